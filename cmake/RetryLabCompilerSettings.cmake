@@ -1,0 +1,27 @@
+# Every target links retrylab_settings: the language level, warnings and the Qt
+# strictness macros live here once instead of in global variables.
+add_library(retrylab_settings INTERFACE)
+add_library(RetryLab::Settings ALIAS retrylab_settings)
+
+target_compile_features(retrylab_settings INTERFACE cxx_std_20)
+
+target_compile_definitions(retrylab_settings INTERFACE
+    QT_NO_CAST_FROM_ASCII
+    QT_NO_CAST_TO_ASCII
+    QT_NO_CAST_FROM_BYTEARRAY
+    QT_NO_NARROWING_CONVERSIONS_IN_CONNECT
+    QT_NO_URL_CAST_FROM_STRING
+    QT_USE_QSTRINGBUILDER
+    RETRYLAB_VERSION="${PROJECT_VERSION}")
+
+if(CMAKE_CXX_COMPILER_ID MATCHES "GNU|Clang")
+    target_compile_options(retrylab_settings INTERFACE -Wall -Wextra -Wpedantic -Wshadow -Wnon-virtual-dtor)
+    if(RETRYLAB_WERROR)
+        target_compile_options(retrylab_settings INTERFACE -Werror)
+    endif()
+    if(RETRYLAB_SANITIZE)
+        target_compile_options(retrylab_settings INTERFACE
+            -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined)
+        target_link_options(retrylab_settings INTERFACE -fsanitize=address,undefined)
+    endif()
+endif()

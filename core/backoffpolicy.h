@@ -1,0 +1,182 @@
+#pragma once
+
+#include <QList>
+#include <QMap>
+#include <QSet>
+#include <QString>
+#include <QStringList>
+
+#include <optional>
+
+namespace RetryLab::Core {
+
+/// Every delay formula of SPEC section 1. The numeric values are stable: they
+/// are never written to files (names are), but tests and tables rely on order.
+enum class BackoffAlgorithm {
+    GoogleTruncatedExponential, ///< min(base*mult^n + U[0, jitter], cap), Memorystore / Cloud Storage
+    IamTruncatedExponential, ///< the same with U[0, 1 s] and a deadline, IAM
+    Exponential, ///< min(cap, base*mult^n), no jitter
+    FullJitter, ///< U[0, min(cap, base*mult^n)]
+    EqualJitter, ///< v/2 + U[0, v/2]
+    DecorrelatedJitter, ///< min(cap, U[base, previous*3])
+    ProportionalJitter, ///< min(cap, base*mult^n) * U[1-f, 1+f], capped
+    Constant, ///< base
+    Linear, ///< (n+1)*base, capped
+    Immediate, ///< 0: retry at once (Azure "retry immediately")
+};
+
+/// What the classifier does with one kind of fault.
+enum class FaultAction {
+    RetryAfterDelay,
+    RetryImmediately,
+    GiveUp,
+};
+
+/// Network-level fault classes derived from QNetworkReply::NetworkError.
+enum class NetworkFaultClass {
+    ConnectionRefused,
+    ConnectionReset, ///< reset by peer or remote host closed the connection
+    Timeout,
+    HostNotFound,
+    TlsFailure,
+    BrokenStream, ///< the body ended before its announced length
+    ProtocolFailure, ///< bytes that are not HTTP
+    Other,
+};
+
+/// Which requests may be retried, and how each fault is treated.
+struct ClassificationRules
+{
+    /// HTTP statuses retried after a delay. Defaults: 5xx and 429 (Memorystore,
+    /// Cloud Storage). 404 is added by the IAM preset's option.
+    QSet<int> retryableStatuses = defaultRetryableStatuses();
+    /// 409 with status ABORTED restarts a whole read-modify-write sequence.
+    bool retryConflictAborted = true;
+    /// Retry POST/PATCH even without an idempotency mark (dangerous: say why).
+    bool retryNonIdempotent = false;
+    /// Honour Retry-After on 429/503 and friends.
+    bool honourRetryAfter = true;
+    /// Largest Retry-After accepted; larger values are clamped (and the reason says so).
+    double maxRetryAfterMs = 60'000.0;
+    /// How each network fault class is treated.
+    QMap<NetworkFaultClass, FaultAction> networkActions = defaultNetworkActions();
+
+    static QSet<int> defaultRetryableStatuses();
+    static QMap<NetworkFaultClass, FaultAction> defaultNetworkActions();
+
+    friend bool operator==(const ClassificationRules &, const ClassificationRules &) = default;
+};
+
+/// Per-host circuit breaker settings.
+struct CircuitBreakerSettings
+{
+    bool enabled = false;
+    /// Opens after this many consecutive failures (0 disables the rule).
+    int consecutiveFailures = 5;
+    /// Opens when the failure ratio over the last `window` outcomes reaches this (0 disables).
+    double failureRatio = 0.0;
+    int window = 20;
+    /// How long the breaker stays open before letting trial requests through.
+    double openMs = 10'000.0;
+    /// Trial requests allowed while half-open.
+    int halfOpenTrials = 1;
+
+    friend bool operator==(const CircuitBreakerSettings &, const CircuitBreakerSettings &) = default;
+};
+
+enum class RetryBudgetKind {
+    None,
+    AwsStandard, ///< AWS SDK standard mode retry quota
+    GrpcThrottling, ///< gRPC retryThrottling: maxTokens, tokenRatio
+};
+
+struct RetryBudgetSettings
+{
+    RetryBudgetKind kind = RetryBudgetKind::None;
+    // AWS standard mode: capacity 500, a retry costs 5, a timeout retry 10, a success refunds 1.
+    double awsCapacity = 500.0;
+    double awsRetryCost = 5.0;
+    double awsTimeoutCost = 10.0;
+    double awsSuccessRefund = 1.0;
+    // gRPC throttling: failures cost 1, successes add tokenRatio; no retries at or below half.
+    double grpcMaxTokens = 10.0;
+    double grpcTokenRatio = 0.1;
+
+    friend bool operator==(const RetryBudgetSettings &, const RetryBudgetSettings &) = default;
+};
+
+/// A complete retry policy: a plain value, cheap to copy, compared by value.
+/// Times are in milliseconds; 0 means "not set" for the deadline, the attempt
+/// timeout and the attempt limit (but never all limits at once: see validate()).
+struct BackoffPolicy
+{
+    QString name = QStringLiteral("Custom");
+    QString description;
+    QString source; ///< where the numbers come from
+
+    BackoffAlgorithm algorithm = BackoffAlgorithm::GoogleTruncatedExponential;
+    double baseDelayMs = 1000.0;
+    double multiplier = 2.0;
+    double maxBackoffMs = 32'000.0;
+    /// Upper bound of the additive random part (Google, IAM): U[0, jitterMs].
+    double jitterMs = 1000.0;
+    /// Proportional jitter fraction f: delay * U[1-f, 1+f].
+    double jitterFraction = 0.2;
+
+    /// Attempts in total, the first included (0 = no limit, then a deadline is required).
+    int maxAttempts = 5;
+    /// Total deadline from the first attempt's start (0 = none).
+    double deadlineMs = 0.0;
+    /// Per-attempt timeout (0 = none).
+    double attemptTimeoutMs = 10'000.0;
+
+    ClassificationRules classification;
+    CircuitBreakerSettings circuitBreaker;
+    RetryBudgetSettings retryBudget;
+
+    friend bool operator==(const BackoffPolicy &, const BackoffPolicy &) = default;
+};
+
+/// One finding of BackoffPolicy validation. Errors make the policy unusable;
+/// warnings explain a value that is allowed but probably not meant.
+struct PolicyIssue
+{
+    enum class Severity { Warning, Error };
+    Severity severity = Severity::Error;
+    QString field; ///< the JSON / form field name, e.g. "maxBackoffMs"
+    QString message;
+
+    bool isError() const { return severity == Severity::Error; }
+};
+
+/// Limits beyond which a value is refused as absurd rather than used.
+namespace PolicyLimits {
+inline constexpr double maxDelayMs = 24.0 * 3600.0 * 1000.0; ///< one day
+inline constexpr double maxDeadlineMs = 7.0 * 24.0 * 3600.0 * 1000.0; ///< one week
+inline constexpr double maxMultiplier = 100.0;
+inline constexpr int maxAttempts = 100'000;
+} // namespace PolicyLimits
+
+/// Checks every field; an empty list means the policy is sound.
+QList<PolicyIssue> validatePolicy(const BackoffPolicy &policy);
+/// True when validatePolicy() reports no error.
+bool isUsable(const BackoffPolicy &policy);
+/// Joins the errors (and warnings) into one readable paragraph.
+QString describeIssues(const QList<PolicyIssue> &issues);
+
+QString algorithmName(BackoffAlgorithm algorithm); ///< stable identifier, e.g. "full-jitter"
+QString algorithmTitle(BackoffAlgorithm algorithm); ///< human title
+QString algorithmFormula(BackoffAlgorithm algorithm); ///< the formula as text
+std::optional<BackoffAlgorithm> algorithmFromName(const QString &name);
+QList<BackoffAlgorithm> allAlgorithms();
+
+QString faultActionName(FaultAction action);
+std::optional<FaultAction> faultActionFromName(const QString &name);
+QString networkFaultClassName(NetworkFaultClass fault);
+std::optional<NetworkFaultClass> networkFaultClassFromName(const QString &name);
+QList<NetworkFaultClass> allNetworkFaultClasses();
+
+QString retryBudgetKindName(RetryBudgetKind kind);
+std::optional<RetryBudgetKind> retryBudgetKindFromName(const QString &name);
+
+} // namespace RetryLab::Core

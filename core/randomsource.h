@@ -1,0 +1,44 @@
+#pragma once
+
+#include <QtGlobal>
+
+#include <random>
+
+namespace RetryLab::Core {
+
+/// The one source of randomness for jitter, simulated latency and fault
+/// probabilities. It is seedable, so any run can be replayed exactly, and it is
+/// handed to whoever needs it instead of being reached globally.
+class RandomSource final
+{
+public:
+    explicit RandomSource(quint64 seed = 0x5EEDULL) : m_seed(seed), m_engine(seed) {}
+
+    quint64 seed() const { return m_seed; }
+    void reseed(quint64 seed)
+    {
+        m_seed = seed;
+        m_engine.seed(seed);
+    }
+
+    /// Uniform in [lo, hi]; returns lo when the range is empty or inverted.
+    double uniform(double lo, double hi);
+    /// Uniform integer in [lo, hi].
+    qint64 uniformInt(qint64 lo, qint64 hi);
+    /// Normal distribution with the given mean and standard deviation.
+    double normal(double mean, double stddev);
+    /// Lognormal distribution parameterised by the underlying normal.
+    double lognormal(double mu, double sigma);
+    /// Exponential distribution with the given rate (events per unit).
+    double exponential(double rate);
+    /// true with probability p (clamped to [0, 1]).
+    bool chance(double p);
+
+    std::mt19937_64 &engine() { return m_engine; }
+
+private:
+    quint64 m_seed;
+    std::mt19937_64 m_engine;
+};
+
+} // namespace RetryLab::Core
