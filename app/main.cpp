@@ -1,12 +1,32 @@
+#include "app/commands.h"
 #include "ui/mainwindow.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QCoreApplication>
+#include <QTextStream>
 
 #include <cstring>
+#include <memory>
+
+using namespace RetryLab;
 
 namespace {
+
+const QList<App::Command> commands{
+    // [command table]
+};
+
+const App::Command *findCommand(int argc, char **argv)
+{
+    if (argc < 2)
+        return nullptr;
+    for (const auto &command : commands) {
+        if (std::strcmp(argv[1], command.name) == 0)
+            return &command;
+    }
+    return nullptr;
+}
 
 // Options that are answered without a window must not create a QApplication:
 // they have to work over SSH and in CI, where no display exists.
@@ -28,10 +48,18 @@ void setApplicationInfo()
     QCoreApplication::setApplicationVersion(QStringLiteral(RETRYLAB_VERSION));
 }
 
-void addCommonOptions(QCommandLineParser &parser)
+void setUpParser(QCommandLineParser &parser)
 {
-    parser.setApplicationDescription(
-        QCoreApplication::translate("main", "RetryLab: see and test how clients retry failed network requests."));
+    QString description =
+        QCoreApplication::translate("main", "RetryLab: see and test how clients retry failed network requests.\n\n"
+                                            "Without a command, opens the window. Commands:");
+    for (const auto &command : commands) {
+        description += QStringLiteral("\n  %1  %2")
+                           .arg(QString::fromLatin1(command.name).leftJustified(12),
+                                QCoreApplication::translate("main", command.summary));
+    }
+    description += QCoreApplication::translate("main", "\n\nRun 'retrylab COMMAND --help' for a command's options.");
+    parser.setApplicationDescription(description);
     parser.addHelpOption();
     parser.addVersionOption();
 }
@@ -40,22 +68,39 @@ void addCommonOptions(QCommandLineParser &parser)
 
 int main(int argc, char *argv[])
 {
+    if (const App::Command *command = findCommand(argc, argv)) {
+        std::unique_ptr<QCoreApplication> app;
+        if (command->needsGui)
+            app = std::make_unique<QApplication>(argc, argv);
+        else
+            app = std::make_unique<QCoreApplication>(argc, argv);
+        setApplicationInfo();
+        return command->run(app->arguments());
+    }
+
     if (needsNoDisplay(argc, argv)) {
         QCoreApplication app(argc, argv);
         setApplicationInfo();
         QCommandLineParser parser;
-        addCommonOptions(parser);
+        setUpParser(parser);
         parser.process(app);
-        return 0;
+        return App::ExitOk;
+    }
+
+    if (argc >= 2 && argv[1][0] != '-') {
+        QCoreApplication app(argc, argv);
+        QTextStream(stderr) << QCoreApplication::translate("main", "retrylab: unknown command \"%1\"; see retrylab --help\n")
+                                   .arg(QString::fromLocal8Bit(argv[1]));
+        return App::ExitUsage;
     }
 
     QApplication app(argc, argv);
     setApplicationInfo();
     QCommandLineParser parser;
-    addCommonOptions(parser);
+    setUpParser(parser);
     parser.process(app);
 
-    RetryLab::Ui::MainWindow window;
+    Ui::MainWindow window;
     window.show();
     return app.exec();
 }

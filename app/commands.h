@@ -1,0 +1,28 @@
+#pragma once
+
+#include <QStringList>
+
+namespace RetryLab::App {
+
+/// Exit codes shared by every subcommand.
+enum ExitCode {
+    ExitOk = 0,
+    ExitFailed = 1, ///< ran, but an expectation (or the run itself) failed
+    ExitUsage = 2, ///< bad arguments or an unreadable / invalid file
+};
+
+/// A subcommand: `retrylab NAME [options]`. `arguments` starts with the
+/// program name followed by the subcommand name, then the subcommand's own options.
+struct Command
+{
+    const char *name;
+    const char *summary;
+    int (*run)(const QStringList &arguments);
+    bool needsGui = false; ///< runs under QApplication instead of QCoreApplication
+};
+
+// One function per subcommand, each in its own file (app/cmd_NAME.cpp).
+// [commands]
+// [/commands]
+
+} // namespace RetryLab::App

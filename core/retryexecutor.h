@@ -1,0 +1,112 @@
+#pragma once
+
+#include "core/attemptrecord.h"
+#include "core/backoffpolicy.h"
+#include "core/circuitbreaker.h"
+
+#include <QHash>
+#include <QObject>
+#include <QPointer>
+
+#include <memory>
+
+class QNetworkAccessManager;
+
+namespace RetryLab::Core {
+
+class Clock;
+class RandomSource;
+class RetryBudget;
+
+/// Carries logical requests through attempts, backoff and giving up on Qt's
+/// event loop: a new QNetworkReply per attempt, each retry scheduled by a
+/// Qt::PreciseTimer, the per-attempt timeout and the total deadline on timers
+/// of their own. Nothing blocks; thousands of requests can run at once.
+///
+/// Every step is reported by a signal; the UI and the headless runner build
+/// their records from those signals only.
+class RetryExecutor final : public QObject
+{
+    Q_OBJECT
+
+public:
+    /// `manager` is shared and not owned; when null the executor makes its own.
+    /// More managers are added as needed, because Qt opens at most six HTTP/1.1
+    /// connections per host per manager and the concurrency limit may be larger.
+    explicit RetryExecutor(QNetworkAccessManager *manager = nullptr, QObject *parent = nullptr);
+    ~RetryExecutor() override;
+
+    /// The policy for requests submitted from now on (running ones keep theirs).
+    /// Breakers and the retry budget are rebuilt when their settings change.
+    void setPolicy(const BackoffPolicy &policy);
+    const BackoffPolicy &policy() const { return m_policy; }
+
+    /// Requests in flight at once (across all hosts), 1..1000; the rest wait in a
+    /// queue and the wait is recorded in AttemptRecord::queuedNs.
+    void setConcurrencyLimit(int limit);
+    int concurrencyLimit() const { return m_concurrencyLimit; }
+
+    /// Seed for the jitter generator (for reproducible runs).
+    void setSeed(quint64 seed);
+
+    /// Starts a logical request; returns its id (> 0). An invalid request or an
+    /// unusable policy is refused at once with requestFinished(InvalidRequest).
+    quint64 submit(const RequestSpec &request);
+
+    void cancel(quint64 requestId);
+    void cancelAll();
+
+    int activeCount() const; ///< logical requests not finished yet
+    int inFlightCount() const { return m_inFlight; } ///< attempts on the wire now
+
+    CircuitBreaker::State circuitState(const QString &host) const;
+    QStringList hosts() const;
+    double budgetTokens() const;
+    double budgetCapacity() const;
+
+    /// Monotonic time of the executor's clock, the time base of every record.
+    qint64 nowNs() const;
+    const Clock &clock() const;
+
+Q_SIGNALS:
+    void attemptStarted(quint64 requestId, int attemptIndex);
+    void attemptFinished(const RetryLab::Core::AttemptRecord &record);
+    /// A retry is planned after `delayMs`; `attemptsLeft` is -1 when only a deadline bounds it.
+    void retryScheduled(quint64 requestId, int nextAttemptIndex, double delayMs, const QString &reason,
+                        int attemptsLeft);
+    void requestFinished(const RetryLab::Core::RequestResult &result);
+    void circuitStateChanged(const QString &host, RetryLab::Core::CircuitBreaker::State state);
+    void budgetChanged(double tokens, double capacity);
+    /// All submitted requests have finished.
+    void idle();
+
+private:
+    struct Request;
+    struct Attempt;
+
+    void startAttempt(Request &request);
+    void dispatchQueued();
+    void handleFinished(quint64 requestId);
+    void finishAttempt(Request &request, AttemptEnd end);
+    void scheduleRetry(Request &request, const AttemptRecord &record, double delayMs, const QString &reason);
+    void finishRequest(Request &request, RequestOutcome outcome, const QString &reason);
+    void handleDeadline(quint64 requestId);
+    QNetworkAccessManager *pickManager();
+    CircuitBreaker &breakerFor(const QString &host);
+
+    BackoffPolicy m_policy;
+    std::unique_ptr<Clock> m_ownClock;
+    std::unique_ptr<RandomSource> m_random;
+    std::unique_ptr<RetryBudget> m_budget;
+    QPointer<QNetworkAccessManager> m_sharedManager;
+    QList<QNetworkAccessManager *> m_managers;
+    QHash<QNetworkAccessManager *, int> m_managerLoad;
+    QHash<QString, std::shared_ptr<CircuitBreaker>> m_breakers;
+    QHash<quint64, std::shared_ptr<Request>> m_requests;
+    QList<quint64> m_queue;
+    quint64 m_nextId = 1;
+    int m_concurrencyLimit = 6;
+    int m_inFlight = 0;
+};
+
+} // namespace RetryLab::Core

@@ -1,0 +1,50 @@
+#pragma once
+
+#include "core/attemptrecord.h"
+#include "core/backoffpolicy.h"
+
+#include <QDateTime>
+#include <QHash>
+#include <QList>
+#include <QObject>
+
+namespace RetryLab::Core {
+
+class RetryExecutor;
+
+/// Everything one run produced: the policy, each logical request, every attempt
+/// and every final result. The exports (JSON, CSV, HAR, JUnit) read this.
+struct RunRecord
+{
+    BackoffPolicy policy;
+    QDateTime startedAt; ///< UTC wall time of the executor's epoch
+    qint64 epochNs = 0; ///< monotonic ns of startedAt on the executor's clock
+    QHash<quint64, RequestSpec> requests;
+    QList<AttemptRecord> attempts; ///< in the order they finished
+    QList<RequestResult> results; ///< in the order they finished
+
+    /// Wall time of a monotonic instant of this run.
+    QDateTime wallTimeOf(qint64 ns) const { return startedAt.addMSecs((ns - epochNs) / 1'000'000); }
+};
+
+/// Collects an executor's signals into a RunRecord.
+class RunRecorder final : public QObject
+{
+    Q_OBJECT
+
+public:
+    explicit RunRecorder(RetryExecutor *executor, QObject *parent = nullptr);
+
+    /// Submits through the executor and remembers the request.
+    quint64 submit(const RequestSpec &request);
+
+    const RunRecord &record() const { return m_record; }
+    RunRecord takeRecord();
+    void clear();
+
+private:
+    RetryExecutor *m_executor;
+    RunRecord m_record;
+};
+
+} // namespace RetryLab::Core
