@@ -50,13 +50,13 @@ void setApplicationInfo()
 
 void setUpParser(QCommandLineParser &parser)
 {
-    QString description =
-        QCoreApplication::translate("main", "RetryLab: see and test how clients retry failed network requests.\n\n"
-                                            "Without a command, opens the window. Commands:");
+    QString description = QCoreApplication::translate("main",
+        "RetryLab: see and test how clients retry failed network requests.\n\n"
+        "Without a command, opens the window. Commands:");
     for (const auto &command : commands) {
         description += QStringLiteral("\n  %1  %2")
                            .arg(QString::fromLatin1(command.name).leftJustified(12),
-                                QCoreApplication::translate("main", command.summary));
+                               QCoreApplication::translate("main", command.summary));
     }
     description += QCoreApplication::translate("main", "\n\nRun 'retrylab COMMAND --help' for a command's options.");
     parser.setApplicationDescription(description);
@@ -89,7 +89,8 @@ int main(int argc, char *argv[])
 
     if (argc >= 2 && argv[1][0] != '-') {
         QCoreApplication app(argc, argv);
-        QTextStream(stderr) << QCoreApplication::translate("main", "retrylab: unknown command \"%1\"; see retrylab --help\n")
+        QTextStream(stderr) << QCoreApplication::translate(
+            "main", "retrylab: unknown command \"%1\"; see retrylab --help\n")
                                    .arg(QString::fromLocal8Bit(argv[1]));
         return App::ExitUsage;
     }

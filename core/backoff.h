@@ -36,7 +36,7 @@ Range delayRange(const BackoffPolicy &policy, qint64 retryIndex);
 class Sequence
 {
 public:
-    explicit Sequence(const BackoffPolicy &policy) : m_policy(&policy) {}
+    explicit Sequence(const BackoffPolicy &policy) : m_policy(&policy) { }
 
     double next(RandomSource &random);
     qint64 retryIndex() const { return m_retryIndex; }

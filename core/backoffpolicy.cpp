@@ -20,25 +20,25 @@ struct AlgorithmInfo
 
 constexpr std::array algorithmTable{
     AlgorithmInfo{BackoffAlgorithm::GoogleTruncatedExponential, "google-truncated-exponential",
-                  QT_TRANSLATE_NOOP("RetryLab::Core", "Google truncated exponential"),
-                  "min(base * multiplier^n + U[0, jitter], cap)"},
+        QT_TRANSLATE_NOOP("RetryLab::Core", "Google truncated exponential"),
+        "min(base * multiplier^n + U[0, jitter], cap)"},
     AlgorithmInfo{BackoffAlgorithm::IamTruncatedExponential, "iam-truncated-exponential",
-                  QT_TRANSLATE_NOOP("RetryLab::Core", "IAM truncated exponential"),
-                  "min(base * multiplier^n + U[0, jitter], cap), until the deadline"},
+        QT_TRANSLATE_NOOP("RetryLab::Core", "IAM truncated exponential"),
+        "min(base * multiplier^n + U[0, jitter], cap), until the deadline"},
     AlgorithmInfo{BackoffAlgorithm::Exponential, "exponential",
-                  QT_TRANSLATE_NOOP("RetryLab::Core", "Exponential, no jitter"), "min(cap, base * multiplier^n)"},
+        QT_TRANSLATE_NOOP("RetryLab::Core", "Exponential, no jitter"), "min(cap, base * multiplier^n)"},
     AlgorithmInfo{BackoffAlgorithm::FullJitter, "full-jitter", QT_TRANSLATE_NOOP("RetryLab::Core", "Full jitter"),
-                  "U[0, min(cap, base * multiplier^n)]"},
+        "U[0, min(cap, base * multiplier^n)]"},
     AlgorithmInfo{BackoffAlgorithm::EqualJitter, "equal-jitter", QT_TRANSLATE_NOOP("RetryLab::Core", "Equal jitter"),
-                  "v/2 + U[0, v/2], v = min(cap, base * multiplier^n)"},
+        "v/2 + U[0, v/2], v = min(cap, base * multiplier^n)"},
     AlgorithmInfo{BackoffAlgorithm::DecorrelatedJitter, "decorrelated-jitter",
-                  QT_TRANSLATE_NOOP("RetryLab::Core", "Decorrelated jitter"), "min(cap, U[base, previous * 3])"},
+        QT_TRANSLATE_NOOP("RetryLab::Core", "Decorrelated jitter"), "min(cap, U[base, previous * 3])"},
     AlgorithmInfo{BackoffAlgorithm::ProportionalJitter, "proportional-jitter",
-                  QT_TRANSLATE_NOOP("RetryLab::Core", "Proportional jitter"),
-                  "min(cap, base * multiplier^n) * U[1 - f, 1 + f], capped"},
+        QT_TRANSLATE_NOOP("RetryLab::Core", "Proportional jitter"),
+        "min(cap, base * multiplier^n) * U[1 - f, 1 + f], capped"},
     AlgorithmInfo{BackoffAlgorithm::Constant, "constant", QT_TRANSLATE_NOOP("RetryLab::Core", "Constant"), "base"},
     AlgorithmInfo{BackoffAlgorithm::Linear, "linear", QT_TRANSLATE_NOOP("RetryLab::Core", "Linear (incremental)"),
-                  "min(cap, (n + 1) * base)"},
+        "min(cap, (n + 1) * base)"},
     AlgorithmInfo{BackoffAlgorithm::Immediate, "immediate", QT_TRANSLATE_NOOP("RetryLab::Core", "Immediate"), "0"},
 };
 
@@ -131,10 +131,11 @@ public:
             return false;
         }
         if (value > limit) {
-            error(field, tr("%1 of %2 ms is beyond the sensible limit of %3 ms.")
-                             .arg(QLatin1String(field))
-                             .arg(value, 0, 'g', 12)
-                             .arg(limit, 0, 'g', 12));
+            error(field,
+                tr("%1 of %2 ms is beyond the sensible limit of %3 ms.")
+                    .arg(QLatin1String(field))
+                    .arg(value, 0, 'g', 12)
+                    .arg(limit, 0, 'g', 12));
             return false;
         }
         return true;
@@ -200,21 +201,24 @@ QList<PolicyIssue> validatePolicy(const BackoffPolicy &p)
         c.error("multiplier", tr("multiplier must be a finite number."));
     } else if (usesMultiplier(p.algorithm) && p.multiplier < 1.0) {
         c.error("multiplier",
-                tr("multiplier %1 is below 1: the delays would shrink instead of growing.").arg(p.multiplier));
+            tr("multiplier %1 is below 1: the delays would shrink instead of growing.").arg(p.multiplier));
     } else if (p.multiplier > maxMultiplier) {
-        c.error("multiplier", tr("multiplier %1 is beyond the sensible limit of %2.").arg(p.multiplier).arg(maxMultiplier));
+        c.error(
+            "multiplier", tr("multiplier %1 is beyond the sensible limit of %2.").arg(p.multiplier).arg(maxMultiplier));
     } else if (usesMultiplier(p.algorithm) && p.multiplier == 1.0) {
-        c.warning("multiplier", tr("multiplier 1 makes the delay constant; the Constant algorithm says so more plainly."));
+        c.warning(
+            "multiplier", tr("multiplier 1 makes the delay constant; the Constant algorithm says so more plainly."));
     }
 
     if (std::isnan(p.jitterFraction) || p.jitterFraction < 0.0 || p.jitterFraction > 1.0)
         c.error("jitterFraction", tr("jitterFraction must lie between 0 and 1 (got %1).").arg(p.jitterFraction));
 
     if (baseOk && capOk && p.algorithm != BackoffAlgorithm::Immediate && p.maxBackoffMs < p.baseDelayMs) {
-        c.error("maxBackoffMs", tr("maximum backoff (%1 ms) is below the base delay (%2 ms): every delay would be "
-                                   "truncated to the cap.")
-                                    .arg(p.maxBackoffMs)
-                                    .arg(p.baseDelayMs));
+        c.error("maxBackoffMs",
+            tr("maximum backoff (%1 ms) is below the base delay (%2 ms): every delay would be "
+               "truncated to the cap.")
+                .arg(p.maxBackoffMs)
+                .arg(p.baseDelayMs));
     }
     if (baseOk && p.baseDelayMs == 0.0 && p.algorithm != BackoffAlgorithm::Immediate)
         c.warning("baseDelayMs", tr("a base delay of 0 ms retries without waiting; use Immediate if that is meant."));
@@ -222,17 +226,20 @@ QList<PolicyIssue> validatePolicy(const BackoffPolicy &p)
     if (p.maxAttempts < 0) {
         c.error("maxAttempts", tr("maxAttempts cannot be negative (got %1).").arg(p.maxAttempts));
     } else if (p.maxAttempts > maxAttempts) {
-        c.error("maxAttempts", tr("maxAttempts %1 is beyond the sensible limit of %2.").arg(p.maxAttempts).arg(maxAttempts));
+        c.error("maxAttempts",
+            tr("maxAttempts %1 is beyond the sensible limit of %2.").arg(p.maxAttempts).arg(maxAttempts));
     } else if (p.maxAttempts == 0 && !(p.deadlineMs > 0.0)) {
-        c.error("maxAttempts", tr("a policy needs a maximum number of attempts or a total deadline; with neither it "
-                                  "would retry forever."));
+        c.error("maxAttempts",
+            tr("a policy needs a maximum number of attempts or a total deadline; with neither it "
+               "would retry forever."));
     }
 
     if (p.deadlineMs > 0.0 && p.attemptTimeoutMs > p.deadlineMs) {
-        c.warning("attemptTimeoutMs", tr("the per-attempt timeout (%1 ms) is longer than the total deadline (%2 ms); "
-                                         "the deadline will cut the attempt first.")
-                                          .arg(p.attemptTimeoutMs)
-                                          .arg(p.deadlineMs));
+        c.warning("attemptTimeoutMs",
+            tr("the per-attempt timeout (%1 ms) is longer than the total deadline (%2 ms); "
+               "the deadline will cut the attempt first.")
+                .arg(p.attemptTimeoutMs)
+                .arg(p.deadlineMs));
     }
 
     const auto &cl = p.classification;
@@ -249,8 +256,9 @@ QList<PolicyIssue> validatePolicy(const BackoffPolicy &p)
         }
     }
     if (cl.retryNonIdempotent) {
-        c.warning("retryNonIdempotent", tr("POST and PATCH will be retried even without an idempotency key: a request "
-                                           "whose response was lost may be applied twice."));
+        c.warning("retryNonIdempotent",
+            tr("POST and PATCH will be retried even without an idempotency key: a request "
+               "whose response was lost may be applied twice."));
     }
 
     const auto &cb = p.circuitBreaker;
@@ -262,7 +270,8 @@ QList<PolicyIssue> validatePolicy(const BackoffPolicy &p)
         if (cb.window < 1 || cb.window > 100'000)
             c.error("circuitBreaker.window", tr("window must lie between 1 and 100000 outcomes."));
         if (cb.consecutiveFailures == 0 && cb.failureRatio == 0.0)
-            c.error("circuitBreaker", tr("an enabled circuit breaker needs a consecutive-failure or a ratio threshold."));
+            c.error(
+                "circuitBreaker", tr("an enabled circuit breaker needs a consecutive-failure or a ratio threshold."));
         c.checkDuration("circuitBreaker.openMs", cb.openMs, maxDelayMs, false);
         if (cb.halfOpenTrials < 1 || cb.halfOpenTrials > 1000)
             c.error("circuitBreaker.halfOpenTrials", tr("half-open trials must lie between 1 and 1000."));
@@ -270,11 +279,9 @@ QList<PolicyIssue> validatePolicy(const BackoffPolicy &p)
 
     const auto &rb = p.retryBudget;
     if (rb.kind == RetryBudgetKind::AwsStandard) {
-        const std::array<std::pair<const char *, double>, 4> values{
-            {{"retryBudget.awsCapacity", rb.awsCapacity},
-             {"retryBudget.awsRetryCost", rb.awsRetryCost},
-             {"retryBudget.awsTimeoutCost", rb.awsTimeoutCost},
-             {"retryBudget.awsSuccessRefund", rb.awsSuccessRefund}}};
+        const std::array<std::pair<const char *, double>, 4> values{{{"retryBudget.awsCapacity", rb.awsCapacity},
+            {"retryBudget.awsRetryCost", rb.awsRetryCost}, {"retryBudget.awsTimeoutCost", rb.awsTimeoutCost},
+            {"retryBudget.awsSuccessRefund", rb.awsSuccessRefund}}};
         for (const auto &[field, value] : values) {
             if (!std::isfinite(value) || value < 0.0 || value > 1e9)
                 c.error(field, tr("%1 must be a finite number between 0 and 1e9.").arg(QLatin1String(field)));
@@ -299,7 +306,8 @@ QString describeIssues(const QList<PolicyIssue> &issues)
 {
     QStringList lines;
     for (const auto &issue : issues) {
-        lines.append((issue.isError() ? tr("Error in %1: %2") : tr("Warning for %1: %2")).arg(issue.field, issue.message));
+        lines.append(
+            (issue.isError() ? tr("Error in %1: %2") : tr("Warning for %1: %2")).arg(issue.field, issue.message));
     }
     return lines.join(QLatin1Char('\n'));
 }

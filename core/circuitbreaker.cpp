@@ -8,8 +8,7 @@ namespace RetryLab::Core {
 
 CircuitBreaker::CircuitBreaker(CircuitBreakerSettings settings, const Clock &clock)
     : m_settings(std::move(settings)), m_clock(&clock)
-{
-}
+{ }
 
 QString CircuitBreaker::stateName(State state)
 {
@@ -109,10 +108,10 @@ void CircuitBreaker::recordFailure()
         return;
     ++m_consecutiveFailures;
     pushOutcome(true);
-    const bool consecutiveTrip = m_settings.consecutiveFailures > 0
-                                 && m_consecutiveFailures >= m_settings.consecutiveFailures;
+    const bool consecutiveTrip
+        = m_settings.consecutiveFailures > 0 && m_consecutiveFailures >= m_settings.consecutiveFailures;
     const bool ratioTrip = m_settings.failureRatio > 0.0 && m_window.size() >= m_settings.window
-                           && failureRatio() >= m_settings.failureRatio;
+        && failureRatio() >= m_settings.failureRatio;
     if (consecutiveTrip || ratioTrip)
         open();
 }

@@ -152,12 +152,16 @@ IdempotencyVerdict idempotencyOf(const AttemptObservation &o, const Classificati
     if (headerValue(o.requestHeaders, "Idempotency-Key"))
         return {true, tr("%1 carries an Idempotency-Key").arg(QString::fromLatin1(o.method.toUpper()))};
     if (headerValue(o.requestHeaders, "If-Match") || headerValue(o.requestHeaders, "If-Unmodified-Since"))
-        return {true, tr("%1 is conditional (If-Match): a repeat cannot apply twice").arg(QString::fromLatin1(o.method.toUpper()))};
+        return {true,
+            tr("%1 is conditional (If-Match): a repeat cannot apply twice")
+                .arg(QString::fromLatin1(o.method.toUpper()))};
     if (rules.retryNonIdempotent)
-        return {true, tr("%1 is not idempotent, but the policy retries it anyway").arg(QString::fromLatin1(o.method.toUpper()))};
-    return {false, tr("%1 is not idempotent: it may have been applied although the response was lost; mark it "
-                      "idempotent or add an Idempotency-Key to retry it")
-                       .arg(QString::fromLatin1(o.method.toUpper()))};
+        return {true,
+            tr("%1 is not idempotent, but the policy retries it anyway").arg(QString::fromLatin1(o.method.toUpper()))};
+    return {false,
+        tr("%1 is not idempotent: it may have been applied although the response was lost; mark it "
+           "idempotent or add an Idempotency-Key to retry it")
+            .arg(QString::fromLatin1(o.method.toUpper()))};
 }
 
 Classification classify(const AttemptObservation &o, const ClassificationRules &rules)
@@ -178,14 +182,15 @@ Classification classify(const AttemptObservation &o, const ClassificationRules &
     // Read Retry-After whenever there is a response, so the record shows it.
     if (o.httpStatus) {
         if (const auto value = headerValue(o.responseHeaders, "Retry-After"))
-            c.retryAfter = parseRetryAfter(*value, o.receivedAt.isValid() ? o.receivedAt : QDateTime::currentDateTimeUtc());
+            c.retryAfter
+                = parseRetryAfter(*value, o.receivedAt.isValid() ? o.receivedAt : QDateTime::currentDateTimeUtc());
     }
 
     // Qt turns 4xx/5xx answers into content (2xx codes) or server (4xx codes) errors;
     // those are complete HTTP responses, unlike the transport errors.
     const auto e = o.networkError;
     const bool httpError = (e >= QNetworkReply::ContentAccessDenied && e <= QNetworkReply::UnknownContentError)
-                           || (e >= QNetworkReply::InternalServerError && e <= QNetworkReply::UnknownServerError);
+        || (e >= QNetworkReply::InternalServerError && e <= QNetworkReply::UnknownServerError);
     const bool completed = e == QNetworkReply::NoError || (o.httpStatus && httpError);
 
     FaultAction action = FaultAction::GiveUp;
@@ -224,15 +229,15 @@ Classification classify(const AttemptObservation &o, const ClassificationRules &
             action = rules.retryConflictAborted ? FaultAction::RetryAfterDelay : FaultAction::GiveUp;
             c.cause = QStringLiteral("http-409-aborted");
             c.reason = rules.retryConflictAborted
-                           ? tr("HTTP 409 ABORTED: a concurrent writer changed the resource; the whole "
-                                "read-modify-write sequence starts again after a delay")
-                           : tr("HTTP 409 ABORTED: the policy does not retry conflicts");
+                ? tr("HTTP 409 ABORTED: a concurrent writer changed the resource; the whole "
+                     "read-modify-write sequence starts again after a delay")
+                : tr("HTTP 409 ABORTED: the policy does not retry conflicts");
         } else if (status == 412 && headerValue(o.requestHeaders, "If-Match")) {
             c.restartSequence = true;
             action = rules.retryConflictAborted ? FaultAction::RetryAfterDelay : FaultAction::GiveUp;
             c.reason = rules.retryConflictAborted
-                           ? tr("HTTP 412: the ETag is stale; read, modify and write again after a delay")
-                           : tr("HTTP 412: precondition failed; the policy does not retry conflicts");
+                ? tr("HTTP 412: the ETag is stale; read, modify and write again after a delay")
+                : tr("HTTP 412: precondition failed; the policy does not retry conflicts");
         } else if (rules.retryableStatuses.contains(status)) {
             action = FaultAction::RetryAfterDelay;
             if (status == 429)

@@ -44,8 +44,7 @@ class ManualClock final : public Clock
 public:
     explicit ManualClock(QDateTime wallOrigin = QDateTime(QDate(2025, 1, 1), QTime(0, 0), Qt::UTC))
         : m_wallOrigin(std::move(wallOrigin))
-    {
-    }
+    { }
 
     qint64 nowNs() const override { return m_ns; }
     QDateTime wallTime() const override { return m_wallOrigin.addMSecs(m_ns / 1'000'000); }

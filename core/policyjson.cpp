@@ -28,8 +28,7 @@ class FieldReader
 public:
     FieldReader(const QJsonObject &object, QString prefix, QString *error)
         : m_object(object), m_prefix(std::move(prefix)), m_error(error)
-    {
-    }
+    { }
 
     QString path(const QString &key) const { return m_prefix.isEmpty() ? key : m_prefix + QLatin1Char('.') + key; }
 
@@ -97,8 +96,8 @@ public:
     void rejectUnknown(std::initializer_list<const char *> known)
     {
         for (auto it = m_object.begin(); it != m_object.end(); ++it) {
-            const bool isKnown = std::any_of(known.begin(), known.end(),
-                                             [&](const char *k) { return it.key() == QLatin1String(k); });
+            const bool isKnown
+                = std::any_of(known.begin(), known.end(), [&](const char *k) { return it.key() == QLatin1String(k); });
             if (!isKnown)
                 return fail(it.key(), tr("unknown field"));
         }
@@ -186,8 +185,8 @@ Result<BackoffPolicy> fromJsonObject(const QJsonObject &object)
     FieldReader r(object, {}, &error);
 
     r.rejectUnknown({"format", "version", "name", "description", "source", "algorithm", "baseDelayMs", "multiplier",
-                     "maxBackoffMs", "jitterMs", "jitterFraction", "maxAttempts", "deadlineMs", "attemptTimeoutMs",
-                     "classification", "circuitBreaker", "retryBudget"});
+        "maxBackoffMs", "jitterMs", "jitterFraction", "maxAttempts", "deadlineMs", "attemptTimeoutMs", "classification",
+        "circuitBreaker", "retryBudget"});
 
     QString format = QStringLiteral("retrylab-policy");
     r.readString(QStringLiteral("format"), format);
@@ -197,7 +196,7 @@ Result<BackoffPolicy> fromJsonObject(const QJsonObject &object)
     r.readInt(QStringLiteral("version"), version);
     if (!r.failed() && (version < 1 || version > formatVersion))
         r.fail(QStringLiteral("version"),
-               tr("version %1 is not supported (this build reads up to %2)").arg(version).arg(formatVersion));
+            tr("version %1 is not supported (this build reads up to %2)").arg(version).arg(formatVersion));
 
     r.readString(QStringLiteral("name"), p.name);
     r.readString(QStringLiteral("description"), p.description);
@@ -213,7 +212,7 @@ Result<BackoffPolicy> fromJsonObject(const QJsonObject &object)
             for (auto each : allAlgorithms())
                 names.append(algorithmName(each));
             r.fail(QStringLiteral("algorithm"),
-                   tr("unknown algorithm \"%1\" (known: %2)").arg(algorithm, names.join(QStringLiteral(", "))));
+                tr("unknown algorithm \"%1\" (known: %2)").arg(algorithm, names.join(QStringLiteral(", "))));
         }
     }
     r.readNumber(QStringLiteral("baseDelayMs"), p.baseDelayMs);
@@ -228,7 +227,7 @@ Result<BackoffPolicy> fromJsonObject(const QJsonObject &object)
     if (const auto cl = r.object(QStringLiteral("classification"))) {
         FieldReader c(*cl, QStringLiteral("classification"), &error);
         c.rejectUnknown({"retryableStatuses", "retryConflictAborted", "retryNonIdempotent", "honourRetryAfter",
-                         "maxRetryAfterMs", "networkActions"});
+            "maxRetryAfterMs", "networkActions"});
         const QJsonValue statuses = cl->value(QStringLiteral("retryableStatuses"));
         if (!statuses.isUndefined()) {
             if (!statuses.isArray()) {
@@ -239,7 +238,8 @@ Result<BackoffPolicy> fromJsonObject(const QJsonObject &object)
                     const double d = v.toDouble(-1);
                     if (!v.isDouble() || d != std::floor(d) || d < 100 || d > 599) {
                         c.fail(QStringLiteral("retryableStatuses"),
-                               tr("%1 is not an HTTP status code").arg(QString::fromUtf8(QJsonDocument(QJsonArray{v}).toJson(QJsonDocument::Compact))));
+                            tr("%1 is not an HTTP status code")
+                                .arg(QString::fromUtf8(QJsonDocument(QJsonArray{v}).toJson(QJsonDocument::Compact))));
                         break;
                     }
                     set.insert(static_cast<int>(d));
@@ -283,7 +283,7 @@ Result<BackoffPolicy> fromJsonObject(const QJsonObject &object)
     if (const auto rbObject = r.object(QStringLiteral("retryBudget"))) {
         FieldReader c(*rbObject, QStringLiteral("retryBudget"), &error);
         c.rejectUnknown({"kind", "awsCapacity", "awsRetryCost", "awsTimeoutCost", "awsSuccessRefund", "grpcMaxTokens",
-                         "grpcTokenRatio"});
+            "grpcTokenRatio"});
         QString kind = retryBudgetKindName(p.retryBudget.kind);
         c.readString(QStringLiteral("kind"), kind);
         if (!c.failed()) {

@@ -12,7 +12,7 @@ namespace RetryLab::Core {
 class RandomSource final
 {
 public:
-    explicit RandomSource(quint64 seed = 0x5EEDULL) : m_seed(seed), m_engine(seed) {}
+    explicit RandomSource(quint64 seed = 0x5EEDULL) : m_seed(seed), m_engine(seed) { }
 
     quint64 seed() const { return m_seed; }
     void reseed(quint64 seed)

@@ -13,7 +13,7 @@ template<typename T>
 class Result
 {
 public:
-    Result(T value) : m_data(std::move(value)) {} // NOLINT(google-explicit-constructor)
+    Result(T value) : m_data(std::move(value)) { } // NOLINT(google-explicit-constructor)
 
     static Result failure(QString message) { return Result(Error{std::move(message)}); }
 
@@ -33,7 +33,7 @@ private:
     {
         QString message;
     };
-    explicit Result(Error error) : m_data(std::move(error)) {}
+    explicit Result(Error error) : m_data(std::move(error)) { }
 
     std::variant<T, Error> m_data;
 };

@@ -15,11 +15,11 @@ QString tr(const char *text)
     return QCoreApplication::translate("RetryLab::Core", text);
 }
 
-constexpr std::array<const char *, 12> monthNames{"Jan", "Feb", "Mar", "Apr", "May", "Jun",
-                                                  "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"};
+constexpr std::array<const char *, 12> monthNames{
+    "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"};
 constexpr std::array<const char *, 7> dayNames{"Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"};
-constexpr std::array<const char *, 7> longDayNames{"Monday", "Tuesday", "Wednesday", "Thursday",
-                                                   "Friday", "Saturday", "Sunday"};
+constexpr std::array<const char *, 7> longDayNames{
+    "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"};
 
 int monthFromName(QByteArrayView name)
 {
@@ -109,7 +109,8 @@ QDateTime parseHttpDate(const QByteArray &raw)
 
     // IMF-fixdate: "Sun, 06 Nov 1994 08:49:37 GMT"
     if (parts.size() == 6 && parts[0].size() == 4 && parts[0].endsWith(',') && validDayName(parts[0].chopped(1), false)
-        && parts[1].size() == 2 && isDigits(parts[1]) && parts[3].size() == 4 && isDigits(parts[3]) && parts[5] == "GMT") {
+        && parts[1].size() == 2 && isDigits(parts[1]) && parts[3].size() == 4 && isDigits(parts[3])
+        && parts[5] == "GMT") {
         const int month = monthFromName(parts[2]);
         if (month == 0)
             return {};
@@ -147,9 +148,9 @@ QByteArray formatHttpDate(const QDateTime &time)
     const QDateTime utc = time.toUTC();
     const QDate d = utc.date();
     return QByteArray(dayNames[static_cast<std::size_t>(d.dayOfWeek() - 1)]) + ", "
-           + QByteArray::number(d.day()).rightJustified(2, '0') + ' ' + monthNames[static_cast<std::size_t>(d.month() - 1)]
-           + ' ' + QByteArray::number(d.year()) + ' ' + utc.time().toString(QStringLiteral("HH:mm:ss")).toLatin1()
-           + " GMT";
+        + QByteArray::number(d.day()).rightJustified(2, '0') + ' ' + monthNames[static_cast<std::size_t>(d.month() - 1)]
+        + ' ' + QByteArray::number(d.year()) + ' ' + utc.time().toString(QStringLiteral("HH:mm:ss")).toLatin1()
+        + " GMT";
 }
 
 RetryAfter parseRetryAfter(const QByteArray &raw, const QDateTime &now)

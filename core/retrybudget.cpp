@@ -4,7 +4,8 @@
 
 namespace RetryLab::Core {
 
-RetryBudget::RetryBudget(RetryBudgetSettings settings) : m_settings(settings), m_tokens(capacity()) {}
+RetryBudget::RetryBudget(RetryBudgetSettings settings) : m_settings(settings), m_tokens(capacity())
+{ }
 
 double RetryBudget::capacity() const
 {

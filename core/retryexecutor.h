@@ -72,8 +72,8 @@ Q_SIGNALS:
     void attemptStarted(quint64 requestId, int attemptIndex);
     void attemptFinished(const RetryLab::Core::AttemptRecord &record);
     /// A retry is planned after `delayMs`; `attemptsLeft` is -1 when only a deadline bounds it.
-    void retryScheduled(quint64 requestId, int nextAttemptIndex, double delayMs, const QString &reason,
-                        int attemptsLeft);
+    void retryScheduled(
+        quint64 requestId, int nextAttemptIndex, double delayMs, const QString &reason, int attemptsLeft);
     void requestFinished(const RetryLab::Core::RequestResult &result);
     void circuitStateChanged(const QString &host, RetryLab::Core::CircuitBreaker::State state);
     void budgetChanged(double tokens, double capacity);

@@ -9,9 +9,9 @@ RunRecorder::RunRecorder(RetryExecutor *executor, QObject *parent) : QObject(par
 {
     clear();
     connect(executor, &RetryExecutor::attemptFinished, this,
-            [this](const AttemptRecord &record) { m_record.attempts.append(record); });
+        [this](const AttemptRecord &record) { m_record.attempts.append(record); });
     connect(executor, &RetryExecutor::requestFinished, this,
-            [this](const RequestResult &result) { m_record.results.append(result); });
+        [this](const RequestResult &result) { m_record.results.append(result); });
 }
 
 quint64 RunRecorder::submit(const RequestSpec &request)

@@ -13,8 +13,8 @@ class TestBackoff : public QObject
     Q_OBJECT
 
 private:
-    static BackoffPolicy policy(BackoffAlgorithm algorithm, double base = 1000, double multiplier = 2,
-                                double cap = 32'000)
+    static BackoffPolicy policy(
+        BackoffAlgorithm algorithm, double base = 1000, double multiplier = 2, double cap = 32'000)
     {
         BackoffPolicy p;
         p.algorithm = algorithm;
@@ -62,8 +62,7 @@ void TestBackoff::deterministicSchedules_data()
     QTest::addRow("exponential x1.5") << int(BackoffAlgorithm::Exponential) << 100.0 << 1.5 << 1000.0
                                       << QList<double>{100, 150, 225, 337.5, 506.25, 759.375, 1000, 1000};
     QTest::addRow("exponential cap not power of two")
-        << int(BackoffAlgorithm::Exponential) << 1000.0 << 2.0 << 5000.0
-        << QList<double>{1000, 2000, 4000, 5000, 5000};
+        << int(BackoffAlgorithm::Exponential) << 1000.0 << 2.0 << 5000.0 << QList<double>{1000, 2000, 4000, 5000, 5000};
     QTest::addRow("constant") << int(BackoffAlgorithm::Constant) << 2000.0 << 1.0 << 2000.0
                               << QList<double>{2000, 2000, 2000, 2000};
     QTest::addRow("linear") << int(BackoffAlgorithm::Linear) << 500.0 << 1.0 << 1800.0
@@ -199,7 +198,7 @@ void TestBackoff::statistics_boundsNeverCrossed()
             const double d = sequence.next(random);
             QVERIFY(std::isfinite(d));
             QVERIFY2(d >= range.minMs && d <= range.maxMs,
-                     qPrintable(QStringLiteral("n=%1 d=%2 range=[%3, %4]").arg(n).arg(d).arg(range.minMs).arg(range.maxMs)));
+                qPrintable(QStringLiteral("n=%1 d=%2 range=[%3, %4]").arg(n).arg(d).arg(range.minMs).arg(range.maxMs)));
             QVERIFY(d <= p.maxBackoffMs);
             QVERIFY(d >= 0.0);
         }
@@ -239,7 +238,8 @@ void TestBackoff::hugeRetryIndex_isFiniteAndCapped_data()
     QTest::addColumn<qint64>("retryIndex");
     for (auto algorithm : allAlgorithms()) {
         for (qint64 n : {qint64(64), qint64(1024), qint64(1'000'000), std::numeric_limits<qint64>::max()})
-            QTest::addRow("%s n=%lld", qPrintable(algorithmName(algorithm)), static_cast<long long>(n)) << int(algorithm) << n;
+            QTest::addRow("%s n=%lld", qPrintable(algorithmName(algorithm)), static_cast<long long>(n))
+                << int(algorithm) << n;
     }
 }
 

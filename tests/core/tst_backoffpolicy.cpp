@@ -35,28 +35,50 @@ void TestBackoffPolicy::invalidValues_areRejectedWithField_data()
 
     const double nan = std::numeric_limits<double>::quiet_NaN();
     const double inf = std::numeric_limits<double>::infinity();
-    QTest::addRow("negative base") << "base" << -1.0 << "baseDelayMs" << "negative";
-    QTest::addRow("nan base") << "base" << nan << "baseDelayMs" << "not a number";
-    QTest::addRow("infinite base") << "base" << inf << "baseDelayMs" << "finite";
-    QTest::addRow("huge base") << "base" << 1e15 << "baseDelayMs" << "limit";
-    QTest::addRow("negative cap") << "cap" << -5.0 << "maxBackoffMs" << "negative";
-    QTest::addRow("cap below base") << "cap" << 500.0 << "maxBackoffMs" << "below the base";
-    QTest::addRow("multiplier below 1") << "multiplier" << 0.5 << "multiplier" << "below 1";
-    QTest::addRow("nan multiplier") << "multiplier" << nan << "multiplier" << "finite";
-    QTest::addRow("huge multiplier") << "multiplier" << 1e6 << "multiplier" << "limit";
-    QTest::addRow("deadline 10^12 s") << "deadline" << 1e15 << "deadlineMs" << "limit";
-    QTest::addRow("negative deadline") << "deadline" << -1.0 << "deadlineMs" << "negative";
-    QTest::addRow("negative timeout") << "timeout" << -1.0 << "attemptTimeoutMs" << "negative";
-    QTest::addRow("nan jitter") << "jitter" << nan << "jitterMs" << "not a number";
-    QTest::addRow("fraction above 1") << "fraction" << 1.5 << "jitterFraction" << "between 0 and 1";
-    QTest::addRow("negative attempts") << "attempts" << -3.0 << "maxAttempts" << "negative";
-    QTest::addRow("absurd attempts") << "attempts" << 1e7 << "maxAttempts" << "limit";
-    QTest::addRow("no limit at all") << "attempts" << 0.0 << "maxAttempts" << "forever";
-    QTest::addRow("status 200 retryable") << "status" << 200.0 << "retryableStatuses" << "not an error";
-    QTest::addRow("status 999 retryable") << "status" << 999.0 << "retryableStatuses" << "not an HTTP status";
-    QTest::addRow("negative retry-after bound") << "maxRetryAfter" << -1.0 << "maxRetryAfterMs" << "between";
-    QTest::addRow("breaker ratio above 1") << "ratio" << 2.0 << "circuitBreaker.failureRatio" << "between 0 and 1";
-    QTest::addRow("grpc tokens zero") << "grpc" << 0.0 << "retryBudget.grpcMaxTokens" << "maxTokens";
+    QTest::addRow("negative base") << "base" << -1.0 << "baseDelayMs"
+                                   << "negative";
+    QTest::addRow("nan base") << "base" << nan << "baseDelayMs"
+                              << "not a number";
+    QTest::addRow("infinite base") << "base" << inf << "baseDelayMs"
+                                   << "finite";
+    QTest::addRow("huge base") << "base" << 1e15 << "baseDelayMs"
+                               << "limit";
+    QTest::addRow("negative cap") << "cap" << -5.0 << "maxBackoffMs"
+                                  << "negative";
+    QTest::addRow("cap below base") << "cap" << 500.0 << "maxBackoffMs"
+                                    << "below the base";
+    QTest::addRow("multiplier below 1") << "multiplier" << 0.5 << "multiplier"
+                                        << "below 1";
+    QTest::addRow("nan multiplier") << "multiplier" << nan << "multiplier"
+                                    << "finite";
+    QTest::addRow("huge multiplier") << "multiplier" << 1e6 << "multiplier"
+                                     << "limit";
+    QTest::addRow("deadline 10^12 s") << "deadline" << 1e15 << "deadlineMs"
+                                      << "limit";
+    QTest::addRow("negative deadline") << "deadline" << -1.0 << "deadlineMs"
+                                       << "negative";
+    QTest::addRow("negative timeout") << "timeout" << -1.0 << "attemptTimeoutMs"
+                                      << "negative";
+    QTest::addRow("nan jitter") << "jitter" << nan << "jitterMs"
+                                << "not a number";
+    QTest::addRow("fraction above 1") << "fraction" << 1.5 << "jitterFraction"
+                                      << "between 0 and 1";
+    QTest::addRow("negative attempts") << "attempts" << -3.0 << "maxAttempts"
+                                       << "negative";
+    QTest::addRow("absurd attempts") << "attempts" << 1e7 << "maxAttempts"
+                                     << "limit";
+    QTest::addRow("no limit at all") << "attempts" << 0.0 << "maxAttempts"
+                                     << "forever";
+    QTest::addRow("status 200 retryable") << "status" << 200.0 << "retryableStatuses"
+                                          << "not an error";
+    QTest::addRow("status 999 retryable") << "status" << 999.0 << "retryableStatuses"
+                                          << "not an HTTP status";
+    QTest::addRow("negative retry-after bound") << "maxRetryAfter" << -1.0 << "maxRetryAfterMs"
+                                                << "between";
+    QTest::addRow("breaker ratio above 1") << "ratio" << 2.0 << "circuitBreaker.failureRatio"
+                                           << "between 0 and 1";
+    QTest::addRow("grpc tokens zero") << "grpc" << 0.0 << "retryBudget.grpcMaxTokens"
+                                      << "maxTokens";
 }
 
 void TestBackoffPolicy::invalidValues_areRejectedWithField()
@@ -97,8 +119,8 @@ void TestBackoffPolicy::invalidValues_areRejectedWithField()
 
     QVERIFY(!isUsable(p));
     const auto issues = validatePolicy(p);
-    const auto it = std::find_if(issues.cbegin(), issues.cend(),
-                                 [&](const PolicyIssue &i) { return i.isError() && i.field == expectedField; });
+    const auto it = std::find_if(
+        issues.cbegin(), issues.cend(), [&](const PolicyIssue &i) { return i.isError() && i.field == expectedField; });
     QVERIFY2(it != issues.cend(), qPrintable(describeIssues(issues)));
     QVERIFY2(it->message.contains(messageContains), qPrintable(it->message));
 }
@@ -107,10 +129,14 @@ void TestBackoffPolicy::warnings_explainButAllow_data()
 {
     QTest::addColumn<QString>("which");
     QTest::addColumn<QString>("expectedField");
-    QTest::addRow("multiplier 1") << "multiplier" << "multiplier";
-    QTest::addRow("timeout beyond deadline") << "timeout" << "attemptTimeoutMs";
-    QTest::addRow("retry POST") << "post" << "retryNonIdempotent";
-    QTest::addRow("zero base") << "base" << "baseDelayMs";
+    QTest::addRow("multiplier 1") << "multiplier"
+                                  << "multiplier";
+    QTest::addRow("timeout beyond deadline") << "timeout"
+                                             << "attemptTimeoutMs";
+    QTest::addRow("retry POST") << "post"
+                                << "retryNonIdempotent";
+    QTest::addRow("zero base") << "base"
+                               << "baseDelayMs";
 }
 
 void TestBackoffPolicy::warnings_explainButAllow()

@@ -63,8 +63,8 @@ void TestClassifier::statusByMethodByIdempotency()
     o.method = method;
     o.httpStatus = status;
     o.networkError = status >= 500 ? QNetworkReply::InternalServerError
-                     : status >= 400 ? QNetworkReply::ContentAccessDenied
-                                     : QNetworkReply::NoError;
+        : status >= 400            ? QNetworkReply::ContentAccessDenied
+                                   : QNetworkReply::NoError;
     if (idempotency == QLatin1String("flag"))
         o.markedIdempotent = true;
     else if (idempotency == QLatin1String("key"))

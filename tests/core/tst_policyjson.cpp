@@ -55,11 +55,10 @@ void TestPolicyJson::roundTrip_isLossless()
 
 void TestPolicyJson::presets_allLoadAndRoundTrip()
 {
-    const QStringList expected{QStringLiteral("aws-standard"),    QStringLiteral("azure-retry-pattern"),
-                               QStringLiteral("curl-retry"),      QStringLiteral("google-cloud-storage"),
-                               QStringLiteral("grpc-retry-policy"), QStringLiteral("iam"),
-                               QStringLiteral("iam-retry-404"),   QStringLiteral("memorystore"),
-                               QStringLiteral("polly-default")};
+    const QStringList expected{QStringLiteral("aws-standard"), QStringLiteral("azure-retry-pattern"),
+        QStringLiteral("curl-retry"), QStringLiteral("google-cloud-storage"), QStringLiteral("grpc-retry-policy"),
+        QStringLiteral("iam"), QStringLiteral("iam-retry-404"), QStringLiteral("memorystore"),
+        QStringLiteral("polly-default")};
     QCOMPARE(Presets::ids(), expected);
     for (const auto &preset : Presets::all()) {
         QVERIFY2(isUsable(preset.policy), qPrintable(preset.id));
@@ -124,17 +123,19 @@ void TestPolicyJson::invalidFiles_nameTheField_data()
     QTest::addRow("future version") << QByteArray(R"({"version":99})") << "\"version\"";
     QTest::addRow("base as string") << QByteArray(R"({"baseDelayMs":"fast"})") << "\"baseDelayMs\": expected a number";
     QTest::addRow("negative base") << QByteArray(R"({"baseDelayMs":-5})") << "\"baseDelayMs\"";
-    QTest::addRow("unknown algorithm") << QByteArray(R"({"algorithm":"quantum"})") << "\"algorithm\": unknown algorithm";
+    QTest::addRow("unknown algorithm") << QByteArray(R"({"algorithm":"quantum"})")
+                                       << "\"algorithm\": unknown algorithm";
     QTest::addRow("fractional attempts") << QByteArray(R"({"maxAttempts":2.5})") << "\"maxAttempts\": expected a whole";
     QTest::addRow("unknown field") << QByteArray(R"({"baseDelay":5})") << "\"baseDelay\": unknown field";
     QTest::addRow("bad status") << QByteArray(R"({"classification":{"retryableStatuses":[503,"x"]}})")
                                 << "\"classification.retryableStatuses\"";
-    QTest::addRow("bad network action")
-        << QByteArray(R"({"classification":{"networkActions":{"timeout":"pray"}}})")
-        << "\"classification.networkActions.timeout\"";
-    QTest::addRow("unknown fault class")
-        << QByteArray(R"({"classification":{"networkActions":{"gremlins":"give-up"}}})") << "gremlins";
-    QTest::addRow("breaker not object") << QByteArray(R"({"circuitBreaker":3})") << "\"circuitBreaker\": expected an object";
+    QTest::addRow("bad network action") << QByteArray(R"({"classification":{"networkActions":{"timeout":"pray"}}})")
+                                        << "\"classification.networkActions.timeout\"";
+    QTest::addRow("unknown fault class") << QByteArray(
+        R"({"classification":{"networkActions":{"gremlins":"give-up"}}})")
+                                         << "gremlins";
+    QTest::addRow("breaker not object") << QByteArray(R"({"circuitBreaker":3})")
+                                        << "\"circuitBreaker\": expected an object";
     QTest::addRow("budget kind") << QByteArray(R"({"retryBudget":{"kind":"lots"}})") << "\"retryBudget.kind\"";
     QTest::addRow("cap below base") << QByteArray(R"({"baseDelayMs":5000,"maxBackoffMs":10})") << "\"maxBackoffMs\"";
     QTest::addRow("huge deadline") << QByteArray(R"({"deadlineMs":1e15})") << "\"deadlineMs\"";

@@ -19,7 +19,7 @@ private Q_SLOTS:
 namespace {
 // Sun, 06 Nov 1994 08:49:37 GMT, the RFC's own example, minus ten seconds.
 const QDateTime now(QDate(1994, 11, 6), QTime(8, 49, 27), Qt::UTC);
-}
+} // namespace
 
 void TestRetryAfter::parse_data()
 {
@@ -94,10 +94,13 @@ void TestRetryAfter::bound_data()
     const int ignore = int(RetryAfterDecision::Action::Ignore);
     QTest::addRow("within bounds") << QByteArray("2") << 60'000.0 << -1.0 << wait << 2000.0 << false;
     QTest::addRow("clamped by maximum") << QByteArray("86400") << 60'000.0 << -1.0 << wait << 60'000.0 << true;
-    QTest::addRow("beyond deadline fails fast") << QByteArray("30") << 60'000.0 << 10'000.0 << giveUp << 30'000.0 << false;
-    QTest::addRow("huge beyond deadline") << QByteArray("86400") << 60'000.0 << 300'000.0 << giveUp << 86'400'000.0 << false;
+    QTest::addRow("beyond deadline fails fast")
+        << QByteArray("30") << 60'000.0 << 10'000.0 << giveUp << 30'000.0 << false;
+    QTest::addRow("huge beyond deadline")
+        << QByteArray("86400") << 60'000.0 << 300'000.0 << giveUp << 86'400'000.0 << false;
     QTest::addRow("exactly the time left") << QByteArray("10") << 60'000.0 << 10'000.0 << wait << 10'000.0 << false;
-    QTest::addRow("past date waits nothing") << QByteArray("Sun, 06 Nov 1994 08:00:00 GMT") << 60'000.0 << 5000.0 << wait << 0.0 << false;
+    QTest::addRow("past date waits nothing")
+        << QByteArray("Sun, 06 Nov 1994 08:00:00 GMT") << 60'000.0 << 5000.0 << wait << 0.0 << false;
     QTest::addRow("invalid is ignored") << QByteArray("later") << 60'000.0 << 5000.0 << ignore << 0.0 << false;
 }
 
