@@ -131,3 +131,6 @@ struct RequestResult
 };
 
 } // namespace RetryLab::Core
+
+Q_DECLARE_METATYPE(RetryLab::Core::AttemptRecord)
+Q_DECLARE_METATYPE(RetryLab::Core::RequestResult)

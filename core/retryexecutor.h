@@ -82,17 +82,25 @@ Q_SIGNALS:
 
 private:
     struct Request;
-    struct Attempt;
+    using RequestPtr = std::shared_ptr<Request>;
 
-    void startAttempt(Request &request);
+    void enqueue(const RequestPtr &request, bool front);
     void dispatchQueued();
-    void handleFinished(quint64 requestId);
-    void finishAttempt(Request &request, AttemptEnd end);
-    void scheduleRetry(Request &request, const AttemptRecord &record, double delayMs, const QString &reason);
-    void finishRequest(Request &request, RequestOutcome outcome, const QString &reason);
+    void startAttempt(const RequestPtr &request);
+    void handleReplyFinished(quint64 requestId);
+    void handleRetryTimeout(quint64 requestId);
+    void handleAttemptTimeout(quint64 requestId);
     void handleDeadline(quint64 requestId);
+    void cutAttempt(const RequestPtr &request, AttemptEnd end);
+    void concludeAttempt(const RequestPtr &request, AttemptEnd end);
+    void decideNext(const RequestPtr &request, AttemptRecord &record, const Classification &classification);
+    void finishRequest(const RequestPtr &request, RequestOutcome outcome, const QString &reason);
+    void releaseSlot(Request &request);
     QNetworkAccessManager *pickManager();
     CircuitBreaker &breakerFor(const QString &host);
+    void noteBreakerState(const QString &host);
+    void noteBudget();
+    RequestPtr find(quint64 requestId) const;
 
     BackoffPolicy m_policy;
     std::unique_ptr<Clock> m_ownClock;
@@ -102,7 +110,8 @@ private:
     QList<QNetworkAccessManager *> m_managers;
     QHash<QNetworkAccessManager *, int> m_managerLoad;
     QHash<QString, std::shared_ptr<CircuitBreaker>> m_breakers;
-    QHash<quint64, std::shared_ptr<Request>> m_requests;
+    QHash<QString, CircuitBreaker::State> m_reportedBreakerStates;
+    QHash<quint64, RequestPtr> m_requests;
     QList<quint64> m_queue;
     quint64 m_nextId = 1;
     int m_concurrencyLimit = 6;
