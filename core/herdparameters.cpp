@@ -9,7 +9,7 @@
 
 namespace RetryLab::Core {
 
-Q_LOGGING_CATEGORY(lcHerdParameters, "retrylab.core.herdparameters")
+Q_LOGGING_CATEGORY(lcHerdParameters, "retrylab.core.herdparameters", QtInfoMsg)
 
 namespace {
 

@@ -11,13 +11,14 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <random>
 #include <thread>
 #include <vector>
 
 namespace RetryLab::Core {
 
-Q_LOGGING_CATEGORY(lcHerdSimulator, "retrylab.core.herdsimulator")
+Q_LOGGING_CATEGORY(lcHerdSimulator, "retrylab.core.herdsimulator", QtInfoMsg)
 
 namespace {
 
@@ -26,22 +27,26 @@ QString tr(const char *text)
     return QCoreApplication::translate("RetryLab::Core", text);
 }
 
+// Only what changes or reads shared state at a given instant needs an event: a write
+// reaching the row, a request reaching the server, the server finishing a request,
+// the outage. A message reaching a client is handled when it is sent (it arrives at
+// send time + its network delay), because a client's reaction depends on its own
+// state only. A read needs no event either: a write succeeds exactly when no other
+// write succeeded between the moment its read reached the row and the moment it
+// arrives itself, which the row's last successful write time answers.
 enum class EventKind : quint8 {
-    ReadArrives, ///< OCC: a read reaches the row
-    ReadAnswered, ///< OCC: the version reaches the client, which writes at once
     WriteArrives, ///< OCC: a conditional write reaches the row
-    WriteAnswered, ///< OCC: the write's outcome reaches the client
     RequestArrives, ///< server models: a request reaches the server
-    ServiceDone, ///< server models: the request in service is done
-    Answered, ///< server models: the answer reaches the client
+    ServiceDone, ///< server models: the request in service is done (value: server epoch)
     OutageStarts,
     OutageEnds,
 };
 
-enum Answer : qint32 {
-    AnswerOk = 0,
-    AnswerOverloaded = 1, ///< 503/429, possibly with Retry-After
-    AnswerDown = 2, ///< the server is down: a fast failure without Retry-After
+enum class Answer : quint8 {
+    Ok,
+    Stale, ///< OCC: the row changed since the read
+    Overloaded, ///< 503/429, possibly with Retry-After
+    Down, ///< the server is down: a fast failure without Retry-After
 };
 
 struct Event
@@ -50,19 +55,109 @@ struct Event
     quint64 order = 0;
     qint32 client = 0;
     qint32 value = 0;
-    EventKind kind = EventKind::ReadArrives;
+    EventKind kind = EventKind::WriteArrives;
 };
 
-// std::push_heap builds a max-heap: "later" events sink, the earliest is on top.
-// Equal times keep insertion order, so a run never depends on how the heap breaks ties.
-struct EventLater
+// Earlier time first; equal times in insertion order, so a run never depends on
+// how the heap happens to break ties.
+inline bool earlier(const Event &a, const Event &b)
 {
-    bool operator()(const Event &a, const Event &b) const
+    return a.timeMs < b.timeMs || (a.timeMs == b.timeMs && a.order < b.order);
+}
+
+// A binary min-heap with replaceTop(): handling an event usually schedules exactly
+// one more, and replacing the top costs one sift instead of a pop and a push.
+class EventQueue
+{
+public:
+    void reserve(std::size_t n) { m_heap.reserve(n); }
+    bool empty() const { return m_heap.empty(); }
+    const Event &top() const { return m_heap.front(); }
+
+    void push(const Event &e)
     {
-        if (a.timeMs != b.timeMs)
-            return a.timeMs > b.timeMs;
-        return a.order > b.order;
+        std::size_t i = m_heap.size();
+        m_heap.push_back(e);
+        while (i > 0) {
+            const std::size_t parent = (i - 1) / 2;
+            if (!earlier(e, m_heap[parent]))
+                break;
+            m_heap[i] = m_heap[parent];
+            i = parent;
+        }
+        m_heap[i] = e;
     }
+
+    void pop()
+    {
+        const Event last = m_heap.back();
+        m_heap.pop_back();
+        if (!m_heap.empty())
+            siftDown(last);
+    }
+
+    void replaceTop(const Event &e) { siftDown(e); }
+
+private:
+    // Places `e` at the root and lets it sink to its place.
+    void siftDown(const Event &e)
+    {
+        const std::size_t n = m_heap.size();
+        std::size_t i = 0;
+        for (;;) {
+            std::size_t child = 2 * i + 1;
+            if (child >= n)
+                break;
+            if (child + 1 < n && earlier(m_heap[child + 1], m_heap[child]))
+                ++child;
+            if (!earlier(m_heap[child], e))
+                break;
+            m_heap[i] = m_heap[child];
+            i = child;
+        }
+        m_heap[i] = e;
+    }
+
+    std::vector<Event> m_heap;
+};
+
+// |Normal(mean, sd)| per message, by Marsaglia's polar method on 53-bit uniforms
+// taken straight from the run's engine (the standard distribution's
+// generate_canonical costs more than all the rest of a simulated message).
+class NetworkDelay
+{
+public:
+    NetworkDelay(double meanMs, double sdMs) : m_mean(meanMs), m_sd(sdMs) { }
+
+    double next(std::mt19937_64 &engine)
+    {
+        if (!(m_sd > 0.0))
+            return std::abs(m_mean);
+        if (m_hasSpare) {
+            m_hasSpare = false;
+            return std::abs(m_mean + m_sd * m_spare);
+        }
+        double u = 0.0;
+        double v = 0.0;
+        double s = 0.0;
+        do {
+            u = 2.0 * unit(engine) - 1.0;
+            v = 2.0 * unit(engine) - 1.0;
+            s = u * u + v * v;
+        } while (s >= 1.0 || s == 0.0);
+        const double f = std::sqrt(-2.0 * std::log(s) / s);
+        m_spare = v * f;
+        m_hasSpare = true;
+        return std::abs(m_mean + m_sd * u * f);
+    }
+
+private:
+    static double unit(std::mt19937_64 &engine) { return static_cast<double>(engine() >> 11) * 0x1.0p-53; }
+
+    double m_mean;
+    double m_sd;
+    double m_spare = 0.0;
+    bool m_hasSpare = false;
 };
 
 // What every run of one (clients, strategy) cell shares.
@@ -106,6 +201,7 @@ struct ClientState
     Backoff::Sequence backoff;
     double arrivalMs = 0.0;
     double finishMs = -1.0;
+    double readMs = 0.0; ///< OCC: when the current attempt's read reached the row
     int attempts = 0;
     bool done = false;
 };
@@ -123,18 +219,16 @@ public:
 private:
     void push(double timeMs, EventKind kind, int client, qint32 value = 0)
     {
-        m_heap.push_back({timeMs, m_order++, client, value, kind});
-        std::push_heap(m_heap.begin(), m_heap.end(), EventLater());
+        const Event e{timeMs, m_order++, client, value, kind};
+        if (m_topHandled) {
+            m_queue.replaceTop(e);
+            m_topHandled = false;
+        } else {
+            m_queue.push(e);
+        }
     }
 
-    // |Normal(mean, sd)| per message. One distribution object lives for the whole
-    // run so that the pair the polar method draws is not thrown away each time.
-    double networkDelay()
-    {
-        if (!(m_p.networkSdMs > 0.0))
-            return m_p.networkMeanMs;
-        return std::abs(m_network(m_random.engine()));
-    }
+    double networkDelay() { return m_network.next(m_random.engine()); }
 
     void countCall(double timeMs)
     {
@@ -145,13 +239,21 @@ private:
         ++m_out.calls;
     }
 
+    // The client sends its request at `timeMs`. In the OCC model that is a read:
+    // it reaches the row, the version travels back, and the write goes out at once.
     void send(int client, double timeMs)
     {
-        const EventKind kind
-            = m_p.model == HerdModel::OptimisticConcurrency ? EventKind::ReadArrives : EventKind::RequestArrives;
-        push(timeMs + networkDelay(), kind, client);
+        if (m_p.model == HerdModel::OptimisticConcurrency) {
+            ClientState &c = m_clients[static_cast<std::size_t>(client)];
+            c.readMs = timeMs + networkDelay();
+            const double writeSentMs = c.readMs + networkDelay();
+            push(writeSentMs + networkDelay(), EventKind::WriteArrives, client);
+        } else {
+            push(timeMs + networkDelay(), EventKind::RequestArrives, client);
+        }
     }
 
+    void answered(int client, double sentMs, Answer answer);
     void finish(int client, double timeMs, bool succeeded);
     void failed(int client, double timeMs, bool overloadAnswer);
     void handle(const Event &e);
@@ -163,25 +265,27 @@ private:
     const Cell &m_cell;
     const HerdParameters &m_p;
     RandomSource m_random;
-    std::normal_distribution<double> m_network;
+    NetworkDelay m_network;
     const HerdControl *m_control;
 
-    std::vector<Event> m_heap;
+    EventQueue m_queue;
     quint64 m_order = 0;
+    bool m_topHandled = false; // the event being handled still sits on top of m_queue
     std::vector<ClientState> m_clients;
     std::vector<qint64> m_load;
     int m_active = 0;
     HerdRunOutcome m_out;
 
-    qint32 m_version = 0; // OCC: the row's version
+    // OCC: when the row last changed.
+    double m_lastWriteMs = -std::numeric_limits<double>::infinity();
 
     bool m_down = false;
     bool m_busy = false;
     int m_inService = -1;
     qint32 m_epoch = 0; // bumped when an outage drops the request in service
-    std::vector<int> m_queue; // ring buffer of waiting clients
-    std::size_t m_queueHead = 0;
-    std::size_t m_queueSize = 0;
+    std::vector<int> m_waiting; // ring buffer of queued clients
+    std::size_t m_waitingHead = 0;
+    std::size_t m_waitingSize = 0;
 };
 
 HerdRunOutcome SimulationRun::execute()
@@ -189,8 +293,8 @@ HerdRunOutcome SimulationRun::execute()
     const int n = m_cell.clients;
     m_out.clients = n;
     m_clients.reserve(static_cast<std::size_t>(n));
-    m_heap.reserve(static_cast<std::size_t>(n) * 2 + 4);
-    m_queue.resize(static_cast<std::size_t>(std::max(0, m_p.queueCapacity)));
+    m_queue.reserve(static_cast<std::size_t>(n) + 4);
+    m_waiting.resize(static_cast<std::size_t>(std::max(0, m_p.queueCapacity)));
 
     double arrival = 0.0;
     for (int i = 0; i < n; ++i) {
@@ -206,10 +310,8 @@ HerdRunOutcome SimulationRun::execute()
         push(m_p.outageEndMs, EventKind::OutageEnds, -1);
     }
 
-    while (m_active > 0 && !m_heap.empty()) {
-        std::pop_heap(m_heap.begin(), m_heap.end(), EventLater());
-        const Event e = m_heap.back();
-        m_heap.pop_back();
+    while (m_active > 0 && !m_queue.empty()) {
+        const Event e = m_queue.top();
         if (e.timeMs > m_p.horizonMs)
             break;
         // A relaxed load every few thousand events keeps cancelling cheap and prompt.
@@ -217,7 +319,12 @@ HerdRunOutcome SimulationRun::execute()
             m_out.cancelled = true;
             return m_out;
         }
+        m_topHandled = true;
         handle(e);
+        if (m_topHandled) {
+            m_queue.pop();
+            m_topHandled = false;
+        }
     }
     summarise();
     return m_out;
@@ -226,50 +333,31 @@ HerdRunOutcome SimulationRun::execute()
 void SimulationRun::handle(const Event &e)
 {
     switch (e.kind) {
-    case EventKind::ReadArrives:
-        push(e.timeMs + networkDelay(), EventKind::ReadAnswered, e.client, m_version);
-        break;
-    case EventKind::ReadAnswered:
-        push(e.timeMs + networkDelay(), EventKind::WriteArrives, e.client, e.value);
-        break;
     case EventKind::WriteArrives: {
         countCall(e.timeMs);
-        ++m_clients[static_cast<std::size_t>(e.client)].attempts;
-        const bool current = e.value == m_version;
+        ClientState &c = m_clients[static_cast<std::size_t>(e.client)];
+        ++c.attempts;
+        const bool current = m_lastWriteMs < c.readMs;
         if (current)
-            ++m_version;
-        push(e.timeMs + networkDelay(), EventKind::WriteAnswered, e.client, current ? 1 : 0);
+            m_lastWriteMs = e.timeMs;
+        answered(e.client, e.timeMs, current ? Answer::Ok : Answer::Stale);
         break;
     }
-    case EventKind::WriteAnswered:
-        if (e.value != 0)
-            finish(e.client, e.timeMs, true);
-        else
-            failed(e.client, e.timeMs, false);
-        break;
     case EventKind::RequestArrives:
         accept(e.client, e.timeMs);
         break;
     case EventKind::ServiceDone:
         if (e.value != m_epoch)
             break; // dropped by an outage
-        push(e.timeMs + networkDelay(), EventKind::Answered, e.client, AnswerOk);
+        answered(e.client, e.timeMs, Answer::Ok);
         m_busy = false;
         m_inService = -1;
-        if (m_queueSize > 0) {
-            const int next = m_queue[m_queueHead];
-            m_queueHead = (m_queueHead + 1) % m_queue.size();
-            --m_queueSize;
+        if (m_waitingSize > 0) {
+            const int next = m_waiting[m_waitingHead];
+            m_waitingHead = (m_waitingHead + 1) % m_waiting.size();
+            --m_waitingSize;
             startService(next, e.timeMs);
         }
-        break;
-    case EventKind::Answered:
-        if (e.value == AnswerOk)
-            finish(e.client, e.timeMs, true);
-        else if (e.value == AnswerOverloaded && !m_cell.overloadRetried)
-            finish(e.client, e.timeMs, false);
-        else
-            failed(e.client, e.timeMs, e.value == AnswerOverloaded);
         break;
     case EventKind::OutageStarts:
         m_down = true;
@@ -286,14 +374,14 @@ void SimulationRun::accept(int client, double timeMs)
     countCall(timeMs);
     ++m_clients[static_cast<std::size_t>(client)].attempts;
     if (m_down) {
-        push(timeMs + networkDelay(), EventKind::Answered, client, AnswerDown);
+        answered(client, timeMs, Answer::Down);
     } else if (!m_busy) {
         startService(client, timeMs);
-    } else if (m_queueSize < m_queue.size()) {
-        m_queue[(m_queueHead + m_queueSize) % m_queue.size()] = client;
-        ++m_queueSize;
+    } else if (m_waitingSize < m_waiting.size()) {
+        m_waiting[(m_waitingHead + m_waitingSize) % m_waiting.size()] = client;
+        ++m_waitingSize;
     } else {
-        push(timeMs + networkDelay(), EventKind::Answered, client, AnswerOverloaded);
+        answered(client, timeMs, Answer::Overloaded);
     }
 }
 
@@ -310,13 +398,26 @@ void SimulationRun::dropAll(double timeMs)
 {
     ++m_epoch;
     if (m_busy)
-        push(timeMs + networkDelay(), EventKind::Answered, m_inService, AnswerDown);
+        answered(m_inService, timeMs, Answer::Down);
     m_busy = false;
     m_inService = -1;
-    for (; m_queueSize > 0; --m_queueSize) {
-        push(timeMs + networkDelay(), EventKind::Answered, m_queue[m_queueHead], AnswerDown);
-        m_queueHead = (m_queueHead + 1) % m_queue.size();
+    for (; m_waitingSize > 0; --m_waitingSize) {
+        answered(m_waiting[m_waitingHead], timeMs, Answer::Down);
+        m_waitingHead = (m_waitingHead + 1) % m_waiting.size();
     }
+}
+
+void SimulationRun::answered(int client, double sentMs, Answer answer)
+{
+    const double arrivesMs = sentMs + networkDelay();
+    if (arrivesMs > m_p.horizonMs)
+        return; // the run ends before the client hears back: it stays unfinished
+    if (answer == Answer::Ok)
+        finish(client, arrivesMs, true);
+    else if (answer == Answer::Overloaded && !m_cell.overloadRetried)
+        finish(client, arrivesMs, false);
+    else
+        failed(client, arrivesMs, answer == Answer::Overloaded);
 }
 
 void SimulationRun::finish(int client, double timeMs, bool succeeded)
