@@ -762,10 +762,12 @@ void SimulatorView::plotLoad()
     QAbstractSeries *outage = nullptr;
     if (p.model == HerdModel::Outage && hi > 0.0) {
         // The outage as a shaded band behind the curves.
-        auto *upper = new QLineSeries;
+        // An area series does not own its boundary line, so the band parents it.
+        auto *band = new QAreaSeries;
+        auto *upper = new QLineSeries(band);
         upper->append(p.outageStartMs / 1000.0, hi * 1.05);
         upper->append(p.outageEndMs / 1000.0, hi * 1.05);
-        auto *band = new QAreaSeries(upper);
+        band->setUpperSeries(upper);
         band->setName(tr("outage"));
         band->setColor(QColor(220, 50, 47, 40));
         band->setBorderColor(QColor(220, 50, 47, 90));
