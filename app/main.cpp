@@ -15,6 +15,8 @@ namespace {
 
 const QList<App::Command> commands{
     // [command table]
+    {"simulate", QT_TRANSLATE_NOOP("main", "herd simulator: compare backoff strategies on a virtual clock"),
+        &App::runSimulate},
 };
 
 const App::Command *findCommand(int argc, char **argv)
