@@ -105,6 +105,11 @@ SchedulePreviewChart::SchedulePreviewChart(QWidget *parent)
     m_cumulativeLog = new QLogValueAxis(this);
     m_cumulativeLog->setLabelFormat(QStringLiteral("%g"));
     m_cumulativeLog->setMinorTickCount(8);
+    // One grid is enough: the right-hand axis draws only its labels.
+    for (QAbstractAxis *axis : std::initializer_list<QAbstractAxis *>{m_cumulativeLinear, m_cumulativeLog}) {
+        axis->setGridLineVisible(false);
+        axis->setMinorGridLineVisible(false);
+    }
     m_chart->addAxis(m_xAxis, Qt::AlignBottom);
     for (QAbstractSeries *series : m_chart->series())
         series->attachAxis(m_xAxis);

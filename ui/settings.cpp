@@ -6,6 +6,7 @@
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
+#include <QHash>
 #include <QLoggingCategory>
 #include <QMainWindow>
 #include <QMetaType>
@@ -35,6 +36,21 @@ QString wrongType(const QString &key, const QVariant &value, const QString &expe
 {
     return Settings::tr("The setting \"%1\" holds %2 instead of %3; the default is used.")
         .arg(key, typeName(value), expected);
+}
+
+// QSettings parses a file once per process and hands later instances the parsed
+// result with a clean status; remember what the first look found.
+struct KnownDamage
+{
+    QDateTime modified;
+    qint64 size = 0;
+    QString reason;
+};
+
+QHash<QString, KnownDamage> &knownDamage()
+{
+    static QHash<QString, KnownDamage> damage;
+    return damage;
 }
 
 bool sameName(const QString &a, const QString &b)
@@ -88,8 +104,30 @@ void Settings::inspectFile()
         if (decoder.hasError())
             damage = tr("it is not UTF-8 text");
     }
-    if (damage.isEmpty())
-        return;
+    const QFileInfo info(path);
+    if (damage.isEmpty()) {
+        const auto known = knownDamage().constFind(path);
+        if (known == knownDamage().cend() || known->modified != info.lastModified() || known->size != info.size())
+            return;
+        damage = known->reason;
+    } else {
+        knownDamage().insert(path, {info.lastModified(), info.size(), damage});
+    }
+
+    qCWarning(lcSettings) << "damaged settings file" << path << damage;
+
+    // Started again on the same damaged file: the copy taken last time is still good.
+    for (const QFileInfo &earlier :
+        info.absoluteDir().entryInfoList({info.fileName() + QStringLiteral(".damaged-*")}, QDir::Files, QDir::Time)) {
+        QFile copy(earlier.absoluteFilePath());
+        if (earlier.size() == bytes.size() && copy.open(QIODevice::ReadOnly) && copy.readAll() == bytes) {
+            m_fileProblems.append(
+                tr("The settings file %1 is still damaged (%2). Settings that could be read are "
+                   "kept, the rest use their defaults; the original file is kept at %3.")
+                    .arg(QDir::toNativeSeparators(path), damage, QDir::toNativeSeparators(earlier.absoluteFilePath())));
+            return;
+        }
+    }
 
     const QString stamp = QDateTime::currentDateTime().toString(QStringLiteral("yyyyMMdd-HHmmss"));
     QString backup = path + QStringLiteral(".damaged-") + stamp;
@@ -105,7 +143,6 @@ void Settings::inspectFile()
                                  "that could be read are kept, the rest use their defaults.")
                                   .arg(QDir::toNativeSeparators(path), damage));
     }
-    qCWarning(lcSettings) << "damaged settings file" << path << damage;
 }
 
 QStringList Settings::problems() const
