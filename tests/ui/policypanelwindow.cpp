@@ -1,0 +1,96 @@
+// Shows the policy panel in a real window, to look at it (and take screenshots
+// under Xvfb) in a light or a dark palette. Not a test: it runs until closed.
+//   policypanel_window [--dark] [--preset ID] [--tab N] [--size WxH] [--invalid]
+#include "core/policyjson.h"
+#include "ui/policyeditor.h"
+#include "ui/policypanel.h"
+#include "ui/settings.h"
+
+#include <QApplication>
+#include <QCommandLineParser>
+#include <QPalette>
+#include <QStandardPaths>
+#include <QStyleFactory>
+#include <QTabWidget>
+
+using namespace RetryLab;
+
+namespace {
+
+QPalette darkPalette()
+{
+    QPalette p;
+    const QColor window(45, 45, 48);
+    const QColor base(30, 30, 32);
+    const QColor text(225, 225, 225);
+    const QColor disabled(120, 120, 120);
+    p.setColor(QPalette::Window, window);
+    p.setColor(QPalette::WindowText, text);
+    p.setColor(QPalette::Base, base);
+    p.setColor(QPalette::AlternateBase, window);
+    p.setColor(QPalette::ToolTipBase, base);
+    p.setColor(QPalette::ToolTipText, text);
+    p.setColor(QPalette::PlaceholderText, disabled);
+    p.setColor(QPalette::Text, text);
+    p.setColor(QPalette::Button, window);
+    p.setColor(QPalette::ButtonText, text);
+    p.setColor(QPalette::BrightText, Qt::red);
+    p.setColor(QPalette::Highlight, QColor(42, 130, 218));
+    p.setColor(QPalette::HighlightedText, Qt::white);
+    p.setColor(QPalette::Light, QColor(70, 70, 74));
+    p.setColor(QPalette::Midlight, QColor(60, 60, 64));
+    p.setColor(QPalette::Mid, QColor(40, 40, 42));
+    p.setColor(QPalette::Dark, QColor(25, 25, 27));
+    p.setColor(QPalette::Shadow, Qt::black);
+    for (auto role : {QPalette::WindowText, QPalette::Text, QPalette::ButtonText})
+        p.setColor(QPalette::Disabled, role, disabled);
+    return p;
+}
+
+} // namespace
+
+int main(int argc, char *argv[])
+{
+    QApplication app(argc, argv);
+    QStandardPaths::setTestModeEnabled(true);
+    QCoreApplication::setOrganizationName(QStringLiteral("RetryLab"));
+    QCoreApplication::setApplicationName(QStringLiteral("policypanel_window"));
+
+    QCommandLineParser parser;
+    parser.addHelpOption();
+    const QCommandLineOption dark(QStringLiteral("dark"), QStringLiteral("Use a dark palette."));
+    const QCommandLineOption preset(
+        QStringLiteral("preset"), QStringLiteral("Load a built-in preset."), QStringLiteral("id"));
+    const QCommandLineOption tab(QStringLiteral("tab"), QStringLiteral("Show editor tab N."), QStringLiteral("n"));
+    const QCommandLineOption size(
+        QStringLiteral("size"), QStringLiteral("Window size."), QStringLiteral("WxH"), QStringLiteral("1500x950"));
+    const QCommandLineOption invalid(QStringLiteral("invalid"), QStringLiteral("Show a policy with errors."));
+    parser.addOptions({dark, preset, tab, size, invalid});
+    parser.process(app);
+
+    QApplication::setStyle(QStyleFactory::create(QStringLiteral("Fusion")));
+    if (parser.isSet(dark))
+        QApplication::setPalette(darkPalette());
+
+    Ui::Settings settings;
+    Ui::PolicyPanel panel(&settings);
+    panel.setWindowTitle(QStringLiteral("RetryLab policy panel"));
+    if (parser.isSet(preset))
+        panel.editor()->loadBuiltInPreset(parser.value(preset));
+    if (parser.isSet(invalid)) {
+        auto policy = panel.policy();
+        policy.baseDelayMs = -5;
+        policy.maxAttempts = 0;
+        policy.classification.retryNonIdempotent = true;
+        panel.setPolicy(policy);
+    }
+    if (parser.isSet(tab)) {
+        if (auto *tabs = panel.editor()->findChild<QTabWidget *>())
+            tabs->setCurrentIndex(parser.value(tab).toInt());
+    }
+    const QStringList wh = parser.value(size).split(QLatin1Char('x'));
+    panel.resize(wh.value(0).toInt(), wh.value(1).toInt());
+    panel.move(0, 0);
+    panel.show();
+    return app.exec();
+}

@@ -1,0 +1,436 @@
+#include "ui/settings.h"
+
+#include "core/policyjson.h"
+
+#include <QDateTime>
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QHash>
+#include <QLoggingCategory>
+#include <QMainWindow>
+#include <QMetaType>
+#include <QStringDecoder>
+
+#include <algorithm>
+
+Q_LOGGING_CATEGORY(lcSettings, "retrylab.ui.settings")
+
+namespace RetryLab::Ui {
+
+namespace {
+
+const QString currentPolicyKey = QStringLiteral("policy/current");
+const QString userPresetsKey = QStringLiteral("policy/userPresets");
+const QString presetJsonKey = QStringLiteral("json");
+const QString geometryKey = QStringLiteral("window/geometry");
+const QString stateKey = QStringLiteral("window/state");
+const QString recentUrlsKey = QStringLiteral("request/recentUrls");
+
+QString typeName(const QVariant &value)
+{
+    return QString::fromLatin1(value.metaType().name());
+}
+
+QString wrongType(const QString &key, const QVariant &value, const QString &expected)
+{
+    return Settings::tr("The setting \"%1\" holds %2 instead of %3; the default is used.")
+        .arg(key, typeName(value), expected);
+}
+
+// QSettings parses a file once per process and hands later instances the parsed
+// result with a clean status; remember what the first look found.
+struct KnownDamage
+{
+    QDateTime modified;
+    qint64 size = 0;
+    QString reason;
+};
+
+QHash<QString, KnownDamage> &knownDamage()
+{
+    static QHash<QString, KnownDamage> damage;
+    return damage;
+}
+
+bool sameName(const QString &a, const QString &b)
+{
+    return a.trimmed().compare(b.trimmed(), Qt::CaseInsensitive) == 0;
+}
+
+} // namespace
+
+Settings::Settings(QObject *parent) : QObject(parent), m_settings(std::make_unique<QSettings>())
+{
+    inspectFile();
+}
+
+Settings::~Settings() = default;
+
+QString Settings::fileName() const
+{
+    return m_settings->fileName();
+}
+
+// QSettings reads what it can from a damaged file and, on the next write,
+// replaces the file with only that. A copy of the original is taken first so
+// that whatever it could not read is still there for the user.
+void Settings::inspectFile()
+{
+    const QString path = m_settings->fileName();
+    if (!QFileInfo::exists(path))
+        return;
+
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly)) {
+        m_fileProblems.append(tr("The settings file %1 cannot be read (%2); default settings are used and "
+                                 "changes may not be saved.")
+                                  .arg(QDir::toNativeSeparators(path), file.errorString()));
+        qCWarning(lcSettings) << "cannot read" << path << file.errorString();
+        return;
+    }
+    const QByteArray bytes = file.readAll();
+    file.close();
+
+    QString damage;
+    if (m_settings->status() == QSettings::FormatError) {
+        damage = tr("it is not in the settings format");
+    } else if (bytes.contains('\0')) {
+        damage = tr("it contains binary data");
+    } else {
+        QStringDecoder decoder(QStringDecoder::Utf8);
+        const QString text = decoder(bytes);
+        Q_UNUSED(text);
+        if (decoder.hasError())
+            damage = tr("it is not UTF-8 text");
+    }
+    const QFileInfo info(path);
+    if (damage.isEmpty()) {
+        const auto known = knownDamage().constFind(path);
+        if (known == knownDamage().cend() || known->modified != info.lastModified() || known->size != info.size())
+            return;
+        damage = known->reason;
+    } else {
+        knownDamage().insert(path, {info.lastModified(), info.size(), damage});
+    }
+
+    qCWarning(lcSettings) << "damaged settings file" << path << damage;
+
+    // Started again on the same damaged file: the copy taken last time is still good.
+    for (const QFileInfo &earlier :
+        info.absoluteDir().entryInfoList({info.fileName() + QStringLiteral(".damaged-*")}, QDir::Files, QDir::Time)) {
+        QFile copy(earlier.absoluteFilePath());
+        if (earlier.size() == bytes.size() && copy.open(QIODevice::ReadOnly) && copy.readAll() == bytes) {
+            m_fileProblems.append(
+                tr("The settings file %1 is still damaged (%2). Settings that could be read are "
+                   "kept, the rest use their defaults; the original file is kept at %3.")
+                    .arg(QDir::toNativeSeparators(path), damage, QDir::toNativeSeparators(earlier.absoluteFilePath())));
+            return;
+        }
+    }
+
+    const QString stamp = QDateTime::currentDateTime().toString(QStringLiteral("yyyyMMdd-HHmmss"));
+    QString backup = path + QStringLiteral(".damaged-") + stamp;
+    for (int n = 2; QFileInfo::exists(backup); ++n)
+        backup = path + QStringLiteral(".damaged-") + stamp + QLatin1Char('-') + QString::number(n);
+
+    if (QFile::copy(path, backup)) {
+        m_fileProblems.append(tr("The settings file %1 is damaged (%2). Settings that could be read are kept, "
+                                 "the rest use their defaults; the original file was copied to %3.")
+                                  .arg(QDir::toNativeSeparators(path), damage, QDir::toNativeSeparators(backup)));
+    } else {
+        m_fileProblems.append(tr("The settings file %1 is damaged (%2) and could not be copied aside. Settings "
+                                 "that could be read are kept, the rest use their defaults.")
+                                  .arg(QDir::toNativeSeparators(path), damage));
+    }
+}
+
+QStringList Settings::problems() const
+{
+    QStringList problems = m_fileProblems;
+    readCurrentPolicy(&problems);
+    readUserPresets(&problems);
+    readBytes(geometryKey, &problems);
+    readBytes(stateKey, &problems);
+    readRecentUrls(&problems);
+    return problems;
+}
+
+QString Settings::sync()
+{
+    m_settings->sync();
+    if (m_settings->status() == QSettings::AccessError)
+        return tr("Cannot write the settings file %1.").arg(QDir::toNativeSeparators(m_settings->fileName()));
+    return {};
+}
+
+Core::BackoffPolicy Settings::readCurrentPolicy(QStringList *problems) const
+{
+    if (!m_settings->contains(currentPolicyKey))
+        return {};
+    const QVariant value = m_settings->value(currentPolicyKey);
+    if (value.typeId() != QMetaType::QString) {
+        if (problems)
+            problems->append(wrongType(currentPolicyKey, value, tr("a policy in JSON")));
+        return {};
+    }
+    auto result = Core::PolicyJson::fromJson(value.toString().toUtf8());
+    if (!result) {
+        if (problems)
+            problems->append(
+                tr("The saved policy could not be used (%1); the default policy is used instead.").arg(result.error()));
+        return {};
+    }
+    return std::move(result).value();
+}
+
+Core::BackoffPolicy Settings::currentPolicy() const
+{
+    return readCurrentPolicy(nullptr);
+}
+
+void Settings::setCurrentPolicy(const Core::BackoffPolicy &policy)
+{
+    if (!Core::isUsable(policy))
+        return;
+    m_settings->setValue(currentPolicyKey, QString::fromUtf8(Core::PolicyJson::toJson(policy)));
+}
+
+// Entries are found through the group's children rather than the array's
+// "size" key, so that a damaged size cannot hide (and later erase) presets.
+// Entries that cannot be read are carried along unchanged when writing.
+QList<Settings::RawPreset> Settings::readUserPresets(QStringList *problems) const
+{
+    m_settings->beginGroup(userPresetsKey);
+    QList<std::pair<int, QString>> groups;
+    for (const QString &group : m_settings->childGroups()) {
+        bool ok = false;
+        const int index = group.toInt(&ok);
+        if (ok)
+            groups.append({index, group});
+    }
+    std::sort(groups.begin(), groups.end());
+
+    QList<RawPreset> presets;
+    for (const auto &[index, group] : groups) {
+        RawPreset preset;
+        preset.raw = m_settings->value(group + QLatin1Char('/') + presetJsonKey);
+        if (preset.raw.typeId() != QMetaType::QString) {
+            preset.error = wrongType(userPresetsKey + QLatin1Char('/') + group, preset.raw, tr("a policy in JSON"));
+        } else if (auto result = Core::PolicyJson::fromJson(preset.raw.toString().toUtf8())) {
+            preset.policy = std::move(result).value();
+        } else {
+            preset.error = tr("Your saved preset number %1 could not be read (%2); it is left out of the list.")
+                               .arg(index)
+                               .arg(result.error());
+        }
+        if (problems && !preset.error.isEmpty())
+            problems->append(preset.error);
+        presets.append(preset);
+    }
+    m_settings->endGroup();
+    return presets;
+}
+
+void Settings::writeUserPresets(const QList<RawPreset> &presets)
+{
+    m_settings->remove(userPresetsKey);
+    m_settings->beginWriteArray(userPresetsKey, static_cast<int>(presets.size()));
+    for (int i = 0; i < presets.size(); ++i) {
+        m_settings->setArrayIndex(i);
+        m_settings->setValue(presetJsonKey, presets.at(i).raw);
+    }
+    m_settings->endArray();
+    emit userPresetsChanged();
+}
+
+QList<Core::BackoffPolicy> Settings::userPresets() const
+{
+    QList<Core::BackoffPolicy> policies;
+    for (const RawPreset &preset : readUserPresets(nullptr)) {
+        if (preset.policy)
+            policies.append(*preset.policy);
+    }
+    return policies;
+}
+
+std::optional<Core::BackoffPolicy> Settings::userPreset(const QString &name) const
+{
+    for (const RawPreset &preset : readUserPresets(nullptr)) {
+        if (preset.policy && sameName(preset.policy->name, name))
+            return preset.policy;
+    }
+    return std::nullopt;
+}
+
+bool Settings::isBuiltInPresetName(const QString &name)
+{
+    const auto &presets = Core::Presets::all();
+    return std::any_of(presets.cbegin(), presets.cend(), [&](const Core::Presets::Preset &preset) {
+        return sameName(preset.id, name) || sameName(preset.policy.name, name);
+    });
+}
+
+QString Settings::saveUserPreset(const Core::BackoffPolicy &policy)
+{
+    const QString name = policy.name.trimmed();
+    if (name.isEmpty())
+        return tr("A preset needs a name.");
+    if (isBuiltInPresetName(name))
+        return tr("\"%1\" is the name of a built-in preset; choose another name.").arg(name);
+
+    QList<Core::PolicyIssue> errors;
+    for (const Core::PolicyIssue &issue : Core::validatePolicy(policy)) {
+        if (issue.isError())
+            errors.append(issue);
+    }
+    if (!errors.isEmpty())
+        return tr("The policy has errors and cannot be saved as a preset:\n%1").arg(Core::describeIssues(errors));
+
+    Core::BackoffPolicy named = policy;
+    named.name = name;
+    RawPreset entry;
+    entry.raw = QString::fromUtf8(Core::PolicyJson::toJson(named));
+    entry.policy = named;
+
+    QList<RawPreset> presets = readUserPresets(nullptr);
+    const auto existing = std::find_if(presets.begin(), presets.end(),
+        [&](const RawPreset &preset) { return preset.policy && sameName(preset.policy->name, name); });
+    if (existing != presets.end())
+        *existing = entry;
+    else
+        presets.append(entry);
+    writeUserPresets(presets);
+    return sync();
+}
+
+bool Settings::removeUserPreset(const QString &name)
+{
+    QList<RawPreset> presets = readUserPresets(nullptr);
+    const auto removed = presets.removeIf(
+        [&](const RawPreset &preset) { return preset.policy && sameName(preset.policy->name, name); });
+    if (removed == 0)
+        return false;
+    writeUserPresets(presets);
+    return true;
+}
+
+QByteArray Settings::readBytes(const QString &key, QStringList *problems) const
+{
+    if (!m_settings->contains(key))
+        return {};
+    const QVariant value = m_settings->value(key);
+    if (value.typeId() != QMetaType::QByteArray) {
+        if (problems)
+            problems->append(wrongType(key, value, tr("binary data")));
+        return {};
+    }
+    return value.toByteArray();
+}
+
+QByteArray Settings::windowGeometry() const
+{
+    return readBytes(geometryKey, nullptr);
+}
+
+void Settings::setWindowGeometry(const QByteArray &geometry)
+{
+    m_settings->setValue(geometryKey, geometry);
+}
+
+QByteArray Settings::windowState() const
+{
+    return readBytes(stateKey, nullptr);
+}
+
+void Settings::setWindowState(const QByteArray &state)
+{
+    m_settings->setValue(stateKey, state);
+}
+
+void Settings::saveMainWindow(const QMainWindow &window)
+{
+    setWindowGeometry(window.saveGeometry());
+    setWindowState(window.saveState(windowStateVersion));
+}
+
+bool Settings::restoreMainWindow(QMainWindow &window) const
+{
+    const QByteArray geometry = windowGeometry();
+    const QByteArray state = windowState();
+    if (geometry.isEmpty() && state.isEmpty())
+        return false;
+    bool restored = true;
+    if (!geometry.isEmpty() && !window.restoreGeometry(geometry)) {
+        qCWarning(lcSettings) << "stored window geometry was refused";
+        restored = false;
+    }
+    if (!state.isEmpty() && !window.restoreState(state, windowStateVersion)) {
+        qCWarning(lcSettings) << "stored dock layout was refused";
+        restored = false;
+    }
+    return restored;
+}
+
+QList<QUrl> Settings::readRecentUrls(QStringList *problems) const
+{
+    if (!m_settings->contains(recentUrlsKey))
+        return {};
+    const QVariant value = m_settings->value(recentUrlsKey);
+    QStringList texts;
+    if (value.typeId() == QMetaType::QStringList) {
+        texts = value.toStringList();
+    } else if (value.typeId() == QMetaType::QString) {
+        // INI files store a one-element list as a plain string.
+        texts = QStringList{value.toString()};
+    } else if (value.isValid()) {
+        if (problems)
+            problems->append(wrongType(recentUrlsKey, value, tr("a list of URLs")));
+        return {};
+    }
+
+    QList<QUrl> urls;
+    for (const QString &text : std::as_const(texts)) {
+        const QUrl url(text, QUrl::StrictMode);
+        if (text.isEmpty() || !url.isValid()) {
+            if (problems)
+                problems->append(tr("A damaged recent URL (\"%1\") was left out.").arg(text.left(200)));
+            continue;
+        }
+        if (urls.size() < maxRecentUrls)
+            urls.append(url);
+    }
+    return urls;
+}
+
+QList<QUrl> Settings::recentUrls() const
+{
+    return readRecentUrls(nullptr);
+}
+
+void Settings::addRecentUrl(const QUrl &url)
+{
+    if (url.isEmpty() || !url.isValid())
+        return;
+    // A password typed into a URL must not end up in a plain-text file.
+    const QUrl stored = url.adjusted(QUrl::RemovePassword);
+    QList<QUrl> urls = recentUrls();
+    urls.removeAll(stored);
+    urls.prepend(stored);
+    if (urls.size() > maxRecentUrls)
+        urls.resize(maxRecentUrls);
+
+    QStringList texts;
+    for (const QUrl &each : std::as_const(urls))
+        texts.append(each.toString(QUrl::FullyEncoded));
+    m_settings->setValue(recentUrlsKey, texts);
+    emit recentUrlsChanged();
+}
+
+void Settings::clearRecentUrls()
+{
+    m_settings->remove(recentUrlsKey);
+    emit recentUrlsChanged();
+}
+
+} // namespace RetryLab::Ui
