@@ -10,6 +10,12 @@ packages=(
     "$@"
 )
 
+# Node.js runs the HAR schema check of the tests (tests/tools); any node and npm
+# will do (Debian's, NodeSource's, nvm's), so the packages come only when missing.
+if ! command -v node >/dev/null || ! command -v npm >/dev/null; then
+    packages+=(nodejs npm)
+fi
+
 missing=()
 for pkg in "${packages[@]}"; do
     status=$(dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null || true)

@@ -1,0 +1,24 @@
+#pragma once
+
+#include <QCoreApplication>
+#include <QString>
+
+namespace RetryLab::Core {
+
+/// Settings shared by every export (JSON report, CSV, HAR, JUnit, copy as curl).
+/// Credentials are redacted unless the caller turns that off explicitly; an
+/// export made without redaction says so inside the file.
+struct ExportOptions
+{
+    bool redactCredentials = true;
+
+    /// The warning an unredacted export carries (a field, property or comment).
+    static QString credentialsWarning()
+    {
+        return QCoreApplication::translate("RetryLab::Core",
+            "This export was made without redaction: it contains credentials (Authorization, cookies, "
+            "API keys, tokens, passwords). Do not share it.");
+    }
+};
+
+} // namespace RetryLab::Core
