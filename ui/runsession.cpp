@@ -65,8 +65,8 @@ void RunSession::attach(RetryExecutor *executor)
     connect(executor, &RetryExecutor::attemptFinished, this, &RunSession::recordAttempt);
     connect(executor, &RetryExecutor::retryScheduled, this, &RunSession::handleRetryScheduled);
     connect(executor, &RetryExecutor::requestFinished, this, &RunSession::recordResult);
-    connect(executor, &RetryExecutor::circuitStateChanged, this, &RunSession::handleCircuitStateChanged);
-    connect(executor, &RetryExecutor::budgetChanged, this, &RunSession::handleBudgetChanged);
+    connect(executor, &RetryExecutor::circuitStateChanged, this, &RunSession::recordCircuitState);
+    connect(executor, &RetryExecutor::budgetChanged, this, &RunSession::recordBudget);
     m_budgetTokens = executor->budgetTokens();
     m_budgetCapacity = executor->budgetCapacity();
 }
@@ -429,13 +429,13 @@ void RunSession::recordResult(const RequestResult &result)
     markDirty();
 }
 
-void RunSession::handleCircuitStateChanged(const QString &host, CircuitBreaker::State state)
+void RunSession::recordCircuitState(const QString &host, CircuitBreaker::State state)
 {
     m_circuitStates.insert(host, state);
     markDirty();
 }
 
-void RunSession::handleBudgetChanged(double tokens, double capacity)
+void RunSession::recordBudget(double tokens, double capacity)
 {
     m_budgetTokens = tokens;
     m_budgetCapacity = capacity;

@@ -125,6 +125,8 @@ public:
     void recordRetryScheduled(
         quint64 requestId, int nextAttemptIndex, double delayMs, const QString &reason, int attemptsLeft, qint64 atNs);
     void recordResult(const Core::RequestResult &result);
+    void recordCircuitState(const QString &host, Core::CircuitBreaker::State state);
+    void recordBudget(double tokens, double capacity);
 
     /// The clock used for "now" when no executor is attached (tests); not owned.
     void setClock(const Core::Clock *clock) { m_clock = clock; }
@@ -213,8 +215,6 @@ private:
     void handleAttemptStarted(quint64 requestId, int attemptIndex);
     void handleRetryScheduled(
         quint64 requestId, int nextAttemptIndex, double delayMs, const QString &reason, int attemptsLeft);
-    void handleCircuitStateChanged(const QString &host, Core::CircuitBreaker::State state);
-    void handleBudgetChanged(double tokens, double capacity);
 
     quint32 laneFor(quint64 requestId);
     quint32 appendRow(quint32 lane, int attemptIndex, qint64 startNs);
