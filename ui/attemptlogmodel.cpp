@@ -4,12 +4,9 @@
 #include "ui/runsession.h"
 
 #include <QLocale>
-#include <QLoggingCategory>
 #include <QMetaEnum>
 
 #include <algorithm>
-
-Q_LOGGING_CATEGORY(lcLogModel, "retrylab.ui.attemptlogmodel", QtInfoMsg)
 
 namespace RetryLab::Ui {
 
@@ -432,6 +429,24 @@ void AttemptLogModel::sort(int column, Qt::SortOrder order)
     Q_EMIT layoutChanged({}, QAbstractItemModel::VerticalSortHint);
 }
 
+void AttemptLogModel::sortIndex()
+{
+    // Sort on precomputed keys: a comparator that looks the rows up again would cost
+    // several times as much for a million rows.
+    std::vector<std::pair<double, quint32>> keyed;
+    keyed.reserve(m_index.size());
+    for (quint32 f : m_index)
+        keyed.emplace_back(sortKey(f, m_sortColumn), f);
+    if (m_sortOrder == Qt::AscendingOrder) {
+        std::sort(keyed.begin(), keyed.end());
+    } else {
+        std::sort(keyed.begin(), keyed.end(),
+            [](const auto &a, const auto &b) { return a.first != b.first ? a.first > b.first : a.second < b.second; });
+    }
+    for (std::size_t i = 0; i < keyed.size(); ++i)
+        m_index[i] = keyed[i].second;
+}
+
 void AttemptLogModel::rebuild()
 {
     m_index.clear();
@@ -456,20 +471,7 @@ void AttemptLogModel::rebuild()
     if (m_sortColumn >= 0) {
         if (isStringColumn(m_sortColumn))
             prepareSortRanks();
-        // Sort on precomputed keys: a comparator that looks the rows up again would
-        // cost several times as much for a million rows.
-        std::vector<std::pair<double, quint32>> keyed;
-        keyed.reserve(m_index.size());
-        for (quint32 f : m_index)
-            keyed.emplace_back(sortKey(f, m_sortColumn), f);
-        if (m_sortOrder == Qt::AscendingOrder)
-            std::sort(keyed.begin(), keyed.end());
-        else
-            std::sort(keyed.begin(), keyed.end(), [](const auto &a, const auto &b) {
-                return a.first != b.first ? a.first > b.first : a.second < b.second;
-            });
-        for (std::size_t i = 0; i < keyed.size(); ++i)
-            m_index[i] = keyed[i].second;
+        sortIndex();
     }
     if (m_index.capacity() > m_index.size() * 2 + 1024)
         m_index.shrink_to_fit();
@@ -553,7 +555,7 @@ void AttemptLogModel::handleSessionUpdated()
     if (stringRanksStale) {
         prepareSortRanks();
         m_index.insert(m_index.end(), batch.begin(), batch.end());
-        std::sort(m_index.begin(), m_index.end(), [this](quint32 a, quint32 b) { return lessThan(a, b); });
+        sortIndex();
     } else {
         // A few new rows into a million: find their places by bisection and copy the
         // runs between them, instead of comparing every existing row once more.

@@ -89,6 +89,7 @@ private:
     double sortKey(qsizetype finishedIndex, int column) const;
     bool lessThan(quint32 a, quint32 b) const;
     void prepareSortRanks();
+    void sortIndex();
     QString displayText(qsizetype finishedIndex, int column) const;
 
     QPointer<RunSession> m_session;

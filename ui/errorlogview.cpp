@@ -185,6 +185,20 @@ void ErrorLogView::applyTextFilter()
     m_model->setTextFilter(m_filter->text());
 }
 
+bool ErrorLogView::showAttempt(qsizetype sessionRow)
+{
+    const RunSession *s = m_model->session();
+    if (!s)
+        return false;
+    const int row = m_model->rowOfFinishedIndex(s->finishedIndexOfRow(sessionRow));
+    if (row < 0)
+        return false;
+    const QModelIndex index = m_model->index(row, AttemptLogModel::Time);
+    m_table->selectionModel()->setCurrentIndex(index, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+    m_table->scrollTo(index, QAbstractItemView::PositionAtCenter);
+    return true;
+}
+
 void ErrorLogView::handleOutcomeChosen(int index)
 {
     m_model->setOutcomeFilter(AttemptLogModel::OutcomeFilter(m_outcome->itemData(index).toInt()));

@@ -51,6 +51,9 @@ public:
 
     /// Applies the text field's filter now instead of after the typing pause.
     void applyTextFilter();
+    /// Selects and scrolls to an attempt (a session row, e.g. a bar clicked in the
+    /// timeline); false when it is not finished or hidden by the filter.
+    bool showAttempt(qsizetype sessionRow);
 
 Q_SIGNALS:
     void exportRequested(RetryLab::Ui::ErrorLogView::ExportFormat format, bool onlyVisibleRows);

@@ -442,6 +442,17 @@ void RunSession::recordBudget(double tokens, double capacity)
     markDirty();
 }
 
+qsizetype RunSession::finishedIndexOfRow(qsizetype row) const
+{
+    if (row < 0 || row >= m_rows.size() || m_rows[row].inFlight())
+        return -1;
+    for (qsizetype f = m_finished.size() - 1; f >= 0; --f) {
+        if (m_finished[f] == quint32(row))
+            return f;
+    }
+    return -1;
+}
+
 const RequestSpec *RunSession::spec(qsizetype laneIndex) const
 {
     if (laneIndex < 0 || laneIndex >= m_lanes.size())

@@ -146,6 +146,9 @@ public:
     const AttemptRow &attemptRow(qsizetype row) const { return m_rows[row]; }
     qsizetype finishedCount() const { return m_finished.size(); }
     quint32 finishedRow(qsizetype finishedIndex) const { return m_finished[finishedIndex]; }
+    /// The finished-attempt index of an attempt row; -1 while it is in flight. Searches
+    /// from the newest, where the rows people click on usually are.
+    qsizetype finishedIndexOfRow(qsizetype row) const;
     qsizetype laneCount() const { return m_lanes.size(); }
     const Lane &lane(qsizetype lane) const { return m_lanes[lane]; }
     /// Lane of a request id; -1 when unknown.

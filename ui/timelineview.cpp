@@ -7,7 +7,6 @@
 #include <QHelpEvent>
 #include <QKeyEvent>
 #include <QLocale>
-#include <QLoggingCategory>
 #include <QPainter>
 #include <QScrollBar>
 #include <QToolButton>
@@ -16,8 +15,6 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
-
-Q_LOGGING_CATEGORY(lcTimeline, "retrylab.ui.timeline", QtInfoMsg)
 
 namespace RetryLab::Ui {
 
@@ -87,8 +84,11 @@ TimelineView::TimelineView(QWidget *parent)
     connect(m_liveButton, &QToolButton::toggled, this, &TimelineView::setFollowLive);
     connect(horizontalScrollBar(), &QScrollBar::valueChanged, this, &TimelineView::handleHorizontalScroll);
 
-    m_liveTimer.setInterval(liveIntervalMs);
-    connect(&m_liveTimer, &QTimer::timeout, this, &TimelineView::refresh);
+    // One timer for every repaint the run asks for, session updates and the live edge
+    // alike: at most one frame per interval, however both come in.
+    m_repaintTimer.setSingleShot(true);
+    m_repaintTimer.setInterval(liveIntervalMs);
+    connect(&m_repaintTimer, &QTimer::timeout, this, &TimelineView::refresh);
 
     updateMetrics();
     refresh();
@@ -118,7 +118,8 @@ void TimelineView::handleSessionCleared()
 
 void TimelineView::handleSessionUpdated()
 {
-    refresh();
+    if (!m_repaintTimer.isActive())
+        m_repaintTimer.start();
 }
 
 void TimelineView::refresh()
@@ -126,11 +127,13 @@ void TimelineView::refresh()
     updateBounds();
     updateScrollBars();
     viewport()->update();
-    const bool live = m_session && m_session->hasActivity();
-    if (live && !m_liveTimer.isActive())
-        m_liveTimer.start();
-    else if (!live)
-        m_liveTimer.stop();
+    // While anything runs, bars grow and the live edge moves without any news.
+    if (m_session && m_session->hasActivity()) {
+        if (!m_repaintTimer.isActive())
+            m_repaintTimer.start();
+    } else {
+        m_repaintTimer.stop();
+    }
 }
 
 double TimelineView::nowMs() const

@@ -123,7 +123,7 @@ private:
     /// The span followed at the live edge; infinite: the whole run.
     double m_followSpanMs = 0.0;
     bool m_syncingScrollBar = false;
-    QTimer m_liveTimer;
+    QTimer m_repaintTimer;
 
     int m_laneHeight = 22;
     int m_axisHeight = 24;

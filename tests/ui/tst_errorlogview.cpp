@@ -38,6 +38,7 @@ private Q_SLOTS:
     void activatedRow_reportsSessionRow();
     void headerClicks_sortThenRestoreFinishOrder();
     void selectedRows_inDisplayOrder();
+    void showAttempt_selectsItsRow();
 
 private:
     RunSession *m_session = nullptr;
@@ -227,6 +228,24 @@ void TestErrorLogView::selectedRows_inDisplayOrder()
     table->selectionModel()->select(
         m_view->model()->index(2, 0), QItemSelectionModel::Select | QItemSelectionModel::Rows);
     QCOMPARE(m_view->selectedFinishedIndexes(), (QList<qsizetype>{2, 7}));
+}
+
+void TestErrorLogView::showAttempt_selectsItsRow()
+{
+    m_view->model()->sort(AttemptLogModel::Duration, Qt::DescendingOrder);
+    const qsizetype finished = 123;
+    const qsizetype sessionRow = m_session->finishedRow(finished);
+    QCOMPARE(m_session->finishedIndexOfRow(sessionRow), finished);
+    QVERIFY(m_view->showAttempt(sessionRow));
+    QCOMPARE(m_view->selectedFinishedIndexes(), (QList<qsizetype>{finished}));
+    QCOMPARE(m_view->tableView()->currentIndex().data(AttemptLogModel::SessionRowRole).toLongLong(), sessionRow);
+
+    // Hidden by the filter, in flight, or unknown: nothing to show.
+    m_view->model()->setOutcomeFilter(AttemptLogModel::ShowCancelled);
+    QVERIFY(!m_view->showAttempt(sessionRow));
+    m_session->recordAttemptStarted(99'999, 0, 0);
+    QVERIFY(!m_view->showAttempt(m_session->attemptRowCount() - 1));
+    QVERIFY(!m_view->showAttempt(-1));
 }
 
 QTEST_MAIN(TestErrorLogView)
