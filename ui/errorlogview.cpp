@@ -116,6 +116,7 @@ ErrorLogView::ErrorLogView(QWidget *parent)
     });
 
     auto *bar = new QHBoxLayout;
+    bar->setContentsMargins(4, 4, 4, 0); // the menu arrow of Export must not touch the frame
     bar->addWidget(m_outcome);
     bar->addWidget(m_filter, 1);
     bar->addWidget(m_count);
