@@ -1,0 +1,273 @@
+// Shows the run views (timeline, error log, statistics) on a real run: a flaky
+// loopback server inside this program, a RetryExecutor, and a RunSession. For looking
+// at the views by eye and for taking their pictures under Xvfb.
+//
+// Usage: viewgallery [--dark] [--requests N] [--synthetic N] [--out DIR] [--hold SECONDS] [--tab NAME]
+//   --out DIR       save timeline-live.png (mid-run) and timeline.png, errorlog.png,
+//                   statistics.png (after the run) there
+//   --hold SECONDS  keep the window open that long after the run (to capture it from outside)
+//   --tab NAME      the tab on top while holding: timeline, log, statistics
+//   --synthetic N   instead of a live run, load N synthetic requests (large-data look)
+
+#include "core/retryexecutor.h"
+#include "tests/ui/sessionfixtures.h"
+#include "ui/errorlogview.h"
+#include "ui/runsession.h"
+#include "ui/statisticsview.h"
+#include "ui/timelineview.h"
+
+#include <QApplication>
+#include <QCommandLineParser>
+#include <QDir>
+#include <QHash>
+#include <QLoggingCategory>
+#include <QPalette>
+#include <QRandomGenerator>
+#include <QStyleFactory>
+#include <QTabWidget>
+#include <QTcpServer>
+#include <QTcpSocket>
+#include <QTimer>
+#include <QToolTip>
+
+Q_LOGGING_CATEGORY(lcGallery, "retrylab.bench.gallery", QtInfoMsg)
+
+using namespace RetryLab;
+
+namespace {
+
+// Answers GET /flaky/<n> by a script chosen from n, counting calls per path:
+// 503 twice then 200; 200; 429 with Retry-After: 1 then 200; a dropped connection twice
+// then 200; 500 always; a response slower than the attempt timeout once, then 200.
+class FlakyServer final : public QObject
+{
+public:
+    FlakyServer()
+    {
+        connect(&m_server, &QTcpServer::newConnection, this, [this] {
+            while (QTcpSocket *socket = m_server.nextPendingConnection())
+                serve(socket);
+        });
+    }
+
+    bool listen() { return m_server.listen(QHostAddress::LocalHost, 0); }
+    quint16 port() const { return m_server.serverPort(); }
+
+private:
+    void serve(QTcpSocket *socket)
+    {
+        connect(socket, &QTcpSocket::disconnected, socket, &QObject::deleteLater);
+        connect(socket, &QTcpSocket::readyRead, socket, [this, socket] {
+            QByteArray &buffer = m_buffers[socket];
+            buffer += socket->readAll();
+            if (!buffer.contains("\r\n\r\n"))
+                return;
+            const QByteArray path = buffer.split(' ').value(1);
+            m_buffers.remove(socket);
+            const int n = path.mid(path.lastIndexOf('/') + 1).toInt();
+            const int call = ++m_calls[path];
+            const int delay = 15 + int(QRandomGenerator::global()->bounded(120));
+            QTimer::singleShot(delay, socket, [socket, n, call] { answer(socket, n % 6, call); });
+        });
+    }
+
+    static void answer(QTcpSocket *socket, int script, int call)
+    {
+        const auto reply = [socket](const QByteArray &status, const QByteArray &extra = {}) {
+            const QByteArray body = status + '\n';
+            socket->write("HTTP/1.1 " + status + "\r\nContent-Type: text/plain\r\nConnection: close\r\n" + extra
+                + "Content-Length: " + QByteArray::number(body.size()) + "\r\n\r\n" + body);
+            socket->disconnectFromHost();
+        };
+        switch (script) {
+        case 0:
+            reply(call <= 2 ? "503 Service Unavailable" : "200 OK");
+            break;
+        case 1:
+            reply("200 OK");
+            break;
+        case 2:
+            if (call == 1)
+                reply("429 Too Many Requests", "Retry-After: 1\r\n");
+            else
+                reply("200 OK");
+            break;
+        case 3:
+            if (call <= 2)
+                socket->abort();
+            else
+                reply("200 OK");
+            break;
+        case 4:
+            reply("500 Internal Server Error");
+            break;
+        default:
+            if (call == 1) // stay silent past the attempt timeout
+                QTimer::singleShot(2000, socket, [socket] { socket->abort(); });
+            else
+                reply("200 OK");
+            break;
+        }
+    }
+
+    QTcpServer m_server;
+    QHash<QByteArray, int> m_calls;
+    QHash<QTcpSocket *, QByteArray> m_buffers;
+};
+
+QPalette darkPalette()
+{
+    QPalette p;
+    p.setColor(QPalette::Window, QColor(0x2b, 0x2d, 0x31));
+    p.setColor(QPalette::WindowText, QColor(0xe6, 0xe6, 0xe6));
+    p.setColor(QPalette::Base, QColor(0x1e, 0x1f, 0x22));
+    p.setColor(QPalette::AlternateBase, QColor(0x26, 0x28, 0x2c));
+    p.setColor(QPalette::Text, QColor(0xe6, 0xe6, 0xe6));
+    p.setColor(QPalette::Button, QColor(0x35, 0x37, 0x3c));
+    p.setColor(QPalette::ButtonText, QColor(0xe6, 0xe6, 0xe6));
+    p.setColor(QPalette::Mid, QColor(0x55, 0x58, 0x5e));
+    p.setColor(QPalette::Highlight, QColor(0x3b, 0x82, 0xf6));
+    p.setColor(QPalette::HighlightedText, Qt::white);
+    p.setColor(QPalette::ToolTipBase, QColor(0x35, 0x37, 0x3c));
+    p.setColor(QPalette::ToolTipText, QColor(0xe6, 0xe6, 0xe6));
+    p.setColor(QPalette::PlaceholderText, QColor(0x9a, 0x9a, 0x9a));
+    p.setColor(QPalette::Light, QColor(0x45, 0x48, 0x4e));
+    p.setColor(QPalette::Dark, QColor(0x18, 0x19, 0x1b));
+    return p;
+}
+
+bool save(QWidget *widget, const QString &dir, const QString &name)
+{
+    const QString path = QDir(dir).filePath(name);
+    const bool ok = widget->grab().save(path);
+    qCInfo(lcGallery).noquote() << (ok ? "saved" : "could not save") << path;
+    return ok;
+}
+
+} // namespace
+
+int main(int argc, char *argv[])
+{
+    QApplication app(argc, argv);
+    QCommandLineParser parser;
+    parser.addHelpOption();
+    parser.addOption({QStringLiteral("dark"), QStringLiteral("Use a dark palette.")});
+    parser.addOption({QStringLiteral("requests"), QStringLiteral("Requests in the live run (default 48)."),
+        QStringLiteral("n"), QStringLiteral("48")});
+    parser.addOption(
+        {QStringLiteral("synthetic"), QStringLiteral("Load N synthetic requests instead."), QStringLiteral("n")});
+    parser.addOption({QStringLiteral("out"), QStringLiteral("Save PNGs into this folder."), QStringLiteral("dir")});
+    parser.addOption({QStringLiteral("hold"), QStringLiteral("Seconds to stay open after the run."),
+        QStringLiteral("seconds"), QStringLiteral("0")});
+    parser.addOption({QStringLiteral("tab"), QStringLiteral("Tab on top: timeline, log, statistics."),
+        QStringLiteral("name"), QStringLiteral("timeline")});
+    parser.process(app);
+
+    QApplication::setStyle(QStyleFactory::create(QStringLiteral("Fusion")));
+    if (parser.isSet(QStringLiteral("dark")))
+        QApplication::setPalette(darkPalette());
+
+    Ui::RunSession session;
+    QTabWidget window;
+    auto *timeline = new Ui::TimelineView;
+    auto *log = new Ui::ErrorLogView;
+    auto *statistics = new Ui::StatisticsView;
+    timeline->setSession(&session);
+    log->setSession(&session);
+    statistics->setSession(&session);
+    window.addTab(timeline, QStringLiteral("Timeline"));
+    window.addTab(log, QStringLiteral("Error log"));
+    window.addTab(statistics, QStringLiteral("Statistics"));
+    window.setWindowTitle(QStringLiteral("RetryLab views"));
+    window.resize(1500, 900);
+    window.move(40, 40);
+    window.show();
+
+    const QString out = parser.value(QStringLiteral("out"));
+    if (!out.isEmpty())
+        QDir().mkpath(out);
+    const int hold = parser.value(QStringLiteral("hold")).toInt();
+    const QString tab = parser.value(QStringLiteral("tab"));
+    const auto finish = [&] {
+        statistics->refresh();
+        if (!out.isEmpty()) {
+            for (int i = 0; i < window.count(); ++i) {
+                window.setCurrentIndex(i);
+                QCoreApplication::processEvents();
+                save(window.currentWidget(), out,
+                    QStringList{QStringLiteral("timeline.png"), QStringLiteral("errorlog.png"),
+                        QStringLiteral("statistics.png")}
+                        .at(i));
+            }
+        }
+        window.setCurrentIndex(tab == QLatin1String("log") ? 1 : (tab == QLatin1String("statistics") ? 2 : 0));
+        if (tab == QLatin1String("timeline") && session.attemptRowCount() > 0) {
+            // Put a tooltip up over a retried attempt, as a person hovering would see it.
+            for (qsizetype row = 0; row < session.attemptRowCount(); ++row) {
+                if (session.attemptRow(row).outcome != Core::AttemptOutcome::Retried)
+                    continue;
+                const QRectF bar = timeline->attemptRect(row);
+                if (bar.isEmpty())
+                    continue;
+                const QPoint at = bar.center().toPoint();
+                QToolTip::showText(timeline->viewport()->mapToGlobal(at), timeline->toolTipFor(timeline->hitAt(at)),
+                    timeline->viewport());
+                break;
+            }
+        }
+        QTimer::singleShot(hold * 1000, &app, &QCoreApplication::quit);
+    };
+
+    if (parser.isSet(QStringLiteral("synthetic"))) {
+        Fixtures::syntheticRun(session, parser.value(QStringLiteral("synthetic")).toLongLong(), 11, 20.0);
+        session.flush();
+        QTimer::singleShot(300, &app, finish);
+        return app.exec();
+    }
+
+    FlakyServer server;
+    if (!server.listen()) {
+        qCCritical(lcGallery) << "cannot listen on 127.0.0.1";
+        return 1;
+    }
+    Core::RetryExecutor executor;
+    Core::BackoffPolicy policy;
+    policy.name = QStringLiteral("Gallery");
+    policy.algorithm = Core::BackoffAlgorithm::EqualJitter;
+    policy.baseDelayMs = 150;
+    policy.multiplier = 2;
+    policy.maxBackoffMs = 1500;
+    policy.maxAttempts = 4;
+    policy.attemptTimeoutMs = 700;
+    executor.setPolicy(policy);
+    executor.setSeed(7);
+    executor.setConcurrencyLimit(8);
+    session.attach(&executor);
+
+    const int requests = parser.value(QStringLiteral("requests")).toInt();
+    int submitted = 0;
+    QTimer feeder;
+    feeder.setInterval(60);
+    QObject::connect(&feeder, &QTimer::timeout, &app, [&] {
+        ++submitted;
+        Core::RequestSpec spec;
+        spec.url = QUrl(QStringLiteral("http://127.0.0.1:%1/flaky/%2").arg(server.port()).arg(submitted));
+        spec.label = QStringLiteral("flaky %1/%2").arg(submitted).arg(requests);
+        session.submit(spec);
+        if (submitted >= requests)
+            feeder.stop();
+    });
+    feeder.start();
+    if (!out.isEmpty()) {
+        QTimer::singleShot(1800, &app, [&] {
+            session.flush();
+            QCoreApplication::processEvents();
+            save(timeline, out, QStringLiteral("timeline-live.png"));
+        });
+    }
+    QObject::connect(&executor, &Core::RetryExecutor::idle, &app, [&] {
+        if (submitted >= requests && !feeder.isActive())
+            QTimer::singleShot(400, &app, finish);
+    });
+    return app.exec();
+}
