@@ -52,8 +52,13 @@ constexpr qsizetype maxTests = 10'000;
 constexpr int overCapacityIdleMs = 2000;
 // Connections beyond the cap plus this many are not even answered.
 constexpr int overCapacityAllowance = 64;
-// Time for the client to read the headers before the reset that follows them.
-constexpr int resetAfterHeadersDelayMs = 20;
+// Time for the client to read the headers before the reset that follows them:
+// when both arrive in one read, Qt may drop the headers and resend the request.
+constexpr int resetAfterHeadersDelayMs = 100;
+// How long a connection closed after an answer keeps reading (and dropping)
+// what the client still sends, so that unread bytes cannot turn the close into
+// a reset that destroys the answer (a 413 to a large upload, for example).
+constexpr int lingerMs = 2000;
 // Bytes read from a socket before the server stops reading while it is busy.
 constexpr qint64 socketReadBufferBytes = 1 << 20;
 constexpr qint64 maxDelayMs = FaultInstruction::maxDelayMs;
@@ -262,8 +267,9 @@ bool readReal(const std::optional<QString> &text, const QString &what, double lo
     bool ok = false;
     const double value = text->trimmed().toDouble(&ok);
     if (!ok || !std::isfinite(value) || value < lo || (openLow && value <= lo) || value > hi) {
-        *error = tr("%1 must be a number %2 %3 and at most %4 (got \"%5\")")
-                     .arg(what, openLow ? tr("above") : tr("from"))
+        *error = (openLow ? tr("%1 must be a number above %2 and at most %3 (got \"%4\")")
+                          : tr("%1 must be a number from %2 to %3 (got \"%4\")"))
+                     .arg(what)
                      .arg(lo)
                      .arg(hi)
                      .arg(shortened(*text, 40));
@@ -277,6 +283,19 @@ bool isValidName(const QString &name)
 {
     static const QRegularExpression pattern(QStringLiteral("^[A-Za-z0-9._~-]{1,128}$"));
     return pattern.match(name).hasMatch();
+}
+
+// Sends FIN but keeps the receiving side open.
+void shutdownWrite(QTcpSocket *socket)
+{
+    const qintptr fd = socket->socketDescriptor();
+    if (fd < 0)
+        return;
+#if defined(Q_OS_UNIX)
+    ::shutdown(static_cast<int>(fd), SHUT_WR);
+#elif defined(Q_OS_WIN)
+    ::shutdown(static_cast<SOCKET>(fd), SD_SEND);
+#endif
 }
 
 void resetConnection(QTcpSocket *socket)
@@ -313,6 +332,7 @@ public:
         HttpRequestParser parser;
         State state = State::Reading;
         bool overCapacity = false;
+        bool lingering = false; ///< closing after an answer, dropping what still arrives
         // The request being handled.
         HttpRequest request;
         ServerLogEntry entry;
@@ -373,9 +393,11 @@ public:
     void execute(const ConnectionPtr &c, Plan plan);
     void dripNext(quint64 id, qint64 left, int intervalMs, bool keepAlive);
     qint64 writeHead(const ConnectionPtr &c, int status, const QList<QPair<QByteArray, QByteArray>> &headers,
-        const QByteArray &contentType, qint64 contentLength, bool keepAlive, const QString &action);
+        const QByteArray &contentType, qint64 contentLength, bool keepAlive, const QString &action,
+        const QByteArray &body = {});
     void finishRequest(const ConnectionPtr &c, const QString &action, const QString &detail, std::optional<int> status);
     void afterAnswer(const ConnectionPtr &c, bool keepAlive);
+    void lingeringClose(const ConnectionPtr &c);
     void answerProtocolError(const ConnectionPtr &c, int status, const QString &message, const QString &action);
     void record(ServerLogEntry entry);
     ConnectionPtr find(quint64 id) const { return connections.value(id); }
@@ -456,6 +478,9 @@ void FaultServerPrivate::handleNewConnections()
         limits.maxBodyBytes = maxBody;
         c->parser = HttpRequestParser(limits);
         socket->setReadBufferSize(socketReadBufferBytes);
+        // Answers go out in one piece, and a fault's timing must not depend on
+        // Nagle's algorithm meeting the client's delayed ACK (40 ms on Linux).
+        socket->setSocketOption(QAbstractSocket::LowDelayOption, 1);
 
         c->idleTimer = new QTimer(socket);
         c->idleTimer->setSingleShot(true);
@@ -478,7 +503,13 @@ void FaultServerPrivate::handleNewConnections()
 void FaultServerPrivate::handleReadable(quint64 id)
 {
     const ConnectionPtr c = find(id);
-    if (!c || !c->socket || c->state != Connection::State::Reading)
+    if (!c || !c->socket)
+        return;
+    if (c->lingering) {
+        c->socket->readAll();
+        return;
+    }
+    if (c->state != Connection::State::Reading)
         return; // busy connections read on when their answer is out
     const QByteArray data = c->socket->readAll();
     if (data.isEmpty() && !c->parser.isPartial() && c->parser.bufferedBytes() == 0)
@@ -670,7 +701,7 @@ void FaultServerPrivate::dispatch(const ConnectionPtr &c)
 
 qint64 FaultServerPrivate::writeHead(const ConnectionPtr &c, int status,
     const QList<QPair<QByteArray, QByteArray>> &headers, const QByteArray &contentType, qint64 contentLength,
-    bool keepAlive, const QString &action)
+    bool keepAlive, const QString &action, const QByteArray &body)
 {
     QByteArray head = "HTTP/1.1 " + QByteArray::number(status) + ' ' + reasonPhrase(status) + "\r\n";
     head += "Date: " + formatHttpDate(clock->wallTime()) + "\r\n";
@@ -690,6 +721,7 @@ qint64 FaultServerPrivate::writeHead(const ConnectionPtr &c, int status,
     for (const auto &[name, value] : headers)
         head += name + ": " + value + "\r\n";
     head += "\r\n";
+    head += body;
     c->socket->write(head);
     c->bytesSent += head.size();
     return head.size();
@@ -716,11 +748,8 @@ void FaultServerPrivate::execute(const ConnectionPtr &c, Plan plan)
         return;
     case Plan::Kind::Respond: {
         const bool body = statusHasBody(plan.status);
-        writeHead(c, plan.status, plan.headers, plan.contentType, body ? plan.body.size() : 0, keepAlive, plan.action);
-        if (body && !head) {
-            socket->write(plan.body);
-            c->bytesSent += plan.body.size();
-        }
+        writeHead(c, plan.status, plan.headers, plan.contentType, body ? plan.body.size() : 0, keepAlive, plan.action,
+            body && !head ? plan.body : QByteArray());
         finishRequest(c, plan.action, plan.detail, plan.status);
         afterAnswer(c, keepAlive);
         return;
@@ -748,11 +777,8 @@ void FaultServerPrivate::execute(const ConnectionPtr &c, Plan plan)
         c->state = Connection::State::Stalled;
         return;
     case Plan::Kind::BrokenStream: {
-        writeHead(c, 200, plan.headers, "application/octet-stream", plan.announcedBytes, false, plan.action);
-        if (!head) {
-            socket->write(QByteArray(plan.sentBytes, 'x'));
-            c->bytesSent += plan.sentBytes;
-        }
+        writeHead(c, 200, plan.headers, "application/octet-stream", plan.announcedBytes, false, plan.action,
+            head ? QByteArray() : QByteArray(plan.sentBytes, 'x'));
         finishRequest(c, plan.action, plan.detail, 200);
         c->state = Connection::State::Closing;
         socket->disconnectFromHost();
@@ -821,8 +847,7 @@ void FaultServerPrivate::afterAnswer(const ConnectionPtr &c, bool keepAlive)
     if (!c->socket)
         return;
     if (!keepAlive) {
-        c->state = Connection::State::Closing;
-        c->socket->disconnectFromHost();
+        lingeringClose(c);
         return;
     }
     c->state = Connection::State::Reading;
@@ -831,6 +856,25 @@ void FaultServerPrivate::afterAnswer(const ConnectionPtr &c, bool keepAlive)
     // Go on with pipelined requests from the event loop, not by recursion.
     const quint64 id = c->id;
     QTimer::singleShot(0, c->socket, [this, id] { resume(id); });
+}
+
+void FaultServerPrivate::lingeringClose(const ConnectionPtr &c)
+{
+    c->state = Connection::State::Closing;
+    c->lingering = true;
+    c->idleTimer->stop();
+    QTcpSocket *socket = c->socket;
+    auto finSent = std::make_shared<bool>(false);
+    const auto finWhenFlushed = [socket, finSent] {
+        if (!*finSent && socket->bytesToWrite() == 0) {
+            *finSent = true;
+            shutdownWrite(socket);
+        }
+    };
+    QObject::connect(socket, &QTcpSocket::bytesWritten, socket, finWhenFlushed);
+    finWhenFlushed();
+    QTimer::singleShot(lingerMs, socket, [socket] { socket->abort(); });
+    socket->readAll();
 }
 
 void FaultServerPrivate::record(ServerLogEntry entry)
@@ -1589,7 +1633,7 @@ bool FaultServer::listen()
         m_d->errorString.clear();
     }
     m_d->listening = true;
-    qCInfo(lcServer).noquote() << "fault server listening on" << url.toString();
+    qCDebug(lcServer).noquote() << "fault server listening on" << url.toString();
     return true;
 }
 
