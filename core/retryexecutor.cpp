@@ -611,11 +611,21 @@ void RetryExecutor::concludeAttempt(const RequestPtr &r, AttemptEnd end)
     observation.networkError = record.networkError;
     observation.responseHeaders = record.responseHeaders;
     observation.bodyPrefix = r->body.left(4096);
-    observation.brokenStream = record.httpStatus && record.expectedBytes >= 0
-        && record.bytesReceived < record.expectedBytes && record.networkError != QNetworkReply::NoError
-        && observation.cutBy == AttemptObservation::CutBy::Nothing;
-    if (observation.brokenStream)
+    // A body shorter than its Content-Length is broken whatever Qt says: when
+    // the connection drops right after the headers, Qt 6.4 often finishes the
+    // reply without an error.
+    const int status = record.httpStatus.value_or(0);
+    const bool bodyExpected = record.method != "HEAD" && status >= 200 && status != 204 && status != 304;
+    observation.brokenStream = record.httpStatus && bodyExpected && record.expectedBytes >= 0
+        && record.bytesReceived < record.expectedBytes && observation.cutBy == AttemptObservation::CutBy::Nothing;
+    if (observation.brokenStream) {
         record.end = AttemptEnd::NetworkError;
+        if (record.networkError == QNetworkReply::NoError) {
+            record.errorString = tr("the body ended after %1 of %2 announced bytes (Qt reported no error)")
+                                     .arg(record.bytesReceived)
+                                     .arg(record.expectedBytes);
+        }
+    }
 
     releaseSlot(*r);
     r->phase = Request::Phase::Sleeping; // not in flight; decideNext() moves it on
