@@ -23,6 +23,7 @@ struct Command
 
 // One function per subcommand, each in its own file (app/cmd_NAME.cpp).
 // [commands]
+int runServe(const QStringList &arguments);
 // [/commands]
 
 } // namespace RetryLab::App

@@ -15,6 +15,8 @@ namespace {
 
 const QList<App::Command> commands{
     // [command table]
+    {"serve", QT_TRANSLATE_NOOP("main", "run the fault-injection server on loopback until interrupted"),
+        &App::runServe},
 };
 
 const App::Command *findCommand(int argc, char **argv)
