@@ -609,6 +609,13 @@ void RetryExecutor::concludeAttempt(const RequestPtr &r, AttemptEnd end)
     }
     observation.httpStatus = record.httpStatus;
     observation.networkError = record.networkError;
+    if (end == AttemptEnd::NetworkError && record.networkError == QNetworkReply::OperationCanceledError) {
+        // The executor did not cut this attempt, so Qt did: its transfer timeout
+        // (QNetworkAccessManager::setTransferTimeout on the injected manager)
+        // ends a reply with OperationCanceledError. That is a timeout.
+        observation.networkError = QNetworkReply::TimeoutError;
+        record.errorString = tr("Qt's transfer timeout ended the attempt (%1)").arg(record.errorString);
+    }
     observation.responseHeaders = record.responseHeaders;
     observation.bodyPrefix = r->body.left(4096);
     // A body shorter than its Content-Length is broken whatever Qt says: when
