@@ -48,6 +48,11 @@ QString tr(const char *text)
 // client could grow the server without limit.
 constexpr qsizetype maxStateEntries = 100'000;
 constexpr qsizetype maxTests = 10'000;
+constexpr qsizetype maxTotalSteps = 1'000'000;
+// /eventual keeps bodies: all of them together may take this many request bodies.
+constexpr qint64 eventualStorageInBodies = 8;
+// Replay keys come from the client; longer ones are not remembered.
+constexpr qsizetype maxReplayKeyLength = 256;
 // A connection over the cap is served one 503 and closed; it may not linger.
 constexpr int overCapacityIdleMs = 2000;
 // Connections beyond the cap plus this many are not even answered.
@@ -128,6 +133,8 @@ QByteArray reasonPhrase(int status)
         return "Gateway Timeout";
     case 505:
         return "HTTP Version Not Supported";
+    case 507:
+        return "Insufficient Storage";
     default:
         break;
     }
@@ -438,6 +445,8 @@ public:
     QHash<QString, Bucket> buckets;
     QHash<QString, OccResource> occ;
     QHash<QString, EventualResource> eventual;
+    qint64 eventualBytes = 0; ///< bodies kept by /eventual
+    qsizetype totalSteps = 0; ///< steps of all scripted tests
     std::deque<ServerLogEntry> log;
     quint64 sequence = 0;
     RandomSource random;
@@ -478,8 +487,8 @@ void FaultServerPrivate::handleNewConnections()
         limits.maxBodyBytes = maxBody;
         c->parser = HttpRequestParser(limits);
         socket->setReadBufferSize(socketReadBufferBytes);
-        // Answers go out in one piece, and a fault's timing must not depend on
-        // Nagle's algorithm meeting the client's delayed ACK (40 ms on Linux).
+        // Answers go out in one piece and are not held back by Nagle's
+        // algorithm waiting for an ACK: a fault's timing is the server's choice.
         socket->setSocketOption(QAbstractSocket::LowDelayOption, 1);
 
         c->idleTimer = new QTimer(socket);
@@ -660,6 +669,7 @@ void FaultServerPrivate::dispatch(const ConnectionPtr &c)
         Test &test = *it;
         const QByteArray requestId = r.header("X-Retry-Request-Id").value_or(QByteArray()).trimmed();
         const QString replayKey = !requestId.isEmpty() && !e.clientAttempt.isEmpty()
+                && requestId.size() + e.clientAttempt.size() < maxReplayKeyLength
             ? QString::fromLatin1(requestId) + QLatin1Char('#') + e.clientAttempt
             : QString();
         int index = -1;
@@ -1357,7 +1367,15 @@ Plan FaultServerPrivate::eventualEndpoint(const HttpRequest &r, const QString &n
             return errorPlan(400, error);
         QMutexLocker lock(&mutex);
         auto it = eventual.find(name);
+        const qint64 storage = eventualStorageInBodies * options.maxBodyBytes;
+        if (eventualBytes - (it != eventual.end() ? it->body.size() : 0) + r.body.size() > storage) {
+            return errorPlan(507,
+                tr("/eventual already stores %1 bytes, at most %2 in all; reset the server (POST /_control/reset)")
+                    .arg(eventualBytes)
+                    .arg(storage));
+        }
         if (it != eventual.end()) {
+            eventualBytes += r.body.size() - it->body.size();
             it->body = r.body;
             it->contentType = r.header("Content-Type").value_or(QByteArray("application/octet-stream"));
             return jsonPlan(200, QJsonObject{{QStringLiteral("name"), name}, {QStringLiteral("updated"), true}},
@@ -1365,6 +1383,7 @@ Plan FaultServerPrivate::eventualEndpoint(const HttpRequest &r, const QString &n
         }
         if (eventual.size() >= maxStateEntries)
             return errorPlan(503, tr("too many /eventual resources; reset the server (POST /_control/reset)"));
+        eventualBytes += r.body.size();
         eventual.insert(name,
             EventualResource{
                 r.body, r.header("Content-Type").value_or(QByteArray("application/octet-stream")), now, hidden});
@@ -1520,11 +1539,17 @@ QString FaultServerPrivate::createTest(const QStringList &instructions, QString 
         return {};
     }
     QMutexLocker lock(&mutex);
-    if (tests.size() >= maxTests) {
-        if (error)
-            *error = tr("the server already holds %1 tests; reset it first").arg(maxTests);
+    if (tests.size() >= maxTests || totalSteps + steps->size() > maxTotalSteps) {
+        if (error) {
+            *error = tr("the server already holds %1 tests with %2 steps (at most %3 tests, %4 steps); reset it first")
+                         .arg(tests.size())
+                         .arg(totalSteps)
+                         .arg(maxTests)
+                         .arg(maxTotalSteps);
+        }
         return {};
     }
+    totalSteps += steps->size();
     Test test;
     test.id = QStringLiteral("t%1").arg(nextTestNumber++);
     test.steps = *steps;
@@ -1710,6 +1735,8 @@ void FaultServer::reset()
     m_d->buckets.clear();
     m_d->occ.clear();
     m_d->eventual.clear();
+    m_d->eventualBytes = 0;
+    m_d->totalSteps = 0;
     m_d->log.clear();
     m_d->random.reseed(m_d->options.seed);
 }

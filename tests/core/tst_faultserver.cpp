@@ -161,6 +161,7 @@ private Q_SLOTS:
     void log_entriesCarryWhatHappened();
     void log_isBoundedByCapacity();
     void reset_forgetsKeysScriptsResourcesAndLog();
+    void clientMadeState_isBounded();
     void usageText_listsEveryEndpointAndStep();
 
 private:
@@ -1541,6 +1542,38 @@ void TestFaultServer::reset_forgetsKeysScriptsResourcesAndLog()
         0);
     QCOMPARE(sendQt(m_manager, "GET", url(QStringLiteral("/eventual/e")), {}, {}, 5000).status, 404);
     QVERIFY(m_server.log().first().sequence > handled); // numbering goes on
+}
+
+void TestFaultServer::clientMadeState_isBounded()
+{
+    FaultServerOptions options;
+    options.maxBodyBytes = 1024;
+    FaultServer server(options);
+    QVERIFY(server.listen());
+    const auto put = [&](const QString &name, qsizetype bytes) {
+        return sendQt(m_manager, "PUT", urlOf(server, QStringLiteral("/eventual/%1?hidden_ms=0").arg(name)),
+            QByteArray(bytes, 'e'), {}, 5000);
+    };
+    // /eventual keeps at most eight request bodies' worth.
+    for (int i = 0; i < 8; ++i)
+        QCOMPARE(put(QStringLiteral("r%1").arg(i), 1024).status, 201);
+    const Reply full = put(QStringLiteral("r8"), 1);
+    QCOMPARE(full.status, 507);
+    QVERIFY2(full.body.contains("at most 8192"), full.body.constData());
+    QCOMPARE(put(QStringLiteral("r0"), 24).status, 200); // a smaller body frees room
+    QCOMPARE(put(QStringLiteral("r8"), 1000).status, 201);
+    server.reset();
+    QCOMPARE(put(QStringLiteral("r9"), 1024).status, 201);
+
+    // Scripted tests hold at most a million steps in all.
+    const QStringList tenThousand(10, QStringLiteral("return-503*1000"));
+    for (int i = 0; i < 100; ++i)
+        QVERIFY(!server.createTest(tenThousand).isEmpty());
+    QString error;
+    QVERIFY(server.createTest({QStringLiteral("pass")}, &error).isEmpty());
+    QVERIFY2(error.contains(QLatin1String("reset it first")), qPrintable(error));
+    server.reset();
+    QVERIFY(!server.createTest({QStringLiteral("pass")}).isEmpty());
 }
 
 void TestFaultServer::usageText_listsEveryEndpointAndStep()
