@@ -4,6 +4,7 @@
 #include "core/httprequestparser.h"
 #include "core/randomsource.h"
 #include "core/retryafter.h"
+#include "core/retryheaders.h"
 
 #include <QCoreApplication>
 #include <QHash>
@@ -635,8 +636,8 @@ void FaultServerPrivate::dispatch(const ConnectionPtr &c)
     e.peer = c->peer;
     e.method = r.method;
     e.target = QString::fromUtf8(r.target);
-    e.testId = QString::fromLatin1(r.header("X-Retry-Test-Id").value_or(QByteArray()).trimmed());
-    e.clientAttempt = QString::fromLatin1(r.header("X-Retry-Attempt").value_or(QByteArray()).trimmed());
+    e.testId = QString::fromLatin1(r.header(RetryHeaders::testId).value_or(QByteArray()).trimmed());
+    e.clientAttempt = QString::fromLatin1(r.header(RetryHeaders::attempt).value_or(QByteArray()).trimmed());
     c->entryPending = true;
 
     if (c->overCapacity) {
@@ -667,7 +668,7 @@ void FaultServerPrivate::dispatch(const ConnectionPtr &c)
             return;
         }
         Test &test = *it;
-        const QByteArray requestId = r.header("X-Retry-Request-Id").value_or(QByteArray()).trimmed();
+        const QByteArray requestId = r.header(RetryHeaders::requestId).value_or(QByteArray()).trimmed();
         const QString replayKey = !requestId.isEmpty() && !e.clientAttempt.isEmpty()
                 && requestId.size() + e.clientAttempt.size() < maxReplayKeyLength
             ? QString::fromLatin1(requestId) + QLatin1Char('#') + e.clientAttempt
@@ -727,7 +728,7 @@ qint64 FaultServerPrivate::writeHead(const ConnectionPtr &c, int status,
         head += "Connection: keep-alive\r\n";
     head += "X-RetryLab-Action: " + action.toLatin1() + "\r\n";
     if (!c->entry.testId.isEmpty())
-        head += "X-Retry-Test-Id: " + c->entry.testId.toLatin1() + "\r\n";
+        head += RetryHeaders::testId + QByteArray(": ") + c->entry.testId.toLatin1() + "\r\n";
     for (const auto &[name, value] : headers)
         head += name + ": " + value + "\r\n";
     head += "\r\n";
