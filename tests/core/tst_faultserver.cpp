@@ -141,6 +141,7 @@ private Q_SLOTS:
 
     void connectionFaults_qtNetworkError_data();
     void connectionFaults_qtNetworkError();
+    void connectionFaults_qtResendsEvenPost();
     void connectionFaults_curlExitCode_data();
     void connectionFaults_curlExitCode();
 
@@ -1079,6 +1080,20 @@ void TestFaultServer::connectionFaults_qtNetworkError()
         if (scripted)
             QCOMPARE(m_server.consumedInstructions(id), 1);
     }
+}
+
+void TestFaultServer::connectionFaults_qtResendsEvenPost()
+{
+    // A request that is not idempotent may reach the server twice although the
+    // application sent it once: Qt's resend does not look at the method.
+    QNetworkAccessManager fresh;
+    fresh.setProxy(QNetworkProxy::NoProxy);
+    const Reply reply = sendQt(fresh, "POST", url(QStringLiteral("/fault/empty")), "order=1", {}, 5000);
+    QCOMPARE(reply.error, QNetworkReply::RemoteHostClosedError);
+    const auto log = m_server.log();
+    QVERIFY2(log.size() >= 2, qPrintable(QString::number(log.size())));
+    for (const auto &entry : log)
+        QCOMPARE(entry.method, QByteArray("POST"));
 }
 
 void TestFaultServer::connectionFaults_curlExitCode_data()
