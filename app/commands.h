@@ -24,6 +24,7 @@ struct Command
 // One function per subcommand, each in its own file (app/cmd_NAME.cpp).
 // [commands]
 int runSimulate(const QStringList &arguments);
+int runServe(const QStringList &arguments);
 // [/commands]
 
 } // namespace RetryLab::App

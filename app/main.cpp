@@ -17,6 +17,8 @@ const QList<App::Command> commands{
     // [command table]
     {"simulate", QT_TRANSLATE_NOOP("main", "herd simulator: compare backoff strategies on a virtual clock"),
         &App::runSimulate},
+    {"serve", QT_TRANSLATE_NOOP("main", "run the fault-injection server on loopback until interrupted"),
+        &App::runServe},
 };
 
 const App::Command *findCommand(int argc, char **argv)

@@ -4,7 +4,9 @@
 #include "core/clock.h"
 #include "core/randomsource.h"
 #include "core/retrybudget.h"
+#include "core/retryheaders.h"
 
+#include <QCoreApplication>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QLoggingCategory>
@@ -15,6 +17,7 @@
 #include <QTimer>
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 
 Q_LOGGING_CATEGORY(lcExecutor, "retrylab.core.executor", QtInfoMsg)
@@ -87,6 +90,7 @@ struct RetryExecutor::Request
     qint64 readValue = 0;
 
     QPointer<QNetworkReply> reply;
+    QStringList tlsErrors; ///< of the attempt in flight
     QNetworkAccessManager *manager = nullptr;
     AttemptRecord current;
     QByteArray body;
@@ -106,8 +110,11 @@ RetryExecutor::RetryExecutor(QNetworkAccessManager *manager, QObject *parent)
     qRegisterMetaType<CircuitBreaker::State>();
     if (!manager)
         m_sharedManager = new QNetworkAccessManager(this);
+    // The injected manager is used as it is configured; the executor frees
+    // its replies itself either way.
     m_managers.append(m_sharedManager);
-    m_sharedManager->setAutoDeleteReplies(false);
+    static std::atomic<quint64> executors{0};
+    m_instanceToken = QByteArray::number(QCoreApplication::applicationPid()) + '.' + QByteArray::number(++executors);
 }
 
 RetryExecutor::~RetryExecutor()
@@ -293,10 +300,15 @@ QNetworkAccessManager *RetryExecutor::pickManager()
     if (bestLoad >= connectionsPerManager) {
         // Every manager has all its connections busy: add one rather than let
         // the attempt wait invisibly inside Qt.
+        // It copies what can be copied of the shared manager's configuration;
+        // cookie jars, caches and proxy factories belong to one manager only.
         auto *extra = new QNetworkAccessManager(this);
-        extra->setAutoDeleteReplies(false);
-        if (m_sharedManager)
+        if (m_sharedManager) {
             extra->setProxy(m_sharedManager->proxy());
+            extra->setRedirectPolicy(m_sharedManager->redirectPolicy());
+            extra->setTransferTimeout(m_sharedManager->transferTimeout());
+            extra->setStrictTransportSecurityEnabled(m_sharedManager->isStrictTransportSecurityEnabled());
+        }
         m_managers.append(extra);
         best = extra;
     }
@@ -379,6 +391,15 @@ void RetryExecutor::startAttempt(const RequestPtr &r)
         headers.append({QByteArray("Content-Type"), QByteArray("application/json")});
     }
 
+    if (m_attemptHeaders) {
+        headers.removeIf([](const auto &h) {
+            return h.first.compare(RetryHeaders::requestId, Qt::CaseInsensitive) == 0
+                || h.first.compare(RetryHeaders::attempt, Qt::CaseInsensitive) == 0;
+        });
+        headers.append({QByteArray(RetryHeaders::requestId), m_instanceToken + '-' + QByteArray::number(r->id)});
+        headers.append({QByteArray(RetryHeaders::attempt), QByteArray::number(r->attemptIndex + 1)});
+    }
+
     QNetworkRequest request(r->spec.url);
     request.setAttribute(QNetworkRequest::CacheLoadControlAttribute, QNetworkRequest::AlwaysNetwork);
     request.setAttribute(QNetworkRequest::CacheSaveControlAttribute, false);
@@ -408,9 +429,12 @@ void RetryExecutor::startAttempt(const RequestPtr &r)
     record.actualDelayMs = r->attemptIndex == 0 ? 0.0 : r->actualDelayMs;
     r->body.clear();
     r->bytesReceived = 0;
+    r->tlsErrors.clear();
 
     r->manager = pickManager();
-    QNetworkReply *reply = r->manager->sendCustomRequest(request, method, body);
+    // Without a body no upload device is made: Qt emits requestSent only then.
+    QNetworkReply *reply = body.isEmpty() ? r->manager->sendCustomRequest(request, method)
+                                          : r->manager->sendCustomRequest(request, method, body);
     r->reply = reply;
     r->phase = Request::Phase::InFlight;
     ++m_inFlight;
@@ -423,6 +447,11 @@ void RetryExecutor::startAttempt(const RequestPtr &r)
     });
     connect(reply, &QNetworkReply::requestSent, this, [this, id] {
         if (const RequestPtr req = find(id))
+            req->current.requestSentNs = nowNs();
+    });
+    connect(reply, &QNetworkReply::uploadProgress, this, [this, id](qint64 sent, qint64 total) {
+        // With a body Qt reports the end of the upload instead of requestSent.
+        if (const RequestPtr req = find(id); req && total > 0 && sent == total && req->current.requestSentNs < 0)
             req->current.requestSentNs = nowNs();
     });
     connect(reply, &QNetworkReply::metaDataChanged, this, [this, id] {
@@ -438,10 +467,14 @@ void RetryExecutor::startAttempt(const RequestPtr &r)
         if (req->body.size() < bodyKeepBytes)
             req->body.append(chunk.left(bodyKeepBytes - req->body.size()));
     });
-    connect(reply, &QNetworkReply::sslErrors, this, [id](const QList<QSslError> &errors) {
+    connect(reply, &QNetworkReply::sslErrors, this, [this, id](const QList<QSslError> &errors) {
         // Never ignored: the attempt fails with SslHandshakeFailedError and the record says why.
-        for (const QSslError &error : errors)
+        const RequestPtr req = find(id);
+        for (const QSslError &error : errors) {
             qCWarning(lcExecutor).noquote() << "request" << id << "TLS error:" << error.errorString();
+            if (req)
+                req->tlsErrors.append(error.errorString());
+        }
     });
     connect(reply, &QNetworkReply::finished, this, [this, id] { handleReplyFinished(id); });
 
@@ -548,6 +581,9 @@ void RetryExecutor::concludeAttempt(const RequestPtr &r, AttemptEnd end)
             ? reply->error()
             : QNetworkReply::OperationCanceledError;
         record.errorString = record.networkError == QNetworkReply::NoError ? QString() : reply->errorString();
+        if (!r->tlsErrors.isEmpty()) {
+            record.errorString += tr(" (TLS: %1; not ignored)").arg(r->tlsErrors.join(QStringLiteral("; ")));
+        }
     }
     record.bytesReceived = r->bytesReceived;
     if (const auto ra = headerValue(record.responseHeaders, "Retry-After"))
@@ -573,13 +609,30 @@ void RetryExecutor::concludeAttempt(const RequestPtr &r, AttemptEnd end)
     }
     observation.httpStatus = record.httpStatus;
     observation.networkError = record.networkError;
+    if (end == AttemptEnd::NetworkError && record.networkError == QNetworkReply::OperationCanceledError) {
+        // The executor did not cut this attempt, so Qt did: its transfer timeout
+        // (QNetworkAccessManager::setTransferTimeout on the injected manager)
+        // ends a reply with OperationCanceledError. That is a timeout.
+        observation.networkError = QNetworkReply::TimeoutError;
+        record.errorString = tr("Qt's transfer timeout ended the attempt (%1)").arg(record.errorString);
+    }
     observation.responseHeaders = record.responseHeaders;
     observation.bodyPrefix = r->body.left(4096);
-    observation.brokenStream = record.httpStatus && record.expectedBytes >= 0
-        && record.bytesReceived < record.expectedBytes && record.networkError != QNetworkReply::NoError
-        && observation.cutBy == AttemptObservation::CutBy::Nothing;
-    if (observation.brokenStream)
+    // A body shorter than its Content-Length is broken whatever Qt says: when
+    // the connection drops right after the headers, Qt 6.4 often finishes the
+    // reply without an error.
+    const int status = record.httpStatus.value_or(0);
+    const bool bodyExpected = record.method != "HEAD" && status >= 200 && status != 204 && status != 304;
+    observation.brokenStream = record.httpStatus && bodyExpected && record.expectedBytes >= 0
+        && record.bytesReceived < record.expectedBytes && observation.cutBy == AttemptObservation::CutBy::Nothing;
+    if (observation.brokenStream) {
         record.end = AttemptEnd::NetworkError;
+        if (record.networkError == QNetworkReply::NoError) {
+            record.errorString = tr("the body ended after %1 of %2 announced bytes (Qt reported no error)")
+                                     .arg(record.bytesReceived)
+                                     .arg(record.expectedBytes);
+        }
+    }
 
     releaseSlot(*r);
     r->phase = Request::Phase::Sleeping; // not in flight; decideNext() moves it on
@@ -765,6 +818,8 @@ void RetryExecutor::decideNext(const RequestPtr &r, AttemptRecord &record, const
     r->sleepStartNs = nowNs();
     r->retryTimer.start(toTimerMs(delay));
     Q_EMIT retryScheduled(r->id, r->attemptIndex, delay, tr("%1 (%2)").arg(what, delayReason), attemptsLeft);
+    // The sleeping request holds no slot: let a queued one have it now.
+    dispatchQueued();
 }
 
 void RetryExecutor::handleRetryTimeout(quint64 requestId)

@@ -32,7 +32,8 @@ class RetryExecutor final : public QObject
 public:
     /// `manager` is shared and not owned; when null the executor makes its own.
     /// More managers are added as needed, because Qt opens at most six HTTP/1.1
-    /// connections per host per manager and the concurrency limit may be larger.
+    /// connections per host per manager and the concurrency limit may be larger;
+    /// they copy the shared manager's proxy, redirect policy and transfer timeout.
     explicit RetryExecutor(QNetworkAccessManager *manager = nullptr, QObject *parent = nullptr);
     ~RetryExecutor() override;
 
@@ -48,6 +49,15 @@ public:
 
     /// Seed for the jitter generator (for reproducible runs).
     void setSeed(quint64 seed);
+
+    /// Whether every attempt carries "X-Retry-Request-Id" (the same for all
+    /// attempts of a logical request) and "X-Retry-Attempt" (1, 2, ...), as
+    /// AWS SDKs (amz-sdk-request) and Google's client libraries do. A server
+    /// can then tell a retry from a resend of the same attempt by Qt, which
+    /// silently sends a request again when a connection closes before the
+    /// status line. On by default; the headers show in AttemptRecord::requestHeaders.
+    void setAttemptHeadersEnabled(bool enabled) { m_attemptHeaders = enabled; }
+    bool attemptHeadersEnabled() const { return m_attemptHeaders; }
 
     /// Starts a logical request; returns its id (> 0). An invalid request or an
     /// unusable policy is refused at once with requestFinished(InvalidRequest).
@@ -114,6 +124,8 @@ private:
     QHash<quint64, RequestPtr> m_requests;
     QList<quint64> m_queue;
     quint64 m_nextId = 1;
+    QByteArray m_instanceToken; ///< unique within the process, part of X-Retry-Request-Id
+    bool m_attemptHeaders = true;
     int m_concurrencyLimit = 6;
     int m_inFlight = 0;
 };

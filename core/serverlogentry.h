@@ -1,0 +1,46 @@
+#pragma once
+
+#include <QByteArray>
+#include <QDateTime>
+#include <QJsonObject>
+#include <QMetaType>
+#include <QString>
+
+#include <optional>
+
+namespace RetryLab::Core {
+
+/// The fault server's record of one request it handled (or one connection it
+/// turned away): what arrived, and what the server did about it. The GUI shows
+/// these next to the client's attempts; `retrylab serve` prints one per line.
+struct ServerLogEntry
+{
+    quint64 sequence = 0; ///< 1, 2, 3, ... for the lifetime of the server
+    QDateTime time; ///< UTC, when the request had been read completely
+    QString peer; ///< "127.0.0.1:53422"
+    QByteArray method; ///< empty when the request could not be parsed
+    QString target; ///< path and query as sent
+    QString testId; ///< X-Retry-Test-Id, if any
+    int instructionIndex = -1; ///< 0-based scripted step used, -1 when answered by the path
+    QString clientAttempt; ///< X-Retry-Attempt as sent by the client, if any
+    /// The client sent the same attempt again (same X-Retry-Request-Id and
+    /// X-Retry-Attempt): a resend by its HTTP library, not a retry of its own.
+    bool replayed = false;
+    /// What the server did, as a stable machine name: "respond", "reject"
+    /// (malformed or oversized request), "over-capacity", "reset",
+    /// "reset-after-headers", "empty", "stall", "broken-stream", "garbage",
+    /// "drip", "client-closed" (the client left before the server finished).
+    QString action;
+    QString detail; ///< the same for people, with the reason
+    std::optional<int> status; ///< the status sent, none for a connection fault
+    qint64 bytesSent = 0; ///< status line, headers and body as written
+    double durationMs = 0.0; ///< from the complete request to the end of the answer
+
+    QJsonObject toJson() const;
+    /// One line for a terminal: "#12 GET /status/503 -> 503 respond (0.4 ms, 112 B) ...".
+    QString summary() const;
+};
+
+} // namespace RetryLab::Core
+
+Q_DECLARE_METATYPE(RetryLab::Core::ServerLogEntry)

@@ -1,0 +1,146 @@
+#include <QNetworkAccessManager>
+#include <QNetworkProxy>
+#include <QNetworkReply>
+#include <QProcess>
+#include <QRegularExpression>
+#include <QSignalSpy>
+#include <QTest>
+
+#include <csignal>
+
+class TestServe : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void help_listsOptionsEndpointsAndSteps();
+    void badArguments_exitWithUsage_data();
+    void badArguments_exitWithUsage();
+    void serve_printsUrlAndOneLinePerRequest_thenStopsOnSigterm();
+    void serve_stopsCleanlyOnSigint();
+    void quiet_printsOnlyTheUrl();
+
+private:
+    /// Starts `retrylab serve` and waits for its URL; empty on failure.
+    QUrl start(QProcess &process, const QStringList &options);
+};
+
+QUrl TestServe::start(QProcess &process, const QStringList &options)
+{
+    process.start(QStringLiteral(RETRYLAB_BINARY), QStringList{QStringLiteral("serve")} + options);
+    if (!process.waitForStarted(10'000))
+        return {};
+    static const QRegularExpression listening(QStringLiteral("listening on (http://\\S+)"));
+    QByteArray output;
+    QRegularExpressionMatch match;
+    const bool ended = QTest::qWaitFor(
+        [&] {
+            output += process.readAllStandardOutput();
+            match = listening.match(QString::fromLocal8Bit(output));
+            return match.hasMatch() || process.state() == QProcess::NotRunning;
+        },
+        10'000);
+    return ended && match.hasMatch() ? QUrl(match.captured(1)) : QUrl();
+}
+
+void TestServe::help_listsOptionsEndpointsAndSteps()
+{
+    QProcess process;
+    process.start(QStringLiteral(RETRYLAB_BINARY), {QStringLiteral("serve"), QStringLiteral("--help")});
+    QVERIFY(process.waitForFinished(10'000));
+    QCOMPARE(process.exitCode(), 0);
+    const QString help = QString::fromLocal8Bit(process.readAllStandardOutput());
+    for (const char *expected :
+        {"Usage: retrylab serve", "--port", "--bind", "--allow-non-loopback", "--seed", "--quiet", "/status/{code}",
+            "/fault/drip", "/_control/tests", "return-<code>-after-<N>s", "reset-after-headers", "<step>*<K>"}) {
+        QVERIFY2(help.contains(QLatin1String(expected)), expected);
+    }
+}
+
+void TestServe::badArguments_exitWithUsage_data()
+{
+    QTest::addColumn<QStringList>("arguments");
+    QTest::addColumn<QString>("mentions");
+    QTest::addRow("port not a number") << QStringList{QStringLiteral("--port"), QStringLiteral("abc")}
+                                       << QStringLiteral("--port must be a whole number");
+    QTest::addRow("port too large") << QStringList{QStringLiteral("--port"), QStringLiteral("70000")}
+                                    << QStringLiteral("from 0 to 65535");
+    QTest::addRow("bind not an address") << QStringList{QStringLiteral("--bind"), QStringLiteral("localhost:80")}
+                                         << QStringLiteral("--bind needs an IP address");
+    QTest::addRow("non-loopback without permission") << QStringList{QStringLiteral("--bind"),
+        QStringLiteral("192.0.2.1")} << QStringLiteral("not a loopback address");
+    QTest::addRow("unknown option") << QStringList{QStringLiteral("--frobnicate")} << QStringLiteral("frobnicate");
+    QTest::addRow("stray argument") << QStringList{QStringLiteral("now")} << QStringLiteral("unexpected argument");
+    QTest::addRow("seed not a number") << QStringList{QStringLiteral("--seed"), QStringLiteral("-1x")}
+                                       << QStringLiteral("--seed must be");
+}
+
+void TestServe::badArguments_exitWithUsage()
+{
+    QFETCH(QStringList, arguments);
+    QFETCH(QString, mentions);
+    QProcess process;
+    process.start(QStringLiteral(RETRYLAB_BINARY), QStringList{QStringLiteral("serve")} + arguments);
+    QVERIFY(process.waitForFinished(10'000));
+    QCOMPARE(process.exitStatus(), QProcess::NormalExit);
+    QCOMPARE(process.exitCode(), 2);
+    const QString error = QString::fromLocal8Bit(process.readAllStandardError());
+    QVERIFY2(error.contains(mentions), qPrintable(error));
+}
+
+void TestServe::serve_printsUrlAndOneLinePerRequest_thenStopsOnSigterm()
+{
+    QProcess process;
+    const QUrl base = start(
+        process, {QStringLiteral("--port"), QStringLiteral("0"), QStringLiteral("--seed"), QStringLiteral("7")});
+    QVERIFY2(base.isValid(), process.readAllStandardError().constData());
+    QCOMPARE(base.host(), QStringLiteral("127.0.0.1"));
+    QVERIFY(base.port() > 0);
+
+    QNetworkAccessManager manager;
+    manager.setProxy(QNetworkProxy::NoProxy);
+    QNetworkReply *reply = manager.get(QNetworkRequest(QUrl(base.toString() + QStringLiteral("/status/503"))));
+    QTRY_VERIFY_WITH_TIMEOUT(reply->isFinished(), 10'000);
+    QCOMPARE(reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt(), 503);
+    delete reply;
+
+    QByteArray output;
+    QTRY_VERIFY_WITH_TIMEOUT(
+        (output += process.readAllStandardOutput()).contains("GET /status/503 -> 503 respond"), 10'000);
+
+    process.terminate(); // SIGTERM
+    QTRY_COMPARE_WITH_TIMEOUT(process.state(), QProcess::NotRunning, 10'000);
+    QCOMPARE(process.exitStatus(), QProcess::NormalExit);
+    QCOMPARE(process.exitCode(), 0);
+    QVERIFY(process.readAllStandardError().contains("stopped after 1 request"));
+}
+
+void TestServe::serve_stopsCleanlyOnSigint()
+{
+    QProcess process;
+    QVERIFY(start(process, {}).isValid());
+    ::kill(static_cast<pid_t>(process.processId()), SIGINT);
+    QTRY_COMPARE_WITH_TIMEOUT(process.state(), QProcess::NotRunning, 10'000);
+    QCOMPARE(process.exitStatus(), QProcess::NormalExit);
+    QCOMPARE(process.exitCode(), 0);
+}
+
+void TestServe::quiet_printsOnlyTheUrl()
+{
+    QProcess process;
+    const QUrl base = start(process, {QStringLiteral("--quiet")});
+    QVERIFY(base.isValid());
+    QNetworkAccessManager manager;
+    manager.setProxy(QNetworkProxy::NoProxy);
+    QNetworkReply *reply = manager.get(QNetworkRequest(QUrl(base.toString() + QStringLiteral("/status/200"))));
+    QTRY_VERIFY_WITH_TIMEOUT(reply->isFinished(), 10'000);
+    delete reply;
+    process.terminate();
+    QTRY_COMPARE_WITH_TIMEOUT(process.state(), QProcess::NotRunning, 10'000);
+    QCOMPARE(process.exitCode(), 0);
+    QVERIFY(!process.readAllStandardOutput().contains("/status/200"));
+    QVERIFY(process.readAllStandardError().contains("stopped after 1 request"));
+}
+
+QTEST_GUILESS_MAIN(TestServe)
+#include "tst_serve.moc"
