@@ -158,7 +158,7 @@ void MainWindow::buildDocks()
     addDockWidget(Qt::TopDockWidgetArea, m_requestDock);
 
     resizeDocks({m_policyDock}, {fontMetrics().horizontalAdvance(QLatin1Char('x')) * 62}, Qt::Horizontal);
-    resizeDocks({m_requestDock}, {fontMetrics().height() * 13}, Qt::Vertical);
+    resizeDocks({m_requestDock}, {fontMetrics().height() * 11}, Qt::Vertical);
 }
 
 void MainWindow::buildTabs()
@@ -478,10 +478,18 @@ bool MainWindow::refuseWhenBlocked(const QString &what)
     return true;
 }
 
+void MainWindow::startRunIfEmpty()
+{
+    // Time 0 of the views is the first send, not the moment the window opened or the run was cleared.
+    if (m_session->laneCount() == 0 && !m_session->hasActivity())
+        m_session->clear();
+}
+
 void MainWindow::send()
 {
     if (refuseWhenBlocked(tr("Not sent")))
         return;
+    startRunIfEmpty();
     const auto id = m_runner->send(m_composer->draft());
     if (!id)
         showProblem(tr("Not sent: %1").arg(id.error()));
@@ -491,6 +499,7 @@ void MainWindow::sendBatch()
 {
     if (refuseWhenBlocked(tr("Not sent")))
         return;
+    startRunIfEmpty();
     if (const QString problem = m_runner->startBatch(m_composer->draft()); !problem.isEmpty())
         showProblem(problem);
 }
@@ -499,6 +508,7 @@ void MainWindow::startRepeat()
 {
     if (refuseWhenBlocked(tr("Not repeating")))
         return;
+    startRunIfEmpty();
     if (const QString problem = m_runner->startRepeat(m_composer->draft()); !problem.isEmpty())
         showProblem(tr("Not repeating: %1").arg(problem));
     scheduleStatusUpdate();

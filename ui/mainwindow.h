@@ -140,6 +140,7 @@ private:
     void updateServerStatus();
     void showProblem(const QString &text);
     bool refuseWhenBlocked(const QString &what);
+    void startRunIfEmpty();
 
     Settings *m_settings;
     EmbeddedServer *m_server;

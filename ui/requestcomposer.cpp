@@ -74,7 +74,7 @@ protected:
 private:
     void updateText()
     {
-        setText(fontMetrics().elidedText(m_full, Qt::ElideMiddle, std::max(0, contentsRect().width())));
+        setText(fontMetrics().elidedText(m_full, Qt::ElideRight, std::max(0, contentsRect().width())));
     }
 
     QString m_full;
@@ -328,16 +328,21 @@ QWidget *RequestComposer::buildOptionsTab()
     m_timeout->setStoredValue(5000.0);
     m_policyTimeout->setObjectName(QStringLiteral("policyTimeout"));
 
+    // Side by side: the verdict wraps over a few lines and the dock is short.
     auto *page = new QWidget;
-    auto *form = new QFormLayout(page);
-    form->setContentsMargins(0, 6, 0, 0);
+    auto *left = new QVBoxLayout;
+    left->addWidget(m_idempotent);
     auto *timeoutRow = new QHBoxLayout;
     timeoutRow->addWidget(m_ownTimeout);
     timeoutRow->addWidget(m_timeout);
-    timeoutRow->addWidget(m_policyTimeout, 1);
-    form->addRow(m_idempotent);
-    form->addRow(m_idempotency);
-    form->addRow(timeoutRow);
+    left->addLayout(timeoutRow);
+    left->addWidget(m_policyTimeout);
+    left->addStretch();
+    auto *layout = new QHBoxLayout(page);
+    layout->setContentsMargins(0, 6, 0, 0);
+    layout->addLayout(left);
+    layout->addSpacing(12);
+    layout->addWidget(m_idempotency, 1, Qt::AlignTop);
     return page;
 }
 
@@ -530,8 +535,10 @@ void RequestComposer::refresh()
     if (!problem.isEmpty())
         m_message->setMessage(FieldMessage::Kind::Error, tr("Cannot send: %1").arg(problem));
     else if (!verdict.retryable)
-        m_message->setMessage(
-            FieldMessage::Kind::Warning, tr("%1 will not be retried: %2.").arg(d.method.toUpper(), verdict.reason));
+        m_message->setMessage(FieldMessage::Kind::Warning,
+            tr("%1 will not be retried unless it is marked safe to repeat or carries an Idempotency-Key (see "
+               "Options).")
+                .arg(d.method.toUpper()));
     else
         m_message->clear();
 
@@ -566,7 +573,7 @@ void RequestComposer::refresh()
         tr("Send one request every %1 until Stop (Ctrl+R)").arg(formatSeconds(d.repeatIntervalMs)) + why);
 
     m_removeHeader->setEnabled(m_headerModel->rowCount() > 0);
-    m_policyTimeout->setText(tr("(the policy's: %1)").arg(formatSeconds(m_policy.attemptTimeoutMs)));
+    m_policyTimeout->setText(tr("Otherwise the policy's: %1").arg(formatSeconds(m_policy.attemptTimeoutMs)));
     m_timeout->setEnabled(m_ownTimeout->isChecked());
     updateTabTitles();
     updateButtonTexts();

@@ -107,6 +107,7 @@ void TestRequestComposer::invalidUrl_disablesSendAndSaysWhy()
         QVERIFY(!action->isEnabled());
         QVERIFY2(action->toolTip().contains(reason), qPrintable(action->toolTip()));
     }
+    QVERIFY(!m_composer->stopAction()->isEnabled()); // nothing runs
     QVERIFY(message()->isVisible());
     QCOMPARE(message()->kind(), FieldMessage::Kind::Error);
     QVERIFY(message()->text().contains(reason));
