@@ -94,6 +94,7 @@ private Q_SLOTS:
     void export_fromTheErrorLog_writesShownRows();
     void export_unwritable_saysSoAndKeepsTheRun();
     void copyAsCurl_isRedacted();
+    void policy_exportAndImportThroughTheMenu();
     void statusBar_showsBreakerAndBudget();
     void clearRun_forgetsTheAttempts();
     void settings_requestLayoutAndRecentUrls_surviveARestart();
@@ -527,6 +528,35 @@ void TestMainWindow::copyAsCurl_isRedacted()
     QVERIFY(command.contains(QLatin1String("--retry")));
     QVERIFY(window->messages().constLast().contains(QLatin1String("redacted")));
     QCOMPARE(window->session()->laneCount(), 0); // copying sends nothing
+}
+
+void TestMainWindow::policy_exportAndImportThroughTheMenu()
+{
+    auto window = makeWindow();
+    QVERIFY(window);
+    m_nextFile = m_dir.filePath(QStringLiteral("policy")); // the extension is added
+    window->exportPolicy();
+    QVERIFY(QFile::exists(m_nextFile + QStringLiteral(".json")));
+    QVERIFY(window->messages().constLast().contains(QLatin1String("Exported")));
+
+    Core::BackoffPolicy other = fastPolicy();
+    other.baseDelayMs = 333.0;
+    window->policyPanel()->setPolicy(other);
+    m_nextFile += QStringLiteral(".json");
+    window->importPolicy();
+    QCOMPARE(window->policyPanel()->policy(), fastPolicy());
+    QCOMPARE(window->executor()->policy(), fastPolicy());
+
+    // A file that is not a policy leaves the policy alone and says why.
+    m_nextFile = m_dir.filePath(QStringLiteral("not-a-policy.json"));
+    {
+        QFile file(m_nextFile);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write("{\"algorithm\": 42}");
+    }
+    window->importPolicy();
+    QCOMPARE(window->policyPanel()->policy(), fastPolicy());
+    QVERIFY(window->messages().constLast().contains(QLatin1String("Could not import")));
 }
 
 void TestMainWindow::statusBar_showsBreakerAndBudget()
