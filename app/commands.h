@@ -25,6 +25,7 @@ struct Command
 // [commands]
 int runSimulate(const QStringList &arguments);
 int runServe(const QStringList &arguments);
+int runScreenshot(const QStringList &arguments);
 // [/commands]
 
 } // namespace RetryLab::App

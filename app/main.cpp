@@ -19,6 +19,8 @@ const QList<App::Command> commands{
         &App::runSimulate},
     {"serve", QT_TRANSLATE_NOOP("main", "run the fault-injection server on loopback until interrupted"),
         &App::runServe},
+    {"screenshot", QT_TRANSLATE_NOOP("main", "run a short demo in the window and save each tab as a PNG file"),
+        &App::runScreenshot, true},
 };
 
 const App::Command *findCommand(int argc, char **argv)
@@ -74,6 +76,10 @@ int main(int argc, char *argv[])
 {
     if (const App::Command *command = findCommand(argc, argv)) {
         std::unique_ptr<QCoreApplication> app;
+        // Without any display, draw offscreen rather than fail: screenshots work in CI.
+        if (command->needsGui && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")
+            && qEnvironmentVariableIsEmpty("DISPLAY") && qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY"))
+            qputenv("QT_QPA_PLATFORM", "offscreen");
         if (command->needsGui)
             app = std::make_unique<QApplication>(argc, argv);
         else

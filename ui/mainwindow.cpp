@@ -1,16 +1,804 @@
 #include "ui/mainwindow.h"
 
+#include "core/circuitbreaker.h"
+#include "core/csvexport.h"
+#include "core/curlcommand.h"
+#include "core/harexport.h"
+#include "core/reportjson.h"
+#include "core/retryexecutor.h"
+#include "ui/embeddedserver.h"
+#include "ui/errorlogview.h"
+#include "ui/messagebar.h"
+#include "ui/policyeditor.h"
+#include "ui/policypanel.h"
+#include "ui/requestcomposer.h"
+#include "ui/requestrunner.h"
+#include "ui/requesttemplate.h"
+#include "ui/runsession.h"
+#include "ui/serverview.h"
+#include "ui/settings.h"
+#include "ui/simulatorview.h"
+#include "ui/statisticsview.h"
+#include "ui/timelineview.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QClipboard>
+#include <QCloseEvent>
+#include <QDateTime>
+#include <QDir>
+#include <QDockWidget>
+#include <QFileInfo>
 #include <QLabel>
+#include <QLocale>
+#include <QLoggingCategory>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QScreen>
+#include <QScrollArea>
+#include <QStandardPaths>
+#include <QStatusBar>
+#include <QTabWidget>
+#include <QTimer>
+#include <QVBoxLayout>
+
+#include <algorithm>
+
+Q_LOGGING_CATEGORY(lcMainWindow, "retrylab.ui.mainwindow")
 
 namespace RetryLab::Ui {
 
-MainWindow::MainWindow(QWidget *parent) : QMainWindow(parent)
+namespace {
+
+constexpr int statusIntervalMs = 100;
+constexpr int breakerPollMs = 250;
+constexpr int maxHostsInStatus = 3;
+
+struct FormatInfo
+{
+    MainWindow::ExportFormat format;
+    QString filter;
+    QString suffix;
+    QString title;
+};
+
+QList<FormatInfo> formats()
+{
+    return {
+        {MainWindow::ExportFormat::Json, MainWindow::tr("JSON report (*.json)"), QStringLiteral("json"),
+            MainWindow::tr("JSON report")},
+        {MainWindow::ExportFormat::Csv, MainWindow::tr("CSV, one row per attempt (*.csv)"), QStringLiteral("csv"),
+            MainWindow::tr("CSV")},
+        {MainWindow::ExportFormat::Har, MainWindow::tr("HAR 1.2, for browsers' network panels (*.har)"),
+            QStringLiteral("har"), MainWindow::tr("HAR")},
+    };
+}
+
+FormatInfo formatInfo(MainWindow::ExportFormat format)
+{
+    for (const FormatInfo &info : formats()) {
+        if (info.format == format)
+            return info;
+    }
+    return formats().constFirst();
+}
+
+QString breakerStateText(Core::CircuitBreaker::State state)
+{
+    switch (state) {
+    case Core::CircuitBreaker::State::Closed:
+        return MainWindow::tr("closed");
+    case Core::CircuitBreaker::State::Open:
+        return MainWindow::tr("OPEN");
+    case Core::CircuitBreaker::State::HalfOpen:
+        return MainWindow::tr("half-open");
+    }
+    return {};
+}
+
+} // namespace
+
+MainWindow::MainWindow(QWidget *parent) : MainWindow(Options{}, parent)
+{ }
+
+MainWindow::MainWindow(const Options &options, QWidget *parent)
+    : QMainWindow(parent), m_settings(new Settings(this)), m_server(new EmbeddedServer(this)),
+      m_executor(new Core::RetryExecutor(nullptr, this)), m_session(new RunSession(this)),
+      m_runner(new RequestRunner(m_executor, m_session, this))
 {
     setWindowTitle(tr("RetryLab"));
-    auto *label = new QLabel(tr("RetryLab"), this);
-    label->setAlignment(Qt::AlignCenter);
-    setCentralWidget(label);
-    resize(1200, 800);
+    setObjectName(QStringLiteral("mainWindow"));
+    m_session->attach(m_executor);
+
+    if (options.startServer)
+        m_server->start(options.server);
+    m_runner->setServer(m_server->server(), m_server->errorString());
+
+    buildDocks();
+    buildTabs();
+    buildMenus();
+    buildStatusBar();
+    m_defaultState = saveState(Settings::windowStateVersion);
+    loadSettings();
+    connectParts();
+
+    if (!m_server->isRunning() && options.startServer) {
+        m_messages->showMessage(FieldMessage::Kind::Error,
+            tr("The embedded fault server could not start: %1. Requests to other servers still work; URLs with "
+               "{server} cannot be sent.")
+                .arg(m_server->errorString()));
+    }
+    updateServerStatus();
+    updateStatus();
+}
+
+MainWindow::~MainWindow()
+{
+    m_runner->stop();
+    m_server->stop();
+}
+
+void MainWindow::buildDocks()
+{
+    // The policy dock takes the whole left side; the request sits above the tabs.
+    setCorner(Qt::TopLeftCorner, Qt::LeftDockWidgetArea);
+    setCorner(Qt::BottomLeftCorner, Qt::LeftDockWidgetArea);
+    setDockOptions(AnimatedDocks | AllowTabbedDocks);
+
+    m_policyPanel = new PolicyPanel(m_settings);
+    m_policyDock = new QDockWidget(tr("Retry policy"), this);
+    m_policyDock->setObjectName(QStringLiteral("policyDock"));
+    m_policyDock->setWidget(m_policyPanel);
+    addDockWidget(Qt::LeftDockWidgetArea, m_policyDock);
+
+    m_composer = new RequestComposer;
+    m_requestDock = new QDockWidget(tr("Request"), this);
+    m_requestDock->setObjectName(QStringLiteral("requestDock"));
+    m_requestDock->setWidget(m_composer);
+    addDockWidget(Qt::TopDockWidgetArea, m_requestDock);
+
+    resizeDocks({m_policyDock}, {fontMetrics().horizontalAdvance(QLatin1Char('x')) * 62}, Qt::Horizontal);
+    resizeDocks({m_requestDock}, {fontMetrics().height() * 11}, Qt::Vertical);
+}
+
+void MainWindow::buildTabs()
+{
+    m_timeline = new TimelineView;
+    m_timeline->setObjectName(QStringLiteral("timeline"));
+    m_errorLog = new ErrorLogView;
+    m_errorLog->setObjectName(QStringLiteral("errorLog"));
+    m_statistics = new StatisticsView;
+    m_statistics->setObjectName(QStringLiteral("statistics"));
+    m_serverView = new ServerView;
+    m_serverView->setObjectName(QStringLiteral("server"));
+    m_simulator = new SimulatorView;
+    m_simulator->setObjectName(QStringLiteral("simulator"));
+
+    m_timeline->setSession(m_session);
+    m_errorLog->setSession(m_session);
+    m_statistics->setSession(m_session);
+    m_serverView->setServer(m_server);
+
+    // Pages with forms and charts scroll rather than make the window too big for a
+    // laptop screen; the timeline and the log scroll on their own.
+    const auto scrollable = [](QWidget *page) {
+        auto *area = new QScrollArea;
+        area->setObjectName(page->objectName() + QStringLiteral("Scroll"));
+        area->setFrameShape(QFrame::NoFrame);
+        area->setWidgetResizable(true);
+        area->setWidget(page);
+        return area;
+    };
+    m_tabs = new QTabWidget;
+    m_tabs->setObjectName(QStringLiteral("tabs"));
+    m_tabs->setDocumentMode(true);
+    m_tabs->addTab(m_timeline, tr("Timeline"));
+    m_tabs->addTab(m_errorLog, tr("Error log"));
+    m_tabs->addTab(scrollable(m_statistics), tr("Statistics"));
+    m_tabs->addTab(scrollable(m_serverView), tr("Server"));
+    m_tabs->addTab(scrollable(m_simulator), tr("Herd simulator"));
+
+    m_messages = new MessageBar;
+    m_messages->setObjectName(QStringLiteral("messages"));
+    auto *central = new QWidget;
+    auto *layout = new QVBoxLayout(central);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->setSpacing(0);
+    layout->addWidget(m_messages);
+    layout->addWidget(m_tabs, 1);
+    setCentralWidget(central);
+}
+
+QWidget *MainWindow::tab(Tab which) const
+{
+    switch (which) {
+    case Tab::Timeline:
+        return m_timeline;
+    case Tab::ErrorLog:
+        return m_errorLog;
+    case Tab::Statistics:
+        return m_statistics;
+    case Tab::Server:
+        return m_serverView;
+    case Tab::Simulator:
+        return m_simulator;
+    }
+    return nullptr;
+}
+
+void MainWindow::showTab(Tab which)
+{
+    QWidget *page = tab(which);
+    for (int i = 0; i < m_tabs->count(); ++i) {
+        QWidget *candidate = m_tabs->widget(i);
+        if (candidate == page || candidate->isAncestorOf(page)) {
+            m_tabs->setCurrentIndex(i);
+            return;
+        }
+    }
+}
+
+MainWindow::Tab MainWindow::currentTab() const
+{
+    for (Tab each : {Tab::Timeline, Tab::ErrorLog, Tab::Statistics, Tab::Server, Tab::Simulator}) {
+        QWidget *page = tab(each);
+        if (m_tabs->currentWidget() == page || m_tabs->currentWidget()->isAncestorOf(page))
+            return each;
+    }
+    return Tab::Timeline;
+}
+
+void MainWindow::buildMenus()
+{
+    QMenu *file = menuBar()->addMenu(tr("&File"));
+    m_exportAction = file->addAction(tr("&Export run\u2026"), this, &MainWindow::exportWithDialog);
+    m_exportAction->setObjectName(QStringLiteral("exportRun"));
+    m_exportAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
+    m_exportAction->setToolTip(tr("Save every attempt as a JSON report, CSV or HAR (Ctrl+E)"));
+    QMenu *exportMenu = file->addMenu(tr("Export run &as"));
+    for (const FormatInfo &info : formats()) {
+        exportMenu->addAction(tr("%1\u2026").arg(info.title), this, [this, f = info.format] { exportAs(f, false); });
+    }
+    m_redactAction = file->addAction(tr("&Redact credentials in exports"));
+    m_redactAction->setObjectName(QStringLiteral("redactExports"));
+    m_redactAction->setCheckable(true);
+    m_redactAction->setChecked(true);
+    m_redactAction->setToolTip(tr("Authorization, cookies, API keys, tokens and passwords are replaced by REDACTED in "
+                                  "exports and in \"Copy as curl\". Turned on at every start."));
+    file->addSeparator();
+    file->addAction(tr("&Import policy\u2026"), this, &MainWindow::importPolicy)
+        ->setObjectName(QStringLiteral("importPolicy"));
+    file->addAction(tr("Export &policy\u2026"), this, &MainWindow::exportPolicy)
+        ->setObjectName(QStringLiteral("exportPolicy"));
+    file->addSeparator();
+    QAction *quit = file->addAction(tr("&Quit"), this, &QWidget::close);
+    quit->setObjectName(QStringLiteral("quit"));
+    quit->setShortcut(QKeySequence::Quit);
+    quit->setMenuRole(QAction::QuitRole);
+
+    QMenu *request = menuBar()->addMenu(tr("&Request"));
+    request->addAction(m_composer->sendAction());
+    request->addAction(m_composer->batchAction());
+    request->addAction(m_composer->repeatAction());
+    request->addAction(m_composer->stopAction());
+    request->addSeparator();
+    m_copyCurlAction = request->addAction(tr("&Copy as curl"), this, &MainWindow::copyAsCurl);
+    m_copyCurlAction->setObjectName(QStringLiteral("copyAsCurl"));
+    m_copyCurlAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_C));
+    QAction *focusUrl = request->addAction(tr("Edit &URL"), m_composer, &RequestComposer::focusUrl);
+    focusUrl->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_L));
+    request->addSeparator();
+    m_clearAction = request->addAction(tr("C&lear run"), this, &MainWindow::clearRun);
+    m_clearAction->setObjectName(QStringLiteral("clearRun"));
+    m_clearAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Backspace));
+    m_clearAction->setToolTip(tr("Cancel what is running and forget the run's attempts"));
+
+    // Shortcuts must work wherever the focus is in the window, docks included.
+    for (QAction *action :
+        {m_composer->sendAction(), m_composer->batchAction(), m_composer->repeatAction(), m_composer->stopAction()})
+        addAction(action);
+
+    QMenu *view = menuBar()->addMenu(tr("&View"));
+    view->addAction(m_policyDock->toggleViewAction());
+    view->addAction(m_requestDock->toggleViewAction());
+    view->addAction(tr("&Reset layout"), this, &MainWindow::resetLayout);
+    view->addSeparator();
+    for (int i = 0; i < m_tabs->count(); ++i) {
+        QAction *show = view->addAction(m_tabs->tabText(i), this, [this, i] { m_tabs->setCurrentIndex(i); });
+        show->setShortcut(QKeySequence(Qt::ALT | static_cast<Qt::Key>(Qt::Key_1 + i)));
+    }
+
+    QMenu *help = menuBar()->addMenu(tr("&Help"));
+    help->addAction(tr("Fault server &endpoints"), this, [this] {
+        showTab(Tab::Server);
+        QMessageBox box(QMessageBox::Information, tr("Fault server endpoints"),
+            tr("The embedded server answers these paths; {server} in a URL stands for it."), QMessageBox::Ok, this);
+        box.setDetailedText(Core::FaultServer::usageText());
+        box.exec();
+    });
+    help->addAction(tr("&About RetryLab"), this, [this] {
+        QMessageBox::about(this, tr("About RetryLab"),
+            tr("<p><b>RetryLab %1</b></p><p>See and test how clients retry failed network requests: backoff, jitter, "
+               "classification, circuit breakers and retry budgets, against real requests.</p>")
+                .arg(QCoreApplication::applicationVersion()));
+    });
+}
+
+void MainWindow::buildStatusBar()
+{
+    const auto label = [this](const char *name, const QString &tip) {
+        auto *l = new QLabel(this);
+        l->setObjectName(QLatin1String(name));
+        l->setToolTip(tip);
+        l->setTextInteractionFlags(Qt::TextSelectableByMouse);
+        return l;
+    };
+    m_breakerStatus = label("breakerStatus", tr("The circuit breaker of each host the requests went to"));
+    // The first field gives way when the window is narrow; its tooltip has all of it.
+    m_breakerStatus->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    m_budgetStatus = label("budgetStatus", tr("Tokens left in the retry budget shared by all requests"));
+    m_activityStatus = label("activityStatus", tr("Attempts on the wire now, and logical requests not finished"));
+    m_serverStatus = label("serverStatus", tr("The embedded fault server; {server} in a URL stands for it"));
+    statusBar()->addWidget(m_breakerStatus, 1);
+    statusBar()->addPermanentWidget(m_budgetStatus);
+    statusBar()->addPermanentWidget(m_activityStatus);
+    statusBar()->addPermanentWidget(m_serverStatus);
+
+    m_statusTimer = new QTimer(this);
+    m_statusTimer->setSingleShot(true);
+    m_statusTimer->setInterval(statusIntervalMs);
+    connect(m_statusTimer, &QTimer::timeout, this, &MainWindow::updateStatus);
+    // An open breaker turns half-open by time alone, without a signal.
+    m_breakerPoll = new QTimer(this);
+    m_breakerPoll->setInterval(breakerPollMs);
+    connect(m_breakerPoll, &QTimer::timeout, this, &MainWindow::updateStatus);
+}
+
+void MainWindow::loadSettings()
+{
+    m_composer->setDraft(m_settings->requestDraft());
+    m_composer->setRecentUrls(m_settings->recentUrlTemplates());
+    m_serverView->setScenario(m_settings->serverScenario());
+    m_runner->setScenario(m_serverView->scenario());
+    if (m_policyPanel->isUsable())
+        m_executor->setPolicy(m_policyPanel->policy());
+    m_composer->setPolicy(m_policyPanel->policy());
+    m_composer->setBlocker(QStringLiteral("policy"),
+        m_policyPanel->isUsable() ? QString()
+                                  : tr("the policy cannot be used: %1").arg(m_policyPanel->editor()->invalidReason()));
+
+    if (!m_settings->restoreMainWindow(*this)) {
+        const QSize available = screen() ? screen()->availableGeometry().size() : QSize(1600, 1000);
+        resize(std::min(1440, available.width() * 9 / 10), std::min(900, available.height() * 9 / 10));
+    }
+    for (const QString &problem : m_settings->problems())
+        m_messages->showMessage(FieldMessage::Kind::Warning, problem);
+}
+
+void MainWindow::saveSettings()
+{
+    m_settings->setRequestDraft(m_composer->draft());
+    m_settings->setServerScenario(m_serverView->scenario());
+    m_settings->saveMainWindow(*this);
+    if (const QString error = m_settings->sync(); !error.isEmpty())
+        qCWarning(lcMainWindow) << error;
+}
+
+void MainWindow::connectParts()
+{
+    connect(m_composer->sendAction(), &QAction::triggered, this, &MainWindow::send);
+    connect(m_composer->batchAction(), &QAction::triggered, this, &MainWindow::sendBatch);
+    connect(m_composer->repeatAction(), &QAction::triggered, this, &MainWindow::startRepeat);
+    connect(m_composer->stopAction(), &QAction::triggered, this, &MainWindow::stop);
+    connect(
+        m_composer, &RequestComposer::draftChanged, this, [this] { m_settings->setRequestDraft(m_composer->draft()); });
+    connect(m_settings, &Settings::recentUrlsChanged, this,
+        [this] { m_composer->setRecentUrls(m_settings->recentUrlTemplates()); });
+
+    connect(m_policyPanel, &PolicyPanel::policyChanged, this, &MainWindow::handlePolicyChanged);
+    connect(m_policyPanel, &PolicyPanel::validityChanged, this, &MainWindow::handlePolicyChanged);
+
+    connect(m_serverView, &ServerView::scenarioChanged, this, &MainWindow::handleServerScenarioChanged);
+    connect(m_serverView, &ServerView::scenarioProblemChanged, this, [this](const QString &problem) {
+        m_composer->setBlocker(QStringLiteral("scenario"),
+            problem.isEmpty() ? QString() : tr("the server scenario (Server tab) has an error: %1").arg(problem));
+    });
+    connect(m_serverView, &ServerView::restartRequested, this, [this] {
+        m_runner->restartSharedScenario();
+        m_composer->setPreviewContext(m_runner->nextContext());
+    });
+    if (const QString problem = m_serverView->scenarioProblem(); !problem.isEmpty())
+        m_composer->setBlocker(
+            QStringLiteral("scenario"), tr("the server scenario (Server tab) has an error: %1").arg(problem));
+    handleServerScenarioChanged();
+
+    connect(m_runner, &RequestRunner::sent, this, &MainWindow::handleSent);
+    connect(m_runner, &RequestRunner::batchProgress, m_composer, &RequestComposer::setBatchProgress);
+    connect(m_runner, &RequestRunner::repeatingChanged, this, &MainWindow::scheduleStatusUpdate);
+    connect(m_runner, &RequestRunner::failed, this, &MainWindow::showProblem);
+
+    // A finished run shows at once; everything else is coalesced.
+    connect(m_executor, &Core::RetryExecutor::idle, this, &MainWindow::updateStatus);
+    connect(m_executor, &Core::RetryExecutor::attemptStarted, this, &MainWindow::scheduleStatusUpdate);
+    connect(m_executor, &Core::RetryExecutor::attemptFinished, this, &MainWindow::scheduleStatusUpdate);
+    connect(m_executor, &Core::RetryExecutor::requestFinished, this, &MainWindow::scheduleStatusUpdate);
+    connect(m_executor, &Core::RetryExecutor::circuitStateChanged, this, &MainWindow::scheduleStatusUpdate);
+    connect(m_executor, &Core::RetryExecutor::budgetChanged, this, &MainWindow::scheduleStatusUpdate);
+
+    connect(
+        m_errorLog, &ErrorLogView::exportRequested, this, [this](ErrorLogView::ExportFormat format, bool onlyVisible) {
+            exportAs(format == ErrorLogView::ExportFormat::Csv ? ExportFormat::Csv : ExportFormat::Json, onlyVisible);
+        });
+    connect(m_errorLog, &ErrorLogView::attemptActivated, this, [this](qsizetype row) {
+        showTab(Tab::Timeline);
+        m_timeline->showAttempt(row);
+    });
+    connect(m_timeline, &TimelineView::attemptClicked, m_errorLog, &ErrorLogView::showAttempt);
+    connect(m_server, &EmbeddedServer::runningChanged, this, &MainWindow::updateServerStatus);
+}
+
+void MainWindow::handlePolicyChanged()
+{
+    const bool usable = m_policyPanel->isUsable();
+    if (usable)
+        m_executor->setPolicy(m_policyPanel->policy());
+    m_composer->setPolicy(m_policyPanel->policy());
+    m_composer->setBlocker(QStringLiteral("policy"),
+        usable ? QString() : tr("the policy cannot be used: %1").arg(m_policyPanel->editor()->invalidReason()));
+    updateStatus();
+}
+
+void MainWindow::handleServerScenarioChanged()
+{
+    const ServerScenario scenario = m_serverView->scenario();
+    m_runner->setScenario(scenario);
+    m_settings->setServerScenario(scenario);
+    QString note;
+    if (scenario.isActive()) {
+        QString title = tr("a custom script");
+        for (const auto &preset : ServerScenario::presets()) {
+            if (preset.id == scenario.presetId)
+                title = QStringLiteral("\u201c%1\u201d").arg(preset.title);
+        }
+        note = scenario.sharing == ServerScenario::Sharing::Shared
+            ? tr("with the server scenario %1 (one shared copy)").arg(title)
+            : tr("with the server scenario %1 (a copy per request)").arg(title);
+    }
+    m_composer->setPreviewNote(note);
+    m_composer->setPreviewContext(m_runner->nextContext());
+}
+
+bool MainWindow::refuseWhenBlocked(const QString &what)
+{
+    // The actions are disabled then; this catches calls from elsewhere (and keeps a
+    // script that is being edited from going out as its last valid version).
+    if (m_composer->canSend())
+        return false;
+    showProblem(tr("%1: %2").arg(what, m_composer->problem()));
+    return true;
+}
+
+void MainWindow::startRunIfEmpty()
+{
+    // Time 0 of the views is the first send, not the moment the window opened or the run was cleared.
+    if (m_session->laneCount() == 0 && !m_session->hasActivity())
+        m_session->clear();
+}
+
+void MainWindow::send()
+{
+    if (refuseWhenBlocked(tr("Not sent")))
+        return;
+    startRunIfEmpty();
+    const auto id = m_runner->send(m_composer->draft());
+    if (!id)
+        showProblem(tr("Not sent: %1").arg(id.error()));
+}
+
+void MainWindow::sendBatch()
+{
+    if (refuseWhenBlocked(tr("Not sent")))
+        return;
+    startRunIfEmpty();
+    if (const QString problem = m_runner->startBatch(m_composer->draft()); !problem.isEmpty())
+        showProblem(problem);
+}
+
+void MainWindow::startRepeat()
+{
+    if (refuseWhenBlocked(tr("Not repeating")))
+        return;
+    startRunIfEmpty();
+    if (const QString problem = m_runner->startRepeat(m_composer->draft()); !problem.isEmpty())
+        showProblem(tr("Not repeating: %1").arg(problem));
+    scheduleStatusUpdate();
+}
+
+void MainWindow::stop()
+{
+    m_runner->stop();
+    updateStatus();
+}
+
+void MainWindow::clearRun()
+{
+    m_runner->stop();
+    m_session->clear();
+    m_runner->resetBatch();
+    updateStatus();
+}
+
+void MainWindow::handleSent()
+{
+    m_settings->addRecentUrlTemplate(m_composer->draft().urlTemplate);
+    m_composer->setPreviewContext(m_runner->nextContext());
+    m_serverView->setSharedTestId(m_runner->sharedTestId());
+    scheduleStatusUpdate();
+}
+
+void MainWindow::showProblem(const QString &text)
+{
+    m_messages->showMessage(FieldMessage::Kind::Error, text);
+}
+
+QStringList MainWindow::messages() const
+{
+    return m_messages->messages();
+}
+
+void MainWindow::scheduleStatusUpdate()
+{
+    if (!m_statusTimer->isActive())
+        m_statusTimer->start();
+}
+
+void MainWindow::updateStatus()
+{
+    m_statusTimer->stop();
+    const int inFlight = m_executor->inFlightCount();
+    const int running = m_executor->activeCount();
+    m_composer->setActivity(inFlight, running, m_runner->isRepeating(), m_runner->repeatCount());
+    m_activityStatus->setText(tr("In flight: %1 · running: %2").arg(inFlight).arg(running));
+
+    const Core::BackoffPolicy &policy = m_executor->policy();
+    bool anyOpen = false;
+    if (!policy.circuitBreaker.enabled) {
+        m_breakerStatus->setText(tr("Circuit breaker: off"));
+    } else {
+        QStringList hosts = m_executor->hosts();
+        hosts.sort();
+        QStringList parts;
+        QStringList all;
+        for (const QString &host : std::as_const(hosts)) {
+            const auto state = m_executor->circuitState(host);
+            anyOpen = anyOpen || state != Core::CircuitBreaker::State::Closed;
+            const QString part = tr("%1 %2").arg(host, breakerStateText(state));
+            all.append(part);
+            if (parts.size() < maxHostsInStatus)
+                parts.append(part);
+        }
+        QString text = parts.isEmpty() ? tr("Circuit breakers: no host yet")
+                                       : tr("Circuit breakers: %1").arg(parts.join(QStringLiteral(", ")));
+        if (all.size() > parts.size())
+            text += tr(" (+%1 more hosts)").arg(all.size() - parts.size());
+        m_breakerStatus->setText(text);
+        m_breakerStatus->setToolTip(
+            all.isEmpty() ? tr("The circuit breaker of each host the requests went to") : all.join(QLatin1Char('\n')));
+    }
+    if (anyOpen && !m_breakerPoll->isActive())
+        m_breakerPoll->start();
+    else if (!anyOpen)
+        m_breakerPoll->stop();
+
+    if (policy.retryBudget.kind == Core::RetryBudgetKind::None) {
+        m_budgetStatus->setText(tr("Retry budget: off"));
+    } else {
+        m_budgetStatus->setText(tr("Retry budget: %1 / %2 tokens")
+                                    .arg(QLocale().toString(m_executor->budgetTokens(), 'f', 1),
+                                        QLocale().toString(m_executor->budgetCapacity(), 'f', 0)));
+    }
+}
+
+void MainWindow::updateServerStatus()
+{
+    if (m_server->isRunning()) {
+        m_serverStatus->setText(tr("Server: %1").arg(m_server->baseUrl().toString()));
+        m_runner->setServer(m_server->server());
+    } else {
+        m_serverStatus->setText(tr("Server: not running"));
+        m_serverStatus->setToolTip(m_server->errorString());
+        m_runner->setServer(nullptr, m_server->errorString());
+    }
+    m_composer->setPreviewContext(m_runner->nextContext());
+}
+
+bool MainWindow::redactsExports() const
+{
+    return m_redactAction->isChecked();
+}
+
+void MainWindow::setRedactsExports(bool redact)
+{
+    m_redactAction->setChecked(redact);
+}
+
+void MainWindow::setFileChooser(FileChooser chooser)
+{
+    m_fileChooser = std::move(chooser);
+}
+
+QString MainWindow::chooseFile(QFileDialog::AcceptMode mode, const QString &title, const QString &suggestion,
+    const QString &filters, QString *selectedFilter)
+{
+    if (m_fileChooser)
+        return m_fileChooser(mode, title, suggestion, filters, selectedFilter);
+    if (mode == QFileDialog::AcceptSave)
+        return QFileDialog::getSaveFileName(this, title, suggestion, filters, selectedFilter);
+    return QFileDialog::getOpenFileName(this, title, suggestion, filters, selectedFilter);
+}
+
+void MainWindow::exportWithDialog()
+{
+    exportAs(ExportFormat::Json, false);
+}
+
+void MainWindow::exportAs(ExportFormat preferred, bool onlyVisibleRows)
+{
+    QString directory = m_settings->exportDirectory();
+    if (directory.isEmpty() || !QFileInfo(directory).isDir())
+        directory = QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation);
+    const FormatInfo preferredInfo = formatInfo(preferred);
+    const QString name
+        = QStringLiteral("retrylab-run-%1.%2")
+              .arg(QDateTime::currentDateTime().toString(QStringLiteral("yyyyMMdd-HHmmss")), preferredInfo.suffix);
+    QStringList filters;
+    for (const FormatInfo &info : formats())
+        filters.append(info.filter);
+    QString selected = preferredInfo.filter;
+    const QString title = onlyVisibleRows ? tr("Export the shown rows") : tr("Export the run");
+    QString path = chooseFile(
+        QFileDialog::AcceptSave, title, QDir(directory).filePath(name), filters.join(QStringLiteral(";;")), &selected);
+    if (path.isEmpty())
+        return;
+
+    // The extension decides when it names a format; otherwise the chosen filter, and the extension is added.
+    const QString suffix = QFileInfo(path).suffix().toLower();
+    ExportFormat format = preferred;
+    bool bySuffix = false;
+    for (const FormatInfo &info : formats()) {
+        if (info.suffix == suffix) {
+            format = info.format;
+            bySuffix = true;
+        }
+    }
+    if (!bySuffix) {
+        for (const FormatInfo &info : formats()) {
+            if (info.filter == selected)
+                format = info.format;
+        }
+        path += QLatin1Char('.') + formatInfo(format).suffix;
+    }
+    m_settings->setExportDirectory(QFileInfo(path).absolutePath());
+    exportRun(path, format, onlyVisibleRows);
+}
+
+Core::Result<qint64> MainWindow::exportRun(const QString &path, ExportFormat format, bool onlyVisibleRows)
+{
+    using R = Core::Result<qint64>;
+    if (m_session->finishedCount() == 0 && m_session->resultCount() == 0) {
+        const QString message = tr("Nothing to export yet: send a request first.");
+        m_messages->showMessage(FieldMessage::Kind::Note, message);
+        return R::failure(message);
+    }
+    const Core::RunRecord record
+        = onlyVisibleRows ? m_session->runRecord(m_errorLog->visibleFinishedIndexes()) : m_session->runRecord();
+    Core::ExportOptions options;
+    options.redactCredentials = redactsExports();
+
+    R written = R::failure(QString());
+    switch (format) {
+    case ExportFormat::Json:
+        written = Core::ReportJson::writeFile(path, record, options);
+        break;
+    case ExportFormat::Csv:
+        written = Core::CsvExport::writeFile(path, record, options);
+        break;
+    case ExportFormat::Har:
+        written = Core::HarExport::writeFile(path, record, options);
+        break;
+    }
+    if (!written) {
+        m_messages->showMessage(FieldMessage::Kind::Error,
+            tr("The export was not written: %1. Nothing in the run was lost; try another place.").arg(written.error()));
+        return written;
+    }
+
+    QString message = tr("Exported to %1 (%2, %3): attempts %4, requests %5.")
+                          .arg(QDir::toNativeSeparators(path), formatInfo(format).title,
+                              options.redactCredentials ? tr("credentials redacted")
+                                                        : tr("NOT redacted: the file contains credentials"))
+                          .arg(record.attempts.size())
+                          .arg(record.requests.size());
+    if (m_session->runningRequestCount() > 0) {
+        message += QLatin1Char(' ')
+            + tr("Requests still running: %1; their attempts so far are included.")
+                  .arg(m_session->runningRequestCount());
+    }
+    if (!m_session->isRecordComplete()) {
+        message += QLatin1Char(' ')
+            + tr("Older attempts were rebuilt from the log: their response headers and bodies are not included.");
+    }
+    m_messages->showMessage(
+        options.redactCredentials ? FieldMessage::Kind::Success : FieldMessage::Kind::Warning, message);
+    return written;
+}
+
+void MainWindow::copyAsCurl()
+{
+    const auto spec = RequestTemplate::build(m_composer->draft(), m_runner->nextContext());
+    if (!spec) {
+        showProblem(tr("Nothing copied: %1").arg(spec.error()));
+        return;
+    }
+    Core::ExportOptions options;
+    options.redactCredentials = redactsExports();
+    const auto command = Core::CurlCommand::build(*spec, options, m_executor->policy());
+    QApplication::clipboard()->setText(command.commandLine);
+
+    QStringList notes = command.notes;
+    if (m_runner->scenario().isActive())
+        notes.prepend(tr("the server scenario is not part of it (it needs an X-Retry-Test-Id of its own)"));
+    QString message = options.redactCredentials ? tr("Copied a curl command to the clipboard (credentials redacted).")
+                                                : tr("Copied a curl command to the clipboard, WITH credentials.");
+    if (!notes.isEmpty())
+        message += QLatin1Char(' ') + tr("Notes: %1").arg(notes.join(QStringLiteral("; ")));
+    m_messages->showMessage(FieldMessage::Kind::Success, message);
+}
+
+void MainWindow::importPolicy()
+{
+    const QString path = chooseFile(QFileDialog::AcceptOpen, tr("Import a policy"), m_settings->exportDirectory(),
+        tr("Policy JSON (*.json);;All files (*)"));
+    if (path.isEmpty())
+        return;
+    const bool ok = m_policyPanel->editor()->importFile(path);
+    m_messages->showMessage(
+        ok ? FieldMessage::Kind::Success : FieldMessage::Kind::Error, m_policyPanel->editor()->lastMessage());
+}
+
+void MainWindow::exportPolicy()
+{
+    QString directory = m_settings->exportDirectory();
+    if (directory.isEmpty())
+        directory = QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation);
+    const QString name
+        = m_policyPanel->policy().name.simplified().replace(QLatin1Char(' '), QLatin1Char('-')).toLower();
+    QString path = chooseFile(QFileDialog::AcceptSave, tr("Export the policy"),
+        QDir(directory).filePath((name.isEmpty() ? QStringLiteral("policy") : name) + QStringLiteral(".json")),
+        tr("Policy JSON (*.json)"));
+    if (path.isEmpty())
+        return;
+    if (QFileInfo(path).suffix().isEmpty())
+        path += QStringLiteral(".json");
+    const bool ok = m_policyPanel->editor()->exportFile(path);
+    m_messages->showMessage(
+        ok ? FieldMessage::Kind::Success : FieldMessage::Kind::Error, m_policyPanel->editor()->lastMessage());
+}
+
+void MainWindow::resetLayout()
+{
+    m_policyDock->show();
+    m_requestDock->show();
+    m_policyDock->setFloating(false);
+    m_requestDock->setFloating(false);
+    restoreState(m_defaultState, Settings::windowStateVersion);
+}
+
+void MainWindow::closeEvent(QCloseEvent *event)
+{
+    m_runner->stop();
+    saveSettings();
+    QMainWindow::closeEvent(event);
 }
 
 } // namespace RetryLab::Ui

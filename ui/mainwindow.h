@@ -1,16 +1,179 @@
 #pragma once
 
+#include "core/faultserver.h"
+#include "core/result.h"
+
+#include <QFileDialog>
 #include <QMainWindow>
+
+#include <functional>
+
+class QAction;
+class QDockWidget;
+class QLabel;
+class QTabWidget;
+class QTimer;
+
+namespace RetryLab::Core {
+class RetryExecutor;
+} // namespace RetryLab::Core
 
 namespace RetryLab::Ui {
 
-/// The application's main window.
+class EmbeddedServer;
+class ErrorLogView;
+class MessageBar;
+class PolicyPanel;
+class RequestComposer;
+class RequestRunner;
+class RunSession;
+class ServerView;
+class Settings;
+class SimulatorView;
+class StatisticsView;
+class TimelineView;
+
+/// RetryLab's window. The policy dock says how to retry, the request dock what to
+/// send; Send runs real requests through the retry executor against the embedded
+/// fault server (started with the window, in a thread of its own) or any other
+/// server; the tabs show the run live: timeline, error log, statistics, the server's
+/// side, and the herd simulator. The status bar shows circuit breakers, the retry
+/// budget, the requests in flight and the server's address.
+///
+/// Everything a person sets (policy, request, server scenario, layout) is kept
+/// through Settings; what could not be read back is said above the tabs.
 class MainWindow final : public QMainWindow
 {
     Q_OBJECT
 
 public:
+    enum class Tab { Timeline, ErrorLog, Statistics, Server, Simulator };
+    Q_ENUM(Tab)
+    enum class ExportFormat { Json, Csv, Har };
+    Q_ENUM(ExportFormat)
+
+    struct Options
+    {
+        /// How the embedded server listens (loopback, a free port by default).
+        Core::FaultServerOptions server;
+        bool startServer = true;
+    };
+
+    /// Asks for a file name (tests answer without a dialog). `mode` says whether
+    /// the file is read or written; an empty result means "cancelled".
+    using FileChooser = std::function<QString(QFileDialog::AcceptMode mode, const QString &title,
+        const QString &suggestion, const QString &filters, QString *selectedFilter)>;
+
     explicit MainWindow(QWidget *parent = nullptr);
+    explicit MainWindow(const Options &options, QWidget *parent = nullptr);
+    ~MainWindow() override;
+
+    /// Writes the run (or the error log's shown rows) to `path`; returns the bytes
+    /// written or why not. The outcome is also shown above the tabs.
+    Core::Result<qint64> exportRun(const QString &path, ExportFormat format, bool onlyVisibleRows = false);
+    /// Credentials are redacted in exports and "Copy as curl" unless this is turned off.
+    bool redactsExports() const;
+    void setRedactsExports(bool redact);
+    void setFileChooser(FileChooser chooser);
+
+    Settings *settings() const { return m_settings; }
+    EmbeddedServer *server() const { return m_server; }
+    Core::RetryExecutor *executor() const { return m_executor; }
+    RunSession *session() const { return m_session; }
+    RequestRunner *runner() const { return m_runner; }
+    PolicyPanel *policyPanel() const { return m_policyPanel; }
+    RequestComposer *composer() const { return m_composer; }
+    QDockWidget *policyDock() const { return m_policyDock; }
+    QDockWidget *requestDock() const { return m_requestDock; }
+    QTabWidget *tabs() const { return m_tabs; }
+    /// The view of a tab (the page itself may be a scroll area around it).
+    QWidget *tab(Tab tab) const;
+    void showTab(Tab tab);
+    Tab currentTab() const;
+    TimelineView *timelineView() const { return m_timeline; }
+    ErrorLogView *errorLogView() const { return m_errorLog; }
+    StatisticsView *statisticsView() const { return m_statistics; }
+    ServerView *serverView() const { return m_serverView; }
+    SimulatorView *simulatorView() const { return m_simulator; }
+    MessageBar *messageBar() const { return m_messages; }
+    /// The messages shown above the tabs, oldest first.
+    QStringList messages() const;
+
+    QAction *exportAction() const { return m_exportAction; }
+    QAction *clearAction() const { return m_clearAction; }
+    QAction *copyCurlAction() const { return m_copyCurlAction; }
+
+public Q_SLOTS:
+    void send();
+    void sendBatch();
+    void startRepeat();
+    void stop();
+    void clearRun();
+    void copyAsCurl();
+    /// Ctrl+E: asks for a file; the format follows the chosen filter or extension.
+    void exportWithDialog();
+    void importPolicy();
+    void exportPolicy();
+    /// Puts the docks back where a new window has them.
+    void resetLayout();
+
+protected:
+    void closeEvent(QCloseEvent *event) override;
+
+private:
+    void buildDocks();
+    void buildTabs();
+    void buildMenus();
+    void buildStatusBar();
+    void connectParts();
+    void loadSettings();
+    void saveSettings();
+
+    void exportAs(ExportFormat format, bool onlyVisibleRows);
+    QString chooseFile(QFileDialog::AcceptMode mode, const QString &title, const QString &suggestion,
+        const QString &filters, QString *selectedFilter = nullptr);
+    void handlePolicyChanged();
+    void handleServerScenarioChanged();
+    void handleSent();
+    void scheduleStatusUpdate();
+    void updateStatus();
+    void updateServerStatus();
+    void showProblem(const QString &text);
+    bool refuseWhenBlocked(const QString &what);
+    void startRunIfEmpty();
+
+    Settings *m_settings;
+    EmbeddedServer *m_server;
+    Core::RetryExecutor *m_executor;
+    RunSession *m_session;
+    RequestRunner *m_runner;
+
+    PolicyPanel *m_policyPanel = nullptr;
+    QDockWidget *m_policyDock = nullptr;
+    RequestComposer *m_composer = nullptr;
+    QDockWidget *m_requestDock = nullptr;
+    MessageBar *m_messages = nullptr;
+    QTabWidget *m_tabs = nullptr;
+    TimelineView *m_timeline = nullptr;
+    ErrorLogView *m_errorLog = nullptr;
+    StatisticsView *m_statistics = nullptr;
+    ServerView *m_serverView = nullptr;
+    SimulatorView *m_simulator = nullptr;
+
+    QAction *m_exportAction = nullptr;
+    QAction *m_redactAction = nullptr;
+    QAction *m_copyCurlAction = nullptr;
+    QAction *m_clearAction = nullptr;
+
+    QLabel *m_serverStatus = nullptr;
+    QLabel *m_activityStatus = nullptr;
+    QLabel *m_breakerStatus = nullptr;
+    QLabel *m_budgetStatus = nullptr;
+    QTimer *m_statusTimer = nullptr;
+    QTimer *m_breakerPoll = nullptr;
+
+    QByteArray m_defaultState;
+    FileChooser m_fileChooser;
 };
 
 } // namespace RetryLab::Ui

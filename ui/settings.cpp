@@ -7,9 +7,12 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QHash>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QLoggingCategory>
 #include <QMainWindow>
 #include <QMetaType>
+#include <QRegularExpression>
 #include <QStringDecoder>
 
 #include <algorithm>
@@ -26,6 +29,10 @@ const QString presetJsonKey = QStringLiteral("json");
 const QString geometryKey = QStringLiteral("window/geometry");
 const QString stateKey = QStringLiteral("window/state");
 const QString recentUrlsKey = QStringLiteral("request/recentUrls");
+const QString requestDraftKey = QStringLiteral("request/draft");
+const QString recentTemplatesKey = QStringLiteral("request/recentTemplates");
+const QString serverScenarioKey = QStringLiteral("server/scenario");
+const QString exportDirectoryKey = QStringLiteral("export/directory");
 
 QString typeName(const QVariant &value)
 {
@@ -153,6 +160,9 @@ QStringList Settings::problems() const
     readBytes(geometryKey, &problems);
     readBytes(stateKey, &problems);
     readRecentUrls(&problems);
+    readRequestDraft(&problems);
+    readRecentUrlTemplates(&problems);
+    readServerScenario(&problems);
     return problems;
 }
 
@@ -431,6 +441,160 @@ void Settings::clearRecentUrls()
 {
     m_settings->remove(recentUrlsKey);
     emit recentUrlsChanged();
+}
+
+namespace {
+
+// A JSON object stored as text; the error says what is wrong with it.
+std::optional<QJsonObject> readJsonObject(const QVariant &value, QString *error)
+{
+    if (value.typeId() != QMetaType::QString) {
+        *error = Settings::tr("it holds %1 instead of JSON text").arg(typeName(value));
+        return std::nullopt;
+    }
+    QJsonParseError parseError;
+    const QJsonDocument document = QJsonDocument::fromJson(value.toString().toUtf8(), &parseError);
+    if (parseError.error != QJsonParseError::NoError) {
+        *error = Settings::tr("it is not valid JSON (%1 at offset %2)")
+                     .arg(parseError.errorString())
+                     .arg(parseError.offset);
+        return std::nullopt;
+    }
+    if (!document.isObject()) {
+        *error = Settings::tr("it is not a JSON object");
+        return std::nullopt;
+    }
+    return document.object();
+}
+
+QString jsonText(const QJsonObject &object)
+{
+    return QString::fromUtf8(QJsonDocument(object).toJson(QJsonDocument::Compact));
+}
+
+// "http://user:secret@host/" -> "http://user@host/", also inside a template.
+QString withoutPassword(const QString &urlTemplate)
+{
+    static const QRegularExpression password(QStringLiteral("^([A-Za-z][A-Za-z0-9+.-]*://[^/@:]*):[^/@]*@"));
+    QString out = urlTemplate;
+    out.replace(password, QStringLiteral("\\1@"));
+    return out;
+}
+
+} // namespace
+
+RequestDraft Settings::readRequestDraft(QStringList *problems) const
+{
+    if (!m_settings->contains(requestDraftKey))
+        return {};
+    QString error;
+    const auto object = readJsonObject(m_settings->value(requestDraftKey), &error);
+    if (object) {
+        auto draft = RequestDraft::fromJson(*object);
+        if (draft)
+            return std::move(draft).value();
+        error = draft.error();
+    }
+    if (problems)
+        problems->append(tr("The saved request could not be read (%1); the default request is used.").arg(error));
+    return {};
+}
+
+RequestDraft Settings::requestDraft() const
+{
+    return readRequestDraft(nullptr);
+}
+
+void Settings::setRequestDraft(const RequestDraft &draft)
+{
+    m_settings->setValue(requestDraftKey, jsonText(draft.toJson(false)));
+}
+
+QStringList Settings::readRecentUrlTemplates(QStringList *problems) const
+{
+    if (!m_settings->contains(recentTemplatesKey))
+        return {};
+    const QVariant value = m_settings->value(recentTemplatesKey);
+    QStringList texts;
+    if (value.typeId() == QMetaType::QStringList) {
+        texts = value.toStringList();
+    } else if (value.typeId() == QMetaType::QString) {
+        texts = QStringList{value.toString()}; // INI stores a one-element list as a plain string
+    } else {
+        if (problems)
+            problems->append(wrongType(recentTemplatesKey, value, tr("a list of URLs")));
+        return {};
+    }
+    QStringList out;
+    for (const QString &text : std::as_const(texts)) {
+        if (text.trimmed().isEmpty() || text.size() > RequestDraft::maxUrlLength) {
+            if (problems)
+                problems->append(tr("A damaged recent URL (\"%1\") was left out.").arg(text.left(200)));
+            continue;
+        }
+        if (out.size() < maxRecentUrls && !out.contains(text))
+            out.append(text);
+    }
+    return out;
+}
+
+QStringList Settings::recentUrlTemplates() const
+{
+    return readRecentUrlTemplates(nullptr);
+}
+
+void Settings::addRecentUrlTemplate(const QString &urlTemplate)
+{
+    const QString stored = withoutPassword(urlTemplate.trimmed());
+    if (stored.isEmpty() || stored.size() > RequestDraft::maxUrlLength)
+        return;
+    QStringList templates = recentUrlTemplates();
+    templates.removeAll(stored);
+    templates.prepend(stored);
+    if (templates.size() > maxRecentUrls)
+        templates.resize(maxRecentUrls);
+    m_settings->setValue(recentTemplatesKey, templates);
+    emit recentUrlsChanged();
+}
+
+ServerScenario Settings::readServerScenario(QStringList *problems) const
+{
+    if (!m_settings->contains(serverScenarioKey))
+        return {};
+    QString error;
+    const auto object = readJsonObject(m_settings->value(serverScenarioKey), &error);
+    if (object) {
+        auto scenario = ServerScenario::fromJson(*object);
+        if (scenario)
+            return std::move(scenario).value();
+        error = scenario.error();
+    }
+    if (problems) {
+        problems->append(
+            tr("The saved server scenario could not be read (%1); the server answers by the URL instead.").arg(error));
+    }
+    return {};
+}
+
+ServerScenario Settings::serverScenario() const
+{
+    return readServerScenario(nullptr);
+}
+
+void Settings::setServerScenario(const ServerScenario &scenario)
+{
+    m_settings->setValue(serverScenarioKey, jsonText(scenario.toJson()));
+}
+
+QString Settings::exportDirectory() const
+{
+    const QVariant value = m_settings->value(exportDirectoryKey);
+    return value.typeId() == QMetaType::QString ? value.toString() : QString();
+}
+
+void Settings::setExportDirectory(const QString &directory)
+{
+    m_settings->setValue(exportDirectoryKey, directory);
 }
 
 } // namespace RetryLab::Ui

@@ -1,6 +1,8 @@
 #pragma once
 
 #include "core/backoffpolicy.h"
+#include "ui/requestdraft.h"
+#include "ui/serverscenario.h"
 
 #include <QByteArray>
 #include <QList>
@@ -83,6 +85,25 @@ public:
     void addRecentUrl(const QUrl &url);
     void clearRecentUrls();
 
+    // The request in the composer. Values of credential headers (Authorization,
+    // cookies, API keys) are not stored: the file is plain text.
+    RequestDraft requestDraft() const;
+    void setRequestDraft(const RequestDraft &draft);
+
+    // Recent URL templates as typed in the composer ("{server}/fail/3?key={id}"),
+    // newest first, at most maxRecentUrls; passwords are never stored.
+    QStringList recentUrlTemplates() const;
+    /// Moves (or adds) the template to the front; empty ones are ignored.
+    void addRecentUrlTemplate(const QString &urlTemplate);
+
+    // The fault server's script in the Server tab.
+    ServerScenario serverScenario() const;
+    void setServerScenario(const ServerScenario &scenario);
+
+    // Where exports were last saved.
+    QString exportDirectory() const;
+    void setExportDirectory(const QString &directory);
+
 signals:
     void userPresetsChanged();
     void recentUrlsChanged();
@@ -101,6 +122,9 @@ private:
     void writeUserPresets(const QList<RawPreset> &presets);
     QByteArray readBytes(const QString &key, QStringList *problems) const;
     QList<QUrl> readRecentUrls(QStringList *problems) const;
+    RequestDraft readRequestDraft(QStringList *problems) const;
+    QStringList readRecentUrlTemplates(QStringList *problems) const;
+    ServerScenario readServerScenario(QStringList *problems) const;
 
     std::unique_ptr<QSettings> m_settings;
     QStringList m_fileProblems;

@@ -1,0 +1,103 @@
+#include <QDir>
+#include <QFile>
+#include <QImage>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QTest>
+
+class TestScreenshotCommand final : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void screenshot_writesANonEmptyPngPerTab();
+    void screenshot_unwritableFolder_failsWithAMessage();
+    void screenshot_withoutOut_isAUsageError();
+
+private:
+    static QProcessEnvironment environment()
+    {
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
+        env.insert(QStringLiteral("QT_LOGGING_RULES"), QStringLiteral("retrylab.*.debug=false"));
+        return env;
+    }
+    static int run(const QStringList &arguments, QByteArray *out, QByteArray *err, int timeoutMs = 120'000)
+    {
+        QProcess process;
+        process.setProcessEnvironment(environment());
+        process.start(QStringLiteral(RETRYLAB_BINARY), arguments);
+        if (!process.waitForFinished(timeoutMs)) {
+            process.kill();
+            process.waitForFinished();
+            return -1;
+        }
+        *out = process.readAllStandardOutput();
+        *err = process.readAllStandardError();
+        return process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -2;
+    }
+};
+
+void TestScreenshotCommand::screenshot_writesANonEmptyPngPerTab()
+{
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString out = dir.filePath(QStringLiteral("shots/new"));
+    QByteArray stdOut;
+    QByteArray stdErr;
+    const int code = run({QStringLiteral("screenshot"), QStringLiteral("--out"), out}, &stdOut, &stdErr);
+    QVERIFY2(code == 0, stdErr.constData());
+    for (const QString &name :
+        {QStringLiteral("timeline.png"), QStringLiteral("errorlog.png"), QStringLiteral("statistics.png"),
+            QStringLiteral("server.png"), QStringLiteral("simulator.png"), QStringLiteral("policy.png")}) {
+        const QString path = QDir(out).filePath(name);
+        QVERIFY2(QFile::exists(path), qPrintable(path));
+        QVERIFY2(stdOut.contains(QDir::toNativeSeparators(path).toLocal8Bit()), stdOut.constData());
+        QImage image;
+        QVERIFY2(image.load(path, "PNG"), qPrintable(path));
+        QVERIFY(image.width() >= 300 && image.height() >= 300);
+        // Not a blank picture: a real window has many colours.
+        QSet<QRgb> colours;
+        for (int y = 0; y < image.height(); y += 7) {
+            for (int x = 0; x < image.width(); x += 7)
+                colours.insert(image.pixel(x, y));
+        }
+        QVERIFY2(colours.size() > 20, qPrintable(name));
+        if (name != QLatin1String("policy.png"))
+            QCOMPARE(image.size(), QSize(1280, 800));
+    }
+    // The user's settings were not touched: the command leaves nothing behind in the folder either.
+    QCOMPARE(QDir(out).entryList(QDir::Files).size(), 6);
+}
+
+void TestScreenshotCommand::screenshot_unwritableFolder_failsWithAMessage()
+{
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString file = dir.filePath(QStringLiteral("a-file"));
+    {
+        QFile f(file);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+    }
+    QByteArray stdOut;
+    QByteArray stdErr;
+    // A folder inside a regular file cannot be made.
+    const int code = run({QStringLiteral("screenshot"), QStringLiteral("--out"), file + QStringLiteral("/shots")},
+        &stdOut, &stdErr, 30'000);
+    QCOMPARE(code, 1);
+    QVERIFY2(stdErr.contains("cannot"), stdErr.constData());
+    QVERIFY(stdErr.contains("a-file"));
+}
+
+void TestScreenshotCommand::screenshot_withoutOut_isAUsageError()
+{
+    QByteArray stdOut;
+    QByteArray stdErr;
+    QCOMPARE(run({QStringLiteral("screenshot")}, &stdOut, &stdErr, 30'000), 2);
+    QVERIFY2(stdErr.contains("--out"), stdErr.constData());
+    QCOMPARE(run({QStringLiteral("screenshot"), QStringLiteral("--help")}, &stdOut, &stdErr, 30'000), 0);
+    QVERIFY(stdOut.contains("--dark"));
+}
+
+QTEST_GUILESS_MAIN(TestScreenshotCommand)
+#include "tst_screenshotcommand.moc"

@@ -1,0 +1,698 @@
+#include "core/csvexport.h"
+#include "core/reportjson.h"
+#include "core/retryexecutor.h"
+#include "ui/attemptlogmodel.h"
+#include "ui/embeddedserver.h"
+#include "ui/errorlogview.h"
+#include "ui/mainwindow.h"
+#include "ui/policyeditor.h"
+#include "ui/policypanel.h"
+#include "ui/requestcomposer.h"
+#include "ui/requestrunner.h"
+#include "ui/runsession.h"
+#include "ui/serverlogmodel.h"
+#include "ui/serverview.h"
+#include "ui/settings.h"
+#include "ui/statisticsview.h"
+#include "ui/timelineview.h"
+
+#include <QAbstractItemModelTester>
+#include <QAction>
+#include <QClipboard>
+#include <QComboBox>
+#include <QDockWidget>
+#include <QFile>
+#include <QGuiApplication>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPlainTextEdit>
+#include <QProgressBar>
+#include <QRegularExpression>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTabWidget>
+#include <QTcpServer>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <memory>
+
+using namespace RetryLab;
+using Ui::MainWindow;
+
+namespace {
+
+// Fast enough for a test, and without jitter so that the schedule is known.
+Core::BackoffPolicy fastPolicy()
+{
+    Core::BackoffPolicy policy;
+    policy.name = QStringLiteral("Window test");
+    policy.algorithm = Core::BackoffAlgorithm::Exponential;
+    policy.baseDelayMs = 20.0;
+    policy.multiplier = 2.0;
+    policy.maxBackoffMs = 200.0;
+    policy.maxAttempts = 5;
+    policy.attemptTimeoutMs = 5000.0;
+    return policy;
+}
+
+QList<qint16> statusesOfLane(const Ui::RunSession &session, qsizetype lane)
+{
+    QList<qint16> statuses;
+    for (quint32 row = session.lane(lane).firstRow; row != Ui::RunSession::noRow;
+         row = session.attemptRow(row).nextInLane)
+        statuses.append(session.attemptRow(row).httpStatus);
+    return statuses;
+}
+
+} // namespace
+
+class TestMainWindow final : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase();
+    void init();
+    void cleanup();
+
+    void startsWithTheServerAndItsAddress();
+    void send_againstTheEmbeddedServer_fillsLogTimelineAndStatistics();
+    void sendAgain_getsAFreshKeyAndFailsThreeTimesAgain();
+    void batch_keepsTheConcurrencyLimitAndShowsProgress();
+    void repeat_untilEscStops();
+    void keyboard_ctrlReturnSends_ctrlEExports();
+    void invalidUrl_disablesSendWithTheReason();
+    void unusablePolicy_disablesSendWithTheReason();
+    void serverScenario_perRequestCopy_isApplied();
+    void serverScenario_sharedCopy_isUsedUp();
+    void serverScenario_invalid_refusesToSend();
+    void export_writesFilesThatParseBack();
+    void export_fromTheErrorLog_writesShownRows();
+    void export_unwritable_saysSoAndKeepsTheRun();
+    void copyAsCurl_isRedacted();
+    void policy_exportAndImportThroughTheMenu();
+    void statusBar_showsBreakerAndBudget();
+    void clearRun_forgetsTheAttempts();
+    void settings_requestLayoutAndRecentUrls_surviveARestart();
+    void settings_corruptFile_isReportedInTheWindow();
+    void serverCannotStart_windowStillWorks();
+
+private:
+    std::unique_ptr<MainWindow> makeWindow(const MainWindow::Options &options = {});
+    bool sendAndWait(MainWindow &window, int results);
+    static QString settingsPath() { return QSettings().fileName(); }
+
+    QTemporaryDir m_dir;
+    QStringList m_chosen; ///< titles the file chooser was asked with
+    QString m_nextFile;
+};
+
+void TestMainWindow::initTestCase()
+{
+    QStandardPaths::setTestModeEnabled(true);
+    QCoreApplication::setOrganizationName(QStringLiteral("RetryLab"));
+    QCoreApplication::setApplicationName(QStringLiteral("tst_mainwindow"));
+    QVERIFY(settingsPath().contains(QLatin1String("qttest")));
+    QVERIFY(m_dir.isValid());
+    QLocale::setDefault(QLocale::c());
+}
+
+void TestMainWindow::init()
+{
+    QFile::remove(settingsPath());
+    m_chosen.clear();
+    m_nextFile.clear();
+}
+
+void TestMainWindow::cleanup()
+{
+    QFile::remove(settingsPath());
+}
+
+std::unique_ptr<MainWindow> TestMainWindow::makeWindow(const MainWindow::Options &options)
+{
+    auto window = std::make_unique<MainWindow>(options);
+    window->policyPanel()->setPolicy(fastPolicy());
+    window->setFileChooser(
+        [this](QFileDialog::AcceptMode, const QString &title, const QString &, const QString &, QString *) {
+            m_chosen.append(title);
+            return m_nextFile;
+        });
+    window->show();
+    window->activateWindow();
+    if (!QTest::qWaitForWindowExposed(window.get()))
+        return nullptr;
+    return window;
+}
+
+bool TestMainWindow::sendAndWait(MainWindow &window, int results)
+{
+    window.composer()->sendAction()->trigger();
+    if (!QTest::qWaitFor([&] { return window.session()->resultCount() >= results; }, 15'000))
+        return false;
+    window.session()->flush();
+    return true;
+}
+
+void TestMainWindow::startsWithTheServerAndItsAddress()
+{
+    auto window = makeWindow();
+    QVERIFY(window);
+    QVERIFY(window->server()->isRunning());
+    const QString url = window->server()->baseUrl().toString();
+    QVERIFY(url.startsWith(QLatin1String("http://127.0.0.1:")));
+    QVERIFY(window->findChild<QLabel *>(QStringLiteral("serverStatus"))->text().contains(url));
+    QCOMPARE(window->policyDock()->objectName(), QStringLiteral("policyDock"));
+    QCOMPARE(window->requestDock()->objectName(), QStringLiteral("requestDock"));
+    QCOMPARE(window->tabs()->count(), 5);
+    QVERIFY(window->composer()->canSend());
+    QVERIFY(window->composer()->previewUrl().startsWith(url + QStringLiteral("/fail/3?key=")));
+    QVERIFY(window->messages().isEmpty());
+}
+
+void TestMainWindow::send_againstTheEmbeddedServer_fillsLogTimelineAndStatistics()
+{
+    auto window = makeWindow();
+    QVERIFY(window);
+    QAbstractItemModelTester logTester(
+        window->errorLogView()->model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+    QAbstractItemModelTester serverTester(
+        window->serverView()->logModel(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+
+    QVERIFY(sendAndWait(*window, 1));
+    const Ui::RunSession &session = *window->session();
+    QCOMPARE(session.laneCount(), 1);
+    QCOMPARE(statusesOfLane(session, 0), (QList<qint16>{503, 503, 503, 200}));
+    QCOMPARE(session.lane(0).outcome, quint8(Core::RequestOutcome::Succeeded));
+    // The backoff between the attempts: 20, 40, 80 ms.
+    QCOMPARE(session.attemptRow(1).plannedDelayMs, 20.0F);
+    QCOMPARE(session.attemptRow(3).plannedDelayMs, 80.0F);
+
+    // The error log.
+    const Ui::AttemptLogModel *log = window->errorLogView()->model();
+    QCOMPARE(log->rowCount(), 4);
+    QCOMPARE(log->index(0, Ui::AttemptLogModel::Status).data().toString(), QStringLiteral("503 Service Unavailable"));
+    QCOMPARE(log->index(3, Ui::AttemptLogModel::Status).data().toString(), QStringLiteral("200 OK"));
+
+    // The timeline draws a bar for every attempt.
+    window->showTab(MainWindow::Tab::Timeline);
+    window->timelineView()->zoomToFit();
+    for (qsizetype row = 0; row < 4; ++row)
+        QVERIFY2(!window->timelineView()->attemptRect(row).isEmpty(), qPrintable(QString::number(row)));
+    QTRY_VERIFY(window->timelineView()->paintCount() > 0);
+
+    // The statistics.
+    window->statisticsView()->refresh();
+    using Figure = Ui::StatisticsView::Figure;
+    QVERIFY(window->statisticsView()->figureText(Figure::Requests).startsWith(QLatin1String("1")));
+    QCOMPARE(window->statisticsView()->figureText(Figure::Attempts), QStringLiteral("4"));
+    QVERIFY(window->statisticsView()->figureText(Figure::RetryAmplification).contains(QLatin1String("4")));
+
+    // The server saw the same four requests, with the executor's attempt numbers.
+    QTRY_COMPARE(window->serverView()->logModel()->rowCount(), 4);
+    const auto *serverLog = window->serverView()->logModel();
+    QCOMPARE(serverLog->entry(3).status, std::optional<int>(200));
+    QCOMPARE(serverLog->entry(3).clientAttempt, QStringLiteral("4"));
+    QVERIFY(serverLog->entry(0).target.startsWith(QLatin1String("/fail/3?key=")));
+
+    // The recent URLs remember the template, not the expanded URL.
+    QCOMPARE(window->settings()->recentUrlTemplates(), QStringList{Ui::RequestDraft::defaultUrlTemplate()});
+    QTRY_VERIFY(
+        window->findChild<QLabel *>(QStringLiteral("activityStatus"))->text().contains(QLatin1String("In flight: 0")));
+}
+
+void TestMainWindow::sendAgain_getsAFreshKeyAndFailsThreeTimesAgain()
+{
+    auto window = makeWindow();
+    QVERIFY(window);
+    const QString firstPreview = window->composer()->previewUrl();
+    QVERIFY(sendAndWait(*window, 1));
+    const QString secondPreview = window->composer()->previewUrl();
+    QVERIFY(firstPreview != secondPreview);
+    QVERIFY(sendAndWait(*window, 2));
+    const Ui::RunSession &session = *window->session();
+    QCOMPARE(session.laneCount(), 2);
+    QCOMPARE(statusesOfLane(session, 1), (QList<qint16>{503, 503, 503, 200}));
+    QCOMPARE(session.spec(0)->url.toString(), firstPreview);
+    QCOMPARE(session.spec(1)->url.toString(), secondPreview);
+}
+
+void TestMainWindow::batch_keepsTheConcurrencyLimitAndShowsProgress()
+{
+    auto window = makeWindow();
+    QVERIFY(window);
+    Ui::RequestDraft draft = window->composer()->draft();
+    draft.urlTemplate = QStringLiteral("{server}/delay/40");
+    draft.batchCount = 12;
+    draft.concurrency = 3;
+    window->composer()->setDraft(draft);
+
+    int peak = 0;
+    connect(window->executor(), &Core::RetryExecutor::attemptStarted, this,
+        [&] { peak = std::max(peak, window->executor()->inFlightCount()); });
+    QSignalSpy progress(window->runner(), &Ui::RequestRunner::batchProgress);
+    window->composer()->batchAction()->trigger();
+    QCOMPARE(window->runner()->batchTotal(), 12);
+    QTRY_COMPARE_WITH_TIMEOUT(window->runner()->batchFinished(), 12, 15'000);
+    QCOMPARE(peak, 3);
+    QCOMPARE(window->runner()->batchSucceeded(), 12);
+    QVERIFY(progress.count() >= 12);
+    auto *bar = window->composer()->findChild<QProgressBar *>(QStringLiteral("batchProgress"));
+    QVERIFY(bar->isVisible());
+    QCOMPARE(bar->value(), 12);
+    QCOMPARE(bar->maximum(), 12);
+    window->session()->flush();
+    QCOMPARE(window->session()->laneCount(), 12);
+    QVERIFY(window->session()->laneTitle(0).contains(QLatin1String("batch 1/12")));
+}
+
+void TestMainWindow::repeat_untilEscStops()
+{
+    auto window = makeWindow();
+    QVERIFY(window);
+    QVERIFY(QTest::qWaitForWindowActive(window.get()));
+    Ui::RequestDraft draft = window->composer()->draft();
+    draft.urlTemplate = QStringLiteral("{server}/delay/400");
+    draft.repeatIntervalMs = 60;
+    window->composer()->setDraft(draft);
+
+    window->composer()->repeatAction()->trigger();
+    QVERIFY(window->runner()->isRepeating());
+    QTRY_VERIFY_WITH_TIMEOUT(window->runner()->repeatCount() >= 3, 10'000);
+    QTRY_VERIFY(window->composer()->stopAction()->isEnabled());
+    QVERIFY(!window->composer()->repeatAction()->isEnabled());
+
+    QTest::keyClick(window->composer()->findChild<QComboBox *>(QStringLiteral("url"))->lineEdit(), Qt::Key_Escape);
+    QVERIFY(!window->runner()->isRepeating());
+    const int sent = window->runner()->repeatCount();
+    QTRY_COMPARE(window->executor()->activeCount(), 0);
+    window->session()->flush();
+    QCOMPARE(window->session()->laneCount(), sent);
+    // The ones still waiting for their answer were cancelled.
+    bool anyCancelled = false;
+    for (qsizetype lane = 0; lane < window->session()->laneCount(); ++lane)
+        anyCancelled = anyCancelled || window->session()->lane(lane).outcome == quint8(Core::RequestOutcome::Cancelled);
+    QVERIFY(anyCancelled);
+    QTRY_VERIFY(!window->composer()->stopAction()->isEnabled());
+    QVERIFY(window->composer()->repeatAction()->isEnabled());
+}
+
+void TestMainWindow::keyboard_ctrlReturnSends_ctrlEExports()
+{
+    auto window = makeWindow();
+    QVERIFY(window);
+    QVERIFY(QTest::qWaitForWindowActive(window.get()));
+    QLineEdit *url = window->composer()->findChild<QComboBox *>(QStringLiteral("url"))->lineEdit();
+    url->setFocus();
+    QTest::keyClick(url, Qt::Key_Return, Qt::ControlModifier);
+    QCOMPARE(window->session()->laneCount(), 1);
+    QTRY_COMPARE_WITH_TIMEOUT(window->session()->resultCount(), 1, 10'000);
+
+    // From the body editor too: Ctrl+Return is not a line break there.
+    auto *body = window->composer()->findChild<QPlainTextEdit *>(QStringLiteral("body"));
+    body->setFocus();
+    QTest::keyClick(body, Qt::Key_Return, Qt::ControlModifier);
+    QCOMPARE(window->session()->laneCount(), 2);
+    QCOMPARE(body->toPlainText(), QString());
+    QTRY_COMPARE_WITH_TIMEOUT(window->session()->resultCount(), 2, 10'000);
+
+    m_nextFile = m_dir.filePath(QStringLiteral("keyboard.json"));
+    QTest::keyClick(window.get(), Qt::Key_E, Qt::ControlModifier);
+    QCOMPARE(m_chosen.size(), 1);
+    QVERIFY(QFile::exists(m_nextFile));
+    QVERIFY(Core::ReportJson::readFile(m_nextFile));
+}
+
+void TestMainWindow::invalidUrl_disablesSendWithTheReason()
+{
+    auto window = makeWindow();
+    QVERIFY(window);
+    QVERIFY(QTest::qWaitForWindowActive(window.get()));
+    QLineEdit *url = window->composer()->findChild<QComboBox *>(QStringLiteral("url"))->lineEdit();
+    url->selectAll();
+    QTest::keyClicks(url, QStringLiteral("htp:/nowhere"));
+    QVERIFY(!window->composer()->sendAction()->isEnabled());
+    QVERIFY2(window->composer()->problem().contains(QLatin1String("http")), qPrintable(window->composer()->problem()));
+    QVERIFY(window->composer()->sendAction()->toolTip().contains(window->composer()->problem()));
+    QTest::keyClick(url, Qt::Key_Return, Qt::ControlModifier);
+    window->send(); // even when asked directly, nothing goes out
+    QCOMPARE(window->session()->laneCount(), 0);
+    QVERIFY(!window->messages().isEmpty());
+}
+
+void TestMainWindow::unusablePolicy_disablesSendWithTheReason()
+{
+    auto window = makeWindow();
+    QVERIFY(window);
+    Core::BackoffPolicy endless = fastPolicy();
+    endless.maxAttempts = 0;
+    endless.deadlineMs = 0.0;
+    window->policyPanel()->setPolicy(endless);
+    QVERIFY(!window->policyPanel()->isUsable());
+    QVERIFY(!window->composer()->sendAction()->isEnabled());
+    QVERIFY(!window->composer()->batchAction()->isEnabled());
+    QVERIFY2(
+        window->composer()->problem().contains(QLatin1String("policy")), qPrintable(window->composer()->problem()));
+    QVERIFY(window->composer()->sendAction()->toolTip().contains(QLatin1String("policy")));
+    window->policyPanel()->setPolicy(fastPolicy());
+    QVERIFY(window->composer()->sendAction()->isEnabled());
+}
+
+void TestMainWindow::serverScenario_perRequestCopy_isApplied()
+{
+    auto window = makeWindow();
+    QVERIFY(window);
+    Ui::RequestDraft draft = window->composer()->draft();
+    draft.urlTemplate = QStringLiteral("{server}/status/200");
+    window->composer()->setDraft(draft);
+    window->serverView()->setScenario(Ui::ServerScenario::fromPreset(QStringLiteral("three-503")));
+    QVERIFY(window->composer()->previewText().contains(QLatin1String("a copy per request")));
+
+    QVERIFY(sendAndWait(*window, 1));
+    QVERIFY(sendAndWait(*window, 2));
+    QCOMPARE(statusesOfLane(*window->session(), 0), (QList<qint16>{503, 503, 503, 200}));
+    QCOMPARE(statusesOfLane(*window->session(), 1), (QList<qint16>{503, 503, 503, 200}));
+    QTRY_COMPARE(window->serverView()->logModel()->rowCount(), 8);
+    const auto *log = window->serverView()->logModel();
+    QVERIFY(!log->entry(0).testId.isEmpty());
+    QVERIFY(log->entry(0).testId != log->entry(4).testId);
+    // "return-503*3" is three steps: the fourth attempt used the fourth step.
+    QCOMPARE(log->entry(0).instructionIndex, 0);
+    QCOMPARE(log->entry(3).instructionIndex, 3);
+}
+
+void TestMainWindow::serverScenario_sharedCopy_isUsedUp()
+{
+    auto window = makeWindow();
+    QVERIFY(window);
+    Ui::RequestDraft draft = window->composer()->draft();
+    draft.urlTemplate = QStringLiteral("{server}/status/200");
+    window->composer()->setDraft(draft);
+    Ui::ServerScenario shared;
+    shared.instructions = {QStringLiteral("return-503"), QStringLiteral("return-200*5")};
+    shared.sharing = Ui::ServerScenario::Sharing::Shared;
+    window->serverView()->setScenario(shared);
+
+    QVERIFY(sendAndWait(*window, 1));
+    QVERIFY(sendAndWait(*window, 2));
+    QCOMPARE(statusesOfLane(*window->session(), 0), (QList<qint16>{503, 200}));
+    QCOMPARE(statusesOfLane(*window->session(), 1), (QList<qint16>{200}));
+    const QString id = window->runner()->sharedTestId();
+    QVERIFY(!id.isEmpty());
+    QCOMPARE(window->server()->server()->testStatus(id)->consumed, 3);
+    QTRY_VERIFY(
+        window->findChild<QLabel *>(QStringLiteral("scenarioStatus"))->text().contains(QLatin1String("3 of 6")));
+}
+
+void TestMainWindow::serverScenario_invalid_refusesToSend()
+{
+    auto window = makeWindow();
+    QVERIFY(window);
+    window->serverView()->scriptEditor()->setPlainText(QStringLiteral("return-503\nexplode"));
+    QVERIFY(!window->composer()->sendAction()->isEnabled());
+    QVERIFY2(
+        window->composer()->problem().contains(QLatin1String("Server tab")), qPrintable(window->composer()->problem()));
+    QVERIFY(window->composer()->problem().contains(QLatin1String("Line 2")));
+    window->send();
+    QCOMPARE(window->session()->laneCount(), 0);
+    window->serverView()->scriptEditor()->setPlainText(QStringLiteral("return-503\nreturn-200"));
+    QVERIFY(window->composer()->sendAction()->isEnabled());
+}
+
+void TestMainWindow::export_writesFilesThatParseBack()
+{
+    auto window = makeWindow();
+    QVERIFY(window);
+    Ui::RequestDraft draft = window->composer()->draft();
+    draft.headers = {{QStringLiteral("Authorization"), QStringLiteral("Bearer s3cret-token"), true}};
+    window->composer()->setDraft(draft);
+    QVERIFY(sendAndWait(*window, 1));
+
+    const QString json = m_dir.filePath(QStringLiteral("run.json"));
+    const auto written = window->exportRun(json, MainWindow::ExportFormat::Json);
+    QVERIFY2(written, qPrintable(written.error()));
+    QVERIFY(*written > 0);
+    const auto report = Core::ReportJson::readFile(json);
+    QVERIFY2(report, qPrintable(report.error()));
+    QCOMPARE(report->run.attempts.size(), 4);
+    QCOMPARE(report->run.results.size(), 1);
+    QVERIFY(report->redacted);
+    QFile jsonFile(json);
+    QVERIFY(jsonFile.open(QIODevice::ReadOnly));
+    QVERIFY(!jsonFile.readAll().contains("s3cret-token"));
+    QVERIFY(window->messages().constLast().contains(QLatin1String("attempts 4, requests 1")));
+
+    const QString csv = m_dir.filePath(QStringLiteral("run.csv"));
+    QVERIFY(window->exportRun(csv, MainWindow::ExportFormat::Csv));
+    QFile csvFile(csv);
+    QVERIFY(csvFile.open(QIODevice::ReadOnly));
+    const QList<QByteArray> lines = csvFile.readAll().trimmed().split('\n');
+    QCOMPARE(lines.size(), 5);
+    QCOMPARE(QString::fromUtf8(lines.constFirst().trimmed()), Core::CsvExport::columns().join(QLatin1Char(',')));
+
+    const QString har = m_dir.filePath(QStringLiteral("run.har"));
+    QVERIFY(window->exportRun(har, MainWindow::ExportFormat::Har));
+    QFile harFile(har);
+    QVERIFY(harFile.open(QIODevice::ReadOnly));
+    QJsonParseError error;
+    const QJsonDocument doc = QJsonDocument::fromJson(harFile.readAll(), &error);
+    QCOMPARE(error.error, QJsonParseError::NoError);
+    QCOMPARE(doc.object().value(QStringLiteral("log")).toObject().value(QStringLiteral("entries")).toArray().size(), 4);
+
+    // Without redaction the file says so, and the window warns.
+    window->setRedactsExports(false);
+    const QString open = m_dir.filePath(QStringLiteral("open.json"));
+    QVERIFY(window->exportRun(open, MainWindow::ExportFormat::Json));
+    QVERIFY(!Core::ReportJson::readFile(open)->redacted);
+    QVERIFY(window->messages().constLast().contains(QLatin1String("NOT redacted")));
+}
+
+void TestMainWindow::export_fromTheErrorLog_writesShownRows()
+{
+    auto window = makeWindow();
+    QVERIFY(window);
+    QVERIFY(sendAndWait(*window, 1));
+    window->errorLogView()->model()->setTextFilter(QStringLiteral("503"));
+    QCOMPARE(window->errorLogView()->model()->rowCount(), 3);
+    m_nextFile = m_dir.filePath(QStringLiteral("shown")); // no extension: the chosen format's is added
+    emit window->errorLogView()->exportRequested(Ui::ErrorLogView::ExportFormat::Csv, true);
+    QCOMPARE(m_chosen.size(), 1);
+    QFile file(m_nextFile + QStringLiteral(".csv"));
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    QCOMPARE(file.readAll().trimmed().split('\n').size(), 4);
+
+    // Cancelling the dialog writes nothing and says nothing.
+    const QStringList before = window->messages();
+    m_nextFile.clear();
+    window->exportWithDialog();
+    QCOMPARE(window->messages(), before);
+}
+
+void TestMainWindow::export_unwritable_saysSoAndKeepsTheRun()
+{
+    auto window = makeWindow();
+    QVERIFY(window);
+    const auto nothing
+        = window->exportRun(m_dir.filePath(QStringLiteral("empty.json")), MainWindow::ExportFormat::Json);
+    QVERIFY(!nothing);
+    QVERIFY(nothing.error().contains(QLatin1String("Nothing to export")));
+
+    QVERIFY(sendAndWait(*window, 1));
+    const QString path = m_dir.filePath(QStringLiteral("no-such-folder/run.json"));
+    const auto written = window->exportRun(path, MainWindow::ExportFormat::Json);
+    QVERIFY(!written);
+    QVERIFY(!written.error().isEmpty());
+    QVERIFY2(window->messages().constLast().contains(QLatin1String("not written")),
+        qPrintable(window->messages().constLast()));
+    QCOMPARE(window->session()->finishedCount(), 4);
+    QCOMPARE(window->errorLogView()->model()->rowCount(), 4);
+}
+
+void TestMainWindow::copyAsCurl_isRedacted()
+{
+    auto window = makeWindow();
+    QVERIFY(window);
+    Ui::RequestDraft draft = window->composer()->draft();
+    draft.headers = {{QStringLiteral("Authorization"), QStringLiteral("Bearer s3cret-token"), true}};
+    window->composer()->setDraft(draft);
+    window->copyCurlAction()->trigger();
+    const QString command = QGuiApplication::clipboard()->text();
+    QVERIFY2(command.startsWith(QLatin1String("curl")), qPrintable(command));
+    QVERIFY(command.contains(window->server()->baseUrl().toString() + QStringLiteral("/fail/3?key=")));
+    QVERIFY(command.contains(QLatin1String("REDACTED")));
+    QVERIFY(!command.contains(QLatin1String("s3cret-token")));
+    QVERIFY(command.contains(QLatin1String("--retry")));
+    QVERIFY(window->messages().constLast().contains(QLatin1String("redacted")));
+    QCOMPARE(window->session()->laneCount(), 0); // copying sends nothing
+}
+
+void TestMainWindow::policy_exportAndImportThroughTheMenu()
+{
+    auto window = makeWindow();
+    QVERIFY(window);
+    m_nextFile = m_dir.filePath(QStringLiteral("policy")); // the extension is added
+    window->exportPolicy();
+    QVERIFY(QFile::exists(m_nextFile + QStringLiteral(".json")));
+    QVERIFY(window->messages().constLast().contains(QLatin1String("Exported")));
+
+    Core::BackoffPolicy other = fastPolicy();
+    other.baseDelayMs = 333.0;
+    window->policyPanel()->setPolicy(other);
+    m_nextFile += QStringLiteral(".json");
+    window->importPolicy();
+    QCOMPARE(window->policyPanel()->policy(), fastPolicy());
+    QCOMPARE(window->executor()->policy(), fastPolicy());
+
+    // A file that is not a policy leaves the policy alone and says why.
+    m_nextFile = m_dir.filePath(QStringLiteral("not-a-policy.json"));
+    {
+        QFile file(m_nextFile);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write("{\"algorithm\": 42}");
+    }
+    window->importPolicy();
+    QCOMPARE(window->policyPanel()->policy(), fastPolicy());
+    QVERIFY(window->messages().constLast().contains(QLatin1String("Could not import")));
+}
+
+void TestMainWindow::statusBar_showsBreakerAndBudget()
+{
+    auto window = makeWindow();
+    QVERIFY(window);
+    auto *breaker = window->findChild<QLabel *>(QStringLiteral("breakerStatus"));
+    auto *budget = window->findChild<QLabel *>(QStringLiteral("budgetStatus"));
+    QVERIFY(breaker->text().contains(QLatin1String("off")));
+    QVERIFY(budget->text().contains(QLatin1String("off")));
+
+    Core::BackoffPolicy guarded = fastPolicy();
+    guarded.circuitBreaker.enabled = true;
+    guarded.circuitBreaker.consecutiveFailures = 2;
+    guarded.circuitBreaker.openMs = 150.0;
+    guarded.retryBudget.kind = Core::RetryBudgetKind::AwsStandard;
+    window->policyPanel()->setPolicy(guarded);
+    QVERIFY(window->policyPanel()->isUsable());
+    QVERIFY(budget->text().contains(QLatin1String("/ 500")));
+
+    Ui::RequestDraft draft = window->composer()->draft();
+    draft.urlTemplate = QStringLiteral("{server}/status/503");
+    window->composer()->setDraft(draft);
+    QVERIFY(sendAndWait(*window, 1));
+    const QString host = QStringLiteral("127.0.0.1:%1").arg(window->server()->baseUrl().port());
+    QTRY_VERIFY2(breaker->text().contains(host + QStringLiteral(" OPEN")), qPrintable(breaker->text()));
+    QVERIFY2(!budget->text().startsWith(QLatin1String("Retry budget: 500.0")), qPrintable(budget->text()));
+    // Open turns half-open by time alone; the status bar follows without any request.
+    QTRY_VERIFY2_WITH_TIMEOUT(
+        breaker->text().contains(host + QStringLiteral(" half-open")), qPrintable(breaker->text()), 5000);
+}
+
+void TestMainWindow::clearRun_forgetsTheAttempts()
+{
+    auto window = makeWindow();
+    QVERIFY(window);
+    QVERIFY(sendAndWait(*window, 1));
+    QCOMPARE(window->errorLogView()->model()->rowCount(), 4);
+    window->clearAction()->trigger();
+    QCOMPARE(window->session()->attemptRowCount(), 0);
+    QCOMPARE(window->errorLogView()->model()->rowCount(), 0);
+    QVERIFY(sendAndWait(*window, 1));
+    QCOMPARE(window->session()->laneCount(), 1);
+}
+
+void TestMainWindow::settings_requestLayoutAndRecentUrls_surviveARestart()
+{
+    Ui::RequestDraft draft;
+    draft.method = QStringLiteral("POST");
+    draft.urlTemplate = QStringLiteral("{server}/status/201?key={id}");
+    draft.headers = {{QStringLiteral("Content-Type"), QStringLiteral("application/json"), true},
+        {QStringLiteral("Authorization"), QStringLiteral("Bearer not-saved"), true}};
+    draft.body = QStringLiteral("{\"n\": 1}");
+    draft.idempotent = true;
+    draft.attemptTimeoutMs = 1500.0;
+    draft.batchCount = 33;
+    draft.concurrency = 4;
+    draft.repeatIntervalMs = 2000;
+    QByteArray geometry;
+    {
+        auto window = makeWindow();
+        QVERIFY(window);
+        window->composer()->setDraft(draft);
+        QVERIFY(sendAndWait(*window, 1));
+        window->addDockWidget(Qt::RightDockWidgetArea, window->policyDock());
+        window->resize(1111, 777);
+        window->serverView()->setScenario(Ui::ServerScenario::fromPreset(QStringLiteral("reset-429-200")));
+        QCoreApplication::processEvents();
+        geometry = window->saveGeometry();
+        QVERIFY(window->close());
+    }
+    auto window = makeWindow();
+    QVERIFY(window);
+    Ui::RequestDraft expected = draft;
+    expected.headers[1].value.clear(); // credentials are not stored
+    QCOMPARE(window->composer()->draft(), expected);
+    QCOMPARE(window->dockWidgetArea(window->policyDock()), Qt::RightDockWidgetArea);
+    QCOMPARE(window->size(), QSize(1111, 777));
+    QCOMPARE(window->serverView()->scenario(), Ui::ServerScenario::fromPreset(QStringLiteral("reset-429-200")));
+    auto *url = window->composer()->findChild<QComboBox *>(QStringLiteral("url"));
+    QVERIFY(url->findText(draft.urlTemplate) >= 0);
+    QVERIFY(window->messages().isEmpty());
+}
+
+void TestMainWindow::settings_corruptFile_isReportedInTheWindow()
+{
+    QDir().mkpath(QFileInfo(settingsPath()).absolutePath());
+    {
+        QFile file(settingsPath());
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        QByteArray bytes("[request]\ndraft=\"{not json\n");
+        bytes.append('\0');
+        bytes.append("\x01\x02garbage");
+        file.write(bytes);
+    }
+    QTest::ignoreMessage(QtWarningMsg, QRegularExpression(QStringLiteral("damaged settings file")));
+    auto window = makeWindow();
+    QVERIFY(window);
+    const QStringList messages = window->messages();
+    QVERIFY(!messages.isEmpty());
+    QVERIFY2(messages.constFirst().contains(QLatin1String("damaged")), qPrintable(messages.join(QLatin1Char('\n'))));
+    QCOMPARE(window->composer()->draft(), Ui::RequestDraft{});
+    QVERIFY(window->composer()->canSend());
+    const QFileInfo info(settingsPath());
+    for (const QString &copy : info.absoluteDir().entryList({info.fileName() + QStringLiteral(".damaged-*")}))
+        QFile::remove(info.absoluteDir().filePath(copy));
+}
+
+void TestMainWindow::serverCannotStart_windowStillWorks()
+{
+    QTcpServer squatter;
+    QVERIFY(squatter.listen(QHostAddress::LocalHost, 0));
+    MainWindow::Options options;
+    options.server.port = squatter.serverPort();
+    QTest::ignoreMessage(QtWarningMsg, QRegularExpression(QStringLiteral("fault server did not start")));
+    auto window = makeWindow(options);
+    QVERIFY(window);
+    QVERIFY(!window->server()->isRunning());
+    QVERIFY(!window->messages().isEmpty());
+    QVERIFY2(window->messages().constFirst().contains(QLatin1String("could not start")),
+        qPrintable(window->messages().constFirst()));
+    QVERIFY(window->findChild<QLabel *>(QStringLiteral("serverStatus"))->text().contains(QLatin1String("not running")));
+    QVERIFY(!window->composer()->canSend());
+    QVERIFY(window->composer()->problem().contains(QLatin1String("not running")));
+
+    // Another server still works: the squatter never answers, so the attempt times out.
+    Ui::RequestDraft draft = window->composer()->draft();
+    draft.urlTemplate = QStringLiteral("http://127.0.0.1:%1/x").arg(squatter.serverPort());
+    draft.attemptTimeoutMs = 100.0;
+    window->composer()->setDraft(draft);
+    QVERIFY(window->composer()->canSend());
+    window->composer()->sendAction()->trigger();
+    QCOMPARE(window->session()->laneCount(), 1);
+    window->stop();
+    QTRY_COMPARE(window->executor()->activeCount(), 0);
+}
+
+QTEST_MAIN(TestMainWindow)
+#include "tst_mainwindow.moc"
