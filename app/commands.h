@@ -25,6 +25,9 @@ struct Command
 // [commands]
 int runSimulate(const QStringList &arguments);
 int runServe(const QStringList &arguments);
+int runRun(const QStringList &arguments);
+int runDemo(const QStringList &arguments);
+int runConformance(const QStringList &arguments);
 // [/commands]
 
 } // namespace RetryLab::App

@@ -19,6 +19,9 @@ const QList<App::Command> commands{
         &App::runSimulate},
     {"serve", QT_TRANSLATE_NOOP("main", "run the fault-injection server on loopback until interrupted"),
         &App::runServe},
+    {"run", QT_TRANSLATE_NOOP("main", "run a scenario file and check its expectations (exit 0, 1, 2)"), &App::runRun},
+    {"demo", QT_TRANSLATE_NOOP("main", "show in the terminal why retries need jitter (a few seconds)"), &App::runDemo},
+    {"conformance", QT_TRANSLATE_NOOP("main", "run the retry conformance matrix for a policy"), &App::runConformance},
 };
 
 const App::Command *findCommand(int argc, char **argv)
