@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <utility>
 
 Q_LOGGING_CATEGORY(lcScenarioRunner, "retrylab.core.scenariorunner")
 
@@ -97,7 +98,13 @@ void ScenarioRunner::start()
     m_executor->setSeed(m_scenario.seed);
     // The recorder connects first, so the record holds each result before it is announced.
     m_recorder = std::make_unique<RunRecorder>(m_executor.get());
-    connect(m_executor.get(), &RetryExecutor::attemptStarted, this, &ScenarioRunner::attemptStarted);
+    connect(m_executor.get(), &RetryExecutor::attemptStarted, this, [this](quint64 requestId, int attemptIndex) {
+        // A first attempt starts inside submit(), before the request's name is known: hold it back till then.
+        if (m_submitting)
+            m_heldStarts.append({requestId, attemptIndex});
+        else
+            Q_EMIT attemptStarted(requestId, attemptIndex);
+    });
     connect(m_executor.get(), &RetryExecutor::attemptFinished, this, &ScenarioRunner::attemptFinished);
     connect(m_executor.get(), &RetryExecutor::retryScheduled, this, &ScenarioRunner::retryScheduled);
     connect(m_executor.get(), &RetryExecutor::requestFinished, this, &ScenarioRunner::handleRequestFinished);
@@ -187,10 +194,15 @@ void ScenarioRunner::submitMore(Group &group)
         }
         const int index = group.submitted++;
         ++group.outstanding;
+        m_submitting = true;
         const quint64 id = m_recorder->submit(spec);
+        m_submitting = false;
         m_groupOf.insert(id, groupIndex);
         m_names.insert(id, entry.name);
         m_indexInGroup.insert(id, index);
+        const QList<QPair<quint64, int>> held = std::exchange(m_heldStarts, {});
+        for (const auto &[requestId, attemptIndex] : held)
+            Q_EMIT attemptStarted(requestId, attemptIndex);
     }
 }
 

@@ -111,6 +111,8 @@ private:
     bool m_running = false;
     bool m_timedOut = false;
     bool m_stopping = false; ///< cancelled or timed out: submit nothing more
+    bool m_submitting = false;
+    QList<QPair<quint64, int>> m_heldStarts; ///< attemptStarted during submit(), emitted after it
 };
 
 } // namespace RetryLab::Core

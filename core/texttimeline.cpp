@@ -113,7 +113,7 @@ QStringList render(const RunRecord &run, const QList<Lane> &lanes, const Options
     int freeFrom = 0;
     for (int i = 0;; ++i) {
         const double t = i * step;
-        if (t > span)
+        if (t >= span) // the right edge is the end of the last column, not a column of its own
             break;
         const int col = column(t, span, width);
         ticks[col] = QLatin1Char('+');
