@@ -1,6 +1,7 @@
 #include "app/commands.h"
 #include "app/console.h"
 #include "app/headlessoptions.h"
+#include "app/interruptwatcher.h"
 #include "app/runprinter.h"
 #include "app/texttable.h"
 
@@ -154,10 +155,14 @@ int runConformance(const QStringList &arguments)
         console.error(HeadlessOptions::noRedactWarning());
 
     bool allPassed = true;
+    bool interrupted = false;
+    InterruptWatcher interrupt;
     QList<Core::JUnitExport::Suite> suites;
     Core::RunRecord lastRecord;
     QList<Core::ExpectationResult> lastResults;
     for (const NamedPolicy &named : std::as_const(policies)) {
+        if (interrupted)
+            break;
         Core::ConformanceRunner runner;
         runner.setPolicy(named.policy);
         if (expectation)
@@ -187,10 +192,17 @@ int runConformance(const QStringList &arguments)
             failure = message;
             loop.quit();
         });
+        const QMetaObject::Connection onInterrupt
+            = QObject::connect(&interrupt, &InterruptWatcher::interrupted, &runner, [&] {
+                  console.error(tr("retrylab conformance: interrupted; cancelling the cells still running"));
+                  interrupted = true;
+                  runner.cancel();
+              });
         QElapsedTimer clock;
         clock.start();
         runner.start();
         loop.exec();
+        QObject::disconnect(onInterrupt);
         if (!failure.isEmpty()) {
             console.error(tr("retrylab conformance: %1: %2").arg(named.policy.name, failure));
             return ExitFailed;
@@ -233,7 +245,7 @@ int runConformance(const QStringList &arguments)
     qCDebug(lcConformanceCommand) << policies.size() << "policies, all passed:" << allPassed;
     if (!errors.isEmpty())
         return ExitUsage;
-    return allPassed ? ExitOk : ExitFailed;
+    return allPassed && !interrupted ? ExitOk : ExitFailed;
 }
 
 } // namespace RetryLab::App

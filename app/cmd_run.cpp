@@ -1,6 +1,7 @@
 #include "app/commands.h"
 #include "app/console.h"
 #include "app/headlessoptions.h"
+#include "app/interruptwatcher.h"
 #include "app/runprinter.h"
 
 #include "core/scenarioreader.h"
@@ -96,6 +97,11 @@ int runRun(const QStringList &arguments)
     QObject::connect(&runner, &Core::ScenarioRunner::failed, &loop, [&](const QString &message) {
         failure = message;
         loop.quit();
+    });
+    InterruptWatcher interrupt;
+    QObject::connect(&interrupt, &InterruptWatcher::interrupted, &runner, [&] {
+        console.error(tr("retrylab run: interrupted; cancelling what still runs (press Ctrl+C again to quit at once)"));
+        runner.cancel();
     });
     runner.start();
     loop.exec();

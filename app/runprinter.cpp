@@ -74,7 +74,7 @@ QString RunPrinter::describeFailure(const Core::AttemptRecord &record)
 QString RunPrinter::stamp(qint64 ns) const
 {
     const double seconds = double(ns - m_runner->record().epochNs) / 1e9;
-    return QStringLiteral("[%1 s]").arg(seconds, 7, 'f', 3);
+    return tr("[%1 s]").arg(seconds, 7, 'f', 3);
 }
 
 void RunPrinter::handleAttemptFinished(const Core::AttemptRecord &record)

@@ -151,7 +151,7 @@ QString ConformanceExpectation::summary() const
 
 QString ConformanceCase::name() const
 {
-    return QStringLiteral("%1 / %2").arg(sequence.title, Conformance::idempotencyTitle(idempotency));
+    return tr("%1 / %2").arg(sequence.title, Conformance::idempotencyTitle(idempotency));
 }
 
 RequestSpec ConformanceCase::request(const QUrl &base, const QString &testId) const

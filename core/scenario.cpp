@@ -123,7 +123,7 @@ QList<ExpectationResult> evaluateExpectations(
     for (const ScenarioExpectation &e : scenario.expectations) {
         ExpectationResult verdict;
         const QString criteria = e.describe();
-        verdict.name = e.name.isEmpty() ? QStringLiteral("%1 (%2)").arg(e.request, criteria) : e.name;
+        verdict.name = e.name.isEmpty() ? tr("%1 (%2)").arg(e.request, criteria) : e.name;
         const QList<quint64> ids = idsByName.value(e.request);
         verdict.requestIds = ids;
 
@@ -135,7 +135,7 @@ QList<ExpectationResult> evaluateExpectations(
         };
         int succeeded = 0;
         for (qsizetype i = 0; i < ids.size(); ++i) {
-            const QString who = ids.size() == 1 ? e.request : QStringLiteral("%1 #%2").arg(e.request).arg(i + 1);
+            const QString who = ids.size() == 1 ? e.request : tr("%1 #%2").arg(e.request).arg(i + 1);
             const RequestResult *result = results.value(ids[i]);
             if (!result) {
                 miss(tr("%1 did not finish").arg(who));

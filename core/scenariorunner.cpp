@@ -53,7 +53,7 @@ QString ScenarioRunner::requestLabel(quint64 requestId) const
     const int group = m_groupOf.value(requestId, -1);
     if (group < 0 || m_scenario.requests.value(m_groups.value(group).entry).count <= 1)
         return name;
-    return QStringLiteral("%1 #%2").arg(name).arg(m_indexInGroup.value(requestId) + 1);
+    return tr("%1 #%2").arg(name).arg(m_indexInGroup.value(requestId) + 1);
 }
 
 const RunRecord &ScenarioRunner::record() const
@@ -175,7 +175,7 @@ void ScenarioRunner::submitMore(Group &group)
         RequestSpec spec = entry.spec;
         spec.url = Scenario::resolveUrl(entry.urlTemplate, m_serverUrl);
         if (entry.count > 1)
-            spec.label = QStringLiteral("%1 #%2").arg(entry.spec.label).arg(group.submitted + 1);
+            spec.label = tr("%1 #%2").arg(entry.spec.label).arg(group.submitted + 1);
         if (entry.script) {
             QString testId = group.sharedTestId;
             if (testId.isEmpty()) {

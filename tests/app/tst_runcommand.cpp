@@ -6,6 +6,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QProcess>
 #include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QTest>
@@ -87,6 +88,7 @@ private Q_SLOTS:
     void redaction_noSecretInAnyFormatOrOnTheTerminal();
     void noRedact_secretsAppearWithAWarning();
     void seed_sameSeedSameWaits();
+    void interrupt_cancelsThenReportsWhatWasRecorded();
 
 private:
     QString path(const QString &name) const { return m_dir.filePath(name); }
@@ -419,6 +421,34 @@ void TestRunCommand::seed_sameSeedSameWaits()
     QCOMPARE(first.size(), 4);
     QCOMPARE(waits(QStringLiteral("1234")), first);
     QVERIFY(waits(QStringLiteral("98765")) != first);
+}
+
+void TestRunCommand::interrupt_cancelsThenReportsWhatWasRecorded()
+{
+    // "stuck" would wait for IAM's 300 s deadline; SIGTERM (as Ctrl+C) stops it.
+    const QString file = scenarioFile(QStringLiteral("stalled.json"), R"({
+        "format": "retrylab-scenario", "policy": "iam",
+        "requests": [{"name": "ok", "url": "{server}/status/200"},
+                     {"name": "stuck", "url": "{server}/fault/stall", "attemptTimeoutMs": 0}],
+        "expectations": [{"request": "stuck", "outcome": "succeeded"}]})");
+    const QString report = path(QStringLiteral("interrupted.json"));
+    QProcess process;
+    process.start(QStringLiteral(RETRYLAB_BINARY), {QStringLiteral("run"), file, QStringLiteral("--report"), report});
+    QByteArray out;
+    QVERIFY(QTest::qWaitFor([&] { return (out += process.readAllStandardOutput()).contains("ok (GET "); }, 10'000));
+    process.terminate();
+    QVERIFY(process.waitForFinished(10'000));
+    out += process.readAllStandardOutput();
+    const QByteArray err = process.readAllStandardError();
+    QCOMPARE(process.exitStatus(), QProcess::NormalExit);
+    QCOMPARE(process.exitCode(), 1);
+    QVERIFY2(err.contains("retrylab run: interrupted"), err.constData());
+    QVERIFY2(out.contains("stuck (GET ") && out.contains(" cancelled after 1 attempt(s)"), out.constData());
+    QVERIFY(out.contains("Summary"));
+    QVERIFY(out.contains("  FAIL  stuck (succeeded)"));
+    const auto written = ReportJson::readFile(report);
+    QVERIFY2(written.ok(), qPrintable(written.error()));
+    QCOMPARE(written->run.results.size(), 2);
 }
 
 QTEST_GUILESS_MAIN(TestRunCommand)
