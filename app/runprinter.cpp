@@ -83,14 +83,14 @@ void RunPrinter::handleAttemptFinished(const Core::AttemptRecord &record)
 }
 
 void RunPrinter::handleRetryScheduled(
-    quint64 requestId, int nextAttemptIndex, double delayMs, const QString &reason, int attemptsLeft)
+    quint64 requestId, int /*nextAttemptIndex*/, double delayMs, const QString &reason, int attemptsLeft)
 {
     const Core::AttemptRecord record = m_lastAttempt.value(requestId);
-    QString attempt = tr("attempt %1").arg(nextAttemptIndex);
+    QString attempt = tr("attempt %1").arg(record.attemptIndex + 1);
     if (!record.step.isEmpty())
         attempt += tr(" (%1)").arg(record.step);
-    const QString left
-        = attemptsLeft >= 0 ? tr("%n attempt(s) left", nullptr, attemptsLeft) : tr("retrying until the deadline");
+    const QString left = attemptsLeft >= 0 ? tr("%n attempt(s) left", nullptr, attemptsLeft)
+                                           : tr("no attempt limit (the deadline ends it)");
     m_console->print(tr("%1 %2, %3 failed: %4 [%5] - %6; retrying in %7 ms, %8")
                          .arg(stamp(record.endNs), m_runner->requestLabel(requestId), attempt, describeFailure(record),
                              record.cause, reason)
