@@ -22,10 +22,11 @@ struct Command
 };
 
 // One function per subcommand, each in its own file (app/cmd_NAME.cpp).
-// [commands]
 int runSimulate(const QStringList &arguments);
 int runServe(const QStringList &arguments);
 int runScreenshot(const QStringList &arguments);
-// [/commands]
+int runRun(const QStringList &arguments);
+int runDemo(const QStringList &arguments);
+int runConformance(const QStringList &arguments);
 
 } // namespace RetryLab::App

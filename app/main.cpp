@@ -14,11 +14,13 @@ using namespace RetryLab;
 namespace {
 
 const QList<App::Command> commands{
-    // [command table]
-    {"simulate", QT_TRANSLATE_NOOP("main", "herd simulator: compare backoff strategies on a virtual clock"),
-        &App::runSimulate},
+    {"run", QT_TRANSLATE_NOOP("main", "run a scenario file and check its expectations (exit 0, 1, 2)"), &App::runRun},
+    {"demo", QT_TRANSLATE_NOOP("main", "show in the terminal why retries need jitter (a few seconds)"), &App::runDemo},
+    {"conformance", QT_TRANSLATE_NOOP("main", "run the retry conformance matrix for a policy"), &App::runConformance},
     {"serve", QT_TRANSLATE_NOOP("main", "run the fault-injection server on loopback until interrupted"),
         &App::runServe},
+    {"simulate", QT_TRANSLATE_NOOP("main", "herd simulator: compare backoff strategies on a virtual clock"),
+        &App::runSimulate},
     {"screenshot", QT_TRANSLATE_NOOP("main", "run a short demo in the window and save each tab as a PNG file"),
         &App::runScreenshot, true},
 };

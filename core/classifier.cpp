@@ -189,8 +189,13 @@ Classification classify(const AttemptObservation &o, const ClassificationRules &
     // Qt turns 4xx/5xx answers into content (2xx codes) or server (4xx codes) errors;
     // those are complete HTTP responses, unlike the transport errors.
     const auto e = o.networkError;
+    // Qt 6.4 maps 400 and 418 to ProtocolInvalidOperationError and 407 to
+    // ProxyAuthenticationRequiredError, outside those ranges: with a status they are answers too.
     const bool httpError = (e >= QNetworkReply::ContentAccessDenied && e <= QNetworkReply::UnknownContentError)
-        || (e >= QNetworkReply::InternalServerError && e <= QNetworkReply::UnknownServerError);
+        || (e >= QNetworkReply::InternalServerError && e <= QNetworkReply::UnknownServerError)
+        || (o.httpStatus
+            && (e == QNetworkReply::ProtocolInvalidOperationError
+                || e == QNetworkReply::ProxyAuthenticationRequiredError));
     const bool completed = e == QNetworkReply::NoError || (o.httpStatus && httpError);
 
     FaultAction action = FaultAction::GiveUp;

@@ -14,6 +14,8 @@ private Q_SLOTS:
     void statusByMethodByIdempotency();
     void networkErrors_data();
     void networkErrors();
+    void qtErrorCodeOfAStatus_isAnAnswerNotANetworkFault_data();
+    void qtErrorCodeOfAStatus_isAnAnswerNotANetworkFault();
     void iam404_onlyWhenPolicySaysSo();
     void conflictAborted_restartsSequence();
     void preconditionFailed_restartsSequenceOnlyWithIfMatch();
@@ -119,6 +121,47 @@ void TestClassifier::networkErrors()
     // the same fault on a POST is never retried without an idempotency mark
     o.method = "POST";
     QCOMPARE(classify(o, ClassificationRules{}).decision, Decision::GiveUp);
+}
+
+void TestClassifier::qtErrorCodeOfAStatus_isAnAnswerNotANetworkFault_data()
+{
+    QTest::addColumn<int>("status");
+    QTest::addColumn<int>("error");
+    QTest::addColumn<int>("decision");
+    // The error codes Qt 6.4 gives a reply with these statuses (QNetworkReplyHttpImpl).
+    const auto give = int(Decision::GiveUp);
+    const auto retry = int(Decision::RetryAfterDelay);
+    QTest::addRow("400") << 400 << int(QNetworkReply::ProtocolInvalidOperationError) << give;
+    QTest::addRow("401") << 401 << int(QNetworkReply::AuthenticationRequiredError) << give;
+    QTest::addRow("403") << 403 << int(QNetworkReply::ContentAccessDenied) << give;
+    QTest::addRow("404") << 404 << int(QNetworkReply::ContentNotFoundError) << give;
+    QTest::addRow("405") << 405 << int(QNetworkReply::ContentOperationNotPermittedError) << give;
+    QTest::addRow("407") << 407 << int(QNetworkReply::ProxyAuthenticationRequiredError) << give;
+    QTest::addRow("409") << 409 << int(QNetworkReply::ContentConflictError) << give;
+    QTest::addRow("410") << 410 << int(QNetworkReply::ContentGoneError) << give;
+    QTest::addRow("418") << 418 << int(QNetworkReply::ProtocolInvalidOperationError) << give;
+    QTest::addRow("422") << 422 << int(QNetworkReply::UnknownContentError) << give;
+    QTest::addRow("429") << 429 << int(QNetworkReply::UnknownContentError) << retry;
+    QTest::addRow("500") << 500 << int(QNetworkReply::InternalServerError) << retry;
+    QTest::addRow("501") << 501 << int(QNetworkReply::OperationNotImplementedError) << retry;
+    QTest::addRow("503") << 503 << int(QNetworkReply::ServiceUnavailableError) << retry;
+    QTest::addRow("504") << 504 << int(QNetworkReply::UnknownServerError) << retry;
+}
+
+void TestClassifier::qtErrorCodeOfAStatus_isAnAnswerNotANetworkFault()
+{
+    QFETCH(int, status);
+    QFETCH(int, error);
+    QFETCH(int, decision);
+
+    AttemptObservation o;
+    o.method = "GET";
+    o.httpStatus = status;
+    o.networkError = QNetworkReply::NetworkError(error);
+    const Classification c = classify(o, ClassificationRules{});
+    QCOMPARE(int(c.decision), decision);
+    QCOMPARE(c.cause, QStringLiteral("http-%1").arg(status));
+    QVERIFY(!c.networkFault);
 }
 
 void TestClassifier::iam404_onlyWhenPolicySaysSo()

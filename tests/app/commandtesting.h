@@ -1,0 +1,140 @@
+#pragma once
+
+// Shared by the suites that run the built retrylab binary.
+
+#include <QByteArray>
+#include <QFile>
+#include <QList>
+#include <QProcess>
+#include <QStandardPaths>
+#include <QString>
+#include <QStringList>
+
+namespace CommandTesting {
+
+struct Outcome
+{
+    int exitCode = -1; ///< -1: crashed or did not finish
+    QString out;
+    QString err;
+};
+
+inline Outcome run(const QStringList &arguments, int timeoutMs = 60'000)
+{
+    QProcess process;
+    process.start(QStringLiteral(RETRYLAB_BINARY), arguments);
+    Outcome outcome;
+    if (!process.waitForFinished(timeoutMs)) {
+        process.kill();
+        process.waitForFinished();
+        outcome.err = QStringLiteral("did not finish: ") + process.errorString();
+        return outcome;
+    }
+    outcome.exitCode = process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1;
+    outcome.out = QString::fromUtf8(process.readAllStandardOutput());
+    outcome.err = QString::fromUtf8(process.readAllStandardError());
+    return outcome;
+}
+
+inline bool write(const QString &path, const QByteArray &data)
+{
+    QFile file(path);
+    return file.open(QIODevice::WriteOnly) && file.write(data) == data.size();
+}
+
+inline QByteArray read(const QString &path)
+{
+    QFile file(path);
+    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
+}
+
+/// RFC 4180: fields split at commas, quoted fields may hold commas, CR, LF and "" for a quote.
+/// Returns no rows when the text is not well-formed CSV.
+inline QList<QStringList> parseCsv(const QByteArray &bytes)
+{
+    const QString text = QString::fromUtf8(bytes);
+    QList<QStringList> rows;
+    QStringList row;
+    QString field;
+    bool quoted = false;
+    bool fieldWasQuoted = false;
+    for (qsizetype i = 0; i < text.size(); ++i) {
+        const QChar c = text[i];
+        if (quoted) {
+            if (c == QLatin1Char('"')) {
+                if (i + 1 < text.size() && text[i + 1] == QLatin1Char('"')) {
+                    field += c;
+                    ++i;
+                } else {
+                    quoted = false;
+                }
+            } else {
+                field += c;
+            }
+            continue;
+        }
+        if (c == QLatin1Char('"')) {
+            if (!field.isEmpty() || fieldWasQuoted)
+                return {}; // a quote inside an unquoted field
+            quoted = true;
+            fieldWasQuoted = true;
+        } else if (c == QLatin1Char(',')) {
+            row.append(field);
+            field.clear();
+            fieldWasQuoted = false;
+        } else if (c == QLatin1Char('\r') && i + 1 < text.size() && text[i + 1] == QLatin1Char('\n')) {
+            row.append(field);
+            rows.append(row);
+            row.clear();
+            field.clear();
+            fieldWasQuoted = false;
+            ++i;
+        } else if (c == QLatin1Char('\r') || c == QLatin1Char('\n')) {
+            return {}; // a bare line break outside quotes: not RFC 4180
+        } else {
+            field += c;
+        }
+    }
+    if (quoted)
+        return {};
+    if (!field.isEmpty() || !row.isEmpty()) {
+        row.append(field);
+        rows.append(row);
+    }
+    return rows;
+}
+
+struct ValidatorRun
+{
+    bool skipped = false;
+    int exitCode = -1;
+    QString output;
+};
+
+/// tests/tools/validate-har.js with the har-validator that the node_tools fixture installed.
+inline ValidatorRun validateHar(const QStringList &files)
+{
+    ValidatorRun result;
+    const QString node = QStandardPaths::findExecutable(QStringLiteral("node"));
+    if (node.isEmpty()) {
+        result.skipped = true;
+        return result;
+    }
+    QProcess process;
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert(QStringLiteral("NODE_PATH"), QStringLiteral(RETRYLAB_NODE_TOOLS_DIR "/node_modules"));
+    process.setProcessEnvironment(env);
+    process.setProcessChannelMode(QProcess::MergedChannels);
+    process.start(node, QStringList{QStringLiteral(RETRYLAB_HAR_VALIDATOR_SCRIPT)} + files);
+    if (!process.waitForFinished(120'000)) {
+        process.kill();
+        process.waitForFinished();
+        result.output = QStringLiteral("node did not finish");
+        return result;
+    }
+    result.exitCode = process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1;
+    result.output = QString::fromUtf8(process.readAll());
+    return result;
+}
+
+} // namespace CommandTesting

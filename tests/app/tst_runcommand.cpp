@@ -1,0 +1,455 @@
+#include "commandtesting.h"
+
+#include "core/csvexport.h"
+#include "core/reportjson.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QRegularExpression>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QXmlStreamReader>
+
+using namespace RetryLab::Core;
+using CommandTesting::Outcome;
+
+namespace {
+
+// Every secret starts with PLANTED, so that one search finds any that leaked.
+const QByteArray secretScenario = R"({
+    "format": "retrylab-scenario", "version": 1, "name": "secrets, exported",
+    "policy": {"preset": "google-cloud-storage",
+               "overrides": {"baseDelayMs": 5, "maxBackoffMs": 20, "jitterMs": 5, "maxAttempts": 3}},
+    "seed": 9,
+    "requests": [
+        {"name": "login", )"
+                                  // The label's JSON escapes (a quote, a line break) are kept out of the raw
+                                  // string: moc's tokenizer loses track of the class after them.
+                                  "\"label\": \"batch 1, \\\"first\\\"\\nsecond line\", "
+                                  R"("method": "POST",
+         "url": "{server}/status/200?access_token=PLANTED-QUERY-SECRET&page=2",
+         "headers": {"Authorization": "Bearer PLANTED-BEARER-SECRET", "X-Api-Key": "PLANTED-APIKEY-SECRET",
+                     "Idempotency-Key": "order-1"},
+         "body": {"user": "ann", "password": "PLANTED-BODY-SECRET"},
+         "script": ["return-503"]},
+        {"name": "plain", "url": "{server}/status/200"}
+    ],
+    "expectations": [
+        {"name": "login api_key=PLANTED-NAME-SECRET", "request": "login", "outcome": "succeeded", "attempts": 2},
+        {"request": "plain", "outcome": "succeeded", "finalStatus": 200}
+    ]
+})";
+
+const QByteArray failingScenario = R"({
+    "format": "retrylab-scenario", "name": "expects too much",
+    "policy": {"preset": "google-cloud-storage", "overrides": {"baseDelayMs": 5, "maxBackoffMs": 20, "jitterMs": 5}},
+    "requests": [{"name": "read", "url": "{server}/status/200", "script": ["return-503", "return-503"]}],
+    "expectations": [
+        {"request": "read", "outcome": "succeeded"},
+        {"name": "read at once", "request": "read", "attempts": 1}
+    ]
+})";
+
+struct Exports
+{
+    QString report;
+    QString har;
+    QString csv;
+    QString junit;
+
+    QStringList options() const
+    {
+        return {QStringLiteral("--report"), report, QStringLiteral("--har"), har, QStringLiteral("--csv"), csv,
+            QStringLiteral("--junit"), junit};
+    }
+    QStringList files() const { return {report, har, csv, junit}; }
+};
+
+} // namespace
+
+class TestRunCommand : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase();
+    void help_listsEveryOption();
+    void builtInScenario_everyExpectationHolds_exitZero();
+    void output_retriesAsTheyHappenThenSummaryAndVerdicts();
+    void quiet_printsOnlyTheVerdicts();
+    void failingExpectation_exitOne();
+    void usageErrors_exitTwo_data();
+    void usageErrors_exitTwo();
+    void malformedScenario_exitTwoNamingTheProblem_data();
+    void malformedScenario_exitTwoNamingTheProblem();
+    void exports_writtenAndReadBack();
+    void redaction_noSecretInAnyFormatOrOnTheTerminal();
+    void noRedact_secretsAppearWithAWarning();
+    void seed_sameSeedSameWaits();
+    void interrupt_cancelsThenReportsWhatWasRecorded();
+
+private:
+    QString path(const QString &name) const { return m_dir.filePath(name); }
+    QString scenarioFile(const QString &name, const QByteArray &json)
+    {
+        const QString file = path(name);
+        return CommandTesting::write(file, json) ? file : QString();
+    }
+    Exports exports(const QString &prefix) const
+    {
+        return {path(prefix + QStringLiteral(".json")), path(prefix + QStringLiteral(".har")),
+            path(prefix + QStringLiteral(".csv")), path(prefix + QStringLiteral(".xml"))};
+    }
+
+    QTemporaryDir m_dir;
+};
+
+void TestRunCommand::initTestCase()
+{
+    QVERIFY(m_dir.isValid());
+}
+
+void TestRunCommand::help_listsEveryOption()
+{
+    const Outcome o = CommandTesting::run({QStringLiteral("run"), QStringLiteral("--help")});
+    QCOMPARE(o.exitCode, 0);
+    for (const char *expected : {"Usage: retrylab run [options] SCENARIO.json", "--report", "--har", "--csv", "--junit",
+             "--quiet", "--no-redact", "--seed", "Exit status: 0"}) {
+        QVERIFY2(o.out.contains(QLatin1String(expected)), expected);
+    }
+}
+
+void TestRunCommand::builtInScenario_everyExpectationHolds_exitZero()
+{
+    // The binary reads its own resources too.
+    const Outcome o = CommandTesting::run({QStringLiteral("run"), QStringLiteral(":/scenarios/flaky-service.json")});
+    QVERIFY2(o.exitCode == 0, qPrintable(o.out + o.err));
+    QVERIFY(o.out.contains(QLatin1String("5 of 5 expectation(s) hold")));
+}
+
+void TestRunCommand::output_retriesAsTheyHappenThenSummaryAndVerdicts()
+{
+    const Outcome o = CommandTesting::run(
+        {QStringLiteral("run"), QStringLiteral(RETRYLAB_SOURCE_DIR "/resources/scenarios/flaky-service.json")});
+    QVERIFY2(o.exitCode == 0, qPrintable(o.out + o.err));
+    const QStringList lines = o.out.split(QLatin1Char('\n'));
+    QVERIFY(lines.first().startsWith(QLatin1String("Scenario \"Flaky service\"")));
+    QVERIFY(o.out.contains(QLatin1String("Embedded fault server on http://127.0.0.1:")));
+    // Each retry: what failed, why, when and how many attempts are left.
+    static const QRegularExpression retry(QStringLiteral(
+        R"(^\[\s+\d+\.\d{3} s\] read, attempt 1 failed: HTTP 503 Service Unavailable \[http-503\] - HTTP 503: server error; .+; retrying in \d+ ms, 4 attempt\(s\) left$)"));
+    QVERIFY2(std::any_of(lines.cbegin(), lines.cend(), [](const QString &l) { return retry.match(l).hasMatch(); }),
+        qPrintable(o.out));
+    QVERIFY(o.out.contains(QLatin1String("read, attempt 2 failed: ")));
+    QVERIFY(o.out.contains(QLatin1String("[connection-reset]")));
+    QVERIFY(o.out.contains(QLatin1String("rate-limited, attempt 1 failed: HTTP 429")));
+    QVERIFY(o.out.contains(QLatin1String("retrying in 1000 ms")));
+    // Every final failure with its cause.
+    QVERIFY(o.out.contains(QLatin1String("create-order (POST http://127.0.0.1:")));
+    QVERIFY(o.out.contains(QLatin1String("gave-up after 1 attempt(s)")));
+    QVERIFY(o.out.contains(QLatin1String("POST is not idempotent")));
+    // The summary table and the verdicts.
+    for (const char *expected :
+        {"request", "requests", "succeeded", "outcomes", "attempts", "amplification", "p50", "p90", "p99"}) {
+        QVERIFY2(o.out.contains(QLatin1String(expected)), expected);
+    }
+    static const QRegularExpression row(QStringLiteral(R"(^  read\s+1\s+1\s+succeeded 1\s+3\s+3\.00\s+\S+ m?s)"));
+    QVERIFY2(std::any_of(lines.cbegin(), lines.cend(), [](const QString &l) { return row.match(l).hasMatch(); }),
+        qPrintable(o.out));
+    QVERIFY(o.out.contains(QLatin1String("  all ")));
+    QVERIFY(o.out.contains(QLatin1String("Success rate 60.0 %, retry amplification 1.80: 9 attempts for 5 requests")));
+    QVERIFY(o.out.contains(QLatin1String("  PASS  read (succeeded, 3 attempt(s), status 200)")));
+    QVERIFY(o.err.isEmpty());
+}
+
+void TestRunCommand::quiet_printsOnlyTheVerdicts()
+{
+    const Outcome o = CommandTesting::run({QStringLiteral("run"), QStringLiteral("--quiet"),
+        scenarioFile(QStringLiteral("failing-quiet.json"), failingScenario)});
+    QCOMPARE(o.exitCode, 1);
+    QVERIFY(!o.out.contains(QLatin1String("retrying in")));
+    QVERIFY(!o.out.contains(QLatin1String("Summary")));
+    QVERIFY(o.out.contains(QLatin1String("  FAIL  read at once")));
+    QVERIFY(o.out.contains(QLatin1String("1 of 2 expectation(s) hold")));
+}
+
+void TestRunCommand::failingExpectation_exitOne()
+{
+    const Exports files = exports(QStringLiteral("failing"));
+    const Outcome o = CommandTesting::run(
+        QStringList{QStringLiteral("run"), scenarioFile(QStringLiteral("failing.json"), failingScenario)}
+        + files.options());
+    QCOMPARE(o.exitCode, 1);
+    QVERIFY(o.out.contains(QLatin1String("  PASS  read (succeeded)")));
+    QVERIFY(o.out.contains(QLatin1String("  FAIL  read at once")));
+    QVERIFY2(o.out.contains(QLatin1String("expected 1 attempt(s); but read made 3 attempt(s)")), qPrintable(o.out));
+    // The files are written all the same, and say what failed.
+    QXmlStreamReader xml(CommandTesting::read(files.junit));
+    int failures = 0;
+    while (!xml.atEnd()) {
+        if (xml.readNext() == QXmlStreamReader::StartElement && xml.name() == QLatin1String("failure"))
+            ++failures;
+    }
+    QVERIFY(!xml.hasError());
+    QCOMPARE(failures, 1);
+    const auto report = ReportJson::readFile(files.report);
+    QVERIFY2(report.ok(), qPrintable(report.error()));
+    QCOMPARE(report->expectations.size(), 2);
+    QVERIFY(report->expectations[0].passed);
+    QVERIFY(!report->expectations[1].passed);
+}
+
+void TestRunCommand::usageErrors_exitTwo_data()
+{
+    QTest::addColumn<QStringList>("arguments");
+    QTest::addColumn<QString>("mentions");
+    const QString good = QStringLiteral(":/scenarios/flaky-service.json");
+    QTest::addRow("no scenario") << QStringList{} << QStringLiteral("retrylab run: name a scenario file");
+    QTest::addRow("two scenarios") << QStringList{good, good} << QStringLiteral("unexpected argument");
+    QTest::addRow("unknown option") << QStringList{QStringLiteral("--frobnicate"), good}
+                                    << QStringLiteral("Unknown option 'frobnicate'");
+    QTest::addRow("seed not a number") << QStringList{QStringLiteral("--seed"), QStringLiteral("x1"), good}
+                                       << QStringLiteral("--seed must be a whole number");
+    QTest::addRow("negative seed") << QStringList{QStringLiteral("--seed"), QStringLiteral("-3"), good}
+                                   << QStringLiteral("--seed must be a whole number");
+    QTest::addRow("missing file") << QStringList{QStringLiteral("/nonexistent/x.json")}
+                                  << QStringLiteral("/nonexistent/x.json: cannot read");
+    QTest::addRow("report into a missing directory")
+        << QStringList{QStringLiteral("--report"), QStringLiteral("/nonexistent/dir/r.json"), good}
+        << QStringLiteral(
+               "--report /nonexistent/dir/r.json: cannot write there: the directory /nonexistent/dir does not exist");
+    QTest::addRow("csv onto a directory") << QStringList{QStringLiteral("--csv"), QStringLiteral("/tmp"), good}
+                                          << QStringLiteral("--csv /tmp: cannot write there: it is a directory");
+    QTest::addRow("report without a file")
+        << QStringList{good, QStringLiteral("--report")} << QStringLiteral("Missing value after '--report'");
+    QTest::addRow("two options, one file") << QStringList{QStringLiteral("--har"), QStringLiteral("/tmp/same-file"),
+        QStringLiteral("--csv"), QStringLiteral("/tmp/same-file"), good}
+                                           << QStringLiteral("--csv names a file that another option writes too");
+}
+
+void TestRunCommand::usageErrors_exitTwo()
+{
+    QFETCH(QStringList, arguments);
+    QFETCH(QString, mentions);
+    const Outcome o = CommandTesting::run(QStringList{QStringLiteral("run")} + arguments);
+    QCOMPARE(o.exitCode, 2);
+    QVERIFY2(o.err.contains(mentions), qPrintable(o.err));
+    QVERIFY(o.out.isEmpty());
+}
+
+void TestRunCommand::malformedScenario_exitTwoNamingTheProblem_data()
+{
+    QTest::addColumn<QByteArray>("json");
+    QTest::addColumn<QString>("mentions");
+    const QByteArray head = R"({"format": "retrylab-scenario", "policy": "iam", "requests": [)";
+    QTest::addRow("bad JSON") << QByteArray(
+        "{\n  \"format\": \"retrylab-scenario\",\n  \"policy\": \"iam\"\n  \"requests\": []\n}")
+                              << QStringLiteral("line 4, column 4: not valid JSON: unterminated object");
+    QTest::addRow("empty file") << QByteArray() << QStringLiteral("line 1, column 1: not valid JSON");
+    QTest::addRow("binary garbage") << QByteArray("\x00\xff\xfe garbage", 11) << QStringLiteral("not valid JSON");
+    QTest::addRow("wrong type") << head + R"({"name": "a", "url": "{server}/", "count": "3"}]})"
+                                << QStringLiteral("requests[0].count: expected a whole number, got a string");
+    QTest::addRow("unknown preset") << QByteArray(R"({"format": "retrylab-scenario", "policy": "gcs", "requests": []})")
+                                    << QStringLiteral("policy: unknown preset \"gcs\"");
+    QTest::addRow("bad URL") << head
+            + R"({"name": "a", "url": "{server}/"}, {"name": "b", "url": "{server}/"}, {"name": "c", "url": "mailto:x@y"}]})"
+                             << QStringLiteral("requests[2].url: \"mailto:x@y\" is not an http or https URL");
+    QTest::addRow("negative count") << head + R"({"name": "a", "url": "{server}/", "count": -5}]})"
+                                    << QStringLiteral("requests[0].count: -5 is out of range");
+    QTest::addRow("unknown instruction") << head
+            + R"({"name": "a", "url": "{server}/", "script": ["return-503", "meltdown"]}]})"
+                                         << QStringLiteral("requests[0].script[1]: unknown instruction \"meltdown\"");
+    QTest::addRow("unknown field") << head + R"({"name": "a", "url": "{server}/", "retries": 3}]})"
+                                   << QStringLiteral("requests[0].retries: unknown field");
+    QTest::addRow("a policy file") << QByteArray(R"({"format": "retrylab-policy", "version": 1})")
+                                   << QStringLiteral("format: \"retrylab-policy\" is not a scenario");
+    QTest::addRow("expectation for nobody")
+        << head + R"({"name": "a", "url": "{server}/"}], "expectations": [{"request": "b", "outcome": "succeeded"}]})"
+        << QStringLiteral("expectations[0].request: no request is named \"b\"");
+    QTest::addRow("number beyond a double")
+        << head + R"({"name": "a", "url": "{server}/", "attemptTimeoutMs": 1e999}]})"
+        << QStringLiteral("not valid JSON: illegal number");
+    QTest::addRow("huge number") << head + R"({"name": "a", "url": "{server}/", "attemptTimeoutMs": 1e300}]})"
+                                 << QStringLiteral("requests[0].attemptTimeoutMs: 1e+300 is out of range");
+}
+
+void TestRunCommand::malformedScenario_exitTwoNamingTheProblem()
+{
+    QFETCH(QByteArray, json);
+    QFETCH(QString, mentions);
+    const QString file
+        = scenarioFile(QStringLiteral("malformed-%1.json").arg(QString::fromLatin1(QTest::currentDataTag())), json);
+    QVERIFY(!file.isEmpty());
+    const Outcome o = CommandTesting::run({QStringLiteral("run"), file});
+    QCOMPARE(o.exitCode, 2);
+    QVERIFY2(o.err.startsWith(QStringLiteral("retrylab run: %1: ").arg(file)), qPrintable(o.err));
+    QVERIFY2(o.err.contains(mentions), qPrintable(o.err));
+    QCOMPARE(o.err.count(QLatin1Char('\n')), 1);
+    QVERIFY(o.out.isEmpty());
+}
+
+void TestRunCommand::exports_writtenAndReadBack()
+{
+    const Exports files = exports(QStringLiteral("exports"));
+    const Outcome o = CommandTesting::run(
+        QStringList{QStringLiteral("run"), scenarioFile(QStringLiteral("exports.json"), secretScenario)}
+        + files.options());
+    QVERIFY2(o.exitCode == 0, qPrintable(o.out + o.err));
+    for (const QString &file : files.files())
+        QVERIFY2(o.out.contains(QStringLiteral(" to %1 (").arg(file)), qPrintable(o.out));
+
+    // JSON report: read back by RetryLab itself.
+    const auto report = ReportJson::readFile(files.report);
+    QVERIFY2(report.ok(), qPrintable(report.error()));
+    QCOMPARE(report->run.requests.size(), 2);
+    QCOMPARE(report->run.attempts.size(), 3);
+    QCOMPARE(report->run.results.size(), 2);
+    QCOMPARE(report->run.policy.name, QStringLiteral("Google Cloud Storage (modified)"));
+    QCOMPARE(report->expectations.size(), 2);
+    QVERIFY(report->expectations[0].passed && report->expectations[1].passed);
+    QVERIFY(report->redacted);
+
+    // HAR: one entry per attempt, valid against the HAR 1.2 schema.
+    const QJsonObject har = QJsonDocument::fromJson(CommandTesting::read(files.har)).object();
+    const QJsonArray entries = har.value(QStringLiteral("log")).toObject().value(QStringLiteral("entries")).toArray();
+    QCOMPARE(entries.size(), 3);
+    QVERIFY(entries.first().toObject().contains(QStringLiteral("_attemptIndex")));
+    const CommandTesting::ValidatorRun validation = CommandTesting::validateHar({files.har});
+    if (validation.skipped)
+        QSKIP("node is not installed, so the HAR schema cannot be checked (scripts/deps.sh installs Node.js)");
+    QVERIFY2(validation.exitCode == 0, qPrintable(validation.output));
+
+    // JUnit: well-formed XML, one test case per expectation.
+    QXmlStreamReader xml(CommandTesting::read(files.junit));
+    QStringList testCases;
+    QString suiteTests;
+    while (!xml.atEnd()) {
+        if (xml.readNext() != QXmlStreamReader::StartElement)
+            continue;
+        if (xml.name() == QLatin1String("testsuite"))
+            suiteTests = xml.attributes().value(QLatin1String("tests")).toString();
+        if (xml.name() == QLatin1String("testcase"))
+            testCases.append(xml.attributes().value(QLatin1String("name")).toString());
+    }
+    QVERIFY2(!xml.hasError(), qPrintable(xml.errorString()));
+    QCOMPARE(suiteTests, QStringLiteral("2"));
+    QCOMPARE(testCases.size(), 2);
+    QCOMPARE(testCases[1], QStringLiteral("plain (succeeded, status 200)"));
+
+    // CSV: RFC 4180 with the label's comma, quotes and line break intact.
+    const QList<QStringList> rows = CommandTesting::parseCsv(CommandTesting::read(files.csv));
+    QCOMPARE(rows.size(), 4);
+    QCOMPARE(rows.first(), CsvExport::columns());
+    const qsizetype label = CsvExport::columns().indexOf(QStringLiteral("label"));
+    const qsizetype method = CsvExport::columns().indexOf(QStringLiteral("method"));
+    int loginRows = 0;
+    for (qsizetype i = 1; i < rows.size(); ++i) {
+        QCOMPARE(rows[i].size(), CsvExport::columns().size());
+        if (rows[i][method] == QLatin1String("POST")) {
+            ++loginRows;
+            QCOMPARE(rows[i][label], QStringLiteral("batch 1, \"first\"\nsecond line"));
+        }
+    }
+    QCOMPARE(loginRows, 2);
+}
+
+void TestRunCommand::redaction_noSecretInAnyFormatOrOnTheTerminal()
+{
+    const Exports files = exports(QStringLiteral("redacted"));
+    const Outcome o = CommandTesting::run(
+        QStringList{QStringLiteral("run"), scenarioFile(QStringLiteral("redacted.json"), secretScenario)}
+        + files.options());
+    QVERIFY2(o.exitCode == 0, qPrintable(o.out + o.err));
+    // The secrets were sent (the terminal shows where they were), and nothing shows them.
+    QVERIFY2(o.out.contains(QLatin1String("access_token=REDACTED&page=2")), qPrintable(o.out));
+    QVERIFY(o.out.contains(QLatin1String("login api_key=REDACTED")));
+    QVERIFY2(!o.out.contains(QLatin1String("PLANTED")), qPrintable(o.out));
+    QVERIFY2(!o.err.contains(QLatin1String("PLANTED")), qPrintable(o.err));
+    for (const QString &file : files.files()) {
+        const QByteArray content = CommandTesting::read(file);
+        QVERIFY2(!content.isEmpty(), qPrintable(file));
+        QVERIFY2(!content.contains("PLANTED"), qPrintable(file + QLatin1Char('\n') + QString::fromUtf8(content)));
+        QVERIFY2(content.contains("REDACTED"), qPrintable(file));
+    }
+    // The non-secret parts of the same requests are kept.
+    const QByteArray har = CommandTesting::read(files.har);
+    QVERIFY(har.contains("order-1")); // Idempotency-Key is not a credential
+    QVERIFY(har.contains("Bearer REDACTED"));
+}
+
+void TestRunCommand::noRedact_secretsAppearWithAWarning()
+{
+    const Exports files = exports(QStringLiteral("unredacted"));
+    const Outcome o = CommandTesting::run(QStringList{QStringLiteral("run"), QStringLiteral("--no-redact"),
+                                              scenarioFile(QStringLiteral("unredacted.json"), secretScenario)}
+        + files.options());
+    QVERIFY2(o.exitCode == 0, qPrintable(o.out + o.err));
+    QVERIFY2(o.err.contains(QLatin1String("warning: --no-redact")), qPrintable(o.err));
+    QVERIFY(o.out.contains(QLatin1String("access_token=PLANTED-QUERY-SECRET")));
+    QVERIFY(o.out.contains(QLatin1String("api_key=PLANTED-NAME-SECRET")));
+
+    const QByteArray report = CommandTesting::read(files.report);
+    for (const char *secret : {"PLANTED-QUERY-SECRET", "PLANTED-BEARER-SECRET", "PLANTED-APIKEY-SECRET"}) {
+        QVERIFY2(report.contains(secret), secret);
+        QVERIFY2(CommandTesting::read(files.har).contains(secret), secret);
+        QVERIFY2(CommandTesting::read(files.csv).contains(secret), secret);
+    }
+    QVERIFY(CommandTesting::read(files.junit).contains("PLANTED-NAME-SECRET"));
+    const auto parsed = ReportJson::readFile(files.report);
+    QVERIFY2(parsed.ok(), qPrintable(parsed.error()));
+    QVERIFY(!parsed->redacted);
+    QVERIFY(report.contains("without redaction"));
+}
+
+void TestRunCommand::seed_sameSeedSameWaits()
+{
+    const QString file = scenarioFile(QStringLiteral("seeded.json"), R"({
+        "format": "retrylab-scenario", "policy": {"preset": "google-cloud-storage",
+            "overrides": {"baseDelayMs": 5, "maxBackoffMs": 100, "jitterMs": 50}},
+        "requests": [{"name": "r", "url": "{server}/status/200", "script": ["return-503*4"]}]})");
+    const auto waits = [&file](const QString &seed) {
+        const Outcome o = CommandTesting::run({QStringLiteral("run"), QStringLiteral("--seed"), seed, file});
+        static const QRegularExpression wait(QStringLiteral("retrying in (\\d+) ms"));
+        QStringList found;
+        for (auto it = wait.globalMatch(o.out); it.hasNext();)
+            found.append(it.next().captured(1));
+        return found;
+    };
+    const QStringList first = waits(QStringLiteral("1234"));
+    QCOMPARE(first.size(), 4);
+    QCOMPARE(waits(QStringLiteral("1234")), first);
+    QVERIFY(waits(QStringLiteral("98765")) != first);
+}
+
+void TestRunCommand::interrupt_cancelsThenReportsWhatWasRecorded()
+{
+    // "stuck" would wait for IAM's 300 s deadline; SIGTERM (as Ctrl+C) stops it.
+    const QString file = scenarioFile(QStringLiteral("stalled.json"), R"({
+        "format": "retrylab-scenario", "policy": "iam",
+        "requests": [{"name": "ok", "url": "{server}/status/200"},
+                     {"name": "stuck", "url": "{server}/fault/stall", "attemptTimeoutMs": 0}],
+        "expectations": [{"request": "stuck", "outcome": "succeeded"}]})");
+    const QString report = path(QStringLiteral("interrupted.json"));
+    QProcess process;
+    process.start(QStringLiteral(RETRYLAB_BINARY), {QStringLiteral("run"), file, QStringLiteral("--report"), report});
+    QByteArray out;
+    QVERIFY(QTest::qWaitFor([&] { return (out += process.readAllStandardOutput()).contains("ok (GET "); }, 10'000));
+    process.terminate();
+    QVERIFY(process.waitForFinished(10'000));
+    out += process.readAllStandardOutput();
+    const QByteArray err = process.readAllStandardError();
+    QCOMPARE(process.exitStatus(), QProcess::NormalExit);
+    QCOMPARE(process.exitCode(), 1);
+    QVERIFY2(err.contains("retrylab run: interrupted"), err.constData());
+    QVERIFY2(out.contains("stuck (GET ") && out.contains(" cancelled after 1 attempt(s)"), out.constData());
+    QVERIFY(out.contains("Summary"));
+    QVERIFY(out.contains("  FAIL  stuck (succeeded)"));
+    const auto written = ReportJson::readFile(report);
+    QVERIFY2(written.ok(), qPrintable(written.error()));
+    QCOMPARE(written->run.results.size(), 2);
+}
+
+QTEST_GUILESS_MAIN(TestRunCommand)
+#include "tst_runcommand.moc"
