@@ -1,6 +1,7 @@
 #include "app/commands.h"
 #include "core/herdparameters.h"
 #include "core/retryexecutor.h"
+#include "ui/conformanceview.h"
 #include "ui/embeddedserver.h"
 #include "ui/mainwindow.h"
 #include "ui/policypanel.h"
@@ -267,7 +268,16 @@ int runScreenshot(const QStringList &arguments)
     });
     window.simulatorView()->start();
 
-    const bool finished = waitFor([&] { return window.executor()->activeCount() == 0 && simulated; }, 60'000);
+    bool conformed = false;
+    QObject::connect(window.conformanceView(), &Ui::ConformanceView::finished, &window, [&] { conformed = true; });
+    QObject::connect(window.conformanceView(), &Ui::ConformanceView::failed, &window, [&](const QString &message) {
+        problems.append(message);
+        conformed = true;
+    });
+    window.conformanceView()->run();
+
+    const bool finished
+        = waitFor([&] { return window.executor()->activeCount() == 0 && simulated && conformed; }, 60'000);
     if (!finished) {
         err << tr("retrylab screenshot: the demo did not finish within a minute; saving what there is") << Qt::endl;
         runner->stop();
@@ -298,6 +308,7 @@ int runScreenshot(const QStringList &arguments)
         {Ui::MainWindow::Tab::ErrorLog, QStringLiteral("errorlog.png")},
         {Ui::MainWindow::Tab::Statistics, QStringLiteral("statistics.png")},
         {Ui::MainWindow::Tab::Server, QStringLiteral("server.png")},
+        {Ui::MainWindow::Tab::Conformance, QStringLiteral("conformance.png")},
         {Ui::MainWindow::Tab::Simulator, QStringLiteral("simulator.png")},
     };
     int failures = 0;

@@ -6,6 +6,7 @@
 #include "core/harexport.h"
 #include "core/reportjson.h"
 #include "core/retryexecutor.h"
+#include "ui/conformanceview.h"
 #include "ui/embeddedserver.h"
 #include "ui/errorlogview.h"
 #include "ui/messagebar.h"
@@ -135,6 +136,9 @@ MainWindow::MainWindow(const Options &options, QWidget *parent)
 MainWindow::~MainWindow()
 {
     m_runner->stop();
+    // The matrix runs on the embedded server: stop it before the server goes.
+    m_conformance->cancel();
+    m_conformance->setFaultServer(nullptr);
     m_server->stop();
 }
 
@@ -171,6 +175,8 @@ void MainWindow::buildTabs()
     m_statistics->setObjectName(QStringLiteral("statistics"));
     m_serverView = new ServerView;
     m_serverView->setObjectName(QStringLiteral("server"));
+    m_conformance = new ConformanceView;
+    m_conformance->setObjectName(QStringLiteral("conformance"));
     m_simulator = new SimulatorView;
     m_simulator->setObjectName(QStringLiteral("simulator"));
 
@@ -196,6 +202,7 @@ void MainWindow::buildTabs()
     m_tabs->addTab(m_errorLog, tr("Error log"));
     m_tabs->addTab(scrollable(m_statistics), tr("Statistics"));
     m_tabs->addTab(scrollable(m_serverView), tr("Server"));
+    m_tabs->addTab(m_conformance, tr("Conformance"));
     m_tabs->addTab(scrollable(m_simulator), tr("Herd simulator"));
 
     m_messages = new MessageBar;
@@ -220,6 +227,8 @@ QWidget *MainWindow::tab(Tab which) const
         return m_statistics;
     case Tab::Server:
         return m_serverView;
+    case Tab::Conformance:
+        return m_conformance;
     case Tab::Simulator:
         return m_simulator;
     }
@@ -240,7 +249,7 @@ void MainWindow::showTab(Tab which)
 
 MainWindow::Tab MainWindow::currentTab() const
 {
-    for (Tab each : {Tab::Timeline, Tab::ErrorLog, Tab::Statistics, Tab::Server, Tab::Simulator}) {
+    for (Tab each : {Tab::Timeline, Tab::ErrorLog, Tab::Statistics, Tab::Server, Tab::Conformance, Tab::Simulator}) {
         QWidget *page = tab(each);
         if (m_tabs->currentWidget() == page || m_tabs->currentWidget()->isAncestorOf(page))
             return each;
@@ -360,12 +369,7 @@ void MainWindow::loadSettings()
     m_composer->setRecentUrls(m_settings->recentUrlTemplates());
     m_serverView->setScenario(m_settings->serverScenario());
     m_runner->setScenario(m_serverView->scenario());
-    if (m_policyPanel->isUsable())
-        m_executor->setPolicy(m_policyPanel->policy());
-    m_composer->setPolicy(m_policyPanel->policy());
-    m_composer->setBlocker(QStringLiteral("policy"),
-        m_policyPanel->isUsable() ? QString()
-                                  : tr("the policy cannot be used: %1").arg(m_policyPanel->editor()->invalidReason()));
+    handlePolicyChanged();
 
     if (!m_settings->restoreMainWindow(*this)) {
         const QSize available = screen() ? screen()->availableGeometry().size() : QSize(1600, 1000);
@@ -440,8 +444,10 @@ void MainWindow::connectParts()
 void MainWindow::handlePolicyChanged()
 {
     const bool usable = m_policyPanel->isUsable();
-    if (usable)
+    if (usable) {
         m_executor->setPolicy(m_policyPanel->policy());
+        m_conformance->setPolicy(m_policyPanel->policy());
+    }
     m_composer->setPolicy(m_policyPanel->policy());
     m_composer->setBlocker(QStringLiteral("policy"),
         usable ? QString() : tr("the policy cannot be used: %1").arg(m_policyPanel->editor()->invalidReason()));
@@ -604,10 +610,13 @@ void MainWindow::updateServerStatus()
     if (m_server->isRunning()) {
         m_serverStatus->setText(tr("Server: %1").arg(m_server->baseUrl().toString()));
         m_runner->setServer(m_server->server());
+        m_conformance->setFaultServer(m_server->server());
     } else {
         m_serverStatus->setText(tr("Server: not running"));
         m_serverStatus->setToolTip(m_server->errorString());
         m_runner->setServer(nullptr, m_server->errorString());
+        // Without the application's server the matrix starts a server of its own.
+        m_conformance->setFaultServer(nullptr);
     }
     m_composer->setPreviewContext(m_runner->nextContext());
 }

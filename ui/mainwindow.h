@@ -29,6 +29,7 @@ class RequestRunner;
 class RunSession;
 class ServerView;
 class Settings;
+class ConformanceView;
 class SimulatorView;
 class StatisticsView;
 class TimelineView;
@@ -47,7 +48,7 @@ class MainWindow final : public QMainWindow
     Q_OBJECT
 
 public:
-    enum class Tab { Timeline, ErrorLog, Statistics, Server, Simulator };
+    enum class Tab { Timeline, ErrorLog, Statistics, Server, Conformance, Simulator };
     Q_ENUM(Tab)
     enum class ExportFormat { Json, Csv, Har };
     Q_ENUM(ExportFormat)
@@ -94,6 +95,7 @@ public:
     ErrorLogView *errorLogView() const { return m_errorLog; }
     StatisticsView *statisticsView() const { return m_statistics; }
     ServerView *serverView() const { return m_serverView; }
+    ConformanceView *conformanceView() const { return m_conformance; }
     SimulatorView *simulatorView() const { return m_simulator; }
     MessageBar *messageBar() const { return m_messages; }
     /// The messages shown above the tabs, oldest first.
@@ -158,6 +160,7 @@ private:
     ErrorLogView *m_errorLog = nullptr;
     StatisticsView *m_statistics = nullptr;
     ServerView *m_serverView = nullptr;
+    ConformanceView *m_conformance = nullptr;
     SimulatorView *m_simulator = nullptr;
 
     QAction *m_exportAction = nullptr;

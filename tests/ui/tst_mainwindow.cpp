@@ -1,7 +1,9 @@
 #include "core/csvexport.h"
+#include "core/faultserver.h"
 #include "core/reportjson.h"
 #include "core/retryexecutor.h"
 #include "ui/attemptlogmodel.h"
+#include "ui/conformanceview.h"
 #include "ui/embeddedserver.h"
 #include "ui/errorlogview.h"
 #include "ui/mainwindow.h"
@@ -100,6 +102,7 @@ private Q_SLOTS:
     void settings_requestLayoutAndRecentUrls_surviveARestart();
     void settings_corruptFile_isReportedInTheWindow();
     void serverCannotStart_windowStillWorks();
+    void conformanceTab_runsTheEditedPolicyOnTheAppServer();
 
 private:
     std::unique_ptr<MainWindow> makeWindow(const MainWindow::Options &options = {});
@@ -168,7 +171,7 @@ void TestMainWindow::startsWithTheServerAndItsAddress()
     QVERIFY(window->findChild<QLabel *>(QStringLiteral("serverStatus"))->text().contains(url));
     QCOMPARE(window->policyDock()->objectName(), QStringLiteral("policyDock"));
     QCOMPARE(window->requestDock()->objectName(), QStringLiteral("requestDock"));
-    QCOMPARE(window->tabs()->count(), 5);
+    QCOMPARE(window->tabs()->count(), 6);
     QVERIFY(window->composer()->canSend());
     QVERIFY(window->composer()->previewUrl().startsWith(url + QStringLiteral("/fail/3?key=")));
     QVERIFY(window->messages().isEmpty());
@@ -692,6 +695,32 @@ void TestMainWindow::serverCannotStart_windowStillWorks()
     QCOMPARE(window->session()->laneCount(), 1);
     window->stop();
     QTRY_COMPARE(window->executor()->activeCount(), 0);
+}
+
+void TestMainWindow::conformanceTab_runsTheEditedPolicyOnTheAppServer()
+{
+    auto window = makeWindow();
+    QVERIFY(window);
+    Core::BackoffPolicy policy = fastPolicy();
+    policy.name = QStringLiteral("Edited in the dock");
+    window->policyPanel()->setPolicy(policy);
+    Ui::ConformanceView *view = window->conformanceView();
+    QCOMPARE(window->tab(MainWindow::Tab::Conformance), view);
+    QCOMPARE(view->policy().name, policy.name);
+    QCOMPARE(view->policy().maxAttempts, policy.maxAttempts);
+
+    const qsizetype before = window->server()->server()->log().size();
+    QSignalSpy finished(view, &Ui::ConformanceView::finished);
+    window->showTab(MainWindow::Tab::Conformance);
+    QCOMPARE(window->currentTab(), MainWindow::Tab::Conformance);
+    view->run();
+    QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 1, 60'000);
+    const int passed = finished.first().at(0).toInt();
+    const int total = finished.first().at(1).toInt();
+    QVERIFY(total > 0);
+    QCOMPARE(passed, total);
+    // The cells ran against the application's own server, not a private one.
+    QVERIFY(window->server()->server()->log().size() > before);
 }
 
 QTEST_MAIN(TestMainWindow)
