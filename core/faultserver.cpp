@@ -75,7 +75,10 @@ constexpr qint64 maxDripTotalMs = 600'000;
 constexpr qint64 maxEventualHiddenMs = 3'600'000;
 constexpr qint64 maxOccDelayMs = 60'000;
 constexpr qsizetype maxKeyLength = 200;
-const QByteArray garbageBytes("\x16\x03\x01\x00\xa5 this is not HTTP \xff\xfe\x00\r\nSSH-2.0-garbage\r\n\r\n", 50);
+// A TLS record header, text, invalid UTF-8, a NUL and an SSH banner. The length
+// comes from the literal itself: a hand-counted one once read past its end.
+constexpr char garbageText[] = "\x16\x03\x01\x00\xa5 this is not HTTP \xff\xfe\x00\r\nSSH-2.0-garbage\r\n\r\n";
+const QByteArray garbageBytes(garbageText, sizeof garbageText - 1);
 
 QByteArray reasonPhrase(int status)
 {
