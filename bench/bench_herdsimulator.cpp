@@ -74,15 +74,29 @@ int main(int argc, char *argv[])
         QStringLiteral("file"), QStringLiteral("bench_herdsimulator.json"));
     const QCommandLineOption repeatOption(QStringLiteral("repeat"), QStringLiteral("Repetitions per measurement."),
         QStringLiteral("n"), QStringLiteral("3"));
-    parser.addOptions({outOption, repeatOption});
+    const QCommandLineOption modelsOption(QStringLiteral("models"),
+        QStringLiteral("Comma-separated models to time (default: all)."), QStringLiteral("names"));
+    parser.addOptions({outOption, repeatOption, modelsOption});
     parser.process(app);
     const int repeat = std::clamp(parser.value(repeatOption).toInt(), 1, 100);
+    QList<HerdModel> chosen = allHerdModels();
+    if (parser.isSet(modelsOption)) {
+        chosen.clear();
+        for (const QString &name : parser.value(modelsOption).split(QLatin1Char(','), Qt::SkipEmptyParts)) {
+            const auto model = herdModelFromName(name.trimmed());
+            if (!model) {
+                qCCritical(lcBench).noquote() << QStringLiteral("unknown model \"%1\"").arg(name);
+                return 2;
+            }
+            chosen.append(*model);
+        }
+    }
     const int cores = QThread::idealThreadCount();
 
     QTextStream out(stdout);
     QJsonArray models;
     bool identical = true;
-    for (HerdModel model : allHerdModels()) {
+    for (HerdModel model : std::as_const(chosen)) {
         const HerdParameters p = HerdParameters::defaultsFor(model);
         const Timing single = measure(p, 1, repeat);
         const Timing all = measure(p, cores, repeat);

@@ -3,7 +3,8 @@
 // against QSortFilterProxyModel (stock and tuned), the memory a row costs, and
 // painting the timeline with ten thousand lanes. Numbers go to a file.
 //
-// Usage: bench_views [--rows N] [--out FILE]   (runs on any QPA platform; offscreen is fine)
+// Usage: bench_views [--rows N] [--out FILE] [--json FILE] [--no-proxies]
+//        (runs on any QPA platform; offscreen is fine)
 
 #include "tests/ui/sessionfixtures.h"
 #include "ui/attemptlogmodel.h"
@@ -15,6 +16,8 @@
 #include <QCommandLineParser>
 #include <QElapsedTimer>
 #include <QFile>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QLoggingCategory>
 #include <QScrollBar>
 #include <QSortFilterProxyModel>
@@ -91,8 +94,11 @@ private:
 struct Report
 {
     QStringList lines;
-    void add(const QString &what, double value, const QString &unit)
+    QJsonObject figures; ///< the headline numbers, by key, for --json
+    void add(const QString &what, double value, const QString &unit, const QString &key = {})
     {
+        if (!key.isEmpty())
+            figures.insert(key, value);
         lines.append(QStringLiteral("%1: %2 %3").arg(what, -58).arg(value, 0, 'f', 1).arg(unit));
         qCInfo(lcBench).noquote() << lines.constLast();
     }
@@ -127,6 +133,10 @@ int main(int argc, char *argv[])
         QStringLiteral("1000000")});
     parser.addOption({QStringLiteral("out"), QStringLiteral("Result file (default bench-views.txt)."),
         QStringLiteral("file"), QStringLiteral("bench-views.txt")});
+    parser.addOption(
+        {QStringLiteral("json"), QStringLiteral("Also write the headline numbers as JSON."), QStringLiteral("file")});
+    parser.addOption({QStringLiteral("no-proxies"),
+        QStringLiteral("Skip the QSortFilterProxyModel comparison (about a minute at a million rows).")});
     parser.process(app);
     const qint64 wanted = parser.value(QStringLiteral("rows")).toLongLong();
     Report report;
@@ -146,15 +156,17 @@ int main(int argc, char *argv[])
                         .arg(session.laneCount())
                         .arg(session.strings().size()));
         report.add(QStringLiteral("session ingest, records per second"), double(rows) / ms * 1000.0, QString());
-        report.add(QStringLiteral("session ingest, total"), ms, QStringLiteral("ms"));
+        report.add(QStringLiteral("session ingest, total"), ms, QStringLiteral("ms"), QStringLiteral("ingest_ms"));
         report.add(QStringLiteral("compact row (sizeof AttemptRow)"), double(sizeof(RunSession::AttemptRow)),
             QStringLiteral("bytes"));
         report.add(QStringLiteral("lane per request (sizeof Lane)"), double(sizeof(RunSession::Lane)),
             QStringLiteral("bytes"));
         report.add(QStringLiteral("resident memory per attempt row, everything"), double(after - before) / double(rows),
-            QStringLiteral("bytes"));
+            QStringLiteral("bytes"), QStringLiteral("resident_bytes_per_row"));
+        report.figures.insert(QStringLiteral("rows"), double(rows));
     }
 
+    const qint64 residentBeforeModel = residentBytes();
     RunSession session;
     AttemptLogModel model;
     model.setSession(&session);
@@ -164,29 +176,37 @@ int main(int argc, char *argv[])
         int batches = 0;
         QObject::connect(&model, &QAbstractItemModel::rowsInserted, &model, [&batches] { ++batches; });
         const double ms = timeMs([&] { fill(session, wanted, true); });
-        report.add(
-            QStringLiteral("append to session + model, total (%1 batches)").arg(batches), ms, QStringLiteral("ms"));
+        report.add(QStringLiteral("append to session + model, total (%1 batches)").arg(batches), ms,
+            QStringLiteral("ms"), QStringLiteral("append_ms"));
+        report.figures.insert(QStringLiteral("append_ns_per_row"), ms * 1e6 / double(session.finishedCount()));
         report.add(QStringLiteral("append, per batch of ~16500 rows"), ms / std::max(1, batches), QStringLiteral("ms"));
     }
     const qint64 rows = session.finishedCount();
 
     // 3. The model's own filter and sort index.
     report.add(QStringLiteral("model filter: outcome = final failure"),
-        timeMs([&] { model.setOutcomeFilter(AttemptLogModel::ShowFailed); }), QStringLiteral("ms"));
+        timeMs([&] { model.setOutcomeFilter(AttemptLogModel::ShowFailed); }), QStringLiteral("ms"),
+        QStringLiteral("filter_outcome_ms"));
     report.note(QStringLiteral("  rows shown: %1").arg(model.rowCount()));
     report.add(QStringLiteral("model filter: outcome = all"),
         timeMs([&] { model.setOutcomeFilter(AttemptLogModel::ShowAll); }), QStringLiteral("ms"));
     report.add(QStringLiteral("model filter: text \"refused\""),
-        timeMs([&] { model.setTextFilter(QStringLiteral("refused")); }), QStringLiteral("ms"));
+        timeMs([&] { model.setTextFilter(QStringLiteral("refused")); }), QStringLiteral("ms"),
+        QStringLiteral("filter_text_ms"));
     report.note(QStringLiteral("  rows shown: %1").arg(model.rowCount()));
     report.add(QStringLiteral("model filter: text \"#4242\""),
         timeMs([&] { model.setTextFilter(QStringLiteral("#4242")); }), QStringLiteral("ms"));
     report.add(QStringLiteral("model filter: text \"no such text\""),
-        timeMs([&] { model.setTextFilter(QStringLiteral("no such text")); }), QStringLiteral("ms"));
+        timeMs([&] { model.setTextFilter(QStringLiteral("no such text")); }), QStringLiteral("ms"),
+        QStringLiteral("filter_no_match_ms"));
     report.add(
         QStringLiteral("model filter: cleared"), timeMs([&] { model.setTextFilter(QString()); }), QStringLiteral("ms"));
+    report.add(QStringLiteral("resident memory per row, session + model after filtering"),
+        double(residentBytes() - residentBeforeModel) / double(rows), QStringLiteral("bytes"),
+        QStringLiteral("resident_bytes_per_row_with_model"));
     report.add(QStringLiteral("model sort: duration descending"),
-        timeMs([&] { model.sort(AttemptLogModel::Duration, Qt::DescendingOrder); }), QStringLiteral("ms"));
+        timeMs([&] { model.sort(AttemptLogModel::Duration, Qt::DescendingOrder); }), QStringLiteral("ms"),
+        QStringLiteral("sort_duration_ms"));
     report.add(
         QStringLiteral("model sort: cause"), timeMs([&] { model.sort(AttemptLogModel::Cause); }), QStringLiteral("ms"));
     {
@@ -205,7 +225,7 @@ int main(int argc, char *argv[])
 
     // 4. The same with QSortFilterProxyModel over the unfiltered model. The proxy maps
     // lazily, so every step is timed up to rowCount(), when the mapping exists.
-    {
+    if (!parser.isSet(QStringLiteral("no-proxies"))) {
         QSortFilterProxyModel stock;
         report.add(QStringLiteral("stock proxy: attach + map every row"), timeMs([&] {
             stock.setSourceModel(&model);
@@ -233,7 +253,7 @@ int main(int argc, char *argv[])
         }),
             QStringLiteral("ms"));
     }
-    {
+    if (!parser.isSet(QStringLiteral("no-proxies"))) {
         TunedProxy tuned;
         tuned.setDynamicSortFilter(false);
         tuned.setSourceModel(&model);
@@ -341,6 +361,14 @@ int main(int argc, char *argv[])
         return 1;
     }
     QTextStream(&file) << report.lines.join(QLatin1Char('\n')) << '\n';
+    if (parser.isSet(QStringLiteral("json"))) {
+        QFile json(parser.value(QStringLiteral("json")));
+        if (!json.open(QIODevice::WriteOnly | QIODevice::Truncate)) {
+            qCCritical(lcBench).noquote() << "cannot write" << json.fileName() << ":" << json.errorString();
+            return 1;
+        }
+        json.write(QJsonDocument(report.figures).toJson());
+    }
     qCInfo(lcBench).noquote() << "written to" << out;
     return 0;
 }

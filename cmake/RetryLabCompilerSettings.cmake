@@ -25,3 +25,15 @@ if(CMAKE_CXX_COMPILER_ID MATCHES "GNU|Clang")
         target_link_options(retrylab_settings INTERFACE -fsanitize=address,undefined)
     endif()
 endif()
+
+# Fuzzing: every library is built with libFuzzer's coverage hooks and with
+# AddressSanitizer + UndefinedBehaviorSanitizer, so that the fuzz targets in
+# fuzz/ find memory errors and undefined behaviour, not only crashes.
+if(RETRYLAB_FUZZ)
+    if(NOT CMAKE_CXX_COMPILER_ID MATCHES "Clang")
+        message(FATAL_ERROR "RETRYLAB_FUZZ needs clang (libFuzzer): configure with -DCMAKE_CXX_COMPILER=clang++")
+    endif()
+    target_compile_options(retrylab_settings INTERFACE
+        -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer -g)
+    target_link_options(retrylab_settings INTERFACE -fsanitize=address,undefined)
+endif()

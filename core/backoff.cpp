@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace RetryLab::Core::Backoff {
 
@@ -131,7 +132,9 @@ Range delayRange(const BackoffPolicy &p, qint64 retryIndex)
     }
     case BackoffAlgorithm::DecorrelatedJitter: {
         // The upper bound grows as base * 3^(n+1): the largest previous value times 3.
-        const double upper = growth(base, 3.0, n + 1, std::max(cap, base) * 3.0);
+        // n + 1 would overflow at the largest index; far beyond the cap either way.
+        const qint64 exponent = n < std::numeric_limits<qint64>::max() ? n + 1 : n;
+        const double upper = growth(base, 3.0, exponent, std::max(cap, base) * 3.0);
         return {clampDelay(base, cap), clampDelay(upper, cap)};
     }
     case BackoffAlgorithm::ProportionalJitter: {

@@ -224,11 +224,11 @@ Classification classify(const AttemptObservation &o, const ClassificationRules &
         const int status = *o.httpStatus;
         if (status >= 200 && status < 400) {
             c.decision = Classification::Decision::Success;
-            c.cause = QStringLiteral("http-%1").arg(status);
+            c.cause = QStringLiteral("http-") + QString::number(status);
             c.reason = tr("HTTP %1: success").arg(status);
             return c;
         }
-        c.cause = QStringLiteral("http-%1").arg(status);
+        c.cause = QStringLiteral("http-") + QString::number(status);
         if (status == 409 && isAbortedBody(o.bodyPrefix)) {
             c.restartSequence = true;
             action = rules.retryConflictAborted ? FaultAction::RetryAfterDelay : FaultAction::GiveUp;

@@ -75,7 +75,10 @@ constexpr qint64 maxDripTotalMs = 600'000;
 constexpr qint64 maxEventualHiddenMs = 3'600'000;
 constexpr qint64 maxOccDelayMs = 60'000;
 constexpr qsizetype maxKeyLength = 200;
-const QByteArray garbageBytes("\x16\x03\x01\x00\xa5 this is not HTTP \xff\xfe\x00\r\nSSH-2.0-garbage\r\n\r\n", 50);
+// A TLS record header, text, invalid UTF-8, a NUL and an SSH banner. The length
+// comes from the literal itself: a hand-counted one once read past its end.
+constexpr char garbageText[] = "\x16\x03\x01\x00\xa5 this is not HTTP \xff\xfe\x00\r\nSSH-2.0-garbage\r\n\r\n";
+const QByteArray garbageBytes(garbageText, sizeof garbageText - 1);
 
 QByteArray reasonPhrase(int status)
 {
@@ -240,7 +243,9 @@ private:
 };
 
 /// Reads a whole decimal number in [lo, hi] (no sign, no exponent); absent: fallback.
-bool readInteger(const std::optional<QString> &text, const QString &what, qint64 lo, qint64 hi, qint64 fallback,
+/// `what` names the value in the error: a parameter name, or a phrase marked with
+/// QT_TRANSLATE_NOOP; it is translated only when there is an error to report.
+bool readInteger(const std::optional<QString> &text, const char *what, qint64 lo, qint64 hi, qint64 fallback,
     qint64 *out, QString *error)
 {
     if (!text) {
@@ -254,7 +259,7 @@ bool readInteger(const std::optional<QString> &text, const QString &what, qint64
     const qint64 value = ok ? t.toLongLong(&ok) : 0;
     if (!ok || value < lo || value > hi) {
         *error = tr("%1 must be a whole number from %2 to %3 (got \"%4\")")
-                     .arg(what)
+                     .arg(tr(what))
                      .arg(lo)
                      .arg(hi)
                      .arg(shortened(*text, 40));
@@ -265,8 +270,8 @@ bool readInteger(const std::optional<QString> &text, const QString &what, qint64
 }
 
 /// Reads a finite decimal number in [lo, hi] (lo excluded when openLow); absent: fallback.
-bool readReal(const std::optional<QString> &text, const QString &what, double lo, double hi, bool openLow,
-    double fallback, double *out, QString *error)
+bool readReal(const std::optional<QString> &text, const char *what, double lo, double hi, bool openLow, double fallback,
+    double *out, QString *error)
 {
     if (!text) {
         *out = fallback;
@@ -277,7 +282,7 @@ bool readReal(const std::optional<QString> &text, const QString &what, double lo
     if (!ok || !std::isfinite(value) || value < lo || (openLow && value <= lo) || value > hi) {
         *error = (openLow ? tr("%1 must be a number above %2 and at most %3 (got \"%4\")")
                           : tr("%1 must be a number from %2 to %3 (got \"%4\")"))
-                     .arg(what)
+                     .arg(tr(what))
                      .arg(lo)
                      .arg(hi)
                      .arg(shortened(*text, 40));
@@ -434,6 +439,8 @@ public:
     std::atomic<int> connectionCount{0};
     std::atomic<int> peakConnections{0};
     std::atomic<bool> listening{false};
+    QByteArray dateHeader; ///< "Date" value of the current second (server thread)
+    qint64 dateHeaderSecond = -1;
 
     mutable QMutex mutex; // guards everything below
     FaultServerOptions options;
@@ -714,8 +721,16 @@ qint64 FaultServerPrivate::writeHead(const ConnectionPtr &c, int status,
     const QList<QPair<QByteArray, QByteArray>> &headers, const QByteArray &contentType, qint64 contentLength,
     bool keepAlive, const QString &action, const QByteArray &body)
 {
-    QByteArray head = "HTTP/1.1 " + QByteArray::number(status) + ' ' + reasonPhrase(status) + "\r\n";
-    head += "Date: " + formatHttpDate(clock->wallTime()) + "\r\n";
+    // Like nginx, format the Date header once per second rather than per response.
+    const QDateTime now = clock->wallTime();
+    if (const qint64 second = now.toSecsSinceEpoch(); second != dateHeaderSecond) {
+        dateHeader = formatHttpDate(now);
+        dateHeaderSecond = second;
+    }
+    QByteArray head;
+    head.reserve(256 + body.size());
+    head += "HTTP/1.1 " + QByteArray::number(status) + ' ' + reasonPhrase(status) + "\r\n";
+    head += "Date: " + dateHeader + "\r\n";
     head += "Server: RetryLab-FaultServer\r\n";
     if (contentLength >= 0 && statusHasBody(status)) {
         if (!contentType.isEmpty())
@@ -1015,18 +1030,21 @@ Plan FaultServerPrivate::statusEndpoint(const QString &codeText, const Query &qu
 {
     QString error;
     qint64 code = 0;
-    if (!readInteger(codeText, tr("the status in /status/{code}"), 200, 599, 0, &code, &error))
+    if (!readInteger(
+            codeText, QT_TRANSLATE_NOOP("RetryLab::Core", "the status in /status/{code}"), 200, 599, 0, &code, &error))
         return errorPlan(400, error);
     qint64 retryAfter = -1;
     qint64 reset = -1;
-    if (!readInteger(query.value(QLatin1String("retry_after")), QStringLiteral("retry_after"), 0, maxSeconds, -1,
-            &retryAfter, &error)
-        || !readInteger(query.value(QLatin1String("ratelimit_reset")), QStringLiteral("ratelimit_reset"), 0, maxSeconds,
-            -1, &reset, &error))
+    if (!readInteger(query.value(QLatin1String("retry_after")), "retry_after", 0, maxSeconds, -1, &retryAfter, &error)
+        || !readInteger(
+            query.value(QLatin1String("ratelimit_reset")), "ratelimit_reset", 0, maxSeconds, -1, &reset, &error))
         return errorPlan(400, error);
 
-    Plan p = jsonPlan(
-        static_cast<int>(code), QJsonObject{{QStringLiteral("status"), code}}, tr("status %1 as asked").arg(code));
+    // What jsonPlan() writes for {"status": code}, without a JSON document per request.
+    Plan p;
+    p.status = static_cast<int>(code);
+    p.body = "{\"status\":" + QByteArray::number(code) + "}\n";
+    p.detail = tr("status %1 as asked").arg(code);
     if (retryAfter >= 0)
         p.addHeader("Retry-After", QByteArray::number(retryAfter));
     if (const auto date = query.value(QLatin1String("retry_after_date"))) {
@@ -1035,7 +1053,7 @@ Plan FaultServerPrivate::statusEndpoint(const QString &codeText, const Query &qu
         const QString t = date->trimmed();
         if (!t.isEmpty() && std::all_of(t.cbegin(), t.cend(), [](QChar c) { return c.isDigit(); })) {
             qint64 seconds = 0;
-            if (!readInteger(t, QStringLiteral("retry_after_date"), 0, maxSeconds, 0, &seconds, &error))
+            if (!readInteger(t, "retry_after_date", 0, maxSeconds, 0, &seconds, &error))
                 return errorPlan(400, error);
             when = clock->wallTime().addSecs(seconds);
         } else {
@@ -1058,22 +1076,22 @@ Plan FaultServerPrivate::delayEndpoint(const QString &msText, const Query &query
 {
     QString error;
     qint64 ms = 0;
-    if (!readInteger(msText, tr("the delay in /delay/{ms}"), 0, maxDelayMs, 0, &ms, &error))
+    if (!readInteger(
+            msText, QT_TRANSLATE_NOOP("RetryLab::Core", "the delay in /delay/{ms}"), 0, maxDelayMs, 0, &ms, &error))
         return errorPlan(400, error);
     double delay = static_cast<double>(ms);
     QString how = tr("fixed");
     const std::optional<QString> dist = query.value(QLatin1String("dist"));
     if (dist && *dist == QLatin1String("uniform")) {
         qint64 min = 0;
-        if (!readInteger(query.value(QLatin1String("min")), QStringLiteral("min"), 0, ms, 0, &min, &error))
+        if (!readInteger(query.value(QLatin1String("min")), "min", 0, ms, 0, &min, &error))
             return errorPlan(400, error);
         QMutexLocker lock(&mutex);
         delay = random.uniform(static_cast<double>(min), static_cast<double>(ms));
         how = tr("uniform in [%1, %2] ms").arg(min).arg(ms);
     } else if (dist && *dist == QLatin1String("lognormal")) {
         double sigma = 0.5;
-        if (!readReal(
-                query.value(QLatin1String("sigma")), QStringLiteral("sigma"), 0.0, 3.0, true, 0.5, &sigma, &error))
+        if (!readReal(query.value(QLatin1String("sigma")), "sigma", 0.0, 3.0, true, 0.5, &sigma, &error))
             return errorPlan(400, error);
         QMutexLocker lock(&mutex);
         delay = ms > 0 ? random.lognormal(std::log(static_cast<double>(ms)), sigma) : 0.0;
@@ -1096,11 +1114,12 @@ Plan FaultServerPrivate::failEndpoint(const QString &nText, const Query &query)
     qint64 code = 503;
     qint64 retryAfter = -1;
     double p = -1.0;
-    if (!readInteger(nText, tr("the failure count in /fail/{n}"), 0, 1'000'000, 0, &n, &error)
-        || !readInteger(query.value(QLatin1String("code")), QStringLiteral("code"), 400, 599, 503, &code, &error)
-        || !readInteger(query.value(QLatin1String("retry_after")), QStringLiteral("retry_after"), 0, maxSeconds, -1,
-            &retryAfter, &error)
-        || !readReal(query.value(QLatin1String("p")), QStringLiteral("p"), 0.0, 1.0, false, -1.0, &p, &error))
+    if (!readInteger(
+            nText, QT_TRANSLATE_NOOP("RetryLab::Core", "the failure count in /fail/{n}"), 0, 1'000'000, 0, &n, &error)
+        || !readInteger(query.value(QLatin1String("code")), "code", 400, 599, 503, &code, &error)
+        || !readInteger(
+            query.value(QLatin1String("retry_after")), "retry_after", 0, maxSeconds, -1, &retryAfter, &error)
+        || !readReal(query.value(QLatin1String("p")), "p", 0.0, 1.0, false, -1.0, &p, &error))
         return errorPlan(400, error);
     const QString key = query.value(QLatin1String("key")).value_or(QStringLiteral("default"));
     if (key.isEmpty() || key.size() > maxKeyLength)
@@ -1184,12 +1203,11 @@ Plan FaultServerPrivate::faultEndpoint(const QString &which, const Query &query)
     }
     if (which == QLatin1String("broken")) {
         qint64 total = 0;
-        if (!readInteger(query.value(QLatin1String("total")), QStringLiteral("total"), 1, maxBrokenBytes,
+        if (!readInteger(query.value(QLatin1String("total")), "total", 1, maxBrokenBytes,
                 FaultInstruction::brokenAnnouncedBytes, &total, &error))
             return errorPlan(400, error);
         qint64 sent = 0;
-        if (!readInteger(
-                query.value(QLatin1String("sent")), QStringLiteral("sent"), 0, total - 1, total / 2, &sent, &error))
+        if (!readInteger(query.value(QLatin1String("sent")), "sent", 0, total - 1, total / 2, &sent, &error))
             return errorPlan(400, error);
         p.kind = Plan::Kind::BrokenStream;
         p.action = QStringLiteral("broken-stream");
@@ -1201,10 +1219,10 @@ Plan FaultServerPrivate::faultEndpoint(const QString &which, const Query &query)
     if (which == QLatin1String("drip")) {
         qint64 bytes = 0;
         qint64 ms = 0;
-        if (!readInteger(query.value(QLatin1String("bytes")), QStringLiteral("bytes"), 1, maxDripBytes,
-                FaultInstruction::dripBytes, &bytes, &error)
-            || !readInteger(query.value(QLatin1String("ms")), QStringLiteral("ms"), 0,
-                FaultInstruction::maxDripIntervalMs, FaultInstruction::defaultDripIntervalMs, &ms, &error))
+        if (!readInteger(query.value(QLatin1String("bytes")), "bytes", 1, maxDripBytes, FaultInstruction::dripBytes,
+                &bytes, &error)
+            || !readInteger(query.value(QLatin1String("ms")), "ms", 0, FaultInstruction::maxDripIntervalMs,
+                FaultInstruction::defaultDripIntervalMs, &ms, &error))
             return errorPlan(400, error);
         if (bytes * ms > maxDripTotalMs) {
             return errorPlan(400,
@@ -1227,12 +1245,11 @@ Plan FaultServerPrivate::rateLimitEndpoint(const Query &query)
 {
     QString error;
     double rps = 1.0;
-    if (!readReal(query.value(QLatin1String("rps")), QStringLiteral("rps"), 0.0, 100'000.0, true, 1.0, &rps, &error))
+    if (!readReal(query.value(QLatin1String("rps")), "rps", 0.0, 100'000.0, true, 1.0, &rps, &error))
         return errorPlan(400, error);
     qint64 burst = 0;
     const qint64 defaultBurst = std::max<qint64>(1, static_cast<qint64>(std::ceil(rps)));
-    if (!readInteger(
-            query.value(QLatin1String("burst")), QStringLiteral("burst"), 1, 100'000, defaultBurst, &burst, &error))
+    if (!readInteger(query.value(QLatin1String("burst")), "burst", 1, 100'000, defaultBurst, &burst, &error))
         return errorPlan(400, error);
     const QString key = query.value(QLatin1String("key")).value_or(QStringLiteral("default"));
     if (key.isEmpty() || key.size() > maxKeyLength)
@@ -1285,8 +1302,7 @@ Plan FaultServerPrivate::occEndpoint(const HttpRequest &r, const QString &name, 
         return errorPlan(400, tr("a resource name has 1 to 128 of the characters A-Z a-z 0-9 . _ ~ -"));
     QString error;
     qint64 delay = 0;
-    if (!readInteger(
-            query.value(QLatin1String("delay_ms")), QStringLiteral("delay_ms"), 0, maxOccDelayMs, 0, &delay, &error))
+    if (!readInteger(query.value(QLatin1String("delay_ms")), "delay_ms", 0, maxOccDelayMs, 0, &delay, &error))
         return errorPlan(400, error);
     const bool read = r.method == "GET" || r.method == "HEAD";
     if (!read && r.method != "PUT") {
@@ -1363,8 +1379,8 @@ Plan FaultServerPrivate::eventualEndpoint(const HttpRequest &r, const QString &n
     if (r.method == "PUT") {
         QString error;
         qint64 hidden = 0;
-        if (!readInteger(query.value(QLatin1String("hidden_ms")), QStringLiteral("hidden_ms"), 0, maxEventualHiddenMs,
-                1000, &hidden, &error))
+        if (!readInteger(
+                query.value(QLatin1String("hidden_ms")), "hidden_ms", 0, maxEventualHiddenMs, 1000, &hidden, &error))
             return errorPlan(400, error);
         QMutexLocker lock(&mutex);
         auto it = eventual.find(name);
@@ -1489,10 +1505,10 @@ Plan FaultServerPrivate::controlEndpoint(const HttpRequest &r, const QStringList
             QMutexLocker lock(&mutex);
             capacity = std::max(1, options.logCapacity);
         }
-        if (!readInteger(query.value(QLatin1String("since")), QStringLiteral("since"), 0,
-                std::numeric_limits<qint64>::max() / 2, 0, &since, &error)
-            || !readInteger(query.value(QLatin1String("limit")), QStringLiteral("limit"), 1, capacity,
-                std::min(capacity, 1000), &limit, &error))
+        if (!readInteger(query.value(QLatin1String("since")), "since", 0, std::numeric_limits<qint64>::max() / 2, 0,
+                &since, &error)
+            || !readInteger(
+                query.value(QLatin1String("limit")), "limit", 1, capacity, std::min(capacity, 1000), &limit, &error))
             return errorPlan(400, error);
         QJsonArray entries;
         {

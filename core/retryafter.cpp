@@ -3,8 +3,10 @@
 #include <QCoreApplication>
 #include <QLocale>
 
+#include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstdio>
 
 namespace RetryLab::Core {
 
@@ -146,11 +148,17 @@ QDateTime parseHttpDate(const QByteArray &raw)
 QByteArray formatHttpDate(const QDateTime &time)
 {
     const QDateTime utc = time.toUTC();
+    if (!utc.isValid())
+        return {};
     const QDate d = utc.date();
-    return QByteArray(dayNames[static_cast<std::size_t>(d.dayOfWeek() - 1)]) + ", "
-        + QByteArray::number(d.day()).rightJustified(2, '0') + ' ' + monthNames[static_cast<std::size_t>(d.month() - 1)]
-        + ' ' + QByteArray::number(d.year()) + ' ' + utc.time().toString(QStringLiteral("HH:mm:ss")).toLatin1()
-        + " GMT";
+    const QTime t = utc.time();
+    // Servers write this once per response: plain formatting, no QString round trip.
+    // IMF-fixdate has a four-digit year; "%04d" keeps years below 1000 readable by parseHttpDate().
+    char text[48];
+    const int length = std::snprintf(text, sizeof text, "%s, %02d %s %04d %02d:%02d:%02d GMT",
+        dayNames[static_cast<std::size_t>(d.dayOfWeek() - 1)], d.day(),
+        monthNames[static_cast<std::size_t>(d.month() - 1)], d.year(), t.hour(), t.minute(), t.second());
+    return QByteArray(text, std::clamp(length, 0, int(sizeof text) - 1));
 }
 
 RetryAfter parseRetryAfter(const QByteArray &raw, const QDateTime &now)

@@ -15,6 +15,7 @@
 #include <QNetworkReply>
 #include <QNetworkRequest>
 #include <QTimer>
+#include <QTimerEvent>
 
 #include <algorithm>
 #include <atomic>
@@ -50,6 +51,17 @@ bool isFailureForBreaker(const AttemptRecord &record)
     return status >= 500 || status == 429;
 }
 
+// The first error validatePolicy() finds, or an empty string for a usable policy.
+QString firstPolicyError(const BackoffPolicy &policy)
+{
+    const auto issues = validatePolicy(policy);
+    for (const auto &issue : issues) {
+        if (issue.isError())
+            return issue.message;
+    }
+    return {};
+}
+
 QString hostKey(const QUrl &url)
 {
     const int port = url.port(url.scheme() == QLatin1String("https") ? 443 : 80);
@@ -61,6 +73,10 @@ QString hostKey(const QUrl &url)
 struct RetryExecutor::Request
 {
     enum class Phase { Queued, InFlight, Sleeping, Done };
+
+    // Copying the policy in, rather than assigning over a default one, spares
+    // building the default status set and fault table for every request.
+    explicit Request(const BackoffPolicy &requestPolicy) : policy(requestPolicy) { }
 
     quint64 id = 0;
     RequestSpec spec;
@@ -96,9 +112,11 @@ struct RetryExecutor::Request
     QByteArray body;
     qint64 bytesReceived = 0;
 
-    QTimer retryTimer;
-    QTimer attemptTimer;
-    QTimer deadlineTimer;
+    // Timer ids on the executor (see timerEvent()): a QObject per timer and
+    // request cost more than the rest of the executor's work for a request.
+    QBasicTimer retryTimer;
+    QBasicTimer attemptTimer;
+    QBasicTimer deadlineTimer;
 };
 
 RetryExecutor::RetryExecutor(QNetworkAccessManager *manager, QObject *parent)
@@ -113,6 +131,7 @@ RetryExecutor::RetryExecutor(QNetworkAccessManager *manager, QObject *parent)
     // The injected manager is used as it is configured; the executor frees
     // its replies itself either way.
     m_managers.append(m_sharedManager);
+    m_policyProblem = firstPolicyError(m_policy);
     static std::atomic<quint64> executors{0};
     m_instanceToken = QByteArray::number(QCoreApplication::applicationPid()) + '.' + QByteArray::number(++executors);
 }
@@ -134,6 +153,7 @@ void RetryExecutor::setPolicy(const BackoffPolicy &policy)
     const bool breakerChanged = !(policy.circuitBreaker == m_policy.circuitBreaker);
     const bool budgetChanged = !(policy.retryBudget == m_policy.retryBudget);
     m_policy = policy;
+    m_policyProblem = firstPolicyError(policy);
     if (breakerChanged) {
         m_breakers.clear();
         for (auto it = m_reportedBreakerStates.begin(); it != m_reportedBreakerStates.end(); ++it) {
@@ -206,10 +226,9 @@ RetryExecutor::RequestPtr RetryExecutor::find(quint64 requestId) const
 quint64 RetryExecutor::submit(const RequestSpec &spec)
 {
     const quint64 id = m_nextId++;
-    auto request = std::make_shared<Request>();
+    auto request = std::make_shared<Request>(m_policy);
     request->id = id;
     request->spec = spec;
-    request->policy = m_policy;
     request->host = hostKey(spec.url);
     request->submittedNs = nowNs();
     request->step = spec.kind == RequestSpec::Kind::ReadModifyWrite ? QStringLiteral("read") : QString();
@@ -228,14 +247,8 @@ quint64 RetryExecutor::submit(const RequestSpec &spec)
         && !(*spec.attemptTimeoutMs >= 0.0 && *spec.attemptTimeoutMs <= PolicyLimits::maxDeadlineMs)) {
         problem
             = tr("the per-attempt timeout must lie between 0 and %1 ms").arg(PolicyLimits::maxDeadlineMs, 0, 'f', 0);
-    } else {
-        const auto issues = validatePolicy(m_policy);
-        for (const auto &issue : issues) {
-            if (issue.isError()) {
-                problem = tr("the policy is not usable: %1").arg(issue.message);
-                break;
-            }
-        }
+    } else if (!m_policyProblem.isEmpty()) {
+        problem = tr("the policy is not usable: %1").arg(m_policyProblem);
     }
 
     m_requests.insert(id, request);
@@ -250,16 +263,6 @@ quint64 RetryExecutor::submit(const RequestSpec &spec)
             Qt::QueuedConnection);
         return id;
     }
-
-    request->retryTimer.setSingleShot(true);
-    request->retryTimer.setTimerType(Qt::PreciseTimer);
-    request->attemptTimer.setSingleShot(true);
-    request->attemptTimer.setTimerType(Qt::PreciseTimer);
-    request->deadlineTimer.setSingleShot(true);
-    request->deadlineTimer.setTimerType(Qt::PreciseTimer);
-    connect(&request->retryTimer, &QTimer::timeout, this, [this, id] { handleRetryTimeout(id); });
-    connect(&request->attemptTimer, &QTimer::timeout, this, [this, id] { handleAttemptTimeout(id); });
-    connect(&request->deadlineTimer, &QTimer::timeout, this, [this, id] { handleDeadline(id); });
 
     enqueue(request, false);
     dispatchQueued();
@@ -371,7 +374,7 @@ void RetryExecutor::startAttempt(const RequestPtr &r)
     if (r->firstStartNs < 0) {
         r->firstStartNs = now;
         if (deadlineMs > 0.0)
-            r->deadlineTimer.start(toTimerMs(deadlineMs));
+            startRequestTimer(*r, r->deadlineTimer, deadlineMs);
     }
 
     // Build this attempt's request.
@@ -449,11 +452,13 @@ void RetryExecutor::startAttempt(const RequestPtr &r)
         if (const RequestPtr req = find(id))
             req->current.requestSentNs = nowNs();
     });
-    connect(reply, &QNetworkReply::uploadProgress, this, [this, id](qint64 sent, qint64 total) {
+    if (!body.isEmpty()) {
         // With a body Qt reports the end of the upload instead of requestSent.
-        if (const RequestPtr req = find(id); req && total > 0 && sent == total && req->current.requestSentNs < 0)
-            req->current.requestSentNs = nowNs();
-    });
+        connect(reply, &QNetworkReply::uploadProgress, this, [this, id](qint64 sent, qint64 total) {
+            if (const RequestPtr req = find(id); req && total > 0 && sent == total && req->current.requestSentNs < 0)
+                req->current.requestSentNs = nowNs();
+        });
+    }
     connect(reply, &QNetworkReply::metaDataChanged, this, [this, id] {
         if (const RequestPtr req = find(id); req && req->current.firstByteNs < 0)
             req->current.firstByteNs = nowNs();
@@ -480,7 +485,7 @@ void RetryExecutor::startAttempt(const RequestPtr &r)
 
     const double timeoutMs = r->spec.attemptTimeoutMs.value_or(r->policy.attemptTimeoutMs);
     if (timeoutMs > 0.0)
-        r->attemptTimer.start(toTimerMs(timeoutMs));
+        startRequestTimer(*r, r->attemptTimer, timeoutMs);
 
     qCDebug(lcExecutor).noquote() << "request" << id << "attempt" << r->attemptIndex + 1 << method
                                   << r->spec.url.toDisplayString(QUrl::RemoveUserInfo | QUrl::RemoveQuery);
@@ -489,7 +494,7 @@ void RetryExecutor::startAttempt(const RequestPtr &r)
 
 void RetryExecutor::releaseSlot(Request &r)
 {
-    r.attemptTimer.stop();
+    stopRequestTimer(r.attemptTimer);
     if (r.reply) {
         r.reply->disconnect(this);
         r.reply->deleteLater();
@@ -816,10 +821,52 @@ void RetryExecutor::decideNext(const RequestPtr &r, AttemptRecord &record, const
     r->phase = Request::Phase::Sleeping;
     r->plannedDelayMs = delay;
     r->sleepStartNs = nowNs();
-    r->retryTimer.start(toTimerMs(delay));
+    startRequestTimer(*r, r->retryTimer, delay);
     Q_EMIT retryScheduled(r->id, r->attemptIndex, delay, tr("%1 (%2)").arg(what, delayReason), attemptsLeft);
     // The sleeping request holds no slot: let a queued one have it now.
     dispatchQueued();
+}
+
+void RetryExecutor::startRequestTimer(Request &r, QBasicTimer &timer, double ms)
+{
+    stopRequestTimer(timer);
+    timer.start(static_cast<int>(toTimerMs(ms).count()), Qt::PreciseTimer, this);
+    m_timerRequests.insert(timer.timerId(), r.id);
+}
+
+void RetryExecutor::stopRequestTimer(QBasicTimer &timer)
+{
+    if (!timer.isActive())
+        return;
+    m_timerRequests.remove(timer.timerId());
+    timer.stop();
+}
+
+void RetryExecutor::timerEvent(QTimerEvent *event)
+{
+    const auto it = m_timerRequests.constFind(event->timerId());
+    if (it == m_timerRequests.cend()) {
+        QObject::timerEvent(event);
+        return;
+    }
+    const RequestPtr r = find(*it);
+    if (!r) {
+        // Cannot happen while every stop goes through stopRequestTimer(); never let a timer spin.
+        killTimer(event->timerId());
+        m_timerRequests.erase(it);
+        return;
+    }
+    // Every request timer fires once.
+    if (r->retryTimer.timerId() == event->timerId()) {
+        stopRequestTimer(r->retryTimer);
+        handleRetryTimeout(r->id);
+    } else if (r->attemptTimer.timerId() == event->timerId()) {
+        stopRequestTimer(r->attemptTimer);
+        handleAttemptTimeout(r->id);
+    } else if (r->deadlineTimer.timerId() == event->timerId()) {
+        stopRequestTimer(r->deadlineTimer);
+        handleDeadline(r->id);
+    }
 }
 
 void RetryExecutor::handleRetryTimeout(quint64 requestId)
@@ -862,9 +909,10 @@ void RetryExecutor::finishRequest(const RequestPtr &r, RequestOutcome outcome, c
         return;
     releaseSlot(*r);
     r->phase = Request::Phase::Done;
-    r->retryTimer.stop();
-    r->deadlineTimer.stop();
-    m_queue.removeAll(r->id);
+    stopRequestTimer(r->retryTimer);
+    stopRequestTimer(r->deadlineTimer);
+    // A queued id stays in m_queue: dispatchQueued() skips ids that are gone,
+    // which keeps finishing a request O(1) when thousands wait.
 
     RequestResult result;
     result.requestId = r->id;

@@ -4,6 +4,7 @@
 #include "core/backoffpolicy.h"
 #include "core/circuitbreaker.h"
 
+#include <QBasicTimer>
 #include <QHash>
 #include <QObject>
 #include <QPointer>
@@ -90,9 +91,15 @@ Q_SIGNALS:
     /// All submitted requests have finished.
     void idle();
 
+protected:
+    void timerEvent(QTimerEvent *event) override;
+
 private:
     struct Request;
     using RequestPtr = std::shared_ptr<Request>;
+
+    void startRequestTimer(Request &request, QBasicTimer &timer, double ms);
+    void stopRequestTimer(QBasicTimer &timer);
 
     void enqueue(const RequestPtr &request, bool front);
     void dispatchQueued();
@@ -113,6 +120,7 @@ private:
     RequestPtr find(quint64 requestId) const;
 
     BackoffPolicy m_policy;
+    QString m_policyProblem; ///< first error of validatePolicy(m_policy), checked once per setPolicy()
     std::unique_ptr<Clock> m_ownClock;
     std::unique_ptr<RandomSource> m_random;
     std::unique_ptr<RetryBudget> m_budget;
@@ -122,6 +130,7 @@ private:
     QHash<QString, std::shared_ptr<CircuitBreaker>> m_breakers;
     QHash<QString, CircuitBreaker::State> m_reportedBreakerStates;
     QHash<quint64, RequestPtr> m_requests;
+    QHash<int, quint64> m_timerRequests; ///< timer id -> request id
     QList<quint64> m_queue;
     quint64 m_nextId = 1;
     QByteArray m_instanceToken; ///< unique within the process, part of X-Retry-Request-Id

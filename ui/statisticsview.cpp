@@ -232,7 +232,11 @@ QChart *StatisticsView::makeChart(const QString &title, Chart which)
     c->setTitle(title);
     c->setAnimationOptions(QChart::NoAnimation); // redrawn several times a second
     c->setMargins(QMargins(4, 4, 4, 4));
+    // QChartView starts with a chart of its own and releases (does not delete)
+    // the chart it replaces.
+    QChart *previous = view->chart();
     view->setChart(c);
+    delete previous;
     view->setRenderHint(QPainter::Antialiasing);
     view->setMinimumSize(260, 200);
     return c;

@@ -146,6 +146,7 @@ private Q_SLOTS:
     void connectionFaults_curlExitCode();
 
     void malformedRequest_gets400AndClose();
+    void garbageFault_sendsExactlyItsBytes();
     void oversizedHeaders_get431();
     void oversizedBody_gets413_data();
     void oversizedBody_gets413();
@@ -1164,6 +1165,23 @@ void TestFaultServer::malformedRequest_gets400AndClose()
     QCOMPARE(entry.action, QStringLiteral("reject"));
     QCOMPARE(entry.status, std::optional<int>(400));
     QVERIFY(entry.peer.startsWith(QLatin1String("127.0.0.1:")));
+}
+
+void TestFaultServer::garbageFault_sendsExactlyItsBytes()
+{
+    // Found by AddressSanitizer: the bytes were copied with a hand-counted length
+    // two bytes longer than the literal, so two bytes of other memory went out.
+    QTcpSocket socket;
+    socket.connectToHost(QHostAddress::LocalHost, m_server.serverPort());
+    QVERIFY(socket.waitForConnected(5000));
+    QByteArray received;
+    connect(&socket, &QTcpSocket::readyRead, this, [&] { received += socket.readAll(); });
+    socket.write("GET /fault/garbage HTTP/1.1\r\nHost: a\r\n\r\n");
+    QTRY_COMPARE_WITH_TIMEOUT(socket.state(), QAbstractSocket::UnconnectedState, 5000);
+    received += socket.readAll();
+    const char expected[] = "\x16\x03\x01\x00\xa5 this is not HTTP \xff\xfe\x00\r\nSSH-2.0-garbage\r\n\r\n";
+    QCOMPARE(received, QByteArray(expected, sizeof expected - 1));
+    QCOMPARE(m_server.log().last().bytesSent, qint64(sizeof expected - 1));
 }
 
 void TestFaultServer::oversizedHeaders_get431()

@@ -1,0 +1,635 @@
+// Measures the retry executor on real loopback HTTP, with the fault server in a
+// child process of its own (this program started with --serve), so that client
+// and server each have a process and every memory figure is the client's alone.
+//
+//   overhead  requests per second through the executor against raw
+//             QNetworkAccessManager, every first attempt succeeding, at the same
+//             concurrency with the same number of managers (so the same number of
+//             connections); repetitions interleaved A/B, B/A, ... to cancel drift
+//   timers    1,000 concurrent requests, each failing twice: actual minus planned
+//             backoff of every retry, with the default policy (Google's truncated
+//             exponential), with full jitter over one second, and without jitter
+//             (all of them wake at once: the thundering herd)
+//   scale     10,000 concurrent logical requests, each failing twice: all must
+//             succeed; peak resident memory and heap, and their cost per request
+//
+// Usage: bench_executor [--part overhead|timers|scale|all] [--out FILE] [--quick]
+//        bench_executor --serve      (the child: prints "PORT <n>", serves until killed)
+
+#include "core/backoffpolicy.h"
+#include "core/faultserver.h"
+#include "core/retryexecutor.h"
+
+#include <QCommandLineParser>
+#include <QCoreApplication>
+#include <QElapsedTimer>
+#include <QEventLoop>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QLoggingCategory>
+#include <QNetworkAccessManager>
+#include <QNetworkReply>
+#include <QNetworkRequest>
+#include <QProcess>
+#include <QTextStream>
+#include <QTimer>
+
+#include <algorithm>
+#include <cmath>
+#include <functional>
+#include <numeric>
+
+#if defined(Q_OS_LINUX)
+#include <malloc.h>
+#include <signal.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#endif
+
+Q_LOGGING_CATEGORY(lcBench, "retrylab.bench.executor", QtInfoMsg)
+
+using namespace RetryLab::Core;
+
+namespace {
+
+// Qt opens at most six HTTP/1.1 connections per host and manager.
+constexpr int connectionsPerManager = 6;
+
+void raiseFileLimit()
+{
+#if defined(Q_OS_LINUX)
+    rlimit limit{};
+    if (::getrlimit(RLIMIT_NOFILE, &limit) == 0 && limit.rlim_cur < limit.rlim_max) {
+        limit.rlim_cur = limit.rlim_max;
+        ::setrlimit(RLIMIT_NOFILE, &limit);
+    }
+#endif
+}
+
+qint64 procStatusKiB(const char *field)
+{
+    QFile status(QStringLiteral("/proc/self/status"));
+    if (!status.open(QIODevice::ReadOnly))
+        return -1;
+    const QByteArray name = QByteArray(field) + ':';
+    for (const QByteArray &line : status.readAll().split('\n')) {
+        if (line.startsWith(name))
+            return line.mid(name.size()).trimmed().split(' ').value(0).toLongLong();
+    }
+    return -1;
+}
+
+qint64 residentKiB()
+{
+    return procStatusKiB("VmRSS");
+}
+
+qint64 peakResidentKiB()
+{
+    return procStatusKiB("VmHWM");
+}
+
+// Starts a new peak for VmHWM (Linux 4.0 and later).
+void resetPeakResident()
+{
+    QFile file(QStringLiteral("/proc/self/clear_refs"));
+    if (file.open(QIODevice::WriteOnly))
+        file.write("5");
+}
+
+// Bytes handed out by malloc and not yet freed: the heap the program really uses,
+// without the pages the allocator keeps for later.
+qint64 heapInUseBytes()
+{
+#if defined(Q_OS_LINUX) && defined(__GLIBC__)
+    const struct mallinfo2 info = mallinfo2();
+    return static_cast<qint64>(info.uordblks + info.hblkhd);
+#else
+    return -1;
+#endif
+}
+
+double percentile(QList<double> values, double p)
+{
+    if (values.isEmpty())
+        return 0.0;
+    std::sort(values.begin(), values.end());
+    // Nearest rank.
+    const auto rank = static_cast<qsizetype>(std::ceil(p / 100.0 * double(values.size())));
+    return values[std::clamp<qsizetype>(rank - 1, 0, values.size() - 1)];
+}
+
+QJsonObject distribution(const QList<double> &values)
+{
+    const double sum = std::accumulate(values.cbegin(), values.cend(), 0.0);
+    return QJsonObject{
+        {QStringLiteral("count"), values.size()},
+        {QStringLiteral("min"), percentile(values, 0.0)},
+        {QStringLiteral("p50"), percentile(values, 50.0)},
+        {QStringLiteral("p90"), percentile(values, 90.0)},
+        {QStringLiteral("p99"), percentile(values, 99.0)},
+        {QStringLiteral("max"), percentile(values, 100.0)},
+        {QStringLiteral("mean"), values.isEmpty() ? 0.0 : sum / double(values.size())},
+    };
+}
+
+// Runs the event loop until `done` holds, or fails the benchmark after `limitMs`.
+void waitUntil(const std::function<bool()> &done, int limitMs, const char *what)
+{
+    QElapsedTimer timer;
+    timer.start();
+    while (!done()) {
+        if (timer.elapsed() > limitMs)
+            qFatal("timed out after %d ms waiting for %s", limitMs, what);
+        QCoreApplication::processEvents(QEventLoop::WaitForMoreEvents, 50);
+    }
+}
+
+/// The fault server in a child process.
+class ServerProcess final
+{
+public:
+    bool start()
+    {
+        m_process.setProgram(QCoreApplication::applicationFilePath());
+        m_process.setArguments({QStringLiteral("--serve")});
+        m_process.setProcessChannelMode(QProcess::ForwardedErrorChannel);
+        m_process.start();
+        if (!m_process.waitForStarted(10'000))
+            return false;
+        QByteArray line;
+        QElapsedTimer timer;
+        timer.start();
+        while (!line.endsWith('\n') && timer.elapsed() < 10'000) {
+            if (!m_process.waitForReadyRead(1000))
+                continue;
+            line += m_process.readLine();
+        }
+        if (!line.startsWith("PORT "))
+            return false;
+        m_base = QUrl(QStringLiteral("http://127.0.0.1:%1").arg(line.mid(5).trimmed().toInt()));
+        return true;
+    }
+    ~ServerProcess()
+    {
+        m_process.kill();
+        m_process.waitForFinished(5000);
+    }
+
+    QUrl url(const QString &pathAndQuery) const { return QUrl(m_base.toString() + pathAndQuery); }
+
+private:
+    QProcess m_process;
+    QUrl m_base;
+};
+
+int serve()
+{
+#if defined(Q_OS_LINUX)
+    ::prctl(PR_SET_PDEATHSIG, SIGTERM); // never outlive the benchmark
+#endif
+    FaultServerOptions options;
+    options.maxConnections = 20'000;
+    options.logCapacity = 1000;
+    FaultServer server(options);
+    if (!server.listen()) {
+        qCCritical(lcBench).noquote() << "the fault server cannot listen:" << server.errorString();
+        return 1;
+    }
+    QTextStream(stdout) << "PORT " << server.serverPort() << Qt::endl;
+    return QCoreApplication::exec();
+}
+
+/// Plain QNetworkAccessManager use: `concurrency` GETs in flight, spread over as
+/// many managers as the executor would use, each reply read and checked.
+class RawClient final
+{
+public:
+    explicit RawClient(int concurrency) : m_concurrency(concurrency)
+    {
+        const int managers = (concurrency + connectionsPerManager - 1) / connectionsPerManager;
+        for (int i = 0; i < managers; ++i) {
+            m_managers.append(new QNetworkAccessManager(&m_context));
+            m_load.append(0);
+        }
+    }
+
+    /// Seconds for `count` requests; every one must answer 200.
+    double run(const QUrl &url, int count)
+    {
+        m_url = url;
+        m_left = count;
+        m_done = 0;
+        QElapsedTimer timer;
+        timer.start();
+        while (m_inFlight < m_concurrency && m_left > 0)
+            launch();
+        waitUntil([this, count] { return m_done == count; }, 600'000, "the raw client");
+        return double(timer.nsecsElapsed()) / 1e9;
+    }
+
+private:
+    void launch()
+    {
+        const auto least = std::min_element(m_load.begin(), m_load.end());
+        const auto index = static_cast<int>(least - m_load.begin());
+        // The same request attributes as the executor sets.
+        QNetworkRequest request(m_url);
+        request.setAttribute(QNetworkRequest::CacheLoadControlAttribute, QNetworkRequest::AlwaysNetwork);
+        request.setAttribute(QNetworkRequest::CacheSaveControlAttribute, false);
+        request.setAttribute(QNetworkRequest::Http2AllowedAttribute, false);
+        QNetworkReply *reply = m_managers[index]->get(request);
+        ++m_load[index];
+        ++m_inFlight;
+        --m_left;
+        QObject::connect(reply, &QNetworkReply::finished, &m_context, [this, reply, index] {
+            const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
+            const QByteArray body = reply->readAll();
+            if (status != 200 || body.isEmpty())
+                qFatal("raw client: status %d, error %s", status, qPrintable(reply->errorString()));
+            reply->deleteLater();
+            --m_load[index];
+            --m_inFlight;
+            ++m_done;
+            if (m_left > 0)
+                launch();
+        });
+    }
+
+    QObject m_context;
+    QList<QNetworkAccessManager *> m_managers;
+    QList<int> m_load;
+    QUrl m_url;
+    int m_concurrency = 1;
+    int m_inFlight = 0;
+    int m_left = 0;
+    int m_done = 0;
+};
+
+/// The same load through RetryExecutor::submit().
+class ExecutorClient final
+{
+public:
+    explicit ExecutorClient(int concurrency)
+    {
+        m_executor.setConcurrencyLimit(concurrency);
+        QObject::connect(&m_executor, &RetryExecutor::requestFinished, &m_executor, [this](const RequestResult &r) {
+            if (r.outcome != RequestOutcome::Succeeded || r.attempts != 1)
+                qFatal("executor: request %llu ended %s after %d attempts: %s", r.requestId,
+                    qPrintable(requestOutcomeName(r.outcome)), r.attempts, qPrintable(r.reason));
+            ++m_done;
+        });
+    }
+
+    double run(const QUrl &url, int count)
+    {
+        RequestSpec spec;
+        spec.url = url;
+        m_done = 0;
+        QElapsedTimer timer;
+        timer.start();
+        for (int i = 0; i < count; ++i)
+            m_executor.submit(spec);
+        waitUntil([this, count] { return m_done == count; }, 600'000, "the executor");
+        return double(timer.nsecsElapsed()) / 1e9;
+    }
+
+private:
+    RetryExecutor m_executor;
+    int m_done = 0;
+};
+
+QJsonObject measureOverhead(const ServerProcess &server, int concurrency, int requests, int pairs, QTextStream &out)
+{
+    const QUrl url = server.url(QStringLiteral("/status/200"));
+    RawClient raw(concurrency);
+    ExecutorClient executor(concurrency);
+    // Warm-up: connections opened, code paged in, allocator primed.
+    raw.run(url, requests / 4);
+    executor.run(url, requests / 4);
+
+    QJsonArray rawRates;
+    QJsonArray executorRates;
+    QList<double> ratios;
+    double rawSeconds = 0.0;
+    double executorSeconds = 0.0;
+    for (int pair = 0; pair < pairs; ++pair) {
+        double a = 0.0;
+        double b = 0.0;
+        // A/B, then B/A: whatever drifts during a pair weighs on both sides alike.
+        if (pair % 2 == 0) {
+            a = raw.run(url, requests);
+            b = executor.run(url, requests);
+        } else {
+            b = executor.run(url, requests);
+            a = raw.run(url, requests);
+        }
+        rawSeconds += a;
+        executorSeconds += b;
+        rawRates.append(requests / a);
+        executorRates.append(requests / b);
+        ratios.append(a / b);
+    }
+    const double ratio = rawSeconds / executorSeconds;
+    out << QStringLiteral("overhead, concurrency %1: raw %2 req/s, executor %3 req/s, ratio %4 "
+                          "(pairs: median %5, min %6, max %7)\n")
+               .arg(concurrency)
+               .arg(requests * pairs / rawSeconds, 0, 'f', 0)
+               .arg(requests * pairs / executorSeconds, 0, 'f', 0)
+               .arg(ratio, 0, 'f', 3)
+               .arg(percentile(ratios, 50), 0, 'f', 3)
+               .arg(percentile(ratios, 0), 0, 'f', 3)
+               .arg(percentile(ratios, 100), 0, 'f', 3);
+    out.flush();
+    return QJsonObject{
+        {QStringLiteral("concurrency"), concurrency},
+        {QStringLiteral("managers"), (concurrency + connectionsPerManager - 1) / connectionsPerManager},
+        {QStringLiteral("requests_per_run"), requests},
+        {QStringLiteral("pairs"), pairs},
+        {QStringLiteral("raw_rps"), requests * pairs / rawSeconds},
+        {QStringLiteral("executor_rps"), requests * pairs / executorSeconds},
+        {QStringLiteral("ratio"), ratio},
+        {QStringLiteral("pair_ratio_median"), percentile(ratios, 50)},
+        {QStringLiteral("pair_ratio_min"), percentile(ratios, 0)},
+        {QStringLiteral("pair_ratio_max"), percentile(ratios, 100)},
+        {QStringLiteral("raw_rps_runs"), rawRates},
+        {QStringLiteral("executor_rps_runs"), executorRates},
+    };
+}
+
+/// Submits `count` requests that each fail twice (/fail/2 with a key of their
+/// own) and collects every retry's lateness: actual minus planned delay.
+struct RetryRun
+{
+    int succeeded = 0;
+    int finished = 0;
+    int attempts = 0;
+    QList<double> latenessMs;
+    QList<double> plannedMs;
+    QList<double> queuedMs;
+    double seconds = 0.0;
+};
+
+RetryRun runFailingTwice(RetryExecutor &executor, const ServerProcess &server, const QString &keyPrefix, int count,
+    const std::function<void()> &sample = {})
+{
+    RetryRun run;
+    const auto recordConnection
+        = QObject::connect(&executor, &RetryExecutor::attemptFinished, &executor, [&run](const AttemptRecord &r) {
+              ++run.attempts;
+              if (r.attemptIndex > 0) {
+                  run.latenessMs.append(r.actualDelayMs - r.plannedDelayMs);
+                  run.plannedMs.append(r.plannedDelayMs);
+                  run.queuedMs.append(double(r.queuedNs) / 1e6);
+              }
+          });
+    const auto finishConnection
+        = QObject::connect(&executor, &RetryExecutor::requestFinished, &executor, [&run](const RequestResult &r) {
+              ++run.finished;
+              if (r.outcome == RequestOutcome::Succeeded)
+                  ++run.succeeded;
+          });
+    QTimer sampler;
+    if (sample) {
+        sampler.setInterval(20);
+        QObject::connect(&sampler, &QTimer::timeout, &sampler, sample);
+        sampler.start();
+    }
+    QElapsedTimer timer;
+    timer.start();
+    for (int i = 0; i < count; ++i) {
+        RequestSpec spec;
+        spec.url = server.url(QStringLiteral("/fail/2?key=%1-%2").arg(keyPrefix).arg(i));
+        executor.submit(spec);
+    }
+    if (sample)
+        sample();
+    waitUntil([&run, count] { return run.finished == count; }, 600'000, "requests that fail twice");
+    run.seconds = double(timer.nsecsElapsed()) / 1e9;
+    QObject::disconnect(recordConnection);
+    QObject::disconnect(finishConnection);
+    return run;
+}
+
+BackoffPolicy policyFor(BackoffAlgorithm algorithm, double baseMs, double multiplier, double capMs)
+{
+    BackoffPolicy policy;
+    policy.name = QStringLiteral("benchmark");
+    policy.algorithm = algorithm;
+    policy.baseDelayMs = baseMs;
+    policy.multiplier = multiplier;
+    policy.maxBackoffMs = capMs;
+    policy.jitterMs = 0.0;
+    policy.maxAttempts = 5;
+    policy.attemptTimeoutMs = 30'000.0;
+    if (!isUsable(policy))
+        qFatal("benchmark policy is not usable: %s", qPrintable(describeIssues(validatePolicy(policy))));
+    return policy;
+}
+
+QJsonObject measureTimers(const ServerProcess &server, int count, QTextStream &out)
+{
+    QJsonObject result;
+    // The product's default policy (Google's truncated exponential: 2^n s plus up to
+    // 1 s of jitter), a denser full jitter over one second, and no jitter at all,
+    // where all 1,000 wake in the same millisecond and each waits for the others.
+    BackoffPolicy google;
+    google.name = QStringLiteral("benchmark");
+    google.attemptTimeoutMs = 30'000.0;
+    const struct
+    {
+        const char *name;
+        BackoffPolicy policy;
+    } variants[] = {
+        {"google_default", google},
+        {"full_jitter", policyFor(BackoffAlgorithm::FullJitter, 1000.0, 1.0, 1000.0)},
+        {"herd_no_jitter", policyFor(BackoffAlgorithm::Exponential, 200.0, 2.0, 1000.0)},
+    };
+    for (const auto &variant : variants) {
+        RetryExecutor executor;
+        executor.setConcurrencyLimit(count);
+        executor.setSeed(42);
+        executor.setPolicy(variant.policy);
+        const RetryRun run = runFailingTwice(executor, server, QString::fromLatin1(variant.name), count);
+        if (run.succeeded != count)
+            qFatal("timers: only %d of %d requests succeeded", run.succeeded, count);
+        const QJsonObject lateness = distribution(run.latenessMs);
+        out << QStringLiteral("timers, %1, %2 requests, %3 retries: actual - planned p50 %4 ms, p99 %5 ms, max %6 ms\n")
+                   .arg(QString::fromLatin1(variant.name))
+                   .arg(count)
+                   .arg(run.latenessMs.size())
+                   .arg(lateness.value(QStringLiteral("p50")).toDouble(), 0, 'f', 3)
+                   .arg(lateness.value(QStringLiteral("p99")).toDouble(), 0, 'f', 3)
+                   .arg(lateness.value(QStringLiteral("max")).toDouble(), 0, 'f', 3);
+        out.flush();
+        result.insert(QString::fromLatin1(variant.name),
+            QJsonObject{
+                {QStringLiteral("requests"), count},
+                {QStringLiteral("retries"), run.latenessMs.size()},
+                {QStringLiteral("algorithm"), algorithmName(variant.policy.algorithm)},
+                {QStringLiteral("base_ms"), variant.policy.baseDelayMs},
+                {QStringLiteral("lateness_ms"), lateness},
+                {QStringLiteral("planned_ms"), distribution(run.plannedMs)},
+                {QStringLiteral("queued_ms"), distribution(run.queuedMs)},
+                {QStringLiteral("seconds"), run.seconds},
+            });
+    }
+    return result;
+}
+
+QJsonObject measureScale(const ServerProcess &server, int count, QTextStream &out)
+{
+    RetryExecutor executor;
+    executor.setConcurrencyLimit(1000);
+    executor.setSeed(7);
+    executor.setPolicy(policyFor(BackoffAlgorithm::FullJitter, 100.0, 2.0, 1000.0));
+    // Warm-up, so that the baseline holds Qt's network stack and a few managers.
+    runFailingTwice(executor, server, QStringLiteral("warm"), 200);
+    QCoreApplication::sendPostedEvents(nullptr, QEvent::DeferredDelete);
+
+    const qint64 baseRss = residentKiB();
+    const qint64 baseHeap = heapInUseBytes();
+    resetPeakResident();
+    qint64 peakHeap = baseHeap;
+    qint64 heapAfterSubmit = -1;
+    int peakActive = 0;
+    int peakInFlight = 0;
+    const auto sample = [&] {
+        peakHeap = std::max(peakHeap, heapInUseBytes());
+        peakActive = std::max(peakActive, executor.activeCount());
+        peakInFlight = std::max(peakInFlight, executor.inFlightCount());
+        if (heapAfterSubmit < 0)
+            heapAfterSubmit = heapInUseBytes();
+    };
+    const RetryRun run = runFailingTwice(executor, server, QStringLiteral("scale"), count, sample);
+    const qint64 peakRss = peakResidentKiB();
+    QCoreApplication::sendPostedEvents(nullptr, QEvent::DeferredDelete);
+    const qint64 endHeap = heapInUseBytes();
+    const qint64 endRss = residentKiB();
+
+    const double rssPerRequest = double(peakRss - baseRss) * 1024.0 / count;
+    const double heapPerRequest = double(peakHeap - baseHeap) / count;
+    const double queuedPerRequest = double(heapAfterSubmit - baseHeap) / count;
+    out << QStringLiteral("scale, %1 requests each failing twice: %2 succeeded, %3 attempts in %4 s; peak active %5, "
+                          "in flight %6; peak RSS %7 MiB (+%8 MiB, %9 KiB per request), peak heap +%10 MiB "
+                          "(%11 KiB per request; %12 KiB per queued request)\n")
+               .arg(count)
+               .arg(run.succeeded)
+               .arg(run.attempts)
+               .arg(run.seconds, 0, 'f', 2)
+               .arg(peakActive)
+               .arg(peakInFlight)
+               .arg(peakRss / 1024.0, 0, 'f', 1)
+               .arg((peakRss - baseRss) / 1024.0, 0, 'f', 1)
+               .arg(rssPerRequest / 1024.0, 0, 'f', 2)
+               .arg((peakHeap - baseHeap) / 1048576.0, 0, 'f', 1)
+               .arg(heapPerRequest / 1024.0, 0, 'f', 2)
+               .arg(queuedPerRequest / 1024.0, 0, 'f', 2);
+    out.flush();
+    if (run.succeeded != count)
+        qFatal("scale: only %d of %d requests succeeded", run.succeeded, count);
+    return QJsonObject{
+        {QStringLiteral("requests"), count},
+        {QStringLiteral("concurrency_limit"), executor.concurrencyLimit()},
+        {QStringLiteral("succeeded"), run.succeeded},
+        {QStringLiteral("attempts"), run.attempts},
+        {QStringLiteral("seconds"), run.seconds},
+        {QStringLiteral("peak_active"), peakActive},
+        {QStringLiteral("peak_in_flight"), peakInFlight},
+        {QStringLiteral("baseline_rss_kib"), baseRss},
+        {QStringLiteral("peak_rss_kib"), peakRss},
+        {QStringLiteral("end_rss_kib"), endRss},
+        {QStringLiteral("rss_bytes_per_request"), rssPerRequest},
+        {QStringLiteral("heap_baseline_bytes"), baseHeap},
+        {QStringLiteral("heap_peak_bytes"), peakHeap},
+        {QStringLiteral("heap_end_bytes"), endHeap},
+        {QStringLiteral("heap_bytes_per_request"), heapPerRequest},
+        {QStringLiteral("heap_bytes_per_queued_request"), queuedPerRequest},
+    };
+}
+
+} // namespace
+
+int main(int argc, char *argv[])
+{
+    QCoreApplication app(argc, argv);
+    raiseFileLimit();
+    if (app.arguments().contains(QStringLiteral("--serve")))
+        return serve();
+
+    // One line per retry would measure the terminal, not the executor.
+    QLoggingCategory::setFilterRules(QStringLiteral("retrylab.core.*.info=false"));
+
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QStringLiteral("Measures the retry executor on loopback HTTP."));
+    parser.addHelpOption();
+    const QCommandLineOption partOption(QStringLiteral("part"),
+        QStringLiteral("overhead, timers, scale or all (default)."), QStringLiteral("part"), QStringLiteral("all"));
+    const QCommandLineOption outOption(QStringLiteral("out"), QStringLiteral("JSON file for the results."),
+        QStringLiteral("file"), QStringLiteral("bench_executor.json"));
+    const QCommandLineOption quickOption(QStringLiteral("quick"), QStringLiteral("Fewer repetitions (a smoke run)."));
+    const QCommandLineOption profileOption(QStringLiteral("profile"),
+        QStringLiteral("Only send N requests through one client, raw or executor, at concurrency 48 (for a profiler)."),
+        QStringLiteral("client:N"));
+    parser.addOptions({partOption, outOption, quickOption, profileOption});
+    parser.process(app);
+    const QString part = parser.value(partOption);
+    const bool quick = parser.isSet(quickOption);
+    if (!QStringList{
+            QStringLiteral("overhead"), QStringLiteral("timers"), QStringLiteral("scale"), QStringLiteral("all")}
+             .contains(part)) {
+        qCCritical(lcBench).noquote() << "unknown --part" << part;
+        return 2;
+    }
+
+    ServerProcess server;
+    if (!server.start()) {
+        qCCritical(lcBench) << "the fault server did not start";
+        return 1;
+    }
+    QTextStream out(stdout);
+    if (parser.isSet(profileOption)) {
+        const QStringList spec = parser.value(profileOption).split(QLatin1Char(':'));
+        const int count = spec.value(1).toInt();
+        const QUrl url = server.url(QStringLiteral("/status/200"));
+        double seconds = 0.0;
+        if (spec.value(0) == QLatin1String("raw") && count > 0) {
+            RawClient client(48);
+            seconds = client.run(url, count);
+        } else if (spec.value(0) == QLatin1String("executor") && count > 0) {
+            ExecutorClient client(48);
+            seconds = client.run(url, count);
+        } else {
+            qCCritical(lcBench).noquote() << "--profile wants raw:N or executor:N";
+            return 2;
+        }
+        out << spec.value(0) << ": " << count << " requests in " << seconds << " s" << Qt::endl;
+        return 0;
+    }
+    QJsonObject results{
+        {QStringLiteral("qt"), QString::fromLatin1(qVersion())},
+        {QStringLiteral("server"), QStringLiteral("FaultServer in a child process")},
+    };
+    const bool all = part == QLatin1String("all");
+    if (all || part == QLatin1String("scale"))
+        results.insert(QStringLiteral("scale"), measureScale(server, quick ? 2000 : 10'000, out));
+    if (all || part == QLatin1String("overhead")) {
+        QJsonArray runs;
+        for (int concurrency : {6, 48})
+            runs.append(measureOverhead(server, concurrency, quick ? 1000 : 4000, quick ? 2 : 8, out));
+        results.insert(QStringLiteral("overhead"), runs);
+    }
+    if (all || part == QLatin1String("timers"))
+        results.insert(QStringLiteral("timers"), measureTimers(server, 1000, out));
+
+    QFile file(parser.value(outOption));
+    if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate)) {
+        qCCritical(lcBench).noquote() << "cannot write" << file.fileName() << ":" << file.errorString();
+        return 1;
+    }
+    file.write(QJsonDocument(results).toJson());
+    out << "written to " << file.fileName() << Qt::endl;
+    return 0;
+}

@@ -1,0 +1,211 @@
+#!/usr/bin/env bash
+# Measures RetryLab's speed: installs what is missing (nginx, wrk, jq), builds a
+# release build in build-bench/, runs the benchmark programs, writes
+# bench/results.json and prints a table. Every figure is a ratio or a
+# distribution taken within one run, because the machine may be shared and noisy.
+#
+#   1. executor requests/s against raw QNetworkAccessManager     bench_executor --part overhead
+#   2. backoff timer precision, 1,000 concurrent requests          bench_executor --part timers
+#   3. 10,000 concurrent requests failing twice: memory            bench_executor --part scale
+#   4. fault server requests/s against nginx (both load by wrk)    retrylab serve, nginx
+#   5. herd simulator, default OCC grid                            bench_herdsimulator --models occ
+#   6. error-log model, 1,000,000 attempt rows: append, filter     bench_views --no-proxies
+#
+# Usage: scripts/bench.sh [--quick] [--out FILE]
+#   --quick   fewer repetitions and shorter load runs (a smoke run, not for the README)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+quick=0
+out=bench/results.json
+while (($#)); do
+    case "$1" in
+    --quick)
+        quick=1
+        shift
+        ;;
+    --out)
+        out=${2:?--out needs a file}
+        shift 2
+        ;;
+    -h | --help)
+        sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'
+        exit 0
+        ;;
+    *)
+        echo "bench.sh: unknown argument $1" >&2
+        exit 2
+        ;;
+    esac
+done
+
+./scripts/deps.sh nginx-light wrk jq
+
+build_dir=build-bench
+generator=()
+if [[ ! -f "$build_dir/CMakeCache.txt" ]] && command -v ninja >/dev/null; then
+    generator=(-G Ninja)
+fi
+cmake -S . -B "$build_dir" "${generator[@]}" -DCMAKE_BUILD_TYPE=Release -DRETRYLAB_BUILD_TESTS=OFF >/dev/null
+cmake --build "$build_dir" --target retrylab bench_executor bench_herdsimulator bench_views -j"${RETRYLAB_JOBS:-2}"
+
+work=$(mktemp -d)
+server_pid=""
+nginx_pid=""
+cleanup() {
+    [[ -n "$server_pid" ]] && kill "$server_pid" 2>/dev/null || true
+    [[ -n "$nginx_pid" ]] && kill "$nginx_pid" 2>/dev/null || true
+    rm -rf "$work"
+}
+trap cleanup EXIT
+
+echo "== machine: $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg)"
+load_before=$(cut -d' ' -f1 /proc/loadavg)
+quick_flag=()
+((quick)) && quick_flag=(--quick)
+
+echo "== 1-3. retry executor (fault server in a child process)"
+# Memory first, in a process of its own, so that its peak is its own.
+"$build_dir/bin/bench_executor" --part scale "${quick_flag[@]}" --out "$work/scale.json"
+"$build_dir/bin/bench_executor" --part overhead "${quick_flag[@]}" --out "$work/overhead.json"
+"$build_dir/bin/bench_executor" --part timers "${quick_flag[@]}" --out "$work/timers.json"
+
+echo "== 4. fault server against nginx, both loaded by wrk on loopback"
+free_port() {
+    local port
+    while :; do
+        port=$((20000 + RANDOM % 40000))
+        if ! ss -Htln "sport = :$port" | grep -q .; then
+            echo "$port"
+            return
+        fi
+    done
+}
+"$build_dir/bin/retrylab" serve --quiet >"$work/serve.out" 2>&1 &
+server_pid=$!
+for _ in $(seq 100); do
+    grep -q 'http://' "$work/serve.out" && break
+    sleep 0.1
+done
+fault_url=$(grep -oE 'http://127\.0\.0\.1:[0-9]+' "$work/serve.out" | head -1)
+[[ -n "$fault_url" ]] || {
+    echo "bench.sh: retrylab serve did not print its URL" >&2
+    cat "$work/serve.out" >&2
+    exit 1
+}
+
+nginx_port=$(free_port)
+mkdir -p "$work/nginx"
+# One worker, like the fault server's one thread; no access log, like serve --quiet.
+cat >"$work/nginx/nginx.conf" <<EOF
+worker_processes 1;
+daemon off;
+pid $work/nginx/nginx.pid;
+error_log $work/nginx/error.log warn;
+events { worker_connections 4096; }
+http {
+    access_log off;
+    client_body_temp_path $work/nginx/body;
+    server {
+        listen 127.0.0.1:$nginx_port;
+        location / {
+            default_type application/json;
+            return 200 '{"status":200}\n';
+        }
+    }
+}
+EOF
+nginx -p "$work/nginx" -e "$work/nginx/error.log" -c "$work/nginx/nginx.conf" &
+nginx_pid=$!
+for _ in $(seq 100); do
+    curl -fsS "http://127.0.0.1:$nginx_port/status/200" >/dev/null 2>&1 && break
+    sleep 0.1
+done
+curl -fsS "http://127.0.0.1:$nginx_port/status/200" >/dev/null
+curl -fsS "$fault_url/status/200" >/dev/null
+
+wrk_seconds=5
+repetitions=4
+((quick)) && wrk_seconds=2 && repetitions=2
+connections=64
+wrk_rps() {
+    wrk -t1 -c"$connections" -d"${wrk_seconds}s" "$1/status/200" | awk '/^Requests\/sec:/ { print $2 }'
+}
+fault_runs=()
+nginx_runs=()
+for ((i = 0; i < repetitions; i++)); do
+    # A/B, then B/A, so that drift weighs on both.
+    if ((i % 2 == 0)); then
+        fault_runs+=("$(wrk_rps "$fault_url")")
+        nginx_runs+=("$(wrk_rps "http://127.0.0.1:$nginx_port")")
+    else
+        nginx_runs+=("$(wrk_rps "http://127.0.0.1:$nginx_port")")
+        fault_runs+=("$(wrk_rps "$fault_url")")
+    fi
+    echo "   run $((i + 1)): fault server ${fault_runs[-1]} req/s, nginx ${nginx_runs[-1]} req/s"
+done
+kill "$server_pid" "$nginx_pid" 2>/dev/null || true
+wait "$server_pid" "$nginx_pid" 2>/dev/null || true
+server_pid=""
+nginx_pid=""
+jq -n --argjson fault "[$(
+    IFS=,
+    echo "${fault_runs[*]}"
+)]" --argjson nginx "[$(
+    IFS=,
+    echo "${nginx_runs[*]}"
+)]" --arg wrk "$(wrk --version 2>&1 | head -1)" --arg nginxVersion "$(nginx -v 2>&1)" \
+    --argjson seconds "$wrk_seconds" --argjson connections "$connections" '{
+        load_generator: ("wrk -t1 -c" + ($connections|tostring) + " -d" + ($seconds|tostring) + "s, keep-alive, GET /status/200"),
+        wrk: $wrk, nginx: $nginxVersion,
+        servers: "retrylab serve --quiet (one thread) and nginx with worker_processes 1, access_log off, return 200 with the same JSON body",
+        fault_server_rps_runs: $fault, nginx_rps_runs: $nginx,
+        fault_server_rps: ($fault | add / length), nginx_rps: ($nginx | add / length),
+        ratio: (($fault | add) / ($nginx | add))
+    }' >"$work/servers.json"
+
+echo "== 5. herd simulator, default OCC grid"
+"$build_dir/bin/bench_herdsimulator" --models occ --repeat "$( ((quick)) && echo 1 || echo 3)" --out "$work/sim.json"
+
+echo "== 6. error-log model, 1,000,000 attempt rows"
+QT_QPA_PLATFORM=offscreen "$build_dir/bench/bench_views" --no-proxies --rows "$( ((quick)) && echo 200000 || echo 1000000)" \
+    --out "$work/views.txt" --json "$work/views.json" 2>&1 | grep -E "ingest, total|append to|model filter|per row|per attempt row" || true
+
+load_after=$(cut -d' ' -f1 /proc/loadavg)
+mkdir -p "$(dirname "$out")"
+jq -n \
+    --slurpfile scale "$work/scale.json" --slurpfile overhead "$work/overhead.json" \
+    --slurpfile timers "$work/timers.json" --slurpfile servers "$work/servers.json" \
+    --slurpfile sim "$work/sim.json" --slurpfile views "$work/views.json" \
+    --arg commit "$(git rev-parse --short HEAD 2>/dev/null || echo unknown)" \
+    --arg date "$(date -u +%Y-%m-%dT%H:%M:%SZ)" --arg cpu "$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ //')" \
+    --argjson cores "$(nproc)" --arg load "$load_before -> $load_after" --argjson quick "$quick" '{
+        date: $date, commit: $commit, quick: ($quick == 1),
+        machine: { cpu: $cpu, cores: $cores, load_average: $load },
+        qt: $overhead[0].qt,
+        "1_executor_overhead": { target: ">= 0.95", server: $overhead[0].server, runs: $overhead[0].overhead,
+            ratio: ($overhead[0].overhead | map(.ratio) | min) },
+        "2_timer_precision": ($timers[0].timers + { target: "p99 within 2 ms (default policy)" }),
+        "3_scale": $scale[0].scale,
+        "4_fault_server_vs_nginx": $servers[0],
+        "5_simulator_occ": ($sim[0].models[0] + { cores: $sim[0].cores }),
+        "6_error_log_model": $views[0]
+    }' >"$out"
+
+echo
+echo "Results (written to $out):"
+jq -r '
+    def f(d): (. * pow(10; d) | round) / pow(10; d);
+    "| # | figure | measured | target |",
+    "|---|---|---|---|",
+    ("| 1 | executor vs raw QNetworkAccessManager, requests/s (every first attempt succeeds) | " +
+        ([."1_executor_overhead".runs[] | "\(.ratio | f(3)) at concurrency \(.concurrency) (\(.executor_rps | f(0)) vs \(.raw_rps | f(0)))"] | join("; ")) +
+        " | >= 0.95 |"),
+    ("| 2 | backoff timer: actual - planned, 1,000 requests x 2 retries, default policy (2^n s + U[0, 1 s]) | p50 \(."2_timer_precision".google_default.lateness_ms.p50 | f(2)) ms, p99 \(."2_timer_precision".google_default.lateness_ms.p99 | f(2)) ms, max \(."2_timer_precision".google_default.lateness_ms.max | f(2)) ms | p99 <= 2 ms |"),
+    ("| 2b | the same, full jitter U[0, 1 s] (3,000 attempts within about a second) | p50 \(."2_timer_precision".full_jitter.lateness_ms.p50 | f(2)) ms, p99 \(."2_timer_precision".full_jitter.lateness_ms.p99 | f(2)) ms, max \(."2_timer_precision".full_jitter.lateness_ms.max | f(2)) ms | (for comparison) |"),
+    ("| 2c | the same without jitter (all 1,000 wake at once) | p50 \(."2_timer_precision".herd_no_jitter.lateness_ms.p50 | f(2)) ms, p99 \(."2_timer_precision".herd_no_jitter.lateness_ms.p99 | f(2)) ms, max \(."2_timer_precision".herd_no_jitter.lateness_ms.max | f(2)) ms | (for comparison) |"),
+    ("| 3 | \(."3_scale".requests) concurrent requests, each failing twice | \(."3_scale".succeeded) succeeded in \(."3_scale".seconds | f(1)) s; peak RSS \(."3_scale".peak_rss_kib / 1024 | f(0)) MiB, +\((."3_scale".peak_rss_kib - ."3_scale".baseline_rss_kib) / 1024 | f(1)) MiB = \(."3_scale".rss_bytes_per_request / 1024 | f(1)) KiB per request (heap \(."3_scale".heap_bytes_per_request / 1024 | f(1)) KiB) | all complete |"),
+    ("| 4 | fault server vs nginx, requests/s (wrk, 64 connections) | \(."4_fault_server_vs_nginx".ratio | f(3)) (\(."4_fault_server_vs_nginx".fault_server_rps | f(0)) vs \(."4_fault_server_vs_nginx".nginx_rps | f(0))) | ratio |"),
+    ("| 5 | herd simulator, default OCC grid (19 x 6 x 100 runs) | \(."5_simulator_occ".single_thread.seconds_min | f(2)) s on 1 thread, \(."5_simulator_occ".all_cores.seconds_min | f(2)) s on \(."5_simulator_occ".cores) | time |"),
+    ("| 6 | error-log model, \(."6_error_log_model".rows | f(0)) rows: append, filter | append \(."6_error_log_model".append_ms | f(0)) ms (\(."6_error_log_model".append_ns_per_row | f(0)) ns/row), outcome filter \(."6_error_log_model".filter_outcome_ms | f(1)) ms, text filter \(."6_error_log_model".filter_text_ms | f(1)) ms; \(."6_error_log_model".resident_bytes_per_row_with_model | f(0)) bytes/row | time, memory |")
+' "$out"
