@@ -62,8 +62,6 @@ if ((${#targets[@]} == 0)); then
     mapfile -t targets <"$build_dir/fuzz/fuzz-targets.txt"
 fi
 
-# The same narrow suppressions as the sanitizer test suite (reports inside Qt only).
-export LSAN_OPTIONS="suppressions=$PWD/tests/sanitizers/lsan.supp:print_suppressions=0"
 export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
 
 summary=()
