@@ -40,9 +40,9 @@ namespace RetryLab::Core {
 
 namespace {
 
-QString tr(const char *text)
+QString tr(const char *text, const char *disambiguation = nullptr, int n = -1)
 {
-    return QCoreApplication::translate("RetryLab::Core", text);
+    return QCoreApplication::translate("RetryLab::Core", text, disambiguation, n);
 }
 
 // Keys, buckets and resources are created by clients; without a bound a
@@ -1150,10 +1150,9 @@ Plan FaultServerPrivate::failEndpoint(const QString &nText, const Query &query)
                            .arg(p)
                            .arg(failures)
                            .arg(n)
-                     : tr("request %1 for key \"%2\" passed after %3 failure(s)")
+                     : tr("request %1 for key \"%2\" passed after %n failure(s)", nullptr, int(failures))
                            .arg(requests)
-                           .arg(shortened(key))
-                           .arg(failures));
+                           .arg(shortened(key)));
     }
     Plan plan = jsonPlan(static_cast<int>(code),
         QJsonObject{{QStringLiteral("status"), code}, {QStringLiteral("key"), key},
@@ -1449,7 +1448,7 @@ Plan FaultServerPrivate::controlEndpoint(const HttpRequest &r, const QStringList
                     {QStringLiteral("remaining"), s.instructions.size() - s.consumed}});
             }
             return jsonPlan(
-                200, QJsonObject{{QStringLiteral("tests"), list}}, tr("listed %1 test(s)").arg(list.size()));
+                200, QJsonObject{{QStringLiteral("tests"), list}}, tr("listed %n test(s)", nullptr, int(list.size())));
         }
         if (r.method != "POST")
             return wrongMethod("GET, POST");
@@ -1475,7 +1474,7 @@ Plan FaultServerPrivate::controlEndpoint(const HttpRequest &r, const QStringList
             QJsonObject{{QStringLiteral("id"), id},
                 {QStringLiteral("instructions"),
                     QJsonArray::fromStringList(status ? status->instructions : QStringList())}},
-            tr("created test %1 with %2 step(s)").arg(id).arg(status ? status->instructions.size() : 0));
+            tr("created test %1 with %n step(s)", nullptr, status ? int(status->instructions.size()) : 0).arg(id));
     }
     if (what == QLatin1String("tests") && segments.size() == 3) {
         if (r.method != "GET" && r.method != "HEAD")
@@ -1489,10 +1488,9 @@ Plan FaultServerPrivate::controlEndpoint(const HttpRequest &r, const QStringList
                 {QStringLiteral("consumed"), status->consumed},
                 {QStringLiteral("remaining"), status->instructions.size() - status->consumed},
                 {QStringLiteral("replays"), status->replays}},
-            tr("test %1: %2 of %3 step(s) used")
+            tr("test %1: %2 of %n step(s) used", nullptr, int(status->instructions.size()))
                 .arg(status->id)
-                .arg(status->consumed)
-                .arg(status->instructions.size()));
+                .arg(status->consumed));
     }
     if (what == QLatin1String("log") && segments.size() == 2) {
         if (r.method != "GET" && r.method != "HEAD")
