@@ -403,10 +403,12 @@ ConformanceExpectation expect(const BackoffPolicy &policy, const FaultSequence &
             break;
         }
         ++failures;
-        if (policy.maxAttempts > 0 && failures >= policy.maxAttempts) {
-            e.explanation.append(tr("%1: %2 - %3, but that was the last of %4 attempts")
-                                     .arg(attempt, seen.what, rule)
-                                     .arg(policy.maxAttempts));
+        const int allowed = policy.algorithm == BackoffAlgorithm::Immediate
+            ? (policy.maxAttempts > 0 ? std::min(policy.maxAttempts, 2) : 2)
+            : policy.maxAttempts;
+        if (allowed > 0 && failures >= allowed) {
+            e.explanation.append(tr("%1: %2 - %3, but that was the last of %n attempt(s)", nullptr, allowed)
+                                     .arg(attempt, seen.what, rule));
             endings.add(RequestOutcome::AttemptsExhausted, attempts, seen.status);
             break;
         }
