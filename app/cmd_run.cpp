@@ -125,6 +125,13 @@ int runRun(const QStringList &arguments)
     qCDebug(lcRun) << "finished with" << verdicts.size() << "verdicts";
     if (!errors.isEmpty())
         return ExitUsage;
+    if (runner.timedOut()) {
+        console.error(tr("retrylab run: %1: the scenario's time limit of %2 ms ran out before every request "
+                         "finished; the run fails")
+                          .arg(QDir::toNativeSeparators(positional.first()))
+                          .arg(s.timeoutMs));
+        return ExitFailed;
+    }
     return runner.allExpectationsHold() ? ExitOk : ExitFailed;
 }
 

@@ -52,6 +52,13 @@ const QByteArray failingScenario = R"({
     ]
 })";
 
+// Nothing is expected of the request, but the run cannot finish in time.
+const QByteArray stuckScenario = R"({
+    "format": "retrylab-scenario", "name": "cut off", "timeoutMs": 300,
+    "policy": {"preset": "google-cloud-storage", "overrides": {"attemptTimeoutMs": 60000}},
+    "requests": [{"name": "stuck", "url": "{server}/fault/stall"}]
+})";
+
 struct Exports
 {
     QString report;
@@ -80,6 +87,7 @@ private Q_SLOTS:
     void output_retriesAsTheyHappenThenSummaryAndVerdicts();
     void quiet_printsOnlyTheVerdicts();
     void failingExpectation_exitOne();
+    void timeLimit_runFails_exitOne();
     void usageErrors_exitTwo_data();
     void usageErrors_exitTwo();
     void malformedScenario_exitTwoNamingTheProblem_data();
@@ -199,6 +207,15 @@ void TestRunCommand::failingExpectation_exitOne()
     QCOMPARE(report->expectations.size(), 2);
     QVERIFY(report->expectations[0].passed);
     QVERIFY(!report->expectations[1].passed);
+}
+
+void TestRunCommand::timeLimit_runFails_exitOne()
+{
+    const Outcome o = CommandTesting::run(
+        {QStringLiteral("run"), scenarioFile(QStringLiteral("stuck.json"), stuckScenario)}, 20'000);
+    QCOMPARE(o.exitCode, 1);
+    QVERIFY2(o.err.contains(QLatin1String("time limit of 300 ms ran out")), qPrintable(o.err));
+    QVERIFY2(o.out.contains(QLatin1String("FAIL  time limit")), qPrintable(o.out));
 }
 
 void TestRunCommand::usageErrors_exitTwo_data()
