@@ -78,10 +78,9 @@ int runRun(const QStringList &arguments)
     if (live) {
         console.print(tr("Scenario \"%1\" (%2): %n request(s)", nullptr, s.totalRequests())
                           .arg(s.name, QDir::toNativeSeparators(positional.first())));
-        console.print(tr("Policy \"%1\" (%2), seed %3, %4 attempt(s) in flight at most")
+        console.print(tr("Policy \"%1\" (%2), seed %3, %n attempt(s) in flight at most", nullptr, s.concurrency)
                           .arg(s.policy.name, s.policyOrigin)
-                          .arg(s.seed)
-                          .arg(s.concurrency));
+                          .arg(s.seed));
     }
 
     Core::ScenarioRunner runner;
@@ -126,6 +125,13 @@ int runRun(const QStringList &arguments)
     qCDebug(lcRun) << "finished with" << verdicts.size() << "verdicts";
     if (!errors.isEmpty())
         return ExitUsage;
+    if (runner.timedOut()) {
+        console.error(tr("retrylab run: %1: the scenario's time limit of %2 ms ran out before every request "
+                         "finished; the run fails")
+                          .arg(QDir::toNativeSeparators(positional.first()))
+                          .arg(s.timeoutMs));
+        return ExitFailed;
+    }
     return runner.allExpectationsHold() ? ExitOk : ExitFailed;
 }
 

@@ -89,8 +89,11 @@ int runServe(const QStringList &arguments)
         QStringLiteral("idle-timeout"), tr("Close idle connections after this many ms (default 30000)."), tr("MS"));
     const QCommandLineOption quietOption(
         {QStringLiteral("q"), QStringLiteral("quiet")}, tr("Print only the URL, not a line per request."));
-    parser.addOptions(
-        {helpOption, portOption, bindOption, allowOption, seedOption, maxConnectionsOption, idleOption, quietOption});
+    const QCommandLineOption noRedactOption(QStringLiteral("no-redact"),
+        tr("Print request targets as they arrived, credentials included (?token=, ?api_key=, user:password@); "
+           "by default they are masked."));
+    parser.addOptions({helpOption, portOption, bindOption, allowOption, seedOption, maxConnectionsOption, idleOption,
+        quietOption, noRedactOption});
 
     // "retrylab serve --port 1": the parser should see "retrylab serve" as the program.
     QStringList args = arguments;
@@ -159,6 +162,7 @@ int runServe(const QStringList &arguments)
         }
     }
     options.allowNonLoopback = parser.isSet(allowOption);
+    options.redactLog = !parser.isSet(noRedactOption);
 
     Core::FaultServer server(options);
     if (!server.listen()) {

@@ -22,9 +22,9 @@ namespace {
 
 using namespace RetryLab::Core;
 
-QString tr(const char *text)
+QString tr(const char *text, const char *disambiguation = nullptr, int n = -1)
 {
-    return QCoreApplication::translate("simulate", text);
+    return QCoreApplication::translate("simulate", text, disambiguation, n);
 }
 
 // The command line name of each parameter, so that a message from the core
@@ -168,7 +168,7 @@ void printTable(QTextStream &out, const HerdReport &report, const QString &title
 void printSummary(QTextStream &out, const HerdReport &report)
 {
     const HerdParameters &p = report.parameters;
-    out << tr("%1: %2 run(s) per cell, seed %3\n\n").arg(herdModelTitle(p.model)).arg(p.runs).arg(p.seed);
+    out << tr("%1: %n run(s) per cell, seed %2\n\n", nullptr, p.runs).arg(herdModelTitle(p.model)).arg(p.seed);
     printTable(out, report, tr("Calls (mean per run)"), [](const HerdCellResult &c) { return c.calls.mean; });
     printTable(
         out, report, tr("Completion time, ms (mean)"), [](const HerdCellResult &c) { return c.completionMs.mean; });

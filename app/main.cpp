@@ -1,4 +1,5 @@
 #include "app/commands.h"
+#include "core/englishplurals.h"
 #include "ui/mainwindow.h"
 
 #include <QApplication>
@@ -54,6 +55,7 @@ void setApplicationInfo()
     QCoreApplication::setOrganizationName(QStringLiteral("RetryLab"));
     QCoreApplication::setApplicationName(QStringLiteral("retrylab"));
     QCoreApplication::setApplicationVersion(QStringLiteral(RETRYLAB_VERSION));
+    Core::EnglishPlurals::install();
 }
 
 void setUpParser(QCommandLineParser &parser)

@@ -50,6 +50,22 @@ enum class AttemptEnd {
 
 QString attemptEndName(AttemptEnd end);
 
+/// One redirect the server answered within an attempt. The executor follows
+/// redirects itself (Qt's ManualRedirectPolicy), so that every 3xx shows in
+/// the record, and it never carries credentials to another origin.
+struct RedirectHop
+{
+    int status = 0; ///< 301, 302, 303, 307 or 308
+    QUrl from;
+    QUrl to; ///< the Location, resolved against `from`
+    bool followed = true;
+    /// Scheme, host or port differ: Authorization, Cookie and
+    /// Proxy-Authorization were not sent to `to`.
+    bool crossOrigin = false;
+    QList<QByteArray> droppedHeaders; ///< the credential headers left out
+    QString note; ///< why it was not followed (empty when it was)
+};
+
 /// Everything recorded about one attempt. Times are monotonic nanoseconds on
 /// the executor's clock (0 = the executor's epoch); -1 means "did not happen".
 struct AttemptRecord
@@ -88,6 +104,9 @@ struct AttemptRecord
     qint64 bytesReceived = 0;
     /// Content-Length announced by the response, -1 when absent.
     qint64 expectedBytes = -1;
+    /// Redirects within this attempt, in order; the status and headers above
+    /// are those of the last response.
+    QList<RedirectHop> redirects;
 
     Classification::Decision decision = Classification::Decision::GiveUp;
     QString cause;

@@ -223,6 +223,11 @@ QList<PolicyIssue> validatePolicy(const BackoffPolicy &p)
     if (baseOk && p.baseDelayMs == 0.0 && p.algorithm != BackoffAlgorithm::Immediate)
         c.warning("baseDelayMs", tr("a base delay of 0 ms retries without waiting; use Immediate if that is meant."));
 
+    if (p.algorithm == BackoffAlgorithm::Immediate && (p.maxAttempts > 2 || p.maxAttempts == 0)) {
+        c.warning("maxAttempts",
+            tr("the Immediate algorithm retries once at once, for rare faults: at most 2 attempts are made, "
+               "whatever maxAttempts allows."));
+    }
     if (p.maxAttempts < 0) {
         c.error("maxAttempts", tr("maxAttempts cannot be negative (got %1).").arg(p.maxAttempts));
     } else if (p.maxAttempts > maxAttempts) {

@@ -78,11 +78,13 @@ void CircuitBreaker::release()
         --m_trialsInFlight;
 }
 
-void CircuitBreaker::recordSuccess()
+void CircuitBreaker::recordSuccess(bool trial)
 {
     if (!m_settings.enabled)
         return;
     refreshState();
+    if (m_state == State::Open || (m_state == State::HalfOpen && !trial))
+        return;
     m_consecutiveFailures = 0;
     if (m_state == State::HalfOpen) {
         m_trialsInFlight = std::max(0, m_trialsInFlight - 1);
@@ -94,11 +96,13 @@ void CircuitBreaker::recordSuccess()
     pushOutcome(false);
 }
 
-void CircuitBreaker::recordFailure()
+void CircuitBreaker::recordFailure(bool trial)
 {
     if (!m_settings.enabled)
         return;
     refreshState();
+    if (m_state == State::HalfOpen && !trial)
+        return;
     if (m_state == State::HalfOpen) {
         // A failed trial sends the breaker straight back to open.
         open();

@@ -22,9 +22,13 @@ public:
     /// May a request (or retry) go out now? Moves open -> half-open when the open
     /// period has passed, and counts half-open trials handed out.
     bool tryAcquire();
-    /// Reports the outcome of a request that tryAcquire() let through.
-    void recordSuccess();
-    void recordFailure();
+    /// Reports the outcome of a request that tryAcquire() let through; `trial`
+    /// says it went out as a half-open trial. Only trials decide a half-open
+    /// breaker: a request let through before the breaker opened tells nothing
+    /// about the service now, so its outcome is ignored while the breaker is
+    /// open or half-open.
+    void recordSuccess(bool trial);
+    void recordFailure(bool trial);
     /// Returns a half-open trial slot that was acquired but never used.
     void release();
 

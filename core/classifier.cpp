@@ -229,15 +229,22 @@ Classification classify(const AttemptObservation &o, const ClassificationRules &
             return c;
         }
         c.cause = QStringLiteral("http-") + QString::number(status);
-        if (status == 409 && isAbortedBody(o.bodyPrefix)) {
+        const bool aborted = status == 409 && isAbortedBody(o.bodyPrefix);
+        const bool stalePrecondition = status == 412 && headerValue(o.requestHeaders, "If-Match");
+        if (aborted)
+            c.cause = QStringLiteral("http-409-aborted");
+        if ((aborted || stalePrecondition) && !o.readModifyWrite) {
+            // The version the write names is gone; sending the same bytes again
+            // meets the same refusal. Only a new read can give a usable ETag.
+            c.reason = tr("HTTP %1: stale version; retrying the same write cannot succeed, re-read first").arg(status);
+        } else if (aborted) {
             c.restartSequence = true;
             action = rules.retryConflictAborted ? FaultAction::RetryAfterDelay : FaultAction::GiveUp;
-            c.cause = QStringLiteral("http-409-aborted");
             c.reason = rules.retryConflictAborted
                 ? tr("HTTP 409 ABORTED: a concurrent writer changed the resource; the whole "
                      "read-modify-write sequence starts again after a delay")
                 : tr("HTTP 409 ABORTED: the policy does not retry conflicts");
-        } else if (status == 412 && headerValue(o.requestHeaders, "If-Match")) {
+        } else if (stalePrecondition) {
             c.restartSequence = true;
             action = rules.retryConflictAborted ? FaultAction::RetryAfterDelay : FaultAction::GiveUp;
             c.reason = rules.retryConflictAborted

@@ -19,6 +19,9 @@ struct AttemptObservation
     QByteArray method = "GET";
     /// The user marked the request idempotent.
     bool markedIdempotent = false;
+    /// The attempt belongs to a read-modify-write sequence, which a stale
+    /// version (409 ABORTED, 412) restarts from the read.
+    bool readModifyWrite = false;
     /// Request headers (Idempotency-Key and preconditions make POST safe).
     QList<QPair<QByteArray, QByteArray>> requestHeaders;
 
@@ -55,7 +58,8 @@ struct Classification
     QString reason;
     /// The fault class, for network faults.
     std::optional<NetworkFaultClass> networkFault;
-    /// 409 ABORTED / 412: the whole read-modify-write sequence must start again.
+    /// 409 ABORTED / 412 in a read-modify-write sequence: it must start again
+    /// from the read. A single request gives up instead.
     bool restartSequence = false;
     /// Parsed Retry-After, if the response carried one.
     std::optional<RetryAfter> retryAfter;

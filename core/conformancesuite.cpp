@@ -328,7 +328,6 @@ ConformanceExpectation expect(const BackoffPolicy &policy, const FaultSequence &
         bool success = false;
         bool retry = false;
         bool immediate = false;
-        bool restart = false;
         QString rule;
         if (seen.kind == Observation::Kind::Response) {
             const int status = *seen.status;
@@ -336,9 +335,8 @@ ConformanceExpectation expect(const BackoffPolicy &policy, const FaultSequence &
                 success = true;
                 rule = tr("success");
             } else if (status == 412 && idempotency == IdempotencyClass::Conditional) {
-                restart = true;
-                retry = rules.retryConflictAborted;
-                rule = retry ? tr("stale precondition: start again") : tr("the policy does not retry conflicts");
+                // A cell is a single request: the same write with the same stale ETag cannot succeed.
+                rule = tr("stale version: retrying the same write cannot succeed");
             } else if (rules.retryableStatuses.contains(status)) {
                 retry = true;
                 rule = tr("a retryable status");
@@ -356,7 +354,7 @@ ConformanceExpectation expect(const BackoffPolicy &policy, const FaultSequence &
             immediate = action == FaultAction::RetryImmediately;
             rule = tr("%1 for %2").arg(faultActionName(action), networkFaultClassName(fault));
         }
-        if (retry && !restart && !repeatable) {
+        if (retry && !repeatable) {
             retry = false;
             rule = tr("%1, but %2").arg(rule, idempotencyReason);
         } else if (retry) {
@@ -405,10 +403,12 @@ ConformanceExpectation expect(const BackoffPolicy &policy, const FaultSequence &
             break;
         }
         ++failures;
-        if (policy.maxAttempts > 0 && failures >= policy.maxAttempts) {
-            e.explanation.append(tr("%1: %2 - %3, but that was the last of %4 attempts")
-                                     .arg(attempt, seen.what, rule)
-                                     .arg(policy.maxAttempts));
+        const int allowed = policy.algorithm == BackoffAlgorithm::Immediate
+            ? (policy.maxAttempts > 0 ? std::min(policy.maxAttempts, 2) : 2)
+            : policy.maxAttempts;
+        if (allowed > 0 && failures >= allowed) {
+            e.explanation.append(tr("%1: %2 - %3, but that was the last of %n attempt(s)", nullptr, allowed)
+                                     .arg(attempt, seen.what, rule));
             endings.add(RequestOutcome::AttemptsExhausted, attempts, seen.status);
             break;
         }

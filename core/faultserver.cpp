@@ -3,6 +3,7 @@
 #include "core/clock.h"
 #include "core/httprequestparser.h"
 #include "core/randomsource.h"
+#include "core/redactor.h"
 #include "core/retryafter.h"
 #include "core/retryheaders.h"
 
@@ -40,9 +41,9 @@ namespace RetryLab::Core {
 
 namespace {
 
-QString tr(const char *text)
+QString tr(const char *text, const char *disambiguation = nullptr, int n = -1)
 {
-    return QCoreApplication::translate("RetryLab::Core", text);
+    return QCoreApplication::translate("RetryLab::Core", text, disambiguation, n);
 }
 
 // Keys, buckets and resources are created by clients; without a bound a
@@ -75,6 +76,8 @@ constexpr qint64 maxDripTotalMs = 600'000;
 constexpr qint64 maxEventualHiddenMs = 3'600'000;
 constexpr qint64 maxOccDelayMs = 60'000;
 constexpr qsizetype maxKeyLength = 200;
+// Slower buckets would announce waits of days; /ratelimit refuses them with 400.
+constexpr double minRps = 0.001;
 // A TLS record header, text, invalid UTF-8, a NUL and an SSH banner. The length
 // comes from the literal itself: a hand-counted one once read past its end.
 constexpr char garbageText[] = "\x16\x03\x01\x00\xa5 this is not HTTP \xff\xfe\x00\r\nSSH-2.0-garbage\r\n\r\n";
@@ -182,6 +185,7 @@ struct Plan
     std::function<Plan()> then; ///< Wait: decided when the wait is over
     qint64 announcedBytes = 0; ///< BrokenStream, ResetAfterHeaders
     qint64 sentBytes = 0; ///< BrokenStream
+    bool chunked = false; ///< BrokenStream: one chunk, then the close instead of the last chunk
     qint64 dripBytes = 0; ///< Drip
     int dripIntervalMs = 0; ///< Drip
 
@@ -424,6 +428,7 @@ public:
     Plan failEndpoint(const QString &n, const Query &query);
     Plan faultEndpoint(const QString &which, const Query &query);
     Plan rateLimitEndpoint(const Query &query);
+    Plan redirectEndpoint(const Query &query);
     Plan occEndpoint(const HttpRequest &r, const QString &name, const Query &query);
     Plan eventualEndpoint(const HttpRequest &r, const QString &name, const Query &query);
     Plan controlEndpoint(const HttpRequest &r, const QStringList &segments, const Query &query);
@@ -803,8 +808,17 @@ void FaultServerPrivate::execute(const ConnectionPtr &c, Plan plan)
         c->state = Connection::State::Stalled;
         return;
     case Plan::Kind::BrokenStream: {
-        writeHead(c, 200, plan.headers, "application/octet-stream", plan.announcedBytes, false, plan.action,
-            head ? QByteArray() : QByteArray(plan.sentBytes, 'x'));
+        if (plan.chunked) {
+            QByteArray body;
+            if (!head && plan.sentBytes > 0)
+                body = QByteArray::number(plan.sentBytes, 16) + "\r\n" + QByteArray(plan.sentBytes, 'x') + "\r\n";
+            plan.addHeader("Content-Type", "application/octet-stream");
+            plan.addHeader("Transfer-Encoding", "chunked");
+            writeHead(c, 200, plan.headers, {}, -1, false, plan.action, body);
+        } else {
+            writeHead(c, 200, plan.headers, "application/octet-stream", plan.announcedBytes, false, plan.action,
+                head ? QByteArray() : QByteArray(plan.sentBytes, 'x'));
+        }
         finishRequest(c, plan.action, plan.detail, 200);
         c->state = Connection::State::Closing;
         socket->disconnectFromHost();
@@ -905,6 +919,15 @@ void FaultServerPrivate::lingeringClose(const ConnectionPtr &c)
 
 void FaultServerPrivate::record(ServerLogEntry entry)
 {
+    if (options.redactLog) {
+        const Redactor redactor;
+        // A credential may hide in percent-encoding (?to=http%3A%2F%2Fuser%3Apassword%40...):
+        // such a target is shown decoded, with the credential masked.
+        const QString decoded = QString::fromUtf8(QByteArray::fromPercentEncoding(entry.target.toUtf8()));
+        const QString decodedRedacted = redactor.text(decoded);
+        entry.target = decodedRedacted != decoded ? decodedRedacted : redactor.text(entry.target);
+        entry.detail = redactor.text(entry.detail);
+    }
     {
         QMutexLocker lock(&mutex);
         entry.sequence = ++sequence;
@@ -1017,6 +1040,8 @@ Plan FaultServerPrivate::route(const HttpRequest &r)
         return faultEndpoint(segments[1], query);
     if (first == QLatin1String("ratelimit") && count == 1)
         return rateLimitEndpoint(query);
+    if (first == QLatin1String("redirect") && count == 1)
+        return redirectEndpoint(query);
     if (first == QLatin1String("occ") && count == 2)
         return occEndpoint(r, segments[1], query);
     if (first == QLatin1String("eventual") && count == 2)
@@ -1150,10 +1175,9 @@ Plan FaultServerPrivate::failEndpoint(const QString &nText, const Query &query)
                            .arg(p)
                            .arg(failures)
                            .arg(n)
-                     : tr("request %1 for key \"%2\" passed after %3 failure(s)")
+                     : tr("request %1 for key \"%2\" passed after %n failure(s)", nullptr, int(failures))
                            .arg(requests)
-                           .arg(shortened(key))
-                           .arg(failures));
+                           .arg(shortened(key)));
     }
     Plan plan = jsonPlan(static_cast<int>(code),
         QJsonObject{{QStringLiteral("status"), code}, {QStringLiteral("key"), key},
@@ -1207,13 +1231,17 @@ Plan FaultServerPrivate::faultEndpoint(const QString &which, const Query &query)
                 FaultInstruction::brokenAnnouncedBytes, &total, &error))
             return errorPlan(400, error);
         qint64 sent = 0;
-        if (!readInteger(query.value(QLatin1String("sent")), "sent", 0, total - 1, total / 2, &sent, &error))
+        qint64 chunked = 0;
+        if (!readInteger(query.value(QLatin1String("sent")), "sent", 0, total - 1, total / 2, &sent, &error)
+            || !readInteger(query.value(QLatin1String("chunked")), "chunked", 0, 1, 0, &chunked, &error))
             return errorPlan(400, error);
         p.kind = Plan::Kind::BrokenStream;
         p.action = QStringLiteral("broken-stream");
         p.announcedBytes = total;
         p.sentBytes = sent;
-        p.detail = tr("announced %1 bytes, sent %2, closed").arg(total).arg(sent);
+        p.chunked = chunked == 1;
+        p.detail = p.chunked ? tr("chunked: sent %1 bytes, closed before the last chunk").arg(sent)
+                             : tr("announced %1 bytes, sent %2, closed").arg(total).arg(sent);
         return p;
     }
     if (which == QLatin1String("drip")) {
@@ -1245,7 +1273,7 @@ Plan FaultServerPrivate::rateLimitEndpoint(const Query &query)
 {
     QString error;
     double rps = 1.0;
-    if (!readReal(query.value(QLatin1String("rps")), "rps", 0.0, 100'000.0, true, 1.0, &rps, &error))
+    if (!readReal(query.value(QLatin1String("rps")), "rps", minRps, 100'000.0, false, 1.0, &rps, &error))
         return errorPlan(400, error);
     qint64 burst = 0;
     const qint64 defaultBurst = std::max<qint64>(1, static_cast<qint64>(std::ceil(rps)));
@@ -1268,8 +1296,10 @@ Plan FaultServerPrivate::rateLimitEndpoint(const Query &query)
     b.tokens = std::min(static_cast<double>(burst), b.tokens + (now - b.updatedNs) / 1e9 * rps);
     b.updatedNs = now;
 
-    const auto resetSeconds
-        = [&b] { return static_cast<qint64>(std::ceil((static_cast<double>(b.burst) - b.tokens) / b.rps)); };
+    // Bounded before the conversion: a double beyond qint64 would be undefined behaviour.
+    const auto seconds
+        = [](double value) { return static_cast<qint64>(std::clamp(std::ceil(value), 0.0, double(maxSeconds))); };
+    const auto resetSeconds = [&b, &seconds] { return seconds((static_cast<double>(b.burst) - b.tokens) / b.rps); };
     if (b.tokens >= 1.0) {
         b.tokens -= 1.0;
         Plan p = jsonPlan(200,
@@ -1280,7 +1310,7 @@ Plan FaultServerPrivate::rateLimitEndpoint(const Query &query)
         p.addHeader("X-RateLimit-Reset", QByteArray::number(resetSeconds()));
         return p;
     }
-    const qint64 wait = std::max<qint64>(1, static_cast<qint64>(std::ceil((1.0 - b.tokens) / rps)));
+    const qint64 wait = std::max<qint64>(1, seconds((1.0 - b.tokens) / rps));
     Plan p = jsonPlan(429,
         QJsonObject{{QStringLiteral("status"), 429}, {QStringLiteral("error"), QStringLiteral("rate limited")},
             {QStringLiteral("retry_after"), wait}},
@@ -1293,6 +1323,41 @@ Plan FaultServerPrivate::rateLimitEndpoint(const Query &query)
     p.addHeader("X-RateLimit-Limit", QByteArray::number(burst));
     p.addHeader("X-RateLimit-Remaining", "0");
     p.addHeader("X-RateLimit-Reset", QByteArray::number(resetSeconds()));
+    return p;
+}
+
+Plan FaultServerPrivate::redirectEndpoint(const Query &query)
+{
+    QString error;
+    qint64 code = 302;
+    if (!readInteger(query.value(QLatin1String("code")), "code", 300, 399, 302, &code, &error))
+        return errorPlan(400, error);
+    if (code != 301 && code != 302 && code != 303 && code != 307 && code != 308)
+        return errorPlan(400, tr("code must be 301, 302, 303, 307 or 308 (got %1)").arg(code));
+    const QString to = query.value(QLatin1String("to")).value_or(QString()).trimmed();
+    if (to.isEmpty())
+        return errorPlan(400, tr("to is missing: /redirect?to=URL&code=302"));
+    const QUrl target(to, QUrl::StrictMode);
+    if (!target.isValid())
+        return errorPlan(400, tr("to is not a valid URL (got \"%1\")").arg(shortened(to, 80)));
+    // The server must not become an open redirector to the rest of the network.
+    if (target.isRelative()) {
+        if (!to.startsWith(QLatin1Char('/')) || to.startsWith(QLatin1String("//")))
+            return errorPlan(400, tr("to must be a path starting with / or an http(s) URL"));
+    } else {
+        const QString scheme = target.scheme().toLower();
+        const QString host = target.host();
+        const QHostAddress address(host);
+        const bool loopback = host.compare(QLatin1String("localhost"), Qt::CaseInsensitive) == 0
+            || (!address.isNull() && address.isLoopback());
+        if (scheme != QLatin1String("http") && scheme != QLatin1String("https"))
+            return errorPlan(400, tr("to must be an http or https URL (got \"%1\")").arg(shortened(scheme, 20)));
+        if (!loopback)
+            return errorPlan(400, tr("to must point to a loopback address (got \"%1\")").arg(shortened(host, 80)));
+    }
+    Plan p = jsonPlan(static_cast<int>(code), QJsonObject{{QStringLiteral("status"), static_cast<int>(code)}},
+        tr("redirect %1 to %2").arg(code).arg(shortened(QString::fromUtf8(target.toEncoded()), 120)));
+    p.addHeader("Location", target.toEncoded());
     return p;
 }
 
@@ -1449,7 +1514,7 @@ Plan FaultServerPrivate::controlEndpoint(const HttpRequest &r, const QStringList
                     {QStringLiteral("remaining"), s.instructions.size() - s.consumed}});
             }
             return jsonPlan(
-                200, QJsonObject{{QStringLiteral("tests"), list}}, tr("listed %1 test(s)").arg(list.size()));
+                200, QJsonObject{{QStringLiteral("tests"), list}}, tr("listed %n test(s)", nullptr, int(list.size())));
         }
         if (r.method != "POST")
             return wrongMethod("GET, POST");
@@ -1475,7 +1540,7 @@ Plan FaultServerPrivate::controlEndpoint(const HttpRequest &r, const QStringList
             QJsonObject{{QStringLiteral("id"), id},
                 {QStringLiteral("instructions"),
                     QJsonArray::fromStringList(status ? status->instructions : QStringList())}},
-            tr("created test %1 with %2 step(s)").arg(id).arg(status ? status->instructions.size() : 0));
+            tr("created test %1 with %n step(s)", nullptr, status ? int(status->instructions.size()) : 0).arg(id));
     }
     if (what == QLatin1String("tests") && segments.size() == 3) {
         if (r.method != "GET" && r.method != "HEAD")
@@ -1489,10 +1554,9 @@ Plan FaultServerPrivate::controlEndpoint(const HttpRequest &r, const QStringList
                 {QStringLiteral("consumed"), status->consumed},
                 {QStringLiteral("remaining"), status->instructions.size() - status->consumed},
                 {QStringLiteral("replays"), status->replays}},
-            tr("test %1: %2 of %3 step(s) used")
+            tr("test %1: %2 of %n step(s) used", nullptr, int(status->instructions.size()))
                 .arg(status->id)
-                .arg(status->consumed)
-                .arg(status->instructions.size()));
+                .arg(status->consumed));
     }
     if (what == QLatin1String("log") && segments.size() == 2) {
         if (r.method != "GET" && r.method != "HEAD")
@@ -1789,13 +1853,18 @@ QList<FaultServerEndpoint> FaultServer::endpoints()
         {QStringLiteral("any"), QStringLiteral("/fault/empty"), QString(),
             tr("close the connection without a response")},
         {QStringLiteral("any"), QStringLiteral("/fault/stall"), QString(), tr("read the request and never answer")},
-        {QStringLiteral("any"), QStringLiteral("/fault/broken"), QStringLiteral("?total=M&sent=N"),
-            tr("announce M body bytes (default 1024), send N (default M/2), close")},
+        {QStringLiteral("any"), QStringLiteral("/fault/broken"), QStringLiteral("?total=M&sent=N&chunked=0|1"),
+            tr("announce M body bytes (default 1024), send N (default M/2), close; chunked=1 sends N bytes as one "
+               "chunk and closes before the last chunk")},
         {QStringLiteral("any"), QStringLiteral("/fault/garbage"), QString(), tr("send bytes that are not HTTP, close")},
         {QStringLiteral("any"), QStringLiteral("/fault/drip"), QStringLiteral("?bytes=N&ms=T"),
             tr("answer 200 with N bytes (default 16) sent one every T ms (default 100)")},
         {QStringLiteral("any"), QStringLiteral("/ratelimit"), QStringLiteral("?rps=R&burst=B&key=K"),
-            tr("token bucket per key: R tokens per second, B at most; over the limit 429 with Retry-After")},
+            tr("token bucket per key: R tokens per second (0.001 to 100000), B at most; over the limit 429 with "
+               "Retry-After")},
+        {QStringLiteral("any"), QStringLiteral("/redirect"), QStringLiteral("?to=URL&code=C"),
+            tr("answer C (301, 302, 303, 307 or 308; default 302) with Location: URL, a path or an http(s) URL "
+               "on a loopback address")},
         {QStringLiteral("GET, PUT"), QStringLiteral("/occ/{name}"), QStringLiteral("?delay_ms=D"),
             tr("read-modify-write resource: GET gives {\"value\": n} and an ETag; PUT with If-Match writes, a stale "
                "ETag gets 409 {\"status\":\"ABORTED\"}")},

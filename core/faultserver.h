@@ -39,6 +39,10 @@ struct FaultServerOptions
     int logCapacity = 10'000;
     /// Largest request body accepted (413 beyond it).
     qint64 maxBodyBytes = 8 * 1024 * 1024;
+    /// Credentials in request targets (?token=, ?api_key=, user:password@) are
+    /// masked in the log, requestHandled() and GET /_control/log, as
+    /// core/redactor.h describes. Off only when asked for (retrylab serve --no-redact).
+    bool redactLog = true;
 };
 
 /// A scripted test as the server keeps it.

@@ -1,5 +1,7 @@
 #include "core/herdparameters.h"
 
+#include "core/backoff.h"
+
 #include <QCoreApplication>
 #include <QLoggingCategory>
 #include <QSet>
@@ -281,8 +283,31 @@ QStringList HerdParameters::validate() const
         }
     }
 
-    problems.checkNumber("networkMeanMs", networkMeanMs, 0.0, maxNetworkDelayMs);
-    problems.checkNumber("networkSdMs", networkSdMs, 0.0, maxNetworkDelayMs);
+    const bool meanOk = problems.checkNumber("networkMeanMs", networkMeanMs, 0.0, maxNetworkDelayMs);
+    const bool sdOk = problems.checkNumber("networkSdMs", networkSdMs, 0.0, maxNetworkDelayMs);
+
+    // With no network delay and no wait, a failed client tries again at the
+    // very instant it failed, and fails again: the virtual clock never moves.
+    // An attempt limit ends that; Immediate stops after its one retry anyway.
+    if (meanOk && sdOk && networkMeanMs == 0.0 && networkSdMs == 0.0 && maxAttempts == 0) {
+        const bool zeroRetryAfter
+            = model != HerdModel::OptimisticConcurrency && retryAfterS && *retryAfterS == 0 && honourRetryAfter;
+        QStringList spinning;
+        for (const HerdStrategy &s : strategies) {
+            if (s.algorithm == BackoffAlgorithm::Immediate)
+                continue;
+            const bool noWait = !s.algorithm || zeroRetryAfter || !(Backoff::delayRange(policyFor(s), 0).maxMs > 0.0);
+            if (noWait)
+                spinning.append(s.name());
+        }
+        if (!spinning.isEmpty()) {
+            problems.add("networkMeanMs",
+                tr("zero network delay with a zero wait before the retry (%1) and no attempt limit would retry for "
+                   "ever at one instant; give the network a delay, the strategies a base delay, or maxAttempts a "
+                   "limit.")
+                    .arg(spinning.join(QLatin1String(", "))));
+        }
+    }
 
     if (arrivals == ArrivalMode::Poisson)
         problems.checkNumber("arrivalRatePerSec", arrivalRatePerSec, 0.0, maxServiceRatePerSec, true);

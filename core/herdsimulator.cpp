@@ -310,10 +310,25 @@ HerdRunOutcome SimulationRun::execute()
         push(m_p.outageEndMs, EventKind::OutageEnds, -1);
     }
 
+    // validate() refuses the parameters known to spin at one instant; this
+    // catches whatever else could, instead of looping for ever. Legitimately a
+    // client causes a handful of events per instant, or one per allowed attempt.
+    const double perClient = m_p.maxAttempts > 0 ? 4.0 * m_p.maxAttempts : 64.0;
+    const double instantLimit = 10'000.0 + perClient * n;
+    double instantMs = -1.0;
+    double instantEvents = 0.0;
     while (m_active > 0 && !m_queue.empty()) {
         const Event e = m_queue.top();
         if (e.timeMs > m_p.horizonMs)
             break;
+        if (e.timeMs != instantMs) {
+            instantMs = e.timeMs;
+            instantEvents = 0.0;
+        } else if (++instantEvents > instantLimit) {
+            m_out.stalled = true;
+            m_out.stalledAtMs = e.timeMs;
+            return m_out;
+        }
         // A relaxed load every few thousand events keeps cancelling cheap and prompt.
         if ((++m_out.events & 0xFFF) == 0 && m_control && m_control->isCancelled()) {
             m_out.cancelled = true;
@@ -438,7 +453,9 @@ void SimulationRun::finish(int client, double timeMs, bool succeeded)
 void SimulationRun::failed(int client, double timeMs, bool overloadAnswer)
 {
     ClientState &c = m_clients[static_cast<std::size_t>(client)];
-    if (m_p.maxAttempts > 0 && c.attempts >= m_p.maxAttempts) {
+    // Immediate retries once, at once (SPEC section 1), whatever the attempt limit.
+    const bool immediateSpent = m_cell.strategy.algorithm == BackoffAlgorithm::Immediate && c.attempts >= 2;
+    if ((m_p.maxAttempts > 0 && c.attempts >= m_p.maxAttempts) || immediateSpent) {
         finish(client, timeMs, false);
         return;
     }
@@ -519,9 +536,19 @@ struct HerdCellRunner
 
 namespace {
 
+QString stallMessage(const HerdStrategy &strategy, int clients, double atMs)
+{
+    return tr("%1 with %2 clients made no progress: the virtual clock stood still at %3 ms while "
+              "clients kept retrying. Zero network delay with zero backoff retries for ever at one "
+              "instant; give the network a delay, the strategy a base delay, or set maxAttempts.")
+        .arg(strategy.title())
+        .arg(clients)
+        .arg(atMs);
+}
+
 // Runs every run of one cell in order, so the sums round the same way on any thread.
 HerdCellResult runCell(const HerdParameters &p, int clients, const HerdStrategy &strategy, HerdControl *control,
-    qint64 *events, bool *cancelled)
+    qint64 *events, bool *cancelled, QString *stall)
 {
     const Cell cell = makeCell(p, clients, strategy);
     HerdCellResult result;
@@ -547,6 +574,10 @@ HerdCellResult runCell(const HerdParameters &p, int clients, const HerdStrategy 
         *events += out.events;
         if (out.cancelled) {
             *cancelled = true;
+            return result;
+        }
+        if (out.stalled) {
+            *stall = stallMessage(strategy, clients, out.stalledAtMs);
             return result;
         }
         calls.append(static_cast<double>(out.calls));
@@ -626,7 +657,10 @@ Result<HerdRunOutcome> HerdSimulator::runOnce(
         return Result<HerdRunOutcome>::failure(problems.join(QLatin1Char('\n')));
     const Cell cell = makeCell(p, clients, strategy);
     SimulationRun simulation(cell, runSeed(p.seed, clients, runIndex), nullptr);
-    return simulation.execute();
+    HerdRunOutcome out = simulation.execute();
+    if (out.stalled)
+        return Result<HerdRunOutcome>::failure(stallMessage(strategy, clients, out.stalledAtMs));
+    return out;
 }
 
 Result<HerdReport> HerdSimulator::run(const HerdParameters &parameters, HerdControl *control)
@@ -660,6 +694,7 @@ Result<HerdReport> HerdSimulator::run(const HerdParameters &parameters, HerdCont
     std::vector<qint64> events(tasks.size(), 0);
     std::atomic<std::size_t> next{0};
     std::atomic<bool> cancelled{false};
+    std::vector<QString> stalls(tasks.size());
     auto work = [&] {
         for (;;) {
             const std::size_t k = next.fetch_add(1);
@@ -667,8 +702,10 @@ Result<HerdReport> HerdSimulator::run(const HerdParameters &parameters, HerdCont
                 return;
             const std::size_t i = order[k];
             bool cellCancelled = false;
-            results[i] = runCell(parameters, tasks[i].clients, tasks[i].strategy, control, &events[i], &cellCancelled);
-            if (cellCancelled)
+            results[i] = runCell(
+                parameters, tasks[i].clients, tasks[i].strategy, control, &events[i], &cellCancelled, &stalls[i]);
+            // A stalled cell voids the grid: stop the other threads as a cancel would.
+            if (cellCancelled || !stalls[i].isEmpty())
                 cancelled.store(true);
         }
     };
@@ -687,6 +724,10 @@ Result<HerdReport> HerdSimulator::run(const HerdParameters &parameters, HerdCont
         work();
     }
 
+    for (const QString &stall : stalls) {
+        if (!stall.isEmpty())
+            return Result<HerdReport>::failure(stall);
+    }
     if (cancelled.load() || (control && control->isCancelled()))
         return Result<HerdReport>::failure(tr("The simulation was cancelled."));
 

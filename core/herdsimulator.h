@@ -58,6 +58,10 @@ struct HerdRunOutcome
     double recoveryPeakLoadPerSec = 0.0; ///< outage model only
     qint64 events = 0;
     bool cancelled = false;
+    /// The run stopped because the virtual clock stood still for too many
+    /// events (clients retrying forever at one instant); its numbers are void.
+    bool stalled = false;
+    double stalledAtMs = 0.0;
 };
 
 /// Many clients contending for one server, on a virtual clock: a discrete-event

@@ -52,6 +52,12 @@ double RetryBudget::tryAcquireRetry(bool afterTimeout)
     return -1.0;
 }
 
+void RetryBudget::refund(double cost)
+{
+    if (cost > 0.0)
+        m_tokens = std::min(capacity(), m_tokens + cost);
+}
+
 void RetryBudget::recordFailure()
 {
     if (m_settings.kind == RetryBudgetKind::GrpcThrottling)

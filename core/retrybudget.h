@@ -22,6 +22,9 @@ public:
     /// Asks to spend tokens for one retry. Returns the tokens taken (0 allowed
     /// for gRPC, which charges failures instead), or -1 when refused.
     double tryAcquireRetry(bool afterTimeout);
+    /// Gives back what tryAcquireRetry() took for a retry that never went out
+    /// (the request was cancelled before it).
+    void refund(double cost);
     /// Records a failed attempt (gRPC charges here).
     void recordFailure();
     /// Records a success; `retryCost` is what the retry that succeeded had taken.

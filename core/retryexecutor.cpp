@@ -3,6 +3,7 @@
 #include "core/backoff.h"
 #include "core/clock.h"
 #include "core/randomsource.h"
+#include "core/redactor.h"
 #include "core/retrybudget.h"
 #include "core/retryheaders.h"
 
@@ -32,6 +33,8 @@ namespace {
 constexpr int connectionsPerManager = 6;
 // Enough of the body to find {"status":"ABORTED"}, read a resource, or show it.
 constexpr qint64 bodyKeepBytes = 64 * 1024;
+// Redirects followed within one attempt; browsers allow about 20, curl 50.
+constexpr int maxRedirects = 10;
 
 std::chrono::milliseconds toTimerMs(double ms)
 {
@@ -41,11 +44,15 @@ std::chrono::milliseconds toTimerMs(double ms)
     return std::chrono::milliseconds(static_cast<qint64>(std::llround(std::min(ms, 2'000'000'000.0))));
 }
 
-bool isFailureForBreaker(const AttemptRecord &record)
+bool isFailureForBreaker(const AttemptRecord &record, const Classification &classification)
 {
     if (record.end == AttemptEnd::Cancelled || record.end == AttemptEnd::Deadline)
         return false;
     if (record.end == AttemptEnd::AttemptTimeout || record.end == AttemptEnd::NetworkError)
+        return true;
+    // A transport fault after the status line (a chunked body cut off, a reset
+    // mid-body) leaves a status of 200 behind: the answer never arrived whole.
+    if (classification.networkFault)
         return true;
     const int status = record.httpStatus.value_or(0);
     return status >= 500 || status == 429;
@@ -68,11 +75,34 @@ QString hostKey(const QUrl &url)
     return url.host() + QLatin1Char(':') + QString::number(port);
 }
 
+// Appended to the reason of an attempt that met redirects, so that the log
+// and the exports say where the answer came from and what was left out.
+QString describeRedirects(const QList<RedirectHop> &hops)
+{
+    const Redactor redactor;
+    QString text;
+    const auto followed = std::count_if(hops.cbegin(), hops.cend(), [](const RedirectHop &h) { return h.followed; });
+    if (followed > 0)
+        text += RetryExecutor::tr("; followed %n redirect(s)", nullptr, int(followed));
+    for (const RedirectHop &hop : hops) {
+        const QString to = redactor.urlString(hop.to);
+        if (!hop.followed) {
+            text += RetryExecutor::tr("; the %1 redirect to %2 was not followed: %3").arg(hop.status).arg(to, hop.note);
+        } else if (!hop.droppedHeaders.isEmpty()) {
+            QStringList names;
+            for (const QByteArray &name : hop.droppedHeaders)
+                names.append(QString::fromLatin1(name));
+            text += RetryExecutor::tr("; %1 not sent to %2 (another origin)").arg(names.join(QStringLiteral(", ")), to);
+        }
+    }
+    return text;
+}
+
 } // namespace
 
 struct RetryExecutor::Request
 {
-    enum class Phase { Queued, InFlight, Sleeping, Done };
+    enum class Phase { Queued, InFlight, Sleeping, Refused, Done };
 
     // Copying the policy in, rather than assigning over a default one, spares
     // building the default status set and fault table for every request.
@@ -90,6 +120,7 @@ struct RetryExecutor::Request
     double previousDelayMs = -1.0;
     bool usedImmediateRetry = false;
     double lastRetryCost = 0.0;
+    bool retryPaid = false; ///< lastRetryCost bought a retry that has not gone out yet
     bool breakerTrial = false;
 
     qint64 submittedNs = 0;
@@ -104,6 +135,12 @@ struct RetryExecutor::Request
     int sequenceRound = 0;
     QByteArray etag;
     qint64 readValue = 0;
+
+    // The hop in flight: the attempt's own request, or where a redirect led.
+    QUrl hopUrl;
+    QByteArray hopMethod;
+    QByteArray hopBody;
+    HeaderList hopHeaders;
 
     QPointer<QNetworkReply> reply;
     QStringList tlsErrors; ///< of the attempt in flight
@@ -126,8 +163,13 @@ RetryExecutor::RetryExecutor(QNetworkAccessManager *manager, QObject *parent)
     qRegisterMetaType<AttemptRecord>();
     qRegisterMetaType<RequestResult>();
     qRegisterMetaType<CircuitBreaker::State>();
-    if (!manager)
+    if (!manager) {
         m_sharedManager = new QNetworkAccessManager(this);
+    } else {
+        // Not owned (see the constructor's comment): when it goes first, its
+        // replies go with it, and the attempts on them must end here.
+        connect(manager, &QObject::destroyed, this, [this, manager] { handleManagerDestroyed(manager); });
+    }
     // The injected manager is used as it is configured; the executor frees
     // its replies itself either way.
     m_managers.append(m_sharedManager);
@@ -239,6 +281,14 @@ quint64 RetryExecutor::submit(const RequestSpec &spec)
         problem
             = tr("the URL \"%1\" is not valid: %2")
                   .arg(spec.url.toString(), spec.url.errorString().isEmpty() ? tr("no host") : spec.url.errorString());
+        // QUrl quotes the whole input in its error, and the reason ends up in
+        // logs and exports: mask the password wherever it shows.
+        const QString password = spec.url.password(QUrl::FullyDecoded);
+        if (!password.isEmpty()) {
+            problem.replace(password, QString::fromLatin1(Redactor::mask()));
+            problem.replace(spec.url.password(QUrl::FullyEncoded), QString::fromLatin1(Redactor::mask()));
+        }
+        problem = Redactor().text(problem);
     } else if (scheme != QLatin1String("http") && scheme != QLatin1String("https")) {
         problem = tr("only http and https URLs can be sent (got \"%1\")").arg(scheme);
     } else if (spec.method.trimmed().isEmpty() || spec.method.contains(' ')) {
@@ -291,6 +341,7 @@ void RetryExecutor::dispatchQueued()
 
 QNetworkAccessManager *RetryExecutor::pickManager()
 {
+    m_managers.removeIf([](const QPointer<QNetworkAccessManager> &m) { return m.isNull(); });
     QNetworkAccessManager *best = nullptr;
     int bestLoad = std::numeric_limits<int>::max();
     for (QNetworkAccessManager *manager : std::as_const(m_managers)) {
@@ -361,16 +412,35 @@ void RetryExecutor::startAttempt(const RequestPtr &r)
 
     CircuitBreaker &breaker = breakerFor(r->host);
     if (!breaker.tryAcquire()) {
+        const QString reason = tr("circuit open for %1: failing fast (%2 ms until a trial request is let through)")
+                                   .arg(r->host)
+                                   .arg(std::ceil(breaker.remainingOpenMs()));
+        // This runs inside submit() for a new request: report after it returns,
+        // like an invalid request, so that the caller knows the id first. The
+        // request holds no slot meanwhile; cancel() still finds it.
+        r->phase = Request::Phase::Refused;
+        const quint64 id = r->id;
+        QMetaObject::invokeMethod(
+            this,
+            [this, id, reason] {
+                if (const RequestPtr refused = find(id); refused && refused->phase == Request::Phase::Refused)
+                    finishRequest(refused, RequestOutcome::CircuitOpen, reason);
+            },
+            Qt::QueuedConnection);
         noteBreakerState(r->host);
-        finishRequest(r, RequestOutcome::CircuitOpen,
-            tr("circuit open for %1: failing fast (%2 ms until a trial request is let through)")
-                .arg(r->host)
-                .arg(std::ceil(breaker.remainingOpenMs())));
         return;
     }
     r->breakerTrial = breaker.state() == CircuitBreaker::State::HalfOpen;
     noteBreakerState(r->host);
+    if (r->phase == Request::Phase::Done) {
+        // A handler of circuitStateChanged cancelled it before it went out.
+        if (r->breakerTrial)
+            breaker.release();
+        r->breakerTrial = false;
+        return;
+    }
 
+    r->retryPaid = false;
     if (r->firstStartNs < 0) {
         r->firstStartNs = now;
         if (deadlineMs > 0.0)
@@ -403,19 +473,6 @@ void RetryExecutor::startAttempt(const RequestPtr &r)
         headers.append({QByteArray(RetryHeaders::attempt), QByteArray::number(r->attemptIndex + 1)});
     }
 
-    QNetworkRequest request(r->spec.url);
-    request.setAttribute(QNetworkRequest::CacheLoadControlAttribute, QNetworkRequest::AlwaysNetwork);
-    request.setAttribute(QNetworkRequest::CacheSaveControlAttribute, false);
-    request.setAttribute(QNetworkRequest::Http2AllowedAttribute, false);
-    for (const auto &[name, value] : std::as_const(headers))
-        request.setRawHeader(name, value);
-    if (!body.isEmpty() && !request.hasRawHeader("Content-Type")) {
-        const QByteArray trimmed = body.trimmed();
-        const bool json = trimmed.startsWith('{') || trimmed.startsWith('[');
-        request.setHeader(QNetworkRequest::ContentTypeHeader,
-            json ? QByteArray("application/json") : QByteArray("application/octet-stream"));
-    }
-
     AttemptRecord &record = r->current;
     record = AttemptRecord{};
     record.requestId = r->id;
@@ -430,18 +487,53 @@ void RetryExecutor::startAttempt(const RequestPtr &r)
     record.startWall = m_ownClock->wallTime();
     record.plannedDelayMs = r->attemptIndex == 0 ? 0.0 : r->plannedDelayMs;
     record.actualDelayMs = r->attemptIndex == 0 ? 0.0 : r->actualDelayMs;
+
+    r->hopUrl = r->spec.url;
+    r->hopMethod = method;
+    r->hopBody = body;
+    r->hopHeaders = headers;
+    r->manager = pickManager();
+    sendHop(r);
+    r->phase = Request::Phase::InFlight;
+    ++m_inFlight;
+    ++m_managerLoad[r->manager];
+
+    const double timeoutMs = r->spec.attemptTimeoutMs.value_or(r->policy.attemptTimeoutMs);
+    if (timeoutMs > 0.0)
+        startRequestTimer(*r, r->attemptTimer, timeoutMs);
+
+    qCDebug(lcExecutor).noquote() << "request" << r->id << "attempt" << r->attemptIndex + 1 << method
+                                  << r->spec.url.toDisplayString(QUrl::RemoveUserInfo | QUrl::RemoveQuery);
+    Q_EMIT attemptStarted(r->id, record.attemptIndex);
+}
+
+void RetryExecutor::sendHop(const RequestPtr &r)
+{
+    QNetworkRequest request(r->hopUrl);
+    request.setAttribute(QNetworkRequest::CacheLoadControlAttribute, QNetworkRequest::AlwaysNetwork);
+    request.setAttribute(QNetworkRequest::CacheSaveControlAttribute, false);
+    request.setAttribute(QNetworkRequest::Http2AllowedAttribute, false);
+    // Redirects are followed in followRedirect(), whatever the manager says:
+    // each 3xx is recorded, and credentials never travel to another origin.
+    request.setAttribute(QNetworkRequest::RedirectPolicyAttribute, QNetworkRequest::ManualRedirectPolicy);
+    for (const auto &[name, value] : std::as_const(r->hopHeaders))
+        request.setRawHeader(name, value);
+    const QByteArray &body = r->hopBody;
+    if (!body.isEmpty() && !request.hasRawHeader("Content-Type")) {
+        const QByteArray trimmed = body.trimmed();
+        const bool json = trimmed.startsWith('{') || trimmed.startsWith('[');
+        request.setHeader(QNetworkRequest::ContentTypeHeader,
+            json ? QByteArray("application/json") : QByteArray("application/octet-stream"));
+    }
+
     r->body.clear();
     r->bytesReceived = 0;
     r->tlsErrors.clear();
 
-    r->manager = pickManager();
     // Without a body no upload device is made: Qt emits requestSent only then.
-    QNetworkReply *reply = body.isEmpty() ? r->manager->sendCustomRequest(request, method)
-                                          : r->manager->sendCustomRequest(request, method, body);
+    QNetworkReply *reply = body.isEmpty() ? r->manager->sendCustomRequest(request, r->hopMethod)
+                                          : r->manager->sendCustomRequest(request, r->hopMethod, body);
     r->reply = reply;
-    r->phase = Request::Phase::InFlight;
-    ++m_inFlight;
-    ++m_managerLoad[r->manager];
 
     const quint64 id = r->id;
     connect(reply, &QNetworkReply::socketStartedConnecting, this, [this, id] {
@@ -482,14 +574,96 @@ void RetryExecutor::startAttempt(const RequestPtr &r)
         }
     });
     connect(reply, &QNetworkReply::finished, this, [this, id] { handleReplyFinished(id); });
+}
 
-    const double timeoutMs = r->spec.attemptTimeoutMs.value_or(r->policy.attemptTimeoutMs);
-    if (timeoutMs > 0.0)
-        startRequestTimer(*r, r->attemptTimer, timeoutMs);
+bool RetryExecutor::followRedirect(const RequestPtr &r)
+{
+    QNetworkReply *reply = r->reply;
+    const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
+    const bool redirect = status == 301 || status == 302 || status == 303 || status == 307 || status == 308;
+    const QByteArray location = reply->rawHeader("Location");
+    if (!redirect || location.isEmpty())
+        return false; // a 3xx without a Location is an answer like any other
 
-    qCDebug(lcExecutor).noquote() << "request" << id << "attempt" << r->attemptIndex + 1 << method
-                                  << r->spec.url.toDisplayString(QUrl::RemoveUserInfo | QUrl::RemoveQuery);
-    Q_EMIT attemptStarted(id, record.attemptIndex);
+    RedirectHop hop;
+    hop.status = status;
+    hop.from = r->hopUrl;
+    hop.to = r->hopUrl.resolved(QUrl::fromEncoded(location.trimmed()));
+    const QString toScheme = hop.to.scheme().toLower();
+    hop.crossOrigin = toScheme != r->hopUrl.scheme().toLower() || hostKey(hop.to) != hostKey(r->hopUrl);
+    const QString shownTo = Redactor().urlString(hop.to);
+    if (!hop.to.isValid() || hop.to.host().isEmpty()) {
+        hop.note = tr("the Location \"%1\" is not a valid URL").arg(QString::fromLatin1(location.left(200)));
+    } else if (toScheme != QLatin1String("http") && toScheme != QLatin1String("https")) {
+        hop.note = tr("only http and https redirects are followed (got \"%1\")").arg(toScheme);
+    } else if (r->hopUrl.scheme().compare(QLatin1String("https"), Qt::CaseInsensitive) == 0
+        && toScheme == QLatin1String("http")) {
+        hop.note = tr("it leads from https to plain http");
+    } else if (r->current.redirects.size() >= maxRedirects) {
+        hop.note = tr("more than %n redirect(s) in one attempt", nullptr, maxRedirects);
+    }
+    if (!hop.note.isEmpty()) {
+        hop.followed = false;
+        qCInfo(lcExecutor).noquote() << "request" << r->id << "redirect" << status << "to" << shownTo
+                                     << "not followed:" << hop.note;
+        r->current.redirects.append(hop);
+        return false;
+    }
+
+    // What browsers and Qt do: 303 always becomes GET, and so does a POST
+    // answered by 301 or 302; 307 and 308 repeat the request as it was.
+    const bool toGet
+        = (status == 303 && r->hopMethod != "HEAD") || ((status == 301 || status == 302) && r->hopMethod == "POST");
+    if (toGet) {
+        r->hopMethod = "GET";
+        r->hopBody.clear();
+        r->hopHeaders.removeIf([](const auto &h) {
+            return h.first.compare("Content-Type", Qt::CaseInsensitive) == 0
+                || h.first.compare("Content-Length", Qt::CaseInsensitive) == 0;
+        });
+    }
+    if (hop.crossOrigin) {
+        r->hopHeaders.removeIf([&hop](const auto &h) {
+            for (const char *name : {"Authorization", "Cookie", "Proxy-Authorization"}) {
+                if (h.first.compare(name, Qt::CaseInsensitive) == 0) {
+                    hop.droppedHeaders.append(h.first);
+                    return true;
+                }
+            }
+            return false;
+        });
+    }
+    qCDebug(lcExecutor).noquote() << "request" << r->id << "follows" << status << "to" << shownTo;
+    r->current.redirects.append(hop);
+
+    reply->disconnect(this);
+    reply->deleteLater();
+    r->reply = nullptr;
+    r->hopUrl = hop.to;
+    sendHop(r);
+    return true;
+}
+
+void RetryExecutor::handleManagerDestroyed(QObject *manager)
+{
+    m_managers.removeIf([](const QPointer<QNetworkAccessManager> &m) { return m.isNull(); });
+    // The pointer is only compared: the object behind it is gone.
+    m_managerLoad.remove(static_cast<QNetworkAccessManager *>(manager));
+    QList<RequestPtr> orphans;
+    for (const RequestPtr &r : std::as_const(m_requests)) {
+        if (r->phase == Request::Phase::InFlight && r->manager == manager)
+            orphans.append(r);
+    }
+    for (const RequestPtr &r : std::as_const(orphans)) {
+        if (r->phase != Request::Phase::InFlight)
+            continue; // a handler of an earlier one cancelled it
+        qCWarning(lcExecutor).noquote() << "request" << r->id << "lost its QNetworkAccessManager mid-attempt";
+        r->manager = nullptr;
+        r->reply = nullptr;
+        r->current.networkError = QNetworkReply::UnknownNetworkError;
+        r->current.errorString = tr("the QNetworkAccessManager given to the executor was destroyed during the attempt");
+        concludeAttempt(r, AttemptEnd::NetworkError);
+    }
 }
 
 void RetryExecutor::releaseSlot(Request &r)
@@ -515,6 +689,8 @@ void RetryExecutor::handleReplyFinished(quint64 requestId)
         return;
     const auto error = r->reply->error();
     const bool hasStatus = r->reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).isValid();
+    if (hasStatus && followRedirect(r))
+        return;
     concludeAttempt(
         r, (error == QNetworkReply::NoError || hasStatus) ? AttemptEnd::Response : AttemptEnd::NetworkError);
 }
@@ -566,6 +742,7 @@ void RetryExecutor::concludeAttempt(const RequestPtr &r, AttemptEnd end)
     AttemptObservation observation;
     observation.method = record.method;
     observation.markedIdempotent = r->spec.idempotent;
+    observation.readModifyWrite = r->spec.kind == RequestSpec::Kind::ReadModifyWrite;
     observation.requestHeaders = record.requestHeaders;
     observation.receivedAt = m_ownClock->wallTime();
     if (reply) {
@@ -648,25 +825,40 @@ void RetryExecutor::concludeAttempt(const RequestPtr &r, AttemptEnd end)
     if (classification.retryAfter && classification.retryAfter->delayMs)
         record.retryAfterMs = classification.retryAfter->delayMs;
 
+    if (!record.redirects.isEmpty())
+        classification.reason += describeRedirects(record.redirects);
+    // Qt keeps the status of a reply whose body broke off (a truncated chunked
+    // body ends in RemoteHostClosedError after "200 OK"): the record says it failed.
+    if (record.end == AttemptEnd::Response && classification.networkFault)
+        record.end = AttemptEnd::NetworkError;
+
     // Feed the breaker and the budget with what really happened on the wire.
     CircuitBreaker &breaker = breakerFor(r->host);
     if (end == AttemptEnd::Cancelled || end == AttemptEnd::Deadline) {
         if (r->breakerTrial)
             breaker.release();
-    } else if (isFailureForBreaker(record)) {
-        breaker.recordFailure();
+    } else if (isFailureForBreaker(record, classification)) {
+        breaker.recordFailure(r->breakerTrial);
         m_budget->recordFailure();
     } else {
-        breaker.recordSuccess();
-        if (classification.decision == Classification::Decision::Success)
+        breaker.recordSuccess(r->breakerTrial);
+        // One refund per logical request: the read of a read-modify-write is a
+        // step on the way, and a refunded retry cost is not refunded again.
+        const bool rmwRead = r->spec.kind == RequestSpec::Kind::ReadModifyWrite && r->step == QLatin1String("read");
+        if (classification.decision == Classification::Decision::Success && !rmwRead) {
             m_budget->recordSuccess(r->lastRetryCost);
+            r->lastRetryCost = 0.0;
+        }
     }
     r->breakerTrial = false;
-    noteBreakerState(r->host);
+
+    // The decision first, the breaker and budget signals after it: their
+    // handlers may call cancel() or submit(), and must find the request settled.
+    const QString host = r->host;
+    decideNext(r, record, classification);
+    noteBreakerState(host);
     if (m_budget->enabled())
         noteBudget();
-
-    decideNext(r, record, classification);
 }
 
 void RetryExecutor::decideNext(const RequestPtr &r, AttemptRecord &record, const Classification &c)
@@ -702,6 +894,8 @@ void RetryExecutor::decideNext(const RequestPtr &r, AttemptRecord &record, const
                                 .arg(r->readValue + r->spec.increment);
             record.nextDelayMs = 0.0;
             emitRecord();
+            if (r->phase == Request::Phase::Done)
+                return; // a handler of attemptFinished cancelled it
             r->plannedDelayMs = 0.0;
             r->actualDelayMs = 0.0;
             enqueue(r, true);
@@ -731,6 +925,15 @@ void RetryExecutor::decideNext(const RequestPtr &r, AttemptRecord &record, const
         emitRecord();
         finishRequest(r, RequestOutcome::AttemptsExhausted,
             tr("gave up after %n attempt(s): %1", nullptr, r->failures).arg(what));
+        return;
+    }
+    // SPEC section 1: Immediate retries once, at once, for a rare fault; a
+    // fault that survives that retry is not rare, whatever maxAttempts allows.
+    if (policy.algorithm == BackoffAlgorithm::Immediate && r->failures >= 2) {
+        emitRecord();
+        finishRequest(r, RequestOutcome::AttemptsExhausted,
+            tr("gave up after %n attempt(s): %1; the Immediate algorithm retries only once", nullptr, r->failures)
+                .arg(what));
         return;
     }
 
@@ -786,8 +989,7 @@ void RetryExecutor::decideNext(const RequestPtr &r, AttemptRecord &record, const
         return;
     }
     r->lastRetryCost = cost;
-    if (m_budget->kind() == RetryBudgetKind::AwsStandard)
-        noteBudget();
+    r->retryPaid = true;
 
     if (c.restartSequence || r->spec.kind == RequestSpec::Kind::ReadModifyWrite) {
         if (c.restartSequence)
@@ -817,7 +1019,7 @@ void RetryExecutor::decideNext(const RequestPtr &r, AttemptRecord &record, const
     }
 
     if (r->phase == Request::Phase::Done)
-        return; // a handler of attemptFinished cancelled it
+        return; // a handler of attemptFinished cancelled it; finishRequest() refunded the retry
     r->phase = Request::Phase::Sleeping;
     r->plannedDelayMs = delay;
     r->sleepStartNs = nowNs();
@@ -911,6 +1113,13 @@ void RetryExecutor::finishRequest(const RequestPtr &r, RequestOutcome outcome, c
     r->phase = Request::Phase::Done;
     stopRequestTimer(r->retryTimer);
     stopRequestTimer(r->deadlineTimer);
+    const bool refunded = r->retryPaid && r->lastRetryCost > 0.0;
+    if (r->retryPaid) {
+        // Cancelled or out of time while waiting to retry: the retry it paid for never went out.
+        m_budget->refund(r->lastRetryCost);
+        r->lastRetryCost = 0.0;
+        r->retryPaid = false;
+    }
     // A queued id stays in m_queue: dispatchQueued() skips ids that are gone,
     // which keeps finishing a request O(1) when thousands wait.
 
@@ -936,6 +1145,8 @@ void RetryExecutor::finishRequest(const RequestPtr &r, RequestOutcome outcome, c
 
     m_requests.remove(r->id);
     Q_EMIT requestFinished(result);
+    if (refunded && m_budget->enabled())
+        noteBudget();
     dispatchQueued();
     if (m_requests.isEmpty())
         Q_EMIT idle();

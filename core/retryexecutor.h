@@ -31,10 +31,17 @@ class RetryExecutor final : public QObject
     Q_OBJECT
 
 public:
-    /// `manager` is shared and not owned; when null the executor makes its own.
+    /// `manager` is shared and not owned (held by QPointer); when null the
+    /// executor makes its own. If the shared manager is destroyed before the
+    /// executor, attempts in flight on it end with a network error that says
+    /// so, and later attempts go through managers of the executor's own.
     /// More managers are added as needed, because Qt opens at most six HTTP/1.1
     /// connections per host per manager and the concurrency limit may be larger;
-    /// they copy the shared manager's proxy, redirect policy and transfer timeout.
+    /// they copy the shared manager's proxy and transfer timeout. Redirects are
+    /// followed by the executor whatever the manager's redirect policy (see
+    /// AttemptRecord::redirects): at most 10 per attempt, never from https to
+    /// http, and without Authorization, Cookie or Proxy-Authorization once the
+    /// origin changes.
     explicit RetryExecutor(QNetworkAccessManager *manager = nullptr, QObject *parent = nullptr);
     ~RetryExecutor() override;
 
@@ -104,6 +111,8 @@ private:
     void enqueue(const RequestPtr &request, bool front);
     void dispatchQueued();
     void startAttempt(const RequestPtr &request);
+    void sendHop(const RequestPtr &request);
+    bool followRedirect(const RequestPtr &request);
     void handleReplyFinished(quint64 requestId);
     void handleRetryTimeout(quint64 requestId);
     void handleAttemptTimeout(quint64 requestId);
@@ -113,6 +122,7 @@ private:
     void decideNext(const RequestPtr &request, AttemptRecord &record, const Classification &classification);
     void finishRequest(const RequestPtr &request, RequestOutcome outcome, const QString &reason);
     void releaseSlot(Request &request);
+    void handleManagerDestroyed(QObject *manager);
     QNetworkAccessManager *pickManager();
     CircuitBreaker &breakerFor(const QString &host);
     void noteBreakerState(const QString &host);
@@ -125,7 +135,7 @@ private:
     std::unique_ptr<RandomSource> m_random;
     std::unique_ptr<RetryBudget> m_budget;
     QPointer<QNetworkAccessManager> m_sharedManager;
-    QList<QNetworkAccessManager *> m_managers;
+    QList<QPointer<QNetworkAccessManager>> m_managers;
     QHash<QNetworkAccessManager *, int> m_managerLoad;
     QHash<QString, std::shared_ptr<CircuitBreaker>> m_breakers;
     QHash<QString, CircuitBreaker::State> m_reportedBreakerStates;

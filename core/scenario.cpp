@@ -165,12 +165,23 @@ QList<ExpectationResult> evaluateExpectations(
                     miss(tr("%1 ended on cause %2").arg(who, cause));
             }
         }
+        // Requests the scenario asked for but the run never sent (cut off by its
+        // time limit, or cancelled) miss every expectation on them.
+        qsizetype planned = 0;
+        for (const ScenarioRequest &entry : scenario.requests) {
+            if (entry.name == e.request)
+                planned += entry.count;
+        }
+        const qsizetype unsent = std::max<qsizetype>(0, planned - ids.size());
         if (ids.isEmpty())
             miss(tr("no request named \"%1\" ran").arg(e.request));
-        if (e.minSuccessRate && !ids.isEmpty()) {
-            const double rate = double(succeeded) / double(ids.size());
+        else if (unsent > 0)
+            miss(tr("%n request(s) never sent", nullptr, static_cast<int>(unsent)));
+        const qsizetype judged = std::max(planned, ids.size());
+        if (e.minSuccessRate && judged > 0) {
+            const double rate = double(succeeded) / double(judged);
             if (rate + 1e-12 < *e.minSuccessRate)
-                miss(tr("success rate %1 % (%2 of %3)").arg(rate * 100.0, 0, 'f', 1).arg(succeeded).arg(ids.size()));
+                miss(tr("success rate %1 % (%2 of %3)").arg(rate * 100.0, 0, 'f', 1).arg(succeeded).arg(judged));
         }
 
         verdict.passed = missCount == 0;

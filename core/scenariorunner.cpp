@@ -238,12 +238,13 @@ void ScenarioRunner::cancel()
     if (!m_running || m_stopping)
         return;
     m_stopping = true;
-    // Requests never submitted stay out of the record; those in progress end as cancelled.
-    const bool anyOutstanding
-        = std::any_of(m_groups.cbegin(), m_groups.cend(), [](const Group &g) { return g.outstanding > 0; });
-    if (anyOutstanding)
+    // Requests never submitted stay out of the record; those in progress end
+    // as cancelled, each through handleRequestFinished(), which concludes
+    // after the last. Whatever the counts say, a run with nothing left in the
+    // executor is over: conclude it here, or nothing ever would.
+    if (m_executor)
         m_executor->cancelAll();
-    else
+    if (m_running && (!m_executor || m_executor->activeCount() == 0))
         conclude();
 }
 
@@ -261,6 +262,20 @@ void ScenarioRunner::conclude()
                 verdict.message += tr(" (the scenario's time limit of %1 ms ran out)").arg(m_scenario.timeoutMs);
             }
         }
+        // A run cut short proves nothing about what it did not get to: it
+        // fails, even when every expectation it has held (or it has none).
+        ExpectationResult limit;
+        limit.name = tr("time limit");
+        limit.passed = false;
+        limit.message = tr("the run did not finish within the scenario's time limit of %1 ms; %2 of %n request(s) "
+                           "finished, the rest were cancelled or never sent",
+            nullptr, m_total)
+                            .arg(m_scenario.timeoutMs)
+                            .arg(m_finished);
+        limit.durationMs = m_scenario.timeoutMs;
+        limit.requestIds = m_names.keys();
+        std::sort(limit.requestIds.begin(), limit.requestIds.end());
+        m_verdicts.append(limit);
     }
     qCDebug(lcScenarioRunner).noquote() << m_scenario.name << "finished:" << m_finished << "of" << m_total
                                         << "requests," << m_verdicts.size() << "expectations";

@@ -55,7 +55,8 @@ public:
     const RunRecord &record() const;
     const QList<ExpectationResult> &expectationResults() const { return m_verdicts; }
     bool allExpectationsHold() const;
-    /// Whether the scenario's time limit cut the run short.
+    /// Whether the scenario's time limit cut the run short. Such a run fails:
+    /// expectationResults() then ends with a failed "time limit" verdict.
     bool timedOut() const { return m_timedOut; }
 
 public Q_SLOTS:

@@ -123,27 +123,17 @@ QString RequestRunner::startBatch(const RequestDraft &draft)
     int sentCount = 0;
     QString problem;
     for (int i = 0; i < count; ++i) {
-        // A request refused at once (an open breaker) finishes inside submit(),
-        // before its id is known here.
-        m_submitting = true;
-        m_finishedWhileSubmitting.clear();
+        // The executor reports every result after submit() has returned, even
+        // a refusal by an open breaker, so the id is known before its result.
         const auto id = submit(draft, tr("batch %1/%2").arg(i + 1).arg(count));
-        m_submitting = false;
         if (!id) {
             problem = id.error();
             break;
         }
         ++sentCount;
         ++m_batchTotal;
-        if (const auto early = m_finishedWhileSubmitting.constFind(*id); early != m_finishedWhileSubmitting.cend()) {
-            ++m_batchFinished;
-            if (*early)
-                ++m_batchSucceeded;
-        } else {
-            m_batchIds.insert(*id);
-        }
+        m_batchIds.insert(*id);
     }
-    m_finishedWhileSubmitting.clear();
     emit batchProgress(m_batchFinished, m_batchTotal, m_batchSucceeded);
     if (problem.isEmpty())
         return {};
@@ -204,11 +194,8 @@ void RequestRunner::resetBatch()
 void RequestRunner::handleRequestFinished(const Core::RequestResult &result)
 {
     const bool succeeded = result.outcome == Core::RequestOutcome::Succeeded;
-    if (!m_batchIds.remove(result.requestId)) {
-        if (m_submitting)
-            m_finishedWhileSubmitting.insert(result.requestId, succeeded);
+    if (!m_batchIds.remove(result.requestId))
         return;
-    }
     ++m_batchFinished;
     if (succeeded)
         ++m_batchSucceeded;

@@ -104,8 +104,6 @@ private:
     quint64 m_keyCounter = 1;
 
     QSet<quint64> m_batchIds;
-    bool m_submitting = false;
-    QHash<quint64, bool> m_finishedWhileSubmitting; ///< id -> succeeded
     int m_batchTotal = 0;
     int m_batchFinished = 0;
     int m_batchSucceeded = 0;

@@ -97,7 +97,7 @@ void TestConformanceCommand::wrongExpectation_failsWithReasons_exitOne()
     QCOMPARE(o.exitCode, 1);
     QVERIFY(o.out.contains(QLatin1String("Expected outcomes follow the rules of \"Google Cloud Storage\"")));
     QVERIFY(o.out.contains(QLatin1String("FAIL  connection reset twice, then OK / always idempotent (GET)")));
-    QVERIFY2(o.out.contains(QLatin1String("expected succeeded after 3 attempt(s), status 200, but it ended gave-up")),
+    QVERIFY2(o.out.contains(QLatin1String("expected succeeded after 3 attempts, status 200, but it ended gave-up")),
         qPrintable(o.out));
     static const QRegularExpression verdict(QStringLiteral(R"(curl --retry: (\d+) of 24 cells pass)"));
     const auto m = verdict.match(o.out);

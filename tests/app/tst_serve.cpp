@@ -19,6 +19,8 @@ private Q_SLOTS:
     void serve_printsUrlAndOneLinePerRequest_thenStopsOnSigterm();
     void serve_stopsCleanlyOnSigint();
     void quiet_printsOnlyTheUrl();
+    void requestCredentials_maskedUnlessNoRedact_data();
+    void requestCredentials_maskedUnlessNoRedact();
 
 private:
     /// Starts `retrylab serve` and waits for its URL; empty on failure.
@@ -140,6 +142,53 @@ void TestServe::quiet_printsOnlyTheUrl()
     QCOMPARE(process.exitCode(), 0);
     QVERIFY(!process.readAllStandardOutput().contains("/status/200"));
     QVERIFY(process.readAllStandardError().contains("stopped after 1 request"));
+}
+
+void TestServe::requestCredentials_maskedUnlessNoRedact_data()
+{
+    QTest::addColumn<QStringList>("options");
+    QTest::addColumn<bool>("shown");
+    QTest::addRow("default") << QStringList{} << false;
+    QTest::addRow("--no-redact") << QStringList{QStringLiteral("--no-redact")} << true;
+}
+
+void TestServe::requestCredentials_maskedUnlessNoRedact()
+{
+    QFETCH(QStringList, options);
+    QFETCH(bool, shown);
+    QProcess process;
+    const QUrl base = start(process, options);
+    QVERIFY2(base.isValid(), process.readAllStandardError().constData());
+
+    QNetworkAccessManager manager;
+    manager.setProxy(QNetworkProxy::NoProxy);
+    manager.setRedirectPolicy(QNetworkRequest::ManualRedirectPolicy);
+    const auto get = [&](const QString &pathAndQuery) {
+        QNetworkReply *reply = manager.get(QNetworkRequest(QUrl(base.toString() + pathAndQuery)));
+        // QTRY_* returns from the function it is in: wait here, check the answer below.
+        const bool answered = QTest::qWaitFor([reply] { return reply->isFinished(); }, 10'000);
+        QByteArray body = answered ? reply->readAll() : QByteArray("(no answer)");
+        delete reply;
+        return body;
+    };
+    get(QStringLiteral("/status/200?token=tok-secret-1&api_key=key-secret-2&page=3"));
+    // The target of a redirect carries a password in its user info.
+    get(QStringLiteral("/redirect?to=http%3A%2F%2Fuser%3Apw-secret-3%40127.0.0.1%3A9%2Fx"));
+    const QByteArray log = get(QStringLiteral("/_control/log"));
+    QVERIFY2(log.contains("\"entries\"") || log.contains("/status/200"), log.constData());
+
+    QByteArray output;
+    QTRY_VERIFY_WITH_TIMEOUT((output += process.readAllStandardOutput()).contains("/redirect"), 10'000);
+    process.terminate();
+    QTRY_COMPARE_WITH_TIMEOUT(process.state(), QProcess::NotRunning, 10'000);
+    output += process.readAllStandardOutput();
+
+    for (const QByteArray &where : {output, log}) {
+        QVERIFY2(where.contains("page=3"), where.constData());
+        for (const char *secret : {"tok-secret-1", "key-secret-2", "pw-secret-3"})
+            QVERIFY2(where.contains(secret) == shown, where.constData());
+        QVERIFY2(where.contains("REDACTED") != shown, where.constData());
+    }
 }
 
 QTEST_GUILESS_MAIN(TestServe)

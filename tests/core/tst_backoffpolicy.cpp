@@ -137,6 +137,8 @@ void TestBackoffPolicy::warnings_explainButAllow_data()
                                 << "retryNonIdempotent";
     QTest::addRow("zero base") << "base"
                                << "baseDelayMs";
+    QTest::addRow("immediate with five attempts") << "immediate"
+                                                  << "maxAttempts";
 }
 
 void TestBackoffPolicy::warnings_explainButAllow()
@@ -151,6 +153,9 @@ void TestBackoffPolicy::warnings_explainButAllow()
         p.attemptTimeoutMs = 10'000;
     } else if (which == QLatin1String("post")) {
         p.classification.retryNonIdempotent = true;
+    } else if (which == QLatin1String("immediate")) {
+        p.algorithm = BackoffAlgorithm::Immediate;
+        p.maxAttempts = 5;
     } else {
         p.baseDelayMs = 0;
     }
@@ -159,6 +164,12 @@ void TestBackoffPolicy::warnings_explainButAllow()
     QCOMPARE(issues.size(), 1);
     QCOMPARE(issues.first().field, expectedField);
     QVERIFY(!issues.first().isError());
+    if (which == QLatin1String("immediate")) {
+        QVERIFY2(
+            issues.first().message.contains(QLatin1String("at most 2 attempts")), qPrintable(issues.first().message));
+        p.maxAttempts = 2;
+        QVERIFY(validatePolicy(p).isEmpty());
+    }
 }
 
 void TestBackoffPolicy::names_roundTrip()

@@ -18,6 +18,7 @@ private Q_SLOTS:
     void successes_resetConsecutiveCount();
     void failureRatio_opensOverWindow();
     void release_returnsUnusedTrial();
+    void halfOpen_onlyTheTrialDecides();
 };
 
 static CircuitBreakerSettings settings(
@@ -39,7 +40,7 @@ void TestCircuitBreaker::disabled_alwaysLetsThrough()
     CircuitBreaker breaker(CircuitBreakerSettings{}, clock);
     for (int i = 0; i < 100; ++i) {
         QVERIFY(breaker.tryAcquire());
-        breaker.recordFailure();
+        breaker.recordFailure(false);
     }
     QCOMPARE(breaker.state(), State::Closed);
 }
@@ -50,11 +51,11 @@ void TestCircuitBreaker::consecutiveFailures_openThenHalfOpenThenClosed()
     CircuitBreaker breaker(settings(3), clock);
     for (int i = 0; i < 2; ++i) {
         QVERIFY(breaker.tryAcquire());
-        breaker.recordFailure();
+        breaker.recordFailure(false);
         QCOMPARE(breaker.state(), State::Closed);
     }
     QVERIFY(breaker.tryAcquire());
-    breaker.recordFailure();
+    breaker.recordFailure(false);
     QCOMPARE(breaker.state(), State::Open);
     QVERIFY(!breaker.tryAcquire());
     QCOMPARE(breaker.remainingOpenMs(), 1000.0);
@@ -65,7 +66,7 @@ void TestCircuitBreaker::consecutiveFailures_openThenHalfOpenThenClosed()
     clock.advanceMs(1);
     QCOMPARE(breaker.state(), State::HalfOpen);
     QVERIFY(breaker.tryAcquire());
-    breaker.recordSuccess();
+    breaker.recordSuccess(true);
     QCOMPARE(breaker.state(), State::Closed);
     QCOMPARE(breaker.consecutiveFailures(), 0);
 }
@@ -75,11 +76,11 @@ void TestCircuitBreaker::halfOpen_failedTrial_reopens()
     ManualClock clock;
     CircuitBreaker breaker(settings(1), clock);
     QVERIFY(breaker.tryAcquire());
-    breaker.recordFailure();
+    breaker.recordFailure(false);
     QCOMPARE(breaker.state(), State::Open);
     clock.advanceMs(1000);
     QVERIFY(breaker.tryAcquire());
-    breaker.recordFailure();
+    breaker.recordFailure(true);
     QCOMPARE(breaker.state(), State::Open);
     QCOMPARE(breaker.remainingOpenMs(), 1000.0); // a fresh open period
 }
@@ -89,15 +90,15 @@ void TestCircuitBreaker::halfOpen_limitsTrials()
     ManualClock clock;
     CircuitBreaker breaker(settings(1, 0, 10, 500, 2), clock);
     breaker.tryAcquire();
-    breaker.recordFailure();
+    breaker.recordFailure(false);
     clock.advanceMs(500);
     QVERIFY(breaker.tryAcquire());
     QVERIFY(breaker.tryAcquire());
     QVERIFY(!breaker.tryAcquire()); // only two trials
-    breaker.recordSuccess();
+    breaker.recordSuccess(true);
     QCOMPARE(breaker.state(), State::HalfOpen); // both trials must succeed
     QVERIFY(!breaker.tryAcquire());
-    breaker.recordSuccess();
+    breaker.recordSuccess(true);
     QCOMPARE(breaker.state(), State::Closed);
 }
 
@@ -106,9 +107,9 @@ void TestCircuitBreaker::successes_resetConsecutiveCount()
     ManualClock clock;
     CircuitBreaker breaker(settings(3), clock);
     for (int i = 0; i < 10; ++i) {
-        breaker.recordFailure();
-        breaker.recordFailure();
-        breaker.recordSuccess();
+        breaker.recordFailure(false);
+        breaker.recordFailure(false);
+        breaker.recordSuccess(false);
     }
     QCOMPARE(breaker.state(), State::Closed);
 }
@@ -120,13 +121,13 @@ void TestCircuitBreaker::failureRatio_opensOverWindow()
     // alternate: 50 % failures, but only once the window is full
     for (int i = 0; i < 9; ++i) {
         if (i % 2)
-            breaker.recordFailure();
+            breaker.recordFailure(false);
         else
-            breaker.recordSuccess();
+            breaker.recordSuccess(false);
         QCOMPARE(breaker.state(), State::Closed);
     }
     QCOMPARE(breaker.failureRatio(), 4.0 / 9.0);
-    breaker.recordFailure();
+    breaker.recordFailure(false);
     QCOMPARE(breaker.state(), State::Open);
 }
 
@@ -134,12 +135,36 @@ void TestCircuitBreaker::release_returnsUnusedTrial()
 {
     ManualClock clock;
     CircuitBreaker breaker(settings(1), clock);
-    breaker.recordFailure();
+    breaker.recordFailure(false);
     clock.advanceMs(1000);
     QVERIFY(breaker.tryAcquire());
     QVERIFY(!breaker.tryAcquire());
     breaker.release();
     QVERIFY(breaker.tryAcquire());
+}
+
+void TestCircuitBreaker::halfOpen_onlyTheTrialDecides()
+{
+    ManualClock clock;
+    CircuitBreaker breaker(settings(2), clock);
+    // Two requests go out while closed; one fails, a third fails and opens the breaker.
+    QVERIFY(breaker.tryAcquire());
+    QVERIFY(breaker.tryAcquire());
+    QVERIFY(breaker.tryAcquire());
+    breaker.recordFailure(false);
+    breaker.recordFailure(false);
+    QCOMPARE(breaker.state(), State::Open);
+    clock.advanceMs(1000);
+    QCOMPARE(breaker.state(), State::HalfOpen);
+    QVERIFY(breaker.tryAcquire()); // the trial
+    // The old request ends now: it was no trial, so it neither closes nor reopens the breaker.
+    breaker.recordSuccess(false);
+    QCOMPARE(breaker.state(), State::HalfOpen);
+    breaker.recordFailure(false);
+    QCOMPARE(breaker.state(), State::HalfOpen);
+    QVERIFY(!breaker.tryAcquire()); // the one trial is still out
+    breaker.recordSuccess(true);
+    QCOMPARE(breaker.state(), State::Closed);
 }
 
 QTEST_GUILESS_MAIN(TestCircuitBreaker)

@@ -19,6 +19,8 @@ private Q_SLOTS:
     void iam404_onlyWhenPolicySaysSo();
     void conflictAborted_restartsSequence();
     void preconditionFailed_restartsSequenceOnlyWithIfMatch();
+    void staleVersion_singleWrite_givesUpAndSaysWhy_data();
+    void staleVersion_singleWrite_givesUpAndSaysWhy();
     void cutByExecutor_isNotANetworkError();
     void retryAfter_isReadFromResponse();
     void editedRules_changeDecision();
@@ -182,6 +184,7 @@ void TestClassifier::conflictAborted_restartsSequence()
 {
     AttemptObservation o;
     o.method = "PUT";
+    o.readModifyWrite = true;
     o.httpStatus = 409;
     o.networkError = QNetworkReply::ContentConflictError;
     o.bodyPrefix = R"({"status":"ABORTED"})";
@@ -208,9 +211,38 @@ void TestClassifier::preconditionFailed_restartsSequenceOnlyWithIfMatch()
     o.networkError = QNetworkReply::UnknownContentError;
     QCOMPARE(classify(o, ClassificationRules{}).decision, Decision::GiveUp);
     o.requestHeaders.emplaceBack("if-match", "\"3\"");
+    o.readModifyWrite = true;
     const auto c = classify(o, ClassificationRules{});
     QCOMPARE(c.decision, Decision::RetryAfterDelay);
     QVERIFY(c.restartSequence);
+}
+
+void TestClassifier::staleVersion_singleWrite_givesUpAndSaysWhy_data()
+{
+    QTest::addColumn<int>("status");
+    QTest::addColumn<QByteArray>("body");
+    QTest::addColumn<QString>("cause");
+    QTest::addRow("409 ABORTED") << 409 << QByteArray(R"({"status":"ABORTED"})") << QStringLiteral("http-409-aborted");
+    QTest::addRow("412 with If-Match") << 412 << QByteArray() << QStringLiteral("http-412");
+}
+
+void TestClassifier::staleVersion_singleWrite_givesUpAndSaysWhy()
+{
+    QFETCH(int, status);
+    QFETCH(QByteArray, body);
+    QFETCH(QString, cause);
+    AttemptObservation o;
+    o.method = "PUT"; // idempotent, so only the stale version can stop the retry
+    o.httpStatus = status;
+    o.networkError = status == 409 ? QNetworkReply::ContentConflictError : QNetworkReply::UnknownContentError;
+    o.bodyPrefix = body;
+    o.requestHeaders.emplaceBack("If-Match", "\"7\"");
+    const auto c = classify(o, ClassificationRules{});
+    QCOMPARE(c.decision, Decision::GiveUp);
+    QVERIFY(!c.restartSequence);
+    QCOMPARE(c.cause, cause);
+    QVERIFY2(c.reason.contains(QLatin1String("stale version; retrying the same write cannot succeed, re-read first")),
+        qPrintable(c.reason));
 }
 
 void TestClassifier::cutByExecutor_isNotANetworkError()

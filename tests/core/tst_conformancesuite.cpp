@@ -137,7 +137,7 @@ void TestConformanceSuite::expect_followsThePolicyRules_data()
     QTest::addRow("gcs 503 then 401") << gcs << "503-then-401" << conditional << "gave-up" << 2 << 401
                                       << "attempt 2: HTTP 401";
     QTest::addRow("gcs forever") << gcs << "503-forever" << always << "attempts-exhausted" << 10 << 503
-                                 << "last of 10 attempts";
+                                 << "last of 10 attempt";
     const BackoffPolicy aws = preset("aws-standard");
     QTest::addRow("aws 5xx") << aws << "5xx-then-ok" << always << "attempts-exhausted" << 3 << 503 << "last of 3";
     const BackoffPolicy grpc = preset("grpc-retry-policy");

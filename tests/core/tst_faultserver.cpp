@@ -188,6 +188,7 @@ void TestFaultServer::initTestCase()
 {
     QVERIFY2(m_server.listen(), qPrintable(m_server.errorString()));
     m_manager.setProxy(QNetworkProxy::NoProxy);
+    m_manager.setRedirectPolicy(QNetworkRequest::ManualRedirectPolicy); // /redirect answers are checked as they are
     m_curl = QStandardPaths::findExecutable(QStringLiteral("curl"));
 }
 
@@ -425,6 +426,19 @@ void TestFaultServer::endpoints_answerAsDocumented_data()
             QStringLiteral("longer than")},
         {"ratelimit", "GET", QStringLiteral("/ratelimit?rps=100&key=docs"), {}, 200,
             QStringLiteral("X-RateLimit-Limit: 100"), {}},
+        {"redirect", "GET", QStringLiteral("/redirect?to=/status/204&code=307"), {}, 307,
+            QStringLiteral("Location: /status/204"), {}},
+        {"redirect default code", "GET", QStringLiteral("/redirect?to=http://127.0.0.1:9/x"), {}, 302,
+            QStringLiteral("Location: http://127.0.0.1:9/x"), {}},
+        {"redirect off loopback", "GET", QStringLiteral("/redirect?to=http://example.com/"), {}, 400, {},
+            QStringLiteral("loopback")},
+        {"redirect protocol-relative", "GET", QStringLiteral("/redirect?to=//example.com/x"), {}, 400, {},
+            QStringLiteral("starting with /")},
+        {"redirect not http", "GET", QStringLiteral("/redirect?to=ftp://127.0.0.1/x"), {}, 400, {},
+            QStringLiteral("http or https")},
+        {"redirect code 304", "GET", QStringLiteral("/redirect?to=/x&code=304"), {}, 400, {},
+            QStringLiteral("301, 302, 303, 307 or 308")},
+        {"redirect without target", "GET", QStringLiteral("/redirect"), {}, 400, {}, QStringLiteral("to is missing")},
         {"occ bad name", "GET", QStringLiteral("/occ/bad%20name"), {}, 400, {}, QStringLiteral("resource name")},
         {"occ DELETE", "DELETE", QStringLiteral("/occ/x"), {}, 405, QStringLiteral("Allow: GET, HEAD, PUT"), {}},
         {"eventual POST", "POST", QStringLiteral("/eventual/x"), "x", 405, QStringLiteral("Allow: GET, HEAD, PUT"), {}},
@@ -546,6 +560,13 @@ void TestFaultServer::numericParameters_outOfBounds_get400_data()
                                   << "min";
     QTest::addRow("sent equals total") << "/fault/broken?total=100&sent=100"
                                        << "sent";
+    // A bucket this slow would announce a wait beyond any integer.
+    QTest::addRow("rps tiny") << "/ratelimit?rps=1e-300"
+                              << "rps";
+    QTest::addRow("rps zero") << "/ratelimit?rps=0"
+                              << "rps";
+    QTest::addRow("rps below a thousandth") << "/ratelimit?rps=0.0009"
+                                            << "rps";
     QTest::addRow("eventual hidden too long") << "/eventual/x?hidden_ms=3600001"
                                               << "hidden_ms";
 }

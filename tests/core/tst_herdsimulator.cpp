@@ -49,7 +49,7 @@ private Q_SLOTS:
     void occ_noJitterExponential_farSlowerThanFullJitter_data();
     void occ_noJitterExponential_farSlowerThanFullJitter();
     void occ_noBackoff_makesTheMostCalls();
-    void occ_immediate_behavesAsNoBackoff();
+    void occ_immediate_retriesOnceOnly();
     void occ_attemptLimit_clientsGiveUp();
 
     void capacity_queueAsLargeAsTheHerd_noRetries();
@@ -67,6 +67,8 @@ private Q_SLOTS:
 
     void badParameters_rejectedWithClearMessage_data();
     void badParameters_rejectedWithClearMessage();
+    void zeroDelay_withAttemptLimit_isAllowedAndEnds();
+    void stalledClock_guardStopsTheRunWithAMessage();
     void parseClientCounts_data();
     void parseClientCounts();
     void parseStrategies_namesTheUnknownOne();
@@ -215,11 +217,18 @@ void TestHerdSimulator::occ_everyClientFinishes()
     QFETCH(QString, name);
     const HerdStrategy s = *HerdStrategy::fromName(name);
     const HerdParameters p = occ({60}, 3, {s});
+    const bool once = s.algorithm == BackoffAlgorithm::Immediate;
     for (int run = 0; run < 3; ++run) {
         const auto out = HerdSimulator::runOnce(p, 60, s, run);
         QVERIFY2(out, qPrintable(out.error()));
-        QCOMPARE(out->succeeded, 60);
-        QCOMPARE(out->gaveUp, 0);
+        if (once) {
+            // Immediate retries once only (SPEC section 1): most give up, but every client finishes.
+            QCOMPARE(out->succeeded + out->gaveUp, 60);
+            QVERIFY(out->gaveUp > 0);
+        } else {
+            QCOMPARE(out->succeeded, 60);
+            QCOMPARE(out->gaveUp, 0);
+        }
         QCOMPARE(out->unfinished, 0);
         QCOMPARE(out->attempts.size(), 60);
         QCOMPARE(std::accumulate(out->attempts.cbegin(), out->attempts.cend(), qint64(0)), out->calls);
@@ -229,7 +238,8 @@ void TestHerdSimulator::occ_everyClientFinishes()
         QVERIFY(out->completionMs > 0.0);
     }
     const HerdReport report = mustRun(p);
-    QCOMPARE(report.cells.first().succeededShare.mean, 1.0);
+    if (!once)
+        QCOMPARE(report.cells.first().succeededShare.mean, 1.0);
     QCOMPARE(report.cells.first().unfinished, 0);
 }
 
@@ -269,13 +279,19 @@ void TestHerdSimulator::occ_noBackoff_makesTheMostCalls()
     }
 }
 
-void TestHerdSimulator::occ_immediate_behavesAsNoBackoff()
+void TestHerdSimulator::occ_immediate_retriesOnceOnly()
 {
-    // The core's Immediate algorithm waits 0 ms before every retry, so in this model
-    // it is indistinguishable from no backoff (the runs share their random streams).
+    // Immediate retries once at once (SPEC section 1), then gives up: its first
+    // retry matches no backoff (the runs share their random streams), and no
+    // client makes a third attempt although the policy sets no limit.
     const HerdReport report = mustRun(occ({40}, 5, {HerdStrategy{}, strategy("immediate")}));
-    QCOMPARE(report.cells[0].calls.mean, report.cells[1].calls.mean);
-    QCOMPARE(report.cells[0].completionMs.mean, report.cells[1].completionMs.mean);
+    const HerdCellResult &none = report.cells[0];
+    const HerdCellResult &immediate = report.cells[1];
+    QCOMPARE(immediate.attemptsMax(), 2);
+    QVERIFY(none.attemptsMax() > 2);
+    QVERIFY(immediate.gaveUp > 0);
+    QCOMPARE(none.gaveUp, 0);
+    QVERIFY(immediate.calls.mean < none.calls.mean);
 }
 
 void TestHerdSimulator::occ_attemptLimit_clientsGiveUp()
@@ -529,6 +545,10 @@ void TestHerdSimulator::badParameters_rejectedWithClearMessage_data()
                                        << "below the minimum" << i++;
     QTest::addRow("absurd threads") << "threads"
                                     << "beyond the sensible limit" << i++;
+    QTest::addRow("no delay, no backoff") << "networkMeanMs"
+                                          << "retry for ever at one instant" << i++;
+    QTest::addRow("no delay, Retry-After 0") << "networkMeanMs"
+                                             << "retry for ever at one instant" << i++;
 }
 
 void TestHerdSimulator::badParameters_rejectedWithClearMessage()
@@ -619,6 +639,17 @@ void TestHerdSimulator::badParameters_rejectedWithClearMessage()
     case 22:
         p.threads = 100'000;
         break;
+    case 23:
+        p.networkMeanMs = 0.0;
+        p.networkSdMs = 0.0;
+        p.baseDelayMs = 0.0;
+        break;
+    case 24:
+        p.model = HerdModel::CapacityLimited;
+        p.networkMeanMs = 0.0;
+        p.networkSdMs = 0.0;
+        p.retryAfterS = 0;
+        break;
     default:
         QFAIL("no such case");
     }
@@ -634,6 +665,45 @@ void TestHerdSimulator::badParameters_rejectedWithClearMessage()
     // runOnce() replaces the grid (cases up to 6) but checks everything else the same way.
     if (which > 6)
         QVERIFY(!HerdSimulator::runOnce(p, 10, strategy("exponential"), 0));
+}
+
+void TestHerdSimulator::zeroDelay_withAttemptLimit_isAllowedAndEnds()
+{
+    HerdParameters p = occ({20}, 2, {HerdStrategy{}, strategy("immediate")});
+    p.networkMeanMs = 0.0;
+    p.networkSdMs = 0.0;
+    QVERIFY(!p.validate().isEmpty()); // "none" alone would spin
+    p.maxAttempts = 3;
+    QVERIFY2(p.validate().isEmpty(), qPrintable(p.validate().join(QLatin1Char('\n'))));
+    const HerdReport report = mustRun(p);
+    QCOMPARE(report.find(20, HerdStrategy{})->attemptsMax(), 3);
+    QCOMPARE(report.find(20, strategy("immediate"))->attemptsMax(), 2);
+}
+
+void TestHerdSimulator::stalledClock_guardStopsTheRunWithAMessage()
+{
+    // A delay too small to move a clock that reads more than 0 passes validation
+    // but stands the clock still: overloaded clients retry at the same instant.
+    HerdParameters p = HerdParameters::defaultsFor(HerdModel::CapacityLimited);
+    p.clientCounts = {10};
+    p.runs = 1;
+    p.strategies = {strategy("exponential")};
+    p.arrivals = ArrivalMode::Poisson;
+    p.arrivalRatePerSec = 100.0;
+    p.serviceRatePerSec = 1.0; // the first client holds the server for a second
+    p.queueCapacity = 0;
+    p.networkMeanMs = 0.0;
+    p.networkSdMs = 0.0;
+    p.baseDelayMs = 1e-300;
+    p.maxBackoffMs = 1e-300;
+    p.jitterMs = 0.0;
+    QVERIFY2(p.validate().isEmpty(), qPrintable(p.validate().join(QLatin1Char('\n'))));
+    const auto report = HerdSimulator::run(p);
+    QVERIFY(!report);
+    QVERIFY2(report.error().contains(QLatin1String("made no progress")), qPrintable(report.error()));
+    const auto once = HerdSimulator::runOnce(p, 10, strategy("exponential"), 0);
+    QVERIFY(!once);
+    QVERIFY2(once.error().contains(QLatin1String("virtual clock stood still")), qPrintable(once.error()));
 }
 
 void TestHerdSimulator::parseClientCounts_data()

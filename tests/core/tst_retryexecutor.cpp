@@ -1,3 +1,4 @@
+#include "capturingserver.h"
 #include "core/backoff.h"
 #include "core/faultserver.h"
 #include "core/policyjson.h"
@@ -9,6 +10,7 @@
 #include <QLoggingCategory>
 #include <QMutex>
 #include <QNetworkAccessManager>
+#include <QNetworkProxy>
 #include <QSignalSpy>
 #include <QSslConfiguration>
 #include <QSslKey>
@@ -213,7 +215,18 @@ private Q_SLOTS:
     void budget_grpcThrottling_refusesAtHalf();
     void budget_awsTimeoutRetries_costMore();
     void readModifyWrite_412_restartsTheWholeSequence();
+    void staleWrite_singleRequest_givesUpAtOnce();
+    void immediate_retriesOnceWhateverMaxAttempts();
+    void brokenBody_isAFailureForBreakerAndClassifier_data();
+    void brokenBody_isAFailureForBreakerAndClassifier();
+    void circuitBreaker_halfOpen_onlyTheTrialDecides();
+    void cancelFromStateSignal_requestEndsOnce_tokensBalance_data();
+    void cancelFromStateSignal_requestEndsOnce_tokensBalance();
+    void readModifyWrite_budgetRefundedOnce();
+    void injectedManager_destroyedFirst_executorCarriesOn();
     void tlsErrors_areNeverIgnored();
+    void redirect_crossOrigin_dropsCredentials_andIsRecorded();
+    void redirect_chainAcrossTwoServers_everyHopRecorded();
     void presets_eachFaultMode_exactAttemptCounts_data();
     void presets_eachFaultMode_exactAttemptCounts();
     void presets_persistentFault_endAtTheirLimit_data();
@@ -703,6 +716,17 @@ void TestRetryExecutor::invalidRequest_isRefusedWithReason()
     QVERIFY(c.resultOf(badScheme)->reason.contains(QLatin1String("ftp")));
     QCOMPARE(c.attempts.size(), 0);
 
+    // A password in the user info never reaches the reason, however the URL is broken.
+    for (const char *text : {"http://user:pw-secret@host:99999/x", "http://user:pw-secret@/path",
+             "http://user:pw-secret@ho st/x?token=tok-secret"}) {
+        const quint64 id = executor.submit(getSpec(QUrl(QString::fromLatin1(text))));
+        QTRY_VERIFY_WITH_TIMEOUT(c.resultOf(id).has_value(), 5000);
+        const QString reason = c.resultOf(id)->reason;
+        QCOMPARE(c.resultOf(id)->outcome, RequestOutcome::InvalidRequest);
+        QVERIFY2(reason.contains(QLatin1String("not valid")), qPrintable(reason));
+        QVERIFY2(!reason.contains(QLatin1String("secret")), qPrintable(reason));
+    }
+
     BackoffPolicy broken = fastPolicy();
     broken.baseDelayMs = std::nan("");
     executor.setPolicy(broken);
@@ -733,6 +757,7 @@ void TestRetryExecutor::circuitBreaker_throughAllThreeStates()
     QCOMPARE(executor.circuitState(host), CircuitBreaker::State::Open);
 
     const quint64 rejected = executor.submit(getSpec(url(QStringLiteral("/status/200"))));
+    QVERIFY(!c.resultOf(rejected).has_value()); // reported after submit() returns, like any result
     QTRY_VERIFY_WITH_TIMEOUT(c.resultOf(rejected).has_value(), 5000);
     QCOMPARE(c.resultOf(rejected)->outcome, RequestOutcome::CircuitOpen);
     QCOMPARE(c.resultOf(rejected)->attempts, 0);
@@ -1263,6 +1288,288 @@ void TestRetryExecutor::readModifyWrite_412_restartsTheWholeSequence()
     QCOMPARE(attempts[3].httpStatus, std::optional<int>(200));
     QCOMPARE(QJsonDocument::fromJson(c.resultOf(id)->body).object().value(QStringLiteral("value")).toInt(), 5);
     QCOMPARE(m_server.consumedInstructions(testId), 4);
+}
+
+void TestRetryExecutor::redirect_crossOrigin_dropsCredentials_andIsRecorded()
+{
+    CapturingServer::Server other;
+    QVERIFY(other.start());
+    RetryExecutor executor;
+    executor.setPolicy(fastPolicy());
+    Collector c(&executor);
+    const QByteArray target = other.baseUrl() + "/landing";
+    RequestSpec spec
+        = getSpec(url(QStringLiteral("/redirect?code=302&to=") + QString::fromLatin1(target.toPercentEncoding())));
+    spec.headers = {{"Authorization", "Bearer secret-token"}, {"Cookie", "session=abc"},
+        {"Proxy-Authorization", "Basic cHJveHk6cHc="}, {"X-Custom", "kept"}};
+    const quint64 id = executor.submit(spec);
+    QTRY_VERIFY_WITH_TIMEOUT(c.resultOf(id).has_value(), 10'000);
+    QCOMPARE(c.resultOf(id)->outcome, RequestOutcome::Succeeded);
+
+    QCOMPARE(other.requests.size(), 1);
+    const CapturingServer::Request &arrived = other.requests.first();
+    QCOMPARE(arrived.target, QByteArray("/landing"));
+    QVERIFY(arrived.header("Authorization").isEmpty());
+    QVERIFY(arrived.header("Cookie").isEmpty());
+    QVERIFY(arrived.header("Proxy-Authorization").isEmpty());
+    QCOMPARE(arrived.header("X-Custom"), QByteArray("kept"));
+
+    const auto attempts = c.attemptsOf(id);
+    QCOMPARE(attempts.size(), 1);
+    const AttemptRecord &a = attempts.first();
+    QCOMPARE(a.httpStatus, std::optional<int>(200));
+    QCOMPARE(a.redirects.size(), 1);
+    const RedirectHop &hop = a.redirects.first();
+    QCOMPARE(hop.status, 302);
+    QVERIFY(hop.followed);
+    QVERIFY(hop.crossOrigin);
+    QCOMPARE(hop.to, QUrl::fromEncoded(target));
+    QCOMPARE(hop.droppedHeaders,
+        (QList<QByteArray>{QByteArray("Authorization"), QByteArray("Cookie"), QByteArray("Proxy-Authorization")}));
+    QVERIFY2(a.reason.contains(QLatin1String("followed 1 redirect")), qPrintable(a.reason));
+    QVERIFY2(a.reason.contains(QLatin1String("not sent to")), qPrintable(a.reason));
+}
+
+void TestRetryExecutor::redirect_chainAcrossTwoServers_everyHopRecorded()
+{
+    FaultServer other;
+    QVERIFY(other.listen());
+    RetryExecutor executor;
+    executor.setPolicy(fastPolicy(3, 5));
+    Collector c(&executor);
+    // here -> other (307) -> here (303, so a POST becomes a GET) -> 503, and again on the retry.
+    const QString back = url(QStringLiteral("/status/503")).toString();
+    const QString middle = other.baseUrl().toString() + QStringLiteral("/redirect?code=303&to=")
+        + QString::fromLatin1(QUrl::toPercentEncoding(back));
+    RequestSpec spec
+        = getSpec(url(QStringLiteral("/redirect?code=307&to=") + QString::fromLatin1(QUrl::toPercentEncoding(middle))));
+    spec.method = "POST";
+    spec.body = "{}";
+    spec.idempotent = true;
+    spec.headers = {{"Authorization", "Bearer secret-token"}};
+    const quint64 id = executor.submit(spec);
+    QTRY_VERIFY_WITH_TIMEOUT(c.resultOf(id).has_value(), 10'000);
+    QCOMPARE(c.resultOf(id)->outcome, RequestOutcome::AttemptsExhausted);
+
+    const auto attempts = c.attemptsOf(id);
+    QCOMPARE(attempts.size(), 3);
+    for (const AttemptRecord &a : attempts) {
+        QCOMPARE(a.httpStatus, std::optional<int>(503));
+        QCOMPARE(a.redirects.size(), 2);
+        QCOMPARE(a.redirects[0].status, 307);
+        QCOMPARE(a.redirects[0].to.port(), int(other.serverPort()));
+        QVERIFY(a.redirects[0].crossOrigin);
+        QCOMPARE(a.redirects[0].droppedHeaders, QList<QByteArray>{QByteArray("Authorization")});
+        QCOMPARE(a.redirects[1].status, 303);
+        QCOMPARE(a.redirects[1].to.port(), int(m_server.serverPort()));
+        QVERIFY(a.redirects[1].droppedHeaders.isEmpty()); // already gone
+    }
+    // Per attempt: the POST, kept by the 307, and the GET the 303 asked for.
+    int posts = 0;
+    int gets = 0;
+    for (const ServerLogEntry &e : m_server.log()) {
+        posts += e.method == "POST" && e.target.startsWith(QLatin1String("/redirect"));
+        gets += e.method == "GET" && e.target == QLatin1String("/status/503");
+    }
+    QCOMPARE(posts, 3);
+    QCOMPARE(gets, 3);
+    QCOMPARE(other.log().size(), 3);
+    QCOMPARE(other.log().first().method, QByteArray("POST"));
+}
+
+void TestRetryExecutor::staleWrite_singleRequest_givesUpAtOnce()
+{
+    RetryExecutor executor;
+    executor.setPolicy(fastPolicy(5, 5));
+    Collector c(&executor);
+    RequestSpec spec = getSpec(url(QStringLiteral("/occ/%1").arg(uniqueKey())));
+    spec.method = "PUT";
+    spec.body = R"({"value": 1})";
+    spec.headers = {{"If-Match", "\"999\""}}; // a version the resource never had
+    const quint64 id = executor.submit(spec);
+    QTRY_VERIFY_WITH_TIMEOUT(c.resultOf(id).has_value(), 10'000);
+    QCOMPARE(c.resultOf(id)->outcome, RequestOutcome::GaveUp);
+    QCOMPARE(c.resultOf(id)->attempts, 1);
+    QCOMPARE(c.resultOf(id)->finalStatus, std::optional<int>(409));
+    QVERIFY2(c.resultOf(id)->reason.contains(QLatin1String("re-read first")), qPrintable(c.resultOf(id)->reason));
+}
+
+void TestRetryExecutor::immediate_retriesOnceWhateverMaxAttempts()
+{
+    BackoffPolicy policy = fastPolicy(5, 5);
+    policy.algorithm = BackoffAlgorithm::Immediate;
+    RetryExecutor executor;
+    executor.setPolicy(policy);
+    Collector c(&executor);
+    QSignalSpy retries(&executor, &RetryExecutor::retryScheduled);
+    const quint64 id = executor.submit(getSpec(url(QStringLiteral("/status/503"))));
+    QTRY_VERIFY_WITH_TIMEOUT(c.resultOf(id).has_value(), 10'000);
+    QCOMPARE(c.resultOf(id)->outcome, RequestOutcome::AttemptsExhausted);
+    QCOMPARE(c.resultOf(id)->attempts, 2);
+    QCOMPARE(retries.size(), 1);
+    QCOMPARE(retries.first().at(2).toDouble(), 0.0);
+    QVERIFY2(c.resultOf(id)->reason.contains(QLatin1String("retries only once")), qPrintable(c.resultOf(id)->reason));
+}
+
+void TestRetryExecutor::brokenBody_isAFailureForBreakerAndClassifier_data()
+{
+    QTest::addColumn<QString>("path");
+    QTest::addRow("shorter than Content-Length") << QStringLiteral("/fault/broken?total=4000&sent=100");
+    QTest::addRow("chunked, last chunk missing") << QStringLiteral("/fault/broken?chunked=1&sent=100");
+}
+
+void TestRetryExecutor::brokenBody_isAFailureForBreakerAndClassifier()
+{
+    QFETCH(QString, path);
+    BackoffPolicy policy = fastPolicy(1, 5); // no retry: one outcome for the breaker
+    policy.circuitBreaker.enabled = true;
+    policy.circuitBreaker.consecutiveFailures = 1;
+    policy.circuitBreaker.openMs = 60'000;
+    RetryExecutor executor;
+    executor.setPolicy(policy);
+    Collector c(&executor);
+    const quint64 id = executor.submit(getSpec(url(path)));
+    QTRY_VERIFY_WITH_TIMEOUT(c.resultOf(id).has_value(), 10'000);
+    QVERIFY(c.resultOf(id)->outcome != RequestOutcome::Succeeded);
+    const auto attempts = c.attemptsOf(id);
+    QCOMPARE(attempts.size(), 1);
+    QCOMPARE(attempts.first().decision, Classification::Decision::RetryAfterDelay); // transient, not a success
+    QCOMPARE(attempts.first().end, AttemptEnd::NetworkError);
+    QCOMPARE(executor.circuitState(executor.hosts().value(0)), CircuitBreaker::State::Open);
+}
+
+void TestRetryExecutor::circuitBreaker_halfOpen_onlyTheTrialDecides()
+{
+    BackoffPolicy policy = fastPolicy(1, 5);
+    policy.circuitBreaker.enabled = true;
+    policy.circuitBreaker.consecutiveFailures = 1;
+    policy.circuitBreaker.openMs = 200;
+    policy.circuitBreaker.halfOpenTrials = 1;
+    RetryExecutor executor;
+    executor.setPolicy(policy);
+    executor.setConcurrencyLimit(10);
+    Collector c(&executor);
+    // A slow request goes out while the breaker is closed, then a failure opens it.
+    const quint64 slow = executor.submit(getSpec(url(QStringLiteral("/delay/900"))));
+    const quint64 failing = executor.submit(getSpec(url(QStringLiteral("/status/500"))));
+    QTRY_VERIFY_WITH_TIMEOUT(c.resultOf(failing).has_value(), 5000);
+    const QString host = executor.hosts().value(0);
+    QTRY_COMPARE_WITH_TIMEOUT(executor.circuitState(host), CircuitBreaker::State::HalfOpen, 5000);
+    QVERIFY(!c.resultOf(slow).has_value());
+    const quint64 trial = executor.submit(getSpec(url(QStringLiteral("/delay/2500"))));
+
+    // The slow request succeeds while the trial is out: the breaker waits for the trial.
+    QTRY_VERIFY_WITH_TIMEOUT(c.resultOf(slow).has_value(), 5000);
+    QCOMPARE(c.resultOf(slow)->outcome, RequestOutcome::Succeeded);
+    QVERIFY2(!c.resultOf(trial).has_value(), "the trial must still be out for this test to say anything");
+    QCOMPARE(executor.circuitState(host), CircuitBreaker::State::HalfOpen);
+    QTRY_VERIFY_WITH_TIMEOUT(c.resultOf(trial).has_value(), 10'000);
+    QCOMPARE(c.resultOf(trial)->outcome, RequestOutcome::Succeeded);
+    QCOMPARE(executor.circuitState(host), CircuitBreaker::State::Closed);
+}
+
+void TestRetryExecutor::cancelFromStateSignal_requestEndsOnce_tokensBalance_data()
+{
+    QTest::addColumn<bool>("fromBreaker");
+    QTest::addRow("circuitStateChanged") << true;
+    QTest::addRow("budgetChanged") << false;
+}
+
+void TestRetryExecutor::cancelFromStateSignal_requestEndsOnce_tokensBalance()
+{
+    QFETCH(bool, fromBreaker);
+    BackoffPolicy policy = fastPolicy(5, 50);
+    policy.retryBudget.kind = RetryBudgetKind::AwsStandard;
+    policy.retryBudget.awsCapacity = 20;
+    policy.circuitBreaker.enabled = true;
+    policy.circuitBreaker.consecutiveFailures = 1;
+    policy.circuitBreaker.openMs = 60'000;
+    RetryExecutor executor;
+    executor.setPolicy(policy);
+    QStringList events;
+    quint64 id = 0;
+    connect(&executor, &RetryExecutor::attemptFinished, this,
+        [&](const AttemptRecord &a) { events.append(QStringLiteral("attempt %1").arg(a.attemptIndex)); });
+    connect(&executor, &RetryExecutor::requestFinished, this,
+        [&](const RequestResult &r) { events.append(QStringLiteral("finished ") + requestOutcomeName(r.outcome)); });
+    // The first 503 opens the breaker and pays for a retry; the handler cancels right there.
+    if (fromBreaker) {
+        connect(&executor, &RetryExecutor::circuitStateChanged, this, [&] { executor.cancel(id); });
+    } else {
+        connect(&executor, &RetryExecutor::budgetChanged, this, [&] { executor.cancel(id); });
+    }
+    id = executor.submit(getSpec(url(QStringLiteral("/status/503"))));
+    QTRY_VERIFY_WITH_TIMEOUT(events.size() >= 2, 10'000);
+    QCOMPARE(events, (QStringList{QStringLiteral("attempt 0"), QStringLiteral("finished cancelled")}));
+    QCOMPARE(executor.activeCount(), 0);
+    QCOMPARE(executor.inFlightCount(), 0);
+    // The retry that was paid for never went out: its tokens are back.
+    QCOMPARE(executor.budgetTokens(), 20.0);
+}
+
+void TestRetryExecutor::readModifyWrite_budgetRefundedOnce()
+{
+    BackoffPolicy policy = fastPolicy(6, 5);
+    policy.retryBudget.kind = RetryBudgetKind::AwsStandard;
+    policy.retryBudget.awsCapacity = 20; // a retry costs 5, a success without retry refunds 1
+    RetryExecutor executor;
+    executor.setPolicy(policy);
+    Collector c(&executor);
+    // Drain the budget, then refill it to 5 with plain successes (one token each),
+    // so that a refund shows instead of vanishing under the capacity.
+    const quint64 spent = executor.submit(getSpec(url(QStringLiteral("/status/503"))));
+    QTRY_VERIFY_WITH_TIMEOUT(c.resultOf(spent).has_value(), 10'000);
+    QCOMPARE(executor.budgetTokens(), 0.0);
+    for (int i = 0; i < 5; ++i) {
+        const quint64 ok = executor.submit(getSpec(url(QStringLiteral("/status/200"))));
+        QTRY_VERIFY_WITH_TIMEOUT(c.resultOf(ok).has_value(), 10'000);
+    }
+    QCOMPARE(executor.budgetTokens(), 5.0);
+
+    // The first write meets a stale version: one retry (5 tokens) of the whole sequence.
+    QString error;
+    const QString testId = m_server.createTest(
+        {QStringLiteral("pass"), QStringLiteral("return-412"), QStringLiteral("pass"), QStringLiteral("pass")}, &error);
+    QVERIFY2(!testId.isEmpty(), qPrintable(error));
+    RequestSpec spec;
+    spec.kind = RequestSpec::Kind::ReadModifyWrite;
+    spec.url = url(QStringLiteral("/occ/%1").arg(uniqueKey()));
+    spec.headers.append({QByteArray("X-Retry-Test-Id"), testId.toLatin1()});
+    const quint64 id = executor.submit(spec);
+    QTRY_VERIFY_WITH_TIMEOUT(c.resultOf(id).has_value(), 10'000);
+    QCOMPARE(c.resultOf(id)->outcome, RequestOutcome::Succeeded);
+    QCOMPARE(c.attemptsOf(id).size(), 4);
+    // 5 - 5 for the retry + 5 back once for the sequence's success: balanced (it used to be 11).
+    QCOMPARE(executor.budgetTokens(), 5.0);
+}
+
+void TestRetryExecutor::injectedManager_destroyedFirst_executorCarriesOn()
+{
+    auto *manager = new QNetworkAccessManager;
+    manager->setProxy(QNetworkProxy::NoProxy);
+    auto executor = std::make_unique<RetryExecutor>(manager);
+    executor->setPolicy(fastPolicy(3, 5));
+    executor->setConcurrencyLimit(20); // enough to need extra managers of the executor's own
+    Collector c(executor.get());
+    QList<quint64> slow;
+    for (int i = 0; i < 8; ++i)
+        slow.append(executor->submit(getSpec(url(QStringLiteral("/delay/3000")))));
+    QTRY_COMPARE_WITH_TIMEOUT(executor->inFlightCount(), 8, 5000);
+    delete manager;
+    // The attempts on the dead manager end at once, with a reason; the others go on.
+    QTRY_COMPARE_WITH_TIMEOUT(c.results.size(), 6, 5000);
+    for (const RequestResult &r : std::as_const(c.results)) {
+        QCOMPARE(r.outcome, RequestOutcome::GaveUp);
+        QCOMPARE(c.attemptsOf(r.requestId).size(), 1);
+        QVERIFY2(c.attemptsOf(r.requestId).first().errorString.contains(QLatin1String("destroyed")),
+            qPrintable(c.attemptsOf(r.requestId).first().errorString));
+    }
+    const quint64 later = executor->submit(getSpec(url(QStringLiteral("/status/200"))));
+    QTRY_VERIFY_WITH_TIMEOUT(c.resultOf(later).has_value(), 10'000);
+    QCOMPARE(c.resultOf(later)->outcome, RequestOutcome::Succeeded);
+    executor->cancelAll();
+    QCOMPARE(executor->activeCount(), 0);
+    executor.reset();
 }
 
 void TestRetryExecutor::tlsErrors_areNeverIgnored()

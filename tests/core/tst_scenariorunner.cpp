@@ -85,7 +85,10 @@ private Q_SLOTS:
     void givenServer_isUsedAndKeepsRunning();
     void noPlaceholder_startsNoServer();
     void timeLimit_cancelsAndSaysSo();
+    void timeLimit_runFailsAndUnsentRequestsMiss();
     void cancel_finishesWithWhatWasRecorded();
+    void openBreaker_runStillFinishes();
+    void cancel_whileBreakerRefuses_concludesOnce();
     void readModifyWriteScenario_everyIncrementLands();
     void evaluate_eachCriterion_data();
     void evaluate_eachCriterion();
@@ -258,6 +261,30 @@ void TestScenarioRunner::timeLimit_cancelsAndSaysSo()
         if (runner.requestName(r.requestId) == QLatin1String("stuck"))
             QCOMPARE(r.outcome, RequestOutcome::Cancelled);
     }
+    QVERIFY(!runner.allExpectationsHold());
+    const ExpectationResult limit = runner.expectationResults().last();
+    QCOMPARE(limit.name, QStringLiteral("time limit"));
+    QVERIFY(!limit.passed);
+}
+
+void TestScenarioRunner::timeLimit_runFailsAndUnsentRequestsMiss()
+{
+    // Both slots stall: one "later" request waits in the queue, two are never sent.
+    ScenarioRunner runner;
+    runner.setScenario(read(scenario(R"([{"name": "stuck", "url": "{server}/fault/stall", "count": 2},
+        {"name": "later", "url": "{server}/status/200", "count": 3, "concurrency": 1}])",
+        R"([{"request": "later", "minSuccessRate": 0}])", R"(, "timeoutMs": 300, "concurrency": 2)")));
+    QVERIFY(runToEnd(runner, 10'000));
+    QVERIFY(runner.timedOut());
+    const QList<ExpectationResult> verdicts = runner.expectationResults();
+    QCOMPARE(verdicts.size(), 2);
+    // Even an expectation that asks for nothing misses the requests that never went out.
+    QVERIFY(!verdicts[0].passed);
+    QVERIFY2(verdicts[0].message.contains(QLatin1String("2 request")), qPrintable(verdicts[0].message));
+    QVERIFY2(verdicts[0].message.contains(QLatin1String("never sent")), qPrintable(verdicts[0].message));
+    QVERIFY(!verdicts[1].passed);
+    QVERIFY2(verdicts[1].message.contains(QLatin1String("time limit of 300 ms")), qPrintable(verdicts[1].message));
+    QVERIFY(!runner.allExpectationsHold());
 }
 
 void TestScenarioRunner::cancel_finishesWithWhatWasRecorded()
@@ -273,6 +300,55 @@ void TestScenarioRunner::cancel_finishesWithWhatWasRecorded()
     QCOMPARE(runner.record().results.size(), 3);
     for (const RequestResult &r : runner.record().results)
         QCOMPARE(r.outcome, RequestOutcome::Cancelled);
+}
+
+Scenario breakerScenario()
+{
+    // One request fails and opens the breaker for a minute; the three after it are refused.
+    Scenario s = read(scenario(R"([{"name": "down", "url": "{server}/status/503"},
+        {"name": "after", "url": "{server}/status/200", "count": 3, "concurrency": 1}])",
+        "[]", R"(, "concurrency": 1)"));
+    s.policy.maxAttempts = 1;
+    s.policy.circuitBreaker.enabled = true;
+    s.policy.circuitBreaker.consecutiveFailures = 1;
+    s.policy.circuitBreaker.openMs = 60'000;
+    return s;
+}
+
+void TestScenarioRunner::openBreaker_runStillFinishes()
+{
+    ScenarioRunner runner;
+    runner.setScenario(breakerScenario());
+    QSignalSpy progress(&runner, &ScenarioRunner::progress);
+    QVERIFY(runToEnd(runner, 10'000));
+    QCOMPARE(runner.record().results.size(), 4);
+    int refused = 0;
+    for (const RequestResult &r : runner.record().results) {
+        if (r.outcome == RequestOutcome::CircuitOpen) {
+            ++refused;
+            QCOMPARE(runner.requestName(r.requestId), QStringLiteral("after"));
+        }
+    }
+    QCOMPARE(refused, 3);
+    QCOMPARE(progress.last().at(0).toInt(), 4);
+}
+
+void TestScenarioRunner::cancel_whileBreakerRefuses_concludesOnce()
+{
+    ScenarioRunner runner;
+    runner.setScenario(breakerScenario());
+    QSignalSpy finished(&runner, &ScenarioRunner::finished);
+    // Cancel as soon as the breaker has opened, with the refusals still on their way.
+    connect(&runner, &ScenarioRunner::requestFinished, this, [&runner](const RequestResult &result) {
+        if (runner.requestName(result.requestId) == QLatin1String("down"))
+            runner.cancel();
+    });
+    runner.start();
+    QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 1, 5000);
+    QVERIFY(!runner.isRunning());
+    runner.cancel(); // nothing is running: no second finished()
+    QCoreApplication::processEvents();
+    QCOMPARE(finished.size(), 1);
 }
 
 void TestScenarioRunner::readModifyWriteScenario_everyIncrementLands()

@@ -85,6 +85,7 @@ private Q_SLOTS:
     void send_againstTheEmbeddedServer_fillsLogTimelineAndStatistics();
     void sendAgain_getsAFreshKeyAndFailsThreeTimesAgain();
     void batch_keepsTheConcurrencyLimitAndShowsProgress();
+    void batch_againstAnOpenBreaker_countsEveryRefusal();
     void repeat_untilEscStops();
     void keyboard_ctrlReturnSends_ctrlEExports();
     void invalidUrl_disablesSendWithTheReason();
@@ -271,6 +272,34 @@ void TestMainWindow::batch_keepsTheConcurrencyLimitAndShowsProgress()
     window->session()->flush();
     QCOMPARE(window->session()->laneCount(), 12);
     QVERIFY(window->session()->laneTitle(0).contains(QLatin1String("batch 1/12")));
+}
+
+void TestMainWindow::batch_againstAnOpenBreaker_countsEveryRefusal()
+{
+    auto window = makeWindow();
+    QVERIFY(window);
+    Core::BackoffPolicy guarded = fastPolicy();
+    guarded.maxAttempts = 1;
+    guarded.circuitBreaker.enabled = true;
+    guarded.circuitBreaker.consecutiveFailures = 1;
+    guarded.circuitBreaker.openMs = 60'000.0;
+    window->policyPanel()->setPolicy(guarded);
+    QVERIFY(window->policyPanel()->isUsable());
+    Ui::RequestDraft draft = window->composer()->draft();
+    draft.urlTemplate = QStringLiteral("{server}/status/503");
+    window->composer()->setDraft(draft);
+    QVERIFY(sendAndWait(*window, 1));
+    QCOMPARE(window->executor()->circuitState(window->executor()->hosts().value(0)), Core::CircuitBreaker::State::Open);
+
+    // Every request of the batch is refused at once; each result still reaches the progress.
+    draft.urlTemplate = QStringLiteral("{server}/status/200");
+    draft.batchCount = 5;
+    window->composer()->setDraft(draft);
+    window->composer()->batchAction()->trigger();
+    QCOMPARE(window->runner()->batchTotal(), 5);
+    QTRY_COMPARE_WITH_TIMEOUT(window->runner()->batchFinished(), 5, 5000);
+    QCOMPARE(window->runner()->batchSucceeded(), 0);
+    QCOMPARE(window->executor()->activeCount(), 0);
 }
 
 void TestMainWindow::repeat_untilEscStops()
