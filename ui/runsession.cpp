@@ -112,6 +112,11 @@ void RunSession::clear()
     m_droppedAttempts = 0;
     m_droppedResults = 0;
     m_circuitStates.clear();
+    // A breaker outlives the run it opened in: it still refuses requests after a clear.
+    if (m_executor) {
+        for (const QString &host : m_executor->hosts())
+            m_circuitStates.insert(host, m_executor->circuitState(host));
+    }
     m_inFlight = 0;
     m_running = 0;
     m_policy = m_executor ? m_executor->policy() : BackoffPolicy{};
