@@ -737,6 +737,13 @@ Core::Result<qint64> MainWindow::exportRun(const QString &path, ExportFormat for
         message += QLatin1Char(' ')
             + tr("Older attempts were rebuilt from the log: their response headers and bodies are not included.");
     }
+    if (m_session->droppedBodyCount() > 0) {
+        message += QLatin1Char(' ')
+            + tr("To bound memory only the newest request and response bodies are kept (%1 MiB); older bodies "
+                 "dropped: %2 (empty in the file). Attempts and statistics are complete.")
+                  .arg(QString::number(double(m_session->bodyBudget()) / (1024.0 * 1024.0), 'g', 3))
+                  .arg(m_session->droppedBodyCount());
+    }
     m_messages->showMessage(
         options.redactCredentials ? FieldMessage::Kind::Success : FieldMessage::Kind::Warning, message);
     return written;

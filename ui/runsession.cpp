@@ -89,8 +89,11 @@ void RunSession::noteRequest(quint64 requestId, const RequestSpec &spec)
     RequestSpec shared = spec;
     shared.label.clear();
     // A batch repeats one spec: keep it once.
-    if (m_specs.isEmpty() || !sameSpec(m_specs.constLast(), shared))
+    if (m_specs.isEmpty() || !sameSpec(m_specs.constLast(), shared)) {
+        const qsizetype bodyBytes = shared.body.size();
         m_specs.append(std::move(shared));
+        holdBody(true, m_specs.size() - 1, bodyBytes);
+    }
     l.spec = static_cast<quint32>(m_specs.size() - 1);
     l.label = m_strings.intern(spec.label);
     markDirty();
@@ -111,6 +114,9 @@ void RunSession::clear()
     m_fullResults.clear();
     m_droppedAttempts = 0;
     m_droppedResults = 0;
+    m_heldBodies.clear();
+    m_bodyBytes = 0;
+    m_droppedBodies = 0;
     m_circuitStates.clear();
     // A breaker outlives the run it opened in: it still refuses requests after a clear.
     if (m_executor) {
@@ -422,7 +428,9 @@ void RunSession::recordResult(const RequestResult &result)
 
     if (m_retainLimit > 0) {
         m_fullResults.push_back(result);
+        holdBody(false, resultCount() - 1, result.body.size());
         if (qsizetype(m_fullResults.size()) > m_retainLimit) {
+            m_bodyBytes -= m_fullResults.front().body.size();
             m_fullResults.pop_front();
             ++m_droppedResults;
         }
@@ -510,8 +518,46 @@ void RunSession::setRetainedRecordLimit(qsizetype limit)
         ++m_droppedAttempts;
     }
     while (qsizetype(m_fullResults.size()) > m_retainLimit) {
+        m_bodyBytes -= m_fullResults.front().body.size();
         m_fullResults.pop_front();
         ++m_droppedResults;
+    }
+}
+
+void RunSession::setBodyBudget(qint64 bytes)
+{
+    m_bodyBudget = std::max<qint64>(0, bytes);
+    enforceBodyBudget();
+}
+
+void RunSession::holdBody(bool inSpec, qsizetype index, qsizetype bytes)
+{
+    if (bytes <= 0)
+        return;
+    m_heldBodies.push_back({inSpec, index});
+    m_bodyBytes += bytes;
+    enforceBodyBudget();
+}
+
+void RunSession::enforceBodyBudget()
+{
+    while (m_bodyBytes > m_bodyBudget && !m_heldBodies.empty()) {
+        const HeldBody held = m_heldBodies.front();
+        m_heldBodies.pop_front();
+        QByteArray *body = nullptr;
+        if (held.inSpec) {
+            body = &m_specs[held.index].body;
+        } else {
+            const qsizetype firstKept = resultCount() - qsizetype(m_fullResults.size());
+            if (held.index < firstKept)
+                continue; // rebuilt without its body already; its bytes were given back then
+            body = &m_fullResults[std::size_t(held.index - firstKept)].body;
+        }
+        if (body->isEmpty())
+            continue;
+        m_bodyBytes -= body->size();
+        *body = QByteArray(); // clear() could keep the capacity
+        ++m_droppedBodies;
     }
 }
 

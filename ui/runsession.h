@@ -37,7 +37,10 @@ namespace RetryLab::Ui {
 ///   finished attempts and results. Older ones are rebuilt from the compact rows when a
 ///   RunRecord is asked for: everything but the headers (taken from the request spec
 ///   instead), connection timing points and response bodies. isRecordComplete() says
-///   whether that happened.
+///   whether that happened;
+/// - request bodies (in the specs) and response bodies (in the results) only within
+///   bodyBudget() bytes in all: beyond it the oldest bodies are dropped, while the
+///   records and statistics stay complete. droppedBodyCount() says how many.
 ///
 /// Views are told about changes through updated(), coalesced to at most one signal per
 /// updateInterval() (33 ms, about 30 per second), however fast records arrive.
@@ -188,6 +191,14 @@ public:
     qsizetype retainedRecordLimit() const { return m_retainLimit; }
     /// True when every record of runRecord() is the executor's original.
     bool isRecordComplete() const;
+    /// Request and response bodies kept, at most this many bytes in all (>= 0); the
+    /// oldest are dropped first. A long repeat or a large batch would grow without it.
+    void setBodyBudget(qint64 bytes);
+    qint64 bodyBudget() const { return m_bodyBudget; }
+    /// Bytes of request and response bodies held now (<= bodyBudget()).
+    qint64 bodyBytesHeld() const { return m_bodyBytes; }
+    /// Bodies dropped to stay within the budget.
+    qsizetype droppedBodyCount() const { return m_droppedBodies; }
     /// The finished attempt, original or rebuilt from its row.
     Core::AttemptRecord attemptRecord(qsizetype finishedIndex) const;
     /// A request's result, original or rebuilt; `resultIndex` in order of finishing.
@@ -226,6 +237,8 @@ private:
     Core::AttemptRecord rebuildAttempt(quint32 row) const;
     Core::RequestResult rebuildResult(quint32 lane) const;
     void noteTime(qint64 ns);
+    void holdBody(bool inSpec, qsizetype index, qsizetype bytes);
+    void enforceBodyBudget();
     void markDirty();
     void resetOrigin();
 
@@ -267,6 +280,18 @@ private:
     qsizetype m_retainLimit = 20'000;
     qsizetype m_droppedAttempts = 0;
     qsizetype m_droppedResults = 0;
+
+    /// A body held, in the order they arrived: of m_specs[index], or of the result with
+    /// this index in finishing order (gone from m_fullResults once it is rebuilt).
+    struct HeldBody
+    {
+        bool inSpec = false;
+        qsizetype index = 0;
+    };
+    std::deque<HeldBody> m_heldBodies;
+    qint64 m_bodyBudget = 32LL * 1024 * 1024;
+    qint64 m_bodyBytes = 0;
+    qsizetype m_droppedBodies = 0;
 
     Core::RunStatistics m_statistics;
     QHash<QString, Core::CircuitBreaker::State> m_circuitStates;
