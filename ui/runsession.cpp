@@ -96,7 +96,28 @@ void RunSession::noteRequest(quint64 requestId, const RequestSpec &spec)
     }
     l.spec = static_cast<quint32>(m_specs.size() - 1);
     l.label = m_strings.intern(spec.label);
+    // The policy in force now is the one the request was submitted with.
+    if (m_executor)
+        l.policy = policyIndex(m_executor->policy());
     markDirty();
+}
+
+quint32 RunSession::policyIndex(const BackoffPolicy &policy)
+{
+    for (qsizetype i = m_policies.size() - 1; i >= 0; --i) {
+        if (m_policies.at(i) == policy)
+            return static_cast<quint32>(i);
+    }
+    m_policies.append(policy);
+    return static_cast<quint32>(m_policies.size() - 1);
+}
+
+const BackoffPolicy *RunSession::policy(qsizetype laneIndex) const
+{
+    if (laneIndex < 0 || laneIndex >= m_lanes.size())
+        return nullptr;
+    const quint32 index = m_lanes[laneIndex].policy;
+    return index < quint32(m_policies.size()) ? &m_policies.at(index) : nullptr;
 }
 
 void RunSession::clear()
@@ -110,6 +131,7 @@ void RunSession::clear()
     m_details.clear();
     m_detailIds.clear();
     m_specs.clear();
+    m_policies.clear();
     m_fullAttempts.clear();
     m_fullResults.clear();
     m_droppedAttempts = 0;
@@ -162,8 +184,11 @@ void RunSession::loadRunRecord(const RunRecord &record)
 
     QList<quint64> ids = record.requests.keys();
     std::sort(ids.begin(), ids.end());
-    for (quint64 id : std::as_const(ids))
+    for (quint64 id : std::as_const(ids)) {
         noteRequest(id, record.requests.value(id));
+        if (record.requestPolicies.contains(id))
+            m_lanes[laneFor(id)].policy = policyIndex(record.policyOf(id));
+    }
     for (const AttemptRecord &attempt : record.attempts)
         recordAttempt(attempt);
     for (const RequestResult &result : record.results)
@@ -658,6 +683,13 @@ RunRecord RunSession::runRecord() const
             record.requests.insert(l.requestId, copy);
         }
     }
+    // Every policy of the session, in the order of first use, and each request's.
+    record.policies = m_policies;
+    record.requestPolicies.clear();
+    for (qsizetype i = 0; i < m_lanes.size(); ++i) {
+        if (m_lanes[i].policy != noRow)
+            record.requestPolicies.insert(m_lanes[i].requestId, int(m_lanes[i].policy));
+    }
     record.results.clear();
     record.results.reserve(resultCount());
     for (qsizetype i = 0; i < resultCount(); ++i)
@@ -679,13 +711,17 @@ RunRecord RunSession::runRecord(const QList<qsizetype> &finishedIndexes) const
         record.attempts.append(attemptRecord(index));
         lanes.insert(m_rows[m_finished[index]].lane);
     }
-    for (quint32 laneIndex : std::as_const(lanes)) {
+    QList<quint32> laneOrder = lanes.values();
+    std::sort(laneOrder.begin(), laneOrder.end()); // lanes are in submission order: policies in order of use
+    for (quint32 laneIndex : std::as_const(laneOrder)) {
         const Lane &l = m_lanes[laneIndex];
         if (const RequestSpec *s = spec(laneIndex)) {
             RequestSpec copy = *s;
             copy.label = m_strings.at(l.label);
             record.requests.insert(l.requestId, copy);
         }
+        if (const BackoffPolicy *p = policy(laneIndex))
+            record.notePolicy(l.requestId, *p);
     }
     for (qsizetype i = 0; i < resultCount(); ++i) {
         if (lanes.contains(m_resultLanes[std::size_t(i)]))

@@ -91,6 +91,7 @@ public:
         quint32 openRow = noRow; ///< the attempt in flight now
         quint32 attempts = 0; ///< rows so far
         quint32 spec = noRow; ///< index into the spec table; noRow when unknown
+        quint32 policy = noRow; ///< index into policies(); noRow when unknown
         quint32 label = 0; ///< interned
         quint32 resultReason = 0; ///< interned
         float pendingDelayMs = -1.0F; ///< a retry is planned and has not started
@@ -161,6 +162,11 @@ public:
     /// The spec of a lane's request, or null when it is not known.
     const Core::RequestSpec *spec(qsizetype lane) const;
     qsizetype specCount() const { return m_specs.size(); }
+    /// Every policy requests were sent with, in the order each was first used: the
+    /// policy can change between requests of one run.
+    const QList<Core::BackoffPolicy> &policies() const { return m_policies; }
+    /// The policy a lane's request was sent with, or null when it is not known.
+    const Core::BackoffPolicy *policy(qsizetype lane) const;
     const Core::RequestSpec &specAt(quint32 index) const { return m_specs.at(index); }
 
     /// Parts of AttemptRow::detail.
@@ -274,6 +280,8 @@ private:
     const Detail &detailOf(const AttemptRow &row) const;
     QHash<Detail, quint32> m_detailIds;
     QList<Core::RequestSpec> m_specs; ///< consecutive equal specs (a batch) share one entry
+    QList<Core::BackoffPolicy> m_policies;
+    quint32 policyIndex(const Core::BackoffPolicy &policy);
 
     std::deque<Core::AttemptRecord> m_fullAttempts; ///< the last finished ones, in finish order
     std::deque<Core::RequestResult> m_fullResults;

@@ -1,5 +1,7 @@
 #include "core/csvexport.h"
 #include "core/faultserver.h"
+#include "core/herdparameters.h"
+#include "core/policyjson.h"
 #include "core/reportjson.h"
 #include "core/retryexecutor.h"
 #include "ui/attemptlogmodel.h"
@@ -93,6 +95,7 @@ private Q_SLOTS:
     void serverScenario_sharedCopy_isUsedUp();
     void serverScenario_invalid_refusesToSend();
     void export_writesFilesThatParseBack();
+    void export_policyChangedBetweenRequests_reportNamesEachWithItsRequests();
     void export_fromTheErrorLog_writesShownRows();
     void export_unwritable_saysSoAndKeepsTheRun();
     void copyAsCurl_isRedacted();
@@ -472,6 +475,53 @@ void TestMainWindow::export_writesFilesThatParseBack()
     QVERIFY(window->exportRun(open, MainWindow::ExportFormat::Json));
     QVERIFY(!Core::ReportJson::readFile(open)->redacted);
     QVERIFY(window->messages().constLast().contains(QLatin1String("NOT redacted")));
+}
+
+void TestMainWindow::export_policyChangedBetweenRequests_reportNamesEachWithItsRequests()
+{
+    auto window = makeWindow();
+    QVERIFY(window);
+    Ui::RequestDraft draft = window->composer()->draft();
+    draft.urlTemplate = QStringLiteral("{server}/status/200");
+    window->composer()->setDraft(draft);
+    QVERIFY(sendAndWait(*window, 1));
+    Core::BackoffPolicy second = fastPolicy();
+    second.name = QStringLiteral("Second policy");
+    second.maxAttempts = 3;
+    window->policyPanel()->setPolicy(second);
+    QCOMPARE(window->executor()->policy().name, second.name);
+    QVERIFY(sendAndWait(*window, 2));
+    window->policyPanel()->setPolicy(fastPolicy()); // back to the first: no third entry
+    QVERIFY(sendAndWait(*window, 3));
+
+    const Ui::RunSession &session = *window->session();
+    QCOMPARE(session.policies().size(), 2);
+    const quint64 first = session.lane(0).requestId;
+    const quint64 middle = session.lane(1).requestId;
+    const quint64 last = session.lane(2).requestId;
+
+    const QString json = m_dir.filePath(QStringLiteral("policies.json"));
+    const auto written = window->exportRun(json, MainWindow::ExportFormat::Json);
+    QVERIFY2(written, qPrintable(written.error()));
+    const auto report = Core::ReportJson::readFile(json);
+    QVERIFY2(report, qPrintable(report.error()));
+    QCOMPARE(report->run.policies.size(), 2);
+    QCOMPARE(report->run.policies.at(0).name, fastPolicy().name);
+    QCOMPARE(report->run.policies.at(1).name, second.name);
+    QCOMPARE(report->run.policyOf(first).name, fastPolicy().name);
+    QCOMPARE(report->run.policyOf(middle).name, second.name);
+    QCOMPARE(report->run.policyOf(middle).maxAttempts, 3);
+    QCOMPARE(report->run.policyOf(last).name, fastPolicy().name);
+
+    QFile file(json);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    const QJsonArray policies
+        = QJsonDocument::fromJson(file.readAll()).object().value(QStringLiteral("policies")).toArray();
+    QCOMPARE(policies.size(), 2);
+    const QJsonArray middleIds = policies.at(1).toObject().value(QStringLiteral("requestIds")).toArray();
+    QCOMPARE(middleIds.size(), 1);
+    QCOMPARE(middleIds.at(0).toInteger(), qint64(middle));
+    QCOMPARE(policies.at(0).toObject().value(QStringLiteral("requestIds")).toArray().size(), 2);
 }
 
 void TestMainWindow::export_fromTheErrorLog_writesShownRows()
