@@ -496,7 +496,10 @@ void MainWindow::send()
     if (refuseWhenBlocked(tr("Not sent")))
         return;
     startRunIfEmpty();
-    const auto id = m_runner->send(m_composer->draft());
+    const RequestDraft draft = m_composer->draft();
+    const quint64 sentBefore = m_sentCount;
+    const auto id = m_runner->send(draft);
+    rememberSentUrl(draft, sentBefore);
     if (!id)
         showProblem(tr("Not sent: %1").arg(id.error()));
 }
@@ -506,7 +509,11 @@ void MainWindow::sendBatch()
     if (refuseWhenBlocked(tr("Not sent")))
         return;
     startRunIfEmpty();
-    if (const QString problem = m_runner->startBatch(m_composer->draft()); !problem.isEmpty())
+    const RequestDraft draft = m_composer->draft();
+    const quint64 sentBefore = m_sentCount;
+    const QString problem = m_runner->startBatch(draft);
+    rememberSentUrl(draft, sentBefore);
+    if (!problem.isEmpty())
         showProblem(problem);
 }
 
@@ -515,7 +522,11 @@ void MainWindow::startRepeat()
     if (refuseWhenBlocked(tr("Not repeating")))
         return;
     startRunIfEmpty();
-    if (const QString problem = m_runner->startRepeat(m_composer->draft()); !problem.isEmpty())
+    const RequestDraft draft = m_composer->draft();
+    const quint64 sentBefore = m_sentCount;
+    const QString problem = m_runner->startRepeat(draft);
+    rememberSentUrl(draft, sentBefore);
+    if (!problem.isEmpty())
         showProblem(tr("Not repeating: %1").arg(problem));
     scheduleStatusUpdate();
 }
@@ -534,9 +545,17 @@ void MainWindow::clearRun()
     updateStatus();
 }
 
+// Once per action rather than per request: a batch of 10,000 is one entry in the
+// history, and the URL recorded is the one of the draft that went out.
+void MainWindow::rememberSentUrl(const RequestDraft &draft, quint64 sentBefore)
+{
+    if (m_sentCount > sentBefore)
+        m_settings->addRecentUrlTemplate(draft.urlTemplate);
+}
+
 void MainWindow::handleSent()
 {
-    m_settings->addRecentUrlTemplate(m_composer->draft().urlTemplate);
+    ++m_sentCount;
     m_composer->setPreviewContext(m_runner->nextContext());
     m_serverView->setSharedTestId(m_runner->sharedTestId());
     scheduleStatusUpdate();

@@ -549,6 +549,8 @@ void Settings::addRecentUrlTemplate(const QString &urlTemplate)
     if (stored.isEmpty() || stored.size() > RequestDraft::maxUrlLength)
         return;
     QStringList templates = recentUrlTemplates();
+    if (!templates.isEmpty() && templates.constFirst() == stored)
+        return; // already the newest: nothing to rebuild
     templates.removeAll(stored);
     templates.prepend(stored);
     if (templates.size() > maxRecentUrls)

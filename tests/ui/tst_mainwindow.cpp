@@ -88,6 +88,7 @@ private Q_SLOTS:
     void sendAgain_getsAFreshKeyAndFailsThreeTimesAgain();
     void batch_keepsTheConcurrencyLimitAndShowsProgress();
     void repeat_untilEscStops();
+    void sendActions_recordTheSentUrlOncePerAction_cursorStays();
     void keyboard_ctrlReturnSends_ctrlEExports();
     void invalidUrl_disablesSendWithTheReason();
     void unusablePolicy_disablesSendWithTheReason();
@@ -305,6 +306,57 @@ void TestMainWindow::repeat_untilEscStops()
     QVERIFY(anyCancelled);
     QTRY_VERIFY(!window->composer()->stopAction()->isEnabled());
     QVERIFY(window->composer()->repeatAction()->isEnabled());
+}
+
+void TestMainWindow::sendActions_recordTheSentUrlOncePerAction_cursorStays()
+{
+    auto window = makeWindow();
+    QVERIFY(window);
+    Ui::RequestDraft draft = window->composer()->draft();
+    draft.urlTemplate = QStringLiteral("{server}/status/200?key={id}");
+    draft.batchCount = 8;
+    window->composer()->setDraft(draft);
+    auto *url = window->composer()->findChild<QComboBox *>(QStringLiteral("url"));
+    QVERIFY(url && url->lineEdit());
+    QLineEdit *edit = url->lineEdit();
+    QSignalSpy recent(window->settings(), &Ui::Settings::recentUrlsChanged);
+
+    // A batch of 8 is one entry, recorded once.
+    edit->setSelection(3, 6);
+    window->sendBatch();
+    QCOMPARE(window->runner()->batchTotal(), 8);
+    QCOMPARE(recent.size(), 1);
+    QCOMPARE(window->settings()->recentUrlTemplates(), QStringList{draft.urlTemplate});
+    QCOMPARE(url->count(), 1);
+    // The user's text, selection and cursor are where they were.
+    QCOMPARE(edit->text(), draft.urlTemplate);
+    QCOMPARE(edit->selectionStart(), 3);
+    QCOMPARE(edit->selectionLength(), 6);
+    QTRY_COMPARE_WITH_TIMEOUT(window->runner()->batchFinished(), 8, 15'000);
+
+    // Sending the same URL again changes nothing in the list.
+    edit->setCursorPosition(5);
+    QVERIFY(sendAndWait(*window, 9));
+    QCOMPARE(recent.size(), 1);
+    QCOMPARE(edit->cursorPosition(), 5);
+
+    // Repeating records the URL it sends when it starts, not what is typed while it runs.
+    const QString repeated = QStringLiteral("{server}/status/200?key={id}&r=1");
+    draft.urlTemplate = repeated;
+    draft.repeatIntervalMs = 50;
+    window->composer()->setDraft(draft);
+    window->startRepeat();
+    QVERIFY(window->runner()->isRepeating());
+    QCOMPARE(recent.size(), 2);
+    edit->setText(QStringLiteral("{server}/typed-while-repeating"));
+    edit->setCursorPosition(9);
+    QTRY_VERIFY_WITH_TIMEOUT(window->runner()->repeatCount() >= 3, 10'000);
+    window->stop();
+    QCOMPARE(recent.size(), 2);
+    QCOMPARE(window->settings()->recentUrlTemplates(),
+        (QStringList{repeated, QStringLiteral("{server}/status/200?key={id}")}));
+    QCOMPARE(edit->text(), QStringLiteral("{server}/typed-while-repeating"));
+    QCOMPARE(edit->cursorPosition(), 9);
 }
 
 void TestMainWindow::keyboard_ctrlReturnSends_ctrlEExports()
