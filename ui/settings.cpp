@@ -12,7 +12,6 @@
 #include <QLoggingCategory>
 #include <QMainWindow>
 #include <QMetaType>
-#include <QRegularExpression>
 #include <QStringDecoder>
 
 #include <algorithm>
@@ -472,15 +471,6 @@ QString jsonText(const QJsonObject &object)
     return QString::fromUtf8(QJsonDocument(object).toJson(QJsonDocument::Compact));
 }
 
-// "http://user:secret@host/" -> "http://user@host/", also inside a template.
-QString withoutPassword(const QString &urlTemplate)
-{
-    static const QRegularExpression password(QStringLiteral("^([A-Za-z][A-Za-z0-9+.-]*://[^/@:]*):[^/@]*@"));
-    QString out = urlTemplate;
-    out.replace(password, QStringLiteral("\\1@"));
-    return out;
-}
-
 } // namespace
 
 RequestDraft Settings::readRequestDraft(QStringList *problems) const
@@ -545,7 +535,7 @@ QStringList Settings::recentUrlTemplates() const
 
 void Settings::addRecentUrlTemplate(const QString &urlTemplate)
 {
-    const QString stored = withoutPassword(urlTemplate.trimmed());
+    const QString stored = RequestDraft::urlTemplateWithoutCredentials(urlTemplate.trimmed());
     if (stored.isEmpty() || stored.size() > RequestDraft::maxUrlLength)
         return;
     QStringList templates = recentUrlTemplates();

@@ -52,6 +52,8 @@ private slots:
 
     void recentUrls_newestFirstDeduplicatedAndCapped();
     void recentUrls_neverStorePasswordsOrInvalidUrls();
+    void requestDraft_savedWithoutCredentials_restIntact();
+    void recentUrlTemplates_passwordWithAt_isMasked();
     void mainWindow_geometryAndDocks_roundTrip();
     void mainWindow_damagedState_isRefused();
 
@@ -391,6 +393,60 @@ void TestSettings::recentUrls_neverStorePasswordsOrInvalidUrls()
     QFile file(settingsPath());
     QVERIFY(file.open(QIODevice::ReadOnly));
     QVERIFY(!file.readAll().contains("secret"));
+}
+
+void TestSettings::requestDraft_savedWithoutCredentials_restIntact()
+{
+    Ui::RequestDraft draft;
+    draft.method = QStringLiteral("POST");
+    draft.urlTemplate = QStringLiteral("http://u:p@ss@127.0.0.1/x?token=tok123&page=2&key={id}#frag");
+    draft.headers = {{QStringLiteral(" Authorization "), QStringLiteral("Bearer s3cret"), true},
+        {QStringLiteral("Cookie"), QStringLiteral("session=c00kie"), true},
+        {QStringLiteral("X-Api-Key"), QStringLiteral("k3y"), false},
+        {QStringLiteral("Accept "), QStringLiteral("application/json"), true},
+        {QStringLiteral("Idempotency-Key"), QStringLiteral("{id}"), true}};
+    draft.body = QStringLiteral("{\"password\": \"hunter2\", \"n\": 1}");
+    draft.idempotent = true;
+    draft.batchCount = 7;
+    {
+        Ui::Settings settings;
+        settings.setRequestDraft(draft);
+        QCOMPARE(settings.sync(), QString());
+    }
+    QFile file(settingsPath());
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    const QByteArray raw = file.readAll();
+    for (const char *secret : {"p@ss", "p%40ss", "tok123", "s3cret", "c00kie", "k3y", "hunter2"})
+        QVERIFY2(!raw.contains(secret), secret);
+
+    Ui::Settings settings;
+    QVERIFY2(settings.problems().isEmpty(), qPrintable(settings.problems().join(QLatin1Char('\n'))));
+    const Ui::RequestDraft back = settings.requestDraft();
+    QCOMPARE(back.urlTemplate, QStringLiteral("http://u:REDACTED@127.0.0.1/x?token=REDACTED&page=2&key={id}#frag"));
+    QCOMPARE(back.headers.size(), 5);
+    QCOMPARE(back.headers.at(0).name, QStringLiteral("Authorization"));
+    QCOMPARE(back.headers.at(0).value, QStringLiteral("Bearer REDACTED"));
+    QVERIFY(back.headers.at(1).value.contains(QLatin1String("REDACTED")));
+    QVERIFY(!back.headers.at(1).value.contains(QLatin1String("c00kie")));
+    QCOMPARE(back.headers.at(2).value, QStringLiteral("REDACTED"));
+    QCOMPARE(back.headers.at(2).enabled, false);
+    QCOMPARE(back.headers.at(3).name, QStringLiteral("Accept"));
+    QCOMPARE(back.headers.at(3).value, QStringLiteral("application/json"));
+    QCOMPARE(back.headers.at(4).value, QStringLiteral("{id}"));
+    QVERIFY2(back.body.contains(QLatin1String("REDACTED")) && back.body.contains(QLatin1String("\"n\"")),
+        qPrintable(back.body));
+    QCOMPARE(back.method, draft.method);
+    QCOMPARE(back.idempotent, true);
+    QCOMPARE(back.batchCount, 7);
+}
+
+void TestSettings::recentUrlTemplates_passwordWithAt_isMasked()
+{
+    Ui::Settings settings;
+    settings.addRecentUrlTemplate(QStringLiteral("http://u:p@ss@127.0.0.1/x"));
+    settings.addRecentUrlTemplate(QStringLiteral("{server}/fail/3?key={id}"));
+    QCOMPARE(settings.recentUrlTemplates(),
+        (QStringList{QStringLiteral("{server}/fail/3?key={id}"), QStringLiteral("http://u:REDACTED@127.0.0.1/x")}));
 }
 
 void TestSettings::mainWindow_geometryAndDocks_roundTrip()
