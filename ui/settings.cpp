@@ -7,6 +7,7 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QHash>
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QLoggingCategory>
@@ -62,6 +63,136 @@ QHash<QString, KnownDamage> &knownDamage()
 bool sameName(const QString &a, const QString &b)
 {
     return a.trimmed().compare(b.trimmed(), Qt::CaseInsensitive) == 0;
+}
+
+// A JSON object stored as text; the error says what is wrong with it.
+std::optional<QJsonObject> readJsonObject(const QVariant &value, QString *error)
+{
+    if (value.typeId() != QMetaType::QString) {
+        *error = Settings::tr("it holds %1 instead of JSON text").arg(typeName(value));
+        return std::nullopt;
+    }
+    QJsonParseError parseError;
+    const QJsonDocument document = QJsonDocument::fromJson(value.toString().toUtf8(), &parseError);
+    if (parseError.error != QJsonParseError::NoError) {
+        *error = Settings::tr("it is not valid JSON (%1 at offset %2)")
+                     .arg(parseError.errorString())
+                     .arg(parseError.offset);
+        return std::nullopt;
+    }
+    if (!document.isObject()) {
+        *error = Settings::tr("it is not a JSON object");
+        return std::nullopt;
+    }
+    return document.object();
+}
+
+// A part of a saved JSON object that can be left out on its own: a key, a key of a
+// nested object ("circuitBreaker.openMs") or an element of a list ("headers[2]").
+struct JsonField
+{
+    QString key;
+    QString subKey;
+    qsizetype index = -1;
+
+    QString name() const
+    {
+        if (!subKey.isEmpty())
+            return key + QLatin1Char('.') + subKey;
+        if (index >= 0)
+            return QStringLiteral("%1[%2]").arg(key).arg(index);
+        return key;
+    }
+};
+
+// The finer parts first, so that as little as possible is left out.
+QList<JsonField> fieldsOf(const QJsonObject &object, const QStringList &listsByElement)
+{
+    QList<JsonField> fields;
+    for (auto it = object.begin(); it != object.end(); ++it) {
+        if (it->isObject()) {
+            const QJsonObject nested = it->toObject();
+            for (auto sub = nested.begin(); sub != nested.end(); ++sub)
+                fields.append({it.key(), sub.key(), -1});
+        } else if (it->isArray() && listsByElement.contains(it.key())) {
+            // From the end, so that the indexes of the elements before stay right.
+            for (qsizetype i = it->toArray().size() - 1; i >= 0; --i)
+                fields.append({it.key(), {}, i});
+        }
+        fields.append({it.key(), {}, -1});
+    }
+    return fields;
+}
+
+QJsonObject without(QJsonObject object, const JsonField &field)
+{
+    if (!field.subKey.isEmpty()) {
+        QJsonObject nested = object.value(field.key).toObject();
+        nested.remove(field.subKey);
+        object.insert(field.key, nested);
+    } else if (field.index >= 0) {
+        QJsonArray list = object.value(field.key).toArray();
+        list.removeAt(field.index);
+        object.insert(field.key, list);
+    } else {
+        object.remove(field.key);
+    }
+    return object;
+}
+
+// Reads a saved object field by field: when the whole does not parse, the fields that
+// make it fail are left out (each gets its default) and the rest is kept. A parser
+// names the first field it refuses, so a field whose removal changes that error (and
+// is not what the new error is about) was at fault. `leftOut` gets a sentence per field.
+template<typename T, typename Parse>
+T readFieldByField(const QJsonObject &object, Parse parse, const QStringList &listsByElement, const QString &what,
+    QStringList *leftOut)
+{
+    auto whole = parse(object);
+    if (whole)
+        return std::move(whole).value();
+
+    QJsonObject current = object;
+    QString error = whole.error();
+    QStringList dropped;
+    bool progressed = true;
+    while (progressed) {
+        progressed = false;
+        for (const JsonField &field : fieldsOf(current, listsByElement)) {
+            const QJsonObject trial = without(current, field);
+            auto result = parse(trial);
+            if (result) {
+                dropped.append(field.name() + QStringLiteral(" (") + error + QLatin1Char(')'));
+                for (const QString &each : std::as_const(dropped)) {
+                    qCWarning(lcSettings).noquote() << what << "field left out:" << each;
+                    if (leftOut) {
+                        leftOut->append(
+                            Settings::tr("A field of the saved %1 could not be read and has its default: %2.")
+                                .arg(what, each));
+                    }
+                }
+                return std::move(result).value();
+            }
+            if (result.error() != error && !result.error().startsWith(field.key)) {
+                dropped.append(field.name() + QStringLiteral(" (") + error + QLatin1Char(')'));
+                current = trial;
+                error = result.error();
+                progressed = true;
+                break;
+            }
+        }
+    }
+    qCWarning(lcSettings).noquote() << what << "could not be read:" << whole.error();
+    if (leftOut) {
+        leftOut->append(
+            Settings::tr("The saved %1 could not be read (%2); the default is used.").arg(what, whole.error()));
+    }
+    return T{};
+}
+
+QString jsonText(const QJsonObject &object)
+{
+    return QString::fromUtf8(QJsonDocument(object).toJson(QJsonDocument::Compact));
 }
 
 } // namespace
@@ -183,14 +314,16 @@ Core::BackoffPolicy Settings::readCurrentPolicy(QStringList *problems) const
             problems->append(wrongType(currentPolicyKey, value, tr("a policy in JSON")));
         return {};
     }
-    auto result = Core::PolicyJson::fromJson(value.toString().toUtf8());
-    if (!result) {
+    QString error;
+    const auto object = readJsonObject(value, &error);
+    if (!object) {
         if (problems)
             problems->append(
-                tr("The saved policy could not be used (%1); the default policy is used instead.").arg(result.error()));
+                tr("The saved policy could not be used (%1); the default policy is used instead.").arg(error));
         return {};
     }
-    return std::move(result).value();
+    return readFieldByField<Core::BackoffPolicy>(
+        *object, &Core::PolicyJson::fromJsonObject, {}, tr("policy"), problems);
 }
 
 Core::BackoffPolicy Settings::currentPolicy() const
@@ -442,37 +575,6 @@ void Settings::clearRecentUrls()
     emit recentUrlsChanged();
 }
 
-namespace {
-
-// A JSON object stored as text; the error says what is wrong with it.
-std::optional<QJsonObject> readJsonObject(const QVariant &value, QString *error)
-{
-    if (value.typeId() != QMetaType::QString) {
-        *error = Settings::tr("it holds %1 instead of JSON text").arg(typeName(value));
-        return std::nullopt;
-    }
-    QJsonParseError parseError;
-    const QJsonDocument document = QJsonDocument::fromJson(value.toString().toUtf8(), &parseError);
-    if (parseError.error != QJsonParseError::NoError) {
-        *error = Settings::tr("it is not valid JSON (%1 at offset %2)")
-                     .arg(parseError.errorString())
-                     .arg(parseError.offset);
-        return std::nullopt;
-    }
-    if (!document.isObject()) {
-        *error = Settings::tr("it is not a JSON object");
-        return std::nullopt;
-    }
-    return document.object();
-}
-
-QString jsonText(const QJsonObject &object)
-{
-    return QString::fromUtf8(QJsonDocument(object).toJson(QJsonDocument::Compact));
-}
-
-} // namespace
-
 RequestDraft Settings::readRequestDraft(QStringList *problems) const
 {
     if (!m_settings->contains(requestDraftKey))
@@ -480,10 +582,8 @@ RequestDraft Settings::readRequestDraft(QStringList *problems) const
     QString error;
     const auto object = readJsonObject(m_settings->value(requestDraftKey), &error);
     if (object) {
-        auto draft = RequestDraft::fromJson(*object);
-        if (draft)
-            return std::move(draft).value();
-        error = draft.error();
+        return readFieldByField<RequestDraft>(
+            *object, &RequestDraft::fromJson, {QStringLiteral("headers")}, tr("request"), problems);
     }
     if (problems)
         problems->append(tr("The saved request could not be read (%1); the default request is used.").arg(error));
@@ -555,12 +655,9 @@ ServerScenario Settings::readServerScenario(QStringList *problems) const
         return {};
     QString error;
     const auto object = readJsonObject(m_settings->value(serverScenarioKey), &error);
-    if (object) {
-        auto scenario = ServerScenario::fromJson(*object);
-        if (scenario)
-            return std::move(scenario).value();
-        error = scenario.error();
-    }
+    if (object)
+        return readFieldByField<ServerScenario>(
+            *object, &ServerScenario::fromJson, {}, tr("server scenario"), problems);
     if (problems) {
         problems->append(
             tr("The saved server scenario could not be read (%1); the server answers by the URL instead.").arg(error));

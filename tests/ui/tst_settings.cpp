@@ -53,6 +53,7 @@ private slots:
     void recentUrls_newestFirstDeduplicatedAndCapped();
     void recentUrls_neverStorePasswordsOrInvalidUrls();
     void requestDraft_savedWithoutCredentials_restIntact();
+    void savedRequestScenarioPolicy_oneBadField_restKept();
     void recentUrlTemplates_passwordWithAt_isMasked();
     void mainWindow_geometryAndDocks_roundTrip();
     void mainWindow_damagedState_isRefused();
@@ -151,7 +152,7 @@ void TestSettings::currentPolicy_thatNoLongerValidates_fallsBackWithMessage()
     QCOMPARE(settings.currentPolicy(), Core::BackoffPolicy{});
     const QString problems = settings.problems().join(QLatin1Char('\n'));
     QVERIFY2(problems.contains(QLatin1String("maxAttempts")), qPrintable(problems));
-    QVERIFY2(problems.contains(QLatin1String("default policy")), qPrintable(problems));
+    QVERIFY2(problems.contains(QLatin1String("has its default")), qPrintable(problems));
     // Nothing else is lost.
     QCOMPARE(settings.recentUrls(), QList<QUrl>{QUrl(QStringLiteral("http://127.0.0.1:1/a"))});
 }
@@ -438,6 +439,65 @@ void TestSettings::requestDraft_savedWithoutCredentials_restIntact()
     QCOMPARE(back.method, draft.method);
     QCOMPARE(back.idempotent, true);
     QCOMPARE(back.batchCount, 7);
+}
+
+void TestSettings::savedRequestScenarioPolicy_oneBadField_restKept()
+{
+    Ui::RequestDraft draft;
+    draft.method = QStringLiteral("PUT");
+    draft.urlTemplate = QStringLiteral("{server}/status/200?key={id}");
+    draft.headers = {{QStringLiteral("Accept"), QStringLiteral("text/plain"), true},
+        {QStringLiteral("X-Trace"), QStringLiteral("on"), false}};
+    draft.batchCount = 33;
+    draft.repeatIntervalMs = 2000;
+    QJsonObject draftJson = draft.toJson(true);
+    draftJson.insert(QStringLiteral("concurrency"), QStringLiteral("six"));
+
+    Ui::ServerScenario scenario;
+    scenario.instructions = {QStringLiteral("return-503"), QStringLiteral("return-200")};
+    QJsonObject scenarioJson = scenario.toJson();
+    scenarioJson.insert(QStringLiteral("sharing"), QStringLiteral("sometimes"));
+
+    Core::BackoffPolicy policy;
+    policy.name = QStringLiteral("Mine");
+    policy.baseDelayMs = 250.0;
+    policy.maxAttempts = 7;
+    policy.circuitBreaker.enabled = true;
+    policy.circuitBreaker.consecutiveFailures = 3;
+    QJsonObject policyJson = Core::PolicyJson::toJsonObject(policy);
+    QJsonObject breaker = policyJson.value(QStringLiteral("circuitBreaker")).toObject();
+    breaker.insert(QStringLiteral("openMs"), QStringLiteral("soon"));
+    policyJson.insert(QStringLiteral("circuitBreaker"), breaker);
+    {
+        QSettings raw;
+        raw.setValue(QStringLiteral("request/draft"), QString::fromUtf8(QJsonDocument(draftJson).toJson()));
+        raw.setValue(QStringLiteral("server/scenario"), QString::fromUtf8(QJsonDocument(scenarioJson).toJson()));
+        raw.setValue(QStringLiteral("policy/current"), QString::fromUtf8(QJsonDocument(policyJson).toJson()));
+    }
+
+    Settings settings;
+    const QRegularExpression fieldWarning(QStringLiteral("field left out"));
+    QTest::ignoreMessage(QtWarningMsg, fieldWarning);
+    const Ui::RequestDraft readDraft = settings.requestDraft();
+    Ui::RequestDraft expectedDraft = draft;
+    expectedDraft.concurrency = Ui::RequestDraft().concurrency;
+    QCOMPARE(readDraft, expectedDraft);
+
+    QTest::ignoreMessage(QtWarningMsg, fieldWarning);
+    Ui::ServerScenario expectedScenario = scenario;
+    expectedScenario.sharing = Ui::ServerScenario::Sharing::PerRequest;
+    QCOMPARE(settings.serverScenario(), expectedScenario);
+
+    QTest::ignoreMessage(QtWarningMsg, fieldWarning);
+    Core::BackoffPolicy expectedPolicy = policy;
+    expectedPolicy.circuitBreaker.openMs = Core::CircuitBreakerSettings().openMs;
+    QCOMPARE(settings.currentPolicy(), expectedPolicy);
+
+    const QString problems = settings.problems().join(QLatin1Char('\n'));
+    QVERIFY2(problems.contains(QLatin1String("concurrency")), qPrintable(problems));
+    QVERIFY2(problems.contains(QLatin1String("sharing")), qPrintable(problems));
+    QVERIFY2(problems.contains(QLatin1String("circuitBreaker.openMs")), qPrintable(problems));
+    QCOMPARE(settings.problems().size(), 3);
 }
 
 void TestSettings::recentUrlTemplates_passwordWithAt_isMasked()
