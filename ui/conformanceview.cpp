@@ -147,6 +147,38 @@ Core::BackoffPolicy ConformanceView::policy() const
     return Core::BackoffPolicy{};
 }
 
+QString ConformanceView::policyChoice() const
+{
+    const int item = m_policyBox->currentData().toInt();
+    if (item == editedPolicyItem)
+        return editedChoice();
+    const QList<Core::Presets::Preset> &presets = Core::Presets::all();
+    return item >= 0 && item < presets.size() ? presets[item].id : QString();
+}
+
+bool ConformanceView::setPolicyChoice(const QString &choice)
+{
+    if (m_runner->isRunning())
+        return false;
+    int item = -2;
+    if (choice == editedChoice()) {
+        if (!m_editedPolicy)
+            return false;
+        item = editedPolicyItem;
+    } else {
+        const QList<Core::Presets::Preset> &presets = Core::Presets::all();
+        for (int i = 0; i < presets.size(); ++i) {
+            if (presets[i].id == choice)
+                item = i;
+        }
+    }
+    const int index = m_policyBox->findData(item);
+    if (index < 0)
+        return false;
+    m_policyBox->setCurrentIndex(index);
+    return true;
+}
+
 void ConformanceView::setFaultServer(Core::FaultServer *server)
 {
     m_runner->setFaultServer(server);
@@ -182,6 +214,7 @@ void ConformanceView::handlePolicyChosen()
         return;
     m_runner->setPolicy(policy());
     showPlan();
+    Q_EMIT policyChoiceChanged(policyChoice());
 }
 
 void ConformanceView::showPlan()

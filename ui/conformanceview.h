@@ -45,6 +45,12 @@ public:
     const std::optional<Core::BackoffPolicy> &pendingPolicy() const { return m_pendingPolicy; }
     /// The policy the next run tests: the one chosen in the policy box.
     Core::BackoffPolicy policy() const;
+    /// What the policy box has chosen, to persist: editedChoice() or a preset's id.
+    QString policyChoice() const;
+    /// Chooses the edited policy or a preset by id; false (and nothing changes) when
+    /// there is no such choice or a run is going.
+    bool setPolicyChoice(const QString &choice);
+    static QString editedChoice() { return QStringLiteral("edited"); }
     /// Not owned; it must outlive the view or be removed (nullptr) first.
     void setFaultServer(Core::FaultServer *server);
 
@@ -61,6 +67,8 @@ Q_SIGNALS:
     void started();
     void finished(int passed, int total);
     void failed(const QString &message);
+    /// The policy box chose another policy (policyChoice()).
+    void policyChoiceChanged(const QString &choice);
 
 private:
     void handlePolicyChosen();

@@ -370,6 +370,10 @@ void MainWindow::loadSettings()
     m_serverView->setScenario(m_settings->serverScenario());
     m_runner->setScenario(m_serverView->scenario());
     handlePolicyChanged();
+    if (const auto parameters = m_settings->simulatorParameters())
+        m_simulator->setParameters(*parameters);
+    if (const QString choice = m_settings->conformancePolicyChoice(); !choice.isEmpty())
+        m_conformance->setPolicyChoice(choice);
 
     if (!m_settings->restoreMainWindow(*this)) {
         const QSize available = screen() ? screen()->availableGeometry().size() : QSize(1600, 1000);
@@ -383,6 +387,9 @@ void MainWindow::saveSettings()
 {
     m_settings->setRequestDraft(m_composer->draft());
     m_settings->setServerScenario(m_serverView->scenario());
+    if (const auto parameters = m_simulator->parameters())
+        m_settings->setSimulatorParameters(*parameters);
+    m_settings->setConformancePolicyChoice(m_conformance->policyChoice());
     m_settings->saveMainWindow(*this);
     if (const QString error = m_settings->sync(); !error.isEmpty())
         qCWarning(lcMainWindow) << error;
@@ -399,6 +406,11 @@ void MainWindow::connectParts()
     connect(m_settings, &Settings::recentUrlsChanged, this,
         [this] { m_composer->setRecentUrls(m_settings->recentUrlTemplates()); });
 
+    connect(m_simulator, &SimulatorView::parametersEdited, this, [this] {
+        if (const auto parameters = m_simulator->parameters())
+            m_settings->setSimulatorParameters(*parameters);
+    });
+    connect(m_conformance, &ConformanceView::policyChoiceChanged, m_settings, &Settings::setConformancePolicyChoice);
     connect(m_policyPanel, &PolicyPanel::policyChanged, this, &MainWindow::handlePolicyChanged);
     connect(m_policyPanel, &PolicyPanel::validityChanged, this, &MainWindow::handlePolicyChanged);
 

@@ -16,6 +16,8 @@
 #include <QStringDecoder>
 
 #include <algorithm>
+#include <cmath>
+#include <functional>
 
 Q_LOGGING_CATEGORY(lcSettings, "retrylab.ui.settings")
 
@@ -33,6 +35,8 @@ const QString requestDraftKey = QStringLiteral("request/draft");
 const QString recentTemplatesKey = QStringLiteral("request/recentTemplates");
 const QString serverScenarioKey = QStringLiteral("server/scenario");
 const QString exportDirectoryKey = QStringLiteral("export/directory");
+const QString simulatorKey = QStringLiteral("simulator/parameters");
+const QString conformanceChoiceKey = QStringLiteral("conformance/policy");
 
 QString typeName(const QVariant &value)
 {
@@ -195,6 +199,142 @@ QString jsonText(const QJsonObject &object)
     return QString::fromUtf8(QJsonDocument(object).toJson(QJsonDocument::Compact));
 }
 
+QJsonObject herdJson(const Core::HerdParameters &p)
+{
+    QJsonArray strategies;
+    for (const Core::HerdStrategy &strategy : p.strategies)
+        strategies.append(strategy.name());
+    QJsonObject object{
+        {QStringLiteral("model"), Core::herdModelName(p.model)},
+        {QStringLiteral("clients"), Core::formatClientCounts(p.clientCounts)},
+        {QStringLiteral("runs"), p.runs},
+        {QStringLiteral("seed"), QString::number(p.seed)}, // beyond 2^53 a JSON number loses digits
+        {QStringLiteral("strategies"), strategies},
+        {QStringLiteral("baseDelayMs"), p.baseDelayMs},
+        {QStringLiteral("maxBackoffMs"), p.maxBackoffMs},
+        {QStringLiteral("multiplier"), p.multiplier},
+        {QStringLiteral("jitterMs"), p.jitterMs},
+        {QStringLiteral("maxAttempts"), p.maxAttempts},
+        {QStringLiteral("deadlineMs"), p.deadlineMs},
+        {QStringLiteral("networkMeanMs"), p.networkMeanMs},
+        {QStringLiteral("networkSdMs"), p.networkSdMs},
+        {QStringLiteral("arrivals"), Core::arrivalModeName(p.arrivals)},
+        {QStringLiteral("arrivalRatePerSec"), p.arrivalRatePerSec},
+        {QStringLiteral("serviceRatePerSec"), p.serviceRatePerSec},
+        {QStringLiteral("queueCapacity"), p.queueCapacity},
+        {QStringLiteral("overloadStatus"), p.overloadStatus},
+        {QStringLiteral("honourRetryAfter"), p.honourRetryAfter},
+        {QStringLiteral("outageStartMs"), p.outageStartMs},
+        {QStringLiteral("outageEndMs"), p.outageEndMs},
+        {QStringLiteral("binMs"), p.binMs},
+    };
+    object.insert(QStringLiteral("retryAfterS"), p.retryAfterS ? QJsonValue(*p.retryAfterS) : QJsonValue());
+    return object;
+}
+
+// Sets one field from its saved value; false when the value has the wrong type or is unknown.
+using HerdField = std::function<bool(const QJsonValue &, Core::HerdParameters &)>;
+
+HerdField number(double Core::HerdParameters::*field)
+{
+    return [field](const QJsonValue &v, Core::HerdParameters &p) {
+        if (!v.isDouble() || !std::isfinite(v.toDouble()))
+            return false;
+        p.*field = v.toDouble();
+        return true;
+    };
+}
+
+HerdField whole(int Core::HerdParameters::*field)
+{
+    return [field](const QJsonValue &v, Core::HerdParameters &p) {
+        const double d = v.toDouble(0.5);
+        if (!v.isDouble() || d != std::floor(d) || std::abs(d) > 1e9)
+            return false;
+        p.*field = static_cast<int>(d);
+        return true;
+    };
+}
+
+const QList<std::pair<QString, HerdField>> &herdFields()
+{
+    using P = Core::HerdParameters;
+    static const QList<std::pair<QString, HerdField>> fields{
+        {QStringLiteral("clients"),
+            [](const QJsonValue &v, P &p) {
+                const auto counts = Core::parseClientCounts(v.toString());
+                if (!v.isString() || !counts)
+                    return false;
+                p.clientCounts = *counts;
+                return true;
+            }},
+        {QStringLiteral("runs"), whole(&P::runs)},
+        {QStringLiteral("seed"),
+            [](const QJsonValue &v, P &p) {
+                bool ok = false;
+                const quint64 seed = v.toString().toULongLong(&ok);
+                if (!ok)
+                    return false;
+                p.seed = seed;
+                return true;
+            }},
+        {QStringLiteral("strategies"),
+            [](const QJsonValue &v, P &p) {
+                QStringList names;
+                for (const QJsonValue &each : v.toArray())
+                    names.append(each.toString());
+                const auto strategies = Core::parseStrategies(names.join(QLatin1Char(',')));
+                if (!v.isArray() || !strategies)
+                    return false;
+                p.strategies = *strategies;
+                return true;
+            }},
+        {QStringLiteral("baseDelayMs"), number(&P::baseDelayMs)},
+        {QStringLiteral("maxBackoffMs"), number(&P::maxBackoffMs)},
+        {QStringLiteral("multiplier"), number(&P::multiplier)},
+        {QStringLiteral("jitterMs"), number(&P::jitterMs)},
+        {QStringLiteral("maxAttempts"), whole(&P::maxAttempts)},
+        {QStringLiteral("deadlineMs"), number(&P::deadlineMs)},
+        {QStringLiteral("networkMeanMs"), number(&P::networkMeanMs)},
+        {QStringLiteral("networkSdMs"), number(&P::networkSdMs)},
+        {QStringLiteral("arrivals"),
+            [](const QJsonValue &v, P &p) {
+                const auto mode = Core::arrivalModeFromName(v.toString());
+                if (!mode)
+                    return false;
+                p.arrivals = *mode;
+                return true;
+            }},
+        {QStringLiteral("arrivalRatePerSec"), number(&P::arrivalRatePerSec)},
+        {QStringLiteral("serviceRatePerSec"), number(&P::serviceRatePerSec)},
+        {QStringLiteral("queueCapacity"), whole(&P::queueCapacity)},
+        {QStringLiteral("overloadStatus"), whole(&P::overloadStatus)},
+        {QStringLiteral("retryAfterS"),
+            [](const QJsonValue &v, P &p) {
+                if (v.isNull()) {
+                    p.retryAfterS.reset();
+                    return true;
+                }
+                const double d = v.toDouble(0.5);
+                if (!v.isDouble() || d != std::floor(d) || std::abs(d) > 1e9)
+                    return false;
+                p.retryAfterS = static_cast<int>(d);
+                return true;
+            }},
+        {QStringLiteral("honourRetryAfter"),
+            [](const QJsonValue &v, P &p) {
+                if (!v.isBool())
+                    return false;
+                p.honourRetryAfter = v.toBool();
+                return true;
+            }},
+        {QStringLiteral("outageStartMs"), number(&P::outageStartMs)},
+        {QStringLiteral("outageEndMs"), number(&P::outageEndMs)},
+        {QStringLiteral("binMs"), number(&P::binMs)},
+    };
+    return fields;
+}
+
 } // namespace
 
 Settings::Settings(QObject *parent) : QObject(parent), m_settings(std::make_unique<QSettings>())
@@ -293,6 +433,7 @@ QStringList Settings::problems() const
     readRequestDraft(&problems);
     readRecentUrlTemplates(&problems);
     readServerScenario(&problems);
+    readSimulatorParameters(&problems);
     return problems;
 }
 
@@ -673,6 +814,73 @@ ServerScenario Settings::serverScenario() const
 void Settings::setServerScenario(const ServerScenario &scenario)
 {
     m_settings->setValue(serverScenarioKey, jsonText(scenario.toJson()));
+}
+
+// Field by field on top of the model's defaults: a field that is damaged, or that
+// makes the parameters invalid, keeps its default and the others are kept.
+std::optional<Core::HerdParameters> Settings::readSimulatorParameters(QStringList *problems) const
+{
+    if (!m_settings->contains(simulatorKey))
+        return std::nullopt;
+    QString error;
+    const auto object = readJsonObject(m_settings->value(simulatorKey), &error);
+    if (!object) {
+        qCWarning(lcSettings).noquote() << "simulator settings could not be read:" << error;
+        if (problems) {
+            problems->append(
+                tr("The saved herd simulator settings could not be read (%1); the defaults are used.").arg(error));
+        }
+        return std::nullopt;
+    }
+    const auto leaveOut = [&](const QString &field) {
+        qCWarning(lcSettings).noquote() << "simulator field left out:" << field;
+        if (problems) {
+            problems->append(
+                tr("A field of the saved herd simulator settings could not be used and has its default: %1.")
+                    .arg(field));
+        }
+    };
+    auto model = Core::herdModelFromName(object->value(QStringLiteral("model")).toString());
+    if (!model) {
+        if (object->contains(QStringLiteral("model")))
+            leaveOut(QStringLiteral("model"));
+        model = Core::HerdModel::OptimisticConcurrency;
+    }
+    Core::HerdParameters parameters = Core::HerdParameters::defaultsFor(*model);
+    for (const auto &[key, apply] : herdFields()) {
+        if (!object->contains(key))
+            continue;
+        Core::HerdParameters candidate = parameters;
+        if (!apply(object->value(key), candidate) || !candidate.validate().isEmpty()) {
+            leaveOut(key);
+            continue;
+        }
+        parameters = candidate;
+    }
+    return parameters;
+}
+
+std::optional<Core::HerdParameters> Settings::simulatorParameters() const
+{
+    return readSimulatorParameters(nullptr);
+}
+
+void Settings::setSimulatorParameters(const Core::HerdParameters &parameters)
+{
+    if (!parameters.validate().isEmpty())
+        return;
+    m_settings->setValue(simulatorKey, jsonText(herdJson(parameters)));
+}
+
+QString Settings::conformancePolicyChoice() const
+{
+    const QVariant value = m_settings->value(conformanceChoiceKey);
+    return value.typeId() == QMetaType::QString ? value.toString() : QString();
+}
+
+void Settings::setConformancePolicyChoice(const QString &choice)
+{
+    m_settings->setValue(conformanceChoiceKey, choice);
 }
 
 QString Settings::exportDirectory() const

@@ -527,6 +527,7 @@ void SimulatorView::validateForm()
         showError(p.error());
     else
         showStatus(m_info);
+    Q_EMIT parametersEdited();
 }
 
 void SimulatorView::showError(const QString &message)

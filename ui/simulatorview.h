@@ -56,6 +56,8 @@ Q_SIGNALS:
     void finished();
     void cancelled();
     void failed(const QString &message);
+    /// The form changed (by the user or setParameters()); parameters() says whether it is valid.
+    void parametersEdited();
 
 private:
     struct Job;

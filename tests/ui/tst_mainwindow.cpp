@@ -17,6 +17,7 @@
 #include "ui/serverlogmodel.h"
 #include "ui/serverview.h"
 #include "ui/settings.h"
+#include "ui/simulatorview.h"
 #include "ui/statisticsview.h"
 #include "ui/timelineview.h"
 
@@ -105,6 +106,7 @@ private Q_SLOTS:
     void clearRun_forgetsTheAttempts();
     void settings_requestLayoutAndRecentUrls_surviveARestart();
     void settings_corruptFile_isReportedInTheWindow();
+    void settings_simulatorAndConformanceChoice_surviveARestart();
     void serverCannotStart_windowStillWorks();
     void conformanceTab_runsTheEditedPolicyOnTheAppServer();
 
@@ -768,6 +770,43 @@ void TestMainWindow::settings_corruptFile_isReportedInTheWindow()
     const QFileInfo info(settingsPath());
     for (const QString &copy : info.absoluteDir().entryList({info.fileName() + QStringLiteral(".damaged-*")}))
         QFile::remove(info.absoluteDir().filePath(copy));
+}
+
+void TestMainWindow::settings_simulatorAndConformanceChoice_surviveARestart()
+{
+    Core::HerdParameters parameters = Core::HerdParameters::defaultsFor(Core::HerdModel::CapacityLimited);
+    parameters.clientCounts = {5, 50, 500};
+    parameters.runs = 7;
+    parameters.seed = 987654321987654321ULL;
+    parameters.strategies = {*Core::HerdStrategy::fromName(QStringLiteral("none")),
+        *Core::HerdStrategy::fromName(QStringLiteral("full-jitter"))};
+    parameters.baseDelayMs = 75.0;
+    parameters.overloadStatus = 429;
+    parameters.retryAfterS = 3;
+    parameters.honourRetryAfter = false;
+    {
+        auto window = makeWindow();
+        QVERIFY(window);
+        window->simulatorView()->setParameters(parameters);
+        QVERIFY(window->conformanceView()->setPolicyChoice(QStringLiteral("curl-retry")));
+        QVERIFY(window->close());
+    }
+    auto window = makeWindow();
+    QVERIFY(window);
+    const auto restored = window->simulatorView()->parameters();
+    QVERIFY2(restored, qPrintable(restored.error()));
+    QCOMPARE(restored->model, parameters.model);
+    QCOMPARE(restored->clientCounts, parameters.clientCounts);
+    QCOMPARE(restored->runs, 7);
+    QCOMPARE(restored->seed, parameters.seed);
+    QCOMPARE(restored->strategies, parameters.strategies);
+    QCOMPARE(restored->baseDelayMs, 75.0);
+    QCOMPARE(restored->overloadStatus, 429);
+    QCOMPARE(restored->retryAfterS, std::optional<int>(3));
+    QCOMPARE(restored->honourRetryAfter, false);
+    QCOMPARE(window->conformanceView()->policyChoice(), QStringLiteral("curl-retry"));
+    QCOMPARE(window->conformanceView()->policy().name, Core::Presets::find(QStringLiteral("curl-retry"))->name);
+    QVERIFY(window->messages().isEmpty());
 }
 
 void TestMainWindow::serverCannotStart_windowStillWorks()

@@ -54,6 +54,7 @@ private slots:
     void recentUrls_neverStorePasswordsOrInvalidUrls();
     void requestDraft_savedWithoutCredentials_restIntact();
     void savedRequestScenarioPolicy_oneBadField_restKept();
+    void simulatorParameters_roundTrip_badFieldFallsBackAlone();
     void recentUrlTemplates_passwordWithAt_isMasked();
     void mainWindow_geometryAndDocks_roundTrip();
     void mainWindow_damagedState_isRefused();
@@ -498,6 +499,55 @@ void TestSettings::savedRequestScenarioPolicy_oneBadField_restKept()
     QVERIFY2(problems.contains(QLatin1String("sharing")), qPrintable(problems));
     QVERIFY2(problems.contains(QLatin1String("circuitBreaker.openMs")), qPrintable(problems));
     QCOMPARE(settings.problems().size(), 3);
+}
+
+void TestSettings::simulatorParameters_roundTrip_badFieldFallsBackAlone()
+{
+    QVERIFY(!Settings().simulatorParameters());
+    Core::HerdParameters parameters = Core::HerdParameters::defaultsFor(Core::HerdModel::Outage);
+    parameters.clientCounts = {10, 20};
+    parameters.runs = 9;
+    parameters.networkSdMs = 4.5;
+    parameters.outageEndMs = 4000.0;
+    {
+        Settings settings;
+        settings.setSimulatorParameters(parameters);
+        settings.setConformancePolicyChoice(QStringLiteral("polly-default"));
+        QCOMPARE(settings.sync(), QString());
+    }
+    {
+        Settings settings;
+        const auto back = settings.simulatorParameters();
+        QVERIFY(back);
+        QCOMPARE(back->model, Core::HerdModel::Outage);
+        QCOMPARE(back->clientCounts, parameters.clientCounts);
+        QCOMPARE(back->runs, 9);
+        QCOMPARE(back->networkSdMs, 4.5);
+        QCOMPARE(back->outageEndMs, 4000.0);
+        QCOMPARE(settings.conformancePolicyChoice(), QStringLiteral("polly-default"));
+        QVERIFY(settings.problems().isEmpty());
+    }
+    {
+        QSettings raw;
+        QJsonObject object
+            = QJsonDocument::fromJson(raw.value(QStringLiteral("simulator/parameters")).toString().toUtf8()).object();
+        object.insert(QStringLiteral("runs"), QStringLiteral("many"));
+        object.insert(QStringLiteral("networkSdMs"), -3.0); // the right type, but invalid
+        raw.setValue(QStringLiteral("simulator/parameters"), QString::fromUtf8(QJsonDocument(object).toJson()));
+    }
+    Settings settings;
+    QTest::ignoreMessage(QtWarningMsg, QRegularExpression(QStringLiteral("simulator field left out: runs")));
+    QTest::ignoreMessage(QtWarningMsg, QRegularExpression(QStringLiteral("simulator field left out: networkSdMs")));
+    const auto back = settings.simulatorParameters();
+    QVERIFY(back);
+    const Core::HerdParameters defaults = Core::HerdParameters::defaultsFor(Core::HerdModel::Outage);
+    QCOMPARE(back->runs, defaults.runs);
+    QCOMPARE(back->networkSdMs, defaults.networkSdMs);
+    QCOMPARE(back->clientCounts, parameters.clientCounts);
+    QCOMPARE(back->outageEndMs, 4000.0);
+    const QString problems = settings.problems().join(QLatin1Char('\n'));
+    QVERIFY2(problems.contains(QLatin1String("runs")) && problems.contains(QLatin1String("networkSdMs")),
+        qPrintable(problems));
 }
 
 void TestSettings::recentUrlTemplates_passwordWithAt_isMasked()
