@@ -49,7 +49,6 @@ QString tr(const char *text, const char *disambiguation = nullptr, int n = -1)
 // Keys, buckets and resources are created by clients; without a bound a
 // client could grow the server without limit.
 constexpr qsizetype maxStateEntries = 100'000;
-constexpr qsizetype maxTests = 10'000;
 constexpr qsizetype maxTotalSteps = 1'000'000;
 // /eventual keeps bodies: all of them together may take this many request bodies.
 constexpr qint64 eventualStorageInBodies = 8;
@@ -1543,8 +1542,14 @@ Plan FaultServerPrivate::controlEndpoint(const HttpRequest &r, const QStringList
             tr("created test %1 with %n step(s)", nullptr, status ? int(status->instructions.size()) : 0).arg(id));
     }
     if (what == QLatin1String("tests") && segments.size() == 3) {
+        if (r.method == "DELETE") {
+            if (!q->deleteTest(segments[2]))
+                return errorPlan(404, tr("no test \"%1\"").arg(shortened(segments[2])));
+            return jsonPlan(200, QJsonObject{{QStringLiteral("id"), segments[2]}, {QStringLiteral("deleted"), true}},
+                tr("deleted test %1").arg(segments[2]));
+        }
         if (r.method != "GET" && r.method != "HEAD")
-            return wrongMethod("GET");
+            return wrongMethod("GET, DELETE");
         const auto status = q->testStatus(segments[2]);
         if (!status)
             return errorPlan(404, tr("no test \"%1\"").arg(shortened(segments[2])));
@@ -1620,6 +1625,7 @@ QString FaultServerPrivate::createTest(const QStringList &instructions, QString 
         return {};
     }
     QMutexLocker lock(&mutex);
+    const qsizetype maxTests = std::max(1, options.maxTests);
     if (tests.size() >= maxTests || totalSteps + steps->size() > maxTotalSteps) {
         if (error) {
             *error = tr("the server already holds %1 tests with %2 steps (at most %3 tests, %4 steps); reset it first")
@@ -1705,6 +1711,8 @@ bool FaultServer::listen()
         return fail(tr("the log capacity must be from 1 to 1000000 entries (got %1)").arg(o.logCapacity));
     if (o.maxBodyBytes < 0 || o.maxBodyBytes > 1024LL * 1024 * 1024)
         return fail(tr("the body limit must be from 0 to 1 GiB (got %1 bytes)").arg(o.maxBodyBytes));
+    if (o.maxTests < 1 || o.maxTests > 1'000'000)
+        return fail(tr("the scripted test limit must be from 1 to 1000000 (got %1)").arg(o.maxTests));
     const bool loopback = o.address.isLoopback();
     if (!loopback && !o.allowNonLoopback) {
         return fail(tr("refusing to listen on %1: it is not a loopback address, and the fault server would "
@@ -1792,6 +1800,23 @@ QString FaultServer::createTest(const QStringList &instructions, QString *error)
     return m_d->createTest(instructions, error);
 }
 
+bool FaultServer::deleteTest(const QString &id)
+{
+    QMutexLocker lock(&m_d->mutex);
+    const auto it = m_d->tests.find(id);
+    if (it == m_d->tests.end())
+        return false;
+    m_d->totalSteps -= it->steps.size();
+    m_d->tests.erase(it);
+    return true;
+}
+
+int FaultServer::testCount() const
+{
+    QMutexLocker lock(&m_d->mutex);
+    return static_cast<int>(m_d->tests.size());
+}
+
 int FaultServer::consumedInstructions(const QString &id) const
 {
     QMutexLocker lock(&m_d->mutex);
@@ -1874,6 +1899,8 @@ QList<FaultServerEndpoint> FaultServer::endpoints()
             tr("store a scripted test and get its id; send X-Retry-Test-Id: <id> to use its steps")},
         {QStringLiteral("GET"), QStringLiteral("/_control/tests/{id}"), QString(),
             tr("a test's steps and how many were used")},
+        {QStringLiteral("DELETE"), QStringLiteral("/_control/tests/{id}"), QString(),
+            tr("forgets a test (its place counts towards the test limit until then)")},
         {QStringLiteral("GET"), QStringLiteral("/_control/log"), QStringLiteral("?since=SEQ&limit=N"),
             tr("what the server received and did")},
         {QStringLiteral("POST"), QStringLiteral("/_control/reset"), QString(),

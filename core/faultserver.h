@@ -43,6 +43,9 @@ struct FaultServerOptions
     /// masked in the log, requestHandled() and GET /_control/log, as
     /// core/redactor.h describes. Off only when asked for (retrylab serve --no-redact).
     bool redactLog = true;
+    /// Scripted tests held at once (1-1000000); createTest() refuses more until
+    /// some are deleted (deleteTest(), DELETE /_control/tests/{id}) or the server is reset.
+    int maxTests = 10'000;
 };
 
 /// A scripted test as the server keeps it.
@@ -75,7 +78,7 @@ struct FaultServerEndpoint
 /// bounded and a bad one gets 400 with a message):
 ///   /status/{code}  /delay/{ms}  /fail/{n}?key=K  /fault/{reset,empty,stall,
 ///   broken,garbage,drip}  /ratelimit  /occ/{name}  /eventual/{name}
-///   POST /_control/tests, GET /_control/tests/{id}, GET /_control/log, POST /_control/reset
+///   POST /_control/tests, GET|DELETE /_control/tests/{id}, GET /_control/log, POST /_control/reset
 ///
 /// Scripted tests: createTest() (or POST /_control/tests) stores a list of
 /// FaultInstruction steps and returns an id; each request with the header
@@ -128,6 +131,10 @@ public:
     /// Steps of the test used so far; -1 for an unknown id.
     int consumedInstructions(const QString &id) const;
     std::optional<ScriptedTestStatus> testStatus(const QString &id) const;
+    /// Forgets a scripted test, so that its place and steps count no more; false for an unknown id.
+    bool deleteTest(const QString &id);
+    /// Scripted tests held now.
+    int testCount() const;
     /// Forgets keys, scripts, resources, rate-limit buckets and the log, and
     /// reseeds the generator. Connections stay open; sequence numbers go on.
     void reset();

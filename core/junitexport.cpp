@@ -79,6 +79,12 @@ Suite suiteFor(const QString &name, const RunRecord &run, const QList<Expectatio
     suite.results = results;
     suite.timestamp = run.startedAt;
     suite.policyName = run.policy.name;
+    // Every policy the run used, not only the first.
+    for (const BackoffPolicy &used : run.policies) {
+        if (!used.name.isEmpty() && used.name != run.policy.name
+            && !suite.policyName.split(QStringLiteral(", ")).contains(used.name))
+            suite.policyName += QStringLiteral(", ") + used.name;
+    }
     qint64 last = -1;
     for (const RequestResult &r : run.results)
         last = std::max(last, r.endNs);

@@ -12,6 +12,7 @@
 #include <QMetaEnum>
 
 #include <algorithm>
+#include <climits>
 #include <cmath>
 #include <limits>
 
@@ -595,8 +596,26 @@ QJsonObject toJsonObject(
     QList<quint64> ids = run.requests.keys();
     std::sort(ids.begin(), ids.end());
     QJsonArray requests;
-    for (quint64 id : std::as_const(ids))
-        requests.append(requestObject(id, run.requests.value(id), redactor));
+    for (quint64 id : std::as_const(ids)) {
+        QJsonObject request = requestObject(id, run.requests.value(id), redactor);
+        if (const int index = run.requestPolicies.value(id, -1); index >= 0 && index < run.policies.size())
+            request.insert(QStringLiteral("policyIndex"), index);
+        requests.append(request);
+    }
+    // The policy may change between requests of one run: each one used, with its requests.
+    QJsonArray policies;
+    for (int i = 0; i < run.policies.size(); ++i) {
+        QJsonArray requestIds;
+        for (quint64 id : std::as_const(ids)) {
+            if (run.requestPolicies.value(id, -1) == i)
+                requestIds.append(unsignedValue(id));
+        }
+        policies.append(QJsonObject{
+            {QStringLiteral("index"), i},
+            {QStringLiteral("policy"), PolicyJson::toJsonObject(run.policies.at(i))},
+            {QStringLiteral("requestIds"), requestIds},
+        });
+    }
 
     QJsonArray attempts;
     for (const AttemptRecord &a : run.attempts)
@@ -633,6 +652,7 @@ QJsonObject toJsonObject(
         {QStringLiteral("startedAt"), dateValue(run.startedAt)},
         {QStringLiteral("epochNs"), integerValue(run.epochNs)},
         {QStringLiteral("policy"), PolicyJson::toJsonObject(run.policy)},
+        {QStringLiteral("policies"), policies},
         {QStringLiteral("summary"), summaryObject(run)},
         {QStringLiteral("requests"), requests},
         {QStringLiteral("attempts"), attempts},
@@ -682,6 +702,17 @@ Result<Report> fromJsonObject(const QJsonObject &object)
         }
     }
 
+    const QJsonArray policies = top.array(QStringLiteral("policies"), false);
+    for (qsizetype i = 0; i < policies.size() && error.isEmpty(); ++i) {
+        if (const auto o = elementObject(policies, i, QStringLiteral("policies"), &error)) {
+            auto parsed = PolicyJson::fromJsonObject(o->value(QStringLiteral("policy")).toObject());
+            if (parsed)
+                report.run.policies.append(std::move(parsed).value());
+            else
+                error = tr("in \"policies[%1].policy\": %2").arg(i).arg(parsed.error());
+        }
+    }
+
     const QJsonArray requests = top.array(QStringLiteral("requests"), true);
     for (qsizetype i = 0; i < requests.size() && error.isEmpty(); ++i) {
         const QString path = QStringLiteral("requests[%1]").arg(i);
@@ -692,6 +723,18 @@ Result<Report> fromJsonObject(const QJsonObject &object)
             if (error.isEmpty() && report.run.requests.contains(id))
                 f.fail(QStringLiteral("id"), tr("request %1 appears twice").arg(id));
             report.run.requests.insert(id, std::move(spec));
+            const qint64 policyIndex = f.integer(QStringLiteral("policyIndex"), -1, false, 0, INT_MAX);
+            if (policyIndex >= 0)
+                report.run.requestPolicies.insert(id, int(policyIndex));
+        }
+    }
+
+    for (auto it = report.run.requestPolicies.cbegin(); it != report.run.requestPolicies.cend() && error.isEmpty();
+         ++it) {
+        if (it.value() >= report.run.policies.size()) {
+            error = tr("field \"policyIndex\" of request %1: %2 is not an index into \"policies\"")
+                        .arg(it.key())
+                        .arg(it.value());
         }
     }
 

@@ -5,6 +5,27 @@
 
 namespace RetryLab::Core {
 
+const BackoffPolicy &RunRecord::policyOf(quint64 requestId) const
+{
+    const int index = requestPolicies.value(requestId, -1);
+    return index >= 0 && index < policies.size() ? policies.at(index) : policy;
+}
+
+void RunRecord::notePolicy(quint64 requestId, const BackoffPolicy &used)
+{
+    // A run uses a handful of policies; the newest is the likeliest match.
+    int index = -1;
+    for (int i = int(policies.size()) - 1; i >= 0 && index < 0; --i) {
+        if (policies.at(i) == used)
+            index = i;
+    }
+    if (index < 0) {
+        policies.append(used);
+        index = int(policies.size()) - 1;
+    }
+    requestPolicies.insert(requestId, index);
+}
+
 RunRecorder::RunRecorder(RetryExecutor *executor, QObject *parent) : QObject(parent), m_executor(executor)
 {
     clear();
@@ -19,8 +40,10 @@ quint64 RunRecorder::submit(const RequestSpec &request)
     if (m_record.requests.isEmpty())
         m_record.policy = m_executor->policy();
     // Remember the spec before submitting: an invalid request finishes at once.
+    const BackoffPolicy policy = m_executor->policy();
     const quint64 id = m_executor->submit(request);
     m_record.requests.insert(id, request);
+    m_record.notePolicy(id, policy);
     return id;
 }
 

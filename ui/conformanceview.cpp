@@ -14,10 +14,12 @@
 #include <QLoggingCategory>
 #include <QPlainTextEdit>
 #include <QPushButton>
+#include <QSignalBlocker>
 #include <QTableView>
 #include <QVBoxLayout>
 
 #include <algorithm>
+#include <utility>
 
 Q_LOGGING_CATEGORY(lcConformanceView, "retrylab.ui.conformanceview")
 
@@ -109,16 +111,29 @@ ConformanceView::~ConformanceView() = default;
 
 void ConformanceView::setPolicy(const Core::BackoffPolicy &policy)
 {
+    if (m_runner->isRunning()) {
+        // The running suite's results belong to the policy it started with; relabelling
+        // them would claim the new policy passed cells it never ran.
+        m_pendingPolicy = policy;
+        m_status->setText(runningText());
+        return;
+    }
+    m_pendingPolicy.reset();
+    applyEditedPolicy(policy, true);
+}
+
+void ConformanceView::applyEditedPolicy(const Core::BackoffPolicy &policy, bool showItsPlan)
+{
     m_editedPolicy = policy;
     const QString text = tr("Edited policy: %1").arg(policy.name);
+    const QSignalBlocker blocker(m_policyBox);
     if (m_policyBox->itemData(0).toInt() == editedPolicyItem)
         m_policyBox->setItemText(0, text);
     else
         m_policyBox->insertItem(0, text, editedPolicyItem);
-    if (m_policyBox->currentIndex() == 0)
+    m_policyBox->setCurrentIndex(0);
+    if (showItsPlan)
         handlePolicyChosen();
-    else
-        m_policyBox->setCurrentIndex(0);
 }
 
 Core::BackoffPolicy ConformanceView::policy() const
@@ -130,6 +145,38 @@ Core::BackoffPolicy ConformanceView::policy() const
     if (item >= 0 && item < presets.size())
         return presets[item].policy;
     return Core::BackoffPolicy{};
+}
+
+QString ConformanceView::policyChoice() const
+{
+    const int item = m_policyBox->currentData().toInt();
+    if (item == editedPolicyItem)
+        return editedChoice();
+    const QList<Core::Presets::Preset> &presets = Core::Presets::all();
+    return item >= 0 && item < presets.size() ? presets[item].id : QString();
+}
+
+bool ConformanceView::setPolicyChoice(const QString &choice)
+{
+    if (m_runner->isRunning())
+        return false;
+    int item = -2;
+    if (choice == editedChoice()) {
+        if (!m_editedPolicy)
+            return false;
+        item = editedPolicyItem;
+    } else {
+        const QList<Core::Presets::Preset> &presets = Core::Presets::all();
+        for (int i = 0; i < presets.size(); ++i) {
+            if (presets[i].id == choice)
+                item = i;
+        }
+    }
+    const int index = m_policyBox->findData(item);
+    if (index < 0)
+        return false;
+    m_policyBox->setCurrentIndex(index);
+    return true;
 }
 
 void ConformanceView::setFaultServer(Core::FaultServer *server)
@@ -152,8 +199,7 @@ void ConformanceView::run()
         return; // failed() follows
     m_model->setCells(m_runner->cells());
     setRunning(true);
-    m_status->setText(tr("Running %n cell(s) against the embedded fault server...", nullptr,
-        static_cast<int>(m_runner->cells().size())));
+    m_status->setText(runningText());
     Q_EMIT started();
 }
 
@@ -168,6 +214,7 @@ void ConformanceView::handlePolicyChosen()
         return;
     m_runner->setPolicy(policy());
     showPlan();
+    Q_EMIT policyChoiceChanged(policyChoice());
 }
 
 void ConformanceView::showPlan()
@@ -189,11 +236,32 @@ void ConformanceView::showPlan()
                 run.deadlineMs > 0.0 ? tr(", deadline %1 ms").arg(milliseconds(run.deadlineMs)) : QString()));
 }
 
+QString ConformanceView::runningText() const
+{
+    const QString progress = m_runner->finishedCount() == 0
+        ? tr("Running %n cell(s) for \u201c%1\u201d against the embedded fault server...", nullptr,
+            static_cast<int>(m_runner->cells().size()))
+              .arg(m_runner->policy().name)
+        : tr("%1 of %2 cells done for \u201c%3\u201d...")
+              .arg(m_runner->finishedCount())
+              .arg(m_runner->cells().size())
+              .arg(m_runner->policy().name);
+    return progress + pendingText();
+}
+
+QString ConformanceView::pendingText() const
+{
+    if (!m_pendingPolicy)
+        return {};
+    return QLatin1Char(' ')
+        + tr("The edited policy changed to \u201c%1\u201d; the next run uses it.").arg(m_pendingPolicy->name);
+}
+
 void ConformanceView::handleCellFinished(int index)
 {
     if (index >= 0 && index < m_runner->cells().size())
         m_model->updateCell(index, m_runner->cells().at(index));
-    m_status->setText(tr("%1 of %2 cells done...").arg(m_runner->finishedCount()).arg(m_runner->cells().size()));
+    m_status->setText(runningText());
 }
 
 void ConformanceView::handleFinished()
@@ -202,9 +270,19 @@ void ConformanceView::handleFinished()
     m_model->setRunning(false);
     const int passed = m_runner->passedCount();
     const int total = static_cast<int>(m_runner->cells().size());
-    m_status->setText(passed == total
-            ? tr("All %1 cells behave as the policy's rules say.").arg(total)
-            : tr("%1 of %2 cells pass; select a red cell to see what differs.").arg(passed).arg(total));
+    const QString ran = m_runner->policy().name;
+    const QString pending = pendingText();
+    if (m_pendingPolicy) {
+        // Offered for the next run; the matrix keeps the finished run's results.
+        applyEditedPolicy(*std::exchange(m_pendingPolicy, std::nullopt), false);
+    }
+    m_status->setText(
+        (passed == total ? tr("All %1 cells behave as the rules of \u201c%2\u201d say.").arg(total).arg(ran)
+                         : tr("%1 of %2 cells pass for \u201c%3\u201d; select a red cell to see what differs.")
+                               .arg(passed)
+                               .arg(total)
+                               .arg(ran))
+        + pending);
     qCDebug(lcConformanceView) << passed << "of" << total << "cells passed";
     Q_EMIT finished(passed, total);
 }
@@ -213,7 +291,11 @@ void ConformanceView::handleFailed(const QString &message)
 {
     setRunning(false);
     m_model->setRunning(false);
-    m_status->setText(tr("The matrix could not run: %1").arg(Core::Redactor::logLine(message)));
+    const QString pending = pendingText();
+    if (m_pendingPolicy) {
+        applyEditedPolicy(*std::exchange(m_pendingPolicy, std::nullopt), false);
+    }
+    m_status->setText(tr("The matrix could not run: %1").arg(Core::Redactor::logLine(message)) + pending);
     Q_EMIT failed(message);
 }
 

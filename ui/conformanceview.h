@@ -38,9 +38,19 @@ public:
     ~ConformanceView() override;
 
     /// The policy being edited elsewhere; offered first in the policy box and chosen.
+    /// During a run it is held back (and said to be pending) until the run ends, so
+    /// that the results stay labelled with the policy they were run for.
     void setPolicy(const Core::BackoffPolicy &policy);
+    /// The edited policy waiting for the running suite to end.
+    const std::optional<Core::BackoffPolicy> &pendingPolicy() const { return m_pendingPolicy; }
     /// The policy the next run tests: the one chosen in the policy box.
     Core::BackoffPolicy policy() const;
+    /// What the policy box has chosen, to persist: editedChoice() or a preset's id.
+    QString policyChoice() const;
+    /// Chooses the edited policy or a preset by id; false (and nothing changes) when
+    /// there is no such choice or a run is going.
+    bool setPolicyChoice(const QString &choice);
+    static QString editedChoice() { return QStringLiteral("edited"); }
     /// Not owned; it must outlive the view or be removed (nullptr) first.
     void setFaultServer(Core::FaultServer *server);
 
@@ -57,6 +67,8 @@ Q_SIGNALS:
     void started();
     void finished(int passed, int total);
     void failed(const QString &message);
+    /// The policy box chose another policy (policyChoice()).
+    void policyChoiceChanged(const QString &choice);
 
 private:
     void handlePolicyChosen();
@@ -66,10 +78,14 @@ private:
     void handleSelectionChanged();
     void showPlan();
     void setRunning(bool running);
+    void applyEditedPolicy(const Core::BackoffPolicy &policy, bool showItsPlan);
+    QString runningText() const;
+    QString pendingText() const;
 
     Core::ConformanceRunner *m_runner = nullptr;
     ConformanceModel *m_model = nullptr;
     std::optional<Core::BackoffPolicy> m_editedPolicy;
+    std::optional<Core::BackoffPolicy> m_pendingPolicy;
 
     QComboBox *m_policyBox = nullptr;
     QPushButton *m_runButton = nullptr;

@@ -370,6 +370,10 @@ void MainWindow::loadSettings()
     m_serverView->setScenario(m_settings->serverScenario());
     m_runner->setScenario(m_serverView->scenario());
     handlePolicyChanged();
+    if (const auto parameters = m_settings->simulatorParameters())
+        m_simulator->setParameters(*parameters);
+    if (const QString choice = m_settings->conformancePolicyChoice(); !choice.isEmpty())
+        m_conformance->setPolicyChoice(choice);
 
     if (!m_settings->restoreMainWindow(*this)) {
         const QSize available = screen() ? screen()->availableGeometry().size() : QSize(1600, 1000);
@@ -383,6 +387,9 @@ void MainWindow::saveSettings()
 {
     m_settings->setRequestDraft(m_composer->draft());
     m_settings->setServerScenario(m_serverView->scenario());
+    if (const auto parameters = m_simulator->parameters())
+        m_settings->setSimulatorParameters(*parameters);
+    m_settings->setConformancePolicyChoice(m_conformance->policyChoice());
     m_settings->saveMainWindow(*this);
     if (const QString error = m_settings->sync(); !error.isEmpty())
         qCWarning(lcMainWindow) << error;
@@ -399,6 +406,11 @@ void MainWindow::connectParts()
     connect(m_settings, &Settings::recentUrlsChanged, this,
         [this] { m_composer->setRecentUrls(m_settings->recentUrlTemplates()); });
 
+    connect(m_simulator, &SimulatorView::parametersEdited, this, [this] {
+        if (const auto parameters = m_simulator->parameters())
+            m_settings->setSimulatorParameters(*parameters);
+    });
+    connect(m_conformance, &ConformanceView::policyChoiceChanged, m_settings, &Settings::setConformancePolicyChoice);
     connect(m_policyPanel, &PolicyPanel::policyChanged, this, &MainWindow::handlePolicyChanged);
     connect(m_policyPanel, &PolicyPanel::validityChanged, this, &MainWindow::handlePolicyChanged);
 
@@ -496,7 +508,10 @@ void MainWindow::send()
     if (refuseWhenBlocked(tr("Not sent")))
         return;
     startRunIfEmpty();
-    const auto id = m_runner->send(m_composer->draft());
+    const RequestDraft draft = m_composer->draft();
+    const quint64 sentBefore = m_sentCount;
+    const auto id = m_runner->send(draft);
+    rememberSentUrl(draft, sentBefore);
     if (!id)
         showProblem(tr("Not sent: %1").arg(id.error()));
 }
@@ -506,7 +521,11 @@ void MainWindow::sendBatch()
     if (refuseWhenBlocked(tr("Not sent")))
         return;
     startRunIfEmpty();
-    if (const QString problem = m_runner->startBatch(m_composer->draft()); !problem.isEmpty())
+    const RequestDraft draft = m_composer->draft();
+    const quint64 sentBefore = m_sentCount;
+    const QString problem = m_runner->startBatch(draft);
+    rememberSentUrl(draft, sentBefore);
+    if (!problem.isEmpty())
         showProblem(problem);
 }
 
@@ -515,7 +534,11 @@ void MainWindow::startRepeat()
     if (refuseWhenBlocked(tr("Not repeating")))
         return;
     startRunIfEmpty();
-    if (const QString problem = m_runner->startRepeat(m_composer->draft()); !problem.isEmpty())
+    const RequestDraft draft = m_composer->draft();
+    const quint64 sentBefore = m_sentCount;
+    const QString problem = m_runner->startRepeat(draft);
+    rememberSentUrl(draft, sentBefore);
+    if (!problem.isEmpty())
         showProblem(tr("Not repeating: %1").arg(problem));
     scheduleStatusUpdate();
 }
@@ -534,9 +557,17 @@ void MainWindow::clearRun()
     updateStatus();
 }
 
+// Once per action rather than per request: a batch of 10,000 is one entry in the
+// history, and the URL recorded is the one of the draft that went out.
+void MainWindow::rememberSentUrl(const RequestDraft &draft, quint64 sentBefore)
+{
+    if (m_sentCount > sentBefore)
+        m_settings->addRecentUrlTemplate(draft.urlTemplate);
+}
+
 void MainWindow::handleSent()
 {
-    m_settings->addRecentUrlTemplate(m_composer->draft().urlTemplate);
+    ++m_sentCount;
     m_composer->setPreviewContext(m_runner->nextContext());
     m_serverView->setSharedTestId(m_runner->sharedTestId());
     scheduleStatusUpdate();
@@ -736,6 +767,13 @@ Core::Result<qint64> MainWindow::exportRun(const QString &path, ExportFormat for
     if (!m_session->isRecordComplete()) {
         message += QLatin1Char(' ')
             + tr("Older attempts were rebuilt from the log: their response headers and bodies are not included.");
+    }
+    if (m_session->droppedBodyCount() > 0) {
+        message += QLatin1Char(' ')
+            + tr("To bound memory only the newest request and response bodies are kept (%1 MiB); older bodies "
+                 "dropped: %2 (empty in the file). Attempts and statistics are complete.")
+                  .arg(QString::number(double(m_session->bodyBudget()) / (1024.0 * 1024.0), 'g', 3))
+                  .arg(m_session->droppedBodyCount());
     }
     m_messages->showMessage(
         options.redactCredentials ? FieldMessage::Kind::Success : FieldMessage::Kind::Warning, message);

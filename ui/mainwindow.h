@@ -24,6 +24,7 @@ class EmbeddedServer;
 class ErrorLogView;
 class MessageBar;
 class PolicyPanel;
+struct RequestDraft;
 class RequestComposer;
 class RequestRunner;
 class RunSession;
@@ -137,6 +138,7 @@ private:
     void handlePolicyChanged();
     void handleServerScenarioChanged();
     void handleSent();
+    void rememberSentUrl(const RequestDraft &draft, quint64 sentBefore);
     void scheduleStatusUpdate();
     void updateStatus();
     void updateServerStatus();
@@ -173,6 +175,7 @@ private:
     QLabel *m_breakerStatus = nullptr;
     QLabel *m_budgetStatus = nullptr;
     QTimer *m_statusTimer = nullptr;
+    quint64 m_sentCount = 0; ///< requests handed to the executor, for once-per-action bookkeeping
     QTimer *m_breakerPoll = nullptr;
 
     QByteArray m_defaultState;

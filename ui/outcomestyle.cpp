@@ -2,6 +2,9 @@
 
 #include <QPalette>
 
+#include <algorithm>
+#include <cmath>
+
 namespace RetryLab::Ui {
 
 using Core::AttemptOutcome;
@@ -50,6 +53,42 @@ QColor requestOutcomeColor(RequestOutcome outcome)
 bool isDarkPalette(const QPalette &palette)
 {
     return palette.color(QPalette::Window).lightness() < palette.color(QPalette::WindowText).lightness();
+}
+
+double relativeLuminance(const QColor &colour)
+{
+    const auto linear = [](float channel) {
+        const double c = channel;
+        return c <= 0.04045 ? c / 12.92 : std::pow((c + 0.055) / 1.055, 2.4);
+    };
+    const QColor rgb = colour.toRgb();
+    return 0.2126 * linear(rgb.redF()) + 0.7152 * linear(rgb.greenF()) + 0.0722 * linear(rgb.blueF());
+}
+
+double contrastRatio(const QColor &a, const QColor &b)
+{
+    const double la = relativeLuminance(a);
+    const double lb = relativeLuminance(b);
+    return (std::max(la, lb) + 0.05) / (std::min(la, lb) + 0.05);
+}
+
+QColor readableOn(const QColor &colour, const QColor &background, double minRatio)
+{
+    if (contrastRatio(colour, background) >= minRatio)
+        return colour;
+    // Towards white on a dark background, towards black on a light one; in small steps
+    // so that the hue stays recognisable. Black or white always reach at least 4.5.
+    const bool lighten = relativeLuminance(background) < 0.18;
+    const QColor target = lighten ? QColor(Qt::white) : QColor(Qt::black);
+    QColor out = colour.toRgb();
+    for (int step = 1; step <= 20 && contrastRatio(out, background) < minRatio; ++step) {
+        const float t = static_cast<float>(step) / 20.0F;
+        const QColor rgb = colour.toRgb();
+        out = QColor::fromRgbF(rgb.redF() + (target.redF() - rgb.redF()) * t,
+            rgb.greenF() + (target.greenF() - rgb.greenF()) * t, rgb.blueF() + (target.blueF() - rgb.blueF()) * t,
+            rgb.alphaF());
+    }
+    return out;
 }
 
 } // namespace RetryLab::Ui

@@ -15,5 +15,13 @@ QColor outcomeColor(Core::AttemptOutcome outcome);
 QColor requestOutcomeColor(Core::RequestOutcome outcome);
 /// Whether the palette is a dark one (the window darker than its text).
 bool isDarkPalette(const QPalette &palette);
+/// WCAG relative luminance (0 black .. 1 white).
+double relativeLuminance(const QColor &colour);
+/// WCAG contrast ratio of two colours (1 .. 21); alpha is ignored.
+double contrastRatio(const QColor &a, const QColor &b);
+/// `colour` with its hue kept, made lighter or darker (whichever the background
+/// allows) until it reaches `minRatio` against `background`: a colour that carries
+/// meaning stays readable on a light and on a dark palette.
+QColor readableOn(const QColor &colour, const QColor &background, double minRatio = 3.0);
 
 } // namespace RetryLab::Ui

@@ -19,6 +19,7 @@
 #include <QPlainTextEdit>
 #include <QProgressBar>
 #include <QResizeEvent>
+#include <QSignalBlocker>
 #include <QSpinBox>
 #include <QStyledItemDelegate>
 #include <QTableView>
@@ -409,12 +410,35 @@ void RequestComposer::setDraft(const RequestDraft &draft)
 
 void RequestComposer::setRecentUrls(const QStringList &templates)
 {
-    const QString current = m_url->currentText();
+    QStringList items;
+    for (int i = 0; i < m_url->count(); ++i)
+        items.append(m_url->itemText(i));
+    if (items == templates)
+        return;
+    // Rebuilding the list resets the line edit; whoever is typing keeps text, cursor and selection.
+    QLineEdit *edit = m_url->lineEdit();
+    const QString current = edit->text();
+    const int cursor = edit->cursorPosition();
+    const int selectionStart = edit->selectionStart();
+    const int selectionLength = edit->selectionLength();
     const bool wasFilling = m_filling;
     m_filling = true;
-    m_url->clear();
-    m_url->addItems(templates);
-    m_url->setCurrentText(current);
+    {
+        const QSignalBlocker blocker(m_url);
+        m_url->clear();
+        m_url->addItems(templates);
+        m_url->setCurrentIndex(-1);
+        edit->setText(current);
+    }
+    if (selectionStart >= 0 && selectionLength > 0) {
+        // setSelection() leaves the cursor at its end; put it back where it was.
+        if (cursor == selectionStart)
+            edit->setSelection(selectionStart + selectionLength, -selectionLength);
+        else
+            edit->setSelection(selectionStart, selectionLength);
+    } else {
+        edit->setCursorPosition(cursor);
+    }
     m_filling = wasFilling;
 }
 

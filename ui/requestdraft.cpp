@@ -6,6 +6,9 @@
 #include <QCoreApplication>
 #include <QJsonArray>
 #include <QJsonValue>
+#include <QUrl>
+
+#include <algorithm>
 
 #include <cmath>
 
@@ -64,24 +67,97 @@ bool readBool(const QJsonObject &object, const QString &key, bool *out, QString 
     return true;
 }
 
+bool isPlaceholder(QStringView value)
+{
+    return value.size() >= 2 && value.startsWith(QLatin1Char('{')) && value.endsWith(QLatin1Char('}'))
+        && value.count(QLatin1Char('{')) == 1;
+}
+
+QString maskText()
+{
+    return QString::fromLatin1(Core::Redactor::mask());
+}
+
+// "a=1&token=x" with the values of sensitive names masked; placeholders stay.
+QString withoutSecretParameters(const QString &parameters)
+{
+    QStringList pairs = parameters.split(QLatin1Char('&'));
+    for (QString &pair : pairs) {
+        const qsizetype equals = pair.indexOf(QLatin1Char('='));
+        if (equals <= 0)
+            continue;
+        const QString name = QUrl::fromPercentEncoding(pair.left(equals).toUtf8());
+        const QStringView value = QStringView(pair).mid(equals + 1);
+        if (!value.isEmpty() && !isPlaceholder(value) && Core::Redactor::isSensitiveName(name))
+            pair = pair.left(equals + 1) + maskText();
+    }
+    return pairs.join(QLatin1Char('&'));
+}
+
 } // namespace
+
+QString RequestDraft::urlTemplateWithoutCredentials(const QString &urlTemplate)
+{
+    QString out = urlTemplate;
+    const qsizetype schemeEnd = out.indexOf(QLatin1String("://"));
+    qsizetype rest = 0;
+    if (schemeEnd > 0) {
+        const qsizetype authorityStart = schemeEnd + 3;
+        qsizetype authorityEnd = out.size();
+        for (const QChar end : {QLatin1Char('/'), QLatin1Char('?'), QLatin1Char('#')}) {
+            const qsizetype at = out.indexOf(end, authorityStart);
+            if (at >= 0)
+                authorityEnd = std::min(authorityEnd, at);
+        }
+        const qsizetype at = out.lastIndexOf(QLatin1Char('@'), authorityEnd - 1);
+        if (at >= authorityStart) {
+            QUrl userInfo;
+            userInfo.setUserInfo(out.mid(authorityStart, at - authorityStart), QUrl::TolerantMode);
+            if (!userInfo.password().isEmpty()) {
+                const QString kept = userInfo.userName(QUrl::FullyEncoded) + QLatin1Char(':') + maskText();
+                out.replace(authorityStart, at - authorityStart, kept);
+                authorityEnd += kept.size() - (at - authorityStart);
+            }
+        }
+        rest = authorityEnd;
+    }
+    const qsizetype query = out.indexOf(QLatin1Char('?'), rest);
+    if (query < 0)
+        return out;
+    qsizetype fragment = out.indexOf(QLatin1Char('#'), query);
+    const QString parameters = out.mid(query + 1, fragment < 0 ? -1 : fragment - query - 1);
+    QString cleaned = out.left(query + 1) + withoutSecretParameters(parameters);
+    if (fragment >= 0)
+        cleaned += QLatin1Char('#') + withoutSecretParameters(out.mid(fragment + 1));
+    return cleaned;
+}
 
 QJsonObject RequestDraft::toJson(bool keepCredentials) const
 {
+    const Core::Redactor redactor(!keepCredentials);
     QJsonArray headerArray;
+    Core::HeaderList wireHeaders;
     for (const DraftHeader &header : headers) {
-        const bool secret = !keepCredentials && Core::Redactor::isSensitiveHeader(header.name.toLatin1());
+        const QString name = header.name.trimmed();
+        QString value = header.value;
+        if (!keepCredentials && !value.isEmpty() && !isPlaceholder(value)) {
+            value = QString::fromUtf8(redactor.headerValue(name.toLatin1(), value.toUtf8()));
+        }
+        wireHeaders.append({name.toLatin1(), header.value.toUtf8()});
         headerArray.append(QJsonObject{
-            {QStringLiteral("name"), header.name},
-            {QStringLiteral("value"), secret ? QString() : header.value},
+            {QStringLiteral("name"), name},
+            {QStringLiteral("value"), value},
             {QStringLiteral("enabled"), header.enabled},
         });
     }
+    QString savedBody = body;
+    if (!keepCredentials && !body.isEmpty())
+        savedBody = QString::fromUtf8(redactor.body(body.toUtf8(), wireHeaders));
     QJsonObject object{
         {QStringLiteral("method"), method},
-        {QStringLiteral("url"), urlTemplate},
+        {QStringLiteral("url"), keepCredentials ? urlTemplate : urlTemplateWithoutCredentials(urlTemplate)},
         {QStringLiteral("headers"), headerArray},
-        {QStringLiteral("body"), body},
+        {QStringLiteral("body"), savedBody},
         {QStringLiteral("idempotent"), idempotent},
         {QStringLiteral("batchCount"), batchCount},
         {QStringLiteral("concurrency"), concurrency},

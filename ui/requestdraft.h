@@ -51,9 +51,16 @@ struct RequestDraft
 
     static QString defaultUrlTemplate() { return QStringLiteral("{server}/fail/3?key={id}"); }
 
-    /// The values of credential headers (Authorization, cookies, API keys, ...) are
-    /// left out unless `keepCredentials`: the settings file is plain text.
+    /// Header names are written trimmed. Unless `keepCredentials`, credentials are
+    /// replaced by Core::Redactor::mask() ("REDACTED"), so that the user sees that a
+    /// value was not saved (the settings file is plain text): values of credential
+    /// headers (Authorization keeps its scheme), the URL's password and sensitive
+    /// query parameters (see urlTemplateWithoutCredentials()), and credentials in the body.
     QJsonObject toJson(bool keepCredentials = false) const;
+    /// "http://u:p@ss@host/x?token=t&key={id}" -> "http://u:REDACTED@host/x?token=REDACTED&key={id}".
+    /// The user info ends at the last '@' of the authority (a password may hold '@');
+    /// QUrl splits it into name and password. Values that are only a placeholder stay.
+    static QString urlTemplateWithoutCredentials(const QString &urlTemplate);
     /// Reads what toJson() wrote; the error names the field.
     static Core::Result<RequestDraft> fromJson(const QJsonObject &object);
 

@@ -5,8 +5,11 @@
 #include "core/retryheaders.h"
 #include "ui/runsession.h"
 
+#include <QHostAddress>
 #include <QLoggingCategory>
 #include <QRandomGenerator>
+
+#include <utility>
 
 Q_LOGGING_CATEGORY(lcRunner, "retrylab.ui.runner")
 
@@ -24,6 +27,8 @@ RequestRunner::RequestRunner(Core::RetryExecutor *executor, RunSession *session,
 
 void RequestRunner::setServer(Core::FaultServer *server, const QString &problem)
 {
+    if (server != m_server)
+        m_perRequestTests.clear(); // ids of another server
     m_server = server;
     m_serverProblem = server ? QString() : problem;
     m_sharedTestId.clear();
@@ -67,7 +72,8 @@ Core::Result<Core::RequestSpec> RequestRunner::prepare(const RequestDraft &draft
         return built;
     Core::RequestSpec spec = std::move(built).value();
 
-    if (m_scenario.isActive()) {
+    // The script's id means nothing to another server, and would tell it about this one.
+    if (m_scenario.isActive() && (!m_server || targetsServer(spec.url))) {
         if (!m_server) {
             return R::failure(m_serverProblem.isEmpty()
                     ? tr("The server scenario needs the embedded server, which is not running.")
@@ -83,6 +89,7 @@ Core::Result<Core::RequestSpec> RequestRunner::prepare(const RequestDraft &draft
             testId = m_sharedTestId;
         } else {
             testId = m_server->createTest(m_scenario.instructions, &error);
+            m_unsentTestId = testId;
         }
         if (testId.isEmpty())
             return R::failure(tr("The server did not take the scenario: %1").arg(error));
@@ -104,7 +111,15 @@ Core::Result<quint64> RequestRunner::submit(const RequestDraft &draft, const QSt
     if (!spec)
         return R::failure(spec.error());
     m_executor->setConcurrencyLimit(draft.concurrency);
+    // The executor reports every result after submit() has returned; should one
+    // ever arrive inside it, handleRequestFinished() deletes m_unsentTestId instead.
     const quint64 id = m_session->submit(*spec);
+    if (!m_unsentTestId.isEmpty()) {
+        if (id == 0)
+            deleteTest(std::exchange(m_unsentTestId, QString()));
+        else
+            m_perRequestTests.insert(id, std::exchange(m_unsentTestId, QString()));
+    }
     qCDebug(lcRunner) << "sent" << id << spec->method << spec->url.toString();
     emit sent(id);
     return id;
@@ -191,8 +206,36 @@ void RequestRunner::resetBatch()
     emit batchProgress(0, 0, 0);
 }
 
+bool RequestRunner::targetsServer(const QUrl &url) const
+{
+    if (!m_server)
+        return false;
+    const QUrl base = m_server->baseUrl();
+    if (url.scheme().compare(base.scheme(), Qt::CaseInsensitive) != 0 || url.port(80) != base.port(80))
+        return false;
+    const QString host = url.host().toLower();
+    if (host == base.host().toLower())
+        return true;
+    // The server listens on loopback; "localhost" names it too.
+    return host == QLatin1String("localhost") && QHostAddress(base.host()).isLoopback();
+}
+
+void RequestRunner::deleteTest(const QString &id)
+{
+    if (m_server && !id.isEmpty() && !m_server->deleteTest(id))
+        qCDebug(lcRunner) << "test" << id << "was already gone (server reset)";
+}
+
 void RequestRunner::handleRequestFinished(const Core::RequestResult &result)
 {
+    // A per-request copy of the script is used up with its request; the server holds
+    // only so many tests, so a long repeat would otherwise be refused after a while.
+    if (const auto it = m_perRequestTests.constFind(result.requestId); it != m_perRequestTests.cend()) {
+        deleteTest(it.value());
+        m_perRequestTests.erase(it);
+    } else if (!m_unsentTestId.isEmpty()) {
+        deleteTest(std::exchange(m_unsentTestId, QString()));
+    }
     const bool succeeded = result.outcome == Core::RequestOutcome::Succeeded;
     if (!m_batchIds.remove(result.requestId))
         return;

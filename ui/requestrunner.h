@@ -24,7 +24,9 @@ class RunSession;
 /// Sends what the composer holds: one request, a batch of N, or one request every
 /// interval until stopped. Each logical request gets its placeholders expanded with a
 /// key of its own ({id}) and, when a server scenario is active, its script: a fresh
-/// copy per request (createTest) or the one shared copy, selected by X-Retry-Test-Id.
+/// copy per request (createTest, deleted again when the request finishes) or the one
+/// shared copy, selected by X-Retry-Test-Id. Only requests to the embedded server carry
+/// the header; a request to another host goes out without the script.
 ///
 /// The concurrency limit is the executor's: at most that many attempts are on the
 /// wire at once; a request sleeping before its retry holds no slot.
@@ -51,10 +53,6 @@ public:
 
     /// What the placeholders of the next request will stand for (for previews).
     ExpansionContext nextContext() const;
-
-    /// Builds the next logical request: expands the draft (consuming a key) and
-    /// attaches the scenario. Errors say what is wrong; nothing is consumed then.
-    Core::Result<Core::RequestSpec> prepare(const RequestDraft &draft, const QString &label = {});
 
     /// Sends one request; returns its id or why it was not sent.
     Core::Result<quint64> send(const RequestDraft &draft);
@@ -85,9 +83,15 @@ Q_SIGNALS:
     void failed(const QString &message);
 
 private:
+    /// Builds the next logical request: expands the draft (consuming a key) and
+    /// attaches the scenario. Errors say what is wrong; nothing is consumed then.
+    Core::Result<Core::RequestSpec> prepare(const RequestDraft &draft, const QString &label = {});
     void handleRequestFinished(const Core::RequestResult &result);
     void handleRepeatTick();
     QString nextKey() const;
+    /// True when the URL reaches the embedded server (same scheme, host and port).
+    bool targetsServer(const QUrl &url) const;
+    void deleteTest(const QString &id);
     Core::Result<quint64> submit(const RequestDraft &draft, const QString &label);
 
     QPointer<Core::RetryExecutor> m_executor;
@@ -97,6 +101,8 @@ private:
 
     ServerScenario m_scenario;
     QString m_sharedTestId;
+    QHash<quint64, QString> m_perRequestTests; ///< request id -> its copy of the script
+    QString m_unsentTestId; ///< made by prepare(), not yet filed under a request id
 
     /// Keys are "<token>-<n>": the token differs per run of the program, so that keys
     /// stay fresh on a server that outlives the window (retrylab serve).

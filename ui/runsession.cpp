@@ -89,11 +89,35 @@ void RunSession::noteRequest(quint64 requestId, const RequestSpec &spec)
     RequestSpec shared = spec;
     shared.label.clear();
     // A batch repeats one spec: keep it once.
-    if (m_specs.isEmpty() || !sameSpec(m_specs.constLast(), shared))
+    if (m_specs.isEmpty() || !sameSpec(m_specs.constLast(), shared)) {
+        const qsizetype bodyBytes = shared.body.size();
         m_specs.append(std::move(shared));
+        holdBody(true, m_specs.size() - 1, bodyBytes);
+    }
     l.spec = static_cast<quint32>(m_specs.size() - 1);
     l.label = m_strings.intern(spec.label);
+    // The policy in force now is the one the request was submitted with.
+    if (m_executor)
+        l.policy = policyIndex(m_executor->policy());
     markDirty();
+}
+
+quint32 RunSession::policyIndex(const BackoffPolicy &policy)
+{
+    for (qsizetype i = m_policies.size() - 1; i >= 0; --i) {
+        if (m_policies.at(i) == policy)
+            return static_cast<quint32>(i);
+    }
+    m_policies.append(policy);
+    return static_cast<quint32>(m_policies.size() - 1);
+}
+
+const BackoffPolicy *RunSession::policy(qsizetype laneIndex) const
+{
+    if (laneIndex < 0 || laneIndex >= m_lanes.size())
+        return nullptr;
+    const quint32 index = m_lanes[laneIndex].policy;
+    return index < quint32(m_policies.size()) ? &m_policies.at(index) : nullptr;
 }
 
 void RunSession::clear()
@@ -107,11 +131,20 @@ void RunSession::clear()
     m_details.clear();
     m_detailIds.clear();
     m_specs.clear();
+    m_policies.clear();
     m_fullAttempts.clear();
     m_fullResults.clear();
     m_droppedAttempts = 0;
     m_droppedResults = 0;
+    m_heldBodies.clear();
+    m_bodyBytes = 0;
+    m_droppedBodies = 0;
     m_circuitStates.clear();
+    // A breaker outlives the run it opened in: it still refuses requests after a clear.
+    if (m_executor) {
+        for (const QString &host : m_executor->hosts())
+            m_circuitStates.insert(host, m_executor->circuitState(host));
+    }
     m_inFlight = 0;
     m_running = 0;
     m_policy = m_executor ? m_executor->policy() : BackoffPolicy{};
@@ -151,8 +184,11 @@ void RunSession::loadRunRecord(const RunRecord &record)
 
     QList<quint64> ids = record.requests.keys();
     std::sort(ids.begin(), ids.end());
-    for (quint64 id : std::as_const(ids))
+    for (quint64 id : std::as_const(ids)) {
         noteRequest(id, record.requests.value(id));
+        if (record.requestPolicies.contains(id))
+            m_lanes[laneFor(id)].policy = policyIndex(record.policyOf(id));
+    }
     for (const AttemptRecord &attempt : record.attempts)
         recordAttempt(attempt);
     for (const RequestResult &result : record.results)
@@ -417,7 +453,9 @@ void RunSession::recordResult(const RequestResult &result)
 
     if (m_retainLimit > 0) {
         m_fullResults.push_back(result);
+        holdBody(false, resultCount() - 1, result.body.size());
         if (qsizetype(m_fullResults.size()) > m_retainLimit) {
+            m_bodyBytes -= m_fullResults.front().body.size();
             m_fullResults.pop_front();
             ++m_droppedResults;
         }
@@ -505,8 +543,46 @@ void RunSession::setRetainedRecordLimit(qsizetype limit)
         ++m_droppedAttempts;
     }
     while (qsizetype(m_fullResults.size()) > m_retainLimit) {
+        m_bodyBytes -= m_fullResults.front().body.size();
         m_fullResults.pop_front();
         ++m_droppedResults;
+    }
+}
+
+void RunSession::setBodyBudget(qint64 bytes)
+{
+    m_bodyBudget = std::max<qint64>(0, bytes);
+    enforceBodyBudget();
+}
+
+void RunSession::holdBody(bool inSpec, qsizetype index, qsizetype bytes)
+{
+    if (bytes <= 0)
+        return;
+    m_heldBodies.push_back({inSpec, index});
+    m_bodyBytes += bytes;
+    enforceBodyBudget();
+}
+
+void RunSession::enforceBodyBudget()
+{
+    while (m_bodyBytes > m_bodyBudget && !m_heldBodies.empty()) {
+        const HeldBody held = m_heldBodies.front();
+        m_heldBodies.pop_front();
+        QByteArray *body = nullptr;
+        if (held.inSpec) {
+            body = &m_specs[held.index].body;
+        } else {
+            const qsizetype firstKept = resultCount() - qsizetype(m_fullResults.size());
+            if (held.index < firstKept)
+                continue; // rebuilt without its body already; its bytes were given back then
+            body = &m_fullResults[std::size_t(held.index - firstKept)].body;
+        }
+        if (body->isEmpty())
+            continue;
+        m_bodyBytes -= body->size();
+        *body = QByteArray(); // clear() could keep the capacity
+        ++m_droppedBodies;
     }
 }
 
@@ -607,6 +683,13 @@ RunRecord RunSession::runRecord() const
             record.requests.insert(l.requestId, copy);
         }
     }
+    // Every policy of the session, in the order of first use, and each request's.
+    record.policies = m_policies;
+    record.requestPolicies.clear();
+    for (qsizetype i = 0; i < m_lanes.size(); ++i) {
+        if (m_lanes[i].policy != noRow)
+            record.requestPolicies.insert(m_lanes[i].requestId, int(m_lanes[i].policy));
+    }
     record.results.clear();
     record.results.reserve(resultCount());
     for (qsizetype i = 0; i < resultCount(); ++i)
@@ -628,13 +711,17 @@ RunRecord RunSession::runRecord(const QList<qsizetype> &finishedIndexes) const
         record.attempts.append(attemptRecord(index));
         lanes.insert(m_rows[m_finished[index]].lane);
     }
-    for (quint32 laneIndex : std::as_const(lanes)) {
+    QList<quint32> laneOrder = lanes.values();
+    std::sort(laneOrder.begin(), laneOrder.end()); // lanes are in submission order: policies in order of use
+    for (quint32 laneIndex : std::as_const(laneOrder)) {
         const Lane &l = m_lanes[laneIndex];
         if (const RequestSpec *s = spec(laneIndex)) {
             RequestSpec copy = *s;
             copy.label = m_strings.at(l.label);
             record.requests.insert(l.requestId, copy);
         }
+        if (const BackoffPolicy *p = policy(laneIndex))
+            record.notePolicy(l.requestId, *p);
     }
     for (qsizetype i = 0; i < resultCount(); ++i) {
         if (lanes.contains(m_resultLanes[std::size_t(i)]))

@@ -37,7 +37,10 @@ namespace RetryLab::Ui {
 ///   finished attempts and results. Older ones are rebuilt from the compact rows when a
 ///   RunRecord is asked for: everything but the headers (taken from the request spec
 ///   instead), connection timing points and response bodies. isRecordComplete() says
-///   whether that happened.
+///   whether that happened;
+/// - request bodies (in the specs) and response bodies (in the results) only within
+///   bodyBudget() bytes in all: beyond it the oldest bodies are dropped, while the
+///   records and statistics stay complete. droppedBodyCount() says how many.
 ///
 /// Views are told about changes through updated(), coalesced to at most one signal per
 /// updateInterval() (33 ms, about 30 per second), however fast records arrive.
@@ -88,6 +91,7 @@ public:
         quint32 openRow = noRow; ///< the attempt in flight now
         quint32 attempts = 0; ///< rows so far
         quint32 spec = noRow; ///< index into the spec table; noRow when unknown
+        quint32 policy = noRow; ///< index into policies(); noRow when unknown
         quint32 label = 0; ///< interned
         quint32 resultReason = 0; ///< interned
         float pendingDelayMs = -1.0F; ///< a retry is planned and has not started
@@ -158,6 +162,11 @@ public:
     /// The spec of a lane's request, or null when it is not known.
     const Core::RequestSpec *spec(qsizetype lane) const;
     qsizetype specCount() const { return m_specs.size(); }
+    /// Every policy requests were sent with, in the order each was first used: the
+    /// policy can change between requests of one run.
+    const QList<Core::BackoffPolicy> &policies() const { return m_policies; }
+    /// The policy a lane's request was sent with, or null when it is not known.
+    const Core::BackoffPolicy *policy(qsizetype lane) const;
     const Core::RequestSpec &specAt(quint32 index) const { return m_specs.at(index); }
 
     /// Parts of AttemptRow::detail.
@@ -188,6 +197,14 @@ public:
     qsizetype retainedRecordLimit() const { return m_retainLimit; }
     /// True when every record of runRecord() is the executor's original.
     bool isRecordComplete() const;
+    /// Request and response bodies kept, at most this many bytes in all (>= 0); the
+    /// oldest are dropped first. A long repeat or a large batch would grow without it.
+    void setBodyBudget(qint64 bytes);
+    qint64 bodyBudget() const { return m_bodyBudget; }
+    /// Bytes of request and response bodies held now (<= bodyBudget()).
+    qint64 bodyBytesHeld() const { return m_bodyBytes; }
+    /// Bodies dropped to stay within the budget.
+    qsizetype droppedBodyCount() const { return m_droppedBodies; }
     /// The finished attempt, original or rebuilt from its row.
     Core::AttemptRecord attemptRecord(qsizetype finishedIndex) const;
     /// A request's result, original or rebuilt; `resultIndex` in order of finishing.
@@ -226,6 +243,8 @@ private:
     Core::AttemptRecord rebuildAttempt(quint32 row) const;
     Core::RequestResult rebuildResult(quint32 lane) const;
     void noteTime(qint64 ns);
+    void holdBody(bool inSpec, qsizetype index, qsizetype bytes);
+    void enforceBodyBudget();
     void markDirty();
     void resetOrigin();
 
@@ -261,12 +280,26 @@ private:
     const Detail &detailOf(const AttemptRow &row) const;
     QHash<Detail, quint32> m_detailIds;
     QList<Core::RequestSpec> m_specs; ///< consecutive equal specs (a batch) share one entry
+    QList<Core::BackoffPolicy> m_policies;
+    quint32 policyIndex(const Core::BackoffPolicy &policy);
 
     std::deque<Core::AttemptRecord> m_fullAttempts; ///< the last finished ones, in finish order
     std::deque<Core::RequestResult> m_fullResults;
     qsizetype m_retainLimit = 20'000;
     qsizetype m_droppedAttempts = 0;
     qsizetype m_droppedResults = 0;
+
+    /// A body held, in the order they arrived: of m_specs[index], or of the result with
+    /// this index in finishing order (gone from m_fullResults once it is rebuilt).
+    struct HeldBody
+    {
+        bool inSpec = false;
+        qsizetype index = 0;
+    };
+    std::deque<HeldBody> m_heldBodies;
+    qint64 m_bodyBudget = 32LL * 1024 * 1024;
+    qint64 m_bodyBytes = 0;
+    qsizetype m_droppedBodies = 0;
 
     Core::RunStatistics m_statistics;
     QHash<QString, Core::CircuitBreaker::State> m_circuitStates;

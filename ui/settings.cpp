@@ -7,15 +7,17 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QHash>
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QLoggingCategory>
 #include <QMainWindow>
 #include <QMetaType>
-#include <QRegularExpression>
 #include <QStringDecoder>
 
 #include <algorithm>
+#include <cmath>
+#include <functional>
 
 Q_LOGGING_CATEGORY(lcSettings, "retrylab.ui.settings")
 
@@ -33,6 +35,8 @@ const QString requestDraftKey = QStringLiteral("request/draft");
 const QString recentTemplatesKey = QStringLiteral("request/recentTemplates");
 const QString serverScenarioKey = QStringLiteral("server/scenario");
 const QString exportDirectoryKey = QStringLiteral("export/directory");
+const QString simulatorKey = QStringLiteral("simulator/parameters");
+const QString conformanceChoiceKey = QStringLiteral("conformance/policy");
 
 QString typeName(const QVariant &value)
 {
@@ -63,6 +67,272 @@ QHash<QString, KnownDamage> &knownDamage()
 bool sameName(const QString &a, const QString &b)
 {
     return a.trimmed().compare(b.trimmed(), Qt::CaseInsensitive) == 0;
+}
+
+// A JSON object stored as text; the error says what is wrong with it.
+std::optional<QJsonObject> readJsonObject(const QVariant &value, QString *error)
+{
+    if (value.typeId() != QMetaType::QString) {
+        *error = Settings::tr("it holds %1 instead of JSON text").arg(typeName(value));
+        return std::nullopt;
+    }
+    QJsonParseError parseError;
+    const QJsonDocument document = QJsonDocument::fromJson(value.toString().toUtf8(), &parseError);
+    if (parseError.error != QJsonParseError::NoError) {
+        *error = Settings::tr("it is not valid JSON (%1 at offset %2)")
+                     .arg(parseError.errorString())
+                     .arg(parseError.offset);
+        return std::nullopt;
+    }
+    if (!document.isObject()) {
+        *error = Settings::tr("it is not a JSON object");
+        return std::nullopt;
+    }
+    return document.object();
+}
+
+// A part of a saved JSON object that can be left out on its own: a key, a key of a
+// nested object ("circuitBreaker.openMs") or an element of a list ("headers[2]").
+struct JsonField
+{
+    QString key;
+    QString subKey;
+    qsizetype index = -1;
+
+    QString name() const
+    {
+        if (!subKey.isEmpty())
+            return key + QLatin1Char('.') + subKey;
+        if (index >= 0)
+            return QStringLiteral("%1[%2]").arg(key).arg(index);
+        return key;
+    }
+};
+
+// The finer parts first, so that as little as possible is left out.
+QList<JsonField> fieldsOf(const QJsonObject &object, const QStringList &listsByElement)
+{
+    QList<JsonField> fields;
+    for (auto it = object.begin(); it != object.end(); ++it) {
+        if (it->isObject()) {
+            const QJsonObject nested = it->toObject();
+            for (auto sub = nested.begin(); sub != nested.end(); ++sub)
+                fields.append({it.key(), sub.key(), -1});
+        } else if (it->isArray() && listsByElement.contains(it.key())) {
+            // From the end, so that the indexes of the elements before stay right.
+            for (qsizetype i = it->toArray().size() - 1; i >= 0; --i)
+                fields.append({it.key(), {}, i});
+        }
+        fields.append({it.key(), {}, -1});
+    }
+    return fields;
+}
+
+QJsonObject without(QJsonObject object, const JsonField &field)
+{
+    if (!field.subKey.isEmpty()) {
+        QJsonObject nested = object.value(field.key).toObject();
+        nested.remove(field.subKey);
+        object.insert(field.key, nested);
+    } else if (field.index >= 0) {
+        QJsonArray list = object.value(field.key).toArray();
+        list.removeAt(field.index);
+        object.insert(field.key, list);
+    } else {
+        object.remove(field.key);
+    }
+    return object;
+}
+
+// Reads a saved object field by field: when the whole does not parse, the fields that
+// make it fail are left out (each gets its default) and the rest is kept. A parser
+// names the first field it refuses, so a field whose removal changes that error (and
+// is not what the new error is about) was at fault. `leftOut` gets a sentence per field.
+template<typename T, typename Parse>
+T readFieldByField(const QJsonObject &object, Parse parse, const QStringList &listsByElement, const QString &what,
+    QStringList *leftOut)
+{
+    auto whole = parse(object);
+    if (whole)
+        return std::move(whole).value();
+
+    QJsonObject current = object;
+    QString error = whole.error();
+    QStringList dropped;
+    bool progressed = true;
+    while (progressed) {
+        progressed = false;
+        for (const JsonField &field : fieldsOf(current, listsByElement)) {
+            const QJsonObject trial = without(current, field);
+            auto result = parse(trial);
+            if (result) {
+                dropped.append(field.name() + QStringLiteral(" (") + error + QLatin1Char(')'));
+                for (const QString &each : std::as_const(dropped)) {
+                    qCWarning(lcSettings).noquote() << what << "field left out:" << each;
+                    if (leftOut) {
+                        leftOut->append(
+                            Settings::tr("A field of the saved %1 could not be read and has its default: %2.")
+                                .arg(what, each));
+                    }
+                }
+                return std::move(result).value();
+            }
+            if (result.error() != error && !result.error().startsWith(field.key)) {
+                dropped.append(field.name() + QStringLiteral(" (") + error + QLatin1Char(')'));
+                current = trial;
+                error = result.error();
+                progressed = true;
+                break;
+            }
+        }
+    }
+    qCWarning(lcSettings).noquote() << what << "could not be read:" << whole.error();
+    if (leftOut) {
+        leftOut->append(
+            Settings::tr("The saved %1 could not be read (%2); the default is used.").arg(what, whole.error()));
+    }
+    return T{};
+}
+
+QString jsonText(const QJsonObject &object)
+{
+    return QString::fromUtf8(QJsonDocument(object).toJson(QJsonDocument::Compact));
+}
+
+QJsonObject herdJson(const Core::HerdParameters &p)
+{
+    QJsonArray strategies;
+    for (const Core::HerdStrategy &strategy : p.strategies)
+        strategies.append(strategy.name());
+    QJsonObject object{
+        {QStringLiteral("model"), Core::herdModelName(p.model)},
+        {QStringLiteral("clients"), Core::formatClientCounts(p.clientCounts)},
+        {QStringLiteral("runs"), p.runs},
+        {QStringLiteral("seed"), QString::number(p.seed)}, // beyond 2^53 a JSON number loses digits
+        {QStringLiteral("strategies"), strategies},
+        {QStringLiteral("baseDelayMs"), p.baseDelayMs},
+        {QStringLiteral("maxBackoffMs"), p.maxBackoffMs},
+        {QStringLiteral("multiplier"), p.multiplier},
+        {QStringLiteral("jitterMs"), p.jitterMs},
+        {QStringLiteral("maxAttempts"), p.maxAttempts},
+        {QStringLiteral("deadlineMs"), p.deadlineMs},
+        {QStringLiteral("networkMeanMs"), p.networkMeanMs},
+        {QStringLiteral("networkSdMs"), p.networkSdMs},
+        {QStringLiteral("arrivals"), Core::arrivalModeName(p.arrivals)},
+        {QStringLiteral("arrivalRatePerSec"), p.arrivalRatePerSec},
+        {QStringLiteral("serviceRatePerSec"), p.serviceRatePerSec},
+        {QStringLiteral("queueCapacity"), p.queueCapacity},
+        {QStringLiteral("overloadStatus"), p.overloadStatus},
+        {QStringLiteral("honourRetryAfter"), p.honourRetryAfter},
+        {QStringLiteral("outageStartMs"), p.outageStartMs},
+        {QStringLiteral("outageEndMs"), p.outageEndMs},
+        {QStringLiteral("binMs"), p.binMs},
+    };
+    object.insert(QStringLiteral("retryAfterS"), p.retryAfterS ? QJsonValue(*p.retryAfterS) : QJsonValue());
+    return object;
+}
+
+// Sets one field from its saved value; false when the value has the wrong type or is unknown.
+using HerdField = std::function<bool(const QJsonValue &, Core::HerdParameters &)>;
+
+HerdField number(double Core::HerdParameters::*field)
+{
+    return [field](const QJsonValue &v, Core::HerdParameters &p) {
+        if (!v.isDouble() || !std::isfinite(v.toDouble()))
+            return false;
+        p.*field = v.toDouble();
+        return true;
+    };
+}
+
+HerdField whole(int Core::HerdParameters::*field)
+{
+    return [field](const QJsonValue &v, Core::HerdParameters &p) {
+        const double d = v.toDouble(0.5);
+        if (!v.isDouble() || d != std::floor(d) || std::abs(d) > 1e9)
+            return false;
+        p.*field = static_cast<int>(d);
+        return true;
+    };
+}
+
+const QList<std::pair<QString, HerdField>> &herdFields()
+{
+    using P = Core::HerdParameters;
+    static const QList<std::pair<QString, HerdField>> fields{
+        {QStringLiteral("clients"),
+            [](const QJsonValue &v, P &p) {
+                const auto counts = Core::parseClientCounts(v.toString());
+                if (!v.isString() || !counts)
+                    return false;
+                p.clientCounts = *counts;
+                return true;
+            }},
+        {QStringLiteral("runs"), whole(&P::runs)},
+        {QStringLiteral("seed"),
+            [](const QJsonValue &v, P &p) {
+                bool ok = false;
+                const quint64 seed = v.toString().toULongLong(&ok);
+                if (!ok)
+                    return false;
+                p.seed = seed;
+                return true;
+            }},
+        {QStringLiteral("strategies"),
+            [](const QJsonValue &v, P &p) {
+                QStringList names;
+                for (const QJsonValue &each : v.toArray())
+                    names.append(each.toString());
+                const auto strategies = Core::parseStrategies(names.join(QLatin1Char(',')));
+                if (!v.isArray() || !strategies)
+                    return false;
+                p.strategies = *strategies;
+                return true;
+            }},
+        {QStringLiteral("baseDelayMs"), number(&P::baseDelayMs)},
+        {QStringLiteral("maxBackoffMs"), number(&P::maxBackoffMs)},
+        {QStringLiteral("multiplier"), number(&P::multiplier)},
+        {QStringLiteral("jitterMs"), number(&P::jitterMs)},
+        {QStringLiteral("maxAttempts"), whole(&P::maxAttempts)},
+        {QStringLiteral("deadlineMs"), number(&P::deadlineMs)},
+        {QStringLiteral("networkMeanMs"), number(&P::networkMeanMs)},
+        {QStringLiteral("networkSdMs"), number(&P::networkSdMs)},
+        {QStringLiteral("arrivals"),
+            [](const QJsonValue &v, P &p) {
+                const auto mode = Core::arrivalModeFromName(v.toString());
+                if (!mode)
+                    return false;
+                p.arrivals = *mode;
+                return true;
+            }},
+        {QStringLiteral("arrivalRatePerSec"), number(&P::arrivalRatePerSec)},
+        {QStringLiteral("serviceRatePerSec"), number(&P::serviceRatePerSec)},
+        {QStringLiteral("queueCapacity"), whole(&P::queueCapacity)},
+        {QStringLiteral("overloadStatus"), whole(&P::overloadStatus)},
+        {QStringLiteral("retryAfterS"),
+            [](const QJsonValue &v, P &p) {
+                if (v.isNull()) {
+                    p.retryAfterS.reset();
+                    return true;
+                }
+                const double d = v.toDouble(0.5);
+                if (!v.isDouble() || d != std::floor(d) || std::abs(d) > 1e9)
+                    return false;
+                p.retryAfterS = static_cast<int>(d);
+                return true;
+            }},
+        {QStringLiteral("honourRetryAfter"),
+            [](const QJsonValue &v, P &p) {
+                if (!v.isBool())
+                    return false;
+                p.honourRetryAfter = v.toBool();
+                return true;
+            }},
+        {QStringLiteral("outageStartMs"), number(&P::outageStartMs)},
+        {QStringLiteral("outageEndMs"), number(&P::outageEndMs)},
+        {QStringLiteral("binMs"), number(&P::binMs)},
+    };
+    return fields;
 }
 
 } // namespace
@@ -163,6 +433,7 @@ QStringList Settings::problems() const
     readRequestDraft(&problems);
     readRecentUrlTemplates(&problems);
     readServerScenario(&problems);
+    readSimulatorParameters(&problems);
     return problems;
 }
 
@@ -184,14 +455,16 @@ Core::BackoffPolicy Settings::readCurrentPolicy(QStringList *problems) const
             problems->append(wrongType(currentPolicyKey, value, tr("a policy in JSON")));
         return {};
     }
-    auto result = Core::PolicyJson::fromJson(value.toString().toUtf8());
-    if (!result) {
+    QString error;
+    const auto object = readJsonObject(value, &error);
+    if (!object) {
         if (problems)
             problems->append(
-                tr("The saved policy could not be used (%1); the default policy is used instead.").arg(result.error()));
+                tr("The saved policy could not be used (%1); the default policy is used instead.").arg(error));
         return {};
     }
-    return std::move(result).value();
+    return readFieldByField<Core::BackoffPolicy>(
+        *object, &Core::PolicyJson::fromJsonObject, {}, tr("policy"), problems);
 }
 
 Core::BackoffPolicy Settings::currentPolicy() const
@@ -443,46 +716,6 @@ void Settings::clearRecentUrls()
     emit recentUrlsChanged();
 }
 
-namespace {
-
-// A JSON object stored as text; the error says what is wrong with it.
-std::optional<QJsonObject> readJsonObject(const QVariant &value, QString *error)
-{
-    if (value.typeId() != QMetaType::QString) {
-        *error = Settings::tr("it holds %1 instead of JSON text").arg(typeName(value));
-        return std::nullopt;
-    }
-    QJsonParseError parseError;
-    const QJsonDocument document = QJsonDocument::fromJson(value.toString().toUtf8(), &parseError);
-    if (parseError.error != QJsonParseError::NoError) {
-        *error = Settings::tr("it is not valid JSON (%1 at offset %2)")
-                     .arg(parseError.errorString())
-                     .arg(parseError.offset);
-        return std::nullopt;
-    }
-    if (!document.isObject()) {
-        *error = Settings::tr("it is not a JSON object");
-        return std::nullopt;
-    }
-    return document.object();
-}
-
-QString jsonText(const QJsonObject &object)
-{
-    return QString::fromUtf8(QJsonDocument(object).toJson(QJsonDocument::Compact));
-}
-
-// "http://user:secret@host/" -> "http://user@host/", also inside a template.
-QString withoutPassword(const QString &urlTemplate)
-{
-    static const QRegularExpression password(QStringLiteral("^([A-Za-z][A-Za-z0-9+.-]*://[^/@:]*):[^/@]*@"));
-    QString out = urlTemplate;
-    out.replace(password, QStringLiteral("\\1@"));
-    return out;
-}
-
-} // namespace
-
 RequestDraft Settings::readRequestDraft(QStringList *problems) const
 {
     if (!m_settings->contains(requestDraftKey))
@@ -490,10 +723,8 @@ RequestDraft Settings::readRequestDraft(QStringList *problems) const
     QString error;
     const auto object = readJsonObject(m_settings->value(requestDraftKey), &error);
     if (object) {
-        auto draft = RequestDraft::fromJson(*object);
-        if (draft)
-            return std::move(draft).value();
-        error = draft.error();
+        return readFieldByField<RequestDraft>(
+            *object, &RequestDraft::fromJson, {QStringLiteral("headers")}, tr("request"), problems);
     }
     if (problems)
         problems->append(tr("The saved request could not be read (%1); the default request is used.").arg(error));
@@ -545,10 +776,12 @@ QStringList Settings::recentUrlTemplates() const
 
 void Settings::addRecentUrlTemplate(const QString &urlTemplate)
 {
-    const QString stored = withoutPassword(urlTemplate.trimmed());
+    const QString stored = RequestDraft::urlTemplateWithoutCredentials(urlTemplate.trimmed());
     if (stored.isEmpty() || stored.size() > RequestDraft::maxUrlLength)
         return;
     QStringList templates = recentUrlTemplates();
+    if (!templates.isEmpty() && templates.constFirst() == stored)
+        return; // already the newest: nothing to rebuild
     templates.removeAll(stored);
     templates.prepend(stored);
     if (templates.size() > maxRecentUrls)
@@ -563,12 +796,9 @@ ServerScenario Settings::readServerScenario(QStringList *problems) const
         return {};
     QString error;
     const auto object = readJsonObject(m_settings->value(serverScenarioKey), &error);
-    if (object) {
-        auto scenario = ServerScenario::fromJson(*object);
-        if (scenario)
-            return std::move(scenario).value();
-        error = scenario.error();
-    }
+    if (object)
+        return readFieldByField<ServerScenario>(
+            *object, &ServerScenario::fromJson, {}, tr("server scenario"), problems);
     if (problems) {
         problems->append(
             tr("The saved server scenario could not be read (%1); the server answers by the URL instead.").arg(error));
@@ -584,6 +814,73 @@ ServerScenario Settings::serverScenario() const
 void Settings::setServerScenario(const ServerScenario &scenario)
 {
     m_settings->setValue(serverScenarioKey, jsonText(scenario.toJson()));
+}
+
+// Field by field on top of the model's defaults: a field that is damaged, or that
+// makes the parameters invalid, keeps its default and the others are kept.
+std::optional<Core::HerdParameters> Settings::readSimulatorParameters(QStringList *problems) const
+{
+    if (!m_settings->contains(simulatorKey))
+        return std::nullopt;
+    QString error;
+    const auto object = readJsonObject(m_settings->value(simulatorKey), &error);
+    if (!object) {
+        qCWarning(lcSettings).noquote() << "simulator settings could not be read:" << error;
+        if (problems) {
+            problems->append(
+                tr("The saved herd simulator settings could not be read (%1); the defaults are used.").arg(error));
+        }
+        return std::nullopt;
+    }
+    const auto leaveOut = [&](const QString &field) {
+        qCWarning(lcSettings).noquote() << "simulator field left out:" << field;
+        if (problems) {
+            problems->append(
+                tr("A field of the saved herd simulator settings could not be used and has its default: %1.")
+                    .arg(field));
+        }
+    };
+    auto model = Core::herdModelFromName(object->value(QStringLiteral("model")).toString());
+    if (!model) {
+        if (object->contains(QStringLiteral("model")))
+            leaveOut(QStringLiteral("model"));
+        model = Core::HerdModel::OptimisticConcurrency;
+    }
+    Core::HerdParameters parameters = Core::HerdParameters::defaultsFor(*model);
+    for (const auto &[key, apply] : herdFields()) {
+        if (!object->contains(key))
+            continue;
+        Core::HerdParameters candidate = parameters;
+        if (!apply(object->value(key), candidate) || !candidate.validate().isEmpty()) {
+            leaveOut(key);
+            continue;
+        }
+        parameters = candidate;
+    }
+    return parameters;
+}
+
+std::optional<Core::HerdParameters> Settings::simulatorParameters() const
+{
+    return readSimulatorParameters(nullptr);
+}
+
+void Settings::setSimulatorParameters(const Core::HerdParameters &parameters)
+{
+    if (!parameters.validate().isEmpty())
+        return;
+    m_settings->setValue(simulatorKey, jsonText(herdJson(parameters)));
+}
+
+QString Settings::conformancePolicyChoice() const
+{
+    const QVariant value = m_settings->value(conformanceChoiceKey);
+    return value.typeId() == QMetaType::QString ? value.toString() : QString();
+}
+
+void Settings::setConformancePolicyChoice(const QString &choice)
+{
+    m_settings->setValue(conformanceChoiceKey, choice);
 }
 
 QString Settings::exportDirectory() const

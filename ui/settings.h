@@ -1,6 +1,7 @@
 #pragma once
 
 #include "core/backoffpolicy.h"
+#include "core/herdparameters.h"
 #include "ui/requestdraft.h"
 #include "ui/serverscenario.h"
 
@@ -100,6 +101,16 @@ public:
     ServerScenario serverScenario() const;
     void setServerScenario(const ServerScenario &scenario);
 
+    // The herd simulator's form; nothing until it was saved once. Read field by field:
+    // a damaged field keeps its default (problems() names it), the others are kept.
+    std::optional<Core::HerdParameters> simulatorParameters() const;
+    /// Only valid parameters are stored.
+    void setSimulatorParameters(const Core::HerdParameters &parameters);
+
+    // The conformance tab's policy choice (ConformanceView::policyChoice()); empty when none.
+    QString conformancePolicyChoice() const;
+    void setConformancePolicyChoice(const QString &choice);
+
     // Where exports were last saved.
     QString exportDirectory() const;
     void setExportDirectory(const QString &directory);
@@ -125,6 +136,7 @@ private:
     RequestDraft readRequestDraft(QStringList *problems) const;
     QStringList readRecentUrlTemplates(QStringList *problems) const;
     ServerScenario readServerScenario(QStringList *problems) const;
+    std::optional<Core::HerdParameters> readSimulatorParameters(QStringList *problems) const;
 
     std::unique_ptr<QSettings> m_settings;
     QStringList m_fileProblems;

@@ -1,6 +1,7 @@
 #include "ui/simulatorview.h"
 
 #include "core/herdsimulator.h"
+#include "ui/outcomestyle.h"
 
 #include <QAreaSeries>
 #include <QChart>
@@ -52,8 +53,9 @@ struct SimulatorView::Job
 namespace {
 
 // One colour per strategy, by HerdStrategy::index(), so a strategy keeps its
-// colour in every chart and in the list.
-QColor strategyColor(const HerdStrategy &strategy)
+// colour in every chart and in the list. SimulatorView::strategyColor() adjusts
+// it to the palette's base colour.
+QColor baseStrategyColor(const HerdStrategy &strategy)
 {
     static const QList<QColor> palette{
         QColor(0x6b, 0x6b, 0x6b), // none
@@ -66,7 +68,7 @@ QColor strategyColor(const HerdStrategy &strategy)
         QColor(0xe7, 0x29, 0x8a), // proportional
         QColor(0x8c, 0x51, 0x0a), // constant
         QColor(0x35, 0x97, 0x8f), // linear
-        QColor(0x00, 0x00, 0x00), // immediate
+        QColor(0x3a, 0x3a, 0x3a), // immediate
     };
     return palette.value(strategy.index() % palette.size());
 }
@@ -165,6 +167,7 @@ SimulatorView::SimulatorView(QWidget *parent) : QWidget(parent)
     setParameters(HerdParameters::defaultsFor(HerdModel::OptimisticConcurrency));
     m_info = tr("Choose a model and press Run.");
     validateForm();
+    applyPalette();
 }
 
 SimulatorView::~SimulatorView()
@@ -219,7 +222,7 @@ QWidget *SimulatorView::buildForm()
     for (const HerdStrategy &s : HerdStrategy::all()) {
         auto *item = new QListWidgetItem(s.title(), m_strategies);
         item->setData(Qt::UserRole, s.name());
-        item->setData(Qt::DecorationRole, strategyColor(s));
+        item->setData(Qt::DecorationRole, baseStrategyColor(s)); // applyPalette() adjusts it
         item->setToolTip(s.algorithm ? algorithmFormula(*s.algorithm) : tr("retry as soon as the answer arrives"));
         item->setFlags(Qt::ItemIsEnabled | Qt::ItemIsUserCheckable);
         item->setCheckState(Qt::Unchecked);
@@ -527,18 +530,88 @@ void SimulatorView::validateForm()
         showError(p.error());
     else
         showStatus(m_info);
+    Q_EMIT parametersEdited();
+}
+
+QColor SimulatorView::strategyColor(const HerdStrategy &strategy) const
+{
+    return readableOn(baseStrategyColor(strategy), palette().color(QPalette::Base));
+}
+
+QColor SimulatorView::errorColor() const
+{
+    // The status line sits on the window colour; it must also hold on the base colour.
+    const QColor onWindow = readableOn(QColor(0xb0, 0x00, 0x20), palette().color(QPalette::Window));
+    return readableOn(onWindow, palette().color(QPalette::Base));
 }
 
 void SimulatorView::showError(const QString &message)
 {
-    m_statusLabel->setStyleSheet(QStringLiteral("color: #b00020;"));
+    m_showingError = true;
+    QPalette pal = palette();
+    pal.setColor(QPalette::WindowText, errorColor());
+    m_statusLabel->setPalette(pal);
     m_statusLabel->setText(message);
 }
 
 void SimulatorView::showStatus(const QString &message)
 {
-    m_statusLabel->setStyleSheet(QString());
+    m_showingError = false;
+    m_statusLabel->setPalette(palette());
     m_statusLabel->setText(message);
+}
+
+void SimulatorView::changeEvent(QEvent *event)
+{
+    QWidget::changeEvent(event);
+    if (event->type() == QEvent::PaletteChange && m_statusLabel) {
+        applyPalette();
+        plotGrid();
+        plotLoad();
+    }
+}
+
+// Charts keep their own colours unless told: give them the palette's, so that a
+// dark desktop gets dark charts with readable text and lines.
+void SimulatorView::applyPalette()
+{
+    const QPalette pal = palette();
+    const bool dark = isDarkPalette(pal);
+    const QColor text = pal.color(QPalette::WindowText);
+    for (QChartView *view : {m_callsView, m_completionView, m_loadView}) {
+        QChart *chart = view->chart();
+        chart->setTheme(dark ? QChart::ChartThemeDark : QChart::ChartThemeLight);
+        chart->setBackgroundBrush(pal.color(QPalette::Base));
+        chart->setBackgroundPen(QPen(pal.color(QPalette::Mid)));
+        chart->setTitleBrush(text);
+        chart->legend()->setLabelColor(text);
+        view->setBackgroundBrush(pal.color(QPalette::Window));
+    }
+    for (int row = 0; row < m_strategies->count(); ++row) {
+        QListWidgetItem *item = m_strategies->item(row);
+        if (const auto s = HerdStrategy::fromName(item->data(Qt::UserRole).toString()))
+            item->setData(Qt::DecorationRole, strategyColor(*s));
+    }
+    m_statusLabel->setPalette(pal);
+    if (m_showingError) {
+        QPalette error = pal;
+        error.setColor(QPalette::WindowText, errorColor());
+        m_statusLabel->setPalette(error);
+    }
+}
+
+void SimulatorView::styleAxes(QChart *chart) const
+{
+    const QPalette pal = palette();
+    const QColor text = pal.color(QPalette::WindowText);
+    QColor grid = pal.color(QPalette::Mid);
+    grid.setAlpha(110);
+    for (QAbstractAxis *axis : chart->axes()) {
+        axis->setLabelsBrush(text);
+        axis->setTitleBrush(text);
+        axis->setGridLineColor(grid);
+        axis->setLinePenColor(pal.color(QPalette::Mid));
+    }
 }
 
 void SimulatorView::setRunning(bool running)
@@ -713,6 +786,7 @@ void SimulatorView::plotGrid()
         QAbstractAxis *y = valueAxis(std::isfinite(lo) ? lo : 0.0, hi, logarithmic, plot.yTitle);
         chart->addAxis(x, Qt::AlignBottom);
         chart->addAxis(y, Qt::AlignLeft);
+        styleAxes(chart);
         for (QLineSeries *series : lines) {
             series->attachAxis(x);
             series->attachAxis(y);
@@ -760,6 +834,7 @@ void SimulatorView::plotLoad()
     }
 
     QAbstractSeries *outage = nullptr;
+    const bool dark = isDarkPalette(palette());
     if (p.model == HerdModel::Outage && hi > 0.0) {
         // The outage as a shaded band behind the curves.
         // An area series does not own its boundary line, so the band parents it.
@@ -769,8 +844,11 @@ void SimulatorView::plotLoad()
         upper->append(p.outageEndMs / 1000.0, hi * 1.05);
         band->setUpperSeries(upper);
         band->setName(tr("outage"));
-        band->setColor(QColor(220, 50, 47, 40));
-        band->setBorderColor(QColor(220, 50, 47, 90));
+        QColor outageColor = readableOn(QColor(220, 50, 47), palette().color(QPalette::Base));
+        outageColor.setAlpha(dark ? 70 : 40);
+        band->setColor(outageColor);
+        outageColor.setAlpha(dark ? 150 : 90);
+        band->setBorderColor(outageColor);
         chart->addSeries(band);
         outage = band;
         end = std::max(end, p.outageEndMs / 1000.0);
@@ -791,6 +869,7 @@ void SimulatorView::plotLoad()
     QAbstractAxis *y = valueAxis(0.0, hi, false, tr("calls per second"));
     chart->addAxis(x, Qt::AlignBottom);
     chart->addAxis(y, Qt::AlignLeft);
+    styleAxes(chart);
     if (outage) {
         outage->attachAxis(x);
         outage->attachAxis(y);

@@ -20,7 +20,10 @@ class QSpinBox;
 class QThread;
 class QTimer;
 
+class QChart;
 class QChartView;
+class QColor;
+class QEvent;
 
 namespace RetryLab::Ui {
 
@@ -42,6 +45,10 @@ public:
     void setParameters(const Core::HerdParameters &parameters);
 
     bool isRunning() const;
+    /// A strategy's colour in the list and the charts, readable on the palette's base colour.
+    QColor strategyColor(const Core::HerdStrategy &strategy) const;
+    /// The colour of the status line when the form has an error.
+    QColor errorColor() const;
     /// The last finished run's report (no cells before the first one finished).
     const Core::HerdReport &report() const { return m_report; }
 
@@ -56,9 +63,16 @@ Q_SIGNALS:
     void finished();
     void cancelled();
     void failed(const QString &message);
+    /// The form changed (by the user or setParameters()); parameters() says whether it is valid.
+    void parametersEdited();
+
+protected:
+    void changeEvent(QEvent *event) override;
 
 private:
     struct Job;
+    void applyPalette();
+    void styleAxes(QChart *chart) const;
 
     QWidget *buildForm();
     QWidget *buildCharts();
@@ -122,6 +136,7 @@ private:
 
     Core::HerdReport m_report;
     QString m_info; ///< what the status line shows when the form is valid
+    bool m_showingError = false;
 };
 
 } // namespace RetryLab::Ui

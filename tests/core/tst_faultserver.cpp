@@ -138,6 +138,9 @@ private Q_SLOTS:
     void scriptedTest_overControlEndpoints();
     void scriptedTest_resentAttemptGetsTheSameStep();
     void createTest_badInstructions_reportError();
+    void deleteTest_freesItsPlaceUnderTheLimit();
+    void deleteTest_overControlEndpoint_data();
+    void deleteTest_overControlEndpoint();
 
     void connectionFaults_qtNetworkError_data();
     void connectionFaults_qtNetworkError();
@@ -355,6 +358,7 @@ void TestFaultServer::listen_invalidOptions_areRefused_data()
     QTest::addRow("idle timeout too short") << 10 << 5 << 10 << "idle timeout";
     QTest::addRow("idle timeout negative") << 10 << -1 << 10 << "idle timeout";
     QTest::addRow("no log") << 10 << 1000 << 0 << "log capacity";
+    QTest::addRow("no scripted tests") << 10 << 1000 << 10 << "scripted test limit";
 }
 
 void TestFaultServer::listen_invalidOptions_areRefused()
@@ -367,6 +371,8 @@ void TestFaultServer::listen_invalidOptions_areRefused()
     options.maxConnections = maxConnections;
     options.idleTimeoutMs = idleTimeoutMs;
     options.logCapacity = logCapacity;
+    if (mentions == QLatin1String("scripted test limit"))
+        options.maxTests = 0;
     FaultServer server(options);
     QVERIFY(!server.listen());
     QVERIFY2(server.errorString().contains(mentions), qPrintable(server.errorString()));
@@ -1016,6 +1022,55 @@ void TestFaultServer::createTest_badInstructions_reportError()
     const QString a = m_server.createTest({QStringLiteral("stall")});
     const QString b = m_server.createTest({QStringLiteral("stall")});
     QVERIFY(!a.isEmpty() && !b.isEmpty() && a != b);
+}
+
+void TestFaultServer::deleteTest_freesItsPlaceUnderTheLimit()
+{
+    FaultServerOptions options;
+    options.maxTests = 3;
+    FaultServer server(options);
+    QVERIFY2(server.listen(), qPrintable(server.errorString()));
+    QStringList ids;
+    for (int i = 0; i < 3; ++i)
+        ids.append(server.createTest({QStringLiteral("return-503")}));
+    QVERIFY(!ids.contains(QString()));
+    QString error;
+    QVERIFY(server.createTest({QStringLiteral("return-503")}, &error).isEmpty());
+    QVERIFY2(error.contains(QLatin1String("at most 3 tests")), qPrintable(error));
+    QCOMPARE(server.testCount(), 3);
+
+    QVERIFY(server.deleteTest(ids.at(1)));
+    QVERIFY(!server.deleteTest(ids.at(1)));
+    QVERIFY(!server.testStatus(ids.at(1)));
+    QCOMPARE(server.testCount(), 2);
+    const QString again = server.createTest({QStringLiteral("return-200")});
+    QVERIFY(!again.isEmpty());
+    QVERIFY(!ids.contains(again)); // ids are never reused: a late request cannot hit another script
+    QVERIFY(server.testStatus(ids.at(0)));
+}
+
+void TestFaultServer::deleteTest_overControlEndpoint_data()
+{
+    addClientRows();
+    QTest::addRow("qt") << Client::Qt;
+    QTest::addRow("curl") << Client::Curl;
+}
+
+void TestFaultServer::deleteTest_overControlEndpoint()
+{
+    QFETCH(Client, client);
+    if (skipWithoutCurl(client))
+        QSKIP("curl is not installed (scripts/deps.sh installs it)");
+    const QString id = m_server.createTest({QStringLiteral("return-503")});
+    QVERIFY(!id.isEmpty());
+    const Reply deleted = send(client, "DELETE", url(QStringLiteral("/_control/tests/%1").arg(id)));
+    QCOMPARE(deleted.status, 200);
+    QCOMPARE(deleted.json().value(QStringLiteral("deleted")).toBool(), true);
+    QVERIFY(!m_server.testStatus(id));
+    const Reply gone = send(client, "DELETE", url(QStringLiteral("/_control/tests/%1").arg(id)));
+    QCOMPARE(gone.status, 404);
+    const Reply wrong = send(client, "PUT", url(QStringLiteral("/_control/tests/%1").arg(id)));
+    QCOMPARE(wrong.status, 405);
 }
 
 void TestFaultServer::connectionFaults_qtNetworkError_data()

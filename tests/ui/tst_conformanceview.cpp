@@ -46,6 +46,7 @@ private Q_SLOTS:
     void view_unusablePolicy_cannotRun();
     void view_runOnTheGivenServer_fillsTheMatrix();
     void view_cancel_endsTheRun();
+    void view_policyChangedDuringRun_resultsKeepTheRunPolicy();
 };
 
 void TestConformanceView::initTestCase()
@@ -208,6 +209,51 @@ void TestConformanceView::view_cancel_endsTheRun()
     QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 1, 10'000);
     QVERIFY(finished.first().at(0).toInt() < 24);
     QVERIFY(!view.isRunning());
+}
+
+void TestConformanceView::view_policyChangedDuringRun_resultsKeepTheRunPolicy()
+{
+    Core::FaultServer server;
+    QVERIFY(server.listen());
+    Ui::ConformanceView view;
+    view.setFaultServer(&server);
+    Core::BackoffPolicy first = *Core::Presets::find(QStringLiteral("polly-default"));
+    first.name = QStringLiteral("First policy");
+    view.setPolicy(first);
+    auto *box = view.findChild<QComboBox *>(QStringLiteral("policyBox"));
+    auto *status = view.findChild<QLabel *>(QStringLiteral("statusLabel"));
+    QVERIFY(box && status);
+
+    QSignalSpy finished(&view, &Ui::ConformanceView::finished);
+    view.run();
+    QVERIFY(view.isRunning());
+    Core::BackoffPolicy second = *Core::Presets::find(QStringLiteral("curl-retry"));
+    second.name = QStringLiteral("Second policy");
+    view.setPolicy(second);
+
+    // The running suite still says what it runs.
+    QCOMPARE(view.runner().policy().name, first.name);
+    QVERIFY(box->currentText().contains(first.name));
+    QVERIFY(view.pendingPolicy().has_value());
+    QVERIFY2(status->text().contains(QLatin1String("First policy")), qPrintable(status->text()));
+    QVERIFY2(status->text().contains(QLatin1String("next run uses it")), qPrintable(status->text()));
+
+    QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 1, 30'000);
+    QCOMPARE(finished.first().at(0).toInt(), 24); // Polly's rules, not curl's
+    QVERIFY2(status->text().contains(QStringLiteral("\u201cFirst policy\u201d")), qPrintable(status->text()));
+    QVERIFY2(status->text().contains(QLatin1String("Second policy")), qPrintable(status->text()));
+    for (int row = 0; row < view.model()->rowCount(); ++row)
+        QCOMPARE(view.model()->data(view.model()->index(row, 0), Ui::ConformanceModel::StateRole).toInt(),
+            int(State::Passed));
+    // Now offered for the next run.
+    QVERIFY(!view.pendingPolicy().has_value());
+    QVERIFY(box->currentText().contains(second.name));
+    QCOMPARE(view.policy(), second);
+
+    view.run();
+    QCOMPARE(view.runner().policy(), second);
+    view.cancel();
+    QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 2, 10'000);
 }
 
 QTEST_MAIN(TestConformanceView)

@@ -1,5 +1,7 @@
 #include "core/csvexport.h"
 #include "core/faultserver.h"
+#include "core/herdparameters.h"
+#include "core/policyjson.h"
 #include "core/reportjson.h"
 #include "core/retryexecutor.h"
 #include "ui/attemptlogmodel.h"
@@ -15,6 +17,7 @@
 #include "ui/serverlogmodel.h"
 #include "ui/serverview.h"
 #include "ui/settings.h"
+#include "ui/simulatorview.h"
 #include "ui/statisticsview.h"
 #include "ui/timelineview.h"
 
@@ -87,6 +90,7 @@ private Q_SLOTS:
     void batch_keepsTheConcurrencyLimitAndShowsProgress();
     void batch_againstAnOpenBreaker_countsEveryRefusal();
     void repeat_untilEscStops();
+    void sendActions_recordTheSentUrlOncePerAction_cursorStays();
     void keyboard_ctrlReturnSends_ctrlEExports();
     void invalidUrl_disablesSendWithTheReason();
     void unusablePolicy_disablesSendWithTheReason();
@@ -94,6 +98,7 @@ private Q_SLOTS:
     void serverScenario_sharedCopy_isUsedUp();
     void serverScenario_invalid_refusesToSend();
     void export_writesFilesThatParseBack();
+    void export_policyChangedBetweenRequests_reportNamesEachWithItsRequests();
     void export_fromTheErrorLog_writesShownRows();
     void export_unwritable_saysSoAndKeepsTheRun();
     void copyAsCurl_isRedacted();
@@ -102,6 +107,7 @@ private Q_SLOTS:
     void clearRun_forgetsTheAttempts();
     void settings_requestLayoutAndRecentUrls_surviveARestart();
     void settings_corruptFile_isReportedInTheWindow();
+    void settings_simulatorAndConformanceChoice_surviveARestart();
     void serverCannotStart_windowStillWorks();
     void conformanceTab_runsTheEditedPolicyOnTheAppServer();
 
@@ -333,6 +339,57 @@ void TestMainWindow::repeat_untilEscStops()
     QVERIFY(window->composer()->repeatAction()->isEnabled());
 }
 
+void TestMainWindow::sendActions_recordTheSentUrlOncePerAction_cursorStays()
+{
+    auto window = makeWindow();
+    QVERIFY(window);
+    Ui::RequestDraft draft = window->composer()->draft();
+    draft.urlTemplate = QStringLiteral("{server}/status/200?key={id}");
+    draft.batchCount = 8;
+    window->composer()->setDraft(draft);
+    auto *url = window->composer()->findChild<QComboBox *>(QStringLiteral("url"));
+    QVERIFY(url && url->lineEdit());
+    QLineEdit *edit = url->lineEdit();
+    QSignalSpy recent(window->settings(), &Ui::Settings::recentUrlsChanged);
+
+    // A batch of 8 is one entry, recorded once.
+    edit->setSelection(3, 6);
+    window->sendBatch();
+    QCOMPARE(window->runner()->batchTotal(), 8);
+    QCOMPARE(recent.size(), 1);
+    QCOMPARE(window->settings()->recentUrlTemplates(), QStringList{draft.urlTemplate});
+    QCOMPARE(url->count(), 1);
+    // The user's text, selection and cursor are where they were.
+    QCOMPARE(edit->text(), draft.urlTemplate);
+    QCOMPARE(edit->selectionStart(), 3);
+    QCOMPARE(edit->selectionLength(), 6);
+    QTRY_COMPARE_WITH_TIMEOUT(window->runner()->batchFinished(), 8, 15'000);
+
+    // Sending the same URL again changes nothing in the list.
+    edit->setCursorPosition(5);
+    QVERIFY(sendAndWait(*window, 9));
+    QCOMPARE(recent.size(), 1);
+    QCOMPARE(edit->cursorPosition(), 5);
+
+    // Repeating records the URL it sends when it starts, not what is typed while it runs.
+    const QString repeated = QStringLiteral("{server}/status/200?key={id}&r=1");
+    draft.urlTemplate = repeated;
+    draft.repeatIntervalMs = 50;
+    window->composer()->setDraft(draft);
+    window->startRepeat();
+    QVERIFY(window->runner()->isRepeating());
+    QCOMPARE(recent.size(), 2);
+    edit->setText(QStringLiteral("{server}/typed-while-repeating"));
+    edit->setCursorPosition(9);
+    QTRY_VERIFY_WITH_TIMEOUT(window->runner()->repeatCount() >= 3, 10'000);
+    window->stop();
+    QCOMPARE(recent.size(), 2);
+    QCOMPARE(window->settings()->recentUrlTemplates(),
+        (QStringList{repeated, QStringLiteral("{server}/status/200?key={id}")}));
+    QCOMPARE(edit->text(), QStringLiteral("{server}/typed-while-repeating"));
+    QCOMPARE(edit->cursorPosition(), 9);
+}
+
 void TestMainWindow::keyboard_ctrlReturnSends_ctrlEExports()
 {
     auto window = makeWindow();
@@ -503,6 +560,53 @@ void TestMainWindow::export_writesFilesThatParseBack()
     QVERIFY(window->messages().constLast().contains(QLatin1String("NOT redacted")));
 }
 
+void TestMainWindow::export_policyChangedBetweenRequests_reportNamesEachWithItsRequests()
+{
+    auto window = makeWindow();
+    QVERIFY(window);
+    Ui::RequestDraft draft = window->composer()->draft();
+    draft.urlTemplate = QStringLiteral("{server}/status/200");
+    window->composer()->setDraft(draft);
+    QVERIFY(sendAndWait(*window, 1));
+    Core::BackoffPolicy second = fastPolicy();
+    second.name = QStringLiteral("Second policy");
+    second.maxAttempts = 3;
+    window->policyPanel()->setPolicy(second);
+    QCOMPARE(window->executor()->policy().name, second.name);
+    QVERIFY(sendAndWait(*window, 2));
+    window->policyPanel()->setPolicy(fastPolicy()); // back to the first: no third entry
+    QVERIFY(sendAndWait(*window, 3));
+
+    const Ui::RunSession &session = *window->session();
+    QCOMPARE(session.policies().size(), 2);
+    const quint64 first = session.lane(0).requestId;
+    const quint64 middle = session.lane(1).requestId;
+    const quint64 last = session.lane(2).requestId;
+
+    const QString json = m_dir.filePath(QStringLiteral("policies.json"));
+    const auto written = window->exportRun(json, MainWindow::ExportFormat::Json);
+    QVERIFY2(written, qPrintable(written.error()));
+    const auto report = Core::ReportJson::readFile(json);
+    QVERIFY2(report, qPrintable(report.error()));
+    QCOMPARE(report->run.policies.size(), 2);
+    QCOMPARE(report->run.policies.at(0).name, fastPolicy().name);
+    QCOMPARE(report->run.policies.at(1).name, second.name);
+    QCOMPARE(report->run.policyOf(first).name, fastPolicy().name);
+    QCOMPARE(report->run.policyOf(middle).name, second.name);
+    QCOMPARE(report->run.policyOf(middle).maxAttempts, 3);
+    QCOMPARE(report->run.policyOf(last).name, fastPolicy().name);
+
+    QFile file(json);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    const QJsonArray policies
+        = QJsonDocument::fromJson(file.readAll()).object().value(QStringLiteral("policies")).toArray();
+    QCOMPARE(policies.size(), 2);
+    const QJsonArray middleIds = policies.at(1).toObject().value(QStringLiteral("requestIds")).toArray();
+    QCOMPARE(middleIds.size(), 1);
+    QCOMPARE(middleIds.at(0).toInteger(), qint64(middle));
+    QCOMPARE(policies.at(0).toObject().value(QStringLiteral("requestIds")).toArray().size(), 2);
+}
+
 void TestMainWindow::export_fromTheErrorLog_writesShownRows()
 {
     auto window = makeWindow();
@@ -663,7 +767,7 @@ void TestMainWindow::settings_requestLayoutAndRecentUrls_surviveARestart()
     auto window = makeWindow();
     QVERIFY(window);
     Ui::RequestDraft expected = draft;
-    expected.headers[1].value.clear(); // credentials are not stored
+    expected.headers[1].value = QStringLiteral("Bearer REDACTED"); // credentials are not stored
     QCOMPARE(window->composer()->draft(), expected);
     QCOMPARE(window->dockWidgetArea(window->policyDock()), Qt::RightDockWidgetArea);
     QCOMPARE(window->size(), QSize(1111, 777));
@@ -695,6 +799,43 @@ void TestMainWindow::settings_corruptFile_isReportedInTheWindow()
     const QFileInfo info(settingsPath());
     for (const QString &copy : info.absoluteDir().entryList({info.fileName() + QStringLiteral(".damaged-*")}))
         QFile::remove(info.absoluteDir().filePath(copy));
+}
+
+void TestMainWindow::settings_simulatorAndConformanceChoice_surviveARestart()
+{
+    Core::HerdParameters parameters = Core::HerdParameters::defaultsFor(Core::HerdModel::CapacityLimited);
+    parameters.clientCounts = {5, 50, 500};
+    parameters.runs = 7;
+    parameters.seed = 987654321987654321ULL;
+    parameters.strategies = {*Core::HerdStrategy::fromName(QStringLiteral("none")),
+        *Core::HerdStrategy::fromName(QStringLiteral("full-jitter"))};
+    parameters.baseDelayMs = 75.0;
+    parameters.overloadStatus = 429;
+    parameters.retryAfterS = 3;
+    parameters.honourRetryAfter = false;
+    {
+        auto window = makeWindow();
+        QVERIFY(window);
+        window->simulatorView()->setParameters(parameters);
+        QVERIFY(window->conformanceView()->setPolicyChoice(QStringLiteral("curl-retry")));
+        QVERIFY(window->close());
+    }
+    auto window = makeWindow();
+    QVERIFY(window);
+    const auto restored = window->simulatorView()->parameters();
+    QVERIFY2(restored, qPrintable(restored.error()));
+    QCOMPARE(restored->model, parameters.model);
+    QCOMPARE(restored->clientCounts, parameters.clientCounts);
+    QCOMPARE(restored->runs, 7);
+    QCOMPARE(restored->seed, parameters.seed);
+    QCOMPARE(restored->strategies, parameters.strategies);
+    QCOMPARE(restored->baseDelayMs, 75.0);
+    QCOMPARE(restored->overloadStatus, 429);
+    QCOMPARE(restored->retryAfterS, std::optional<int>(3));
+    QCOMPARE(restored->honourRetryAfter, false);
+    QCOMPARE(window->conformanceView()->policyChoice(), QStringLiteral("curl-retry"));
+    QCOMPARE(window->conformanceView()->policy().name, Core::Presets::find(QStringLiteral("curl-retry"))->name);
+    QVERIFY(window->messages().isEmpty());
 }
 
 void TestMainWindow::serverCannotStart_windowStillWorks()

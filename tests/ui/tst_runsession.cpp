@@ -25,6 +25,7 @@ private Q_SLOTS:
     void updates_manyRecords_coalescedIntoOneSignal();
     void statistics_fedAsRecordsArrive();
     void retainedLimit_olderRecordsRebuiltFromRows();
+    void bodyBudget_batchBeyondIt_dropsOldestBodiesKeepsRecordsAndStatistics();
     void runRecord_loadThenExport_roundTrips();
     void runRecord_ofSomeAttempts_carriesTheirRequestsOnly();
     void noteRequest_batchSharesOneSpec_labelsStayApart();
@@ -247,6 +248,54 @@ void TestRunSession::retainedLimit_olderRecordsRebuiltFromRows()
     session.clear();
     session.recordAttempt(originals.at(0));
     QVERIFY(session.isRecordComplete());
+}
+
+void TestRunSession::bodyBudget_batchBeyondIt_dropsOldestBodiesKeepsRecordsAndStatistics()
+{
+    RunSession session;
+    constexpr qint64 budget = 1024 * 1024;
+    constexpr qsizetype bodySize = 64 * 1024;
+    constexpr int requests = 200; // 2 x 200 x 64 KiB = 25 MiB of bodies offered
+    session.setBodyBudget(budget);
+    for (int i = 1; i <= requests; ++i) {
+        Core::RequestSpec spec;
+        spec.method = "PUT";
+        spec.url = QUrl(QStringLiteral("http://127.0.0.1:8080/items/%1").arg(i));
+        spec.body = QByteArray(bodySize, char('a' + i % 26)); // each request its own body: no sharing
+        session.noteRequest(quint64(i), spec);
+        session.recordAttempt(httpAttempt(quint64(i), 0, i * 10.0, i * 10.0 + 4.0, 503, 5.0));
+        session.recordAttempt(httpAttempt(quint64(i), 1, i * 10.0 + 9.0, i * 10.0 + 12.0, 200));
+        RequestResult r = result(quint64(i), RequestOutcome::Succeeded, 2, i * 10.0, i * 10.0 + 12.0);
+        r.body = QByteArray(bodySize, char('A' + i % 26));
+        session.recordResult(r);
+        QVERIFY(session.bodyBytesHeld() <= budget);
+    }
+
+    // Every record and every number is still there.
+    QCOMPARE(session.finishedCount(), qsizetype(2 * requests));
+    QCOMPARE(session.resultCount(), qsizetype(requests));
+    QCOMPARE(session.specCount(), qsizetype(requests));
+    QCOMPARE(session.statistics().requestCount(), qint64(requests));
+    QCOMPARE(session.statistics().attemptCount(), qint64(2 * requests));
+    QVERIFY(session.isRecordComplete()); // the records themselves are the originals
+
+    // Only the bodies went, oldest first, and the user can be told how many.
+    QVERIFY(session.bodyBytesHeld() > budget - 2 * bodySize);
+    QCOMPARE(session.droppedBodyCount(), qsizetype(2 * requests - session.bodyBytesHeld() / bodySize));
+    QCOMPARE(session.requestResult(requests - 1).body.size(), bodySize);
+    QCOMPARE(session.specAt(quint32(requests - 1)).body.size(), bodySize);
+    QCOMPARE(session.runRecord().requests.value(quint64(requests)).body.size(), bodySize);
+    QVERIFY(session.requestResult(0).body.isEmpty());
+    QVERIFY(session.specAt(0).body.isEmpty());
+    QCOMPARE(session.requestResult(0).outcome, RequestOutcome::Succeeded);
+    QCOMPARE(session.runRecord().results.size(), qsizetype(requests));
+
+    // A smaller budget later drops more at once; clearing forgets the count.
+    session.setBodyBudget(bodySize);
+    QVERIFY(session.bodyBytesHeld() <= bodySize);
+    session.clear();
+    QCOMPARE(session.bodyBytesHeld(), qint64(0));
+    QCOMPARE(session.droppedBodyCount(), qsizetype(0));
 }
 
 void TestRunSession::runRecord_loadThenExport_roundTrips()

@@ -52,6 +52,10 @@ private slots:
 
     void recentUrls_newestFirstDeduplicatedAndCapped();
     void recentUrls_neverStorePasswordsOrInvalidUrls();
+    void requestDraft_savedWithoutCredentials_restIntact();
+    void savedRequestScenarioPolicy_oneBadField_restKept();
+    void simulatorParameters_roundTrip_badFieldFallsBackAlone();
+    void recentUrlTemplates_passwordWithAt_isMasked();
     void mainWindow_geometryAndDocks_roundTrip();
     void mainWindow_damagedState_isRefused();
 
@@ -149,7 +153,7 @@ void TestSettings::currentPolicy_thatNoLongerValidates_fallsBackWithMessage()
     QCOMPARE(settings.currentPolicy(), Core::BackoffPolicy{});
     const QString problems = settings.problems().join(QLatin1Char('\n'));
     QVERIFY2(problems.contains(QLatin1String("maxAttempts")), qPrintable(problems));
-    QVERIFY2(problems.contains(QLatin1String("default policy")), qPrintable(problems));
+    QVERIFY2(problems.contains(QLatin1String("has its default")), qPrintable(problems));
     // Nothing else is lost.
     QCOMPARE(settings.recentUrls(), QList<QUrl>{QUrl(QStringLiteral("http://127.0.0.1:1/a"))});
 }
@@ -391,6 +395,168 @@ void TestSettings::recentUrls_neverStorePasswordsOrInvalidUrls()
     QFile file(settingsPath());
     QVERIFY(file.open(QIODevice::ReadOnly));
     QVERIFY(!file.readAll().contains("secret"));
+}
+
+void TestSettings::requestDraft_savedWithoutCredentials_restIntact()
+{
+    Ui::RequestDraft draft;
+    draft.method = QStringLiteral("POST");
+    draft.urlTemplate = QStringLiteral("http://u:p@ss@127.0.0.1/x?token=tok123&page=2&key={id}#frag");
+    draft.headers = {{QStringLiteral(" Authorization "), QStringLiteral("Bearer s3cret"), true},
+        {QStringLiteral("Cookie"), QStringLiteral("session=c00kie"), true},
+        {QStringLiteral("X-Api-Key"), QStringLiteral("k3y"), false},
+        {QStringLiteral("Accept "), QStringLiteral("application/json"), true},
+        {QStringLiteral("Idempotency-Key"), QStringLiteral("{id}"), true}};
+    draft.body = QStringLiteral("{\"password\": \"hunter2\", \"n\": 1}");
+    draft.idempotent = true;
+    draft.batchCount = 7;
+    {
+        Ui::Settings settings;
+        settings.setRequestDraft(draft);
+        QCOMPARE(settings.sync(), QString());
+    }
+    QFile file(settingsPath());
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    const QByteArray raw = file.readAll();
+    for (const char *secret : {"p@ss", "p%40ss", "tok123", "s3cret", "c00kie", "k3y", "hunter2"})
+        QVERIFY2(!raw.contains(secret), secret);
+
+    Ui::Settings settings;
+    QVERIFY2(settings.problems().isEmpty(), qPrintable(settings.problems().join(QLatin1Char('\n'))));
+    const Ui::RequestDraft back = settings.requestDraft();
+    QCOMPARE(back.urlTemplate, QStringLiteral("http://u:REDACTED@127.0.0.1/x?token=REDACTED&page=2&key={id}#frag"));
+    QCOMPARE(back.headers.size(), 5);
+    QCOMPARE(back.headers.at(0).name, QStringLiteral("Authorization"));
+    QCOMPARE(back.headers.at(0).value, QStringLiteral("Bearer REDACTED"));
+    QVERIFY(back.headers.at(1).value.contains(QLatin1String("REDACTED")));
+    QVERIFY(!back.headers.at(1).value.contains(QLatin1String("c00kie")));
+    QCOMPARE(back.headers.at(2).value, QStringLiteral("REDACTED"));
+    QCOMPARE(back.headers.at(2).enabled, false);
+    QCOMPARE(back.headers.at(3).name, QStringLiteral("Accept"));
+    QCOMPARE(back.headers.at(3).value, QStringLiteral("application/json"));
+    QCOMPARE(back.headers.at(4).value, QStringLiteral("{id}"));
+    QVERIFY2(back.body.contains(QLatin1String("REDACTED")) && back.body.contains(QLatin1String("\"n\"")),
+        qPrintable(back.body));
+    QCOMPARE(back.method, draft.method);
+    QCOMPARE(back.idempotent, true);
+    QCOMPARE(back.batchCount, 7);
+}
+
+void TestSettings::savedRequestScenarioPolicy_oneBadField_restKept()
+{
+    Ui::RequestDraft draft;
+    draft.method = QStringLiteral("PUT");
+    draft.urlTemplate = QStringLiteral("{server}/status/200?key={id}");
+    draft.headers = {{QStringLiteral("Accept"), QStringLiteral("text/plain"), true},
+        {QStringLiteral("X-Trace"), QStringLiteral("on"), false}};
+    draft.batchCount = 33;
+    draft.repeatIntervalMs = 2000;
+    QJsonObject draftJson = draft.toJson(true);
+    draftJson.insert(QStringLiteral("concurrency"), QStringLiteral("six"));
+
+    Ui::ServerScenario scenario;
+    scenario.instructions = {QStringLiteral("return-503"), QStringLiteral("return-200")};
+    QJsonObject scenarioJson = scenario.toJson();
+    scenarioJson.insert(QStringLiteral("sharing"), QStringLiteral("sometimes"));
+
+    Core::BackoffPolicy policy;
+    policy.name = QStringLiteral("Mine");
+    policy.baseDelayMs = 250.0;
+    policy.maxAttempts = 7;
+    policy.circuitBreaker.enabled = true;
+    policy.circuitBreaker.consecutiveFailures = 3;
+    QJsonObject policyJson = Core::PolicyJson::toJsonObject(policy);
+    QJsonObject breaker = policyJson.value(QStringLiteral("circuitBreaker")).toObject();
+    breaker.insert(QStringLiteral("openMs"), QStringLiteral("soon"));
+    policyJson.insert(QStringLiteral("circuitBreaker"), breaker);
+    {
+        QSettings raw;
+        raw.setValue(QStringLiteral("request/draft"), QString::fromUtf8(QJsonDocument(draftJson).toJson()));
+        raw.setValue(QStringLiteral("server/scenario"), QString::fromUtf8(QJsonDocument(scenarioJson).toJson()));
+        raw.setValue(QStringLiteral("policy/current"), QString::fromUtf8(QJsonDocument(policyJson).toJson()));
+    }
+
+    Settings settings;
+    const QRegularExpression fieldWarning(QStringLiteral("field left out"));
+    QTest::ignoreMessage(QtWarningMsg, fieldWarning);
+    const Ui::RequestDraft readDraft = settings.requestDraft();
+    Ui::RequestDraft expectedDraft = draft;
+    expectedDraft.concurrency = Ui::RequestDraft().concurrency;
+    QCOMPARE(readDraft, expectedDraft);
+
+    QTest::ignoreMessage(QtWarningMsg, fieldWarning);
+    Ui::ServerScenario expectedScenario = scenario;
+    expectedScenario.sharing = Ui::ServerScenario::Sharing::PerRequest;
+    QCOMPARE(settings.serverScenario(), expectedScenario);
+
+    QTest::ignoreMessage(QtWarningMsg, fieldWarning);
+    Core::BackoffPolicy expectedPolicy = policy;
+    expectedPolicy.circuitBreaker.openMs = Core::CircuitBreakerSettings().openMs;
+    QCOMPARE(settings.currentPolicy(), expectedPolicy);
+
+    const QString problems = settings.problems().join(QLatin1Char('\n'));
+    QVERIFY2(problems.contains(QLatin1String("concurrency")), qPrintable(problems));
+    QVERIFY2(problems.contains(QLatin1String("sharing")), qPrintable(problems));
+    QVERIFY2(problems.contains(QLatin1String("circuitBreaker.openMs")), qPrintable(problems));
+    QCOMPARE(settings.problems().size(), 3);
+}
+
+void TestSettings::simulatorParameters_roundTrip_badFieldFallsBackAlone()
+{
+    QVERIFY(!Settings().simulatorParameters());
+    Core::HerdParameters parameters = Core::HerdParameters::defaultsFor(Core::HerdModel::Outage);
+    parameters.clientCounts = {10, 20};
+    parameters.runs = 9;
+    parameters.networkSdMs = 4.5;
+    parameters.outageEndMs = 4000.0;
+    {
+        Settings settings;
+        settings.setSimulatorParameters(parameters);
+        settings.setConformancePolicyChoice(QStringLiteral("polly-default"));
+        QCOMPARE(settings.sync(), QString());
+    }
+    {
+        Settings settings;
+        const auto back = settings.simulatorParameters();
+        QVERIFY(back);
+        QCOMPARE(back->model, Core::HerdModel::Outage);
+        QCOMPARE(back->clientCounts, parameters.clientCounts);
+        QCOMPARE(back->runs, 9);
+        QCOMPARE(back->networkSdMs, 4.5);
+        QCOMPARE(back->outageEndMs, 4000.0);
+        QCOMPARE(settings.conformancePolicyChoice(), QStringLiteral("polly-default"));
+        QVERIFY(settings.problems().isEmpty());
+    }
+    {
+        QSettings raw;
+        QJsonObject object
+            = QJsonDocument::fromJson(raw.value(QStringLiteral("simulator/parameters")).toString().toUtf8()).object();
+        object.insert(QStringLiteral("runs"), QStringLiteral("many"));
+        object.insert(QStringLiteral("networkSdMs"), -3.0); // the right type, but invalid
+        raw.setValue(QStringLiteral("simulator/parameters"), QString::fromUtf8(QJsonDocument(object).toJson()));
+    }
+    Settings settings;
+    QTest::ignoreMessage(QtWarningMsg, QRegularExpression(QStringLiteral("simulator field left out: runs")));
+    QTest::ignoreMessage(QtWarningMsg, QRegularExpression(QStringLiteral("simulator field left out: networkSdMs")));
+    const auto back = settings.simulatorParameters();
+    QVERIFY(back);
+    const Core::HerdParameters defaults = Core::HerdParameters::defaultsFor(Core::HerdModel::Outage);
+    QCOMPARE(back->runs, defaults.runs);
+    QCOMPARE(back->networkSdMs, defaults.networkSdMs);
+    QCOMPARE(back->clientCounts, parameters.clientCounts);
+    QCOMPARE(back->outageEndMs, 4000.0);
+    const QString problems = settings.problems().join(QLatin1Char('\n'));
+    QVERIFY2(problems.contains(QLatin1String("runs")) && problems.contains(QLatin1String("networkSdMs")),
+        qPrintable(problems));
+}
+
+void TestSettings::recentUrlTemplates_passwordWithAt_isMasked()
+{
+    Ui::Settings settings;
+    settings.addRecentUrlTemplate(QStringLiteral("http://u:p@ss@127.0.0.1/x"));
+    settings.addRecentUrlTemplate(QStringLiteral("{server}/fail/3?key={id}"));
+    QCOMPARE(settings.recentUrlTemplates(),
+        (QStringList{QStringLiteral("{server}/fail/3?key={id}"), QStringLiteral("http://u:REDACTED@127.0.0.1/x")}));
 }
 
 void TestSettings::mainWindow_geometryAndDocks_roundTrip()

@@ -1,4 +1,5 @@
 #include "core/herdsimulator.h"
+#include "ui/outcomestyle.h"
 #include "ui/simulatorview.h"
 
 #include <QAreaSeries>
@@ -84,6 +85,7 @@ private Q_SLOTS:
     void cancel_stopsAndKeepsPreviousCharts();
     void start_whileRunning_refused();
     void destroyWhileRunning_returnsPromptly();
+    void darkPalette_coloursContrastWithTheBase();
     void screenshot_savedWhenAsked();
 };
 
@@ -360,6 +362,60 @@ void TestSimulatorView::destroyWhileRunning_returnsPromptly()
     timer.start();
     view.reset();
     QVERIFY(timer.elapsed() < 10'000);
+}
+
+void TestSimulatorView::darkPalette_coloursContrastWithTheBase()
+{
+    Ui::SimulatorView view;
+    QPalette dark = view.palette();
+    dark.setColor(QPalette::Window, QColor(0x2b, 0x2d, 0x31));
+    dark.setColor(QPalette::WindowText, QColor(0xe6, 0xe6, 0xe6));
+    dark.setColor(QPalette::Base, QColor(0x1e, 0x1f, 0x22));
+    dark.setColor(QPalette::Text, QColor(0xe6, 0xe6, 0xe6));
+    dark.setColor(QPalette::Mid, QColor(0x55, 0x57, 0x5c));
+    view.setPalette(dark);
+    const QColor base = dark.color(QPalette::Base);
+
+    // Every strategy (black "immediate" included) and the error text.
+    for (const HerdStrategy &s : HerdStrategy::all()) {
+        const double ratio = Ui::contrastRatio(view.strategyColor(s), base);
+        QVERIFY2(ratio >= 3.0, qPrintable(QStringLiteral("%1: %2").arg(s.name()).arg(ratio)));
+    }
+    QVERIFY(Ui::contrastRatio(view.errorColor(), base) >= 3.0);
+    QVERIFY(Ui::contrastRatio(view.errorColor(), dark.color(QPalette::Window)) >= 3.0);
+    child<QLineEdit>(view, "clientsEdit")->setText(QStringLiteral("not a grid"));
+    auto *status = child<QLabel>(view, "statusLabel");
+    QVERIFY(Ui::contrastRatio(status->palette().color(QPalette::WindowText), dark.color(QPalette::Window)) >= 3.0);
+
+    // The charts take the palette, and their lines the adjusted colours.
+    HerdParameters p = smallGrid(HerdModel::Outage);
+    p.strategies = HerdStrategy::all();
+    view.setParameters(p);
+    QSignalSpy finished(&view, &Ui::SimulatorView::finished);
+    view.start();
+    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 30'000);
+    for (const char *name : {"callsChartView", "completionChartView", "loadChartView"}) {
+        QChart *chart = child<QChartView>(view, name)->chart();
+        QCOMPARE(chart->theme(), QChart::ChartThemeDark);
+        QCOMPARE(chart->backgroundBrush().color(), base);
+        QVERIFY(Ui::contrastRatio(chart->titleBrush().color(), base) >= 3.0);
+        for (QAbstractAxis *axis : chart->axes())
+            QVERIFY(Ui::contrastRatio(axis->labelsBrush().color(), base) >= 3.0);
+        const auto series = lines(child<QChartView>(view, name));
+        QVERIFY(!series.isEmpty());
+        for (QLineSeries *line : series)
+            QVERIFY2(Ui::contrastRatio(line->pen().color(), base) >= 3.0, qPrintable(line->name()));
+    }
+
+    // Back to a light palette: the same strategies are readable there too.
+    QPalette light = dark;
+    light.setColor(QPalette::Window, QColor(0xef, 0xef, 0xef));
+    light.setColor(QPalette::WindowText, Qt::black);
+    light.setColor(QPalette::Base, Qt::white);
+    view.setPalette(light);
+    QCOMPARE(child<QChartView>(view, "loadChartView")->chart()->theme(), QChart::ChartThemeLight);
+    for (const HerdStrategy &s : HerdStrategy::all())
+        QVERIFY2(Ui::contrastRatio(view.strategyColor(s), Qt::white) >= 3.0, qPrintable(s.name()));
 }
 
 void TestSimulatorView::screenshot_savedWhenAsked()

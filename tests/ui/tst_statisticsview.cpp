@@ -1,3 +1,5 @@
+#include "core/faultserver.h"
+#include "core/retryexecutor.h"
 #include "tests/ui/sessionfixtures.h"
 #include "ui/runsession.h"
 #include "ui/statisticsview.h"
@@ -73,6 +75,7 @@ private Q_SLOTS:
     void circuitAndBudget_shown();
     void sessionUpdates_redrawCoalesced();
     void cleared_showsNothing();
+    void cleared_whileBreakerOpen_stillShowsItOpen();
     void darkPalette_usesDarkTheme();
 };
 
@@ -237,6 +240,37 @@ void TestStatisticsView::darkPalette_usesDarkTheme()
     QCOMPARE(view.chart(Chart::Outcomes)->theme(), QChart::ChartThemeDark);
     QCOMPARE(view.chart(Chart::Outcomes)->backgroundBrush().color(), QColor(0x1e, 0x1f, 0x22));
     QCOMPARE(view.chart(Chart::AttemptsHistogram)->titleBrush().color(), QColor(0xe6, 0xe6, 0xe6));
+}
+
+void TestStatisticsView::cleared_whileBreakerOpen_stillShowsItOpen()
+{
+    Core::FaultServer server;
+    QVERIFY2(server.listen(), qPrintable(server.errorString()));
+    Core::RetryExecutor executor;
+    Core::BackoffPolicy policy;
+    policy.maxAttempts = 1;
+    policy.circuitBreaker.enabled = true;
+    policy.circuitBreaker.consecutiveFailures = 1;
+    policy.circuitBreaker.openMs = 600'000.0;
+    executor.setPolicy(policy);
+    RunSession session;
+    session.attach(&executor);
+    StatisticsView view;
+    view.setSession(&session);
+
+    Core::RequestSpec spec;
+    spec.url = server.baseUrl().resolved(QUrl(QStringLiteral("/status/503")));
+    QSignalSpy finished(&executor, &Core::RetryExecutor::requestFinished);
+    session.submit(spec);
+    QTRY_COMPARE(finished.size(), 1);
+    const QString host = executor.hosts().value(0);
+    QCOMPARE(executor.circuitState(host), Core::CircuitBreaker::State::Open);
+    view.refresh();
+    QVERIFY(view.figureText(Figure::CircuitBreakers).contains(QStringLiteral("open")));
+
+    session.clear();
+    view.refresh();
+    QCOMPARE(view.figureText(Figure::CircuitBreakers), QStringLiteral("%1 open").arg(host));
 }
 
 QTEST_MAIN(TestStatisticsView)
