@@ -1657,7 +1657,8 @@ void TestRetryExecutor::presets_eachFaultMode_exactAttemptCounts()
     const QString testId = m_server.createTest({instruction, QStringLiteral("return-200")});
     RequestSpec spec = getSpec(url(QStringLiteral("/status/200")));
     spec.headers.append({QByteArray("X-Retry-Test-Id"), testId.toLatin1()});
-    spec.attemptTimeoutMs = 150; // for the stall
+    // Long enough for the answer after the stall even in a slow sanitizer build.
+    spec.attemptTimeoutMs = 1000;
     const quint64 id = executor.submit(spec);
     QTRY_VERIFY_WITH_TIMEOUT(c.resultOf(id).has_value(), 10'000);
 
