@@ -647,11 +647,13 @@ bool RetryExecutor::followRedirect(const RequestPtr &r)
 void RetryExecutor::handleManagerDestroyed(QObject *manager)
 {
     m_managers.removeIf([](const QPointer<QNetworkAccessManager> &m) { return m.isNull(); });
-    // The pointer is only compared: the object behind it is gone.
-    m_managerLoad.remove(static_cast<QNetworkAccessManager *>(manager));
+    // Only addresses are compared, as void pointers: the QNetworkAccessManager part of
+    // the object is already destroyed, so even a cast to it would be undefined.
+    const void *gone = manager;
+    m_managerLoad.removeIf([gone](const auto &entry) { return static_cast<const void *>(entry.key()) == gone; });
     QList<RequestPtr> orphans;
     for (const RequestPtr &r : std::as_const(m_requests)) {
-        if (r->phase == Request::Phase::InFlight && r->manager == manager)
+        if (r->phase == Request::Phase::InFlight && static_cast<const void *>(r->manager) == gone)
             orphans.append(r);
     }
     for (const RequestPtr &r : std::as_const(orphans)) {
