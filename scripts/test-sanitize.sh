@@ -13,7 +13,8 @@ build_dir=${RETRYLAB_ASAN_BUILD_DIR:-build-asan}
 # time matters more than the speed of suites that mostly wait on loopback I/O;
 # line tables are all the sanitizer stacks need.
 RETRYLAB_BUILD_DIR=$build_dir CMAKE_BUILD_TYPE=Debug ./scripts/build.sh \
-    -DRETRYLAB_SANITIZE=ON -DRETRYLAB_WERROR=ON -DRETRYLAB_BUILD_TESTS=ON -DCMAKE_CXX_FLAGS_DEBUG="-O0 -g1"
+    -DRETRYLAB_SANITIZE=ON -DRETRYLAB_WERROR=ON -DRETRYLAB_BUILD_TESTS=ON -DRETRYLAB_BUILD_BENCH=OFF \
+    -DCMAKE_CXX_FLAGS_DEBUG="-O0 -g1"
 
 export ASAN_OPTIONS="detect_leaks=1:abort_on_error=1:detect_stack_use_after_return=1:check_initialization_order=1:strict_init_order=1"
 export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
