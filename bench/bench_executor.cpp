@@ -16,6 +16,7 @@
 // Usage: bench_executor [--part overhead|timers|scale|all] [--out FILE] [--quick]
 //        bench_executor --serve      (the child: prints "PORT <n>", serves until killed)
 
+#include "bench/processmemory.h"
 #include "core/backoffpolicy.h"
 #include "core/faultserver.h"
 #include "core/retryexecutor.h"
@@ -51,6 +52,7 @@
 Q_LOGGING_CATEGORY(lcBench, "retrylab.bench.executor", QtInfoMsg)
 
 using namespace RetryLab::Core;
+using namespace RetryLab::Bench;
 
 namespace {
 
@@ -65,49 +67,6 @@ void raiseFileLimit()
         limit.rlim_cur = limit.rlim_max;
         ::setrlimit(RLIMIT_NOFILE, &limit);
     }
-#endif
-}
-
-qint64 procStatusKiB(const char *field)
-{
-    QFile status(QStringLiteral("/proc/self/status"));
-    if (!status.open(QIODevice::ReadOnly))
-        return -1;
-    const QByteArray name = QByteArray(field) + ':';
-    for (const QByteArray &line : status.readAll().split('\n')) {
-        if (line.startsWith(name))
-            return line.mid(name.size()).trimmed().split(' ').value(0).toLongLong();
-    }
-    return -1;
-}
-
-qint64 residentKiB()
-{
-    return procStatusKiB("VmRSS");
-}
-
-qint64 peakResidentKiB()
-{
-    return procStatusKiB("VmHWM");
-}
-
-// Starts a new peak for VmHWM (Linux 4.0 and later).
-void resetPeakResident()
-{
-    QFile file(QStringLiteral("/proc/self/clear_refs"));
-    if (file.open(QIODevice::WriteOnly))
-        file.write("5");
-}
-
-// Bytes handed out by malloc and not yet freed: the heap the program really uses,
-// without the pages the allocator keeps for later.
-qint64 heapInUseBytes()
-{
-#if defined(Q_OS_LINUX) && defined(__GLIBC__)
-    const struct mallinfo2 info = mallinfo2();
-    return static_cast<qint64>(info.uordblks + info.hblkhd);
-#else
-    return -1;
 #endif
 }
 

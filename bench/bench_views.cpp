@@ -6,6 +6,7 @@
 // Usage: bench_views [--rows N] [--out FILE] [--json FILE] [--no-proxies]
 //        (runs on any QPA platform; offscreen is fine)
 
+#include "bench/processmemory.h"
 #include "tests/ui/sessionfixtures.h"
 #include "ui/attemptlogmodel.h"
 #include "ui/errorlogview.h"
@@ -44,15 +45,8 @@ double timeMs(const std::function<void()> &work)
 
 qint64 residentBytes()
 {
-    QFile status(QStringLiteral("/proc/self/status"));
-    if (!status.open(QIODevice::ReadOnly))
-        return -1;
-    const QList<QByteArray> lines = status.readAll().split('\n');
-    for (const QByteArray &line : lines) {
-        if (line.startsWith("VmRSS:"))
-            return line.mid(6).trimmed().split(' ').value(0).toLongLong() * 1024;
-    }
-    return -1;
+    const qint64 kib = RetryLab::Bench::residentKiB();
+    return kib < 0 ? -1 : kib * 1024;
 }
 
 // The filter the model applies, written as a proxy over the unfiltered model: the

@@ -7,6 +7,7 @@
 // Usage: soak_driver [--seconds S] [--rate R] [--failure-rate P] [--warmup-seconds W]
 //                    [--server-log N] [--out FILE]
 
+#include "bench/processmemory.h"
 #include "core/backoffpolicy.h"
 #include "core/faultserver.h"
 #include "core/retryexecutor.h"
@@ -29,37 +30,12 @@
 #include <cmath>
 #include <vector>
 
-#if defined(Q_OS_LINUX) && defined(__GLIBC__)
-#include <malloc.h>
-#endif
-
 Q_LOGGING_CATEGORY(lcSoak, "retrylab.bench.soak", QtInfoMsg)
 
 using namespace RetryLab::Core;
+using namespace RetryLab::Bench;
 
 namespace {
-
-qint64 residentKiB()
-{
-    QFile status(QStringLiteral("/proc/self/status"));
-    if (!status.open(QIODevice::ReadOnly))
-        return -1;
-    for (const QByteArray &line : status.readAll().split('\n')) {
-        if (line.startsWith("VmRSS:"))
-            return line.mid(6).trimmed().split(' ').value(0).toLongLong();
-    }
-    return -1;
-}
-
-qint64 heapInUseBytes()
-{
-#if defined(Q_OS_LINUX) && defined(__GLIBC__)
-    const struct mallinfo2 info = mallinfo2();
-    return static_cast<qint64>(info.uordblks + info.hblkhd);
-#else
-    return -1;
-#endif
-}
 
 struct Sample
 {
