@@ -11,6 +11,7 @@
 
 #include "core/retryexecutor.h"
 #include "tests/ui/sessionfixtures.h"
+#include "ui/darkpalette.h"
 #include "ui/errorlogview.h"
 #include "ui/runsession.h"
 #include "ui/statisticsview.h"
@@ -115,27 +116,6 @@ private:
     QHash<QTcpSocket *, QByteArray> m_buffers;
 };
 
-QPalette darkPalette()
-{
-    QPalette p;
-    p.setColor(QPalette::Window, QColor(0x2b, 0x2d, 0x31));
-    p.setColor(QPalette::WindowText, QColor(0xe6, 0xe6, 0xe6));
-    p.setColor(QPalette::Base, QColor(0x1e, 0x1f, 0x22));
-    p.setColor(QPalette::AlternateBase, QColor(0x26, 0x28, 0x2c));
-    p.setColor(QPalette::Text, QColor(0xe6, 0xe6, 0xe6));
-    p.setColor(QPalette::Button, QColor(0x35, 0x37, 0x3c));
-    p.setColor(QPalette::ButtonText, QColor(0xe6, 0xe6, 0xe6));
-    p.setColor(QPalette::Mid, QColor(0x55, 0x58, 0x5e));
-    p.setColor(QPalette::Highlight, QColor(0x3b, 0x82, 0xf6));
-    p.setColor(QPalette::HighlightedText, Qt::white);
-    p.setColor(QPalette::ToolTipBase, QColor(0x35, 0x37, 0x3c));
-    p.setColor(QPalette::ToolTipText, QColor(0xe6, 0xe6, 0xe6));
-    p.setColor(QPalette::PlaceholderText, QColor(0x9a, 0x9a, 0x9a));
-    p.setColor(QPalette::Light, QColor(0x45, 0x48, 0x4e));
-    p.setColor(QPalette::Dark, QColor(0x18, 0x19, 0x1b));
-    return p;
-}
-
 bool save(QWidget *widget, const QString &dir, const QString &name)
 {
     const QString path = QDir(dir).filePath(name);
@@ -165,7 +145,7 @@ int main(int argc, char *argv[])
 
     QApplication::setStyle(QStyleFactory::create(QStringLiteral("Fusion")));
     if (parser.isSet(QStringLiteral("dark")))
-        QApplication::setPalette(darkPalette());
+        QApplication::setPalette(Ui::darkPalette());
 
     Ui::RunSession session;
     QTabWidget window;

@@ -3,6 +3,7 @@
 // or a dark palette. Not a test: it runs until --quit-after seconds have passed.
 //   mainwindow_drive [--dark] [--send-after MS] [--quit-after S] [--tab N] [--size WxH]
 //                    [--method M] [--url TEMPLATE] [--details N]
+#include "ui/darkpalette.h"
 #include "ui/mainwindow.h"
 #include "ui/requestcomposer.h"
 
@@ -19,36 +20,6 @@
 #include <QTimer>
 
 using namespace RetryLab;
-
-namespace {
-
-QPalette darkPalette()
-{
-    QPalette p;
-    const QColor text(0xe6, 0xe6, 0xe6);
-    p.setColor(QPalette::Window, QColor(0x2b, 0x2d, 0x31));
-    p.setColor(QPalette::WindowText, text);
-    p.setColor(QPalette::Base, QColor(0x1e, 0x1f, 0x22));
-    p.setColor(QPalette::AlternateBase, QColor(0x26, 0x28, 0x2c));
-    p.setColor(QPalette::Text, text);
-    p.setColor(QPalette::Button, QColor(0x35, 0x37, 0x3c));
-    p.setColor(QPalette::ButtonText, text);
-    p.setColor(QPalette::ToolTipBase, QColor(0x35, 0x37, 0x3c));
-    p.setColor(QPalette::ToolTipText, text);
-    p.setColor(QPalette::PlaceholderText, QColor(0x9a, 0x9a, 0x9a));
-    p.setColor(QPalette::Highlight, QColor(0x3b, 0x82, 0xf6));
-    p.setColor(QPalette::HighlightedText, Qt::white);
-    p.setColor(QPalette::Link, QColor(0x6a, 0xa8, 0xff));
-    p.setColor(QPalette::Light, QColor(0x45, 0x48, 0x4e));
-    p.setColor(QPalette::Midlight, QColor(0x3a, 0x3c, 0x41));
-    p.setColor(QPalette::Mid, QColor(0x55, 0x58, 0x5e));
-    p.setColor(QPalette::Dark, QColor(0x18, 0x19, 0x1b));
-    for (auto role : {QPalette::WindowText, QPalette::Text, QPalette::ButtonText})
-        p.setColor(QPalette::Disabled, role, QColor(0x80, 0x80, 0x80));
-    return p;
-}
-
-} // namespace
 
 int main(int argc, char *argv[])
 {
@@ -79,7 +50,7 @@ int main(int argc, char *argv[])
     QFile::remove(QSettings().fileName());
     QApplication::setStyle(QStyleFactory::create(QStringLiteral("Fusion")));
     if (parser.isSet(dark))
-        QApplication::setPalette(darkPalette());
+        QApplication::setPalette(Ui::darkPalette());
 
     Ui::MainWindow window;
     const QStringList wh = parser.value(size).split(QLatin1Char('x'));

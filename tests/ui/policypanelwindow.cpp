@@ -2,6 +2,7 @@
 // under Xvfb) in a light or a dark palette. Not a test: it runs until closed.
 //   policypanel_window [--dark] [--preset ID] [--tab N] [--size WxH] [--invalid]
 #include "core/policyjson.h"
+#include "ui/darkpalette.h"
 #include "ui/policyeditor.h"
 #include "ui/policypanel.h"
 #include "ui/settings.h"
@@ -14,40 +15,6 @@
 #include <QTabWidget>
 
 using namespace RetryLab;
-
-namespace {
-
-QPalette darkPalette()
-{
-    QPalette p;
-    const QColor window(45, 45, 48);
-    const QColor base(30, 30, 32);
-    const QColor text(225, 225, 225);
-    const QColor disabled(120, 120, 120);
-    p.setColor(QPalette::Window, window);
-    p.setColor(QPalette::WindowText, text);
-    p.setColor(QPalette::Base, base);
-    p.setColor(QPalette::AlternateBase, window);
-    p.setColor(QPalette::ToolTipBase, base);
-    p.setColor(QPalette::ToolTipText, text);
-    p.setColor(QPalette::PlaceholderText, disabled);
-    p.setColor(QPalette::Text, text);
-    p.setColor(QPalette::Button, window);
-    p.setColor(QPalette::ButtonText, text);
-    p.setColor(QPalette::BrightText, Qt::red);
-    p.setColor(QPalette::Highlight, QColor(42, 130, 218));
-    p.setColor(QPalette::HighlightedText, Qt::white);
-    p.setColor(QPalette::Light, QColor(70, 70, 74));
-    p.setColor(QPalette::Midlight, QColor(60, 60, 64));
-    p.setColor(QPalette::Mid, QColor(40, 40, 42));
-    p.setColor(QPalette::Dark, QColor(25, 25, 27));
-    p.setColor(QPalette::Shadow, Qt::black);
-    for (auto role : {QPalette::WindowText, QPalette::Text, QPalette::ButtonText})
-        p.setColor(QPalette::Disabled, role, disabled);
-    return p;
-}
-
-} // namespace
 
 int main(int argc, char *argv[])
 {
@@ -70,7 +37,7 @@ int main(int argc, char *argv[])
 
     QApplication::setStyle(QStyleFactory::create(QStringLiteral("Fusion")));
     if (parser.isSet(dark))
-        QApplication::setPalette(darkPalette());
+        QApplication::setPalette(Ui::darkPalette());
 
     Ui::Settings settings;
     Ui::PolicyPanel panel(&settings);
