@@ -17,9 +17,9 @@
 //        bench_executor --serve      (the child: prints "PORT <n>", serves until killed)
 
 #include "bench/processmemory.h"
-#include "core/backoffpolicy.h"
-#include "core/faultserver.h"
-#include "core/retryexecutor.h"
+#include "core/executor/retryexecutor.h"
+#include "core/faultserver/faultserver.h"
+#include "core/policy/backoffpolicy.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>

@@ -2,7 +2,7 @@
 // runs) on one thread and on every core, checks that both give the same CSV, and
 // writes the numbers to a JSON file.
 
-#include "core/herdsimulator.h"
+#include "core/herd/herdsimulator.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>

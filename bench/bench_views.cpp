@@ -7,11 +7,11 @@
 //        (runs on any QPA platform; offscreen is fine)
 
 #include "bench/processmemory.h"
-#include "tests/ui/sessionfixtures.h"
-#include "ui/attemptlogmodel.h"
-#include "ui/errorlogview.h"
-#include "ui/runsession.h"
-#include "ui/timelineview.h"
+#include "tests/ui/session/sessionfixtures.h"
+#include "ui/run/attemptlogmodel.h"
+#include "ui/run/errorlogview.h"
+#include "ui/run/timelineview.h"
+#include "ui/session/runsession.h"
 
 #include <QApplication>
 #include <QCommandLineParser>

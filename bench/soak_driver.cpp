@@ -8,9 +8,9 @@
 //                    [--server-log N] [--out FILE]
 
 #include "bench/processmemory.h"
-#include "core/backoffpolicy.h"
-#include "core/faultserver.h"
-#include "core/retryexecutor.h"
+#include "core/executor/retryexecutor.h"
+#include "core/faultserver/faultserver.h"
+#include "core/policy/backoffpolicy.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>

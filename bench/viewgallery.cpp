@@ -9,13 +9,13 @@
 //   --tab NAME      the tab on top while holding: timeline, log, statistics
 //   --synthetic N   instead of a live run, load N synthetic requests (large-data look)
 
-#include "core/retryexecutor.h"
-#include "tests/ui/sessionfixtures.h"
-#include "ui/darkpalette.h"
-#include "ui/errorlogview.h"
-#include "ui/runsession.h"
-#include "ui/statisticsview.h"
-#include "ui/timelineview.h"
+#include "core/executor/retryexecutor.h"
+#include "tests/ui/session/sessionfixtures.h"
+#include "ui/run/errorlogview.h"
+#include "ui/run/statisticsview.h"
+#include "ui/run/timelineview.h"
+#include "ui/session/runsession.h"
+#include "ui/widgets/darkpalette.h"
 
 #include <QApplication>
 #include <QCommandLineParser>

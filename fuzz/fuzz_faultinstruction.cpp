@@ -2,7 +2,7 @@
 // /_control/tests: no crash, a step read is written back to text that reads to
 // the same step, and a script never expands beyond its limit.
 
-#include "core/faultinstruction.h"
+#include "core/faultserver/faultinstruction.h"
 #include "fuzz/fuzzcheck.h"
 
 #include <QString>

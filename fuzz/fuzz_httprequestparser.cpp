@@ -2,7 +2,7 @@
 // that the bytes give the same requests (and the same error) whether they arrive
 // at once or in pieces cut where the input says, as they do on a real socket.
 
-#include "core/httprequestparser.h"
+#include "core/http/httprequestparser.h"
 #include "fuzz/fuzzcheck.h"
 
 #include <QByteArray>

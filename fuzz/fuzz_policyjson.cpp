@@ -2,7 +2,7 @@
 // validation, and writing it out and reading it back gives the same policy
 // (the format promises a lossless round trip).
 
-#include "core/policyjson.h"
+#include "core/policy/policyjson.h"
 #include "fuzz/fuzzcheck.h"
 
 #include <QByteArray>

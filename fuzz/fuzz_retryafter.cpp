@@ -2,7 +2,7 @@
 // value is finite and not negative, a date read is written back and read again
 // to the same instant, and bounding never gives a negative or oversized wait.
 
-#include "core/retryafter.h"
+#include "core/http/retryafter.h"
 #include "fuzz/fuzzcheck.h"
 
 #include <QByteArray>

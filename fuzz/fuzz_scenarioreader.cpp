@@ -4,8 +4,8 @@
 // concurrency, a valid policy, expectations that name a request, server
 // scripts the fault server can take).
 
-#include "core/faultinstruction.h"
-#include "core/scenarioreader.h"
+#include "core/faultserver/faultinstruction.h"
+#include "core/scenario/scenarioreader.h"
 #include "fuzz/fuzzcheck.h"
 
 #include <QByteArray>

@@ -1,26 +1,26 @@
 #include "ui/mainwindow.h"
 
-#include "core/circuitbreaker.h"
-#include "core/csvexport.h"
-#include "core/curlcommand.h"
-#include "core/harexport.h"
-#include "core/reportjson.h"
-#include "core/retryexecutor.h"
-#include "ui/conformanceview.h"
-#include "ui/embeddedserver.h"
-#include "ui/errorlogview.h"
-#include "ui/messagebar.h"
-#include "ui/policyeditor.h"
-#include "ui/policypanel.h"
-#include "ui/requestcomposer.h"
-#include "ui/requestrunner.h"
-#include "ui/requesttemplate.h"
-#include "ui/runsession.h"
-#include "ui/serverview.h"
-#include "ui/settings.h"
-#include "ui/simulatorview.h"
-#include "ui/statisticsview.h"
-#include "ui/timelineview.h"
+#include "core/executor/retryexecutor.h"
+#include "core/export/csvexport.h"
+#include "core/export/curlcommand.h"
+#include "core/export/harexport.h"
+#include "core/export/reportjson.h"
+#include "core/policy/circuitbreaker.h"
+#include "ui/conformance/conformanceview.h"
+#include "ui/herd/simulatorview.h"
+#include "ui/policy/policyeditor.h"
+#include "ui/policy/policypanel.h"
+#include "ui/request/requestcomposer.h"
+#include "ui/run/errorlogview.h"
+#include "ui/run/statisticsview.h"
+#include "ui/run/timelineview.h"
+#include "ui/server/serverview.h"
+#include "ui/session/embeddedserver.h"
+#include "ui/session/requestrunner.h"
+#include "ui/session/requesttemplate.h"
+#include "ui/session/runsession.h"
+#include "ui/session/settings.h"
+#include "ui/widgets/messagebar.h"
 
 #include <QAction>
 #include <QApplication>
@@ -375,12 +375,30 @@ void MainWindow::loadSettings()
     if (const QString choice = m_settings->conformancePolicyChoice(); !choice.isEmpty())
         m_conformance->setPolicyChoice(choice);
 
-    if (!m_settings->restoreMainWindow(*this)) {
+    if (!restoreLayout()) {
         const QSize available = screen() ? screen()->availableGeometry().size() : QSize(1600, 1000);
         resize(std::min(1440, available.width() * 9 / 10), std::min(900, available.height() * 9 / 10));
     }
     for (const QString &problem : m_settings->problems())
         m_messages->showMessage(FieldMessage::Kind::Warning, problem);
+}
+
+bool MainWindow::restoreLayout()
+{
+    const QByteArray geometry = m_settings->windowGeometry();
+    const QByteArray state = m_settings->windowState();
+    if (geometry.isEmpty() && state.isEmpty())
+        return false;
+    bool restored = true;
+    if (!geometry.isEmpty() && !restoreGeometry(geometry)) {
+        qCWarning(lcMainWindow) << "stored window geometry was refused";
+        restored = false;
+    }
+    if (!state.isEmpty() && !restoreState(state, Settings::windowStateVersion)) {
+        qCWarning(lcMainWindow) << "stored dock layout was refused";
+        restored = false;
+    }
+    return restored;
 }
 
 void MainWindow::saveSettings()
@@ -390,7 +408,8 @@ void MainWindow::saveSettings()
     if (const auto parameters = m_simulator->parameters())
         m_settings->setSimulatorParameters(*parameters);
     m_settings->setConformancePolicyChoice(m_conformance->policyChoice());
-    m_settings->saveMainWindow(*this);
+    m_settings->setWindowGeometry(saveGeometry());
+    m_settings->setWindowState(saveState(Settings::windowStateVersion));
     if (const QString error = m_settings->sync(); !error.isEmpty())
         qCWarning(lcMainWindow) << error;
 }

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "core/faultserver.h"
-#include "core/result.h"
+#include "core/faultserver/faultserver.h"
+#include "core/util/result.h"
 
 #include <QFileDialog>
 #include <QMainWindow>
@@ -131,6 +131,9 @@ private:
     void connectParts();
     void loadSettings();
     void saveSettings();
+    /// Geometry and dock layout from the settings; false when nothing was stored
+    /// or the stored data was refused (the window keeps its default layout).
+    bool restoreLayout();
 
     void exportAs(ExportFormat format, bool onlyVisibleRows);
     QString chooseFile(QFileDialog::AcceptMode mode, const QString &title, const QString &suggestion,

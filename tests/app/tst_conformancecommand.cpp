@@ -1,7 +1,7 @@
-#include "commandtesting.h"
+#include "tests/app/commandtesting.h"
 
-#include "core/policyjson.h"
-#include "core/reportjson.h"
+#include "core/export/reportjson.h"
+#include "core/policy/policyjson.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

@@ -1,4 +1,4 @@
-#include "commandtesting.h"
+#include "tests/app/commandtesting.h"
 
 #include <QElapsedTimer>
 #include <QRegularExpression>

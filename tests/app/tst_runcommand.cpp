@@ -1,7 +1,7 @@
-#include "commandtesting.h"
+#include "tests/app/commandtesting.h"
 
-#include "core/csvexport.h"
-#include "core/reportjson.h"
+#include "core/export/csvexport.h"
+#include "core/export/reportjson.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

@@ -1,25 +1,25 @@
-#include "core/csvexport.h"
-#include "core/faultserver.h"
-#include "core/herdparameters.h"
-#include "core/policyjson.h"
-#include "core/reportjson.h"
-#include "core/retryexecutor.h"
-#include "ui/attemptlogmodel.h"
-#include "ui/conformanceview.h"
-#include "ui/embeddedserver.h"
-#include "ui/errorlogview.h"
+#include "core/executor/retryexecutor.h"
+#include "core/export/csvexport.h"
+#include "core/export/reportjson.h"
+#include "core/faultserver/faultserver.h"
+#include "core/herd/herdparameters.h"
+#include "core/policy/policyjson.h"
+#include "ui/conformance/conformanceview.h"
+#include "ui/herd/simulatorview.h"
 #include "ui/mainwindow.h"
-#include "ui/policyeditor.h"
-#include "ui/policypanel.h"
-#include "ui/requestcomposer.h"
-#include "ui/requestrunner.h"
-#include "ui/runsession.h"
-#include "ui/serverlogmodel.h"
-#include "ui/serverview.h"
-#include "ui/settings.h"
-#include "ui/simulatorview.h"
-#include "ui/statisticsview.h"
-#include "ui/timelineview.h"
+#include "ui/policy/policyeditor.h"
+#include "ui/policy/policypanel.h"
+#include "ui/request/requestcomposer.h"
+#include "ui/run/attemptlogmodel.h"
+#include "ui/run/errorlogview.h"
+#include "ui/run/statisticsview.h"
+#include "ui/run/timelineview.h"
+#include "ui/server/serverlogmodel.h"
+#include "ui/server/serverview.h"
+#include "ui/session/embeddedserver.h"
+#include "ui/session/requestrunner.h"
+#include "ui/session/runsession.h"
+#include "ui/session/settings.h"
 
 #include <QAbstractItemModelTester>
 #include <QAction>
@@ -107,6 +107,7 @@ private Q_SLOTS:
     void clearRun_forgetsTheAttempts();
     void settings_requestLayoutAndRecentUrls_surviveARestart();
     void settings_corruptFile_isReportedInTheWindow();
+    void settings_damagedLayout_isRefused_windowKeepsItsDefaultLayout();
     void settings_simulatorAndConformanceChoice_surviveARestart();
     void serverCannotStart_windowStillWorks();
     void conformanceTab_runsTheEditedPolicyOnTheAppServer();
@@ -775,6 +776,22 @@ void TestMainWindow::settings_requestLayoutAndRecentUrls_surviveARestart()
     auto *url = window->composer()->findChild<QComboBox *>(QStringLiteral("url"));
     QVERIFY(url->findText(draft.urlTemplate) >= 0);
     QVERIFY(window->messages().isEmpty());
+}
+
+void TestMainWindow::settings_damagedLayout_isRefused_windowKeepsItsDefaultLayout()
+{
+    {
+        Ui::Settings settings;
+        settings.setWindowGeometry(QByteArray("not a geometry"));
+        settings.setWindowState(QByteArray("not a state"));
+    }
+    QTest::ignoreMessage(QtWarningMsg, QRegularExpression(QStringLiteral("geometry was refused")));
+    QTest::ignoreMessage(QtWarningMsg, QRegularExpression(QStringLiteral("dock layout was refused")));
+    auto window = makeWindow();
+    QVERIFY(window);
+    QCOMPARE(window->dockWidgetArea(window->policyDock()), Qt::LeftDockWidgetArea);
+    QVERIFY(window->width() > 0 && window->height() > 0);
+    QVERIFY(window->composer()->canSend());
 }
 
 void TestMainWindow::settings_corruptFile_isReportedInTheWindow()

@@ -1,0 +1,194 @@
+#include "app/cli/commands.h"
+#include "core/faultserver/faultserver.h"
+
+#include <QCommandLineParser>
+#include <QCoreApplication>
+#include <QHostAddress>
+#include <QLoggingCategory>
+#include <QSocketNotifier>
+#include <QTextStream>
+
+#include <csignal>
+
+#if defined(Q_OS_UNIX)
+#include <sys/socket.h>
+#include <unistd.h>
+#endif
+
+Q_LOGGING_CATEGORY(lcServe, "retrylab.cli.serve", QtInfoMsg)
+
+namespace RetryLab::Cli {
+
+namespace {
+
+QString tr(const char *text)
+{
+    return QCoreApplication::translate("serve", text);
+}
+
+#if defined(Q_OS_UNIX)
+// A signal handler may only do async-signal-safe things: it writes a byte that
+// a QSocketNotifier turns into an orderly quit on the event loop.
+int signalFds[2] = {-1, -1};
+
+void forwardSignal(int)
+{
+    const char byte = 1;
+    [[maybe_unused]] const auto written = ::write(signalFds[0], &byte, 1);
+}
+
+bool installSignalHandlers(QObject *context)
+{
+    if (::socketpair(AF_UNIX, SOCK_STREAM, 0, signalFds) != 0)
+        return false;
+    auto *notifier = new QSocketNotifier(signalFds[1], QSocketNotifier::Read, context);
+    QObject::connect(notifier, &QSocketNotifier::activated, context, [notifier] {
+        notifier->setEnabled(false);
+        char byte = 0;
+        [[maybe_unused]] const auto got = ::read(signalFds[1], &byte, 1);
+        QCoreApplication::quit();
+    });
+    struct sigaction action = {};
+    action.sa_handler = forwardSignal;
+    sigemptyset(&action.sa_mask);
+    action.sa_flags = SA_RESTART;
+    return ::sigaction(SIGINT, &action, nullptr) == 0 && ::sigaction(SIGTERM, &action, nullptr) == 0;
+}
+#else
+bool installSignalHandlers(QObject *)
+{
+    // Elsewhere the default handlers end the process, which is all Ctrl+C needs.
+    return true;
+}
+#endif
+
+} // namespace
+
+int runServe(const QStringList &arguments)
+{
+    QTextStream out(stdout);
+    QTextStream err(stderr);
+
+    QCommandLineParser parser;
+    parser.setApplicationDescription(
+        tr("Runs RetryLab's fault-injection HTTP server on loopback until interrupted (Ctrl+C or SIGTERM),\n"
+           "printing its URL and one line per request it handles."));
+    const QCommandLineOption helpOption({QStringLiteral("h"), QStringLiteral("help")}, tr("Show this help."));
+    const QCommandLineOption portOption(
+        QStringLiteral("port"), tr("Port to listen on; 0 (the default) lets the system choose."), tr("N"));
+    const QCommandLineOption bindOption(
+        QStringLiteral("bind"), tr("Address to listen on (default 127.0.0.1)."), tr("ADDR"));
+    const QCommandLineOption allowOption(QStringLiteral("allow-non-loopback"),
+        tr("Allow --bind to name an address other machines can reach. Anyone who reaches it can make the server "
+           "misbehave on purpose."));
+    const QCommandLineOption seedOption(QStringLiteral("seed"),
+        tr("Seed for random failures and latency (default %1).").arg(Core::FaultServerOptions{}.seed), tr("S"));
+    const QCommandLineOption maxConnectionsOption(
+        QStringLiteral("max-connections"), tr("Connections served at once (default 2048)."), tr("N"));
+    const QCommandLineOption idleOption(
+        QStringLiteral("idle-timeout"), tr("Close idle connections after this many ms (default 30000)."), tr("MS"));
+    const QCommandLineOption quietOption(
+        {QStringLiteral("q"), QStringLiteral("quiet")}, tr("Print only the URL, not a line per request."));
+    const QCommandLineOption noRedactOption(QStringLiteral("no-redact"),
+        tr("Print request targets as they arrived, credentials included (?token=, ?api_key=, user:password@); "
+           "by default they are masked."));
+    parser.addOptions({helpOption, portOption, bindOption, allowOption, seedOption, maxConnectionsOption, idleOption,
+        quietOption, noRedactOption});
+
+    // "retrylab serve --port 1": the parser should see "retrylab serve" as the program.
+    QStringList args = arguments;
+    if (args.size() >= 2)
+        args.removeAt(1);
+    if (!args.isEmpty())
+        args[0] = QStringLiteral("retrylab serve");
+    if (!parser.parse(args)) {
+        err << tr("retrylab serve: %1; see retrylab serve --help").arg(parser.errorText()) << Qt::endl;
+        return ExitUsage;
+    }
+    if (parser.isSet(helpOption)) {
+        // The parser names the binary by its path; the command is what people type.
+        QString help = parser.helpText();
+        help.replace(0, help.indexOf(QLatin1Char('\n')), tr("Usage: retrylab serve [options]"));
+        out << help << Qt::endl << Core::FaultServer::usageText();
+        return ExitOk;
+    }
+    if (!parser.positionalArguments().isEmpty()) {
+        err << tr("retrylab serve: unexpected argument \"%1\"").arg(parser.positionalArguments().first()) << Qt::endl;
+        return ExitUsage;
+    }
+
+    Core::FaultServerOptions options;
+    const auto readNumber = [&](const QCommandLineOption &option, qint64 min, qint64 max, qint64 *value) {
+        if (!parser.isSet(option))
+            return true;
+        bool ok = false;
+        const qint64 n = parser.value(option).toLongLong(&ok);
+        if (!ok || n < min || n > max) {
+            err << tr("retrylab serve: --%1 must be a whole number from %2 to %3 (got \"%4\")")
+                       .arg(option.names().constLast())
+                       .arg(min)
+                       .arg(max)
+                       .arg(parser.value(option))
+                << Qt::endl;
+            return false;
+        }
+        *value = n;
+        return true;
+    };
+    qint64 port = 0;
+    qint64 maxConnections = options.maxConnections;
+    qint64 idle = options.idleTimeoutMs;
+    if (!readNumber(portOption, 0, 65535, &port) || !readNumber(maxConnectionsOption, 1, 100'000, &maxConnections)
+        || !readNumber(idleOption, 100, 3'600'000, &idle))
+        return ExitUsage;
+    options.port = static_cast<quint16>(port);
+    options.maxConnections = static_cast<int>(maxConnections);
+    options.idleTimeoutMs = static_cast<int>(idle);
+    if (parser.isSet(seedOption)) {
+        bool ok = false;
+        options.seed = parser.value(seedOption).toULongLong(&ok);
+        if (!ok) {
+            err << tr("retrylab serve: --seed must be a whole number (got \"%1\")").arg(parser.value(seedOption))
+                << Qt::endl;
+            return ExitUsage;
+        }
+    }
+    if (parser.isSet(bindOption)) {
+        options.address = QHostAddress(parser.value(bindOption));
+        if (options.address.isNull()) {
+            err << tr("retrylab serve: --bind needs an IP address (got \"%1\")").arg(parser.value(bindOption))
+                << Qt::endl;
+            return ExitUsage;
+        }
+    }
+    options.allowNonLoopback = parser.isSet(allowOption);
+    options.redactLog = !parser.isSet(noRedactOption);
+
+    Core::FaultServer server(options);
+    if (!server.listen()) {
+        err << tr("retrylab serve: %1").arg(server.errorString()) << Qt::endl;
+        return options.address.isLoopback() || options.allowNonLoopback ? ExitFailed : ExitUsage;
+    }
+    if (!options.address.isLoopback()) {
+        err << tr("warning: listening on %1, which other machines may reach; anyone who does can trigger faults")
+                   .arg(options.address.toString())
+            << Qt::endl;
+    }
+    if (!installSignalHandlers(&server))
+        qCWarning(lcServe) << "could not install the SIGINT/SIGTERM handlers; stop the server with SIGKILL";
+
+    out << tr("RetryLab fault server listening on %1").arg(server.baseUrl().toString()) << Qt::endl;
+    if (!parser.isSet(quietOption)) {
+        out << tr("GET %1/ lists the endpoints. Press Ctrl+C to stop.").arg(server.baseUrl().toString()) << Qt::endl;
+        QObject::connect(&server, &Core::FaultServer::requestHandled, &server,
+            [&out](const Core::ServerLogEntry &entry) { out << entry.summary() << Qt::endl; });
+    }
+
+    QCoreApplication::exec();
+    err << QCoreApplication::translate(
+        "serve", "stopped after %n request(s)", nullptr, static_cast<int>(server.handledCount()))
+        << Qt::endl;
+    return ExitOk;
+}
+
+} // namespace RetryLab::Cli

@@ -1,0 +1,412 @@
+#include "app/cli/commands.h"
+#include "core/herd/herdsimulator.h"
+
+#include <QCommandLineParser>
+#include <QCoreApplication>
+#include <QElapsedTimer>
+#include <QFile>
+#include <QLoggingCategory>
+#include <QSaveFile>
+#include <QTextStream>
+
+#include <cstdio>
+#include <functional>
+#include <memory>
+#include <unistd.h>
+
+namespace RetryLab::Cli {
+
+Q_LOGGING_CATEGORY(lcSimulate, "retrylab.cli.simulate", QtInfoMsg)
+
+namespace {
+
+using namespace RetryLab::Core;
+
+QString tr(const char *text, const char *disambiguation = nullptr, int n = -1)
+{
+    return QCoreApplication::translate("simulate", text, disambiguation, n);
+}
+
+// The command line name of each parameter, so that a message from the core
+// validation ("baseDelayMs: ...") can name the option the user typed.
+struct NumberOption
+{
+    const char *option;
+    const char *field;
+    const char *valueName;
+    const char *description;
+};
+
+const NumberOption numberOptions[] = {
+    {"base-ms", "baseDelayMs", "ms", QT_TRANSLATE_NOOP("simulate", "Backoff base delay.")},
+    {"cap-ms", "maxBackoffMs", "ms", QT_TRANSLATE_NOOP("simulate", "Backoff cap (maximum backoff).")},
+    {"multiplier", "multiplier", "x", QT_TRANSLATE_NOOP("simulate", "Growth factor per retry.")},
+    {"jitter-ms", "jitterMs", "ms",
+        QT_TRANSLATE_NOOP("simulate", "Additive random part of the Google and IAM algorithms, U[0, jitter].")},
+    {"jitter-fraction", "jitterFraction", "f", QT_TRANSLATE_NOOP("simulate", "Proportional jitter fraction.")},
+    {"deadline-ms", "deadlineMs", "ms", QT_TRANSLATE_NOOP("simulate", "Per-client deadline (0: none).")},
+    {"net-mean-ms", "networkMeanMs", "ms", QT_TRANSLATE_NOOP("simulate", "Mean network delay per message.")},
+    {"net-sd-ms", "networkSdMs", "ms", QT_TRANSLATE_NOOP("simulate", "Standard deviation of the network delay.")},
+    {"arrival-rate", "arrivalRatePerSec", "per-s", QT_TRANSLATE_NOOP("simulate", "Poisson arrivals per second.")},
+    {"service-rate", "serviceRatePerSec", "per-s",
+        QT_TRANSLATE_NOOP("simulate", "Requests the server serves per second (capacity, outage).")},
+    {"outage-start-ms", "outageStartMs", "ms", QT_TRANSLATE_NOOP("simulate", "Outage start (outage model).")},
+    {"outage-end-ms", "outageEndMs", "ms", QT_TRANSLATE_NOOP("simulate", "Outage end (outage model).")},
+    {"bin-ms", "binMs", "ms", QT_TRANSLATE_NOOP("simulate", "Width of a server-load bin.")},
+    {"horizon-ms", "horizonMs", "ms",
+        QT_TRANSLATE_NOOP("simulate", "Virtual time after which a run stops; busy clients count as unfinished.")},
+};
+
+struct IntOption
+{
+    const char *option;
+    const char *field;
+    const char *description;
+};
+
+const IntOption intOptions[] = {
+    {"runs", "runs", QT_TRANSLATE_NOOP("simulate", "Runs per (clients, strategy) cell. Default 100.")},
+    {"max-attempts", "maxAttempts", QT_TRANSLATE_NOOP("simulate", "Attempts per client (0: no limit).")},
+    {"queue", "queueCapacity", QT_TRANSLATE_NOOP("simulate", "Server queue capacity (capacity, outage).")},
+    {"status", "overloadStatus", QT_TRANSLATE_NOOP("simulate", "Overload answer: 503 or 429.")},
+    {"retry-after", "retryAfterS", QT_TRANSLATE_NOOP("simulate", "Retry-After seconds sent with overload answers.")},
+    {"threads", "threads", QT_TRANSLATE_NOOP("simulate", "Worker threads (0: one per core).")},
+};
+
+double *numberField(HerdParameters &p, const char *field)
+{
+    const QLatin1String f(field);
+    if (f == QLatin1String("baseDelayMs"))
+        return &p.baseDelayMs;
+    if (f == QLatin1String("maxBackoffMs"))
+        return &p.maxBackoffMs;
+    if (f == QLatin1String("multiplier"))
+        return &p.multiplier;
+    if (f == QLatin1String("jitterMs"))
+        return &p.jitterMs;
+    if (f == QLatin1String("jitterFraction"))
+        return &p.jitterFraction;
+    if (f == QLatin1String("deadlineMs"))
+        return &p.deadlineMs;
+    if (f == QLatin1String("networkMeanMs"))
+        return &p.networkMeanMs;
+    if (f == QLatin1String("networkSdMs"))
+        return &p.networkSdMs;
+    if (f == QLatin1String("arrivalRatePerSec"))
+        return &p.arrivalRatePerSec;
+    if (f == QLatin1String("serviceRatePerSec"))
+        return &p.serviceRatePerSec;
+    if (f == QLatin1String("outageStartMs"))
+        return &p.outageStartMs;
+    if (f == QLatin1String("outageEndMs"))
+        return &p.outageEndMs;
+    if (f == QLatin1String("binMs"))
+        return &p.binMs;
+    if (f == QLatin1String("horizonMs"))
+        return &p.horizonMs;
+    return nullptr;
+}
+
+// "baseDelayMs: not a number." becomes "--base-ms (baseDelayMs): not a number."
+QString withOption(const QString &problem)
+{
+    const qsizetype colon = problem.indexOf(QLatin1Char(':'));
+    if (colon <= 0)
+        return problem;
+    const QString field = problem.left(colon);
+    for (const auto &o : numberOptions) {
+        if (field == QLatin1String(o.field))
+            return QStringLiteral("--%1 (%2)%3").arg(QLatin1String(o.option), field, problem.mid(colon));
+    }
+    for (const auto &o : intOptions) {
+        if (field == QLatin1String(o.field))
+            return QStringLiteral("--%1 (%2)%3").arg(QLatin1String(o.option), field, problem.mid(colon));
+    }
+    if (field == QLatin1String("clients") || field == QLatin1String("strategies"))
+        return QStringLiteral("--") + problem;
+    return problem;
+}
+
+int usageError(const QString &message)
+{
+    QTextStream(stderr) << tr("retrylab simulate: %1\n").arg(message);
+    return ExitUsage;
+}
+
+QString formatValue(double value)
+{
+    if (value >= 100.0)
+        return QString::number(value, 'f', 0);
+    return QString::number(value, 'f', 1);
+}
+
+// One block per measure: a row per client count, a column per strategy.
+void printTable(QTextStream &out, const HerdReport &report, const QString &title,
+    const std::function<double(const HerdCellResult &)> &value)
+{
+    const HerdParameters &p = report.parameters;
+    out << title << QLatin1Char('\n');
+    QList<int> widths;
+    out << tr("clients").rightJustified(8);
+    for (const HerdStrategy &s : p.strategies) {
+        const int width = std::max<int>(10, static_cast<int>(s.name().size())) + 2;
+        widths.append(width);
+        out << s.name().rightJustified(width);
+    }
+    out << QLatin1Char('\n');
+    for (int clients : p.clientCounts) {
+        out << QString::number(clients).rightJustified(8);
+        for (qsizetype i = 0; i < p.strategies.size(); ++i) {
+            const HerdCellResult *cell = report.find(clients, p.strategies[i]);
+            out << (cell ? formatValue(value(*cell)) : QString()).rightJustified(widths[i]);
+        }
+        out << QLatin1Char('\n');
+    }
+    out << QLatin1Char('\n');
+}
+
+void printSummary(QTextStream &out, const HerdReport &report)
+{
+    const HerdParameters &p = report.parameters;
+    out << tr("%1: %n run(s) per cell, seed %2\n\n", nullptr, p.runs).arg(herdModelTitle(p.model)).arg(p.seed);
+    printTable(out, report, tr("Calls (mean per run)"), [](const HerdCellResult &c) { return c.calls.mean; });
+    printTable(
+        out, report, tr("Completion time, ms (mean)"), [](const HerdCellResult &c) { return c.completionMs.mean; });
+    printTable(out, report, tr("Attempts per client (99th percentile)"),
+        [](const HerdCellResult &c) { return static_cast<double>(c.attemptsQuantile(0.99)); });
+    printTable(out, report, tr("Succeeded, % of clients"),
+        [](const HerdCellResult &c) { return 100.0 * c.succeededShare.mean; });
+    printTable(out, report, tr("Peak server load, calls/s (mean)"),
+        [](const HerdCellResult &c) { return c.peakLoadPerSec.mean; });
+    if (p.model == HerdModel::Outage) {
+        printTable(out, report, tr("Recovery after the outage, ms (mean)"),
+            [](const HerdCellResult &c) { return c.recoveryMs.mean; });
+        printTable(out, report, tr("Peak load during recovery, calls/s (mean)"),
+            [](const HerdCellResult &c) { return c.recoveryPeakLoadPerSec.mean; });
+    }
+}
+
+} // namespace
+
+int runSimulate(const QStringList &arguments)
+{
+    QCommandLineParser parser;
+    parser.setApplicationDescription(
+        tr("Simulates many clients contending for one server on a virtual clock and compares backoff "
+           "strategies by calls and completion time. Models: occ (conditional writes to one row, as in "
+           "the AWS study), capacity (a server with a rate and a bounded queue), outage (the same server, "
+           "down for a while)."));
+    const QCommandLineOption helpOption({QStringLiteral("h"), QStringLiteral("help")}, tr("Shows this help."));
+    const QCommandLineOption modelOption(
+        QStringLiteral("model"), tr("occ, capacity or outage. Default occ."), QStringLiteral("model"));
+    const QCommandLineOption clientsOption(QStringLiteral("clients"),
+        tr("Client counts: first:last:step, a number, or a comma-separated list. Default 10:190:10."),
+        QStringLiteral("spec"));
+    const QCommandLineOption strategiesOption(QStringLiteral("strategies"),
+        tr("Comma-separated strategies, or \"all\". Known: %1. Default: %2.")
+            .arg([] {
+                QStringList names;
+                for (const HerdStrategy &s : HerdStrategy::all())
+                    names.append(s.name());
+                return names.join(QLatin1String(", "));
+            }())
+            .arg([] {
+                QStringList names;
+                for (const HerdStrategy &s : HerdStrategy::defaults())
+                    names.append(s.name());
+                return names.join(QLatin1Char(','));
+            }()),
+        QStringLiteral("list"));
+    const QCommandLineOption seedOption(QStringLiteral("seed"), tr("Random seed. Default 1."), QStringLiteral("S"));
+    const QCommandLineOption csvOption(QStringLiteral("csv"),
+        tr("Writes one row per (clients, strategy) to this file (\"-\": standard output, no table)."),
+        QStringLiteral("file"));
+    const QCommandLineOption loadCsvOption(
+        QStringLiteral("load-csv"), tr("Writes the mean server load per bin to this file."), QStringLiteral("file"));
+    const QCommandLineOption arrivalsOption(QStringLiteral("arrivals"),
+        tr("herd (all at once) or poisson (a stream at --arrival-rate)."), QStringLiteral("mode"));
+    const QCommandLineOption ignoreRetryAfterOption(
+        QStringLiteral("ignore-retry-after"), tr("Clients ignore Retry-After and use their backoff."));
+    const QCommandLineOption timingOption(
+        QStringLiteral("timing"), tr("Prints the wall time and simulated events per second to stderr."));
+    const QCommandLineOption quietOption(QStringLiteral("quiet"), tr("No progress on stderr."));
+
+    parser.addOption(helpOption);
+    parser.addOptions({modelOption, clientsOption, strategiesOption, seedOption, csvOption, loadCsvOption,
+        arrivalsOption, ignoreRetryAfterOption, timingOption, quietOption});
+    for (const auto &o : intOptions)
+        parser.addOption(QCommandLineOption(QLatin1String(o.option), tr(o.description), QStringLiteral("n")));
+    for (const auto &o : numberOptions) {
+        parser.addOption(QCommandLineOption(QLatin1String(o.option), tr(o.description), QLatin1String(o.valueName)));
+    }
+
+    if (!parser.parse(arguments))
+        return usageError(parser.errorText());
+    if (parser.isSet(helpOption)) {
+        QTextStream(stdout) << parser.helpText().replace(
+            arguments.value(0), arguments.value(0) + QStringLiteral(" simulate"));
+        return ExitOk;
+    }
+    const QStringList extra = parser.positionalArguments().mid(1);
+    if (!extra.isEmpty())
+        return usageError(tr("unexpected argument \"%1\".").arg(extra.first()));
+
+    HerdModel model = HerdModel::OptimisticConcurrency;
+    if (parser.isSet(modelOption)) {
+        const auto m = herdModelFromName(parser.value(modelOption));
+        if (!m)
+            return usageError(
+                tr("--model: unknown model \"%1\"; use occ, capacity or outage.").arg(parser.value(modelOption)));
+        model = *m;
+    }
+    HerdParameters p = HerdParameters::defaultsFor(model);
+
+    if (parser.isSet(clientsOption)) {
+        const auto counts = parseClientCounts(parser.value(clientsOption));
+        if (!counts)
+            return usageError(QStringLiteral("--") + counts.error());
+        p.clientCounts = *counts;
+    }
+    if (parser.isSet(strategiesOption)) {
+        const QString list = parser.value(strategiesOption).trimmed();
+        if (list == QLatin1String("all")) {
+            p.strategies = HerdStrategy::all();
+        } else {
+            const auto strategies = parseStrategies(list);
+            if (!strategies)
+                return usageError(QStringLiteral("--") + strategies.error());
+            p.strategies = *strategies;
+        }
+    }
+    if (parser.isSet(seedOption)) {
+        bool ok = false;
+        p.seed = parser.value(seedOption).trimmed().toULongLong(&ok);
+        if (!ok)
+            return usageError(
+                tr("--seed: \"%1\" is not a whole number from 0 to 2^64 - 1.").arg(parser.value(seedOption)));
+    }
+    if (parser.isSet(arrivalsOption)) {
+        const auto mode = arrivalModeFromName(parser.value(arrivalsOption));
+        if (!mode)
+            return usageError(
+                tr("--arrivals: unknown mode \"%1\"; use herd or poisson.").arg(parser.value(arrivalsOption)));
+        p.arrivals = *mode;
+    }
+    p.honourRetryAfter = !parser.isSet(ignoreRetryAfterOption);
+
+    for (const auto &o : numberOptions) {
+        const QString name = QLatin1String(o.option);
+        if (!parser.isSet(name))
+            continue;
+        bool ok = false;
+        const double value = parser.value(name).trimmed().toDouble(&ok);
+        if (!ok)
+            return usageError(tr("--%1: \"%2\" is not a number.").arg(name, parser.value(name)));
+        *numberField(p, o.field) = value;
+    }
+    for (const auto &o : intOptions) {
+        const QString name = QLatin1String(o.option);
+        if (!parser.isSet(name))
+            continue;
+        bool ok = false;
+        const int value = parser.value(name).trimmed().toInt(&ok);
+        if (!ok)
+            return usageError(tr("--%1: \"%2\" is not a whole number.").arg(name, parser.value(name)));
+        const QLatin1String field(o.field);
+        if (field == QLatin1String("runs"))
+            p.runs = value;
+        else if (field == QLatin1String("maxAttempts"))
+            p.maxAttempts = value;
+        else if (field == QLatin1String("queueCapacity"))
+            p.queueCapacity = value;
+        else if (field == QLatin1String("overloadStatus"))
+            p.overloadStatus = value;
+        else if (field == QLatin1String("retryAfterS"))
+            p.retryAfterS = value;
+        else if (field == QLatin1String("threads"))
+            p.threads = value;
+    }
+
+    const QStringList problems = p.validate();
+    if (!problems.isEmpty()) {
+        QStringList lines;
+        for (const QString &problem : problems)
+            lines.append(withOption(problem));
+        return usageError(lines.join(QStringLiteral("\nretrylab simulate: ")));
+    }
+
+    // Files are opened before the work, so that a bad path costs no simulation.
+    const QString csvPath = parser.value(csvOption);
+    const bool csvToStdout = csvPath == QLatin1String("-");
+    std::unique_ptr<QSaveFile> csvFile;
+    if (parser.isSet(csvOption) && !csvToStdout) {
+        csvFile = std::make_unique<QSaveFile>(csvPath);
+        if (!csvFile->open(QIODevice::WriteOnly | QIODevice::Text))
+            return usageError(tr("--csv: cannot write \"%1\": %2").arg(csvPath, csvFile->errorString()));
+    }
+    std::unique_ptr<QSaveFile> loadFile;
+    if (parser.isSet(loadCsvOption)) {
+        loadFile = std::make_unique<QSaveFile>(parser.value(loadCsvOption));
+        if (!loadFile->open(QIODevice::WriteOnly | QIODevice::Text)) {
+            return usageError(
+                tr("--load-csv: cannot write \"%1\": %2").arg(loadFile->fileName(), loadFile->errorString()));
+        }
+    }
+
+    HerdControl control;
+    const bool showProgress = !parser.isSet(quietOption) && isatty(fileno(stderr));
+    if (showProgress) {
+        control.setProgressCallback([last = qint64(-1)](qint64 done, qint64 total) mutable {
+            const qint64 percent = total > 0 ? done * 100 / total : 100;
+            if (percent == last)
+                return;
+            last = percent;
+            std::fprintf(stderr, "\r%3lld%%", static_cast<long long>(percent));
+            std::fflush(stderr);
+        });
+    }
+    QElapsedTimer timer;
+    timer.start();
+    const auto report = HerdSimulator::run(p, &control);
+    const double seconds = static_cast<double>(timer.nsecsElapsed()) / 1e9;
+    if (showProgress)
+        std::fprintf(stderr, "\r    \r");
+    if (!report) {
+        QTextStream(stderr) << tr("retrylab simulate: %1\n").arg(report.error());
+        return ExitFailed;
+    }
+    qCDebug(lcSimulate) << "simulated" << report->events << "events in" << seconds << "s";
+
+    QTextStream out(stdout);
+    if (csvToStdout)
+        out << report->toCsv();
+    else
+        printSummary(out, *report);
+    out.flush();
+
+    if (csvFile) {
+        csvFile->write(report->toCsv().toUtf8());
+        if (!csvFile->commit()) {
+            QTextStream(stderr)
+                << tr("retrylab simulate: writing \"%1\" failed: %2\n").arg(csvPath, csvFile->errorString());
+            return ExitFailed;
+        }
+    }
+    if (loadFile) {
+        loadFile->write(report->loadCsv().toUtf8());
+        if (!loadFile->commit()) {
+            QTextStream(stderr) << tr("retrylab simulate: writing \"%1\" failed: %2\n")
+                                       .arg(loadFile->fileName(), loadFile->errorString());
+            return ExitFailed;
+        }
+    }
+    if (parser.isSet(timingOption)) {
+        QTextStream(stderr) << tr("simulated %1 events in %2 s (%3 million events/s)\n")
+                                   .arg(report->events)
+                                   .arg(seconds, 0, 'f', 3)
+                                   .arg(static_cast<double>(report->events) / seconds / 1e6, 0, 'f', 1);
+    }
+    return ExitOk;
+}
+
+} // namespace RetryLab::Cli

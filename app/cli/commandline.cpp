@@ -1,0 +1,132 @@
+#include "app/cli/commandline.h"
+
+#include "core/util/englishplurals.h"
+#include "core/util/version.h"
+
+#include <QCommandLineParser>
+#include <QTextStream>
+
+#include <cstring>
+
+namespace RetryLab::Cli {
+
+namespace {
+
+const Command *findCommand(const QList<Command> &commands, int argc, char **argv)
+{
+    if (argc < 2)
+        return nullptr;
+    for (const auto &command : commands) {
+        if (std::strcmp(argv[1], command.name) == 0)
+            return &command;
+    }
+    return nullptr;
+}
+
+// Options that are answered without a window must not create a QApplication:
+// they have to work over SSH and in CI, where no display exists.
+bool needsNoDisplay(int argc, char **argv)
+{
+    for (int i = 1; i < argc; ++i) {
+        const char *arg = argv[i];
+        if (std::strcmp(arg, "--help") == 0 || std::strcmp(arg, "-h") == 0 || std::strcmp(arg, "--version") == 0
+            || std::strcmp(arg, "-v") == 0 || std::strcmp(arg, "--help-all") == 0)
+            return true;
+    }
+    return false;
+}
+
+void setUpParser(QCommandLineParser &parser, const CommandLine &line)
+{
+    QString description = line.openWindow
+        ? QCoreApplication::translate("main",
+            "RetryLab: see and test how clients retry failed network requests.\n\n"
+            "Without a command, opens the window. Commands:")
+        : QCoreApplication::translate("main",
+            "RetryLab without a window: see and test how clients retry failed network requests.\n\n"
+            "Commands:");
+    for (const auto &command : line.commands) {
+        description += QStringLiteral("\n  %1  %2")
+                           .arg(QString::fromLatin1(command.name).leftJustified(12),
+                               QCoreApplication::translate("main", command.summary));
+    }
+    description += QCoreApplication::translate("main", "\n\nRun '%1 COMMAND --help' for a command's options.")
+                       .arg(line.program);
+    parser.setApplicationDescription(description);
+    parser.addHelpOption();
+    parser.addVersionOption();
+}
+
+} // namespace
+
+const QList<Command> &headlessCommands()
+{
+    static const QList<Command> commands{
+        {"run", QT_TRANSLATE_NOOP("main", "run a scenario file and check its expectations (exit 0, 1, 2)"), &runRun},
+        {"demo", QT_TRANSLATE_NOOP("main", "show in the terminal why retries need jitter (a few seconds)"), &runDemo},
+        {"conformance", QT_TRANSLATE_NOOP("main", "run the retry conformance matrix for a policy"), &runConformance},
+        {"serve", QT_TRANSLATE_NOOP("main", "run the fault-injection server on loopback until interrupted"), &runServe},
+        {"simulate", QT_TRANSLATE_NOOP("main", "herd simulator: compare backoff strategies on a virtual clock"),
+            &runSimulate},
+    };
+    return commands;
+}
+
+void setApplicationInfo()
+{
+    QCoreApplication::setOrganizationName(QStringLiteral("RetryLab"));
+    QCoreApplication::setApplicationName(QStringLiteral("retrylab"));
+    QCoreApplication::setApplicationVersion(QStringLiteral(RETRYLAB_VERSION));
+    Core::EnglishPlurals::install();
+}
+
+int CommandLine::exec(int &argc, char **argv) const
+{
+    if (const Command *command = findCommand(commands, argc, argv)) {
+        std::unique_ptr<QCoreApplication> app;
+        if (command->needsGui && makeGuiApplication)
+            app = makeGuiApplication(argc, argv, true);
+        else
+            app = std::make_unique<QCoreApplication>(argc, argv);
+        setApplicationInfo();
+        return command->run(app->arguments());
+    }
+
+    if (needsNoDisplay(argc, argv)) {
+        QCoreApplication app(argc, argv);
+        setApplicationInfo();
+        QCommandLineParser parser;
+        setUpParser(parser, *this);
+        parser.process(app);
+        return ExitOk;
+    }
+
+    if (argc >= 2 && argv[1][0] != '-') {
+        QCoreApplication app(argc, argv);
+        QTextStream(stderr) << QCoreApplication::translate("main", "%1: unknown command \"%2\"; see %1 --help\n")
+                                   .arg(program, QString::fromLocal8Bit(argv[1]));
+        return ExitUsage;
+    }
+
+    if (!openWindow || !makeGuiApplication) {
+        QCoreApplication app(argc, argv);
+        setApplicationInfo();
+        QCommandLineParser parser;
+        setUpParser(parser, *this);
+        if (!parser.parse(app.arguments())) {
+            QTextStream(stderr) << program << ": " << parser.errorText() << Qt::endl;
+            return ExitUsage;
+        }
+        QTextStream(stderr) << parser.helpText();
+        return ExitUsage;
+    }
+
+    const auto app = makeGuiApplication(argc, argv, false);
+    setApplicationInfo();
+    QCommandLineParser parser;
+    setUpParser(parser, *this);
+    parser.process(*app);
+    return openWindow();
+}
+
+} // namespace RetryLab::Cli

@@ -1,0 +1,35 @@
+#pragma once
+
+#include "app/cli/commands.h"
+
+#include <QCoreApplication>
+
+#include <functional>
+#include <memory>
+
+namespace RetryLab::Cli {
+
+/// What main() does for `retrylab` and `retrylab-cli`: runs the subcommand named
+/// by argv[1] under a QCoreApplication (under the application `makeGuiApplication`
+/// makes where the command needs a GUI), answers --help and --version without a
+/// display, and refuses an unknown command. Without a command, `openWindow` runs;
+/// when there is none (retrylab-cli), the help goes to stderr with ExitUsage.
+/// This library links no Qt Gui module: the GUI parts come from the caller.
+struct CommandLine
+{
+    QList<Command> commands = headlessCommands();
+    /// The program name in the help and error messages.
+    QString program = QStringLiteral("retrylab");
+    /// Makes the QApplication for the window (`forCommand` false) and for the
+    /// commands that need a GUI (true).
+    std::function<std::unique_ptr<QCoreApplication>(int &argc, char **argv, bool forCommand)> makeGuiApplication;
+    /// Shows the window and runs the event loop, under makeGuiApplication's application.
+    std::function<int()> openWindow;
+
+    int exec(int &argc, char **argv) const;
+};
+
+/// Organisation, application name and version, and the English plural rules.
+void setApplicationInfo();
+
+} // namespace RetryLab::Cli

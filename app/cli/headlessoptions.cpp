@@ -1,0 +1,172 @@
+#include "app/cli/headlessoptions.h"
+
+#include "core/export/csvexport.h"
+#include "core/export/harexport.h"
+#include "core/export/reportjson.h"
+
+#include <QCoreApplication>
+#include <QDir>
+#include <QFileInfo>
+
+namespace RetryLab::Cli {
+
+namespace {
+
+QString tr(const char *text)
+{
+    return QCoreApplication::translate("headless", text);
+}
+
+} // namespace
+
+HeadlessOptions::HeadlessOptions(QCommandLineParser &parser, Options options, const QString &quietText)
+    : m_options(options), m_helpOption({QStringLiteral("h"), QStringLiteral("help")}, tr("Show this help.")),
+      m_seedOption(QStringLiteral("seed"),
+          tr("Seed for jitter and for the embedded server's random faults, so that a run can be repeated."), tr("S")),
+      m_quietOption({QStringLiteral("q"), QStringLiteral("quiet")}, quietText),
+      m_noRedactOption(QStringLiteral("no-redact"),
+          tr("Print and export credentials (Authorization, cookies, API keys, tokens, passwords) as they are. "
+             "Redacted by default.")),
+      m_reportOption(
+          QStringLiteral("report"), tr("Write the JSON report (policy, requests, attempts, verdicts)."), tr("F.json")),
+      m_harOption(
+          QStringLiteral("har"), tr("Write every attempt as HAR 1.2, for a browser's network panel."), tr("F.har")),
+      m_csvOption(QStringLiteral("csv"), tr("Write one CSV row per attempt (RFC 4180)."), tr("F.csv")),
+      m_junitOption(QStringLiteral("junit"), tr("Write the verdicts as JUnit XML, one test case each."), tr("F.xml"))
+{
+    parser.addOption(m_helpOption);
+    if (options & Seed)
+        parser.addOption(m_seedOption);
+    if (options & Quiet)
+        parser.addOption(m_quietOption);
+    if (options & NoRedact)
+        parser.addOption(m_noRedactOption);
+    if (options & ReportFiles)
+        parser.addOptions({m_reportOption, m_harOption, m_csvOption, m_junitOption});
+}
+
+bool HeadlessOptions::parse(QCommandLineParser &parser, const QStringList &arguments, QString *error)
+{
+    // "retrylab run x.json": the parser should see "retrylab run" as the program.
+    QStringList args = arguments;
+    m_command = args.value(1);
+    if (args.size() >= 2)
+        args.removeAt(1);
+    if (!args.isEmpty())
+        args[0] = QStringLiteral("retrylab ") + m_command;
+    if (!parser.parse(args)) {
+        *error = parser.errorText();
+        return false;
+    }
+    m_help = parser.isSet(m_helpOption);
+    if (m_help)
+        return true;
+
+    if ((m_options & Seed) && parser.isSet(m_seedOption)) {
+        const QString text = parser.value(m_seedOption);
+        bool ok = false;
+        const quint64 value = text.toULongLong(&ok);
+        if (!ok || text.startsWith(QLatin1Char('-')) || text.startsWith(QLatin1Char('+'))) {
+            *error = tr("--seed must be a whole number from 0 to 18446744073709551615 (got \"%1\")").arg(text);
+            return false;
+        }
+        m_seed = value;
+    }
+    m_quiet = (m_options & Quiet) && parser.isSet(m_quietOption);
+    m_redact = !((m_options & NoRedact) && parser.isSet(m_noRedactOption));
+    if (m_options & ReportFiles) {
+        m_reportPath = parser.value(m_reportOption);
+        m_harPath = parser.value(m_harOption);
+        m_csvPath = parser.value(m_csvOption);
+        m_junitPath = parser.value(m_junitOption);
+        const QList<QPair<const QCommandLineOption *, QString>> files{{&m_reportOption, m_reportPath},
+            {&m_harOption, m_harPath}, {&m_csvOption, m_csvPath}, {&m_junitOption, m_junitPath}};
+        for (const auto &[option, path] : files) {
+            if (parser.isSet(*option) && path.isEmpty()) {
+                *error = tr("--%1 needs a file name").arg(option->names().constFirst());
+                return false;
+            }
+            if (parser.values(*option).size() > 1) {
+                *error = tr("--%1 is given more than once").arg(option->names().constFirst());
+                return false;
+            }
+        }
+        QStringList seen;
+        for (const auto &[option, path] : files) {
+            if (path.isEmpty())
+                continue;
+            const QString absolute = QFileInfo(path).absoluteFilePath();
+            if (seen.contains(absolute)) {
+                *error = tr("--%1 names a file that another option writes too: %2")
+                             .arg(option->names().constFirst(), QDir::toNativeSeparators(path));
+                return false;
+            }
+            seen.append(absolute);
+        }
+    }
+    return true;
+}
+
+QString HeadlessOptions::helpText(const QCommandLineParser &parser, const QString &usage)
+{
+    // The parser names the binary by its path; the command is what people type.
+    QString help = parser.helpText();
+    help.replace(0, help.indexOf(QLatin1Char('\n')), usage);
+    return help;
+}
+
+bool HeadlessOptions::checkOutputFiles(QString *error) const
+{
+    const QList<QPair<QString, QString>> files{{QStringLiteral("report"), m_reportPath},
+        {QStringLiteral("har"), m_harPath}, {QStringLiteral("csv"), m_csvPath}, {QStringLiteral("junit"), m_junitPath}};
+    for (const auto &[option, path] : files) {
+        if (path.isEmpty())
+            continue;
+        const QFileInfo file(path);
+        const QFileInfo directory(file.absolutePath());
+        QString problem;
+        if (file.isDir())
+            problem = tr("it is a directory");
+        else if (!directory.isDir())
+            problem = tr("the directory %1 does not exist").arg(QDir::toNativeSeparators(directory.filePath()));
+        else if (!directory.isWritable())
+            problem = tr("the directory %1 is not writable").arg(QDir::toNativeSeparators(directory.filePath()));
+        else if (file.exists() && !file.isWritable())
+            problem = tr("the file is not writable");
+        if (!problem.isEmpty()) {
+            *error = tr("--%1 %2: cannot write there: %3").arg(option, QDir::toNativeSeparators(path), problem);
+            return false;
+        }
+    }
+    return true;
+}
+
+bool HeadlessOptions::writeFiles(const Core::RunRecord &run, const QList<Core::ExpectationResult> &expectations,
+    const QList<Core::JUnitExport::Suite> &suites, QStringList *written, QStringList *errors) const
+{
+    const Core::ExportOptions exportOptions{m_redact};
+    const auto note = [&](const QString &what, const QString &path, const Core::Result<qint64> &result) {
+        if (result)
+            written->append(tr("Wrote the %1 to %2 (%3 bytes)").arg(what, QDir::toNativeSeparators(path)).arg(*result));
+        else
+            errors->append(tr("cannot write the %1: %2").arg(what, result.error()));
+    };
+    if (!m_reportPath.isEmpty())
+        note(tr("JSON report"), m_reportPath,
+            Core::ReportJson::writeFile(m_reportPath, run, exportOptions, expectations));
+    if (!m_harPath.isEmpty())
+        note(tr("HAR"), m_harPath, Core::HarExport::writeFile(m_harPath, run, exportOptions));
+    if (!m_csvPath.isEmpty())
+        note(tr("CSV"), m_csvPath, Core::CsvExport::writeFile(m_csvPath, run, exportOptions));
+    if (!m_junitPath.isEmpty())
+        note(tr("JUnit XML"), m_junitPath, Core::JUnitExport::writeFile(m_junitPath, suites, exportOptions));
+    return errors->isEmpty();
+}
+
+QString HeadlessOptions::noRedactWarning()
+{
+    return tr("warning: --no-redact: credentials (Authorization, cookies, API keys, tokens, passwords) are printed "
+              "and exported as they are; do not share the output");
+}
+
+} // namespace RetryLab::Cli

@@ -1,0 +1,72 @@
+#include "app/cli/interruptwatcher.h"
+
+#include <QSocketNotifier>
+
+#include <csignal>
+
+#if defined(Q_OS_UNIX)
+#include <sys/socket.h>
+#include <unistd.h>
+#endif
+
+namespace RetryLab::Cli {
+
+namespace {
+
+#if defined(Q_OS_UNIX)
+// A signal handler may only do async-signal-safe things: it writes a byte
+// that the notifier reads on the event loop.
+int fds[2] = {-1, -1};
+
+void forward(int)
+{
+    const char byte = 1;
+    [[maybe_unused]] const auto written = ::write(fds[0], &byte, 1);
+}
+
+void restoreDefaults()
+{
+    struct sigaction action = {};
+    action.sa_handler = SIG_DFL;
+    sigemptyset(&action.sa_mask);
+    ::sigaction(SIGINT, &action, nullptr);
+    ::sigaction(SIGTERM, &action, nullptr);
+}
+#endif
+
+} // namespace
+
+InterruptWatcher::InterruptWatcher(QObject *parent) : QObject(parent)
+{
+#if defined(Q_OS_UNIX)
+    if (fds[0] >= 0 || ::socketpair(AF_UNIX, SOCK_STREAM, 0, fds) != 0)
+        return;
+    auto *notifier = new QSocketNotifier(fds[1], QSocketNotifier::Read, this);
+    connect(notifier, &QSocketNotifier::activated, this, [this, notifier] {
+        char byte = 0;
+        [[maybe_unused]] const auto got = ::read(fds[1], &byte, 1);
+        notifier->setEnabled(false);
+        restoreDefaults(); // the next Ctrl+C ends the process
+        Q_EMIT interrupted();
+    });
+    struct sigaction action = {};
+    action.sa_handler = forward;
+    sigemptyset(&action.sa_mask);
+    action.sa_flags = SA_RESTART;
+    m_active = ::sigaction(SIGINT, &action, nullptr) == 0 && ::sigaction(SIGTERM, &action, nullptr) == 0;
+#endif
+}
+
+InterruptWatcher::~InterruptWatcher()
+{
+#if defined(Q_OS_UNIX)
+    if (fds[0] < 0)
+        return;
+    restoreDefaults();
+    ::close(fds[0]);
+    ::close(fds[1]);
+    fds[0] = fds[1] = -1;
+#endif
+}
+
+} // namespace RetryLab::Cli

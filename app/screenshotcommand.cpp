@@ -1,0 +1,315 @@
+#include "app/screenshotcommand.h"
+
+#include "app/cli/commands.h"
+#include "core/executor/retryexecutor.h"
+#include "core/herd/herdparameters.h"
+#include "ui/conformance/conformanceview.h"
+#include "ui/herd/simulatorview.h"
+#include "ui/mainwindow.h"
+#include "ui/policy/policypanel.h"
+#include "ui/request/requestcomposer.h"
+#include "ui/run/statisticsview.h"
+#include "ui/run/timelineview.h"
+#include "ui/server/serverlogmodel.h"
+#include "ui/server/serverview.h"
+#include "ui/session/embeddedserver.h"
+#include "ui/session/requestrunner.h"
+#include "ui/session/runsession.h"
+#include "ui/widgets/darkpalette.h"
+
+#include <QApplication>
+#include <QCommandLineParser>
+#include <QDeadlineTimer>
+#include <QDir>
+#include <QDockWidget>
+#include <QFile>
+#include <QLoggingCategory>
+#include <QPalette>
+#include <QSettings>
+#include <QStyleFactory>
+#include <QTabWidget>
+#include <QTemporaryDir>
+#include <QTextStream>
+#include <QThread>
+#include <QTimer>
+
+#include <functional>
+
+namespace RetryLab::App {
+
+using enum Cli::ExitCode;
+
+namespace {
+
+QString tr(const char *text)
+{
+    return QCoreApplication::translate("screenshot", text);
+}
+
+// Runs the event loop until `done` or the deadline; false on the deadline.
+bool waitFor(const std::function<bool()> &done, int timeoutMs)
+{
+    QDeadlineTimer deadline(timeoutMs);
+    while (!done()) {
+        if (deadline.hasExpired())
+            return false;
+        QCoreApplication::processEvents(QEventLoop::AllEvents, 50);
+        QThread::msleep(5);
+    }
+    return true;
+}
+
+void settle(int ms)
+{
+    waitFor([] { return false; }, ms);
+}
+
+// Quick enough to watch and varied enough to show every colour of the views.
+Core::BackoffPolicy demoPolicy()
+{
+    Core::BackoffPolicy policy;
+    policy.name = tr("Screenshot demo");
+    policy.description = tr("Google's truncated exponential backoff, scaled down to milliseconds.");
+    policy.algorithm = Core::BackoffAlgorithm::GoogleTruncatedExponential;
+    policy.baseDelayMs = 150.0;
+    policy.multiplier = 2.0;
+    policy.maxBackoffMs = 2000.0;
+    policy.jitterMs = 150.0;
+    policy.maxAttempts = 5;
+    policy.attemptTimeoutMs = 1500.0;
+    policy.circuitBreaker.enabled = true;
+    policy.circuitBreaker.consecutiveFailures = 25;
+    policy.retryBudget.kind = Core::RetryBudgetKind::AwsStandard;
+    return policy;
+}
+
+} // namespace
+
+int runScreenshot(const QStringList &arguments)
+{
+    QTextStream out(stdout);
+    QTextStream err(stderr);
+
+    QCommandLineParser parser;
+    parser.setApplicationDescription(
+        tr("Opens the window, runs a short demo against the embedded fault server (requests that retry, some that "
+           "fail for good, a batch, a scripted scenario, a small herd simulation), and saves each tab and the "
+           "policy dock as PNG files. Uses settings of its own, not yours."));
+    const QCommandLineOption helpOption({QStringLiteral("h"), QStringLiteral("help")}, tr("Show this help."));
+    const QCommandLineOption outOption(
+        QStringLiteral("out"), tr("Folder for the PNG files (created if missing)."), tr("DIR"));
+    const QCommandLineOption darkOption(
+        QStringLiteral("dark"), tr("Use a dark palette, as a desktop in dark mode would."));
+    const QCommandLineOption sizeOption(
+        QStringLiteral("size"), tr("Window size (default 1280x800)."), tr("WxH"), QStringLiteral("1280x800"));
+    const QCommandLineOption holdOption(QStringLiteral("hold"),
+        tr("Keep the window open this many seconds after saving (to capture the screen)."), tr("S"),
+        QStringLiteral("0"));
+    parser.addOptions({helpOption, outOption, darkOption, sizeOption, holdOption});
+
+    QStringList args = arguments;
+    if (args.size() >= 2)
+        args.removeAt(1);
+    if (!args.isEmpty())
+        args[0] = QStringLiteral("retrylab screenshot");
+    if (!parser.parse(args)) {
+        err << tr("retrylab screenshot: %1; see retrylab screenshot --help").arg(parser.errorText()) << Qt::endl;
+        return ExitUsage;
+    }
+    if (parser.isSet(helpOption)) {
+        QString help = parser.helpText();
+        help.replace(0, help.indexOf(QLatin1Char('\n')), tr("Usage: retrylab screenshot --out DIR [options]"));
+        out << help;
+        return ExitOk;
+    }
+    if (!parser.isSet(outOption) || parser.value(outOption).isEmpty()) {
+        err << tr("retrylab screenshot: --out DIR is required") << Qt::endl;
+        return ExitUsage;
+    }
+    const QStringList size = parser.value(sizeOption).split(QLatin1Char('x'));
+    const int width = size.value(0).toInt();
+    const int height = size.size() == 2 ? size.value(1).toInt() : 0;
+    if (width < 640 || width > 8000 || height < 480 || height > 8000) {
+        err << tr("retrylab screenshot: --size must be WxH from 640x480 to 8000x8000 (got \"%1\")")
+                   .arg(parser.value(sizeOption))
+            << Qt::endl;
+        return ExitUsage;
+    }
+    bool holdOk = false;
+    const int hold = parser.value(holdOption).toInt(&holdOk);
+    if (!holdOk || hold < 0 || hold > 3600) {
+        err << tr("retrylab screenshot: --hold must be 0 to 3600 seconds") << Qt::endl;
+        return ExitUsage;
+    }
+
+    const QDir dir(parser.value(outOption));
+    if (!QDir().mkpath(dir.absolutePath())) {
+        err << tr("retrylab screenshot: cannot create the folder %1").arg(QDir::toNativeSeparators(dir.absolutePath()))
+            << Qt::endl;
+        return ExitFailed;
+    }
+    {
+        QFile probe(dir.filePath(QStringLiteral(".retrylab-write-test")));
+        if (!probe.open(QIODevice::WriteOnly)) {
+            err << tr("retrylab screenshot: cannot write into %1: %2")
+                       .arg(QDir::toNativeSeparators(dir.absolutePath()), probe.errorString())
+                << Qt::endl;
+            return ExitFailed;
+        }
+        probe.close();
+        probe.remove();
+    }
+
+    // The demo must neither read nor change the user's own settings.
+    QTemporaryDir settingsDir;
+    if (!settingsDir.isValid()) {
+        err << tr("retrylab screenshot: cannot create a temporary folder: %1").arg(settingsDir.errorString())
+            << Qt::endl;
+        return ExitFailed;
+    }
+    QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, settingsDir.path());
+    QSettings::setPath(QSettings::IniFormat, QSettings::UserScope, settingsDir.path());
+
+    // One line per attempt on stderr would bury the list of files; QT_LOGGING_RULES still wins.
+    if (qEnvironmentVariableIsEmpty("QT_LOGGING_RULES"))
+        QLoggingCategory::setFilterRules(
+            QStringLiteral("retrylab.*.debug=false\nretrylab.*.info=false\nretrylab.core.executor.warning=false"));
+
+    QApplication::setStyle(QStyleFactory::create(QStringLiteral("Fusion")));
+    if (parser.isSet(darkOption))
+        QApplication::setPalette(Ui::darkPalette());
+
+    Ui::MainWindow window;
+    if (!window.server()->isRunning()) {
+        err << tr("retrylab screenshot: the embedded server did not start: %1").arg(window.server()->errorString())
+            << Qt::endl;
+        return ExitFailed;
+    }
+    window.resize(width, height);
+    window.move(0, 0);
+    window.show();
+    window.resizeDocks({window.policyDock()}, {width * 34 / 100}, Qt::Horizontal);
+    settle(200);
+
+    // The demo run; the views count time from its start.
+    window.policyPanel()->setPolicy(demoPolicy());
+    window.clearRun();
+    window.executor()->setSeed(7);
+    Ui::RequestRunner *runner = window.runner();
+    Ui::RequestDraft base;
+    base.concurrency = 4;
+    base.headers = {{QStringLiteral("Authorization"), QStringLiteral("Bearer demo-token-123"), true},
+        {QStringLiteral("X-Request-Source"), QStringLiteral("retrylab screenshot"), true}};
+
+    QStringList problems;
+    const auto send = [&](const QString &urlTemplate, const QString &method = QStringLiteral("GET")) {
+        Ui::RequestDraft draft = base;
+        draft.urlTemplate = urlTemplate;
+        draft.method = method;
+        if (const auto id = runner->send(draft); !id)
+            problems.append(id.error());
+    };
+    for (int i = 0; i < 3; ++i) {
+        send(Ui::RequestDraft::defaultUrlTemplate());
+        settle(120);
+    }
+    send(QStringLiteral("{server}/status/503"));
+    settle(100);
+    send(QStringLiteral("{server}/status/404"));
+    send(QStringLiteral("{server}/status/503"), QStringLiteral("POST"));
+    settle(100);
+    window.serverView()->setScenario(Ui::ServerScenario::fromPreset(QStringLiteral("reset-429-200")));
+    send(QStringLiteral("{server}/status/200"));
+    window.serverView()->setScenario({});
+    settle(300);
+    Ui::RequestDraft batch = base;
+    batch.urlTemplate = QStringLiteral("{server}/fail/5?p=0.3&key={id}");
+    batch.batchCount = 8;
+    batch.concurrency = 3;
+    if (const QString problem = runner->startBatch(batch); !problem.isEmpty())
+        problems.append(problem);
+
+    Core::HerdParameters herd = Core::HerdParameters::defaultsFor(Core::HerdModel::CapacityLimited);
+    herd.clientCounts = {20, 40, 60, 80, 100, 120, 140, 160};
+    herd.runs = 12;
+    window.simulatorView()->setParameters(herd);
+    bool simulated = false;
+    QObject::connect(window.simulatorView(), &Ui::SimulatorView::finished, &window, [&] { simulated = true; });
+    QObject::connect(window.simulatorView(), &Ui::SimulatorView::failed, &window, [&](const QString &message) {
+        problems.append(message);
+        simulated = true;
+    });
+    window.simulatorView()->start();
+
+    bool conformed = false;
+    QObject::connect(window.conformanceView(), &Ui::ConformanceView::finished, &window, [&] { conformed = true; });
+    QObject::connect(window.conformanceView(), &Ui::ConformanceView::failed, &window, [&](const QString &message) {
+        problems.append(message);
+        conformed = true;
+    });
+    window.conformanceView()->run();
+
+    const bool finished
+        = waitFor([&] { return window.executor()->activeCount() == 0 && simulated && conformed; }, 60'000);
+    if (!finished) {
+        err << tr("retrylab screenshot: the demo did not finish within a minute; saving what there is") << Qt::endl;
+        runner->stop();
+    }
+    for (const QString &problem : std::as_const(problems))
+        err << tr("retrylab screenshot: %1").arg(problem) << Qt::endl;
+
+    // What a person sees after pressing Send on the defaults: the default request,
+    // a credential header masked, the server scenario in place.
+    Ui::RequestDraft shown = base;
+    shown.concurrency = 6;
+    window.composer()->setDraft(shown);
+    window.serverView()->setScenario(Ui::ServerScenario::fromPreset(QStringLiteral("three-503")));
+    window.session()->flush();
+    window.serverView()->logModel()->flush();
+    window.timelineView()->zoomToFit();
+    window.tabs()->setFocus(Qt::OtherFocusReason);
+    window.statisticsView()->refresh();
+    settle(400);
+
+    struct Shot
+    {
+        Ui::MainWindow::Tab tab;
+        QString file;
+    };
+    const QList<Shot> shots{
+        {Ui::MainWindow::Tab::Timeline, QStringLiteral("timeline.png")},
+        {Ui::MainWindow::Tab::ErrorLog, QStringLiteral("errorlog.png")},
+        {Ui::MainWindow::Tab::Statistics, QStringLiteral("statistics.png")},
+        {Ui::MainWindow::Tab::Server, QStringLiteral("server.png")},
+        {Ui::MainWindow::Tab::Conformance, QStringLiteral("conformance.png")},
+        {Ui::MainWindow::Tab::Simulator, QStringLiteral("simulator.png")},
+    };
+    int failures = 0;
+    const auto save = [&](QWidget *widget, const QString &file) {
+        const QString path = dir.filePath(file);
+        if (widget->grab().save(path)) {
+            out << QDir::toNativeSeparators(path) << Qt::endl;
+        } else {
+            err << tr("retrylab screenshot: could not write %1").arg(QDir::toNativeSeparators(path)) << Qt::endl;
+            ++failures;
+        }
+    };
+    for (const Shot &shot : shots) {
+        // The charts need the width; the policy dock has a picture of its own.
+        const bool wide = shot.tab == Ui::MainWindow::Tab::Statistics || shot.tab == Ui::MainWindow::Tab::Simulator;
+        window.policyDock()->setVisible(!wide);
+        window.showTab(shot.tab);
+        settle(250);
+        save(&window, shot.file);
+    }
+    window.policyDock()->show();
+    save(window.policyDock(), QStringLiteral("policy.png"));
+    window.showTab(Ui::MainWindow::Tab::Timeline);
+
+    if (hold > 0)
+        settle(hold * 1000);
+    window.close();
+    return failures == 0 ? ExitOk : ExitFailed;
+}
+
+} // namespace RetryLab::App

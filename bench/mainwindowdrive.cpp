@@ -1,0 +1,73 @@
+// Opens the main window as a new user sees it (fresh settings in test mode) and
+// presses Send after a moment, for looking at the whole window under Xvfb in a light
+// or a dark palette. Not a test: it runs until --quit-after seconds have passed.
+//   mainwindow_drive [--dark] [--send-after MS] [--quit-after S] [--tab N] [--size WxH]
+//                    [--method M] [--url TEMPLATE] [--details N]
+#include "ui/mainwindow.h"
+#include "ui/request/requestcomposer.h"
+#include "ui/widgets/darkpalette.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QCommandLineParser>
+#include <QDir>
+#include <QFile>
+#include <QPalette>
+#include <QSettings>
+#include <QStandardPaths>
+#include <QStyleFactory>
+#include <QTabWidget>
+#include <QTimer>
+
+using namespace RetryLab;
+
+int main(int argc, char *argv[])
+{
+    QApplication app(argc, argv);
+    QStandardPaths::setTestModeEnabled(true);
+    QCoreApplication::setOrganizationName(QStringLiteral("RetryLab"));
+    QCoreApplication::setApplicationName(QStringLiteral("mainwindow_drive"));
+
+    QCommandLineParser parser;
+    parser.addHelpOption();
+    const QCommandLineOption dark(QStringLiteral("dark"), QStringLiteral("Use a dark palette."));
+    const QCommandLineOption sendAfter(QStringLiteral("send-after"), QStringLiteral("Press Send after MS."),
+        QStringLiteral("ms"), QStringLiteral("1000"));
+    const QCommandLineOption quitAfter(QStringLiteral("quit-after"), QStringLiteral("Quit after S seconds."),
+        QStringLiteral("s"), QStringLiteral("20"));
+    const QCommandLineOption tab(
+        QStringLiteral("tab"), QStringLiteral("Show tab N."), QStringLiteral("n"), QStringLiteral("0"));
+    const QCommandLineOption size(
+        QStringLiteral("size"), QStringLiteral("Window size."), QStringLiteral("WxH"), QStringLiteral("1440x900"));
+    const QCommandLineOption method(QStringLiteral("method"), QStringLiteral("Method to type."), QStringLiteral("m"));
+    const QCommandLineOption url(QStringLiteral("url"), QStringLiteral("URL to type."), QStringLiteral("url"));
+    const QCommandLineOption details(
+        QStringLiteral("details"), QStringLiteral("Request details tab N."), QStringLiteral("n"), QStringLiteral("0"));
+    parser.addOptions({dark, sendAfter, quitAfter, tab, size, method, url, details});
+    parser.process(app);
+
+    // A new user: no saved settings.
+    QFile::remove(QSettings().fileName());
+    QApplication::setStyle(QStyleFactory::create(QStringLiteral("Fusion")));
+    if (parser.isSet(dark))
+        QApplication::setPalette(Ui::darkPalette());
+
+    Ui::MainWindow window;
+    const QStringList wh = parser.value(size).split(QLatin1Char('x'));
+    window.resize(wh.value(0).toInt(), wh.value(1).toInt());
+    window.move(0, 0);
+    window.tabs()->setCurrentIndex(parser.value(tab).toInt());
+    Ui::RequestDraft draft = window.composer()->draft();
+    if (parser.isSet(method))
+        draft.method = parser.value(method);
+    if (parser.isSet(url))
+        draft.urlTemplate = parser.value(url);
+    window.composer()->setDraft(draft);
+    if (auto *detailTabs = window.composer()->findChild<QTabWidget *>(QStringLiteral("details")))
+        detailTabs->setCurrentIndex(parser.value(details).toInt());
+    window.show();
+    QTimer::singleShot(
+        parser.value(sendAfter).toInt(), &window, [&window] { window.composer()->sendAction()->trigger(); });
+    QTimer::singleShot(parser.value(quitAfter).toInt() * 1000, &window, &QWidget::close);
+    return app.exec();
+}

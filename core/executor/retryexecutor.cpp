@@ -1,0 +1,1157 @@
+#include "core/executor/retryexecutor.h"
+
+#include "core/http/redactor.h"
+#include "core/http/retryheaders.h"
+#include "core/policy/backoff.h"
+#include "core/policy/retrybudget.h"
+#include "core/util/clock.h"
+#include "core/util/randomsource.h"
+
+#include <QCoreApplication>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QLoggingCategory>
+#include <QNetworkAccessManager>
+#include <QNetworkProxy>
+#include <QNetworkReply>
+#include <QNetworkRequest>
+#include <QTimer>
+#include <QTimerEvent>
+
+#include <algorithm>
+#include <atomic>
+#include <cmath>
+
+Q_LOGGING_CATEGORY(lcExecutor, "retrylab.core.executor", QtInfoMsg)
+
+namespace RetryLab::Core {
+
+namespace {
+
+// Qt opens at most this many HTTP/1.1 connections per host per manager; more
+// requests wait inside the manager where nobody can see or time them.
+constexpr int connectionsPerManager = 6;
+// Enough of the body to find {"status":"ABORTED"}, read a resource, or show it.
+constexpr qint64 bodyKeepBytes = 64 * 1024;
+// Redirects followed within one attempt; browsers allow about 20, curl 50.
+constexpr int maxRedirects = 10;
+
+std::chrono::milliseconds toTimerMs(double ms)
+{
+    if (!(ms > 0.0))
+        return std::chrono::milliseconds(0);
+    // QTimer counts in int milliseconds; the policy caps keep delays far below that.
+    return std::chrono::milliseconds(static_cast<qint64>(std::llround(std::min(ms, 2'000'000'000.0))));
+}
+
+bool isFailureForBreaker(const AttemptRecord &record, const Classification &classification)
+{
+    if (record.end == AttemptEnd::Cancelled || record.end == AttemptEnd::Deadline)
+        return false;
+    if (record.end == AttemptEnd::AttemptTimeout || record.end == AttemptEnd::NetworkError)
+        return true;
+    // A transport fault after the status line (a chunked body cut off, a reset
+    // mid-body) leaves a status of 200 behind: the answer never arrived whole.
+    if (classification.networkFault)
+        return true;
+    const int status = record.httpStatus.value_or(0);
+    return status >= 500 || status == 429;
+}
+
+// The first error validatePolicy() finds, or an empty string for a usable policy.
+QString firstPolicyError(const BackoffPolicy &policy)
+{
+    const auto issues = validatePolicy(policy);
+    for (const auto &issue : issues) {
+        if (issue.isError())
+            return issue.message;
+    }
+    return {};
+}
+
+QString hostKey(const QUrl &url)
+{
+    const int port = url.port(url.scheme() == QLatin1String("https") ? 443 : 80);
+    return url.host() + QLatin1Char(':') + QString::number(port);
+}
+
+// Appended to the reason of an attempt that met redirects, so that the log
+// and the exports say where the answer came from and what was left out.
+QString describeRedirects(const QList<RedirectHop> &hops)
+{
+    const Redactor redactor;
+    QString text;
+    const auto followed = std::count_if(hops.cbegin(), hops.cend(), [](const RedirectHop &h) { return h.followed; });
+    if (followed > 0)
+        text += RetryExecutor::tr("; followed %n redirect(s)", nullptr, int(followed));
+    for (const RedirectHop &hop : hops) {
+        const QString to = redactor.urlString(hop.to);
+        if (!hop.followed) {
+            text += RetryExecutor::tr("; the %1 redirect to %2 was not followed: %3").arg(hop.status).arg(to, hop.note);
+        } else if (!hop.droppedHeaders.isEmpty()) {
+            QStringList names;
+            for (const QByteArray &name : hop.droppedHeaders)
+                names.append(QString::fromLatin1(name));
+            text += RetryExecutor::tr("; %1 not sent to %2 (another origin)").arg(names.join(QStringLiteral(", ")), to);
+        }
+    }
+    return text;
+}
+
+} // namespace
+
+struct RetryExecutor::Request
+{
+    enum class Phase { Queued, InFlight, Sleeping, Refused, Done };
+
+    // Copying the policy in, rather than assigning over a default one, spares
+    // building the default status set and fault table for every request.
+    explicit Request(const BackoffPolicy &requestPolicy) : policy(requestPolicy) { }
+
+    quint64 id = 0;
+    RequestSpec spec;
+    BackoffPolicy policy;
+    QString host;
+    Phase phase = Phase::Queued;
+
+    int attemptIndex = 0; ///< index of the next attempt
+    int failures = 0; ///< failed tries so far (each leads to a retry or to giving up)
+    qint64 retryIndex = 0; ///< n of the next backoff delay
+    double previousDelayMs = -1.0;
+    bool usedImmediateRetry = false;
+    double lastRetryCost = 0.0;
+    bool retryPaid = false; ///< lastRetryCost bought a retry that has not gone out yet
+    bool breakerTrial = false;
+
+    qint64 submittedNs = 0;
+    qint64 queuedSinceNs = 0;
+    qint64 firstStartNs = -1;
+    qint64 sleepStartNs = 0;
+    double plannedDelayMs = 0.0;
+    double actualDelayMs = 0.0;
+
+    // Read-modify-write state.
+    QString step;
+    int sequenceRound = 0;
+    QByteArray etag;
+    qint64 readValue = 0;
+
+    // The hop in flight: the attempt's own request, or where a redirect led.
+    QUrl hopUrl;
+    QByteArray hopMethod;
+    QByteArray hopBody;
+    HeaderList hopHeaders;
+
+    QPointer<QNetworkReply> reply;
+    QStringList tlsErrors; ///< of the attempt in flight
+    QNetworkAccessManager *manager = nullptr;
+    AttemptRecord current;
+    QByteArray body;
+    qint64 bytesReceived = 0;
+
+    // Timer ids on the executor (see timerEvent()): a QObject per timer and
+    // request cost more than the rest of the executor's work for a request.
+    QBasicTimer retryTimer;
+    QBasicTimer attemptTimer;
+    QBasicTimer deadlineTimer;
+};
+
+RetryExecutor::RetryExecutor(QNetworkAccessManager *manager, QObject *parent)
+    : QObject(parent), m_ownClock(std::make_unique<SteadyClock>()), m_random(std::make_unique<RandomSource>()),
+      m_budget(std::make_unique<RetryBudget>()), m_sharedManager(manager)
+{
+    qRegisterMetaType<AttemptRecord>();
+    qRegisterMetaType<RequestResult>();
+    qRegisterMetaType<CircuitBreaker::State>();
+    if (!manager) {
+        m_sharedManager = new QNetworkAccessManager(this);
+    } else {
+        // Not owned (see the constructor's comment): when it goes first, its
+        // replies go with it, and the attempts on them must end here.
+        connect(manager, &QObject::destroyed, this, [this, manager] { handleManagerDestroyed(manager); });
+    }
+    // The injected manager is used as it is configured; the executor frees
+    // its replies itself either way.
+    m_managers.append(m_sharedManager);
+    m_policyProblem = firstPolicyError(m_policy);
+    static std::atomic<quint64> executors{0};
+    m_instanceToken = QByteArray::number(QCoreApplication::applicationPid()) + '.' + QByteArray::number(++executors);
+}
+
+RetryExecutor::~RetryExecutor()
+{
+    // Tear down quietly: nobody should hear about requests of a dead executor.
+    for (const RequestPtr &request : std::as_const(m_requests)) {
+        if (request->reply) {
+            request->reply->disconnect(this);
+            request->reply->abort();
+            request->reply->deleteLater();
+        }
+    }
+}
+
+void RetryExecutor::setPolicy(const BackoffPolicy &policy)
+{
+    const bool breakerChanged = !(policy.circuitBreaker == m_policy.circuitBreaker);
+    const bool budgetChanged = !(policy.retryBudget == m_policy.retryBudget);
+    m_policy = policy;
+    m_policyProblem = firstPolicyError(policy);
+    if (breakerChanged) {
+        m_breakers.clear();
+        for (auto it = m_reportedBreakerStates.begin(); it != m_reportedBreakerStates.end(); ++it) {
+            if (it.value() != CircuitBreaker::State::Closed) {
+                it.value() = CircuitBreaker::State::Closed;
+                Q_EMIT circuitStateChanged(it.key(), CircuitBreaker::State::Closed);
+            }
+        }
+    }
+    if (budgetChanged) {
+        m_budget = std::make_unique<RetryBudget>(policy.retryBudget);
+        noteBudget();
+    }
+}
+
+void RetryExecutor::setConcurrencyLimit(int limit)
+{
+    m_concurrencyLimit = std::clamp(limit, 1, 1000);
+    dispatchQueued();
+}
+
+void RetryExecutor::setSeed(quint64 seed)
+{
+    m_random->reseed(seed);
+}
+
+qint64 RetryExecutor::nowNs() const
+{
+    return m_ownClock->nowNs();
+}
+
+const Clock &RetryExecutor::clock() const
+{
+    return *m_ownClock;
+}
+
+int RetryExecutor::activeCount() const
+{
+    return static_cast<int>(m_requests.size());
+}
+
+CircuitBreaker::State RetryExecutor::circuitState(const QString &host) const
+{
+    const auto it = m_breakers.constFind(host);
+    return it == m_breakers.cend() ? CircuitBreaker::State::Closed : (*it)->state();
+}
+
+QStringList RetryExecutor::hosts() const
+{
+    QStringList list = m_breakers.keys();
+    list.sort();
+    return list;
+}
+
+double RetryExecutor::budgetTokens() const
+{
+    return m_budget->tokens();
+}
+
+double RetryExecutor::budgetCapacity() const
+{
+    return m_budget->capacity();
+}
+
+RetryExecutor::RequestPtr RetryExecutor::find(quint64 requestId) const
+{
+    return m_requests.value(requestId);
+}
+
+quint64 RetryExecutor::submit(const RequestSpec &spec)
+{
+    const quint64 id = m_nextId++;
+    auto request = std::make_shared<Request>(m_policy);
+    request->id = id;
+    request->spec = spec;
+    request->host = hostKey(spec.url);
+    request->submittedNs = nowNs();
+    request->step = spec.kind == RequestSpec::Kind::ReadModifyWrite ? QStringLiteral("read") : QString();
+
+    QString problem;
+    const QString scheme = spec.url.scheme().toLower();
+    if (!spec.url.isValid() || spec.url.host().isEmpty()) {
+        problem
+            = tr("the URL \"%1\" is not valid: %2")
+                  .arg(spec.url.toString(), spec.url.errorString().isEmpty() ? tr("no host") : spec.url.errorString());
+        // QUrl quotes the whole input in its error, and the reason ends up in
+        // logs and exports: mask the password wherever it shows.
+        const QString password = spec.url.password(QUrl::FullyDecoded);
+        if (!password.isEmpty()) {
+            problem.replace(password, QString::fromLatin1(Redactor::mask()));
+            problem.replace(spec.url.password(QUrl::FullyEncoded), QString::fromLatin1(Redactor::mask()));
+        }
+        problem = Redactor().text(problem);
+    } else if (scheme != QLatin1String("http") && scheme != QLatin1String("https")) {
+        problem = tr("only http and https URLs can be sent (got \"%1\")").arg(scheme);
+    } else if (spec.method.trimmed().isEmpty() || spec.method.contains(' ')) {
+        problem = tr("\"%1\" is not an HTTP method").arg(QString::fromLatin1(spec.method));
+    } else if (spec.attemptTimeoutMs
+        && !(*spec.attemptTimeoutMs >= 0.0 && *spec.attemptTimeoutMs <= PolicyLimits::maxDeadlineMs)) {
+        problem
+            = tr("the per-attempt timeout must lie between 0 and %1 ms").arg(PolicyLimits::maxDeadlineMs, 0, 'f', 0);
+    } else if (!m_policyProblem.isEmpty()) {
+        problem = tr("the policy is not usable: %1").arg(m_policyProblem);
+    }
+
+    m_requests.insert(id, request);
+    if (!problem.isEmpty()) {
+        // Report after submit() returns, so the caller knows the id first.
+        QMetaObject::invokeMethod(
+            this,
+            [this, id, problem] {
+                if (const RequestPtr r = find(id))
+                    finishRequest(r, RequestOutcome::InvalidRequest, problem);
+            },
+            Qt::QueuedConnection);
+        return id;
+    }
+
+    enqueue(request, false);
+    dispatchQueued();
+    return id;
+}
+
+void RetryExecutor::enqueue(const RequestPtr &request, bool front)
+{
+    request->phase = Request::Phase::Queued;
+    request->queuedSinceNs = nowNs();
+    // Retries go first: they already waited their backoff.
+    if (front)
+        m_queue.prepend(request->id);
+    else
+        m_queue.append(request->id);
+}
+
+void RetryExecutor::dispatchQueued()
+{
+    while (m_inFlight < m_concurrencyLimit && !m_queue.isEmpty()) {
+        const RequestPtr request = find(m_queue.takeFirst());
+        if (request && request->phase == Request::Phase::Queued)
+            startAttempt(request);
+    }
+}
+
+QNetworkAccessManager *RetryExecutor::pickManager()
+{
+    m_managers.removeIf([](const QPointer<QNetworkAccessManager> &m) { return m.isNull(); });
+    QNetworkAccessManager *best = nullptr;
+    int bestLoad = std::numeric_limits<int>::max();
+    for (QNetworkAccessManager *manager : std::as_const(m_managers)) {
+        const int load = m_managerLoad.value(manager);
+        if (load < bestLoad) {
+            best = manager;
+            bestLoad = load;
+        }
+    }
+    if (bestLoad >= connectionsPerManager) {
+        // Every manager has all its connections busy: add one rather than let
+        // the attempt wait invisibly inside Qt.
+        // It copies what can be copied of the shared manager's configuration;
+        // cookie jars, caches and proxy factories belong to one manager only.
+        auto *extra = new QNetworkAccessManager(this);
+        if (m_sharedManager) {
+            extra->setProxy(m_sharedManager->proxy());
+            extra->setRedirectPolicy(m_sharedManager->redirectPolicy());
+            extra->setTransferTimeout(m_sharedManager->transferTimeout());
+            extra->setStrictTransportSecurityEnabled(m_sharedManager->isStrictTransportSecurityEnabled());
+        }
+        m_managers.append(extra);
+        best = extra;
+    }
+    return best;
+}
+
+CircuitBreaker &RetryExecutor::breakerFor(const QString &host)
+{
+    auto it = m_breakers.find(host);
+    if (it == m_breakers.end())
+        it = m_breakers.insert(host, std::make_shared<CircuitBreaker>(m_policy.circuitBreaker, *m_ownClock));
+    return **it;
+}
+
+void RetryExecutor::noteBreakerState(const QString &host)
+{
+    CircuitBreaker &breaker = breakerFor(host);
+    const CircuitBreaker::State state = breaker.state();
+    const auto previous = m_reportedBreakerStates.value(host, CircuitBreaker::State::Closed);
+    if (state == previous)
+        return;
+    m_reportedBreakerStates.insert(host, state);
+    qCInfo(lcExecutor).noquote() << "circuit for" << host << "is now" << CircuitBreaker::stateName(state);
+    Q_EMIT circuitStateChanged(host, state);
+    if (state == CircuitBreaker::State::Open) {
+        // Tell the UI when the breaker lets trials through again.
+        QTimer::singleShot(toTimerMs(breaker.remainingOpenMs() + 1.0), this, [this, host] { noteBreakerState(host); });
+    }
+}
+
+void RetryExecutor::noteBudget()
+{
+    Q_EMIT budgetChanged(m_budget->tokens(), m_budget->capacity());
+}
+
+void RetryExecutor::startAttempt(const RequestPtr &r)
+{
+    const qint64 now = nowNs();
+    const double deadlineMs = r->policy.deadlineMs;
+    if (deadlineMs > 0.0 && r->firstStartNs >= 0 && (now - r->firstStartNs) / 1e6 >= deadlineMs) {
+        finishRequest(r, RequestOutcome::DeadlineExceeded,
+            tr("the total deadline of %1 ms passed before attempt %2 could start")
+                .arg(deadlineMs)
+                .arg(r->attemptIndex + 1));
+        return;
+    }
+
+    CircuitBreaker &breaker = breakerFor(r->host);
+    if (!breaker.tryAcquire()) {
+        const QString reason = tr("circuit open for %1: failing fast (%2 ms until a trial request is let through)")
+                                   .arg(r->host)
+                                   .arg(std::ceil(breaker.remainingOpenMs()));
+        // This runs inside submit() for a new request: report after it returns,
+        // like an invalid request, so that the caller knows the id first. The
+        // request holds no slot meanwhile; cancel() still finds it.
+        r->phase = Request::Phase::Refused;
+        const quint64 id = r->id;
+        QMetaObject::invokeMethod(
+            this,
+            [this, id, reason] {
+                if (const RequestPtr refused = find(id); refused && refused->phase == Request::Phase::Refused)
+                    finishRequest(refused, RequestOutcome::CircuitOpen, reason);
+            },
+            Qt::QueuedConnection);
+        noteBreakerState(r->host);
+        return;
+    }
+    r->breakerTrial = breaker.state() == CircuitBreaker::State::HalfOpen;
+    noteBreakerState(r->host);
+    if (r->phase == Request::Phase::Done) {
+        // A handler of circuitStateChanged cancelled it before it went out.
+        if (r->breakerTrial)
+            breaker.release();
+        r->breakerTrial = false;
+        return;
+    }
+
+    r->retryPaid = false;
+    if (r->firstStartNs < 0) {
+        r->firstStartNs = now;
+        if (deadlineMs > 0.0)
+            startRequestTimer(*r, r->deadlineTimer, deadlineMs);
+    }
+
+    // Build this attempt's request.
+    const bool rmw = r->spec.kind == RequestSpec::Kind::ReadModifyWrite;
+    QByteArray method = r->spec.method.trimmed().toUpper();
+    QByteArray body = r->spec.body;
+    HeaderList headers = r->spec.headers;
+    if (rmw && r->step == QLatin1String("read")) {
+        method = "GET";
+        body.clear();
+    } else if (rmw) {
+        method = "PUT";
+        body = QJsonDocument(QJsonObject{{QStringLiteral("value"), r->readValue + r->spec.increment}})
+                   .toJson(QJsonDocument::Compact);
+        headers.removeIf([](const auto &h) { return h.first.compare("If-Match", Qt::CaseInsensitive) == 0; });
+        headers.append({QByteArray("If-Match"), r->etag});
+        headers.append({QByteArray("Content-Type"), QByteArray("application/json")});
+    }
+
+    if (m_attemptHeaders) {
+        headers.removeIf([](const auto &h) {
+            return h.first.compare(RetryHeaders::requestId, Qt::CaseInsensitive) == 0
+                || h.first.compare(RetryHeaders::attempt, Qt::CaseInsensitive) == 0;
+        });
+        headers.append({QByteArray(RetryHeaders::requestId), m_instanceToken + '-' + QByteArray::number(r->id)});
+        headers.append({QByteArray(RetryHeaders::attempt), QByteArray::number(r->attemptIndex + 1)});
+    }
+
+    AttemptRecord &record = r->current;
+    record = AttemptRecord{};
+    record.requestId = r->id;
+    record.attemptIndex = r->attemptIndex;
+    record.step = r->step;
+    record.sequenceRound = r->sequenceRound;
+    record.method = method;
+    record.url = r->spec.url;
+    record.requestHeaders = headers;
+    record.queuedNs = now - r->queuedSinceNs;
+    record.startNs = now;
+    record.startWall = m_ownClock->wallTime();
+    record.plannedDelayMs = r->attemptIndex == 0 ? 0.0 : r->plannedDelayMs;
+    record.actualDelayMs = r->attemptIndex == 0 ? 0.0 : r->actualDelayMs;
+
+    r->hopUrl = r->spec.url;
+    r->hopMethod = method;
+    r->hopBody = body;
+    r->hopHeaders = headers;
+    r->manager = pickManager();
+    sendHop(r);
+    r->phase = Request::Phase::InFlight;
+    ++m_inFlight;
+    ++m_managerLoad[r->manager];
+
+    const double timeoutMs = r->spec.attemptTimeoutMs.value_or(r->policy.attemptTimeoutMs);
+    if (timeoutMs > 0.0)
+        startRequestTimer(*r, r->attemptTimer, timeoutMs);
+
+    qCDebug(lcExecutor).noquote() << "request" << r->id << "attempt" << r->attemptIndex + 1 << method
+                                  << r->spec.url.toDisplayString(QUrl::RemoveUserInfo | QUrl::RemoveQuery);
+    Q_EMIT attemptStarted(r->id, record.attemptIndex);
+}
+
+void RetryExecutor::sendHop(const RequestPtr &r)
+{
+    QNetworkRequest request(r->hopUrl);
+    request.setAttribute(QNetworkRequest::CacheLoadControlAttribute, QNetworkRequest::AlwaysNetwork);
+    request.setAttribute(QNetworkRequest::CacheSaveControlAttribute, false);
+    request.setAttribute(QNetworkRequest::Http2AllowedAttribute, false);
+    // Redirects are followed in followRedirect(), whatever the manager says:
+    // each 3xx is recorded, and credentials never travel to another origin.
+    request.setAttribute(QNetworkRequest::RedirectPolicyAttribute, QNetworkRequest::ManualRedirectPolicy);
+    for (const auto &[name, value] : std::as_const(r->hopHeaders))
+        request.setRawHeader(name, value);
+    const QByteArray &body = r->hopBody;
+    if (!body.isEmpty() && !request.hasRawHeader("Content-Type")) {
+        const QByteArray trimmed = body.trimmed();
+        const bool json = trimmed.startsWith('{') || trimmed.startsWith('[');
+        request.setHeader(QNetworkRequest::ContentTypeHeader,
+            json ? QByteArray("application/json") : QByteArray("application/octet-stream"));
+    }
+
+    r->body.clear();
+    r->bytesReceived = 0;
+    r->tlsErrors.clear();
+
+    // Without a body no upload device is made: Qt emits requestSent only then.
+    QNetworkReply *reply = body.isEmpty() ? r->manager->sendCustomRequest(request, r->hopMethod)
+                                          : r->manager->sendCustomRequest(request, r->hopMethod, body);
+    r->reply = reply;
+
+    const quint64 id = r->id;
+    connect(reply, &QNetworkReply::socketStartedConnecting, this, [this, id] {
+        if (const RequestPtr req = find(id))
+            req->current.connectionStartedNs = nowNs();
+    });
+    connect(reply, &QNetworkReply::requestSent, this, [this, id] {
+        if (const RequestPtr req = find(id))
+            req->current.requestSentNs = nowNs();
+    });
+    if (!body.isEmpty()) {
+        // With a body Qt reports the end of the upload instead of requestSent.
+        connect(reply, &QNetworkReply::uploadProgress, this, [this, id](qint64 sent, qint64 total) {
+            if (const RequestPtr req = find(id); req && total > 0 && sent == total && req->current.requestSentNs < 0)
+                req->current.requestSentNs = nowNs();
+        });
+    }
+    connect(reply, &QNetworkReply::metaDataChanged, this, [this, id] {
+        if (const RequestPtr req = find(id); req && req->current.firstByteNs < 0)
+            req->current.firstByteNs = nowNs();
+    });
+    connect(reply, &QNetworkReply::readyRead, this, [this, id] {
+        const RequestPtr req = find(id);
+        if (!req || !req->reply)
+            return;
+        const QByteArray chunk = req->reply->readAll();
+        req->bytesReceived += chunk.size();
+        if (req->body.size() < bodyKeepBytes)
+            req->body.append(chunk.left(bodyKeepBytes - req->body.size()));
+    });
+    connect(reply, &QNetworkReply::sslErrors, this, [this, id](const QList<QSslError> &errors) {
+        // Never ignored: the attempt fails with SslHandshakeFailedError and the record says why.
+        const RequestPtr req = find(id);
+        for (const QSslError &error : errors) {
+            qCWarning(lcExecutor).noquote() << "request" << id << "TLS error:" << error.errorString();
+            if (req)
+                req->tlsErrors.append(error.errorString());
+        }
+    });
+    connect(reply, &QNetworkReply::finished, this, [this, id] { handleReplyFinished(id); });
+}
+
+bool RetryExecutor::followRedirect(const RequestPtr &r)
+{
+    QNetworkReply *reply = r->reply;
+    const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
+    const bool redirect = status == 301 || status == 302 || status == 303 || status == 307 || status == 308;
+    const QByteArray location = reply->rawHeader("Location");
+    if (!redirect || location.isEmpty())
+        return false; // a 3xx without a Location is an answer like any other
+
+    RedirectHop hop;
+    hop.status = status;
+    hop.from = r->hopUrl;
+    hop.to = r->hopUrl.resolved(QUrl::fromEncoded(location.trimmed()));
+    const QString toScheme = hop.to.scheme().toLower();
+    hop.crossOrigin = toScheme != r->hopUrl.scheme().toLower() || hostKey(hop.to) != hostKey(r->hopUrl);
+    const QString shownTo = Redactor().urlString(hop.to);
+    if (!hop.to.isValid() || hop.to.host().isEmpty()) {
+        hop.note = tr("the Location \"%1\" is not a valid URL").arg(QString::fromLatin1(location.left(200)));
+    } else if (toScheme != QLatin1String("http") && toScheme != QLatin1String("https")) {
+        hop.note = tr("only http and https redirects are followed (got \"%1\")").arg(toScheme);
+    } else if (r->hopUrl.scheme().compare(QLatin1String("https"), Qt::CaseInsensitive) == 0
+        && toScheme == QLatin1String("http")) {
+        hop.note = tr("it leads from https to plain http");
+    } else if (r->current.redirects.size() >= maxRedirects) {
+        hop.note = tr("more than %n redirect(s) in one attempt", nullptr, maxRedirects);
+    }
+    if (!hop.note.isEmpty()) {
+        hop.followed = false;
+        qCInfo(lcExecutor).noquote() << "request" << r->id << "redirect" << status << "to" << shownTo
+                                     << "not followed:" << hop.note;
+        r->current.redirects.append(hop);
+        return false;
+    }
+
+    // What browsers and Qt do: 303 always becomes GET, and so does a POST
+    // answered by 301 or 302; 307 and 308 repeat the request as it was.
+    const bool toGet
+        = (status == 303 && r->hopMethod != "HEAD") || ((status == 301 || status == 302) && r->hopMethod == "POST");
+    if (toGet) {
+        r->hopMethod = "GET";
+        r->hopBody.clear();
+        r->hopHeaders.removeIf([](const auto &h) {
+            return h.first.compare("Content-Type", Qt::CaseInsensitive) == 0
+                || h.first.compare("Content-Length", Qt::CaseInsensitive) == 0;
+        });
+    }
+    if (hop.crossOrigin) {
+        r->hopHeaders.removeIf([&hop](const auto &h) {
+            for (const char *name : {"Authorization", "Cookie", "Proxy-Authorization"}) {
+                if (h.first.compare(name, Qt::CaseInsensitive) == 0) {
+                    hop.droppedHeaders.append(h.first);
+                    return true;
+                }
+            }
+            return false;
+        });
+    }
+    qCDebug(lcExecutor).noquote() << "request" << r->id << "follows" << status << "to" << shownTo;
+    r->current.redirects.append(hop);
+
+    reply->disconnect(this);
+    reply->deleteLater();
+    r->reply = nullptr;
+    r->hopUrl = hop.to;
+    sendHop(r);
+    return true;
+}
+
+void RetryExecutor::handleManagerDestroyed(QObject *manager)
+{
+    m_managers.removeIf([](const QPointer<QNetworkAccessManager> &m) { return m.isNull(); });
+    // Only addresses are compared, as void pointers: the QNetworkAccessManager part of
+    // the object is already destroyed, so even a cast to it would be undefined.
+    const void *gone = manager;
+    m_managerLoad.removeIf([gone](const auto &entry) { return static_cast<const void *>(entry.key()) == gone; });
+    QList<RequestPtr> orphans;
+    for (const RequestPtr &r : std::as_const(m_requests)) {
+        if (r->phase == Request::Phase::InFlight && static_cast<const void *>(r->manager) == gone)
+            orphans.append(r);
+    }
+    for (const RequestPtr &r : std::as_const(orphans)) {
+        if (r->phase != Request::Phase::InFlight)
+            continue; // a handler of an earlier one cancelled it
+        qCWarning(lcExecutor).noquote() << "request" << r->id << "lost its QNetworkAccessManager mid-attempt";
+        r->manager = nullptr;
+        r->reply = nullptr;
+        r->current.networkError = QNetworkReply::UnknownNetworkError;
+        r->current.errorString = tr("the QNetworkAccessManager given to the executor was destroyed during the attempt");
+        concludeAttempt(r, AttemptEnd::NetworkError);
+    }
+}
+
+void RetryExecutor::releaseSlot(Request &r)
+{
+    stopRequestTimer(r.attemptTimer);
+    if (r.reply) {
+        r.reply->disconnect(this);
+        r.reply->deleteLater();
+        r.reply = nullptr;
+    }
+    if (r.phase == Request::Phase::InFlight) {
+        --m_inFlight;
+        if (r.manager)
+            --m_managerLoad[r.manager];
+    }
+    r.manager = nullptr;
+}
+
+void RetryExecutor::handleReplyFinished(quint64 requestId)
+{
+    const RequestPtr r = find(requestId);
+    if (!r || r->phase != Request::Phase::InFlight || !r->reply)
+        return;
+    const auto error = r->reply->error();
+    const bool hasStatus = r->reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).isValid();
+    if (hasStatus && followRedirect(r))
+        return;
+    concludeAttempt(
+        r, (error == QNetworkReply::NoError || hasStatus) ? AttemptEnd::Response : AttemptEnd::NetworkError);
+}
+
+void RetryExecutor::handleAttemptTimeout(quint64 requestId)
+{
+    if (const RequestPtr r = find(requestId); r && r->phase == Request::Phase::InFlight)
+        cutAttempt(r, AttemptEnd::AttemptTimeout);
+}
+
+void RetryExecutor::handleDeadline(quint64 requestId)
+{
+    const RequestPtr r = find(requestId);
+    if (!r)
+        return;
+    if (r->phase == Request::Phase::InFlight) {
+        cutAttempt(r, AttemptEnd::Deadline);
+        return;
+    }
+    if (r->phase != Request::Phase::Done) {
+        finishRequest(r, RequestOutcome::DeadlineExceeded,
+            tr("the total deadline of %1 ms was reached").arg(r->policy.deadlineMs));
+    }
+}
+
+void RetryExecutor::cutAttempt(const RequestPtr &r, AttemptEnd end)
+{
+    // Qt reports a timeout, a deadline and a user cancel alike as
+    // OperationCanceledError; decide here, before Qt gets to say anything.
+    if (r->reply) {
+        // Read what arrived so far before the reply goes away.
+        r->reply->disconnect(this);
+        const QByteArray rest = r->reply->readAll();
+        r->bytesReceived += rest.size();
+        r->reply->abort();
+    }
+    concludeAttempt(r, end);
+}
+
+void RetryExecutor::concludeAttempt(const RequestPtr &r, AttemptEnd end)
+{
+    AttemptRecord &record = r->current;
+    const qint64 now = nowNs();
+    record.endNs = now;
+    record.finishedNs = now;
+    record.end = end;
+
+    QNetworkReply *reply = r->reply;
+    AttemptObservation observation;
+    observation.method = record.method;
+    observation.markedIdempotent = r->spec.idempotent;
+    observation.readModifyWrite = r->spec.kind == RequestSpec::Kind::ReadModifyWrite;
+    observation.requestHeaders = record.requestHeaders;
+    observation.receivedAt = m_ownClock->wallTime();
+    if (reply) {
+        if (reply->bytesAvailable() > 0) {
+            const QByteArray chunk = reply->readAll();
+            r->bytesReceived += chunk.size();
+            if (r->body.size() < bodyKeepBytes)
+                r->body.append(chunk.left(bodyKeepBytes - r->body.size()));
+        }
+        const QVariant status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute);
+        if (status.isValid())
+            record.httpStatus = status.toInt();
+        record.reasonPhrase = reply->attribute(QNetworkRequest::HttpReasonPhraseAttribute).toByteArray();
+        record.responseHeaders = reply->rawHeaderPairs();
+        const QVariant length = reply->header(QNetworkRequest::ContentLengthHeader);
+        record.expectedBytes = length.isValid() ? length.toLongLong() : -1;
+        record.networkError = end == AttemptEnd::Response || end == AttemptEnd::NetworkError
+            ? reply->error()
+            : QNetworkReply::OperationCanceledError;
+        record.errorString = record.networkError == QNetworkReply::NoError ? QString() : reply->errorString();
+        if (!r->tlsErrors.isEmpty()) {
+            record.errorString += tr(" (TLS: %1; not ignored)").arg(r->tlsErrors.join(QStringLiteral("; ")));
+        }
+    }
+    record.bytesReceived = r->bytesReceived;
+    if (const auto ra = headerValue(record.responseHeaders, "Retry-After"))
+        record.retryAfterRaw = *ra;
+
+    switch (end) {
+    case AttemptEnd::AttemptTimeout:
+        observation.cutBy = AttemptObservation::CutBy::AttemptTimeout;
+        record.errorString = tr("per-attempt timeout of %1 ms expired")
+                                 .arg(r->spec.attemptTimeoutMs.value_or(r->policy.attemptTimeoutMs));
+        break;
+    case AttemptEnd::Deadline:
+        observation.cutBy = AttemptObservation::CutBy::Deadline;
+        record.errorString = tr("total deadline of %1 ms reached").arg(r->policy.deadlineMs);
+        break;
+    case AttemptEnd::Cancelled:
+        observation.cutBy = AttemptObservation::CutBy::User;
+        record.errorString = tr("cancelled by the user");
+        break;
+    case AttemptEnd::Response:
+    case AttemptEnd::NetworkError:
+        break;
+    }
+    observation.httpStatus = record.httpStatus;
+    observation.networkError = record.networkError;
+    if (end == AttemptEnd::NetworkError && record.networkError == QNetworkReply::OperationCanceledError) {
+        // The executor did not cut this attempt, so Qt did: its transfer timeout
+        // (QNetworkAccessManager::setTransferTimeout on the injected manager)
+        // ends a reply with OperationCanceledError. That is a timeout.
+        observation.networkError = QNetworkReply::TimeoutError;
+        record.errorString = tr("Qt's transfer timeout ended the attempt (%1)").arg(record.errorString);
+    }
+    observation.responseHeaders = record.responseHeaders;
+    observation.bodyPrefix = r->body.left(4096);
+    // A body shorter than its Content-Length is broken whatever Qt says: when
+    // the connection drops right after the headers, Qt 6.4 often finishes the
+    // reply without an error.
+    const int status = record.httpStatus.value_or(0);
+    const bool bodyExpected = record.method != "HEAD" && status >= 200 && status != 204 && status != 304;
+    observation.brokenStream = record.httpStatus && bodyExpected && record.expectedBytes >= 0
+        && record.bytesReceived < record.expectedBytes && observation.cutBy == AttemptObservation::CutBy::Nothing;
+    if (observation.brokenStream) {
+        record.end = AttemptEnd::NetworkError;
+        if (record.networkError == QNetworkReply::NoError) {
+            record.errorString = tr("the body ended after %1 of %2 announced bytes (Qt reported no error)")
+                                     .arg(record.bytesReceived)
+                                     .arg(record.expectedBytes);
+        }
+    }
+
+    releaseSlot(*r);
+    r->phase = Request::Phase::Sleeping; // not in flight; decideNext() moves it on
+
+    Classification classification = classify(observation, r->policy.classification);
+    if (!r->policy.classification.honourRetryAfter)
+        classification.retryAfter.reset();
+    if (classification.retryAfter && classification.retryAfter->delayMs)
+        record.retryAfterMs = classification.retryAfter->delayMs;
+
+    if (!record.redirects.isEmpty())
+        classification.reason += describeRedirects(record.redirects);
+    // Qt keeps the status of a reply whose body broke off (a truncated chunked
+    // body ends in RemoteHostClosedError after "200 OK"): the record says it failed.
+    if (record.end == AttemptEnd::Response && classification.networkFault)
+        record.end = AttemptEnd::NetworkError;
+
+    // Feed the breaker and the budget with what really happened on the wire.
+    CircuitBreaker &breaker = breakerFor(r->host);
+    if (end == AttemptEnd::Cancelled || end == AttemptEnd::Deadline) {
+        if (r->breakerTrial)
+            breaker.release();
+    } else if (isFailureForBreaker(record, classification)) {
+        breaker.recordFailure(r->breakerTrial);
+        m_budget->recordFailure();
+    } else {
+        breaker.recordSuccess(r->breakerTrial);
+        // One refund per logical request: the read of a read-modify-write is a
+        // step on the way, and a refunded retry cost is not refunded again.
+        const bool rmwRead = r->spec.kind == RequestSpec::Kind::ReadModifyWrite && r->step == QLatin1String("read");
+        if (classification.decision == Classification::Decision::Success && !rmwRead) {
+            m_budget->recordSuccess(r->lastRetryCost);
+            r->lastRetryCost = 0.0;
+        }
+    }
+    r->breakerTrial = false;
+
+    // The decision first, the breaker and budget signals after it: their
+    // handlers may call cancel() or submit(), and must find the request settled.
+    const QString host = r->host;
+    decideNext(r, record, classification);
+    noteBreakerState(host);
+    if (m_budget->enabled())
+        noteBudget();
+}
+
+void RetryExecutor::decideNext(const RequestPtr &r, AttemptRecord &record, const Classification &c)
+{
+    record.decision = c.decision;
+    record.cause = c.cause;
+    record.reason = c.reason;
+    ++r->attemptIndex;
+
+    const auto emitRecord = [this, &record] {
+        const AttemptRecord copy = record;
+        Q_EMIT attemptFinished(copy);
+    };
+
+    if (c.decision == Classification::Decision::Success) {
+        if (r->spec.kind == RequestSpec::Kind::ReadModifyWrite && r->step == QLatin1String("read")) {
+            const QJsonObject object = QJsonDocument::fromJson(r->body).object();
+            const QJsonValue value = object.value(QStringLiteral("value"));
+            const auto etag = headerValue(record.responseHeaders, "ETag");
+            if (!value.isDouble() || !etag) {
+                record.decision = Classification::Decision::GiveUp;
+                record.reason = tr("the read returned no integer \"value\" and ETag; cannot modify and write");
+                emitRecord();
+                finishRequest(r, RequestOutcome::GaveUp, record.reason);
+                return;
+            }
+            r->readValue = value.toInteger();
+            r->etag = *etag;
+            r->step = QStringLiteral("write");
+            record.reason = tr("read value %1 with ETag %2; writing %3 with If-Match")
+                                .arg(r->readValue)
+                                .arg(QString::fromLatin1(r->etag))
+                                .arg(r->readValue + r->spec.increment);
+            record.nextDelayMs = 0.0;
+            emitRecord();
+            if (r->phase == Request::Phase::Done)
+                return; // a handler of attemptFinished cancelled it
+            r->plannedDelayMs = 0.0;
+            r->actualDelayMs = 0.0;
+            enqueue(r, true);
+            dispatchQueued();
+            return;
+        }
+        emitRecord();
+        finishRequest(r, RequestOutcome::Succeeded, c.reason);
+        return;
+    }
+
+    ++r->failures;
+    if (!c.isRetry()) {
+        RequestOutcome outcome = RequestOutcome::GaveUp;
+        if (record.end == AttemptEnd::Cancelled)
+            outcome = RequestOutcome::Cancelled;
+        else if (record.end == AttemptEnd::Deadline)
+            outcome = RequestOutcome::DeadlineExceeded;
+        emitRecord();
+        finishRequest(r, outcome, c.reason);
+        return;
+    }
+
+    const BackoffPolicy &policy = r->policy;
+    const QString what = c.reason;
+    if (policy.maxAttempts > 0 && r->failures >= policy.maxAttempts) {
+        emitRecord();
+        finishRequest(r, RequestOutcome::AttemptsExhausted,
+            tr("gave up after %n attempt(s): %1", nullptr, r->failures).arg(what));
+        return;
+    }
+    // SPEC section 1: Immediate retries once, at once, for a rare fault; a
+    // fault that survives that retry is not rare, whatever maxAttempts allows.
+    if (policy.algorithm == BackoffAlgorithm::Immediate && r->failures >= 2) {
+        emitRecord();
+        finishRequest(r, RequestOutcome::AttemptsExhausted,
+            tr("gave up after %n attempt(s): %1; the Immediate algorithm retries only once", nullptr, r->failures)
+                .arg(what));
+        return;
+    }
+
+    // The delay: immediate once for rare faults, else the policy's backoff,
+    // replaced by a bounded Retry-After when the server sent one.
+    double delay = 0.0;
+    QString delayReason;
+    if (c.decision == Classification::Decision::RetryImmediately && !r->usedImmediateRetry) {
+        r->usedImmediateRetry = true;
+        delayReason = tr("retrying immediately once");
+    } else {
+        delay = Backoff::delayMs(policy, r->retryIndex, r->previousDelayMs, *m_random);
+        r->previousDelayMs = delay;
+        ++r->retryIndex;
+        delayReason = tr("%1 backoff").arg(algorithmTitle(policy.algorithm));
+    }
+
+    const double elapsedMs = (nowNs() - r->firstStartNs) / 1e6;
+    const double remainingMs = policy.deadlineMs > 0.0 ? std::max(0.0, policy.deadlineMs - elapsedMs) : -1.0;
+    if (c.retryAfter) {
+        const RetryAfterDecision ra
+            = boundRetryAfter(*c.retryAfter, policy.classification.maxRetryAfterMs, remainingMs);
+        if (ra.action == RetryAfterDecision::Action::GiveUp) {
+            emitRecord();
+            finishRequest(r, RequestOutcome::DeadlineExceeded, tr("%1; %2").arg(what, ra.reason));
+            return;
+        }
+        if (ra.action == RetryAfterDecision::Action::Wait) {
+            delay = ra.delayMs;
+            delayReason = ra.reason;
+        }
+    }
+
+    if (remainingMs >= 0.0 && delay >= remainingMs) {
+        emitRecord();
+        finishRequest(r, RequestOutcome::DeadlineExceeded,
+            tr("%1; the next retry in %2 ms would start after the deadline (%3 ms left): giving up now")
+                .arg(what)
+                .arg(std::round(delay))
+                .arg(std::floor(remainingMs)));
+        return;
+    }
+
+    const bool afterTimeout = record.end == AttemptEnd::AttemptTimeout;
+    const double cost = m_budget->tryAcquireRetry(afterTimeout);
+    if (cost < 0.0) {
+        emitRecord();
+        finishRequest(r, RequestOutcome::BudgetExhausted,
+            tr("%1; the retry budget is exhausted (%2 of %3 tokens left)")
+                .arg(what)
+                .arg(m_budget->tokens())
+                .arg(m_budget->capacity()));
+        return;
+    }
+    r->lastRetryCost = cost;
+    r->retryPaid = true;
+
+    if (c.restartSequence || r->spec.kind == RequestSpec::Kind::ReadModifyWrite) {
+        if (c.restartSequence)
+            ++r->sequenceRound;
+        // Retrying only the write keeps failing: the whole sequence starts again.
+        if (r->spec.kind == RequestSpec::Kind::ReadModifyWrite)
+            r->step = QStringLiteral("read");
+    }
+
+    record.nextDelayMs = delay;
+    const int attemptsLeft = policy.maxAttempts > 0 ? policy.maxAttempts - r->failures : -1;
+    emitRecord();
+    if (attemptsLeft >= 0) {
+        qCInfo(lcExecutor).noquote() << QStringLiteral(
+            "request %1 attempt %2 failed: %3; retrying in %4 ms, %5 attempt(s) left")
+                                            .arg(r->id)
+                                            .arg(record.attemptIndex + 1)
+                                            .arg(what)
+                                            .arg(std::round(delay))
+                                            .arg(attemptsLeft);
+    } else {
+        qCInfo(lcExecutor).noquote() << QStringLiteral("request %1 attempt %2 failed: %3; retrying in %4 ms")
+                                            .arg(r->id)
+                                            .arg(record.attemptIndex + 1)
+                                            .arg(what)
+                                            .arg(std::round(delay));
+    }
+
+    if (r->phase == Request::Phase::Done)
+        return; // a handler of attemptFinished cancelled it; finishRequest() refunded the retry
+    r->phase = Request::Phase::Sleeping;
+    r->plannedDelayMs = delay;
+    r->sleepStartNs = nowNs();
+    startRequestTimer(*r, r->retryTimer, delay);
+    Q_EMIT retryScheduled(r->id, r->attemptIndex, delay, tr("%1 (%2)").arg(what, delayReason), attemptsLeft);
+    // The sleeping request holds no slot: let a queued one have it now.
+    dispatchQueued();
+}
+
+void RetryExecutor::startRequestTimer(Request &r, QBasicTimer &timer, double ms)
+{
+    stopRequestTimer(timer);
+    timer.start(static_cast<int>(toTimerMs(ms).count()), Qt::PreciseTimer, this);
+    m_timerRequests.insert(timer.timerId(), r.id);
+}
+
+void RetryExecutor::stopRequestTimer(QBasicTimer &timer)
+{
+    if (!timer.isActive())
+        return;
+    m_timerRequests.remove(timer.timerId());
+    timer.stop();
+}
+
+void RetryExecutor::timerEvent(QTimerEvent *event)
+{
+    const auto it = m_timerRequests.constFind(event->timerId());
+    if (it == m_timerRequests.cend()) {
+        QObject::timerEvent(event);
+        return;
+    }
+    const RequestPtr r = find(*it);
+    if (!r) {
+        // Cannot happen while every stop goes through stopRequestTimer(); never let a timer spin.
+        killTimer(event->timerId());
+        m_timerRequests.erase(it);
+        return;
+    }
+    // Every request timer fires once.
+    if (r->retryTimer.timerId() == event->timerId()) {
+        stopRequestTimer(r->retryTimer);
+        handleRetryTimeout(r->id);
+    } else if (r->attemptTimer.timerId() == event->timerId()) {
+        stopRequestTimer(r->attemptTimer);
+        handleAttemptTimeout(r->id);
+    } else if (r->deadlineTimer.timerId() == event->timerId()) {
+        stopRequestTimer(r->deadlineTimer);
+        handleDeadline(r->id);
+    }
+}
+
+void RetryExecutor::handleRetryTimeout(quint64 requestId)
+{
+    const RequestPtr r = find(requestId);
+    if (!r || r->phase != Request::Phase::Sleeping)
+        return;
+    r->actualDelayMs = (nowNs() - r->sleepStartNs) / 1e6;
+    enqueue(r, true);
+    dispatchQueued();
+}
+
+void RetryExecutor::cancel(quint64 requestId)
+{
+    const RequestPtr r = find(requestId);
+    if (!r || r->phase == Request::Phase::Done)
+        return;
+    if (r->phase == Request::Phase::InFlight) {
+        cutAttempt(r, AttemptEnd::Cancelled);
+        return;
+    }
+    finishRequest(r, RequestOutcome::Cancelled, tr("cancelled by the user"));
+}
+
+void RetryExecutor::cancelAll()
+{
+    // Queued ones first, so that cancelling in-flight attempts frees no slot for them.
+    const QList<quint64> ids = m_requests.keys();
+    for (quint64 id : ids) {
+        if (const RequestPtr r = find(id); r && r->phase != Request::Phase::InFlight)
+            cancel(id);
+    }
+    for (quint64 id : ids)
+        cancel(id);
+}
+
+void RetryExecutor::finishRequest(const RequestPtr &r, RequestOutcome outcome, const QString &reason)
+{
+    if (r->phase == Request::Phase::Done)
+        return;
+    releaseSlot(*r);
+    r->phase = Request::Phase::Done;
+    stopRequestTimer(r->retryTimer);
+    stopRequestTimer(r->deadlineTimer);
+    const bool refunded = r->retryPaid && r->lastRetryCost > 0.0;
+    if (r->retryPaid) {
+        // Cancelled or out of time while waiting to retry: the retry it paid for never went out.
+        m_budget->refund(r->lastRetryCost);
+        r->lastRetryCost = 0.0;
+        r->retryPaid = false;
+    }
+    // A queued id stays in m_queue: dispatchQueued() skips ids that are gone,
+    // which keeps finishing a request O(1) when thousands wait.
+
+    RequestResult result;
+    result.requestId = r->id;
+    result.outcome = outcome;
+    result.attempts = r->attemptIndex;
+    result.reason = reason;
+    result.finalStatus = r->attemptIndex > 0 ? r->current.httpStatus : std::nullopt;
+    result.startNs = r->firstStartNs >= 0 ? r->firstStartNs : r->submittedNs;
+    result.endNs = nowNs();
+    result.body = r->body;
+
+    if (outcome == RequestOutcome::Succeeded) {
+        qCDebug(lcExecutor).noquote() << "request" << r->id << "succeeded after" << result.attempts << "attempt(s)";
+    } else if (outcome != RequestOutcome::Cancelled) {
+        qCWarning(lcExecutor).noquote() << QStringLiteral("request %1 failed (%2) after %3 attempt(s): %4")
+                                               .arg(r->id)
+                                               .arg(requestOutcomeName(outcome))
+                                               .arg(result.attempts)
+                                               .arg(reason);
+    }
+
+    m_requests.remove(r->id);
+    Q_EMIT requestFinished(result);
+    if (refunded && m_budget->enabled())
+        noteBudget();
+    dispatchQueued();
+    if (m_requests.isEmpty())
+        Q_EMIT idle();
+}
+
+} // namespace RetryLab::Core

@@ -1,0 +1,152 @@
+#pragma once
+
+#include "core/policy/backoffpolicy.h"
+#include "core/policy/circuitbreaker.h"
+#include "core/record/attemptrecord.h"
+
+#include <QBasicTimer>
+#include <QHash>
+#include <QObject>
+#include <QPointer>
+
+#include <memory>
+
+class QNetworkAccessManager;
+
+namespace RetryLab::Core {
+
+class Clock;
+class RandomSource;
+class RetryBudget;
+
+/// Carries logical requests through attempts, backoff and giving up on Qt's
+/// event loop: a new QNetworkReply per attempt, each retry scheduled by a
+/// Qt::PreciseTimer, the per-attempt timeout and the total deadline on timers
+/// of their own. Nothing blocks; thousands of requests can run at once.
+///
+/// Every step is reported by a signal; the UI and the headless runner build
+/// their records from those signals only.
+class RetryExecutor final : public QObject
+{
+    Q_OBJECT
+
+public:
+    /// `manager` is shared and not owned (held by QPointer); when null the
+    /// executor makes its own. If the shared manager is destroyed before the
+    /// executor, attempts in flight on it end with a network error that says
+    /// so, and later attempts go through managers of the executor's own.
+    /// More managers are added as needed, because Qt opens at most six HTTP/1.1
+    /// connections per host per manager and the concurrency limit may be larger;
+    /// they copy the shared manager's proxy and transfer timeout. Redirects are
+    /// followed by the executor whatever the manager's redirect policy (see
+    /// AttemptRecord::redirects): at most 10 per attempt, never from https to
+    /// http, and without Authorization, Cookie or Proxy-Authorization once the
+    /// origin changes.
+    explicit RetryExecutor(QNetworkAccessManager *manager = nullptr, QObject *parent = nullptr);
+    ~RetryExecutor() override;
+
+    /// The policy for requests submitted from now on (running ones keep theirs).
+    /// Breakers and the retry budget are rebuilt when their settings change.
+    void setPolicy(const BackoffPolicy &policy);
+    const BackoffPolicy &policy() const { return m_policy; }
+
+    /// Requests in flight at once (across all hosts), 1..1000; the rest wait in a
+    /// queue and the wait is recorded in AttemptRecord::queuedNs.
+    void setConcurrencyLimit(int limit);
+    int concurrencyLimit() const { return m_concurrencyLimit; }
+
+    /// Seed for the jitter generator (for reproducible runs).
+    void setSeed(quint64 seed);
+
+    /// Whether every attempt carries "X-Retry-Request-Id" (the same for all
+    /// attempts of a logical request) and "X-Retry-Attempt" (1, 2, ...), as
+    /// AWS SDKs (amz-sdk-request) and Google's client libraries do. A server
+    /// can then tell a retry from a resend of the same attempt by Qt, which
+    /// silently sends a request again when a connection closes before the
+    /// status line. On by default; the headers show in AttemptRecord::requestHeaders.
+    void setAttemptHeadersEnabled(bool enabled) { m_attemptHeaders = enabled; }
+    bool attemptHeadersEnabled() const { return m_attemptHeaders; }
+
+    /// Starts a logical request; returns its id (> 0). An invalid request or an
+    /// unusable policy is refused at once with requestFinished(InvalidRequest).
+    quint64 submit(const RequestSpec &request);
+
+    void cancel(quint64 requestId);
+    void cancelAll();
+
+    int activeCount() const; ///< logical requests not finished yet
+    int inFlightCount() const { return m_inFlight; } ///< attempts on the wire now
+
+    CircuitBreaker::State circuitState(const QString &host) const;
+    QStringList hosts() const;
+    double budgetTokens() const;
+    double budgetCapacity() const;
+
+    /// Monotonic time of the executor's clock, the time base of every record.
+    qint64 nowNs() const;
+    const Clock &clock() const;
+
+Q_SIGNALS:
+    void attemptStarted(quint64 requestId, int attemptIndex);
+    void attemptFinished(const RetryLab::Core::AttemptRecord &record);
+    /// A retry is planned after `delayMs`; `attemptsLeft` is -1 when only a deadline bounds it.
+    void retryScheduled(
+        quint64 requestId, int nextAttemptIndex, double delayMs, const QString &reason, int attemptsLeft);
+    void requestFinished(const RetryLab::Core::RequestResult &result);
+    void circuitStateChanged(const QString &host, RetryLab::Core::CircuitBreaker::State state);
+    void budgetChanged(double tokens, double capacity);
+    /// All submitted requests have finished.
+    void idle();
+
+protected:
+    void timerEvent(QTimerEvent *event) override;
+
+private:
+    struct Request;
+    using RequestPtr = std::shared_ptr<Request>;
+
+    void startRequestTimer(Request &request, QBasicTimer &timer, double ms);
+    void stopRequestTimer(QBasicTimer &timer);
+
+    void enqueue(const RequestPtr &request, bool front);
+    void dispatchQueued();
+    void startAttempt(const RequestPtr &request);
+    void sendHop(const RequestPtr &request);
+    bool followRedirect(const RequestPtr &request);
+    void handleReplyFinished(quint64 requestId);
+    void handleRetryTimeout(quint64 requestId);
+    void handleAttemptTimeout(quint64 requestId);
+    void handleDeadline(quint64 requestId);
+    void cutAttempt(const RequestPtr &request, AttemptEnd end);
+    void concludeAttempt(const RequestPtr &request, AttemptEnd end);
+    void decideNext(const RequestPtr &request, AttemptRecord &record, const Classification &classification);
+    void finishRequest(const RequestPtr &request, RequestOutcome outcome, const QString &reason);
+    void releaseSlot(Request &request);
+    void handleManagerDestroyed(QObject *manager);
+    QNetworkAccessManager *pickManager();
+    CircuitBreaker &breakerFor(const QString &host);
+    void noteBreakerState(const QString &host);
+    void noteBudget();
+    RequestPtr find(quint64 requestId) const;
+
+    BackoffPolicy m_policy;
+    QString m_policyProblem; ///< first error of validatePolicy(m_policy), checked once per setPolicy()
+    std::unique_ptr<Clock> m_ownClock;
+    std::unique_ptr<RandomSource> m_random;
+    std::unique_ptr<RetryBudget> m_budget;
+    QPointer<QNetworkAccessManager> m_sharedManager;
+    QList<QPointer<QNetworkAccessManager>> m_managers;
+    QHash<QNetworkAccessManager *, int> m_managerLoad;
+    QHash<QString, std::shared_ptr<CircuitBreaker>> m_breakers;
+    QHash<QString, CircuitBreaker::State> m_reportedBreakerStates;
+    QHash<quint64, RequestPtr> m_requests;
+    QHash<int, quint64> m_timerRequests; ///< timer id -> request id
+    QList<quint64> m_queue;
+    quint64 m_nextId = 1;
+    QByteArray m_instanceToken; ///< unique within the process, part of X-Retry-Request-Id
+    bool m_attemptHeaders = true;
+    int m_concurrencyLimit = 6;
+    int m_inFlight = 0;
+};
+
+} // namespace RetryLab::Core

@@ -1,0 +1,187 @@
+#include "core/export/csvexport.h"
+
+#include "core/http/redactor.h"
+#include "core/util/exportfile.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QLocale>
+#include <QLoggingCategory>
+#include <QMetaEnum>
+
+#include <algorithm>
+#include <cmath>
+
+Q_LOGGING_CATEGORY(lcCsvExport, "retrylab.core.csvexport")
+
+namespace RetryLab::Core::CsvExport {
+
+namespace {
+
+QString number(double value)
+{
+    return std::isfinite(value) ? QString::number(value, 'f', QLocale::FloatingPointShortest) : QString();
+}
+
+QString instant(qint64 ns, const RunRecord &run)
+{
+    return ns < 0 ? QString() : number(double(ns - run.epochNs) / 1e6);
+}
+
+// Text from servers and users must not turn into a spreadsheet formula.
+QString neutralised(const QString &text)
+{
+    if (!text.isEmpty() && QStringView(u"=+-@\t\r").contains(text.front()))
+        return QLatin1Char('\'') + text;
+    return text;
+}
+
+QString headerCell(const HeaderList &headers)
+{
+    QJsonArray array;
+    for (const auto &[name, value] : headers)
+        array.append(QJsonArray{QString::fromUtf8(name), QString::fromUtf8(value)});
+    return QString::fromUtf8(QJsonDocument(array).toJson(QJsonDocument::Compact));
+}
+
+QString networkErrorName(QNetworkReply::NetworkError error)
+{
+    if (error == QNetworkReply::NoError)
+        return {};
+    const char *key = QMetaEnum::fromType<QNetworkReply::NetworkError>().valueToKey(error);
+    return key ? QString::fromLatin1(key) : QString::number(int(error));
+}
+
+} // namespace
+
+QStringList columns()
+{
+    return {
+        QStringLiteral("request_id"),
+        QStringLiteral("attempt_index"),
+        QStringLiteral("step"),
+        QStringLiteral("sequence_round"),
+        QStringLiteral("label"),
+        QStringLiteral("method"),
+        QStringLiteral("url"),
+        QStringLiteral("start_utc"),
+        QStringLiteral("start_ms"),
+        QStringLiteral("end_ms"),
+        QStringLiteral("duration_ms"),
+        QStringLiteral("queued_ms"),
+        QStringLiteral("planned_delay_ms"),
+        QStringLiteral("actual_delay_ms"),
+        QStringLiteral("connection_started_ms"),
+        QStringLiteral("request_sent_ms"),
+        QStringLiteral("first_byte_ms"),
+        QStringLiteral("finished_ms"),
+        QStringLiteral("end"),
+        QStringLiteral("http_status"),
+        QStringLiteral("reason_phrase"),
+        QStringLiteral("network_error"),
+        QStringLiteral("error"),
+        QStringLiteral("bytes_received"),
+        QStringLiteral("expected_bytes"),
+        QStringLiteral("decision"),
+        QStringLiteral("cause"),
+        QStringLiteral("reason"),
+        QStringLiteral("retry_after_ms"),
+        QStringLiteral("retry_after_raw"),
+        QStringLiteral("next_delay_ms"),
+        QStringLiteral("request_outcome"),
+        QStringLiteral("request_headers"),
+        QStringLiteral("response_headers"),
+        QStringLiteral("redacted"),
+    };
+}
+
+QString quoteField(const QString &field)
+{
+    const bool needsQuotes = field.contains(QLatin1Char(',')) || field.contains(QLatin1Char('"'))
+        || field.contains(QLatin1Char('\r')) || field.contains(QLatin1Char('\n'));
+    if (!needsQuotes)
+        return field;
+    QString quoted = field;
+    quoted.replace(QLatin1Char('"'), QLatin1String("\"\""));
+    return QLatin1Char('"') + quoted + QLatin1Char('"');
+}
+
+QByteArray toCsv(const RunRecord &run, const ExportOptions &options)
+{
+    const Redactor redactor(options.redactCredentials);
+    const QLatin1String lineEnd("\r\n");
+
+    QHash<quint64, RequestOutcome> outcomes;
+    for (const RequestResult &r : run.results)
+        outcomes.insert(r.requestId, r.outcome);
+
+    QList<const AttemptRecord *> rows;
+    rows.reserve(run.attempts.size());
+    for (const AttemptRecord &a : run.attempts)
+        rows.append(&a);
+    std::stable_sort(rows.begin(), rows.end(), [](const AttemptRecord *x, const AttemptRecord *y) {
+        // Attempts that never started (startNs -1) sort first, as they do in the executor's queue.
+        return x->startNs < y->startNs;
+    });
+
+    QString out;
+    const QStringList names = columns();
+    out += names.join(QLatin1Char(',')) + lineEnd;
+
+    for (const AttemptRecord *a : std::as_const(rows)) {
+        const RequestSpec spec = run.requests.value(a->requestId);
+        const QDateTime startUtc = a->startWall.isValid()  ? a->startWall
+            : (a->startNs >= 0 && run.startedAt.isValid()) ? run.wallTimeOf(a->startNs)
+                                                           : QDateTime();
+        QStringList fields{
+            QString::number(a->requestId),
+            QString::number(a->attemptIndex),
+            a->step,
+            QString::number(a->sequenceRound),
+            neutralised(redactor.text(spec.label)),
+            QString::fromUtf8(a->method),
+            redactor.urlString(a->url),
+            startUtc.isValid() ? startUtc.toUTC().toString(Qt::ISODateWithMs) : QString(),
+            instant(a->startNs, run),
+            instant(a->endNs, run),
+            number(a->durationMs()),
+            number(double(a->queuedNs) / 1e6),
+            number(a->plannedDelayMs),
+            number(a->actualDelayMs),
+            instant(a->connectionStartedNs, run),
+            instant(a->requestSentNs, run),
+            instant(a->firstByteNs, run),
+            instant(a->finishedNs, run),
+            attemptEndName(a->end),
+            a->httpStatus ? QString::number(*a->httpStatus) : QString(),
+            neutralised(redactor.text(QString::fromUtf8(a->reasonPhrase))),
+            networkErrorName(a->networkError),
+            neutralised(redactor.text(a->errorString)),
+            QString::number(a->bytesReceived),
+            a->expectedBytes >= 0 ? QString::number(a->expectedBytes) : QString(),
+            decisionName(a->decision),
+            a->cause,
+            neutralised(redactor.text(a->reason)),
+            a->retryAfterMs ? number(*a->retryAfterMs) : QString(),
+            neutralised(QString::fromUtf8(a->retryAfterRaw)),
+            a->nextDelayMs >= 0.0 ? number(a->nextDelayMs) : QString(),
+            outcomes.contains(a->requestId) ? requestOutcomeName(outcomes.value(a->requestId)) : QString(),
+            headerCell(redactor.headers(a->requestHeaders)),
+            headerCell(redactor.headers(a->responseHeaders)),
+            options.redactCredentials ? QStringLiteral("true") : QStringLiteral("false"),
+        };
+        Q_ASSERT(fields.size() == names.size());
+        for (QString &field : fields)
+            field = quoteField(field);
+        out += fields.join(QLatin1Char(',')) + lineEnd;
+    }
+    qCDebug(lcCsvExport) << "wrote" << rows.size() << "rows";
+    return out.toUtf8();
+}
+
+Result<qint64> writeFile(const QString &path, const RunRecord &run, const ExportOptions &options)
+{
+    return ExportFile::write(path, toCsv(run, options));
+}
+
+} // namespace RetryLab::Core::CsvExport

@@ -1,0 +1,175 @@
+#include "core/export/curlcommand.h"
+
+#include "core/export/curlretryflags.h"
+#include "core/http/redactor.h"
+#include "core/policy/classifier.h"
+
+#include <QCoreApplication>
+#include <QLoggingCategory>
+#include <QRegularExpression>
+
+Q_LOGGING_CATEGORY(lcCurlCommand, "retrylab.core.curlcommand")
+
+namespace RetryLab::Core::CurlCommand {
+
+namespace {
+
+QString tr(const char *text)
+{
+    return QCoreApplication::translate("RetryLab::Core", text);
+}
+
+// Text a single-quoted shell argument carries unchanged: UTF-8 without control
+// characters other than tab and line ends.
+bool isPlainText(const QByteArray &bytes)
+{
+    if (QString::fromUtf8(bytes).toUtf8() != bytes)
+        return false;
+    for (char c : bytes) {
+        const auto u = static_cast<unsigned char>(c);
+        if ((u < 0x20 && c != '\t' && c != '\n' && c != '\r') || u == 0x7F)
+            return false;
+    }
+    return true;
+}
+
+// A printf format that prints exactly `bytes`: printable ASCII as itself, the
+// rest as octal escapes (which POSIX printf understands in its format).
+QString printfFormat(const QByteArray &bytes)
+{
+    QString format;
+    format.reserve(bytes.size() * 2);
+    for (char c : bytes) {
+        const auto u = static_cast<unsigned char>(c);
+        if (c == '%')
+            format += QLatin1String("%%");
+        else if (c == '\\')
+            format += QLatin1String("\\\\");
+        else if (u >= 0x20 && u < 0x7F && c != '\'')
+            format += QLatin1Char(c);
+        else
+            format += QStringLiteral("\\%1").arg(u, 3, 8, QLatin1Char('0'));
+    }
+    return format;
+}
+
+// The Content-Type the executor adds when the request has a body but no type.
+QByteArray defaultContentType(const QByteArray &body)
+{
+    const QByteArray trimmed = body.trimmed();
+    return (trimmed.startsWith('{') || trimmed.startsWith('[')) ? QByteArray("application/json")
+                                                                : QByteArray("application/octet-stream");
+}
+
+} // namespace
+
+QString shellQuote(const QString &argument)
+{
+    static const QRegularExpression safe(QStringLiteral(R"(^[A-Za-z0-9_@%+=:,./-]+$)"));
+    if (safe.match(argument).hasMatch())
+        return argument;
+    QString quoted = argument;
+    quoted.replace(QLatin1Char('\''), QLatin1String("'\\''"));
+    return QLatin1Char('\'') + quoted + QLatin1Char('\'');
+}
+
+Command build(const RequestSpec &request, const ExportOptions &options, const std::optional<BackoffPolicy> &policy)
+{
+    Command command;
+    const Redactor redactor(options.redactCredentials);
+
+    QByteArray method = request.method.trimmed().toUpper();
+    if (method.isEmpty())
+        method = "GET";
+    if (request.kind == RequestSpec::Kind::ReadModifyWrite) {
+        command.notes.append(tr("A read-modify-write request is a GET, a change and a PUT with If-Match; this "
+                                "command sends only the request as composed."));
+    }
+
+    HeaderList headers = request.headers;
+    if (!request.body.isEmpty() && !headerValue(headers, "Content-Type"))
+        headers.append({QByteArray("Content-Type"), defaultContentType(request.body)});
+
+    const HeaderList shownHeaders = redactor.headers(headers);
+    const QByteArray body = redactor.body(request.body, headers);
+    const QUrl url = redactor.url(request.url);
+    if (options.redactCredentials && (shownHeaders != headers || body != request.body || url != request.url)) {
+        command.notes.append(tr("Credentials are redacted: the command will not authenticate until they are put "
+                                "back."));
+    }
+    if (!options.redactCredentials)
+        command.notes.append(ExportOptions::credentialsWarning());
+
+    QStringList args{QStringLiteral("curl")};
+    const bool hasBody = !body.isEmpty();
+    if (method == "HEAD") {
+        args << QStringLiteral("--head");
+    } else if (!(method == "GET" && !hasBody) && !(method == "POST" && hasBody)) {
+        // Without -X curl sends GET, or POST when there is data.
+        args << QStringLiteral("-X") << QString::fromLatin1(method);
+    }
+
+    for (const auto &[name, rawValue] : shownHeaders) {
+        QByteArray value = rawValue;
+        if (value.contains('\r') || value.contains('\n')) {
+            value.replace('\r', ' ').replace('\n', ' ');
+            command.notes.append(tr("Line breaks in header %1 were replaced by spaces: a header value cannot hold "
+                                    "them.")
+                                     .arg(QString::fromLatin1(name)));
+        }
+        QString shownValue = QString::fromUtf8(value);
+        if (shownValue.toUtf8() != value) {
+            shownValue = QString::fromLatin1(value);
+            command.notes.append(tr("Header %1 is not UTF-8; it was read as Latin-1.").arg(QString::fromLatin1(name)));
+        }
+        // "Name;" is curl's way to send a header with an empty value.
+        const QString header = shownValue.isEmpty()
+            ? QString(QString::fromLatin1(name) + QLatin1Char(';'))
+            : QString(QString::fromLatin1(name) + QLatin1String(": ") + shownValue);
+        args << QStringLiteral("-H") << header;
+    }
+
+    QString pipe;
+    if (hasBody) {
+        if (isPlainText(body) && body.size() <= maxInlineBodyBytes) {
+            args << QStringLiteral("--data-raw") << QString::fromUtf8(body);
+        } else {
+            pipe = QStringLiteral("printf %1 | ").arg(shellQuote(printfFormat(body)));
+            args << QStringLiteral("--data-binary") << QStringLiteral("@-");
+        }
+    }
+
+    QStringList retryArgs;
+    if (policy) {
+        const CurlRetryFlags::Flags flags = CurlRetryFlags::fromPolicy(*policy);
+        retryArgs = flags.arguments;
+        command.notes += flags.notes;
+    }
+    if (request.attemptTimeoutMs && *request.attemptTimeoutMs > 0.0) {
+        // The request's own timeout wins over the policy's, as in the executor.
+        const QString seconds = CurlRetryFlags::decimalSeconds(*request.attemptTimeoutMs);
+        const qsizetype at = retryArgs.indexOf(QStringLiteral("--max-time"));
+        if (at >= 0 && at + 1 < retryArgs.size())
+            retryArgs[at + 1] = seconds;
+        else
+            retryArgs << QStringLiteral("--max-time") << seconds;
+    }
+    args += retryArgs;
+
+    const QString urlText = url.toString(QUrl::FullyEncoded);
+    // curl reads [] and {} in a URL as a glob pattern.
+    static const QRegularExpression globCharacters(QStringLiteral(R"([\[\]{}])"));
+    if (urlText.contains(globCharacters))
+        args << QStringLiteral("--globoff");
+    args << urlText;
+
+    QStringList quoted;
+    quoted.reserve(args.size());
+    for (const QString &arg : std::as_const(args))
+        quoted.append(shellQuote(arg));
+    command.commandLine = pipe + quoted.join(QLatin1Char(' '));
+    qCDebug(lcCurlCommand) << "built a command of" << command.commandLine.size() << "characters";
+    return command;
+}
+
+} // namespace RetryLab::Core::CurlCommand

@@ -1,0 +1,380 @@
+#include "core/export/harexport.h"
+
+#include "core/http/redactor.h"
+#include "core/policy/policyjson.h"
+#include "core/util/exportfile.h"
+#include "core/util/version.h"
+
+#include <QHostAddress>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QLoggingCategory>
+#include <QUrlQuery>
+
+#include <algorithm>
+#include <cmath>
+
+Q_LOGGING_CATEGORY(lcHarExport, "retrylab.core.harexport")
+
+namespace RetryLab::Core::HarExport {
+
+namespace {
+
+double ms(qint64 ns)
+{
+    return double(ns) / 1e6;
+}
+
+QJsonValue number(double value)
+{
+    return std::isfinite(value) ? QJsonValue(value) : QJsonValue(QJsonValue::Null);
+}
+
+QString text(const QByteArray &bytes)
+{
+    return QString::fromUtf8(bytes);
+}
+
+bool isUtf8(const QByteArray &bytes)
+{
+    return QString::fromUtf8(bytes).toUtf8() == bytes;
+}
+
+QJsonArray headerArray(const HeaderList &headers)
+{
+    QJsonArray array;
+    for (const auto &[name, value] : headers)
+        array.append(QJsonObject{{QStringLiteral("name"), text(name)}, {QStringLiteral("value"), text(value)}});
+    return array;
+}
+
+// Cookies from (already redacted) Cookie headers: "a=1; b=2".
+QJsonArray requestCookies(const HeaderList &headers)
+{
+    QJsonArray cookies;
+    for (const auto &[name, value] : headers) {
+        if (name.compare("Cookie", Qt::CaseInsensitive) != 0)
+            continue;
+        for (const QByteArray &pair : value.split(';')) {
+            const QByteArray trimmed = pair.trimmed();
+            if (trimmed.isEmpty())
+                continue;
+            const qsizetype eq = trimmed.indexOf('=');
+            cookies.append(QJsonObject{
+                {QStringLiteral("name"), text(eq < 0 ? QByteArray() : trimmed.left(eq))},
+                {QStringLiteral("value"), text(eq < 0 ? trimmed : trimmed.mid(eq + 1))},
+            });
+        }
+    }
+    return cookies;
+}
+
+// Cookies from (already redacted) Set-Cookie headers: "id=1; Path=/; HttpOnly".
+QJsonArray responseCookies(const HeaderList &headers)
+{
+    QJsonArray cookies;
+    for (const auto &[name, value] : headers) {
+        if (name.compare("Set-Cookie", Qt::CaseInsensitive) != 0)
+            continue;
+        const QList<QByteArray> parts = value.split(';');
+        const QByteArray first = parts.value(0).trimmed();
+        const qsizetype eq = first.indexOf('=');
+        QJsonObject cookie{
+            {QStringLiteral("name"), text(eq < 0 ? QByteArray() : first.left(eq))},
+            {QStringLiteral("value"), text(eq < 0 ? first : first.mid(eq + 1))},
+        };
+        for (qsizetype i = 1; i < parts.size(); ++i) {
+            const QByteArray attribute = parts.at(i).trimmed();
+            const qsizetype aeq = attribute.indexOf('=');
+            const QByteArray key = (aeq < 0 ? attribute : attribute.left(aeq)).toLower();
+            const QByteArray attributeValue = aeq < 0 ? QByteArray() : attribute.mid(aeq + 1);
+            if (key == "path")
+                cookie.insert(QStringLiteral("path"), text(attributeValue));
+            else if (key == "domain")
+                cookie.insert(QStringLiteral("domain"), text(attributeValue));
+            else if (key == "httponly")
+                cookie.insert(QStringLiteral("httpOnly"), true);
+            else if (key == "secure")
+                cookie.insert(QStringLiteral("secure"), true);
+        }
+        cookies.append(cookie);
+    }
+    return cookies;
+}
+
+QJsonArray queryArray(const QUrl &url)
+{
+    QJsonArray items;
+    const QUrlQuery query(url);
+    for (const auto &[name, value] : query.queryItems(QUrl::FullyDecoded))
+        items.append(QJsonObject{{QStringLiteral("name"), name}, {QStringLiteral("value"), value}});
+    return items;
+}
+
+QString mimeTypeOf(const HeaderList &headers, const QString &fallback)
+{
+    const auto type = headerValue(headers, "Content-Type");
+    return type ? text(*type) : fallback;
+}
+
+// The Content-Type the executor adds when the user gave none.
+QString defaultRequestMimeType(const QByteArray &body)
+{
+    const QByteArray trimmed = body.trimmed();
+    return (trimmed.startsWith('{') || trimmed.startsWith('[')) ? QStringLiteral("application/json")
+                                                                : QStringLiteral("application/octet-stream");
+}
+
+QJsonObject requestObject(const AttemptRecord &a, const RunRecord &run, const Redactor &redactor)
+{
+    const HeaderList headers = redactor.headers(a.requestHeaders);
+    const QUrl url = redactor.url(a.url);
+    QJsonObject request{
+        {QStringLiteral("method"), text(a.method)},
+        {QStringLiteral("url"), url.toString(QUrl::FullyEncoded)},
+        {QStringLiteral("httpVersion"), QStringLiteral("HTTP/1.1")},
+        {QStringLiteral("cookies"), requestCookies(headers)},
+        {QStringLiteral("headers"), headerArray(headers)},
+        {QStringLiteral("queryString"), queryArray(url)},
+        {QStringLiteral("headersSize"), -1},
+    };
+
+    // The body is the request's own only for single requests; the write of a
+    // read-modify-write sequence sends a body the executor computed and did not record.
+    const auto spec = run.requests.constFind(a.requestId);
+    const bool knownBody = spec != run.requests.constEnd() && spec->kind == RequestSpec::Kind::Single;
+    if (!knownBody) {
+        request.insert(QStringLiteral("bodySize"), a.step == QLatin1String("read") ? 0 : -1);
+        return request;
+    }
+    const QByteArray body = redactor.body(spec->body, spec->headers);
+    request.insert(QStringLiteral("bodySize"), double(spec->body.size()));
+    if (!spec->body.isEmpty()) {
+        QJsonObject postData{
+            {QStringLiteral("mimeType"), mimeTypeOf(a.requestHeaders, defaultRequestMimeType(spec->body))},
+            {QStringLiteral("params"), QJsonArray()},
+        };
+        if (isUtf8(body)) {
+            postData.insert(QStringLiteral("text"), text(body));
+        } else {
+            postData.insert(QStringLiteral("text"), QString::fromLatin1(body.toBase64()));
+            postData.insert(QStringLiteral("_encoding"), QStringLiteral("base64"));
+            postData.insert(QStringLiteral("comment"), QStringLiteral("binary body, base64-encoded"));
+        }
+        request.insert(QStringLiteral("postData"), postData);
+    }
+    return request;
+}
+
+QJsonObject responseObject(const AttemptRecord &a, const RequestResult *finalResult, const Redactor &redactor)
+{
+    const HeaderList headers = redactor.headers(a.responseHeaders);
+    const bool gotResponse = a.httpStatus.has_value();
+    const auto location = headerValue(headers, "Location");
+
+    QJsonObject content{
+        {QStringLiteral("size"), double(gotResponse ? a.bytesReceived : 0)},
+        {QStringLiteral("mimeType"), mimeTypeOf(headers, QStringLiteral("x-unknown"))},
+    };
+    // Only the final response's body is kept by the executor (bounded).
+    if (finalResult && gotResponse && !finalResult->body.isEmpty()) {
+        const QByteArray body = redactor.body(finalResult->body, a.responseHeaders);
+        if (isUtf8(body)) {
+            content.insert(QStringLiteral("text"), text(body));
+        } else {
+            content.insert(QStringLiteral("text"), QString::fromLatin1(body.toBase64()));
+            content.insert(QStringLiteral("encoding"), QStringLiteral("base64"));
+        }
+        if (finalResult->body.size() < a.bytesReceived) {
+            content.insert(QStringLiteral("comment"),
+                QStringLiteral("first %1 of %2 bytes").arg(finalResult->body.size()).arg(a.bytesReceived));
+        }
+    }
+
+    QJsonObject response{
+        {QStringLiteral("status"), a.httpStatus.value_or(0)},
+        {QStringLiteral("statusText"), gotResponse ? redactor.text(text(a.reasonPhrase)) : QString()},
+        {QStringLiteral("httpVersion"), gotResponse ? QStringLiteral("HTTP/1.1") : QString()},
+        {QStringLiteral("cookies"), responseCookies(headers)},
+        {QStringLiteral("headers"), headerArray(headers)},
+        {QStringLiteral("content"), content},
+        {QStringLiteral("redirectURL"), location ? text(*location) : QString()},
+        {QStringLiteral("headersSize"), -1},
+        {QStringLiteral("bodySize"), gotResponse ? double(a.bytesReceived) : -1.0},
+    };
+    // Like a browser's export: _error for transport failures, not for HTTP error statuses.
+    if (!gotResponse || a.end != AttemptEnd::Response) {
+        response.insert(
+            QStringLiteral("_error"), redactor.text(a.errorString.isEmpty() ? attemptEndName(a.end) : a.errorString));
+    }
+    return response;
+}
+
+QJsonObject timingsObject(const Timings &t)
+{
+    return QJsonObject{
+        {QStringLiteral("blocked"), t.blocked},
+        {QStringLiteral("dns"), t.dns},
+        {QStringLiteral("connect"), t.connect},
+        {QStringLiteral("ssl"), t.ssl},
+        {QStringLiteral("send"), t.send},
+        {QStringLiteral("wait"), t.wait},
+        {QStringLiteral("receive"), t.receive},
+    };
+}
+
+QDateTime startOf(const AttemptRecord &a, const RunRecord &run)
+{
+    if (a.startWall.isValid())
+        return a.startWall.toUTC();
+    if (run.startedAt.isValid())
+        return run.wallTimeOf(std::max<qint64>(a.startNs, run.epochNs)).toUTC();
+    // HAR requires a date; the Unix epoch says plainly that none was recorded.
+    return QDateTime::fromMSecsSinceEpoch(0, Qt::UTC);
+}
+
+QString pageId(quint64 requestId)
+{
+    return QStringLiteral("request-%1").arg(requestId);
+}
+
+} // namespace
+
+double Timings::total() const
+{
+    double sum = 0.0;
+    for (double phase : {blocked, dns, connect, ssl, send, wait, receive}) {
+        if (phase > 0.0)
+            sum += phase;
+    }
+    // ssl is part of connect in HAR 1.2, so it is not counted twice.
+    if (ssl > 0.0)
+        sum -= ssl;
+    return sum;
+}
+
+Timings timingsOf(const AttemptRecord &a)
+{
+    Timings t;
+    if (a.startNs < 0)
+        return t;
+    const qint64 start = a.startNs;
+    const qint64 end = std::max(start, a.endNs >= 0 ? a.endNs : a.finishedNs);
+    const auto within = [end](qint64 point, qint64 from) { return std::clamp(point, from, end); };
+
+    qint64 cursor = start;
+    if (a.connectionStartedNs >= 0) {
+        const qint64 connecting = within(a.connectionStartedNs, start);
+        t.blocked = ms(connecting - start);
+        const qint64 next = a.requestSentNs >= 0 ? a.requestSentNs : a.firstByteNs >= 0 ? a.firstByteNs : end;
+        cursor = within(next, connecting);
+        t.connect = ms(cursor - connecting);
+    } else if (a.requestSentNs >= 0) {
+        cursor = within(a.requestSentNs, start);
+        t.send = ms(cursor - start);
+    }
+    if (a.firstByteNs >= 0) {
+        const qint64 firstByte = within(a.firstByteNs, cursor);
+        t.wait = ms(firstByte - cursor);
+        t.receive = ms(end - firstByte);
+    } else {
+        t.wait = ms(end - cursor);
+    }
+    return t;
+}
+
+QJsonObject toJsonObject(const RunRecord &run, const ExportOptions &options)
+{
+    const Redactor redactor(options.redactCredentials);
+
+    QList<const AttemptRecord *> attempts;
+    for (const AttemptRecord &a : run.attempts)
+        attempts.append(&a);
+    std::stable_sort(attempts.begin(), attempts.end(),
+        [](const AttemptRecord *x, const AttemptRecord *y) { return x->startNs < y->startNs; });
+
+    // The last attempt of a request (in finishing order) carries the final body.
+    QHash<quint64, const AttemptRecord *> lastAttempt;
+    for (const AttemptRecord &a : run.attempts)
+        lastAttempt.insert(a.requestId, &a);
+    QHash<quint64, const RequestResult *> results;
+    for (const RequestResult &r : run.results)
+        results.insert(r.requestId, &r);
+
+    QJsonArray pages;
+    QSet<quint64> paged;
+    QJsonArray entries;
+    for (const AttemptRecord *a : std::as_const(attempts)) {
+        const QDateTime started = startOf(*a, run);
+        if (!paged.contains(a->requestId)) {
+            paged.insert(a->requestId);
+            const RequestSpec spec = run.requests.value(a->requestId);
+            QString title = QStringLiteral("%1 %2").arg(text(a->method), redactor.urlString(a->url));
+            if (!spec.label.isEmpty())
+                title += QStringLiteral(" (%1)").arg(redactor.text(spec.label));
+            pages.append(QJsonObject{
+                {QStringLiteral("startedDateTime"), started.toString(Qt::ISODateWithMs)},
+                {QStringLiteral("id"), pageId(a->requestId)},
+                {QStringLiteral("title"), title},
+                {QStringLiteral("pageTimings"),
+                    QJsonObject{{QStringLiteral("onContentLoad"), -1}, {QStringLiteral("onLoad"), -1}}},
+            });
+        }
+
+        const Timings timings = timingsOf(*a);
+        const RequestResult *finalResult = lastAttempt.value(a->requestId) == a ? results.value(a->requestId) : nullptr;
+        QJsonObject entry{
+            {QStringLiteral("pageref"), pageId(a->requestId)},
+            {QStringLiteral("startedDateTime"), started.toString(Qt::ISODateWithMs)},
+            {QStringLiteral("time"), timings.total()},
+            {QStringLiteral("request"), requestObject(*a, run, redactor)},
+            {QStringLiteral("response"), responseObject(*a, finalResult, redactor)},
+            {QStringLiteral("cache"), QJsonObject()},
+            {QStringLiteral("timings"), timingsObject(timings)},
+            {QStringLiteral("_requestId"), double(a->requestId)},
+            {QStringLiteral("_attemptIndex"), a->attemptIndex},
+            {QStringLiteral("_step"), a->step},
+            {QStringLiteral("_sequenceRound"), a->sequenceRound},
+            {QStringLiteral("_plannedDelayMs"), number(a->plannedDelayMs)},
+            {QStringLiteral("_actualDelayMs"), number(a->actualDelayMs)},
+            {QStringLiteral("_queuedMs"), ms(a->queuedNs)},
+            {QStringLiteral("_nextDelayMs"), a->nextDelayMs >= 0.0 ? number(a->nextDelayMs) : QJsonValue()},
+            {QStringLiteral("_retryAfterMs"), a->retryAfterMs ? number(*a->retryAfterMs) : QJsonValue()},
+            {QStringLiteral("_end"), attemptEndName(a->end)},
+            {QStringLiteral("_classification"), a->cause},
+            {QStringLiteral("_decision"), decisionName(a->decision)},
+            {QStringLiteral("_reason"), redactor.text(a->reason)},
+        };
+        const QHostAddress address(a->url.host());
+        if (!address.isNull())
+            entry.insert(QStringLiteral("serverIPAddress"), address.toString());
+        entries.append(entry);
+    }
+
+    QJsonObject log{
+        {QStringLiteral("version"), QStringLiteral("1.2")},
+        {QStringLiteral("creator"),
+            QJsonObject{{QStringLiteral("name"), QStringLiteral("RetryLab")},
+                {QStringLiteral("version"), QStringLiteral(RETRYLAB_VERSION)}}},
+        {QStringLiteral("pages"), pages},
+        {QStringLiteral("entries"), entries},
+        {QStringLiteral("_policy"), PolicyJson::toJsonObject(run.policy)},
+        {QStringLiteral("_redacted"), options.redactCredentials},
+    };
+    if (!options.redactCredentials)
+        log.insert(QStringLiteral("comment"), ExportOptions::credentialsWarning());
+    qCDebug(lcHarExport) << "wrote" << entries.size() << "entries on" << pages.size() << "pages";
+    return QJsonObject{{QStringLiteral("log"), log}};
+}
+
+QByteArray toJson(const RunRecord &run, const ExportOptions &options)
+{
+    return QJsonDocument(toJsonObject(run, options)).toJson(QJsonDocument::Indented);
+}
+
+Result<qint64> writeFile(const QString &path, const RunRecord &run, const ExportOptions &options)
+{
+    return ExportFile::write(path, toJson(run, options));
+}
+
+} // namespace RetryLab::Core::HarExport

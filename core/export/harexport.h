@@ -1,0 +1,56 @@
+#pragma once
+
+#include "core/export/exportoptions.h"
+#include "core/record/runrecord.h"
+#include "core/util/result.h"
+
+#include <QByteArray>
+#include <QJsonObject>
+
+namespace RetryLab::Core {
+
+/// A run as HAR 1.2 (HTTP Archive), for browsers' network panels and HAR tools.
+///
+/// Every attempt is one entry, sorted by start time, and every logical request
+/// one page, so that a viewer groups the retries of a request. An attempt that
+/// got no response is still a valid entry: status 0, an empty httpVersion and
+/// the error in `response._error`. Custom fields (HAR allows names starting
+/// with "_"): `_requestId`, `_attemptIndex`, `_step`, `_sequenceRound`,
+/// `_plannedDelayMs`, `_actualDelayMs`, `_queuedMs`, `_nextDelayMs`,
+/// `_retryAfterMs`, `_end`, `_classification` (the cause, e.g. "http-503"),
+/// `_decision` and `_reason`; the log carries `_policy`.
+///
+/// `serverIPAddress` is written when the URL's host is an IP address (the
+/// records do not hold the peer address of a resolved name); `connection` is
+/// not written because Qt does not report a connection id.
+namespace HarExport {
+
+/// HAR timings of one attempt, in milliseconds, from the record's timing points:
+/// blocked = start to connectionStarted, connect = connectionStarted to
+/// requestSent (Qt reports no "connected" instant, so DNS, TCP, TLS and sending
+/// the request are all in it), send = start to requestSent on a reused
+/// connection, wait = requestSent to firstByte, receive = firstByte to end.
+/// Unknown phases are -1 (optional ones) or 0; the known ones add up to the
+/// attempt's duration.
+struct Timings
+{
+    double blocked = -1.0;
+    double dns = -1.0;
+    double connect = -1.0;
+    double ssl = -1.0;
+    double send = 0.0;
+    double wait = 0.0;
+    double receive = 0.0;
+
+    double total() const;
+};
+
+Timings timingsOf(const AttemptRecord &attempt);
+
+QJsonObject toJsonObject(const RunRecord &run, const ExportOptions &options = {});
+QByteArray toJson(const RunRecord &run, const ExportOptions &options = {});
+Result<qint64> writeFile(const QString &path, const RunRecord &run, const ExportOptions &options = {});
+
+} // namespace HarExport
+
+} // namespace RetryLab::Core

@@ -1,0 +1,195 @@
+#include "core/export/junitexport.h"
+
+#include "core/http/redactor.h"
+#include "core/util/exportfile.h"
+
+#include <QHostInfo>
+#include <QLoggingCategory>
+#include <QXmlStreamWriter>
+
+#include <algorithm>
+#include <cmath>
+
+Q_LOGGING_CATEGORY(lcJUnitExport, "retrylab.core.junitexport")
+
+namespace RetryLab::Core::JUnitExport {
+
+namespace {
+
+// XML 1.0 allows tab, LF, CR and characters from U+0020 on, minus U+FFFE / U+FFFF
+// and unpaired surrogates; anything else would make the file unreadable.
+QString xmlSafe(const QString &text)
+{
+    QString out;
+    out.reserve(text.size());
+    for (qsizetype i = 0; i < text.size(); ++i) {
+        const QChar c = text.at(i);
+        const char16_t u = c.unicode();
+        if (c.isHighSurrogate() && i + 1 < text.size() && text.at(i + 1).isLowSurrogate()) {
+            out += c;
+            out += text.at(++i);
+            continue;
+        }
+        const bool allowed
+            = u == 0x9 || u == 0xA || u == 0xD || (u >= 0x20 && u != 0xFFFE && u != 0xFFFF && !c.isSurrogate());
+        out += allowed ? c : QChar(QChar::ReplacementCharacter);
+    }
+    return out;
+}
+
+QString seconds(double ms)
+{
+    return QString::number(std::isfinite(ms) && ms > 0.0 ? ms / 1000.0 : 0.0, 'f', 3);
+}
+
+double caseTotalMs(const Suite &suite)
+{
+    double sum = 0.0;
+    for (const ExpectationResult &r : suite.results) {
+        if (std::isfinite(r.durationMs) && r.durationMs > 0.0)
+            sum += r.durationMs;
+    }
+    return sum;
+}
+
+double suiteMs(const Suite &suite)
+{
+    return suite.durationMs >= 0.0 ? suite.durationMs : caseTotalMs(suite);
+}
+
+qsizetype failures(const Suite &suite)
+{
+    return std::count_if(suite.results.cbegin(), suite.results.cend(), [](const auto &r) { return !r.passed; });
+}
+
+QString idList(const QList<quint64> &ids)
+{
+    QStringList parts;
+    for (quint64 id : ids)
+        parts.append(QString::number(id));
+    return parts.join(QStringLiteral(", "));
+}
+
+} // namespace
+
+Suite suiteFor(const QString &name, const RunRecord &run, const QList<ExpectationResult> &results)
+{
+    Suite suite;
+    suite.name = name;
+    suite.results = results;
+    suite.timestamp = run.startedAt;
+    suite.policyName = run.policy.name;
+    // Every policy the run used, not only the first.
+    for (const BackoffPolicy &used : run.policies) {
+        if (!used.name.isEmpty() && used.name != run.policy.name
+            && !suite.policyName.split(QStringLiteral(", ")).contains(used.name))
+            suite.policyName += QStringLiteral(", ") + used.name;
+    }
+    qint64 last = -1;
+    for (const RequestResult &r : run.results)
+        last = std::max(last, r.endNs);
+    for (const AttemptRecord &a : run.attempts)
+        last = std::max(last, a.endNs);
+    if (last >= run.epochNs)
+        suite.durationMs = double(last - run.epochNs) / 1e6;
+    return suite;
+}
+
+QByteArray toXml(const QList<Suite> &suites, const ExportOptions &options)
+{
+    const Redactor redactor(options.redactCredentials);
+    const auto clean = [&redactor](const QString &text) { return xmlSafe(redactor.text(text)); };
+
+    qsizetype tests = 0;
+    qsizetype failed = 0;
+    double totalMs = 0.0;
+    for (const Suite &suite : suites) {
+        tests += suite.results.size();
+        failed += failures(suite);
+        totalMs += suiteMs(suite);
+    }
+
+    QByteArray xml;
+    QXmlStreamWriter w(&xml);
+    w.setAutoFormatting(true);
+    w.writeStartDocument();
+    if (!options.redactCredentials)
+        w.writeComment(QLatin1Char(' ')
+            + xmlSafe(ExportOptions::credentialsWarning()).replace(QLatin1String("--"), QLatin1String("- -"))
+            + QLatin1Char(' '));
+    w.writeStartElement(QStringLiteral("testsuites"));
+    w.writeAttribute(QStringLiteral("name"), QStringLiteral("RetryLab"));
+    w.writeAttribute(QStringLiteral("tests"), QString::number(tests));
+    w.writeAttribute(QStringLiteral("failures"), QString::number(failed));
+    w.writeAttribute(QStringLiteral("errors"), QStringLiteral("0"));
+    w.writeAttribute(QStringLiteral("skipped"), QStringLiteral("0"));
+    w.writeAttribute(QStringLiteral("time"), seconds(totalMs));
+
+    const QString host = xmlSafe(QHostInfo::localHostName());
+    for (qsizetype s = 0; s < suites.size(); ++s) {
+        const Suite &suite = suites.at(s);
+        const QString suiteName = clean(suite.name);
+        w.writeStartElement(QStringLiteral("testsuite"));
+        w.writeAttribute(QStringLiteral("name"), suiteName);
+        w.writeAttribute(QStringLiteral("id"), QString::number(s));
+        w.writeAttribute(QStringLiteral("tests"), QString::number(suite.results.size()));
+        w.writeAttribute(QStringLiteral("failures"), QString::number(failures(suite)));
+        w.writeAttribute(QStringLiteral("errors"), QStringLiteral("0"));
+        w.writeAttribute(QStringLiteral("skipped"), QStringLiteral("0"));
+        w.writeAttribute(QStringLiteral("time"), seconds(suiteMs(suite)));
+        // The JUnit schema's timestamp has no zone; it is UTC.
+        if (suite.timestamp.isValid())
+            w.writeAttribute(
+                QStringLiteral("timestamp"), suite.timestamp.toUTC().toString(QStringLiteral("yyyy-MM-ddTHH:mm:ss")));
+        w.writeAttribute(QStringLiteral("hostname"), host.isEmpty() ? QStringLiteral("localhost") : host);
+
+        w.writeStartElement(QStringLiteral("properties"));
+        const auto property = [&w](const QString &name, const QString &value) {
+            w.writeEmptyElement(QStringLiteral("property"));
+            w.writeAttribute(QStringLiteral("name"), name);
+            w.writeAttribute(QStringLiteral("value"), value);
+        };
+        property(QStringLiteral("policy"), clean(suite.policyName));
+        property(
+            QStringLiteral("redacted"), options.redactCredentials ? QStringLiteral("true") : QStringLiteral("false"));
+        if (!options.redactCredentials)
+            property(QStringLiteral("credentialsWarning"), xmlSafe(ExportOptions::credentialsWarning()));
+        w.writeEndElement(); // properties
+
+        for (const ExpectationResult &r : suite.results) {
+            w.writeStartElement(QStringLiteral("testcase"));
+            w.writeAttribute(QStringLiteral("name"), clean(r.name));
+            w.writeAttribute(QStringLiteral("classname"), QStringLiteral("retrylab.") + suiteName);
+            w.writeAttribute(QStringLiteral("time"), seconds(r.durationMs));
+            const QString message = clean(r.message);
+            if (!r.passed) {
+                w.writeStartElement(QStringLiteral("failure"));
+                w.writeAttribute(QStringLiteral("message"), message.section(QLatin1Char('\n'), 0, 0));
+                w.writeAttribute(QStringLiteral("type"), QStringLiteral("ExpectationFailed"));
+                w.writeCharacters(message);
+                w.writeEndElement();
+            }
+            QString out;
+            if (!r.requestIds.isEmpty())
+                out += QStringLiteral("requests: %1\n").arg(idList(r.requestIds));
+            if (r.passed && !message.isEmpty())
+                out += message + QLatin1Char('\n');
+            if (!out.isEmpty())
+                w.writeTextElement(QStringLiteral("system-out"), out);
+            w.writeEndElement(); // testcase
+        }
+        w.writeEndElement(); // testsuite
+    }
+    w.writeEndElement(); // testsuites
+    w.writeEndDocument();
+    if (w.hasError())
+        qCWarning(lcJUnitExport) << "the XML writer reported an error";
+    return xml;
+}
+
+Result<qint64> writeFile(const QString &path, const QList<Suite> &suites, const ExportOptions &options)
+{
+    return ExportFile::write(path, toXml(suites, options));
+}
+
+} // namespace RetryLab::Core::JUnitExport

@@ -1,0 +1,160 @@
+#pragma once
+
+#include "core/faultserver/faultinstruction.h"
+#include "core/faultserver/serverlogentry.h"
+
+#include <QHostAddress>
+#include <QList>
+#include <QObject>
+#include <QString>
+#include <QStringList>
+#include <QUrl>
+
+#include <memory>
+#include <optional>
+
+namespace RetryLab::Core {
+
+class Clock;
+class FaultServerPrivate;
+
+/// How a FaultServer listens and what it tolerates. Validated by listen().
+struct FaultServerOptions
+{
+    /// Loopback by default; any other address needs allowNonLoopback.
+    QHostAddress address = QHostAddress(QHostAddress::LocalHost);
+    quint16 port = 0; ///< 0: an ephemeral port chosen by the system
+    /// The server executes scripted faults for whoever connects: exposing it
+    /// beyond this machine must be asked for, and is warned about.
+    bool allowNonLoopback = false;
+    /// Connections served at once (1-100000). Beyond that a connection gets
+    /// "503 Service Unavailable" with Retry-After and is closed.
+    int maxConnections = 2048;
+    /// A connection with no request in progress is closed after this long
+    /// (100 ms-1 h); a request left half-sent gets "408 Request Timeout".
+    int idleTimeoutMs = 30'000;
+    /// Seed of the generator behind /fail?p=, /delay?dist= and friends.
+    quint64 seed = 0x5EEDULL;
+    /// Log entries kept for log() and GET /_control/log (1-1000000); older ones are dropped.
+    int logCapacity = 10'000;
+    /// Largest request body accepted (413 beyond it).
+    qint64 maxBodyBytes = 8 * 1024 * 1024;
+    /// Credentials in request targets (?token=, ?api_key=, user:password@) are
+    /// masked in the log, requestHandled() and GET /_control/log, as
+    /// core/redactor.h describes. Off only when asked for (retrylab serve --no-redact).
+    bool redactLog = true;
+    /// Scripted tests held at once (1-1000000); createTest() refuses more until
+    /// some are deleted (deleteTest(), DELETE /_control/tests/{id}) or the server is reset.
+    int maxTests = 10'000;
+};
+
+/// A scripted test as the server keeps it.
+struct ScriptedTestStatus
+{
+    QString id;
+    QStringList instructions; ///< canonical text of each step
+    int consumed = 0; ///< steps used so far
+    /// Requests that repeated an attempt already served (see ServerLogEntry::replayed).
+    int replays = 0;
+};
+
+/// One endpoint of the server, for help texts.
+struct FaultServerEndpoint
+{
+    QString method; ///< "GET", "PUT", "GET, PUT", or "any"
+    QString path; ///< "/status/{code}"
+    QString parameters; ///< "?retry_after=S | ?retry_after_date=DATE|S | ?ratelimit_reset=S"
+    QString description;
+};
+
+/// RetryLab's embedded HTTP/1.1 server that fails on purpose, so that retries
+/// can be watched against real faults on loopback: chosen statuses, delays,
+/// failures per key, rate limits, connection resets, empty and broken
+/// responses, garbage, stalls, slow bodies, a read-modify-write resource and an
+/// eventually consistent one, and scripted sequences of such steps per test id.
+/// Built on QTcpServer/QTcpSocket because several faults need the raw socket.
+///
+/// Endpoints (endpoints() has the full list with parameters; every number is
+/// bounded and a bad one gets 400 with a message):
+///   /status/{code}  /delay/{ms}  /fail/{n}?key=K  /fault/{reset,empty,stall,
+///   broken,garbage,drip}  /ratelimit  /occ/{name}  /eventual/{name}
+///   POST /_control/tests, GET|DELETE /_control/tests/{id}, GET /_control/log, POST /_control/reset
+///
+/// Scripted tests: createTest() (or POST /_control/tests) stores a list of
+/// FaultInstruction steps and returns an id; each request with the header
+/// "X-Retry-Test-Id: <id>" uses the next step. When a request also carries
+/// "X-Retry-Request-Id" and "X-Retry-Attempt" and that pair was served before,
+/// it gets the same step again without using a new one: that is the client's
+/// HTTP library resending the same attempt (Qt resends a request up to three
+/// times when a connection closes before the status line), and counting it
+/// would make scripts depend on the library's internals.
+///
+/// Threads: the object may live in a worker thread. listen(), close(),
+/// setOptions(), setClock(), connectionCount() and peakConnectionCount() must
+/// be called on the server's own thread; everything else (createTest(),
+/// consumedInstructions(), testStatus(), reset(), log(), baseUrl(), ...) is safe
+/// from any thread. requestHandled() is emitted on the server's thread.
+class FaultServer final : public QObject
+{
+    Q_OBJECT
+
+public:
+    explicit FaultServer(QObject *parent = nullptr);
+    explicit FaultServer(const FaultServerOptions &options, QObject *parent = nullptr);
+    ~FaultServer() override;
+
+    // --- server thread only ---
+    /// Takes effect at the next listen().
+    void setOptions(const FaultServerOptions &options);
+    /// Time for log stamps, rate-limit refills, eventual visibility and
+    /// Retry-After dates (waits themselves run on QTimer). Not owned; it must
+    /// outlive the server. nullptr restores the steady clock.
+    void setClock(const Clock *clock);
+    /// Starts listening as the options say; false with errorString() on failure
+    /// (invalid options, a non-loopback address without allowNonLoopback, bind errors).
+    bool listen();
+    /// Stops listening and drops every connection.
+    void close();
+    int connectionCount() const;
+    int peakConnectionCount() const;
+
+    // --- any thread ---
+    FaultServerOptions options() const;
+    bool isListening() const;
+    QString errorString() const;
+    /// "http://127.0.0.1:PORT" (a wildcard address is reached through loopback).
+    QUrl baseUrl() const;
+    quint16 serverPort() const;
+
+    /// Stores a script and returns its id, or an empty string with *error set.
+    QString createTest(const QStringList &instructions, QString *error = nullptr);
+    /// Steps of the test used so far; -1 for an unknown id.
+    int consumedInstructions(const QString &id) const;
+    std::optional<ScriptedTestStatus> testStatus(const QString &id) const;
+    /// Forgets a scripted test, so that its place and steps count no more; false for an unknown id.
+    bool deleteTest(const QString &id);
+    /// Scripted tests held now.
+    int testCount() const;
+    /// Forgets keys, scripts, resources, rate-limit buckets and the log, and
+    /// reseeds the generator. Connections stay open; sequence numbers go on.
+    void reset();
+    /// A snapshot of the log, oldest first.
+    QList<ServerLogEntry> log() const;
+    /// Requests handled since the server was made.
+    quint64 handledCount() const;
+
+    static QList<FaultServerEndpoint> endpoints();
+    static QList<FaultInstruction::Syntax> instructionGrammar() { return FaultInstruction::grammar(); }
+    /// Endpoints and instructions as plain text, for --help and GET /.
+    static QString usageText();
+
+Q_SIGNALS:
+    /// One per request handled, and per connection turned away or cut off.
+    void requestHandled(const RetryLab::Core::ServerLogEntry &entry);
+
+private:
+    friend class FaultServerPrivate;
+    std::unique_ptr<FaultServerPrivate> m_d;
+};
+
+} // namespace RetryLab::Core

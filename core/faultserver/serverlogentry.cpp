@@ -1,0 +1,53 @@
+#include "core/faultserver/serverlogentry.h"
+
+namespace RetryLab::Core {
+
+QJsonObject ServerLogEntry::toJson() const
+{
+    QJsonObject o{
+        {QStringLiteral("sequence"), static_cast<qint64>(sequence)},
+        {QStringLiteral("time"), time.toString(Qt::ISODateWithMs)},
+        {QStringLiteral("peer"), peer},
+        {QStringLiteral("method"), QString::fromLatin1(method)},
+        {QStringLiteral("target"), target},
+        {QStringLiteral("action"), action},
+        {QStringLiteral("detail"), detail},
+        {QStringLiteral("bytesSent"), bytesSent},
+        {QStringLiteral("durationMs"), durationMs},
+    };
+    if (!testId.isEmpty())
+        o.insert(QStringLiteral("testId"), testId);
+    if (instructionIndex >= 0)
+        o.insert(QStringLiteral("instructionIndex"), instructionIndex);
+    if (!clientAttempt.isEmpty())
+        o.insert(QStringLiteral("clientAttempt"), clientAttempt);
+    if (replayed)
+        o.insert(QStringLiteral("replayed"), true);
+    if (status)
+        o.insert(QStringLiteral("status"), *status);
+    return o;
+}
+
+QString ServerLogEntry::summary() const
+{
+    QString line = QStringLiteral("#%1 %2 %3 %4 -> %5 %6 (%7 ms, %8 B)")
+                       .arg(sequence)
+                       .arg(time.toString(QStringLiteral("HH:mm:ss.zzz")))
+                       .arg(method.isEmpty() ? QStringLiteral("-") : QString::fromLatin1(method))
+                       .arg(target.isEmpty() ? QStringLiteral("-") : target)
+                       .arg(status ? QString::number(*status) : QStringLiteral("---"))
+                       .arg(action)
+                       .arg(durationMs, 0, 'f', 1)
+                       .arg(bytesSent);
+    if (!testId.isEmpty())
+        line += QStringLiteral(" test=%1").arg(testId);
+    if (!clientAttempt.isEmpty())
+        line += QStringLiteral(" attempt=%1").arg(clientAttempt);
+    if (replayed)
+        line += QStringLiteral(" (resent by the client library)");
+    if (!detail.isEmpty())
+        line += QStringLiteral(": ") + detail;
+    return line;
+}
+
+} // namespace RetryLab::Core

@@ -1,0 +1,142 @@
+#pragma once
+
+#include "core/policy/backoffpolicy.h"
+#include "core/util/result.h"
+
+#include <QList>
+#include <QString>
+#include <QStringList>
+
+#include <optional>
+
+namespace RetryLab::Core {
+
+/// The three situations the herd simulator can play out.
+enum class HerdModel {
+    /// N clients read a row's version and write it conditionally; a stale write fails
+    /// and the client backs off and reads again (AWS "Exponential Backoff And Jitter").
+    OptimisticConcurrency,
+    /// A server that serves mu requests per second from a bounded queue and answers
+    /// 503 or 429 (optionally with Retry-After) when the queue is full.
+    CapacityLimited,
+    /// The capacity-limited server, down from outageStartMs to outageEndMs.
+    Outage,
+};
+
+QString herdModelName(HerdModel model); ///< stable identifier: "occ", "capacity", "outage"
+QString herdModelTitle(HerdModel model); ///< human title
+std::optional<HerdModel> herdModelFromName(const QString &name);
+QList<HerdModel> allHerdModels();
+
+/// When the clients send their first request.
+enum class ArrivalMode {
+    Herd, ///< all at time 0, as after an outage or a deployment
+    Poisson, ///< a Poisson stream at arrivalRatePerSec
+};
+
+QString arrivalModeName(ArrivalMode mode); ///< "herd" or "poisson"
+std::optional<ArrivalMode> arrivalModeFromName(const QString &name);
+
+/// A strategy the simulator compares: one of the core backoff algorithms, or no
+/// backoff at all (a failed client tries again as soon as its answer arrives).
+struct HerdStrategy
+{
+    std::optional<BackoffAlgorithm> algorithm; ///< empty: no backoff
+
+    QString name() const; ///< "none" or the algorithm's stable name
+    QString title() const;
+    /// Position in all(): stable, used to colour and to order strategies.
+    int index() const;
+
+    static std::optional<HerdStrategy> fromName(const QString &name);
+    /// No backoff followed by every algorithm of the core library.
+    static QList<HerdStrategy> all();
+    /// The five strategies of the AWS study plus the seed documents' Google algorithm.
+    static QList<HerdStrategy> defaults();
+
+    friend bool operator==(const HerdStrategy &, const HerdStrategy &) = default;
+};
+
+/// Limits beyond which a value is refused as absurd rather than simulated.
+namespace HerdLimits {
+inline constexpr int maxClients = 10'000;
+inline constexpr int maxClientCounts = 1'000;
+inline constexpr int maxRuns = 100'000;
+/// Sum of client counts x strategies x runs: the work of a whole grid.
+inline constexpr double maxSimulatedClients = 2e8;
+inline constexpr double maxNetworkDelayMs = 60'000.0;
+inline constexpr double maxServiceRatePerSec = 1e6;
+inline constexpr int maxQueueCapacity = 1'000'000;
+inline constexpr int maxRetryAfterS = 86'400;
+inline constexpr double maxHorizonMs = 7.0 * 24.0 * 3600.0 * 1000.0;
+inline constexpr double maxBins = 1e6;
+inline constexpr int maxThreads = 256;
+} // namespace HerdLimits
+
+/// Everything a simulation grid needs. Times are in milliseconds of virtual time.
+/// The backoff fields are shared by every strategy (each strategy only swaps the
+/// algorithm), so that strategies are compared under the same base and cap.
+struct HerdParameters
+{
+    HerdModel model = HerdModel::OptimisticConcurrency;
+    QList<int> clientCounts;
+    int runs = 100;
+    quint64 seed = 1;
+    QList<HerdStrategy> strategies = HerdStrategy::defaults();
+
+    // Backoff, as in BackoffPolicy.
+    double baseDelayMs = 5.0;
+    double maxBackoffMs = 2000.0;
+    double multiplier = 2.0;
+    /// Additive random part of the Google and IAM algorithms, U[0, jitterMs]. The seed
+    /// documents pair a 1 s base with up to 1 s of jitter; the default keeps that ratio.
+    double jitterMs = 5.0;
+    double jitterFraction = 0.2;
+    /// Attempts per client, the first included (0: no limit, the horizon ends the run).
+    int maxAttempts = 0;
+    /// Per-client deadline from its first attempt (0: none).
+    double deadlineMs = 0.0;
+
+    // Network: every message is delayed by |Normal(mean, sd)|.
+    double networkMeanMs = 10.0;
+    double networkSdMs = 2.0;
+
+    ArrivalMode arrivals = ArrivalMode::Herd;
+    double arrivalRatePerSec = 50.0;
+
+    // Server (capacity and outage models).
+    double serviceRatePerSec = 200.0;
+    int queueCapacity = 50;
+    int overloadStatus = 503; ///< 503 or 429
+    std::optional<int> retryAfterS; ///< Retry-After sent with an overload answer
+    bool honourRetryAfter = true;
+
+    // Outage model.
+    double outageStartMs = 1000.0;
+    double outageEndMs = 3000.0;
+
+    /// Width of a server-load bin.
+    double binMs = 100.0;
+    /// Virtual time after which a run stops; clients still busy count as unfinished.
+    double horizonMs = 3600.0 * 1000.0;
+    /// Worker threads (0: one per core). Results do not depend on it.
+    int threads = 0;
+
+    /// Sensible defaults for a model, with the grid 10:190:10 x 100 runs.
+    static HerdParameters defaultsFor(HerdModel model);
+
+    /// The backoff policy a strategy runs with (meaningless for "none").
+    BackoffPolicy policyFor(const HerdStrategy &strategy) const;
+
+    /// Every problem, each naming its field; empty when the parameters can be simulated.
+    QStringList validate() const;
+};
+
+/// Parses "10:190:10" (first:last:step), "50" or "10,20,50" into sorted, distinct counts.
+Result<QList<int>> parseClientCounts(const QString &text);
+/// Formats counts back to the shortest of those forms.
+QString formatClientCounts(const QList<int> &counts);
+/// Parses "none,full-jitter,..."; names an unknown strategy and lists the known ones.
+Result<QList<HerdStrategy>> parseStrategies(const QString &text);
+
+} // namespace RetryLab::Core

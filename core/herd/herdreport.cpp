@@ -1,0 +1,171 @@
+#include "core/herd/herdreport.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace RetryLab::Core {
+
+namespace {
+
+QString fixed(double value, int decimals = 2)
+{
+    return QString::number(value, 'f', decimals);
+}
+
+} // namespace
+
+HerdStatistic HerdStatistic::of(const QList<double> &values)
+{
+    HerdStatistic s;
+    if (values.isEmpty())
+        return s;
+    double sum = 0.0;
+    s.min = values.first();
+    s.max = values.first();
+    for (double v : values) {
+        sum += v;
+        s.min = std::min(s.min, v);
+        s.max = std::max(s.max, v);
+    }
+    const auto n = static_cast<double>(values.size());
+    s.mean = sum / n;
+    if (values.size() > 1) {
+        double squares = 0.0;
+        for (double v : values)
+            squares += (v - s.mean) * (v - s.mean);
+        s.stddev = std::sqrt(squares / (n - 1.0));
+    }
+    return s;
+}
+
+double HerdCellResult::attemptsMean() const
+{
+    qint64 clientsSeen = 0;
+    double attempts = 0.0;
+    for (qsizetype k = 0; k < attemptHistogram.size(); ++k) {
+        clientsSeen += attemptHistogram[k];
+        attempts += static_cast<double>(k) * static_cast<double>(attemptHistogram[k]);
+    }
+    return clientsSeen > 0 ? attempts / static_cast<double>(clientsSeen) : 0.0;
+}
+
+int HerdCellResult::attemptsQuantile(double q) const
+{
+    qint64 total = 0;
+    for (qint64 count : attemptHistogram)
+        total += count;
+    if (total == 0)
+        return 0;
+    const double wanted = std::clamp(q, 0.0, 1.0) * static_cast<double>(total);
+    qint64 seen = 0;
+    for (qsizetype k = 0; k < attemptHistogram.size(); ++k) {
+        seen += attemptHistogram[k];
+        if (static_cast<double>(seen) >= wanted && seen > 0)
+            return static_cast<int>(k);
+    }
+    return attemptsMax();
+}
+
+int HerdCellResult::attemptsMax() const
+{
+    for (qsizetype k = attemptHistogram.size() - 1; k >= 0; --k) {
+        if (attemptHistogram[k] > 0)
+            return static_cast<int>(k);
+    }
+    return 0;
+}
+
+const HerdCellResult *HerdReport::find(int clients, const HerdStrategy &strategy) const
+{
+    for (const HerdCellResult &cell : cells) {
+        if (cell.clients == clients && cell.strategy == strategy)
+            return &cell;
+    }
+    return nullptr;
+}
+
+QStringList HerdReport::csvColumns()
+{
+    return {
+        QStringLiteral("model"),
+        QStringLiteral("clients"),
+        QStringLiteral("strategy"),
+        QStringLiteral("runs"),
+        QStringLiteral("calls"),
+        QStringLiteral("calls_sd"),
+        QStringLiteral("calls_min"),
+        QStringLiteral("calls_max"),
+        QStringLiteral("completion_ms"),
+        QStringLiteral("completion_ms_sd"),
+        QStringLiteral("completion_ms_min"),
+        QStringLiteral("completion_ms_max"),
+        QStringLiteral("succeeded_share"),
+        QStringLiteral("succeeded_share_sd"),
+        QStringLiteral("attempts_mean"),
+        QStringLiteral("attempts_p50"),
+        QStringLiteral("attempts_p90"),
+        QStringLiteral("attempts_p99"),
+        QStringLiteral("attempts_max"),
+        QStringLiteral("peak_load_per_s"),
+        QStringLiteral("peak_load_per_s_sd"),
+        QStringLiteral("recovery_ms"),
+        QStringLiteral("recovery_ms_sd"),
+        QStringLiteral("recovery_peak_load_per_s"),
+        QStringLiteral("gave_up"),
+        QStringLiteral("unfinished"),
+    };
+}
+
+QString HerdReport::toCsv() const
+{
+    const bool outage = parameters.model == HerdModel::Outage;
+    QString csv = csvColumns().join(QLatin1Char(',')) + QLatin1Char('\n');
+    for (const HerdCellResult &c : cells) {
+        const QStringList row{
+            herdModelName(parameters.model),
+            QString::number(c.clients),
+            c.strategy.name(),
+            QString::number(c.runs),
+            fixed(c.calls.mean),
+            fixed(c.calls.stddev),
+            fixed(c.calls.min, 0),
+            fixed(c.calls.max, 0),
+            fixed(c.completionMs.mean),
+            fixed(c.completionMs.stddev),
+            fixed(c.completionMs.min),
+            fixed(c.completionMs.max),
+            fixed(c.succeededShare.mean, 4),
+            fixed(c.succeededShare.stddev, 4),
+            fixed(c.attemptsMean(), 3),
+            QString::number(c.attemptsQuantile(0.5)),
+            QString::number(c.attemptsQuantile(0.9)),
+            QString::number(c.attemptsQuantile(0.99)),
+            QString::number(c.attemptsMax()),
+            fixed(c.peakLoadPerSec.mean),
+            fixed(c.peakLoadPerSec.stddev),
+            // Recovery only means something when there was an outage: empty otherwise.
+            outage ? fixed(c.recoveryMs.mean) : QString(),
+            outage ? fixed(c.recoveryMs.stddev) : QString(),
+            outage ? fixed(c.recoveryPeakLoadPerSec.mean) : QString(),
+            QString::number(c.gaveUp),
+            QString::number(c.unfinished),
+        };
+        csv += row.join(QLatin1Char(',')) + QLatin1Char('\n');
+    }
+    return csv;
+}
+
+QString HerdReport::loadCsv() const
+{
+    QString csv = QStringLiteral("clients,strategy,bin_start_ms,calls\n");
+    for (const HerdCellResult &c : cells) {
+        const QString prefix = QString::number(c.clients) + QLatin1Char(',') + c.strategy.name() + QLatin1Char(',');
+        for (qsizetype i = 0; i < c.meanLoadPerBin.size(); ++i) {
+            csv += prefix + fixed(static_cast<double>(i) * c.binMs) + QLatin1Char(',') + fixed(c.meanLoadPerBin[i], 3)
+                + QLatin1Char('\n');
+        }
+    }
+    return csv;
+}
+
+} // namespace RetryLab::Core

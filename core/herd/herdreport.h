@@ -1,0 +1,70 @@
+#pragma once
+
+#include "core/herd/herdparameters.h"
+
+#include <QList>
+#include <QString>
+#include <QStringList>
+
+namespace RetryLab::Core {
+
+/// Mean and spread of one measure over the runs of a cell.
+struct HerdStatistic
+{
+    double mean = 0.0;
+    double stddev = 0.0; ///< sample standard deviation; 0 for a single run
+    double min = 0.0;
+    double max = 0.0;
+
+    /// Summarises values in the order given (the order fixes the rounding).
+    static HerdStatistic of(const QList<double> &values);
+};
+
+/// The results of one (client count, strategy) cell over all its runs.
+struct HerdCellResult
+{
+    int clients = 0;
+    HerdStrategy strategy;
+    int runs = 0;
+
+    HerdStatistic calls; ///< requests that reached the server (writes in the OCC model)
+    HerdStatistic completionMs; ///< until the last client succeeded or gave up
+    HerdStatistic succeededShare; ///< share of clients that succeeded, 0..1
+    HerdStatistic peakLoadPerSec; ///< the busiest load bin, as calls per second
+    /// Outage model: time after the outage until every client that arrived before its
+    /// end has finished, and the busiest bin in that stretch (the retry storm).
+    HerdStatistic recoveryMs;
+    HerdStatistic recoveryPeakLoadPerSec;
+
+    /// attemptHistogram[k]: clients, summed over the runs, that made k attempts.
+    QList<qint64> attemptHistogram;
+    qint64 gaveUp = 0; ///< clients that gave up (attempt limit, deadline), over all runs
+    qint64 unfinished = 0; ///< clients still busy at the horizon, over all runs
+
+    /// Mean calls per load bin over the runs; bin i covers [i, i + 1) * binMs.
+    QList<double> meanLoadPerBin;
+    double binMs = 0.0;
+
+    double attemptsMean() const;
+    /// The smallest attempt count k with at least q of the clients at or below k.
+    int attemptsQuantile(double q) const;
+    int attemptsMax() const;
+};
+
+/// A whole grid: cells ordered by client count, then by the parameters' strategy order.
+struct HerdReport
+{
+    HerdParameters parameters;
+    QList<HerdCellResult> cells;
+    qint64 events = 0; ///< simulated events, for speed measurements
+
+    const HerdCellResult *find(int clients, const HerdStrategy &strategy) const;
+
+    static QStringList csvColumns();
+    /// One row per (clients, strategy), columns as csvColumns(); byte-identical for equal reports.
+    QString toCsv() const;
+    /// Long form of the load curves: clients, strategy, bin_start_ms, calls (mean per bin).
+    QString loadCsv() const;
+};
+
+} // namespace RetryLab::Core

@@ -1,0 +1,566 @@
+#include "core/http/httprequestparser.h"
+
+#include <QCoreApplication>
+
+namespace RetryLab::Core {
+
+namespace {
+
+QString tr(const char *text)
+{
+    return QCoreApplication::translate("RetryLab::Core", text);
+}
+
+// A chunk-size line is a few hex digits and rarely an extension; anything
+// longer is an attack on the parser rather than a request.
+constexpr qsizetype maxChunkLineBytes = 4096;
+// 15 hex digits stay far below qint64 overflow; real chunks are much smaller.
+constexpr int maxChunkSizeDigits = 15;
+
+bool isTchar(char c)
+{
+    if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9'))
+        return true;
+    switch (c) {
+    case '!':
+    case '#':
+    case '$':
+    case '%':
+    case '&':
+    case '\'':
+    case '*':
+    case '+':
+    case '-':
+    case '.':
+    case '^':
+    case '_':
+    case '`':
+    case '|':
+    case '~':
+        return true;
+    default:
+        return false;
+    }
+}
+
+bool isToken(QByteArrayView text)
+{
+    if (text.isEmpty())
+        return false;
+    for (char c : text) {
+        if (!isTchar(c))
+            return false;
+    }
+    return true;
+}
+
+// field-value characters: VCHAR, obs-text, SP and HTAB (RFC 9110 section 5.5).
+bool isFieldValueChar(char c)
+{
+    const auto u = static_cast<unsigned char>(c);
+    return u == '\t' || u == ' ' || (u >= 0x21 && u != 0x7f);
+}
+
+bool isOws(char c)
+{
+    return c == ' ' || c == '\t';
+}
+
+QByteArrayView trimmedOws(QByteArrayView text)
+{
+    while (!text.isEmpty() && isOws(text.front()))
+        text = text.sliced(1);
+    while (!text.isEmpty() && isOws(text.back()))
+        text.chop(1);
+    return text;
+}
+
+int hexValue(char c)
+{
+    if (c >= '0' && c <= '9')
+        return c - '0';
+    if (c >= 'a' && c <= 'f')
+        return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F')
+        return c - 'A' + 10;
+    return -1;
+}
+
+QString printable(QByteArrayView text, qsizetype max = 40)
+{
+    QString out;
+    for (qsizetype i = 0; i < text.size() && i < max; ++i) {
+        const auto u = static_cast<unsigned char>(text[i]);
+        if (u >= 0x20 && u < 0x7f)
+            out += QLatin1Char(static_cast<char>(u));
+        else
+            out += QStringLiteral("\\x%1").arg(u, 2, 16, QLatin1Char('0'));
+    }
+    if (text.size() > max)
+        out += QStringLiteral("...");
+    return out;
+}
+
+// Splits a comma-separated header list into trimmed, non-empty elements.
+QList<QByteArrayView> listElements(QByteArrayView value)
+{
+    QList<QByteArrayView> out;
+    qsizetype start = 0;
+    for (qsizetype i = 0; i <= value.size(); ++i) {
+        if (i == value.size() || value[i] == ',') {
+            const QByteArrayView element = trimmedOws(value.sliced(start, i - start));
+            if (!element.isEmpty())
+                out.append(element);
+            start = i + 1;
+        }
+    }
+    return out;
+}
+
+} // namespace
+
+std::optional<QByteArray> HttpRequest::header(QByteArrayView name) const
+{
+    for (const auto &[key, value] : headers) {
+        if (key.compare(name, Qt::CaseInsensitive) == 0)
+            return value;
+    }
+    return std::nullopt;
+}
+
+QByteArray HttpRequest::combinedHeader(QByteArrayView name) const
+{
+    QByteArray out;
+    for (const auto &[key, value] : headers) {
+        if (key.compare(name, Qt::CaseInsensitive) != 0)
+            continue;
+        if (!out.isEmpty())
+            out += ", ";
+        out += value;
+    }
+    return out;
+}
+
+HttpRequest HttpRequestParser::takeRequest()
+{
+    return std::exchange(m_request, HttpRequest{});
+}
+
+bool HttpRequestParser::isPartial() const
+{
+    switch (m_phase) {
+    case Phase::Failed:
+        return false;
+    case Phase::Start:
+    case Phase::Done:
+        return bufferedBytes() > 0;
+    default:
+        return true;
+    }
+}
+
+void HttpRequestParser::reset()
+{
+    m_buffer.clear();
+    m_pos = 0;
+    m_scan = 0;
+    m_errorStatus = 0;
+    m_errorString.clear();
+    beginRequest();
+}
+
+void HttpRequestParser::beginRequest()
+{
+    if (m_pos > 0) {
+        m_buffer.remove(0, m_pos);
+        m_scan = std::max<qsizetype>(0, m_scan - m_pos);
+        m_pos = 0;
+    }
+    m_phase = Phase::Start;
+    m_status = Status::NeedMore;
+    m_sectionBytes = 0;
+    m_remaining = 0;
+    m_expectContinue = false;
+    m_continueAcknowledged = false;
+    m_request = HttpRequest{};
+}
+
+HttpRequestParser::Status HttpRequestParser::fail(int status, QString message)
+{
+    m_phase = Phase::Failed;
+    m_status = Status::Error;
+    m_errorStatus = status;
+    m_errorString = std::move(message);
+    return m_status;
+}
+
+HttpRequestParser::Status HttpRequestParser::feed(QByteArrayView bytes)
+{
+    if (m_phase == Phase::Failed)
+        return Status::Error;
+    if (m_phase == Phase::Done)
+        beginRequest();
+    if (!bytes.isEmpty())
+        m_buffer.append(bytes.data(), bytes.size());
+    m_status = parse();
+    return m_status;
+}
+
+bool HttpRequestParser::takeLine(QByteArrayView *line, qsizetype limit, bool *overLimit)
+{
+    *overLimit = false;
+    const qsizetype from = std::max(m_scan, m_pos);
+    const qsizetype lf = m_buffer.indexOf('\n', from);
+    if (lf < 0) {
+        m_scan = m_buffer.size();
+        *overLimit = m_buffer.size() - m_pos > limit;
+        return false;
+    }
+    const qsizetype length = lf + 1 - m_pos;
+    if (length > limit) {
+        *overLimit = true;
+        return false;
+    }
+    qsizetype end = lf;
+    if (end > m_pos && m_buffer.at(end - 1) == '\r')
+        --end;
+    *line = QByteArrayView(m_buffer.constData() + m_pos, end - m_pos);
+    m_pos = lf + 1;
+    m_scan = m_pos;
+    m_sectionBytes += length;
+    return true;
+}
+
+HttpRequestParser::Status HttpRequestParser::parse()
+{
+    for (;;) {
+        switch (m_phase) {
+        case Phase::Start: {
+            QByteArrayView line;
+            bool over = false;
+            // A request line plus its line ending; empty lines before it are tolerated (RFC 9112 section 2.2).
+            if (!takeLine(&line, m_limits.maxRequestLineBytes + 2, &over)) {
+                if (over)
+                    return fail(414, tr("the request line is longer than %1 bytes").arg(m_limits.maxRequestLineBytes));
+                return Status::NeedMore;
+            }
+            if (line.isEmpty()) {
+                if (m_sectionBytes > m_limits.maxHeaderBytes)
+                    return fail(431, tr("too many empty lines before the request line"));
+                continue;
+            }
+            if (const Status s = parseRequestLine(line); s == Status::Error)
+                return s;
+            m_phase = Phase::Headers;
+            break;
+        }
+        case Phase::Headers: {
+            QByteArrayView line;
+            bool over = false;
+            const qsizetype left = m_limits.maxHeaderBytes - m_sectionBytes;
+            if (left < 0 || !takeLine(&line, left, &over)) {
+                if (left < 0 || over)
+                    return fail(
+                        431, tr("the request header section is larger than %1 bytes").arg(m_limits.maxHeaderBytes));
+                return Status::NeedMore;
+            }
+            if (line.isEmpty()) {
+                m_request.headerBytes = m_sectionBytes;
+                if (const Status s = finishHeaders(); s == Status::Error)
+                    return s;
+                break;
+            }
+            if (const Status s = parseHeaderLine(line, false); s == Status::Error)
+                return s;
+            break;
+        }
+        case Phase::Body: {
+            const qint64 available = m_buffer.size() - m_pos;
+            const qint64 take = std::min(available, m_remaining);
+            if (take > 0) {
+                m_request.body.append(m_buffer.constData() + m_pos, take);
+                m_pos += take;
+                m_scan = m_pos;
+                m_remaining -= take;
+            }
+            if (m_remaining > 0)
+                return Status::NeedMore;
+            m_phase = Phase::Done;
+            break;
+        }
+        case Phase::ChunkSize: {
+            QByteArrayView line;
+            bool over = false;
+            const qsizetype before = m_sectionBytes;
+            if (!takeLine(&line, maxChunkLineBytes, &over)) {
+                if (over)
+                    return fail(400, tr("a chunk-size line is longer than %1 bytes").arg(maxChunkLineBytes));
+                return Status::NeedMore;
+            }
+            m_sectionBytes = before; // chunk framing does not count against the header limit
+            qsizetype i = 0;
+            qint64 size = 0;
+            while (i < line.size() && hexValue(line[i]) >= 0) {
+                if (i >= maxChunkSizeDigits)
+                    return fail(413, tr("a chunk size has more than %1 hex digits").arg(maxChunkSizeDigits));
+                size = size * 16 + hexValue(line[i]);
+                ++i;
+            }
+            if (i == 0)
+                return fail(400, tr("invalid chunk size \"%1\"").arg(printable(line)));
+            QByteArrayView rest = line.sliced(i);
+            while (!rest.isEmpty() && isOws(rest.front()))
+                rest = rest.sliced(1);
+            if (!rest.isEmpty() && rest.front() != ';')
+                return fail(400, tr("invalid chunk size \"%1\"").arg(printable(line)));
+            for (char c : rest) {
+                if (!isFieldValueChar(c))
+                    return fail(400, tr("invalid character in a chunk extension"));
+            }
+            if (size > m_limits.maxBodyBytes - m_request.body.size())
+                return fail(413, tr("the request body is larger than %1 bytes").arg(m_limits.maxBodyBytes));
+            if (size == 0) {
+                m_sectionBytes = 0;
+                m_phase = Phase::Trailers;
+            } else {
+                m_remaining = size;
+                m_phase = Phase::ChunkData;
+            }
+            break;
+        }
+        case Phase::ChunkData: {
+            const qint64 available = m_buffer.size() - m_pos;
+            const qint64 take = std::min(available, m_remaining);
+            if (take > 0) {
+                m_request.body.append(m_buffer.constData() + m_pos, take);
+                m_pos += take;
+                m_scan = m_pos;
+                m_remaining -= take;
+            }
+            if (m_remaining > 0)
+                return Status::NeedMore;
+            m_phase = Phase::ChunkDataEnd;
+            break;
+        }
+        case Phase::ChunkDataEnd: {
+            const qsizetype available = m_buffer.size() - m_pos;
+            if (available < 1)
+                return Status::NeedMore;
+            const char first = m_buffer.at(m_pos);
+            if (first == '\n') {
+                m_pos += 1;
+            } else if (first == '\r') {
+                if (available < 2)
+                    return Status::NeedMore;
+                if (m_buffer.at(m_pos + 1) != '\n')
+                    return fail(400, tr("chunk data is not followed by CRLF"));
+                m_pos += 2;
+            } else {
+                return fail(400, tr("chunk data is longer than its announced size"));
+            }
+            m_scan = m_pos;
+            m_phase = Phase::ChunkSize;
+            break;
+        }
+        case Phase::Trailers: {
+            QByteArrayView line;
+            bool over = false;
+            const qsizetype left = m_limits.maxHeaderBytes - m_sectionBytes;
+            if (left < 0 || !takeLine(&line, left, &over)) {
+                if (left < 0 || over)
+                    return fail(431, tr("the trailer section is larger than %1 bytes").arg(m_limits.maxHeaderBytes));
+                return Status::NeedMore;
+            }
+            if (line.isEmpty()) {
+                m_phase = Phase::Done;
+                break;
+            }
+            if (const Status s = parseHeaderLine(line, true); s == Status::Error)
+                return s;
+            break;
+        }
+        case Phase::Done:
+            return Status::Complete;
+        case Phase::Failed:
+            return Status::Error;
+        }
+    }
+}
+
+HttpRequestParser::Status HttpRequestParser::parseRequestLine(QByteArrayView line)
+{
+    const qsizetype firstSpace = line.indexOf(' ');
+    const qsizetype lastSpace = line.lastIndexOf(' ');
+    if (firstSpace <= 0 || lastSpace == firstSpace)
+        return fail(400, tr("malformed request line \"%1\"").arg(printable(line)));
+    const QByteArrayView method = line.first(firstSpace);
+    const QByteArrayView target = line.sliced(firstSpace + 1, lastSpace - firstSpace - 1);
+    const QByteArrayView version = line.sliced(lastSpace + 1);
+
+    if (!isToken(method))
+        return fail(400, tr("invalid method \"%1\"").arg(printable(method)));
+    if (target.isEmpty())
+        return fail(400, tr("malformed request line \"%1\"").arg(printable(line)));
+    for (char c : target) {
+        const auto u = static_cast<unsigned char>(c);
+        if (u <= 0x20 || u >= 0x7f)
+            return fail(400, tr("invalid character in the request target \"%1\"").arg(printable(target)));
+        if (c == '#')
+            return fail(400, tr("a request target cannot contain a fragment (\"#\")"));
+    }
+
+    // "HTTP/" DIGIT "." DIGIT
+    if (version.size() != 8 || !version.startsWith("HTTP/") || version[6] != '.' || version[5] < '0' || version[5] > '9'
+        || version[7] < '0' || version[7] > '9')
+        return fail(400, tr("invalid HTTP version \"%1\"").arg(printable(version)));
+    if (version[5] != '1')
+        return fail(505, tr("HTTP version %1 is not supported; use HTTP/1.1").arg(printable(version.sliced(5))));
+    m_request.minorVersion = std::min(version[7] - '0', 1);
+
+    QByteArrayView pathAndQuery;
+    if (target.front() == '/') {
+        pathAndQuery = target;
+    } else if (target == "*") {
+        if (method != "OPTIONS")
+            return fail(400, tr("the target \"*\" is only allowed with OPTIONS"));
+        pathAndQuery = target;
+    } else {
+        // absolute-form, as sent to proxies: keep only the path and the query.
+        const qsizetype schemeEnd = target.indexOf("://");
+        QByteArray scheme = target.first(std::max<qsizetype>(schemeEnd, 0)).toByteArray().toLower();
+        if (schemeEnd <= 0 || (scheme != "http" && scheme != "https"))
+            return fail(400, tr("the request target \"%1\" is neither a path nor an http URL").arg(printable(target)));
+        const QByteArrayView afterAuthority = target.sliced(schemeEnd + 3);
+        const qsizetype slash = afterAuthority.indexOf('/');
+        const qsizetype question = afterAuthority.indexOf('?');
+        if (slash >= 0 && (question < 0 || slash < question))
+            pathAndQuery = afterAuthority.sliced(slash);
+        else if (question >= 0)
+            pathAndQuery = afterAuthority.sliced(question);
+        else
+            pathAndQuery = {};
+    }
+
+    m_request.method = method.toByteArray();
+    m_request.target = target.toByteArray();
+    const qsizetype question = pathAndQuery.indexOf('?');
+    QByteArray path = (question >= 0 ? pathAndQuery.first(question) : pathAndQuery).toByteArray();
+    if (path.isEmpty())
+        path = "/";
+    m_request.path = path;
+    m_request.query = question >= 0 ? pathAndQuery.sliced(question + 1).toByteArray() : QByteArray();
+    return Status::NeedMore;
+}
+
+HttpRequestParser::Status HttpRequestParser::parseHeaderLine(QByteArrayView line, bool trailer)
+{
+    if (isOws(line.front()))
+        return fail(400, tr("obsolete line folding in a header field is not accepted"));
+    const qsizetype colon = line.indexOf(':');
+    if (colon < 0)
+        return fail(400, tr("header line without a colon: \"%1\"").arg(printable(line)));
+    const QByteArrayView name = line.first(colon);
+    if (!isToken(name))
+        return fail(400, tr("invalid header field name \"%1\"").arg(printable(name)));
+    const QByteArrayView value = trimmedOws(line.sliced(colon + 1));
+    for (char c : value) {
+        if (!isFieldValueChar(c))
+            return fail(400, tr("invalid character in the value of header \"%1\"").arg(printable(name)));
+    }
+    if (trailer)
+        return Status::NeedMore; // validated, but trailers carry nothing the server uses
+    if (m_request.headers.size() >= m_limits.maxHeaderFields)
+        return fail(431, tr("more than %1 header fields").arg(m_limits.maxHeaderFields));
+    m_request.headers.append({name.toByteArray(), value.toByteArray()});
+    return Status::NeedMore;
+}
+
+HttpRequestParser::Status HttpRequestParser::finishHeaders()
+{
+    HttpRequest &r = m_request;
+
+    int hosts = 0;
+    bool sawContentLength = false;
+    bool sawTransferEncoding = false;
+    qint64 contentLength = -1;
+    QList<QByteArray> codings;
+    bool closeToken = false;
+    bool keepAliveToken = false;
+    for (const auto &[name, value] : std::as_const(r.headers)) {
+        if (name.compare("Host", Qt::CaseInsensitive) == 0) {
+            ++hosts;
+        } else if (name.compare("Content-Length", Qt::CaseInsensitive) == 0) {
+            sawContentLength = true;
+            const QList<QByteArrayView> elements = listElements(value);
+            if (elements.isEmpty())
+                return fail(400, tr("empty Content-Length"));
+            for (QByteArrayView element : elements) {
+                if (element.size() > 18)
+                    return fail(413, tr("the request body is larger than %1 bytes").arg(m_limits.maxBodyBytes));
+                qint64 length = 0;
+                for (char c : element) {
+                    if (c < '0' || c > '9')
+                        return fail(400, tr("invalid Content-Length \"%1\"").arg(printable(value)));
+                    length = length * 10 + (c - '0');
+                }
+                if (contentLength >= 0 && length != contentLength)
+                    return fail(400, tr("conflicting Content-Length values"));
+                contentLength = length;
+            }
+        } else if (name.compare("Transfer-Encoding", Qt::CaseInsensitive) == 0) {
+            sawTransferEncoding = true;
+            for (QByteArrayView element : listElements(value))
+                codings.append(element.toByteArray().toLower());
+        } else if (name.compare("Connection", Qt::CaseInsensitive) == 0) {
+            for (QByteArrayView element : listElements(value)) {
+                if (element.compare("close", Qt::CaseInsensitive) == 0)
+                    closeToken = true;
+                else if (element.compare("keep-alive", Qt::CaseInsensitive) == 0)
+                    keepAliveToken = true;
+            }
+        } else if (name.compare("Expect", Qt::CaseInsensitive) == 0) {
+            if (QByteArrayView(value).compare("100-continue", Qt::CaseInsensitive) == 0)
+                m_expectContinue = true;
+        }
+    }
+
+    if (r.minorVersion >= 1 && hosts != 1)
+        return fail(400, hosts == 0 ? tr("an HTTP/1.1 request needs a Host header") : tr("more than one Host header"));
+    if (hosts > 1)
+        return fail(400, tr("more than one Host header"));
+
+    r.keepAlive = r.minorVersion >= 1 ? !closeToken : (keepAliveToken && !closeToken);
+
+    if (sawTransferEncoding) {
+        if (r.minorVersion == 0)
+            return fail(400, tr("Transfer-Encoding in an HTTP/1.0 request"));
+        if (sawContentLength)
+            return fail(400, tr("both Content-Length and Transfer-Encoding: the body length is ambiguous"));
+        if (codings.isEmpty())
+            return fail(400, tr("empty Transfer-Encoding"));
+        for (const QByteArray &coding : std::as_const(codings)) {
+            if (coding != "chunked")
+                return fail(
+                    501, tr("transfer coding \"%1\" is not supported (only chunked)").arg(QString::fromLatin1(coding)));
+        }
+        if (codings.size() > 1)
+            return fail(400, tr("chunked is applied more than once"));
+        r.chunked = true;
+        m_phase = Phase::ChunkSize;
+    } else if (contentLength > 0) {
+        if (contentLength > m_limits.maxBodyBytes)
+            return fail(413,
+                tr("the request body of %1 bytes is larger than %2 bytes")
+                    .arg(contentLength)
+                    .arg(m_limits.maxBodyBytes));
+        m_remaining = contentLength;
+        m_phase = Phase::Body;
+    } else {
+        m_phase = Phase::Done;
+    }
+    if (m_phase == Phase::Done)
+        m_expectContinue = false;
+    return Status::NeedMore;
+}
+
+} // namespace RetryLab::Core

@@ -1,0 +1,390 @@
+#include "core/policy/backoffpolicy.h"
+
+#include <QCoreApplication>
+
+#include <array>
+#include <cmath>
+#include <utility>
+
+namespace RetryLab::Core {
+
+namespace {
+
+struct AlgorithmInfo
+{
+    BackoffAlgorithm algorithm;
+    const char *name;
+    const char *title;
+    const char *formula;
+};
+
+constexpr std::array algorithmTable{
+    AlgorithmInfo{BackoffAlgorithm::GoogleTruncatedExponential, "google-truncated-exponential",
+        QT_TRANSLATE_NOOP("RetryLab::Core", "Google truncated exponential"),
+        "min(base * multiplier^n + U[0, jitter], cap)"},
+    AlgorithmInfo{BackoffAlgorithm::IamTruncatedExponential, "iam-truncated-exponential",
+        QT_TRANSLATE_NOOP("RetryLab::Core", "IAM truncated exponential"),
+        "min(base * multiplier^n + U[0, jitter], cap), until the deadline"},
+    AlgorithmInfo{BackoffAlgorithm::Exponential, "exponential",
+        QT_TRANSLATE_NOOP("RetryLab::Core", "Exponential, no jitter"), "min(cap, base * multiplier^n)"},
+    AlgorithmInfo{BackoffAlgorithm::FullJitter, "full-jitter", QT_TRANSLATE_NOOP("RetryLab::Core", "Full jitter"),
+        "U[0, min(cap, base * multiplier^n)]"},
+    AlgorithmInfo{BackoffAlgorithm::EqualJitter, "equal-jitter", QT_TRANSLATE_NOOP("RetryLab::Core", "Equal jitter"),
+        "v/2 + U[0, v/2], v = min(cap, base * multiplier^n)"},
+    AlgorithmInfo{BackoffAlgorithm::DecorrelatedJitter, "decorrelated-jitter",
+        QT_TRANSLATE_NOOP("RetryLab::Core", "Decorrelated jitter"), "min(cap, U[base, previous * 3])"},
+    AlgorithmInfo{BackoffAlgorithm::ProportionalJitter, "proportional-jitter",
+        QT_TRANSLATE_NOOP("RetryLab::Core", "Proportional jitter"),
+        "min(cap, base * multiplier^n) * U[1 - f, 1 + f], capped"},
+    AlgorithmInfo{BackoffAlgorithm::Constant, "constant", QT_TRANSLATE_NOOP("RetryLab::Core", "Constant"), "base"},
+    AlgorithmInfo{BackoffAlgorithm::Linear, "linear", QT_TRANSLATE_NOOP("RetryLab::Core", "Linear (incremental)"),
+        "min(cap, (n + 1) * base)"},
+    AlgorithmInfo{BackoffAlgorithm::Immediate, "immediate", QT_TRANSLATE_NOOP("RetryLab::Core", "Immediate"), "0"},
+};
+
+const AlgorithmInfo &infoFor(BackoffAlgorithm algorithm)
+{
+    for (const auto &info : algorithmTable) {
+        if (info.algorithm == algorithm)
+            return info;
+    }
+    return algorithmTable.front();
+}
+
+QString tr(const char *text)
+{
+    return QCoreApplication::translate("RetryLab::Core", text);
+}
+
+constexpr std::array<std::pair<FaultAction, const char *>, 3> actionNames{{
+    {FaultAction::RetryAfterDelay, "retry-after-delay"},
+    {FaultAction::RetryImmediately, "retry-immediately"},
+    {FaultAction::GiveUp, "give-up"},
+}};
+
+constexpr std::array<std::pair<NetworkFaultClass, const char *>, 8> faultNames{{
+    {NetworkFaultClass::ConnectionRefused, "connection-refused"},
+    {NetworkFaultClass::ConnectionReset, "connection-reset"},
+    {NetworkFaultClass::Timeout, "timeout"},
+    {NetworkFaultClass::HostNotFound, "host-not-found"},
+    {NetworkFaultClass::TlsFailure, "tls-failure"},
+    {NetworkFaultClass::BrokenStream, "broken-stream"},
+    {NetworkFaultClass::ProtocolFailure, "protocol-failure"},
+    {NetworkFaultClass::Other, "other"},
+}};
+
+constexpr std::array<std::pair<RetryBudgetKind, const char *>, 3> budgetNames{{
+    {RetryBudgetKind::None, "none"},
+    {RetryBudgetKind::AwsStandard, "aws-standard"},
+    {RetryBudgetKind::GrpcThrottling, "grpc-throttling"},
+}};
+
+template<typename Enum, std::size_t N>
+QString nameIn(const std::array<std::pair<Enum, const char *>, N> &table, Enum value)
+{
+    for (const auto &[v, name] : table) {
+        if (v == value)
+            return QString::fromLatin1(name);
+    }
+    return {};
+}
+
+template<typename Enum, std::size_t N>
+std::optional<Enum> valueIn(const std::array<std::pair<Enum, const char *>, N> &table, const QString &name)
+{
+    for (const auto &[v, n] : table) {
+        if (name == QLatin1String(n))
+            return v;
+    }
+    return std::nullopt;
+}
+
+class IssueCollector
+{
+public:
+    void error(const char *field, const QString &message)
+    {
+        m_issues.append({PolicyIssue::Severity::Error, QString::fromLatin1(field), message});
+    }
+    void warning(const char *field, const QString &message)
+    {
+        m_issues.append({PolicyIssue::Severity::Warning, QString::fromLatin1(field), message});
+    }
+
+    // A duration must be a finite, non-negative number below an absurdity limit.
+    bool checkDuration(const char *field, double value, double limit, bool allowZero = true)
+    {
+        if (std::isnan(value)) {
+            error(field, tr("%1 is not a number.").arg(QLatin1String(field)));
+            return false;
+        }
+        if (std::isinf(value)) {
+            error(field, tr("%1 must be finite.").arg(QLatin1String(field)));
+            return false;
+        }
+        if (value < 0.0) {
+            error(field, tr("%1 cannot be negative (got %2 ms).").arg(QLatin1String(field)).arg(value));
+            return false;
+        }
+        if (!allowZero && value == 0.0) {
+            error(field, tr("%1 must be greater than zero.").arg(QLatin1String(field)));
+            return false;
+        }
+        if (value > limit) {
+            error(field,
+                tr("%1 of %2 ms is beyond the sensible limit of %3 ms.")
+                    .arg(QLatin1String(field))
+                    .arg(value, 0, 'g', 12)
+                    .arg(limit, 0, 'g', 12));
+            return false;
+        }
+        return true;
+    }
+
+    QList<PolicyIssue> take() { return std::move(m_issues); }
+
+private:
+    QList<PolicyIssue> m_issues;
+};
+
+bool usesMultiplier(BackoffAlgorithm a)
+{
+    switch (a) {
+    case BackoffAlgorithm::GoogleTruncatedExponential:
+    case BackoffAlgorithm::IamTruncatedExponential:
+    case BackoffAlgorithm::Exponential:
+    case BackoffAlgorithm::FullJitter:
+    case BackoffAlgorithm::EqualJitter:
+    case BackoffAlgorithm::ProportionalJitter:
+        return true;
+    default:
+        return false;
+    }
+}
+
+} // namespace
+
+QSet<int> ClassificationRules::defaultRetryableStatuses()
+{
+    QSet<int> statuses{429};
+    for (int code = 500; code <= 599; ++code)
+        statuses.insert(code);
+    return statuses;
+}
+
+QMap<NetworkFaultClass, FaultAction> ClassificationRules::defaultNetworkActions()
+{
+    return {
+        {NetworkFaultClass::ConnectionRefused, FaultAction::RetryAfterDelay},
+        {NetworkFaultClass::ConnectionReset, FaultAction::RetryAfterDelay},
+        {NetworkFaultClass::Timeout, FaultAction::RetryAfterDelay},
+        {NetworkFaultClass::HostNotFound, FaultAction::GiveUp},
+        {NetworkFaultClass::TlsFailure, FaultAction::GiveUp},
+        {NetworkFaultClass::BrokenStream, FaultAction::RetryAfterDelay},
+        {NetworkFaultClass::ProtocolFailure, FaultAction::RetryImmediately},
+        {NetworkFaultClass::Other, FaultAction::GiveUp},
+    };
+}
+
+QList<PolicyIssue> validatePolicy(const BackoffPolicy &p)
+{
+    IssueCollector c;
+    using namespace PolicyLimits;
+
+    const bool baseOk = c.checkDuration("baseDelayMs", p.baseDelayMs, maxDelayMs);
+    const bool capOk = c.checkDuration("maxBackoffMs", p.maxBackoffMs, maxDelayMs);
+    c.checkDuration("jitterMs", p.jitterMs, maxDelayMs);
+    c.checkDuration("deadlineMs", p.deadlineMs, maxDeadlineMs);
+    c.checkDuration("attemptTimeoutMs", p.attemptTimeoutMs, maxDeadlineMs);
+
+    if (std::isnan(p.multiplier) || std::isinf(p.multiplier)) {
+        c.error("multiplier", tr("multiplier must be a finite number."));
+    } else if (usesMultiplier(p.algorithm) && p.multiplier < 1.0) {
+        c.error("multiplier",
+            tr("multiplier %1 is below 1: the delays would shrink instead of growing.").arg(p.multiplier));
+    } else if (p.multiplier > maxMultiplier) {
+        c.error(
+            "multiplier", tr("multiplier %1 is beyond the sensible limit of %2.").arg(p.multiplier).arg(maxMultiplier));
+    } else if (usesMultiplier(p.algorithm) && p.multiplier == 1.0) {
+        c.warning(
+            "multiplier", tr("multiplier 1 makes the delay constant; the Constant algorithm says so more plainly."));
+    }
+
+    if (std::isnan(p.jitterFraction) || p.jitterFraction < 0.0 || p.jitterFraction > 1.0)
+        c.error("jitterFraction", tr("jitterFraction must lie between 0 and 1 (got %1).").arg(p.jitterFraction));
+
+    if (baseOk && capOk && p.algorithm != BackoffAlgorithm::Immediate && p.maxBackoffMs < p.baseDelayMs) {
+        c.error("maxBackoffMs",
+            tr("maximum backoff (%1 ms) is below the base delay (%2 ms): every delay would be "
+               "truncated to the cap.")
+                .arg(p.maxBackoffMs)
+                .arg(p.baseDelayMs));
+    }
+    if (baseOk && p.baseDelayMs == 0.0 && p.algorithm != BackoffAlgorithm::Immediate)
+        c.warning("baseDelayMs", tr("a base delay of 0 ms retries without waiting; use Immediate if that is meant."));
+
+    if (p.algorithm == BackoffAlgorithm::Immediate && (p.maxAttempts > 2 || p.maxAttempts == 0)) {
+        c.warning("maxAttempts",
+            tr("the Immediate algorithm retries once at once, for rare faults: at most 2 attempts are made, "
+               "whatever maxAttempts allows."));
+    }
+    if (p.maxAttempts < 0) {
+        c.error("maxAttempts", tr("maxAttempts cannot be negative (got %1).").arg(p.maxAttempts));
+    } else if (p.maxAttempts > maxAttempts) {
+        c.error("maxAttempts",
+            tr("maxAttempts %1 is beyond the sensible limit of %2.").arg(p.maxAttempts).arg(maxAttempts));
+    } else if (p.maxAttempts == 0 && !(p.deadlineMs > 0.0)) {
+        c.error("maxAttempts",
+            tr("a policy needs a maximum number of attempts or a total deadline; with neither it "
+               "would retry forever."));
+    }
+
+    if (p.deadlineMs > 0.0 && p.attemptTimeoutMs > p.deadlineMs) {
+        c.warning("attemptTimeoutMs",
+            tr("the per-attempt timeout (%1 ms) is longer than the total deadline (%2 ms); "
+               "the deadline will cut the attempt first.")
+                .arg(p.attemptTimeoutMs)
+                .arg(p.deadlineMs));
+    }
+
+    const auto &cl = p.classification;
+    if (std::isnan(cl.maxRetryAfterMs) || cl.maxRetryAfterMs < 0.0 || cl.maxRetryAfterMs > maxDelayMs)
+        c.error("maxRetryAfterMs", tr("maxRetryAfterMs must lie between 0 and %1 ms.").arg(maxDelayMs, 0, 'f', 0));
+    for (int status : cl.retryableStatuses) {
+        if (status < 100 || status > 599) {
+            c.error("retryableStatuses", tr("%1 is not an HTTP status code.").arg(status));
+            break;
+        }
+        if (status < 400) {
+            c.error("retryableStatuses", tr("status %1 is not an error and cannot be retried.").arg(status));
+            break;
+        }
+    }
+    if (cl.retryNonIdempotent) {
+        c.warning("retryNonIdempotent",
+            tr("POST and PATCH will be retried even without an idempotency key: a request "
+               "whose response was lost may be applied twice."));
+    }
+
+    const auto &cb = p.circuitBreaker;
+    if (cb.enabled) {
+        if (cb.consecutiveFailures < 0 || cb.consecutiveFailures > 100'000)
+            c.error("circuitBreaker.consecutiveFailures", tr("consecutive failures must lie between 0 and 100000."));
+        if (std::isnan(cb.failureRatio) || cb.failureRatio < 0.0 || cb.failureRatio > 1.0)
+            c.error("circuitBreaker.failureRatio", tr("failure ratio must lie between 0 and 1."));
+        if (cb.window < 1 || cb.window > 100'000)
+            c.error("circuitBreaker.window", tr("window must lie between 1 and 100000 outcomes."));
+        if (cb.consecutiveFailures == 0 && cb.failureRatio == 0.0)
+            c.error(
+                "circuitBreaker", tr("an enabled circuit breaker needs a consecutive-failure or a ratio threshold."));
+        c.checkDuration("circuitBreaker.openMs", cb.openMs, maxDelayMs, false);
+        if (cb.halfOpenTrials < 1 || cb.halfOpenTrials > 1000)
+            c.error("circuitBreaker.halfOpenTrials", tr("half-open trials must lie between 1 and 1000."));
+    }
+
+    const auto &rb = p.retryBudget;
+    if (rb.kind == RetryBudgetKind::AwsStandard) {
+        const std::array<std::pair<const char *, double>, 4> values{{{"retryBudget.awsCapacity", rb.awsCapacity},
+            {"retryBudget.awsRetryCost", rb.awsRetryCost}, {"retryBudget.awsTimeoutCost", rb.awsTimeoutCost},
+            {"retryBudget.awsSuccessRefund", rb.awsSuccessRefund}}};
+        for (const auto &[field, value] : values) {
+            if (!std::isfinite(value) || value < 0.0 || value > 1e9)
+                c.error(field, tr("%1 must be a finite number between 0 and 1e9.").arg(QLatin1String(field)));
+        }
+    } else if (rb.kind == RetryBudgetKind::GrpcThrottling) {
+        if (!std::isfinite(rb.grpcMaxTokens) || rb.grpcMaxTokens <= 0.0 || rb.grpcMaxTokens > 1000.0)
+            c.error("retryBudget.grpcMaxTokens", tr("maxTokens must lie in (0, 1000], as in gRPC."));
+        if (!std::isfinite(rb.grpcTokenRatio) || rb.grpcTokenRatio <= 0.0 || rb.grpcTokenRatio > 1000.0)
+            c.error("retryBudget.grpcTokenRatio", tr("tokenRatio must be a positive number."));
+    }
+
+    return c.take();
+}
+
+bool isUsable(const BackoffPolicy &policy)
+{
+    const auto issues = validatePolicy(policy);
+    return std::none_of(issues.cbegin(), issues.cend(), [](const PolicyIssue &i) { return i.isError(); });
+}
+
+QString describeIssues(const QList<PolicyIssue> &issues)
+{
+    QStringList lines;
+    for (const auto &issue : issues) {
+        lines.append(
+            (issue.isError() ? tr("Error in %1: %2") : tr("Warning for %1: %2")).arg(issue.field, issue.message));
+    }
+    return lines.join(QLatin1Char('\n'));
+}
+
+QString algorithmName(BackoffAlgorithm algorithm)
+{
+    return QString::fromLatin1(infoFor(algorithm).name);
+}
+
+QString algorithmTitle(BackoffAlgorithm algorithm)
+{
+    return tr(infoFor(algorithm).title);
+}
+
+QString algorithmFormula(BackoffAlgorithm algorithm)
+{
+    return QString::fromLatin1(infoFor(algorithm).formula);
+}
+
+std::optional<BackoffAlgorithm> algorithmFromName(const QString &name)
+{
+    for (const auto &info : algorithmTable) {
+        if (name == QLatin1String(info.name))
+            return info.algorithm;
+    }
+    return std::nullopt;
+}
+
+QList<BackoffAlgorithm> allAlgorithms()
+{
+    QList<BackoffAlgorithm> all;
+    for (const auto &info : algorithmTable)
+        all.append(info.algorithm);
+    return all;
+}
+
+QString faultActionName(FaultAction action)
+{
+    return nameIn(actionNames, action);
+}
+
+std::optional<FaultAction> faultActionFromName(const QString &name)
+{
+    return valueIn(actionNames, name);
+}
+
+QString networkFaultClassName(NetworkFaultClass fault)
+{
+    return nameIn(faultNames, fault);
+}
+
+std::optional<NetworkFaultClass> networkFaultClassFromName(const QString &name)
+{
+    return valueIn(faultNames, name);
+}
+
+QList<NetworkFaultClass> allNetworkFaultClasses()
+{
+    QList<NetworkFaultClass> all;
+    for (const auto &[fault, name] : faultNames)
+        all.append(fault);
+    return all;
+}
+
+QString retryBudgetKindName(RetryBudgetKind kind)
+{
+    return nameIn(budgetNames, kind);
+}
+
+std::optional<RetryBudgetKind> retryBudgetKindFromName(const QString &name)
+{
+    return valueIn(budgetNames, name);
+}
+
+} // namespace RetryLab::Core

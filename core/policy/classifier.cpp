@@ -1,0 +1,274 @@
+#include "core/policy/classifier.h"
+
+#include <QCoreApplication>
+
+namespace RetryLab::Core {
+
+namespace {
+
+QString tr(const char *text)
+{
+    return QCoreApplication::translate("RetryLab::Core", text);
+}
+
+Classification::Decision decisionFor(FaultAction action)
+{
+    switch (action) {
+    case FaultAction::RetryAfterDelay:
+        return Classification::Decision::RetryAfterDelay;
+    case FaultAction::RetryImmediately:
+        return Classification::Decision::RetryImmediately;
+    case FaultAction::GiveUp:
+        break;
+    }
+    return Classification::Decision::GiveUp;
+}
+
+QString describeNetworkFault(NetworkFaultClass fault)
+{
+    switch (fault) {
+    case NetworkFaultClass::ConnectionRefused:
+        return tr("connection refused (nothing listens, or the service is restarting)");
+    case NetworkFaultClass::ConnectionReset:
+        return tr("connection reset or closed by the server");
+    case NetworkFaultClass::Timeout:
+        return tr("timed out");
+    case NetworkFaultClass::HostNotFound:
+        return tr("host name not found (DNS)");
+    case NetworkFaultClass::TlsFailure:
+        return tr("TLS handshake or certificate failure");
+    case NetworkFaultClass::BrokenStream:
+        return tr("the response body broke off before its announced length");
+    case NetworkFaultClass::ProtocolFailure:
+        return tr("the server sent bytes that are not valid HTTP");
+    case NetworkFaultClass::Other:
+        break;
+    }
+    return tr("network error");
+}
+
+QString describeAction(FaultAction action)
+{
+    switch (action) {
+    case FaultAction::RetryAfterDelay:
+        return tr("transient: retry after a delay");
+    case FaultAction::RetryImmediately:
+        return tr("rare fault: retry immediately");
+    case FaultAction::GiveUp:
+        break;
+    }
+    return tr("not transient: cancel and report");
+}
+
+bool isAbortedBody(const QByteArray &body)
+{
+    // {"status":"ABORTED"} or a Google error body {"error":{"status":"ABORTED",...}}
+    return body.contains("\"ABORTED\"");
+}
+
+} // namespace
+
+QString decisionName(Classification::Decision decision)
+{
+    switch (decision) {
+    case Classification::Decision::Success:
+        return QStringLiteral("success");
+    case Classification::Decision::RetryAfterDelay:
+        return QStringLiteral("retry-after-delay");
+    case Classification::Decision::RetryImmediately:
+        return QStringLiteral("retry-immediately");
+    case Classification::Decision::GiveUp:
+        break;
+    }
+    return QStringLiteral("give-up");
+}
+
+QString cutByName(AttemptObservation::CutBy cut)
+{
+    switch (cut) {
+    case AttemptObservation::CutBy::Nothing:
+        return {};
+    case AttemptObservation::CutBy::AttemptTimeout:
+        return QStringLiteral("attempt-timeout");
+    case AttemptObservation::CutBy::Deadline:
+        return QStringLiteral("deadline");
+    case AttemptObservation::CutBy::User:
+        return QStringLiteral("cancelled");
+    }
+    return {};
+}
+
+NetworkFaultClass classifyNetworkError(QNetworkReply::NetworkError error)
+{
+    switch (error) {
+    case QNetworkReply::ConnectionRefusedError:
+        return NetworkFaultClass::ConnectionRefused;
+    case QNetworkReply::RemoteHostClosedError:
+    case QNetworkReply::TemporaryNetworkFailureError:
+    case QNetworkReply::NetworkSessionFailedError:
+        return NetworkFaultClass::ConnectionReset;
+    case QNetworkReply::TimeoutError:
+    case QNetworkReply::ProxyTimeoutError:
+        return NetworkFaultClass::Timeout;
+    case QNetworkReply::HostNotFoundError:
+    case QNetworkReply::ProxyNotFoundError:
+        return NetworkFaultClass::HostNotFound;
+    case QNetworkReply::SslHandshakeFailedError:
+    case QNetworkReply::UnknownNetworkError:
+        // Qt reports certificate problems as SslHandshakeFailedError; UnknownNetworkError
+        // also covers TLS setup failures on some backends.
+        return error == QNetworkReply::SslHandshakeFailedError ? NetworkFaultClass::TlsFailure
+                                                               : NetworkFaultClass::Other;
+    case QNetworkReply::ProtocolFailure:
+    case QNetworkReply::ProtocolUnknownError:
+    case QNetworkReply::ProtocolInvalidOperationError:
+        return NetworkFaultClass::ProtocolFailure;
+    default:
+        return NetworkFaultClass::Other;
+    }
+}
+
+bool isIdempotentMethod(const QByteArray &method)
+{
+    const QByteArray m = method.toUpper();
+    return m == "GET" || m == "HEAD" || m == "OPTIONS" || m == "TRACE" || m == "PUT" || m == "DELETE";
+}
+
+IdempotencyVerdict idempotencyOf(const AttemptObservation &o, const ClassificationRules &rules)
+{
+    if (isIdempotentMethod(o.method))
+        return {true, tr("%1 is idempotent").arg(QString::fromLatin1(o.method.toUpper()))};
+    if (o.markedIdempotent)
+        return {true, tr("%1 marked idempotent by the user").arg(QString::fromLatin1(o.method.toUpper()))};
+    if (headerValue(o.requestHeaders, "Idempotency-Key"))
+        return {true, tr("%1 carries an Idempotency-Key").arg(QString::fromLatin1(o.method.toUpper()))};
+    if (headerValue(o.requestHeaders, "If-Match") || headerValue(o.requestHeaders, "If-Unmodified-Since"))
+        return {true,
+            tr("%1 is conditional (If-Match): a repeat cannot apply twice")
+                .arg(QString::fromLatin1(o.method.toUpper()))};
+    if (rules.retryNonIdempotent)
+        return {true,
+            tr("%1 is not idempotent, but the policy retries it anyway").arg(QString::fromLatin1(o.method.toUpper()))};
+    return {false,
+        tr("%1 is not idempotent: it may have been applied although the response was lost; mark it "
+           "idempotent or add an Idempotency-Key to retry it")
+            .arg(QString::fromLatin1(o.method.toUpper()))};
+}
+
+Classification classify(const AttemptObservation &o, const ClassificationRules &rules)
+{
+    Classification c;
+
+    if (o.cutBy == AttemptObservation::CutBy::User) {
+        c.cause = QStringLiteral("cancelled");
+        c.reason = tr("cancelled by the user");
+        return c;
+    }
+    if (o.cutBy == AttemptObservation::CutBy::Deadline) {
+        c.cause = QStringLiteral("deadline");
+        c.reason = tr("the total deadline was reached during the attempt");
+        return c;
+    }
+
+    // Read Retry-After whenever there is a response, so the record shows it.
+    if (o.httpStatus) {
+        if (const auto value = headerValue(o.responseHeaders, "Retry-After"))
+            c.retryAfter
+                = parseRetryAfter(*value, o.receivedAt.isValid() ? o.receivedAt : QDateTime::currentDateTimeUtc());
+    }
+
+    // Qt turns 4xx/5xx answers into content (2xx codes) or server (4xx codes) errors;
+    // those are complete HTTP responses, unlike the transport errors.
+    const auto e = o.networkError;
+    // Qt 6.4 maps 400 and 418 to ProtocolInvalidOperationError and 407 to
+    // ProxyAuthenticationRequiredError, outside those ranges: with a status they are answers too.
+    const bool httpError = (e >= QNetworkReply::ContentAccessDenied && e <= QNetworkReply::UnknownContentError)
+        || (e >= QNetworkReply::InternalServerError && e <= QNetworkReply::UnknownServerError)
+        || (o.httpStatus
+            && (e == QNetworkReply::ProtocolInvalidOperationError
+                || e == QNetworkReply::ProxyAuthenticationRequiredError));
+    const bool completed = e == QNetworkReply::NoError || (o.httpStatus && httpError);
+
+    FaultAction action = FaultAction::GiveUp;
+    if (o.cutBy == AttemptObservation::CutBy::AttemptTimeout) {
+        c.networkFault = NetworkFaultClass::Timeout;
+        action = rules.networkActions.value(NetworkFaultClass::Timeout, FaultAction::RetryAfterDelay);
+        c.cause = QStringLiteral("attempt-timeout");
+        c.reason = tr("the per-attempt timeout expired; %1").arg(describeAction(action));
+    } else if (o.brokenStream) {
+        c.networkFault = NetworkFaultClass::BrokenStream;
+        action = rules.networkActions.value(NetworkFaultClass::BrokenStream, FaultAction::RetryAfterDelay);
+        c.cause = QStringLiteral("broken-stream");
+        c.reason = tr("%1; %2").arg(describeNetworkFault(NetworkFaultClass::BrokenStream), describeAction(action));
+    } else if (!completed) {
+        const NetworkFaultClass fault = classifyNetworkError(o.networkError);
+        c.networkFault = fault;
+        action = rules.networkActions.value(fault, FaultAction::GiveUp);
+        c.cause = networkFaultClassName(fault);
+        c.reason = tr("%1; %2").arg(describeNetworkFault(fault), describeAction(action));
+    } else if (!o.httpStatus) {
+        c.decision = Classification::Decision::Success;
+        c.cause = QStringLiteral("completed");
+        c.reason = tr("completed without an HTTP status (not an HTTP URL)");
+        return c;
+    } else {
+        const int status = *o.httpStatus;
+        if (status >= 200 && status < 400) {
+            c.decision = Classification::Decision::Success;
+            c.cause = QStringLiteral("http-") + QString::number(status);
+            c.reason = tr("HTTP %1: success").arg(status);
+            return c;
+        }
+        c.cause = QStringLiteral("http-") + QString::number(status);
+        const bool aborted = status == 409 && isAbortedBody(o.bodyPrefix);
+        const bool stalePrecondition = status == 412 && headerValue(o.requestHeaders, "If-Match");
+        if (aborted)
+            c.cause = QStringLiteral("http-409-aborted");
+        if ((aborted || stalePrecondition) && !o.readModifyWrite) {
+            // The version the write names is gone; sending the same bytes again
+            // meets the same refusal. Only a new read can give a usable ETag.
+            c.reason = tr("HTTP %1: stale version; retrying the same write cannot succeed, re-read first").arg(status);
+        } else if (aborted) {
+            c.restartSequence = true;
+            action = rules.retryConflictAborted ? FaultAction::RetryAfterDelay : FaultAction::GiveUp;
+            c.reason = rules.retryConflictAborted
+                ? tr("HTTP 409 ABORTED: a concurrent writer changed the resource; the whole "
+                     "read-modify-write sequence starts again after a delay")
+                : tr("HTTP 409 ABORTED: the policy does not retry conflicts");
+        } else if (stalePrecondition) {
+            c.restartSequence = true;
+            action = rules.retryConflictAborted ? FaultAction::RetryAfterDelay : FaultAction::GiveUp;
+            c.reason = rules.retryConflictAborted
+                ? tr("HTTP 412: the ETag is stale; read, modify and write again after a delay")
+                : tr("HTTP 412: precondition failed; the policy does not retry conflicts");
+        } else if (rules.retryableStatuses.contains(status)) {
+            action = FaultAction::RetryAfterDelay;
+            if (status == 429)
+                c.reason = tr("HTTP 429: rate limited; transient, retry after a delay");
+            else if (status == 404)
+                c.reason = tr("HTTP 404: the policy treats it as eventual consistency; retry after a delay");
+            else
+                c.reason = tr("HTTP %1: server error; transient, retry after a delay").arg(status);
+        } else if (status == 401 || status == 403) {
+            c.reason = tr("HTTP %1: authentication or permission failure; not transient, cancel").arg(status);
+        } else if (status >= 400 && status < 500) {
+            c.reason = tr("HTTP %1: client error; repeating the same request will not help").arg(status);
+        } else {
+            c.reason = tr("HTTP %1: not in the policy's retryable statuses").arg(status);
+        }
+    }
+
+    c.decision = decisionFor(action);
+    if (!c.isRetry())
+        return c;
+
+    const IdempotencyVerdict verdict = idempotencyOf(o, rules);
+    if (!verdict.retryable && !c.restartSequence) {
+        c.decision = Classification::Decision::GiveUp;
+        c.reason = tr("%1, but %2").arg(c.reason, verdict.reason);
+        c.cause = c.cause + QStringLiteral("/not-idempotent");
+    }
+    return c;
+}
+
+} // namespace RetryLab::Core

@@ -1,0 +1,91 @@
+#pragma once
+
+#include "core/http/httpheaders.h"
+#include "core/http/retryafter.h"
+#include "core/policy/backoffpolicy.h"
+
+#include <QByteArray>
+#include <QDateTime>
+#include <QList>
+#include <QNetworkReply>
+#include <QPair>
+
+#include <optional>
+
+namespace RetryLab::Core {
+
+/// What one attempt produced, as far as the retry decision cares.
+struct AttemptObservation
+{
+    QByteArray method = "GET";
+    /// The user marked the request idempotent.
+    bool markedIdempotent = false;
+    /// The attempt belongs to a read-modify-write sequence, which a stale
+    /// version (409 ABORTED, 412) restarts from the read.
+    bool readModifyWrite = false;
+    /// Request headers (Idempotency-Key and preconditions make POST safe).
+    HeaderList requestHeaders;
+
+    /// HTTP status, if a response arrived.
+    std::optional<int> httpStatus;
+    QNetworkReply::NetworkError networkError = QNetworkReply::NoError;
+    /// Set by the executor when it cut the attempt itself (Qt reports these
+    /// as OperationCanceledError; the classifier must not confuse them).
+    enum class CutBy { Nothing, AttemptTimeout, Deadline, User };
+    CutBy cutBy = CutBy::Nothing;
+    /// The body ended before its announced length.
+    bool brokenStream = false;
+
+    HeaderList responseHeaders;
+    /// The first bytes of the response body (for {"status":"ABORTED"}).
+    QByteArray bodyPrefix;
+    /// Wall time when the response arrived, for Retry-After dates.
+    QDateTime receivedAt;
+};
+
+/// The decision for one attempt, with the reason shown to the user.
+struct Classification
+{
+    enum class Decision {
+        Success,
+        RetryAfterDelay,
+        RetryImmediately,
+        GiveUp,
+    };
+    Decision decision = Decision::GiveUp;
+    /// Short machine-readable cause: "http-503", "connection-reset", "not-idempotent", ...
+    QString cause;
+    /// A sentence for people: why this was (not) retried.
+    QString reason;
+    /// The fault class, for network faults.
+    std::optional<NetworkFaultClass> networkFault;
+    /// 409 ABORTED / 412 in a read-modify-write sequence: it must start again
+    /// from the read. A single request gives up instead.
+    bool restartSequence = false;
+    /// Parsed Retry-After, if the response carried one.
+    std::optional<RetryAfter> retryAfter;
+
+    bool isRetry() const { return decision == Decision::RetryAfterDelay || decision == Decision::RetryImmediately; }
+};
+
+QString decisionName(Classification::Decision decision);
+QString cutByName(AttemptObservation::CutBy cut);
+
+/// Maps a Qt network error to RetryLab's fault classes.
+NetworkFaultClass classifyNetworkError(QNetworkReply::NetworkError error);
+
+/// True for methods that RFC 9110 defines as idempotent.
+bool isIdempotentMethod(const QByteArray &method);
+
+/// Why a request may or may not be retried; empty reason when it may.
+struct IdempotencyVerdict
+{
+    bool retryable = true;
+    QString reason;
+};
+IdempotencyVerdict idempotencyOf(const AttemptObservation &observation, const ClassificationRules &rules);
+
+/// Decides success, retry after a delay, retry at once, or give up.
+Classification classify(const AttemptObservation &observation, const ClassificationRules &rules);
+
+} // namespace RetryLab::Core

@@ -1,0 +1,154 @@
+#pragma once
+
+#include "core/http/httpheaders.h"
+#include "core/policy/classifier.h"
+
+#include <QByteArray>
+#include <QDateTime>
+#include <QList>
+#include <QNetworkReply>
+#include <QPair>
+#include <QString>
+#include <QUrl>
+
+#include <optional>
+
+namespace RetryLab::Core {
+
+/// One logical request, as the user composed it. The body is kept so that it can
+/// be sent again on every attempt.
+struct RequestSpec
+{
+    enum class Kind {
+        Single, ///< one HTTP request, retried as a whole
+        ReadModifyWrite, ///< GET (value + ETag), modify, PUT with If-Match; 409 ABORTED / 412 restart all three
+    };
+    Kind kind = Kind::Single;
+    QByteArray method = "GET";
+    QUrl url;
+    HeaderList headers;
+    QByteArray body;
+    /// The user vouches that repeating this request is safe.
+    bool idempotent = false;
+    /// Per-attempt timeout for this request; unset: the policy's.
+    std::optional<double> attemptTimeoutMs;
+    /// Free text shown in lanes and reports ("batch 3/10").
+    QString label;
+    /// For ReadModifyWrite: added to the integer "value" of the resource.
+    qint64 increment = 1;
+};
+
+/// How one attempt ended, as seen by the executor (not the classification).
+enum class AttemptEnd {
+    Response, ///< an HTTP response arrived (any status)
+    NetworkError, ///< the transport failed (refused, reset, broken stream, ...)
+    AttemptTimeout, ///< the per-attempt timer cut it
+    Deadline, ///< the total deadline cut it
+    Cancelled, ///< the user cancelled it
+};
+
+QString attemptEndName(AttemptEnd end);
+
+/// One redirect the server answered within an attempt. The executor follows
+/// redirects itself (Qt's ManualRedirectPolicy), so that every 3xx shows in
+/// the record, and it never carries credentials to another origin.
+struct RedirectHop
+{
+    int status = 0; ///< 301, 302, 303, 307 or 308
+    QUrl from;
+    QUrl to; ///< the Location, resolved against `from`
+    bool followed = true;
+    /// Scheme, host or port differ: Authorization, Cookie and
+    /// Proxy-Authorization were not sent to `to`.
+    bool crossOrigin = false;
+    QList<QByteArray> droppedHeaders; ///< the credential headers left out
+    QString note; ///< why it was not followed (empty when it was)
+};
+
+/// Everything recorded about one attempt. Times are monotonic nanoseconds on
+/// the executor's clock (0 = the executor's epoch); -1 means "did not happen".
+struct AttemptRecord
+{
+    quint64 requestId = 0;
+    int attemptIndex = 0; ///< 0 for the first attempt of the logical request
+    /// For read-modify-write: "read" or "write"; empty for single requests.
+    QString step;
+    /// How many times a read-modify-write sequence has restarted before this attempt.
+    int sequenceRound = 0;
+
+    QByteArray method;
+    QUrl url;
+    HeaderList requestHeaders;
+
+    qint64 queuedNs = 0; ///< time spent waiting for a concurrency slot before starting
+    qint64 startNs = -1; ///< when the request was handed to the network
+    qint64 endNs = -1;
+    QDateTime startWall; ///< UTC wall time of startNs, for reports
+
+    double plannedDelayMs = 0.0; ///< the delay the policy chose before this attempt
+    double actualDelayMs = 0.0; ///< what the timer really gave (0 for the first attempt)
+
+    // Timing points Qt offers (monotonic ns, -1 when not reported, e.g. a reused connection).
+    qint64 connectionStartedNs = -1;
+    qint64 requestSentNs = -1;
+    qint64 firstByteNs = -1; ///< response headers (metaDataChanged)
+    qint64 finishedNs = -1;
+
+    AttemptEnd end = AttemptEnd::Response;
+    std::optional<int> httpStatus;
+    QByteArray reasonPhrase;
+    QNetworkReply::NetworkError networkError = QNetworkReply::NoError;
+    QString errorString;
+    HeaderList responseHeaders;
+    qint64 bytesReceived = 0;
+    /// Content-Length announced by the response, -1 when absent.
+    qint64 expectedBytes = -1;
+    /// Redirects within this attempt, in order; the status and headers above
+    /// are those of the last response.
+    QList<RedirectHop> redirects;
+
+    Classification::Decision decision = Classification::Decision::GiveUp;
+    QString cause;
+    QString reason;
+    std::optional<double> retryAfterMs; ///< the Retry-After the server asked for
+    QByteArray retryAfterRaw;
+    /// The delay scheduled after this attempt; -1 when no retry follows.
+    double nextDelayMs = -1.0;
+
+    double durationMs() const { return (startNs >= 0 && endNs >= startNs) ? (endNs - startNs) / 1e6 : 0.0; }
+    bool succeeded() const { return decision == Classification::Decision::Success; }
+};
+
+/// The final outcome of a logical request.
+enum class RequestOutcome {
+    Succeeded,
+    GaveUp, ///< a fault that is not transient (or not safe to retry)
+    AttemptsExhausted,
+    DeadlineExceeded,
+    Cancelled,
+    CircuitOpen,
+    BudgetExhausted,
+    InvalidRequest, ///< refused before any attempt (bad URL, unusable policy)
+};
+
+QString requestOutcomeName(RequestOutcome outcome);
+std::optional<RequestOutcome> requestOutcomeFromName(const QString &name);
+
+struct RequestResult
+{
+    quint64 requestId = 0;
+    RequestOutcome outcome = RequestOutcome::GaveUp;
+    int attempts = 0;
+    QString reason;
+    std::optional<int> finalStatus;
+    qint64 startNs = -1; ///< first attempt start (or submission when none started)
+    qint64 endNs = -1;
+    QByteArray body; ///< the final response body (bounded), for read-modify-write and reports
+
+    double totalMs() const { return (startNs >= 0 && endNs >= startNs) ? (endNs - startNs) / 1e6 : 0.0; }
+};
+
+} // namespace RetryLab::Core
+
+Q_DECLARE_METATYPE(RetryLab::Core::AttemptRecord)
+Q_DECLARE_METATYPE(RetryLab::Core::RequestResult)

@@ -1,0 +1,26 @@
+#include "core/record/runrecord.h"
+
+namespace RetryLab::Core {
+
+const BackoffPolicy &RunRecord::policyOf(quint64 requestId) const
+{
+    const int index = requestPolicies.value(requestId, -1);
+    return index >= 0 && index < policies.size() ? policies.at(index) : policy;
+}
+
+void RunRecord::notePolicy(quint64 requestId, const BackoffPolicy &used)
+{
+    // A run uses a handful of policies; the newest is the likeliest match.
+    int index = -1;
+    for (int i = int(policies.size()) - 1; i >= 0 && index < 0; --i) {
+        if (policies.at(i) == used)
+            index = i;
+    }
+    if (index < 0) {
+        policies.append(used);
+        index = int(policies.size()) - 1;
+    }
+    requestPolicies.insert(requestId, index);
+}
+
+} // namespace RetryLab::Core

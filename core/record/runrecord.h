@@ -1,0 +1,36 @@
+#pragma once
+
+#include "core/policy/backoffpolicy.h"
+#include "core/record/attemptrecord.h"
+
+#include <QDateTime>
+#include <QHash>
+#include <QList>
+
+namespace RetryLab::Core {
+
+/// Everything one run produced: the policy, each logical request, every attempt
+/// and every final result. The exports (JSON, CSV, HAR, JUnit) read this.
+struct RunRecord
+{
+    BackoffPolicy policy; ///< the policy the run started with
+    /// Every policy the run's requests used, in the order each was first used (the
+    /// policy can change between requests). Empty: every request used `policy`.
+    QList<BackoffPolicy> policies;
+    /// Index into `policies` of the policy each request ran with.
+    QHash<quint64, int> requestPolicies;
+    QDateTime startedAt; ///< UTC wall time of the executor's epoch
+    qint64 epochNs = 0; ///< monotonic ns of startedAt on the executor's clock
+    QHash<quint64, RequestSpec> requests;
+    QList<AttemptRecord> attempts; ///< in the order they finished
+    QList<RequestResult> results; ///< in the order they finished
+
+    /// Wall time of a monotonic instant of this run.
+    QDateTime wallTimeOf(qint64 ns) const { return startedAt.addMSecs((ns - epochNs) / 1'000'000); }
+    /// The policy a request ran with.
+    const BackoffPolicy &policyOf(quint64 requestId) const;
+    /// Files a request under `policy`, adding the policy to `policies` when it is new.
+    void notePolicy(quint64 requestId, const BackoffPolicy &policy);
+};
+
+} // namespace RetryLab::Core

@@ -1,0 +1,201 @@
+#include "core/scenario/scenario.h"
+
+#include "core/record/runrecord.h"
+
+#include <QCoreApplication>
+#include <QMap>
+
+#include <algorithm>
+#include <cmath>
+
+namespace RetryLab::Core {
+
+namespace {
+
+QString tr(const char *text, const char *disambiguation = nullptr, int n = -1)
+{
+    return QCoreApplication::translate("RetryLab::Core", text, disambiguation, n);
+}
+
+QString milliseconds(double ms)
+{
+    return ms >= 100.0 ? QString::number(ms, 'f', 0) : QString::number(ms, 'g', 3);
+}
+
+QString statusText(const std::optional<int> &status)
+{
+    return status ? QString::number(*status) : tr("none");
+}
+
+// At most this many individual misses are spelled out in one verdict.
+constexpr int listedMisses = 5;
+
+} // namespace
+
+bool ScenarioRequest::usesServer() const
+{
+    return script.has_value() || urlTemplate.contains(Scenario::serverPlaceholder());
+}
+
+QString ScenarioExpectation::describe() const
+{
+    QStringList parts;
+    if (!outcomes.isEmpty()) {
+        QStringList names;
+        for (RequestOutcome outcome : outcomes)
+            names.append(requestOutcomeName(outcome));
+        parts.append(names.join(tr(" or ")));
+    }
+    if (minAttempts && maxAttempts && *minAttempts == *maxAttempts)
+        parts.append(tr("%n attempt(s)", nullptr, *minAttempts));
+    else if (minAttempts && maxAttempts)
+        parts.append(tr("%1-%2 attempts").arg(*minAttempts).arg(*maxAttempts));
+    else if (minAttempts)
+        parts.append(tr("at least %n attempt(s)", nullptr, *minAttempts));
+    else if (maxAttempts)
+        parts.append(tr("at most %n attempt(s)", nullptr, *maxAttempts));
+    if (checkFinalStatus)
+        parts.append(finalStatus ? tr("status %1").arg(*finalStatus) : tr("no HTTP status"));
+    if (minTotalMs)
+        parts.append(tr("at least %1 ms").arg(milliseconds(*minTotalMs)));
+    if (maxTotalMs)
+        parts.append(tr("within %1 ms").arg(milliseconds(*maxTotalMs)));
+    if (minSuccessRate)
+        parts.append(tr("success rate at least %1 %").arg(*minSuccessRate * 100.0, 0, 'g', 4));
+    if (!lastCause.isEmpty())
+        parts.append(tr("last cause %1").arg(lastCause));
+    return parts.join(QStringLiteral(", "));
+}
+
+bool Scenario::needsServer() const
+{
+    return std::any_of(requests.cbegin(), requests.cend(), [](const ScenarioRequest &r) { return r.usesServer(); });
+}
+
+int Scenario::totalRequests() const
+{
+    int total = 0;
+    for (const ScenarioRequest &r : requests)
+        total += r.count;
+    return total;
+}
+
+const ScenarioRequest *Scenario::request(const QString &requestName) const
+{
+    for (const ScenarioRequest &r : requests) {
+        if (r.name == requestName)
+            return &r;
+    }
+    return nullptr;
+}
+
+QUrl Scenario::resolveUrl(const QString &urlTemplate, const QUrl &serverBase)
+{
+    QString text = urlTemplate;
+    if (text.contains(serverPlaceholder())) {
+        QString base = serverBase.toString(QUrl::FullyEncoded);
+        while (base.endsWith(QLatin1Char('/')))
+            base.chop(1);
+        text.replace(serverPlaceholder(), base);
+    }
+    return QUrl(text);
+}
+
+QList<ExpectationResult> evaluateExpectations(
+    const Scenario &scenario, const RunRecord &run, const QHash<quint64, QString> &requestNames)
+{
+    QHash<quint64, const RequestResult *> results;
+    for (const RequestResult &r : run.results)
+        results.insert(r.requestId, &r);
+    QHash<quint64, const AttemptRecord *> lastAttempts;
+    for (const AttemptRecord &a : run.attempts) {
+        const AttemptRecord *&last = lastAttempts[a.requestId];
+        if (!last || a.attemptIndex >= last->attemptIndex)
+            last = &a;
+    }
+    QMap<QString, QList<quint64>> idsByName; // ids come out sorted per name
+    for (auto it = requestNames.cbegin(); it != requestNames.cend(); ++it)
+        idsByName[it.value()].append(it.key());
+    for (QList<quint64> &ids : idsByName)
+        std::sort(ids.begin(), ids.end());
+
+    QList<ExpectationResult> verdicts;
+    for (const ScenarioExpectation &e : scenario.expectations) {
+        ExpectationResult verdict;
+        const QString criteria = e.describe();
+        verdict.name = e.name.isEmpty() ? tr("%1 (%2)").arg(e.request, criteria) : e.name;
+        const QList<quint64> ids = idsByName.value(e.request);
+        verdict.requestIds = ids;
+
+        QStringList misses;
+        int missCount = 0;
+        const auto miss = [&](const QString &text) {
+            if (++missCount <= listedMisses)
+                misses.append(text);
+        };
+        int succeeded = 0;
+        for (qsizetype i = 0; i < ids.size(); ++i) {
+            const QString who = ids.size() == 1 ? e.request : tr("%1 #%2").arg(e.request).arg(i + 1);
+            const RequestResult *result = results.value(ids[i]);
+            if (!result) {
+                miss(tr("%1 did not finish").arg(who));
+                continue;
+            }
+            verdict.durationMs = std::max(verdict.durationMs, result->totalMs());
+            if (result->outcome == RequestOutcome::Succeeded)
+                ++succeeded;
+            if (!e.outcomes.isEmpty() && !e.outcomes.contains(result->outcome)) {
+                miss(tr("%1 ended %2 (%3)").arg(who, requestOutcomeName(result->outcome), result->reason));
+            }
+            if ((e.minAttempts && result->attempts < *e.minAttempts)
+                || (e.maxAttempts && result->attempts > *e.maxAttempts)) {
+                miss(tr("%1 made %n attempt(s)", nullptr, result->attempts).arg(who));
+            }
+            if (e.checkFinalStatus && result->finalStatus != e.finalStatus)
+                miss(tr("%1 ended with status %2").arg(who, statusText(result->finalStatus)));
+            const double total = result->totalMs();
+            if (e.minTotalMs && total < *e.minTotalMs)
+                miss(tr("%1 took only %2 ms").arg(who, milliseconds(total)));
+            if (e.maxTotalMs && total > *e.maxTotalMs)
+                miss(tr("%1 took %2 ms").arg(who, milliseconds(total)));
+            if (!e.lastCause.isEmpty()) {
+                const AttemptRecord *last = lastAttempts.value(ids[i]);
+                const QString cause = last ? last->cause : tr("(no attempt)");
+                if (cause != e.lastCause)
+                    miss(tr("%1 ended on cause %2").arg(who, cause));
+            }
+        }
+        // Requests the scenario asked for but the run never sent (cut off by its
+        // time limit, or cancelled) miss every expectation on them.
+        qsizetype planned = 0;
+        for (const ScenarioRequest &entry : scenario.requests) {
+            if (entry.name == e.request)
+                planned += entry.count;
+        }
+        const qsizetype unsent = std::max<qsizetype>(0, planned - ids.size());
+        if (ids.isEmpty())
+            miss(tr("no request named \"%1\" ran").arg(e.request));
+        else if (unsent > 0)
+            miss(tr("%n request(s) never sent", nullptr, static_cast<int>(unsent)));
+        const qsizetype judged = std::max(planned, ids.size());
+        if (e.minSuccessRate && judged > 0) {
+            const double rate = double(succeeded) / double(judged);
+            if (rate + 1e-12 < *e.minSuccessRate)
+                miss(tr("success rate %1 % (%2 of %3)").arg(rate * 100.0, 0, 'f', 1).arg(succeeded).arg(judged));
+        }
+
+        verdict.passed = missCount == 0;
+        if (verdict.passed) {
+            verdict.message = tr("%n request(s): %1", nullptr, static_cast<int>(ids.size())).arg(criteria);
+        } else {
+            QString text = tr("expected %1; but %2").arg(criteria, misses.join(QStringLiteral("; ")));
+            if (missCount > listedMisses)
+                text += tr(" (and %n more)", nullptr, missCount - listedMisses);
+            verdict.message = text;
+        }
+        verdicts.append(verdict);
+    }
+    return verdicts;
+}
+
+} // namespace RetryLab::Core

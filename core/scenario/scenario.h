@@ -1,0 +1,105 @@
+#pragma once
+
+#include "core/policy/backoffpolicy.h"
+#include "core/record/attemptrecord.h"
+#include "core/record/expectationresult.h"
+
+#include <QHash>
+#include <QList>
+#include <QString>
+#include <QStringList>
+#include <QUrl>
+
+#include <optional>
+
+namespace RetryLab::Core {
+
+struct RunRecord;
+
+/// Steps for the embedded fault server (FaultInstruction texts, "reset*2"
+/// allowed), answered to one request entry of a scenario.
+struct ScenarioScript
+{
+    QStringList steps;
+    /// false: every logical request of the entry gets its own copy of the
+    /// steps, so each sees the same sequence (as a conformance test wants).
+    /// true: one copy for the whole entry; its requests take the steps in the
+    /// order they reach the server, like clients sharing one flaky backend.
+    bool shared = false;
+};
+
+/// One entry of a scenario's "requests": `count` logical requests made from
+/// the same template, at most `concurrency` of them outstanding at once.
+struct ScenarioRequest
+{
+    QString name; ///< unique within the scenario; expectations refer to it
+    /// The request. Its URL is left empty: it is resolved from urlTemplate.
+    RequestSpec spec;
+    /// The URL as written; "{server}" stands for the embedded server's base URL.
+    QString urlTemplate;
+    int count = 1;
+    /// Logical requests of this entry in progress at once (sleeping between
+    /// attempts counts): a group of `concurrency` clients working through `count`.
+    int concurrency = 1;
+    std::optional<ScenarioScript> script;
+
+    bool usesServer() const;
+};
+
+/// What a scenario expects of the logical requests of one entry. Every
+/// criterion that is set must hold for every one of them, except
+/// minSuccessRate, which looks at the entry as a whole.
+struct ScenarioExpectation
+{
+    QString name; ///< the JUnit test case name; made from the criteria when empty
+    QString request; ///< the ScenarioRequest::name it checks
+    QList<RequestOutcome> outcomes; ///< any of these; empty: not checked
+    std::optional<int> minAttempts;
+    std::optional<int> maxAttempts;
+    bool checkFinalStatus = false;
+    std::optional<int> finalStatus; ///< none: no HTTP status at all (a network fault)
+    std::optional<double> minTotalMs;
+    std::optional<double> maxTotalMs;
+    std::optional<double> minSuccessRate; ///< 0..1, over the entry's requests
+    QString lastCause; ///< cause of the final attempt, e.g. "http-503/not-idempotent"
+
+    /// A short description of the criteria: "succeeded, 3 attempts, status 200".
+    QString describe() const;
+};
+
+/// A scenario file as read by ScenarioReader: a policy, requests, an optional
+/// script for the embedded fault server and expectations. The same object
+/// drives `retrylab run` and could drive the GUI.
+struct Scenario
+{
+    QString name;
+    QString description;
+    BackoffPolicy policy;
+    /// Where the policy came from, for people: "preset google-cloud-storage
+    /// with 2 overrides", "inline".
+    QString policyOrigin;
+    quint64 seed = 0x5EEDULL;
+    int concurrency = 6; ///< attempts in flight at once across all requests
+    /// Stops the run (cancelling what is left) after this long; 0: no limit.
+    double timeoutMs = 0.0;
+    QList<ScenarioRequest> requests;
+    QList<ScenarioExpectation> expectations;
+
+    /// The placeholder for the embedded server's base URL ("http://127.0.0.1:PORT").
+    static QString serverPlaceholder() { return QStringLiteral("{server}"); }
+
+    /// Whether the embedded server must run: a URL names it, or a script needs it.
+    bool needsServer() const;
+    int totalRequests() const;
+    const ScenarioRequest *request(const QString &requestName) const;
+
+    /// A URL template with the placeholder replaced by `serverBase`.
+    static QUrl resolveUrl(const QString &urlTemplate, const QUrl &serverBase);
+};
+
+/// Judges the expectations against a finished run. `requestNames` maps each
+/// logical request id of the run to the name of its scenario entry.
+QList<ExpectationResult> evaluateExpectations(
+    const Scenario &scenario, const RunRecord &run, const QHash<quint64, QString> &requestNames);
+
+} // namespace RetryLab::Core

@@ -1,0 +1,41 @@
+#pragma once
+
+#include "core/scenario/scenario.h"
+#include "core/util/result.h"
+
+#include <QByteArray>
+#include <QString>
+#include <QStringList>
+
+namespace RetryLab::Core {
+
+/// Reads scenario files (format "retrylab-scenario", version 1). A file that
+/// is not valid JSON is refused with its line and column; a field of the wrong
+/// type, an impossible value or an unknown field is refused with the field's
+/// path ("requests[2].url: ..."). Nothing is guessed and nothing is ignored.
+/// The format is described in the headless README; resources/scenarios/ holds examples.
+namespace ScenarioReader {
+
+inline constexpr int formatVersion = 1;
+inline constexpr char formatName[] = "retrylab-scenario";
+
+/// Limits beyond which a file is refused rather than run.
+inline constexpr int maxRequestEntries = 1000;
+inline constexpr int maxTotalRequests = 100'000;
+inline constexpr int maxConcurrency = 1000;
+inline constexpr qint64 maxFileBytes = 16 * 1024 * 1024;
+
+Result<Scenario> fromJson(const QByteArray &json);
+/// Reads a file (Qt resource paths such as ":/scenarios/x.json" too). The
+/// error starts with the file name; a scenario without a name takes the file's.
+Result<Scenario> readFile(const QString &path);
+
+/// The scenarios shipped in resources/scenarios/, as resource paths, sorted.
+QStringList builtInScenarios();
+
+/// "line 3, column 14" for a byte offset into `text`, for JSON syntax errors.
+QString lineAndColumn(const QByteArray &text, qsizetype offset);
+
+} // namespace ScenarioReader
+
+} // namespace RetryLab::Core

@@ -1,0 +1,22 @@
+#pragma once
+
+#include "core/util/result.h"
+
+#include <QByteArray>
+#include <QString>
+
+namespace RetryLab::Core {
+
+/// Writing export files. A file is written to a temporary name and renamed
+/// over the target only when every byte is on disk (QSaveFile), so a failed
+/// or interrupted export never leaves half a report behind, and never
+/// destroys the previous one.
+namespace ExportFile {
+
+/// Writes `data` to `path`; returns the number of bytes written, or an error
+/// that names the file and the reason.
+Result<qint64> write(const QString &path, const QByteArray &data);
+
+} // namespace ExportFile
+
+} // namespace RetryLab::Core

@@ -1,0 +1,438 @@
+#include "core/export/harexport.h"
+
+#include "tests/core/export/exportsamples.h"
+
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QProcess>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace RetryLab::Core;
+
+namespace {
+
+QJsonObject logOf(const RunRecord &run, const ExportOptions &options = {})
+{
+    return HarExport::toJsonObject(run, options).value(QStringLiteral("log")).toObject();
+}
+
+QJsonObject entry(const QJsonObject &log, int index)
+{
+    return log.value(QStringLiteral("entries")).toArray().at(index).toObject();
+}
+
+QJsonObject named(const QJsonArray &items, const QString &name)
+{
+    for (const QJsonValue &item : items) {
+        if (item.toObject().value(QStringLiteral("name")).toString() == name)
+            return item.toObject();
+    }
+    return {};
+}
+
+struct ValidatorRun
+{
+    bool skipped = false;
+    int exitCode = -1;
+    QString output;
+};
+
+// Runs tests/tools/validate-har.js on the files with the installed har-validator.
+ValidatorRun validate(const QStringList &files)
+{
+    ValidatorRun result;
+    const QString node = QStandardPaths::findExecutable(QStringLiteral("node"));
+    if (node.isEmpty()) {
+        result.skipped = true;
+        return result;
+    }
+    QProcess process;
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert(QStringLiteral("NODE_PATH"), QStringLiteral(RETRYLAB_NODE_TOOLS_DIR "/node_modules"));
+    process.setProcessEnvironment(env);
+    process.setProcessChannelMode(QProcess::MergedChannels);
+    process.start(node, QStringList{QStringLiteral(RETRYLAB_HAR_VALIDATOR_SCRIPT)} + files);
+    if (!process.waitForFinished(120'000)) {
+        process.kill();
+        process.waitForFinished();
+        result.output = QStringLiteral("node did not finish: ") + process.errorString();
+        return result;
+    }
+    result.exitCode = process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1;
+    result.output = QString::fromUtf8(process.readAll());
+    return result;
+}
+
+QString writeHar(const QTemporaryDir &dir, const QString &name, const QByteArray &json)
+{
+    const QString path = dir.filePath(name);
+    QFile file(path);
+    if (!file.open(QIODevice::WriteOnly))
+        return {};
+    file.write(json);
+    return path;
+}
+
+} // namespace
+
+class TestHarExport : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void schema_harValidatorAcceptsEveryExport();
+    void schema_harValidatorRejectsABrokenHar();
+    void log_creatorPagesAndEntries();
+    void entry_responseWithEveryField();
+    void entry_networkErrorIsStillValid();
+    void entry_timeoutAndReusedConnection();
+    void entry_binaryPostToAnIpAddress();
+    void entry_readModifyWriteSteps();
+    void entry_hugeValuesAndDeadline();
+    void timings_data();
+    void timings();
+    void redactedByDefault_noSecretAnywhere();
+    void unredacted_containsSecretsAndWarns();
+};
+
+void TestHarExport::schema_harValidatorAcceptsEveryExport()
+{
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+
+    RunRecord onlyFailures = ExportSamples::sampleRun();
+    onlyFailures.attempts = {onlyFailures.attempts.at(6), onlyFailures.attempts.at(7)};
+    RunRecord noClock = ExportSamples::sampleRun();
+    noClock.startedAt = QDateTime();
+    for (AttemptRecord &a : noClock.attempts)
+        a.startWall = QDateTime();
+
+    QStringList files{
+        writeHar(dir, QStringLiteral("redacted.har"), HarExport::toJson(ExportSamples::sampleRun())),
+        writeHar(
+            dir, QStringLiteral("unredacted.har"), HarExport::toJson(ExportSamples::sampleRun(), ExportOptions{false})),
+        writeHar(dir, QStringLiteral("empty.har"), HarExport::toJson(RunRecord{})),
+        writeHar(dir, QStringLiteral("failures.har"), HarExport::toJson(onlyFailures)),
+        writeHar(dir, QStringLiteral("no-clock.har"), HarExport::toJson(noClock)),
+    };
+    const QString written = dir.filePath(QStringLiteral("written.har"));
+    const auto result = HarExport::writeFile(written, ExportSamples::sampleRun());
+    QVERIFY2(result.ok(), qPrintable(result.error()));
+    files.append(written);
+    QVERIFY(!files.contains(QString()));
+
+    const ValidatorRun run = validate(files);
+    if (run.skipped)
+        QSKIP("node is not installed, so the HAR schema cannot be checked (scripts/deps.sh installs Node.js)");
+    if (run.exitCode == 3)
+        QFAIL(qPrintable(QStringLiteral("har-validator is not installed in " RETRYLAB_NODE_TOOLS_DIR
+                                        " (the node_tools_install test installs it): ")
+            + run.output));
+    QVERIFY2(run.exitCode == 0, qPrintable(run.output));
+    QCOMPARE(run.output.count(QLatin1String("valid HAR")), files.size());
+}
+
+void TestHarExport::schema_harValidatorRejectsABrokenHar()
+{
+    QTemporaryDir dir;
+    QJsonObject har = HarExport::toJsonObject(ExportSamples::sampleRun());
+    QJsonObject log = har.value(QStringLiteral("log")).toObject();
+    QJsonArray entries = log.value(QStringLiteral("entries")).toArray();
+    QJsonObject first = entries.at(0).toObject();
+    first.remove(QStringLiteral("timings"));
+    first.insert(QStringLiteral("startedDateTime"), QStringLiteral("yesterday"));
+    entries.replace(0, first);
+    log.insert(QStringLiteral("entries"), entries);
+    har.insert(QStringLiteral("log"), log);
+
+    const ValidatorRun run = validate({writeHar(dir, QStringLiteral("broken.har"), QJsonDocument(har).toJson())});
+    if (run.skipped)
+        QSKIP("node is not installed, so the HAR schema cannot be checked (scripts/deps.sh installs Node.js)");
+    QVERIFY2(run.exitCode == 1, qPrintable(run.output));
+    QVERIFY2(run.output.contains(QLatin1String("invalid HAR")), qPrintable(run.output));
+}
+
+void TestHarExport::log_creatorPagesAndEntries()
+{
+    const QJsonObject log = logOf(ExportSamples::sampleRun());
+    QCOMPARE(log.value(QStringLiteral("version")).toString(), QStringLiteral("1.2"));
+    QCOMPARE(log.value(QStringLiteral("creator")).toObject().value(QStringLiteral("name")).toString(),
+        QStringLiteral("RetryLab"));
+    QCOMPARE(log.value(QStringLiteral("_policy")).toObject().value(QStringLiteral("name")).toString(),
+        ExportSamples::sampleRun().policy.name);
+
+    const QJsonArray pages = log.value(QStringLiteral("pages")).toArray();
+    QCOMPARE(pages.size(), 4); // request 5 never made an attempt
+    QCOMPARE(pages.at(0).toObject().value(QStringLiteral("id")).toString(), QStringLiteral("request-1"));
+    QVERIFY(pages.at(0)
+                .toObject()
+                .value(QStringLiteral("title"))
+                .toString()
+                .endsWith(QStringLiteral("(batch 1/3 – Übersicht)")));
+
+    const QJsonArray entries = log.value(QStringLiteral("entries")).toArray();
+    QCOMPARE(entries.size(), 10);
+    QString previous;
+    for (const QJsonValue &value : entries) {
+        const QJsonObject e = value.toObject();
+        const QString started = e.value(QStringLiteral("startedDateTime")).toString();
+        QVERIFY2(previous <= started, "entries are sorted by start");
+        previous = started;
+        QCOMPARE(e.value(QStringLiteral("pageref")).toString(),
+            QStringLiteral("request-%1").arg(e.value(QStringLiteral("_requestId")).toInt()));
+    }
+}
+
+void TestHarExport::entry_responseWithEveryField()
+{
+    const QJsonObject e = entry(logOf(ExportSamples::sampleRun()), 0);
+    QCOMPARE(e.value(QStringLiteral("startedDateTime")).toString(), QStringLiteral("2025-03-04T05:06:07.089Z"));
+    QCOMPARE(e.value(QStringLiteral("time")).toDouble(), 120.5);
+    QCOMPARE(e.value(QStringLiteral("_requestId")).toInt(), 1);
+    QCOMPARE(e.value(QStringLiteral("_attemptIndex")).toInt(), 0);
+    QCOMPARE(e.value(QStringLiteral("_plannedDelayMs")).toDouble(), 0.0);
+    QCOMPARE(e.value(QStringLiteral("_actualDelayMs")).toDouble(), 0.0);
+    QCOMPARE(e.value(QStringLiteral("_queuedMs")).toDouble(), 1.5);
+    QCOMPARE(e.value(QStringLiteral("_nextDelayMs")).toDouble(), 1234.5);
+    QCOMPARE(e.value(QStringLiteral("_retryAfterMs")).toDouble(), 1000.0);
+    QCOMPARE(e.value(QStringLiteral("_classification")).toString(), QStringLiteral("http-503"));
+    QCOMPARE(e.value(QStringLiteral("_decision")).toString(), QStringLiteral("retry-after-delay"));
+    QCOMPARE(
+        e.value(QStringLiteral("_reason")).toString(), QStringLiteral("HTTP 503 is transient: retry after a delay"));
+    QCOMPARE(e.value(QStringLiteral("_end")).toString(), QStringLiteral("response"));
+    QVERIFY(!e.contains(QStringLiteral("serverIPAddress"))); // a host name, not an address
+
+    const QJsonObject request = e.value(QStringLiteral("request")).toObject();
+    QCOMPARE(request.value(QStringLiteral("method")).toString(), QStringLiteral("GET"));
+    QCOMPARE(request.value(QStringLiteral("url")).toString(),
+        QStringLiteral(
+            "https://REDACTED:REDACTED@api.example.com/v1/items?page=2&access_token=REDACTED&note=a%2Cb%22c"));
+    QCOMPARE(request.value(QStringLiteral("httpVersion")).toString(), QStringLiteral("HTTP/1.1"));
+    QCOMPARE(request.value(QStringLiteral("bodySize")).toInt(), 0);
+    QVERIFY(!request.contains(QStringLiteral("postData")));
+    const QJsonArray query = request.value(QStringLiteral("queryString")).toArray();
+    QCOMPARE(query.size(), 3);
+    QCOMPARE(named(query, QStringLiteral("note")).value(QStringLiteral("value")).toString(), QStringLiteral("a,b\"c"));
+    QCOMPARE(named(query, QStringLiteral("access_token")).value(QStringLiteral("value")).toString(),
+        QStringLiteral("REDACTED"));
+    const QJsonArray headers = request.value(QStringLiteral("headers")).toArray();
+    QCOMPARE(headers.size(), 6);
+    QCOMPARE(named(headers, QStringLiteral("X-Note")).value(QStringLiteral("value")).toString(),
+        QString::fromUtf8(ExportSamples::noteHeaderValue()));
+    QCOMPARE(named(headers, QStringLiteral("X-Unicode")).value(QStringLiteral("value")).toString(),
+        QString::fromUtf8(ExportSamples::unicodeHeaderValue()));
+    const QJsonArray cookies = request.value(QStringLiteral("cookies")).toArray();
+    QCOMPARE(cookies.size(), 2);
+    QCOMPARE(
+        named(cookies, QStringLiteral("theme")).value(QStringLiteral("value")).toString(), QStringLiteral("REDACTED"));
+
+    const QJsonObject response = e.value(QStringLiteral("response")).toObject();
+    QCOMPARE(response.value(QStringLiteral("status")).toInt(), 503);
+    QCOMPARE(response.value(QStringLiteral("statusText")).toString(), QStringLiteral("Service Unavailable"));
+    QCOMPARE(response.value(QStringLiteral("httpVersion")).toString(), QStringLiteral("HTTP/1.1"));
+    QCOMPARE(response.value(QStringLiteral("bodySize")).toInt(), 17);
+    QCOMPARE(response.value(QStringLiteral("redirectURL")).toString(), QString());
+    QVERIFY(!response.contains(QStringLiteral("_error"))); // an HTTP status is not a transport error
+    const QJsonObject content = response.value(QStringLiteral("content")).toObject();
+    QCOMPARE(content.value(QStringLiteral("size")).toInt(), 17);
+    QCOMPARE(content.value(QStringLiteral("mimeType")).toString(), QStringLiteral("text/plain; charset=utf-8"));
+    QVERIFY(!content.contains(QStringLiteral("text"))); // only the final response's body is recorded
+    const QJsonObject cookie = response.value(QStringLiteral("cookies")).toArray().at(0).toObject();
+    QCOMPARE(cookie.value(QStringLiteral("name")).toString(), QStringLiteral("sid"));
+    QCOMPARE(cookie.value(QStringLiteral("value")).toString(), QStringLiteral("REDACTED"));
+    QCOMPARE(cookie.value(QStringLiteral("path")).toString(), QStringLiteral("/"));
+    QCOMPARE(cookie.value(QStringLiteral("httpOnly")).toBool(), true);
+
+    const QJsonObject timings = e.value(QStringLiteral("timings")).toObject();
+    QCOMPARE(timings.value(QStringLiteral("blocked")).toDouble(), 1.25);
+    QCOMPARE(timings.value(QStringLiteral("dns")).toDouble(), -1.0);
+    QCOMPARE(timings.value(QStringLiteral("connect")).toDouble(), 18.75);
+    QCOMPARE(timings.value(QStringLiteral("ssl")).toDouble(), -1.0);
+    QCOMPARE(timings.value(QStringLiteral("send")).toDouble(), 0.0);
+    QCOMPARE(timings.value(QStringLiteral("wait")).toDouble(), 80.0);
+    QCOMPARE(timings.value(QStringLiteral("receive")).toDouble(), 20.5);
+}
+
+void TestHarExport::entry_networkErrorIsStillValid()
+{
+    const QJsonObject e = entry(logOf(ExportSamples::sampleRun()), 7);
+    QCOMPARE(e.value(QStringLiteral("_attemptIndex")).toInt(), 1);
+    QCOMPARE(e.value(QStringLiteral("_plannedDelayMs")).toDouble(), 1234.5);
+    QCOMPARE(e.value(QStringLiteral("_actualDelayMs")).toDouble(), 1239.75);
+    QCOMPARE(e.value(QStringLiteral("_classification")).toString(), QStringLiteral("connection-refused"));
+    QCOMPARE(e.value(QStringLiteral("_end")).toString(), QStringLiteral("network-error"));
+    QCOMPARE(e.value(QStringLiteral("time")).toDouble(), 2.25);
+    const QJsonObject response = e.value(QStringLiteral("response")).toObject();
+    QCOMPARE(response.value(QStringLiteral("status")).toInt(-1), 0);
+    QCOMPARE(response.value(QStringLiteral("httpVersion")).toString(QStringLiteral("x")), QString());
+    QCOMPARE(response.value(QStringLiteral("bodySize")).toInt(), -1);
+    QCOMPARE(response.value(QStringLiteral("content")).toObject().value(QStringLiteral("size")).toInt(-1), 0);
+    const QString error = response.value(QStringLiteral("_error")).toString();
+    QVERIFY2(error.startsWith(QLatin1String("Connection refused while sending Authorization: Bearer REDACTED")),
+        qPrintable(error));
+    const QJsonObject timings = e.value(QStringLiteral("timings")).toObject();
+    QCOMPARE(timings.value(QStringLiteral("blocked")).toDouble(), 0.5);
+    QCOMPARE(timings.value(QStringLiteral("connect")).toDouble(), 1.75);
+    QCOMPARE(timings.value(QStringLiteral("wait")).toDouble(), 0.0);
+    QCOMPARE(timings.value(QStringLiteral("receive")).toDouble(), 0.0);
+}
+
+void TestHarExport::entry_timeoutAndReusedConnection()
+{
+    const QJsonObject log = logOf(ExportSamples::sampleRun());
+    const QJsonObject timeout = entry(log, 8);
+    QCOMPARE(timeout.value(QStringLiteral("_end")).toString(), QStringLiteral("attempt-timeout"));
+    QCOMPARE(timeout.value(QStringLiteral("response")).toObject().value(QStringLiteral("_error")).toString(),
+        QStringLiteral("per-attempt timeout of 10000 ms expired"));
+    const QJsonObject t = timeout.value(QStringLiteral("timings")).toObject();
+    QCOMPARE(t.value(QStringLiteral("connect")).toDouble(), 4.5);
+    QCOMPARE(t.value(QStringLiteral("wait")).toDouble(), 9995.0);
+    QCOMPARE(timeout.value(QStringLiteral("time")).toDouble(), 10000.0);
+
+    const QJsonObject reused = entry(log, 9);
+    const QJsonObject r = reused.value(QStringLiteral("timings")).toObject();
+    QCOMPARE(r.value(QStringLiteral("blocked")).toDouble(), -1.0);
+    QCOMPARE(r.value(QStringLiteral("connect")).toDouble(), -1.0);
+    QCOMPARE(r.value(QStringLiteral("send")).toDouble(), 1.0);
+    QCOMPARE(r.value(QStringLiteral("wait")).toDouble(), 39.0);
+    QCOMPARE(r.value(QStringLiteral("receive")).toDouble(), 10.0);
+    // The final attempt carries the request's final body, redacted.
+    const QJsonObject content
+        = reused.value(QStringLiteral("response")).toObject().value(QStringLiteral("content")).toObject();
+    const QJsonObject body
+        = QJsonDocument::fromJson(content.value(QStringLiteral("text")).toString().toUtf8()).object();
+    QCOMPARE(body.value(QStringLiteral("refresh_token")).toString(), QStringLiteral("REDACTED"));
+    QCOMPARE(body.value(QStringLiteral("items")).toArray().at(0).toString(), QStringLiteral("Grüße"));
+    QCOMPARE(content.value(QStringLiteral("mimeType")).toString(), QStringLiteral("application/json"));
+}
+
+void TestHarExport::entry_binaryPostToAnIpAddress()
+{
+    const QJsonObject e = entry(logOf(ExportSamples::sampleRun()), 1);
+    QCOMPARE(e.value(QStringLiteral("serverIPAddress")).toString(), QStringLiteral("127.0.0.1"));
+    const QJsonObject request = e.value(QStringLiteral("request")).toObject();
+    QCOMPARE(request.value(QStringLiteral("method")).toString(), QStringLiteral("POST"));
+    QCOMPARE(request.value(QStringLiteral("bodySize")).toInt(), 256);
+    const QJsonObject postData = request.value(QStringLiteral("postData")).toObject();
+    QCOMPARE(postData.value(QStringLiteral("mimeType")).toString(), QStringLiteral("application/octet-stream"));
+    QCOMPARE(postData.value(QStringLiteral("_encoding")).toString(), QStringLiteral("base64"));
+    QCOMPARE(QByteArray::fromBase64(postData.value(QStringLiteral("text")).toString().toLatin1()),
+        ExportSamples::binaryBody());
+    QCOMPARE(named(request.value(QStringLiteral("headers")).toArray(), QStringLiteral("Proxy-Authorization"))
+                 .value(QStringLiteral("value"))
+                 .toString(),
+        QStringLiteral("Basic REDACTED"));
+    const QJsonObject response = e.value(QStringLiteral("response")).toObject();
+    QCOMPARE(response.value(QStringLiteral("status")).toInt(), 500);
+    QCOMPARE(response.value(QStringLiteral("statusText")).toString(), QStringLiteral("-Internal, \"Error\"\r\nsplit"));
+    QCOMPARE(e.value(QStringLiteral("_decision")).toString(), QStringLiteral("give-up"));
+}
+
+void TestHarExport::entry_readModifyWriteSteps()
+{
+    const QJsonObject log = logOf(ExportSamples::sampleRun(), ExportOptions{false});
+    const QJsonObject read = entry(log, 2);
+    const QJsonObject write = entry(log, 3);
+    QCOMPARE(read.value(QStringLiteral("_step")).toString(), QStringLiteral("read"));
+    QCOMPARE(write.value(QStringLiteral("_step")).toString(), QStringLiteral("write"));
+    QCOMPARE(read.value(QStringLiteral("serverIPAddress")).toString(), QStringLiteral("::1"));
+    QCOMPARE(read.value(QStringLiteral("request")).toObject().value(QStringLiteral("bodySize")).toInt(), 0);
+    // The write's body is computed by the executor and not recorded.
+    QCOMPARE(write.value(QStringLiteral("request")).toObject().value(QStringLiteral("bodySize")).toInt(), -1);
+    QVERIFY(!write.value(QStringLiteral("request")).toObject().contains(QStringLiteral("postData")));
+    QCOMPARE(write.value(QStringLiteral("response")).toObject().value(QStringLiteral("status")).toInt(), 409);
+    QCOMPARE(entry(log, 6).value(QStringLiteral("_sequenceRound")).toInt(), 1);
+}
+
+void TestHarExport::entry_hugeValuesAndDeadline()
+{
+    const QJsonObject e = entry(logOf(ExportSamples::sampleRun()), 4);
+    QCOMPARE(e.value(QStringLiteral("_end")).toString(), QStringLiteral("deadline"));
+    QCOMPARE(e.value(QStringLiteral("_plannedDelayMs")).toDouble(), 86'400'000.0);
+    QCOMPARE(e.value(QStringLiteral("time")).toDouble(), 86'400'000.0);
+    const QJsonObject response = e.value(QStringLiteral("response")).toObject();
+    QCOMPARE(response.value(QStringLiteral("status")).toInt(), 200);
+    QCOMPARE(
+        response.value(QStringLiteral("_error")).toString(), QStringLiteral("total deadline of 86400000 ms reached"));
+    QCOMPARE(response.value(QStringLiteral("content")).toObject().value(QStringLiteral("size")).toDouble(),
+        double(qint64(1) << 60));
+    const QJsonObject request = e.value(QStringLiteral("request")).toObject();
+    QCOMPARE(named(request.value(QStringLiteral("queryString")).toArray(), QStringLiteral("q"))
+                 .value(QStringLiteral("value"))
+                 .toString(),
+        QStringLiteral("東京"));
+    QCOMPARE(named(request.value(QStringLiteral("headers")).toArray(), QStringLiteral("X-Huge"))
+                 .value(QStringLiteral("value"))
+                 .toString()
+                 .size(),
+        200 * 1024);
+}
+
+void TestHarExport::timings_data()
+{
+    QTest::addColumn<QList<qint64>>("points"); // start, connectionStarted, requestSent, firstByte, end (ms; -1 unknown)
+    QTest::addColumn<QList<double>>("expected"); // blocked, connect, send, wait, receive
+
+    QTest::addRow("all points") << QList<qint64>{0, 2, 10, 30, 35} << QList<double>{2, 8, 0, 20, 5};
+    QTest::addRow("reused connection") << QList<qint64>{0, -1, 1, 30, 35} << QList<double>{-1, -1, 1, 29, 5};
+    QTest::addRow("refused") << QList<qint64>{0, 1, -1, -1, 4} << QList<double>{1, 3, 0, 0, 0};
+    QTest::addRow("no response") << QList<qint64>{0, 1, 3, -1, 100} << QList<double>{1, 2, 0, 97, 0};
+    QTest::addRow("nothing but start and end") << QList<qint64>{0, -1, -1, -1, 7} << QList<double>{-1, -1, 0, 7, 0};
+    QTest::addRow("headers without requestSent") << QList<qint64>{0, 1, -1, 5, 9} << QList<double>{1, 4, 0, 0, 4};
+    QTest::addRow("points out of order are clamped")
+        << QList<qint64>{10, 5, 50, 40, 30} << QList<double>{0, 20, 0, 0, 0};
+    QTest::addRow("never started") << QList<qint64>{-1, -1, -1, -1, -1} << QList<double>{-1, -1, 0, 0, 0};
+}
+
+void TestHarExport::timings()
+{
+    QFETCH(QList<qint64>, points);
+    QFETCH(QList<double>, expected);
+    const auto ns = [](qint64 ms) { return ms < 0 ? qint64(-1) : ms * 1'000'000; };
+    AttemptRecord a;
+    a.startNs = ns(points.at(0));
+    a.connectionStartedNs = ns(points.at(1));
+    a.requestSentNs = ns(points.at(2));
+    a.firstByteNs = ns(points.at(3));
+    a.endNs = ns(points.at(4));
+    const HarExport::Timings t = HarExport::timingsOf(a);
+    QCOMPARE(t.blocked, expected.at(0));
+    QCOMPARE(t.connect, expected.at(1));
+    QCOMPARE(t.send, expected.at(2));
+    QCOMPARE(t.wait, expected.at(3));
+    QCOMPARE(t.receive, expected.at(4));
+    QCOMPARE(t.dns, -1.0);
+    QCOMPARE(t.ssl, -1.0);
+    // The phases add up to the attempt's duration.
+    QCOMPARE(t.total(), a.durationMs());
+}
+
+void TestHarExport::redactedByDefault_noSecretAnywhere()
+{
+    const QByteArray har = HarExport::toJson(ExportSamples::sampleRun());
+    for (const QString &secret : ExportSamples::secrets())
+        QVERIFY2(!har.contains(secret.toUtf8()), qPrintable(secret));
+    const QJsonObject log = logOf(ExportSamples::sampleRun());
+    QCOMPARE(log.value(QStringLiteral("_redacted")).toBool(), true);
+    QVERIFY(!log.contains(QStringLiteral("comment")));
+}
+
+void TestHarExport::unredacted_containsSecretsAndWarns()
+{
+    const QByteArray har = HarExport::toJson(ExportSamples::sampleRun(), ExportOptions{false});
+    for (const QString &secret : ExportSamples::secrets()) {
+        // The read-modify-write body is never in a HAR (see entry_readModifyWriteSteps).
+        if (secret == QLatin1String("SECRET-FORM-9"))
+            continue;
+        QVERIFY2(har.contains(secret.toUtf8()), qPrintable(secret));
+    }
+    const QJsonObject log = logOf(ExportSamples::sampleRun(), ExportOptions{false});
+    QCOMPARE(log.value(QStringLiteral("_redacted")).toBool(true), false);
+    QCOMPARE(log.value(QStringLiteral("comment")).toString(), ExportOptions::credentialsWarning());
+}
+
+QTEST_GUILESS_MAIN(TestHarExport)
+#include "tst_harexport.moc"

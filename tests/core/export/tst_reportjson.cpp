@@ -1,0 +1,412 @@
+#include "core/export/reportjson.h"
+
+#include "tests/core/export/exportsamples.h"
+
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <cmath>
+#include <functional>
+
+using namespace RetryLab::Core;
+
+namespace {
+
+QList<ExpectationResult> sampleExpectations()
+{
+    return {
+        {QStringLiteral("request 1 succeeds"), true, QStringLiteral("4 attempts"), 17530.0, {1}},
+        {QStringLiteral("upload is retried"), false,
+            QStringLiteral("expected 3 attempts, got 1 (see https://h/?token=tok-SECRET-1)"), 45.0, {2, 3}},
+    };
+}
+
+void compareHeaders(const HeaderList &actual, const HeaderList &expected)
+{
+    QCOMPARE(actual.size(), expected.size());
+    for (qsizetype i = 0; i < actual.size(); ++i) {
+        QCOMPARE(actual.at(i).first, expected.at(i).first);
+        QCOMPARE(actual.at(i).second, expected.at(i).second);
+    }
+}
+
+void compareAttempt(const AttemptRecord &a, const AttemptRecord &b)
+{
+    QCOMPARE(a.requestId, b.requestId);
+    QCOMPARE(a.attemptIndex, b.attemptIndex);
+    QCOMPARE(a.step, b.step);
+    QCOMPARE(a.sequenceRound, b.sequenceRound);
+    QCOMPARE(a.method, b.method);
+    QCOMPARE(a.url, b.url);
+    compareHeaders(a.requestHeaders, b.requestHeaders);
+    QCOMPARE(a.queuedNs, b.queuedNs);
+    QCOMPARE(a.startNs, b.startNs);
+    QCOMPARE(a.endNs, b.endNs);
+    QCOMPARE(a.startWall, b.startWall);
+    QCOMPARE(a.plannedDelayMs, b.plannedDelayMs);
+    QCOMPARE(a.actualDelayMs, b.actualDelayMs);
+    QCOMPARE(a.connectionStartedNs, b.connectionStartedNs);
+    QCOMPARE(a.requestSentNs, b.requestSentNs);
+    QCOMPARE(a.firstByteNs, b.firstByteNs);
+    QCOMPARE(a.finishedNs, b.finishedNs);
+    QCOMPARE(a.end, b.end);
+    QCOMPARE(a.httpStatus, b.httpStatus);
+    QCOMPARE(a.reasonPhrase, b.reasonPhrase);
+    QCOMPARE(a.networkError, b.networkError);
+    QCOMPARE(a.errorString, b.errorString);
+    compareHeaders(a.responseHeaders, b.responseHeaders);
+    QCOMPARE(a.bytesReceived, b.bytesReceived);
+    QCOMPARE(a.expectedBytes, b.expectedBytes);
+    QCOMPARE(a.decision, b.decision);
+    QCOMPARE(a.cause, b.cause);
+    QCOMPARE(a.reason, b.reason);
+    QCOMPARE(a.retryAfterMs, b.retryAfterMs);
+    QCOMPARE(a.retryAfterRaw, b.retryAfterRaw);
+    QCOMPARE(a.nextDelayMs, b.nextDelayMs);
+}
+
+void compareRequest(const RequestSpec &a, const RequestSpec &b)
+{
+    QCOMPARE(a.kind, b.kind);
+    QCOMPARE(a.method, b.method);
+    QCOMPARE(a.url, b.url);
+    compareHeaders(a.headers, b.headers);
+    QCOMPARE(a.body, b.body);
+    QCOMPARE(a.idempotent, b.idempotent);
+    QCOMPARE(a.attemptTimeoutMs, b.attemptTimeoutMs);
+    QCOMPARE(a.label, b.label);
+    QCOMPARE(a.increment, b.increment);
+}
+
+void compareResult(const RequestResult &a, const RequestResult &b)
+{
+    QCOMPARE(a.requestId, b.requestId);
+    QCOMPARE(a.outcome, b.outcome);
+    QCOMPARE(a.attempts, b.attempts);
+    QCOMPARE(a.reason, b.reason);
+    QCOMPARE(a.finalStatus, b.finalStatus);
+    QCOMPARE(a.startNs, b.startNs);
+    QCOMPARE(a.endNs, b.endNs);
+    QCOMPARE(a.body, b.body);
+}
+
+QJsonObject sampleObject()
+{
+    return ReportJson::toJsonObject(ExportSamples::sampleRun(), ExportOptions{false}, sampleExpectations());
+}
+
+using Mutation = std::function<void(QJsonObject &)>;
+
+// Replaces one field of an element of a top-level array.
+Mutation setInArray(const QString &array, int index, const QString &key, const QJsonValue &value)
+{
+    return [=](QJsonObject &o) {
+        QJsonArray items = o.value(array).toArray();
+        QJsonObject item = items.at(index).toObject();
+        item.insert(key, value);
+        items.replace(index, item);
+        o.insert(array, items);
+    };
+}
+
+} // namespace
+
+Q_DECLARE_METATYPE(Mutation)
+
+class TestReportJson : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void roundTrip_unredacted_isLossless();
+    void roundTrip_isStable();
+    void nonFiniteNumbers_comeBackAsNaN();
+    void timesAreRelativeAndUtc();
+    void hugeAndBinaryValues_areExact();
+    void redactedByDefault_noSecretAnywhere();
+    void unredacted_containsSecretsAndWarns();
+    void summary_countsOutcomes();
+    void malformed_namesTheField_data();
+    void malformed_namesTheField();
+    void notJson_saysWhere();
+    void files_writeAndRead();
+    void unreadableFile_namesThePath();
+};
+
+void TestReportJson::roundTrip_unredacted_isLossless()
+{
+    const RunRecord run = ExportSamples::sampleRun();
+    const auto back = ReportJson::fromJson(ReportJson::toJson(run, ExportOptions{false}, sampleExpectations()));
+    QVERIFY2(back.ok(), qPrintable(back.error()));
+    const ReportJson::Report &report = back.value();
+
+    QVERIFY(!report.redacted);
+    QVERIFY(report.run.policy == run.policy);
+    QCOMPARE(report.run.startedAt, run.startedAt);
+    QCOMPARE(report.run.epochNs, run.epochNs);
+
+    QCOMPARE(report.run.requests.size(), run.requests.size());
+    for (auto it = run.requests.cbegin(); it != run.requests.cend(); ++it) {
+        QVERIFY(report.run.requests.contains(it.key()));
+        compareRequest(report.run.requests.value(it.key()), it.value());
+        if (QTest::currentTestFailed())
+            QFAIL(qPrintable(QStringLiteral("request %1 differs").arg(it.key())));
+    }
+    QCOMPARE(report.run.attempts.size(), run.attempts.size());
+    for (qsizetype i = 0; i < run.attempts.size(); ++i) {
+        compareAttempt(report.run.attempts.at(i), run.attempts.at(i));
+        if (QTest::currentTestFailed())
+            QFAIL(qPrintable(QStringLiteral("attempt %1 differs").arg(i)));
+    }
+    QCOMPARE(report.run.results.size(), run.results.size());
+    for (qsizetype i = 0; i < run.results.size(); ++i) {
+        compareResult(report.run.results.at(i), run.results.at(i));
+        if (QTest::currentTestFailed())
+            QFAIL(qPrintable(QStringLiteral("result %1 differs").arg(i)));
+    }
+    QCOMPARE(report.expectations, sampleExpectations());
+}
+
+void TestReportJson::roundTrip_isStable()
+{
+    const QByteArray first = ReportJson::toJson(ExportSamples::sampleRun(), ExportOptions{false}, sampleExpectations());
+    const auto back = ReportJson::fromJson(first);
+    QVERIFY2(back.ok(), qPrintable(back.error()));
+    QCOMPARE(ReportJson::toJson(back->run, ExportOptions{false}, back->expectations), first);
+}
+
+void TestReportJson::nonFiniteNumbers_comeBackAsNaN()
+{
+    RunRecord run = ExportSamples::sampleRun();
+    run.attempts[0].plannedDelayMs = std::nan("");
+    run.attempts[0].actualDelayMs = std::numeric_limits<double>::infinity();
+    const QJsonObject o = ReportJson::toJsonObject(run);
+    QVERIFY(o.value(QStringLiteral("attempts"))
+                .toArray()
+                .at(0)
+                .toObject()
+                .value(QStringLiteral("plannedDelayMs"))
+                .isNull());
+    const auto back = ReportJson::fromJsonObject(o);
+    QVERIFY2(back.ok(), qPrintable(back.error()));
+    QVERIFY(std::isnan(back->run.attempts.at(0).plannedDelayMs));
+    QVERIFY(std::isnan(back->run.attempts.at(0).actualDelayMs));
+}
+
+void TestReportJson::timesAreRelativeAndUtc()
+{
+    const QJsonObject o = ReportJson::toJsonObject(ExportSamples::sampleRun());
+    QCOMPARE(o.value(QStringLiteral("startedAt")).toString(), QStringLiteral("2025-03-04T05:06:07.089Z"));
+    const QJsonArray attempts = o.value(QStringLiteral("attempts")).toArray();
+    const QJsonObject first = attempts.at(0).toObject(); // request 1, attempt 0
+    QCOMPARE(first.value(QStringLiteral("startMs")).toDouble(), 0.0);
+    QCOMPARE(first.value(QStringLiteral("startUtc")).toString(), QStringLiteral("2025-03-04T05:06:07.089Z"));
+    QCOMPARE(first.value(QStringLiteral("endMs")).toDouble(), 120.5);
+    QCOMPARE(first.value(QStringLiteral("endUtc")).toString(), QStringLiteral("2025-03-04T05:06:07.209Z"));
+    QCOMPARE(first.value(QStringLiteral("connectionStartedMs")).toDouble(), 1.25);
+    QCOMPARE(first.value(QStringLiteral("queuedMs")).toDouble(), 1.5);
+    QCOMPARE(first.value(QStringLiteral("durationMs")).toDouble(), 120.5);
+    QCOMPARE(first.value(QStringLiteral("end")).toString(), QStringLiteral("response"));
+    QCOMPARE(first.value(QStringLiteral("httpStatus")).toInt(), 503);
+    QCOMPARE(first.value(QStringLiteral("decision")).toString(), QStringLiteral("retry-after-delay"));
+    QCOMPARE(first.value(QStringLiteral("networkError")).toString(), QStringLiteral("ServiceUnavailableError"));
+
+    const QJsonObject refused = attempts.at(6).toObject(); // request 1, attempt 1
+    QCOMPARE(refused.value(QStringLiteral("attemptIndex")).toInt(), 1);
+    QVERIFY(refused.value(QStringLiteral("httpStatus")).isNull());
+    QVERIFY(refused.value(QStringLiteral("requestSentMs")).isNull());
+    QVERIFY(refused.value(QStringLiteral("requestSentUtc")).isNull());
+    QCOMPARE(refused.value(QStringLiteral("end")).toString(), QStringLiteral("network-error"));
+    QCOMPARE(refused.value(QStringLiteral("plannedDelayMs")).toDouble(), 1234.5);
+    QCOMPARE(refused.value(QStringLiteral("actualDelayMs")).toDouble(), 1239.75);
+}
+
+void TestReportJson::hugeAndBinaryValues_areExact()
+{
+    const QJsonObject o = ReportJson::toJsonObject(ExportSamples::sampleRun());
+    const QJsonObject deadline = o.value(QStringLiteral("attempts")).toArray().at(9).toObject();
+    // Beyond 2^53 a JSON number would round; such values are decimal strings.
+    QCOMPARE(deadline.value(QStringLiteral("bytesReceived")).toString(), QString::number(qint64(1) << 60));
+    QCOMPARE(deadline.value(QStringLiteral("expectedBytes")).toString(), QString::number((qint64(1) << 62) + 1));
+    QCOMPARE(deadline.value(QStringLiteral("endMs")).toDouble(), 86'400'300.0);
+
+    const QJsonObject post = o.value(QStringLiteral("requests")).toArray().at(1).toObject();
+    QCOMPARE(post.value(QStringLiteral("id")).toInt(), 2);
+    const QJsonObject body = post.value(QStringLiteral("body")).toObject();
+    QCOMPARE(QByteArray::fromBase64(body.value(QStringLiteral("base64")).toString().toLatin1()),
+        ExportSamples::binaryBody());
+
+    const QJsonObject huge = o.value(QStringLiteral("requests")).toArray().at(3).toObject();
+    QCOMPARE(huge.value(QStringLiteral("headers"))
+                 .toArray()
+                 .at(0)
+                 .toObject()
+                 .value(QStringLiteral("value"))
+                 .toString()
+                 .size(),
+        200 * 1024);
+}
+
+void TestReportJson::redactedByDefault_noSecretAnywhere()
+{
+    const QByteArray json = ReportJson::toJson(ExportSamples::sampleRun(), ExportOptions{}, sampleExpectations());
+    for (const QString &secret : ExportSamples::secrets())
+        QVERIFY2(!json.contains(secret.toUtf8()), qPrintable(secret));
+    QVERIFY(json.contains("REDACTED"));
+    const auto back = ReportJson::fromJson(json);
+    QVERIFY2(back.ok(), qPrintable(back.error()));
+    QVERIFY(back->redacted);
+    QVERIFY(!QJsonDocument::fromJson(json).object().contains(QStringLiteral("credentialsWarning")));
+    // What is not secret survives redaction.
+    QCOMPARE(back->run.requests.value(1).headers.at(3).second, ExportSamples::noteHeaderValue());
+    QCOMPARE(back->run.requests.value(1).headers.at(5).second, QByteArray("idem-42"));
+    QCOMPARE(back->run.requests.value(1).url.host(), QStringLiteral("api.example.com"));
+}
+
+void TestReportJson::unredacted_containsSecretsAndWarns()
+{
+    const QByteArray json = ReportJson::toJson(ExportSamples::sampleRun(), ExportOptions{false}, sampleExpectations());
+    for (const QString &secret : ExportSamples::secrets())
+        QVERIFY2(json.contains(secret.toUtf8()), qPrintable(secret));
+    const QJsonObject o = QJsonDocument::fromJson(json).object();
+    QCOMPARE(o.value(QStringLiteral("redacted")).toBool(true), false);
+    QCOMPARE(o.value(QStringLiteral("credentialsWarning")).toString(), ExportOptions::credentialsWarning());
+}
+
+void TestReportJson::summary_countsOutcomes()
+{
+    const QJsonObject o = ReportJson::toJsonObject(ExportSamples::sampleRun());
+    QCOMPARE(o.value(QStringLiteral("format")).toString(), QStringLiteral("retrylab-report"));
+    QCOMPARE(o.value(QStringLiteral("version")).toInt(), ReportJson::formatVersion);
+    const QJsonObject summary = o.value(QStringLiteral("summary")).toObject();
+    QCOMPARE(summary.value(QStringLiteral("requests")).toInt(), 5);
+    QCOMPARE(summary.value(QStringLiteral("attempts")).toInt(), 10);
+    QCOMPARE(summary.value(QStringLiteral("retries")).toInt(), 6);
+    const QJsonObject outcomes = summary.value(QStringLiteral("outcomes")).toObject();
+    QCOMPARE(outcomes.value(QStringLiteral("succeeded")).toInt(), 2);
+    QCOMPARE(outcomes.value(QStringLiteral("gave-up")).toInt(), 1);
+    QCOMPARE(outcomes.value(QStringLiteral("deadline-exceeded")).toInt(), 1);
+    QCOMPARE(outcomes.value(QStringLiteral("invalid-request")).toInt(), 1);
+}
+
+void TestReportJson::malformed_namesTheField_data()
+{
+    QTest::addColumn<Mutation>("mutate");
+    QTest::addColumn<QString>("expected");
+
+    QTest::addRow("wrong format") << Mutation([](QJsonObject &o) {
+        o.insert(QStringLiteral("format"), QStringLiteral("har"));
+    }) << QStringLiteral("field \"format\"");
+    QTest::addRow("future version") << Mutation([](QJsonObject &o) { o.insert(QStringLiteral("version"), 99); })
+                                    << QStringLiteral("field \"version\": version 99 is not supported");
+    QTest::addRow("no attempts") << Mutation([](QJsonObject &o) { o.remove(QStringLiteral("attempts")); })
+                                 << QStringLiteral("field \"attempts\": missing");
+    QTest::addRow("attempts not an array")
+        << Mutation([](QJsonObject &o) { o.insert(QStringLiteral("attempts"), QStringLiteral("many")); })
+        << QStringLiteral("field \"attempts\": expected an array");
+    QTest::addRow("attempt not an object") << Mutation([](QJsonObject &o) {
+        QJsonArray a = o.value(QStringLiteral("attempts")).toArray();
+        a.replace(2, 7);
+        o.insert(QStringLiteral("attempts"), a);
+    }) << QStringLiteral("field \"attempts[2]\": expected an object");
+    QTest::addRow("status is text") << setInArray(QStringLiteral("attempts"), 3, QStringLiteral("httpStatus"),
+        QStringLiteral("abc")) << QStringLiteral("field \"attempts[3].httpStatus\": expected a whole number");
+    QTest::addRow("status out of range") << setInArray(QStringLiteral("attempts"), 3, QStringLiteral("httpStatus"),
+        12345) << QStringLiteral("field \"attempts[3].httpStatus\"");
+    QTest::addRow("unknown end") << setInArray(
+        QStringLiteral("attempts"), 0, QStringLiteral("end"), QStringLiteral("exploded"))
+                                 << QStringLiteral("field \"attempts[0].end\": unknown value \"exploded\"");
+    QTest::addRow("no request id") << Mutation([](QJsonObject &o) {
+        QJsonArray a = o.value(QStringLiteral("attempts")).toArray();
+        QJsonObject item = a.at(1).toObject();
+        item.remove(QStringLiteral("requestId"));
+        a.replace(1, item);
+        o.insert(QStringLiteral("attempts"), a);
+    }) << QStringLiteral("field \"attempts[1].requestId\": missing");
+    QTest::addRow("negative request id") << setInArray(QStringLiteral("attempts"), 1, QStringLiteral("requestId"), -4)
+                                         << QStringLiteral("field \"attempts[1].requestId\": expected a request id");
+    QTest::addRow("header not an object") << setInArray(QStringLiteral("attempts"), 1, QStringLiteral("requestHeaders"),
+        QJsonArray{5}) << QStringLiteral("field \"attempts[1].requestHeaders[0]\"");
+    QTest::addRow("start is text") << setInArray(QStringLiteral("attempts"), 0, QStringLiteral("startMs"),
+        QStringLiteral("soon")) << QStringLiteral("field \"attempts[0].startMs\": expected milliseconds");
+    QTest::addRow("bad start wall") << setInArray(QStringLiteral("attempts"), 0, QStringLiteral("startWall"),
+        QStringLiteral("yesterday")) << QStringLiteral("field \"attempts[0].startWall\": expected an ISO 8601");
+    QTest::addRow("unknown network error") << setInArray(QStringLiteral("attempts"), 0, QStringLiteral("networkError"),
+        QStringLiteral("GremlinError")) << QStringLiteral("field \"attempts[0].networkError\"");
+    QTest::addRow("bad url") << setInArray(
+        QStringLiteral("requests"), 0, QStringLiteral("url"), QStringLiteral("http://[bad"))
+                             << QStringLiteral("field \"requests[0].url\": not a valid URL");
+    QTest::addRow("bad base64") << setInArray(QStringLiteral("requests"), 1, QStringLiteral("body"),
+        QJsonObject{{QStringLiteral("base64"), QStringLiteral("!!")}})
+                                << QStringLiteral("field \"requests[1].body\": invalid base64");
+    QTest::addRow("duplicate request") << setInArray(QStringLiteral("requests"), 1, QStringLiteral("id"), 1)
+                                       << QStringLiteral("field \"requests[1].id\": request 1 appears twice");
+    QTest::addRow("unknown outcome") << setInArray(QStringLiteral("results"), 2, QStringLiteral("outcome"),
+        QStringLiteral("meh")) << QStringLiteral("field \"results[2].outcome\": unknown value \"meh\"");
+    QTest::addRow("bad expectation id") << setInArray(QStringLiteral("expectations"), 0, QStringLiteral("requestIds"),
+        QJsonArray{-1}) << QStringLiteral("field \"expectations[0].requestIds[0]\"");
+    QTest::addRow("bad policy") << Mutation([](QJsonObject &o) {
+        QJsonObject p = o.value(QStringLiteral("policy")).toObject();
+        p.insert(QStringLiteral("maxAttempts"), -1);
+        o.insert(QStringLiteral("policy"), p);
+    }) << QStringLiteral("in \"policy\": field \"maxAttempts\"");
+}
+
+void TestReportJson::malformed_namesTheField()
+{
+    QFETCH(Mutation, mutate);
+    QFETCH(QString, expected);
+    QJsonObject o = sampleObject();
+    QVERIFY(ReportJson::fromJsonObject(o).ok());
+    mutate(o);
+    const auto result = ReportJson::fromJsonObject(o);
+    QVERIFY(!result.ok());
+    QVERIFY2(result.error().contains(expected), qPrintable(result.error()));
+}
+
+void TestReportJson::notJson_saysWhere()
+{
+    auto result = ReportJson::fromJson("{\"format\": \"retrylab-report\",,}");
+    QVERIFY(!result.ok());
+    QVERIFY2(result.error().contains(QLatin1String("not valid JSON at offset")), qPrintable(result.error()));
+    result = ReportJson::fromJson("[1, 2]");
+    QVERIFY(!result.ok());
+    QVERIFY(result.error().contains(QLatin1String("JSON object")));
+}
+
+void TestReportJson::files_writeAndRead()
+{
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("run.json"));
+    const auto written = ReportJson::writeFile(path, ExportSamples::sampleRun(), ExportOptions{false});
+    QVERIFY2(written.ok(), qPrintable(written.error()));
+    QVERIFY(written.value() > 200 * 1024);
+    const auto read = ReportJson::readFile(path);
+    QVERIFY2(read.ok(), qPrintable(read.error()));
+    QCOMPARE(read->run.attempts.size(), 10);
+}
+
+void TestReportJson::unreadableFile_namesThePath()
+{
+    QTemporaryDir dir;
+    const QString missing = dir.filePath(QStringLiteral("missing.json"));
+    auto result = ReportJson::readFile(missing);
+    QVERIFY(!result.ok());
+    QVERIFY(result.error().contains(QDir::toNativeSeparators(missing)));
+
+    const QString broken = dir.filePath(QStringLiteral("broken.json"));
+    QFile file(broken);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write("{\"format\": \"retrylab-report\", \"version\": 1}");
+    file.close();
+    result = ReportJson::readFile(broken);
+    QVERIFY(!result.ok());
+    QVERIFY2(result.error().contains(QDir::toNativeSeparators(broken)), qPrintable(result.error()));
+    QVERIFY2(result.error().contains(QLatin1String("\"policy\": missing")), qPrintable(result.error()));
+}
+
+QTEST_GUILESS_MAIN(TestReportJson)
+#include "tst_reportjson.moc"

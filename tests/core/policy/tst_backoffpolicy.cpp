@@ -1,0 +1,190 @@
+#include "core/policy/backoffpolicy.h"
+
+#include <QTest>
+
+#include <limits>
+
+using namespace RetryLab::Core;
+
+class TestBackoffPolicy : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void defaults_areUsable();
+    void invalidValues_areRejectedWithField_data();
+    void invalidValues_areRejectedWithField();
+    void warnings_explainButAllow_data();
+    void warnings_explainButAllow();
+    void names_roundTrip();
+};
+
+void TestBackoffPolicy::defaults_areUsable()
+{
+    const BackoffPolicy p;
+    QVERIFY2(isUsable(p), qPrintable(describeIssues(validatePolicy(p))));
+    QVERIFY(validatePolicy(p).isEmpty());
+}
+
+void TestBackoffPolicy::invalidValues_areRejectedWithField_data()
+{
+    QTest::addColumn<QString>("field");
+    QTest::addColumn<double>("value");
+    QTest::addColumn<QString>("expectedField");
+    QTest::addColumn<QString>("messageContains");
+
+    const double nan = std::numeric_limits<double>::quiet_NaN();
+    const double inf = std::numeric_limits<double>::infinity();
+    QTest::addRow("negative base") << "base" << -1.0 << "baseDelayMs"
+                                   << "negative";
+    QTest::addRow("nan base") << "base" << nan << "baseDelayMs"
+                              << "not a number";
+    QTest::addRow("infinite base") << "base" << inf << "baseDelayMs"
+                                   << "finite";
+    QTest::addRow("huge base") << "base" << 1e15 << "baseDelayMs"
+                               << "limit";
+    QTest::addRow("negative cap") << "cap" << -5.0 << "maxBackoffMs"
+                                  << "negative";
+    QTest::addRow("cap below base") << "cap" << 500.0 << "maxBackoffMs"
+                                    << "below the base";
+    QTest::addRow("multiplier below 1") << "multiplier" << 0.5 << "multiplier"
+                                        << "below 1";
+    QTest::addRow("nan multiplier") << "multiplier" << nan << "multiplier"
+                                    << "finite";
+    QTest::addRow("huge multiplier") << "multiplier" << 1e6 << "multiplier"
+                                     << "limit";
+    QTest::addRow("deadline 10^12 s") << "deadline" << 1e15 << "deadlineMs"
+                                      << "limit";
+    QTest::addRow("negative deadline") << "deadline" << -1.0 << "deadlineMs"
+                                       << "negative";
+    QTest::addRow("negative timeout") << "timeout" << -1.0 << "attemptTimeoutMs"
+                                      << "negative";
+    QTest::addRow("nan jitter") << "jitter" << nan << "jitterMs"
+                                << "not a number";
+    QTest::addRow("fraction above 1") << "fraction" << 1.5 << "jitterFraction"
+                                      << "between 0 and 1";
+    QTest::addRow("negative attempts") << "attempts" << -3.0 << "maxAttempts"
+                                       << "negative";
+    QTest::addRow("absurd attempts") << "attempts" << 1e7 << "maxAttempts"
+                                     << "limit";
+    QTest::addRow("no limit at all") << "attempts" << 0.0 << "maxAttempts"
+                                     << "forever";
+    QTest::addRow("status 200 retryable") << "status" << 200.0 << "retryableStatuses"
+                                          << "not an error";
+    QTest::addRow("status 999 retryable") << "status" << 999.0 << "retryableStatuses"
+                                          << "not an HTTP status";
+    QTest::addRow("negative retry-after bound") << "maxRetryAfter" << -1.0 << "maxRetryAfterMs"
+                                                << "between";
+    QTest::addRow("breaker ratio above 1") << "ratio" << 2.0 << "circuitBreaker.failureRatio"
+                                           << "between 0 and 1";
+    QTest::addRow("grpc tokens zero") << "grpc" << 0.0 << "retryBudget.grpcMaxTokens"
+                                      << "maxTokens";
+}
+
+void TestBackoffPolicy::invalidValues_areRejectedWithField()
+{
+    QFETCH(QString, field);
+    QFETCH(double, value);
+    QFETCH(QString, expectedField);
+    QFETCH(QString, messageContains);
+
+    BackoffPolicy p;
+    if (field == QLatin1String("base"))
+        p.baseDelayMs = value;
+    else if (field == QLatin1String("cap"))
+        p.maxBackoffMs = value;
+    else if (field == QLatin1String("multiplier"))
+        p.multiplier = value;
+    else if (field == QLatin1String("deadline"))
+        p.deadlineMs = value;
+    else if (field == QLatin1String("timeout"))
+        p.attemptTimeoutMs = value;
+    else if (field == QLatin1String("jitter"))
+        p.jitterMs = value;
+    else if (field == QLatin1String("fraction"))
+        p.jitterFraction = value;
+    else if (field == QLatin1String("attempts"))
+        p.maxAttempts = value > 2e9 ? std::numeric_limits<int>::max() : int(value);
+    else if (field == QLatin1String("status"))
+        p.classification.retryableStatuses.insert(int(value));
+    else if (field == QLatin1String("maxRetryAfter"))
+        p.classification.maxRetryAfterMs = value;
+    else if (field == QLatin1String("ratio")) {
+        p.circuitBreaker.enabled = true;
+        p.circuitBreaker.failureRatio = value;
+    } else if (field == QLatin1String("grpc")) {
+        p.retryBudget.kind = RetryBudgetKind::GrpcThrottling;
+        p.retryBudget.grpcMaxTokens = value;
+    }
+
+    QVERIFY(!isUsable(p));
+    const auto issues = validatePolicy(p);
+    const auto it = std::find_if(
+        issues.cbegin(), issues.cend(), [&](const PolicyIssue &i) { return i.isError() && i.field == expectedField; });
+    QVERIFY2(it != issues.cend(), qPrintable(describeIssues(issues)));
+    QVERIFY2(it->message.contains(messageContains), qPrintable(it->message));
+}
+
+void TestBackoffPolicy::warnings_explainButAllow_data()
+{
+    QTest::addColumn<QString>("which");
+    QTest::addColumn<QString>("expectedField");
+    QTest::addRow("multiplier 1") << "multiplier"
+                                  << "multiplier";
+    QTest::addRow("timeout beyond deadline") << "timeout"
+                                             << "attemptTimeoutMs";
+    QTest::addRow("retry POST") << "post"
+                                << "retryNonIdempotent";
+    QTest::addRow("zero base") << "base"
+                               << "baseDelayMs";
+    QTest::addRow("immediate with five attempts") << "immediate"
+                                                  << "maxAttempts";
+}
+
+void TestBackoffPolicy::warnings_explainButAllow()
+{
+    QFETCH(QString, which);
+    QFETCH(QString, expectedField);
+    BackoffPolicy p;
+    if (which == QLatin1String("multiplier")) {
+        p.multiplier = 1.0;
+    } else if (which == QLatin1String("timeout")) {
+        p.deadlineMs = 5000;
+        p.attemptTimeoutMs = 10'000;
+    } else if (which == QLatin1String("post")) {
+        p.classification.retryNonIdempotent = true;
+    } else if (which == QLatin1String("immediate")) {
+        p.algorithm = BackoffAlgorithm::Immediate;
+        p.maxAttempts = 5;
+    } else {
+        p.baseDelayMs = 0;
+    }
+    QVERIFY(isUsable(p));
+    const auto issues = validatePolicy(p);
+    QCOMPARE(issues.size(), 1);
+    QCOMPARE(issues.first().field, expectedField);
+    QVERIFY(!issues.first().isError());
+    if (which == QLatin1String("immediate")) {
+        QVERIFY2(
+            issues.first().message.contains(QLatin1String("at most 2 attempts")), qPrintable(issues.first().message));
+        p.maxAttempts = 2;
+        QVERIFY(validatePolicy(p).isEmpty());
+    }
+}
+
+void TestBackoffPolicy::names_roundTrip()
+{
+    for (auto a : allAlgorithms()) {
+        QCOMPARE(algorithmFromName(algorithmName(a)), a);
+        QVERIFY(!algorithmTitle(a).isEmpty());
+        QVERIFY(!algorithmFormula(a).isEmpty());
+    }
+    QCOMPARE(allAlgorithms().size(), 10);
+    for (auto f : allNetworkFaultClasses())
+        QCOMPARE(networkFaultClassFromName(networkFaultClassName(f)), f);
+    QVERIFY(!algorithmFromName(QStringLiteral("bogus")));
+    QVERIFY(!faultActionFromName(QStringLiteral("bogus")));
+}
+
+QTEST_GUILESS_MAIN(TestBackoffPolicy)
+#include "tst_backoffpolicy.moc"

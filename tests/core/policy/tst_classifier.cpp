@@ -1,0 +1,312 @@
+#include "core/policy/classifier.h"
+
+#include <QTest>
+
+using namespace RetryLab::Core;
+using Decision = Classification::Decision;
+
+class TestClassifier : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void statusByMethodByIdempotency_data();
+    void statusByMethodByIdempotency();
+    void networkErrors_data();
+    void networkErrors();
+    void qtErrorCodeOfAStatus_isAnAnswerNotANetworkFault_data();
+    void qtErrorCodeOfAStatus_isAnAnswerNotANetworkFault();
+    void iam404_onlyWhenPolicySaysSo();
+    void conflictAborted_restartsSequence();
+    void preconditionFailed_restartsSequenceOnlyWithIfMatch();
+    void staleVersion_singleWrite_givesUpAndSaysWhy_data();
+    void staleVersion_singleWrite_givesUpAndSaysWhy();
+    void cutByExecutor_isNotANetworkError();
+    void retryAfter_isReadFromResponse();
+    void editedRules_changeDecision();
+    void everyDecision_hasAReason();
+};
+
+void TestClassifier::statusByMethodByIdempotency_data()
+{
+    QTest::addColumn<int>("status");
+    QTest::addColumn<QByteArray>("method");
+    QTest::addColumn<QString>("idempotency"); // "", "flag", "key", "if-match"
+    QTest::addColumn<int>("decision");
+
+    const QList<int> statuses{200, 204, 301, 400, 401, 403, 404, 408, 429, 500, 502, 503, 504, 599};
+    const QList<QByteArray> methods{"GET", "HEAD", "PUT", "DELETE", "POST", "PATCH"};
+    const QStringList marks{QString(), QStringLiteral("flag"), QStringLiteral("key"), QStringLiteral("if-match")};
+    for (int status : statuses) {
+        for (const QByteArray &method : methods) {
+            for (const QString &mark : marks) {
+                int decision;
+                const bool retryableStatus = status == 429 || status >= 500;
+                const bool idempotent = method != "POST" && method != "PATCH";
+                if (status < 400)
+                    decision = int(Decision::Success);
+                else if (retryableStatus && (idempotent || !mark.isEmpty()))
+                    decision = int(Decision::RetryAfterDelay);
+                else
+                    decision = int(Decision::GiveUp);
+                QTest::addRow("%d %s %s", status, method.constData(), mark.isEmpty() ? "plain" : qPrintable(mark))
+                    << status << method << mark << decision;
+            }
+        }
+    }
+}
+
+void TestClassifier::statusByMethodByIdempotency()
+{
+    QFETCH(int, status);
+    QFETCH(QByteArray, method);
+    QFETCH(QString, idempotency);
+    QFETCH(int, decision);
+
+    AttemptObservation o;
+    o.method = method;
+    o.httpStatus = status;
+    o.networkError = status >= 500 ? QNetworkReply::InternalServerError
+        : status >= 400            ? QNetworkReply::ContentAccessDenied
+                                   : QNetworkReply::NoError;
+    if (idempotency == QLatin1String("flag"))
+        o.markedIdempotent = true;
+    else if (idempotency == QLatin1String("key"))
+        o.requestHeaders.emplaceBack("Idempotency-Key", "abc-123");
+    else if (idempotency == QLatin1String("if-match"))
+        o.requestHeaders.emplaceBack("If-Match", "\"etag-1\"");
+
+    const Classification c = classify(o, ClassificationRules{});
+    QCOMPARE(int(c.decision), decision);
+    QVERIFY(!c.reason.isEmpty());
+    QVERIFY(c.cause.startsWith(QStringLiteral("http-%1").arg(status)));
+    if ((method == "POST" || method == "PATCH") && idempotency.isEmpty() && (status == 429 || status >= 500))
+        QVERIFY2(c.reason.contains(QLatin1String("not idempotent")), qPrintable(c.reason));
+}
+
+void TestClassifier::networkErrors_data()
+{
+    QTest::addColumn<int>("error");
+    QTest::addColumn<int>("faultClass");
+    QTest::addColumn<int>("decision");
+
+    QTest::addRow("refused") << int(QNetworkReply::ConnectionRefusedError) << int(NetworkFaultClass::ConnectionRefused)
+                             << int(Decision::RetryAfterDelay);
+    QTest::addRow("remote closed") << int(QNetworkReply::RemoteHostClosedError)
+                                   << int(NetworkFaultClass::ConnectionReset) << int(Decision::RetryAfterDelay);
+    QTest::addRow("timeout") << int(QNetworkReply::TimeoutError) << int(NetworkFaultClass::Timeout)
+                             << int(Decision::RetryAfterDelay);
+    QTest::addRow("dns") << int(QNetworkReply::HostNotFoundError) << int(NetworkFaultClass::HostNotFound)
+                         << int(Decision::GiveUp);
+    QTest::addRow("tls") << int(QNetworkReply::SslHandshakeFailedError) << int(NetworkFaultClass::TlsFailure)
+                         << int(Decision::GiveUp);
+    QTest::addRow("garbage") << int(QNetworkReply::ProtocolFailure) << int(NetworkFaultClass::ProtocolFailure)
+                             << int(Decision::RetryImmediately);
+    QTest::addRow("unknown") << int(QNetworkReply::UnknownNetworkError) << int(NetworkFaultClass::Other)
+                             << int(Decision::GiveUp);
+}
+
+void TestClassifier::networkErrors()
+{
+    QFETCH(int, error);
+    QFETCH(int, faultClass);
+    QFETCH(int, decision);
+
+    AttemptObservation o;
+    o.networkError = QNetworkReply::NetworkError(error);
+    const Classification c = classify(o, ClassificationRules{});
+    QVERIFY(c.networkFault.has_value());
+    QCOMPARE(int(*c.networkFault), faultClass);
+    QCOMPARE(int(c.decision), decision);
+    QCOMPARE(c.cause, networkFaultClassName(NetworkFaultClass(faultClass)));
+
+    // the same fault on a POST is never retried without an idempotency mark
+    o.method = "POST";
+    QCOMPARE(classify(o, ClassificationRules{}).decision, Decision::GiveUp);
+}
+
+void TestClassifier::qtErrorCodeOfAStatus_isAnAnswerNotANetworkFault_data()
+{
+    QTest::addColumn<int>("status");
+    QTest::addColumn<int>("error");
+    QTest::addColumn<int>("decision");
+    // The error codes Qt 6.4 gives a reply with these statuses (QNetworkReplyHttpImpl).
+    const auto give = int(Decision::GiveUp);
+    const auto retry = int(Decision::RetryAfterDelay);
+    QTest::addRow("400") << 400 << int(QNetworkReply::ProtocolInvalidOperationError) << give;
+    QTest::addRow("401") << 401 << int(QNetworkReply::AuthenticationRequiredError) << give;
+    QTest::addRow("403") << 403 << int(QNetworkReply::ContentAccessDenied) << give;
+    QTest::addRow("404") << 404 << int(QNetworkReply::ContentNotFoundError) << give;
+    QTest::addRow("405") << 405 << int(QNetworkReply::ContentOperationNotPermittedError) << give;
+    QTest::addRow("407") << 407 << int(QNetworkReply::ProxyAuthenticationRequiredError) << give;
+    QTest::addRow("409") << 409 << int(QNetworkReply::ContentConflictError) << give;
+    QTest::addRow("410") << 410 << int(QNetworkReply::ContentGoneError) << give;
+    QTest::addRow("418") << 418 << int(QNetworkReply::ProtocolInvalidOperationError) << give;
+    QTest::addRow("422") << 422 << int(QNetworkReply::UnknownContentError) << give;
+    QTest::addRow("429") << 429 << int(QNetworkReply::UnknownContentError) << retry;
+    QTest::addRow("500") << 500 << int(QNetworkReply::InternalServerError) << retry;
+    QTest::addRow("501") << 501 << int(QNetworkReply::OperationNotImplementedError) << retry;
+    QTest::addRow("503") << 503 << int(QNetworkReply::ServiceUnavailableError) << retry;
+    QTest::addRow("504") << 504 << int(QNetworkReply::UnknownServerError) << retry;
+}
+
+void TestClassifier::qtErrorCodeOfAStatus_isAnAnswerNotANetworkFault()
+{
+    QFETCH(int, status);
+    QFETCH(int, error);
+    QFETCH(int, decision);
+
+    AttemptObservation o;
+    o.method = "GET";
+    o.httpStatus = status;
+    o.networkError = QNetworkReply::NetworkError(error);
+    const Classification c = classify(o, ClassificationRules{});
+    QCOMPARE(int(c.decision), decision);
+    QCOMPARE(c.cause, QStringLiteral("http-%1").arg(status));
+    QVERIFY(!c.networkFault);
+}
+
+void TestClassifier::iam404_onlyWhenPolicySaysSo()
+{
+    AttemptObservation o;
+    o.httpStatus = 404;
+    o.networkError = QNetworkReply::ContentNotFoundError;
+    ClassificationRules rules;
+    rules.retryableStatuses = {500, 502, 503, 504};
+    QCOMPARE(classify(o, rules).decision, Decision::GiveUp);
+    rules.retryableStatuses.insert(404);
+    const auto c = classify(o, rules);
+    QCOMPARE(c.decision, Decision::RetryAfterDelay);
+    QVERIFY(c.reason.contains(QLatin1String("eventual consistency")));
+}
+
+void TestClassifier::conflictAborted_restartsSequence()
+{
+    AttemptObservation o;
+    o.method = "PUT";
+    o.readModifyWrite = true;
+    o.httpStatus = 409;
+    o.networkError = QNetworkReply::ContentConflictError;
+    o.bodyPrefix = R"({"status":"ABORTED"})";
+    const auto c = classify(o, ClassificationRules{});
+    QCOMPARE(c.decision, Decision::RetryAfterDelay);
+    QVERIFY(c.restartSequence);
+    QCOMPARE(c.cause, QStringLiteral("http-409-aborted"));
+    QVERIFY(c.reason.contains(QLatin1String("read-modify-write")));
+
+    o.bodyPrefix = R"({"status":"OTHER"})";
+    QCOMPARE(classify(o, ClassificationRules{}).decision, Decision::GiveUp);
+
+    o.bodyPrefix = R"({"status":"ABORTED"})";
+    ClassificationRules noConflicts;
+    noConflicts.retryConflictAborted = false;
+    QCOMPARE(classify(o, noConflicts).decision, Decision::GiveUp);
+}
+
+void TestClassifier::preconditionFailed_restartsSequenceOnlyWithIfMatch()
+{
+    AttemptObservation o;
+    o.method = "PUT";
+    o.httpStatus = 412;
+    o.networkError = QNetworkReply::UnknownContentError;
+    QCOMPARE(classify(o, ClassificationRules{}).decision, Decision::GiveUp);
+    o.requestHeaders.emplaceBack("if-match", "\"3\"");
+    o.readModifyWrite = true;
+    const auto c = classify(o, ClassificationRules{});
+    QCOMPARE(c.decision, Decision::RetryAfterDelay);
+    QVERIFY(c.restartSequence);
+}
+
+void TestClassifier::staleVersion_singleWrite_givesUpAndSaysWhy_data()
+{
+    QTest::addColumn<int>("status");
+    QTest::addColumn<QByteArray>("body");
+    QTest::addColumn<QString>("cause");
+    QTest::addRow("409 ABORTED") << 409 << QByteArray(R"({"status":"ABORTED"})") << QStringLiteral("http-409-aborted");
+    QTest::addRow("412 with If-Match") << 412 << QByteArray() << QStringLiteral("http-412");
+}
+
+void TestClassifier::staleVersion_singleWrite_givesUpAndSaysWhy()
+{
+    QFETCH(int, status);
+    QFETCH(QByteArray, body);
+    QFETCH(QString, cause);
+    AttemptObservation o;
+    o.method = "PUT"; // idempotent, so only the stale version can stop the retry
+    o.httpStatus = status;
+    o.networkError = status == 409 ? QNetworkReply::ContentConflictError : QNetworkReply::UnknownContentError;
+    o.bodyPrefix = body;
+    o.requestHeaders.emplaceBack("If-Match", "\"7\"");
+    const auto c = classify(o, ClassificationRules{});
+    QCOMPARE(c.decision, Decision::GiveUp);
+    QVERIFY(!c.restartSequence);
+    QCOMPARE(c.cause, cause);
+    QVERIFY2(c.reason.contains(QLatin1String("stale version; retrying the same write cannot succeed, re-read first")),
+        qPrintable(c.reason));
+}
+
+void TestClassifier::cutByExecutor_isNotANetworkError()
+{
+    AttemptObservation o;
+    o.networkError = QNetworkReply::OperationCanceledError;
+
+    o.cutBy = AttemptObservation::CutBy::AttemptTimeout;
+    auto c = classify(o, ClassificationRules{});
+    QCOMPARE(c.decision, Decision::RetryAfterDelay);
+    QCOMPARE(c.cause, QStringLiteral("attempt-timeout"));
+
+    o.cutBy = AttemptObservation::CutBy::Deadline;
+    c = classify(o, ClassificationRules{});
+    QCOMPARE(c.decision, Decision::GiveUp);
+    QCOMPARE(c.cause, QStringLiteral("deadline"));
+
+    o.cutBy = AttemptObservation::CutBy::User;
+    c = classify(o, ClassificationRules{});
+    QCOMPARE(c.decision, Decision::GiveUp);
+    QCOMPARE(c.cause, QStringLiteral("cancelled"));
+}
+
+void TestClassifier::retryAfter_isReadFromResponse()
+{
+    AttemptObservation o;
+    o.httpStatus = 429;
+    o.networkError = QNetworkReply::UnknownContentError;
+    o.responseHeaders.emplaceBack("retry-after", "7");
+    const auto c = classify(o, ClassificationRules{});
+    QCOMPARE(c.decision, Decision::RetryAfterDelay);
+    QVERIFY(c.retryAfter.has_value());
+    QCOMPARE(*c.retryAfter->delayMs, 7000.0);
+}
+
+void TestClassifier::editedRules_changeDecision()
+{
+    AttemptObservation o;
+    o.networkError = QNetworkReply::ConnectionRefusedError;
+    ClassificationRules rules;
+    rules.networkActions[NetworkFaultClass::ConnectionRefused] = FaultAction::GiveUp;
+    QCOMPARE(classify(o, rules).decision, Decision::GiveUp);
+    rules.networkActions[NetworkFaultClass::ConnectionRefused] = FaultAction::RetryImmediately;
+    QCOMPARE(classify(o, rules).decision, Decision::RetryImmediately);
+
+    AttemptObservation post;
+    post.method = "POST";
+    post.httpStatus = 503;
+    post.networkError = QNetworkReply::ServiceUnavailableError;
+    rules.retryNonIdempotent = true;
+    const auto c = classify(post, rules);
+    QCOMPARE(c.decision, Decision::RetryAfterDelay);
+}
+
+void TestClassifier::everyDecision_hasAReason()
+{
+    for (int e = 0; e <= 500; ++e) {
+        AttemptObservation o;
+        o.networkError = QNetworkReply::NetworkError(e);
+        const auto c = classify(o, ClassificationRules{});
+        QVERIFY(!c.reason.isEmpty());
+        QVERIFY(!c.cause.isEmpty());
+    }
+}
+
+QTEST_GUILESS_MAIN(TestClassifier)
+#include "tst_classifier.moc"

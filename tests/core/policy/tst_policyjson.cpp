@@ -1,0 +1,183 @@
+#include "core/policy/backoff.h"
+#include "core/policy/policyjson.h"
+
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace RetryLab::Core;
+
+class TestPolicyJson : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void roundTrip_isLossless();
+    void presets_allLoadAndRoundTrip();
+    void presets_matchTheirSources();
+    void invalidFiles_nameTheField_data();
+    void invalidFiles_nameTheField();
+    void missingFields_keepDefaults();
+    void files_writeAndRead();
+    void unreadableFile_saysWhy();
+};
+
+void TestPolicyJson::roundTrip_isLossless()
+{
+    BackoffPolicy p;
+    p.name = QStringLiteral("Ünïcode \"quoted\"");
+    p.description = QStringLiteral("line 1\nline 2");
+    p.algorithm = BackoffAlgorithm::DecorrelatedJitter;
+    p.baseDelayMs = 12.5;
+    p.multiplier = 1.7;
+    p.maxBackoffMs = 12345.678;
+    p.jitterMs = 3.25;
+    p.jitterFraction = 0.125;
+    p.maxAttempts = 0;
+    p.deadlineMs = 99'999;
+    p.attemptTimeoutMs = 1500;
+    p.classification.retryableStatuses = {404, 429, 503};
+    p.classification.retryConflictAborted = false;
+    p.classification.honourRetryAfter = false;
+    p.classification.maxRetryAfterMs = 1234;
+    p.classification.networkActions[NetworkFaultClass::HostNotFound] = FaultAction::RetryImmediately;
+    p.circuitBreaker = {true, 3, 0.5, 10, 2500, 2};
+    p.retryBudget.kind = RetryBudgetKind::GrpcThrottling;
+    p.retryBudget.grpcMaxTokens = 7;
+    p.retryBudget.grpcTokenRatio = 0.25;
+
+    const auto back = PolicyJson::fromJson(PolicyJson::toJson(p));
+    QVERIFY2(back.ok(), qPrintable(back.error()));
+    QVERIFY(back.value() == p);
+    QCOMPARE(PolicyJson::toJson(back.value()), PolicyJson::toJson(p));
+}
+
+void TestPolicyJson::presets_allLoadAndRoundTrip()
+{
+    const QStringList expected{QStringLiteral("aws-standard"), QStringLiteral("azure-retry-pattern"),
+        QStringLiteral("curl-retry"), QStringLiteral("google-cloud-storage"), QStringLiteral("grpc-retry-policy"),
+        QStringLiteral("iam"), QStringLiteral("iam-retry-404"), QStringLiteral("memorystore"),
+        QStringLiteral("polly-default")};
+    QCOMPARE(Presets::ids(), expected);
+    for (const auto &preset : Presets::all()) {
+        QVERIFY2(isUsable(preset.policy), qPrintable(preset.id));
+        QVERIFY2(!preset.policy.source.isEmpty(), qPrintable(preset.id));
+        QVERIFY2(!preset.policy.description.isEmpty(), qPrintable(preset.id));
+        const auto back = PolicyJson::fromJson(PolicyJson::toJson(preset.policy));
+        QVERIFY2(back.ok(), qPrintable(back.error()));
+        QVERIFY(back.value() == preset.policy);
+        QCOMPARE(Presets::find(preset.id), preset.policy);
+        QCOMPARE(Presets::find(preset.policy.name.toUpper()), preset.policy);
+    }
+    QVERIFY(!Presets::find(QStringLiteral("no-such-preset")));
+}
+
+void TestPolicyJson::presets_matchTheirSources()
+{
+    const auto iam = *Presets::find(QStringLiteral("iam"));
+    QCOMPARE(iam.algorithm, BackoffAlgorithm::IamTruncatedExponential);
+    QCOMPARE(iam.deadlineMs, 300'000.0);
+    QCOMPARE(iam.classification.retryableStatuses, (QSet<int>{500, 502, 503, 504}));
+    QVERIFY(iam.classification.retryConflictAborted);
+    QVERIFY(Presets::find(QStringLiteral("iam-retry-404"))->classification.retryableStatuses.contains(404));
+
+    const auto gcs = *Presets::find(QStringLiteral("google-cloud-storage"));
+    QCOMPARE(gcs.algorithm, BackoffAlgorithm::GoogleTruncatedExponential);
+    QCOMPARE(gcs.jitterMs, 1000.0);
+    QVERIFY(gcs.classification.retryableStatuses.contains(429));
+    QVERIFY(gcs.classification.retryableStatuses.contains(500));
+    QVERIFY(gcs.classification.retryableStatuses.contains(599));
+    QCOMPARE(Backoff::delayRange(gcs, 0).minMs, 1000.0);
+    QCOMPARE(Backoff::delayRange(gcs, 0).maxMs, 2000.0);
+
+    const auto aws = *Presets::find(QStringLiteral("aws-standard"));
+    QCOMPARE(aws.maxAttempts, 3);
+    QCOMPARE(aws.retryBudget.kind, RetryBudgetKind::AwsStandard);
+    QCOMPARE(aws.retryBudget.awsCapacity, 500.0);
+    QCOMPARE(aws.maxBackoffMs, 20'000.0);
+
+    const auto grpc = *Presets::find(QStringLiteral("grpc-retry-policy"));
+    QCOMPARE(grpc.maxAttempts, 4);
+    QCOMPARE(grpc.baseDelayMs, 100.0);
+    QCOMPARE(grpc.maxBackoffMs, 1000.0);
+
+    const auto curl = *Presets::find(QStringLiteral("curl-retry"));
+    QCOMPARE(curl.maxBackoffMs, 600'000.0);
+    QCOMPARE(curl.classification.networkActions.value(NetworkFaultClass::ConnectionRefused), FaultAction::GiveUp);
+
+    const auto polly = *Presets::find(QStringLiteral("polly-default"));
+    QCOMPARE(polly.algorithm, BackoffAlgorithm::Constant);
+    QCOMPARE(polly.baseDelayMs, 2000.0);
+    QCOMPARE(polly.maxAttempts, 4);
+}
+
+void TestPolicyJson::invalidFiles_nameTheField_data()
+{
+    QTest::addColumn<QByteArray>("json");
+    QTest::addColumn<QString>("messageContains");
+
+    QTest::addRow("not json") << QByteArray("{nope") << "not valid JSON";
+    QTest::addRow("array") << QByteArray("[1,2]") << "JSON object";
+    QTest::addRow("wrong format") << QByteArray(R"({"format":"other"})") << "\"format\"";
+    QTest::addRow("future version") << QByteArray(R"({"version":99})") << "\"version\"";
+    QTest::addRow("base as string") << QByteArray(R"({"baseDelayMs":"fast"})") << "\"baseDelayMs\": expected a number";
+    QTest::addRow("negative base") << QByteArray(R"({"baseDelayMs":-5})") << "\"baseDelayMs\"";
+    QTest::addRow("unknown algorithm") << QByteArray(R"({"algorithm":"quantum"})")
+                                       << "\"algorithm\": unknown algorithm";
+    QTest::addRow("fractional attempts") << QByteArray(R"({"maxAttempts":2.5})") << "\"maxAttempts\": expected a whole";
+    QTest::addRow("unknown field") << QByteArray(R"({"baseDelay":5})") << "\"baseDelay\": unknown field";
+    QTest::addRow("bad status") << QByteArray(R"({"classification":{"retryableStatuses":[503,"x"]}})")
+                                << "\"classification.retryableStatuses\"";
+    QTest::addRow("bad network action") << QByteArray(R"({"classification":{"networkActions":{"timeout":"pray"}}})")
+                                        << "\"classification.networkActions.timeout\"";
+    QTest::addRow("unknown fault class") << QByteArray(
+        R"({"classification":{"networkActions":{"gremlins":"give-up"}}})")
+                                         << "gremlins";
+    QTest::addRow("breaker not object") << QByteArray(R"({"circuitBreaker":3})")
+                                        << "\"circuitBreaker\": expected an object";
+    QTest::addRow("budget kind") << QByteArray(R"({"retryBudget":{"kind":"lots"}})") << "\"retryBudget.kind\"";
+    QTest::addRow("cap below base") << QByteArray(R"({"baseDelayMs":5000,"maxBackoffMs":10})") << "\"maxBackoffMs\"";
+    QTest::addRow("huge deadline") << QByteArray(R"({"deadlineMs":1e15})") << "\"deadlineMs\"";
+}
+
+void TestPolicyJson::invalidFiles_nameTheField()
+{
+    QFETCH(QByteArray, json);
+    QFETCH(QString, messageContains);
+    const auto result = PolicyJson::fromJson(json);
+    QVERIFY(!result.ok());
+    QVERIFY2(result.error().contains(messageContains), qPrintable(result.error()));
+}
+
+void TestPolicyJson::missingFields_keepDefaults()
+{
+    const auto result = PolicyJson::fromJson(R"({"algorithm":"full-jitter"})");
+    QVERIFY(result.ok());
+    BackoffPolicy expected;
+    expected.algorithm = BackoffAlgorithm::FullJitter;
+    QVERIFY(result.value() == expected);
+}
+
+void TestPolicyJson::files_writeAndRead()
+{
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString path = dir.filePath(QStringLiteral("policy.json"));
+    const BackoffPolicy p = *Presets::find(QStringLiteral("iam"));
+    QVERIFY(PolicyJson::writeFile(p, path).isEmpty());
+    const auto back = PolicyJson::readFile(path);
+    QVERIFY(back.ok());
+    QVERIFY(back.value() == p);
+}
+
+void TestPolicyJson::unreadableFile_saysWhy()
+{
+    const auto result = PolicyJson::readFile(QStringLiteral("/nonexistent/dir/policy.json"));
+    QVERIFY(!result.ok());
+    QVERIFY(result.error().contains(QLatin1String("/nonexistent/dir/policy.json")));
+    QVERIFY(!PolicyJson::writeFile(BackoffPolicy{}, QStringLiteral("/nonexistent/dir/p.json")).isEmpty());
+}
+
+QTEST_GUILESS_MAIN(TestPolicyJson)
+#include "tst_policyjson.moc"

@@ -1,0 +1,358 @@
+#include "core/faultserver/faultserver.h"
+#include "core/policy/policyjson.h"
+#include "core/scenario/conformancerunner.h"
+
+#include <QSignalSpy>
+#include <QTest>
+
+using namespace RetryLab::Core;
+
+Q_DECLARE_METATYPE(RetryLab::Core::BackoffPolicy)
+
+namespace {
+
+BackoffPolicy preset(const char *id)
+{
+    return Conformance::compressed(*Presets::find(QString::fromLatin1(id)));
+}
+
+FaultSequence sequence(const char *id)
+{
+    for (const FaultSequence &s : Conformance::sequences()) {
+        if (s.id == QLatin1String(id))
+            return s;
+    }
+    qFatal("no sequence %s", id);
+    return {};
+}
+
+bool runToEnd(ConformanceRunner &runner)
+{
+    QSignalSpy finished(&runner, &ConformanceRunner::finished);
+    QSignalSpy failed(&runner, &ConformanceRunner::failed);
+    runner.start();
+    return QTest::qWaitFor([&] { return !finished.isEmpty() || !failed.isEmpty(); }, 30'000) && failed.isEmpty();
+}
+
+} // namespace
+
+class TestConformanceSuite : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase();
+    void matrix_eightSequencesByThreeClasses();
+    void compressed_shrinksWaitsKeepsRules_data();
+    void compressed_shrinksWaitsKeepsRules();
+    void expect_followsThePolicyRules_data();
+    void expect_followsThePolicyRules();
+    void expect_retryAfter_isHonouredAndBounded();
+    void expect_retryAfterBeyondTheDeadline_failsFast();
+    void expect_deadlineOnly_endsAfterAnUnknownNumberOfAttempts();
+    void caseRequest_carriesMethodPreconditionAndScript();
+    void judge_namesEveryDifference();
+    void runner_presetPassesOnTheEmbeddedServer();
+    void runner_expectationsOfAnotherPolicy_failWhereTheyDiffer();
+    void runner_recordAndVerdicts_forTheExports();
+};
+
+void TestConformanceSuite::initTestCase()
+{
+    qRegisterMetaType<RetryLab::Core::RequestResult>();
+}
+
+void TestConformanceSuite::matrix_eightSequencesByThreeClasses()
+{
+    const QList<ConformanceCase> cases = Conformance::cases(preset("google-cloud-storage"));
+    QCOMPARE(cases.size(), 24);
+    QCOMPARE(cases[0].sequence.id, QStringLiteral("503-then-ok"));
+    QCOMPARE(cases[0].idempotency, IdempotencyClass::Always);
+    QCOMPARE(cases[2].idempotency, IdempotencyClass::Never);
+    QSet<QString> ids;
+    for (const FaultSequence &s : Conformance::sequences()) {
+        ids.insert(s.id);
+        QVERIFY2(FaultInstruction::parseList(s.steps).ok(), qPrintable(s.id));
+    }
+    QCOMPARE(ids.size(), 8);
+    QCOMPARE(Conformance::idempotencyName(IdempotencyClass::Conditional), QStringLiteral("conditional"));
+    QCOMPARE(cases[4].name(), QStringLiteral("500, 502, 503, 504, then OK / conditional (POST + If-Match)"));
+}
+
+void TestConformanceSuite::compressed_shrinksWaitsKeepsRules_data()
+{
+    QTest::addColumn<QString>("id");
+    for (const QString &id : Presets::ids())
+        QTest::addRow("%s", qPrintable(id)) << id;
+}
+
+void TestConformanceSuite::compressed_shrinksWaitsKeepsRules()
+{
+    QFETCH(QString, id);
+    const BackoffPolicy original = *Presets::find(id);
+    const BackoffPolicy fast = Conformance::compressed(original);
+    QVERIFY2(isUsable(fast), qPrintable(describeIssues(validatePolicy(fast))));
+    QVERIFY(fast.baseDelayMs <= 10.0 + 1e-9);
+    QVERIFY(fast.maxBackoffMs <= 100.0 + 1e-9);
+    const double factor = Conformance::compressionFactor(original);
+    QVERIFY(factor > 0.0 && factor <= 1.0);
+    QCOMPARE(fast.baseDelayMs, original.baseDelayMs * factor);
+    QCOMPARE(fast.jitterMs, original.jitterMs * factor);
+    QVERIFY(fast.attemptTimeoutMs > 0.0 && fast.attemptTimeoutMs <= 5000.0);
+    if (original.deadlineMs > 0.0)
+        QVERIFY(fast.deadlineMs >= 2000.0);
+    else
+        QCOMPARE(fast.deadlineMs, 0.0);
+    QCOMPARE(fast.classification, original.classification);
+    QCOMPARE(fast.maxAttempts, original.maxAttempts);
+    QCOMPARE(fast.algorithm, original.algorithm);
+    QCOMPARE(fast.multiplier, original.multiplier);
+    QCOMPARE(fast.retryBudget, original.retryBudget);
+}
+
+void TestConformanceSuite::expect_followsThePolicyRules_data()
+{
+    QTest::addColumn<BackoffPolicy>("policy");
+    QTest::addColumn<QString>("sequence");
+    QTest::addColumn<int>("idempotency");
+    QTest::addColumn<QString>("outcome");
+    QTest::addColumn<int>("attempts");
+    QTest::addColumn<int>("status"); // -1: no HTTP status
+    QTest::addColumn<QString>("explains");
+
+    const int always = int(IdempotencyClass::Always);
+    const int conditional = int(IdempotencyClass::Conditional);
+    const int never = int(IdempotencyClass::Never);
+    const BackoffPolicy gcs = preset("google-cloud-storage");
+    QTest::addRow("gcs 503 GET") << gcs << "503-then-ok" << always << "succeeded" << 2 << 200 << "a retryable status";
+    QTest::addRow("gcs 503 POST+If-Match")
+        << gcs << "503-then-ok" << conditional << "succeeded" << 2 << 200 << "conditional";
+    QTest::addRow("gcs 503 POST") << gcs << "503-then-ok" << never << "gave-up" << 1 << 503 << "not idempotent";
+    QTest::addRow("gcs 5xx") << gcs << "5xx-then-ok" << always << "succeeded" << 5 << 200 << "attempt 5: HTTP 200";
+    QTest::addRow("gcs reset") << gcs << "reset-then-ok" << always << "succeeded" << 3 << 200
+                               << "retry-after-delay for connection-reset";
+    QTest::addRow("gcs broken stream POST")
+        << gcs << "broken-stream-then-ok" << never << "gave-up" << 1 << 200 << "broken-stream";
+    QTest::addRow("gcs 400") << gcs << "400" << always << "gave-up" << 1 << 400 << "not a retryable status";
+    QTest::addRow("gcs 503 then 401") << gcs << "503-then-401" << conditional << "gave-up" << 2 << 401
+                                      << "attempt 2: HTTP 401";
+    QTest::addRow("gcs forever") << gcs << "503-forever" << always << "attempts-exhausted" << 10 << 503
+                                 << "last of 10 attempt";
+    const BackoffPolicy aws = preset("aws-standard");
+    QTest::addRow("aws 5xx") << aws << "5xx-then-ok" << always << "attempts-exhausted" << 3 << 503 << "last of 3";
+    const BackoffPolicy grpc = preset("grpc-retry-policy");
+    QTest::addRow("grpc 500") << grpc << "5xx-then-ok" << always << "gave-up" << 1 << 500 << "not a retryable";
+    QTest::addRow("grpc 429") << grpc << "429-retry-after-then-ok" << always << "gave-up" << 1 << 429 << "HTTP 429";
+    const BackoffPolicy curl = preset("curl-retry");
+    QTest::addRow("curl reset") << curl << "reset-then-ok" << always << "gave-up" << 1 << -1
+                                << "give-up for connection-reset";
+    QTest::addRow("curl 429") << curl << "429-retry-after-then-ok" << always << "succeeded" << 2 << 200
+                              << "as Retry-After asks";
+
+    BackoffPolicy anyPost = gcs;
+    anyPost.classification.retryNonIdempotent = true;
+    QTest::addRow("POST retried when the policy says so")
+        << anyPost << "503-then-ok" << never << "succeeded" << 2 << 200 << "retries it anyway";
+
+    BackoffPolicy throttled = gcs;
+    throttled.retryBudget.kind = RetryBudgetKind::GrpcThrottling;
+    throttled.retryBudget.grpcMaxTokens = 4; // retries stop once tokens <= 2: after the second failure
+    QTest::addRow("gRPC throttling") << throttled << "503-forever" << always << "budget-exhausted" << 2 << 503
+                                     << "throttled";
+    BackoffPolicy quota = gcs;
+    quota.retryBudget.kind = RetryBudgetKind::AwsStandard;
+    quota.retryBudget.awsCapacity = 12; // two retries at 5 tokens each
+    QTest::addRow("AWS retry quota") << quota << "503-forever" << always << "budget-exhausted" << 3 << 503
+                                     << "budget is exhausted";
+    BackoffPolicy breaker = gcs;
+    breaker.circuitBreaker.enabled = true;
+    breaker.circuitBreaker.consecutiveFailures = 3;
+    breaker.circuitBreaker.openMs = 60'000;
+    QTest::addRow("circuit breaker") << breaker << "503-forever" << always << "circuit-open" << 3 << 503
+                                     << "circuit is open";
+    QTest::addRow("breaker ignores a 400") << breaker << "400" << always << "gave-up" << 1 << 400 << "HTTP 400";
+}
+
+void TestConformanceSuite::expect_followsThePolicyRules()
+{
+    QFETCH(BackoffPolicy, policy);
+    QFETCH(QString, sequence);
+    QFETCH(int, idempotency);
+    QFETCH(QString, outcome);
+    QFETCH(int, attempts);
+    QFETCH(int, status);
+    QFETCH(QString, explains);
+
+    const ConformanceExpectation e
+        = Conformance::expect(policy, ::sequence(qPrintable(sequence)), IdempotencyClass(idempotency));
+    QCOMPARE(e.outcomes, QList<RequestOutcome>{*requestOutcomeFromName(outcome)});
+    QCOMPARE(e.minAttempts, attempts);
+    QCOMPARE(e.maxAttempts, attempts);
+    QVERIFY(e.checkFinalStatus);
+    QCOMPARE(e.finalStatus, status < 0 ? std::nullopt : std::optional<int>(status));
+    const QString why = e.explanation.join(QLatin1Char('\n'));
+    QVERIFY2(why.contains(explains), qPrintable(why));
+    QCOMPARE(e.explanation.size(), attempts + (e.outcomes.first() == RequestOutcome::CircuitOpen ? 1 : 0));
+}
+
+void TestConformanceSuite::expect_retryAfter_isHonouredAndBounded()
+{
+    const FaultSequence ra = sequence("429-retry-after-then-ok");
+    BackoffPolicy policy = preset("google-cloud-storage");
+    QCOMPARE(Conformance::expect(policy, ra, IdempotencyClass::Always).retryAfterDelayMs.value_or(-1), 1000.0);
+    policy.classification.maxRetryAfterMs = 400;
+    QCOMPARE(Conformance::expect(policy, ra, IdempotencyClass::Always).retryAfterDelayMs.value_or(-1), 400.0);
+    policy.classification.honourRetryAfter = false;
+    const ConformanceExpectation ignored = Conformance::expect(policy, ra, IdempotencyClass::Always);
+    QVERIFY(!ignored.retryAfterDelayMs);
+    QCOMPARE(ignored.outcomes.first(), RequestOutcome::Succeeded);
+}
+
+void TestConformanceSuite::expect_retryAfterBeyondTheDeadline_failsFast()
+{
+    BackoffPolicy policy = preset("google-cloud-storage");
+    policy.deadlineMs = 2000;
+    const FaultSequence longWait{
+        QStringLiteral("x"), QStringLiteral("429 asking for 5 s"), {QStringLiteral("return-429-after-5s")}};
+    const ConformanceExpectation e = Conformance::expect(policy, longWait, IdempotencyClass::Always);
+    QCOMPARE(e.outcomes, QList<RequestOutcome>{RequestOutcome::DeadlineExceeded});
+    QCOMPARE(e.minAttempts, 1);
+    QCOMPARE(e.maxAttempts, 1);
+    QVERIFY(e.explanation.last().contains(QLatin1String("beyond the deadline")));
+}
+
+void TestConformanceSuite::expect_deadlineOnly_endsAfterAnUnknownNumberOfAttempts()
+{
+    const ConformanceExpectation e
+        = Conformance::expect(preset("iam"), sequence("503-forever"), IdempotencyClass::Always);
+    QCOMPARE(e.outcomes, QList<RequestOutcome>{RequestOutcome::DeadlineExceeded});
+    QVERIFY(e.minAttempts >= 2);
+    QVERIFY(e.maxAttempts == -1 || e.maxAttempts >= e.minAttempts);
+    QVERIFY(!e.checkFinalStatus);
+    QVERIFY(e.summary().contains(QLatin1String("deadline-exceeded")));
+}
+
+void TestConformanceSuite::caseRequest_carriesMethodPreconditionAndScript()
+{
+    const QUrl base(QStringLiteral("http://127.0.0.1:5555/"));
+    const FaultSequence s = sequence("503-then-ok");
+    const RequestSpec get = ConformanceCase{s, IdempotencyClass::Always, {}}.request(base, QStringLiteral("t9"));
+    QCOMPARE(get.method, QByteArray("GET"));
+    QCOMPARE(get.url, QUrl(QStringLiteral("http://127.0.0.1:5555/status/200")));
+    QCOMPARE(headerValue(get.headers, "X-Retry-Test-Id").value_or(QByteArray()), QByteArray("t9"));
+    QVERIFY(get.body.isEmpty());
+    const RequestSpec conditional = ConformanceCase{s, IdempotencyClass::Conditional, {}}.request(base, {});
+    QCOMPARE(conditional.method, QByteArray("POST"));
+    QVERIFY(headerValue(conditional.headers, "If-Match"));
+    QVERIFY(!headerValue(conditional.headers, "X-Retry-Test-Id"));
+    QVERIFY(!conditional.idempotent);
+    const RequestSpec never = ConformanceCase{sequence("503-forever"), IdempotencyClass::Never, {}}.request(base, {});
+    QCOMPARE(never.method, QByteArray("POST"));
+    QVERIFY(!headerValue(never.headers, "If-Match"));
+    QVERIFY(!never.idempotent);
+    QCOMPARE(never.url.path(), QStringLiteral("/status/503"));
+}
+
+void TestConformanceSuite::judge_namesEveryDifference()
+{
+    ConformanceCase cell{sequence("429-retry-after-then-ok"), IdempotencyClass::Always, {}};
+    cell.expected = Conformance::expect(preset("google-cloud-storage"), cell.sequence, cell.idempotency);
+
+    RequestResult good;
+    good.outcome = RequestOutcome::Succeeded;
+    good.attempts = 2;
+    good.finalStatus = 200;
+    AttemptRecord first;
+    AttemptRecord second;
+    second.attemptIndex = 1;
+    second.plannedDelayMs = 1000.0;
+    const ConformanceVerdict pass = Conformance::judge(cell, good, {first, second}, 1);
+    QVERIFY2(pass.passed, qPrintable(pass.message));
+    QVERIFY(pass.message.startsWith(QLatin1String("as expected")));
+
+    RequestResult bad = good;
+    bad.outcome = RequestOutcome::AttemptsExhausted;
+    bad.attempts = 3;
+    bad.finalStatus = 429;
+    second.plannedDelayMs = 12.0;
+    const ConformanceVerdict fail = Conformance::judge(cell, bad, {first, second}, 0);
+    QVERIFY(!fail.passed);
+    for (const char *part : {"it ended attempts-exhausted", "it made 3 attempt(s)", "it ended with status 429",
+             "waited 12 ms before the second attempt instead of the 1000 ms",
+             "the server played 0 of its scripted steps", "observed: attempts-exhausted"}) {
+        QVERIFY2(fail.message.contains(QLatin1String(part)), qPrintable(fail.message));
+    }
+}
+
+void TestConformanceSuite::runner_presetPassesOnTheEmbeddedServer()
+{
+    FaultServer server;
+    QVERIFY(server.listen());
+    ConformanceRunner runner;
+    runner.setFaultServer(&server);
+    runner.setPolicy(*Presets::find(QStringLiteral("aws-standard")));
+    QCOMPARE(runner.cells().size(), 24);
+    QCOMPARE(runner.finishedCount(), 0);
+    QSignalSpy cells(&runner, &ConformanceRunner::cellFinished);
+    QVERIFY(runToEnd(runner));
+    QCOMPARE(cells.size(), 24);
+    for (const ConformanceCellResult &cell : runner.cells())
+        QVERIFY2(
+            cell.done && cell.verdict.passed, qPrintable(cell.cell.name() + QLatin1Char('\n') + cell.verdict.message));
+    QVERIFY(runner.allPassed());
+    QVERIFY(server.handledCount() >= 24);
+    QVERIFY(server.isListening());
+    // Scripted cells used exactly one step per attempt that reached the server.
+    const ConformanceCellResult &resets = runner.cells().at(6); // connection reset twice, GET
+    QCOMPARE(resets.cell.sequence.id, QStringLiteral("reset-then-ok"));
+    QCOMPARE(resets.stepsUsed, 2);
+}
+
+void TestConformanceSuite::runner_expectationsOfAnotherPolicy_failWhereTheyDiffer()
+{
+    // curl does not retry resets or broken streams; the Cloud Storage rules say it should.
+    ConformanceRunner runner;
+    runner.setPolicy(*Presets::find(QStringLiteral("curl-retry")));
+    runner.setExpectationPolicy(*Presets::find(QStringLiteral("google-cloud-storage")));
+    QVERIFY(runToEnd(runner));
+    QVERIFY(!runner.allPassed());
+    QStringList failed;
+    for (const ConformanceCellResult &cell : runner.cells()) {
+        if (!cell.verdict.passed)
+            failed.append(cell.cell.name());
+    }
+    QVERIFY2(failed.contains(QStringLiteral("connection reset twice, then OK / always idempotent (GET)")),
+        qPrintable(failed.join(QLatin1Char('\n'))));
+    QVERIFY(failed.contains(QStringLiteral("broken stream, then OK / always idempotent (GET)")));
+    // Cells where both agree still pass: a plain POST is never retried by either.
+    QVERIFY(!failed.contains(QStringLiteral("503, then OK / never idempotent (POST)")));
+    const ConformanceCellResult &reset = runner.cells().at(6);
+    QVERIFY2(reset.verdict.message.contains(QLatin1String("expected succeeded after 3 attempt(s)")),
+        qPrintable(reset.verdict.message));
+}
+
+void TestConformanceSuite::runner_recordAndVerdicts_forTheExports()
+{
+    ConformanceRunner runner;
+    runner.setPolicy(*Presets::find(QStringLiteral("grpc-retry-policy")));
+    QVERIFY(runToEnd(runner));
+    const RunRecord run = runner.record();
+    QCOMPARE(run.requests.size(), 24);
+    QCOMPARE(run.results.size(), 24);
+    QCOMPARE(run.policy, runner.runPolicy());
+    QSet<quint64> ids;
+    for (const AttemptRecord &a : run.attempts) {
+        QVERIFY(a.requestId >= 1 && a.requestId <= 24);
+        QVERIFY(a.startNs >= run.epochNs - 2'000'000); // aligned on the earliest cell, to the millisecond
+        ids.insert(a.requestId);
+    }
+    QCOMPARE(ids.size(), 24);
+    const QList<ExpectationResult> verdicts = runner.expectationResults();
+    QCOMPARE(verdicts.size(), 24);
+    QCOMPARE(verdicts[0].name, runner.cells().at(0).cell.name());
+    QCOMPARE(verdicts[0].requestIds, QList<quint64>{1});
+    QVERIFY(std::all_of(verdicts.cbegin(), verdicts.cend(), [](const ExpectationResult &r) { return r.passed; }));
+}
+
+QTEST_GUILESS_MAIN(TestConformanceSuite)
+#include "tst_conformancesuite.moc"

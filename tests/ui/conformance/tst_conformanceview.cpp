@@ -1,0 +1,260 @@
+#include "ui/conformance/conformancemodel.h"
+#include "ui/conformance/conformanceview.h"
+
+#include "core/faultserver/faultserver.h"
+#include "core/policy/policyjson.h"
+#include "core/scenario/conformancerunner.h"
+
+#include <QAbstractItemModelTester>
+#include <QComboBox>
+#include <QLabel>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTableView>
+#include <QTest>
+
+using namespace RetryLab;
+using Core::ConformanceCellResult;
+using State = Ui::ConformanceModel::CellState;
+
+namespace {
+
+QList<ConformanceCellResult> plannedCells(const Core::BackoffPolicy &policy)
+{
+    QList<ConformanceCellResult> cells;
+    for (const Core::ConformanceCase &c : Core::Conformance::cases(Core::Conformance::compressed(policy))) {
+        ConformanceCellResult cell;
+        cell.cell = c;
+        cells.append(cell);
+    }
+    return cells;
+}
+
+} // namespace
+
+class TestConformanceView : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase();
+    void model_passesTheModelTester();
+    void model_showsPlanThenVerdicts();
+    void view_editedPolicyIsOfferedFirst();
+    void view_unusablePolicy_cannotRun();
+    void view_runOnTheGivenServer_fillsTheMatrix();
+    void view_cancel_endsTheRun();
+    void view_policyChangedDuringRun_resultsKeepTheRunPolicy();
+};
+
+void TestConformanceView::initTestCase()
+{
+    QStandardPaths::setTestModeEnabled(true);
+}
+
+void TestConformanceView::model_passesTheModelTester()
+{
+    Ui::ConformanceModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    QCOMPARE(model.rowCount(), 0);
+    model.setCells(plannedCells(*Core::Presets::find(QStringLiteral("iam"))));
+    QCOMPARE(model.rowCount(), 8);
+    QCOMPARE(model.columnCount(), 3);
+    model.setRunning(true);
+    ConformanceCellResult done = model.cells().at(4);
+    done.done = true;
+    done.verdict.passed = true;
+    done.result.outcome = Core::RequestOutcome::Succeeded;
+    done.result.attempts = 5;
+    model.updateCell(4, done);
+    model.updateCell(99, done); // ignored
+    model.setRunning(false);
+    model.setCells({});
+    QCOMPARE(model.rowCount(), 0);
+    QVERIFY(!model.cellAt(model.index(0, 0)));
+}
+
+void TestConformanceView::model_showsPlanThenVerdicts()
+{
+    Ui::ConformanceModel model;
+    model.setCells(plannedCells(*Core::Presets::find(QStringLiteral("google-cloud-storage"))));
+    const QModelIndex first = model.index(0, 0);
+    QCOMPARE(model.headerData(0, Qt::Horizontal).toString(), QStringLiteral("always idempotent (GET)"));
+    QCOMPARE(model.headerData(2, Qt::Vertical).toString(), QStringLiteral("connection reset twice, then OK"));
+    QVERIFY(model.headerData(7, Qt::Vertical, Qt::ToolTipRole).toString().contains(QLatin1String("answers 503")));
+    QCOMPARE(model.data(first, Ui::ConformanceModel::StateRole).toInt(), int(State::Planned));
+    QCOMPARE(model.data(first).toString(), QStringLiteral("expect succeeded after 2 attempt(s), status 200"));
+    QVERIFY(model.data(first, Qt::ToolTipRole).toString().contains(QLatin1String("attempt 1: HTTP 503")));
+    QVERIFY(!model.data(first, Qt::BackgroundRole).isValid());
+
+    model.setRunning(true);
+    QCOMPARE(model.data(first).toString(), QStringLiteral("running..."));
+
+    ConformanceCellResult failed = model.cells().at(2);
+    failed.done = true;
+    failed.verdict.passed = false;
+    failed.verdict.message = QStringLiteral("expected gave-up; sent to http://u:pw@127.0.0.1/?token=s3cr3t");
+    failed.result.outcome = Core::RequestOutcome::Succeeded;
+    failed.result.attempts = 2;
+    model.updateCell(2, failed);
+    const QModelIndex cell = model.index(0, 2);
+    QCOMPARE(model.data(cell).toString(), QStringLiteral("FAIL: succeeded after 2 attempt(s)"));
+    QCOMPARE(model.data(cell, Ui::ConformanceModel::StateRole).toInt(), int(State::Failed));
+    QCOMPARE(model.data(cell, Ui::ConformanceModel::OutcomeRole).toString(), QStringLiteral("succeeded"));
+    QCOMPARE(model.data(cell, Ui::ConformanceModel::AttemptsRole).toInt(), 2);
+    QVERIFY(model.data(cell, Qt::BackgroundRole).value<QColor>().isValid());
+    const QString tooltip = model.data(cell, Qt::ToolTipRole).toString();
+    QVERIFY2(
+        !tooltip.contains(QLatin1String("s3cr3t")) && !tooltip.contains(QLatin1String("pw@")), qPrintable(tooltip));
+    QVERIFY(tooltip.contains(QLatin1String("expected gave-up")));
+}
+
+void TestConformanceView::view_editedPolicyIsOfferedFirst()
+{
+    Ui::ConformanceView view;
+    auto *box = view.findChild<QComboBox *>(QStringLiteral("policyBox"));
+    QVERIFY(box);
+    QCOMPARE(box->count(), Core::Presets::all().size());
+    QCOMPARE(view.policy().name, QStringLiteral("Google Cloud Storage"));
+    QCOMPARE(view.model()->rowCount(), 8);
+
+    Core::BackoffPolicy edited = *Core::Presets::find(QStringLiteral("curl-retry"));
+    edited.name = QStringLiteral("My client");
+    view.setPolicy(edited);
+    QCOMPARE(box->count(), Core::Presets::all().size() + 1);
+    QCOMPARE(box->currentIndex(), 0);
+    QVERIFY(box->currentText().contains(QLatin1String("My client")));
+    QCOMPARE(view.policy(), edited);
+    QCOMPARE(view.runner().policy(), edited);
+    // curl does not retry resets: the plan says so before anything runs.
+    QVERIFY(view.model()->data(view.model()->index(2, 0)).toString().startsWith(QLatin1String("expect gave-up")));
+
+    edited.name = QStringLiteral("My client, v2");
+    view.setPolicy(edited);
+    QCOMPARE(box->count(), Core::Presets::all().size() + 1);
+    QVERIFY(box->currentText().contains(QLatin1String("v2")));
+}
+
+void TestConformanceView::view_unusablePolicy_cannotRun()
+{
+    Ui::ConformanceView view;
+    Core::BackoffPolicy broken;
+    broken.maxAttempts = 0;
+    broken.deadlineMs = 0;
+    view.setPolicy(broken);
+    auto *run = view.findChild<QPushButton *>(QStringLiteral("runButton"));
+    auto *status = view.findChild<QLabel *>(QStringLiteral("statusLabel"));
+    QVERIFY(run && status);
+    QVERIFY(!run->isEnabled());
+    QVERIFY2(status->text().contains(QLatin1String("cannot run")), qPrintable(status->text()));
+    QVERIFY(status->text().contains(QLatin1String("retry forever")));
+}
+
+void TestConformanceView::view_runOnTheGivenServer_fillsTheMatrix()
+{
+    Core::FaultServer server;
+    QVERIFY(server.listen());
+    Ui::ConformanceView view;
+    view.setFaultServer(&server);
+    view.setPolicy(*Core::Presets::find(QStringLiteral("polly-default")));
+    view.resize(1000, 600);
+    view.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&view));
+
+    auto *run = view.findChild<QPushButton *>(QStringLiteral("runButton"));
+    auto *cancel = view.findChild<QPushButton *>(QStringLiteral("cancelButton"));
+    auto *status = view.findChild<QLabel *>(QStringLiteral("statusLabel"));
+    auto *table = view.findChild<QTableView *>(QStringLiteral("matrix"));
+    auto *details = view.findChild<QPlainTextEdit *>(QStringLiteral("details"));
+    QVERIFY(run && cancel && status && table && details);
+
+    QSignalSpy finished(&view, &Ui::ConformanceView::finished);
+    QTest::mouseClick(run, Qt::LeftButton);
+    QVERIFY(view.isRunning());
+    QVERIFY(!run->isEnabled());
+    QVERIFY(cancel->isEnabled());
+    QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 1, 30'000);
+    QCOMPARE(finished.first().at(0).toInt(), 24);
+    QCOMPARE(finished.first().at(1).toInt(), 24);
+    QVERIFY(run->isEnabled());
+    QVERIFY(!cancel->isEnabled());
+    QVERIFY2(status->text().contains(QLatin1String("All 24 cells")), qPrintable(status->text()));
+    QVERIFY(server.handledCount() >= 24);
+
+    for (int row = 0; row < view.model()->rowCount(); ++row) {
+        for (int column = 0; column < view.model()->columnCount(); ++column) {
+            const QModelIndex index = view.model()->index(row, column);
+            QCOMPARE(view.model()->data(index, Ui::ConformanceModel::StateRole).toInt(), int(State::Passed));
+            QVERIFY(view.model()->data(index).toString().startsWith(QLatin1String("pass: ")));
+        }
+    }
+    table->setCurrentIndex(view.model()->index(3, 0));
+    QVERIFY2(details->toPlainText().contains(QLatin1String("429 with Retry-After: 1, then OK")),
+        qPrintable(details->toPlainText()));
+    QVERIFY(details->toPlainText().contains(QLatin1String("as expected")));
+}
+
+void TestConformanceView::view_cancel_endsTheRun()
+{
+    Ui::ConformanceView view;
+    QSignalSpy finished(&view, &Ui::ConformanceView::finished);
+    QSignalSpy started(&view, &Ui::ConformanceView::started);
+    view.run();
+    QCOMPARE(started.size(), 1);
+    view.run(); // ignored while running
+    QCOMPARE(started.size(), 1);
+    view.cancel();
+    QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 1, 10'000);
+    QVERIFY(finished.first().at(0).toInt() < 24);
+    QVERIFY(!view.isRunning());
+}
+
+void TestConformanceView::view_policyChangedDuringRun_resultsKeepTheRunPolicy()
+{
+    Core::FaultServer server;
+    QVERIFY(server.listen());
+    Ui::ConformanceView view;
+    view.setFaultServer(&server);
+    Core::BackoffPolicy first = *Core::Presets::find(QStringLiteral("polly-default"));
+    first.name = QStringLiteral("First policy");
+    view.setPolicy(first);
+    auto *box = view.findChild<QComboBox *>(QStringLiteral("policyBox"));
+    auto *status = view.findChild<QLabel *>(QStringLiteral("statusLabel"));
+    QVERIFY(box && status);
+
+    QSignalSpy finished(&view, &Ui::ConformanceView::finished);
+    view.run();
+    QVERIFY(view.isRunning());
+    Core::BackoffPolicy second = *Core::Presets::find(QStringLiteral("curl-retry"));
+    second.name = QStringLiteral("Second policy");
+    view.setPolicy(second);
+
+    // The running suite still says what it runs.
+    QCOMPARE(view.runner().policy().name, first.name);
+    QVERIFY(box->currentText().contains(first.name));
+    QVERIFY(view.pendingPolicy().has_value());
+    QVERIFY2(status->text().contains(QLatin1String("First policy")), qPrintable(status->text()));
+    QVERIFY2(status->text().contains(QLatin1String("next run uses it")), qPrintable(status->text()));
+
+    QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 1, 30'000);
+    QCOMPARE(finished.first().at(0).toInt(), 24); // Polly's rules, not curl's
+    QVERIFY2(status->text().contains(QStringLiteral("\u201cFirst policy\u201d")), qPrintable(status->text()));
+    QVERIFY2(status->text().contains(QLatin1String("Second policy")), qPrintable(status->text()));
+    for (int row = 0; row < view.model()->rowCount(); ++row)
+        QCOMPARE(view.model()->data(view.model()->index(row, 0), Ui::ConformanceModel::StateRole).toInt(),
+            int(State::Passed));
+    // Now offered for the next run.
+    QVERIFY(!view.pendingPolicy().has_value());
+    QVERIFY(box->currentText().contains(second.name));
+    QCOMPARE(view.policy(), second);
+
+    view.run();
+    QCOMPARE(view.runner().policy(), second);
+    view.cancel();
+    QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 2, 10'000);
+}
+
+QTEST_MAIN(TestConformanceView)
+#include "tst_conformanceview.moc"

@@ -1,0 +1,450 @@
+#include "core/herd/herdsimulator.h"
+#include "ui/herd/simulatorview.h"
+#include "ui/widgets/outcomestyle.h"
+
+#include <QAreaSeries>
+#include <QChart>
+#include <QChartView>
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDir>
+#include <QDoubleSpinBox>
+#include <QGroupBox>
+#include <QLabel>
+#include <QLineEdit>
+#include <QLineSeries>
+#include <QListWidget>
+#include <QLogValueAxis>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTest>
+
+#include <algorithm>
+#include <memory>
+
+using namespace RetryLab;
+using namespace RetryLab::Core;
+
+class TestSimulatorView : public QObject
+{
+    Q_OBJECT
+
+private:
+    template<typename T>
+    static T *child(const Ui::SimulatorView &view, const char *name)
+    {
+        T *widget = view.findChild<T *>(QLatin1String(name));
+        if (!widget)
+            qFatal("no child %s", name);
+        return widget;
+    }
+
+    static HerdParameters smallGrid(HerdModel model = HerdModel::OptimisticConcurrency)
+    {
+        HerdParameters p = HerdParameters::defaultsFor(model);
+        p.clientCounts = {10, 20, 30};
+        p.runs = 5;
+        p.strategies
+            = {HerdStrategy{}, HerdStrategy{BackoffAlgorithm::Exponential}, HerdStrategy{BackoffAlgorithm::FullJitter}};
+        return p;
+    }
+
+    // A grid that takes minutes, so that there is time to cancel it.
+    static HerdParameters hugeGrid()
+    {
+        HerdParameters p = HerdParameters::defaultsFor(HerdModel::OptimisticConcurrency);
+        p.clientCounts = {150, 160, 170, 180, 190};
+        p.runs = 20'000;
+        return p;
+    }
+
+    static QList<QLineSeries *> lines(QChartView *view)
+    {
+        QList<QLineSeries *> result;
+        for (QAbstractSeries *s : view->chart()->series()) {
+            if (auto *line = qobject_cast<QLineSeries *>(s))
+                result.append(line);
+        }
+        return result;
+    }
+
+private Q_SLOTS:
+    void initTestCase();
+    void defaults_formIsValidAndRunEnabled();
+    void badClients_errorShownInlineAndRunDisabled();
+    void outageEndingBeforeItStarts_errorShownInline();
+    void noStrategy_errorShownInline();
+    void modelChange_loadsModelDefaultsAndKeepsGrid();
+    void setParameters_roundTrips();
+    void smallGrid_progressReachesEndAndChartsGetSeries();
+    void loadClients_choosesTheLoadCurve();
+    void logScale_usesLogarithmicAxis();
+    void outage_loadChartShowsTheOutage();
+    void cancel_stopsAndKeepsPreviousCharts();
+    void start_whileRunning_refused();
+    void destroyWhileRunning_returnsPromptly();
+    void darkPalette_coloursContrastWithTheBase();
+    void screenshot_savedWhenAsked();
+};
+
+void TestSimulatorView::initTestCase()
+{
+    QStandardPaths::setTestModeEnabled(true);
+}
+
+void TestSimulatorView::defaults_formIsValidAndRunEnabled()
+{
+    Ui::SimulatorView view;
+    QVERIFY(child<QPushButton>(view, "runButton")->isEnabled());
+    QVERIFY(!child<QPushButton>(view, "cancelButton")->isEnabled());
+    QCOMPARE(child<QComboBox>(view, "modelCombo")->count(), 3);
+    QCOMPARE(child<QListWidget>(view, "strategyList")->count(), HerdStrategy::all().size());
+    const auto p = view.parameters();
+    QVERIFY2(p, qPrintable(p.error()));
+    const HerdParameters defaults = HerdParameters::defaultsFor(HerdModel::OptimisticConcurrency);
+    QCOMPARE(p->clientCounts, defaults.clientCounts);
+    QCOMPARE(p->runs, 100);
+    // The list shows every strategy in HerdStrategy::all() order; the defaults are ticked.
+    QList<HerdStrategy> expected = HerdStrategy::defaults();
+    std::sort(expected.begin(), expected.end(),
+        [](const HerdStrategy &a, const HerdStrategy &b) { return a.index() < b.index(); });
+    QCOMPARE(p->strategies, expected);
+    QCOMPARE(p->baseDelayMs, 5.0);
+    QCOMPARE(p->maxBackoffMs, 2000.0);
+    QVERIFY(!view.isRunning());
+}
+
+void TestSimulatorView::badClients_errorShownInlineAndRunDisabled()
+{
+    Ui::SimulatorView view;
+    QSignalSpy failed(&view, &Ui::SimulatorView::failed);
+    child<QLineEdit>(view, "clientsEdit")->setText(QStringLiteral("0:50:10"));
+    QVERIFY(!child<QPushButton>(view, "runButton")->isEnabled());
+    const QString status = child<QLabel>(view, "statusLabel")->text();
+    QVERIFY2(status.contains(QLatin1String("clients:")), qPrintable(status));
+    QVERIFY2(status.contains(QLatin1String("outside 1..")), qPrintable(status));
+
+    view.start();
+    QCOMPARE(failed.count(), 1);
+    QVERIFY(!view.isRunning());
+
+    child<QLineEdit>(view, "clientsEdit")->setText(QStringLiteral("10,20"));
+    QVERIFY(child<QPushButton>(view, "runButton")->isEnabled());
+    QVERIFY(!child<QLabel>(view, "statusLabel")->text().contains(QLatin1String("clients:")));
+}
+
+void TestSimulatorView::outageEndingBeforeItStarts_errorShownInline()
+{
+    Ui::SimulatorView view;
+    HerdParameters p = smallGrid(HerdModel::Outage);
+    p.outageStartMs = 4000.0;
+    p.outageEndMs = 2000.0;
+    view.setParameters(p);
+    QVERIFY(!child<QPushButton>(view, "runButton")->isEnabled());
+    const QString status = child<QLabel>(view, "statusLabel")->text();
+    QVERIFY2(status.contains(QLatin1String("outageEndMs:")), qPrintable(status));
+    QVERIFY(!view.parameters());
+}
+
+void TestSimulatorView::noStrategy_errorShownInline()
+{
+    Ui::SimulatorView view;
+    auto *list = child<QListWidget>(view, "strategyList");
+    for (int row = 0; row < list->count(); ++row)
+        list->item(row)->setCheckState(Qt::Unchecked);
+    QVERIFY(!child<QPushButton>(view, "runButton")->isEnabled());
+    QVERIFY(child<QLabel>(view, "statusLabel")->text().contains(QLatin1String("no strategy")));
+}
+
+void TestSimulatorView::modelChange_loadsModelDefaultsAndKeepsGrid()
+{
+    Ui::SimulatorView view;
+    child<QLineEdit>(view, "clientsEdit")->setText(QStringLiteral("5,15"));
+    auto *model = child<QComboBox>(view, "modelCombo");
+    model->setCurrentIndex(model->findData(herdModelName(HerdModel::CapacityLimited)));
+    const auto p = view.parameters();
+    QVERIFY2(p, qPrintable(p.error()));
+    QCOMPARE(p->model, HerdModel::CapacityLimited);
+    QCOMPARE(p->clientCounts, (QList<int>{5, 15}));
+    const HerdParameters capacity = HerdParameters::defaultsFor(HerdModel::CapacityLimited);
+    QCOMPARE(p->baseDelayMs, capacity.baseDelayMs);
+    QCOMPARE(p->serviceRatePerSec, capacity.serviceRatePerSec);
+
+    QGroupBox *server = nullptr;
+    QGroupBox *outage = nullptr;
+    for (QGroupBox *group : view.findChildren<QGroupBox *>()) {
+        if (group->title() == QLatin1String("Server"))
+            server = group;
+        if (group->title() == QLatin1String("Outage"))
+            outage = group;
+    }
+    QVERIFY(server && outage);
+    QVERIFY(server->isEnabled());
+    QVERIFY(!outage->isEnabled());
+    model->setCurrentIndex(model->findData(herdModelName(HerdModel::Outage)));
+    QVERIFY(outage->isEnabled());
+    model->setCurrentIndex(model->findData(herdModelName(HerdModel::OptimisticConcurrency)));
+    QVERIFY(!server->isEnabled());
+}
+
+void TestSimulatorView::setParameters_roundTrips()
+{
+    Ui::SimulatorView view;
+    HerdParameters p = smallGrid(HerdModel::CapacityLimited);
+    p.seed = 123456789012345ULL;
+    p.retryAfterS = 3;
+    p.overloadStatus = 429;
+    p.honourRetryAfter = false;
+    p.arrivals = ArrivalMode::Poisson;
+    p.arrivalRatePerSec = 75.0;
+    p.maxAttempts = 7;
+    view.setParameters(p);
+    const auto back = view.parameters();
+    QVERIFY2(back, qPrintable(back.error()));
+    QCOMPARE(back->seed, p.seed);
+    QCOMPARE(back->retryAfterS, p.retryAfterS);
+    QCOMPARE(back->overloadStatus, 429);
+    QCOMPARE(back->honourRetryAfter, false);
+    QCOMPARE(back->arrivals, ArrivalMode::Poisson);
+    QCOMPARE(back->arrivalRatePerSec, 75.0);
+    QCOMPARE(back->maxAttempts, 7);
+    QCOMPARE(back->strategies, p.strategies);
+    QCOMPARE(back->clientCounts, p.clientCounts);
+}
+
+void TestSimulatorView::smallGrid_progressReachesEndAndChartsGetSeries()
+{
+    Ui::SimulatorView view;
+    view.setParameters(smallGrid());
+    QSignalSpy started(&view, &Ui::SimulatorView::started);
+    QSignalSpy finished(&view, &Ui::SimulatorView::finished);
+    view.start();
+    QCOMPARE(started.count(), 1);
+    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 30'000);
+    QVERIFY(!view.isRunning());
+
+    auto *progress = child<QProgressBar>(view, "progressBar");
+    QCOMPARE(progress->maximum(), 3 * 3 * 5);
+    QCOMPARE(progress->value(), progress->maximum());
+    QCOMPARE(view.report().cells.size(), 9);
+
+    for (const char *name : {"callsChartView", "completionChartView"}) {
+        const auto series = lines(child<QChartView>(view, name));
+        QCOMPARE(series.size(), 3);
+        for (QLineSeries *s : series)
+            QCOMPARE(s->count(), 3);
+        QCOMPARE(child<QChartView>(view, name)->chart()->axes().size(), 2);
+    }
+    // The calls chart plots the report's means.
+    const auto calls = lines(child<QChartView>(view, "callsChartView"));
+    const HerdCellResult *cell = view.report().find(20, HerdStrategy{});
+    QVERIFY(cell);
+    QCOMPARE(calls.first()->at(1), QPointF(20, cell->calls.mean));
+
+    auto *loadClients = child<QComboBox>(view, "loadClientsCombo");
+    QCOMPARE(loadClients->count(), 3);
+    QCOMPARE(loadClients->currentData().toInt(), 30);
+    const auto load = lines(child<QChartView>(view, "loadChartView"));
+    QCOMPARE(load.size(), 3);
+    for (QLineSeries *s : load)
+        QVERIFY(s->count() > 0);
+    QVERIFY(child<QPushButton>(view, "runButton")->isEnabled());
+    QVERIFY(!child<QPushButton>(view, "cancelButton")->isEnabled());
+}
+
+void TestSimulatorView::loadClients_choosesTheLoadCurve()
+{
+    Ui::SimulatorView view;
+    view.setParameters(smallGrid());
+    QSignalSpy finished(&view, &Ui::SimulatorView::finished);
+    view.start();
+    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 30'000);
+
+    auto *loadClients = child<QComboBox>(view, "loadClientsCombo");
+    loadClients->setCurrentIndex(loadClients->findData(10));
+    const auto load = lines(child<QChartView>(view, "loadChartView"));
+    QCOMPARE(load.size(), 3);
+    const HerdCellResult *cell = view.report().find(10, HerdStrategy{});
+    QCOMPARE(load.first()->count(), cell->meanLoadPerBin.size());
+    QVERIFY(child<QChartView>(view, "loadChartView")->chart()->title().contains(QLatin1String("10")));
+}
+
+void TestSimulatorView::logScale_usesLogarithmicAxis()
+{
+    Ui::SimulatorView view;
+    view.setParameters(smallGrid());
+    QSignalSpy finished(&view, &Ui::SimulatorView::finished);
+    view.start();
+    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 30'000);
+
+    auto hasLogAxis = [&view] {
+        for (QAbstractAxis *axis : child<QChartView>(view, "completionChartView")->chart()->axes()) {
+            if (qobject_cast<QLogValueAxis *>(axis))
+                return true;
+        }
+        return false;
+    };
+    QVERIFY(!hasLogAxis());
+    child<QCheckBox>(view, "logScaleCheck")->setChecked(true);
+    QVERIFY(hasLogAxis());
+    QCOMPARE(lines(child<QChartView>(view, "completionChartView")).size(), 3);
+    child<QCheckBox>(view, "logScaleCheck")->setChecked(false);
+    QVERIFY(!hasLogAxis());
+}
+
+void TestSimulatorView::outage_loadChartShowsTheOutage()
+{
+    Ui::SimulatorView view;
+    view.setParameters(smallGrid(HerdModel::Outage));
+    QSignalSpy finished(&view, &Ui::SimulatorView::finished);
+    view.start();
+    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 30'000);
+    const auto series = child<QChartView>(view, "loadChartView")->chart()->series();
+    QCOMPARE(series.size(), 4);
+    int bands = 0;
+    for (QAbstractSeries *s : series)
+        bands += qobject_cast<QAreaSeries *>(s) ? 1 : 0;
+    QCOMPARE(bands, 1);
+}
+
+void TestSimulatorView::cancel_stopsAndKeepsPreviousCharts()
+{
+    Ui::SimulatorView view;
+    view.setParameters(smallGrid());
+    QSignalSpy finished(&view, &Ui::SimulatorView::finished);
+    QSignalSpy cancelled(&view, &Ui::SimulatorView::cancelled);
+    view.start();
+    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 30'000);
+
+    view.setParameters(hugeGrid());
+    view.start();
+    QVERIFY(view.isRunning());
+    QVERIFY(child<QPushButton>(view, "cancelButton")->isEnabled());
+    QVERIFY(!child<QPushButton>(view, "runButton")->isEnabled());
+    QVERIFY(!child<QLineEdit>(view, "clientsEdit")->isEnabled());
+    QTest::mouseClick(child<QPushButton>(view, "cancelButton"), Qt::LeftButton);
+    QTRY_COMPARE_WITH_TIMEOUT(cancelled.count(), 1, 10'000);
+    QCOMPARE(finished.count(), 1);
+    QVERIFY(!view.isRunning());
+
+    auto *progress = child<QProgressBar>(view, "progressBar");
+    QVERIFY(progress->value() < progress->maximum());
+    QVERIFY(child<QLabel>(view, "statusLabel")->text().contains(QLatin1String("Cancelled")));
+    QCOMPARE(lines(child<QChartView>(view, "callsChartView")).size(), 3);
+    QCOMPARE(view.report().cells.size(), 9);
+    QVERIFY(child<QPushButton>(view, "runButton")->isEnabled());
+    QVERIFY(child<QLineEdit>(view, "clientsEdit")->isEnabled());
+}
+
+void TestSimulatorView::start_whileRunning_refused()
+{
+    Ui::SimulatorView view;
+    view.setParameters(hugeGrid());
+    QSignalSpy failed(&view, &Ui::SimulatorView::failed);
+    QSignalSpy cancelled(&view, &Ui::SimulatorView::cancelled);
+    view.start();
+    view.start();
+    QCOMPARE(failed.count(), 1);
+    QVERIFY(failed.first().first().toString().contains(QLatin1String("already running")));
+    view.cancel();
+    QTRY_COMPARE_WITH_TIMEOUT(cancelled.count(), 1, 10'000);
+}
+
+void TestSimulatorView::destroyWhileRunning_returnsPromptly()
+{
+    auto view = std::make_unique<Ui::SimulatorView>();
+    view->setParameters(hugeGrid());
+    view->start();
+    QVERIFY(view->isRunning());
+    QElapsedTimer timer;
+    timer.start();
+    view.reset();
+    QVERIFY(timer.elapsed() < 10'000);
+}
+
+void TestSimulatorView::darkPalette_coloursContrastWithTheBase()
+{
+    Ui::SimulatorView view;
+    QPalette dark = view.palette();
+    dark.setColor(QPalette::Window, QColor(0x2b, 0x2d, 0x31));
+    dark.setColor(QPalette::WindowText, QColor(0xe6, 0xe6, 0xe6));
+    dark.setColor(QPalette::Base, QColor(0x1e, 0x1f, 0x22));
+    dark.setColor(QPalette::Text, QColor(0xe6, 0xe6, 0xe6));
+    dark.setColor(QPalette::Mid, QColor(0x55, 0x57, 0x5c));
+    view.setPalette(dark);
+    const QColor base = dark.color(QPalette::Base);
+
+    // Every strategy (black "immediate" included) and the error text.
+    for (const HerdStrategy &s : HerdStrategy::all()) {
+        const double ratio = Ui::contrastRatio(view.strategyColor(s), base);
+        QVERIFY2(ratio >= 3.0, qPrintable(QStringLiteral("%1: %2").arg(s.name()).arg(ratio)));
+    }
+    QVERIFY(Ui::contrastRatio(view.errorColor(), base) >= 3.0);
+    QVERIFY(Ui::contrastRatio(view.errorColor(), dark.color(QPalette::Window)) >= 3.0);
+    child<QLineEdit>(view, "clientsEdit")->setText(QStringLiteral("not a grid"));
+    auto *status = child<QLabel>(view, "statusLabel");
+    QVERIFY(Ui::contrastRatio(status->palette().color(QPalette::WindowText), dark.color(QPalette::Window)) >= 3.0);
+
+    // The charts take the palette, and their lines the adjusted colours.
+    HerdParameters p = smallGrid(HerdModel::Outage);
+    p.strategies = HerdStrategy::all();
+    view.setParameters(p);
+    QSignalSpy finished(&view, &Ui::SimulatorView::finished);
+    view.start();
+    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 30'000);
+    for (const char *name : {"callsChartView", "completionChartView", "loadChartView"}) {
+        QChart *chart = child<QChartView>(view, name)->chart();
+        QCOMPARE(chart->theme(), QChart::ChartThemeDark);
+        QCOMPARE(chart->backgroundBrush().color(), base);
+        QVERIFY(Ui::contrastRatio(chart->titleBrush().color(), base) >= 3.0);
+        for (QAbstractAxis *axis : chart->axes())
+            QVERIFY(Ui::contrastRatio(axis->labelsBrush().color(), base) >= 3.0);
+        const auto series = lines(child<QChartView>(view, name));
+        QVERIFY(!series.isEmpty());
+        for (QLineSeries *line : series)
+            QVERIFY2(Ui::contrastRatio(line->pen().color(), base) >= 3.0, qPrintable(line->name()));
+    }
+
+    // Back to a light palette: the same strategies are readable there too.
+    QPalette light = dark;
+    light.setColor(QPalette::Window, QColor(0xef, 0xef, 0xef));
+    light.setColor(QPalette::WindowText, Qt::black);
+    light.setColor(QPalette::Base, Qt::white);
+    view.setPalette(light);
+    QCOMPARE(child<QChartView>(view, "loadChartView")->chart()->theme(), QChart::ChartThemeLight);
+    for (const HerdStrategy &s : HerdStrategy::all())
+        QVERIFY2(Ui::contrastRatio(view.strategyColor(s), Qt::white) >= 3.0, qPrintable(s.name()));
+}
+
+void TestSimulatorView::screenshot_savedWhenAsked()
+{
+    // A picture of the tab for people, not a check: set RETRYLAB_SCREENSHOT_DIR to get one.
+    const QString dir = qEnvironmentVariable("RETRYLAB_SCREENSHOT_DIR");
+    if (dir.isEmpty())
+        QSKIP("RETRYLAB_SCREENSHOT_DIR is not set");
+    Ui::SimulatorView view;
+    HerdParameters p = HerdParameters::defaultsFor(HerdModel::OptimisticConcurrency);
+    p.runs = 20;
+    view.setParameters(p);
+    view.resize(1500, 950);
+    view.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&view));
+    QSignalSpy finished(&view, &Ui::SimulatorView::finished);
+    view.start();
+    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 60'000);
+    QTest::qWait(200); // let the charts paint once before grabbing them
+    QVERIFY(view.grab().save(QDir(dir).filePath(QStringLiteral("simulatorview-occ.png"))));
+
+    p = HerdParameters::defaultsFor(HerdModel::Outage);
+    p.runs = 20;
+    view.setParameters(p);
+    view.start();
+    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 2, 60'000);
+    QTest::qWait(200);
+    QVERIFY(view.grab().save(QDir(dir).filePath(QStringLiteral("simulatorview-outage.png"))));
+}
+
+QTEST_MAIN(TestSimulatorView)
+#include "tst_simulatorview.moc"

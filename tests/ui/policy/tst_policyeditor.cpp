@@ -1,0 +1,758 @@
+#include "core/policy/policyjson.h"
+#include "ui/policy/faultactionmodel.h"
+#include "ui/policy/policyeditor.h"
+#include "ui/policy/statusranges.h"
+#include "ui/session/settings.h"
+#include "ui/widgets/fieldmessage.h"
+#include "ui/widgets/unitspinbox.h"
+
+#include <QAbstractItemModelTester>
+#include <QCheckBox>
+#include <QComboBox>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonObject>
+#include <QLineEdit>
+#include <QPlainTextEdit>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTableView>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QToolButton>
+
+#include <cmath>
+#include <functional>
+
+using namespace RetryLab;
+using Core::BackoffAlgorithm;
+using Core::BackoffPolicy;
+using Ui::FieldMessage;
+using Ui::PolicyEditor;
+using Ui::Settings;
+using Ui::UnitSpinBox;
+
+Q_DECLARE_METATYPE(RetryLab::Core::BackoffPolicy)
+
+namespace RetryLab::Core {
+// Lets QCOMPARE print a policy that differs.
+char *toString(const BackoffPolicy &policy)
+{
+    return qstrdup(PolicyJson::toJson(policy).constData());
+}
+} // namespace RetryLab::Core
+
+namespace {
+
+// Every number field of the form, with the policy value it edits.
+struct NumberField
+{
+    const char *name;
+    std::function<double(const BackoffPolicy &)> value;
+};
+
+const QList<NumberField> &numberFields()
+{
+    static const QList<NumberField> fields{
+        {"baseDelayMs", [](const BackoffPolicy &p) { return p.baseDelayMs; }},
+        {"multiplier", [](const BackoffPolicy &p) { return p.multiplier; }},
+        {"maxBackoffMs", [](const BackoffPolicy &p) { return p.maxBackoffMs; }},
+        {"jitterMs", [](const BackoffPolicy &p) { return p.jitterMs; }},
+        {"jitterFraction", [](const BackoffPolicy &p) { return p.jitterFraction; }},
+        {"maxAttempts", [](const BackoffPolicy &p) { return double(p.maxAttempts); }},
+        {"deadlineMs", [](const BackoffPolicy &p) { return p.deadlineMs; }},
+        {"attemptTimeoutMs", [](const BackoffPolicy &p) { return p.attemptTimeoutMs; }},
+        {"maxRetryAfterMs", [](const BackoffPolicy &p) { return p.classification.maxRetryAfterMs; }},
+        {"circuitBreaker.consecutiveFailures",
+            [](const BackoffPolicy &p) { return double(p.circuitBreaker.consecutiveFailures); }},
+        {"circuitBreaker.failureRatio", [](const BackoffPolicy &p) { return p.circuitBreaker.failureRatio; }},
+        {"circuitBreaker.window", [](const BackoffPolicy &p) { return double(p.circuitBreaker.window); }},
+        {"circuitBreaker.openMs", [](const BackoffPolicy &p) { return p.circuitBreaker.openMs; }},
+        {"circuitBreaker.halfOpenTrials",
+            [](const BackoffPolicy &p) { return double(p.circuitBreaker.halfOpenTrials); }},
+        {"retryBudget.awsCapacity", [](const BackoffPolicy &p) { return p.retryBudget.awsCapacity; }},
+        {"retryBudget.awsRetryCost", [](const BackoffPolicy &p) { return p.retryBudget.awsRetryCost; }},
+        {"retryBudget.awsTimeoutCost", [](const BackoffPolicy &p) { return p.retryBudget.awsTimeoutCost; }},
+        {"retryBudget.awsSuccessRefund", [](const BackoffPolicy &p) { return p.retryBudget.awsSuccessRefund; }},
+        {"retryBudget.grpcMaxTokens", [](const BackoffPolicy &p) { return p.retryBudget.grpcMaxTokens; }},
+        {"retryBudget.grpcTokenRatio", [](const BackoffPolicy &p) { return p.retryBudget.grpcTokenRatio; }},
+    };
+    return fields;
+}
+
+template<typename T>
+T *child(const PolicyEditor &editor, const char *name)
+{
+    auto *widget = editor.findChild<T *>(QString::fromLatin1(name));
+    if (!widget)
+        qFatal("no widget named %s", name);
+    return widget;
+}
+
+UnitSpinBox *spin(const PolicyEditor &editor, const char *name)
+{
+    return child<UnitSpinBox>(editor, name);
+}
+
+FieldMessage *message(const PolicyEditor &editor, const char *field)
+{
+    const QByteArray name = QByteArray(field) + "Message";
+    return child<FieldMessage>(editor, name.constData());
+}
+
+// As a person would: pick in the combo box.
+void choose(QComboBox *combo, const QVariant &data)
+{
+    const int index = combo->findData(data);
+    QVERIFY(index >= 0);
+    combo->setCurrentIndex(index);
+    emit combo->activated(index);
+}
+
+// As a person would: replace the text of a number field by typing.
+void typeInto(UnitSpinBox *box, const QString &text)
+{
+    box->setFocus();
+    box->selectAll();
+    QTest::keyClick(box, Qt::Key_Delete);
+    QTest::keyClicks(box, text);
+}
+
+void typeInto(QLineEdit *edit, const QString &text)
+{
+    edit->selectAll();
+    QTest::keyClick(edit, Qt::Key_Delete);
+    QTest::keyClicks(edit, text);
+}
+
+void setShown(UnitSpinBox *box, double stored)
+{
+    box->setValue(stored / box->scale());
+}
+
+// Enters a whole policy through the form's widgets, in the order a person
+// must (a field only becomes editable once the setting it depends on is on).
+void enterThroughWidgets(PolicyEditor &editor, const BackoffPolicy &p)
+{
+    auto *algorithm = child<QComboBox>(editor, "algorithm");
+    auto *budget = child<QComboBox>(editor, "retryBudget.kind");
+    auto *breaker = child<QCheckBox>(editor, "circuitBreaker");
+    auto *honour = child<QCheckBox>(editor, "honourRetryAfter");
+
+    typeInto(child<QLineEdit>(editor, "name"), p.name);
+    typeInto(child<QLineEdit>(editor, "source"), p.source);
+    child<QPlainTextEdit>(editor, "description")->setPlainText(p.description);
+
+    // The fields every algorithm shares, under Google's (which uses jitterMs), then the rest.
+    choose(algorithm, static_cast<int>(BackoffAlgorithm::GoogleTruncatedExponential));
+    setShown(spin(editor, "jitterMs"), p.jitterMs);
+    choose(algorithm, static_cast<int>(BackoffAlgorithm::ProportionalJitter));
+    setShown(spin(editor, "jitterFraction"), p.jitterFraction);
+    for (const char *name :
+        {"baseDelayMs", "multiplier", "maxBackoffMs", "maxAttempts", "deadlineMs", "attemptTimeoutMs"}) {
+        for (const auto &field : numberFields()) {
+            if (qstrcmp(field.name, name) == 0)
+                setShown(spin(editor, name), field.value(p));
+        }
+    }
+    choose(algorithm, static_cast<int>(p.algorithm));
+
+    typeInto(
+        child<QLineEdit>(editor, "retryableStatuses"), Ui::StatusRanges::format(p.classification.retryableStatuses));
+    child<QCheckBox>(editor, "retryConflictAborted")->setChecked(p.classification.retryConflictAborted);
+    child<QCheckBox>(editor, "retryNonIdempotent")->setChecked(p.classification.retryNonIdempotent);
+    honour->setChecked(true);
+    setShown(spin(editor, "maxRetryAfterMs"), p.classification.maxRetryAfterMs);
+    honour->setChecked(p.classification.honourRetryAfter);
+    auto *faults = child<QTableView>(editor, "networkActions");
+    for (int row = 0; row < faults->model()->rowCount(); ++row) {
+        const auto fault = static_cast<Core::NetworkFaultClass>(
+            faults->model()->index(row, 0).data(Ui::FaultActionModel::FaultRole).toInt());
+        auto *combo = qobject_cast<QComboBox *>(
+            faults->indexWidget(faults->model()->index(row, Ui::FaultActionModel::ActionColumn)));
+        QVERIFY2(combo, "the action column has an open combo box per row");
+        choose(combo, static_cast<int>(p.classification.networkActions.value(fault)));
+    }
+
+    breaker->setChecked(true);
+    for (const char *name : {"circuitBreaker.consecutiveFailures", "circuitBreaker.failureRatio",
+             "circuitBreaker.window", "circuitBreaker.openMs", "circuitBreaker.halfOpenTrials"}) {
+        for (const auto &field : numberFields()) {
+            if (qstrcmp(field.name, name) == 0)
+                setShown(spin(editor, name), field.value(p));
+        }
+    }
+    breaker->setChecked(p.circuitBreaker.enabled);
+
+    choose(budget, static_cast<int>(Core::RetryBudgetKind::AwsStandard));
+    for (const auto &field : numberFields()) {
+        if (QByteArray(field.name).startsWith("retryBudget.aws"))
+            setShown(spin(editor, field.name), field.value(p));
+    }
+    choose(budget, static_cast<int>(Core::RetryBudgetKind::GrpcThrottling));
+    for (const auto &field : numberFields()) {
+        if (QByteArray(field.name).startsWith("retryBudget.grpc"))
+            setShown(spin(editor, field.name), field.value(p));
+    }
+    choose(budget, static_cast<int>(p.retryBudget.kind));
+}
+
+// Checks that every widget shows the policy (to the precision it displays).
+void verifyWidgetsShow(const PolicyEditor &editor, const BackoffPolicy &p)
+{
+    for (const auto &field : numberFields()) {
+        UnitSpinBox *box = spin(editor, field.name);
+        const double tolerance = box->scale() * std::pow(10.0, -box->decimals()) / 2 + 1e-9;
+        QVERIFY2(std::abs(box->storedValue() - field.value(p)) <= tolerance,
+            qPrintable(QStringLiteral("%1 shows %2, policy has %3")
+                           .arg(QLatin1String(field.name))
+                           .arg(box->storedValue())
+                           .arg(field.value(p))));
+    }
+    QCOMPARE(child<QComboBox>(editor, "algorithm")->currentData().toInt(), static_cast<int>(p.algorithm));
+    QCOMPARE(child<QComboBox>(editor, "retryBudget.kind")->currentData().toInt(), static_cast<int>(p.retryBudget.kind));
+    QCOMPARE(child<QCheckBox>(editor, "circuitBreaker")->isChecked(), p.circuitBreaker.enabled);
+    QCOMPARE(child<QCheckBox>(editor, "retryConflictAborted")->isChecked(), p.classification.retryConflictAborted);
+    QCOMPARE(child<QCheckBox>(editor, "retryNonIdempotent")->isChecked(), p.classification.retryNonIdempotent);
+    QCOMPARE(child<QCheckBox>(editor, "honourRetryAfter")->isChecked(), p.classification.honourRetryAfter);
+    QCOMPARE(Ui::StatusRanges::parse(child<QLineEdit>(editor, "retryableStatuses")->text()).value(),
+        p.classification.retryableStatuses);
+    QCOMPARE(child<QLineEdit>(editor, "name")->text(), p.name);
+    QCOMPARE(child<QLineEdit>(editor, "source")->text(), p.source);
+    QCOMPARE(child<QPlainTextEdit>(editor, "description")->toPlainText(), p.description);
+    auto *model = qobject_cast<Ui::FaultActionModel *>(child<QTableView>(editor, "networkActions")->model());
+    QCOMPARE(model->actions(), p.classification.networkActions);
+}
+
+// Leaves of a JSON tree by path, to show that a policy differs from the default everywhere.
+void leaves(const QJsonObject &object, const QString &prefix, QHash<QString, QJsonValue> &out)
+{
+    for (auto it = object.begin(); it != object.end(); ++it) {
+        const QString path = prefix.isEmpty() ? it.key() : prefix + QLatin1Char('.') + it.key();
+        if (it.value().isObject())
+            leaves(it.value().toObject(), path, out);
+        else
+            out.insert(path, it.value());
+    }
+}
+
+// The JSON paths where two policies differ, for readable failure messages.
+QString differences(const BackoffPolicy &actual, const BackoffPolicy &expected)
+{
+    QHash<QString, QJsonValue> a;
+    QHash<QString, QJsonValue> e;
+    leaves(Core::PolicyJson::toJsonObject(actual), {}, a);
+    leaves(Core::PolicyJson::toJsonObject(expected), {}, e);
+    QStringList lines;
+    for (auto it = e.cbegin(); it != e.cend(); ++it) {
+        if (a.value(it.key()) != it.value()) {
+            lines.append(
+                QStringLiteral("%1: got %2, expected %3")
+                    .arg(it.key(), a.value(it.key()).toVariant().toString(), it.value().toVariant().toString()));
+        }
+    }
+    return lines.join(QLatin1Char('\n'));
+}
+
+} // namespace
+
+class TestPolicyEditor final : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void initTestCase();
+    void init();
+
+    void roundTrip_preset_fieldsPolicyJsonFields_data();
+    void roundTrip_preset_fieldsPolicyJsonFields();
+    void roundTrip_everyFieldNonDefault_throughTheWidgets();
+    void setPolicy_isNotRoundedByTheDisplay();
+
+    void invalidInput_showsMessageAtTheFieldAndEmitsInvalid_data();
+    void invalidInput_showsMessageAtTheFieldAndEmitsInvalid();
+    void warning_isToldApartFromErrors_andPolicyStaysUsable();
+    void unreadableStatuses_keepLastGoodValueUntilFixed();
+    void inapplicableFields_areDisabledWithTheReason();
+    void fieldWithError_staysEditableEvenWhenInapplicable();
+    void budgetFields_onlyForTheChosenBudget();
+
+    void presetCombo_loadsBuiltInPresets_andMarksEdits();
+    void userPresets_saveLoadOverwriteDelete_persistThroughSettings();
+    void userPresets_builtInName_isRefusedWithMessage();
+
+    void import_malformedFile_namesTheFieldAndKeepsPolicy_data();
+    void import_malformedFile_namesTheFieldAndKeepsPolicy();
+    void exportThenImport_roundTrips();
+    void export_refusedWhilePolicyHasErrors();
+
+private:
+    QTemporaryDir m_dir;
+};
+
+void TestPolicyEditor::initTestCase()
+{
+    QStandardPaths::setTestModeEnabled(true);
+    QCoreApplication::setOrganizationName(QStringLiteral("RetryLab"));
+    QCoreApplication::setApplicationName(QStringLiteral("tst_policyeditor"));
+    QVERIFY(m_dir.isValid());
+    QVERIFY(!Core::Presets::all().isEmpty());
+}
+
+void TestPolicyEditor::init()
+{
+    QFile::remove(QSettings().fileName());
+}
+
+void TestPolicyEditor::roundTrip_preset_fieldsPolicyJsonFields_data()
+{
+    QTest::addColumn<BackoffPolicy>("preset");
+    for (const auto &preset : Core::Presets::all())
+        QTest::addRow("%s", qPrintable(preset.id)) << preset.policy;
+}
+
+void TestPolicyEditor::roundTrip_preset_fieldsPolicyJsonFields()
+{
+    QFETCH(BackoffPolicy, preset);
+
+    // fields -> policy
+    PolicyEditor typed;
+    enterThroughWidgets(typed, preset);
+    QVERIFY2(typed.policy() == preset, qPrintable(differences(typed.policy(), preset)));
+    QVERIFY2(typed.isUsable(), qPrintable(typed.invalidReason()));
+
+    // policy -> JSON -> policy
+    const auto parsed = Core::PolicyJson::fromJson(Core::PolicyJson::toJson(typed.policy()));
+    QVERIFY2(parsed.ok(), qPrintable(parsed.error()));
+    QCOMPARE(*parsed, preset);
+
+    // -> fields
+    PolicyEditor shown;
+    QSignalSpy changed(&shown, &PolicyEditor::policyChanged);
+    shown.setPolicy(*parsed);
+    QCOMPARE(changed.count(), 1);
+    QCOMPARE(changed.constFirst().constFirst().value<BackoffPolicy>(), preset);
+    verifyWidgetsShow(shown, preset);
+    QCOMPARE(shown.policy(), preset);
+    QCOMPARE(shown.presetKey(), QStringLiteral("builtin:") + QString::fromLatin1(QTest::currentDataTag()));
+}
+
+void TestPolicyEditor::roundTrip_everyFieldNonDefault_throughTheWidgets()
+{
+    BackoffPolicy p;
+    p.name = QStringLiteral("Everything changed");
+    p.description = QStringLiteral("Two lines,\nwith ünïcode.");
+    p.source = QStringLiteral("tst_policyeditor");
+    p.algorithm = BackoffAlgorithm::ProportionalJitter;
+    p.baseDelayMs = 250.5;
+    p.multiplier = 1.5;
+    p.maxBackoffMs = 45'500.0;
+    p.jitterMs = 333.0;
+    p.jitterFraction = 0.35;
+    p.maxAttempts = 7;
+    p.deadlineMs = 123'456.0;
+    p.attemptTimeoutMs = 2'500.0;
+    p.classification.retryableStatuses = {404, 429, 502, 503, 504};
+    p.classification.retryConflictAborted = false;
+    p.classification.retryNonIdempotent = true;
+    p.classification.honourRetryAfter = false;
+    p.classification.maxRetryAfterMs = 12'000.0;
+    for (auto fault : Core::allNetworkFaultClasses()) {
+        const auto standard = Core::ClassificationRules::defaultNetworkActions().value(fault);
+        p.classification.networkActions[fault]
+            = standard == Core::FaultAction::GiveUp ? Core::FaultAction::RetryImmediately : Core::FaultAction::GiveUp;
+    }
+    p.circuitBreaker = {true, 3, 0.5, 40, 2'500.0, 2};
+    p.retryBudget = {Core::RetryBudgetKind::GrpcThrottling, 250.0, 4.0, 8.0, 2.0, 20.0, 0.25};
+
+    // The test itself must cover every field: each JSON leaf differs from the default.
+    QHash<QString, QJsonValue> mine;
+    QHash<QString, QJsonValue> standard;
+    leaves(Core::PolicyJson::toJsonObject(p), {}, mine);
+    leaves(Core::PolicyJson::toJsonObject(BackoffPolicy{}), {}, standard);
+    QCOMPARE(mine.keys().size(), standard.keys().size());
+    for (auto it = mine.cbegin(); it != mine.cend(); ++it) {
+        if (it.key() == QLatin1String("format") || it.key() == QLatin1String("version"))
+            continue;
+        QVERIFY2(it.value() != standard.value(it.key()), qPrintable(it.key()));
+    }
+
+    PolicyEditor typed;
+    enterThroughWidgets(typed, p);
+    QVERIFY2(typed.policy() == p, qPrintable(differences(typed.policy(), p)));
+
+    const auto parsed = Core::PolicyJson::fromJson(Core::PolicyJson::toJson(typed.policy()));
+    QVERIFY2(parsed.ok(), qPrintable(parsed.error()));
+    QCOMPARE(*parsed, p);
+
+    PolicyEditor shown;
+    shown.setPolicy(*parsed);
+    verifyWidgetsShow(shown, p);
+    QCOMPARE(shown.policy(), p);
+    QVERIFY(shown.presetKey().isEmpty());
+}
+
+void TestPolicyEditor::setPolicy_isNotRoundedByTheDisplay()
+{
+    BackoffPolicy p;
+    p.baseDelayMs = 0.123456789;
+    p.maxBackoffMs = 32'000.0004;
+    p.jitterFraction = 0.123456;
+    PolicyEditor editor;
+    editor.setPolicy(p);
+    QCOMPARE(editor.policy(), p);
+
+    // Editing one field leaves the others exactly as they were.
+    setShown(spin(editor, "jitterMs"), 500.0);
+    BackoffPolicy expected = p;
+    expected.jitterMs = 500.0;
+    QCOMPARE(editor.policy(), expected);
+}
+
+void TestPolicyEditor::invalidInput_showsMessageAtTheFieldAndEmitsInvalid_data()
+{
+    QTest::addColumn<QByteArray>("field");
+    QTest::addColumn<QString>("typed");
+    QTest::addColumn<QString>("expected");
+    QTest::addColumn<QString>("fix");
+    QTest::addRow("negative base delay") << QByteArray("baseDelayMs") << QStringLiteral("-5")
+                                         << QStringLiteral("negative") << QStringLiteral("500");
+    QTest::addRow("cap below base") << QByteArray("maxBackoffMs") << QStringLiteral("0.5")
+                                    << QStringLiteral("below the base delay") << QStringLiteral("64");
+    QTest::addRow("absurd deadline") << QByteArray("deadlineMs") << QStringLiteral("99999999")
+                                     << QStringLiteral("sensible limit") << QStringLiteral("300");
+    QTest::addRow("negative timeout") << QByteArray("attemptTimeoutMs") << QStringLiteral("-1")
+                                      << QStringLiteral("negative") << QStringLiteral("10");
+    QTest::addRow("shrinking multiplier")
+        << QByteArray("multiplier") << QStringLiteral("0.5") << QStringLiteral("below 1") << QStringLiteral("3");
+    QTest::addRow("retries forever") << QByteArray("maxAttempts") << QStringLiteral("0")
+                                     << QStringLiteral("retry forever") << QStringLiteral("3");
+    QTest::addRow("jitter fraction above 100 %%") << QByteArray("jitterFraction") << QStringLiteral("150")
+                                                  << QStringLiteral("between 0 and 1") << QStringLiteral("10");
+}
+
+void TestPolicyEditor::invalidInput_showsMessageAtTheFieldAndEmitsInvalid()
+{
+    QFETCH(QByteArray, field);
+    QFETCH(QString, typed);
+    QFETCH(QString, expected);
+    QFETCH(QString, fix);
+
+    PolicyEditor editor;
+    BackoffPolicy start;
+    start.algorithm = BackoffAlgorithm::ProportionalJitter; // every delay field applies
+    editor.setPolicy(start);
+    QVERIFY(editor.isUsable());
+    QSignalSpy validity(&editor, &PolicyEditor::validityChanged);
+    QSignalSpy changed(&editor, &PolicyEditor::policyChanged);
+
+    typeInto(spin(editor, field.constData()), typed);
+    QVERIFY(changed.count() >= 1);
+    QVERIFY(!editor.isUsable());
+    // Intermediate keystrokes may already be invalid (and say so with other numbers).
+    QVERIFY(validity.count() >= 1);
+    QCOMPARE(validity.constLast().at(0).toBool(), false);
+    const QString why = validity.constLast().at(1).toString();
+    QVERIFY2(why.contains(expected), qPrintable(why));
+
+    FieldMessage *shown = message(editor, field.constData());
+    QCOMPARE(shown->kind(), FieldMessage::Kind::Error);
+    QVERIFY2(shown->text().contains(expected), qPrintable(shown->text()));
+    QVERIFY(shown->isVisibleTo(&editor));
+    QCOMPARE(child<FieldMessage>(editor, "summary")->kind(), FieldMessage::Kind::Error);
+
+    typeInto(spin(editor, field.constData()), fix);
+    QVERIFY2(editor.isUsable(), qPrintable(editor.invalidReason()));
+    QCOMPARE(validity.constLast().at(0).toBool(), true);
+    QCOMPARE(validity.constLast().at(1).toString(), QString());
+    QVERIFY(shown->kind() != FieldMessage::Kind::Error);
+}
+
+void TestPolicyEditor::warning_isToldApartFromErrors_andPolicyStaysUsable()
+{
+    PolicyEditor editor;
+    QSignalSpy validity(&editor, &PolicyEditor::validityChanged);
+    child<QCheckBox>(editor, "retryNonIdempotent")->click();
+    QVERIFY(editor.policy().classification.retryNonIdempotent);
+    QVERIFY(editor.isUsable());
+    QCOMPARE(validity.count(), 0);
+    FieldMessage *shown = message(editor, "retryNonIdempotent");
+    QCOMPARE(shown->kind(), FieldMessage::Kind::Warning);
+    QVERIFY2(shown->text().contains(QLatin1String("applied twice")), qPrintable(shown->text()));
+    QCOMPARE(child<FieldMessage>(editor, "summary")->kind(), FieldMessage::Kind::Warning);
+
+    child<QCheckBox>(editor, "retryNonIdempotent")->click();
+    QCOMPARE(shown->kind(), FieldMessage::Kind::None);
+    QCOMPARE(child<FieldMessage>(editor, "summary")->kind(), FieldMessage::Kind::Success);
+}
+
+void TestPolicyEditor::unreadableStatuses_keepLastGoodValueUntilFixed()
+{
+    PolicyEditor editor;
+    QSignalSpy validity(&editor, &PolicyEditor::validityChanged);
+    auto *statuses = child<QLineEdit>(editor, "retryableStatuses");
+    const QSet<int> before = editor.policy().classification.retryableStatuses;
+
+    // Appending: every keystroke up to the "f" still reads as the old set.
+    statuses->setFocus();
+    QTest::keyClick(statuses, Qt::Key_End);
+    QTest::keyClicks(statuses, QStringLiteral(", five hundred"));
+    QVERIFY(!editor.isUsable());
+    QCOMPARE(editor.policy().classification.retryableStatuses, before);
+    QCOMPARE(message(editor, "retryableStatuses")->kind(), FieldMessage::Kind::Error);
+    QVERIFY(editor.invalidReason().contains(QLatin1String("\"five\"")));
+
+    typeInto(statuses, QStringLiteral("429, 503"));
+    QVERIFY(editor.isUsable());
+    QCOMPARE(editor.policy().classification.retryableStatuses, (QSet<int>{429, 503}));
+    QCOMPARE(validity.constLast().at(0).toBool(), true);
+
+    typeInto(statuses, QStringLiteral("302"));
+    QVERIFY(!editor.isUsable());
+    QVERIFY2(editor.invalidReason().contains(QLatin1String("not an error")), qPrintable(editor.invalidReason()));
+}
+
+void TestPolicyEditor::inapplicableFields_areDisabledWithTheReason()
+{
+    PolicyEditor editor;
+    auto *algorithm = child<QComboBox>(editor, "algorithm");
+
+    choose(algorithm, static_cast<int>(BackoffAlgorithm::Constant));
+    for (const char *name : {"multiplier", "jitterMs", "jitterFraction"}) {
+        QVERIFY2(!spin(editor, name)->isEnabled(), name);
+        QCOMPARE(message(editor, name)->kind(), FieldMessage::Kind::Note);
+        QVERIFY(message(editor, name)->text().contains(QLatin1String("Not used by Constant")));
+    }
+    QVERIFY(spin(editor, "baseDelayMs")->isEnabled());
+
+    choose(algorithm, static_cast<int>(BackoffAlgorithm::GoogleTruncatedExponential));
+    QVERIFY(spin(editor, "multiplier")->isEnabled());
+    QVERIFY(spin(editor, "jitterMs")->isEnabled());
+    QVERIFY(!spin(editor, "jitterFraction")->isEnabled());
+    QCOMPARE(message(editor, "multiplier")->kind(), FieldMessage::Kind::None);
+    QVERIFY(spin(editor, "multiplier")
+                ->toolTip()
+                .contains(Core::algorithmFormula(BackoffAlgorithm::GoogleTruncatedExponential)));
+
+    choose(algorithm, static_cast<int>(BackoffAlgorithm::Immediate));
+    QVERIFY(!spin(editor, "baseDelayMs")->isEnabled());
+    QVERIFY(!spin(editor, "maxBackoffMs")->isEnabled());
+
+    choose(algorithm, static_cast<int>(BackoffAlgorithm::DecorrelatedJitter));
+    QVERIFY(message(editor, "multiplier")->text().contains(QLatin1String("factor of 3")));
+
+    // Settings that switch a group of fields on.
+    auto *honour = child<QCheckBox>(editor, "honourRetryAfter");
+    honour->setChecked(false);
+    QVERIFY(!spin(editor, "maxRetryAfterMs")->isEnabled());
+    honour->setChecked(true);
+    QVERIFY(spin(editor, "maxRetryAfterMs")->isEnabled());
+
+    auto *breaker = child<QCheckBox>(editor, "circuitBreaker");
+    QVERIFY(!breaker->isChecked());
+    QVERIFY(!spin(editor, "circuitBreaker.openMs")->isEnabled());
+    breaker->click();
+    QVERIFY(spin(editor, "circuitBreaker.openMs")->isEnabled());
+    QVERIFY(editor.policy().circuitBreaker.enabled);
+}
+
+void TestPolicyEditor::fieldWithError_staysEditableEvenWhenInapplicable()
+{
+    PolicyEditor editor;
+    typeInto(spin(editor, "multiplier"), QStringLiteral("500"));
+    QVERIFY(!editor.isUsable());
+    choose(child<QComboBox>(editor, "algorithm"), static_cast<int>(BackoffAlgorithm::Constant));
+    QVERIFY(!editor.isUsable());
+    QVERIFY2(spin(editor, "multiplier")->isEnabled(), "the error could not be fixed otherwise");
+    QCOMPARE(message(editor, "multiplier")->kind(), FieldMessage::Kind::Error);
+    typeInto(spin(editor, "multiplier"), QStringLiteral("2"));
+    QVERIFY(editor.isUsable());
+    QVERIFY(!spin(editor, "multiplier")->isEnabled());
+}
+
+void TestPolicyEditor::budgetFields_onlyForTheChosenBudget()
+{
+    PolicyEditor editor;
+    auto *budget = child<QComboBox>(editor, "retryBudget.kind");
+    // Relative to the group: the tab page itself is hidden while another tab is current.
+    auto visible = [&](const char *name) {
+        UnitSpinBox *box = spin(editor, name);
+        return box->isVisibleTo(box->parentWidget());
+    };
+
+    QCOMPARE(editor.policy().retryBudget.kind, Core::RetryBudgetKind::None);
+    QVERIFY(!visible("retryBudget.awsCapacity"));
+    QVERIFY(!visible("retryBudget.grpcMaxTokens"));
+
+    choose(budget, static_cast<int>(Core::RetryBudgetKind::AwsStandard));
+    QVERIFY(visible("retryBudget.awsCapacity"));
+    QVERIFY(!visible("retryBudget.grpcMaxTokens"));
+
+    choose(budget, static_cast<int>(Core::RetryBudgetKind::GrpcThrottling));
+    QVERIFY(!visible("retryBudget.awsCapacity"));
+    QVERIFY(visible("retryBudget.grpcTokenRatio"));
+    typeInto(spin(editor, "retryBudget.grpcMaxTokens"), QStringLiteral("0"));
+    QVERIFY(!editor.isUsable());
+    QCOMPARE(message(editor, "retryBudget.grpcMaxTokens")->kind(), FieldMessage::Kind::Error);
+}
+
+void TestPolicyEditor::presetCombo_loadsBuiltInPresets_andMarksEdits()
+{
+    PolicyEditor editor;
+    auto *combo = child<QComboBox>(editor, "presetCombo");
+    QCOMPARE(combo->count(), Core::Presets::all().size());
+    QSignalSpy changed(&editor, &PolicyEditor::policyChanged);
+
+    choose(combo, QStringLiteral("builtin:iam"));
+    QCOMPARE(editor.policy(), *Core::Presets::find(QStringLiteral("iam")));
+    QCOMPARE(changed.count(), 1);
+    QCOMPARE(editor.presetKey(), QStringLiteral("builtin:iam"));
+    QVERIFY(!editor.isModified());
+
+    setShown(spin(editor, "maxBackoffMs"), 64'000);
+    QVERIFY(editor.isModified());
+    QCOMPARE(editor.presetKey(), QStringLiteral("builtin:iam"));
+
+    // Choosing the preset again discards the edit.
+    choose(combo, QStringLiteral("builtin:iam"));
+    QVERIFY(!editor.isModified());
+    QCOMPARE(editor.policy().maxBackoffMs, 32'000.0);
+}
+
+void TestPolicyEditor::userPresets_saveLoadOverwriteDelete_persistThroughSettings()
+{
+    BackoffPolicy saved;
+    {
+        Settings settings;
+        PolicyEditor editor(&settings);
+        QVERIFY(editor.loadBuiltInPreset(QStringLiteral("memorystore")));
+        setShown(spin(editor, "maxAttempts"), 4);
+        QVERIFY(editor.isModified());
+
+        QCOMPARE(editor.saveAsUserPreset(QStringLiteral("Redis, patient")), QString());
+        QCOMPARE(editor.presetKey(), QStringLiteral("user:Redis, patient"));
+        QCOMPARE(editor.policy().name, QStringLiteral("Redis, patient"));
+        QVERIFY(!editor.isModified());
+        QVERIFY(editor.lastMessage().contains(QLatin1String("Saved")));
+        saved = editor.policy();
+        QVERIFY(child<QComboBox>(editor, "presetCombo")->findData(QStringLiteral("user:Redis, patient")) >= 0);
+    }
+    {
+        // Another editor over a fresh Settings object finds it in the file.
+        Settings settings;
+        QCOMPARE(settings.userPreset(QStringLiteral("redis, PATIENT")), saved);
+        PolicyEditor editor(&settings);
+        QVERIFY(child<QComboBox>(editor, "presetCombo")->findData(QStringLiteral("user:Redis, patient")) >= 0);
+        QVERIFY(editor.loadUserPreset(QStringLiteral("redis, patient")));
+        QCOMPARE(editor.policy(), saved);
+
+        auto *overwrite = child<QToolButton>(editor, "overwriteButton");
+        QVERIFY(!overwrite->isEnabled());
+        setShown(spin(editor, "baseDelayMs"), 750);
+        QVERIFY(overwrite->isEnabled());
+        QCOMPARE(editor.overwriteUserPreset(), QString());
+        saved = editor.policy();
+    }
+    {
+        Settings settings;
+        QCOMPARE(settings.userPreset(QStringLiteral("Redis, patient"))->baseDelayMs, 750.0);
+        PolicyEditor editor(&settings);
+        QVERIFY(editor.loadUserPreset(QStringLiteral("Redis, patient")));
+        QVERIFY(child<QToolButton>(editor, "deleteButton")->isEnabled());
+        QVERIFY(editor.deleteUserPreset(QStringLiteral("Redis, patient")));
+        QCOMPARE(editor.policy(), saved); // the policy stays in the editor
+        QVERIFY(editor.presetKey().isEmpty());
+        QCOMPARE(child<QComboBox>(editor, "presetCombo")->findData(QStringLiteral("user:Redis, patient")), -1);
+        QVERIFY(!editor.deleteUserPreset(QStringLiteral("Redis, patient")));
+    }
+    QVERIFY(Settings().userPresets().isEmpty());
+}
+
+void TestPolicyEditor::userPresets_builtInName_isRefusedWithMessage()
+{
+    Settings settings;
+    PolicyEditor editor(&settings);
+    const BackoffPolicy before = editor.policy();
+    const QString error = editor.saveAsUserPreset(QStringLiteral("IAM"));
+    QVERIFY2(error.contains(QLatin1String("built-in")), qPrintable(error));
+    QCOMPARE(editor.lastMessage(), error);
+    QCOMPARE(child<FieldMessage>(editor, "actionMessage")->kind(), FieldMessage::Kind::Error);
+    QCOMPARE(editor.policy(), before);
+    QVERIFY(settings.userPresets().isEmpty());
+}
+
+void TestPolicyEditor::import_malformedFile_namesTheFieldAndKeepsPolicy_data()
+{
+    QTest::addColumn<QByteArray>("contents");
+    QTest::addColumn<QString>("named");
+    QTest::addRow("not JSON") << QByteArray("{ \"baseDelayMs\": ") << QStringLiteral("not valid JSON");
+    QTest::addRow("array") << QByteArray("[1, 2]") << QStringLiteral("JSON object");
+    QTest::addRow("wrong type") << QByteArray(R"({"baseDelayMs": "fast"})") << QStringLiteral("baseDelayMs");
+    QTest::addRow("cap below base") << QByteArray(R"({"baseDelayMs": 5000, "maxBackoffMs": 10})")
+                                    << QStringLiteral("maxBackoffMs");
+    QTest::addRow("unknown algorithm") << QByteArray(R"({"algorithm": "telepathy"})") << QStringLiteral("telepathy");
+    QTest::addRow("nested field") << QByteArray(R"({"circuitBreaker": {"window": 2.5}})")
+                                  << QStringLiteral("circuitBreaker.window");
+    QTest::addRow("bad status") << QByteArray(R"({"classification": {"retryableStatuses": [503, "x"]}})")
+                                << QStringLiteral("retryableStatuses");
+    QTest::addRow("missing file") << QByteArray() << QStringLiteral("cannot read");
+}
+
+void TestPolicyEditor::import_malformedFile_namesTheFieldAndKeepsPolicy()
+{
+    QFETCH(QByteArray, contents);
+    QFETCH(QString, named);
+
+    const QString path = m_dir.filePath(QStringLiteral("bad-%1.json")
+                                            .arg(QString::fromLatin1(QTest::currentDataTag()))
+                                            .replace(QLatin1Char(' '), QLatin1Char('-')));
+    if (!contents.isEmpty()) {
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write(contents);
+    }
+
+    PolicyEditor editor;
+    QVERIFY(editor.loadBuiltInPreset(QStringLiteral("grpc-retry-policy")));
+    setShown(spin(editor, "maxAttempts"), 3); // an unsaved edit must survive too
+    const BackoffPolicy before = editor.policy();
+    QSignalSpy changed(&editor, &PolicyEditor::policyChanged);
+
+    QVERIFY(!editor.importFile(path));
+    QCOMPARE(editor.policy(), before);
+    QCOMPARE(changed.count(), 0);
+    QVERIFY2(editor.lastMessage().contains(named), qPrintable(editor.lastMessage()));
+    QVERIFY(editor.lastMessage().contains(QLatin1String("unchanged")));
+    QCOMPARE(child<FieldMessage>(editor, "actionMessage")->kind(), FieldMessage::Kind::Error);
+}
+
+void TestPolicyEditor::exportThenImport_roundTrips()
+{
+    const QString path = m_dir.filePath(QStringLiteral("exported.json"));
+    PolicyEditor source;
+    QVERIFY(source.loadBuiltInPreset(QStringLiteral("aws-standard")));
+    setShown(spin(source, "baseDelayMs"), 80);
+    QVERIFY(source.exportFile(path));
+    QVERIFY(source.lastMessage().contains(QLatin1String("Exported")));
+
+    PolicyEditor target;
+    QSignalSpy changed(&target, &PolicyEditor::policyChanged);
+    QVERIFY(target.importFile(path));
+    QCOMPARE(target.policy(), source.policy());
+    QCOMPARE(changed.count(), 1);
+    verifyWidgetsShow(target, source.policy());
+}
+
+void TestPolicyEditor::export_refusedWhilePolicyHasErrors()
+{
+    const QString path = m_dir.filePath(QStringLiteral("never.json"));
+    PolicyEditor editor;
+    typeInto(spin(editor, "baseDelayMs"), QStringLiteral("-1"));
+    QVERIFY(!child<QToolButton>(editor, "exportButton")->isEnabled());
+    QVERIFY(!editor.exportFile(path));
+    QVERIFY(!QFile::exists(path));
+    QVERIFY(editor.lastMessage().contains(QLatin1String("errors")));
+}
+
+QTEST_MAIN(TestPolicyEditor)
+#include "tst_policyeditor.moc"

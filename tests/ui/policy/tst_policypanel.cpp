@@ -1,0 +1,112 @@
+#include "core/policy/policyjson.h"
+#include "ui/policy/policyeditor.h"
+#include "ui/policy/policypanel.h"
+#include "ui/policy/schedulepreviewchart.h"
+#include "ui/session/settings.h"
+#include "ui/widgets/unitspinbox.h"
+
+#include <QFile>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTest>
+
+using namespace RetryLab;
+using Core::BackoffPolicy;
+using Ui::PolicyPanel;
+using Ui::SchedulePreviewChart;
+using Ui::Settings;
+
+class TestPolicyPanel final : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void initTestCase();
+    void init();
+
+    void startsFromTheSavedPolicy_andPreviewsIt();
+    void usableEdits_areSaved_invalidOnesAreNot();
+    void edits_reachThePreviewAndTheOutside();
+    void orientation_followsTheShapeOfTheDock();
+};
+
+void TestPolicyPanel::initTestCase()
+{
+    QStandardPaths::setTestModeEnabled(true);
+    QCoreApplication::setOrganizationName(QStringLiteral("RetryLab"));
+    QCoreApplication::setApplicationName(QStringLiteral("tst_policypanel"));
+}
+
+void TestPolicyPanel::init()
+{
+    QFile::remove(QSettings().fileName());
+}
+
+void TestPolicyPanel::startsFromTheSavedPolicy_andPreviewsIt()
+{
+    const BackoffPolicy saved = *Core::Presets::find(QStringLiteral("memorystore"));
+    {
+        Settings settings;
+        settings.setCurrentPolicy(saved);
+    }
+    Settings settings;
+    PolicyPanel panel(&settings);
+    QCOMPARE(panel.policy(), saved);
+    QVERIFY(panel.isUsable());
+    QCOMPARE(panel.editor()->presetKey(), QStringLiteral("builtin:memorystore"));
+    QCOMPARE(panel.preview()->policy(), saved);
+    QCOMPARE(panel.preview()->shownRetries(), saved.maxAttempts - 1);
+}
+
+void TestPolicyPanel::usableEdits_areSaved_invalidOnesAreNot()
+{
+    Settings settings;
+    PolicyPanel panel(&settings);
+    QSignalSpy validity(&panel, &PolicyPanel::validityChanged);
+    auto *base = panel.findChild<Ui::UnitSpinBox *>(QStringLiteral("baseDelayMs"));
+    QVERIFY(base);
+
+    base->setValue(400);
+    QCOMPARE(Settings().currentPolicy().baseDelayMs, 400.0);
+
+    base->setValue(-3);
+    QVERIFY(!panel.isUsable());
+    QCOMPARE(validity.constLast().at(0).toBool(), false);
+    QCOMPARE(Settings().currentPolicy().baseDelayMs, 400.0);
+    panel.preview()->flush();
+    QVERIFY2(panel.preview()->note().contains(QLatin1String("errors")), qPrintable(panel.preview()->note()));
+
+    base->setValue(600);
+    QCOMPARE(validity.constLast().at(0).toBool(), true);
+    QCOMPARE(Settings().currentPolicy().baseDelayMs, 600.0);
+    panel.preview()->flush();
+    QVERIFY(!panel.preview()->note().contains(QLatin1String("errors")));
+}
+
+void TestPolicyPanel::edits_reachThePreviewAndTheOutside()
+{
+    PolicyPanel panel;
+    QSignalSpy changed(&panel, &PolicyPanel::policyChanged);
+    QSignalSpy redrawn(panel.preview(), &SchedulePreviewChart::previewUpdated);
+    BackoffPolicy policy = panel.policy();
+    policy.maxAttempts = 9;
+    panel.setPolicy(policy);
+    QCOMPARE(changed.count(), 1);
+    QVERIFY(redrawn.wait(2000));
+    QCOMPARE(panel.preview()->policy(), policy);
+    QCOMPARE(panel.preview()->shownRetries(), 8);
+}
+
+void TestPolicyPanel::orientation_followsTheShapeOfTheDock()
+{
+    PolicyPanel panel;
+    panel.resize(1400, 600);
+    panel.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&panel));
+    QTRY_COMPARE(panel.orientation(), Qt::Horizontal);
+    panel.resize(500, 1000);
+    QTRY_COMPARE(panel.orientation(), Qt::Vertical);
+}
+
+QTEST_MAIN(TestPolicyPanel)
+#include "tst_policypanel.moc"

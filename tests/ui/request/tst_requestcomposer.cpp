@@ -1,0 +1,292 @@
+#include "ui/request/headertablemodel.h"
+#include "ui/request/requestcomposer.h"
+#include "ui/widgets/fieldmessage.h"
+
+#include <QAbstractItemModelTester>
+#include <QAction>
+#include <QCheckBox>
+#include <QComboBox>
+#include <QLabel>
+#include <QLineEdit>
+#include <QProgressBar>
+#include <QSignalSpy>
+#include <QSpinBox>
+#include <QTest>
+#include <QToolButton>
+
+using namespace RetryLab;
+using Ui::FieldMessage;
+using Ui::HeaderTableModel;
+using Ui::RequestComposer;
+using Ui::RequestDraft;
+
+class TestRequestComposer final : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void init();
+    void cleanup();
+
+    void validRequest_enablesSendAndPreviewsTheUrl();
+    void invalidUrl_disablesSendAndSaysWhy_data();
+    void invalidUrl_disablesSendAndSaysWhy();
+    void blocker_disablesSendUntilLifted();
+    void serverNotRunning_disablesServerUrlsOnly();
+    void nonIdempotentPost_saysWhyItIsNotRetried();
+    void draft_roundTripsThroughTheFields();
+    void typing_emitsDraftChanged();
+    void credentialHeaders_areMaskedUntilRevealed();
+    void headerRows_addAndRemove();
+    void batchProgress_andActivity_areShown();
+
+private:
+    RequestComposer *m_composer = nullptr;
+    static Ui::ExpansionContext context()
+    {
+        return {QUrl(QStringLiteral("http://127.0.0.1:4711")), {}, QStringLiteral("abcd-1")};
+    }
+    QComboBox *url() const { return m_composer->findChild<QComboBox *>(QStringLiteral("url")); }
+    FieldMessage *message() const { return m_composer->findChild<FieldMessage *>(QStringLiteral("sendProblem")); }
+};
+
+void TestRequestComposer::init()
+{
+    m_composer = new RequestComposer;
+    m_composer->setPreviewContext(context());
+    m_composer->resize(900, 300);
+    m_composer->show();
+    QVERIFY(QTest::qWaitForWindowExposed(m_composer));
+}
+
+void TestRequestComposer::cleanup()
+{
+    delete m_composer;
+    m_composer = nullptr;
+}
+
+void TestRequestComposer::validRequest_enablesSendAndPreviewsTheUrl()
+{
+    QVERIFY(m_composer->canSend());
+    QVERIFY(m_composer->sendAction()->isEnabled());
+    QVERIFY(m_composer->batchAction()->isEnabled());
+    QVERIFY(m_composer->repeatAction()->isEnabled());
+    QVERIFY(!m_composer->stopAction()->isEnabled()); // nothing runs
+    QCOMPARE(m_composer->previewUrl(), QStringLiteral("http://127.0.0.1:4711/fail/3?key=abcd-1"));
+    QVERIFY(m_composer->previewText().contains(QLatin1String("http://127.0.0.1:4711/fail/3?key=abcd-1")));
+    const auto *preview = m_composer->findChild<QLabel *>(QStringLiteral("preview"));
+    QVERIFY(preview->toolTip().contains(m_composer->previewText()));
+    QVERIFY(!message()->isVisible());
+}
+
+void TestRequestComposer::invalidUrl_disablesSendAndSaysWhy_data()
+{
+    QTest::addColumn<QString>("text");
+    QTest::addColumn<QString>("reason");
+    QTest::addRow("empty") << QString() << QStringLiteral("Enter a URL");
+    QTest::addRow("no scheme") << QStringLiteral("example.org/x") << QStringLiteral("http://");
+    QTest::addRow("other scheme") << QStringLiteral("file:///etc/passwd") << QStringLiteral("Only http and https");
+    QTest::addRow("unknown placeholder") << QStringLiteral("{srever}/x") << QStringLiteral("{srever}");
+    QTest::addRow("bad port") << QStringLiteral("http://127.0.0.1:70000/") << QStringLiteral("not valid");
+}
+
+void TestRequestComposer::invalidUrl_disablesSendAndSaysWhy()
+{
+    QFETCH(QString, text);
+    QFETCH(QString, reason);
+    url()->lineEdit()->selectAll();
+    if (text.isEmpty())
+        QTest::keyClick(url()->lineEdit(), Qt::Key_Delete);
+    else
+        QTest::keyClicks(url()->lineEdit(), text);
+    QCOMPARE(url()->currentText(), text);
+
+    QVERIFY(!m_composer->canSend());
+    QVERIFY2(m_composer->problem().contains(reason), qPrintable(m_composer->problem()));
+    for (QAction *action : {m_composer->sendAction(), m_composer->batchAction(), m_composer->repeatAction()}) {
+        QVERIFY(!action->isEnabled());
+        QVERIFY2(action->toolTip().contains(reason), qPrintable(action->toolTip()));
+    }
+    QVERIFY(!m_composer->stopAction()->isEnabled()); // nothing runs
+    QVERIFY(message()->isVisible());
+    QCOMPARE(message()->kind(), FieldMessage::Kind::Error);
+    QVERIFY(message()->text().contains(reason));
+    QVERIFY(m_composer->previewUrl().isEmpty());
+
+    // Fixing it enables Send again.
+    url()->lineEdit()->selectAll();
+    QTest::keyClicks(url()->lineEdit(), QStringLiteral("http://127.0.0.1:1/ok"));
+    QVERIFY(m_composer->canSend());
+    QVERIFY(m_composer->sendAction()->isEnabled());
+    QVERIFY(!message()->isVisible());
+}
+
+void TestRequestComposer::blocker_disablesSendUntilLifted()
+{
+    m_composer->setBlocker(QStringLiteral("policy"), QStringLiteral("the policy cannot be used: no limit"));
+    QVERIFY(!m_composer->sendAction()->isEnabled());
+    QVERIFY(m_composer->sendAction()->toolTip().contains(QLatin1String("no limit")));
+    QVERIFY(message()->text().contains(QLatin1String("no limit")));
+    m_composer->setBlocker(QStringLiteral("scenario"), QStringLiteral("line 2 is wrong"));
+    m_composer->setBlocker(QStringLiteral("policy"), {});
+    QVERIFY(!m_composer->canSend());
+    QVERIFY(m_composer->problem().contains(QLatin1String("line 2")));
+    m_composer->setBlocker(QStringLiteral("scenario"), {});
+    QVERIFY(m_composer->sendAction()->isEnabled());
+}
+
+void TestRequestComposer::serverNotRunning_disablesServerUrlsOnly()
+{
+    m_composer->setPreviewContext({{}, QStringLiteral("address in use"), QStringLiteral("k")});
+    QVERIFY(!m_composer->canSend());
+    QVERIFY(m_composer->problem().contains(QLatin1String("address in use")));
+    url()->setCurrentText(QStringLiteral("http://127.0.0.1:9/x"));
+    QVERIFY(m_composer->canSend());
+}
+
+void TestRequestComposer::nonIdempotentPost_saysWhyItIsNotRetried()
+{
+    auto *method = m_composer->findChild<QComboBox *>(QStringLiteral("method"));
+    method->setCurrentText(QStringLiteral("POST"));
+    QVERIFY(m_composer->canSend()); // a warning, not a refusal
+    QVERIFY2(m_composer->idempotencyText().contains(QLatin1String("not idempotent")),
+        qPrintable(m_composer->idempotencyText()));
+    QCOMPARE(message()->kind(), FieldMessage::Kind::Warning);
+    QVERIFY(message()->text().contains(QLatin1String("will not be retried")));
+
+    // An Idempotency-Key makes it safe.
+    RequestDraft draft = m_composer->draft();
+    draft.headers = {{QStringLiteral("Idempotency-Key"), QStringLiteral("{id}"), true}};
+    m_composer->setDraft(draft);
+    QVERIFY2(m_composer->idempotencyText().contains(QLatin1String("Idempotency-Key")),
+        qPrintable(m_composer->idempotencyText()));
+    QVERIFY(!message()->isVisible());
+
+    // So does the checkbox.
+    draft.headers.clear();
+    m_composer->setDraft(draft);
+    QVERIFY(message()->isVisible());
+    m_composer->findChild<QCheckBox *>(QStringLiteral("idempotent"))->setChecked(true);
+    QVERIFY2(m_composer->idempotencyText().contains(QLatin1String("marked idempotent")),
+        qPrintable(m_composer->idempotencyText()));
+    QVERIFY(!message()->isVisible());
+
+    // A policy that retries everything says so.
+    m_composer->findChild<QCheckBox *>(QStringLiteral("idempotent"))->setChecked(false);
+    Core::BackoffPolicy policy;
+    policy.classification.retryNonIdempotent = true;
+    m_composer->setPolicy(policy);
+    QVERIFY2(
+        m_composer->idempotencyText().contains(QLatin1String("anyway")), qPrintable(m_composer->idempotencyText()));
+}
+
+void TestRequestComposer::draft_roundTripsThroughTheFields()
+{
+    RequestDraft draft;
+    draft.method = QStringLiteral("PUT");
+    draft.urlTemplate = QStringLiteral("{server}/status/200?x={id}");
+    draft.headers = {{QStringLiteral("Accept"), QStringLiteral("text/plain"), true},
+        {QStringLiteral("X-Off"), QStringLiteral("1"), false}};
+    draft.body = QStringLiteral("payload {id}");
+    draft.idempotent = true;
+    draft.attemptTimeoutMs = 2500.0;
+    draft.batchCount = 42;
+    draft.concurrency = 3;
+    draft.repeatIntervalMs = 750;
+    QSignalSpy changed(m_composer, &RequestComposer::draftChanged);
+    m_composer->setDraft(draft);
+    QCOMPARE(changed.count(), 0);
+    QCOMPARE(m_composer->draft(), draft);
+    QVERIFY(m_composer->batchAction()->text().contains(QLatin1String("42")));
+}
+
+void TestRequestComposer::typing_emitsDraftChanged()
+{
+    QSignalSpy changed(m_composer, &RequestComposer::draftChanged);
+    m_composer->findChild<QSpinBox *>(QStringLiteral("batchCount"))->setValue(7);
+    QCOMPARE(changed.count(), 1);
+    QCOMPARE(m_composer->draft().batchCount, 7);
+    QTest::keyClicks(url()->lineEdit(), QStringLiteral("x"));
+    QVERIFY(changed.count() >= 2);
+}
+
+void TestRequestComposer::credentialHeaders_areMaskedUntilRevealed()
+{
+    HeaderTableModel *model = m_composer->headerModel();
+    QAbstractItemModelTester tester(model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    RequestDraft draft = m_composer->draft();
+    draft.headers = {{QStringLiteral("Authorization"), QStringLiteral("Bearer s3cret"), true},
+        {QStringLiteral("Accept"), QStringLiteral("*/*"), true}};
+    m_composer->setDraft(draft);
+
+    const QModelIndex secret = model->index(0, HeaderTableModel::Value);
+    QVERIFY(!secret.data().toString().contains(QLatin1String("s3cret")));
+    QVERIFY(!secret.data().toString().isEmpty());
+    QVERIFY(secret.data(HeaderTableModel::MaskedRole).toBool());
+    QCOMPARE(secret.data(Qt::EditRole).toString(), QStringLiteral("Bearer s3cret"));
+    QCOMPARE(model->index(1, HeaderTableModel::Value).data().toString(), QStringLiteral("*/*"));
+
+    m_composer->findChild<QCheckBox *>(QStringLiteral("revealCredentials"))->setChecked(true);
+    QCOMPARE(secret.data().toString(), QStringLiteral("Bearer s3cret"));
+    m_composer->findChild<QCheckBox *>(QStringLiteral("revealCredentials"))->setChecked(false);
+    QVERIFY(!secret.data().toString().contains(QLatin1String("s3cret")));
+
+    // Renaming the header decides the masking.
+    QVERIFY(model->setData(model->index(1, HeaderTableModel::Name), QStringLiteral("X-Api-Key")));
+    QVERIFY(model->index(1, HeaderTableModel::Value).data(HeaderTableModel::MaskedRole).toBool());
+    // What is sent is the real value.
+    QCOMPARE(m_composer->draft().headers.at(0).value, QStringLiteral("Bearer s3cret"));
+}
+
+void TestRequestComposer::headerRows_addAndRemove()
+{
+    HeaderTableModel *model = m_composer->headerModel();
+    QAbstractItemModelTester tester(model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    auto *add = m_composer->findChild<QToolButton *>(QStringLiteral("addHeader"));
+    auto *remove = m_composer->findChild<QToolButton *>(QStringLiteral("removeHeader"));
+    QVERIFY(!remove->isEnabled());
+    add->click();
+    QCOMPARE(model->rowCount(), 1);
+    QVERIFY(model->setData(model->index(0, HeaderTableModel::Name), QStringLiteral("X-One")));
+    QVERIFY(model->setData(model->index(0, HeaderTableModel::Value), QStringLiteral("1")));
+    QVERIFY(model->setData(model->index(0, HeaderTableModel::Enabled), Qt::Unchecked, Qt::CheckStateRole));
+    QCOMPARE(
+        m_composer->draft().headers, (QList<Ui::DraftHeader>{{QStringLiteral("X-One"), QStringLiteral("1"), false}}));
+    QVERIFY(remove->isEnabled());
+    remove->click();
+    QCOMPARE(model->rowCount(), 0);
+    QVERIFY(m_composer->draft().headers.isEmpty());
+
+    // A bad header name blocks sending, naming the row.
+    add->click();
+    QVERIFY(model->setData(model->index(0, HeaderTableModel::Name), QStringLiteral("Bad Name")));
+    QVERIFY(!m_composer->canSend());
+    QVERIFY(m_composer->problem().contains(QLatin1String("Header 1")));
+}
+
+void TestRequestComposer::batchProgress_andActivity_areShown()
+{
+    auto *progress = m_composer->findChild<QProgressBar *>(QStringLiteral("batchProgress"));
+    QVERIFY(!progress->isVisible());
+    m_composer->setBatchProgress(3, 10, 2);
+    QVERIFY(progress->isVisible());
+    QCOMPARE(progress->value(), 3);
+    QCOMPARE(progress->maximum(), 10);
+    QVERIFY(progress->text().contains(QLatin1String("3/10")));
+    QVERIFY(progress->toolTip().contains(QLatin1String("2 of them succeeded")));
+
+    m_composer->setActivity(2, 5, true, 4);
+    QVERIFY(m_composer->stopAction()->isEnabled());
+    QVERIFY(!m_composer->repeatAction()->isEnabled()); // already repeating
+    const auto *activity = m_composer->findChild<QLabel *>(QStringLiteral("activity"));
+    QVERIFY(activity->text().contains(QLatin1String("In flight: 2")));
+    QVERIFY(activity->text().contains(QLatin1String("running: 5")));
+    m_composer->setActivity(0, 0, false, 4);
+    QVERIFY(!m_composer->stopAction()->isEnabled());
+    QVERIFY(m_composer->repeatAction()->isEnabled());
+    m_composer->setBatchProgress(0, 0, 0);
+    QVERIFY(!progress->isVisible());
+}
+
+QTEST_MAIN(TestRequestComposer)
+#include "tst_requestcomposer.moc"

@@ -1,0 +1,277 @@
+#include "core/executor/retryexecutor.h"
+#include "core/faultserver/faultserver.h"
+#include "tests/ui/session/sessionfixtures.h"
+#include "ui/run/statisticsview.h"
+#include "ui/session/runsession.h"
+
+#include <QAreaSeries>
+#include <QBarCategoryAxis>
+#include <QBarSeries>
+#include <QBarSet>
+#include <QChart>
+#include <QLineSeries>
+#include <QPieSeries>
+#include <QPieSlice>
+#include <QSignalSpy>
+#include <QTest>
+
+using namespace RetryLab;
+using namespace RetryLab::Fixtures;
+using Figure = Ui::StatisticsView::Figure;
+using Chart = Ui::StatisticsView::Chart;
+using Ui::RunSession;
+using Ui::StatisticsView;
+
+namespace {
+
+// The hand-computed run of tst_runstatistics, through a session:
+//   request 1: 503 [0,100] retried, 503 [300,420] retried, 200 [900,980]
+//   request 2: 200 [10,60]
+//   request 3: refused [20,30] retried, refused [530,540] given up
+//   request 4: cancelled [40,1040]
+void feed(RunSession &session)
+{
+    session.recordAttempt(httpAttempt(1, 0, 0, 100, 503, 200));
+    session.recordAttempt(httpAttempt(2, 0, 10, 60, 200));
+    session.recordAttempt(
+        networkAttempt(3, 0, 20, 30, QNetworkReply::ConnectionRefusedError, QStringLiteral("connection-refused"), 500));
+    session.recordAttempt(httpAttempt(1, 1, 300, 420, 503, 480));
+    session.recordAttempt(
+        networkAttempt(3, 1, 530, 540, QNetworkReply::ConnectionRefusedError, QStringLiteral("connection-refused")));
+    session.recordAttempt(httpAttempt(1, 2, 900, 980, 200));
+    AttemptRecord cancelled = httpAttempt(4, 0, 40, 1040, 200);
+    cancelled.httpStatus.reset();
+    cancelled.end = AttemptEnd::Cancelled;
+    cancelled.decision = Decision::GiveUp;
+    cancelled.cause = QStringLiteral("cancelled");
+    session.recordAttempt(cancelled);
+    session.recordResult(result(2, RequestOutcome::Succeeded, 1, 10, 60));
+    session.recordResult(result(3, RequestOutcome::AttemptsExhausted, 2, 20, 540));
+    session.recordResult(result(1, RequestOutcome::Succeeded, 3, 0, 980));
+    session.recordResult(result(4, RequestOutcome::Cancelled, 1, 40, 1040));
+}
+
+QList<qreal> valuesOf(const QBarSet *set)
+{
+    QList<qreal> values;
+    for (int i = 0; i < set->count(); ++i)
+        values.append(set->at(i));
+    return values;
+}
+
+} // namespace
+
+class TestStatisticsView : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase();
+    void figures_showHandComputedRun();
+    void histogram_barsPerAttemptCount();
+    void latency_barsForRequestsAndAttempts();
+    void errorsOverTime_oneStackedBandPerCause();
+    void outcomes_sliceperOutcome();
+    void circuitAndBudget_shown();
+    void sessionUpdates_redrawCoalesced();
+    void cleared_showsNothing();
+    void cleared_whileBreakerOpen_stillShowsItOpen();
+    void darkPalette_usesDarkTheme();
+};
+
+void TestStatisticsView::initTestCase()
+{
+    QLocale::setDefault(QLocale::c());
+}
+
+void TestStatisticsView::figures_showHandComputedRun()
+{
+    RunSession session;
+    feed(session);
+    StatisticsView view;
+    view.setSession(&session);
+    QCOMPARE(view.figureText(Figure::Requests), QStringLiteral("4 done"));
+    QCOMPARE(view.figureText(Figure::SuccessRate), QStringLiteral("66.7 %")); // 2 of the 3 not cancelled
+    QCOMPARE(view.figureText(Figure::Attempts), QStringLiteral("7"));
+    QCOMPARE(view.figureText(Figure::RetryAmplification), QStringLiteral("1.75\u00d7")); // 7 / 4
+    // Requests: 50, 520, 980 ms. Attempts: 10 10 50 80 100 120 ms.
+    QCOMPARE(view.figureText(Figure::RequestLatency), QStringLiteral("520.0 ms / 980.0 ms / 980.0 ms"));
+    QCOMPARE(view.figureText(Figure::AttemptLatency), QStringLiteral("50.0 ms / 120.0 ms / 120.0 ms"));
+    QCOMPARE(view.figureText(Figure::Errors), QStringLiteral("4"));
+}
+
+void TestStatisticsView::histogram_barsPerAttemptCount()
+{
+    RunSession session;
+    feed(session);
+    StatisticsView view;
+    view.setSession(&session);
+    QChart *chart = view.chart(Chart::AttemptsHistogram);
+    auto *series = qobject_cast<QBarSeries *>(chart->series().value(0));
+    QVERIFY(series);
+    QCOMPARE(valuesOf(series->barSets().value(0)), (QList<qreal>{2, 1, 1})); // 1, 2 and 3 attempts
+    auto *axis = qobject_cast<QBarCategoryAxis *>(chart->axes(Qt::Horizontal).value(0));
+    QCOMPARE(axis->categories(), (QStringList{QStringLiteral("1"), QStringLiteral("2"), QStringLiteral("3")}));
+
+    // Beyond 30 columns the last one collects the rest.
+    RunSession many;
+    for (int attempts = 1; attempts <= 40; ++attempts)
+        many.recordResult(result(quint64(attempts), RequestOutcome::Succeeded, attempts, 0, 1));
+    view.setSession(&many);
+    QCOMPARE(axis->categories().size(), 30);
+    QCOMPARE(axis->categories().last(), QStringLiteral("30+"));
+    QCOMPARE(series->barSets().value(0)->at(29), 11.0);
+}
+
+void TestStatisticsView::latency_barsForRequestsAndAttempts()
+{
+    RunSession session;
+    feed(session);
+    StatisticsView view;
+    view.setSession(&session);
+    auto *series = qobject_cast<QBarSeries *>(view.chart(Chart::LatencyPercentiles)->series().value(0));
+    QVERIFY(series);
+    QCOMPARE(valuesOf(series->barSets().at(0)), (QList<qreal>{520, 980, 980}));
+    QCOMPARE(valuesOf(series->barSets().at(1)), (QList<qreal>{50, 120, 120}));
+}
+
+void TestStatisticsView::errorsOverTime_oneStackedBandPerCause()
+{
+    RunSession session;
+    feed(session);
+    StatisticsView view;
+    view.setSession(&session);
+    QChart *chart = view.chart(Chart::ErrorsOverTime);
+    const QList<QAbstractSeries *> series = chart->series();
+    QCOMPARE(series.size(), 2);
+    auto *first = qobject_cast<QAreaSeries *>(series.at(0));
+    auto *second = qobject_cast<QAreaSeries *>(series.at(1));
+    QVERIFY(first && second);
+    // Both causes have two errors; the first seen comes first.
+    QCOMPARE(first->name(), QStringLiteral("http-503"));
+    QCOMPARE(second->name(), QStringLiteral("connection-refused"));
+    // 250 ms bins: 503 in bins 0 and 1, refused in bins 0 and 2. A step per bin (two points).
+    const QList<QPointF> top503 = first->upperSeries()->points();
+    QCOMPARE(top503.size(), 6);
+    QCOMPARE(top503.at(0), QPointF(0.0, 1.0));
+    QCOMPARE(top503.at(1), QPointF(0.25, 1.0));
+    QCOMPARE(top503.at(2).y(), 1.0);
+    QCOMPARE(top503.at(4).y(), 0.0);
+    // The second band sits on the first: its top is the total.
+    const QList<QPointF> total = second->upperSeries()->points();
+    QCOMPARE(total.at(0).y(), 2.0);
+    QCOMPARE(total.at(2).y(), 1.0);
+    QCOMPARE(total.at(4).y(), 1.0);
+    QCOMPARE(second->lowerSeries()->points().at(0).y(), 1.0);
+    QVERIFY(chart->title().contains(QLatin1String("250 ms")));
+    // Redraws replace the bands instead of piling them up.
+    view.refresh();
+    QCOMPARE(chart->series().size(), 2);
+}
+
+void TestStatisticsView::outcomes_sliceperOutcome()
+{
+    RunSession session;
+    feed(session);
+    StatisticsView view;
+    view.setSession(&session);
+    auto *pie = qobject_cast<QPieSeries *>(view.chart(Chart::Outcomes)->series().value(0));
+    QVERIFY(pie);
+    QCOMPARE(pie->count(), 3);
+    QCOMPARE(pie->slices().at(0)->label(), QStringLiteral("succeeded (2)"));
+    QCOMPARE(pie->slices().at(0)->value(), 2.0);
+    QCOMPARE(pie->slices().at(1)->label(), QStringLiteral("attempts-exhausted (1)"));
+    QCOMPARE(pie->slices().at(2)->label(), QStringLiteral("cancelled (1)"));
+}
+
+void TestStatisticsView::circuitAndBudget_shown()
+{
+    RunSession session;
+    StatisticsView view;
+    view.setSession(&session);
+    QCOMPARE(view.figureText(Figure::CircuitBreakers), QStringLiteral("all closed"));
+    QCOMPARE(view.figureText(Figure::RetryBudget), QStringLiteral("not limited"));
+    session.recordCircuitState(QStringLiteral("127.0.0.1:8080"), Core::CircuitBreaker::State::Open);
+    session.recordBudget(485, 500);
+    view.refresh();
+    QCOMPARE(view.figureText(Figure::CircuitBreakers), QStringLiteral("127.0.0.1:8080 open"));
+    QCOMPARE(view.figureText(Figure::RetryBudget), QStringLiteral("485 of 500 tokens"));
+}
+
+void TestStatisticsView::sessionUpdates_redrawCoalesced()
+{
+    RunSession session;
+    StatisticsView view;
+    view.setRefreshInterval(40);
+    view.setSession(&session);
+    const int before = view.refreshCount();
+    for (int i = 0; i < 10; ++i) {
+        syntheticRun(session, 50, quint64(i), 1.0, 1 + i * 50);
+        session.flush(); // ten updates from the session...
+    }
+    QTRY_COMPARE(view.refreshCount(), before + 1); // ...one redraw
+    QCOMPARE(view.figureText(Figure::Requests), QStringLiteral("500 done"));
+}
+
+void TestStatisticsView::cleared_showsNothing()
+{
+    RunSession session;
+    feed(session);
+    StatisticsView view;
+    view.setSession(&session);
+    session.clear();
+    QCOMPARE(view.figureText(Figure::SuccessRate), QStringLiteral("\u2014"));
+    QCOMPARE(view.figureText(Figure::Requests), QStringLiteral("0 done"));
+    QCOMPARE(view.chart(Chart::ErrorsOverTime)->series().size(), 0);
+    QCOMPARE(qobject_cast<QPieSeries *>(view.chart(Chart::Outcomes)->series().value(0))->count(), 0);
+    view.setSession(nullptr);
+    QCOMPARE(view.figureText(Figure::Attempts), QStringLiteral("\u2014"));
+}
+
+void TestStatisticsView::darkPalette_usesDarkTheme()
+{
+    StatisticsView view;
+    QCOMPARE(view.chart(Chart::Outcomes)->theme(), QChart::ChartThemeLight);
+    QPalette dark = view.palette();
+    dark.setColor(QPalette::Window, QColor(0x2b, 0x2d, 0x31));
+    dark.setColor(QPalette::WindowText, QColor(0xe6, 0xe6, 0xe6));
+    dark.setColor(QPalette::Base, QColor(0x1e, 0x1f, 0x22));
+    view.setPalette(dark);
+    QCOMPARE(view.chart(Chart::Outcomes)->theme(), QChart::ChartThemeDark);
+    QCOMPARE(view.chart(Chart::Outcomes)->backgroundBrush().color(), QColor(0x1e, 0x1f, 0x22));
+    QCOMPARE(view.chart(Chart::AttemptsHistogram)->titleBrush().color(), QColor(0xe6, 0xe6, 0xe6));
+}
+
+void TestStatisticsView::cleared_whileBreakerOpen_stillShowsItOpen()
+{
+    Core::FaultServer server;
+    QVERIFY2(server.listen(), qPrintable(server.errorString()));
+    Core::RetryExecutor executor;
+    Core::BackoffPolicy policy;
+    policy.maxAttempts = 1;
+    policy.circuitBreaker.enabled = true;
+    policy.circuitBreaker.consecutiveFailures = 1;
+    policy.circuitBreaker.openMs = 600'000.0;
+    executor.setPolicy(policy);
+    RunSession session;
+    session.attach(&executor);
+    StatisticsView view;
+    view.setSession(&session);
+
+    Core::RequestSpec spec;
+    spec.url = server.baseUrl().resolved(QUrl(QStringLiteral("/status/503")));
+    QSignalSpy finished(&executor, &Core::RetryExecutor::requestFinished);
+    session.submit(spec);
+    QTRY_COMPARE(finished.size(), 1);
+    const QString host = executor.hosts().value(0);
+    QCOMPARE(executor.circuitState(host), Core::CircuitBreaker::State::Open);
+    view.refresh();
+    QVERIFY(view.figureText(Figure::CircuitBreakers).contains(QStringLiteral("open")));
+
+    session.clear();
+    view.refresh();
+    QCOMPARE(view.figureText(Figure::CircuitBreakers), QStringLiteral("%1 open").arg(host));
+}
+
+QTEST_MAIN(TestStatisticsView)
+#include "tst_statisticsview.moc"

@@ -1,0 +1,362 @@
+#include "core/util/clock.h"
+#include "tests/ui/session/sessionfixtures.h"
+#include "ui/run/timelineview.h"
+#include "ui/session/runsession.h"
+#include "ui/widgets/outcomestyle.h"
+
+#include <QApplication>
+#include <QScrollBar>
+#include <QSignalSpy>
+#include <QTest>
+#include <QWheelEvent>
+
+using namespace RetryLab;
+using namespace RetryLab::Fixtures;
+using Hit = Ui::TimelineView::Hit;
+using Ui::RunSession;
+using Ui::TimelineView;
+
+namespace {
+
+// Rows, in the order fed:
+//   0: request 1 attempt 1, 503 [0, 100] ms, retry planned in 200 ms
+//   1: request 2 attempt 1, 200 [50, 80] ms
+//   2: request 3 attempt 1, 503 [100, 150] ms, retry planned in 1000 ms and not started
+//   3: request 1 attempt 2, 200 [300, 350] ms (planned 200, timer gave 200)
+// Lanes: 0 = request 1, 1 = request 2, 2 = request 3. The clock stands at 400 ms.
+void feedScene(RunSession &session, Core::ManualClock &clock)
+{
+    session.setClock(&clock);
+    session.clear();
+    session.recordAttempt(httpAttempt(1, 0, 0, 100, 503, 200));
+    session.recordRetryScheduled(1, 1, 200, QStringLiteral("HTTP 503 (Exponential backoff)"), 3, 100 * ms);
+    session.recordAttempt(httpAttempt(2, 0, 50, 80, 200));
+    session.recordResult(result(2, RequestOutcome::Succeeded, 1, 50, 80));
+    session.recordAttempt(httpAttempt(3, 0, 100, 150, 503, 1000));
+    session.recordRetryScheduled(3, 1, 1000, QStringLiteral("HTTP 503 (Exponential backoff)"), 3, 150 * ms);
+    AttemptRecord second = httpAttempt(1, 1, 300, 350, 200);
+    second.plannedDelayMs = 200;
+    second.actualDelayMs = 200;
+    session.recordAttemptStarted(1, 1, 300 * ms);
+    session.recordAttempt(second);
+    session.recordResult(result(1, RequestOutcome::Succeeded, 2, 0, 350));
+    clock.setNs(400 * ms);
+    session.flush();
+}
+
+} // namespace
+
+class TestTimelineView : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void init();
+    void cleanup();
+    void hitAt_findsAttemptGapPendingLaneAndNothing();
+    void hitAt_nearNarrowBar_barWins();
+    void attemptRect_matchesTheTimeScale();
+    void tooltips_showTheRecordAndTheDelays();
+    void live_inFlightBarGrowsAndViewFollows();
+    void live_manyRecords_repaintsCoalesced();
+    void ctrlWheel_zoomsAboutPointer();
+    void drag_pansAndStopsFollowing();
+    void keys_zoomPanFitAndFollow();
+    void click_emitsAttempt_doubleClick_zoomsToRequest();
+    void tenThousandLanes_scrollAndHitStayExact();
+    void palette_lightAndDark_barsInOutcomeColours_data();
+    void palette_lightAndDark_barsInOutcomeColours();
+    void emptySession_showsNoLanes();
+
+private:
+    QPoint at(double ms, int lane) const;
+
+    Core::ManualClock *m_clock = nullptr;
+    RunSession *m_session = nullptr;
+    TimelineView *m_view = nullptr;
+};
+
+void TestTimelineView::init()
+{
+    m_clock = new Core::ManualClock;
+    m_session = new RunSession;
+    feedScene(*m_session, *m_clock);
+    m_view = new TimelineView;
+    m_view->resize(1000, 400);
+    m_view->setSession(m_session);
+    m_view->show();
+    QVERIFY(QTest::qWaitForWindowExposed(m_view));
+    m_view->setVisibleRange(0, 1000);
+}
+
+void TestTimelineView::cleanup()
+{
+    delete m_view;
+    delete m_session;
+    delete m_clock;
+}
+
+QPoint TestTimelineView::at(double ms, int lane) const
+{
+    const QRect time = m_view->timeArea();
+    const Ui::TimeScale &scale = m_view->timeScale();
+    return QPoint(time.left() + int(std::lround(scale.toPixel(ms))),
+        m_view->laneArea().top() + lane * m_view->laneHeight() + m_view->laneHeight() / 2
+            - m_view->verticalScrollBar()->value());
+}
+
+void TestTimelineView::hitAt_findsAttemptGapPendingLaneAndNothing()
+{
+    QVERIFY(!m_view->followLive());
+    QCOMPARE(m_view->timeScale().startMs, 0.0);
+    QCOMPARE(m_view->timeScale().endMs, 1000.0);
+
+    const auto check = [this](QPoint pos, Hit::Kind kind, qsizetype lane, qsizetype row) {
+        const Hit hit = m_view->hitAt(pos);
+        QCOMPARE(int(hit.kind), int(kind));
+        QCOMPARE(hit.lane, lane);
+        QCOMPARE(hit.row, row);
+    };
+    check(at(50, 0), Hit::Kind::Attempt, 0, 0);
+    check(at(200, 0), Hit::Kind::Gap, 0, 3);
+    check(at(325, 0), Hit::Kind::Attempt, 0, 3);
+    check(at(700, 0), Hit::Kind::Lane, 0, -1);
+    check(at(65, 1), Hit::Kind::Attempt, 1, 1);
+    check(at(120, 2), Hit::Kind::Attempt, 2, 2);
+    check(at(400, 2), Hit::Kind::PendingRetry, 2, 2); // 150 ms + 1000 ms planned, clock at 400 ms
+    check(QPoint(5, at(0, 1).y()), Hit::Kind::Lane, 1, -1); // the label column
+    check(QPoint(at(50, 0).x(), 2), Hit::Kind::Nothing, -1, -1); // the axis
+    check(at(50, 3), Hit::Kind::Nothing, -1, -1); // below the last lane
+    check(QPoint(at(50, 0).x(), m_view->viewport()->height() - 3), Hit::Kind::Nothing, -1, -1); // the legend
+}
+
+void TestTimelineView::hitAt_nearNarrowBar_barWins()
+{
+    // 2 px left of request 2's bar (30 ms wide here) still hits it, within the 3 px tolerance.
+    const QPoint start = at(50, 1);
+    QCOMPARE(int(m_view->hitAt(start - QPoint(2, 0)).kind), int(Hit::Kind::Attempt));
+    QCOMPARE(int(m_view->hitAt(start - QPoint(12, 0)).kind), int(Hit::Kind::Lane));
+}
+
+void TestTimelineView::attemptRect_matchesTheTimeScale()
+{
+    const QRectF bar = m_view->attemptRect(3);
+    QCOMPARE(bar.left(), m_view->timeArea().left() + m_view->timeScale().toPixel(300));
+    QCOMPARE(bar.right(), m_view->timeArea().left() + m_view->timeScale().toPixel(350));
+    QVERIFY(bar.contains(at(325, 0)));
+    QCOMPARE(m_view->hitAt(bar.center().toPoint()).row, 3);
+    QVERIFY(m_view->attemptRect(99).isEmpty());
+}
+
+void TestTimelineView::tooltips_showTheRecordAndTheDelays()
+{
+    const QString attempt = m_view->toolTipFor(m_view->hitAt(at(50, 0)));
+    QVERIFY2(attempt.contains(QLatin1String("503 Service Unavailable")), qPrintable(attempt));
+    QVERIFY(attempt.contains(QLatin1String("http-503")));
+    QVERIFY(attempt.contains(QLatin1String("server error; transient")));
+    QVERIFY(attempt.contains(QLatin1String("Failed, retried")));
+    QVERIFY(attempt.contains(QLatin1String("took 100.0 ms")));
+    QVERIFY(attempt.contains(QLatin1String("Next delay")));
+    QVERIFY(attempt.contains(QLatin1String("200.0 ms: HTTP 503 (Exponential backoff)")));
+
+    const QString gap = m_view->toolTipFor(m_view->hitAt(at(200, 0)));
+    QVERIFY2(gap.contains(QLatin1String("Planned delay")), qPrintable(gap));
+    QVERIFY(gap.contains(QLatin1String("Backoff before attempt")));
+    QVERIFY(gap.contains(QLatin1String("Gap on the axis")));
+
+    const QString pending = m_view->toolTipFor(m_view->hitAt(at(400, 2)));
+    QVERIFY2(pending.contains(QLatin1String("Retry planned in")), qPrintable(pending));
+    QVERIFY(pending.contains(QLatin1String("1000 ms")));
+    QVERIFY(pending.contains(QLatin1String("Attempts left")));
+
+    const QString lane = m_view->toolTipFor(m_view->hitAt(QPoint(5, at(0, 1).y())));
+    QVERIFY2(lane.contains(QLatin1String("succeeded")), qPrintable(lane));
+    QVERIFY(m_view->toolTipFor(Hit{}).isEmpty());
+}
+
+void TestTimelineView::live_inFlightBarGrowsAndViewFollows()
+{
+    m_session->recordAttemptStarted(3, 1, 1150 * ms);
+    m_clock->setNs(1200 * ms);
+    m_session->flush();
+    m_view->setFollowLive(true);
+    const qsizetype row = m_session->attemptRowCount() - 1;
+    QVERIFY(m_session->attemptRow(row).inFlight());
+    const quint64 paints = m_view->paintCount();
+
+    // Nothing reports anything while the attempt runs: the live timer redraws on its own.
+    m_clock->setNs(2200 * ms);
+    QTRY_VERIFY(m_view->paintCount() >= paints + 2);
+    QTRY_VERIFY(m_view->timeScale().endMs >= 2200.0); // the live edge moved
+    const QRectF after = m_view->attemptRect(row);
+    const double msPerPx = 1.0 / m_view->timeScale().pixelsPerMs();
+    QVERIFY(after.width() * msPerPx > 1000.0); // runs 1050 ms now
+    QCOMPARE(int(m_view->hitAt(after.center().toPoint()).kind), int(Hit::Kind::Attempt));
+
+    // Finished and idle: the timer stops.
+    AttemptRecord done = httpAttempt(3, 1, 1150, 2200, 200);
+    m_session->recordAttempt(done);
+    m_session->recordResult(result(3, RequestOutcome::Succeeded, 2, 100, 2200));
+    m_session->flush();
+    QVERIFY(!m_session->hasActivity());
+    QCOMPARE(m_session->attemptRow(row).outcome, Core::AttemptOutcome::Success);
+}
+
+void TestTimelineView::live_manyRecords_repaintsCoalesced()
+{
+    // Idle first, so that the live timer does not draw on its own.
+    m_session->recordResult(result(3, RequestOutcome::Cancelled, 1, 100, 400));
+    m_session->flush();
+    QVERIFY(!m_session->hasActivity());
+    QApplication::processEvents();
+    const quint64 paints = m_view->paintCount();
+    for (int i = 0; i < 20; ++i) {
+        syntheticRun(*m_session, 100, quint64(i), 1.0, 1000 + i * 100);
+        // Many records between two event-loop turns: the session coalesces them.
+    }
+    QSignalSpy updated(m_session, &RunSession::updated);
+    QTRY_COMPARE(updated.count(), 1);
+    QApplication::processEvents();
+    QApplication::processEvents();
+    QVERIFY2(m_view->paintCount() - paints <= 3, qPrintable(QString::number(m_view->paintCount() - paints)));
+    QVERIFY(m_view->paintCount() > paints);
+}
+
+void TestTimelineView::ctrlWheel_zoomsAboutPointer()
+{
+    const QPoint pointer = at(300, 0);
+    const double timeThere = m_view->timeScale().toTime(pointer.x() - m_view->timeArea().left());
+    const double span = m_view->timeScale().spanMs();
+    QWheelEvent wheel(QPointF(pointer), m_view->viewport()->mapToGlobal(QPointF(pointer)), QPoint(), QPoint(0, 120),
+        Qt::NoButton, Qt::ControlModifier, Qt::NoScrollPhase, false);
+    QApplication::sendEvent(m_view->viewport(), &wheel);
+    QVERIFY(m_view->timeScale().spanMs() < span);
+    QCOMPARE(m_view->timeScale().toTime(pointer.x() - m_view->timeArea().left()), timeThere);
+    QVERIFY(!m_view->followLive());
+
+    // Shift+wheel pans.
+    const double start = m_view->timeScale().startMs;
+    QWheelEvent pan(QPointF(pointer), m_view->viewport()->mapToGlobal(QPointF(pointer)), QPoint(), QPoint(0, -120),
+        Qt::NoButton, Qt::ShiftModifier, Qt::NoScrollPhase, false);
+    QApplication::sendEvent(m_view->viewport(), &pan);
+    QVERIFY(m_view->timeScale().startMs > start);
+}
+
+void TestTimelineView::drag_pansAndStopsFollowing()
+{
+    m_view->setVisibleRange(100, 600);
+    const double pxPerMs = m_view->timeScale().pixelsPerMs();
+    QSignalSpy clicked(m_view, &TimelineView::attemptClicked);
+    const QPoint from = at(400, 0);
+    QTest::mousePress(m_view->viewport(), Qt::LeftButton, {}, from);
+    QTest::mouseMove(m_view->viewport(), from - QPoint(40, 0));
+    QTest::mouseMove(m_view->viewport(), from - QPoint(100, 0));
+    QTest::mouseRelease(m_view->viewport(), Qt::LeftButton, {}, from - QPoint(100, 0));
+    QCOMPARE(m_view->timeScale().startMs, 100.0 + 100.0 / pxPerMs);
+    QCOMPARE(m_view->timeScale().spanMs(), 500.0);
+    QVERIFY(!m_view->followLive());
+    QCOMPARE(clicked.count(), 0); // a drag is not a click
+}
+
+void TestTimelineView::keys_zoomPanFitAndFollow()
+{
+    m_view->setFocus();
+    QSignalSpy follow(m_view, &TimelineView::followLiveChanged);
+    QTest::keyClick(m_view, Qt::Key_Plus);
+    QCOMPARE(m_view->timeScale().spanMs(), 1000.0 / 1.5);
+    const double start = m_view->timeScale().startMs;
+    QTest::keyClick(m_view, Qt::Key_Right);
+    QCOMPARE(m_view->timeScale().startMs, start + 0.1 * 1000.0 / 1.5);
+    QTest::keyClick(m_view, Qt::Key_Minus);
+    QCOMPARE(m_view->timeScale().spanMs(), 1000.0);
+    QTest::keyClick(m_view, Qt::Key_Home);
+    QVERIFY(m_view->followLive());
+    QCOMPARE(m_view->timeScale().startMs, 0.0);
+    QCOMPARE(m_view->timeScale().endMs, m_view->timeScale().boundEndMs);
+    QTest::keyClick(m_view, Qt::Key_Left);
+    QVERIFY(!m_view->followLive());
+    QTest::keyClick(m_view, Qt::Key_End);
+    QVERIFY(m_view->followLive());
+    QCOMPARE(follow.count(), 3);
+}
+
+void TestTimelineView::click_emitsAttempt_doubleClick_zoomsToRequest()
+{
+    QSignalSpy clicked(m_view, &TimelineView::attemptClicked);
+    QTest::mouseClick(m_view->viewport(), Qt::LeftButton, {}, at(325, 0));
+    QCOMPARE(clicked.count(), 1);
+    QCOMPARE(clicked.first().first().toLongLong(), 3);
+
+    QTest::mouseDClick(m_view->viewport(), Qt::LeftButton, {}, at(700, 0));
+    // Request 1 ran from 0 to 350 ms; 8 % padding each side (the start is clamped at 0).
+    QCOMPARE(m_view->timeScale().startMs, 0.0);
+    QCOMPARE(m_view->timeScale().endMs, 350.0 + 28.0 + 28.0);
+}
+
+void TestTimelineView::tenThousandLanes_scrollAndHitStayExact()
+{
+    m_session->clear();
+    syntheticRun(*m_session, 10'000, 3, 20.0);
+    m_session->flush();
+    QCOMPARE(m_session->laneCount(), 10'000);
+    QScrollBar *bar = m_view->verticalScrollBar();
+    QTRY_COMPARE(bar->maximum(), 10'000 * m_view->laneHeight() - m_view->laneArea().height()); // at the next frame
+    bar->setValue(bar->maximum());
+    QVERIFY(m_view->firstVisibleLane() > 9'980);
+    const qsizetype lane = 9'990;
+    const RunSession::Lane &l = m_session->lane(lane);
+    m_view->setVisibleRange(m_session->toRunMs(l.firstStartNs) - 100, m_session->toRunMs(l.firstStartNs) + 1000);
+    const QRectF first = m_view->attemptRect(l.firstRow);
+    QVERIFY(!first.isEmpty());
+    const Hit hit = m_view->hitAt(first.center().toPoint());
+    QCOMPARE(int(hit.kind), int(Hit::Kind::Attempt));
+    QCOMPARE(hit.lane, lane);
+    QCOMPARE(hit.row, qsizetype(l.firstRow));
+    const QImage image = m_view->viewport()->grab().toImage();
+    QCOMPARE(image.pixelColor(first.center().toPoint()), Ui::outcomeColor(m_session->attemptRow(l.firstRow).outcome));
+}
+
+void TestTimelineView::palette_lightAndDark_barsInOutcomeColours_data()
+{
+    QTest::addColumn<bool>("dark");
+    QTest::addRow("light") << false;
+    QTest::addRow("dark") << true;
+}
+
+void TestTimelineView::palette_lightAndDark_barsInOutcomeColours()
+{
+    QFETCH(bool, dark);
+    QPalette palette = m_view->palette();
+    if (dark) {
+        palette.setColor(QPalette::Base, QColor(0x1e, 0x1f, 0x22));
+        palette.setColor(QPalette::AlternateBase, QColor(0x1e, 0x1f, 0x22));
+        palette.setColor(QPalette::Window, QColor(0x2b, 0x2d, 0x31));
+        palette.setColor(QPalette::Text, QColor(0xe6, 0xe6, 0xe6));
+        palette.setColor(QPalette::WindowText, QColor(0xe6, 0xe6, 0xe6));
+    } else {
+        palette.setColor(QPalette::AlternateBase, palette.color(QPalette::Base));
+    }
+    m_view->setPalette(palette);
+    const QImage image = m_view->viewport()->grab().toImage();
+    const auto colourAt = [&image](QPoint p) { return image.pixelColor(p); };
+    QCOMPARE(colourAt(m_view->attemptRect(0).center().toPoint()), Ui::outcomeColor(Core::AttemptOutcome::Retried));
+    QCOMPARE(colourAt(m_view->attemptRect(3).center().toPoint()), Ui::outcomeColor(Core::AttemptOutcome::Success));
+    // Empty time in a lane shows the palette's base colour, whatever the palette.
+    QCOMPARE(colourAt(at(700, 1) + QPoint(0, 4)), palette.color(QPalette::Base));
+    QCOMPARE(Ui::isDarkPalette(palette), dark);
+}
+
+void TestTimelineView::emptySession_showsNoLanes()
+{
+    m_session->clear();
+    m_session->flush();
+    QVERIFY(m_view->followLive()); // a cleared session starts over, following
+    QCOMPARE(m_view->verticalScrollBar()->maximum(), 0);
+    QCOMPARE(int(m_view->hitAt(at(10, 0)).kind), int(Hit::Kind::Nothing));
+    QVERIFY(!m_view->viewport()->grab().isNull());
+    m_view->setSession(nullptr);
+    QCOMPARE(int(m_view->hitAt(at(10, 0)).kind), int(Hit::Kind::Nothing));
+}
+
+QTEST_MAIN(TestTimelineView)
+#include "tst_timelineview.moc"

@@ -1,0 +1,195 @@
+#include "ui/session/requesttemplate.h"
+
+#include <QTest>
+
+using namespace RetryLab;
+using Ui::DraftHeader;
+using Ui::ExpansionContext;
+using Ui::RequestDraft;
+namespace RequestTemplate = Ui::RequestTemplate;
+
+class TestRequestTemplate final : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void url_data();
+    void url();
+    void url_serverNotRunning_saysWhy();
+    void build_expandsUrlHeadersAndBody();
+    void build_differentKeys_giveDifferentRequests();
+    void build_leavesOtherBracesInBodyAlone();
+    void build_skipsDisabledAndEmptyHeaders();
+    void headerProblem_data();
+    void headerProblem();
+    void methodProblem_data();
+    void methodProblem();
+
+private:
+    static ExpansionContext context(const QString &key = QStringLiteral("k1"))
+    {
+        return {QUrl(QStringLiteral("http://127.0.0.1:4711")), {}, key};
+    }
+};
+
+void TestRequestTemplate::url_data()
+{
+    QTest::addColumn<QString>("urlTemplate");
+    QTest::addColumn<QString>("expected"); // the URL, or "!" followed by a word of the error
+    QTest::addRow("default") << RequestDraft::defaultUrlTemplate()
+                             << QStringLiteral("http://127.0.0.1:4711/fail/3?key=k1");
+    QTest::addRow("server root") << QStringLiteral("{server}") << QStringLiteral("http://127.0.0.1:4711");
+    QTest::addRow("id in path") << QStringLiteral("{server}/eventual/{id}")
+                                << QStringLiteral("http://127.0.0.1:4711/eventual/k1");
+    QTest::addRow("other server") << QStringLiteral("https://example.org/a?b=1")
+                                  << QStringLiteral("https://example.org/a?b=1");
+    QTest::addRow("spaces trimmed") << QStringLiteral("  http://h/x  ") << QStringLiteral("http://h/x");
+    QTest::addRow("empty") << QString() << QStringLiteral("!Enter a URL");
+    QTest::addRow("blank") << QStringLiteral("   ") << QStringLiteral("!Enter a URL");
+    QTest::addRow("unknown placeholder") << QStringLiteral("{host}/x") << QStringLiteral("!{host}");
+    QTest::addRow("misspelt placeholder") << QStringLiteral("{server}/x?key={ID}") << QStringLiteral("!{ID}");
+    QTest::addRow("no scheme") << QStringLiteral("127.0.0.1:8080/x") << QStringLiteral("!http://");
+    QTest::addRow("ftp") << QStringLiteral("ftp://example.org/f") << QStringLiteral("!ftp");
+    QTest::addRow("no host") << QStringLiteral("http:///path") << QStringLiteral("!host");
+    QTest::addRow("bad port") << QStringLiteral("http://h:99999/") << QStringLiteral("!not valid");
+    QTest::addRow("glued placeholder") << QStringLiteral("{server}fail/3") << QStringLiteral("!not valid");
+    QTest::addRow("too long") << QStringLiteral("http://h/") + QString(9000, QLatin1Char('a'))
+                              << QStringLiteral("!longer");
+}
+
+void TestRequestTemplate::url()
+{
+    QFETCH(QString, urlTemplate);
+    QFETCH(QString, expected);
+    const auto result = RequestTemplate::url(urlTemplate, context());
+    if (expected.startsWith(QLatin1Char('!'))) {
+        QVERIFY2(!result, qPrintable(result ? result->toString() : QString()));
+        QVERIFY2(result.error().contains(expected.mid(1)), qPrintable(result.error()));
+    } else {
+        QVERIFY2(result, qPrintable(result.error()));
+        QCOMPARE(result->toString(), expected);
+    }
+}
+
+void TestRequestTemplate::url_serverNotRunning_saysWhy()
+{
+    const ExpansionContext noServer{{}, QStringLiteral("the address is already in use"), QStringLiteral("k")};
+    const auto result = RequestTemplate::url(RequestDraft::defaultUrlTemplate(), noServer);
+    QVERIFY(!result);
+    QVERIFY2(result.error().contains(QLatin1String("not running")), qPrintable(result.error()));
+    QVERIFY2(result.error().contains(QLatin1String("already in use")), qPrintable(result.error()));
+    // Other servers are still fine.
+    QVERIFY(RequestTemplate::url(QStringLiteral("http://127.0.0.1:1/x"), noServer));
+}
+
+void TestRequestTemplate::build_expandsUrlHeadersAndBody()
+{
+    RequestDraft draft;
+    draft.method = QStringLiteral("post");
+    draft.urlTemplate = QStringLiteral("{server}/status/201?key={id}");
+    draft.headers = {{QStringLiteral("Idempotency-Key"), QStringLiteral("{id}"), true},
+        {QStringLiteral("X-Origin"), QStringLiteral("{server}"), true}};
+    draft.body = QStringLiteral("{\"request\": \"{id}\"}");
+    draft.idempotent = true;
+    draft.attemptTimeoutMs = 750.0;
+
+    const auto spec = RequestTemplate::build(draft, context(QStringLiteral("abcd-7")));
+    QVERIFY2(spec, qPrintable(spec.error()));
+    QCOMPARE(spec->method, QByteArray("post"));
+    QCOMPARE(spec->url.toString(), QStringLiteral("http://127.0.0.1:4711/status/201?key=abcd-7"));
+    QCOMPARE(spec->headers.size(), 2);
+    QCOMPARE(spec->headers.at(0), (QPair<QByteArray, QByteArray>("Idempotency-Key", "abcd-7")));
+    QCOMPARE(spec->headers.at(1), (QPair<QByteArray, QByteArray>("X-Origin", "http://127.0.0.1:4711")));
+    QCOMPARE(spec->body, QByteArray("{\"request\": \"abcd-7\"}"));
+    QVERIFY(spec->idempotent);
+    QCOMPARE(spec->attemptTimeoutMs, std::optional<double>(750.0));
+}
+
+void TestRequestTemplate::build_differentKeys_giveDifferentRequests()
+{
+    const RequestDraft draft;
+    const auto first = RequestTemplate::build(draft, context(QStringLiteral("r-1")));
+    const auto second = RequestTemplate::build(draft, context(QStringLiteral("r-2")));
+    QVERIFY(first && second);
+    QCOMPARE(first->url.query(), QStringLiteral("key=r-1"));
+    QCOMPARE(second->url.query(), QStringLiteral("key=r-2"));
+}
+
+void TestRequestTemplate::build_leavesOtherBracesInBodyAlone()
+{
+    RequestDraft draft;
+    draft.urlTemplate = QStringLiteral("http://h/x");
+    draft.body = QStringLiteral("{\"a\": {\"b\": 1}, \"t\": \"{token}\"}");
+    const auto spec = RequestTemplate::build(draft, context());
+    QVERIFY2(spec, qPrintable(spec.error()));
+    QCOMPARE(spec->body, draft.body.toUtf8());
+}
+
+void TestRequestTemplate::build_skipsDisabledAndEmptyHeaders()
+{
+    RequestDraft draft;
+    draft.headers = {{QStringLiteral("A"), QStringLiteral("1"), false}, {QString(), QString(), true},
+        {QStringLiteral(" B "), QStringLiteral("2"), true}, {QStringLiteral("bad name"), QStringLiteral("x"), false}};
+    const auto spec = RequestTemplate::build(draft, context());
+    QVERIFY2(spec, qPrintable(spec.error()));
+    QCOMPARE(spec->headers.size(), 1);
+    QCOMPARE(spec->headers.constFirst(), (QPair<QByteArray, QByteArray>("B", "2")));
+}
+
+void TestRequestTemplate::headerProblem_data()
+{
+    QTest::addColumn<QString>("name");
+    QTest::addColumn<QString>("value");
+    QTest::addColumn<QString>("problem"); // a word of it; empty: none
+    QTest::addRow("fine") << QStringLiteral("Accept") << QStringLiteral("*/*") << QString();
+    QTest::addRow("empty row") << QString() << QString() << QString();
+    QTest::addRow("value without name") << QString() << QStringLiteral("x") << QStringLiteral("no name");
+    QTest::addRow("space in name") << QStringLiteral("X Y") << QStringLiteral("1") << QStringLiteral("not a valid");
+    QTest::addRow("colon in name") << QStringLiteral("X:") << QStringLiteral("1") << QStringLiteral("not a valid");
+    QTest::addRow("non-ASCII name") << QStringLiteral("Grü") << QStringLiteral("1") << QStringLiteral("not a valid");
+    QTest::addRow("line break in value") << QStringLiteral("X") << QStringLiteral("a\r\nInjected: 1")
+                                         << QStringLiteral("line breaks");
+    QTest::addRow("content length") << QStringLiteral("content-length") << QStringLiteral("5")
+                                    << QStringLiteral("from the body");
+}
+
+void TestRequestTemplate::headerProblem()
+{
+    QFETCH(QString, name);
+    QFETCH(QString, value);
+    QFETCH(QString, problem);
+    const QString found = RequestTemplate::headerProblem({name, value, true}, 2);
+    if (problem.isEmpty()) {
+        QVERIFY2(found.isEmpty(), qPrintable(found));
+        return;
+    }
+    QVERIFY2(found.contains(problem), qPrintable(found));
+    QVERIFY2(found.contains(QLatin1String("3")), "the row is named as people count it");
+    RequestDraft draft;
+    draft.headers = {{QStringLiteral("Ok"), QStringLiteral("1"), true}, {}, {name, value, true}};
+    const auto spec = RequestTemplate::build(draft, context());
+    QVERIFY(!spec);
+    QCOMPARE(spec.error(), found);
+}
+
+void TestRequestTemplate::methodProblem_data()
+{
+    QTest::addColumn<QString>("method");
+    QTest::addColumn<bool>("ok");
+    QTest::addRow("GET") << QStringLiteral("GET") << true;
+    QTest::addRow("custom") << QStringLiteral("PURGE") << true;
+    QTest::addRow("empty") << QString() << false;
+    QTest::addRow("space") << QStringLiteral("GET X") << false;
+    QTest::addRow("newline") << QStringLiteral("GET\n") << true; // trimmed
+    QTest::addRow("slash") << QStringLiteral("GE/T") << false;
+}
+
+void TestRequestTemplate::methodProblem()
+{
+    QFETCH(QString, method);
+    QFETCH(bool, ok);
+    QCOMPARE(RequestTemplate::methodProblem(method).isEmpty(), ok);
+}
+
+QTEST_GUILESS_MAIN(TestRequestTemplate)
+#include "tst_requesttemplate.moc"

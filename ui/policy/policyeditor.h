@@ -1,0 +1,178 @@
+#pragma once
+
+#include "core/policy/backoffpolicy.h"
+
+#include <QHash>
+#include <QList>
+#include <QWidget>
+
+#include <functional>
+
+QT_BEGIN_NAMESPACE
+class QComboBox;
+class QFormLayout;
+class QLabel;
+class QLineEdit;
+class QPlainTextEdit;
+class QTabWidget;
+class QTableView;
+class QToolButton;
+QT_END_NAMESPACE
+
+namespace RetryLab::Ui {
+
+class FaultActionModel;
+class FieldMessage;
+class Settings;
+
+/// Edits every field of a Core::BackoffPolicy, meant to live in a dock. Each
+/// field has its unit, a tooltip that explains it, and the messages of
+/// Core::validatePolicy() right below it (errors and warnings told apart);
+/// fields the chosen algorithm does not use are disabled with the reason.
+/// A preset chooser offers the built-in presets and the user's own (kept
+/// through Settings); policies are imported and exported as JSON.
+///
+/// The editor holds the policy itself, so values are never rounded by what a
+/// field can display: policy() returns exactly what setPolicy() was given,
+/// plus the user's edits.
+class PolicyEditor final : public QWidget
+{
+    Q_OBJECT
+
+public:
+    /// `settings` keeps the user's presets; without it only built-in presets are offered.
+    explicit PolicyEditor(Settings *settings = nullptr, QWidget *parent = nullptr);
+    ~PolicyEditor() override;
+
+    Core::BackoffPolicy policy() const { return m_policy; }
+    /// Shows the policy; emits policyChanged() when it differs from the current one.
+    void setPolicy(const Core::BackoffPolicy &policy);
+
+    /// False while validatePolicy() reports an error or a field holds text
+    /// that cannot be read (then policy() still holds the last readable value).
+    bool isUsable() const { return m_usable; }
+    /// Why the policy cannot be used, one line per error; empty when usable.
+    QString invalidReason() const { return m_invalidReason; }
+    /// Everything shown next to the fields: validatePolicy()'s findings and the editor's own.
+    QList<Core::PolicyIssue> issues() const { return m_issues; }
+
+    /// "builtin:<id>", "user:<name>" or empty: the preset the policy was loaded from.
+    QString presetKey() const { return m_presetKey; }
+    /// True when the policy differs from the preset it was loaded from.
+    bool isModified() const;
+
+    bool loadBuiltInPreset(const QString &id);
+    bool loadUserPreset(const QString &name);
+    /// Saves the current policy as a user preset under `name` (replacing one of
+    /// that name). Returns an empty string or the reason, which is also shown.
+    QString saveAsUserPreset(const QString &name);
+    /// Saves the current policy over the user preset it was loaded from.
+    QString overwriteUserPreset();
+    bool deleteUserPreset(const QString &name);
+
+    /// Reads a policy file. On failure the message (naming the field) is shown
+    /// and the current policy stays as it was.
+    bool importFile(const QString &path);
+    /// Writes the policy as JSON; refused while the policy is not usable.
+    bool exportFile(const QString &path);
+    /// The last message about a preset, import or export action (shown above the tabs).
+    QString lastMessage() const;
+
+    /// Why `field` (a PolicyIssue field name) does not apply to `algorithm`, or
+    /// an empty string when it does.
+    static QString inapplicableReason(Core::BackoffAlgorithm algorithm, const QString &field);
+
+signals:
+    void policyChanged(const Core::BackoffPolicy &policy);
+    void validityChanged(bool usable, const QString &why);
+
+protected:
+    void changeEvent(QEvent *event) override;
+
+private:
+    struct Field
+    {
+        QString name;
+        QString title;
+        QWidget *editor = nullptr;
+        QFormLayout *form = nullptr;
+        FieldMessage *message = nullptr;
+        int tab = 0;
+        QString toolTip;
+        bool formulaInToolTip = false;
+        std::function<void()> show;
+    };
+
+    QWidget *buildPresetBar();
+    QWidget *buildBackoffTab();
+    QWidget *buildClassificationTab();
+    QWidget *buildProtectionTab();
+    QWidget *buildDetailsTab();
+    QWidget *addTab(QWidget *content, const QString &title);
+
+    void addField(QFormLayout *form, const QString &name, const QString &title, QWidget *editor, const QString &toolTip,
+        std::function<void()> show);
+    void addNumberField(QFormLayout *form, const char *name, const QString &title, double scale, const QString &unit,
+        int decimals, const QString &toolTip, double &(*access)(Core::BackoffPolicy &));
+    void addIntegerField(QFormLayout *form, const char *name, const QString &title, const QString &toolTip,
+        int &(*access)(Core::BackoffPolicy &));
+    void addCheckField(QFormLayout *form, const char *name, const QString &text, const QString &toolTip,
+        bool &(*access)(Core::BackoffPolicy &));
+    Field *field(const QString &name);
+
+    void handleFieldEdited();
+    void handleStatusesEdited(const QString &text);
+    void handlePresetActivated(int index);
+    void handleSaveAsClicked();
+    void handleOverwriteClicked();
+    void handleDeleteClicked();
+    void handleImportClicked();
+    void handleExportClicked();
+
+    void refreshFields();
+    void revalidate();
+    void updateApplicability();
+    void updateFormula();
+    void updatePresetState();
+    void rebuildPresetList();
+    void showMessage(const QString &text, bool isError);
+    QString inapplicableReasonFor(const QString &name) const;
+    std::optional<Core::BackoffPolicy> presetPolicy(const QString &key) const;
+    QString matchingPresetKey(const Core::BackoffPolicy &policy) const;
+
+    Settings *m_settings = nullptr;
+    Core::BackoffPolicy m_policy;
+    QString m_presetKey;
+    QString m_statusesError;
+    QList<Core::PolicyIssue> m_issues;
+    bool m_usable = true;
+    QString m_invalidReason;
+    bool m_updating = false;
+
+    QList<Field> m_fields;
+    QHash<QString, qsizetype> m_fieldIndex;
+    int m_currentTab = 0;
+
+    QComboBox *m_presetCombo = nullptr;
+    QLabel *m_modifiedLabel = nullptr;
+    QToolButton *m_saveAsButton = nullptr;
+    QToolButton *m_overwriteButton = nullptr;
+    QToolButton *m_deleteButton = nullptr;
+    QToolButton *m_importButton = nullptr;
+    QToolButton *m_exportButton = nullptr;
+    FieldMessage *m_actionMessage = nullptr;
+    QTabWidget *m_tabs = nullptr;
+    QComboBox *m_algorithmCombo = nullptr;
+    QLabel *m_formulaLabel = nullptr;
+    QLabel *m_algorithmNote = nullptr;
+    QLineEdit *m_statusesEdit = nullptr;
+    FaultActionModel *m_faultModel = nullptr;
+    QTableView *m_faultView = nullptr;
+    QComboBox *m_budgetCombo = nullptr;
+    QLabel *m_budgetNote = nullptr;
+    QLabel *m_breakerNote = nullptr;
+    FieldMessage *m_summary = nullptr;
+    FieldMessage *m_otherIssues = nullptr;
+};
+
+} // namespace RetryLab::Ui

@@ -1,0 +1,166 @@
+#include "ui/request/headertablemodel.h"
+
+#include "core/http/redactor.h"
+
+namespace RetryLab::Ui {
+
+namespace {
+
+QString maskOf(const QString &value)
+{
+    return value.isEmpty() ? QString() : QString(8, QChar(0x2022));
+}
+
+} // namespace
+
+HeaderTableModel::HeaderTableModel(QObject *parent) : QAbstractTableModel(parent)
+{ }
+
+void HeaderTableModel::setHeaders(const QList<DraftHeader> &headers)
+{
+    if (headers == m_headers)
+        return;
+    beginResetModel();
+    m_headers = headers.mid(0, RequestDraft::maxHeaders);
+    endResetModel();
+    emit headersChanged();
+}
+
+void HeaderTableModel::setRevealed(bool revealed)
+{
+    if (revealed == m_revealed)
+        return;
+    m_revealed = revealed;
+    if (!m_headers.isEmpty())
+        emit dataChanged(index(0, Value), index(rowCount() - 1, Value), {Qt::DisplayRole, Qt::ToolTipRole, MaskedRole});
+}
+
+bool HeaderTableModel::isCredential(const QString &name)
+{
+    const QString trimmed = name.trimmed();
+    return !trimmed.isEmpty() && Core::Redactor::isSensitiveHeader(trimmed.toLatin1());
+}
+
+int HeaderTableModel::rowCount(const QModelIndex &parent) const
+{
+    return parent.isValid() ? 0 : static_cast<int>(m_headers.size());
+}
+
+int HeaderTableModel::columnCount(const QModelIndex &parent) const
+{
+    return parent.isValid() ? 0 : ColumnCount;
+}
+
+QVariant HeaderTableModel::data(const QModelIndex &index, int role) const
+{
+    if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
+        return {};
+    const DraftHeader &h = m_headers.at(index.row());
+    const bool masked = !m_revealed && isCredential(h.name);
+    switch (index.column()) {
+    case Enabled:
+        if (role == Qt::CheckStateRole)
+            return h.enabled ? Qt::Checked : Qt::Unchecked;
+        if (role == Qt::ToolTipRole)
+            return tr("Send this header");
+        break;
+    case Name:
+        if (role == Qt::DisplayRole || role == Qt::EditRole)
+            return h.name;
+        break;
+    case Value:
+        if (role == Qt::DisplayRole)
+            return masked ? maskOf(h.value) : h.value;
+        if (role == Qt::EditRole)
+            return h.value;
+        if (role == MaskedRole)
+            return masked;
+        if (role == Qt::ToolTipRole && masked)
+            return tr("A credential: hidden on screen and redacted in exports. Use \"Show credentials\" to see it.");
+        break;
+    default:
+        break;
+    }
+    return {};
+}
+
+bool HeaderTableModel::setData(const QModelIndex &index, const QVariant &value, int role)
+{
+    if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
+        return false;
+    DraftHeader &h = m_headers[index.row()];
+    if (index.column() == Enabled && role == Qt::CheckStateRole) {
+        const bool enabled = value.value<Qt::CheckState>() == Qt::Checked;
+        if (enabled == h.enabled)
+            return true;
+        h.enabled = enabled;
+    } else if (index.column() == Name && role == Qt::EditRole) {
+        if (value.toString() == h.name)
+            return true;
+        h.name = value.toString();
+        // The name decides whether the value is masked.
+        emit dataChanged(this->index(index.row(), Value), this->index(index.row(), Value));
+    } else if (index.column() == Value && role == Qt::EditRole) {
+        if (value.toString() == h.value)
+            return true;
+        h.value = value.toString();
+    } else {
+        return false;
+    }
+    emit dataChanged(index, index);
+    emit headersChanged();
+    return true;
+}
+
+Qt::ItemFlags HeaderTableModel::flags(const QModelIndex &index) const
+{
+    if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
+        return Qt::NoItemFlags;
+    Qt::ItemFlags f = Qt::ItemIsEnabled | Qt::ItemIsSelectable;
+    if (index.column() == Enabled)
+        f |= Qt::ItemIsUserCheckable;
+    else
+        f |= Qt::ItemIsEditable;
+    return f;
+}
+
+QVariant HeaderTableModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
+        return {};
+    switch (section) {
+    case Enabled:
+        return tr("Send");
+    case Name:
+        return tr("Name");
+    case Value:
+        return tr("Value");
+    default:
+        return {};
+    }
+}
+
+bool HeaderTableModel::insertRows(int row, int count, const QModelIndex &parent)
+{
+    if (parent.isValid() || row < 0 || row > rowCount() || count < 1
+        || m_headers.size() + count > RequestDraft::maxHeaders)
+        return false;
+    beginInsertRows(parent, row, row + count - 1);
+    m_headers.insert(row, count, DraftHeader{});
+    endInsertRows();
+    emit headersChanged();
+    return true;
+}
+
+bool HeaderTableModel::removeRows(int row, int count, const QModelIndex &parent)
+{
+    if (parent.isValid() || row < 0 || count < 1 || row + count > rowCount())
+        return false;
+    beginRemoveRows(parent, row, row + count - 1);
+    m_headers.remove(row, count);
+    endRemoveRows();
+    emit headersChanged();
+    return true;
+}
+
+} // namespace RetryLab::Ui

@@ -1,0 +1,632 @@
+#include "ui/request/requestcomposer.h"
+
+#include "core/policy/classifier.h"
+#include "ui/request/headertablemodel.h"
+#include "ui/widgets/fieldmessage.h"
+#include "ui/widgets/unitspinbox.h"
+
+#include <QAction>
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QEvent>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QMenu>
+#include <QPlainTextEdit>
+#include <QProgressBar>
+#include <QResizeEvent>
+#include <QSignalBlocker>
+#include <QSpinBox>
+#include <QStyledItemDelegate>
+#include <QTableView>
+#include <QTabWidget>
+#include <QToolButton>
+#include <QVBoxLayout>
+
+#include <algorithm>
+#include <cmath>
+#include <functional>
+
+namespace RetryLab::Ui {
+
+namespace {
+
+// Edits a credential in a password field, so that changing a token does not show it.
+class HeaderValueDelegate final : public QStyledItemDelegate
+{
+public:
+    using QStyledItemDelegate::QStyledItemDelegate;
+
+    QWidget *createEditor(QWidget *parent, const QStyleOptionViewItem &option, const QModelIndex &index) const override
+    {
+        QWidget *editor = QStyledItemDelegate::createEditor(parent, option, index);
+        if (auto *line = qobject_cast<QLineEdit *>(editor); line && index.data(HeaderTableModel::MaskedRole).toBool())
+            line->setEchoMode(QLineEdit::Password);
+        return editor;
+    }
+};
+
+// Shows as much of a long line as fits, ending in "…", with all of it in the tooltip.
+class ElidedLabel final : public QLabel
+{
+public:
+    using QLabel::QLabel;
+
+    void setFullText(const QString &text)
+    {
+        m_full = text;
+        updateText();
+    }
+    QString fullText() const { return m_full; }
+
+    QSize minimumSizeHint() const override { return {0, QLabel::minimumSizeHint().height()}; }
+
+protected:
+    void resizeEvent(QResizeEvent *event) override
+    {
+        QLabel::resizeEvent(event);
+        updateText();
+    }
+
+private:
+    void updateText()
+    {
+        setText(fontMetrics().elidedText(m_full, Qt::ElideRight, std::max(0, contentsRect().width())));
+    }
+
+    QString m_full;
+};
+
+struct Endpoint
+{
+    QString urlTemplate;
+    QString description;
+};
+
+QList<Endpoint> endpointExamples()
+{
+    return {
+        {QStringLiteral("{server}/fail/3?key={id}"), RequestComposer::tr("503 three times, then 200 (the default)")},
+        {QStringLiteral("{server}/fail/2?code=429&retry_after=1&key={id}"),
+            RequestComposer::tr("429 with Retry-After: 1 s twice, then 200")},
+        {QStringLiteral("{server}/fail/5?p=0.3&key={id}"),
+            RequestComposer::tr("flaky: each answer is 503 with probability 30 % (at most 5 times)")},
+        {QStringLiteral("{server}/status/200"), RequestComposer::tr("always 200")},
+        {QStringLiteral("{server}/status/500"), RequestComposer::tr("always 500: fails for good")},
+        {QStringLiteral("{server}/status/404"), RequestComposer::tr("404: not transient, never retried")},
+        {QStringLiteral("{server}/delay/1500"),
+            RequestComposer::tr("200 after 1.5 s (try a short per-attempt timeout)")},
+        {QStringLiteral("{server}/fault/reset"),
+            RequestComposer::tr("connection reset before the answer (Qt resends once on its own)")},
+        {QStringLiteral("{server}/fault/broken"), RequestComposer::tr("the body stops halfway")},
+        {QStringLiteral("{server}/fault/stall"), RequestComposer::tr("never answers: the per-attempt timeout decides")},
+        {QStringLiteral("{server}/ratelimit?rps=2&burst=2&key=shared"),
+            RequestComposer::tr("rate limit: beyond 2 per second, 429 with Retry-After")},
+    };
+}
+
+QString formatSeconds(double ms)
+{
+    if (ms <= 0.0)
+        return RequestComposer::tr("none");
+    return ms < 1000.0 ? RequestComposer::tr("%1 ms").arg(ms, 0, 'f', 0)
+                       : RequestComposer::tr("%1 s").arg(QLocale().toString(ms / 1000.0, 'g', 4));
+}
+
+} // namespace
+
+RequestComposer::RequestComposer(QWidget *parent)
+    : QWidget(parent), m_method(new QComboBox(this)), m_url(new QComboBox(this)), m_endpoints(buildEndpointsButton()),
+      m_preview(new ElidedLabel(this)), m_activity(new QLabel(this)), m_progress(new QProgressBar(this)),
+      m_message(new FieldMessage(this)), m_details(new QTabWidget(this)), m_headerModel(new HeaderTableModel(this)),
+      m_headerView(new QTableView), m_reveal(new QCheckBox(tr("Show credentials"))), m_removeHeader(new QToolButton),
+      m_body(new QPlainTextEdit), m_idempotent(new QCheckBox(tr("Safe to repeat (idempotent)"))),
+      m_idempotency(new FieldMessage), m_ownTimeout(new QCheckBox(tr("Own per-attempt timeout:"))),
+      m_timeout(new UnitSpinBox(1000.0, tr("s"), 3)), m_policyTimeout(new QLabel), m_batchCount(new QSpinBox),
+      m_concurrency(new QSpinBox), m_interval(new QDoubleSpinBox), m_sendAction(new QAction(tr("&Send"), this)),
+      m_batchAction(new QAction(tr("Send &batch"), this)), m_repeatAction(new QAction(tr("&Repeat"), this)),
+      m_stopAction(new QAction(tr("S&top"), this))
+{
+    m_method->setObjectName(QStringLiteral("method"));
+    m_method->setEditable(true);
+    m_method->setInsertPolicy(QComboBox::NoInsert);
+    m_method->addItems({QStringLiteral("GET"), QStringLiteral("HEAD"), QStringLiteral("POST"), QStringLiteral("PUT"),
+        QStringLiteral("PATCH"), QStringLiteral("DELETE"), QStringLiteral("OPTIONS")});
+    m_method->setToolTip(tr("The HTTP method. POST and PATCH are not retried unless marked idempotent (Options) or "
+                            "sent with an Idempotency-Key header."));
+    m_method->setMinimumContentsLength(7);
+    m_method->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+
+    m_url->setObjectName(QStringLiteral("url"));
+    m_url->setEditable(true);
+    m_url->setInsertPolicy(QComboBox::NoInsert);
+    m_url->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Fixed);
+    m_url->setMinimumContentsLength(14);
+    m_url->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_url->lineEdit()->setPlaceholderText(tr("{server}/status/200 or https://example.org/path"));
+    m_url->lineEdit()->setClearButtonEnabled(true);
+    m_url->setToolTip(tr("<p>The URL; the list holds recent ones.</p>"
+                         "<p><b>{server}</b> is the embedded fault server (its port changes at every start), "
+                         "<b>{id}</b> a new key for every request, so that <tt>/fail/3?key={id}</tt> fails three "
+                         "times for each request sent. Both also work in header values and the body.</p>"));
+
+    m_sendAction->setObjectName(QStringLiteral("send"));
+    m_sendAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Return));
+    m_batchAction->setObjectName(QStringLiteral("sendBatch"));
+    m_batchAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Return));
+    m_repeatAction->setObjectName(QStringLiteral("repeat"));
+    m_repeatAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_R));
+    m_stopAction->setObjectName(QStringLiteral("stop"));
+    m_stopAction->setShortcut(QKeySequence(Qt::Key_Escape));
+    m_stopAction->setToolTip(tr("Stop repeating and cancel every request (Esc)"));
+    m_stopAction->setEnabled(false);
+
+    const auto button = [this](QAction *action) {
+        auto *b = new QToolButton(this);
+        b->setDefaultAction(action);
+        b->setToolButtonStyle(Qt::ToolButtonTextOnly);
+        b->setSizePolicy(QSizePolicy::Minimum, QSizePolicy::Fixed);
+        return b;
+    };
+    QToolButton *sendButton = button(m_sendAction);
+    sendButton->setObjectName(QStringLiteral("sendButton"));
+    QFont bold = sendButton->font();
+    bold.setBold(true);
+    sendButton->setFont(bold);
+
+    auto *line = new QHBoxLayout;
+    line->setSpacing(4);
+    line->addWidget(m_method);
+    line->addWidget(m_url, 1);
+    line->addWidget(m_endpoints);
+    line->addSpacing(6);
+    line->addWidget(sendButton);
+    line->addWidget(button(m_batchAction));
+    line->addWidget(button(m_repeatAction));
+    line->addWidget(button(m_stopAction));
+
+    m_preview->setObjectName(QStringLiteral("preview"));
+    m_preview->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_preview->setTextFormat(Qt::PlainText);
+    m_preview->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    m_activity->setObjectName(QStringLiteral("activity"));
+    m_progress->setObjectName(QStringLiteral("batchProgress"));
+    m_progress->setMaximumWidth(170);
+    m_progress->setTextVisible(true);
+    m_progress->setVisible(false);
+    auto *status = new QHBoxLayout;
+    status->addWidget(m_preview, 1);
+    status->addWidget(m_progress);
+    status->addWidget(m_activity);
+
+    m_message->setObjectName(QStringLiteral("sendProblem"));
+
+    m_details->setObjectName(QStringLiteral("details"));
+    m_details->setDocumentMode(true);
+    m_details->addTab(buildHeadersTab(), QString());
+    m_details->addTab(buildBodyTab(), QString());
+    m_details->addTab(buildOptionsTab(), QString());
+    m_details->addTab(buildBatchTab(), QString());
+
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(6, 4, 6, 4);
+    layout->setSpacing(4);
+    layout->addLayout(line);
+    layout->addLayout(status);
+    layout->addWidget(m_message);
+    layout->addWidget(m_details, 1);
+
+    connect(m_method, &QComboBox::currentTextChanged, this, &RequestComposer::handleEdited);
+    connect(m_url, &QComboBox::currentTextChanged, this, &RequestComposer::handleEdited);
+    connect(m_headerModel, &HeaderTableModel::headersChanged, this, &RequestComposer::handleEdited);
+    connect(m_body, &QPlainTextEdit::textChanged, this, &RequestComposer::handleEdited);
+    connect(m_idempotent, &QCheckBox::toggled, this, &RequestComposer::handleEdited);
+    connect(m_ownTimeout, &QCheckBox::toggled, this, &RequestComposer::handleEdited);
+    connect(m_timeout, &UnitSpinBox::storedValueChanged, this, &RequestComposer::handleEdited);
+    connect(m_batchCount, &QSpinBox::valueChanged, this, &RequestComposer::handleEdited);
+    connect(m_concurrency, &QSpinBox::valueChanged, this, &RequestComposer::handleEdited);
+    connect(m_interval, &QDoubleSpinBox::valueChanged, this, &RequestComposer::handleEdited);
+
+    setDraft(RequestDraft{});
+}
+
+RequestComposer::~RequestComposer() = default;
+
+QToolButton *RequestComposer::buildEndpointsButton()
+{
+    auto *b = new QToolButton(this);
+    b->setObjectName(QStringLiteral("endpoints"));
+    b->setText(tr("Endpoints"));
+    b->setToolTip(tr("URLs of the embedded fault server that fail in different ways"));
+    b->setPopupMode(QToolButton::InstantPopup);
+    b->setToolButtonStyle(Qt::ToolButtonTextOnly);
+    auto *menu = new QMenu(b);
+    for (const Endpoint &endpoint : endpointExamples()) {
+        QAction *action
+            = menu->addAction(QStringLiteral("%1    \u2014 %2").arg(endpoint.urlTemplate, endpoint.description));
+        connect(action, &QAction::triggered, this, [this, t = endpoint.urlTemplate] {
+            m_url->setCurrentText(t);
+            m_url->lineEdit()->setFocus(Qt::OtherFocusReason);
+        });
+    }
+    b->setMenu(menu);
+    return b;
+}
+
+QWidget *RequestComposer::buildHeadersTab()
+{
+    auto *page = new QWidget;
+    m_headerView->setObjectName(QStringLiteral("headers"));
+    m_headerView->setModel(m_headerModel);
+    m_headerView->setItemDelegateForColumn(HeaderTableModel::Value, new HeaderValueDelegate(m_headerView));
+    m_headerView->verticalHeader()->hide();
+    m_headerView->verticalHeader()->setDefaultSectionSize(fontMetrics().height() + 8);
+    m_headerView->horizontalHeader()->setSectionResizeMode(HeaderTableModel::Enabled, QHeaderView::ResizeToContents);
+    m_headerView->horizontalHeader()->setSectionResizeMode(HeaderTableModel::Name, QHeaderView::Interactive);
+    m_headerView->horizontalHeader()->setSectionResizeMode(HeaderTableModel::Value, QHeaderView::Stretch);
+    m_headerView->setColumnWidth(
+        HeaderTableModel::Name, fontMetrics().horizontalAdvance(QStringLiteral("Idempotency-Key")) + 30);
+    m_headerView->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_headerView->setEditTriggers(QAbstractItemView::AllEditTriggers);
+
+    auto *add = new QToolButton;
+    add->setObjectName(QStringLiteral("addHeader"));
+    add->setText(tr("Add"));
+    add->setToolTip(tr("Add a header row"));
+    m_removeHeader->setObjectName(QStringLiteral("removeHeader"));
+    m_removeHeader->setText(tr("Remove"));
+    m_removeHeader->setToolTip(tr("Remove the selected header rows"));
+    m_reveal->setObjectName(QStringLiteral("revealCredentials"));
+    m_reveal->setToolTip(tr("Show the values of Authorization, cookies, API keys and tokens on screen. They are "
+                            "still redacted in exports and are never saved in the settings."));
+    connect(add, &QToolButton::clicked, this, &RequestComposer::handleAddHeader);
+    connect(m_removeHeader, &QToolButton::clicked, this, &RequestComposer::handleRemoveHeader);
+    connect(m_reveal, &QCheckBox::toggled, m_headerModel, &HeaderTableModel::setRevealed);
+
+    auto *buttons = new QVBoxLayout;
+    buttons->addWidget(add);
+    buttons->addWidget(m_removeHeader);
+    buttons->addStretch();
+    buttons->addWidget(m_reveal);
+    auto *layout = new QHBoxLayout(page);
+    layout->setContentsMargins(0, 4, 0, 0);
+    layout->addWidget(m_headerView, 1);
+    layout->addLayout(buttons);
+    return page;
+}
+
+QWidget *RequestComposer::buildBodyTab()
+{
+    m_body->setObjectName(QStringLiteral("body"));
+    m_body->setPlaceholderText(tr("Request body, sent with every attempt. {server} and {id} are expanded here too."));
+    m_body->setTabChangesFocus(true);
+    QFont mono(QStringLiteral("monospace"));
+    mono.setStyleHint(QFont::TypeWriter);
+    m_body->setFont(mono);
+    auto *page = new QWidget;
+    auto *layout = new QVBoxLayout(page);
+    layout->setContentsMargins(0, 4, 0, 0);
+    layout->addWidget(m_body);
+    return page;
+}
+
+QWidget *RequestComposer::buildOptionsTab()
+{
+    m_idempotent->setObjectName(QStringLiteral("idempotent"));
+    m_idempotent->setToolTip(tr("You vouch that sending this request twice does no harm. Without it, POST and PATCH "
+                                "are not retried: the first attempt may have been applied although its answer was "
+                                "lost."));
+    m_idempotency->setObjectName(QStringLiteral("idempotencyVerdict"));
+    m_ownTimeout->setObjectName(QStringLiteral("ownTimeout"));
+    m_ownTimeout->setToolTip(tr("Cut each attempt after this long, instead of the policy's per-attempt timeout. "
+                                "Separate from the policy's total deadline."));
+    m_timeout->setObjectName(QStringLiteral("attemptTimeout"));
+    m_timeout->setRange(0.0, 7 * 24 * 3600.0);
+    m_timeout->setStoredValue(5000.0);
+    m_policyTimeout->setObjectName(QStringLiteral("policyTimeout"));
+
+    // Side by side: the verdict wraps over a few lines and the dock is short.
+    auto *page = new QWidget;
+    auto *left = new QVBoxLayout;
+    left->addWidget(m_idempotent);
+    auto *timeoutRow = new QHBoxLayout;
+    timeoutRow->addWidget(m_ownTimeout);
+    timeoutRow->addWidget(m_timeout);
+    left->addLayout(timeoutRow);
+    left->addWidget(m_policyTimeout);
+    left->addStretch();
+    auto *layout = new QHBoxLayout(page);
+    layout->setContentsMargins(0, 6, 0, 0);
+    layout->addLayout(left);
+    layout->addSpacing(12);
+    layout->addWidget(m_idempotency, 1, Qt::AlignTop);
+    return page;
+}
+
+QWidget *RequestComposer::buildBatchTab()
+{
+    m_batchCount->setObjectName(QStringLiteral("batchCount"));
+    m_batchCount->setRange(1, RequestDraft::maxBatchCount);
+    m_batchCount->setSuffix(tr(" requests"));
+    m_batchCount->setToolTip(tr("Logical requests sent by Send batch (Ctrl+Shift+Return)"));
+    m_concurrency->setObjectName(QStringLiteral("concurrency"));
+    m_concurrency->setRange(1, RequestDraft::maxConcurrency);
+    m_concurrency->setSuffix(tr(" at once"));
+    m_concurrency->setToolTip(tr("Attempts on the wire at once, for every send; the others wait in a queue (the wait "
+                                 "is recorded). A request sleeping before its next retry holds no slot."));
+    m_interval->setObjectName(QStringLiteral("repeatInterval"));
+    m_interval->setRange(RequestDraft::minRepeatIntervalMs / 1000.0, RequestDraft::maxRepeatIntervalMs / 1000.0);
+    m_interval->setDecimals(2);
+    m_interval->setSuffix(tr(" s"));
+    m_interval->setToolTip(tr("Repeat (Ctrl+R) sends one request now and one more every this long, until Stop (Esc)."));
+
+    auto *page = new QWidget;
+    auto *form = new QFormLayout(page);
+    form->setContentsMargins(0, 6, 0, 0);
+    form->addRow(tr("Batch size:"), m_batchCount);
+    form->addRow(tr("Concurrency:"), m_concurrency);
+    form->addRow(tr("Repeat every:"), m_interval);
+    return page;
+}
+
+RequestDraft RequestComposer::draft() const
+{
+    RequestDraft d;
+    d.method = m_method->currentText().trimmed();
+    d.urlTemplate = m_url->currentText().trimmed();
+    d.headers = m_headerModel->headers();
+    d.body = m_body->toPlainText();
+    d.idempotent = m_idempotent->isChecked();
+    if (m_ownTimeout->isChecked())
+        d.attemptTimeoutMs = m_timeout->storedValue();
+    d.batchCount = m_batchCount->value();
+    d.concurrency = m_concurrency->value();
+    d.repeatIntervalMs = static_cast<int>(std::lround(m_interval->value() * 1000.0));
+    return d;
+}
+
+void RequestComposer::setDraft(const RequestDraft &draft)
+{
+    m_filling = true;
+    m_method->setCurrentText(draft.method);
+    m_url->setCurrentText(draft.urlTemplate);
+    m_headerModel->setHeaders(draft.headers);
+    if (m_body->toPlainText() != draft.body)
+        m_body->setPlainText(draft.body);
+    m_idempotent->setChecked(draft.idempotent);
+    m_ownTimeout->setChecked(draft.attemptTimeoutMs.has_value());
+    if (draft.attemptTimeoutMs)
+        m_timeout->setStoredValue(*draft.attemptTimeoutMs);
+    m_batchCount->setValue(draft.batchCount);
+    m_concurrency->setValue(draft.concurrency);
+    m_interval->setValue(draft.repeatIntervalMs / 1000.0);
+    m_filling = false;
+    refresh();
+}
+
+void RequestComposer::setRecentUrls(const QStringList &templates)
+{
+    QStringList items;
+    for (int i = 0; i < m_url->count(); ++i)
+        items.append(m_url->itemText(i));
+    if (items == templates)
+        return;
+    // Rebuilding the list resets the line edit; whoever is typing keeps text, cursor and selection.
+    QLineEdit *edit = m_url->lineEdit();
+    const QString current = edit->text();
+    const int cursor = edit->cursorPosition();
+    const int selectionStart = edit->selectionStart();
+    const int selectionLength = edit->selectionLength();
+    const bool wasFilling = m_filling;
+    m_filling = true;
+    {
+        const QSignalBlocker blocker(m_url);
+        m_url->clear();
+        m_url->addItems(templates);
+        m_url->setCurrentIndex(-1);
+        edit->setText(current);
+    }
+    if (selectionStart >= 0 && selectionLength > 0) {
+        // setSelection() leaves the cursor at its end; put it back where it was.
+        if (cursor == selectionStart)
+            edit->setSelection(selectionStart + selectionLength, -selectionLength);
+        else
+            edit->setSelection(selectionStart, selectionLength);
+    } else {
+        edit->setCursorPosition(cursor);
+    }
+    m_filling = wasFilling;
+}
+
+void RequestComposer::setPreviewContext(const ExpansionContext &context)
+{
+    m_context = context;
+    refresh();
+}
+
+void RequestComposer::setPolicy(const Core::BackoffPolicy &policy)
+{
+    m_policy = policy;
+    refresh();
+}
+
+void RequestComposer::setBlocker(const QString &source, const QString &reason)
+{
+    if (reason.isEmpty())
+        m_blockers.remove(source);
+    else
+        m_blockers.insert(source, reason);
+    refresh();
+}
+
+void RequestComposer::setPreviewNote(const QString &note)
+{
+    m_previewNote = note;
+    refresh();
+}
+
+void RequestComposer::focusUrl()
+{
+    m_url->lineEdit()->setFocus(Qt::ShortcutFocusReason);
+    m_url->lineEdit()->selectAll();
+}
+
+QString RequestComposer::idempotencyText() const
+{
+    return m_idempotency->text();
+}
+
+void RequestComposer::setActivity(int inFlight, int running, bool repeating, int repeatCount)
+{
+    m_repeating = repeating;
+    QString text = tr("In flight: %1 · running: %2").arg(inFlight).arg(running);
+    if (repeating)
+        text += tr(" · repeating, sent: %1").arg(repeatCount);
+    m_activity->setText(text);
+    m_stopAction->setEnabled(running > 0 || repeating);
+    refresh();
+}
+
+void RequestComposer::setBatchProgress(int finished, int total, int succeeded)
+{
+    m_progress->setVisible(total > 0);
+    m_progress->setRange(0, std::max(total, 1));
+    m_progress->setValue(finished);
+    m_progress->setFormat(tr("batch %1/%2").arg(finished).arg(total));
+    m_progress->setToolTip(
+        tr("%1 of %2 requests of the batch finished, %3 of them succeeded").arg(finished).arg(total).arg(succeeded));
+}
+
+void RequestComposer::handleEdited()
+{
+    if (m_filling)
+        return;
+    refresh();
+    emit draftChanged();
+}
+
+void RequestComposer::handleAddHeader()
+{
+    const int row = m_headerModel->rowCount();
+    if (!m_headerModel->insertRows(row, 1))
+        return;
+    const QModelIndex name = m_headerModel->index(row, HeaderTableModel::Name);
+    m_headerView->setCurrentIndex(name);
+    m_headerView->edit(name);
+}
+
+void RequestComposer::handleRemoveHeader()
+{
+    QList<int> rows;
+    for (const QModelIndex &index : m_headerView->selectionModel()->selectedRows())
+        rows.append(index.row());
+    if (rows.isEmpty() && m_headerView->currentIndex().isValid())
+        rows.append(m_headerView->currentIndex().row());
+    std::sort(rows.begin(), rows.end(), std::greater<>());
+    for (int row : std::as_const(rows))
+        m_headerModel->removeRows(row, 1);
+}
+
+void RequestComposer::refresh()
+{
+    const RequestDraft d = draft();
+    const auto spec = RequestTemplate::build(d, m_context);
+
+    QString problem = spec ? QString() : spec.error();
+    if (problem.isEmpty() && d.attemptTimeoutMs && !(*d.attemptTimeoutMs > 0.0))
+        problem = tr("The per-attempt timeout must be longer than 0 s.");
+    if (problem.isEmpty() && !m_blockers.isEmpty())
+        problem = m_blockers.first();
+    m_problem = problem;
+    m_previewUrl = problem.isEmpty() ? spec->url.toString() : QString();
+
+    // Idempotency: what the classifier will say about a failed attempt of this request.
+    Core::AttemptObservation observation;
+    observation.method = d.method.toUpper().toLatin1();
+    observation.markedIdempotent = d.idempotent;
+    if (spec)
+        observation.requestHeaders = spec->headers;
+    const Core::IdempotencyVerdict verdict = Core::idempotencyOf(observation, m_policy.classification);
+    if (!verdict.retryable)
+        m_idempotency->setMessage(FieldMessage::Kind::Warning, tr("Not retried: %1.").arg(verdict.reason));
+    else
+        m_idempotency->setMessage(FieldMessage::Kind::Note, tr("Retried as the policy says: %1.").arg(verdict.reason));
+
+    if (!problem.isEmpty())
+        m_message->setMessage(FieldMessage::Kind::Error, tr("Cannot send: %1").arg(problem));
+    else if (!verdict.retryable)
+        m_message->setMessage(FieldMessage::Kind::Warning,
+            tr("%1 will not be retried unless it is marked safe to repeat or carries an Idempotency-Key (see "
+               "Options).")
+                .arg(d.method.toUpper()));
+    else
+        m_message->clear();
+
+    if (problem.isEmpty()) {
+        QString preview = tr("Sends to %1").arg(m_previewUrl);
+        if (!m_previewNote.isEmpty())
+            preview += QStringLiteral("  \u2014  ") + m_previewNote;
+        m_previewText = preview;
+        static_cast<ElidedLabel *>(m_preview)->setFullText(preview);
+        m_preview->setToolTip(
+            tr("%1\n\nThe next request, with {server} and {id} filled in; every request gets a new {id}.")
+                .arg(preview));
+    } else {
+        m_previewText = tr("Nothing can be sent yet.");
+        static_cast<ElidedLabel *>(m_preview)->setFullText(m_previewText);
+        m_preview->setToolTip(problem);
+    }
+
+    const bool usable = problem.isEmpty();
+    for (QAction *action : {m_sendAction, m_batchAction, m_repeatAction})
+        action->setEnabled(usable);
+    if (m_repeating)
+        m_repeatAction->setEnabled(false);
+    const QString why = usable ? QString() : tr("\n\nCannot send: %1").arg(problem);
+    m_sendAction->setToolTip(tr("Send one request (Ctrl+Return)") + why);
+    m_batchAction->setToolTip(
+        tr("Send a batch of %1 requests, at most %2 attempts on the wire at once (Ctrl+Shift+Return)")
+            .arg(d.batchCount)
+            .arg(d.concurrency)
+        + why);
+    m_repeatAction->setToolTip(
+        tr("Send one request every %1 until Stop (Ctrl+R)").arg(formatSeconds(d.repeatIntervalMs)) + why);
+
+    m_removeHeader->setEnabled(m_headerModel->rowCount() > 0);
+    m_policyTimeout->setText(tr("Otherwise the policy's: %1").arg(formatSeconds(m_policy.attemptTimeoutMs)));
+    m_timeout->setEnabled(m_ownTimeout->isChecked());
+    updateTabTitles();
+    updateButtonTexts();
+}
+
+void RequestComposer::updateTabTitles()
+{
+    const int headers
+        = static_cast<int>(std::count_if(m_headerModel->headers().cbegin(), m_headerModel->headers().cend(),
+            [](const DraftHeader &h) { return h.enabled && !h.name.trimmed().isEmpty(); }));
+    m_details->setTabText(0, headers > 0 ? tr("Headers (%1)").arg(headers) : tr("Headers"));
+    const qsizetype body = m_body->toPlainText().toUtf8().size();
+    m_details->setTabText(1, body > 0 ? tr("Body (%1 B)").arg(body) : tr("Body"));
+    m_details->setTabText(2, tr("Options"));
+    m_details->setTabText(3, tr("Batch && repeat"));
+}
+
+void RequestComposer::updateButtonTexts()
+{
+    m_batchAction->setText(tr("Batch \u00d7%1").arg(m_batchCount->value()));
+    m_repeatAction->setText(
+        m_repeating ? tr("Repeating\u2026") : tr("Repeat every %1").arg(formatSeconds(m_interval->value() * 1000.0)));
+}
+
+void RequestComposer::changeEvent(QEvent *event)
+{
+    QWidget::changeEvent(event);
+    if (event->type() == QEvent::FontChange)
+        m_headerView->verticalHeader()->setDefaultSectionSize(fontMetrics().height() + 8);
+}
+
+} // namespace RetryLab::Ui

@@ -1,0 +1,144 @@
+#pragma once
+
+#include "core/policy/backoffpolicy.h"
+#include "ui/session/requestdraft.h"
+#include "ui/session/requesttemplate.h"
+
+#include <QMap>
+#include <QWidget>
+
+class QAction;
+class QCheckBox;
+class QComboBox;
+class QDoubleSpinBox;
+class QLabel;
+class QPlainTextEdit;
+class QProgressBar;
+class QSpinBox;
+class QTabWidget;
+class QTableView;
+class QToolButton;
+
+namespace RetryLab::Ui {
+
+class FieldMessage;
+class HeaderTableModel;
+class UnitSpinBox;
+
+/// The request composer: method, URL (with recent URLs and the embedded server's
+/// endpoints), headers, body, idempotency, per-attempt timeout, and the batch and
+/// repeat settings. It shows where the next request goes ("sends to"), and when the
+/// request cannot be sent it disables Send and says why, beside the URL and in the
+/// buttons' tooltips. It does not send anything itself: the window connects its
+/// actions to a RequestRunner.
+class RequestComposer final : public QWidget
+{
+    Q_OBJECT
+
+public:
+    explicit RequestComposer(QWidget *parent = nullptr);
+    ~RequestComposer() override;
+
+    RequestDraft draft() const;
+    /// Fills every field; emits no draftChanged().
+    void setDraft(const RequestDraft &draft);
+
+    /// Recent URL templates offered in the URL field, newest first.
+    void setRecentUrls(const QStringList &templates);
+    /// What the placeholders stand for in the preview (and whether {server} can be used).
+    void setPreviewContext(const ExpansionContext &context);
+    /// The policy's classification rules and timeout, for the idempotency verdict and hints.
+    void setPolicy(const Core::BackoffPolicy &policy);
+    /// A reason from outside that the request cannot be sent now ("policy", "scenario");
+    /// an empty reason lifts it.
+    void setBlocker(const QString &source, const QString &reason);
+    /// Text shown with the preview, e.g. the scenario the next request gets.
+    void setPreviewNote(const QString &note);
+
+    /// Why Send is disabled; empty when it is enabled.
+    QString problem() const { return m_problem; }
+    bool canSend() const { return m_problem.isEmpty(); }
+    /// The URL the next request goes to, expanded (empty while there is a problem).
+    QString previewUrl() const { return m_previewUrl; }
+    /// The line under the URL: where the next request goes and with which scenario.
+    QString previewText() const { return m_previewText; }
+    /// The idempotency verdict shown for the current method and headers.
+    QString idempotencyText() const;
+
+    /// Live figures under the URL.
+    void setActivity(int inFlight, int running, bool repeating, int repeatCount);
+    void setBatchProgress(int finished, int total, int succeeded);
+
+    QAction *sendAction() const { return m_sendAction; }
+    QAction *batchAction() const { return m_batchAction; }
+    QAction *repeatAction() const { return m_repeatAction; }
+    QAction *stopAction() const { return m_stopAction; }
+    HeaderTableModel *headerModel() const { return m_headerModel; }
+
+    /// Moves the keyboard focus to the URL field and selects it.
+    void focusUrl();
+
+Q_SIGNALS:
+    /// The user changed a field.
+    void draftChanged();
+
+protected:
+    void changeEvent(QEvent *event) override;
+
+private:
+    QWidget *buildHeadersTab();
+    QWidget *buildBodyTab();
+    QWidget *buildOptionsTab();
+    QWidget *buildBatchTab();
+    QToolButton *buildEndpointsButton();
+    void handleEdited();
+    void handleAddHeader();
+    void handleRemoveHeader();
+    void refresh();
+    void updateTabTitles();
+    void updateButtonTexts();
+
+    // Request line.
+    QComboBox *m_method;
+    QComboBox *m_url;
+    QToolButton *m_endpoints;
+    QLabel *m_preview;
+    QLabel *m_activity;
+    QProgressBar *m_progress;
+    FieldMessage *m_message;
+    QTabWidget *m_details;
+    // Headers.
+    HeaderTableModel *m_headerModel;
+    QTableView *m_headerView;
+    QCheckBox *m_reveal;
+    QToolButton *m_removeHeader;
+    // Body.
+    QPlainTextEdit *m_body;
+    // Options.
+    QCheckBox *m_idempotent;
+    FieldMessage *m_idempotency;
+    QCheckBox *m_ownTimeout;
+    UnitSpinBox *m_timeout;
+    QLabel *m_policyTimeout;
+    // Batch and repeat.
+    QSpinBox *m_batchCount;
+    QSpinBox *m_concurrency;
+    QDoubleSpinBox *m_interval;
+
+    QAction *m_sendAction;
+    QAction *m_batchAction;
+    QAction *m_repeatAction;
+    QAction *m_stopAction;
+
+    ExpansionContext m_context;
+    Core::BackoffPolicy m_policy;
+    QMap<QString, QString> m_blockers;
+    QString m_previewNote;
+    QString m_problem;
+    QString m_previewUrl;
+    QString m_previewText;
+    bool m_filling = false;
+    bool m_repeating = false;
+};
+
+} // namespace RetryLab::Ui

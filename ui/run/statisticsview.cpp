@@ -1,0 +1,545 @@
+#include "ui/run/statisticsview.h"
+
+#include "core/record/runstatistics.h"
+#include "ui/run/timescale.h"
+#include "ui/session/runsession.h"
+#include "ui/widgets/outcomestyle.h"
+
+#include <QAreaSeries>
+#include <QBarCategoryAxis>
+#include <QBarSeries>
+#include <QBarSet>
+#include <QChart>
+#include <QChartView>
+#include <QEvent>
+#include <QGridLayout>
+#include <QLabel>
+#include <QLegendMarker>
+#include <QLineSeries>
+#include <QLocale>
+#include <QPieSeries>
+#include <QPieSlice>
+#include <QValueAxis>
+#include <QVBoxLayout>
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+
+namespace RetryLab::Ui {
+
+using Core::AttemptOutcome;
+using Core::RequestOutcome;
+using Core::RunStatistics;
+
+namespace {
+
+constexpr int defaultRefreshMs = 250;
+constexpr int maxHistogramColumns = 30; // the last column collects everything beyond
+constexpr int maxCauseSeries = 6; // the rest is summed as "other"
+
+QString formatMs(std::optional<double> ms)
+{
+    if (!ms)
+        return QStringLiteral("\u2014");
+    if (*ms >= 10'000.0)
+        return StatisticsView::tr("%1 s").arg(*ms / 1000.0, 0, 'f', 2);
+    return StatisticsView::tr("%1 ms").arg(*ms, 0, 'f', *ms < 10.0 ? 2 : (*ms < 1000.0 ? 1 : 0));
+}
+
+QString figureName(StatisticsView::Figure figure)
+{
+    switch (figure) {
+    case StatisticsView::Figure::Requests:
+        return QStringLiteral("requests");
+    case StatisticsView::Figure::SuccessRate:
+        return QStringLiteral("successRate");
+    case StatisticsView::Figure::Attempts:
+        return QStringLiteral("attempts");
+    case StatisticsView::Figure::RetryAmplification:
+        return QStringLiteral("retryAmplification");
+    case StatisticsView::Figure::RequestLatency:
+        return QStringLiteral("requestLatency");
+    case StatisticsView::Figure::AttemptLatency:
+        return QStringLiteral("attemptLatency");
+    case StatisticsView::Figure::Errors:
+        return QStringLiteral("errors");
+    case StatisticsView::Figure::CircuitBreakers:
+        return QStringLiteral("circuitBreakers");
+    case StatisticsView::Figure::RetryBudget:
+        return QStringLiteral("retryBudget");
+    }
+    return {};
+}
+
+// Distinct hues for error causes, legible on light and dark backgrounds.
+QColor causeColor(int index)
+{
+    static const QColor colours[] = {QColor(0xd7, 0x3a, 0x49), QColor(0xe3, 0x8f, 0x1c), QColor(0x8e, 0x5b, 0xd6),
+        QColor(0x1f, 0x9e, 0xa8), QColor(0xc2, 0x5e, 0x1f), QColor(0xa8, 0x32, 0x8c), QColor(0x8c, 0x8c, 0x8c)};
+    return colours[std::clamp(index, 0, int(std::size(colours)) - 1)];
+}
+
+// The smallest of 1, 2, 5 x 10^k that is at least `value`.
+double niceStep(double value)
+{
+    if (!(value > 0.0))
+        return 1.0;
+    const double base = std::pow(10.0, std::floor(std::log10(value)));
+    for (double m : {1.0, 2.0, 5.0, 10.0}) {
+        if (m * base >= value * (1.0 - 1e-9))
+            return m * base;
+    }
+    return 10.0 * base;
+}
+
+// Ticks at round numbers from 0 to just above `top`, about five of them.
+void setNiceRange(QValueAxis *axis, double top, double minimumStep)
+{
+    const double step = std::max(minimumStep, niceStep(top / 5.0));
+    const double end = std::max(step, std::ceil(top * (1.0 + 1e-9) / step) * step);
+    axis->setRange(0.0, end);
+    axis->setTickType(QValueAxis::TicksDynamic);
+    axis->setTickAnchor(0.0);
+    axis->setTickInterval(step);
+    const int decimals = step >= 1.0 ? 0 : std::min(3, int(std::ceil(-std::log10(step) - 1e-9)));
+    axis->setLabelFormat(QStringLiteral("%.") + QString::number(decimals) + QStringLiteral("f"));
+}
+
+} // namespace
+
+StatisticsView::StatisticsView(QWidget *parent) : QWidget(parent)
+{
+    m_refreshTimer.setSingleShot(true);
+    m_refreshTimer.setInterval(defaultRefreshMs);
+    connect(&m_refreshTimer, &QTimer::timeout, this, &StatisticsView::refresh);
+
+    auto *figures = new QGridLayout;
+    const QList<QPair<Figure, QString>> titles{
+        {Figure::Requests, tr("Requests")},
+        {Figure::SuccessRate, tr("Success rate")},
+        {Figure::Attempts, tr("Attempts")},
+        {Figure::RetryAmplification, tr("Retry amplification")},
+        {Figure::RequestLatency, tr("Request latency p50 / p90 / p99")},
+        {Figure::AttemptLatency, tr("Attempt latency p50 / p90 / p99")},
+        {Figure::Errors, tr("Errors")},
+        {Figure::CircuitBreakers, tr("Circuit breakers")},
+        {Figure::RetryBudget, tr("Retry budget")},
+    };
+    QFont big = font();
+    big.setPointSizeF(big.pointSizeF() * 1.35);
+    big.setBold(true);
+    for (int i = 0; i < titles.size(); ++i) {
+        auto *title = new QLabel(titles.at(i).second, this);
+        auto *value = new QLabel(QStringLiteral("\u2014"), this);
+        value->setObjectName(figureName(titles.at(i).first));
+        value->setFont(big);
+        value->setTextInteractionFlags(Qt::TextSelectableByMouse);
+        const int column = i % 5;
+        const int rowPair = (i / 5) * 2;
+        figures->addWidget(title, rowPair, column);
+        figures->addWidget(value, rowPair + 1, column);
+        m_figures.insert(titles.at(i).first, value);
+    }
+    m_figures.value(Figure::RequestLatency)
+        ->setToolTip(tr("From the first attempt's start to the result, "
+                        "nearest-rank percentiles; cancelled requests left out"));
+    m_figures.value(Figure::AttemptLatency)->setToolTip(tr("One attempt on the wire, nearest-rank percentiles"));
+    m_figures.value(Figure::RetryAmplification)
+        ->setToolTip(tr("Attempts made by finished requests / finished requests"));
+    m_figures.value(Figure::SuccessRate)->setToolTip(tr("Succeeded / finished requests not cancelled by the user"));
+
+    auto *charts = new QGridLayout;
+    charts->addWidget(m_views[Chart::AttemptsHistogram] = new QChartView(this), 0, 0);
+    charts->addWidget(m_views[Chart::LatencyPercentiles] = new QChartView(this), 0, 1);
+    charts->addWidget(m_views[Chart::ErrorsOverTime] = new QChartView(this), 1, 0);
+    charts->addWidget(m_views[Chart::Outcomes] = new QChartView(this), 1, 1);
+    makeChart(tr("Attempts per request"), Chart::AttemptsHistogram);
+    makeChart(tr("Latency percentiles"), Chart::LatencyPercentiles);
+    makeChart(tr("Errors over time"), Chart::ErrorsOverTime);
+    makeChart(tr("Request outcomes"), Chart::Outcomes);
+
+    auto *layout = new QVBoxLayout(this);
+    layout->addLayout(figures);
+    layout->addLayout(charts, 1);
+
+    // Histogram: one set, categories "1", "2", ...
+    {
+        QChart *c = chart(Chart::AttemptsHistogram);
+        auto *series = new QBarSeries(c);
+        auto *set = new QBarSet(tr("Requests"), series);
+        series->append(set);
+        c->addSeries(series);
+        auto *x = new QBarCategoryAxis(c);
+        x->setTitleText(tr("attempts"));
+        auto *y = new QValueAxis(c);
+        y->setLabelFormat(QStringLiteral("%.0f"));
+        y->setTitleText(tr("requests"));
+        c->addAxis(x, Qt::AlignBottom);
+        c->addAxis(y, Qt::AlignLeft);
+        series->attachAxis(x);
+        series->attachAxis(y);
+        c->legend()->hide();
+    }
+    // Latency: two sets over p50, p90, p99.
+    {
+        QChart *c = chart(Chart::LatencyPercentiles);
+        auto *series = new QBarSeries(c);
+        auto *requests = new QBarSet(tr("Whole request"), series);
+        auto *attempts = new QBarSet(tr("Single attempt"), series);
+        requests->append({0.0, 0.0, 0.0});
+        attempts->append({0.0, 0.0, 0.0});
+        series->append(requests);
+        series->append(attempts);
+        c->addSeries(series);
+        auto *x = new QBarCategoryAxis(c);
+        x->append({QStringLiteral("p50"), QStringLiteral("p90"), QStringLiteral("p99")});
+        auto *y = new QValueAxis(c);
+        y->setLabelFormat(QStringLiteral("%.0f"));
+        y->setTitleText(tr("milliseconds"));
+        c->addAxis(x, Qt::AlignBottom);
+        c->addAxis(y, Qt::AlignLeft);
+        series->attachAxis(x);
+        series->attachAxis(y);
+    }
+    // Errors over time: value axes; one line series per cause is made on refresh.
+    {
+        QChart *c = chart(Chart::ErrorsOverTime);
+        auto *x = new QValueAxis(c);
+        x->setTitleText(tr("seconds since the run started"));
+        x->setLabelFormat(QStringLiteral("%.1f"));
+        auto *y = new QValueAxis(c);
+        y->setLabelFormat(QStringLiteral("%.0f"));
+        c->addAxis(x, Qt::AlignBottom);
+        c->addAxis(y, Qt::AlignLeft);
+    }
+    // Outcomes: a ring.
+    {
+        QChart *c = chart(Chart::Outcomes);
+        auto *pie = new QPieSeries(c);
+        pie->setHoleSize(0.45);
+        c->addSeries(pie);
+        c->legend()->setAlignment(Qt::AlignRight);
+    }
+    applyPalette();
+    refresh();
+}
+
+QChart *StatisticsView::makeChart(const QString &title, Chart which)
+{
+    QChartView *view = m_views.value(which);
+    auto *c = new QChart;
+    c->setTitle(title);
+    c->setAnimationOptions(QChart::NoAnimation); // redrawn several times a second
+    c->setMargins(QMargins(4, 4, 4, 4));
+    // QChartView starts with a chart of its own and releases (does not delete)
+    // the chart it replaces.
+    QChart *previous = view->chart();
+    view->setChart(c);
+    delete previous;
+    view->setRenderHint(QPainter::Antialiasing);
+    view->setMinimumSize(260, 200);
+    return c;
+}
+
+QChart *StatisticsView::chart(Chart which) const
+{
+    const QChartView *view = m_views.value(which);
+    return view ? view->chart() : nullptr;
+}
+
+QString StatisticsView::figureText(Figure figure) const
+{
+    const QLabel *label = m_figures.value(figure);
+    return label ? label->text() : QString();
+}
+
+void StatisticsView::setSession(RunSession *session)
+{
+    if (m_session)
+        disconnect(m_session, nullptr, this, nullptr);
+    m_session = session;
+    if (session) {
+        connect(session, &RunSession::updated, this, &StatisticsView::scheduleRefresh);
+        connect(session, &RunSession::cleared, this, &StatisticsView::refresh);
+    }
+    refresh();
+}
+
+void StatisticsView::scheduleRefresh()
+{
+    if (!m_refreshTimer.isActive())
+        m_refreshTimer.start();
+}
+
+void StatisticsView::changeEvent(QEvent *event)
+{
+    QWidget::changeEvent(event);
+    if (event->type() == QEvent::PaletteChange) {
+        applyPalette();
+        refresh();
+    }
+}
+
+void StatisticsView::applyPalette()
+{
+    const QPalette pal = palette();
+    const bool dark = isDarkPalette(pal);
+    const QColor text = pal.color(QPalette::WindowText);
+    QColor grid = pal.color(QPalette::Mid);
+    grid.setAlpha(110);
+    for (QChartView *view : std::as_const(m_views)) {
+        QChart *c = view->chart();
+        c->setTheme(dark ? QChart::ChartThemeDark : QChart::ChartThemeLight);
+        c->setBackgroundBrush(pal.color(QPalette::Base));
+        c->setBackgroundPen(QPen(pal.color(QPalette::Mid)));
+        c->setTitleBrush(text);
+        c->legend()->setLabelColor(text);
+        for (QAbstractAxis *axis : c->axes()) {
+            axis->setLabelsBrush(text);
+            axis->setTitleBrush(text);
+            axis->setGridLineColor(grid);
+            axis->setLinePenColor(pal.color(QPalette::Mid));
+        }
+        view->setBackgroundBrush(pal.color(QPalette::Window));
+    }
+    // The theme chose colours of its own; ours carry meaning.
+    if (auto *bars = qobject_cast<QBarSeries *>(chart(Chart::AttemptsHistogram)->series().value(0)))
+        bars->barSets().value(0)->setColor(QColor(0x3b, 0x82, 0xf6));
+    if (auto *bars = qobject_cast<QBarSeries *>(chart(Chart::LatencyPercentiles)->series().value(0))) {
+        bars->barSets().value(0)->setColor(QColor(0x3b, 0x82, 0xf6));
+        bars->barSets().value(1)->setColor(QColor(0x1f, 0x9e, 0xa8));
+    }
+}
+
+void StatisticsView::refresh()
+{
+    m_refreshTimer.stop();
+    ++m_refreshCount;
+    refreshFigures();
+    refreshHistogram();
+    refreshLatency();
+    refreshErrors();
+    refreshOutcomes();
+}
+
+void StatisticsView::refreshFigures()
+{
+    const QLocale locale;
+    const auto set = [this](Figure f, const QString &text) { m_figures.value(f)->setText(text); };
+    if (!m_session) {
+        for (QLabel *label : std::as_const(m_figures))
+            label->setText(QStringLiteral("\u2014"));
+        return;
+    }
+    const RunStatistics &s = m_session->statistics();
+    const int running = m_session->runningRequestCount();
+    set(Figure::Requests,
+        running > 0 ? tr("%1 done, %2 running").arg(locale.toString(s.requestCount()), locale.toString(running))
+                    : tr("%1 done").arg(locale.toString(s.requestCount())));
+    const auto rate = s.successRate();
+    set(Figure::SuccessRate, rate ? tr("%1 %").arg(locale.toString(*rate * 100.0, 'f', 1)) : QStringLiteral("\u2014"));
+    set(Figure::Attempts,
+        m_session->inFlightCount() > 0
+            ? tr("%1 (%2 in flight)")
+                  .arg(locale.toString(s.attemptCount()), locale.toString(m_session->inFlightCount()))
+            : locale.toString(s.attemptCount()));
+    const auto amplification = s.retryAmplification();
+    set(Figure::RetryAmplification,
+        amplification ? tr("%1\u00d7").arg(locale.toString(*amplification, 'f', 2)) : QStringLiteral("\u2014"));
+    const auto request = s.requestLatency();
+    set(Figure::RequestLatency,
+        QStringLiteral("%1 / %2 / %3").arg(formatMs(request.p50), formatMs(request.p90), formatMs(request.p99)));
+    const auto attempt = s.attemptLatency();
+    set(Figure::AttemptLatency,
+        QStringLiteral("%1 / %2 / %3").arg(formatMs(attempt.p50), formatMs(attempt.p90), formatMs(attempt.p99)));
+    set(Figure::Errors, locale.toString(s.errorCount()));
+
+    const auto &circuits = m_session->circuitStates();
+    QStringList open;
+    for (auto it = circuits.cbegin(); it != circuits.cend(); ++it) {
+        if (it.value() != Core::CircuitBreaker::State::Closed)
+            open.append(tr("%1 %2").arg(it.key(), Core::CircuitBreaker::stateName(it.value())));
+    }
+    open.sort();
+    set(Figure::CircuitBreakers, open.isEmpty() ? tr("all closed") : open.join(QStringLiteral(", ")));
+    set(Figure::RetryBudget,
+        m_session->budgetCapacity() > 0.0 ? tr("%1 of %2 tokens")
+                                                .arg(locale.toString(m_session->budgetTokens(), 'f', 0),
+                                                    locale.toString(m_session->budgetCapacity(), 'f', 0))
+                                          : tr("not limited"));
+}
+
+void StatisticsView::refreshHistogram()
+{
+    QChart *c = chart(Chart::AttemptsHistogram);
+    auto *series = qobject_cast<QBarSeries *>(c->series().value(0));
+    QBarSet *set = series ? series->barSets().value(0) : nullptr;
+    auto *x = qobject_cast<QBarCategoryAxis *>(c->axes(Qt::Horizontal).value(0));
+    auto *y = qobject_cast<QValueAxis *>(c->axes(Qt::Vertical).value(0));
+    if (!set || !x || !y)
+        return;
+    const QMap<int, qint64> histogram = m_session ? m_session->statistics().attemptsHistogram() : QMap<int, qint64>{};
+    QStringList categories;
+    QList<qreal> values;
+    if (!histogram.isEmpty()) {
+        const int first = histogram.firstKey();
+        const int last = std::min(histogram.lastKey(), first + maxHistogramColumns - 1);
+        for (int attempts = first; attempts <= last; ++attempts) {
+            const bool rest = attempts == last && histogram.lastKey() > last;
+            categories.append(rest ? tr("%1+").arg(attempts) : QString::number(attempts));
+            qint64 count = 0;
+            if (rest) {
+                for (auto it = histogram.lowerBound(attempts); it != histogram.cend(); ++it)
+                    count += it.value();
+            } else {
+                count = histogram.value(attempts);
+            }
+            values.append(qreal(count));
+        }
+    }
+    if (x->categories() != categories) {
+        x->clear();
+        x->append(categories);
+    }
+    if (set->count() > 0)
+        set->remove(0, set->count());
+    set->append(values);
+    const double top = values.isEmpty() ? 1.0 : *std::max_element(values.cbegin(), values.cend());
+    setNiceRange(y, top, 1.0);
+}
+
+void StatisticsView::refreshLatency()
+{
+    QChart *c = chart(Chart::LatencyPercentiles);
+    auto *series = qobject_cast<QBarSeries *>(c->series().value(0));
+    auto *y = qobject_cast<QValueAxis *>(c->axes(Qt::Vertical).value(0));
+    if (!series || series->count() < 2 || !y)
+        return;
+    RunStatistics::Percentiles request;
+    RunStatistics::Percentiles attempt;
+    if (m_session) {
+        request = m_session->statistics().requestLatency();
+        attempt = m_session->statistics().attemptLatency();
+    }
+    const auto put = [](QBarSet *set, const RunStatistics::Percentiles &p) {
+        set->replace(0, p.p50.value_or(0.0));
+        set->replace(1, p.p90.value_or(0.0));
+        set->replace(2, p.p99.value_or(0.0));
+    };
+    put(series->barSets().at(0), request);
+    put(series->barSets().at(1), attempt);
+    const double top = std::max(request.p99.value_or(0.0), attempt.p99.value_or(0.0));
+    setNiceRange(y, std::max(top, 1.0), 0.001);
+}
+
+void StatisticsView::refreshErrors()
+{
+    QChart *c = chart(Chart::ErrorsOverTime);
+    auto *x = qobject_cast<QValueAxis *>(c->axes(Qt::Horizontal).value(0));
+    auto *y = qobject_cast<QValueAxis *>(c->axes(Qt::Vertical).value(0));
+    if (!x || !y)
+        return;
+    c->removeAllSeries();
+    if (!m_session || m_session->statistics().binCount() == 0) {
+        c->setTitle(tr("Errors over time"));
+        x->setRange(0.0, 1.0);
+        y->setRange(0.0, 1.0);
+        return;
+    }
+    const RunStatistics &s = m_session->statistics();
+    const double width = s.binWidthMs();
+    c->setTitle(width >= 1000.0 ? tr("Errors per %1 s, by cause").arg(width / 1000.0)
+                                : tr("Errors per %1 ms, by cause").arg(width));
+
+    // The commonest causes get a band each, the rest share one; the bands are stacked
+    // steps, so that the top edge is the total and no cause hides behind another.
+    QList<int> order(s.errorCauses().size());
+    std::iota(order.begin(), order.end(), 0);
+    std::stable_sort(order.begin(), order.end(),
+        [&s](int a, int b) { return s.errorCount(s.errorCauses().at(a)) > s.errorCount(s.errorCauses().at(b)); });
+    const int shown = std::min<int>(int(order.size()), maxCauseSeries);
+    QList<QList<int>> bands; // cause indexes per band
+    QStringList names;
+    for (int i = 0; i < shown; ++i) {
+        bands.append(QList<int>{order.at(i)});
+        names.append(s.errorCauses().at(order.at(i)));
+    }
+    if (order.size() > shown) {
+        bands.append(order.mid(shown));
+        names.append(tr("other"));
+    }
+
+    std::vector<double> below(std::size_t(s.binCount()), 0.0);
+    double top = 0.0;
+    for (qsizetype band = 0; band < bands.size(); ++band) {
+        auto *upper = new QLineSeries;
+        auto *lower = new QLineSeries;
+        QList<QPointF> upperPoints;
+        QList<QPointF> lowerPoints;
+        upperPoints.reserve(s.binCount() * 2);
+        lowerPoints.reserve(s.binCount() * 2);
+        for (int bin = 0; bin < s.binCount(); ++bin) {
+            qint64 count = 0;
+            for (int cause : bands.at(band))
+                count += s.errorsInBin(bin, cause);
+            const double from = s.binStartMs(bin) / 1000.0;
+            const double to = (s.binStartMs(bin) + width) / 1000.0;
+            const double base = below[std::size_t(bin)];
+            lowerPoints.append({QPointF(from, base), QPointF(to, base)});
+            upperPoints.append({QPointF(from, base + double(count)), QPointF(to, base + double(count))});
+            below[std::size_t(bin)] = base + double(count);
+            top = std::max(top, below[std::size_t(bin)]);
+        }
+        upper->replace(upperPoints);
+        lower->replace(lowerPoints);
+        auto *area = new QAreaSeries(upper, lower);
+        // The area does not own its edges; make it, so that removeAllSeries() frees them.
+        upper->setParent(area);
+        lower->setParent(area);
+        area->setName(names.at(band));
+        QColor colour = causeColor(int(band < shown ? band : maxCauseSeries));
+        area->setPen(QPen(colour.darker(120), 1.0));
+        colour.setAlpha(210);
+        area->setBrush(colour);
+        c->addSeries(area);
+        area->attachAxis(x);
+        area->attachAxis(y);
+    }
+    const double totalMs = s.binCount() * width;
+    x->setRange(0.0, totalMs / 1000.0);
+    const double step = TimeScale::niceStep(totalMs / 6.0) / 1000.0;
+    x->setTickType(QValueAxis::TicksDynamic);
+    x->setTickAnchor(0.0);
+    x->setTickInterval(step);
+    const int decimals = step >= 1.0 ? 0 : std::min(3, int(std::ceil(-std::log10(step) - 1e-9)));
+    x->setLabelFormat(QStringLiteral("%.") + QString::number(decimals) + QStringLiteral("f"));
+    setNiceRange(y, std::max(top, 1.0), 1.0);
+    c->legend()->setLabelColor(palette().color(QPalette::WindowText));
+}
+
+void StatisticsView::refreshOutcomes()
+{
+    QChart *c = chart(Chart::Outcomes);
+    auto *pie = qobject_cast<QPieSeries *>(c->series().value(0));
+    if (!pie)
+        return;
+    pie->clear();
+    if (!m_session)
+        return;
+    const RunStatistics &s = m_session->statistics();
+    for (RequestOutcome outcome : {RequestOutcome::Succeeded, RequestOutcome::AttemptsExhausted, RequestOutcome::GaveUp,
+             RequestOutcome::DeadlineExceeded, RequestOutcome::CircuitOpen, RequestOutcome::BudgetExhausted,
+             RequestOutcome::Cancelled, RequestOutcome::InvalidRequest}) {
+        const qint64 count = s.requestCount(outcome);
+        if (count == 0)
+            continue;
+        QPieSlice *slice = pie->append(
+            tr("%1 (%2)").arg(Core::requestOutcomeName(outcome), QLocale().toString(count)), double(count));
+        slice->setColor(requestOutcomeColor(outcome));
+        slice->setBorderColor(palette().color(QPalette::Base));
+    }
+    c->legend()->setLabelColor(palette().color(QPalette::WindowText));
+}
+
+} // namespace RetryLab::Ui

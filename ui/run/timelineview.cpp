@@ -1,0 +1,871 @@
+#include "ui/run/timelineview.h"
+
+#include "ui/session/runsession.h"
+#include "ui/widgets/outcomestyle.h"
+
+#include <QApplication>
+#include <QHelpEvent>
+#include <QKeyEvent>
+#include <QLocale>
+#include <QPainter>
+#include <QScrollBar>
+#include <QToolButton>
+#include <QToolTip>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace RetryLab::Ui {
+
+using Core::AttemptOutcome;
+
+namespace {
+
+constexpr int liveIntervalMs = 33; // about 30 repaints per second while something runs
+constexpr int scrollUnits = 100'000; // horizontal scroll bar resolution over the whole run
+constexpr double zoomStep = 1.5;
+constexpr double rightMargin = 8.0;
+constexpr double hitTolerancePx = 3.0;
+const double unbounded = std::numeric_limits<double>::infinity();
+
+QString formatMs(double ms)
+{
+    if (!std::isfinite(ms))
+        return {};
+    if (std::abs(ms) >= 10'000.0)
+        return TimelineView::tr("%1 s").arg(ms / 1000.0, 0, 'f', 2);
+    return TimelineView::tr("%1 ms").arg(ms, 0, 'f', std::abs(ms) < 10.0 ? 2 : (std::abs(ms) < 1000.0 ? 1 : 0));
+}
+
+QString row(const QString &name, const QString &value)
+{
+    return QStringLiteral("<tr><td style='padding-right:8px'><b>%1</b></td><td>%2</td></tr>").arg(name, value);
+}
+
+QColor withAlpha(QColor color, int alpha)
+{
+    color.setAlpha(alpha);
+    return color;
+}
+
+} // namespace
+
+TimelineView::TimelineView(QWidget *parent)
+    : QAbstractScrollArea(parent), m_followSpanMs(unbounded), m_zoomOutButton(new QToolButton(this)),
+      m_zoomInButton(new QToolButton(this)), m_fitButton(new QToolButton(this)), m_liveButton(new QToolButton(this))
+{
+    setFocusPolicy(Qt::StrongFocus);
+    setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOn);
+    setVerticalScrollBarPolicy(Qt::ScrollBarAsNeeded);
+    viewport()->setMouseTracking(false);
+    viewport()->setCursor(Qt::OpenHandCursor);
+    viewport()->setAttribute(Qt::WA_OpaquePaintEvent);
+
+    m_zoomOutButton->setText(QStringLiteral("\u2212"));
+    m_zoomOutButton->setToolTip(tr("Zoom out (-, Ctrl+wheel)"));
+    m_zoomInButton->setText(QStringLiteral("+"));
+    m_zoomInButton->setToolTip(tr("Zoom in (+, Ctrl+wheel)"));
+    m_fitButton->setText(tr("Fit"));
+    m_fitButton->setToolTip(tr("Show the whole run (Home)"));
+    m_liveButton->setText(tr("Live"));
+    m_liveButton->setToolTip(tr("Follow the newest attempts (End)"));
+    m_liveButton->setCheckable(true);
+    m_liveButton->setChecked(true);
+    // Each widget goes to the right of those before it... on the far side: add them backwards.
+    for (QToolButton *button : {m_liveButton, m_fitButton, m_zoomInButton, m_zoomOutButton}) {
+        button->setAutoRaise(true);
+        button->setFocusPolicy(Qt::NoFocus);
+        addScrollBarWidget(button, Qt::AlignRight);
+    }
+    connect(m_zoomOutButton, &QToolButton::clicked, this, &TimelineView::zoomOut);
+    connect(m_zoomInButton, &QToolButton::clicked, this, &TimelineView::zoomIn);
+    connect(m_fitButton, &QToolButton::clicked, this, &TimelineView::zoomToFit);
+    connect(m_liveButton, &QToolButton::toggled, this, &TimelineView::setFollowLive);
+    connect(horizontalScrollBar(), &QScrollBar::valueChanged, this, &TimelineView::handleHorizontalScroll);
+
+    // One timer for every repaint the run asks for, session updates and the live edge
+    // alike: at most one frame per interval, however both come in.
+    m_repaintTimer.setSingleShot(true);
+    m_repaintTimer.setInterval(liveIntervalMs);
+    connect(&m_repaintTimer, &QTimer::timeout, this, &TimelineView::refresh);
+
+    updateMetrics();
+    refresh();
+}
+
+void TimelineView::setSession(RunSession *session)
+{
+    if (m_session)
+        disconnect(m_session, nullptr, this, nullptr);
+    m_session = session;
+    if (session) {
+        connect(session, &RunSession::updated, this, &TimelineView::handleSessionUpdated);
+        connect(session, &RunSession::cleared, this, &TimelineView::handleSessionCleared);
+    }
+    handleSessionCleared();
+}
+
+void TimelineView::handleSessionCleared()
+{
+    m_followSpanMs = unbounded;
+    m_scale.startMs = 0.0;
+    m_scale.endMs = 1000.0;
+    verticalScrollBar()->setValue(0);
+    setFollowLive(true);
+    refresh();
+}
+
+void TimelineView::handleSessionUpdated()
+{
+    if (!m_repaintTimer.isActive())
+        m_repaintTimer.start();
+}
+
+void TimelineView::refresh()
+{
+    updateBounds();
+    updateScrollBars();
+    viewport()->update();
+    // While anything runs, bars grow and the live edge moves without any news.
+    if (m_session && m_session->hasActivity()) {
+        if (!m_repaintTimer.isActive())
+            m_repaintTimer.start();
+    } else {
+        m_repaintTimer.stop();
+    }
+}
+
+double TimelineView::nowMs() const
+{
+    return m_session ? m_session->toRunMs(m_session->nowNs()) : 0.0;
+}
+
+double TimelineView::endMsOf(qsizetype rowIndex) const
+{
+    const RunSession::AttemptRow &r = m_session->attemptRow(rowIndex);
+    return r.inFlight() ? std::max(nowMs(), m_session->toRunMs(r.startNs)) : m_session->toRunMs(r.endNs);
+}
+
+void TimelineView::updateMetrics()
+{
+    const QFontMetrics fm = fontMetrics();
+    m_laneHeight = fm.height() + 10;
+    m_axisHeight = fm.height() + 10;
+    m_legendHeight = fm.height() + 10;
+    m_labelWidth = std::clamp(fm.horizontalAdvance(QLatin1Char('M')) * 13, 120, 240);
+    m_scale.widthPx = std::max(1, timeArea().width());
+}
+
+QRect TimelineView::laneArea() const
+{
+    const QRect r = viewport()->rect();
+    return QRect(r.left(), r.top() + m_axisHeight, r.width(), std::max(0, r.height() - m_axisHeight - m_legendHeight));
+}
+
+QRect TimelineView::timeArea() const
+{
+    const QRect area = laneArea();
+    return QRect(area.left() + m_labelWidth, area.top(), std::max(1, area.width() - m_labelWidth - int(rightMargin)),
+        area.height());
+}
+
+int TimelineView::firstVisibleLane() const
+{
+    return m_laneHeight > 0 ? verticalScrollBar()->value() / m_laneHeight : 0;
+}
+
+double TimelineView::laneTop(qsizetype lane) const
+{
+    return laneArea().top() + double(lane) * m_laneHeight - verticalScrollBar()->value();
+}
+
+void TimelineView::updateBounds()
+{
+    const double latest = m_session ? std::max(0.0, m_session->toRunMs(m_session->latestNs())) : 0.0;
+    // A little room after the last bar, so that it does not touch the edge.
+    const double end = std::max(1000.0, latest + std::max(20.0, latest * 0.03));
+    m_scale.widthPx = std::max(1, timeArea().width());
+    m_scale.boundStartMs = 0.0;
+    m_scale.boundEndMs = end;
+    if (m_follow) {
+        const double span = std::min(m_followSpanMs, end);
+        m_scale.startMs = end - span;
+        m_scale.endMs = end;
+    }
+    m_scale.clamp();
+}
+
+void TimelineView::updateScrollBars()
+{
+    const QRect area = laneArea();
+    const qsizetype lanes = m_session ? m_session->laneCount() : 0;
+    const qint64 total = qint64(lanes) * m_laneHeight;
+    QScrollBar *vertical = verticalScrollBar();
+    vertical->setRange(0, int(std::clamp<qint64>(total - area.height(), 0, std::numeric_limits<int>::max())));
+    vertical->setPageStep(std::max(1, area.height()));
+    vertical->setSingleStep(m_laneHeight);
+
+    const double unit = m_scale.maxSpanMs() / scrollUnits;
+    m_syncingScrollBar = true;
+    QScrollBar *horizontal = horizontalScrollBar();
+    horizontal->setRange(0, int(std::lround((m_scale.maxSpanMs() - m_scale.spanMs()) / unit)));
+    horizontal->setPageStep(std::max(1, int(std::lround(m_scale.spanMs() / unit))));
+    horizontal->setSingleStep(std::max(1, horizontal->pageStep() / 10));
+    horizontal->setValue(int(std::lround((m_scale.startMs - m_scale.boundStartMs) / unit)));
+    m_syncingScrollBar = false;
+}
+
+void TimelineView::handleHorizontalScroll(int value)
+{
+    if (m_syncingScrollBar)
+        return;
+    const double unit = m_scale.maxSpanMs() / scrollUnits;
+    const double span = m_scale.spanMs();
+    const double start = m_scale.boundStartMs + value * unit;
+    setFollowLive(false);
+    m_scale.setRange(start, start + span);
+    viewport()->update();
+}
+
+void TimelineView::scrollContentsBy(int, int)
+{
+    // Everything is painted from the scroll bars' values: nothing to move.
+    viewport()->update();
+}
+
+void TimelineView::setVisibleRange(double startMs, double endMs)
+{
+    setFollowLive(false);
+    updateBounds();
+    m_scale.setRange(startMs, endMs);
+    updateScrollBars();
+    viewport()->update();
+}
+
+void TimelineView::setFollowLive(bool follow)
+{
+    if (follow) {
+        // Following keeps the span in view now; all of it when the whole run is shown.
+        const bool showsAll = m_scale.spanMs() >= m_scale.maxSpanMs() * 0.999;
+        if (!m_follow)
+            m_followSpanMs = showsAll ? unbounded : m_scale.spanMs();
+    }
+    const bool changed = follow != m_follow;
+    m_follow = follow;
+    {
+        const QSignalBlocker blocker(m_liveButton);
+        m_liveButton->setChecked(follow);
+    }
+    if (changed) {
+        refresh();
+        Q_EMIT followLiveChanged(follow);
+    }
+}
+
+void TimelineView::zoomAtPixel(double timeAreaX, double factor)
+{
+    m_scale.zoomAt(timeAreaX, factor);
+    if (m_follow)
+        m_followSpanMs = m_scale.spanMs() >= m_scale.maxSpanMs() * 0.999 ? unbounded : m_scale.spanMs();
+    refresh();
+}
+
+void TimelineView::zoomIn()
+{
+    // Following: zoom about the live edge, and keep following.
+    zoomAtPixel(m_follow ? m_scale.widthPx : m_scale.widthPx / 2.0, zoomStep);
+}
+
+void TimelineView::zoomOut()
+{
+    zoomAtPixel(m_follow ? m_scale.widthPx : m_scale.widthPx / 2.0, 1.0 / zoomStep);
+}
+
+void TimelineView::zoomToFit()
+{
+    m_followSpanMs = unbounded;
+    if (!m_follow) {
+        m_follow = true;
+        const QSignalBlocker blocker(m_liveButton);
+        m_liveButton->setChecked(true);
+        Q_EMIT followLiveChanged(true);
+    }
+    refresh();
+}
+
+void TimelineView::showAttempt(qsizetype rowIndex)
+{
+    if (!m_session || rowIndex < 0 || rowIndex >= m_session->attemptRowCount())
+        return;
+    const RunSession::AttemptRow &r = m_session->attemptRow(rowIndex);
+    const QRect area = laneArea();
+    verticalScrollBar()->setValue(int(r.lane) * m_laneHeight - area.height() / 2 + m_laneHeight / 2);
+    const double start = m_session->toRunMs(r.startNs);
+    const double end = endMsOf(rowIndex);
+    const double span = std::max(m_scale.spanMs() < (end - start) * 1.5 ? (end - start) * 3.0 : m_scale.spanMs(), 1.0);
+    const double middle = (start + end) / 2.0;
+    setVisibleRange(middle - span / 2.0, middle + span / 2.0);
+}
+
+void TimelineView::showLane(qsizetype laneIndex)
+{
+    if (!m_session || laneIndex < 0 || laneIndex >= m_session->laneCount())
+        return;
+    const RunSession::Lane &l = m_session->lane(laneIndex);
+    if (l.firstStartNs < 0)
+        return;
+    const double start = m_session->toRunMs(l.firstStartNs);
+    double end = start;
+    for (quint32 r = l.firstRow; r != RunSession::noRow; r = m_session->attemptRow(r).nextInLane)
+        end = std::max(end, endMsOf(r));
+    if (l.sleeping())
+        end = std::max(end, nowMs());
+    else if (l.finished)
+        end = std::max(end, m_session->toRunMs(l.endNs));
+    const double padding = std::max((end - start) * 0.08, 1.0);
+    setVisibleRange(start - padding, end + padding);
+}
+
+// ---------------------------------------------------------------------------
+// Geometry and hit testing
+
+QRectF TimelineView::attemptRect(qsizetype rowIndex) const
+{
+    if (!m_session || rowIndex < 0 || rowIndex >= m_session->attemptRowCount())
+        return {};
+    const RunSession::AttemptRow &r = m_session->attemptRow(rowIndex);
+    const double y = laneTop(r.lane);
+    const QRect area = laneArea();
+    if (y + m_laneHeight <= area.top() || y >= area.bottom())
+        return {};
+    const QRect time = timeArea();
+    const double x0 = time.left() + m_scale.toPixel(m_session->toRunMs(r.startNs));
+    const double x1 = time.left() + m_scale.toPixel(endMsOf(rowIndex));
+    return QRectF(x0, y + 5.0, std::max(2.0, x1 - x0), m_laneHeight - 10.0);
+}
+
+TimelineView::Hit TimelineView::hitAt(const QPoint &pos) const
+{
+    Hit hit;
+    const QRect area = laneArea();
+    if (!m_session || !area.contains(pos))
+        return hit;
+    const qint64 lane = (qint64(pos.y()) - area.top() + verticalScrollBar()->value()) / m_laneHeight;
+    if (lane < 0 || lane >= m_session->laneCount())
+        return hit;
+    hit.kind = Hit::Kind::Lane;
+    hit.lane = lane;
+    const QRect time = timeArea();
+    if (pos.x() < time.left())
+        return hit;
+
+    const double t = m_scale.toTime(pos.x() - time.left());
+    const double tolerance = hitTolerancePx / m_scale.pixelsPerMs();
+    const RunSession::Lane &l = m_session->lane(lane);
+    // Bars first: near a narrow bar, the bar wins over the gap beside it.
+    for (quint32 r = l.firstRow; r != RunSession::noRow; r = m_session->attemptRow(r).nextInLane) {
+        const double start = m_session->toRunMs(m_session->attemptRow(r).startNs);
+        const double end = std::max(endMsOf(r), start + 2.0 / m_scale.pixelsPerMs());
+        if (t >= start - tolerance && t <= end + tolerance) {
+            hit.kind = Hit::Kind::Attempt;
+            hit.row = r;
+            return hit;
+        }
+        if (start > t + tolerance)
+            break;
+    }
+    double previousEnd = std::numeric_limits<double>::quiet_NaN();
+    for (quint32 r = l.firstRow; r != RunSession::noRow; r = m_session->attemptRow(r).nextInLane) {
+        const double start = m_session->toRunMs(m_session->attemptRow(r).startNs);
+        if (std::isfinite(previousEnd) && t > previousEnd && t < start) {
+            hit.kind = Hit::Kind::Gap;
+            hit.row = r;
+            return hit;
+        }
+        previousEnd = endMsOf(r);
+    }
+    if (l.sleeping() && l.lastRow != RunSession::noRow && t > previousEnd
+        && t <= std::max(previousEnd + l.pendingDelayMs, nowMs())) {
+        hit.kind = Hit::Kind::PendingRetry;
+        hit.row = l.lastRow;
+    }
+    return hit;
+}
+
+QString TimelineView::toolTipFor(const Hit &hit) const
+{
+    if (!m_session || hit.kind == Hit::Kind::Nothing || hit.lane < 0)
+        return {};
+    const RunSession &s = *m_session;
+    const RunSession::Lane &l = s.lane(hit.lane);
+    const Core::RequestSpec *spec = s.spec(hit.lane);
+    QString html = QStringLiteral("<b>%1</b>").arg(s.laneTitle(hit.lane).toHtmlEscaped());
+    if (spec) {
+        html += QStringLiteral("<br>%1 %2")
+                    .arg(QString::fromLatin1(spec->method).toHtmlEscaped(),
+                        spec->url.toDisplayString(QUrl::RemoveUserInfo).toHtmlEscaped());
+    }
+    QString rows;
+
+    switch (hit.kind) {
+    case Hit::Kind::Nothing:
+        return {};
+    case Hit::Kind::Lane: {
+        if (l.finished) {
+            const auto outcome = static_cast<Core::RequestOutcome>(l.outcome);
+            rows += row(tr("Result"), Core::requestOutcomeName(outcome).toHtmlEscaped());
+            if (l.resultReason != 0)
+                rows += row(tr("Why"), s.string(l.resultReason).toHtmlEscaped());
+            if (l.firstStartNs >= 0 && l.endNs >= l.firstStartNs)
+                rows += row(tr("Took"), formatMs(double(l.endNs - l.firstStartNs) / 1e6));
+        } else {
+            rows += row(tr("Result"), l.sleeping() ? tr("waiting to retry") : tr("running"));
+        }
+        rows += row(tr("Attempts"), QString::number(l.attempts));
+        break;
+    }
+    case Hit::Kind::Attempt: {
+        const RunSession::AttemptRow &r = s.attemptRow(hit.row);
+        QString attempt = tr("%1").arg(r.attemptIndex + 1);
+        if (const QString step = s.stepOf(r); !step.isEmpty())
+            attempt += QStringLiteral(" (%1)").arg(step.toHtmlEscaped());
+        rows += row(tr("Attempt"), attempt);
+        rows += row(tr("Outcome"), Core::attemptOutcomeTitle(r.outcome).toHtmlEscaped());
+        rows += row(tr("Status"), s.statusText(r).toHtmlEscaped());
+        if (r.cause != 0)
+            rows += row(tr("Cause"), s.string(r.cause).toHtmlEscaped());
+        if (r.reason != 0)
+            rows += row(tr("Reason"), s.string(r.reason).toHtmlEscaped());
+        QString timing = tr("started at +%1, ").arg(formatMs(s.toRunMs(r.startNs)));
+        timing += r.inFlight() ? tr("running for %1").arg(formatMs(endMsOf(hit.row) - s.toRunMs(r.startNs)))
+                               : tr("took %1").arg(formatMs(double(r.endNs - r.startNs) / 1e6));
+        if (r.queuedMs >= 0.1F) // below that it is bookkeeping, not waiting for a slot
+            timing += tr(", queued %1 before").arg(formatMs(r.queuedMs));
+        if (r.firstByteMs >= 0.0F)
+            timing += tr(", first byte after %1").arg(formatMs(r.firstByteMs));
+        rows += row(tr("Timing"), timing);
+        if (r.attemptIndex > 0) {
+            rows += row(tr("Delay before"),
+                tr("planned %1, timer gave %2").arg(formatMs(r.plannedDelayMs), formatMs(r.actualDelayMs)));
+        }
+        if (r.retryAfterMs >= 0.0F)
+            rows += row(tr("Retry-After"), formatMs(r.retryAfterMs));
+        if (r.nextDelayMs >= 0.0F) {
+            QString next = formatMs(r.nextDelayMs);
+            if (r.retryNote != 0)
+                next += QStringLiteral(": ") + s.string(r.retryNote).toHtmlEscaped();
+            rows += row(tr("Next delay"), next);
+        }
+        break;
+    }
+    case Hit::Kind::Gap: {
+        const RunSession::AttemptRow &r = s.attemptRow(hit.row);
+        double previousEnd = 0.0;
+        for (quint32 p = l.firstRow; p != RunSession::noRow && p != quint32(hit.row); p = s.attemptRow(p).nextInLane)
+            previousEnd = endMsOf(p);
+        rows += row(tr("Backoff before attempt"), QString::number(r.attemptIndex + 1));
+        rows += row(tr("Planned delay"), formatMs(r.plannedDelayMs));
+        rows += row(tr("Timer gave"), formatMs(r.actualDelayMs));
+        rows += row(tr("Gap on the axis"), formatMs(s.toRunMs(r.startNs) - previousEnd));
+        if (r.queuedMs >= 0.1F)
+            rows += row(tr("Queued for a slot"), formatMs(r.queuedMs));
+        break;
+    }
+    case Hit::Kind::PendingRetry: {
+        const RunSession::AttemptRow &r = s.attemptRow(hit.row);
+        rows += row(tr("Retry planned in"), formatMs(l.pendingDelayMs));
+        rows += row(tr("Waiting for"), formatMs(nowMs() - s.toRunMs(r.endNs)));
+        if (r.retryNote != 0)
+            rows += row(tr("Why"), s.string(r.retryNote).toHtmlEscaped());
+        if (l.attemptsLeft >= 0)
+            rows += row(tr("Attempts left"), QString::number(l.attemptsLeft));
+        break;
+    }
+    }
+    return html + QStringLiteral("<table>") + rows + QStringLiteral("</table>");
+}
+
+// ---------------------------------------------------------------------------
+// Painting
+
+void TimelineView::paintEvent(QPaintEvent *)
+{
+    ++m_paintCount;
+    QPainter p(viewport());
+    p.fillRect(viewport()->rect(), palette().color(QPalette::Base));
+    const QList<TimeScale::Tick> ticks = m_scale.ticks(90.0);
+    paintLanes(p, ticks);
+    paintAxis(p, ticks);
+    paintLegend(p);
+}
+
+void TimelineView::paintLanes(QPainter &p, const QList<TimeScale::Tick> &ticks)
+{
+    const QPalette &pal = palette();
+    const QRect area = laneArea();
+    const QRect time = timeArea();
+    const qsizetype lanes = m_session ? m_session->laneCount() : 0;
+    if (lanes == 0) {
+        p.setPen(pal.color(QPalette::PlaceholderText));
+        p.drawText(area, Qt::AlignCenter, tr("No requests yet. Send one to see its attempts here."));
+        return;
+    }
+
+    const qsizetype first = firstVisibleLane();
+    const qsizetype last = std::min<qsizetype>(lanes - 1, first + area.height() / m_laneHeight + 1);
+
+    p.save();
+    p.setClipRect(area);
+    for (qsizetype lane = first; lane <= last; ++lane) {
+        if (lane % 2 == 1)
+            p.fillRect(
+                QRectF(area.left(), laneTop(lane), area.width(), m_laneHeight), pal.color(QPalette::AlternateBase));
+    }
+    p.setPen(withAlpha(pal.color(QPalette::Text), 30));
+    for (const TimeScale::Tick &tick : ticks) {
+        const double x = time.left() + tick.px;
+        p.drawLine(QPointF(x, area.top()), QPointF(x, area.bottom()));
+    }
+
+    p.setClipRect(time.adjusted(0, 0, int(rightMargin), 0));
+    p.setRenderHint(QPainter::Antialiasing, false);
+    for (qsizetype lane = first; lane <= last; ++lane)
+        paintLane(p, lane, int(laneTop(lane)));
+
+    if (m_session->hasActivity()) {
+        const double x = time.left() + m_scale.toPixel(nowMs());
+        p.setPen(QPen(withAlpha(outcomeColor(AttemptOutcome::InFlight), 170), 1.0, Qt::DashLine));
+        p.drawLine(QPointF(x, area.top()), QPointF(x, area.bottom()));
+    }
+
+    // The label column, over anything that strayed into it.
+    p.setClipRect(QRect(area.left(), area.top(), m_labelWidth, area.height()));
+    p.fillRect(QRect(area.left(), area.top(), m_labelWidth, area.height()), pal.color(QPalette::Window));
+    const QFontMetrics fm = fontMetrics();
+    for (qsizetype lane = first; lane <= last; ++lane) {
+        const int y = int(laneTop(lane));
+        const RunSession::Lane &l = m_session->lane(lane);
+        const int marker = m_laneHeight - 12;
+        const QRect markerRect(area.left() + 6, y + 6, marker / 2, marker);
+        if (l.finished)
+            p.fillRect(markerRect, requestOutcomeColor(static_cast<Core::RequestOutcome>(l.outcome)));
+        else
+            p.fillRect(markerRect, outcomeColor(AttemptOutcome::InFlight));
+        const QRect textRect(markerRect.right() + 6, y, m_labelWidth - markerRect.width() - 16, m_laneHeight);
+        p.setPen(pal.color(QPalette::WindowText));
+        p.drawText(textRect, Qt::AlignVCenter | Qt::AlignLeft,
+            fm.elidedText(m_session->laneTitle(lane), Qt::ElideRight, textRect.width()));
+    }
+    p.setPen(pal.color(QPalette::Mid));
+    p.drawLine(area.left() + m_labelWidth - 1, area.top(), area.left() + m_labelWidth - 1, area.bottom());
+    p.restore();
+}
+
+void TimelineView::paintLane(QPainter &p, qsizetype laneIndex, int y)
+{
+    const RunSession &s = *m_session;
+    const RunSession::Lane &l = s.lane(laneIndex);
+    const QRect time = timeArea();
+    const double left = time.left();
+    const double barTop = y + 5.0;
+    const double barHeight = m_laneHeight - 10.0;
+    double previousEnd = std::numeric_limits<double>::quiet_NaN();
+    double lastPixel = -1e9;
+
+    for (quint32 r = l.firstRow; r != RunSession::noRow; r = s.attemptRow(r).nextInLane) {
+        const RunSession::AttemptRow &row = s.attemptRow(r);
+        const double start = s.toRunMs(row.startNs);
+        const double end = endMsOf(r);
+        if (std::isfinite(previousEnd))
+            paintDelay(p, previousEnd, row.plannedDelayMs, start, y, false);
+        previousEnd = end;
+        if (start > m_scale.endMs)
+            break; // attempts of one request follow each other: the rest is further right
+        if (end < m_scale.startMs)
+            continue;
+        const double x0 = left + m_scale.toPixel(start);
+        const double x1 = left + m_scale.toPixel(end);
+        const double width = std::max(2.0, x1 - x0);
+        // Zoomed far out, many attempts land on one pixel: draw that pixel once.
+        if (x1 - x0 < 1.0 && std::floor(x0) == lastPixel)
+            continue;
+        lastPixel = std::floor(x0);
+        const QColor colour = outcomeColor(row.outcome);
+        const QRectF bar(x0, barTop, width, barHeight);
+        p.fillRect(bar, colour);
+        if (width >= 5.0) {
+            p.setPen(colour.darker(135));
+            p.setBrush(Qt::NoBrush);
+            p.drawRect(bar.adjusted(0, 0, -1, -1));
+        }
+    }
+    if (l.sleeping() && std::isfinite(previousEnd))
+        paintDelay(p, previousEnd, l.pendingDelayMs, std::max(previousEnd, nowMs()), y, true);
+}
+
+void TimelineView::paintDelay(QPainter &p, double fromMs, double plannedMs, double toMs, int y, bool pending)
+{
+    const double reach = std::max(toMs, fromMs + std::max(0.0, plannedMs));
+    if (reach < m_scale.startMs || fromMs > m_scale.endMs)
+        return;
+    const QRect time = timeArea();
+    const QColor text = palette().color(QPalette::Text);
+    const double x0 = time.left() + m_scale.toPixel(fromMs);
+    const double xActual = time.left() + m_scale.toPixel(toMs);
+    const double xPlanned = time.left() + m_scale.toPixel(fromMs + std::max(0.0, plannedMs));
+    const double middle = y + m_laneHeight / 2.0;
+
+    // What really passed: a thin line through the middle of the lane.
+    if (xActual - x0 >= 1.0) {
+        p.setPen(QPen(withAlpha(text, pending ? 150 : 110), 1.0, pending ? Qt::DotLine : Qt::SolidLine));
+        p.drawLine(QPointF(x0, middle), QPointF(xActual, middle));
+    }
+    // What the policy planned: a dashed bracket along the top of the lane.
+    if (xPlanned - x0 >= 3.0) {
+        const double top = y + 3.0;
+        p.setPen(QPen(withAlpha(text, 190), 1.0, Qt::DashLine));
+        p.drawLine(QPointF(x0, top), QPointF(xPlanned, top));
+        p.setPen(QPen(withAlpha(text, 190), 1.0));
+        p.drawLine(QPointF(x0, top), QPointF(x0, top + 4.0));
+        p.drawLine(QPointF(xPlanned, top), QPointF(xPlanned, top + 4.0));
+    }
+}
+
+void TimelineView::paintAxis(QPainter &p, const QList<TimeScale::Tick> &ticks)
+{
+    const QPalette &pal = palette();
+    const QRect axis(0, 0, viewport()->width(), m_axisHeight);
+    const QRect time = timeArea();
+    p.fillRect(axis, pal.color(QPalette::Window));
+    p.setPen(pal.color(QPalette::Mid));
+    p.drawLine(axis.bottomLeft(), axis.bottomRight());
+
+    const QFontMetrics fm = fontMetrics();
+    p.save();
+    p.setClipRect(QRect(time.left(), 0, time.width() + int(rightMargin), m_axisHeight));
+    for (const TimeScale::Tick &tick : ticks) {
+        const double x = time.left() + tick.px;
+        p.setPen(pal.color(QPalette::Mid));
+        p.drawLine(QPointF(x, axis.bottom() - 4), QPointF(x, axis.bottom()));
+        p.setPen(pal.color(QPalette::WindowText));
+        const int w = fm.horizontalAdvance(tick.label);
+        // Centred on its tick, but never cut by the ends of the axis.
+        const double left = std::clamp(x - w / 2.0, double(time.left()), double(time.right() + rightMargin - w));
+        p.drawText(QRectF(left, 0, w, m_axisHeight - 4), Qt::AlignCenter, tick.label);
+    }
+    p.restore();
+
+    const qsizetype lanes = m_session ? m_session->laneCount() : 0;
+    p.setPen(pal.color(QPalette::WindowText));
+    const QRect corner(6, 0, m_labelWidth - 12, m_axisHeight);
+    const QString count = lanes == 1 ? tr("1 request") : tr("%1 requests").arg(QLocale().toString(lanes));
+    p.drawText(corner, Qt::AlignVCenter | Qt::AlignLeft, fm.elidedText(count, Qt::ElideRight, corner.width()));
+}
+
+void TimelineView::paintLegend(QPainter &p)
+{
+    const QPalette &pal = palette();
+    const QRect band(0, viewport()->height() - m_legendHeight, viewport()->width(), m_legendHeight);
+    p.fillRect(band, pal.color(QPalette::Window));
+    p.setPen(pal.color(QPalette::Mid));
+    p.drawLine(band.topLeft(), band.topRight());
+
+    const QFontMetrics fm = fontMetrics();
+    const int swatch = fm.height() - 6;
+    const int middle = band.center().y();
+    int x = 8;
+    const auto fits = [&](int width) { return x + width < band.right() - 4; };
+
+    for (AttemptOutcome outcome : {AttemptOutcome::Success, AttemptOutcome::Retried, AttemptOutcome::Failed,
+             AttemptOutcome::Cancelled, AttemptOutcome::InFlight}) {
+        const QString text = Core::attemptOutcomeTitle(outcome);
+        const int width = swatch + 4 + fm.horizontalAdvance(text) + 14;
+        if (!fits(width))
+            return;
+        p.fillRect(QRect(x, middle - swatch / 2, swatch, swatch), outcomeColor(outcome));
+        p.setPen(pal.color(QPalette::WindowText));
+        p.drawText(QRect(x + swatch + 4, band.top(), width, band.height()), Qt::AlignVCenter | Qt::AlignLeft, text);
+        x += width;
+    }
+
+    const QColor text = pal.color(QPalette::Text);
+    const QString planned = tr("planned delay");
+    const int glyph = 22;
+    if (!fits(glyph + 4 + fm.horizontalAdvance(planned) + 14))
+        return;
+    const int top = middle - 3;
+    p.setPen(QPen(withAlpha(text, 190), 1.0, Qt::DashLine));
+    p.drawLine(x, top, x + glyph, top);
+    p.setPen(QPen(withAlpha(text, 190), 1.0));
+    p.drawLine(x, top, x, top + 4);
+    p.drawLine(x + glyph, top, x + glyph, top + 4);
+    p.setPen(pal.color(QPalette::WindowText));
+    p.drawText(QRect(x + glyph + 4, band.top(), fm.horizontalAdvance(planned) + 4, band.height()),
+        Qt::AlignVCenter | Qt::AlignLeft, planned);
+    x += glyph + 4 + fm.horizontalAdvance(planned) + 14;
+
+    const QString actual = tr("actual gap");
+    if (!fits(glyph + 4 + fm.horizontalAdvance(actual)))
+        return;
+    p.setPen(QPen(withAlpha(text, 110), 1.0));
+    p.drawLine(x, middle, x + glyph, middle);
+    p.setPen(pal.color(QPalette::WindowText));
+    p.drawText(QRect(x + glyph + 4, band.top(), fm.horizontalAdvance(actual) + 4, band.height()),
+        Qt::AlignVCenter | Qt::AlignLeft, actual);
+}
+
+// ---------------------------------------------------------------------------
+// Input
+
+void TimelineView::resizeEvent(QResizeEvent *event)
+{
+    QAbstractScrollArea::resizeEvent(event);
+    refresh();
+}
+
+void TimelineView::changeEvent(QEvent *event)
+{
+    QAbstractScrollArea::changeEvent(event);
+    if (event->type() == QEvent::FontChange) {
+        updateMetrics();
+        refresh();
+    } else if (event->type() == QEvent::PaletteChange || event->type() == QEvent::StyleChange) {
+        viewport()->update();
+    }
+}
+
+void TimelineView::wheelEvent(QWheelEvent *event)
+{
+    const QPoint delta = event->angleDelta();
+    if (event->modifiers() & Qt::ControlModifier) {
+        // 120 units are one notch of a common wheel: 20 % per notch.
+        const double factor = std::pow(1.2, delta.y() / 120.0);
+        setFollowLive(false);
+        zoomAtPixel(event->position().x() - timeArea().left(), factor);
+        event->accept();
+        return;
+    }
+    const int sideways = (event->modifiers() & Qt::ShiftModifier) ? delta.y() : delta.x();
+    if (sideways != 0) {
+        setFollowLive(false);
+        m_scale.panByPixels(-sideways / 2.0);
+        updateScrollBars();
+        viewport()->update();
+        event->accept();
+        return;
+    }
+    QAbstractScrollArea::wheelEvent(event);
+}
+
+void TimelineView::mousePressEvent(QMouseEvent *event)
+{
+    if (event->button() != Qt::LeftButton) {
+        QAbstractScrollArea::mousePressEvent(event);
+        return;
+    }
+    m_dragging = true;
+    m_dragMoved = false;
+    m_dragOrigin = event->position().toPoint();
+    m_dragLast = m_dragOrigin;
+    viewport()->setCursor(Qt::ClosedHandCursor);
+    event->accept();
+}
+
+void TimelineView::mouseMoveEvent(QMouseEvent *event)
+{
+    if (!m_dragging) {
+        QAbstractScrollArea::mouseMoveEvent(event);
+        return;
+    }
+    const QPoint pos = event->position().toPoint();
+    if (!m_dragMoved && (pos - m_dragOrigin).manhattanLength() >= QApplication::startDragDistance())
+        m_dragMoved = true;
+    if (m_dragMoved) {
+        const QPoint d = pos - m_dragLast;
+        if (d.x() != 0) {
+            setFollowLive(false);
+            m_scale.panByPixels(-d.x());
+        }
+        verticalScrollBar()->setValue(verticalScrollBar()->value() - d.y());
+        updateScrollBars();
+        viewport()->update();
+        m_dragLast = pos;
+    }
+    event->accept();
+}
+
+void TimelineView::mouseReleaseEvent(QMouseEvent *event)
+{
+    if (!m_dragging || event->button() != Qt::LeftButton) {
+        QAbstractScrollArea::mouseReleaseEvent(event);
+        return;
+    }
+    m_dragging = false;
+    viewport()->setCursor(Qt::OpenHandCursor);
+    if (!m_dragMoved) {
+        const Hit hit = hitAt(event->position().toPoint());
+        if (hit.kind == Hit::Kind::Attempt)
+            Q_EMIT attemptClicked(hit.row);
+    }
+    event->accept();
+}
+
+void TimelineView::mouseDoubleClickEvent(QMouseEvent *event)
+{
+    const Hit hit = hitAt(event->position().toPoint());
+    if (event->button() == Qt::LeftButton && hit.lane >= 0) {
+        showLane(hit.lane);
+        event->accept();
+        return;
+    }
+    QAbstractScrollArea::mouseDoubleClickEvent(event);
+}
+
+void TimelineView::keyPressEvent(QKeyEvent *event)
+{
+    switch (event->key()) {
+    case Qt::Key_Plus:
+    case Qt::Key_Equal:
+        zoomIn();
+        break;
+    case Qt::Key_Minus:
+        zoomOut();
+        break;
+    case Qt::Key_Left:
+    case Qt::Key_Right:
+        setFollowLive(false);
+        m_scale.panByMs((event->key() == Qt::Key_Left ? -0.1 : 0.1) * m_scale.spanMs());
+        updateScrollBars();
+        viewport()->update();
+        break;
+    case Qt::Key_Home:
+        zoomToFit();
+        break;
+    case Qt::Key_End:
+        setFollowLive(true);
+        break;
+    default:
+        QAbstractScrollArea::keyPressEvent(event);
+        return;
+    }
+    event->accept();
+}
+
+bool TimelineView::viewportEvent(QEvent *event)
+{
+    if (event->type() == QEvent::ToolTip) {
+        auto *help = static_cast<QHelpEvent *>(event);
+        const QString text = toolTipFor(hitAt(help->pos()));
+        if (text.isEmpty()) {
+            QToolTip::hideText();
+            event->ignore();
+        } else {
+            QToolTip::showText(help->globalPos(), text, viewport());
+        }
+        return true;
+    }
+    return QAbstractScrollArea::viewportEvent(event);
+}
+
+} // namespace RetryLab::Ui

@@ -1,0 +1,145 @@
+#pragma once
+
+#include "ui/run/timescale.h"
+
+#include <QAbstractScrollArea>
+#include <QPointer>
+#include <QTimer>
+
+class QPainter;
+class QToolButton;
+
+namespace RetryLab::Ui {
+
+class RunSession;
+
+/// The attempt timeline: one lane per logical request, each attempt a bar on a real
+/// time axis coloured by outcome, the backoff between attempts drawn twice (the delay
+/// the policy planned as a dashed bracket, the gap that really passed as a thin line),
+/// live while requests run. Only the lanes in sight are visited when painting, so tens
+/// of thousands of requests scroll smoothly; repaints are coalesced (at most about 30
+/// per second).
+///
+/// Zoom: Ctrl+wheel (about the pointer), +/- keys, the buttons by the scroll bar.
+/// Pan: drag, Shift+wheel, Left/Right keys, the scroll bar. Home fits the whole run;
+/// End follows the live edge again; a double-click zooms to one request.
+class TimelineView final : public QAbstractScrollArea
+{
+    Q_OBJECT
+
+public:
+    /// What is under a point of the viewport.
+    struct Hit
+    {
+        enum class Kind {
+            Nothing, ///< the axis, the legend, or below the last lane
+            Lane, ///< a lane (its label, or empty time)
+            Attempt, ///< an attempt's bar; `row` is the attempt
+            Gap, ///< the backoff before attempt `row`
+            PendingRetry, ///< the wait for a retry not started yet; `row` is the attempt before it
+        };
+        Kind kind = Kind::Nothing;
+        qsizetype lane = -1;
+        qsizetype row = -1;
+    };
+
+    explicit TimelineView(QWidget *parent = nullptr);
+
+    /// Not owned.
+    void setSession(RunSession *session);
+    RunSession *session() const { return m_session; }
+
+    const TimeScale &timeScale() const { return m_scale; }
+    /// Shows [startMs, endMs] of run time (clamped to the run); stops following.
+    void setVisibleRange(double startMs, double endMs);
+    bool followLive() const { return m_follow; }
+
+    int laneHeight() const { return m_laneHeight; }
+    int firstVisibleLane() const;
+    /// Where lanes are drawn, in viewport coordinates (below the axis, above the legend).
+    QRect laneArea() const;
+    /// Where the time axis maps to pixels: laneArea() minus the label column.
+    QRect timeArea() const;
+    /// The bar of an attempt row in viewport coordinates (empty when its lane is out of sight).
+    QRectF attemptRect(qsizetype row) const;
+    Hit hitAt(const QPoint &viewportPos) const;
+    /// The rich-text tooltip for a hit (the attempt's record, the delays, the lane's result).
+    QString toolTipFor(const Hit &hit) const;
+
+    /// Scrolls so that the attempt's lane is in sight and its bar in the middle.
+    void showAttempt(qsizetype row);
+    /// Zooms to the time one request took, from its first attempt to its result (double-click).
+    void showLane(qsizetype lane);
+    /// Paint events so far (tests and the benchmark check the coalescing).
+    quint64 paintCount() const { return m_paintCount; }
+
+public Q_SLOTS:
+    void zoomIn();
+    void zoomOut();
+    /// Shows the whole run, and keeps showing all of it while it grows.
+    void zoomToFit();
+    void setFollowLive(bool follow);
+
+Q_SIGNALS:
+    void followLiveChanged(bool follow);
+    /// An attempt's bar was clicked (not dragged).
+    void attemptClicked(qsizetype row);
+
+protected:
+    void paintEvent(QPaintEvent *event) override;
+    void resizeEvent(QResizeEvent *event) override;
+    void wheelEvent(QWheelEvent *event) override;
+    void mousePressEvent(QMouseEvent *event) override;
+    void mouseMoveEvent(QMouseEvent *event) override;
+    void mouseReleaseEvent(QMouseEvent *event) override;
+    void mouseDoubleClickEvent(QMouseEvent *event) override;
+    void keyPressEvent(QKeyEvent *event) override;
+    bool viewportEvent(QEvent *event) override;
+    void scrollContentsBy(int dx, int dy) override;
+    void changeEvent(QEvent *event) override;
+
+private:
+    void handleSessionUpdated();
+    void handleSessionCleared();
+    void handleHorizontalScroll(int value);
+    void refresh();
+    void updateMetrics();
+    void updateBounds();
+    void updateScrollBars();
+    void zoomAtPixel(double timeAreaX, double factor);
+    double nowMs() const;
+    double endMsOf(qsizetype row) const;
+    double laneTop(qsizetype lane) const;
+
+    void paintLanes(QPainter &p, const QList<TimeScale::Tick> &ticks);
+    void paintLane(QPainter &p, qsizetype lane, int y);
+    void paintAxis(QPainter &p, const QList<TimeScale::Tick> &ticks);
+    void paintLegend(QPainter &p);
+    void paintDelay(QPainter &p, double fromMs, double plannedMs, double toMs, int y, bool pending);
+
+    QPointer<RunSession> m_session;
+    TimeScale m_scale;
+    bool m_follow = true;
+    /// The span followed at the live edge; infinite: the whole run.
+    double m_followSpanMs = 0.0;
+    bool m_syncingScrollBar = false;
+    QTimer m_repaintTimer;
+
+    int m_laneHeight = 22;
+    int m_axisHeight = 24;
+    int m_legendHeight = 22;
+    int m_labelWidth = 160;
+
+    QPoint m_dragOrigin;
+    QPoint m_dragLast;
+    bool m_dragging = false;
+    bool m_dragMoved = false;
+    quint64 m_paintCount = 0;
+
+    QToolButton *m_zoomOutButton;
+    QToolButton *m_zoomInButton;
+    QToolButton *m_fitButton;
+    QToolButton *m_liveButton;
+};
+
+} // namespace RetryLab::Ui

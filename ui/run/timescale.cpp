@@ -1,0 +1,198 @@
+#include "ui/run/timescale.h"
+
+#include <QCoreApplication>
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+
+namespace RetryLab::Ui {
+
+namespace {
+
+constexpr double second = 1000.0;
+constexpr double minute = 60.0 * second;
+constexpr double hour = 60.0 * minute;
+constexpr double day = 24.0 * hour;
+constexpr std::array clockSteps{1 * second, 2 * second, 5 * second, 10 * second, 15 * second, 30 * second, 1 * minute,
+    2 * minute, 5 * minute, 10 * minute, 15 * minute, 30 * minute, 1 * hour, 2 * hour, 3 * hour, 6 * hour, 12 * hour,
+    24 * hour};
+constexpr int maxTicks = 1000;
+
+QString tr(const char *text)
+{
+    return QCoreApplication::translate("RetryLab::Ui::TimeScale", text);
+}
+
+double oneTwoFive(double minStep)
+{
+    const double base = std::pow(10.0, std::floor(std::log10(minStep)));
+    for (double m : {1.0, 2.0, 5.0, 10.0}) {
+        // A hair of tolerance so that 0.3 / 3 * 10 still counts as 1.
+        if (m * base >= minStep * (1.0 - 1e-9))
+            return m * base;
+    }
+    return 10.0 * base;
+}
+
+int decimalsFor(double step)
+{
+    if (step >= 1.0)
+        return 0;
+    return std::clamp(static_cast<int>(std::ceil(-std::log10(step) - 1e-9)), 0, 9);
+}
+
+} // namespace
+
+double TimeScale::maxSpanMs() const
+{
+    return std::max(minSpanMs, boundEndMs - boundStartMs);
+}
+
+void TimeScale::setBounds(double start, double end)
+{
+    boundStartMs = start;
+    boundEndMs = end;
+    clamp();
+}
+
+void TimeScale::setRange(double start, double end)
+{
+    startMs = start;
+    endMs = end;
+    clamp();
+}
+
+void TimeScale::setWidth(double px)
+{
+    widthPx = px;
+    clamp();
+}
+
+void TimeScale::clamp()
+{
+    if (!std::isfinite(minSpanMs) || minSpanMs <= 0.0)
+        minSpanMs = 0.001;
+    if (!std::isfinite(widthPx) || widthPx < 1.0)
+        widthPx = 1.0;
+    if (!std::isfinite(boundStartMs))
+        boundStartMs = 0.0;
+    if (!std::isfinite(boundEndMs) || boundEndMs < boundStartMs)
+        boundEndMs = boundStartMs;
+    if (!std::isfinite(startMs) || !std::isfinite(endMs) || !(endMs > startMs)) {
+        startMs = boundStartMs;
+        endMs = boundStartMs + maxSpanMs();
+    }
+
+    const double span = std::clamp(spanMs(), minSpanMs, maxSpanMs());
+    if (span != spanMs()) {
+        const double centre = (startMs + endMs) / 2.0;
+        startMs = centre - span / 2.0;
+        endMs = startMs + span;
+    }
+    if (endMs > boundEndMs) {
+        endMs = std::max(boundEndMs, boundStartMs + span);
+        startMs = endMs - span;
+    }
+    if (startMs < boundStartMs) {
+        startMs = boundStartMs;
+        endMs = startMs + span;
+    }
+}
+
+void TimeScale::zoomAt(double anchorPx, double factor)
+{
+    if (!std::isfinite(factor) || factor <= 0.0 || !std::isfinite(anchorPx))
+        return;
+    const double anchorFraction = std::clamp(anchorPx / widthPx, 0.0, 1.0);
+    const double anchorMs = startMs + anchorFraction * spanMs();
+    const double span = std::clamp(spanMs() / factor, minSpanMs, maxSpanMs());
+    startMs = anchorMs - anchorFraction * span;
+    endMs = startMs + span;
+    clamp();
+}
+
+void TimeScale::panByPixels(double dx)
+{
+    if (std::isfinite(dx))
+        panByMs(dx * spanMs() / widthPx);
+}
+
+void TimeScale::panByMs(double ms)
+{
+    if (!std::isfinite(ms))
+        return;
+    startMs += ms;
+    endMs += ms;
+    clamp();
+}
+
+void TimeScale::showAll()
+{
+    startMs = boundStartMs;
+    endMs = boundStartMs + maxSpanMs();
+    clamp();
+}
+
+double TimeScale::niceStep(double minStepMs)
+{
+    if (!std::isfinite(minStepMs) || minStepMs <= 0.0)
+        return 1.0;
+    if (minStepMs <= second)
+        return oneTwoFive(minStepMs);
+    for (double step : clockSteps) {
+        if (step >= minStepMs)
+            return step;
+    }
+    return oneTwoFive(minStepMs / day) * day;
+}
+
+QString TimeScale::label(double ms, double stepMs)
+{
+    if (!std::isfinite(ms))
+        return {};
+    if (stepMs < 1.0) {
+        const int decimals = decimalsFor(stepMs);
+        const double rounded = std::round(ms * std::pow(10.0, decimals)) / std::pow(10.0, decimals);
+        return tr("%1 ms").arg(QString::number(rounded == 0.0 ? 0.0 : rounded, 'f', decimals));
+    }
+    const int decimals = decimalsFor(stepMs / second);
+    const double scale = std::pow(10.0, decimals);
+    // Round first, so that 59.99 s with a 0.1 s step reads 60.0 s and not 59:60.
+    double seconds = std::round(std::abs(ms) / second * scale) / scale;
+    const QString sign = ms < 0.0 && seconds != 0.0 ? QStringLiteral("-") : QString();
+    if (seconds < 60.0)
+        return sign + tr("%1 s").arg(QString::number(seconds, 'f', decimals));
+
+    const auto wholeMinutes = static_cast<qint64>(std::floor(seconds / 60.0));
+    seconds -= static_cast<double>(wholeMinutes) * 60.0;
+    const qint64 hours = wholeMinutes / 60;
+    const qint64 minutes = wholeMinutes % 60;
+    const int width = decimals > 0 ? decimals + 3 : 2;
+    const QString secondsText = QStringLiteral("%1").arg(seconds, width, 'f', decimals, QLatin1Char('0'));
+    if (hours > 0) {
+        return sign + QStringLiteral("%1:%2:%3").arg(hours).arg(minutes, 2, 10, QLatin1Char('0')).arg(secondsText);
+    }
+    return sign + QStringLiteral("%1:%2").arg(minutes).arg(secondsText);
+}
+
+QList<TimeScale::Tick> TimeScale::ticks(double minSpacingPx) const
+{
+    QList<Tick> list;
+    if (!(spanMs() > 0.0) || !(widthPx > 0.0) || !std::isfinite(minSpacingPx) || minSpacingPx <= 0.0)
+        return list;
+    const double step = niceStep(spanMs() * minSpacingPx / widthPx);
+    // Multiples of the step rather than a running sum: no drift after many ticks.
+    const double first = std::ceil(startMs / step - 1e-9);
+    for (int i = 0; i < maxTicks; ++i) {
+        double ms = (first + i) * step;
+        if (ms > endMs + step * 1e-9)
+            break;
+        if (std::abs(ms) < step * 1e-9)
+            ms = 0.0;
+        list.append({ms, toPixel(ms), label(ms, step)});
+    }
+    return list;
+}
+
+} // namespace RetryLab::Ui

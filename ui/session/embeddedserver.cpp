@@ -1,0 +1,85 @@
+#include "ui/session/embeddedserver.h"
+
+#include <QLoggingCategory>
+#include <QThread>
+
+Q_LOGGING_CATEGORY(lcEmbeddedServer, "retrylab.ui.embeddedserver")
+
+namespace RetryLab::Ui {
+
+EmbeddedServer::EmbeddedServer(QObject *parent) : QObject(parent)
+{
+    qRegisterMetaType<Core::ServerLogEntry>();
+}
+
+EmbeddedServer::~EmbeddedServer()
+{
+    stop();
+}
+
+bool EmbeddedServer::start(const Core::FaultServerOptions &options)
+{
+    stop();
+    m_error.clear();
+
+    auto *thread = new QThread;
+    thread->setObjectName(QStringLiteral("fault-server"));
+    auto *server = new Core::FaultServer(options);
+    server->moveToThread(thread);
+    // The server is deleted on its own thread, as the thread winds down.
+    connect(thread, &QThread::finished, server, &QObject::deleteLater);
+    thread->start();
+
+    bool listening = false;
+    QString error;
+    QMetaObject::invokeMethod(
+        server,
+        [server, &listening, &error] {
+            listening = server->listen();
+            if (!listening)
+                error = server->errorString();
+        },
+        Qt::BlockingQueuedConnection);
+
+    if (!listening) {
+        thread->quit();
+        thread->wait();
+        delete thread;
+        m_error = error;
+        qCWarning(lcEmbeddedServer) << "fault server did not start:" << error;
+        return false;
+    }
+
+    m_thread = thread;
+    m_server = server;
+    connect(server, &Core::FaultServer::requestHandled, this, &EmbeddedServer::requestHandled);
+    qCDebug(lcEmbeddedServer) << "fault server listening on" << server->baseUrl().toString();
+    emit runningChanged(true);
+    return true;
+}
+
+void EmbeddedServer::stop()
+{
+    if (!m_thread)
+        return;
+    if (m_server) {
+        disconnect(m_server, nullptr, this, nullptr);
+        Core::FaultServer *server = m_server;
+        QMetaObject::invokeMethod(
+            server, [server] { server->close(); }, Qt::BlockingQueuedConnection);
+    }
+    m_thread->quit();
+    m_thread->wait();
+    delete m_thread;
+    m_thread = nullptr;
+    m_server = nullptr;
+    qCDebug(lcEmbeddedServer) << "fault server stopped";
+    emit runningChanged(false);
+}
+
+QUrl EmbeddedServer::baseUrl() const
+{
+    return m_server ? m_server->baseUrl() : QUrl();
+}
+
+} // namespace RetryLab::Ui

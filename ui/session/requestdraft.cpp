@@ -1,0 +1,219 @@
+#include "ui/session/requestdraft.h"
+
+#include "core/http/redactor.h"
+#include "core/policy/backoffpolicy.h"
+
+#include <QCoreApplication>
+#include <QJsonArray>
+#include <QJsonValue>
+#include <QUrl>
+
+#include <algorithm>
+
+#include <cmath>
+
+namespace RetryLab::Ui {
+
+namespace {
+
+QString tr(const char *text)
+{
+    return QCoreApplication::translate("RetryLab::Ui::RequestDraft", text);
+}
+
+// Each reader leaves the default in place when the key is missing, so that a
+// draft written by an older version still loads.
+bool readString(const QJsonObject &object, const QString &key, qsizetype maxLength, QString *out, QString *error)
+{
+    const QJsonValue value = object.value(key);
+    if (value.isUndefined())
+        return true;
+    if (!value.isString()) {
+        *error = tr("%1: must be text").arg(key);
+        return false;
+    }
+    if (value.toString().size() > maxLength) {
+        *error = tr("%1: longer than %2 characters").arg(key).arg(maxLength);
+        return false;
+    }
+    *out = value.toString();
+    return true;
+}
+
+bool readInt(const QJsonObject &object, const QString &key, int min, int max, int *out, QString *error)
+{
+    const QJsonValue value = object.value(key);
+    if (value.isUndefined())
+        return true;
+    const double number = value.toDouble(std::nan(""));
+    if (!value.isDouble() || !std::isfinite(number) || number != std::floor(number) || number < min || number > max) {
+        *error = tr("%1: must be a whole number from %2 to %3").arg(key).arg(min).arg(max);
+        return false;
+    }
+    *out = static_cast<int>(number);
+    return true;
+}
+
+bool readBool(const QJsonObject &object, const QString &key, bool *out, QString *error)
+{
+    const QJsonValue value = object.value(key);
+    if (value.isUndefined())
+        return true;
+    if (!value.isBool()) {
+        *error = tr("%1: must be true or false").arg(key);
+        return false;
+    }
+    *out = value.toBool();
+    return true;
+}
+
+bool isPlaceholder(QStringView value)
+{
+    return value.size() >= 2 && value.startsWith(QLatin1Char('{')) && value.endsWith(QLatin1Char('}'))
+        && value.count(QLatin1Char('{')) == 1;
+}
+
+QString maskText()
+{
+    return QString::fromLatin1(Core::Redactor::mask());
+}
+
+// "a=1&token=x" with the values of sensitive names masked; placeholders stay.
+QString withoutSecretParameters(const QString &parameters)
+{
+    QStringList pairs = parameters.split(QLatin1Char('&'));
+    for (QString &pair : pairs) {
+        const qsizetype equals = pair.indexOf(QLatin1Char('='));
+        if (equals <= 0)
+            continue;
+        const QString name = QUrl::fromPercentEncoding(pair.left(equals).toUtf8());
+        const QStringView value = QStringView(pair).mid(equals + 1);
+        if (!value.isEmpty() && !isPlaceholder(value) && Core::Redactor::isSensitiveName(name))
+            pair = pair.left(equals + 1) + maskText();
+    }
+    return pairs.join(QLatin1Char('&'));
+}
+
+} // namespace
+
+QString RequestDraft::urlTemplateWithoutCredentials(const QString &urlTemplate)
+{
+    QString out = urlTemplate;
+    const qsizetype schemeEnd = out.indexOf(QLatin1String("://"));
+    qsizetype rest = 0;
+    if (schemeEnd > 0) {
+        const qsizetype authorityStart = schemeEnd + 3;
+        qsizetype authorityEnd = out.size();
+        for (const QChar end : {QLatin1Char('/'), QLatin1Char('?'), QLatin1Char('#')}) {
+            const qsizetype at = out.indexOf(end, authorityStart);
+            if (at >= 0)
+                authorityEnd = std::min(authorityEnd, at);
+        }
+        const qsizetype at = out.lastIndexOf(QLatin1Char('@'), authorityEnd - 1);
+        if (at >= authorityStart) {
+            QUrl userInfo;
+            userInfo.setUserInfo(out.mid(authorityStart, at - authorityStart), QUrl::TolerantMode);
+            if (!userInfo.password().isEmpty()) {
+                const QString kept = userInfo.userName(QUrl::FullyEncoded) + QLatin1Char(':') + maskText();
+                out.replace(authorityStart, at - authorityStart, kept);
+                authorityEnd += kept.size() - (at - authorityStart);
+            }
+        }
+        rest = authorityEnd;
+    }
+    const qsizetype query = out.indexOf(QLatin1Char('?'), rest);
+    if (query < 0)
+        return out;
+    qsizetype fragment = out.indexOf(QLatin1Char('#'), query);
+    const QString parameters = out.mid(query + 1, fragment < 0 ? -1 : fragment - query - 1);
+    QString cleaned = out.left(query + 1) + withoutSecretParameters(parameters);
+    if (fragment >= 0)
+        cleaned += QLatin1Char('#') + withoutSecretParameters(out.mid(fragment + 1));
+    return cleaned;
+}
+
+QJsonObject RequestDraft::toJson(bool keepCredentials) const
+{
+    const Core::Redactor redactor(!keepCredentials);
+    QJsonArray headerArray;
+    Core::HeaderList wireHeaders;
+    for (const DraftHeader &header : headers) {
+        const QString name = header.name.trimmed();
+        QString value = header.value;
+        if (!keepCredentials && !value.isEmpty() && !isPlaceholder(value)) {
+            value = QString::fromUtf8(redactor.headerValue(name.toLatin1(), value.toUtf8()));
+        }
+        wireHeaders.append({name.toLatin1(), header.value.toUtf8()});
+        headerArray.append(QJsonObject{
+            {QStringLiteral("name"), name},
+            {QStringLiteral("value"), value},
+            {QStringLiteral("enabled"), header.enabled},
+        });
+    }
+    QString savedBody = body;
+    if (!keepCredentials && !body.isEmpty())
+        savedBody = QString::fromUtf8(redactor.body(body.toUtf8(), wireHeaders));
+    QJsonObject object{
+        {QStringLiteral("method"), method},
+        {QStringLiteral("url"), keepCredentials ? urlTemplate : urlTemplateWithoutCredentials(urlTemplate)},
+        {QStringLiteral("headers"), headerArray},
+        {QStringLiteral("body"), savedBody},
+        {QStringLiteral("idempotent"), idempotent},
+        {QStringLiteral("batchCount"), batchCount},
+        {QStringLiteral("concurrency"), concurrency},
+        {QStringLiteral("repeatIntervalMs"), repeatIntervalMs},
+    };
+    if (attemptTimeoutMs)
+        object.insert(QStringLiteral("attemptTimeoutMs"), *attemptTimeoutMs);
+    return object;
+}
+
+Core::Result<RequestDraft> RequestDraft::fromJson(const QJsonObject &object)
+{
+    RequestDraft draft;
+    QString error;
+    if (!readString(object, QStringLiteral("method"), 64, &draft.method, &error)
+        || !readString(object, QStringLiteral("url"), maxUrlLength, &draft.urlTemplate, &error)
+        || !readString(object, QStringLiteral("body"), maxBodyLength, &draft.body, &error)
+        || !readBool(object, QStringLiteral("idempotent"), &draft.idempotent, &error)
+        || !readInt(object, QStringLiteral("batchCount"), 1, maxBatchCount, &draft.batchCount, &error)
+        || !readInt(object, QStringLiteral("concurrency"), 1, maxConcurrency, &draft.concurrency, &error)
+        || !readInt(object, QStringLiteral("repeatIntervalMs"), minRepeatIntervalMs, maxRepeatIntervalMs,
+            &draft.repeatIntervalMs, &error))
+        return Core::Result<RequestDraft>::failure(error);
+
+    const QJsonValue timeout = object.value(QStringLiteral("attemptTimeoutMs"));
+    if (!timeout.isUndefined()) {
+        const double ms = timeout.toDouble(-1.0);
+        if (!timeout.isDouble() || !std::isfinite(ms) || ms <= 0.0 || ms > Core::PolicyLimits::maxDeadlineMs) {
+            return Core::Result<RequestDraft>::failure(
+                tr("attemptTimeoutMs: must be more than 0 and at most %1 ms").arg(Core::PolicyLimits::maxDeadlineMs));
+        }
+        draft.attemptTimeoutMs = ms;
+    }
+
+    const QJsonValue headers = object.value(QStringLiteral("headers"));
+    if (!headers.isUndefined()) {
+        if (!headers.isArray())
+            return Core::Result<RequestDraft>::failure(tr("headers: must be a list"));
+        const QJsonArray array = headers.toArray();
+        if (array.size() > maxHeaders)
+            return Core::Result<RequestDraft>::failure(tr("headers: more than %1 entries").arg(maxHeaders));
+        for (qsizetype i = 0; i < array.size(); ++i) {
+            const QJsonObject entry = array.at(i).toObject();
+            const QString where = QStringLiteral("headers[%1].").arg(i);
+            DraftHeader header;
+            if (!array.at(i).isObject()
+                || !readString(entry, QStringLiteral("name"), maxUrlLength, &header.name, &error)
+                || !readString(entry, QStringLiteral("value"), maxUrlLength, &header.value, &error)
+                || !readBool(entry, QStringLiteral("enabled"), &header.enabled, &error)) {
+                return Core::Result<RequestDraft>::failure(
+                    error.isEmpty() ? tr("headers[%1]: must be an object with name and value").arg(i) : where + error);
+            }
+            draft.headers.append(header);
+        }
+    }
+    return draft;
+}
+
+} // namespace RetryLab::Ui

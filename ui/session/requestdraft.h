@@ -1,0 +1,70 @@
+#pragma once
+
+#include "core/util/result.h"
+
+#include <QJsonObject>
+#include <QList>
+#include <QString>
+
+#include <optional>
+
+namespace RetryLab::Ui {
+
+/// One row of the composer's header table.
+struct DraftHeader
+{
+    QString name;
+    QString value;
+    bool enabled = true;
+
+    friend bool operator==(const DraftHeader &, const DraftHeader &) = default;
+};
+
+/// The request as the composer holds it: typed text with its placeholders (see
+/// RequestTemplate), and how to send it. A plain value; Settings keeps it as JSON.
+struct RequestDraft
+{
+    static constexpr int maxBatchCount = 10'000;
+    static constexpr int maxConcurrency = 1000;
+    static constexpr int minRepeatIntervalMs = 50;
+    static constexpr int maxRepeatIntervalMs = 3'600'000;
+    static constexpr int maxHeaders = 200;
+    static constexpr qsizetype maxUrlLength = 8192;
+    static constexpr qsizetype maxBodyLength = 1024 * 1024;
+
+    QString method = QStringLiteral("GET");
+    /// The URL with placeholders; the default sends to the embedded server, which
+    /// answers a fresh key three times with 503 and then with 200.
+    QString urlTemplate = defaultUrlTemplate();
+    QList<DraftHeader> headers;
+    QString body;
+    /// The user vouches that repeating the request is safe.
+    bool idempotent = false;
+    /// Per-attempt timeout for these requests; unset: the policy's.
+    std::optional<double> attemptTimeoutMs;
+    /// Requests in one batch.
+    int batchCount = 20;
+    /// Attempts on the wire at once (the executor's limit).
+    int concurrency = 6;
+    /// Gap between two sends while repeating.
+    int repeatIntervalMs = 1000;
+
+    static QString defaultUrlTemplate() { return QStringLiteral("{server}/fail/3?key={id}"); }
+
+    /// Header names are written trimmed. Unless `keepCredentials`, credentials are
+    /// replaced by Core::Redactor::mask() ("REDACTED"), so that the user sees that a
+    /// value was not saved (the settings file is plain text): values of credential
+    /// headers (Authorization keeps its scheme), the URL's password and sensitive
+    /// query parameters (see urlTemplateWithoutCredentials()), and credentials in the body.
+    QJsonObject toJson(bool keepCredentials = false) const;
+    /// "http://u:p@ss@host/x?token=t&key={id}" -> "http://u:REDACTED@host/x?token=REDACTED&key={id}".
+    /// The user info ends at the last '@' of the authority (a password may hold '@');
+    /// QUrl splits it into name and password. Values that are only a placeholder stay.
+    static QString urlTemplateWithoutCredentials(const QString &urlTemplate);
+    /// Reads what toJson() wrote; the error names the field.
+    static Core::Result<RequestDraft> fromJson(const QJsonObject &object);
+
+    friend bool operator==(const RequestDraft &, const RequestDraft &) = default;
+};
+
+} // namespace RetryLab::Ui

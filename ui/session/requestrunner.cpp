@@ -1,0 +1,248 @@
+#include "ui/session/requestrunner.h"
+
+#include "core/executor/retryexecutor.h"
+#include "core/faultserver/faultserver.h"
+#include "core/http/retryheaders.h"
+#include "ui/session/runsession.h"
+
+#include <QHostAddress>
+#include <QLoggingCategory>
+#include <QRandomGenerator>
+
+#include <utility>
+
+Q_LOGGING_CATEGORY(lcRunner, "retrylab.ui.runner")
+
+namespace RetryLab::Ui {
+
+RequestRunner::RequestRunner(Core::RetryExecutor *executor, RunSession *session, QObject *parent)
+    : QObject(parent), m_executor(executor), m_session(session),
+      m_keyToken(QString::number(QRandomGenerator::global()->bounded(36 * 36 * 36 * 36), 36)
+                     .rightJustified(4, QLatin1Char('0')))
+{
+    connect(executor, &Core::RetryExecutor::requestFinished, this, &RequestRunner::handleRequestFinished);
+    m_repeatTimer.setTimerType(Qt::PreciseTimer);
+    connect(&m_repeatTimer, &QTimer::timeout, this, &RequestRunner::handleRepeatTick);
+}
+
+void RequestRunner::setServer(Core::FaultServer *server, const QString &problem)
+{
+    if (server != m_server)
+        m_perRequestTests.clear(); // ids of another server
+    m_server = server;
+    m_serverProblem = server ? QString() : problem;
+    m_sharedTestId.clear();
+}
+
+bool RequestRunner::setScenario(const ServerScenario &scenario)
+{
+    if (scenario.isActive() && !scenario.problem().isEmpty())
+        return false;
+    if (scenario.instructions != m_scenario.instructions || scenario.sharing != m_scenario.sharing)
+        m_sharedTestId.clear();
+    m_scenario = scenario;
+    return true;
+}
+
+void RequestRunner::restartSharedScenario()
+{
+    m_sharedTestId.clear();
+}
+
+QString RequestRunner::nextKey() const
+{
+    return QStringLiteral("%1-%2").arg(m_keyToken).arg(m_keyCounter);
+}
+
+ExpansionContext RequestRunner::nextContext() const
+{
+    ExpansionContext context;
+    if (m_server)
+        context.serverUrl = m_server->baseUrl();
+    context.serverProblem = m_serverProblem;
+    context.requestKey = nextKey();
+    return context;
+}
+
+Core::Result<Core::RequestSpec> RequestRunner::prepare(const RequestDraft &draft, const QString &label)
+{
+    using R = Core::Result<Core::RequestSpec>;
+    auto built = RequestTemplate::build(draft, nextContext());
+    if (!built)
+        return built;
+    Core::RequestSpec spec = std::move(built).value();
+
+    // The script's id means nothing to another server, and would tell it about this one.
+    if (m_scenario.isActive() && (!m_server || targetsServer(spec.url))) {
+        if (!m_server) {
+            return R::failure(m_serverProblem.isEmpty()
+                    ? tr("The server scenario needs the embedded server, which is not running.")
+                    : tr("The server scenario needs the embedded server, which is not running: %1")
+                          .arg(m_serverProblem));
+        }
+        QString testId;
+        QString error;
+        if (m_scenario.sharing == ServerScenario::Sharing::Shared) {
+            // A reset of the server forgets the copy; make a new one then.
+            if (m_sharedTestId.isEmpty() || !m_server->testStatus(m_sharedTestId))
+                m_sharedTestId = m_server->createTest(m_scenario.instructions, &error);
+            testId = m_sharedTestId;
+        } else {
+            testId = m_server->createTest(m_scenario.instructions, &error);
+            m_unsentTestId = testId;
+        }
+        if (testId.isEmpty())
+            return R::failure(tr("The server did not take the scenario: %1").arg(error));
+        const QByteArray header(Core::RetryHeaders::testId);
+        spec.headers.removeIf([&](const auto &pair) { return pair.first.compare(header, Qt::CaseInsensitive) == 0; });
+        spec.headers.append({header, testId.toLatin1()});
+    }
+    spec.label = label;
+    ++m_keyCounter;
+    return spec;
+}
+
+Core::Result<quint64> RequestRunner::submit(const RequestDraft &draft, const QString &label)
+{
+    using R = Core::Result<quint64>;
+    if (!m_executor || !m_session)
+        return R::failure(tr("Nothing to send with."));
+    const auto spec = prepare(draft, label);
+    if (!spec)
+        return R::failure(spec.error());
+    m_executor->setConcurrencyLimit(draft.concurrency);
+    // The executor reports every result after submit() has returned; should one
+    // ever arrive inside it, handleRequestFinished() deletes m_unsentTestId instead.
+    const quint64 id = m_session->submit(*spec);
+    if (!m_unsentTestId.isEmpty()) {
+        if (id == 0)
+            deleteTest(std::exchange(m_unsentTestId, QString()));
+        else
+            m_perRequestTests.insert(id, std::exchange(m_unsentTestId, QString()));
+    }
+    qCDebug(lcRunner) << "sent" << id << spec->method << spec->url.toString();
+    emit sent(id);
+    return id;
+}
+
+Core::Result<quint64> RequestRunner::send(const RequestDraft &draft)
+{
+    return submit(draft, {});
+}
+
+QString RequestRunner::startBatch(const RequestDraft &draft)
+{
+    if (!isBatchRunning())
+        resetBatch();
+    const int count = std::clamp(draft.batchCount, 1, RequestDraft::maxBatchCount);
+    int sentCount = 0;
+    QString problem;
+    for (int i = 0; i < count; ++i) {
+        // The executor reports every result after submit() has returned, even
+        // a refusal by an open breaker, so the id is known before its result.
+        const auto id = submit(draft, tr("batch %1/%2").arg(i + 1).arg(count));
+        if (!id) {
+            problem = id.error();
+            break;
+        }
+        ++sentCount;
+        ++m_batchTotal;
+        m_batchIds.insert(*id);
+    }
+    emit batchProgress(m_batchFinished, m_batchTotal, m_batchSucceeded);
+    if (problem.isEmpty())
+        return {};
+    return sentCount == 0 ? problem : tr("Sent %1 of %2 requests: %3").arg(sentCount).arg(count).arg(problem);
+}
+
+QString RequestRunner::startRepeat(const RequestDraft &draft)
+{
+    const bool was = isRepeating();
+    m_repeatTimer.stop();
+    m_repeatDraft = draft;
+    m_repeatCount = 0;
+    ++m_repeatCount;
+    const auto first = submit(m_repeatDraft, tr("repeat %1").arg(m_repeatCount));
+    if (!first) {
+        m_repeatCount = 0;
+        if (was)
+            emit repeatingChanged(false);
+        return first.error();
+    }
+    m_repeatTimer.start(
+        std::clamp(draft.repeatIntervalMs, RequestDraft::minRepeatIntervalMs, RequestDraft::maxRepeatIntervalMs));
+    if (!was)
+        emit repeatingChanged(true);
+    return {};
+}
+
+void RequestRunner::handleRepeatTick()
+{
+    ++m_repeatCount;
+    const auto id = submit(m_repeatDraft, tr("repeat %1").arg(m_repeatCount));
+    if (id)
+        return;
+    m_repeatTimer.stop();
+    emit repeatingChanged(false);
+    emit failed(tr("Repeating stopped (requests sent: %1): %2").arg(m_repeatCount - 1).arg(id.error()));
+}
+
+void RequestRunner::stop()
+{
+    const bool was = isRepeating();
+    m_repeatTimer.stop();
+    if (was)
+        emit repeatingChanged(false);
+    if (m_executor)
+        m_executor->cancelAll();
+}
+
+void RequestRunner::resetBatch()
+{
+    m_batchIds.clear();
+    m_batchTotal = 0;
+    m_batchFinished = 0;
+    m_batchSucceeded = 0;
+    emit batchProgress(0, 0, 0);
+}
+
+bool RequestRunner::targetsServer(const QUrl &url) const
+{
+    if (!m_server)
+        return false;
+    const QUrl base = m_server->baseUrl();
+    if (url.scheme().compare(base.scheme(), Qt::CaseInsensitive) != 0 || url.port(80) != base.port(80))
+        return false;
+    const QString host = url.host().toLower();
+    if (host == base.host().toLower())
+        return true;
+    // The server listens on loopback; "localhost" names it too.
+    return host == QLatin1String("localhost") && QHostAddress(base.host()).isLoopback();
+}
+
+void RequestRunner::deleteTest(const QString &id)
+{
+    if (m_server && !id.isEmpty() && !m_server->deleteTest(id))
+        qCDebug(lcRunner) << "test" << id << "was already gone (server reset)";
+}
+
+void RequestRunner::handleRequestFinished(const Core::RequestResult &result)
+{
+    // A per-request copy of the script is used up with its request; the server holds
+    // only so many tests, so a long repeat would otherwise be refused after a while.
+    if (const auto it = m_perRequestTests.constFind(result.requestId); it != m_perRequestTests.cend()) {
+        deleteTest(it.value());
+        m_perRequestTests.erase(it);
+    } else if (!m_unsentTestId.isEmpty()) {
+        deleteTest(std::exchange(m_unsentTestId, QString()));
+    }
+    const bool succeeded = result.outcome == Core::RequestOutcome::Succeeded;
+    if (!m_batchIds.remove(result.requestId))
+        return;
+    ++m_batchFinished;
+    if (succeeded)
+        ++m_batchSucceeded;
+    emit batchProgress(m_batchFinished, m_batchTotal, m_batchSucceeded);
+}
+
+} // namespace RetryLab::Ui

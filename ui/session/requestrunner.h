@@ -1,0 +1,122 @@
+#pragma once
+
+#include "core/record/attemptrecord.h"
+#include "core/util/result.h"
+#include "ui/session/requestdraft.h"
+#include "ui/session/requesttemplate.h"
+#include "ui/session/serverscenario.h"
+
+#include <QHash>
+#include <QObject>
+#include <QPointer>
+#include <QSet>
+#include <QTimer>
+
+namespace RetryLab::Core {
+class FaultServer;
+class RetryExecutor;
+} // namespace RetryLab::Core
+
+namespace RetryLab::Ui {
+
+class RunSession;
+
+/// Sends what the composer holds: one request, a batch of N, or one request every
+/// interval until stopped. Each logical request gets its placeholders expanded with a
+/// key of its own ({id}) and, when a server scenario is active, its script: a fresh
+/// copy per request (createTest, deleted again when the request finishes) or the one
+/// shared copy, selected by X-Retry-Test-Id. Only requests to the embedded server carry
+/// the header; a request to another host goes out without the script.
+///
+/// The concurrency limit is the executor's: at most that many attempts are on the
+/// wire at once; a request sleeping before its retry holds no slot.
+class RequestRunner final : public QObject
+{
+    Q_OBJECT
+
+public:
+    /// Neither is owned; the session must be attached to the executor.
+    RequestRunner(Core::RetryExecutor *executor, RunSession *session, QObject *parent = nullptr);
+
+    /// The embedded server, for {server} and scripts; null when it is not running,
+    /// then `problem` says why.
+    void setServer(Core::FaultServer *server, const QString &problem = {});
+    Core::FaultServer *server() const { return m_server; }
+
+    /// The script for the next sends. An invalid one is refused (false): the previous stays.
+    bool setScenario(const ServerScenario &scenario);
+    const ServerScenario &scenario() const { return m_scenario; }
+    /// The shared copy in use (Sharing::Shared), empty until the first send uses it.
+    QString sharedTestId() const { return m_sharedTestId; }
+    /// The next send starts a fresh shared copy.
+    void restartSharedScenario();
+
+    /// What the placeholders of the next request will stand for (for previews).
+    ExpansionContext nextContext() const;
+
+    /// Sends one request; returns its id or why it was not sent.
+    Core::Result<quint64> send(const RequestDraft &draft);
+    /// Sends draft.batchCount requests; returns an empty string or why (some may have
+    /// been sent before the problem, the message says how many).
+    QString startBatch(const RequestDraft &draft);
+    /// Sends one request now and another every draft.repeatIntervalMs until stop().
+    /// The draft is taken as it is now.
+    QString startRepeat(const RequestDraft &draft);
+    /// Stops repeating and cancels every request (RetryExecutor::cancelAll).
+    void stop();
+
+    bool isRepeating() const { return m_repeatTimer.isActive(); }
+    int repeatCount() const { return m_repeatCount; }
+    bool isBatchRunning() const { return m_batchFinished < m_batchTotal; }
+    int batchTotal() const { return m_batchTotal; }
+    int batchFinished() const { return m_batchFinished; }
+    int batchSucceeded() const { return m_batchSucceeded; }
+    /// Forgets the last batch's progress (the run was cleared).
+    void resetBatch();
+
+Q_SIGNALS:
+    void batchProgress(int finished, int total, int succeeded);
+    void repeatingChanged(bool repeating);
+    /// A request was handed to the executor.
+    void sent(quint64 requestId);
+    /// A repeat could not send (the scenario or the URL stopped working); repeating stops.
+    void failed(const QString &message);
+
+private:
+    /// Builds the next logical request: expands the draft (consuming a key) and
+    /// attaches the scenario. Errors say what is wrong; nothing is consumed then.
+    Core::Result<Core::RequestSpec> prepare(const RequestDraft &draft, const QString &label = {});
+    void handleRequestFinished(const Core::RequestResult &result);
+    void handleRepeatTick();
+    QString nextKey() const;
+    /// True when the URL reaches the embedded server (same scheme, host and port).
+    bool targetsServer(const QUrl &url) const;
+    void deleteTest(const QString &id);
+    Core::Result<quint64> submit(const RequestDraft &draft, const QString &label);
+
+    QPointer<Core::RetryExecutor> m_executor;
+    QPointer<RunSession> m_session;
+    QPointer<Core::FaultServer> m_server;
+    QString m_serverProblem;
+
+    ServerScenario m_scenario;
+    QString m_sharedTestId;
+    QHash<quint64, QString> m_perRequestTests; ///< request id -> its copy of the script
+    QString m_unsentTestId; ///< made by prepare(), not yet filed under a request id
+
+    /// Keys are "<token>-<n>": the token differs per run of the program, so that keys
+    /// stay fresh on a server that outlives the window (retrylab serve).
+    QString m_keyToken;
+    quint64 m_keyCounter = 1;
+
+    QSet<quint64> m_batchIds;
+    int m_batchTotal = 0;
+    int m_batchFinished = 0;
+    int m_batchSucceeded = 0;
+
+    RequestDraft m_repeatDraft;
+    QTimer m_repeatTimer;
+    int m_repeatCount = 0;
+};
+
+} // namespace RetryLab::Ui

@@ -1,0 +1,170 @@
+#include "ui/session/requesttemplate.h"
+
+#include <QCoreApplication>
+#include <QRegularExpression>
+
+#include <algorithm>
+
+namespace RetryLab::Ui::RequestTemplate {
+
+namespace {
+
+QString tr(const char *text)
+{
+    return QCoreApplication::translate("RetryLab::Ui::RequestTemplate", text);
+}
+
+bool isTokenChar(QChar c)
+{
+    // RFC 9110 tchar.
+    if (c.unicode() > 127)
+        return false;
+    return c.isLetterOrNumber() || QStringLiteral("!#$%&'*+-.^_`|~").contains(c);
+}
+
+bool isToken(const QString &text)
+{
+    return !text.isEmpty() && std::all_of(text.cbegin(), text.cend(), isTokenChar);
+}
+
+QString serverText(const QUrl &server)
+{
+    QString text = server.toString(QUrl::FullyEncoded);
+    while (text.endsWith(QLatin1Char('/')))
+        text.chop(1);
+    return text;
+}
+
+} // namespace
+
+QString serverPlaceholder()
+{
+    return QStringLiteral("{server}");
+}
+
+QString idPlaceholder()
+{
+    return QStringLiteral("{id}");
+}
+
+QString expand(const QString &text, const ExpansionContext &context)
+{
+    QString out = text;
+    out.replace(serverPlaceholder(), serverText(context.serverUrl));
+    out.replace(idPlaceholder(), context.requestKey);
+    return out;
+}
+
+bool usesServer(const RequestDraft &draft)
+{
+    if (draft.urlTemplate.contains(serverPlaceholder()) || draft.body.contains(serverPlaceholder()))
+        return true;
+    return std::any_of(draft.headers.cbegin(), draft.headers.cend(),
+        [](const DraftHeader &h) { return h.enabled && h.value.contains(serverPlaceholder()); });
+}
+
+Core::Result<QUrl> url(const QString &urlTemplate, const ExpansionContext &context)
+{
+    using R = Core::Result<QUrl>;
+    const QString trimmed = urlTemplate.trimmed();
+    if (trimmed.isEmpty())
+        return R::failure(tr("Enter a URL, for example {server}/status/200."));
+    if (trimmed.size() > RequestDraft::maxUrlLength)
+        return R::failure(tr("The URL is longer than %1 characters.").arg(RequestDraft::maxUrlLength));
+
+    static const QRegularExpression placeholder(QStringLiteral("\\{([^{}/?#\\s]*)\\}"));
+    for (auto it = placeholder.globalMatch(trimmed); it.hasNext();) {
+        const QString whole = it.next().captured(0);
+        if (whole != serverPlaceholder() && whole != idPlaceholder()) {
+            return R::failure(tr("%1 is not a placeholder; the URL may use {server} (the embedded server) and {id} "
+                                 "(a new key for every request).")
+                                  .arg(whole));
+        }
+    }
+    if (trimmed.contains(serverPlaceholder()) && context.serverUrl.isEmpty()) {
+        return R::failure(context.serverProblem.isEmpty()
+                ? tr("{server} stands for the embedded server, which is not running.")
+                : tr("{server} stands for the embedded server, which is not running: %1").arg(context.serverProblem));
+    }
+
+    const QString expanded = expand(trimmed, context);
+    const QUrl result(expanded, QUrl::TolerantMode);
+    static const QRegularExpression schemePrefix(QStringLiteral("^[A-Za-z][A-Za-z0-9+.-]*://"));
+    if (!schemePrefix.match(expanded).hasMatch())
+        return R::failure(tr("The URL must start with http:// or https:// (or {server})."));
+    if (!result.isValid())
+        return R::failure(tr("The URL is not valid: %1").arg(result.errorString()));
+    const QString scheme = result.scheme().toLower();
+    if (scheme != QLatin1String("http") && scheme != QLatin1String("https"))
+        return R::failure(tr("Only http and https URLs can be sent, not %1.").arg(result.scheme()));
+    if (result.host().isEmpty())
+        return R::failure(tr("The URL has no host."));
+    return result;
+}
+
+QString methodProblem(const QString &method)
+{
+    const QString trimmed = method.trimmed();
+    if (trimmed.isEmpty())
+        return tr("Choose a method (GET, POST, ...).");
+    if (!isToken(trimmed))
+        return tr("\"%1\" is not an HTTP method: letters, digits and !#$%&'*+-.^_`|~ only.").arg(trimmed);
+    return {};
+}
+
+QString headerProblem(const DraftHeader &header, int row)
+{
+    if (!header.enabled)
+        return {};
+    const QString name = header.name.trimmed();
+    if (name.isEmpty()) {
+        if (header.value.isEmpty())
+            return {};
+        return tr("Header %1 has a value but no name.").arg(row + 1);
+    }
+    if (!isToken(name))
+        return tr("Header %1: \"%2\" is not a valid header name (no spaces or colons).").arg(row + 1).arg(name);
+    if (name.compare(QLatin1String("Content-Length"), Qt::CaseInsensitive) == 0
+        || name.compare(QLatin1String("Transfer-Encoding"), Qt::CaseInsensitive) == 0) {
+        return tr("Header %1: %2 is set from the body; remove this row.").arg(row + 1).arg(name);
+    }
+    for (const QChar c : header.value) {
+        if (c == QLatin1Char('\r') || c == QLatin1Char('\n') || c == QChar(0))
+            return tr("Header %1 (%2): the value may not contain line breaks.").arg(row + 1).arg(name);
+    }
+    return {};
+}
+
+Core::Result<Core::RequestSpec> build(const RequestDraft &draft, const ExpansionContext &context)
+{
+    using R = Core::Result<Core::RequestSpec>;
+    if (const QString problem = methodProblem(draft.method); !problem.isEmpty())
+        return R::failure(problem);
+    const auto target = url(draft.urlTemplate, context);
+    if (!target)
+        return R::failure(target.error());
+    for (int row = 0; row < draft.headers.size(); ++row) {
+        if (const QString problem = headerProblem(draft.headers.at(row), row); !problem.isEmpty())
+            return R::failure(problem);
+    }
+    const bool needsServer = usesServer(draft);
+    if (needsServer && context.serverUrl.isEmpty())
+        return R::failure(tr("{server} is used in a header or the body, but the embedded server is not running."));
+    if (draft.body.size() > RequestDraft::maxBodyLength)
+        return R::failure(tr("The body is longer than %1 characters.").arg(RequestDraft::maxBodyLength));
+
+    Core::RequestSpec spec;
+    spec.method = draft.method.trimmed().toLatin1();
+    spec.url = *target;
+    for (const DraftHeader &header : draft.headers) {
+        if (!header.enabled || header.name.trimmed().isEmpty())
+            continue;
+        spec.headers.append({header.name.trimmed().toLatin1(), expand(header.value, context).toUtf8()});
+    }
+    spec.body = expand(draft.body, context).toUtf8();
+    spec.idempotent = draft.idempotent;
+    spec.attemptTimeoutMs = draft.attemptTimeoutMs;
+    return spec;
+}
+
+} // namespace RetryLab::Ui::RequestTemplate

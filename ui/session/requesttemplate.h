@@ -1,0 +1,53 @@
+#pragma once
+
+#include "core/record/attemptrecord.h"
+#include "core/util/result.h"
+#include "ui/session/requestdraft.h"
+
+#include <QString>
+#include <QUrl>
+
+namespace RetryLab::Ui {
+
+/// What the placeholders of a request stand for when one logical request is made.
+struct ExpansionContext
+{
+    /// The embedded server's base URL ("http://127.0.0.1:PORT"); empty when it is not running.
+    QUrl serverUrl;
+    /// Why the server is not running, for the message when {server} is used anyway.
+    QString serverProblem;
+    /// What {id} becomes: a key of its own for every logical request.
+    QString requestKey;
+};
+
+/// Turns a RequestDraft into a RequestSpec. Two placeholders may appear in the URL,
+/// header values and the body:
+///   {server}  the embedded fault server's base URL, e.g. http://127.0.0.1:41234, so
+///             that a saved request still works after a restart gives the server a new port
+///   {id}      a new key for every logical request (the same for all its attempts), so
+///             that "/fail/3?key={id}" fails three times for every request sent
+/// Other braces are left alone in headers and bodies (JSON has plenty); in the URL an
+/// unknown {word} is an error, because braces are not valid there anyway.
+namespace RequestTemplate {
+
+QString serverPlaceholder();
+QString idPlaceholder();
+
+/// Replaces {server} and {id} in `text`.
+QString expand(const QString &text, const ExpansionContext &context);
+/// True when the draft's URL, a header value or the body uses {server}.
+bool usesServer(const RequestDraft &draft);
+
+/// The expanded URL, or why it cannot be sent (empty, unknown placeholder, no server,
+/// not http(s), no host, not a valid URL).
+Core::Result<QUrl> url(const QString &urlTemplate, const ExpansionContext &context);
+/// Why the method or a header cannot be sent; empty when they can.
+QString methodProblem(const QString &method);
+QString headerProblem(const DraftHeader &header, int row);
+
+/// The request for one send, or everything that is wrong with it (the first problem).
+Core::Result<Core::RequestSpec> build(const RequestDraft &draft, const ExpansionContext &context);
+
+} // namespace RequestTemplate
+
+} // namespace RetryLab::Ui

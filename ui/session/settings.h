@@ -1,0 +1,140 @@
+#pragma once
+
+#include "core/herd/herdparameters.h"
+#include "core/policy/backoffpolicy.h"
+#include "ui/session/requestdraft.h"
+#include "ui/session/serverscenario.h"
+
+#include <QByteArray>
+#include <QList>
+#include <QObject>
+#include <QSettings>
+#include <QStringList>
+#include <QUrl>
+#include <QVariant>
+
+#include <memory>
+#include <optional>
+
+QT_BEGIN_NAMESPACE
+QT_END_NAMESPACE
+
+namespace RetryLab::Ui {
+
+/// The one place that reads and writes what the user sets (QSettings in the
+/// user's configuration directory). Every accessor is typed and never fails:
+/// a missing, damaged or wrongly typed value gives the default, and problems()
+/// says what was replaced so that the window can show it. A damaged file is
+/// copied aside before anything is written back, so nothing is lost.
+///
+/// To add a setting: a typed getter/setter pair below, a key in settings.cpp,
+/// and a check in problems() if the value can be damaged.
+class Settings final : public QObject
+{
+    Q_OBJECT
+
+public:
+    /// Recent URLs kept, newest first.
+    static constexpr int maxRecentUrls = 10;
+    /// Passed to QMainWindow::saveState()/restoreState(); bump when docks change.
+    static constexpr int windowStateVersion = 1;
+
+    explicit Settings(QObject *parent = nullptr);
+    ~Settings() override;
+
+    /// The file behind the settings (for messages).
+    QString fileName() const;
+
+    /// Sentences for everything that could not be read and was replaced by a
+    /// default: a damaged or unreadable file, a value of the wrong type, a saved
+    /// policy that no longer validates. Empty when all is well.
+    QStringList problems() const;
+
+    /// Writes pending changes to disk; returns an empty string or the reason it failed.
+    QString sync();
+
+    // The policy in the editor. Only usable policies are stored.
+    Core::BackoffPolicy currentPolicy() const;
+    void setCurrentPolicy(const Core::BackoffPolicy &policy);
+
+    // The user's own presets, keyed by policy name (case-insensitive).
+    QList<Core::BackoffPolicy> userPresets() const;
+    std::optional<Core::BackoffPolicy> userPreset(const QString &name) const;
+    /// Adds the policy under its name, or replaces the preset of that name.
+    /// Returns an empty string or why it was refused (no name, a built-in
+    /// preset's name, an unusable policy, an unwritable file).
+    QString saveUserPreset(const Core::BackoffPolicy &policy);
+    /// Returns false when no user preset has that name.
+    bool removeUserPreset(const QString &name);
+    /// True when a built-in preset has this id or name (those cannot be overwritten).
+    static bool isBuiltInPresetName(const QString &name);
+
+    // Main window geometry and dock layout.
+    QByteArray windowGeometry() const;
+    void setWindowGeometry(const QByteArray &geometry);
+    QByteArray windowState() const;
+    void setWindowState(const QByteArray &state);
+
+    // Recent request URLs, newest first, at most maxRecentUrls; passwords are never stored.
+    QList<QUrl> recentUrls() const;
+    /// Moves (or adds) the URL to the front; invalid or empty URLs are ignored.
+    void addRecentUrl(const QUrl &url);
+    void clearRecentUrls();
+
+    // The request in the composer. Values of credential headers (Authorization,
+    // cookies, API keys) are not stored: the file is plain text.
+    RequestDraft requestDraft() const;
+    void setRequestDraft(const RequestDraft &draft);
+
+    // Recent URL templates as typed in the composer ("{server}/fail/3?key={id}"),
+    // newest first, at most maxRecentUrls; passwords are never stored.
+    QStringList recentUrlTemplates() const;
+    /// Moves (or adds) the template to the front; empty ones are ignored.
+    void addRecentUrlTemplate(const QString &urlTemplate);
+
+    // The fault server's script in the Server tab.
+    ServerScenario serverScenario() const;
+    void setServerScenario(const ServerScenario &scenario);
+
+    // The herd simulator's form; nothing until it was saved once. Read field by field:
+    // a damaged field keeps its default (problems() names it), the others are kept.
+    std::optional<Core::HerdParameters> simulatorParameters() const;
+    /// Only valid parameters are stored.
+    void setSimulatorParameters(const Core::HerdParameters &parameters);
+
+    // The conformance tab's policy choice (ConformanceView::policyChoice()); empty when none.
+    QString conformancePolicyChoice() const;
+    void setConformancePolicyChoice(const QString &choice);
+
+    // Where exports were last saved.
+    QString exportDirectory() const;
+    void setExportDirectory(const QString &directory);
+
+signals:
+    void userPresetsChanged();
+    void recentUrlsChanged();
+
+private:
+    struct RawPreset
+    {
+        QVariant raw; ///< what the file holds, written back unchanged
+        std::optional<Core::BackoffPolicy> policy;
+        QString error;
+    };
+
+    void inspectFile();
+    Core::BackoffPolicy readCurrentPolicy(QStringList *problems) const;
+    QList<RawPreset> readUserPresets(QStringList *problems) const;
+    void writeUserPresets(const QList<RawPreset> &presets);
+    QByteArray readBytes(const QString &key, QStringList *problems) const;
+    QList<QUrl> readRecentUrls(QStringList *problems) const;
+    RequestDraft readRequestDraft(QStringList *problems) const;
+    QStringList readRecentUrlTemplates(QStringList *problems) const;
+    ServerScenario readServerScenario(QStringList *problems) const;
+    std::optional<Core::HerdParameters> readSimulatorParameters(QStringList *problems) const;
+
+    std::unique_ptr<QSettings> m_settings;
+    QStringList m_fileProblems;
+};
+
+} // namespace RetryLab::Ui
