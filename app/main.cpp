@@ -9,9 +9,9 @@ int main(int argc, char *argv[])
     using namespace RetryLab;
 
     Cli::CommandLine line;
-    line.commands.append(
-        {"screenshot", QT_TRANSLATE_NOOP("main", "run a short demo in the window and save each tab as a PNG file"),
-            &App::runScreenshot, true});
+    line.commands.append({"screenshot",
+        QT_TRANSLATE_NOOP("RetryLab::Cli", "run a short demo in the window and save each tab as a PNG file"),
+        &App::runScreenshot, true});
     line.makeGuiApplication = [](int &count, char **values, bool forCommand) -> std::unique_ptr<QCoreApplication> {
         // Without any display, a command draws offscreen rather than fail: screenshots work in CI.
         if (forCommand && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM") && qEnvironmentVariableIsEmpty("DISPLAY")

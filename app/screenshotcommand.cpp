@@ -1,6 +1,8 @@
 #include "app/screenshotcommand.h"
 
+#include "app/apptr.h"
 #include "app/cli/commands.h"
+#include "app/cli/subcommand.h"
 #include "core/executor/retryexecutor.h"
 #include "core/herd/herdparameters.h"
 #include "ui/conformance/conformanceview.h"
@@ -41,11 +43,6 @@ using enum Cli::ExitCode;
 
 namespace {
 
-QString tr(const char *text)
-{
-    return QCoreApplication::translate("screenshot", text);
-}
-
 // Runs the event loop until `done` or the deadline; false on the deadline.
 bool waitFor(const std::function<bool()> &done, int timeoutMs)
 {
@@ -68,8 +65,8 @@ void settle(int ms)
 Core::BackoffPolicy demoPolicy()
 {
     Core::BackoffPolicy policy;
-    policy.name = tr("Screenshot demo");
-    policy.description = tr("Google's truncated exponential backoff, scaled down to milliseconds.");
+    policy.name = Tr::tr("Screenshot demo");
+    policy.description = Tr::tr("Google's truncated exponential backoff, scaled down to milliseconds.");
     policy.algorithm = Core::BackoffAlgorithm::GoogleTruncatedExponential;
     policy.baseDelayMs = 150.0;
     policy.multiplier = 2.0;
@@ -92,45 +89,38 @@ int runScreenshot(const QStringList &arguments)
 
     QCommandLineParser parser;
     parser.setApplicationDescription(
-        tr("Opens the window, runs a short demo against the embedded fault server (requests that retry, some that "
-           "fail for good, a batch, a scripted scenario, a small herd simulation), and saves each tab and the "
-           "policy dock as PNG files. Uses settings of its own, not yours."));
-    const QCommandLineOption helpOption({QStringLiteral("h"), QStringLiteral("help")}, tr("Show this help."));
+        Tr::tr("Opens the window, runs a short demo against the embedded fault server (requests that retry, some that "
+               "fail for good, a batch, a scripted scenario, a small herd simulation), and saves each tab and the "
+               "policy dock as PNG files. Uses settings of its own, not yours."));
+    const QCommandLineOption helpOption({QStringLiteral("h"), QStringLiteral("help")}, Tr::tr("Show this help."));
     const QCommandLineOption outOption(
-        QStringLiteral("out"), tr("Folder for the PNG files (created if missing)."), tr("DIR"));
+        QStringLiteral("out"), Tr::tr("Folder for the PNG files (created if missing)."), Tr::tr("DIR"));
     const QCommandLineOption darkOption(
-        QStringLiteral("dark"), tr("Use a dark palette, as a desktop in dark mode would."));
+        QStringLiteral("dark"), Tr::tr("Use a dark palette, as a desktop in dark mode would."));
     const QCommandLineOption sizeOption(
-        QStringLiteral("size"), tr("Window size (default 1280x800)."), tr("WxH"), QStringLiteral("1280x800"));
+        QStringLiteral("size"), Tr::tr("Window size (default 1280x800)."), Tr::tr("WxH"), QStringLiteral("1280x800"));
     const QCommandLineOption holdOption(QStringLiteral("hold"),
-        tr("Keep the window open this many seconds after saving (to capture the screen)."), tr("S"),
+        Tr::tr("Keep the window open this many seconds after saving (to capture the screen)."), Tr::tr("S"),
         QStringLiteral("0"));
     parser.addOptions({helpOption, outOption, darkOption, sizeOption, holdOption});
 
-    QStringList args = arguments;
-    if (args.size() >= 2)
-        args.removeAt(1);
-    if (!args.isEmpty())
-        args[0] = QStringLiteral("retrylab screenshot");
-    if (!parser.parse(args)) {
-        err << tr("retrylab screenshot: %1; see retrylab screenshot --help").arg(parser.errorText()) << Qt::endl;
+    if (!parser.parse(Cli::subcommandArguments(arguments))) {
+        err << Tr::tr("retrylab screenshot: %1; see retrylab screenshot --help").arg(parser.errorText()) << Qt::endl;
         return ExitUsage;
     }
     if (parser.isSet(helpOption)) {
-        QString help = parser.helpText();
-        help.replace(0, help.indexOf(QLatin1Char('\n')), tr("Usage: retrylab screenshot --out DIR [options]"));
-        out << help;
+        out << Cli::subcommandHelp(parser, Tr::tr("Usage: retrylab screenshot --out DIR [options]"));
         return ExitOk;
     }
     if (!parser.isSet(outOption) || parser.value(outOption).isEmpty()) {
-        err << tr("retrylab screenshot: --out DIR is required") << Qt::endl;
+        err << Tr::tr("retrylab screenshot: --out DIR is required") << Qt::endl;
         return ExitUsage;
     }
     const QStringList size = parser.value(sizeOption).split(QLatin1Char('x'));
     const int width = size.value(0).toInt();
     const int height = size.size() == 2 ? size.value(1).toInt() : 0;
     if (width < 640 || width > 8000 || height < 480 || height > 8000) {
-        err << tr("retrylab screenshot: --size must be WxH from 640x480 to 8000x8000 (got \"%1\")")
+        err << Tr::tr("retrylab screenshot: --size must be WxH from 640x480 to 8000x8000 (got \"%1\")")
                    .arg(parser.value(sizeOption))
             << Qt::endl;
         return ExitUsage;
@@ -138,20 +128,21 @@ int runScreenshot(const QStringList &arguments)
     bool holdOk = false;
     const int hold = parser.value(holdOption).toInt(&holdOk);
     if (!holdOk || hold < 0 || hold > 3600) {
-        err << tr("retrylab screenshot: --hold must be 0 to 3600 seconds") << Qt::endl;
+        err << Tr::tr("retrylab screenshot: --hold must be 0 to 3600 seconds") << Qt::endl;
         return ExitUsage;
     }
 
     const QDir dir(parser.value(outOption));
     if (!QDir().mkpath(dir.absolutePath())) {
-        err << tr("retrylab screenshot: cannot create the folder %1").arg(QDir::toNativeSeparators(dir.absolutePath()))
+        err << Tr::tr("retrylab screenshot: cannot create the folder %1")
+                   .arg(QDir::toNativeSeparators(dir.absolutePath()))
             << Qt::endl;
         return ExitFailed;
     }
     {
         QFile probe(dir.filePath(QStringLiteral(".retrylab-write-test")));
         if (!probe.open(QIODevice::WriteOnly)) {
-            err << tr("retrylab screenshot: cannot write into %1: %2")
+            err << Tr::tr("retrylab screenshot: cannot write into %1: %2")
                        .arg(QDir::toNativeSeparators(dir.absolutePath()), probe.errorString())
                 << Qt::endl;
             return ExitFailed;
@@ -163,7 +154,7 @@ int runScreenshot(const QStringList &arguments)
     // The demo must neither read nor change the user's own settings.
     QTemporaryDir settingsDir;
     if (!settingsDir.isValid()) {
-        err << tr("retrylab screenshot: cannot create a temporary folder: %1").arg(settingsDir.errorString())
+        err << Tr::tr("retrylab screenshot: cannot create a temporary folder: %1").arg(settingsDir.errorString())
             << Qt::endl;
         return ExitFailed;
     }
@@ -181,7 +172,7 @@ int runScreenshot(const QStringList &arguments)
 
     Ui::MainWindow window;
     if (!window.server()->isRunning()) {
-        err << tr("retrylab screenshot: the embedded server did not start: %1").arg(window.server()->errorString())
+        err << Tr::tr("retrylab screenshot: the embedded server did not start: %1").arg(window.server()->errorString())
             << Qt::endl;
         return ExitFailed;
     }
@@ -252,11 +243,11 @@ int runScreenshot(const QStringList &arguments)
     const bool finished
         = waitFor([&] { return window.executor()->activeCount() == 0 && simulated && conformed; }, 60'000);
     if (!finished) {
-        err << tr("retrylab screenshot: the demo did not finish within a minute; saving what there is") << Qt::endl;
+        err << Tr::tr("retrylab screenshot: the demo did not finish within a minute; saving what there is") << Qt::endl;
         runner->stop();
     }
     for (const QString &problem : std::as_const(problems))
-        err << tr("retrylab screenshot: %1").arg(problem) << Qt::endl;
+        err << Tr::tr("retrylab screenshot: %1").arg(problem) << Qt::endl;
 
     // What a person sees after pressing Send on the defaults: the default request,
     // a credential header masked, the server scenario in place.
@@ -290,7 +281,7 @@ int runScreenshot(const QStringList &arguments)
         if (widget->grab().save(path)) {
             out << QDir::toNativeSeparators(path) << Qt::endl;
         } else {
-            err << tr("retrylab screenshot: could not write %1").arg(QDir::toNativeSeparators(path)) << Qt::endl;
+            err << Tr::tr("retrylab screenshot: could not write %1").arg(QDir::toNativeSeparators(path)) << Qt::endl;
             ++failures;
         }
     };

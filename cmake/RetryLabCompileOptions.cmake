@@ -11,7 +11,9 @@ target_compile_definitions(retrylab_compile_options INTERFACE
     QT_NO_CAST_FROM_BYTEARRAY
     QT_NO_NARROWING_CONVERSIONS_IN_CONNECT
     QT_NO_URL_CAST_FROM_STRING
-    QT_USE_QSTRINGBUILDER)
+    QT_USE_QSTRINGBUILDER
+    # Q_SIGNALS, Q_SLOTS and Q_EMIT only: no macro named like a word.
+    QT_NO_KEYWORDS)
 
 if(CMAKE_CXX_COMPILER_ID MATCHES "GNU|Clang")
     target_compile_options(retrylab_compile_options INTERFACE -Wall -Wextra -Wpedantic -Wshadow -Wnon-virtual-dtor

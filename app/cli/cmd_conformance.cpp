@@ -3,8 +3,10 @@
 #include "app/cli/headlessoptions.h"
 #include "app/cli/interruptwatcher.h"
 #include "app/cli/runprinter.h"
+#include "app/cli/subcommand.h"
 #include "app/cli/texttable.h"
 
+#include "app/cli/clitr.h"
 #include "core/policy/policyjson.h"
 #include "core/scenario/conformancerunner.h"
 
@@ -22,11 +24,6 @@ namespace RetryLab::Cli {
 
 namespace {
 
-QString tr(const char *text, const char *disambiguation = nullptr, int n = -1)
-{
-    return QCoreApplication::translate("conformance", text, disambiguation, n);
-}
-
 struct NamedPolicy
 {
     QString origin; ///< "preset google-cloud-storage" or the file
@@ -43,8 +40,8 @@ Core::Result<NamedPolicy> resolvePolicy(const QString &text)
         return NamedPolicy{QDir::toNativeSeparators(text), std::move(policy).value()};
     }
     if (const auto preset = Core::Presets::find(text))
-        return NamedPolicy{tr("preset %1").arg(text), *preset};
-    return Core::Result<NamedPolicy>::failure(tr("\"%1\" is neither a policy file nor a preset (presets: %2)")
+        return NamedPolicy{Tr::tr("preset %1").arg(text), *preset};
+    return Core::Result<NamedPolicy>::failure(Tr::tr("\"%1\" is neither a policy file nor a preset (presets: %2)")
                                                   .arg(text, Core::Presets::ids().join(QStringLiteral(", "))));
 }
 
@@ -52,14 +49,14 @@ QString cellText(const Core::ConformanceCellResult &cell)
 {
     if (!cell.done)
         return QStringLiteral("-");
-    return tr("%1 %2/%3")
-        .arg(cell.verdict.passed ? tr("pass") : tr("FAIL"), Core::requestOutcomeName(cell.result.outcome))
+    return Tr::tr("%1 %2/%3")
+        .arg(cell.verdict.passed ? Tr::tr("pass") : Tr::tr("FAIL"), Core::requestOutcomeName(cell.result.outcome))
         .arg(cell.result.attempts);
 }
 
 QStringList matrix(const Core::ConformanceRunner &runner)
 {
-    QStringList header{tr("fault sequence")};
+    QStringList header{Tr::tr("fault sequence")};
     const QList<Core::IdempotencyClass> classes = Core::Conformance::idempotencyClasses();
     for (Core::IdempotencyClass c : classes)
         header.append(Core::Conformance::idempotencyTitle(c));
@@ -80,36 +77,37 @@ int runConformance(const QStringList &arguments)
 {
     QCommandLineParser parser;
     parser.setApplicationDescription(
-        tr("Runs the conformance matrix for a retry policy against the embedded fault server: fault sequences "
-           "(503s, resets, 429 with Retry-After, a broken stream, 400 and 401 mixed in, a 503 that never ends) "
-           "x idempotency (GET; POST with If-Match; plain POST). Each cell's expected outcome follows from the "
-           "policy's rules; the matrix shows which cells behave as expected. The policy's waits are compressed "
-           "so that the matrix takes seconds.\n"
-           "Exit status: 0 when every cell passes, 1 when one fails, 2 for a usage or file error."));
+        Tr::tr("Runs the conformance matrix for a retry policy against the embedded fault server: fault sequences "
+               "(503s, resets, 429 with Retry-After, a broken stream, 400 and 401 mixed in, a 503 that never ends) "
+               "x idempotency (GET; POST with If-Match; plain POST). Each cell's expected outcome follows from the "
+               "policy's rules; the matrix shows which cells behave as expected. The policy's waits are compressed "
+               "so that the matrix takes seconds.\n"
+               "Exit status: 0 when every cell passes, 1 when one fails, 2 for a usage or file error."));
     const QCommandLineOption policyOption(QStringLiteral("policy"),
-        tr("The policy: a preset id or name, a policy JSON file, or \"all\" for every preset. May be given "
-           "several times. Default: google-cloud-storage."),
-        tr("P|FILE"));
+        Tr::tr("The policy: a preset id or name, a policy JSON file, or \"all\" for every preset. May be given "
+               "several times. Default: google-cloud-storage."),
+        Tr::tr("P|FILE"));
     const QCommandLineOption expectOption(QStringLiteral("expect-policy"),
-        tr("Derive the expected outcomes from this policy instead, to see in which cells two policies differ."),
-        tr("P|FILE"));
+        Tr::tr("Derive the expected outcomes from this policy instead, to see in which cells two policies differ."),
+        Tr::tr("P|FILE"));
     parser.addOptions({policyOption, expectOption});
     HeadlessOptions options(parser,
         HeadlessOptions::Seed | HeadlessOptions::Quiet | HeadlessOptions::NoRedact | HeadlessOptions::ReportFiles,
-        tr("Print only the verdict line and the failing cells, not the matrix."));
+        Tr::tr("Print only the verdict line and the failing cells, not the matrix."));
 
     Console usage;
     QString error;
     if (!options.parse(parser, arguments, &error)) {
-        usage.error(tr("retrylab conformance: %1; see retrylab conformance --help").arg(error));
+        usage.error(Tr::tr("retrylab conformance: %1; see retrylab conformance --help").arg(error));
         return ExitUsage;
     }
     if (options.helpRequested()) {
-        usage.print(HeadlessOptions::helpText(parser, tr("Usage: retrylab conformance [options]")));
+        usage.print(subcommandHelp(parser, Tr::tr("Usage: retrylab conformance [options]")));
         return ExitOk;
     }
     if (!parser.positionalArguments().isEmpty()) {
-        usage.error(tr("retrylab conformance: unexpected argument \"%1\"").arg(parser.positionalArguments().first()));
+        usage.error(
+            Tr::tr("retrylab conformance: unexpected argument \"%1\"").arg(parser.positionalArguments().first()));
         return ExitUsage;
     }
 
@@ -120,12 +118,12 @@ int runConformance(const QStringList &arguments)
     for (const QString &name : std::as_const(names)) {
         if (name == QLatin1String("all")) {
             for (const Core::Presets::Preset &preset : Core::Presets::all())
-                policies.append({tr("preset %1").arg(preset.id), preset.policy});
+                policies.append({Tr::tr("preset %1").arg(preset.id), preset.policy});
             continue;
         }
         auto policy = resolvePolicy(name);
         if (!policy) {
-            usage.error(tr("retrylab conformance: --policy: %1").arg(policy.error()));
+            usage.error(Tr::tr("retrylab conformance: --policy: %1").arg(policy.error()));
             return ExitUsage;
         }
         policies.append(std::move(policy).value());
@@ -134,18 +132,18 @@ int runConformance(const QStringList &arguments)
     if (parser.isSet(expectOption)) {
         auto policy = resolvePolicy(parser.value(expectOption));
         if (!policy) {
-            usage.error(tr("retrylab conformance: --expect-policy: %1").arg(policy.error()));
+            usage.error(Tr::tr("retrylab conformance: --expect-policy: %1").arg(policy.error()));
             return ExitUsage;
         }
         expectation = std::move(policy).value();
     }
     if (policies.size() > 1 && options.writesRunFiles()) {
-        usage.error(tr("retrylab conformance: --report, --har and --csv hold one policy's run; give one --policy "
-                       "(--junit takes several)"));
+        usage.error(Tr::tr("retrylab conformance: --report, --har and --csv hold one policy's run; give one --policy "
+                           "(--junit takes several)"));
         return ExitUsage;
     }
     if (!options.checkOutputFiles(&error)) {
-        usage.error(tr("retrylab conformance: %1").arg(error));
+        usage.error(Tr::tr("retrylab conformance: %1").arg(error));
         return ExitUsage;
     }
 
@@ -172,17 +170,17 @@ int runConformance(const QStringList &arguments)
 
         const Core::BackoffPolicy run = runner.runPolicy();
         if (!options.quiet()) {
-            console.print(tr("Conformance of \"%1\" (%2)").arg(named.policy.name, named.origin));
+            console.print(Tr::tr("Conformance of \"%1\" (%2)").arg(named.policy.name, named.origin));
             if (expectation) {
-                console.print(tr("Expected outcomes follow the rules of \"%1\" (%2)")
+                console.print(Tr::tr("Expected outcomes follow the rules of \"%1\" (%2)")
                                   .arg(expectation->policy.name, expectation->origin));
             }
-            console.print(tr("Waits compressed x%1: base %2, cap %3, %4; %n cell(s), each its own client", nullptr,
+            console.print(Tr::tr("Waits compressed x%1: base %2, cap %3, %4; %n cell(s), each its own client", nullptr,
                 static_cast<int>(runner.cells().size()))
                               .arg(Core::Conformance::compressionFactor(named.policy), 0, 'g', 3)
                               .arg(RunPrinter::duration(run.baseDelayMs), RunPrinter::duration(run.maxBackoffMs),
-                                  run.deadlineMs > 0.0 ? tr("deadline %1").arg(RunPrinter::duration(run.deadlineMs))
-                                                       : tr("no deadline")));
+                                  run.deadlineMs > 0.0 ? Tr::tr("deadline %1").arg(RunPrinter::duration(run.deadlineMs))
+                                                       : Tr::tr("no deadline")));
         }
 
         QEventLoop loop;
@@ -194,7 +192,7 @@ int runConformance(const QStringList &arguments)
         });
         const QMetaObject::Connection onInterrupt
             = QObject::connect(&interrupt, &InterruptWatcher::interrupted, &runner, [&] {
-                  console.error(tr("retrylab conformance: interrupted; cancelling the cells still running"));
+                  console.error(Tr::tr("retrylab conformance: interrupted; cancelling the cells still running"));
                   interrupted = true;
                   runner.cancel();
               });
@@ -204,7 +202,7 @@ int runConformance(const QStringList &arguments)
         loop.exec();
         QObject::disconnect(onInterrupt);
         if (!failure.isEmpty()) {
-            console.error(tr("retrylab conformance: %1: %2").arg(named.policy.name, failure));
+            console.error(Tr::tr("retrylab conformance: %1: %2").arg(named.policy.name, failure));
             return ExitFailed;
         }
 
@@ -216,11 +214,11 @@ int runConformance(const QStringList &arguments)
         for (const Core::ConformanceCellResult &cell : runner.cells()) {
             if (cell.verdict.passed)
                 continue;
-            console.print(tr("FAIL  %1").arg(cell.cell.name()));
+            console.print(Tr::tr("FAIL  %1").arg(cell.cell.name()));
             for (const QString &line : cell.verdict.message.split(QLatin1Char('\n')))
                 console.print(QStringLiteral("      ") + line);
         }
-        console.print(tr("%1: %2 of %3 cells pass (%4)")
+        console.print(Tr::tr("%1: %2 of %3 cells pass (%4)")
                           .arg(named.policy.name)
                           .arg(runner.passedCount())
                           .arg(runner.cells().size())
@@ -232,7 +230,7 @@ int runConformance(const QStringList &arguments)
         lastRecord = runner.record();
         lastResults = runner.expectationResults();
         suites.append(
-            Core::JUnitExport::suiteFor(tr("conformance: %1").arg(named.policy.name), lastRecord, lastResults));
+            Core::JUnitExport::suiteFor(Tr::tr("conformance: %1").arg(named.policy.name), lastRecord, lastResults));
     }
 
     QStringList written;
@@ -241,7 +239,7 @@ int runConformance(const QStringList &arguments)
     if (!options.quiet())
         console.print(written);
     for (const QString &message : std::as_const(errors))
-        console.error(tr("retrylab conformance: %1").arg(message));
+        console.error(Tr::tr("retrylab conformance: %1").arg(message));
     qCDebug(lcConformanceCommand) << policies.size() << "policies, all passed:" << allPassed;
     if (!errors.isEmpty())
         return ExitUsage;

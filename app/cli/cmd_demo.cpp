@@ -2,8 +2,10 @@
 #include "app/cli/console.h"
 #include "app/cli/headlessoptions.h"
 #include "app/cli/runprinter.h"
+#include "app/cli/subcommand.h"
 #include "app/cli/texttable.h"
 
+#include "app/cli/clitr.h"
 #include "core/export/texttimeline.h"
 #include "core/faultserver/faultserver.h"
 #include "core/record/runstatistics.h"
@@ -25,11 +27,6 @@ Q_LOGGING_CATEGORY(lcDemo, "retrylab.cli.demo", QtInfoMsg)
 namespace RetryLab::Cli {
 
 namespace {
-
-QString tr(const char *text, const char *disambiguation = nullptr, int n = -1)
-{
-    return QCoreApplication::translate("demo", text, disambiguation, n);
-}
 
 struct Group
 {
@@ -55,18 +52,19 @@ QStringList introduction(const Core::Scenario &plain, const Core::Scenario &jitt
     endpoint.replace(Core::Scenario::serverPlaceholder(), server.toString());
     const QUrlQuery query(Core::Scenario::resolveUrl(clients.urlTemplate, server));
     return {
-        tr("RetryLab demo: why retries need jitter"),
+        Tr::tr("RetryLab demo: why retries need jitter"),
         QString(),
-        tr("Two groups of %1 clients each reach one overloaded endpoint at the same moment; it serves %2 requests "
-           "per second in bursts of %3 and answers 429 beyond that (the embedded fault server's /ratelimit, on %4).")
+        Tr::tr(
+            "Two groups of %1 clients each reach one overloaded endpoint at the same moment; it serves %2 requests "
+            "per second in bursts of %3 and answers 429 beyond that (the embedded fault server's /ratelimit, on %4).")
             .arg(clients.count)
             .arg(query.queryItemValue(QStringLiteral("rps")), query.queryItemValue(QStringLiteral("burst")),
                 server.toString()),
-        tr("Both back off exponentially: %1 first, doubling up to %2, at most %3 attempts, Retry-After ignored so "
-           "that the backoff alone decides.")
+        Tr::tr("Both back off exponentially: %1 first, doubling up to %2, at most %3 attempts, Retry-After ignored so "
+               "that the backoff alone decides.")
             .arg(RunPrinter::duration(p.baseDelayMs), RunPrinter::duration(p.maxBackoffMs))
             .arg(p.maxAttempts),
-        tr("\"%1\" waits exactly that long; \"%2\" draws each wait at random up to it (%3).")
+        Tr::tr("\"%1\" waits exactly that long; \"%2\" draws each wait at random up to it (%3).")
             .arg(plain.policy.name, jittered.policy.name, Core::algorithmTitle(jittered.policy.algorithm)),
     };
 }
@@ -77,27 +75,27 @@ int runDemo(const QStringList &arguments)
 {
     QCommandLineParser parser;
     parser.setApplicationDescription(
-        tr("A short demonstration in the terminal: two groups of clients retry against an overloaded endpoint on "
-           "the embedded fault server, one backing off without jitter and one with full jitter, drawn as text "
-           "timelines on one time axis. Takes a few seconds; needs no display."));
-    HeadlessOptions options(
-        parser, HeadlessOptions::Seed | HeadlessOptions::Quiet, tr("Print only the comparison, not the timelines."));
+        Tr::tr("A short demonstration in the terminal: two groups of clients retry against an overloaded endpoint on "
+               "the embedded fault server, one backing off without jitter and one with full jitter, drawn as text "
+               "timelines on one time axis. Takes a few seconds; needs no display."));
+    HeadlessOptions options(parser, HeadlessOptions::Seed | HeadlessOptions::Quiet,
+        Tr::tr("Print only the comparison, not the timelines."));
     const QCommandLineOption widthOption(
-        QStringLiteral("width"), tr("Characters of the time axis, 20-400 (default 64)."), tr("N"));
+        QStringLiteral("width"), Tr::tr("Characters of the time axis, 20-400 (default 64)."), Tr::tr("N"));
     parser.addOption(widthOption);
 
     Console console;
     QString error;
     if (!options.parse(parser, arguments, &error)) {
-        console.error(tr("retrylab demo: %1; see retrylab demo --help").arg(error));
+        console.error(Tr::tr("retrylab demo: %1; see retrylab demo --help").arg(error));
         return ExitUsage;
     }
     if (options.helpRequested()) {
-        console.print(HeadlessOptions::helpText(parser, tr("Usage: retrylab demo [options]")));
+        console.print(subcommandHelp(parser, Tr::tr("Usage: retrylab demo [options]")));
         return ExitOk;
     }
     if (!parser.positionalArguments().isEmpty()) {
-        console.error(tr("retrylab demo: unexpected argument \"%1\"").arg(parser.positionalArguments().first()));
+        console.error(Tr::tr("retrylab demo: unexpected argument \"%1\"").arg(parser.positionalArguments().first()));
         return ExitUsage;
     }
     int width = 64;
@@ -105,7 +103,7 @@ int runDemo(const QStringList &arguments)
         bool ok = false;
         width = parser.value(widthOption).toInt(&ok);
         if (!ok || width < 20 || width > 400) {
-            console.error(tr("retrylab demo: --width must be a whole number from 20 to 400 (got \"%1\")")
+            console.error(Tr::tr("retrylab demo: --width must be a whole number from 20 to 400 (got \"%1\")")
                               .arg(parser.value(widthOption)));
             return ExitUsage;
         }
@@ -115,11 +113,11 @@ int runDemo(const QStringList &arguments)
     std::array<Group, 2> groups;
     const std::array<QString, 2> files{
         QStringLiteral(":/scenarios/demo-no-jitter.json"), QStringLiteral(":/scenarios/demo-full-jitter.json")};
-    const std::array<QString, 2> titles{tr("no jitter"), tr("full jitter")};
+    const std::array<QString, 2> titles{Tr::tr("no jitter"), Tr::tr("full jitter")};
     for (std::size_t i = 0; i < groups.size(); ++i) {
         auto scenario = Core::ScenarioReader::readFile(files[i]);
         if (!scenario) {
-            console.error(tr("retrylab demo: the built-in scenario is damaged: %1").arg(scenario.error()));
+            console.error(Tr::tr("retrylab demo: the built-in scenario is damaged: %1").arg(scenario.error()));
             return ExitFailed;
         }
         groups[i].title = titles[i];
@@ -132,14 +130,14 @@ int runDemo(const QStringList &arguments)
     serverOptions.seed = options.seed().value_or(serverOptions.seed);
     Core::FaultServer server(serverOptions);
     if (!server.listen()) {
-        console.error(tr("retrylab demo: the embedded fault server cannot listen: %1").arg(server.errorString()));
+        console.error(Tr::tr("retrylab demo: the embedded fault server cannot listen: %1").arg(server.errorString()));
         return ExitFailed;
     }
 
     if (!options.quiet()) {
         console.print(introduction(groups[0].scenario, groups[1].scenario, server.baseUrl()));
         console.print();
-        console.print(tr("Running both groups at once..."));
+        console.print(Tr::tr("Running both groups at once..."));
     }
 
     QEventLoop loop;
@@ -165,7 +163,7 @@ int runDemo(const QStringList &arguments)
 
     for (const Group &group : groups) {
         if (!group.failure.isEmpty()) {
-            console.error(tr("retrylab demo: %1: %2").arg(group.title, group.failure));
+            console.error(Tr::tr("retrylab demo: %1: %2").arg(group.title, group.failure));
             return ExitFailed;
         }
     }
@@ -186,14 +184,14 @@ int runDemo(const QStringList &arguments)
             for (quint64 id : std::as_const(ids))
                 lanes.append({group.runner->requestLabel(id), id});
             console.print();
-            console.print(tr("%1 (%2)").arg(group.scenario.policy.name, group.scenario.name));
+            console.print(Tr::tr("%1 (%2)").arg(group.scenario.policy.name, group.scenario.name));
             console.print(Core::TextTimeline::render(run, lanes, timelineOptions));
         }
         console.print();
         console.print(Core::TextTimeline::legend());
     }
 
-    TextTable table({tr("group"), tr("through"), tr("calls"), tr("median done"), tr("last done")});
+    TextTable table({Tr::tr("group"), Tr::tr("through"), Tr::tr("calls"), Tr::tr("median done"), Tr::tr("last done")});
     for (int column : {1, 2, 3, 4})
         table.setRightAligned(column);
     std::array<double, 2> lastDone{};
@@ -208,7 +206,7 @@ int runDemo(const QStringList &arguments)
             done.add(double(r.endNs - run.epochNs) / 1e6);
         const auto median = done.percentile(50.0);
         table.addRow({groups[i].title,
-            tr("%1 of %2").arg(stats.requestCount(Core::RequestOutcome::Succeeded)).arg(stats.requestCount()),
+            Tr::tr("%1 of %2").arg(stats.requestCount(Core::RequestOutcome::Succeeded)).arg(stats.requestCount()),
             QString::number(calls[i]), median ? RunPrinter::duration(*median) : QStringLiteral("-"),
             RunPrinter::duration(lastDone[i])});
     }
@@ -219,14 +217,14 @@ int runDemo(const QStringList &arguments)
     // Say what this run showed, not what it was meant to show.
     const double saved = lastDone[0] - lastDone[1];
     if (saved > 0.0) {
-        console.print(tr("With full jitter the last client was through %1 sooner, with %2 calls instead of %3: the "
-                         "retries no longer arrive in waves, so the endpoint's capacity is used as it refills.")
+        console.print(Tr::tr("With full jitter the last client was through %1 sooner, with %2 calls instead of %3: the "
+                             "retries no longer arrive in waves, so the endpoint's capacity is used as it refills.")
                           .arg(RunPrinter::duration(saved))
                           .arg(calls[1])
                           .arg(calls[0]));
     } else {
-        console.print(tr("In this run full jitter did not finish sooner (%1 later, %2 calls instead of %3); run "
-                         "the demo again, or with another --seed, to see how much the outcome varies.")
+        console.print(Tr::tr("In this run full jitter did not finish sooner (%1 later, %2 calls instead of %3); run "
+                             "the demo again, or with another --seed, to see how much the outcome varies.")
                           .arg(RunPrinter::duration(-saved))
                           .arg(calls[1])
                           .arg(calls[0]));

@@ -3,7 +3,9 @@
 #include "app/cli/headlessoptions.h"
 #include "app/cli/interruptwatcher.h"
 #include "app/cli/runprinter.h"
+#include "app/cli/subcommand.h"
 
+#include "app/cli/clitr.h"
 #include "core/scenario/scenarioreader.h"
 #include "core/scenario/scenariorunner.h"
 
@@ -19,14 +21,9 @@ namespace RetryLab::Cli {
 
 namespace {
 
-QString tr(const char *text, const char *disambiguation = nullptr, int n = -1)
-{
-    return QCoreApplication::translate("run", text, disambiguation, n);
-}
-
 int usageError(Console &console, const QString &message)
 {
-    console.error(tr("retrylab run: %1").arg(message));
+    console.error(Tr::tr("retrylab run: %1").arg(message));
     return ExitUsage;
 }
 
@@ -36,29 +33,29 @@ int runRun(const QStringList &arguments)
 {
     QCommandLineParser parser;
     parser.setApplicationDescription(
-        tr("Runs a scenario file: its requests under its retry policy, against the embedded fault server where "
-           "the URLs say {server}. Prints each retry as it happens, then a summary and the expectation verdicts.\n"
-           "Exit status: 0 when every expectation holds, 1 when one does not (or the run could not start), 2 for "
-           "a usage error or a file that cannot be read or written."));
-    parser.addPositionalArgument(
-        QStringLiteral("scenario"), tr("The scenario file (JSON, format retrylab-scenario)."), tr("SCENARIO.json"));
+        Tr::tr("Runs a scenario file: its requests under its retry policy, against the embedded fault server where "
+               "the URLs say {server}. Prints each retry as it happens, then a summary and the expectation verdicts.\n"
+               "Exit status: 0 when every expectation holds, 1 when one does not (or the run could not start), 2 for "
+               "a usage error or a file that cannot be read or written."));
+    parser.addPositionalArgument(QStringLiteral("scenario"),
+        Tr::tr("The scenario file (JSON, format retrylab-scenario)."), Tr::tr("SCENARIO.json"));
     HeadlessOptions options(parser,
         HeadlessOptions::Seed | HeadlessOptions::Quiet | HeadlessOptions::NoRedact | HeadlessOptions::ReportFiles,
-        tr("Print only the expectation verdicts, not each retry and the summary."));
+        Tr::tr("Print only the expectation verdicts, not each retry and the summary."));
 
     Console usage;
     QString error;
     if (!options.parse(parser, arguments, &error))
-        return usageError(usage, tr("%1; see retrylab run --help").arg(error));
+        return usageError(usage, Tr::tr("%1; see retrylab run --help").arg(error));
     if (options.helpRequested()) {
-        Console(false).print(HeadlessOptions::helpText(parser, tr("Usage: retrylab run [options] SCENARIO.json")));
+        Console(false).print(subcommandHelp(parser, Tr::tr("Usage: retrylab run [options] SCENARIO.json")));
         return ExitOk;
     }
     const QStringList positional = parser.positionalArguments();
     if (positional.isEmpty())
-        return usageError(usage, tr("name a scenario file; see retrylab run --help"));
+        return usageError(usage, Tr::tr("name a scenario file; see retrylab run --help"));
     if (positional.size() > 1)
-        return usageError(usage, tr("unexpected argument \"%1\"; give one scenario file").arg(positional.at(1)));
+        return usageError(usage, Tr::tr("unexpected argument \"%1\"; give one scenario file").arg(positional.at(1)));
 
     Console console(options.redact());
     Console::installMessageHandler(options.redact());
@@ -76,9 +73,9 @@ int runRun(const QStringList &arguments)
     const Core::Scenario &s = scenario.value();
     const bool live = !options.quiet();
     if (live) {
-        console.print(tr("Scenario \"%1\" (%2): %n request(s)", nullptr, s.totalRequests())
+        console.print(Tr::tr("Scenario \"%1\" (%2): %n request(s)", nullptr, s.totalRequests())
                           .arg(s.name, QDir::toNativeSeparators(positional.first())));
-        console.print(tr("Policy \"%1\" (%2), seed %3, %n attempt(s) in flight at most", nullptr, s.concurrency)
+        console.print(Tr::tr("Policy \"%1\" (%2), seed %3, %n attempt(s) in flight at most", nullptr, s.concurrency)
                           .arg(s.policy.name, s.policyOrigin)
                           .arg(s.seed));
     }
@@ -90,7 +87,7 @@ int runRun(const QStringList &arguments)
     QString failure;
     QObject::connect(&runner, &Core::ScenarioRunner::started, &loop, [&](const QUrl &serverUrl) {
         if (live && serverUrl.isValid())
-            console.print(tr("Embedded fault server on %1").arg(serverUrl.toString()));
+            console.print(Tr::tr("Embedded fault server on %1").arg(serverUrl.toString()));
     });
     QObject::connect(&runner, &Core::ScenarioRunner::finished, &loop, &QEventLoop::quit);
     QObject::connect(&runner, &Core::ScenarioRunner::failed, &loop, [&](const QString &message) {
@@ -99,14 +96,15 @@ int runRun(const QStringList &arguments)
     });
     InterruptWatcher interrupt;
     QObject::connect(&interrupt, &InterruptWatcher::interrupted, &runner, [&] {
-        console.error(tr("retrylab run: interrupted; cancelling what still runs (press Ctrl+C again to quit at once)"));
+        console.error(
+            Tr::tr("retrylab run: interrupted; cancelling what still runs (press Ctrl+C again to quit at once)"));
         runner.cancel();
     });
     runner.start();
     loop.exec();
 
     if (!failure.isEmpty()) {
-        console.error(tr("retrylab run: %1: %2").arg(QDir::toNativeSeparators(positional.first()), failure));
+        console.error(Tr::tr("retrylab run: %1: %2").arg(QDir::toNativeSeparators(positional.first()), failure));
         return ExitFailed;
     }
     if (live)
@@ -121,13 +119,13 @@ int runRun(const QStringList &arguments)
     if (live)
         console.print(written);
     for (const QString &message : std::as_const(errors))
-        console.error(tr("retrylab run: %1").arg(message));
+        console.error(Tr::tr("retrylab run: %1").arg(message));
     qCDebug(lcRun) << "finished with" << verdicts.size() << "verdicts";
     if (!errors.isEmpty())
         return ExitUsage;
     if (runner.timedOut()) {
-        console.error(tr("retrylab run: %1: the scenario's time limit of %2 ms ran out before every request "
-                         "finished; the run fails")
+        console.error(Tr::tr("retrylab run: %1: the scenario's time limit of %2 ms ran out before every request "
+                             "finished; the run fails")
                           .arg(QDir::toNativeSeparators(positional.first()))
                           .arg(s.timeoutMs));
         return ExitFailed;

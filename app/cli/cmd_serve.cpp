@@ -1,4 +1,6 @@
+#include "app/cli/clitr.h"
 #include "app/cli/commands.h"
+#include "app/cli/subcommand.h"
 #include "core/faultserver/faultserver.h"
 
 #include <QCommandLineParser>
@@ -20,11 +22,6 @@ Q_LOGGING_CATEGORY(lcServe, "retrylab.cli.serve", QtInfoMsg)
 namespace RetryLab::Cli {
 
 namespace {
-
-QString tr(const char *text)
-{
-    return QCoreApplication::translate("serve", text);
-}
 
 #if defined(Q_OS_UNIX)
 // A signal handler may only do async-signal-safe things: it writes a byte that
@@ -71,49 +68,42 @@ int runServe(const QStringList &arguments)
 
     QCommandLineParser parser;
     parser.setApplicationDescription(
-        tr("Runs RetryLab's fault-injection HTTP server on loopback until interrupted (Ctrl+C or SIGTERM),\n"
-           "printing its URL and one line per request it handles."));
-    const QCommandLineOption helpOption({QStringLiteral("h"), QStringLiteral("help")}, tr("Show this help."));
+        Tr::tr("Runs RetryLab's fault-injection HTTP server on loopback until interrupted (Ctrl+C or SIGTERM),\n"
+               "printing its URL and one line per request it handles."));
+    const QCommandLineOption helpOption({QStringLiteral("h"), QStringLiteral("help")}, Tr::tr("Show this help."));
     const QCommandLineOption portOption(
-        QStringLiteral("port"), tr("Port to listen on; 0 (the default) lets the system choose."), tr("N"));
+        QStringLiteral("port"), Tr::tr("Port to listen on; 0 (the default) lets the system choose."), Tr::tr("N"));
     const QCommandLineOption bindOption(
-        QStringLiteral("bind"), tr("Address to listen on (default 127.0.0.1)."), tr("ADDR"));
+        QStringLiteral("bind"), Tr::tr("Address to listen on (default 127.0.0.1)."), Tr::tr("ADDR"));
     const QCommandLineOption allowOption(QStringLiteral("allow-non-loopback"),
-        tr("Allow --bind to name an address other machines can reach. Anyone who reaches it can make the server "
-           "misbehave on purpose."));
+        Tr::tr("Allow --bind to name an address other machines can reach. Anyone who reaches it can make the server "
+               "misbehave on purpose."));
     const QCommandLineOption seedOption(QStringLiteral("seed"),
-        tr("Seed for random failures and latency (default %1).").arg(Core::FaultServerOptions{}.seed), tr("S"));
+        Tr::tr("Seed for random failures and latency (default %1).").arg(Core::FaultServerOptions{}.seed), Tr::tr("S"));
     const QCommandLineOption maxConnectionsOption(
-        QStringLiteral("max-connections"), tr("Connections served at once (default 2048)."), tr("N"));
-    const QCommandLineOption idleOption(
-        QStringLiteral("idle-timeout"), tr("Close idle connections after this many ms (default 30000)."), tr("MS"));
+        QStringLiteral("max-connections"), Tr::tr("Connections served at once (default 2048)."), Tr::tr("N"));
+    const QCommandLineOption idleOption(QStringLiteral("idle-timeout"),
+        Tr::tr("Close idle connections after this many ms (default 30000)."), Tr::tr("MS"));
     const QCommandLineOption quietOption(
-        {QStringLiteral("q"), QStringLiteral("quiet")}, tr("Print only the URL, not a line per request."));
+        {QStringLiteral("q"), QStringLiteral("quiet")}, Tr::tr("Print only the URL, not a line per request."));
     const QCommandLineOption noRedactOption(QStringLiteral("no-redact"),
-        tr("Print request targets as they arrived, credentials included (?token=, ?api_key=, user:password@); "
-           "by default they are masked."));
+        Tr::tr("Print request targets as they arrived, credentials included (?token=, ?api_key=, user:password@); "
+               "by default they are masked."));
     parser.addOptions({helpOption, portOption, bindOption, allowOption, seedOption, maxConnectionsOption, idleOption,
         quietOption, noRedactOption});
 
-    // "retrylab serve --port 1": the parser should see "retrylab serve" as the program.
-    QStringList args = arguments;
-    if (args.size() >= 2)
-        args.removeAt(1);
-    if (!args.isEmpty())
-        args[0] = QStringLiteral("retrylab serve");
-    if (!parser.parse(args)) {
-        err << tr("retrylab serve: %1; see retrylab serve --help").arg(parser.errorText()) << Qt::endl;
+    if (!parser.parse(subcommandArguments(arguments))) {
+        err << Tr::tr("retrylab serve: %1; see retrylab serve --help").arg(parser.errorText()) << Qt::endl;
         return ExitUsage;
     }
     if (parser.isSet(helpOption)) {
-        // The parser names the binary by its path; the command is what people type.
-        QString help = parser.helpText();
-        help.replace(0, help.indexOf(QLatin1Char('\n')), tr("Usage: retrylab serve [options]"));
-        out << help << Qt::endl << Core::FaultServer::usageText();
+        out << subcommandHelp(parser, Tr::tr("Usage: retrylab serve [options]")) << Qt::endl
+            << Core::FaultServer::usageText();
         return ExitOk;
     }
     if (!parser.positionalArguments().isEmpty()) {
-        err << tr("retrylab serve: unexpected argument \"%1\"").arg(parser.positionalArguments().first()) << Qt::endl;
+        err << Tr::tr("retrylab serve: unexpected argument \"%1\"").arg(parser.positionalArguments().first())
+            << Qt::endl;
         return ExitUsage;
     }
 
@@ -124,7 +114,7 @@ int runServe(const QStringList &arguments)
         bool ok = false;
         const qint64 n = parser.value(option).toLongLong(&ok);
         if (!ok || n < min || n > max) {
-            err << tr("retrylab serve: --%1 must be a whole number from %2 to %3 (got \"%4\")")
+            err << Tr::tr("retrylab serve: --%1 must be a whole number from %2 to %3 (got \"%4\")")
                        .arg(option.names().constLast())
                        .arg(min)
                        .arg(max)
@@ -148,7 +138,7 @@ int runServe(const QStringList &arguments)
         bool ok = false;
         options.seed = parser.value(seedOption).toULongLong(&ok);
         if (!ok) {
-            err << tr("retrylab serve: --seed must be a whole number (got \"%1\")").arg(parser.value(seedOption))
+            err << Tr::tr("retrylab serve: --seed must be a whole number (got \"%1\")").arg(parser.value(seedOption))
                 << Qt::endl;
             return ExitUsage;
         }
@@ -156,7 +146,7 @@ int runServe(const QStringList &arguments)
     if (parser.isSet(bindOption)) {
         options.address = QHostAddress(parser.value(bindOption));
         if (options.address.isNull()) {
-            err << tr("retrylab serve: --bind needs an IP address (got \"%1\")").arg(parser.value(bindOption))
+            err << Tr::tr("retrylab serve: --bind needs an IP address (got \"%1\")").arg(parser.value(bindOption))
                 << Qt::endl;
             return ExitUsage;
         }
@@ -166,20 +156,21 @@ int runServe(const QStringList &arguments)
 
     Core::FaultServer server(options);
     if (!server.listen()) {
-        err << tr("retrylab serve: %1").arg(server.errorString()) << Qt::endl;
+        err << Tr::tr("retrylab serve: %1").arg(server.errorString()) << Qt::endl;
         return options.address.isLoopback() || options.allowNonLoopback ? ExitFailed : ExitUsage;
     }
     if (!options.address.isLoopback()) {
-        err << tr("warning: listening on %1, which other machines may reach; anyone who does can trigger faults")
+        err << Tr::tr("warning: listening on %1, which other machines may reach; anyone who does can trigger faults")
                    .arg(options.address.toString())
             << Qt::endl;
     }
     if (!installSignalHandlers(&server))
         qCWarning(lcServe) << "could not install the SIGINT/SIGTERM handlers; stop the server with SIGKILL";
 
-    out << tr("RetryLab fault server listening on %1").arg(server.baseUrl().toString()) << Qt::endl;
+    out << Tr::tr("RetryLab fault server listening on %1").arg(server.baseUrl().toString()) << Qt::endl;
     if (!parser.isSet(quietOption)) {
-        out << tr("GET %1/ lists the endpoints. Press Ctrl+C to stop.").arg(server.baseUrl().toString()) << Qt::endl;
+        out << Tr::tr("GET %1/ lists the endpoints. Press Ctrl+C to stop.").arg(server.baseUrl().toString())
+            << Qt::endl;
         QObject::connect(&server, &Core::FaultServer::requestHandled, &server,
             [&out](const Core::ServerLogEntry &entry) { out << entry.summary() << Qt::endl; });
     }

@@ -1,4 +1,6 @@
+#include "app/cli/clitr.h"
 #include "app/cli/commands.h"
+#include "app/cli/subcommand.h"
 #include "core/herd/herdsimulator.h"
 
 #include <QCommandLineParser>
@@ -22,11 +24,6 @@ namespace {
 
 using namespace RetryLab::Core;
 
-QString tr(const char *text, const char *disambiguation = nullptr, int n = -1)
-{
-    return QCoreApplication::translate("simulate", text, disambiguation, n);
-}
-
 // The command line name of each parameter, so that a message from the core
 // validation ("baseDelayMs: ...") can name the option the user typed.
 struct NumberOption
@@ -38,23 +35,23 @@ struct NumberOption
 };
 
 const NumberOption numberOptions[] = {
-    {"base-ms", "baseDelayMs", "ms", QT_TRANSLATE_NOOP("simulate", "Backoff base delay.")},
-    {"cap-ms", "maxBackoffMs", "ms", QT_TRANSLATE_NOOP("simulate", "Backoff cap (maximum backoff).")},
-    {"multiplier", "multiplier", "x", QT_TRANSLATE_NOOP("simulate", "Growth factor per retry.")},
+    {"base-ms", "baseDelayMs", "ms", QT_TRANSLATE_NOOP("RetryLab::Cli", "Backoff base delay.")},
+    {"cap-ms", "maxBackoffMs", "ms", QT_TRANSLATE_NOOP("RetryLab::Cli", "Backoff cap (maximum backoff).")},
+    {"multiplier", "multiplier", "x", QT_TRANSLATE_NOOP("RetryLab::Cli", "Growth factor per retry.")},
     {"jitter-ms", "jitterMs", "ms",
-        QT_TRANSLATE_NOOP("simulate", "Additive random part of the Google and IAM algorithms, U[0, jitter].")},
-    {"jitter-fraction", "jitterFraction", "f", QT_TRANSLATE_NOOP("simulate", "Proportional jitter fraction.")},
-    {"deadline-ms", "deadlineMs", "ms", QT_TRANSLATE_NOOP("simulate", "Per-client deadline (0: none).")},
-    {"net-mean-ms", "networkMeanMs", "ms", QT_TRANSLATE_NOOP("simulate", "Mean network delay per message.")},
-    {"net-sd-ms", "networkSdMs", "ms", QT_TRANSLATE_NOOP("simulate", "Standard deviation of the network delay.")},
-    {"arrival-rate", "arrivalRatePerSec", "per-s", QT_TRANSLATE_NOOP("simulate", "Poisson arrivals per second.")},
+        QT_TRANSLATE_NOOP("RetryLab::Cli", "Additive random part of the Google and IAM algorithms, U[0, jitter].")},
+    {"jitter-fraction", "jitterFraction", "f", QT_TRANSLATE_NOOP("RetryLab::Cli", "Proportional jitter fraction.")},
+    {"deadline-ms", "deadlineMs", "ms", QT_TRANSLATE_NOOP("RetryLab::Cli", "Per-client deadline (0: none).")},
+    {"net-mean-ms", "networkMeanMs", "ms", QT_TRANSLATE_NOOP("RetryLab::Cli", "Mean network delay per message.")},
+    {"net-sd-ms", "networkSdMs", "ms", QT_TRANSLATE_NOOP("RetryLab::Cli", "Standard deviation of the network delay.")},
+    {"arrival-rate", "arrivalRatePerSec", "per-s", QT_TRANSLATE_NOOP("RetryLab::Cli", "Poisson arrivals per second.")},
     {"service-rate", "serviceRatePerSec", "per-s",
-        QT_TRANSLATE_NOOP("simulate", "Requests the server serves per second (capacity, outage).")},
-    {"outage-start-ms", "outageStartMs", "ms", QT_TRANSLATE_NOOP("simulate", "Outage start (outage model).")},
-    {"outage-end-ms", "outageEndMs", "ms", QT_TRANSLATE_NOOP("simulate", "Outage end (outage model).")},
-    {"bin-ms", "binMs", "ms", QT_TRANSLATE_NOOP("simulate", "Width of a server-load bin.")},
+        QT_TRANSLATE_NOOP("RetryLab::Cli", "Requests the server serves per second (capacity, outage).")},
+    {"outage-start-ms", "outageStartMs", "ms", QT_TRANSLATE_NOOP("RetryLab::Cli", "Outage start (outage model).")},
+    {"outage-end-ms", "outageEndMs", "ms", QT_TRANSLATE_NOOP("RetryLab::Cli", "Outage end (outage model).")},
+    {"bin-ms", "binMs", "ms", QT_TRANSLATE_NOOP("RetryLab::Cli", "Width of a server-load bin.")},
     {"horizon-ms", "horizonMs", "ms",
-        QT_TRANSLATE_NOOP("simulate", "Virtual time after which a run stops; busy clients count as unfinished.")},
+        QT_TRANSLATE_NOOP("RetryLab::Cli", "Virtual time after which a run stops; busy clients count as unfinished.")},
 };
 
 struct IntOption
@@ -65,12 +62,13 @@ struct IntOption
 };
 
 const IntOption intOptions[] = {
-    {"runs", "runs", QT_TRANSLATE_NOOP("simulate", "Runs per (clients, strategy) cell. Default 100.")},
-    {"max-attempts", "maxAttempts", QT_TRANSLATE_NOOP("simulate", "Attempts per client (0: no limit).")},
-    {"queue", "queueCapacity", QT_TRANSLATE_NOOP("simulate", "Server queue capacity (capacity, outage).")},
-    {"status", "overloadStatus", QT_TRANSLATE_NOOP("simulate", "Overload answer: 503 or 429.")},
-    {"retry-after", "retryAfterS", QT_TRANSLATE_NOOP("simulate", "Retry-After seconds sent with overload answers.")},
-    {"threads", "threads", QT_TRANSLATE_NOOP("simulate", "Worker threads (0: one per core).")},
+    {"runs", "runs", QT_TRANSLATE_NOOP("RetryLab::Cli", "Runs per (clients, strategy) cell. Default 100.")},
+    {"max-attempts", "maxAttempts", QT_TRANSLATE_NOOP("RetryLab::Cli", "Attempts per client (0: no limit).")},
+    {"queue", "queueCapacity", QT_TRANSLATE_NOOP("RetryLab::Cli", "Server queue capacity (capacity, outage).")},
+    {"status", "overloadStatus", QT_TRANSLATE_NOOP("RetryLab::Cli", "Overload answer: 503 or 429.")},
+    {"retry-after", "retryAfterS",
+        QT_TRANSLATE_NOOP("RetryLab::Cli", "Retry-After seconds sent with overload answers.")},
+    {"threads", "threads", QT_TRANSLATE_NOOP("RetryLab::Cli", "Worker threads (0: one per core).")},
 };
 
 double *numberField(HerdParameters &p, const char *field)
@@ -129,7 +127,7 @@ QString withOption(const QString &problem)
 
 int usageError(const QString &message)
 {
-    QTextStream(stderr) << tr("retrylab simulate: %1\n").arg(message);
+    QTextStream(stderr) << Tr::tr("retrylab simulate: %1\n").arg(message);
     return ExitUsage;
 }
 
@@ -147,7 +145,7 @@ void printTable(QTextStream &out, const HerdReport &report, const QString &title
     const HerdParameters &p = report.parameters;
     out << title << QLatin1Char('\n');
     QList<int> widths;
-    out << tr("clients").rightJustified(8);
+    out << Tr::tr("clients").rightJustified(8);
     for (const HerdStrategy &s : p.strategies) {
         const int width = std::max<int>(10, static_cast<int>(s.name().size())) + 2;
         widths.append(width);
@@ -168,20 +166,20 @@ void printTable(QTextStream &out, const HerdReport &report, const QString &title
 void printSummary(QTextStream &out, const HerdReport &report)
 {
     const HerdParameters &p = report.parameters;
-    out << tr("%1: %n run(s) per cell, seed %2\n\n", nullptr, p.runs).arg(herdModelTitle(p.model)).arg(p.seed);
-    printTable(out, report, tr("Calls (mean per run)"), [](const HerdCellResult &c) { return c.calls.mean; });
+    out << Tr::tr("%1: %n run(s) per cell, seed %2\n\n", nullptr, p.runs).arg(herdModelTitle(p.model)).arg(p.seed);
+    printTable(out, report, Tr::tr("Calls (mean per run)"), [](const HerdCellResult &c) { return c.calls.mean; });
     printTable(
-        out, report, tr("Completion time, ms (mean)"), [](const HerdCellResult &c) { return c.completionMs.mean; });
-    printTable(out, report, tr("Attempts per client (99th percentile)"),
+        out, report, Tr::tr("Completion time, ms (mean)"), [](const HerdCellResult &c) { return c.completionMs.mean; });
+    printTable(out, report, Tr::tr("Attempts per client (99th percentile)"),
         [](const HerdCellResult &c) { return static_cast<double>(c.attemptsQuantile(0.99)); });
-    printTable(out, report, tr("Succeeded, % of clients"),
+    printTable(out, report, Tr::tr("Succeeded, % of clients"),
         [](const HerdCellResult &c) { return 100.0 * c.succeededShare.mean; });
-    printTable(out, report, tr("Peak server load, calls/s (mean)"),
+    printTable(out, report, Tr::tr("Peak server load, calls/s (mean)"),
         [](const HerdCellResult &c) { return c.peakLoadPerSec.mean; });
     if (p.model == HerdModel::Outage) {
-        printTable(out, report, tr("Recovery after the outage, ms (mean)"),
+        printTable(out, report, Tr::tr("Recovery after the outage, ms (mean)"),
             [](const HerdCellResult &c) { return c.recoveryMs.mean; });
-        printTable(out, report, tr("Peak load during recovery, calls/s (mean)"),
+        printTable(out, report, Tr::tr("Peak load during recovery, calls/s (mean)"),
             [](const HerdCellResult &c) { return c.recoveryPeakLoadPerSec.mean; });
     }
 }
@@ -192,18 +190,18 @@ int runSimulate(const QStringList &arguments)
 {
     QCommandLineParser parser;
     parser.setApplicationDescription(
-        tr("Simulates many clients contending for one server on a virtual clock and compares backoff "
-           "strategies by calls and completion time. Models: occ (conditional writes to one row, as in "
-           "the AWS study), capacity (a server with a rate and a bounded queue), outage (the same server, "
-           "down for a while)."));
-    const QCommandLineOption helpOption({QStringLiteral("h"), QStringLiteral("help")}, tr("Shows this help."));
+        Tr::tr("Simulates many clients contending for one server on a virtual clock and compares backoff "
+               "strategies by calls and completion time. Models: occ (conditional writes to one row, as in "
+               "the AWS study), capacity (a server with a rate and a bounded queue), outage (the same server, "
+               "down for a while)."));
+    const QCommandLineOption helpOption({QStringLiteral("h"), QStringLiteral("help")}, Tr::tr("Shows this help."));
     const QCommandLineOption modelOption(
-        QStringLiteral("model"), tr("occ, capacity or outage. Default occ."), QStringLiteral("model"));
+        QStringLiteral("model"), Tr::tr("occ, capacity or outage. Default occ."), QStringLiteral("model"));
     const QCommandLineOption clientsOption(QStringLiteral("clients"),
-        tr("Client counts: first:last:step, a number, or a comma-separated list. Default 10:190:10."),
+        Tr::tr("Client counts: first:last:step, a number, or a comma-separated list. Default 10:190:10."),
         QStringLiteral("spec"));
     const QCommandLineOption strategiesOption(QStringLiteral("strategies"),
-        tr("Comma-separated strategies, or \"all\". Known: %1. Default: %2.")
+        Tr::tr("Comma-separated strategies, or \"all\". Known: %1. Default: %2.")
             .arg([] {
                 QStringList names;
                 for (const HerdStrategy &s : HerdStrategy::all())
@@ -217,46 +215,46 @@ int runSimulate(const QStringList &arguments)
                 return names.join(QLatin1Char(','));
             }()),
         QStringLiteral("list"));
-    const QCommandLineOption seedOption(QStringLiteral("seed"), tr("Random seed. Default 1."), QStringLiteral("S"));
+    const QCommandLineOption seedOption(QStringLiteral("seed"), Tr::tr("Random seed. Default 1."), QStringLiteral("S"));
     const QCommandLineOption csvOption(QStringLiteral("csv"),
-        tr("Writes one row per (clients, strategy) to this file (\"-\": standard output, no table)."),
+        Tr::tr("Writes one row per (clients, strategy) to this file (\"-\": standard output, no table)."),
         QStringLiteral("file"));
-    const QCommandLineOption loadCsvOption(
-        QStringLiteral("load-csv"), tr("Writes the mean server load per bin to this file."), QStringLiteral("file"));
+    const QCommandLineOption loadCsvOption(QStringLiteral("load-csv"),
+        Tr::tr("Writes the mean server load per bin to this file."), QStringLiteral("file"));
     const QCommandLineOption arrivalsOption(QStringLiteral("arrivals"),
-        tr("herd (all at once) or poisson (a stream at --arrival-rate)."), QStringLiteral("mode"));
+        Tr::tr("herd (all at once) or poisson (a stream at --arrival-rate)."), QStringLiteral("mode"));
     const QCommandLineOption ignoreRetryAfterOption(
-        QStringLiteral("ignore-retry-after"), tr("Clients ignore Retry-After and use their backoff."));
+        QStringLiteral("ignore-retry-after"), Tr::tr("Clients ignore Retry-After and use their backoff."));
     const QCommandLineOption timingOption(
-        QStringLiteral("timing"), tr("Prints the wall time and simulated events per second to stderr."));
-    const QCommandLineOption quietOption(QStringLiteral("quiet"), tr("No progress on stderr."));
+        QStringLiteral("timing"), Tr::tr("Prints the wall time and simulated events per second to stderr."));
+    const QCommandLineOption quietOption(QStringLiteral("quiet"), Tr::tr("No progress on stderr."));
 
     parser.addOption(helpOption);
     parser.addOptions({modelOption, clientsOption, strategiesOption, seedOption, csvOption, loadCsvOption,
         arrivalsOption, ignoreRetryAfterOption, timingOption, quietOption});
     for (const auto &o : intOptions)
-        parser.addOption(QCommandLineOption(QLatin1String(o.option), tr(o.description), QStringLiteral("n")));
+        parser.addOption(QCommandLineOption(QLatin1String(o.option), Tr::tr(o.description), QStringLiteral("n")));
     for (const auto &o : numberOptions) {
-        parser.addOption(QCommandLineOption(QLatin1String(o.option), tr(o.description), QLatin1String(o.valueName)));
+        parser.addOption(
+            QCommandLineOption(QLatin1String(o.option), Tr::tr(o.description), QLatin1String(o.valueName)));
     }
 
-    if (!parser.parse(arguments))
+    if (!parser.parse(subcommandArguments(arguments)))
         return usageError(parser.errorText());
     if (parser.isSet(helpOption)) {
-        QTextStream(stdout) << parser.helpText().replace(
-            arguments.value(0), arguments.value(0) + QStringLiteral(" simulate"));
+        QTextStream(stdout) << subcommandHelp(parser, Tr::tr("Usage: retrylab simulate [options]"));
         return ExitOk;
     }
-    const QStringList extra = parser.positionalArguments().mid(1);
+    const QStringList extra = parser.positionalArguments();
     if (!extra.isEmpty())
-        return usageError(tr("unexpected argument \"%1\".").arg(extra.first()));
+        return usageError(Tr::tr("unexpected argument \"%1\".").arg(extra.first()));
 
     HerdModel model = HerdModel::OptimisticConcurrency;
     if (parser.isSet(modelOption)) {
         const auto m = herdModelFromName(parser.value(modelOption));
         if (!m)
             return usageError(
-                tr("--model: unknown model \"%1\"; use occ, capacity or outage.").arg(parser.value(modelOption)));
+                Tr::tr("--model: unknown model \"%1\"; use occ, capacity or outage.").arg(parser.value(modelOption)));
         model = *m;
     }
     HerdParameters p = HerdParameters::defaultsFor(model);
@@ -283,13 +281,13 @@ int runSimulate(const QStringList &arguments)
         p.seed = parser.value(seedOption).trimmed().toULongLong(&ok);
         if (!ok)
             return usageError(
-                tr("--seed: \"%1\" is not a whole number from 0 to 2^64 - 1.").arg(parser.value(seedOption)));
+                Tr::tr("--seed: \"%1\" is not a whole number from 0 to 2^64 - 1.").arg(parser.value(seedOption)));
     }
     if (parser.isSet(arrivalsOption)) {
         const auto mode = arrivalModeFromName(parser.value(arrivalsOption));
         if (!mode)
             return usageError(
-                tr("--arrivals: unknown mode \"%1\"; use herd or poisson.").arg(parser.value(arrivalsOption)));
+                Tr::tr("--arrivals: unknown mode \"%1\"; use herd or poisson.").arg(parser.value(arrivalsOption)));
         p.arrivals = *mode;
     }
     p.honourRetryAfter = !parser.isSet(ignoreRetryAfterOption);
@@ -301,7 +299,7 @@ int runSimulate(const QStringList &arguments)
         bool ok = false;
         const double value = parser.value(name).trimmed().toDouble(&ok);
         if (!ok)
-            return usageError(tr("--%1: \"%2\" is not a number.").arg(name, parser.value(name)));
+            return usageError(Tr::tr("--%1: \"%2\" is not a number.").arg(name, parser.value(name)));
         *numberField(p, o.field) = value;
     }
     for (const auto &o : intOptions) {
@@ -311,7 +309,7 @@ int runSimulate(const QStringList &arguments)
         bool ok = false;
         const int value = parser.value(name).trimmed().toInt(&ok);
         if (!ok)
-            return usageError(tr("--%1: \"%2\" is not a whole number.").arg(name, parser.value(name)));
+            return usageError(Tr::tr("--%1: \"%2\" is not a whole number.").arg(name, parser.value(name)));
         const QLatin1String field(o.field);
         if (field == QLatin1String("runs"))
             p.runs = value;
@@ -342,14 +340,14 @@ int runSimulate(const QStringList &arguments)
     if (parser.isSet(csvOption) && !csvToStdout) {
         csvFile = std::make_unique<QSaveFile>(csvPath);
         if (!csvFile->open(QIODevice::WriteOnly | QIODevice::Text))
-            return usageError(tr("--csv: cannot write \"%1\": %2").arg(csvPath, csvFile->errorString()));
+            return usageError(Tr::tr("--csv: cannot write \"%1\": %2").arg(csvPath, csvFile->errorString()));
     }
     std::unique_ptr<QSaveFile> loadFile;
     if (parser.isSet(loadCsvOption)) {
         loadFile = std::make_unique<QSaveFile>(parser.value(loadCsvOption));
         if (!loadFile->open(QIODevice::WriteOnly | QIODevice::Text)) {
             return usageError(
-                tr("--load-csv: cannot write \"%1\": %2").arg(loadFile->fileName(), loadFile->errorString()));
+                Tr::tr("--load-csv: cannot write \"%1\": %2").arg(loadFile->fileName(), loadFile->errorString()));
         }
     }
 
@@ -372,7 +370,7 @@ int runSimulate(const QStringList &arguments)
     if (showProgress)
         std::fprintf(stderr, "\r    \r");
     if (!report) {
-        QTextStream(stderr) << tr("retrylab simulate: %1\n").arg(report.error());
+        QTextStream(stderr) << Tr::tr("retrylab simulate: %1\n").arg(report.error());
         return ExitFailed;
     }
     qCDebug(lcSimulate) << "simulated" << report->events << "events in" << seconds << "s";
@@ -388,20 +386,20 @@ int runSimulate(const QStringList &arguments)
         csvFile->write(report->toCsv().toUtf8());
         if (!csvFile->commit()) {
             QTextStream(stderr)
-                << tr("retrylab simulate: writing \"%1\" failed: %2\n").arg(csvPath, csvFile->errorString());
+                << Tr::tr("retrylab simulate: writing \"%1\" failed: %2\n").arg(csvPath, csvFile->errorString());
             return ExitFailed;
         }
     }
     if (loadFile) {
         loadFile->write(report->loadCsv().toUtf8());
         if (!loadFile->commit()) {
-            QTextStream(stderr) << tr("retrylab simulate: writing \"%1\" failed: %2\n")
+            QTextStream(stderr) << Tr::tr("retrylab simulate: writing \"%1\" failed: %2\n")
                                        .arg(loadFile->fileName(), loadFile->errorString());
             return ExitFailed;
         }
     }
     if (parser.isSet(timingOption)) {
-        QTextStream(stderr) << tr("simulated %1 events in %2 s (%3 million events/s)\n")
+        QTextStream(stderr) << Tr::tr("simulated %1 events in %2 s (%3 million events/s)\n")
                                    .arg(report->events)
                                    .arg(seconds, 0, 'f', 3)
                                    .arg(static_cast<double>(report->events) / seconds / 1e6, 0, 'f', 1);

@@ -1,5 +1,7 @@
 #include "app/cli/commandline.h"
 
+#include "app/cli/clitr.h"
+
 #include "core/util/englishplurals.h"
 #include "core/util/version.h"
 
@@ -39,19 +41,15 @@ bool needsNoDisplay(int argc, char **argv)
 void setUpParser(QCommandLineParser &parser, const CommandLine &line)
 {
     QString description = line.openWindow
-        ? QCoreApplication::translate("main",
-            "RetryLab: see and test how clients retry failed network requests.\n\n"
-            "Without a command, opens the window. Commands:")
-        : QCoreApplication::translate("main",
-            "RetryLab without a window: see and test how clients retry failed network requests.\n\n"
-            "Commands:");
+        ? Tr::tr("RetryLab: see and test how clients retry failed network requests.\n\n"
+                 "Without a command, opens the window. Commands:")
+        : Tr::tr("RetryLab without a window: see and test how clients retry failed network requests.\n\n"
+                 "Commands:");
     for (const auto &command : line.commands) {
         description += QStringLiteral("\n  %1  %2")
-                           .arg(QString::fromLatin1(command.name).leftJustified(12),
-                               QCoreApplication::translate("main", command.summary));
+                           .arg(QString::fromLatin1(command.name).leftJustified(12), Tr::tr(command.summary));
     }
-    description += QCoreApplication::translate("main", "\n\nRun '%1 COMMAND --help' for a command's options.")
-                       .arg(line.program);
+    description += Tr::tr("\n\nRun '%1 COMMAND --help' for a command's options.").arg(line.program);
     parser.setApplicationDescription(description);
     parser.addHelpOption();
     parser.addVersionOption();
@@ -62,11 +60,16 @@ void setUpParser(QCommandLineParser &parser, const CommandLine &line)
 const QList<Command> &headlessCommands()
 {
     static const QList<Command> commands{
-        {"run", QT_TRANSLATE_NOOP("main", "run a scenario file and check its expectations (exit 0, 1, 2)"), &runRun},
-        {"demo", QT_TRANSLATE_NOOP("main", "show in the terminal why retries need jitter (a few seconds)"), &runDemo},
-        {"conformance", QT_TRANSLATE_NOOP("main", "run the retry conformance matrix for a policy"), &runConformance},
-        {"serve", QT_TRANSLATE_NOOP("main", "run the fault-injection server on loopback until interrupted"), &runServe},
-        {"simulate", QT_TRANSLATE_NOOP("main", "herd simulator: compare backoff strategies on a virtual clock"),
+        {"run", QT_TRANSLATE_NOOP("RetryLab::Cli", "run a scenario file and check its expectations (exit 0, 1, 2)"),
+            &runRun},
+        {"demo", QT_TRANSLATE_NOOP("RetryLab::Cli", "show in the terminal why retries need jitter (a few seconds)"),
+            &runDemo},
+        {"conformance", QT_TRANSLATE_NOOP("RetryLab::Cli", "run the retry conformance matrix for a policy"),
+            &runConformance},
+        {"serve", QT_TRANSLATE_NOOP("RetryLab::Cli", "run the fault-injection server on loopback until interrupted"),
+            &runServe},
+        {"simulate",
+            QT_TRANSLATE_NOOP("RetryLab::Cli", "herd simulator: compare backoff strategies on a virtual clock"),
             &runSimulate},
     };
     return commands;
@@ -103,8 +106,8 @@ int CommandLine::exec(int &argc, char **argv) const
 
     if (argc >= 2 && argv[1][0] != '-') {
         QCoreApplication app(argc, argv);
-        QTextStream(stderr) << QCoreApplication::translate("main", "%1: unknown command \"%2\"; see %1 --help\n")
-                                   .arg(program, QString::fromLocal8Bit(argv[1]));
+        QTextStream(stderr)
+            << Tr::tr("%1: unknown command \"%2\"; see %1 --help\n").arg(program, QString::fromLocal8Bit(argv[1]));
         return ExitUsage;
     }
 

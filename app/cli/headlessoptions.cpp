@@ -1,5 +1,8 @@
 #include "app/cli/headlessoptions.h"
 
+#include "app/cli/subcommand.h"
+
+#include "app/cli/clitr.h"
 #include "core/export/csvexport.h"
 #include "core/export/harexport.h"
 #include "core/export/reportjson.h"
@@ -10,29 +13,22 @@
 
 namespace RetryLab::Cli {
 
-namespace {
-
-QString tr(const char *text)
-{
-    return QCoreApplication::translate("headless", text);
-}
-
-} // namespace
-
 HeadlessOptions::HeadlessOptions(QCommandLineParser &parser, Options options, const QString &quietText)
-    : m_options(options), m_helpOption({QStringLiteral("h"), QStringLiteral("help")}, tr("Show this help.")),
+    : m_options(options), m_helpOption({QStringLiteral("h"), QStringLiteral("help")}, Tr::tr("Show this help.")),
       m_seedOption(QStringLiteral("seed"),
-          tr("Seed for jitter and for the embedded server's random faults, so that a run can be repeated."), tr("S")),
+          Tr::tr("Seed for jitter and for the embedded server's random faults, so that a run can be repeated."),
+          Tr::tr("S")),
       m_quietOption({QStringLiteral("q"), QStringLiteral("quiet")}, quietText),
       m_noRedactOption(QStringLiteral("no-redact"),
-          tr("Print and export credentials (Authorization, cookies, API keys, tokens, passwords) as they are. "
-             "Redacted by default.")),
-      m_reportOption(
-          QStringLiteral("report"), tr("Write the JSON report (policy, requests, attempts, verdicts)."), tr("F.json")),
-      m_harOption(
-          QStringLiteral("har"), tr("Write every attempt as HAR 1.2, for a browser's network panel."), tr("F.har")),
-      m_csvOption(QStringLiteral("csv"), tr("Write one CSV row per attempt (RFC 4180)."), tr("F.csv")),
-      m_junitOption(QStringLiteral("junit"), tr("Write the verdicts as JUnit XML, one test case each."), tr("F.xml"))
+          Tr::tr("Print and export credentials (Authorization, cookies, API keys, tokens, passwords) as they are. "
+                 "Redacted by default.")),
+      m_reportOption(QStringLiteral("report"), Tr::tr("Write the JSON report (policy, requests, attempts, verdicts)."),
+          Tr::tr("F.json")),
+      m_harOption(QStringLiteral("har"), Tr::tr("Write every attempt as HAR 1.2, for a browser's network panel."),
+          Tr::tr("F.har")),
+      m_csvOption(QStringLiteral("csv"), Tr::tr("Write one CSV row per attempt (RFC 4180)."), Tr::tr("F.csv")),
+      m_junitOption(
+          QStringLiteral("junit"), Tr::tr("Write the verdicts as JUnit XML, one test case each."), Tr::tr("F.xml"))
 {
     parser.addOption(m_helpOption);
     if (options & Seed)
@@ -47,14 +43,8 @@ HeadlessOptions::HeadlessOptions(QCommandLineParser &parser, Options options, co
 
 bool HeadlessOptions::parse(QCommandLineParser &parser, const QStringList &arguments, QString *error)
 {
-    // "retrylab run x.json": the parser should see "retrylab run" as the program.
-    QStringList args = arguments;
-    m_command = args.value(1);
-    if (args.size() >= 2)
-        args.removeAt(1);
-    if (!args.isEmpty())
-        args[0] = QStringLiteral("retrylab ") + m_command;
-    if (!parser.parse(args)) {
+    m_command = arguments.value(1);
+    if (!parser.parse(subcommandArguments(arguments))) {
         *error = parser.errorText();
         return false;
     }
@@ -67,7 +57,7 @@ bool HeadlessOptions::parse(QCommandLineParser &parser, const QStringList &argum
         bool ok = false;
         const quint64 value = text.toULongLong(&ok);
         if (!ok || text.startsWith(QLatin1Char('-')) || text.startsWith(QLatin1Char('+'))) {
-            *error = tr("--seed must be a whole number from 0 to 18446744073709551615 (got \"%1\")").arg(text);
+            *error = Tr::tr("--seed must be a whole number from 0 to 18446744073709551615 (got \"%1\")").arg(text);
             return false;
         }
         m_seed = value;
@@ -83,11 +73,11 @@ bool HeadlessOptions::parse(QCommandLineParser &parser, const QStringList &argum
             {&m_harOption, m_harPath}, {&m_csvOption, m_csvPath}, {&m_junitOption, m_junitPath}};
         for (const auto &[option, path] : files) {
             if (parser.isSet(*option) && path.isEmpty()) {
-                *error = tr("--%1 needs a file name").arg(option->names().constFirst());
+                *error = Tr::tr("--%1 needs a file name").arg(option->names().constFirst());
                 return false;
             }
             if (parser.values(*option).size() > 1) {
-                *error = tr("--%1 is given more than once").arg(option->names().constFirst());
+                *error = Tr::tr("--%1 is given more than once").arg(option->names().constFirst());
                 return false;
             }
         }
@@ -97,7 +87,7 @@ bool HeadlessOptions::parse(QCommandLineParser &parser, const QStringList &argum
                 continue;
             const QString absolute = QFileInfo(path).absoluteFilePath();
             if (seen.contains(absolute)) {
-                *error = tr("--%1 names a file that another option writes too: %2")
+                *error = Tr::tr("--%1 names a file that another option writes too: %2")
                              .arg(option->names().constFirst(), QDir::toNativeSeparators(path));
                 return false;
             }
@@ -105,14 +95,6 @@ bool HeadlessOptions::parse(QCommandLineParser &parser, const QStringList &argum
         }
     }
     return true;
-}
-
-QString HeadlessOptions::helpText(const QCommandLineParser &parser, const QString &usage)
-{
-    // The parser names the binary by its path; the command is what people type.
-    QString help = parser.helpText();
-    help.replace(0, help.indexOf(QLatin1Char('\n')), usage);
-    return help;
 }
 
 bool HeadlessOptions::checkOutputFiles(QString *error) const
@@ -126,15 +108,15 @@ bool HeadlessOptions::checkOutputFiles(QString *error) const
         const QFileInfo directory(file.absolutePath());
         QString problem;
         if (file.isDir())
-            problem = tr("it is a directory");
+            problem = Tr::tr("it is a directory");
         else if (!directory.isDir())
-            problem = tr("the directory %1 does not exist").arg(QDir::toNativeSeparators(directory.filePath()));
+            problem = Tr::tr("the directory %1 does not exist").arg(QDir::toNativeSeparators(directory.filePath()));
         else if (!directory.isWritable())
-            problem = tr("the directory %1 is not writable").arg(QDir::toNativeSeparators(directory.filePath()));
+            problem = Tr::tr("the directory %1 is not writable").arg(QDir::toNativeSeparators(directory.filePath()));
         else if (file.exists() && !file.isWritable())
-            problem = tr("the file is not writable");
+            problem = Tr::tr("the file is not writable");
         if (!problem.isEmpty()) {
-            *error = tr("--%1 %2: cannot write there: %3").arg(option, QDir::toNativeSeparators(path), problem);
+            *error = Tr::tr("--%1 %2: cannot write there: %3").arg(option, QDir::toNativeSeparators(path), problem);
             return false;
         }
     }
@@ -147,26 +129,27 @@ bool HeadlessOptions::writeFiles(const Core::RunRecord &run, const QList<Core::E
     const Core::ExportOptions exportOptions{m_redact};
     const auto note = [&](const QString &what, const QString &path, const Core::Result<qint64> &result) {
         if (result)
-            written->append(tr("Wrote the %1 to %2 (%3 bytes)").arg(what, QDir::toNativeSeparators(path)).arg(*result));
+            written->append(
+                Tr::tr("Wrote the %1 to %2 (%3 bytes)").arg(what, QDir::toNativeSeparators(path)).arg(*result));
         else
-            errors->append(tr("cannot write the %1: %2").arg(what, result.error()));
+            errors->append(Tr::tr("cannot write the %1: %2").arg(what, result.error()));
     };
     if (!m_reportPath.isEmpty())
-        note(tr("JSON report"), m_reportPath,
+        note(Tr::tr("JSON report"), m_reportPath,
             Core::ReportJson::writeFile(m_reportPath, run, exportOptions, expectations));
     if (!m_harPath.isEmpty())
-        note(tr("HAR"), m_harPath, Core::HarExport::writeFile(m_harPath, run, exportOptions));
+        note(Tr::tr("HAR"), m_harPath, Core::HarExport::writeFile(m_harPath, run, exportOptions));
     if (!m_csvPath.isEmpty())
-        note(tr("CSV"), m_csvPath, Core::CsvExport::writeFile(m_csvPath, run, exportOptions));
+        note(Tr::tr("CSV"), m_csvPath, Core::CsvExport::writeFile(m_csvPath, run, exportOptions));
     if (!m_junitPath.isEmpty())
-        note(tr("JUnit XML"), m_junitPath, Core::JUnitExport::writeFile(m_junitPath, suites, exportOptions));
+        note(Tr::tr("JUnit XML"), m_junitPath, Core::JUnitExport::writeFile(m_junitPath, suites, exportOptions));
     return errors->isEmpty();
 }
 
 QString HeadlessOptions::noRedactWarning()
 {
-    return tr("warning: --no-redact: credentials (Authorization, cookies, API keys, tokens, passwords) are printed "
-              "and exported as they are; do not share the output");
+    return Tr::tr("warning: --no-redact: credentials (Authorization, cookies, API keys, tokens, passwords) are printed "
+                  "and exported as they are; do not share the output");
 }
 
 } // namespace RetryLab::Cli

@@ -36,8 +36,6 @@ public:
     /// False with `error` set on a usage error.
     bool parse(QCommandLineParser &parser, const QStringList &arguments, QString *error);
     bool helpRequested() const { return m_help; }
-    /// The parser's help with "Usage: retrylab COMMAND ..." as its first line.
-    static QString helpText(const QCommandLineParser &parser, const QString &usage);
 
     std::optional<quint64> seed() const { return m_seed; }
     bool quiet() const { return m_quiet; }

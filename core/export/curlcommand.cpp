@@ -3,6 +3,7 @@
 #include "core/export/curlretryflags.h"
 #include "core/http/redactor.h"
 #include "core/policy/classifier.h"
+#include "core/util/coretr.h"
 
 #include <QCoreApplication>
 #include <QLoggingCategory>
@@ -13,11 +14,6 @@ Q_LOGGING_CATEGORY(lcCurlCommand, "retrylab.core.curlcommand")
 namespace RetryLab::Core::CurlCommand {
 
 namespace {
-
-QString tr(const char *text)
-{
-    return QCoreApplication::translate("RetryLab::Core", text);
-}
 
 // Text a single-quoted shell argument carries unchanged: UTF-8 without control
 // characters other than tab and line ends.
@@ -82,8 +78,8 @@ Command build(const RequestSpec &request, const ExportOptions &options, const st
     if (method.isEmpty())
         method = "GET";
     if (request.kind == RequestSpec::Kind::ReadModifyWrite) {
-        command.notes.append(tr("A read-modify-write request is a GET, a change and a PUT with If-Match; this "
-                                "command sends only the request as composed."));
+        command.notes.append(Tr::tr("A read-modify-write request is a GET, a change and a PUT with If-Match; this "
+                                    "command sends only the request as composed."));
     }
 
     HeaderList headers = request.headers;
@@ -94,8 +90,8 @@ Command build(const RequestSpec &request, const ExportOptions &options, const st
     const QByteArray body = redactor.body(request.body, headers);
     const QUrl url = redactor.url(request.url);
     if (options.redactCredentials && (shownHeaders != headers || body != request.body || url != request.url)) {
-        command.notes.append(tr("Credentials are redacted: the command will not authenticate until they are put "
-                                "back."));
+        command.notes.append(Tr::tr("Credentials are redacted: the command will not authenticate until they are put "
+                                    "back."));
     }
     if (!options.redactCredentials)
         command.notes.append(ExportOptions::credentialsWarning());
@@ -113,14 +109,15 @@ Command build(const RequestSpec &request, const ExportOptions &options, const st
         QByteArray value = rawValue;
         if (value.contains('\r') || value.contains('\n')) {
             value.replace('\r', ' ').replace('\n', ' ');
-            command.notes.append(tr("Line breaks in header %1 were replaced by spaces: a header value cannot hold "
-                                    "them.")
+            command.notes.append(Tr::tr("Line breaks in header %1 were replaced by spaces: a header value cannot hold "
+                                        "them.")
                                      .arg(QString::fromLatin1(name)));
         }
         QString shownValue = QString::fromUtf8(value);
         if (shownValue.toUtf8() != value) {
             shownValue = QString::fromLatin1(value);
-            command.notes.append(tr("Header %1 is not UTF-8; it was read as Latin-1.").arg(QString::fromLatin1(name)));
+            command.notes.append(
+                Tr::tr("Header %1 is not UTF-8; it was read as Latin-1.").arg(QString::fromLatin1(name)));
         }
         // "Name;" is curl's way to send a header with an empty value.
         const QString header = shownValue.isEmpty()

@@ -2,6 +2,7 @@
 
 #include "core/http/httpstatuslist.h"
 #include "core/policy/backoff.h"
+#include "core/util/coretr.h"
 
 #include <QCoreApplication>
 #include <QLocale>
@@ -15,11 +16,6 @@ Q_LOGGING_CATEGORY(lcCurlRetryFlags, "retrylab.core.curlretryflags")
 namespace RetryLab::Core::CurlRetryFlags {
 
 namespace {
-
-QString tr(const char *text)
-{
-    return QCoreApplication::translate("RetryLab::Core", text);
-}
 
 // curl's own backoff when --retry-delay is not given: 1 s, doubled up to 10 minutes.
 constexpr double curlFirstWaitMs = 1000.0;
@@ -98,13 +94,13 @@ Flags fromPolicy(const BackoffPolicy &p)
         // Bounded by the deadline alone: allow as many retries as could fit, and
         // let --retry-max-time stop them.
         retries = int(std::max<qint64>(1, previewSchedule(p, maxPreviewRetries, 0, 0).retriesWithinDeadline));
-        notes.append(tr("The policy is bounded only by its deadline; --retry %1 is the most retries that fit, and "
-                        "--retry-max-time stops them.")
+        notes.append(Tr::tr("The policy is bounded only by its deadline; --retry %1 is the most retries that fit, and "
+                            "--retry-max-time stops them.")
                          .arg(retries));
     }
 
     if (retries == 0) {
-        notes.append(tr("The policy makes a single attempt, so no --retry is given."));
+        notes.append(Tr::tr("The policy makes a single attempt, so no --retry is given."));
     } else {
         args << QStringLiteral("--retry") << QString::number(retries);
 
@@ -112,8 +108,8 @@ Flags fromPolicy(const BackoffPolicy &p)
             && p.multiplier == curlWaitMultiplier;
         if (curlsOwnBackoff) {
             if (p.maxBackoffMs != curlMaxWaitMs) {
-                notes.append(tr("curl's own backoff (1 s, doubled) matches the policy, but grows to 10 minutes; "
-                                "curl cannot cap it at %1 s.")
+                notes.append(Tr::tr("curl's own backoff (1 s, doubled) matches the policy, but grows to 10 minutes; "
+                                    "curl cannot cap it at %1 s.")
                                  .arg(secondsText(p.maxBackoffMs)));
             }
         } else {
@@ -122,21 +118,21 @@ Flags fromPolicy(const BackoffPolicy &p)
             switch (p.algorithm) {
             case BackoffAlgorithm::Constant:
                 if (double(seconds) * 1000.0 != p.baseDelayMs) {
-                    notes.append(tr("curl's --retry-delay takes whole seconds: %1 ms became %2 s.")
+                    notes.append(Tr::tr("curl's --retry-delay takes whole seconds: %1 ms became %2 s.")
                                      .arg(p.baseDelayMs)
                                      .arg(seconds));
                 }
                 break;
             case BackoffAlgorithm::Immediate:
-                notes.append(tr("curl cannot retry at once (--retry-delay 0 means its default backoff); 1 s is the "
-                                "shortest wait it takes."));
+                notes.append(Tr::tr("curl cannot retry at once (--retry-delay 0 means its default backoff); 1 s is the "
+                                    "shortest wait it takes."));
                 break;
             case BackoffAlgorithm::Linear:
-                notes.append(tr("curl cannot grow the wait linearly; every wait is %1 s.").arg(seconds));
+                notes.append(Tr::tr("curl cannot grow the wait linearly; every wait is %1 s.").arg(seconds));
                 break;
             default:
-                notes.append(tr("curl cannot grow the wait from %1 ms by %2 per retry (its own backoff is 1 s, "
-                                "doubled); with --retry-delay every wait is %3 s.")
+                notes.append(Tr::tr("curl cannot grow the wait from %1 ms by %2 per retry (its own backoff is 1 s, "
+                                    "doubled); with --retry-delay every wait is %3 s.")
                                  .arg(p.baseDelayMs)
                                  .arg(p.multiplier)
                                  .arg(seconds));
@@ -144,15 +140,15 @@ Flags fromPolicy(const BackoffPolicy &p)
             }
         }
         if (hasJitter(p)) {
-            notes.append(tr("curl has no jitter: every client waits exactly the same time, so clients that failed "
-                            "together retry together."));
+            notes.append(Tr::tr("curl has no jitter: every client waits exactly the same time, so clients that failed "
+                                "together retry together."));
         }
         if (p.classification.honourRetryAfter) {
-            notes.append(tr("curl honours Retry-After (since 7.66.0) but has no option to cap it; the policy caps "
-                            "it at %1 s.")
+            notes.append(Tr::tr("curl honours Retry-After (since 7.66.0) but has no option to cap it; the policy caps "
+                                "it at %1 s.")
                              .arg(secondsText(p.classification.maxRetryAfterMs)));
         } else {
-            notes.append(tr("curl always honours Retry-After; the policy ignores it."));
+            notes.append(Tr::tr("curl always honours Retry-After; the policy ignores it."));
         }
     }
 
@@ -160,11 +156,11 @@ Flags fromPolicy(const BackoffPolicy &p)
         const qint64 seconds = std::max<qint64>(1, qint64(std::ceil(p.deadlineMs / 1000.0)));
         args << QStringLiteral("--retry-max-time") << QString::number(seconds);
         if (double(seconds) * 1000.0 != p.deadlineMs)
-            notes.append(tr("--retry-max-time takes whole seconds: the deadline of %1 ms became %2 s.")
+            notes.append(Tr::tr("--retry-max-time takes whole seconds: the deadline of %1 ms became %2 s.")
                              .arg(p.deadlineMs)
                              .arg(seconds));
-        notes.append(tr("--retry-max-time only stops new retries: a transfer already running may go past it, and "
-                        "curl does not give up early when the next wait would cross it."));
+        notes.append(Tr::tr("--retry-max-time only stops new retries: a transfer already running may go past it, and "
+                            "curl does not give up early when the next wait would cross it."));
     }
     if (p.attemptTimeoutMs > 0.0)
         args << QStringLiteral("--max-time") << decimalSeconds(p.attemptTimeoutMs);
@@ -188,19 +184,20 @@ Flags fromPolicy(const BackoffPolicy &p)
         }
         if (retriesEveryFault) {
             args << QStringLiteral("--retry-all-errors");
-            notes.append(tr("--retry-all-errors (curl 7.71.0) makes curl retry every transport error, as the policy "
-                            "does; with piped output it may write data twice."));
+            notes.append(
+                Tr::tr("--retry-all-errors (curl 7.71.0) makes curl retry every transport error, as the policy "
+                       "does; with piped output it may write data twice."));
         } else {
             if (retried(NetworkFaultClass::ConnectionRefused))
                 args << QStringLiteral("--retry-connrefused");
             if (!notRetriedByCurl.isEmpty()) {
-                notes.append(tr("curl treats %1 as permanent and will not retry them; --retry-all-errors would, "
-                                "but it would also retry the faults the policy gives up on.")
+                notes.append(Tr::tr("curl treats %1 as permanent and will not retry them; --retry-all-errors would, "
+                                    "but it would also retry the faults the policy gives up on.")
                                  .arg(notRetriedByCurl.join(QStringLiteral(", "))));
             }
         }
         if (!retried(NetworkFaultClass::Timeout))
-            notes.append(tr("curl always retries timeouts; the policy gives up on them."));
+            notes.append(Tr::tr("curl always retries timeouts; the policy gives up on them."));
 
         QList<int> policyStatuses(
             p.classification.retryableStatuses.cbegin(), p.classification.retryableStatuses.cend());
@@ -217,22 +214,23 @@ Flags fromPolicy(const BackoffPolicy &p)
                 missing.append(s);
         }
         if (!extra.isEmpty()) {
-            notes.append(tr("curl retries only HTTP 408, 429, 500, 502, 503 and 504; it cannot retry %1 alone "
-                            "(--fail with --retry-all-errors would retry every HTTP error).")
+            notes.append(Tr::tr("curl retries only HTTP 408, 429, 500, 502, 503 and 504; it cannot retry %1 alone "
+                                "(--fail with --retry-all-errors would retry every HTTP error).")
                              .arg(HttpStatusList::format(extra)));
         }
         if (!missing.isEmpty())
             notes.append(
-                tr("curl also retries HTTP %1, which the policy does not.").arg(HttpStatusList::format(missing)));
+                Tr::tr("curl also retries HTTP %1, which the policy does not.").arg(HttpStatusList::format(missing)));
         if (!p.classification.retryNonIdempotent) {
-            notes.append(tr("curl retries every method, POST and PATCH included; the policy retries those only when "
-                            "marked idempotent or sent with an Idempotency-Key."));
+            notes.append(
+                Tr::tr("curl retries every method, POST and PATCH included; the policy retries those only when "
+                       "marked idempotent or sent with an Idempotency-Key."));
         }
     }
     if (p.circuitBreaker.enabled)
-        notes.append(tr("curl has no circuit breaker."));
+        notes.append(Tr::tr("curl has no circuit breaker."));
     if (p.retryBudget.kind != RetryBudgetKind::None)
-        notes.append(tr("curl has no retry budget; each curl process retries on its own."));
+        notes.append(Tr::tr("curl has no retry budget; each curl process retries on its own."));
 
     qCDebug(lcCurlRetryFlags) << p.name << "->" << args;
     return flags;

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "core/util/coretr.h"
+
 #include <QCoreApplication>
 #include <QString>
 
@@ -15,9 +17,8 @@ struct ExportOptions
     /// The warning an unredacted export carries (a field, property or comment).
     static QString credentialsWarning()
     {
-        return QCoreApplication::translate("RetryLab::Core",
-            "This export was made without redaction: it contains credentials (Authorization, cookies, "
-            "API keys, tokens, passwords). Do not share it.");
+        return Tr::tr("This export was made without redaction: it contains credentials (Authorization, cookies, "
+                      "API keys, tokens, passwords). Do not share it.");
     }
 };
 

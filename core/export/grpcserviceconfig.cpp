@@ -2,6 +2,7 @@
 
 #include "core/http/httpstatuslist.h"
 #include "core/policy/backoff.h"
+#include "core/util/coretr.h"
 
 #include <QCoreApplication>
 #include <QJsonArray>
@@ -16,11 +17,6 @@ Q_LOGGING_CATEGORY(lcGrpcServiceConfig, "retrylab.core.grpcserviceconfig")
 namespace RetryLab::Core::GrpcServiceConfig {
 
 namespace {
-
-QString tr(const char *text)
-{
-    return QCoreApplication::translate("RetryLab::Core", text);
-}
 
 // gRPC reports failures to connect, and connections that break, as UNAVAILABLE.
 const QString unavailable = QStringLiteral("UNAVAILABLE");
@@ -88,14 +84,14 @@ Export fromPolicy(const BackoffPolicy &p, const QString &service, const QString 
     if (maxAttempts == 0) {
         // The most retries the deadline leaves room for, as the policy preview counts them.
         maxAttempts = int(std::max<qint64>(0, previewSchedule(p, maxPreviewRetries, 0, 0).retriesWithinDeadline)) + 1;
-        warnings.append(tr("The policy is bounded only by its deadline; gRPC needs maxAttempts, so %1 was written "
-                           "(the most attempts that fit into %2 s at the shortest waits).")
+        warnings.append(Tr::tr("The policy is bounded only by its deadline; gRPC needs maxAttempts, so %1 was written "
+                               "(the most attempts that fit into %2 s at the shortest waits).")
                             .arg(maxAttempts)
                             .arg(secondsText(p.deadlineMs)));
     }
     if (maxAttempts > clientMaxAttempts) {
-        warnings.append(tr("maxAttempts %1 is above %2: gRPC clients treat it as %2 unless the channel raises "
-                           "the limit.")
+        warnings.append(Tr::tr("maxAttempts %1 is above %2: gRPC clients treat it as %2 unless the channel raises "
+                               "the limit.")
                             .arg(maxAttempts)
                             .arg(clientMaxAttempts));
     }
@@ -109,53 +105,55 @@ Export fromPolicy(const BackoffPolicy &p, const QString &service, const QString 
     case BackoffAlgorithm::FullJitter:
         break; // exactly gRPC's random(0, min(initialBackoff * multiplier^(n-1), maxBackoff))
     case BackoffAlgorithm::Exponential:
-        warnings.append(tr("gRPC always waits a random time in [0, backoff]; it cannot wait the exact exponential "
-                           "delay without jitter."));
+        warnings.append(Tr::tr("gRPC always waits a random time in [0, backoff]; it cannot wait the exact exponential "
+                               "delay without jitter."));
         break;
     case BackoffAlgorithm::GoogleTruncatedExponential:
     case BackoffAlgorithm::IamTruncatedExponential:
-        warnings.append(tr("gRPC cannot add the policy's random 0-%1 ms to the exponential delay; it waits a random "
-                           "time in [0, backoff] instead.")
-                            .arg(p.jitterMs));
+        warnings.append(
+            Tr::tr("gRPC cannot add the policy's random 0-%1 ms to the exponential delay; it waits a random "
+                   "time in [0, backoff] instead.")
+                .arg(p.jitterMs));
         break;
     case BackoffAlgorithm::EqualJitter:
-        warnings.append(tr("gRPC has no equal jitter (half fixed, half random); it waits a random time in "
-                           "[0, backoff] instead."));
+        warnings.append(Tr::tr("gRPC has no equal jitter (half fixed, half random); it waits a random time in "
+                               "[0, backoff] instead."));
         break;
     case BackoffAlgorithm::DecorrelatedJitter:
-        warnings.append(tr("gRPC has no decorrelated jitter; the export uses gRPC's random(0, backoff) with the "
-                           "policy's base, multiplier and cap."));
+        warnings.append(Tr::tr("gRPC has no decorrelated jitter; the export uses gRPC's random(0, backoff) with the "
+                               "policy's base, multiplier and cap."));
         break;
     case BackoffAlgorithm::ProportionalJitter:
-        warnings.append(tr("gRPC's retries do not use proportional jitter (+/-%1%); they wait a random time in "
-                           "[0, backoff].")
+        warnings.append(Tr::tr("gRPC's retries do not use proportional jitter (+/-%1%); they wait a random time in "
+                               "[0, backoff].")
                             .arg(p.jitterFraction * 100.0));
         break;
     case BackoffAlgorithm::Constant:
         maxMs = initialMs;
         multiplier = 1.0;
-        warnings.append(tr("gRPC cannot wait a constant %1 ms; with multiplier 1 it waits a random time in "
-                           "[0, %1 ms].")
+        warnings.append(Tr::tr("gRPC cannot wait a constant %1 ms; with multiplier 1 it waits a random time in "
+                               "[0, %1 ms].")
                             .arg(p.baseDelayMs));
         break;
     case BackoffAlgorithm::Linear:
         multiplier = 1.0;
-        warnings.append(tr("gRPC cannot grow the wait linearly; the export uses multiplier 1, so every wait is a "
-                           "random time in [0, %1 ms].")
+        warnings.append(Tr::tr("gRPC cannot grow the wait linearly; the export uses multiplier 1, so every wait is a "
+                               "random time in [0, %1 ms].")
                             .arg(p.baseDelayMs));
         break;
     case BackoffAlgorithm::Immediate:
         initialMs = 0.0;
         maxMs = 0.0;
         multiplier = 1.0;
-        warnings.append(tr("gRPC cannot retry at once; the shortest backoff it accepts was written."));
+        warnings.append(Tr::tr("gRPC cannot retry at once; the shortest backoff it accepts was written."));
         break;
     }
     // gRPC requires both durations and the multiplier to be greater than zero.
     constexpr double smallestMs = 0.001;
     if (initialMs <= 0.0) {
         if (a != BackoffAlgorithm::Immediate)
-            warnings.append(tr("gRPC requires initialBackoff > 0; %1 was written.").arg(durationString(smallestMs)));
+            warnings.append(
+                Tr::tr("gRPC requires initialBackoff > 0; %1 was written.").arg(durationString(smallestMs)));
         initialMs = smallestMs;
     }
     maxMs = std::max(maxMs, initialMs);
@@ -177,7 +175,7 @@ Export fromPolicy(const BackoffPolicy &p, const QString &service, const QString 
         }
     }
     if (!unmapped.isEmpty()) {
-        warnings.append(tr("HTTP %1 has no gRPC status code of its own and is not retried by the export.")
+        warnings.append(Tr::tr("HTTP %1 has no gRPC status code of its own and is not retried by the export.")
                             .arg(HttpStatusList::format(unmapped)));
     }
 
@@ -189,23 +187,23 @@ Export fromPolicy(const BackoffPolicy &p, const QString &service, const QString 
         || retries(NetworkFaultClass::ConnectionReset) || retries(NetworkFaultClass::BrokenStream);
     if (retriesConnectionFaults && !codes.contains(unavailable)) {
         codes.append(unavailable);
-        warnings.append(tr("UNAVAILABLE was added because the policy retries connection failures, which gRPC "
-                           "reports as UNAVAILABLE; gRPC will retry every UNAVAILABLE status too."));
+        warnings.append(Tr::tr("UNAVAILABLE was added because the policy retries connection failures, which gRPC "
+                               "reports as UNAVAILABLE; gRPC will retry every UNAVAILABLE status too."));
     } else if (!retriesConnectionFaults && codes.contains(unavailable)) {
-        warnings.append(tr("gRPC reports failed and broken connections as UNAVAILABLE, so it will retry them, "
-                           "although the policy gives up on them."));
+        warnings.append(Tr::tr("gRPC reports failed and broken connections as UNAVAILABLE, so it will retry them, "
+                               "although the policy gives up on them."));
     }
     if (retries(NetworkFaultClass::Timeout)) {
-        warnings.append(tr("The policy retries timed-out attempts; gRPC has no per-attempt timeout in "
-                           "retryPolicy, and a call whose deadline expired is not retried."));
+        warnings.append(Tr::tr("The policy retries timed-out attempts; gRPC has no per-attempt timeout in "
+                               "retryPolicy, and a call whose deadline expired is not retried."));
     }
     if (p.classification.retryConflictAborted) {
-        warnings.append(tr("409 ABORTED restarts a whole read-modify-write sequence in RetryLab; gRPC can only "
-                           "retry the single call, so the application must restart the sequence itself."));
+        warnings.append(Tr::tr("409 ABORTED restarts a whole read-modify-write sequence in RetryLab; gRPC can only "
+                               "retry the single call, so the application must restart the sequence itself."));
     }
     if (!p.classification.retryNonIdempotent) {
-        warnings.append(tr("gRPC cannot mark methods idempotent: it retries every call of the methods named here, "
-                           "so name only idempotent methods."));
+        warnings.append(Tr::tr("gRPC cannot mark methods idempotent: it retries every call of the methods named here, "
+                               "so name only idempotent methods."));
     }
 
     // ---- method config
@@ -215,15 +213,15 @@ Export fromPolicy(const BackoffPolicy &p, const QString &service, const QString 
     if (!method.isEmpty())
         name.insert(QStringLiteral("method"), method);
     if (service.isEmpty() && !method.isEmpty())
-        warnings.append(tr("A method name needs a service name; gRPC rejects a name with only a method."));
+        warnings.append(Tr::tr("A method name needs a service name; gRPC rejects a name with only a method."));
     QJsonObject methodConfig{{QStringLiteral("name"), QJsonArray{name}}};
 
     if (maxAttempts < 2) {
-        warnings.append(tr("The policy makes a single attempt; gRPC requires maxAttempts >= 2, so no retryPolicy "
-                           "was written."));
+        warnings.append(Tr::tr("The policy makes a single attempt; gRPC requires maxAttempts >= 2, so no retryPolicy "
+                               "was written."));
     } else if (codes.isEmpty()) {
-        warnings.append(tr("No retryable status maps to a gRPC code; gRPC requires a non-empty "
-                           "retryableStatusCodes, so no retryPolicy was written."));
+        warnings.append(Tr::tr("No retryable status maps to a gRPC code; gRPC requires a non-empty "
+                               "retryableStatusCodes, so no retryPolicy was written."));
     } else {
         QJsonArray codeArray;
         for (const QString &code : std::as_const(codes))
@@ -241,20 +239,20 @@ Export fromPolicy(const BackoffPolicy &p, const QString &service, const QString 
     // ---- deadline and timeouts
     if (p.deadlineMs > 0.0) {
         methodConfig.insert(QStringLiteral("timeout"), durationString(p.deadlineMs));
-        warnings.append(tr("The deadline became the method's timeout, which bounds the whole call as in RetryLab, "
-                           "but gRPC does not give up early when the next backoff would cross it: the call fails "
-                           "only when the deadline has passed."));
+        warnings.append(Tr::tr("The deadline became the method's timeout, which bounds the whole call as in RetryLab, "
+                               "but gRPC does not give up early when the next backoff would cross it: the call fails "
+                               "only when the deadline has passed."));
     }
     if (p.attemptTimeoutMs > 0.0) {
-        warnings.append(
-            tr("The per-attempt timeout of %1 ms cannot be expressed in a gRPC retryPolicy.").arg(p.attemptTimeoutMs));
+        warnings.append(Tr::tr("The per-attempt timeout of %1 ms cannot be expressed in a gRPC retryPolicy.")
+                            .arg(p.attemptTimeoutMs));
     }
     if (p.classification.honourRetryAfter) {
-        warnings.append(tr("gRPC ignores Retry-After; a gRPC server asks for a delay with the "
-                           "grpc-retry-pushback-ms trailer instead."));
+        warnings.append(Tr::tr("gRPC ignores Retry-After; a gRPC server asks for a delay with the "
+                               "grpc-retry-pushback-ms trailer instead."));
     }
     if (p.circuitBreaker.enabled)
-        warnings.append(tr("gRPC has no circuit breaker in its service config; the breaker was not exported."));
+        warnings.append(Tr::tr("gRPC has no circuit breaker in its service config; the breaker was not exported."));
 
     QJsonObject config{{QStringLiteral("methodConfig"), QJsonArray{methodConfig}}};
 
@@ -265,18 +263,18 @@ Export fromPolicy(const BackoffPolicy &p, const QString &service, const QString 
         const double maxTokens = std::max(1.0, std::round(budget.grpcMaxTokens));
         const double tokenRatio = std::max(0.001, std::round(budget.grpcTokenRatio * 1000.0) / 1000.0);
         if (maxTokens != budget.grpcMaxTokens)
-            warnings.append(tr("retryThrottling.maxTokens must be a whole number > 0; %1 became %2.")
+            warnings.append(Tr::tr("retryThrottling.maxTokens must be a whole number > 0; %1 became %2.")
                                 .arg(budget.grpcMaxTokens)
                                 .arg(maxTokens));
         if (tokenRatio != budget.grpcTokenRatio)
-            warnings.append(tr("retryThrottling.tokenRatio keeps three decimals and must be > 0; %1 became %2.")
+            warnings.append(Tr::tr("retryThrottling.tokenRatio keeps three decimals and must be > 0; %1 became %2.")
                                 .arg(budget.grpcTokenRatio)
                                 .arg(tokenRatio));
         config.insert(QStringLiteral("retryThrottling"),
             QJsonObject{{QStringLiteral("maxTokens"), maxTokens}, {QStringLiteral("tokenRatio"), tokenRatio}});
     } else if (budget.kind == RetryBudgetKind::AwsStandard) {
-        warnings.append(tr("gRPC cannot express the AWS retry quota; its retryThrottling works differently, so the "
-                           "budget was not exported."));
+        warnings.append(Tr::tr("gRPC cannot express the AWS retry quota; its retryThrottling works differently, so the "
+                               "budget was not exported."));
     }
 
     out.serviceConfig = config;

@@ -2,6 +2,7 @@
 
 #include "core/http/redactor.h"
 #include "core/policy/policyjson.h"
+#include "core/util/coretr.h"
 #include "core/util/exportfile.h"
 #include "core/util/version.h"
 
@@ -22,11 +23,6 @@ Q_LOGGING_CATEGORY(lcReportJson, "retrylab.core.reportjson")
 namespace RetryLab::Core::ReportJson {
 
 namespace {
-
-QString tr(const char *text)
-{
-    return QCoreApplication::translate("RetryLab::Core", text);
-}
 
 // Largest integer a JSON number (a double) holds exactly.
 constexpr qint64 maxExactInteger = qint64(1) << 53;
@@ -221,14 +217,14 @@ public:
     void fail(const QString &key, const QString &message)
     {
         if (m_error->isEmpty())
-            *m_error = tr("field \"%1\": %2").arg(path(key), message);
+            *m_error = Tr::tr("field \"%1\": %2").arg(path(key), message);
     }
 
     QJsonValue value(const QString &key, bool required)
     {
         const QJsonValue v = m_object.value(key);
         if (v.isUndefined() && required)
-            fail(key, tr("missing"));
+            fail(key, Tr::tr("missing"));
         return v;
     }
 
@@ -238,7 +234,7 @@ public:
         if (v.isUndefined() || v.isNull())
             return {};
         if (!v.isString())
-            fail(key, tr("expected a string"));
+            fail(key, Tr::tr("expected a string"));
         return v.toString();
     }
 
@@ -248,7 +244,7 @@ public:
         if (v.isUndefined())
             return fallback;
         if (!v.isBool())
-            fail(key, tr("expected true or false"));
+            fail(key, Tr::tr("expected true or false"));
         return v.toBool();
     }
 
@@ -261,7 +257,7 @@ public:
         if (v.isNull())
             return std::nan("");
         if (!v.isDouble())
-            fail(key, tr("expected a number"));
+            fail(key, Tr::tr("expected a number"));
         return v.toDouble();
     }
 
@@ -271,7 +267,7 @@ public:
         if (v.isUndefined() || v.isNull())
             return std::nullopt;
         if (!v.isDouble()) {
-            fail(key, tr("expected a number or null"));
+            fail(key, Tr::tr("expected a number or null"));
             return std::nullopt;
         }
         return v.toDouble();
@@ -294,11 +290,11 @@ public:
             result = v.toString().toLongLong(&ok);
         }
         if (!ok) {
-            fail(key, tr("expected a whole number"));
+            fail(key, Tr::tr("expected a whole number"));
             return fallback;
         }
         if (result < min || result > max) {
-            fail(key, tr("%1 is out of range (%2 to %3)").arg(result).arg(min).arg(max));
+            fail(key, Tr::tr("%1 is out of range (%2 to %3)").arg(result).arg(min).arg(max));
             return fallback;
         }
         return result;
@@ -317,7 +313,7 @@ public:
             result = v.toString().toULongLong(&ok);
         }
         if (!ok && !v.isUndefined())
-            fail(key, tr("expected a request id (a whole number of 0 or more)"));
+            fail(key, Tr::tr("expected a request id (a whole number of 0 or more)"));
         return result;
     }
 
@@ -347,10 +343,10 @@ public:
             const auto decoded = QByteArray::fromBase64Encoding(encoded, QByteArray::AbortOnBase64DecodingErrors);
             if (decoded)
                 return *decoded;
-            fail(key, tr("invalid base64"));
+            fail(key, Tr::tr("invalid base64"));
             return {};
         }
-        fail(key, tr("expected a string or {\"base64\": \"...\"}"));
+        fail(key, Tr::tr("expected a string or {\"base64\": \"...\"}"));
         return {};
     }
 
@@ -361,7 +357,7 @@ public:
             return {};
         const QUrl u(text, QUrl::StrictMode);
         if (!u.isValid())
-            fail(key, tr("not a valid URL: %1").arg(u.errorString()));
+            fail(key, Tr::tr("not a valid URL: %1").arg(u.errorString()));
         return u;
     }
 
@@ -372,7 +368,7 @@ public:
             return {};
         QDateTime t = QDateTime::fromString(text, Qt::ISODateWithMs);
         if (!t.isValid()) {
-            fail(key, tr("expected an ISO 8601 date and time, got \"%1\"").arg(text.left(40)));
+            fail(key, Tr::tr("expected an ISO 8601 date and time, got \"%1\"").arg(text.left(40)));
             return {};
         }
         return t.toUTC();
@@ -386,7 +382,7 @@ public:
         if (v.isUndefined() || v.isNull())
             return -1;
         if (!v.isDouble() || !std::isfinite(v.toDouble()) || std::abs(v.toDouble()) > 9e12) {
-            fail(name, tr("expected milliseconds or null"));
+            fail(name, Tr::tr("expected milliseconds or null"));
             return -1;
         }
         return epochNs + std::llround(v.toDouble() * 1e6);
@@ -398,7 +394,7 @@ public:
         if (v.isUndefined())
             return 0;
         if (!v.isDouble() || !std::isfinite(v.toDouble()) || std::abs(v.toDouble()) > 9e12) {
-            fail(key, tr("expected milliseconds"));
+            fail(key, Tr::tr("expected milliseconds"));
             return 0;
         }
         return std::llround(v.toDouble() * 1e6);
@@ -411,19 +407,19 @@ public:
         if (v.isUndefined())
             return list;
         if (!v.isArray()) {
-            fail(key, tr("expected an array of {\"name\", \"value\"} objects"));
+            fail(key, Tr::tr("expected an array of {\"name\", \"value\"} objects"));
             return list;
         }
         const QJsonArray array = v.toArray();
         for (qsizetype i = 0; i < array.size() && !failed(); ++i) {
             const QString itemKey = QStringLiteral("%1[%2]").arg(key).arg(i);
             if (!array.at(i).isObject()) {
-                fail(itemKey, tr("expected an object with \"name\" and \"value\""));
+                fail(itemKey, Tr::tr("expected an object with \"name\" and \"value\""));
                 break;
             }
             const QJsonObject header = array.at(i).toObject();
             if (!header.contains(QStringLiteral("name")) || !header.contains(QStringLiteral("value"))) {
-                fail(itemKey, tr("expected an object with \"name\" and \"value\""));
+                fail(itemKey, Tr::tr("expected an object with \"name\" and \"value\""));
                 break;
             }
             const QByteArray name = bytesOf(header.value(QStringLiteral("name")), itemKey + QLatin1String(".name"));
@@ -440,7 +436,7 @@ public:
         if (v.isUndefined())
             return {};
         if (!v.isArray())
-            fail(key, tr("expected an array"));
+            fail(key, Tr::tr("expected an array"));
         return v.toArray();
     }
 
@@ -457,7 +453,7 @@ public:
         QStringList names;
         for (T each : all)
             names.append(nameOf(each));
-        fail(key, tr("unknown value \"%1\" (known: %2)").arg(text, names.join(QStringLiteral(", "))));
+        fail(key, Tr::tr("unknown value \"%1\" (known: %2)").arg(text, names.join(QStringLiteral(", "))));
         return fallback;
     }
 
@@ -482,7 +478,7 @@ std::optional<QJsonObject> elementObject(const QJsonArray &array, qsizetype i, c
     if (array.at(i).isObject())
         return array.at(i).toObject();
     if (error->isEmpty())
-        *error = tr("field \"%1[%2]\": expected an object").arg(path).arg(i);
+        *error = Tr::tr("field \"%1[%2]\": expected an object").arg(path).arg(i);
     return std::nullopt;
 }
 
@@ -533,7 +529,7 @@ AttemptRecord readAttempt(Fields &f, qint64 epochNs)
         if (ok)
             a.networkError = QNetworkReply::NetworkError(code);
         else
-            f.fail(QStringLiteral("networkError"), tr("unknown network error \"%1\"").arg(errorName));
+            f.fail(QStringLiteral("networkError"), Tr::tr("unknown network error \"%1\"").arg(errorName));
     }
     a.errorString = f.string(QStringLiteral("errorString"));
     a.responseHeaders = f.headers(QStringLiteral("responseHeaders"));
@@ -579,7 +575,8 @@ ExpectationResult readExpectation(Fields &f)
         if (v.isString())
             id = v.toString().toULongLong(&ok);
         if (!ok) {
-            f.fail(QStringLiteral("requestIds[%1]").arg(i), tr("expected a request id (a whole number of 0 or more)"));
+            f.fail(
+                QStringLiteral("requestIds[%1]").arg(i), Tr::tr("expected a request id (a whole number of 0 or more)"));
             break;
         }
         e.requestIds.append(id);
@@ -678,11 +675,12 @@ Result<Report> fromJsonObject(const QJsonObject &object)
 
     const QString format = top.string(QStringLiteral("format"), true);
     if (!top.failed() && format != QLatin1String(formatName))
-        top.fail(QStringLiteral("format"), tr("expected \"%1\", got \"%2\"").arg(QLatin1String(formatName), format));
+        top.fail(
+            QStringLiteral("format"), Tr::tr("expected \"%1\", got \"%2\"").arg(QLatin1String(formatName), format));
     const qint64 version = top.integer(QStringLiteral("version"), 0, true);
     if (!top.failed() && (version < 1 || version > formatVersion))
         top.fail(QStringLiteral("version"),
-            tr("version %1 is not supported (this build reads up to %2)").arg(version).arg(formatVersion));
+            Tr::tr("version %1 is not supported (this build reads up to %2)").arg(version).arg(formatVersion));
     if (top.failed())
         return Result<Report>::failure(error);
 
@@ -693,13 +691,13 @@ Result<Report> fromJsonObject(const QJsonObject &object)
     const QJsonValue policy = top.value(QStringLiteral("policy"), true);
     if (!top.failed()) {
         if (!policy.isObject()) {
-            top.fail(QStringLiteral("policy"), tr("expected an object"));
+            top.fail(QStringLiteral("policy"), Tr::tr("expected an object"));
         } else {
             auto parsed = PolicyJson::fromJsonObject(policy.toObject());
             if (parsed)
                 report.run.policy = std::move(parsed).value();
             else if (error.isEmpty())
-                error = tr("in \"policy\": %1").arg(parsed.error());
+                error = Tr::tr("in \"policy\": %1").arg(parsed.error());
         }
     }
 
@@ -710,7 +708,7 @@ Result<Report> fromJsonObject(const QJsonObject &object)
             if (parsed)
                 report.run.policies.append(std::move(parsed).value());
             else
-                error = tr("in \"policies[%1].policy\": %2").arg(i).arg(parsed.error());
+                error = Tr::tr("in \"policies[%1].policy\": %2").arg(i).arg(parsed.error());
         }
     }
 
@@ -722,7 +720,7 @@ Result<Report> fromJsonObject(const QJsonObject &object)
             const quint64 id = f.id(QStringLiteral("id"));
             RequestSpec spec = readRequest(f);
             if (error.isEmpty() && report.run.requests.contains(id))
-                f.fail(QStringLiteral("id"), tr("request %1 appears twice").arg(id));
+                f.fail(QStringLiteral("id"), Tr::tr("request %1 appears twice").arg(id));
             report.run.requests.insert(id, std::move(spec));
             const qint64 policyIndex = f.integer(QStringLiteral("policyIndex"), -1, false, 0, INT_MAX);
             if (policyIndex >= 0)
@@ -733,7 +731,7 @@ Result<Report> fromJsonObject(const QJsonObject &object)
     for (auto it = report.run.requestPolicies.cbegin(); it != report.run.requestPolicies.cend() && error.isEmpty();
          ++it) {
         if (it.value() >= report.run.policies.size()) {
-            error = tr("field \"policyIndex\" of request %1: %2 is not an index into \"policies\"")
+            error = Tr::tr("field \"policyIndex\" of request %1: %2 is not an index into \"policies\"")
                         .arg(it.key())
                         .arg(it.value());
         }
@@ -775,10 +773,10 @@ Result<Report> fromJson(const QByteArray &json)
     const QJsonDocument document = QJsonDocument::fromJson(json, &parseError);
     if (parseError.error != QJsonParseError::NoError) {
         return Result<Report>::failure(
-            tr("not valid JSON at offset %1: %2").arg(parseError.offset).arg(parseError.errorString()));
+            Tr::tr("not valid JSON at offset %1: %2").arg(parseError.offset).arg(parseError.errorString()));
     }
     if (!document.isObject())
-        return Result<Report>::failure(tr("a report must hold a JSON object"));
+        return Result<Report>::failure(Tr::tr("a report must hold a JSON object"));
     return fromJsonObject(document.object());
 }
 
@@ -787,13 +785,13 @@ Result<Report> readFile(const QString &path)
     const QString shown = QDir::toNativeSeparators(path);
     QFile file(path);
     if (!file.open(QIODevice::ReadOnly))
-        return Result<Report>::failure(tr("cannot read %1: %2").arg(shown, file.errorString()));
+        return Result<Report>::failure(Tr::tr("cannot read %1: %2").arg(shown, file.errorString()));
     if (file.size() > maxReportBytes)
-        return Result<Report>::failure(tr("%1 is too large to be a report (%2 bytes)").arg(shown).arg(file.size()));
+        return Result<Report>::failure(Tr::tr("%1 is too large to be a report (%2 bytes)").arg(shown).arg(file.size()));
     auto result = fromJson(file.readAll());
     if (!result) {
         qCWarning(lcReportJson).noquote() << "cannot load" << shown << ":" << result.error();
-        return Result<Report>::failure(tr("%1: %2").arg(shown, result.error()));
+        return Result<Report>::failure(Tr::tr("%1: %2").arg(shown, result.error()));
     }
     return result;
 }

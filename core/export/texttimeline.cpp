@@ -1,6 +1,7 @@
 #include "core/export/texttimeline.h"
 
 #include "core/record/runstatistics.h"
+#include "core/util/coretr.h"
 
 #include <QCoreApplication>
 #include <QHash>
@@ -11,11 +12,6 @@
 namespace RetryLab::Core::TextTimeline {
 
 namespace {
-
-QString tr(const char *text, const char *disambiguation = nullptr, int n = -1)
-{
-    return QCoreApplication::translate("RetryLab::Core", text, disambiguation, n);
-}
 
 double msSinceStart(const RunRecord &run, qint64 ns)
 {
@@ -67,16 +63,16 @@ double tickStepMs(double spanMs, int width, int minColumns)
 QString formatTime(double ms)
 {
     if (ms == 0.0)
-        return tr("0 s");
+        return Tr::tr("0 s");
     if (std::abs(ms) < 1000.0)
-        return tr("%1 ms").arg(QString::number(ms, 'g', 4));
-    return tr("%1 s").arg(QString::number(ms / 1000.0, 'g', 4));
+        return Tr::tr("%1 ms").arg(QString::number(ms, 'g', 4));
+    return Tr::tr("%1 s").arg(QString::number(ms / 1000.0, 'g', 4));
 }
 
 QString legend()
 {
-    return tr("o succeeded   x failed, retried   ! failed for good   c cancelled   - waiting   "
-              "2-9 retried attempts in one column");
+    return Tr::tr("o succeeded   x failed, retried   ! failed for good   c cancelled   - waiting   "
+                  "2-9 retried attempts in one column");
 }
 
 QStringList render(const RunRecord &run, const QList<Lane> &lanes, const Options &options)
@@ -166,11 +162,11 @@ QStringList render(const RunRecord &run, const QList<Lane> &lanes, const Options
         if (result) {
             const QString total = formatTime(result->totalMs());
             summary = result->outcome == RequestOutcome::Succeeded
-                ? tr("%n attempt(s), %1", nullptr, result->attempts).arg(total)
-                : tr("%n attempt(s), %1 after %2", nullptr, result->attempts)
+                ? Tr::tr("%n attempt(s), %1", nullptr, result->attempts).arg(total)
+                : Tr::tr("%n attempt(s), %1 after %2", nullptr, result->attempts)
                       .arg(requestOutcomeName(result->outcome), total);
         } else {
-            summary = tr("%n attempt(s) so far", nullptr, static_cast<int>(own.size()));
+            summary = Tr::tr("%n attempt(s) so far", nullptr, static_cast<int>(own.size()));
         }
         lines.append(lane.label.leftJustified(labelWidth + 2) + QLatin1Char('|') + row + QLatin1Char('|')
             + QStringLiteral("  ") + summary);

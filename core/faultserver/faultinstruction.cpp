@@ -1,4 +1,5 @@
 #include "core/faultserver/faultinstruction.h"
+#include "core/util/coretr.h"
 
 #include <QCoreApplication>
 #include <QRegularExpression>
@@ -6,11 +7,6 @@
 namespace RetryLab::Core {
 
 namespace {
-
-QString tr(const char *text)
-{
-    return QCoreApplication::translate("RetryLab::Core", text);
-}
 
 // Digits only, at most nine of them, so that the value fits an int before the range check.
 std::optional<int> smallNumber(const QString &digits)
@@ -91,14 +87,14 @@ Result<FaultInstruction> FaultInstruction::parse(const QString &input)
         const auto status = smallNumber(m.captured(1));
         if (!status || *status < 200 || *status > 599) {
             return Result<FaultInstruction>::failure(
-                tr("\"%1\": the status must be from 200 to 599").arg(input.trimmed()));
+                Tr::tr("\"%1\": the status must be from 200 to 599").arg(input.trimmed()));
         }
         instruction.kind = Kind::Respond;
         instruction.status = *status;
         if (m.hasCaptured(2)) {
             const auto seconds = smallNumber(m.captured(2));
             if (!seconds || *seconds > maxRetryAfterSeconds) {
-                return Result<FaultInstruction>::failure(tr("\"%1\": Retry-After must be from 0 to %2 seconds")
+                return Result<FaultInstruction>::failure(Tr::tr("\"%1\": Retry-After must be from 0 to %2 seconds")
                                                              .arg(input.trimmed())
                                                              .arg(maxRetryAfterSeconds));
             }
@@ -110,7 +106,7 @@ Result<FaultInstruction> FaultInstruction::parse(const QString &input)
         const auto ms = smallNumber(m.captured(1));
         if (!ms || *ms > maxDelayMs) {
             return Result<FaultInstruction>::failure(
-                tr("\"%1\": the delay must be from 0 to %2 ms").arg(input.trimmed()).arg(maxDelayMs));
+                Tr::tr("\"%1\": the delay must be from 0 to %2 ms").arg(input.trimmed()).arg(maxDelayMs));
         }
         instruction.kind = Kind::Delay;
         instruction.milliseconds = *ms;
@@ -122,7 +118,7 @@ Result<FaultInstruction> FaultInstruction::parse(const QString &input)
         if (m.hasCaptured(1)) {
             const auto ms = smallNumber(m.captured(1));
             if (!ms || *ms > maxDripIntervalMs) {
-                return Result<FaultInstruction>::failure(tr("\"%1\": the drip interval must be from 0 to %2 ms")
+                return Result<FaultInstruction>::failure(Tr::tr("\"%1\": the drip interval must be from 0 to %2 ms")
                                                              .arg(input.trimmed())
                                                              .arg(maxDripIntervalMs));
             }
@@ -147,9 +143,9 @@ Result<FaultInstruction> FaultInstruction::parse(const QString &input)
         }
     }
     if (text.isEmpty())
-        return Result<FaultInstruction>::failure(tr("an instruction is empty"));
+        return Result<FaultInstruction>::failure(Tr::tr("an instruction is empty"));
     return Result<FaultInstruction>::failure(
-        tr("unknown instruction \"%1\"; known forms: %2").arg(input.trimmed(), knownForms()));
+        Tr::tr("unknown instruction \"%1\"; known forms: %2").arg(input.trimmed(), knownForms()));
 }
 
 Result<QList<FaultInstruction>> FaultInstruction::parseList(const QStringList &texts)
@@ -163,7 +159,7 @@ Result<QList<FaultInstruction>> FaultInstruction::parseList(const QStringList &t
             const auto n = smallNumber(m.captured(2));
             if (!n || *n < 1 || *n > maxRepeat) {
                 return Result<QList<FaultInstruction>>::failure(
-                    tr("instruction %1 (\"%2\"): the repeat count must be from 1 to %3")
+                    Tr::tr("instruction %1 (\"%2\"): the repeat count must be from 1 to %3")
                         .arg(i + 1)
                         .arg(texts[i].trimmed())
                         .arg(maxRepeat));
@@ -173,11 +169,11 @@ Result<QList<FaultInstruction>> FaultInstruction::parseList(const QStringList &t
         }
         const Result<FaultInstruction> one = parse(text);
         if (!one) {
-            return Result<QList<FaultInstruction>>::failure(tr("instruction %1: %2").arg(i + 1).arg(one.error()));
+            return Result<QList<FaultInstruction>>::failure(Tr::tr("instruction %1: %2").arg(i + 1).arg(one.error()));
         }
         if (out.size() + count > maxInstructions) {
             return Result<QList<FaultInstruction>>::failure(
-                tr("a script can hold at most %1 instructions").arg(maxInstructions));
+                Tr::tr("a script can hold at most %1 instructions").arg(maxInstructions));
         }
         for (int k = 0; k < count; ++k)
             out.append(*one);
@@ -188,28 +184,30 @@ Result<QList<FaultInstruction>> FaultInstruction::parseList(const QStringList &t
 QList<FaultInstruction::Syntax> FaultInstruction::grammar()
 {
     return {
-        {QStringLiteral("return-<code>"), QStringLiteral("return-503"), tr("answer with HTTP status <code> (200-599)")},
+        {QStringLiteral("return-<code>"), QStringLiteral("return-503"),
+            Tr::tr("answer with HTTP status <code> (200-599)")},
         {QStringLiteral("return-<code>-after-<N>s"), QStringLiteral("return-429-after-2s"),
-            tr("answer with <code> and \"Retry-After: N\" (0-%1 s)").arg(maxRetryAfterSeconds)},
+            Tr::tr("answer with <code> and \"Retry-After: N\" (0-%1 s)").arg(maxRetryAfterSeconds)},
         {QStringLiteral("delay-<N>ms"), QStringLiteral("delay-1500ms"),
-            tr("wait N ms (0-%1), then answer as the path would").arg(maxDelayMs)},
-        {QStringLiteral("pass"), QStringLiteral("pass"), tr("answer as the path would (a step without a fault)")},
+            Tr::tr("wait N ms (0-%1), then answer as the path would").arg(maxDelayMs)},
+        {QStringLiteral("pass"), QStringLiteral("pass"), Tr::tr("answer as the path would (a step without a fault)")},
         {QStringLiteral("reset"), QStringLiteral("reset"),
-            tr("read the request, then reset the TCP connection (RST) without an answer")},
+            Tr::tr("read the request, then reset the TCP connection (RST) without an answer")},
         {QStringLiteral("reset-after-headers"), QStringLiteral("reset-after-headers"),
-            tr("send a 200 status and headers announcing a body, then reset the connection")},
-        {QStringLiteral("empty"), QStringLiteral("empty"), tr("close the connection without sending anything")},
+            Tr::tr("send a 200 status and headers announcing a body, then reset the connection")},
+        {QStringLiteral("empty"), QStringLiteral("empty"), Tr::tr("close the connection without sending anything")},
         {QStringLiteral("stall"), QStringLiteral("stall"),
-            tr("read the request and never answer; the connection stays open until the client gives up")},
+            Tr::tr("read the request and never answer; the connection stays open until the client gives up")},
         {QStringLiteral("broken-stream"), QStringLiteral("broken-stream"),
-            tr("announce %1 body bytes, send %2, then close").arg(brokenAnnouncedBytes).arg(brokenSentBytes)},
-        {QStringLiteral("garbage"), QStringLiteral("garbage"), tr("send bytes that are not HTTP, then close")},
+            Tr::tr("announce %1 body bytes, send %2, then close").arg(brokenAnnouncedBytes).arg(brokenSentBytes)},
+        {QStringLiteral("garbage"), QStringLiteral("garbage"), Tr::tr("send bytes that are not HTTP, then close")},
         {QStringLiteral("drip[-<N>ms]"), QStringLiteral("drip-250ms"),
-            tr("answer 200 with a %1-byte body sent one byte every N ms (default %2, 0-%3)")
+            Tr::tr("answer 200 with a %1-byte body sent one byte every N ms (default %2, 0-%3)")
                 .arg(dripBytes)
                 .arg(defaultDripIntervalMs)
                 .arg(maxDripIntervalMs)},
-        {QStringLiteral("<step>*<K>"), QStringLiteral("reset*4"), tr("repeat a step K times (1-%1)").arg(maxRepeat)},
+        {QStringLiteral("<step>*<K>"), QStringLiteral("reset*4"),
+            Tr::tr("repeat a step K times (1-%1)").arg(maxRepeat)},
     };
 }
 

@@ -6,6 +6,7 @@
 #include "core/http/retryafter.h"
 #include "core/http/retryheaders.h"
 #include "core/util/clock.h"
+#include "core/util/coretr.h"
 #include "core/util/randomsource.h"
 
 #include <QCoreApplication>
@@ -41,11 +42,6 @@ Q_LOGGING_CATEGORY(lcServer, "retrylab.core.faultserver", QtInfoMsg)
 namespace RetryLab::Core {
 
 namespace {
-
-QString tr(const char *text, const char *disambiguation = nullptr, int n = -1)
-{
-    return QCoreApplication::translate("RetryLab::Core", text, disambiguation, n);
-}
 
 // Keys, buckets and resources are created by clients; without a bound a
 // client could grow the server without limit.
@@ -191,8 +187,8 @@ bool readInteger(const std::optional<QString> &text, const char *what, qint64 lo
         ok = ok && c >= QLatin1Char('0') && c <= QLatin1Char('9');
     const qint64 value = ok ? t.toLongLong(&ok) : 0;
     if (!ok || value < lo || value > hi) {
-        *error = tr("%1 must be a whole number from %2 to %3 (got \"%4\")")
-                     .arg(tr(what))
+        *error = Tr::tr("%1 must be a whole number from %2 to %3 (got \"%4\")")
+                     .arg(Tr::tr(what))
                      .arg(lo)
                      .arg(hi)
                      .arg(shortened(*text, 40));
@@ -213,9 +209,9 @@ bool readReal(const std::optional<QString> &text, const char *what, double lo, d
     bool ok = false;
     const double value = text->trimmed().toDouble(&ok);
     if (!ok || !std::isfinite(value) || value < lo || (openLow && value <= lo) || value > hi) {
-        *error = (openLow ? tr("%1 must be a number above %2 and at most %3 (got \"%4\")")
-                          : tr("%1 must be a number from %2 to %3 (got \"%4\")"))
-                     .arg(tr(what))
+        *error = (openLow ? Tr::tr("%1 must be a number above %2 and at most %3 (got \"%4\")")
+                          : Tr::tr("%1 must be a number from %2 to %3 (got \"%4\")"))
+                     .arg(Tr::tr(what))
                      .arg(lo)
                      .arg(hi)
                      .arg(shortened(*text, 40));
@@ -481,7 +477,7 @@ void FaultServerPrivate::processParser(const ConnectionPtr &c, HttpRequestParser
     case HttpRequestParser::Status::Error:
         if (c->overCapacity) {
             answerProtocolError(
-                c, 503, tr("the server is at its limit of connections"), QStringLiteral("over-capacity"));
+                c, 503, Tr::tr("the server is at its limit of connections"), QStringLiteral("over-capacity"));
             return;
         }
         answerProtocolError(c, c->parser.errorStatus(), c->parser.errorString(), QStringLiteral("reject"));
@@ -515,7 +511,7 @@ void FaultServerPrivate::handleDisconnected(quint64 id)
     if (c->entryPending) {
         const double ms = (clock->nowNs() - c->startNs) / 1e6;
         finishRequest(c, QStringLiteral("client-closed"),
-            tr("the client closed the connection after %1 ms, before the server finished (%2)")
+            Tr::tr("the client closed the connection after %1 ms, before the server finished (%2)")
                 .arg(ms, 0, 'f', 1)
                 .arg(c->pendingAction),
             std::nullopt);
@@ -532,7 +528,7 @@ void FaultServerPrivate::handleIdle(quint64 id)
         return;
     if (c->parser.isPartial()) {
         answerProtocolError(
-            c, 408, tr("no complete request within %1 ms").arg(c->idleTimer->interval()), QStringLiteral("reject"));
+            c, 408, Tr::tr("no complete request within %1 ms").arg(c->idleTimer->interval()), QStringLiteral("reject"));
         return;
     }
     qCDebug(lcServer) << "closing idle connection from" << c->peer;
@@ -587,7 +583,7 @@ void FaultServerPrivate::dispatch(const ConnectionPtr &c)
             QMutexLocker lock(&mutex);
             cap = options.maxConnections;
         }
-        Plan p = errorPlan(503, tr("the server is at its limit of %1 connections; try again").arg(cap));
+        Plan p = errorPlan(503, Tr::tr("the server is at its limit of %1 connections; try again").arg(cap));
         p.addHeader("Retry-After", "1");
         p.close = true;
         p.action = QStringLiteral("over-capacity");
@@ -604,7 +600,7 @@ void FaultServerPrivate::dispatch(const ConnectionPtr &c)
             lock.unlock();
             execute(c,
                 errorPlan(400,
-                    tr("unknown X-Retry-Test-Id \"%1\" (never created, or forgotten by a reset)")
+                    Tr::tr("unknown X-Retry-Test-Id \"%1\" (never created, or forgotten by a reset)")
                         .arg(shortened(e.testId))));
             return;
         }
@@ -628,10 +624,10 @@ void FaultServerPrivate::dispatch(const ConnectionPtr &c)
             step = test.steps.at(index);
             e.instructionIndex = index;
             stepDetail
-                = tr("step %1 of %2 (%3) of test %4%5")
+                = Tr::tr("step %1 of %2 (%3) of test %4%5")
                       .arg(index + 1)
                       .arg(test.steps.size())
-                      .arg(step->toString(), test.id, e.replayed ? tr(", again for a resent attempt") : QString());
+                      .arg(step->toString(), test.id, e.replayed ? Tr::tr(", again for a resent attempt") : QString());
         }
     }
 
@@ -699,7 +695,7 @@ void FaultServerPrivate::execute(const ConnectionPtr &c, Plan plan)
 
     switch (plan.kind) {
     case Plan::Kind::Wait:
-        c->pendingAction = tr("waiting %1 ms").arg(plan.waitMs);
+        c->pendingAction = Tr::tr("waiting %1 ms").arg(plan.waitMs);
         QTimer::singleShot(plan.waitMs, Qt::PreciseTimer, socket, [this, id, then = std::move(plan.then)] {
             const ConnectionPtr conn = find(id);
             if (conn && conn->state == Connection::State::Busy)
@@ -762,7 +758,7 @@ void FaultServerPrivate::execute(const ConnectionPtr &c, Plan plan)
         return;
     case Plan::Kind::Drip:
         writeHead(c, 200, plan.headers, "text/plain", plan.dripBytes, keepAlive, plan.action);
-        c->pendingAction = tr("dripping %1 bytes, one every %2 ms").arg(plan.dripBytes).arg(plan.dripIntervalMs);
+        c->pendingAction = Tr::tr("dripping %1 bytes, one every %2 ms").arg(plan.dripBytes).arg(plan.dripIntervalMs);
         c->entry.detail = plan.detail;
         if (head) {
             finishRequest(c, plan.action, plan.detail, 200);
@@ -956,7 +952,7 @@ Plan FaultServerPrivate::route(const HttpRequest &r)
         Plan p;
         p.contentType = "text/plain; charset=utf-8";
         p.body = FaultServer::usageText().toUtf8();
-        p.detail = tr("the list of endpoints");
+        p.detail = Tr::tr("the list of endpoints");
         return p;
     }
     if (first == QLatin1String("status") && count == 2)
@@ -977,7 +973,7 @@ Plan FaultServerPrivate::route(const HttpRequest &r)
         return eventualEndpoint(r, segments[1], query);
     if (first == QLatin1String("_control"))
         return controlEndpoint(r, segments, query);
-    return errorPlan(404, tr("no endpoint at %1; GET / lists them").arg(shortened(path)));
+    return errorPlan(404, Tr::tr("no endpoint at %1; GET / lists them").arg(shortened(path)));
 }
 
 Plan FaultServerPrivate::statusEndpoint(const QString &codeText, const Query &query)
@@ -998,7 +994,7 @@ Plan FaultServerPrivate::statusEndpoint(const QString &codeText, const Query &qu
     Plan p;
     p.status = static_cast<int>(code);
     p.body = "{\"status\":" + QByteArray::number(code) + "}\n";
-    p.detail = tr("status %1 as asked").arg(code);
+    p.detail = Tr::tr("status %1 as asked").arg(code);
     if (retryAfter >= 0)
         p.addHeader("Retry-After", QByteArray::number(retryAfter));
     if (const auto date = query.value(QLatin1String("retry_after_date"))) {
@@ -1014,8 +1010,8 @@ Plan FaultServerPrivate::statusEndpoint(const QString &codeText, const Query &qu
             when = parseHttpDate(t.toLatin1());
             if (!when.isValid()) {
                 return errorPlan(400,
-                    tr("retry_after_date must be an HTTP-date (\"Sun, 06 Nov 1994 08:49:37 GMT\") or seconds "
-                       "from now (got \"%1\")")
+                    Tr::tr("retry_after_date must be an HTTP-date (\"Sun, 06 Nov 1994 08:49:37 GMT\") or seconds "
+                           "from now (got \"%1\")")
                         .arg(shortened(*date, 40)));
             }
         }
@@ -1034,7 +1030,7 @@ Plan FaultServerPrivate::delayEndpoint(const QString &msText, const Query &query
             msText, QT_TRANSLATE_NOOP("RetryLab::Core", "the delay in /delay/{ms}"), 0, maxDelayMs, 0, &ms, &error))
         return errorPlan(400, error);
     double delay = static_cast<double>(ms);
-    QString how = tr("fixed");
+    QString how = Tr::tr("fixed");
     const std::optional<QString> dist = query.value(QLatin1String("dist"));
     if (dist && *dist == QLatin1String("uniform")) {
         qint64 min = 0;
@@ -1042,7 +1038,7 @@ Plan FaultServerPrivate::delayEndpoint(const QString &msText, const Query &query
             return errorPlan(400, error);
         QMutexLocker lock(&mutex);
         delay = random.uniform(static_cast<double>(min), static_cast<double>(ms));
-        how = tr("uniform in [%1, %2] ms").arg(min).arg(ms);
+        how = Tr::tr("uniform in [%1, %2] ms").arg(min).arg(ms);
     } else if (dist && *dist == QLatin1String("lognormal")) {
         double sigma = 0.5;
         if (!readReal(query.value(QLatin1String("sigma")), "sigma", 0.0, 3.0, true, 0.5, &sigma, &error))
@@ -1050,14 +1046,15 @@ Plan FaultServerPrivate::delayEndpoint(const QString &msText, const Query &query
         QMutexLocker lock(&mutex);
         delay = ms > 0 ? random.lognormal(std::log(static_cast<double>(ms)), sigma) : 0.0;
         delay = std::clamp(delay, 0.0, static_cast<double>(maxDelayMs));
-        how = tr("lognormal, median %1 ms, sigma %2").arg(ms).arg(sigma);
+        how = Tr::tr("lognormal, median %1 ms, sigma %2").arg(ms).arg(sigma);
     } else if (dist) {
-        return errorPlan(400, tr("dist must be \"uniform\" or \"lognormal\" (got \"%1\")").arg(shortened(*dist, 40)));
+        return errorPlan(
+            400, Tr::tr("dist must be \"uniform\" or \"lognormal\" (got \"%1\")").arg(shortened(*dist, 40)));
     }
     const int waitMs = static_cast<int>(std::llround(delay));
     return waitPlan(waitMs, [waitMs, how] {
         return jsonPlan(200, QJsonObject{{QStringLiteral("delay_ms"), waitMs}, {QStringLiteral("distribution"), how}},
-            tr("answered after %1 ms (%2)").arg(waitMs).arg(how));
+            Tr::tr("answered after %1 ms (%2)").arg(waitMs).arg(how));
     });
 }
 
@@ -1077,7 +1074,7 @@ Plan FaultServerPrivate::failEndpoint(const QString &nText, const Query &query)
         return errorPlan(400, error);
     const QString key = query.value(QLatin1String("key")).value_or(QStringLiteral("default"));
     if (key.isEmpty() || key.size() > maxKeyLength)
-        return errorPlan(400, tr("key must have 1 to %1 characters").arg(maxKeyLength));
+        return errorPlan(400, Tr::tr("key must have 1 to %1 characters").arg(maxKeyLength));
 
     bool fail = false;
     qint64 requests = 0;
@@ -1085,7 +1082,7 @@ Plan FaultServerPrivate::failEndpoint(const QString &nText, const Query &query)
     {
         QMutexLocker lock(&mutex);
         if (!failCounters.contains(key) && failCounters.size() >= maxStateEntries)
-            return errorPlan(503, tr("too many /fail keys; reset the server (POST /_control/reset)"));
+            return errorPlan(503, Tr::tr("too many /fail keys; reset the server (POST /_control/reset)"));
         FailCounter &counter = failCounters[key];
         ++counter.requests;
         fail = counter.failures < n && (p < 0.0 || random.chance(p));
@@ -1098,21 +1095,22 @@ Plan FaultServerPrivate::failEndpoint(const QString &nText, const Query &query)
         return jsonPlan(200,
             QJsonObject{{QStringLiteral("key"), key}, {QStringLiteral("request"), requests},
                 {QStringLiteral("failures"), failures}},
-            p >= 0.0 ? tr("request %1 for key \"%2\" passed (p=%3, %4 of at most %5 failures so far)")
+            p >= 0.0 ? Tr::tr("request %1 for key \"%2\" passed (p=%3, %4 of at most %5 failures so far)")
                            .arg(requests)
                            .arg(shortened(key))
                            .arg(p)
                            .arg(failures)
                            .arg(n)
-                     : tr("request %1 for key \"%2\" passed after %n failure(s)", nullptr, int(failures))
+                     : Tr::tr("request %1 for key \"%2\" passed after %n failure(s)", nullptr, int(failures))
                            .arg(requests)
                            .arg(shortened(key)));
     }
     Plan plan = jsonPlan(static_cast<int>(code),
         QJsonObject{{QStringLiteral("status"), code}, {QStringLiteral("key"), key},
             {QStringLiteral("failure"), failures}, {QStringLiteral("of"), n}},
-        p >= 0.0 ? tr("failure %1 (at most %2, p=%3) for key \"%4\"").arg(failures).arg(n).arg(p).arg(shortened(key))
-                 : tr("failure %1 of %2 for key \"%3\"").arg(failures).arg(n).arg(shortened(key)));
+        p >= 0.0
+            ? Tr::tr("failure %1 (at most %2, p=%3) for key \"%4\"").arg(failures).arg(n).arg(p).arg(shortened(key))
+            : Tr::tr("failure %1 of %2 for key \"%3\"").arg(failures).arg(n).arg(shortened(key)));
     if (retryAfter >= 0)
         plan.addHeader("Retry-After", QByteArray::number(retryAfter));
     return plan;
@@ -1127,31 +1125,31 @@ Plan FaultServerPrivate::faultEndpoint(const QString &which, const Query &query)
         const QString when = query.value(QLatin1String("when")).value_or(QStringLiteral("before-headers"));
         if (when == QLatin1String("before-headers") || when == QLatin1String("before")) {
             p.kind = Plan::Kind::Reset;
-            p.detail = tr("reset before any response");
+            p.detail = Tr::tr("reset before any response");
         } else if (when == QLatin1String("after-headers") || when == QLatin1String("after")) {
             p.kind = Plan::Kind::ResetAfterHeaders;
             p.action = QStringLiteral("reset-after-headers");
             p.announcedBytes = FaultInstruction::brokenAnnouncedBytes;
-            p.detail = tr("reset after the headers");
+            p.detail = Tr::tr("reset after the headers");
         } else {
-            return errorPlan(
-                400, tr("when must be \"before-headers\" or \"after-headers\" (got \"%1\")").arg(shortened(when, 40)));
+            return errorPlan(400,
+                Tr::tr("when must be \"before-headers\" or \"after-headers\" (got \"%1\")").arg(shortened(when, 40)));
         }
         return p;
     }
     if (which == QLatin1String("empty")) {
         p.kind = Plan::Kind::Empty;
-        p.detail = tr("closed without a response");
+        p.detail = Tr::tr("closed without a response");
         return p;
     }
     if (which == QLatin1String("stall")) {
         p.kind = Plan::Kind::Stall;
-        p.detail = tr("holding the connection without answering");
+        p.detail = Tr::tr("holding the connection without answering");
         return p;
     }
     if (which == QLatin1String("garbage")) {
         p.kind = Plan::Kind::Garbage;
-        p.detail = tr("sent %1 bytes that are not HTTP").arg(garbageBytes.size());
+        p.detail = Tr::tr("sent %1 bytes that are not HTTP").arg(garbageBytes.size());
         return p;
     }
     if (which == QLatin1String("broken")) {
@@ -1169,8 +1167,8 @@ Plan FaultServerPrivate::faultEndpoint(const QString &which, const Query &query)
         p.announcedBytes = total;
         p.sentBytes = sent;
         p.chunked = chunked == 1;
-        p.detail = p.chunked ? tr("chunked: sent %1 bytes, closed before the last chunk").arg(sent)
-                             : tr("announced %1 bytes, sent %2, closed").arg(total).arg(sent);
+        p.detail = p.chunked ? Tr::tr("chunked: sent %1 bytes, closed before the last chunk").arg(sent)
+                             : Tr::tr("announced %1 bytes, sent %2, closed").arg(total).arg(sent);
         return p;
     }
     if (which == QLatin1String("drip")) {
@@ -1183,7 +1181,7 @@ Plan FaultServerPrivate::faultEndpoint(const QString &which, const Query &query)
             return errorPlan(400, error);
         if (bytes * ms > maxDripTotalMs) {
             return errorPlan(400,
-                tr("%1 bytes at one every %2 ms would take longer than %3 s")
+                Tr::tr("%1 bytes at one every %2 ms would take longer than %3 s")
                     .arg(bytes)
                     .arg(ms)
                     .arg(maxDripTotalMs / 1000));
@@ -1191,11 +1189,11 @@ Plan FaultServerPrivate::faultEndpoint(const QString &which, const Query &query)
         p.kind = Plan::Kind::Drip;
         p.dripBytes = bytes;
         p.dripIntervalMs = static_cast<int>(ms);
-        p.detail = tr("sent %1 bytes, one every %2 ms").arg(bytes).arg(ms);
+        p.detail = Tr::tr("sent %1 bytes, one every %2 ms").arg(bytes).arg(ms);
         return p;
     }
     return errorPlan(
-        404, tr("no fault \"%1\"; known: reset, empty, stall, broken, garbage, drip").arg(shortened(which, 40)));
+        404, Tr::tr("no fault \"%1\"; known: reset, empty, stall, broken, garbage, drip").arg(shortened(which, 40)));
 }
 
 Plan FaultServerPrivate::rateLimitEndpoint(const Query &query)
@@ -1210,12 +1208,12 @@ Plan FaultServerPrivate::rateLimitEndpoint(const Query &query)
         return errorPlan(400, error);
     const QString key = query.value(QLatin1String("key")).value_or(QStringLiteral("default"));
     if (key.isEmpty() || key.size() > maxKeyLength)
-        return errorPlan(400, tr("key must have 1 to %1 characters").arg(maxKeyLength));
+        return errorPlan(400, Tr::tr("key must have 1 to %1 characters").arg(maxKeyLength));
 
     const qint64 now = clock->nowNs();
     QMutexLocker lock(&mutex);
     if (!buckets.contains(key) && buckets.size() >= maxStateEntries)
-        return errorPlan(503, tr("too many rate-limit keys; reset the server (POST /_control/reset)"));
+        return errorPlan(503, Tr::tr("too many rate-limit keys; reset the server (POST /_control/reset)"));
     auto it = buckets.find(key);
     if (it == buckets.end())
         it = buckets.insert(key, Bucket{rps, burst, static_cast<double>(burst), now});
@@ -1233,7 +1231,10 @@ Plan FaultServerPrivate::rateLimitEndpoint(const Query &query)
         b.tokens -= 1.0;
         Plan p = jsonPlan(200,
             QJsonObject{{QStringLiteral("key"), key}, {QStringLiteral("remaining"), std::floor(b.tokens)}},
-            tr("allowed; key \"%1\" has %2 of %3 tokens left").arg(shortened(key)).arg(b.tokens, 0, 'f', 2).arg(burst));
+            Tr::tr("allowed; key \"%1\" has %2 of %3 tokens left")
+                .arg(shortened(key))
+                .arg(b.tokens, 0, 'f', 2)
+                .arg(burst));
         p.addHeader("X-RateLimit-Limit", QByteArray::number(burst));
         p.addHeader("X-RateLimit-Remaining", QByteArray::number(static_cast<qint64>(std::floor(b.tokens))));
         p.addHeader("X-RateLimit-Reset", QByteArray::number(resetSeconds()));
@@ -1243,7 +1244,7 @@ Plan FaultServerPrivate::rateLimitEndpoint(const Query &query)
     Plan p = jsonPlan(429,
         QJsonObject{{QStringLiteral("status"), 429}, {QStringLiteral("error"), QStringLiteral("rate limited")},
             {QStringLiteral("retry_after"), wait}},
-        tr("rate limited: key \"%1\" has %2 of %3 tokens at %4/s")
+        Tr::tr("rate limited: key \"%1\" has %2 of %3 tokens at %4/s")
             .arg(shortened(key))
             .arg(b.tokens, 0, 'f', 2)
             .arg(burst)
@@ -1262,17 +1263,17 @@ Plan FaultServerPrivate::redirectEndpoint(const Query &query)
     if (!readInteger(query.value(QLatin1String("code")), "code", 300, 399, 302, &code, &error))
         return errorPlan(400, error);
     if (code != 301 && code != 302 && code != 303 && code != 307 && code != 308)
-        return errorPlan(400, tr("code must be 301, 302, 303, 307 or 308 (got %1)").arg(code));
+        return errorPlan(400, Tr::tr("code must be 301, 302, 303, 307 or 308 (got %1)").arg(code));
     const QString to = query.value(QLatin1String("to")).value_or(QString()).trimmed();
     if (to.isEmpty())
-        return errorPlan(400, tr("to is missing: /redirect?to=URL&code=302"));
+        return errorPlan(400, Tr::tr("to is missing: /redirect?to=URL&code=302"));
     const QUrl target(to, QUrl::StrictMode);
     if (!target.isValid())
-        return errorPlan(400, tr("to is not a valid URL (got \"%1\")").arg(shortened(to, 80)));
+        return errorPlan(400, Tr::tr("to is not a valid URL (got \"%1\")").arg(shortened(to, 80)));
     // The server must not become an open redirector to the rest of the network.
     if (target.isRelative()) {
         if (!to.startsWith(QLatin1Char('/')) || to.startsWith(QLatin1String("//")))
-            return errorPlan(400, tr("to must be a path starting with / or an http(s) URL"));
+            return errorPlan(400, Tr::tr("to must be a path starting with / or an http(s) URL"));
     } else {
         const QString scheme = target.scheme().toLower();
         const QString host = target.host();
@@ -1280,12 +1281,12 @@ Plan FaultServerPrivate::redirectEndpoint(const Query &query)
         const bool loopback = host.compare(QLatin1String("localhost"), Qt::CaseInsensitive) == 0
             || (!address.isNull() && address.isLoopback());
         if (scheme != QLatin1String("http") && scheme != QLatin1String("https"))
-            return errorPlan(400, tr("to must be an http or https URL (got \"%1\")").arg(shortened(scheme, 20)));
+            return errorPlan(400, Tr::tr("to must be an http or https URL (got \"%1\")").arg(shortened(scheme, 20)));
         if (!loopback)
-            return errorPlan(400, tr("to must point to a loopback address (got \"%1\")").arg(shortened(host, 80)));
+            return errorPlan(400, Tr::tr("to must point to a loopback address (got \"%1\")").arg(shortened(host, 80)));
     }
     Plan p = jsonPlan(static_cast<int>(code), QJsonObject{{QStringLiteral("status"), static_cast<int>(code)}},
-        tr("redirect %1 to %2").arg(code).arg(shortened(QString::fromUtf8(target.toEncoded()), 120)));
+        Tr::tr("redirect %1 to %2").arg(code).arg(shortened(QString::fromUtf8(target.toEncoded()), 120)));
     p.addHeader("Location", target.toEncoded());
     return p;
 }
@@ -1293,14 +1294,14 @@ Plan FaultServerPrivate::redirectEndpoint(const Query &query)
 Plan FaultServerPrivate::occEndpoint(const HttpRequest &r, const QString &name, const Query &query)
 {
     if (!isValidName(name))
-        return errorPlan(400, tr("a resource name has 1 to 128 of the characters A-Z a-z 0-9 . _ ~ -"));
+        return errorPlan(400, Tr::tr("a resource name has 1 to 128 of the characters A-Z a-z 0-9 . _ ~ -"));
     QString error;
     qint64 delay = 0;
     if (!readInteger(query.value(QLatin1String("delay_ms")), "delay_ms", 0, maxOccDelayMs, 0, &delay, &error))
         return errorPlan(400, error);
     const bool read = r.method == "GET" || r.method == "HEAD";
     if (!read && r.method != "PUT") {
-        Plan p = errorPlan(405, tr("/occ/{name} takes GET, HEAD and PUT"));
+        Plan p = errorPlan(405, Tr::tr("/occ/{name} takes GET, HEAD and PUT"));
         p.addHeader("Allow", "GET, HEAD, PUT");
         return p;
     }
@@ -1313,16 +1314,19 @@ Plan FaultServerPrivate::occEndpoint(const HttpRequest &r, const QString &name, 
     auto decide = [this, name, read, ifMatch, body, etagOf]() -> Plan {
         QMutexLocker lock(&mutex);
         if (!occ.contains(name) && occ.size() >= maxStateEntries)
-            return errorPlan(503, tr("too many /occ resources; reset the server (POST /_control/reset)"));
+            return errorPlan(503, Tr::tr("too many /occ resources; reset the server (POST /_control/reset)"));
         OccResource &res = occ[name];
         if (read) {
             Plan p = jsonPlan(200, QJsonObject{{QStringLiteral("value"), res.value}},
-                tr("read \"%1\": value %2, ETag %3").arg(name).arg(res.value).arg(QString::fromLatin1(etagOf(res))));
+                Tr::tr("read \"%1\": value %2, ETag %3")
+                    .arg(name)
+                    .arg(res.value)
+                    .arg(QString::fromLatin1(etagOf(res))));
             p.addHeader("ETag", etagOf(res));
             return p;
         }
         if (!ifMatch) {
-            return errorPlan(428, tr("a PUT to /occ/%1 needs If-Match with the ETag of a previous GET").arg(name));
+            return errorPlan(428, Tr::tr("a PUT to /occ/%1 needs If-Match with the ETag of a previous GET").arg(name));
         }
         const QByteArray current = etagOf(res);
         bool matches = false;
@@ -1334,9 +1338,9 @@ Plan FaultServerPrivate::occEndpoint(const HttpRequest &r, const QString &name, 
             Plan p = jsonPlan(409,
                 QJsonObject{{QStringLiteral("status"), QStringLiteral("ABORTED")},
                     {QStringLiteral("message"),
-                        tr("the resource changed: If-Match %1, current ETag %2")
+                        Tr::tr("the resource changed: If-Match %1, current ETag %2")
                             .arg(QString::fromLatin1(*ifMatch), QString::fromLatin1(current))}},
-                tr("conflict on \"%1\": If-Match %2 is stale (now %3)")
+                Tr::tr("conflict on \"%1\": If-Match %2 is stale (now %3)")
                     .arg(name, QString::fromLatin1(*ifMatch), QString::fromLatin1(current)));
             p.addHeader("ETag", current);
             return p;
@@ -1346,13 +1350,13 @@ Plan FaultServerPrivate::occEndpoint(const HttpRequest &r, const QString &name, 
         const QJsonValue value = doc.object().value(QStringLiteral("value"));
         const double number = value.toDouble();
         if (!doc.isObject() || !value.isDouble() || std::floor(number) != number || std::abs(number) > 9.0e15) {
-            return errorPlan(400, tr("the body must be a JSON object with an integer \"value\""));
+            return errorPlan(400, Tr::tr("the body must be a JSON object with an integer \"value\""));
         }
         const qint64 old = res.value;
         res.value = static_cast<qint64>(number);
         ++res.version;
         Plan p = jsonPlan(200, QJsonObject{{QStringLiteral("value"), res.value}},
-            tr("wrote \"%1\": %2 -> %3, ETag now %4")
+            Tr::tr("wrote \"%1\": %2 -> %3, ETag now %4")
                 .arg(name)
                 .arg(old)
                 .arg(res.value)
@@ -1368,7 +1372,7 @@ Plan FaultServerPrivate::occEndpoint(const HttpRequest &r, const QString &name, 
 Plan FaultServerPrivate::eventualEndpoint(const HttpRequest &r, const QString &name, const Query &query)
 {
     if (!isValidName(name))
-        return errorPlan(400, tr("a resource name has 1 to 128 of the characters A-Z a-z 0-9 . _ ~ -"));
+        return errorPlan(400, Tr::tr("a resource name has 1 to 128 of the characters A-Z a-z 0-9 . _ ~ -"));
     const qint64 now = clock->nowNs();
     if (r.method == "PUT") {
         QString error;
@@ -1381,7 +1385,7 @@ Plan FaultServerPrivate::eventualEndpoint(const HttpRequest &r, const QString &n
         const qint64 storage = eventualStorageInBodies * options.maxBodyBytes;
         if (eventualBytes - (it != eventual.end() ? it->body.size() : 0) + r.body.size() > storage) {
             return errorPlan(507,
-                tr("/eventual already stores %1 bytes, at most %2 in all; reset the server (POST /_control/reset)")
+                Tr::tr("/eventual already stores %1 bytes, at most %2 in all; reset the server (POST /_control/reset)")
                     .arg(eventualBytes)
                     .arg(storage));
         }
@@ -1390,38 +1394,38 @@ Plan FaultServerPrivate::eventualEndpoint(const HttpRequest &r, const QString &n
             it->body = r.body;
             it->contentType = r.header("Content-Type").value_or(QByteArray("application/octet-stream"));
             return jsonPlan(200, QJsonObject{{QStringLiteral("name"), name}, {QStringLiteral("updated"), true}},
-                tr("updated \"%1\"").arg(name));
+                Tr::tr("updated \"%1\"").arg(name));
         }
         if (eventual.size() >= maxStateEntries)
-            return errorPlan(503, tr("too many /eventual resources; reset the server (POST /_control/reset)"));
+            return errorPlan(503, Tr::tr("too many /eventual resources; reset the server (POST /_control/reset)"));
         eventualBytes += r.body.size();
         eventual.insert(name,
             EventualResource{
                 r.body, r.header("Content-Type").value_or(QByteArray("application/octet-stream")), now, hidden});
         return jsonPlan(201, QJsonObject{{QStringLiteral("name"), name}, {QStringLiteral("visible_in_ms"), hidden}},
-            tr("created \"%1\", invisible for %2 ms").arg(name).arg(hidden));
+            Tr::tr("created \"%1\", invisible for %2 ms").arg(name).arg(hidden));
     }
     if (r.method != "GET" && r.method != "HEAD") {
-        Plan p = errorPlan(405, tr("/eventual/{name} takes GET, HEAD and PUT"));
+        Plan p = errorPlan(405, Tr::tr("/eventual/{name} takes GET, HEAD and PUT"));
         p.addHeader("Allow", "GET, HEAD, PUT");
         return p;
     }
     QMutexLocker lock(&mutex);
     const auto it = eventual.constFind(name);
     if (it == eventual.cend())
-        return errorPlan(404, tr("no resource \"%1\"").arg(name));
+        return errorPlan(404, Tr::tr("no resource \"%1\"").arg(name));
     const double ageMs = (now - it->createdNs) / 1e6;
     if (ageMs < static_cast<double>(it->hiddenMs)) {
         const qint64 left = static_cast<qint64>(std::ceil(static_cast<double>(it->hiddenMs) - ageMs));
-        Plan p = errorPlan(404, tr("no resource \"%1\"").arg(name));
-        p.detail = tr("\"%1\" exists but stays invisible for another %2 ms").arg(name).arg(left);
+        Plan p = errorPlan(404, Tr::tr("no resource \"%1\"").arg(name));
+        p.detail = Tr::tr("\"%1\" exists but stays invisible for another %2 ms").arg(name).arg(left);
         p.addHeader("X-RetryLab-Visible-In-Ms", QByteArray::number(left));
         return p;
     }
     Plan p;
     p.body = it->body;
     p.contentType = it->contentType;
-    p.detail = tr("\"%1\" is visible").arg(name);
+    p.detail = Tr::tr("\"%1\" is visible").arg(name);
     return p;
 }
 
@@ -1429,7 +1433,7 @@ Plan FaultServerPrivate::controlEndpoint(const HttpRequest &r, const QStringList
 {
     const QString what = segments.value(1);
     const auto wrongMethod = [](const char *allowed) {
-        Plan p = errorPlan(405, tr("this control endpoint takes %1").arg(QLatin1String(allowed)));
+        Plan p = errorPlan(405, Tr::tr("this control endpoint takes %1").arg(QLatin1String(allowed)));
         p.addHeader("Allow", allowed);
         return p;
     };
@@ -1442,22 +1446,22 @@ Plan FaultServerPrivate::controlEndpoint(const HttpRequest &r, const QStringList
                 list.append(QJsonObject{{QStringLiteral("id"), s.id}, {QStringLiteral("consumed"), s.consumed},
                     {QStringLiteral("remaining"), s.instructions.size() - s.consumed}});
             }
-            return jsonPlan(
-                200, QJsonObject{{QStringLiteral("tests"), list}}, tr("listed %n test(s)", nullptr, int(list.size())));
+            return jsonPlan(200, QJsonObject{{QStringLiteral("tests"), list}},
+                Tr::tr("listed %n test(s)", nullptr, int(list.size())));
         }
         if (r.method != "POST")
             return wrongMethod("GET, POST");
         QJsonParseError parseError;
         const QJsonDocument doc = QJsonDocument::fromJson(r.body, &parseError);
         if (parseError.error != QJsonParseError::NoError || !doc.isObject())
-            return errorPlan(400, tr("the body must be a JSON object like {\"instructions\": [\"return-503\"]}"));
+            return errorPlan(400, Tr::tr("the body must be a JSON object like {\"instructions\": [\"return-503\"]}"));
         const QJsonValue value = doc.object().value(QStringLiteral("instructions"));
         if (!value.isArray())
-            return errorPlan(400, tr("\"instructions\" must be an array of strings"));
+            return errorPlan(400, Tr::tr("\"instructions\" must be an array of strings"));
         QStringList instructions;
         for (const QJsonValue &item : value.toArray()) {
             if (!item.isString())
-                return errorPlan(400, tr("\"instructions\" must be an array of strings"));
+                return errorPlan(400, Tr::tr("\"instructions\" must be an array of strings"));
             instructions.append(item.toString());
         }
         QString error;
@@ -1469,27 +1473,27 @@ Plan FaultServerPrivate::controlEndpoint(const HttpRequest &r, const QStringList
             QJsonObject{{QStringLiteral("id"), id},
                 {QStringLiteral("instructions"),
                     QJsonArray::fromStringList(status ? status->instructions : QStringList())}},
-            tr("created test %1 with %n step(s)", nullptr, status ? int(status->instructions.size()) : 0).arg(id));
+            Tr::tr("created test %1 with %n step(s)", nullptr, status ? int(status->instructions.size()) : 0).arg(id));
     }
     if (what == QLatin1String("tests") && segments.size() == 3) {
         if (r.method == "DELETE") {
             if (!q->deleteTest(segments[2]))
-                return errorPlan(404, tr("no test \"%1\"").arg(shortened(segments[2])));
+                return errorPlan(404, Tr::tr("no test \"%1\"").arg(shortened(segments[2])));
             return jsonPlan(200, QJsonObject{{QStringLiteral("id"), segments[2]}, {QStringLiteral("deleted"), true}},
-                tr("deleted test %1").arg(segments[2]));
+                Tr::tr("deleted test %1").arg(segments[2]));
         }
         if (r.method != "GET" && r.method != "HEAD")
             return wrongMethod("GET, DELETE");
         const auto status = q->testStatus(segments[2]);
         if (!status)
-            return errorPlan(404, tr("no test \"%1\"").arg(shortened(segments[2])));
+            return errorPlan(404, Tr::tr("no test \"%1\"").arg(shortened(segments[2])));
         return jsonPlan(200,
             QJsonObject{{QStringLiteral("id"), status->id},
                 {QStringLiteral("instructions"), QJsonArray::fromStringList(status->instructions)},
                 {QStringLiteral("consumed"), status->consumed},
                 {QStringLiteral("remaining"), status->instructions.size() - status->consumed},
                 {QStringLiteral("replays"), status->replays}},
-            tr("test %1: %2 of %n step(s) used", nullptr, int(status->instructions.size()))
+            Tr::tr("test %1: %2 of %n step(s) used", nullptr, int(status->instructions.size()))
                 .arg(status->id)
                 .arg(status->consumed));
     }
@@ -1528,17 +1532,17 @@ Plan FaultServerPrivate::controlEndpoint(const HttpRequest &r, const QStringList
                 entries.append(e.toJson());
             }
         }
-        return jsonPlan(
-            200, QJsonObject{{QStringLiteral("entries"), entries}}, tr("listed %1 log entries").arg(entries.size()));
+        return jsonPlan(200, QJsonObject{{QStringLiteral("entries"), entries}},
+            Tr::tr("listed %1 log entries").arg(entries.size()));
     }
     if (what == QLatin1String("reset") && segments.size() == 2) {
         if (r.method != "POST")
             return wrongMethod("POST");
         q->reset();
         return jsonPlan(
-            200, QJsonObject{{QStringLiteral("reset"), true}}, tr("forgot keys, tests, resources and the log"));
+            200, QJsonObject{{QStringLiteral("reset"), true}}, Tr::tr("forgot keys, tests, resources and the log"));
     }
-    return errorPlan(404, tr("no control endpoint at /%1").arg(shortened(segments.join(QLatin1Char('/')))));
+    return errorPlan(404, Tr::tr("no control endpoint at /%1").arg(shortened(segments.join(QLatin1Char('/')))));
 }
 
 QString FaultServerPrivate::createTest(const QStringList &instructions, QString *error)
@@ -1551,18 +1555,19 @@ QString FaultServerPrivate::createTest(const QStringList &instructions, QString 
     }
     if (steps->isEmpty()) {
         if (error)
-            *error = tr("a test needs at least one instruction");
+            *error = Tr::tr("a test needs at least one instruction");
         return {};
     }
     QMutexLocker lock(&mutex);
     const qsizetype maxTests = std::max(1, options.maxTests);
     if (tests.size() >= maxTests || totalSteps + steps->size() > maxTotalSteps) {
         if (error) {
-            *error = tr("the server already holds %1 tests with %2 steps (at most %3 tests, %4 steps); reset it first")
-                         .arg(tests.size())
-                         .arg(totalSteps)
-                         .arg(maxTests)
-                         .arg(maxTotalSteps);
+            *error
+                = Tr::tr("the server already holds %1 tests with %2 steps (at most %3 tests, %4 steps); reset it first")
+                      .arg(tests.size())
+                      .arg(totalSteps)
+                      .arg(maxTests)
+                      .arg(maxTotalSteps);
         }
         return {};
     }
@@ -1630,24 +1635,24 @@ bool FaultServer::listen()
         return false;
     };
     if (m_d->tcp->isListening())
-        return fail(tr("the fault server is already listening on port %1").arg(m_d->tcp->serverPort()));
+        return fail(Tr::tr("the fault server is already listening on port %1").arg(m_d->tcp->serverPort()));
     if (o.address.isNull())
-        return fail(tr("no address to listen on"));
+        return fail(Tr::tr("no address to listen on"));
     if (o.maxConnections < 1 || o.maxConnections > 100'000)
-        return fail(tr("the connection limit must be from 1 to 100000 (got %1)").arg(o.maxConnections));
+        return fail(Tr::tr("the connection limit must be from 1 to 100000 (got %1)").arg(o.maxConnections));
     if (o.idleTimeoutMs < 100 || o.idleTimeoutMs > 3'600'000)
-        return fail(tr("the idle timeout must be from 100 ms to 1 h (got %1 ms)").arg(o.idleTimeoutMs));
+        return fail(Tr::tr("the idle timeout must be from 100 ms to 1 h (got %1 ms)").arg(o.idleTimeoutMs));
     if (o.logCapacity < 1 || o.logCapacity > 1'000'000)
-        return fail(tr("the log capacity must be from 1 to 1000000 entries (got %1)").arg(o.logCapacity));
+        return fail(Tr::tr("the log capacity must be from 1 to 1000000 entries (got %1)").arg(o.logCapacity));
     if (o.maxBodyBytes < 0 || o.maxBodyBytes > 1024LL * 1024 * 1024)
-        return fail(tr("the body limit must be from 0 to 1 GiB (got %1 bytes)").arg(o.maxBodyBytes));
+        return fail(Tr::tr("the body limit must be from 0 to 1 GiB (got %1 bytes)").arg(o.maxBodyBytes));
     if (o.maxTests < 1 || o.maxTests > 1'000'000)
-        return fail(tr("the scripted test limit must be from 1 to 1000000 (got %1)").arg(o.maxTests));
+        return fail(Tr::tr("the scripted test limit must be from 1 to 1000000 (got %1)").arg(o.maxTests));
     const bool loopback = o.address.isLoopback();
     if (!loopback && !o.allowNonLoopback) {
-        return fail(tr("refusing to listen on %1: it is not a loopback address, and the fault server would "
-                       "execute faults for anyone who reaches it; allow non-loopback addresses explicitly "
-                       "(--allow-non-loopback) to do so")
+        return fail(Tr::tr("refusing to listen on %1: it is not a loopback address, and the fault server would "
+                           "execute faults for anyone who reaches it; allow non-loopback addresses explicitly "
+                           "(--allow-non-loopback) to do so")
                         .arg(o.address.toString()));
     }
     if (!loopback) {
@@ -1657,8 +1662,10 @@ bool FaultServer::listen()
 
     m_d->tcp->setListenBacklogSize(std::clamp(o.maxConnections, 50, 4096));
     if (!m_d->tcp->listen(o.address, o.port)) {
-        return fail(
-            tr("cannot listen on %1 port %2: %3").arg(o.address.toString()).arg(o.port).arg(m_d->tcp->errorString()));
+        return fail(Tr::tr("cannot listen on %1 port %2: %3")
+                        .arg(o.address.toString())
+                        .arg(o.port)
+                        .arg(m_d->tcp->errorString()));
     }
 
     QHostAddress reach = o.address;
@@ -1792,61 +1799,63 @@ quint64 FaultServer::handledCount() const
 QList<FaultServerEndpoint> FaultServer::endpoints()
 {
     return {
-        {QStringLiteral("GET"), QStringLiteral("/"), QString(), tr("this list")},
+        {QStringLiteral("GET"), QStringLiteral("/"), QString(), Tr::tr("this list")},
         {QStringLiteral("any"), QStringLiteral("/status/{code}"),
             QStringLiteral("?retry_after=S  ?retry_after_date=DATE|S  ?ratelimit_reset=S"),
-            tr("answer with status {code} (200-599); optionally with Retry-After in seconds or as an HTTP-date, "
-               "and X-RateLimit-Reset")},
+            Tr::tr("answer with status {code} (200-599); optionally with Retry-After in seconds or as an HTTP-date, "
+                   "and X-RateLimit-Reset")},
         {QStringLiteral("any"), QStringLiteral("/delay/{ms}"),
             QStringLiteral("?dist=uniform&min=M  ?dist=lognormal&sigma=S"),
-            tr("answer 200 after {ms} (0-%1); uniform in [M, ms], or lognormal with median ms").arg(maxDelayMs)},
+            Tr::tr("answer 200 after {ms} (0-%1); uniform in [M, ms], or lognormal with median ms").arg(maxDelayMs)},
         {QStringLiteral("any"), QStringLiteral("/fail/{n}"), QStringLiteral("?key=K  ?code=C  ?p=P  ?retry_after=S"),
-            tr("the first n requests with key K get C (default 503), then 200; with p each fails with "
-               "probability P (seeded), at most n times")},
+            Tr::tr("the first n requests with key K get C (default 503), then 200; with p each fails with "
+                   "probability P (seeded), at most n times")},
         {QStringLiteral("any"), QStringLiteral("/fault/reset"), QStringLiteral("?when=before-headers|after-headers"),
-            tr("reset the TCP connection (RST) before the response, or after its headers")},
+            Tr::tr("reset the TCP connection (RST) before the response, or after its headers")},
         {QStringLiteral("any"), QStringLiteral("/fault/empty"), QString(),
-            tr("close the connection without a response")},
-        {QStringLiteral("any"), QStringLiteral("/fault/stall"), QString(), tr("read the request and never answer")},
+            Tr::tr("close the connection without a response")},
+        {QStringLiteral("any"), QStringLiteral("/fault/stall"), QString(), Tr::tr("read the request and never answer")},
         {QStringLiteral("any"), QStringLiteral("/fault/broken"), QStringLiteral("?total=M&sent=N&chunked=0|1"),
-            tr("announce M body bytes (default 1024), send N (default M/2), close; chunked=1 sends N bytes as one "
-               "chunk and closes before the last chunk")},
-        {QStringLiteral("any"), QStringLiteral("/fault/garbage"), QString(), tr("send bytes that are not HTTP, close")},
+            Tr::tr("announce M body bytes (default 1024), send N (default M/2), close; chunked=1 sends N bytes as one "
+                   "chunk and closes before the last chunk")},
+        {QStringLiteral("any"), QStringLiteral("/fault/garbage"), QString(),
+            Tr::tr("send bytes that are not HTTP, close")},
         {QStringLiteral("any"), QStringLiteral("/fault/drip"), QStringLiteral("?bytes=N&ms=T"),
-            tr("answer 200 with N bytes (default 16) sent one every T ms (default 100)")},
+            Tr::tr("answer 200 with N bytes (default 16) sent one every T ms (default 100)")},
         {QStringLiteral("any"), QStringLiteral("/ratelimit"), QStringLiteral("?rps=R&burst=B&key=K"),
-            tr("token bucket per key: R tokens per second (0.001 to 100000), B at most; over the limit 429 with "
-               "Retry-After")},
+            Tr::tr("token bucket per key: R tokens per second (0.001 to 100000), B at most; over the limit 429 with "
+                   "Retry-After")},
         {QStringLiteral("any"), QStringLiteral("/redirect"), QStringLiteral("?to=URL&code=C"),
-            tr("answer C (301, 302, 303, 307 or 308; default 302) with Location: URL, a path or an http(s) URL "
-               "on a loopback address")},
+            Tr::tr("answer C (301, 302, 303, 307 or 308; default 302) with Location: URL, a path or an http(s) URL "
+                   "on a loopback address")},
         {QStringLiteral("GET, PUT"), QStringLiteral("/occ/{name}"), QStringLiteral("?delay_ms=D"),
-            tr("read-modify-write resource: GET gives {\"value\": n} and an ETag; PUT with If-Match writes, a stale "
-               "ETag gets 409 {\"status\":\"ABORTED\"}")},
+            Tr::tr(
+                "read-modify-write resource: GET gives {\"value\": n} and an ETag; PUT with If-Match writes, a stale "
+                "ETag gets 409 {\"status\":\"ABORTED\"}")},
         {QStringLiteral("GET, PUT"), QStringLiteral("/eventual/{name}"), QStringLiteral("?hidden_ms=T"),
-            tr("eventually consistent resource: PUT creates it (201), GET answers 404 for T ms (default 1000)")},
+            Tr::tr("eventually consistent resource: PUT creates it (201), GET answers 404 for T ms (default 1000)")},
         {QStringLiteral("POST"), QStringLiteral("/_control/tests"), QStringLiteral("{\"instructions\": [...]}"),
-            tr("store a scripted test and get its id; send X-Retry-Test-Id: <id> to use its steps")},
+            Tr::tr("store a scripted test and get its id; send X-Retry-Test-Id: <id> to use its steps")},
         {QStringLiteral("GET"), QStringLiteral("/_control/tests/{id}"), QString(),
-            tr("a test's steps and how many were used")},
+            Tr::tr("a test's steps and how many were used")},
         {QStringLiteral("DELETE"), QStringLiteral("/_control/tests/{id}"), QString(),
-            tr("forgets a test (its place counts towards the test limit until then)")},
+            Tr::tr("forgets a test (its place counts towards the test limit until then)")},
         {QStringLiteral("GET"), QStringLiteral("/_control/log"), QStringLiteral("?since=SEQ&limit=N"),
-            tr("what the server received and did")},
+            Tr::tr("what the server received and did")},
         {QStringLiteral("POST"), QStringLiteral("/_control/reset"), QString(),
-            tr("forget keys, tests, resources and the log")},
+            Tr::tr("forget keys, tests, resources and the log")},
     };
 }
 
 QString FaultServer::usageText()
 {
-    QString text = tr("RetryLab fault server\n\nEndpoints:\n");
+    QString text = Tr::tr("RetryLab fault server\n\nEndpoints:\n");
     for (const auto &e : endpoints()) {
         text += QStringLiteral("  %1 %2%3\n      %4\n")
                     .arg(e.method.leftJustified(8), e.path,
                         e.parameters.isEmpty() ? QString() : QStringLiteral("  ") + e.parameters, e.description);
     }
-    text += tr("\nScripted steps (POST /_control/tests, then send X-Retry-Test-Id):\n");
+    text += Tr::tr("\nScripted steps (POST /_control/tests, then send X-Retry-Test-Id):\n");
     for (const auto &s : FaultInstruction::grammar())
         text += QStringLiteral("  %1 %2\n").arg(s.form.leftJustified(26), s.description);
     return text;

@@ -1,6 +1,7 @@
 #include "core/herd/herdparameters.h"
 
 #include "core/policy/backoff.h"
+#include "core/util/coretr.h"
 
 #include <QCoreApplication>
 #include <QLoggingCategory>
@@ -14,11 +15,6 @@ namespace RetryLab::Core {
 Q_LOGGING_CATEGORY(lcHerdParameters, "retrylab.core.herdparameters", QtInfoMsg)
 
 namespace {
-
-QString tr(const char *text)
-{
-    return QCoreApplication::translate("RetryLab::Core", text);
-}
 
 QString number(double value)
 {
@@ -40,21 +36,21 @@ public:
     bool checkNumber(const char *field, double value, double min, double max, bool minExclusive = false)
     {
         if (std::isnan(value)) {
-            add(field, tr("not a number."));
+            add(field, Tr::tr("not a number."));
             return false;
         }
         if (std::isinf(value)) {
-            add(field, tr("must be finite."));
+            add(field, Tr::tr("must be finite."));
             return false;
         }
         if (value < min || (minExclusive && value == min)) {
             add(field,
-                (minExclusive ? tr("%1 must be greater than %2.") : tr("%1 is below the minimum of %2."))
+                (minExclusive ? Tr::tr("%1 must be greater than %2.") : Tr::tr("%1 is below the minimum of %2."))
                     .arg(number(value), number(min)));
             return false;
         }
         if (value > max) {
-            add(field, tr("%1 is beyond the sensible limit of %2.").arg(number(value), number(max)));
+            add(field, Tr::tr("%1 is beyond the sensible limit of %2.").arg(number(value), number(max)));
             return false;
         }
         return true;
@@ -63,11 +59,11 @@ public:
     bool checkInt(const char *field, qint64 value, qint64 min, qint64 max)
     {
         if (value < min) {
-            add(field, tr("%1 is below the minimum of %2.").arg(value).arg(min));
+            add(field, Tr::tr("%1 is below the minimum of %2.").arg(value).arg(min));
             return false;
         }
         if (value > max) {
-            add(field, tr("%1 is beyond the sensible limit of %2.").arg(value).arg(max));
+            add(field, Tr::tr("%1 is beyond the sensible limit of %2.").arg(value).arg(max));
             return false;
         }
         return true;
@@ -98,11 +94,11 @@ QString herdModelTitle(HerdModel model)
 {
     switch (model) {
     case HerdModel::OptimisticConcurrency:
-        return tr("Optimistic concurrency (conditional writes)");
+        return Tr::tr("Optimistic concurrency (conditional writes)");
     case HerdModel::CapacityLimited:
-        return tr("Capacity-limited server");
+        return Tr::tr("Capacity-limited server");
     case HerdModel::Outage:
-        return tr("Outage and recovery");
+        return Tr::tr("Outage and recovery");
     }
     return {};
 }
@@ -142,7 +138,7 @@ QString HerdStrategy::name() const
 
 QString HerdStrategy::title() const
 {
-    return algorithm ? algorithmTitle(*algorithm) : tr("No backoff");
+    return algorithm ? algorithmTitle(*algorithm) : Tr::tr("No backoff");
 }
 
 int HerdStrategy::index() const
@@ -238,10 +234,12 @@ QStringList HerdParameters::validate() const
     Problems problems;
 
     if (clientCounts.isEmpty())
-        problems.add("clients", tr("no client count given."));
+        problems.add("clients", Tr::tr("no client count given."));
     if (clientCounts.size() > maxClientCounts) {
         problems.add("clients",
-            tr("%1 client counts is beyond the sensible limit of %2.").arg(clientCounts.size()).arg(maxClientCounts));
+            Tr::tr("%1 client counts is beyond the sensible limit of %2.")
+                .arg(clientCounts.size())
+                .arg(maxClientCounts));
     }
     double clientSum = 0.0;
     for (int n : clientCounts) {
@@ -252,19 +250,19 @@ QStringList HerdParameters::validate() const
     const bool runsOk = problems.checkInt("runs", runs, 1, maxRuns);
 
     if (strategies.isEmpty())
-        problems.add("strategies", tr("no strategy chosen."));
+        problems.add("strategies", Tr::tr("no strategy chosen."));
     QSet<int> seen;
     for (const HerdStrategy &s : strategies) {
         if (seen.contains(s.index()))
-            problems.add("strategies", tr("%1 is listed twice.").arg(s.name()));
+            problems.add("strategies", Tr::tr("%1 is listed twice.").arg(s.name()));
         seen.insert(s.index());
     }
     if (runsOk && !strategies.isEmpty()) {
         const double work = clientSum * runs * static_cast<double>(strategies.size());
         if (work > maxSimulatedClients) {
             problems.add("grid",
-                tr("%1 simulated clients in total (client counts x runs x strategies) is beyond the "
-                   "limit of %2; use fewer runs, client counts or strategies.")
+                Tr::tr("%1 simulated clients in total (client counts x runs x strategies) is beyond the "
+                       "limit of %2; use fewer runs, client counts or strategies.")
                     .arg(number(work), number(maxSimulatedClients)));
         }
     }
@@ -302,9 +300,9 @@ QStringList HerdParameters::validate() const
         }
         if (!spinning.isEmpty()) {
             problems.add("networkMeanMs",
-                tr("zero network delay with a zero wait before the retry (%1) and no attempt limit would retry for "
-                   "ever at one instant; give the network a delay, the strategies a base delay, or maxAttempts a "
-                   "limit.")
+                Tr::tr("zero network delay with a zero wait before the retry (%1) and no attempt limit would retry for "
+                       "ever at one instant; give the network a delay, the strategies a base delay, or maxAttempts a "
+                       "limit.")
                     .arg(spinning.join(QLatin1String(", "))));
         }
     }
@@ -316,7 +314,7 @@ QStringList HerdParameters::validate() const
         problems.checkNumber("serviceRatePerSec", serviceRatePerSec, 0.0, maxServiceRatePerSec, true);
         problems.checkInt("queueCapacity", queueCapacity, 0, maxQueueCapacity);
         if (overloadStatus != 503 && overloadStatus != 429)
-            problems.add("overloadStatus", tr("must be 503 or 429 (got %1).").arg(overloadStatus));
+            problems.add("overloadStatus", Tr::tr("must be 503 or 429 (got %1).").arg(overloadStatus));
         if (retryAfterS)
             problems.checkInt("retryAfterS", *retryAfterS, 0, maxRetryAfterS);
     }
@@ -324,7 +322,7 @@ QStringList HerdParameters::validate() const
     const bool horizonOk = problems.checkNumber("horizonMs", horizonMs, 0.0, maxHorizonMs, true);
     if (problems.checkNumber("binMs", binMs, 0.0, maxHorizonMs, true) && horizonOk && horizonMs / binMs > maxBins) {
         problems.add("binMs",
-            tr("%1 ms bins over a %2 ms horizon make more than %3 bins; use wider bins.")
+            Tr::tr("%1 ms bins over a %2 ms horizon make more than %3 bins; use wider bins.")
                 .arg(number(binMs), number(horizonMs), number(maxBins)));
     }
 
@@ -333,12 +331,12 @@ QStringList HerdParameters::validate() const
         const bool endOk = problems.checkNumber("outageEndMs", outageEndMs, 0.0, maxHorizonMs);
         if (startOk && endOk && outageEndMs <= outageStartMs) {
             problems.add("outageEndMs",
-                tr("the outage ends at %1 ms, not after it starts at %2 ms.")
+                Tr::tr("the outage ends at %1 ms, not after it starts at %2 ms.")
                     .arg(number(outageEndMs), number(outageStartMs)));
         }
         if (endOk && horizonOk && outageEndMs >= horizonMs) {
             problems.add("outageEndMs",
-                tr("the outage ends at %1 ms, at or after the %2 ms horizon: nothing could recover.")
+                Tr::tr("the outage ends at %1 ms, at or after the %2 ms horizon: nothing could recover.")
                     .arg(number(outageEndMs), number(horizonMs)));
         }
     }
@@ -356,15 +354,15 @@ Result<QList<int>> parseClientCounts(const QString &text)
     using Counts = Result<QList<int>>;
     const QString trimmed = text.trimmed();
     if (trimmed.isEmpty())
-        return Counts::failure(tr("clients: empty; expected first:last:step, a number or a comma-separated list."));
+        return Counts::failure(Tr::tr("clients: empty; expected first:last:step, a number or a comma-separated list."));
 
     auto parseOne = [](const QString &part, int *out) {
         bool ok = false;
         const qlonglong value = part.trimmed().toLongLong(&ok);
         if (!ok)
-            return tr("\"%1\" is not a whole number").arg(part.trimmed());
+            return Tr::tr("\"%1\" is not a whole number").arg(part.trimmed());
         if (value < 1 || value > HerdLimits::maxClients)
-            return tr("%1 is outside 1..%2").arg(value).arg(HerdLimits::maxClients);
+            return Tr::tr("%1 is outside 1..%2").arg(value).arg(HerdLimits::maxClients);
         *out = static_cast<int>(value);
         return QString();
     };
@@ -373,7 +371,7 @@ Result<QList<int>> parseClientCounts(const QString &text)
     if (trimmed.contains(QLatin1Char(':'))) {
         const QStringList parts = trimmed.split(QLatin1Char(':'));
         if (parts.size() != 3)
-            return Counts::failure(tr("clients: \"%1\" is not first:last:step.").arg(trimmed));
+            return Counts::failure(Tr::tr("clients: \"%1\" is not first:last:step.").arg(trimmed));
         int first = 0;
         int last = 0;
         int step = 0;
@@ -381,26 +379,27 @@ Result<QList<int>> parseClientCounts(const QString &text)
         for (int i = 0; i < 3; ++i) {
             const QString error = parseOne(parts[i], targets[i]);
             if (!error.isEmpty())
-                return Counts::failure(tr("clients: %1 in \"%2\".").arg(error, trimmed));
+                return Counts::failure(Tr::tr("clients: %1 in \"%2\".").arg(error, trimmed));
         }
         if (last < first)
-            return Counts::failure(tr("clients: the last count %1 is below the first %2.").arg(last).arg(first));
+            return Counts::failure(Tr::tr("clients: the last count %1 is below the first %2.").arg(last).arg(first));
         if ((last - first) / step + 1 > HerdLimits::maxClientCounts) {
-            return Counts::failure(
-                tr("clients: \"%1\" makes more than %2 client counts.").arg(trimmed).arg(HerdLimits::maxClientCounts));
+            return Counts::failure(Tr::tr("clients: \"%1\" makes more than %2 client counts.")
+                                       .arg(trimmed)
+                                       .arg(HerdLimits::maxClientCounts));
         }
         for (int n = first; n <= last; n += step)
             counts.append(n);
     } else {
         const QStringList parts = trimmed.split(QLatin1Char(','));
         if (parts.size() > HerdLimits::maxClientCounts) {
-            return Counts::failure(tr("clients: more than %1 client counts.").arg(HerdLimits::maxClientCounts));
+            return Counts::failure(Tr::tr("clients: more than %1 client counts.").arg(HerdLimits::maxClientCounts));
         }
         for (const QString &part : parts) {
             int n = 0;
             const QString error = parseOne(part, &n);
             if (!error.isEmpty())
-                return Counts::failure(tr("clients: %1.").arg(error));
+                return Counts::failure(Tr::tr("clients: %1.").arg(error));
             counts.append(n);
         }
     }
@@ -431,7 +430,7 @@ Result<QList<HerdStrategy>> parseStrategies(const QString &text)
     QList<HerdStrategy> strategies;
     const QStringList parts = text.split(QLatin1Char(','), Qt::SkipEmptyParts);
     if (parts.isEmpty())
-        return Strategies::failure(tr("strategies: none given."));
+        return Strategies::failure(Tr::tr("strategies: none given."));
     for (const QString &raw : parts) {
         const QString name = raw.trimmed();
         const auto strategy = HerdStrategy::fromName(name);
@@ -440,10 +439,10 @@ Result<QList<HerdStrategy>> parseStrategies(const QString &text)
             for (const HerdStrategy &s : HerdStrategy::all())
                 known.append(s.name());
             return Strategies::failure(
-                tr("strategies: unknown strategy \"%1\"; known: %2.").arg(name, known.join(QLatin1String(", "))));
+                Tr::tr("strategies: unknown strategy \"%1\"; known: %2.").arg(name, known.join(QLatin1String(", "))));
         }
         if (strategies.contains(*strategy))
-            return Strategies::failure(tr("strategies: \"%1\" is listed twice.").arg(name));
+            return Strategies::failure(Tr::tr("strategies: \"%1\" is listed twice.").arg(name));
         strategies.append(*strategy);
     }
     return strategies;

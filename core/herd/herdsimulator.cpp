@@ -3,6 +3,7 @@
 #include "core/http/retryafter.h"
 #include "core/policy/backoff.h"
 #include "core/policy/classifier.h"
+#include "core/util/coretr.h"
 #include "core/util/randomsource.h"
 
 #include <QCoreApplication>
@@ -21,11 +22,6 @@ namespace RetryLab::Core {
 Q_LOGGING_CATEGORY(lcHerdSimulator, "retrylab.core.herdsimulator", QtInfoMsg)
 
 namespace {
-
-QString tr(const char *text)
-{
-    return QCoreApplication::translate("RetryLab::Core", text);
-}
 
 // Only what changes or reads shared state at a given instant needs an event: a write
 // reaching the row, a request reaching the server, the server finishing a request,
@@ -538,9 +534,9 @@ namespace {
 
 QString stallMessage(const HerdStrategy &strategy, int clients, double atMs)
 {
-    return tr("%1 with %2 clients made no progress: the virtual clock stood still at %3 ms while "
-              "clients kept retrying. Zero network delay with zero backoff retries for ever at one "
-              "instant; give the network a delay, the strategy a base delay, or set maxAttempts.")
+    return Tr::tr("%1 with %2 clients made no progress: the virtual clock stood still at %3 ms while "
+                  "clients kept retrying. Zero network delay with zero backoff retries for ever at one "
+                  "instant; give the network a delay, the strategy a base delay, or set maxAttempts.")
         .arg(strategy.title())
         .arg(clients)
         .arg(atMs);
@@ -647,7 +643,7 @@ Result<HerdRunOutcome> HerdSimulator::runOnce(
     const HerdParameters &parameters, int clients, const HerdStrategy &strategy, int runIndex)
 {
     if (runIndex < 0)
-        return Result<HerdRunOutcome>::failure(tr("run: %1 is below the minimum of 0.").arg(runIndex));
+        return Result<HerdRunOutcome>::failure(Tr::tr("run: %1 is below the minimum of 0.").arg(runIndex));
     HerdParameters p = parameters;
     p.clientCounts = {clients};
     p.strategies = {strategy};
@@ -729,7 +725,7 @@ Result<HerdReport> HerdSimulator::run(const HerdParameters &parameters, HerdCont
             return Result<HerdReport>::failure(stall);
     }
     if (cancelled.load() || (control && control->isCancelled()))
-        return Result<HerdReport>::failure(tr("The simulation was cancelled."));
+        return Result<HerdReport>::failure(Tr::tr("The simulation was cancelled."));
 
     HerdReport report;
     report.parameters = parameters;

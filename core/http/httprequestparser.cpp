@@ -1,15 +1,11 @@
 #include "core/http/httprequestparser.h"
+#include "core/util/coretr.h"
 
 #include <QCoreApplication>
 
 namespace RetryLab::Core {
 
 namespace {
-
-QString tr(const char *text)
-{
-    return QCoreApplication::translate("RetryLab::Core", text);
-}
 
 // A chunk-size line is a few hex digits and rarely an extension; anything
 // longer is an attack on the parser rather than a request.
@@ -241,12 +237,13 @@ HttpRequestParser::Status HttpRequestParser::parse()
             // A request line plus its line ending; empty lines before it are tolerated (RFC 9112 section 2.2).
             if (!takeLine(&line, m_limits.maxRequestLineBytes + 2, &over)) {
                 if (over)
-                    return fail(414, tr("the request line is longer than %1 bytes").arg(m_limits.maxRequestLineBytes));
+                    return fail(
+                        414, Tr::tr("the request line is longer than %1 bytes").arg(m_limits.maxRequestLineBytes));
                 return Status::NeedMore;
             }
             if (line.isEmpty()) {
                 if (m_sectionBytes > m_limits.maxHeaderBytes)
-                    return fail(431, tr("too many empty lines before the request line"));
+                    return fail(431, Tr::tr("too many empty lines before the request line"));
                 continue;
             }
             if (const Status s = parseRequestLine(line); s == Status::Error)
@@ -261,7 +258,7 @@ HttpRequestParser::Status HttpRequestParser::parse()
             if (left < 0 || !takeLine(&line, left, &over)) {
                 if (left < 0 || over)
                     return fail(
-                        431, tr("the request header section is larger than %1 bytes").arg(m_limits.maxHeaderBytes));
+                        431, Tr::tr("the request header section is larger than %1 bytes").arg(m_limits.maxHeaderBytes));
                 return Status::NeedMore;
             }
             if (line.isEmpty()) {
@@ -294,7 +291,7 @@ HttpRequestParser::Status HttpRequestParser::parse()
             const qsizetype before = m_sectionBytes;
             if (!takeLine(&line, maxChunkLineBytes, &over)) {
                 if (over)
-                    return fail(400, tr("a chunk-size line is longer than %1 bytes").arg(maxChunkLineBytes));
+                    return fail(400, Tr::tr("a chunk-size line is longer than %1 bytes").arg(maxChunkLineBytes));
                 return Status::NeedMore;
             }
             m_sectionBytes = before; // chunk framing does not count against the header limit
@@ -302,23 +299,23 @@ HttpRequestParser::Status HttpRequestParser::parse()
             qint64 size = 0;
             while (i < line.size() && hexValue(line[i]) >= 0) {
                 if (i >= maxChunkSizeDigits)
-                    return fail(413, tr("a chunk size has more than %1 hex digits").arg(maxChunkSizeDigits));
+                    return fail(413, Tr::tr("a chunk size has more than %1 hex digits").arg(maxChunkSizeDigits));
                 size = size * 16 + hexValue(line[i]);
                 ++i;
             }
             if (i == 0)
-                return fail(400, tr("invalid chunk size \"%1\"").arg(printable(line)));
+                return fail(400, Tr::tr("invalid chunk size \"%1\"").arg(printable(line)));
             QByteArrayView rest = line.sliced(i);
             while (!rest.isEmpty() && isOws(rest.front()))
                 rest = rest.sliced(1);
             if (!rest.isEmpty() && rest.front() != ';')
-                return fail(400, tr("invalid chunk size \"%1\"").arg(printable(line)));
+                return fail(400, Tr::tr("invalid chunk size \"%1\"").arg(printable(line)));
             for (char c : rest) {
                 if (!isFieldValueChar(c))
-                    return fail(400, tr("invalid character in a chunk extension"));
+                    return fail(400, Tr::tr("invalid character in a chunk extension"));
             }
             if (size > m_limits.maxBodyBytes - m_request.body.size())
-                return fail(413, tr("the request body is larger than %1 bytes").arg(m_limits.maxBodyBytes));
+                return fail(413, Tr::tr("the request body is larger than %1 bytes").arg(m_limits.maxBodyBytes));
             if (size == 0) {
                 m_sectionBytes = 0;
                 m_phase = Phase::Trailers;
@@ -353,10 +350,10 @@ HttpRequestParser::Status HttpRequestParser::parse()
                 if (available < 2)
                     return Status::NeedMore;
                 if (m_buffer.at(m_pos + 1) != '\n')
-                    return fail(400, tr("chunk data is not followed by CRLF"));
+                    return fail(400, Tr::tr("chunk data is not followed by CRLF"));
                 m_pos += 2;
             } else {
-                return fail(400, tr("chunk data is longer than its announced size"));
+                return fail(400, Tr::tr("chunk data is longer than its announced size"));
             }
             m_scan = m_pos;
             m_phase = Phase::ChunkSize;
@@ -368,7 +365,8 @@ HttpRequestParser::Status HttpRequestParser::parse()
             const qsizetype left = m_limits.maxHeaderBytes - m_sectionBytes;
             if (left < 0 || !takeLine(&line, left, &over)) {
                 if (left < 0 || over)
-                    return fail(431, tr("the trailer section is larger than %1 bytes").arg(m_limits.maxHeaderBytes));
+                    return fail(
+                        431, Tr::tr("the trailer section is larger than %1 bytes").arg(m_limits.maxHeaderBytes));
                 return Status::NeedMore;
             }
             if (line.isEmpty()) {
@@ -392,29 +390,29 @@ HttpRequestParser::Status HttpRequestParser::parseRequestLine(QByteArrayView lin
     const qsizetype firstSpace = line.indexOf(' ');
     const qsizetype lastSpace = line.lastIndexOf(' ');
     if (firstSpace <= 0 || lastSpace == firstSpace)
-        return fail(400, tr("malformed request line \"%1\"").arg(printable(line)));
+        return fail(400, Tr::tr("malformed request line \"%1\"").arg(printable(line)));
     const QByteArrayView method = line.first(firstSpace);
     const QByteArrayView target = line.sliced(firstSpace + 1, lastSpace - firstSpace - 1);
     const QByteArrayView version = line.sliced(lastSpace + 1);
 
     if (!isToken(method))
-        return fail(400, tr("invalid method \"%1\"").arg(printable(method)));
+        return fail(400, Tr::tr("invalid method \"%1\"").arg(printable(method)));
     if (target.isEmpty())
-        return fail(400, tr("malformed request line \"%1\"").arg(printable(line)));
+        return fail(400, Tr::tr("malformed request line \"%1\"").arg(printable(line)));
     for (char c : target) {
         const auto u = static_cast<unsigned char>(c);
         if (u <= 0x20 || u >= 0x7f)
-            return fail(400, tr("invalid character in the request target \"%1\"").arg(printable(target)));
+            return fail(400, Tr::tr("invalid character in the request target \"%1\"").arg(printable(target)));
         if (c == '#')
-            return fail(400, tr("a request target cannot contain a fragment (\"#\")"));
+            return fail(400, Tr::tr("a request target cannot contain a fragment (\"#\")"));
     }
 
     // "HTTP/" DIGIT "." DIGIT
     if (version.size() != 8 || !version.startsWith("HTTP/") || version[6] != '.' || version[5] < '0' || version[5] > '9'
         || version[7] < '0' || version[7] > '9')
-        return fail(400, tr("invalid HTTP version \"%1\"").arg(printable(version)));
+        return fail(400, Tr::tr("invalid HTTP version \"%1\"").arg(printable(version)));
     if (version[5] != '1')
-        return fail(505, tr("HTTP version %1 is not supported; use HTTP/1.1").arg(printable(version.sliced(5))));
+        return fail(505, Tr::tr("HTTP version %1 is not supported; use HTTP/1.1").arg(printable(version.sliced(5))));
     m_request.minorVersion = std::min(version[7] - '0', 1);
 
     QByteArrayView pathAndQuery;
@@ -422,14 +420,15 @@ HttpRequestParser::Status HttpRequestParser::parseRequestLine(QByteArrayView lin
         pathAndQuery = target;
     } else if (target == "*") {
         if (method != "OPTIONS")
-            return fail(400, tr("the target \"*\" is only allowed with OPTIONS"));
+            return fail(400, Tr::tr("the target \"*\" is only allowed with OPTIONS"));
         pathAndQuery = target;
     } else {
         // absolute-form, as sent to proxies: keep only the path and the query.
         const qsizetype schemeEnd = target.indexOf("://");
         QByteArray scheme = target.first(std::max<qsizetype>(schemeEnd, 0)).toByteArray().toLower();
         if (schemeEnd <= 0 || (scheme != "http" && scheme != "https"))
-            return fail(400, tr("the request target \"%1\" is neither a path nor an http URL").arg(printable(target)));
+            return fail(
+                400, Tr::tr("the request target \"%1\" is neither a path nor an http URL").arg(printable(target)));
         const QByteArrayView afterAuthority = target.sliced(schemeEnd + 3);
         const qsizetype slash = afterAuthority.indexOf('/');
         const qsizetype question = afterAuthority.indexOf('?');
@@ -455,22 +454,22 @@ HttpRequestParser::Status HttpRequestParser::parseRequestLine(QByteArrayView lin
 HttpRequestParser::Status HttpRequestParser::parseHeaderLine(QByteArrayView line, bool trailer)
 {
     if (isOws(line.front()))
-        return fail(400, tr("obsolete line folding in a header field is not accepted"));
+        return fail(400, Tr::tr("obsolete line folding in a header field is not accepted"));
     const qsizetype colon = line.indexOf(':');
     if (colon < 0)
-        return fail(400, tr("header line without a colon: \"%1\"").arg(printable(line)));
+        return fail(400, Tr::tr("header line without a colon: \"%1\"").arg(printable(line)));
     const QByteArrayView name = line.first(colon);
     if (!isToken(name))
-        return fail(400, tr("invalid header field name \"%1\"").arg(printable(name)));
+        return fail(400, Tr::tr("invalid header field name \"%1\"").arg(printable(name)));
     const QByteArrayView value = trimmedOws(line.sliced(colon + 1));
     for (char c : value) {
         if (!isFieldValueChar(c))
-            return fail(400, tr("invalid character in the value of header \"%1\"").arg(printable(name)));
+            return fail(400, Tr::tr("invalid character in the value of header \"%1\"").arg(printable(name)));
     }
     if (trailer)
         return Status::NeedMore; // validated, but trailers carry nothing the server uses
     if (m_request.headers.size() >= m_limits.maxHeaderFields)
-        return fail(431, tr("more than %1 header fields").arg(m_limits.maxHeaderFields));
+        return fail(431, Tr::tr("more than %1 header fields").arg(m_limits.maxHeaderFields));
     m_request.headers.append({name.toByteArray(), value.toByteArray()});
     return Status::NeedMore;
 }
@@ -493,18 +492,18 @@ HttpRequestParser::Status HttpRequestParser::finishHeaders()
             sawContentLength = true;
             const QList<QByteArrayView> elements = listElements(value);
             if (elements.isEmpty())
-                return fail(400, tr("empty Content-Length"));
+                return fail(400, Tr::tr("empty Content-Length"));
             for (QByteArrayView element : elements) {
                 if (element.size() > 18)
-                    return fail(413, tr("the request body is larger than %1 bytes").arg(m_limits.maxBodyBytes));
+                    return fail(413, Tr::tr("the request body is larger than %1 bytes").arg(m_limits.maxBodyBytes));
                 qint64 length = 0;
                 for (char c : element) {
                     if (c < '0' || c > '9')
-                        return fail(400, tr("invalid Content-Length \"%1\"").arg(printable(value)));
+                        return fail(400, Tr::tr("invalid Content-Length \"%1\"").arg(printable(value)));
                     length = length * 10 + (c - '0');
                 }
                 if (contentLength >= 0 && length != contentLength)
-                    return fail(400, tr("conflicting Content-Length values"));
+                    return fail(400, Tr::tr("conflicting Content-Length values"));
                 contentLength = length;
             }
         } else if (name.compare("Transfer-Encoding", Qt::CaseInsensitive) == 0) {
@@ -525,32 +524,33 @@ HttpRequestParser::Status HttpRequestParser::finishHeaders()
     }
 
     if (r.minorVersion >= 1 && hosts != 1)
-        return fail(400, hosts == 0 ? tr("an HTTP/1.1 request needs a Host header") : tr("more than one Host header"));
+        return fail(
+            400, hosts == 0 ? Tr::tr("an HTTP/1.1 request needs a Host header") : Tr::tr("more than one Host header"));
     if (hosts > 1)
-        return fail(400, tr("more than one Host header"));
+        return fail(400, Tr::tr("more than one Host header"));
 
     r.keepAlive = r.minorVersion >= 1 ? !closeToken : (keepAliveToken && !closeToken);
 
     if (sawTransferEncoding) {
         if (r.minorVersion == 0)
-            return fail(400, tr("Transfer-Encoding in an HTTP/1.0 request"));
+            return fail(400, Tr::tr("Transfer-Encoding in an HTTP/1.0 request"));
         if (sawContentLength)
-            return fail(400, tr("both Content-Length and Transfer-Encoding: the body length is ambiguous"));
+            return fail(400, Tr::tr("both Content-Length and Transfer-Encoding: the body length is ambiguous"));
         if (codings.isEmpty())
-            return fail(400, tr("empty Transfer-Encoding"));
+            return fail(400, Tr::tr("empty Transfer-Encoding"));
         for (const QByteArray &coding : std::as_const(codings)) {
             if (coding != "chunked")
-                return fail(
-                    501, tr("transfer coding \"%1\" is not supported (only chunked)").arg(QString::fromLatin1(coding)));
+                return fail(501,
+                    Tr::tr("transfer coding \"%1\" is not supported (only chunked)").arg(QString::fromLatin1(coding)));
         }
         if (codings.size() > 1)
-            return fail(400, tr("chunked is applied more than once"));
+            return fail(400, Tr::tr("chunked is applied more than once"));
         r.chunked = true;
         m_phase = Phase::ChunkSize;
     } else if (contentLength > 0) {
         if (contentLength > m_limits.maxBodyBytes)
             return fail(413,
-                tr("the request body of %1 bytes is larger than %2 bytes")
+                Tr::tr("the request body of %1 bytes is larger than %2 bytes")
                     .arg(contentLength)
                     .arg(m_limits.maxBodyBytes));
         m_remaining = contentLength;

@@ -1,4 +1,5 @@
 #include "core/http/retryafter.h"
+#include "core/util/coretr.h"
 
 #include <QCoreApplication>
 #include <QLocale>
@@ -11,11 +12,6 @@
 namespace RetryLab::Core {
 
 namespace {
-
-QString tr(const char *text)
-{
-    return QCoreApplication::translate("RetryLab::Core", text);
-}
 
 constexpr std::array<const char *, 12> monthNames{
     "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"};
@@ -166,11 +162,11 @@ RetryAfter parseRetryAfter(const QByteArray &raw, const QDateTime &now)
     RetryAfter result;
     const QByteArray value = raw.trimmed();
     if (value.isEmpty()) {
-        result.reason = tr("Retry-After is empty");
+        result.reason = Tr::tr("Retry-After is empty");
         return result;
     }
     if (value.startsWith('-') && isDigits(QByteArrayView(value).sliced(1))) {
-        result.reason = tr("Retry-After %1 is negative; ignored").arg(QString::fromLatin1(value));
+        result.reason = Tr::tr("Retry-After %1 is negative; ignored").arg(QString::fromLatin1(value));
         return result;
     }
     if (isDigits(value)) {
@@ -179,12 +175,12 @@ RetryAfter parseRetryAfter(const QByteArray &raw, const QDateTime &now)
         const double seconds = value.size() > 10 ? 1e10 : value.toDouble();
         result.kind = RetryAfter::Kind::DelaySeconds;
         result.delayMs = seconds * 1000.0;
-        result.reason = tr("Retry-After asks for %1 s").arg(QString::fromLatin1(value));
+        result.reason = Tr::tr("Retry-After asks for %1 s").arg(QString::fromLatin1(value));
         return result;
     }
     const QDateTime date = parseHttpDate(value);
     if (!date.isValid()) {
-        result.reason = tr("Retry-After \"%1\" is neither delta-seconds nor an HTTP date; ignored")
+        result.reason = Tr::tr("Retry-After \"%1\" is neither delta-seconds nor an HTTP date; ignored")
                             .arg(QString::fromLatin1(value.left(64)));
         return result;
     }
@@ -192,10 +188,10 @@ RetryAfter parseRetryAfter(const QByteArray &raw, const QDateTime &now)
     const qint64 diff = now.msecsTo(date);
     if (diff <= 0) {
         result.delayMs = 0.0;
-        result.reason = tr("Retry-After date %1 is already past; retry now").arg(QString::fromLatin1(value));
+        result.reason = Tr::tr("Retry-After date %1 is already past; retry now").arg(QString::fromLatin1(value));
     } else {
         result.delayMs = static_cast<double>(diff);
-        result.reason = tr("Retry-After date %1 is %2 s away").arg(QString::fromLatin1(value)).arg(diff / 1000.0);
+        result.reason = Tr::tr("Retry-After date %1 is %2 s away").arg(QString::fromLatin1(value)).arg(diff / 1000.0);
     }
     return result;
 }
@@ -213,7 +209,7 @@ RetryAfterDecision boundRetryAfter(const RetryAfter &retryAfter, double maxRetry
     if (remainingMs >= 0.0 && asked > remainingMs) {
         decision.action = RetryAfterDecision::Action::GiveUp;
         decision.delayMs = asked;
-        decision.reason = tr("%1, beyond the %2 ms left before the deadline: giving up now")
+        decision.reason = Tr::tr("%1, beyond the %2 ms left before the deadline: giving up now")
                               .arg(retryAfter.reason)
                               .arg(std::floor(remainingMs));
         return decision;
@@ -222,7 +218,7 @@ RetryAfterDecision boundRetryAfter(const RetryAfter &retryAfter, double maxRetry
     if (maxRetryAfterMs >= 0.0 && asked > maxRetryAfterMs) {
         decision.delayMs = maxRetryAfterMs;
         decision.clamped = true;
-        decision.reason = tr("%1, bounded to %2 ms").arg(retryAfter.reason).arg(maxRetryAfterMs);
+        decision.reason = Tr::tr("%1, bounded to %2 ms").arg(retryAfter.reason).arg(maxRetryAfterMs);
     } else {
         decision.delayMs = asked;
         decision.reason = retryAfter.reason;

@@ -1,4 +1,5 @@
 #include "core/policy/backoffpolicy.h"
+#include "core/util/coretr.h"
 
 #include <QCoreApplication>
 
@@ -49,11 +50,6 @@ const AlgorithmInfo &infoFor(BackoffAlgorithm algorithm)
             return info;
     }
     return algorithmTable.front();
-}
-
-QString tr(const char *text)
-{
-    return QCoreApplication::translate("RetryLab::Core", text);
 }
 
 constexpr std::array<std::pair<FaultAction, const char *>, 3> actionNames{{
@@ -115,24 +111,24 @@ public:
     bool checkDuration(const char *field, double value, double limit, bool allowZero = true)
     {
         if (std::isnan(value)) {
-            error(field, tr("%1 is not a number.").arg(QLatin1String(field)));
+            error(field, Tr::tr("%1 is not a number.").arg(QLatin1String(field)));
             return false;
         }
         if (std::isinf(value)) {
-            error(field, tr("%1 must be finite.").arg(QLatin1String(field)));
+            error(field, Tr::tr("%1 must be finite.").arg(QLatin1String(field)));
             return false;
         }
         if (value < 0.0) {
-            error(field, tr("%1 cannot be negative (got %2 ms).").arg(QLatin1String(field)).arg(value));
+            error(field, Tr::tr("%1 cannot be negative (got %2 ms).").arg(QLatin1String(field)).arg(value));
             return false;
         }
         if (!allowZero && value == 0.0) {
-            error(field, tr("%1 must be greater than zero.").arg(QLatin1String(field)));
+            error(field, Tr::tr("%1 must be greater than zero.").arg(QLatin1String(field)));
             return false;
         }
         if (value > limit) {
             error(field,
-                tr("%1 of %2 ms is beyond the sensible limit of %3 ms.")
+                Tr::tr("%1 of %2 ms is beyond the sensible limit of %3 ms.")
                     .arg(QLatin1String(field))
                     .arg(value, 0, 'g', 12)
                     .arg(limit, 0, 'g', 12));
@@ -198,88 +194,90 @@ QList<PolicyIssue> validatePolicy(const BackoffPolicy &p)
     c.checkDuration("attemptTimeoutMs", p.attemptTimeoutMs, maxDeadlineMs);
 
     if (std::isnan(p.multiplier) || std::isinf(p.multiplier)) {
-        c.error("multiplier", tr("multiplier must be a finite number."));
+        c.error("multiplier", Tr::tr("multiplier must be a finite number."));
     } else if (usesMultiplier(p.algorithm) && p.multiplier < 1.0) {
         c.error("multiplier",
-            tr("multiplier %1 is below 1: the delays would shrink instead of growing.").arg(p.multiplier));
+            Tr::tr("multiplier %1 is below 1: the delays would shrink instead of growing.").arg(p.multiplier));
     } else if (p.multiplier > maxMultiplier) {
-        c.error(
-            "multiplier", tr("multiplier %1 is beyond the sensible limit of %2.").arg(p.multiplier).arg(maxMultiplier));
+        c.error("multiplier",
+            Tr::tr("multiplier %1 is beyond the sensible limit of %2.").arg(p.multiplier).arg(maxMultiplier));
     } else if (usesMultiplier(p.algorithm) && p.multiplier == 1.0) {
-        c.warning(
-            "multiplier", tr("multiplier 1 makes the delay constant; the Constant algorithm says so more plainly."));
+        c.warning("multiplier",
+            Tr::tr("multiplier 1 makes the delay constant; the Constant algorithm says so more plainly."));
     }
 
     if (std::isnan(p.jitterFraction) || p.jitterFraction < 0.0 || p.jitterFraction > 1.0)
-        c.error("jitterFraction", tr("jitterFraction must lie between 0 and 1 (got %1).").arg(p.jitterFraction));
+        c.error("jitterFraction", Tr::tr("jitterFraction must lie between 0 and 1 (got %1).").arg(p.jitterFraction));
 
     if (baseOk && capOk && p.algorithm != BackoffAlgorithm::Immediate && p.maxBackoffMs < p.baseDelayMs) {
         c.error("maxBackoffMs",
-            tr("maximum backoff (%1 ms) is below the base delay (%2 ms): every delay would be "
-               "truncated to the cap.")
+            Tr::tr("maximum backoff (%1 ms) is below the base delay (%2 ms): every delay would be "
+                   "truncated to the cap.")
                 .arg(p.maxBackoffMs)
                 .arg(p.baseDelayMs));
     }
     if (baseOk && p.baseDelayMs == 0.0 && p.algorithm != BackoffAlgorithm::Immediate)
-        c.warning("baseDelayMs", tr("a base delay of 0 ms retries without waiting; use Immediate if that is meant."));
+        c.warning(
+            "baseDelayMs", Tr::tr("a base delay of 0 ms retries without waiting; use Immediate if that is meant."));
 
     if (p.algorithm == BackoffAlgorithm::Immediate && (p.maxAttempts > 2 || p.maxAttempts == 0)) {
         c.warning("maxAttempts",
-            tr("the Immediate algorithm retries once at once, for rare faults: at most 2 attempts are made, "
-               "whatever maxAttempts allows."));
+            Tr::tr("the Immediate algorithm retries once at once, for rare faults: at most 2 attempts are made, "
+                   "whatever maxAttempts allows."));
     }
     if (p.maxAttempts < 0) {
-        c.error("maxAttempts", tr("maxAttempts cannot be negative (got %1).").arg(p.maxAttempts));
+        c.error("maxAttempts", Tr::tr("maxAttempts cannot be negative (got %1).").arg(p.maxAttempts));
     } else if (p.maxAttempts > maxAttempts) {
         c.error("maxAttempts",
-            tr("maxAttempts %1 is beyond the sensible limit of %2.").arg(p.maxAttempts).arg(maxAttempts));
+            Tr::tr("maxAttempts %1 is beyond the sensible limit of %2.").arg(p.maxAttempts).arg(maxAttempts));
     } else if (p.maxAttempts == 0 && !(p.deadlineMs > 0.0)) {
         c.error("maxAttempts",
-            tr("a policy needs a maximum number of attempts or a total deadline; with neither it "
-               "would retry forever."));
+            Tr::tr("a policy needs a maximum number of attempts or a total deadline; with neither it "
+                   "would retry forever."));
     }
 
     if (p.deadlineMs > 0.0 && p.attemptTimeoutMs > p.deadlineMs) {
         c.warning("attemptTimeoutMs",
-            tr("the per-attempt timeout (%1 ms) is longer than the total deadline (%2 ms); "
-               "the deadline will cut the attempt first.")
+            Tr::tr("the per-attempt timeout (%1 ms) is longer than the total deadline (%2 ms); "
+                   "the deadline will cut the attempt first.")
                 .arg(p.attemptTimeoutMs)
                 .arg(p.deadlineMs));
     }
 
     const auto &cl = p.classification;
     if (std::isnan(cl.maxRetryAfterMs) || cl.maxRetryAfterMs < 0.0 || cl.maxRetryAfterMs > maxDelayMs)
-        c.error("maxRetryAfterMs", tr("maxRetryAfterMs must lie between 0 and %1 ms.").arg(maxDelayMs, 0, 'f', 0));
+        c.error("maxRetryAfterMs", Tr::tr("maxRetryAfterMs must lie between 0 and %1 ms.").arg(maxDelayMs, 0, 'f', 0));
     for (int status : cl.retryableStatuses) {
         if (status < 100 || status > 599) {
-            c.error("retryableStatuses", tr("%1 is not an HTTP status code.").arg(status));
+            c.error("retryableStatuses", Tr::tr("%1 is not an HTTP status code.").arg(status));
             break;
         }
         if (status < 400) {
-            c.error("retryableStatuses", tr("status %1 is not an error and cannot be retried.").arg(status));
+            c.error("retryableStatuses", Tr::tr("status %1 is not an error and cannot be retried.").arg(status));
             break;
         }
     }
     if (cl.retryNonIdempotent) {
         c.warning("retryNonIdempotent",
-            tr("POST and PATCH will be retried even without an idempotency key: a request "
-               "whose response was lost may be applied twice."));
+            Tr::tr("POST and PATCH will be retried even without an idempotency key: a request "
+                   "whose response was lost may be applied twice."));
     }
 
     const auto &cb = p.circuitBreaker;
     if (cb.enabled) {
         if (cb.consecutiveFailures < 0 || cb.consecutiveFailures > 100'000)
-            c.error("circuitBreaker.consecutiveFailures", tr("consecutive failures must lie between 0 and 100000."));
-        if (std::isnan(cb.failureRatio) || cb.failureRatio < 0.0 || cb.failureRatio > 1.0)
-            c.error("circuitBreaker.failureRatio", tr("failure ratio must lie between 0 and 1."));
-        if (cb.window < 1 || cb.window > 100'000)
-            c.error("circuitBreaker.window", tr("window must lie between 1 and 100000 outcomes."));
-        if (cb.consecutiveFailures == 0 && cb.failureRatio == 0.0)
             c.error(
-                "circuitBreaker", tr("an enabled circuit breaker needs a consecutive-failure or a ratio threshold."));
+                "circuitBreaker.consecutiveFailures", Tr::tr("consecutive failures must lie between 0 and 100000."));
+        if (std::isnan(cb.failureRatio) || cb.failureRatio < 0.0 || cb.failureRatio > 1.0)
+            c.error("circuitBreaker.failureRatio", Tr::tr("failure ratio must lie between 0 and 1."));
+        if (cb.window < 1 || cb.window > 100'000)
+            c.error("circuitBreaker.window", Tr::tr("window must lie between 1 and 100000 outcomes."));
+        if (cb.consecutiveFailures == 0 && cb.failureRatio == 0.0)
+            c.error("circuitBreaker",
+                Tr::tr("an enabled circuit breaker needs a consecutive-failure or a ratio threshold."));
         c.checkDuration("circuitBreaker.openMs", cb.openMs, maxDelayMs, false);
         if (cb.halfOpenTrials < 1 || cb.halfOpenTrials > 1000)
-            c.error("circuitBreaker.halfOpenTrials", tr("half-open trials must lie between 1 and 1000."));
+            c.error("circuitBreaker.halfOpenTrials", Tr::tr("half-open trials must lie between 1 and 1000."));
     }
 
     const auto &rb = p.retryBudget;
@@ -289,13 +287,13 @@ QList<PolicyIssue> validatePolicy(const BackoffPolicy &p)
             {"retryBudget.awsSuccessRefund", rb.awsSuccessRefund}}};
         for (const auto &[field, value] : values) {
             if (!std::isfinite(value) || value < 0.0 || value > 1e9)
-                c.error(field, tr("%1 must be a finite number between 0 and 1e9.").arg(QLatin1String(field)));
+                c.error(field, Tr::tr("%1 must be a finite number between 0 and 1e9.").arg(QLatin1String(field)));
         }
     } else if (rb.kind == RetryBudgetKind::GrpcThrottling) {
         if (!std::isfinite(rb.grpcMaxTokens) || rb.grpcMaxTokens <= 0.0 || rb.grpcMaxTokens > 1000.0)
-            c.error("retryBudget.grpcMaxTokens", tr("maxTokens must lie in (0, 1000], as in gRPC."));
+            c.error("retryBudget.grpcMaxTokens", Tr::tr("maxTokens must lie in (0, 1000], as in gRPC."));
         if (!std::isfinite(rb.grpcTokenRatio) || rb.grpcTokenRatio <= 0.0 || rb.grpcTokenRatio > 1000.0)
-            c.error("retryBudget.grpcTokenRatio", tr("tokenRatio must be a positive number."));
+            c.error("retryBudget.grpcTokenRatio", Tr::tr("tokenRatio must be a positive number."));
     }
 
     return c.take();
@@ -311,8 +309,8 @@ QString describeIssues(const QList<PolicyIssue> &issues)
 {
     QStringList lines;
     for (const auto &issue : issues) {
-        lines.append(
-            (issue.isError() ? tr("Error in %1: %2") : tr("Warning for %1: %2")).arg(issue.field, issue.message));
+        lines.append((issue.isError() ? Tr::tr("Error in %1: %2") : Tr::tr("Warning for %1: %2"))
+                         .arg(issue.field, issue.message));
     }
     return lines.join(QLatin1Char('\n'));
 }
@@ -324,7 +322,7 @@ QString algorithmName(BackoffAlgorithm algorithm)
 
 QString algorithmTitle(BackoffAlgorithm algorithm)
 {
-    return tr(infoFor(algorithm).title);
+    return Tr::tr(infoFor(algorithm).title);
 }
 
 QString algorithmFormula(BackoffAlgorithm algorithm)

@@ -1,15 +1,11 @@
 #include "core/policy/classifier.h"
+#include "core/util/coretr.h"
 
 #include <QCoreApplication>
 
 namespace RetryLab::Core {
 
 namespace {
-
-QString tr(const char *text)
-{
-    return QCoreApplication::translate("RetryLab::Core", text);
-}
 
 Classification::Decision decisionFor(FaultAction action)
 {
@@ -28,36 +24,36 @@ QString describeNetworkFault(NetworkFaultClass fault)
 {
     switch (fault) {
     case NetworkFaultClass::ConnectionRefused:
-        return tr("connection refused (nothing listens, or the service is restarting)");
+        return Tr::tr("connection refused (nothing listens, or the service is restarting)");
     case NetworkFaultClass::ConnectionReset:
-        return tr("connection reset or closed by the server");
+        return Tr::tr("connection reset or closed by the server");
     case NetworkFaultClass::Timeout:
-        return tr("timed out");
+        return Tr::tr("timed out");
     case NetworkFaultClass::HostNotFound:
-        return tr("host name not found (DNS)");
+        return Tr::tr("host name not found (DNS)");
     case NetworkFaultClass::TlsFailure:
-        return tr("TLS handshake or certificate failure");
+        return Tr::tr("TLS handshake or certificate failure");
     case NetworkFaultClass::BrokenStream:
-        return tr("the response body broke off before its announced length");
+        return Tr::tr("the response body broke off before its announced length");
     case NetworkFaultClass::ProtocolFailure:
-        return tr("the server sent bytes that are not valid HTTP");
+        return Tr::tr("the server sent bytes that are not valid HTTP");
     case NetworkFaultClass::Other:
         break;
     }
-    return tr("network error");
+    return Tr::tr("network error");
 }
 
 QString describeAction(FaultAction action)
 {
     switch (action) {
     case FaultAction::RetryAfterDelay:
-        return tr("transient: retry after a delay");
+        return Tr::tr("transient: retry after a delay");
     case FaultAction::RetryImmediately:
-        return tr("rare fault: retry immediately");
+        return Tr::tr("rare fault: retry immediately");
     case FaultAction::GiveUp:
         break;
     }
-    return tr("not transient: cancel and report");
+    return Tr::tr("not transient: cancel and report");
 }
 
 bool isAbortedBody(const QByteArray &body)
@@ -137,21 +133,22 @@ bool isIdempotentMethod(const QByteArray &method)
 IdempotencyVerdict idempotencyOf(const AttemptObservation &o, const ClassificationRules &rules)
 {
     if (isIdempotentMethod(o.method))
-        return {true, tr("%1 is idempotent").arg(QString::fromLatin1(o.method.toUpper()))};
+        return {true, Tr::tr("%1 is idempotent").arg(QString::fromLatin1(o.method.toUpper()))};
     if (o.markedIdempotent)
-        return {true, tr("%1 marked idempotent by the user").arg(QString::fromLatin1(o.method.toUpper()))};
+        return {true, Tr::tr("%1 marked idempotent by the user").arg(QString::fromLatin1(o.method.toUpper()))};
     if (headerValue(o.requestHeaders, "Idempotency-Key"))
-        return {true, tr("%1 carries an Idempotency-Key").arg(QString::fromLatin1(o.method.toUpper()))};
+        return {true, Tr::tr("%1 carries an Idempotency-Key").arg(QString::fromLatin1(o.method.toUpper()))};
     if (headerValue(o.requestHeaders, "If-Match") || headerValue(o.requestHeaders, "If-Unmodified-Since"))
         return {true,
-            tr("%1 is conditional (If-Match): a repeat cannot apply twice")
+            Tr::tr("%1 is conditional (If-Match): a repeat cannot apply twice")
                 .arg(QString::fromLatin1(o.method.toUpper()))};
     if (rules.retryNonIdempotent)
         return {true,
-            tr("%1 is not idempotent, but the policy retries it anyway").arg(QString::fromLatin1(o.method.toUpper()))};
+            Tr::tr("%1 is not idempotent, but the policy retries it anyway")
+                .arg(QString::fromLatin1(o.method.toUpper()))};
     return {false,
-        tr("%1 is not idempotent: it may have been applied although the response was lost; mark it "
-           "idempotent or add an Idempotency-Key to retry it")
+        Tr::tr("%1 is not idempotent: it may have been applied although the response was lost; mark it "
+               "idempotent or add an Idempotency-Key to retry it")
             .arg(QString::fromLatin1(o.method.toUpper()))};
 }
 
@@ -161,12 +158,12 @@ Classification classify(const AttemptObservation &o, const ClassificationRules &
 
     if (o.cutBy == AttemptObservation::CutBy::User) {
         c.cause = QStringLiteral("cancelled");
-        c.reason = tr("cancelled by the user");
+        c.reason = Tr::tr("cancelled by the user");
         return c;
     }
     if (o.cutBy == AttemptObservation::CutBy::Deadline) {
         c.cause = QStringLiteral("deadline");
-        c.reason = tr("the total deadline was reached during the attempt");
+        c.reason = Tr::tr("the total deadline was reached during the attempt");
         return c;
     }
 
@@ -194,29 +191,29 @@ Classification classify(const AttemptObservation &o, const ClassificationRules &
         c.networkFault = NetworkFaultClass::Timeout;
         action = rules.networkActions.value(NetworkFaultClass::Timeout, FaultAction::RetryAfterDelay);
         c.cause = QStringLiteral("attempt-timeout");
-        c.reason = tr("the per-attempt timeout expired; %1").arg(describeAction(action));
+        c.reason = Tr::tr("the per-attempt timeout expired; %1").arg(describeAction(action));
     } else if (o.brokenStream) {
         c.networkFault = NetworkFaultClass::BrokenStream;
         action = rules.networkActions.value(NetworkFaultClass::BrokenStream, FaultAction::RetryAfterDelay);
         c.cause = QStringLiteral("broken-stream");
-        c.reason = tr("%1; %2").arg(describeNetworkFault(NetworkFaultClass::BrokenStream), describeAction(action));
+        c.reason = Tr::tr("%1; %2").arg(describeNetworkFault(NetworkFaultClass::BrokenStream), describeAction(action));
     } else if (!completed) {
         const NetworkFaultClass fault = classifyNetworkError(o.networkError);
         c.networkFault = fault;
         action = rules.networkActions.value(fault, FaultAction::GiveUp);
         c.cause = networkFaultClassName(fault);
-        c.reason = tr("%1; %2").arg(describeNetworkFault(fault), describeAction(action));
+        c.reason = Tr::tr("%1; %2").arg(describeNetworkFault(fault), describeAction(action));
     } else if (!o.httpStatus) {
         c.decision = Classification::Decision::Success;
         c.cause = QStringLiteral("completed");
-        c.reason = tr("completed without an HTTP status (not an HTTP URL)");
+        c.reason = Tr::tr("completed without an HTTP status (not an HTTP URL)");
         return c;
     } else {
         const int status = *o.httpStatus;
         if (status >= 200 && status < 400) {
             c.decision = Classification::Decision::Success;
             c.cause = QStringLiteral("http-") + QString::number(status);
-            c.reason = tr("HTTP %1: success").arg(status);
+            c.reason = Tr::tr("HTTP %1: success").arg(status);
             return c;
         }
         c.cause = QStringLiteral("http-") + QString::number(status);
@@ -227,34 +224,35 @@ Classification classify(const AttemptObservation &o, const ClassificationRules &
         if ((aborted || stalePrecondition) && !o.readModifyWrite) {
             // The version the write names is gone; sending the same bytes again
             // meets the same refusal. Only a new read can give a usable ETag.
-            c.reason = tr("HTTP %1: stale version; retrying the same write cannot succeed, re-read first").arg(status);
+            c.reason
+                = Tr::tr("HTTP %1: stale version; retrying the same write cannot succeed, re-read first").arg(status);
         } else if (aborted) {
             c.restartSequence = true;
             action = rules.retryConflictAborted ? FaultAction::RetryAfterDelay : FaultAction::GiveUp;
             c.reason = rules.retryConflictAborted
-                ? tr("HTTP 409 ABORTED: a concurrent writer changed the resource; the whole "
-                     "read-modify-write sequence starts again after a delay")
-                : tr("HTTP 409 ABORTED: the policy does not retry conflicts");
+                ? Tr::tr("HTTP 409 ABORTED: a concurrent writer changed the resource; the whole "
+                         "read-modify-write sequence starts again after a delay")
+                : Tr::tr("HTTP 409 ABORTED: the policy does not retry conflicts");
         } else if (stalePrecondition) {
             c.restartSequence = true;
             action = rules.retryConflictAborted ? FaultAction::RetryAfterDelay : FaultAction::GiveUp;
             c.reason = rules.retryConflictAborted
-                ? tr("HTTP 412: the ETag is stale; read, modify and write again after a delay")
-                : tr("HTTP 412: precondition failed; the policy does not retry conflicts");
+                ? Tr::tr("HTTP 412: the ETag is stale; read, modify and write again after a delay")
+                : Tr::tr("HTTP 412: precondition failed; the policy does not retry conflicts");
         } else if (rules.retryableStatuses.contains(status)) {
             action = FaultAction::RetryAfterDelay;
             if (status == 429)
-                c.reason = tr("HTTP 429: rate limited; transient, retry after a delay");
+                c.reason = Tr::tr("HTTP 429: rate limited; transient, retry after a delay");
             else if (status == 404)
-                c.reason = tr("HTTP 404: the policy treats it as eventual consistency; retry after a delay");
+                c.reason = Tr::tr("HTTP 404: the policy treats it as eventual consistency; retry after a delay");
             else
-                c.reason = tr("HTTP %1: server error; transient, retry after a delay").arg(status);
+                c.reason = Tr::tr("HTTP %1: server error; transient, retry after a delay").arg(status);
         } else if (status == 401 || status == 403) {
-            c.reason = tr("HTTP %1: authentication or permission failure; not transient, cancel").arg(status);
+            c.reason = Tr::tr("HTTP %1: authentication or permission failure; not transient, cancel").arg(status);
         } else if (status >= 400 && status < 500) {
-            c.reason = tr("HTTP %1: client error; repeating the same request will not help").arg(status);
+            c.reason = Tr::tr("HTTP %1: client error; repeating the same request will not help").arg(status);
         } else {
-            c.reason = tr("HTTP %1: not in the policy's retryable statuses").arg(status);
+            c.reason = Tr::tr("HTTP %1: not in the policy's retryable statuses").arg(status);
         }
     }
 
@@ -265,7 +263,7 @@ Classification classify(const AttemptObservation &o, const ClassificationRules &
     const IdempotencyVerdict verdict = idempotencyOf(o, rules);
     if (!verdict.retryable && !c.restartSequence) {
         c.decision = Classification::Decision::GiveUp;
-        c.reason = tr("%1, but %2").arg(c.reason, verdict.reason);
+        c.reason = Tr::tr("%1, but %2").arg(c.reason, verdict.reason);
         c.cause = c.cause + QStringLiteral("/not-idempotent");
     }
     return c;

@@ -1,4 +1,5 @@
 #include "core/policy/policyjson.h"
+#include "core/util/coretr.h"
 
 #include <QCoreApplication>
 #include <QDir>
@@ -17,11 +18,6 @@ namespace RetryLab::Core {
 
 namespace {
 
-QString tr(const char *text)
-{
-    return QCoreApplication::translate("RetryLab::Core", text);
-}
-
 // Reads fields from one JSON object, remembering the first error with its path.
 class FieldReader
 {
@@ -37,7 +33,7 @@ public:
     void fail(const QString &key, const QString &message)
     {
         if (m_error->isEmpty())
-            *m_error = tr("field \"%1\": %2").arg(path(key), message);
+            *m_error = Tr::tr("field \"%1\": %2").arg(path(key), message);
     }
 
     void readString(const QString &key, QString &out)
@@ -46,7 +42,7 @@ public:
         if (v.isUndefined())
             return;
         if (!v.isString())
-            return fail(key, tr("expected a string"));
+            return fail(key, Tr::tr("expected a string"));
         out = v.toString();
     }
 
@@ -56,7 +52,7 @@ public:
         if (v.isUndefined())
             return;
         if (!v.isDouble())
-            return fail(key, tr("expected a number"));
+            return fail(key, Tr::tr("expected a number"));
         out = v.toDouble();
     }
 
@@ -67,7 +63,7 @@ public:
             return;
         const double d = v.toDouble(std::nan(""));
         if (!v.isDouble() || d != std::floor(d) || std::abs(d) > 2e9)
-            return fail(key, tr("expected a whole number"));
+            return fail(key, Tr::tr("expected a whole number"));
         out = static_cast<int>(d);
     }
 
@@ -77,7 +73,7 @@ public:
         if (v.isUndefined())
             return;
         if (!v.isBool())
-            return fail(key, tr("expected true or false"));
+            return fail(key, Tr::tr("expected true or false"));
         out = v.toBool();
     }
 
@@ -87,7 +83,7 @@ public:
         if (v.isUndefined())
             return std::nullopt;
         if (!v.isObject()) {
-            fail(key, tr("expected an object"));
+            fail(key, Tr::tr("expected an object"));
             return std::nullopt;
         }
         return v.toObject();
@@ -99,7 +95,7 @@ public:
             const bool isKnown
                 = std::any_of(known.begin(), known.end(), [&](const char *k) { return it.key() == QLatin1String(k); });
             if (!isKnown)
-                return fail(it.key(), tr("unknown field"));
+                return fail(it.key(), Tr::tr("unknown field"));
         }
     }
 
@@ -191,12 +187,12 @@ Result<BackoffPolicy> fromJsonObject(const QJsonObject &object)
     QString format = QStringLiteral("retrylab-policy");
     r.readString(QStringLiteral("format"), format);
     if (!r.failed() && format != QLatin1String("retrylab-policy"))
-        r.fail(QStringLiteral("format"), tr("expected \"retrylab-policy\", got \"%1\"").arg(format));
+        r.fail(QStringLiteral("format"), Tr::tr("expected \"retrylab-policy\", got \"%1\"").arg(format));
     int version = formatVersion;
     r.readInt(QStringLiteral("version"), version);
     if (!r.failed() && (version < 1 || version > formatVersion))
         r.fail(QStringLiteral("version"),
-            tr("version %1 is not supported (this build reads up to %2)").arg(version).arg(formatVersion));
+            Tr::tr("version %1 is not supported (this build reads up to %2)").arg(version).arg(formatVersion));
 
     r.readString(QStringLiteral("name"), p.name);
     r.readString(QStringLiteral("description"), p.description);
@@ -212,7 +208,7 @@ Result<BackoffPolicy> fromJsonObject(const QJsonObject &object)
             for (auto each : allAlgorithms())
                 names.append(algorithmName(each));
             r.fail(QStringLiteral("algorithm"),
-                tr("unknown algorithm \"%1\" (known: %2)").arg(algorithm, names.join(QStringLiteral(", "))));
+                Tr::tr("unknown algorithm \"%1\" (known: %2)").arg(algorithm, names.join(QStringLiteral(", "))));
         }
     }
     r.readNumber(QStringLiteral("baseDelayMs"), p.baseDelayMs);
@@ -231,14 +227,14 @@ Result<BackoffPolicy> fromJsonObject(const QJsonObject &object)
         const QJsonValue statuses = cl->value(QStringLiteral("retryableStatuses"));
         if (!statuses.isUndefined()) {
             if (!statuses.isArray()) {
-                c.fail(QStringLiteral("retryableStatuses"), tr("expected an array of status codes"));
+                c.fail(QStringLiteral("retryableStatuses"), Tr::tr("expected an array of status codes"));
             } else {
                 QSet<int> set;
                 for (const QJsonValue &v : statuses.toArray()) {
                     const double d = v.toDouble(-1);
                     if (!v.isDouble() || d != std::floor(d) || d < 100 || d > 599) {
                         c.fail(QStringLiteral("retryableStatuses"),
-                            tr("%1 is not an HTTP status code")
+                            Tr::tr("%1 is not an HTTP status code")
                                 .arg(QString::fromUtf8(QJsonDocument(QJsonArray{v}).toJson(QJsonDocument::Compact))));
                         break;
                     }
@@ -257,11 +253,11 @@ Result<BackoffPolicy> fromJsonObject(const QJsonObject &object)
                 const auto action = faultActionFromName(it.value().toString());
                 const QString key = QStringLiteral("networkActions.") + it.key();
                 if (!fault) {
-                    c.fail(key, tr("unknown network fault class"));
+                    c.fail(key, Tr::tr("unknown network fault class"));
                     break;
                 }
                 if (!it.value().isString() || !action) {
-                    c.fail(key, tr("expected \"retry-after-delay\", \"retry-immediately\" or \"give-up\""));
+                    c.fail(key, Tr::tr("expected \"retry-after-delay\", \"retry-immediately\" or \"give-up\""));
                     break;
                 }
                 p.classification.networkActions.insert(*fault, *action);
@@ -290,7 +286,7 @@ Result<BackoffPolicy> fromJsonObject(const QJsonObject &object)
             if (const auto k = retryBudgetKindFromName(kind))
                 p.retryBudget.kind = *k;
             else
-                c.fail(QStringLiteral("kind"), tr("expected \"none\", \"aws-standard\" or \"grpc-throttling\""));
+                c.fail(QStringLiteral("kind"), Tr::tr("expected \"none\", \"aws-standard\" or \"grpc-throttling\""));
         }
         c.readNumber(QStringLiteral("awsCapacity"), p.retryBudget.awsCapacity);
         c.readNumber(QStringLiteral("awsRetryCost"), p.retryBudget.awsRetryCost);
@@ -305,7 +301,7 @@ Result<BackoffPolicy> fromJsonObject(const QJsonObject &object)
 
     for (const PolicyIssue &issue : validatePolicy(p)) {
         if (issue.isError())
-            return Result<BackoffPolicy>::failure(tr("field \"%1\": %2").arg(issue.field, issue.message));
+            return Result<BackoffPolicy>::failure(Tr::tr("field \"%1\": %2").arg(issue.field, issue.message));
     }
     return p;
 }
@@ -316,10 +312,10 @@ Result<BackoffPolicy> fromJson(const QByteArray &json)
     const QJsonDocument doc = QJsonDocument::fromJson(json, &parseError);
     if (parseError.error != QJsonParseError::NoError) {
         return Result<BackoffPolicy>::failure(
-            tr("not valid JSON at offset %1: %2").arg(parseError.offset).arg(parseError.errorString()));
+            Tr::tr("not valid JSON at offset %1: %2").arg(parseError.offset).arg(parseError.errorString()));
     }
     if (!doc.isObject())
-        return Result<BackoffPolicy>::failure(tr("a policy file must hold a JSON object"));
+        return Result<BackoffPolicy>::failure(Tr::tr("a policy file must hold a JSON object"));
     return fromJsonObject(doc.object());
 }
 
@@ -327,13 +323,13 @@ Result<BackoffPolicy> readFile(const QString &path)
 {
     QFile file(path);
     if (!file.open(QIODevice::ReadOnly))
-        return Result<BackoffPolicy>::failure(tr("cannot read %1: %2").arg(path, file.errorString()));
+        return Result<BackoffPolicy>::failure(Tr::tr("cannot read %1: %2").arg(path, file.errorString()));
     // A policy is a few kilobytes; refuse anything absurd before parsing it.
     if (file.size() > 4 * 1024 * 1024)
-        return Result<BackoffPolicy>::failure(tr("%1 is too large to be a policy file").arg(path));
+        return Result<BackoffPolicy>::failure(Tr::tr("%1 is too large to be a policy file").arg(path));
     auto result = fromJson(file.readAll());
     if (!result)
-        return Result<BackoffPolicy>::failure(tr("%1: %2").arg(QDir::toNativeSeparators(path), result.error()));
+        return Result<BackoffPolicy>::failure(Tr::tr("%1: %2").arg(QDir::toNativeSeparators(path), result.error()));
     return result;
 }
 
@@ -341,10 +337,10 @@ QString writeFile(const BackoffPolicy &policy, const QString &path)
 {
     QSaveFile file(path);
     if (!file.open(QIODevice::WriteOnly))
-        return tr("cannot write %1: %2").arg(path, file.errorString());
+        return Tr::tr("cannot write %1: %2").arg(path, file.errorString());
     file.write(toJson(policy));
     if (!file.commit())
-        return tr("cannot write %1: %2").arg(path, file.errorString());
+        return Tr::tr("cannot write %1: %2").arg(path, file.errorString());
     return {};
 }
 

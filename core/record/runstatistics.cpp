@@ -1,6 +1,7 @@
 #include "core/record/runstatistics.h"
 
 #include "core/record/runrecord.h"
+#include "core/util/coretr.h"
 
 #include <QCoreApplication>
 
@@ -8,15 +9,6 @@
 #include <cmath>
 
 namespace RetryLab::Core {
-
-namespace {
-
-QString tr(const char *text)
-{
-    return QCoreApplication::translate("RetryLab::Core", text);
-}
-
-} // namespace
 
 AttemptOutcome attemptOutcomeOf(const AttemptRecord &record)
 {
@@ -48,15 +40,15 @@ QString attemptOutcomeTitle(AttemptOutcome outcome)
 {
     switch (outcome) {
     case AttemptOutcome::Success:
-        return tr("Success");
+        return Tr::tr("Success");
     case AttemptOutcome::Retried:
-        return tr("Failed, retried");
+        return Tr::tr("Failed, retried");
     case AttemptOutcome::Failed:
-        return tr("Final failure");
+        return Tr::tr("Final failure");
     case AttemptOutcome::Cancelled:
-        return tr("Cancelled");
+        return Tr::tr("Cancelled");
     case AttemptOutcome::InFlight:
-        return tr("In flight");
+        return Tr::tr("In flight");
     }
     return {};
 }

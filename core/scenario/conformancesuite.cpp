@@ -3,6 +3,7 @@
 #include "core/faultserver/faultinstruction.h"
 #include "core/http/retryheaders.h"
 #include "core/policy/backoff.h"
+#include "core/util/coretr.h"
 
 #include <QCoreApplication>
 
@@ -12,11 +13,6 @@
 namespace RetryLab::Core {
 
 namespace {
-
-QString tr(const char *text, const char *disambiguation = nullptr, int n = -1)
-{
-    return QCoreApplication::translate("RetryLab::Core", text, disambiguation, n);
-}
 
 // Upper bound of one attempt on loopback, for the deadline arithmetic; the
 // server answers in well under a millisecond, so this is very generous.
@@ -31,7 +27,7 @@ constexpr double maxAttemptTimeoutMs = 5000.0;
 
 QString statusText(const std::optional<int> &status)
 {
-    return status ? tr("status %1").arg(*status) : tr("no HTTP status");
+    return status ? Tr::tr("status %1").arg(*status) : Tr::tr("no HTTP status");
 }
 
 // What the client sees of one scripted step.
@@ -52,14 +48,14 @@ Observation observe(const FaultInstruction &step, int thenStatus, const BackoffP
     const double timeout = policy.attemptTimeoutMs;
     const auto respond = [&o](int status) {
         o.status = status;
-        o.what = tr("HTTP %1").arg(status);
+        o.what = Tr::tr("HTTP %1").arg(status);
     };
     switch (step.kind) {
     case FaultInstruction::Kind::Respond:
         respond(step.status);
         o.retryAfterSeconds = step.retryAfterSeconds;
         if (step.retryAfterSeconds)
-            o.what = tr("HTTP %1 with Retry-After: %2").arg(step.status).arg(*step.retryAfterSeconds);
+            o.what = Tr::tr("HTTP %1 with Retry-After: %2").arg(step.status).arg(*step.retryAfterSeconds);
         break;
     case FaultInstruction::Kind::Pass:
         respond(thenStatus);
@@ -68,7 +64,7 @@ Observation observe(const FaultInstruction &step, int thenStatus, const BackoffP
         if (timeout > 0.0 && step.milliseconds >= timeout) {
             o.kind = Observation::Kind::Timeout;
             o.durationMs = timeout;
-            o.what = tr("no answer within the per-attempt timeout");
+            o.what = Tr::tr("no answer within the per-attempt timeout");
         } else {
             respond(thenStatus);
             o.durationMs = step.milliseconds;
@@ -84,19 +80,19 @@ Observation observe(const FaultInstruction &step, int thenStatus, const BackoffP
         // Qt reports all three as the remote host closing the connection.
         o.kind = Observation::Kind::Network;
         o.fault = NetworkFaultClass::ConnectionReset;
-        o.what = tr("connection reset");
+        o.what = Tr::tr("connection reset");
         break;
     case FaultInstruction::Kind::ResetAfterHeaders:
     case FaultInstruction::Kind::BrokenStream:
         o.kind = Observation::Kind::Network;
         o.fault = NetworkFaultClass::BrokenStream;
         o.status = 200;
-        o.what = tr("body broken off after the headers of a 200");
+        o.what = Tr::tr("body broken off after the headers of a 200");
         break;
     case FaultInstruction::Kind::Stall:
         o.kind = Observation::Kind::Timeout;
         o.durationMs = timeout;
-        o.what = tr("no answer (stall)");
+        o.what = Tr::tr("no answer (stall)");
         break;
     }
     return o;
@@ -136,22 +132,22 @@ QString ConformanceExpectation::summary() const
         names.append(requestOutcomeName(outcome));
     QString attempts;
     if (maxAttempts < 0)
-        attempts = tr("after at least %n attempt(s)", nullptr, minAttempts);
+        attempts = Tr::tr("after at least %n attempt(s)", nullptr, minAttempts);
     else if (minAttempts == maxAttempts)
-        attempts = tr("after %n attempt(s)", nullptr, minAttempts);
+        attempts = Tr::tr("after %n attempt(s)", nullptr, minAttempts);
     else
-        attempts = tr("after %1-%2 attempts").arg(minAttempts).arg(maxAttempts);
-    QString text = tr("%1 %2").arg(names.join(tr(" or ")), attempts);
+        attempts = Tr::tr("after %1-%2 attempts").arg(minAttempts).arg(maxAttempts);
+    QString text = Tr::tr("%1 %2").arg(names.join(Tr::tr(" or ")), attempts);
     if (checkFinalStatus)
-        text += tr(", %1").arg(statusText(finalStatus));
+        text += Tr::tr(", %1").arg(statusText(finalStatus));
     if (retryAfterDelayMs)
-        text += tr(", waiting %1 ms as Retry-After asks").arg(*retryAfterDelayMs, 0, 'f', 0);
+        text += Tr::tr(", waiting %1 ms as Retry-After asks").arg(*retryAfterDelayMs, 0, 'f', 0);
     return text;
 }
 
 QString ConformanceCase::name() const
 {
-    return tr("%1 / %2").arg(sequence.title, Conformance::idempotencyTitle(idempotency));
+    return Tr::tr("%1 / %2").arg(sequence.title, Conformance::idempotencyTitle(idempotency));
 }
 
 RequestSpec ConformanceCase::request(const QUrl &base, const QString &testId) const
@@ -179,18 +175,18 @@ namespace Conformance {
 QList<FaultSequence> sequences()
 {
     return {
-        {QStringLiteral("503-then-ok"), tr("503, then OK"), {QStringLiteral("return-503")}},
-        {QStringLiteral("5xx-then-ok"), tr("500, 502, 503, 504, then OK"),
+        {QStringLiteral("503-then-ok"), Tr::tr("503, then OK"), {QStringLiteral("return-503")}},
+        {QStringLiteral("5xx-then-ok"), Tr::tr("500, 502, 503, 504, then OK"),
             {QStringLiteral("return-500"), QStringLiteral("return-502"), QStringLiteral("return-503"),
                 QStringLiteral("return-504")}},
-        {QStringLiteral("reset-then-ok"), tr("connection reset twice, then OK"), {QStringLiteral("reset*2")}},
-        {QStringLiteral("429-retry-after-then-ok"), tr("429 with Retry-After: 1, then OK"),
+        {QStringLiteral("reset-then-ok"), Tr::tr("connection reset twice, then OK"), {QStringLiteral("reset*2")}},
+        {QStringLiteral("429-retry-after-then-ok"), Tr::tr("429 with Retry-After: 1, then OK"),
             {QStringLiteral("return-429-after-1s")}},
-        {QStringLiteral("broken-stream-then-ok"), tr("broken stream, then OK"), {QStringLiteral("broken-stream")}},
-        {QStringLiteral("400"), tr("400 Bad Request"), {QStringLiteral("return-400")}},
-        {QStringLiteral("503-then-401"), tr("503, then 401 Unauthorized"),
+        {QStringLiteral("broken-stream-then-ok"), Tr::tr("broken stream, then OK"), {QStringLiteral("broken-stream")}},
+        {QStringLiteral("400"), Tr::tr("400 Bad Request"), {QStringLiteral("return-400")}},
+        {QStringLiteral("503-then-401"), Tr::tr("503, then 401 Unauthorized"),
             {QStringLiteral("return-503"), QStringLiteral("return-401")}},
-        {QStringLiteral("503-forever"), tr("503 on every attempt"), {}, 503},
+        {QStringLiteral("503-forever"), Tr::tr("503 on every attempt"), {}, 503},
     };
 }
 
@@ -216,13 +212,13 @@ QString idempotencyTitle(IdempotencyClass idempotency)
 {
     switch (idempotency) {
     case IdempotencyClass::Always:
-        return tr("always idempotent (GET)");
+        return Tr::tr("always idempotent (GET)");
     case IdempotencyClass::Conditional:
-        return tr("conditional (POST + If-Match)");
+        return Tr::tr("conditional (POST + If-Match)");
     case IdempotencyClass::Never:
         break;
     }
-    return tr("never idempotent (POST)");
+    return Tr::tr("never idempotent (POST)");
 }
 
 double compressionFactor(const BackoffPolicy &policy)
@@ -265,15 +261,16 @@ ConformanceExpectation expect(const BackoffPolicy &policy, const FaultSequence &
     QString idempotencyReason;
     switch (idempotency) {
     case IdempotencyClass::Always:
-        idempotencyReason = tr("GET is idempotent");
+        idempotencyReason = Tr::tr("GET is idempotent");
         break;
     case IdempotencyClass::Conditional:
-        idempotencyReason = tr("POST with If-Match is conditional, so a repeat cannot apply twice");
+        idempotencyReason = Tr::tr("POST with If-Match is conditional, so a repeat cannot apply twice");
         break;
     case IdempotencyClass::Never:
         repeatable = rules.retryNonIdempotent;
-        idempotencyReason = repeatable ? tr("POST is not idempotent, but the policy retries it anyway")
-                                       : tr("POST is not idempotent and carries no Idempotency-Key or precondition");
+        idempotencyReason = repeatable
+            ? Tr::tr("POST is not idempotent, but the policy retries it anyway")
+            : Tr::tr("POST is not idempotent and carries no Idempotency-Key or precondition");
         break;
     }
 
@@ -296,18 +293,18 @@ ConformanceExpectation expect(const BackoffPolicy &policy, const FaultSequence &
     bool finished = false;
 
     for (int k = 0; k < modelledAttempts && !finished; ++k) {
-        const QString attempt = tr("attempt %1").arg(k + 1);
+        const QString attempt = Tr::tr("attempt %1").arg(k + 1);
         if (k > 0 && policy.deadlineMs > 0.0) {
             if (elapsedMin >= policy.deadlineMs) {
                 endings.add(RequestOutcome::DeadlineExceeded, k, lastStatus, false);
-                e.explanation.append(tr("%1: the deadline has passed").arg(attempt));
+                e.explanation.append(Tr::tr("%1: the deadline has passed").arg(attempt));
                 break;
             }
         }
         if (breaker.enabled && breakerOpen) {
             if (sinceOpenMax < breaker.openMs) {
                 endings.add(RequestOutcome::CircuitOpen, k, lastStatus);
-                e.explanation.append(tr("%1: the circuit is open, failing fast").arg(attempt));
+                e.explanation.append(Tr::tr("%1: the circuit is open, failing fast").arg(attempt));
                 break;
             }
             if (sinceOpenMin < breaker.openMs) // the wait may or may not outlast the open period
@@ -333,15 +330,15 @@ ConformanceExpectation expect(const BackoffPolicy &policy, const FaultSequence &
             const int status = *seen.status;
             if (status >= 200 && status < 400) {
                 success = true;
-                rule = tr("success");
+                rule = Tr::tr("success");
             } else if (status == 412 && idempotency == IdempotencyClass::Conditional) {
                 // A cell is a single request: the same write with the same stale ETag cannot succeed.
-                rule = tr("stale version: retrying the same write cannot succeed");
+                rule = Tr::tr("stale version: retrying the same write cannot succeed");
             } else if (rules.retryableStatuses.contains(status)) {
                 retry = true;
-                rule = tr("a retryable status");
+                rule = Tr::tr("a retryable status");
             } else {
-                rule = tr("not a retryable status");
+                rule = Tr::tr("not a retryable status");
             }
         } else {
             const NetworkFaultClass fault
@@ -352,13 +349,13 @@ ConformanceExpectation expect(const BackoffPolicy &policy, const FaultSequence &
             const FaultAction action = rules.networkActions.value(fault, fallback);
             retry = action != FaultAction::GiveUp;
             immediate = action == FaultAction::RetryImmediately;
-            rule = tr("%1 for %2").arg(faultActionName(action), networkFaultClassName(fault));
+            rule = Tr::tr("%1 for %2").arg(faultActionName(action), networkFaultClassName(fault));
         }
         if (retry && !repeatable) {
             retry = false;
-            rule = tr("%1, but %2").arg(rule, idempotencyReason);
+            rule = Tr::tr("%1, but %2").arg(rule, idempotencyReason);
         } else if (retry) {
-            rule = tr("%1; %2").arg(rule, idempotencyReason);
+            rule = Tr::tr("%1; %2").arg(rule, idempotencyReason);
         }
 
         // The breaker and the budget hear of every attempt before the decision.
@@ -393,12 +390,12 @@ ConformanceExpectation expect(const BackoffPolicy &policy, const FaultSequence &
             tokens = std::max(0.0, tokens - 1.0);
 
         if (success) {
-            e.explanation.append(tr("%1: %2 - %3").arg(attempt, seen.what, rule));
+            e.explanation.append(Tr::tr("%1: %2 - %3").arg(attempt, seen.what, rule));
             endings.add(RequestOutcome::Succeeded, attempts, seen.status);
             break;
         }
         if (!retry) {
-            e.explanation.append(tr("%1: %2 - %3: give up").arg(attempt, seen.what, rule));
+            e.explanation.append(Tr::tr("%1: %2 - %3: give up").arg(attempt, seen.what, rule));
             endings.add(RequestOutcome::GaveUp, attempts, seen.status);
             break;
         }
@@ -407,7 +404,7 @@ ConformanceExpectation expect(const BackoffPolicy &policy, const FaultSequence &
             ? (policy.maxAttempts > 0 ? std::min(policy.maxAttempts, 2) : 2)
             : policy.maxAttempts;
         if (allowed > 0 && failures >= allowed) {
-            e.explanation.append(tr("%1: %2 - %3, but that was the last of %n attempt(s)", nullptr, allowed)
+            e.explanation.append(Tr::tr("%1: %2 - %3, but that was the last of %n attempt(s)", nullptr, allowed)
                                      .arg(attempt, seen.what, rule));
             endings.add(RequestOutcome::AttemptsExhausted, attempts, seen.status);
             break;
@@ -422,14 +419,14 @@ ConformanceExpectation expect(const BackoffPolicy &policy, const FaultSequence &
             wait = Backoff::delayRange(policy, retryIndex++);
         }
         QString waitText = wait.minMs == wait.maxMs
-            ? tr("%1 ms").arg(wait.minMs, 0, 'f', 1)
-            : tr("%1-%2 ms").arg(wait.minMs, 0, 'f', 1).arg(wait.maxMs, 0, 'f', 1);
+            ? Tr::tr("%1 ms").arg(wait.minMs, 0, 'f', 1)
+            : Tr::tr("%1-%2 ms").arg(wait.minMs, 0, 'f', 1).arg(wait.maxMs, 0, 'f', 1);
         if (seen.retryAfterSeconds && rules.honourRetryAfter) {
             const double asked = *seen.retryAfterSeconds * 1000.0;
             if (policy.deadlineMs > 0.0) {
                 if (asked > policy.deadlineMs - elapsedMin) {
                     e.explanation.append(
-                        tr("%1: %2 - Retry-After is beyond the deadline: give up at once").arg(attempt, seen.what));
+                        Tr::tr("%1: %2 - Retry-After is beyond the deadline: give up at once").arg(attempt, seen.what));
                     endings.add(RequestOutcome::DeadlineExceeded, attempts, seen.status);
                     break;
                 }
@@ -438,14 +435,14 @@ ConformanceExpectation expect(const BackoffPolicy &policy, const FaultSequence &
             }
             const double bounded = std::min(asked, rules.maxRetryAfterMs);
             wait = {bounded, bounded};
-            waitText = tr("%1 ms as Retry-After asks").arg(bounded, 0, 'f', 0);
+            waitText = Tr::tr("%1 ms as Retry-After asks").arg(bounded, 0, 'f', 0);
             if (k == 0)
                 e.retryAfterDelayMs = bounded;
         }
         if (policy.deadlineMs > 0.0) {
             if (wait.minMs >= policy.deadlineMs - elapsedMin) {
                 e.explanation.append(
-                    tr("%1: %2 - %3, but the wait would cross the deadline").arg(attempt, seen.what, rule));
+                    Tr::tr("%1: %2 - %3, but the wait would cross the deadline").arg(attempt, seen.what, rule));
                 endings.add(RequestOutcome::DeadlineExceeded, attempts, seen.status);
                 break;
             }
@@ -455,18 +452,18 @@ ConformanceExpectation expect(const BackoffPolicy &policy, const FaultSequence &
         if (budget.kind == RetryBudgetKind::AwsStandard) {
             const double cost = seen.kind == Observation::Kind::Timeout ? budget.awsTimeoutCost : budget.awsRetryCost;
             if (tokens < cost) {
-                e.explanation.append(tr("%1: %2 - the retry budget is exhausted").arg(attempt, seen.what));
+                e.explanation.append(Tr::tr("%1: %2 - the retry budget is exhausted").arg(attempt, seen.what));
                 endings.add(RequestOutcome::BudgetExhausted, attempts, seen.status);
                 break;
             }
             tokens -= cost;
         } else if (budget.kind == RetryBudgetKind::GrpcThrottling && !(tokens > budget.grpcMaxTokens / 2.0)) {
-            e.explanation.append(tr("%1: %2 - retries are throttled").arg(attempt, seen.what));
+            e.explanation.append(Tr::tr("%1: %2 - retries are throttled").arg(attempt, seen.what));
             endings.add(RequestOutcome::BudgetExhausted, attempts, seen.status);
             break;
         }
 
-        e.explanation.append(tr("%1: %2 - %3: retry after %4").arg(attempt, seen.what, rule, waitText));
+        e.explanation.append(Tr::tr("%1: %2 - %3: retry after %4").arg(attempt, seen.what, rule, waitText));
         // A timer may fire a fraction of a millisecond early; the lower bound allows for it.
         elapsedMin += std::max(0.0, wait.minMs - 1.0);
         elapsedMax += wait.maxMs;
@@ -506,39 +503,39 @@ ConformanceVerdict judge(
     const ConformanceExpectation &e = cell.expected;
     QStringList misses;
     if (!e.outcomes.contains(result.outcome))
-        misses.append(tr("it ended %1").arg(requestOutcomeName(result.outcome)));
+        misses.append(Tr::tr("it ended %1").arg(requestOutcomeName(result.outcome)));
     if (result.attempts < e.minAttempts || (e.maxAttempts >= 0 && result.attempts > e.maxAttempts))
-        misses.append(tr("it made %n attempt(s)", nullptr, result.attempts));
+        misses.append(Tr::tr("it made %n attempt(s)", nullptr, result.attempts));
     if (e.checkFinalStatus && result.finalStatus != e.finalStatus)
-        misses.append(tr("it ended with %1").arg(statusText(result.finalStatus)));
+        misses.append(Tr::tr("it ended with %1").arg(statusText(result.finalStatus)));
     if (e.retryAfterDelayMs && result.attempts >= 2) {
         const auto second = std::find_if(
             attempts.cbegin(), attempts.cend(), [](const AttemptRecord &a) { return a.attemptIndex == 1; });
         if (second != attempts.cend() && std::abs(second->plannedDelayMs - *e.retryAfterDelayMs) > 1.0) {
-            misses.append(tr("it waited %1 ms before the second attempt instead of the %2 ms Retry-After asks")
+            misses.append(Tr::tr("it waited %1 ms before the second attempt instead of the %2 ms Retry-After asks")
                               .arg(second->plannedDelayMs, 0, 'f', 0)
                               .arg(*e.retryAfterDelayMs, 0, 'f', 0));
         }
     }
     const int expectedSteps = std::min(result.attempts, e.scriptSteps);
     if (e.scriptSteps > 0 && stepsUsed >= 0 && stepsUsed != expectedSteps) {
-        misses.append(tr("the server played %1 of its scripted steps for %n attempt(s)", nullptr, result.attempts)
+        misses.append(Tr::tr("the server played %1 of its scripted steps for %n attempt(s)", nullptr, result.attempts)
                           .arg(stepsUsed));
     }
 
-    QString observed = tr("%1 after %n attempt(s), %2", nullptr, result.attempts)
+    QString observed = Tr::tr("%1 after %n attempt(s), %2", nullptr, result.attempts)
                            .arg(requestOutcomeName(result.outcome), statusText(result.finalStatus));
     if (!attempts.isEmpty() && !attempts.constLast().cause.isEmpty())
-        observed += tr(" (last cause %1)").arg(attempts.constLast().cause);
+        observed += Tr::tr(" (last cause %1)").arg(attempts.constLast().cause);
 
     ConformanceVerdict verdict;
     verdict.passed = misses.isEmpty();
     const QString rules = e.explanation.join(QLatin1Char('\n'));
     if (verdict.passed) {
-        verdict.message = tr("as expected: %1\n%2").arg(observed, rules);
+        verdict.message = Tr::tr("as expected: %1\n%2").arg(observed, rules);
     } else {
-        verdict.message
-            = tr("expected %1, but %2\nobserved: %3\n%4").arg(e.summary(), misses.join(tr("; ")), observed, rules);
+        verdict.message = Tr::tr("expected %1, but %2\nobserved: %3\n%4")
+                              .arg(e.summary(), misses.join(Tr::tr("; ")), observed, rules);
     }
     return verdict;
 }

@@ -1,6 +1,7 @@
 #include "core/scenario/scenario.h"
 
 #include "core/record/runrecord.h"
+#include "core/util/coretr.h"
 
 #include <QCoreApplication>
 #include <QMap>
@@ -12,11 +13,6 @@ namespace RetryLab::Core {
 
 namespace {
 
-QString tr(const char *text, const char *disambiguation = nullptr, int n = -1)
-{
-    return QCoreApplication::translate("RetryLab::Core", text, disambiguation, n);
-}
-
 QString milliseconds(double ms)
 {
     return ms >= 100.0 ? QString::number(ms, 'f', 0) : QString::number(ms, 'g', 3);
@@ -24,7 +20,7 @@ QString milliseconds(double ms)
 
 QString statusText(const std::optional<int> &status)
 {
-    return status ? QString::number(*status) : tr("none");
+    return status ? QString::number(*status) : Tr::tr("none");
 }
 
 // At most this many individual misses are spelled out in one verdict.
@@ -44,26 +40,26 @@ QString ScenarioExpectation::describe() const
         QStringList names;
         for (RequestOutcome outcome : outcomes)
             names.append(requestOutcomeName(outcome));
-        parts.append(names.join(tr(" or ")));
+        parts.append(names.join(Tr::tr(" or ")));
     }
     if (minAttempts && maxAttempts && *minAttempts == *maxAttempts)
-        parts.append(tr("%n attempt(s)", nullptr, *minAttempts));
+        parts.append(Tr::tr("%n attempt(s)", nullptr, *minAttempts));
     else if (minAttempts && maxAttempts)
-        parts.append(tr("%1-%2 attempts").arg(*minAttempts).arg(*maxAttempts));
+        parts.append(Tr::tr("%1-%2 attempts").arg(*minAttempts).arg(*maxAttempts));
     else if (minAttempts)
-        parts.append(tr("at least %n attempt(s)", nullptr, *minAttempts));
+        parts.append(Tr::tr("at least %n attempt(s)", nullptr, *minAttempts));
     else if (maxAttempts)
-        parts.append(tr("at most %n attempt(s)", nullptr, *maxAttempts));
+        parts.append(Tr::tr("at most %n attempt(s)", nullptr, *maxAttempts));
     if (checkFinalStatus)
-        parts.append(finalStatus ? tr("status %1").arg(*finalStatus) : tr("no HTTP status"));
+        parts.append(finalStatus ? Tr::tr("status %1").arg(*finalStatus) : Tr::tr("no HTTP status"));
     if (minTotalMs)
-        parts.append(tr("at least %1 ms").arg(milliseconds(*minTotalMs)));
+        parts.append(Tr::tr("at least %1 ms").arg(milliseconds(*minTotalMs)));
     if (maxTotalMs)
-        parts.append(tr("within %1 ms").arg(milliseconds(*maxTotalMs)));
+        parts.append(Tr::tr("within %1 ms").arg(milliseconds(*maxTotalMs)));
     if (minSuccessRate)
-        parts.append(tr("success rate at least %1 %").arg(*minSuccessRate * 100.0, 0, 'g', 4));
+        parts.append(Tr::tr("success rate at least %1 %").arg(*minSuccessRate * 100.0, 0, 'g', 4));
     if (!lastCause.isEmpty())
-        parts.append(tr("last cause %1").arg(lastCause));
+        parts.append(Tr::tr("last cause %1").arg(lastCause));
     return parts.join(QStringLiteral(", "));
 }
 
@@ -123,7 +119,7 @@ QList<ExpectationResult> evaluateExpectations(
     for (const ScenarioExpectation &e : scenario.expectations) {
         ExpectationResult verdict;
         const QString criteria = e.describe();
-        verdict.name = e.name.isEmpty() ? tr("%1 (%2)").arg(e.request, criteria) : e.name;
+        verdict.name = e.name.isEmpty() ? Tr::tr("%1 (%2)").arg(e.request, criteria) : e.name;
         const QList<quint64> ids = idsByName.value(e.request);
         verdict.requestIds = ids;
 
@@ -135,34 +131,34 @@ QList<ExpectationResult> evaluateExpectations(
         };
         int succeeded = 0;
         for (qsizetype i = 0; i < ids.size(); ++i) {
-            const QString who = ids.size() == 1 ? e.request : tr("%1 #%2").arg(e.request).arg(i + 1);
+            const QString who = ids.size() == 1 ? e.request : Tr::tr("%1 #%2").arg(e.request).arg(i + 1);
             const RequestResult *result = results.value(ids[i]);
             if (!result) {
-                miss(tr("%1 did not finish").arg(who));
+                miss(Tr::tr("%1 did not finish").arg(who));
                 continue;
             }
             verdict.durationMs = std::max(verdict.durationMs, result->totalMs());
             if (result->outcome == RequestOutcome::Succeeded)
                 ++succeeded;
             if (!e.outcomes.isEmpty() && !e.outcomes.contains(result->outcome)) {
-                miss(tr("%1 ended %2 (%3)").arg(who, requestOutcomeName(result->outcome), result->reason));
+                miss(Tr::tr("%1 ended %2 (%3)").arg(who, requestOutcomeName(result->outcome), result->reason));
             }
             if ((e.minAttempts && result->attempts < *e.minAttempts)
                 || (e.maxAttempts && result->attempts > *e.maxAttempts)) {
-                miss(tr("%1 made %n attempt(s)", nullptr, result->attempts).arg(who));
+                miss(Tr::tr("%1 made %n attempt(s)", nullptr, result->attempts).arg(who));
             }
             if (e.checkFinalStatus && result->finalStatus != e.finalStatus)
-                miss(tr("%1 ended with status %2").arg(who, statusText(result->finalStatus)));
+                miss(Tr::tr("%1 ended with status %2").arg(who, statusText(result->finalStatus)));
             const double total = result->totalMs();
             if (e.minTotalMs && total < *e.minTotalMs)
-                miss(tr("%1 took only %2 ms").arg(who, milliseconds(total)));
+                miss(Tr::tr("%1 took only %2 ms").arg(who, milliseconds(total)));
             if (e.maxTotalMs && total > *e.maxTotalMs)
-                miss(tr("%1 took %2 ms").arg(who, milliseconds(total)));
+                miss(Tr::tr("%1 took %2 ms").arg(who, milliseconds(total)));
             if (!e.lastCause.isEmpty()) {
                 const AttemptRecord *last = lastAttempts.value(ids[i]);
-                const QString cause = last ? last->cause : tr("(no attempt)");
+                const QString cause = last ? last->cause : Tr::tr("(no attempt)");
                 if (cause != e.lastCause)
-                    miss(tr("%1 ended on cause %2").arg(who, cause));
+                    miss(Tr::tr("%1 ended on cause %2").arg(who, cause));
             }
         }
         // Requests the scenario asked for but the run never sent (cut off by its
@@ -174,23 +170,23 @@ QList<ExpectationResult> evaluateExpectations(
         }
         const qsizetype unsent = std::max<qsizetype>(0, planned - ids.size());
         if (ids.isEmpty())
-            miss(tr("no request named \"%1\" ran").arg(e.request));
+            miss(Tr::tr("no request named \"%1\" ran").arg(e.request));
         else if (unsent > 0)
-            miss(tr("%n request(s) never sent", nullptr, static_cast<int>(unsent)));
+            miss(Tr::tr("%n request(s) never sent", nullptr, static_cast<int>(unsent)));
         const qsizetype judged = std::max(planned, ids.size());
         if (e.minSuccessRate && judged > 0) {
             const double rate = double(succeeded) / double(judged);
             if (rate + 1e-12 < *e.minSuccessRate)
-                miss(tr("success rate %1 % (%2 of %3)").arg(rate * 100.0, 0, 'f', 1).arg(succeeded).arg(judged));
+                miss(Tr::tr("success rate %1 % (%2 of %3)").arg(rate * 100.0, 0, 'f', 1).arg(succeeded).arg(judged));
         }
 
         verdict.passed = missCount == 0;
         if (verdict.passed) {
-            verdict.message = tr("%n request(s): %1", nullptr, static_cast<int>(ids.size())).arg(criteria);
+            verdict.message = Tr::tr("%n request(s): %1", nullptr, static_cast<int>(ids.size())).arg(criteria);
         } else {
-            QString text = tr("expected %1; but %2").arg(criteria, misses.join(QStringLiteral("; ")));
+            QString text = Tr::tr("expected %1; but %2").arg(criteria, misses.join(QStringLiteral("; ")));
             if (missCount > listedMisses)
-                text += tr(" (and %n more)", nullptr, missCount - listedMisses);
+                text += Tr::tr(" (and %n more)", nullptr, missCount - listedMisses);
             verdict.message = text;
         }
         verdicts.append(verdict);

@@ -2,6 +2,7 @@
 
 #include "core/faultserver/faultinstruction.h"
 #include "core/policy/policyjson.h"
+#include "core/util/coretr.h"
 
 #include <QCoreApplication>
 #include <QDir>
@@ -21,30 +22,25 @@ namespace RetryLab::Core::ScenarioReader {
 
 namespace {
 
-QString tr(const char *text, const char *disambiguation = nullptr, int n = -1)
-{
-    return QCoreApplication::translate("RetryLab::Core", text, disambiguation, n);
-}
-
 QString typeName(const QJsonValue &value)
 {
     switch (value.type()) {
     case QJsonValue::Null:
-        return tr("null");
+        return Tr::tr("null");
     case QJsonValue::Bool:
-        return tr("true or false");
+        return Tr::tr("true or false");
     case QJsonValue::Double:
-        return tr("a number");
+        return Tr::tr("a number");
     case QJsonValue::String:
-        return tr("a string");
+        return Tr::tr("a string");
     case QJsonValue::Array:
-        return tr("an array");
+        return Tr::tr("an array");
     case QJsonValue::Object:
-        return tr("an object");
+        return Tr::tr("an object");
     case QJsonValue::Undefined:
         break;
     }
-    return tr("nothing");
+    return Tr::tr("nothing");
 }
 
 int editDistance(const QString &a, const QString &b)
@@ -74,7 +70,7 @@ public:
     void fail(const QString &path, const QString &message)
     {
         if (m_error.isEmpty())
-            m_error = path.isEmpty() ? message : tr("%1: %2").arg(path, message);
+            m_error = path.isEmpty() ? message : Tr::tr("%1: %2").arg(path, message);
     }
 
     static QString join(const QString &prefix, const QString &key)
@@ -100,8 +96,8 @@ public:
                 }
             }
             fail(join(prefix, it.key()),
-                suggestion.isEmpty() ? tr("unknown field (known: %1)").arg(known.join(QStringLiteral(", ")))
-                                     : tr("unknown field; did you mean \"%1\"?").arg(suggestion));
+                suggestion.isEmpty() ? Tr::tr("unknown field (known: %1)").arg(known.join(QStringLiteral(", ")))
+                                     : Tr::tr("unknown field; did you mean \"%1\"?").arg(suggestion));
         }
     }
 
@@ -110,11 +106,11 @@ public:
         const QJsonValue v = o.value(key);
         if (v.isUndefined()) {
             if (required)
-                fail(join(prefix, key), tr("missing"));
+                fail(join(prefix, key), Tr::tr("missing"));
             return std::nullopt;
         }
         if (!v.isString()) {
-            fail(join(prefix, key), tr("expected a string, got %1").arg(typeName(v)));
+            fail(join(prefix, key), Tr::tr("expected a string, got %1").arg(typeName(v)));
             return std::nullopt;
         }
         return v.toString();
@@ -126,7 +122,7 @@ public:
         if (v.isUndefined())
             return std::nullopt;
         if (!v.isBool()) {
-            fail(join(prefix, key), tr("expected true or false, got %1").arg(typeName(v)));
+            fail(join(prefix, key), Tr::tr("expected true or false, got %1").arg(typeName(v)));
             return std::nullopt;
         }
         return v.toBool();
@@ -144,12 +140,12 @@ public:
     std::optional<double> number(const QJsonValue &v, const QString &path, double min, double max)
     {
         if (!v.isDouble()) {
-            fail(path, tr("expected a number, got %1").arg(typeName(v)));
+            fail(path, Tr::tr("expected a number, got %1").arg(typeName(v)));
             return std::nullopt;
         }
         const double d = v.toDouble();
         if (!std::isfinite(d) || d < min || d > max) {
-            fail(path, tr("%1 is out of range (%2 to %3)").arg(d).arg(min).arg(max));
+            fail(path, Tr::tr("%1 is out of range (%2 to %3)").arg(d).arg(min).arg(max));
             return std::nullopt;
         }
         return d;
@@ -167,16 +163,16 @@ public:
     std::optional<qint64> integer(const QJsonValue &v, const QString &path, qint64 min, qint64 max)
     {
         if (!v.isDouble()) {
-            fail(path, tr("expected a whole number, got %1").arg(typeName(v)));
+            fail(path, Tr::tr("expected a whole number, got %1").arg(typeName(v)));
             return std::nullopt;
         }
         const double d = v.toDouble();
         if (!std::isfinite(d) || d != std::floor(d)) {
-            fail(path, tr("expected a whole number, got %1").arg(d));
+            fail(path, Tr::tr("expected a whole number, got %1").arg(d));
             return std::nullopt;
         }
         if (d < double(min) || d > double(max)) {
-            fail(path, tr("%1 is out of range (%2 to %3)").arg(d, 0, 'f', 0).arg(min).arg(max));
+            fail(path, Tr::tr("%1 is out of range (%2 to %3)").arg(d, 0, 'f', 0).arg(min).arg(max));
             return std::nullopt;
         }
         return static_cast<qint64>(d);
@@ -193,8 +189,8 @@ QString policyError(const QString &prefix, const QString &message)
     static const QRegularExpression field(
         QStringLiteral("^field \"([^\"]*)\": (.*)$"), QRegularExpression::DotMatchesEverythingOption);
     if (const auto m = field.match(message); m.hasMatch())
-        return tr("%1: %2").arg(Reader::join(prefix, m.captured(1)), m.captured(2));
-    return tr("%1: %2").arg(prefix, message);
+        return Tr::tr("%1: %2").arg(Reader::join(prefix, m.captured(1)), m.captured(2));
+    return Tr::tr("%1: %2").arg(prefix, message);
 }
 
 QJsonObject merged(QJsonObject base, const QJsonObject &overrides)
@@ -219,21 +215,21 @@ void readPolicy(Reader &r, const QJsonObject &root, Scenario &scenario)
     const QString path = QStringLiteral("policy");
     const QJsonValue v = root.value(path);
     if (v.isUndefined()) {
-        r.fail(path, tr("missing; name a preset (%1) or give a policy object").arg(presetList()));
+        r.fail(path, Tr::tr("missing; name a preset (%1) or give a policy object").arg(presetList()));
         return;
     }
     if (v.isString()) {
         const auto preset = Presets::find(v.toString());
         if (!preset) {
-            r.fail(path, tr("unknown preset \"%1\" (known: %2)").arg(v.toString(), presetList()));
+            r.fail(path, Tr::tr("unknown preset \"%1\" (known: %2)").arg(v.toString(), presetList()));
             return;
         }
         scenario.policy = *preset;
-        scenario.policyOrigin = tr("preset %1").arg(v.toString());
+        scenario.policyOrigin = Tr::tr("preset %1").arg(v.toString());
         return;
     }
     if (!v.isObject()) {
-        r.fail(path, tr("expected a preset name or a policy object, got %1").arg(typeName(v)));
+        r.fail(path, Tr::tr("expected a preset name or a policy object, got %1").arg(typeName(v)));
         return;
     }
     const QJsonObject object = v.toObject();
@@ -244,7 +240,7 @@ void readPolicy(Reader &r, const QJsonObject &root, Scenario &scenario)
             return;
         }
         scenario.policy = std::move(policy).value();
-        scenario.policyOrigin = tr("inline");
+        scenario.policyOrigin = Tr::tr("inline");
         return;
     }
 
@@ -255,24 +251,24 @@ void readPolicy(Reader &r, const QJsonObject &root, Scenario &scenario)
     const auto preset = Presets::find(*presetName);
     if (!preset) {
         r.fail(Reader::join(path, QStringLiteral("preset")),
-            tr("unknown preset \"%1\" (known: %2)").arg(*presetName, presetList()));
+            Tr::tr("unknown preset \"%1\" (known: %2)").arg(*presetName, presetList()));
         return;
     }
     const QJsonValue overrides = object.value(QStringLiteral("overrides"));
     if (overrides.isUndefined()) {
         scenario.policy = *preset;
-        scenario.policyOrigin = tr("preset %1").arg(*presetName);
+        scenario.policyOrigin = Tr::tr("preset %1").arg(*presetName);
         return;
     }
     const QString overridesPath = Reader::join(path, QStringLiteral("overrides"));
     if (!overrides.isObject()) {
-        r.fail(overridesPath, tr("expected an object of policy fields, got %1").arg(typeName(overrides)));
+        r.fail(overridesPath, Tr::tr("expected an object of policy fields, got %1").arg(typeName(overrides)));
         return;
     }
     const QJsonObject changes = overrides.toObject();
     for (const QString &fixed : {QStringLiteral("format"), QStringLiteral("version")}) {
         if (changes.contains(fixed)) {
-            r.fail(Reader::join(overridesPath, fixed), tr("cannot be overridden"));
+            r.fail(Reader::join(overridesPath, fixed), Tr::tr("cannot be overridden"));
             return;
         }
     }
@@ -283,9 +279,9 @@ void readPolicy(Reader &r, const QJsonObject &root, Scenario &scenario)
     }
     scenario.policy = std::move(policy).value();
     if (!changes.contains(QStringLiteral("name")))
-        scenario.policy.name = tr("%1 (modified)").arg(preset->name);
+        scenario.policy.name = Tr::tr("%1 (modified)").arg(preset->name);
     scenario.policyOrigin
-        = tr("preset %1 with overrides: %2").arg(*presetName, changes.keys().join(QStringLiteral(", ")));
+        = Tr::tr("preset %1 with overrides: %2").arg(*presetName, changes.keys().join(QStringLiteral(", ")));
 }
 
 std::optional<quint64> readSeed(Reader &r, const QJsonValue &v, const QString &path)
@@ -294,7 +290,7 @@ std::optional<quint64> readSeed(Reader &r, const QJsonValue &v, const QString &p
         bool ok = false;
         const quint64 seed = v.toString().toULongLong(&ok);
         if (!ok || v.toString().startsWith(QLatin1Char('-')) || v.toString().startsWith(QLatin1Char('+'))) {
-            r.fail(path, tr("\"%1\" is not a whole number from 0 to 18446744073709551615").arg(v.toString()));
+            r.fail(path, Tr::tr("\"%1\" is not a whole number from 0 to 18446744073709551615").arg(v.toString()));
             return std::nullopt;
         }
         return seed;
@@ -311,28 +307,28 @@ QUrl checkedUrl(Reader &r, const QString &text, const QString &path)
     const QString trimmed = text.trimmed();
     if (trimmed.isEmpty()) {
         r.fail(path,
-            tr("empty; give an http or https URL, or \"%1/...\" for the embedded server")
+            Tr::tr("empty; give an http or https URL, or \"%1/...\" for the embedded server")
                 .arg(Scenario::serverPlaceholder()));
         return {};
     }
     if (trimmed != text) {
-        r.fail(path, tr("\"%1\" has spaces around it").arg(text));
+        r.fail(path, Tr::tr("\"%1\" has spaces around it").arg(text));
         return {};
     }
     // Checked with a stand-in for the server's address, which is known only when it runs.
     const QString resolved = Scenario::resolveUrl(text, QUrl(QStringLiteral("http://127.0.0.1:1"))).toString();
     const QUrl url(resolved, QUrl::StrictMode);
     if (!url.isValid()) {
-        r.fail(path, tr("\"%1\" is not a valid URL: %2").arg(text, url.errorString()));
+        r.fail(path, Tr::tr("\"%1\" is not a valid URL: %2").arg(text, url.errorString()));
         return {};
     }
     const QString scheme = url.scheme().toLower();
     if (scheme != QLatin1String("http") && scheme != QLatin1String("https")) {
-        r.fail(path, tr("\"%1\" is not an http or https URL").arg(text));
+        r.fail(path, Tr::tr("\"%1\" is not an http or https URL").arg(text));
         return {};
     }
     if (url.host().isEmpty()) {
-        r.fail(path, tr("\"%1\" has no host").arg(text));
+        r.fail(path, Tr::tr("\"%1\" has no host").arg(text));
         return {};
     }
     return url;
@@ -342,7 +338,7 @@ HeaderList readHeaders(Reader &r, const QJsonValue &v, const QString &path)
 {
     HeaderList headers;
     if (!v.isObject()) {
-        r.fail(path, tr("expected an object of header names and values, got %1").arg(typeName(v)));
+        r.fail(path, Tr::tr("expected an object of header names and values, got %1").arg(typeName(v)));
         return headers;
     }
     static const QRegularExpression token(QStringLiteral("^[!#$%&'*+.^_`|~0-9A-Za-z-]+$"));
@@ -350,16 +346,16 @@ HeaderList readHeaders(Reader &r, const QJsonValue &v, const QString &path)
     for (auto it = object.begin(); it != object.end(); ++it) {
         const QString where = Reader::join(path, it.key());
         if (!token.match(it.key()).hasMatch()) {
-            r.fail(where, tr("\"%1\" is not a valid header name").arg(it.key()));
+            r.fail(where, Tr::tr("\"%1\" is not a valid header name").arg(it.key()));
             return headers;
         }
         if (!it.value().isString()) {
-            r.fail(where, tr("expected a string, got %1").arg(typeName(it.value())));
+            r.fail(where, Tr::tr("expected a string, got %1").arg(typeName(it.value())));
             return headers;
         }
         const QString value = it.value().toString();
         if (value.contains(QLatin1Char('\r')) || value.contains(QLatin1Char('\n')) || value.contains(QChar(0))) {
-            r.fail(where, tr("a header value cannot hold a line break or NUL"));
+            r.fail(where, Tr::tr("a header value cannot hold a line break or NUL"));
             return headers;
         }
         headers.append({it.key().toLatin1(), value.toUtf8()});
@@ -379,20 +375,20 @@ std::optional<ScenarioScript> readScript(Reader &r, const QJsonValue &v, const Q
         steps = object.value(QStringLiteral("steps"));
         stepsPath = Reader::join(path, QStringLiteral("steps"));
         if (steps.isUndefined() && !r.failed())
-            r.fail(stepsPath, tr("missing"));
+            r.fail(stepsPath, Tr::tr("missing"));
     } else if (!v.isArray()) {
-        r.fail(
-            path, tr("expected an array of steps or {\"steps\": [...], \"shared\": false}, got %1").arg(typeName(v)));
+        r.fail(path,
+            Tr::tr("expected an array of steps or {\"steps\": [...], \"shared\": false}, got %1").arg(typeName(v)));
     }
     if (r.failed())
         return std::nullopt;
     if (!steps.isArray()) {
-        r.fail(stepsPath, tr("expected an array of steps, got %1").arg(typeName(steps)));
+        r.fail(stepsPath, Tr::tr("expected an array of steps, got %1").arg(typeName(steps)));
         return std::nullopt;
     }
     const QJsonArray array = steps.toArray();
     if (array.isEmpty()) {
-        r.fail(stepsPath, tr("empty; give at least one step such as \"return-503\""));
+        r.fail(stepsPath, Tr::tr("empty; give at least one step such as \"return-503\""));
         return std::nullopt;
     }
     static const QRegularExpression repeat(QStringLiteral("^(.*)\\*\\s*(\\d+)$"));
@@ -400,7 +396,7 @@ std::optional<ScenarioScript> readScript(Reader &r, const QJsonValue &v, const Q
     for (qsizetype i = 0; i < array.size(); ++i) {
         const QString where = Reader::index(stepsPath, i);
         if (!array[i].isString()) {
-            r.fail(where, tr("expected a step such as \"return-503\", got %1").arg(typeName(array[i])));
+            r.fail(where, Tr::tr("expected a step such as \"return-503\", got %1").arg(typeName(array[i])));
             return std::nullopt;
         }
         const QString text = array[i].toString().trimmed();
@@ -412,7 +408,7 @@ std::optional<ScenarioScript> readScript(Reader &r, const QJsonValue &v, const Q
             times = m.captured(2).toLongLong(&ok);
             if (!ok || times < 1 || times > FaultInstruction::maxRepeat) {
                 r.fail(where,
-                    tr("\"%1\": the repeat count must be from 1 to %2").arg(text).arg(FaultInstruction::maxRepeat));
+                    Tr::tr("\"%1\": the repeat count must be from 1 to %2").arg(text).arg(FaultInstruction::maxRepeat));
                 return std::nullopt;
             }
         }
@@ -423,7 +419,7 @@ std::optional<ScenarioScript> readScript(Reader &r, const QJsonValue &v, const Q
         }
         expanded += times;
         if (expanded > FaultInstruction::maxInstructions) {
-            r.fail(stepsPath, tr("more than %1 steps in all").arg(FaultInstruction::maxInstructions));
+            r.fail(stepsPath, Tr::tr("more than %1 steps in all").arg(FaultInstruction::maxInstructions));
             return std::nullopt;
         }
         script.steps.append(text);
@@ -434,7 +430,7 @@ std::optional<ScenarioScript> readScript(Reader &r, const QJsonValue &v, const Q
 void readRequest(Reader &r, const QJsonValue &value, const QString &path, Scenario &scenario)
 {
     if (!value.isObject()) {
-        r.fail(path, tr("expected an object, got %1").arg(typeName(value)));
+        r.fail(path, Tr::tr("expected an object, got %1").arg(typeName(value)));
         return;
     }
     const QJsonObject o = value.toObject();
@@ -452,18 +448,18 @@ void readRequest(Reader &r, const QJsonValue &value, const QString &path, Scenar
         return;
     const QString namePath = Reader::join(path, QStringLiteral("name"));
     if (name->trimmed().isEmpty() || name->size() > 100) {
-        r.fail(namePath, tr("a name has 1 to 100 characters"));
+        r.fail(namePath, Tr::tr("a name has 1 to 100 characters"));
         return;
     }
     for (QChar c : *name) {
         if (c.category() == QChar::Other_Control) {
-            r.fail(namePath, tr("a name cannot hold control characters"));
+            r.fail(namePath, Tr::tr("a name cannot hold control characters"));
             return;
         }
     }
     for (qsizetype i = 0; i < scenario.requests.size(); ++i) {
         if (scenario.requests[i].name == *name) {
-            r.fail(namePath, tr("\"%1\" is already the name of requests[%2]").arg(*name).arg(i));
+            r.fail(namePath, Tr::tr("\"%1\" is already the name of requests[%2]").arg(*name).arg(i));
             return;
         }
     }
@@ -477,7 +473,7 @@ void readRequest(Reader &r, const QJsonValue &value, const QString &path, Scenar
         request.spec.kind = RequestSpec::Kind::ReadModifyWrite;
     } else if (kind != QLatin1String("single")) {
         r.fail(Reader::join(path, QStringLiteral("kind")),
-            tr("unknown kind \"%1\" (known: single, read-modify-write)").arg(kind));
+            Tr::tr("unknown kind \"%1\" (known: single, read-modify-write)").arg(kind));
         return;
     }
     const bool rmw = request.spec.kind == RequestSpec::Kind::ReadModifyWrite;
@@ -486,11 +482,11 @@ void readRequest(Reader &r, const QJsonValue &value, const QString &path, Scenar
         static const QRegularExpression token(QStringLiteral("^[A-Za-z]{1,20}$"));
         const QString methodPath = Reader::join(path, QStringLiteral("method"));
         if (!token.match(*method).hasMatch()) {
-            r.fail(methodPath, tr("\"%1\" is not an HTTP method").arg(*method));
+            r.fail(methodPath, Tr::tr("\"%1\" is not an HTTP method").arg(*method));
             return;
         }
         if (rmw) {
-            r.fail(methodPath, tr("a read-modify-write request sends GET, then PUT; leave the method out"));
+            r.fail(methodPath, Tr::tr("a read-modify-write request sends GET, then PUT; leave the method out"));
             return;
         }
         request.spec.method = method->toUpper().toLatin1();
@@ -512,7 +508,7 @@ void readRequest(Reader &r, const QJsonValue &value, const QString &path, Scenar
     if (!body.isUndefined()) {
         const QString bodyPath = Reader::join(path, QStringLiteral("body"));
         if (rmw) {
-            r.fail(bodyPath, tr("a read-modify-write request writes {\"value\": n} itself; leave the body out"));
+            r.fail(bodyPath, Tr::tr("a read-modify-write request writes {\"value\": n} itself; leave the body out"));
             return;
         }
         if (body.isString())
@@ -522,7 +518,7 @@ void readRequest(Reader &r, const QJsonValue &value, const QString &path, Scenar
         else if (body.isArray())
             request.spec.body = QJsonDocument(body.toArray()).toJson(QJsonDocument::Compact);
         else
-            r.fail(bodyPath, tr("expected a string or a JSON object or array, got %1").arg(typeName(body)));
+            r.fail(bodyPath, Tr::tr("expected a string or a JSON object or array, got %1").arg(typeName(body)));
     }
 
     request.spec.idempotent = r.boolean(o, path, QStringLiteral("idempotent")).value_or(false);
@@ -538,7 +534,7 @@ void readRequest(Reader &r, const QJsonValue &value, const QString &path, Scenar
     if (o.contains(QStringLiteral("increment"))) {
         const QString incrementPath = Reader::join(path, QStringLiteral("increment"));
         if (!rmw) {
-            r.fail(incrementPath, tr("only a read-modify-write request has an increment"));
+            r.fail(incrementPath, Tr::tr("only a read-modify-write request has an increment"));
             return;
         }
         request.spec.increment
@@ -551,7 +547,7 @@ void readRequest(Reader &r, const QJsonValue &value, const QString &path, Scenar
         request.script = readScript(r, script, scriptPath);
         if (!r.failed() && !url->startsWith(Scenario::serverPlaceholder())) {
             r.fail(scriptPath,
-                tr("a script is played by the embedded server, so the URL must start with %1")
+                Tr::tr("a script is played by the embedded server, so the URL must start with %1")
                     .arg(Scenario::serverPlaceholder()));
         }
     }
@@ -569,11 +565,11 @@ void readAttempts(Reader &r, const QJsonValue &v, const QString &path, ScenarioE
         if (r.failed())
             return;
         if (!min && !max) {
-            r.fail(path, tr("give \"min\", \"max\" or both"));
+            r.fail(path, Tr::tr("give \"min\", \"max\" or both"));
             return;
         }
         if (min && max && *min > *max) {
-            r.fail(path, tr("min (%1) is larger than max (%2)").arg(*min).arg(*max));
+            r.fail(path, Tr::tr("min (%1) is larger than max (%2)").arg(*min).arg(*max));
             return;
         }
         if (min)
@@ -583,7 +579,7 @@ void readAttempts(Reader &r, const QJsonValue &v, const QString &path, ScenarioE
         return;
     }
     if (!v.isDouble()) {
-        r.fail(path, tr("expected a whole number or {\"min\": a, \"max\": b}, got %1").arg(typeName(v)));
+        r.fail(path, Tr::tr("expected a whole number or {\"min\": a, \"max\": b}, got %1").arg(typeName(v)));
         return;
     }
     if (const auto n = r.integer(v, path, 0, PolicyLimits::maxAttempts)) {
@@ -603,7 +599,7 @@ QString outcomeList()
 void readExpectation(Reader &r, const QJsonValue &value, const QString &path, Scenario &scenario)
 {
     if (!value.isObject()) {
-        r.fail(path, tr("expected an object, got %1").arg(typeName(value)));
+        r.fail(path, Tr::tr("expected an object, got %1").arg(typeName(value)));
         return;
     }
     const QJsonObject o = value.toObject();
@@ -624,7 +620,7 @@ void readExpectation(Reader &r, const QJsonValue &value, const QString &path, Sc
         for (const ScenarioRequest &each : std::as_const(scenario.requests))
             names.append(each.name);
         r.fail(Reader::join(path, QStringLiteral("request")),
-            tr("no request is named \"%1\" (requests: %2)").arg(*request, names.join(QStringLiteral(", "))));
+            Tr::tr("no request is named \"%1\" (requests: %2)").arg(*request, names.join(QStringLiteral(", "))));
         return;
     }
     e.request = *request;
@@ -634,15 +630,15 @@ void readExpectation(Reader &r, const QJsonValue &value, const QString &path, Sc
         const QString outcomePath = Reader::join(path, QStringLiteral("outcome"));
         const QJsonArray names = outcome.isArray() ? outcome.toArray() : QJsonArray{outcome};
         if (names.isEmpty())
-            r.fail(outcomePath, tr("empty; give one outcome or several (%1)").arg(outcomeList()));
+            r.fail(outcomePath, Tr::tr("empty; give one outcome or several (%1)").arg(outcomeList()));
         for (qsizetype i = 0; i < names.size() && !r.failed(); ++i) {
             const QString where = outcome.isArray() ? Reader::index(outcomePath, i) : outcomePath;
             const auto parsed = requestOutcomeFromName(names[i].toString());
             if (!names[i].isString() || !parsed) {
                 r.fail(where,
                     names[i].isString()
-                        ? tr("unknown outcome \"%1\" (known: %2)").arg(names[i].toString(), outcomeList())
-                        : tr("expected an outcome name, got %1").arg(typeName(names[i])));
+                        ? Tr::tr("unknown outcome \"%1\" (known: %2)").arg(names[i].toString(), outcomeList())
+                        : Tr::tr("expected an outcome name, got %1").arg(typeName(names[i])));
                 break;
             }
             e.outcomes.append(*parsed);
@@ -663,21 +659,21 @@ void readExpectation(Reader &r, const QJsonValue &value, const QString &path, Sc
     e.maxTotalMs = r.number(o, path, QStringLiteral("maxTotalMs"), 0.0, PolicyLimits::maxDeadlineMs);
     if (e.minTotalMs && e.maxTotalMs && *e.minTotalMs > *e.maxTotalMs) {
         r.fail(Reader::join(path, QStringLiteral("minTotalMs")),
-            tr("%1 is larger than maxTotalMs (%2)").arg(*e.minTotalMs).arg(*e.maxTotalMs));
+            Tr::tr("%1 is larger than maxTotalMs (%2)").arg(*e.minTotalMs).arg(*e.maxTotalMs));
     }
     e.minSuccessRate = r.number(o, path, QStringLiteral("minSuccessRate"), 0.0, 1.0);
     e.lastCause = r.string(o, path, QStringLiteral("lastCause"), false).value_or(QString());
     if (r.failed())
         return;
     if (o.contains(QStringLiteral("lastCause")) && e.lastCause.isEmpty()) {
-        r.fail(Reader::join(path, QStringLiteral("lastCause")), tr("empty"));
+        r.fail(Reader::join(path, QStringLiteral("lastCause")), Tr::tr("empty"));
         return;
     }
     if (e.outcomes.isEmpty() && !e.minAttempts && !e.maxAttempts && !e.checkFinalStatus && !e.minTotalMs
         && !e.maxTotalMs && !e.minSuccessRate && e.lastCause.isEmpty()) {
         r.fail(path,
-            tr("checks nothing; give outcome, attempts, finalStatus, minTotalMs, maxTotalMs, minSuccessRate or "
-               "lastCause"));
+            Tr::tr("checks nothing; give outcome, attempts, finalStatus, minTotalMs, maxTotalMs, minSuccessRate or "
+                   "lastCause"));
         return;
     }
     scenario.expectations.append(e);
@@ -693,7 +689,7 @@ QString lineAndColumn(const QByteArray &text, qsizetype offset)
     const qsizetype lineStart = before.lastIndexOf('\n') + 1;
     // Columns count characters, not bytes, so that an editor finds the spot.
     const qsizetype column = QString::fromUtf8(before.sliced(lineStart)).size() + 1;
-    return tr("line %1, column %2").arg(line).arg(column);
+    return Tr::tr("line %1, column %2").arg(line).arg(column);
 }
 
 Result<Scenario> fromJson(const QByteArray &json)
@@ -702,10 +698,10 @@ Result<Scenario> fromJson(const QByteArray &json)
     const QJsonDocument document = QJsonDocument::fromJson(json, &parseError);
     if (parseError.error != QJsonParseError::NoError) {
         return Result<Scenario>::failure(
-            tr("%1: not valid JSON: %2").arg(lineAndColumn(json, parseError.offset), parseError.errorString()));
+            Tr::tr("%1: not valid JSON: %2").arg(lineAndColumn(json, parseError.offset), parseError.errorString()));
     }
     if (!document.isObject())
-        return Result<Scenario>::failure(tr("a scenario file holds one JSON object"));
+        return Result<Scenario>::failure(Tr::tr("a scenario file holds one JSON object"));
     const QJsonObject root = document.object();
 
     Reader r;
@@ -715,16 +711,16 @@ Result<Scenario> fromJson(const QByteArray &json)
         return Result<Scenario>::failure(r.error());
     if (!format) {
         return Result<Scenario>::failure(
-            tr("format: missing; a scenario file says \"format\": \"%1\"").arg(QLatin1String(formatName)));
+            Tr::tr("format: missing; a scenario file says \"format\": \"%1\"").arg(QLatin1String(formatName)));
     }
     if (*format != QLatin1String(formatName)) {
         return Result<Scenario>::failure(
-            tr("format: \"%1\" is not a scenario (expected \"%2\")").arg(*format, QLatin1String(formatName)));
+            Tr::tr("format: \"%1\" is not a scenario (expected \"%2\")").arg(*format, QLatin1String(formatName)));
     }
     if (const auto version = r.integer(root, {}, QStringLiteral("version"), 1, 1'000'000);
         version && *version > formatVersion) {
         r.fail(QStringLiteral("version"),
-            tr("version %1 is not supported (this build reads up to %2)").arg(*version).arg(formatVersion));
+            Tr::tr("version %1 is not supported (this build reads up to %2)").arg(*version).arg(formatVersion));
     }
     r.rejectUnknown(root, {},
         {QStringLiteral("format"), QStringLiteral("version"), QStringLiteral("name"), QStringLiteral("description"),
@@ -749,16 +745,17 @@ Result<Scenario> fromJson(const QByteArray &json)
 
     const QJsonValue requests = root.value(QStringLiteral("requests"));
     if (requests.isUndefined())
-        return Result<Scenario>::failure(tr("requests: missing; a scenario sends at least one request"));
+        return Result<Scenario>::failure(Tr::tr("requests: missing; a scenario sends at least one request"));
     if (!requests.isArray()) {
-        return Result<Scenario>::failure(tr("requests: expected an array of requests, got %1").arg(typeName(requests)));
+        return Result<Scenario>::failure(
+            Tr::tr("requests: expected an array of requests, got %1").arg(typeName(requests)));
     }
     const QJsonArray requestArray = requests.toArray();
     if (requestArray.isEmpty())
-        return Result<Scenario>::failure(tr("requests: empty; a scenario sends at least one request"));
+        return Result<Scenario>::failure(Tr::tr("requests: empty; a scenario sends at least one request"));
     if (requestArray.size() > maxRequestEntries) {
         return Result<Scenario>::failure(
-            tr("requests: %1 entries; at most %2 are allowed").arg(requestArray.size()).arg(maxRequestEntries));
+            Tr::tr("requests: %1 entries; at most %2 are allowed").arg(requestArray.size()).arg(maxRequestEntries));
     }
     qint64 total = 0;
     for (qsizetype i = 0; i < requestArray.size() && !r.failed(); ++i) {
@@ -767,7 +764,9 @@ Result<Scenario> fromJson(const QByteArray &json)
             total += scenario.requests.constLast().count;
             if (total > maxTotalRequests) {
                 r.fail(Reader::index(QStringLiteral("requests"), i) + QStringLiteral(".count"),
-                    tr("the scenario would send %1 requests; at most %2 are allowed").arg(total).arg(maxTotalRequests));
+                    Tr::tr("the scenario would send %1 requests; at most %2 are allowed")
+                        .arg(total)
+                        .arg(maxTotalRequests));
             }
         }
     }
@@ -775,7 +774,7 @@ Result<Scenario> fromJson(const QByteArray &json)
     const QJsonValue expectations = root.value(QStringLiteral("expectations"));
     if (!expectations.isUndefined() && !r.failed()) {
         if (!expectations.isArray()) {
-            r.fail(QStringLiteral("expectations"), tr("expected an array, got %1").arg(typeName(expectations)));
+            r.fail(QStringLiteral("expectations"), Tr::tr("expected an array, got %1").arg(typeName(expectations)));
         } else {
             const QJsonArray array = expectations.toArray();
             for (qsizetype i = 0; i < array.size() && !r.failed(); ++i)
@@ -792,16 +791,16 @@ Result<Scenario> readFile(const QString &path)
     const QString shown = QDir::toNativeSeparators(path);
     QFile file(path);
     if (!file.open(QIODevice::ReadOnly))
-        return Result<Scenario>::failure(tr("%1: cannot read: %2").arg(shown, file.errorString()));
+        return Result<Scenario>::failure(Tr::tr("%1: cannot read: %2").arg(shown, file.errorString()));
     if (file.size() > maxFileBytes) {
-        return Result<Scenario>::failure(tr("%1: %2 bytes is too large for a scenario file (at most %3)")
+        return Result<Scenario>::failure(Tr::tr("%1: %2 bytes is too large for a scenario file (at most %3)")
                                              .arg(shown)
                                              .arg(file.size())
                                              .arg(maxFileBytes));
     }
     auto scenario = fromJson(file.readAll());
     if (!scenario)
-        return Result<Scenario>::failure(tr("%1: %2").arg(shown, scenario.error()));
+        return Result<Scenario>::failure(Tr::tr("%1: %2").arg(shown, scenario.error()));
     if (scenario.value().name.isEmpty())
         scenario.value().name = QFileInfo(path).completeBaseName();
     qCDebug(lcScenarioReader) << "read" << path << "with" << scenario.value().requests.size() << "request entries";

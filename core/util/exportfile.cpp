@@ -1,4 +1,5 @@
 #include "core/util/exportfile.h"
+#include "core/util/coretr.h"
 
 #include <QCoreApplication>
 #include <QDir>
@@ -9,30 +10,25 @@ Q_LOGGING_CATEGORY(lcExportFile, "retrylab.core.exportfile")
 
 namespace RetryLab::Core::ExportFile {
 
-namespace {
-QString tr(const char *text)
-{
-    return QCoreApplication::translate("RetryLab::Core", text);
-}
-} // namespace
+namespace { } // namespace
 
 Result<qint64> write(const QString &path, const QByteArray &data)
 {
     const QString shown = QDir::toNativeSeparators(path);
     if (path.isEmpty())
-        return Result<qint64>::failure(tr("no file name given"));
+        return Result<qint64>::failure(Tr::tr("no file name given"));
 
     QSaveFile file(path);
     if (!file.open(QIODevice::WriteOnly))
-        return Result<qint64>::failure(tr("cannot write %1: %2").arg(shown, file.errorString()));
+        return Result<qint64>::failure(Tr::tr("cannot write %1: %2").arg(shown, file.errorString()));
     const qint64 written = file.write(data);
     if (written != data.size()) {
         const QString reason = file.errorString();
         file.cancelWriting();
-        return Result<qint64>::failure(tr("cannot write %1: %2").arg(shown, reason));
+        return Result<qint64>::failure(Tr::tr("cannot write %1: %2").arg(shown, reason));
     }
     if (!file.commit())
-        return Result<qint64>::failure(tr("cannot write %1: %2").arg(shown, file.errorString()));
+        return Result<qint64>::failure(Tr::tr("cannot write %1: %2").arg(shown, file.errorString()));
     qCDebug(lcExportFile) << "wrote" << written << "bytes to" << shown;
     return written;
 }

@@ -161,6 +161,7 @@ void TestSimulateCommand::help_exitsZero()
 {
     const Outcome o = simulate({QStringLiteral("--help")});
     QCOMPARE(o.exitCode, 0);
+    QVERIFY(o.out.startsWith(QLatin1String("Usage: retrylab simulate [options]")));
     QVERIFY(o.out.contains(QLatin1String("--clients")));
     QVERIFY(o.out.contains(QLatin1String("--strategies")));
 }

@@ -616,7 +616,7 @@ void TestMainWindow::export_fromTheErrorLog_writesShownRows()
     window->errorLogView()->model()->setTextFilter(QStringLiteral("503"));
     QCOMPARE(window->errorLogView()->model()->rowCount(), 3);
     m_nextFile = m_dir.filePath(QStringLiteral("shown")); // no extension: the chosen format's is added
-    emit window->errorLogView()->exportRequested(Ui::ErrorLogView::ExportFormat::Csv, true);
+    Q_EMIT window->errorLogView()->exportRequested(Ui::ErrorLogView::ExportFormat::Csv, true);
     QCOMPARE(m_chosen.size(), 1);
     QFile file(m_nextFile + QStringLiteral(".csv"));
     QVERIFY(file.open(QIODevice::ReadOnly));

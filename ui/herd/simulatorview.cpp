@@ -113,8 +113,7 @@ QChartView *makeChartView(const QString &title, const QString &objectName, QWidg
     view->setObjectName(objectName);
     view->setRenderHint(QPainter::Antialiasing);
     view->setRubberBand(QChartView::RectangleRubberBand);
-    view->setToolTip(
-        QCoreApplication::translate("RetryLab::Ui::SimulatorView", "Drag to zoom in, right-click to zoom out."));
+    view->setToolTip(SimulatorView::tr("Drag to zoom in, right-click to zoom out."));
     view->setMinimumSize(320, 240);
     return view;
 }
@@ -631,13 +630,13 @@ void SimulatorView::setRunning(bool running)
 void SimulatorView::start()
 {
     if (isRunning()) {
-        emit failed(tr("A simulation is already running."));
+        Q_EMIT failed(tr("A simulation is already running."));
         return;
     }
     const auto p = parameters();
     if (!p) {
         showError(p.error());
-        emit failed(p.error());
+        Q_EMIT failed(p.error());
         return;
     }
 
@@ -661,7 +660,7 @@ void SimulatorView::start()
     m_progressTimer->start();
     m_thread->start(QThread::LowPriority);
     qCDebug(lcSimulatorView) << "started" << total << "runs";
-    emit started();
+    Q_EMIT started();
 }
 
 void SimulatorView::cancel()
@@ -711,7 +710,7 @@ void SimulatorView::handleWorkerFinished()
         m_loadClients->setEnabled(m_loadClients->count() > 0);
         plotGrid();
         plotLoad();
-        emit finished();
+        Q_EMIT finished();
         return;
     }
     if (job->control.isCancelled()) {
@@ -719,12 +718,12 @@ void SimulatorView::handleWorkerFinished()
                      .arg(job->control.runsDone())
                      .arg(job->control.runsTotal());
         showStatus(m_info);
-        emit cancelled();
+        Q_EMIT cancelled();
         return;
     }
     const QString message = job->result ? job->result->error() : tr("The simulation stopped without a result.");
     showError(message);
-    emit failed(message);
+    Q_EMIT failed(message);
 }
 
 void SimulatorView::handleLoadClientsChanged()

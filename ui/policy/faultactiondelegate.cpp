@@ -23,7 +23,7 @@ QWidget *FaultActionDelegate::createEditor(
     }
     connect(combo, &QComboBox::activated, this, [this, combo] {
         auto *self = const_cast<FaultActionDelegate *>(this);
-        emit self->commitData(combo);
+        Q_EMIT self->commitData(combo);
     });
     return combo;
 }

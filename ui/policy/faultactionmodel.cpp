@@ -22,7 +22,7 @@ void FaultActionModel::setActions(const QMap<NetworkFaultClass, FaultAction> &ac
     const bool firstFill = m_actions.isEmpty();
     m_actions = next;
     if (!firstFill)
-        emit dataChanged(index(0, ActionColumn), index(rowCount() - 1, ActionColumn));
+        Q_EMIT dataChanged(index(0, ActionColumn), index(rowCount() - 1, ActionColumn));
 }
 
 QMap<NetworkFaultClass, FaultAction> FaultActionModel::actions() const
@@ -87,8 +87,8 @@ bool FaultActionModel::setData(const QModelIndex &index, const QVariant &value, 
     if (m_actions.at(index.row()) == *action)
         return true;
     m_actions[index.row()] = *action;
-    emit dataChanged(index, index);
-    emit actionsEdited();
+    Q_EMIT dataChanged(index, index);
+    Q_EMIT actionsEdited();
     return true;
 }
 

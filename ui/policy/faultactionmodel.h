@@ -42,7 +42,7 @@ public:
     static QString actionExplanation(Core::FaultAction action);
     static QList<Core::FaultAction> allActions();
 
-signals:
+Q_SIGNALS:
     /// A user edit changed an action (not emitted by setActions()).
     void actionsEdited();
 

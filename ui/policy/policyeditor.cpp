@@ -616,7 +616,7 @@ void PolicyEditor::setPolicy(const BackoffPolicy &policy)
     revalidate();
     updatePresetState();
     if (changed)
-        emit policyChanged(m_policy);
+        Q_EMIT policyChanged(m_policy);
 }
 
 void PolicyEditor::refreshFields()
@@ -635,7 +635,7 @@ void PolicyEditor::handleFieldEdited()
     updateFormula();
     revalidate();
     updatePresetState();
-    emit policyChanged(m_policy);
+    Q_EMIT policyChanged(m_policy);
 }
 
 void PolicyEditor::handleStatusesEdited(const QString &text)
@@ -853,7 +853,7 @@ void PolicyEditor::revalidate()
     if (usable != m_usable || reason != m_invalidReason) {
         m_usable = usable;
         m_invalidReason = reason;
-        emit validityChanged(m_usable, m_invalidReason);
+        Q_EMIT validityChanged(m_usable, m_invalidReason);
     }
 }
 
@@ -968,7 +968,7 @@ void PolicyEditor::handlePresetActivated(int index)
     revalidate();
     updatePresetState();
     if (changed)
-        emit policyChanged(m_policy);
+        Q_EMIT policyChanged(m_policy);
 }
 
 bool PolicyEditor::loadBuiltInPreset(const QString &id)
@@ -1018,7 +1018,7 @@ QString PolicyEditor::saveAsUserPreset(const QString &name)
     updatePresetState();
     showMessage(tr("Saved as your preset \"%1\".").arg(named.name), false);
     if (changed)
-        emit policyChanged(m_policy);
+        Q_EMIT policyChanged(m_policy);
     return {};
 }
 

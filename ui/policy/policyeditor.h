@@ -82,7 +82,7 @@ public:
     /// an empty string when it does.
     static QString inapplicableReason(Core::BackoffAlgorithm algorithm, const QString &field);
 
-signals:
+Q_SIGNALS:
     void policyChanged(const Core::BackoffPolicy &policy);
     void validityChanged(bool usable, const QString &why);
 

@@ -36,7 +36,7 @@ PolicyPanel::PolicyPanel(Settings *settings, QWidget *parent)
         if (usable && m_settings)
             m_settings->setCurrentPolicy(m_editor->policy());
         m_preview->setProblem(usable ? QString() : why);
-        emit validityChanged(usable, why);
+        Q_EMIT validityChanged(usable, why);
     });
 }
 
@@ -66,7 +66,7 @@ void PolicyPanel::handlePolicyChanged(const Core::BackoffPolicy &policy)
     // Only usable policies are kept, so a half-typed value is never what the next start opens with.
     if (m_settings && m_editor->isUsable())
         m_settings->setCurrentPolicy(policy);
-    emit policyChanged(policy);
+    Q_EMIT policyChanged(policy);
 }
 
 void PolicyPanel::resizeEvent(QResizeEvent *event)

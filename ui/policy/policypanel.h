@@ -33,7 +33,7 @@ public:
 
     Qt::Orientation orientation() const;
 
-signals:
+Q_SIGNALS:
     void policyChanged(const Core::BackoffPolicy &policy);
     void validityChanged(bool usable, const QString &why);
 

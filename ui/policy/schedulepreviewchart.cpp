@@ -451,7 +451,7 @@ void SchedulePreviewChart::redraw()
     updateLegend();
 
     ++m_redraws;
-    emit previewUpdated();
+    Q_EMIT previewUpdated();
 }
 
 void SchedulePreviewChart::applyPalette()

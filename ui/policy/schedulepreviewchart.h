@@ -79,7 +79,7 @@ public:
     /// How many times the chart has been redrawn (a measure for coalescing).
     int redrawCount() const { return m_redraws; }
 
-signals:
+Q_SIGNALS:
     /// The chart has been redrawn with the current policy, seed and scale.
     void previewUpdated();
 

@@ -1,4 +1,5 @@
 #include "ui/policy/statusranges.h"
+#include "ui/session/uitr.h"
 
 #include <QCoreApplication>
 #include <QList>
@@ -9,11 +10,6 @@
 namespace RetryLab::Ui::StatusRanges {
 
 namespace {
-
-QString tr(const char *text)
-{
-    return QCoreApplication::translate("RetryLab::Ui::StatusRanges", text);
-}
 
 constexpr int lowest = 100;
 constexpr int highest = 599;
@@ -63,17 +59,17 @@ Core::Result<QSet<int>> parse(const QString &text)
             from = r.captured(1).toInt();
             to = r.captured(2).toInt();
             if (to < from)
-                return Core::Result<QSet<int>>::failure(tr("\"%1\": the range ends before it starts.").arg(token));
+                return Core::Result<QSet<int>>::failure(Tr::tr("\"%1\": the range ends before it starts.").arg(token));
         } else if (const auto k = klass.match(token); k.hasMatch()) {
             from = k.captured(1).toInt() * 100;
             to = from + 99;
         } else {
             return Core::Result<QSet<int>>::failure(
-                tr("\"%1\" is not a status code, a range like 500-599 or a class like 5xx.").arg(token.left(40)));
+                Tr::tr("\"%1\" is not a status code, a range like 500-599 or a class like 5xx.").arg(token.left(40)));
         }
         if (from < lowest || to > highest)
             return Core::Result<QSet<int>>::failure(
-                tr("\"%1\": HTTP status codes lie between %2 and %3.").arg(token).arg(lowest).arg(highest));
+                Tr::tr("\"%1\": HTTP status codes lie between %2 and %3.").arg(token).arg(lowest).arg(highest));
         for (int code = from; code <= to; ++code)
             statuses.insert(code);
     }

@@ -23,7 +23,7 @@ void HeaderTableModel::setHeaders(const QList<DraftHeader> &headers)
     beginResetModel();
     m_headers = headers.mid(0, RequestDraft::maxHeaders);
     endResetModel();
-    emit headersChanged();
+    Q_EMIT headersChanged();
 }
 
 void HeaderTableModel::setRevealed(bool revealed)
@@ -32,7 +32,8 @@ void HeaderTableModel::setRevealed(bool revealed)
         return;
     m_revealed = revealed;
     if (!m_headers.isEmpty())
-        emit dataChanged(index(0, Value), index(rowCount() - 1, Value), {Qt::DisplayRole, Qt::ToolTipRole, MaskedRole});
+        Q_EMIT dataChanged(
+            index(0, Value), index(rowCount() - 1, Value), {Qt::DisplayRole, Qt::ToolTipRole, MaskedRole});
 }
 
 bool HeaderTableModel::isCredential(const QString &name)
@@ -99,7 +100,7 @@ bool HeaderTableModel::setData(const QModelIndex &index, const QVariant &value, 
             return true;
         h.name = value.toString();
         // The name decides whether the value is masked.
-        emit dataChanged(this->index(index.row(), Value), this->index(index.row(), Value));
+        Q_EMIT dataChanged(this->index(index.row(), Value), this->index(index.row(), Value));
     } else if (index.column() == Value && role == Qt::EditRole) {
         if (value.toString() == h.value)
             return true;
@@ -107,8 +108,8 @@ bool HeaderTableModel::setData(const QModelIndex &index, const QVariant &value, 
     } else {
         return false;
     }
-    emit dataChanged(index, index);
-    emit headersChanged();
+    Q_EMIT dataChanged(index, index);
+    Q_EMIT headersChanged();
     return true;
 }
 
@@ -148,7 +149,7 @@ bool HeaderTableModel::insertRows(int row, int count, const QModelIndex &parent)
     beginInsertRows(parent, row, row + count - 1);
     m_headers.insert(row, count, DraftHeader{});
     endInsertRows();
-    emit headersChanged();
+    Q_EMIT headersChanged();
     return true;
 }
 
@@ -159,7 +160,7 @@ bool HeaderTableModel::removeRows(int row, int count, const QModelIndex &parent)
     beginRemoveRows(parent, row, row + count - 1);
     m_headers.remove(row, count);
     endRemoveRows();
-    emit headersChanged();
+    Q_EMIT headersChanged();
     return true;
 }
 

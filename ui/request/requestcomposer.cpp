@@ -506,7 +506,7 @@ void RequestComposer::handleEdited()
     if (m_filling)
         return;
     refresh();
-    emit draftChanged();
+    Q_EMIT draftChanged();
 }
 
 void RequestComposer::handleAddHeader()

@@ -1,4 +1,5 @@
 #include "ui/run/timescale.h"
+#include "ui/session/uitr.h"
 
 #include <QCoreApplication>
 
@@ -18,11 +19,6 @@ constexpr std::array clockSteps{1 * second, 2 * second, 5 * second, 10 * second,
     2 * minute, 5 * minute, 10 * minute, 15 * minute, 30 * minute, 1 * hour, 2 * hour, 3 * hour, 6 * hour, 12 * hour,
     24 * hour};
 constexpr int maxTicks = 1000;
-
-QString tr(const char *text)
-{
-    return QCoreApplication::translate("RetryLab::Ui::TimeScale", text);
-}
 
 double oneTwoFive(double minStep)
 {
@@ -154,7 +150,7 @@ QString TimeScale::label(double ms, double stepMs)
     if (stepMs < 1.0) {
         const int decimals = decimalsFor(stepMs);
         const double rounded = std::round(ms * std::pow(10.0, decimals)) / std::pow(10.0, decimals);
-        return tr("%1 ms").arg(QString::number(rounded == 0.0 ? 0.0 : rounded, 'f', decimals));
+        return Tr::tr("%1 ms").arg(QString::number(rounded == 0.0 ? 0.0 : rounded, 'f', decimals));
     }
     const int decimals = decimalsFor(stepMs / second);
     const double scale = std::pow(10.0, decimals);
@@ -162,7 +158,7 @@ QString TimeScale::label(double ms, double stepMs)
     double seconds = std::round(std::abs(ms) / second * scale) / scale;
     const QString sign = ms < 0.0 && seconds != 0.0 ? QStringLiteral("-") : QString();
     if (seconds < 60.0)
-        return sign + tr("%1 s").arg(QString::number(seconds, 'f', decimals));
+        return sign + Tr::tr("%1 s").arg(QString::number(seconds, 'f', decimals));
 
     const auto wholeMinutes = static_cast<qint64>(std::floor(seconds / 60.0));
     seconds -= static_cast<double>(wholeMinutes) * 60.0;

@@ -187,7 +187,7 @@ void ServerLogModel::flush()
         m_rows.push_back(std::move(entry));
     m_pending.clear();
     endInsertRows();
-    emit countsChanged();
+    Q_EMIT countsChanged();
 }
 
 void ServerLogModel::clear()
@@ -199,7 +199,7 @@ void ServerLogModel::clear()
     m_dropped = 0;
     m_received = 0;
     endResetModel();
-    emit countsChanged();
+    Q_EMIT countsChanged();
 }
 
 void ServerLogModel::setMaxRows(int rows)
@@ -221,7 +221,7 @@ void ServerLogModel::trim()
     m_rows.erase(m_rows.begin(), m_rows.begin() + static_cast<std::ptrdiff_t>(drop));
     m_dropped += drop;
     endRemoveRows();
-    emit countsChanged();
+    Q_EMIT countsChanged();
 }
 
 } // namespace RetryLab::Ui

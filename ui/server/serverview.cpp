@@ -153,7 +153,7 @@ ServerView::ServerView(QWidget *parent)
     m_restart->setToolTip(tr("The next request starts a fresh shared copy from the first step"));
     connect(m_restart, &QToolButton::clicked, this, [this] {
         m_sharedTestId.clear();
-        emit restartRequested();
+        Q_EMIT restartRequested();
         updateStatus();
     });
 
@@ -294,7 +294,7 @@ void ServerView::handleResetServer()
     m_server->server()->reset();
     m_logModel->clear();
     m_sharedTestId.clear();
-    emit restartRequested();
+    Q_EMIT restartRequested();
     updateStatus();
 }
 
@@ -388,7 +388,7 @@ void ServerView::validate()
 
     if (problem != m_problem) {
         m_problem = problem;
-        emit scenarioProblemChanged(problem);
+        Q_EMIT scenarioProblemChanged(problem);
     }
     if (!problem.isEmpty()) {
         m_scriptMessage->setMessage(FieldMessage::Kind::Error,
@@ -405,7 +405,7 @@ void ServerView::validate()
     if (next != m_scenario) {
         m_scenario = next;
         m_sharedTestId.clear();
-        emit scenarioChanged(m_scenario);
+        Q_EMIT scenarioChanged(m_scenario);
     }
     updateStatus();
 }

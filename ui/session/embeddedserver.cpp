@@ -54,7 +54,7 @@ bool EmbeddedServer::start(const Core::FaultServerOptions &options)
     m_server = server;
     connect(server, &Core::FaultServer::requestHandled, this, &EmbeddedServer::requestHandled);
     qCDebug(lcEmbeddedServer) << "fault server listening on" << server->baseUrl().toString();
-    emit runningChanged(true);
+    Q_EMIT runningChanged(true);
     return true;
 }
 
@@ -74,7 +74,7 @@ void EmbeddedServer::stop()
     m_thread = nullptr;
     m_server = nullptr;
     qCDebug(lcEmbeddedServer) << "fault server stopped";
-    emit runningChanged(false);
+    Q_EMIT runningChanged(false);
 }
 
 QUrl EmbeddedServer::baseUrl() const

@@ -2,6 +2,7 @@
 
 #include "core/http/redactor.h"
 #include "core/policy/backoffpolicy.h"
+#include "ui/session/uitr.h"
 
 #include <QCoreApplication>
 #include <QJsonArray>
@@ -16,11 +17,6 @@ namespace RetryLab::Ui {
 
 namespace {
 
-QString tr(const char *text)
-{
-    return QCoreApplication::translate("RetryLab::Ui::RequestDraft", text);
-}
-
 // Each reader leaves the default in place when the key is missing, so that a
 // draft written by an older version still loads.
 bool readString(const QJsonObject &object, const QString &key, qsizetype maxLength, QString *out, QString *error)
@@ -29,11 +25,11 @@ bool readString(const QJsonObject &object, const QString &key, qsizetype maxLeng
     if (value.isUndefined())
         return true;
     if (!value.isString()) {
-        *error = tr("%1: must be text").arg(key);
+        *error = Tr::tr("%1: must be text").arg(key);
         return false;
     }
     if (value.toString().size() > maxLength) {
-        *error = tr("%1: longer than %2 characters").arg(key).arg(maxLength);
+        *error = Tr::tr("%1: longer than %2 characters").arg(key).arg(maxLength);
         return false;
     }
     *out = value.toString();
@@ -47,7 +43,7 @@ bool readInt(const QJsonObject &object, const QString &key, int min, int max, in
         return true;
     const double number = value.toDouble(std::nan(""));
     if (!value.isDouble() || !std::isfinite(number) || number != std::floor(number) || number < min || number > max) {
-        *error = tr("%1: must be a whole number from %2 to %3").arg(key).arg(min).arg(max);
+        *error = Tr::tr("%1: must be a whole number from %2 to %3").arg(key).arg(min).arg(max);
         return false;
     }
     *out = static_cast<int>(number);
@@ -60,7 +56,7 @@ bool readBool(const QJsonObject &object, const QString &key, bool *out, QString 
     if (value.isUndefined())
         return true;
     if (!value.isBool()) {
-        *error = tr("%1: must be true or false").arg(key);
+        *error = Tr::tr("%1: must be true or false").arg(key);
         return false;
     }
     *out = value.toBool();
@@ -186,8 +182,8 @@ Core::Result<RequestDraft> RequestDraft::fromJson(const QJsonObject &object)
     if (!timeout.isUndefined()) {
         const double ms = timeout.toDouble(-1.0);
         if (!timeout.isDouble() || !std::isfinite(ms) || ms <= 0.0 || ms > Core::PolicyLimits::maxDeadlineMs) {
-            return Core::Result<RequestDraft>::failure(
-                tr("attemptTimeoutMs: must be more than 0 and at most %1 ms").arg(Core::PolicyLimits::maxDeadlineMs));
+            return Core::Result<RequestDraft>::failure(Tr::tr("attemptTimeoutMs: must be more than 0 and at most %1 ms")
+                                                           .arg(Core::PolicyLimits::maxDeadlineMs));
         }
         draft.attemptTimeoutMs = ms;
     }
@@ -195,10 +191,10 @@ Core::Result<RequestDraft> RequestDraft::fromJson(const QJsonObject &object)
     const QJsonValue headers = object.value(QStringLiteral("headers"));
     if (!headers.isUndefined()) {
         if (!headers.isArray())
-            return Core::Result<RequestDraft>::failure(tr("headers: must be a list"));
+            return Core::Result<RequestDraft>::failure(Tr::tr("headers: must be a list"));
         const QJsonArray array = headers.toArray();
         if (array.size() > maxHeaders)
-            return Core::Result<RequestDraft>::failure(tr("headers: more than %1 entries").arg(maxHeaders));
+            return Core::Result<RequestDraft>::failure(Tr::tr("headers: more than %1 entries").arg(maxHeaders));
         for (qsizetype i = 0; i < array.size(); ++i) {
             const QJsonObject entry = array.at(i).toObject();
             const QString where = QStringLiteral("headers[%1].").arg(i);
@@ -207,8 +203,9 @@ Core::Result<RequestDraft> RequestDraft::fromJson(const QJsonObject &object)
                 || !readString(entry, QStringLiteral("name"), maxUrlLength, &header.name, &error)
                 || !readString(entry, QStringLiteral("value"), maxUrlLength, &header.value, &error)
                 || !readBool(entry, QStringLiteral("enabled"), &header.enabled, &error)) {
-                return Core::Result<RequestDraft>::failure(
-                    error.isEmpty() ? tr("headers[%1]: must be an object with name and value").arg(i) : where + error);
+                return Core::Result<RequestDraft>::failure(error.isEmpty()
+                        ? Tr::tr("headers[%1]: must be an object with name and value").arg(i)
+                        : where + error);
             }
             draft.headers.append(header);
         }

@@ -121,7 +121,7 @@ Core::Result<quint64> RequestRunner::submit(const RequestDraft &draft, const QSt
             m_perRequestTests.insert(id, std::exchange(m_unsentTestId, QString()));
     }
     qCDebug(lcRunner) << "sent" << id << spec->method << spec->url.toString();
-    emit sent(id);
+    Q_EMIT sent(id);
     return id;
 }
 
@@ -149,7 +149,7 @@ QString RequestRunner::startBatch(const RequestDraft &draft)
         ++m_batchTotal;
         m_batchIds.insert(*id);
     }
-    emit batchProgress(m_batchFinished, m_batchTotal, m_batchSucceeded);
+    Q_EMIT batchProgress(m_batchFinished, m_batchTotal, m_batchSucceeded);
     if (problem.isEmpty())
         return {};
     return sentCount == 0 ? problem : tr("Sent %1 of %2 requests: %3").arg(sentCount).arg(count).arg(problem);
@@ -166,13 +166,13 @@ QString RequestRunner::startRepeat(const RequestDraft &draft)
     if (!first) {
         m_repeatCount = 0;
         if (was)
-            emit repeatingChanged(false);
+            Q_EMIT repeatingChanged(false);
         return first.error();
     }
     m_repeatTimer.start(
         std::clamp(draft.repeatIntervalMs, RequestDraft::minRepeatIntervalMs, RequestDraft::maxRepeatIntervalMs));
     if (!was)
-        emit repeatingChanged(true);
+        Q_EMIT repeatingChanged(true);
     return {};
 }
 
@@ -183,8 +183,8 @@ void RequestRunner::handleRepeatTick()
     if (id)
         return;
     m_repeatTimer.stop();
-    emit repeatingChanged(false);
-    emit failed(tr("Repeating stopped (requests sent: %1): %2").arg(m_repeatCount - 1).arg(id.error()));
+    Q_EMIT repeatingChanged(false);
+    Q_EMIT failed(tr("Repeating stopped (requests sent: %1): %2").arg(m_repeatCount - 1).arg(id.error()));
 }
 
 void RequestRunner::stop()
@@ -192,7 +192,7 @@ void RequestRunner::stop()
     const bool was = isRepeating();
     m_repeatTimer.stop();
     if (was)
-        emit repeatingChanged(false);
+        Q_EMIT repeatingChanged(false);
     if (m_executor)
         m_executor->cancelAll();
 }
@@ -203,7 +203,7 @@ void RequestRunner::resetBatch()
     m_batchTotal = 0;
     m_batchFinished = 0;
     m_batchSucceeded = 0;
-    emit batchProgress(0, 0, 0);
+    Q_EMIT batchProgress(0, 0, 0);
 }
 
 bool RequestRunner::targetsServer(const QUrl &url) const
@@ -242,7 +242,7 @@ void RequestRunner::handleRequestFinished(const Core::RequestResult &result)
     ++m_batchFinished;
     if (succeeded)
         ++m_batchSucceeded;
-    emit batchProgress(m_batchFinished, m_batchTotal, m_batchSucceeded);
+    Q_EMIT batchProgress(m_batchFinished, m_batchTotal, m_batchSucceeded);
 }
 
 } // namespace RetryLab::Ui

@@ -1,4 +1,5 @@
 #include "ui/session/requesttemplate.h"
+#include "ui/session/uitr.h"
 
 #include <QCoreApplication>
 #include <QRegularExpression>
@@ -8,11 +9,6 @@
 namespace RetryLab::Ui::RequestTemplate {
 
 namespace {
-
-QString tr(const char *text)
-{
-    return QCoreApplication::translate("RetryLab::Ui::RequestTemplate", text);
-}
 
 bool isTokenChar(QChar c)
 {
@@ -68,37 +64,38 @@ Core::Result<QUrl> url(const QString &urlTemplate, const ExpansionContext &conte
     using R = Core::Result<QUrl>;
     const QString trimmed = urlTemplate.trimmed();
     if (trimmed.isEmpty())
-        return R::failure(tr("Enter a URL, for example {server}/status/200."));
+        return R::failure(Tr::tr("Enter a URL, for example {server}/status/200."));
     if (trimmed.size() > RequestDraft::maxUrlLength)
-        return R::failure(tr("The URL is longer than %1 characters.").arg(RequestDraft::maxUrlLength));
+        return R::failure(Tr::tr("The URL is longer than %1 characters.").arg(RequestDraft::maxUrlLength));
 
     static const QRegularExpression placeholder(QStringLiteral("\\{([^{}/?#\\s]*)\\}"));
     for (auto it = placeholder.globalMatch(trimmed); it.hasNext();) {
         const QString whole = it.next().captured(0);
         if (whole != serverPlaceholder() && whole != idPlaceholder()) {
-            return R::failure(tr("%1 is not a placeholder; the URL may use {server} (the embedded server) and {id} "
-                                 "(a new key for every request).")
+            return R::failure(Tr::tr("%1 is not a placeholder; the URL may use {server} (the embedded server) and {id} "
+                                     "(a new key for every request).")
                                   .arg(whole));
         }
     }
     if (trimmed.contains(serverPlaceholder()) && context.serverUrl.isEmpty()) {
         return R::failure(context.serverProblem.isEmpty()
-                ? tr("{server} stands for the embedded server, which is not running.")
-                : tr("{server} stands for the embedded server, which is not running: %1").arg(context.serverProblem));
+                ? Tr::tr("{server} stands for the embedded server, which is not running.")
+                : Tr::tr("{server} stands for the embedded server, which is not running: %1")
+                      .arg(context.serverProblem));
     }
 
     const QString expanded = expand(trimmed, context);
     const QUrl result(expanded, QUrl::TolerantMode);
     static const QRegularExpression schemePrefix(QStringLiteral("^[A-Za-z][A-Za-z0-9+.-]*://"));
     if (!schemePrefix.match(expanded).hasMatch())
-        return R::failure(tr("The URL must start with http:// or https:// (or {server})."));
+        return R::failure(Tr::tr("The URL must start with http:// or https:// (or {server})."));
     if (!result.isValid())
-        return R::failure(tr("The URL is not valid: %1").arg(result.errorString()));
+        return R::failure(Tr::tr("The URL is not valid: %1").arg(result.errorString()));
     const QString scheme = result.scheme().toLower();
     if (scheme != QLatin1String("http") && scheme != QLatin1String("https"))
-        return R::failure(tr("Only http and https URLs can be sent, not %1.").arg(result.scheme()));
+        return R::failure(Tr::tr("Only http and https URLs can be sent, not %1.").arg(result.scheme()));
     if (result.host().isEmpty())
-        return R::failure(tr("The URL has no host."));
+        return R::failure(Tr::tr("The URL has no host."));
     return result;
 }
 
@@ -106,9 +103,9 @@ QString methodProblem(const QString &method)
 {
     const QString trimmed = method.trimmed();
     if (trimmed.isEmpty())
-        return tr("Choose a method (GET, POST, ...).");
+        return Tr::tr("Choose a method (GET, POST, ...).");
     if (!isToken(trimmed))
-        return tr("\"%1\" is not an HTTP method: letters, digits and !#$%&'*+-.^_`|~ only.").arg(trimmed);
+        return Tr::tr("\"%1\" is not an HTTP method: letters, digits and !#$%&'*+-.^_`|~ only.").arg(trimmed);
     return {};
 }
 
@@ -120,17 +117,17 @@ QString headerProblem(const DraftHeader &header, int row)
     if (name.isEmpty()) {
         if (header.value.isEmpty())
             return {};
-        return tr("Header %1 has a value but no name.").arg(row + 1);
+        return Tr::tr("Header %1 has a value but no name.").arg(row + 1);
     }
     if (!isToken(name))
-        return tr("Header %1: \"%2\" is not a valid header name (no spaces or colons).").arg(row + 1).arg(name);
+        return Tr::tr("Header %1: \"%2\" is not a valid header name (no spaces or colons).").arg(row + 1).arg(name);
     if (name.compare(QLatin1String("Content-Length"), Qt::CaseInsensitive) == 0
         || name.compare(QLatin1String("Transfer-Encoding"), Qt::CaseInsensitive) == 0) {
-        return tr("Header %1: %2 is set from the body; remove this row.").arg(row + 1).arg(name);
+        return Tr::tr("Header %1: %2 is set from the body; remove this row.").arg(row + 1).arg(name);
     }
     for (const QChar c : header.value) {
         if (c == QLatin1Char('\r') || c == QLatin1Char('\n') || c == QChar(0))
-            return tr("Header %1 (%2): the value may not contain line breaks.").arg(row + 1).arg(name);
+            return Tr::tr("Header %1 (%2): the value may not contain line breaks.").arg(row + 1).arg(name);
     }
     return {};
 }
@@ -149,9 +146,9 @@ Core::Result<Core::RequestSpec> build(const RequestDraft &draft, const Expansion
     }
     const bool needsServer = usesServer(draft);
     if (needsServer && context.serverUrl.isEmpty())
-        return R::failure(tr("{server} is used in a header or the body, but the embedded server is not running."));
+        return R::failure(Tr::tr("{server} is used in a header or the body, but the embedded server is not running."));
     if (draft.body.size() > RequestDraft::maxBodyLength)
-        return R::failure(tr("The body is longer than %1 characters.").arg(RequestDraft::maxBodyLength));
+        return R::failure(Tr::tr("The body is longer than %1 characters.").arg(RequestDraft::maxBodyLength));
 
     Core::RequestSpec spec;
     spec.method = draft.method.trimmed().toLatin1();

@@ -2,6 +2,7 @@
 
 #include "core/faultserver/faultinstruction.h"
 #include "core/util/randomsource.h"
+#include "ui/session/uitr.h"
 
 #include <QCoreApplication>
 #include <QJsonArray>
@@ -9,11 +10,6 @@
 namespace RetryLab::Ui {
 
 namespace {
-
-QString tr(const char *text)
-{
-    return QCoreApplication::translate("RetryLab::Ui::ServerScenario", text);
-}
 
 QString sharingName(ServerScenario::Sharing sharing)
 {
@@ -59,23 +55,23 @@ QList<ServerScenario::Preset> ServerScenario::presets()
 {
     using S = Sharing;
     return {
-        {QStringLiteral("none"), tr("No script: the URL decides"),
-            tr("Requests are answered by their path, e.g. /fail/3 or /status/503."), {}, S::PerRequest},
-        {QStringLiteral("three-503"), tr("3 × 503, then 200"),
-            tr("Every request is refused three times with 503 Service Unavailable, then served."),
+        {QStringLiteral("none"), Tr::tr("No script: the URL decides"),
+            Tr::tr("Requests are answered by their path, e.g. /fail/3 or /status/503."), {}, S::PerRequest},
+        {QStringLiteral("three-503"), Tr::tr("3 × 503, then 200"),
+            Tr::tr("Every request is refused three times with 503 Service Unavailable, then served."),
             {QStringLiteral("return-503*3"), QStringLiteral("return-200")}, S::PerRequest},
-        {QStringLiteral("reset-429-200"), tr("Reset, 429 after 2 s, then 200"),
-            tr("The connection is reset, then 429 Too Many Requests asks to wait 2 s (Retry-After), then 200."),
+        {QStringLiteral("reset-429-200"), Tr::tr("Reset, 429 after 2 s, then 200"),
+            Tr::tr("The connection is reset, then 429 Too Many Requests asks to wait 2 s (Retry-After), then 200."),
             {QStringLiteral("reset"), QStringLiteral("return-429-after-2s"), QStringLiteral("return-200")},
             S::PerRequest},
-        {QStringLiteral("flaky-30"), tr("Flaky: 30 % of answers are 503"),
-            tr("One script shared by all requests: about 30 % of the next 100 answers are 503, the rest 200."),
+        {QStringLiteral("flaky-30"), Tr::tr("Flaky: 30 % of answers are 503"),
+            Tr::tr("One script shared by all requests: about 30 % of the next 100 answers are 503, the rest 200."),
             flakyScript(100, 0.3, 30), S::Shared},
-        {QStringLiteral("broken-stream"), tr("Broken body, then 200"),
-            tr("The first answer announces 1024 bytes and sends 512, then the request is served."),
+        {QStringLiteral("broken-stream"), Tr::tr("Broken body, then 200"),
+            Tr::tr("The first answer announces 1024 bytes and sends 512, then the request is served."),
             {QStringLiteral("broken-stream"), QStringLiteral("return-200")}, S::PerRequest},
-        {QStringLiteral("down"), tr("Down: 500 every time"),
-            tr("Every answer is 500 Internal Server Error, so requests fail for good once their attempts run out."),
+        {QStringLiteral("down"), Tr::tr("Down: 500 every time"),
+            Tr::tr("Every answer is 500 Internal Server Error, so requests fail for good once their attempts run out."),
             {QStringLiteral("return-500*100")}, S::PerRequest},
     };
 }
@@ -104,23 +100,23 @@ Core::Result<ServerScenario> ServerScenario::fromJson(const QJsonObject &object)
     ServerScenario scenario;
     const QJsonValue preset = object.value(QStringLiteral("preset"));
     if (!preset.isUndefined() && !preset.isString())
-        return R::failure(tr("preset: must be text"));
+        return R::failure(Tr::tr("preset: must be text"));
     scenario.presetId = preset.toString();
 
     const QJsonValue steps = object.value(QStringLiteral("instructions"));
     if (!steps.isUndefined()) {
         if (!steps.isArray())
-            return R::failure(tr("instructions: must be a list of steps"));
+            return R::failure(Tr::tr("instructions: must be a list of steps"));
         const QJsonArray array = steps.toArray();
         if (array.size() > Core::FaultInstruction::maxInstructions)
-            return R::failure(tr("instructions: more than %1 steps").arg(Core::FaultInstruction::maxInstructions));
+            return R::failure(Tr::tr("instructions: more than %1 steps").arg(Core::FaultInstruction::maxInstructions));
         for (qsizetype i = 0; i < array.size(); ++i) {
             if (!array.at(i).isString())
-                return R::failure(tr("instructions[%1]: must be text").arg(i));
+                return R::failure(Tr::tr("instructions[%1]: must be text").arg(i));
             scenario.instructions.append(array.at(i).toString());
         }
         if (const QString problem = scenario.problem(); !problem.isEmpty())
-            return R::failure(tr("instructions: %1").arg(problem));
+            return R::failure(Tr::tr("instructions: %1").arg(problem));
     }
 
     const QJsonValue sharing = object.value(QStringLiteral("sharing"));
@@ -130,7 +126,7 @@ Core::Result<ServerScenario> ServerScenario::fromJson(const QJsonObject &object)
         else if (sharing.toString() == sharingName(Sharing::PerRequest))
             scenario.sharing = Sharing::PerRequest;
         else
-            return R::failure(tr("sharing: must be \"per-request\" or \"shared\""));
+            return R::failure(Tr::tr("sharing: must be \"per-request\" or \"shared\""));
     }
     return scenario;
 }

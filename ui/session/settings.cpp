@@ -523,7 +523,7 @@ void Settings::writeUserPresets(const QList<RawPreset> &presets)
         m_settings->setValue(presetJsonKey, presets.at(i).raw);
     }
     m_settings->endArray();
-    emit userPresetsChanged();
+    Q_EMIT userPresetsChanged();
 }
 
 QList<Core::BackoffPolicy> Settings::userPresets() const
@@ -682,13 +682,13 @@ void Settings::addRecentUrl(const QUrl &url)
     for (const QUrl &each : std::as_const(urls))
         texts.append(each.toString(QUrl::FullyEncoded));
     m_settings->setValue(recentUrlsKey, texts);
-    emit recentUrlsChanged();
+    Q_EMIT recentUrlsChanged();
 }
 
 void Settings::clearRecentUrls()
 {
     m_settings->remove(recentUrlsKey);
-    emit recentUrlsChanged();
+    Q_EMIT recentUrlsChanged();
 }
 
 RequestDraft Settings::readRequestDraft(QStringList *problems) const
@@ -762,7 +762,7 @@ void Settings::addRecentUrlTemplate(const QString &urlTemplate)
     if (templates.size() > maxRecentUrls)
         templates.resize(maxRecentUrls);
     m_settings->setValue(recentTemplatesKey, templates);
-    emit recentUrlsChanged();
+    Q_EMIT recentUrlsChanged();
 }
 
 ServerScenario Settings::readServerScenario(QStringList *problems) const

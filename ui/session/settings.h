@@ -110,7 +110,7 @@ public:
     QString exportDirectory() const;
     void setExportDirectory(const QString &directory);
 
-signals:
+Q_SIGNALS:
     void userPresetsChanged();
     void recentUrlsChanged();
 

@@ -1,4 +1,5 @@
 #include "ui/widgets/timeaxis.h"
+#include "ui/session/uitr.h"
 
 #include <QCoreApplication>
 
@@ -8,11 +9,6 @@
 namespace RetryLab::Ui::TimeAxis {
 
 namespace {
-
-QString tr(const char *text)
-{
-    return QCoreApplication::translate("RetryLab::Ui::TimeAxis", text);
-}
 
 // The smallest "nice" number (1, 2, 2.5, 5 x 10^k) at or above `value`.
 double niceStep(double value)
@@ -37,12 +33,12 @@ double niceStep(double value)
 Unit unitFor(double maxMs)
 {
     if (!(maxMs >= 1000.0))
-        return {1.0, tr("ms")};
+        return {1.0, Tr::tr("ms")};
     if (maxMs < 120'000.0)
-        return {1000.0, tr("s")};
+        return {1000.0, Tr::tr("s")};
     if (maxMs < 7'200'000.0)
-        return {60'000.0, tr("min")};
-    return {3'600'000.0, tr("h")};
+        return {60'000.0, Tr::tr("min")};
+    return {3'600'000.0, Tr::tr("h")};
 }
 
 Range linearRange(double lo, double hi, int maxTicks)

@@ -22,8 +22,8 @@ UnitSpinBox::UnitSpinBox(double scale, const QString &unit, int decimals, QWidge
     // Shown decimals plus the scale's own: 2 decimals of percent are 4 of a fraction.
     const int storedDecimals = std::max(0, decimals - static_cast<int>(std::lround(std::log10(scale))));
     m_storedPrecision = std::pow(10.0, storedDecimals);
-    connect(
-        this, &QDoubleSpinBox::valueChanged, this, [this](double shown) { emit storedValueChanged(toStored(shown)); });
+    connect(this, &QDoubleSpinBox::valueChanged, this,
+        [this](double shown) { Q_EMIT storedValueChanged(toStored(shown)); });
 }
 
 double UnitSpinBox::toStored(double shown) const

@@ -26,7 +26,7 @@ public:
     QSize sizeHint() const override;
     QSize minimumSizeHint() const override;
 
-signals:
+Q_SIGNALS:
     /// Emitted when the shown value changes, in stored units.
     void storedValueChanged(double stored);
 

@@ -13,7 +13,7 @@ class TestFaultActionModel final : public QObject
 {
     Q_OBJECT
 
-private slots:
+private Q_SLOTS:
     void model_passesTheModelTester();
     void rows_coverEveryFaultClassWithTitleAndExplanation();
     void setActions_showsThemAndRoundTrips();

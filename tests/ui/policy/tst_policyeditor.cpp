@@ -106,7 +106,7 @@ void choose(QComboBox *combo, const QVariant &data)
     const int index = combo->findData(data);
     QVERIFY(index >= 0);
     combo->setCurrentIndex(index);
-    emit combo->activated(index);
+    Q_EMIT combo->activated(index);
 }
 
 // As a person would: replace the text of a number field by typing.
@@ -260,7 +260,7 @@ class TestPolicyEditor final : public QObject
 {
     Q_OBJECT
 
-private slots:
+private Q_SLOTS:
     void initTestCase();
     void init();
 

@@ -20,7 +20,7 @@ class TestPolicyPanel final : public QObject
 {
     Q_OBJECT
 
-private slots:
+private Q_SLOTS:
     void initTestCase();
     void init();
 

@@ -59,7 +59,7 @@ class TestSchedulePreviewChart final : public QObject
 {
     Q_OBJECT
 
-private slots:
+private Q_SLOTS:
     void series_matchPreviewSchedule_forASeededPolicy_data();
     void series_matchPreviewSchedule_forASeededPolicy();
     void manyChanges_areCoalescedIntoOneRedraw();

@@ -10,7 +10,7 @@ class TestStatusRanges final : public QObject
 {
     Q_OBJECT
 
-private slots:
+private Q_SLOTS:
     void format_collapsesRuns_data();
     void format_collapsesRuns();
     void parse_readsCodesRangesAndClasses_data();

@@ -73,7 +73,7 @@ void TestServerView::preset_becomesTheScenario()
     const int index = presets->findText(QStringLiteral("3 × 503, then 200"));
     QVERIFY(index > 0);
     presets->setCurrentIndex(index);
-    emit presets->activated(index);
+    Q_EMIT presets->activated(index);
     QCOMPARE(changed.count(), 1);
     QCOMPARE(view.scenario().instructions, (QStringList{QStringLiteral("return-503*3"), QStringLiteral("return-200")}));
     QCOMPARE(view.scenario().presetId, QStringLiteral("three-503"));

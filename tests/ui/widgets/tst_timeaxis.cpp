@@ -11,7 +11,7 @@ class TestTimeAxis final : public QObject
 {
     Q_OBJECT
 
-private slots:
+private Q_SLOTS:
     void unitFor_picksLargestReadableUnit_data();
     void unitFor_picksLargestReadableUnit();
     void linearRange_hasNiceEndsAndFewTicks_data();
