@@ -217,8 +217,8 @@ int runScreenshot(const QStringList &arguments)
     batch.urlTemplate = QStringLiteral("{server}/fail/5?p=0.3&key={id}");
     batch.batchCount = 8;
     batch.concurrency = 3;
-    if (const QString problem = runner->startBatch(batch); !problem.isEmpty())
-        problems.append(problem);
+    if (const auto started = runner->startBatch(batch); !started)
+        problems.append(started.error());
 
     Core::HerdParameters herd = Core::HerdParameters::defaultsFor(Core::HerdModel::CapacityLimited);
     herd.clientCounts = {20, 40, 60, 80, 100, 120, 140, 160};

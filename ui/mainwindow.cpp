@@ -410,8 +410,8 @@ void MainWindow::saveSettings()
     m_settings->setConformancePolicyChoice(m_conformance->policyChoice());
     m_settings->setWindowGeometry(saveGeometry());
     m_settings->setWindowState(saveState(Settings::windowStateVersion));
-    if (const QString error = m_settings->sync(); !error.isEmpty())
-        qCWarning(lcMainWindow) << error;
+    if (const auto synced = m_settings->sync(); !synced)
+        qCWarning(lcMainWindow) << synced.error();
 }
 
 void MainWindow::connectParts()
@@ -542,10 +542,10 @@ void MainWindow::sendBatch()
     startRunIfEmpty();
     const RequestDraft draft = m_composer->draft();
     const quint64 sentBefore = m_sentCount;
-    const QString problem = m_runner->startBatch(draft);
+    const auto started = m_runner->startBatch(draft);
     rememberSentUrl(draft, sentBefore);
-    if (!problem.isEmpty())
-        showProblem(problem);
+    if (!started)
+        showProblem(started.error());
 }
 
 void MainWindow::startRepeat()
@@ -555,10 +555,10 @@ void MainWindow::startRepeat()
     startRunIfEmpty();
     const RequestDraft draft = m_composer->draft();
     const quint64 sentBefore = m_sentCount;
-    const QString problem = m_runner->startRepeat(draft);
+    const auto started = m_runner->startRepeat(draft);
     rememberSentUrl(draft, sentBefore);
-    if (!problem.isEmpty())
-        showProblem(tr("Not repeating: %1").arg(problem));
+    if (!started)
+        showProblem(tr("Not repeating: %1").arg(started.error()));
     scheduleStatusUpdate();
 }
 

@@ -96,9 +96,8 @@ int runConformance(const QStringList &arguments)
         Tr::tr("Print only the verdict line and the failing cells, not the matrix."));
 
     Console usage;
-    QString error;
-    if (!options.parse(parser, arguments, &error)) {
-        usage.error(Tr::tr("retrylab conformance: %1; see retrylab conformance --help").arg(error));
+    if (const auto parsed = options.parse(parser, arguments); !parsed) {
+        usage.error(Tr::tr("retrylab conformance: %1; see retrylab conformance --help").arg(parsed.error()));
         return ExitUsage;
     }
     if (options.helpRequested()) {
@@ -142,8 +141,8 @@ int runConformance(const QStringList &arguments)
                            "(--junit takes several)"));
         return ExitUsage;
     }
-    if (!options.checkOutputFiles(&error)) {
-        usage.error(Tr::tr("retrylab conformance: %1").arg(error));
+    if (const auto writable = options.checkOutputFiles(); !writable) {
+        usage.error(Tr::tr("retrylab conformance: %1").arg(writable.error()));
         return ExitUsage;
     }
 

@@ -85,9 +85,8 @@ int runDemo(const QStringList &arguments)
     parser.addOption(widthOption);
 
     Console console;
-    QString error;
-    if (!options.parse(parser, arguments, &error)) {
-        console.error(Tr::tr("retrylab demo: %1; see retrylab demo --help").arg(error));
+    if (const auto parsed = options.parse(parser, arguments); !parsed) {
+        console.error(Tr::tr("retrylab demo: %1; see retrylab demo --help").arg(parsed.error()));
         return ExitUsage;
     }
     if (options.helpRequested()) {

@@ -44,9 +44,8 @@ int runRun(const QStringList &arguments)
         Tr::tr("Print only the expectation verdicts, not each retry and the summary."));
 
     Console usage;
-    QString error;
-    if (!options.parse(parser, arguments, &error))
-        return usageError(usage, Tr::tr("%1; see retrylab run --help").arg(error));
+    if (const auto parsed = options.parse(parser, arguments); !parsed)
+        return usageError(usage, Tr::tr("%1; see retrylab run --help").arg(parsed.error()));
     if (options.helpRequested()) {
         Console(false).print(subcommandHelp(parser, Tr::tr("Usage: retrylab run [options] SCENARIO.json")));
         return ExitOk;
@@ -67,8 +66,8 @@ int runRun(const QStringList &arguments)
         return usageError(console, scenario.error());
     if (options.seed())
         scenario.value().seed = *options.seed();
-    if (!options.checkOutputFiles(&error))
-        return usageError(console, error);
+    if (const auto writable = options.checkOutputFiles(); !writable)
+        return usageError(console, writable.error());
 
     const Core::Scenario &s = scenario.value();
     const bool live = !options.quiet();

@@ -41,24 +41,23 @@ HeadlessOptions::HeadlessOptions(QCommandLineParser &parser, Options options, co
         parser.addOptions({m_reportOption, m_harOption, m_csvOption, m_junitOption});
 }
 
-bool HeadlessOptions::parse(QCommandLineParser &parser, const QStringList &arguments, QString *error)
+Core::Result<void> HeadlessOptions::parse(QCommandLineParser &parser, const QStringList &arguments)
 {
     m_command = arguments.value(1);
     if (!parser.parse(subcommandArguments(arguments))) {
-        *error = parser.errorText();
-        return false;
+        return Core::Result<void>::failure(parser.errorText());
     }
     m_help = parser.isSet(m_helpOption);
     if (m_help)
-        return true;
+        return {};
 
     if ((m_options & Seed) && parser.isSet(m_seedOption)) {
         const QString text = parser.value(m_seedOption);
         bool ok = false;
         const quint64 value = text.toULongLong(&ok);
         if (!ok || text.startsWith(QLatin1Char('-')) || text.startsWith(QLatin1Char('+'))) {
-            *error = Tr::tr("--seed must be a whole number from 0 to 18446744073709551615 (got \"%1\")").arg(text);
-            return false;
+            return Core::Result<void>::failure(
+                Tr::tr("--seed must be a whole number from 0 to 18446744073709551615 (got \"%1\")").arg(text));
         }
         m_seed = value;
     }
@@ -73,12 +72,11 @@ bool HeadlessOptions::parse(QCommandLineParser &parser, const QStringList &argum
             {&m_harOption, m_harPath}, {&m_csvOption, m_csvPath}, {&m_junitOption, m_junitPath}};
         for (const auto &[option, path] : files) {
             if (parser.isSet(*option) && path.isEmpty()) {
-                *error = Tr::tr("--%1 needs a file name").arg(option->names().constFirst());
-                return false;
+                return Core::Result<void>::failure(Tr::tr("--%1 needs a file name").arg(option->names().constFirst()));
             }
             if (parser.values(*option).size() > 1) {
-                *error = Tr::tr("--%1 is given more than once").arg(option->names().constFirst());
-                return false;
+                return Core::Result<void>::failure(
+                    Tr::tr("--%1 is given more than once").arg(option->names().constFirst()));
             }
         }
         QStringList seen;
@@ -87,17 +85,17 @@ bool HeadlessOptions::parse(QCommandLineParser &parser, const QStringList &argum
                 continue;
             const QString absolute = QFileInfo(path).absoluteFilePath();
             if (seen.contains(absolute)) {
-                *error = Tr::tr("--%1 names a file that another option writes too: %2")
-                             .arg(option->names().constFirst(), QDir::toNativeSeparators(path));
-                return false;
+                return Core::Result<void>::failure(
+                    Tr::tr("--%1 names a file that another option writes too: %2")
+                        .arg(option->names().constFirst(), QDir::toNativeSeparators(path)));
             }
             seen.append(absolute);
         }
     }
-    return true;
+    return {};
 }
 
-bool HeadlessOptions::checkOutputFiles(QString *error) const
+Core::Result<void> HeadlessOptions::checkOutputFiles() const
 {
     const QList<QPair<QString, QString>> files{{QStringLiteral("report"), m_reportPath},
         {QStringLiteral("har"), m_harPath}, {QStringLiteral("csv"), m_csvPath}, {QStringLiteral("junit"), m_junitPath}};
@@ -116,11 +114,11 @@ bool HeadlessOptions::checkOutputFiles(QString *error) const
         else if (file.exists() && !file.isWritable())
             problem = Tr::tr("the file is not writable");
         if (!problem.isEmpty()) {
-            *error = Tr::tr("--%1 %2: cannot write there: %3").arg(option, QDir::toNativeSeparators(path), problem);
-            return false;
+            return Core::Result<void>::failure(
+                Tr::tr("--%1 %2: cannot write there: %3").arg(option, QDir::toNativeSeparators(path), problem));
         }
     }
-    return true;
+    return {};
 }
 
 bool HeadlessOptions::writeFiles(const Core::RunRecord &run, const QList<Core::ExpectationResult> &expectations,

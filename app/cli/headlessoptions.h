@@ -3,6 +3,7 @@
 #include "core/export/junitexport.h"
 #include "core/record/expectationresult.h"
 #include "core/record/runrecord.h"
+#include "core/util/result.h"
 
 #include <QCommandLineOption>
 #include <QCommandLineParser>
@@ -33,8 +34,8 @@ public:
     HeadlessOptions(QCommandLineParser &parser, Options options, const QString &quietText);
 
     /// Parses `arguments` (program, command, options...) as `retrylab COMMAND`.
-    /// False with `error` set on a usage error.
-    bool parse(QCommandLineParser &parser, const QStringList &arguments, QString *error);
+    /// The usage error, if any.
+    Core::Result<void> parse(QCommandLineParser &parser, const QStringList &arguments);
     bool helpRequested() const { return m_help; }
 
     std::optional<quint64> seed() const { return m_seed; }
@@ -48,7 +49,7 @@ public:
 
     /// Checks, before anything runs, that every output file can be written
     /// (its directory exists and is writable, it is not a directory).
-    bool checkOutputFiles(QString *error) const;
+    Core::Result<void> checkOutputFiles() const;
     /// Writes the requested files: a line per file written into `written`, a
     /// message per file that could not be into `errors`. False if one failed.
     bool writeFiles(const Core::RunRecord &run, const QList<Core::ExpectationResult> &expectations,

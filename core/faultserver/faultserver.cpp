@@ -358,7 +358,7 @@ public:
     Plan eventualEndpoint(const HttpRequest &r, const QString &name, const Query &query);
     Plan controlEndpoint(const HttpRequest &r, const QStringList &segments, const Query &query);
 
-    QString createTest(const QStringList &instructions, QString *error);
+    Result<QString> createTest(const QStringList &instructions);
     ScriptedTestStatus statusOf(const Test &test) const;
 
     FaultServer *q;
@@ -1464,10 +1464,10 @@ Plan FaultServerPrivate::controlEndpoint(const HttpRequest &r, const QStringList
                 return errorPlan(400, Tr::tr("\"instructions\" must be an array of strings"));
             instructions.append(item.toString());
         }
-        QString error;
-        const QString id = createTest(instructions, &error);
-        if (id.isEmpty())
-            return errorPlan(400, error);
+        const Result<QString> created = createTest(instructions);
+        if (!created)
+            return errorPlan(400, created.error());
+        const QString id = *created;
         const auto status = q->testStatus(id);
         return jsonPlan(201,
             QJsonObject{{QStringLiteral("id"), id},
@@ -1545,31 +1545,22 @@ Plan FaultServerPrivate::controlEndpoint(const HttpRequest &r, const QStringList
     return errorPlan(404, Tr::tr("no control endpoint at /%1").arg(shortened(segments.join(QLatin1Char('/')))));
 }
 
-QString FaultServerPrivate::createTest(const QStringList &instructions, QString *error)
+Result<QString> FaultServerPrivate::createTest(const QStringList &instructions)
 {
     const auto steps = FaultInstruction::parseList(instructions);
-    if (!steps) {
-        if (error)
-            *error = steps.error();
-        return {};
-    }
-    if (steps->isEmpty()) {
-        if (error)
-            *error = Tr::tr("a test needs at least one instruction");
-        return {};
-    }
+    if (!steps)
+        return steps.errorDetail();
+    if (steps->isEmpty())
+        return Result<QString>::failure(Tr::tr("a test needs at least one instruction"));
     QMutexLocker lock(&mutex);
     const qsizetype maxTests = std::max(1, options.maxTests);
     if (tests.size() >= maxTests || totalSteps + steps->size() > maxTotalSteps) {
-        if (error) {
-            *error
-                = Tr::tr("the server already holds %1 tests with %2 steps (at most %3 tests, %4 steps); reset it first")
-                      .arg(tests.size())
-                      .arg(totalSteps)
-                      .arg(maxTests)
-                      .arg(maxTotalSteps);
-        }
-        return {};
+        return Result<QString>::failure(
+            Tr::tr("the server already holds %1 tests with %2 steps (at most %3 tests, %4 steps); reset it first")
+                .arg(tests.size())
+                .arg(totalSteps)
+                .arg(maxTests)
+                .arg(maxTotalSteps));
     }
     totalSteps += steps->size();
     Test test;
@@ -1732,9 +1723,9 @@ quint16 FaultServer::serverPort() const
     return m_d->port;
 }
 
-QString FaultServer::createTest(const QStringList &instructions, QString *error)
+Result<QString> FaultServer::createTest(const QStringList &instructions)
 {
-    return m_d->createTest(instructions, error);
+    return m_d->createTest(instructions);
 }
 
 bool FaultServer::deleteTest(const QString &id)

@@ -126,8 +126,9 @@ public:
     QUrl baseUrl() const;
     quint16 serverPort() const;
 
-    /// Stores a script and returns its id, or an empty string with *error set.
-    QString createTest(const QStringList &instructions, QString *error = nullptr);
+    /// Stores a script and returns its id, or why it was refused (a bad step,
+    /// no step, the server full).
+    Result<QString> createTest(const QStringList &instructions);
     /// Steps of the test used so far; -1 for an unknown id.
     int consumedInstructions(const QString &id) const;
     std::optional<ScriptedTestStatus> testStatus(const QString &id) const;

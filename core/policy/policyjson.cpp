@@ -1,5 +1,7 @@
 #include "core/policy/policyjson.h"
+
 #include "core/util/coretr.h"
+#include "core/util/exportfile.h"
 
 #include <QCoreApplication>
 #include <QDir>
@@ -333,15 +335,9 @@ Result<BackoffPolicy> readFile(const QString &path)
     return result;
 }
 
-QString writeFile(const BackoffPolicy &policy, const QString &path)
+Result<qint64> writeFile(const QString &path, const BackoffPolicy &policy)
 {
-    QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly))
-        return Tr::tr("cannot write %1: %2").arg(path, file.errorString());
-    file.write(toJson(policy));
-    if (!file.commit())
-        return Tr::tr("cannot write %1: %2").arg(path, file.errorString());
-    return {};
+    return ExportFile::write(path, toJson(policy));
 }
 
 } // namespace PolicyJson

@@ -24,7 +24,7 @@ Result<BackoffPolicy> fromJson(const QByteArray &json);
 
 Result<BackoffPolicy> readFile(const QString &path);
 /// Writes atomically (QSaveFile); returns an empty string or the error.
-QString writeFile(const BackoffPolicy &policy, const QString &path);
+Result<qint64> writeFile(const QString &path, const BackoffPolicy &policy);
 
 } // namespace PolicyJson
 

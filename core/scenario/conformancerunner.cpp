@@ -135,10 +135,11 @@ void ConformanceRunner::start()
         const FaultSequence &sequence = m_cells[i].cell.sequence;
         QString id;
         if (!sequence.steps.isEmpty()) {
-            QString problem;
-            id = m_server->createTest(sequence.steps, &problem);
-            if (id.isEmpty())
-                error = tr("the server refused the script of \"%1\": %2").arg(sequence.title, problem);
+            const Result<QString> created = m_server->createTest(sequence.steps);
+            if (created)
+                id = *created;
+            else
+                error = tr("the server refused the script of \"%1\": %2").arg(sequence.title, created.error());
         }
         m_testIds.append(id);
     }

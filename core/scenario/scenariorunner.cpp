@@ -82,8 +82,11 @@ void ScenarioRunner::start()
     m_timedOut = false;
     m_stopping = false;
 
-    QString error;
-    if (!prepareServer(&error) || !prepareScripts(&error)) {
+    Result<void> prepared = prepareServer();
+    if (prepared)
+        prepared = prepareScripts();
+    if (!prepared) {
+        const QString error = prepared.error();
         teardown();
         qCWarning(lcScenarioRunner).noquote() << "cannot run" << m_scenario.name << ":" << error;
         // Asynchronous like every other outcome, so that start() never calls back into its caller.
@@ -120,33 +123,30 @@ void ScenarioRunner::start()
         QMetaObject::invokeMethod(this, &ScenarioRunner::conclude, Qt::QueuedConnection);
 }
 
-bool ScenarioRunner::prepareServer(QString *error)
+Result<void> ScenarioRunner::prepareServer()
 {
     m_serverUrl.clear();
     m_server = nullptr;
     if (!m_scenario.needsServer())
-        return true;
+        return {};
     if (m_externalServer) {
         m_server = m_externalServer;
     } else {
         FaultServerOptions options;
         options.seed = m_scenario.seed;
         m_ownServer = std::make_unique<FaultServer>(options);
-        if (!m_ownServer->listen()) {
-            *error = tr("the embedded fault server cannot listen: %1").arg(m_ownServer->errorString());
-            return false;
-        }
+        if (!m_ownServer->listen())
+            return Result<void>::failure(
+                tr("the embedded fault server cannot listen: %1").arg(m_ownServer->errorString()));
         m_server = m_ownServer.get();
     }
-    if (!m_server->isListening()) {
-        *error = tr("the fault server is not listening");
-        return false;
-    }
+    if (!m_server->isListening())
+        return Result<void>::failure(tr("the fault server is not listening"));
     m_serverUrl = m_server->baseUrl();
-    return true;
+    return {};
 }
 
-bool ScenarioRunner::prepareScripts(QString *error)
+Result<void> ScenarioRunner::prepareScripts()
 {
     // Every script is stored before the first request goes out, so that a
     // refused one stops the run before anything happened.
@@ -155,16 +155,16 @@ bool ScenarioRunner::prepareScripts(QString *error)
         Group group;
         group.entry = i;
         if (entry.script && entry.script->shared) {
-            QString problem;
-            group.sharedTestId = m_server->createTest(entry.script->steps, &problem);
-            if (group.sharedTestId.isEmpty()) {
-                *error = tr("requests[%1].script: the server refused it: %2").arg(i).arg(problem);
-                return false;
+            const Result<QString> created = m_server->createTest(entry.script->steps);
+            if (!created) {
+                return Result<void>::failure(
+                    QStringLiteral("requests[%1].script").arg(i), tr("the server refused it: %1").arg(created.error()));
             }
+            group.sharedTestId = *created;
         }
         m_groups.append(group);
     }
-    return true;
+    return {};
 }
 
 void ScenarioRunner::submitMore(Group &group)
@@ -179,12 +179,13 @@ void ScenarioRunner::submitMore(Group &group)
         if (entry.script) {
             QString testId = group.sharedTestId;
             if (testId.isEmpty()) {
-                QString problem;
-                testId = m_server->createTest(entry.script->steps, &problem);
-                if (testId.isEmpty()) {
+                const Result<QString> created = m_server->createTest(entry.script->steps);
+                if (created) {
+                    testId = *created;
+                } else {
                     // The server bounds its state; the request still runs, by its path alone.
-                    qCWarning(lcScenarioRunner).noquote()
-                        << "script for" << entry.name << "refused:" << problem << "- the request runs unscripted";
+                    qCWarning(lcScenarioRunner).noquote() << "script for" << entry.name << "refused:" << created.error()
+                                                          << "- the request runs unscripted";
                 }
             }
             spec.headers.removeIf(

@@ -4,6 +4,7 @@
 #include "core/record/expectationresult.h"
 #include "core/record/runrecord.h"
 #include "core/scenario/scenario.h"
+#include "core/util/result.h"
 
 #include <QHash>
 #include <QObject>
@@ -86,8 +87,8 @@ private:
         QString sharedTestId;
     };
 
-    bool prepareServer(QString *error);
-    bool prepareScripts(QString *error);
+    Result<void> prepareServer();
+    Result<void> prepareScripts();
     void submitMore(Group &group);
     void handleRequestFinished(const RequestResult &result);
     void handleTimeout();

@@ -10,8 +10,6 @@ Q_LOGGING_CATEGORY(lcExportFile, "retrylab.core.exportfile")
 
 namespace RetryLab::Core::ExportFile {
 
-namespace { } // namespace
-
 Result<qint64> write(const QString &path, const QByteArray &data)
 {
     const QString shown = QDir::toNativeSeparators(path);

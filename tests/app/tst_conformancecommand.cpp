@@ -112,7 +112,7 @@ void TestConformanceCommand::policyFile_isRead()
     policy.name = QStringLiteral("Retry POST too");
     policy.classification.retryNonIdempotent = true;
     const QString file = m_dir.filePath(QStringLiteral("policy.json"));
-    QVERIFY(PolicyJson::writeFile(policy, file).isEmpty());
+    QVERIFY(PolicyJson::writeFile(file, policy));
     const Outcome o = CommandTesting::run({QStringLiteral("conformance"), QStringLiteral("--policy"), file});
     QVERIFY2(o.exitCode == 0, qPrintable(o.out + o.err));
     QVERIFY(o.out.contains(QStringLiteral("Conformance of \"Retry POST too\" (%1)").arg(file)));

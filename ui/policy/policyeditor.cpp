@@ -994,21 +994,21 @@ bool PolicyEditor::loadUserPreset(const QString &name)
     return true;
 }
 
-QString PolicyEditor::saveAsUserPreset(const QString &name)
+Core::Result<void> PolicyEditor::saveAsUserPreset(const QString &name)
 {
+    using R = Core::Result<void>;
     if (!m_settings)
-        return tr("Presets of your own need the application's settings.");
+        return R::failure(tr("Presets of your own need the application's settings."));
     if (!m_statusesError.isEmpty()) {
         const QString error = tr("Fix the retryable statuses first: %1").arg(m_statusesError);
         showMessage(error, true);
-        return error;
+        return R::failure(error);
     }
     BackoffPolicy named = m_policy;
     named.name = name.trimmed();
-    const QString error = m_settings->saveUserPreset(named);
-    if (!error.isEmpty()) {
-        showMessage(error, true);
-        return error;
+    if (const R saved = m_settings->saveUserPreset(named); !saved) {
+        showMessage(saved.error(), true);
+        return saved;
     }
     const bool changed = named != m_policy;
     m_policy = named;
@@ -1022,12 +1022,12 @@ QString PolicyEditor::saveAsUserPreset(const QString &name)
     return {};
 }
 
-QString PolicyEditor::overwriteUserPreset()
+Core::Result<void> PolicyEditor::overwriteUserPreset()
 {
     if (!m_presetKey.startsWith(userPrefix)) {
         const QString error = tr("Only presets of your own can be overwritten; use Save as.");
         showMessage(error, true);
-        return error;
+        return Core::Result<void>::failure(error);
     }
     return saveAsUserPreset(m_presetKey.mid(userPrefix.size()));
 }
@@ -1038,8 +1038,8 @@ bool PolicyEditor::deleteUserPreset(const QString &name)
         showMessage(tr("There is no preset of yours called \"%1\".").arg(name), true);
         return false;
     }
-    if (const QString error = m_settings->sync(); !error.isEmpty()) {
-        showMessage(error, true);
+    if (const auto synced = m_settings->sync(); !synced) {
+        showMessage(synced.error(), true);
         return false;
     }
     // Settings::userPresetsChanged has rebuilt the list; the policy stays in the editor.
@@ -1068,9 +1068,8 @@ bool PolicyEditor::exportFile(const QString &path)
         showMessage(tr("The policy has errors; fix them before exporting, so that the file can be read again."), true);
         return false;
     }
-    const QString error = Core::PolicyJson::writeFile(m_policy, path);
-    if (!error.isEmpty()) {
-        showMessage(tr("Could not export: %1").arg(error), true);
+    if (const auto written = Core::PolicyJson::writeFile(path, m_policy); !written) {
+        showMessage(tr("Could not export: %1").arg(written.error()), true);
         return false;
     }
     showMessage(tr("Exported to %1.").arg(QDir::toNativeSeparators(path)), false);

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "core/policy/backoffpolicy.h"
+#include "core/util/result.h"
 
 #include <QHash>
 #include <QList>
@@ -64,10 +65,10 @@ public:
     bool loadBuiltInPreset(const QString &id);
     bool loadUserPreset(const QString &name);
     /// Saves the current policy as a user preset under `name` (replacing one of
-    /// that name). Returns an empty string or the reason, which is also shown.
-    QString saveAsUserPreset(const QString &name);
+    /// that name). A refusal is also shown in the editor.
+    Core::Result<void> saveAsUserPreset(const QString &name);
     /// Saves the current policy over the user preset it was loaded from.
-    QString overwriteUserPreset();
+    Core::Result<void> overwriteUserPreset();
     bool deleteUserPreset(const QString &name);
 
     /// Reads a policy file. On failure the message (naming the field) is shown

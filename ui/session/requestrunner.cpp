@@ -84,11 +84,16 @@ Core::Result<Core::RequestSpec> RequestRunner::prepare(const RequestDraft &draft
         QString error;
         if (m_scenario.sharing == ServerScenario::Sharing::Shared) {
             // A reset of the server forgets the copy; make a new one then.
-            if (m_sharedTestId.isEmpty() || !m_server->testStatus(m_sharedTestId))
-                m_sharedTestId = m_server->createTest(m_scenario.instructions, &error);
+            if (m_sharedTestId.isEmpty() || !m_server->testStatus(m_sharedTestId)) {
+                const Core::Result<QString> created = m_server->createTest(m_scenario.instructions);
+                m_sharedTestId = created ? *created : QString();
+                error = created.error();
+            }
             testId = m_sharedTestId;
         } else {
-            testId = m_server->createTest(m_scenario.instructions, &error);
+            const Core::Result<QString> created = m_server->createTest(m_scenario.instructions);
+            testId = created ? *created : QString();
+            error = created.error();
             m_unsentTestId = testId;
         }
         if (testId.isEmpty())
@@ -130,7 +135,7 @@ Core::Result<quint64> RequestRunner::send(const RequestDraft &draft)
     return submit(draft, {});
 }
 
-QString RequestRunner::startBatch(const RequestDraft &draft)
+Core::Result<void> RequestRunner::startBatch(const RequestDraft &draft)
 {
     if (!isBatchRunning())
         resetBatch();
@@ -152,10 +157,11 @@ QString RequestRunner::startBatch(const RequestDraft &draft)
     Q_EMIT batchProgress(m_batchFinished, m_batchTotal, m_batchSucceeded);
     if (problem.isEmpty())
         return {};
-    return sentCount == 0 ? problem : tr("Sent %1 of %2 requests: %3").arg(sentCount).arg(count).arg(problem);
+    return Core::Result<void>::failure(
+        sentCount == 0 ? problem : tr("Sent %1 of %2 requests: %3").arg(sentCount).arg(count).arg(problem));
 }
 
-QString RequestRunner::startRepeat(const RequestDraft &draft)
+Core::Result<void> RequestRunner::startRepeat(const RequestDraft &draft)
 {
     const bool was = isRepeating();
     m_repeatTimer.stop();
@@ -167,7 +173,7 @@ QString RequestRunner::startRepeat(const RequestDraft &draft)
         m_repeatCount = 0;
         if (was)
             Q_EMIT repeatingChanged(false);
-        return first.error();
+        return first.errorDetail();
     }
     m_repeatTimer.start(
         std::clamp(draft.repeatIntervalMs, RequestDraft::minRepeatIntervalMs, RequestDraft::maxRepeatIntervalMs));

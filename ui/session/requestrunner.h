@@ -56,12 +56,12 @@ public:
 
     /// Sends one request; returns its id or why it was not sent.
     Core::Result<quint64> send(const RequestDraft &draft);
-    /// Sends draft.batchCount requests; returns an empty string or why (some may have
-    /// been sent before the problem, the message says how many).
-    QString startBatch(const RequestDraft &draft);
+    /// Sends draft.batchCount requests. On a problem, some may have been sent
+    /// before it; the message says how many.
+    Core::Result<void> startBatch(const RequestDraft &draft);
     /// Sends one request now and another every draft.repeatIntervalMs until stop().
     /// The draft is taken as it is now.
-    QString startRepeat(const RequestDraft &draft);
+    Core::Result<void> startRepeat(const RequestDraft &draft);
     /// Stops repeating and cancels every request (RetryExecutor::cancelAll).
     void stop();
 

@@ -436,11 +436,12 @@ QStringList Settings::problems() const
     return problems;
 }
 
-QString Settings::sync()
+Core::Result<void> Settings::sync()
 {
     m_settings->sync();
     if (m_settings->status() == QSettings::AccessError)
-        return tr("Cannot write the settings file %1.").arg(QDir::toNativeSeparators(m_settings->fileName()));
+        return Core::Result<void>::failure(
+            tr("Cannot write the settings file %1.").arg(QDir::toNativeSeparators(m_settings->fileName())));
     return {};
 }
 
@@ -553,13 +554,14 @@ bool Settings::isBuiltInPresetName(const QString &name)
     });
 }
 
-QString Settings::saveUserPreset(const Core::BackoffPolicy &policy)
+Core::Result<void> Settings::saveUserPreset(const Core::BackoffPolicy &policy)
 {
+    using R = Core::Result<void>;
     const QString name = policy.name.trimmed();
     if (name.isEmpty())
-        return tr("A preset needs a name.");
+        return R::failure(tr("A preset needs a name."));
     if (isBuiltInPresetName(name))
-        return tr("\"%1\" is the name of a built-in preset; choose another name.").arg(name);
+        return R::failure(tr("\"%1\" is the name of a built-in preset; choose another name.").arg(name));
 
     QList<Core::PolicyIssue> errors;
     for (const Core::PolicyIssue &issue : Core::validatePolicy(policy)) {
@@ -567,7 +569,8 @@ QString Settings::saveUserPreset(const Core::BackoffPolicy &policy)
             errors.append(issue);
     }
     if (!errors.isEmpty())
-        return tr("The policy has errors and cannot be saved as a preset:\n%1").arg(Core::describeIssues(errors));
+        return R::failure(
+            tr("The policy has errors and cannot be saved as a preset:\n%1").arg(Core::describeIssues(errors)));
 
     Core::BackoffPolicy named = policy;
     named.name = name;

@@ -50,8 +50,8 @@ public:
     /// policy that no longer validates. Empty when all is well.
     QStringList problems() const;
 
-    /// Writes pending changes to disk; returns an empty string or the reason it failed.
-    QString sync();
+    /// Writes pending changes to disk.
+    Core::Result<void> sync();
 
     // The policy in the editor. Only usable policies are stored.
     Core::BackoffPolicy currentPolicy() const;
@@ -61,9 +61,9 @@ public:
     QList<Core::BackoffPolicy> userPresets() const;
     std::optional<Core::BackoffPolicy> userPreset(const QString &name) const;
     /// Adds the policy under its name, or replaces the preset of that name.
-    /// Returns an empty string or why it was refused (no name, a built-in
-    /// preset's name, an unusable policy, an unwritable file).
-    QString saveUserPreset(const Core::BackoffPolicy &policy);
+    /// Refused without a name, under a built-in preset's name, for an unusable
+    /// policy or an unwritable file.
+    Core::Result<void> saveUserPreset(const Core::BackoffPolicy &policy);
     /// Returns false when no user preset has that name.
     bool removeUserPreset(const QString &name);
     /// True when a built-in preset has this id or name (those cannot be overwritten).

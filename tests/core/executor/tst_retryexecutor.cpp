@@ -322,10 +322,10 @@ void TestRetryExecutor::presets_retryScriptedFaults()
     Collector c(&executor);
 
     // Two transient server errors, then success: every preset retries 503 and allows >= 3 attempts.
-    QString error;
-    const QString testId = m_server.createTest(
-        {QStringLiteral("return-503"), QStringLiteral("return-503"), QStringLiteral("return-200")}, &error);
-    QVERIFY2(!testId.isEmpty(), qPrintable(error));
+    const Result<QString> created = m_server.createTest(
+        {QStringLiteral("return-503"), QStringLiteral("return-503"), QStringLiteral("return-200")});
+    QVERIFY2(created, qPrintable(created.error()));
+    const QString testId = *created;
     RequestSpec spec;
     spec.url = url(QStringLiteral("/status/200"));
     spec.headers.append({QByteArray("X-Retry-Test-Id"), testId.toLatin1()});
@@ -384,9 +384,9 @@ void TestRetryExecutor::connectionFaults_areRetried()
     RetryExecutor executor;
     executor.setPolicy(fastPolicy(4, 10));
     Collector c(&executor);
-    QString error;
-    const QString testId = m_server.createTest({instruction, QStringLiteral("return-200")}, &error);
-    QVERIFY2(!testId.isEmpty(), qPrintable(error));
+    const Result<QString> created = m_server.createTest({instruction, QStringLiteral("return-200")});
+    QVERIFY2(created, qPrintable(created.error()));
+    const QString testId = *created;
     RequestSpec spec;
     spec.url = url(QStringLiteral("/status/200"));
     spec.headers.append({QByteArray("X-Retry-Test-Id"), testId.toLatin1()});
@@ -413,7 +413,7 @@ void TestRetryExecutor::truncatedBody_reportedWithoutError_isBrokenStream()
     QSignalSpy finished(&executor, &RetryExecutor::requestFinished);
     for (int i = 0; i < 10; ++i) {
         const QString testId
-            = m_server.createTest({QStringLiteral("reset-after-headers"), QStringLiteral("return-200")});
+            = m_server.createTest({QStringLiteral("reset-after-headers"), QStringLiteral("return-200")}).value();
         RequestSpec spec = getSpec(url(QStringLiteral("/status/200")));
         spec.headers.append({QByteArray("X-Retry-Test-Id"), testId.toLatin1()});
         const quint64 id = executor.submit(spec);
@@ -539,10 +539,10 @@ void TestRetryExecutor::retryAfter_isHonoured()
     RetryExecutor executor;
     executor.setPolicy(fastPolicy(3, 5));
     Collector c(&executor);
-    QString error;
-    const QString testId
-        = m_server.createTest({QStringLiteral("return-429-after-1s"), QStringLiteral("return-200")}, &error);
-    QVERIFY2(!testId.isEmpty(), qPrintable(error));
+    const Result<QString> created
+        = m_server.createTest({QStringLiteral("return-429-after-1s"), QStringLiteral("return-200")});
+    QVERIFY2(created, qPrintable(created.error()));
+    const QString testId = *created;
     RequestSpec spec;
     spec.url = url(QStringLiteral("/status/200"));
     spec.headers.append({QByteArray("X-Retry-Test-Id"), testId.toLatin1()});
@@ -1260,11 +1260,11 @@ void TestRetryExecutor::readModifyWrite_412_restartsTheWholeSequence()
     RetryExecutor executor;
     executor.setPolicy(fastPolicy(6, 5));
     Collector c(&executor);
-    QString error;
     // The first write is refused with 412 by script; everything else reaches /occ.
-    const QString testId = m_server.createTest(
-        {QStringLiteral("pass"), QStringLiteral("return-412"), QStringLiteral("pass"), QStringLiteral("pass")}, &error);
-    QVERIFY2(!testId.isEmpty(), qPrintable(error));
+    const Result<QString> created = m_server.createTest(
+        {QStringLiteral("pass"), QStringLiteral("return-412"), QStringLiteral("pass"), QStringLiteral("pass")});
+    QVERIFY2(created, qPrintable(created.error()));
+    const QString testId = *created;
     RequestSpec spec;
     spec.kind = RequestSpec::Kind::ReadModifyWrite;
     spec.url = url(QStringLiteral("/occ/%1").arg(uniqueKey()));
@@ -1527,10 +1527,10 @@ void TestRetryExecutor::readModifyWrite_budgetRefundedOnce()
     QCOMPARE(executor.budgetTokens(), 5.0);
 
     // The first write meets a stale version: one retry (5 tokens) of the whole sequence.
-    QString error;
-    const QString testId = m_server.createTest(
-        {QStringLiteral("pass"), QStringLiteral("return-412"), QStringLiteral("pass"), QStringLiteral("pass")}, &error);
-    QVERIFY2(!testId.isEmpty(), qPrintable(error));
+    const Result<QString> created = m_server.createTest(
+        {QStringLiteral("pass"), QStringLiteral("return-412"), QStringLiteral("pass"), QStringLiteral("pass")});
+    QVERIFY2(created, qPrintable(created.error()));
+    const QString testId = *created;
     RequestSpec spec;
     spec.kind = RequestSpec::Kind::ReadModifyWrite;
     spec.url = url(QStringLiteral("/occ/%1").arg(uniqueKey()));
@@ -1654,7 +1654,7 @@ void TestRetryExecutor::presets_eachFaultMode_exactAttemptCounts()
     RetryExecutor executor;
     executor.setPolicy(policy);
     Collector c(&executor);
-    const QString testId = m_server.createTest({instruction, QStringLiteral("return-200")});
+    const QString testId = m_server.createTest({instruction, QStringLiteral("return-200")}).value();
     RequestSpec spec = getSpec(url(QStringLiteral("/status/200")));
     spec.headers.append({QByteArray("X-Retry-Test-Id"), testId.toLatin1()});
     // Long enough for the answer after the stall even in a slow sanitizer build.
@@ -1690,7 +1690,7 @@ void TestRetryExecutor::presets_persistentFault_endAtTheirLimit()
     RetryExecutor executor;
     executor.setPolicy(policy);
     Collector c(&executor);
-    const QString testId = m_server.createTest({QStringLiteral("return-503*1000")});
+    const QString testId = m_server.createTest({QStringLiteral("return-503*1000")}).value();
     RequestSpec spec = getSpec(url(QStringLiteral("/status/200")));
     spec.headers.append({QByteArray("X-Retry-Test-Id"), testId.toLatin1()});
     const quint64 id = executor.submit(spec);

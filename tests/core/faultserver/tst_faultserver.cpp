@@ -868,11 +868,10 @@ void TestFaultServer::scriptedTest_stepsInOrderThenPath()
     QFETCH(Client, client);
     if (skipWithoutCurl(client))
         QSKIP("curl is not installed (scripts/deps.sh installs it)");
-    QString error;
-    const QString id = m_server.createTest({QStringLiteral("return-503"), QStringLiteral("return-429-after-2s"),
-                                               QStringLiteral("delay-60ms"), QStringLiteral("pass")},
-        &error);
-    QVERIFY2(!id.isEmpty(), qPrintable(error));
+    const Result<QString> created = m_server.createTest({QStringLiteral("return-503"),
+        QStringLiteral("return-429-after-2s"), QStringLiteral("delay-60ms"), QStringLiteral("pass")});
+    QVERIFY2(created, qPrintable(created.error()));
+    const QString id = *created;
     QCOMPARE(m_server.consumedInstructions(id), 0);
     const QStringList header{QStringLiteral("X-Retry-Test-Id: ") + id};
     const QUrl target = url(QStringLiteral("/status/201"));
@@ -962,9 +961,9 @@ void TestFaultServer::scriptedTest_overControlEndpoints()
 
 void TestFaultServer::scriptedTest_resentAttemptGetsTheSameStep()
 {
-    QString error;
-    const QString id = m_server.createTest({QStringLiteral("empty"), QStringLiteral("return-200")}, &error);
-    QVERIFY2(!id.isEmpty(), qPrintable(error));
+    const Result<QString> created = m_server.createTest({QStringLiteral("empty"), QStringLiteral("return-200")});
+    QVERIFY2(created, qPrintable(created.error()));
+    const QString id = *created;
     const QStringList attempt1{QStringLiteral("X-Retry-Test-Id: ") + id, QStringLiteral("X-Retry-Request-Id: r-1"),
         QStringLiteral("X-Retry-Attempt: 1")};
 
@@ -996,7 +995,7 @@ void TestFaultServer::scriptedTest_resentAttemptGetsTheSameStep()
     QCOMPARE(sendQt(fresh, "GET", url(QStringLiteral("/status/200")), {}, attempt2, 5000).status, 200);
     QCOMPARE(m_server.consumedInstructions(id), 2);
     // Without the attempt headers every request takes a step.
-    const QString plain = m_server.createTest({QStringLiteral("return-503"), QStringLiteral("return-502")});
+    const QString plain = m_server.createTest({QStringLiteral("return-503"), QStringLiteral("return-502")}).value();
     QCOMPARE(sendQt(m_manager, "GET", url(QStringLiteral("/status/200")), {},
                  {QStringLiteral("X-Retry-Test-Id: ") + plain}, 5000)
                  .status,
@@ -1009,18 +1008,19 @@ void TestFaultServer::scriptedTest_resentAttemptGetsTheSameStep()
 
 void TestFaultServer::createTest_badInstructions_reportError()
 {
-    QString error;
-    QVERIFY(m_server.createTest({QStringLiteral("return-503"), QStringLiteral("nonsense")}, &error).isEmpty());
-    QVERIFY2(
-        error.contains(QLatin1String("instruction 2")) && error.contains(QLatin1String("nonsense")), qPrintable(error));
-    QVERIFY(m_server.createTest({}, &error).isEmpty());
-    QVERIFY(error.contains(QLatin1String("at least one")));
-    QVERIFY(m_server.createTest({QStringLiteral("delay-1e9ms")}).isEmpty()); // no error pointer: still refused
+    const Result<QString> bad = m_server.createTest({QStringLiteral("return-503"), QStringLiteral("nonsense")});
+    QVERIFY(!bad);
+    QVERIFY2(bad.error().contains(QLatin1String("instruction 2")) && bad.error().contains(QLatin1String("nonsense")),
+        qPrintable(bad.error()));
+    const Result<QString> empty = m_server.createTest({});
+    QVERIFY(!empty);
+    QVERIFY(empty.error().contains(QLatin1String("at least one")));
+    QVERIFY(!m_server.createTest({QStringLiteral("delay-1e9ms")}));
     QCOMPARE(m_server.consumedInstructions(QStringLiteral("t-does-not-exist")), -1);
     QVERIFY(!m_server.testStatus(QStringLiteral("t-does-not-exist")).has_value());
 
-    const QString a = m_server.createTest({QStringLiteral("stall")});
-    const QString b = m_server.createTest({QStringLiteral("stall")});
+    const QString a = m_server.createTest({QStringLiteral("stall")}).value();
+    const QString b = m_server.createTest({QStringLiteral("stall")}).value();
     QVERIFY(!a.isEmpty() && !b.isEmpty() && a != b);
 }
 
@@ -1032,18 +1032,18 @@ void TestFaultServer::deleteTest_freesItsPlaceUnderTheLimit()
     QVERIFY2(server.listen(), qPrintable(server.errorString()));
     QStringList ids;
     for (int i = 0; i < 3; ++i)
-        ids.append(server.createTest({QStringLiteral("return-503")}));
+        ids.append(server.createTest({QStringLiteral("return-503")}).value());
     QVERIFY(!ids.contains(QString()));
-    QString error;
-    QVERIFY(server.createTest({QStringLiteral("return-503")}, &error).isEmpty());
-    QVERIFY2(error.contains(QLatin1String("at most 3 tests")), qPrintable(error));
+    const Result<QString> full = server.createTest({QStringLiteral("return-503")});
+    QVERIFY(!full);
+    QVERIFY2(full.error().contains(QLatin1String("at most 3 tests")), qPrintable(full.error()));
     QCOMPARE(server.testCount(), 3);
 
     QVERIFY(server.deleteTest(ids.at(1)));
     QVERIFY(!server.deleteTest(ids.at(1)));
     QVERIFY(!server.testStatus(ids.at(1)));
     QCOMPARE(server.testCount(), 2);
-    const QString again = server.createTest({QStringLiteral("return-200")});
+    const QString again = server.createTest({QStringLiteral("return-200")}).value();
     QVERIFY(!again.isEmpty());
     QVERIFY(!ids.contains(again)); // ids are never reused: a late request cannot hit another script
     QVERIFY(server.testStatus(ids.at(0)));
@@ -1061,7 +1061,7 @@ void TestFaultServer::deleteTest_overControlEndpoint()
     QFETCH(Client, client);
     if (skipWithoutCurl(client))
         QSKIP("curl is not installed (scripts/deps.sh installs it)");
-    const QString id = m_server.createTest({QStringLiteral("return-503")});
+    const QString id = m_server.createTest({QStringLiteral("return-503")}).value();
     QVERIFY(!id.isEmpty());
     const Reply deleted = send(client, "DELETE", url(QStringLiteral("/_control/tests/%1").arg(id)));
     QCOMPARE(deleted.status, 200);
@@ -1128,7 +1128,7 @@ void TestFaultServer::connectionFaults_qtNetworkError()
         QString id;
         if (scripted) {
             // With the attempt headers Qt's resends get the same step (see FaultServer).
-            id = m_server.createTest({instruction});
+            id = m_server.createTest({instruction}).value();
             QVERIFY(!id.isEmpty());
             headers << QStringLiteral("X-Retry-Test-Id: ") + id << QStringLiteral("X-Retry-Request-Id: table")
                     << QStringLiteral("X-Retry-Attempt: 1");
@@ -1213,7 +1213,7 @@ void TestFaultServer::connectionFaults_curlExitCode()
         QStringList headers;
         QUrl target = url(path);
         if (scripted) {
-            headers.append(QStringLiteral("X-Retry-Test-Id: ") + m_server.createTest({instruction}));
+            headers.append(QStringLiteral("X-Retry-Test-Id: ") + m_server.createTest({instruction}).value());
             target = url(QStringLiteral("/status/200"));
         }
         const Reply reply = sendCurl("GET", target, {}, headers, maxTimeMs);
@@ -1460,7 +1460,7 @@ void TestFaultServer::chunkedUpload_isDecoded()
 
 void TestFaultServer::clientLeavesDuringDelay_isLogged()
 {
-    const QString id = m_server.createTest({QStringLiteral("delay-10000ms")});
+    const QString id = m_server.createTest({QStringLiteral("delay-10000ms")}).value();
     QTcpSocket socket;
     socket.connectToHost(QHostAddress::LocalHost, m_server.serverPort());
     QVERIFY(socket.waitForConnected(5000));
@@ -1549,7 +1549,7 @@ void TestFaultServer::serverInWorkerThread_isUsableFromOtherThreads()
     QList<ServerLogEntry> received;
     connect(server, &FaultServer::requestHandled, &receiver, [&](const ServerLogEntry &e) { received.append(e); });
 
-    const QString id = server->createTest({QStringLiteral("return-503"), QStringLiteral("return-200")});
+    const QString id = server->createTest({QStringLiteral("return-503"), QStringLiteral("return-200")}).value();
     QVERIFY(!id.isEmpty());
     QNetworkAccessManager manager;
     manager.setProxy(QNetworkProxy::NoProxy);
@@ -1576,7 +1576,7 @@ void TestFaultServer::serverInWorkerThread_isUsableFromOtherThreads()
 void TestFaultServer::log_entriesCarryWhatHappened()
 {
     QSignalSpy handled(&m_server, &FaultServer::requestHandled);
-    const QString id = m_server.createTest({QStringLiteral("return-502")});
+    const QString id = m_server.createTest({QStringLiteral("return-502")}).value();
     const quint64 before = m_server.handledCount();
     const QDateTime start = QDateTime::currentDateTimeUtc().addSecs(-1);
     const Reply reply = sendQt(m_manager, "POST", url(QStringLiteral("/status/200?x=1")), "abc",
@@ -1631,7 +1631,7 @@ void TestFaultServer::reset_forgetsKeysScriptsResourcesAndLog()
 {
     const QString key = uniqueKey();
     QCOMPARE(sendQt(m_manager, "GET", url(QStringLiteral("/fail/1?key=%1").arg(key)), {}, {}, 5000).status, 503);
-    const QString id = m_server.createTest({QStringLiteral("return-500")});
+    const QString id = m_server.createTest({QStringLiteral("return-500")}).value();
     const Reply read = sendQt(m_manager, "GET", url(QStringLiteral("/occ/r")), {}, {}, 5000);
     QCOMPARE(sendQt(m_manager, "PUT", url(QStringLiteral("/occ/r")), R"({"value":9})",
                  {QStringLiteral("If-Match: ") + QString::fromLatin1(read.header("ETag"))}, 5000)
@@ -1677,12 +1677,12 @@ void TestFaultServer::clientMadeState_isBounded()
     // Scripted tests hold at most a million steps in all.
     const QStringList tenThousand(10, QStringLiteral("return-503*1000"));
     for (int i = 0; i < 100; ++i)
-        QVERIFY(!server.createTest(tenThousand).isEmpty());
-    QString error;
-    QVERIFY(server.createTest({QStringLiteral("pass")}, &error).isEmpty());
-    QVERIFY2(error.contains(QLatin1String("reset it first")), qPrintable(error));
+        QVERIFY(server.createTest(tenThousand));
+    const Result<QString> refused = server.createTest({QStringLiteral("pass")});
+    QVERIFY(!refused);
+    QVERIFY2(refused.error().contains(QLatin1String("reset it first")), qPrintable(refused.error()));
     server.reset();
-    QVERIFY(!server.createTest({QStringLiteral("pass")}).isEmpty());
+    QVERIFY(server.createTest({QStringLiteral("pass")}));
 }
 
 void TestFaultServer::usageText_listsEveryEndpointAndStep()

@@ -165,7 +165,7 @@ void TestPolicyJson::files_writeAndRead()
     QVERIFY(dir.isValid());
     const QString path = dir.filePath(QStringLiteral("policy.json"));
     const BackoffPolicy p = *Presets::find(QStringLiteral("iam"));
-    QVERIFY(PolicyJson::writeFile(p, path).isEmpty());
+    QVERIFY(PolicyJson::writeFile(path, p));
     const auto back = PolicyJson::readFile(path);
     QVERIFY(back.ok());
     QVERIFY(back.value() == p);
@@ -176,7 +176,7 @@ void TestPolicyJson::unreadableFile_saysWhy()
     const auto result = PolicyJson::readFile(QStringLiteral("/nonexistent/dir/policy.json"));
     QVERIFY(!result.ok());
     QVERIFY(result.error().contains(QLatin1String("/nonexistent/dir/policy.json")));
-    QVERIFY(!PolicyJson::writeFile(BackoffPolicy{}, QStringLiteral("/nonexistent/dir/p.json")).isEmpty());
+    QVERIFY(!PolicyJson::writeFile(QStringLiteral("/nonexistent/dir/p.json"), BackoffPolicy{}));
 }
 
 QTEST_GUILESS_MAIN(TestPolicyJson)

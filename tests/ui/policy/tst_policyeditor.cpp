@@ -629,7 +629,7 @@ void TestPolicyEditor::userPresets_saveLoadOverwriteDelete_persistThroughSetting
         setShown(spin(editor, "maxAttempts"), 4);
         QVERIFY(editor.isModified());
 
-        QCOMPARE(editor.saveAsUserPreset(QStringLiteral("Redis, patient")), QString());
+        QVERIFY(editor.saveAsUserPreset(QStringLiteral("Redis, patient")));
         QCOMPARE(editor.presetKey(), QStringLiteral("user:Redis, patient"));
         QCOMPARE(editor.policy().name, QStringLiteral("Redis, patient"));
         QVERIFY(!editor.isModified());
@@ -650,7 +650,7 @@ void TestPolicyEditor::userPresets_saveLoadOverwriteDelete_persistThroughSetting
         QVERIFY(!overwrite->isEnabled());
         setShown(spin(editor, "baseDelayMs"), 750);
         QVERIFY(overwrite->isEnabled());
-        QCOMPARE(editor.overwriteUserPreset(), QString());
+        QVERIFY(editor.overwriteUserPreset());
         saved = editor.policy();
     }
     {
@@ -673,7 +673,9 @@ void TestPolicyEditor::userPresets_builtInName_isRefusedWithMessage()
     Settings settings;
     PolicyEditor editor(&settings);
     const BackoffPolicy before = editor.policy();
-    const QString error = editor.saveAsUserPreset(QStringLiteral("IAM"));
+    const auto saved = editor.saveAsUserPreset(QStringLiteral("IAM"));
+    QVERIFY(!saved);
+    const QString error = saved.error();
     QVERIFY2(error.contains(QLatin1String("built-in")), qPrintable(error));
     QCOMPARE(editor.lastMessage(), error);
     QCOMPARE(child<FieldMessage>(editor, "actionMessage")->kind(), FieldMessage::Kind::Error);

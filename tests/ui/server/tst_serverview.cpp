@@ -158,7 +158,8 @@ void TestServerView::log_showsWhatTheServerReceived()
     view.setServer(&server);
     QAbstractItemModelTester tester(view.logModel(), QAbstractItemModelTester::FailureReportingMode::QtTest);
 
-    const QString id = server.server()->createTest({QStringLiteral("return-503"), QStringLiteral("return-200")});
+    const QString id
+        = server.server()->createTest({QStringLiteral("return-503"), QStringLiteral("return-200")}).value();
     QNetworkAccessManager manager;
     for (int i = 0; i < 2; ++i) {
         QNetworkRequest request(QUrl(server.baseUrl().toString() + QStringLiteral("/status/204")));
