@@ -1,6 +1,6 @@
-// Shows the run views (timeline, error log, statistics) on a real run: a flaky
-// loopback server inside this program, a RetryExecutor, and a RunSession. For looking
-// at the views by eye and for taking their pictures under Xvfb.
+// Shows the run views (timeline, error log, statistics) on a real run: the fault
+// server on loopback with a script per request, a RetryExecutor, and a RunSession.
+// For looking at the views by eye and for taking their pictures under Xvfb.
 //
 // Usage: viewgallery [--dark] [--requests N] [--synthetic N] [--out DIR] [--hold SECONDS] [--tab NAME]
 //   --out DIR       save timeline-live.png (mid-run) and timeline.png, errorlog.png,
@@ -10,6 +10,8 @@
 //   --synthetic N   instead of a live run, load N synthetic requests (large-data look)
 
 #include "core/executor/retryexecutor.h"
+#include "core/faultserver/faultserver.h"
+#include "core/http/retryheaders.h"
 #include "tests/ui/session/sessionfixtures.h"
 #include "ui/run/errorlogview.h"
 #include "ui/run/statisticsview.h"
@@ -20,14 +22,10 @@
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QDir>
-#include <QHash>
 #include <QLoggingCategory>
 #include <QPalette>
-#include <QRandomGenerator>
 #include <QStyleFactory>
 #include <QTabWidget>
-#include <QTcpServer>
-#include <QTcpSocket>
 #include <QTimer>
 #include <QToolTip>
 
@@ -37,84 +35,21 @@ using namespace RetryLab;
 
 namespace {
 
-// Answers GET /flaky/<n> by a script chosen from n, counting calls per path:
-// 503 twice then 200; 200; 429 with Retry-After: 1 then 200; a dropped connection twice
-// then 200; 500 always; a response slower than the attempt timeout once, then 200.
-class FlakyServer final : public QObject
+// The scripts of the live run, one per request in turn, for the embedded fault
+// server: 503 twice then 200; 200; 429 with Retry-After: 1 then 200; a dropped
+// connection twice then 200; 500 always; silent past the attempt timeout once, then 200.
+const QList<QStringList> &galleryScripts()
 {
-public:
-    FlakyServer()
-    {
-        connect(&m_server, &QTcpServer::newConnection, this, [this] {
-            while (QTcpSocket *socket = m_server.nextPendingConnection())
-                serve(socket);
-        });
-    }
-
-    bool listen() { return m_server.listen(QHostAddress::LocalHost, 0); }
-    quint16 port() const { return m_server.serverPort(); }
-
-private:
-    void serve(QTcpSocket *socket)
-    {
-        connect(socket, &QTcpSocket::disconnected, socket, &QObject::deleteLater);
-        connect(socket, &QTcpSocket::readyRead, socket, [this, socket] {
-            QByteArray &buffer = m_buffers[socket];
-            buffer += socket->readAll();
-            if (!buffer.contains("\r\n\r\n"))
-                return;
-            const QByteArray path = buffer.split(' ').value(1);
-            m_buffers.remove(socket);
-            const int n = path.mid(path.lastIndexOf('/') + 1).toInt();
-            const int call = ++m_calls[path];
-            const int delay = 15 + int(QRandomGenerator::global()->bounded(120));
-            QTimer::singleShot(delay, socket, [socket, n, call] { answer(socket, n % 6, call); });
-        });
-    }
-
-    static void answer(QTcpSocket *socket, int script, int call)
-    {
-        const auto reply = [socket](const QByteArray &status, const QByteArray &extra = {}) {
-            const QByteArray body = status + '\n';
-            socket->write("HTTP/1.1 " + status + "\r\nContent-Type: text/plain\r\nConnection: close\r\n" + extra
-                + "Content-Length: " + QByteArray::number(body.size()) + "\r\n\r\n" + body);
-            socket->disconnectFromHost();
-        };
-        switch (script) {
-        case 0:
-            reply(call <= 2 ? "503 Service Unavailable" : "200 OK");
-            break;
-        case 1:
-            reply("200 OK");
-            break;
-        case 2:
-            if (call == 1)
-                reply("429 Too Many Requests", "Retry-After: 1\r\n");
-            else
-                reply("200 OK");
-            break;
-        case 3:
-            if (call <= 2)
-                socket->abort();
-            else
-                reply("200 OK");
-            break;
-        case 4:
-            reply("500 Internal Server Error");
-            break;
-        default:
-            if (call == 1) // stay silent past the attempt timeout
-                QTimer::singleShot(2000, socket, [socket] { socket->abort(); });
-            else
-                reply("200 OK");
-            break;
-        }
-    }
-
-    QTcpServer m_server;
-    QHash<QByteArray, int> m_calls;
-    QHash<QTcpSocket *, QByteArray> m_buffers;
-};
+    static const QList<QStringList> scripts{
+        {QStringLiteral("return-503*2"), QStringLiteral("pass")},
+        {QStringLiteral("pass")},
+        {QStringLiteral("return-429-after-1s"), QStringLiteral("pass")},
+        {QStringLiteral("reset*2"), QStringLiteral("pass")},
+        {QStringLiteral("return-500*100")},
+        {QStringLiteral("delay-2000ms"), QStringLiteral("pass")},
+    };
+    return scripts;
+}
 
 bool save(QWidget *widget, const QString &dir, const QString &name)
 {
@@ -205,9 +140,9 @@ int main(int argc, char *argv[])
         return app.exec();
     }
 
-    FlakyServer server;
+    Core::FaultServer server;
     if (!server.listen()) {
-        qCCritical(lcGallery) << "cannot listen on 127.0.0.1";
+        qCCritical(lcGallery) << "cannot listen on 127.0.0.1:" << server.errorString();
         return 1;
     }
     Core::RetryExecutor executor;
@@ -231,7 +166,11 @@ int main(int argc, char *argv[])
     QObject::connect(&feeder, &QTimer::timeout, &app, [&] {
         ++submitted;
         Core::RequestSpec spec;
-        spec.url = QUrl(QStringLiteral("http://127.0.0.1:%1/flaky/%2").arg(server.port()).arg(submitted));
+        // Answers take 15-135 ms, unless the script says otherwise.
+        spec.url = QUrl(server.baseUrl().toString() + QStringLiteral("/delay/135?dist=uniform&min=15"));
+        const auto script = server.createTest(galleryScripts().at(submitted % galleryScripts().size()));
+        if (script)
+            spec.headers.append({QByteArray(Core::RetryHeaders::testId), script->toLatin1()});
         spec.label = QStringLiteral("flaky %1/%2").arg(submitted).arg(requests);
         session.submit(spec);
         if (submitted >= requests)

@@ -6,7 +6,6 @@
 #include <QFile>
 #include <QList>
 #include <QProcess>
-#include <QStandardPaths>
 #include <QString>
 #include <QStringList>
 
@@ -102,39 +101,6 @@ inline QList<QStringList> parseCsv(const QByteArray &bytes)
         rows.append(row);
     }
     return rows;
-}
-
-struct ValidatorRun
-{
-    bool skipped = false;
-    int exitCode = -1;
-    QString output;
-};
-
-/// tests/tools/validate-har.js with the har-validator that the node_tools fixture installed.
-inline ValidatorRun validateHar(const QStringList &files)
-{
-    ValidatorRun result;
-    const QString node = QStandardPaths::findExecutable(QStringLiteral("node"));
-    if (node.isEmpty()) {
-        result.skipped = true;
-        return result;
-    }
-    QProcess process;
-    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-    env.insert(QStringLiteral("NODE_PATH"), QStringLiteral(RETRYLAB_NODE_TOOLS_DIR "/node_modules"));
-    process.setProcessEnvironment(env);
-    process.setProcessChannelMode(QProcess::MergedChannels);
-    process.start(node, QStringList{QStringLiteral(RETRYLAB_HAR_VALIDATOR_SCRIPT)} + files);
-    if (!process.waitForFinished(120'000)) {
-        process.kill();
-        process.waitForFinished();
-        result.output = QStringLiteral("node did not finish");
-        return result;
-    }
-    result.exitCode = process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1;
-    result.output = QString::fromUtf8(process.readAll());
-    return result;
 }
 
 } // namespace CommandTesting

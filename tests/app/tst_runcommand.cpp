@@ -1,4 +1,5 @@
 #include "tests/app/commandtesting.h"
+#include "tests/tools/harvalidator.h"
 
 #include "core/export/csvexport.h"
 #include "core/export/reportjson.h"
@@ -333,7 +334,7 @@ void TestRunCommand::exports_writtenAndReadBack()
     const QJsonArray entries = har.value(QStringLiteral("log")).toObject().value(QStringLiteral("entries")).toArray();
     QCOMPARE(entries.size(), 3);
     QVERIFY(entries.first().toObject().contains(QStringLiteral("_attemptIndex")));
-    const CommandTesting::ValidatorRun validation = CommandTesting::validateHar({files.har});
+    const HarValidator::Run validation = HarValidator::validate({files.har});
     if (validation.skipped)
         QSKIP("node is not installed, so the HAR schema cannot be checked (scripts/deps.sh installs Node.js)");
     QVERIFY2(validation.exitCode == 0, qPrintable(validation.output));

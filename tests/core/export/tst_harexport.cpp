@@ -1,12 +1,11 @@
 #include "core/export/harexport.h"
 
 #include "tests/core/export/exportsamples.h"
+#include "tests/tools/harvalidator.h"
 
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
-#include <QProcess>
-#include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -31,39 +30,6 @@ QJsonObject named(const QJsonArray &items, const QString &name)
             return item.toObject();
     }
     return {};
-}
-
-struct ValidatorRun
-{
-    bool skipped = false;
-    int exitCode = -1;
-    QString output;
-};
-
-// Runs tests/tools/validate-har.js on the files with the installed har-validator.
-ValidatorRun validate(const QStringList &files)
-{
-    ValidatorRun result;
-    const QString node = QStandardPaths::findExecutable(QStringLiteral("node"));
-    if (node.isEmpty()) {
-        result.skipped = true;
-        return result;
-    }
-    QProcess process;
-    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-    env.insert(QStringLiteral("NODE_PATH"), QStringLiteral(RETRYLAB_NODE_TOOLS_DIR "/node_modules"));
-    process.setProcessEnvironment(env);
-    process.setProcessChannelMode(QProcess::MergedChannels);
-    process.start(node, QStringList{QStringLiteral(RETRYLAB_HAR_VALIDATOR_SCRIPT)} + files);
-    if (!process.waitForFinished(120'000)) {
-        process.kill();
-        process.waitForFinished();
-        result.output = QStringLiteral("node did not finish: ") + process.errorString();
-        return result;
-    }
-    result.exitCode = process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1;
-    result.output = QString::fromUtf8(process.readAll());
-    return result;
 }
 
 QString writeHar(const QTemporaryDir &dir, const QString &name, const QByteArray &json)
@@ -124,7 +90,7 @@ void TestHarExport::schema_harValidatorAcceptsEveryExport()
     files.append(written);
     QVERIFY(!files.contains(QString()));
 
-    const ValidatorRun run = validate(files);
+    const HarValidator::Run run = HarValidator::validate(files);
     if (run.skipped)
         QSKIP("node is not installed, so the HAR schema cannot be checked (scripts/deps.sh installs Node.js)");
     if (run.exitCode == 3)
@@ -148,7 +114,8 @@ void TestHarExport::schema_harValidatorRejectsABrokenHar()
     log.insert(QStringLiteral("entries"), entries);
     har.insert(QStringLiteral("log"), log);
 
-    const ValidatorRun run = validate({writeHar(dir, QStringLiteral("broken.har"), QJsonDocument(har).toJson())});
+    const HarValidator::Run run
+        = HarValidator::validate({writeHar(dir, QStringLiteral("broken.har"), QJsonDocument(har).toJson())});
     if (run.skipped)
         QSKIP("node is not installed, so the HAR schema cannot be checked (scripts/deps.sh installs Node.js)");
     QVERIFY2(run.exitCode == 1, qPrintable(run.output));

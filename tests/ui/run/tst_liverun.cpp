@@ -1,63 +1,17 @@
 #include "core/executor/retryexecutor.h"
+#include "core/faultserver/faultserver.h"
 #include "ui/run/attemptlogmodel.h"
 #include "ui/run/statisticsview.h"
 #include "ui/run/timelineview.h"
 #include "ui/session/runsession.h"
 
 #include <QAbstractItemModelTester>
-#include <QHash>
 #include <QSignalSpy>
-#include <QTcpServer>
-#include <QTcpSocket>
 #include <QTest>
 
 using namespace RetryLab;
 using Ui::AttemptLogModel;
 using Ui::RunSession;
-
-namespace {
-
-// A loopback HTTP server that answers 503 twice, then 200, counting requests over all
-// connections. Every response closes its connection.
-class ThirdTimeLucky final : public QObject
-{
-public:
-    bool listen() { return m_server.listen(QHostAddress::LocalHost, 0); }
-    QUrl url() const { return QUrl(QStringLiteral("http://127.0.0.1:%1/flaky").arg(m_server.serverPort())); }
-    int requests() const { return m_requests; }
-
-    ThirdTimeLucky()
-    {
-        connect(&m_server, &QTcpServer::newConnection, this, [this] {
-            while (QTcpSocket *socket = m_server.nextPendingConnection()) {
-                connect(socket, &QTcpSocket::disconnected, socket, &QObject::deleteLater);
-                connect(socket, &QTcpSocket::readyRead, socket, [this, socket] { handle(socket); });
-            }
-        });
-    }
-
-private:
-    void handle(QTcpSocket *socket)
-    {
-        QByteArray &buffer = m_buffers[socket];
-        buffer += socket->readAll();
-        if (!buffer.contains("\r\n\r\n"))
-            return;
-        m_buffers.remove(socket);
-        ++m_requests;
-        const QByteArray status = m_requests <= 2 ? "503 Service Unavailable" : "200 OK";
-        const QByteArray body = m_requests <= 2 ? "busy\n" : "hello\n";
-        socket->write("HTTP/1.1 " + status + "\r\nContent-Type: text/plain\r\nConnection: close\r\nContent-Length: "
-            + QByteArray::number(body.size()) + "\r\n\r\n" + body);
-        socket->disconnectFromHost();
-    }
-
-    QTcpServer m_server;
-    QHash<QTcpSocket *, QByteArray> m_buffers;
-    int m_requests = 0;
-};
-
-} // namespace
 
 class TestLiveRun : public QObject
 {
@@ -75,8 +29,10 @@ void TestLiveRun::initTestCase()
 
 void TestLiveRun::executorRun_reachesSessionLogTimelineAndStatistics()
 {
-    ThirdTimeLucky server;
-    QVERIFY(server.listen());
+    // The embedded fault server answers 503 twice, then 200.
+    Core::FaultServer server;
+    QVERIFY2(server.listen(), qPrintable(server.errorString()));
+    const QUrl url(server.baseUrl().toString() + QStringLiteral("/fail/2?key=live"));
 
     Core::RetryExecutor executor;
     Core::BackoffPolicy policy;
@@ -106,18 +62,18 @@ void TestLiveRun::executorRun_reachesSessionLogTimelineAndStatistics()
     QSignalSpy started(&executor, &Core::RetryExecutor::attemptStarted);
     QSignalSpy updates(&session, &RunSession::updated);
     Core::RequestSpec spec;
-    spec.url = server.url();
-    spec.label = QStringLiteral("third time lucky");
+    spec.url = url;
+    spec.label = QStringLiteral("fails twice");
     const quint64 id = session.submit(spec);
     QVERIFY(id > 0);
 
     // The first attempt is on the wire before any answer: the session shows it in flight.
     QCOMPARE(session.inFlightCount(), 1);
-    QCOMPARE(session.laneTitle(0), QStringLiteral("#%1 third time lucky").arg(id));
+    QCOMPARE(session.laneTitle(0), QStringLiteral("#%1 fails twice").arg(id));
     QTRY_COMPARE_WITH_TIMEOUT(session.resultCount(), 1, 10'000);
     session.flush();
 
-    QCOMPARE(server.requests(), 3);
+    QCOMPARE(server.handledCount(), 3u);
     QCOMPARE(started.count(), 3);
     QVERIFY(updates.count() >= 1);
     // Rows are the started attempts, filled in when they finished: none twice.
@@ -174,7 +130,7 @@ void TestLiveRun::executorRun_reachesSessionLogTimelineAndStatistics()
     QCOMPARE(record.attempts.size(), 3);
     QCOMPARE(record.results.size(), 1);
     QCOMPARE(record.results.first().attempts, 3);
-    QCOMPARE(record.requests.value(id).url, server.url());
+    QCOMPARE(record.requests.value(id).url, url);
     QCOMPARE(record.attempts.at(2).responseHeaders.isEmpty(), false); // originals, not rebuilt
     QVERIFY(session.isRecordComplete());
 }
