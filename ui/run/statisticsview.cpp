@@ -1,9 +1,9 @@
 #include "ui/run/statisticsview.h"
 
 #include "core/record/runstatistics.h"
-#include "ui/run/timescale.h"
 #include "ui/session/runsession.h"
 #include "ui/widgets/outcomestyle.h"
+#include "ui/widgets/timeaxis.h"
 
 #include <QAreaSeries>
 #include <QBarCategoryAxis>
@@ -80,23 +80,11 @@ QColor causeColor(int index)
     return colours[std::clamp(index, 0, int(std::size(colours)) - 1)];
 }
 
-// The smallest of 1, 2, 5 x 10^k that is at least `value`.
-double niceStep(double value)
-{
-    if (!(value > 0.0))
-        return 1.0;
-    const double base = std::pow(10.0, std::floor(std::log10(value)));
-    for (double m : {1.0, 2.0, 5.0, 10.0}) {
-        if (m * base >= value * (1.0 - 1e-9))
-            return m * base;
-    }
-    return 10.0 * base;
-}
-
 // Ticks at round numbers from 0 to just above `top`, about five of them.
 void setNiceRange(QValueAxis *axis, double top, double minimumStep)
 {
-    const double step = std::max(minimumStep, niceStep(top / 5.0));
+    // 1-2-5: a step of 2.5 would split counts, and the labels below show one significant digit.
+    const double step = std::max(minimumStep, TimeAxis::niceStep(top / 5.0, TimeAxis::StepSeries::OneTwoFive));
     const double end = std::max(step, std::ceil(top * (1.0 + 1e-9) / step) * step);
     axis->setRange(0.0, end);
     axis->setTickType(QValueAxis::TicksDynamic);
@@ -508,7 +496,7 @@ void StatisticsView::refreshErrors()
     }
     const double totalMs = s.binCount() * width;
     x->setRange(0.0, totalMs / 1000.0);
-    const double step = TimeScale::niceStep(totalMs / 6.0) / 1000.0;
+    const double step = TimeAxis::timeStep(totalMs / 6.0) / 1000.0;
     x->setTickType(QValueAxis::TicksDynamic);
     x->setTickAnchor(0.0);
     x->setTickInterval(step);

@@ -1,10 +1,10 @@
 #include "ui/run/timescale.h"
 #include "ui/session/uitr.h"
+#include "ui/widgets/timeaxis.h"
 
 #include <QCoreApplication>
 
 #include <algorithm>
-#include <array>
 #include <cmath>
 
 namespace RetryLab::Ui {
@@ -12,24 +12,7 @@ namespace RetryLab::Ui {
 namespace {
 
 constexpr double second = 1000.0;
-constexpr double minute = 60.0 * second;
-constexpr double hour = 60.0 * minute;
-constexpr double day = 24.0 * hour;
-constexpr std::array clockSteps{1 * second, 2 * second, 5 * second, 10 * second, 15 * second, 30 * second, 1 * minute,
-    2 * minute, 5 * minute, 10 * minute, 15 * minute, 30 * minute, 1 * hour, 2 * hour, 3 * hour, 6 * hour, 12 * hour,
-    24 * hour};
 constexpr int maxTicks = 1000;
-
-double oneTwoFive(double minStep)
-{
-    const double base = std::pow(10.0, std::floor(std::log10(minStep)));
-    for (double m : {1.0, 2.0, 5.0, 10.0}) {
-        // A hair of tolerance so that 0.3 / 3 * 10 still counts as 1.
-        if (m * base >= minStep * (1.0 - 1e-9))
-            return m * base;
-    }
-    return 10.0 * base;
-}
 
 int decimalsFor(double step)
 {
@@ -130,19 +113,6 @@ void TimeScale::showAll()
     clamp();
 }
 
-double TimeScale::niceStep(double minStepMs)
-{
-    if (!std::isfinite(minStepMs) || minStepMs <= 0.0)
-        return 1.0;
-    if (minStepMs <= second)
-        return oneTwoFive(minStepMs);
-    for (double step : clockSteps) {
-        if (step >= minStepMs)
-            return step;
-    }
-    return oneTwoFive(minStepMs / day) * day;
-}
-
 QString TimeScale::label(double ms, double stepMs)
 {
     if (!std::isfinite(ms))
@@ -177,7 +147,7 @@ QList<TimeScale::Tick> TimeScale::ticks(double minSpacingPx) const
     QList<Tick> list;
     if (!(spanMs() > 0.0) || !(widthPx > 0.0) || !std::isfinite(minSpacingPx) || minSpacingPx <= 0.0)
         return list;
-    const double step = niceStep(spanMs() * minSpacingPx / widthPx);
+    const double step = TimeAxis::timeStep(spanMs() * minSpacingPx / widthPx);
     // Multiples of the step rather than a running sum: no drift after many ticks.
     const double first = std::ceil(startMs / step - 1e-9);
     for (int i = 0; i < maxTicks; ++i) {

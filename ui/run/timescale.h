@@ -7,7 +7,8 @@ namespace RetryLab::Ui {
 
 /// Maps run time (milliseconds since the run's origin) to pixels of a timeline's
 /// time area and back, with zoom about a point, pan, clamping to the data's bounds,
-/// and axis ticks at "nice" steps. Plain maths without a widget, so it is tested alone.
+/// and axis ticks at round steps (TimeAxis::timeStep). Plain maths without a widget,
+/// so it is tested alone.
 struct TimeScale
 {
     double startMs = 0.0; ///< time at pixel 0
@@ -46,12 +47,8 @@ struct TimeScale
     /// shifted inside the bounds.
     void clamp();
 
-    /// Ticks at least `minSpacingPx` apart, at the smallest nice step that allows it.
+    /// Ticks at least `minSpacingPx` apart, at the smallest TimeAxis::timeStep() that allows it.
     QList<Tick> ticks(double minSpacingPx = 90.0) const;
-    /// The smallest step of the 1-2-5 series (below a second) or of the clock's steps
-    /// (1, 2, 5, 10, 15, 30 s; 1, 2, 5, 10, 15, 30 min; 1, 2, 3, 6, 12, 24 h; then days)
-    /// that is at least `minStepMs`.
-    static double niceStep(double minStepMs);
     /// A tick label with just the precision `stepMs` needs: "0.25 ms" for steps below a
     /// millisecond, then seconds ("1.5 s"), then minutes and hours ("2:30", "1:02:30").
     static QString label(double ms, double stepMs);

@@ -4,31 +4,53 @@
 #include <QCoreApplication>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
+#include <span>
 
 namespace RetryLab::Ui::TimeAxis {
 
 namespace {
 
-// The smallest "nice" number (1, 2, 2.5, 5 x 10^k) at or above `value`.
-double niceStep(double value)
-{
-    const double exponent = std::floor(std::log10(value));
-    const double power = std::pow(10.0, exponent);
-    const double fraction = value / power;
-    double nice = 10.0;
-    if (fraction <= 1.0)
-        nice = 1.0;
-    else if (fraction <= 2.0)
-        nice = 2.0;
-    else if (fraction <= 2.5)
-        nice = 2.5;
-    else if (fraction <= 5.0)
-        nice = 5.0;
-    return nice * power;
-}
+constexpr double second = 1000.0;
+constexpr double minute = 60.0 * second;
+constexpr double hour = 60.0 * minute;
+constexpr double day = 24.0 * hour;
+constexpr std::array clockSteps{1 * second, 2 * second, 5 * second, 10 * second, 15 * second, 30 * second, 1 * minute,
+    2 * minute, 5 * minute, 10 * minute, 15 * minute, 30 * minute, 1 * hour, 2 * hour, 3 * hour, 6 * hour, 12 * hour,
+    24 * hour};
 
 } // namespace
+
+double niceStep(double minStep, StepSeries series)
+{
+    if (!std::isfinite(minStep) || minStep <= 0.0)
+        return 1.0;
+    static constexpr double oneTwoFive[] = {1.0, 2.0, 5.0};
+    static constexpr double withHalves[] = {1.0, 2.0, 2.5, 5.0};
+    const std::span<const double> multiples
+        = series == StepSeries::OneTwoFive ? std::span<const double>(oneTwoFive) : std::span<const double>(withHalves);
+    const double power = std::pow(10.0, std::floor(std::log10(minStep)));
+    for (double multiple : multiples) {
+        // A hair of tolerance, so that a quotient such as 0.3 / 3 still counts as 0.1.
+        if (multiple * power >= minStep * (1.0 - 1e-9))
+            return multiple * power;
+    }
+    return 10.0 * power;
+}
+
+double timeStep(double minStepMs)
+{
+    if (!std::isfinite(minStepMs) || minStepMs <= 0.0)
+        return 1.0;
+    if (minStepMs <= second)
+        return niceStep(minStepMs, StepSeries::OneTwoFive);
+    for (double step : clockSteps) {
+        if (step >= minStepMs)
+            return step;
+    }
+    return niceStep(minStepMs / day, StepSeries::OneTwoFive) * day;
+}
 
 Unit unitFor(double maxMs)
 {
@@ -50,12 +72,12 @@ Range linearRange(double lo, double hi, int maxTicks)
         hi = lo + (lo == 0.0 ? 1.0 : std::abs(lo));
 
     const double rawStep = (hi - lo) / (maxTicks - 1);
-    double step = niceStep(rawStep);
+    double step = niceStep(rawStep, StepSeries::OneTwoTwoHalfFive);
     double min = std::floor(lo / step) * step;
     double max = std::ceil(hi / step) * step;
     // Rounding both ends outwards can add one interval too many; widen the step once.
     while ((max - min) / step + 1.0 > maxTicks + 1e-9) {
-        step = niceStep(step * 1.0001);
+        step = niceStep(step * 1.0001, StepSeries::OneTwoTwoHalfFive);
         min = std::floor(lo / step) * step;
         max = std::ceil(hi / step) * step;
     }
@@ -96,16 +118,9 @@ int integerTickInterval(int count, int maxTicks)
     maxTicks = std::max(maxTicks, 1);
     if (count <= maxTicks)
         return 1;
-    static constexpr int multiples[] = {1, 2, 5};
-    for (int power = 1;; power *= 10) {
-        for (int m : multiples) {
-            const int interval = m * power;
-            if ((count + interval - 1) / interval <= maxTicks)
-                return interval;
-        }
-        if (power > 100'000'000)
-            return count;
-    }
+    // ceil(count / interval) <= maxTicks exactly when interval >= count / maxTicks.
+    const double step = niceStep(static_cast<double>(count) / maxTicks, StepSeries::OneTwoFive);
+    return static_cast<int>(std::min<double>(std::round(step), count));
 }
 
 } // namespace RetryLab::Ui::TimeAxis

@@ -37,8 +37,6 @@ private Q_SLOTS:
     void pan_byPixels_movesByPixelWorth();
     void clamp_garbage_becomesValidRange();
     void setBounds_narrowerThanRange_shrinksRange();
-    void niceStep_data();
-    void niceStep();
     void label_data();
     void label();
     void ticks_firstSecond_tenthsOfSeconds();
@@ -162,35 +160,6 @@ void TestTimeScale::setBounds_narrowerThanRange_shrinksRange()
     // Growing bounds leave the range where it is.
     s.setBounds(0, 60'000);
     QCOMPARE(s.endMs, 4000.0);
-}
-
-void TestTimeScale::niceStep_data()
-{
-    QTest::addColumn<double>("minimum");
-    QTest::addColumn<double>("expected");
-    QTest::addRow("0.3 ms -> 0.5 ms") << 0.3 << 0.5;
-    QTest::addRow("0.001 ms exactly") << 0.001 << 0.001;
-    QTest::addRow("80 ms -> 100 ms") << 80.0 << 100.0;
-    QTest::addRow("100 ms exactly") << 100.0 << 100.0;
-    QTest::addRow("101 ms -> 200 ms") << 101.0 << 200.0;
-    QTest::addRow("250 ms -> 500 ms") << 250.0 << 500.0;
-    QTest::addRow("999 ms -> 1 s") << 999.0 << 1000.0;
-    QTest::addRow("1.2 s -> 2 s") << 1200.0 << 2000.0;
-    QTest::addRow("7 s -> 10 s") << 7000.0 << 10'000.0;
-    QTest::addRow("12 s -> 15 s") << 12'000.0 << 15'000.0;
-    QTest::addRow("40 s -> 1 min") << 40'000.0 << 60'000.0;
-    QTest::addRow("100 s -> 2 min") << 100'000.0 << 120'000.0;
-    QTest::addRow("50 min -> 1 h") << 3'000'000.0 << 3'600'000.0;
-    QTest::addRow("4 h -> 6 h") << 14'400'000.0 << 21'600'000.0;
-    QTest::addRow("30 h -> 2 days") << 108'000'000.0 << 172'800'000.0;
-    QTest::addRow("garbage -> 1 ms") << -3.0 << 1.0;
-}
-
-void TestTimeScale::niceStep()
-{
-    QFETCH(double, minimum);
-    QFETCH(double, expected);
-    QCOMPARE(TimeScale::niceStep(minimum), expected);
 }
 
 void TestTimeScale::label_data()

@@ -12,6 +12,12 @@ class TestTimeAxis final : public QObject
     Q_OBJECT
 
 private Q_SLOTS:
+    void niceStep_smallestRoundStepAtLeast_data();
+    void niceStep_smallestRoundStepAtLeast();
+    void niceStep_garbage_givesOne_data();
+    void niceStep_garbage_givesOne();
+    void timeStep_clockStepsAboveASecond_data();
+    void timeStep_clockStepsAboveASecond();
     void unitFor_picksLargestReadableUnit_data();
     void unitFor_picksLargestReadableUnit();
     void linearRange_hasNiceEndsAndFewTicks_data();
@@ -25,6 +31,85 @@ private Q_SLOTS:
     void integerTickInterval_keepsTicksFew_data();
     void integerTickInterval_keepsTicksFew();
 };
+
+void TestTimeAxis::niceStep_smallestRoundStepAtLeast_data()
+{
+    QTest::addColumn<double>("minStep");
+    QTest::addColumn<TimeAxis::StepSeries>("series");
+    QTest::addColumn<double>("expected");
+    const auto oneTwoFive = TimeAxis::StepSeries::OneTwoFive;
+    const auto withHalves = TimeAxis::StepSeries::OneTwoTwoHalfFive;
+    QTest::addRow("1-2-5: 0.3 -> 0.5") << 0.3 << oneTwoFive << 0.5;
+    QTest::addRow("1-2-5: 0.001 exactly") << 0.001 << oneTwoFive << 0.001;
+    QTest::addRow("1-2-5: 1.1 -> 2") << 1.1 << oneTwoFive << 2.0;
+    QTest::addRow("1-2-5: 2.4 -> 5") << 2.4 << oneTwoFive << 5.0;
+    QTest::addRow("1-2-5: 6.4 -> 10") << 6.4 << oneTwoFive << 10.0;
+    QTest::addRow("1-2-5: 100 exactly") << 100.0 << oneTwoFive << 100.0;
+    QTest::addRow("1-2-5: 101 -> 200") << 101.0 << oneTwoFive << 200.0;
+    QTest::addRow("1-2-5: 250 -> 500") << 250.0 << oneTwoFive << 500.0;
+    QTest::addRow("1-2-5: 0.3 / 3 is 0.1") << 0.3 / 3.0 << oneTwoFive << 0.1;
+    QTest::addRow("1-2-2.5-5: 2.4 -> 2.5") << 2.4 << withHalves << 2.5;
+    QTest::addRow("1-2-2.5-5: 250 exactly") << 250.0 << withHalves << 250.0;
+    QTest::addRow("1-2-2.5-5: 0.26 -> 0.5") << 0.26 << withHalves << 0.5;
+    QTest::addRow("1-2-2.5-5: 5.33 -> 10") << 32.0 / 6.0 << withHalves << 10.0;
+    QTest::addRow("1-2-2.5-5: 1.5 -> 2") << 1.5 << withHalves << 2.0;
+}
+
+void TestTimeAxis::niceStep_smallestRoundStepAtLeast()
+{
+    QFETCH(double, minStep);
+    QFETCH(TimeAxis::StepSeries, series);
+    QFETCH(double, expected);
+    const double step = TimeAxis::niceStep(minStep, series);
+    QVERIFY2(qFuzzyCompare(step, expected), qPrintable(QString::number(step, 'g', 17)));
+    QVERIFY(step >= minStep * (1.0 - 1e-9));
+}
+
+void TestTimeAxis::niceStep_garbage_givesOne_data()
+{
+    QTest::addColumn<double>("minStep");
+    QTest::addRow("zero") << 0.0;
+    QTest::addRow("negative") << -3.0;
+    QTest::addRow("NaN") << std::nan("");
+    QTest::addRow("infinite") << std::numeric_limits<double>::infinity();
+}
+
+void TestTimeAxis::niceStep_garbage_givesOne()
+{
+    QFETCH(double, minStep);
+    QCOMPARE(TimeAxis::niceStep(minStep, TimeAxis::StepSeries::OneTwoFive), 1.0);
+    QCOMPARE(TimeAxis::niceStep(minStep, TimeAxis::StepSeries::OneTwoTwoHalfFive), 1.0);
+    QCOMPARE(TimeAxis::timeStep(minStep), 1.0);
+}
+
+void TestTimeAxis::timeStep_clockStepsAboveASecond_data()
+{
+    QTest::addColumn<double>("minimum");
+    QTest::addColumn<double>("expected");
+    QTest::addRow("0.3 ms -> 0.5 ms") << 0.3 << 0.5;
+    QTest::addRow("0.001 ms exactly") << 0.001 << 0.001;
+    QTest::addRow("80 ms -> 100 ms") << 80.0 << 100.0;
+    QTest::addRow("100 ms exactly") << 100.0 << 100.0;
+    QTest::addRow("101 ms -> 200 ms") << 101.0 << 200.0;
+    QTest::addRow("250 ms -> 500 ms") << 250.0 << 500.0;
+    QTest::addRow("999 ms -> 1 s") << 999.0 << 1000.0;
+    QTest::addRow("1.2 s -> 2 s") << 1200.0 << 2000.0;
+    QTest::addRow("7 s -> 10 s") << 7000.0 << 10'000.0;
+    QTest::addRow("12 s -> 15 s") << 12'000.0 << 15'000.0;
+    QTest::addRow("40 s -> 1 min") << 40'000.0 << 60'000.0;
+    QTest::addRow("100 s -> 2 min") << 100'000.0 << 120'000.0;
+    QTest::addRow("50 min -> 1 h") << 3'000'000.0 << 3'600'000.0;
+    QTest::addRow("4 h -> 6 h") << 14'400'000.0 << 21'600'000.0;
+    QTest::addRow("30 h -> 2 days") << 108'000'000.0 << 172'800'000.0;
+    QTest::addRow("garbage -> 1 ms") << -3.0 << 1.0;
+}
+
+void TestTimeAxis::timeStep_clockStepsAboveASecond()
+{
+    QFETCH(double, minimum);
+    QFETCH(double, expected);
+    QCOMPARE(TimeAxis::timeStep(minimum), expected);
+}
 
 void TestTimeAxis::unitFor_picksLargestReadableUnit_data()
 {

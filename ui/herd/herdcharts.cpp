@@ -1,0 +1,349 @@
+#include "ui/herd/herdcharts.h"
+
+#include "ui/widgets/outcomestyle.h"
+#include "ui/widgets/timeaxis.h"
+
+#include <QAreaSeries>
+#include <QChart>
+#include <QChartView>
+#include <QCheckBox>
+#include <QComboBox>
+#include <QEvent>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineSeries>
+#include <QLogValueAxis>
+#include <QPalette>
+#include <QSignalBlocker>
+#include <QValueAxis>
+#include <QVBoxLayout>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace RetryLab::Ui {
+
+using namespace RetryLab::Core;
+
+namespace {
+
+// One colour per strategy, by HerdStrategy::index(), so a strategy keeps its
+// colour in every chart and in the list. HerdCharts::strategyColor() adjusts
+// it to the palette's base colour.
+QColor baseStrategyColor(const HerdStrategy &strategy)
+{
+    static const QList<QColor> palette{
+        QColor(0x6b, 0x6b, 0x6b), // none
+        QColor(0x2c, 0x7f, 0xb8), // google
+        QColor(0x7f, 0xcd, 0xbb), // iam
+        QColor(0xd7, 0x30, 0x27), // exponential
+        QColor(0x1a, 0x98, 0x50), // full jitter
+        QColor(0xfd, 0xae, 0x61), // equal jitter
+        QColor(0x76, 0x2a, 0x83), // decorrelated
+        QColor(0xe7, 0x29, 0x8a), // proportional
+        QColor(0x8c, 0x51, 0x0a), // constant
+        QColor(0x35, 0x97, 0x8f), // linear
+        QColor(0x3a, 0x3a, 0x3a), // immediate
+    };
+    return palette.value(strategy.index() % palette.size());
+}
+
+void clearChart(QChart *chart)
+{
+    chart->removeAllSeries();
+    const auto axes = chart->axes();
+    for (QAbstractAxis *axis : axes) {
+        chart->removeAxis(axis);
+        delete axis;
+    }
+}
+
+QChartView *makeChartView(const QString &title, const QString &objectName, QWidget *parent)
+{
+    auto *chart = new QChart;
+    chart->setTitle(title);
+    chart->legend()->setAlignment(Qt::AlignBottom);
+    chart->setMargins(QMargins(4, 4, 4, 4));
+    auto *view = new QChartView(chart, parent);
+    view->setObjectName(objectName);
+    view->setRenderHint(QPainter::Antialiasing);
+    view->setRubberBand(QChartView::RectangleRubberBand);
+    view->setToolTip(HerdCharts::tr("Drag to zoom in, right-click to zoom out."));
+    view->setMinimumSize(320, 240);
+    return view;
+}
+
+// A y axis from 0 (or, logarithmic, from just below the smallest value) to just above the largest.
+QAbstractAxis *valueAxis(double lo, double hi, bool logarithmic, const QString &title)
+{
+    if (logarithmic && lo > 0.0) {
+        auto *axis = new QLogValueAxis;
+        axis->setBase(10.0);
+        axis->setLabelFormat(QStringLiteral("%g"));
+        axis->setRange(lo / 1.5, hi * 1.5);
+        axis->setMinorTickCount(-1);
+        axis->setTitleText(title);
+        return axis;
+    }
+    auto *axis = new QValueAxis;
+    axis->setRange(0.0, hi > 0.0 ? hi * 1.05 : 1.0);
+    axis->applyNiceNumbers();
+    // Whole numbers once the values are large enough; "%g" would switch to 1e+04.
+    axis->setLabelFormat(axis->max() >= 10.0 ? QStringLiteral("%.0f") : QStringLiteral("%.1f"));
+    axis->setTitleText(title);
+    return axis;
+}
+
+} // namespace
+
+HerdCharts::HerdCharts(QWidget *parent) : QWidget(parent)
+{
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+
+    auto *options = new QHBoxLayout;
+    m_logScale = new QCheckBox(tr("Logarithmic scale"), this);
+    m_logScale->setObjectName(QStringLiteral("logScaleCheck"));
+    options->addWidget(m_logScale);
+    options->addStretch(1);
+    options->addWidget(new QLabel(tr("Load over time for"), this));
+    m_loadClients = new QComboBox(this);
+    m_loadClients->setObjectName(QStringLiteral("loadClientsCombo"));
+    m_loadClients->setEnabled(false);
+    m_loadClients->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    options->addWidget(m_loadClients);
+    layout->addLayout(options);
+
+    auto *top = new QHBoxLayout;
+    m_callsView = makeChartView(tr("Calls vs clients"), QStringLiteral("callsChartView"), this);
+    m_completionView = makeChartView(tr("Completion time vs clients"), QStringLiteral("completionChartView"), this);
+    // The names would be elided in these narrow charts; the load chart's legend and
+    // the coloured strategy list name every line instead.
+    m_callsView->chart()->legend()->hide();
+    m_completionView->chart()->legend()->hide();
+    top->addWidget(m_callsView);
+    top->addWidget(m_completionView);
+    layout->addLayout(top, 1);
+    m_loadView = makeChartView(tr("Server load over time"), QStringLiteral("loadChartView"), this);
+    layout->addWidget(m_loadView, 1);
+
+    connect(m_logScale, &QCheckBox::toggled, this, &HerdCharts::plotGrid);
+    connect(m_loadClients, &QComboBox::currentIndexChanged, this, &HerdCharts::plotLoad);
+    applyPalette();
+}
+
+void HerdCharts::setReport(HerdReport report)
+{
+    m_report = std::move(report);
+    const int previous = m_loadClients->currentData().toInt();
+    {
+        const QSignalBlocker block(m_loadClients);
+        m_loadClients->clear();
+        for (int n : m_report.parameters.clientCounts)
+            m_loadClients->addItem(tr("%n client(s)", nullptr, n), n);
+        const int keep = m_loadClients->findData(previous);
+        m_loadClients->setCurrentIndex(keep >= 0 ? keep : m_loadClients->count() - 1);
+    }
+    m_loadClients->setEnabled(m_loadClients->count() > 0);
+    plotGrid();
+    plotLoad();
+}
+
+QColor HerdCharts::strategyColor(const HerdStrategy &strategy, const QPalette &pal)
+{
+    return readableOn(baseStrategyColor(strategy), pal.color(QPalette::Base));
+}
+
+void HerdCharts::changeEvent(QEvent *event)
+{
+    QWidget::changeEvent(event);
+    if (event->type() == QEvent::PaletteChange && m_loadView) {
+        applyPalette();
+        plotGrid();
+        plotLoad();
+    }
+}
+
+// Charts keep their own colours unless told: give them the palette's, so that a
+// dark desktop gets dark charts with readable text and lines.
+void HerdCharts::applyPalette()
+{
+    const QPalette pal = palette();
+    const bool dark = isDarkPalette(pal);
+    const QColor text = pal.color(QPalette::WindowText);
+    for (QChartView *view : {m_callsView, m_completionView, m_loadView}) {
+        QChart *chart = view->chart();
+        chart->setTheme(dark ? QChart::ChartThemeDark : QChart::ChartThemeLight);
+        chart->setBackgroundBrush(pal.color(QPalette::Base));
+        chart->setBackgroundPen(QPen(pal.color(QPalette::Mid)));
+        chart->setTitleBrush(text);
+        chart->legend()->setLabelColor(text);
+        view->setBackgroundBrush(pal.color(QPalette::Window));
+    }
+}
+
+void HerdCharts::styleAxes(QChart *chart) const
+{
+    const QPalette pal = palette();
+    const QColor text = pal.color(QPalette::WindowText);
+    QColor grid = pal.color(QPalette::Mid);
+    grid.setAlpha(110);
+    for (QAbstractAxis *axis : chart->axes()) {
+        axis->setLabelsBrush(text);
+        axis->setTitleBrush(text);
+        axis->setGridLineColor(grid);
+        axis->setLinePenColor(pal.color(QPalette::Mid));
+    }
+}
+
+void HerdCharts::plotGrid()
+{
+    const HerdParameters &p = m_report.parameters;
+    const bool logarithmic = m_logScale->isChecked();
+    struct Plot
+    {
+        QChartView *view;
+        QString yTitle;
+        double (*value)(const HerdCellResult &);
+    };
+    const Plot plots[] = {
+        {m_callsView, tr("calls (mean per run)"), [](const HerdCellResult &c) { return c.calls.mean; }},
+        {m_completionView, tr("completion time (s)"),
+            [](const HerdCellResult &c) { return c.completionMs.mean / 1000.0; }},
+    };
+    for (const Plot &plot : plots) {
+        QChart *chart = plot.view->chart();
+        clearChart(chart);
+        if (m_report.cells.isEmpty())
+            continue;
+        double lo = std::numeric_limits<double>::infinity();
+        double hi = 0.0;
+        QList<QLineSeries *> lines;
+        for (const HerdStrategy &s : p.strategies) {
+            auto *series = new QLineSeries;
+            series->setName(s.title());
+            QPen pen(strategyColor(s, palette()));
+            pen.setWidthF(2.0);
+            series->setPen(pen);
+            series->setPointsVisible(p.clientCounts.size() < 40);
+            QList<QPointF> points;
+            for (int n : p.clientCounts) {
+                if (const HerdCellResult *cell = m_report.find(n, s)) {
+                    const double v = plot.value(*cell);
+                    points.append(QPointF(n, v));
+                    hi = std::max(hi, v);
+                    if (v > 0.0)
+                        lo = std::min(lo, v);
+                }
+            }
+            series->replace(points);
+            chart->addSeries(series);
+            lines.append(series);
+        }
+        auto *x = new QValueAxis;
+        x->setTitleText(tr("clients"));
+        x->setLabelFormat(QStringLiteral("%d"));
+        const int first = p.clientCounts.first();
+        const int last = p.clientCounts.last();
+        x->setRange(first, std::max(last, first + 1));
+        x->applyNiceNumbers();
+        QAbstractAxis *y = valueAxis(std::isfinite(lo) ? lo : 0.0, hi, logarithmic, plot.yTitle);
+        chart->addAxis(x, Qt::AlignBottom);
+        chart->addAxis(y, Qt::AlignLeft);
+        styleAxes(chart);
+        for (QLineSeries *series : lines) {
+            series->attachAxis(x);
+            series->attachAxis(y);
+        }
+    }
+}
+
+void HerdCharts::plotLoad()
+{
+    QChart *chart = m_loadView->chart();
+    clearChart(chart);
+    const int clients = m_loadClients->currentData().toInt();
+    const HerdParameters &p = m_report.parameters;
+    if (m_report.cells.isEmpty() || clients <= 0) {
+        chart->setTitle(tr("Server load over time"));
+        return;
+    }
+    chart->setTitle(tr("Server load over time, %n client(s) (mean of %1 runs)", nullptr, clients).arg(p.runs));
+
+    double hi = 0.0;
+    double end = 0.0;
+    QList<QLineSeries *> lines;
+    for (const HerdStrategy &s : p.strategies) {
+        const HerdCellResult *cell = m_report.find(clients, s);
+        if (!cell)
+            continue;
+        auto *series = new QLineSeries;
+        series->setName(s.title());
+        QPen pen(strategyColor(s, palette()));
+        pen.setWidthF(1.5);
+        series->setPen(pen);
+        QList<QPointF> points;
+        points.reserve(cell->meanLoadPerBin.size() + 1);
+        const double perSecond = 1000.0 / cell->binMs;
+        for (qsizetype i = 0; i < cell->meanLoadPerBin.size(); ++i) {
+            // Each bin's rate is drawn at the bin's middle.
+            const double t = (static_cast<double>(i) + 0.5) * cell->binMs / 1000.0;
+            const double rate = cell->meanLoadPerBin[i] * perSecond;
+            points.append(QPointF(t, rate));
+            hi = std::max(hi, rate);
+        }
+        end = std::max(end, static_cast<double>(cell->meanLoadPerBin.size()) * cell->binMs / 1000.0);
+        series->replace(points);
+        lines.append(series);
+    }
+
+    QAbstractSeries *outage = nullptr;
+    const bool dark = isDarkPalette(palette());
+    if (p.model == HerdModel::Outage && hi > 0.0) {
+        // The outage as a shaded band behind the curves.
+        // An area series does not own its boundary line, so the band parents it.
+        auto *band = new QAreaSeries;
+        auto *upper = new QLineSeries(band);
+        upper->append(p.outageStartMs / 1000.0, hi * 1.05);
+        upper->append(p.outageEndMs / 1000.0, hi * 1.05);
+        band->setUpperSeries(upper);
+        band->setName(tr("outage"));
+        QColor outageColor = readableOn(QColor(220, 50, 47), palette().color(QPalette::Base));
+        outageColor.setAlpha(dark ? 70 : 40);
+        band->setColor(outageColor);
+        outageColor.setAlpha(dark ? 150 : 90);
+        band->setBorderColor(outageColor);
+        chart->addSeries(band);
+        outage = band;
+        end = std::max(end, p.outageEndMs / 1000.0);
+    }
+    for (QLineSeries *series : lines)
+        chart->addSeries(series);
+
+    // The axis ends where the data ends; ticks fall on round values from 0. 1-2-5,
+    // because the labels below have no room for the second decimal of 2.5.
+    auto *x = new QValueAxis;
+    x->setTitleText(tr("virtual time (s)"));
+    const double span = end > 0.0 ? end : 1.0;
+    const double step = TimeAxis::niceStep(span / 8.0, TimeAxis::StepSeries::OneTwoFive);
+    x->setRange(0.0, span);
+    x->setTickType(QValueAxis::TicksDynamic);
+    x->setTickAnchor(0.0);
+    x->setTickInterval(step);
+    x->setLabelFormat(step >= 1.0 ? QStringLiteral("%.0f") : QStringLiteral("%.2g"));
+    QAbstractAxis *y = valueAxis(0.0, hi, false, tr("calls per second"));
+    chart->addAxis(x, Qt::AlignBottom);
+    chart->addAxis(y, Qt::AlignLeft);
+    styleAxes(chart);
+    if (outage) {
+        outage->attachAxis(x);
+        outage->attachAxis(y);
+    }
+    for (QLineSeries *series : lines) {
+        series->attachAxis(x);
+        series->attachAxis(y);
+    }
+}
+
+} // namespace RetryLab::Ui
