@@ -3,6 +3,7 @@
 #include "core/executor/attemptobserver.h"
 #include "core/executor/managerpool.h"
 #include "core/executor/redirectstep.h"
+#include "core/executor/requestcheck.h"
 #include "core/executor/retryplanner.h"
 #include "core/http/redactor.h"
 #include "core/http/retryheaders.h"
@@ -230,38 +231,16 @@ quint64 RetryExecutor::submit(const RequestSpec &spec)
     request->submittedNs = nowNs();
     request->plan = RetryPlanner::initialState(spec);
 
-    QString problem;
-    const QString scheme = spec.url.scheme().toLower();
-    if (!spec.url.isValid() || spec.url.host().isEmpty()) {
-        problem
-            = tr("the URL \"%1\" is not valid: %2")
-                  .arg(spec.url.toString(), spec.url.errorString().isEmpty() ? tr("no host") : spec.url.errorString());
-        // QUrl quotes the whole input in its error, and the reason ends up in
-        // logs and exports: mask the password wherever it shows.
-        const QString password = spec.url.password(QUrl::FullyDecoded);
-        if (!password.isEmpty()) {
-            problem.replace(password, QString::fromLatin1(Redactor::mask()));
-            problem.replace(spec.url.password(QUrl::FullyEncoded), QString::fromLatin1(Redactor::mask()));
-        }
-        problem = Redactor().text(problem);
-    } else if (scheme != QLatin1String("http") && scheme != QLatin1String("https")) {
-        problem = tr("only http and https URLs can be sent (got \"%1\")").arg(scheme);
-    } else if (spec.method.trimmed().isEmpty() || spec.method.contains(' ')) {
-        problem = tr("\"%1\" is not an HTTP method").arg(QString::fromLatin1(spec.method));
-    } else if (spec.attemptTimeoutMs
-        && !(*spec.attemptTimeoutMs >= 0.0 && *spec.attemptTimeoutMs <= PolicyLimits::maxDeadlineMs)) {
-        problem
-            = tr("the per-attempt timeout must lie between 0 and %1 ms").arg(PolicyLimits::maxDeadlineMs, 0, 'f', 0);
-    } else if (!m_policyProblem.isEmpty()) {
-        problem = tr("the policy is not usable: %1").arg(m_policyProblem);
-    }
+    Result<void> check = checkRequest(spec);
+    if (check && !m_policyProblem.isEmpty())
+        check = Result<void>::failure(tr("the policy is not usable: %1").arg(m_policyProblem));
 
     m_requests.insert(id, request);
-    if (!problem.isEmpty()) {
+    if (!check) {
         // Report after submit() returns, so the caller knows the id first.
         QMetaObject::invokeMethod(
             this,
-            [this, id, problem] {
+            [this, id, problem = check.error()] {
                 if (const RequestPtr r = find(id))
                     finishRequest(r, RequestOutcome::InvalidRequest, problem);
             },
