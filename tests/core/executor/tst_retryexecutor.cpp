@@ -414,7 +414,9 @@ void TestRetryExecutor::connectionFaults_areRetried()
     QFETCH(QString, instruction);
     QFETCH(QString, cause);
 
-    auto [executor, c] = underTest(fastPolicy(4, 10));
+    RetryExecutor executor;
+    executor.setPolicy(fastPolicy(4, 10));
+    Collector c(&executor);
     QString error;
     const QString testId = m_server.createTest({instruction, QStringLiteral("return-200")}, &error);
     QVERIFY2(!testId.isEmpty(), qPrintable(error));
@@ -555,7 +557,9 @@ void TestRetryExecutor::deadline_neverSleepsIntoCertainFailure()
 
 void TestRetryExecutor::retryAfter_isHonoured()
 {
-    auto [executor, c] = underTest(fastPolicy(3, 5));
+    RetryExecutor executor;
+    executor.setPolicy(fastPolicy(3, 5));
+    Collector c(&executor);
     QString error;
     const QString testId
         = m_server.createTest({QStringLiteral("return-429-after-1s"), QStringLiteral("return-200")}, &error);
@@ -1231,7 +1235,9 @@ void TestRetryExecutor::budget_awsTimeoutRetries_costMore()
 
 void TestRetryExecutor::readModifyWrite_412_restartsTheWholeSequence()
 {
-    auto [executor, c] = underTest(fastPolicy(6, 5));
+    RetryExecutor executor;
+    executor.setPolicy(fastPolicy(6, 5));
+    Collector c(&executor);
     QString error;
     // The first write is refused with 412 by script; everything else reaches /occ.
     const QString testId = m_server.createTest(
@@ -1606,7 +1612,9 @@ void TestRetryExecutor::presets_eachFaultMode_exactAttemptCounts()
     else
         retried = rules.networkActions.value(NetworkFaultClass::ConnectionReset) != FaultAction::GiveUp;
 
-    auto [executor, c] = underTest(policy);
+    RetryExecutor executor;
+    executor.setPolicy(policy);
+    Collector c(&executor);
     const QString testId = m_server.createTest({instruction, QStringLiteral("return-200")});
     RequestSpec spec = getSpec(url(QStringLiteral("/status/200")));
     spec.headers.append({QByteArray("X-Retry-Test-Id"), testId.toLatin1()});
@@ -1640,7 +1648,9 @@ void TestRetryExecutor::presets_persistentFault_endAtTheirLimit()
 {
     QFETCH(QString, preset);
     const BackoffPolicy policy = scaled(*Presets::find(preset), 0.005);
-    auto [executor, c] = underTest(policy);
+    RetryExecutor executor;
+    executor.setPolicy(policy);
+    Collector c(&executor);
     const QString testId = m_server.createTest({QStringLiteral("return-503*1000")});
     RequestSpec spec = getSpec(url(QStringLiteral("/status/200")));
     spec.headers.append({QByteArray("X-Retry-Test-Id"), testId.toLatin1()});
