@@ -1,20 +1,22 @@
 #include "core/executor/retryexecutor.h"
 
+#include "core/executor/attemptobserver.h"
+#include "core/executor/managerpool.h"
+#include "core/executor/redirectstep.h"
+#include "core/executor/requestcheck.h"
+#include "core/executor/retryplanner.h"
 #include "core/http/redactor.h"
 #include "core/http/retryheaders.h"
-#include "core/policy/backoff.h"
 #include "core/policy/retrybudget.h"
 #include "core/util/clock.h"
 #include "core/util/randomsource.h"
 
 #include <QCoreApplication>
-#include <QJsonDocument>
-#include <QJsonObject>
 #include <QLoggingCategory>
 #include <QNetworkAccessManager>
-#include <QNetworkProxy>
 #include <QNetworkReply>
 #include <QNetworkRequest>
+#include <QPointer>
 #include <QTimer>
 #include <QTimerEvent>
 
@@ -28,13 +30,8 @@ namespace RetryLab::Core {
 
 namespace {
 
-// Qt opens at most this many HTTP/1.1 connections per host per manager; more
-// requests wait inside the manager where nobody can see or time them.
-constexpr int connectionsPerManager = 6;
 // Enough of the body to find {"status":"ABORTED"}, read a resource, or show it.
 constexpr qint64 bodyKeepBytes = 64 * 1024;
-// Redirects followed within one attempt; browsers allow about 20, curl 50.
-constexpr int maxRedirects = 10;
 
 std::chrono::milliseconds toTimerMs(double ms)
 {
@@ -69,35 +66,6 @@ QString firstPolicyError(const BackoffPolicy &policy)
     return {};
 }
 
-QString hostKey(const QUrl &url)
-{
-    const int port = url.port(url.scheme() == QLatin1String("https") ? 443 : 80);
-    return url.host() + QLatin1Char(':') + QString::number(port);
-}
-
-// Appended to the reason of an attempt that met redirects, so that the log
-// and the exports say where the answer came from and what was left out.
-QString describeRedirects(const QList<RedirectHop> &hops)
-{
-    const Redactor redactor;
-    QString text;
-    const auto followed = std::count_if(hops.cbegin(), hops.cend(), [](const RedirectHop &h) { return h.followed; });
-    if (followed > 0)
-        text += RetryExecutor::tr("; followed %n redirect(s)", nullptr, int(followed));
-    for (const RedirectHop &hop : hops) {
-        const QString to = redactor.urlString(hop.to);
-        if (!hop.followed) {
-            text += RetryExecutor::tr("; the %1 redirect to %2 was not followed: %3").arg(hop.status).arg(to, hop.note);
-        } else if (!hop.droppedHeaders.isEmpty()) {
-            QStringList names;
-            for (const QByteArray &name : hop.droppedHeaders)
-                names.append(QString::fromLatin1(name));
-            text += RetryExecutor::tr("; %1 not sent to %2 (another origin)").arg(names.join(QStringLiteral(", ")), to);
-        }
-    }
-    return text;
-}
-
 } // namespace
 
 struct RetryExecutor::Request
@@ -115,10 +83,7 @@ struct RetryExecutor::Request
     Phase phase = Phase::Queued;
 
     int attemptIndex = 0; ///< index of the next attempt
-    int failures = 0; ///< failed tries so far (each leads to a retry or to giving up)
-    qint64 retryIndex = 0; ///< n of the next backoff delay
-    double previousDelayMs = -1.0;
-    bool usedImmediateRetry = false;
+    RetryPlanner::State plan; ///< what the decisions between attempts depend on
     double lastRetryCost = 0.0;
     bool retryPaid = false; ///< lastRetryCost bought a retry that has not gone out yet
     bool breakerTrial = false;
@@ -130,17 +95,7 @@ struct RetryExecutor::Request
     double plannedDelayMs = 0.0;
     double actualDelayMs = 0.0;
 
-    // Read-modify-write state.
-    QString step;
-    int sequenceRound = 0;
-    QByteArray etag;
-    qint64 readValue = 0;
-
-    // The hop in flight: the attempt's own request, or where a redirect led.
-    QUrl hopUrl;
-    QByteArray hopMethod;
-    QByteArray hopBody;
-    HeaderList hopHeaders;
+    HopRequest hop; ///< the request in flight: the attempt's own, or where a redirect led
 
     QPointer<QNetworkReply> reply;
     QStringList tlsErrors; ///< of the attempt in flight
@@ -158,13 +113,14 @@ struct RetryExecutor::Request
 
 RetryExecutor::RetryExecutor(QNetworkAccessManager *manager, QObject *parent)
     : QObject(parent), m_ownClock(std::make_unique<SteadyClock>()), m_random(std::make_unique<RandomSource>()),
-      m_budget(std::make_unique<RetryBudget>()), m_sharedManager(manager)
+      m_budget(std::make_unique<RetryBudget>())
 {
     qRegisterMetaType<AttemptRecord>();
     qRegisterMetaType<RequestResult>();
     qRegisterMetaType<CircuitBreaker::State>();
-    if (!manager) {
-        m_sharedManager = new QNetworkAccessManager(this);
+    QNetworkAccessManager *shared = manager;
+    if (!shared) {
+        shared = new QNetworkAccessManager(this);
     } else {
         // Not owned (see the constructor's comment): when it goes first, its
         // replies go with it, and the attempts on them must end here.
@@ -172,7 +128,7 @@ RetryExecutor::RetryExecutor(QNetworkAccessManager *manager, QObject *parent)
     }
     // The injected manager is used as it is configured; the executor frees
     // its replies itself either way.
-    m_managers.append(m_sharedManager);
+    m_managers = std::make_unique<ManagerPool>(shared, this);
     m_policyProblem = firstPolicyError(m_policy);
     static std::atomic<quint64> executors{0};
     m_instanceToken = QByteArray::number(QCoreApplication::applicationPid()) + '.' + QByteArray::number(++executors);
@@ -273,40 +229,18 @@ quint64 RetryExecutor::submit(const RequestSpec &spec)
     request->spec = spec;
     request->host = hostKey(spec.url);
     request->submittedNs = nowNs();
-    request->step = spec.kind == RequestSpec::Kind::ReadModifyWrite ? QStringLiteral("read") : QString();
+    request->plan = RetryPlanner::initialState(spec);
 
-    QString problem;
-    const QString scheme = spec.url.scheme().toLower();
-    if (!spec.url.isValid() || spec.url.host().isEmpty()) {
-        problem
-            = tr("the URL \"%1\" is not valid: %2")
-                  .arg(spec.url.toString(), spec.url.errorString().isEmpty() ? tr("no host") : spec.url.errorString());
-        // QUrl quotes the whole input in its error, and the reason ends up in
-        // logs and exports: mask the password wherever it shows.
-        const QString password = spec.url.password(QUrl::FullyDecoded);
-        if (!password.isEmpty()) {
-            problem.replace(password, QString::fromLatin1(Redactor::mask()));
-            problem.replace(spec.url.password(QUrl::FullyEncoded), QString::fromLatin1(Redactor::mask()));
-        }
-        problem = Redactor().text(problem);
-    } else if (scheme != QLatin1String("http") && scheme != QLatin1String("https")) {
-        problem = tr("only http and https URLs can be sent (got \"%1\")").arg(scheme);
-    } else if (spec.method.trimmed().isEmpty() || spec.method.contains(' ')) {
-        problem = tr("\"%1\" is not an HTTP method").arg(QString::fromLatin1(spec.method));
-    } else if (spec.attemptTimeoutMs
-        && !(*spec.attemptTimeoutMs >= 0.0 && *spec.attemptTimeoutMs <= PolicyLimits::maxDeadlineMs)) {
-        problem
-            = tr("the per-attempt timeout must lie between 0 and %1 ms").arg(PolicyLimits::maxDeadlineMs, 0, 'f', 0);
-    } else if (!m_policyProblem.isEmpty()) {
-        problem = tr("the policy is not usable: %1").arg(m_policyProblem);
-    }
+    Result<void> check = checkRequest(spec);
+    if (check && !m_policyProblem.isEmpty())
+        check = Result<void>::failure(tr("the policy is not usable: %1").arg(m_policyProblem));
 
     m_requests.insert(id, request);
-    if (!problem.isEmpty()) {
+    if (!check) {
         // Report after submit() returns, so the caller knows the id first.
         QMetaObject::invokeMethod(
             this,
-            [this, id, problem] {
+            [this, id, problem = check.error()] {
                 if (const RequestPtr r = find(id))
                     finishRequest(r, RequestOutcome::InvalidRequest, problem);
             },
@@ -337,36 +271,6 @@ void RetryExecutor::dispatchQueued()
         if (request && request->phase == Request::Phase::Queued)
             startAttempt(request);
     }
-}
-
-QNetworkAccessManager *RetryExecutor::pickManager()
-{
-    m_managers.removeIf([](const QPointer<QNetworkAccessManager> &m) { return m.isNull(); });
-    QNetworkAccessManager *best = nullptr;
-    int bestLoad = std::numeric_limits<int>::max();
-    for (QNetworkAccessManager *manager : std::as_const(m_managers)) {
-        const int load = m_managerLoad.value(manager);
-        if (load < bestLoad) {
-            best = manager;
-            bestLoad = load;
-        }
-    }
-    if (bestLoad >= connectionsPerManager) {
-        // Every manager has all its connections busy: add one rather than let
-        // the attempt wait invisibly inside Qt.
-        // It copies what can be copied of the shared manager's configuration;
-        // cookie jars, caches and proxy factories belong to one manager only.
-        auto *extra = new QNetworkAccessManager(this);
-        if (m_sharedManager) {
-            extra->setProxy(m_sharedManager->proxy());
-            extra->setRedirectPolicy(m_sharedManager->redirectPolicy());
-            extra->setTransferTimeout(m_sharedManager->transferTimeout());
-            extra->setStrictTransportSecurityEnabled(m_sharedManager->isStrictTransportSecurityEnabled());
-        }
-        m_managers.append(extra);
-        best = extra;
-    }
-    return best;
 }
 
 CircuitBreaker &RetryExecutor::breakerFor(const QString &host)
@@ -447,78 +351,58 @@ void RetryExecutor::startAttempt(const RequestPtr &r)
             startRequestTimer(*r, r->deadlineTimer, deadlineMs);
     }
 
-    // Build this attempt's request.
-    const bool rmw = r->spec.kind == RequestSpec::Kind::ReadModifyWrite;
-    QByteArray method = r->spec.method.trimmed().toUpper();
-    QByteArray body = r->spec.body;
-    HeaderList headers = r->spec.headers;
-    if (rmw && r->step == QLatin1String("read")) {
-        method = "GET";
-        body.clear();
-    } else if (rmw) {
-        method = "PUT";
-        body = QJsonDocument(QJsonObject{{QStringLiteral("value"), r->readValue + r->spec.increment}})
-                   .toJson(QJsonDocument::Compact);
-        headers.removeIf([](const auto &h) { return h.first.compare("If-Match", Qt::CaseInsensitive) == 0; });
-        headers.append({QByteArray("If-Match"), r->etag});
-        headers.append({QByteArray("Content-Type"), QByteArray("application/json")});
-    }
-
+    HopRequest hop = RetryPlanner::attemptRequest(r->spec, r->plan);
     if (m_attemptHeaders) {
-        headers.removeIf([](const auto &h) {
+        hop.headers.removeIf([](const auto &h) {
             return h.first.compare(RetryHeaders::requestId, Qt::CaseInsensitive) == 0
                 || h.first.compare(RetryHeaders::attempt, Qt::CaseInsensitive) == 0;
         });
-        headers.append({QByteArray(RetryHeaders::requestId), m_instanceToken + '-' + QByteArray::number(r->id)});
-        headers.append({QByteArray(RetryHeaders::attempt), QByteArray::number(r->attemptIndex + 1)});
+        hop.headers.append({QByteArray(RetryHeaders::requestId), m_instanceToken + '-' + QByteArray::number(r->id)});
+        hop.headers.append({QByteArray(RetryHeaders::attempt), QByteArray::number(r->attemptIndex + 1)});
     }
 
     AttemptRecord &record = r->current;
     record = AttemptRecord{};
     record.requestId = r->id;
     record.attemptIndex = r->attemptIndex;
-    record.step = r->step;
-    record.sequenceRound = r->sequenceRound;
-    record.method = method;
+    record.step = r->plan.step;
+    record.sequenceRound = r->plan.sequenceRound;
+    record.method = hop.method;
     record.url = r->spec.url;
-    record.requestHeaders = headers;
+    record.requestHeaders = hop.headers;
     record.queuedNs = now - r->queuedSinceNs;
     record.startNs = now;
     record.startWall = m_ownClock->wallTime();
     record.plannedDelayMs = r->attemptIndex == 0 ? 0.0 : r->plannedDelayMs;
     record.actualDelayMs = r->attemptIndex == 0 ? 0.0 : r->actualDelayMs;
 
-    r->hopUrl = r->spec.url;
-    r->hopMethod = method;
-    r->hopBody = body;
-    r->hopHeaders = headers;
-    r->manager = pickManager();
+    r->hop = hop;
+    r->manager = m_managers->acquire();
     sendHop(r);
     r->phase = Request::Phase::InFlight;
     ++m_inFlight;
-    ++m_managerLoad[r->manager];
 
     const double timeoutMs = r->spec.attemptTimeoutMs.value_or(r->policy.attemptTimeoutMs);
     if (timeoutMs > 0.0)
         startRequestTimer(*r, r->attemptTimer, timeoutMs);
 
-    qCDebug(lcExecutor).noquote() << "request" << r->id << "attempt" << r->attemptIndex + 1 << method
+    qCDebug(lcExecutor).noquote() << "request" << r->id << "attempt" << r->attemptIndex + 1 << hop.method
                                   << r->spec.url.toDisplayString(QUrl::RemoveUserInfo | QUrl::RemoveQuery);
     Q_EMIT attemptStarted(r->id, record.attemptIndex);
 }
 
 void RetryExecutor::sendHop(const RequestPtr &r)
 {
-    QNetworkRequest request(r->hopUrl);
+    QNetworkRequest request(r->hop.url);
     request.setAttribute(QNetworkRequest::CacheLoadControlAttribute, QNetworkRequest::AlwaysNetwork);
     request.setAttribute(QNetworkRequest::CacheSaveControlAttribute, false);
     request.setAttribute(QNetworkRequest::Http2AllowedAttribute, false);
     // Redirects are followed in followRedirect(), whatever the manager says:
     // each 3xx is recorded, and credentials never travel to another origin.
     request.setAttribute(QNetworkRequest::RedirectPolicyAttribute, QNetworkRequest::ManualRedirectPolicy);
-    for (const auto &[name, value] : std::as_const(r->hopHeaders))
+    for (const auto &[name, value] : std::as_const(r->hop.headers))
         request.setRawHeader(name, value);
-    const QByteArray &body = r->hopBody;
+    const QByteArray &body = r->hop.body;
     if (!body.isEmpty() && !request.hasRawHeader("Content-Type")) {
         const QByteArray trimmed = body.trimmed();
         const bool json = trimmed.startsWith('{') || trimmed.startsWith('[');
@@ -531,8 +415,8 @@ void RetryExecutor::sendHop(const RequestPtr &r)
     r->tlsErrors.clear();
 
     // Without a body no upload device is made: Qt emits requestSent only then.
-    QNetworkReply *reply = body.isEmpty() ? r->manager->sendCustomRequest(request, r->hopMethod)
-                                          : r->manager->sendCustomRequest(request, r->hopMethod, body);
+    QNetworkReply *reply = body.isEmpty() ? r->manager->sendCustomRequest(request, r->hop.method)
+                                          : r->manager->sendCustomRequest(request, r->hop.method, body);
     r->reply = reply;
 
     const quint64 id = r->id;
@@ -580,77 +464,32 @@ bool RetryExecutor::followRedirect(const RequestPtr &r)
 {
     QNetworkReply *reply = r->reply;
     const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
-    const bool redirect = status == 301 || status == 302 || status == 303 || status == 307 || status == 308;
-    const QByteArray location = reply->rawHeader("Location");
-    if (!redirect || location.isEmpty())
-        return false; // a 3xx without a Location is an answer like any other
-
-    RedirectHop hop;
-    hop.status = status;
-    hop.from = r->hopUrl;
-    hop.to = r->hopUrl.resolved(QUrl::fromEncoded(location.trimmed()));
-    const QString toScheme = hop.to.scheme().toLower();
-    hop.crossOrigin = toScheme != r->hopUrl.scheme().toLower() || hostKey(hop.to) != hostKey(r->hopUrl);
-    const QString shownTo = Redactor().urlString(hop.to);
-    if (!hop.to.isValid() || hop.to.host().isEmpty()) {
-        hop.note = tr("the Location \"%1\" is not a valid URL").arg(QString::fromLatin1(location.left(200)));
-    } else if (toScheme != QLatin1String("http") && toScheme != QLatin1String("https")) {
-        hop.note = tr("only http and https redirects are followed (got \"%1\")").arg(toScheme);
-    } else if (r->hopUrl.scheme().compare(QLatin1String("https"), Qt::CaseInsensitive) == 0
-        && toScheme == QLatin1String("http")) {
-        hop.note = tr("it leads from https to plain http");
-    } else if (r->current.redirects.size() >= maxRedirects) {
-        hop.note = tr("more than %n redirect(s) in one attempt", nullptr, maxRedirects);
-    }
-    if (!hop.note.isEmpty()) {
-        hop.followed = false;
+    const auto step = nextHop(r->hop, status, reply->rawHeader("Location"), r->current.redirects.size());
+    if (!step)
+        return false;
+    r->current.redirects.append(step->hop);
+    const QString shownTo = Redactor().urlString(step->hop.to);
+    if (!step->hop.followed) {
         qCInfo(lcExecutor).noquote() << "request" << r->id << "redirect" << status << "to" << shownTo
-                                     << "not followed:" << hop.note;
-        r->current.redirects.append(hop);
+                                     << "not followed:" << step->hop.note;
         return false;
     }
-
-    // What browsers and Qt do: 303 always becomes GET, and so does a POST
-    // answered by 301 or 302; 307 and 308 repeat the request as it was.
-    const bool toGet
-        = (status == 303 && r->hopMethod != "HEAD") || ((status == 301 || status == 302) && r->hopMethod == "POST");
-    if (toGet) {
-        r->hopMethod = "GET";
-        r->hopBody.clear();
-        r->hopHeaders.removeIf([](const auto &h) {
-            return h.first.compare("Content-Type", Qt::CaseInsensitive) == 0
-                || h.first.compare("Content-Length", Qt::CaseInsensitive) == 0;
-        });
-    }
-    if (hop.crossOrigin) {
-        r->hopHeaders.removeIf([&hop](const auto &h) {
-            for (const char *name : {"Authorization", "Cookie", "Proxy-Authorization"}) {
-                if (h.first.compare(name, Qt::CaseInsensitive) == 0) {
-                    hop.droppedHeaders.append(h.first);
-                    return true;
-                }
-            }
-            return false;
-        });
-    }
     qCDebug(lcExecutor).noquote() << "request" << r->id << "follows" << status << "to" << shownTo;
-    r->current.redirects.append(hop);
 
     reply->disconnect(this);
     reply->deleteLater();
     r->reply = nullptr;
-    r->hopUrl = hop.to;
+    r->hop = step->next;
     sendHop(r);
     return true;
 }
 
 void RetryExecutor::handleManagerDestroyed(QObject *manager)
 {
-    m_managers.removeIf([](const QPointer<QNetworkAccessManager> &m) { return m.isNull(); });
     // Only addresses are compared, as void pointers: the QNetworkAccessManager part of
     // the object is already destroyed, so even a cast to it would be undefined.
     const void *gone = manager;
-    m_managerLoad.removeIf([gone](const auto &entry) { return static_cast<const void *>(entry.key()) == gone; });
+    m_managers->forget(gone);
     QList<RequestPtr> orphans;
     for (const RequestPtr &r : std::as_const(m_requests)) {
         if (r->phase == Request::Phase::InFlight && static_cast<const void *>(r->manager) == gone)
@@ -678,8 +517,7 @@ void RetryExecutor::releaseSlot(Request &r)
     }
     if (r.phase == Request::Phase::InFlight) {
         --m_inFlight;
-        if (r.manager)
-            --m_managerLoad[r.manager];
+        m_managers->release(r.manager);
     }
     r.manager = nullptr;
 }
@@ -738,16 +576,9 @@ void RetryExecutor::concludeAttempt(const RequestPtr &r, AttemptEnd end)
     const qint64 now = nowNs();
     record.endNs = now;
     record.finishedNs = now;
-    record.end = end;
+    const QDateTime receivedAt = m_ownClock->wallTime();
 
-    QNetworkReply *reply = r->reply;
-    AttemptObservation observation;
-    observation.method = record.method;
-    observation.markedIdempotent = r->spec.idempotent;
-    observation.readModifyWrite = r->spec.kind == RequestSpec::Kind::ReadModifyWrite;
-    observation.requestHeaders = record.requestHeaders;
-    observation.receivedAt = m_ownClock->wallTime();
-    if (reply) {
+    if (QNetworkReply *reply = r->reply) {
         if (reply->bytesAvailable() > 0) {
             const QByteArray chunk = reply->readAll();
             r->bytesReceived += chunk.size();
@@ -770,69 +601,11 @@ void RetryExecutor::concludeAttempt(const RequestPtr &r, AttemptEnd end)
         }
     }
     record.bytesReceived = r->bytesReceived;
-    if (const auto ra = headerValue(record.responseHeaders, "Retry-After"))
-        record.retryAfterRaw = *ra;
-
-    switch (end) {
-    case AttemptEnd::AttemptTimeout:
-        observation.cutBy = AttemptObservation::CutBy::AttemptTimeout;
-        record.errorString = tr("per-attempt timeout of %1 ms expired")
-                                 .arg(r->spec.attemptTimeoutMs.value_or(r->policy.attemptTimeoutMs));
-        break;
-    case AttemptEnd::Deadline:
-        observation.cutBy = AttemptObservation::CutBy::Deadline;
-        record.errorString = tr("total deadline of %1 ms reached").arg(r->policy.deadlineMs);
-        break;
-    case AttemptEnd::Cancelled:
-        observation.cutBy = AttemptObservation::CutBy::User;
-        record.errorString = tr("cancelled by the user");
-        break;
-    case AttemptEnd::Response:
-    case AttemptEnd::NetworkError:
-        break;
-    }
-    observation.httpStatus = record.httpStatus;
-    observation.networkError = record.networkError;
-    if (end == AttemptEnd::NetworkError && record.networkError == QNetworkReply::OperationCanceledError) {
-        // The executor did not cut this attempt, so Qt did: its transfer timeout
-        // (QNetworkAccessManager::setTransferTimeout on the injected manager)
-        // ends a reply with OperationCanceledError. That is a timeout.
-        observation.networkError = QNetworkReply::TimeoutError;
-        record.errorString = tr("Qt's transfer timeout ended the attempt (%1)").arg(record.errorString);
-    }
-    observation.responseHeaders = record.responseHeaders;
-    observation.bodyPrefix = r->body.left(4096);
-    // A body shorter than its Content-Length is broken whatever Qt says: when
-    // the connection drops right after the headers, Qt 6.4 often finishes the
-    // reply without an error.
-    const int status = record.httpStatus.value_or(0);
-    const bool bodyExpected = record.method != "HEAD" && status >= 200 && status != 204 && status != 304;
-    observation.brokenStream = record.httpStatus && bodyExpected && record.expectedBytes >= 0
-        && record.bytesReceived < record.expectedBytes && observation.cutBy == AttemptObservation::CutBy::Nothing;
-    if (observation.brokenStream) {
-        record.end = AttemptEnd::NetworkError;
-        if (record.networkError == QNetworkReply::NoError) {
-            record.errorString = tr("the body ended after %1 of %2 announced bytes (Qt reported no error)")
-                                     .arg(record.bytesReceived)
-                                     .arg(record.expectedBytes);
-        }
-    }
 
     releaseSlot(*r);
     r->phase = Request::Phase::Sleeping; // not in flight; decideNext() moves it on
-
-    Classification classification = classify(observation, r->policy.classification);
-    if (!r->policy.classification.honourRetryAfter)
-        classification.retryAfter.reset();
-    if (classification.retryAfter && classification.retryAfter->delayMs)
-        record.retryAfterMs = classification.retryAfter->delayMs;
-
-    if (!record.redirects.isEmpty())
-        classification.reason += describeRedirects(record.redirects);
-    // Qt keeps the status of a reply whose body broke off (a truncated chunked
-    // body ends in RemoteHostClosedError after "200 OK"): the record says it failed.
-    if (record.end == AttemptEnd::Response && classification.networkFault)
-        record.end = AttemptEnd::NetworkError;
+    const Classification classification
+        = AttemptObserver::conclude(record, end, r->spec, r->policy, r->body, receivedAt);
 
     // Feed the breaker and the budget with what really happened on the wire.
     CircuitBreaker &breaker = breakerFor(r->host);
@@ -846,7 +619,8 @@ void RetryExecutor::concludeAttempt(const RequestPtr &r, AttemptEnd end)
         breaker.recordSuccess(r->breakerTrial);
         // One refund per logical request: the read of a read-modify-write is a
         // step on the way, and a refunded retry cost is not refunded again.
-        const bool rmwRead = r->spec.kind == RequestSpec::Kind::ReadModifyWrite && r->step == QLatin1String("read");
+        const bool rmwRead
+            = r->spec.kind == RequestSpec::Kind::ReadModifyWrite && r->plan.step == QLatin1String("read");
         if (classification.decision == Classification::Decision::Success && !rmwRead) {
             m_budget->recordSuccess(r->lastRetryCost);
             r->lastRetryCost = 0.0;
@@ -865,158 +639,60 @@ void RetryExecutor::concludeAttempt(const RequestPtr &r, AttemptEnd end)
 
 void RetryExecutor::decideNext(const RequestPtr &r, AttemptRecord &record, const Classification &c)
 {
-    record.decision = c.decision;
     record.cause = c.cause;
-    record.reason = c.reason;
     ++r->attemptIndex;
+    const RetryPlanner::Attempt attempt{record.end, record.responseHeaders, r->body, (nowNs() - r->firstStartNs) / 1e6};
+    const RetryPlanner::Decision decision
+        = RetryPlanner::decide(r->plan, r->spec, attempt, c, r->policy, *m_budget, *m_random);
+    r->plan = decision.state;
+    record.decision = decision.recordDecision;
+    record.reason = decision.recordReason;
+    record.nextDelayMs = decision.nextDelayMs;
 
     const auto emitRecord = [this, &record] {
         const AttemptRecord copy = record;
         Q_EMIT attemptFinished(copy);
     };
 
-    if (c.decision == Classification::Decision::Success) {
-        if (r->spec.kind == RequestSpec::Kind::ReadModifyWrite && r->step == QLatin1String("read")) {
-            const QJsonObject object = QJsonDocument::fromJson(r->body).object();
-            const QJsonValue value = object.value(QStringLiteral("value"));
-            const auto etag = headerValue(record.responseHeaders, "ETag");
-            if (!value.isDouble() || !etag) {
-                record.decision = Classification::Decision::GiveUp;
-                record.reason = tr("the read returned no integer \"value\" and ETag; cannot modify and write");
-                emitRecord();
-                finishRequest(r, RequestOutcome::GaveUp, record.reason);
-                return;
-            }
-            r->readValue = value.toInteger();
-            r->etag = *etag;
-            r->step = QStringLiteral("write");
-            record.reason = tr("read value %1 with ETag %2; writing %3 with If-Match")
-                                .arg(r->readValue)
-                                .arg(QString::fromLatin1(r->etag))
-                                .arg(r->readValue + r->spec.increment);
-            record.nextDelayMs = 0.0;
-            emitRecord();
-            if (r->phase == Request::Phase::Done)
-                return; // a handler of attemptFinished cancelled it
-            r->plannedDelayMs = 0.0;
-            r->actualDelayMs = 0.0;
-            enqueue(r, true);
-            dispatchQueued();
-            return;
-        }
+    switch (decision.action) {
+    case RetryPlanner::Decision::Action::Finish:
         emitRecord();
-        finishRequest(r, RequestOutcome::Succeeded, c.reason);
+        finishRequest(r, decision.outcome, decision.reason);
         return;
+    case RetryPlanner::Decision::Action::NextStep:
+        emitRecord();
+        if (r->phase == Request::Phase::Done)
+            return; // a handler of attemptFinished cancelled it
+        r->plannedDelayMs = 0.0;
+        r->actualDelayMs = 0.0;
+        enqueue(r, true);
+        dispatchQueued();
+        return;
+    case RetryPlanner::Decision::Action::Retry:
+        break;
     }
 
-    ++r->failures;
-    if (!c.isRetry()) {
-        RequestOutcome outcome = RequestOutcome::GaveUp;
-        if (record.end == AttemptEnd::Cancelled)
-            outcome = RequestOutcome::Cancelled;
-        else if (record.end == AttemptEnd::Deadline)
-            outcome = RequestOutcome::DeadlineExceeded;
-        emitRecord();
-        finishRequest(r, outcome, c.reason);
-        return;
-    }
-
-    const BackoffPolicy &policy = r->policy;
-    const QString what = c.reason;
-    if (policy.maxAttempts > 0 && r->failures >= policy.maxAttempts) {
-        emitRecord();
-        finishRequest(r, RequestOutcome::AttemptsExhausted,
-            tr("gave up after %n attempt(s): %1", nullptr, r->failures).arg(what));
-        return;
-    }
-    // SPEC section 1: Immediate retries once, at once, for a rare fault; a
-    // fault that survives that retry is not rare, whatever maxAttempts allows.
-    if (policy.algorithm == BackoffAlgorithm::Immediate && r->failures >= 2) {
-        emitRecord();
-        finishRequest(r, RequestOutcome::AttemptsExhausted,
-            tr("gave up after %n attempt(s): %1; the Immediate algorithm retries only once", nullptr, r->failures)
-                .arg(what));
-        return;
-    }
-
-    // The delay: immediate once for rare faults, else the policy's backoff,
-    // replaced by a bounded Retry-After when the server sent one.
-    double delay = 0.0;
-    QString delayReason;
-    if (c.decision == Classification::Decision::RetryImmediately && !r->usedImmediateRetry) {
-        r->usedImmediateRetry = true;
-        delayReason = tr("retrying immediately once");
-    } else {
-        delay = Backoff::delayMs(policy, r->retryIndex, r->previousDelayMs, *m_random);
-        r->previousDelayMs = delay;
-        ++r->retryIndex;
-        delayReason = tr("%1 backoff").arg(algorithmTitle(policy.algorithm));
-    }
-
-    const double elapsedMs = (nowNs() - r->firstStartNs) / 1e6;
-    const double remainingMs = policy.deadlineMs > 0.0 ? std::max(0.0, policy.deadlineMs - elapsedMs) : -1.0;
-    if (c.retryAfter) {
-        const RetryAfterDecision ra
-            = boundRetryAfter(*c.retryAfter, policy.classification.maxRetryAfterMs, remainingMs);
-        if (ra.action == RetryAfterDecision::Action::GiveUp) {
-            emitRecord();
-            finishRequest(r, RequestOutcome::DeadlineExceeded, tr("%1; %2").arg(what, ra.reason));
-            return;
-        }
-        if (ra.action == RetryAfterDecision::Action::Wait) {
-            delay = ra.delayMs;
-            delayReason = ra.reason;
-        }
-    }
-
-    if (remainingMs >= 0.0 && delay >= remainingMs) {
-        emitRecord();
-        finishRequest(r, RequestOutcome::DeadlineExceeded,
-            tr("%1; the next retry in %2 ms would start after the deadline (%3 ms left): giving up now")
-                .arg(what)
-                .arg(std::round(delay))
-                .arg(std::floor(remainingMs)));
-        return;
-    }
-
-    const bool afterTimeout = record.end == AttemptEnd::AttemptTimeout;
-    const double cost = m_budget->tryAcquireRetry(afterTimeout);
-    if (cost < 0.0) {
-        emitRecord();
-        finishRequest(r, RequestOutcome::BudgetExhausted,
-            tr("%1; the retry budget is exhausted (%2 of %3 tokens left)")
-                .arg(what)
-                .arg(m_budget->tokens())
-                .arg(m_budget->capacity()));
-        return;
-    }
-    r->lastRetryCost = cost;
+    // Paid before anyone hears of the retry: finishRequest() refunds it if a
+    // handler cancels the request before it goes out.
+    r->lastRetryCost = m_budget->tryAcquireRetry(decision.retryAfterTimeout);
+    Q_ASSERT(r->lastRetryCost == decision.retryCost);
     r->retryPaid = true;
 
-    if (c.restartSequence || r->spec.kind == RequestSpec::Kind::ReadModifyWrite) {
-        if (c.restartSequence)
-            ++r->sequenceRound;
-        // Retrying only the write keeps failing: the whole sequence starts again.
-        if (r->spec.kind == RequestSpec::Kind::ReadModifyWrite)
-            r->step = QStringLiteral("read");
-    }
-
-    record.nextDelayMs = delay;
-    const int attemptsLeft = policy.maxAttempts > 0 ? policy.maxAttempts - r->failures : -1;
+    const double delay = decision.nextDelayMs;
     emitRecord();
-    if (attemptsLeft >= 0) {
+    if (decision.attemptsLeft >= 0) {
         qCInfo(lcExecutor).noquote() << QStringLiteral(
             "request %1 attempt %2 failed: %3; retrying in %4 ms, %5 attempt(s) left")
                                             .arg(r->id)
                                             .arg(record.attemptIndex + 1)
-                                            .arg(what)
+                                            .arg(c.reason)
                                             .arg(std::round(delay))
-                                            .arg(attemptsLeft);
+                                            .arg(decision.attemptsLeft);
     } else {
         qCInfo(lcExecutor).noquote() << QStringLiteral("request %1 attempt %2 failed: %3; retrying in %4 ms")
                                             .arg(r->id)
                                             .arg(record.attemptIndex + 1)
-                                            .arg(what)
+                                            .arg(c.reason)
                                             .arg(std::round(delay));
     }
 
@@ -1026,7 +702,7 @@ void RetryExecutor::decideNext(const RequestPtr &r, AttemptRecord &record, const
     r->plannedDelayMs = delay;
     r->sleepStartNs = nowNs();
     startRequestTimer(*r, r->retryTimer, delay);
-    Q_EMIT retryScheduled(r->id, r->attemptIndex, delay, tr("%1 (%2)").arg(what, delayReason), attemptsLeft);
+    Q_EMIT retryScheduled(r->id, r->attemptIndex, delay, decision.reason, decision.attemptsLeft);
     // The sleeping request holds no slot: let a queued one have it now.
     dispatchQueued();
 }

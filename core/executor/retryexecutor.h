@@ -6,8 +6,8 @@
 
 #include <QBasicTimer>
 #include <QHash>
+#include <QList>
 #include <QObject>
-#include <QPointer>
 
 #include <memory>
 
@@ -16,6 +16,7 @@ class QNetworkAccessManager;
 namespace RetryLab::Core {
 
 class Clock;
+class ManagerPool;
 class RandomSource;
 class RetryBudget;
 
@@ -123,7 +124,6 @@ private:
     void finishRequest(const RequestPtr &request, RequestOutcome outcome, const QString &reason);
     void releaseSlot(Request &request);
     void handleManagerDestroyed(QObject *manager);
-    QNetworkAccessManager *pickManager();
     CircuitBreaker &breakerFor(const QString &host);
     void noteBreakerState(const QString &host);
     void noteBudget();
@@ -134,9 +134,7 @@ private:
     std::unique_ptr<Clock> m_ownClock;
     std::unique_ptr<RandomSource> m_random;
     std::unique_ptr<RetryBudget> m_budget;
-    QPointer<QNetworkAccessManager> m_sharedManager;
-    QList<QPointer<QNetworkAccessManager>> m_managers;
-    QHash<QNetworkAccessManager *, int> m_managerLoad;
+    std::unique_ptr<ManagerPool> m_managers;
     QHash<QString, std::shared_ptr<CircuitBreaker>> m_breakers;
     QHash<QString, CircuitBreaker::State> m_reportedBreakerStates;
     QHash<quint64, RequestPtr> m_requests;

@@ -11,6 +11,7 @@
 #include <QMutex>
 #include <QNetworkAccessManager>
 #include <QNetworkProxy>
+#include <QScopeGuard>
 #include <QSignalSpy>
 #include <QSslConfiguration>
 #include <QSslKey>
@@ -21,6 +22,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <memory>
 
 using namespace RetryLab::Core;
 
@@ -175,6 +177,7 @@ class TestRetryExecutor : public QObject
 private Q_SLOTS:
     void initTestCase();
     void init();
+    void cleanup();
 
     void failThenSucceed_exactAttemptCounts_data();
     void failThenSucceed_exactAttemptCounts();
@@ -233,11 +236,25 @@ private Q_SLOTS:
     void presets_persistentFault_endAtTheirLimit();
 
 private:
+    // The executor under test and a Collector of what it reports: after
+    // auto [executor, c] = underTest(policy), cleanup() checks that the test
+    // left nothing running and destroys both. No event is processed between
+    // a test's return and cleanup(), so a handler that captured the test's
+    // locals is never called once they are gone.
+    struct UnderTest
+    {
+        RetryExecutor &executor;
+        Collector &c;
+    };
+    UnderTest underTest(const BackoffPolicy &policy);
+
     QString uniqueKey() { return QStringLiteral("k%1").arg(++m_keyCounter); }
     QUrl url(const QString &pathAndQuery) const { return QUrl(m_server.baseUrl().toString() + pathAndQuery); }
 
     FaultServer m_server;
     int m_keyCounter = 0;
+    std::unique_ptr<RetryExecutor> m_executor;
+    std::unique_ptr<Collector> m_collector;
 };
 
 void TestRetryExecutor::initTestCase()
@@ -250,6 +267,28 @@ void TestRetryExecutor::initTestCase()
 void TestRetryExecutor::init()
 {
     m_server.reset();
+}
+
+void TestRetryExecutor::cleanup()
+{
+    const auto destroy = qScopeGuard([this] {
+        m_collector.reset();
+        m_executor.reset();
+    });
+    if (!m_executor || QTest::currentTestFailed())
+        return;
+    // Whatever a test did, it ends with no logical request left and no attempt on the wire.
+    QCOMPARE(m_executor->activeCount(), 0);
+    QCOMPARE(m_executor->inFlightCount(), 0);
+}
+
+TestRetryExecutor::UnderTest TestRetryExecutor::underTest(const BackoffPolicy &policy)
+{
+    m_collector.reset();
+    m_executor = std::make_unique<RetryExecutor>();
+    m_executor->setPolicy(policy);
+    m_collector = std::make_unique<Collector>(m_executor.get());
+    return {*m_executor, *m_collector};
 }
 
 void TestRetryExecutor::failThenSucceed_exactAttemptCounts_data()
@@ -272,9 +311,7 @@ void TestRetryExecutor::failThenSucceed_exactAttemptCounts()
     QFETCH(int, expectedAttempts);
     QFETCH(int, expectedOutcome);
 
-    RetryExecutor executor;
-    executor.setPolicy(fastPolicy(maxAttempts, 5));
-    Collector c(&executor);
+    auto [executor, c] = underTest(fastPolicy(maxAttempts, 5));
     QSignalSpy retries(&executor, &RetryExecutor::retryScheduled);
     RequestSpec spec;
     spec.url = url(QStringLiteral("/fail/%1?key=%2").arg(failures).arg(uniqueKey()));
@@ -302,8 +339,6 @@ void TestRetryExecutor::failThenSucceed_exactAttemptCounts()
     }
     if (expectedOutcome == int(RequestOutcome::AttemptsExhausted))
         QVERIFY(result.reason.contains(QLatin1String("gave up after")));
-    QCOMPARE(executor.activeCount(), 0);
-    QCOMPARE(executor.inFlightCount(), 0);
 }
 
 void TestRetryExecutor::presets_retryScriptedFaults_data()
@@ -317,9 +352,7 @@ void TestRetryExecutor::presets_retryScriptedFaults()
 {
     QFETCH(QString, preset);
     const BackoffPolicy policy = scaled(*Presets::find(preset), 0.005);
-    RetryExecutor executor;
-    executor.setPolicy(policy);
-    Collector c(&executor);
+    auto [executor, c] = underTest(policy);
 
     // Two transient server errors, then success: every preset retries 503 and allows >= 3 attempts.
     const Result<QString> created = m_server.createTest(
@@ -407,9 +440,7 @@ void TestRetryExecutor::truncatedBody_reportedWithoutError_isBrokenStream()
     // With a busy event loop Qt 6.4 often finishes a reply whose connection was
     // reset after the headers without any error: only the body being shorter
     // than Content-Length tells. QSignalSpy::wait keeps the loop busy, as a GUI does.
-    RetryExecutor executor;
-    executor.setPolicy(fastPolicy(3, 5));
-    Collector c(&executor);
+    auto [executor, c] = underTest(fastPolicy(3, 5));
     QSignalSpy finished(&executor, &RetryExecutor::requestFinished);
     for (int i = 0; i < 10; ++i) {
         const QString testId
@@ -439,10 +470,8 @@ void TestRetryExecutor::delays_actualWithinMillisecondsOfPlanned()
 {
     BackoffPolicy policy = fastPolicy(6, 40);
     policy.algorithm = BackoffAlgorithm::FullJitter;
-    RetryExecutor executor;
-    executor.setPolicy(policy);
+    auto [executor, c] = underTest(policy);
     executor.setSeed(42);
-    Collector c(&executor);
     RequestSpec spec;
     spec.url = url(QStringLiteral("/fail/5?key=%1").arg(uniqueKey()));
     const quint64 id = executor.submit(spec);
@@ -468,9 +497,7 @@ void TestRetryExecutor::delays_actualWithinMillisecondsOfPlanned()
 
 void TestRetryExecutor::attemptsExhausted_reportsLastCause()
 {
-    RetryExecutor executor;
-    executor.setPolicy(fastPolicy(3, 5));
-    Collector c(&executor);
+    auto [executor, c] = underTest(fastPolicy(3, 5));
     const quint64 id = executor.submit(getSpec(url(QStringLiteral("/status/502"))));
     QTRY_VERIFY_WITH_TIMEOUT(c.resultOf(id).has_value(), 10000);
     QCOMPARE(c.resultOf(id)->outcome, RequestOutcome::AttemptsExhausted);
@@ -483,9 +510,7 @@ void TestRetryExecutor::attemptTimeout_isDistinctFromNetworkError()
 {
     BackoffPolicy policy = fastPolicy(2, 5);
     policy.attemptTimeoutMs = 150;
-    RetryExecutor executor;
-    executor.setPolicy(policy);
-    Collector c(&executor);
+    auto [executor, c] = underTest(policy);
     const quint64 id = executor.submit(getSpec(url(QStringLiteral("/fault/stall"))));
     QTRY_VERIFY_WITH_TIMEOUT(c.resultOf(id).has_value(), 10000);
     const auto attempts = c.attemptsOf(id);
@@ -503,9 +528,7 @@ void TestRetryExecutor::deadline_cutsAttemptInFlight()
     BackoffPolicy policy = fastPolicy(10, 5);
     policy.deadlineMs = 300;
     policy.attemptTimeoutMs = 0;
-    RetryExecutor executor;
-    executor.setPolicy(policy);
-    Collector c(&executor);
+    auto [executor, c] = underTest(policy);
     const quint64 id = executor.submit(getSpec(url(QStringLiteral("/fault/stall"))));
     QTRY_VERIFY_WITH_TIMEOUT(c.resultOf(id).has_value(), 10000);
     QCOMPARE(c.resultOf(id)->outcome, RequestOutcome::DeadlineExceeded);
@@ -521,9 +544,7 @@ void TestRetryExecutor::deadline_neverSleepsIntoCertainFailure()
 {
     BackoffPolicy policy = fastPolicy(0, 100); // no attempt limit: only the deadline bounds it
     policy.deadlineMs = 500;
-    RetryExecutor executor;
-    executor.setPolicy(policy);
-    Collector c(&executor);
+    auto [executor, c] = underTest(policy);
     const quint64 id = executor.submit(getSpec(url(QStringLiteral("/status/503"))));
     QTRY_VERIFY_WITH_TIMEOUT(c.resultOf(id).has_value(), 10000);
     const auto result = *c.resultOf(id);
@@ -559,9 +580,7 @@ void TestRetryExecutor::retryAfter_isBounded()
 {
     BackoffPolicy policy = fastPolicy(3, 5);
     policy.classification.maxRetryAfterMs = 200;
-    RetryExecutor executor;
-    executor.setPolicy(policy);
-    Collector c(&executor);
+    auto [executor, c] = underTest(policy);
     const quint64 id = executor.submit(getSpec(url(QStringLiteral("/status/503?retry_after=86400"))));
     QTRY_VERIFY_WITH_TIMEOUT(c.resultOf(id).has_value(), 10000);
     const auto attempts = c.attemptsOf(id);
@@ -574,9 +593,7 @@ void TestRetryExecutor::retryAfter_beyondDeadline_failsFast()
 {
     BackoffPolicy policy = fastPolicy(5, 5);
     policy.deadlineMs = 2000;
-    RetryExecutor executor;
-    executor.setPolicy(policy);
-    Collector c(&executor);
+    auto [executor, c] = underTest(policy);
     const quint64 id = executor.submit(getSpec(url(QStringLiteral("/status/429?retry_after=30"))));
     QTRY_VERIFY_WITH_TIMEOUT(c.resultOf(id).has_value(), 10000);
     const auto result = *c.resultOf(id);
@@ -618,9 +635,7 @@ void TestRetryExecutor::status404_retriedOnlyWhenPolicySaysSo()
 
 void TestRetryExecutor::post_notRetriedWithoutIdempotencyMark()
 {
-    RetryExecutor executor;
-    executor.setPolicy(fastPolicy(4, 5));
-    Collector c(&executor);
+    auto [executor, c] = underTest(fastPolicy(4, 5));
     RequestSpec spec;
     spec.method = "POST";
     spec.body = "{\"order\":1}";
@@ -641,9 +656,7 @@ void TestRetryExecutor::post_notRetriedWithoutIdempotencyMark()
 
 void TestRetryExecutor::post_retriedWithIdempotencyKey()
 {
-    RetryExecutor executor;
-    executor.setPolicy(fastPolicy(4, 5));
-    Collector c(&executor);
+    auto [executor, c] = underTest(fastPolicy(4, 5));
     RequestSpec spec;
     spec.method = "PATCH";
     spec.body = "x";
@@ -657,11 +670,9 @@ void TestRetryExecutor::post_retriedWithIdempotencyKey()
 
 void TestRetryExecutor::cancel_oneRequest()
 {
-    RetryExecutor executor;
     BackoffPolicy policy = fastPolicy(5, 5);
     policy.attemptTimeoutMs = 0;
-    executor.setPolicy(policy);
-    Collector c(&executor);
+    auto [executor, c] = underTest(policy);
     QSignalSpy started(&executor, &RetryExecutor::attemptStarted);
     const quint64 stalled = executor.submit(getSpec(url(QStringLiteral("/fault/stall"))));
     const quint64 other = executor.submit(getSpec(url(QStringLiteral("/status/200"))));
@@ -678,12 +689,10 @@ void TestRetryExecutor::cancel_oneRequest()
 
 void TestRetryExecutor::cancelAll_stopsTimersAndReplies()
 {
-    RetryExecutor executor;
     BackoffPolicy policy = fastPolicy(5, 60'000); // the retry would wait a minute
     policy.maxBackoffMs = 60'000; // a cap below the base makes the policy unusable
-    executor.setPolicy(policy);
+    auto [executor, c] = underTest(policy);
     executor.setConcurrencyLimit(2);
-    Collector c(&executor);
     QSignalSpy retries(&executor, &RetryExecutor::retryScheduled);
     QSignalSpy idle(&executor, &RetryExecutor::idle);
     const quint64 sleeping = executor.submit(getSpec(url(QStringLiteral("/status/503"))));
@@ -703,9 +712,7 @@ void TestRetryExecutor::cancelAll_stopsTimersAndReplies()
 
 void TestRetryExecutor::invalidRequest_isRefusedWithReason()
 {
-    RetryExecutor executor;
-    executor.setPolicy(fastPolicy());
-    Collector c(&executor);
+    auto [executor, c] = underTest(fastPolicy());
     const quint64 badUrl = executor.submit(getSpec(QUrl(QStringLiteral("http://"))));
     const quint64 badScheme = executor.submit(getSpec(QUrl(QStringLiteral("ftp://127.0.0.1/x"))));
     QVERIFY(badUrl != badScheme);
@@ -743,10 +750,8 @@ void TestRetryExecutor::circuitBreaker_throughAllThreeStates()
     policy.circuitBreaker.consecutiveFailures = 3;
     policy.circuitBreaker.openMs = 300;
     policy.circuitBreaker.halfOpenTrials = 1;
-    RetryExecutor executor;
-    executor.setPolicy(policy);
+    auto [executor, c] = underTest(policy);
     executor.setConcurrencyLimit(1);
-    Collector c(&executor);
     QSignalSpy states(&executor, &RetryExecutor::circuitStateChanged);
 
     QList<quint64> failing;
@@ -787,9 +792,7 @@ void TestRetryExecutor::budget_exhaustion_failsWithReason()
     policy.maxBackoffMs = 2;
     policy.retryBudget.kind = RetryBudgetKind::AwsStandard;
     policy.retryBudget.awsCapacity = 20; // four retries in all
-    RetryExecutor executor;
-    executor.setPolicy(policy);
-    Collector c(&executor);
+    auto [executor, c] = underTest(policy);
     QSignalSpy budget(&executor, &RetryExecutor::budgetChanged);
     const quint64 id = executor.submit(getSpec(url(QStringLiteral("/status/500"))));
     QTRY_VERIFY_WITH_TIMEOUT(c.resultOf(id).has_value(), 10000);
@@ -811,10 +814,8 @@ void TestRetryExecutor::readModifyWrite_tenWriters_valueIsExact()
     BackoffPolicy policy = fastPolicy(50, 2);
     policy.algorithm = BackoffAlgorithm::FullJitter;
     policy.maxBackoffMs = 50;
-    RetryExecutor executor;
-    executor.setPolicy(policy);
+    auto [executor, c] = underTest(policy);
     executor.setConcurrencyLimit(10);
-    Collector c(&executor);
     const QString name = uniqueKey();
     QList<quint64> ids;
     for (int i = 0; i < 10; ++i) {
@@ -849,10 +850,8 @@ void TestRetryExecutor::concurrencyLimit_queueTimeIsRecorded()
 {
     BackoffPolicy policy = fastPolicy(1, 5);
     policy.attemptTimeoutMs = 1000; // queue time must not count against it
-    RetryExecutor executor;
-    executor.setPolicy(policy);
+    auto [executor, c] = underTest(policy);
     executor.setConcurrencyLimit(2);
-    Collector c(&executor);
     int maxInFlight = 0;
     connect(&executor, &RetryExecutor::attemptStarted, this,
         [&] { maxInFlight = std::max(maxInFlight, executor.inFlightCount()); });
@@ -872,10 +871,8 @@ void TestRetryExecutor::concurrencyLimit_queueTimeIsRecorded()
 void TestRetryExecutor::concurrencyLimit_slotFreedByBackoff_startsQueuedRequest()
 {
     // A request sleeping before its retry holds no slot: the queued one goes at once.
-    RetryExecutor executor;
-    executor.setPolicy(fastPolicy(2, 600));
+    auto [executor, c] = underTest(fastPolicy(2, 600));
     executor.setConcurrencyLimit(1);
-    Collector c(&executor);
     const quint64 failing = executor.submit(getSpec(url(QStringLiteral("/status/503"))));
     const quint64 waiting = executor.submit(getSpec(url(QStringLiteral("/status/200"))));
     QTRY_VERIFY_WITH_TIMEOUT(c.resultOf(waiting).has_value(), 10000);
@@ -893,10 +890,8 @@ void TestRetryExecutor::thousandConcurrentRequests_allComplete()
     policy.algorithm = BackoffAlgorithm::FullJitter;
     policy.maxBackoffMs = 100;
     policy.attemptTimeoutMs = 20'000;
-    RetryExecutor executor;
-    executor.setPolicy(policy);
+    auto [executor, c] = underTest(policy);
     executor.setConcurrencyLimit(1000);
-    Collector c(&executor);
     QSignalSpy idle(&executor, &RetryExecutor::idle);
     const QString prefix = uniqueKey();
     for (int i = 0; i < 1000; ++i)
@@ -919,9 +914,7 @@ void TestRetryExecutor::thousandConcurrentRequests_allComplete()
 
 void TestRetryExecutor::timingPoints_areRecorded()
 {
-    RetryExecutor executor;
-    executor.setPolicy(fastPolicy(1));
-    Collector c(&executor);
+    auto [executor, c] = underTest(fastPolicy(1));
     const quint64 id = executor.submit(getSpec(url(QStringLiteral("/delay/50"))));
     QTRY_VERIFY_WITH_TIMEOUT(c.resultOf(id).has_value(), 10000);
     const auto a = c.attemptsOf(id).value(0);
@@ -969,8 +962,7 @@ void TestRetryExecutor::sharedManager_isUsedAsConfigured_andExtrasCopyIt()
 
 void TestRetryExecutor::signals_everyStepInOrder_withCompleteRecords()
 {
-    RetryExecutor executor;
-    executor.setPolicy(fastPolicy(5, 5));
+    RetryExecutor &executor = underTest(fastPolicy(5, 5)).executor;
     QStringList events;
     QList<AttemptRecord> records;
     connect(&executor, &RetryExecutor::attemptStarted, this,
@@ -1039,10 +1031,8 @@ void TestRetryExecutor::signals_everyStepInOrder_withCompleteRecords()
 
 void TestRetryExecutor::attemptHeaders_identifyAttempts_andCanBeSwitchedOff()
 {
-    RetryExecutor executor;
-    executor.setPolicy(fastPolicy(3, 5));
+    auto [executor, c] = underTest(fastPolicy(3, 5));
     QVERIFY(executor.attemptHeadersEnabled());
-    Collector c(&executor);
     RequestSpec spec = getSpec(url(QStringLiteral("/fail/1?key=%1").arg(uniqueKey())));
     spec.headers.append({QByteArray("X-Retry-Attempt"), QByteArray("999")}); // replaced, not doubled
     const quint64 id = executor.submit(spec);
@@ -1083,9 +1073,7 @@ void TestRetryExecutor::logging_everyRetryAndEveryFinalFailure()
     MessageCapture capture;
     const QString category = QStringLiteral("retrylab.core.executor");
 
-    RetryExecutor executor;
-    executor.setPolicy(fastPolicy(3, 5));
-    Collector c(&executor);
+    auto [executor, c] = underTest(fastPolicy(3, 5));
     const quint64 exhausted = executor.submit(getSpec(url(QStringLiteral("/status/503"))));
     const quint64 refused = executor.submit(getSpec(url(QStringLiteral("/status/401"))));
     const quint64 fine = executor.submit(getSpec(url(QStringLiteral("/status/200"))));
@@ -1114,10 +1102,8 @@ void TestRetryExecutor::deadline_queuedRetry_neverStartsAfterIt()
 {
     BackoffPolicy policy = fastPolicy(10, 50);
     policy.deadlineMs = 300;
-    RetryExecutor executor;
-    executor.setPolicy(policy);
+    auto [executor, c] = underTest(policy);
     executor.setConcurrencyLimit(1);
-    Collector c(&executor);
     QSignalSpy retries(&executor, &RetryExecutor::retryScheduled);
     const quint64 late = executor.submit(getSpec(url(QStringLiteral("/status/503"))));
     QTRY_COMPARE_WITH_TIMEOUT(retries.size(), 1, 5000);
@@ -1146,10 +1132,8 @@ void TestRetryExecutor::circuitBreaker_perHost_failureRatio()
     policy.circuitBreaker.failureRatio = 0.5;
     policy.circuitBreaker.window = 4;
     policy.circuitBreaker.openMs = 60'000;
-    RetryExecutor executor;
-    executor.setPolicy(policy);
+    auto [executor, c] = underTest(policy);
     executor.setConcurrencyLimit(1); // outcomes in order
-    Collector c(&executor);
     QSignalSpy states(&executor, &RetryExecutor::circuitStateChanged);
 
     for (const char *path : {"/status/200", "/status/503", "/status/200", "/status/503"})
@@ -1180,10 +1164,8 @@ void TestRetryExecutor::circuitBreaker_halfOpen_limitsTrials()
     policy.circuitBreaker.consecutiveFailures = 1;
     policy.circuitBreaker.openMs = 200;
     policy.circuitBreaker.halfOpenTrials = 2;
-    RetryExecutor executor;
-    executor.setPolicy(policy);
+    auto [executor, c] = underTest(policy);
     executor.setConcurrencyLimit(10);
-    Collector c(&executor);
     executor.submit(getSpec(url(QStringLiteral("/status/500"))));
     QTRY_COMPARE_WITH_TIMEOUT(c.results.size(), 1, 5000);
     const QString host = executor.hosts().value(0);
@@ -1207,9 +1189,7 @@ void TestRetryExecutor::budget_grpcThrottling_refusesAtHalf()
     policy.retryBudget.kind = RetryBudgetKind::GrpcThrottling;
     policy.retryBudget.grpcMaxTokens = 4;
     policy.retryBudget.grpcTokenRatio = 0.5;
-    RetryExecutor executor;
-    executor.setPolicy(policy);
-    Collector c(&executor);
+    auto [executor, c] = underTest(policy);
     QSignalSpy budget(&executor, &RetryExecutor::budgetChanged);
     QCOMPARE(executor.budgetTokens(), 4.0);
     QCOMPARE(executor.budgetCapacity(), 4.0);
@@ -1242,9 +1222,7 @@ void TestRetryExecutor::budget_awsTimeoutRetries_costMore()
     policy.attemptTimeoutMs = 100;
     policy.retryBudget.kind = RetryBudgetKind::AwsStandard;
     policy.retryBudget.awsCapacity = 25;
-    RetryExecutor executor;
-    executor.setPolicy(policy);
-    Collector c(&executor);
+    auto [executor, c] = underTest(policy);
     // Each retry after a timeout costs 10: 25 -> 15 -> 5, then 10 are not there.
     const quint64 id = executor.submit(getSpec(url(QStringLiteral("/fault/stall"))));
     QTRY_VERIFY_WITH_TIMEOUT(c.resultOf(id).has_value(), 10'000);
@@ -1294,9 +1272,7 @@ void TestRetryExecutor::redirect_crossOrigin_dropsCredentials_andIsRecorded()
 {
     CapturingServer::Server other;
     QVERIFY(other.start());
-    RetryExecutor executor;
-    executor.setPolicy(fastPolicy());
-    Collector c(&executor);
+    auto [executor, c] = underTest(fastPolicy());
     const QByteArray target = other.baseUrl() + "/landing";
     RequestSpec spec
         = getSpec(url(QStringLiteral("/redirect?code=302&to=") + QString::fromLatin1(target.toPercentEncoding())));
@@ -1334,9 +1310,7 @@ void TestRetryExecutor::redirect_chainAcrossTwoServers_everyHopRecorded()
 {
     FaultServer other;
     QVERIFY(other.listen());
-    RetryExecutor executor;
-    executor.setPolicy(fastPolicy(3, 5));
-    Collector c(&executor);
+    auto [executor, c] = underTest(fastPolicy(3, 5));
     // here -> other (307) -> here (303, so a POST becomes a GET) -> 503, and again on the retry.
     const QString back = url(QStringLiteral("/status/503")).toString();
     const QString middle = other.baseUrl().toString() + QStringLiteral("/redirect?code=303&to=")
@@ -1379,9 +1353,7 @@ void TestRetryExecutor::redirect_chainAcrossTwoServers_everyHopRecorded()
 
 void TestRetryExecutor::staleWrite_singleRequest_givesUpAtOnce()
 {
-    RetryExecutor executor;
-    executor.setPolicy(fastPolicy(5, 5));
-    Collector c(&executor);
+    auto [executor, c] = underTest(fastPolicy(5, 5));
     RequestSpec spec = getSpec(url(QStringLiteral("/occ/%1").arg(uniqueKey())));
     spec.method = "PUT";
     spec.body = R"({"value": 1})";
@@ -1398,9 +1370,7 @@ void TestRetryExecutor::immediate_retriesOnceWhateverMaxAttempts()
 {
     BackoffPolicy policy = fastPolicy(5, 5);
     policy.algorithm = BackoffAlgorithm::Immediate;
-    RetryExecutor executor;
-    executor.setPolicy(policy);
-    Collector c(&executor);
+    auto [executor, c] = underTest(policy);
     QSignalSpy retries(&executor, &RetryExecutor::retryScheduled);
     const quint64 id = executor.submit(getSpec(url(QStringLiteral("/status/503"))));
     QTRY_VERIFY_WITH_TIMEOUT(c.resultOf(id).has_value(), 10'000);
@@ -1425,9 +1395,7 @@ void TestRetryExecutor::brokenBody_isAFailureForBreakerAndClassifier()
     policy.circuitBreaker.enabled = true;
     policy.circuitBreaker.consecutiveFailures = 1;
     policy.circuitBreaker.openMs = 60'000;
-    RetryExecutor executor;
-    executor.setPolicy(policy);
-    Collector c(&executor);
+    auto [executor, c] = underTest(policy);
     const quint64 id = executor.submit(getSpec(url(path)));
     QTRY_VERIFY_WITH_TIMEOUT(c.resultOf(id).has_value(), 10'000);
     QVERIFY(c.resultOf(id)->outcome != RequestOutcome::Succeeded);
@@ -1445,10 +1413,8 @@ void TestRetryExecutor::circuitBreaker_halfOpen_onlyTheTrialDecides()
     policy.circuitBreaker.consecutiveFailures = 1;
     policy.circuitBreaker.openMs = 200;
     policy.circuitBreaker.halfOpenTrials = 1;
-    RetryExecutor executor;
-    executor.setPolicy(policy);
+    auto [executor, c] = underTest(policy);
     executor.setConcurrencyLimit(10);
-    Collector c(&executor);
     // A slow request goes out while the breaker is closed, then a failure opens it.
     const quint64 slow = executor.submit(getSpec(url(QStringLiteral("/delay/900"))));
     const quint64 failing = executor.submit(getSpec(url(QStringLiteral("/status/500"))));
@@ -1484,8 +1450,7 @@ void TestRetryExecutor::cancelFromStateSignal_requestEndsOnce_tokensBalance()
     policy.circuitBreaker.enabled = true;
     policy.circuitBreaker.consecutiveFailures = 1;
     policy.circuitBreaker.openMs = 60'000;
-    RetryExecutor executor;
-    executor.setPolicy(policy);
+    RetryExecutor &executor = underTest(policy).executor;
     QStringList events;
     quint64 id = 0;
     connect(&executor, &RetryExecutor::attemptFinished, this,
@@ -1512,9 +1477,7 @@ void TestRetryExecutor::readModifyWrite_budgetRefundedOnce()
     BackoffPolicy policy = fastPolicy(6, 5);
     policy.retryBudget.kind = RetryBudgetKind::AwsStandard;
     policy.retryBudget.awsCapacity = 20; // a retry costs 5, a success without retry refunds 1
-    RetryExecutor executor;
-    executor.setPolicy(policy);
-    Collector c(&executor);
+    auto [executor, c] = underTest(policy);
     // Drain the budget, then refill it to 5 with plain successes (one token each),
     // so that a refund shows instead of vanishing under the capacity.
     const quint64 spent = executor.submit(getSpec(url(QStringLiteral("/status/503"))));
@@ -1585,9 +1548,7 @@ void TestRetryExecutor::tlsErrors_areNeverIgnored()
     QVERIFY(tlsServer.listen(QHostAddress::LocalHost));
 
     MessageCapture capture;
-    RetryExecutor executor;
-    executor.setPolicy(fastPolicy(3, 5));
-    Collector c(&executor);
+    auto [executor, c] = underTest(fastPolicy(3, 5));
     const quint64 id
         = executor.submit(getSpec(QUrl(QStringLiteral("https://127.0.0.1:%1/status/200").arg(tlsServer.serverPort()))));
     QTRY_VERIFY_WITH_TIMEOUT(c.resultOf(id).has_value(), 10'000);

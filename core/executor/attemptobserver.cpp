@@ -1,0 +1,82 @@
+#include "core/executor/attemptobserver.h"
+
+#include "core/executor/redirectstep.h"
+#include "core/http/httpheaders.h"
+#include "core/util/coretr.h"
+
+namespace RetryLab::Core::AttemptObserver {
+
+Classification conclude(AttemptRecord &record, AttemptEnd end, const RequestSpec &spec, const BackoffPolicy &policy,
+    const QByteArray &body, const QDateTime &receivedAt)
+{
+    record.end = end;
+    AttemptObservation observation;
+    observation.method = record.method;
+    observation.markedIdempotent = spec.idempotent;
+    observation.readModifyWrite = spec.kind == RequestSpec::Kind::ReadModifyWrite;
+    observation.requestHeaders = record.requestHeaders;
+    observation.receivedAt = receivedAt;
+    if (const auto ra = headerValue(record.responseHeaders, "Retry-After"))
+        record.retryAfterRaw = *ra;
+
+    switch (end) {
+    case AttemptEnd::AttemptTimeout:
+        observation.cutBy = AttemptObservation::CutBy::AttemptTimeout;
+        record.errorString = Tr::tr("per-attempt timeout of %1 ms expired")
+                                 .arg(spec.attemptTimeoutMs.value_or(policy.attemptTimeoutMs));
+        break;
+    case AttemptEnd::Deadline:
+        observation.cutBy = AttemptObservation::CutBy::Deadline;
+        record.errorString = Tr::tr("total deadline of %1 ms reached").arg(policy.deadlineMs);
+        break;
+    case AttemptEnd::Cancelled:
+        observation.cutBy = AttemptObservation::CutBy::User;
+        record.errorString = Tr::tr("cancelled by the user");
+        break;
+    case AttemptEnd::Response:
+    case AttemptEnd::NetworkError:
+        break;
+    }
+    observation.httpStatus = record.httpStatus;
+    observation.networkError = record.networkError;
+    if (end == AttemptEnd::NetworkError && record.networkError == QNetworkReply::OperationCanceledError) {
+        // The executor did not cut this attempt, so Qt did: its transfer timeout
+        // (QNetworkAccessManager::setTransferTimeout on the injected manager)
+        // ends a reply with OperationCanceledError. That is a timeout.
+        observation.networkError = QNetworkReply::TimeoutError;
+        record.errorString = Tr::tr("Qt's transfer timeout ended the attempt (%1)").arg(record.errorString);
+    }
+    observation.responseHeaders = record.responseHeaders;
+    observation.bodyPrefix = body.left(4096);
+    // A body shorter than its Content-Length is broken whatever Qt says: when
+    // the connection drops right after the headers, Qt 6.4 often finishes the
+    // reply without an error.
+    const int status = record.httpStatus.value_or(0);
+    const bool bodyExpected = record.method != "HEAD" && status >= 200 && status != 204 && status != 304;
+    observation.brokenStream = record.httpStatus && bodyExpected && record.expectedBytes >= 0
+        && record.bytesReceived < record.expectedBytes && observation.cutBy == AttemptObservation::CutBy::Nothing;
+    if (observation.brokenStream) {
+        record.end = AttemptEnd::NetworkError;
+        if (record.networkError == QNetworkReply::NoError) {
+            record.errorString = Tr::tr("the body ended after %1 of %2 announced bytes (Qt reported no error)")
+                                     .arg(record.bytesReceived)
+                                     .arg(record.expectedBytes);
+        }
+    }
+
+    Classification classification = classify(observation, policy.classification);
+    if (!policy.classification.honourRetryAfter)
+        classification.retryAfter.reset();
+    if (classification.retryAfter && classification.retryAfter->delayMs)
+        record.retryAfterMs = classification.retryAfter->delayMs;
+
+    if (!record.redirects.isEmpty())
+        classification.reason += describeRedirects(record.redirects);
+    // Qt keeps the status of a reply whose body broke off (a truncated chunked
+    // body ends in RemoteHostClosedError after "200 OK"): the record says it failed.
+    if (record.end == AttemptEnd::Response && classification.networkFault)
+        record.end = AttemptEnd::NetworkError;
+    return classification;
+}
+
+} // namespace RetryLab::Core::AttemptObserver

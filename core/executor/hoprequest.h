@@ -1,0 +1,22 @@
+#pragma once
+
+#include "core/http/httpheaders.h"
+
+#include <QByteArray>
+#include <QUrl>
+
+namespace RetryLab::Core {
+
+/// One request on the wire within an attempt: the attempt's own, or where a
+/// redirect led.
+struct HopRequest
+{
+    QUrl url;
+    QByteArray method;
+    QByteArray body;
+    HeaderList headers;
+
+    friend bool operator==(const HopRequest &, const HopRequest &) = default;
+};
+
+} // namespace RetryLab::Core

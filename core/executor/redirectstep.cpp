@@ -1,0 +1,109 @@
+#include "core/executor/redirectstep.h"
+
+#include "core/http/redactor.h"
+#include "core/util/coretr.h"
+
+#include <QStringList>
+
+#include <algorithm>
+
+namespace RetryLab::Core {
+
+namespace {
+
+bool isRedirectStatus(int status)
+{
+    return status == 301 || status == 302 || status == 303 || status == 307 || status == 308;
+}
+
+// Why the redirect from `from` to `to` is not followed; empty when it is.
+QString refusal(const QUrl &from, const QUrl &to, const QByteArray &location, qsizetype redirectsSoFar)
+{
+    const QString toScheme = to.scheme().toLower();
+    if (!to.isValid() || to.host().isEmpty())
+        return Tr::tr("the Location \"%1\" is not a valid URL").arg(QString::fromLatin1(location.left(200)));
+    if (toScheme != QLatin1String("http") && toScheme != QLatin1String("https"))
+        return Tr::tr("only http and https redirects are followed (got \"%1\")").arg(toScheme);
+    if (from.scheme().compare(QLatin1String("https"), Qt::CaseInsensitive) == 0 && toScheme == QLatin1String("http"))
+        return Tr::tr("it leads from https to plain http");
+    if (redirectsSoFar >= maxRedirectsPerAttempt)
+        return Tr::tr("more than %n redirect(s) in one attempt", nullptr, maxRedirectsPerAttempt);
+    return {};
+}
+
+} // namespace
+
+std::optional<RedirectStep> nextHop(
+    const HopRequest &current, int status, const QByteArray &location, qsizetype redirectsSoFar)
+{
+    if (!isRedirectStatus(status) || location.isEmpty())
+        return std::nullopt;
+
+    RedirectStep step;
+    RedirectHop &hop = step.hop;
+    hop.status = status;
+    hop.from = current.url;
+    hop.to = current.url.resolved(QUrl::fromEncoded(location.trimmed()));
+    hop.crossOrigin
+        = hop.to.scheme().toLower() != current.url.scheme().toLower() || hostKey(hop.to) != hostKey(current.url);
+    hop.note = refusal(current.url, hop.to, location, redirectsSoFar);
+    if (!hop.note.isEmpty()) {
+        hop.followed = false;
+        return step;
+    }
+
+    HopRequest &next = step.next;
+    next = current;
+    next.url = hop.to;
+    const bool toGet
+        = (status == 303 && current.method != "HEAD") || ((status == 301 || status == 302) && current.method == "POST");
+    if (toGet) {
+        next.method = "GET";
+        next.body.clear();
+        next.headers.removeIf([](const auto &h) {
+            return h.first.compare("Content-Type", Qt::CaseInsensitive) == 0
+                || h.first.compare("Content-Length", Qt::CaseInsensitive) == 0;
+        });
+    }
+    if (hop.crossOrigin) {
+        next.headers.removeIf([&hop](const auto &h) {
+            for (const char *name : {"Authorization", "Cookie", "Proxy-Authorization"}) {
+                if (h.first.compare(name, Qt::CaseInsensitive) == 0) {
+                    hop.droppedHeaders.append(h.first);
+                    return true;
+                }
+            }
+            return false;
+        });
+    }
+    return step;
+}
+
+QString hostKey(const QUrl &url)
+{
+    const int port = url.port(url.scheme() == QLatin1String("https") ? 443 : 80);
+    return url.host() + QLatin1Char(':') + QString::number(port);
+}
+
+QString describeRedirects(const QList<RedirectHop> &hops)
+{
+    const Redactor redactor;
+    QString text;
+    const auto followed = std::count_if(hops.cbegin(), hops.cend(), [](const RedirectHop &h) { return h.followed; });
+    if (followed > 0)
+        text += Tr::tr("; followed %n redirect(s)", nullptr, int(followed));
+    for (const RedirectHop &hop : hops) {
+        const QString to = redactor.urlString(hop.to);
+        if (!hop.followed) {
+            text += Tr::tr("; the %1 redirect to %2 was not followed: %3").arg(hop.status).arg(to, hop.note);
+        } else if (!hop.droppedHeaders.isEmpty()) {
+            QStringList names;
+            for (const QByteArray &name : hop.droppedHeaders)
+                names.append(QString::fromLatin1(name));
+            text += Tr::tr("; %1 not sent to %2 (another origin)").arg(names.join(QStringLiteral(", ")), to);
+        }
+    }
+    return text;
+}
+
+} // namespace RetryLab::Core

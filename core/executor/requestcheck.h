@@ -1,0 +1,15 @@
+#pragma once
+
+#include "core/record/attemptrecord.h"
+#include "core/util/result.h"
+
+namespace RetryLab::Core {
+
+/// Whether `spec` can be sent at all: a valid http or https URL with a host, a
+/// method that is one token, and a per-attempt timeout (when it has its own)
+/// between 0 and PolicyLimits::maxDeadlineMs. The error is the reason of the
+/// request's InvalidRequest result; it ends up in logs and exports, so it
+/// never shows the URL's password, nor a secret query parameter.
+Result<void> checkRequest(const RequestSpec &spec);
+
+} // namespace RetryLab::Core

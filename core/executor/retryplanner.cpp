@@ -1,0 +1,189 @@
+#include "core/executor/retryplanner.h"
+
+#include "core/http/retryafter.h"
+#include "core/policy/backoff.h"
+#include "core/policy/retrybudget.h"
+#include "core/util/coretr.h"
+#include "core/util/randomsource.h"
+
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QJsonValue>
+
+#include <algorithm>
+#include <cmath>
+
+namespace RetryLab::Core::RetryPlanner {
+
+namespace {
+
+const QString readStep = QStringLiteral("read");
+
+bool isReadModifyWrite(const RequestSpec &spec)
+{
+    return spec.kind == RequestSpec::Kind::ReadModifyWrite;
+}
+
+Decision finish(Decision decision, RequestOutcome outcome, const QString &reason)
+{
+    decision.action = Decision::Action::Finish;
+    decision.outcome = outcome;
+    decision.reason = reason;
+    return decision;
+}
+
+// The read of a read-modify-write succeeded: keep what it read and write next,
+// or give up when there is nothing to modify.
+Decision afterRead(Decision decision, const RequestSpec &spec, const Attempt &attempt)
+{
+    const QJsonObject object = QJsonDocument::fromJson(attempt.body).object();
+    const QJsonValue value = object.value(QStringLiteral("value"));
+    const auto etag = headerValue(attempt.responseHeaders, "ETag");
+    if (!value.isDouble() || !etag) {
+        decision.recordDecision = Classification::Decision::GiveUp;
+        decision.recordReason = Tr::tr("the read returned no integer \"value\" and ETag; cannot modify and write");
+        return finish(decision, RequestOutcome::GaveUp, decision.recordReason);
+    }
+    State &state = decision.state;
+    state.readValue = value.toInteger();
+    state.etag = *etag;
+    state.step = QStringLiteral("write");
+    decision.action = Decision::Action::NextStep;
+    decision.recordReason = Tr::tr("read value %1 with ETag %2; writing %3 with If-Match")
+                                .arg(state.readValue)
+                                .arg(QString::fromLatin1(state.etag))
+                                .arg(state.readValue + spec.increment);
+    decision.nextDelayMs = 0.0;
+    return decision;
+}
+
+} // namespace
+
+State initialState(const RequestSpec &spec)
+{
+    State state;
+    if (isReadModifyWrite(spec))
+        state.step = readStep;
+    return state;
+}
+
+HopRequest attemptRequest(const RequestSpec &spec, const State &state)
+{
+    HopRequest request{spec.url, spec.method.trimmed().toUpper(), spec.body, spec.headers};
+    if (!isReadModifyWrite(spec))
+        return request;
+    if (state.step == readStep) {
+        request.method = "GET";
+        request.body.clear();
+        return request;
+    }
+    request.method = "PUT";
+    request.body = QJsonDocument(QJsonObject{{QStringLiteral("value"), state.readValue + spec.increment}})
+                       .toJson(QJsonDocument::Compact);
+    request.headers.removeIf([](const auto &h) { return h.first.compare("If-Match", Qt::CaseInsensitive) == 0; });
+    request.headers.append({QByteArray("If-Match"), state.etag});
+    request.headers.append({QByteArray("Content-Type"), QByteArray("application/json")});
+    return request;
+}
+
+Decision decide(const State &state, const RequestSpec &spec, const Attempt &attempt, const Classification &c,
+    const BackoffPolicy &policy, const RetryBudget &budget, RandomSource &random)
+{
+    Decision decision;
+    decision.state = state;
+    decision.recordDecision = c.decision;
+    decision.recordReason = c.reason;
+    State &next = decision.state;
+
+    if (c.decision == Classification::Decision::Success) {
+        if (isReadModifyWrite(spec) && state.step == readStep)
+            return afterRead(decision, spec, attempt);
+        return finish(decision, RequestOutcome::Succeeded, c.reason);
+    }
+
+    ++next.failures;
+    if (!c.isRetry()) {
+        RequestOutcome outcome = RequestOutcome::GaveUp;
+        if (attempt.end == AttemptEnd::Cancelled)
+            outcome = RequestOutcome::Cancelled;
+        else if (attempt.end == AttemptEnd::Deadline)
+            outcome = RequestOutcome::DeadlineExceeded;
+        return finish(decision, outcome, c.reason);
+    }
+
+    const QString &what = c.reason;
+    if (policy.maxAttempts > 0 && next.failures >= policy.maxAttempts) {
+        return finish(decision, RequestOutcome::AttemptsExhausted,
+            Tr::tr("gave up after %n attempt(s): %1", nullptr, next.failures).arg(what));
+    }
+    // SPEC section 1: Immediate retries once, at once, for a rare fault; a
+    // fault that survives that retry is not rare, whatever maxAttempts allows.
+    if (policy.algorithm == BackoffAlgorithm::Immediate && next.failures >= 2) {
+        return finish(decision, RequestOutcome::AttemptsExhausted,
+            Tr::tr("gave up after %n attempt(s): %1; the Immediate algorithm retries only once", nullptr, next.failures)
+                .arg(what));
+    }
+
+    // The delay: immediate once for rare faults, else the policy's backoff,
+    // replaced by a bounded Retry-After when the server sent one. The backoff
+    // is drawn, and the retry index advances, even when Retry-After replaces it.
+    double delay = 0.0;
+    QString delayReason;
+    if (c.decision == Classification::Decision::RetryImmediately && !state.usedImmediateRetry) {
+        next.usedImmediateRetry = true;
+        delayReason = Tr::tr("retrying immediately once");
+    } else {
+        delay = Backoff::delayMs(policy, state.retryIndex, state.previousDelayMs, random);
+        next.previousDelayMs = delay;
+        ++next.retryIndex;
+        delayReason = Tr::tr("%1 backoff").arg(algorithmTitle(policy.algorithm));
+    }
+
+    const double remainingMs = policy.deadlineMs > 0.0 ? std::max(0.0, policy.deadlineMs - attempt.elapsedMs) : -1.0;
+    if (c.retryAfter) {
+        const RetryAfterDecision ra
+            = boundRetryAfter(*c.retryAfter, policy.classification.maxRetryAfterMs, remainingMs);
+        if (ra.action == RetryAfterDecision::Action::GiveUp)
+            return finish(decision, RequestOutcome::DeadlineExceeded, Tr::tr("%1; %2").arg(what, ra.reason));
+        if (ra.action == RetryAfterDecision::Action::Wait) {
+            delay = ra.delayMs;
+            delayReason = ra.reason;
+        }
+    }
+
+    if (remainingMs >= 0.0 && delay >= remainingMs) {
+        return finish(decision, RequestOutcome::DeadlineExceeded,
+            Tr::tr("%1; the next retry in %2 ms would start after the deadline (%3 ms left): giving up now")
+                .arg(what)
+                .arg(std::round(delay))
+                .arg(std::floor(remainingMs)));
+    }
+
+    // Asked on a copy: the executor pays, and only for a retry it schedules.
+    const bool afterTimeout = attempt.end == AttemptEnd::AttemptTimeout;
+    RetryBudget trial = budget;
+    const double cost = trial.tryAcquireRetry(afterTimeout);
+    if (cost < 0.0) {
+        return finish(decision, RequestOutcome::BudgetExhausted,
+            Tr::tr("%1; the retry budget is exhausted (%2 of %3 tokens left)")
+                .arg(what)
+                .arg(budget.tokens())
+                .arg(budget.capacity()));
+    }
+
+    if (c.restartSequence)
+        ++next.sequenceRound;
+    // Retrying only the write keeps failing: the whole sequence starts again.
+    if (isReadModifyWrite(spec))
+        next.step = readStep;
+
+    decision.action = Decision::Action::Retry;
+    decision.nextDelayMs = delay;
+    decision.reason = Tr::tr("%1 (%2)").arg(what, delayReason);
+    decision.attemptsLeft = policy.maxAttempts > 0 ? policy.maxAttempts - next.failures : -1;
+    decision.retryCost = cost;
+    decision.retryAfterTimeout = afterTimeout;
+    return decision;
+}
+
+} // namespace RetryLab::Core::RetryPlanner

@@ -1,0 +1,241 @@
+#include "core/executor/attemptobserver.h"
+
+#include <QTest>
+
+using namespace RetryLab::Core;
+
+namespace {
+
+const QDateTime receivedAt(QDate(2025, 1, 1), QTime(12, 0), Qt::UTC);
+
+// What Qt reports of a complete answer: status, headers, every announced byte.
+AttemptRecord answered(int status, qint64 announced = 100, qint64 received = 100)
+{
+    AttemptRecord record;
+    record.method = "GET";
+    record.httpStatus = status;
+    if (announced >= 0)
+        record.responseHeaders.append({QByteArray("Content-Length"), QByteArray::number(announced)});
+    record.expectedBytes = announced;
+    record.bytesReceived = received;
+    record.networkError = status >= 500 ? QNetworkReply::ServiceUnavailableError : QNetworkReply::NoError;
+    record.errorString = status >= 500 ? QStringLiteral("Service Unavailable") : QString();
+    return record;
+}
+
+BackoffPolicy policy()
+{
+    BackoffPolicy p;
+    p.attemptTimeoutMs = 150;
+    p.deadlineMs = 300;
+    return p;
+}
+
+} // namespace
+
+class TestAttemptObserver : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void completeAnswer_isWhatItSays_data();
+    void completeAnswer_isWhatItSays();
+    void shortBody_isABrokenStream_data();
+    void shortBody_isABrokenStream();
+    void faultAfterTheStatusLine_isANetworkError();
+    void cutByTheExecutor_saysWhy_data();
+    void cutByTheExecutor_saysWhy();
+    void qtTransferTimeout_isATimeout();
+    void retryAfter_recordedAndHonouredPerPolicy_data();
+    void retryAfter_recordedAndHonouredPerPolicy();
+    void redirects_appendedToTheReason();
+};
+
+void TestAttemptObserver::completeAnswer_isWhatItSays_data()
+{
+    QTest::addColumn<int>("status");
+    QTest::addColumn<int>("decision");
+    QTest::addColumn<QString>("cause");
+    QTest::addRow("200") << 200 << int(Classification::Decision::Success) << QStringLiteral("http-200");
+    QTest::addRow("503") << 503 << int(Classification::Decision::RetryAfterDelay) << QStringLiteral("http-503");
+    QTest::addRow("401") << 401 << int(Classification::Decision::GiveUp) << QStringLiteral("http-401");
+}
+
+void TestAttemptObserver::completeAnswer_isWhatItSays()
+{
+    QFETCH(int, status);
+    QFETCH(int, decision);
+    QFETCH(QString, cause);
+    AttemptRecord record = answered(status);
+    if (status == 401)
+        record.networkError = QNetworkReply::AuthenticationRequiredError;
+    const AttemptRecord before = record;
+    const Classification c
+        = AttemptObserver::conclude(record, AttemptEnd::Response, RequestSpec{}, policy(), "body", receivedAt);
+    QCOMPARE(int(c.decision), decision);
+    QCOMPARE(c.cause, cause);
+    QCOMPARE(record.end, AttemptEnd::Response);
+    QCOMPARE(record.errorString, before.errorString);
+    QVERIFY(!record.retryAfterMs);
+    QVERIFY(record.retryAfterRaw.isEmpty());
+}
+
+void TestAttemptObserver::shortBody_isABrokenStream_data()
+{
+    QTest::addColumn<QByteArray>("method");
+    QTest::addColumn<int>("status");
+    QTest::addColumn<qint64>("announced");
+    QTest::addColumn<qint64>("received");
+    QTest::addColumn<bool>("broken");
+    QTest::addRow("nothing of 1024") << QByteArray("GET") << 200 << qint64(1024) << qint64(0) << true;
+    QTest::addRow("one byte short") << QByteArray("GET") << 200 << qint64(1024) << qint64(1023) << true;
+    QTest::addRow("complete") << QByteArray("GET") << 200 << qint64(1024) << qint64(1024) << false;
+    QTest::addRow("no Content-Length") << QByteArray("GET") << 200 << qint64(-1) << qint64(0) << false;
+    // Answers that never have a body, whatever their Content-Length says.
+    QTest::addRow("HEAD") << QByteArray("HEAD") << 200 << qint64(1024) << qint64(0) << false;
+    QTest::addRow("204") << QByteArray("GET") << 204 << qint64(1024) << qint64(0) << false;
+    QTest::addRow("304") << QByteArray("GET") << 304 << qint64(1024) << qint64(0) << false;
+}
+
+void TestAttemptObserver::shortBody_isABrokenStream()
+{
+    QFETCH(QByteArray, method);
+    QFETCH(int, status);
+    QFETCH(qint64, announced);
+    QFETCH(qint64, received);
+    QFETCH(bool, broken);
+    // Qt 6.4 often finishes such a reply without any error.
+    AttemptRecord record = answered(status, announced, received);
+    record.method = method;
+    const Classification c
+        = AttemptObserver::conclude(record, AttemptEnd::Response, RequestSpec{}, policy(), {}, receivedAt);
+    QCOMPARE(record.end, broken ? AttemptEnd::NetworkError : AttemptEnd::Response);
+    QCOMPARE(c.cause == QLatin1String("broken-stream"), broken);
+    if (broken) {
+        QCOMPARE(c.decision, Classification::Decision::RetryAfterDelay);
+        QCOMPARE(record.errorString,
+            QStringLiteral("the body ended after %1 of %2 announced bytes (Qt reported no error)")
+                .arg(received)
+                .arg(announced));
+    } else {
+        QVERIFY(record.errorString.isEmpty());
+    }
+}
+
+void TestAttemptObserver::faultAfterTheStatusLine_isANetworkError()
+{
+    // A chunked body cut off ends in RemoteHostClosedError after "200 OK".
+    AttemptRecord record = answered(200, -1, 100);
+    record.networkError = QNetworkReply::RemoteHostClosedError;
+    record.errorString = QStringLiteral("Connection closed");
+    const Classification c
+        = AttemptObserver::conclude(record, AttemptEnd::Response, RequestSpec{}, policy(), {}, receivedAt);
+    QCOMPARE(c.networkFault, std::optional<NetworkFaultClass>(NetworkFaultClass::ConnectionReset));
+    QCOMPARE(record.end, AttemptEnd::NetworkError);
+    QCOMPARE(record.httpStatus, std::optional<int>(200));
+    QCOMPARE(record.errorString, QStringLiteral("Connection closed"));
+}
+
+void TestAttemptObserver::cutByTheExecutor_saysWhy_data()
+{
+    QTest::addColumn<int>("end");
+    QTest::addColumn<double>("specTimeoutMs"); // negative: the policy's
+    QTest::addColumn<QString>("errorString");
+    QTest::addColumn<QString>("cause");
+    QTest::addRow("per-attempt timeout") << int(AttemptEnd::AttemptTimeout) << -1.0
+                                         << QStringLiteral("per-attempt timeout of 150 ms expired")
+                                         << QStringLiteral("attempt-timeout");
+    QTest::addRow("the request's own timeout")
+        << int(AttemptEnd::AttemptTimeout) << 1000.0 << QStringLiteral("per-attempt timeout of 1000 ms expired")
+        << QStringLiteral("attempt-timeout");
+    QTest::addRow("deadline") << int(AttemptEnd::Deadline) << -1.0 << QStringLiteral("total deadline of 300 ms reached")
+                              << QStringLiteral("deadline");
+    QTest::addRow("cancelled") << int(AttemptEnd::Cancelled) << -1.0 << QStringLiteral("cancelled by the user")
+                               << QStringLiteral("cancelled");
+}
+
+void TestAttemptObserver::cutByTheExecutor_saysWhy()
+{
+    QFETCH(int, end);
+    QFETCH(double, specTimeoutMs);
+    QFETCH(QString, errorString);
+    QFETCH(QString, cause);
+    // Cut after the headers, before the whole body: still not a broken stream.
+    AttemptRecord record = answered(200, 1024, 10);
+    record.networkError = QNetworkReply::OperationCanceledError;
+    record.errorString = QStringLiteral("Operation canceled");
+    RequestSpec spec;
+    if (specTimeoutMs >= 0)
+        spec.attemptTimeoutMs = specTimeoutMs;
+    const Classification c = AttemptObserver::conclude(record, AttemptEnd(end), spec, policy(), {}, receivedAt);
+    QCOMPARE(record.end, AttemptEnd(end));
+    QCOMPARE(record.errorString, errorString);
+    QCOMPARE(c.cause, cause);
+}
+
+void TestAttemptObserver::qtTransferTimeout_isATimeout()
+{
+    // The executor did not cut it, yet Qt says "cancelled": its transfer timeout did.
+    AttemptRecord record;
+    record.method = "GET";
+    record.networkError = QNetworkReply::OperationCanceledError;
+    record.errorString = QStringLiteral("Operation canceled");
+    const Classification c
+        = AttemptObserver::conclude(record, AttemptEnd::NetworkError, RequestSpec{}, policy(), {}, receivedAt);
+    QCOMPARE(c.cause, QStringLiteral("timeout"));
+    QCOMPARE(c.networkFault, std::optional<NetworkFaultClass>(NetworkFaultClass::Timeout));
+    QCOMPARE(record.networkError, QNetworkReply::OperationCanceledError); // what Qt said stays on record
+    QCOMPARE(record.errorString, QStringLiteral("Qt's transfer timeout ended the attempt (Operation canceled)"));
+    QCOMPARE(record.end, AttemptEnd::NetworkError);
+}
+
+void TestAttemptObserver::retryAfter_recordedAndHonouredPerPolicy_data()
+{
+    QTest::addColumn<QByteArray>("value");
+    QTest::addColumn<bool>("honour");
+    QTest::addColumn<double>("retryAfterMs"); // negative: none
+    QTest::addRow("seconds") << QByteArray("2") << true << 2000.0;
+    QTest::addRow("a date") << QByteArray("Wed, 01 Jan 2025 12:00:30 GMT") << true << 30'000.0;
+    QTest::addRow("not honoured") << QByteArray("2") << false << -1.0;
+    QTest::addRow("invalid") << QByteArray("soon") << true << -1.0;
+}
+
+void TestAttemptObserver::retryAfter_recordedAndHonouredPerPolicy()
+{
+    QFETCH(QByteArray, value);
+    QFETCH(bool, honour);
+    QFETCH(double, retryAfterMs);
+    AttemptRecord record = answered(503);
+    record.responseHeaders.append({QByteArray("Retry-After"), value});
+    BackoffPolicy p = policy();
+    p.classification.honourRetryAfter = honour;
+    const Classification c = AttemptObserver::conclude(record, AttemptEnd::Response, RequestSpec{}, p, {}, receivedAt);
+    QCOMPARE(record.retryAfterRaw, value); // on record whatever the policy does with it
+    if (retryAfterMs < 0) {
+        QVERIFY(!record.retryAfterMs);
+    } else {
+        QCOMPARE(record.retryAfterMs, std::optional<double>(retryAfterMs));
+        QVERIFY(c.retryAfter);
+    }
+    if (!honour)
+        QVERIFY(!c.retryAfter);
+}
+
+void TestAttemptObserver::redirects_appendedToTheReason()
+{
+    AttemptRecord record = answered(200);
+    RedirectHop hop;
+    hop.status = 302;
+    hop.to = QUrl(QStringLiteral("http://b.test/landing"));
+    hop.crossOrigin = true;
+    hop.droppedHeaders = {"Authorization"};
+    record.redirects = {hop};
+    const Classification c
+        = AttemptObserver::conclude(record, AttemptEnd::Response, RequestSpec{}, policy(), {}, receivedAt);
+    QCOMPARE(c.reason,
+        QStringLiteral("HTTP 200: success; followed 1 redirect(s); Authorization not sent to http://b.test/landing "
+                       "(another origin)"));
+}
+
+QTEST_GUILESS_MAIN(TestAttemptObserver)
+#include "tst_attemptobserver.moc"
