@@ -13,10 +13,8 @@
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTcpSocket>
-#include <QTemporaryFile>
 #include <QTest>
 #include <QThread>
-#include <QTimer>
 
 #include <functional>
 #include <memory>
