@@ -59,10 +59,10 @@ struct FaultServerOptions
 /// Built on QTcpServer/QTcpSocket because several faults need the raw socket.
 ///
 /// The parts, along the seams of qBittorrent's src/base/http: this class
-/// accepts connections, holds the options and the log and answers for the
-/// threads; a Connection per socket parses requests and executes ResponsePlans;
+/// accepts connections, holds the options and answers for the threads; a
+/// Connection per socket parses requests and executes ResponsePlans;
 /// FaultEndpoints and ControlEndpoints turn requests into plans without a
-/// socket; ScriptedTests keeps the scripts.
+/// socket; ScriptedTests and ServerLog keep the scripts and the log.
 ///
 /// Endpoints (endpoints() has the full list with parameters; every number is
 /// bounded and a bad one gets 400 with a message):
