@@ -1,7 +1,10 @@
 #pragma once
 
+#include "core/faultserver/endpointcatalog.h"
 #include "core/faultserver/faultinstruction.h"
+#include "core/faultserver/scriptedtests.h"
 #include "core/faultserver/serverlogentry.h"
+#include "core/util/result.h"
 
 #include <QHostAddress>
 #include <QList>
@@ -48,31 +51,18 @@ struct FaultServerOptions
     int maxTests = 10'000;
 };
 
-/// A scripted test as the server keeps it.
-struct ScriptedTestStatus
-{
-    QString id;
-    QStringList instructions; ///< canonical text of each step
-    int consumed = 0; ///< steps used so far
-    /// Requests that repeated an attempt already served (see ServerLogEntry::replayed).
-    int replays = 0;
-};
-
-/// One endpoint of the server, for help texts.
-struct FaultServerEndpoint
-{
-    QString method; ///< "GET", "PUT", "GET, PUT", or "any"
-    QString path; ///< "/status/{code}"
-    QString parameters; ///< "?retry_after=S | ?retry_after_date=DATE|S | ?ratelimit_reset=S"
-    QString description;
-};
-
 /// RetryLab's embedded HTTP/1.1 server that fails on purpose, so that retries
 /// can be watched against real faults on loopback: chosen statuses, delays,
 /// failures per key, rate limits, connection resets, empty and broken
 /// responses, garbage, stalls, slow bodies, a read-modify-write resource and an
 /// eventually consistent one, and scripted sequences of such steps per test id.
 /// Built on QTcpServer/QTcpSocket because several faults need the raw socket.
+///
+/// The parts, along the seams of qBittorrent's src/base/http: this class
+/// accepts connections, holds the options and answers for the threads; a
+/// Connection per socket parses requests and executes ResponsePlans;
+/// FaultEndpoints and ControlEndpoints turn requests into plans without a
+/// socket; ScriptedTests and ServerLog keep the scripts and the log.
 ///
 /// Endpoints (endpoints() has the full list with parameters; every number is
 /// bounded and a bad one gets 400 with a message):

@@ -227,6 +227,19 @@ bool HttpRequestParser::takeLine(QByteArrayView *line, qsizetype limit, bool *ov
     return true;
 }
 
+bool HttpRequestParser::consumeBody()
+{
+    const qint64 available = m_buffer.size() - m_pos;
+    const qint64 take = std::min(available, m_remaining);
+    if (take > 0) {
+        m_request.body.append(m_buffer.constData() + m_pos, take);
+        m_pos += take;
+        m_scan = m_pos;
+        m_remaining -= take;
+    }
+    return m_remaining == 0;
+}
+
 HttpRequestParser::Status HttpRequestParser::parse()
 {
     for (;;) {
@@ -271,20 +284,11 @@ HttpRequestParser::Status HttpRequestParser::parse()
                 return s;
             break;
         }
-        case Phase::Body: {
-            const qint64 available = m_buffer.size() - m_pos;
-            const qint64 take = std::min(available, m_remaining);
-            if (take > 0) {
-                m_request.body.append(m_buffer.constData() + m_pos, take);
-                m_pos += take;
-                m_scan = m_pos;
-                m_remaining -= take;
-            }
-            if (m_remaining > 0)
+        case Phase::Body:
+            if (!consumeBody())
                 return Status::NeedMore;
             m_phase = Phase::Done;
             break;
-        }
         case Phase::ChunkSize: {
             QByteArrayView line;
             bool over = false;
@@ -325,20 +329,11 @@ HttpRequestParser::Status HttpRequestParser::parse()
             }
             break;
         }
-        case Phase::ChunkData: {
-            const qint64 available = m_buffer.size() - m_pos;
-            const qint64 take = std::min(available, m_remaining);
-            if (take > 0) {
-                m_request.body.append(m_buffer.constData() + m_pos, take);
-                m_pos += take;
-                m_scan = m_pos;
-                m_remaining -= take;
-            }
-            if (m_remaining > 0)
+        case Phase::ChunkData:
+            if (!consumeBody())
                 return Status::NeedMore;
             m_phase = Phase::ChunkDataEnd;
             break;
-        }
         case Phase::ChunkDataEnd: {
             const qsizetype available = m_buffer.size() - m_pos;
             if (available < 1)

@@ -101,6 +101,9 @@ private:
     Status fail(int status, QString message);
     Status parse();
     bool takeLine(QByteArrayView *line, qsizetype limit, bool *overLimit);
+    /// Moves up to m_remaining buffered bytes into the body (a Content-Length
+    /// body or one chunk); true once none remain.
+    bool consumeBody();
     Status parseRequestLine(QByteArrayView line);
     Status parseHeaderLine(QByteArrayView line, bool trailer);
     Status finishHeaders();

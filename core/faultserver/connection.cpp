@@ -1,0 +1,446 @@
+#include "core/faultserver/connection.h"
+
+#include "core/http/httpheaders.h"
+#include "core/http/retryheaders.h"
+#include "core/util/clock.h"
+#include "core/util/coretr.h"
+
+#include <QLoggingCategory>
+#include <QTcpSocket>
+#include <QTimer>
+
+#include <algorithm>
+
+#if defined(Q_OS_UNIX)
+#include <sys/socket.h>
+#elif defined(Q_OS_WIN)
+#include <winsock2.h>
+#endif
+
+namespace RetryLab::Core {
+
+namespace {
+
+// The server's category: `retrylab.core.faultserver.debug=true` shows connections and requests alike.
+Q_LOGGING_CATEGORY(lcConnection, "retrylab.core.faultserver", QtInfoMsg)
+
+// A connection over the cap is served one 503 and closed; it may not linger.
+constexpr int overCapacityIdleMs = 2000;
+// Time for the client to read the headers before the reset that follows them:
+// when both arrive in one read, Qt may drop the headers and resend the request.
+constexpr int resetAfterHeadersDelayMs = 100;
+// How long a connection closed after an answer keeps reading (and dropping)
+// what the client still sends, so that unread bytes cannot turn the close into
+// a reset that destroys the answer (a 413 to a large upload, for example).
+constexpr int lingerMs = 2000;
+// Bytes read from a socket before the server stops reading while it is busy.
+constexpr qint64 socketReadBufferBytes = 1 << 20;
+
+bool statusHasBody(int status)
+{
+    return status != 204 && status != 304 && !(status >= 100 && status < 200);
+}
+
+// Sends FIN but keeps the receiving side open.
+void shutdownWrite(QTcpSocket *socket)
+{
+    const qintptr fd = socket->socketDescriptor();
+    if (fd < 0)
+        return;
+#if defined(Q_OS_UNIX)
+    ::shutdown(static_cast<int>(fd), SHUT_WR);
+#elif defined(Q_OS_WIN)
+    ::shutdown(static_cast<SOCKET>(fd), SD_SEND);
+#endif
+}
+
+void resetConnection(QTcpSocket *socket)
+{
+    // SO_LINGER with a zero timeout makes close() send RST instead of FIN.
+    const qintptr fd = socket->socketDescriptor();
+    if (fd >= 0) {
+        struct linger option
+        {
+            1, 0
+        };
+#if defined(Q_OS_UNIX)
+        ::setsockopt(static_cast<int>(fd), SOL_SOCKET, SO_LINGER, &option, sizeof option);
+#elif defined(Q_OS_WIN)
+        ::setsockopt(
+            static_cast<SOCKET>(fd), SOL_SOCKET, SO_LINGER, reinterpret_cast<const char *>(&option), sizeof option);
+#endif
+    }
+    socket->abort();
+}
+
+} // namespace
+
+Connection::Connection(Host &host, QTcpSocket *socket, const Settings &settings)
+    : m_host(host), m_id(settings.id), m_socket(socket), m_overCapacity(settings.overCapacity)
+{
+    m_peer = socket->peerAddress().toString() + QLatin1Char(':') + QString::number(socket->peerPort());
+    HttpRequestParser::Limits limits;
+    limits.maxBodyBytes = settings.maxBodyBytes;
+    m_parser = HttpRequestParser(limits);
+    socket->setReadBufferSize(socketReadBufferBytes);
+    // Answers go out in one piece and are not held back by Nagle's
+    // algorithm waiting for an ACK: a fault's timing is the server's choice.
+    socket->setSocketOption(QAbstractSocket::LowDelayOption, 1);
+
+    m_idleTimer = new QTimer(socket);
+    m_idleTimer->setSingleShot(true);
+    m_idleTimer->setInterval(
+        m_overCapacity ? std::min(settings.idleTimeoutMs, overCapacityIdleMs) : settings.idleTimeoutMs);
+}
+
+template<typename Function>
+auto Connection::guarded(Function function)
+{
+    return [weak = weak_from_this(), function = std::move(function)] {
+        if (const std::shared_ptr<Connection> self = weak.lock())
+            function(*self);
+    };
+}
+
+void Connection::start()
+{
+    QTcpSocket *socket = m_socket;
+    QObject::connect(socket, &QTcpSocket::readyRead, socket, guarded([](Connection &c) { c.handleReadable(); }));
+    QObject::connect(socket, &QTcpSocket::disconnected, socket, guarded([](Connection &c) { c.handleDisconnected(); }));
+    QObject::connect(m_idleTimer, &QTimer::timeout, socket, guarded([](Connection &c) { c.handleIdle(); }));
+    m_idleTimer->start();
+    if (socket->bytesAvailable() > 0)
+        handleReadable();
+}
+
+void Connection::abort()
+{
+    m_entryPending = false;
+    m_state = State::Closing;
+    if (m_socket) {
+        m_socket->disconnect();
+        m_socket->abort();
+        m_socket->deleteLater();
+    }
+}
+
+void Connection::handleReadable()
+{
+    if (!m_socket)
+        return;
+    if (m_lingering) {
+        m_socket->readAll();
+        return;
+    }
+    if (m_state != State::Reading)
+        return; // busy connections read on when their answer is out
+    const QByteArray data = m_socket->readAll();
+    if (data.isEmpty() && !m_parser.isPartial() && m_parser.bufferedBytes() == 0)
+        return;
+    m_idleTimer->start();
+    processParser(m_parser.feed(data));
+}
+
+void Connection::processParser(HttpRequestParser::Status status)
+{
+    switch (status) {
+    case HttpRequestParser::Status::NeedMore:
+        if (m_parser.expectsContinue() && !m_overCapacity) {
+            m_socket->write("HTTP/1.1 100 Continue\r\n\r\n");
+            m_parser.acknowledgeContinue();
+        }
+        return;
+    case HttpRequestParser::Status::Error:
+        if (m_overCapacity) {
+            answerProtocolError(
+                503, Tr::tr("the server is at its limit of connections"), QStringLiteral("over-capacity"));
+            return;
+        }
+        answerProtocolError(m_parser.errorStatus(), m_parser.errorString(), QStringLiteral("reject"));
+        return;
+    case HttpRequestParser::Status::Complete:
+        m_request = m_parser.takeRequest();
+        dispatch();
+        return;
+    }
+}
+
+void Connection::resume()
+{
+    if (!m_socket || m_state != State::Reading)
+        return;
+    const HttpRequestParser::Status status = m_parser.next();
+    if (status == HttpRequestParser::Status::NeedMore && m_socket->bytesAvailable() > 0) {
+        handleReadable();
+        return;
+    }
+    processParser(status);
+}
+
+void Connection::handleDisconnected()
+{
+    m_host.forget(m_id);
+    if (m_entryPending) {
+        const double ms = (m_host.clock().nowNs() - m_startNs) / 1e6;
+        finishRequest(QStringLiteral("client-closed"),
+            Tr::tr("the client closed the connection after %1 ms, before the server finished (%2)")
+                .arg(ms, 0, 'f', 1)
+                .arg(m_pendingAction),
+            std::nullopt);
+    }
+    m_state = State::Closing;
+    if (m_socket)
+        m_socket->deleteLater();
+}
+
+void Connection::handleIdle()
+{
+    if (!m_socket || m_state != State::Reading)
+        return;
+    if (m_parser.isPartial()) {
+        answerProtocolError(
+            408, Tr::tr("no complete request within %1 ms").arg(m_idleTimer->interval()), QStringLiteral("reject"));
+        return;
+    }
+    qCDebug(lcConnection) << "closing idle connection from" << m_peer;
+    m_state = State::Closing;
+    m_socket->disconnectFromHost();
+}
+
+void Connection::answerProtocolError(int status, const QString &message, const QString &action)
+{
+    // The stream cannot be trusted after a malformed request: answer and close.
+    m_state = State::Busy;
+    m_idleTimer->stop();
+    // Nothing of the request is trustworthy, not even its method: log the peer only.
+    m_entry = ServerLogEntry{};
+    m_entry.time = m_host.clock().wallTime();
+    m_entry.peer = m_peer;
+    m_entryPending = true;
+    m_startNs = m_host.clock().nowNs();
+    m_bytesSent = 0;
+    m_request = HttpRequest{};
+    m_request.minorVersion = 1;
+    ResponsePlan p = ResponsePlan::error(status, message);
+    p.close = true;
+    p.action = action;
+    if (status == 503)
+        p.addHeader("Retry-After", "1");
+    execute(std::move(p));
+}
+
+void Connection::dispatch()
+{
+    m_state = State::Busy;
+    m_idleTimer->stop();
+    m_startNs = m_host.clock().nowNs();
+    m_bytesSent = 0;
+    const HttpRequest &r = m_request;
+
+    ServerLogEntry &e = m_entry;
+    e = ServerLogEntry{};
+    e.time = m_host.clock().wallTime();
+    e.peer = m_peer;
+    e.method = r.method;
+    e.target = QString::fromUtf8(r.target);
+    e.testId = QString::fromLatin1(r.header(RetryHeaders::testId).value_or(QByteArray()).trimmed());
+    e.clientAttempt = QString::fromLatin1(r.header(RetryHeaders::attempt).value_or(QByteArray()).trimmed());
+    m_entryPending = true;
+
+    if (m_overCapacity) {
+        ResponsePlan p = ResponsePlan::error(
+            503, Tr::tr("the server is at its limit of %1 connections; try again").arg(m_host.maxConnections()));
+        p.addHeader("Retry-After", "1");
+        p.close = true;
+        p.action = QStringLiteral("over-capacity");
+        execute(std::move(p));
+        return;
+    }
+    execute(m_host.decide(r, e));
+}
+
+qint64 Connection::writeHead(int status, const QList<QPair<QByteArray, QByteArray>> &headers,
+    const QByteArray &contentType, qint64 contentLength, bool keepAlive, const QString &action, const QByteArray &body)
+{
+    QByteArray head;
+    head.reserve(256 + body.size());
+    head += "HTTP/1.1 " + QByteArray::number(status) + ' ' + reasonPhrase(status) + "\r\n";
+    head += "Date: " + m_host.dateHeader() + "\r\n";
+    head += "Server: RetryLab-FaultServer\r\n";
+    if (contentLength >= 0 && statusHasBody(status)) {
+        if (!contentType.isEmpty())
+            head += "Content-Type: " + contentType + "\r\n";
+        head += "Content-Length: " + QByteArray::number(contentLength) + "\r\n";
+    }
+    if (!keepAlive)
+        head += "Connection: close\r\n";
+    else if (m_request.minorVersion == 0)
+        head += "Connection: keep-alive\r\n";
+    head += "X-RetryLab-Action: " + action.toLatin1() + "\r\n";
+    if (!m_entry.testId.isEmpty())
+        head += RetryHeaders::testId + QByteArray(": ") + m_entry.testId.toLatin1() + "\r\n";
+    for (const auto &[name, value] : headers)
+        head += name + ": " + value + "\r\n";
+    head += "\r\n";
+    head += body;
+    m_socket->write(head);
+    m_bytesSent += head.size();
+    return head.size();
+}
+
+void Connection::execute(ResponsePlan plan)
+{
+    if (!m_socket)
+        return;
+    QTcpSocket *socket = m_socket;
+    const bool head = m_request.method == "HEAD";
+    const bool keepAlive = m_request.keepAlive && !plan.close;
+    m_pendingAction = plan.action;
+
+    switch (plan.kind) {
+    case ResponsePlan::Kind::Wait:
+        m_pendingAction = Tr::tr("waiting %1 ms").arg(plan.waitMs);
+        QTimer::singleShot(plan.waitMs, Qt::PreciseTimer, socket, guarded([then = std::move(plan.then)](Connection &c) {
+            if (c.m_state == State::Busy)
+                c.execute(then());
+        }));
+        return;
+    case ResponsePlan::Kind::Respond: {
+        const bool body = statusHasBody(plan.status);
+        writeHead(plan.status, plan.headers, plan.contentType, body ? plan.body.size() : 0, keepAlive, plan.action,
+            body && !head ? plan.body : QByteArray());
+        finishRequest(plan.action, plan.detail, plan.status);
+        afterAnswer(keepAlive);
+        return;
+    }
+    case ResponsePlan::Kind::Reset:
+        finishRequest(plan.action, plan.detail, std::nullopt);
+        m_state = State::Closing;
+        resetConnection(socket);
+        return;
+    case ResponsePlan::Kind::ResetAfterHeaders:
+        writeHead(200, plan.headers, "application/octet-stream", plan.announcedBytes, true, plan.action);
+        socket->flush();
+        finishRequest(plan.action, plan.detail, 200);
+        m_state = State::Closing;
+        QTimer::singleShot(resetAfterHeadersDelayMs, socket, [socket] { resetConnection(socket); });
+        return;
+    case ResponsePlan::Kind::Empty:
+        finishRequest(plan.action, plan.detail, std::nullopt);
+        m_state = State::Closing;
+        socket->disconnectFromHost();
+        return;
+    case ResponsePlan::Kind::Stall:
+        // The request stays unanswered; the connection lives until the client gives up.
+        finishRequest(plan.action, plan.detail, std::nullopt);
+        m_state = State::Stalled;
+        return;
+    case ResponsePlan::Kind::BrokenStream:
+        executeBrokenStream(std::move(plan), head);
+        return;
+    case ResponsePlan::Kind::Garbage:
+        socket->write(ResponsePlan::garbageBytes());
+        m_bytesSent += ResponsePlan::garbageBytes().size();
+        finishRequest(plan.action, plan.detail, std::nullopt);
+        m_state = State::Closing;
+        socket->disconnectFromHost();
+        return;
+    case ResponsePlan::Kind::Drip:
+        writeHead(200, plan.headers, "text/plain", plan.dripBytes, keepAlive, plan.action);
+        m_pendingAction = Tr::tr("dripping %1 bytes, one every %2 ms").arg(plan.dripBytes).arg(plan.dripIntervalMs);
+        m_entry.detail = plan.detail;
+        if (head) {
+            finishRequest(plan.action, plan.detail, 200);
+            afterAnswer(keepAlive);
+            return;
+        }
+        dripNext(plan.dripBytes, plan.dripIntervalMs, keepAlive);
+        return;
+    }
+}
+
+void Connection::executeBrokenStream(ResponsePlan plan, bool head)
+{
+    if (plan.chunked) {
+        QByteArray body;
+        if (!head && plan.sentBytes > 0)
+            body = QByteArray::number(plan.sentBytes, 16) + "\r\n" + QByteArray(plan.sentBytes, 'x') + "\r\n";
+        plan.addHeader("Content-Type", "application/octet-stream");
+        plan.addHeader("Transfer-Encoding", "chunked");
+        writeHead(200, plan.headers, {}, -1, false, plan.action, body);
+    } else {
+        writeHead(200, plan.headers, "application/octet-stream", plan.announcedBytes, false, plan.action,
+            head ? QByteArray() : QByteArray(plan.sentBytes, 'x'));
+    }
+    finishRequest(plan.action, plan.detail, 200);
+    m_state = State::Closing;
+    m_socket->disconnectFromHost();
+}
+
+void Connection::dripNext(qint64 left, int intervalMs, bool keepAlive)
+{
+    if (!m_socket)
+        return;
+    QTimer::singleShot(intervalMs, Qt::PreciseTimer, m_socket, guarded([left, intervalMs, keepAlive](Connection &c) {
+        if (!c.m_socket || c.m_state != State::Busy)
+            return;
+        c.m_socket->write("x", 1);
+        c.m_bytesSent += 1;
+        if (left > 1) {
+            c.dripNext(left - 1, intervalMs, keepAlive);
+            return;
+        }
+        c.finishRequest(QStringLiteral("drip"), c.m_entry.detail, 200);
+        c.afterAnswer(keepAlive);
+    }));
+}
+
+void Connection::finishRequest(const QString &action, const QString &detail, std::optional<int> status)
+{
+    if (!m_entryPending)
+        return;
+    m_entryPending = false;
+    ServerLogEntry entry = m_entry;
+    entry.action = action;
+    entry.detail = detail;
+    entry.status = status;
+    entry.bytesSent = m_bytesSent;
+    entry.durationMs = (m_host.clock().nowNs() - m_startNs) / 1e6;
+    m_host.record(std::move(entry));
+}
+
+void Connection::afterAnswer(bool keepAlive)
+{
+    if (!m_socket)
+        return;
+    if (!keepAlive) {
+        lingeringClose();
+        return;
+    }
+    m_state = State::Reading;
+    m_request = HttpRequest{};
+    m_idleTimer->start();
+    // Go on with pipelined requests from the event loop, not by recursion.
+    QTimer::singleShot(0, m_socket, guarded([](Connection &c) { c.resume(); }));
+}
+
+void Connection::lingeringClose()
+{
+    m_state = State::Closing;
+    m_lingering = true;
+    m_idleTimer->stop();
+    QTcpSocket *socket = m_socket;
+    auto finSent = std::make_shared<bool>(false);
+    const auto finWhenFlushed = [socket, finSent] {
+        if (!*finSent && socket->bytesToWrite() == 0) {
+            *finSent = true;
+            shutdownWrite(socket);
+        }
+    };
+    QObject::connect(socket, &QTcpSocket::bytesWritten, socket, finWhenFlushed);
+    finWhenFlushed();
+    QTimer::singleShot(lingerMs, socket, [socket] { socket->abort(); });
+    socket->readAll();
+}
+
+} // namespace RetryLab::Core

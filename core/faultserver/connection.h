@@ -1,0 +1,115 @@
+#pragma once
+
+#include "core/faultserver/responseplan.h"
+#include "core/faultserver/serverlogentry.h"
+#include "core/http/httprequestparser.h"
+
+#include <QByteArray>
+#include <QPointer>
+#include <QString>
+
+#include <memory>
+#include <optional>
+
+QT_BEGIN_NAMESPACE
+class QTcpSocket;
+class QTimer;
+QT_END_NAMESPACE
+
+namespace RetryLab::Core {
+
+class Clock;
+
+/// One client connection of the fault server, the transport half of it: reads
+/// bytes into requests (HttpRequestParser), answers "100 Continue", asks its
+/// Host what to do with each request and executes the ResponsePlan on the
+/// socket (headers, body, drip, broken stream, resets by RST, stalls), then
+/// keeps the connection alive for the next request (pipelined ones in order)
+/// or closes it with a linger. Idle connections are closed; a request left
+/// half-sent gets "408 Request Timeout", a malformed one its 4xx and a close.
+///
+/// Owned by the server through a shared pointer; timers and socket signals hold
+/// a weak one, so that nothing runs for a connection the server has dropped.
+/// Lives on the server's thread.
+class Connection final : public std::enable_shared_from_this<Connection>
+{
+public:
+    /// What a connection needs from its server.
+    class Host
+    {
+    public:
+        virtual ~Host() = default;
+        virtual const Clock &clock() const = 0;
+        /// The Date header's value for now.
+        virtual QByteArray dateHeader() = 0;
+        /// The connection limit, named in the answer to a connection over it.
+        virtual int maxConnections() const = 0;
+        /// What a complete request gets. `entry` holds what the log says of the
+        /// request so far; the host adds which scripted step it used, if any.
+        virtual ResponsePlan decide(const HttpRequest &request, ServerLogEntry &entry) = 0;
+        /// One request handled, or one connection turned away or cut off.
+        virtual void record(ServerLogEntry entry) = 0;
+        /// The connection is gone: the host drops it (and with it the last strong reference).
+        virtual void forget(quint64 id) = 0;
+    };
+
+    struct Settings
+    {
+        quint64 id = 0;
+        /// Over the server's limit: every request gets 503 and the connection closes soon.
+        bool overCapacity = false;
+        int idleTimeoutMs = 30'000;
+        qint64 maxBodyBytes = 8 * 1024 * 1024;
+    };
+
+    /// Takes over an accepted socket (which stays the child of its server).
+    Connection(Host &host, QTcpSocket *socket, const Settings &settings);
+
+    quint64 id() const { return m_id; }
+    /// Starts the idle timer and reads what has arrived already.
+    void start();
+    /// Drops the connection at once, without a word and without logging (the server closes).
+    void abort();
+
+private:
+    enum class State { Reading, Busy, Stalled, Closing };
+
+    void handleReadable();
+    void handleDisconnected();
+    void handleIdle();
+    void processParser(HttpRequestParser::Status status);
+    void resume();
+    void dispatch();
+    void answerProtocolError(int status, const QString &message, const QString &action);
+    void execute(ResponsePlan plan);
+    void executeBrokenStream(ResponsePlan plan, bool head);
+    void dripNext(qint64 left, int intervalMs, bool keepAlive);
+    qint64 writeHead(int status, const QList<QPair<QByteArray, QByteArray>> &headers, const QByteArray &contentType,
+        qint64 contentLength, bool keepAlive, const QString &action, const QByteArray &body = {});
+    void finishRequest(const QString &action, const QString &detail, std::optional<int> status);
+    void afterAnswer(bool keepAlive);
+    void lingeringClose();
+    /// A callback for a signal or timer that calls `function(*this)` only while
+    /// the server still holds this connection.
+    template<typename Function>
+    auto guarded(Function function);
+
+    Host &m_host;
+    quint64 m_id = 0;
+    QPointer<QTcpSocket> m_socket;
+    QTimer *m_idleTimer = nullptr; ///< child of the socket
+    QString m_peer;
+    HttpRequestParser m_parser;
+    State m_state = State::Reading;
+    bool m_overCapacity = false;
+    bool m_lingering = false; ///< closing after an answer, dropping what still arrives
+    // The request being handled.
+    HttpRequest m_request;
+    ServerLogEntry m_entry;
+    bool m_entryPending = false;
+    qint64 m_startNs = 0;
+    qint64 m_bytesSent = 0;
+    QString m_pendingAction; ///< what the server was doing, for "client-closed"
+};
+
+} // namespace RetryLab::Core

@@ -1,0 +1,74 @@
+#include "core/faultserver/endpointcatalog.h"
+
+#include "core/faultserver/faultinstruction.h"
+#include "core/util/coretr.h"
+
+namespace RetryLab::Core::EndpointCatalog {
+
+QList<FaultServerEndpoint> endpoints()
+{
+    return {
+        {QStringLiteral("GET"), QStringLiteral("/"), QString(), Tr::tr("this list")},
+        {QStringLiteral("any"), QStringLiteral("/status/{code}"),
+            QStringLiteral("?retry_after=S  ?retry_after_date=DATE|S  ?ratelimit_reset=S"),
+            Tr::tr("answer with status {code} (200-599); optionally with Retry-After in seconds or as an HTTP-date, "
+                   "and X-RateLimit-Reset")},
+        {QStringLiteral("any"), QStringLiteral("/delay/{ms}"),
+            QStringLiteral("?dist=uniform&min=M  ?dist=lognormal&sigma=S"),
+            Tr::tr("answer 200 after {ms} (0-%1); uniform in [M, ms], or lognormal with median ms")
+                .arg(FaultInstruction::maxDelayMs)},
+        {QStringLiteral("any"), QStringLiteral("/fail/{n}"), QStringLiteral("?key=K  ?code=C  ?p=P  ?retry_after=S"),
+            Tr::tr("the first n requests with key K get C (default 503), then 200; with p each fails with "
+                   "probability P (seeded), at most n times")},
+        {QStringLiteral("any"), QStringLiteral("/fault/reset"), QStringLiteral("?when=before-headers|after-headers"),
+            Tr::tr("reset the TCP connection (RST) before the response, or after its headers")},
+        {QStringLiteral("any"), QStringLiteral("/fault/empty"), QString(),
+            Tr::tr("close the connection without a response")},
+        {QStringLiteral("any"), QStringLiteral("/fault/stall"), QString(), Tr::tr("read the request and never answer")},
+        {QStringLiteral("any"), QStringLiteral("/fault/broken"), QStringLiteral("?total=M&sent=N&chunked=0|1"),
+            Tr::tr("announce M body bytes (default 1024), send N (default M/2), close; chunked=1 sends N bytes as one "
+                   "chunk and closes before the last chunk")},
+        {QStringLiteral("any"), QStringLiteral("/fault/garbage"), QString(),
+            Tr::tr("send bytes that are not HTTP, close")},
+        {QStringLiteral("any"), QStringLiteral("/fault/drip"), QStringLiteral("?bytes=N&ms=T"),
+            Tr::tr("answer 200 with N bytes (default 16) sent one every T ms (default 100)")},
+        {QStringLiteral("any"), QStringLiteral("/ratelimit"), QStringLiteral("?rps=R&burst=B&key=K"),
+            Tr::tr("token bucket per key: R tokens per second (0.001 to 100000), B at most; over the limit 429 with "
+                   "Retry-After")},
+        {QStringLiteral("any"), QStringLiteral("/redirect"), QStringLiteral("?to=URL&code=C"),
+            Tr::tr("answer C (301, 302, 303, 307 or 308; default 302) with Location: URL, a path or an http(s) URL "
+                   "on a loopback address")},
+        {QStringLiteral("GET, PUT"), QStringLiteral("/occ/{name}"), QStringLiteral("?delay_ms=D"),
+            Tr::tr(
+                "read-modify-write resource: GET gives {\"value\": n} and an ETag; PUT with If-Match writes, a stale "
+                "ETag gets 409 {\"status\":\"ABORTED\"}")},
+        {QStringLiteral("GET, PUT"), QStringLiteral("/eventual/{name}"), QStringLiteral("?hidden_ms=T"),
+            Tr::tr("eventually consistent resource: PUT creates it (201), GET answers 404 for T ms (default 1000)")},
+        {QStringLiteral("POST"), QStringLiteral("/_control/tests"), QStringLiteral("{\"instructions\": [...]}"),
+            Tr::tr("store a scripted test and get its id; send X-Retry-Test-Id: <id> to use its steps")},
+        {QStringLiteral("GET"), QStringLiteral("/_control/tests/{id}"), QString(),
+            Tr::tr("a test's steps and how many were used")},
+        {QStringLiteral("DELETE"), QStringLiteral("/_control/tests/{id}"), QString(),
+            Tr::tr("forgets a test (its place counts towards the test limit until then)")},
+        {QStringLiteral("GET"), QStringLiteral("/_control/log"), QStringLiteral("?since=SEQ&limit=N"),
+            Tr::tr("what the server received and did")},
+        {QStringLiteral("POST"), QStringLiteral("/_control/reset"), QString(),
+            Tr::tr("forget keys, tests, resources and the log")},
+    };
+}
+
+QString usageText()
+{
+    QString text = Tr::tr("RetryLab fault server\n\nEndpoints:\n");
+    for (const auto &e : endpoints()) {
+        text += QStringLiteral("  %1 %2%3\n      %4\n")
+                    .arg(e.method.leftJustified(8), e.path,
+                        e.parameters.isEmpty() ? QString() : QStringLiteral("  ") + e.parameters, e.description);
+    }
+    text += Tr::tr("\nScripted steps (POST /_control/tests, then send X-Retry-Test-Id):\n");
+    for (const auto &s : FaultInstruction::grammar())
+        text += QStringLiteral("  %1 %2\n").arg(s.form.leftJustified(26), s.description);
+    return text;
+}
+
+} // namespace RetryLab::Core::EndpointCatalog

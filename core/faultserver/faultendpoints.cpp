@@ -1,0 +1,586 @@
+#include "core/faultserver/faultendpoints.h"
+
+#include "core/faultserver/endpointcatalog.h"
+#include "core/faultserver/requesttarget.h"
+#include "core/http/httprequestparser.h"
+#include "core/http/retryafter.h"
+#include "core/util/clock.h"
+#include "core/util/coretr.h"
+
+#include <QDateTime>
+#include <QHostAddress>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QJsonValue>
+#include <QMutexLocker>
+#include <QUrl>
+
+#include <algorithm>
+#include <cmath>
+#include <optional>
+
+namespace RetryLab::Core {
+
+namespace {
+
+// Keys, buckets and resources are created by clients; without a bound a
+// client could grow the server without limit.
+constexpr qsizetype maxStateEntries = 100'000;
+// /eventual keeps bodies: all of them together may take this many request bodies.
+constexpr qint64 eventualStorageInBodies = 8;
+constexpr qint64 maxDelayMs = FaultInstruction::maxDelayMs;
+constexpr qint64 maxSeconds = 365LL * 24 * 3600;
+constexpr qint64 maxBrokenBytes = 16 * 1024 * 1024;
+constexpr qint64 maxDripBytes = 1'000'000;
+constexpr qint64 maxDripTotalMs = 600'000;
+constexpr qint64 maxEventualHiddenMs = 3'600'000;
+constexpr qint64 maxOccDelayMs = 60'000;
+constexpr qsizetype maxKeyLength = 200;
+// Slower buckets would announce waits of days; /ratelimit refuses them with 400.
+constexpr double minRps = 0.001;
+
+QString shortened(const QString &text, qsizetype max = 60)
+{
+    return RequestTarget::shortened(text, max);
+}
+
+template<typename T>
+ResponsePlan badRequest(const Result<T> &result)
+{
+    return ResponsePlan::error(400, result.error());
+}
+
+ResponsePlan badName()
+{
+    return ResponsePlan::error(400, Tr::tr("a resource name has 1 to 128 of the characters A-Z a-z 0-9 . _ ~ -"));
+}
+
+ResponsePlan wrongMethod(const QString &message)
+{
+    ResponsePlan p = ResponsePlan::error(405, message);
+    p.addHeader("Allow", "GET, HEAD, PUT");
+    return p;
+}
+
+} // namespace
+
+FaultEndpoints::FaultEndpoints(quint64 seed) : m_clock(&SteadyClock::instance()), m_random(seed)
+{ }
+
+void FaultEndpoints::setClock(const Clock *clock)
+{
+    m_clock = clock ? clock : &SteadyClock::instance();
+}
+
+void FaultEndpoints::setSeed(quint64 seed)
+{
+    QMutexLocker lock(&m_mutex);
+    m_random.reseed(seed);
+}
+
+void FaultEndpoints::setMaxBodyBytes(qint64 bytes)
+{
+    QMutexLocker lock(&m_mutex);
+    m_maxBodyBytes = bytes;
+}
+
+void FaultEndpoints::reset()
+{
+    QMutexLocker lock(&m_mutex);
+    m_failCounters.clear();
+    m_buckets.clear();
+    m_occ.clear();
+    m_eventual.clear();
+    m_eventualBytes = 0;
+    m_random.reseed(m_random.seed());
+}
+
+ResponsePlan FaultEndpoints::handle(const HttpRequest &request)
+{
+    return handle(request, RequestTarget(request));
+}
+
+ResponsePlan FaultEndpoints::handle(const HttpRequest &r, const RequestTarget &target)
+{
+    const QStringList &segments = target.segments();
+    const QString first = segments.value(0);
+    const qsizetype count = segments.size();
+
+    if (count == 0) {
+        ResponsePlan p;
+        p.contentType = "text/plain; charset=utf-8";
+        p.body = EndpointCatalog::usageText().toUtf8();
+        p.detail = Tr::tr("the list of endpoints");
+        return p;
+    }
+    if (first == QLatin1String("status") && count == 2)
+        return statusEndpoint(segments[1], target);
+    if (first == QLatin1String("delay") && count == 2)
+        return delayEndpoint(segments[1], target);
+    if (first == QLatin1String("fail") && count == 2)
+        return failEndpoint(segments[1], target);
+    if (first == QLatin1String("fault") && count == 2)
+        return faultEndpoint(segments[1], target);
+    if (first == QLatin1String("ratelimit") && count == 1)
+        return rateLimitEndpoint(target);
+    if (first == QLatin1String("redirect") && count == 1)
+        return redirectEndpoint(target);
+    if (first == QLatin1String("occ") && count == 2)
+        return occEndpoint(r, segments[1], target);
+    if (first == QLatin1String("eventual") && count == 2)
+        return eventualEndpoint(r, segments[1], target);
+    return ResponsePlan::error(404, Tr::tr("no endpoint at %1; GET / lists them").arg(shortened(target.path())));
+}
+
+ResponsePlan FaultEndpoints::statusEndpoint(const QString &codeText, const RequestTarget &target)
+{
+    const auto code = RequestTarget::readInteger(
+        codeText, QT_TRANSLATE_NOOP("RetryLab::Core", "the status in /status/{code}"), 200, 599, 0);
+    if (!code)
+        return badRequest(code);
+    const auto retryAfter = target.integer("retry_after", 0, maxSeconds, -1);
+    if (!retryAfter)
+        return badRequest(retryAfter);
+    const auto reset = target.integer("ratelimit_reset", 0, maxSeconds, -1);
+    if (!reset)
+        return badRequest(reset);
+
+    // What ResponsePlan::json() writes for {"status": code}, without a JSON document per request.
+    ResponsePlan p;
+    p.status = static_cast<int>(*code);
+    p.body = "{\"status\":" + QByteArray::number(*code) + "}\n";
+    p.detail = Tr::tr("status %1 as asked").arg(*code);
+    if (*retryAfter >= 0)
+        p.addHeader("Retry-After", QByteArray::number(*retryAfter));
+    if (const auto date = target.query(QLatin1String("retry_after_date"))) {
+        // Either an HTTP-date passed through, or seconds from now turned into one.
+        QDateTime when;
+        const QString t = date->trimmed();
+        if (!t.isEmpty() && std::all_of(t.cbegin(), t.cend(), [](QChar c) { return c.isDigit(); })) {
+            const auto seconds = RequestTarget::readInteger(t, "retry_after_date", 0, maxSeconds, 0);
+            if (!seconds)
+                return badRequest(seconds);
+            when = m_clock->wallTime().addSecs(*seconds);
+        } else {
+            when = parseHttpDate(t.toLatin1());
+            if (!when.isValid()) {
+                return ResponsePlan::error(400,
+                    Tr::tr("retry_after_date must be an HTTP-date (\"Sun, 06 Nov 1994 08:49:37 GMT\") or seconds "
+                           "from now (got \"%1\")")
+                        .arg(shortened(*date, 40)));
+            }
+        }
+        p.addHeader("Retry-After", formatHttpDate(when));
+    }
+    if (*reset >= 0)
+        p.addHeader("X-RateLimit-Reset", QByteArray::number(*reset));
+    return p;
+}
+
+ResponsePlan FaultEndpoints::delayEndpoint(const QString &msText, const RequestTarget &target)
+{
+    const auto msRead = RequestTarget::readInteger(
+        msText, QT_TRANSLATE_NOOP("RetryLab::Core", "the delay in /delay/{ms}"), 0, maxDelayMs, 0);
+    if (!msRead)
+        return badRequest(msRead);
+    const qint64 ms = *msRead;
+    double delay = static_cast<double>(ms);
+    QString how = Tr::tr("fixed");
+    const std::optional<QString> dist = target.query(QLatin1String("dist"));
+    if (dist && *dist == QLatin1String("uniform")) {
+        const auto min = target.integer("min", 0, ms, 0);
+        if (!min)
+            return badRequest(min);
+        QMutexLocker lock(&m_mutex);
+        delay = m_random.uniform(static_cast<double>(*min), static_cast<double>(ms));
+        how = Tr::tr("uniform in [%1, %2] ms").arg(*min).arg(ms);
+    } else if (dist && *dist == QLatin1String("lognormal")) {
+        const auto sigma = target.real("sigma", 0.0, 3.0, true, 0.5);
+        if (!sigma)
+            return badRequest(sigma);
+        QMutexLocker lock(&m_mutex);
+        delay = ms > 0 ? m_random.lognormal(std::log(static_cast<double>(ms)), *sigma) : 0.0;
+        delay = std::clamp(delay, 0.0, static_cast<double>(maxDelayMs));
+        how = Tr::tr("lognormal, median %1 ms, sigma %2").arg(ms).arg(*sigma);
+    } else if (dist) {
+        return ResponsePlan::error(
+            400, Tr::tr("dist must be \"uniform\" or \"lognormal\" (got \"%1\")").arg(shortened(*dist, 40)));
+    }
+    const int waitMs = static_cast<int>(std::llround(delay));
+    return ResponsePlan::wait(waitMs, [waitMs, how] {
+        return ResponsePlan::json(200,
+            QJsonObject{{QStringLiteral("delay_ms"), waitMs}, {QStringLiteral("distribution"), how}},
+            Tr::tr("answered after %1 ms (%2)").arg(waitMs).arg(how));
+    });
+}
+
+ResponsePlan FaultEndpoints::failEndpoint(const QString &nText, const RequestTarget &target)
+{
+    const auto nRead = RequestTarget::readInteger(
+        nText, QT_TRANSLATE_NOOP("RetryLab::Core", "the failure count in /fail/{n}"), 0, 1'000'000, 0);
+    if (!nRead)
+        return badRequest(nRead);
+    const auto code = target.integer("code", 400, 599, 503);
+    if (!code)
+        return badRequest(code);
+    const auto retryAfter = target.integer("retry_after", 0, maxSeconds, -1);
+    if (!retryAfter)
+        return badRequest(retryAfter);
+    const auto pRead = target.real("p", 0.0, 1.0, false, -1.0);
+    if (!pRead)
+        return badRequest(pRead);
+    const qint64 n = *nRead;
+    const double p = *pRead;
+    const QString key = target.query(QLatin1String("key")).value_or(QStringLiteral("default"));
+    if (key.isEmpty() || key.size() > maxKeyLength)
+        return ResponsePlan::error(400, Tr::tr("key must have 1 to %1 characters").arg(maxKeyLength));
+
+    bool fail = false;
+    qint64 requests = 0;
+    qint64 failures = 0;
+    {
+        QMutexLocker lock(&m_mutex);
+        if (!m_failCounters.contains(key) && m_failCounters.size() >= maxStateEntries)
+            return ResponsePlan::error(503, Tr::tr("too many /fail keys; reset the server (POST /_control/reset)"));
+        FailCounter &counter = m_failCounters[key];
+        ++counter.requests;
+        fail = counter.failures < n && (p < 0.0 || m_random.chance(p));
+        if (fail)
+            ++counter.failures;
+        requests = counter.requests;
+        failures = counter.failures;
+    }
+    if (!fail) {
+        return ResponsePlan::json(200,
+            QJsonObject{{QStringLiteral("key"), key}, {QStringLiteral("request"), requests},
+                {QStringLiteral("failures"), failures}},
+            p >= 0.0 ? Tr::tr("request %1 for key \"%2\" passed (p=%3, %4 of at most %5 failures so far)")
+                           .arg(requests)
+                           .arg(shortened(key))
+                           .arg(p)
+                           .arg(failures)
+                           .arg(n)
+                     : Tr::tr("request %1 for key \"%2\" passed after %n failure(s)", nullptr, int(failures))
+                           .arg(requests)
+                           .arg(shortened(key)));
+    }
+    ResponsePlan plan = ResponsePlan::json(static_cast<int>(*code),
+        QJsonObject{{QStringLiteral("status"), *code}, {QStringLiteral("key"), key},
+            {QStringLiteral("failure"), failures}, {QStringLiteral("of"), n}},
+        p >= 0.0
+            ? Tr::tr("failure %1 (at most %2, p=%3) for key \"%4\"").arg(failures).arg(n).arg(p).arg(shortened(key))
+            : Tr::tr("failure %1 of %2 for key \"%3\"").arg(failures).arg(n).arg(shortened(key)));
+    if (*retryAfter >= 0)
+        plan.addHeader("Retry-After", QByteArray::number(*retryAfter));
+    return plan;
+}
+
+ResponsePlan FaultEndpoints::faultEndpoint(const QString &which, const RequestTarget &target)
+{
+    if (which == QLatin1String("reset")) {
+        const QString when = target.query(QLatin1String("when")).value_or(QStringLiteral("before-headers"));
+        if (when == QLatin1String("before-headers") || when == QLatin1String("before")) {
+            ResponsePlan p = ResponsePlan::fault(ResponsePlan::Kind::Reset);
+            p.detail = Tr::tr("reset before any response");
+            return p;
+        }
+        if (when == QLatin1String("after-headers") || when == QLatin1String("after")) {
+            ResponsePlan p = ResponsePlan::fault(ResponsePlan::Kind::ResetAfterHeaders);
+            p.detail = Tr::tr("reset after the headers");
+            return p;
+        }
+        return ResponsePlan::error(
+            400, Tr::tr("when must be \"before-headers\" or \"after-headers\" (got \"%1\")").arg(shortened(when, 40)));
+    }
+    if (which == QLatin1String("empty")) {
+        ResponsePlan p = ResponsePlan::fault(ResponsePlan::Kind::Empty);
+        p.detail = Tr::tr("closed without a response");
+        return p;
+    }
+    if (which == QLatin1String("stall")) {
+        ResponsePlan p = ResponsePlan::fault(ResponsePlan::Kind::Stall);
+        p.detail = Tr::tr("holding the connection without answering");
+        return p;
+    }
+    if (which == QLatin1String("garbage")) {
+        ResponsePlan p = ResponsePlan::fault(ResponsePlan::Kind::Garbage);
+        p.detail = Tr::tr("sent %1 bytes that are not HTTP").arg(ResponsePlan::garbageBytes().size());
+        return p;
+    }
+    if (which == QLatin1String("broken")) {
+        const auto total = target.integer("total", 1, maxBrokenBytes, FaultInstruction::brokenAnnouncedBytes);
+        if (!total)
+            return badRequest(total);
+        const auto sent = target.integer("sent", 0, *total - 1, *total / 2);
+        if (!sent)
+            return badRequest(sent);
+        const auto chunked = target.integer("chunked", 0, 1, 0);
+        if (!chunked)
+            return badRequest(chunked);
+        ResponsePlan p = ResponsePlan::fault(ResponsePlan::Kind::BrokenStream);
+        p.announcedBytes = *total;
+        p.sentBytes = *sent;
+        p.chunked = *chunked == 1;
+        p.detail = p.chunked ? Tr::tr("chunked: sent %1 bytes, closed before the last chunk").arg(*sent)
+                             : Tr::tr("announced %1 bytes, sent %2, closed").arg(*total).arg(*sent);
+        return p;
+    }
+    if (which == QLatin1String("drip")) {
+        const auto bytes = target.integer("bytes", 1, maxDripBytes, FaultInstruction::dripBytes);
+        if (!bytes)
+            return badRequest(bytes);
+        const auto ms
+            = target.integer("ms", 0, FaultInstruction::maxDripIntervalMs, FaultInstruction::defaultDripIntervalMs);
+        if (!ms)
+            return badRequest(ms);
+        if (*bytes * *ms > maxDripTotalMs) {
+            return ResponsePlan::error(400,
+                Tr::tr("%1 bytes at one every %2 ms would take longer than %3 s")
+                    .arg(*bytes)
+                    .arg(*ms)
+                    .arg(maxDripTotalMs / 1000));
+        }
+        ResponsePlan p = ResponsePlan::fault(ResponsePlan::Kind::Drip);
+        p.dripBytes = *bytes;
+        p.dripIntervalMs = static_cast<int>(*ms);
+        p.detail = Tr::tr("sent %1 bytes, one every %2 ms").arg(*bytes).arg(*ms);
+        return p;
+    }
+    return ResponsePlan::error(
+        404, Tr::tr("no fault \"%1\"; known: reset, empty, stall, broken, garbage, drip").arg(shortened(which, 40)));
+}
+
+ResponsePlan FaultEndpoints::rateLimitEndpoint(const RequestTarget &target)
+{
+    const auto rpsRead = target.real("rps", minRps, 100'000.0, false, 1.0);
+    if (!rpsRead)
+        return badRequest(rpsRead);
+    const double rps = *rpsRead;
+    const qint64 defaultBurst = std::max<qint64>(1, static_cast<qint64>(std::ceil(rps)));
+    const auto burstRead = target.integer("burst", 1, 100'000, defaultBurst);
+    if (!burstRead)
+        return badRequest(burstRead);
+    const qint64 burst = *burstRead;
+    const QString key = target.query(QLatin1String("key")).value_or(QStringLiteral("default"));
+    if (key.isEmpty() || key.size() > maxKeyLength)
+        return ResponsePlan::error(400, Tr::tr("key must have 1 to %1 characters").arg(maxKeyLength));
+
+    const qint64 now = m_clock->nowNs();
+    QMutexLocker lock(&m_mutex);
+    if (!m_buckets.contains(key) && m_buckets.size() >= maxStateEntries)
+        return ResponsePlan::error(503, Tr::tr("too many rate-limit keys; reset the server (POST /_control/reset)"));
+    auto it = m_buckets.find(key);
+    if (it == m_buckets.end())
+        it = m_buckets.insert(key, Bucket{rps, burst, static_cast<double>(burst), now});
+    Bucket &b = *it;
+    b.rps = rps;
+    b.burst = burst;
+    b.tokens = std::min(static_cast<double>(burst), b.tokens + (now - b.updatedNs) / 1e9 * rps);
+    b.updatedNs = now;
+
+    // Bounded before the conversion: a double beyond qint64 would be undefined behaviour.
+    const auto seconds
+        = [](double value) { return static_cast<qint64>(std::clamp(std::ceil(value), 0.0, double(maxSeconds))); };
+    const auto resetSeconds = [&b, &seconds] { return seconds((static_cast<double>(b.burst) - b.tokens) / b.rps); };
+    if (b.tokens >= 1.0) {
+        b.tokens -= 1.0;
+        ResponsePlan p = ResponsePlan::json(200,
+            QJsonObject{{QStringLiteral("key"), key}, {QStringLiteral("remaining"), std::floor(b.tokens)}},
+            Tr::tr("allowed; key \"%1\" has %2 of %3 tokens left")
+                .arg(shortened(key))
+                .arg(b.tokens, 0, 'f', 2)
+                .arg(burst));
+        p.addHeader("X-RateLimit-Limit", QByteArray::number(burst));
+        p.addHeader("X-RateLimit-Remaining", QByteArray::number(static_cast<qint64>(std::floor(b.tokens))));
+        p.addHeader("X-RateLimit-Reset", QByteArray::number(resetSeconds()));
+        return p;
+    }
+    const qint64 wait = std::max<qint64>(1, seconds((1.0 - b.tokens) / rps));
+    ResponsePlan p = ResponsePlan::json(429,
+        QJsonObject{{QStringLiteral("status"), 429}, {QStringLiteral("error"), QStringLiteral("rate limited")},
+            {QStringLiteral("retry_after"), wait}},
+        Tr::tr("rate limited: key \"%1\" has %2 of %3 tokens at %4/s")
+            .arg(shortened(key))
+            .arg(b.tokens, 0, 'f', 2)
+            .arg(burst)
+            .arg(rps));
+    p.addHeader("Retry-After", QByteArray::number(wait));
+    p.addHeader("X-RateLimit-Limit", QByteArray::number(burst));
+    p.addHeader("X-RateLimit-Remaining", "0");
+    p.addHeader("X-RateLimit-Reset", QByteArray::number(resetSeconds()));
+    return p;
+}
+
+ResponsePlan FaultEndpoints::redirectEndpoint(const RequestTarget &target)
+{
+    const auto codeRead = target.integer("code", 300, 399, 302);
+    if (!codeRead)
+        return badRequest(codeRead);
+    const qint64 code = *codeRead;
+    if (code != 301 && code != 302 && code != 303 && code != 307 && code != 308)
+        return ResponsePlan::error(400, Tr::tr("code must be 301, 302, 303, 307 or 308 (got %1)").arg(code));
+    const QString to = target.query(QLatin1String("to")).value_or(QString()).trimmed();
+    if (to.isEmpty())
+        return ResponsePlan::error(400, Tr::tr("to is missing: /redirect?to=URL&code=302"));
+    const QUrl location(to, QUrl::StrictMode);
+    if (!location.isValid())
+        return ResponsePlan::error(400, Tr::tr("to is not a valid URL (got \"%1\")").arg(shortened(to, 80)));
+    // The server must not become an open redirector to the rest of the network.
+    if (location.isRelative()) {
+        if (!to.startsWith(QLatin1Char('/')) || to.startsWith(QLatin1String("//")))
+            return ResponsePlan::error(400, Tr::tr("to must be a path starting with / or an http(s) URL"));
+    } else {
+        const QString scheme = location.scheme().toLower();
+        const QString host = location.host();
+        const QHostAddress address(host);
+        const bool loopback = host.compare(QLatin1String("localhost"), Qt::CaseInsensitive) == 0
+            || (!address.isNull() && address.isLoopback());
+        if (scheme != QLatin1String("http") && scheme != QLatin1String("https")) {
+            return ResponsePlan::error(
+                400, Tr::tr("to must be an http or https URL (got \"%1\")").arg(shortened(scheme, 20)));
+        }
+        if (!loopback) {
+            return ResponsePlan::error(
+                400, Tr::tr("to must point to a loopback address (got \"%1\")").arg(shortened(host, 80)));
+        }
+    }
+    ResponsePlan p
+        = ResponsePlan::json(static_cast<int>(code), QJsonObject{{QStringLiteral("status"), static_cast<int>(code)}},
+            Tr::tr("redirect %1 to %2").arg(code).arg(shortened(QString::fromUtf8(location.toEncoded()), 120)));
+    p.addHeader("Location", location.toEncoded());
+    return p;
+}
+
+ResponsePlan FaultEndpoints::occEndpoint(const HttpRequest &r, const QString &name, const RequestTarget &target)
+{
+    if (!RequestTarget::isResourceName(name))
+        return badName();
+    const auto delay = target.integer("delay_ms", 0, maxOccDelayMs, 0);
+    if (!delay)
+        return badRequest(delay);
+    const bool read = r.method == "GET" || r.method == "HEAD";
+    if (!read && r.method != "PUT")
+        return wrongMethod(Tr::tr("/occ/{name} takes GET, HEAD and PUT"));
+    const std::optional<QByteArray> ifMatch = r.header("If-Match");
+    const QByteArray body = r.body;
+    const auto etagOf
+        = [](const OccResource &res) -> QByteArray { return "\"v" + QByteArray::number(res.version) + '"'; };
+
+    // The check happens when the wait is over, so that concurrent writers really race.
+    auto decide = [this, name, read, ifMatch, body, etagOf]() -> ResponsePlan {
+        QMutexLocker lock(&m_mutex);
+        if (!m_occ.contains(name) && m_occ.size() >= maxStateEntries)
+            return ResponsePlan::error(503, Tr::tr("too many /occ resources; reset the server (POST /_control/reset)"));
+        OccResource &res = m_occ[name];
+        if (read) {
+            ResponsePlan p = ResponsePlan::json(200, QJsonObject{{QStringLiteral("value"), res.value}},
+                Tr::tr("read \"%1\": value %2, ETag %3")
+                    .arg(name)
+                    .arg(res.value)
+                    .arg(QString::fromLatin1(etagOf(res))));
+            p.addHeader("ETag", etagOf(res));
+            return p;
+        }
+        if (!ifMatch) {
+            return ResponsePlan::error(
+                428, Tr::tr("a PUT to /occ/%1 needs If-Match with the ETag of a previous GET").arg(name));
+        }
+        const QByteArray current = etagOf(res);
+        bool matches = false;
+        for (const QByteArray &candidate : ifMatch->split(',')) {
+            const QByteArray tag = candidate.trimmed();
+            matches = matches || tag == "*" || tag == current;
+        }
+        if (!matches) {
+            ResponsePlan p = ResponsePlan::json(409,
+                QJsonObject{{QStringLiteral("status"), QStringLiteral("ABORTED")},
+                    {QStringLiteral("message"),
+                        Tr::tr("the resource changed: If-Match %1, current ETag %2")
+                            .arg(QString::fromLatin1(*ifMatch), QString::fromLatin1(current))}},
+                Tr::tr("conflict on \"%1\": If-Match %2 is stale (now %3)")
+                    .arg(name, QString::fromLatin1(*ifMatch), QString::fromLatin1(current)));
+            p.addHeader("ETag", current);
+            return p;
+        }
+        QJsonParseError parseError;
+        const QJsonDocument doc = QJsonDocument::fromJson(body, &parseError);
+        const QJsonValue value = doc.object().value(QStringLiteral("value"));
+        const double number = value.toDouble();
+        if (!doc.isObject() || !value.isDouble() || std::floor(number) != number || std::abs(number) > 9.0e15)
+            return ResponsePlan::error(400, Tr::tr("the body must be a JSON object with an integer \"value\""));
+        const qint64 old = res.value;
+        res.value = static_cast<qint64>(number);
+        ++res.version;
+        ResponsePlan p = ResponsePlan::json(200, QJsonObject{{QStringLiteral("value"), res.value}},
+            Tr::tr("wrote \"%1\": %2 -> %3, ETag now %4")
+                .arg(name)
+                .arg(old)
+                .arg(res.value)
+                .arg(QString::fromLatin1(etagOf(res))));
+        p.addHeader("ETag", etagOf(res));
+        return p;
+    };
+    if (*delay > 0)
+        return ResponsePlan::wait(static_cast<int>(*delay), decide);
+    return decide();
+}
+
+ResponsePlan FaultEndpoints::eventualEndpoint(const HttpRequest &r, const QString &name, const RequestTarget &target)
+{
+    if (!RequestTarget::isResourceName(name))
+        return badName();
+    const qint64 now = m_clock->nowNs();
+    if (r.method == "PUT") {
+        const auto hidden = target.integer("hidden_ms", 0, maxEventualHiddenMs, 1000);
+        if (!hidden)
+            return badRequest(hidden);
+        QMutexLocker lock(&m_mutex);
+        auto it = m_eventual.find(name);
+        const qint64 storage = eventualStorageInBodies * m_maxBodyBytes;
+        if (m_eventualBytes - (it != m_eventual.end() ? it->body.size() : 0) + r.body.size() > storage) {
+            return ResponsePlan::error(507,
+                Tr::tr("/eventual already stores %1 bytes, at most %2 in all; reset the server (POST /_control/reset)")
+                    .arg(m_eventualBytes)
+                    .arg(storage));
+        }
+        const QByteArray contentType = r.header("Content-Type").value_or(QByteArray("application/octet-stream"));
+        if (it != m_eventual.end()) {
+            m_eventualBytes += r.body.size() - it->body.size();
+            it->body = r.body;
+            it->contentType = contentType;
+            return ResponsePlan::json(200,
+                QJsonObject{{QStringLiteral("name"), name}, {QStringLiteral("updated"), true}},
+                Tr::tr("updated \"%1\"").arg(name));
+        }
+        if (m_eventual.size() >= maxStateEntries) {
+            return ResponsePlan::error(
+                503, Tr::tr("too many /eventual resources; reset the server (POST /_control/reset)"));
+        }
+        m_eventualBytes += r.body.size();
+        m_eventual.insert(name, EventualResource{r.body, contentType, now, *hidden});
+        return ResponsePlan::json(201,
+            QJsonObject{{QStringLiteral("name"), name}, {QStringLiteral("visible_in_ms"), *hidden}},
+            Tr::tr("created \"%1\", invisible for %2 ms").arg(name).arg(*hidden));
+    }
+    if (r.method != "GET" && r.method != "HEAD")
+        return wrongMethod(Tr::tr("/eventual/{name} takes GET, HEAD and PUT"));
+    QMutexLocker lock(&m_mutex);
+    const auto it = m_eventual.constFind(name);
+    if (it == m_eventual.cend())
+        return ResponsePlan::error(404, Tr::tr("no resource \"%1\"").arg(name));
+    const double ageMs = (now - it->createdNs) / 1e6;
+    if (ageMs < static_cast<double>(it->hiddenMs)) {
+        const qint64 left = static_cast<qint64>(std::ceil(static_cast<double>(it->hiddenMs) - ageMs));
+        ResponsePlan p = ResponsePlan::error(404, Tr::tr("no resource \"%1\"").arg(name));
+        p.detail = Tr::tr("\"%1\" exists but stays invisible for another %2 ms").arg(name).arg(left);
+        p.addHeader("X-RetryLab-Visible-In-Ms", QByteArray::number(left));
+        return p;
+    }
+    ResponsePlan p;
+    p.body = it->body;
+    p.contentType = it->contentType;
+    p.detail = Tr::tr("\"%1\" is visible").arg(name);
+    return p;
+}
+
+} // namespace RetryLab::Core

@@ -1,0 +1,95 @@
+#pragma once
+
+#include "core/faultserver/responseplan.h"
+#include "core/util/randomsource.h"
+
+#include <QByteArray>
+#include <QHash>
+#include <QMutex>
+#include <QString>
+
+namespace RetryLab::Core {
+
+class Clock;
+class RequestTarget;
+struct HttpRequest;
+
+/// The fault server's endpoints: /, /status/{code}, /delay/{ms}, /fail/{n},
+/// /fault/*, /ratelimit, /redirect, /occ/{name} and /eventual/{name} (the
+/// control API is ControlEndpoints). Each request becomes a ResponsePlan, decided
+/// from the request, the state the endpoints keep (failure counters, token
+/// buckets, /occ and /eventual resources, the seeded generator) and a Clock, and
+/// nothing else: no socket is involved, so the endpoints are tested as tables of
+/// request -> plan with a ManualClock.
+///
+/// Client-made state is bounded (keys, buckets and resources; the bodies of
+/// /eventual), and every number is checked: a bad one gets 400 with a message.
+/// handle() runs on the server's thread; reset() and the setters are safe from any.
+class FaultEndpoints final
+{
+public:
+    explicit FaultEndpoints(quint64 seed = 0x5EEDULL);
+
+    /// Time for rate-limit refills, eventual visibility and Retry-After dates. Not
+    /// owned; it must outlive the endpoints. nullptr restores the steady clock.
+    /// Not thread-safe: set it on the server's thread.
+    void setClock(const Clock *clock);
+    /// Reseeds the generator behind /fail?p= and /delay?dist=; reset() reseeds with it again.
+    void setSeed(quint64 seed);
+    /// /eventual keeps the bodies of at most eight requests of this size in all.
+    void setMaxBodyBytes(qint64 bytes);
+
+    /// What the request gets, by its path.
+    ResponsePlan handle(const HttpRequest &request);
+    ResponsePlan handle(const HttpRequest &request, const RequestTarget &target);
+
+    /// Forgets counters, buckets and resources, and reseeds the generator.
+    void reset();
+
+private:
+    struct FailCounter
+    {
+        qint64 requests = 0;
+        qint64 failures = 0;
+    };
+    struct Bucket
+    {
+        double rps = 1.0;
+        qint64 burst = 1;
+        double tokens = 0.0;
+        qint64 updatedNs = 0;
+    };
+    struct OccResource
+    {
+        qint64 value = 0;
+        qint64 version = 1;
+    };
+    struct EventualResource
+    {
+        QByteArray body;
+        QByteArray contentType;
+        qint64 createdNs = 0;
+        qint64 hiddenMs = 0;
+    };
+
+    ResponsePlan statusEndpoint(const QString &code, const RequestTarget &target);
+    ResponsePlan delayEndpoint(const QString &ms, const RequestTarget &target);
+    ResponsePlan failEndpoint(const QString &n, const RequestTarget &target);
+    ResponsePlan faultEndpoint(const QString &which, const RequestTarget &target);
+    ResponsePlan rateLimitEndpoint(const RequestTarget &target);
+    ResponsePlan redirectEndpoint(const RequestTarget &target);
+    ResponsePlan occEndpoint(const HttpRequest &request, const QString &name, const RequestTarget &target);
+    ResponsePlan eventualEndpoint(const HttpRequest &request, const QString &name, const RequestTarget &target);
+
+    const Clock *m_clock;
+    mutable QMutex m_mutex; // guards everything below
+    qint64 m_maxBodyBytes = 8 * 1024 * 1024;
+    QHash<QString, FailCounter> m_failCounters;
+    QHash<QString, Bucket> m_buckets;
+    QHash<QString, OccResource> m_occ;
+    QHash<QString, EventualResource> m_eventual;
+    qint64 m_eventualBytes = 0; ///< bodies kept by /eventual
+    RandomSource m_random;
+};
+
+} // namespace RetryLab::Core
