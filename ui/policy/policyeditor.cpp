@@ -1,5 +1,6 @@
 #include "ui/policy/policyeditor.h"
 
+#include "core/policy/policyfields.h"
 #include "core/policy/policyjson.h"
 #include "ui/policy/faultactiondelegate.h"
 #include "ui/policy/faultactionmodel.h"
@@ -50,14 +51,6 @@ namespace {
 
 const QString builtInPrefix = QStringLiteral("builtin:");
 const QString userPrefix = QStringLiteral("user:");
-
-// Fields that the delay formula uses; their tooltips carry the current formula.
-bool isDelayField(const QString &name)
-{
-    static const QStringList names{QStringLiteral("baseDelayMs"), QStringLiteral("multiplier"),
-        QStringLiteral("maxBackoffMs"), QStringLiteral("jitterMs"), QStringLiteral("jitterFraction")};
-    return names.contains(name);
-}
 
 QString algorithmSource(BackoffAlgorithm algorithm)
 {
@@ -530,7 +523,7 @@ void PolicyEditor::addField(QFormLayout *form, const QString &name, const QStrin
     f.form = form;
     f.tab = m_currentTab;
     f.toolTip = toolTip;
-    f.formulaInToolTip = isDelayField(name);
+    f.formulaInToolTip = Core::delayFieldFromName(name).has_value();
     f.show = std::move(show);
     editor->setToolTip(toolTip);
     if (editor->objectName().isEmpty())
@@ -665,49 +658,11 @@ void PolicyEditor::updateFormula()
             continue;
         QString tip = f.toolTip + QStringLiteral("\n\n")
             + tr("%1: delay(n) = %2").arg(Core::algorithmTitle(algorithm), Core::algorithmFormula(algorithm));
-        const QString reason = inapplicableReason(algorithm, f.name);
+        const QString reason = Core::unusedFieldReason(m_policy, f.name);
         if (!reason.isEmpty())
             tip += QStringLiteral("\n") + reason;
         f.editor->setToolTip(tip);
     }
-}
-
-QString PolicyEditor::inapplicableReason(BackoffAlgorithm algorithm, const QString &field)
-{
-    const QString title = Core::algorithmTitle(algorithm);
-    const bool exponential = algorithm == BackoffAlgorithm::GoogleTruncatedExponential
-        || algorithm == BackoffAlgorithm::IamTruncatedExponential || algorithm == BackoffAlgorithm::Exponential
-        || algorithm == BackoffAlgorithm::FullJitter || algorithm == BackoffAlgorithm::EqualJitter
-        || algorithm == BackoffAlgorithm::ProportionalJitter;
-
-    if (algorithm == BackoffAlgorithm::Immediate
-        && (field == QLatin1String("baseDelayMs") || field == QLatin1String("maxBackoffMs")
-            || field == QLatin1String("multiplier") || field == QLatin1String("jitterMs")
-            || field == QLatin1String("jitterFraction")))
-        return tr("Not used by %1: every retry goes out at once.").arg(title);
-    if (field == QLatin1String("multiplier") && !exponential) {
-        if (algorithm == BackoffAlgorithm::DecorrelatedJitter)
-            return tr("Not used by %1: it grows by a fixed factor of 3 from the previous delay.").arg(title);
-        return tr("Not used by %1: its delay does not grow exponentially.").arg(title);
-    }
-    if (field == QLatin1String("jitterMs") && algorithm != BackoffAlgorithm::GoogleTruncatedExponential
-        && algorithm != BackoffAlgorithm::IamTruncatedExponential)
-        return tr("Not used by %1: only the Google and IAM formulas add a random part U[0, jitter].").arg(title);
-    if (field == QLatin1String("jitterFraction") && algorithm != BackoffAlgorithm::ProportionalJitter)
-        return tr("Not used by %1: only proportional jitter multiplies by U[1 - f, 1 + f].").arg(title);
-    return {};
-}
-
-QString PolicyEditor::inapplicableReasonFor(const QString &name) const
-{
-    const QString algorithmReason = inapplicableReason(m_policy.algorithm, name);
-    if (!algorithmReason.isEmpty())
-        return algorithmReason;
-    if (name == QLatin1String("maxRetryAfterMs") && !m_policy.classification.honourRetryAfter)
-        return tr("Retry-After is not honoured, so it needs no bound.");
-    if (name.startsWith(QLatin1String("circuitBreaker.")) && !m_policy.circuitBreaker.enabled)
-        return tr("The circuit breaker is off.");
-    return {};
 }
 
 void PolicyEditor::updateApplicability()
@@ -717,7 +672,7 @@ void PolicyEditor::updateApplicability()
         withIssues.insert(issue.field);
 
     for (Field &f : m_fields) {
-        const QString reason = inapplicableReasonFor(f.name);
+        const QString reason = Core::unusedFieldReason(m_policy, f.name);
         // A field with an error stays editable, or the error could not be fixed.
         f.editor->setEnabled(reason.isEmpty() || withIssues.contains(f.name));
         if (QWidget *label = f.form->labelForField(f.editor))
@@ -794,7 +749,7 @@ void PolicyEditor::revalidate()
         QString text = lines.join(QLatin1Char('\n'));
         if (!fieldIssues.isEmpty()) {
             kind = hasError ? FieldMessage::Kind::Error : FieldMessage::Kind::Warning;
-        } else if (const QString reason = inapplicableReasonFor(f.name);
+        } else if (const QString reason = Core::unusedFieldReason(m_policy, f.name);
                    !reason.isEmpty() && !f.name.startsWith(QLatin1String("circuitBreaker."))) {
             kind = FieldMessage::Kind::Note;
             text = reason;

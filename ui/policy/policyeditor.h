@@ -29,7 +29,7 @@ class Settings;
 /// Edits every field of a Core::BackoffPolicy, meant to live in a dock. Each
 /// field has its unit, a tooltip that explains it, and the messages of
 /// Core::validatePolicy() right below it (errors and warnings told apart);
-/// fields the chosen algorithm does not use are disabled with the reason.
+/// fields the policy does not use are disabled with Core::unusedFieldReason().
 /// A preset chooser offers the built-in presets and the user's own (kept
 /// through Settings); policies are imported and exported as JSON.
 ///
@@ -78,10 +78,6 @@ public:
     bool exportFile(const QString &path);
     /// The last message about a preset, import or export action (shown above the tabs).
     QString lastMessage() const;
-
-    /// Why `field` (a PolicyIssue field name) does not apply to `algorithm`, or
-    /// an empty string when it does.
-    static QString inapplicableReason(Core::BackoffAlgorithm algorithm, const QString &field);
 
 Q_SIGNALS:
     void policyChanged(const Core::BackoffPolicy &policy);
@@ -137,7 +133,6 @@ private:
     void updatePresetState();
     void rebuildPresetList();
     void showMessage(const QString &text, bool isError);
-    QString inapplicableReasonFor(const QString &name) const;
     std::optional<Core::BackoffPolicy> presetPolicy(const QString &key) const;
     QString matchingPresetKey(const Core::BackoffPolicy &policy) const;
 
