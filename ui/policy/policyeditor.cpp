@@ -1,10 +1,10 @@
 #include "ui/policy/policyeditor.h"
 
+#include "core/http/httpstatuslist.h"
 #include "core/policy/policyfields.h"
 #include "core/policy/policyjson.h"
 #include "ui/policy/faultactiondelegate.h"
 #include "ui/policy/faultactionmodel.h"
-#include "ui/policy/statusranges.h"
 #include "ui/session/settings.h"
 #include "ui/widgets/fieldmessage.h"
 #include "ui/widgets/unitspinbox.h"
@@ -324,7 +324,7 @@ QWidget *PolicyEditor::buildClassificationTab()
            "Write codes, ranges (500-599) or classes (5xx), separated by commas."),
         [this] {
             if (m_statusesError.isEmpty())
-                m_statusesEdit->setText(StatusRanges::format(m_policy.classification.retryableStatuses));
+                m_statusesEdit->setText(Core::HttpStatusList::format(m_policy.classification.retryableStatuses));
         });
 
     addCheckField(form, "retryConflictAborted", tr("Retry 409 &ABORTED (restart read-modify-write)"),
@@ -633,7 +633,7 @@ void PolicyEditor::handleFieldEdited()
 
 void PolicyEditor::handleStatusesEdited(const QString &text)
 {
-    auto parsed = StatusRanges::parse(text);
+    auto parsed = Core::HttpStatusList::parse(text);
     if (!parsed) {
         m_statusesError = parsed.error();
         revalidate();
