@@ -2,6 +2,7 @@
 
 #include "core/http/httpstatuslist.h"
 #include "core/policy/backoff.h"
+#include "core/policy/policyfields.h"
 #include "core/util/coretr.h"
 
 #include <QCoreApplication>
@@ -21,46 +22,6 @@ namespace {
 constexpr double curlFirstWaitMs = 1000.0;
 constexpr double curlWaitMultiplier = 2.0;
 constexpr double curlMaxWaitMs = 600'000.0;
-
-bool isExponentialFamily(BackoffAlgorithm a)
-{
-    switch (a) {
-    case BackoffAlgorithm::GoogleTruncatedExponential:
-    case BackoffAlgorithm::IamTruncatedExponential:
-    case BackoffAlgorithm::Exponential:
-    case BackoffAlgorithm::FullJitter:
-    case BackoffAlgorithm::EqualJitter:
-    case BackoffAlgorithm::DecorrelatedJitter:
-    case BackoffAlgorithm::ProportionalJitter:
-        return true;
-    case BackoffAlgorithm::Constant:
-    case BackoffAlgorithm::Linear:
-    case BackoffAlgorithm::Immediate:
-        break;
-    }
-    return false;
-}
-
-bool hasJitter(const BackoffPolicy &p)
-{
-    switch (p.algorithm) {
-    case BackoffAlgorithm::GoogleTruncatedExponential:
-    case BackoffAlgorithm::IamTruncatedExponential:
-        return p.jitterMs > 0.0;
-    case BackoffAlgorithm::FullJitter:
-    case BackoffAlgorithm::EqualJitter:
-    case BackoffAlgorithm::DecorrelatedJitter:
-        return true;
-    case BackoffAlgorithm::ProportionalJitter:
-        return p.jitterFraction > 0.0;
-    case BackoffAlgorithm::Exponential:
-    case BackoffAlgorithm::Constant:
-    case BackoffAlgorithm::Linear:
-    case BackoffAlgorithm::Immediate:
-        break;
-    }
-    return false;
-}
 
 QString secondsText(double ms)
 {
@@ -104,8 +65,8 @@ Flags fromPolicy(const BackoffPolicy &p)
     } else {
         args << QStringLiteral("--retry") << QString::number(retries);
 
-        const bool curlsOwnBackoff = isExponentialFamily(p.algorithm) && p.baseDelayMs == curlFirstWaitMs
-            && p.multiplier == curlWaitMultiplier;
+        const bool curlsOwnBackoff
+            = growsExponentially(p.algorithm) && p.baseDelayMs == curlFirstWaitMs && p.multiplier == curlWaitMultiplier;
         if (curlsOwnBackoff) {
             if (p.maxBackoffMs != curlMaxWaitMs) {
                 notes.append(Tr::tr("curl's own backoff (1 s, doubled) matches the policy, but grows to 10 minutes; "

@@ -1,10 +1,20 @@
 #include "core/http/httpstatuslist.h"
 
+#include "core/util/coretr.h"
+
+#include <QRegularExpression>
 #include <QStringList>
 
 #include <algorithm>
 
 namespace RetryLab::Core::HttpStatusList {
+
+namespace {
+
+constexpr int lowest = 100;
+constexpr int highest = 599;
+
+} // namespace
 
 QString format(QList<int> statuses)
 {
@@ -24,6 +34,52 @@ QString format(QList<int> statuses)
         i = j + 1;
     }
     return parts.join(QStringLiteral(", "));
+}
+
+QString format(const QSet<int> &statuses)
+{
+    return format(QList<int>(statuses.cbegin(), statuses.cend()));
+}
+
+Result<QSet<int>> parse(const QString &text)
+{
+    using R = Result<QSet<int>>;
+    static const QRegularExpression separators(QStringLiteral("[,;\\s]+"));
+    static const QRegularExpression single(QStringLiteral("^(\\d{1,3})$"));
+    static const QRegularExpression range(QStringLiteral("^(\\d{1,3})\\s*[-\\x{2013}]\\s*(\\d{1,3})$"));
+    static const QRegularExpression klass(QStringLiteral("^([1-5])[xX][xX]$"));
+    static const QRegularExpression spacedDash(QStringLiteral("\\s*([-\\x{2013}])\\s*"));
+
+    // Ranges may be written with spaces around the dash; join them before splitting.
+    QString normalised = text;
+    normalised.replace(spacedDash, QStringLiteral("\\1"));
+
+    QSet<int> statuses;
+    const QStringList tokens = normalised.split(separators, Qt::SkipEmptyParts);
+    for (const QString &token : tokens) {
+        int from = 0;
+        int to = 0;
+        if (const auto m = single.match(token); m.hasMatch()) {
+            from = to = m.captured(1).toInt();
+        } else if (const auto r = range.match(token); r.hasMatch()) {
+            from = r.captured(1).toInt();
+            to = r.captured(2).toInt();
+            if (to < from)
+                return R::failure(Tr::tr("\"%1\": the range ends before it starts.").arg(token));
+        } else if (const auto k = klass.match(token); k.hasMatch()) {
+            from = k.captured(1).toInt() * 100;
+            to = from + 99;
+        } else {
+            return R::failure(
+                Tr::tr("\"%1\" is not a status code, a range like 500-599 or a class like 5xx.").arg(token.left(40)));
+        }
+        if (from < lowest || to > highest)
+            return R::failure(
+                Tr::tr("\"%1\": HTTP status codes lie between %2 and %3.").arg(token).arg(lowest).arg(highest));
+        for (int code = from; code <= to; ++code)
+            statuses.insert(code);
+    }
+    return statuses;
 }
 
 } // namespace RetryLab::Core::HttpStatusList

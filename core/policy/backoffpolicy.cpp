@@ -1,4 +1,6 @@
 #include "core/policy/backoffpolicy.h"
+
+#include "core/policy/policyfields.h"
 #include "core/util/coretr.h"
 
 #include <QCoreApplication>
@@ -143,21 +145,6 @@ private:
     QList<PolicyIssue> m_issues;
 };
 
-bool usesMultiplier(BackoffAlgorithm a)
-{
-    switch (a) {
-    case BackoffAlgorithm::GoogleTruncatedExponential:
-    case BackoffAlgorithm::IamTruncatedExponential:
-    case BackoffAlgorithm::Exponential:
-    case BackoffAlgorithm::FullJitter:
-    case BackoffAlgorithm::EqualJitter:
-    case BackoffAlgorithm::ProportionalJitter:
-        return true;
-    default:
-        return false;
-    }
-}
-
 } // namespace
 
 QSet<int> ClassificationRules::defaultRetryableStatuses()
@@ -209,14 +196,14 @@ QList<PolicyIssue> validatePolicy(const BackoffPolicy &p)
     if (std::isnan(p.jitterFraction) || p.jitterFraction < 0.0 || p.jitterFraction > 1.0)
         c.error("jitterFraction", Tr::tr("jitterFraction must lie between 0 and 1 (got %1).").arg(p.jitterFraction));
 
-    if (baseOk && capOk && p.algorithm != BackoffAlgorithm::Immediate && p.maxBackoffMs < p.baseDelayMs) {
+    if (baseOk && capOk && usesMaxBackoff(p.algorithm) && p.maxBackoffMs < p.baseDelayMs) {
         c.error("maxBackoffMs",
             Tr::tr("maximum backoff (%1 ms) is below the base delay (%2 ms): every delay would be "
                    "truncated to the cap.")
                 .arg(p.maxBackoffMs)
                 .arg(p.baseDelayMs));
     }
-    if (baseOk && p.baseDelayMs == 0.0 && p.algorithm != BackoffAlgorithm::Immediate)
+    if (baseOk && p.baseDelayMs == 0.0 && usesBaseDelay(p.algorithm))
         c.warning(
             "baseDelayMs", Tr::tr("a base delay of 0 ms retries without waiting; use Immediate if that is meant."));
 

@@ -157,7 +157,8 @@ inline constexpr double maxMultiplier = 100.0;
 inline constexpr int maxAttempts = 100'000;
 } // namespace PolicyLimits
 
-/// Checks every field; an empty list means the policy is sound.
+/// Checks every field; an empty list means the policy is sound. Which fields an
+/// algorithm reads at all is core/policy/policyfields.h's rule.
 QList<PolicyIssue> validatePolicy(const BackoffPolicy &policy);
 /// True when validatePolicy() reports no error.
 bool isUsable(const BackoffPolicy &policy);

@@ -1,43 +1,30 @@
 #include "ui/policy/policyeditor.h"
 
-#include "core/policy/policyjson.h"
+#include "core/http/httpstatuslist.h"
+#include "core/policy/policyfields.h"
 #include "ui/policy/faultactiondelegate.h"
 #include "ui/policy/faultactionmodel.h"
-#include "ui/policy/statusranges.h"
-#include "ui/session/settings.h"
+#include "ui/policy/presetbar.h"
 #include "ui/widgets/fieldmessage.h"
 #include "ui/widgets/unitspinbox.h"
 
 #include <QCheckBox>
 #include <QComboBox>
-#include <QDir>
 #include <QEvent>
-#include <QFileDialog>
-#include <QFileInfo>
 #include <QFormLayout>
 #include <QGroupBox>
-#include <QHBoxLayout>
 #include <QHeaderView>
-#include <QInputDialog>
 #include <QLabel>
 #include <QLineEdit>
-#include <QLoggingCategory>
-#include <QMessageBox>
 #include <QPlainTextEdit>
-#include <QRegularExpression>
 #include <QScrollArea>
-#include <QSignalBlocker>
-#include <QStandardPaths>
 #include <QStyle>
 #include <QTableView>
 #include <QTabWidget>
-#include <QToolButton>
 #include <QVBoxLayout>
 
 #include <algorithm>
 #include <cmath>
-
-Q_LOGGING_CATEGORY(lcPolicyEditor, "retrylab.ui.policyeditor")
 
 namespace RetryLab::Ui {
 
@@ -47,17 +34,6 @@ using Core::PolicyIssue;
 using Core::RetryBudgetKind;
 
 namespace {
-
-const QString builtInPrefix = QStringLiteral("builtin:");
-const QString userPrefix = QStringLiteral("user:");
-
-// Fields that the delay formula uses; their tooltips carry the current formula.
-bool isDelayField(const QString &name)
-{
-    static const QStringList names{QStringLiteral("baseDelayMs"), QStringLiteral("multiplier"),
-        QStringLiteral("maxBackoffMs"), QStringLiteral("jitterMs"), QStringLiteral("jitterFraction")};
-    return names.contains(name);
-}
 
 QString algorithmSource(BackoffAlgorithm algorithm)
 {
@@ -109,17 +85,14 @@ QFormLayout *newForm(QWidget *parent)
 
 } // namespace
 
-PolicyEditor::PolicyEditor(Settings *settings, QWidget *parent) : QWidget(parent), m_settings(settings)
+PolicyEditor::PolicyEditor(Settings *settings, QWidget *parent)
+    : QWidget(parent), m_presetBar(new PresetBar(settings, this))
 {
     // Filling the combo boxes emits their change signals; none of them is an edit.
     m_updating = true;
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
-    layout->addWidget(buildPresetBar());
-
-    m_actionMessage = new FieldMessage(this);
-    m_actionMessage->setObjectName(QStringLiteral("actionMessage"));
-    layout->addWidget(m_actionMessage);
+    layout->addWidget(m_presetBar);
 
     m_tabs = new QTabWidget(this);
     m_tabs->setDocumentMode(true);
@@ -141,18 +114,12 @@ PolicyEditor::PolicyEditor(Settings *settings, QWidget *parent) : QWidget(parent
     m_summary->setObjectName(QStringLiteral("summary"));
     layout->addWidget(m_summary);
 
-    if (m_settings) {
-        connect(m_settings, &Settings::userPresetsChanged, this, [this] {
-            rebuildPresetList();
-            updatePresetState();
-        });
-    }
+    connect(m_presetBar, &PresetBar::presetChosen, this, &PolicyEditor::handlePresetChosen);
+    connect(m_presetBar, &PresetBar::policyImported, this, &PolicyEditor::setPolicy);
     m_updating = false;
-    rebuildPresetList();
     refreshFields();
-    m_presetKey = matchingPresetKey(m_policy);
     revalidate();
-    updatePresetState();
+    m_presetBar->setPolicy(m_policy);
 }
 
 PolicyEditor::~PolicyEditor() = default;
@@ -166,70 +133,6 @@ QWidget *PolicyEditor::addTab(QWidget *content, const QString &title)
     scroll->setWidget(content);
     m_tabs->addTab(scroll, title);
     return scroll;
-}
-
-QWidget *PolicyEditor::buildPresetBar()
-{
-    auto *bar = new QWidget(this);
-    auto *column = new QVBoxLayout(bar);
-    column->setContentsMargins(0, 0, 0, 0);
-
-    auto *top = new QHBoxLayout;
-    auto *label = new QLabel(tr("&Preset:"), bar);
-    m_presetCombo = new QComboBox(bar);
-    m_presetCombo->setObjectName(QStringLiteral("presetCombo"));
-    m_presetCombo->setPlaceholderText(tr("Custom policy"));
-    m_presetCombo->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
-    m_presetCombo->setMinimumContentsLength(14);
-    m_presetCombo->setToolTip(tr("Load a built-in preset (from the seed documents and common clients) or one of "
-                                 "your own. Choosing the same entry again discards your edits."));
-    label->setBuddy(m_presetCombo);
-    m_modifiedLabel = new QLabel(tr("(modified)"), bar);
-    m_modifiedLabel->setToolTip(tr("The fields differ from the chosen preset."));
-    QFont italic = m_modifiedLabel->font();
-    italic.setItalic(true);
-    m_modifiedLabel->setFont(italic);
-    top->addWidget(label);
-    top->addWidget(m_presetCombo, 1);
-    top->addWidget(m_modifiedLabel);
-    column->addLayout(top);
-
-    auto *buttons = new QHBoxLayout;
-    auto makeButton = [bar, buttons](const QString &text, const QString &toolTip, const char *name) {
-        auto *button = new QToolButton(bar);
-        button->setText(text);
-        button->setToolTip(toolTip);
-        button->setObjectName(QString::fromLatin1(name));
-        button->setToolButtonStyle(Qt::ToolButtonTextOnly);
-        buttons->addWidget(button);
-        return button;
-    };
-    m_saveAsButton
-        = makeButton(tr("Save as…"), tr("Save the current policy as one of your own presets."), "saveAsButton");
-    m_overwriteButton = makeButton(
-        tr("Overwrite"), tr("Save the edits over the preset of yours they were made to."), "overwriteButton");
-    m_deleteButton = makeButton(tr("Delete"), tr("Delete the chosen preset of yours."), "deleteButton");
-    buttons->addSpacing(8);
-    m_importButton = makeButton(tr("Import…"), tr("Read a policy from a JSON file."), "importButton");
-    m_exportButton = makeButton(tr("Export…"), tr("Write the policy to a JSON file."), "exportButton");
-    buttons->addStretch(1);
-    column->addLayout(buttons);
-
-    if (!m_settings) {
-        const QString why = tr("Presets of your own need the application's settings.");
-        for (QToolButton *button : {m_saveAsButton, m_overwriteButton, m_deleteButton}) {
-            button->setEnabled(false);
-            button->setToolTip(why);
-        }
-    }
-
-    connect(m_presetCombo, &QComboBox::activated, this, &PolicyEditor::handlePresetActivated);
-    connect(m_saveAsButton, &QToolButton::clicked, this, &PolicyEditor::handleSaveAsClicked);
-    connect(m_overwriteButton, &QToolButton::clicked, this, &PolicyEditor::handleOverwriteClicked);
-    connect(m_deleteButton, &QToolButton::clicked, this, &PolicyEditor::handleDeleteClicked);
-    connect(m_importButton, &QToolButton::clicked, this, &PolicyEditor::handleImportClicked);
-    connect(m_exportButton, &QToolButton::clicked, this, &PolicyEditor::handleExportClicked);
-    return bar;
 }
 
 QWidget *PolicyEditor::buildBackoffTab()
@@ -331,7 +234,7 @@ QWidget *PolicyEditor::buildClassificationTab()
            "Write codes, ranges (500-599) or classes (5xx), separated by commas."),
         [this] {
             if (m_statusesError.isEmpty())
-                m_statusesEdit->setText(StatusRanges::format(m_policy.classification.retryableStatuses));
+                m_statusesEdit->setText(Core::HttpStatusList::format(m_policy.classification.retryableStatuses));
         });
 
     addCheckField(form, "retryConflictAborted", tr("Retry 409 &ABORTED (restart read-modify-write)"),
@@ -530,7 +433,7 @@ void PolicyEditor::addField(QFormLayout *form, const QString &name, const QStrin
     f.form = form;
     f.tab = m_currentTab;
     f.toolTip = toolTip;
-    f.formulaInToolTip = isDelayField(name);
+    f.formulaInToolTip = Core::delayFieldFromName(name).has_value();
     f.show = std::move(show);
     editor->setToolTip(toolTip);
     if (editor->objectName().isEmpty())
@@ -605,18 +508,34 @@ PolicyEditor::Field *PolicyEditor::field(const QString &name)
 
 void PolicyEditor::setPolicy(const BackoffPolicy &policy)
 {
+    const bool changed = policy != m_policy;
+    if (!showPolicy(policy))
+        return;
+    m_presetBar->setPolicy(m_policy);
+    if (changed)
+        Q_EMIT policyChanged(m_policy);
+}
+
+void PolicyEditor::handlePresetChosen(const BackoffPolicy &policy)
+{
+    const bool changed = policy != m_policy;
+    showPolicy(policy);
+    m_presetBar->setEditedPolicy(m_policy);
+    if (changed)
+        Q_EMIT policyChanged(m_policy);
+}
+
+bool PolicyEditor::showPolicy(const BackoffPolicy &policy)
+{
+    // Unreadable statuses text is replaced too, even when the policy is the same.
     const bool statusesPending = !m_statusesError.isEmpty();
     m_statusesError.clear();
     if (policy == m_policy && !statusesPending)
-        return;
-    const bool changed = policy != m_policy;
+        return false;
     m_policy = policy;
-    m_presetKey = matchingPresetKey(m_policy);
     refreshFields();
     revalidate();
-    updatePresetState();
-    if (changed)
-        Q_EMIT policyChanged(m_policy);
+    return true;
 }
 
 void PolicyEditor::refreshFields()
@@ -634,13 +553,13 @@ void PolicyEditor::handleFieldEdited()
 {
     updateFormula();
     revalidate();
-    updatePresetState();
+    m_presetBar->setEditedPolicy(m_policy);
     Q_EMIT policyChanged(m_policy);
 }
 
 void PolicyEditor::handleStatusesEdited(const QString &text)
 {
-    auto parsed = StatusRanges::parse(text);
+    auto parsed = Core::HttpStatusList::parse(text);
     if (!parsed) {
         m_statusesError = parsed.error();
         revalidate();
@@ -665,49 +584,11 @@ void PolicyEditor::updateFormula()
             continue;
         QString tip = f.toolTip + QStringLiteral("\n\n")
             + tr("%1: delay(n) = %2").arg(Core::algorithmTitle(algorithm), Core::algorithmFormula(algorithm));
-        const QString reason = inapplicableReason(algorithm, f.name);
+        const QString reason = Core::unusedFieldReason(m_policy, f.name);
         if (!reason.isEmpty())
             tip += QStringLiteral("\n") + reason;
         f.editor->setToolTip(tip);
     }
-}
-
-QString PolicyEditor::inapplicableReason(BackoffAlgorithm algorithm, const QString &field)
-{
-    const QString title = Core::algorithmTitle(algorithm);
-    const bool exponential = algorithm == BackoffAlgorithm::GoogleTruncatedExponential
-        || algorithm == BackoffAlgorithm::IamTruncatedExponential || algorithm == BackoffAlgorithm::Exponential
-        || algorithm == BackoffAlgorithm::FullJitter || algorithm == BackoffAlgorithm::EqualJitter
-        || algorithm == BackoffAlgorithm::ProportionalJitter;
-
-    if (algorithm == BackoffAlgorithm::Immediate
-        && (field == QLatin1String("baseDelayMs") || field == QLatin1String("maxBackoffMs")
-            || field == QLatin1String("multiplier") || field == QLatin1String("jitterMs")
-            || field == QLatin1String("jitterFraction")))
-        return tr("Not used by %1: every retry goes out at once.").arg(title);
-    if (field == QLatin1String("multiplier") && !exponential) {
-        if (algorithm == BackoffAlgorithm::DecorrelatedJitter)
-            return tr("Not used by %1: it grows by a fixed factor of 3 from the previous delay.").arg(title);
-        return tr("Not used by %1: its delay does not grow exponentially.").arg(title);
-    }
-    if (field == QLatin1String("jitterMs") && algorithm != BackoffAlgorithm::GoogleTruncatedExponential
-        && algorithm != BackoffAlgorithm::IamTruncatedExponential)
-        return tr("Not used by %1: only the Google and IAM formulas add a random part U[0, jitter].").arg(title);
-    if (field == QLatin1String("jitterFraction") && algorithm != BackoffAlgorithm::ProportionalJitter)
-        return tr("Not used by %1: only proportional jitter multiplies by U[1 - f, 1 + f].").arg(title);
-    return {};
-}
-
-QString PolicyEditor::inapplicableReasonFor(const QString &name) const
-{
-    const QString algorithmReason = inapplicableReason(m_policy.algorithm, name);
-    if (!algorithmReason.isEmpty())
-        return algorithmReason;
-    if (name == QLatin1String("maxRetryAfterMs") && !m_policy.classification.honourRetryAfter)
-        return tr("Retry-After is not honoured, so it needs no bound.");
-    if (name.startsWith(QLatin1String("circuitBreaker.")) && !m_policy.circuitBreaker.enabled)
-        return tr("The circuit breaker is off.");
-    return {};
 }
 
 void PolicyEditor::updateApplicability()
@@ -717,7 +598,7 @@ void PolicyEditor::updateApplicability()
         withIssues.insert(issue.field);
 
     for (Field &f : m_fields) {
-        const QString reason = inapplicableReasonFor(f.name);
+        const QString reason = Core::unusedFieldReason(m_policy, f.name);
         // A field with an error stays editable, or the error could not be fixed.
         f.editor->setEnabled(reason.isEmpty() || withIssues.contains(f.name));
         if (QWidget *label = f.form->labelForField(f.editor))
@@ -794,7 +675,7 @@ void PolicyEditor::revalidate()
         QString text = lines.join(QLatin1Char('\n'));
         if (!fieldIssues.isEmpty()) {
             kind = hasError ? FieldMessage::Kind::Error : FieldMessage::Kind::Warning;
-        } else if (const QString reason = inapplicableReasonFor(f.name);
+        } else if (const QString reason = Core::unusedFieldReason(m_policy, f.name);
                    !reason.isEmpty() && !f.name.startsWith(QLatin1String("circuitBreaker."))) {
             kind = FieldMessage::Kind::Note;
             text = reason;
@@ -847,9 +728,8 @@ void PolicyEditor::revalidate()
 
     const bool usable = errors == 0;
     const QString reason = why.join(QLatin1Char('\n'));
-    m_exportButton->setEnabled(usable);
-    m_exportButton->setToolTip(usable ? tr("Write the policy to a JSON file.")
-                                      : tr("Fix the errors first: an exported policy must be readable again."));
+    m_presetBar->setStatusesError(m_statusesError);
+    m_presetBar->setUsable(usable);
     if (usable != m_usable || reason != m_invalidReason) {
         m_usable = usable;
         m_invalidReason = reason;
@@ -857,279 +737,54 @@ void PolicyEditor::revalidate()
     }
 }
 
-std::optional<BackoffPolicy> PolicyEditor::presetPolicy(const QString &key) const
+QString PolicyEditor::presetKey() const
 {
-    if (key.startsWith(builtInPrefix)) {
-        const QString id = key.mid(builtInPrefix.size());
-        for (const auto &preset : Core::Presets::all()) {
-            if (preset.id == id)
-                return preset.policy;
-        }
-    } else if (key.startsWith(userPrefix) && m_settings) {
-        return m_settings->userPreset(key.mid(userPrefix.size()));
-    }
-    return std::nullopt;
-}
-
-QString PolicyEditor::matchingPresetKey(const BackoffPolicy &policy) const
-{
-    // Keep the current choice when it still matches: two presets may be equal.
-    if (!m_presetKey.isEmpty() && presetPolicy(m_presetKey) == policy)
-        return m_presetKey;
-    for (const auto &preset : Core::Presets::all()) {
-        if (preset.policy == policy)
-            return builtInPrefix + preset.id;
-    }
-    if (m_settings) {
-        for (const BackoffPolicy &preset : m_settings->userPresets()) {
-            if (preset == policy)
-                return userPrefix + preset.name;
-        }
-    }
-    return {};
+    return m_presetBar->presetKey();
 }
 
 bool PolicyEditor::isModified() const
 {
-    if (m_presetKey.isEmpty())
-        return false;
-    const auto preset = presetPolicy(m_presetKey);
-    return !preset || *preset != m_policy;
-}
-
-void PolicyEditor::rebuildPresetList()
-{
-    const QSignalBlocker blocker(m_presetCombo);
-    m_presetCombo->clear();
-    for (const auto &preset : Core::Presets::all()) {
-        m_presetCombo->addItem(preset.policy.name, QString(builtInPrefix + preset.id));
-        const QString tip = preset.policy.description
-            + (preset.policy.source.isEmpty() ? QString()
-                                              : QStringLiteral("\n\n") + tr("Source: %1").arg(preset.policy.source));
-        m_presetCombo->setItemData(m_presetCombo->count() - 1, tip, Qt::ToolTipRole);
-    }
-    if (m_settings) {
-        const auto presets = m_settings->userPresets();
-        if (!presets.isEmpty())
-            m_presetCombo->insertSeparator(m_presetCombo->count());
-        for (const BackoffPolicy &preset : presets) {
-            m_presetCombo->addItem(tr("%1 (yours)").arg(preset.name), QString(userPrefix + preset.name));
-            m_presetCombo->setItemData(m_presetCombo->count() - 1,
-                preset.description.isEmpty() ? tr("One of your presets.") : preset.description, Qt::ToolTipRole);
-        }
-    }
-}
-
-void PolicyEditor::updatePresetState()
-{
-    if (!m_presetKey.isEmpty() && !presetPolicy(m_presetKey))
-        m_presetKey.clear();
-    {
-        const QSignalBlocker blocker(m_presetCombo);
-        m_presetCombo->setCurrentIndex(m_presetKey.isEmpty() ? -1 : m_presetCombo->findData(m_presetKey));
-    }
-    const bool modified = isModified();
-    m_modifiedLabel->setVisible(modified);
-    const bool isUser = m_presetKey.startsWith(userPrefix);
-    if (m_settings) {
-        m_overwriteButton->setEnabled(isUser && modified);
-        m_deleteButton->setEnabled(isUser);
-        m_saveAsButton->setEnabled(true);
-    }
-}
-
-void PolicyEditor::showMessage(const QString &text, bool isError)
-{
-    m_actionMessage->setMessage(isError ? FieldMessage::Kind::Error : FieldMessage::Kind::Success, text);
-}
-
-QString PolicyEditor::lastMessage() const
-{
-    return m_actionMessage->text();
-}
-
-void PolicyEditor::handlePresetActivated(int index)
-{
-    const QString key = m_presetCombo->itemData(index).toString();
-    const auto preset = presetPolicy(key);
-    if (!preset)
-        return;
-    m_actionMessage->clear();
-    m_presetKey = key;
-    const bool statusesPending = !m_statusesError.isEmpty();
-    m_statusesError.clear();
-    if (*preset == m_policy && !statusesPending) {
-        updatePresetState();
-        return;
-    }
-    const bool changed = *preset != m_policy;
-    m_policy = *preset;
-    refreshFields();
-    revalidate();
-    updatePresetState();
-    if (changed)
-        Q_EMIT policyChanged(m_policy);
+    return m_presetBar->isModified();
 }
 
 bool PolicyEditor::loadBuiltInPreset(const QString &id)
 {
-    const int index = m_presetCombo->findData(QString(builtInPrefix + id));
-    if (index < 0)
-        return false;
-    handlePresetActivated(index);
-    return true;
+    return m_presetBar->loadBuiltInPreset(id);
 }
 
 bool PolicyEditor::loadUserPreset(const QString &name)
 {
-    if (!m_settings)
-        return false;
-    const auto preset = m_settings->userPreset(name);
-    if (!preset)
-        return false;
-    const int index = m_presetCombo->findData(QString(userPrefix + preset->name));
-    if (index < 0)
-        return false;
-    handlePresetActivated(index);
-    return true;
+    return m_presetBar->loadUserPreset(name);
 }
 
 Core::Result<void> PolicyEditor::saveAsUserPreset(const QString &name)
 {
-    using R = Core::Result<void>;
-    if (!m_settings)
-        return R::failure(tr("Presets of your own need the application's settings."));
-    if (!m_statusesError.isEmpty()) {
-        const QString error = tr("Fix the retryable statuses first: %1").arg(m_statusesError);
-        showMessage(error, true);
-        return R::failure(error);
-    }
-    BackoffPolicy named = m_policy;
-    named.name = name.trimmed();
-    if (const R saved = m_settings->saveUserPreset(named); !saved) {
-        showMessage(saved.error(), true);
-        return saved;
-    }
-    const bool changed = named != m_policy;
-    m_policy = named;
-    m_presetKey = userPrefix + named.name;
-    refreshFields();
-    revalidate();
-    updatePresetState();
-    showMessage(tr("Saved as your preset \"%1\".").arg(named.name), false);
-    if (changed)
-        Q_EMIT policyChanged(m_policy);
-    return {};
+    return m_presetBar->saveAsUserPreset(name);
 }
 
 Core::Result<void> PolicyEditor::overwriteUserPreset()
 {
-    if (!m_presetKey.startsWith(userPrefix)) {
-        const QString error = tr("Only presets of your own can be overwritten; use Save as.");
-        showMessage(error, true);
-        return Core::Result<void>::failure(error);
-    }
-    return saveAsUserPreset(m_presetKey.mid(userPrefix.size()));
+    return m_presetBar->overwriteUserPreset();
 }
 
 bool PolicyEditor::deleteUserPreset(const QString &name)
 {
-    if (!m_settings || !m_settings->removeUserPreset(name)) {
-        showMessage(tr("There is no preset of yours called \"%1\".").arg(name), true);
-        return false;
-    }
-    if (const auto synced = m_settings->sync(); !synced) {
-        showMessage(synced.error(), true);
-        return false;
-    }
-    // Settings::userPresetsChanged has rebuilt the list; the policy stays in the editor.
-    m_presetKey = matchingPresetKey(m_policy);
-    updatePresetState();
-    showMessage(tr("Deleted your preset \"%1\"; its policy is still in the editor.").arg(name), false);
-    return true;
+    return m_presetBar->deleteUserPreset(name);
 }
 
 bool PolicyEditor::importFile(const QString &path)
 {
-    auto result = Core::PolicyJson::readFile(path);
-    if (!result) {
-        qCDebug(lcPolicyEditor) << "import refused:" << result.error();
-        showMessage(tr("Could not import: %1. The policy in the editor is unchanged.").arg(result.error()), true);
-        return false;
-    }
-    setPolicy(*result);
-    showMessage(tr("Imported \"%1\" from %2.").arg(m_policy.name, QDir::toNativeSeparators(path)), false);
-    return true;
+    return m_presetBar->importFile(path);
 }
 
 bool PolicyEditor::exportFile(const QString &path)
 {
-    if (!m_usable) {
-        showMessage(tr("The policy has errors; fix them before exporting, so that the file can be read again."), true);
-        return false;
-    }
-    if (const auto written = Core::PolicyJson::writeFile(path, m_policy); !written) {
-        showMessage(tr("Could not export: %1").arg(written.error()), true);
-        return false;
-    }
-    showMessage(tr("Exported to %1.").arg(QDir::toNativeSeparators(path)), false);
-    return true;
+    return m_presetBar->exportFile(path);
 }
 
-void PolicyEditor::handleSaveAsClicked()
+QString PolicyEditor::lastMessage() const
 {
-    QString suggestion = m_policy.name;
-    if (Settings::isBuiltInPresetName(suggestion))
-        suggestion = tr("My %1").arg(suggestion);
-    bool ok = false;
-    const QString name = QInputDialog::getText(
-        this, tr("Save preset"), tr("Name of your preset:"), QLineEdit::Normal, suggestion, &ok);
-    if (!ok || name.trimmed().isEmpty())
-        return;
-    if (m_settings && m_settings->userPreset(name)) {
-        const auto answer = QMessageBox::question(
-            this, tr("Replace preset"), tr("You already have a preset called \"%1\". Replace it?").arg(name.trimmed()));
-        if (answer != QMessageBox::Yes)
-            return;
-    }
-    saveAsUserPreset(name);
-}
-
-void PolicyEditor::handleOverwriteClicked()
-{
-    overwriteUserPreset();
-}
-
-void PolicyEditor::handleDeleteClicked()
-{
-    if (!m_presetKey.startsWith(userPrefix))
-        return;
-    const QString name = m_presetKey.mid(userPrefix.size());
-    const auto answer = QMessageBox::question(
-        this, tr("Delete preset"), tr("Delete your preset \"%1\"? The policy stays in the editor.").arg(name));
-    if (answer == QMessageBox::Yes)
-        deleteUserPreset(name);
-}
-
-void PolicyEditor::handleImportClicked()
-{
-    const QString path = QFileDialog::getOpenFileName(this, tr("Import policy"),
-        QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation), tr("Policies (*.json);;All files (*)"));
-    if (!path.isEmpty())
-        importFile(path);
-}
-
-void PolicyEditor::handleExportClicked()
-{
-    QString fileName = m_policy.name.trimmed().toLower();
-    fileName.replace(QRegularExpression(QStringLiteral("[^a-z0-9]+")), QStringLiteral("-"));
-    const QString start
-        = QDir(QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation))
-              .filePath((fileName.isEmpty() ? QStringLiteral("policy") : fileName) + QStringLiteral(".json"));
-    const QString path
-        = QFileDialog::getSaveFileName(this, tr("Export policy"), start, tr("Policies (*.json);;All files (*)"));
-    if (!path.isEmpty())
-        exportFile(path);
+    return m_presetBar->lastMessage();
 }
 
 void PolicyEditor::changeEvent(QEvent *event)

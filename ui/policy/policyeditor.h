@@ -14,24 +14,24 @@ class QComboBox;
 class QFormLayout;
 class QLabel;
 class QLineEdit;
-class QPlainTextEdit;
 class QTabWidget;
 class QTableView;
-class QToolButton;
 QT_END_NAMESPACE
 
 namespace RetryLab::Ui {
 
 class FaultActionModel;
 class FieldMessage;
+class PresetBar;
 class Settings;
 
 /// Edits every field of a Core::BackoffPolicy, meant to live in a dock. Each
 /// field has its unit, a tooltip that explains it, and the messages of
 /// Core::validatePolicy() right below it (errors and warnings told apart);
-/// fields the chosen algorithm does not use are disabled with the reason.
-/// A preset chooser offers the built-in presets and the user's own (kept
-/// through Settings); policies are imported and exported as JSON.
+/// fields the policy does not use are disabled with Core::unusedFieldReason().
+/// Above the form, a PresetBar offers the built-in presets and the user's own
+/// (kept through Settings) and imports and exports policies as JSON; the
+/// preset functions below forward to it.
 ///
 /// The editor holds the policy itself, so values are never rounded by what a
 /// field can display: policy() returns exactly what setPolicy() was given,
@@ -57,8 +57,10 @@ public:
     /// Everything shown next to the fields: validatePolicy()'s findings and the editor's own.
     QList<Core::PolicyIssue> issues() const { return m_issues; }
 
+    /// The preset chooser and its actions above the form.
+    PresetBar *presetBar() const { return m_presetBar; }
     /// "builtin:<id>", "user:<name>" or empty: the preset the policy was loaded from.
-    QString presetKey() const { return m_presetKey; }
+    QString presetKey() const;
     /// True when the policy differs from the preset it was loaded from.
     bool isModified() const;
 
@@ -78,10 +80,6 @@ public:
     bool exportFile(const QString &path);
     /// The last message about a preset, import or export action (shown above the tabs).
     QString lastMessage() const;
-
-    /// Why `field` (a PolicyIssue field name) does not apply to `algorithm`, or
-    /// an empty string when it does.
-    static QString inapplicableReason(Core::BackoffAlgorithm algorithm, const QString &field);
 
 Q_SIGNALS:
     void policyChanged(const Core::BackoffPolicy &policy);
@@ -104,7 +102,6 @@ private:
         std::function<void()> show;
     };
 
-    QWidget *buildPresetBar();
     QWidget *buildBackoffTab();
     QWidget *buildClassificationTab();
     QWidget *buildProtectionTab();
@@ -123,27 +120,16 @@ private:
 
     void handleFieldEdited();
     void handleStatusesEdited(const QString &text);
-    void handlePresetActivated(int index);
-    void handleSaveAsClicked();
-    void handleOverwriteClicked();
-    void handleDeleteClicked();
-    void handleImportClicked();
-    void handleExportClicked();
+    void handlePresetChosen(const Core::BackoffPolicy &policy);
+    /// Shows `policy`; false when it was shown already (and nothing was pending).
+    bool showPolicy(const Core::BackoffPolicy &policy);
 
     void refreshFields();
     void revalidate();
     void updateApplicability();
     void updateFormula();
-    void updatePresetState();
-    void rebuildPresetList();
-    void showMessage(const QString &text, bool isError);
-    QString inapplicableReasonFor(const QString &name) const;
-    std::optional<Core::BackoffPolicy> presetPolicy(const QString &key) const;
-    QString matchingPresetKey(const Core::BackoffPolicy &policy) const;
 
-    Settings *m_settings = nullptr;
     Core::BackoffPolicy m_policy;
-    QString m_presetKey;
     QString m_statusesError;
     QList<Core::PolicyIssue> m_issues;
     bool m_usable = true;
@@ -154,14 +140,7 @@ private:
     QHash<QString, qsizetype> m_fieldIndex;
     int m_currentTab = 0;
 
-    QComboBox *m_presetCombo = nullptr;
-    QLabel *m_modifiedLabel = nullptr;
-    QToolButton *m_saveAsButton = nullptr;
-    QToolButton *m_overwriteButton = nullptr;
-    QToolButton *m_deleteButton = nullptr;
-    QToolButton *m_importButton = nullptr;
-    QToolButton *m_exportButton = nullptr;
-    FieldMessage *m_actionMessage = nullptr;
+    PresetBar *m_presetBar = nullptr;
     QTabWidget *m_tabs = nullptr;
     QComboBox *m_algorithmCombo = nullptr;
     QLabel *m_formulaLabel = nullptr;

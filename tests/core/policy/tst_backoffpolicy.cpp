@@ -1,7 +1,9 @@
 #include "core/policy/backoffpolicy.h"
+#include "core/policy/policyfields.h"
 
 #include <QTest>
 
+#include <algorithm>
 #include <limits>
 
 using namespace RetryLab::Core;
@@ -17,6 +19,8 @@ private Q_SLOTS:
     void warnings_explainButAllow_data();
     void warnings_explainButAllow();
     void names_roundTrip();
+    void checks_onlyTheFieldsTheAlgorithmUses_data();
+    void checks_onlyTheFieldsTheAlgorithmUses();
 };
 
 void TestBackoffPolicy::defaults_areUsable()
@@ -184,6 +188,41 @@ void TestBackoffPolicy::names_roundTrip()
         QCOMPARE(networkFaultClassFromName(networkFaultClassName(f)), f);
     QVERIFY(!algorithmFromName(QStringLiteral("bogus")));
     QVERIFY(!faultActionFromName(QStringLiteral("bogus")));
+}
+
+void TestBackoffPolicy::checks_onlyTheFieldsTheAlgorithmUses_data()
+{
+    QTest::addColumn<BackoffAlgorithm>("algorithm");
+    for (BackoffAlgorithm algorithm : allAlgorithms())
+        QTest::addRow("%s", qPrintable(algorithmName(algorithm))) << algorithm;
+}
+
+// validatePolicy() asks policyfields.h which fields matter: a value that only
+// makes sense for a formula that reads it is judged only there.
+void TestBackoffPolicy::checks_onlyTheFieldsTheAlgorithmUses()
+{
+    QFETCH(BackoffAlgorithm, algorithm);
+    const auto hasIssue = [](const BackoffPolicy &p, const char *field, PolicyIssue::Severity severity) {
+        const auto issues = validatePolicy(p);
+        return std::any_of(issues.cbegin(), issues.cend(),
+            [&](const PolicyIssue &i) { return i.field == QLatin1String(field) && i.severity == severity; });
+    };
+    BackoffPolicy p;
+    p.algorithm = algorithm;
+    p.maxAttempts = 2; // Immediate warns above 2
+
+    BackoffPolicy shrinking = p;
+    shrinking.multiplier = 0.5;
+    QCOMPARE(hasIssue(shrinking, "multiplier", PolicyIssue::Severity::Error), usesMultiplier(algorithm));
+    BackoffPolicy flat = p;
+    flat.multiplier = 1.0;
+    QCOMPARE(hasIssue(flat, "multiplier", PolicyIssue::Severity::Warning), usesMultiplier(algorithm));
+    BackoffPolicy capBelowBase = p;
+    capBelowBase.maxBackoffMs = capBelowBase.baseDelayMs / 2.0;
+    QCOMPARE(hasIssue(capBelowBase, "maxBackoffMs", PolicyIssue::Severity::Error), usesMaxBackoff(algorithm));
+    BackoffPolicy zeroBase = p;
+    zeroBase.baseDelayMs = 0.0;
+    QCOMPARE(hasIssue(zeroBase, "baseDelayMs", PolicyIssue::Severity::Warning), usesBaseDelay(algorithm));
 }
 
 QTEST_GUILESS_MAIN(TestBackoffPolicy)

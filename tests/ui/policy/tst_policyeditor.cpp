@@ -1,7 +1,7 @@
+#include "core/http/httpstatuslist.h"
 #include "core/policy/policyjson.h"
 #include "ui/policy/faultactionmodel.h"
 #include "ui/policy/policyeditor.h"
-#include "ui/policy/statusranges.h"
 #include "ui/session/settings.h"
 #include "ui/widgets/fieldmessage.h"
 #include "ui/widgets/unitspinbox.h"
@@ -157,8 +157,8 @@ void enterThroughWidgets(PolicyEditor &editor, const BackoffPolicy &p)
     }
     choose(algorithm, static_cast<int>(p.algorithm));
 
-    typeInto(
-        child<QLineEdit>(editor, "retryableStatuses"), Ui::StatusRanges::format(p.classification.retryableStatuses));
+    typeInto(child<QLineEdit>(editor, "retryableStatuses"),
+        Core::HttpStatusList::format(p.classification.retryableStatuses));
     child<QCheckBox>(editor, "retryConflictAborted")->setChecked(p.classification.retryConflictAborted);
     child<QCheckBox>(editor, "retryNonIdempotent")->setChecked(p.classification.retryNonIdempotent);
     honour->setChecked(true);
@@ -215,7 +215,7 @@ void verifyWidgetsShow(const PolicyEditor &editor, const BackoffPolicy &p)
     QCOMPARE(child<QCheckBox>(editor, "retryConflictAborted")->isChecked(), p.classification.retryConflictAborted);
     QCOMPARE(child<QCheckBox>(editor, "retryNonIdempotent")->isChecked(), p.classification.retryNonIdempotent);
     QCOMPARE(child<QCheckBox>(editor, "honourRetryAfter")->isChecked(), p.classification.honourRetryAfter);
-    QCOMPARE(Ui::StatusRanges::parse(child<QLineEdit>(editor, "retryableStatuses")->text()).value(),
+    QCOMPARE(Core::HttpStatusList::parse(child<QLineEdit>(editor, "retryableStatuses")->text()).value(),
         p.classification.retryableStatuses);
     QCOMPARE(child<QLineEdit>(editor, "name")->text(), p.name);
     QCOMPARE(child<QLineEdit>(editor, "source")->text(), p.source);
