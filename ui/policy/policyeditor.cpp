@@ -1,6 +1,7 @@
 #include "ui/policy/policyeditor.h"
 
 #include "core/policy/policyjson.h"
+#include "core/policy/presets.h"
 #include "ui/policy/faultactiondelegate.h"
 #include "ui/policy/faultactionmodel.h"
 #include "ui/policy/statusranges.h"

@@ -1,6 +1,7 @@
 #include "ui/session/settings.h"
 
 #include "core/policy/policyjson.h"
+#include "core/policy/presets.h"
 
 #include <QDateTime>
 #include <QDir>

@@ -1,4 +1,5 @@
 #include "core/policy/policyjson.h"
+#include "core/policy/presets.h"
 #include "ui/policy/faultactionmodel.h"
 #include "ui/policy/policyeditor.h"
 #include "ui/policy/statusranges.h"
