@@ -2,7 +2,7 @@
 // and 1000 retries, and the editor taking a whole new policy. Not a test;
 // writes its numbers to the file named on the command line.
 //   QT_QPA_PLATFORM=offscreen bench_policypreview results.txt
-#include "core/policy/policyjson.h"
+#include "core/policy/presets.h"
 #include "ui/policy/policyeditor.h"
 #include "ui/policy/schedulepreviewchart.h"
 

@@ -8,6 +8,7 @@
 
 #include "app/cli/clitr.h"
 #include "core/policy/policyjson.h"
+#include "core/policy/presets.h"
 #include "core/scenario/conformancerunner.h"
 
 #include <QCommandLineParser>

@@ -1,6 +1,7 @@
 #include "app/cli/clitr.h"
 #include "app/cli/commands.h"
 #include "app/cli/subcommand.h"
+#include "core/herd/herdparameters.h"
 #include "core/herd/herdsimulator.h"
 
 #include <QCommandLineParser>
@@ -24,105 +25,20 @@ namespace {
 
 using namespace RetryLab::Core;
 
-// The command line name of each parameter, so that a message from the core
-// validation ("baseDelayMs: ...") can name the option the user typed.
-struct NumberOption
+// An error of the parameters names the option the user typed: the numeric
+// parameters' options come from core/herd's field table, the others are the
+// options of the same name. "baseDelayMs: not a number." becomes
+// "--base-ms (baseDelayMs): not a number."; "grid" has no option of its own.
+QString withOption(const Error &error)
 {
-    const char *option;
-    const char *field;
-    const char *valueName;
-    const char *description;
-};
-
-const NumberOption numberOptions[] = {
-    {"base-ms", "baseDelayMs", "ms", QT_TRANSLATE_NOOP("RetryLab::Cli", "Backoff base delay.")},
-    {"cap-ms", "maxBackoffMs", "ms", QT_TRANSLATE_NOOP("RetryLab::Cli", "Backoff cap (maximum backoff).")},
-    {"multiplier", "multiplier", "x", QT_TRANSLATE_NOOP("RetryLab::Cli", "Growth factor per retry.")},
-    {"jitter-ms", "jitterMs", "ms",
-        QT_TRANSLATE_NOOP("RetryLab::Cli", "Additive random part of the Google and IAM algorithms, U[0, jitter].")},
-    {"jitter-fraction", "jitterFraction", "f", QT_TRANSLATE_NOOP("RetryLab::Cli", "Proportional jitter fraction.")},
-    {"deadline-ms", "deadlineMs", "ms", QT_TRANSLATE_NOOP("RetryLab::Cli", "Per-client deadline (0: none).")},
-    {"net-mean-ms", "networkMeanMs", "ms", QT_TRANSLATE_NOOP("RetryLab::Cli", "Mean network delay per message.")},
-    {"net-sd-ms", "networkSdMs", "ms", QT_TRANSLATE_NOOP("RetryLab::Cli", "Standard deviation of the network delay.")},
-    {"arrival-rate", "arrivalRatePerSec", "per-s", QT_TRANSLATE_NOOP("RetryLab::Cli", "Poisson arrivals per second.")},
-    {"service-rate", "serviceRatePerSec", "per-s",
-        QT_TRANSLATE_NOOP("RetryLab::Cli", "Requests the server serves per second (capacity, outage).")},
-    {"outage-start-ms", "outageStartMs", "ms", QT_TRANSLATE_NOOP("RetryLab::Cli", "Outage start (outage model).")},
-    {"outage-end-ms", "outageEndMs", "ms", QT_TRANSLATE_NOOP("RetryLab::Cli", "Outage end (outage model).")},
-    {"bin-ms", "binMs", "ms", QT_TRANSLATE_NOOP("RetryLab::Cli", "Width of a server-load bin.")},
-    {"horizon-ms", "horizonMs", "ms",
-        QT_TRANSLATE_NOOP("RetryLab::Cli", "Virtual time after which a run stops; busy clients count as unfinished.")},
-};
-
-struct IntOption
-{
-    const char *option;
-    const char *field;
-    const char *description;
-};
-
-const IntOption intOptions[] = {
-    {"runs", "runs", QT_TRANSLATE_NOOP("RetryLab::Cli", "Runs per (clients, strategy) cell. Default 100.")},
-    {"max-attempts", "maxAttempts", QT_TRANSLATE_NOOP("RetryLab::Cli", "Attempts per client (0: no limit).")},
-    {"queue", "queueCapacity", QT_TRANSLATE_NOOP("RetryLab::Cli", "Server queue capacity (capacity, outage).")},
-    {"status", "overloadStatus", QT_TRANSLATE_NOOP("RetryLab::Cli", "Overload answer: 503 or 429.")},
-    {"retry-after", "retryAfterS",
-        QT_TRANSLATE_NOOP("RetryLab::Cli", "Retry-After seconds sent with overload answers.")},
-    {"threads", "threads", QT_TRANSLATE_NOOP("RetryLab::Cli", "Worker threads (0: one per core).")},
-};
-
-double *numberField(HerdParameters &p, const char *field)
-{
-    const QLatin1String f(field);
-    if (f == QLatin1String("baseDelayMs"))
-        return &p.baseDelayMs;
-    if (f == QLatin1String("maxBackoffMs"))
-        return &p.maxBackoffMs;
-    if (f == QLatin1String("multiplier"))
-        return &p.multiplier;
-    if (f == QLatin1String("jitterMs"))
-        return &p.jitterMs;
-    if (f == QLatin1String("jitterFraction"))
-        return &p.jitterFraction;
-    if (f == QLatin1String("deadlineMs"))
-        return &p.deadlineMs;
-    if (f == QLatin1String("networkMeanMs"))
-        return &p.networkMeanMs;
-    if (f == QLatin1String("networkSdMs"))
-        return &p.networkSdMs;
-    if (f == QLatin1String("arrivalRatePerSec"))
-        return &p.arrivalRatePerSec;
-    if (f == QLatin1String("serviceRatePerSec"))
-        return &p.serviceRatePerSec;
-    if (f == QLatin1String("outageStartMs"))
-        return &p.outageStartMs;
-    if (f == QLatin1String("outageEndMs"))
-        return &p.outageEndMs;
-    if (f == QLatin1String("binMs"))
-        return &p.binMs;
-    if (f == QLatin1String("horizonMs"))
-        return &p.horizonMs;
-    return nullptr;
-}
-
-// "baseDelayMs: not a number." becomes "--base-ms (baseDelayMs): not a number."
-QString withOption(const QString &problem)
-{
-    const qsizetype colon = problem.indexOf(QLatin1Char(':'));
-    if (colon <= 0)
-        return problem;
-    const QString field = problem.left(colon);
-    for (const auto &o : numberOptions) {
-        if (field == QLatin1String(o.field))
-            return QStringLiteral("--%1 (%2)%3").arg(QLatin1String(o.option), field, problem.mid(colon));
-    }
-    for (const auto &o : intOptions) {
-        if (field == QLatin1String(o.field))
-            return QStringLiteral("--%1 (%2)%3").arg(QLatin1String(o.option), field, problem.mid(colon));
-    }
-    if (field == QLatin1String("clients") || field == QLatin1String("strategies"))
-        return QStringLiteral("--") + problem;
-    return problem;
+    if (error.path.isEmpty())
+        return error.message;
+    QString where = error.path;
+    if (const HerdParameterField *field = herdParameterField(error.path))
+        where = QStringLiteral("--%1 (%2)").arg(QLatin1String(field->option), error.path);
+    else if (error.path == QLatin1String("clients") || error.path == QLatin1String("strategies"))
+        where = QStringLiteral("--") + error.path;
+    return where + QStringLiteral(": ") + error.message;
 }
 
 int usageError(const QString &message)
@@ -232,11 +148,8 @@ int runSimulate(const QStringList &arguments)
     parser.addOption(helpOption);
     parser.addOptions({modelOption, clientsOption, strategiesOption, seedOption, csvOption, loadCsvOption,
         arrivalsOption, ignoreRetryAfterOption, timingOption, quietOption});
-    for (const auto &o : intOptions)
-        parser.addOption(QCommandLineOption(QLatin1String(o.option), Tr::tr(o.description), QStringLiteral("n")));
-    for (const auto &o : numberOptions) {
-        parser.addOption(
-            QCommandLineOption(QLatin1String(o.option), Tr::tr(o.description), QLatin1String(o.valueName)));
+    for (const HerdParameterField &field : herdParameterFields()) {
+        parser.addOption(QCommandLineOption(QLatin1String(field.option), field.help(), QLatin1String(field.valueName)));
     }
 
     if (!parser.parse(subcommandArguments(arguments)))
@@ -262,7 +175,7 @@ int runSimulate(const QStringList &arguments)
     if (parser.isSet(clientsOption)) {
         const auto counts = parseClientCounts(parser.value(clientsOption));
         if (!counts)
-            return usageError(QStringLiteral("--") + counts.error());
+            return usageError(withOption(counts.errorDetail()));
         p.clientCounts = *counts;
     }
     if (parser.isSet(strategiesOption)) {
@@ -272,7 +185,7 @@ int runSimulate(const QStringList &arguments)
         } else {
             const auto strategies = parseStrategies(list);
             if (!strategies)
-                return usageError(QStringLiteral("--") + strategies.error());
+                return usageError(withOption(strategies.errorDetail()));
             p.strategies = *strategies;
         }
     }
@@ -292,43 +205,29 @@ int runSimulate(const QStringList &arguments)
     }
     p.honourRetryAfter = !parser.isSet(ignoreRetryAfterOption);
 
-    for (const auto &o : numberOptions) {
-        const QString name = QLatin1String(o.option);
+    for (const HerdParameterField &field : herdParameterFields()) {
+        const QString name = QLatin1String(field.option);
         if (!parser.isSet(name))
             continue;
+        const QString text = parser.value(name).trimmed();
         bool ok = false;
-        const double value = parser.value(name).trimmed().toDouble(&ok);
-        if (!ok)
-            return usageError(Tr::tr("--%1: \"%2\" is not a number.").arg(name, parser.value(name)));
-        *numberField(p, o.field) = value;
-    }
-    for (const auto &o : intOptions) {
-        const QString name = QLatin1String(o.option);
-        if (!parser.isSet(name))
-            continue;
-        bool ok = false;
-        const int value = parser.value(name).trimmed().toInt(&ok);
-        if (!ok)
-            return usageError(Tr::tr("--%1: \"%2\" is not a whole number.").arg(name, parser.value(name)));
-        const QLatin1String field(o.field);
-        if (field == QLatin1String("runs"))
-            p.runs = value;
-        else if (field == QLatin1String("maxAttempts"))
-            p.maxAttempts = value;
-        else if (field == QLatin1String("queueCapacity"))
-            p.queueCapacity = value;
-        else if (field == QLatin1String("overloadStatus"))
-            p.overloadStatus = value;
-        else if (field == QLatin1String("retryAfterS"))
-            p.retryAfterS = value;
-        else if (field == QLatin1String("threads"))
-            p.threads = value;
+        if (field.type == HerdParameterField::Type::Number) {
+            const double value = text.toDouble(&ok);
+            if (!ok)
+                return usageError(Tr::tr("--%1: \"%2\" is not a number.").arg(name, parser.value(name)));
+            field.setValue(p, value);
+        } else {
+            const int value = text.toInt(&ok);
+            if (!ok)
+                return usageError(Tr::tr("--%1: \"%2\" is not a whole number.").arg(name, parser.value(name)));
+            field.setValue(p, value);
+        }
     }
 
-    const QStringList problems = p.validate();
+    const QList<Error> problems = p.errors();
     if (!problems.isEmpty()) {
         QStringList lines;
-        for (const QString &problem : problems)
+        for (const Error &problem : problems)
             lines.append(withOption(problem));
         return usageError(lines.join(QStringLiteral("\nretrylab simulate: ")));
     }

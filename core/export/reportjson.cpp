@@ -4,6 +4,7 @@
 #include "core/policy/policyjson.h"
 #include "core/util/coretr.h"
 #include "core/util/exportfile.h"
+#include "core/util/jsonreader.h"
 #include "core/util/version.h"
 
 #include <QDir>
@@ -203,265 +204,205 @@ QJsonObject summaryObject(const RunRecord &run)
 
 // ---- reading -------------------------------------------------------------
 
-// Reads the fields of one JSON object; the first problem is kept with its path.
-class Fields
+// JsonReader keeps the paths and the first error; these add the report's own
+// conventions: null for "none" or for a number that was not finite, decimal
+// strings for integers beyond 2^53, {"base64": "..."} for bytes that are not UTF-8.
+
+QString text(JsonReader &r, const QString &key, Presence presence = Presence::Optional)
 {
-public:
-    Fields(const QJsonObject &object, QString path, QString *error)
-        : m_object(object), m_path(std::move(path)), m_error(error)
-    { }
+    if (r.value(key).isNull())
+        return {};
+    return r.string(key, presence).value_or(QString());
+}
 
-    QString path(const QString &key) const { return m_path.isEmpty() ? key : m_path + QLatin1Char('.') + key; }
-    bool failed() const { return !m_error->isEmpty(); }
+// null stands for a value that was not finite when written.
+double number(JsonReader &r, const QString &key, double fallback)
+{
+    const QJsonValue v = r.value(key);
+    if (v.isUndefined())
+        return fallback;
+    if (v.isNull())
+        return std::nan("");
+    return r.number(key).value_or(fallback);
+}
 
-    void fail(const QString &key, const QString &message)
-    {
-        if (m_error->isEmpty())
-            *m_error = Tr::tr("field \"%1\": %2").arg(path(key), message);
+std::optional<double> optionalNumber(JsonReader &r, const QString &key)
+{
+    if (r.value(key).isNull())
+        return std::nullopt;
+    return r.number(key);
+}
+
+// A whole number, written as a JSON number or (beyond 2^53) a decimal string.
+std::optional<qint64> integer(JsonReader &r, const QString &key, qint64 min = std::numeric_limits<qint64>::min(),
+    qint64 max = std::numeric_limits<qint64>::max(), Presence presence = Presence::Optional)
+{
+    const QJsonValue v = r.value(key);
+    if (!v.isString())
+        return r.integer(key, std::max(min, -maxExactInteger), std::min(max, maxExactInteger), presence);
+    bool ok = false;
+    const qint64 n = v.toString().toLongLong(&ok);
+    if (!ok) {
+        r.fail(key, Tr::tr("expected a whole number, got \"%1\"").arg(v.toString().left(40)));
+        return std::nullopt;
     }
-
-    QJsonValue value(const QString &key, bool required)
-    {
-        const QJsonValue v = m_object.value(key);
-        if (v.isUndefined() && required)
-            fail(key, Tr::tr("missing"));
-        return v;
+    if (n < min || n > max) {
+        r.fail(key, Tr::tr("%1 is out of range (%2 to %3)").arg(n).arg(min).arg(max));
+        return std::nullopt;
     }
+    return n;
+}
 
-    QString string(const QString &key, bool required = false)
-    {
-        const QJsonValue v = value(key, required);
-        if (v.isUndefined() || v.isNull())
-            return {};
-        if (!v.isString())
-            fail(key, Tr::tr("expected a string"));
-        return v.toString();
+std::optional<int> optionalInt(JsonReader &r, const QString &key, int min, int max)
+{
+    if (r.value(key).isNull())
+        return std::nullopt;
+    const auto n = integer(r, key, min, max);
+    if (!n)
+        return std::nullopt;
+    return int(*n);
+}
+
+// Request ids are unsigned 64-bit: a JSON number up to 2^53, a decimal string beyond.
+quint64 requestId(JsonReader &r, const JsonReader::Key &key)
+{
+    if (!r.require(key))
+        return 0;
+    const QJsonValue v = r.value(key);
+    quint64 id = 0;
+    bool ok = false;
+    if (v.isDouble()) {
+        const double d = v.toDouble();
+        ok = d == std::floor(d) && d >= 0 && d <= double(maxExactInteger);
+        id = ok ? quint64(d) : 0;
+    } else if (v.isString()) {
+        id = v.toString().toULongLong(&ok);
     }
+    if (!ok)
+        r.fail(key, Tr::tr("expected a request id (a whole number of 0 or more)"));
+    return id;
+}
 
-    bool boolean(const QString &key, bool fallback)
-    {
-        const QJsonValue v = value(key, false);
-        if (v.isUndefined())
-            return fallback;
-        if (!v.isBool())
-            fail(key, Tr::tr("expected true or false"));
-        return v.toBool();
-    }
-
-    // null stands for a value that was not finite when written.
-    double number(const QString &key, double fallback)
-    {
-        const QJsonValue v = value(key, false);
-        if (v.isUndefined())
-            return fallback;
-        if (v.isNull())
-            return std::nan("");
-        if (!v.isDouble())
-            fail(key, Tr::tr("expected a number"));
-        return v.toDouble();
-    }
-
-    std::optional<double> optionalNumber(const QString &key)
-    {
-        const QJsonValue v = value(key, false);
-        if (v.isUndefined() || v.isNull())
-            return std::nullopt;
-        if (!v.isDouble()) {
-            fail(key, Tr::tr("expected a number or null"));
-            return std::nullopt;
-        }
-        return v.toDouble();
-    }
-
-    // A whole number, written as a JSON number or (beyond 2^53) a decimal string.
-    qint64 integer(const QString &key, qint64 fallback, bool required = false,
-        qint64 min = std::numeric_limits<qint64>::min(), qint64 max = std::numeric_limits<qint64>::max())
-    {
-        const QJsonValue v = value(key, required);
-        if (v.isUndefined())
-            return fallback;
-        qint64 result = 0;
-        bool ok = false;
-        if (v.isDouble()) {
-            const double d = v.toDouble();
-            ok = d == std::floor(d) && std::abs(d) <= double(maxExactInteger);
-            result = ok ? qint64(d) : 0;
-        } else if (v.isString()) {
-            result = v.toString().toLongLong(&ok);
-        }
-        if (!ok) {
-            fail(key, Tr::tr("expected a whole number"));
-            return fallback;
-        }
-        if (result < min || result > max) {
-            fail(key, Tr::tr("%1 is out of range (%2 to %3)").arg(result).arg(min).arg(max));
-            return fallback;
-        }
-        return result;
-    }
-
-    quint64 id(const QString &key)
-    {
-        const QJsonValue v = value(key, true);
-        quint64 result = 0;
-        bool ok = false;
-        if (v.isDouble()) {
-            const double d = v.toDouble();
-            ok = d == std::floor(d) && d >= 0 && d <= double(maxExactInteger);
-            result = ok ? quint64(d) : 0;
-        } else if (v.isString()) {
-            result = v.toString().toULongLong(&ok);
-        }
-        if (!ok && !v.isUndefined())
-            fail(key, Tr::tr("expected a request id (a whole number of 0 or more)"));
-        return result;
-    }
-
-    int smallInt(const QString &key, int fallback, int min, int max)
-    {
-        return int(integer(key, fallback, false, min, max));
-    }
-
-    std::optional<int> optionalInt(const QString &key, int min, int max)
-    {
-        const QJsonValue v = value(key, false);
-        if (v.isUndefined() || v.isNull())
-            return std::nullopt;
-        return int(integer(key, 0, false, min, max));
-    }
-
-    QByteArray bytes(const QString &key, bool required = false) { return bytesOf(value(key, required), key); }
-
-    QByteArray bytesOf(const QJsonValue &v, const QString &key)
-    {
-        if (v.isUndefined() || v.isNull())
-            return {};
-        if (v.isString())
-            return v.toString().toUtf8();
-        if (v.isObject() && v.toObject().value(QStringLiteral("base64")).isString()) {
-            const QByteArray encoded = v.toObject().value(QStringLiteral("base64")).toString().toLatin1();
-            const auto decoded = QByteArray::fromBase64Encoding(encoded, QByteArray::AbortOnBase64DecodingErrors);
-            if (decoded)
-                return *decoded;
-            fail(key, Tr::tr("invalid base64"));
-            return {};
-        }
-        fail(key, Tr::tr("expected a string or {\"base64\": \"...\"}"));
+QByteArray bytes(JsonReader &r, const QString &key, Presence presence = Presence::Optional)
+{
+    if (!r.contains(key)) {
+        if (presence == Presence::Required)
+            r.require(key);
         return {};
     }
-
-    QUrl url(const QString &key)
-    {
-        const QString text = string(key, true);
-        if (text.isEmpty())
-            return {};
-        const QUrl u(text, QUrl::StrictMode);
-        if (!u.isValid())
-            fail(key, Tr::tr("not a valid URL: %1").arg(u.errorString()));
-        return u;
+    const QJsonValue v = r.value(key);
+    if (v.isNull())
+        return {};
+    if (v.isString())
+        return v.toString().toUtf8();
+    if (v.isObject() && v.toObject().value(QStringLiteral("base64")).isString()) {
+        const QByteArray encoded = v.toObject().value(QStringLiteral("base64")).toString().toLatin1();
+        const auto decoded = QByteArray::fromBase64Encoding(encoded, QByteArray::AbortOnBase64DecodingErrors);
+        if (decoded)
+            return *decoded;
+        r.fail(key, Tr::tr("invalid base64"));
+        return {};
     }
+    r.fail(key, Tr::tr("expected a string or {\"base64\": \"...\"}, got %1").arg(JsonReader::describe(v)));
+    return {};
+}
 
-    QDateTime date(const QString &key)
-    {
-        const QString text = string(key);
-        if (text.isEmpty())
-            return {};
-        QDateTime t = QDateTime::fromString(text, Qt::ISODateWithMs);
-        if (!t.isValid()) {
-            fail(key, Tr::tr("expected an ISO 8601 date and time, got \"%1\"").arg(text.left(40)));
-            return {};
-        }
-        return t.toUTC();
+QUrl url(JsonReader &r, const QString &key)
+{
+    const QString t = text(r, key, Presence::Required);
+    if (t.isEmpty())
+        return {};
+    const QUrl u(t, QUrl::StrictMode);
+    if (!u.isValid())
+        r.fail(key, Tr::tr("not a valid URL: %1").arg(u.errorString()));
+    return u;
+}
+
+QDateTime date(JsonReader &r, const QString &key)
+{
+    const QString t = text(r, key);
+    if (t.isEmpty())
+        return {};
+    const QDateTime time = QDateTime::fromString(t, Qt::ISODateWithMs);
+    if (!time.isValid()) {
+        r.fail(key, Tr::tr("expected an ISO 8601 date and time, got \"%1\"").arg(t.left(40)));
+        return {};
     }
+    return time.toUTC();
+}
 
-    // "<key>Ms" relative to the run back to monotonic ns; null means "did not happen".
-    qint64 instant(const QString &key, qint64 epochNs)
-    {
-        const QString name = key + QLatin1String("Ms");
-        const QJsonValue v = value(name, false);
-        if (v.isUndefined() || v.isNull())
-            return -1;
-        if (!v.isDouble() || !std::isfinite(v.toDouble()) || std::abs(v.toDouble()) > 9e12) {
-            fail(name, Tr::tr("expected milliseconds or null"));
-            return -1;
-        }
-        return epochNs + std::llround(v.toDouble() * 1e6);
+// Milliseconds as written, within what a qint64 of nanoseconds holds with room to spare.
+std::optional<double> milliseconds(const QJsonValue &v)
+{
+    if (!v.isDouble() || !std::isfinite(v.toDouble()) || std::abs(v.toDouble()) > 9e12)
+        return std::nullopt;
+    return v.toDouble();
+}
+
+// "<key>Ms" relative to the run back to monotonic ns; null means "did not happen".
+qint64 instant(JsonReader &r, const QString &key, qint64 epochNs)
+{
+    const QString name = key + QLatin1String("Ms");
+    const QJsonValue v = r.value(name);
+    if (v.isUndefined() || v.isNull())
+        return -1;
+    const auto ms = milliseconds(v);
+    if (!ms) {
+        r.fail(name, Tr::tr("expected milliseconds or null"));
+        return -1;
     }
+    return epochNs + std::llround(*ms * 1e6);
+}
 
-    qint64 duration(const QString &key)
-    {
-        const QJsonValue v = value(key, false);
-        if (v.isUndefined())
-            return 0;
-        if (!v.isDouble() || !std::isfinite(v.toDouble()) || std::abs(v.toDouble()) > 9e12) {
-            fail(key, Tr::tr("expected milliseconds"));
-            return 0;
-        }
-        return std::llround(v.toDouble() * 1e6);
+qint64 duration(JsonReader &r, const QString &key)
+{
+    const QJsonValue v = r.value(key);
+    if (v.isUndefined())
+        return 0;
+    const auto ms = milliseconds(v);
+    if (!ms) {
+        r.fail(key, Tr::tr("expected milliseconds"));
+        return 0;
     }
+    return std::llround(*ms * 1e6);
+}
 
-    HeaderList headers(const QString &key)
-    {
-        HeaderList list;
-        const QJsonValue v = value(key, false);
-        if (v.isUndefined())
-            return list;
-        if (!v.isArray()) {
-            fail(key, Tr::tr("expected an array of {\"name\", \"value\"} objects"));
-            return list;
-        }
-        const QJsonArray array = v.toArray();
-        for (qsizetype i = 0; i < array.size() && !failed(); ++i) {
-            const QString itemKey = QStringLiteral("%1[%2]").arg(key).arg(i);
-            if (!array.at(i).isObject()) {
-                fail(itemKey, Tr::tr("expected an object with \"name\" and \"value\""));
-                break;
-            }
-            const QJsonObject header = array.at(i).toObject();
-            if (!header.contains(QStringLiteral("name")) || !header.contains(QStringLiteral("value"))) {
-                fail(itemKey, Tr::tr("expected an object with \"name\" and \"value\""));
-                break;
-            }
-            const QByteArray name = bytesOf(header.value(QStringLiteral("name")), itemKey + QLatin1String(".name"));
-            const QByteArray headerValue
-                = bytesOf(header.value(QStringLiteral("value")), itemKey + QLatin1String(".value"));
-            list.append({name, headerValue});
-        }
+HeaderList headers(JsonReader &r, const QString &key)
+{
+    HeaderList list;
+    const QJsonValue v = r.value(key);
+    if (v.isUndefined())
+        return list;
+    if (!v.isArray()) {
+        r.fail(key, Tr::tr("expected an array of {\"name\", \"value\"} objects"));
         return list;
     }
-
-    QJsonArray array(const QString &key, bool required)
-    {
-        const QJsonValue v = value(key, required);
-        if (v.isUndefined())
-            return {};
-        if (!v.isArray())
-            fail(key, Tr::tr("expected an array"));
-        return v.toArray();
-    }
-
-    template<typename T>
-    T named(const QString &key, const QList<T> &all, QString (*nameOf)(T), T fallback, bool required = false)
-    {
-        const QString text = string(key, required);
-        if (text.isEmpty() && !required)
-            return fallback;
-        for (T each : all) {
-            if (nameOf(each) == text)
-                return each;
+    auto array = r.array(key);
+    for (qsizetype i = 0; i < array->size() && !r.failed(); ++i) {
+        const QJsonValue item = array->value(i);
+        if (!item.isObject() || !item.toObject().contains(QStringLiteral("name"))
+            || !item.toObject().contains(QStringLiteral("value"))) {
+            array->fail(i, Tr::tr("expected an object with \"name\" and \"value\""));
+            break;
         }
-        QStringList names;
-        for (T each : all)
-            names.append(nameOf(each));
-        fail(key, Tr::tr("unknown value \"%1\" (known: %2)").arg(text, names.join(QStringLiteral(", "))));
-        return fallback;
+        auto header = array->object(i);
+        const QByteArray name = bytes(*header, QStringLiteral("name"));
+        const QByteArray headerValue = bytes(*header, QStringLiteral("value"));
+        list.append({name, headerValue});
     }
+    return list;
+}
 
-private:
-    const QJsonObject &m_object;
-    QString m_path;
-    QString *m_error;
-};
+// A name from `all`; absent, null or empty gives the fallback unless required.
+template<typename T>
+T named(JsonReader &r, const QString &key, const QList<T> &all, QString (*nameOf)(T), T fallback,
+    Presence presence = Presence::Optional)
+{
+    const QJsonValue v = r.value(key);
+    if (presence == Presence::Optional && (v.isUndefined() || v.isNull() || v == QJsonValue(QString())))
+        return fallback;
+    return r.named(key, all, nameOf, presence).value_or(fallback);
+}
 
 const QList<AttemptEnd> allEnds{AttemptEnd::Response, AttemptEnd::NetworkError, AttemptEnd::AttemptTimeout,
     AttemptEnd::Deadline, AttemptEnd::Cancelled};
@@ -473,55 +414,46 @@ const QList<RequestOutcome> allOutcomes{RequestOutcome::Succeeded, RequestOutcom
     RequestOutcome::CircuitOpen, RequestOutcome::BudgetExhausted, RequestOutcome::InvalidRequest};
 const QList<RequestSpec::Kind> allKinds{RequestSpec::Kind::Single, RequestSpec::Kind::ReadModifyWrite};
 
-std::optional<QJsonObject> elementObject(const QJsonArray &array, qsizetype i, const QString &path, QString *error)
-{
-    if (array.at(i).isObject())
-        return array.at(i).toObject();
-    if (error->isEmpty())
-        *error = Tr::tr("field \"%1[%2]\": expected an object").arg(path).arg(i);
-    return std::nullopt;
-}
-
-RequestSpec readRequest(Fields &f)
+RequestSpec readRequest(JsonReader &f)
 {
     RequestSpec s;
-    s.kind = f.named(QStringLiteral("kind"), allKinds, &kindName, RequestSpec::Kind::Single);
-    s.method = f.bytes(QStringLiteral("method"), true);
-    s.url = f.url(QStringLiteral("url"));
-    s.headers = f.headers(QStringLiteral("headers"));
-    s.body = f.bytes(QStringLiteral("body"));
-    s.idempotent = f.boolean(QStringLiteral("idempotent"), false);
-    s.attemptTimeoutMs = f.optionalNumber(QStringLiteral("attemptTimeoutMs"));
-    s.label = f.string(QStringLiteral("label"));
-    s.increment = f.integer(QStringLiteral("increment"), 1);
+    s.kind = named(f, QStringLiteral("kind"), allKinds, &kindName, RequestSpec::Kind::Single);
+    s.method = bytes(f, QStringLiteral("method"), Presence::Required);
+    s.url = url(f, QStringLiteral("url"));
+    s.headers = headers(f, QStringLiteral("headers"));
+    s.body = bytes(f, QStringLiteral("body"));
+    s.idempotent = f.boolean(QStringLiteral("idempotent")).value_or(false);
+    s.attemptTimeoutMs = optionalNumber(f, QStringLiteral("attemptTimeoutMs"));
+    s.label = text(f, QStringLiteral("label"));
+    s.increment = integer(f, QStringLiteral("increment")).value_or(1);
     return s;
 }
 
-AttemptRecord readAttempt(Fields &f, qint64 epochNs)
+AttemptRecord readAttempt(JsonReader &f, qint64 epochNs)
 {
     AttemptRecord a;
-    a.requestId = f.id(QStringLiteral("requestId"));
-    a.attemptIndex = int(f.integer(QStringLiteral("attemptIndex"), 0, true, 0, 1'000'000'000));
-    a.step = f.string(QStringLiteral("step"));
-    a.sequenceRound = f.smallInt(QStringLiteral("sequenceRound"), 0, 0, 1'000'000'000);
-    a.method = f.bytes(QStringLiteral("method"), true);
-    a.url = f.url(QStringLiteral("url"));
-    a.requestHeaders = f.headers(QStringLiteral("requestHeaders"));
-    a.queuedNs = f.duration(QStringLiteral("queuedMs"));
-    a.startNs = f.instant(QStringLiteral("start"), epochNs);
-    a.endNs = f.instant(QStringLiteral("end"), epochNs);
-    a.startWall = f.date(QStringLiteral("startWall"));
-    a.plannedDelayMs = f.number(QStringLiteral("plannedDelayMs"), 0.0);
-    a.actualDelayMs = f.number(QStringLiteral("actualDelayMs"), 0.0);
-    a.connectionStartedNs = f.instant(QStringLiteral("connectionStarted"), epochNs);
-    a.requestSentNs = f.instant(QStringLiteral("requestSent"), epochNs);
-    a.firstByteNs = f.instant(QStringLiteral("firstByte"), epochNs);
-    a.finishedNs = f.instant(QStringLiteral("finished"), epochNs);
-    a.end = f.named(QStringLiteral("end"), allEnds, &attemptEndName, AttemptEnd::Response, true);
-    a.httpStatus = f.optionalInt(QStringLiteral("httpStatus"), 0, 999);
-    a.reasonPhrase = f.bytes(QStringLiteral("reasonPhrase"));
+    a.requestId = requestId(f, QStringLiteral("requestId"));
+    a.attemptIndex = int(integer(f, QStringLiteral("attemptIndex"), 0, 1'000'000'000, Presence::Required).value_or(0));
+    a.step = text(f, QStringLiteral("step"));
+    a.sequenceRound = int(integer(f, QStringLiteral("sequenceRound"), 0, 1'000'000'000).value_or(0));
+    a.method = bytes(f, QStringLiteral("method"), Presence::Required);
+    a.url = url(f, QStringLiteral("url"));
+    a.requestHeaders = headers(f, QStringLiteral("requestHeaders"));
+    a.queuedNs = duration(f, QStringLiteral("queuedMs"));
+    a.startNs = instant(f, QStringLiteral("start"), epochNs);
+    a.endNs = instant(f, QStringLiteral("end"), epochNs);
+    a.startWall = date(f, QStringLiteral("startWall"));
+    a.plannedDelayMs = number(f, QStringLiteral("plannedDelayMs"), 0.0);
+    a.actualDelayMs = number(f, QStringLiteral("actualDelayMs"), 0.0);
+    a.connectionStartedNs = instant(f, QStringLiteral("connectionStarted"), epochNs);
+    a.requestSentNs = instant(f, QStringLiteral("requestSent"), epochNs);
+    a.firstByteNs = instant(f, QStringLiteral("firstByte"), epochNs);
+    a.finishedNs = instant(f, QStringLiteral("finished"), epochNs);
+    a.end = named(f, QStringLiteral("end"), allEnds, &attemptEndName, AttemptEnd::Response, Presence::Required);
+    a.httpStatus = optionalInt(f, QStringLiteral("httpStatus"), 0, 999);
+    a.reasonPhrase = bytes(f, QStringLiteral("reasonPhrase"));
 
-    const QString errorName = f.string(QStringLiteral("networkError"));
+    const QString errorName = text(f, QStringLiteral("networkError"));
     if (!errorName.isEmpty()) {
         bool ok = false;
         const int code
@@ -531,57 +463,60 @@ AttemptRecord readAttempt(Fields &f, qint64 epochNs)
         else
             f.fail(QStringLiteral("networkError"), Tr::tr("unknown network error \"%1\"").arg(errorName));
     }
-    a.errorString = f.string(QStringLiteral("errorString"));
-    a.responseHeaders = f.headers(QStringLiteral("responseHeaders"));
-    a.bytesReceived = f.integer(QStringLiteral("bytesReceived"), 0);
-    a.expectedBytes = f.integer(QStringLiteral("expectedBytes"), -1);
-    a.decision
-        = f.named(QStringLiteral("decision"), allDecisions, &decisionName, Classification::Decision::GiveUp, true);
-    a.cause = f.string(QStringLiteral("cause"));
-    a.reason = f.string(QStringLiteral("reason"));
-    a.retryAfterMs = f.optionalNumber(QStringLiteral("retryAfterMs"));
-    a.retryAfterRaw = f.bytes(QStringLiteral("retryAfterRaw"));
-    a.nextDelayMs = f.number(QStringLiteral("nextDelayMs"), -1.0);
+    a.errorString = text(f, QStringLiteral("errorString"));
+    a.responseHeaders = headers(f, QStringLiteral("responseHeaders"));
+    a.bytesReceived = integer(f, QStringLiteral("bytesReceived")).value_or(0);
+    a.expectedBytes = integer(f, QStringLiteral("expectedBytes")).value_or(-1);
+    a.decision = named(f, QStringLiteral("decision"), allDecisions, &decisionName, Classification::Decision::GiveUp,
+        Presence::Required);
+    a.cause = text(f, QStringLiteral("cause"));
+    a.reason = text(f, QStringLiteral("reason"));
+    a.retryAfterMs = optionalNumber(f, QStringLiteral("retryAfterMs"));
+    a.retryAfterRaw = bytes(f, QStringLiteral("retryAfterRaw"));
+    a.nextDelayMs = number(f, QStringLiteral("nextDelayMs"), -1.0);
     return a;
 }
 
-RequestResult readResult(Fields &f, qint64 epochNs)
+RequestResult readResult(JsonReader &f, qint64 epochNs)
 {
     RequestResult r;
-    r.requestId = f.id(QStringLiteral("requestId"));
-    r.outcome = f.named(QStringLiteral("outcome"), allOutcomes, &requestOutcomeName, RequestOutcome::GaveUp, true);
-    r.attempts = f.smallInt(QStringLiteral("attempts"), 0, 0, 1'000'000'000);
-    r.reason = f.string(QStringLiteral("reason"));
-    r.finalStatus = f.optionalInt(QStringLiteral("finalStatus"), 0, 999);
-    r.startNs = f.instant(QStringLiteral("start"), epochNs);
-    r.endNs = f.instant(QStringLiteral("end"), epochNs);
-    r.body = f.bytes(QStringLiteral("body"));
+    r.requestId = requestId(f, QStringLiteral("requestId"));
+    r.outcome = named(
+        f, QStringLiteral("outcome"), allOutcomes, &requestOutcomeName, RequestOutcome::GaveUp, Presence::Required);
+    r.attempts = int(integer(f, QStringLiteral("attempts"), 0, 1'000'000'000).value_or(0));
+    r.reason = text(f, QStringLiteral("reason"));
+    r.finalStatus = optionalInt(f, QStringLiteral("finalStatus"), 0, 999);
+    r.startNs = instant(f, QStringLiteral("start"), epochNs);
+    r.endNs = instant(f, QStringLiteral("end"), epochNs);
+    r.body = bytes(f, QStringLiteral("body"));
     return r;
 }
 
-ExpectationResult readExpectation(Fields &f)
+ExpectationResult readExpectation(JsonReader &f)
 {
     ExpectationResult e;
-    e.name = f.string(QStringLiteral("name"), true);
-    e.passed = f.boolean(QStringLiteral("passed"), false);
-    e.message = f.string(QStringLiteral("message"));
-    e.durationMs = f.number(QStringLiteral("durationMs"), 0.0);
-    const QJsonArray ids = f.array(QStringLiteral("requestIds"), false);
-    for (qsizetype i = 0; i < ids.size() && !f.failed(); ++i) {
-        const QJsonValue v = ids.at(i);
-        const double d = v.toDouble(-1.0);
-        bool ok = v.isDouble() && d >= 0 && d == std::floor(d) && d <= double(maxExactInteger);
-        quint64 id = ok ? quint64(d) : 0;
-        if (v.isString())
-            id = v.toString().toULongLong(&ok);
-        if (!ok) {
-            f.fail(
-                QStringLiteral("requestIds[%1]").arg(i), Tr::tr("expected a request id (a whole number of 0 or more)"));
-            break;
-        }
-        e.requestIds.append(id);
+    e.name = text(f, QStringLiteral("name"), Presence::Required);
+    e.passed = f.boolean(QStringLiteral("passed")).value_or(false);
+    e.message = text(f, QStringLiteral("message"));
+    e.durationMs = number(f, QStringLiteral("durationMs"), 0.0);
+    if (auto ids = f.array(QStringLiteral("requestIds"))) {
+        for (qsizetype i = 0; i < ids->size() && !f.failed(); ++i)
+            e.requestIds.append(requestId(*ids, i));
     }
     return e;
+}
+
+// Reads each element of the array `key` with `read`, until the first error.
+template<typename Read>
+void readEach(JsonReader &top, const QString &key, Presence presence, Read read)
+{
+    auto array = top.array(key, presence);
+    if (!array)
+        return;
+    for (qsizetype i = 0; i < array->size() && !top.failed(); ++i) {
+        if (auto element = array->object(i, Presence::Required))
+            read(*element);
+    }
 }
 
 } // namespace
@@ -669,102 +604,74 @@ QByteArray toJson(const RunRecord &run, const ExportOptions &options, const QLis
 
 Result<Report> fromJsonObject(const QJsonObject &object)
 {
-    QString error;
-    Fields top(object, QString(), &error);
+    JsonReader top(object);
     Report report;
 
-    const QString format = top.string(QStringLiteral("format"), true);
+    const QString format = text(top, QStringLiteral("format"), Presence::Required);
     if (!top.failed() && format != QLatin1String(formatName))
         top.fail(
             QStringLiteral("format"), Tr::tr("expected \"%1\", got \"%2\"").arg(QLatin1String(formatName), format));
-    const qint64 version = top.integer(QStringLiteral("version"), 0, true);
-    if (!top.failed() && (version < 1 || version > formatVersion))
+    const auto version = integer(top, QStringLiteral("version"), std::numeric_limits<qint64>::min(),
+        std::numeric_limits<qint64>::max(), Presence::Required);
+    if (version && (*version < 1 || *version > formatVersion)) {
         top.fail(QStringLiteral("version"),
-            Tr::tr("version %1 is not supported (this build reads up to %2)").arg(version).arg(formatVersion));
+            Tr::tr("version %1 is not supported (this build reads up to %2)").arg(*version).arg(formatVersion));
+    }
     if (top.failed())
-        return Result<Report>::failure(error);
+        return top.firstError();
 
-    report.redacted = top.boolean(QStringLiteral("redacted"), true);
-    report.run.startedAt = top.date(QStringLiteral("startedAt"));
-    report.run.epochNs = top.integer(QStringLiteral("epochNs"), 0);
+    report.redacted = top.boolean(QStringLiteral("redacted")).value_or(true);
+    report.run.startedAt = date(top, QStringLiteral("startedAt"));
+    report.run.epochNs = integer(top, QStringLiteral("epochNs")).value_or(0);
 
-    const QJsonValue policy = top.value(QStringLiteral("policy"), true);
-    if (!top.failed()) {
-        if (!policy.isObject()) {
-            top.fail(QStringLiteral("policy"), Tr::tr("expected an object"));
-        } else {
-            auto parsed = PolicyJson::fromJsonObject(policy.toObject());
-            if (parsed)
-                report.run.policy = std::move(parsed).value();
-            else if (error.isEmpty())
-                error = Tr::tr("in \"policy\": %1").arg(parsed.error());
+    // A policy reports its errors with paths inside it; they go under the report's path.
+    const auto readPolicy = [](JsonReader &r, const QString &key) -> std::optional<BackoffPolicy> {
+        QJsonObject policyObject;
+        if (r.contains(key)) {
+            const auto policy = r.object(key);
+            if (!policy)
+                return std::nullopt;
+            policyObject = policy->object();
         }
-    }
-
-    const QJsonArray policies = top.array(QStringLiteral("policies"), false);
-    for (qsizetype i = 0; i < policies.size() && error.isEmpty(); ++i) {
-        if (const auto o = elementObject(policies, i, QStringLiteral("policies"), &error)) {
-            auto parsed = PolicyJson::fromJsonObject(o->value(QStringLiteral("policy")).toObject());
-            if (parsed)
-                report.run.policies.append(std::move(parsed).value());
-            else
-                error = Tr::tr("in \"policies[%1].policy\": %2").arg(i).arg(parsed.error());
+        auto parsed = PolicyJson::fromJsonObject(policyObject);
+        if (!parsed) {
+            r.fail(key, parsed.errorDetail());
+            return std::nullopt;
         }
+        return std::move(parsed).value();
+    };
+    if (top.require(QStringLiteral("policy"))) {
+        if (auto policy = readPolicy(top, QStringLiteral("policy")))
+            report.run.policy = std::move(*policy);
     }
+    readEach(top, QStringLiteral("policies"), Presence::Optional, [&](JsonReader &entry) {
+        if (auto policy = readPolicy(entry, QStringLiteral("policy")))
+            report.run.policies.append(std::move(*policy));
+    });
 
-    const QJsonArray requests = top.array(QStringLiteral("requests"), true);
-    for (qsizetype i = 0; i < requests.size() && error.isEmpty(); ++i) {
-        const QString path = QStringLiteral("requests[%1]").arg(i);
-        if (const auto o = elementObject(requests, i, QStringLiteral("requests"), &error)) {
-            Fields f(*o, path, &error);
-            const quint64 id = f.id(QStringLiteral("id"));
-            RequestSpec spec = readRequest(f);
-            if (error.isEmpty() && report.run.requests.contains(id))
-                f.fail(QStringLiteral("id"), Tr::tr("request %1 appears twice").arg(id));
-            report.run.requests.insert(id, std::move(spec));
-            const qint64 policyIndex = f.integer(QStringLiteral("policyIndex"), -1, false, 0, INT_MAX);
-            if (policyIndex >= 0)
-                report.run.requestPolicies.insert(id, int(policyIndex));
+    readEach(top, QStringLiteral("requests"), Presence::Required, [&](JsonReader &f) {
+        const quint64 id = requestId(f, QStringLiteral("id"));
+        RequestSpec spec = readRequest(f);
+        if (!f.failed() && report.run.requests.contains(id))
+            f.fail(QStringLiteral("id"), Tr::tr("request %1 appears twice").arg(id));
+        report.run.requests.insert(id, std::move(spec));
+        if (const auto policyIndex = integer(f, QStringLiteral("policyIndex"), 0, INT_MAX)) {
+            if (*policyIndex >= report.run.policies.size()) {
+                f.fail(QStringLiteral("policyIndex"), Tr::tr("%1 is not an index into \"policies\"").arg(*policyIndex));
+            }
+            report.run.requestPolicies.insert(id, int(*policyIndex));
         }
-    }
+    });
 
-    for (auto it = report.run.requestPolicies.cbegin(); it != report.run.requestPolicies.cend() && error.isEmpty();
-         ++it) {
-        if (it.value() >= report.run.policies.size()) {
-            error = Tr::tr("field \"policyIndex\" of request %1: %2 is not an index into \"policies\"")
-                        .arg(it.key())
-                        .arg(it.value());
-        }
-    }
+    report.run.attempts.reserve(top.value(QStringLiteral("attempts")).toArray().size());
+    readEach(top, QStringLiteral("attempts"), Presence::Required,
+        [&](JsonReader &f) { report.run.attempts.append(readAttempt(f, report.run.epochNs)); });
+    readEach(top, QStringLiteral("results"), Presence::Required,
+        [&](JsonReader &f) { report.run.results.append(readResult(f, report.run.epochNs)); });
+    readEach(top, QStringLiteral("expectations"), Presence::Optional,
+        [&](JsonReader &f) { report.expectations.append(readExpectation(f)); });
 
-    const QJsonArray attempts = top.array(QStringLiteral("attempts"), true);
-    report.run.attempts.reserve(attempts.size());
-    for (qsizetype i = 0; i < attempts.size() && error.isEmpty(); ++i) {
-        if (const auto o = elementObject(attempts, i, QStringLiteral("attempts"), &error)) {
-            Fields f(*o, QStringLiteral("attempts[%1]").arg(i), &error);
-            report.run.attempts.append(readAttempt(f, report.run.epochNs));
-        }
-    }
-
-    const QJsonArray results = top.array(QStringLiteral("results"), true);
-    for (qsizetype i = 0; i < results.size() && error.isEmpty(); ++i) {
-        if (const auto o = elementObject(results, i, QStringLiteral("results"), &error)) {
-            Fields f(*o, QStringLiteral("results[%1]").arg(i), &error);
-            report.run.results.append(readResult(f, report.run.epochNs));
-        }
-    }
-
-    const QJsonArray expectations = top.array(QStringLiteral("expectations"), false);
-    for (qsizetype i = 0; i < expectations.size() && error.isEmpty(); ++i) {
-        if (const auto o = elementObject(expectations, i, QStringLiteral("expectations"), &error)) {
-            Fields f(*o, QStringLiteral("expectations[%1]").arg(i), &error);
-            report.expectations.append(readExpectation(f));
-        }
-    }
-
-    if (!error.isEmpty())
-        return Result<Report>::failure(error);
-    return report;
+    return top.result(std::move(report));
 }
 
 Result<Report> fromJson(const QByteArray &json)

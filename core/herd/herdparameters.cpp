@@ -21,15 +21,15 @@ QString number(double value)
     return QString::number(value, 'g', 12);
 }
 
-// Collects messages that each start with the field they are about.
+// Collects problems, each with the field it is about.
 class Problems
 {
 public:
     void add(const char *field, const QString &message)
     {
-        const QString line = QLatin1String(field) + QLatin1String(": ") + message;
-        if (!m_lines.contains(line))
-            m_lines.append(line);
+        const Error error{QLatin1String(field), message};
+        if (!m_errors.contains(error))
+            m_errors.append(error);
     }
 
     // A finite number in [min, max]; `minExclusive` refuses the minimum itself.
@@ -69,11 +69,47 @@ public:
         return true;
     }
 
-    QStringList take() { return std::move(m_lines); }
+    // Checks a numeric field by its bounds in the table; false when it is refused.
+    bool check(const HerdParameterField &field, const HerdParameters &p)
+    {
+        const auto value = field.value(p);
+        if (!value || (field.applies && !field.applies(p)))
+            return true;
+        const bool exclusive = field.check == HerdParameterField::Check::AboveMinimum;
+        switch (field.check) {
+        case HerdParameterField::Check::Range:
+        case HerdParameterField::Check::AboveMinimum:
+            if (field.type == HerdParameterField::Type::Number)
+                return checkNumber(field.name, *value, field.min, field.max, exclusive);
+            return checkInt(field.name, static_cast<qint64>(*value), static_cast<qint64>(field.min),
+                static_cast<qint64>(field.max));
+        case HerdParameterField::Check::Policy:
+        case HerdParameterField::Check::Special:
+            break;
+        }
+        return true;
+    }
+
+    QList<Error> take() { return std::move(m_errors); }
 
 private:
-    QStringList m_lines;
+    QList<Error> m_errors;
 };
+
+bool capacityOrOutage(const HerdParameters &p)
+{
+    return p.model != HerdModel::OptimisticConcurrency;
+}
+
+bool outageOnly(const HerdParameters &p)
+{
+    return p.model == HerdModel::Outage;
+}
+
+bool poissonArrivals(const HerdParameters &p)
+{
+    return p.arrivals == ArrivalMode::Poisson;
+}
 
 } // namespace
 
@@ -228,7 +264,7 @@ BackoffPolicy HerdParameters::policyFor(const HerdStrategy &strategy) const
     return policy;
 }
 
-QStringList HerdParameters::validate() const
+QList<Error> HerdParameters::errors() const
 {
     using namespace HerdLimits;
     Problems problems;
@@ -247,7 +283,6 @@ QStringList HerdParameters::validate() const
             break;
         clientSum += n;
     }
-    const bool runsOk = problems.checkInt("runs", runs, 1, maxRuns);
 
     if (strategies.isEmpty())
         problems.add("strategies", Tr::tr("no strategy chosen."));
@@ -257,7 +292,16 @@ QStringList HerdParameters::validate() const
             problems.add("strategies", Tr::tr("%1 is listed twice.").arg(s.name()));
         seen.insert(s.index());
     }
-    if (runsOk && !strategies.isEmpty()) {
+
+    // The bounds of each numeric field come from the table.
+    QSet<QString> refused;
+    for (const HerdParameterField &field : herdParameterFields()) {
+        if (!problems.check(field, *this))
+            refused.insert(field.key());
+    }
+    const auto ok = [&refused](const char *field) { return !refused.contains(QLatin1String(field)); };
+
+    if (ok("runs") && !strategies.isEmpty()) {
         const double work = clientSum * runs * static_cast<double>(strategies.size());
         if (work > maxSimulatedClients) {
             problems.add("grid",
@@ -269,7 +313,6 @@ QStringList HerdParameters::validate() const
 
     // The backoff fields go through the core policy validation, so the simulator
     // refuses exactly what the executor refuses.
-    problems.checkInt("maxAttempts", maxAttempts, 0, PolicyLimits::maxAttempts);
     for (const HerdStrategy &s : strategies) {
         BackoffPolicy policy = policyFor(s);
         // The horizon bounds every run, so "no attempt limit and no deadline" is allowed here.
@@ -281,13 +324,10 @@ QStringList HerdParameters::validate() const
         }
     }
 
-    const bool meanOk = problems.checkNumber("networkMeanMs", networkMeanMs, 0.0, maxNetworkDelayMs);
-    const bool sdOk = problems.checkNumber("networkSdMs", networkSdMs, 0.0, maxNetworkDelayMs);
-
     // With no network delay and no wait, a failed client tries again at the
     // very instant it failed, and fails again: the virtual clock never moves.
     // An attempt limit ends that; Immediate stops after its one retry anyway.
-    if (meanOk && sdOk && networkMeanMs == 0.0 && networkSdMs == 0.0 && maxAttempts == 0) {
+    if (ok("networkMeanMs") && ok("networkSdMs") && networkMeanMs == 0.0 && networkSdMs == 0.0 && maxAttempts == 0) {
         const bool zeroRetryAfter
             = model != HerdModel::OptimisticConcurrency && retryAfterS && *retryAfterS == 0 && honourRetryAfter;
         QStringList spinning;
@@ -307,54 +347,174 @@ QStringList HerdParameters::validate() const
         }
     }
 
-    if (arrivals == ArrivalMode::Poisson)
-        problems.checkNumber("arrivalRatePerSec", arrivalRatePerSec, 0.0, maxServiceRatePerSec, true);
+    if (capacityOrOutage(*this) && overloadStatus != 503 && overloadStatus != 429)
+        problems.add("overloadStatus", Tr::tr("must be 503 or 429 (got %1).").arg(overloadStatus));
 
-    if (model != HerdModel::OptimisticConcurrency) {
-        problems.checkNumber("serviceRatePerSec", serviceRatePerSec, 0.0, maxServiceRatePerSec, true);
-        problems.checkInt("queueCapacity", queueCapacity, 0, maxQueueCapacity);
-        if (overloadStatus != 503 && overloadStatus != 429)
-            problems.add("overloadStatus", Tr::tr("must be 503 or 429 (got %1).").arg(overloadStatus));
-        if (retryAfterS)
-            problems.checkInt("retryAfterS", *retryAfterS, 0, maxRetryAfterS);
-    }
-
-    const bool horizonOk = problems.checkNumber("horizonMs", horizonMs, 0.0, maxHorizonMs, true);
-    if (problems.checkNumber("binMs", binMs, 0.0, maxHorizonMs, true) && horizonOk && horizonMs / binMs > maxBins) {
+    if (ok("binMs") && ok("horizonMs") && horizonMs / binMs > maxBins) {
         problems.add("binMs",
             Tr::tr("%1 ms bins over a %2 ms horizon make more than %3 bins; use wider bins.")
                 .arg(number(binMs), number(horizonMs), number(maxBins)));
     }
 
-    if (model == HerdModel::Outage) {
-        const bool startOk = problems.checkNumber("outageStartMs", outageStartMs, 0.0, maxHorizonMs);
-        const bool endOk = problems.checkNumber("outageEndMs", outageEndMs, 0.0, maxHorizonMs);
-        if (startOk && endOk && outageEndMs <= outageStartMs) {
+    if (outageOnly(*this)) {
+        if (ok("outageStartMs") && ok("outageEndMs") && outageEndMs <= outageStartMs) {
             problems.add("outageEndMs",
                 Tr::tr("the outage ends at %1 ms, not after it starts at %2 ms.")
                     .arg(number(outageEndMs), number(outageStartMs)));
         }
-        if (endOk && horizonOk && outageEndMs >= horizonMs) {
+        if (ok("outageEndMs") && ok("horizonMs") && outageEndMs >= horizonMs) {
             problems.add("outageEndMs",
                 Tr::tr("the outage ends at %1 ms, at or after the %2 ms horizon: nothing could recover.")
                     .arg(number(outageEndMs), number(horizonMs)));
         }
     }
 
-    problems.checkInt("threads", threads, 0, maxThreads);
+    QList<Error> found = problems.take();
+    for (const Error &error : std::as_const(found))
+        qCDebug(lcHerdParameters).noquote() << "refused parameters:" << error.text();
+    return found;
+}
 
-    QStringList lines = problems.take();
-    if (!lines.isEmpty())
-        qCDebug(lcHerdParameters) << "refused parameters:" << lines;
+QStringList HerdParameters::validate() const
+{
+    QStringList lines;
+    for (const Error &error : errors())
+        lines.append(error.text());
     return lines;
+}
+
+QString HerdParameterField::help() const
+{
+    return Tr::tr(description);
+}
+
+std::optional<double> HerdParameterField::value(const HerdParameters &parameters) const
+{
+    switch (type) {
+    case Type::Number:
+        return parameters.*number;
+    case Type::WholeNumber:
+        return parameters.*whole;
+    case Type::OptionalWholeNumber:
+        if (const auto v = parameters.*optionalWhole)
+            return *v;
+        return std::nullopt;
+    }
+    return std::nullopt;
+}
+
+void HerdParameterField::setValue(HerdParameters &parameters, std::optional<double> v) const
+{
+    switch (type) {
+    case Type::Number:
+        parameters.*number = v.value_or(0.0);
+        break;
+    case Type::WholeNumber:
+        parameters.*whole = static_cast<int>(v.value_or(0.0));
+        break;
+    case Type::OptionalWholeNumber:
+        parameters.*optionalWhole = v ? std::optional<int>(static_cast<int>(*v)) : std::nullopt;
+        break;
+    }
+}
+
+const QList<HerdParameterField> &herdParameterFields()
+{
+    using F = HerdParameterField;
+    using P = HerdParameters;
+    using T = F::Type;
+    using C = F::Check;
+    using namespace HerdLimits;
+    const auto numberField
+        = [](const char *name, const char *option, const char *valueName, const char *description, C check, double min,
+              double max, bool (*applies)(const P &), bool stored, double P::*member) {
+              return F{name, option, valueName, description, T::Number, check, min, max, applies, stored, member,
+                  nullptr, nullptr};
+          };
+    const auto wholeField = [](const char *name, const char *option, const char *description, C check, double min,
+                                double max, bool (*applies)(const P &), bool stored, int P::*member) {
+        return F{
+            name, option, "n", description, T::WholeNumber, check, min, max, applies, stored, nullptr, member, nullptr};
+    };
+    // Values up to a million are exact in a double, so the bounds of whole numbers are too.
+    static const QList<HerdParameterField> fields{
+        wholeField("runs", "runs",
+            QT_TRANSLATE_NOOP("RetryLab::Core", "Runs per (clients, strategy) cell. Default 100."), C::Range, 1,
+            maxRuns, nullptr, true, &P::runs),
+        wholeField("maxAttempts", "max-attempts",
+            QT_TRANSLATE_NOOP("RetryLab::Core", "Attempts per client (0: no limit)."), C::Range, 0,
+            PolicyLimits::maxAttempts, nullptr, true, &P::maxAttempts),
+        wholeField("queueCapacity", "queue",
+            QT_TRANSLATE_NOOP("RetryLab::Core", "Server queue capacity (capacity, outage)."), C::Range, 0,
+            maxQueueCapacity, &capacityOrOutage, true, &P::queueCapacity),
+        wholeField("overloadStatus", "status", QT_TRANSLATE_NOOP("RetryLab::Core", "Overload answer: 503 or 429."),
+            C::Special, 429, 503, &capacityOrOutage, true, &P::overloadStatus),
+        F{"retryAfterS", "retry-after", "n",
+            QT_TRANSLATE_NOOP("RetryLab::Core", "Retry-After seconds sent with overload answers."),
+            T::OptionalWholeNumber, C::Range, 0, maxRetryAfterS, &capacityOrOutage, true, nullptr, nullptr,
+            &P::retryAfterS},
+        wholeField("threads", "threads", QT_TRANSLATE_NOOP("RetryLab::Core", "Worker threads (0: one per core)."),
+            C::Range, 0, maxThreads, nullptr, false, &P::threads),
+        numberField("baseDelayMs", "base-ms", "ms", QT_TRANSLATE_NOOP("RetryLab::Core", "Backoff base delay."),
+            C::Policy, 0, 0, nullptr, true, &P::baseDelayMs),
+        numberField("maxBackoffMs", "cap-ms", "ms",
+            QT_TRANSLATE_NOOP("RetryLab::Core", "Backoff cap (maximum backoff)."), C::Policy, 0, 0, nullptr, true,
+            &P::maxBackoffMs),
+        numberField("multiplier", "multiplier", "x", QT_TRANSLATE_NOOP("RetryLab::Core", "Growth factor per retry."),
+            C::Policy, 0, 0, nullptr, true, &P::multiplier),
+        numberField("jitterMs", "jitter-ms", "ms",
+            QT_TRANSLATE_NOOP("RetryLab::Core", "Additive random part of the Google and IAM algorithms, U[0, jitter]."),
+            C::Policy, 0, 0, nullptr, true, &P::jitterMs),
+        numberField("jitterFraction", "jitter-fraction", "f",
+            QT_TRANSLATE_NOOP("RetryLab::Core", "Proportional jitter fraction."), C::Policy, 0, 0, nullptr, false,
+            &P::jitterFraction),
+        numberField("deadlineMs", "deadline-ms", "ms",
+            QT_TRANSLATE_NOOP("RetryLab::Core", "Per-client deadline (0: none)."), C::Policy, 0, 0, nullptr, true,
+            &P::deadlineMs),
+        numberField("networkMeanMs", "net-mean-ms", "ms",
+            QT_TRANSLATE_NOOP("RetryLab::Core", "Mean network delay per message."), C::Range, 0.0, maxNetworkDelayMs,
+            nullptr, true, &P::networkMeanMs),
+        numberField("networkSdMs", "net-sd-ms", "ms",
+            QT_TRANSLATE_NOOP("RetryLab::Core", "Standard deviation of the network delay."), C::Range, 0.0,
+            maxNetworkDelayMs, nullptr, true, &P::networkSdMs),
+        numberField("arrivalRatePerSec", "arrival-rate", "per-s",
+            QT_TRANSLATE_NOOP("RetryLab::Core", "Poisson arrivals per second."), C::AboveMinimum, 0.0,
+            maxServiceRatePerSec, &poissonArrivals, true, &P::arrivalRatePerSec),
+        numberField("serviceRatePerSec", "service-rate", "per-s",
+            QT_TRANSLATE_NOOP("RetryLab::Core", "Requests the server serves per second (capacity, outage)."),
+            C::AboveMinimum, 0.0, maxServiceRatePerSec, &capacityOrOutage, true, &P::serviceRatePerSec),
+        numberField("outageStartMs", "outage-start-ms", "ms",
+            QT_TRANSLATE_NOOP("RetryLab::Core", "Outage start (outage model)."), C::Range, 0.0, maxHorizonMs,
+            &outageOnly, true, &P::outageStartMs),
+        numberField("outageEndMs", "outage-end-ms", "ms",
+            QT_TRANSLATE_NOOP("RetryLab::Core", "Outage end (outage model)."), C::Range, 0.0, maxHorizonMs, &outageOnly,
+            true, &P::outageEndMs),
+        numberField("binMs", "bin-ms", "ms", QT_TRANSLATE_NOOP("RetryLab::Core", "Width of a server-load bin."),
+            C::AboveMinimum, 0.0, maxHorizonMs, nullptr, true, &P::binMs),
+        numberField("horizonMs", "horizon-ms", "ms",
+            QT_TRANSLATE_NOOP(
+                "RetryLab::Core", "Virtual time after which a run stops; busy clients count as unfinished."),
+            C::AboveMinimum, 0.0, maxHorizonMs, nullptr, false, &P::horizonMs),
+    };
+    return fields;
+}
+
+const HerdParameterField *herdParameterField(const QString &name)
+{
+    for (const HerdParameterField &field : herdParameterFields()) {
+        if (name == QLatin1String(field.name))
+            return &field;
+    }
+    return nullptr;
 }
 
 Result<QList<int>> parseClientCounts(const QString &text)
 {
     using Counts = Result<QList<int>>;
+    const QString field = QStringLiteral("clients");
     const QString trimmed = text.trimmed();
     if (trimmed.isEmpty())
-        return Counts::failure(Tr::tr("clients: empty; expected first:last:step, a number or a comma-separated list."));
+        return Counts::failure(field, Tr::tr("empty; expected first:last:step, a number or a comma-separated list."));
 
     auto parseOne = [](const QString &part, int *out) {
         bool ok = false;
@@ -371,7 +531,7 @@ Result<QList<int>> parseClientCounts(const QString &text)
     if (trimmed.contains(QLatin1Char(':'))) {
         const QStringList parts = trimmed.split(QLatin1Char(':'));
         if (parts.size() != 3)
-            return Counts::failure(Tr::tr("clients: \"%1\" is not first:last:step.").arg(trimmed));
+            return Counts::failure(field, Tr::tr("\"%1\" is not first:last:step.").arg(trimmed));
         int first = 0;
         int last = 0;
         int step = 0;
@@ -379,27 +539,26 @@ Result<QList<int>> parseClientCounts(const QString &text)
         for (int i = 0; i < 3; ++i) {
             const QString error = parseOne(parts[i], targets[i]);
             if (!error.isEmpty())
-                return Counts::failure(Tr::tr("clients: %1 in \"%2\".").arg(error, trimmed));
+                return Counts::failure(field, Tr::tr("%1 in \"%2\".").arg(error, trimmed));
         }
         if (last < first)
-            return Counts::failure(Tr::tr("clients: the last count %1 is below the first %2.").arg(last).arg(first));
+            return Counts::failure(field, Tr::tr("the last count %1 is below the first %2.").arg(last).arg(first));
         if ((last - first) / step + 1 > HerdLimits::maxClientCounts) {
-            return Counts::failure(Tr::tr("clients: \"%1\" makes more than %2 client counts.")
-                                       .arg(trimmed)
-                                       .arg(HerdLimits::maxClientCounts));
+            return Counts::failure(field,
+                Tr::tr("\"%1\" makes more than %2 client counts.").arg(trimmed).arg(HerdLimits::maxClientCounts));
         }
         for (int n = first; n <= last; n += step)
             counts.append(n);
     } else {
         const QStringList parts = trimmed.split(QLatin1Char(','));
         if (parts.size() > HerdLimits::maxClientCounts) {
-            return Counts::failure(Tr::tr("clients: more than %1 client counts.").arg(HerdLimits::maxClientCounts));
+            return Counts::failure(field, Tr::tr("more than %1 client counts.").arg(HerdLimits::maxClientCounts));
         }
         for (const QString &part : parts) {
             int n = 0;
             const QString error = parseOne(part, &n);
             if (!error.isEmpty())
-                return Counts::failure(Tr::tr("clients: %1.").arg(error));
+                return Counts::failure(field, Tr::tr("%1.").arg(error));
             counts.append(n);
         }
     }
@@ -427,10 +586,11 @@ QString formatClientCounts(const QList<int> &counts)
 Result<QList<HerdStrategy>> parseStrategies(const QString &text)
 {
     using Strategies = Result<QList<HerdStrategy>>;
+    const QString field = QStringLiteral("strategies");
     QList<HerdStrategy> strategies;
     const QStringList parts = text.split(QLatin1Char(','), Qt::SkipEmptyParts);
     if (parts.isEmpty())
-        return Strategies::failure(Tr::tr("strategies: none given."));
+        return Strategies::failure(field, Tr::tr("none given."));
     for (const QString &raw : parts) {
         const QString name = raw.trimmed();
         const auto strategy = HerdStrategy::fromName(name);
@@ -439,10 +599,10 @@ Result<QList<HerdStrategy>> parseStrategies(const QString &text)
             for (const HerdStrategy &s : HerdStrategy::all())
                 known.append(s.name());
             return Strategies::failure(
-                Tr::tr("strategies: unknown strategy \"%1\"; known: %2.").arg(name, known.join(QLatin1String(", "))));
+                field, Tr::tr("unknown strategy \"%1\"; known: %2.").arg(name, known.join(QLatin1String(", "))));
         }
         if (strategies.contains(*strategy))
-            return Strategies::failure(Tr::tr("strategies: \"%1\" is listed twice.").arg(name));
+            return Strategies::failure(field, Tr::tr("\"%1\" is listed twice.").arg(name));
         strategies.append(*strategy);
     }
     return strategies;

@@ -128,15 +128,70 @@ struct HerdParameters
     /// The backoff policy a strategy runs with (meaningless for "none").
     BackoffPolicy policyFor(const HerdStrategy &strategy) const;
 
-    /// Every problem, each naming its field; empty when the parameters can be simulated.
+    /// Every problem as {field, message} ("runs", "0 is below the minimum of 1."),
+    /// so that a form or the command line can point at the field; "grid" is the
+    /// product of clients, runs and strategies. Empty when the parameters can be simulated.
+    QList<Error> errors() const;
+    /// errors() as sentences, "field: message".
     QStringList validate() const;
 };
 
-/// Parses "10:190:10" (first:last:step), "50" or "10,20,50" into sorted, distinct counts.
+/// One numeric parameter as files and the command line know it: its name (the
+/// JSON key and the path of its errors), its `retrylab simulate` option, its
+/// bounds and what it means. The settings codec, the command line and
+/// HerdParameters::errors() all read this one table.
+struct HerdParameterField
+{
+    enum class Type {
+        Number,
+        WholeNumber,
+        OptionalWholeNumber, ///< a whole number or nothing (retryAfterS)
+    };
+    /// How errors() checks the value.
+    enum class Check {
+        Range, ///< min <= value <= max
+        AboveMinimum, ///< min < value <= max
+        Policy, ///< as the BackoffPolicy field of the same name (validatePolicy(); min and max unused)
+        Special, ///< by a rule of its own (overloadStatus: 503 or 429)
+    };
+
+    const char *name; ///< "baseDelayMs"
+    const char *option; ///< "base-ms", without the dashes
+    const char *valueName; ///< "ms", for the command line help
+    const char *description; ///< untranslated; see help()
+    Type type;
+    Check check;
+    double min;
+    double max;
+    /// When the value matters; nullptr: always. A value that does not matter is not checked.
+    bool (*applies)(const HerdParameters &);
+    /// Kept in the settings (the simulator form's fields); the others are command line only.
+    bool stored;
+    double HerdParameters::*number;
+    int HerdParameters::*whole;
+    std::optional<int> HerdParameters::*optionalWhole;
+
+    QString key() const { return QLatin1String(name); }
+    /// The description, translated.
+    QString help() const;
+    /// The value; nothing for an unset optional one.
+    std::optional<double> value(const HerdParameters &parameters) const;
+    /// Sets the value (whole types take it as a whole number; nothing unsets an optional one).
+    void setValue(HerdParameters &parameters, std::optional<double> value) const;
+};
+
+/// Every numeric parameter, in the order of the command line help.
+const QList<HerdParameterField> &herdParameterFields();
+/// The numeric parameter of that name, or nullptr.
+const HerdParameterField *herdParameterField(const QString &name);
+
+/// Parses "10:190:10" (first:last:step), "50" or "10,20,50" into sorted, distinct counts;
+/// an error has the path "clients".
 Result<QList<int>> parseClientCounts(const QString &text);
 /// Formats counts back to the shortest of those forms.
 QString formatClientCounts(const QList<int> &counts);
-/// Parses "none,full-jitter,..."; names an unknown strategy and lists the known ones.
+/// Parses "none,full-jitter,..."; names an unknown strategy and lists the known ones
+/// (the path of an error is "strategies").
 Result<QList<HerdStrategy>> parseStrategies(const QString &text);
 
 } // namespace RetryLab::Core

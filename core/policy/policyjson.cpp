@@ -2,110 +2,127 @@
 
 #include "core/util/coretr.h"
 #include "core/util/exportfile.h"
+#include "core/util/jsonreader.h"
 
-#include <QCoreApplication>
 #include <QDir>
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
-#include <QLoggingCategory>
-#include <QSaveFile>
+#include <QSet>
 
 #include <algorithm>
-#include <cmath>
-
-Q_LOGGING_CATEGORY(lcPolicyJson, "retrylab.core.policyjson")
+#include <limits>
 
 namespace RetryLab::Core {
 
 namespace {
 
-// Reads fields from one JSON object, remembering the first error with its path.
-class FieldReader
+// A field that is absent keeps the default the policy already holds.
+void read(JsonReader &r, const QString &key, QString &out)
 {
-public:
-    FieldReader(const QJsonObject &object, QString prefix, QString *error)
-        : m_object(object), m_prefix(std::move(prefix)), m_error(error)
-    { }
+    if (const auto v = r.string(key))
+        out = *v;
+}
 
-    QString path(const QString &key) const { return m_prefix.isEmpty() ? key : m_prefix + QLatin1Char('.') + key; }
+void read(JsonReader &r, const QString &key, double &out)
+{
+    if (const auto v = r.number(key))
+        out = *v;
+}
 
-    bool failed() const { return !m_error->isEmpty(); }
+void read(JsonReader &r, const QString &key, int &out)
+{
+    if (const auto v = r.integer(key, std::numeric_limits<int>::min(), std::numeric_limits<int>::max()))
+        out = static_cast<int>(*v);
+}
 
-    void fail(const QString &key, const QString &message)
-    {
-        if (m_error->isEmpty())
-            *m_error = Tr::tr("field \"%1\": %2").arg(path(key), message);
+void read(JsonReader &r, const QString &key, bool &out)
+{
+    if (const auto v = r.boolean(key))
+        out = *v;
+}
+
+// validatePolicy() names the classification fields as the policy editor shows
+// them; in the file they live in "classification".
+QString jsonPath(const QString &field)
+{
+    static const QStringList classificationFields{QStringLiteral("retryableStatuses"),
+        QStringLiteral("retryConflictAborted"), QStringLiteral("retryNonIdempotent"),
+        QStringLiteral("honourRetryAfter"), QStringLiteral("maxRetryAfterMs"), QStringLiteral("networkActions")};
+    return classificationFields.contains(field) ? QStringLiteral("classification.") + field : field;
+}
+
+void readClassification(JsonReader &c, ClassificationRules &rules)
+{
+    c.rejectUnknown({QStringLiteral("retryableStatuses"), QStringLiteral("retryConflictAborted"),
+        QStringLiteral("retryNonIdempotent"), QStringLiteral("honourRetryAfter"), QStringLiteral("maxRetryAfterMs"),
+        QStringLiteral("networkActions")});
+    if (const auto statuses = c.integers(QStringLiteral("retryableStatuses"), 100, 599)) {
+        QSet<int> set;
+        for (qint64 status : *statuses)
+            set.insert(static_cast<int>(status));
+        rules.retryableStatuses = set;
     }
+    read(c, QStringLiteral("retryConflictAborted"), rules.retryConflictAborted);
+    read(c, QStringLiteral("retryNonIdempotent"), rules.retryNonIdempotent);
+    read(c, QStringLiteral("honourRetryAfter"), rules.honourRetryAfter);
+    read(c, QStringLiteral("maxRetryAfterMs"), rules.maxRetryAfterMs);
 
-    void readString(const QString &key, QString &out)
-    {
-        const QJsonValue v = m_object.value(key);
-        if (v.isUndefined())
+    auto actions = c.object(QStringLiteral("networkActions"));
+    if (!actions)
+        return;
+    QStringList faultNames;
+    for (NetworkFaultClass fault : allNetworkFaultClasses())
+        faultNames.append(networkFaultClassName(fault));
+    const QList<FaultAction> allActions{
+        FaultAction::RetryAfterDelay, FaultAction::RetryImmediately, FaultAction::GiveUp};
+    for (const QString &key : actions->object().keys()) {
+        const auto fault = networkFaultClassFromName(key);
+        if (!fault) {
+            const auto suggestion = JsonReader::closestName(key, faultNames);
+            actions->fail(key,
+                suggestion
+                    ? Tr::tr("unknown network fault class; did you mean \"%1\"?").arg(*suggestion)
+                    : Tr::tr("unknown network fault class (known: %1)").arg(faultNames.join(QStringLiteral(", "))));
             return;
-        if (!v.isString())
-            return fail(key, Tr::tr("expected a string"));
-        out = v.toString();
-    }
-
-    void readNumber(const QString &key, double &out)
-    {
-        const QJsonValue v = m_object.value(key);
-        if (v.isUndefined())
-            return;
-        if (!v.isDouble())
-            return fail(key, Tr::tr("expected a number"));
-        out = v.toDouble();
-    }
-
-    void readInt(const QString &key, int &out)
-    {
-        const QJsonValue v = m_object.value(key);
-        if (v.isUndefined())
-            return;
-        const double d = v.toDouble(std::nan(""));
-        if (!v.isDouble() || d != std::floor(d) || std::abs(d) > 2e9)
-            return fail(key, Tr::tr("expected a whole number"));
-        out = static_cast<int>(d);
-    }
-
-    void readBool(const QString &key, bool &out)
-    {
-        const QJsonValue v = m_object.value(key);
-        if (v.isUndefined())
-            return;
-        if (!v.isBool())
-            return fail(key, Tr::tr("expected true or false"));
-        out = v.toBool();
-    }
-
-    std::optional<QJsonObject> object(const QString &key)
-    {
-        const QJsonValue v = m_object.value(key);
-        if (v.isUndefined())
-            return std::nullopt;
-        if (!v.isObject()) {
-            fail(key, Tr::tr("expected an object"));
-            return std::nullopt;
         }
-        return v.toObject();
+        const auto action = actions->named(
+            key, allActions, &faultActionName, Presence::Required, Tr::tr("unknown action \"%1\" (known: %2)"));
+        if (!action)
+            return;
+        rules.networkActions.insert(*fault, *action);
     }
+}
 
-    void rejectUnknown(std::initializer_list<const char *> known)
-    {
-        for (auto it = m_object.begin(); it != m_object.end(); ++it) {
-            const bool isKnown
-                = std::any_of(known.begin(), known.end(), [&](const char *k) { return it.key() == QLatin1String(k); });
-            if (!isKnown)
-                return fail(it.key(), Tr::tr("unknown field"));
-        }
-    }
+void readCircuitBreaker(JsonReader &c, CircuitBreakerSettings &cb)
+{
+    c.rejectUnknown({QStringLiteral("enabled"), QStringLiteral("consecutiveFailures"), QStringLiteral("failureRatio"),
+        QStringLiteral("window"), QStringLiteral("openMs"), QStringLiteral("halfOpenTrials")});
+    read(c, QStringLiteral("enabled"), cb.enabled);
+    read(c, QStringLiteral("consecutiveFailures"), cb.consecutiveFailures);
+    read(c, QStringLiteral("failureRatio"), cb.failureRatio);
+    read(c, QStringLiteral("window"), cb.window);
+    read(c, QStringLiteral("openMs"), cb.openMs);
+    read(c, QStringLiteral("halfOpenTrials"), cb.halfOpenTrials);
+}
 
-private:
-    const QJsonObject &m_object;
-    QString m_prefix;
-    QString *m_error;
-};
+void readRetryBudget(JsonReader &c, RetryBudgetSettings &rb)
+{
+    c.rejectUnknown({QStringLiteral("kind"), QStringLiteral("awsCapacity"), QStringLiteral("awsRetryCost"),
+        QStringLiteral("awsTimeoutCost"), QStringLiteral("awsSuccessRefund"), QStringLiteral("grpcMaxTokens"),
+        QStringLiteral("grpcTokenRatio")});
+    const QList<RetryBudgetKind> kinds{
+        RetryBudgetKind::None, RetryBudgetKind::AwsStandard, RetryBudgetKind::GrpcThrottling};
+    if (const auto kind = c.named(QStringLiteral("kind"), kinds, &retryBudgetKindName, Presence::Optional,
+            Tr::tr("unknown kind of retry budget \"%1\" (known: %2)")))
+        rb.kind = *kind;
+    read(c, QStringLiteral("awsCapacity"), rb.awsCapacity);
+    read(c, QStringLiteral("awsRetryCost"), rb.awsRetryCost);
+    read(c, QStringLiteral("awsTimeoutCost"), rb.awsTimeoutCost);
+    read(c, QStringLiteral("awsSuccessRefund"), rb.awsSuccessRefund);
+    read(c, QStringLiteral("grpcMaxTokens"), rb.grpcMaxTokens);
+    read(c, QStringLiteral("grpcTokenRatio"), rb.grpcTokenRatio);
+}
 
 } // namespace
 
@@ -179,131 +196,50 @@ QByteArray toJson(const BackoffPolicy &policy)
 Result<BackoffPolicy> fromJsonObject(const QJsonObject &object)
 {
     BackoffPolicy p;
-    QString error;
-    FieldReader r(object, {}, &error);
+    JsonReader r(object);
 
-    r.rejectUnknown({"format", "version", "name", "description", "source", "algorithm", "baseDelayMs", "multiplier",
-        "maxBackoffMs", "jitterMs", "jitterFraction", "maxAttempts", "deadlineMs", "attemptTimeoutMs", "classification",
-        "circuitBreaker", "retryBudget"});
+    r.rejectUnknown({QStringLiteral("format"), QStringLiteral("version"), QStringLiteral("name"),
+        QStringLiteral("description"), QStringLiteral("source"), QStringLiteral("algorithm"),
+        QStringLiteral("baseDelayMs"), QStringLiteral("multiplier"), QStringLiteral("maxBackoffMs"),
+        QStringLiteral("jitterMs"), QStringLiteral("jitterFraction"), QStringLiteral("maxAttempts"),
+        QStringLiteral("deadlineMs"), QStringLiteral("attemptTimeoutMs"), QStringLiteral("classification"),
+        QStringLiteral("circuitBreaker"), QStringLiteral("retryBudget")});
 
-    QString format = QStringLiteral("retrylab-policy");
-    r.readString(QStringLiteral("format"), format);
-    if (!r.failed() && format != QLatin1String("retrylab-policy"))
-        r.fail(QStringLiteral("format"), Tr::tr("expected \"retrylab-policy\", got \"%1\"").arg(format));
-    int version = formatVersion;
-    r.readInt(QStringLiteral("version"), version);
-    if (!r.failed() && (version < 1 || version > formatVersion))
+    if (const auto format = r.string(QStringLiteral("format")); format && *format != QLatin1String("retrylab-policy"))
+        r.fail(QStringLiteral("format"), Tr::tr("expected \"retrylab-policy\", got \"%1\"").arg(*format));
+    if (const auto version = r.integer(QStringLiteral("version"));
+        version && (*version < 1 || *version > formatVersion)) {
         r.fail(QStringLiteral("version"),
-            Tr::tr("version %1 is not supported (this build reads up to %2)").arg(version).arg(formatVersion));
-
-    r.readString(QStringLiteral("name"), p.name);
-    r.readString(QStringLiteral("description"), p.description);
-    r.readString(QStringLiteral("source"), p.source);
-
-    QString algorithm = algorithmName(p.algorithm);
-    r.readString(QStringLiteral("algorithm"), algorithm);
-    if (!r.failed()) {
-        if (const auto a = algorithmFromName(algorithm)) {
-            p.algorithm = *a;
-        } else {
-            QStringList names;
-            for (auto each : allAlgorithms())
-                names.append(algorithmName(each));
-            r.fail(QStringLiteral("algorithm"),
-                Tr::tr("unknown algorithm \"%1\" (known: %2)").arg(algorithm, names.join(QStringLiteral(", "))));
-        }
-    }
-    r.readNumber(QStringLiteral("baseDelayMs"), p.baseDelayMs);
-    r.readNumber(QStringLiteral("multiplier"), p.multiplier);
-    r.readNumber(QStringLiteral("maxBackoffMs"), p.maxBackoffMs);
-    r.readNumber(QStringLiteral("jitterMs"), p.jitterMs);
-    r.readNumber(QStringLiteral("jitterFraction"), p.jitterFraction);
-    r.readInt(QStringLiteral("maxAttempts"), p.maxAttempts);
-    r.readNumber(QStringLiteral("deadlineMs"), p.deadlineMs);
-    r.readNumber(QStringLiteral("attemptTimeoutMs"), p.attemptTimeoutMs);
-
-    if (const auto cl = r.object(QStringLiteral("classification"))) {
-        FieldReader c(*cl, QStringLiteral("classification"), &error);
-        c.rejectUnknown({"retryableStatuses", "retryConflictAborted", "retryNonIdempotent", "honourRetryAfter",
-            "maxRetryAfterMs", "networkActions"});
-        const QJsonValue statuses = cl->value(QStringLiteral("retryableStatuses"));
-        if (!statuses.isUndefined()) {
-            if (!statuses.isArray()) {
-                c.fail(QStringLiteral("retryableStatuses"), Tr::tr("expected an array of status codes"));
-            } else {
-                QSet<int> set;
-                for (const QJsonValue &v : statuses.toArray()) {
-                    const double d = v.toDouble(-1);
-                    if (!v.isDouble() || d != std::floor(d) || d < 100 || d > 599) {
-                        c.fail(QStringLiteral("retryableStatuses"),
-                            Tr::tr("%1 is not an HTTP status code")
-                                .arg(QString::fromUtf8(QJsonDocument(QJsonArray{v}).toJson(QJsonDocument::Compact))));
-                        break;
-                    }
-                    set.insert(static_cast<int>(d));
-                }
-                p.classification.retryableStatuses = set;
-            }
-        }
-        c.readBool(QStringLiteral("retryConflictAborted"), p.classification.retryConflictAborted);
-        c.readBool(QStringLiteral("retryNonIdempotent"), p.classification.retryNonIdempotent);
-        c.readBool(QStringLiteral("honourRetryAfter"), p.classification.honourRetryAfter);
-        c.readNumber(QStringLiteral("maxRetryAfterMs"), p.classification.maxRetryAfterMs);
-        if (const auto actions = c.object(QStringLiteral("networkActions"))) {
-            for (auto it = actions->begin(); it != actions->end(); ++it) {
-                const auto fault = networkFaultClassFromName(it.key());
-                const auto action = faultActionFromName(it.value().toString());
-                const QString key = QStringLiteral("networkActions.") + it.key();
-                if (!fault) {
-                    c.fail(key, Tr::tr("unknown network fault class"));
-                    break;
-                }
-                if (!it.value().isString() || !action) {
-                    c.fail(key, Tr::tr("expected \"retry-after-delay\", \"retry-immediately\" or \"give-up\""));
-                    break;
-                }
-                p.classification.networkActions.insert(*fault, *action);
-            }
-        }
+            Tr::tr("version %1 is not supported (this build reads up to %2)").arg(*version).arg(formatVersion));
     }
 
-    if (const auto cbObject = r.object(QStringLiteral("circuitBreaker"))) {
-        FieldReader c(*cbObject, QStringLiteral("circuitBreaker"), &error);
-        c.rejectUnknown({"enabled", "consecutiveFailures", "failureRatio", "window", "openMs", "halfOpenTrials"});
-        c.readBool(QStringLiteral("enabled"), p.circuitBreaker.enabled);
-        c.readInt(QStringLiteral("consecutiveFailures"), p.circuitBreaker.consecutiveFailures);
-        c.readNumber(QStringLiteral("failureRatio"), p.circuitBreaker.failureRatio);
-        c.readInt(QStringLiteral("window"), p.circuitBreaker.window);
-        c.readNumber(QStringLiteral("openMs"), p.circuitBreaker.openMs);
-        c.readInt(QStringLiteral("halfOpenTrials"), p.circuitBreaker.halfOpenTrials);
-    }
+    read(r, QStringLiteral("name"), p.name);
+    read(r, QStringLiteral("description"), p.description);
+    read(r, QStringLiteral("source"), p.source);
+    if (const auto algorithm = r.named(QStringLiteral("algorithm"), allAlgorithms(), &algorithmName, Presence::Optional,
+            Tr::tr("unknown algorithm \"%1\" (known: %2)")))
+        p.algorithm = *algorithm;
+    read(r, QStringLiteral("baseDelayMs"), p.baseDelayMs);
+    read(r, QStringLiteral("multiplier"), p.multiplier);
+    read(r, QStringLiteral("maxBackoffMs"), p.maxBackoffMs);
+    read(r, QStringLiteral("jitterMs"), p.jitterMs);
+    read(r, QStringLiteral("jitterFraction"), p.jitterFraction);
+    read(r, QStringLiteral("maxAttempts"), p.maxAttempts);
+    read(r, QStringLiteral("deadlineMs"), p.deadlineMs);
+    read(r, QStringLiteral("attemptTimeoutMs"), p.attemptTimeoutMs);
 
-    if (const auto rbObject = r.object(QStringLiteral("retryBudget"))) {
-        FieldReader c(*rbObject, QStringLiteral("retryBudget"), &error);
-        c.rejectUnknown({"kind", "awsCapacity", "awsRetryCost", "awsTimeoutCost", "awsSuccessRefund", "grpcMaxTokens",
-            "grpcTokenRatio"});
-        QString kind = retryBudgetKindName(p.retryBudget.kind);
-        c.readString(QStringLiteral("kind"), kind);
-        if (!c.failed()) {
-            if (const auto k = retryBudgetKindFromName(kind))
-                p.retryBudget.kind = *k;
-            else
-                c.fail(QStringLiteral("kind"), Tr::tr("expected \"none\", \"aws-standard\" or \"grpc-throttling\""));
-        }
-        c.readNumber(QStringLiteral("awsCapacity"), p.retryBudget.awsCapacity);
-        c.readNumber(QStringLiteral("awsRetryCost"), p.retryBudget.awsRetryCost);
-        c.readNumber(QStringLiteral("awsTimeoutCost"), p.retryBudget.awsTimeoutCost);
-        c.readNumber(QStringLiteral("awsSuccessRefund"), p.retryBudget.awsSuccessRefund);
-        c.readNumber(QStringLiteral("grpcMaxTokens"), p.retryBudget.grpcMaxTokens);
-        c.readNumber(QStringLiteral("grpcTokenRatio"), p.retryBudget.grpcTokenRatio);
-    }
-
-    if (!error.isEmpty())
-        return Result<BackoffPolicy>::failure(error);
+    if (auto classification = r.object(QStringLiteral("classification")))
+        readClassification(*classification, p.classification);
+    if (auto breaker = r.object(QStringLiteral("circuitBreaker")))
+        readCircuitBreaker(*breaker, p.circuitBreaker);
+    if (auto budget = r.object(QStringLiteral("retryBudget")))
+        readRetryBudget(*budget, p.retryBudget);
+    if (r.failed())
+        return r.firstError();
 
     for (const PolicyIssue &issue : validatePolicy(p)) {
         if (issue.isError())
-            return Result<BackoffPolicy>::failure(Tr::tr("field \"%1\": %2").arg(issue.field, issue.message));
+            return Result<BackoffPolicy>::failure(jsonPath(issue.field), issue.message);
     }
     return p;
 }
@@ -341,46 +277,5 @@ Result<qint64> writeFile(const QString &path, const BackoffPolicy &policy)
 }
 
 } // namespace PolicyJson
-
-namespace Presets {
-
-const QList<Preset> &all()
-{
-    static const QList<Preset> presets = [] {
-        QList<Preset> list;
-        const QDir dir(QStringLiteral(":/presets"));
-        const auto entries = dir.entryList({QStringLiteral("*.json")}, QDir::Files, QDir::Name);
-        for (const QString &entry : entries) {
-            auto result = PolicyJson::readFile(dir.filePath(entry));
-            if (!result) {
-                qCWarning(lcPolicyJson) << "built-in preset" << entry << "is invalid:" << result.error();
-                continue;
-            }
-            list.append({entry.chopped(5), std::move(result).value()});
-        }
-        std::sort(list.begin(), list.end(), [](const Preset &a, const Preset &b) { return a.id < b.id; });
-        return list;
-    }();
-    return presets;
-}
-
-std::optional<BackoffPolicy> find(const QString &idOrName)
-{
-    for (const Preset &preset : all()) {
-        if (preset.id == idOrName || preset.policy.name.compare(idOrName, Qt::CaseInsensitive) == 0)
-            return preset.policy;
-    }
-    return std::nullopt;
-}
-
-QStringList ids()
-{
-    QStringList list;
-    for (const Preset &preset : all())
-        list.append(preset.id);
-    return list;
-}
-
-} // namespace Presets
 
 } // namespace RetryLab::Core

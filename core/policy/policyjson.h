@@ -18,31 +18,17 @@ QJsonObject toJsonObject(const BackoffPolicy &policy);
 QByteArray toJson(const BackoffPolicy &policy);
 
 /// Reads a policy object. Missing fields keep their defaults; a field of the
-/// wrong type, an unknown name, or a value that validatePolicy() rejects fails.
+/// wrong type, an unknown name, or a value that validatePolicy() rejects fails
+/// with the field's path in the object ("classification.maxRetryAfterMs"), so
+/// that a format holding a policy can nest it under its own path.
 Result<BackoffPolicy> fromJsonObject(const QJsonObject &object);
 Result<BackoffPolicy> fromJson(const QByteArray &json);
 
+/// The error starts with the file name, then the field and the problem.
 Result<BackoffPolicy> readFile(const QString &path);
-/// Writes atomically (QSaveFile); returns an empty string or the error.
+/// Writes atomically (ExportFile::write); returns the bytes written or the error.
 Result<qint64> writeFile(const QString &path, const BackoffPolicy &policy);
 
 } // namespace PolicyJson
-
-/// The built-in presets (resources/presets/*.json), each citing its source.
-namespace Presets {
-
-struct Preset
-{
-    QString id; ///< file name without extension, e.g. "google-cloud-storage"
-    BackoffPolicy policy;
-};
-
-/// All presets, sorted by id; loaded once from the resources.
-const QList<Preset> &all();
-/// A preset by id or (case-insensitive) name.
-std::optional<BackoffPolicy> find(const QString &idOrName);
-QStringList ids();
-
-} // namespace Presets
 
 } // namespace RetryLab::Core

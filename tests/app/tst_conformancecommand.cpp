@@ -2,6 +2,7 @@
 
 #include "core/export/reportjson.h"
 #include "core/policy/policyjson.h"
+#include "core/policy/presets.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

@@ -3,7 +3,7 @@
 #include "core/export/reportjson.h"
 #include "core/faultserver/faultserver.h"
 #include "core/herd/herdparameters.h"
-#include "core/policy/policyjson.h"
+#include "core/policy/presets.h"
 #include "ui/conformance/conformanceview.h"
 #include "ui/herd/simulatorview.h"
 #include "ui/mainwindow.h"

@@ -3,7 +3,7 @@
 #include "ui/conformance/conformancemodel.h"
 
 #include "core/http/redactor.h"
-#include "core/policy/policyjson.h"
+#include "core/policy/presets.h"
 #include "core/scenario/conformancerunner.h"
 
 #include <QComboBox>

@@ -1,6 +1,7 @@
 #include "ui/policy/presetbar.h"
 
 #include "core/policy/policyjson.h"
+#include "core/policy/presets.h"
 #include "ui/session/settings.h"
 #include "ui/widgets/fieldmessage.h"
 

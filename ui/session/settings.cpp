@@ -1,13 +1,15 @@
 #include "ui/session/settings.h"
 
+#include "core/herd/herdparametersjson.h"
 #include "core/policy/policyjson.h"
+#include "core/policy/presets.h"
+#include "core/util/jsonreader.h"
 
 #include <QDateTime>
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
 #include <QHash>
-#include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QLoggingCategory>
@@ -15,8 +17,6 @@
 #include <QStringDecoder>
 
 #include <algorithm>
-#include <cmath>
-#include <functional>
 
 Q_LOGGING_CATEGORY(lcSettings, "retrylab.ui.settings")
 
@@ -68,129 +68,59 @@ bool sameName(const QString &a, const QString &b)
     return a.trimmed().compare(b.trimmed(), Qt::CaseInsensitive) == 0;
 }
 
-// A JSON object stored as text; the error says what is wrong with it.
-std::optional<QJsonObject> readJsonObject(const QVariant &value, QString *error)
+// What a read of one setting gives: the value (the default where the file had
+// something unusable) and a sentence for each thing that was replaced.
+template<typename T>
+struct Loaded
 {
-    if (value.typeId() != QMetaType::QString) {
-        *error = Settings::tr("it holds %1 instead of JSON text").arg(typeName(value));
-        return std::nullopt;
-    }
+    T value{};
+    QStringList problems;
+};
+
+// A JSON object stored as text.
+Core::Result<QJsonObject> readJsonObject(const QVariant &value)
+{
+    using R = Core::Result<QJsonObject>;
+    if (value.typeId() != QMetaType::QString)
+        return R::failure(Settings::tr("it holds %1 instead of JSON text").arg(typeName(value)));
     QJsonParseError parseError;
     const QJsonDocument document = QJsonDocument::fromJson(value.toString().toUtf8(), &parseError);
     if (parseError.error != QJsonParseError::NoError) {
-        *error = Settings::tr("it is not valid JSON (%1 at offset %2)")
-                     .arg(parseError.errorString())
-                     .arg(parseError.offset);
-        return std::nullopt;
+        return R::failure(Settings::tr("it is not valid JSON (%1 at offset %2)")
+                              .arg(parseError.errorString())
+                              .arg(parseError.offset));
     }
-    if (!document.isObject()) {
-        *error = Settings::tr("it is not a JSON object");
-        return std::nullopt;
-    }
+    if (!document.isObject())
+        return R::failure(Settings::tr("it is not a JSON object"));
     return document.object();
 }
 
-// A part of a saved JSON object that can be left out on its own: a key, a key of a
-// nested object ("circuitBreaker.openMs") or an element of a list ("headers[2]").
-struct JsonField
+// "circuitBreaker.openMs (expected a number, got a string)"
+QString describeLeftOut(const Core::Error &error)
 {
-    QString key;
-    QString subKey;
-    qsizetype index = -1;
-
-    QString name() const
-    {
-        if (!subKey.isEmpty())
-            return key + QLatin1Char('.') + subKey;
-        if (index >= 0)
-            return QStringLiteral("%1[%2]").arg(key).arg(index);
-        return key;
-    }
-};
-
-// The finer parts first, so that as little as possible is left out.
-QList<JsonField> fieldsOf(const QJsonObject &object, const QStringList &listsByElement)
-{
-    QList<JsonField> fields;
-    for (auto it = object.begin(); it != object.end(); ++it) {
-        if (it->isObject()) {
-            const QJsonObject nested = it->toObject();
-            for (auto sub = nested.begin(); sub != nested.end(); ++sub)
-                fields.append({it.key(), sub.key(), -1});
-        } else if (it->isArray() && listsByElement.contains(it.key())) {
-            // From the end, so that the indexes of the elements before stay right.
-            for (qsizetype i = it->toArray().size() - 1; i >= 0; --i)
-                fields.append({it.key(), {}, i});
-        }
-        fields.append({it.key(), {}, -1});
-    }
-    return fields;
+    return error.path + QStringLiteral(" (") + error.message + QLatin1Char(')');
 }
 
-QJsonObject without(QJsonObject object, const JsonField &field)
-{
-    if (!field.subKey.isEmpty()) {
-        QJsonObject nested = object.value(field.key).toObject();
-        nested.remove(field.subKey);
-        object.insert(field.key, nested);
-    } else if (field.index >= 0) {
-        QJsonArray list = object.value(field.key).toArray();
-        list.removeAt(field.index);
-        object.insert(field.key, list);
-    } else {
-        object.remove(field.key);
-    }
-    return object;
-}
-
-// Reads a saved object field by field: when the whole does not parse, the fields that
-// make it fail are left out (each gets its default) and the rest is kept. A parser
-// names the first field it refuses, so a field whose removal changes that error (and
-// is not what the new error is about) was at fault. `leftOut` gets a sentence per field.
+// Reads a saved object with its strict reader; when the whole is refused, the
+// fields at fault are left out (each keeps its default) and the rest is kept.
 template<typename T, typename Parse>
-T readFieldByField(const QJsonObject &object, Parse parse, const QStringList &listsByElement, const QString &what,
-    QStringList *leftOut)
+Loaded<T> readSalvaging(const QJsonObject &object, Parse parse, const QStringList &listsByElement, const QString &what)
 {
-    auto whole = parse(object);
-    if (whole)
-        return std::move(whole).value();
-
-    QJsonObject current = object;
-    QString error = whole.error();
-    QStringList dropped;
-    bool progressed = true;
-    while (progressed) {
-        progressed = false;
-        for (const JsonField &field : fieldsOf(current, listsByElement)) {
-            const QJsonObject trial = without(current, field);
-            auto result = parse(trial);
-            if (result) {
-                dropped.append(field.name() + QStringLiteral(" (") + error + QLatin1Char(')'));
-                for (const QString &each : std::as_const(dropped)) {
-                    qCWarning(lcSettings).noquote() << what << "field left out:" << each;
-                    if (leftOut) {
-                        leftOut->append(
-                            Settings::tr("A field of the saved %1 could not be read and has its default: %2.")
-                                .arg(what, each));
-                    }
-                }
-                return std::move(result).value();
-            }
-            if (result.error() != error && !result.error().startsWith(field.key)) {
-                dropped.append(field.name() + QStringLiteral(" (") + error + QLatin1Char(')'));
-                current = trial;
-                error = result.error();
-                progressed = true;
-                break;
-            }
-        }
+    Core::Salvaged<T> salvaged = Core::JsonSalvage::salvage<T>(object, parse, listsByElement);
+    Loaded<T> loaded{std::move(salvaged.value), {}};
+    if (salvaged.unreadable) {
+        const QString why = salvaged.unreadable->text();
+        qCWarning(lcSettings).noquote() << what << "could not be read:" << why;
+        loaded.problems.append(
+            Settings::tr("The saved %1 could not be read (%2); the default is used.").arg(what, why));
+        return loaded;
     }
-    qCWarning(lcSettings).noquote() << what << "could not be read:" << whole.error();
-    if (leftOut) {
-        leftOut->append(
-            Settings::tr("The saved %1 could not be read (%2); the default is used.").arg(what, whole.error()));
+    for (const Core::Error &field : std::as_const(salvaged.leftOut)) {
+        qCWarning(lcSettings).noquote() << what << "field left out:" << describeLeftOut(field);
+        loaded.problems.append(Settings::tr("A field of the saved %1 could not be read and has its default: %2.")
+                                   .arg(what, describeLeftOut(field)));
     }
-    return T{};
+    return loaded;
 }
 
 QString jsonText(const QJsonObject &object)
@@ -198,140 +128,180 @@ QString jsonText(const QJsonObject &object)
     return QString::fromUtf8(QJsonDocument(object).toJson(QJsonDocument::Compact));
 }
 
-QJsonObject herdJson(const Core::HerdParameters &p)
+// A list of texts; INI files store a one-element list as a plain string.
+std::optional<QStringList> readTexts(const QVariant &value)
 {
-    QJsonArray strategies;
-    for (const Core::HerdStrategy &strategy : p.strategies)
-        strategies.append(strategy.name());
-    QJsonObject object{
-        {QStringLiteral("model"), Core::herdModelName(p.model)},
-        {QStringLiteral("clients"), Core::formatClientCounts(p.clientCounts)},
-        {QStringLiteral("runs"), p.runs},
-        {QStringLiteral("seed"), QString::number(p.seed)}, // beyond 2^53 a JSON number loses digits
-        {QStringLiteral("strategies"), strategies},
-        {QStringLiteral("baseDelayMs"), p.baseDelayMs},
-        {QStringLiteral("maxBackoffMs"), p.maxBackoffMs},
-        {QStringLiteral("multiplier"), p.multiplier},
-        {QStringLiteral("jitterMs"), p.jitterMs},
-        {QStringLiteral("maxAttempts"), p.maxAttempts},
-        {QStringLiteral("deadlineMs"), p.deadlineMs},
-        {QStringLiteral("networkMeanMs"), p.networkMeanMs},
-        {QStringLiteral("networkSdMs"), p.networkSdMs},
-        {QStringLiteral("arrivals"), Core::arrivalModeName(p.arrivals)},
-        {QStringLiteral("arrivalRatePerSec"), p.arrivalRatePerSec},
-        {QStringLiteral("serviceRatePerSec"), p.serviceRatePerSec},
-        {QStringLiteral("queueCapacity"), p.queueCapacity},
-        {QStringLiteral("overloadStatus"), p.overloadStatus},
-        {QStringLiteral("honourRetryAfter"), p.honourRetryAfter},
-        {QStringLiteral("outageStartMs"), p.outageStartMs},
-        {QStringLiteral("outageEndMs"), p.outageEndMs},
-        {QStringLiteral("binMs"), p.binMs},
-    };
-    object.insert(QStringLiteral("retryAfterS"), p.retryAfterS ? QJsonValue(*p.retryAfterS) : QJsonValue());
-    return object;
+    if (value.typeId() == QMetaType::QStringList)
+        return value.toStringList();
+    if (value.typeId() == QMetaType::QString)
+        return QStringList{value.toString()};
+    return std::nullopt;
 }
 
-// Sets one field from its saved value; false when the value has the wrong type or is unknown.
-using HerdField = std::function<bool(const QJsonValue &, Core::HerdParameters &)>;
-
-HerdField number(double Core::HerdParameters::*field)
+// One entry of the user's presets: what the file holds (written back unchanged,
+// so that an entry this version cannot read is not lost), and the policy when it reads.
+struct SavedPreset
 {
-    return [field](const QJsonValue &v, Core::HerdParameters &p) {
-        if (!v.isDouble() || !std::isfinite(v.toDouble()))
-            return false;
-        p.*field = v.toDouble();
-        return true;
-    };
+    QVariant raw;
+    std::optional<Core::BackoffPolicy> policy;
+};
+
+Loaded<Core::BackoffPolicy> readCurrentPolicy(const QSettings &settings)
+{
+    if (!settings.contains(currentPolicyKey))
+        return {};
+    const QVariant value = settings.value(currentPolicyKey);
+    if (value.typeId() != QMetaType::QString)
+        return {{}, {wrongType(currentPolicyKey, value, Settings::tr("a policy in JSON"))}};
+    const auto object = readJsonObject(value);
+    if (!object) {
+        return {{},
+            {Settings::tr("The saved policy could not be used (%1); the default policy is used instead.")
+                    .arg(object.error())}};
+    }
+    return readSalvaging<Core::BackoffPolicy>(*object, &Core::PolicyJson::fromJsonObject, {}, Settings::tr("policy"));
 }
 
-HerdField whole(int Core::HerdParameters::*field)
+// Entries are found through the group's children rather than the array's
+// "size" key, so that a damaged size cannot hide (and later erase) presets.
+// Entries that cannot be read are carried along unchanged when writing.
+Loaded<QList<SavedPreset>> readUserPresets(QSettings &settings)
 {
-    return [field](const QJsonValue &v, Core::HerdParameters &p) {
-        const double d = v.toDouble(0.5);
-        if (!v.isDouble() || d != std::floor(d) || std::abs(d) > 1e9)
-            return false;
-        p.*field = static_cast<int>(d);
-        return true;
-    };
+    settings.beginGroup(userPresetsKey);
+    QList<std::pair<int, QString>> groups;
+    for (const QString &group : settings.childGroups()) {
+        bool ok = false;
+        const int index = group.toInt(&ok);
+        if (ok)
+            groups.append({index, group});
+    }
+    std::sort(groups.begin(), groups.end());
+
+    Loaded<QList<SavedPreset>> loaded;
+    for (const auto &[index, group] : groups) {
+        SavedPreset preset;
+        preset.raw = settings.value(group + QLatin1Char('/') + presetJsonKey);
+        if (preset.raw.typeId() != QMetaType::QString) {
+            loaded.problems.append(
+                wrongType(userPresetsKey + QLatin1Char('/') + group, preset.raw, Settings::tr("a policy in JSON")));
+        } else if (auto result = Core::PolicyJson::fromJson(preset.raw.toString().toUtf8())) {
+            preset.policy = std::move(result).value();
+        } else {
+            loaded.problems.append(
+                Settings::tr("Your saved preset number %1 could not be read (%2); it is left out of the list.")
+                    .arg(index)
+                    .arg(result.error()));
+        }
+        loaded.value.append(preset);
+    }
+    settings.endGroup();
+    return loaded;
 }
 
-const QList<std::pair<QString, HerdField>> &herdFields()
+Loaded<QByteArray> readBytes(const QSettings &settings, const QString &key)
 {
-    using P = Core::HerdParameters;
-    static const QList<std::pair<QString, HerdField>> fields{
-        {QStringLiteral("clients"),
-            [](const QJsonValue &v, P &p) {
-                const auto counts = Core::parseClientCounts(v.toString());
-                if (!v.isString() || !counts)
-                    return false;
-                p.clientCounts = *counts;
-                return true;
-            }},
-        {QStringLiteral("runs"), whole(&P::runs)},
-        {QStringLiteral("seed"),
-            [](const QJsonValue &v, P &p) {
-                bool ok = false;
-                const quint64 seed = v.toString().toULongLong(&ok);
-                if (!ok)
-                    return false;
-                p.seed = seed;
-                return true;
-            }},
-        {QStringLiteral("strategies"),
-            [](const QJsonValue &v, P &p) {
-                QStringList names;
-                for (const QJsonValue &each : v.toArray())
-                    names.append(each.toString());
-                const auto strategies = Core::parseStrategies(names.join(QLatin1Char(',')));
-                if (!v.isArray() || !strategies)
-                    return false;
-                p.strategies = *strategies;
-                return true;
-            }},
-        {QStringLiteral("baseDelayMs"), number(&P::baseDelayMs)},
-        {QStringLiteral("maxBackoffMs"), number(&P::maxBackoffMs)},
-        {QStringLiteral("multiplier"), number(&P::multiplier)},
-        {QStringLiteral("jitterMs"), number(&P::jitterMs)},
-        {QStringLiteral("maxAttempts"), whole(&P::maxAttempts)},
-        {QStringLiteral("deadlineMs"), number(&P::deadlineMs)},
-        {QStringLiteral("networkMeanMs"), number(&P::networkMeanMs)},
-        {QStringLiteral("networkSdMs"), number(&P::networkSdMs)},
-        {QStringLiteral("arrivals"),
-            [](const QJsonValue &v, P &p) {
-                const auto mode = Core::arrivalModeFromName(v.toString());
-                if (!mode)
-                    return false;
-                p.arrivals = *mode;
-                return true;
-            }},
-        {QStringLiteral("arrivalRatePerSec"), number(&P::arrivalRatePerSec)},
-        {QStringLiteral("serviceRatePerSec"), number(&P::serviceRatePerSec)},
-        {QStringLiteral("queueCapacity"), whole(&P::queueCapacity)},
-        {QStringLiteral("overloadStatus"), whole(&P::overloadStatus)},
-        {QStringLiteral("retryAfterS"),
-            [](const QJsonValue &v, P &p) {
-                if (v.isNull()) {
-                    p.retryAfterS.reset();
-                    return true;
-                }
-                const double d = v.toDouble(0.5);
-                if (!v.isDouble() || d != std::floor(d) || std::abs(d) > 1e9)
-                    return false;
-                p.retryAfterS = static_cast<int>(d);
-                return true;
-            }},
-        {QStringLiteral("honourRetryAfter"),
-            [](const QJsonValue &v, P &p) {
-                if (!v.isBool())
-                    return false;
-                p.honourRetryAfter = v.toBool();
-                return true;
-            }},
-        {QStringLiteral("outageStartMs"), number(&P::outageStartMs)},
-        {QStringLiteral("outageEndMs"), number(&P::outageEndMs)},
-        {QStringLiteral("binMs"), number(&P::binMs)},
-    };
-    return fields;
+    if (!settings.contains(key))
+        return {};
+    const QVariant value = settings.value(key);
+    if (value.typeId() != QMetaType::QByteArray)
+        return {{}, {wrongType(key, value, Settings::tr("binary data"))}};
+    return {value.toByteArray(), {}};
+}
+
+Loaded<QList<QUrl>> readRecentUrls(const QSettings &settings)
+{
+    if (!settings.contains(recentUrlsKey))
+        return {};
+    const QVariant value = settings.value(recentUrlsKey);
+    const auto texts = readTexts(value);
+    if (!texts) {
+        if (!value.isValid())
+            return {};
+        return {{}, {wrongType(recentUrlsKey, value, Settings::tr("a list of URLs"))}};
+    }
+    Loaded<QList<QUrl>> loaded;
+    for (const QString &text : *texts) {
+        const QUrl url(text, QUrl::StrictMode);
+        if (text.isEmpty() || !url.isValid()) {
+            loaded.problems.append(Settings::tr("A damaged recent URL (\"%1\") was left out.").arg(text.left(200)));
+            continue;
+        }
+        if (loaded.value.size() < Settings::maxRecentUrls)
+            loaded.value.append(url);
+    }
+    return loaded;
+}
+
+Loaded<RequestDraft> readRequestDraft(const QSettings &settings)
+{
+    if (!settings.contains(requestDraftKey))
+        return {};
+    const auto object = readJsonObject(settings.value(requestDraftKey));
+    if (!object) {
+        return {{},
+            {Settings::tr("The saved request could not be read (%1); the default request is used.")
+                    .arg(object.error())}};
+    }
+    return readSalvaging<RequestDraft>(
+        *object, &RequestDraft::fromJson, {QStringLiteral("headers")}, Settings::tr("request"));
+}
+
+Loaded<QStringList> readRecentUrlTemplates(const QSettings &settings)
+{
+    if (!settings.contains(recentTemplatesKey))
+        return {};
+    const QVariant value = settings.value(recentTemplatesKey);
+    const auto texts = readTexts(value);
+    if (!texts)
+        return {{}, {wrongType(recentTemplatesKey, value, Settings::tr("a list of URLs"))}};
+    Loaded<QStringList> loaded;
+    for (const QString &text : *texts) {
+        if (text.trimmed().isEmpty() || text.size() > RequestDraft::maxUrlLength) {
+            loaded.problems.append(Settings::tr("A damaged recent URL (\"%1\") was left out.").arg(text.left(200)));
+            continue;
+        }
+        if (loaded.value.size() < Settings::maxRecentUrls && !loaded.value.contains(text))
+            loaded.value.append(text);
+    }
+    return loaded;
+}
+
+Loaded<ServerScenario> readServerScenario(const QSettings &settings)
+{
+    if (!settings.contains(serverScenarioKey))
+        return {};
+    const auto object = readJsonObject(settings.value(serverScenarioKey));
+    if (!object) {
+        return {{},
+            {Settings::tr("The saved server scenario could not be read (%1); the server answers by the URL instead.")
+                    .arg(object.error())}};
+    }
+    return readSalvaging<ServerScenario>(*object, &ServerScenario::fromJson, {}, Settings::tr("server scenario"));
+}
+
+// Field by field on top of the model's defaults (HerdParametersJson): a field that
+// is damaged, or that makes the parameters invalid, keeps its default and the
+// others are kept.
+Loaded<std::optional<Core::HerdParameters>> readSimulatorParameters(const QSettings &settings)
+{
+    if (!settings.contains(simulatorKey))
+        return {};
+    const auto object = readJsonObject(settings.value(simulatorKey));
+    if (!object) {
+        qCWarning(lcSettings).noquote() << "simulator settings could not be read:" << object.error();
+        return {std::nullopt,
+            {Settings::tr("The saved herd simulator settings could not be read (%1); the defaults are used.")
+                    .arg(object.error())}};
+    }
+    const auto salvaged = Core::HerdParametersJson::fromJsonObject(*object);
+    Loaded<std::optional<Core::HerdParameters>> loaded{salvaged.value, {}};
+    for (const Core::Error &field : salvaged.leftOut) {
+        qCWarning(lcSettings).noquote() << "simulator field left out:" << describeLeftOut(field);
+        loaded.problems.append(
+            Settings::tr("A field of the saved herd simulator settings could not be used and has its default: %1.")
+                .arg(describeLeftOut(field)));
+    }
+    return loaded;
 }
 
 } // namespace
@@ -424,15 +394,15 @@ void Settings::inspectFile()
 QStringList Settings::problems() const
 {
     QStringList problems = m_fileProblems;
-    readCurrentPolicy(&problems);
-    readUserPresets(&problems);
-    readBytes(geometryKey, &problems);
-    readBytes(stateKey, &problems);
-    readRecentUrls(&problems);
-    readRequestDraft(&problems);
-    readRecentUrlTemplates(&problems);
-    readServerScenario(&problems);
-    readSimulatorParameters(&problems);
+    problems += readCurrentPolicy(*m_settings).problems;
+    problems += readUserPresets(*m_settings).problems;
+    problems += readBytes(*m_settings, geometryKey).problems;
+    problems += readBytes(*m_settings, stateKey).problems;
+    problems += readRecentUrls(*m_settings).problems;
+    problems += readRequestDraft(*m_settings).problems;
+    problems += readRecentUrlTemplates(*m_settings).problems;
+    problems += readServerScenario(*m_settings).problems;
+    problems += readSimulatorParameters(*m_settings).problems;
     return problems;
 }
 
@@ -445,31 +415,9 @@ Core::Result<void> Settings::sync()
     return {};
 }
 
-Core::BackoffPolicy Settings::readCurrentPolicy(QStringList *problems) const
-{
-    if (!m_settings->contains(currentPolicyKey))
-        return {};
-    const QVariant value = m_settings->value(currentPolicyKey);
-    if (value.typeId() != QMetaType::QString) {
-        if (problems)
-            problems->append(wrongType(currentPolicyKey, value, tr("a policy in JSON")));
-        return {};
-    }
-    QString error;
-    const auto object = readJsonObject(value, &error);
-    if (!object) {
-        if (problems)
-            problems->append(
-                tr("The saved policy could not be used (%1); the default policy is used instead.").arg(error));
-        return {};
-    }
-    return readFieldByField<Core::BackoffPolicy>(
-        *object, &Core::PolicyJson::fromJsonObject, {}, tr("policy"), problems);
-}
-
 Core::BackoffPolicy Settings::currentPolicy() const
 {
-    return readCurrentPolicy(nullptr);
+    return readCurrentPolicy(*m_settings).value;
 }
 
 void Settings::setCurrentPolicy(const Core::BackoffPolicy &policy)
@@ -479,49 +427,13 @@ void Settings::setCurrentPolicy(const Core::BackoffPolicy &policy)
     m_settings->setValue(currentPolicyKey, QString::fromUtf8(Core::PolicyJson::toJson(policy)));
 }
 
-// Entries are found through the group's children rather than the array's
-// "size" key, so that a damaged size cannot hide (and later erase) presets.
-// Entries that cannot be read are carried along unchanged when writing.
-QList<Settings::RawPreset> Settings::readUserPresets(QStringList *problems) const
-{
-    m_settings->beginGroup(userPresetsKey);
-    QList<std::pair<int, QString>> groups;
-    for (const QString &group : m_settings->childGroups()) {
-        bool ok = false;
-        const int index = group.toInt(&ok);
-        if (ok)
-            groups.append({index, group});
-    }
-    std::sort(groups.begin(), groups.end());
-
-    QList<RawPreset> presets;
-    for (const auto &[index, group] : groups) {
-        RawPreset preset;
-        preset.raw = m_settings->value(group + QLatin1Char('/') + presetJsonKey);
-        if (preset.raw.typeId() != QMetaType::QString) {
-            preset.error = wrongType(userPresetsKey + QLatin1Char('/') + group, preset.raw, tr("a policy in JSON"));
-        } else if (auto result = Core::PolicyJson::fromJson(preset.raw.toString().toUtf8())) {
-            preset.policy = std::move(result).value();
-        } else {
-            preset.error = tr("Your saved preset number %1 could not be read (%2); it is left out of the list.")
-                               .arg(index)
-                               .arg(result.error());
-        }
-        if (problems && !preset.error.isEmpty())
-            problems->append(preset.error);
-        presets.append(preset);
-    }
-    m_settings->endGroup();
-    return presets;
-}
-
-void Settings::writeUserPresets(const QList<RawPreset> &presets)
+void Settings::writeUserPresets(const QVariantList &raw)
 {
     m_settings->remove(userPresetsKey);
-    m_settings->beginWriteArray(userPresetsKey, static_cast<int>(presets.size()));
-    for (int i = 0; i < presets.size(); ++i) {
+    m_settings->beginWriteArray(userPresetsKey, static_cast<int>(raw.size()));
+    for (int i = 0; i < raw.size(); ++i) {
         m_settings->setArrayIndex(i);
-        m_settings->setValue(presetJsonKey, presets.at(i).raw);
+        m_settings->setValue(presetJsonKey, raw.at(i));
     }
     m_settings->endArray();
     Q_EMIT userPresetsChanged();
@@ -530,7 +442,7 @@ void Settings::writeUserPresets(const QList<RawPreset> &presets)
 QList<Core::BackoffPolicy> Settings::userPresets() const
 {
     QList<Core::BackoffPolicy> policies;
-    for (const RawPreset &preset : readUserPresets(nullptr)) {
+    for (const SavedPreset &preset : readUserPresets(*m_settings).value) {
         if (preset.policy)
             policies.append(*preset.policy);
     }
@@ -539,7 +451,7 @@ QList<Core::BackoffPolicy> Settings::userPresets() const
 
 std::optional<Core::BackoffPolicy> Settings::userPreset(const QString &name) const
 {
-    for (const RawPreset &preset : readUserPresets(nullptr)) {
+    for (const SavedPreset &preset : readUserPresets(*m_settings).value) {
         if (preset.policy && sameName(preset.policy->name, name))
             return preset.policy;
     }
@@ -574,48 +486,41 @@ Core::Result<void> Settings::saveUserPreset(const Core::BackoffPolicy &policy)
 
     Core::BackoffPolicy named = policy;
     named.name = name;
-    RawPreset entry;
-    entry.raw = QString::fromUtf8(Core::PolicyJson::toJson(named));
-    entry.policy = named;
+    const QString raw = QString::fromUtf8(Core::PolicyJson::toJson(named));
 
-    QList<RawPreset> presets = readUserPresets(nullptr);
-    const auto existing = std::find_if(presets.begin(), presets.end(),
-        [&](const RawPreset &preset) { return preset.policy && sameName(preset.policy->name, name); });
-    if (existing != presets.end())
-        *existing = entry;
-    else
-        presets.append(entry);
+    QVariantList presets;
+    bool replaced = false;
+    for (const SavedPreset &preset : readUserPresets(*m_settings).value) {
+        if (!replaced && preset.policy && sameName(preset.policy->name, name)) {
+            presets.append(raw);
+            replaced = true;
+        } else {
+            presets.append(preset.raw);
+        }
+    }
+    if (!replaced)
+        presets.append(raw);
     writeUserPresets(presets);
     return sync();
 }
 
 bool Settings::removeUserPreset(const QString &name)
 {
-    QList<RawPreset> presets = readUserPresets(nullptr);
-    const auto removed = presets.removeIf(
-        [&](const RawPreset &preset) { return preset.policy && sameName(preset.policy->name, name); });
-    if (removed == 0)
-        return false;
-    writeUserPresets(presets);
-    return true;
-}
-
-QByteArray Settings::readBytes(const QString &key, QStringList *problems) const
-{
-    if (!m_settings->contains(key))
-        return {};
-    const QVariant value = m_settings->value(key);
-    if (value.typeId() != QMetaType::QByteArray) {
-        if (problems)
-            problems->append(wrongType(key, value, tr("binary data")));
-        return {};
+    const QList<SavedPreset> presets = readUserPresets(*m_settings).value;
+    QVariantList kept;
+    for (const SavedPreset &preset : presets) {
+        if (!preset.policy || !sameName(preset.policy->name, name))
+            kept.append(preset.raw);
     }
-    return value.toByteArray();
+    if (kept.size() == presets.size())
+        return false;
+    writeUserPresets(kept);
+    return true;
 }
 
 QByteArray Settings::windowGeometry() const
 {
-    return readBytes(geometryKey, nullptr);
+    return readBytes(*m_settings, geometryKey).value;
 }
 
 void Settings::setWindowGeometry(const QByteArray &geometry)
@@ -625,7 +530,7 @@ void Settings::setWindowGeometry(const QByteArray &geometry)
 
 QByteArray Settings::windowState() const
 {
-    return readBytes(stateKey, nullptr);
+    return readBytes(*m_settings, stateKey).value;
 }
 
 void Settings::setWindowState(const QByteArray &state)
@@ -633,40 +538,9 @@ void Settings::setWindowState(const QByteArray &state)
     m_settings->setValue(stateKey, state);
 }
 
-QList<QUrl> Settings::readRecentUrls(QStringList *problems) const
-{
-    if (!m_settings->contains(recentUrlsKey))
-        return {};
-    const QVariant value = m_settings->value(recentUrlsKey);
-    QStringList texts;
-    if (value.typeId() == QMetaType::QStringList) {
-        texts = value.toStringList();
-    } else if (value.typeId() == QMetaType::QString) {
-        // INI files store a one-element list as a plain string.
-        texts = QStringList{value.toString()};
-    } else if (value.isValid()) {
-        if (problems)
-            problems->append(wrongType(recentUrlsKey, value, tr("a list of URLs")));
-        return {};
-    }
-
-    QList<QUrl> urls;
-    for (const QString &text : std::as_const(texts)) {
-        const QUrl url(text, QUrl::StrictMode);
-        if (text.isEmpty() || !url.isValid()) {
-            if (problems)
-                problems->append(tr("A damaged recent URL (\"%1\") was left out.").arg(text.left(200)));
-            continue;
-        }
-        if (urls.size() < maxRecentUrls)
-            urls.append(url);
-    }
-    return urls;
-}
-
 QList<QUrl> Settings::recentUrls() const
 {
-    return readRecentUrls(nullptr);
+    return readRecentUrls(*m_settings).value;
 }
 
 void Settings::addRecentUrl(const QUrl &url)
@@ -694,24 +568,9 @@ void Settings::clearRecentUrls()
     Q_EMIT recentUrlsChanged();
 }
 
-RequestDraft Settings::readRequestDraft(QStringList *problems) const
-{
-    if (!m_settings->contains(requestDraftKey))
-        return {};
-    QString error;
-    const auto object = readJsonObject(m_settings->value(requestDraftKey), &error);
-    if (object) {
-        return readFieldByField<RequestDraft>(
-            *object, &RequestDraft::fromJson, {QStringLiteral("headers")}, tr("request"), problems);
-    }
-    if (problems)
-        problems->append(tr("The saved request could not be read (%1); the default request is used.").arg(error));
-    return {};
-}
-
 RequestDraft Settings::requestDraft() const
 {
-    return readRequestDraft(nullptr);
+    return readRequestDraft(*m_settings).value;
 }
 
 void Settings::setRequestDraft(const RequestDraft &draft)
@@ -719,37 +578,9 @@ void Settings::setRequestDraft(const RequestDraft &draft)
     m_settings->setValue(requestDraftKey, jsonText(draft.toJson(false)));
 }
 
-QStringList Settings::readRecentUrlTemplates(QStringList *problems) const
-{
-    if (!m_settings->contains(recentTemplatesKey))
-        return {};
-    const QVariant value = m_settings->value(recentTemplatesKey);
-    QStringList texts;
-    if (value.typeId() == QMetaType::QStringList) {
-        texts = value.toStringList();
-    } else if (value.typeId() == QMetaType::QString) {
-        texts = QStringList{value.toString()}; // INI stores a one-element list as a plain string
-    } else {
-        if (problems)
-            problems->append(wrongType(recentTemplatesKey, value, tr("a list of URLs")));
-        return {};
-    }
-    QStringList out;
-    for (const QString &text : std::as_const(texts)) {
-        if (text.trimmed().isEmpty() || text.size() > RequestDraft::maxUrlLength) {
-            if (problems)
-                problems->append(tr("A damaged recent URL (\"%1\") was left out.").arg(text.left(200)));
-            continue;
-        }
-        if (out.size() < maxRecentUrls && !out.contains(text))
-            out.append(text);
-    }
-    return out;
-}
-
 QStringList Settings::recentUrlTemplates() const
 {
-    return readRecentUrlTemplates(nullptr);
+    return readRecentUrlTemplates(*m_settings).value;
 }
 
 void Settings::addRecentUrlTemplate(const QString &urlTemplate)
@@ -768,25 +599,9 @@ void Settings::addRecentUrlTemplate(const QString &urlTemplate)
     Q_EMIT recentUrlsChanged();
 }
 
-ServerScenario Settings::readServerScenario(QStringList *problems) const
-{
-    if (!m_settings->contains(serverScenarioKey))
-        return {};
-    QString error;
-    const auto object = readJsonObject(m_settings->value(serverScenarioKey), &error);
-    if (object)
-        return readFieldByField<ServerScenario>(
-            *object, &ServerScenario::fromJson, {}, tr("server scenario"), problems);
-    if (problems) {
-        problems->append(
-            tr("The saved server scenario could not be read (%1); the server answers by the URL instead.").arg(error));
-    }
-    return {};
-}
-
 ServerScenario Settings::serverScenario() const
 {
-    return readServerScenario(nullptr);
+    return readServerScenario(*m_settings).value;
 }
 
 void Settings::setServerScenario(const ServerScenario &scenario)
@@ -794,60 +609,16 @@ void Settings::setServerScenario(const ServerScenario &scenario)
     m_settings->setValue(serverScenarioKey, jsonText(scenario.toJson()));
 }
 
-// Field by field on top of the model's defaults: a field that is damaged, or that
-// makes the parameters invalid, keeps its default and the others are kept.
-std::optional<Core::HerdParameters> Settings::readSimulatorParameters(QStringList *problems) const
-{
-    if (!m_settings->contains(simulatorKey))
-        return std::nullopt;
-    QString error;
-    const auto object = readJsonObject(m_settings->value(simulatorKey), &error);
-    if (!object) {
-        qCWarning(lcSettings).noquote() << "simulator settings could not be read:" << error;
-        if (problems) {
-            problems->append(
-                tr("The saved herd simulator settings could not be read (%1); the defaults are used.").arg(error));
-        }
-        return std::nullopt;
-    }
-    const auto leaveOut = [&](const QString &field) {
-        qCWarning(lcSettings).noquote() << "simulator field left out:" << field;
-        if (problems) {
-            problems->append(
-                tr("A field of the saved herd simulator settings could not be used and has its default: %1.")
-                    .arg(field));
-        }
-    };
-    auto model = Core::herdModelFromName(object->value(QStringLiteral("model")).toString());
-    if (!model) {
-        if (object->contains(QStringLiteral("model")))
-            leaveOut(QStringLiteral("model"));
-        model = Core::HerdModel::OptimisticConcurrency;
-    }
-    Core::HerdParameters parameters = Core::HerdParameters::defaultsFor(*model);
-    for (const auto &[key, apply] : herdFields()) {
-        if (!object->contains(key))
-            continue;
-        Core::HerdParameters candidate = parameters;
-        if (!apply(object->value(key), candidate) || !candidate.validate().isEmpty()) {
-            leaveOut(key);
-            continue;
-        }
-        parameters = candidate;
-    }
-    return parameters;
-}
-
 std::optional<Core::HerdParameters> Settings::simulatorParameters() const
 {
-    return readSimulatorParameters(nullptr);
+    return readSimulatorParameters(*m_settings).value;
 }
 
 void Settings::setSimulatorParameters(const Core::HerdParameters &parameters)
 {
-    if (!parameters.validate().isEmpty())
+    if (!parameters.errors().isEmpty())
         return;
-    m_settings->setValue(simulatorKey, jsonText(herdJson(parameters)));
+    m_settings->setValue(simulatorKey, jsonText(Core::HerdParametersJson::toJsonObject(parameters)));
 }
 
 QString Settings::conformancePolicyChoice() const

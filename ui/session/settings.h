@@ -12,12 +12,10 @@
 #include <QStringList>
 #include <QUrl>
 #include <QVariant>
+#include <QVariantList>
 
 #include <memory>
 #include <optional>
-
-QT_BEGIN_NAMESPACE
-QT_END_NAMESPACE
 
 namespace RetryLab::Ui {
 
@@ -115,23 +113,9 @@ Q_SIGNALS:
     void recentUrlsChanged();
 
 private:
-    struct RawPreset
-    {
-        QVariant raw; ///< what the file holds, written back unchanged
-        std::optional<Core::BackoffPolicy> policy;
-        QString error;
-    };
-
     void inspectFile();
-    Core::BackoffPolicy readCurrentPolicy(QStringList *problems) const;
-    QList<RawPreset> readUserPresets(QStringList *problems) const;
-    void writeUserPresets(const QList<RawPreset> &presets);
-    QByteArray readBytes(const QString &key, QStringList *problems) const;
-    QList<QUrl> readRecentUrls(QStringList *problems) const;
-    RequestDraft readRequestDraft(QStringList *problems) const;
-    QStringList readRecentUrlTemplates(QStringList *problems) const;
-    ServerScenario readServerScenario(QStringList *problems) const;
-    std::optional<Core::HerdParameters> readSimulatorParameters(QStringList *problems) const;
+    /// Replaces the user's presets with these entries as the file holds them.
+    void writeUserPresets(const QVariantList &raw);
 
     std::unique_ptr<QSettings> m_settings;
     QStringList m_fileProblems;

@@ -1,7 +1,7 @@
 #include "core/executor/retryexecutor.h"
 #include "core/faultserver/faultserver.h"
 #include "core/policy/backoff.h"
-#include "core/policy/policyjson.h"
+#include "core/policy/presets.h"
 #include "core/record/runrecord.h"
 #include "tests/core/capturingserver.h"
 

@@ -1,7 +1,7 @@
 #include "core/executor/retryplanner.h"
 #include "core/policy/backoff.h"
 #include "core/policy/classifier.h"
-#include "core/policy/policyjson.h"
+#include "core/policy/presets.h"
 #include "core/policy/retrybudget.h"
 #include "core/util/randomsource.h"
 

@@ -6,7 +6,7 @@
 // credentials planted in headers, query strings, user info, bodies and error
 // strings. Every planted secret contains "SECRET" and is listed in secrets().
 
-#include "core/policy/policyjson.h"
+#include "core/policy/presets.h"
 #include "core/record/runrecord.h"
 
 #include <QByteArray>

@@ -1,5 +1,5 @@
 #include "core/export/curlretryflags.h"
-#include "core/policy/policyjson.h"
+#include "core/policy/presets.h"
 
 #include "tests/core/capturingserver.h"
 

@@ -1,5 +1,5 @@
 #include "core/export/grpcserviceconfig.h"
-#include "core/policy/policyjson.h"
+#include "core/policy/presets.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

@@ -295,76 +295,102 @@ void TestReportJson::summary_countsOutcomes()
 void TestReportJson::malformed_namesTheField_data()
 {
     QTest::addColumn<Mutation>("mutate");
-    QTest::addColumn<QString>("expected");
+    QTest::addColumn<QString>("path");
+    QTest::addColumn<QString>("message");
 
     QTest::addRow("wrong format") << Mutation([](QJsonObject &o) {
         o.insert(QStringLiteral("format"), QStringLiteral("har"));
-    }) << QStringLiteral("field \"format\"");
+    }) << QStringLiteral("format") << QStringLiteral("expected \"retrylab-report\", got \"har\"");
     QTest::addRow("future version") << Mutation([](QJsonObject &o) { o.insert(QStringLiteral("version"), 99); })
-                                    << QStringLiteral("field \"version\": version 99 is not supported");
+                                    << QStringLiteral("version") << QStringLiteral("version 99 is not supported");
     QTest::addRow("no attempts") << Mutation([](QJsonObject &o) { o.remove(QStringLiteral("attempts")); })
-                                 << QStringLiteral("field \"attempts\": missing");
+                                 << QStringLiteral("attempts") << QStringLiteral("missing");
     QTest::addRow("attempts not an array")
         << Mutation([](QJsonObject &o) { o.insert(QStringLiteral("attempts"), QStringLiteral("many")); })
-        << QStringLiteral("field \"attempts\": expected an array");
+        << QStringLiteral("attempts") << QStringLiteral("expected an array");
     QTest::addRow("attempt not an object") << Mutation([](QJsonObject &o) {
         QJsonArray a = o.value(QStringLiteral("attempts")).toArray();
         a.replace(2, 7);
         o.insert(QStringLiteral("attempts"), a);
-    }) << QStringLiteral("field \"attempts[2]\": expected an object");
+    }) << QStringLiteral("attempts[2]") << QStringLiteral("expected an object");
     QTest::addRow("status is text") << setInArray(QStringLiteral("attempts"), 3, QStringLiteral("httpStatus"),
-        QStringLiteral("abc")) << QStringLiteral("field \"attempts[3].httpStatus\": expected a whole number");
+        QStringLiteral("abc")) << QStringLiteral("attempts[3].httpStatus")
+                                    << QStringLiteral("expected a whole number");
     QTest::addRow("status out of range") << setInArray(QStringLiteral("attempts"), 3, QStringLiteral("httpStatus"),
-        12345) << QStringLiteral("field \"attempts[3].httpStatus\"");
+        12345) << QStringLiteral("attempts[3].httpStatus")
+                                         << QStringLiteral("12345 is out of range (0 to 999)");
     QTest::addRow("unknown end") << setInArray(
         QStringLiteral("attempts"), 0, QStringLiteral("end"), QStringLiteral("exploded"))
-                                 << QStringLiteral("field \"attempts[0].end\": unknown value \"exploded\"");
+                                 << QStringLiteral("attempts[0].end") << QStringLiteral("unknown value \"exploded\"");
     QTest::addRow("no request id") << Mutation([](QJsonObject &o) {
         QJsonArray a = o.value(QStringLiteral("attempts")).toArray();
         QJsonObject item = a.at(1).toObject();
         item.remove(QStringLiteral("requestId"));
         a.replace(1, item);
         o.insert(QStringLiteral("attempts"), a);
-    }) << QStringLiteral("field \"attempts[1].requestId\": missing");
+    }) << QStringLiteral("attempts[1].requestId")
+                                   << QStringLiteral("missing");
     QTest::addRow("negative request id") << setInArray(QStringLiteral("attempts"), 1, QStringLiteral("requestId"), -4)
-                                         << QStringLiteral("field \"attempts[1].requestId\": expected a request id");
-    QTest::addRow("header not an object") << setInArray(QStringLiteral("attempts"), 1, QStringLiteral("requestHeaders"),
-        QJsonArray{5}) << QStringLiteral("field \"attempts[1].requestHeaders[0]\"");
-    QTest::addRow("start is text") << setInArray(QStringLiteral("attempts"), 0, QStringLiteral("startMs"),
-        QStringLiteral("soon")) << QStringLiteral("field \"attempts[0].startMs\": expected milliseconds");
+                                         << QStringLiteral("attempts[1].requestId")
+                                         << QStringLiteral("expected a request id");
+    QTest::addRow("header not an object")
+        << setInArray(QStringLiteral("attempts"), 1, QStringLiteral("requestHeaders"), QJsonArray{5})
+        << QStringLiteral("attempts[1].requestHeaders[0]")
+        << QStringLiteral("expected an object with \"name\" and \"value\"");
+    QTest::addRow("start is text") << setInArray(
+        QStringLiteral("attempts"), 0, QStringLiteral("startMs"), QStringLiteral("soon"))
+                                   << QStringLiteral("attempts[0].startMs") << QStringLiteral("expected milliseconds");
     QTest::addRow("bad start wall") << setInArray(QStringLiteral("attempts"), 0, QStringLiteral("startWall"),
-        QStringLiteral("yesterday")) << QStringLiteral("field \"attempts[0].startWall\": expected an ISO 8601");
-    QTest::addRow("unknown network error") << setInArray(QStringLiteral("attempts"), 0, QStringLiteral("networkError"),
-        QStringLiteral("GremlinError")) << QStringLiteral("field \"attempts[0].networkError\"");
+        QStringLiteral("yesterday")) << QStringLiteral("attempts[0].startWall")
+                                    << QStringLiteral("expected an ISO 8601");
+    QTest::addRow("unknown network error")
+        << setInArray(QStringLiteral("attempts"), 0, QStringLiteral("networkError"), QStringLiteral("GremlinError"))
+        << QStringLiteral("attempts[0].networkError") << QStringLiteral("unknown network error \"GremlinError\"");
     QTest::addRow("bad url") << setInArray(
         QStringLiteral("requests"), 0, QStringLiteral("url"), QStringLiteral("http://[bad"))
-                             << QStringLiteral("field \"requests[0].url\": not a valid URL");
+                             << QStringLiteral("requests[0].url") << QStringLiteral("not a valid URL");
     QTest::addRow("bad base64") << setInArray(QStringLiteral("requests"), 1, QStringLiteral("body"),
         QJsonObject{{QStringLiteral("base64"), QStringLiteral("!!")}})
-                                << QStringLiteral("field \"requests[1].body\": invalid base64");
+                                << QStringLiteral("requests[1].body") << QStringLiteral("invalid base64");
     QTest::addRow("duplicate request") << setInArray(QStringLiteral("requests"), 1, QStringLiteral("id"), 1)
-                                       << QStringLiteral("field \"requests[1].id\": request 1 appears twice");
-    QTest::addRow("unknown outcome") << setInArray(QStringLiteral("results"), 2, QStringLiteral("outcome"),
-        QStringLiteral("meh")) << QStringLiteral("field \"results[2].outcome\": unknown value \"meh\"");
+                                       << QStringLiteral("requests[1].id") << QStringLiteral("request 1 appears twice");
+    QTest::addRow("unknown outcome") << setInArray(
+        QStringLiteral("results"), 2, QStringLiteral("outcome"), QStringLiteral("meh"))
+                                     << QStringLiteral("results[2].outcome") << QStringLiteral("unknown value \"meh\"");
     QTest::addRow("bad expectation id") << setInArray(QStringLiteral("expectations"), 0, QStringLiteral("requestIds"),
-        QJsonArray{-1}) << QStringLiteral("field \"expectations[0].requestIds[0]\"");
+        QJsonArray{-1}) << QStringLiteral("expectations[0].requestIds[0]")
+                                        << QStringLiteral("expected a request id");
     QTest::addRow("bad policy") << Mutation([](QJsonObject &o) {
         QJsonObject p = o.value(QStringLiteral("policy")).toObject();
         p.insert(QStringLiteral("maxAttempts"), -1);
         o.insert(QStringLiteral("policy"), p);
-    }) << QStringLiteral("in \"policy\": field \"maxAttempts\"");
+    }) << QStringLiteral("policy.maxAttempts")
+                                << QStringLiteral("maxAttempts cannot be negative");
+    QTest::addRow("bad policy in the list") << Mutation([](QJsonObject &o) {
+        QJsonObject policy = o.value(QStringLiteral("policy")).toObject();
+        policy.insert(
+            QStringLiteral("classification"), QJsonObject{{QStringLiteral("maxRetryAfterMs"), QStringLiteral("x")}});
+        o.insert(QStringLiteral("policies"),
+            QJsonArray{QJsonObject{{QStringLiteral("index"), 0}, {QStringLiteral("policy"), policy}}});
+    }) << QStringLiteral("policies[0].policy.classification.maxRetryAfterMs")
+                                            << QStringLiteral("expected a number, got a string");
+    QTest::addRow("policy index beyond the list")
+        << setInArray(QStringLiteral("requests"), 2, QStringLiteral("policyIndex"), 7)
+        << QStringLiteral("requests[2].policyIndex") << QStringLiteral("7 is not an index into \"policies\"");
 }
 
 void TestReportJson::malformed_namesTheField()
 {
     QFETCH(Mutation, mutate);
-    QFETCH(QString, expected);
+    QFETCH(QString, path);
+    QFETCH(QString, message);
     QJsonObject o = sampleObject();
     QVERIFY(ReportJson::fromJsonObject(o).ok());
     mutate(o);
     const auto result = ReportJson::fromJsonObject(o);
     QVERIFY(!result.ok());
-    QVERIFY2(result.error().contains(expected), qPrintable(result.error()));
+    QCOMPARE(result.errorDetail().path, path);
+    QVERIFY2(result.errorDetail().message.startsWith(message), qPrintable(result.error()));
 }
 
 void TestReportJson::notJson_saysWhere()
@@ -405,7 +431,7 @@ void TestReportJson::unreadableFile_namesThePath()
     result = ReportJson::readFile(broken);
     QVERIFY(!result.ok());
     QVERIFY2(result.error().contains(QDir::toNativeSeparators(broken)), qPrintable(result.error()));
-    QVERIFY2(result.error().contains(QLatin1String("\"policy\": missing")), qPrintable(result.error()));
+    QVERIFY2(result.error().endsWith(QLatin1String("broken.json: policy: missing")), qPrintable(result.error()));
 }
 
 QTEST_GUILESS_MAIN(TestReportJson)

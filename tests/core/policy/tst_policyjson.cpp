@@ -1,5 +1,6 @@
 #include "core/policy/backoff.h"
 #include "core/policy/policyjson.h"
+#include "core/policy/presets.h"
 
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -115,39 +116,77 @@ void TestPolicyJson::presets_matchTheirSources()
 void TestPolicyJson::invalidFiles_nameTheField_data()
 {
     QTest::addColumn<QByteArray>("json");
+    QTest::addColumn<QString>("path");
     QTest::addColumn<QString>("messageContains");
 
-    QTest::addRow("not json") << QByteArray("{nope") << "not valid JSON";
-    QTest::addRow("array") << QByteArray("[1,2]") << "JSON object";
-    QTest::addRow("wrong format") << QByteArray(R"({"format":"other"})") << "\"format\"";
-    QTest::addRow("future version") << QByteArray(R"({"version":99})") << "\"version\"";
-    QTest::addRow("base as string") << QByteArray(R"({"baseDelayMs":"fast"})") << "\"baseDelayMs\": expected a number";
-    QTest::addRow("negative base") << QByteArray(R"({"baseDelayMs":-5})") << "\"baseDelayMs\"";
-    QTest::addRow("unknown algorithm") << QByteArray(R"({"algorithm":"quantum"})")
-                                       << "\"algorithm\": unknown algorithm";
-    QTest::addRow("fractional attempts") << QByteArray(R"({"maxAttempts":2.5})") << "\"maxAttempts\": expected a whole";
-    QTest::addRow("unknown field") << QByteArray(R"({"baseDelay":5})") << "\"baseDelay\": unknown field";
+    QTest::addRow("not json") << QByteArray("{nope") << QString() << "not valid JSON";
+    QTest::addRow("array") << QByteArray("[1,2]") << QString() << "JSON object";
+    QTest::addRow("wrong format") << QByteArray(R"({"format":"other"})") << "format"
+                                  << "expected \"retrylab-policy\", got \"other\"";
+    QTest::addRow("future version") << QByteArray(R"({"version":99})") << "version"
+                                    << "version 99 is not supported";
+    QTest::addRow("base as string") << QByteArray(R"({"baseDelayMs":"fast"})") << "baseDelayMs"
+                                    << "expected a number, got a string";
+    QTest::addRow("negative base") << QByteArray(R"({"baseDelayMs":-5})") << "baseDelayMs"
+                                   << "cannot be negative";
+    QTest::addRow("unknown algorithm") << QByteArray(R"({"algorithm":"quantum"})") << "algorithm"
+                                       << "unknown algorithm \"quantum\" (known: google-truncated-exponential";
+    QTest::addRow("fractional attempts") << QByteArray(R"({"maxAttempts":2.5})") << "maxAttempts"
+                                         << "expected a whole number, got 2.5";
+    QTest::addRow("absurd attempts") << QByteArray(R"({"maxAttempts":1e10})") << "maxAttempts"
+                                     << "10000000000 is out of range";
+    QTest::addRow("unknown field") << QByteArray(R"({"baseDelay":5})") << "baseDelay"
+                                   << "unknown field; did you mean \"baseDelayMs\"?";
+    QTest::addRow("unknown nested field") << QByteArray(R"({"circuitBreaker":{"openMS":5}})") << "circuitBreaker.openMS"
+                                          << "did you mean \"openMs\"?";
     QTest::addRow("bad status") << QByteArray(R"({"classification":{"retryableStatuses":[503,"x"]}})")
-                                << "\"classification.retryableStatuses\"";
+                                << "classification.retryableStatuses[1]"
+                                << "expected a whole number, got a string";
+    QTest::addRow("status out of range") << QByteArray(R"({"classification":{"retryableStatuses":[600]}})")
+                                         << "classification.retryableStatuses[0]"
+                                         << "600 is out of range (100 to 599)";
+    QTest::addRow("statuses not a list") << QByteArray(R"({"classification":{"retryableStatuses":503}})")
+                                         << "classification.retryableStatuses"
+                                         << "expected an array, got a number";
     QTest::addRow("bad network action") << QByteArray(R"({"classification":{"networkActions":{"timeout":"pray"}}})")
-                                        << "\"classification.networkActions.timeout\"";
+                                        << "classification.networkActions.timeout"
+                                        << "unknown action \"pray\" (known: retry-after-delay";
     QTest::addRow("unknown fault class") << QByteArray(
         R"({"classification":{"networkActions":{"gremlins":"give-up"}}})")
-                                         << "gremlins";
-    QTest::addRow("breaker not object") << QByteArray(R"({"circuitBreaker":3})")
-                                        << "\"circuitBreaker\": expected an object";
-    QTest::addRow("budget kind") << QByteArray(R"({"retryBudget":{"kind":"lots"}})") << "\"retryBudget.kind\"";
-    QTest::addRow("cap below base") << QByteArray(R"({"baseDelayMs":5000,"maxBackoffMs":10})") << "\"maxBackoffMs\"";
-    QTest::addRow("huge deadline") << QByteArray(R"({"deadlineMs":1e15})") << "\"deadlineMs\"";
+                                         << "classification.networkActions.gremlins"
+                                         << "unknown network fault class (known: connection-refused";
+    QTest::addRow("misspelt fault class") << QByteArray(R"({"classification":{"networkActions":{"timout":"give-up"}}})")
+                                          << "classification.networkActions.timout"
+                                          << "did you mean \"timeout\"?";
+    QTest::addRow("breaker not object") << QByteArray(R"({"circuitBreaker":3})") << "circuitBreaker"
+                                        << "expected an object, got a number";
+    QTest::addRow("budget kind") << QByteArray(R"({"retryBudget":{"kind":"lots"}})") << "retryBudget.kind"
+                                 << "unknown kind of retry budget \"lots\"";
+    QTest::addRow("cap below base") << QByteArray(R"({"baseDelayMs":5000,"maxBackoffMs":10})") << "maxBackoffMs"
+                                    << "below the base delay";
+    QTest::addRow("huge deadline") << QByteArray(R"({"deadlineMs":1e15})") << "deadlineMs"
+                                   << "beyond the sensible limit";
+    // Validation names the classification fields as the editor does; the error
+    // names them where they are in the file.
+    QTest::addRow("retry-after cap out of range")
+        << QByteArray(R"({"classification":{"maxRetryAfterMs":-1}})") << "classification.maxRetryAfterMs"
+        << "must lie between 0 and";
+    QTest::addRow("breaker window") << QByteArray(R"({"circuitBreaker":{"enabled":true,"window":0}})")
+                                    << "circuitBreaker.window"
+                                    << "window must lie between 1 and 100000";
 }
 
 void TestPolicyJson::invalidFiles_nameTheField()
 {
     QFETCH(QByteArray, json);
+    QFETCH(QString, path);
     QFETCH(QString, messageContains);
     const auto result = PolicyJson::fromJson(json);
     QVERIFY(!result.ok());
-    QVERIFY2(result.error().contains(messageContains), qPrintable(result.error()));
+    const Error error = result.errorDetail();
+    QCOMPARE(error.path, path);
+    QVERIFY2(error.message.contains(messageContains), qPrintable(error.message));
+    QCOMPARE(result.error(), error.text());
 }
 
 void TestPolicyJson::missingFields_keepDefaults()

@@ -1,5 +1,5 @@
 #include "core/faultserver/faultserver.h"
-#include "core/policy/policyjson.h"
+#include "core/policy/presets.h"
 #include "core/scenario/conformancerunner.h"
 
 #include <QSignalSpy>

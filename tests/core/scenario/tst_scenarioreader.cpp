@@ -1,4 +1,5 @@
 #include "core/policy/policyjson.h"
+#include "core/policy/presets.h"
 #include "core/scenario/scenarioreader.h"
 
 #include <QFile>
@@ -31,6 +32,8 @@ private Q_SLOTS:
     void seed_numberOrDecimalString();
     void malformed_namesTheFieldOrLine_data();
     void malformed_namesTheFieldOrLine();
+    void malformed_errorHasThePathApart_data();
+    void malformed_errorHasThePathApart();
     void lineAndColumn_countsCharactersNotBytes();
     void readFile_prefixesTheFileAndDefaultsTheName();
     void resolveUrl_replacesThePlaceholderOnly();
@@ -404,6 +407,56 @@ void TestScenarioReader::malformed_namesTheFieldOrLine()
     const auto result = ScenarioReader::fromJson(json);
     QVERIFY2(!result.ok(), "a malformed scenario was accepted");
     QVERIFY2(result.error().startsWith(error), qPrintable(result.error()));
+}
+
+void TestScenarioReader::malformed_errorHasThePathApart_data()
+{
+    QTest::addColumn<QByteArray>("json");
+    QTest::addColumn<QString>("path");
+    QTest::addColumn<QString>("message");
+
+    const auto withPolicy = [](const QByteArray &policy) -> QByteArray {
+        return R"({"format": "retrylab-scenario", "policy": )" + policy
+            + R"(, "requests": [{"name": "a", "url": "{server}/"}]})";
+    };
+    // A policy reports paths inside itself; the scenario puts them under its own.
+    QTest::addRow("inline policy, nested field of the wrong type")
+        << withPolicy(R"({"classification": {"maxRetryAfterMs": "soon"}})") << "policy.classification.maxRetryAfterMs"
+        << "expected a number, got a string";
+    QTest::addRow("inline policy, nested field the validation refuses")
+        << withPolicy(R"({"classification": {"maxRetryAfterMs": -5}})") << "policy.classification.maxRetryAfterMs"
+        << "maxRetryAfterMs must lie between 0 and 86400000 ms.";
+    QTest::addRow("override of a nested field the validation refuses")
+        << withPolicy(R"({"preset": "iam", "overrides": {"classification": {"maxRetryAfterMs": -5}}})")
+        << "policy.overrides.classification.maxRetryAfterMs"
+        << "maxRetryAfterMs must lie between 0 and 86400000 ms.";
+    QTest::addRow("misspelt override of a nested field")
+        << withPolicy(R"({"preset": "iam", "overrides": {"circuitBreaker": {"openMS": 5}}})")
+        << "policy.overrides.circuitBreaker.openMS"
+        << "unknown field; did you mean \"openMs\"?";
+    QTest::addRow("overridden format") << withPolicy(R"({"preset": "iam", "overrides": {"format": "x"}})")
+                                       << "policy.overrides.format"
+                                       << "cannot be overridden";
+    QTest::addRow("header of a request") << scenarioWith(
+        R"([{"name": "a", "url": "{server}/"}, {"name": "b", "url": "{server}/", "headers": {"X-N": 5}}])")
+                                         << "requests[1].headers.X-N"
+                                         << "expected a string, got a number";
+    QTest::addRow("step of a script") << scenarioWith(
+        R"([{"name": "a", "url": "{server}/", "script": {"steps": ["pass", "boom"]}}])")
+                                      << "requests[0].script.steps[1]"
+                                      << "unknown instruction \"boom\"";
+    QTest::addRow("the whole file") << QByteArray("[1]") << QString() << "a scenario file holds one JSON object";
+}
+
+void TestScenarioReader::malformed_errorHasThePathApart()
+{
+    QFETCH(QByteArray, json);
+    QFETCH(QString, path);
+    QFETCH(QString, message);
+    const auto result = ScenarioReader::fromJson(json);
+    QVERIFY(!result.ok());
+    QCOMPARE(result.errorDetail().path, path);
+    QVERIFY2(result.errorDetail().message.startsWith(message), qPrintable(result.error()));
 }
 
 void TestScenarioReader::lineAndColumn_countsCharactersNotBytes()

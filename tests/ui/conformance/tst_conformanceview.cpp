@@ -2,7 +2,7 @@
 #include "ui/conformance/conformanceview.h"
 
 #include "core/faultserver/faultserver.h"
-#include "core/policy/policyjson.h"
+#include "core/policy/presets.h"
 #include "core/scenario/conformancerunner.h"
 
 #include <QAbstractItemModelTester>

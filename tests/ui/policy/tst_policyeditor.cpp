@@ -1,5 +1,6 @@
 #include "core/http/httpstatuslist.h"
 #include "core/policy/policyjson.h"
+#include "core/policy/presets.h"
 #include "ui/policy/faultactionmodel.h"
 #include "ui/policy/policyeditor.h"
 #include "ui/session/settings.h"

@@ -1,4 +1,4 @@
-#include "core/policy/policyjson.h"
+#include "core/policy/presets.h"
 #include "ui/policy/policyeditor.h"
 #include "ui/policy/policypanel.h"
 #include "ui/policy/schedulepreviewchart.h"

@@ -1,4 +1,5 @@
 #include "core/policy/policyjson.h"
+#include "core/policy/presets.h"
 #include "ui/policy/presetbar.h"
 #include "ui/session/settings.h"
 #include "ui/widgets/fieldmessage.h"

@@ -1,5 +1,5 @@
 #include "core/policy/backoff.h"
-#include "core/policy/policyjson.h"
+#include "core/policy/presets.h"
 #include "ui/policy/schedulepreviewchart.h"
 
 #include <QAreaSeries>

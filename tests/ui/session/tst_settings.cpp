@@ -1,4 +1,5 @@
 #include "core/policy/policyjson.h"
+#include "core/policy/presets.h"
 #include "ui/session/settings.h"
 
 #include <QDir>
@@ -495,7 +496,8 @@ void TestSettings::savedRequestScenarioPolicy_oneBadField_restKept()
     const QString problems = settings.problems().join(QLatin1Char('\n'));
     QVERIFY2(problems.contains(QLatin1String("concurrency")), qPrintable(problems));
     QVERIFY2(problems.contains(QLatin1String("sharing")), qPrintable(problems));
-    QVERIFY2(problems.contains(QLatin1String("circuitBreaker.openMs")), qPrintable(problems));
+    QVERIFY2(problems.contains(QLatin1String("circuitBreaker.openMs (expected a number, got a string)")),
+        qPrintable(problems));
     QCOMPARE(settings.problems().size(), 3);
 }
 
@@ -544,7 +546,8 @@ void TestSettings::simulatorParameters_roundTrip_badFieldFallsBackAlone()
     QCOMPARE(back->clientCounts, parameters.clientCounts);
     QCOMPARE(back->outageEndMs, 4000.0);
     const QString problems = settings.problems().join(QLatin1Char('\n'));
-    QVERIFY2(problems.contains(QLatin1String("runs")) && problems.contains(QLatin1String("networkSdMs")),
+    QVERIFY2(problems.contains(QLatin1String("runs (expected a whole number, got a string)"))
+            && problems.contains(QLatin1String("networkSdMs (-3 is below the minimum of 0.)")),
         qPrintable(problems));
 }
 
