@@ -228,11 +228,11 @@ Result<HerdParameters> HerdParametersForm::parameters() const
     p.outageEndMs = m_outageEnd->value();
     p.binMs = m_bin->value();
 
-    for (const QString &problem : p.validate()) {
+    for (const Error &problem : p.errors()) {
         // An unreadable client list is already reported in the user's own words.
-        if (!counts && problem.startsWith(QLatin1String("clients:")))
+        if (!counts && problem.path == QLatin1String("clients"))
             continue;
-        problems.append(problem);
+        problems.append(problem.text());
     }
     if (!problems.isEmpty())
         return Result<HerdParameters>::failure(problems.join(QLatin1Char('\n')));
