@@ -45,7 +45,9 @@
 
 #include <algorithm>
 
+namespace {
 Q_LOGGING_CATEGORY(lcMainWindow, "retrylab.ui.mainwindow")
+} // namespace
 
 namespace RetryLab::Ui {
 

@@ -19,7 +19,9 @@
 #include <QFileInfo>
 #include <QLoggingCategory>
 
+namespace {
 Q_LOGGING_CATEGORY(lcConformanceCommand, "retrylab.cli.conformance", QtInfoMsg)
+} // namespace
 
 namespace RetryLab::Cli {
 

@@ -22,7 +22,9 @@
 #include <array>
 #include <memory>
 
+namespace {
 Q_LOGGING_CATEGORY(lcDemo, "retrylab.cli.demo", QtInfoMsg)
+} // namespace
 
 namespace RetryLab::Cli {
 

@@ -15,7 +15,9 @@
 #include <QEventLoop>
 #include <QLoggingCategory>
 
+namespace {
 Q_LOGGING_CATEGORY(lcRun, "retrylab.cli.run", QtInfoMsg)
+} // namespace
 
 namespace RetryLab::Cli {
 

@@ -17,7 +17,9 @@
 #include <unistd.h>
 #endif
 
+namespace {
 Q_LOGGING_CATEGORY(lcServe, "retrylab.cli.serve", QtInfoMsg)
+} // namespace
 
 namespace RetryLab::Cli {
 

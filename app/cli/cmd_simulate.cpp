@@ -3,13 +3,13 @@
 #include "app/cli/subcommand.h"
 #include "core/herd/herdparameters.h"
 #include "core/herd/herdsimulator.h"
+#include "core/util/exportfile.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
 #include <QElapsedTimer>
 #include <QFile>
 #include <QLoggingCategory>
-#include <QSaveFile>
 #include <QTextStream>
 
 #include <cstdio>
@@ -19,7 +19,9 @@
 
 namespace RetryLab::Cli {
 
+namespace {
 Q_LOGGING_CATEGORY(lcSimulate, "retrylab.cli.simulate", QtInfoMsg)
+} // namespace
 
 namespace {
 
@@ -232,22 +234,17 @@ int runSimulate(const QStringList &arguments)
         return usageError(lines.join(QStringLiteral("\nretrylab simulate: ")));
     }
 
-    // Files are opened before the work, so that a bad path costs no simulation.
-    const QString csvPath = parser.value(csvOption);
+    // Paths are checked before the work, so that a bad path costs no simulation.
+    const QString csvPath = parser.isSet(csvOption) ? parser.value(csvOption) : QString();
     const bool csvToStdout = csvPath == QLatin1String("-");
-    std::unique_ptr<QSaveFile> csvFile;
-    if (parser.isSet(csvOption) && !csvToStdout) {
-        csvFile = std::make_unique<QSaveFile>(csvPath);
-        if (!csvFile->open(QIODevice::WriteOnly | QIODevice::Text))
-            return usageError(Tr::tr("--csv: cannot write \"%1\": %2").arg(csvPath, csvFile->errorString()));
-    }
-    std::unique_ptr<QSaveFile> loadFile;
-    if (parser.isSet(loadCsvOption)) {
-        loadFile = std::make_unique<QSaveFile>(parser.value(loadCsvOption));
-        if (!loadFile->open(QIODevice::WriteOnly | QIODevice::Text)) {
-            return usageError(
-                Tr::tr("--load-csv: cannot write \"%1\": %2").arg(loadFile->fileName(), loadFile->errorString()));
-        }
+    const QString csvFile = csvToStdout ? QString() : csvPath;
+    const QString loadFile = parser.isSet(loadCsvOption) ? parser.value(loadCsvOption) : QString();
+    for (const auto &[option, path] :
+        {std::pair{QStringLiteral("--csv"), csvFile}, {QStringLiteral("--load-csv"), loadFile}}) {
+        if (path.isEmpty())
+            continue;
+        if (const auto writable = ExportFile::checkWritable(path); !writable)
+            return usageError(Tr::tr("%1: cannot write \"%2\": %3").arg(option, path, writable.error()));
     }
 
     HerdControl control;
@@ -281,19 +278,11 @@ int runSimulate(const QStringList &arguments)
         printSummary(out, *report);
     out.flush();
 
-    if (csvFile) {
-        csvFile->write(report->toCsv().toUtf8());
-        if (!csvFile->commit()) {
-            QTextStream(stderr)
-                << Tr::tr("retrylab simulate: writing \"%1\" failed: %2\n").arg(csvPath, csvFile->errorString());
-            return ExitFailed;
-        }
-    }
-    if (loadFile) {
-        loadFile->write(report->loadCsv().toUtf8());
-        if (!loadFile->commit()) {
-            QTextStream(stderr) << Tr::tr("retrylab simulate: writing \"%1\" failed: %2\n")
-                                       .arg(loadFile->fileName(), loadFile->errorString());
+    for (const auto &[path, text] : {std::pair{csvFile, report->toCsv()}, {loadFile, report->loadCsv()}}) {
+        if (path.isEmpty())
+            continue;
+        if (const auto written = ExportFile::write(path, text.toUtf8()); !written) {
+            QTextStream(stderr) << Tr::tr("retrylab simulate: %1\n").arg(written.error());
             return ExitFailed;
         }
     }

@@ -6,6 +6,7 @@
 #include "core/export/csvexport.h"
 #include "core/export/harexport.h"
 #include "core/export/reportjson.h"
+#include "core/util/exportfile.h"
 
 #include <QCoreApplication>
 #include <QDir>
@@ -102,20 +103,9 @@ Core::Result<void> HeadlessOptions::checkOutputFiles() const
     for (const auto &[option, path] : files) {
         if (path.isEmpty())
             continue;
-        const QFileInfo file(path);
-        const QFileInfo directory(file.absolutePath());
-        QString problem;
-        if (file.isDir())
-            problem = Tr::tr("it is a directory");
-        else if (!directory.isDir())
-            problem = Tr::tr("the directory %1 does not exist").arg(QDir::toNativeSeparators(directory.filePath()));
-        else if (!directory.isWritable())
-            problem = Tr::tr("the directory %1 is not writable").arg(QDir::toNativeSeparators(directory.filePath()));
-        else if (file.exists() && !file.isWritable())
-            problem = Tr::tr("the file is not writable");
-        if (!problem.isEmpty()) {
-            return Core::Result<void>::failure(
-                Tr::tr("--%1 %2: cannot write there: %3").arg(option, QDir::toNativeSeparators(path), problem));
+        if (const auto writable = Core::ExportFile::checkWritable(path); !writable) {
+            return Core::Result<void>::failure(Tr::tr("--%1 %2: cannot write there: %3")
+                                                   .arg(option, QDir::toNativeSeparators(path), writable.error()));
         }
     }
     return {};

@@ -24,7 +24,9 @@
 #include <atomic>
 #include <cmath>
 
+namespace {
 Q_LOGGING_CATEGORY(lcExecutor, "retrylab.core.executor", QtInfoMsg)
+} // namespace
 
 namespace RetryLab::Core {
 

@@ -116,7 +116,7 @@ Decision decide(const State &state, const RequestSpec &spec, const Attempt &atte
         return finish(decision, RequestOutcome::AttemptsExhausted,
             Tr::tr("gave up after %n attempt(s): %1", nullptr, next.failures).arg(what));
     }
-    // SPEC section 1: Immediate retries once, at once, for a rare fault; a
+    // The Azure Retry pattern: Immediate retries once, at once, for a rare fault; a
     // fault that survives that retry is not rare, whatever maxAttempts allows.
     if (policy.algorithm == BackoffAlgorithm::Immediate && next.failures >= 2) {
         return finish(decision, RequestOutcome::AttemptsExhausted,

@@ -12,7 +12,9 @@
 #include <algorithm>
 #include <cmath>
 
+namespace {
 Q_LOGGING_CATEGORY(lcCsvExport, "retrylab.core.csvexport")
+} // namespace
 
 namespace RetryLab::Core::CsvExport {
 

@@ -9,7 +9,9 @@
 #include <QLoggingCategory>
 #include <QRegularExpression>
 
+namespace {
 Q_LOGGING_CATEGORY(lcCurlCommand, "retrylab.core.curlcommand")
+} // namespace
 
 namespace RetryLab::Core::CurlCommand {
 

@@ -12,7 +12,9 @@
 #include <algorithm>
 #include <cmath>
 
+namespace {
 Q_LOGGING_CATEGORY(lcCurlRetryFlags, "retrylab.core.curlretryflags")
+} // namespace
 
 namespace RetryLab::Core::CurlRetryFlags {
 

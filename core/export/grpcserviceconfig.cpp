@@ -12,7 +12,9 @@
 #include <algorithm>
 #include <cmath>
 
+namespace {
 Q_LOGGING_CATEGORY(lcGrpcServiceConfig, "retrylab.core.grpcserviceconfig")
+} // namespace
 
 namespace RetryLab::Core::GrpcServiceConfig {
 

@@ -14,7 +14,9 @@
 #include <algorithm>
 #include <cmath>
 
+namespace {
 Q_LOGGING_CATEGORY(lcHarExport, "retrylab.core.harexport")
+} // namespace
 
 namespace RetryLab::Core::HarExport {
 

@@ -10,7 +10,9 @@
 #include <algorithm>
 #include <cmath>
 
+namespace {
 Q_LOGGING_CATEGORY(lcJUnitExport, "retrylab.core.junitexport")
+} // namespace
 
 namespace RetryLab::Core::JUnitExport {
 

@@ -19,7 +19,9 @@
 #include <cmath>
 #include <limits>
 
+namespace {
 Q_LOGGING_CATEGORY(lcReportJson, "retrylab.core.reportjson")
+} // namespace
 
 namespace RetryLab::Core::ReportJson {
 

@@ -22,7 +22,9 @@ namespace RetryLab::Core {
 namespace {
 
 // The server's category: `retrylab.core.faultserver.debug=true` shows connections and requests alike.
+namespace {
 Q_LOGGING_CATEGORY(lcConnection, "retrylab.core.faultserver", QtInfoMsg)
+} // namespace
 
 // A connection over the cap is served one 503 and closed; it may not linger.
 constexpr int overCapacityIdleMs = 2000;

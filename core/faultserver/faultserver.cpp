@@ -27,7 +27,9 @@ namespace RetryLab::Core {
 
 namespace {
 
+namespace {
 Q_LOGGING_CATEGORY(lcServer, "retrylab.core.faultserver", QtInfoMsg)
+} // namespace
 
 // Connections beyond the cap plus this many are not even answered.
 constexpr int overCapacityAllowance = 64;

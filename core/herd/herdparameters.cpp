@@ -12,7 +12,9 @@
 
 namespace RetryLab::Core {
 
+namespace {
 Q_LOGGING_CATEGORY(lcHerdParameters, "retrylab.core.herdparameters", QtInfoMsg)
+} // namespace
 
 namespace {
 

@@ -19,7 +19,9 @@
 
 namespace RetryLab::Core {
 
+namespace {
 Q_LOGGING_CATEGORY(lcHerdSimulator, "retrylab.core.herdsimulator", QtInfoMsg)
+} // namespace
 
 namespace {
 
@@ -449,7 +451,7 @@ void SimulationRun::finish(int client, double timeMs, bool succeeded)
 void SimulationRun::failed(int client, double timeMs, bool overloadAnswer)
 {
     ClientState &c = m_clients[static_cast<std::size_t>(client)];
-    // Immediate retries once, at once (SPEC section 1), whatever the attempt limit.
+    // Immediate retries once, at once (the Azure Retry pattern), whatever the attempt limit.
     const bool immediateSpent = m_cell.strategy.algorithm == BackoffAlgorithm::Immediate && c.attempts >= 2;
     if ((m_p.maxAttempts > 0 && c.attempts >= m_p.maxAttempts) || immediateSpent) {
         finish(client, timeMs, false);

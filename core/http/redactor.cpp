@@ -8,7 +8,9 @@
 
 #include <array>
 
+namespace {
 Q_LOGGING_CATEGORY(lcRedactor, "retrylab.core.redactor")
+} // namespace
 
 namespace RetryLab::Core {
 

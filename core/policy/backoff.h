@@ -8,7 +8,7 @@ namespace RetryLab::Core {
 
 class RandomSource;
 
-/// The delay formulas of SPEC section 1 as pure functions. Every other part of
+/// The delay formulas (README, "Backoff algorithms") as pure functions. Every other part of
 /// RetryLab (executor, simulator, preview) calls these; none has its own copy.
 namespace Backoff {
 

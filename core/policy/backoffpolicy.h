@@ -10,7 +10,7 @@
 
 namespace RetryLab::Core {
 
-/// Every delay formula of SPEC section 1. The numeric values are stable: they
+/// Every delay formula of the README's "Backoff algorithms". The numeric values are stable: they
 /// are never written to files (names are), but tests and tables rely on order.
 enum class BackoffAlgorithm {
     GoogleTruncatedExponential, ///< min(base*mult^n + U[0, jitter], cap), Memorystore / Cloud Storage

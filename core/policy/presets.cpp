@@ -10,7 +10,9 @@
 namespace RetryLab::Core::Presets {
 
 namespace {
+namespace {
 Q_LOGGING_CATEGORY(lcPresets, "retrylab.core.presets")
+} // namespace
 } // namespace
 
 const QList<Preset> &all()

@@ -9,7 +9,9 @@
 
 #include <algorithm>
 
+namespace {
 Q_LOGGING_CATEGORY(lcConformance, "retrylab.core.conformance")
+} // namespace
 
 namespace RetryLab::Core {
 

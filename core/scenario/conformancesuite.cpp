@@ -321,7 +321,7 @@ ConformanceExpectation expect(const BackoffPolicy &policy, const FaultSequence &
         elapsedMin += seen.durationMs;
         elapsedMax += seen.durationMs + attemptUpperMs;
 
-        // The classification SPEC section 2 asks for.
+        // The classification the retry rules ask for (README, "The retry executor").
         bool success = false;
         bool retry = false;
         bool immediate = false;

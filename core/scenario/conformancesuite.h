@@ -31,7 +31,7 @@ struct FaultSequence
     int thenStatus = 200;
 };
 
-/// What the policy's rules say a cell must do, derived from SPEC section 2
+/// What the policy's rules say a cell must do, derived from the retry rules
 /// (retryable statuses and network faults, idempotency, Retry-After, attempt
 /// limit, deadline, retry budget, circuit breaker), independently of the
 /// classifier and executor that the run then checks.

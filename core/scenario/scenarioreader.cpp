@@ -17,7 +17,9 @@
 
 #include <algorithm>
 
+namespace {
 Q_LOGGING_CATEGORY(lcScenarioReader, "retrylab.core.scenarioreader")
+} // namespace
 
 namespace RetryLab::Core::ScenarioReader {
 

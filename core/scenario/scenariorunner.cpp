@@ -11,7 +11,9 @@
 #include <cmath>
 #include <utility>
 
+namespace {
 Q_LOGGING_CATEGORY(lcScenarioRunner, "retrylab.core.scenariorunner")
+} // namespace
 
 namespace RetryLab::Core {
 

@@ -17,6 +17,11 @@ namespace ExportFile {
 /// that names the file and the reason.
 Result<qint64> write(const QString &path, const QByteArray &data);
 
+/// Whether `path` can be written, checked before the work that produces the
+/// data, so that a bad path costs nothing: the reason when it cannot (a
+/// directory, a missing or read-only directory, a read-only file).
+Result<void> checkWritable(const QString &path);
+
 } // namespace ExportFile
 
 } // namespace RetryLab::Core

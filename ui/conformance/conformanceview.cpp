@@ -21,7 +21,9 @@
 #include <algorithm>
 #include <utility>
 
+namespace {
 Q_LOGGING_CATEGORY(lcConformanceView, "retrylab.ui.conformanceview")
+} // namespace
 
 namespace RetryLab::Ui {
 

@@ -11,7 +11,9 @@
 
 namespace RetryLab::Ui {
 
+namespace {
 Q_LOGGING_CATEGORY(lcHerdJob, "retrylab.ui.herdjob", QtInfoMsg)
+} // namespace
 
 using namespace RetryLab::Core;
 

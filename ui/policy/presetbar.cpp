@@ -20,7 +20,9 @@
 #include <QToolButton>
 #include <QVBoxLayout>
 
+namespace {
 Q_LOGGING_CATEGORY(lcPresetBar, "retrylab.ui.presetbar")
+} // namespace
 
 namespace RetryLab::Ui {
 

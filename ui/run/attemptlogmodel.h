@@ -16,7 +16,7 @@ namespace RetryLab::Ui {
 /// Filtering and sorting live in the model, over an index of the session's compact
 /// rows, instead of in a QSortFilterProxyModel: the filter tests a few bytes per row
 /// (strings are matched once per distinct interned string, not once per row), which
-/// keeps a million rows responsive. bench/bench_attemptlog measures both ways.
+/// keeps a million rows responsive. bench/bench_views measures both ways.
 class AttemptLogModel final : public QAbstractTableModel
 {
     Q_OBJECT

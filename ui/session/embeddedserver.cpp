@@ -3,7 +3,9 @@
 #include <QLoggingCategory>
 #include <QThread>
 
+namespace {
 Q_LOGGING_CATEGORY(lcEmbeddedServer, "retrylab.ui.embeddedserver")
+} // namespace
 
 namespace RetryLab::Ui {
 

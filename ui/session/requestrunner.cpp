@@ -11,7 +11,9 @@
 
 #include <utility>
 
+namespace {
 Q_LOGGING_CATEGORY(lcRunner, "retrylab.ui.runner")
+} // namespace
 
 namespace RetryLab::Ui {
 

@@ -10,7 +10,9 @@
 #include <algorithm>
 #include <cmath>
 
+namespace {
 Q_LOGGING_CATEGORY(lcSession, "retrylab.ui.runsession", QtInfoMsg)
+} // namespace
 
 namespace RetryLab::Ui {
 

@@ -18,7 +18,9 @@
 
 #include <algorithm>
 
+namespace {
 Q_LOGGING_CATEGORY(lcSettings, "retrylab.ui.settings")
+} // namespace
 
 namespace RetryLab::Ui {
 

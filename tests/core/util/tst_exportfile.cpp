@@ -17,6 +17,8 @@ private Q_SLOTS:
     void write_missingDirectory_namesFileAndKeepsNothing();
     void write_toADirectory_fails();
     void write_emptyPath_fails();
+    void checkWritable_data();
+    void checkWritable();
 };
 
 void TestExportFile::write_createsFileWithExactBytes()
@@ -70,6 +72,34 @@ void TestExportFile::write_emptyPath_fails()
     const auto written = ExportFile::write(QString(), "x");
     QVERIFY(!written.ok());
     QVERIFY(written.error().contains(QLatin1String("file name")));
+}
+
+void TestExportFile::checkWritable_data()
+{
+    QTest::addColumn<QString>("name");
+    QTest::addColumn<QString>("problem"); // empty: writable
+    QTest::addRow("new file") << QStringLiteral("new.json") << QString();
+    QTest::addRow("existing file") << QStringLiteral("existing.json") << QString();
+    QTest::addRow("a directory") << QStringLiteral("sub") << QStringLiteral("it is a directory");
+    QTest::addRow("missing directory") << QStringLiteral("missing/x.json") << QStringLiteral("does not exist");
+    QTest::addRow("no name") << QString() << QStringLiteral("no file name given");
+}
+
+void TestExportFile::checkWritable()
+{
+    QFETCH(QString, name);
+    QFETCH(QString, problem);
+    QTemporaryDir dir;
+    QVERIFY(QDir(dir.path()).mkdir(QStringLiteral("sub")));
+    QVERIFY(ExportFile::write(dir.filePath(QStringLiteral("existing.json")), "{}"));
+    const auto writable = ExportFile::checkWritable(name.isEmpty() ? QString() : dir.filePath(name));
+    if (problem.isEmpty()) {
+        QVERIFY2(writable, qPrintable(writable.error()));
+        QVERIFY(!QFile::exists(dir.filePath(QStringLiteral("new.json")))); // a check writes nothing
+    } else {
+        QVERIFY(!writable);
+        QVERIFY2(writable.error().contains(problem), qPrintable(writable.error()));
+    }
 }
 
 QTEST_GUILESS_MAIN(TestExportFile)
