@@ -1,11 +1,10 @@
 #include "ui/mainwindow.h"
 
+#include "ui/exportcontroller.h"
+#include "ui/statusbarpresenter.h"
+
 #include "core/executor/retryexecutor.h"
-#include "core/export/csvexport.h"
 #include "core/export/curlcommand.h"
-#include "core/export/harexport.h"
-#include "core/export/reportjson.h"
-#include "core/policy/circuitbreaker.h"
 #include "ui/conformance/conformanceview.h"
 #include "ui/herd/simulatorview.h"
 #include "ui/policy/policyeditor.h"
@@ -26,12 +25,9 @@
 #include <QApplication>
 #include <QClipboard>
 #include <QCloseEvent>
-#include <QDateTime>
 #include <QDir>
 #include <QDockWidget>
 #include <QFileInfo>
-#include <QLabel>
-#include <QLocale>
 #include <QLoggingCategory>
 #include <QMenuBar>
 #include <QMessageBox>
@@ -40,7 +36,6 @@
 #include <QStandardPaths>
 #include <QStatusBar>
 #include <QTabWidget>
-#include <QTimer>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -50,56 +45,6 @@ Q_LOGGING_CATEGORY(lcMainWindow, "retrylab.ui.mainwindow")
 } // namespace
 
 namespace RetryLab::Ui {
-
-namespace {
-
-constexpr int statusIntervalMs = 100;
-constexpr int breakerPollMs = 250;
-constexpr int maxHostsInStatus = 3;
-
-struct FormatInfo
-{
-    MainWindow::ExportFormat format;
-    QString filter;
-    QString suffix;
-    QString title;
-};
-
-QList<FormatInfo> formats()
-{
-    return {
-        {MainWindow::ExportFormat::Json, MainWindow::tr("JSON report (*.json)"), QStringLiteral("json"),
-            MainWindow::tr("JSON report")},
-        {MainWindow::ExportFormat::Csv, MainWindow::tr("CSV, one row per attempt (*.csv)"), QStringLiteral("csv"),
-            MainWindow::tr("CSV")},
-        {MainWindow::ExportFormat::Har, MainWindow::tr("HAR 1.2, for browsers' network panels (*.har)"),
-            QStringLiteral("har"), MainWindow::tr("HAR")},
-    };
-}
-
-FormatInfo formatInfo(MainWindow::ExportFormat format)
-{
-    for (const FormatInfo &info : formats()) {
-        if (info.format == format)
-            return info;
-    }
-    return formats().constFirst();
-}
-
-QString breakerStateText(Core::CircuitBreaker::State state)
-{
-    switch (state) {
-    case Core::CircuitBreaker::State::Closed:
-        return MainWindow::tr("closed");
-    case Core::CircuitBreaker::State::Open:
-        return MainWindow::tr("OPEN");
-    case Core::CircuitBreaker::State::HalfOpen:
-        return MainWindow::tr("half-open");
-    }
-    return {};
-}
-
-} // namespace
 
 MainWindow::MainWindow(QWidget *parent) : MainWindow(Options{}, parent)
 { }
@@ -132,7 +77,7 @@ MainWindow::MainWindow(const Options &options, QWidget *parent)
                 .arg(m_server->errorString()));
     }
     updateServerStatus();
-    updateStatus();
+    m_status->update();
 }
 
 MainWindow::~MainWindow()
@@ -267,8 +212,9 @@ void MainWindow::buildMenus()
     m_exportAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
     m_exportAction->setToolTip(tr("Save every attempt as a JSON report, CSV or HAR (Ctrl+E)"));
     QMenu *exportMenu = file->addMenu(tr("Export run &as"));
-    for (const FormatInfo &info : formats()) {
-        exportMenu->addAction(tr("%1\u2026").arg(info.title), this, [this, f = info.format] { exportAs(f, false); });
+    for (const ExportController::FormatInfo &info : ExportController::formats()) {
+        exportMenu->addAction(tr("%1\u2026").arg(info.title), this,
+            [this, f = info.format] { m_exports->exportAs(f, false, exportOptions()); });
     }
     m_redactAction = file->addAction(tr("&Redact credentials in exports"));
     m_redactAction->setObjectName(QStringLiteral("redactExports"));
@@ -337,32 +283,11 @@ void MainWindow::buildMenus()
 
 void MainWindow::buildStatusBar()
 {
-    const auto label = [this](const char *name, const QString &tip) {
-        auto *l = new QLabel(this);
-        l->setObjectName(QLatin1String(name));
-        l->setToolTip(tip);
-        l->setTextInteractionFlags(Qt::TextSelectableByMouse);
-        return l;
-    };
-    m_breakerStatus = label("breakerStatus", tr("The circuit breaker of each host the requests went to"));
-    // The first field gives way when the window is narrow; its tooltip has all of it.
-    m_breakerStatus->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
-    m_budgetStatus = label("budgetStatus", tr("Tokens left in the retry budget shared by all requests"));
-    m_activityStatus = label("activityStatus", tr("Attempts on the wire now, and logical requests not finished"));
-    m_serverStatus = label("serverStatus", tr("The embedded fault server; {server} in a URL stands for it"));
-    statusBar()->addWidget(m_breakerStatus, 1);
-    statusBar()->addPermanentWidget(m_budgetStatus);
-    statusBar()->addPermanentWidget(m_activityStatus);
-    statusBar()->addPermanentWidget(m_serverStatus);
-
-    m_statusTimer = new QTimer(this);
-    m_statusTimer->setSingleShot(true);
-    m_statusTimer->setInterval(statusIntervalMs);
-    connect(m_statusTimer, &QTimer::timeout, this, &MainWindow::updateStatus);
-    // An open breaker turns half-open by time alone, without a signal.
-    m_breakerPoll = new QTimer(this);
-    m_breakerPoll->setInterval(breakerPollMs);
-    connect(m_breakerPoll, &QTimer::timeout, this, &MainWindow::updateStatus);
+    m_status = new StatusBarPresenter(statusBar(), m_executor, this);
+    connect(m_status, &StatusBarPresenter::updated, this, [this](int inFlight, int running) {
+        m_composer->setActivity(inFlight, running, m_runner->isRepeating(), m_runner->repeatCount());
+    });
+    m_exports = new ExportController(m_session, m_errorLog, m_settings, m_messages, this);
 }
 
 void MainWindow::loadSettings()
@@ -451,20 +376,21 @@ void MainWindow::connectParts()
 
     connect(m_runner, &RequestRunner::sent, this, &MainWindow::handleSent);
     connect(m_runner, &RequestRunner::batchProgress, m_composer, &RequestComposer::setBatchProgress);
-    connect(m_runner, &RequestRunner::repeatingChanged, this, &MainWindow::scheduleStatusUpdate);
+    connect(m_runner, &RequestRunner::repeatingChanged, m_status, &StatusBarPresenter::scheduleUpdate);
     connect(m_runner, &RequestRunner::failed, this, &MainWindow::showProblem);
 
     // A finished run shows at once; everything else is coalesced.
-    connect(m_executor, &Core::RetryExecutor::idle, this, &MainWindow::updateStatus);
-    connect(m_executor, &Core::RetryExecutor::attemptStarted, this, &MainWindow::scheduleStatusUpdate);
-    connect(m_executor, &Core::RetryExecutor::attemptFinished, this, &MainWindow::scheduleStatusUpdate);
-    connect(m_executor, &Core::RetryExecutor::requestFinished, this, &MainWindow::scheduleStatusUpdate);
-    connect(m_executor, &Core::RetryExecutor::circuitStateChanged, this, &MainWindow::scheduleStatusUpdate);
-    connect(m_executor, &Core::RetryExecutor::budgetChanged, this, &MainWindow::scheduleStatusUpdate);
+    connect(m_executor, &Core::RetryExecutor::idle, m_status, &StatusBarPresenter::update);
+    connect(m_executor, &Core::RetryExecutor::attemptStarted, m_status, &StatusBarPresenter::scheduleUpdate);
+    connect(m_executor, &Core::RetryExecutor::attemptFinished, m_status, &StatusBarPresenter::scheduleUpdate);
+    connect(m_executor, &Core::RetryExecutor::requestFinished, m_status, &StatusBarPresenter::scheduleUpdate);
+    connect(m_executor, &Core::RetryExecutor::circuitStateChanged, m_status, &StatusBarPresenter::scheduleUpdate);
+    connect(m_executor, &Core::RetryExecutor::budgetChanged, m_status, &StatusBarPresenter::scheduleUpdate);
 
     connect(
         m_errorLog, &ErrorLogView::exportRequested, this, [this](ErrorLogView::ExportFormat format, bool onlyVisible) {
-            exportAs(format == ErrorLogView::ExportFormat::Csv ? ExportFormat::Csv : ExportFormat::Json, onlyVisible);
+            m_exports->exportAs(format == ErrorLogView::ExportFormat::Csv ? ExportFormat::Csv : ExportFormat::Json,
+                onlyVisible, exportOptions());
         });
     connect(m_errorLog, &ErrorLogView::attemptActivated, this, [this](qsizetype row) {
         showTab(Tab::Timeline);
@@ -484,7 +410,7 @@ void MainWindow::handlePolicyChanged()
     m_composer->setPolicy(m_policyPanel->policy());
     m_composer->setBlocker(QStringLiteral("policy"),
         usable ? QString() : tr("the policy cannot be used: %1").arg(m_policyPanel->editor()->invalidReason()));
-    updateStatus();
+    m_status->update();
 }
 
 void MainWindow::handleServerScenarioChanged()
@@ -561,13 +487,13 @@ void MainWindow::startRepeat()
     rememberSentUrl(draft, sentBefore);
     if (!started)
         showProblem(tr("Not repeating: %1").arg(started.error()));
-    scheduleStatusUpdate();
+    m_status->scheduleUpdate();
 }
 
 void MainWindow::stop()
 {
     m_runner->stop();
-    updateStatus();
+    m_status->update();
 }
 
 void MainWindow::clearRun()
@@ -575,7 +501,7 @@ void MainWindow::clearRun()
     m_runner->stop();
     m_session->clear();
     m_runner->resetBatch();
-    updateStatus();
+    m_status->update();
 }
 
 // Once per action rather than per request: a batch of 10,000 is one entry in the
@@ -591,7 +517,7 @@ void MainWindow::handleSent()
     ++m_sentCount;
     m_composer->setPreviewContext(m_runner->nextContext());
     m_serverView->setSharedTestId(m_runner->sharedTestId());
-    scheduleStatusUpdate();
+    m_status->scheduleUpdate();
 }
 
 void MainWindow::showProblem(const QString &text)
@@ -604,68 +530,14 @@ QStringList MainWindow::messages() const
     return m_messages->messages();
 }
 
-void MainWindow::scheduleStatusUpdate()
-{
-    if (!m_statusTimer->isActive())
-        m_statusTimer->start();
-}
-
-void MainWindow::updateStatus()
-{
-    m_statusTimer->stop();
-    const int inFlight = m_executor->inFlightCount();
-    const int running = m_executor->activeCount();
-    m_composer->setActivity(inFlight, running, m_runner->isRepeating(), m_runner->repeatCount());
-    m_activityStatus->setText(tr("In flight: %1 · running: %2").arg(inFlight).arg(running));
-
-    const Core::BackoffPolicy &policy = m_executor->policy();
-    bool anyOpen = false;
-    if (!policy.circuitBreaker.enabled) {
-        m_breakerStatus->setText(tr("Circuit breaker: off"));
-    } else {
-        QStringList hosts = m_executor->hosts();
-        hosts.sort();
-        QStringList parts;
-        QStringList all;
-        for (const QString &host : std::as_const(hosts)) {
-            const auto state = m_executor->circuitState(host);
-            anyOpen = anyOpen || state != Core::CircuitBreaker::State::Closed;
-            const QString part = tr("%1 %2").arg(host, breakerStateText(state));
-            all.append(part);
-            if (parts.size() < maxHostsInStatus)
-                parts.append(part);
-        }
-        QString text = parts.isEmpty() ? tr("Circuit breakers: no host yet")
-                                       : tr("Circuit breakers: %1").arg(parts.join(QStringLiteral(", ")));
-        if (all.size() > parts.size())
-            text += tr(" (+%1 more hosts)").arg(all.size() - parts.size());
-        m_breakerStatus->setText(text);
-        m_breakerStatus->setToolTip(
-            all.isEmpty() ? tr("The circuit breaker of each host the requests went to") : all.join(QLatin1Char('\n')));
-    }
-    if (anyOpen && !m_breakerPoll->isActive())
-        m_breakerPoll->start();
-    else if (!anyOpen)
-        m_breakerPoll->stop();
-
-    if (policy.retryBudget.kind == Core::RetryBudgetKind::None) {
-        m_budgetStatus->setText(tr("Retry budget: off"));
-    } else {
-        m_budgetStatus->setText(tr("Retry budget: %1 / %2 tokens")
-                                    .arg(QLocale().toString(m_executor->budgetTokens(), 'f', 1),
-                                        QLocale().toString(m_executor->budgetCapacity(), 'f', 0)));
-    }
-}
-
 void MainWindow::updateServerStatus()
 {
     if (m_server->isRunning()) {
-        m_serverStatus->setText(tr("Server: %1").arg(m_server->baseUrl().toString()));
+        m_status->setServer(tr("Server: %1").arg(m_server->baseUrl().toString()));
         m_runner->setServer(m_server->server());
         m_conformance->setFaultServer(m_server->server());
     } else {
-        m_serverStatus->setText(tr("Server: not running"));
-        m_serverStatus->setToolTip(m_server->errorString());
+        m_status->setServer(tr("Server: not running"), m_server->errorString());
         m_runner->setServer(nullptr, m_server->errorString());
         // Without the application's server the matrix starts a server of its own.
         m_conformance->setFaultServer(nullptr);
@@ -685,120 +557,24 @@ void MainWindow::setRedactsExports(bool redact)
 
 void MainWindow::setFileChooser(FileChooser chooser)
 {
-    m_fileChooser = std::move(chooser);
+    m_exports->setFileChooser(std::move(chooser));
 }
 
-QString MainWindow::chooseFile(QFileDialog::AcceptMode mode, const QString &title, const QString &suggestion,
-    const QString &filters, QString *selectedFilter)
+Core::ExportOptions MainWindow::exportOptions() const
 {
-    if (m_fileChooser)
-        return m_fileChooser(mode, title, suggestion, filters, selectedFilter);
-    if (mode == QFileDialog::AcceptSave)
-        return QFileDialog::getSaveFileName(this, title, suggestion, filters, selectedFilter);
-    return QFileDialog::getOpenFileName(this, title, suggestion, filters, selectedFilter);
-}
-
-void MainWindow::exportWithDialog()
-{
-    exportAs(ExportFormat::Json, false);
-}
-
-void MainWindow::exportAs(ExportFormat preferred, bool onlyVisibleRows)
-{
-    QString directory = m_settings->exportDirectory();
-    if (directory.isEmpty() || !QFileInfo(directory).isDir())
-        directory = QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation);
-    const FormatInfo preferredInfo = formatInfo(preferred);
-    const QString name
-        = QStringLiteral("retrylab-run-%1.%2")
-              .arg(QDateTime::currentDateTime().toString(QStringLiteral("yyyyMMdd-HHmmss")), preferredInfo.suffix);
-    QStringList filters;
-    for (const FormatInfo &info : formats())
-        filters.append(info.filter);
-    QString selected = preferredInfo.filter;
-    const QString title = onlyVisibleRows ? tr("Export the shown rows") : tr("Export the run");
-    QString path = chooseFile(
-        QFileDialog::AcceptSave, title, QDir(directory).filePath(name), filters.join(QStringLiteral(";;")), &selected);
-    if (path.isEmpty())
-        return;
-
-    // The extension decides when it names a format; otherwise the chosen filter, and the extension is added.
-    const QString suffix = QFileInfo(path).suffix().toLower();
-    ExportFormat format = preferred;
-    bool bySuffix = false;
-    for (const FormatInfo &info : formats()) {
-        if (info.suffix == suffix) {
-            format = info.format;
-            bySuffix = true;
-        }
-    }
-    if (!bySuffix) {
-        for (const FormatInfo &info : formats()) {
-            if (info.filter == selected)
-                format = info.format;
-        }
-        path += QLatin1Char('.') + formatInfo(format).suffix;
-    }
-    m_settings->setExportDirectory(QFileInfo(path).absolutePath());
-    exportRun(path, format, onlyVisibleRows);
+    Core::ExportOptions options;
+    options.redactCredentials = redactsExports();
+    return options;
 }
 
 Core::Result<qint64> MainWindow::exportRun(const QString &path, ExportFormat format, bool onlyVisibleRows)
 {
-    using R = Core::Result<qint64>;
-    if (m_session->finishedCount() == 0 && m_session->resultCount() == 0) {
-        const QString message = tr("Nothing to export yet: send a request first.");
-        m_messages->showMessage(FieldMessage::Kind::Note, message);
-        return R::failure(message);
-    }
-    const Core::RunRecord record
-        = onlyVisibleRows ? m_session->runRecord(m_errorLog->visibleFinishedIndexes()) : m_session->runRecord();
-    Core::ExportOptions options;
-    options.redactCredentials = redactsExports();
+    return m_exports->exportRun(path, format, onlyVisibleRows, exportOptions());
+}
 
-    R written = R::failure(QString());
-    switch (format) {
-    case ExportFormat::Json:
-        written = Core::ReportJson::writeFile(path, record, options);
-        break;
-    case ExportFormat::Csv:
-        written = Core::CsvExport::writeFile(path, record, options);
-        break;
-    case ExportFormat::Har:
-        written = Core::HarExport::writeFile(path, record, options);
-        break;
-    }
-    if (!written) {
-        m_messages->showMessage(FieldMessage::Kind::Error,
-            tr("The export was not written: %1. Nothing in the run was lost; try another place.").arg(written.error()));
-        return written;
-    }
-
-    QString message = tr("Exported to %1 (%2, %3): attempts %4, requests %5.")
-                          .arg(QDir::toNativeSeparators(path), formatInfo(format).title,
-                              options.redactCredentials ? tr("credentials redacted")
-                                                        : tr("NOT redacted: the file contains credentials"))
-                          .arg(record.attempts.size())
-                          .arg(record.requests.size());
-    if (m_session->runningRequestCount() > 0) {
-        message += QLatin1Char(' ')
-            + tr("Requests still running: %1; their attempts so far are included.")
-                  .arg(m_session->runningRequestCount());
-    }
-    if (!m_session->isRecordComplete()) {
-        message += QLatin1Char(' ')
-            + tr("Older attempts were rebuilt from the log: their response headers and bodies are not included.");
-    }
-    if (m_session->droppedBodyCount() > 0) {
-        message += QLatin1Char(' ')
-            + tr("To bound memory only the newest request and response bodies are kept (%1 MiB); older bodies "
-                 "dropped: %2 (empty in the file). Attempts and statistics are complete.")
-                  .arg(QString::number(double(m_session->bodyBudget()) / (1024.0 * 1024.0), 'g', 3))
-                  .arg(m_session->droppedBodyCount());
-    }
-    m_messages->showMessage(
-        options.redactCredentials ? FieldMessage::Kind::Success : FieldMessage::Kind::Warning, message);
-    return written;
+void MainWindow::exportWithDialog()
+{
+    m_exports->exportAs(ExportFormat::Json, false, exportOptions());
 }
 
 void MainWindow::copyAsCurl()
@@ -825,8 +601,8 @@ void MainWindow::copyAsCurl()
 
 void MainWindow::importPolicy()
 {
-    const QString path = chooseFile(QFileDialog::AcceptOpen, tr("Import a policy"), m_settings->exportDirectory(),
-        tr("Policy JSON (*.json);;All files (*)"));
+    const QString path = m_exports->chooseFile(QFileDialog::AcceptOpen, tr("Import a policy"),
+        m_settings->exportDirectory(), tr("Policy JSON (*.json);;All files (*)"));
     if (path.isEmpty())
         return;
     const bool ok = m_policyPanel->editor()->importFile(path);
@@ -841,7 +617,7 @@ void MainWindow::exportPolicy()
         directory = QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation);
     const QString name
         = m_policyPanel->policy().name.simplified().replace(QLatin1Char(' '), QLatin1Char('-')).toLower();
-    QString path = chooseFile(QFileDialog::AcceptSave, tr("Export the policy"),
+    QString path = m_exports->chooseFile(QFileDialog::AcceptSave, tr("Export the policy"),
         QDir(directory).filePath((name.isEmpty() ? QStringLiteral("policy") : name) + QStringLiteral(".json")),
         tr("Policy JSON (*.json)"));
     if (path.isEmpty())

@@ -1,18 +1,17 @@
 #pragma once
 
+#include "core/export/exportoptions.h"
 #include "core/faultserver/faultserver.h"
 #include "core/util/result.h"
+#include "ui/exportcontroller.h"
 
-#include <QFileDialog>
 #include <QMainWindow>
 
 #include <functional>
 
 class QAction;
 class QDockWidget;
-class QLabel;
 class QTabWidget;
-class QTimer;
 
 namespace RetryLab::Core {
 class RetryExecutor;
@@ -33,6 +32,7 @@ class Settings;
 class ConformanceView;
 class SimulatorView;
 class StatisticsView;
+class StatusBarPresenter;
 class TimelineView;
 
 /// RetryLab's window. The policy dock says how to retry, the request dock what to
@@ -51,8 +51,7 @@ class MainWindow final : public QMainWindow
 public:
     enum class Tab { Timeline, ErrorLog, Statistics, Server, Conformance, Simulator };
     Q_ENUM(Tab)
-    enum class ExportFormat { Json, Csv, Har };
-    Q_ENUM(ExportFormat)
+    using ExportFormat = ExportController::Format;
 
     struct Options
     {
@@ -61,10 +60,8 @@ public:
         bool startServer = true;
     };
 
-    /// Asks for a file name (tests answer without a dialog). `mode` says whether
-    /// the file is read or written; an empty result means "cancelled".
-    using FileChooser = std::function<QString(QFileDialog::AcceptMode mode, const QString &title,
-        const QString &suggestion, const QString &filters, QString *selectedFilter)>;
+    /// Asks for a file name (tests answer without a dialog).
+    using FileChooser = ExportController::FileChooser;
 
     explicit MainWindow(QWidget *parent = nullptr);
     explicit MainWindow(const Options &options, QWidget *parent = nullptr);
@@ -135,15 +132,11 @@ private:
     /// or the stored data was refused (the window keeps its default layout).
     bool restoreLayout();
 
-    void exportAs(ExportFormat format, bool onlyVisibleRows);
-    QString chooseFile(QFileDialog::AcceptMode mode, const QString &title, const QString &suggestion,
-        const QString &filters, QString *selectedFilter = nullptr);
+    Core::ExportOptions exportOptions() const;
     void handlePolicyChanged();
     void handleServerScenarioChanged();
     void handleSent();
     void rememberSentUrl(const RequestDraft &draft, quint64 sentBefore);
-    void scheduleStatusUpdate();
-    void updateStatus();
     void updateServerStatus();
     void showProblem(const QString &text);
     bool refuseWhenBlocked(const QString &what);
@@ -173,16 +166,11 @@ private:
     QAction *m_copyCurlAction = nullptr;
     QAction *m_clearAction = nullptr;
 
-    QLabel *m_serverStatus = nullptr;
-    QLabel *m_activityStatus = nullptr;
-    QLabel *m_breakerStatus = nullptr;
-    QLabel *m_budgetStatus = nullptr;
-    QTimer *m_statusTimer = nullptr;
+    StatusBarPresenter *m_status = nullptr;
+    ExportController *m_exports = nullptr;
     quint64 m_sentCount = 0; ///< requests handed to the executor, for once-per-action bookkeeping
-    QTimer *m_breakerPoll = nullptr;
 
     QByteArray m_defaultState;
-    FileChooser m_fileChooser;
 };
 
 } // namespace RetryLab::Ui
