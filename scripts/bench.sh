@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Measures RetryLab's speed: installs what is missing (nginx, wrk, jq), builds a
-# release build in build-bench/ (the bench preset), runs the benchmark programs, writes
-# bench/results.json and prints a table. Every figure is a ratio or a
+# release build in build-bench/ (the bench preset), runs the benchmark programs,
+# writes bench/results.json and prints a table. Every figure is a ratio or a
 # distribution taken within one run, because the machine may be shared and noisy.
 #
 #   1. executor requests/s against raw QNetworkAccessManager     bench_executor --part overhead
