@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Measures RetryLab's speed: installs what is missing (nginx, wrk, jq), builds a
-# release build in build-bench/, runs the benchmark programs, writes
-# bench/results.json and prints a table. Every figure is a ratio or a
+# release build in build-bench/ (the bench preset), runs the benchmark programs,
+# writes bench/results.json and prints a table. Every figure is a ratio or a
 # distribution taken within one run, because the machine may be shared and noisy.
 #
 #   1. executor requests/s against raw QNetworkAccessManager     bench_executor --part overhead
@@ -42,12 +42,8 @@ done
 ./scripts/deps.sh nginx-light wrk jq
 
 build_dir=build-bench
-generator=()
-if [[ ! -f "$build_dir/CMakeCache.txt" ]] && command -v ninja >/dev/null; then
-    generator=(-G Ninja)
-fi
-cmake -S . -B "$build_dir" "${generator[@]}" -DCMAKE_BUILD_TYPE=Release -DRETRYLAB_BUILD_TESTS=OFF >/dev/null
-cmake --build "$build_dir" --target retrylab bench_executor bench_herdsimulator bench_views -j"${RETRYLAB_JOBS:-2}"
+cmake --preset bench >/dev/null
+cmake --build --preset bench
 
 work=$(mktemp -d)
 server_pid=""

@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
-# Configures and builds RetryLab in build/ (or $RETRYLAB_BUILD_DIR). Extra
-# arguments go to CMake's configure step.
+# Configures and builds one of the presets of CMakePresets.json, "default" (the
+# application in build/) unless named. Further arguments go to CMake's configure
+# step. Usage: scripts/build.sh [PRESET] [-DOPTION=VALUE...]
+# Two jobs unless CMAKE_BUILD_PARALLEL_LEVEL says otherwise.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-build_dir=${RETRYLAB_BUILD_DIR:-build}
-generator=()
-if [[ ! -f "$build_dir/CMakeCache.txt" ]] && command -v ninja >/dev/null; then
-    generator=(-G Ninja)
+preset=default
+if [[ $# -gt 0 && "$1" != -* ]]; then
+    preset=$1
+    shift
 fi
-cmake -S . -B "$build_dir" "${generator[@]}" -DCMAKE_BUILD_TYPE="${CMAKE_BUILD_TYPE:-RelWithDebInfo}" "$@"
-cmake --build "$build_dir" -j"${RETRYLAB_JOBS:-2}"
+cmake --preset "$preset" "$@"
+cmake --build --preset "$preset"

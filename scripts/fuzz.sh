@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# Builds the libFuzzer targets of fuzz/ with clang (in build-fuzz/) and runs each
-# for a while, 20 seconds by default. Every target registered in fuzz/CMakeLists.txt
-# is run; a crash, hang, sanitizer report or leak stops with an error and leaves the
-# input in build-fuzz/artifacts/<target>/.
+# Builds the libFuzzer targets of fuzz/ with clang (the fuzz preset, build-fuzz/)
+# and runs each for a while, 20 seconds by default. Every target registered in
+# fuzz/CMakeLists.txt is run; a crash, hang, sanitizer report or leak stops with an
+# error and leaves the input in build-fuzz/artifacts/<target>/.
 #
 # Usage: scripts/fuzz.sh [--time SECONDS] [--merge] [TARGET...]
 #   --time S   run each target for S seconds (default 20)
@@ -50,16 +50,14 @@ fi
 ./scripts/deps.sh clang-14 libclang-rt-14-dev
 
 build_dir=build-fuzz
-generator=()
-if [[ ! -f "$build_dir/CMakeCache.txt" ]] && command -v ninja >/dev/null; then
-    generator=(-G Ninja)
-fi
-cmake -S . -B "$build_dir" "${generator[@]}" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-    -DCMAKE_CXX_COMPILER=clang++-14 -DRETRYLAB_FUZZ=ON -DRETRYLAB_BUILD_TESTS=OFF >/dev/null
-cmake --build "$build_dir" --target retrylab_fuzzers -j"${RETRYLAB_JOBS:-2}"
+cmake --preset fuzz >/dev/null
+cmake --build --preset fuzz
 
+# Every fuzzer is a CTest test with the label fuzz (fuzz/CMakeLists.txt); this
+# script runs the binaries itself for its own duration, merge and summary.
+mapfile -t known < <(ctest --preset fuzz --show-only 2>/dev/null | sed -nE 's/^ *Test +#[0-9]+: +(fuzz_[A-Za-z0-9_]+)$/\1/p')
 if ((${#targets[@]} == 0)); then
-    mapfile -t targets <"$build_dir/fuzz/fuzz-targets.txt"
+    targets=("${known[@]}")
 fi
 
 export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
@@ -69,7 +67,7 @@ status=0
 for target in "${targets[@]}"; do
     binary="$build_dir/fuzz/$target"
     if [[ ! -x "$binary" ]]; then
-        echo "fuzz.sh: no fuzz target \"$target\" (known: $(tr '\n' ' ' <"$build_dir/fuzz/fuzz-targets.txt"))" >&2
+        echo "fuzz.sh: no fuzz target \"$target\" (known: ${known[*]})" >&2
         exit 2
     fi
     name=${target#fuzz_}

@@ -5,7 +5,8 @@
 #   2. soak_driver for a short while: the retry executor with the embedded fault
 #      server in a thread, 30% of attempts failing, so that retries, timers,
 #      several managers and the server's connection handling all run.
-# Builds in build/ (RelWithDebInfo: optimised, with debug information for the stacks).
+# Builds in build/ (the default preset, RelWithDebInfo: optimised, with debug
+# information for the stacks).
 #
 # Usage: scripts/memcheck.sh [--seconds S]   (soak length under valgrind, default 20)
 set -euo pipefail
@@ -19,7 +20,7 @@ while (($#)); do
         shift 2
         ;;
     -h | --help)
-        sed -n '2,10p' "$0" | sed 's/^# \{0,1\}//'
+        sed -n '2,11p' "$0" | sed 's/^# \{0,1\}//'
         exit 0
         ;;
     *)
@@ -31,13 +32,9 @@ done
 
 ./scripts/deps.sh valgrind
 
-build_dir=${RETRYLAB_BUILD_DIR:-build}
-generator=()
-if [[ ! -f "$build_dir/CMakeCache.txt" ]] && command -v ninja >/dev/null; then
-    generator=(-G Ninja)
-fi
-cmake -S . -B "$build_dir" "${generator[@]}" -DCMAKE_BUILD_TYPE="${CMAKE_BUILD_TYPE:-RelWithDebInfo}" >/dev/null
-cmake --build "$build_dir" --target retrylab soak_driver -j"${RETRYLAB_JOBS:-2}"
+build_dir=build
+cmake --preset default >/dev/null
+cmake --build --preset default --target retrylab soak_driver
 
 # PCRE2's JIT (behind QRegularExpression) generates code that valgrind cannot
 # follow and reports as uninitialised jumps; Qt's own switch turns the JIT off.

@@ -3,7 +3,7 @@
 # executor against the embedded fault server, a share of them failing
 # transiently (503). It checks that every request is accounted for (submitted ==
 # finished, counted per outcome) and that none is stuck, and reports how memory
-# grows after the warm-up. Builds soak_driver in build-bench/ (release).
+# grows after the warm-up. Builds soak_driver in build-bench/ (the bench preset).
 #
 # Usage: scripts/soak.sh [--minutes M] [--rate R] [--failure-rate P] [--out FILE]
 #   defaults: 10 minutes, 50 requests per second, 30% failures, bench/soak-results.json
@@ -55,12 +55,8 @@ seconds=$(awk -v m="$minutes" 'BEGIN { printf "%d", m * 60 }')
 ./scripts/deps.sh jq
 
 build_dir=build-bench
-generator=()
-if [[ ! -f "$build_dir/CMakeCache.txt" ]] && command -v ninja >/dev/null; then
-    generator=(-G Ninja)
-fi
-cmake -S . -B "$build_dir" "${generator[@]}" -DCMAKE_BUILD_TYPE=Release -DRETRYLAB_BUILD_TESTS=OFF >/dev/null
-cmake --build "$build_dir" --target soak_driver -j"${RETRYLAB_JOBS:-2}"
+cmake --preset bench >/dev/null
+cmake --build --preset bench --target soak_driver
 
 echo "== soak: $seconds s at $rate requests/s, $failure_rate of attempts failing (503)"
 mkdir -p "$(dirname "$out")"
