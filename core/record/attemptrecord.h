@@ -2,6 +2,7 @@
 
 #include "core/http/httpheaders.h"
 #include "core/policy/classifier.h"
+#include "core/record/transportoptions.h"
 
 #include <QByteArray>
 #include <QDateTime>
@@ -36,6 +37,8 @@ struct RequestSpec
     QString label;
     /// For ReadModifyWrite: added to the integer "value" of the resource.
     qint64 increment = 1;
+    /// TLS, proxy and HTTP version.
+    TransportOptions transport;
 };
 
 /// How one attempt ended, as seen by the executor (not the classification).
@@ -106,6 +109,10 @@ struct AttemptRecord
     /// Redirects within this attempt, in order; the status and headers above
     /// are those of the last response.
     QList<RedirectHop> redirects;
+    /// "HTTP/1.1" or "HTTP/2" as Qt reports it; empty when no response came.
+    QString protocol;
+    /// The TLS of the last hop; empty for plain HTTP.
+    TlsDetails tls;
 
     Classification::Decision decision = Classification::Decision::GiveUp;
     QString cause;
