@@ -18,6 +18,11 @@ struct ImportedRequest
     QString name; ///< the source's name for it (Postman, HAR page title), empty if none
     QStringList folders; ///< where it sat in the source (Postman folders), outermost first
     RequestSpec spec;
+    /// The URL as text, as the source gave it once what could be resolved was
+    /// (spec.url is this parsed). It differs from spec.url when a placeholder
+    /// stayed unresolved (`{{base}}/users`, which QUrl cannot hold): a form
+    /// shows this text, so that the user sees the placeholder to fill in.
+    QString urlText;
 
     /// What the source says about retrying, to fill a policy from: curl's
     /// --retry N, --retry-delay S, --retry-max-time S, --max-time S, --retry-all-errors.
