@@ -379,4 +379,132 @@ Result<qint64> writeFile(const QString &path, const RunRecord &run, const Export
     return ExportFile::write(path, toJson(run, options));
 }
 
+namespace {
+
+QString httpVersionName(TransportOptions::HttpVersion version)
+{
+    switch (version) {
+    case TransportOptions::HttpVersion::Http1:
+        break;
+    case TransportOptions::HttpVersion::Http2:
+        return QStringLiteral("http2");
+    case TransportOptions::HttpVersion::Http2PriorKnowledge:
+        return QStringLiteral("http2-prior-knowledge");
+    }
+    return QStringLiteral("http1");
+}
+
+QJsonObject specRequestObject(const RequestSpec &spec, const Redactor &redactor)
+{
+    const HeaderList headers = redactor.headers(spec.headers);
+    const QUrl url = redactor.url(spec.url);
+    const bool http2 = spec.transport.httpVersion != TransportOptions::HttpVersion::Http1;
+    QJsonObject request{
+        {QStringLiteral("method"), text(spec.method.trimmed().toUpper())},
+        {QStringLiteral("url"), url.toString(QUrl::FullyEncoded)},
+        {QStringLiteral("httpVersion"), http2 ? QStringLiteral("HTTP/2.0") : QStringLiteral("HTTP/1.1")},
+        {QStringLiteral("cookies"), requestCookies(headers)},
+        {QStringLiteral("headers"), headerArray(headers)},
+        {QStringLiteral("queryString"), queryArray(url)},
+        {QStringLiteral("headersSize"), -1},
+        {QStringLiteral("bodySize"), double(spec.body.size())},
+    };
+    if (!spec.body.isEmpty()) {
+        const QByteArray body = redactor.body(spec.body, spec.headers);
+        QJsonObject postData{
+            {QStringLiteral("mimeType"), mimeTypeOf(spec.headers, defaultRequestMimeType(spec.body))},
+            {QStringLiteral("params"), QJsonArray()},
+        };
+        if (isUtf8(body)) {
+            postData.insert(QStringLiteral("text"), text(body));
+        } else {
+            postData.insert(QStringLiteral("text"), QString::fromLatin1(body.toBase64()));
+            postData.insert(QStringLiteral("_encoding"), QStringLiteral("base64"));
+            postData.insert(QStringLiteral("comment"), QStringLiteral("binary body, base64-encoded"));
+        }
+        request.insert(QStringLiteral("postData"), postData);
+    }
+    return request;
+}
+
+QString pageTitle(const RequestSpec &spec, const Redactor &redactor)
+{
+    QString title = QStringLiteral("%1 %2").arg(text(spec.method.trimmed().toUpper()), redactor.urlString(spec.url));
+    if (!spec.label.isEmpty())
+        title += QStringLiteral(" (%1)").arg(redactor.text(spec.label));
+    return title;
+}
+
+} // namespace
+
+QJsonObject requestEntry(const RequestSpec &request, const ExportOptions &options, const QDateTime &started)
+{
+    const Redactor redactor(options.redactCredentials);
+    const QDateTime when = started.isValid() ? started.toUTC() : QDateTime::currentDateTimeUtc();
+    QJsonObject entry{
+        {QStringLiteral("startedDateTime"), when.toString(Qt::ISODateWithMs)},
+        {QStringLiteral("time"), 0},
+        {QStringLiteral("request"), specRequestObject(request, redactor)},
+        {QStringLiteral("response"),
+            QJsonObject{
+                {QStringLiteral("status"), 0},
+                {QStringLiteral("statusText"), QString()},
+                {QStringLiteral("httpVersion"), QString()},
+                {QStringLiteral("cookies"), QJsonArray()},
+                {QStringLiteral("headers"), QJsonArray()},
+                {QStringLiteral("content"),
+                    QJsonObject{
+                        {QStringLiteral("size"), 0}, {QStringLiteral("mimeType"), QStringLiteral("x-unknown")}}},
+                {QStringLiteral("redirectURL"), QString()},
+                {QStringLiteral("headersSize"), -1},
+                {QStringLiteral("bodySize"), -1},
+                {QStringLiteral("comment"), QStringLiteral("not sent: a request exported from RetryLab")},
+            }},
+        {QStringLiteral("cache"), QJsonObject()},
+        {QStringLiteral("timings"), timingsObject(Timings{})},
+        {QStringLiteral("_label"), redactor.text(request.label)},
+        {QStringLiteral("_idempotent"), request.idempotent},
+        {QStringLiteral("_attemptTimeoutMs"),
+            request.attemptTimeoutMs ? number(*request.attemptTimeoutMs) : QJsonValue(QJsonValue::Null)},
+        {QStringLiteral("_kind"),
+            request.kind == RequestSpec::Kind::ReadModifyWrite ? QStringLiteral("read-modify-write")
+                                                               : QStringLiteral("single")},
+        {QStringLiteral("_increment"), double(request.increment)},
+        {QStringLiteral("_httpVersion"), httpVersionName(request.transport.httpVersion)},
+    };
+    const QHostAddress address(request.url.host());
+    if (!address.isNull())
+        entry.insert(QStringLiteral("serverIPAddress"), address.toString());
+    if (!options.redactCredentials)
+        entry.insert(QStringLiteral("comment"), ExportOptions::credentialsWarning());
+    return entry;
+}
+
+QJsonObject requestHar(const RequestSpec &request, const ExportOptions &options, const QDateTime &started)
+{
+    const Redactor redactor(options.redactCredentials);
+    QJsonObject entry = requestEntry(request, options, started);
+    const QString page = QStringLiteral("request");
+    entry.insert(QStringLiteral("pageref"), page);
+    QJsonObject log{
+        {QStringLiteral("version"), QStringLiteral("1.2")},
+        {QStringLiteral("creator"),
+            QJsonObject{{QStringLiteral("name"), QStringLiteral("RetryLab")},
+                {QStringLiteral("version"), QStringLiteral(RETRYLAB_VERSION)}}},
+        {QStringLiteral("pages"),
+            QJsonArray{QJsonObject{
+                {QStringLiteral("startedDateTime"), entry.value(QStringLiteral("startedDateTime"))},
+                {QStringLiteral("id"), page},
+                {QStringLiteral("title"), pageTitle(request, redactor)},
+                {QStringLiteral("pageTimings"),
+                    QJsonObject{{QStringLiteral("onContentLoad"), -1}, {QStringLiteral("onLoad"), -1}}},
+            }}},
+        {QStringLiteral("entries"), QJsonArray{entry}},
+        {QStringLiteral("_redacted"), options.redactCredentials},
+    };
+    if (!options.redactCredentials)
+        log.insert(QStringLiteral("comment"), ExportOptions::credentialsWarning());
+    return QJsonObject{{QStringLiteral("log"), log}};
+}
+
 } // namespace RetryLab::Core::HarExport

@@ -5,6 +5,7 @@
 #include "core/util/result.h"
 
 #include <QByteArray>
+#include <QDateTime>
 #include <QJsonObject>
 
 namespace RetryLab::Core {
@@ -50,6 +51,20 @@ Timings timingsOf(const AttemptRecord &attempt);
 QJsonObject toJsonObject(const RunRecord &run, const ExportOptions &options = {});
 QByteArray toJson(const RunRecord &run, const ExportOptions &options = {});
 Result<qint64> writeFile(const QString &path, const RunRecord &run, const ExportOptions &options = {});
+
+/// One request as a HAR entry, before or without sending it ("export a request
+/// as HAR"): the request as RetryLab sends it (with the Content-Type the
+/// executor adds when none is given as postData's mimeType), a response with
+/// status 0 and the comment that none was sent, zero timings, and RetryLab's
+/// fields for what HAR has no place for: `_label`, `_idempotent`,
+/// `_attemptTimeoutMs`, `_kind`, `_increment`, `_httpVersion` ("http1", "http2",
+/// "http2-prior-knowledge"), so that HarImport reads it back as it was.
+/// `started` is the entry's date (now when invalid). Credentials are redacted
+/// unless the options say otherwise; the entry then carries the warning as its comment.
+QJsonObject requestEntry(const RequestSpec &request, const ExportOptions &options = {}, const QDateTime &started = {});
+/// A HAR document holding requestEntry() on a page of its own, titled as the
+/// run export titles a request's page ("POST https://... (label)").
+QJsonObject requestHar(const RequestSpec &request, const ExportOptions &options = {}, const QDateTime &started = {});
 
 } // namespace HarExport
 
