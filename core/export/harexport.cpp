@@ -187,8 +187,8 @@ QJsonObject responseObject(
     // Each attempt's own body (the executor keeps the first part of each); records
     // without one (older reports) have at least the final response's.
     const QByteArray kept = !a.responseBody.isEmpty() ? a.responseBody
-        : finalResult && !a.responseBodyDropped ? finalResult->body
-                                                : QByteArray();
+        : finalResult && !a.responseBodyDropped       ? finalResult->body
+                                                      : QByteArray();
     if (gotResponse && (a.responseBodyDropped || (!kept.isEmpty() && !withBodies))) {
         content.insert(QStringLiteral("comment"), QStringLiteral("body dropped to bound memory"));
     } else if (gotResponse && !kept.isEmpty()) {

@@ -171,7 +171,8 @@ QJsonObject attemptObject(const AttemptRecord &a, const RunRecord &run, const Re
     const bool ownRequestBody = a.requestBody != spec.body || !run.requests.contains(a.requestId);
     if (!withBodies) {
         // Beyond the body budget: said, not written (the request's own body is in "requests").
-        o.insert(QStringLiteral("requestBodyDropped"), a.requestBodyDropped || (ownRequestBody && !a.requestBody.isEmpty()));
+        o.insert(
+            QStringLiteral("requestBodyDropped"), a.requestBodyDropped || (ownRequestBody && !a.requestBody.isEmpty()));
         o.insert(QStringLiteral("responseBodyDropped"), a.responseBodyDropped || !a.responseBody.isEmpty());
         return o;
     }
