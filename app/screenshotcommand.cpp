@@ -318,13 +318,6 @@ int runScreenshot(const QStringList &arguments)
         window.timelineView()->showAttempt(failedRow);
         settle(300);
         save(&window, QStringLiteral("inspector.png"));
-        if (qEnvironmentVariableIsSet("RETRYLAB_SHOT_ALL_PAGES")) { // TEMPORARY
-            for (auto page : {Ui::AttemptInspector::Page::Summary, Ui::AttemptInspector::Page::Request, Ui::AttemptInspector::Page::Timing}) {
-                window.inspector()->setPage(page);
-                settle(200);
-                save(&window, QStringLiteral("inspector-%1.png").arg(int(page)));
-            }
-        }
         window.inspectorDock()->hide();
         window.policyDock()->show();
     }

@@ -13,8 +13,8 @@
 #include <QAction>
 #include <QApplication>
 #include <QCheckBox>
-#include <QFontDatabase>
 #include <QClipboard>
+#include <QFontDatabase>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
@@ -22,8 +22,8 @@
 #include <QMetaEnum>
 #include <QScrollArea>
 #include <QSplitter>
-#include <QTabWidget>
 #include <QTableWidget>
+#include <QTabWidget>
 #include <QTimer>
 #include <QToolButton>
 #include <QVBoxLayout>
@@ -45,7 +45,8 @@ QString msText(double ms)
         return AttemptInspector::tr("unknown");
     if (std::abs(ms) >= 1000.0)
         return AttemptInspector::tr("%1 s").arg(ms / 1000.0, 0, 'f', 3);
-    return AttemptInspector::tr("%1 ms").arg(ms, 0, 'f', std::abs(ms) < 10.0 ? 2 : 1);
+    const double size = std::abs(ms);
+    return AttemptInspector::tr("%1 ms").arg(ms, 0, 'f', size < 1.0 && size > 0.0 ? 3 : size < 10.0 ? 2 : 1);
 }
 
 QString html(const QString &text)
@@ -70,7 +71,8 @@ QString plainText(const QList<std::pair<QString, QString>> &rows)
     QString out;
     for (const auto &[name, value] : rows) {
         QString shown = value;
-        out += name + QStringLiteral(": ") + shown.replace(QLatin1Char('\n'), QStringLiteral("\n    ")) + QLatin1Char('\n');
+        out += name + QStringLiteral(": ") + shown.replace(QLatin1Char('\n'), QStringLiteral("\n    "))
+            + QLatin1Char('\n');
     }
     return out;
 }
@@ -257,8 +259,8 @@ QWidget *AttemptInspector::buildSummaryPage()
     auto *page = new QWidget;
     auto *bar = new QHBoxLayout;
     bar->addStretch(1);
-    bar->addWidget(copyButton(QStringLiteral("copySummary"), tr("Copy summary"), tr("the summary"),
-        [this] { return summaryText(); }));
+    bar->addWidget(copyButton(
+        QStringLiteral("copySummary"), tr("Copy summary"), tr("the summary"), [this] { return summaryText(); }));
     auto *layout = new QVBoxLayout(page);
     layout->setContentsMargins(0, 4, 0, 0);
     layout->addLayout(bar);
@@ -341,11 +343,14 @@ void AttemptInspector::setSession(RunSession *session)
 
 void AttemptInspector::handleSessionUpdated()
 {
-    // An attempt in flight gets its record when it ends; a finished one does not change.
-    if (m_row >= 0 && !m_hasRecord)
+    // An attempt in flight gets its record when it ends; a finished one does not change,
+    // but its request may have made more attempts since.
+    if (m_row >= 0 && !m_hasRecord) {
         refresh();
-    else
+    } else if (m_row >= 0) {
+        updateTitle();
         updateNavigation();
+    }
 }
 
 void AttemptInspector::handleSessionCleared()
@@ -481,20 +486,15 @@ void AttemptInspector::refresh()
         return;
     }
     const RunSession::AttemptRow &row = m_session->attemptRow(m_row);
-    const RunSession::Lane &lane = m_session->lane(row.lane);
     const RequestSpec *spec = m_session->spec(row.lane);
     m_hasSpec = spec != nullptr;
     m_spec = spec ? *spec : RequestSpec{};
-    m_title->setText(tr("%1 \u00b7 attempt %2 of %3")
-                         .arg(m_session->laneTitle(row.lane))
-                         .arg(row.attemptIndex + 1)
-                         .arg(lane.attempts));
-    m_title->setToolTip(m_title->text());
+    updateTitle();
 
     if (row.inFlight()) {
         showNothing(tr("In flight for %1: what came back shows when the attempt ends.")
                         .arg(msText((m_session->nowNs() - row.startNs) / 1e6)));
-        m_title->setText(tr("%1 \u00b7 attempt %2").arg(m_session->laneTitle(row.lane)).arg(row.attemptIndex + 1));
+        updateTitle();
         return;
     }
     m_record = m_session->attemptRecord(m_session->finishedIndexOfRow(m_row));
@@ -521,8 +521,9 @@ void AttemptInspector::refresh()
     if (!a.errorString.isEmpty()) {
         rows.append({tr("Error"),
             shownText(a.errorString)
-                + (a.networkError != QNetworkReply::NoError ? QStringLiteral(" (%1)").arg(networkErrorName(a.networkError))
-                                                            : QString())});
+                + (a.networkError != QNetworkReply::NoError
+                        ? QStringLiteral(" (%1)").arg(networkErrorName(a.networkError))
+                        : QString())});
     }
     rows.append({tr("Ended by"), attemptEndName(a.end)});
     if (a.attemptIndex > 0) {
@@ -566,8 +567,8 @@ void AttemptInspector::refresh()
         if (!a.tls.peerNotBefore.isEmpty() || !a.tls.peerNotAfter.isEmpty())
             tls.append(tr("valid from %1 to %2").arg(a.tls.peerNotBefore, a.tls.peerNotAfter));
         for (const QString &error : a.tls.errors) {
-            tls.append(a.tls.errorsIgnored ? tr("error (ignored for this host): %1").arg(error)
-                                           : tr("error: %1").arg(error));
+            tls.append(
+                a.tls.errorsIgnored ? tr("error (ignored for this host): %1").arg(error) : tr("error: %1").arg(error));
         }
         rows.append({tr("TLS"), tls.join(QLatin1Char('\n'))});
     } else {
@@ -612,7 +613,8 @@ void AttemptInspector::refresh()
 QString AttemptInspector::statusLineText() const
 {
     const AttemptRecord &a = m_record;
-    const bool cut = a.end == AttemptEnd::AttemptTimeout || a.end == AttemptEnd::Deadline || a.end == AttemptEnd::Cancelled;
+    const bool cut
+        = a.end == AttemptEnd::AttemptTimeout || a.end == AttemptEnd::Deadline || a.end == AttemptEnd::Cancelled;
     if (!a.httpStatus)
         return tr("No response: %1").arg(shownText(a.errorString.isEmpty() ? attemptEndName(a.end) : a.errorString));
     QString line = (a.protocol.isEmpty() ? QString() : a.protocol + QLatin1Char(' ')) + QString::number(*a.httpStatus);
@@ -664,6 +666,22 @@ void AttemptInspector::fillBodies()
     m_responseBody->setBody(response);
 }
 
+void AttemptInspector::updateTitle()
+{
+    if (!m_session || m_row < 0)
+        return;
+    const RunSession::AttemptRow &row = m_session->attemptRow(m_row);
+    const RunSession::Lane &lane = m_session->lane(row.lane);
+    // "of N" once the request has finished; while it runs more attempts may follow.
+    m_title->setText(lane.finished
+            ? tr("%1 \u00b7 attempt %2 of %3")
+                  .arg(m_session->laneTitle(row.lane))
+                  .arg(row.attemptIndex + 1)
+                  .arg(lane.attempts)
+            : tr("%1 \u00b7 attempt %2").arg(m_session->laneTitle(row.lane)).arg(row.attemptIndex + 1));
+    m_title->setToolTip(m_title->text());
+}
+
 void AttemptInspector::updateNavigation()
 {
     m_previous->setEnabled(previousRow() >= 0);
@@ -697,7 +715,8 @@ QString AttemptInspector::exchangeText() const
         text += QLatin1Char(' ') + a.protocol;
     text += QLatin1Char('\n') + headersText(a.requestHeaders);
     if (!a.requestBody.isEmpty())
-        text += QLatin1Char('\n') + bodyAsText(shownBody(a.requestBody, a.requestHeaders), a.requestHeaders) + QLatin1Char('\n');
+        text += QLatin1Char('\n') + bodyAsText(shownBody(a.requestBody, a.requestHeaders), a.requestHeaders)
+            + QLatin1Char('\n');
     else if (a.requestBodyDropped)
         text += QLatin1Char('\n') + tr("[body dropped to bound memory]") + QLatin1Char('\n');
     text += QLatin1Char('\n') + statusLineText() + QLatin1Char('\n');
@@ -706,8 +725,9 @@ QString AttemptInspector::exchangeText() const
         if (!a.responseBody.isEmpty()) {
             text += QLatin1Char('\n') + bodyAsText(shownBody(a.responseBody, a.responseHeaders), a.responseHeaders);
             if (a.responseBodyTruncated)
-                text += QLatin1Char('\n') + tr("[the first %1 of %2]").arg(BodyView::sizeText(a.responseBody.size()),
-                                                    BodyView::sizeText(a.bytesReceived));
+                text += QLatin1Char('\n')
+                    + tr("[the first %1 of %2]")
+                          .arg(BodyView::sizeText(a.responseBody.size()), BodyView::sizeText(a.bytesReceived));
             text += QLatin1Char('\n');
         } else if (a.responseBodyDropped) {
             text += QLatin1Char('\n') + tr("[body dropped to bound memory]") + QLatin1Char('\n');

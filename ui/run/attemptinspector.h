@@ -104,14 +104,15 @@ private:
     QWidget *buildSummaryPage();
     QWidget *buildMessagePage(bool response);
     QWidget *buildTimingPage();
-    QToolButton *copyButton(const QString &objectName, const QString &text, const QString &what,
-        const std::function<QString()> &content);
+    QToolButton *copyButton(
+        const QString &objectName, const QString &text, const QString &what, const std::function<QString()> &content);
     void handleSessionUpdated();
     void handleSessionCleared();
     void refresh();
     void showNothing(const QString &why);
     void fillHeaders(QTableWidget *table, const Core::HeaderList &headers) const;
     void fillBodies();
+    void updateTitle();
     void updateNavigation();
     void noteCopied(const QString &what);
 

@@ -18,7 +18,7 @@ QString durationText(double ms)
 {
     if (ms >= 1000.0)
         return TimingWaterfall::tr("%1 s").arg(ms / 1000.0, 0, 'f', 2);
-    return TimingWaterfall::tr("%1 ms").arg(ms, 0, 'f', ms < 10.0 ? 2 : 1);
+    return TimingWaterfall::tr("%1 ms").arg(ms, 0, 'f', ms < 1.0 ? 3 : ms < 10.0 ? 2 : 1);
 }
 
 // One hue per phase, made readable on the palette's background when painted.
@@ -57,7 +57,8 @@ QList<TimingWaterfall::Phase> TimingWaterfall::phasesOf(const Core::AttemptRecor
             phases.append({kind, name, at, length, explanation});
         at += length;
     };
-    add(Kind::Blocked, tr("Blocked"), t.blocked, tr("From the start to the socket starting to connect (Qt's own queue)"));
+    add(Kind::Blocked, tr("Blocked"), t.blocked,
+        tr("From the start to the socket starting to connect (Qt's own queue)"));
     add(Kind::Connect, tr("Connect"), t.connect,
         tr("Connecting and sending: DNS, TCP, TLS and the request (Qt reports no instant in between)"));
     add(Kind::Send, tr("Send"), t.send, tr("Sending the request on a connection that was already open"));
@@ -91,7 +92,8 @@ int TimingWaterfall::labelWidth() const
 
 QSize TimingWaterfall::sizeHint() const
 {
-    return {fontMetrics().horizontalAdvance(QLatin1Char('x')) * 60, rowHeight() * int(std::max<qsizetype>(1, m_phases.size())) + 4};
+    return {fontMetrics().horizontalAdvance(QLatin1Char('x')) * 60,
+        rowHeight() * int(std::max<qsizetype>(1, m_phases.size())) + 4};
 }
 
 QSize TimingWaterfall::minimumSizeHint() const

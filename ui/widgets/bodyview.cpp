@@ -91,8 +91,7 @@ QString jsonScalar(const QJsonValue &value)
         return QLatin1Char('"') + value.toString() + QLatin1Char('"');
     case QJsonValue::Double: {
         const double d = value.toDouble();
-        return d == double(qint64(d)) && std::abs(d) < 9e15 ? QString::number(qint64(d))
-                                                           : QString::number(d, 'g', 17);
+        return d == double(qint64(d)) && std::abs(d) < 9e15 ? QString::number(qint64(d)) : QString::number(d, 'g', 17);
     }
     case QJsonValue::Bool:
         return value.toBool() ? QStringLiteral("true") : QStringLiteral("false");
@@ -399,8 +398,7 @@ void BodyView::refresh()
     } else if (m_mode == Mode::Hex || (m_mode == Mode::Auto && m_kind == Kind::Binary)) {
         showHex();
     } else if (m_mode == Mode::Text) {
-        const QString text
-            = m_kind == Kind::Json ? prettyJson() : decode(m_body.bytes, charsetOf(m_body.contentType));
+        const QString text = m_kind == Kind::Json ? prettyJson() : decode(m_body.bytes, charsetOf(m_body.contentType));
         showText(text, text.size());
     } else if (m_kind == Kind::Json) {
         showJsonTree();
@@ -499,6 +497,11 @@ void BodyView::showJsonTree()
         m_viewNote = tr("The tree shows the first %1 values of %2; Text shows all of it.")
                          .arg(QLocale().toString(nodes), QLocale().toString(nodes + skipped));
     }
+    // Fold markers only where there is something to fold.
+    bool nested = false;
+    for (int r = 0; r < root->rowCount() && !nested; ++r)
+        nested = root->child(r)->hasChildren();
+    m_tree->setRootIsDecorated(nested);
     if (nodes <= 300)
         m_tree->expandAll();
     else

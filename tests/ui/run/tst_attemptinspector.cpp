@@ -47,8 +47,8 @@ Core::RequestSpec orderSpec()
     Core::RequestSpec spec;
     spec.method = "POST";
     spec.url = QUrl(QStringLiteral("http://127.0.0.1:8080/orders?access_token=SECRET-QUERY&x=1"));
-    spec.headers = {{"Authorization", "Bearer SECRET-AUTH"}, {"Cookie", "sid=SECRET-COOKIE"},
-        {"Content-Type", "application/json"}};
+    spec.headers = {
+        {"Authorization", "Bearer SECRET-AUTH"}, {"Cookie", "sid=SECRET-COOKIE"}, {"Content-Type", "application/json"}};
     spec.body = R"({"order":42,"password":"SECRET-PW"})";
     spec.idempotent = true;
     return spec;
@@ -86,8 +86,8 @@ void fillSession(RunSession &session)
     AttemptRecord failed = orderAttempt(0, spec);
     failed.httpStatus = 503;
     failed.reasonPhrase = "Service Unavailable";
-    failed.responseHeaders = {{"Content-Type", "application/json"}, {"Retry-After", "1"},
-        {"Set-Cookie", "track=SECRET-SET-COOKIE; Path=/"}};
+    failed.responseHeaders = {
+        {"Content-Type", "application/json"}, {"Retry-After", "1"}, {"Set-Cookie", "track=SECRET-SET-COOKIE; Path=/"}};
     failed.responseBody = R"({"status":503,"error":"overloaded"})";
     failed.bytesReceived = failed.responseBody.size();
     failed.expectedBytes = failed.bytesReceived;
@@ -310,8 +310,8 @@ void TestAttemptInspector::showCredentials_revealsThemEverywhere()
     m_inspector->showAttempt(0);
     m_inspector->setCredentialsRevealed(true);
     QVERIFY(m_inspector->requestLineLabel()->text().contains(QLatin1String("access_token=SECRET-QUERY")));
-    QCOMPARE(cell(m_inspector->requestHeaderTable(), QStringLiteral("Authorization")),
-        QStringLiteral("Bearer SECRET-AUTH"));
+    QCOMPARE(
+        cell(m_inspector->requestHeaderTable(), QStringLiteral("Authorization")), QStringLiteral("Bearer SECRET-AUTH"));
     QCOMPARE(cell(m_inspector->responseHeaderTable(), QStringLiteral("Set-Cookie")),
         QStringLiteral("track=SECRET-SET-COOKIE; Path=/"));
     QVERIFY(m_inspector->requestBodyView()->body().bytes.contains("SECRET-PW"));
@@ -359,8 +359,9 @@ void TestAttemptInspector::timing_waterfallAndPoints()
     QStringList names;
     for (const auto &phase : phases)
         names.append(phase.name + QLatin1Char('=') + QString::number(phase.lengthMs));
-    QCOMPARE(names, (QStringList{QStringLiteral("Queued=2"), QStringLiteral("Blocked=1"), QStringLiteral("Connect=2"),
-                        QStringLiteral("Wait=3"), QStringLiteral("Receive=2")}));
+    QCOMPARE(names,
+        (QStringList{QStringLiteral("Queued=2"), QStringLiteral("Blocked=1"), QStringLiteral("Connect=2"),
+            QStringLiteral("Wait=3"), QStringLiteral("Receive=2")}));
     QCOMPARE(phases.first().startMs, -2.0);
     const QString timing = m_inspector->timingText();
     QVERIFY2(timing.contains(QLatin1String("First byte: +6.00 ms")), qPrintable(timing));
@@ -391,8 +392,9 @@ void TestAttemptInspector::copyButtons_putTheRightTextOnTheClipboard_data()
                                       << QStringList{QStringLiteral("Retry-After: 1\n"),
                                              QStringLiteral("Set-Cookie: track=REDACTED; Path=/\n")};
     QTest::addRow("exchange") << QStringLiteral("copyExchange")
-                              << QStringList{QStringLiteral("POST http://127.0.0.1:8080/orders?access_token=REDACTED&x=1\n"
-                                                            "Authorization: Bearer REDACTED\n"),
+                              << QStringList{
+                                     QStringLiteral("POST http://127.0.0.1:8080/orders?access_token=REDACTED&x=1\n"
+                                                    "Authorization: Bearer REDACTED\n"),
                                      QStringLiteral("\n{\"order\":42,\"password\":\"REDACTED\"}\n"),
                                      QStringLiteral("\n503 Service Unavailable\nContent-Type: application/json\n"),
                                      QStringLiteral("{\"status\":503,\"error\":\"overloaded\"}")};
@@ -401,9 +403,8 @@ void TestAttemptInspector::copyButtons_putTheRightTextOnTheClipboard_data()
                                  QStringLiteral("--data-raw '{\"order\":42,\"password\":\"REDACTED\"}'"),
                                  QStringLiteral("-H 'Authorization: Bearer REDACTED'"),
                                  QStringLiteral("'http://127.0.0.1:8080/orders?access_token=REDACTED&x=1'")};
-    QTest::addRow("summary") << QStringLiteral("copySummary")
-                             << QStringList{QStringLiteral("#1 POST /orders"),
-                                    QStringLiteral("Classification: http-503")};
+    QTest::addRow("summary") << QStringLiteral(
+        "copySummary") << QStringList{QStringLiteral("#1 POST /orders"), QStringLiteral("Classification: http-503")};
     QTest::addRow("timing") << QStringLiteral("copyTiming")
                             << QStringList{QStringLiteral("Wait: 3.00 ms"), QStringLiteral("Request sent: +3.00 ms")};
 }
@@ -638,8 +639,8 @@ void TestAttemptInspector::window_timelineAndErrorLogOpenTheInspector()
     // The inspector's own steps take the log's selection along.
     window.inspector()->showPrevious();
     QCOMPARE(window.inspector()->currentRow(), 2);
-    QCOMPARE(window.errorLogView()->selectedFinishedIndexes(),
-        QList<qsizetype>{window.session()->finishedIndexOfRow(2)});
+    QCOMPARE(
+        window.errorLogView()->selectedFinishedIndexes(), QList<qsizetype>{window.session()->finishedIndexOfRow(2)});
 
     // Closed, it opens again on the next selection; the View menu toggles it.
     window.inspectorDock()->close();

@@ -35,7 +35,8 @@ QByteArray imageBytes(const char *format, QSize size = QSize(16, 12))
 // A 1x1 GIF (Qt reads GIF but does not write it).
 QByteArray gifBytes()
 {
-    return QByteArray::fromHex("47494638396101000100800000ffffff00000021f90401000000002c00000000010001000002024401003b");
+    return QByteArray::fromHex(
+        "47494638396101000100800000ffffff00000021f90401000000002c00000000010001000002024401003b");
 }
 
 QByteArray svgBytes()
@@ -131,8 +132,7 @@ void TestBodyView::detect_data()
     QTest::addRow("binary sniffed") << QByteArray("\x00\x01\x02\xff\xfe", 5) << QByteArray() << Kind::Binary;
     QTest::addRow("PNG by type") << imageBytes("png") << QByteArray("image/png") << Kind::Image;
     QTest::addRow("PNG sniffed") << imageBytes("png") << QByteArray() << Kind::Image;
-    QTest::addRow("PNG as octet-stream") << imageBytes("png") << QByteArray("application/octet-stream")
-                                         << Kind::Image;
+    QTest::addRow("PNG as octet-stream") << imageBytes("png") << QByteArray("application/octet-stream") << Kind::Image;
     QTest::addRow("JPEG") << imageBytes("jpeg") << QByteArray("image/jpeg") << Kind::Image;
     QTest::addRow("GIF") << gifBytes() << QByteArray("image/gif") << Kind::Image;
     QTest::addRow("not an image") << QByteArray("nope") << QByteArray("image/png") << Kind::Binary;
@@ -165,8 +165,8 @@ void TestBodyView::charsetOf()
 
 void TestBodyView::json_isATreeThatFolds()
 {
-    m_view->setBody(body(R"({"status":503,"error":{"code":"overloaded","retry":[1,2,3]},"ok":false,"none":null})",
-        "application/json"));
+    m_view->setBody(body(
+        R"({"status":503,"error":{"code":"overloaded","retry":[1,2,3]},"ok":false,"none":null})", "application/json"));
     QCOMPARE(m_view->kind(), Kind::Json);
     QTreeView *tree = m_view->jsonTree();
     QVERIFY(tree->isVisible());
@@ -175,8 +175,8 @@ void TestBodyView::json_isATreeThatFolds()
     QStringList keys;
     for (int r = 0; r < 4; ++r)
         keys.append(model->index(r, 0).data().toString());
-    QCOMPARE(keys, (QStringList{QStringLiteral("error"), QStringLiteral("none"), QStringLiteral("ok"),
-                       QStringLiteral("status")}));
+    QCOMPARE(keys,
+        (QStringList{QStringLiteral("error"), QStringLiteral("none"), QStringLiteral("ok"), QStringLiteral("status")}));
     const QModelIndex error = model->index(0, 0);
     QCOMPARE(model->index(0, 1).data().toString(), QStringLiteral("{2 keys}"));
     QCOMPARE(model->rowCount(error), 2);
@@ -272,7 +272,9 @@ void TestBodyView::image_isShown()
     QFETCH(QSize, size);
     const QString missing = missingPlugin(format);
     QVERIFY2(missing.isEmpty(), qPrintable(missing));
-    const QByteArray bytes = format == "gif" ? gifBytes() : format == "svg" ? svgBytes() : imageBytes(format.constData());
+    const QByteArray bytes = format == "gif" ? gifBytes()
+        : format == "svg"                    ? svgBytes()
+                                             : imageBytes(format.constData());
     QVERIFY2(!bytes.isEmpty(), "Qt could not write the test image");
     m_view->setBody(body(bytes, contentType));
     QCOMPARE(m_view->kind(), Kind::Image);
@@ -301,8 +303,8 @@ void TestBodyView::large_isShownInPart_copyTakesAll()
         big += "retry after a delay\n";
     m_view->setBody(body(big, "text/plain"));
     QCOMPARE(m_view->textView()->toPlainText().size(), BodyView::maxShownChars);
-    QVERIFY2(m_view->note().contains(QStringLiteral("Showing the first 65,536 of %1 characters")
-                                         .arg(QLocale().toString(big.size()))),
+    QVERIFY2(m_view->note().contains(
+                 QStringLiteral("Showing the first 65,536 of %1 characters").arg(QLocale().toString(big.size()))),
         qPrintable(m_view->note()));
     QCOMPARE(m_view->copyText().size(), big.size());
 
