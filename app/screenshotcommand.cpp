@@ -10,6 +10,7 @@
 #include "ui/mainwindow.h"
 #include "ui/policy/policypanel.h"
 #include "ui/request/requestcomposer.h"
+#include "ui/run/attemptinspector.h"
 #include "ui/run/statisticsview.h"
 #include "ui/run/timelineview.h"
 #include "ui/server/serverlogmodel.h"
@@ -296,6 +297,30 @@ int runScreenshot(const QStringList &arguments)
     window.policyDock()->show();
     save(window.policyDock(), QStringLiteral("policy.png"));
     window.showTab(Ui::MainWindow::Tab::Timeline);
+
+    // The inspector on a failed attempt with a JSON body (a 503 of the first request),
+    // beside the timeline, as after a click on its bar.
+    Ui::RunSession *session = window.session();
+    qsizetype failedRow = -1;
+    for (qsizetype f = 0; f < session->finishedCount() && failedRow < 0; ++f) {
+        const Core::AttemptRecord record = session->attemptRecord(f);
+        if (record.httpStatus == 503 && record.responseBody.startsWith('{'))
+            failedRow = session->finishedRow(f);
+    }
+    if (failedRow < 0) {
+        err << Tr::tr("retrylab screenshot: no failed attempt with a JSON body to inspect") << Qt::endl;
+        ++failures;
+    } else {
+        window.policyDock()->hide();
+        window.inspectAttempt(failedRow);
+        window.inspector()->setPage(Ui::AttemptInspector::Page::Response);
+        window.resizeDocks({window.inspectorDock()}, {width * 48 / 100}, Qt::Horizontal);
+        window.timelineView()->showAttempt(failedRow);
+        settle(300);
+        save(&window, QStringLiteral("inspector.png"));
+        window.inspectorDock()->hide();
+        window.policyDock()->show();
+    }
 
     if (hold > 0)
         settle(hold * 1000);

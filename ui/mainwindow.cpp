@@ -10,6 +10,7 @@
 #include "ui/policy/policyeditor.h"
 #include "ui/policy/policypanel.h"
 #include "ui/request/requestcomposer.h"
+#include "ui/run/attemptinspector.h"
 #include "ui/run/errorlogview.h"
 #include "ui/run/statisticsview.h"
 #include "ui/run/timelineview.h"
@@ -107,6 +108,15 @@ void MainWindow::buildDocks()
     m_requestDock->setObjectName(QStringLiteral("requestDock"));
     m_requestDock->setWidget(m_composer);
     addDockWidget(Qt::TopDockWidgetArea, m_requestDock);
+
+    // Beside the tabs, as a browser's network panel: closed until an attempt is selected.
+    m_inspector = new AttemptInspector;
+    m_inspector->setSession(m_session);
+    m_inspectorDock = new QDockWidget(tr("Attempt inspector"), this);
+    m_inspectorDock->setObjectName(QStringLiteral("inspectorDock"));
+    m_inspectorDock->setWidget(m_inspector);
+    addDockWidget(Qt::RightDockWidgetArea, m_inspectorDock);
+    m_inspectorDock->hide();
 
     resizeDocks({m_policyDock}, {fontMetrics().horizontalAdvance(QLatin1Char('x')) * 62}, Qt::Horizontal);
     resizeDocks({m_requestDock}, {fontMetrics().height() * 11}, Qt::Vertical);
@@ -258,6 +268,9 @@ void MainWindow::buildMenus()
     QMenu *view = menuBar()->addMenu(tr("&View"));
     view->addAction(m_policyDock->toggleViewAction());
     view->addAction(m_requestDock->toggleViewAction());
+    QAction *inspect = m_inspectorDock->toggleViewAction();
+    inspect->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_I));
+    view->addAction(inspect);
     view->addAction(tr("&Reset layout"), this, &MainWindow::resetLayout);
     view->addSeparator();
     for (int i = 0; i < m_tabs->count(); ++i) {
@@ -397,6 +410,12 @@ void MainWindow::connectParts()
         m_timeline->showAttempt(row);
     });
     connect(m_timeline, &TimelineView::attemptClicked, m_errorLog, &ErrorLogView::showAttempt);
+    connect(m_timeline, &TimelineView::attemptClicked, this, &MainWindow::inspectAttempt);
+    connect(m_errorLog, &ErrorLogView::attemptSelected, this, &MainWindow::inspectAttempt);
+    connect(m_inspector, &AttemptInspector::attemptShown, this, [this](qsizetype row) {
+        m_errorLog->showAttempt(row);
+        m_timeline->showAttempt(row);
+    });
     connect(m_server, &EmbeddedServer::runningChanged, this, &MainWindow::updateServerStatus);
 }
 
@@ -629,12 +648,20 @@ void MainWindow::exportPolicy()
         ok ? FieldMessage::Kind::Success : FieldMessage::Kind::Error, m_policyPanel->editor()->lastMessage());
 }
 
+void MainWindow::inspectAttempt(qsizetype sessionRow)
+{
+    m_inspector->showAttempt(sessionRow);
+    m_inspectorDock->show();
+    m_inspectorDock->raise();
+}
+
 void MainWindow::resetLayout()
 {
     m_policyDock->show();
     m_requestDock->show();
     m_policyDock->setFloating(false);
     m_requestDock->setFloating(false);
+    m_inspectorDock->setFloating(false);
     restoreState(m_defaultState, Settings::windowStateVersion);
 }
 

@@ -19,6 +19,7 @@ class RetryExecutor;
 
 namespace RetryLab::Ui {
 
+class AttemptInspector;
 class EmbeddedServer;
 class ErrorLogView;
 class MessageBar;
@@ -84,6 +85,9 @@ public:
     RequestComposer *composer() const { return m_composer; }
     QDockWidget *policyDock() const { return m_policyDock; }
     QDockWidget *requestDock() const { return m_requestDock; }
+    /// What an attempt sent and got back; opens when an attempt is selected.
+    AttemptInspector *inspector() const { return m_inspector; }
+    QDockWidget *inspectorDock() const { return m_inspectorDock; }
     QTabWidget *tabs() const { return m_tabs; }
     /// The view of a tab (the page itself may be a scroll area around it).
     QWidget *tab(Tab tab) const;
@@ -116,6 +120,8 @@ public Q_SLOTS:
     void exportPolicy();
     /// Puts the docks back where a new window has them.
     void resetLayout();
+    /// Shows a session attempt row in the inspector, opening it.
+    void inspectAttempt(qsizetype sessionRow);
 
 protected:
     void closeEvent(QCloseEvent *event) override;
@@ -152,6 +158,8 @@ private:
     QDockWidget *m_policyDock = nullptr;
     RequestComposer *m_composer = nullptr;
     QDockWidget *m_requestDock = nullptr;
+    AttemptInspector *m_inspector = nullptr;
+    QDockWidget *m_inspectorDock = nullptr;
     MessageBar *m_messages = nullptr;
     QTabWidget *m_tabs = nullptr;
     TimelineView *m_timeline = nullptr;

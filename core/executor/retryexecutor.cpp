@@ -32,8 +32,12 @@ namespace RetryLab::Core {
 
 namespace {
 
-// Enough of the body to find {"status":"ABORTED"}, read a resource, or show it.
-constexpr qint64 bodyKeepBytes = 64 * 1024;
+// Keeps the first `limit` bytes of a response body; the rest is only counted.
+void keepBody(QByteArray &kept, const QByteArray &chunk, qint64 limit)
+{
+    if (kept.size() < limit)
+        kept.append(chunk.left(limit - kept.size()));
+}
 
 std::chrono::milliseconds toTimerMs(double ms)
 {
@@ -178,6 +182,11 @@ void RetryExecutor::setConcurrencyLimit(int limit)
 void RetryExecutor::setSeed(quint64 seed)
 {
     m_random->reseed(seed);
+}
+
+void RetryExecutor::setResponseBodyLimit(qint64 bytes)
+{
+    m_responseBodyLimit = std::clamp<qint64>(bytes, 4 * 1024, 256LL * 1024 * 1024);
 }
 
 qint64 RetryExecutor::nowNs() const
@@ -372,6 +381,7 @@ void RetryExecutor::startAttempt(const RequestPtr &r)
     record.method = hop.method;
     record.url = r->spec.url;
     record.requestHeaders = hop.headers;
+    record.requestBody = hop.body;
     record.queuedNs = now - r->queuedSinceNs;
     record.startNs = now;
     record.startWall = m_ownClock->wallTime();
@@ -447,8 +457,7 @@ void RetryExecutor::sendHop(const RequestPtr &r)
             return;
         const QByteArray chunk = req->reply->readAll();
         req->bytesReceived += chunk.size();
-        if (req->body.size() < bodyKeepBytes)
-            req->body.append(chunk.left(bodyKeepBytes - req->body.size()));
+        keepBody(req->body, chunk, m_responseBodyLimit);
     });
     connect(reply, &QNetworkReply::sslErrors, this, [this, id](const QList<QSslError> &errors) {
         // Never ignored: the attempt fails with SslHandshakeFailedError and the record says why.
@@ -567,6 +576,7 @@ void RetryExecutor::cutAttempt(const RequestPtr &r, AttemptEnd end)
         r->reply->disconnect(this);
         const QByteArray rest = r->reply->readAll();
         r->bytesReceived += rest.size();
+        keepBody(r->body, rest, m_responseBodyLimit);
         r->reply->abort();
     }
     concludeAttempt(r, end);
@@ -584,8 +594,7 @@ void RetryExecutor::concludeAttempt(const RequestPtr &r, AttemptEnd end)
         if (reply->bytesAvailable() > 0) {
             const QByteArray chunk = reply->readAll();
             r->bytesReceived += chunk.size();
-            if (r->body.size() < bodyKeepBytes)
-                r->body.append(chunk.left(bodyKeepBytes - r->body.size()));
+            keepBody(r->body, chunk, m_responseBodyLimit);
         }
         const QVariant status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute);
         if (status.isValid())
@@ -603,6 +612,8 @@ void RetryExecutor::concludeAttempt(const RequestPtr &r, AttemptEnd end)
         }
     }
     record.bytesReceived = r->bytesReceived;
+    record.responseBody = r->body;
+    record.responseBodyTruncated = r->bytesReceived > r->body.size();
 
     releaseSlot(*r);
     r->phase = Request::Phase::Sleeping; // not in flight; decideNext() moves it on

@@ -59,6 +59,13 @@ public:
     /// Seed for the jitter generator (for reproducible runs).
     void setSeed(quint64 seed);
 
+    /// Bytes of each attempt's response body kept in its record (the rest is
+    /// counted, not kept: AttemptRecord::responseBodyTruncated), 4 KiB to 256 MiB.
+    /// The classifier and a read-modify-write read only the first few KiB.
+    static constexpr qint64 defaultResponseBodyLimit = 1024 * 1024;
+    void setResponseBodyLimit(qint64 bytes);
+    qint64 responseBodyLimit() const { return m_responseBodyLimit; }
+
     /// Whether every attempt carries "X-Retry-Request-Id" (the same for all
     /// attempts of a logical request) and "X-Retry-Attempt" (1, 2, ...), as
     /// AWS SDKs (amz-sdk-request) and Google's client libraries do. A server
@@ -144,6 +151,7 @@ private:
     QByteArray m_instanceToken; ///< unique within the process, part of X-Retry-Request-Id
     bool m_attemptHeaders = true;
     int m_concurrencyLimit = 6;
+    qint64 m_responseBodyLimit = defaultResponseBodyLimit;
     int m_inFlight = 0;
 };
 

@@ -13,6 +13,9 @@ namespace RetryLab::Core {
 struct ExportOptions
 {
     bool redactCredentials = true;
+    /// Bytes of attempt bodies a report or HAR file carries at most (the window's
+    /// budget): beyond it the oldest attempts' bodies are left out and marked so.
+    qint64 bodyBudget = 32LL * 1024 * 1024;
 
     /// The warning an unredacted export carries (a field, property or comment).
     static QString credentialsWarning()

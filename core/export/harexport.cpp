@@ -127,7 +127,8 @@ QString defaultRequestMimeType(const QByteArray &body)
                                                                 : QStringLiteral("application/octet-stream");
 }
 
-QJsonObject requestObject(const AttemptRecord &a, const RunRecord &run, const Redactor &redactor)
+// `withBodies`: the attempt's bodies fit within the export's body budget.
+QJsonObject requestObject(const AttemptRecord &a, const RunRecord &run, const Redactor &redactor, bool withBodies)
 {
     const HeaderList headers = redactor.headers(a.requestHeaders);
     const QUrl url = redactor.url(a.url);
@@ -141,19 +142,23 @@ QJsonObject requestObject(const AttemptRecord &a, const RunRecord &run, const Re
         {QStringLiteral("headersSize"), -1},
     };
 
-    // The body is the request's own only for single requests; the write of a
-    // read-modify-write sequence sends a body the executor computed and did not record.
+    // The attempt's own record of what it sent; records without one (older reports)
+    // sent their request's body when it is a single request. The write of a
+    // read-modify-write sends a body the executor computed.
     const auto spec = run.requests.constFind(a.requestId);
-    const bool knownBody = spec != run.requests.constEnd() && spec->kind == RequestSpec::Kind::Single;
-    if (!knownBody) {
-        request.insert(QStringLiteral("bodySize"), a.step == QLatin1String("read") ? 0 : -1);
+    const bool single = spec != run.requests.constEnd() && spec->kind == RequestSpec::Kind::Single;
+    const QByteArray sent = !a.requestBody.isEmpty() ? a.requestBody : single ? spec->body : QByteArray();
+    if (sent.isEmpty() && (a.requestBodyDropped || (!single && a.step != QLatin1String("read")))) {
+        request.insert(QStringLiteral("bodySize"), -1);
         return request;
     }
-    const QByteArray body = redactor.body(spec->body, spec->headers);
-    request.insert(QStringLiteral("bodySize"), double(spec->body.size()));
-    if (!spec->body.isEmpty()) {
+    request.insert(QStringLiteral("bodySize"), double(sent.size()));
+    if (!sent.isEmpty() && !withBodies && sent != (single ? spec->body : QByteArray())) {
+        request.insert(QStringLiteral("comment"), QStringLiteral("body dropped to bound memory"));
+    } else if (!sent.isEmpty()) {
+        const QByteArray body = redactor.body(sent, a.requestHeaders);
         QJsonObject postData{
-            {QStringLiteral("mimeType"), mimeTypeOf(a.requestHeaders, defaultRequestMimeType(spec->body))},
+            {QStringLiteral("mimeType"), mimeTypeOf(a.requestHeaders, defaultRequestMimeType(sent))},
             {QStringLiteral("params"), QJsonArray()},
         };
         if (isUtf8(body)) {
@@ -168,7 +173,8 @@ QJsonObject requestObject(const AttemptRecord &a, const RunRecord &run, const Re
     return request;
 }
 
-QJsonObject responseObject(const AttemptRecord &a, const RequestResult *finalResult, const Redactor &redactor)
+QJsonObject responseObject(
+    const AttemptRecord &a, const RequestResult *finalResult, const Redactor &redactor, bool withBodies)
 {
     const HeaderList headers = redactor.headers(a.responseHeaders);
     const bool gotResponse = a.httpStatus.has_value();
@@ -178,18 +184,24 @@ QJsonObject responseObject(const AttemptRecord &a, const RequestResult *finalRes
         {QStringLiteral("size"), double(gotResponse ? a.bytesReceived : 0)},
         {QStringLiteral("mimeType"), mimeTypeOf(headers, QStringLiteral("x-unknown"))},
     };
-    // Only the final response's body is kept by the executor (bounded).
-    if (finalResult && gotResponse && !finalResult->body.isEmpty()) {
-        const QByteArray body = redactor.body(finalResult->body, a.responseHeaders);
+    // Each attempt's own body (the executor keeps the first part of each); records
+    // without one (older reports) have at least the final response's.
+    const QByteArray kept = !a.responseBody.isEmpty() ? a.responseBody
+        : finalResult && !a.responseBodyDropped       ? finalResult->body
+                                                      : QByteArray();
+    if (gotResponse && (a.responseBodyDropped || (!kept.isEmpty() && !withBodies))) {
+        content.insert(QStringLiteral("comment"), QStringLiteral("body dropped to bound memory"));
+    } else if (gotResponse && !kept.isEmpty()) {
+        const QByteArray body = redactor.body(kept, a.responseHeaders);
         if (isUtf8(body)) {
             content.insert(QStringLiteral("text"), text(body));
         } else {
             content.insert(QStringLiteral("text"), QString::fromLatin1(body.toBase64()));
             content.insert(QStringLiteral("encoding"), QStringLiteral("base64"));
         }
-        if (finalResult->body.size() < a.bytesReceived) {
+        if (kept.size() < a.bytesReceived) {
             content.insert(QStringLiteral("comment"),
-                QStringLiteral("first %1 of %2 bytes").arg(finalResult->body.size()).arg(a.bytesReceived));
+                QStringLiteral("first %1 of %2 bytes").arg(kept.size()).arg(a.bytesReceived));
         }
     }
 
@@ -303,6 +315,11 @@ QJsonObject toJsonObject(const RunRecord &run, const ExportOptions &options)
     for (const RequestResult &r : run.results)
         results.insert(r.requestId, &r);
 
+    const QList<bool> bodiesWithin = run.attemptBodiesWithin(options.bodyBudget);
+    QHash<const AttemptRecord *, bool> withBodies;
+    for (qsizetype i = 0; i < run.attempts.size(); ++i)
+        withBodies.insert(&run.attempts.at(i), bodiesWithin.at(i));
+
     QJsonArray pages;
     QSet<quint64> paged;
     QJsonArray entries;
@@ -329,8 +346,8 @@ QJsonObject toJsonObject(const RunRecord &run, const ExportOptions &options)
             {QStringLiteral("pageref"), pageId(a->requestId)},
             {QStringLiteral("startedDateTime"), started.toString(Qt::ISODateWithMs)},
             {QStringLiteral("time"), timings.total()},
-            {QStringLiteral("request"), requestObject(*a, run, redactor)},
-            {QStringLiteral("response"), responseObject(*a, finalResult, redactor)},
+            {QStringLiteral("request"), requestObject(*a, run, redactor, withBodies.value(a))},
+            {QStringLiteral("response"), responseObject(*a, finalResult, redactor, withBodies.value(a))},
             {QStringLiteral("cache"), QJsonObject()},
             {QStringLiteral("timings"), timingsObject(timings)},
             {QStringLiteral("_requestId"), double(a->requestId)},

@@ -125,7 +125,8 @@ QJsonObject requestObject(quint64 id, const RequestSpec &spec, const Redactor &r
     };
 }
 
-QJsonObject attemptObject(const AttemptRecord &a, const RunRecord &run, const Redactor &redactor)
+// `withBodies`: the attempt's bodies fit within the export's body budget.
+QJsonObject attemptObject(const AttemptRecord &a, const RunRecord &run, const Redactor &redactor, bool withBodies)
 {
     QJsonObject o{
         {QStringLiteral("requestId"), unsignedValue(a.requestId)},
@@ -163,6 +164,24 @@ QJsonObject attemptObject(const AttemptRecord &a, const RunRecord &run, const Re
     insertTime(o, QStringLiteral("requestSent"), a.requestSentNs, run);
     insertTime(o, QStringLiteral("firstByte"), a.firstByteNs, run);
     insertTime(o, QStringLiteral("finished"), a.finishedNs, run);
+
+    // The request body only where it is not the request's own (a read-modify-write
+    // step's), so that a batch does not repeat one body per attempt.
+    const RequestSpec spec = run.requests.value(a.requestId);
+    const bool ownRequestBody = a.requestBody != spec.body || !run.requests.contains(a.requestId);
+    if (!withBodies) {
+        // Beyond the body budget: said, not written (the request's own body is in "requests").
+        o.insert(
+            QStringLiteral("requestBodyDropped"), a.requestBodyDropped || (ownRequestBody && !a.requestBody.isEmpty()));
+        o.insert(QStringLiteral("responseBodyDropped"), a.responseBodyDropped || !a.responseBody.isEmpty());
+        return o;
+    }
+    if (ownRequestBody)
+        o.insert(QStringLiteral("requestBody"), bytesValue(redactor.body(a.requestBody, a.requestHeaders)));
+    o.insert(QStringLiteral("responseBody"), bytesValue(redactor.body(a.responseBody, a.responseHeaders)));
+    o.insert(QStringLiteral("responseBodyTruncated"), a.responseBodyTruncated);
+    o.insert(QStringLiteral("requestBodyDropped"), a.requestBodyDropped);
+    o.insert(QStringLiteral("responseBodyDropped"), a.responseBodyDropped);
     return o;
 }
 
@@ -431,7 +450,8 @@ RequestSpec readRequest(JsonReader &f)
     return s;
 }
 
-AttemptRecord readAttempt(JsonReader &f, qint64 epochNs)
+// `requests`: read before the attempts; an attempt without "requestBody" sent its request's.
+AttemptRecord readAttempt(JsonReader &f, qint64 epochNs, const QHash<quint64, RequestSpec> &requests)
 {
     AttemptRecord a;
     a.requestId = requestId(f, QStringLiteral("requestId"));
@@ -476,6 +496,14 @@ AttemptRecord readAttempt(JsonReader &f, qint64 epochNs)
     a.retryAfterMs = optionalNumber(f, QStringLiteral("retryAfterMs"));
     a.retryAfterRaw = bytes(f, QStringLiteral("retryAfterRaw"));
     a.nextDelayMs = number(f, QStringLiteral("nextDelayMs"), -1.0);
+    a.requestBodyDropped = f.boolean(QStringLiteral("requestBodyDropped")).value_or(false);
+    if (f.contains(QStringLiteral("requestBody")))
+        a.requestBody = bytes(f, QStringLiteral("requestBody"));
+    else if (!a.requestBodyDropped)
+        a.requestBody = requests.value(a.requestId).body;
+    a.responseBody = bytes(f, QStringLiteral("responseBody"));
+    a.responseBodyTruncated = f.boolean(QStringLiteral("responseBodyTruncated")).value_or(false);
+    a.responseBodyDropped = f.boolean(QStringLiteral("responseBodyDropped")).value_or(false);
     return a;
 }
 
@@ -553,8 +581,9 @@ QJsonObject toJsonObject(
     }
 
     QJsonArray attempts;
-    for (const AttemptRecord &a : run.attempts)
-        attempts.append(attemptObject(a, run, redactor));
+    const QList<bool> withBodies = run.attemptBodiesWithin(options.bodyBudget);
+    for (qsizetype i = 0; i < run.attempts.size(); ++i)
+        attempts.append(attemptObject(run.attempts.at(i), run, redactor, withBodies.at(i)));
 
     QHash<quint64, const HeaderList *> lastResponseHeaders;
     for (const AttemptRecord &a : run.attempts)
@@ -667,7 +696,7 @@ Result<Report> fromJsonObject(const QJsonObject &object)
 
     report.run.attempts.reserve(top.value(QStringLiteral("attempts")).toArray().size());
     readEach(top, QStringLiteral("attempts"), Presence::Required,
-        [&](JsonReader &f) { report.run.attempts.append(readAttempt(f, report.run.epochNs)); });
+        [&](JsonReader &f) { report.run.attempts.append(readAttempt(f, report.run.epochNs, report.run.requests)); });
     readEach(top, QStringLiteral("results"), Presence::Required,
         [&](JsonReader &f) { report.run.results.append(readResult(f, report.run.epochNs)); });
     readEach(top, QStringLiteral("expectations"), Presence::Optional,

@@ -21,6 +21,14 @@ namespace RetryLab::Core {
 /// strings. With redaction off the report says so in `redacted` and
 /// `credentialsWarning`.
 ///
+/// Every attempt carries its response body (`responseBody`, redacted by its
+/// Content-Type as the request bodies are, with `responseBodyTruncated` when the
+/// executor kept only the first part) and, when it is not the request's own, its
+/// request body (`requestBody`; absent means the body of its request). Bodies beyond
+/// ExportOptions::bodyBudget are left out, oldest attempts first, and
+/// `requestBodyDropped` / `responseBodyDropped` say so, as they do for bodies the
+/// run itself dropped to bound its memory.
+///
 /// Reading is lossless for an unredacted report, and a malformed file is
 /// refused with a message naming the field ("attempts[2].httpStatus: ...").
 namespace ReportJson {

@@ -82,6 +82,9 @@ struct AttemptRecord
     QByteArray method;
     QUrl url;
     HeaderList requestHeaders;
+    /// The body this attempt sent: the spec's, or for a read-modify-write step the
+    /// one the executor computed (none for the read).
+    QByteArray requestBody;
 
     qint64 queuedNs = 0; ///< time spent waiting for a concurrency slot before starting
     qint64 startNs = -1; ///< when the request was handed to the network
@@ -104,6 +107,16 @@ struct AttemptRecord
     QString errorString;
     HeaderList responseHeaders;
     qint64 bytesReceived = 0;
+    /// The response body as it arrived, at most RetryExecutor::responseBodyLimit()
+    /// bytes of it: enough to see what came back without letting a large download
+    /// or a long run hold all of it. bytesReceived is how many arrived in all.
+    QByteArray responseBody;
+    /// responseBody holds only the first part of what arrived.
+    bool responseBodyTruncated = false;
+    /// A store that bounds its memory (RunSession, RunRecorder, a report within
+    /// its body budget) let these bodies go; the record had them.
+    bool requestBodyDropped = false;
+    bool responseBodyDropped = false;
     /// Content-Length announced by the response, -1 when absent.
     qint64 expectedBytes = -1;
     /// Redirects within this attempt, in order; the status and headers above

@@ -23,4 +23,16 @@ void RunRecord::notePolicy(quint64 requestId, const BackoffPolicy &used)
     requestPolicies.insert(requestId, index);
 }
 
+QList<bool> RunRecord::attemptBodiesWithin(qint64 budget) const
+{
+    QList<bool> within(attempts.size(), true);
+    qint64 used = 0;
+    for (qsizetype i = attempts.size() - 1; i >= 0; --i) {
+        const AttemptRecord &a = attempts.at(i);
+        used += a.requestBody.size() + a.responseBody.size();
+        within[i] = used <= budget;
+    }
+    return within;
+}
+
 } // namespace RetryLab::Core

@@ -31,6 +31,10 @@ struct RunRecord
     const BackoffPolicy &policyOf(quint64 requestId) const;
     /// Files a request under `policy`, adding the policy to `policies` when it is new.
     void notePolicy(quint64 requestId, const BackoffPolicy &policy);
+    /// For each attempt, whether its request and response bodies fit within `budget`
+    /// bytes, counted from the newest attempt back: an export carries the newest
+    /// bodies and leaves out the oldest, as the window drops them.
+    QList<bool> attemptBodiesWithin(qint64 budget) const;
 };
 
 } // namespace RetryLab::Core

@@ -1,17 +1,8 @@
 #include "ui/request/headertablemodel.h"
 
-#include "core/http/redactor.h"
+#include "ui/widgets/credentialmask.h"
 
 namespace RetryLab::Ui {
-
-namespace {
-
-QString maskOf(const QString &value)
-{
-    return value.isEmpty() ? QString() : QString(8, QChar(0x2022));
-}
-
-} // namespace
 
 HeaderTableModel::HeaderTableModel(QObject *parent) : QAbstractTableModel(parent)
 { }
@@ -38,8 +29,7 @@ void HeaderTableModel::setRevealed(bool revealed)
 
 bool HeaderTableModel::isCredential(const QString &name)
 {
-    const QString trimmed = name.trimmed();
-    return !trimmed.isEmpty() && Core::Redactor::isSensitiveHeader(trimmed.toLatin1());
+    return CredentialMask::isCredentialHeader(name);
 }
 
 int HeaderTableModel::rowCount(const QModelIndex &parent) const
@@ -71,13 +61,13 @@ QVariant HeaderTableModel::data(const QModelIndex &index, int role) const
         break;
     case Value:
         if (role == Qt::DisplayRole)
-            return masked ? maskOf(h.value) : h.value;
+            return masked ? CredentialMask::masked(h.value) : h.value;
         if (role == Qt::EditRole)
             return h.value;
         if (role == MaskedRole)
             return masked;
         if (role == Qt::ToolTipRole && masked)
-            return tr("A credential: hidden on screen and redacted in exports. Use \"Show credentials\" to see it.");
+            return CredentialMask::maskedToolTip();
         break;
     default:
         break;

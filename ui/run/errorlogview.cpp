@@ -141,6 +141,11 @@ ErrorLogView::ErrorLogView(QWidget *parent)
     connect(m_table, &QAbstractItemView::activated, this, [this](const QModelIndex &index) {
         Q_EMIT attemptActivated(index.data(AttemptLogModel::SessionRowRole).toLongLong());
     });
+    connect(
+        m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this, [this](const QModelIndex &current) {
+            if (current.isValid())
+                Q_EMIT attemptSelected(current.data(AttemptLogModel::SessionRowRole).toLongLong());
+        });
     updateCount();
 }
 

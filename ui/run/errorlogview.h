@@ -59,6 +59,8 @@ Q_SIGNALS:
     void exportRequested(RetryLab::Ui::ErrorLogView::ExportFormat format, bool onlyVisibleRows);
     /// A row was double-clicked or activated with the keyboard.
     void attemptActivated(qsizetype sessionRow);
+    /// The current row changed to an attempt (a click, the arrow keys, showAttempt()).
+    void attemptSelected(qsizetype sessionRow);
 
 private:
     void handleOutcomeChosen(int index);

@@ -94,7 +94,7 @@ void RunSession::noteRequest(quint64 requestId, const RequestSpec &spec)
     if (m_specs.isEmpty() || !sameSpec(m_specs.constLast(), shared)) {
         const qsizetype bodyBytes = shared.body.size();
         m_specs.append(std::move(shared));
-        holdBody(true, m_specs.size() - 1, bodyBytes);
+        holdBody(HeldBody::Spec, m_specs.size() - 1, bodyBytes);
     }
     l.spec = static_cast<quint32>(m_specs.size() - 1);
     l.label = m_strings.intern(spec.label);
@@ -318,10 +318,23 @@ void RunSession::recordAttempt(const AttemptRecord &record)
     if (l.firstStartNs < 0 && record.startNs >= 0)
         l.firstStartNs = record.startNs;
     m_finished.append(row);
+    const qsizetype finishedIndex = m_finished.size() - 1;
+    l.lastFinished = static_cast<quint32>(finishedIndex);
 
     if (m_retainLimit > 0) {
-        m_fullAttempts.push_back(record);
+        KeptAttempt kept;
+        kept.record = record;
+        const RequestSpec *s = spec(laneIndex);
+        if (!record.requestBody.isEmpty() && s && s->body == record.requestBody) {
+            kept.record.requestBody = QByteArray();
+            kept.requestBodyInSpec = true;
+        }
+        const qsizetype requestBytes = kept.record.requestBody.size();
+        m_fullAttempts.push_back(std::move(kept));
+        holdBody(HeldBody::AttemptRequest, finishedIndex, requestBytes);
+        holdBody(HeldBody::AttemptResponse, finishedIndex, record.responseBody.size());
         if (qsizetype(m_fullAttempts.size()) > m_retainLimit) {
+            m_bodyBytes -= heldBytesOf(m_fullAttempts.front());
             m_fullAttempts.pop_front();
             ++m_droppedAttempts;
         }
@@ -454,10 +467,20 @@ void RunSession::recordResult(const RequestResult &result)
     m_resultLanes.push_back(laneIndex);
 
     if (m_retainLimit > 0) {
-        m_fullResults.push_back(result);
-        holdBody(false, resultCount() - 1, result.body.size());
+        KeptResult kept;
+        kept.result = result;
+        // The executor's result carries its last attempt's response body: keep it once.
+        const qsizetype last = l.lastFinished == noRow ? -1 : qsizetype(l.lastFinished);
+        if (!result.body.isEmpty() && last >= firstKeptAttempt()
+            && m_fullAttempts[std::size_t(last - firstKeptAttempt())].record.responseBody == result.body) {
+            kept.result.body = QByteArray();
+            kept.bodyOfAttempt = last;
+        }
+        const qsizetype bodyBytes = kept.result.body.size();
+        m_fullResults.push_back(std::move(kept));
+        holdBody(HeldBody::Result, resultCount() - 1, bodyBytes);
         if (qsizetype(m_fullResults.size()) > m_retainLimit) {
-            m_bodyBytes -= m_fullResults.front().body.size();
+            m_bodyBytes -= m_fullResults.front().result.body.size();
             m_fullResults.pop_front();
             ++m_droppedResults;
         }
@@ -541,11 +564,12 @@ void RunSession::setRetainedRecordLimit(qsizetype limit)
 {
     m_retainLimit = std::max<qsizetype>(0, limit);
     while (qsizetype(m_fullAttempts.size()) > m_retainLimit) {
+        m_bodyBytes -= heldBytesOf(m_fullAttempts.front());
         m_fullAttempts.pop_front();
         ++m_droppedAttempts;
     }
     while (qsizetype(m_fullResults.size()) > m_retainLimit) {
-        m_bodyBytes -= m_fullResults.front().body.size();
+        m_bodyBytes -= m_fullResults.front().result.body.size();
         m_fullResults.pop_front();
         ++m_droppedResults;
     }
@@ -557,11 +581,16 @@ void RunSession::setBodyBudget(qint64 bytes)
     enforceBodyBudget();
 }
 
-void RunSession::holdBody(bool inSpec, qsizetype index, qsizetype bytes)
+qint64 RunSession::heldBytesOf(const KeptAttempt &kept)
+{
+    return kept.record.requestBody.size() + kept.record.responseBody.size();
+}
+
+void RunSession::holdBody(HeldBody::Kind kind, qsizetype index, qsizetype bytes)
 {
     if (bytes <= 0)
         return;
-    m_heldBodies.push_back({inSpec, index});
+    m_heldBodies.push_back({kind, index});
     m_bodyBytes += bytes;
     enforceBodyBudget();
 }
@@ -572,13 +601,19 @@ void RunSession::enforceBodyBudget()
         const HeldBody held = m_heldBodies.front();
         m_heldBodies.pop_front();
         QByteArray *body = nullptr;
-        if (held.inSpec) {
+        if (held.kind == HeldBody::Spec) {
             body = &m_specs[held.index].body;
-        } else {
-            const qsizetype firstKept = resultCount() - qsizetype(m_fullResults.size());
-            if (held.index < firstKept)
+        } else if (held.kind == HeldBody::Result) {
+            if (held.index < firstKeptResult())
                 continue; // rebuilt without its body already; its bytes were given back then
-            body = &m_fullResults[std::size_t(held.index - firstKept)].body;
+            body = &m_fullResults[std::size_t(held.index - firstKeptResult())].result.body;
+        } else {
+            if (held.index < firstKeptAttempt())
+                continue; // the same
+            AttemptRecord &a = m_fullAttempts[std::size_t(held.index - firstKeptAttempt())].record;
+            const bool request = held.kind == HeldBody::AttemptRequest;
+            body = request ? &a.requestBody : &a.responseBody;
+            (request ? a.requestBodyDropped : a.responseBodyDropped) = !body->isEmpty();
         }
         if (body->isEmpty())
             continue;
@@ -597,20 +632,29 @@ AttemptRecord RunSession::attemptRecord(qsizetype finishedIndex) const
 {
     if (finishedIndex < 0 || finishedIndex >= m_finished.size())
         return {};
-    const qsizetype firstKept = m_finished.size() - qsizetype(m_fullAttempts.size());
-    if (finishedIndex >= firstKept)
-        return m_fullAttempts[std::size_t(finishedIndex - firstKept)];
-    return rebuildAttempt(m_finished[finishedIndex]);
+    if (finishedIndex < firstKeptAttempt())
+        return rebuildAttempt(m_finished[finishedIndex]);
+    const KeptAttempt &kept = m_fullAttempts[std::size_t(finishedIndex - firstKeptAttempt())];
+    AttemptRecord record = kept.record;
+    if (kept.requestBodyInSpec) {
+        const RequestSpec *s = spec(m_rows[m_finished[finishedIndex]].lane);
+        record.requestBody = s ? s->body : QByteArray();
+        record.requestBodyDropped = record.requestBody.isEmpty();
+    }
+    return record;
 }
 
 RequestResult RunSession::requestResult(qsizetype resultIndex) const
 {
     if (resultIndex < 0 || resultIndex >= resultCount())
         return {};
-    const qsizetype firstKept = resultCount() - qsizetype(m_fullResults.size());
-    if (resultIndex >= firstKept)
-        return m_fullResults[std::size_t(resultIndex - firstKept)];
-    return rebuildResult(m_resultLanes[std::size_t(resultIndex)]);
+    if (resultIndex < firstKeptResult())
+        return rebuildResult(m_resultLanes[std::size_t(resultIndex)]);
+    const KeptResult &kept = m_fullResults[std::size_t(resultIndex - firstKeptResult())];
+    RequestResult result = kept.result;
+    if (kept.bodyOfAttempt >= 0)
+        result.body = attemptRecord(kept.bodyOfAttempt).responseBody;
+    return result;
 }
 
 AttemptRecord RunSession::rebuildAttempt(quint32 rowIndex) const
@@ -627,7 +671,13 @@ AttemptRecord RunSession::rebuildAttempt(quint32 rowIndex) const
     if (const RequestSpec *s = spec(row.lane)) {
         r.url = s->url;
         r.requestHeaders = s->headers;
+        // A single request sends its spec's body; a read-modify-write step's was computed.
+        if (s->kind == RequestSpec::Kind::Single)
+            r.requestBody = s->body;
+        else
+            r.requestBodyDropped = detail.step == QLatin1String("write");
     }
+    r.responseBodyDropped = row.bytesReceived > 0;
     r.queuedNs = static_cast<qint64>(std::llround(double(row.queuedMs) * 1e6));
     r.startNs = row.startNs;
     r.endNs = row.endNs;

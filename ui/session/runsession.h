@@ -38,9 +38,13 @@ namespace RetryLab::Ui {
 ///   RunRecord is asked for: everything but the headers (taken from the request spec
 ///   instead), connection timing points and response bodies. isRecordComplete() says
 ///   whether that happened;
-/// - request bodies (in the specs) and response bodies (in the results) only within
-///   bodyBudget() bytes in all: beyond it the oldest bodies are dropped, while the
-///   records and statistics stay complete. droppedBodyCount() says how many.
+/// - request bodies (in the specs and in the attempts) and response bodies (in the
+///   attempts and the results) only within bodyBudget() bytes in all: beyond it the
+///   oldest bodies are dropped, while the records and statistics stay complete.
+///   droppedBodyCount() says how many, and each record says which of its bodies went
+///   (AttemptRecord::requestBodyDropped, responseBodyDropped). A body held twice is
+///   counted once: an attempt's request body that is its spec's, and a result's body
+///   that is its last attempt's response, are taken from there when asked for.
 ///
 /// Views are told about changes through updated(), coalesced to at most one signal per
 /// updateInterval() (33 ms, about 30 per second), however fast records arrive.
@@ -95,6 +99,7 @@ public:
         quint32 label = 0; ///< interned
         quint32 resultReason = 0; ///< interned
         float pendingDelayMs = -1.0F; ///< a retry is planned and has not started
+        quint32 lastFinished = noRow; ///< finished index of its latest finished attempt
         qint64 pendingSinceNs = -1;
         qint32 attemptsLeft = -1;
         qint16 finalStatus = -1;
@@ -243,7 +248,6 @@ private:
     Core::AttemptRecord rebuildAttempt(quint32 row) const;
     Core::RequestResult rebuildResult(quint32 lane) const;
     void noteTime(qint64 ns);
-    void holdBody(bool inSpec, qsizetype index, qsizetype bytes);
     void enforceBodyBudget();
     void markDirty();
     void resetOrigin();
@@ -283,19 +287,39 @@ private:
     QList<Core::BackoffPolicy> m_policies;
     quint32 policyIndex(const Core::BackoffPolicy &policy);
 
-    std::deque<Core::AttemptRecord> m_fullAttempts; ///< the last finished ones, in finish order
-    std::deque<Core::RequestResult> m_fullResults;
+    /// A finished attempt kept whole. Its request body, when it is its spec's, is
+    /// not kept twice: attemptRecord() takes it from the spec.
+    struct KeptAttempt
+    {
+        Core::AttemptRecord record;
+        bool requestBodyInSpec = false;
+    };
+    /// A result kept whole. Its body, when it is its last attempt's response body,
+    /// is not kept twice: requestResult() takes it from that attempt.
+    struct KeptResult
+    {
+        Core::RequestResult result;
+        qsizetype bodyOfAttempt = -1; ///< finished index, or -1
+    };
+    std::deque<KeptAttempt> m_fullAttempts; ///< the last finished ones, in finish order
+    std::deque<KeptResult> m_fullResults;
+    qsizetype firstKeptAttempt() const { return m_finished.size() - qsizetype(m_fullAttempts.size()); }
+    qsizetype firstKeptResult() const { return resultCount() - qsizetype(m_fullResults.size()); }
+    static qint64 heldBytesOf(const KeptAttempt &kept);
     qsizetype m_retainLimit = 20'000;
     qsizetype m_droppedAttempts = 0;
     qsizetype m_droppedResults = 0;
 
-    /// A body held, in the order they arrived: of m_specs[index], or of the result with
-    /// this index in finishing order (gone from m_fullResults once it is rebuilt).
+    /// A body held, in the order they arrived: of m_specs[index], of the result with
+    /// this index in finishing order, or of the finished attempt with this index
+    /// (gone from m_fullResults / m_fullAttempts once it is rebuilt).
     struct HeldBody
     {
-        bool inSpec = false;
+        enum Kind : quint8 { Spec, Result, AttemptRequest, AttemptResponse };
+        Kind kind = Spec;
         qsizetype index = 0;
     };
+    void holdBody(HeldBody::Kind kind, qsizetype index, qsizetype bytes);
     std::deque<HeldBody> m_heldBodies;
     qint64 m_bodyBudget = 32LL * 1024 * 1024;
     qint64 m_bodyBytes = 0;
