@@ -10,6 +10,7 @@
 #include <QLabel>
 #include <QMimeData>
 #include <QPlainTextEdit>
+#include <QSignalSpy>
 #include <QStandardItemModel>
 #include <QTest>
 #include <QToolButton>
