@@ -7,6 +7,7 @@ packages=(
     cmake ninja-build g++ make pkg-config
     qt6-base-dev qt6-charts-dev libqt6opengl6-dev libgl-dev qt6-qpa-plugins
     fonts-dejavu-core curl
+    libssl-dev # OpenSSL's libcrypto: the fault server makes its TLS certificates with it
     "$@"
 )
 
