@@ -146,6 +146,17 @@ void Connection::resume()
 void Connection::handleDisconnected()
 {
     m_host.forget(m_id);
+    if (!m_tls.isEmpty() && !m_servedAny && m_state == State::Reading && !m_parser.isPartial()) {
+        // The client took the certificate in the handshake and then left: a
+        // client that checks the host name itself afterwards (curl) refuses it so.
+        ServerLogEntry entry;
+        entry.time = m_host.clock().wallTime();
+        entry.peer = m_peer;
+        entry.tls = m_tls;
+        entry.action = QStringLiteral("tls-closed");
+        entry.detail = Tr::tr("the client closed the connection after the TLS handshake without sending a request");
+        m_host.record(std::move(entry));
+    }
     if (m_entryPending) {
         const double ms = (m_host.clock().nowNs() - m_startNs) / 1e6;
         finishRequest(QStringLiteral("client-closed"),
@@ -184,6 +195,7 @@ void Connection::answerProtocolError(int status, const QString &message, const Q
     m_entry.peer = m_peer;
     m_entry.tls = m_tls;
     m_entryPending = true;
+    m_servedAny = true;
     m_startNs = m_host.clock().nowNs();
     m_bytesSent = 0;
     m_request = HttpRequest{};
@@ -214,6 +226,7 @@ void Connection::dispatch()
     e.testId = QString::fromLatin1(r.header(RetryHeaders::testId).value_or(QByteArray()).trimmed());
     e.clientAttempt = QString::fromLatin1(r.header(RetryHeaders::attempt).value_or(QByteArray()).trimmed());
     m_entryPending = true;
+    m_servedAny = true;
 
     if (m_overCapacity) {
         ResponsePlan p = ResponsePlan::error(

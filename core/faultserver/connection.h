@@ -108,6 +108,7 @@ private:
     State m_state = State::Reading;
     bool m_overCapacity = false;
     bool m_lingering = false; ///< closing after an answer, dropping what still arrives
+    bool m_servedAny = false; ///< a request (or a malformed one) arrived on this connection
     // The request being handled.
     HttpRequest m_request;
     ServerLogEntry m_entry;

@@ -37,7 +37,8 @@ struct FaultServerOptions
     /// "503 Service Unavailable" with Retry-After and is closed.
     int maxConnections = 2048;
     /// A connection with no request in progress is closed after this long
-    /// (100 ms-1 h); a request left half-sent gets "408 Request Timeout".
+    /// (100 ms-1 h); a request left half-sent gets "408 Request Timeout". A TLS
+    /// handshake that takes longer is dropped (logged as "tls-timeout").
     int idleTimeoutMs = 30'000;
     /// Seed of the generator behind /fail?p=, /delay?dist= and friends.
     quint64 seed = 0x5EEDULL;

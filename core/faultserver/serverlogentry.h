@@ -36,7 +36,8 @@ struct ServerLogEntry
     /// "drip", "client-closed" (the client left before the server finished);
     /// for TLS connections that never carried a request "tls-cut", "tls-alert",
     /// "plain-http" (handshake faults), "tls-refused" (the client ended the
-    /// handshake, usually refusing the certificate) and "tls-timeout".
+    /// handshake, usually refusing the certificate), "tls-closed" (it left
+    /// right after the handshake, as curl does on a wrong host name) and "tls-timeout".
     QString action;
     QString detail; ///< the same for people, with the reason
     std::optional<int> status; ///< the status sent, none for a connection fault

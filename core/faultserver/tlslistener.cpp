@@ -5,6 +5,7 @@
 #include "core/util/coretr.h"
 
 #include <QLoggingCategory>
+#include <QSslCipher>
 #include <QSslSocket>
 #include <QTimer>
 

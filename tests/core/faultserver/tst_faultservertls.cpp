@@ -14,8 +14,10 @@
 #include <QSslConfiguration>
 #include <QSslError>
 #include <QStandardPaths>
+#include <QTcpSocket>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QThread>
 
 #include <memory>
 
@@ -114,6 +116,8 @@ private Q_SLOTS:
     void userCertificate_badFiles_listenNamesTheFile_data();
     void userCertificate_badFiles_listenNamesTheFile();
     void certificates_differBetweenStarts();
+    void silentOrLeavingClients_areTimedOutAndLogged();
+    void serverInWorkerThread_servesHttpsAndAnswersFromOtherThreads();
     void httpPort_keepsWorkingWhileTlsFaultsHappen();
     void usageText_listsTheTlsFaultsAndControlEndpoints();
 
@@ -303,24 +307,27 @@ void TestFaultServerTls::tlsFaults_qtNetworkError_data()
     QTest::addColumn<TlsFault>("fault");
     QTest::addColumn<int>("error");
     QTest::addColumn<QList<QSslError::SslError>>("sslErrors");
+    QTest::addColumn<QString>("serverAction"); // of the one log entry: Qt does not resend after a TLS failure
 
     using E = QSslError;
-    QTest::addRow("pass") << TlsFault::Pass << int(QNetworkReply::NoError) << QList<QSslError::SslError>{};
+    using Errors = QList<QSslError::SslError>;
+    QTest::addRow("pass") << TlsFault::Pass << int(QNetworkReply::NoError) << Errors{} << "respond";
     QTest::addRow("unknown-ca") << TlsFault::UnknownCa << int(QNetworkReply::SslHandshakeFailedError)
-                                << QList<QSslError::SslError>{
-                                       E::UnableToGetLocalIssuerCertificate, E::UnableToVerifyFirstCertificate};
+                                << Errors{E::UnableToGetLocalIssuerCertificate, E::UnableToVerifyFirstCertificate}
+                                << "tls-refused";
     QTest::addRow("self-signed") << TlsFault::SelfSigned << int(QNetworkReply::SslHandshakeFailedError)
-                                 << QList<QSslError::SslError>{E::SelfSignedCertificate};
+                                 << Errors{E::SelfSignedCertificate} << "tls-refused";
     QTest::addRow("expired") << TlsFault::Expired << int(QNetworkReply::SslHandshakeFailedError)
-                             << QList<QSslError::SslError>{E::CertificateExpired};
+                             << Errors{E::CertificateExpired} << "tls-refused";
     QTest::addRow("wrong-host") << TlsFault::WrongHost << int(QNetworkReply::SslHandshakeFailedError)
-                                << QList<QSslError::SslError>{E::HostNameMismatch};
-    QTest::addRow("tls-cut") << TlsFault::HandshakeCut << int(QNetworkReply::RemoteHostClosedError)
-                             << QList<QSslError::SslError>{};
-    QTest::addRow("tls-alert") << TlsFault::Alert << int(QNetworkReply::SslHandshakeFailedError)
-                               << QList<QSslError::SslError>{};
-    QTest::addRow("plain-http") << TlsFault::PlainHttp << int(QNetworkReply::SslHandshakeFailedError)
-                                << QList<QSslError::SslError>{};
+                                << Errors{E::HostNameMismatch} << "tls-refused";
+    // Not an SSL error for Qt: the connection closed, as after a reset of a plain connection.
+    QTest::addRow("tls-cut") << TlsFault::HandshakeCut << int(QNetworkReply::RemoteHostClosedError) << Errors{}
+                             << "tls-cut";
+    QTest::addRow("tls-alert") << TlsFault::Alert << int(QNetworkReply::SslHandshakeFailedError) << Errors{}
+                               << "tls-alert";
+    QTest::addRow("plain-http") << TlsFault::PlainHttp << int(QNetworkReply::SslHandshakeFailedError) << Errors{}
+                                << "plain-http";
 }
 
 void TestFaultServerTls::tlsFaults_qtNetworkError()
@@ -328,6 +335,7 @@ void TestFaultServerTls::tlsFaults_qtNetworkError()
     QFETCH(TlsFault, fault);
     QFETCH(int, error);
     QFETCH(QList<QSslError::SslError>, sslErrors);
+    QFETCH(QString, serverAction);
 
     const qsizetype before = m_server.log().size();
     const QtOutcome out = getWithQt(faultUrl(fault, QStringLiteral("/status/200")), {m_server.caCertificate()});
@@ -335,11 +343,11 @@ void TestFaultServerTls::tlsFaults_qtNetworkError()
         qPrintable(
             QStringLiteral("error %1 (%2), sslErrors [%3]").arg(out.error).arg(out.errorText, namesOf(out.sslErrors))));
     QVERIFY2(out.sslErrors == sslErrors, qPrintable(QStringLiteral("sslErrors [%1]").arg(namesOf(out.sslErrors))));
-    qInfo().noquote() << TlsFaults::name(fault) << "->" << out.error << out.errorText << "[" << namesOf(out.sslErrors)
-                      << "]"
-                      << "log:" << logSince(before).size();
-    for (const ServerLogEntry &e : logSince(before))
-        qInfo().noquote() << "   " << e.summary();
+    QCOMPARE(out.status, error == QNetworkReply::NoError ? 200 : 0);
+    QCOMPARE(out.body, error == QNetworkReply::NoError ? QByteArray("{\"status\":200}\n") : QByteArray());
+    QTRY_COMPARE(logSince(before).size(), 1);
+    QCOMPARE(logSince(before).first().action, serverAction);
+    QCOMPARE(logSince(before).first().tls, TlsFaults::name(fault));
 }
 
 void TestFaultServerTls::tlsFaults_curlExitCode_data()
@@ -347,17 +355,32 @@ void TestFaultServerTls::tlsFaults_curlExitCode_data()
     QTest::addColumn<TlsFault>("fault");
     QTest::addColumn<int>("exitCode");
     QTest::addColumn<QString>("message");
+    QTest::addColumn<QString>("serverAction");
+    QTest::addColumn<QString>("serverDetail");
 
-    QTest::addRow("pass") << TlsFault::Pass << 0 << QString();
-    QTest::addRow("unknown-ca") << TlsFault::UnknownCa << 60
-                                << QStringLiteral("unable to get local issuer certificate");
-    QTest::addRow("self-signed") << TlsFault::SelfSigned << 60 << QStringLiteral("self-signed certificate");
-    QTest::addRow("expired") << TlsFault::Expired << 60 << QStringLiteral("certificate has expired");
-    QTest::addRow("wrong-host") << TlsFault::WrongHost << 60
-                                << QStringLiteral("no alternative certificate subject name matches");
-    QTest::addRow("tls-cut") << TlsFault::HandshakeCut << 35 << QStringLiteral("Connection reset by peer");
-    QTest::addRow("tls-alert") << TlsFault::Alert << 35 << QStringLiteral("alert handshake failure");
-    QTest::addRow("plain-http") << TlsFault::PlainHttp << 35 << QStringLiteral("wrong version number");
+    QTest::addRow("pass") << TlsFault::Pass << 0 << QString() << "respond" << QString();
+    QTest::addRow("unknown-ca") << TlsFault::UnknownCa << 60 << "unable to get local issuer certificate"
+                                << "tls-refused"
+                                << "alert \"unknown CA\"";
+    QTest::addRow("self-signed") << TlsFault::SelfSigned << 60 << "self-signed certificate"
+                                 << "tls-refused"
+                                 << "alert \"unknown CA\"";
+    QTest::addRow("expired") << TlsFault::Expired << 60 << "certificate has expired"
+                             << "tls-refused"
+                             << "alert \"certificate expired\"";
+    // curl checks the host name after the handshake, and leaves without a word.
+    QTest::addRow("wrong-host") << TlsFault::WrongHost << 60 << "no alternative certificate subject name matches"
+                                << "tls-closed"
+                                << "without sending a request";
+    QTest::addRow("tls-cut") << TlsFault::HandshakeCut << 35 << "Connection reset by peer"
+                             << "tls-cut"
+                             << "sent 33 bytes of a 127-byte ServerHello";
+    QTest::addRow("tls-alert") << TlsFault::Alert << 35 << "alert handshake failure"
+                               << "tls-alert"
+                               << "handshake_failure";
+    QTest::addRow("plain-http") << TlsFault::PlainHttp << 35 << "wrong version number"
+                                << "plain-http"
+                                << "400 Bad Request";
 }
 
 void TestFaultServerTls::tlsFaults_curlExitCode()
@@ -365,16 +388,18 @@ void TestFaultServerTls::tlsFaults_curlExitCode()
     QFETCH(TlsFault, fault);
     QFETCH(int, exitCode);
     QFETCH(QString, message);
+    QFETCH(QString, serverAction);
+    QFETCH(QString, serverDetail);
 
     const qsizetype before = m_server.log().size();
     const CurlOutcome out
         = curl({QStringLiteral("--cacert"), m_caFile, faultUrl(fault, QStringLiteral("/status/200")).toString()});
     QVERIFY2(out.exitCode == exitCode, qPrintable(QStringLiteral("exit %1: %2").arg(out.exitCode).arg(out.errorText)));
     QVERIFY2(out.errorText.contains(message), qPrintable(out.errorText));
-    qInfo().noquote() << TlsFaults::name(fault) << "-> curl" << out.exitCode
-                      << out.errorText.section(QLatin1Char('\n'), 0, 0) << "log:" << logSince(before).size();
-    for (const ServerLogEntry &e : logSince(before))
-        qInfo().noquote() << "   " << e.summary();
+    QTRY_COMPARE(logSince(before).size(), 1);
+    const ServerLogEntry entry = logSince(before).first();
+    QCOMPARE(entry.action, serverAction);
+    QVERIFY2(entry.detail.contains(serverDetail), qPrintable(entry.detail));
 }
 
 void TestFaultServerTls::certificateFaults_clientThatAcceptsAnyway_reachesHttp_data()
@@ -673,6 +698,71 @@ void TestFaultServerTls::certificates_differBetweenStarts()
     // The old CA does not open the new server.
     const QtOutcome stale = getWithQt(QUrl(server.httpsBaseUrl().toString() + QStringLiteral("/")), {firstCa});
     QCOMPARE(stale.error, QNetworkReply::SslHandshakeFailedError);
+}
+
+void TestFaultServerTls::silentOrLeavingClients_areTimedOutAndLogged()
+{
+    FaultServerOptions options;
+    options.httpsPort = 0;
+    options.idleTimeoutMs = 300;
+    FaultServer server(options);
+    QVERIFY(server.listen());
+    const auto connectTo = [](QTcpSocket &socket, const QUrl &url) {
+        socket.connectToHost(QHostAddress(QHostAddress::LocalHost), static_cast<quint16>(url.port()));
+        return socket.waitForConnected(5000);
+    };
+    QTcpSocket silentTls; // says nothing to the HTTPS port
+    QTcpSocket silentRaw; // says nothing to a handshake fault's port
+    QTcpSocket leaving; // starts a ClientHello and leaves
+    QVERIFY(connectTo(silentTls, server.httpsBaseUrl()));
+    QVERIFY(connectTo(silentRaw, server.tlsFaultUrl(TlsFault::Alert)));
+    QVERIFY(connectTo(leaving, server.tlsFaultUrl(TlsFault::HandshakeCut)));
+    leaving.write(QByteArray::fromHex("1603010200")); // a record header announcing 512 bytes
+    QVERIFY(leaving.waitForBytesWritten(5000));
+    leaving.disconnectFromHost();
+
+    QTRY_COMPARE_WITH_TIMEOUT(server.log().size(), 3, 5000);
+    QStringList seen;
+    for (const ServerLogEntry &e : server.log())
+        seen.append(e.tls + QLatin1Char(' ') + e.action);
+    seen.sort();
+    QCOMPARE(seen,
+        QStringList({QStringLiteral("pass tls-timeout"), QStringLiteral("tls-alert tls-timeout"),
+            QStringLiteral("tls-cut client-closed")}));
+    QTRY_COMPARE_WITH_TIMEOUT(silentTls.state(), QAbstractSocket::UnconnectedState, 5000);
+    QTRY_COMPARE_WITH_TIMEOUT(silentRaw.state(), QAbstractSocket::UnconnectedState, 5000);
+}
+
+void TestFaultServerTls::serverInWorkerThread_servesHttpsAndAnswersFromOtherThreads()
+{
+    QThread worker;
+    FaultServerOptions options;
+    options.httpsPort = 0;
+    auto *server = new FaultServer(options);
+    server->moveToThread(&worker);
+    worker.start();
+    bool listening = false;
+    QMetaObject::invokeMethod(
+        server, [server, &listening] { listening = server->listen(); }, Qt::BlockingQueuedConnection);
+    QVERIFY(listening);
+
+    // From this thread: the URLs, the CA, the script.
+    const QSslCertificate ca = server->caCertificate();
+    QVERIFY(!ca.isNull());
+    QVERIFY(!server->tlsFaultUrl(TlsFault::Expired).isEmpty());
+    QVERIFY(server->setHandshakeScript({QStringLiteral("tls-alert")}));
+    const QUrl url(server->httpsBaseUrl().toString() + QStringLiteral("/status/200"));
+    QCOMPARE(getWithQt(url, {ca}).error, QNetworkReply::SslHandshakeFailedError);
+    const QtOutcome ok = getWithQt(url, {ca});
+    QVERIFY2(ok.error == QNetworkReply::NoError, qPrintable(ok.errorText));
+    QCOMPARE(ok.status, 200);
+    QTRY_COMPARE_WITH_TIMEOUT(server->log().size(), 2, 5000);
+    QCOMPARE(server->log().first().action, QStringLiteral("tls-alert"));
+
+    QMetaObject::invokeMethod(
+        server, [server] { delete server; }, Qt::BlockingQueuedConnection);
+    worker.quit();
+    QVERIFY(worker.wait(5000));
 }
 
 void TestFaultServerTls::httpPort_keepsWorkingWhileTlsFaultsHappen()
