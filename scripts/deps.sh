@@ -8,6 +8,7 @@ packages=(
     qt6-base-dev qt6-charts-dev libqt6opengl6-dev libgl-dev qt6-qpa-plugins
     qt6-image-formats-plugins libqt6svg6
     fonts-dejavu-core curl
+    libssl-dev # OpenSSL's libcrypto: the fault server makes its TLS certificates with it
     "$@"
 )
 

@@ -91,8 +91,17 @@ int runServe(const QStringList &arguments)
     const QCommandLineOption noRedactOption(QStringLiteral("no-redact"),
         Tr::tr("Print request targets as they arrived, credentials included (?token=, ?api_key=, user:password@); "
                "by default they are masked."));
+    const QCommandLineOption httpsPortOption(QStringLiteral("https-port"),
+        Tr::tr("Serve HTTPS too, on this port (0: one the system chooses), with a certificate made at start and "
+               "signed by a CA made with it (GET /_control/ca.pem), and one more port per TLS fault (listed below)."),
+        Tr::tr("N"));
+    const QCommandLineOption tlsCertOption(QStringLiteral("tls-cert"),
+        Tr::tr("With --https-port: present this certificate (PEM, then its chain) instead of a generated one."),
+        Tr::tr("FILE"));
+    const QCommandLineOption tlsKeyOption(
+        QStringLiteral("tls-key"), Tr::tr("The private key (PEM) of --tls-cert."), Tr::tr("FILE"));
     parser.addOptions({helpOption, portOption, bindOption, allowOption, seedOption, maxConnectionsOption, idleOption,
-        quietOption, noRedactOption});
+        quietOption, noRedactOption, httpsPortOption, tlsCertOption, tlsKeyOption});
 
     if (!parser.parse(subcommandArguments(arguments))) {
         err << Tr::tr("retrylab serve: %1; see retrylab serve --help").arg(parser.errorText()) << Qt::endl;
@@ -155,6 +164,17 @@ int runServe(const QStringList &arguments)
     }
     options.allowNonLoopback = parser.isSet(allowOption);
     options.redactLog = !parser.isSet(noRedactOption);
+    qint64 httpsPort = 0;
+    if (!readNumber(httpsPortOption, 0, 65535, &httpsPort))
+        return ExitUsage;
+    if (parser.isSet(httpsPortOption))
+        options.httpsPort = static_cast<quint16>(httpsPort);
+    if ((parser.isSet(tlsCertOption) || parser.isSet(tlsKeyOption)) && !parser.isSet(httpsPortOption)) {
+        err << Tr::tr("retrylab serve: --tls-cert and --tls-key need --https-port") << Qt::endl;
+        return ExitUsage;
+    }
+    options.tlsCertificateFile = parser.value(tlsCertOption);
+    options.tlsKeyFile = parser.value(tlsKeyOption);
 
     Core::FaultServer server(options);
     if (!server.listen()) {
@@ -170,6 +190,14 @@ int runServe(const QStringList &arguments)
         qCWarning(lcServe) << "could not install the SIGINT/SIGTERM handlers; stop the server with SIGKILL";
 
     out << Tr::tr("RetryLab fault server listening on %1").arg(server.baseUrl().toString()) << Qt::endl;
+    if (!server.httpsBaseUrl().isEmpty()) {
+        out << Tr::tr("HTTPS on %1 (trust %2/_control/ca.pem); TLS faults:")
+                   .arg(server.httpsBaseUrl().toString(), server.baseUrl().toString());
+        for (const Core::TlsFault fault : Core::TlsFaults::all())
+            out << QLatin1Char(' ') << Core::TlsFaults::name(fault) << QLatin1Char(' ')
+                << server.tlsFaultUrl(fault).port();
+        out << Qt::endl;
+    }
     if (!parser.isSet(quietOption)) {
         out << Tr::tr("GET %1/ lists the endpoints. Press Ctrl+C to stop.").arg(server.baseUrl().toString())
             << Qt::endl;

@@ -1,21 +1,17 @@
 #include "core/faultserver/connection.h"
 
+#include "core/faultserver/socketcontrol.h"
 #include "core/http/httpheaders.h"
 #include "core/http/retryheaders.h"
 #include "core/util/clock.h"
 #include "core/util/coretr.h"
 
 #include <QLoggingCategory>
+#include <QSslSocket>
 #include <QTcpSocket>
 #include <QTimer>
 
 #include <algorithm>
-
-#if defined(Q_OS_UNIX)
-#include <sys/socket.h>
-#elif defined(Q_OS_WIN)
-#include <winsock2.h>
-#endif
 
 namespace RetryLab::Core {
 
@@ -43,42 +39,10 @@ bool statusHasBody(int status)
     return status != 204 && status != 304 && !(status >= 100 && status < 200);
 }
 
-// Sends FIN but keeps the receiving side open.
-void shutdownWrite(QTcpSocket *socket)
-{
-    const qintptr fd = socket->socketDescriptor();
-    if (fd < 0)
-        return;
-#if defined(Q_OS_UNIX)
-    ::shutdown(static_cast<int>(fd), SHUT_WR);
-#elif defined(Q_OS_WIN)
-    ::shutdown(static_cast<SOCKET>(fd), SD_SEND);
-#endif
-}
-
-void resetConnection(QTcpSocket *socket)
-{
-    // SO_LINGER with a zero timeout makes close() send RST instead of FIN.
-    const qintptr fd = socket->socketDescriptor();
-    if (fd >= 0) {
-        struct linger option
-        {
-            1, 0
-        };
-#if defined(Q_OS_UNIX)
-        ::setsockopt(static_cast<int>(fd), SOL_SOCKET, SO_LINGER, &option, sizeof option);
-#elif defined(Q_OS_WIN)
-        ::setsockopt(
-            static_cast<SOCKET>(fd), SOL_SOCKET, SO_LINGER, reinterpret_cast<const char *>(&option), sizeof option);
-#endif
-    }
-    socket->abort();
-}
-
 } // namespace
 
 Connection::Connection(Host &host, QTcpSocket *socket, const Settings &settings)
-    : m_host(host), m_id(settings.id), m_socket(socket), m_overCapacity(settings.overCapacity)
+    : m_host(host), m_id(settings.id), m_socket(socket), m_tls(settings.tls), m_overCapacity(settings.overCapacity)
 {
     m_peer = socket->peerAddress().toString() + QLatin1Char(':') + QString::number(socket->peerPort());
     HttpRequestParser::Limits limits;
@@ -182,6 +146,17 @@ void Connection::resume()
 void Connection::handleDisconnected()
 {
     m_host.forget(m_id);
+    if (!m_tls.isEmpty() && !m_servedAny && m_state == State::Reading && !m_parser.isPartial()) {
+        // The client took the certificate in the handshake and then left: a
+        // client that checks the host name itself afterwards (curl) refuses it so.
+        ServerLogEntry entry;
+        entry.time = m_host.clock().wallTime();
+        entry.peer = m_peer;
+        entry.tls = m_tls;
+        entry.action = QStringLiteral("tls-closed");
+        entry.detail = Tr::tr("the client closed the connection after the TLS handshake without sending a request");
+        m_host.record(std::move(entry));
+    }
     if (m_entryPending) {
         const double ms = (m_host.clock().nowNs() - m_startNs) / 1e6;
         finishRequest(QStringLiteral("client-closed"),
@@ -218,7 +193,9 @@ void Connection::answerProtocolError(int status, const QString &message, const Q
     m_entry = ServerLogEntry{};
     m_entry.time = m_host.clock().wallTime();
     m_entry.peer = m_peer;
+    m_entry.tls = m_tls;
     m_entryPending = true;
+    m_servedAny = true;
     m_startNs = m_host.clock().nowNs();
     m_bytesSent = 0;
     m_request = HttpRequest{};
@@ -243,11 +220,13 @@ void Connection::dispatch()
     e = ServerLogEntry{};
     e.time = m_host.clock().wallTime();
     e.peer = m_peer;
+    e.tls = m_tls;
     e.method = r.method;
     e.target = QString::fromUtf8(r.target);
     e.testId = QString::fromLatin1(r.header(RetryHeaders::testId).value_or(QByteArray()).trimmed());
     e.clientAttempt = QString::fromLatin1(r.header(RetryHeaders::attempt).value_or(QByteArray()).trimmed());
     m_entryPending = true;
+    m_servedAny = true;
 
     if (m_overCapacity) {
         ResponsePlan p = ResponsePlan::error(
@@ -318,14 +297,14 @@ void Connection::execute(ResponsePlan plan)
     case ResponsePlan::Kind::Reset:
         finishRequest(plan.action, plan.detail, std::nullopt);
         m_state = State::Closing;
-        resetConnection(socket);
+        SocketControl::reset(socket);
         return;
     case ResponsePlan::Kind::ResetAfterHeaders:
         writeHead(200, plan.headers, "application/octet-stream", plan.announcedBytes, true, plan.action);
         socket->flush();
         finishRequest(plan.action, plan.detail, 200);
         m_state = State::Closing;
-        QTimer::singleShot(resetAfterHeadersDelayMs, socket, [socket] { resetConnection(socket); });
+        QTimer::singleShot(resetAfterHeadersDelayMs, socket, [socket] { SocketControl::reset(socket); });
         return;
     case ResponsePlan::Kind::Empty:
         finishRequest(plan.action, plan.detail, std::nullopt);
@@ -432,14 +411,19 @@ void Connection::lingeringClose()
     m_lingering = true;
     m_idleTimer->stop();
     QTcpSocket *socket = m_socket;
+    // Over TLS the answer is out once its encrypted bytes are: the FIN goes
+    // without close_notify, after a complete answer, as the linger needs it.
+    auto *tls = qobject_cast<QSslSocket *>(socket);
     auto finSent = std::make_shared<bool>(false);
-    const auto finWhenFlushed = [socket, finSent] {
-        if (!*finSent && socket->bytesToWrite() == 0) {
+    const auto finWhenFlushed = [socket, tls, finSent] {
+        if (!*finSent && socket->bytesToWrite() == 0 && (!tls || tls->encryptedBytesToWrite() == 0)) {
             *finSent = true;
-            shutdownWrite(socket);
+            SocketControl::shutdownWrite(socket);
         }
     };
     QObject::connect(socket, &QTcpSocket::bytesWritten, socket, finWhenFlushed);
+    if (tls)
+        QObject::connect(tls, &QSslSocket::encryptedBytesWritten, socket, finWhenFlushed);
     finWhenFlushed();
     QTimer::singleShot(lingerMs, socket, [socket] { socket->abort(); });
     socket->readAll();

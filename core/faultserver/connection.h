@@ -60,9 +60,13 @@ public:
         bool overCapacity = false;
         int idleTimeoutMs = 30'000;
         qint64 maxBodyBytes = 8 * 1024 * 1024;
+        /// The handshake of a TLS connection (TlsFaults::name(): "pass", "expired", ...),
+        /// empty for plain HTTP; logged with every request (ServerLogEntry::tls).
+        QString tls;
     };
 
-    /// Takes over an accepted socket (which stays the child of its server).
+    /// Takes over an accepted socket (which stays the child of its server or
+    /// listener); a QSslSocket whose handshake is done serves HTTPS the same way.
     Connection(Host &host, QTcpSocket *socket, const Settings &settings);
 
     quint64 id() const { return m_id; }
@@ -99,10 +103,12 @@ private:
     QPointer<QTcpSocket> m_socket;
     QTimer *m_idleTimer = nullptr; ///< child of the socket
     QString m_peer;
+    QString m_tls;
     HttpRequestParser m_parser;
     State m_state = State::Reading;
     bool m_overCapacity = false;
     bool m_lingering = false; ///< closing after an answer, dropping what still arrives
+    bool m_servedAny = false; ///< a request (or a malformed one) arrived on this connection
     // The request being handled.
     HttpRequest m_request;
     ServerLogEntry m_entry;

@@ -31,8 +31,9 @@ ResponsePlan noTest(const QString &id)
 
 } // namespace
 
-ControlEndpoints::ControlEndpoints(ScriptedTests &tests, const ServerLog &log, std::function<void()> resetServer)
-    : m_tests(tests), m_log(log), m_resetServer(std::move(resetServer))
+ControlEndpoints::ControlEndpoints(
+    ScriptedTests &tests, const ServerLog &log, Tls &tls, std::function<void()> resetServer)
+    : m_tests(tests), m_log(log), m_tls(tls), m_resetServer(std::move(resetServer))
 { }
 
 bool ControlEndpoints::owns(const RequestTarget &target)
@@ -50,6 +51,8 @@ ResponsePlan ControlEndpoints::handle(const HttpRequest &r, const RequestTarget 
         return testEndpoint(r, segments[2]);
     if (what == QLatin1String("log") && segments.size() == 2)
         return logEndpoint(r, target);
+    if ((what == QLatin1String("ca.pem") && segments.size() == 2) || what == QLatin1String("tls"))
+        return tlsEndpoint(r, segments);
     if (what == QLatin1String("reset") && segments.size() == 2) {
         if (r.method != "POST")
             return wrongMethod("POST");
@@ -141,6 +144,55 @@ ResponsePlan ControlEndpoints::logEndpoint(const HttpRequest &r, const RequestTa
         entries.append(e.toJson());
     return ResponsePlan::json(
         200, QJsonObject{{QStringLiteral("entries"), entries}}, Tr::tr("listed %1 log entries").arg(entries.size()));
+}
+
+ResponsePlan ControlEndpoints::tlsEndpoint(const HttpRequest &r, const QStringList &segments)
+{
+    const QByteArray pem = m_tls.trustAnchorsPem();
+    if (pem.isEmpty()) {
+        return ResponsePlan::error(404,
+            Tr::tr("this server does not serve HTTPS; start it with an HTTPS port (retrylab serve --https-port N)"));
+    }
+    if (segments.value(1) == QLatin1String("ca.pem")) {
+        if (r.method != "GET" && r.method != "HEAD")
+            return wrongMethod("GET");
+        ResponsePlan p;
+        p.body = pem;
+        p.contentType = "application/x-pem-file";
+        p.detail = Tr::tr("served the CA certificate to trust");
+        return p;
+    }
+    if (segments.size() == 2) {
+        if (r.method != "GET" && r.method != "HEAD")
+            return wrongMethod("GET");
+        return ResponsePlan::json(200, m_tls.describeTls(), Tr::tr("described the HTTPS ports"));
+    }
+    if (segments.size() != 3 || segments[2] != QLatin1String("handshakes"))
+        return ResponsePlan::error(
+            404, Tr::tr("no control endpoint at /%1").arg(RequestTarget::shortened(segments.join(QLatin1Char('/')))));
+    QStringList steps;
+    if (r.method == "POST") {
+        QJsonParseError parseError;
+        const QJsonDocument doc = QJsonDocument::fromJson(r.body, &parseError);
+        const QJsonValue value = doc.object().value(QStringLiteral("steps"));
+        if (parseError.error != QJsonParseError::NoError || !doc.isObject() || !value.isArray()) {
+            return ResponsePlan::error(
+                400, Tr::tr("the body must be a JSON object like {\"steps\": [\"tls-cut\", \"expired\"]}"));
+        }
+        for (const QJsonValue &item : value.toArray()) {
+            if (!item.isString())
+                return ResponsePlan::error(400, Tr::tr("\"steps\" must be an array of strings"));
+            steps.append(item.toString());
+        }
+    } else if (r.method != "DELETE") {
+        return wrongMethod("POST, DELETE");
+    }
+    const Result<QStringList> stored = m_tls.setHandshakeScript(steps);
+    if (!stored)
+        return ResponsePlan::error(400, stored.error());
+    return ResponsePlan::json(200,
+        QJsonObject{{QStringLiteral("handshakeScript"), QJsonArray::fromStringList(*stored)}},
+        Tr::tr("the next %n TLS handshake(s) on the HTTPS port follow the script", nullptr, int(stored->size())));
 }
 
 } // namespace RetryLab::Core

@@ -1,6 +1,7 @@
 #include "core/faultserver/endpointcatalog.h"
 
 #include "core/faultserver/faultinstruction.h"
+#include "core/faultserver/tlsfault.h"
 #include "core/util/coretr.h"
 
 namespace RetryLab::Core::EndpointCatalog {
@@ -53,7 +54,16 @@ QList<FaultServerEndpoint> endpoints()
         {QStringLiteral("GET"), QStringLiteral("/_control/log"), QStringLiteral("?since=SEQ&limit=N"),
             Tr::tr("what the server received and did")},
         {QStringLiteral("POST"), QStringLiteral("/_control/reset"), QString(),
-            Tr::tr("forget keys, tests, resources and the log")},
+            Tr::tr("forget keys, tests, resources, the handshake script and the log")},
+        {QStringLiteral("GET"), QStringLiteral("/_control/ca.pem"), QString(),
+            Tr::tr("with HTTPS on: the CA certificate (PEM) that signs the HTTPS port's certificate, to trust on "
+                   "purpose (curl --cacert)")},
+        {QStringLiteral("GET"), QStringLiteral("/_control/tls"), QString(),
+            Tr::tr("with HTTPS on: the HTTPS port, the port of each TLS fault and the handshake script left")},
+        {QStringLiteral("POST, DELETE"), QStringLiteral("/_control/tls/handshakes"),
+            QStringLiteral("{\"steps\": [...]}"),
+            Tr::tr("with HTTPS on: the next TLS connections to the HTTPS port take these handshake steps in order "
+                   "(shared by every client), then pass again; DELETE clears them")},
     };
 }
 
@@ -68,6 +78,14 @@ QString usageText()
     text += Tr::tr("\nScripted steps (POST /_control/tests, then send X-Retry-Test-Id):\n");
     for (const auto &s : FaultInstruction::grammar())
         text += QStringLiteral("  %1 %2\n").arg(s.form.leftJustified(26), s.description);
+    text += Tr::tr("\nTLS faults (with HTTPS on; TLS comes before HTTP, so each is chosen per connection: by its own "
+                   "port, listed by GET /_control/tls,\nor as a step of the HTTPS port's handshake script, POST "
+                   "/_control/tls/handshakes; \"step*K\" repeats a step):\n");
+    text += QStringLiteral("  %1 %2\n")
+                .arg(TlsFaults::name(TlsFault::Pass).leftJustified(26), TlsFaults::description(TlsFault::Pass));
+    for (const TlsFault fault : TlsFaults::all())
+        text
+            += QStringLiteral("  %1 %2\n").arg(TlsFaults::name(fault).leftJustified(26), TlsFaults::description(fault));
     return text;
 }
 

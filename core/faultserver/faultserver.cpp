@@ -4,7 +4,9 @@
 #include "core/faultserver/controlendpoints.h"
 #include "core/faultserver/faultendpoints.h"
 #include "core/faultserver/requesttarget.h"
+#include "core/faultserver/servercertificates.h"
 #include "core/faultserver/serverlog.h"
+#include "core/faultserver/tlslistener.h"
 #include "core/http/httprequestparser.h"
 #include "core/http/redactor.h"
 #include "core/http/retryafter.h"
@@ -13,9 +15,13 @@
 #include "core/util/coretr.h"
 
 #include <QHash>
+#include <QJsonArray>
+#include <QJsonObject>
 #include <QLoggingCategory>
+#include <QMap>
 #include <QMutex>
 #include <QMutexLocker>
+#include <QSslSocket>
 #include <QTcpServer>
 #include <QTcpSocket>
 
@@ -36,29 +42,46 @@ constexpr int overCapacityAllowance = 64;
 
 } // namespace
 
-class FaultServerPrivate final : public Connection::Host
+class FaultServerPrivate final : public Connection::Host, public TlsListener::Host, public ControlEndpoints::Tls
 {
 public:
     explicit FaultServerPrivate(FaultServer *server, const FaultServerOptions &opts)
         : q(server), tcp(new QTcpServer(server)), options(opts), tests(opts.maxTests), log(opts.logCapacity),
-          endpoints(opts.seed), control(tests, log, [server] { server->reset(); })
+          endpoints(opts.seed), control(tests, log, *this, [server] { server->reset(); })
     {
         endpoints.setMaxBodyBytes(opts.maxBodyBytes);
         QObject::connect(tcp, &QTcpServer::newConnection, q, [this] { handleNewConnections(); });
     }
 
     void handleNewConnections();
+    /// Serves HTTP on an accepted socket (plain, or TLS with its handshake done: `tls` names it).
+    void accept(QTcpSocket *socket, const QString &tls);
     void dropAll();
+    /// Makes the certificates and opens the HTTPS port and the fault ports; the error says why not.
+    Result<void> listenTls(const FaultServerOptions &o, const QHostAddress &reach);
+    void closeTls();
     /// What a request gets: the next step of its scripted test, or its path's answer.
     ResponsePlan route(const HttpRequest &request);
 
-    // Connection::Host (server thread).
+    // Connection::Host and TlsListener::Host (server thread).
     const Clock &clock() const override { return *clockSource; }
     QByteArray dateHeader() override;
     int maxConnections() const override;
     ResponsePlan decide(const HttpRequest &request, ServerLogEntry &entry) override;
     void record(ServerLogEntry entry) override;
     void forget(quint64 id) override;
+
+    // TlsListener::Host (server thread).
+    TlsFault nextHandshake() override;
+    QSslConfiguration tlsConfiguration(TlsFault fault) const override { return tlsConfigurations.value(fault); }
+    int handshakeTimeoutMs() const override;
+    int maxHandshakes() const override { return maxConnections() + overCapacityAllowance; }
+    void adopt(QSslSocket *socket, TlsFault fault) override { accept(socket, TlsFaults::name(fault)); }
+
+    // ControlEndpoints::Tls (any thread).
+    QByteArray trustAnchorsPem() const override;
+    QJsonObject describeTls() const override;
+    Result<QStringList> setHandshakeScript(const QStringList &steps) override;
 
     FaultServer *q;
     QTcpServer *tcp;
@@ -71,11 +94,19 @@ public:
     QByteArray dateHeaderValue; ///< "Date" value of the current second (server thread)
     qint64 dateHeaderSecond = -1;
 
-    mutable QMutex mutex; // guards the four below
+    QList<TlsListener *> tlsListeners; ///< the HTTPS port first, then one per fault
+    QMap<TlsFault, QSslConfiguration> tlsConfigurations;
+
+    mutable QMutex mutex; // guards the nine below
     FaultServerOptions options;
     QString errorString;
     QUrl url;
     quint16 port = 0;
+    QMap<TlsFault, QUrl> tlsUrls; ///< Pass: the HTTPS port
+    QSslCertificate ca;
+    QByteArray anchorsPem;
+    QList<TlsFault> handshakeSteps; ///< the HTTPS port's script, next step first
+    int handshakeStepsUsed = 0;
 
     // Each guards itself.
     ScriptedTests tests;
@@ -93,29 +124,35 @@ void FaultServerPrivate::handleNewConnections()
         QTcpSocket *socket = tcp->nextPendingConnection();
         if (!socket)
             break;
-        int cap = 0;
-        Connection::Settings settings;
-        {
-            QMutexLocker lock(&mutex);
-            cap = options.maxConnections;
-            settings.idleTimeoutMs = options.idleTimeoutMs;
-            settings.maxBodyBytes = options.maxBodyBytes;
-        }
-        const int open = static_cast<int>(connections.size());
-        if (open >= cap + overCapacityAllowance) {
-            qCWarning(lcServer) << "dropping a connection: already" << open << "open";
-            socket->abort();
-            socket->deleteLater();
-            continue;
-        }
-        settings.id = nextConnectionId++;
-        settings.overCapacity = open >= cap;
-        auto c = std::make_shared<Connection>(*this, socket, settings);
-        connections.insert(settings.id, c);
-        connectionCount = static_cast<int>(connections.size());
-        peakConnections = std::max(peakConnections.load(), connectionCount.load());
-        c->start();
+        accept(socket, QString());
     }
+}
+
+void FaultServerPrivate::accept(QTcpSocket *socket, const QString &tls)
+{
+    int cap = 0;
+    Connection::Settings settings;
+    {
+        QMutexLocker lock(&mutex);
+        cap = options.maxConnections;
+        settings.idleTimeoutMs = options.idleTimeoutMs;
+        settings.maxBodyBytes = options.maxBodyBytes;
+    }
+    const int open = static_cast<int>(connections.size());
+    if (open >= cap + overCapacityAllowance) {
+        qCWarning(lcServer) << "dropping a connection: already" << open << "open";
+        socket->abort();
+        socket->deleteLater();
+        return;
+    }
+    settings.id = nextConnectionId++;
+    settings.overCapacity = open >= cap;
+    settings.tls = tls;
+    auto c = std::make_shared<Connection>(*this, socket, settings);
+    connections.insert(settings.id, c);
+    connectionCount = static_cast<int>(connections.size());
+    peakConnections = std::max(peakConnections.load(), connectionCount.load());
+    c->start();
 }
 
 void FaultServerPrivate::forget(quint64 id)
@@ -148,6 +185,139 @@ int FaultServerPrivate::maxConnections() const
 {
     QMutexLocker lock(&mutex);
     return options.maxConnections;
+}
+
+// ---------------------------------------------------------------------------
+// HTTPS
+
+Result<void> FaultServerPrivate::listenTls(const FaultServerOptions &o, const QHostAddress &reach)
+{
+    if (!QSslSocket::supportsSsl()) {
+        return Result<void>::failure(
+            Tr::tr("HTTPS needs Qt's TLS support, which is not available here (Qt's TLS backend: \"%1\")")
+                .arg(QSslSocket::activeBackend()));
+    }
+    // Real time, not the injected clock: real clients check the validity windows.
+    auto generated = ServerCertificates::generate(QDateTime::currentDateTimeUtc(), o.address);
+    if (!generated)
+        return Result<void>::failure(Tr::tr("cannot make the TLS certificates: %1").arg(generated.error()));
+    ServerCertificates certificates = std::move(generated).value();
+    if (!o.tlsCertificateFile.isEmpty() || !o.tlsKeyFile.isEmpty()) {
+        const Result<void> used
+            = certificates.usePassCertificate(o.tlsCertificateFile, o.tlsKeyFile, o.tlsKeyPassphrase);
+        if (!used)
+            return Result<void>::failure(used.errorDetail().path + QStringLiteral(": ") + used.errorDetail().message);
+    }
+    tlsConfigurations.clear();
+    QList<std::optional<TlsFault>> ports{std::nullopt};
+    for (const TlsFault fault : TlsFaults::all())
+        ports.append(fault);
+    QMap<TlsFault, QUrl> urls;
+    for (const std::optional<TlsFault> &fault : ports) {
+        const TlsFault kind = fault.value_or(TlsFault::Pass);
+        if (TlsFaults::presentsCertificate(kind))
+            tlsConfigurations.insert(kind, certificates.configuration(kind));
+        auto *listener = new TlsListener(*this, fault, q);
+        tlsListeners.append(listener);
+        listener->setListenBacklogSize(std::clamp(o.maxConnections, 50, 4096));
+        if (!listener->listen(o.address, fault ? 0 : *o.httpsPort)) {
+            if (!fault) {
+                return Result<void>::failure(Tr::tr("cannot listen for HTTPS on %1 port %2: %3")
+                                                 .arg(o.address.toString())
+                                                 .arg(*o.httpsPort)
+                                                 .arg(listener->errorString()));
+            }
+            return Result<void>::failure(Tr::tr("cannot open a port for the TLS fault %1: %2")
+                                             .arg(TlsFaults::name(kind), listener->errorString()));
+        }
+        QUrl portUrl;
+        portUrl.setScheme(QStringLiteral("https"));
+        portUrl.setHost(reach.toString());
+        portUrl.setPort(listener->serverPort());
+        urls.insert(kind, portUrl);
+    }
+    QMutexLocker lock(&mutex);
+    tlsUrls = urls;
+    ca = certificates.ca();
+    anchorsPem = certificates.trustAnchorsPem();
+    return {};
+}
+
+void FaultServerPrivate::closeTls()
+{
+    for (TlsListener *listener : std::as_const(tlsListeners)) {
+        listener->close();
+        listener->dropAll();
+        // Later: close() may run inside a signal of one of its sockets.
+        listener->deleteLater();
+    }
+    tlsListeners.clear();
+    tlsConfigurations.clear();
+    QMutexLocker lock(&mutex);
+    tlsUrls.clear();
+    ca = QSslCertificate();
+    anchorsPem.clear();
+    handshakeSteps.clear();
+    handshakeStepsUsed = 0;
+}
+
+TlsFault FaultServerPrivate::nextHandshake()
+{
+    QMutexLocker lock(&mutex);
+    if (handshakeSteps.isEmpty())
+        return TlsFault::Pass;
+    ++handshakeStepsUsed;
+    return handshakeSteps.takeFirst();
+}
+
+int FaultServerPrivate::handshakeTimeoutMs() const
+{
+    QMutexLocker lock(&mutex);
+    return options.idleTimeoutMs;
+}
+
+QByteArray FaultServerPrivate::trustAnchorsPem() const
+{
+    QMutexLocker lock(&mutex);
+    return anchorsPem;
+}
+
+QJsonObject FaultServerPrivate::describeTls() const
+{
+    QMutexLocker lock(&mutex);
+    QJsonObject faults;
+    for (auto it = tlsUrls.cbegin(); it != tlsUrls.cend(); ++it) {
+        if (it.key() != TlsFault::Pass)
+            faults.insert(TlsFaults::name(it.key()), it.value().toString());
+    }
+    QStringList script;
+    for (const TlsFault step : handshakeSteps)
+        script.append(TlsFaults::name(step));
+    return QJsonObject{
+        {QStringLiteral("https"), tlsUrls.value(TlsFault::Pass).toString()},
+        {QStringLiteral("ca"), QStringLiteral("/_control/ca.pem")},
+        {QStringLiteral("faults"), faults},
+        {QStringLiteral("handshakeScript"), QJsonArray::fromStringList(script)},
+        {QStringLiteral("handshakeStepsUsed"), handshakeStepsUsed},
+    };
+}
+
+Result<QStringList> FaultServerPrivate::setHandshakeScript(const QStringList &steps)
+{
+    const auto parsed = TlsFaults::parseScript(steps);
+    if (!parsed)
+        return parsed.errorDetail();
+    QMutexLocker lock(&mutex);
+    if (tlsUrls.isEmpty()) {
+        return Result<QStringList>::failure(
+            Tr::tr("this server does not serve HTTPS, so it has no handshakes to script"));
+    }
+    handshakeSteps = *parsed;
+    handshakeStepsUsed = 0;
+    QStringList names;
+    for (const TlsFault step : handshakeSteps)
+        names.append(TlsFaults::name(step));
+    return names;
 }
 
 // ---------------------------------------------------------------------------
@@ -292,6 +462,13 @@ bool FaultServer::listen()
         reach = QHostAddress(QHostAddress::LocalHost);
     else if (reach == QHostAddress(QHostAddress::AnyIPv6))
         reach = QHostAddress(QHostAddress::LocalHostIPv6);
+    if (o.httpsPort) {
+        if (const Result<void> tls = m_d->listenTls(o, reach); !tls) {
+            m_d->closeTls();
+            m_d->tcp->close();
+            return fail(tls.error());
+        }
+    }
     QUrl url;
     url.setScheme(QStringLiteral("http"));
     url.setHost(reach.toString());
@@ -303,7 +480,7 @@ bool FaultServer::listen()
         m_d->errorString.clear();
     }
     m_d->listening = true;
-    qCDebug(lcServer).noquote() << "fault server listening on" << url.toString();
+    qCDebug(lcServer).noquote() << "fault server listening on" << url.toString() << httpsBaseUrl().toString();
     return true;
 }
 
@@ -313,6 +490,7 @@ void FaultServer::close()
         m_d->tcp->close();
     m_d->listening = false;
     m_d->dropAll();
+    m_d->closeTls();
     QMutexLocker lock(&m_d->mutex);
     m_d->url.clear();
     m_d->port = 0;
@@ -351,6 +529,45 @@ quint16 FaultServer::serverPort() const
     return m_d->port;
 }
 
+QUrl FaultServer::httpsBaseUrl() const
+{
+    return tlsFaultUrl(TlsFault::Pass);
+}
+
+QUrl FaultServer::tlsFaultUrl(TlsFault fault) const
+{
+    QMutexLocker lock(&m_d->mutex);
+    return m_d->tlsUrls.value(fault);
+}
+
+QSslCertificate FaultServer::caCertificate() const
+{
+    QMutexLocker lock(&m_d->mutex);
+    return m_d->ca;
+}
+
+QByteArray FaultServer::trustAnchorsPem() const
+{
+    return m_d->trustAnchorsPem();
+}
+
+Result<void> FaultServer::setHandshakeScript(const QStringList &steps)
+{
+    const Result<QStringList> stored = m_d->setHandshakeScript(steps);
+    if (!stored)
+        return stored.errorDetail();
+    return {};
+}
+
+QStringList FaultServer::handshakeScript() const
+{
+    QMutexLocker lock(&m_d->mutex);
+    QStringList names;
+    for (const TlsFault step : m_d->handshakeSteps)
+        names.append(TlsFaults::name(step));
+    return names;
+}
+
 Result<QString> FaultServer::createTest(const QStringList &instructions)
 {
     return m_d->tests.create(instructions);
@@ -378,6 +595,11 @@ std::optional<ScriptedTestStatus> FaultServer::testStatus(const QString &id) con
 
 void FaultServer::reset()
 {
+    {
+        QMutexLocker lock(&m_d->mutex);
+        m_d->handshakeSteps.clear();
+        m_d->handshakeStepsUsed = 0;
+    }
     m_d->tests.clear();
     m_d->endpoints.reset();
     m_d->log.clear();

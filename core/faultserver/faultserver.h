@@ -4,11 +4,14 @@
 #include "core/faultserver/faultinstruction.h"
 #include "core/faultserver/scriptedtests.h"
 #include "core/faultserver/serverlogentry.h"
+#include "core/faultserver/tlsfault.h"
 #include "core/util/result.h"
 
+#include <QByteArray>
 #include <QHostAddress>
 #include <QList>
 #include <QObject>
+#include <QSslCertificate>
 #include <QString>
 #include <QStringList>
 #include <QUrl>
@@ -34,7 +37,8 @@ struct FaultServerOptions
     /// "503 Service Unavailable" with Retry-After and is closed.
     int maxConnections = 2048;
     /// A connection with no request in progress is closed after this long
-    /// (100 ms-1 h); a request left half-sent gets "408 Request Timeout".
+    /// (100 ms-1 h); a request left half-sent gets "408 Request Timeout". A TLS
+    /// handshake that takes longer is dropped (logged as "tls-timeout").
     int idleTimeoutMs = 30'000;
     /// Seed of the generator behind /fail?p=, /delay?dist= and friends.
     quint64 seed = 0x5EEDULL;
@@ -49,6 +53,19 @@ struct FaultServerOptions
     /// Scripted tests held at once (1-1000000); createTest() refuses more until
     /// some are deleted (deleteTest(), DELETE /_control/tests/{id}) or the server is reset.
     int maxTests = 10'000;
+
+    /// Serve HTTPS too, on this port of the same address (0: one the system
+    /// chooses), with every endpoint of the HTTP port; and one more port per
+    /// TlsFault, on ports the system chooses. Off when empty.
+    std::optional<quint16> httpsPort;
+    /// The certificate the HTTPS port presents: PEM files, the certificate
+    /// first and then its chain, and its private key (decrypted with
+    /// tlsKeyPassphrase when it is encrypted). Both empty: a certificate
+    /// generated at each listen(), signed by a CA generated with it. Used only
+    /// with httpsPort; listen() names the file when one cannot be used.
+    QString tlsCertificateFile;
+    QString tlsKeyFile;
+    QByteArray tlsKeyPassphrase;
 };
 
 /// RetryLab's embedded HTTP/1.1 server that fails on purpose, so that retries
@@ -69,6 +86,16 @@ struct FaultServerOptions
 ///   /status/{code}  /delay/{ms}  /fail/{n}?key=K  /fault/{reset,empty,stall,
 ///   broken,garbage,drip}  /ratelimit  /occ/{name}  /eventual/{name}
 ///   POST /_control/tests, GET|DELETE /_control/tests/{id}, GET /_control/log, POST /_control/reset
+///   GET /_control/ca.pem, GET /_control/tls, POST|DELETE /_control/tls/handshakes
+///
+/// HTTPS (FaultServerOptions::httpsPort): a second port serves every endpoint
+/// over TLS with a certificate made at listen() (CertificateFactory) and
+/// signed by a CA made with it, which clients may trust on purpose
+/// (caCertificate(), GET /_control/ca.pem). TLS faults happen before any HTTP,
+/// so they are chosen per connection: each TlsFault has a port of its own
+/// (tlsFaultUrl()), and the HTTPS port's handshake script
+/// (setHandshakeScript()) gives its next connections chosen faults in order,
+/// so that a client can be seen failing a handshake, retrying and succeeding.
 ///
 /// Scripted tests: createTest() (or POST /_control/tests) stores a list of
 /// FaultInstruction steps and returns an id; each request with the header
@@ -82,8 +109,9 @@ struct FaultServerOptions
 /// Threads: the object may live in a worker thread. listen(), close(),
 /// setOptions(), setClock(), connectionCount() and peakConnectionCount() must
 /// be called on the server's own thread; everything else (createTest(),
-/// consumedInstructions(), testStatus(), reset(), log(), baseUrl(), ...) is safe
-/// from any thread. requestHandled() is emitted on the server's thread.
+/// consumedInstructions(), testStatus(), reset(), log(), baseUrl(),
+/// httpsBaseUrl(), tlsFaultUrl(), caCertificate(), setHandshakeScript(), ...)
+/// is safe from any thread. requestHandled() is emitted on the server's thread.
 class FaultServer final : public QObject
 {
     Q_OBJECT
@@ -101,9 +129,11 @@ public:
     /// outlive the server. nullptr restores the steady clock.
     void setClock(const Clock *clock);
     /// Starts listening as the options say; false with errorString() on failure
-    /// (invalid options, a non-loopback address without allowNonLoopback, bind errors).
+    /// (invalid options, a non-loopback address without allowNonLoopback, bind
+    /// errors, a TLS certificate or key file that cannot be used). With HTTPS it
+    /// makes new certificates and keys first; on any failure nothing listens.
     bool listen();
-    /// Stops listening and drops every connection.
+    /// Stops listening (HTTP and HTTPS) and drops every connection.
     void close();
     int connectionCount() const;
     int peakConnectionCount() const;
@@ -116,6 +146,25 @@ public:
     QUrl baseUrl() const;
     quint16 serverPort() const;
 
+    /// "https://127.0.0.1:PORT"; empty while HTTPS is off.
+    QUrl httpsBaseUrl() const;
+    /// The base URL of the port of `fault` (TlsFault::Pass: httpsBaseUrl()); empty while HTTPS is off.
+    QUrl tlsFaultUrl(TlsFault fault) const;
+    /// The CA made at listen() that signs the HTTPS port's certificate (unless
+    /// the options gave one) and those of the expired and wrong-host faults;
+    /// null while HTTPS is off. A client that trusts it reaches the HTTPS port.
+    QSslCertificate caCertificate() const;
+    /// What GET /_control/ca.pem serves: the CA and, with a certificate given in
+    /// the options, the last certificate of its file; empty while HTTPS is off.
+    QByteArray trustAnchorsPem() const;
+    /// Replaces the HTTPS port's handshake script: its next connections take the
+    /// steps in order (TlsFaults names, "step*K" repeats), then get `pass`
+    /// again. The script is shared by every client. An empty list clears it;
+    /// the error names a bad step.
+    Result<void> setHandshakeScript(const QStringList &steps);
+    /// The steps of the handshake script not used yet.
+    QStringList handshakeScript() const;
+
     /// Stores a script and returns its id, or why it was refused (a bad step,
     /// no step, the server full).
     Result<QString> createTest(const QStringList &instructions);
@@ -126,8 +175,9 @@ public:
     bool deleteTest(const QString &id);
     /// Scripted tests held now.
     int testCount() const;
-    /// Forgets keys, scripts, resources, rate-limit buckets and the log, and
-    /// reseeds the generator. Connections stay open; sequence numbers go on.
+    /// Forgets keys, scripts (the handshake script too), resources, rate-limit
+    /// buckets and the log, and reseeds the generator. Connections stay open;
+    /// sequence numbers go on; the certificates stay until the next listen().
     void reset();
     /// A snapshot of the log, oldest first.
     QList<ServerLogEntry> log() const;

@@ -15,6 +15,8 @@ QJsonObject ServerLogEntry::toJson() const
         {QStringLiteral("bytesSent"), bytesSent},
         {QStringLiteral("durationMs"), durationMs},
     };
+    if (!tls.isEmpty())
+        o.insert(QStringLiteral("tls"), tls);
     if (!testId.isEmpty())
         o.insert(QStringLiteral("testId"), testId);
     if (instructionIndex >= 0)
@@ -39,6 +41,8 @@ QString ServerLogEntry::summary() const
                        .arg(action)
                        .arg(durationMs, 0, 'f', 1)
                        .arg(bytesSent);
+    if (!tls.isEmpty())
+        line += QStringLiteral(" tls=%1").arg(tls);
     if (!testId.isEmpty())
         line += QStringLiteral(" test=%1").arg(testId);
     if (!clientAttempt.isEmpty())

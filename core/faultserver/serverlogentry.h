@@ -18,6 +18,10 @@ struct ServerLogEntry
     quint64 sequence = 0; ///< 1, 2, 3, ... for the lifetime of the server
     QDateTime time; ///< UTC, when the request had been read completely
     QString peer; ///< "127.0.0.1:53422"
+    /// Empty for plain HTTP; over TLS the connection's handshake as
+    /// TlsFaults::name() says it: "pass" on the HTTPS port, "expired" on that
+    /// fault's port (a client that accepted the certificate anyway), ...
+    QString tls;
     QByteArray method; ///< empty when the request could not be parsed
     QString target; ///< path and query as sent
     QString testId; ///< X-Retry-Test-Id, if any
@@ -29,7 +33,11 @@ struct ServerLogEntry
     /// What the server did, as a stable machine name: "respond", "reject"
     /// (malformed or oversized request), "over-capacity", "reset",
     /// "reset-after-headers", "empty", "stall", "broken-stream", "garbage",
-    /// "drip", "client-closed" (the client left before the server finished).
+    /// "drip", "client-closed" (the client left before the server finished);
+    /// for TLS connections that never carried a request "tls-cut", "tls-alert",
+    /// "plain-http" (handshake faults), "tls-refused" (the client ended the
+    /// handshake, usually refusing the certificate), "tls-closed" (it left
+    /// right after the handshake, as curl does on a wrong host name) and "tls-timeout".
     QString action;
     QString detail; ///< the same for people, with the reason
     std::optional<int> status; ///< the status sent, none for a connection fault

@@ -4,9 +4,12 @@
 #include <QProcess>
 #include <QRegularExpression>
 #include <QSignalSpy>
+#include <QSslConfiguration>
+#include <QTemporaryFile>
 #include <QTest>
 
 #include <csignal>
+#include <memory>
 
 class TestServe : public QObject
 {
@@ -21,6 +24,8 @@ private Q_SLOTS:
     void quiet_printsOnlyTheUrl();
     void requestCredentials_maskedUnlessNoRedact_data();
     void requestCredentials_maskedUnlessNoRedact();
+    void httpsPort_servesTlsWithItsCaAndPrintsTheFaultPorts();
+    void tlsCertificateFileUnusable_failsNamingIt();
 
 private:
     /// Starts `retrylab serve` and waits for its URL; empty on failure.
@@ -54,7 +59,8 @@ void TestServe::help_listsOptionsEndpointsAndSteps()
     const QString help = QString::fromLocal8Bit(process.readAllStandardOutput());
     for (const char *expected :
         {"Usage: retrylab serve", "--port", "--bind", "--allow-non-loopback", "--seed", "--quiet", "/status/{code}",
-            "/fault/drip", "/_control/tests", "return-<code>-after-<N>s", "reset-after-headers", "<step>*<K>"}) {
+            "/fault/drip", "/_control/tests", "return-<code>-after-<N>s", "reset-after-headers", "<step>*<K>",
+            "--https-port", "--tls-cert", "--tls-key", "/_control/ca.pem", "unknown-ca", "tls-cut", "plain-http"}) {
         QVERIFY2(help.contains(QLatin1String(expected)), expected);
     }
 }
@@ -75,6 +81,10 @@ void TestServe::badArguments_exitWithUsage_data()
     QTest::addRow("stray argument") << QStringList{QStringLiteral("now")} << QStringLiteral("unexpected argument");
     QTest::addRow("seed not a number") << QStringList{QStringLiteral("--seed"), QStringLiteral("-1x")}
                                        << QStringLiteral("--seed must be");
+    QTest::addRow("https port too large") << QStringList{QStringLiteral("--https-port"), QStringLiteral("65536")}
+                                          << QStringLiteral("--https-port must be a whole number from 0 to 65535");
+    QTest::addRow("certificate without https")
+        << QStringList{QStringLiteral("--tls-cert"), QStringLiteral("c.pem")} << QStringLiteral("need --https-port");
 }
 
 void TestServe::badArguments_exitWithUsage()
@@ -189,6 +199,71 @@ void TestServe::requestCredentials_maskedUnlessNoRedact()
             QVERIFY2(where.contains(secret) == shown, where.constData());
         QVERIFY2(where.contains("REDACTED") != shown, where.constData());
     }
+}
+
+void TestServe::httpsPort_servesTlsWithItsCaAndPrintsTheFaultPorts()
+{
+    QProcess process;
+    process.start(QStringLiteral(RETRYLAB_BINARY),
+        {QStringLiteral("serve"), QStringLiteral("--https-port"), QStringLiteral("0")});
+    QVERIFY(process.waitForStarted(10'000));
+    static const QRegularExpression lines(
+        QStringLiteral("listening on (http://\\S+)\n.*HTTPS on (https://\\S+) .*tls-alert (\\d+)"));
+    QByteArray output;
+    QRegularExpressionMatch match;
+    QTRY_VERIFY_WITH_TIMEOUT(
+        (match = lines.match(QString::fromLocal8Bit(output += process.readAllStandardOutput()))).hasMatch(), 10'000);
+    const QUrl base(match.captured(1));
+    const QUrl https(match.captured(2));
+    const int alertPort = match.captured(3).toInt();
+
+    QNetworkAccessManager manager;
+    manager.setProxy(QNetworkProxy::NoProxy);
+    const auto get = [&manager](const QUrl &url, const QList<QSslCertificate> &trust) {
+        QNetworkRequest request(url);
+        QSslConfiguration tls = QSslConfiguration::defaultConfiguration();
+        tls.addCaCertificates(trust);
+        request.setSslConfiguration(tls);
+        return std::unique_ptr<QNetworkReply>(manager.get(request));
+    };
+    const auto ca = get(QUrl(base.toString() + QStringLiteral("/_control/ca.pem")), {});
+    QTRY_VERIFY_WITH_TIMEOUT(ca->isFinished(), 10'000);
+    const QList<QSslCertificate> trust = QSslCertificate::fromData(ca->readAll(), QSsl::Pem);
+    QCOMPARE(trust.size(), 1);
+    const auto ok = get(QUrl(https.toString() + QStringLiteral("/status/200")), trust);
+    QTRY_VERIFY_WITH_TIMEOUT(ok->isFinished(), 10'000);
+    QCOMPARE(ok->error(), QNetworkReply::NoError);
+    QCOMPARE(ok->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt(), 200);
+    QUrl alertUrl = https;
+    alertUrl.setPort(alertPort);
+    const auto alert = get(alertUrl, trust);
+    QTRY_VERIFY_WITH_TIMEOUT(alert->isFinished(), 10'000);
+    QCOMPARE(alert->error(), QNetworkReply::SslHandshakeFailedError);
+    QTRY_VERIFY_WITH_TIMEOUT((output += process.readAllStandardOutput()).contains("tls-alert (")
+            && output.contains("GET /status/200 -> 200 respond") && output.contains("tls=pass"),
+        10'000);
+
+    process.terminate();
+    QTRY_COMPARE_WITH_TIMEOUT(process.state(), QProcess::NotRunning, 10'000);
+    QCOMPARE(process.exitCode(), 0);
+}
+
+void TestServe::tlsCertificateFileUnusable_failsNamingIt()
+{
+    QTemporaryFile notPem;
+    QVERIFY(notPem.open());
+    notPem.write("not a certificate\n");
+    notPem.close();
+    QProcess process;
+    process.start(QStringLiteral(RETRYLAB_BINARY),
+        {QStringLiteral("serve"), QStringLiteral("--https-port"), QStringLiteral("0"), QStringLiteral("--tls-cert"),
+            notPem.fileName(), QStringLiteral("--tls-key"), QStringLiteral("/nonexistent/key.pem")});
+    QVERIFY(process.waitForFinished(10'000));
+    QCOMPARE(process.exitCode(), 1);
+    const QString error = QString::fromLocal8Bit(process.readAllStandardError());
+    // The certificate file is read first.
+    QVERIFY2(
+        error.contains(notPem.fileName()) && error.contains(QStringLiteral("no PEM certificate")), qPrintable(error));
 }
 
 QTEST_GUILESS_MAIN(TestServe)
