@@ -6,14 +6,11 @@
 #include "core/util/coretr.h"
 
 #include <QCoreApplication>
-#include <QDir>
-#include <QFile>
-#include <QFileInfo>
 #include <QLocale>
 #include <QLoggingCategory>
 #include <QRegularExpression>
 
-#include <cmath>
+#include <algorithm>
 
 namespace {
 Q_LOGGING_CATEGORY(lcCurlCommandLine, "retrylab.core.curlcommandline")
