@@ -71,6 +71,9 @@ const QList<Command> &headlessCommands()
         {"simulate",
             QT_TRANSLATE_NOOP("RetryLab::Cli", "herd simulator: compare backoff strategies on a virtual clock"),
             &runSimulate},
+        {"request",
+            QT_TRANSLATE_NOOP("RetryLab::Cli", "send one request, as curl would, under a retry policy (exit 0, 1, 2)"),
+            &runRequest},
     };
     return commands;
 }

@@ -22,7 +22,7 @@ struct Command
     bool needsGui = false; ///< runs under QApplication instead of QCoreApplication
 };
 
-/// The subcommands that need no display: run, demo, conformance, serve, simulate.
+/// The subcommands that need no display: run, demo, conformance, serve, simulate, request.
 const QList<Command> &headlessCommands();
 
 // One function per subcommand, each in its own file (app/cli/cmd_NAME.cpp).
@@ -31,5 +31,6 @@ int runServe(const QStringList &arguments);
 int runRun(const QStringList &arguments);
 int runDemo(const QStringList &arguments);
 int runConformance(const QStringList &arguments);
+int runRequest(const QStringList &arguments);
 
 } // namespace RetryLab::Cli

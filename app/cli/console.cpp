@@ -22,7 +22,8 @@ void redactingHandler(QtMsgType type, const QMessageLogContext &context, const Q
 
 } // namespace
 
-Console::Console(bool redact) : m_redact(redact), m_out(stdout), m_err(stderr)
+Console::Console(bool redact, PrintTo printTo)
+    : m_redact(redact), m_out(printTo == PrintTo::StandardError ? stderr : stdout), m_err(stderr)
 { }
 
 QString Console::clean(const QString &line) const

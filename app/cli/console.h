@@ -13,7 +13,11 @@ namespace RetryLab::Cli {
 class Console final
 {
 public:
-    explicit Console(bool redact = true);
+    /// Where print() writes. Standard error for a command whose standard
+    /// output carries data (`retrylab request` writes the response body there).
+    enum class PrintTo { StandardOutput, StandardError };
+
+    explicit Console(bool redact = true, PrintTo printTo = PrintTo::StandardOutput);
 
     bool redacts() const { return m_redact; }
     void print(const QString &line = {});

@@ -42,6 +42,9 @@ struct ImportedRequest
     /// source wrote it ("--compressed", "-v"), for the user to see.
     QStringList ignored;
     QStringList unknown;
+    /// Sentences on what the source asked for that RetryLab does differently or
+    /// could not see ("--connect-timeout is not used: ..."), for the user to read.
+    QStringList notes;
 };
 
 } // namespace RetryLab::Core

@@ -1,0 +1,561 @@
+#include "tests/app/commandtesting.h"
+
+#include "core/export/reportjson.h"
+#include "core/faultserver/faultserver.h"
+
+#include <QDir>
+#include <QFileInfo>
+#include <QHostAddress>
+#include <QProcess>
+#include <QRegularExpression>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTcpServer>
+#include <QTcpSocket>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace RetryLab::Core;
+
+namespace {
+
+struct Outcome
+{
+    int exitCode = -1; ///< -1: crashed or did not finish
+    QByteArray out;
+    QString err;
+};
+
+// Runs the command without blocking this thread's event loop, which serves
+// the test's own servers meanwhile.
+Outcome request(
+    const QStringList &arguments, const QByteArray &input = {}, const QString &binary = QStringLiteral(RETRYLAB_BINARY))
+{
+    QProcess process;
+    QSignalSpy finished(&process, &QProcess::finished);
+    process.start(binary, QStringList{QStringLiteral("request")} + arguments);
+    Outcome outcome;
+    if (!process.waitForStarted(10'000)) {
+        outcome.err = QStringLiteral("did not start: ") + process.errorString();
+        return outcome;
+    }
+    process.write(input);
+    process.closeWriteChannel();
+    if (!finished.wait(60'000)) {
+        process.kill();
+        process.waitForFinished();
+        outcome.err = QStringLiteral("did not finish");
+        return outcome;
+    }
+    outcome.exitCode = process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1;
+    outcome.out = process.readAllStandardOutput();
+    outcome.err = QString::fromUtf8(process.readAllStandardError());
+    return outcome;
+}
+
+QString describe(const Outcome &o)
+{
+    return QStringLiteral("exit %1\n--- stdout\n%2\n--- stderr\n%3")
+        .arg(o.exitCode)
+        .arg(QString::fromUtf8(o.out.left(2000)), o.err);
+}
+
+// Fast retries for the tests: a few milliseconds between attempts.
+QStringList fast()
+{
+    return {
+        QStringLiteral("--retry-base-ms"), QStringLiteral("5"), QStringLiteral("--retry-cap-ms"), QStringLiteral("20")};
+}
+
+/// A loopback server that answers every request with the same response and
+/// records what it received.
+class ResponseServer final : public QTcpServer
+{
+public:
+    struct Received
+    {
+        QByteArray method;
+        QByteArray target;
+        QByteArray head;
+        QByteArray body;
+    };
+
+    ResponseServer()
+    {
+        connect(this, &QTcpServer::newConnection, this, [this] {
+            while (QTcpSocket *socket = nextPendingConnection()) {
+                connect(socket, &QTcpSocket::readyRead, socket, [this, socket] { handle(socket); });
+                connect(socket, &QTcpSocket::disconnected, socket, &QObject::deleteLater);
+            }
+        });
+    }
+
+    bool start() { return listen(QHostAddress::LocalHost, 0); }
+    QString url(const QString &path = QStringLiteral("/")) const
+    {
+        return QStringLiteral("http://127.0.0.1:%1%2").arg(serverPort()).arg(path);
+    }
+
+    QByteArray headers = "Content-Type: application/octet-stream\r\n";
+    QByteArray body;
+    QList<Received> received;
+
+private:
+    void handle(QTcpSocket *socket)
+    {
+        QByteArray &buffer = m_buffers[socket];
+        buffer += socket->readAll();
+        const qsizetype end = buffer.indexOf("\r\n\r\n");
+        if (end < 0)
+            return;
+        Received r;
+        r.head = buffer.left(end);
+        const QList<QByteArray> requestLine = r.head.left(r.head.indexOf("\r\n")).split(' ');
+        r.method = requestLine.value(0);
+        r.target = requestLine.value(1);
+        static const QRegularExpression lengthHeader(
+            QStringLiteral("\\r\\ncontent-length: *(\\d+)"), QRegularExpression::CaseInsensitiveOption);
+        const auto match = lengthHeader.match(QString::fromLatin1(r.head));
+        const qint64 length = match.hasMatch() ? match.captured(1).toLongLong() : 0;
+        if (buffer.size() < end + 4 + length)
+            return;
+        r.body = buffer.mid(end + 4, length);
+        m_buffers.remove(socket);
+        received.append(r);
+        socket->write("HTTP/1.1 200 OK\r\n" + headers + "Content-Length: " + QByteArray::number(body.size())
+            + "\r\nConnection: close\r\n\r\n" + body);
+        socket->disconnectFromHost();
+    }
+
+    QHash<QTcpSocket *, QByteArray> m_buffers;
+};
+
+QByteArray allBytes()
+{
+    QByteArray bytes;
+    for (int i = 0; i < 256; ++i)
+        bytes.append(char(i));
+    return bytes;
+}
+
+} // namespace
+
+class TestRequestCommand : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase();
+    void init();
+
+    void help_listsItsOwnAndCurlsOptions();
+    void failTwice_succeedsOnTheThirdAttempt();
+    void status500_twoAttempts_failsForGood();
+    void quiet_printsOnlyTheBody();
+    void usageErrors_exit2AndSendNothing_data();
+    void usageErrors_exit2AndSendNothing();
+    void include_printsStatusAndHeadersBeforeTheBody();
+    void head_printsTheHeaders();
+    void output_writesTheBodyByteForByte();
+    void output_largerThanKept_writesNothing();
+    void binaryBody_notDumpedOnATerminal();
+    void requestOptions_reachTheServer();
+    void fromCurl_readsAWholeCommandLine();
+    void standardInput_feedsAtDash();
+    void curlRetryFlags_shapeThePolicy();
+    void exports_writtenAndReadBack();
+    void insecure_refusedWithoutTheLongOption_data();
+    void insecure_refusedWithoutTheLongOption();
+    void transportOptions_warnedNotIgnored();
+    void credentials_redactedUnlessNoRedact();
+    void cliBinary_hasTheCommand();
+
+private:
+    FaultServer m_server{FaultServerOptions{}};
+    QTemporaryDir m_dir;
+    QString url(const QString &path) const { return m_server.baseUrl().toString() + path; }
+};
+
+void TestRequestCommand::initTestCase()
+{
+    QVERIFY(m_dir.isValid());
+    QVERIFY2(m_server.listen(), "the fault server cannot listen");
+}
+
+void TestRequestCommand::init()
+{
+    m_server.reset();
+}
+
+void TestRequestCommand::help_listsItsOwnAndCurlsOptions()
+{
+    const Outcome o = request({QStringLiteral("--help")});
+    QCOMPARE(o.exitCode, 0);
+    const QString help = QString::fromUtf8(o.out);
+    for (const char *expected : {"Usage: retrylab request", "--policy", "--retry-max-attempts", "--retry-base-ms",
+             "--retry-cap-ms", "--retry-deadline-ms", "--from-curl", "-i, --include", "-o, --output", "--insecure",
+             "--report", "--har", "--csv", "--junit", "--no-redact", "--seed", "-q, --quiet", "-X, --request",
+             "-H, --header", "-d, --data", "--json", "-u, --user", "--cacert", "-E, --cert", "-x, --proxy", "--http2",
+             "--retry N", "-m, --max-time", "-L, --location"})
+        QVERIFY2(help.contains(QLatin1String(expected)), expected);
+}
+
+void TestRequestCommand::failTwice_succeedsOnTheThirdAttempt()
+{
+    const Outcome o = request(fast() << url(QStringLiteral("/fail/2?key=t1")));
+    QVERIFY2(o.exitCode == 0, qPrintable(describe(o)));
+    QVERIFY2(o.err.contains(QLatin1String("request, attempt 1 failed: HTTP 503")), qPrintable(o.err));
+    QVERIFY2(o.err.contains(QLatin1String("request, attempt 2 failed: HTTP 503")), qPrintable(o.err));
+    QVERIFY2(o.err.contains(QLatin1String("succeeded after 3 attempts")), qPrintable(o.err));
+    QVERIFY2(o.err.contains(QLatin1String("HTTP/1.1 200 OK")), qPrintable(o.err));
+    QCOMPARE(m_server.log().size(), 3);
+    QVERIFY2(o.out.startsWith("{\"failures\":2"), o.out.constData()); // the body, and only it
+}
+
+void TestRequestCommand::status500_twoAttempts_failsForGood()
+{
+    const Outcome o = request(
+        fast() << QStringLiteral("--retry-max-attempts") << QStringLiteral("2") << url(QStringLiteral("/status/500")));
+    QVERIFY2(o.exitCode == 1, qPrintable(describe(o)));
+    QVERIFY2(o.err.contains(QLatin1String("attempts-exhausted after 2 attempts")), qPrintable(o.err));
+    QCOMPARE(m_server.log().size(), 2);
+    QCOMPARE(o.out, QByteArray("{\"status\":500}\n")); // the last answer's body, as curl without --fail
+}
+
+void TestRequestCommand::quiet_printsOnlyTheBody()
+{
+    Outcome o = request({QStringLiteral("-q"), url(QStringLiteral("/status/200"))});
+    QVERIFY2(o.exitCode == 0, qPrintable(describe(o)));
+    QCOMPARE(o.err, QString());
+    QCOMPARE(o.out, QByteArray("{\"status\":200}\n"));
+    o = request({QStringLiteral("-q"), QStringLiteral("--retry-max-attempts"), QStringLiteral("1"),
+        url(QStringLiteral("/status/404"))});
+    QVERIFY2(o.exitCode == 1, qPrintable(describe(o)));
+    QVERIFY2(o.err.startsWith(QLatin1String("retrylab request: gave-up after 1 attempt: ")), qPrintable(o.err));
+}
+
+void TestRequestCommand::usageErrors_exit2AndSendNothing_data()
+{
+    QTest::addColumn<QStringList>("arguments");
+    QTest::addColumn<QString>("message");
+    const QString u = url(QStringLiteral("/status/200"));
+    QTest::addRow("no URL") << QStringList{} << QStringLiteral("no URL");
+    QTest::addRow("two URLs") << QStringList{u, u} << QStringLiteral("argument 2: a second URL");
+    QTest::addRow("unknown option") << QStringList{QStringLiteral("--frobnicate"), u}
+                                    << QStringLiteral("unknown option --frobnicate");
+    QTest::addRow("curl option retrylab does not carry out")
+        << QStringList{QStringLiteral("-F"), QStringLiteral("a=b"), u} << QStringLiteral("unknown option -F a=b");
+    QTest::addRow("value missing") << QStringList{u, QStringLiteral("-H")}
+                                   << QStringLiteral("argument 2: -H needs a value");
+    QTest::addRow("bad --retry") << QStringList{QStringLiteral("--retry"), QStringLiteral("many"), u}
+                                 << QStringLiteral("argument 1: --retry takes a whole number");
+    QTest::addRow("unknown policy") << QStringList{QStringLiteral("--policy"), QStringLiteral("nope"), u}
+                                    << QStringLiteral("--policy \"nope\" is neither a policy file nor a preset");
+    QTest::addRow("override not a number") << QStringList{QStringLiteral("--retry-base-ms"), QStringLiteral("soon"), u}
+                                           << QStringLiteral("--retry-base-ms takes a number of milliseconds");
+    QTest::addRow("attempts not whole") << QStringList{QStringLiteral("--retry-max-attempts"), QStringLiteral("2.5"), u}
+                                        << QStringLiteral("--retry-max-attempts takes a whole number");
+    QTest::addRow("invalid policy names the option") << QStringList{QStringLiteral("--retry-cap-ms"),
+        QStringLiteral("5"), QStringLiteral("--retry-base-ms"), QStringLiteral("100"),
+        u} << QStringLiteral("--retry-cap-ms 5: the policy cannot be used: maxBackoffMs:");
+    QTest::addRow("curl flag makes the policy invalid") << QStringList{QStringLiteral("--retry-max-attempts"),
+        QStringLiteral("0"), u} << QStringLiteral("--retry-max-attempts 0: the policy cannot be used: maxAttempts:");
+    QTest::addRow("--from-curl and a URL") << QStringList{QStringLiteral("--from-curl"), QStringLiteral("curl ") + u, u}
+                                           << QStringLiteral("--from-curl takes the whole request");
+    QTest::addRow("--from-curl unbalanced")
+        << QStringList{QStringLiteral("--from-curl"), QStringLiteral("curl -H 'X: y ") + u}
+        << QStringLiteral("--from-curl: column 9: the single quote");
+    QTest::addRow("--from-curl -H @file")
+        << QStringList{QStringLiteral("--from-curl"), QStringLiteral("curl -H @headers.txt ") + u}
+        << QStringLiteral("reading headers from a file is not supported");
+    QTest::addRow("-o into a missing folder") << QStringList{QStringLiteral("-o"), QStringLiteral("/nonexistent/x/out"),
+        u} << QStringLiteral("-o /nonexistent/x/out: cannot write there");
+    QTest::addRow("-o same as --report") << QStringList{QStringLiteral("-o"), QStringLiteral("same.json"),
+        QStringLiteral("--report"), QStringLiteral("same.json"), u}
+                                         << QStringLiteral("-o names a file that another");
+    QTest::addRow("missing data file") << QStringList{QStringLiteral("-d"), QStringLiteral("@no-such-file.json"), u}
+                                       << QStringLiteral("-d @no-such-file.json: there is no file");
+    QTest::addRow("--seed") << QStringList{QStringLiteral("--seed"), QStringLiteral("x"), u}
+                            << QStringLiteral("--seed must be a whole number");
+    QTest::addRow("--policy twice") << QStringList{QStringLiteral("--policy"), QStringLiteral("iam"),
+        QStringLiteral("--policy=aws-standard"), u}
+                                    << QStringLiteral("--policy is given more than once");
+}
+
+void TestRequestCommand::usageErrors_exit2AndSendNothing()
+{
+    QFETCH(QStringList, arguments);
+    QFETCH(QString, message);
+    const Outcome o = request(arguments);
+    QVERIFY2(o.exitCode == 2, qPrintable(describe(o)));
+    QVERIFY2(o.err.startsWith(QLatin1String("retrylab request: ")), qPrintable(o.err));
+    QVERIFY2(o.err.contains(message), qPrintable(o.err));
+    QVERIFY(o.out.isEmpty());
+    QCOMPARE(m_server.log().size(), 0);
+}
+
+void TestRequestCommand::include_printsStatusAndHeadersBeforeTheBody()
+{
+    ResponseServer server;
+    QVERIFY(server.start());
+    server.headers = "Content-Type: text/plain\r\nSet-Cookie: sid=PLANTED-COOKIE; Path=/\r\nX-Trace: t-1\r\n";
+    server.body = "hello\n";
+    const Outcome o = request({QStringLiteral("-i"), server.url()});
+    QVERIFY2(o.exitCode == 0, qPrintable(describe(o)));
+    const QList<QByteArray> lines = o.out.split('\n');
+    QCOMPARE(lines.value(0), QByteArray("HTTP/1.1 200 OK"));
+    QVERIFY2(o.out.contains("\nContent-Type: text/plain\n"), o.out.constData());
+    QVERIFY2(o.out.contains("\nX-Trace: t-1\n"), o.out.constData());
+    QVERIFY2(o.out.contains("\nSet-Cookie: sid=REDACTED"), o.out.constData());
+    QVERIFY2(o.out.endsWith("\n\nhello\n"), o.out.constData());
+    QVERIFY(!o.out.contains("PLANTED"));
+}
+
+void TestRequestCommand::head_printsTheHeaders()
+{
+    // 204: the executor sends HEAD as a custom verb, so Qt waits for the body a
+    // Content-Length announces; an answer without a body keeps that out of this test.
+    const Outcome o = request({QStringLiteral("-I"), url(QStringLiteral("/status/204"))});
+    QVERIFY2(o.exitCode == 0, qPrintable(describe(o)));
+    QVERIFY2(o.out.startsWith("HTTP/1.1 204 No Content\n"), o.out.constData());
+    QVERIFY2(o.out.contains("\nServer: RetryLab-FaultServer\n"), o.out.constData());
+    QCOMPARE(m_server.log().value(0).method, QByteArray("HEAD"));
+}
+
+void TestRequestCommand::output_writesTheBodyByteForByte()
+{
+    ResponseServer server;
+    QVERIFY(server.start());
+    server.body = allBytes().repeated(40); // 10 KiB of every byte value
+    const QString path = m_dir.filePath(QStringLiteral("body.bin"));
+    const Outcome o = request({QStringLiteral("-o"), path, server.url(QStringLiteral("/blob"))});
+    QVERIFY2(o.exitCode == 0, qPrintable(describe(o)));
+    QVERIFY(o.out.isEmpty());
+    QCOMPARE(CommandTesting::read(path), server.body);
+    QVERIFY2(o.err.contains(QStringLiteral("Wrote the body to %1 (10.0 KiB)").arg(path)), qPrintable(o.err));
+
+    // Without -o the bytes go to standard output as they are (it is not a terminal here).
+    const Outcome piped = request({QStringLiteral("-q"), server.url(QStringLiteral("/blob"))});
+    QVERIFY2(piped.exitCode == 0, qPrintable(describe(piped)));
+    QCOMPARE(piped.out, server.body);
+}
+
+void TestRequestCommand::output_largerThanKept_writesNothing()
+{
+    ResponseServer server;
+    QVERIFY(server.start());
+    server.body = QByteArray(100 * 1024, 'x');
+    const QString path = m_dir.filePath(QStringLiteral("kept.txt"));
+    QVERIFY(CommandTesting::write(path, "what the user had"));
+    const Outcome o = request({QStringLiteral("-o"), path, server.url()});
+    QVERIFY2(o.exitCode == 1, qPrintable(describe(o)));
+    QVERIFY2(o.err.contains(QLatin1String("the body has 100.0 KiB, of which RetryLab keeps the first 64.0 KiB; "
+                                          "nothing was written")),
+        qPrintable(o.err));
+    QCOMPARE(CommandTesting::read(path), QByteArray("what the user had"));
+}
+
+void TestRequestCommand::binaryBody_notDumpedOnATerminal()
+{
+    // script(1) (util-linux, in Debian's essential bsdutils package) gives the command a terminal.
+    const QString script = QStandardPaths::findExecutable(QStringLiteral("script"));
+    QVERIFY2(!script.isEmpty(), "script(1) is missing: install the Debian package bsdutils");
+    ResponseServer server;
+    QVERIFY(server.start());
+    server.body = allBytes();
+    const QString command = QStringLiteral("%1 request %2").arg(QStringLiteral(RETRYLAB_BINARY), server.url());
+    QProcess process;
+    QSignalSpy finished(&process, &QProcess::finished);
+    process.start(script, {QStringLiteral("-qec"), command, QStringLiteral("/dev/null")});
+    QVERIFY(finished.wait(60'000));
+    const QByteArray output = process.readAll();
+    QCOMPARE(process.exitCode(), 0);
+    QVERIFY2(output.contains("the body is binary (256 bytes) and is not shown on a terminal; save it with -o FILE"),
+        output.constData());
+    QVERIFY2(!output.contains(QByteArray("\x01\x02\x03", 3)), output.constData());
+}
+
+void TestRequestCommand::requestOptions_reachTheServer()
+{
+    ResponseServer server;
+    QVERIFY(server.start());
+    QVERIFY(CommandTesting::write(m_dir.filePath(QStringLiteral("order.json")), "{\"item\": \"book\"}\n"));
+    const Outcome o = request(
+        {QStringLiteral("-sSX"), QStringLiteral("PUT"), QStringLiteral("-H"), QStringLiteral("X-Test: one two"),
+            QStringLiteral("--data-binary"), QStringLiteral("@") + m_dir.filePath(QStringLiteral("order.json")),
+            QStringLiteral("-u"), QStringLiteral("ann:pw"), server.url(QStringLiteral("/orders/1"))});
+    QVERIFY2(o.exitCode == 0, qPrintable(describe(o)));
+    QCOMPARE(server.received.size(), 1);
+    const ResponseServer::Received &r = server.received.first();
+    QCOMPARE(r.method, QByteArray("PUT"));
+    QCOMPARE(r.target, QByteArray("/orders/1"));
+    QCOMPARE(r.body, QByteArray("{\"item\": \"book\"}\n"));
+    QVERIFY2(r.head.contains("\r\nX-Test: one two\r\n"), r.head.constData());
+    QVERIFY2(r.head.contains("\r\nAuthorization: Basic YW5uOnB3\r\n"), r.head.constData());
+    QVERIFY2(r.head.contains("\r\nContent-Type: application/x-www-form-urlencoded\r\n"), r.head.constData());
+    QVERIFY2(o.err.contains(QLatin1String("note: -s is understood and has no effect here")), qPrintable(o.err));
+}
+
+void TestRequestCommand::fromCurl_readsAWholeCommandLine()
+{
+    ResponseServer server;
+    QVERIFY(server.start());
+    const QString line = QStringLiteral("curl -s -X POST \\\n  -H 'X-Quote: it'\\''s' \\\n  --json '{\"a\": 1}' \\\n  "
+                                        "--frobnicate -o out.json %1")
+                             .arg(server.url(QStringLiteral("/things")));
+    const Outcome o = request({QStringLiteral("-i"), QStringLiteral("--from-curl"), line});
+    QVERIFY2(o.exitCode == 0, qPrintable(describe(o)));
+    QCOMPARE(server.received.size(), 1);
+    const ResponseServer::Received &r = server.received.first();
+    QCOMPARE(r.method, QByteArray("POST"));
+    QCOMPARE(r.body, QByteArray("{\"a\": 1}"));
+    QVERIFY2(r.head.contains("\r\nX-Quote: it's\r\n"), r.head.constData());
+    QVERIFY2(r.head.contains("\r\nAccept: application/json\r\n"), r.head.constData());
+    QVERIFY2(
+        o.err.contains(QLatin1String("warning: the curl command's --frobnicate is not supported")), qPrintable(o.err));
+    QVERIFY2(
+        o.err.contains(QLatin1String("note: -o out.json is understood and has no effect here")), qPrintable(o.err));
+    QVERIFY2(o.out.startsWith("HTTP/1.1 200 OK\n"), o.out.constData()); // retrylab's own -i
+    QVERIFY(!QFileInfo::exists(QStringLiteral("out.json")));
+}
+
+void TestRequestCommand::standardInput_feedsAtDash()
+{
+    ResponseServer server;
+    QVERIFY(server.start());
+    const QByteArray input = allBytes();
+    const Outcome o = request({QStringLiteral("--data-binary"), QStringLiteral("@-"), server.url()}, input);
+    QVERIFY2(o.exitCode == 0, qPrintable(describe(o)));
+    QCOMPARE(server.received.value(0).body, input);
+}
+
+void TestRequestCommand::curlRetryFlags_shapeThePolicy()
+{
+    // --retry 1: two attempts; --retry-delay 0.01: 10 ms between them, whatever the preset says.
+    const Outcome o = request({QStringLiteral("--retry"), QStringLiteral("1"), QStringLiteral("--retry-delay"),
+        QStringLiteral("0.01"), QStringLiteral("-m"), QStringLiteral("5"), url(QStringLiteral("/status/503"))});
+    QVERIFY2(o.exitCode == 1, qPrintable(describe(o)));
+    QVERIFY2(o.err.contains(QLatin1String("--retry 1: at most 2 attempts")), qPrintable(o.err));
+    QVERIFY2(o.err.contains(QLatin1String("retrying in 10 ms")), qPrintable(o.err));
+    QVERIFY2(o.err.contains(QLatin1String("attempts-exhausted after 2 attempts")), qPrintable(o.err));
+    QCOMPARE(m_server.log().size(), 2);
+
+    // retrylab's own override wins over curl's flag.
+    const Outcome over
+        = request(fast() << QStringLiteral("--retry") << QStringLiteral("1") << QStringLiteral("--retry-max-attempts")
+                         << QStringLiteral("3") << url(QStringLiteral("/status/503")));
+    QVERIFY2(over.err.contains(QLatin1String("attempts-exhausted after 3 attempts")), qPrintable(over.err));
+}
+
+void TestRequestCommand::exports_writtenAndReadBack()
+{
+    const QString report = m_dir.filePath(QStringLiteral("run.json"));
+    const QString har = m_dir.filePath(QStringLiteral("run.har"));
+    const QString csv = m_dir.filePath(QStringLiteral("run.csv"));
+    const QString junit = m_dir.filePath(QStringLiteral("run.xml"));
+    const Outcome o = request(fast() << QStringLiteral("--report") << report << QStringLiteral("--har") << har
+                                     << QStringLiteral("--csv") << csv << QStringLiteral("--junit") << junit
+                                     << QStringLiteral("--policy") << QStringLiteral("aws-standard")
+                                     << url(QStringLiteral("/fail/1?key=e1")));
+    QVERIFY2(o.exitCode == 0, qPrintable(describe(o)));
+    for (const QString &file : {report, har, csv, junit})
+        QVERIFY2(o.err.contains(QDir::toNativeSeparators(file)), qPrintable(o.err));
+
+    const auto read = ReportJson::readFile(report);
+    QVERIFY2(read, qPrintable(read.error()));
+    QCOMPARE(read->run.requests.size(), 1);
+    QCOMPARE(read->run.attempts.size(), 2);
+    QCOMPARE(read->run.results.size(), 1);
+    QCOMPARE(read->run.results.first().outcome, RequestOutcome::Succeeded);
+    QCOMPARE(read->run.policy.name, QStringLiteral("AWS SDK standard mode"));
+    QCOMPARE(read->run.policy.baseDelayMs, 5.0);
+    QCOMPARE(read->expectations.size(), 1);
+    QVERIFY(read->expectations.first().passed);
+
+    QCOMPARE(CommandTesting::parseCsv(CommandTesting::read(csv)).size(), 3); // header + two attempts
+    QVERIFY(CommandTesting::read(har).contains("\"entries\""));
+    QVERIFY(CommandTesting::read(junit).contains("<testcase"));
+}
+
+void TestRequestCommand::insecure_refusedWithoutTheLongOption_data()
+{
+    QTest::addColumn<QStringList>("arguments");
+    QTest::addColumn<int>("exitCode");
+    QTest::addColumn<QString>("message");
+    const QString u = url(QStringLiteral("/status/200"));
+    QTest::addRow("-k") << QStringList{QStringLiteral("-k"), u} << 2
+                        << QStringLiteral("-k would turn certificate checks off for 127.0.0.1; retrylab request takes "
+                                          "only the long --insecure");
+    QTest::addRow("-sk cluster") << QStringList{QStringLiteral("-sk"), u} << 2 << QStringLiteral("-k would turn");
+    QTest::addRow("from curl -k") << QStringList{QStringLiteral("--from-curl"), QStringLiteral("curl -k ") + u} << 2
+                                  << QStringLiteral("the curl command turns certificate checks off for 127.0.0.1 "
+                                                    "(-k/--insecure); give --insecure to retrylab request as well");
+    QTest::addRow("from curl --insecure")
+        << QStringList{QStringLiteral("--from-curl"), QStringLiteral("curl --insecure ") + u} << 2
+        << QStringLiteral("give --insecure to retrylab request as well");
+    QTest::addRow("--insecure given") << QStringList{QStringLiteral("--insecure"), u} << 0
+                                      << QStringLiteral("--insecure (certificate errors of 127.0.0.1 still fail");
+    QTest::addRow("from curl -k with --insecure")
+        << QStringList{QStringLiteral("--insecure"), QStringLiteral("--from-curl"), QStringLiteral("curl -k ") + u} << 0
+        << QStringLiteral("--insecure (");
+}
+
+void TestRequestCommand::insecure_refusedWithoutTheLongOption()
+{
+    QFETCH(QStringList, arguments);
+    QFETCH(int, exitCode);
+    QFETCH(QString, message);
+    const Outcome o = request(arguments);
+    QVERIFY2(o.exitCode == exitCode, qPrintable(describe(o)));
+    QVERIFY2(o.err.contains(message), qPrintable(o.err));
+    QCOMPARE(m_server.log().size(), exitCode == 0 ? 1 : 0);
+}
+
+void TestRequestCommand::transportOptions_warnedNotIgnored()
+{
+    const Outcome o = request({QStringLiteral("--cacert"), QStringLiteral("ca.pem"), QStringLiteral("-E"),
+        QStringLiteral("client.p12:PLANTED-PASS"), QStringLiteral("--tlsv1.3"), QStringLiteral("--http2"),
+        QStringLiteral("-x"), QStringLiteral("socks5://bob:PLANTED-PROXY@127.0.0.1:9"),
+        url(QStringLiteral("/status/200"))});
+    QVERIFY2(o.exitCode == 0, qPrintable(describe(o)));
+    const qsizetype at = o.err.indexOf(QLatin1String("warning: RetryLab's executor does not apply these options yet"));
+    QVERIFY2(at >= 0, qPrintable(o.err));
+    const QString warning = o.err.mid(at, o.err.indexOf(QLatin1Char('\n'), at) - at);
+    for (const char *named : {"--cacert ", "ca.pem", "--cert ", "client.p12", "--pass", "--tlsv1.3", "--http2",
+             "--proxy socks5://", "127.0.0.1:9"})
+        QVERIFY2(warning.contains(QLatin1String(named)), named);
+    QVERIFY2(!o.err.contains(QLatin1String("PLANTED")), qPrintable(o.err));
+}
+
+void TestRequestCommand::credentials_redactedUnlessNoRedact()
+{
+    const QString report = m_dir.filePath(QStringLiteral("secrets.json"));
+    const QStringList arguments{QStringLiteral("-u"), QStringLiteral("ann:PLANTED-USERPW"), QStringLiteral("-H"),
+        QStringLiteral("X-Api-Key: PLANTED-APIKEY"), QStringLiteral("-x"),
+        QStringLiteral("http://bob:PLANTED-PROXYPW@127.0.0.1:9"), QStringLiteral("--report"), report,
+        QStringLiteral("-i"), url(QStringLiteral("/fail/1?key=k9&access_token=PLANTED-QUERY"))};
+    Outcome o = request(fast() + arguments);
+    QVERIFY2(o.exitCode == 0, qPrintable(describe(o)));
+    QVERIFY2(!o.err.contains(QLatin1String("PLANTED")), qPrintable(o.err));
+    QVERIFY2(!o.out.contains("PLANTED"), o.out.constData());
+    QVERIFY(!CommandTesting::read(report).contains("PLANTED"));
+    QVERIFY2(o.err.contains(QLatin1String("access_token=REDACTED")), qPrintable(o.err));
+
+    o = request(fast() << QStringLiteral("--no-redact") << arguments);
+    QVERIFY2(o.exitCode == 0, qPrintable(describe(o)));
+    QVERIFY2(o.err.contains(QLatin1String("warning: --no-redact")), qPrintable(o.err));
+    QVERIFY2(o.err.contains(QLatin1String("access_token=PLANTED-QUERY")), qPrintable(o.err));
+    const QByteArray written = CommandTesting::read(report);
+    QVERIFY(written.contains("PLANTED-APIKEY"));
+    QVERIFY(written.contains(QByteArray(QByteArray("Basic ") + QByteArray("ann:PLANTED-USERPW").toBase64())));
+}
+
+void TestRequestCommand::cliBinary_hasTheCommand()
+{
+    const Outcome o = request(fast() << url(QStringLiteral("/fail/1?key=c1")), {}, QStringLiteral(RETRYLAB_CLI_BINARY));
+    QVERIFY2(o.exitCode == 0, qPrintable(describe(o)));
+    QVERIFY2(o.err.contains(QLatin1String("succeeded after 2 attempts")), qPrintable(o.err));
+}
+
+QTEST_GUILESS_MAIN(TestRequestCommand)
+#include "tst_requestcommand.moc"
