@@ -638,7 +638,9 @@ void RetryExecutor::concludeAttempt(const RequestPtr &r, AttemptEnd end)
                 : QStringLiteral("HTTP/1.1");
         }
         if (r->hop.url.scheme().compare(QLatin1String("https"), Qt::CaseInsensitive) == 0) {
-            TlsInspection::noteSession(r->tls, reply->sslConfiguration());
+            // A failed handshake leaves the version Qt offered, not one agreed on.
+            const bool handshakeFailed = record.networkError == QNetworkReply::SslHandshakeFailedError;
+            TlsInspection::noteSession(r->tls, reply->sslConfiguration(), !handshakeFailed);
             record.tls = r->tls;
         }
     }

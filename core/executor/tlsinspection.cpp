@@ -59,10 +59,10 @@ void notePeer(TlsDetails &details, const QSslCertificate &certificate)
     details.peerNotAfter = utc(certificate.expiryDate());
 }
 
-void noteSession(TlsDetails &details, const QSslConfiguration &session)
+void noteSession(TlsDetails &details, const QSslConfiguration &session, bool established)
 {
     const QString protocol = protocolName(session.sessionProtocol());
-    if (!protocol.isEmpty()) {
+    if (established && !protocol.isEmpty()) {
         details.protocol = protocol;
         details.cipher = session.sessionCipher().name();
     }

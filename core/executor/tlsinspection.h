@@ -25,9 +25,10 @@ QString issuerOf(const QSslCertificate &certificate);
 /// Fills the peer certificate's subject, issuer and validity (ISO 8601, UTC)
 /// unless `details` already has a subject.
 void notePeer(TlsDetails &details, const QSslCertificate &certificate);
-/// Fills protocol, cipher and peer certificate from a finished reply's
-/// configuration; the errors already in `details` stay.
-void noteSession(TlsDetails &details, const QSslConfiguration &session);
+/// Fills protocol and cipher (when `established`: the handshake completed)
+/// and the peer certificate from a finished reply's configuration; the errors
+/// already in `details` stay.
+void noteSession(TlsDetails &details, const QSslConfiguration &session, bool established);
 
 } // namespace TlsInspection
 
