@@ -364,7 +364,10 @@ void PreparedTransport::applyTo(QNetworkRequest &request) const
         break;
     case TransportOptions::HttpVersion::Http2PriorKnowledge:
         request.setAttribute(QNetworkRequest::Http2AllowedAttribute, true);
-        request.setAttribute(QNetworkRequest::Http2DirectAttribute, true);
+        // Over TLS, HTTP/2 is agreed by ALPN: Qt 6.4's direct mode would skip
+        // ALPN there, and servers that choose by ALPN (nginx) then hang up.
+        if (request.url().scheme().compare(QLatin1String("https"), Qt::CaseInsensitive) != 0)
+            request.setAttribute(QNetworkRequest::Http2DirectAttribute, true);
         break;
     }
 }

@@ -50,7 +50,9 @@ public:
     /// Gives a manager of this transport's group its proxy (or, for System,
     /// a factory asking the system for each request).
     void configureManager(QNetworkAccessManager &manager) const;
-    /// The TLS configuration and the HTTP version of one request on the wire.
+    /// The TLS configuration and the HTTP version of one request on the wire
+    /// (set its URL first: HTTP/2 with prior knowledge is cleartext only, over
+    /// TLS it is offered by ALPN).
     void applyTo(QNetworkRequest &request) const;
 
     /// The user chose to ignore certificate errors for this URL's host.
