@@ -7,6 +7,8 @@ packages=(
     cmake ninja-build g++ make pkg-config
     qt6-base-dev qt6-charts-dev libqt6opengl6-dev libgl-dev qt6-qpa-plugins
     fonts-dejavu-core curl
+    # real servers of the executor's TLS, proxy and HTTP/2 suites (tests/core/executor/realservers.h)
+    openssl nginx tinyproxy microsocks
     "$@"
 )
 
