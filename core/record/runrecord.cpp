@@ -1,5 +1,7 @@
 #include "core/record/runrecord.h"
 
+#include <algorithm>
+
 namespace RetryLab::Core {
 
 const BackoffPolicy &RunRecord::policyOf(quint64 requestId) const
@@ -21,6 +23,23 @@ void RunRecord::notePolicy(quint64 requestId, const BackoffPolicy &used)
         index = int(policies.size()) - 1;
     }
     requestPolicies.insert(requestId, index);
+}
+
+qsizetype RunRecord::certificateErrorsIgnored() const
+{
+    return std::count_if(
+        attempts.cbegin(), attempts.cend(), [](const AttemptRecord &a) { return a.tls.errorsIgnored; });
+}
+
+QStringList RunRecord::hostsWithCertificateErrorsIgnored() const
+{
+    QStringList hosts;
+    for (const AttemptRecord &a : attempts) {
+        if (a.tls.errorsIgnored && !hosts.contains(a.url.host()))
+            hosts.append(a.url.host());
+    }
+    hosts.sort();
+    return hosts;
 }
 
 } // namespace RetryLab::Core

@@ -6,6 +6,7 @@
 #include <QDateTime>
 #include <QHash>
 #include <QList>
+#include <QStringList>
 
 namespace RetryLab::Core {
 
@@ -31,6 +32,10 @@ struct RunRecord
     const BackoffPolicy &policyOf(quint64 requestId) const;
     /// Files a request under `policy`, adding the policy to `policies` when it is new.
     void notePolicy(quint64 requestId, const BackoffPolicy &policy);
+    /// Attempts whose certificate errors were ignored (TlsDetails::errorsIgnored),
+    /// which every export must say, and the hosts they went to, sorted.
+    qsizetype certificateErrorsIgnored() const;
+    QStringList hostsWithCertificateErrorsIgnored() const;
 };
 
 } // namespace RetryLab::Core
