@@ -73,13 +73,14 @@ Classification conclude(AttemptRecord &record, AttemptEnd end, const RequestSpec
     case AttemptEnd::NetworkError:
         break;
     }
-    if (spec.transport.proxyMode != TransportOptions::ProxyMode::None && !record.httpStatus
-        && record.networkError == QNetworkReply::UnknownNetworkError) {
-        if (const auto proxyError = proxyErrorFromText(record.errorString))
-            record.networkError = *proxyError;
-    }
     observation.httpStatus = record.httpStatus;
     observation.networkError = record.networkError;
+    if (spec.transport.proxyMode != TransportOptions::ProxyMode::None && !record.httpStatus
+        && record.networkError == QNetworkReply::UnknownNetworkError) {
+        // What Qt said stays on record; the classifier hears what it meant.
+        if (const auto proxyError = proxyErrorFromText(record.errorString))
+            observation.networkError = *proxyError;
+    }
     if (end == AttemptEnd::NetworkError && record.networkError == QNetworkReply::OperationCanceledError) {
         // The executor did not cut this attempt, so Qt did: its transfer timeout
         // (QNetworkAccessManager::setTransferTimeout on the injected manager)

@@ -30,9 +30,9 @@ namespace AttemptObserver {
 /// The classification's reason says which redirects were met. Through a
 /// proxy, Qt 6.4 reports the proxy's failure as UnknownNetworkError with the
 /// proxy socket engine's text ("Proxy connection refused", "Connection to
-/// proxy refused", ...); the record gets the proxy error that text names
-/// (ProxyConnectionRefusedError, ...), so that it is classified as the fault
-/// it is, and keeps Qt's text.
+/// proxy refused", ...); the attempt is classified as the proxy error that
+/// text names (ProxyConnectionRefusedError, ...), and the record keeps what
+/// Qt said, as for the transfer timeout.
 Classification conclude(AttemptRecord &record, AttemptEnd end, const RequestSpec &spec, const BackoffPolicy &policy,
     const QByteArray &body, const QDateTime &receivedAt);
 

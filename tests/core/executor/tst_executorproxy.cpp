@@ -293,9 +293,15 @@ void TestExecutorProxy::unreachableProxy_retriedFaultNamingTheProxy()
                               .arg(socks ? QStringLiteral("SOCKS5") : QStringLiteral("HTTP"))
                               .arg(nobody);
     for (const AttemptRecord &a : std::as_const(attempts)) {
-        QVERIFY2(a.networkError == QNetworkReply::ProxyConnectionRefusedError
-                || a.networkError == QNetworkReply::ConnectionRefusedError,
-            qPrintable(a.errorString));
+        // Qt 6.4: a plain request through an HTTP proxy connects to the proxy as to a server
+        // (ConnectionRefusedError); CONNECT and SOCKS5 report UnknownNetworkError with the
+        // proxy engine's text, which the executor reads as the proxy's refusal.
+        if (!socks && !https) {
+            QCOMPARE(a.networkError, QNetworkReply::ConnectionRefusedError);
+        } else {
+            QCOMPARE(a.networkError, QNetworkReply::UnknownNetworkError);
+            QVERIFY2(a.reason.contains(QLatin1String("the proxy refused the connection")), qPrintable(a.reason));
+        }
         QCOMPARE(a.cause, QStringLiteral("connection-refused"));
         QVERIFY2(a.reason.contains(proxy), qPrintable(a.reason));
         QVERIFY2(!a.reason.contains(proxyPassword) && !a.reason.contains(proxyUser), qPrintable(a.reason));
