@@ -25,6 +25,8 @@
 #include <QTcpSocket>
 #include <QTest>
 
+#include <utility>
+
 namespace RealServers {
 
 /// A program on PATH, or in /usr/sbin and /sbin (nginx is there and a user's
@@ -290,18 +292,44 @@ public:
 
     explicit Nginx(const QString &folder) : m_dir(folder) { QDir().mkpath(folder); }
 
-    /// A server block on a free port: `listen 127.0.0.1:PORT <listenOptions>;` and `body`.
-    quint16 addServer(const QString &listenOptions, const QString &body)
+    /// A server block `listen 127.0.0.1:PORT <listenOptions>;` with `body`; its
+    /// index for port() once started.
+    int addServer(const QString &listenOptions, const QString &body)
     {
-        const quint16 port = freePort();
-        m_ports.append(port);
-        m_servers += QStringLiteral("    server {\n        listen 127.0.0.1:%1 %2;\n%3\n    }\n")
-                         .arg(port)
-                         .arg(listenOptions, body);
-        return port;
+        m_servers.append({listenOptions, body});
+        return int(m_servers.size()) - 1;
     }
 
+    /// The free port the server `index` listens on.
+    quint16 port(int index) const { return m_ports.value(index); }
+
+    /// Starts on free ports; when another program takes one of them first,
+    /// tries again on others (three times in all).
     bool start(QString *error)
+    {
+        for (int attempt = 0; attempt < 3; ++attempt) {
+            m_ports.clear();
+            QString servers;
+            for (const auto &[listenOptions, body] : std::as_const(m_servers)) {
+                m_ports.append(freePort());
+                servers += QStringLiteral("    server {\n        listen 127.0.0.1:%1 %2;\n%3\n    }\n")
+                               .arg(m_ports.last())
+                               .arg(listenOptions, body);
+            }
+            if (startOnce(servers, error))
+                return true;
+            stop();
+            if (!errorLog().contains(QLatin1String("Address already in use")))
+                return false;
+        }
+        return false;
+    }
+
+    QString accessLog() const { return readText(QDir(m_dir).filePath(QStringLiteral("access.log"))); }
+    QString errorLog() const { return readText(QDir(m_dir).filePath(QStringLiteral("error.log"))); }
+
+private:
+    bool startOnce(const QString &servers, QString *error)
     {
         const QString config = QStringLiteral(
             "daemon off;\nmaster_process off;\nworker_processes 1;\npid %1/nginx.pid;\nerror_log %1/error.log info;\n"
@@ -314,24 +342,21 @@ public:
             "    uwsgi_temp_path %1/uwsgi;\n    scgi_temp_path %1/scgi;\n"
             "    default_type text/plain;\n"
             "%2}\n")
-                                   .arg(m_dir, m_servers);
+                                   .arg(m_dir, servers);
         const QString configPath = QDir(m_dir).filePath(QStringLiteral("nginx.conf"));
         if (!writeText(configPath, config)) {
             *error = QStringLiteral("cannot write %1").arg(configPath);
             return false;
         }
-        const QString errorLog = QDir(m_dir).filePath(QStringLiteral("error.log"));
+        const QString errorLogPath = QDir(m_dir).filePath(QStringLiteral("error.log"));
+        QFile::remove(errorLogPath);
         return startAndWait(findProgram(QStringLiteral("nginx")),
-            {QStringLiteral("-p"), m_dir, QStringLiteral("-e"), errorLog, QStringLiteral("-c"), configPath}, m_ports,
-            errorLog, error);
+            {QStringLiteral("-p"), m_dir, QStringLiteral("-e"), errorLogPath, QStringLiteral("-c"), configPath},
+            m_ports, errorLogPath, error);
     }
 
-    QString accessLog() const { return readText(QDir(m_dir).filePath(QStringLiteral("access.log"))); }
-    QString errorLog() const { return readText(QDir(m_dir).filePath(QStringLiteral("error.log"))); }
-
-private:
     QString m_dir;
-    QString m_servers;
+    QList<std::pair<QString, QString>> m_servers; ///< listen options and body of each server
     QList<quint16> m_ports;
 };
 
@@ -342,7 +367,22 @@ class Tinyproxy : public ServerProcess
 public:
     explicit Tinyproxy(const QString &folder) : m_dir(folder) { QDir().mkpath(folder); }
 
+    /// Starts on a free port; tries others when that one is taken first (three times in all).
     bool start(const QString &user, const QString &password, QString *error)
+    {
+        for (int attempt = 0; attempt < 3; ++attempt) {
+            if (startOnce(user, password, error))
+                return true;
+            stop();
+        }
+        return false;
+    }
+
+    quint16 port() const { return m_port; }
+    QString log() const { return readText(QDir(m_dir).filePath(QStringLiteral("tinyproxy.log"))); }
+
+private:
+    bool startOnce(const QString &user, const QString &password, QString *error)
     {
         m_port = freePort();
         QString config = QStringLiteral("Port %1\nListen 127.0.0.1\nTimeout 30\nLogFile \"%2/tinyproxy.log\"\n"
@@ -362,10 +402,6 @@ public:
             QDir(m_dir).filePath(QStringLiteral("tinyproxy.log")), error);
     }
 
-    quint16 port() const { return m_port; }
-    QString log() const { return readText(QDir(m_dir).filePath(QStringLiteral("tinyproxy.log"))); }
-
-private:
     QString m_dir;
     quint16 m_port = 0;
 };
@@ -375,7 +411,23 @@ private:
 class Microsocks : public ServerProcess
 {
 public:
+    /// Starts on a free port; tries others when that one is taken first (three times in all).
     bool start(const QString &user, const QString &password, QString *error)
+    {
+        for (int attempt = 0; attempt < 3; ++attempt) {
+            if (startOnce(user, password, error))
+                return true;
+            stop();
+            m_output.clear();
+        }
+        return false;
+    }
+
+    quint16 port() const { return m_port; }
+    QString log() { return output(); }
+
+private:
+    bool startOnce(const QString &user, const QString &password, QString *error)
     {
         m_port = freePort();
         QStringList arguments{
@@ -385,10 +437,6 @@ public:
         return startAndWait(findProgram(QStringLiteral("microsocks")), arguments, {m_port}, QString(), error);
     }
 
-    quint16 port() const { return m_port; }
-    QString log() { return output(); }
-
-private:
     quint16 m_port = 0;
 };
 

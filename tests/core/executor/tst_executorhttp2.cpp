@@ -84,6 +84,9 @@ private:
     quint16 m_tls = 0; ///< HTTPS, HTTP/2 offered by ALPN
     quint16 m_h2c = 0; ///< cleartext HTTP/2 with prior knowledge only
     quint16 m_plain = 0; ///< cleartext HTTP/1.1
+    int m_tlsServer = -1; ///< their indexes in m_nginx
+    int m_h2cServer = -1;
+    int m_plainServer = -1;
 };
 
 void TestExecutorHttp2::initTestCase()
@@ -108,13 +111,16 @@ void TestExecutorHttp2::initTestCase()
                                              "            proxy_set_header Connection \"\";\n"
                                              "        }\n")
                                   .arg(m_faultServer.serverPort());
-    m_tls = m_nginx->addServer(QStringLiteral("ssl http2"),
+    m_tlsServer = m_nginx->addServer(QStringLiteral("ssl http2"),
         QStringLiteral("        ssl_certificate %1;\n        ssl_certificate_key %2;\n"
                        "        ssl_protocols TLSv1.2 TLSv1.3;\n%3")
             .arg(m_certificates.serverPem, m_certificates.serverKey, locations));
-    m_h2c = m_nginx->addServer(QStringLiteral("http2"), locations);
-    m_plain = m_nginx->addServer(QString(), locations);
+    m_h2cServer = m_nginx->addServer(QStringLiteral("http2"), locations);
+    m_plainServer = m_nginx->addServer(QString(), locations);
     QVERIFY2(m_nginx->start(&error), qPrintable(error));
+    m_tls = m_nginx->port(m_tlsServer);
+    m_h2c = m_nginx->port(m_h2cServer);
+    m_plain = m_nginx->port(m_plainServer);
 }
 
 void TestExecutorHttp2::cleanupTestCase()
@@ -256,6 +262,7 @@ void TestExecutorHttp2::retries_overOneMultiplexedConnection_countedRight()
         for (int n = 0; n < own.size(); ++n) {
             QCOMPARE(own.at(n).attemptIndex, n);
             QCOMPARE(own.at(n).protocol, QStringLiteral("HTTP/2"));
+            QCOMPARE(own.at(n).tls.protocol, QStringLiteral("TLSv1.3")); // the connection's, reused
             QCOMPARE(own.at(n).httpStatus, n < 2 ? 503 : 200);
             if (n > 0) {
                 QVERIFY(own.at(n).startNs >= own.at(n - 1).endNs);

@@ -129,6 +129,7 @@ private:
     std::unique_ptr<RealServers::Tinyproxy> m_openProxy; ///< asks for nothing: the system proxy's
     std::unique_ptr<RealServers::Microsocks> m_socksProxy; ///< asks for proxyUser and proxyPassword
     quint16 m_tls = 0;
+    int m_tlsServer = -1;
 };
 
 void TestExecutorProxy::initTestCase()
@@ -150,12 +151,13 @@ void TestExecutorProxy::initTestCase()
     QVERIFY2(m_faultServer.listen(), qPrintable(m_faultServer.errorString()));
 
     m_nginx = std::make_unique<RealServers::Nginx>(m_dir.filePath(QStringLiteral("nginx")));
-    m_tls = m_nginx->addServer(QStringLiteral("ssl"),
+    m_tlsServer = m_nginx->addServer(QStringLiteral("ssl"),
         QStringLiteral("        ssl_certificate %1;\n        ssl_certificate_key %2;\n"
                        "        ssl_protocols TLSv1.2 TLSv1.3;\n"
                        "        location / { return 200 \"hello\\n\"; }")
             .arg(m_certificates.serverPem, m_certificates.serverKey));
     QVERIFY2(m_nginx->start(&error), qPrintable(error));
+    m_tls = m_nginx->port(m_tlsServer);
 
     m_httpProxy = std::make_unique<RealServers::Tinyproxy>(m_dir.filePath(QStringLiteral("tinyproxy")));
     QVERIFY2(m_httpProxy->start(proxyUser, proxyPassword, &error), qPrintable(error));

@@ -75,6 +75,12 @@ private:
     quint16 m_wrongHost = 0;
     quint16 m_tls12Only = 0;
     quint16 m_clientCertRequired = 0;
+    int m_trustedServer = -1;
+    int m_unknownCaServer = -1;
+    int m_expiredServer = -1;
+    int m_wrongHostServer = -1;
+    int m_tls12OnlyServer = -1;
+    int m_clientCertRequiredServer = -1;
 };
 
 void TestExecutorTls::initTestCase()
@@ -97,14 +103,20 @@ void TestExecutorTls::initTestCase()
                 .arg(certificate, key, protocols, extra));
     };
     const auto &c = m_certificates;
-    m_trusted = server(c.serverPem, c.serverKey);
-    m_unknownCa = server(c.unknownServerPem, c.unknownServerKey);
-    m_expired = server(c.expiredPem, c.serverKey);
-    m_wrongHost = server(c.wrongHostPem, c.serverKey);
-    m_tls12Only = server(c.serverPem, c.serverKey, QString(), QStringLiteral("TLSv1.2"));
-    m_clientCertRequired = server(c.serverPem, c.serverKey,
+    m_trustedServer = server(c.serverPem, c.serverKey);
+    m_unknownCaServer = server(c.unknownServerPem, c.unknownServerKey);
+    m_expiredServer = server(c.expiredPem, c.serverKey);
+    m_wrongHostServer = server(c.wrongHostPem, c.serverKey);
+    m_tls12OnlyServer = server(c.serverPem, c.serverKey, QString(), QStringLiteral("TLSv1.2"));
+    m_clientCertRequiredServer = server(c.serverPem, c.serverKey,
         QStringLiteral("        ssl_client_certificate %1;\n        ssl_verify_client on;\n").arg(c.caPem));
     QVERIFY2(m_nginx->start(&error), qPrintable(error));
+    m_trusted = m_nginx->port(m_trustedServer);
+    m_unknownCa = m_nginx->port(m_unknownCaServer);
+    m_expired = m_nginx->port(m_expiredServer);
+    m_wrongHost = m_nginx->port(m_wrongHostServer);
+    m_tls12Only = m_nginx->port(m_tls12OnlyServer);
+    m_clientCertRequired = m_nginx->port(m_clientCertRequiredServer);
 
     m_executor = std::make_unique<RetryExecutor>();
     m_executor->setPolicy(fastPolicy());
