@@ -9,6 +9,8 @@ packages=(
     qt6-image-formats-plugins libqt6svg6
     fonts-dejavu-core curl
     libssl-dev # OpenSSL's libcrypto: the fault server makes its TLS certificates with it
+    # real servers of the executor's TLS, proxy and HTTP/2 suites (tests/core/executor/realservers.h)
+    openssl nginx tinyproxy microsocks
     "$@"
 )
 

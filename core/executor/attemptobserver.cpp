@@ -4,7 +4,43 @@
 #include "core/http/httpheaders.h"
 #include "core/util/coretr.h"
 
+#include <QCoreApplication>
+
 namespace RetryLab::Core::AttemptObserver {
+
+namespace {
+
+// Qt 6.4's HTTP connections report a proxy that failed as UnknownNetworkError,
+// with the proxy socket engine's text as the error string: the text says which.
+std::optional<QNetworkReply::NetworkError> proxyErrorFromText(const QString &errorString)
+{
+    struct Known
+    {
+        const char *context;
+        const char *text;
+        QNetworkReply::NetworkError error;
+    };
+    static const Known known[] = {
+        {"QHttpSocketEngine", "Proxy connection refused", QNetworkReply::ProxyConnectionRefusedError},
+        {"QHttpSocketEngine", "Proxy connection closed prematurely", QNetworkReply::ProxyConnectionClosedError},
+        {"QHttpSocketEngine", "Proxy server not found", QNetworkReply::ProxyNotFoundError},
+        {"QHttpSocketEngine", "Proxy server connection timed out", QNetworkReply::ProxyTimeoutError},
+        {"QSocks5SocketEngine", "Connection to proxy refused", QNetworkReply::ProxyConnectionRefusedError},
+        {"QSocks5SocketEngine", "Connection to proxy closed prematurely", QNetworkReply::ProxyConnectionClosedError},
+        {"QSocks5SocketEngine", "Proxy host not found", QNetworkReply::ProxyNotFoundError},
+        {"QSocks5SocketEngine", "Connection to proxy timed out", QNetworkReply::ProxyTimeoutError},
+        {"QSocks5SocketEngine", "Proxy authentication failed", QNetworkReply::ProxyAuthenticationRequiredError},
+        {"QSocks5SocketEngine", "SOCKS version 5 protocol error", QNetworkReply::UnknownProxyError},
+    };
+    for (const Known &k : known) {
+        if (errorString.startsWith(QLatin1String(k.text))
+            || errorString.startsWith(QCoreApplication::translate(k.context, k.text)))
+            return k.error;
+    }
+    return std::nullopt;
+}
+
+} // namespace
 
 Classification conclude(AttemptRecord &record, AttemptEnd end, const RequestSpec &spec, const BackoffPolicy &policy,
     const QByteArray &body, const QDateTime &receivedAt)
@@ -39,6 +75,12 @@ Classification conclude(AttemptRecord &record, AttemptEnd end, const RequestSpec
     }
     observation.httpStatus = record.httpStatus;
     observation.networkError = record.networkError;
+    if (spec.transport.proxyMode != TransportOptions::ProxyMode::None && !record.httpStatus
+        && record.networkError == QNetworkReply::UnknownNetworkError) {
+        // What Qt said stays on record; the classifier hears what it meant.
+        if (const auto proxyError = proxyErrorFromText(record.errorString))
+            observation.networkError = *proxyError;
+    }
     if (end == AttemptEnd::NetworkError && record.networkError == QNetworkReply::OperationCanceledError) {
         // The executor did not cut this attempt, so Qt did: its transfer timeout
         // (QNetworkAccessManager::setTransferTimeout on the injected manager)

@@ -27,7 +27,12 @@ namespace AttemptObserver {
 /// broke off: shorter than its Content-Length (Qt 6.4 often reports no error
 /// then) or cut after the status line. OperationCanceledError on an attempt
 /// the executor did not cut is Qt's transfer timeout, classified as a timeout.
-/// The classification's reason says which redirects were met.
+/// The classification's reason says which redirects were met. Through a
+/// proxy, Qt 6.4 reports the proxy's failure as UnknownNetworkError with the
+/// proxy socket engine's text ("Proxy connection refused", "Connection to
+/// proxy refused", ...); the attempt is classified as the proxy error that
+/// text names (ProxyConnectionRefusedError, ...), and the record keeps what
+/// Qt said, as for the transfer timeout.
 Classification conclude(AttemptRecord &record, AttemptEnd end, const RequestSpec &spec, const BackoffPolicy &policy,
     const QByteArray &body, const QDateTime &receivedAt);
 

@@ -30,6 +30,30 @@ Result<void> checkRequest(const RequestSpec &spec)
         return Result<void>::failure(
             Tr::tr("the per-attempt timeout must lie between 0 and %1 ms").arg(PolicyLimits::maxDeadlineMs, 0, 'f', 0));
     }
+    return checkTransport(spec.transport);
+}
+
+Result<void> checkTransport(const TransportOptions &transport)
+{
+    using ProxyMode = TransportOptions::ProxyMode;
+    if (transport.proxyMode == ProxyMode::Http || transport.proxyMode == ProxyMode::Socks5) {
+        const QString kind = transport.proxyMode == ProxyMode::Http ? Tr::tr("HTTP") : Tr::tr("SOCKS5");
+        const QString host = transport.proxyHost.trimmed();
+        if (host.isEmpty())
+            return Result<void>::failure(Tr::tr("the %1 proxy needs a host name or address").arg(kind));
+        if (host.contains(QLatin1Char('/')) || host.contains(QLatin1Char('@')) || host.contains(QLatin1Char(' '))) {
+            // Never quoted: "user:password@host" would show the password.
+            return Result<void>::failure(Tr::tr("the %1 proxy's host must be a bare host name or address, without "
+                                                "scheme, credentials or path")
+                                             .arg(kind));
+        }
+        if (transport.proxyPort == 0)
+            return Result<void>::failure(Tr::tr("the %1 proxy needs a port (1-65535)").arg(kind));
+    }
+    for (const QString &host : transport.insecureHosts) {
+        if (host.trimmed().isEmpty())
+            return Result<void>::failure(Tr::tr("a host whose certificate errors are to be ignored is empty"));
+    }
     return {};
 }
 

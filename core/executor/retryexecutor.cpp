@@ -2,9 +2,11 @@
 
 #include "core/executor/attemptobserver.h"
 #include "core/executor/managerpool.h"
+#include "core/executor/preparedtransport.h"
 #include "core/executor/redirectstep.h"
 #include "core/executor/requestcheck.h"
 #include "core/executor/retryplanner.h"
+#include "core/executor/tlsinspection.h"
 #include "core/http/redactor.h"
 #include "core/http/retryheaders.h"
 #include "core/policy/retrybudget.h"
@@ -103,8 +105,10 @@ struct RetryExecutor::Request
 
     HopRequest hop; ///< the request in flight: the attempt's own, or where a redirect led
 
+    /// TLS, proxy and HTTP version of every attempt, files read at submit().
+    PreparedTransport transport;
     QPointer<QNetworkReply> reply;
-    QStringList tlsErrors; ///< of the attempt in flight
+    TlsDetails tls; ///< of the hop in flight: certificate errors as they arrive
     QNetworkAccessManager *manager = nullptr;
     AttemptRecord current;
     QByteArray body;
@@ -245,6 +249,14 @@ quint64 RetryExecutor::submit(const RequestSpec &spec)
     Result<void> check = checkRequest(spec);
     if (check && !m_policyProblem.isEmpty())
         check = Result<void>::failure(tr("the policy is not usable: %1").arg(m_policyProblem));
+    if (check) {
+        // Certificate and key files are read once per request, before any attempt.
+        auto transport = PreparedTransport::prepare(spec.transport);
+        if (transport)
+            request->transport = std::move(transport).value();
+        else
+            check = transport.errorDetail();
+    }
 
     m_requests.insert(id, request);
     if (!check) {
@@ -389,7 +401,12 @@ void RetryExecutor::startAttempt(const RequestPtr &r)
     record.actualDelayMs = r->attemptIndex == 0 ? 0.0 : r->actualDelayMs;
 
     r->hop = hop;
-    r->manager = m_managers->acquire();
+    if (r->transport.isDefault()) {
+        r->manager = m_managers->acquire();
+    } else {
+        r->manager = m_managers->acquire(r->transport.managerKey(),
+            [transport = r->transport](QNetworkAccessManager &manager) { transport.configureManager(manager); });
+    }
     sendHop(r);
     r->phase = Request::Phase::InFlight;
     ++m_inFlight;
@@ -408,7 +425,8 @@ void RetryExecutor::sendHop(const RequestPtr &r)
     QNetworkRequest request(r->hop.url);
     request.setAttribute(QNetworkRequest::CacheLoadControlAttribute, QNetworkRequest::AlwaysNetwork);
     request.setAttribute(QNetworkRequest::CacheSaveControlAttribute, false);
-    request.setAttribute(QNetworkRequest::Http2AllowedAttribute, false);
+    // TLS configuration and HTTP version (HTTP/1.1 unless the request asks for HTTP/2).
+    r->transport.applyTo(request);
     // Redirects are followed in followRedirect(), whatever the manager says:
     // each 3xx is recorded, and credentials never travel to another origin.
     request.setAttribute(QNetworkRequest::RedirectPolicyAttribute, QNetworkRequest::ManualRedirectPolicy);
@@ -424,7 +442,7 @@ void RetryExecutor::sendHop(const RequestPtr &r)
 
     r->body.clear();
     r->bytesReceived = 0;
-    r->tlsErrors.clear();
+    r->tls = TlsDetails{};
 
     // Without a body no upload device is made: Qt emits requestSent only then.
     QNetworkReply *reply = body.isEmpty() ? r->manager->sendCustomRequest(request, r->hop.method)
@@ -460,12 +478,25 @@ void RetryExecutor::sendHop(const RequestPtr &r)
         keepBody(req->body, chunk, m_responseBodyLimit);
     });
     connect(reply, &QNetworkReply::sslErrors, this, [this, id](const QList<QSslError> &errors) {
-        // Never ignored: the attempt fails with SslHandshakeFailedError and the record says why.
+        // Ignored only for a host the user named (TransportOptions::insecureHosts);
+        // otherwise the attempt fails with SslHandshakeFailedError and the record says why.
         const RequestPtr req = find(id);
+        const bool ignore = req && req->reply && req->transport.ignoresCertificateErrorsFor(req->hop.url);
         for (const QSslError &error : errors) {
-            qCWarning(lcExecutor).noquote() << "request" << id << "TLS error:" << error.errorString();
-            if (req)
-                req->tlsErrors.append(error.errorString());
+            if (ignore) {
+                qCWarning(lcExecutor).noquote() << "request" << id << "TLS error ignored for" << req->hop.url.host()
+                                                << "as asked:" << error.errorString();
+            } else {
+                qCWarning(lcExecutor).noquote() << "request" << id << "TLS error:" << error.errorString();
+            }
+            if (req) {
+                req->tls.errors.append(error.errorString());
+                TlsInspection::notePeer(req->tls, error.certificate());
+            }
+        }
+        if (ignore) {
+            req->tls.errorsIgnored = true;
+            req->reply->ignoreSslErrors();
         }
     });
     connect(reply, &QNetworkReply::finished, this, [this, id] { handleReplyFinished(id); });
@@ -607,8 +638,19 @@ void RetryExecutor::concludeAttempt(const RequestPtr &r, AttemptEnd end)
             ? reply->error()
             : QNetworkReply::OperationCanceledError;
         record.errorString = record.networkError == QNetworkReply::NoError ? QString() : reply->errorString();
-        if (!r->tlsErrors.isEmpty()) {
-            record.errorString += tr(" (TLS: %1; not ignored)").arg(r->tlsErrors.join(QStringLiteral("; ")));
+        if (!r->tls.errors.isEmpty() && !r->tls.errorsIgnored) {
+            record.errorString += tr(" (TLS: %1; not ignored)").arg(r->tls.errors.join(QStringLiteral("; ")));
+        }
+        if (status.isValid()) {
+            record.protocol = reply->attribute(QNetworkRequest::Http2WasUsedAttribute).toBool()
+                ? QStringLiteral("HTTP/2")
+                : QStringLiteral("HTTP/1.1");
+        }
+        if (r->hop.url.scheme().compare(QLatin1String("https"), Qt::CaseInsensitive) == 0) {
+            // A failed handshake leaves the version Qt offered, not one agreed on.
+            const bool handshakeFailed = record.networkError == QNetworkReply::SslHandshakeFailedError;
+            TlsInspection::noteSession(r->tls, reply->sslConfiguration(), !handshakeFailed);
+            record.tls = r->tls;
         }
     }
     record.bytesReceived = r->bytesReceived;
@@ -617,8 +659,12 @@ void RetryExecutor::concludeAttempt(const RequestPtr &r, AttemptEnd end)
 
     releaseSlot(*r);
     r->phase = Request::Phase::Sleeping; // not in flight; decideNext() moves it on
-    const Classification classification
-        = AttemptObserver::conclude(record, end, r->spec, r->policy, r->body, receivedAt);
+    Classification classification = AttemptObserver::conclude(record, end, r->spec, r->policy, r->body, receivedAt);
+    if (r->transport.usesProxy() && classification.networkFault && !record.httpStatus
+        && record.end == AttemptEnd::NetworkError) {
+        // Refused, reset or timed out: by the proxy or behind it, the user must know it was in the way.
+        classification.reason = tr("through %1: %2").arg(r->transport.proxyDescription(), classification.reason);
+    }
 
     // Feed the breaker and the budget with what really happened on the wire.
     CircuitBreaker &breaker = breakerFor(r->host);

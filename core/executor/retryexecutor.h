@@ -43,6 +43,9 @@ public:
     /// AttemptRecord::redirects): at most 10 per attempt, never from https to
     /// http, and without Authorization, Cookie or Proxy-Authorization once the
     /// origin changes.
+    /// A request with TransportOptions of its own (TLS files, proxy, HTTP
+    /// version) goes through managers of its own transport (PreparedTransport),
+    /// never through the shared one.
     explicit RetryExecutor(QNetworkAccessManager *manager = nullptr, QObject *parent = nullptr);
     ~RetryExecutor() override;
 

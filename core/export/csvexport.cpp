@@ -94,6 +94,12 @@ QStringList columns()
         QStringLiteral("request_headers"),
         QStringLiteral("response_headers"),
         QStringLiteral("redacted"),
+        QStringLiteral("protocol"),
+        QStringLiteral("tls_protocol"),
+        QStringLiteral("tls_cipher"),
+        QStringLiteral("tls_peer_subject"),
+        QStringLiteral("tls_errors"),
+        QStringLiteral("tls_errors_ignored"),
     };
 }
 
@@ -171,6 +177,12 @@ QByteArray toCsv(const RunRecord &run, const ExportOptions &options)
             headerCell(redactor.headers(a->requestHeaders)),
             headerCell(redactor.headers(a->responseHeaders)),
             options.redactCredentials ? QStringLiteral("true") : QStringLiteral("false"),
+            a->protocol,
+            a->tls.protocol,
+            a->tls.cipher,
+            neutralised(a->tls.peerSubject),
+            neutralised(a->tls.errors.join(QStringLiteral("; "))),
+            a->tls.errorsIgnored ? QStringLiteral("true") : QStringLiteral("false"),
         };
         Q_ASSERT(fields.size() == names.size());
         for (QString &field : fields)

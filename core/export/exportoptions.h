@@ -4,6 +4,7 @@
 
 #include <QCoreApplication>
 #include <QString>
+#include <QStringList>
 
 namespace RetryLab::Core {
 
@@ -22,6 +23,17 @@ struct ExportOptions
     {
         return Tr::tr("This export was made without redaction: it contains credentials (Authorization, cookies, "
                       "API keys, tokens, passwords). Do not share it.");
+    }
+
+    /// The warning an export carries when certificate errors were ignored for
+    /// some attempts (TransportOptions::insecureHosts): a field, property or
+    /// comment, as for credentialsWarning().
+    static QString insecureWarning(qsizetype attempts, const QStringList &hosts)
+    {
+        return Tr::tr("Certificate errors were ignored for %n attempt(s) (%1), as asked: those TLS connections were "
+                      "not verified, and whoever was on the path could have read or changed them.",
+            nullptr, int(attempts))
+            .arg(hosts.join(QStringLiteral(", ")));
     }
 };
 

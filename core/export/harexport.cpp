@@ -135,7 +135,7 @@ QJsonObject requestObject(const AttemptRecord &a, const RunRecord &run, const Re
     QJsonObject request{
         {QStringLiteral("method"), text(a.method)},
         {QStringLiteral("url"), url.toString(QUrl::FullyEncoded)},
-        {QStringLiteral("httpVersion"), QStringLiteral("HTTP/1.1")},
+        {QStringLiteral("httpVersion"), a.protocol.isEmpty() ? QStringLiteral("HTTP/1.1") : a.protocol},
         {QStringLiteral("cookies"), requestCookies(headers)},
         {QStringLiteral("headers"), headerArray(headers)},
         {QStringLiteral("queryString"), queryArray(url)},
@@ -208,7 +208,8 @@ QJsonObject responseObject(
     QJsonObject response{
         {QStringLiteral("status"), a.httpStatus.value_or(0)},
         {QStringLiteral("statusText"), gotResponse ? redactor.text(text(a.reasonPhrase)) : QString()},
-        {QStringLiteral("httpVersion"), gotResponse ? QStringLiteral("HTTP/1.1") : QString()},
+        {QStringLiteral("httpVersion"),
+            gotResponse ? (a.protocol.isEmpty() ? QStringLiteral("HTTP/1.1") : a.protocol) : QString()},
         {QStringLiteral("cookies"), responseCookies(headers)},
         {QStringLiteral("headers"), headerArray(headers)},
         {QStringLiteral("content"), content},
@@ -364,6 +365,20 @@ QJsonObject toJsonObject(const RunRecord &run, const ExportOptions &options)
             {QStringLiteral("_decision"), decisionName(a->decision)},
             {QStringLiteral("_reason"), redactor.text(a->reason)},
         };
+        if (!a->tls.isEmpty()) {
+            // What the browsers' exports keep of TLS, and whether errors were ignored.
+            entry.insert(QStringLiteral("_tls"),
+                QJsonObject{
+                    {QStringLiteral("protocol"), a->tls.protocol},
+                    {QStringLiteral("cipher"), a->tls.cipher},
+                    {QStringLiteral("peerSubject"), a->tls.peerSubject},
+                    {QStringLiteral("peerIssuer"), a->tls.peerIssuer},
+                    {QStringLiteral("peerNotBefore"), a->tls.peerNotBefore},
+                    {QStringLiteral("peerNotAfter"), a->tls.peerNotAfter},
+                    {QStringLiteral("errors"), QJsonArray::fromStringList(a->tls.errors)},
+                    {QStringLiteral("errorsIgnored"), a->tls.errorsIgnored},
+                });
+        }
         const QHostAddress address(a->url.host());
         if (!address.isNull())
             entry.insert(QStringLiteral("serverIPAddress"), address.toString());
@@ -380,8 +395,15 @@ QJsonObject toJsonObject(const RunRecord &run, const ExportOptions &options)
         {QStringLiteral("_policy"), PolicyJson::toJsonObject(run.policy)},
         {QStringLiteral("_redacted"), options.redactCredentials},
     };
+    QStringList comments;
     if (!options.redactCredentials)
-        log.insert(QStringLiteral("comment"), ExportOptions::credentialsWarning());
+        comments.append(ExportOptions::credentialsWarning());
+    const qsizetype ignored = run.certificateErrorsIgnored();
+    log.insert(QStringLiteral("_certificateErrorsIgnored"), double(ignored));
+    if (ignored > 0)
+        comments.append(ExportOptions::insecureWarning(ignored, run.hostsWithCertificateErrorsIgnored()));
+    if (!comments.isEmpty())
+        log.insert(QStringLiteral("comment"), comments.join(QLatin1Char(' ')));
     qCDebug(lcHarExport) << "wrote" << entries.size() << "entries on" << pages.size() << "pages";
     return QJsonObject{{QStringLiteral("log"), log}};
 }

@@ -81,6 +81,8 @@ Suite suiteFor(const QString &name, const RunRecord &run, const QList<Expectatio
     suite.results = results;
     suite.timestamp = run.startedAt;
     suite.policyName = run.policy.name;
+    suite.certificateErrorsIgnored = run.certificateErrorsIgnored();
+    suite.insecureHosts = run.hostsWithCertificateErrorsIgnored();
     // Every policy the run used, not only the first.
     for (const BackoffPolicy &used : run.policies) {
         if (!used.name.isEmpty() && used.name != run.policy.name
@@ -119,6 +121,14 @@ QByteArray toXml(const QList<Suite> &suites, const ExportOptions &options)
         w.writeComment(QLatin1Char(' ')
             + xmlSafe(ExportOptions::credentialsWarning()).replace(QLatin1String("--"), QLatin1String("- -"))
             + QLatin1Char(' '));
+    for (const Suite &suite : suites) {
+        if (suite.certificateErrorsIgnored > 0) {
+            w.writeComment(QLatin1Char(' ')
+                + xmlSafe(ExportOptions::insecureWarning(suite.certificateErrorsIgnored, suite.insecureHosts))
+                      .replace(QLatin1String("--"), QLatin1String("- -"))
+                + QLatin1Char(' '));
+        }
+    }
     w.writeStartElement(QStringLiteral("testsuites"));
     w.writeAttribute(QStringLiteral("name"), QStringLiteral("RetryLab"));
     w.writeAttribute(QStringLiteral("tests"), QString::number(tests));
@@ -156,6 +166,11 @@ QByteArray toXml(const QList<Suite> &suites, const ExportOptions &options)
             QStringLiteral("redacted"), options.redactCredentials ? QStringLiteral("true") : QStringLiteral("false"));
         if (!options.redactCredentials)
             property(QStringLiteral("credentialsWarning"), xmlSafe(ExportOptions::credentialsWarning()));
+        if (suite.certificateErrorsIgnored > 0) {
+            property(QStringLiteral("certificateErrorsIgnored"), QString::number(suite.certificateErrorsIgnored));
+            property(QStringLiteral("insecureWarning"),
+                xmlSafe(ExportOptions::insecureWarning(suite.certificateErrorsIgnored, suite.insecureHosts)));
+        }
         w.writeEndElement(); // properties
 
         for (const ExpectationResult &r : suite.results) {

@@ -7,6 +7,7 @@
 
 #include <QByteArray>
 #include <QDateTime>
+#include <QStringList>
 
 namespace RetryLab::Core {
 
@@ -26,6 +27,10 @@ struct Suite
     /// Wall time of the whole scenario in ms; negative: the sum of the test cases.
     double durationMs = -1.0;
     QString policyName;
+    /// Attempts whose certificate errors were ignored, and their hosts: the
+    /// suite then says so (properties certificateErrorsIgnored and insecureWarning).
+    qsizetype certificateErrorsIgnored = 0;
+    QStringList insecureHosts;
 };
 
 /// A suite for a finished run: its start, duration and policy come from the record.

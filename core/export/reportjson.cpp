@@ -103,6 +103,78 @@ QString kindName(RequestSpec::Kind kind)
     return kind == RequestSpec::Kind::ReadModifyWrite ? QStringLiteral("read-modify-write") : QStringLiteral("single");
 }
 
+QString tlsFloorName(TransportOptions::TlsFloor floor)
+{
+    switch (floor) {
+    case TransportOptions::TlsFloor::Tls12:
+        return QStringLiteral("tls1.2");
+    case TransportOptions::TlsFloor::Tls13:
+        return QStringLiteral("tls1.3");
+    case TransportOptions::TlsFloor::Any:
+        break;
+    }
+    return QStringLiteral("any");
+}
+
+QString proxyModeName(TransportOptions::ProxyMode mode)
+{
+    switch (mode) {
+    case TransportOptions::ProxyMode::System:
+        return QStringLiteral("system");
+    case TransportOptions::ProxyMode::Http:
+        return QStringLiteral("http");
+    case TransportOptions::ProxyMode::Socks5:
+        return QStringLiteral("socks5");
+    case TransportOptions::ProxyMode::None:
+        break;
+    }
+    return QStringLiteral("none");
+}
+
+QString httpVersionName(TransportOptions::HttpVersion version)
+{
+    switch (version) {
+    case TransportOptions::HttpVersion::Http2:
+        return QStringLiteral("http2");
+    case TransportOptions::HttpVersion::Http2PriorKnowledge:
+        return QStringLiteral("http2-prior-knowledge");
+    case TransportOptions::HttpVersion::Http1:
+        break;
+    }
+    return QStringLiteral("http1.1");
+}
+
+// The transport without its secrets: the key's passphrase and the proxy's
+// user name and password are never written, redaction or not.
+QJsonObject transportObject(const TransportOptions &t)
+{
+    return QJsonObject{
+        {QStringLiteral("caBundlePath"), t.caBundlePath},
+        {QStringLiteral("clientCertificatePath"), t.clientCertificatePath},
+        {QStringLiteral("clientKeyPath"), t.clientKeyPath},
+        {QStringLiteral("tlsFloor"), tlsFloorName(t.tlsFloor)},
+        {QStringLiteral("insecureHosts"), QJsonArray::fromStringList(t.insecureHosts)},
+        {QStringLiteral("proxyMode"), proxyModeName(t.proxyMode)},
+        {QStringLiteral("proxyHost"), t.proxyHost},
+        {QStringLiteral("proxyPort"), int(t.proxyPort)},
+        {QStringLiteral("httpVersion"), httpVersionName(t.httpVersion)},
+    };
+}
+
+QJsonObject tlsObject(const TlsDetails &tls)
+{
+    return QJsonObject{
+        {QStringLiteral("protocol"), tls.protocol},
+        {QStringLiteral("cipher"), tls.cipher},
+        {QStringLiteral("peerSubject"), tls.peerSubject},
+        {QStringLiteral("peerIssuer"), tls.peerIssuer},
+        {QStringLiteral("peerNotBefore"), tls.peerNotBefore},
+        {QStringLiteral("peerNotAfter"), tls.peerNotAfter},
+        {QStringLiteral("errors"), QJsonArray::fromStringList(tls.errors)},
+        {QStringLiteral("errorsIgnored"), tls.errorsIgnored},
+    };
+}
+
 QString networkErrorName(QNetworkReply::NetworkError error)
 {
     const char *key = QMetaEnum::fromType<QNetworkReply::NetworkError>().valueToKey(error);
@@ -111,7 +183,7 @@ QString networkErrorName(QNetworkReply::NetworkError error)
 
 QJsonObject requestObject(quint64 id, const RequestSpec &spec, const Redactor &redactor)
 {
-    return QJsonObject{
+    QJsonObject o{
         {QStringLiteral("id"), unsignedValue(id)},
         {QStringLiteral("kind"), kindName(spec.kind)},
         {QStringLiteral("method"), bytesValue(spec.method)},
@@ -123,6 +195,9 @@ QJsonObject requestObject(quint64 id, const RequestSpec &spec, const Redactor &r
         {QStringLiteral("label"), redactor.text(spec.label)},
         {QStringLiteral("increment"), integerValue(spec.increment)},
     };
+    if (!spec.transport.isDefault())
+        o.insert(QStringLiteral("transport"), transportObject(spec.transport));
+    return o;
 }
 
 // `withBodies`: the attempt's bodies fit within the export's body budget.
@@ -156,6 +231,8 @@ QJsonObject attemptObject(const AttemptRecord &a, const RunRecord &run, const Re
         {QStringLiteral("retryAfterMs"), optionalNumber(a.retryAfterMs)},
         {QStringLiteral("retryAfterRaw"), bytesValue(a.retryAfterRaw)},
         {QStringLiteral("nextDelayMs"), numberValue(a.nextDelayMs)},
+        {QStringLiteral("protocol"), a.protocol},
+        {QStringLiteral("tls"), a.tls.isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(tlsObject(a.tls))},
     };
     insertTime(o, QStringLiteral("start"), a.startNs, run);
     // "end" is how the attempt ended; the instant is "endMs" / "endUtc".
@@ -435,6 +512,60 @@ const QList<RequestOutcome> allOutcomes{RequestOutcome::Succeeded, RequestOutcom
     RequestOutcome::CircuitOpen, RequestOutcome::BudgetExhausted, RequestOutcome::InvalidRequest};
 const QList<RequestSpec::Kind> allKinds{RequestSpec::Kind::Single, RequestSpec::Kind::ReadModifyWrite};
 
+QStringList strings(JsonReader &r, const QString &key)
+{
+    QStringList list;
+    if (r.value(key).isUndefined() || r.value(key).isNull())
+        return list;
+    auto array = r.array(key);
+    for (qsizetype i = 0; array && i < array->size() && !r.failed(); ++i) {
+        if (!array->value(i).isString()) {
+            array->fail(i, Tr::tr("expected a string"));
+            break;
+        }
+        list.append(array->value(i).toString());
+    }
+    return list;
+}
+
+TransportOptions readTransport(JsonReader &t)
+{
+    TransportOptions o;
+    o.caBundlePath = text(t, QStringLiteral("caBundlePath"));
+    o.clientCertificatePath = text(t, QStringLiteral("clientCertificatePath"));
+    o.clientKeyPath = text(t, QStringLiteral("clientKeyPath"));
+    o.tlsFloor = named(t, QStringLiteral("tlsFloor"),
+        QList<TransportOptions::TlsFloor>{
+            TransportOptions::TlsFloor::Any, TransportOptions::TlsFloor::Tls12, TransportOptions::TlsFloor::Tls13},
+        &tlsFloorName, TransportOptions::TlsFloor::Any);
+    o.insecureHosts = strings(t, QStringLiteral("insecureHosts"));
+    o.proxyMode = named(t, QStringLiteral("proxyMode"),
+        QList<TransportOptions::ProxyMode>{TransportOptions::ProxyMode::None, TransportOptions::ProxyMode::System,
+            TransportOptions::ProxyMode::Http, TransportOptions::ProxyMode::Socks5},
+        &proxyModeName, TransportOptions::ProxyMode::None);
+    o.proxyHost = text(t, QStringLiteral("proxyHost"));
+    o.proxyPort = quint16(integer(t, QStringLiteral("proxyPort"), 0, 65535).value_or(0));
+    o.httpVersion = named(t, QStringLiteral("httpVersion"),
+        QList<TransportOptions::HttpVersion>{TransportOptions::HttpVersion::Http1, TransportOptions::HttpVersion::Http2,
+            TransportOptions::HttpVersion::Http2PriorKnowledge},
+        &httpVersionName, TransportOptions::HttpVersion::Http1);
+    return o;
+}
+
+TlsDetails readTls(JsonReader &t)
+{
+    TlsDetails tls;
+    tls.protocol = text(t, QStringLiteral("protocol"));
+    tls.cipher = text(t, QStringLiteral("cipher"));
+    tls.peerSubject = text(t, QStringLiteral("peerSubject"));
+    tls.peerIssuer = text(t, QStringLiteral("peerIssuer"));
+    tls.peerNotBefore = text(t, QStringLiteral("peerNotBefore"));
+    tls.peerNotAfter = text(t, QStringLiteral("peerNotAfter"));
+    tls.errors = strings(t, QStringLiteral("errors"));
+    tls.errorsIgnored = t.boolean(QStringLiteral("errorsIgnored")).value_or(false);
+    return tls;
+}
+
 RequestSpec readRequest(JsonReader &f)
 {
     RequestSpec s;
@@ -447,6 +578,10 @@ RequestSpec readRequest(JsonReader &f)
     s.attemptTimeoutMs = optionalNumber(f, QStringLiteral("attemptTimeoutMs"));
     s.label = text(f, QStringLiteral("label"));
     s.increment = integer(f, QStringLiteral("increment")).value_or(1);
+    if (!f.value(QStringLiteral("transport")).isUndefined() && !f.value(QStringLiteral("transport")).isNull()) {
+        if (auto transport = f.object(QStringLiteral("transport")))
+            s.transport = readTransport(*transport);
+    }
     return s;
 }
 
@@ -504,6 +639,11 @@ AttemptRecord readAttempt(JsonReader &f, qint64 epochNs, const QHash<quint64, Re
     a.responseBody = bytes(f, QStringLiteral("responseBody"));
     a.responseBodyTruncated = f.boolean(QStringLiteral("responseBodyTruncated")).value_or(false);
     a.responseBodyDropped = f.boolean(QStringLiteral("responseBodyDropped")).value_or(false);
+    a.protocol = text(f, QStringLiteral("protocol"));
+    if (!f.value(QStringLiteral("tls")).isUndefined() && !f.value(QStringLiteral("tls")).isNull()) {
+        if (auto tls = f.object(QStringLiteral("tls")))
+            a.tls = readTls(*tls);
+    }
     return a;
 }
 
@@ -625,6 +765,12 @@ QJsonObject toJsonObject(
     };
     if (!options.redactCredentials)
         report.insert(QStringLiteral("credentialsWarning"), ExportOptions::credentialsWarning());
+    const qsizetype ignored = run.certificateErrorsIgnored();
+    report.insert(QStringLiteral("certificateErrorsIgnored"), double(ignored));
+    if (ignored > 0) {
+        report.insert(QStringLiteral("insecureWarning"),
+            ExportOptions::insecureWarning(ignored, run.hostsWithCertificateErrorsIgnored()));
+    }
     return report;
 }
 

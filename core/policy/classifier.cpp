@@ -43,6 +43,28 @@ QString describeNetworkFault(NetworkFaultClass fault)
     return Tr::tr("network error");
 }
 
+// Qt's proxy errors, in words that say the proxy failed, not the server.
+std::optional<QString> describeProxyError(QNetworkReply::NetworkError error)
+{
+    switch (error) {
+    case QNetworkReply::ProxyConnectionRefusedError:
+        return Tr::tr("the proxy refused the connection (nothing listens on the proxy's port)");
+    case QNetworkReply::ProxyConnectionClosedError:
+        return Tr::tr("the proxy closed the connection");
+    case QNetworkReply::ProxyNotFoundError:
+        return Tr::tr("the proxy's host name was not found (DNS)");
+    case QNetworkReply::ProxyTimeoutError:
+        return Tr::tr("the proxy timed out");
+    case QNetworkReply::ProxyAuthenticationRequiredError:
+        return Tr::tr("the proxy refused the credentials (407 Proxy Authentication Required)");
+    case QNetworkReply::UnknownProxyError:
+        return Tr::tr("the proxy failed");
+    default:
+        break;
+    }
+    return std::nullopt;
+}
+
 QString describeAction(FaultAction action)
 {
     switch (action) {
@@ -98,7 +120,9 @@ NetworkFaultClass classifyNetworkError(QNetworkReply::NetworkError error)
 {
     switch (error) {
     case QNetworkReply::ConnectionRefusedError:
+    case QNetworkReply::ProxyConnectionRefusedError:
         return NetworkFaultClass::ConnectionRefused;
+    case QNetworkReply::ProxyConnectionClosedError:
     case QNetworkReply::RemoteHostClosedError:
     case QNetworkReply::TemporaryNetworkFailureError:
     case QNetworkReply::NetworkSessionFailedError:
@@ -202,7 +226,8 @@ Classification classify(const AttemptObservation &o, const ClassificationRules &
         c.networkFault = fault;
         action = rules.networkActions.value(fault, FaultAction::GiveUp);
         c.cause = networkFaultClassName(fault);
-        c.reason = Tr::tr("%1; %2").arg(describeNetworkFault(fault), describeAction(action));
+        c.reason = Tr::tr("%1; %2").arg(
+            describeProxyError(o.networkError).value_or(describeNetworkFault(fault)), describeAction(action));
     } else if (!o.httpStatus) {
         c.decision = Classification::Decision::Success;
         c.cause = QStringLiteral("completed");

@@ -1,5 +1,7 @@
 #include "core/record/runrecord.h"
 
+#include <algorithm>
+
 namespace RetryLab::Core {
 
 const BackoffPolicy &RunRecord::policyOf(quint64 requestId) const
@@ -33,6 +35,23 @@ QList<bool> RunRecord::attemptBodiesWithin(qint64 budget) const
         within[i] = used <= budget;
     }
     return within;
+}
+
+qsizetype RunRecord::certificateErrorsIgnored() const
+{
+    return std::count_if(
+        attempts.cbegin(), attempts.cend(), [](const AttemptRecord &a) { return a.tls.errorsIgnored; });
+}
+
+QStringList RunRecord::hostsWithCertificateErrorsIgnored() const
+{
+    QStringList hosts;
+    for (const AttemptRecord &a : attempts) {
+        if (a.tls.errorsIgnored && !hosts.contains(a.url.host()))
+            hosts.append(a.url.host());
+    }
+    hosts.sort();
+    return hosts;
 }
 
 } // namespace RetryLab::Core

@@ -6,6 +6,7 @@
 #include <QDateTime>
 #include <QHash>
 #include <QList>
+#include <QStringList>
 
 namespace RetryLab::Core {
 
@@ -35,6 +36,10 @@ struct RunRecord
     /// bytes, counted from the newest attempt back: an export carries the newest
     /// bodies and leaves out the oldest, as the window drops them.
     QList<bool> attemptBodiesWithin(qint64 budget) const;
+    /// Attempts whose certificate errors were ignored (TlsDetails::errorsIgnored),
+    /// which every export must say, and the hosts they went to, sorted.
+    qsizetype certificateErrorsIgnored() const;
+    QStringList hostsWithCertificateErrorsIgnored() const;
 };
 
 } // namespace RetryLab::Core

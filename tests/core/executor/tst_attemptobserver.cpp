@@ -46,6 +46,8 @@ private Q_SLOTS:
     void cutByTheExecutor_saysWhy_data();
     void cutByTheExecutor_saysWhy();
     void qtTransferTimeout_isATimeout();
+    void proxyFailure_reportedAsUnknownError_isClassifiedByItsText_data();
+    void proxyFailure_reportedAsUnknownError_isClassifiedByItsText();
     void retryAfter_recordedAndHonouredPerPolicy_data();
     void retryAfter_recordedAndHonouredPerPolicy();
     void redirects_appendedToTheReason();
@@ -187,6 +189,55 @@ void TestAttemptObserver::qtTransferTimeout_isATimeout()
     QCOMPARE(record.networkError, QNetworkReply::OperationCanceledError); // what Qt said stays on record
     QCOMPARE(record.errorString, QStringLiteral("Qt's transfer timeout ended the attempt (Operation canceled)"));
     QCOMPARE(record.end, AttemptEnd::NetworkError);
+}
+
+void TestAttemptObserver::proxyFailure_reportedAsUnknownError_isClassifiedByItsText_data()
+{
+    QTest::addColumn<int>("proxyMode");
+    QTest::addColumn<QString>("errorString");
+    QTest::addColumn<QString>("cause");
+    QTest::addColumn<QString>("reason");
+    const int http = int(TransportOptions::ProxyMode::Http);
+    const int socks = int(TransportOptions::ProxyMode::Socks5);
+    const QString refused = QStringLiteral("the proxy refused the connection");
+    QTest::addRow("HTTP proxy refused") << http << QStringLiteral("Proxy connection refused")
+                                        << QStringLiteral("connection-refused") << refused;
+    QTest::addRow("SOCKS5 proxy refused")
+        << socks << QStringLiteral("Connection to proxy refused") << QStringLiteral("connection-refused") << refused;
+    QTest::addRow("SOCKS5 proxy closed") << socks << QStringLiteral("Connection to proxy closed prematurely")
+                                         << QStringLiteral("connection-reset")
+                                         << QStringLiteral("the proxy closed the connection");
+    QTest::addRow("SOCKS5 credentials") << socks << QStringLiteral("Proxy authentication failed: x")
+                                        << QStringLiteral("other")
+                                        << QStringLiteral("the proxy refused the credentials");
+    QTest::addRow("HTTP proxy not found")
+        << http << QStringLiteral("Proxy server not found") << QStringLiteral("host-not-found")
+        << QStringLiteral("the proxy's host name was not found");
+    // Without a proxy the same words mean nothing: Qt's code stands.
+    QTest::addRow("no proxy") << int(TransportOptions::ProxyMode::None) << QStringLiteral("Proxy connection refused")
+                              << QStringLiteral("other") << QStringLiteral("network error");
+    QTest::addRow("other text") << http << QStringLiteral("Something else") << QStringLiteral("other")
+                                << QStringLiteral("network error");
+}
+
+void TestAttemptObserver::proxyFailure_reportedAsUnknownError_isClassifiedByItsText()
+{
+    QFETCH(int, proxyMode);
+    QFETCH(QString, errorString);
+    QFETCH(QString, cause);
+    QFETCH(QString, reason);
+    AttemptRecord record;
+    record.method = "GET";
+    record.networkError = QNetworkReply::UnknownNetworkError;
+    record.errorString = errorString;
+    RequestSpec spec;
+    spec.transport.proxyMode = TransportOptions::ProxyMode(proxyMode);
+    const Classification c
+        = AttemptObserver::conclude(record, AttemptEnd::NetworkError, spec, policy(), {}, receivedAt);
+    QCOMPARE(c.cause, cause);
+    QVERIFY2(c.reason.startsWith(reason), qPrintable(c.reason));
+    QCOMPARE(record.networkError, QNetworkReply::UnknownNetworkError); // what Qt said stays on record
+    QCOMPARE(record.errorString, errorString);
 }
 
 void TestAttemptObserver::retryAfter_recordedAndHonouredPerPolicy_data()

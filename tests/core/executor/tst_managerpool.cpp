@@ -2,6 +2,7 @@
 
 #include <QNetworkAccessManager>
 #include <QNetworkProxy>
+#include <QPointer>
 #include <QTest>
 
 #include <memory>
@@ -17,6 +18,8 @@ private Q_SLOTS:
     void extraManagers_copyTheSharedConfiguration();
     void release_leastBusyManagerIsReused();
     void sharedManagerDestroyed_isForgotten();
+    void groups_haveManagersOfTheirOwn_configuredOnce();
+    void idleGroups_areFreedBeyondTheLimit();
 };
 
 void TestManagerPool::sixAttemptsPerManager_thenAnotherManager()
@@ -96,6 +99,58 @@ void TestManagerPool::sharedManagerDestroyed_isForgotten()
     QCOMPARE(next->parent(), &owner);
     QCOMPARE(next->transferTimeout(), 0);
     QCOMPARE(pool.load(next), 1);
+}
+
+void TestManagerPool::groups_haveManagersOfTheirOwn_configuredOnce()
+{
+    QNetworkAccessManager shared;
+    shared.setTransferTimeout(1234);
+    QObject owner;
+    ManagerPool pool(&shared, &owner);
+    int configured = 0;
+    const ManagerPool::Configure viaProxy = [&configured](QNetworkAccessManager &manager) {
+        ++configured;
+        manager.setProxy(QNetworkProxy(QNetworkProxy::Socks5Proxy, QStringLiteral("127.0.0.1"), 1080));
+    };
+    QNetworkAccessManager *proxied = pool.acquire("socks", viaProxy);
+    QVERIFY(proxied != &shared);
+    QCOMPARE(proxied->proxy().type(), QNetworkProxy::Socks5Proxy);
+    QCOMPARE(proxied->transferTimeout(), 1234); // the shared one's settings, then the group's own
+    for (int i = 1; i < ManagerPool::connectionsPerManager; ++i)
+        QCOMPARE(pool.acquire("socks", viaProxy), proxied);
+    QCOMPARE(configured, 1);
+    // The default group never gets a group's manager, nor the other way round.
+    QCOMPARE(pool.acquire(), &shared);
+    QNetworkAccessManager *second = pool.acquire("socks", viaProxy);
+    QVERIFY(second != proxied && second != &shared);
+    QCOMPARE(configured, 2);
+    QCOMPARE(pool.managers("socks"), (QList<QNetworkAccessManager *>{proxied, second}));
+    QCOMPARE(pool.managers(QByteArray()), (QList<QNetworkAccessManager *>{&shared}));
+    QCOMPARE(pool.managers(), (QList<QNetworkAccessManager *>{&shared, proxied, second}));
+    QCOMPARE(pool.groupCount(), 2);
+}
+
+void TestManagerPool::idleGroups_areFreedBeyondTheLimit()
+{
+    QNetworkAccessManager shared;
+    QObject owner;
+    ManagerPool pool(&shared, &owner);
+    QList<QPointer<QNetworkAccessManager>> made;
+    for (int i = 0; i < ManagerPool::maxIdleGroups; ++i) {
+        QNetworkAccessManager *manager = pool.acquire("group-" + QByteArray::number(i), {});
+        made.append(manager);
+        if (i > 0)
+            pool.release(manager); // group-0 stays busy
+    }
+    QCOMPARE(pool.groupCount(), ManagerPool::maxIdleGroups + 1);
+    // One more group: the idle ones go, the busy one and the default group stay.
+    QNetworkAccessManager *newest = pool.acquire("one-more", {});
+    QCOMPARE(pool.groupCount(), 3);
+    QCOMPARE(pool.managers("group-0"), (QList<QNetworkAccessManager *>{made.at(0).data()}));
+    QVERIFY(pool.managers("group-1").isEmpty());
+    QCOMPARE(pool.managers("one-more"), (QList<QNetworkAccessManager *>{newest}));
+    QTRY_VERIFY(made.at(1).isNull()); // deleted later
+    QVERIFY(!made.at(0).isNull());
 }
 
 QTEST_GUILESS_MAIN(TestManagerPool)

@@ -16,6 +16,8 @@ private Q_SLOTS:
     void sendable();
     void brokenUrl_neverShowsItsSecrets_data();
     void brokenUrl_neverShowsItsSecrets();
+    void transport_data();
+    void transport();
 };
 
 void TestRequestCheck::sendable_data()
@@ -82,6 +84,50 @@ void TestRequestCheck::brokenUrl_neverShowsItsSecrets()
     // survives in QUrl's quote of the input.
     QEXPECT_FAIL("encoded password", "the password as typed is not masked", Continue);
     QVERIFY2(!error.contains(QLatin1String("secret")), qPrintable(error));
+}
+
+void TestRequestCheck::transport_data()
+{
+    QTest::addColumn<int>("mode");
+    QTest::addColumn<QString>("host");
+    QTest::addColumn<int>("port");
+    QTest::addColumn<QStringList>("insecureHosts");
+    QTest::addColumn<QString>("error");
+    const int http = int(TransportOptions::ProxyMode::Http);
+    const int socks = int(TransportOptions::ProxyMode::Socks5);
+    const QString local = QStringLiteral("127.0.0.1");
+    QTest::addRow("default") << int(TransportOptions::ProxyMode::None) << QString() << 0 << QStringList() << QString();
+    QTest::addRow("system") << int(TransportOptions::ProxyMode::System) << QString() << 0 << QStringList() << QString();
+    QTest::addRow("HTTP proxy") << http << local << 3128 << QStringList() << QString();
+    QTest::addRow("no host") << socks << QStringLiteral(" ") << 1080 << QStringList()
+                             << QStringLiteral("the SOCKS5 proxy needs a host name or address");
+    QTest::addRow("no port") << http << local << 0 << QStringList()
+                             << QStringLiteral("the HTTP proxy needs a port (1-65535)");
+    QTest::addRow("credentials in the host")
+        << http << QStringLiteral("user:pw-secret@proxy") << 3128 << QStringList()
+        << QStringLiteral("the HTTP proxy's host must be a bare host name or address, without scheme, credentials or "
+                          "path");
+    QTest::addRow("empty exempt host") << int(TransportOptions::ProxyMode::None) << QString() << 0
+                                       << QStringList{QStringLiteral("a.example"), QString()}
+                                       << QStringLiteral("a host whose certificate errors are to be ignored is empty");
+}
+
+void TestRequestCheck::transport()
+{
+    QFETCH(int, mode);
+    QFETCH(QString, host);
+    QFETCH(int, port);
+    QFETCH(QStringList, insecureHosts);
+    QFETCH(QString, error);
+    RequestSpec spec;
+    spec.url = QUrl(QStringLiteral("https://127.0.0.1/x"));
+    spec.transport.proxyMode = TransportOptions::ProxyMode(mode);
+    spec.transport.proxyHost = host;
+    spec.transport.proxyPort = quint16(port);
+    spec.transport.insecureHosts = insecureHosts;
+    const Result<void> check = checkRequest(spec);
+    QCOMPARE(check.error(), error);
+    QVERIFY(!check.error().contains(QLatin1String("secret")));
 }
 
 QTEST_GUILESS_MAIN(TestRequestCheck)

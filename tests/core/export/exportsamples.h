@@ -321,4 +321,51 @@ inline RunRecord sampleRun()
     return run;
 }
 
+/// The proxy's credentials and the key's passphrase of transportRun(): no
+/// export may contain them, redaction or not.
+inline QStringList transportSecrets()
+{
+    return {QStringLiteral("proxy-user-SECRET-6"), QStringLiteral("proxy-pass-SECRET-7"),
+        QStringLiteral("key-pass-SECRET-8")};
+}
+
+/// sampleRun() where request 1 went over HTTP/2 with TLS options and a proxy,
+/// its first attempt's certificate errors ignored for api.example.com, and its
+/// second a handshake that failed.
+inline RunRecord transportRun()
+{
+    RunRecord run = sampleRun();
+    RequestSpec &get = run.requests[1];
+    get.transport.caBundlePath = QStringLiteral("/etc/retrylab/ca.pem");
+    get.transport.clientCertificatePath = QStringLiteral("/home/u/client.p12");
+    get.transport.clientKeyPassphrase = transportSecrets().at(2);
+    get.transport.tlsFloor = TransportOptions::TlsFloor::Tls12;
+    get.transport.insecureHosts = {QStringLiteral("api.example.com")};
+    get.transport.proxyMode = TransportOptions::ProxyMode::Socks5;
+    get.transport.proxyHost = QStringLiteral("127.0.0.1");
+    get.transport.proxyPort = 1080;
+    get.transport.proxyUser = transportSecrets().at(0);
+    get.transport.proxyPassword = transportSecrets().at(1);
+    get.transport.httpVersion = TransportOptions::HttpVersion::Http2;
+    for (AttemptRecord &a : run.attempts) {
+        if (a.requestId != 1)
+            continue;
+        if (a.attemptIndex == 0) {
+            a.protocol = QStringLiteral("HTTP/2");
+            a.tls.protocol = QStringLiteral("TLSv1.3");
+            a.tls.cipher = QStringLiteral("TLS_AES_256_GCM_SHA384");
+            a.tls.peerSubject = QStringLiteral("CN=api.example.com, O=Example");
+            a.tls.peerIssuer = QStringLiteral("CN=Example CA");
+            a.tls.peerNotBefore = QStringLiteral("2025-01-01T00:00:00Z");
+            a.tls.peerNotAfter = QStringLiteral("2025-02-01T00:00:00Z");
+            a.tls.errors = {QStringLiteral("The certificate has expired")};
+            a.tls.errorsIgnored = true;
+        } else if (a.attemptIndex == 1) {
+            a.tls.errors = {QStringLiteral("=The host name did not match, \"quoted\"")};
+            a.tls.peerSubject = QStringLiteral("CN=other.example");
+        }
+    }
+    return run;
+}
+
 } // namespace ExportSamples

@@ -128,6 +128,7 @@ private Q_SLOTS:
     void formulas_areNeutralised();
     void redactedByDefault_noSecretAnywhere();
     void unredacted_containsSecretsAndSaysSo();
+    void protocolAndTls_columns();
     void emptyRun_isJustTheHeader();
     void file_isWritten();
 };
@@ -172,10 +173,44 @@ void TestCsvExport::headerRow_isStableAndEveryRowComplete()
     QVERIFY(csv.endsWith("\r\n"));
     const Table t = parse(csv);
     QCOMPARE(t.header, CsvExport::columns());
-    QCOMPARE(t.header.size(), 35);
-    QCOMPARE(t.header.last(), QStringLiteral("redacted"));
+    QCOMPARE(t.header.size(), 41);
+    // New columns go at the end: the first 35 keep their places.
+    QCOMPARE(t.header.indexOf(QStringLiteral("redacted")), 34);
+    QCOMPARE(t.header.mid(35),
+        (QStringList{QStringLiteral("protocol"), QStringLiteral("tls_protocol"), QStringLiteral("tls_cipher"),
+            QStringLiteral("tls_peer_subject"), QStringLiteral("tls_errors"), QStringLiteral("tls_errors_ignored")}));
     for (const QStringList &row : t.rows)
         QCOMPARE(row.size(), t.header.size());
+}
+
+void TestCsvExport::protocolAndTls_columns()
+{
+    const RunRecord run = ExportSamples::transportRun();
+    const QByteArray csv = CsvExport::toCsv(run, ExportOptions{false});
+    for (const QString &secret : ExportSamples::transportSecrets())
+        QVERIFY2(!csv.contains(secret.toUtf8()), qPrintable(secret));
+    const Table t = parse(csv);
+    qsizetype first = -1;
+    qsizetype second = -1;
+    for (qsizetype i = 0; i < t.rows.size(); ++i) {
+        if (t.cell(i, QStringLiteral("request_id")) == QLatin1String("1")) {
+            if (t.cell(i, QStringLiteral("attempt_index")) == QLatin1String("0"))
+                first = i;
+            if (t.cell(i, QStringLiteral("attempt_index")) == QLatin1String("1"))
+                second = i;
+        }
+    }
+    QVERIFY(first >= 0 && second >= 0);
+    QCOMPARE(t.cell(first, QStringLiteral("protocol")), QStringLiteral("HTTP/2"));
+    QCOMPARE(t.cell(first, QStringLiteral("tls_protocol")), QStringLiteral("TLSv1.3"));
+    QCOMPARE(t.cell(first, QStringLiteral("tls_cipher")), QStringLiteral("TLS_AES_256_GCM_SHA384"));
+    QCOMPARE(t.cell(first, QStringLiteral("tls_peer_subject")), QStringLiteral("CN=api.example.com, O=Example"));
+    QCOMPARE(t.cell(first, QStringLiteral("tls_errors")), QStringLiteral("The certificate has expired"));
+    QCOMPARE(t.cell(first, QStringLiteral("tls_errors_ignored")), QStringLiteral("true"));
+    QCOMPARE(t.cell(second, QStringLiteral("protocol")), QString());
+    QCOMPARE(t.cell(second, QStringLiteral("tls_errors_ignored")), QStringLiteral("false"));
+    // Text from the server that looks like a formula is neutralised; quotes and commas parse back.
+    QCOMPARE(t.cell(second, QStringLiteral("tls_errors")), QStringLiteral("'=The host name did not match, \"quoted\""));
 }
 
 void TestCsvExport::rows_onePerAttemptInStartOrder()

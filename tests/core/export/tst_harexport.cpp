@@ -58,6 +58,7 @@ private Q_SLOTS:
     void entry_binaryPostToAnIpAddress();
     void entry_readModifyWriteSteps();
     void entry_hugeValuesAndDeadline();
+    void entry_protocolAndTls_ignoredErrorsSaid();
     void timings_data();
     void timings();
     void redactedByDefault_noSecretAnywhere();
@@ -83,6 +84,7 @@ void TestHarExport::schema_harValidatorAcceptsEveryExport()
         writeHar(dir, QStringLiteral("empty.har"), HarExport::toJson(RunRecord{})),
         writeHar(dir, QStringLiteral("failures.har"), HarExport::toJson(onlyFailures)),
         writeHar(dir, QStringLiteral("no-clock.har"), HarExport::toJson(noClock)),
+        writeHar(dir, QStringLiteral("transport.har"), HarExport::toJson(ExportSamples::transportRun())),
     };
     const QString written = dir.filePath(QStringLiteral("written.har"));
     const auto result = HarExport::writeFile(written, ExportSamples::sampleRun());
@@ -99,6 +101,58 @@ void TestHarExport::schema_harValidatorAcceptsEveryExport()
             + run.output));
     QVERIFY2(run.exitCode == 0, qPrintable(run.output));
     QCOMPARE(run.output.count(QLatin1String("valid HAR")), files.size());
+}
+
+void TestHarExport::entry_protocolAndTls_ignoredErrorsSaid()
+{
+    const QJsonObject plain
+        = HarExport::toJsonObject(ExportSamples::sampleRun()).value(QStringLiteral("log")).toObject();
+    QCOMPARE(plain.value(QStringLiteral("_certificateErrorsIgnored")).toInt(-1), 0);
+    QVERIFY(!plain.contains(QStringLiteral("comment")));
+
+    const RunRecord run = ExportSamples::transportRun();
+    const QJsonObject log = HarExport::toJsonObject(run).value(QStringLiteral("log")).toObject();
+    QCOMPARE(log.value(QStringLiteral("_certificateErrorsIgnored")).toInt(), 1);
+    QVERIFY2(log.value(QStringLiteral("comment")).toString().contains(QLatin1String("Certificate errors were ignored")),
+        qPrintable(log.value(QStringLiteral("comment")).toString()));
+    // Unredacted, both warnings.
+    const QString both = HarExport::toJsonObject(run, ExportOptions{false})
+                             .value(QStringLiteral("log"))
+                             .toObject()
+                             .value(QStringLiteral("comment"))
+                             .toString();
+    QVERIFY2(both.contains(QLatin1String("contains credentials")) && both.contains(QLatin1String("not verified")),
+        qPrintable(both));
+
+    QJsonObject first;
+    QJsonObject failedHandshake;
+    for (const QJsonValue &value : log.value(QStringLiteral("entries")).toArray()) {
+        const QJsonObject entry = value.toObject();
+        if (entry.value(QStringLiteral("_requestId")).toInt() == 1
+            && entry.value(QStringLiteral("_attemptIndex")).toInt() == 0)
+            first = entry;
+        if (entry.value(QStringLiteral("_requestId")).toInt() == 1
+            && entry.value(QStringLiteral("_attemptIndex")).toInt() == 1)
+            failedHandshake = entry;
+    }
+    QCOMPARE(first.value(QStringLiteral("request")).toObject().value(QStringLiteral("httpVersion")).toString(),
+        QStringLiteral("HTTP/2"));
+    QCOMPARE(first.value(QStringLiteral("response")).toObject().value(QStringLiteral("httpVersion")).toString(),
+        QStringLiteral("HTTP/2"));
+    const QJsonObject tls = first.value(QStringLiteral("_tls")).toObject();
+    QCOMPARE(tls.value(QStringLiteral("protocol")).toString(), QStringLiteral("TLSv1.3"));
+    QCOMPARE(tls.value(QStringLiteral("cipher")).toString(), QStringLiteral("TLS_AES_256_GCM_SHA384"));
+    QCOMPARE(tls.value(QStringLiteral("peerIssuer")).toString(), QStringLiteral("CN=Example CA"));
+    QCOMPARE(tls.value(QStringLiteral("errors")).toArray().size(), 1);
+    QVERIFY(tls.value(QStringLiteral("errorsIgnored")).toBool());
+    QVERIFY(!failedHandshake.value(QStringLiteral("_tls")).toObject().value(QStringLiteral("errorsIgnored")).toBool());
+    QCOMPARE(
+        failedHandshake.value(QStringLiteral("request")).toObject().value(QStringLiteral("httpVersion")).toString(),
+        QStringLiteral("HTTP/1.1"));
+
+    const QByteArray unredacted = HarExport::toJson(run, ExportOptions{false});
+    for (const QString &secret : ExportSamples::transportSecrets())
+        QVERIFY2(!unredacted.contains(secret.toUtf8()), qPrintable(secret));
 }
 
 void TestHarExport::schema_harValidatorRejectsABrokenHar()

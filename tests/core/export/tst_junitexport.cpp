@@ -104,6 +104,7 @@ private Q_SLOTS:
     void suiteFor_takesTimesFromTheRun();
     void emptySuite_isValid();
     void redactedByDefault_unredactedWarns();
+    void certificateErrorsIgnored_saidBySuiteAndComment();
     void file_isWritten();
 };
 
@@ -226,6 +227,32 @@ void TestJUnitExport::redactedByDefault_unredactedWarns()
         d.suites.at(0).properties.value(QStringLiteral("credentialsWarning")), ExportOptions::credentialsWarning());
     QCOMPARE(d.comments.size(), 1);
     QVERIFY(d.comments.at(0).contains(QLatin1String("contains credentials")));
+}
+
+void TestJUnitExport::certificateErrorsIgnored_saidBySuiteAndComment()
+{
+    RunRecord run;
+    AttemptRecord verified;
+    verified.url = QUrl(QStringLiteral("https://a.example/"));
+    verified.tls.protocol = QStringLiteral("TLSv1.3");
+    AttemptRecord ignored = verified;
+    ignored.url = QUrl(QStringLiteral("https://b.example/"));
+    ignored.tls.errors = {QStringLiteral("The certificate has expired")};
+    ignored.tls.errorsIgnored = true;
+    run.attempts = {verified, ignored, ignored};
+
+    const Document plain = read(JUnitExport::toXml({JUnitExport::suiteFor(QStringLiteral("s"), RunRecord{}, {})}));
+    QVERIFY(plain.comments.isEmpty());
+    QVERIFY(!plain.suites.at(0).properties.contains(QStringLiteral("insecureWarning")));
+
+    const Document d = read(JUnitExport::toXml({JUnitExport::suiteFor(QStringLiteral("s"), run, {})}));
+    QVERIFY2(d.error.isEmpty(), qPrintable(d.error));
+    QCOMPARE(d.suites.at(0).properties.value(QStringLiteral("certificateErrorsIgnored")), QStringLiteral("2"));
+    const QString warning = d.suites.at(0).properties.value(QStringLiteral("insecureWarning"));
+    QVERIFY2(warning.contains(QLatin1String("b.example")) && !warning.contains(QLatin1String("a.example")),
+        qPrintable(warning));
+    QCOMPARE(d.comments.size(), 1);
+    QVERIFY(d.comments.at(0).contains(QLatin1String("Certificate errors were ignored")));
 }
 
 void TestJUnitExport::file_isWritten()

@@ -66,6 +66,8 @@ void compareAttempt(const AttemptRecord &a, const AttemptRecord &b)
     QCOMPARE(a.retryAfterMs, b.retryAfterMs);
     QCOMPARE(a.retryAfterRaw, b.retryAfterRaw);
     QCOMPARE(a.nextDelayMs, b.nextDelayMs);
+    QCOMPARE(a.protocol, b.protocol);
+    QCOMPARE(a.tls, b.tls);
 }
 
 void compareRequest(const RequestSpec &a, const RequestSpec &b)
@@ -79,6 +81,12 @@ void compareRequest(const RequestSpec &a, const RequestSpec &b)
     QCOMPARE(a.attemptTimeoutMs, b.attemptTimeoutMs);
     QCOMPARE(a.label, b.label);
     QCOMPARE(a.increment, b.increment);
+    // Everything but the secrets, which a report never holds.
+    TransportOptions expected = b.transport;
+    expected.clientKeyPassphrase.clear();
+    expected.proxyUser.clear();
+    expected.proxyPassword.clear();
+    QCOMPARE(a.transport, expected);
 }
 
 void compareResult(const RequestResult &a, const RequestResult &b)
@@ -123,6 +131,8 @@ class TestReportJson : public QObject
 private Q_SLOTS:
     void roundTrip_unredacted_isLossless();
     void roundTrip_isStable();
+    void transportAndTls_roundTrip_withoutSecrets();
+    void certificateErrorsIgnored_saidByTheReport();
     void nonFiniteNumbers_comeBackAsNaN();
     void timesAreRelativeAndUtc();
     void hugeAndBinaryValues_areExact();
@@ -168,6 +178,56 @@ void TestReportJson::roundTrip_unredacted_isLossless()
             QFAIL(qPrintable(QStringLiteral("result %1 differs").arg(i)));
     }
     QCOMPARE(report.expectations, sampleExpectations());
+}
+
+void TestReportJson::transportAndTls_roundTrip_withoutSecrets()
+{
+    const RunRecord run = ExportSamples::transportRun();
+    const QByteArray json = ReportJson::toJson(run, ExportOptions{false});
+    for (const QString &secret : ExportSamples::transportSecrets())
+        QVERIFY2(!json.contains(secret.toUtf8()), qPrintable(secret));
+    const auto back = ReportJson::fromJson(json);
+    QVERIFY2(back.ok(), qPrintable(back.error()));
+    compareRequest(back->run.requests.value(1), run.requests.value(1));
+    QCOMPARE(back->run.requests.value(1).transport.httpVersion, TransportOptions::HttpVersion::Http2);
+    QCOMPARE(back->run.attempts.size(), run.attempts.size());
+    for (qsizetype i = 0; i < run.attempts.size(); ++i) {
+        compareAttempt(back->run.attempts.at(i), run.attempts.at(i));
+        if (QTest::currentTestFailed())
+            QFAIL(qPrintable(QStringLiteral("attempt %1 differs").arg(i)));
+    }
+    // Requests with the default transport write none.
+    const QJsonObject object = ReportJson::toJsonObject(run);
+    QVERIFY(object.value(QStringLiteral("requests")).toArray().at(0).toObject().contains(QStringLiteral("transport")));
+    QVERIFY(!object.value(QStringLiteral("requests")).toArray().at(1).toObject().contains(QStringLiteral("transport")));
+
+    // A transport the reader cannot use is refused with its place named.
+    QJsonObject broken = object;
+    QJsonArray requests = broken.value(QStringLiteral("requests")).toArray();
+    QJsonObject first = requests.at(0).toObject();
+    QJsonObject transport = first.value(QStringLiteral("transport")).toObject();
+    transport.insert(QStringLiteral("proxyMode"), QStringLiteral("ftp"));
+    first.insert(QStringLiteral("transport"), transport);
+    requests.replace(0, first);
+    broken.insert(QStringLiteral("requests"), requests);
+    const auto refused = ReportJson::fromJsonObject(broken);
+    QVERIFY(!refused.ok());
+    QVERIFY2(refused.error().startsWith(QLatin1String("requests[0].transport.proxyMode")), qPrintable(refused.error()));
+}
+
+void TestReportJson::certificateErrorsIgnored_saidByTheReport()
+{
+    const QJsonObject plain = ReportJson::toJsonObject(ExportSamples::sampleRun());
+    QCOMPARE(plain.value(QStringLiteral("certificateErrorsIgnored")).toInt(-1), 0);
+    QVERIFY(!plain.contains(QStringLiteral("insecureWarning")));
+
+    const QJsonObject insecure = ReportJson::toJsonObject(ExportSamples::transportRun());
+    QCOMPARE(insecure.value(QStringLiteral("certificateErrorsIgnored")).toInt(), 1);
+    const QString warning = insecure.value(QStringLiteral("insecureWarning")).toString();
+    QVERIFY2(warning.contains(QLatin1String("Certificate errors were ignored")), qPrintable(warning));
+    QVERIFY2(warning.contains(QLatin1String("api.example.com")), qPrintable(warning));
+    const QJsonObject first = insecure.value(QStringLiteral("attempts")).toArray().at(0).toObject();
+    QVERIFY(first.value(QStringLiteral("tls")).toObject().value(QStringLiteral("errorsIgnored")).toBool());
 }
 
 void TestReportJson::roundTrip_isStable()

@@ -104,6 +104,18 @@ void TestClassifier::networkErrors_data()
                              << int(Decision::RetryImmediately);
     QTest::addRow("unknown") << int(QNetworkReply::UnknownNetworkError) << int(NetworkFaultClass::Other)
                              << int(Decision::GiveUp);
+    QTest::addRow("proxy refused") << int(QNetworkReply::ProxyConnectionRefusedError)
+                                   << int(NetworkFaultClass::ConnectionRefused) << int(Decision::RetryAfterDelay);
+    QTest::addRow("proxy closed") << int(QNetworkReply::ProxyConnectionClosedError)
+                                  << int(NetworkFaultClass::ConnectionReset) << int(Decision::RetryAfterDelay);
+    QTest::addRow("proxy timeout") << int(QNetworkReply::ProxyTimeoutError) << int(NetworkFaultClass::Timeout)
+                                   << int(Decision::RetryAfterDelay);
+    QTest::addRow("proxy not found") << int(QNetworkReply::ProxyNotFoundError) << int(NetworkFaultClass::HostNotFound)
+                                     << int(Decision::GiveUp);
+    QTest::addRow("proxy credentials") << int(QNetworkReply::ProxyAuthenticationRequiredError)
+                                       << int(NetworkFaultClass::Other) << int(Decision::GiveUp);
+    QTest::addRow("proxy, other") << int(QNetworkReply::UnknownProxyError) << int(NetworkFaultClass::Other)
+                                  << int(Decision::GiveUp);
 }
 
 void TestClassifier::networkErrors()
@@ -119,6 +131,10 @@ void TestClassifier::networkErrors()
     QCOMPARE(int(*c.networkFault), faultClass);
     QCOMPARE(int(c.decision), decision);
     QCOMPARE(c.cause, networkFaultClassName(NetworkFaultClass(faultClass)));
+    // A proxy's fault says it was the proxy.
+    const bool proxyError
+        = error >= QNetworkReply::ProxyConnectionRefusedError && error <= QNetworkReply::UnknownProxyError;
+    QCOMPARE(c.reason.startsWith(QLatin1String("the proxy")), proxyError);
 
     // the same fault on a POST is never retried without an idempotency mark
     o.method = "POST";
