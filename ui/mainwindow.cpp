@@ -5,6 +5,8 @@
 
 #include "core/executor/retryexecutor.h"
 #include "core/export/curlcommand.h"
+#include "ui/collections/collectionsidebar.h"
+#include "ui/collections/environmentbar.h"
 #include "ui/conformance/conformanceview.h"
 #include "ui/herd/simulatorview.h"
 #include "ui/policy/policyeditor.h"
@@ -19,6 +21,7 @@
 #include "ui/session/requestrunner.h"
 #include "ui/session/requesttemplate.h"
 #include "ui/session/runsession.h"
+#include "ui/session/secretmask.h"
 #include "ui/session/settings.h"
 #include "ui/widgets/messagebar.h"
 
@@ -33,6 +36,7 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QScreen>
+#include <QToolBar>
 #include <QScrollArea>
 #include <QStandardPaths>
 #include <QStatusBar>
@@ -118,7 +122,20 @@ void MainWindow::buildDocks()
     addDockWidget(Qt::RightDockWidgetArea, m_inspectorDock);
     m_inspectorDock->hide();
 
-    resizeDocks({m_policyDock}, {fontMetrics().horizontalAdvance(QLatin1Char('x')) * 62}, Qt::Horizontal);
+    // Saved requests at the far left, as in API clients; the policy beside them.
+    m_collections = new CollectionSidebar;
+    m_collectionsDock = new QDockWidget(tr("Collections"), this);
+    m_collectionsDock->setObjectName(QStringLiteral("collectionsDock"));
+    m_collectionsDock->setWidget(m_collections);
+    addDockWidget(Qt::LeftDockWidgetArea, m_collectionsDock);
+    splitDockWidget(m_collectionsDock, m_policyDock, Qt::Horizontal);
+    QToolBar *environmentBar = addToolBar(tr("Environment"));
+    environmentBar->setObjectName(QStringLiteral("environmentToolBar"));
+    environmentBar->addWidget(m_collections->environmentBar());
+
+    resizeDocks({m_collectionsDock, m_policyDock},
+        {fontMetrics().horizontalAdvance(QLatin1Char('x')) * 30, fontMetrics().horizontalAdvance(QLatin1Char('x')) * 62},
+        Qt::Horizontal);
     resizeDocks({m_requestDock}, {fontMetrics().height() * 11}, Qt::Vertical);
 }
 
@@ -268,6 +285,7 @@ void MainWindow::buildMenus()
     QMenu *view = menuBar()->addMenu(tr("&View"));
     view->addAction(m_policyDock->toggleViewAction());
     view->addAction(m_requestDock->toggleViewAction());
+    view->addAction(m_collectionsDock->toggleViewAction());
     QAction *inspect = m_inspectorDock->toggleViewAction();
     inspect->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_I));
     view->addAction(inspect);
@@ -354,6 +372,27 @@ void MainWindow::saveSettings()
         qCWarning(lcMainWindow) << synced.error();
 }
 
+void MainWindow::connectCollections()
+{
+    m_collections->setRequestSource([this] { return std::pair{m_composer->draft(), m_policyPanel->policy()}; });
+    m_exports->setSecretSource([this] { return m_collections->secretValues(); });
+    connect(m_collections, &CollectionSidebar::requestActivated, this,
+        [this](const RequestDraft &draft, const Core::BackoffPolicy &policy) {
+            m_composer->setDraft(draft);
+            m_settings->setRequestDraft(draft);
+            m_policyPanel->setPolicy(policy);
+        });
+    const auto useEnvironment = [this](const QString &name, const QHash<QString, QString> &variables) {
+        m_runner->setEnvironment(name, variables);
+        m_composer->setPreviewContext(m_runner->nextContext());
+    };
+    connect(m_collections, &CollectionSidebar::environmentChanged, this, useEnvironment);
+    useEnvironment(m_collections->activeEnvironment(), m_collections->variables());
+    connect(m_collections, &CollectionSidebar::problem, this, &MainWindow::showProblem);
+    for (const QString &problem : m_collections->problems())
+        m_messages->showMessage(FieldMessage::Kind::Warning, problem);
+}
+
 void MainWindow::connectParts()
 {
     connect(m_composer->sendAction(), &QAction::triggered, this, &MainWindow::send);
@@ -386,6 +425,7 @@ void MainWindow::connectParts()
         m_composer->setBlocker(
             QStringLiteral("scenario"), tr("the server scenario (Server tab) has an error: %1").arg(problem));
     handleServerScenarioChanged();
+    connectCollections();
 
     connect(m_runner, &RequestRunner::sent, this, &MainWindow::handleSent);
     connect(m_runner, &RequestRunner::batchProgress, m_composer, &RequestComposer::setBatchProgress);
@@ -598,11 +638,12 @@ void MainWindow::exportWithDialog()
 
 void MainWindow::copyAsCurl()
 {
-    const auto spec = RequestTemplate::build(m_composer->draft(), m_runner->nextContext());
+    auto spec = RequestTemplate::build(m_composer->draft(), m_runner->nextContext());
     if (!spec) {
         showProblem(tr("Nothing copied: %1").arg(spec.error()));
         return;
     }
+    SecretMask::apply(&spec.value(), m_collections->secretValues());
     Core::ExportOptions options;
     options.redactCredentials = redactsExports();
     const auto command = Core::CurlCommand::build(*spec, options, m_executor->policy());
