@@ -36,7 +36,6 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QScreen>
-#include <QToolBar>
 #include <QScrollArea>
 #include <QStandardPaths>
 #include <QStatusBar>
@@ -67,6 +66,7 @@ MainWindow::MainWindow(const Options &options, QWidget *parent)
         m_server->start(options.server);
     m_runner->setServer(m_server->server(), m_server->errorString());
 
+    m_collections = new CollectionSidebar(options.dataDirectory);
     buildDocks();
     buildTabs();
     buildMenus();
@@ -123,15 +123,13 @@ void MainWindow::buildDocks()
     m_inspectorDock->hide();
 
     // Saved requests at the far left, as in API clients; the policy beside them.
-    m_collections = new CollectionSidebar;
     m_collectionsDock = new QDockWidget(tr("Collections"), this);
     m_collectionsDock->setObjectName(QStringLiteral("collectionsDock"));
     m_collectionsDock->setWidget(m_collections);
     addDockWidget(Qt::LeftDockWidgetArea, m_collectionsDock);
     splitDockWidget(m_collectionsDock, m_policyDock, Qt::Horizontal);
-    QToolBar *environmentBar = addToolBar(tr("Environment"));
-    environmentBar->setObjectName(QStringLiteral("environmentToolBar"));
-    environmentBar->addWidget(m_collections->environmentBar());
+    // The environment switcher sits on the menu bar's row: always in sight, no row of its own.
+    menuBar()->setCornerWidget(m_collections->environmentBar(), Qt::TopRightCorner);
 
     resizeDocks({m_collectionsDock, m_policyDock},
         {fontMetrics().horizontalAdvance(QLatin1Char('x')) * 30, fontMetrics().horizontalAdvance(QLatin1Char('x')) * 62},

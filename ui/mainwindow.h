@@ -60,6 +60,8 @@ public:
         /// How the embedded server listens (loopback, a free port by default).
         Core::FaultServerOptions server;
         bool startServer = true;
+        /// Where collections and environments are kept; empty: the user's data folder.
+        QString dataDirectory = {};
     };
 
     /// Asks for a file name (tests answer without a dialog).

@@ -12,7 +12,8 @@
 #include <QLineEdit>
 #include <QMenu>
 #include <QMessageBox>
-#include <QToolBar>
+#include <QHBoxLayout>
+#include <QToolButton>
 #include <QTreeView>
 #include <QUrl>
 #include <QVBoxLayout>
@@ -50,6 +51,7 @@ CollectionSidebar::CollectionSidebar(const QString &dataRoot, QWidget *parent)
     m_view->setItemDelegate(new CollectionDelegate(m_view));
     m_view->setHeaderHidden(true);
     m_view->setUniformRowHeights(true);
+    m_view->setIndentation(fontMetrics().horizontalAdvance(QLatin1Char('x')) * 2);
     m_view->setSelectionMode(QAbstractItemView::SingleSelection);
     m_view->setEditTriggers(QAbstractItemView::EditKeyPressed);
     m_view->setDragDropMode(QAbstractItemView::InternalMove);
@@ -92,18 +94,31 @@ CollectionSidebar::CollectionSidebar(const QString &dataRoot, QWidget *parent)
     m_saveRequest->setToolTip(tr("Save what the composer holds, with the policy, over the request loaded last "
                                  "(or as a new one) (Ctrl+S)"));
 
-    auto *tools = new QToolBar;
-    tools->setObjectName(QStringLiteral("collectionTools"));
-    tools->setToolButtonStyle(Qt::ToolButtonTextOnly);
-    tools->setIconSize(QSize(12, 12));
-    tools->addAction(m_saveRequest);
-    tools->addAction(m_newFolder);
-    tools->addAction(m_newCollection);
+    // Two buttons rather than a toolbar, so that the dock can be narrow.
+    auto *save = new QToolButton;
+    save->setObjectName(QStringLiteral("saveRequestButton"));
+    save->setDefaultAction(m_saveRequest);
+    save->setToolButtonStyle(Qt::ToolButtonTextOnly);
+    auto *newMenu = new QMenu(this);
+    newMenu->addAction(m_saveAsNew);
+    newMenu->addAction(m_newFolder);
+    newMenu->addAction(m_newCollection);
+    auto *add = new QToolButton;
+    add->setObjectName(QStringLiteral("newItemButton"));
+    add->setText(tr("New"));
+    add->setToolTip(tr("A new request (what the composer holds), folder or collection"));
+    add->setMenu(newMenu);
+    add->setPopupMode(QToolButton::InstantPopup);
+    auto *tools = new QHBoxLayout;
+    tools->setContentsMargins(0, 0, 0, 0);
+    tools->addWidget(save);
+    tools->addWidget(add);
+    tools->addStretch();
 
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addWidget(m_search);
-    layout->addWidget(tools);
+    layout->addLayout(tools);
     layout->addWidget(m_view, 1);
     layout->addWidget(m_empty);
 
@@ -127,7 +142,13 @@ CollectionSidebar::CollectionSidebar(const QString &dataRoot, QWidget *parent)
     reload();
 }
 
-CollectionSidebar::~CollectionSidebar() = default;
+CollectionSidebar::~CollectionSidebar()
+{
+    // The children go after this destructor: an open editor committing its text,
+    // or a selection change, must not call into a half-destroyed sidebar.
+    disconnect(m_model, nullptr, this, nullptr);
+    disconnect(m_view->selectionModel(), nullptr, this, nullptr);
+}
 
 void CollectionSidebar::setDataRoot(const QString &dataRoot)
 {

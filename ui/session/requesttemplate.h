@@ -20,9 +20,9 @@ struct ExpansionContext
     /// What {id} becomes: a key of its own for every logical request.
     QString requestKey;
     /// The active environment's variables, for {{name}} (see Variables); resolved first.
-    QHash<QString, QString> variables;
+    QHash<QString, QString> variables = {};
     /// Its name, for the message about an undefined variable; empty when none is active.
-    QString environmentName;
+    QString environmentName = {};
 };
 
 /// Turns a RequestDraft into a RequestSpec. Two placeholders may appear in the URL,

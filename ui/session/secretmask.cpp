@@ -83,6 +83,8 @@ void apply(Core::RunRecord *record, const QStringList &secrets)
     const auto all = forms(secrets);
     if (all.isEmpty())
         return;
+    for (Core::RequestSpec &spec : record->requests)
+        apply(&spec, secrets);
     for (Core::AttemptRecord &attempt : record->attempts) {
         attempt.url = maskUrl(attempt.url, all);
         maskHeaders(&attempt.requestHeaders, all);
