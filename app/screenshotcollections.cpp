@@ -58,7 +58,7 @@ QString write(const QString &dataDirectory)
         {QStringLiteral("Local"),
             {{QStringLiteral("base"), QStringLiteral("{server}"), false},
                 {QStringLiteral("token"), QStringLiteral("demo-token-123"), true}},
-            false},
+            true},
         {QStringLiteral("Staging"), {{QStringLiteral("base"), QStringLiteral("https://staging.example"), false}},
             false},
     };

@@ -34,11 +34,11 @@
 #include <QSettings>
 #include <QStyleFactory>
 #include <QTabWidget>
-#include <QTreeView>
 #include <QTemporaryDir>
 #include <QTextStream>
 #include <QThread>
 #include <QTimer>
+#include <QTreeView>
 
 #include <functional>
 
@@ -336,8 +336,8 @@ int runScreenshot(const QStringList &arguments)
 
     // The collections sidebar with a request loaded from it and the Local environment.
     window.collectionsDock()->show();
-    window.resizeDocks({window.collectionsDock(), window.policyDock()}, {width * 20 / 100, width * 30 / 100},
-        Qt::Horizontal);
+    window.resizeDocks(
+        {window.collectionsDock(), window.policyDock()}, {width * 20 / 100, width * 30 / 100}, Qt::Horizontal);
     window.collections()->view()->expandAll();
     const QModelIndex loaded = window.collections()->model()->indexOfId(
         window.collections()->model()->collection(0).items.value(0).items.value(1).id);

@@ -132,7 +132,8 @@ void MainWindow::buildDocks()
     menuBar()->setCornerWidget(m_collections->environmentBar(), Qt::TopRightCorner);
 
     resizeDocks({m_collectionsDock, m_policyDock},
-        {fontMetrics().horizontalAdvance(QLatin1Char('x')) * 30, fontMetrics().horizontalAdvance(QLatin1Char('x')) * 62},
+        {fontMetrics().horizontalAdvance(QLatin1Char('x')) * 30,
+            fontMetrics().horizontalAdvance(QLatin1Char('x')) * 62},
         Qt::Horizontal);
     resizeDocks({m_requestDock}, {fontMetrics().height() * 11}, Qt::Vertical);
 }
@@ -269,6 +270,12 @@ void MainWindow::buildMenus()
     m_copyCurlAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_C));
     QAction *focusUrl = request->addAction(tr("Edit &URL"), m_composer, &RequestComposer::focusUrl);
     focusUrl->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_L));
+    request->addSeparator();
+    // In the menu too, so that Ctrl+S works while the Collections dock is closed (and opens it).
+    for (QAction *save : {m_collections->saveRequestAction(), m_collections->saveAsNewAction()}) {
+        request->addAction(save);
+        connect(save, &QAction::triggered, m_collectionsDock, &QDockWidget::show);
+    }
     request->addSeparator();
     m_clearAction = request->addAction(tr("C&lear run"), this, &MainWindow::clearRun);
     m_clearAction->setObjectName(QStringLiteral("clearRun"));

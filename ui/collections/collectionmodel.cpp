@@ -355,7 +355,8 @@ QVariant CollectionModel::data(const QModelIndex &index, int role) const
                 .arg(node->request.method, node->request.urlTemplate, node->policy.displayName());
         }
         if (node->kind == Kind::Collection)
-            return tr("Collection: %1 (%2)").arg(node->name, node->fileName.isEmpty() ? tr("not saved yet") : node->fileName);
+            return tr("Collection: %1 (%2)")
+                .arg(node->name, node->fileName.isEmpty() ? tr("not saved yet") : node->fileName);
         return {};
     case KindRole:
         return QVariant::fromValue(node->kind);

@@ -75,8 +75,8 @@ public:
     Qt::DropActions supportedDragActions() const override;
     QStringList mimeTypes() const override;
     QMimeData *mimeData(const QModelIndexList &indexes) const override;
-    bool canDropMimeData(const QMimeData *data, Qt::DropAction action, int row, int column,
-        const QModelIndex &parent) const override;
+    bool canDropMimeData(
+        const QMimeData *data, Qt::DropAction action, int row, int column, const QModelIndex &parent) const override;
     bool dropMimeData(
         const QMimeData *data, Qt::DropAction action, int row, int column, const QModelIndex &parent) override;
 

@@ -7,12 +7,12 @@
 #include "ui/collections/environmentdialog.h"
 
 #include <QAction>
+#include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
 #include <QMenu>
 #include <QMessageBox>
-#include <QHBoxLayout>
 #include <QToolButton>
 #include <QTreeView>
 #include <QUrl>
@@ -60,7 +60,8 @@ CollectionSidebar::CollectionSidebar(const QString &dataRoot, QWidget *parent)
     m_view->setContextMenuPolicy(Qt::CustomContextMenu);
 
     m_empty->setWordWrap(true);
-    m_empty->setText(tr("No saved requests yet. Save request (Ctrl+S) keeps what the composer holds, with its policy."));
+    m_empty->setText(
+        tr("No saved requests yet. Save request (Ctrl+S) keeps what the composer holds, with its policy."));
     m_empty->setObjectName(QStringLiteral("collectionsEmpty"));
 
     const auto makeAction = [this](const QString &text, const QString &name, const QKeySequence &keys,
@@ -70,8 +71,8 @@ CollectionSidebar::CollectionSidebar(const QString &dataRoot, QWidget *parent)
         if (!keys.isEmpty()) {
             action->setShortcut(keys);
             action->setShortcutContext(context);
-            action->setToolTip(QStringLiteral("%1 (%2)").arg(QString(text).remove(QLatin1Char('&')),
-                keys.toString(QKeySequence::NativeText)));
+            action->setToolTip(QStringLiteral("%1 (%2)").arg(
+                QString(text).remove(QLatin1Char('&')), keys.toString(QKeySequence::NativeText)));
         }
         connect(action, &QAction::triggered, this, slot);
         addAction(action);
@@ -79,10 +80,10 @@ CollectionSidebar::CollectionSidebar(const QString &dataRoot, QWidget *parent)
     };
     m_newCollection = makeAction(tr("New &collection"), QStringLiteral("newCollection"), {}, Qt::WidgetShortcut,
         &CollectionSidebar::newCollection);
-    m_newFolder = makeAction(tr("New &folder"), QStringLiteral("newFolder"), {}, Qt::WidgetShortcut,
-        &CollectionSidebar::newFolder);
-    m_saveRequest = makeAction(tr("&Save request"), QStringLiteral("saveRequest"),
-        QKeySequence(Qt::CTRL | Qt::Key_S), Qt::WindowShortcut, &CollectionSidebar::saveRequest);
+    m_newFolder = makeAction(
+        tr("New &folder"), QStringLiteral("newFolder"), {}, Qt::WidgetShortcut, &CollectionSidebar::newFolder);
+    m_saveRequest = makeAction(tr("&Save request"), QStringLiteral("saveRequest"), QKeySequence(Qt::CTRL | Qt::Key_S),
+        Qt::WindowShortcut, &CollectionSidebar::saveRequest);
     m_saveAsNew = makeAction(tr("Save as &new request"), QStringLiteral("saveAsNewRequest"),
         QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_S), Qt::WindowShortcut, &CollectionSidebar::saveAsNewRequest);
     m_duplicate = makeAction(tr("&Duplicate"), QStringLiteral("duplicateItem"), QKeySequence(Qt::CTRL | Qt::Key_D),
@@ -225,8 +226,8 @@ void CollectionSidebar::newCollection()
 {
     QString name = tr("New collection");
     const QList<Collection> existing = m_model->collections();
-    for (int n = 2; std::any_of(existing.cbegin(), existing.cend(), [&](const Collection &c) { return c.name == name; });
-         ++n)
+    for (int n = 2;
+         std::any_of(existing.cbegin(), existing.cend(), [&](const Collection &c) { return c.name == name; }); ++n)
         name = tr("New collection %1").arg(n);
     startEditing(m_model->addCollection(name));
 }
@@ -302,9 +303,9 @@ void CollectionSidebar::deleteSelected()
         question = tr("Delete the request \"%1\"?").arg(name);
         break;
     }
-    const bool confirmed = m_confirm
-        ? m_confirm(question)
-        : QMessageBox::question(this, tr("Delete"), question, QMessageBox::Yes | QMessageBox::Cancel, QMessageBox::Cancel)
+    const bool confirmed = m_confirm ? m_confirm(question)
+                                     : QMessageBox::question(this, tr("Delete"), question,
+                                           QMessageBox::Yes | QMessageBox::Cancel, QMessageBox::Cancel)
             == QMessageBox::Yes;
     if (confirmed)
         m_model->remove(current);
@@ -343,7 +344,8 @@ void CollectionSidebar::handleCollectionRemoved(const Collection &collection)
 {
     const auto removed = m_store.remove(collection);
     if (!removed)
-        Q_EMIT problem(tr("The collection \"%1\" was removed, but its file was not: %2").arg(collection.name, removed.error()));
+        Q_EMIT problem(
+            tr("The collection \"%1\" was removed, but its file was not: %2").arg(collection.name, removed.error()));
 }
 
 // --- environments ---

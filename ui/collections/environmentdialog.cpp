@@ -1,6 +1,7 @@
 #include "ui/collections/environmentdialog.h"
 
 #include "ui/session/variables.h"
+#include "ui/widgets/credentialmask.h"
 
 #include <QCheckBox>
 #include <QDialogButtonBox>
@@ -12,6 +13,7 @@
 #include <QListWidget>
 #include <QPushButton>
 #include <QSet>
+#include <QStyledItemDelegate>
 #include <QTableWidget>
 #include <QVBoxLayout>
 
@@ -23,11 +25,47 @@ namespace {
 
 enum Column { NameColumn, ValueColumn, SecretColumn, ColumnCount };
 
+bool isSecretRow(const QModelIndex &index)
+{
+    return index.siblingAtColumn(SecretColumn).data(Qt::CheckStateRole).toInt() == Qt::Checked;
+}
+
+// Secret values show as bullets (and are typed as a password) until "Show secret
+// values" is ticked, as credentials are in the header table: a screen share must
+// not leak a token.
+class SecretValueDelegate final : public QStyledItemDelegate
+{
+public:
+    SecretValueDelegate(const QCheckBox *reveal, QObject *parent) : QStyledItemDelegate(parent), m_reveal(reveal) { }
+
+protected:
+    void initStyleOption(QStyleOptionViewItem *option, const QModelIndex &index) const override
+    {
+        QStyledItemDelegate::initStyleOption(option, index);
+        if (index.column() == ValueColumn && isSecretRow(index) && !m_reveal->isChecked())
+            option->text = CredentialMask::masked(option->text);
+    }
+
+public:
+    QWidget *createEditor(QWidget *parent, const QStyleOptionViewItem &option, const QModelIndex &index) const override
+    {
+        QWidget *editor = QStyledItemDelegate::createEditor(parent, option, index);
+        if (auto *line = qobject_cast<QLineEdit *>(editor);
+            line && index.column() == ValueColumn && isSecretRow(index) && !m_reveal->isChecked())
+            line->setEchoMode(QLineEdit::Password);
+        return editor;
+    }
+
+private:
+    const QCheckBox *m_reveal;
+};
+
 } // namespace
 
 EnvironmentDialog::EnvironmentDialog(const QList<Environment> &environments, QWidget *parent)
     : QDialog(parent), m_environments(environments), m_list(new QListWidget), m_name(new QLineEdit),
-      m_storeSecrets(new QCheckBox(tr("Keep secret values on disk"))), m_table(new QTableWidget(0, ColumnCount)),
+      m_storeSecrets(new QCheckBox(tr("Keep secret values on disk"))),
+      m_revealSecrets(new QCheckBox(tr("Show secret values"))), m_table(new QTableWidget(0, ColumnCount)),
       m_message(new QLabel)
 {
     setWindowTitle(tr("Environments"));
@@ -38,6 +76,9 @@ EnvironmentDialog::EnvironmentDialog(const QList<Environment> &environments, QWi
     m_table->setHorizontalHeaderLabels({tr("Variable"), tr("Value"), tr("Secret")});
     m_table->horizontalHeader()->setSectionResizeMode(ValueColumn, QHeaderView::Stretch);
     m_table->verticalHeader()->hide();
+    m_table->setItemDelegate(new SecretValueDelegate(m_revealSecrets, m_table));
+    m_revealSecrets->setObjectName(QStringLiteral("revealSecrets"));
+    connect(m_revealSecrets, &QCheckBox::toggled, m_table->viewport(), qOverload<>(&QWidget::update));
     m_storeSecrets->setToolTip(tr("Off: secret values are kept only until RetryLab closes, and typed again the next "
                                   "time. On: they are written to the environments file (plain text, in your data "
                                   "folder, never in a collection or an export)."));
@@ -58,6 +99,7 @@ EnvironmentDialog::EnvironmentDialog(const QList<Environment> &environments, QWi
     tableButtons->addWidget(addVariableButton);
     tableButtons->addWidget(removeVariableButton);
     tableButtons->addStretch();
+    tableButtons->addWidget(m_revealSecrets);
     auto *form = new QFormLayout;
     form->addRow(tr("&Name:"), m_name);
     auto *right = new QVBoxLayout;
@@ -109,8 +151,8 @@ void EnvironmentDialog::storeCurrent()
         EnvironmentVariable variable;
         variable.name = m_table->item(row, NameColumn) ? m_table->item(row, NameColumn)->text().trimmed() : QString();
         variable.value = m_table->item(row, ValueColumn) ? m_table->item(row, ValueColumn)->text() : QString();
-        variable.secret = m_table->item(row, SecretColumn)
-            && m_table->item(row, SecretColumn)->checkState() == Qt::Checked;
+        variable.secret
+            = m_table->item(row, SecretColumn) && m_table->item(row, SecretColumn)->checkState() == Qt::Checked;
         if (variable.name.isEmpty() && variable.value.isEmpty())
             continue;
         environment.variables.append(variable);
@@ -150,7 +192,7 @@ void EnvironmentDialog::addEnvironment()
     storeCurrent();
     QString name = tr("New environment");
     for (int n = 2; std::any_of(m_environments.cbegin(), m_environments.cend(),
-                        [&](const Environment &each) { return each.name == name; });
+             [&](const Environment &each) { return each.name == name; });
          ++n)
         name = tr("New environment %1").arg(n);
     m_environments.append(Environment{name, {}, false});
@@ -213,7 +255,8 @@ QString EnvironmentDialog::problem() const
         QSet<QString> variables;
         for (const EnvironmentVariable &variable : environment.variables) {
             if (!Variables::isValidName(variable.name)) {
-                return tr("%1: \"%2\" is not a variable name (letters, digits, _ - and ., starting with a letter or _).")
+                return tr(
+                    "%1: \"%2\" is not a variable name (letters, digits, _ - and ., starting with a letter or _).")
                     .arg(environment.name, variable.name);
             }
             if (variables.contains(variable.name))

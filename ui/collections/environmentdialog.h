@@ -32,6 +32,7 @@ public:
     QTableWidget *table() const { return m_table; }
     QLineEdit *nameField() const { return m_name; }
     QCheckBox *storeSecretsBox() const { return m_storeSecrets; }
+    QCheckBox *revealSecretsBox() const { return m_revealSecrets; }
 
     void addEnvironment();
     void removeEnvironment();
@@ -49,6 +50,7 @@ private:
     QListWidget *m_list;
     QLineEdit *m_name;
     QCheckBox *m_storeSecrets;
+    QCheckBox *m_revealSecrets;
     QTableWidget *m_table;
     QLabel *m_message;
 };

@@ -186,7 +186,8 @@ Core::Result<Read> fromJson(const QByteArray &json)
     QJsonParseError parseError;
     const QJsonDocument document = QJsonDocument::fromJson(json, &parseError);
     if (parseError.error != QJsonParseError::NoError)
-        return R::failure(Tr::tr("not valid JSON (%1 at byte %2)").arg(parseError.errorString()).arg(parseError.offset));
+        return R::failure(
+            Tr::tr("not valid JSON (%1 at byte %2)").arg(parseError.errorString()).arg(parseError.offset));
     if (!document.isObject())
         return R::failure(Tr::tr("not a collection: the file must hold a JSON object"));
 
@@ -197,7 +198,9 @@ Core::Result<Read> fromJson(const QByteArray &json)
         return R(reader.firstError());
     if (*version > formatVersion) {
         return R::failure(QStringLiteral("formatVersion"),
-            Tr::tr("written by a newer RetryLab (format %1; this one reads format %2)").arg(*version).arg(formatVersion));
+            Tr::tr("written by a newer RetryLab (format %1; this one reads format %2)")
+                .arg(*version)
+                .arg(formatVersion));
     }
     reader.rejectUnknown({QStringLiteral("formatVersion"), QStringLiteral("name"), QStringLiteral("items")});
     Read read;
@@ -207,7 +210,8 @@ Core::Result<Read> fromJson(const QByteArray &json)
     if (items.isArray())
         read.collection.items = readItems(items.toArray(), QStringLiteral("items"), &read.leftOut, 0);
     else if (!items.isUndefined())
-        read.leftOut.append({QStringLiteral("items"), Tr::tr("must be a list, not %1").arg(Core::JsonReader::describe(items))});
+        read.leftOut.append(
+            {QStringLiteral("items"), Tr::tr("must be a list, not %1").arg(Core::JsonReader::describe(items))});
     return read;
 }
 

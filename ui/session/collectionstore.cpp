@@ -53,7 +53,8 @@ Core::Result<QByteArray> readBytes(const QString &path)
     if (!file.open(QIODevice::ReadOnly))
         return Core::Result<QByteArray>::failure(Tr::tr("%1 cannot be read: %2").arg(native(path), file.errorString()));
     if (file.size() > maxFileSize)
-        return Core::Result<QByteArray>::failure(Tr::tr("%1 is larger than %2 MiB").arg(native(path)).arg(maxFileSize >> 20));
+        return Core::Result<QByteArray>::failure(
+            Tr::tr("%1 is larger than %2 MiB").arg(native(path)).arg(maxFileSize >> 20));
     return file.readAll();
 }
 
@@ -131,8 +132,8 @@ CollectionStore::LoadedCollections CollectionStore::loadCollections() const
         if (collection.name.trimmed().isEmpty())
             collection.name = info.completeBaseName();
         if (!read.value().leftOut.isEmpty()) {
-            loaded.problems.append(setAside(path, *bytes,
-                Tr::tr("left out: %1").arg(errorLines(read.value().leftOut))));
+            loaded.problems.append(
+                setAside(path, *bytes, Tr::tr("left out: %1").arg(errorLines(read.value().leftOut))));
         }
         loaded.collections.append(std::move(collection));
     }
@@ -168,8 +169,8 @@ Core::Result<void> CollectionStore::save(Collection *collection) const
     }
     if (collection->fileName.isEmpty())
         collection->fileName = freeFileName(collection->name);
-    const auto written
-        = Core::ExportFile::write(QDir(collectionsDirectory()).filePath(collection->fileName), CollectionJson::toJson(*collection));
+    const auto written = Core::ExportFile::write(
+        QDir(collectionsDirectory()).filePath(collection->fileName), CollectionJson::toJson(*collection));
     if (!written)
         return Core::Result<void>(written.errorDetail());
     return {};
@@ -181,7 +182,8 @@ Core::Result<void> CollectionStore::remove(const Collection &collection) const
         return {};
     QFile file(QDir(collectionsDirectory()).filePath(collection.fileName));
     if (file.exists() && !file.remove())
-        return Core::Result<void>::failure(Tr::tr("%1 cannot be deleted: %2").arg(native(file.fileName()), file.errorString()));
+        return Core::Result<void>::failure(
+            Tr::tr("%1 cannot be deleted: %2").arg(native(file.fileName()), file.errorString()));
     return {};
 }
 
@@ -206,8 +208,8 @@ CollectionStore::LoadedEnvironments CollectionStore::loadEnvironments() const
         return loaded;
     }
     Core::JsonReader reader(document.object(), {}, Core::JsonReader::Mode::Salvage);
-    const auto version = reader.integer(
-        QStringLiteral("formatVersion"), 1, std::numeric_limits<int>::max(), Core::Presence::Required);
+    const auto version
+        = reader.integer(QStringLiteral("formatVersion"), 1, std::numeric_limits<int>::max(), Core::Presence::Required);
     if (version && *version > environmentsFormatVersion) {
         loaded.problems.append(
             Tr::tr("The environments in %1 were written by a newer RetryLab (format %2); they are not used here.")
@@ -215,8 +217,7 @@ CollectionStore::LoadedEnvironments CollectionStore::loadEnvironments() const
                 .arg(*version));
         return loaded;
     }
-    reader.rejectUnknown(
-        {QStringLiteral("formatVersion"), QStringLiteral("active"), QStringLiteral("environments")});
+    reader.rejectUnknown({QStringLiteral("formatVersion"), QStringLiteral("active"), QStringLiteral("environments")});
     loaded.active = reader.string(QStringLiteral("active")).value_or(QString());
     QList<Core::Error> leftOut = reader.errors();
     const QJsonArray list = document.object().value(QStringLiteral("environments")).toArray();
@@ -242,7 +243,8 @@ CollectionStore::LoadedEnvironments CollectionStore::loadEnvironments() const
     return loaded;
 }
 
-Core::Result<void> CollectionStore::saveEnvironments(const QList<Environment> &environments, const QString &active) const
+Core::Result<void> CollectionStore::saveEnvironments(
+    const QList<Environment> &environments, const QString &active) const
 {
     if (!QDir().mkpath(m_root))
         return Core::Result<void>::failure(Tr::tr("The folder %1 cannot be created.").arg(native(m_root)));

@@ -13,8 +13,12 @@ namespace RetryLab::Ui {
 QHash<QString, QString> Environment::values() const
 {
     QHash<QString, QString> out;
-    for (const EnvironmentVariable &variable : variables)
-        out.insert(variable.name, variable.value);
+    for (const EnvironmentVariable &variable : variables) {
+        // A secret not kept on disk is empty after a restart until it is typed again:
+        // unresolved, so that "Bearer " never goes out in its place.
+        if (!variable.secret || !variable.value.isEmpty())
+            out.insert(variable.name, variable.value);
+    }
     return out;
 }
 

@@ -35,7 +35,7 @@ struct Environment
     /// is plain text); otherwise they live only as long as the window.
     bool storeSecrets = false;
 
-    /// name -> value, for substitution.
+    /// name -> value, for substitution; a secret without a value is left out.
     QHash<QString, QString> values() const;
     /// The non-empty values of secret variables, to be masked in exports.
     QStringList secretValues() const;

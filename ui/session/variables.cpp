@@ -102,7 +102,8 @@ Core::Result<RequestDraft> apply(
                 .arg(quoted.join(QStringLiteral(", "))));
     }
     return Core::Result<RequestDraft>::failure(
-        Tr::tr("%1 is not defined in the environment \"%2\".")
+        Tr::tr("%1 has no value in the environment \"%2\" (Environment: Edit\u2026; a secret is typed again after a "
+               "restart unless it is kept on disk).")
             .arg(quoted.join(QStringLiteral(", ")), environmentName));
 }
 

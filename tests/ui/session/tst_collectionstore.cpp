@@ -2,6 +2,7 @@
 #include "ui/session/collectionjson.h"
 #include "ui/session/collectionstore.h"
 #include "ui/session/requesttemplate.h"
+#include "ui/session/secretmask.h"
 #include "ui/session/variables.h"
 
 #include <QDir>
@@ -31,8 +32,8 @@ private:
         login.headers = {{QStringLiteral("Authorization"), QStringLiteral("Bearer {{token}}"), true},
             {QStringLiteral("X-Api-Key"), QStringLiteral("literal-secret-123"), true}};
         login.body = QStringLiteral("{\"password\": \"{{password}}\", \"user\": \"ann\"}");
-        folder.items.append(CollectionItem::makeRequest(QStringLiteral("Login"), login,
-            SavedPolicy::from(Core::Presets::all().constFirst().policy)));
+        folder.items.append(CollectionItem::makeRequest(
+            QStringLiteral("Login"), login, SavedPolicy::from(Core::Presets::all().constFirst().policy)));
         collection.items.append(folder);
         Core::BackoffPolicy custom;
         custom.name = QStringLiteral("Mine");
@@ -88,10 +89,12 @@ private Q_SLOTS:
         QTest::addColumn<QByteArray>("json");
         QTest::addColumn<QString>("path");
         QTest::addColumn<int>("kept");
-        QTest::addRow("unknown type") << QByteArray(R"({"formatVersion":1,"name":"c","items":[{"type":"fodler","name":"x"},
+        QTest::addRow("unknown type") << QByteArray(
+            R"({"formatVersion":1,"name":"c","items":[{"type":"fodler","name":"x"},
             {"type":"request","name":"ok","request":{},"policy":{"preset":"p"}}]})")
                                       << QStringLiteral("items[0].type") << 1;
-        QTest::addRow("bad policy") << QByteArray(R"({"formatVersion":1,"name":"c","items":[{"type":"folder","name":"f","items":[
+        QTest::addRow("bad policy") << QByteArray(
+            R"({"formatVersion":1,"name":"c","items":[{"type":"folder","name":"f","items":[
             {"type":"request","name":"r","request":{},"policy":{"custom":{"maxAttempts":-3}}}]}]})")
                                     << QStringLiteral("items[0].items[0].policy.custom.maxAttempts") << 1;
         QTest::addRow("bad request") << QByteArray(R"({"formatVersion":1,"name":"c","items":[
@@ -140,10 +143,51 @@ private Q_SLOTS:
         QCOMPARE(spec->url.toString(), QStringLiteral("http://127.0.0.1:1234/x?k=1"));
         QCOMPARE(spec->headers.at(0).second, QByteArray("Bearer s3cret"));
 
+        // A secret without a value (not kept on disk, not typed again) is not resolved to "".
+        const Environment restarted{QStringLiteral("Staging"),
+            {{QStringLiteral("base"), QStringLiteral("{server}"), false}, {QStringLiteral("token"), QString(), true}},
+            false};
+        context.variables = restarted.values();
+        context.environmentName = restarted.name;
+        const auto noSecret = RequestTemplate::build(draft, context);
+        QVERIFY(!noSecret);
+        QVERIFY2(noSecret.error().contains(QStringLiteral("{{token}}")), qPrintable(noSecret.error()));
+
         context.variables.clear();
         const auto unresolved = RequestTemplate::build(draft, context);
         QVERIFY(!unresolved);
         QVERIFY(unresolved.error().contains(QStringLiteral("{{base}}")));
+    }
+
+    void secretMask_coversEveryPartOfARun()
+    {
+        const QStringList secrets{QStringLiteral("tok 123/x"), QStringLiteral("ab")};
+        Core::RunRecord record;
+        Core::RequestSpec spec;
+        spec.url = QUrl(QStringLiteral("http://h.test/p?note=tok%20123%2Fx"));
+        spec.headers = {{QByteArray("X-Echo"), QByteArray("tok 123/x")}};
+        spec.body = "{\"v\": \"tok 123/x\"}";
+        record.requests.insert(1, spec);
+        Core::AttemptRecord attempt;
+        attempt.url = spec.url;
+        attempt.requestHeaders = spec.headers;
+        attempt.responseBody = "echo tok 123/x";
+        attempt.errorString = QStringLiteral("failed for tok 123/x");
+        record.attempts.append(attempt);
+        Core::RequestResult result;
+        result.body = "tok 123/x";
+        record.results.append(result);
+        SecretMask::apply(&record, secrets);
+        const Core::RequestSpec &masked = record.requests.value(1);
+        QVERIFY(!masked.url.toEncoded().contains("tok"));
+        QCOMPARE(masked.headers.at(0).second, QByteArray("REDACTED"));
+        QVERIFY(!masked.body.contains("tok"));
+        QVERIFY(!record.attempts.at(0).url.toEncoded().contains("tok"));
+        QCOMPARE(record.attempts.at(0).responseBody, QByteArray("echo REDACTED"));
+        QCOMPARE(record.attempts.at(0).errorString, QStringLiteral("failed for REDACTED"));
+        QCOMPARE(record.results.at(0).body, QByteArray("REDACTED"));
+        // Values too short to be secrets are not masked (they would mask half the file).
+        QCOMPARE(SecretMask::text(QStringLiteral("abc"), secrets), QStringLiteral("abc"));
     }
 
     void store_roundTripThroughFiles()
@@ -163,9 +207,8 @@ private Q_SLOTS:
         const auto loaded = store.loadCollections();
         QVERIFY2(loaded.problems.isEmpty(), qPrintable(loaded.problems.join(QLatin1Char('\n'))));
         QCOMPARE(loaded.collections.size(), 2);
-        const Collection &back = loaded.collections.at(0).fileName == collection.fileName
-            ? loaded.collections.at(0)
-            : loaded.collections.at(1);
+        const Collection &back = loaded.collections.at(0).fileName == collection.fileName ? loaded.collections.at(0)
+                                                                                          : loaded.collections.at(1);
         QCOMPARE(back.items.at(0).items.at(0).id, collection.items.at(0).items.at(0).id);
         QVERIFY(store.remove(other));
         QCOMPARE(store.loadCollections().collections.size(), 1);
@@ -198,8 +241,8 @@ private Q_SLOTS:
         QVERIFY(loaded.problems.join(QLatin1Char('\n')).contains(QStringLiteral("items[1].request")));
         const QStringList copies = QDir(store.collectionsDirectory()).entryList({QStringLiteral("*.damaged-*")});
         QCOMPARE(copies.size(), 2);
-        QCOMPARE(readAll(QDir(store.collectionsDirectory()).filePath(
-                     copies.filter(QStringLiteral("broken")).constFirst())),
+        QCOMPARE(
+            readAll(QDir(store.collectionsDirectory()).filePath(copies.filter(QStringLiteral("broken")).constFirst())),
             partly);
         // Opened again: the earlier copy is named, no second copy is taken.
         const auto again = store.loadCollections();
@@ -231,7 +274,8 @@ private Q_SLOTS:
             {{QStringLiteral("base"), QStringLiteral("https://staging.test"), false},
                 {QStringLiteral("token"), QStringLiteral("tok-SECRET-1"), true}},
             false};
-        Environment local{QStringLiteral("Local"), {{QStringLiteral("token"), QStringLiteral("tok-LOCAL-2"), true}}, true};
+        Environment local{
+            QStringLiteral("Local"), {{QStringLiteral("token"), QStringLiteral("tok-LOCAL-2"), true}}, true};
         QVERIFY(store.saveEnvironments({staging, local}, QStringLiteral("Staging")));
         const QByteArray bytes = readAll(store.environmentsFile());
         QVERIFY(!bytes.contains("tok-SECRET-1"));
@@ -254,7 +298,8 @@ private Q_SLOTS:
         const CollectionStore store(dir.path());
         QFile file(store.environmentsFile());
         QVERIFY(file.open(QIODevice::WriteOnly));
-        file.write(R"({"formatVersion":1,"active":"B","environments":[{"name":"A","variables":[{"name":"x","value":"1"}]},
+        file.write(
+            R"({"formatVersion":1,"active":"B","environments":[{"name":"A","variables":[{"name":"x","value":"1"}]},
             {"name":"B","variables":[{"name":"bad name","value":"2"}]}]})");
         file.close();
         const auto loaded = store.loadEnvironments();
