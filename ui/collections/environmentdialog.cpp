@@ -125,10 +125,12 @@ EnvironmentDialog::EnvironmentDialog(const QList<Environment> &environments, QWi
         storeCurrent();
         showCurrent();
     });
-    connect(m_name, &QLineEdit::textEdited, this, [this](const QString &text) {
-        if (QListWidgetItem *item = m_list->item(m_shown))
+    connect(m_name, &QLineEdit::textChanged, this, [this](const QString &text) {
+        if (QListWidgetItem *item = m_list->item(m_shown); item && item->text() != text)
             item->setText(text);
+        m_message->clear();
     });
+    connect(m_table, &QTableWidget::itemChanged, m_message, &QLabel::clear);
     connect(addEnvironmentButton, &QPushButton::clicked, this, &EnvironmentDialog::addEnvironment);
     connect(removeEnvironmentButton, &QPushButton::clicked, this, &EnvironmentDialog::removeEnvironment);
     connect(addVariableButton, &QPushButton::clicked, this, &EnvironmentDialog::addVariable);
