@@ -155,6 +155,8 @@ void CollectionSidebar::setDataRoot(const QString &dataRoot)
 {
     m_store = CollectionStore(dataRoot);
     reload();
+    for (const QString &each : std::as_const(m_problems))
+        Q_EMIT problem(each);
 }
 
 void CollectionSidebar::reload()

@@ -47,8 +47,8 @@ public:
     explicit CollectionSidebar(const QString &dataRoot = {}, QWidget *parent = nullptr);
     ~CollectionSidebar() override;
 
-    /// Reads collections and environments from another folder (the screenshot
-    /// command and tests keep the user's own files out of it).
+    /// Reads collections and environments from another folder (tests keep the
+    /// user's own files out of it); what could not be read is reported (problem()).
     void setDataRoot(const QString &dataRoot);
     const CollectionStore &store() const { return m_store; }
     void setRequestSource(RequestSource source) { m_source = std::move(source); }

@@ -18,9 +18,11 @@
 #include <QDir>
 #include <QFile>
 #include <QLineEdit>
+#include <QListWidget>
 #include <QMimeData>
 #include <QSignalSpy>
 #include <QStandardPaths>
+#include <QStyleOptionViewItem>
 #include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTest>
@@ -342,6 +344,17 @@ private Q_SLOTS:
         QVERIFY(result.at(0).variables.at(1).secret);
         QVERIFY(result.at(0).storeSecrets);
         QCOMPARE(result.at(1).name, QStringLiteral("CI"));
+
+        // A secret value is typed as a password until "Show secret values" is ticked.
+        dialog.list()->setCurrentRow(0);
+        const QModelIndex secretValue = dialog.table()->model()->index(1, 1);
+        QStyleOptionViewItem option;
+        std::unique_ptr<QWidget> editor(
+            dialog.table()->itemDelegate()->createEditor(dialog.table()->viewport(), option, secretValue));
+        QCOMPARE(qobject_cast<QLineEdit *>(editor.get())->echoMode(), QLineEdit::Password);
+        dialog.revealSecretsBox()->setChecked(true);
+        editor.reset(dialog.table()->itemDelegate()->createEditor(dialog.table()->viewport(), option, secretValue));
+        QCOMPARE(qobject_cast<QLineEdit *>(editor.get())->echoMode(), QLineEdit::Normal);
     }
 
     void window_activationLoadsComposerAndPolicy_variablesResolve_secretsNeverExported()
@@ -350,7 +363,15 @@ private Q_SLOTS:
         MainWindow window(options);
         QTemporaryDir dir;
         writeSample(dir.path());
+        {
+            QFile damaged(
+                QDir(CollectionStore(dir.path()).collectionsDirectory()).filePath(QStringLiteral("bad.json")));
+            QVERIFY(damaged.open(QIODevice::WriteOnly));
+            damaged.write("{\"formatVersion\": 1, \"items\": [");
+        }
         window.collections()->setDataRoot(dir.path());
+        QVERIFY2(window.messages().join(QLatin1Char('\n')).contains(QStringLiteral("bad.json.damaged-")),
+            qPrintable(window.messages().join(QLatin1Char('\n'))));
         window.show();
         CollectionModel *model = window.collections()->model();
 
