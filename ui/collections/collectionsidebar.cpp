@@ -154,6 +154,7 @@ CollectionSidebar::~CollectionSidebar()
 void CollectionSidebar::setDataRoot(const QString &dataRoot)
 {
     m_store = CollectionStore(dataRoot);
+    m_provisionalFiles.clear();
     reload();
     for (const QString &each : std::as_const(m_problems))
         Q_EMIT problem(each);
@@ -231,7 +232,12 @@ void CollectionSidebar::newCollection()
     for (int n = 2;
          std::any_of(existing.cbegin(), existing.cend(), [&](const Collection &c) { return c.name == name; }); ++n)
         name = tr("New collection %1").arg(n);
-    startEditing(m_model->addCollection(name));
+    const QModelIndex added = m_model->addCollection(name);
+    // Its file is named after the name the user types next, not after "New collection".
+    const QString fileName = m_model->collection(added.row()).fileName;
+    if (!fileName.isEmpty())
+        m_provisionalFiles.insert(fileName, name);
+    startEditing(added);
 }
 
 void CollectionSidebar::newFolder()
@@ -333,6 +339,12 @@ void CollectionSidebar::handleContextMenu(const QPoint &position)
 void CollectionSidebar::handleCollectionChanged(int row)
 {
     Collection collection = m_model->collection(row);
+    QString replaced;
+    if (const auto provisional = m_provisionalFiles.constFind(collection.fileName);
+        provisional != m_provisionalFiles.cend() && *provisional != collection.name) {
+        replaced = collection.fileName;
+        collection.fileName = m_store.freeFileName(collection.name);
+    }
     const auto saved = m_store.save(&collection);
     if (!saved) {
         Q_EMIT problem(tr("The collection \"%1\" was not saved: %2. It stays as it is in the sidebar; try again.")
@@ -340,6 +352,13 @@ void CollectionSidebar::handleCollectionChanged(int row)
         return;
     }
     m_model->setFileName(row, collection.fileName);
+    if (!replaced.isEmpty()) {
+        m_provisionalFiles.remove(replaced);
+        Collection old;
+        old.fileName = replaced;
+        if (const auto removed = m_store.remove(old); !removed)
+            Q_EMIT problem(removed.error());
+    }
 }
 
 void CollectionSidebar::handleCollectionRemoved(const Collection &collection)

@@ -141,6 +141,9 @@ private:
     QString m_active;
     QString m_openedId;
     QStringList m_problems;
+    /// Files of collections made in this session that still have their first name
+    /// ("New collection"), by file name: renamed, they get a file named after them.
+    QHash<QString, QString> m_provisionalFiles;
 };
 
 } // namespace RetryLab::Ui

@@ -171,6 +171,26 @@ private Q_SLOTS:
         QVERIFY(!sidebar.model()->setData(login, QStringLiteral("  ")));
     }
 
+    void newCollection_isNamedInPlace_andItsFileAfterIt()
+    {
+        QTemporaryDir dir;
+        CollectionSidebar sidebar(dir.path());
+        sidebar.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&sidebar));
+        sidebar.newCollectionAction()->trigger();
+        const QDir files(CollectionStore(dir.path()).collectionsDirectory());
+        QCOMPARE(files.entryList({QStringLiteral("*.json")}), QStringList{QStringLiteral("new-collection.json")});
+        auto *editor = qobject_cast<QLineEdit *>(sidebar.view()->indexWidget(sidebar.view()->currentIndex()));
+        QVERIFY(editor);
+        editor->setText(QStringLiteral("Billing API"));
+        QTest::keyClick(editor, Qt::Key_Return);
+        QTRY_COMPARE(files.entryList({QStringLiteral("*.json")}), QStringList{QStringLiteral("billing-api.json")});
+        // Renamed again later: the file keeps its name (a stable path in git).
+        QVERIFY(sidebar.model()->setData(sidebar.model()->index(0, 0), QStringLiteral("Billing")));
+        QCOMPARE(files.entryList({QStringLiteral("*.json")}), QStringList{QStringLiteral("billing-api.json")});
+        QCOMPARE(onDisk(dir.path(), QStringLiteral("Billing")).fileName, QStringLiteral("billing-api.json"));
+    }
+
     void duplicate_getsNewIdsAndIsSaved()
     {
         QTemporaryDir dir;
