@@ -3,8 +3,11 @@
 #include "app/apptr.h"
 #include "app/cli/commands.h"
 #include "app/cli/subcommand.h"
+#include "app/screenshotcollections.h"
 #include "core/executor/retryexecutor.h"
 #include "core/herd/herdparameters.h"
+#include "ui/collections/collectionmodel.h"
+#include "ui/collections/collectionsidebar.h"
 #include "ui/conformance/conformanceview.h"
 #include "ui/herd/simulatorview.h"
 #include "ui/mainwindow.h"
@@ -35,6 +38,7 @@
 #include <QTextStream>
 #include <QThread>
 #include <QTimer>
+#include <QTreeView>
 
 #include <functional>
 
@@ -171,7 +175,13 @@ int runScreenshot(const QStringList &arguments)
     if (parser.isSet(darkOption))
         QApplication::setPalette(Ui::darkPalette());
 
-    Ui::MainWindow window;
+    // Collections and environments of the demo's own, in the same temporary folder.
+    const QString dataDirectory = QDir(settingsDir.path()).filePath(QStringLiteral("data"));
+    if (const QString problem = ScreenshotCollections::write(dataDirectory); !problem.isEmpty())
+        err << Tr::tr("retrylab screenshot: %1").arg(problem) << Qt::endl;
+    Ui::MainWindow::Options windowOptions;
+    windowOptions.dataDirectory = dataDirectory;
+    Ui::MainWindow window(windowOptions);
     if (!window.server()->isRunning()) {
         err << Tr::tr("retrylab screenshot: the embedded server did not start: %1").arg(window.server()->errorString())
             << Qt::endl;
@@ -179,6 +189,8 @@ int runScreenshot(const QStringList &arguments)
     }
     window.resize(width, height);
     window.move(0, 0);
+    // The tabs' pictures keep their width; collections.png shows the sidebar.
+    window.collectionsDock()->hide();
     window.show();
     window.resizeDocks({window.policyDock()}, {width * 34 / 100}, Qt::Horizontal);
     settle(200);
@@ -321,6 +333,19 @@ int runScreenshot(const QStringList &arguments)
         window.inspectorDock()->hide();
         window.policyDock()->show();
     }
+
+    // The collections sidebar with a request loaded from it and the Local environment.
+    window.collectionsDock()->show();
+    window.resizeDocks(
+        {window.collectionsDock(), window.policyDock()}, {width * 20 / 100, width * 30 / 100}, Qt::Horizontal);
+    window.collections()->view()->expandAll();
+    const QModelIndex loaded = window.collections()->model()->indexOfId(
+        window.collections()->model()->collection(0).items.value(0).items.value(1).id);
+    window.collections()->setCurrentIndex(loaded);
+    window.collections()->activate(loaded);
+    window.showTab(Ui::MainWindow::Tab::Timeline);
+    settle(300);
+    save(&window, QStringLiteral("collections.png"));
 
     if (hold > 0)
         settle(hold * 1000);

@@ -5,6 +5,7 @@
 #include "core/export/reportjson.h"
 #include "ui/run/errorlogview.h"
 #include "ui/session/runsession.h"
+#include "ui/session/secretmask.h"
 #include "ui/session/settings.h"
 #include "ui/widgets/messagebar.h"
 
@@ -98,8 +99,10 @@ Core::Result<qint64> ExportController::exportRun(
         m_messages->showMessage(FieldMessage::Kind::Note, message);
         return R::failure(message);
     }
-    const Core::RunRecord record
+    Core::RunRecord record
         = onlyVisibleRows ? m_session->runRecord(m_errorLog->visibleFinishedIndexes()) : m_session->runRecord();
+    if (m_secrets)
+        SecretMask::apply(&record, m_secrets());
 
     R written = R::failure(QString());
     switch (format) {

@@ -7,6 +7,7 @@
 #include <QList>
 #include <QObject>
 #include <QString>
+#include <QStringList>
 
 #include <functional>
 
@@ -49,6 +50,10 @@ public:
         RunSession *session, ErrorLogView *errorLog, Settings *settings, MessageBar *messages, QWidget *dialogParent);
 
     void setFileChooser(FileChooser chooser) { m_fileChooser = std::move(chooser); }
+    /// The values of secret environment variables, masked in every export
+    /// (SecretMask), whether credentials are redacted or not.
+    using SecretSource = std::function<QStringList()>;
+    void setSecretSource(SecretSource secrets) { m_secrets = std::move(secrets); }
     QString chooseFile(QFileDialog::AcceptMode mode, const QString &title, const QString &suggestion,
         const QString &filters, QString *selectedFilter = nullptr) const;
 
@@ -66,6 +71,7 @@ private:
     MessageBar *m_messages;
     QWidget *m_dialogParent;
     FileChooser m_fileChooser;
+    SecretSource m_secrets;
 };
 
 } // namespace RetryLab::Ui

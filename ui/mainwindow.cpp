@@ -5,6 +5,8 @@
 
 #include "core/executor/retryexecutor.h"
 #include "core/export/curlcommand.h"
+#include "ui/collections/collectionsidebar.h"
+#include "ui/collections/environmentbar.h"
 #include "ui/conformance/conformanceview.h"
 #include "ui/herd/simulatorview.h"
 #include "ui/policy/policyeditor.h"
@@ -19,6 +21,7 @@
 #include "ui/session/requestrunner.h"
 #include "ui/session/requesttemplate.h"
 #include "ui/session/runsession.h"
+#include "ui/session/secretmask.h"
 #include "ui/session/settings.h"
 #include "ui/widgets/messagebar.h"
 
@@ -63,6 +66,7 @@ MainWindow::MainWindow(const Options &options, QWidget *parent)
         m_server->start(options.server);
     m_runner->setServer(m_server->server(), m_server->errorString());
 
+    m_collections = new CollectionSidebar(options.dataDirectory);
     buildDocks();
     buildTabs();
     buildMenus();
@@ -118,7 +122,19 @@ void MainWindow::buildDocks()
     addDockWidget(Qt::RightDockWidgetArea, m_inspectorDock);
     m_inspectorDock->hide();
 
-    resizeDocks({m_policyDock}, {fontMetrics().horizontalAdvance(QLatin1Char('x')) * 62}, Qt::Horizontal);
+    // Saved requests at the far left, as in API clients; the policy beside them.
+    m_collectionsDock = new QDockWidget(tr("Collections"), this);
+    m_collectionsDock->setObjectName(QStringLiteral("collectionsDock"));
+    m_collectionsDock->setWidget(m_collections);
+    addDockWidget(Qt::LeftDockWidgetArea, m_collectionsDock);
+    splitDockWidget(m_collectionsDock, m_policyDock, Qt::Horizontal);
+    // The environment switcher sits on the menu bar's row: always in sight, no row of its own.
+    menuBar()->setCornerWidget(m_collections->environmentBar(), Qt::TopRightCorner);
+
+    resizeDocks({m_collectionsDock, m_policyDock},
+        {fontMetrics().horizontalAdvance(QLatin1Char('x')) * 30,
+            fontMetrics().horizontalAdvance(QLatin1Char('x')) * 62},
+        Qt::Horizontal);
     resizeDocks({m_requestDock}, {fontMetrics().height() * 11}, Qt::Vertical);
 }
 
@@ -255,6 +271,12 @@ void MainWindow::buildMenus()
     QAction *focusUrl = request->addAction(tr("Edit &URL"), m_composer, &RequestComposer::focusUrl);
     focusUrl->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_L));
     request->addSeparator();
+    // In the menu too, so that Ctrl+S works while the Collections dock is closed (and opens it).
+    for (QAction *save : {m_collections->saveRequestAction(), m_collections->saveAsNewAction()}) {
+        request->addAction(save);
+        connect(save, &QAction::triggered, m_collectionsDock, &QDockWidget::show);
+    }
+    request->addSeparator();
     m_clearAction = request->addAction(tr("C&lear run"), this, &MainWindow::clearRun);
     m_clearAction->setObjectName(QStringLiteral("clearRun"));
     m_clearAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Backspace));
@@ -268,6 +290,7 @@ void MainWindow::buildMenus()
     QMenu *view = menuBar()->addMenu(tr("&View"));
     view->addAction(m_policyDock->toggleViewAction());
     view->addAction(m_requestDock->toggleViewAction());
+    view->addAction(m_collectionsDock->toggleViewAction());
     QAction *inspect = m_inspectorDock->toggleViewAction();
     inspect->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_I));
     view->addAction(inspect);
@@ -354,6 +377,27 @@ void MainWindow::saveSettings()
         qCWarning(lcMainWindow) << synced.error();
 }
 
+void MainWindow::connectCollections()
+{
+    m_collections->setRequestSource([this] { return std::pair{m_composer->draft(), m_policyPanel->policy()}; });
+    m_exports->setSecretSource([this] { return m_collections->secretValues(); });
+    connect(m_collections, &CollectionSidebar::requestActivated, this,
+        [this](const RequestDraft &draft, const Core::BackoffPolicy &policy) {
+            m_composer->setDraft(draft);
+            m_settings->setRequestDraft(draft);
+            m_policyPanel->setPolicy(policy);
+        });
+    const auto useEnvironment = [this](const QString &name, const QHash<QString, QString> &variables) {
+        m_runner->setEnvironment(name, variables);
+        m_composer->setPreviewContext(m_runner->nextContext());
+    };
+    connect(m_collections, &CollectionSidebar::environmentChanged, this, useEnvironment);
+    useEnvironment(m_collections->activeEnvironment(), m_collections->variables());
+    connect(m_collections, &CollectionSidebar::problem, this, &MainWindow::showProblem);
+    for (const QString &problem : m_collections->problems())
+        m_messages->showMessage(FieldMessage::Kind::Warning, problem);
+}
+
 void MainWindow::connectParts()
 {
     connect(m_composer->sendAction(), &QAction::triggered, this, &MainWindow::send);
@@ -386,6 +430,7 @@ void MainWindow::connectParts()
         m_composer->setBlocker(
             QStringLiteral("scenario"), tr("the server scenario (Server tab) has an error: %1").arg(problem));
     handleServerScenarioChanged();
+    connectCollections();
 
     connect(m_runner, &RequestRunner::sent, this, &MainWindow::handleSent);
     connect(m_runner, &RequestRunner::batchProgress, m_composer, &RequestComposer::setBatchProgress);
@@ -598,11 +643,12 @@ void MainWindow::exportWithDialog()
 
 void MainWindow::copyAsCurl()
 {
-    const auto spec = RequestTemplate::build(m_composer->draft(), m_runner->nextContext());
+    auto spec = RequestTemplate::build(m_composer->draft(), m_runner->nextContext());
     if (!spec) {
         showProblem(tr("Nothing copied: %1").arg(spec.error()));
         return;
     }
+    SecretMask::apply(&spec.value(), m_collections->secretValues());
     Core::ExportOptions options;
     options.redactCredentials = redactsExports();
     const auto command = Core::CurlCommand::build(*spec, options, m_executor->policy());

@@ -20,6 +20,7 @@ class RetryExecutor;
 namespace RetryLab::Ui {
 
 class AttemptInspector;
+class CollectionSidebar;
 class EmbeddedServer;
 class ErrorLogView;
 class MessageBar;
@@ -59,6 +60,8 @@ public:
         /// How the embedded server listens (loopback, a free port by default).
         Core::FaultServerOptions server;
         bool startServer = true;
+        /// Where collections and environments are kept; empty: the user's data folder.
+        QString dataDirectory = {};
     };
 
     /// Asks for a file name (tests answer without a dialog).
@@ -88,6 +91,9 @@ public:
     /// What an attempt sent and got back; opens when an attempt is selected.
     AttemptInspector *inspector() const { return m_inspector; }
     QDockWidget *inspectorDock() const { return m_inspectorDock; }
+    /// Saved requests in collections, and the environments (View > Collections).
+    CollectionSidebar *collections() const { return m_collections; }
+    QDockWidget *collectionsDock() const { return m_collectionsDock; }
     QTabWidget *tabs() const { return m_tabs; }
     /// The view of a tab (the page itself may be a scroll area around it).
     QWidget *tab(Tab tab) const;
@@ -132,6 +138,7 @@ private:
     void buildMenus();
     void buildStatusBar();
     void connectParts();
+    void connectCollections();
     void loadSettings();
     void saveSettings();
     /// Geometry and dock layout from the settings; false when nothing was stored
@@ -160,6 +167,8 @@ private:
     QDockWidget *m_requestDock = nullptr;
     AttemptInspector *m_inspector = nullptr;
     QDockWidget *m_inspectorDock = nullptr;
+    CollectionSidebar *m_collections = nullptr;
+    QDockWidget *m_collectionsDock = nullptr;
     MessageBar *m_messages = nullptr;
     QTabWidget *m_tabs = nullptr;
     TimelineView *m_timeline = nullptr;

@@ -759,7 +759,8 @@ void TestMainWindow::settings_requestLayoutAndRecentUrls_surviveARestart()
         window->composer()->setDraft(draft);
         QVERIFY(sendAndWait(*window, 1));
         window->addDockWidget(Qt::RightDockWidgetArea, window->policyDock());
-        window->resize(1111, 777);
+        // Above the window's minimum width (collections, policy and the request side by side).
+        window->resize(1251, 777);
         window->serverView()->setScenario(Ui::ServerScenario::fromPreset(QStringLiteral("reset-429-200")));
         QCoreApplication::processEvents();
         geometry = window->saveGeometry();
@@ -771,7 +772,7 @@ void TestMainWindow::settings_requestLayoutAndRecentUrls_surviveARestart()
     expected.headers[1].value = QStringLiteral("Bearer REDACTED"); // credentials are not stored
     QCOMPARE(window->composer()->draft(), expected);
     QCOMPARE(window->dockWidgetArea(window->policyDock()), Qt::RightDockWidgetArea);
-    QCOMPARE(window->size(), QSize(1111, 777));
+    QCOMPARE(window->size(), QSize(1251, 777));
     QCOMPARE(window->serverView()->scenario(), Ui::ServerScenario::fromPreset(QStringLiteral("reset-429-200")));
     auto *url = window->composer()->findChild<QComboBox *>(QStringLiteral("url"));
     QVERIFY(url->findText(draft.urlTemplate) >= 0);

@@ -56,6 +56,12 @@ QString RequestRunner::nextKey() const
     return QStringLiteral("%1-%2").arg(m_keyToken).arg(m_keyCounter);
 }
 
+void RequestRunner::setEnvironment(const QString &name, const QHash<QString, QString> &variables)
+{
+    m_environmentName = name;
+    m_variables = variables;
+}
+
 ExpansionContext RequestRunner::nextContext() const
 {
     ExpansionContext context;
@@ -63,6 +69,8 @@ ExpansionContext RequestRunner::nextContext() const
         context.serverUrl = m_server->baseUrl();
     context.serverProblem = m_serverProblem;
     context.requestKey = nextKey();
+    context.variables = m_variables;
+    context.environmentName = m_environmentName;
     return context;
 }
 

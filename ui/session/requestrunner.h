@@ -51,6 +51,11 @@ public:
     /// The next send starts a fresh shared copy.
     void restartSharedScenario();
 
+    /// The active environment, for {{name}} in the next sends; an empty name: none.
+    /// A repeat that is running resolves its draft with the environment of each tick.
+    void setEnvironment(const QString &name, const QHash<QString, QString> &variables);
+    QString environmentName() const { return m_environmentName; }
+
     /// What the placeholders of the next request will stand for (for previews).
     ExpansionContext nextContext() const;
 
@@ -98,6 +103,8 @@ private:
     QPointer<RunSession> m_session;
     QPointer<Core::FaultServer> m_server;
     QString m_serverProblem;
+    QString m_environmentName;
+    QHash<QString, QString> m_variables;
 
     ServerScenario m_scenario;
     QString m_sharedTestId;

@@ -1,5 +1,6 @@
 #include "ui/session/requesttemplate.h"
 #include "ui/session/uitr.h"
+#include "ui/session/variables.h"
 
 #include <QCoreApplication>
 #include <QRegularExpression>
@@ -62,7 +63,13 @@ bool usesServer(const RequestDraft &draft)
 Core::Result<QUrl> url(const QString &urlTemplate, const ExpansionContext &context)
 {
     using R = Core::Result<QUrl>;
-    const QString trimmed = urlTemplate.trimmed();
+    QStringList unresolved;
+    const QString trimmed = Variables::substitute(urlTemplate, context.variables, &unresolved).trimmed();
+    if (!unresolved.isEmpty()) {
+        RequestDraft urlOnly;
+        urlOnly.urlTemplate = urlTemplate;
+        return R::failure(Variables::apply(urlOnly, context.variables, context.environmentName).error());
+    }
     if (trimmed.isEmpty())
         return R::failure(Tr::tr("Enter a URL, for example {server}/status/200."));
     if (trimmed.size() > RequestDraft::maxUrlLength)
@@ -132,9 +139,13 @@ QString headerProblem(const DraftHeader &header, int row)
     return {};
 }
 
-Core::Result<Core::RequestSpec> build(const RequestDraft &draft, const ExpansionContext &context)
+Core::Result<Core::RequestSpec> build(const RequestDraft &typed, const ExpansionContext &context)
 {
     using R = Core::Result<Core::RequestSpec>;
+    const auto resolved = Variables::apply(typed, context.variables, context.environmentName);
+    if (!resolved)
+        return R::failure(resolved.error());
+    const RequestDraft &draft = *resolved;
     if (const QString problem = methodProblem(draft.method); !problem.isEmpty())
         return R::failure(problem);
     const auto target = url(draft.urlTemplate, context);

@@ -4,6 +4,7 @@
 #include "core/util/result.h"
 #include "ui/session/requestdraft.h"
 
+#include <QHash>
 #include <QString>
 #include <QUrl>
 
@@ -18,6 +19,10 @@ struct ExpansionContext
     QString serverProblem;
     /// What {id} becomes: a key of its own for every logical request.
     QString requestKey;
+    /// The active environment's variables, for {{name}} (see Variables); resolved first.
+    QHash<QString, QString> variables = {};
+    /// Its name, for the message about an undefined variable; empty when none is active.
+    QString environmentName = {};
 };
 
 /// Turns a RequestDraft into a RequestSpec. Two placeholders may appear in the URL,
@@ -26,6 +31,8 @@ struct ExpansionContext
 ///             that a saved request still works after a restart gives the server a new port
 ///   {id}      a new key for every logical request (the same for all its attempts), so
 ///             that "/fail/3?key={id}" fails three times for every request sent
+/// {{name}} stands for a variable of the active environment (Variables), resolved
+/// before the two placeholders; an undefined one is an error that names it.
 /// Other braces are left alone in headers and bodies (JSON has plenty); in the URL an
 /// unknown {word} is an error, because braces are not valid there anyway.
 namespace RequestTemplate {

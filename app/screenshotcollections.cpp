@@ -1,0 +1,70 @@
+#include "app/screenshotcollections.h"
+
+#include "core/policy/presets.h"
+#include "ui/session/collectionstore.h"
+
+namespace RetryLab::App::ScreenshotCollections {
+
+namespace {
+
+Ui::CollectionItem request(const QString &name, const QString &method, const QString &url, const QString &preset)
+{
+    Ui::RequestDraft draft;
+    draft.method = method;
+    draft.urlTemplate = url;
+    draft.headers = {{QStringLiteral("Authorization"), QStringLiteral("Bearer {{token}}"), true}};
+    if (method != QLatin1String("GET"))
+        draft.headers.append({QStringLiteral("Idempotency-Key"), QStringLiteral("{id}"), true});
+    Ui::SavedPolicy policy;
+    if (const auto found = Core::Presets::find(preset))
+        policy = Ui::SavedPolicy::from(*found);
+    return Ui::CollectionItem::makeRequest(name, draft, policy);
+}
+
+} // namespace
+
+QString write(const QString &dataDirectory)
+{
+    const Ui::CollectionStore store(dataDirectory);
+    Ui::Collection shop;
+    shop.name = QStringLiteral("Shop API");
+    Ui::CollectionItem orders = Ui::CollectionItem::makeFolder(QStringLiteral("Orders"));
+    orders.items = {
+        request(QStringLiteral("List orders"), QStringLiteral("GET"), QStringLiteral("{{base}}/fail/3?key={id}"),
+            QStringLiteral("aws-standard")),
+        request(QStringLiteral("Create order"), QStringLiteral("POST"), QStringLiteral("{{base}}/status/503"),
+            QStringLiteral("google-cloud-storage")),
+        request(QStringLiteral("Cancel order"), QStringLiteral("DELETE"), QStringLiteral("{{base}}/status/200"),
+            QStringLiteral("grpc-retry-policy")),
+    };
+    Ui::CollectionItem payments = Ui::CollectionItem::makeFolder(QStringLiteral("Payments"));
+    payments.items = {
+        request(QStringLiteral("Capture payment"), QStringLiteral("POST"), QStringLiteral("{{base}}/fail/2?key={id}"),
+            QStringLiteral("polly-default")),
+        request(QStringLiteral("Refund"), QStringLiteral("PUT"), QStringLiteral("{{base}}/status/429"),
+            QStringLiteral("polly-default")),
+    };
+    shop.items = {orders, payments,
+        request(QStringLiteral("Health"), QStringLiteral("GET"), QStringLiteral("{{base}}/status/200"), QString())};
+    Ui::Collection checks;
+    checks.name = QStringLiteral("Smoke checks");
+    checks.items = {request(QStringLiteral("Flaky upstream"), QStringLiteral("GET"),
+        QStringLiteral("{{base}}/fail/5?p=0.3&key={id}"), QStringLiteral("aws-standard"))};
+    for (Ui::Collection *collection : {&shop, &checks}) {
+        if (const auto saved = store.save(collection); !saved)
+            return saved.error();
+    }
+    const QList<Ui::Environment> environments{
+        {QStringLiteral("Local"),
+            {{QStringLiteral("base"), QStringLiteral("{server}"), false},
+                {QStringLiteral("token"), QStringLiteral("demo-token-123"), true}},
+            true},
+        {QStringLiteral("Staging"), {{QStringLiteral("base"), QStringLiteral("https://staging.example"), false}},
+            false},
+    };
+    if (const auto saved = store.saveEnvironments(environments, QStringLiteral("Local")); !saved)
+        return saved.error();
+    return {};
+}
+
+} // namespace RetryLab::App::ScreenshotCollections

@@ -1,0 +1,149 @@
+#pragma once
+
+#include "core/policy/backoffpolicy.h"
+#include "ui/session/collectionstore.h"
+#include "ui/session/environment.h"
+#include "ui/session/requestdraft.h"
+
+#include <QHash>
+#include <QWidget>
+
+#include <functional>
+#include <utility>
+
+class QAction;
+class QLabel;
+class QLineEdit;
+class QTreeView;
+
+namespace RetryLab::Ui {
+
+class CollectionFilter;
+class CollectionModel;
+class EnvironmentBar;
+
+/// The sidebar of saved requests: collections > folders > requests, each request
+/// with its method, URL and policy (a preset or its own). Search by name or URL;
+/// new collection, folder and request; duplicate, rename in place, delete (after a
+/// confirmation), drag to reorder or move between folders. Activating a request
+/// hands its draft and policy to the window (requestActivated); "Save request"
+/// stores what the composer holds. Every change is written at once, to the
+/// collection's own file (CollectionStore).
+///
+/// It also holds the environments: the switcher for the toolbar (environmentBar())
+/// and their editor. Secret values stay in memory unless their environment opts
+/// in to keeping them on disk; secretValues() lists them for exports to mask.
+class CollectionSidebar final : public QWidget
+{
+    Q_OBJECT
+
+public:
+    /// What the composer and the policy editor hold now, for "Save request".
+    using RequestSource = std::function<std::pair<RequestDraft, Core::BackoffPolicy>()>;
+    /// Asks the user to confirm a deletion (tests answer without a dialog).
+    using Confirmer = std::function<bool(const QString &question)>;
+
+    /// `dataRoot`: where the files live; empty: the user's data folder.
+    explicit CollectionSidebar(const QString &dataRoot = {}, QWidget *parent = nullptr);
+    ~CollectionSidebar() override;
+
+    /// Reads collections and environments from another folder (tests keep the
+    /// user's own files out of it); what could not be read is reported (problem()).
+    void setDataRoot(const QString &dataRoot);
+    const CollectionStore &store() const { return m_store; }
+    void setRequestSource(RequestSource source) { m_source = std::move(source); }
+    void setConfirmer(Confirmer confirmer) { m_confirm = std::move(confirmer); }
+
+    CollectionModel *model() const { return m_model; }
+    CollectionFilter *filter() const { return m_filter; }
+    QTreeView *view() const { return m_view; }
+    QLineEdit *searchField() const { return m_search; }
+    /// The environment switcher, for the window's toolbar.
+    EnvironmentBar *environmentBar() const { return m_environmentBar; }
+    /// What could not be read when the files were loaded (one sentence each).
+    QStringList problems() const { return m_problems; }
+
+    QAction *newCollectionAction() const { return m_newCollection; }
+    QAction *newFolderAction() const { return m_newFolder; }
+    QAction *saveRequestAction() const { return m_saveRequest; }
+    QAction *saveAsNewAction() const { return m_saveAsNew; }
+    QAction *duplicateAction() const { return m_duplicate; }
+    QAction *renameAction() const { return m_rename; }
+    QAction *deleteAction() const { return m_delete; }
+
+    // --- environments ---
+    const QList<Environment> &environments() const { return m_environments; }
+    QString activeEnvironment() const { return m_active; }
+    /// Replaces the environments (the editor's result) and writes them.
+    void setEnvironments(const QList<Environment> &environments, const QString &active);
+    /// Selects an environment by name; empty: none.
+    void setActiveEnvironment(const QString &name);
+    /// The active environment's variables.
+    QHash<QString, QString> variables() const;
+    /// The values of secret variables of every environment: masked in exports.
+    QStringList secretValues() const;
+    /// Opens the environment editor.
+    void editEnvironments();
+
+    /// The request at this model index is loaded (as a double-click does).
+    void activate(const QModelIndex &sourceIndex);
+    /// The id of the request loaded last, which "Save request" saves over.
+    QString openedRequestId() const { return m_openedId; }
+
+    void newCollection();
+    void newFolder();
+    /// Saves over the request loaded last; as a new request when there is none.
+    void saveRequest();
+    /// Adds what the composer holds as a new request, next to the selection.
+    void saveAsNewRequest();
+    void duplicateSelected();
+    void renameSelected();
+    void deleteSelected();
+
+    /// The selected item, as an index of model(); invalid when nothing is selected.
+    QModelIndex currentIndex() const;
+    void setCurrentIndex(const QModelIndex &sourceIndex);
+
+Q_SIGNALS:
+    void requestActivated(const RetryLab::Ui::RequestDraft &draft, const RetryLab::Core::BackoffPolicy &policy);
+    void environmentChanged(const QString &name, const QHash<QString, QString> &variables);
+    /// Something the user must know: a file that was not written, a preset that is gone.
+    void problem(const QString &message);
+
+private:
+    void reload();
+    void handleCollectionChanged(int row);
+    void handleCollectionRemoved(const Collection &collection);
+    void handleContextMenu(const QPoint &position);
+    void updateActions();
+    void saveEnvironments();
+    void startEditing(const QModelIndex &sourceIndex);
+
+    CollectionStore m_store;
+    CollectionModel *m_model;
+    CollectionFilter *m_filter;
+    QTreeView *m_view;
+    QLineEdit *m_search;
+    QLabel *m_empty;
+    EnvironmentBar *m_environmentBar;
+
+    QAction *m_newCollection;
+    QAction *m_newFolder;
+    QAction *m_saveRequest;
+    QAction *m_saveAsNew;
+    QAction *m_duplicate;
+    QAction *m_rename;
+    QAction *m_delete;
+
+    RequestSource m_source;
+    Confirmer m_confirm;
+    QList<Environment> m_environments;
+    QString m_active;
+    QString m_openedId;
+    QStringList m_problems;
+    /// Files of collections made in this session that still have their first name
+    /// ("New collection"), by file name: renamed, they get a file named after them.
+    QHash<QString, QString> m_provisionalFiles;
+};
+
+} // namespace RetryLab::Ui

@@ -1,0 +1,80 @@
+#include "ui/session/collection.h"
+
+#include "core/policy/presets.h"
+
+#include <QUuid>
+
+namespace RetryLab::Ui {
+
+SavedPolicy SavedPolicy::from(const Core::BackoffPolicy &policy)
+{
+    for (const Core::Presets::Preset &preset : Core::Presets::all()) {
+        if (preset.policy == policy)
+            return {preset.id, {}};
+    }
+    return {{}, policy};
+}
+
+std::optional<Core::BackoffPolicy> SavedPolicy::policy() const
+{
+    if (preset.isEmpty())
+        return custom;
+    for (const Core::Presets::Preset &each : Core::Presets::all()) {
+        if (each.id == preset)
+            return each.policy;
+    }
+    return std::nullopt;
+}
+
+QString SavedPolicy::displayName() const
+{
+    if (preset.isEmpty())
+        return custom.name;
+    if (const auto found = policy())
+        return found->name;
+    return preset;
+}
+
+QString CollectionItem::newId()
+{
+    return QUuid::createUuid().toString(QUuid::WithoutBraces);
+}
+
+CollectionItem CollectionItem::makeRequest(const QString &name, const RequestDraft &draft, const SavedPolicy &policy)
+{
+    CollectionItem item;
+    item.kind = Kind::Request;
+    item.id = newId();
+    item.name = name;
+    item.request = draft;
+    item.policy = policy;
+    return item;
+}
+
+CollectionItem CollectionItem::makeFolder(const QString &name)
+{
+    CollectionItem item;
+    item.kind = Kind::Folder;
+    item.id = newId();
+    item.name = name;
+    return item;
+}
+
+namespace {
+
+int countRequests(const QList<CollectionItem> &items)
+{
+    int count = 0;
+    for (const CollectionItem &item : items)
+        count += item.isFolder() ? countRequests(item.items) : 1;
+    return count;
+}
+
+} // namespace
+
+int Collection::requestCount() const
+{
+    return countRequests(items);
+}
+
+} // namespace RetryLab::Ui

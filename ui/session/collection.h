@@ -1,0 +1,72 @@
+#pragma once
+
+#include "core/policy/backoffpolicy.h"
+#include "ui/session/requestdraft.h"
+
+#include <QList>
+#include <QString>
+
+#include <optional>
+
+namespace RetryLab::Ui {
+
+/// The policy a saved request is sent with: a built-in preset by id (so that the
+/// file stays short and follows the preset), or a policy of its own.
+struct SavedPolicy
+{
+    /// A built-in preset's id ("aws-standard"); empty: `custom` is the policy.
+    QString preset;
+    Core::BackoffPolicy custom;
+
+    /// The preset whose policy equals `policy`, or the policy itself.
+    static SavedPolicy from(const Core::BackoffPolicy &policy);
+    /// The policy to load; nothing when the preset is not (or no longer) built in.
+    std::optional<Core::BackoffPolicy> policy() const;
+    /// What the sidebar shows: the preset's name or the policy's.
+    QString displayName() const;
+
+    friend bool operator==(const SavedPolicy &, const SavedPolicy &) = default;
+};
+
+/// A folder or a saved request of a collection.
+struct CollectionItem
+{
+    enum class Kind { Folder, Request };
+
+    Kind kind = Kind::Request;
+    /// Stable across saves (a request's id is written to the file), so that a
+    /// git diff of a renamed or moved request stays small.
+    QString id;
+    QString name;
+    // A request:
+    RequestDraft request;
+    SavedPolicy policy;
+    // A folder: its folders and requests, in the order shown.
+    QList<CollectionItem> items;
+
+    bool isFolder() const { return kind == Kind::Folder; }
+    static QString newId();
+    /// A request item with a new id.
+    static CollectionItem makeRequest(const QString &name, const RequestDraft &draft, const SavedPolicy &policy);
+    static CollectionItem makeFolder(const QString &name);
+
+    friend bool operator==(const CollectionItem &, const CollectionItem &) = default;
+};
+
+/// A collection of saved requests in folders: one JSON file in the user's data
+/// folder (CollectionStore), readable and safe to keep in git (CollectionJson).
+struct Collection
+{
+    QString name;
+    QList<CollectionItem> items;
+    /// The file's name in the store's folder ("payments.json"); empty until saved.
+    /// Not part of the file, so that renaming a collection does not move it.
+    QString fileName;
+
+    /// Requests at every depth.
+    int requestCount() const;
+
+    friend bool operator==(const Collection &, const Collection &) = default;
+};
+
+} // namespace RetryLab::Ui

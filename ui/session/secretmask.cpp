@@ -1,0 +1,109 @@
+#include "ui/session/secretmask.h"
+
+#include "core/http/redactor.h"
+
+#include <QUrl>
+
+#include <algorithm>
+
+namespace RetryLab::Ui::SecretMask {
+
+namespace {
+
+// Longest first, so that a secret containing another is masked whole.
+QList<QByteArray> forms(const QStringList &secrets)
+{
+    QList<QByteArray> out;
+    for (const QString &secret : secrets) {
+        if (secret.size() < 3)
+            continue; // "1" or "ab" would mask half the file and hide nothing
+        const QByteArray raw = secret.toUtf8();
+        out.append(raw);
+        const QByteArray encoded = QUrl::toPercentEncoding(secret);
+        if (encoded != raw)
+            out.append(encoded);
+    }
+    std::sort(out.begin(), out.end(), [](const QByteArray &a, const QByteArray &b) { return a.size() > b.size(); });
+    return out;
+}
+
+QByteArray maskBytes(QByteArray data, const QList<QByteArray> &all)
+{
+    for (const QByteArray &secret : all)
+        data.replace(secret, Core::Redactor::mask());
+    return data;
+}
+
+QString maskText(const QString &text, const QList<QByteArray> &all)
+{
+    QString out = text;
+    for (const QByteArray &secret : all)
+        out.replace(QString::fromUtf8(secret), QString::fromLatin1(Core::Redactor::mask()));
+    return out;
+}
+
+QUrl maskUrl(const QUrl &url, const QList<QByteArray> &all)
+{
+    const QByteArray encoded = url.toEncoded();
+    const QByteArray masked = maskBytes(encoded, all);
+    return masked == encoded ? url : QUrl::fromEncoded(masked);
+}
+
+void maskHeaders(Core::HeaderList *headers, const QList<QByteArray> &all)
+{
+    for (auto &header : *headers)
+        header.second = maskBytes(header.second, all);
+}
+
+} // namespace
+
+QString text(const QString &text, const QStringList &secrets)
+{
+    return maskText(text, forms(secrets));
+}
+
+QByteArray bytes(const QByteArray &data, const QStringList &secrets)
+{
+    return maskBytes(data, forms(secrets));
+}
+
+void apply(Core::RequestSpec *spec, const QStringList &secrets)
+{
+    const auto all = forms(secrets);
+    if (all.isEmpty())
+        return;
+    spec->url = maskUrl(spec->url, all);
+    maskHeaders(&spec->headers, all);
+    spec->body = maskBytes(spec->body, all);
+    spec->label = maskText(spec->label, all);
+}
+
+void apply(Core::RunRecord *record, const QStringList &secrets)
+{
+    const auto all = forms(secrets);
+    if (all.isEmpty())
+        return;
+    for (Core::RequestSpec &spec : record->requests)
+        apply(&spec, secrets);
+    for (Core::AttemptRecord &attempt : record->attempts) {
+        attempt.url = maskUrl(attempt.url, all);
+        maskHeaders(&attempt.requestHeaders, all);
+        attempt.requestBody = maskBytes(attempt.requestBody, all);
+        maskHeaders(&attempt.responseHeaders, all);
+        attempt.responseBody = maskBytes(attempt.responseBody, all);
+        attempt.errorString = maskText(attempt.errorString, all);
+        attempt.reason = maskText(attempt.reason, all);
+        attempt.step = maskText(attempt.step, all);
+        for (Core::RedirectHop &hop : attempt.redirects) {
+            hop.from = maskUrl(hop.from, all);
+            hop.to = maskUrl(hop.to, all);
+            hop.note = maskText(hop.note, all);
+        }
+    }
+    for (Core::RequestResult &result : record->results) {
+        result.reason = maskText(result.reason, all);
+        result.body = maskBytes(result.body, all);
+    }
+}
+
+} // namespace RetryLab::Ui::SecretMask

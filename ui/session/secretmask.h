@@ -1,0 +1,26 @@
+#pragma once
+
+#include "core/record/attemptrecord.h"
+#include "core/record/runrecord.h"
+
+#include <QByteArray>
+#include <QString>
+#include <QStringList>
+
+namespace RetryLab::Ui {
+
+/// Replaces the values of secret environment variables with REDACTED in what
+/// leaves the window (exports, "Copy as curl"), whether credential redaction
+/// is on or off: a value the user marked secret is never written, wherever it
+/// ended up (a query parameter the redactor does not know, a body, an echo in
+/// a response). Values are matched as typed and percent-encoded.
+namespace SecretMask {
+
+QString text(const QString &text, const QStringList &secrets);
+QByteArray bytes(const QByteArray &bytes, const QStringList &secrets);
+void apply(Core::RequestSpec *spec, const QStringList &secrets);
+void apply(Core::RunRecord *record, const QStringList &secrets);
+
+} // namespace SecretMask
+
+} // namespace RetryLab::Ui
