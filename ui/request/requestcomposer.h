@@ -23,6 +23,7 @@ namespace RetryLab::Ui {
 
 class FieldMessage;
 class HeaderTableModel;
+class TransportForm;
 class UnitSpinBox;
 
 /// The request composer: method, URL (with recent URLs and the embedded server's
@@ -74,6 +75,10 @@ public:
     QAction *repeatAction() const { return m_repeatAction; }
     QAction *stopAction() const { return m_stopAction; }
     HeaderTableModel *headerModel() const { return m_headerModel; }
+    /// The Connection tab: TLS, proxy and HTTP version.
+    TransportForm *transportForm() const { return m_transport; }
+    /// Shows the Connection tab.
+    void showConnection();
 
     /// Moves the keyboard focus to the URL field and selects it.
     void focusUrl();
@@ -124,6 +129,8 @@ private:
     QSpinBox *m_batchCount;
     QSpinBox *m_concurrency;
     QDoubleSpinBox *m_interval;
+    // Connection.
+    TransportForm *m_transport;
 
     QAction *m_sendAction;
     QAction *m_batchAction;

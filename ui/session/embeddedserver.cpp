@@ -1,6 +1,11 @@
 #include "ui/session/embeddedserver.h"
 
+#include "core/util/exportfile.h"
+
+#include <QDir>
+#include <QFileInfo>
 #include <QLoggingCategory>
+#include <QStandardPaths>
 #include <QThread>
 
 namespace {
@@ -23,6 +28,7 @@ bool EmbeddedServer::start(const Core::FaultServerOptions &options)
 {
     stop();
     m_error.clear();
+    m_options = options;
 
     auto *thread = new QThread;
     thread->setObjectName(QStringLiteral("fault-server"));
@@ -56,6 +62,7 @@ bool EmbeddedServer::start(const Core::FaultServerOptions &options)
     m_server = server;
     connect(server, &Core::FaultServer::requestHandled, this, &EmbeddedServer::requestHandled);
     qCDebug(lcEmbeddedServer) << "fault server listening on" << server->baseUrl().toString();
+    writeCaFile();
     Q_EMIT runningChanged(true);
     return true;
 }
@@ -82,6 +89,50 @@ void EmbeddedServer::stop()
 QUrl EmbeddedServer::baseUrl() const
 {
     return m_server ? m_server->baseUrl() : QUrl();
+}
+
+QUrl EmbeddedServer::httpsBaseUrl() const
+{
+    return m_server ? m_server->httpsBaseUrl() : QUrl();
+}
+
+bool EmbeddedServer::setHttpsPort(std::optional<quint16> port)
+{
+    Core::FaultServerOptions previous = m_options;
+    if (m_server)
+        previous.port = m_server->serverPort();
+    Core::FaultServerOptions wanted = previous;
+    wanted.httpsPort = port;
+    if (start(wanted))
+        return true;
+    const QString why = m_error;
+    start(previous);
+    m_error = why;
+    return false;
+}
+
+QString EmbeddedServer::defaultCaFilePath()
+{
+    return QDir(QStandardPaths::writableLocation(QStandardPaths::AppLocalDataLocation))
+        .filePath(QStringLiteral("embedded-server-ca.pem"));
+}
+
+void EmbeddedServer::writeCaFile()
+{
+    m_caFile.clear();
+    m_caFileError.clear();
+    const QByteArray pem = m_server ? m_server->trustAnchorsPem() : QByteArray();
+    if (pem.isEmpty())
+        return;
+    const QString path = defaultCaFilePath();
+    QDir().mkpath(QFileInfo(path).absolutePath());
+    if (const auto written = Core::ExportFile::write(path, pem); !written) {
+        m_caFileError = tr("The server's CA certificate could not be saved for requests to trust: %1")
+                            .arg(written.error());
+        qCWarning(lcEmbeddedServer).noquote() << m_caFileError;
+        return;
+    }
+    m_caFile = path;
 }
 
 } // namespace RetryLab::Ui

@@ -7,6 +7,8 @@
 #include <QString>
 #include <QUrl>
 
+#include <optional>
+
 class QThread;
 
 namespace RetryLab::Ui {
@@ -36,6 +38,24 @@ public:
     QUrl baseUrl() const;
     /// The server, or null when not running. Only its thread-safe members may be called.
     Core::FaultServer *server() const { return m_server; }
+    /// The options of the last start().
+    Core::FaultServerOptions options() const { return m_options; }
+
+    /// Turns HTTPS on (on `port`, 0: a free one) or off (nothing) by starting the
+    /// server again on the same HTTP port, so that {server} keeps its address.
+    /// When that fails the server is started as it was and errorString() says why.
+    bool setHttpsPort(std::optional<quint16> port);
+    /// "https://127.0.0.1:PORT"; empty while HTTPS is off.
+    QUrl httpsBaseUrl() const;
+    /// A file holding the CA certificates a client needs to trust the HTTPS port
+    /// (FaultServer::trustAnchorsPem()), written at every start with HTTPS to the
+    /// same path, so that a request trusting it keeps working across restarts,
+    /// whose certificates are new each time. Empty while HTTPS is off or when the
+    /// file could not be written (caFileError() says why).
+    QString caFilePath() const { return m_caFile; }
+    QString caFileError() const { return m_caFileError; }
+    /// Where caFilePath() is written (the application's data directory).
+    static QString defaultCaFilePath();
 
 Q_SIGNALS:
     /// The server's requestHandled(), delivered on this object's thread.
@@ -44,8 +64,13 @@ Q_SIGNALS:
 
 private:
     QThread *m_thread = nullptr;
+    void writeCaFile();
+
     QPointer<Core::FaultServer> m_server;
+    Core::FaultServerOptions m_options;
     QString m_error;
+    QString m_caFile;
+    QString m_caFileError;
 };
 
 } // namespace RetryLab::Ui

@@ -1,5 +1,6 @@
 #include "ui/session/requestrunner.h"
 
+#include "core/executor/preparedtransport.h"
 #include "core/executor/retryexecutor.h"
 #include "core/faultserver/faultserver.h"
 #include "core/http/retryheaders.h"
@@ -132,13 +133,30 @@ Core::Result<quint64> RequestRunner::submit(const RequestDraft &draft, const QSt
     return id;
 }
 
+Core::Result<void> RequestRunner::checkTransportFiles(const RequestDraft &draft)
+{
+    // Once per action (the executor reads them again for every request): a
+    // certificate that cannot be used stops the send here, before a batch of
+    // requests that would all fail the same way.
+    if (draft.transport.isDefault())
+        return {};
+    const auto prepared = Core::PreparedTransport::prepare(draft.transport);
+    if (!prepared)
+        return Core::Result<void>(prepared.errorDetail());
+    return {};
+}
+
 Core::Result<quint64> RequestRunner::send(const RequestDraft &draft)
 {
+    if (const auto files = checkTransportFiles(draft); !files)
+        return Core::Result<quint64>(files.errorDetail());
     return submit(draft, {});
 }
 
 Core::Result<void> RequestRunner::startBatch(const RequestDraft &draft)
 {
+    if (const auto files = checkTransportFiles(draft); !files)
+        return files;
     if (!isBatchRunning())
         resetBatch();
     const int count = std::clamp(draft.batchCount, 1, RequestDraft::maxBatchCount);
@@ -165,6 +183,8 @@ Core::Result<void> RequestRunner::startBatch(const RequestDraft &draft)
 
 Core::Result<void> RequestRunner::startRepeat(const RequestDraft &draft)
 {
+    if (const auto files = checkTransportFiles(draft); !files)
+        return files;
     const bool was = isRepeating();
     m_repeatTimer.stop();
     m_repeatDraft = draft;

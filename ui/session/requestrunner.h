@@ -93,6 +93,8 @@ private:
     bool targetsServer(const QUrl &url) const;
     void deleteTest(const QString &id);
     Core::Result<quint64> submit(const RequestDraft &draft, const QString &label);
+    /// Reads the files of the draft's transport; the error names the file.
+    static Core::Result<void> checkTransportFiles(const RequestDraft &draft);
 
     QPointer<Core::RetryExecutor> m_executor;
     QPointer<RunSession> m_session;

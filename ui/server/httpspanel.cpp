@@ -1,0 +1,216 @@
+#include "ui/server/httpspanel.h"
+
+#include "core/faultserver/faultserver.h"
+#include "core/faultserver/tlsfault.h"
+#include "core/util/exportfile.h"
+#include "ui/session/embeddedserver.h"
+#include "ui/widgets/fieldmessage.h"
+
+#include <QApplication>
+#include <QCheckBox>
+#include <QClipboard>
+#include <QDir>
+#include <QFileDialog>
+#include <QGridLayout>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLayoutItem>
+#include <QSignalBlocker>
+#include <QSpinBox>
+#include <QStandardPaths>
+#include <QToolButton>
+#include <QVBoxLayout>
+
+namespace RetryLab::Ui {
+
+HttpsPanel::HttpsPanel(QWidget *parent)
+    : QWidget(parent), m_enabled(new QCheckBox(tr("Serve HTTPS too, on port"))), m_port(new QSpinBox),
+      m_save(new QToolButton), m_trust(new QToolButton), m_message(new FieldMessage), m_urlBox(new QWidget),
+      m_urlGrid(new QGridLayout(m_urlBox))
+{
+    m_chooseSave = [this](const QString &title, const QString &suggested, const QString &filter) {
+        return QFileDialog::getSaveFileName(this, title, suggested, filter);
+    };
+    m_enabled->setObjectName(QStringLiteral("httpsEnabled"));
+    m_enabled->setToolTip(tr("A second port serves every endpoint over TLS, with a certificate made at each start "
+                             "and signed by a CA made with it; one more port per TLS fault (unknown CA, expired, "
+                             "wrong host, cut handshake, ...). Changing this starts the server again on the same "
+                             "HTTP port."));
+    m_port->setObjectName(QStringLiteral("httpsPort"));
+    m_port->setRange(0, 65535);
+    m_port->setSpecialValueText(tr("any free"));
+    m_port->setKeyboardTracking(false);
+    m_save->setObjectName(QStringLiteral("saveCaCertificate"));
+    m_save->setText(tr("Save CA certificate\u2026"));
+    m_save->setToolTip(tr("Save the CA that signs the HTTPS port's certificate (PEM), e.g. for curl --cacert"));
+    m_trust->setObjectName(QStringLiteral("trustServerCa"));
+    m_trust->setText(tr("Trust this CA in the request"));
+    m_trust->setToolTip(tr("Put the server's CA in the request's Connection part (Trust CA file). The file is "
+                           "written again at every start, so the request keeps working although the certificates "
+                           "are new each time."));
+    m_message->setObjectName(QStringLiteral("httpsMessage"));
+    m_urlGrid->setContentsMargins(0, 0, 0, 0);
+    m_urlGrid->setHorizontalSpacing(6);
+    m_urlGrid->setVerticalSpacing(0);
+
+    connect(m_enabled, &QCheckBox::toggled, this, &HttpsPanel::handleToggled);
+    connect(m_port, &QSpinBox::valueChanged, this, [this] {
+        if (m_enabled->isChecked())
+            handleToggled();
+    });
+    connect(m_save, &QToolButton::clicked, this, [this] {
+        const QString documents = QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation);
+        const QString path = m_chooseSave(tr("Save the server's CA certificate"),
+            QDir(documents).filePath(QStringLiteral("retrylab-ca.pem")), tr("PEM certificates (*.pem *.crt)"));
+        if (!path.isEmpty())
+            saveCaCertificate(path);
+    });
+    connect(m_trust, &QToolButton::clicked, this, [this] {
+        if (m_server && !m_server->caFilePath().isEmpty())
+            Q_EMIT trustRequested(m_server->caFilePath());
+    });
+
+    auto *row = new QHBoxLayout;
+    row->addWidget(m_enabled);
+    row->addWidget(m_port);
+    row->addStretch(1);
+    row->addWidget(m_save);
+    row->addWidget(m_trust);
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->setSpacing(2);
+    layout->addLayout(row);
+    layout->addWidget(m_message);
+    layout->addWidget(m_urlBox);
+    refresh();
+}
+
+HttpsPanel::~HttpsPanel() = default;
+
+void HttpsPanel::setServer(EmbeddedServer *server)
+{
+    if (m_server)
+        disconnect(m_server, nullptr, this, nullptr);
+    m_server = server;
+    if (m_server)
+        connect(m_server, &EmbeddedServer::runningChanged, this, &HttpsPanel::refresh);
+    refresh();
+}
+
+void HttpsPanel::setSaveChooser(SaveChooser chooser)
+{
+    m_chooseSave = std::move(chooser);
+}
+
+QString HttpsPanel::message() const
+{
+    return m_message->text();
+}
+
+void HttpsPanel::handleToggled()
+{
+    if (m_filling)
+        return;
+    const std::optional<quint16> port
+        = m_enabled->isChecked() ? std::optional<quint16>(static_cast<quint16>(m_port->value())) : std::nullopt;
+    if (applyHttps(port))
+        Q_EMIT httpsChanged(port);
+}
+
+bool HttpsPanel::applyHttps(std::optional<quint16> port)
+{
+    if (!m_server)
+        return false;
+    const bool ok = m_server->setHttpsPort(port);
+    refresh();
+    if (!ok) {
+        m_message->setMessage(FieldMessage::Kind::Error,
+            port ? tr("HTTPS could not start: %1. The server runs as before.").arg(m_server->errorString())
+                 : tr("The server could not start again: %1").arg(m_server->errorString()));
+    }
+    return ok;
+}
+
+bool HttpsPanel::saveCaCertificate(const QString &path)
+{
+    const QByteArray pem = m_server && m_server->server() ? m_server->server()->trustAnchorsPem() : QByteArray();
+    if (pem.isEmpty()) {
+        m_message->setMessage(FieldMessage::Kind::Error, tr("Nothing saved: HTTPS is off."));
+        return false;
+    }
+    const auto written = Core::ExportFile::write(path, pem);
+    if (!written) {
+        m_message->setMessage(FieldMessage::Kind::Error, tr("Not saved: %1").arg(written.error()));
+        return false;
+    }
+    m_message->setMessage(FieldMessage::Kind::Success,
+        tr("Saved the CA certificate to %1 (it changes at every start of the server).")
+            .arg(QDir::toNativeSeparators(path)));
+    return true;
+}
+
+void HttpsPanel::refresh()
+{
+    Core::FaultServer *server = m_server ? m_server->server() : nullptr;
+    const bool https = server && !server->httpsBaseUrl().isEmpty();
+    m_filling = true;
+    {
+        const QSignalBlocker blockEnabled(m_enabled);
+        const QSignalBlocker blockPort(m_port);
+        m_enabled->setChecked(m_server && m_server->options().httpsPort.has_value());
+        if (m_server && m_server->options().httpsPort)
+            m_port->setValue(*m_server->options().httpsPort);
+    }
+    m_filling = false;
+    m_enabled->setEnabled(m_server && m_server->isRunning());
+    m_port->setEnabled(m_server && m_server->isRunning());
+    m_save->setEnabled(https);
+    m_trust->setEnabled(https && !m_server->caFilePath().isEmpty());
+    if (m_server && !m_server->caFileError().isEmpty())
+        m_message->setMessage(FieldMessage::Kind::Warning, m_server->caFileError());
+    else if (m_message->kind() != FieldMessage::Kind::Success)
+        m_message->clear();
+
+    m_urls.clear();
+    if (https) {
+        m_urls.append({QStringLiteral("https"), server->httpsBaseUrl()});
+        for (const Core::TlsFault fault : Core::TlsFaults::all())
+            m_urls.append({Core::TlsFaults::name(fault), server->tlsFaultUrl(fault)});
+    }
+    while (QLayoutItem *item = m_urlGrid->takeAt(0)) {
+        delete item->widget();
+        delete item;
+    }
+    constexpr int perRow = 4;
+    for (int i = 0; i < m_urls.size(); ++i) {
+        const auto &[name, url] = m_urls.at(i);
+        auto *cell = new QWidget;
+        auto *cellLayout = new QHBoxLayout(cell);
+        cellLayout->setContentsMargins(0, 0, 0, 0);
+        cellLayout->setSpacing(3);
+        auto *label = new QLabel(QStringLiteral("<b>%1</b> %2").arg(name.toHtmlEscaped(), url.toString().toHtmlEscaped()));
+        label->setObjectName(QStringLiteral("httpsUrl_") + name);
+        label->setTextInteractionFlags(Qt::TextSelectableByMouse);
+        if (i > 0) {
+            for (const Core::TlsFault fault : Core::TlsFaults::all()) {
+                if (Core::TlsFaults::name(fault) == name)
+                    label->setToolTip(Core::TlsFaults::description(fault));
+            }
+        } else {
+            label->setToolTip(tr("Every endpoint of the server, over TLS"));
+        }
+        auto *copy = new QToolButton;
+        copy->setObjectName(QStringLiteral("copyHttpsUrl_") + name);
+        copy->setText(tr("Copy"));
+        copy->setAutoRaise(true);
+        copy->setToolTip(tr("Copy %1").arg(url.toString()));
+        connect(copy, &QToolButton::clicked, this, [u = url] { QApplication::clipboard()->setText(u.toString()); });
+        cellLayout->addWidget(label);
+        cellLayout->addWidget(copy);
+        cellLayout->addStretch(1);
+        m_urlGrid->addWidget(cell, i / perRow, i % perRow);
+    }
+    m_urlBox->setVisible(!m_urls.isEmpty());
+}
+
+} // namespace RetryLab::Ui
