@@ -300,10 +300,13 @@ void TransportForm::setTransport(const TransportOptions &options)
 
 void TransportForm::setHost(const QString &host)
 {
-    if (host == m_host)
+    // Also with the same host: a draft just filled in may carry an exemption for another.
+    const bool dropsExemption
+        = !m_insecureHost.isEmpty() && !host.isEmpty() && host.compare(m_insecureHost, Qt::CaseInsensitive) != 0;
+    if (host == m_host && !dropsExemption)
         return;
     m_host = host;
-    if (!m_insecureHost.isEmpty() && !host.isEmpty() && host.compare(m_insecureHost, Qt::CaseInsensitive) != 0) {
+    if (dropsExemption) {
         m_droppedNote = tr("Certificate errors of %1 are no longer ignored: the URL now goes to %2.")
                             .arg(m_insecureHost, host);
         m_insecureHost.clear();
