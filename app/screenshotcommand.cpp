@@ -5,6 +5,7 @@
 #include "app/cli/subcommand.h"
 #include "core/executor/retryexecutor.h"
 #include "core/herd/herdparameters.h"
+#include "core/record/transportoptions.h"
 #include "ui/conformance/conformanceview.h"
 #include "ui/herd/simulatorview.h"
 #include "ui/mainwindow.h"
@@ -320,6 +321,26 @@ int runScreenshot(const QStringList &arguments)
         save(&window, QStringLiteral("inspector.png"));
         window.inspectorDock()->hide();
         window.policyDock()->show();
+    }
+
+    // The request's Connection part on the embedded server's HTTPS port, its CA
+    // trusted, and certificate errors ignored: the red line across the window.
+    if (window.server()->httpsBaseUrl().isEmpty()) {
+        err << Tr::tr("retrylab screenshot: the embedded server has no HTTPS port for connection.png") << Qt::endl;
+        ++failures;
+    } else {
+        Ui::RequestDraft secure = base;
+        secure.urlTemplate = window.server()->httpsBaseUrl().toString() + QStringLiteral("/status/200");
+        secure.transport.caBundlePath = window.server()->caFilePath();
+        secure.transport.tlsFloor = Core::TransportOptions::TlsFloor::Tls12;
+        secure.transport.httpVersion = Core::TransportOptions::HttpVersion::Http2;
+        secure.transport.insecureHosts = {window.server()->httpsBaseUrl().host()};
+        window.composer()->setDraft(secure);
+        window.composer()->showConnection();
+        window.resizeDocks({window.requestDock()}, {height * 52 / 100}, Qt::Vertical);
+        settle(300);
+        save(&window, QStringLiteral("connection.png"));
+        window.composer()->setDraft(shown);
     }
 
     if (hold > 0)

@@ -23,7 +23,8 @@ namespace RetryLab::Ui {
 TransportController::TransportController(const Parts &parts, QObject *parent) : QObject(parent), m_parts(parts)
 {
     m_parts.composer->transportForm()->setDefaults(m_parts.settings->defaultTransport());
-    connect(m_parts.composer, &RequestComposer::draftChanged, this, &TransportController::updateBanner);
+    connect(m_parts.composer, &RequestComposer::ignoredCertificateHostsChanged, m_parts.banner,
+        &InsecureBanner::setIgnoredHosts);
     connect(m_parts.executor, &Core::RetryExecutor::attemptFinished, m_parts.banner, &InsecureBanner::noteAttempt);
     connect(m_parts.serverView->httpsPanel(), &HttpsPanel::httpsChanged, this,
         [this](std::optional<quint16> port) { m_parts.settings->setServerHttpsPort(port); });

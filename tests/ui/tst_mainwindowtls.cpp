@@ -146,11 +146,13 @@ void TestMainWindowTls::serverTab_showsHttpsUrls_savesTheCa_turnsHttpsOff()
     const auto urls = https->shownUrls();
     QCOMPARE(urls.size(), 1 + Core::TlsFaults::all().size());
     QCOMPARE(urls.first().second, server->httpsBaseUrl());
+    QVERIFY(https->findChild<QLabel *>(QStringLiteral("httpsUrl"))->text().contains(server->httpsBaseUrl().toString()));
     for (const Core::TlsFault fault : Core::TlsFaults::all()) {
         const QString name = Core::TlsFaults::name(fault);
         auto *label = https->findChild<QLabel *>(QStringLiteral("httpsUrl_") + name);
         QVERIFY2(label, qPrintable(name));
-        QVERIFY2(label->text().contains(server->tlsFaultUrl(fault).toString()), qPrintable(label->text()));
+        QVERIFY2(label->text().contains(QString::number(server->tlsFaultUrl(fault).port())), qPrintable(label->text()));
+        QVERIFY2(label->toolTip().contains(server->tlsFaultUrl(fault).toString()), qPrintable(label->toolTip()));
         QVERIFY(https->findChild<QToolButton *>(QStringLiteral("copyHttpsUrl_") + name));
     }
     QVERIFY(!window->server()->caFilePath().isEmpty());

@@ -219,6 +219,7 @@ RequestComposer::RequestComposer(QWidget *parent)
     connection->setObjectName(QStringLiteral("connectionScroll"));
     connection->setFrameShape(QFrame::NoFrame);
     connection->setWidgetResizable(true);
+    connection->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     m_transport->setObjectName(QStringLiteral("connection"));
     connection->setWidget(m_transport);
     m_details->addTab(connection, QString());
@@ -557,6 +558,10 @@ void RequestComposer::refresh()
     m_transport->setHost(target ? target->host() : QString());
     const RequestDraft d = draft();
     const auto spec = RequestTemplate::build(d, m_context);
+    if (d.transport.insecureHosts != m_ignoredHosts) {
+        m_ignoredHosts = d.transport.insecureHosts;
+        Q_EMIT ignoredCertificateHostsChanged(m_ignoredHosts);
+    }
 
     QString problem = spec ? QString() : spec.error();
     if (problem.isEmpty() && !m_transport->problem().isEmpty())

@@ -86,6 +86,9 @@ public:
 Q_SIGNALS:
     /// The user changed a field.
     void draftChanged();
+    /// The hosts whose certificate errors the request ignores changed (by the
+    /// user, or by setDraft()).
+    void ignoredCertificateHostsChanged(const QStringList &hosts);
 
 protected:
     void changeEvent(QEvent *event) override;
@@ -146,6 +149,7 @@ private:
     QString m_previewText;
     bool m_filling = false;
     bool m_repeating = false;
+    QStringList m_ignoredHosts;
 };
 
 } // namespace RetryLab::Ui

@@ -84,6 +84,15 @@ TransportForm::TransportForm(QWidget *parent)
         Q_EMIT transportChanged();
     });
 
+    // The form lives in a short, narrow dock: nothing in it may insist on width.
+    for (QComboBox *box : {m_tlsFloor, m_proxyMode, m_httpVersion}) {
+        box->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+        box->setMinimumContentsLength(10);
+    }
+    for (QLineEdit *edit : {m_caBundle, m_clientCertificate, m_clientKey, m_passphrase, m_proxyHost, m_proxyUser,
+             m_proxyPassword})
+        edit->setMinimumWidth(fontMetrics().averageCharWidth() * 8);
+
     auto *columns = new QHBoxLayout;
     columns->setContentsMargins(0, 0, 0, 0);
     columns->addWidget(buildTlsBox(), 3);
@@ -189,11 +198,8 @@ QWidget *TransportForm::buildTlsBox()
             tr("Certificates (*.pem *.crt *.cer *.p12 *.pfx);;All files (*)")));
     form->addRow(tr("Client key:"), withBrowse(m_clientKey, tr("Client key"), pemFilter));
     form->addRow(tr("Passphrase:"), m_passphrase);
-    auto *floorRow = new QHBoxLayout;
-    floorRow->addWidget(m_tlsFloor);
-    floorRow->addSpacing(8);
-    floorRow->addWidget(m_insecure, 1);
-    form->addRow(tr("TLS version:"), floorRow);
+    form->addRow(tr("TLS version:"), m_tlsFloor);
+    form->addRow(tr("Certificate:"), m_insecure);
     return box;
 }
 

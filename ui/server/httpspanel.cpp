@@ -25,7 +25,8 @@ namespace RetryLab::Ui {
 
 HttpsPanel::HttpsPanel(QWidget *parent)
     : QWidget(parent), m_enabled(new QCheckBox(tr("Serve HTTPS too, on port"))), m_port(new QSpinBox),
-      m_save(new QToolButton), m_trust(new QToolButton), m_message(new FieldMessage), m_urlBox(new QWidget),
+      m_save(new QToolButton), m_trust(new QToolButton), m_httpsUrl(new QLabel), m_copyHttps(new QToolButton),
+      m_message(new FieldMessage), m_urlBox(new QWidget),
       m_urlGrid(new QGridLayout(m_urlBox))
 {
     m_chooseSave = [this](const QString &title, const QString &suggested, const QString &filter) {
@@ -70,16 +71,34 @@ HttpsPanel::HttpsPanel(QWidget *parent)
             Q_EMIT trustRequested(m_server->caFilePath());
     });
 
+    m_httpsUrl->setObjectName(QStringLiteral("httpsUrl"));
+    m_httpsUrl->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_httpsUrl->setToolTip(tr("Every endpoint of the server, over TLS"));
+    m_copyHttps->setObjectName(QStringLiteral("copyHttpsUrl"));
+    m_copyHttps->setText(tr("Copy"));
+    m_copyHttps->setAutoRaise(true);
+    connect(m_copyHttps, &QToolButton::clicked, this, [this] {
+        if (m_server)
+            QApplication::clipboard()->setText(m_server->httpsBaseUrl().toString());
+    });
+
+    // Two short rows rather than one long one: the tab shares the window with the docks.
     auto *row = new QHBoxLayout;
     row->addWidget(m_enabled);
     row->addWidget(m_port);
+    row->addSpacing(8);
+    row->addWidget(m_httpsUrl);
+    row->addWidget(m_copyHttps);
     row->addStretch(1);
-    row->addWidget(m_save);
-    row->addWidget(m_trust);
+    auto *buttons = new QHBoxLayout;
+    buttons->addWidget(m_save);
+    buttons->addWidget(m_trust);
+    buttons->addStretch(1);
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->setSpacing(2);
     layout->addLayout(row);
+    layout->addLayout(buttons);
     layout->addWidget(m_message);
     layout->addWidget(m_urlBox);
     refresh();
@@ -177,39 +196,50 @@ void HttpsPanel::refresh()
         for (const Core::TlsFault fault : Core::TlsFaults::all())
             m_urls.append({Core::TlsFaults::name(fault), server->tlsFaultUrl(fault)});
     }
+    m_httpsUrl->setText(https ? QStringLiteral("<b>%1</b>").arg(server->httpsBaseUrl().toString().toHtmlEscaped())
+                              : QString());
+    m_httpsUrl->setVisible(https);
+    m_copyHttps->setVisible(https);
     while (QLayoutItem *item = m_urlGrid->takeAt(0)) {
         delete item->widget();
         delete item;
     }
+    // The TLS faults' ports, each "name :port" (all on the server's address), the whole
+    // URL and what the fault does in the tooltip, and the whole URL copied.
     constexpr int perRow = 4;
-    for (int i = 0; i < m_urls.size(); ++i) {
-        const auto &[name, url] = m_urls.at(i);
+    int cellIndex = 0;
+    if (https) {
+        auto *caption = new QLabel(tr("TLS faults:"));
+        caption->setToolTip(tr("One port per fault of the TLS handshake; the HTTPS port's handshake script (POST "
+                               "/_control/tls/handshakes) gives its next connections chosen faults too."));
+        m_urlGrid->addWidget(caption, 0, 0);
+    }
+    for (const Core::TlsFault fault : Core::TlsFaults::all()) {
+        if (!https)
+            break;
+        const QString name = Core::TlsFaults::name(fault);
+        const QUrl url = server->tlsFaultUrl(fault);
         auto *cell = new QWidget;
         auto *cellLayout = new QHBoxLayout(cell);
         cellLayout->setContentsMargins(0, 0, 0, 0);
         cellLayout->setSpacing(3);
-        auto *label = new QLabel(QStringLiteral("<b>%1</b> %2").arg(name.toHtmlEscaped(), url.toString().toHtmlEscaped()));
+        auto *label = new QLabel(QStringLiteral("<b>%1</b> :%2").arg(name.toHtmlEscaped()).arg(url.port()));
         label->setObjectName(QStringLiteral("httpsUrl_") + name);
         label->setTextInteractionFlags(Qt::TextSelectableByMouse);
-        if (i > 0) {
-            for (const Core::TlsFault fault : Core::TlsFaults::all()) {
-                if (Core::TlsFaults::name(fault) == name)
-                    label->setToolTip(Core::TlsFaults::description(fault));
-            }
-        } else {
-            label->setToolTip(tr("Every endpoint of the server, over TLS"));
-        }
+        label->setToolTip(QStringLiteral("%1\n%2").arg(url.toString(), Core::TlsFaults::description(fault)));
         auto *copy = new QToolButton;
         copy->setObjectName(QStringLiteral("copyHttpsUrl_") + name);
         copy->setText(tr("Copy"));
         copy->setAutoRaise(true);
         copy->setToolTip(tr("Copy %1").arg(url.toString()));
-        connect(copy, &QToolButton::clicked, this, [u = url] { QApplication::clipboard()->setText(u.toString()); });
+        connect(copy, &QToolButton::clicked, this, [url] { QApplication::clipboard()->setText(url.toString()); });
         cellLayout->addWidget(label);
         cellLayout->addWidget(copy);
         cellLayout->addStretch(1);
-        m_urlGrid->addWidget(cell, i / perRow, i % perRow);
+        m_urlGrid->addWidget(cell, cellIndex / perRow, 1 + cellIndex % perRow);
+        ++cellIndex;
     }
+    m_urlGrid->setColumnStretch(perRow + 1, 1);
     m_urlBox->setVisible(!m_urls.isEmpty());
 }
 

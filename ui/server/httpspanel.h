@@ -62,6 +62,8 @@ private:
     QSpinBox *m_port;
     QToolButton *m_save;
     QToolButton *m_trust;
+    QLabel *m_httpsUrl;
+    QToolButton *m_copyHttps;
     FieldMessage *m_message;
     QWidget *m_urlBox;
     QGridLayout *m_urlGrid;

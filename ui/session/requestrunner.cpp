@@ -238,14 +238,19 @@ bool RequestRunner::targetsServer(const QUrl &url) const
 {
     if (!m_server)
         return false;
-    const QUrl base = m_server->baseUrl();
-    if (url.scheme().compare(base.scheme(), Qt::CaseInsensitive) != 0 || url.port(80) != base.port(80))
-        return false;
-    const QString host = url.host().toLower();
-    if (host == base.host().toLower())
-        return true;
-    // The server listens on loopback; "localhost" names it too.
-    return host == QLatin1String("localhost") && QHostAddress(base.host()).isLoopback();
+    // Its HTTPS port serves the same endpoints and scripts.
+    const auto matches = [&url](const QUrl &base) {
+        const int defaultPort = base.scheme() == QLatin1String("https") ? 443 : 80;
+        if (base.isEmpty() || url.scheme().compare(base.scheme(), Qt::CaseInsensitive) != 0
+            || url.port(defaultPort) != base.port(defaultPort))
+            return false;
+        const QString host = url.host().toLower();
+        if (host == base.host().toLower())
+            return true;
+        // The server listens on loopback; "localhost" names it too.
+        return host == QLatin1String("localhost") && QHostAddress(base.host()).isLoopback();
+    };
+    return matches(m_server->baseUrl()) || matches(m_server->httpsBaseUrl());
 }
 
 void RequestRunner::deleteTest(const QString &id)

@@ -89,7 +89,7 @@ private:
     void handleRequestFinished(const Core::RequestResult &result);
     void handleRepeatTick();
     QString nextKey() const;
-    /// True when the URL reaches the embedded server (same scheme, host and port).
+    /// True when the URL reaches the embedded server (same scheme, host and port as its HTTP or HTTPS port).
     bool targetsServer(const QUrl &url) const;
     void deleteTest(const QString &id);
     Core::Result<quint64> submit(const RequestDraft &draft, const QString &label);
