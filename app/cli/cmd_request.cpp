@@ -6,6 +6,8 @@
 #include "app/cli/subcommand.h"
 
 #include "app/cli/clitr.h"
+#include "core/executor/preparedtransport.h"
+#include "core/executor/retryexecutor.h"
 #include "core/http/redactor.h"
 #include "core/import/curlcommandline.h"
 #include "core/policy/policyjson.h"
@@ -40,43 +42,6 @@ int usageError(Console &console, const QString &message)
 {
     console.error(Tr::tr("retrylab request: %1").arg(message));
     return ExitUsage;
-}
-
-// The transport options RetryExecutor does not apply yet, as the user gave
-// them (credentials masked). The request is still sent, without them, and the
-// user is told which. This is the one place to change when the executor
-// learns TLS, proxies and HTTP/2: drop what it applies, and the function with
-// its caller once it applies all.
-QStringList transportOptionsNotApplied(const Core::TransportOptions &t)
-{
-    using T = Core::TransportOptions;
-    QStringList names;
-    if (!t.caBundlePath.isEmpty())
-        names.append(Tr::tr("--cacert %1").arg(QDir::toNativeSeparators(t.caBundlePath)));
-    if (!t.clientCertificatePath.isEmpty())
-        names.append(Tr::tr("--cert %1").arg(QDir::toNativeSeparators(t.clientCertificatePath)));
-    if (!t.clientKeyPath.isEmpty())
-        names.append(Tr::tr("--key %1").arg(QDir::toNativeSeparators(t.clientKeyPath)));
-    if (!t.clientKeyPassphrase.isEmpty())
-        names.append(Tr::tr("--pass (a passphrase)"));
-    if (t.tlsFloor != T::TlsFloor::Any)
-        names.append(t.tlsFloor == T::TlsFloor::Tls12 ? QStringLiteral("--tlsv1.2") : QStringLiteral("--tlsv1.3"));
-    if (!t.insecureHosts.isEmpty()) {
-        names.append(Tr::tr("--insecure (certificate errors of %1 still fail the attempt)")
-                         .arg(t.insecureHosts.join(QStringLiteral(", "))));
-    }
-    if (t.proxyMode == T::ProxyMode::Http || t.proxyMode == T::ProxyMode::Socks5) {
-        const QString scheme = t.proxyMode == T::ProxyMode::Http ? QStringLiteral("http") : QStringLiteral("socks5");
-        const QString user = t.proxyUser.isEmpty() ? QString() : Tr::tr("%1:REDACTED@").arg(t.proxyUser);
-        names.append(Tr::tr("--proxy %1://%2%3:%4 (the request goes straight to the server)")
-                         .arg(scheme, user, t.proxyHost)
-                         .arg(t.proxyPort));
-    }
-    if (t.httpVersion == T::HttpVersion::Http2)
-        names.append(QStringLiteral("--http2"));
-    else if (t.httpVersion == T::HttpVersion::Http2PriorKnowledge)
-        names.append(QStringLiteral("--http2-prior-knowledge"));
-    return names;
 }
 
 // Bytes a terminal should not be sent: NUL, control characters other than
@@ -254,11 +219,18 @@ int runRequest(const QStringList &arguments)
     const QCommandLineOption insecureOption(QStringLiteral("insecure"),
         Tr::tr("Ignore certificate errors for the URL's host. Needed, spelt out, for a -k or --insecure in the curl "
                "options or in --from-curl."));
+    const QCommandLineOption maxBodyOption(QStringLiteral("max-body"),
+        Tr::tr("The most of a response body kept, in bytes, from %1 to %2 (default: %3, with -o %2). A longer body "
+               "is cut: shown with a warning, and not written by -o.")
+            .arg(Core::RetryExecutor::minResponseBodyLimit)
+            .arg(Core::RetryExecutor::maxResponseBodyLimit)
+            .arg(Core::RetryExecutor::defaultResponseBodyLimit),
+        Tr::tr("BYTES"));
     const QCommandLineOption idempotentOption(QStringLiteral("idempotent"),
         Tr::tr("The request is safe to repeat: retry a POST or PATCH too (curl retries every method)."));
     parser.addOption(policyOption);
     parser.addOptions(overrides);
-    parser.addOptions({includeOption, outputOption, fromCurlOption, insecureOption, idempotentOption});
+    parser.addOptions({includeOption, outputOption, fromCurlOption, insecureOption, maxBodyOption, idempotentOption});
     HeadlessOptions options(parser,
         HeadlessOptions::Seed | HeadlessOptions::Quiet | HeadlessOptions::NoRedact | HeadlessOptions::ReportFiles,
         Tr::tr("Print only the response and errors, not each retry, notes and the files written."));
@@ -266,8 +238,8 @@ int runRequest(const QStringList &arguments)
     // retrylab's own options stand among curl's: they are taken out first, by
     // the same reading of the arguments the request options get.
     QList<Core::CurlCommandLine::ExtraOption> ownOptions;
-    for (const QCommandLineOption *o :
-        {&policyOption, &includeOption, &outputOption, &fromCurlOption, &insecureOption, &idempotentOption})
+    for (const QCommandLineOption *o : {&policyOption, &includeOption, &outputOption, &fromCurlOption, &insecureOption,
+             &maxBodyOption, &idempotentOption})
         ownOptions.append({o->names(), !o->valueName().isEmpty()});
     for (const QCommandLineOption &o : overrides)
         ownOptions.append({o.names(), true});
@@ -292,7 +264,7 @@ int runRequest(const QStringList &arguments)
         Console(false).print(helpText(parser));
         return ExitOk;
     }
-    for (const QCommandLineOption *single : {&policyOption, &outputOption, &fromCurlOption}) {
+    for (const QCommandLineOption *single : {&policyOption, &outputOption, &fromCurlOption, &maxBodyOption}) {
         if (parser.values(*single).size() > 1)
             return usageError(usage, Tr::tr("--%1 is given more than once").arg(single->names().constLast()));
     }
@@ -395,12 +367,29 @@ int runRequest(const QStringList &arguments)
     }
     if (const auto writable = options.checkOutputFiles(); !writable)
         return usageError(console, writable.error());
+    qint64 bodyLimit = outputPath.isEmpty() ? Core::RetryExecutor::defaultResponseBodyLimit
+                                            : Core::RetryExecutor::maxResponseBodyLimit;
+    if (parser.isSet(maxBodyOption)) {
+        bool ok = false;
+        bodyLimit = parser.value(maxBodyOption).toLongLong(&ok);
+        if (!ok || bodyLimit < Core::RetryExecutor::minResponseBodyLimit
+            || bodyLimit > Core::RetryExecutor::maxResponseBodyLimit) {
+            return usageError(console,
+                Tr::tr("--max-body takes a number of bytes from %1 to %2, not \"%3\"")
+                    .arg(Core::RetryExecutor::minResponseBodyLimit)
+                    .arg(Core::RetryExecutor::maxResponseBodyLimit)
+                    .arg(parser.value(maxBodyOption)));
+        }
+    }
 
-    const QStringList notApplied = transportOptionsNotApplied(spec.transport);
-    if (!notApplied.isEmpty()) {
-        console.error(Tr::tr("warning: RetryLab's executor does not apply these options yet; the request is sent "
-                             "without them: %1")
-                          .arg(notApplied.join(QStringLiteral("; "))));
+    // The certificate and key files are read now, so that a missing file or a
+    // wrong passphrase is a usage error and nothing is sent.
+    if (const auto prepared = Core::PreparedTransport::prepare(spec.transport); !prepared)
+        return usageError(console, prepared.error());
+    if (!spec.transport.insecureHosts.isEmpty()) {
+        console.error(Tr::tr("warning: --insecure: certificate errors of %1 are ignored; nothing proves that the "
+                             "server is %1, and every export says so")
+                          .arg(spec.transport.insecureHosts.join(QStringLiteral(", "))));
     }
     if (live) {
         for (const QString &ignored : std::as_const(request.ignored))
@@ -438,6 +427,7 @@ int runRequest(const QStringList &arguments)
 
     Core::ScenarioRunner runner;
     runner.setScenario(scenario);
+    runner.setResponseBodyLimit(bodyLimit);
     RunPrinter printer(&runner, &console, live);
     QEventLoop loop;
     QString failure;

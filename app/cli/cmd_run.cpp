@@ -6,6 +6,7 @@
 #include "app/cli/subcommand.h"
 
 #include "app/cli/clitr.h"
+#include "core/executor/preparedtransport.h"
 #include "core/scenario/scenarioreader.h"
 #include "core/scenario/scenariorunner.h"
 
@@ -44,6 +45,10 @@ int runRun(const QStringList &arguments)
     HeadlessOptions options(parser,
         HeadlessOptions::Seed | HeadlessOptions::Quiet | HeadlessOptions::NoRedact | HeadlessOptions::ReportFiles,
         Tr::tr("Print only the expectation verdicts, not each retry and the summary."));
+    const QCommandLineOption insecureOption(QStringLiteral("insecure"),
+        Tr::tr("Allow the requests whose transport ignores certificate errors (\"insecureHosts\"); without it such "
+               "a scenario is refused."));
+    parser.addOption(insecureOption);
 
     Console usage;
     if (const auto parsed = options.parse(parser, arguments); !parsed)
@@ -68,6 +73,27 @@ int runRun(const QStringList &arguments)
         return usageError(console, scenario.error());
     if (options.seed())
         scenario.value().seed = *options.seed();
+    // Certificate checks prove who the server is: a scenario that switches
+    // them off runs only when the command line says so too.
+    QStringList insecure;
+    for (const Core::ScenarioRequest &request : std::as_const(scenario.value().requests)) {
+        if (const auto prepared = Core::PreparedTransport::prepare(request.spec.transport); !prepared)
+            return usageError(console, Tr::tr("request \"%1\": %2").arg(request.name, prepared.error()));
+        if (!request.spec.transport.insecureHosts.isEmpty()) {
+            insecure.append(Tr::tr("\"%1\" (%2)")
+                                .arg(request.name, request.spec.transport.insecureHosts.join(QStringLiteral(", "))));
+        }
+    }
+    if (!insecure.isEmpty() && !parser.isSet(insecureOption)) {
+        return usageError(console,
+            Tr::tr("the scenario ignores certificate errors for %1; give --insecure to allow that: without the "
+                   "checks nothing proves who the server is")
+                .arg(insecure.join(QStringLiteral(", "))));
+    }
+    if (!insecure.isEmpty()) {
+        console.error(Tr::tr("warning: --insecure: certificate errors are ignored for %1, and every export says so")
+                          .arg(insecure.join(QStringLiteral(", "))));
+    }
     if (const auto writable = options.checkOutputFiles(); !writable)
         return usageError(console, writable.error());
 

@@ -5,6 +5,8 @@
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
+#include <QDir>
+#include <QFile>
 #include <QHostAddress>
 #include <QLoggingCategory>
 #include <QSocketNotifier>
@@ -100,8 +102,12 @@ int runServe(const QStringList &arguments)
         Tr::tr("FILE"));
     const QCommandLineOption tlsKeyOption(
         QStringLiteral("tls-key"), Tr::tr("The private key (PEM) of --tls-cert."), Tr::tr("FILE"));
+    const QCommandLineOption tlsKeyPassFileOption(QStringLiteral("tls-key-pass-file"),
+        Tr::tr("The passphrase of an encrypted --tls-key: the first line of FILE (a file, so that it shows in no "
+               "process list)."),
+        Tr::tr("FILE"));
     parser.addOptions({helpOption, portOption, bindOption, allowOption, seedOption, maxConnectionsOption, idleOption,
-        quietOption, noRedactOption, httpsPortOption, tlsCertOption, tlsKeyOption});
+        quietOption, noRedactOption, httpsPortOption, tlsCertOption, tlsKeyOption, tlsKeyPassFileOption});
 
     if (!parser.parse(subcommandArguments(arguments))) {
         err << Tr::tr("retrylab serve: %1; see retrylab serve --help").arg(parser.errorText()) << Qt::endl;
@@ -175,6 +181,23 @@ int runServe(const QStringList &arguments)
     }
     options.tlsCertificateFile = parser.value(tlsCertOption);
     options.tlsKeyFile = parser.value(tlsKeyOption);
+    if (parser.isSet(tlsKeyPassFileOption)) {
+        if (!parser.isSet(tlsKeyOption)) {
+            err << Tr::tr("retrylab serve: --tls-key-pass-file needs --tls-key") << Qt::endl;
+            return ExitUsage;
+        }
+        QFile passFile(parser.value(tlsKeyPassFileOption));
+        if (!passFile.open(QIODevice::ReadOnly)) {
+            err << Tr::tr("retrylab serve: --tls-key-pass-file %1: cannot read: %2")
+                       .arg(QDir::toNativeSeparators(passFile.fileName()), passFile.errorString())
+                << Qt::endl;
+            return ExitUsage;
+        }
+        QByteArray passphrase = passFile.readLine(64 * 1024);
+        while (passphrase.endsWith('\n') || passphrase.endsWith('\r'))
+            passphrase.chop(1);
+        options.tlsKeyPassphrase = passphrase;
+    }
 
     Core::FaultServer server(options);
     if (!server.listen()) {

@@ -55,7 +55,10 @@ void Console::installMessageHandler(bool redact)
         previousHandler = qInstallMessageHandler(redactingHandler);
     QLoggingCategory::setFilterRules(QStringLiteral("retrylab.*.debug=false\n"
                                                     "retrylab.core.executor.info=false\n"
-                                                    "retrylab.core.executor.warning=false"));
+                                                    "retrylab.core.executor.warning=false\n"
+                                                    // Qt's OpenSSL backend warns about a file it cannot
+                                                    // read; the command's own message names the file.
+                                                    "qt.tlsbackend.ossl.warning=false"));
 }
 
 } // namespace RetryLab::Cli

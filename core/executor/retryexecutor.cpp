@@ -190,7 +190,7 @@ void RetryExecutor::setSeed(quint64 seed)
 
 void RetryExecutor::setResponseBodyLimit(qint64 bytes)
 {
-    m_responseBodyLimit = std::clamp<qint64>(bytes, 4 * 1024, 256LL * 1024 * 1024);
+    m_responseBodyLimit = std::clamp<qint64>(bytes, minResponseBodyLimit, maxResponseBodyLimit);
 }
 
 qint64 RetryExecutor::nowNs() const

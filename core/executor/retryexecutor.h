@@ -66,6 +66,8 @@ public:
     /// counted, not kept: AttemptRecord::responseBodyTruncated), 4 KiB to 256 MiB.
     /// The classifier and a read-modify-write read only the first few KiB.
     static constexpr qint64 defaultResponseBodyLimit = 1024 * 1024;
+    static constexpr qint64 minResponseBodyLimit = 4 * 1024;
+    static constexpr qint64 maxResponseBodyLimit = 256LL * 1024 * 1024;
     void setResponseBodyLimit(qint64 bytes);
     qint64 responseBodyLimit() const { return m_responseBodyLimit; }
 

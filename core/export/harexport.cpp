@@ -2,6 +2,7 @@
 
 #include "core/http/redactor.h"
 #include "core/policy/policyjson.h"
+#include "core/record/transportjson.h"
 #include "core/util/exportfile.h"
 #include "core/util/version.h"
 
@@ -420,19 +421,6 @@ Result<qint64> writeFile(const QString &path, const RunRecord &run, const Export
 
 namespace {
 
-QString httpVersionName(TransportOptions::HttpVersion version)
-{
-    switch (version) {
-    case TransportOptions::HttpVersion::Http1:
-        break;
-    case TransportOptions::HttpVersion::Http2:
-        return QStringLiteral("http2");
-    case TransportOptions::HttpVersion::Http2PriorKnowledge:
-        return QStringLiteral("http2-prior-knowledge");
-    }
-    return QStringLiteral("http1");
-}
-
 QJsonObject specRequestObject(const RequestSpec &spec, const Redactor &redactor)
 {
     const HeaderList headers = redactor.headers(spec.headers);
@@ -509,7 +497,7 @@ QJsonObject requestEntry(const RequestSpec &request, const ExportOptions &option
             request.kind == RequestSpec::Kind::ReadModifyWrite ? QStringLiteral("read-modify-write")
                                                                : QStringLiteral("single")},
         {QStringLiteral("_increment"), double(request.increment)},
-        {QStringLiteral("_httpVersion"), httpVersionName(request.transport.httpVersion)},
+        {QStringLiteral("_httpVersion"), TransportJson::httpVersionName(request.transport.httpVersion)},
     };
     const QHostAddress address(request.url.host());
     if (!address.isNull())

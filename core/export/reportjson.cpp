@@ -2,6 +2,7 @@
 
 #include "core/http/redactor.h"
 #include "core/policy/policyjson.h"
+#include "core/record/transportjson.h"
 #include "core/util/coretr.h"
 #include "core/util/exportfile.h"
 #include "core/util/jsonreader.h"
@@ -103,64 +104,6 @@ QString kindName(RequestSpec::Kind kind)
     return kind == RequestSpec::Kind::ReadModifyWrite ? QStringLiteral("read-modify-write") : QStringLiteral("single");
 }
 
-QString tlsFloorName(TransportOptions::TlsFloor floor)
-{
-    switch (floor) {
-    case TransportOptions::TlsFloor::Tls12:
-        return QStringLiteral("tls1.2");
-    case TransportOptions::TlsFloor::Tls13:
-        return QStringLiteral("tls1.3");
-    case TransportOptions::TlsFloor::Any:
-        break;
-    }
-    return QStringLiteral("any");
-}
-
-QString proxyModeName(TransportOptions::ProxyMode mode)
-{
-    switch (mode) {
-    case TransportOptions::ProxyMode::System:
-        return QStringLiteral("system");
-    case TransportOptions::ProxyMode::Http:
-        return QStringLiteral("http");
-    case TransportOptions::ProxyMode::Socks5:
-        return QStringLiteral("socks5");
-    case TransportOptions::ProxyMode::None:
-        break;
-    }
-    return QStringLiteral("none");
-}
-
-QString httpVersionName(TransportOptions::HttpVersion version)
-{
-    switch (version) {
-    case TransportOptions::HttpVersion::Http2:
-        return QStringLiteral("http2");
-    case TransportOptions::HttpVersion::Http2PriorKnowledge:
-        return QStringLiteral("http2-prior-knowledge");
-    case TransportOptions::HttpVersion::Http1:
-        break;
-    }
-    return QStringLiteral("http1.1");
-}
-
-// The transport without its secrets: the key's passphrase and the proxy's
-// user name and password are never written, redaction or not.
-QJsonObject transportObject(const TransportOptions &t)
-{
-    return QJsonObject{
-        {QStringLiteral("caBundlePath"), t.caBundlePath},
-        {QStringLiteral("clientCertificatePath"), t.clientCertificatePath},
-        {QStringLiteral("clientKeyPath"), t.clientKeyPath},
-        {QStringLiteral("tlsFloor"), tlsFloorName(t.tlsFloor)},
-        {QStringLiteral("insecureHosts"), QJsonArray::fromStringList(t.insecureHosts)},
-        {QStringLiteral("proxyMode"), proxyModeName(t.proxyMode)},
-        {QStringLiteral("proxyHost"), t.proxyHost},
-        {QStringLiteral("proxyPort"), int(t.proxyPort)},
-        {QStringLiteral("httpVersion"), httpVersionName(t.httpVersion)},
-    };
-}
-
 QJsonObject tlsObject(const TlsDetails &tls)
 {
     return QJsonObject{
@@ -196,7 +139,7 @@ QJsonObject requestObject(quint64 id, const RequestSpec &spec, const Redactor &r
         {QStringLiteral("increment"), integerValue(spec.increment)},
     };
     if (!spec.transport.isDefault())
-        o.insert(QStringLiteral("transport"), transportObject(spec.transport));
+        o.insert(QStringLiteral("transport"), TransportJson::toJson(spec.transport));
     return o;
 }
 
@@ -528,30 +471,6 @@ QStringList strings(JsonReader &r, const QString &key)
     return list;
 }
 
-TransportOptions readTransport(JsonReader &t)
-{
-    TransportOptions o;
-    o.caBundlePath = text(t, QStringLiteral("caBundlePath"));
-    o.clientCertificatePath = text(t, QStringLiteral("clientCertificatePath"));
-    o.clientKeyPath = text(t, QStringLiteral("clientKeyPath"));
-    o.tlsFloor = named(t, QStringLiteral("tlsFloor"),
-        QList<TransportOptions::TlsFloor>{
-            TransportOptions::TlsFloor::Any, TransportOptions::TlsFloor::Tls12, TransportOptions::TlsFloor::Tls13},
-        &tlsFloorName, TransportOptions::TlsFloor::Any);
-    o.insecureHosts = strings(t, QStringLiteral("insecureHosts"));
-    o.proxyMode = named(t, QStringLiteral("proxyMode"),
-        QList<TransportOptions::ProxyMode>{TransportOptions::ProxyMode::None, TransportOptions::ProxyMode::System,
-            TransportOptions::ProxyMode::Http, TransportOptions::ProxyMode::Socks5},
-        &proxyModeName, TransportOptions::ProxyMode::None);
-    o.proxyHost = text(t, QStringLiteral("proxyHost"));
-    o.proxyPort = quint16(integer(t, QStringLiteral("proxyPort"), 0, 65535).value_or(0));
-    o.httpVersion = named(t, QStringLiteral("httpVersion"),
-        QList<TransportOptions::HttpVersion>{TransportOptions::HttpVersion::Http1, TransportOptions::HttpVersion::Http2,
-            TransportOptions::HttpVersion::Http2PriorKnowledge},
-        &httpVersionName, TransportOptions::HttpVersion::Http1);
-    return o;
-}
-
 TlsDetails readTls(JsonReader &t)
 {
     TlsDetails tls;
@@ -580,7 +499,7 @@ RequestSpec readRequest(JsonReader &f)
     s.increment = integer(f, QStringLiteral("increment")).value_or(1);
     if (!f.value(QStringLiteral("transport")).isUndefined() && !f.value(QStringLiteral("transport")).isNull()) {
         if (auto transport = f.object(QStringLiteral("transport")))
-            s.transport = readTransport(*transport);
+            s.transport = TransportJson::read(*transport);
     }
     return s;
 }

@@ -95,7 +95,7 @@ int majorVersion(const QString &httpVersion)
 
 std::optional<TransportOptions::HttpVersion> httpVersionNamed(const QString &name)
 {
-    if (name == QLatin1String("http1"))
+    if (name == QLatin1String("http1.1") || name == QLatin1String("http1"))
         return TransportOptions::HttpVersion::Http1;
     if (name == QLatin1String("http2"))
         return TransportOptions::HttpVersion::Http2;

@@ -1,8 +1,10 @@
 #include "core/scenario/scenarioreader.h"
 
+#include "core/executor/requestcheck.h"
 #include "core/faultserver/faultinstruction.h"
 #include "core/policy/policyjson.h"
 #include "core/policy/presets.h"
+#include "core/record/transportjson.h"
 #include "core/util/coretr.h"
 #include "core/util/jsonreader.h"
 
@@ -293,7 +295,7 @@ void readRequest(JsonReader &requests, qsizetype index, Scenario &scenario)
     o->rejectUnknown({QStringLiteral("name"), QStringLiteral("label"), QStringLiteral("kind"), QStringLiteral("method"),
         QStringLiteral("url"), QStringLiteral("headers"), QStringLiteral("body"), QStringLiteral("idempotent"),
         QStringLiteral("attemptTimeoutMs"), QStringLiteral("count"), QStringLiteral("concurrency"),
-        QStringLiteral("increment"), QStringLiteral("script")});
+        QStringLiteral("increment"), QStringLiteral("script"), QStringLiteral("transport")});
     if (o->failed())
         return;
 
@@ -363,6 +365,15 @@ void readRequest(JsonReader &requests, qsizetype index, Scenario &scenario)
     }
 
     request.spec.idempotent = o->boolean(QStringLiteral("idempotent")).value_or(false);
+    if (o->contains(QStringLiteral("transport"))) {
+        if (auto transport = o->object(QStringLiteral("transport"))) {
+            request.spec.transport = TransportJson::read(*transport);
+            if (!transport->failed()) {
+                if (const auto usable = checkTransport(request.spec.transport); !usable)
+                    o->fail(QStringLiteral("transport"), usable.error());
+            }
+        }
+    }
     if (const auto timeout = o->number(QStringLiteral("attemptTimeoutMs"), 0.0, PolicyLimits::maxDeadlineMs))
         request.spec.attemptTimeoutMs = *timeout;
     request.count = static_cast<int>(o->integer(QStringLiteral("count"), 1, maxTotalRequests).value_or(1));
@@ -636,6 +647,15 @@ Result<Scenario> readFile(const QString &path)
         return Result<Scenario>::failure(Tr::tr("%1: %2").arg(shown, scenario.error()));
     if (scenario.value().name.isEmpty())
         scenario.value().name = QFileInfo(path).completeBaseName();
+    // Certificate files named relative to the scenario are found beside it.
+    const QDir folder = QFileInfo(path).absoluteDir();
+    for (ScenarioRequest &request : scenario.value().requests) {
+        TransportOptions &t = request.spec.transport;
+        for (QString *named : {&t.caBundlePath, &t.clientCertificatePath, &t.clientKeyPath}) {
+            if (!named->isEmpty() && QFileInfo(*named).isRelative())
+                *named = QDir::cleanPath(folder.filePath(*named));
+        }
+    }
     qCDebug(lcScenarioReader) << "read" << path << "with" << scenario.value().requests.size() << "request entries";
     return scenario;
 }

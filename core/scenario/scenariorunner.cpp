@@ -101,6 +101,8 @@ void ScenarioRunner::start()
     m_executor->setPolicy(m_scenario.policy);
     m_executor->setConcurrencyLimit(m_scenario.concurrency);
     m_executor->setSeed(m_scenario.seed);
+    if (m_responseBodyLimit)
+        m_executor->setResponseBodyLimit(*m_responseBodyLimit);
     // The recorder connects first, so the record holds each result before it is announced.
     m_recorder = std::make_unique<RunRecorder>(m_executor.get());
     connect(m_executor.get(), &RetryExecutor::attemptStarted, this, [this](quint64 requestId, int attemptIndex) {

@@ -13,6 +13,7 @@
 #include <QUrl>
 
 #include <memory>
+#include <optional>
 
 namespace RetryLab::Core {
 
@@ -39,6 +40,9 @@ public:
     /// Takes effect at the next start().
     void setScenario(const Scenario &scenario);
     const Scenario &scenario() const { return m_scenario; }
+    /// Bytes of each response body kept (RetryExecutor::setResponseBodyLimit);
+    /// takes effect at the next start().
+    void setResponseBodyLimit(qint64 bytes) { m_responseBodyLimit = bytes; }
     /// Plays scripts on this server instead of starting one. Not owned.
     void setFaultServer(FaultServer *server);
 
@@ -96,6 +100,7 @@ private:
     void teardown();
 
     Scenario m_scenario;
+    std::optional<qint64> m_responseBodyLimit;
     QPointer<FaultServer> m_externalServer;
     std::unique_ptr<FaultServer> m_ownServer;
     FaultServer *m_server = nullptr;

@@ -6,6 +6,7 @@
 #include <QFile>
 #include <QList>
 #include <QProcess>
+#include <QSignalSpy>
 #include <QString>
 #include <QStringList>
 
@@ -18,12 +19,15 @@ struct Outcome
     QString err;
 };
 
+/// Runs the binary and waits for it with this thread's event loop running, so
+/// that servers the suite runs in this thread answer it meanwhile.
 inline Outcome run(const QStringList &arguments, int timeoutMs = 60'000)
 {
     QProcess process;
+    QSignalSpy finished(&process, &QProcess::finished);
     process.start(QStringLiteral(RETRYLAB_BINARY), arguments);
     Outcome outcome;
-    if (!process.waitForFinished(timeoutMs)) {
+    if (!process.waitForStarted(timeoutMs) || !finished.wait(timeoutMs)) {
         process.kill();
         process.waitForFinished();
         outcome.err = QStringLiteral("did not finish: ") + process.errorString();

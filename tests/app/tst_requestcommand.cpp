@@ -1,11 +1,16 @@
 #include "tests/app/commandtesting.h"
 
+#include "core/executor/retryexecutor.h"
 #include "core/export/reportjson.h"
 #include "core/faultserver/faultserver.h"
+#include "tests/core/executor/realservers.h"
 
 #include <QDir>
 #include <QFileInfo>
 #include <QHostAddress>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QProcess>
 #include <QRegularExpression>
 #include <QSignalSpy>
@@ -158,6 +163,8 @@ private Q_SLOTS:
     void head_printsTheHeaders();
     void output_writesTheBodyByteForByte();
     void output_largerThanKept_writesNothing();
+    void output_largeBodyWrittenWhole();
+    void largeBody_cutOnStandardOutputWithAWarning();
     void binaryBody_notDumpedOnATerminal();
     void requestOptions_reachTheServer();
     void fromCurl_readsAWholeCommandLine();
@@ -166,20 +173,36 @@ private Q_SLOTS:
     void exports_writtenAndReadBack();
     void insecure_refusedWithoutTheLongOption_data();
     void insecure_refusedWithoutTheLongOption();
-    void transportOptions_warnedNotIgnored();
+    void tls_caBundleTrustsTheServer();
+    void tls_unknownCertificate_failsNamingTheError();
+    void tls_insecure_warnedInOutputAndReport();
+    void transportFiles_badFileOrPassphrase_exit2AndSendNothing_data();
+    void transportFiles_badFileOrPassphrase_exit2AndSendNothing();
+    void proxy_carriesTheRequest_provenByItsLog();
+    void proxy_unreachable_failsNamingTheProxy();
     void credentials_redactedUnlessNoRedact();
     void cliBinary_hasTheCommand();
 
 private:
-    FaultServer m_server{FaultServerOptions{}};
+    static FaultServerOptions serverOptions()
+    {
+        FaultServerOptions options;
+        options.httpsPort = 0; // HTTPS too, with a CA of its own
+        return options;
+    }
+
+    FaultServer m_server{serverOptions()};
     QTemporaryDir m_dir;
+    RealServers::Certificates m_certificates; ///< client certificates and a garbage file, made by openssl
     QString url(const QString &path) const { return m_server.baseUrl().toString() + path; }
 };
 
 void TestRequestCommand::initTestCase()
 {
     QVERIFY(m_dir.isValid());
-    QVERIFY2(m_server.listen(), "the fault server cannot listen");
+    QVERIFY2(m_server.listen(), qPrintable(m_server.errorString()));
+    QString error;
+    QVERIFY2(m_certificates.make(m_dir.filePath(QStringLiteral("certificates")), &error), qPrintable(error));
 }
 
 void TestRequestCommand::init()
@@ -275,6 +298,10 @@ void TestRequestCommand::usageErrors_exit2AndSendNothing_data()
                                          << QStringLiteral("-o names a file that another");
     QTest::addRow("missing data file") << QStringList{QStringLiteral("-d"), QStringLiteral("@no-such-file.json"), u}
                                        << QStringLiteral("-d @no-such-file.json: there is no file");
+    QTest::addRow("--max-body too small") << QStringList{QStringLiteral("--max-body"), QStringLiteral("10"), u}
+                                          << QStringLiteral("--max-body takes a number of bytes from 4096 to");
+    QTest::addRow("--max-body not a number")
+        << QStringList{QStringLiteral("--max-body"), QStringLiteral("1M"), u} << QStringLiteral("not \"1M\"");
     QTest::addRow("--seed") << QStringList{QStringLiteral("--seed"), QStringLiteral("x"), u}
                             << QStringLiteral("--seed must be a whole number");
     QTest::addRow("--policy twice") << QStringList{QStringLiteral("--policy"), QStringLiteral("iam"),
@@ -347,12 +374,38 @@ void TestRequestCommand::output_largerThanKept_writesNothing()
     server.body = QByteArray(100 * 1024, 'x');
     const QString path = m_dir.filePath(QStringLiteral("kept.txt"));
     QVERIFY(CommandTesting::write(path, "what the user had"));
-    const Outcome o = request({QStringLiteral("-o"), path, server.url()});
+    const Outcome o
+        = request({QStringLiteral("--max-body"), QStringLiteral("65536"), QStringLiteral("-o"), path, server.url()});
     QVERIFY2(o.exitCode == 1, qPrintable(describe(o)));
     QVERIFY2(o.err.contains(QLatin1String("the body has 100.0 KiB, of which RetryLab keeps the first 64.0 KiB; "
                                           "nothing was written")),
         qPrintable(o.err));
     QCOMPARE(CommandTesting::read(path), QByteArray("what the user had"));
+}
+
+void TestRequestCommand::output_largeBodyWrittenWhole()
+{
+    // Larger than the executor keeps by default: -o raises what it keeps.
+    ResponseServer server;
+    QVERIFY(server.start());
+    server.body = QByteArray(3 * 1024 * 1024, 'y') + allBytes();
+    const QString path = m_dir.filePath(QStringLiteral("large.bin"));
+    const Outcome o = request({QStringLiteral("-o"), path, server.url()});
+    QVERIFY2(o.exitCode == 0, qPrintable(describe(o)));
+    QVERIFY(CommandTesting::read(path) == server.body);
+}
+
+void TestRequestCommand::largeBody_cutOnStandardOutputWithAWarning()
+{
+    ResponseServer server;
+    QVERIFY(server.start());
+    server.headers = "Content-Type: text/plain\r\n";
+    server.body = QByteArray(2 * 1024 * 1024, 'z');
+    const Outcome o = request({server.url()});
+    QVERIFY2(o.exitCode == 0, qPrintable(describe(o)));
+    QCOMPARE(o.out.size(), RetryExecutor::defaultResponseBodyLimit);
+    QVERIFY2(o.err.contains(QLatin1String("warning: the body has 2.0 MiB; only the first 1.0 MiB are shown")),
+        qPrintable(o.err));
 }
 
 void TestRequestCommand::binaryBody_notDumpedOnATerminal()
@@ -493,11 +546,11 @@ void TestRequestCommand::insecure_refusedWithoutTheLongOption_data()
     QTest::addRow("from curl --insecure")
         << QStringList{QStringLiteral("--from-curl"), QStringLiteral("curl --insecure ") + u} << 2
         << QStringLiteral("give --insecure to retrylab request as well");
-    QTest::addRow("--insecure given") << QStringList{QStringLiteral("--insecure"), u} << 0
-                                      << QStringLiteral("--insecure (certificate errors of 127.0.0.1 still fail");
+    QTest::addRow("--insecure given") << QStringList{QStringLiteral("--insecure"),
+        u} << 0 << QStringLiteral("warning: --insecure: certificate errors of 127.0.0.1 are ignored");
     QTest::addRow("from curl -k with --insecure")
         << QStringList{QStringLiteral("--insecure"), QStringLiteral("--from-curl"), QStringLiteral("curl -k ") + u} << 0
-        << QStringLiteral("--insecure (");
+        << QStringLiteral("warning: --insecure: ");
 }
 
 void TestRequestCommand::insecure_refusedWithoutTheLongOption()
@@ -511,29 +564,129 @@ void TestRequestCommand::insecure_refusedWithoutTheLongOption()
     QCOMPARE(m_server.log().size(), exitCode == 0 ? 1 : 0);
 }
 
-void TestRequestCommand::transportOptions_warnedNotIgnored()
+void TestRequestCommand::tls_caBundleTrustsTheServer()
 {
-    const Outcome o = request({QStringLiteral("--cacert"), QStringLiteral("ca.pem"), QStringLiteral("-E"),
-        QStringLiteral("client.p12:PLANTED-PASS"), QStringLiteral("--tlsv1.3"), QStringLiteral("--http2"),
-        QStringLiteral("-x"), QStringLiteral("socks5://bob:PLANTED-PROXY@127.0.0.1:9"),
-        url(QStringLiteral("/status/200"))});
+    const QString ca = m_dir.filePath(QStringLiteral("fault-server-ca.pem"));
+    QVERIFY(CommandTesting::write(ca, m_server.trustAnchorsPem()));
+    const QString report = m_dir.filePath(QStringLiteral("tls.json"));
+    const Outcome o = request({QStringLiteral("--cacert"), ca, QStringLiteral("--tlsv1.2"), QStringLiteral("--report"),
+        report, QStringLiteral("-i"), m_server.httpsBaseUrl().toString() + QStringLiteral("/status/200")});
     QVERIFY2(o.exitCode == 0, qPrintable(describe(o)));
-    const qsizetype at = o.err.indexOf(QLatin1String("warning: RetryLab's executor does not apply these options yet"));
-    QVERIFY2(at >= 0, qPrintable(o.err));
-    const QString warning = o.err.mid(at, o.err.indexOf(QLatin1Char('\n'), at) - at);
-    for (const char *named : {"--cacert ", "ca.pem", "--cert ", "client.p12", "--pass", "--tlsv1.3", "--http2",
-             "--proxy socks5://", "127.0.0.1:9"})
-        QVERIFY2(warning.contains(QLatin1String(named)), named);
+    QVERIFY2(o.out.startsWith("HTTP/1.1 200"), o.out.constData());
+    QCOMPARE(m_server.log().size(), 1);
+    const QJsonObject attempt = QJsonDocument::fromJson(CommandTesting::read(report))
+                                    .object()
+                                    .value(QStringLiteral("attempts"))[0]
+                                    .toObject();
+    const QJsonObject tls = attempt.value(QStringLiteral("tls")).toObject();
+    QVERIFY2(tls.value(QStringLiteral("protocol")).toString().startsWith(QLatin1String("TLSv1.")),
+        qPrintable(QString::fromUtf8(QJsonDocument(attempt).toJson())));
+    QVERIFY(!tls.value(QStringLiteral("cipher")).toString().isEmpty());
+    QCOMPARE(attempt.value(QStringLiteral("protocol")).toString(), QStringLiteral("HTTP/1.1"));
+}
+
+void TestRequestCommand::tls_unknownCertificate_failsNamingTheError()
+{
+    // The system's CAs do not know the fault server's: the attempt fails, and
+    // a certificate error is not retried (another attempt would meet the same certificate).
+    const Outcome o = request(fast() << m_server.httpsBaseUrl().toString() + QStringLiteral("/status/200"));
+    QVERIFY2(o.exitCode == 1, qPrintable(describe(o)));
+    QVERIFY2(o.err.contains(QLatin1String("certificate"), Qt::CaseInsensitive), qPrintable(o.err));
+    QVERIFY2(o.err.contains(QLatin1String("after 1 attempt")), qPrintable(o.err));
+    // The server saw the handshake refused, and no request.
+    QTRY_COMPARE(m_server.log().size(), 1);
+    const QList<ServerLogEntry> log = m_server.log();
+    QCOMPARE(log.constFirst().action, QStringLiteral("tls-refused"));
+    QVERIFY(log.constFirst().method.isEmpty());
+}
+
+void TestRequestCommand::tls_insecure_warnedInOutputAndReport()
+{
+    const QString report = m_dir.filePath(QStringLiteral("insecure.json"));
+    const QString har = m_dir.filePath(QStringLiteral("insecure.har"));
+    const Outcome o
+        = request({QStringLiteral("--insecure"), QStringLiteral("--report"), report, QStringLiteral("--har"), har,
+            m_server.tlsFaultUrl(TlsFault::UnknownCa).toString() + QStringLiteral("/status/200")});
+    QVERIFY2(o.exitCode == 0, qPrintable(describe(o)));
+    QVERIFY2(o.err.contains(QLatin1String("warning: --insecure: certificate errors of 127.0.0.1 are ignored")),
+        qPrintable(o.err));
+    const QJsonObject written = QJsonDocument::fromJson(CommandTesting::read(report)).object();
+    QVERIFY2(written.value(QStringLiteral("insecureWarning"))
+                 .toString()
+                 .startsWith(QLatin1String("Certificate errors were ignored for 1 attempt (127.0.0.1)")),
+        qPrintable(written.value(QStringLiteral("insecureWarning")).toString()));
+    QVERIFY(CommandTesting::read(har).contains("Certificate errors were ignored"));
+}
+
+void TestRequestCommand::transportFiles_badFileOrPassphrase_exit2AndSendNothing_data()
+{
+    QTest::addColumn<QStringList>("arguments");
+    QTest::addColumn<QString>("message");
+    const QString missing = m_dir.filePath(QStringLiteral("no-such-ca.pem"));
+    QTest::addRow("missing CA bundle") << QStringList{QStringLiteral("--cacert"), missing}
+                                       << QStringLiteral("the CA bundle %1 does not exist").arg(missing);
+    QTest::addRow("garbage CA bundle") << QStringList{QStringLiteral("--cacert"), m_certificates.garbage}
+                                       << m_certificates.garbage;
+    QTest::addRow("missing client certificate")
+        << QStringList{QStringLiteral("--cert"), m_dir.filePath(QStringLiteral("nobody.pem"))}
+        << m_dir.filePath(QStringLiteral("nobody.pem"));
+    QTest::addRow("wrong PKCS#12 passphrase") << QStringList{QStringLiteral("--cert-type"), QStringLiteral("P12"),
+        QStringLiteral("--cert"), m_certificates.clientP12 + QStringLiteral(":PLANTED-WRONG")}
+                                              << m_certificates.clientP12;
+    QTest::addRow("encrypted key without its passphrase") << QStringList{QStringLiteral("--cert"),
+        m_certificates.clientPem, QStringLiteral("--key"), m_certificates.clientEncryptedKey}
+                                                          << m_certificates.clientEncryptedKey;
+}
+
+void TestRequestCommand::transportFiles_badFileOrPassphrase_exit2AndSendNothing()
+{
+    QFETCH(QStringList, arguments);
+    QFETCH(QString, message);
+    const Outcome o = request(arguments << m_server.httpsBaseUrl().toString() + QStringLiteral("/status/200"));
+    QVERIFY2(o.exitCode == 2, qPrintable(describe(o)));
+    QVERIFY2(o.err.startsWith(QLatin1String("retrylab request: ")), qPrintable(o.err));
+    QVERIFY2(o.err.contains(message), qPrintable(o.err));
     QVERIFY2(!o.err.contains(QLatin1String("PLANTED")), qPrintable(o.err));
+    QCOMPARE(m_server.log().size(), 0);
+}
+
+void TestRequestCommand::proxy_carriesTheRequest_provenByItsLog()
+{
+    RealServers::Tinyproxy proxy(m_dir.filePath(QStringLiteral("tinyproxy")));
+    QString error;
+    QVERIFY2(proxy.start(QStringLiteral("ann"), QStringLiteral("PLANTED-PROXY"), &error), qPrintable(error));
+    const QString target = url(QStringLiteral("/fail/1?key=via-proxy"));
+    const Outcome o
+        = request(fast() << QStringLiteral("-x")
+                         << QStringLiteral("http://ann:PLANTED-PROXY@127.0.0.1:%1").arg(proxy.port()) << target);
+    QVERIFY2(o.exitCode == 0, qPrintable(describe(o)));
+    QVERIFY2(o.err.contains(QLatin1String("succeeded after 2 attempts")), qPrintable(o.err));
+    QVERIFY2(!o.err.contains(QLatin1String("PLANTED")), qPrintable(o.err));
+    QCOMPARE(m_server.log().size(), 2);
+    // Both attempts went through the proxy: it logged each request it forwarded.
+    QTRY_COMPARE_WITH_TIMEOUT(proxy.log().count(QLatin1String("/fail/1?key=via-proxy")) >= 2, true, 10'000);
+}
+
+void TestRequestCommand::proxy_unreachable_failsNamingTheProxy()
+{
+    const quint16 closed = RealServers::freePort();
+    const Outcome o
+        = request(fast() << QStringLiteral("--retry-max-attempts") << QStringLiteral("2") << QStringLiteral("-x")
+                         << QStringLiteral("socks5://bob:PLANTED-PROXY@127.0.0.1:%1").arg(closed)
+                         << url(QStringLiteral("/status/200")));
+    QVERIFY2(o.exitCode == 1, qPrintable(describe(o)));
+    QVERIFY2(o.err.contains(QStringLiteral("through the SOCKS5 proxy 127.0.0.1:%1").arg(closed)), qPrintable(o.err));
+    QVERIFY2(o.err.contains(QLatin1String("after 2 attempts")), qPrintable(o.err));
+    QVERIFY2(!o.err.contains(QLatin1String("PLANTED")), qPrintable(o.err));
+    QCOMPARE(m_server.log().size(), 0);
 }
 
 void TestRequestCommand::credentials_redactedUnlessNoRedact()
 {
     const QString report = m_dir.filePath(QStringLiteral("secrets.json"));
     const QStringList arguments{QStringLiteral("-u"), QStringLiteral("ann:PLANTED-USERPW"), QStringLiteral("-H"),
-        QStringLiteral("X-Api-Key: PLANTED-APIKEY"), QStringLiteral("-x"),
-        QStringLiteral("http://bob:PLANTED-PROXYPW@127.0.0.1:9"), QStringLiteral("--report"), report,
-        QStringLiteral("-i"), url(QStringLiteral("/fail/1?key=k9&access_token=PLANTED-QUERY"))};
+        QStringLiteral("X-Api-Key: PLANTED-APIKEY"), QStringLiteral("--report"), report, QStringLiteral("-i"),
+        url(QStringLiteral("/fail/1?key=k9&access_token=PLANTED-QUERY"))};
     Outcome o = request(fast() + arguments);
     QVERIFY2(o.exitCode == 0, qPrintable(describe(o)));
     QVERIFY2(!o.err.contains(QLatin1String("PLANTED")), qPrintable(o.err));

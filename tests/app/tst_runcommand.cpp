@@ -3,7 +3,9 @@
 
 #include "core/export/csvexport.h"
 #include "core/export/reportjson.h"
+#include "core/faultserver/faultserver.h"
 
+#include <QDir>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -75,6 +77,15 @@ struct Exports
     QStringList files() const { return {report, har, csv, junit}; }
 };
 
+// One request to `server`'s HTTPS port with `transport`, expected to succeed.
+QByteArray httpsScenario(const FaultServer &server, const QByteArray &transport)
+{
+    return QByteArrayLiteral("{\"format\": \"retrylab-scenario\", \"policy\": \"iam\", \"requests\": [{\"name\": "
+                             "\"tls\", \"url\": \"")
+        + server.httpsBaseUrl().toString().toUtf8() + "/status/200\", \"transport\": " + transport
+        + "}], \"expectations\": [{\"request\": \"tls\", \"outcome\": \"succeeded\"}]}";
+}
+
 } // namespace
 
 class TestRunCommand : public QObject
@@ -98,6 +109,9 @@ private Q_SLOTS:
     void noRedact_secretsAppearWithAWarning();
     void seed_sameSeedSameWaits();
     void interrupt_cancelsThenReportsWhatWasRecorded();
+    void transport_caBesideTheScenario_reachesHttps();
+    void transport_insecure_refusedWithoutTheOption();
+    void transport_missingCertificate_exitTwoNamingIt();
 
 private:
     QString path(const QString &name) const { return m_dir.filePath(name); }
@@ -112,12 +126,20 @@ private:
             path(prefix + QStringLiteral(".csv")), path(prefix + QStringLiteral(".xml"))};
     }
 
+    static FaultServerOptions httpsOptions()
+    {
+        FaultServerOptions options;
+        options.httpsPort = 0;
+        return options;
+    }
     QTemporaryDir m_dir;
+    FaultServer m_https{httpsOptions()}; ///< HTTPS with a CA of its own, for the transport tests
 };
 
 void TestRunCommand::initTestCase()
 {
     QVERIFY(m_dir.isValid());
+    QVERIFY2(m_https.listen(), qPrintable(m_https.errorString()));
 }
 
 void TestRunCommand::help_listsEveryOption()
@@ -289,6 +311,15 @@ void TestRunCommand::malformedScenario_exitTwoNamingTheProblem_data()
     QTest::addRow("number beyond a double")
         << head + R"({"name": "a", "url": "{server}/", "attemptTimeoutMs": 1e999}]})"
         << QStringLiteral("not valid JSON: illegal number");
+    QTest::addRow("transport: misspelt key")
+        << head + R"({"name": "a", "url": "{server}/", "transport": {"proxyMod": "http"}}]})"
+        << QStringLiteral("requests[0].transport.proxyMod: unknown field; did you mean \"proxyMode\"?");
+    QTest::addRow("transport: unknown TLS floor")
+        << head + R"({"name": "a", "url": "{server}/", "transport": {"tlsFloor": "ssl3"}}]})"
+        << QStringLiteral("requests[0].transport.tlsFloor: ");
+    QTest::addRow("transport: proxy without a port")
+        << head + R"({"name": "a", "url": "{server}/", "transport": {"proxyMode": "http", "proxyHost": "h"}}]})"
+        << QStringLiteral("requests[0].transport: ");
     QTest::addRow("huge number") << head + R"({"name": "a", "url": "{server}/", "attemptTimeoutMs": 1e300}]})"
                                  << QStringLiteral("requests[0].attemptTimeoutMs: 1e+300 is out of range");
 }
@@ -467,6 +498,62 @@ void TestRunCommand::interrupt_cancelsThenReportsWhatWasRecorded()
     const auto written = ReportJson::readFile(report);
     QVERIFY2(written.ok(), qPrintable(written.error()));
     QCOMPARE(written->run.results.size(), 2);
+}
+
+void TestRunCommand::transport_caBesideTheScenario_reachesHttps()
+{
+    // "ca.pem" is found beside the scenario, whatever the working directory.
+    QDir(m_dir.path()).mkpath(QStringLiteral("tls"));
+    QVERIFY(CommandTesting::write(path(QStringLiteral("tls/ca.pem")), m_https.trustAnchorsPem()));
+    const QString file = scenarioFile(QStringLiteral("tls/https.json"),
+        httpsScenario(m_https, R"({"caBundlePath": "ca.pem", "tlsFloor": "tls1.2"})"));
+    const Exports files = exports(QStringLiteral("https"));
+    const Outcome o = CommandTesting::run({QStringLiteral("run"), QStringLiteral("--report"), files.report, file});
+    QVERIFY2(o.exitCode == 0, qPrintable(o.out + o.err));
+    const QJsonObject report = QJsonDocument::fromJson(CommandTesting::read(files.report)).object();
+    const QJsonObject attempt = report.value(QStringLiteral("attempts"))[0].toObject();
+    QVERIFY(attempt.value(QStringLiteral("tls"))[QStringLiteral("protocol")].toString().startsWith(
+        QLatin1String("TLSv1.")));
+    const QJsonObject transport = report.value(QStringLiteral("requests"))[0][QStringLiteral("transport")].toObject();
+    QCOMPARE(transport.value(QStringLiteral("caBundlePath")).toString(), path(QStringLiteral("tls/ca.pem")));
+    QCOMPARE(transport.value(QStringLiteral("tlsFloor")).toString(), QStringLiteral("tls1.2"));
+
+    // Without the CA the same request fails its expectation.
+    const QString untrusted = scenarioFile(QStringLiteral("tls/untrusted.json"), httpsScenario(m_https, "{}"));
+    const Outcome failed = CommandTesting::run({QStringLiteral("run"), untrusted});
+    QVERIFY2(failed.exitCode == 1, qPrintable(failed.out + failed.err));
+}
+
+void TestRunCommand::transport_insecure_refusedWithoutTheOption()
+{
+    const QString file
+        = scenarioFile(QStringLiteral("insecure.json"), httpsScenario(m_https, R"({"insecureHosts": ["127.0.0.1"]})"));
+    Outcome o = CommandTesting::run({QStringLiteral("run"), file});
+    QCOMPARE(o.exitCode, 2);
+    QVERIFY2(o.err.contains(QLatin1String("the scenario ignores certificate errors for \"tls\" (127.0.0.1); give "
+                                          "--insecure to allow that")),
+        qPrintable(o.err));
+    QVERIFY(o.out.isEmpty());
+
+    const Exports files = exports(QStringLiteral("insecure"));
+    o = CommandTesting::run({QStringLiteral("run"), QStringLiteral("--insecure"), QStringLiteral("--report"),
+        files.report, QStringLiteral("--junit"), files.junit, file});
+    QVERIFY2(o.exitCode == 0, qPrintable(o.out + o.err));
+    QVERIFY2(o.err.contains(QLatin1String("warning: --insecure: certificate errors are ignored for \"tls\"")),
+        qPrintable(o.err));
+    QVERIFY(CommandTesting::read(files.report).contains("Certificate errors were ignored for 1 attempt"));
+    QVERIFY(CommandTesting::read(files.junit).contains("Certificate errors were ignored for 1 attempt"));
+}
+
+void TestRunCommand::transport_missingCertificate_exitTwoNamingIt()
+{
+    const QString file = scenarioFile(QStringLiteral("missing-cert.json"),
+        httpsScenario(m_https, R"({"clientCertificatePath": "nobody.pem", "clientKeyPath": "nobody.key"})"));
+    const Outcome o = CommandTesting::run({QStringLiteral("run"), file});
+    QCOMPARE(o.exitCode, 2);
+    QVERIFY2(o.err.contains(QLatin1String("request \"tls\": ")), qPrintable(o.err));
+    QVERIFY2(o.err.contains(path(QStringLiteral("nobody.pem"))), qPrintable(o.err));
+    QVERIFY(o.out.isEmpty());
 }
 
 QTEST_GUILESS_MAIN(TestRunCommand)

@@ -1,3 +1,5 @@
+#include "tests/core/executor/realservers.h"
+
 #include <QNetworkAccessManager>
 #include <QNetworkProxy>
 #include <QNetworkReply>
@@ -5,6 +7,7 @@
 #include <QRegularExpression>
 #include <QSignalSpy>
 #include <QSslConfiguration>
+#include <QTemporaryDir>
 #include <QTemporaryFile>
 #include <QTest>
 
@@ -26,8 +29,20 @@ private Q_SLOTS:
     void requestCredentials_maskedUnlessNoRedact();
     void httpsPort_servesTlsWithItsCaAndPrintsTheFaultPorts();
     void tlsCertificateFileUnusable_failsNamingIt();
+    void encryptedKey_passFile_servesWithTheGivenCertificate();
+    void encryptedKey_wrongOrMissingPassphrase_fails_data();
+    void encryptedKey_wrongOrMissingPassphrase_fails();
 
 private:
+    /// A server certificate signed by a CA of the suite's own, its key
+    /// encrypted with "serve-passphrase", and a file holding that passphrase.
+    void makeEncryptedKey();
+
+    QTemporaryDir m_dir;
+    RealServers::Certificates m_certificates;
+    QString m_encryptedKey;
+    QString m_passFile;
+
     /// Starts `retrylab serve` and waits for its URL; empty on failure.
     QUrl start(QProcess &process, const QStringList &options);
 };
@@ -85,6 +100,9 @@ void TestServe::badArguments_exitWithUsage_data()
                                           << QStringLiteral("--https-port must be a whole number from 0 to 65535");
     QTest::addRow("certificate without https")
         << QStringList{QStringLiteral("--tls-cert"), QStringLiteral("c.pem")} << QStringLiteral("need --https-port");
+    QTest::addRow("pass file without a key") << QStringList{QStringLiteral("--https-port"), QStringLiteral("0"),
+        QStringLiteral("--tls-key-pass-file"), QStringLiteral("p.txt")}
+                                             << QStringLiteral("--tls-key-pass-file needs --tls-key");
 }
 
 void TestServe::badArguments_exitWithUsage()
@@ -264,6 +282,91 @@ void TestServe::tlsCertificateFileUnusable_failsNamingIt()
     // The certificate file is read first.
     QVERIFY2(
         error.contains(notPem.fileName()) && error.contains(QStringLiteral("no PEM certificate")), qPrintable(error));
+}
+
+void TestServe::makeEncryptedKey()
+{
+    if (!m_encryptedKey.isEmpty())
+        return;
+    QVERIFY(m_dir.isValid());
+    QString error;
+    QVERIFY2(m_certificates.make(m_dir.filePath(QStringLiteral("certificates")), &error), qPrintable(error));
+    const QString key = m_dir.filePath(QStringLiteral("server-encrypted.key"));
+    QVERIFY2(RealServers::run(RealServers::findProgram(QStringLiteral("openssl")),
+                 {QStringLiteral("pkey"), QStringLiteral("-in"), m_certificates.serverKey, QStringLiteral("-aes256"),
+                     QStringLiteral("-passout"), QStringLiteral("pass:serve-passphrase"), QStringLiteral("-out"), key},
+                 m_dir.path(), &error),
+        qPrintable(error));
+    m_passFile = m_dir.filePath(QStringLiteral("pass.txt"));
+    QVERIFY(RealServers::writeText(m_passFile, QStringLiteral("serve-passphrase\n")));
+    m_encryptedKey = key;
+}
+
+void TestServe::encryptedKey_passFile_servesWithTheGivenCertificate()
+{
+    makeEncryptedKey();
+    QProcess process;
+    process.start(QStringLiteral(RETRYLAB_BINARY),
+        {QStringLiteral("serve"), QStringLiteral("--https-port"), QStringLiteral("0"), QStringLiteral("--tls-cert"),
+            m_certificates.serverPem, QStringLiteral("--tls-key"), m_encryptedKey,
+            QStringLiteral("--tls-key-pass-file"), m_passFile});
+    QVERIFY(process.waitForStarted(10'000));
+    static const QRegularExpression lines(QStringLiteral("HTTPS on (https://\\S+) "));
+    QByteArray output;
+    QRegularExpressionMatch match;
+    QTRY_VERIFY2_WITH_TIMEOUT(
+        (match = lines.match(QString::fromLocal8Bit(output += process.readAllStandardOutput()))).hasMatch()
+            || process.state() == QProcess::NotRunning,
+        qPrintable(QString::fromLocal8Bit(output + process.readAllStandardError())), 10'000);
+    QVERIFY2(match.hasMatch(), qPrintable(QString::fromLocal8Bit(output + process.readAllStandardError())));
+
+    // A client trusting the suite's CA reaches it: the certificate given is the one presented.
+    QNetworkAccessManager manager;
+    manager.setProxy(QNetworkProxy::NoProxy);
+    QNetworkRequest request(QUrl(match.captured(1) + QStringLiteral("/status/200")));
+    QSslConfiguration tls = QSslConfiguration::defaultConfiguration();
+    tls.addCaCertificates(m_certificates.caPem);
+    request.setSslConfiguration(tls);
+    std::unique_ptr<QNetworkReply> reply(manager.get(request));
+    QTRY_VERIFY_WITH_TIMEOUT(reply->isFinished(), 10'000);
+    QCOMPARE(reply->error(), QNetworkReply::NoError);
+    QCOMPARE(reply->sslConfiguration().peerCertificate().subjectInfo(QSslCertificate::CommonName),
+        QStringList{QStringLiteral("localhost")});
+    process.terminate();
+    QTRY_COMPARE_WITH_TIMEOUT(process.state(), QProcess::NotRunning, 10'000);
+}
+
+void TestServe::encryptedKey_wrongOrMissingPassphrase_fails_data()
+{
+    makeEncryptedKey();
+    QTest::addColumn<QStringList>("passOptions");
+    QTest::addColumn<int>("exitCode");
+    QTest::addColumn<QString>("message");
+    const QString wrong = m_dir.filePath(QStringLiteral("wrong-pass.txt"));
+    QVERIFY(RealServers::writeText(wrong, QStringLiteral("PLANTED-WRONG\n")));
+    QTest::addRow("wrong passphrase") << QStringList{QStringLiteral("--tls-key-pass-file"), wrong} << 1
+                                      << m_encryptedKey;
+    QTest::addRow("no passphrase") << QStringList{} << 1 << m_encryptedKey;
+    QTest::addRow("missing pass file")
+        << QStringList{QStringLiteral("--tls-key-pass-file"), m_dir.filePath(QStringLiteral("none.txt"))} << 2
+        << QStringLiteral("--tls-key-pass-file %1: cannot read").arg(m_dir.filePath(QStringLiteral("none.txt")));
+}
+
+void TestServe::encryptedKey_wrongOrMissingPassphrase_fails()
+{
+    QFETCH(QStringList, passOptions);
+    QFETCH(int, exitCode);
+    QFETCH(QString, message);
+    QProcess process;
+    process.start(QStringLiteral(RETRYLAB_BINARY),
+        QStringList{QStringLiteral("serve"), QStringLiteral("--https-port"), QStringLiteral("0"),
+            QStringLiteral("--tls-cert"), m_certificates.serverPem, QStringLiteral("--tls-key"), m_encryptedKey}
+            + passOptions);
+    QVERIFY(process.waitForFinished(10'000));
+    QCOMPARE(process.exitCode(), exitCode);
+    const QString error = QString::fromLocal8Bit(process.readAllStandardError());
+    QVERIFY2(error.contains(message), qPrintable(error));
+    QVERIFY2(!error.contains(QLatin1String("PLANTED")), qPrintable(error));
 }
 
 QTEST_GUILESS_MAIN(TestServe)

@@ -554,7 +554,7 @@ void TestAttemptInspector::realRun_againstTheFaultServer_showsEachAttemptsBody()
 
     m_inspector->setCredentialsRevealed(true);
     m_inspector->showAttempt(0);
-    QCOMPARE(m_inspector->statusLineLabel()->text(), QStringLiteral("503 Service Unavailable"));
+    QCOMPARE(m_inspector->statusLineLabel()->text(), QStringLiteral("HTTP/1.1 503 Service Unavailable"));
     QCOMPARE(m_inspector->responseBodyView()->kind(), BodyView::Kind::Json);
     QCOMPARE(topKeys(m_inspector->responseBodyView()),
         (QStringList{QStringLiteral("failure=1"), QStringLiteral("key=\"inspector\""), QStringLiteral("of=1"),
