@@ -162,6 +162,8 @@ int runScreenshot(const QStringList &arguments)
     }
     QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, settingsDir.path());
     QSettings::setPath(QSettings::IniFormat, QSettings::UserScope, settingsDir.path());
+    // The embedded server's CA file too (EmbeddedServer::caFilePath()).
+    qputenv("XDG_DATA_HOME", QFile::encodeName(settingsDir.path()));
 
     // One line per attempt on stderr would bury the list of files; QT_LOGGING_RULES still wins.
     if (qEnvironmentVariableIsEmpty("QT_LOGGING_RULES"))

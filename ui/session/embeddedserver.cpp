@@ -2,9 +2,13 @@
 
 #include "core/util/exportfile.h"
 
+#include <QDateTime>
 #include <QDir>
+#include <QFile>
 #include <QFileInfo>
+#include <QList>
 #include <QLoggingCategory>
+#include <QSslCertificate>
 #include <QStandardPaths>
 #include <QThread>
 
@@ -126,7 +130,26 @@ void EmbeddedServer::writeCaFile()
         return;
     const QString path = defaultCaFilePath();
     QDir().mkpath(QFileInfo(path).absolutePath());
-    if (const auto written = Core::ExportFile::write(path, pem); !written) {
+
+    // Other windows (and earlier starts) may have put their CA in the same file:
+    // this one's comes first, the others stay (a request trusting the file keeps
+    // working in every window open now), up to a few, never expired ones.
+    QList<QSslCertificate> certificates = QSslCertificate::fromData(pem, QSsl::Pem);
+    QFile existing(path);
+    if (existing.open(QIODevice::ReadOnly)) {
+        const QDateTime now = QDateTime::currentDateTimeUtc();
+        for (const QSslCertificate &other : QSslCertificate::fromData(existing.readAll(), QSsl::Pem)) {
+            if (certificates.size() >= maxTrustedCas)
+                break;
+            if (!certificates.contains(other) && other.expiryDate() > now)
+                certificates.append(other);
+        }
+        existing.close();
+    }
+    QByteArray bundle;
+    for (const QSslCertificate &certificate : std::as_const(certificates))
+        bundle += certificate.toPem();
+    if (const auto written = Core::ExportFile::write(path, bundle); !written) {
         m_caFileError = tr("The server's CA certificate could not be saved for requests to trust: %1")
                             .arg(written.error());
         qCWarning(lcEmbeddedServer).noquote() << m_caFileError;

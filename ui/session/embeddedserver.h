@@ -23,6 +23,9 @@ class EmbeddedServer final : public QObject
     Q_OBJECT
 
 public:
+    /// CAs kept in caFilePath(): this server's and those of other windows.
+    static constexpr int maxTrustedCas = 8;
+
     explicit EmbeddedServer(QObject *parent = nullptr);
     ~EmbeddedServer() override;
 
@@ -50,8 +53,10 @@ public:
     /// A file holding the CA certificates a client needs to trust the HTTPS port
     /// (FaultServer::trustAnchorsPem()), written at every start with HTTPS to the
     /// same path, so that a request trusting it keeps working across restarts,
-    /// whose certificates are new each time. Empty while HTTPS is off or when the
-    /// file could not be written (caFileError() says why).
+    /// whose certificates are new each time. The CAs of other windows running
+    /// at the same time stay in it (at most maxTrustedCas, none expired). Empty
+    /// while HTTPS is off or when the file could not be written (caFileError()
+    /// says why).
     QString caFilePath() const { return m_caFile; }
     QString caFileError() const { return m_caFileError; }
     /// Where caFilePath() is written (the application's data directory).

@@ -2,7 +2,7 @@
 
 #include "core/http/redactor.h"
 #include "core/policy/backoffpolicy.h"
-#include "ui/session/transportjson.h"
+#include "ui/session/savedtransport.h"
 #include "ui/session/uitr.h"
 
 #include <QCoreApplication>
@@ -163,8 +163,8 @@ QJsonObject RequestDraft::toJson(bool keepCredentials) const
     if (attemptTimeoutMs)
         object.insert(QStringLiteral("attemptTimeoutMs"), *attemptTimeoutMs);
     // Never with the secrets or the exempt hosts, whatever keepCredentials says.
-    if (!TransportJson::withoutSessionOnly(transport).isDefault())
-        object.insert(QStringLiteral("transport"), TransportJson::toJson(transport));
+    if (!SavedTransport::withoutSessionOnly(transport).isDefault())
+        object.insert(QStringLiteral("transport"), SavedTransport::toJson(transport));
     return object;
 }
 
@@ -196,7 +196,7 @@ Core::Result<RequestDraft> RequestDraft::fromJson(const QJsonObject &object)
     if (!transport.isUndefined()) {
         if (!transport.isObject())
             return Core::Result<RequestDraft>::failure(Tr::tr("transport: must be an object"));
-        auto options = TransportJson::fromJson(transport.toObject(), QStringLiteral("transport"));
+        auto options = SavedTransport::fromJson(transport.toObject(), QStringLiteral("transport"));
         if (!options)
             return Core::Result<RequestDraft>(options.errorDetail());
         draft.transport = *options;

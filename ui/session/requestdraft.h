@@ -50,7 +50,7 @@ struct RequestDraft
     /// Gap between two sends while repeating.
     int repeatIntervalMs = 1000;
     /// TLS, proxy and HTTP version (the composer's Connection part). Saved through
-    /// TransportJson: never the passphrase, the proxy password or the hosts whose
+    /// SavedTransport: never the passphrase, the proxy password or the hosts whose
     /// certificate errors are ignored.
     Core::TransportOptions transport;
 

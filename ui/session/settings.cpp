@@ -4,7 +4,7 @@
 #include "core/policy/policyjson.h"
 #include "core/policy/presets.h"
 #include "core/util/jsonreader.h"
-#include "ui/session/transportjson.h"
+#include "ui/session/savedtransport.h"
 
 #include <QDateTime>
 #include <QDir>
@@ -243,7 +243,7 @@ Loaded<Core::TransportOptions> readDefaultTransport(const QSettings &settings)
     if (!settings.contains(defaultTransportKey))
         return {};
     const auto object = readJsonObject(settings.value(defaultTransportKey));
-    const auto options = object ? TransportJson::fromJson(*object) : Core::Result<Core::TransportOptions>(object.errorDetail());
+    const auto options = object ? SavedTransport::fromJson(*object) : Core::Result<Core::TransportOptions>(object.errorDetail());
     if (!options) {
         return {{},
             {Settings::tr("The default connection settings could not be read (%1); the defaults are used.")
@@ -677,7 +677,7 @@ Core::TransportOptions Settings::defaultTransport() const
 
 void Settings::setDefaultTransport(const Core::TransportOptions &options)
 {
-    m_settings->setValue(defaultTransportKey, jsonText(TransportJson::toJson(options)));
+    m_settings->setValue(defaultTransportKey, jsonText(SavedTransport::toJson(options)));
 }
 
 std::optional<quint16> Settings::serverHttpsPort() const

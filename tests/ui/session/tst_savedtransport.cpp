@@ -4,7 +4,7 @@
 
 #include "ui/session/requestdraft.h"
 #include "ui/session/settings.h"
-#include "ui/session/transportjson.h"
+#include "ui/session/savedtransport.h"
 
 #include <QCoreApplication>
 #include <QFile>
@@ -18,7 +18,7 @@ using namespace RetryLab;
 using Core::TransportOptions;
 using Ui::RequestDraft;
 using Ui::Settings;
-namespace TransportJson = Ui::TransportJson;
+namespace SavedTransport = Ui::SavedTransport;
 
 Q_DECLARE_METATYPE(RetryLab::Core::TransportOptions)
 
@@ -44,7 +44,7 @@ TransportOptions everything()
 
 } // namespace
 
-class TestTransportJson final : public QObject
+class TestSavedTransport final : public QObject
 {
     Q_OBJECT
 
@@ -68,20 +68,20 @@ private:
     static QString settingsPath() { return QSettings().fileName(); }
 };
 
-void TestTransportJson::initTestCase()
+void TestSavedTransport::initTestCase()
 {
     QStandardPaths::setTestModeEnabled(true);
     QCoreApplication::setOrganizationName(QStringLiteral("RetryLab"));
-    QCoreApplication::setApplicationName(QStringLiteral("tst_transportjson"));
+    QCoreApplication::setApplicationName(QStringLiteral("tst_savedtransport"));
     QVERIFY(settingsPath().contains(QLatin1String("qttest")));
 }
 
-void TestTransportJson::init()
+void TestSavedTransport::init()
 {
     QFile::remove(settingsPath());
 }
 
-void TestTransportJson::roundTrip_keepsWhatMayBeKept_data()
+void TestSavedTransport::roundTrip_keepsWhatMayBeKept_data()
 {
     QTest::addColumn<TransportOptions>("options");
     QTest::addRow("default") << TransportOptions{};
@@ -101,32 +101,32 @@ void TestTransportJson::roundTrip_keepsWhatMayBeKept_data()
     system.proxyMode = TransportOptions::ProxyMode::System;
     system.httpVersion = TransportOptions::HttpVersion::Http2PriorKnowledge;
     QTest::addRow("system proxy, h2c") << system;
-    QTest::addRow("everything") << TransportJson::withoutSessionOnly(everything());
+    QTest::addRow("everything") << SavedTransport::withoutSessionOnly(everything());
 }
 
-void TestTransportJson::roundTrip_keepsWhatMayBeKept()
+void TestSavedTransport::roundTrip_keepsWhatMayBeKept()
 {
     QFETCH(TransportOptions, options);
-    const auto back = TransportJson::fromJson(TransportJson::toJson(options));
+    const auto back = SavedTransport::fromJson(SavedTransport::toJson(options));
     QVERIFY2(back.ok(), qPrintable(back.error()));
     QCOMPARE(*back, options);
 }
 
-void TestTransportJson::toJson_neverWritesSecretsOrExemptions()
+void TestSavedTransport::toJson_neverWritesSecretsOrExemptions()
 {
-    const QByteArray text = QJsonDocument(TransportJson::toJson(everything())).toJson();
+    const QByteArray text = QJsonDocument(SavedTransport::toJson(everything())).toJson();
     QVERIFY2(!text.contains("open sesame"), text.constData());
     QVERIFY2(!text.contains("hunter2"), text.constData());
     QVERIFY2(!text.contains("127.0.0.1"), text.constData());
     QVERIFY2(!text.contains("insecure"), text.constData());
     QVERIFY(text.contains("alice"));
     QVERIFY(text.contains("proxy.test"));
-    const auto back = TransportJson::fromJson(TransportJson::toJson(everything()));
+    const auto back = SavedTransport::fromJson(SavedTransport::toJson(everything()));
     QVERIFY(back.ok());
-    QCOMPARE(*back, TransportJson::withoutSessionOnly(everything()));
+    QCOMPARE(*back, SavedTransport::withoutSessionOnly(everything()));
 }
 
-void TestTransportJson::fromJson_badField_isNamed_data()
+void TestSavedTransport::fromJson_badField_isNamed_data()
 {
     QTest::addColumn<QByteArray>("json");
     QTest::addColumn<QString>("path");
@@ -136,16 +136,16 @@ void TestTransportJson::fromJson_badField_isNamed_data()
     QTest::addRow("path not text") << QByteArray(R"({"caBundlePath": 3})") << QStringLiteral("transport.caBundlePath");
 }
 
-void TestTransportJson::fromJson_badField_isNamed()
+void TestSavedTransport::fromJson_badField_isNamed()
 {
     QFETCH(QByteArray, json);
     QFETCH(QString, path);
-    const auto read = TransportJson::fromJson(QJsonDocument::fromJson(json).object(), QStringLiteral("transport"));
+    const auto read = SavedTransport::fromJson(QJsonDocument::fromJson(json).object(), QStringLiteral("transport"));
     QVERIFY(!read.ok());
     QCOMPARE(read.errorDetail().path, path);
 }
 
-void TestTransportJson::requestDraft_transport_savedWithoutSecretsOrExemptions()
+void TestSavedTransport::requestDraft_transport_savedWithoutSecretsOrExemptions()
 {
     RequestDraft draft;
     draft.transport = everything();
@@ -156,11 +156,11 @@ void TestTransportJson::requestDraft_transport_savedWithoutSecretsOrExemptions()
         QVERIFY2(!text.contains("insecure"), text.constData());
         const auto back = RequestDraft::fromJson(json);
         QVERIFY2(back.ok(), qPrintable(back.error()));
-        QCOMPARE(back->transport, TransportJson::withoutSessionOnly(everything()));
+        QCOMPARE(back->transport, SavedTransport::withoutSessionOnly(everything()));
     }
 }
 
-void TestTransportJson::requestDraft_defaultTransport_addsNoField()
+void TestSavedTransport::requestDraft_defaultTransport_addsNoField()
 {
     RequestDraft draft;
     // An exemption alone is not saved, so it adds nothing either.
@@ -168,7 +168,7 @@ void TestTransportJson::requestDraft_defaultTransport_addsNoField()
     QVERIFY(!draft.toJson().contains(QStringLiteral("transport")));
 }
 
-void TestTransportJson::settings_insecureHost_isNeverWrittenToTheFile()
+void TestSavedTransport::settings_insecureHost_isNeverWrittenToTheFile()
 {
     {
         Settings settings;
@@ -188,11 +188,11 @@ void TestTransportJson::settings_insecureHost_isNeverWrittenToTheFile()
     Settings again;
     QVERIFY(again.requestDraft().transport.insecureHosts.isEmpty());
     QCOMPARE(again.requestDraft().transport.caBundlePath, QStringLiteral("/tmp/ca.pem"));
-    QCOMPARE(again.defaultTransport(), TransportJson::withoutSessionOnly(everything()));
+    QCOMPARE(again.defaultTransport(), SavedTransport::withoutSessionOnly(everything()));
     QVERIFY(again.problems().isEmpty());
 }
 
-void TestTransportJson::settings_newRequest_startsFromTheDefaultTransport()
+void TestSavedTransport::settings_newRequest_startsFromTheDefaultTransport()
 {
     Settings settings;
     TransportOptions defaults;
@@ -207,7 +207,7 @@ void TestTransportJson::settings_newRequest_startsFromTheDefaultTransport()
     QCOMPARE(settings.requestDraft().transport, TransportOptions{});
 }
 
-void TestTransportJson::settings_damagedDefault_isReported_defaultsUsed()
+void TestSavedTransport::settings_damagedDefault_isReported_defaultsUsed()
 {
     {
         QSettings raw;
@@ -220,7 +220,7 @@ void TestTransportJson::settings_damagedDefault_isReported_defaultsUsed()
     QVERIFY2(problems.first().contains(QLatin1String("proxyMode")), qPrintable(problems.first()));
 }
 
-void TestTransportJson::settings_serverHttps_onByDefault_offWhenTurnedOff()
+void TestSavedTransport::settings_serverHttps_onByDefault_offWhenTurnedOff()
 {
     Settings settings;
     QCOMPARE(settings.serverHttpsPort(), std::optional<quint16>(0));
@@ -230,5 +230,5 @@ void TestTransportJson::settings_serverHttps_onByDefault_offWhenTurnedOff()
     QCOMPARE(settings.serverHttpsPort(), std::optional<quint16>(8443));
 }
 
-QTEST_GUILESS_MAIN(TestTransportJson)
-#include "tst_transportjson.moc"
+QTEST_GUILESS_MAIN(TestSavedTransport)
+#include "tst_savedtransport.moc"

@@ -8,8 +8,9 @@
 namespace RetryLab::Ui {
 
 /// TransportOptions as the settings file keeps them (with a request draft, and as
-/// the default of new requests in Preferences). The file is plain text, so what
-/// is written is what may be kept on disk:
+/// the default of new requests in Preferences), in the spelling of every other
+/// file (Core::TransportJson). The file is plain text, so what is written is
+/// what may be kept on disk:
 ///   - the key's passphrase and the proxy's password are never written: they are
 ///     kept while RetryLab runs and typed again after a restart;
 ///   - the hosts whose certificate errors are ignored are never written either:
@@ -17,20 +18,17 @@ namespace RetryLab::Ui {
 ///     never be switched on by a file.
 /// Paths, the TLS floor, the proxy's mode, host, port and user name, and the
 /// HTTP version are kept.
-namespace TransportJson {
+namespace SavedTransport {
 
 QJsonObject toJson(const Core::TransportOptions &options);
 /// Reads what toJson() wrote; the error names the field ("transport.proxyPort").
-/// Unknown fields are refused (a misspelt one must not be dropped silently).
+/// Unknown fields are refused (a misspelt one must not be dropped silently);
+/// secrets and exempt hosts in a hand-edited file are dropped.
 Core::Result<Core::TransportOptions> fromJson(const QJsonObject &object, const QString &path = {});
 
 /// The options without what toJson() leaves out (passphrase, password, exempt hosts).
 Core::TransportOptions withoutSessionOnly(Core::TransportOptions options);
 
-QString tlsFloorName(Core::TransportOptions::TlsFloor floor);
-QString proxyModeName(Core::TransportOptions::ProxyMode mode);
-QString httpVersionName(Core::TransportOptions::HttpVersion version);
-
-} // namespace TransportJson
+} // namespace SavedTransport
 
 } // namespace RetryLab::Ui
