@@ -11,8 +11,8 @@
 namespace RetryLab::Ui {
 
 PreferencesDialog::PreferencesDialog(const Core::TransportOptions &defaultTransport, QWidget *parent)
-    : QDialog(parent), m_form(new TransportForm), m_buttons(new QDialogButtonBox(QDialogButtonBox::Ok
-                                                         | QDialogButtonBox::Cancel))
+    : QDialog(parent), m_form(new TransportForm),
+      m_buttons(new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel))
 {
     setObjectName(QStringLiteral("preferences"));
     setWindowTitle(tr("Preferences"));

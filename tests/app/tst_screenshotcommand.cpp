@@ -47,10 +47,10 @@ void TestScreenshotCommand::screenshot_writesANonEmptyPngPerTab()
     QByteArray stdErr;
     const int code = run({QStringLiteral("screenshot"), QStringLiteral("--out"), out}, &stdOut, &stdErr);
     QVERIFY2(code == 0, stdErr.constData());
-    for (const QString &name : {QStringLiteral("timeline.png"), QStringLiteral("errorlog.png"),
-             QStringLiteral("statistics.png"), QStringLiteral("server.png"), QStringLiteral("conformance.png"),
-             QStringLiteral("simulator.png"), QStringLiteral("policy.png"), QStringLiteral("inspector.png"),
-             QStringLiteral("connection.png")}) {
+    for (const QString &name :
+        {QStringLiteral("timeline.png"), QStringLiteral("errorlog.png"), QStringLiteral("statistics.png"),
+            QStringLiteral("server.png"), QStringLiteral("conformance.png"), QStringLiteral("simulator.png"),
+            QStringLiteral("policy.png"), QStringLiteral("inspector.png"), QStringLiteral("connection.png")}) {
         const QString path = QDir(out).filePath(name);
         QVERIFY2(QFile::exists(path), qPrintable(path));
         QVERIFY2(stdOut.contains(QDir::toNativeSeparators(path).toLocal8Bit()), stdOut.constData());

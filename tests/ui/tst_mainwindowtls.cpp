@@ -287,7 +287,8 @@ void TestMainWindowTls::unusableCaFile_nothingSent_fileNamed()
     QCOMPARE(submitted.count(), 0);
     QCOMPARE(window->session()->laneCount(), 0);
     QVERIFY(!window->messages().isEmpty());
-    QVERIFY2(window->messages().last().contains(QLatin1String("missing-ca.pem")), qPrintable(window->messages().last()));
+    QVERIFY2(
+        window->messages().last().contains(QLatin1String("missing-ca.pem")), qPrintable(window->messages().last()));
     // What was typed is still there.
     QCOMPARE(window->composer()->draft().transport.caBundlePath, missing);
 }

@@ -130,9 +130,8 @@ RequestComposer::RequestComposer(QWidget *parent)
       m_idempotency(new FieldMessage), m_ownTimeout(new QCheckBox(tr("Own per-attempt timeout:"))),
       m_timeout(new UnitSpinBox(1000.0, tr("s"), 3)), m_policyTimeout(new QLabel), m_batchCount(new QSpinBox),
       m_concurrency(new QSpinBox), m_interval(new QDoubleSpinBox), m_transport(new TransportForm),
-      m_sendAction(new QAction(tr("&Send"), this)),
-      m_batchAction(new QAction(tr("Send &batch"), this)), m_repeatAction(new QAction(tr("&Repeat"), this)),
-      m_stopAction(new QAction(tr("S&top"), this))
+      m_sendAction(new QAction(tr("&Send"), this)), m_batchAction(new QAction(tr("Send &batch"), this)),
+      m_repeatAction(new QAction(tr("&Repeat"), this)), m_stopAction(new QAction(tr("S&top"), this))
 {
     m_method->setObjectName(QStringLiteral("method"));
     m_method->setEditable(true);

@@ -89,8 +89,8 @@ TransportForm::TransportForm(QWidget *parent)
         box->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
         box->setMinimumContentsLength(10);
     }
-    for (QLineEdit *edit : {m_caBundle, m_clientCertificate, m_clientKey, m_passphrase, m_proxyHost, m_proxyUser,
-             m_proxyPassword})
+    for (QLineEdit *edit :
+        {m_caBundle, m_clientCertificate, m_clientKey, m_passphrase, m_proxyHost, m_proxyUser, m_proxyPassword})
         edit->setMinimumWidth(fontMetrics().averageCharWidth() * 8);
 
     auto *columns = new QHBoxLayout;
@@ -111,8 +111,8 @@ TransportForm::TransportForm(QWidget *parent)
     layout->addLayout(bottom);
     layout->addStretch();
 
-    for (QLineEdit *edit : {m_caBundle, m_clientCertificate, m_clientKey, m_passphrase, m_proxyHost, m_proxyUser,
-             m_proxyPassword})
+    for (QLineEdit *edit :
+        {m_caBundle, m_clientCertificate, m_clientKey, m_passphrase, m_proxyHost, m_proxyUser, m_proxyPassword})
         connect(edit, &QLineEdit::textChanged, this, &TransportForm::handleEdited);
     for (QComboBox *box : {m_tlsFloor, m_proxyMode, m_httpVersion})
         connect(box, &QComboBox::currentIndexChanged, this, &TransportForm::handleEdited);
@@ -285,7 +285,8 @@ void TransportForm::setTransport(const TransportOptions &options)
     selectData(m_tlsFloor, options.tlsFloor);
     selectData(m_proxyMode, options.proxyMode);
     // Host, port and login stay in the fields while another mode is chosen.
-    if (!options.proxyHost.isEmpty() || options.proxyPort != 0 || options.proxyMode != TransportOptions::ProxyMode::None) {
+    if (!options.proxyHost.isEmpty() || options.proxyPort != 0
+        || options.proxyMode != TransportOptions::ProxyMode::None) {
         m_proxyHost->setText(options.proxyHost);
         m_proxyPort->setValue(options.proxyPort);
         m_proxyUser->setText(options.proxyUser);
@@ -313,8 +314,8 @@ void TransportForm::setHost(const QString &host)
         return;
     m_host = host;
     if (dropsExemption) {
-        m_droppedNote = tr("Certificate errors of %1 are no longer ignored: the URL now goes to %2.")
-                            .arg(m_insecureHost, host);
+        m_droppedNote
+            = tr("Certificate errors of %1 are no longer ignored: the URL now goes to %2.").arg(m_insecureHost, host);
         m_insecureHost.clear();
         const QSignalBlocker blocker(m_insecure);
         m_insecure->setChecked(false);

@@ -26,8 +26,7 @@ namespace RetryLab::Ui {
 HttpsPanel::HttpsPanel(QWidget *parent)
     : QWidget(parent), m_enabled(new QCheckBox(tr("Serve HTTPS too, on port"))), m_port(new QSpinBox),
       m_save(new QToolButton), m_trust(new QToolButton), m_httpsUrl(new QLabel), m_copyHttps(new QToolButton),
-      m_message(new FieldMessage), m_urlBox(new QWidget),
-      m_urlGrid(new QGridLayout(m_urlBox))
+      m_message(new FieldMessage), m_urlBox(new QWidget), m_urlGrid(new QGridLayout(m_urlBox))
 {
     m_chooseSave = [this](const QString &title, const QString &suggested, const QString &filter) {
         return QFileDialog::getSaveFileName(this, title, suggested, filter);
@@ -196,8 +195,8 @@ void HttpsPanel::refresh()
         for (const Core::TlsFault fault : Core::TlsFaults::all())
             m_urls.append({Core::TlsFaults::name(fault), server->tlsFaultUrl(fault)});
     }
-    m_httpsUrl->setText(https ? QStringLiteral("<b>%1</b>").arg(server->httpsBaseUrl().toString().toHtmlEscaped())
-                              : QString());
+    m_httpsUrl->setText(
+        https ? QStringLiteral("<b>%1</b>").arg(server->httpsBaseUrl().toString().toHtmlEscaped()) : QString());
     m_httpsUrl->setVisible(https);
     m_copyHttps->setVisible(https);
     while (QLayoutItem *item = m_urlGrid->takeAt(0)) {

@@ -69,10 +69,9 @@ QString grammarToolTip()
 ServerView::ServerView(QWidget *parent)
     : QWidget(parent), m_address(new QLabel(this)), m_serverProblem(new FieldMessage(this)),
       m_copyAddress(new QToolButton(this)), m_resetServer(new QToolButton(this)), m_https(new HttpsPanel(this)),
-      m_preset(new QComboBox),
-      m_presetDescription(new QLabel), m_script(new QPlainTextEdit), m_insertStep(new QComboBox),
-      m_scriptMessage(new FieldMessage), m_perRequest(new QRadioButton), m_shared(new QRadioButton),
-      m_sharing(new QButtonGroup(this)), m_status(new QLabel), m_restart(new QToolButton),
+      m_preset(new QComboBox), m_presetDescription(new QLabel), m_script(new QPlainTextEdit),
+      m_insertStep(new QComboBox), m_scriptMessage(new FieldMessage), m_perRequest(new QRadioButton),
+      m_shared(new QRadioButton), m_sharing(new QButtonGroup(this)), m_status(new QLabel), m_restart(new QToolButton),
       m_logModel(new ServerLogModel(this)), m_logView(new QTableView), m_logCount(new QLabel),
       m_follow(new QCheckBox(tr("Follow newest"))), m_statusTimer(new QTimer(this))
 {

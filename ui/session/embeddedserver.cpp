@@ -150,8 +150,8 @@ void EmbeddedServer::writeCaFile()
     for (const QSslCertificate &certificate : std::as_const(certificates))
         bundle += certificate.toPem();
     if (const auto written = Core::ExportFile::write(path, bundle); !written) {
-        m_caFileError = tr("The server's CA certificate could not be saved for requests to trust: %1")
-                            .arg(written.error());
+        m_caFileError
+            = tr("The server's CA certificate could not be saved for requests to trust: %1").arg(written.error());
         qCWarning(lcEmbeddedServer).noquote() << m_caFileError;
         return;
     }

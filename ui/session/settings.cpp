@@ -243,7 +243,8 @@ Loaded<Core::TransportOptions> readDefaultTransport(const QSettings &settings)
     if (!settings.contains(defaultTransportKey))
         return {};
     const auto object = readJsonObject(settings.value(defaultTransportKey));
-    const auto options = object ? SavedTransport::fromJson(*object) : Core::Result<Core::TransportOptions>(object.errorDetail());
+    const auto options
+        = object ? SavedTransport::fromJson(*object) : Core::Result<Core::TransportOptions>(object.errorDetail());
     if (!options) {
         return {{},
             {Settings::tr("The default connection settings could not be read (%1); the defaults are used.")

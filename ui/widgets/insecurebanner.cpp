@@ -65,10 +65,10 @@ void InsecureBanner::refresh()
                          .arg(m_hosts.join(QStringLiteral(", "))));
     }
     if (m_attempts > 0) {
-        parts.append(tr("%1This run has %n attempt(s) whose certificate errors were ignored (%2); exports say so.",
-            nullptr, m_attempts)
-                         .arg(m_hosts.isEmpty() ? QStringLiteral("\u26a0 ") : QString(),
-                             m_runHosts.join(QStringLiteral(", "))));
+        parts.append(
+            tr("%1This run has %n attempt(s) whose certificate errors were ignored (%2); exports say so.", nullptr,
+                m_attempts)
+                .arg(m_hosts.isEmpty() ? QStringLiteral("\u26a0 ") : QString(), m_runHosts.join(QStringLiteral(", "))));
     }
     m_label->setText(parts.join(QLatin1Char(' ')));
     setToolTip(tr("Ignoring certificate errors lets anyone on the path pose as the server. It is off by default, "

@@ -167,18 +167,18 @@ void TestTransportForm::badFile_inlineErrorNamesTheFile_nothingCleared_data()
     QTest::addColumn<QString>("named"); // what the message must name
     QTest::addColumn<QString>("why"); // and a word of why
     const QString missing = m_dir.filePath(QStringLiteral("no-such-ca.pem"));
-    QTest::addRow("CA missing") << QStringLiteral("caBundle") << missing << QString() << QStringLiteral("no-such-ca.pem")
-                                << QStringLiteral("does not exist");
+    QTest::addRow("CA missing") << QStringLiteral("caBundle") << missing << QString()
+                                << QStringLiteral("no-such-ca.pem") << QStringLiteral("does not exist");
     QTest::addRow("CA is garbage") << QStringLiteral("caBundle") << m_certs.garbage << QString()
                                    << QStringLiteral("garbage.pem") << QStringLiteral("certificate");
     QTest::addRow("certificate missing") << QStringLiteral("clientCertificate")
                                          << m_dir.filePath(QStringLiteral("gone.pem")) << QString()
                                          << QStringLiteral("gone.pem") << QStringLiteral("does not exist");
-    QTest::addRow("PKCS#12 wrong passphrase") << QStringLiteral("clientCertificate") << m_certs.clientP12
-                                              << QStringLiteral("xyzzy-4711") << QStringLiteral(".p12")
-                                              << QStringLiteral("passphrase");
-    QTest::addRow("PKCS#12 without passphrase") << QStringLiteral("clientCertificate") << m_certs.clientP12
-                                                << QString() << QStringLiteral(".p12") << QStringLiteral("passphrase");
+    QTest::addRow("PKCS#12 wrong passphrase")
+        << QStringLiteral("clientCertificate") << m_certs.clientP12 << QStringLiteral("xyzzy-4711")
+        << QStringLiteral(".p12") << QStringLiteral("passphrase");
+    QTest::addRow("PKCS#12 without passphrase") << QStringLiteral("clientCertificate") << m_certs.clientP12 << QString()
+                                                << QStringLiteral(".p12") << QStringLiteral("passphrase");
 }
 
 void TestTransportForm::badFile_inlineErrorNamesTheFile_nothingCleared()

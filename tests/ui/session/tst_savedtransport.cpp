@@ -3,8 +3,8 @@
 // ignored), in a request draft and as the Preferences default.
 
 #include "ui/session/requestdraft.h"
-#include "ui/session/settings.h"
 #include "ui/session/savedtransport.h"
+#include "ui/session/settings.h"
 
 #include <QCoreApplication>
 #include <QFile>
