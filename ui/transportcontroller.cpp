@@ -12,11 +12,6 @@
 #include "ui/widgets/messagebar.h"
 
 #include <QDir>
-#include <QLoggingCategory>
-
-namespace {
-Q_LOGGING_CATEGORY(lcTransport, "retrylab.ui.transport")
-} // namespace
 
 namespace RetryLab::Ui {
 
@@ -29,6 +24,9 @@ TransportController::TransportController(const Parts &parts, QObject *parent) : 
     connect(m_parts.serverView->httpsPanel(), &HttpsPanel::httpsChanged, this,
         [this](std::optional<quint16> port) { m_parts.settings->setServerHttpsPort(port); });
     connect(m_parts.serverView->httpsPanel(), &HttpsPanel::trustRequested, this, &TransportController::trustCaFile);
+    connect(m_parts.serverView->httpsPanel(), &HttpsPanel::certificateChanged, this,
+        [this](
+            const QString &certificate, const QString &key) { m_parts.settings->setServerTlsFiles(certificate, key); });
     updateBanner();
 }
 
@@ -38,20 +36,17 @@ Core::FaultServerOptions TransportController::serverOptions(
     Core::FaultServerOptions options = base;
     if (!options.httpsPort)
         options.httpsPort = settings.serverHttpsPort();
+    if (options.tlsCertificateFile.isEmpty() && options.tlsKeyFile.isEmpty()) {
+        options.tlsCertificateFile = settings.serverTlsCertificateFile();
+        options.tlsKeyFile = settings.serverTlsKeyFile();
+    }
     return options;
 }
 
 bool TransportController::startServer(
     EmbeddedServer &server, const Core::FaultServerOptions &base, const Settings &settings)
 {
-    const Core::FaultServerOptions wanted = serverOptions(base, settings);
-    if (server.start(wanted))
-        return true;
-    if (wanted.httpsPort == base.httpsPort)
-        return false;
-    // HTTPS from the settings (a port taken since): the server still serves HTTP.
-    qCWarning(lcTransport).noquote() << "HTTPS of the embedded server did not start:" << server.errorString();
-    return server.start(base);
+    return server.startPreferringHttp(serverOptions(base, settings));
 }
 
 void TransportController::updateBanner()

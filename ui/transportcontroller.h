@@ -46,8 +46,9 @@ public:
     /// The options the embedded server starts with: `base`, with HTTPS as the
     /// settings say unless `base` chose already.
     static Core::FaultServerOptions serverOptions(const Core::FaultServerOptions &base, const Settings &settings);
-    /// Starts the server; when HTTPS from the settings keeps it from starting,
-    /// starts it without HTTPS and says why (on the Server tab).
+    /// Starts the server; when HTTPS from the settings (its port, the user's
+    /// certificate) keeps it from starting, HTTPS gives way, and the Server tab
+    /// says why (EmbeddedServer::startPreferringHttp()).
     static bool startServer(EmbeddedServer &server, const Core::FaultServerOptions &base, const Settings &settings);
 
     /// Tools → Preferences (window-modal, not blocking).

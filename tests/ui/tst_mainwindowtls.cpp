@@ -9,6 +9,7 @@
 #include "core/faultserver/faultserver.h"
 #include "core/faultserver/tlsfault.h"
 #include "core/policy/backoffpolicy.h"
+#include "tests/core/executor/realservers.h"
 #include "ui/mainwindow.h"
 #include "ui/policy/policypanel.h"
 #include "ui/preferencesdialog.h"
@@ -80,6 +81,7 @@ private Q_SLOTS:
     void unusableCaFile_nothingSent_fileNamed();
     void unreachableProxy_attemptSaysWhichProxy();
     void preferences_defaultConnection_newRequestsStartFromIt();
+    void serverTab_ownCertificate_presentedAndKept_badOneNamed();
 
 private:
     std::unique_ptr<MainWindow> makeWindow();
@@ -88,6 +90,7 @@ private:
     static QString settingsPath() { return QSettings().fileName(); }
 
     QTemporaryDir m_dir;
+    RealServers::Certificates m_certs;
 };
 
 void TestMainWindowTls::initTestCase()
@@ -97,6 +100,10 @@ void TestMainWindowTls::initTestCase()
     QCoreApplication::setApplicationName(QStringLiteral("tst_mainwindowtls"));
     QVERIFY(settingsPath().contains(QLatin1String("qttest")));
     QVERIFY(m_dir.isValid());
+    QVERIFY2(!RealServers::findProgram(QStringLiteral("openssl")).isEmpty(),
+        RealServers::missingProgram(QStringLiteral("openssl"), QStringLiteral("openssl")).constData());
+    QString error;
+    QVERIFY2(m_certs.make(m_dir.filePath(QStringLiteral("certs")), &error), qPrintable(error));
 }
 
 void TestMainWindowTls::init()
@@ -358,6 +365,53 @@ void TestMainWindowTls::preferences_defaultConnection_newRequestsStartFromIt()
     QVERIFY(window);
     QCOMPARE(window->composer()->draft().transport.httpVersion, Core::TransportOptions::HttpVersion::Http2);
     QCOMPARE(window->composer()->draft().urlTemplate, Ui::RequestDraft::defaultUrlTemplate());
+}
+
+void TestMainWindowTls::serverTab_ownCertificate_presentedAndKept_badOneNamed()
+{
+    {
+        auto window = makeWindow();
+        QVERIFY(window);
+        Ui::HttpsPanel *https = window->serverView()->httpsPanel();
+        const QUrl http = window->server()->baseUrl();
+
+        // A key that does not exist: named, and the server runs as before.
+        const QString missingKey = m_dir.filePath(QStringLiteral("missing.key"));
+        QVERIFY(!https->applyCertificate(m_certs.serverPem, missingKey, QString()));
+        QVERIFY2(https->message().contains(QLatin1String("missing.key")), qPrintable(https->message()));
+        QVERIFY(!window->server()->httpsBaseUrl().isEmpty());
+        QCOMPARE(window->server()->baseUrl(), http);
+        QCOMPARE(https->findChild<QLineEdit *>(QStringLiteral("httpsKey"))->text(), missingKey);
+
+        https->findChild<QLineEdit *>(QStringLiteral("httpsCertificate"))->setText(m_certs.serverPem);
+        https->findChild<QLineEdit *>(QStringLiteral("httpsKey"))->setText(m_certs.serverKey);
+        https->findChild<QToolButton *>(QStringLiteral("applyHttpsCertificate"))->click();
+        QVERIFY2(window->server()->options().tlsCertificateFile == m_certs.serverPem, qPrintable(https->message()));
+        QCOMPARE(window->server()->baseUrl(), http);
+        QCOMPARE(window->settings()->serverTlsCertificateFile(), m_certs.serverPem);
+
+        // The request trusts the certificate's own CA.
+        setUrl(*window, window->server()->httpsBaseUrl().toString() + QStringLiteral("/status/200"));
+        window->composer()->transportForm()->findChild<QLineEdit *>(QStringLiteral("caBundle"))->setText(m_certs.caPem);
+        const Run run = sendAndWait(*window);
+        QCOMPARE(run.result.outcome, Core::RequestOutcome::Succeeded);
+        QVERIFY2(run.attempts.first().tls.peerIssuer.contains(QLatin1String("RetryLab Test CA")),
+            qPrintable(run.attempts.first().tls.peerIssuer));
+    }
+    // Kept for the next start; a file that went missing since gives way to a made certificate, said on the tab.
+    {
+        auto window = makeWindow();
+        QVERIFY(window);
+        QCOMPARE(window->server()->options().tlsCertificateFile, m_certs.serverPem);
+    }
+    QSettings().setValue(QStringLiteral("server/tlsKey"), m_dir.filePath(QStringLiteral("gone.key")));
+    auto window = makeWindow();
+    QVERIFY(window);
+    QVERIFY(window->server()->isRunning());
+    QVERIFY(!window->server()->httpsBaseUrl().isEmpty());
+    QVERIFY(window->server()->options().tlsCertificateFile.isEmpty());
+    const QString said = window->serverView()->httpsPanel()->message();
+    QVERIFY2(said.contains(QLatin1String("gone.key")), qPrintable(said));
 }
 
 QTEST_MAIN(TestMainWindowTls)

@@ -15,18 +15,23 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLayoutItem>
+#include <QLineEdit>
 #include <QSignalBlocker>
 #include <QSpinBox>
 #include <QStandardPaths>
 #include <QToolButton>
 #include <QVBoxLayout>
 
+#include <initializer_list>
+
 namespace RetryLab::Ui {
 
 HttpsPanel::HttpsPanel(QWidget *parent)
     : QWidget(parent), m_enabled(new QCheckBox(tr("Serve HTTPS too, on port"))), m_port(new QSpinBox),
       m_save(new QToolButton), m_trust(new QToolButton), m_httpsUrl(new QLabel), m_copyHttps(new QToolButton),
-      m_message(new FieldMessage), m_urlBox(new QWidget), m_urlGrid(new QGridLayout(m_urlBox))
+      m_certificate(new QLineEdit), m_key(new QLineEdit), m_keyPassphrase(new QLineEdit),
+      m_applyCertificate(new QToolButton), m_message(new FieldMessage), m_urlBox(new QWidget),
+      m_urlGrid(new QGridLayout(m_urlBox))
 {
     m_chooseSave = [this](const QString &title, const QString &suggested, const QString &filter) {
         return QFileDialog::getSaveFileName(this, title, suggested, filter);
@@ -89,10 +94,34 @@ HttpsPanel::HttpsPanel(QWidget *parent)
     row->addWidget(m_httpsUrl);
     row->addWidget(m_copyHttps);
     row->addStretch(1);
+    m_certificate->setObjectName(QStringLiteral("httpsCertificate"));
+    m_certificate->setPlaceholderText(tr("own certificate (PEM)"));
+    m_certificate->setToolTip(tr("A PEM file with the certificate the HTTPS port presents, then its chain; empty: "
+                                 "a certificate made at each start, signed by a CA made with it"));
+    m_key->setObjectName(QStringLiteral("httpsKey"));
+    m_key->setPlaceholderText(tr("its key (PEM)"));
+    m_keyPassphrase->setObjectName(QStringLiteral("httpsKeyPassphrase"));
+    m_keyPassphrase->setEchoMode(QLineEdit::Password);
+    m_keyPassphrase->setPlaceholderText(tr("passphrase"));
+    m_keyPassphrase->setToolTip(tr("For an encrypted key; kept until RetryLab closes, never saved"));
+    m_applyCertificate->setObjectName(QStringLiteral("applyHttpsCertificate"));
+    m_applyCertificate->setText(tr("Use"));
+    m_applyCertificate->setToolTip(tr("Start the server again with this certificate (or, with the fields empty, "
+                                      "with one made for it)"));
+    connect(m_applyCertificate, &QToolButton::clicked, this, [this] {
+        applyCertificate(m_certificate->text().trimmed(), m_key->text().trimmed(), m_keyPassphrase->text());
+    });
+
     auto *buttons = new QHBoxLayout;
     buttons->addWidget(m_save);
     buttons->addWidget(m_trust);
-    buttons->addStretch(1);
+    buttons->addSpacing(12);
+    buttons->addWidget(m_certificate, 2);
+    buttons->addWidget(browseButton(m_certificate, tr("Certificate for the HTTPS port")));
+    buttons->addWidget(m_key, 1);
+    buttons->addWidget(browseButton(m_key, tr("Key of that certificate")));
+    buttons->addWidget(m_keyPassphrase, 1);
+    buttons->addWidget(m_applyCertificate);
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->setSpacing(2);
@@ -149,6 +178,43 @@ bool HttpsPanel::applyHttps(std::optional<quint16> port)
     return ok;
 }
 
+QToolButton *HttpsPanel::browseButton(QLineEdit *target, const QString &title)
+{
+    auto *button = new QToolButton;
+    button->setObjectName(target->objectName() + QStringLiteral("Browse"));
+    button->setText(tr("\u2026"));
+    button->setToolTip(tr("Choose the file"));
+    connect(button, &QToolButton::clicked, this, [this, target, title] {
+        const QString chosen = QFileDialog::getOpenFileName(
+            this, title, target->text(), tr("PEM files (*.pem *.crt *.key);;All files (*)"));
+        if (!chosen.isEmpty())
+            target->setText(QDir::toNativeSeparators(chosen));
+    });
+    return button;
+}
+
+bool HttpsPanel::applyCertificate(const QString &certificateFile, const QString &keyFile, const QString &passphrase)
+{
+    if (!m_server)
+        return false;
+    const bool ok = m_server->setHttpsCertificate(certificateFile, keyFile, passphrase.toUtf8());
+    m_message->clear();
+    refresh();
+    if (!ok) {
+        // What was typed stays in the fields.
+        m_certificate->setText(certificateFile);
+        m_key->setText(keyFile);
+        m_message->setMessage(FieldMessage::Kind::Error,
+            tr("The certificate could not be used: %1. The server runs as before.").arg(m_server->errorString()));
+        return false;
+    }
+    m_message->setMessage(FieldMessage::Kind::Success,
+        certificateFile.isEmpty() ? tr("The HTTPS port presents a certificate made for it.")
+                                  : tr("The HTTPS port presents %1.").arg(QDir::toNativeSeparators(certificateFile)));
+    Q_EMIT certificateChanged(certificateFile, keyFile);
+    return true;
+}
+
 bool HttpsPanel::saveCaCertificate(const QString &path)
 {
     const QByteArray pem = m_server && m_server->server() ? m_server->server()->trustAnchorsPem() : QByteArray();
@@ -184,7 +250,15 @@ void HttpsPanel::refresh()
     m_port->setEnabled(m_server && m_server->isRunning());
     m_save->setEnabled(https);
     m_trust->setEnabled(https && !m_server->caFilePath().isEmpty());
-    if (m_server && !m_server->caFileError().isEmpty())
+    for (QWidget *w : std::initializer_list<QWidget *>{m_certificate, m_key, m_keyPassphrase, m_applyCertificate})
+        w->setEnabled(https);
+    if (m_server) {
+        m_certificate->setText(QDir::toNativeSeparators(m_server->options().tlsCertificateFile));
+        m_key->setText(QDir::toNativeSeparators(m_server->options().tlsKeyFile));
+    }
+    if (m_server && !m_server->httpsProblem().isEmpty())
+        m_message->setMessage(FieldMessage::Kind::Warning, m_server->httpsProblem());
+    else if (m_server && !m_server->caFileError().isEmpty())
         m_message->setMessage(FieldMessage::Kind::Warning, m_server->caFileError());
     else if (m_message->kind() != FieldMessage::Kind::Success)
         m_message->clear();

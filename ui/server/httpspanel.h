@@ -10,6 +10,7 @@
 class QCheckBox;
 class QGridLayout;
 class QLabel;
+class QLineEdit;
 class QSpinBox;
 class QToolButton;
 
@@ -39,6 +40,9 @@ public:
 
     /// Turns HTTPS on (port 0: any free one) or off, as the check box and port do.
     bool applyHttps(std::optional<quint16> port);
+    /// The HTTPS port presents this certificate and key (both empty: one made at
+    /// each start); false with the file named when they cannot be used.
+    bool applyCertificate(const QString &certificateFile, const QString &keyFile, const QString &passphrase);
     /// Writes the server's CA certificates (PEM) to `path`; false with the reason shown.
     bool saveCaCertificate(const QString &path);
 
@@ -51,10 +55,13 @@ Q_SIGNALS:
     void httpsChanged(std::optional<quint16> port);
     /// "Trust this CA in the request": the file holding the server's CA.
     void trustRequested(const QString &caFile);
+    /// The user's certificate for the HTTPS port was applied (both empty: a made one).
+    void certificateChanged(const QString &certificateFile, const QString &keyFile);
 
 private:
     void refresh();
     void handleToggled();
+    QToolButton *browseButton(QLineEdit *target, const QString &title);
 
     QPointer<EmbeddedServer> m_server;
     SaveChooser m_chooseSave;
@@ -64,6 +71,10 @@ private:
     QToolButton *m_trust;
     QLabel *m_httpsUrl;
     QToolButton *m_copyHttps;
+    QLineEdit *m_certificate;
+    QLineEdit *m_key;
+    QLineEdit *m_keyPassphrase;
+    QToolButton *m_applyCertificate;
     FieldMessage *m_message;
     QWidget *m_urlBox;
     QGridLayout *m_urlGrid;

@@ -107,12 +107,66 @@ bool EmbeddedServer::setHttpsPort(std::optional<quint16> port)
         previous.port = m_server->serverPort();
     Core::FaultServerOptions wanted = previous;
     wanted.httpsPort = port;
-    if (start(wanted))
+    if (start(wanted)) {
+        m_httpsProblem.clear();
         return true;
+    }
     const QString why = m_error;
     start(previous);
     m_error = why;
     return false;
+}
+
+bool EmbeddedServer::setHttpsCertificate(
+    const QString &certificateFile, const QString &keyFile, const QByteArray &passphrase)
+{
+    Core::FaultServerOptions previous = m_options;
+    if (m_server)
+        previous.port = m_server->serverPort();
+    Core::FaultServerOptions wanted = previous;
+    if (!wanted.httpsPort)
+        wanted.httpsPort = 0;
+    wanted.tlsCertificateFile = certificateFile;
+    wanted.tlsKeyFile = keyFile;
+    wanted.tlsKeyPassphrase = passphrase;
+    if (start(wanted)) {
+        m_httpsProblem.clear();
+        return true;
+    }
+    const QString why = m_error;
+    start(previous);
+    m_error = why;
+    return false;
+}
+
+bool EmbeddedServer::startPreferringHttp(const Core::FaultServerOptions &options)
+{
+    m_httpsProblem.clear();
+    if (start(options))
+        return true;
+    if (!options.httpsPort)
+        return false;
+    const QString first = m_error;
+    if (!options.tlsCertificateFile.isEmpty() || !options.tlsKeyFile.isEmpty()) {
+        Core::FaultServerOptions generated = options;
+        generated.tlsCertificateFile.clear();
+        generated.tlsKeyFile.clear();
+        generated.tlsKeyPassphrase.clear();
+        if (start(generated)) {
+            m_httpsProblem
+                = tr("Your certificate for the HTTPS port could not be used (%1); one was made for it.").arg(first);
+            return true;
+        }
+    }
+    Core::FaultServerOptions httpOnly = options;
+    httpOnly.httpsPort.reset();
+    if (!start(httpOnly)) {
+        // Not HTTPS's fault: say the first reason.
+        m_error = first;
+        return false;
+    }
+    m_httpsProblem = tr("HTTPS could not start (%1); the server serves HTTP only.").arg(first);
+    return true;
 }
 
 QString EmbeddedServer::defaultCaFilePath()

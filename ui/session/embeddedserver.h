@@ -48,6 +48,18 @@ public:
     /// server again on the same HTTP port, so that {server} keeps its address.
     /// When that fails the server is started as it was and errorString() says why.
     bool setHttpsPort(std::optional<quint16> port);
+    /// The HTTPS port presents the user's certificate (PEM, then its chain) and
+    /// key (decrypted with `passphrase`); both empty: one made at each start.
+    /// Applied by starting again as setHttpsPort() does; a file that cannot be
+    /// used is named in errorString() and the server runs as before.
+    bool setHttpsCertificate(const QString &certificateFile, const QString &keyFile, const QByteArray &passphrase);
+    /// Starts as start() does, but HTTPS never keeps the server from serving
+    /// HTTP: when the options' certificate cannot be used it starts with one made
+    /// for it, and when HTTPS cannot start at all (its port taken) it starts
+    /// without; httpsProblem() then says what went wrong.
+    bool startPreferringHttp(const Core::FaultServerOptions &options);
+    /// Why the last startPreferringHttp() gave up the user's certificate or HTTPS; empty when it did not.
+    QString httpsProblem() const { return m_httpsProblem; }
     /// "https://127.0.0.1:PORT"; empty while HTTPS is off.
     QUrl httpsBaseUrl() const;
     /// A file holding the CA certificates a client needs to trust the HTTPS port
@@ -76,6 +88,7 @@ private:
     QString m_error;
     QString m_caFile;
     QString m_caFileError;
+    QString m_httpsProblem;
 };
 
 } // namespace RetryLab::Ui

@@ -42,6 +42,8 @@ const QString conformanceChoiceKey = QStringLiteral("conformance/policy");
 const QString defaultTransportKey = QStringLiteral("request/defaultTransport");
 const QString serverHttpsKey = QStringLiteral("server/https");
 const QString serverHttpsPortKey = QStringLiteral("server/httpsPort");
+const QString serverTlsCertificateKey = QStringLiteral("server/tlsCertificate");
+const QString serverTlsKeyKey = QStringLiteral("server/tlsKey");
 
 QString typeName(const QVariant &value)
 {
@@ -696,6 +698,24 @@ void Settings::setServerHttpsPort(std::optional<quint16> port)
     m_settings->setValue(serverHttpsKey, port.has_value());
     if (port)
         m_settings->setValue(serverHttpsPortKey, int(*port));
+}
+
+QString Settings::serverTlsCertificateFile() const
+{
+    const QVariant value = m_settings->value(serverTlsCertificateKey);
+    return value.typeId() == QMetaType::QString ? value.toString() : QString();
+}
+
+QString Settings::serverTlsKeyFile() const
+{
+    const QVariant value = m_settings->value(serverTlsKeyKey);
+    return value.typeId() == QMetaType::QString ? value.toString() : QString();
+}
+
+void Settings::setServerTlsFiles(const QString &certificateFile, const QString &keyFile)
+{
+    m_settings->setValue(serverTlsCertificateKey, certificateFile);
+    m_settings->setValue(serverTlsKeyKey, keyFile);
 }
 
 } // namespace RetryLab::Ui

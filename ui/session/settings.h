@@ -114,6 +114,11 @@ public:
     // On, on a free port, unless it was turned off.
     std::optional<quint16> serverHttpsPort() const;
     void setServerHttpsPort(std::optional<quint16> port);
+    // The user's certificate and key for the HTTPS port (paths; never a passphrase);
+    // empty: one made at each start.
+    QString serverTlsCertificateFile() const;
+    QString serverTlsKeyFile() const;
+    void setServerTlsFiles(const QString &certificateFile, const QString &keyFile);
 
     // Where exports were last saved.
     QString exportDirectory() const;
