@@ -6,6 +6,7 @@
 #include "app/screenshotcollections.h"
 #include "core/executor/retryexecutor.h"
 #include "core/herd/herdparameters.h"
+#include "core/record/transportoptions.h"
 #include "ui/collections/collectionmodel.h"
 #include "ui/collections/collectionsidebar.h"
 #include "ui/conformance/conformanceview.h"
@@ -165,6 +166,8 @@ int runScreenshot(const QStringList &arguments)
     }
     QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, settingsDir.path());
     QSettings::setPath(QSettings::IniFormat, QSettings::UserScope, settingsDir.path());
+    // The embedded server's CA file too (EmbeddedServer::caFilePath()).
+    qputenv("XDG_DATA_HOME", QFile::encodeName(settingsDir.path()));
 
     // One line per attempt on stderr would bury the list of files; QT_LOGGING_RULES still wins.
     if (qEnvironmentVariableIsEmpty("QT_LOGGING_RULES"))
@@ -332,6 +335,26 @@ int runScreenshot(const QStringList &arguments)
         save(&window, QStringLiteral("inspector.png"));
         window.inspectorDock()->hide();
         window.policyDock()->show();
+    }
+
+    // The request's Connection part on the embedded server's HTTPS port, its CA
+    // trusted, and certificate errors ignored: the red line across the window.
+    if (window.server()->httpsBaseUrl().isEmpty()) {
+        err << Tr::tr("retrylab screenshot: the embedded server has no HTTPS port for connection.png") << Qt::endl;
+        ++failures;
+    } else {
+        Ui::RequestDraft secure = base;
+        secure.urlTemplate = window.server()->httpsBaseUrl().toString() + QStringLiteral("/status/200");
+        secure.transport.caBundlePath = window.server()->caFilePath();
+        secure.transport.tlsFloor = Core::TransportOptions::TlsFloor::Tls12;
+        secure.transport.httpVersion = Core::TransportOptions::HttpVersion::Http2;
+        secure.transport.insecureHosts = {window.server()->httpsBaseUrl().host()};
+        window.composer()->setDraft(secure);
+        window.composer()->showConnection();
+        window.resizeDocks({window.requestDock()}, {height * 52 / 100}, Qt::Vertical);
+        settle(300);
+        save(&window, QStringLiteral("connection.png"));
+        window.composer()->setDraft(shown);
     }
 
     // The collections sidebar with a request loaded from it and the Local environment.

@@ -2,6 +2,7 @@
 
 #include "ui/exportcontroller.h"
 #include "ui/statusbarpresenter.h"
+#include "ui/transportcontroller.h"
 
 #include "core/executor/retryexecutor.h"
 #include "core/export/curlcommand.h"
@@ -23,6 +24,7 @@
 #include "ui/session/runsession.h"
 #include "ui/session/secretmask.h"
 #include "ui/session/settings.h"
+#include "ui/widgets/insecurebanner.h"
 #include "ui/widgets/messagebar.h"
 
 #include <QAction>
@@ -63,7 +65,7 @@ MainWindow::MainWindow(const Options &options, QWidget *parent)
     m_session->attach(m_executor);
 
     if (options.startServer)
-        m_server->start(options.server);
+        TransportController::startServer(*m_server, options.server, *m_settings);
     m_runner->setServer(m_server->server(), m_server->errorString());
 
     m_collections = new CollectionSidebar(options.dataDirectory);
@@ -184,6 +186,8 @@ void MainWindow::buildTabs()
     auto *layout = new QVBoxLayout(central);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->setSpacing(0);
+    m_insecureBanner = new InsecureBanner;
+    layout->addWidget(m_insecureBanner);
     layout->addWidget(m_messages);
     layout->addWidget(m_tabs, 1);
     setCentralWidget(central);
@@ -286,6 +290,11 @@ void MainWindow::buildMenus()
     for (QAction *action :
         {m_composer->sendAction(), m_composer->batchAction(), m_composer->repeatAction(), m_composer->stopAction()})
         addAction(action);
+
+    QMenu *tools = menuBar()->addMenu(tr("&Tools"));
+    QAction *preferences = tools->addAction(tr("&Preferences\u2026"), this, [this] { m_transport->showPreferences(); });
+    preferences->setObjectName(QStringLiteral("preferences"));
+    preferences->setMenuRole(QAction::PreferencesRole);
 
     QMenu *view = menuBar()->addMenu(tr("&View"));
     view->addAction(m_policyDock->toggleViewAction());
@@ -462,6 +471,8 @@ void MainWindow::connectParts()
         m_timeline->showAttempt(row);
     });
     connect(m_server, &EmbeddedServer::runningChanged, this, &MainWindow::updateServerStatus);
+    m_transport = new TransportController(
+        {m_settings, m_server, m_executor, m_composer, m_serverView, m_insecureBanner, m_messages}, this);
 }
 
 void MainWindow::handlePolicyChanged()
@@ -565,6 +576,7 @@ void MainWindow::clearRun()
     m_runner->stop();
     m_session->clear();
     m_runner->resetBatch();
+    m_transport->clearRun();
     m_status->update();
 }
 

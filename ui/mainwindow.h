@@ -23,6 +23,7 @@ class AttemptInspector;
 class CollectionSidebar;
 class EmbeddedServer;
 class ErrorLogView;
+class InsecureBanner;
 class MessageBar;
 class PolicyPanel;
 struct RequestDraft;
@@ -36,6 +37,7 @@ class SimulatorView;
 class StatisticsView;
 class StatusBarPresenter;
 class TimelineView;
+class TransportController;
 
 /// RetryLab's window. The policy dock says how to retry, the request dock what to
 /// send; Send runs real requests through the retry executor against the embedded
@@ -106,6 +108,10 @@ public:
     ConformanceView *conformanceView() const { return m_conformance; }
     SimulatorView *simulatorView() const { return m_simulator; }
     MessageBar *messageBar() const { return m_messages; }
+    /// The red line while certificate errors are ignored.
+    InsecureBanner *insecureBanner() const { return m_insecureBanner; }
+    /// Preferences, the banner, HTTPS of the server.
+    TransportController *transportController() const { return m_transport; }
     /// The messages shown above the tabs, oldest first.
     QStringList messages() const;
 
@@ -170,6 +176,8 @@ private:
     CollectionSidebar *m_collections = nullptr;
     QDockWidget *m_collectionsDock = nullptr;
     MessageBar *m_messages = nullptr;
+    InsecureBanner *m_insecureBanner = nullptr;
+    TransportController *m_transport = nullptr;
     QTabWidget *m_tabs = nullptr;
     TimelineView *m_timeline = nullptr;
     ErrorLogView *m_errorLog = nullptr;

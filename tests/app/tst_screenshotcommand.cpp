@@ -50,7 +50,8 @@ void TestScreenshotCommand::screenshot_writesANonEmptyPngPerTab()
     for (const QString &name :
         {QStringLiteral("timeline.png"), QStringLiteral("errorlog.png"), QStringLiteral("statistics.png"),
             QStringLiteral("server.png"), QStringLiteral("conformance.png"), QStringLiteral("simulator.png"),
-            QStringLiteral("policy.png"), QStringLiteral("inspector.png"), QStringLiteral("collections.png")}) {
+            QStringLiteral("policy.png"), QStringLiteral("inspector.png"), QStringLiteral("collections.png"),
+            QStringLiteral("connection.png")}) {
         const QString path = QDir(out).filePath(name);
         QVERIFY2(QFile::exists(path), qPrintable(path));
         QVERIFY2(stdOut.contains(QDir::toNativeSeparators(path).toLocal8Bit()), stdOut.constData());

@@ -2,6 +2,7 @@
 
 #include "core/policy/classifier.h"
 #include "ui/request/headertablemodel.h"
+#include "ui/request/transportform.h"
 #include "ui/widgets/fieldmessage.h"
 #include "ui/widgets/unitspinbox.h"
 
@@ -19,6 +20,7 @@
 #include <QPlainTextEdit>
 #include <QProgressBar>
 #include <QResizeEvent>
+#include <QScrollArea>
 #include <QSignalBlocker>
 #include <QSpinBox>
 #include <QStyledItemDelegate>
@@ -127,9 +129,9 @@ RequestComposer::RequestComposer(QWidget *parent)
       m_body(new QPlainTextEdit), m_idempotent(new QCheckBox(tr("Safe to repeat (idempotent)"))),
       m_idempotency(new FieldMessage), m_ownTimeout(new QCheckBox(tr("Own per-attempt timeout:"))),
       m_timeout(new UnitSpinBox(1000.0, tr("s"), 3)), m_policyTimeout(new QLabel), m_batchCount(new QSpinBox),
-      m_concurrency(new QSpinBox), m_interval(new QDoubleSpinBox), m_sendAction(new QAction(tr("&Send"), this)),
-      m_batchAction(new QAction(tr("Send &batch"), this)), m_repeatAction(new QAction(tr("&Repeat"), this)),
-      m_stopAction(new QAction(tr("S&top"), this))
+      m_concurrency(new QSpinBox), m_interval(new QDoubleSpinBox), m_transport(new TransportForm),
+      m_sendAction(new QAction(tr("&Send"), this)), m_batchAction(new QAction(tr("Send &batch"), this)),
+      m_repeatAction(new QAction(tr("&Repeat"), this)), m_stopAction(new QAction(tr("S&top"), this))
 {
     m_method->setObjectName(QStringLiteral("method"));
     m_method->setEditable(true);
@@ -211,6 +213,15 @@ RequestComposer::RequestComposer(QWidget *parent)
     m_details->addTab(buildBodyTab(), QString());
     m_details->addTab(buildOptionsTab(), QString());
     m_details->addTab(buildBatchTab(), QString());
+    // The dock is short: the connection form scrolls rather than make it taller.
+    auto *connection = new QScrollArea;
+    connection->setObjectName(QStringLiteral("connectionScroll"));
+    connection->setFrameShape(QFrame::NoFrame);
+    connection->setWidgetResizable(true);
+    connection->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    m_transport->setObjectName(QStringLiteral("connection"));
+    connection->setWidget(m_transport);
+    m_details->addTab(connection, QString());
 
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(6, 4, 6, 4);
@@ -230,6 +241,7 @@ RequestComposer::RequestComposer(QWidget *parent)
     connect(m_batchCount, &QSpinBox::valueChanged, this, &RequestComposer::handleEdited);
     connect(m_concurrency, &QSpinBox::valueChanged, this, &RequestComposer::handleEdited);
     connect(m_interval, &QDoubleSpinBox::valueChanged, this, &RequestComposer::handleEdited);
+    connect(m_transport, &TransportForm::transportChanged, this, &RequestComposer::handleEdited);
 
     setDraft(RequestDraft{});
 }
@@ -386,6 +398,7 @@ RequestDraft RequestComposer::draft() const
     d.batchCount = m_batchCount->value();
     d.concurrency = m_concurrency->value();
     d.repeatIntervalMs = static_cast<int>(std::lround(m_interval->value() * 1000.0));
+    d.transport = m_transport->transport();
     return d;
 }
 
@@ -404,6 +417,7 @@ void RequestComposer::setDraft(const RequestDraft &draft)
     m_batchCount->setValue(draft.batchCount);
     m_concurrency->setValue(draft.concurrency);
     m_interval->setValue(draft.repeatIntervalMs / 1000.0);
+    m_transport->setTransport(draft.transport);
     m_filling = false;
     refresh();
 }
@@ -531,12 +545,26 @@ void RequestComposer::handleRemoveHeader()
         m_headerModel->removeRows(row, 1);
 }
 
+void RequestComposer::showConnection()
+{
+    m_details->setCurrentIndex(4);
+}
+
 void RequestComposer::refresh()
 {
+    // The exemption from certificate checks belongs to the URL's host: tell the form first.
+    const auto target = RequestTemplate::url(m_url->currentText().trimmed(), m_context);
+    m_transport->setHost(target ? target->host() : QString());
     const RequestDraft d = draft();
     const auto spec = RequestTemplate::build(d, m_context);
+    if (d.transport.insecureHosts != m_ignoredHosts) {
+        m_ignoredHosts = d.transport.insecureHosts;
+        Q_EMIT ignoredCertificateHostsChanged(m_ignoredHosts);
+    }
 
     QString problem = spec ? QString() : spec.error();
+    if (problem.isEmpty() && !m_transport->problem().isEmpty())
+        problem = tr("Connection: %1").arg(m_transport->problem());
     if (problem.isEmpty() && d.attemptTimeoutMs && !(*d.attemptTimeoutMs > 0.0))
         problem = tr("The per-attempt timeout must be longer than 0 s.");
     if (problem.isEmpty() && !m_blockers.isEmpty())
@@ -613,6 +641,10 @@ void RequestComposer::updateTabTitles()
     m_details->setTabText(1, body > 0 ? tr("Body (%1 B)").arg(body) : tr("Body"));
     m_details->setTabText(2, tr("Options"));
     m_details->setTabText(3, tr("Batch && repeat"));
+    m_details->setTabText(4,
+        m_transport->ignoresCertificateErrors() ? tr("Connection ⚠ insecure")
+            : m_transport->problem().isEmpty()  ? tr("Connection")
+                                                : tr("Connection ⚠"));
 }
 
 void RequestComposer::updateButtonTexts()

@@ -23,6 +23,7 @@ namespace RetryLab::Ui {
 
 class FieldMessage;
 class HeaderTableModel;
+class TransportForm;
 class UnitSpinBox;
 
 /// The request composer: method, URL (with recent URLs and the embedded server's
@@ -74,6 +75,10 @@ public:
     QAction *repeatAction() const { return m_repeatAction; }
     QAction *stopAction() const { return m_stopAction; }
     HeaderTableModel *headerModel() const { return m_headerModel; }
+    /// The Connection tab: TLS, proxy and HTTP version.
+    TransportForm *transportForm() const { return m_transport; }
+    /// Shows the Connection tab.
+    void showConnection();
 
     /// Moves the keyboard focus to the URL field and selects it.
     void focusUrl();
@@ -81,6 +86,9 @@ public:
 Q_SIGNALS:
     /// The user changed a field.
     void draftChanged();
+    /// The hosts whose certificate errors the request ignores changed (by the
+    /// user, or by setDraft()).
+    void ignoredCertificateHostsChanged(const QStringList &hosts);
 
 protected:
     void changeEvent(QEvent *event) override;
@@ -124,6 +132,8 @@ private:
     QSpinBox *m_batchCount;
     QSpinBox *m_concurrency;
     QDoubleSpinBox *m_interval;
+    // Connection.
+    TransportForm *m_transport;
 
     QAction *m_sendAction;
     QAction *m_batchAction;
@@ -139,6 +149,7 @@ private:
     QString m_previewText;
     bool m_filling = false;
     bool m_repeating = false;
+    QStringList m_ignoredHosts;
 };
 
 } // namespace RetryLab::Ui

@@ -1,6 +1,7 @@
 #include "ui/server/serverview.h"
 
 #include "core/faultserver/faultinstruction.h"
+#include "ui/server/httpspanel.h"
 #include "ui/server/serverlogmodel.h"
 #include "ui/session/embeddedserver.h"
 #include "ui/widgets/fieldmessage.h"
@@ -67,10 +68,10 @@ QString grammarToolTip()
 
 ServerView::ServerView(QWidget *parent)
     : QWidget(parent), m_address(new QLabel(this)), m_serverProblem(new FieldMessage(this)),
-      m_copyAddress(new QToolButton(this)), m_resetServer(new QToolButton(this)), m_preset(new QComboBox),
-      m_presetDescription(new QLabel), m_script(new QPlainTextEdit), m_insertStep(new QComboBox),
-      m_scriptMessage(new FieldMessage), m_perRequest(new QRadioButton), m_shared(new QRadioButton),
-      m_sharing(new QButtonGroup(this)), m_status(new QLabel), m_restart(new QToolButton),
+      m_copyAddress(new QToolButton(this)), m_resetServer(new QToolButton(this)), m_https(new HttpsPanel(this)),
+      m_preset(new QComboBox), m_presetDescription(new QLabel), m_script(new QPlainTextEdit),
+      m_insertStep(new QComboBox), m_scriptMessage(new FieldMessage), m_perRequest(new QRadioButton),
+      m_shared(new QRadioButton), m_sharing(new QButtonGroup(this)), m_status(new QLabel), m_restart(new QToolButton),
       m_logModel(new ServerLogModel(this)), m_logView(new QTableView), m_logCount(new QLabel),
       m_follow(new QCheckBox(tr("Follow newest"))), m_statusTimer(new QTimer(this))
 {
@@ -234,6 +235,8 @@ ServerView::ServerView(QWidget *parent)
     layout->setContentsMargins(6, 6, 6, 6);
     layout->addLayout(addressRow);
     layout->addWidget(m_serverProblem);
+    m_https->setObjectName(QStringLiteral("https"));
+    layout->addWidget(m_https);
     layout->addWidget(splitter, 1);
 
     connect(m_preset, &QComboBox::activated, this, &ServerView::handlePresetActivated);
@@ -263,6 +266,7 @@ void ServerView::setServer(EmbeddedServer *server)
         connect(m_server, &EmbeddedServer::requestHandled, m_logModel, &ServerLogModel::append);
         connect(m_server, &EmbeddedServer::runningChanged, this, &ServerView::updateAddress);
     }
+    m_https->setServer(server);
     updateAddress();
 }
 

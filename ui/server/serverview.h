@@ -19,6 +19,7 @@ namespace RetryLab::Ui {
 
 class EmbeddedServer;
 class FieldMessage;
+class HttpsPanel;
 class ServerLogModel;
 
 /// The Server tab: the embedded fault server's address (or why it is not running),
@@ -54,6 +55,8 @@ public:
     QTableView *logView() const { return m_logView; }
     QPlainTextEdit *scriptEditor() const { return m_script; }
     QComboBox *presetChooser() const { return m_preset; }
+    /// HTTPS: on/off, its URLs, the CA.
+    HttpsPanel *httpsPanel() const { return m_https; }
 
 Q_SIGNALS:
     void scenarioChanged(const RetryLab::Ui::ServerScenario &scenario);
@@ -86,6 +89,7 @@ private:
     FieldMessage *m_serverProblem;
     QToolButton *m_copyAddress;
     QToolButton *m_resetServer;
+    HttpsPanel *m_https;
     QComboBox *m_preset;
     QLabel *m_presetDescription;
     QPlainTextEdit *m_script;

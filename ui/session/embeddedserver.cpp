@@ -1,6 +1,15 @@
 #include "ui/session/embeddedserver.h"
 
+#include "core/util/exportfile.h"
+
+#include <QDateTime>
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QList>
 #include <QLoggingCategory>
+#include <QSslCertificate>
+#include <QStandardPaths>
 #include <QThread>
 
 namespace {
@@ -23,6 +32,7 @@ bool EmbeddedServer::start(const Core::FaultServerOptions &options)
 {
     stop();
     m_error.clear();
+    m_options = options;
 
     auto *thread = new QThread;
     thread->setObjectName(QStringLiteral("fault-server"));
@@ -56,6 +66,7 @@ bool EmbeddedServer::start(const Core::FaultServerOptions &options)
     m_server = server;
     connect(server, &Core::FaultServer::requestHandled, this, &EmbeddedServer::requestHandled);
     qCDebug(lcEmbeddedServer) << "fault server listening on" << server->baseUrl().toString();
+    writeCaFile();
     Q_EMIT runningChanged(true);
     return true;
 }
@@ -82,6 +93,123 @@ void EmbeddedServer::stop()
 QUrl EmbeddedServer::baseUrl() const
 {
     return m_server ? m_server->baseUrl() : QUrl();
+}
+
+QUrl EmbeddedServer::httpsBaseUrl() const
+{
+    return m_server ? m_server->httpsBaseUrl() : QUrl();
+}
+
+bool EmbeddedServer::setHttpsPort(std::optional<quint16> port)
+{
+    Core::FaultServerOptions previous = m_options;
+    if (m_server)
+        previous.port = m_server->serverPort();
+    Core::FaultServerOptions wanted = previous;
+    wanted.httpsPort = port;
+    if (start(wanted)) {
+        m_httpsProblem.clear();
+        return true;
+    }
+    const QString why = m_error;
+    start(previous);
+    m_error = why;
+    return false;
+}
+
+bool EmbeddedServer::setHttpsCertificate(
+    const QString &certificateFile, const QString &keyFile, const QByteArray &passphrase)
+{
+    Core::FaultServerOptions previous = m_options;
+    if (m_server)
+        previous.port = m_server->serverPort();
+    Core::FaultServerOptions wanted = previous;
+    if (!wanted.httpsPort)
+        wanted.httpsPort = 0;
+    wanted.tlsCertificateFile = certificateFile;
+    wanted.tlsKeyFile = keyFile;
+    wanted.tlsKeyPassphrase = passphrase;
+    if (start(wanted)) {
+        m_httpsProblem.clear();
+        return true;
+    }
+    const QString why = m_error;
+    start(previous);
+    m_error = why;
+    return false;
+}
+
+bool EmbeddedServer::startPreferringHttp(const Core::FaultServerOptions &options)
+{
+    m_httpsProblem.clear();
+    if (start(options))
+        return true;
+    if (!options.httpsPort)
+        return false;
+    const QString first = m_error;
+    if (!options.tlsCertificateFile.isEmpty() || !options.tlsKeyFile.isEmpty()) {
+        Core::FaultServerOptions generated = options;
+        generated.tlsCertificateFile.clear();
+        generated.tlsKeyFile.clear();
+        generated.tlsKeyPassphrase.clear();
+        if (start(generated)) {
+            m_httpsProblem
+                = tr("Your certificate for the HTTPS port could not be used (%1); one was made for it.").arg(first);
+            return true;
+        }
+    }
+    Core::FaultServerOptions httpOnly = options;
+    httpOnly.httpsPort.reset();
+    if (!start(httpOnly)) {
+        // Not HTTPS's fault: say the first reason.
+        m_error = first;
+        return false;
+    }
+    m_httpsProblem = tr("HTTPS could not start (%1); the server serves HTTP only.").arg(first);
+    return true;
+}
+
+QString EmbeddedServer::defaultCaFilePath()
+{
+    return QDir(QStandardPaths::writableLocation(QStandardPaths::AppLocalDataLocation))
+        .filePath(QStringLiteral("embedded-server-ca.pem"));
+}
+
+void EmbeddedServer::writeCaFile()
+{
+    m_caFile.clear();
+    m_caFileError.clear();
+    const QByteArray pem = m_server ? m_server->trustAnchorsPem() : QByteArray();
+    if (pem.isEmpty())
+        return;
+    const QString path = defaultCaFilePath();
+    QDir().mkpath(QFileInfo(path).absolutePath());
+
+    // Other windows (and earlier starts) may have put their CA in the same file:
+    // this one's comes first, the others stay (a request trusting the file keeps
+    // working in every window open now), up to a few, never expired ones.
+    QList<QSslCertificate> certificates = QSslCertificate::fromData(pem, QSsl::Pem);
+    QFile existing(path);
+    if (existing.open(QIODevice::ReadOnly)) {
+        const QDateTime now = QDateTime::currentDateTimeUtc();
+        for (const QSslCertificate &other : QSslCertificate::fromData(existing.readAll(), QSsl::Pem)) {
+            if (certificates.size() >= maxTrustedCas)
+                break;
+            if (!certificates.contains(other) && other.expiryDate() > now)
+                certificates.append(other);
+        }
+        existing.close();
+    }
+    QByteArray bundle;
+    for (const QSslCertificate &certificate : std::as_const(certificates))
+        bundle += certificate.toPem();
+    if (const auto written = Core::ExportFile::write(path, bundle); !written) {
+        m_caFileError
+            = tr("The server's CA certificate could not be saved for requests to trust: %1").arg(written.error());
+        qCWarning(lcEmbeddedServer).noquote() << m_caFileError;
+        return;
+    }
+    m_caFile = path;
 }
 
 } // namespace RetryLab::Ui

@@ -2,6 +2,7 @@
 
 #include "core/http/redactor.h"
 #include "core/policy/backoffpolicy.h"
+#include "ui/session/savedtransport.h"
 #include "ui/session/uitr.h"
 
 #include <QCoreApplication>
@@ -161,6 +162,9 @@ QJsonObject RequestDraft::toJson(bool keepCredentials) const
     };
     if (attemptTimeoutMs)
         object.insert(QStringLiteral("attemptTimeoutMs"), *attemptTimeoutMs);
+    // Never with the secrets or the exempt hosts, whatever keepCredentials says.
+    if (!SavedTransport::withoutSessionOnly(transport).isDefault())
+        object.insert(QStringLiteral("transport"), SavedTransport::toJson(transport));
     return object;
 }
 
@@ -186,6 +190,16 @@ Core::Result<RequestDraft> RequestDraft::fromJson(const QJsonObject &object)
                                                            .arg(Core::PolicyLimits::maxDeadlineMs));
         }
         draft.attemptTimeoutMs = ms;
+    }
+
+    const QJsonValue transport = object.value(QStringLiteral("transport"));
+    if (!transport.isUndefined()) {
+        if (!transport.isObject())
+            return Core::Result<RequestDraft>::failure(Tr::tr("transport: must be an object"));
+        auto options = SavedTransport::fromJson(transport.toObject(), QStringLiteral("transport"));
+        if (!options)
+            return Core::Result<RequestDraft>(options.errorDetail());
+        draft.transport = *options;
     }
 
     const QJsonValue headers = object.value(QStringLiteral("headers"));

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/record/transportoptions.h"
 #include "core/util/result.h"
 
 #include <QJsonObject>
@@ -48,6 +49,10 @@ struct RequestDraft
     int concurrency = 6;
     /// Gap between two sends while repeating.
     int repeatIntervalMs = 1000;
+    /// TLS, proxy and HTTP version (the composer's Connection part). Saved through
+    /// SavedTransport: never the passphrase, the proxy password or the hosts whose
+    /// certificate errors are ignored.
+    Core::TransportOptions transport;
 
     static QString defaultUrlTemplate() { return QStringLiteral("{server}/fail/3?key={id}"); }
 

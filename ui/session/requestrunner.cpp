@@ -1,5 +1,6 @@
 #include "ui/session/requestrunner.h"
 
+#include "core/executor/preparedtransport.h"
 #include "core/executor/retryexecutor.h"
 #include "core/faultserver/faultserver.h"
 #include "core/http/retryheaders.h"
@@ -140,13 +141,30 @@ Core::Result<quint64> RequestRunner::submit(const RequestDraft &draft, const QSt
     return id;
 }
 
+Core::Result<void> RequestRunner::checkTransportFiles(const RequestDraft &draft)
+{
+    // Once per action (the executor reads them again for every request): a
+    // certificate that cannot be used stops the send here, before a batch of
+    // requests that would all fail the same way.
+    if (draft.transport.isDefault())
+        return {};
+    const auto prepared = Core::PreparedTransport::prepare(draft.transport);
+    if (!prepared)
+        return Core::Result<void>(prepared.errorDetail());
+    return {};
+}
+
 Core::Result<quint64> RequestRunner::send(const RequestDraft &draft)
 {
+    if (const auto files = checkTransportFiles(draft); !files)
+        return Core::Result<quint64>(files.errorDetail());
     return submit(draft, {});
 }
 
 Core::Result<void> RequestRunner::startBatch(const RequestDraft &draft)
 {
+    if (const auto files = checkTransportFiles(draft); !files)
+        return files;
     if (!isBatchRunning())
         resetBatch();
     const int count = std::clamp(draft.batchCount, 1, RequestDraft::maxBatchCount);
@@ -173,6 +191,8 @@ Core::Result<void> RequestRunner::startBatch(const RequestDraft &draft)
 
 Core::Result<void> RequestRunner::startRepeat(const RequestDraft &draft)
 {
+    if (const auto files = checkTransportFiles(draft); !files)
+        return files;
     const bool was = isRepeating();
     m_repeatTimer.stop();
     m_repeatDraft = draft;
@@ -226,14 +246,19 @@ bool RequestRunner::targetsServer(const QUrl &url) const
 {
     if (!m_server)
         return false;
-    const QUrl base = m_server->baseUrl();
-    if (url.scheme().compare(base.scheme(), Qt::CaseInsensitive) != 0 || url.port(80) != base.port(80))
-        return false;
-    const QString host = url.host().toLower();
-    if (host == base.host().toLower())
-        return true;
-    // The server listens on loopback; "localhost" names it too.
-    return host == QLatin1String("localhost") && QHostAddress(base.host()).isLoopback();
+    // Its HTTPS port serves the same endpoints and scripts.
+    const auto matches = [&url](const QUrl &base) {
+        const int defaultPort = base.scheme() == QLatin1String("https") ? 443 : 80;
+        if (base.isEmpty() || url.scheme().compare(base.scheme(), Qt::CaseInsensitive) != 0
+            || url.port(defaultPort) != base.port(defaultPort))
+            return false;
+        const QString host = url.host().toLower();
+        if (host == base.host().toLower())
+            return true;
+        // The server listens on loopback; "localhost" names it too.
+        return host == QLatin1String("localhost") && QHostAddress(base.host()).isLoopback();
+    };
+    return matches(m_server->baseUrl()) || matches(m_server->httpsBaseUrl());
 }
 
 void RequestRunner::deleteTest(const QString &id)

@@ -94,10 +94,12 @@ private:
     void handleRequestFinished(const Core::RequestResult &result);
     void handleRepeatTick();
     QString nextKey() const;
-    /// True when the URL reaches the embedded server (same scheme, host and port).
+    /// True when the URL reaches the embedded server (same scheme, host and port as its HTTP or HTTPS port).
     bool targetsServer(const QUrl &url) const;
     void deleteTest(const QString &id);
     Core::Result<quint64> submit(const RequestDraft &draft, const QString &label);
+    /// Reads the files of the draft's transport; the error names the file.
+    static Core::Result<void> checkTransportFiles(const RequestDraft &draft);
 
     QPointer<Core::RetryExecutor> m_executor;
     QPointer<RunSession> m_session;

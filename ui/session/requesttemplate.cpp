@@ -1,4 +1,6 @@
 #include "ui/session/requesttemplate.h"
+
+#include "core/executor/requestcheck.h"
 #include "ui/session/uitr.h"
 #include "ui/session/variables.h"
 
@@ -172,6 +174,9 @@ Core::Result<Core::RequestSpec> build(const RequestDraft &typed, const Expansion
     spec.body = expand(draft.body, context).toUtf8();
     spec.idempotent = draft.idempotent;
     spec.attemptTimeoutMs = draft.attemptTimeoutMs;
+    if (const auto transport = Core::checkTransport(draft.transport); !transport)
+        return R::failure(transport.error());
+    spec.transport = draft.transport;
     return spec;
 }
 

@@ -4,6 +4,7 @@
 #include "core/policy/policyjson.h"
 #include "core/policy/presets.h"
 #include "core/util/jsonreader.h"
+#include "ui/session/savedtransport.h"
 
 #include <QDateTime>
 #include <QDir>
@@ -38,6 +39,11 @@ const QString serverScenarioKey = QStringLiteral("server/scenario");
 const QString exportDirectoryKey = QStringLiteral("export/directory");
 const QString simulatorKey = QStringLiteral("simulator/parameters");
 const QString conformanceChoiceKey = QStringLiteral("conformance/policy");
+const QString defaultTransportKey = QStringLiteral("request/defaultTransport");
+const QString serverHttpsKey = QStringLiteral("server/https");
+const QString serverHttpsPortKey = QStringLiteral("server/httpsPort");
+const QString serverTlsCertificateKey = QStringLiteral("server/tlsCertificate");
+const QString serverTlsKeyKey = QStringLiteral("server/tlsKey");
 
 QString typeName(const QVariant &value)
 {
@@ -234,6 +240,21 @@ Loaded<QList<QUrl>> readRecentUrls(const QSettings &settings)
     return loaded;
 }
 
+Loaded<Core::TransportOptions> readDefaultTransport(const QSettings &settings)
+{
+    if (!settings.contains(defaultTransportKey))
+        return {};
+    const auto object = readJsonObject(settings.value(defaultTransportKey));
+    const auto options
+        = object ? SavedTransport::fromJson(*object) : Core::Result<Core::TransportOptions>(object.errorDetail());
+    if (!options) {
+        return {{},
+            {Settings::tr("The default connection settings could not be read (%1); the defaults are used.")
+                    .arg(options.error())}};
+    }
+    return {*options, {}};
+}
+
 Loaded<RequestDraft> readRequestDraft(const QSettings &settings)
 {
     if (!settings.contains(requestDraftKey))
@@ -405,6 +426,7 @@ QStringList Settings::problems() const
     problems += readRecentUrlTemplates(*m_settings).problems;
     problems += readServerScenario(*m_settings).problems;
     problems += readSimulatorParameters(*m_settings).problems;
+    problems += readDefaultTransport(*m_settings).problems;
     return problems;
 }
 
@@ -572,6 +594,12 @@ void Settings::clearRecentUrls()
 
 RequestDraft Settings::requestDraft() const
 {
+    // A new request (none saved yet) starts from the default connection settings.
+    if (!m_settings->contains(requestDraftKey)) {
+        RequestDraft draft;
+        draft.transport = defaultTransport();
+        return draft;
+    }
     return readRequestDraft(*m_settings).value;
 }
 
@@ -643,6 +671,51 @@ QString Settings::exportDirectory() const
 void Settings::setExportDirectory(const QString &directory)
 {
     m_settings->setValue(exportDirectoryKey, directory);
+}
+
+Core::TransportOptions Settings::defaultTransport() const
+{
+    return readDefaultTransport(*m_settings).value;
+}
+
+void Settings::setDefaultTransport(const Core::TransportOptions &options)
+{
+    m_settings->setValue(defaultTransportKey, jsonText(SavedTransport::toJson(options)));
+}
+
+std::optional<quint16> Settings::serverHttpsPort() const
+{
+    const QVariant on = m_settings->value(serverHttpsKey);
+    if (on.isValid() && !on.toBool())
+        return std::nullopt;
+    bool ok = false;
+    const int port = m_settings->value(serverHttpsPortKey, 0).toInt(&ok);
+    return (ok && port >= 0 && port <= 65535) ? static_cast<quint16>(port) : quint16(0);
+}
+
+void Settings::setServerHttpsPort(std::optional<quint16> port)
+{
+    m_settings->setValue(serverHttpsKey, port.has_value());
+    if (port)
+        m_settings->setValue(serverHttpsPortKey, int(*port));
+}
+
+QString Settings::serverTlsCertificateFile() const
+{
+    const QVariant value = m_settings->value(serverTlsCertificateKey);
+    return value.typeId() == QMetaType::QString ? value.toString() : QString();
+}
+
+QString Settings::serverTlsKeyFile() const
+{
+    const QVariant value = m_settings->value(serverTlsKeyKey);
+    return value.typeId() == QMetaType::QString ? value.toString() : QString();
+}
+
+void Settings::setServerTlsFiles(const QString &certificateFile, const QString &keyFile)
+{
+    m_settings->setValue(serverTlsCertificateKey, certificateFile);
+    m_settings->setValue(serverTlsKeyKey, keyFile);
 }
 
 } // namespace RetryLab::Ui

@@ -2,6 +2,7 @@
 
 #include "core/herd/herdparameters.h"
 #include "core/policy/backoffpolicy.h"
+#include "core/record/transportoptions.h"
 #include "ui/session/requestdraft.h"
 #include "ui/session/serverscenario.h"
 
@@ -103,6 +104,21 @@ public:
     // The conformance tab's policy choice (ConformanceView::policyChoice()); empty when none.
     QString conformancePolicyChoice() const;
     void setConformancePolicyChoice(const QString &choice);
+
+    // The connection settings new requests start from (Preferences). Never the
+    // passphrase, the proxy password or hosts whose certificate errors are ignored.
+    Core::TransportOptions defaultTransport() const;
+    void setDefaultTransport(const Core::TransportOptions &options);
+
+    // HTTPS of the embedded server: its port (0: any free one), or nothing when off.
+    // On, on a free port, unless it was turned off.
+    std::optional<quint16> serverHttpsPort() const;
+    void setServerHttpsPort(std::optional<quint16> port);
+    // The user's certificate and key for the HTTPS port (paths; never a passphrase);
+    // empty: one made at each start.
+    QString serverTlsCertificateFile() const;
+    QString serverTlsKeyFile() const;
+    void setServerTlsFiles(const QString &certificateFile, const QString &keyFile);
 
     // Where exports were last saved.
     QString exportDirectory() const;
