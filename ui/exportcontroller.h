@@ -49,6 +49,8 @@ public:
         RunSession *session, ErrorLogView *errorLog, Settings *settings, MessageBar *messages, QWidget *dialogParent);
 
     void setFileChooser(FileChooser chooser) { m_fileChooser = std::move(chooser); }
+    /// The run exported: the live one, or a run opened from a report.
+    void setSession(RunSession *session) { m_session = session; }
     QString chooseFile(QFileDialog::AcceptMode mode, const QString &title, const QString &suggestion,
         const QString &filters, QString *selectedFilter = nullptr) const;
 
