@@ -8,6 +8,7 @@
 #include <QFontDatabase>
 #include <QFormLayout>
 #include <QLabel>
+#include <QLocale>
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QRegularExpression>
@@ -29,6 +30,24 @@ std::pair<int, int> placeOf(const QString &path)
         return {0, 0};
     const int line = match.captured(1).isEmpty() ? 1 : match.captured(1).toInt();
     return {line, match.captured(2).toInt()};
+}
+
+/// The value a policy field has now, for "was ..." in the preview; empty when not a number.
+QString currentValue(const Core::BackoffPolicy &policy, const QString &field)
+{
+    const QLocale locale;
+    if (field == QLatin1String("maxAttempts"))
+        return CurlImportDialog::tr("now %n attempt(s)", nullptr, policy.maxAttempts);
+    if (field == QLatin1String("baseDelayMs"))
+        return CurlImportDialog::tr("now a base delay of %1 ms").arg(locale.toString(policy.baseDelayMs));
+    if (field == QLatin1String("deadlineMs"))
+        return policy.deadlineMs > 0.0 ? CurlImportDialog::tr("now %1 ms").arg(locale.toString(policy.deadlineMs))
+                                       : CurlImportDialog::tr("now none");
+    if (field == QLatin1String("attemptTimeoutMs"))
+        return policy.attemptTimeoutMs > 0.0
+            ? CurlImportDialog::tr("now %1 ms").arg(locale.toString(policy.attemptTimeoutMs))
+            : CurlImportDialog::tr("now none");
+    return {};
 }
 
 QString listed(const QStringList &items)
@@ -237,8 +256,10 @@ void CurlImportDialog::reparse()
     } else {
         QStringList items;
         for (const auto &change : std::as_const(m_changes)) {
-            items.append(QStringLiteral("<li>%1 <i>(%2)</i></li>")
-                             .arg(change.description.toHtmlEscaped(), change.option.toHtmlEscaped()));
+            QString said = change.option.toHtmlEscaped();
+            if (const QString now = currentValue(m_policyBefore, change.field); !now.isEmpty())
+                said += QStringLiteral("; ") + now.toHtmlEscaped();
+            items.append(QStringLiteral("<li>%1 <i>(%2)</i></li>").arg(change.description.toHtmlEscaped(), said));
         }
         m_policy->setText(tr("The --retry flags would change the policy \u201c%1\u201d:<ul>%2</ul>")
                               .arg(m_policyBefore.name.toHtmlEscaped(), items.join(QString())));
