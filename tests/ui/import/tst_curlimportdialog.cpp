@@ -57,23 +57,23 @@ void TestCurlImportDialog::documentationExamples_areReadAsTyped_data()
     QTest::addRow("-d is a form POST") << QStringLiteral("curl -d \"name=curl\" https://example.com")
                                        << QStringLiteral("POST https://example.com")
                                        << QStringLiteral("Content-Type: application/x-www-form-urlencoded");
-    QTest::addRow("-X PUT with JSON")
-        << QStringLiteral("curl -X PUT -H \"Content-Type: application/json\" -d '{\"tool\": \"curl\"}' "
-                          "https://example.com/api/1")
-        << QStringLiteral("PUT https://example.com/api/1") << QStringLiteral("{\"tool\": \"curl\"}");
+    QTest::addRow("-X PUT with JSON") << QStringLiteral(
+        "curl -X PUT -H \"Content-Type: application/json\" -d '{\"tool\": \"curl\"}' "
+        "https://example.com/api/1") << QStringLiteral("PUT https://example.com/api/1")
+                                      << QStringLiteral("{\"tool\": \"curl\"}");
     QTest::addRow("-I is HEAD") << QStringLiteral("curl -I https://example.com/")
                                 << QStringLiteral("HEAD https://example.com/") << QString();
-    QTest::addRow("-G moves data to the query") << QStringLiteral("curl -G -d \"q=retry\" https://example.com/search")
-                                                << QStringLiteral("GET https://example.com/search?q=retry")
-                                                << QString();
+    QTest::addRow("-G moves data to the query")
+        << QStringLiteral("curl -G -d \"q=retry\" https://example.com/search")
+        << QStringLiteral("GET https://example.com/search?q=retry") << QString();
     QTest::addRow("continued lines") << QStringLiteral("curl -X POST \\\n  -H 'Accept: application/json' \\\n"
                                                        "  --data-raw 'a=1' \\\n  https://example.com/x")
                                      << QStringLiteral("POST https://example.com/x")
                                      << QStringLiteral("Accept: application/json");
-    QTest::addRow("user agent and referer") << QStringLiteral("curl -A \"Mozilla/5.0\" -e https://a.example/ "
-                                                              "https://example.com/")
-                                            << QStringLiteral("GET https://example.com/")
-                                            << QStringLiteral("User-Agent: Mozilla/5.0");
+    QTest::addRow("user agent and referer")
+        << QStringLiteral("curl -A \"Mozilla/5.0\" -e https://a.example/ "
+                          "https://example.com/")
+        << QStringLiteral("GET https://example.com/") << QStringLiteral("User-Agent: Mozilla/5.0");
 }
 
 void TestCurlImportDialog::documentationExamples_areReadAsTyped()
