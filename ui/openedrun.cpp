@@ -71,8 +71,14 @@ Core::Result<void> OpenedRun::open(const QString &path)
     if (!read) {
         const Core::Error error = read.errorDetail();
         const QString where = error.path.isEmpty() ? QString() : tr(" at %1").arg(error.path);
+        QString message = error.message;
+        // The reader names the file itself when it could not read it at all.
+        for (const QString &name : {path, QDir::toNativeSeparators(path)}) {
+            if (message.startsWith(name + QStringLiteral(": ")))
+                message = message.mid(name.size() + 2);
+        }
         const QString text
-            = tr("%1 cannot be opened as a run%2: %3").arg(QDir::toNativeSeparators(path), where, error.message);
+            = tr("%1 cannot be opened as a run%2: %3").arg(QDir::toNativeSeparators(path), where, message);
         const QString kept
             = m_opened ? tr("The run that was open is still shown.") : tr("The current run is unchanged.");
         m_messages->showMessage(FieldMessage::Kind::Error, text + QStringLiteral(". ") + kept);
