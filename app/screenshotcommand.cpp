@@ -3,6 +3,7 @@
 #include "app/apptr.h"
 #include "app/cli/commands.h"
 #include "app/cli/subcommand.h"
+#include "app/importscreenshots.h"
 #include "core/executor/retryexecutor.h"
 #include "core/herd/herdparameters.h"
 #include "ui/conformance/conformanceview.h"
@@ -320,6 +321,11 @@ int runScreenshot(const QStringList &arguments)
         save(&window, QStringLiteral("inspector.png"));
         window.inspectorDock()->hide();
         window.policyDock()->show();
+    }
+
+    for (const QString &problem : saveImportScreenshots(window, settingsDir.path(), save, settle)) {
+        err << Tr::tr("retrylab screenshot: %1").arg(problem) << Qt::endl;
+        ++failures;
     }
 
     if (hold > 0)
