@@ -13,9 +13,11 @@
 #include "ui/widgets/messagebar.h"
 
 #include <QAction>
+#include <QClipboard>
 #include <QDir>
 #include <QDockWidget>
 #include <QFileInfo>
+#include <QGuiApplication>
 #include <QMainWindow>
 #include <QMenu>
 #include <QMessageBox>
@@ -96,6 +98,10 @@ CurlImportDialog *ImportController::importCurl()
 {
     auto *dialog = new CurlImportDialog(m_window);
     dialog->setPolicy(m_policyPanel->policy());
+    // A command just copied from a terminal or a browser is the likely one.
+    if (const QString copied = QGuiApplication::clipboard()->text().trimmed();
+        copied.startsWith(QLatin1String("curl ")) && copied.size() < 1024 * 1024)
+        dialog->setCommandLine(copied);
     connect(dialog, &QDialog::accepted, this, [this, dialog] {
         if (!dialog->canImport())
             return;

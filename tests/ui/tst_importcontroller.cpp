@@ -150,6 +150,16 @@ void TestImportController::curl_fillsTheComposerOnImport_policyOnlyWhenAsked()
     QCOMPARE(window->composer()->draft(), draft);
     QVERIFY(!window->imports()->undoAction()->isEnabled());
 
+    // A curl command on the clipboard is offered.
+    QApplication::clipboard()->setText(QStringLiteral("curl -I http://127.0.0.1:9/copied\n"));
+    dialog = window->imports()->importCurl();
+    QCOMPARE(dialog->commandLine(), QStringLiteral("curl -I http://127.0.0.1:9/copied"));
+    QCOMPARE(window->composer()->draft(), draft);
+    dialog->reject();
+    QApplication::clipboard()->setText(QStringLiteral("not a command"));
+    dialog = window->imports()->importCurl();
+    QVERIFY(dialog->commandLine().isEmpty());
+
     // Cancelled, nothing changes.
     dialog = window->imports()->importCurl();
     dialog->setCommandLine(QStringLiteral("curl http://127.0.0.1:9/cancelled"));
