@@ -16,6 +16,8 @@ ImportedRequestList::ImportedRequestList(QWidget *parent)
 {
     setObjectName(QStringLiteral("importedRequests"));
     m_title->setWordWrap(true);
+    m_title->setText(tr("When several requests are imported from a HAR file or a Postman collection, the ones not "
+                        "in the composer wait here (File \u203a Import request)."));
     m_list->setObjectName(QStringLiteral("importedRequestList"));
     m_list->setAlternatingRowColors(true);
     m_previous->setObjectName(QStringLiteral("previousImported"));
