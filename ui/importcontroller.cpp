@@ -10,6 +10,7 @@
 #include "ui/policy/policypanel.h"
 #include "ui/request/requestcomposer.h"
 #include "ui/session/settings.h"
+#include "ui/widgets/fieldmessage.h"
 #include "ui/widgets/messagebar.h"
 
 #include <QAction>
@@ -30,7 +31,7 @@ ImportController::ImportController(QMainWindow *window, RequestComposer *compose
       m_messages(messages), m_chooser(std::move(chooser)), m_lastSent(composer->draft())
 {
     for (QAction *send : {composer->sendAction(), composer->batchAction(), composer->repeatAction()})
-        connect(send, &QAction::triggered, this, &ImportController::noteSent);
+        connect(send, &QAction::triggered, this, &ImportController::noteDraftKept);
 
     m_list = new ImportedRequestList;
     m_dock = new QDockWidget(tr("Imported requests"), window);
@@ -65,7 +66,7 @@ QMenu *ImportController::addMenu(QMenu *file)
     return menu;
 }
 
-void ImportController::noteSent()
+void ImportController::noteDraftKept()
 {
     m_lastSent = m_composer->draft();
 }

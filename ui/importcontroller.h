@@ -76,6 +76,9 @@ public:
     /// Brings back the request (and policy) that the last import replaced.
     bool undoImport();
     bool canUndo() const { return m_undoDraft.has_value(); }
+    /// The composer's request now is one the user keeps (restored from the settings,
+    /// or just sent): importing over it does not lose edits.
+    void noteDraftKept();
 
 public Q_SLOTS:
     void importHarWithDialog();
@@ -89,7 +92,6 @@ private:
     void loadIntoComposer(int index);
     void showFileError(const QString &title, const QString &path, const Core::Error &error);
     void showDialog(QDialog *dialog);
-    void noteSent();
 
     QMainWindow *m_window;
     RequestComposer *m_composer;

@@ -33,6 +33,7 @@
 #include <QDockWidget>
 #include <QFileInfo>
 #include <QJsonDocument>
+#include <QJsonObject>
 #include <QLoggingCategory>
 #include <QMenuBar>
 #include <QMessageBox>
@@ -239,6 +240,7 @@ void MainWindow::buildMenus()
     m_redactAction->setChecked(true);
     m_redactAction->setToolTip(tr("Authorization, cookies, API keys, tokens and passwords are replaced by REDACTED in "
                                   "exports and in \"Copy as curl\". Turned on at every start."));
+    file->addSeparator();
     m_openRunAction = file->addAction(tr("&Open run\u2026"), this, &MainWindow::openRunWithDialog);
     m_openRunAction->setObjectName(QStringLiteral("openRun"));
     m_openRunAction->setShortcut(QKeySequence::Open);
@@ -323,6 +325,7 @@ void MainWindow::buildStatusBar()
 void MainWindow::loadSettings()
 {
     m_composer->setDraft(m_settings->requestDraft());
+    m_imports->noteDraftKept();
     m_composer->setRecentUrls(m_settings->recentUrlTemplates());
     m_serverView->setScenario(m_settings->serverScenario());
     m_runner->setScenario(m_serverView->scenario());

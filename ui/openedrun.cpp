@@ -5,6 +5,7 @@
 #include "ui/run/statisticsview.h"
 #include "ui/run/timelineview.h"
 #include "ui/session/runsession.h"
+#include "ui/widgets/fieldmessage.h"
 #include "ui/widgets/messagebar.h"
 
 #include <QDir>

@@ -31,6 +31,8 @@
 #include <QTest>
 #include <QTreeWidget>
 
+#include <memory>
+
 using namespace RetryLab;
 using Ui::MainWindow;
 
@@ -49,6 +51,7 @@ private Q_SLOTS:
     void curl_fillsTheComposerOnImport_policyOnlyWhenAsked();
     void unsentEdits_areSaid_andUndoBringsThemBack();
     void sentDraft_isReplacedWithoutAWarning();
+    void restoredDraft_isReplacedWithoutAWarning();
     void har_pickTwo_firstInTheComposer_theOtherInTheList();
     void postman_folderPicked_variablesResolved();
     void malformedFile_namesFileAndPlace_andChangesNothing_data();
@@ -200,6 +203,23 @@ void TestImportController::sentDraft_isReplacedWithoutAWarning()
     const QString message = window->messages().last();
     QVERIFY2(!message.contains(QLatin1String("not sent")), qPrintable(message));
     QVERIFY2(message.contains(QLatin1String("Undo import")), qPrintable(message));
+    QVERIFY(window->imports()->undoImport());
+    QCOMPARE(window->composer()->draft(), ownDraft());
+}
+
+void TestImportController::restoredDraft_isReplacedWithoutAWarning()
+{
+    {
+        Ui::Settings settings;
+        settings.setRequestDraft(ownDraft());
+        QVERIFY(settings.sync().ok());
+    }
+    const auto window = makeWindow();
+    QCOMPARE(window->composer()->draft(), ownDraft());
+    window->imports()->importRequests(
+        {Core::HarImport::requests(*Core::HarImport::read(ImportFixtures::threeEntries())).first()},
+        QStringLiteral("shop.har"));
+    QVERIFY2(!window->messages().last().contains(QLatin1String("not sent")), qPrintable(window->messages().last()));
     QVERIFY(window->imports()->undoImport());
     QCOMPARE(window->composer()->draft(), ownDraft());
 }

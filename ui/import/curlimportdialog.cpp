@@ -4,18 +4,22 @@
 #include "ui/widgets/fieldmessage.h"
 
 #include <QCheckBox>
+#include <QColor>
 #include <QDialogButtonBox>
 #include <QFontDatabase>
-#include <QFormLayout>
 #include <QLabel>
 #include <QLocale>
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QRegularExpression>
 #include <QTextBlock>
+#include <QTextCharFormat>
 #include <QTextCursor>
 #include <QTextEdit>
 #include <QVBoxLayout>
+
+#include <algorithm>
+#include <utility>
 
 namespace RetryLab::Ui {
 

@@ -8,6 +8,7 @@
 #include <QPushButton>
 #include <QTableWidget>
 #include <QTest>
+#include <QUrl>
 
 using namespace RetryLab;
 using Ui::HarImportDialog;

@@ -9,6 +9,9 @@
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTreeWidget>
+#include <QUrl>
+
+#include <memory>
 
 using namespace RetryLab;
 using Ui::PostmanImportDialog;
