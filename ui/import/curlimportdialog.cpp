@@ -1,6 +1,7 @@
 #include "ui/import/curlimportdialog.h"
 
 #include "core/http/redactor.h"
+#include "ui/import/importeddraft.h"
 #include "ui/widgets/fieldmessage.h"
 
 #include <QCheckBox>
@@ -248,6 +249,8 @@ void CurlImportDialog::reparse()
         options.append(tr("<b>Ignored</b> (they do not change what is sent): %1").arg(listed(request.ignored)));
     for (const QString &note : request.notes)
         options.append(note.toHtmlEscaped());
+    if (const QStringList lost = ImportedDraft::from(request).notes; !lost.isEmpty())
+        options.append(tr("<b>Not kept in the composer</b>: %1").arg(listed(lost)));
     if (request.followRedirects)
         options.append(tr("-L: RetryLab follows redirects itself and shows each in the attempt's record."));
     m_options->setText(options.join(QStringLiteral("<br>")));

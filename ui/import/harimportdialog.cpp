@@ -8,6 +8,7 @@
 #include <QHeaderView>
 #include <QItemSelectionModel>
 #include <QLabel>
+#include <QLineEdit>
 #include <QLocale>
 #include <QPushButton>
 #include <QTableWidget>
@@ -18,8 +19,9 @@
 namespace RetryLab::Ui {
 
 HarImportDialog::HarImportDialog(const Core::HarImport::Archive &archive, const QString &fileName, QWidget *parent)
-    : QDialog(parent), m_archive(archive), m_fileName(fileName), m_summary(new QLabel), m_table(new QTableWidget),
-      m_applyPolicy(new QCheckBox), m_buttons(new QDialogButtonBox(QDialogButtonBox::Cancel)), m_import(nullptr)
+    : QDialog(parent), m_archive(archive), m_fileName(fileName), m_summary(new QLabel), m_filter(new QLineEdit),
+      m_table(new QTableWidget), m_applyPolicy(new QCheckBox),
+      m_buttons(new QDialogButtonBox(QDialogButtonBox::Cancel)), m_import(nullptr)
 {
     setObjectName(QStringLiteral("harImportDialog"));
     setWindowTitle(tr("Import from %1").arg(QFileInfo(fileName).fileName()));
@@ -43,6 +45,11 @@ HarImportDialog::HarImportDialog(const Core::HarImport::Archive &archive, const 
     m_summary->setTextFormat(Qt::RichText);
     m_summary->setWordWrap(true);
     m_summary->setText(summary.join(QStringLiteral("<br>")));
+
+    m_filter->setObjectName(QStringLiteral("harFilter"));
+    m_filter->setPlaceholderText(tr("Filter by method, URL, status or page"));
+    m_filter->setClearButtonEnabled(true);
+    connect(m_filter, &QLineEdit::textChanged, this, &HarImportDialog::setFilter);
 
     m_table->setObjectName(QStringLiteral("harEntries"));
     m_table->setColumnCount(ColumnCount);
@@ -103,6 +110,7 @@ HarImportDialog::HarImportDialog(const Core::HarImport::Archive &archive, const 
 
     auto *layout = new QVBoxLayout(this);
     layout->addWidget(m_summary);
+    layout->addWidget(m_filter);
     layout->addWidget(m_table, 1);
     layout->addWidget(m_applyPolicy);
     layout->addWidget(m_buttons);
@@ -118,8 +126,10 @@ HarImportDialog::~HarImportDialog() = default;
 QList<qsizetype> HarImportDialog::selectedEntries() const
 {
     QList<qsizetype> rows;
-    for (const QModelIndex &index : m_table->selectionModel()->selectedRows())
-        rows.append(index.row());
+    for (const QModelIndex &index : m_table->selectionModel()->selectedRows()) {
+        if (!m_table->isRowHidden(index.row()))
+            rows.append(index.row());
+    }
     std::sort(rows.begin(), rows.end());
     return rows;
 }
@@ -139,6 +149,28 @@ QList<Core::ImportedRequest> HarImportDialog::selectedRequests() const
 {
     const auto picked = Core::HarImport::pick(m_archive, selectedEntries());
     return picked ? *picked : QList<Core::ImportedRequest>{};
+}
+
+void HarImportDialog::setFilter(const QString &text)
+{
+    if (m_filter->text() != text)
+        m_filter->setText(text); // comes back here through textChanged
+    const QString needle = text.trimmed();
+    for (int row = 0; row < m_table->rowCount(); ++row) {
+        bool shown = needle.isEmpty();
+        for (int column = 0; column < ColumnCount && !shown; ++column)
+            shown = m_table->item(row, column)->text().contains(needle, Qt::CaseInsensitive);
+        m_table->setRowHidden(row, !shown);
+    }
+    handleSelectionChanged();
+}
+
+int HarImportDialog::shownCount() const
+{
+    int shown = 0;
+    for (int row = 0; row < m_table->rowCount(); ++row)
+        shown += m_table->isRowHidden(row) ? 0 : 1;
+    return shown;
 }
 
 bool HarImportDialog::appliesPolicy() const

@@ -9,6 +9,7 @@
 class QCheckBox;
 class QDialogButtonBox;
 class QLabel;
+class QLineEdit;
 class QPushButton;
 class QTableWidget;
 
@@ -39,6 +40,12 @@ public:
     bool appliesPolicy() const;
     void setAppliesPolicy(bool apply);
 
+    /// Shows only the entries whose method, URL, status or page contain `text`
+    /// (case-insensitive); hidden entries are never picked.
+    void setFilter(const QString &text);
+    /// Entries shown under the filter.
+    int shownCount() const;
+
     QTableWidget *table() const { return m_table; }
     QString summaryText() const;
     QPushButton *importButton() const { return m_import; }
@@ -49,6 +56,7 @@ private:
     Core::HarImport::Archive m_archive;
     QString m_fileName;
     QLabel *m_summary;
+    QLineEdit *m_filter;
     QTableWidget *m_table;
     QCheckBox *m_applyPolicy;
     QDialogButtonBox *m_buttons;

@@ -152,6 +152,12 @@ void PostmanImportDialog::rebuildTree()
         leaf->setText(0, request.name.isEmpty() ? tr("(unnamed)") : request.name);
         leaf->setText(1, ImportedDraft::title(unnamed));
         leaf->setToolTip(1, leaf->text(1));
+        if (!request.unknown.isEmpty()) {
+            // The request will not send as it is: say which of its parts are left to fill in.
+            leaf->setIcon(1, style()->standardIcon(QStyle::SP_MessageBoxWarning));
+            leaf->setToolTip(
+                1, tr("%1\nLeft as written: %2").arg(leaf->text(1), request.unknown.join(QStringLiteral(", "))));
+        }
         leaf->setData(0, indexRole, i);
     }
     m_tree->expandAll();

@@ -29,6 +29,7 @@ private Q_SLOTS:
     void retryFlags_changeThePolicyPreview();
     void noRetryFlags_leaveThePolicyAlone();
     void credentials_maskedInThePreview_keptInTheRequest();
+    void whatTheComposerCannotKeep_isSaidBeforeImporting();
 };
 
 void TestCurlImportDialog::initTestCase()
@@ -220,6 +221,18 @@ void TestCurlImportDialog::credentials_maskedInThePreview_keptInTheRequest()
         QVERIFY2(!preview.contains(QLatin1String(secret)), qPrintable(preview));
     QVERIFY(preview.contains(QLatin1String("REDACTED")));
     QVERIFY(dialog.parsed()->spec.headers.contains({QByteArrayLiteral("Authorization"), "Bearer s3cr3t-token"}));
+}
+
+void TestCurlImportDialog::whatTheComposerCannotKeep_isSaidBeforeImporting()
+{
+    CurlImportDialog dialog;
+    dialog.setCommandLine(QStringLiteral("curl --http2 -x http://proxy.example:3128 https://example.com/"));
+    QVERIFY2(dialog.canImport(), qPrintable(dialog.errorText()));
+    QVERIFY2(
+        dialog.optionsText().contains(QLatin1String("Not kept in the composer")), qPrintable(dialog.optionsText()));
+    QVERIFY(dialog.optionsText().contains(QLatin1String("proxy")));
+    dialog.setCommandLine(QStringLiteral("curl https://example.com/"));
+    QVERIFY(!dialog.optionsText().contains(QLatin1String("Not kept")));
 }
 
 QTEST_MAIN(TestCurlImportDialog)

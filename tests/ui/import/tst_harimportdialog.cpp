@@ -4,6 +4,7 @@
 #include "ui/import/harimportdialog.h"
 
 #include <QCheckBox>
+#include <QLineEdit>
 #include <QLocale>
 #include <QPushButton>
 #include <QTableWidget>
@@ -34,6 +35,7 @@ private Q_SLOTS:
     void firstEntry_isPickedAtFirst();
     void pickTwo_givesThoseTwoInOrder();
     void nothingPicked_cannotImport();
+    void filter_hidesEntries_andHiddenOnesAreNotPicked();
     void retryLabHar_offersItsPolicy();
 };
 
@@ -123,6 +125,30 @@ void TestHarImportDialog::nothingPicked_cannotImport()
     dialog.table()->clearSelection();
     QVERIFY(dialog.selectedEntries().isEmpty());
     QVERIFY(!dialog.importButton()->isEnabled());
+}
+
+void TestHarImportDialog::filter_hidesEntries_andHiddenOnesAreNotPicked()
+{
+    const auto archive = Core::HarImport::read(ImportFixtures::threeEntries());
+    QVERIFY(archive);
+    HarImportDialog dialog(*archive, QStringLiteral("shop.har"));
+    auto *filter = dialog.findChild<QLineEdit *>(QStringLiteral("harFilter"));
+    QVERIFY(filter);
+    QTest::keyClicks(filter, QStringLiteral("api.example"));
+    QCOMPARE(dialog.shownCount(), 2);
+    QVERIFY(dialog.table()->isRowHidden(0));
+    // Row 0 was picked at first; hidden, it is not picked any more.
+    QVERIFY(dialog.selectedEntries().isEmpty());
+    QVERIFY(!dialog.importButton()->isEnabled());
+    dialog.table()->selectAll();
+    QCOMPARE(dialog.selectedEntries(), (QList<qsizetype>{1, 2}));
+    dialog.setFilter(QStringLiteral("refused"));
+    QCOMPARE(dialog.shownCount(), 1);
+    QCOMPARE(dialog.selectedEntries(), (QList<qsizetype>{2}));
+    QCOMPARE(dialog.importButton()->text(), QStringLiteral("&Import"));
+    dialog.setFilter(QString());
+    QCOMPARE(dialog.shownCount(), 3);
+    QCOMPARE(filter->text(), QString());
 }
 
 void TestHarImportDialog::retryLabHar_offersItsPolicy()

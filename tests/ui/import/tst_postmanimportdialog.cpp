@@ -91,6 +91,11 @@ void TestPostmanImportDialog::unresolvedVariables_areNamed()
     const auto dialog = open();
     QVERIFY2(
         dialog->unresolvedText().contains(QLatin1String("{{page}}, {{token}}")), qPrintable(dialog->unresolvedText()));
+    // The request that will not send as it is says so in the tree.
+    const QTreeWidgetItem *listOrders = dialog->tree()->topLevelItem(1)->child(0);
+    QVERIFY(!listOrders->icon(1).isNull());
+    QVERIFY2(listOrders->toolTip(1).contains(QLatin1String("page")), qPrintable(listOrders->toolTip(1)));
+    QVERIFY(dialog->tree()->topLevelItem(0)->icon(1).isNull());
     dialog->selectRequests({1});
     const QList<Core::ImportedRequest> picked = dialog->selectedRequests();
     QCOMPARE(picked.size(), 1);
