@@ -17,11 +17,17 @@
 #include <QClipboard>
 #include <QDir>
 #include <QDockWidget>
+#include <QDragEnterEvent>
+#include <QDropEvent>
+#include <QFile>
 #include <QFileInfo>
 #include <QGuiApplication>
 #include <QMainWindow>
 #include <QMenu>
 #include <QMessageBox>
+#include <QMimeData>
+#include <QRegularExpression>
+#include <QUrl>
 
 namespace RetryLab::Ui {
 
@@ -40,6 +46,9 @@ ImportController::ImportController(QMainWindow *window, RequestComposer *compose
     window->addDockWidget(Qt::RightDockWidgetArea, m_dock);
     m_dock->hide();
     connect(m_list, &ImportedRequestList::loadRequested, this, &ImportController::loadIntoComposer);
+
+    window->setAcceptDrops(true);
+    window->installEventFilter(this);
 }
 
 ImportController::~ImportController() = default;
@@ -179,6 +188,73 @@ Core::Result<PostmanImportDialog *> ImportController::openPostman(const QString 
     });
     showDialog(dialog);
     return dialog;
+}
+
+namespace {
+
+/// The one local file a drag carries; empty when it carries anything else.
+QString droppedFile(const QMimeData *data)
+{
+    if (!data || !data->hasUrls() || data->urls().size() != 1 || !data->urls().first().isLocalFile())
+        return {};
+    return data->urls().first().toLocalFile();
+}
+
+} // namespace
+
+bool ImportController::eventFilter(QObject *watched, QEvent *event)
+{
+    if (watched != m_window)
+        return false;
+    if (event->type() == QEvent::DragEnter) {
+        auto *drag = static_cast<QDragEnterEvent *>(event);
+        if (droppedFile(drag->mimeData()).isEmpty())
+            return false;
+        drag->acceptProposedAction();
+        return true;
+    }
+    if (event->type() == QEvent::Drop) {
+        auto *drop = static_cast<QDropEvent *>(event);
+        const QString path = droppedFile(drop->mimeData());
+        if (path.isEmpty())
+            return false;
+        drop->acceptProposedAction();
+        openFile(path);
+        return true;
+    }
+    return false;
+}
+
+Core::Result<void> ImportController::openFile(const QString &path)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly)) {
+        const Core::Error error{QString(), file.errorString()};
+        showFileError(tr("File not opened"), path, error);
+        return error;
+    }
+    // The first part is enough to tell the formats apart: each names itself near the top.
+    const QByteArray head = file.read(64 * 1024);
+    static const QRegularExpression report(QStringLiteral(R"("format"\s*:\s*"retrylab-report")"));
+    static const QRegularExpression har(QStringLiteral(R"(^\s*\{\s*"log"\s*:)"));
+    static const QRegularExpression postman(QStringLiteral(R"(schema\.getpostman\.com|"_postman_id")"));
+    const QString text = QString::fromUtf8(head);
+    if (report.match(text).hasMatch()) {
+        Q_EMIT runFileOpened(path);
+        return {};
+    }
+    if (postman.match(text).hasMatch()) {
+        const auto opened = openPostman(path);
+        return opened ? Core::Result<void>() : Core::Result<void>(opened.errorDetail());
+    }
+    if (har.match(text).hasMatch() || path.endsWith(QLatin1String(".har"), Qt::CaseInsensitive)) {
+        const auto opened = openHar(path);
+        return opened ? Core::Result<void>() : Core::Result<void>(opened.errorDetail());
+    }
+    const Core::Error error{
+        QString(), tr("it is not a HAR file, a Postman collection (v2.1) or a RetryLab report (JSON)")};
+    showFileError(tr("File not opened"), path, error);
+    return error;
 }
 
 void ImportController::importRequests(const QList<Core::ImportedRequest> &requests, const QString &source,

@@ -68,6 +68,10 @@ public:
     /// Reads the file and opens the picker; on failure shows the error dialog.
     Core::Result<HarImportDialog *> openHar(const QString &path);
     Core::Result<PostmanImportDialog *> openPostman(const QString &path);
+    /// A file dropped on the window: a HAR file or a Postman collection opens its
+    /// picker, a RetryLab report is handed on through runFileOpened(); anything
+    /// else is refused with a message. Told apart by content, not by name.
+    Core::Result<void> openFile(const QString &path);
 
     /// Puts the first of `requests` in the composer, the others in the dock;
     /// `policy`, when set, replaces the policy. `source` names where they came from.
@@ -87,6 +91,11 @@ public Q_SLOTS:
 Q_SIGNALS:
     /// Every import, all the requests picked, in order.
     void requestsImported(const QList<Core::ImportedRequest> &requests, const QString &source);
+    /// A JSON report was dropped on the window, for File > Open run.
+    void runFileOpened(const QString &path);
+
+protected:
+    bool eventFilter(QObject *watched, QEvent *event) override;
 
 private:
     void loadIntoComposer(int index);

@@ -441,6 +441,7 @@ void MainWindow::connectParts()
     for (QAction *live :
         {m_composer->sendAction(), m_composer->batchAction(), m_composer->repeatAction(), m_clearAction})
         connect(live, &QAction::triggered, m_openedRun, &OpenedRun::close);
+    connect(m_imports, &ImportController::runFileOpened, m_openedRun, &OpenedRun::open);
     connect(m_openedRun, &OpenedRun::sessionChanged, this, [this](RunSession *shown, bool readOnly) {
         m_exports->setSession(shown);
         setWindowTitle(readOnly

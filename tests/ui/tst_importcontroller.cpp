@@ -17,12 +17,15 @@
 #include <QApplication>
 #include <QClipboard>
 #include <QDockWidget>
+#include <QDragEnterEvent>
+#include <QDropEvent>
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QListWidget>
 #include <QMessageBox>
+#include <QMimeData>
 #include <QPushButton>
 #include <QSettings>
 #include <QSignalSpy>
@@ -30,6 +33,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTreeWidget>
+#include <QUrl>
 
 #include <memory>
 
@@ -57,6 +61,7 @@ private Q_SLOTS:
     void malformedFile_namesFileAndPlace_andChangesNothing_data();
     void malformedFile_namesFileAndPlace_andChangesNothing();
     void copyAsHarEntry_validEntry_credentialsRedacted();
+    void droppedFiles_areToldApartByContent();
 
 private:
     std::unique_ptr<MainWindow> makeWindow();
@@ -372,6 +377,41 @@ void TestImportController::copyAsHarEntry_validEntry_credentialsRedacted()
     window->copyHarAction()->trigger();
     QVERIFY(QApplication::clipboard()->text().contains(QLatin1String("s3cr3t")));
     QVERIFY(window->messages().last().contains(QLatin1String("WITH credentials")));
+}
+
+void TestImportController::droppedFiles_areToldApartByContent()
+{
+    const auto window = makeWindow();
+    // A HAR file under a name that says nothing, dropped as a file manager drops it.
+    const QString har = write(QStringLiteral("capture.json"), ImportFixtures::threeEntries());
+    QMimeData data;
+    data.setUrls({QUrl::fromLocalFile(har)});
+    QDragEnterEvent enter(QPoint(10, 10), Qt::CopyAction, &data, Qt::LeftButton, Qt::NoModifier);
+    QApplication::sendEvent(window.get(), &enter);
+    QVERIFY(enter.isAccepted());
+    QDropEvent drop(QPointF(10, 10), Qt::CopyAction, &data, Qt::LeftButton, Qt::NoModifier);
+    QApplication::sendEvent(window.get(), &drop);
+    QVERIFY(drop.isAccepted());
+    QVERIFY(qobject_cast<Ui::HarImportDialog *>(window->imports()->dialog()));
+    window->imports()->dialog()->reject();
+
+    const QString collection = write(QStringLiteral("collection.json"), ImportFixtures::collection());
+    QVERIFY(window->imports()->openFile(collection).ok());
+    QVERIFY(qobject_cast<Ui::PostmanImportDialog *>(window->imports()->dialog()));
+    window->imports()->dialog()->reject();
+
+    QSignalSpy runs(window->imports(), &Ui::ImportController::runFileOpened);
+    const QString report = write(QStringLiteral("report.json"), QByteArrayLiteral(R"({"format": "retrylab-report"})"));
+    QVERIFY(window->imports()->openFile(report).ok());
+    QCOMPARE(runs.size(), 1);
+    QCOMPARE(runs.first().first().toString(), report);
+
+    const QString other = write(QStringLiteral("notes.txt"), QByteArrayLiteral("hello"));
+    const Ui::RequestDraft before = window->composer()->draft();
+    QVERIFY(!window->imports()->openFile(other).ok());
+    QVERIFY(window->imports()->errorBox()->text().contains(QLatin1String("notes.txt")));
+    QVERIFY(window->imports()->errorBox()->text().contains(QLatin1String("not a HAR file")));
+    QCOMPARE(window->composer()->draft(), before);
 }
 
 QTEST_MAIN(TestImportController)

@@ -1,5 +1,6 @@
 #include "core/export/reportjson.h"
 #include "core/util/englishplurals.h"
+#include "ui/importcontroller.h"
 #include "ui/mainwindow.h"
 #include "ui/openedrun.h"
 #include "ui/policy/policypanel.h"
@@ -195,7 +196,9 @@ void TestOpenRun::send_closesTheOpenedRun()
     const QString report = writeReport(QStringLiteral("for-send.json"));
     QVERIFY(!report.isEmpty());
     const auto window = makeWindow();
-    QVERIFY(window->openedRun()->open(report).ok());
+    // Dropped on the window, a report opens as File > Open run does.
+    QVERIFY(window->imports()->openFile(report).ok());
+    QVERIFY(window->openedRun()->isOpen());
     QCOMPARE(window->errorLogView()->model()->rowCount(), 4);
     // While it is open, exports write the opened run.
     const QString csv = m_dir.filePath(QStringLiteral("again.csv"));
