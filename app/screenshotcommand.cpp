@@ -3,6 +3,7 @@
 #include "app/apptr.h"
 #include "app/cli/commands.h"
 #include "app/cli/subcommand.h"
+#include "app/importscreenshots.h"
 #include "app/screenshotcollections.h"
 #include "core/executor/retryexecutor.h"
 #include "core/herd/herdparameters.h"
@@ -369,6 +370,11 @@ int runScreenshot(const QStringList &arguments)
     window.showTab(Ui::MainWindow::Tab::Timeline);
     settle(300);
     save(&window, QStringLiteral("collections.png"));
+
+    for (const QString &problem : saveImportScreenshots(window, settingsDir.path(), save, settle)) {
+        err << Tr::tr("retrylab screenshot: %1").arg(problem) << Qt::endl;
+        ++failures;
+    }
 
     if (hold > 0)
         settle(hold * 1000);

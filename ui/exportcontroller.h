@@ -54,6 +54,8 @@ public:
     /// (SecretMask), whether credentials are redacted or not.
     using SecretSource = std::function<QStringList()>;
     void setSecretSource(SecretSource secrets) { m_secrets = std::move(secrets); }
+    /// The run exported: the live one, or a run opened from a report.
+    void setSession(RunSession *session) { m_session = session; }
     QString chooseFile(QFileDialog::AcceptMode mode, const QString &title, const QString &suggestion,
         const QString &filters, QString *selectedFilter = nullptr) const;
 

@@ -1,11 +1,14 @@
 #include "ui/mainwindow.h"
 
 #include "ui/exportcontroller.h"
+#include "ui/importcontroller.h"
+#include "ui/openedrun.h"
 #include "ui/statusbarpresenter.h"
 #include "ui/transportcontroller.h"
 
 #include "core/executor/retryexecutor.h"
 #include "core/export/curlcommand.h"
+#include "core/export/harexport.h"
 #include "ui/collections/collectionsidebar.h"
 #include "ui/collections/environmentbar.h"
 #include "ui/conformance/conformanceview.h"
@@ -34,6 +37,8 @@
 #include <QDir>
 #include <QDockWidget>
 #include <QFileInfo>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QLoggingCategory>
 #include <QMenuBar>
 #include <QMessageBox>
@@ -89,6 +94,7 @@ MainWindow::MainWindow(const Options &options, QWidget *parent)
 
 MainWindow::~MainWindow()
 {
+    m_openedRun->close();
     m_runner->stop();
     // The matrix runs on the embedded server: stop it before the server goes.
     m_conformance->cancel();
@@ -188,7 +194,9 @@ void MainWindow::buildTabs()
     layout->setSpacing(0);
     m_insecureBanner = new InsecureBanner;
     layout->addWidget(m_insecureBanner);
+    m_openedRun = new OpenedRun(m_session, m_timeline, m_errorLog, m_statistics, m_inspector, m_messages, this);
     layout->addWidget(m_messages);
+    layout->addWidget(m_openedRun->banner());
     layout->addWidget(m_tabs, 1);
     setCentralWidget(central);
 }
@@ -253,6 +261,15 @@ void MainWindow::buildMenus()
     m_redactAction->setToolTip(tr("Authorization, cookies, API keys, tokens and passwords are replaced by REDACTED in "
                                   "exports and in \"Copy as curl\". Turned on at every start."));
     file->addSeparator();
+    m_openRunAction = file->addAction(tr("&Open run\u2026"), this, &MainWindow::openRunWithDialog);
+    m_openRunAction->setObjectName(QStringLiteral("openRun"));
+    m_openRunAction->setShortcut(QKeySequence::Open);
+    m_imports = new ImportController(this, m_composer, m_policyPanel, m_settings, m_messages,
+        [this](auto mode, const QString &title, const QString &suggestion, const QString &filters, QString *filter) {
+            return m_exports->chooseFile(mode, title, suggestion, filters, filter);
+        });
+    m_imports->addMenu(file);
+    file->addSeparator();
     file->addAction(tr("&Import policy\u2026"), this, &MainWindow::importPolicy)
         ->setObjectName(QStringLiteral("importPolicy"));
     file->addAction(tr("Export &policy\u2026"), this, &MainWindow::exportPolicy)
@@ -272,6 +289,8 @@ void MainWindow::buildMenus()
     m_copyCurlAction = request->addAction(tr("&Copy as curl"), this, &MainWindow::copyAsCurl);
     m_copyCurlAction->setObjectName(QStringLiteral("copyAsCurl"));
     m_copyCurlAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_C));
+    m_copyHarAction = request->addAction(tr("Copy as &HAR entry"), this, &MainWindow::copyAsHarEntry);
+    m_copyHarAction->setObjectName(QStringLiteral("copyAsHarEntry"));
     QAction *focusUrl = request->addAction(tr("Edit &URL"), m_composer, &RequestComposer::focusUrl);
     focusUrl->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_L));
     request->addSeparator();
@@ -338,6 +357,7 @@ void MainWindow::buildStatusBar()
 void MainWindow::loadSettings()
 {
     m_composer->setDraft(m_settings->requestDraft());
+    m_imports->noteDraftKept();
     m_composer->setRecentUrls(m_settings->recentUrlTemplates());
     m_serverView->setScenario(m_settings->serverScenario());
     m_runner->setScenario(m_serverView->scenario());
@@ -473,6 +493,17 @@ void MainWindow::connectParts()
     connect(m_server, &EmbeddedServer::runningChanged, this, &MainWindow::updateServerStatus);
     m_transport = new TransportController(
         {m_settings, m_server, m_executor, m_composer, m_serverView, m_insecureBanner, m_messages}, this);
+    // Sending is about the live run: it closes an opened report (see the banner).
+    for (QAction *live :
+        {m_composer->sendAction(), m_composer->batchAction(), m_composer->repeatAction(), m_clearAction})
+        connect(live, &QAction::triggered, m_openedRun, &OpenedRun::close);
+    connect(m_imports, &ImportController::runFileOpened, m_openedRun, &OpenedRun::open);
+    connect(m_openedRun, &OpenedRun::sessionChanged, this, [this](RunSession *shown, bool readOnly) {
+        m_exports->setSession(shown);
+        setWindowTitle(readOnly
+                ? tr("RetryLab \u2014 %1 (read-only)").arg(QFileInfo(m_openedRun->fileName()).fileName())
+                : tr("RetryLab"));
+    });
 }
 
 void MainWindow::handlePolicyChanged()
@@ -674,6 +705,28 @@ void MainWindow::copyAsCurl()
     if (!notes.isEmpty())
         message += QLatin1Char(' ') + tr("Notes: %1").arg(notes.join(QStringLiteral("; ")));
     m_messages->showMessage(FieldMessage::Kind::Success, message);
+}
+
+void MainWindow::copyAsHarEntry()
+{
+    const auto spec = RequestTemplate::build(m_composer->draft(), m_runner->nextContext());
+    if (!spec) {
+        showProblem(tr("Nothing copied: %1").arg(spec.error()));
+        return;
+    }
+    const QJsonObject entry = Core::HarExport::requestEntry(*spec, exportOptions());
+    QApplication::clipboard()->setText(QString::fromUtf8(QJsonDocument(entry).toJson(QJsonDocument::Indented)));
+    m_messages->showMessage(FieldMessage::Kind::Success,
+        redactsExports() ? tr("Copied a HAR entry to the clipboard (credentials redacted).")
+                         : tr("Copied a HAR entry to the clipboard, WITH credentials."));
+}
+
+void MainWindow::openRunWithDialog()
+{
+    const QString path = m_exports->chooseFile(QFileDialog::AcceptOpen, tr("Open a run (JSON report)"),
+        m_settings->exportDirectory(), tr("RetryLab report (*.json);;All files (*)"));
+    if (!path.isEmpty())
+        m_openedRun->open(path);
 }
 
 void MainWindow::importPolicy()

@@ -23,8 +23,10 @@ class AttemptInspector;
 class CollectionSidebar;
 class EmbeddedServer;
 class ErrorLogView;
+class ImportController;
 class InsecureBanner;
 class MessageBar;
+class OpenedRun;
 class PolicyPanel;
 struct RequestDraft;
 class RequestComposer;
@@ -118,6 +120,12 @@ public:
     QAction *exportAction() const { return m_exportAction; }
     QAction *clearAction() const { return m_clearAction; }
     QAction *copyCurlAction() const { return m_copyCurlAction; }
+    QAction *copyHarAction() const { return m_copyHarAction; }
+    QAction *openRunAction() const { return m_openRunAction; }
+    /// File > Import request.
+    ImportController *imports() const { return m_imports; }
+    /// File > Open run: a report shown read-only instead of the live run.
+    OpenedRun *openedRun() const { return m_openedRun; }
 
 public Q_SLOTS:
     void send();
@@ -126,6 +134,10 @@ public Q_SLOTS:
     void stop();
     void clearRun();
     void copyAsCurl();
+    /// The request as one HAR entry (JSON), credentials redacted as in "Copy as curl".
+    void copyAsHarEntry();
+    /// Asks for a JSON report and shows it read-only (see OpenedRun).
+    void openRunWithDialog();
     /// Ctrl+E: asks for a file; the format follows the chosen filter or extension.
     void exportWithDialog();
     void importPolicy();
@@ -189,6 +201,10 @@ private:
     QAction *m_exportAction = nullptr;
     QAction *m_redactAction = nullptr;
     QAction *m_copyCurlAction = nullptr;
+    QAction *m_copyHarAction = nullptr;
+    QAction *m_openRunAction = nullptr;
+    ImportController *m_imports = nullptr;
+    OpenedRun *m_openedRun = nullptr;
     QAction *m_clearAction = nullptr;
 
     StatusBarPresenter *m_status = nullptr;

@@ -1,0 +1,418 @@
+#include "core/import/harimport.h"
+#include "core/util/englishplurals.h"
+#include "tests/ui/import/importfixtures.h"
+#include "ui/import/curlimportdialog.h"
+#include "ui/import/harimportdialog.h"
+#include "ui/import/importedrequestlist.h"
+#include "ui/import/postmanimportdialog.h"
+#include "ui/importcontroller.h"
+#include "ui/mainwindow.h"
+#include "ui/policy/policypanel.h"
+#include "ui/request/requestcomposer.h"
+#include "ui/session/requestrunner.h"
+#include "ui/session/runsession.h"
+#include "ui/session/settings.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QClipboard>
+#include <QDockWidget>
+#include <QDragEnterEvent>
+#include <QDropEvent>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QListWidget>
+#include <QMessageBox>
+#include <QMimeData>
+#include <QPushButton>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QTreeWidget>
+#include <QUrl>
+
+#include <memory>
+
+using namespace RetryLab;
+using Ui::MainWindow;
+
+// File > Import request and Request > Copy as HAR entry in the window: what
+// reaches the composer and the policy, when, what Undo brings back, and what a
+// file that cannot be read changes (nothing).
+class TestImportController : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase();
+    void init();
+    void cleanup();
+
+    void curl_fillsTheComposerOnImport_policyOnlyWhenAsked();
+    void unsentEdits_areSaid_andUndoBringsThemBack();
+    void sentDraft_isReplacedWithoutAWarning();
+    void restoredDraft_isReplacedWithoutAWarning();
+    void har_pickTwo_firstInTheComposer_theOtherInTheList();
+    void postman_folderPicked_variablesResolved();
+    void malformedFile_namesFileAndPlace_andChangesNothing_data();
+    void malformedFile_namesFileAndPlace_andChangesNothing();
+    void copyAsHarEntry_validEntry_credentialsRedacted();
+    void droppedFiles_areToldApartByContent();
+
+private:
+    std::unique_ptr<MainWindow> makeWindow();
+    QString write(const QString &name, const QByteArray &bytes);
+    static Ui::RequestDraft ownDraft();
+
+    QTemporaryDir m_dir;
+    QString m_nextFile;
+};
+
+void TestImportController::initTestCase()
+{
+    QStandardPaths::setTestModeEnabled(true);
+    QCoreApplication::setOrganizationName(QStringLiteral("RetryLab"));
+    QCoreApplication::setApplicationName(QStringLiteral("tst_importcontroller"));
+    Core::EnglishPlurals::install();
+    QVERIFY(m_dir.isValid());
+}
+
+void TestImportController::init()
+{
+    QFile::remove(QSettings().fileName());
+    m_nextFile.clear();
+}
+
+void TestImportController::cleanup()
+{
+    QFile::remove(QSettings().fileName());
+}
+
+std::unique_ptr<MainWindow> TestImportController::makeWindow()
+{
+    auto window = std::make_unique<MainWindow>();
+    window->setFileChooser([this](QFileDialog::AcceptMode, const QString &, const QString &, const QString &,
+                               QString *) { return m_nextFile; });
+    window->show();
+    return window;
+}
+
+QString TestImportController::write(const QString &name, const QByteArray &bytes)
+{
+    QFile file(m_dir.filePath(name));
+    if (!file.open(QIODevice::WriteOnly))
+        return {};
+    file.write(bytes);
+    return file.fileName();
+}
+
+Ui::RequestDraft TestImportController::ownDraft()
+{
+    Ui::RequestDraft draft;
+    draft.method = QStringLiteral("PATCH");
+    draft.urlTemplate = QStringLiteral("{server}/status/200?mine={id}");
+    draft.headers = {{QStringLiteral("X-Mine"), QStringLiteral("yes"), true}};
+    draft.body = QStringLiteral("{\"draft\": \"being written\"}");
+    return draft;
+}
+
+void TestImportController::curl_fillsTheComposerOnImport_policyOnlyWhenAsked()
+{
+    const auto window = makeWindow();
+    const Ui::RequestDraft before = window->composer()->draft();
+    const Core::BackoffPolicy policyBefore = window->policyPanel()->policy();
+    window->imports()->curlAction()->trigger();
+    auto *dialog = qobject_cast<Ui::CurlImportDialog *>(window->imports()->dialog());
+    QVERIFY(dialog);
+    QVERIFY(dialog->isVisible());
+    dialog->setCommandLine(QStringLiteral("curl -X POST -H 'X-Trace: 7' -d 'a=1' --retry 9 http://127.0.0.1:9/orders"));
+    QVERIFY(dialog->canImport());
+    // Nothing changes while the dialog is open.
+    QCOMPARE(window->composer()->draft(), before);
+    dialog->importButton()->click();
+    QTRY_VERIFY(!window->imports()->dialog());
+
+    Ui::RequestDraft draft = window->composer()->draft();
+    QCOMPARE(draft.method, QStringLiteral("POST"));
+    QCOMPARE(draft.urlTemplate, QStringLiteral("http://127.0.0.1:9/orders"));
+    QVERIFY(draft.headers.contains(Ui::DraftHeader{QStringLiteral("X-Trace"), QStringLiteral("7"), true}));
+    QCOMPARE(draft.body, QStringLiteral("a=1"));
+    QCOMPARE(draft.batchCount, before.batchCount); // the composer's own settings stay
+    QCOMPARE(window->policyPanel()->policy().maxAttempts, policyBefore.maxAttempts);
+    QCOMPARE(window->settings()->requestDraft(), draft); // kept, as an edit would be
+
+    // Asked, the policy changes too; Undo puts both back.
+    dialog = window->imports()->importCurl();
+    dialog->setCommandLine(QStringLiteral("curl --retry 9 http://127.0.0.1:9/other"));
+    dialog->setAppliesPolicy(true);
+    dialog->accept();
+    QCOMPARE(window->policyPanel()->policy().maxAttempts, 10);
+    QCOMPARE(window->composer()->draft().urlTemplate, QStringLiteral("http://127.0.0.1:9/other"));
+    QVERIFY(window->imports()->undoAction()->isEnabled());
+    window->imports()->undoAction()->trigger();
+    QCOMPARE(window->policyPanel()->policy().maxAttempts, policyBefore.maxAttempts);
+    QCOMPARE(window->composer()->draft(), draft);
+    QVERIFY(!window->imports()->undoAction()->isEnabled());
+
+    // A curl command on the clipboard is offered.
+    QApplication::clipboard()->setText(QStringLiteral("curl -I http://127.0.0.1:9/copied\n"));
+    dialog = window->imports()->importCurl();
+    QCOMPARE(dialog->commandLine(), QStringLiteral("curl -I http://127.0.0.1:9/copied"));
+    QCOMPARE(window->composer()->draft(), draft);
+    dialog->reject();
+    QApplication::clipboard()->setText(QStringLiteral("not a command"));
+    dialog = window->imports()->importCurl();
+    QVERIFY(dialog->commandLine().isEmpty());
+
+    // Cancelled, nothing changes.
+    dialog = window->imports()->importCurl();
+    dialog->setCommandLine(QStringLiteral("curl http://127.0.0.1:9/cancelled"));
+    dialog->reject();
+    QCOMPARE(window->composer()->draft(), draft);
+}
+
+void TestImportController::unsentEdits_areSaid_andUndoBringsThemBack()
+{
+    const auto window = makeWindow();
+    window->composer()->setDraft(ownDraft());
+    const auto archive = Core::HarImport::read(ImportFixtures::threeEntries());
+    QVERIFY(archive);
+    window->imports()->importRequests(Core::HarImport::requests(*archive), QStringLiteral("shop.har"));
+    QCOMPARE(window->composer()->draft().urlTemplate, QStringLiteral("https://shop.example.com/"));
+    const QString message = window->messages().last();
+    QVERIFY2(message.contains(QLatin1String("had changes that were not sent")), qPrintable(message));
+    QVERIFY2(message.contains(QLatin1String("Undo import")), qPrintable(message));
+
+    // Stepping through the imported requests keeps the user's draft for Undo.
+    window->imports()->importedList()->loadNext();
+    QCOMPARE(window->composer()->draft().method, QStringLiteral("POST"));
+    QVERIFY(window->imports()->undoImport());
+    QCOMPARE(window->composer()->draft(), ownDraft());
+    QCOMPARE(window->settings()->requestDraft(), ownDraft());
+    QVERIFY(!window->imports()->canUndo());
+}
+
+void TestImportController::sentDraft_isReplacedWithoutAWarning()
+{
+    const auto window = makeWindow();
+    window->composer()->setDraft(ownDraft());
+    window->composer()->sendAction()->trigger();
+    QTRY_VERIFY_WITH_TIMEOUT(window->session()->resultCount() == 1, 10'000);
+    window->imports()->importRequests(
+        {Core::HarImport::requests(*Core::HarImport::read(ImportFixtures::threeEntries())).first()},
+        QStringLiteral("shop.har"));
+    const QString message = window->messages().last();
+    QVERIFY2(!message.contains(QLatin1String("not sent")), qPrintable(message));
+    QVERIFY2(message.contains(QLatin1String("Undo import")), qPrintable(message));
+    QVERIFY(window->imports()->undoImport());
+    QCOMPARE(window->composer()->draft(), ownDraft());
+}
+
+void TestImportController::restoredDraft_isReplacedWithoutAWarning()
+{
+    {
+        Ui::Settings settings;
+        settings.setRequestDraft(ownDraft());
+        QVERIFY(settings.sync().ok());
+    }
+    const auto window = makeWindow();
+    QCOMPARE(window->composer()->draft(), ownDraft());
+    window->imports()->importRequests(
+        {Core::HarImport::requests(*Core::HarImport::read(ImportFixtures::threeEntries())).first()},
+        QStringLiteral("shop.har"));
+    QVERIFY2(!window->messages().last().contains(QLatin1String("not sent")), qPrintable(window->messages().last()));
+    QVERIFY(window->imports()->undoImport());
+    QCOMPARE(window->composer()->draft(), ownDraft());
+}
+
+void TestImportController::har_pickTwo_firstInTheComposer_theOtherInTheList()
+{
+    const auto window = makeWindow();
+    const Ui::RequestDraft before = window->composer()->draft();
+    m_nextFile = write(QStringLiteral("shop.har"), ImportFixtures::threeEntries());
+    QSignalSpy imported(window->imports(), &Ui::ImportController::requestsImported);
+    window->imports()->harAction()->trigger();
+    auto *dialog = qobject_cast<Ui::HarImportDialog *>(window->imports()->dialog());
+    QVERIFY(dialog);
+    dialog->selectEntries({1, 2});
+    QCOMPARE(window->composer()->draft(), before);
+    dialog->importButton()->click();
+
+    QCOMPARE(imported.size(), 1);
+    const auto requests = imported.first().at(0).value<QList<Core::ImportedRequest>>();
+    QCOMPARE(requests.size(), 2);
+    QCOMPARE(imported.first().at(1).toString(), QStringLiteral("shop.har"));
+
+    Ui::RequestDraft draft = window->composer()->draft();
+    QCOMPARE(draft.method, QStringLiteral("POST"));
+    QCOMPARE(draft.urlTemplate, QStringLiteral("https://api.example.com/orders?api_key=k3y"));
+    QCOMPARE(draft.body, QStringLiteral("{\"qty\":2}"));
+    QTRY_VERIFY(window->imports()->importedDock()->isVisible());
+    Ui::ImportedRequestList *list = window->imports()->importedList();
+    QCOMPARE(list->list()->count(), 2);
+    QCOMPARE(list->current(), 0);
+    QVERIFY(window->messages().last().contains(QLatin1String("Request 1 of 2 from shop.har")));
+
+    list->findChild<QPushButton *>(QStringLiteral("nextImported"))->click();
+    QCOMPARE(window->composer()->draft().method, QStringLiteral("DELETE"));
+    QCOMPARE(list->current(), 1);
+    QVERIFY(!list->findChild<QPushButton *>(QStringLiteral("nextImported"))->isEnabled());
+    list->findChild<QPushButton *>(QStringLiteral("previousImported"))->click();
+    QCOMPARE(window->composer()->draft(), draft);
+
+    // Undo after stepping: the draft from before the import.
+    window->imports()->undoAction()->trigger();
+    QCOMPARE(window->composer()->draft(), before);
+}
+
+void TestImportController::postman_folderPicked_variablesResolved()
+{
+    const auto window = makeWindow();
+    const QString collection = write(QStringLiteral("orders.json"), ImportFixtures::collection());
+    const QString environment = write(QStringLiteral("staging.json"), ImportFixtures::environment());
+    m_nextFile = collection;
+    window->imports()->postmanAction()->trigger();
+    auto *dialog = qobject_cast<Ui::PostmanImportDialog *>(window->imports()->dialog());
+    QVERIFY(dialog);
+    m_nextFile = environment; // the dialog asks the window's chooser for the environment
+    dialog->findChild<QPushButton *>(QStringLiteral("chooseEnvironment"))->click();
+    QCOMPARE(dialog->environmentFile(), environment);
+    dialog->tree()->clearSelection();
+    dialog->tree()->topLevelItem(1)->setSelected(true);
+    dialog->accept();
+    QCOMPARE(window->composer()->draft().urlTemplate, QStringLiteral("https://staging.example.com/v1/orders?page=2"));
+    QCOMPARE(window->imports()->importedList()->list()->count(), 2);
+    QVERIFY(window->imports()->importedList()->list()->item(1)->text().startsWith(QLatin1String("Orders / Admin / ")));
+}
+
+void TestImportController::malformedFile_namesFileAndPlace_andChangesNothing_data()
+{
+    QTest::addColumn<bool>("postman");
+    QTest::addColumn<QByteArray>("bytes");
+    QTest::addColumn<QString>("where");
+    QTest::addRow("HAR: request without a URL")
+        << false << QByteArray(R"({"log": {"version": "1.2", "entries": [{"startedDateTime": "2025-01-01T00:00:00Z",
+           "request": {"method": "GET", "headers": []}}]}})")
+        << QStringLiteral("log.entries[0].request.url");
+    QTest::addRow("HAR: cut short") << false << QByteArray("{\"log\": {\"version\": \"1.2\",\n \"entries\": [")
+                                    << QStringLiteral("line 2");
+    QTest::addRow("HAR: no request to send")
+        << false << QByteArray(R"({"log": {"version": "1.2", "entries": []}})") << QStringLiteral("log.entries");
+    QTest::addRow("Postman: item without a request")
+        << true
+        << QByteArray(
+               R"({"info": {"name": "X", "schema": "https://schema.getpostman.com/json/collection/v2.1.0/collection.json"},
+           "item": [{"name": "Folder", "item": [{"name": "Broken", "request": {"method": "GET"}}]}]})")
+        << QStringLiteral("item[0].item[0].request.url");
+    QTest::addRow("Postman: not JSON") << true << QByteArray("not json") << QStringLiteral("line 1");
+}
+
+void TestImportController::malformedFile_namesFileAndPlace_andChangesNothing()
+{
+    QFETCH(bool, postman);
+    QFETCH(QByteArray, bytes);
+    QFETCH(QString, where);
+    const auto window = makeWindow();
+    window->composer()->setDraft(ownDraft());
+    const Core::BackoffPolicy policy = window->policyPanel()->policy();
+    m_nextFile = write(QStringLiteral("broken-file.json"), bytes);
+    (postman ? window->imports()->postmanAction() : window->imports()->harAction())->trigger();
+    QVERIFY(!window->imports()->dialog());
+    QMessageBox *box = window->imports()->errorBox();
+    QVERIFY(box);
+    QVERIFY(box->isVisible());
+    QVERIFY2(box->text().contains(QLatin1String("broken-file.json")), qPrintable(box->text()));
+    QVERIFY2(box->text().contains(where), qPrintable(box->text()));
+    QVERIFY(window->messages().last().contains(QLatin1String("Nothing was imported")));
+    QCOMPARE(window->composer()->draft(), ownDraft());
+    QCOMPARE(window->policyPanel()->policy(), policy);
+    QVERIFY(!window->imports()->canUndo());
+    box->close();
+}
+
+void TestImportController::copyAsHarEntry_validEntry_credentialsRedacted()
+{
+    const auto window = makeWindow();
+    Ui::RequestDraft draft;
+    draft.method = QStringLiteral("POST");
+    draft.urlTemplate = QStringLiteral("http://127.0.0.1:9/orders?token=abc123&page=2");
+    draft.headers = {{QStringLiteral("Authorization"), QStringLiteral("Bearer s3cr3t"), true},
+        {QStringLiteral("Content-Type"), QStringLiteral("application/json"), true}};
+    draft.body = QStringLiteral("{\"qty\": 2, \"password\": \"hunter2\"}");
+    window->composer()->setDraft(draft);
+    QApplication::clipboard()->clear();
+    window->copyHarAction()->trigger();
+
+    const QString text = QApplication::clipboard()->text();
+    for (const char *secret : {"s3cr3t", "abc123", "hunter2"})
+        QVERIFY2(!text.contains(QLatin1String(secret)), secret);
+    QJsonParseError error{};
+    const QJsonDocument document = QJsonDocument::fromJson(text.toUtf8(), &error);
+    QVERIFY2(document.isObject(), qPrintable(error.errorString()));
+    const QJsonObject request = document.object().value(QStringLiteral("request")).toObject();
+    QCOMPARE(request.value(QStringLiteral("method")).toString(), QStringLiteral("POST"));
+    QVERIFY(request.value(QStringLiteral("url")).toString().startsWith(QLatin1String("http://127.0.0.1:9/orders?")));
+    QVERIFY(text.contains(QLatin1String("REDACTED")));
+    QVERIFY(window->messages().last().contains(QLatin1String("credentials redacted")));
+
+    // A valid entry: a HAR holding it reads back as the same request.
+    const QJsonObject har{{QStringLiteral("log"),
+        QJsonObject{{QStringLiteral("version"), QStringLiteral("1.2")},
+            {QStringLiteral("creator"), QJsonObject{{QStringLiteral("name"), QStringLiteral("test")}}},
+            {QStringLiteral("entries"), QJsonArray{document.object()}}}}};
+    const auto archive = Core::HarImport::read(QJsonDocument(har).toJson());
+    QVERIFY2(archive, qPrintable(archive.error()));
+    QCOMPARE(archive->entries.size(), 1);
+    const Core::RequestSpec &spec = archive->entries.first().request.spec;
+    QCOMPARE(spec.method, QByteArrayLiteral("POST"));
+    QCOMPARE(spec.url.path(), QStringLiteral("/orders"));
+    QVERIFY(spec.body.contains("\"qty\""));
+
+    // Redaction off: the credentials are in it, and the message says so.
+    window->setRedactsExports(false);
+    window->copyHarAction()->trigger();
+    QVERIFY(QApplication::clipboard()->text().contains(QLatin1String("s3cr3t")));
+    QVERIFY(window->messages().last().contains(QLatin1String("WITH credentials")));
+}
+
+void TestImportController::droppedFiles_areToldApartByContent()
+{
+    const auto window = makeWindow();
+    // A HAR file under a name that says nothing, dropped as a file manager drops it.
+    const QString har = write(QStringLiteral("capture.json"), ImportFixtures::threeEntries());
+    QMimeData data;
+    data.setUrls({QUrl::fromLocalFile(har)});
+    QDragEnterEvent enter(QPoint(10, 10), Qt::CopyAction, &data, Qt::LeftButton, Qt::NoModifier);
+    QApplication::sendEvent(window.get(), &enter);
+    QVERIFY(enter.isAccepted());
+    QDropEvent drop(QPointF(10, 10), Qt::CopyAction, &data, Qt::LeftButton, Qt::NoModifier);
+    QApplication::sendEvent(window.get(), &drop);
+    QVERIFY(drop.isAccepted());
+    QVERIFY(qobject_cast<Ui::HarImportDialog *>(window->imports()->dialog()));
+    window->imports()->dialog()->reject();
+
+    const QString collection = write(QStringLiteral("collection.json"), ImportFixtures::collection());
+    QVERIFY(window->imports()->openFile(collection).ok());
+    QVERIFY(qobject_cast<Ui::PostmanImportDialog *>(window->imports()->dialog()));
+    window->imports()->dialog()->reject();
+
+    QSignalSpy runs(window->imports(), &Ui::ImportController::runFileOpened);
+    const QString report = write(QStringLiteral("report.json"), QByteArrayLiteral(R"({"format": "retrylab-report"})"));
+    QVERIFY(window->imports()->openFile(report).ok());
+    QCOMPARE(runs.size(), 1);
+    QCOMPARE(runs.first().first().toString(), report);
+
+    const QString other = write(QStringLiteral("notes.txt"), QByteArrayLiteral("hello"));
+    const Ui::RequestDraft before = window->composer()->draft();
+    QVERIFY(!window->imports()->openFile(other).ok());
+    QVERIFY(window->imports()->errorBox()->text().contains(QLatin1String("notes.txt")));
+    QVERIFY(window->imports()->errorBox()->text().contains(QLatin1String("not a HAR file")));
+    QCOMPARE(window->composer()->draft(), before);
+}
+
+QTEST_MAIN(TestImportController)
+#include "tst_importcontroller.moc"

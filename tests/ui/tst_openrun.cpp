@@ -1,0 +1,280 @@
+#include "core/export/reportjson.h"
+#include "core/util/englishplurals.h"
+#include "ui/importcontroller.h"
+#include "ui/mainwindow.h"
+#include "ui/openedrun.h"
+#include "ui/policy/policypanel.h"
+#include "ui/request/requestcomposer.h"
+#include "ui/run/attemptinspector.h"
+#include "ui/run/attemptlogmodel.h"
+#include "ui/run/errorlogview.h"
+#include "ui/run/statisticsview.h"
+#include "ui/run/timelineview.h"
+#include "ui/session/runsession.h"
+#include "ui/widgets/bodyview.h"
+
+#include <QAction>
+#include <QDockWidget>
+#include <QFile>
+#include <QFileInfo>
+#include <QFrame>
+#include <QMessageBox>
+#include <QPushButton>
+#include <QSettings>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <memory>
+
+using namespace RetryLab;
+using Ui::MainWindow;
+
+namespace {
+
+Core::BackoffPolicy fastPolicy()
+{
+    Core::BackoffPolicy policy;
+    policy.name = QStringLiteral("Open run test");
+    policy.algorithm = Core::BackoffAlgorithm::Exponential;
+    policy.baseDelayMs = 10.0;
+    policy.multiplier = 2.0;
+    policy.maxBackoffMs = 100.0;
+    policy.maxAttempts = 5;
+    policy.attemptTimeoutMs = 5000.0;
+    return policy;
+}
+
+} // namespace
+
+// File > Open run: a JSON report written by the real export from a real run
+// against the embedded fault server, shown read-only in every run view, and
+// the live run untouched by it and by reports that cannot be read.
+class TestOpenRun : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase();
+    void init();
+    void cleanup();
+
+    void report_isShownInEveryView_readOnly_closeReturnsToLive();
+    void send_closesTheOpenedRun();
+    void damagedReport_isRefused_andTheRunKept_data();
+    void damagedReport_isRefused_andTheRunKept();
+
+private:
+    std::unique_ptr<MainWindow> makeWindow();
+    /// Sends one request from the composer and waits for its result.
+    static bool sendAndWait(MainWindow &window, const QString &url, qsizetype results);
+    /// A report of a real run: /fail/3 (three 503s, then 200).
+    QString writeReport(const QString &name);
+
+    QTemporaryDir m_dir;
+    QString m_nextFile;
+};
+
+void TestOpenRun::initTestCase()
+{
+    QStandardPaths::setTestModeEnabled(true);
+    QCoreApplication::setOrganizationName(QStringLiteral("RetryLab"));
+    QCoreApplication::setApplicationName(QStringLiteral("tst_openrun"));
+    Core::EnglishPlurals::install();
+    QVERIFY(m_dir.isValid());
+}
+
+void TestOpenRun::init()
+{
+    QFile::remove(QSettings().fileName());
+}
+
+void TestOpenRun::cleanup()
+{
+    QFile::remove(QSettings().fileName());
+}
+
+std::unique_ptr<MainWindow> TestOpenRun::makeWindow()
+{
+    auto window = std::make_unique<MainWindow>();
+    window->setFileChooser([this](QFileDialog::AcceptMode, const QString &, const QString &, const QString &,
+                               QString *) { return m_nextFile; });
+    window->policyPanel()->setPolicy(fastPolicy());
+    window->show();
+    return window;
+}
+
+bool TestOpenRun::sendAndWait(MainWindow &window, const QString &url, qsizetype results)
+{
+    Ui::RequestDraft draft = window.composer()->draft();
+    draft.urlTemplate = url;
+    window.composer()->setDraft(draft);
+    window.composer()->sendAction()->trigger();
+    const bool done = QTest::qWaitFor([&] { return window.session()->resultCount() >= results; }, 15'000);
+    window.session()->flush();
+    return done;
+}
+
+QString TestOpenRun::writeReport(const QString &name)
+{
+    const auto window = makeWindow();
+    if (!sendAndWait(*window, QStringLiteral("{server}/fail/3?key={id}"), 1))
+        return {};
+    const QString path = m_dir.filePath(name);
+    const auto written = window->exportRun(path, MainWindow::ExportFormat::Json);
+    return written ? path : QString();
+}
+
+void TestOpenRun::report_isShownInEveryView_readOnly_closeReturnsToLive()
+{
+    const QString report = writeReport(QStringLiteral("fail3.json"));
+    QVERIFY(!report.isEmpty());
+    const auto read = Core::ReportJson::readFile(report);
+    QVERIFY2(read, qPrintable(read.error()));
+
+    // A live run of its own: one request, two attempts.
+    const auto window = makeWindow();
+    QVERIFY(sendAndWait(*window, QStringLiteral("{server}/fail/1?key={id}"), 1));
+    Ui::RunSession *live = window->session();
+    QCOMPARE(live->finishedCount(), 2);
+    QVERIFY(!window->openedRun()->banner()->isVisible());
+
+    m_nextFile = report;
+    window->openRunAction()->trigger();
+    Ui::OpenedRun *opened = window->openedRun();
+    QVERIFY(opened->isOpen());
+    Ui::RunSession *shown = opened->shownSession();
+    QVERIFY(shown != live);
+
+    // Every view shows it.
+    QCOMPARE(window->timelineView()->session(), shown);
+    QCOMPARE(window->errorLogView()->session(), shown);
+    QCOMPARE(window->statisticsView()->session(), shown);
+    QCOMPARE(window->inspector()->session(), shown);
+    QCOMPARE(shown->finishedCount(), 4);
+    QCOMPARE(shown->laneCount(), 1);
+    QCOMPARE(window->errorLogView()->model()->rowCount(), 4);
+    QTRY_COMPARE(window->statisticsView()->figureText(Ui::StatisticsView::Figure::Attempts), QStringLiteral("4"));
+    window->showTab(MainWindow::Tab::Timeline);
+    QTRY_VERIFY(window->timelineView()->attemptRect(3).isValid());
+
+    // The inspector shows an attempt's response body from the file.
+    window->inspectAttempt(0);
+    QVERIFY(window->inspectorDock()->isVisible());
+    QVERIFY2(window->inspector()->responseBodyView()->body().bytes.contains("\"status\":503"),
+        window->inspector()->responseBodyView()->body().bytes.constData());
+    window->inspector()->showNext();
+    window->inspector()->showNext();
+    window->inspector()->showNext();
+    QCOMPARE(window->inspector()->record().httpStatus, 200);
+
+    // Marked read-only, with its file, date and policy.
+    QVERIFY(opened->banner()->isVisible());
+    const QString banner = opened->bannerText();
+    QVERIFY2(banner.contains(QLatin1String("fail3.json")), qPrintable(banner));
+    QVERIFY2(banner.contains(QLatin1String("read-only")), qPrintable(banner));
+    QVERIFY2(banner.contains(QLatin1String("Open run test")), qPrintable(banner));
+    QVERIFY2(banner.contains(read->run.startedAt.toLocalTime().toString(QStringLiteral("yyyy-MM-dd HH:mm:ss"))),
+        qPrintable(banner));
+    QVERIFY(window->windowTitle().contains(QLatin1String("read-only")));
+
+    // The live run went on untouched, and Close brings it back.
+    QCOMPARE(live->finishedCount(), 2);
+    opened->closeButton()->click();
+    QVERIFY(!opened->isOpen());
+    QVERIFY(!opened->banner()->isVisible());
+    QCOMPARE(window->timelineView()->session(), live);
+    QCOMPARE(window->errorLogView()->session(), live);
+    QCOMPARE(window->statisticsView()->session(), live);
+    QCOMPARE(window->inspector()->session(), live);
+    QCOMPARE(window->errorLogView()->model()->rowCount(), 2);
+    QCOMPARE(window->windowTitle(), QStringLiteral("RetryLab"));
+}
+
+void TestOpenRun::send_closesTheOpenedRun()
+{
+    const QString report = writeReport(QStringLiteral("for-send.json"));
+    QVERIFY(!report.isEmpty());
+    const auto window = makeWindow();
+    // Dropped on the window, a report opens as File > Open run does.
+    QVERIFY(window->imports()->openFile(report).ok());
+    QVERIFY(window->openedRun()->isOpen());
+    QCOMPARE(window->errorLogView()->model()->rowCount(), 4);
+    // While it is open, exports write the opened run.
+    const QString csv = m_dir.filePath(QStringLiteral("again.csv"));
+    QVERIFY(window->exportRun(csv, MainWindow::ExportFormat::Csv));
+    QFile file(csv);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    QCOMPARE(file.readAll().trimmed().count('\n'), 4); // a header and four attempts
+
+    QVERIFY(sendAndWait(*window, QStringLiteral("{server}/fail/1?key={id}"), 1));
+    QVERIFY(!window->openedRun()->isOpen());
+    QCOMPARE(window->errorLogView()->session(), window->session());
+    QTRY_COMPARE(window->errorLogView()->model()->rowCount(), 2);
+}
+
+void TestOpenRun::damagedReport_isRefused_andTheRunKept_data()
+{
+    QTest::addColumn<QString>("kind");
+    QTest::addColumn<QString>("where"); // part of the message
+    QTest::addRow("cut in half") << QStringLiteral("cut") << QStringLiteral("at offset");
+    QTest::addRow("wrong field") << QStringLiteral("field") << QStringLiteral("attempts[0].httpStatus");
+    QTest::addRow("not a report") << QStringLiteral("other") << QStringLiteral("format");
+    QTest::addRow("missing file") << QStringLiteral("missing") << QStringLiteral("missing.json");
+}
+
+void TestOpenRun::damagedReport_isRefused_andTheRunKept()
+{
+    QFETCH(QString, kind);
+    QFETCH(QString, where);
+    const QString good = writeReport(QStringLiteral("good.json"));
+    QVERIFY(!good.isEmpty());
+    QFile goodFile(good);
+    QVERIFY(goodFile.open(QIODevice::ReadOnly));
+    QByteArray bytes = goodFile.readAll();
+    QString path = m_dir.filePath(QStringLiteral("damaged.json"));
+    if (kind == QLatin1String("cut")) {
+        bytes.truncate(bytes.size() / 2);
+    } else if (kind == QLatin1String("field")) {
+        const qsizetype at = bytes.indexOf("\"httpStatus\": 503");
+        QVERIFY(at > 0);
+        bytes.replace(at, qsizetype(qstrlen("\"httpStatus\": 503")), "\"httpStatus\": \"five\"");
+    } else if (kind == QLatin1String("other")) {
+        bytes = R"({"log": {"version": "1.2", "entries": []}})";
+    } else {
+        path = m_dir.filePath(QStringLiteral("missing.json"));
+    }
+    if (kind != QLatin1String("missing")) {
+        QFile damaged(path);
+        QVERIFY(damaged.open(QIODevice::WriteOnly));
+        damaged.write(bytes);
+    }
+
+    const auto window = makeWindow();
+    QVERIFY(sendAndWait(*window, QStringLiteral("{server}/fail/1?key={id}"), 1));
+    m_nextFile = path;
+    window->openRunAction()->trigger();
+    QVERIFY(!window->openedRun()->isOpen());
+    QMessageBox *box = window->openedRun()->errorBox();
+    QVERIFY(box);
+    QVERIFY(box->isVisible());
+    QVERIFY2(box->text().contains(QFileInfo(path).fileName()), qPrintable(box->text()));
+    QVERIFY2(box->text().contains(where), qPrintable(box->text()));
+    QVERIFY2(window->messages().last().contains(QLatin1String("current run is unchanged")),
+        qPrintable(window->messages().last()));
+    QCOMPARE(window->errorLogView()->session(), window->session());
+    QCOMPARE(window->errorLogView()->model()->rowCount(), 2);
+    QCOMPARE(window->session()->finishedCount(), 2);
+    box->close();
+
+    // With a run open, a damaged one keeps it open.
+    QVERIFY(window->openedRun()->open(good).ok());
+    QVERIFY(!window->openedRun()->open(path).ok());
+    QVERIFY(window->openedRun()->isOpen());
+    QCOMPARE(window->openedRun()->fileName(), good);
+    QVERIFY(window->messages().last().contains(QLatin1String("run that was open is still shown")));
+    QCOMPARE(window->errorLogView()->model()->rowCount(), 4);
+}
+
+QTEST_MAIN(TestOpenRun)
+#include "tst_openrun.moc"

@@ -1,0 +1,29 @@
+#pragma once
+
+#include "core/import/importedrequest.h"
+#include "ui/session/requestdraft.h"
+
+#include <QList>
+#include <QString>
+#include <QStringList>
+
+namespace RetryLab::Ui {
+
+/// An imported request as the composer can hold it, and what did not fit.
+///
+/// The composer holds text (method, URL, headers, a UTF-8 body) and the
+/// per-request options; what an import brings beyond that (a binary body, TLS,
+/// proxy or HTTP version options, more headers than the table takes) is said in
+/// `notes` rather than dropped silently. The batch and repeat settings are the
+/// composer's own and stay as they were.
+struct ImportedDraft
+{
+    RequestDraft draft;
+    QStringList notes;
+
+    static ImportedDraft from(const Core::ImportedRequest &request, const RequestDraft &base = {});
+    /// "GET https://example.com/x" or the source's name with it, for lists.
+    static QString title(const Core::ImportedRequest &request);
+};
+
+} // namespace RetryLab::Ui

@@ -1,0 +1,87 @@
+#pragma once
+
+#include "core/export/reportjson.h"
+#include "core/util/result.h"
+
+#include <QObject>
+#include <QPointer>
+#include <QString>
+
+#include <memory>
+
+class QAction;
+class QFrame;
+class QLabel;
+class QMessageBox;
+class QPushButton;
+class QWidget;
+
+namespace RetryLab::Ui {
+
+class AttemptInspector;
+class ErrorLogView;
+class MessageBar;
+class RunSession;
+class StatisticsView;
+class TimelineView;
+
+/// File > Open run: a JSON report shown in the run's views (timeline, error log,
+/// statistics, attempt inspector) instead of the live run, read-only.
+///
+/// The live run is not touched: it keeps recording what is running, and the
+/// views go back to it when the opened run is closed (the banner's Close, or
+/// any Send, Batch or Repeat, which are about the live run). A report that
+/// cannot be read gets a dialog naming the file and the field, and whatever
+/// was shown stays.
+class OpenedRun final : public QObject
+{
+    Q_OBJECT
+
+public:
+    /// None is owned; `live` is the window's own session.
+    OpenedRun(RunSession *live, TimelineView *timeline, ErrorLogView *errorLog, StatisticsView *statistics,
+        AttemptInspector *inspector, MessageBar *messages, QWidget *dialogParent);
+    ~OpenedRun() override;
+
+    /// The read-only banner, for the window to place above the tabs (hidden until a run is opened).
+    QFrame *banner() const { return m_banner; }
+    QString bannerText() const;
+    QPushButton *closeButton() const { return m_close; }
+
+    Core::Result<void> open(const QString &path);
+    bool isOpen() const { return m_opened != nullptr; }
+    QString fileName() const { return m_path; }
+    const Core::ReportJson::Report *report() const { return m_report.get(); }
+    /// The session the views show: the opened run's, or the live one.
+    RunSession *shownSession() const;
+    QMessageBox *errorBox() const { return m_errorBox; }
+
+public Q_SLOTS:
+    /// Back to the live run; nothing happens when no run is open.
+    void close();
+
+Q_SIGNALS:
+    /// The views now show `session` (the opened run's, or the live one).
+    void sessionChanged(RunSession *session, bool readOnly);
+
+private:
+    void showSession(RunSession *session);
+
+    RunSession *m_live;
+    TimelineView *m_timeline;
+    ErrorLogView *m_errorLog;
+    StatisticsView *m_statistics;
+    AttemptInspector *m_inspector;
+    MessageBar *m_messages;
+    QWidget *m_dialogParent;
+
+    QFrame *m_banner;
+    QLabel *m_text;
+    QPushButton *m_close;
+    std::unique_ptr<RunSession> m_opened;
+    std::unique_ptr<Core::ReportJson::Report> m_report;
+    QString m_path;
+    QPointer<QMessageBox> m_errorBox;
+};
+
+} // namespace RetryLab::Ui
