@@ -5,6 +5,7 @@
 #include "core/export/reportjson.h"
 #include "ui/import/curlimportdialog.h"
 #include "ui/import/harimportdialog.h"
+#include "ui/import/postmanimportdialog.h"
 #include "ui/importcontroller.h"
 #include "ui/mainwindow.h"
 #include "ui/openedrun.h"
@@ -13,6 +14,7 @@
 
 #include <QDir>
 #include <QDockWidget>
+#include <QFile>
 #include <QWidget>
 
 namespace RetryLab::App {
@@ -51,6 +53,42 @@ QStringList saveImportScreenshots(Ui::MainWindow &window, const QString &scratch
         save(picker, QStringLiteral("import-har.png"));
         picker->reject();
         window.imports()->importedDock()->hide();
+    }
+
+    // A small Postman collection with an environment that leaves one variable out.
+    const QString collectionPath = scratch.filePath(QStringLiteral("shop.postman_collection.json"));
+    const QString environmentPath = scratch.filePath(QStringLiteral("staging.postman_environment.json"));
+    {
+        QFile collection(collectionPath);
+        QFile environment(environmentPath);
+        if (collection.open(QIODevice::WriteOnly) && environment.open(QIODevice::WriteOnly)) {
+            collection.write(R"PM({"info": {"name": "Shop API",
+  "schema": "https://schema.getpostman.com/json/collection/v2.1.0/collection.json"},
+  "variable": [{"key": "baseUrl", "value": "https://{{host}}/v2"}],
+  "auth": {"type": "bearer", "bearer": [{"key": "token", "value": "{{token}}"}]},
+  "item": [
+    {"name": "Health", "request": {"method": "GET", "url": "{{baseUrl}}/health"}},
+    {"name": "Orders", "item": [
+      {"name": "List orders", "request": {"method": "GET", "url": "{{baseUrl}}/orders?page=1"}},
+      {"name": "Create order", "request": {"method": "POST", "header": [{"key": "Idempotency-Key", "value": "{{orderKey}}"}],
+        "body": {"mode": "raw", "raw": "{\"sku\": \"A-1\"}", "options": {"raw": {"language": "json"}}},
+        "url": "{{baseUrl}}/orders"}},
+      {"name": "Cancel order", "request": {"method": "DELETE", "url": "{{baseUrl}}/orders/7"}}]}]})PM");
+            environment.write(R"PM({"name": "Staging", "values": [
+  {"key": "host", "value": "staging.shop.example.com", "enabled": true},
+  {"key": "token", "value": "t0k3n", "enabled": true}]})PM");
+        }
+    }
+    if (const auto dialog = window.imports()->openPostman(collectionPath); !dialog) {
+        problems.append(Tr::tr("could not read the demo collection: %1").arg(dialog.error()));
+    } else {
+        Ui::PostmanImportDialog *picker = *dialog;
+        if (const auto set = picker->setEnvironmentFile(environmentPath); !set)
+            problems.append(Tr::tr("could not read the demo environment: %1").arg(set.error()));
+        picker->selectRequests({1, 2});
+        settle(250);
+        save(picker, QStringLiteral("import-postman.png"));
+        picker->reject();
     }
 
     // The demo run's JSON report, opened: the views show it, with the banner.

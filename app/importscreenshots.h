@@ -15,7 +15,7 @@ namespace RetryLab::App {
 
 /// The import dialogs and an opened run for `retrylab screenshot`, after the
 /// demo run: import-curl.png, import-har.png (the demo run as HAR, picked
-/// from), openrun.png (the demo run's JSON report opened read-only).
+/// from), import-postman.png, openrun.png (the demo run's JSON report opened read-only).
 /// `save` writes one picture; `settle` lets the event loop run for some ms.
 /// Returns the problems met, each one sentence.
 QStringList saveImportScreenshots(Ui::MainWindow &window, const QString &scratchDirectory,

@@ -194,7 +194,8 @@ void CurlImportDialog::reparse()
             m_error->clear();
         } else {
             const Core::Error error = m_parsed.errorDetail();
-            m_error->setMessage(FieldMessage::Kind::Error, tr("Cannot be read: %1").arg(error.text()));
+            m_error->setMessage(FieldMessage::Kind::Error,
+                error.path.isEmpty() ? error.message : tr("At %1: %2").arg(error.path, error.message));
             // Underline the place the message names, as a compiler would.
             const auto [line, column] = placeOf(error.path);
             const QTextBlock block = m_editor->document()->findBlockByNumber(line - 1);
@@ -203,11 +204,17 @@ void CurlImportDialog::reparse()
                 mark.cursor = QTextCursor(block);
                 mark.cursor.movePosition(
                     QTextCursor::Right, QTextCursor::MoveAnchor, std::min(column - 1, std::max(0, block.length() - 2)));
-                mark.cursor.movePosition(QTextCursor::EndOfWord, QTextCursor::KeepAnchor);
-                if (!mark.cursor.hasSelection())
-                    mark.cursor.movePosition(QTextCursor::Right, QTextCursor::KeepAnchor);
+                // The shell word that starts there: an option, or an unclosed quote and what follows.
+                const QString blockText = block.text();
+                qsizetype end = mark.cursor.positionInBlock();
+                do
+                    ++end;
+                while (end < blockText.size() && !blockText.at(end).isSpace());
+                mark.cursor.setPosition(
+                    block.position() + int(std::min(end, qsizetype(block.length() - 1))), QTextCursor::KeepAnchor);
                 mark.format.setUnderlineStyle(QTextCharFormat::WaveUnderline);
                 mark.format.setUnderlineColor(QColor(0xd0, 0x30, 0x30));
+                mark.format.setBackground(QColor(0xd0, 0x30, 0x30, 0x40));
                 mark.format.setToolTip(error.message);
                 m_editor->setExtraSelections({mark});
             }

@@ -112,6 +112,8 @@ Core::Result<void> PostmanImportDialog::setEnvironmentFile(const QString &path)
     m_environmentPath = path;
     m_environment->setText(
         path.isEmpty() ? QString() : tr("%1 (%2)").arg(environment.name, QDir::toNativeSeparators(path)));
+    m_environment->setCursorPosition(0); // the name first, not the end of a long path
+    m_environment->setToolTip(QDir::toNativeSeparators(path));
     if (path.isEmpty())
         m_environmentMessage->clear();
     else

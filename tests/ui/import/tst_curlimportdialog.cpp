@@ -136,6 +136,8 @@ void TestCurlImportDialog::malformed_namesLineAndColumn_andUnderlinesIt()
     const QTextCursor mark = marks.first().cursor;
     QCOMPARE(mark.document()->findBlock(mark.selectionStart()).blockNumber(), underlinedLine);
     QCOMPARE(mark.selectionStart() - mark.document()->findBlockByNumber(underlinedLine).position(), underlinedColumn);
+    QVERIFY(mark.hasSelection());
+    QVERIFY2(dialog.errorText().startsWith(QStringLiteral("At ") + where), qPrintable(dialog.errorText()));
     // What the user typed stays as typed.
     QCOMPARE(dialog.commandLine(), line);
 
