@@ -1,4 +1,5 @@
 #include "core/import/harimport.h"
+#include "core/record/transportoptions.h"
 #include "core/util/englishplurals.h"
 #include "tests/ui/import/importfixtures.h"
 #include "ui/import/curlimportdialog.h"
@@ -53,6 +54,7 @@ private Q_SLOTS:
     void cleanup();
 
     void curl_fillsTheComposerOnImport_policyOnlyWhenAsked();
+    void curl_transportOptionsCarriedOver_insecureNever();
     void unsentEdits_areSaid_andUndoBringsThemBack();
     void sentDraft_isReplacedWithoutAWarning();
     void restoredDraft_isReplacedWithoutAWarning();
@@ -173,6 +175,28 @@ void TestImportController::curl_fillsTheComposerOnImport_policyOnlyWhenAsked()
     dialog->setCommandLine(QStringLiteral("curl http://127.0.0.1:9/cancelled"));
     dialog->reject();
     QCOMPARE(window->composer()->draft(), draft);
+}
+
+void TestImportController::curl_transportOptionsCarriedOver_insecureNever()
+{
+    const auto window = makeWindow();
+    auto *dialog = window->imports()->importCurl();
+    dialog->setCommandLine(QStringLiteral("curl --cacert /etc/ssl/internal-ca.pem --tlsv1.3 --http2 -k "
+                                          "-x socks5://127.0.0.1:1080 https://api.internal.test/health"));
+    QVERIFY(dialog->canImport());
+    dialog->accept();
+    const Ui::RequestDraft draft = window->composer()->draft();
+    QCOMPARE(draft.urlTemplate, QStringLiteral("https://api.internal.test/health"));
+    QCOMPARE(draft.transport.caBundlePath, QStringLiteral("/etc/ssl/internal-ca.pem"));
+    QCOMPARE(draft.transport.tlsFloor, Core::TransportOptions::TlsFloor::Tls13);
+    QCOMPARE(draft.transport.httpVersion, Core::TransportOptions::HttpVersion::Http2);
+    QCOMPARE(draft.transport.proxyMode, Core::TransportOptions::ProxyMode::Socks5);
+    QCOMPARE(draft.transport.proxyPort, quint16(1080));
+    // -k is said, not carried over: ignoring certificate errors is the user's own tick.
+    QVERIFY(draft.transport.insecureHosts.isEmpty());
+    const QString message = window->messages().last();
+    QVERIFY2(message.contains(QLatin1String("api.internal.test (-k/--insecure); that was not carried over")),
+        qPrintable(message));
 }
 
 void TestImportController::unsentEdits_areSaid_andUndoBringsThemBack()

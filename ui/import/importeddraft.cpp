@@ -44,8 +44,19 @@ ImportedDraft ImportedDraft::from(const Core::ImportedRequest &request, const Re
     }
     draft.idempotent = spec.idempotent;
     draft.attemptTimeoutMs = spec.attemptTimeoutMs;
-    if (!spec.transport.isDefault())
-        out.notes.append(Tr::tr("its TLS, proxy or HTTP version options are not part of the composer's request"));
+    // TLS, proxy and HTTP version come along; without any, the composer's own
+    // (the preferences' default) stay. Ignoring certificate errors is never
+    // switched on by a file: the user ticks it in Connection if that is meant.
+    if (!spec.transport.isDefault()) {
+        draft.transport = spec.transport;
+        if (!draft.transport.insecureHosts.isEmpty()) {
+            out.notes.append(Tr::tr("it ignores certificate errors for %1 (-k/--insecure); that was not carried "
+                                    "over: tick \"Ignore certificate errors for this host\" under Connection if "
+                                    "you mean it")
+                                 .arg(draft.transport.insecureHosts.join(QStringLiteral(", "))));
+            draft.transport.insecureHosts.clear();
+        }
+    }
     if (spec.kind != Core::RequestSpec::Kind::Single)
         out.notes.append(Tr::tr("it was a read-modify-write sequence; the composer sends its first request"));
     return out;
