@@ -19,11 +19,13 @@
 #include "ui/session/embeddedserver.h"
 #include "ui/session/requestrunner.h"
 #include "ui/session/runsession.h"
+#include "ui/transportcontroller.h"
 #include "ui/widgets/darkpalette.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QDeadlineTimer>
+#include <QDialog>
 #include <QDir>
 #include <QDockWidget>
 #include <QFile>
@@ -343,6 +345,14 @@ int runScreenshot(const QStringList &arguments)
         settle(300);
         save(&window, QStringLiteral("connection.png"));
         window.composer()->setDraft(shown);
+    }
+
+    // Tools -> Preferences: the connection new requests start from.
+    window.transportController()->showPreferences();
+    if (QDialog *preferences = window.transportController()->preferencesDialog()) {
+        settle(200);
+        save(preferences, QStringLiteral("preferences.png"));
+        preferences->reject();
     }
 
     if (hold > 0)
