@@ -23,11 +23,13 @@
 #include "ui/session/embeddedserver.h"
 #include "ui/session/requestrunner.h"
 #include "ui/session/runsession.h"
+#include "ui/transportcontroller.h"
 #include "ui/widgets/darkpalette.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QDeadlineTimer>
+#include <QDialog>
 #include <QDir>
 #include <QDockWidget>
 #include <QFile>
@@ -374,6 +376,14 @@ int runScreenshot(const QStringList &arguments)
     for (const QString &problem : saveImportScreenshots(window, settingsDir.path(), save, settle)) {
         err << Tr::tr("retrylab screenshot: %1").arg(problem) << Qt::endl;
         ++failures;
+    }
+
+    // Tools -> Preferences: the connection new requests start from.
+    window.transportController()->showPreferences();
+    if (QDialog *preferences = window.transportController()->preferencesDialog()) {
+        settle(200);
+        save(preferences, QStringLiteral("preferences.png"));
+        preferences->reject();
     }
 
     if (hold > 0)

@@ -334,7 +334,10 @@ void TransportForm::setPreferencesMode(bool preferences)
 {
     m_preferences = preferences;
     m_useDefaults->setVisible(!preferences);
-    m_insecure->setVisible(!preferences);
+    if (auto *form = qobject_cast<QFormLayout *>(m_insecure->parentWidget()->layout()))
+        form->setRowVisible(m_insecure, !preferences);
+    else
+        m_insecure->setVisible(!preferences);
     if (preferences) {
         m_insecureHost.clear();
         const QSignalBlocker blocker(m_insecure);

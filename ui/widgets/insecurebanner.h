@@ -3,7 +3,6 @@
 #include "core/record/attemptrecord.h"
 
 #include <QFrame>
-#include <QSet>
 #include <QStringList>
 
 class QLabel;
