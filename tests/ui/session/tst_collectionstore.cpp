@@ -84,6 +84,42 @@ private Q_SLOTS:
         QVERIFY(json.contains("Bearer {{token}}"));
     }
 
+    void json_transport_keepsFilesAndProxy_neverPasswordsOrExemptions()
+    {
+        Collection collection;
+        collection.name = QStringLiteral("Internal");
+        RequestDraft draft;
+        draft.urlTemplate = QStringLiteral("https://api.internal.test/health");
+        Core::TransportOptions &t = draft.transport;
+        t.caBundlePath = QStringLiteral("/etc/ssl/internal-ca.pem");
+        t.clientCertificatePath = QStringLiteral("/home/ann/client.p12");
+        t.clientKeyPassphrase = QStringLiteral("PLANTED-PASSPHRASE");
+        t.tlsFloor = Core::TransportOptions::TlsFloor::Tls12;
+        t.insecureHosts = {QStringLiteral("api.internal.test")};
+        t.proxyMode = Core::TransportOptions::ProxyMode::Http;
+        t.proxyHost = QStringLiteral("127.0.0.1");
+        t.proxyPort = 3128;
+        t.proxyPassword = QStringLiteral("PLANTED-PROXY");
+        t.httpVersion = Core::TransportOptions::HttpVersion::Http2;
+        collection.items.append(CollectionItem::makeRequest(
+            QStringLiteral("Health"), draft, SavedPolicy::from(Core::Presets::all().constFirst().policy)));
+        const QByteArray json = CollectionJson::toJson(collection);
+        QVERIFY(!json.contains("PLANTED"));
+        const auto read = CollectionJson::fromJson(json);
+        QVERIFY2(read, qPrintable(read.error()));
+        const Core::TransportOptions back = read->collection.items.at(0).request.transport;
+        QCOMPARE(back.caBundlePath, t.caBundlePath);
+        QCOMPARE(back.clientCertificatePath, t.clientCertificatePath);
+        QCOMPARE(back.tlsFloor, t.tlsFloor);
+        QCOMPARE(back.proxyMode, t.proxyMode);
+        QCOMPARE(back.proxyPort, t.proxyPort);
+        QCOMPARE(back.httpVersion, t.httpVersion);
+        // Session-only: typed again, ticked again.
+        QVERIFY(back.clientKeyPassphrase.isEmpty());
+        QVERIFY(back.proxyPassword.isEmpty());
+        QVERIFY(back.insecureHosts.isEmpty());
+    }
+
     void json_badItems_areLeftOutWithTheirPath_data()
     {
         QTest::addColumn<QByteArray>("json");
