@@ -13,6 +13,11 @@ Ui::CollectionItem request(const QString &name, const QString &method, const QSt
     draft.method = method;
     draft.urlTemplate = url;
     draft.headers = {{QStringLiteral("Authorization"), QStringLiteral("Bearer {{token}}"), true}};
+    if (method == QLatin1String("POST") || method == QLatin1String("PUT")) {
+        draft.headers.append({QStringLiteral("Content-Type"), QStringLiteral("application/json"), true});
+        draft.body = QStringLiteral("{\n  \"customer\": \"{{customer}}\",\n  \"items\": [{\"sku\": \"A-1\", "
+                                    "\"qty\": 2}],\n  \"request\": \"{id}\"\n}\n");
+    }
     if (method != QLatin1String("GET"))
         draft.headers.append({QStringLiteral("Idempotency-Key"), QStringLiteral("{id}"), true});
     Ui::SavedPolicy policy;
@@ -57,7 +62,8 @@ QString write(const QString &dataDirectory)
     const QList<Ui::Environment> environments{
         {QStringLiteral("Local"),
             {{QStringLiteral("base"), QStringLiteral("{server}"), false},
-                {QStringLiteral("token"), QStringLiteral("demo-token-123"), true}},
+                {QStringLiteral("token"), QStringLiteral("demo-token-123"), true},
+                {QStringLiteral("customer"), QStringLiteral("c-1042"), false}},
             true},
         {QStringLiteral("Staging"), {{QStringLiteral("base"), QStringLiteral("https://staging.example"), false}},
             false},

@@ -369,9 +369,11 @@ int runScreenshot(const QStringList &arguments)
         window.collections()->model()->collection(0).items.value(0).items.value(1).id);
     window.collections()->setCurrentIndex(loaded);
     window.collections()->activate(loaded);
+    window.composer()->showBody();
     window.showTab(Ui::MainWindow::Tab::Timeline);
     settle(300);
     save(&window, QStringLiteral("collections.png"));
+    window.collectionsDock()->hide(); // the shots after it keep the window's usual layout
 
     for (const QString &problem : saveImportScreenshots(window, settingsDir.path(), save, settle)) {
         err << Tr::tr("retrylab screenshot: %1").arg(problem) << Qt::endl;

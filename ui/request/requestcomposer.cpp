@@ -550,6 +550,11 @@ void RequestComposer::showConnection()
     m_details->setCurrentIndex(4);
 }
 
+void RequestComposer::showBody()
+{
+    m_details->setCurrentIndex(1);
+}
+
 void RequestComposer::refresh()
 {
     // The exemption from certificate checks belongs to the URL's host: tell the form first.

@@ -79,6 +79,8 @@ public:
     TransportForm *transportForm() const { return m_transport; }
     /// Shows the Connection tab.
     void showConnection();
+    /// Brings the Body part to the front.
+    void showBody();
 
     /// Moves the keyboard focus to the URL field and selects it.
     void focusUrl();
