@@ -1,7 +1,9 @@
 #include "ui/importcontroller.h"
 
+#include "core/import/curlcommandline.h"
 #include "core/import/harimport.h"
 #include "core/import/postmanimport.h"
+#include "ui/collections/collectionmodel.h"
 #include "ui/import/curlimportdialog.h"
 #include "ui/import/harimportdialog.h"
 #include "ui/import/importeddraft.h"
@@ -9,6 +11,7 @@
 #include "ui/import/postmanimportdialog.h"
 #include "ui/policy/policypanel.h"
 #include "ui/request/requestcomposer.h"
+#include "ui/session/collection.h"
 #include "ui/session/settings.h"
 #include "ui/widgets/fieldmessage.h"
 #include "ui/widgets/messagebar.h"
@@ -22,10 +25,12 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QGuiApplication>
+#include <QHash>
 #include <QMainWindow>
 #include <QMenu>
 #include <QMessageBox>
 #include <QMimeData>
+#include <QPersistentModelIndex>
 #include <QRegularExpression>
 #include <QUrl>
 
@@ -71,6 +76,12 @@ QMenu *ImportController::addMenu(QMenu *file)
     m_undoAction->setShortcut(QKeySequence(Qt::CTRL | Qt::ALT | Qt::Key_Z));
     m_undoAction->setToolTip(tr("Bring back the request (and policy) the last import replaced"));
     m_undoAction->setEnabled(false);
+    m_saveToCollectionAction
+        = menu->addAction(tr("&Save imported requests as a collection"), this, [this] { saveImportedAsCollection(); });
+    m_saveToCollectionAction->setObjectName(QStringLiteral("saveImportedAsCollection"));
+    m_saveToCollectionAction->setToolTip(
+        tr("Keep the requests of the last import in the Collections dock, in their folders"));
+    m_saveToCollectionAction->setEnabled(false);
     menu->addAction(m_dock->toggleViewAction());
     return menu;
 }
@@ -277,7 +288,52 @@ void ImportController::importRequests(const QList<Core::ImportedRequest> &reques
     } else {
         m_dock->hide();
     }
+    if (m_saveToCollectionAction)
+        m_saveToCollectionAction->setEnabled(m_collections != nullptr);
     Q_EMIT requestsImported(requests, source);
+}
+
+void ImportController::setCollections(CollectionModel *model)
+{
+    m_collections = model;
+    if (m_saveToCollectionAction)
+        m_saveToCollectionAction->setEnabled(model && !m_list->requests().isEmpty());
+}
+
+QModelIndex ImportController::saveImportedAsCollection()
+{
+    const QList<Core::ImportedRequest> &requests = m_list->requests();
+    if (!m_collections || requests.isEmpty())
+        return {};
+    // A HAR file gives its file name, a Postman collection its own name.
+    QString name = m_list->source();
+    const QString suffix = QFileInfo(name).suffix().toLower();
+    if (suffix == QLatin1String("har") || suffix == QLatin1String("json"))
+        name = QFileInfo(name).completeBaseName();
+    if (name.isEmpty() || name == tr("a curl command"))
+        name = tr("Imported requests");
+    const QModelIndex collection = m_collections->addCollection(name);
+    QHash<QString, QPersistentModelIndex> folders; // "a/b" -> its index
+    const Core::BackoffPolicy current = m_policyPanel->policy();
+    for (const Core::ImportedRequest &request : requests) {
+        QPersistentModelIndex where(collection);
+        QStringList path;
+        for (const QString &folder : request.folders) {
+            path.append(folder);
+            const QString key = path.join(QChar(0x1f));
+            if (!folders.contains(key))
+                folders.insert(key, m_collections->addItem(where, CollectionItem::makeFolder(folder)));
+            where = folders.value(key);
+        }
+        Core::BackoffPolicy policy = current;
+        Core::CurlCommandLine::applyRetryHints(request.retry, policy);
+        const ImportedDraft imported = ImportedDraft::from(request, m_composer->draft());
+        const QString title = request.name.isEmpty() ? ImportedDraft::title(request) : request.name;
+        m_collections->addItem(where, CollectionItem::makeRequest(title, imported.draft, SavedPolicy::from(policy)));
+    }
+    m_messages->showMessage(FieldMessage::Kind::Success,
+        tr("%n imported request(s) saved in the collection \"%1\".", nullptr, int(requests.size())).arg(name));
+    return collection;
 }
 
 void ImportController::loadIntoComposer(int index)

@@ -7,6 +7,7 @@
 #include "ui/session/requestdraft.h"
 
 #include <QList>
+#include <QModelIndex>
 #include <QObject>
 #include <QPointer>
 #include <QString>
@@ -27,6 +28,7 @@ class ImportedRequestList;
 class MessageBar;
 class PolicyPanel;
 class PostmanImportDialog;
+class CollectionModel;
 class RequestComposer;
 class Settings;
 
@@ -77,6 +79,15 @@ public:
     /// `policy`, when set, replaces the policy. `source` names where they came from.
     void importRequests(const QList<Core::ImportedRequest> &requests, const QString &source,
         const std::optional<Core::BackoffPolicy> &policy = std::nullopt);
+    /// Where "Save imported requests as a collection" puts them. Not owned.
+    void setCollections(CollectionModel *model);
+    QAction *saveToCollectionAction() const { return m_saveToCollectionAction; }
+    /// The requests of the last import (the dock's list) as a new collection
+    /// named after their source, in the folders they sat in, each with the
+    /// policy in the editor (shaped by its curl --retry flags, when it had
+    /// some); its index in the model, invalid when there is nothing to save.
+    QModelIndex saveImportedAsCollection();
+
     /// Brings back the request (and policy) that the last import replaced.
     bool undoImport();
     bool canUndo() const { return m_undoDraft.has_value(); }
@@ -113,6 +124,8 @@ private:
     QAction *m_harAction = nullptr;
     QAction *m_postmanAction = nullptr;
     QAction *m_undoAction = nullptr;
+    QAction *m_saveToCollectionAction = nullptr;
+    QPointer<CollectionModel> m_collections;
     QDockWidget *m_dock = nullptr;
     ImportedRequestList *m_list = nullptr;
     QPointer<QDialog> m_dialog;

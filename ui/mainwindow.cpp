@@ -269,6 +269,7 @@ void MainWindow::buildMenus()
             return m_exports->chooseFile(mode, title, suggestion, filters, filter);
         });
     m_imports->addMenu(file);
+    m_imports->setCollections(m_collections->model());
     file->addSeparator();
     file->addAction(tr("&Import policy\u2026"), this, &MainWindow::importPolicy)
         ->setObjectName(QStringLiteral("importPolicy"));

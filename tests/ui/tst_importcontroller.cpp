@@ -2,6 +2,8 @@
 #include "core/record/transportoptions.h"
 #include "core/util/englishplurals.h"
 #include "tests/ui/import/importfixtures.h"
+#include "ui/collections/collectionmodel.h"
+#include "ui/collections/collectionsidebar.h"
 #include "ui/import/curlimportdialog.h"
 #include "ui/import/harimportdialog.h"
 #include "ui/import/importedrequestlist.h"
@@ -60,6 +62,7 @@ private Q_SLOTS:
     void restoredDraft_isReplacedWithoutAWarning();
     void har_pickTwo_firstInTheComposer_theOtherInTheList();
     void postman_folderPicked_variablesResolved();
+    void imported_savedAsACollection_inTheirFolders();
     void malformedFile_namesFileAndPlace_andChangesNothing_data();
     void malformedFile_namesFileAndPlace_andChangesNothing();
     void copyAsHarEntry_validEntry_credentialsRedacted();
@@ -311,6 +314,49 @@ void TestImportController::postman_folderPicked_variablesResolved()
     QCOMPARE(window->composer()->draft().urlTemplate, QStringLiteral("https://staging.example.com/v1/orders?page=2"));
     QCOMPARE(window->imports()->importedList()->list()->count(), 2);
     QVERIFY(window->imports()->importedList()->list()->item(1)->text().startsWith(QLatin1String("Orders / Admin / ")));
+}
+
+void TestImportController::imported_savedAsACollection_inTheirFolders()
+{
+    Ui::MainWindow::Options options;
+    options.dataDirectory = m_dir.filePath(QStringLiteral("saved-imports"));
+    Ui::MainWindow window(options);
+    QAction *save = window.imports()->saveToCollectionAction();
+    QVERIFY(!save->isEnabled()); // nothing imported yet
+    const auto archive = Core::HarImport::read(ImportFixtures::threeEntries());
+    QVERIFY(archive);
+    const QList<Core::ImportedRequest> requests = Core::HarImport::requests(*archive);
+    QList<Core::ImportedRequest> foldered = requests;
+    foldered[1].folders = {QStringLiteral("Checkout"), QStringLiteral("Payments")};
+    foldered[2].folders = {QStringLiteral("Checkout")};
+    window.imports()->importRequests(foldered, QStringLiteral("shop.har"));
+    QVERIFY(save->isEnabled());
+    const int before = int(window.collections()->model()->collections().size());
+    save->trigger();
+
+    const QList<Ui::Collection> collections = window.collections()->model()->collections();
+    QCOMPARE(collections.size(), before + 1);
+    const Ui::Collection &saved = collections.constLast();
+    QCOMPARE(saved.name, QStringLiteral("shop"));
+    // The first at the top, the others in Checkout (one of them in Checkout/Payments), one folder each.
+    QCOMPARE(saved.items.size(), 2);
+    QVERIFY(!saved.items.at(0).isFolder());
+    QCOMPARE(saved.items.at(0).request.urlTemplate, QStringLiteral("https://shop.example.com/"));
+    const Ui::CollectionItem &checkout = saved.items.at(1);
+    QVERIFY(checkout.isFolder());
+    QCOMPARE(checkout.name, QStringLiteral("Checkout"));
+    QCOMPARE(checkout.items.size(), 2);
+    QVERIFY(checkout.items.at(0).isFolder());
+    QCOMPARE(checkout.items.at(0).name, QStringLiteral("Payments"));
+    QCOMPARE(checkout.items.at(0).items.size(), 1);
+    QCOMPARE(checkout.items.at(0).items.at(0).request.method, QStringLiteral("POST"));
+    QVERIFY(!checkout.items.at(1).isFolder());
+    // Each with the policy in the editor.
+    QVERIFY(checkout.items.at(1).policy.policy());
+    QCOMPARE(checkout.items.at(1).policy.policy()->maxAttempts, window.policyPanel()->policy().maxAttempts);
+    // And on disk, as a collection file of its own.
+    const QDir folder(QDir(options.dataDirectory).filePath(QStringLiteral("collections")));
+    QTRY_VERIFY(!folder.entryList({QStringLiteral("shop*.json")}, QDir::Files).isEmpty());
 }
 
 void TestImportController::malformedFile_namesFileAndPlace_andChangesNothing_data()
