@@ -3,10 +3,12 @@
 #include "core/import/importedrequest.h"
 #include "core/policy/backoffpolicy.h"
 #include "core/util/result.h"
+#include "ui/collections/collectionmodel.h"
 #include "ui/exportcontroller.h"
 #include "ui/session/requestdraft.h"
 
 #include <QList>
+#include <QMessageBox>
 #include <QModelIndex>
 #include <QObject>
 #include <QPointer>
@@ -18,7 +20,6 @@ class QAction;
 class QDockWidget;
 class QMainWindow;
 class QMenu;
-class QMessageBox;
 
 namespace RetryLab::Ui {
 
@@ -28,7 +29,6 @@ class ImportedRequestList;
 class MessageBar;
 class PolicyPanel;
 class PostmanImportDialog;
-class CollectionModel;
 class RequestComposer;
 class Settings;
 
