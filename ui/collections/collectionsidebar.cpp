@@ -149,6 +149,8 @@ CollectionSidebar::~CollectionSidebar()
     // or a selection change, must not call into a half-destroyed sidebar.
     disconnect(m_model, nullptr, this, nullptr);
     disconnect(m_view->selectionModel(), nullptr, this, nullptr);
+    if (m_environmentBar && !m_environmentBar->parent())
+        delete m_environmentBar.data();
 }
 
 void CollectionSidebar::setDataRoot(const QString &dataRoot)

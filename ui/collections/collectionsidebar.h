@@ -1,11 +1,13 @@
 #pragma once
 
 #include "core/policy/backoffpolicy.h"
+#include "ui/collections/environmentbar.h"
 #include "ui/session/collectionstore.h"
 #include "ui/session/environment.h"
 #include "ui/session/requestdraft.h"
 
 #include <QHash>
+#include <QPointer>
 #include <QWidget>
 
 #include <functional>
@@ -20,7 +22,6 @@ namespace RetryLab::Ui {
 
 class CollectionFilter;
 class CollectionModel;
-class EnvironmentBar;
 
 /// The sidebar of saved requests: collections > folders > requests, each request
 /// with its method, URL and policy (a preset or its own). Search by name or URL;
@@ -125,7 +126,9 @@ private:
     QTreeView *m_view;
     QLineEdit *m_search;
     QLabel *m_empty;
-    EnvironmentBar *m_environmentBar;
+    /// Made without a parent, for the window to place (a menu bar corner);
+    /// deleted with the sidebar unless something took it.
+    QPointer<EnvironmentBar> m_environmentBar;
 
     QAction *m_newCollection;
     QAction *m_newFolder;
