@@ -6,6 +6,7 @@
 #include "core/util/clock.h"
 #include "core/util/coretr.h"
 
+#include <QCryptographicHash>
 #include <QLoggingCategory>
 #include <QSslSocket>
 #include <QTcpSocket>
@@ -197,6 +198,7 @@ void Connection::answerProtocolError(int status, const QString &message, const Q
     m_entryPending = true;
     m_servedAny = true;
     m_startNs = m_host.clock().nowNs();
+    m_entry.receivedNs = m_startNs;
     m_bytesSent = 0;
     m_request = HttpRequest{};
     m_request.minorVersion = 1;
@@ -225,6 +227,14 @@ void Connection::dispatch()
     e.target = QString::fromUtf8(r.target);
     e.testId = QString::fromLatin1(r.header(RetryHeaders::testId).value_or(QByteArray()).trimmed());
     e.clientAttempt = QString::fromLatin1(r.header(RetryHeaders::attempt).value_or(QByteArray()).trimmed());
+    e.receivedNs = m_startNs;
+    for (const auto &[name, value] : r.headers) {
+        const QByteArray lower = name.toLower();
+        if (ServerLogEntry::identityHeaderNames().contains(lower))
+            e.identityHeaders.append({lower, value});
+    }
+    if (!r.body.isEmpty())
+        e.bodyDigest = QCryptographicHash::hash(r.body, QCryptographicHash::Sha256).toHex().left(16);
     m_entryPending = true;
     m_servedAny = true;
 
@@ -287,6 +297,8 @@ void Connection::execute(ResponsePlan plan)
         }));
         return;
     case ResponsePlan::Kind::Respond: {
+        if (const auto retryAfter = plan.header("Retry-After"))
+            m_entry.retryAfter = *retryAfter;
         const bool body = statusHasBody(plan.status);
         writeHead(plan.status, plan.headers, plan.contentType, body ? plan.body.size() : 0, keepAlive, plan.action,
             body && !head ? plan.body : QByteArray());

@@ -100,6 +100,23 @@ ResponsePlan FaultEndpoints::handle(const HttpRequest &request)
     return handle(request, RequestTarget(request));
 }
 
+bool FaultEndpoints::owns(const RequestTarget &target)
+{
+    const QStringList &segments = target.segments();
+    const QString first = segments.value(0);
+    switch (segments.size()) {
+    case 0:
+        return true;
+    case 1:
+        return first == QLatin1String("ratelimit") || first == QLatin1String("redirect");
+    case 2:
+        return first == QLatin1String("status") || first == QLatin1String("delay") || first == QLatin1String("fail")
+            || first == QLatin1String("fault") || first == QLatin1String("occ") || first == QLatin1String("eventual");
+    default:
+        return false;
+    }
+}
+
 ResponsePlan FaultEndpoints::handle(const HttpRequest &r, const RequestTarget &target)
 {
     const QStringList &segments = target.segments();

@@ -42,6 +42,9 @@ public:
     /// What the request gets, by its path.
     ResponsePlan handle(const HttpRequest &request);
     ResponsePlan handle(const HttpRequest &request, const RequestTarget &target);
+    /// Whether the target names one of these endpoints (or GET / and its list);
+    /// everything else gets 404 from handle().
+    static bool owns(const RequestTarget &target);
 
     /// Forgets counters, buckets and resources, and reseeds the generator.
     void reset();

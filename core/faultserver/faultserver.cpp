@@ -62,6 +62,8 @@ public:
     void closeTls();
     /// What a request gets: the next step of its scripted test, or its path's answer.
     ResponsePlan route(const HttpRequest &request);
+    /// The plan of a scripted or hooked step, its detail saying which step decided.
+    ResponsePlan play(const HttpRequest &request, const FaultInstruction &step, const QString &describe);
 
     // Connection::Host and TlsListener::Host (server thread).
     const Clock &clock() const override { return *clockSource; }
@@ -86,6 +88,7 @@ public:
     FaultServer *q;
     QTcpServer *tcp;
     const Clock *clockSource = &SteadyClock::instance();
+    FaultServer::RequestHook requestHook; ///< server thread
     QHash<quint64, std::shared_ptr<Connection>> connections;
     quint64 nextConnectionId = 1;
     std::atomic<int> connectionCount{0};
@@ -325,8 +328,21 @@ Result<QStringList> FaultServerPrivate::setHandshakeScript(const QStringList &st
 
 ResponsePlan FaultServerPrivate::decide(const HttpRequest &r, ServerLogEntry &e)
 {
-    if (e.testId.isEmpty())
-        return route(r);
+    std::optional<FaultInstruction> hooked;
+    if (requestHook) {
+        const RequestTarget target(r);
+        if (!ControlEndpoints::owns(target)) {
+            hooked = requestHook(r, e);
+            // The endpoints keep working as they are: the hook's step is for the other paths.
+            if (FaultEndpoints::owns(target))
+                hooked.reset();
+        }
+    }
+    if (e.testId.isEmpty()) {
+        if (!hooked)
+            return route(r);
+        return play(r, *hooked, Tr::tr("observation plan: %1").arg(hooked->toString()));
+    }
     const QByteArray requestId = r.header(RetryHeaders::requestId).value_or(QByteArray()).trimmed();
     const auto taken = tests.take(e.testId, requestId, e.clientAttempt);
     if (!taken)
@@ -336,11 +352,15 @@ ResponsePlan FaultServerPrivate::decide(const HttpRequest &r, ServerLogEntry &e)
     const ScriptedStep &step = **taken;
     e.instructionIndex = step.index;
     e.replayed = step.replayed;
+    return play(r, step.instruction, step.describe());
+}
 
-    ResponsePlan plan = ResponsePlan::forStep(step.instruction, [this, r] { return route(r); });
+ResponsePlan FaultServerPrivate::play(const HttpRequest &r, const FaultInstruction &step, const QString &describe)
+{
+    ResponsePlan plan = ResponsePlan::forStep(step, [this, r] { return route(r); });
     // Say which step decided, also for what is decided after a wait.
-    const auto prefix = [stepDetail = step.describe()](ResponsePlan p) {
-        p.detail = p.detail.isEmpty() ? stepDetail : stepDetail + QStringLiteral(": ") + p.detail;
+    const auto prefix = [describe](ResponsePlan p) {
+        p.detail = p.detail.isEmpty() ? describe : describe + QStringLiteral(": ") + p.detail;
         return p;
     };
     if (plan.kind == ResponsePlan::Kind::Wait) {
@@ -368,6 +388,8 @@ void FaultServerPrivate::record(ServerLogEntry entry)
         const QString decodedRedacted = redactor.text(decoded);
         entry.target = decodedRedacted != decoded ? decodedRedacted : redactor.text(entry.target);
         entry.detail = redactor.text(entry.detail);
+        for (auto &[name, value] : entry.identityHeaders)
+            value = redactor.headerValue(name, value);
     }
     entry = log.append(std::move(entry));
     qCDebug(lcServer).noquote() << entry.summary();
@@ -494,6 +516,11 @@ void FaultServer::close()
     QMutexLocker lock(&m_d->mutex);
     m_d->url.clear();
     m_d->port = 0;
+}
+
+void FaultServer::setRequestHook(RequestHook hook)
+{
+    m_d->requestHook = std::move(hook);
 }
 
 int FaultServer::connectionCount() const

@@ -5,6 +5,7 @@
 #include "core/faultserver/scriptedtests.h"
 #include "core/faultserver/serverlogentry.h"
 #include "core/faultserver/tlsfault.h"
+#include "core/http/httprequestparser.h"
 #include "core/util/result.h"
 
 #include <QByteArray>
@@ -16,6 +17,7 @@
 #include <QStringList>
 #include <QUrl>
 
+#include <functional>
 #include <memory>
 #include <optional>
 
@@ -137,6 +139,16 @@ public:
     void close();
     int connectionCount() const;
     int peakConnectionCount() const;
+
+    /// Sees each request before it is answered, except those to /_control/:
+    /// the request and its log entry, whose hookTag it may set to find the
+    /// entry again in requestHandled(). It may return the step that a request
+    /// to any path but the endpoints' gets (instead of 404); the endpoints keep
+    /// answering as they do, and a scripted test (X-Retry-Test-Id) still
+    /// decides first. Called on the server's thread; it must not block.
+    using RequestHook = std::function<std::optional<FaultInstruction>(const HttpRequest &, ServerLogEntry &)>;
+    /// Replaces the hook; an empty function removes it.
+    void setRequestHook(RequestHook hook);
 
     // --- any thread ---
     FaultServerOptions options() const;

@@ -27,7 +27,42 @@ QJsonObject ServerLogEntry::toJson() const
         o.insert(QStringLiteral("replayed"), true);
     if (status)
         o.insert(QStringLiteral("status"), *status);
+    if (!identityHeaders.isEmpty()) {
+        QJsonObject headers;
+        for (const auto &[name, value] : identityHeaders)
+            headers.insert(QString::fromLatin1(name), QString::fromLatin1(value));
+        o.insert(QStringLiteral("identityHeaders"), headers);
+    }
+    if (!bodyDigest.isEmpty())
+        o.insert(QStringLiteral("bodyDigest"), QString::fromLatin1(bodyDigest));
+    if (!retryAfter.isEmpty())
+        o.insert(QStringLiteral("retryAfter"), QString::fromLatin1(retryAfter));
     return o;
+}
+
+std::optional<QByteArray> ServerLogEntry::identityHeader(QByteArrayView name) const
+{
+    for (const auto &[key, value] : identityHeaders) {
+        if (key == name)
+            return value;
+    }
+    return std::nullopt;
+}
+
+const QList<QByteArray> &ServerLogEntry::identityHeaderNames()
+{
+    static const QList<QByteArray> names{
+        "user-agent",
+        "amz-sdk-invocation-id",
+        "amz-sdk-request",
+        "x-goog-api-client",
+        "x-retry-request-id",
+        "x-retry-attempt",
+        "idempotency-key",
+        "grpc-previous-rpc-attempts",
+        "x-request-id",
+    };
+    return names;
 }
 
 QString ServerLogEntry::summary() const

@@ -1,9 +1,12 @@
 #pragma once
 
 #include <QByteArray>
+#include <QByteArrayView>
 #include <QDateTime>
 #include <QJsonObject>
+#include <QList>
 #include <QMetaType>
+#include <QPair>
 #include <QString>
 
 #include <optional>
@@ -43,6 +46,27 @@ struct ServerLogEntry
     std::optional<int> status; ///< the status sent, none for a connection fault
     qint64 bytesSent = 0; ///< status line, headers and body as written
     double durationMs = 0.0; ///< from the complete request to the end of the answer
+
+    /// When the request had been read completely on the server's steady clock
+    /// (Clock::nowNs()): arrivals and ends of answers compare exactly, unlike `time`.
+    qint64 receivedNs = 0;
+    /// The headers that tell who sent the request and which retry it is
+    /// (identityHeaderNames(), names lower-case, in the order sent); credentials
+    /// in them are masked as in the target. Empty for a request that could not be parsed.
+    QList<QPair<QByteArray, QByteArray>> identityHeaders;
+    /// The first 16 hex digits of the SHA-256 of the request body; empty for no body.
+    QByteArray bodyDigest;
+    /// The Retry-After value the server sent, if it sent one.
+    QByteArray retryAfter;
+    /// Set by a FaultServer::RequestHook to find its own record of the request again; 0 otherwise.
+    quint64 hookTag = 0;
+
+    /// The value of an identity header (name lower-case), if it was sent.
+    std::optional<QByteArray> identityHeader(QByteArrayView name) const;
+    /// User-Agent, the retry identifiers SDKs send (amz-sdk-invocation-id,
+    /// amz-sdk-request, x-goog-api-client, x-retry-request-id, x-retry-attempt,
+    /// idempotency-key, grpc-previous-rpc-attempts, ...), all lower-case.
+    static const QList<QByteArray> &identityHeaderNames();
 
     QJsonObject toJson() const;
     /// One line for a terminal: "#12 GET /status/503 -> 503 respond (0.4 ms, 112 B) ...".

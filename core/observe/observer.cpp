@@ -1,0 +1,323 @@
+#include "core/observe/observer.h"
+
+#include "core/faultserver/faultendpoints.h"
+#include "core/faultserver/faultserver.h"
+#include "core/faultserver/requesttarget.h"
+#include "core/faultserver/serverlogentry.h"
+#include "core/http/redactor.h"
+#include "core/util/coretr.h"
+#include "core/util/randomsource.h"
+
+#include <algorithm>
+
+namespace RetryLab::Core {
+
+namespace {
+
+/// "127.0.0.1:53422" -> "127.0.0.1", "[::1]:5" -> "::1".
+QString addressOf(const QString &peer)
+{
+    QString host = peer;
+    const qsizetype colon = host.lastIndexOf(QLatin1Char(':'));
+    if (colon > 0 && host.count(QLatin1Char(':')) == 1)
+        host.truncate(colon);
+    else if (host.startsWith(QLatin1Char('[')) && colon > 0)
+        host = host.mid(1, host.indexOf(QLatin1Char(']')) - 1);
+    return host;
+}
+
+/// Retry-After as delay-seconds, in ms; HTTP dates are not served by the plans.
+std::optional<double> retryAfterMs(const QByteArray &value)
+{
+    bool ok = false;
+    const qint64 seconds = value.trimmed().toLongLong(&ok);
+    if (!ok || seconds < 0)
+        return std::nullopt;
+    return seconds * 1000.0;
+}
+
+} // namespace
+
+Observer::Observer(QObject *parent)
+    : QObject(parent), m_plan(ObservationPlan::defaultPlan()), m_random(std::make_unique<RandomSource>())
+{ }
+
+Observer::~Observer()
+{
+    attach(nullptr);
+}
+
+void Observer::attach(FaultServer *server)
+{
+    if (m_server) {
+        m_server->setRequestHook({});
+        disconnect(m_server, nullptr, this, nullptr);
+    }
+    m_server = server;
+    if (!server)
+        return;
+    server->setRequestHook([this](const HttpRequest &request, ServerLogEntry &entry) {
+        return observeRequest(entry, !FaultEndpoints::owns(RequestTarget(request)));
+    });
+    connect(server, &FaultServer::requestHandled, this, &Observer::observeAnswer);
+}
+
+FaultServer *Observer::server() const
+{
+    return m_server;
+}
+
+void Observer::setPlan(const ObservationPlan &plan)
+{
+    m_plan = plan;
+}
+
+void Observer::setGroupingSettings(AttemptGrouper::Settings settings)
+{
+    m_grouper.setSettings(settings);
+}
+
+AttemptGrouper::Settings Observer::groupingSettings() const
+{
+    return m_grouper.settings();
+}
+
+void Observer::setSeed(quint64 seed)
+{
+    m_random->reseed(seed);
+}
+
+void Observer::setMaxLogicalRequests(int count)
+{
+    m_maxLogicalRequests = std::clamp(count, 1, 1'000'000);
+    while (static_cast<int>(m_requests.size()) > m_maxLogicalRequests)
+        dropOldest();
+}
+
+QList<ObservedClient> Observer::clients() const
+{
+    QList<ObservedClient> list;
+    list.reserve(m_clientOrder.size());
+    for (const QString &id : m_clientOrder)
+        list.append(m_clients.value(id).info);
+    return list;
+}
+
+std::optional<ObservedClient> Observer::client(const QString &clientId) const
+{
+    const auto found = m_clients.constFind(clientId);
+    if (found == m_clients.cend())
+        return std::nullopt;
+    return found->info;
+}
+
+bool Observer::renameClient(const QString &clientId, const QString &name)
+{
+    const auto found = m_clients.find(clientId);
+    if (found == m_clients.end())
+        return false;
+    found->info.name = name.trimmed().isEmpty() ? clientId : name.trimmed();
+    Q_EMIT clientChanged(clientId);
+    return true;
+}
+
+QList<LogicalRequest> Observer::logicalRequests(const QString &clientId) const
+{
+    QList<LogicalRequest> list;
+    for (const LogicalRequest &r : m_requests) {
+        if (r.clientId == clientId)
+            list.append(r);
+    }
+    return list;
+}
+
+QList<LogicalRequest> Observer::allLogicalRequests() const
+{
+    return QList<LogicalRequest>(m_requests.begin(), m_requests.end());
+}
+
+InferredPolicy Observer::inferPolicy(const QString &clientId) const
+{
+    return PolicyInference::infer(logicalRequests(clientId));
+}
+
+QList<Verdict> Observer::verdicts(const QString &clientId) const
+{
+    const QList<LogicalRequest> requests = logicalRequests(clientId);
+    return Judge::judge(requests, PolicyInference::infer(requests));
+}
+
+void Observer::clear()
+{
+    for (const LogicalRequest &r : m_requests)
+        m_grouper.forget(r.id);
+    m_requests.clear();
+    m_clients.clear();
+    m_clientOrder.clear();
+    m_pending.clear();
+    m_originNs = -1;
+    m_finished = 0;
+    m_totalAttempts = 0;
+    m_dropped = 0;
+    Q_EMIT cleared();
+}
+
+Observer::ClientState &Observer::clientFor(const QString &userAgent, const QString &address)
+{
+    const QString id = ObservedClient::makeId(userAgent, address);
+    auto found = m_clients.find(id);
+    if (found != m_clients.end())
+        return *found;
+    ClientState state;
+    state.info.id = id;
+    state.info.name = id;
+    state.info.userAgent = userAgent;
+    state.info.address = address;
+    found = m_clients.insert(id, state);
+    m_clientOrder.append(id);
+    Q_EMIT clientAdded(id);
+    return *found;
+}
+
+LogicalRequest *Observer::find(quint64 logicalId)
+{
+    if (m_requests.empty() || logicalId < m_requests.front().id)
+        return nullptr;
+    const quint64 position = logicalId - m_requests.front().id;
+    if (position >= m_requests.size())
+        return nullptr;
+    LogicalRequest &r = m_requests[position];
+    return r.id == logicalId ? &r : nullptr;
+}
+
+const LogicalRequest *Observer::find(quint64 logicalId) const
+{
+    return const_cast<Observer *>(this)->find(logicalId);
+}
+
+void Observer::closeRequest(LogicalRequest &request, const QString &why)
+{
+    if (!request.closedBy.isEmpty())
+        return;
+    request.closedBy = why;
+    ++m_finished;
+    Q_EMIT logicalRequestClosed(request.id, request.clientId);
+}
+
+void Observer::dropOldest()
+{
+    if (m_requests.empty())
+        return;
+    const LogicalRequest &oldest = m_requests.front();
+    m_grouper.forget(oldest.id);
+    const auto client = m_clients.find(oldest.clientId);
+    if (client != m_clients.end()) {
+        --client->info.logicalRequests;
+        client->info.attempts -= static_cast<int>(oldest.attempts.size());
+        ++client->info.droppedLogicalRequests;
+    }
+    ++m_dropped;
+    m_requests.pop_front();
+}
+
+FaultInstruction Observer::observeRequest(ServerLogEntry &entry, bool planApplies)
+{
+    if (m_originNs < 0)
+        m_originNs = entry.receivedNs;
+    ObservedAttempt a;
+    a.time = entry.time;
+    a.arrivalMs = static_cast<double>(entry.receivedNs - m_originNs) / 1e6;
+    a.address = addressOf(entry.peer);
+    a.userAgent = QString::fromLatin1(entry.identityHeader("user-agent").value_or(QByteArray()));
+    a.method = entry.method;
+    a.target = Redactor().text(entry.target);
+    a.bodyDigest = entry.bodyDigest;
+    const AttemptGrouper::Identity identity = AttemptGrouper::identify(entry.identityHeaders);
+    a.retryKey = identity.key;
+    a.sdkAttempt = identity.attempt;
+    a.sdkMaxAttempts = identity.maxAttempts;
+
+    ClientState &client = clientFor(a.userAgent, a.address);
+    a.clientId = client.info.id;
+    const AttemptGrouper::Decision d = m_grouper.assign(a, entry.identityHeaders);
+    for (const auto &[closedId, why] : d.closed) {
+        if (LogicalRequest *closed = find(closedId))
+            closeRequest(*closed, why);
+    }
+    if (d.newLogicalRequest) {
+        LogicalRequest r;
+        r.id = d.logicalId;
+        r.clientId = a.clientId;
+        r.rule = identity.key.isEmpty() && identity.rule != GroupingRule::GrpcPreviousAttempts
+            ? GroupingRule::SameRequest
+            : identity.rule;
+        r.method = a.method;
+        r.target = a.target;
+        m_requests.push_back(std::move(r));
+        ++client.info.logicalRequests;
+        while (static_cast<int>(m_requests.size()) > m_maxLogicalRequests)
+            dropOldest();
+    }
+    LogicalRequest *request = find(d.logicalId);
+    if (!request) // dropped at once: a limit of one and a flood
+        return m_plan.stepFor(d.attemptIndex, *m_random);
+    a.logicalId = d.logicalId;
+    a.attemptIndex = d.attemptIndex;
+    a.rule = d.newLogicalRequest ? GroupingRule::NewRequest : d.rule;
+    a.ruleDetail = d.detail;
+    if (!request->attempts.isEmpty() && request->attempts.last().complete)
+        a.delayMs = std::max(0.0, a.arrivalMs - request->attempts.last().endMs);
+    const FaultInstruction step = m_plan.stepFor(d.attemptIndex, *m_random);
+    if (planApplies)
+        a.planStep = step.toString();
+
+    const quint64 tag = m_nextTag++;
+    entry.hookTag = tag;
+    m_pending.insert(tag, Pending{d.logicalId, request->attempts.size()});
+    request->attempts.append(a);
+    ++m_clients[a.clientId].info.attempts;
+    ++m_totalAttempts;
+    Q_EMIT attemptStarted(a);
+    return step;
+}
+
+void Observer::observeAnswer(const ServerLogEntry &entry)
+{
+    if (entry.hookTag == 0) {
+        // Not a request the hook saw: garbage or a malformed request counts against its sender.
+        if (entry.action == QLatin1String("reject") || (entry.method.isEmpty() && entry.status)) {
+            ClientState &client = clientFor(
+                QString::fromLatin1(entry.identityHeader("user-agent").value_or(QByteArray())), addressOf(entry.peer));
+            ++client.info.rejectedRequests;
+            client.info.lastRejection = entry.detail;
+            Q_EMIT clientChanged(client.info.id);
+        }
+        return;
+    }
+    const auto pending = m_pending.constFind(entry.hookTag);
+    if (pending == m_pending.cend())
+        return;
+    const Pending p = *pending;
+    m_pending.erase(pending);
+    LogicalRequest *request = find(p.logicalId);
+    if (!request || p.position >= request->attempts.size())
+        return;
+    ObservedAttempt &a = request->attempts[p.position];
+    a.sequence = entry.sequence;
+    a.complete = true;
+    a.endMs = a.arrivalMs + entry.durationMs;
+    a.action = entry.action;
+    a.status = entry.status;
+    a.target = entry.target;
+    a.retryAfterMs = entry.retryAfter.isEmpty() ? std::nullopt : retryAfterMs(entry.retryAfter);
+    const QString closedBy = m_grouper.complete(p.logicalId, a.succeeded(), a.endMs);
+    const ObservedAttempt finished = a;
+    Q_EMIT attemptFinished(finished);
+    if (!closedBy.isEmpty()) {
+        if (LogicalRequest *still = find(p.logicalId))
+            closeRequest(*still, closedBy);
+    }
+    Q_EMIT clientChanged(finished.clientId);
+}
+
+} // namespace RetryLab::Core
