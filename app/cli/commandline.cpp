@@ -74,6 +74,10 @@ const QList<Command> &headlessCommands()
         {"request",
             QT_TRANSLATE_NOOP("RetryLab::Cli", "send one request, as curl would, under a retry policy (exit 0, 1, 2)"),
             &runRequest},
+        {"observe",
+            QT_TRANSLATE_NOOP("RetryLab::Cli",
+                "watch clients retry against the fault server, infer their policies and judge them (exit 0, 1, 2)"),
+            &runObserve},
     };
     return commands;
 }
