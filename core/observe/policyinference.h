@@ -52,6 +52,11 @@ struct InferredPolicy
     Confidence capConfidence;
     JitterKind jitter = JitterKind::Unclear;
     Confidence jitterConfidence;
+    std::optional<double> additiveJitterMs; ///< Additive: the width J of term + U[0, J]
+    std::optional<double> jitterFraction; ///< Proportional: f of term * U[1-f, 1+f]
+    /// The first retry came at once and the growth started from the second
+    /// (urllib3 1.26: backoff_factor * 2^(n-1), 0 for the first retry).
+    bool firstRetryImmediate = false;
     /// Per retry index: the delays seen across logical requests (min, median, max, count).
     struct DelayStats
     {
@@ -70,6 +75,8 @@ struct InferredPolicy
     Confidence maxAttemptsConfidence;
     /// Longest time from the first attempt to the last, for a client that looks deadline-bound.
     std::optional<double> deadlineMs;
+    /// Median time from the first arrival to the last answer of the logical requests it gave up on.
+    std::optional<double> giveUpElapsedMs;
 
     Finding honoursRetryAfter; ///< delay >= the Retry-After it was sent, every time
     Finding retriesNonIdempotent; ///< retried POST/PATCH without an Idempotency-Key
