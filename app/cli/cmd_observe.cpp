@@ -202,6 +202,7 @@ int runObserve(const QStringList &arguments)
     }
     QCoreApplication::exec();
     observer.attach(nullptr);
+    observer.finish();
 
     Core::ObservationReport report = Core::ObservationReport::from(observer);
     report.started = started;

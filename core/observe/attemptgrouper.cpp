@@ -102,14 +102,16 @@ AttemptGrouper::Decision AttemptGrouper::assign(
     const Identity identity = identify(identityHeaders);
     const QString &client = attempt.clientId;
 
-    // A different request from a client whose last logical request has been
-    // answered (and was not grouped by an identifier) means it moved on.
+    // A different request on the same connection from a client whose last
+    // logical request has been answered (and was not grouped by an identifier)
+    // means it moved on; on another connection it is a parallel request.
     const auto closeLastIfOther = [&](const QByteArray &key) {
         const auto last = m_lastOfClient.constFind(client);
         if (last == m_lastOfClient.cend())
             return;
         const auto open = m_open.constFind(*last);
-        if (open == m_open.cend() || open->byIdentifier || open->inFlight > 0 || open->key == key)
+        if (open == m_open.cend() || open->byIdentifier || open->inFlight > 0 || open->key == key
+            || open->lastPeer.isEmpty() || open->lastPeer != attempt.peer)
             return;
         d.closed.append({*last, Tr::tr("different request")});
         close(*last);
@@ -119,6 +121,7 @@ AttemptGrouper::Decision AttemptGrouper::assign(
         Open &o = m_open[id];
         ++o.attempts;
         ++o.inFlight;
+        o.lastPeer = attempt.peer;
         if (identity.maxAttempts)
             o.announcedMax = identity.maxAttempts;
         d.logicalId = id;
@@ -135,6 +138,7 @@ AttemptGrouper::Decision AttemptGrouper::assign(
         o.byIdentifier = byIdentifier;
         o.attempts = 1;
         o.inFlight = 1;
+        o.lastPeer = attempt.peer;
         o.announcedMax = identity.maxAttempts;
         m_open.insert(id, o);
         if (!key.isEmpty())

@@ -25,7 +25,9 @@ namespace RetryLab::Core {
 ///     (User-Agent and address) within the gap window after the previous
 ///     attempt ended, when that attempt did not succeed.
 ///  A success closes a logical request; so does a different request from the
-///  same client once the last attempt has been answered.
+///  same client on the same connection once the last attempt has been
+///  answered (a client that moved on). A different request on another
+///  connection is a parallel one and closes nothing.
 class AttemptGrouper
 {
 public:
@@ -84,6 +86,7 @@ private:
         int attempts = 0;
         int inFlight = 0; ///< attempts not answered yet
         double lastEndMs = 0.0;
+        QString lastPeer; ///< the connection of its last attempt
         std::optional<int> announcedMax;
     };
     Settings m_settings;

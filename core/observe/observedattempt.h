@@ -48,6 +48,7 @@ struct ObservedAttempt
     QString ruleDetail; ///< why, e.g. "previous attempt succeeded" or "same invocation id 5f2c..."
 
     QString address; ///< the client's address, without its port
+    QString peer; ///< address and port of the connection it came on
     QString userAgent; ///< empty when none was sent
     QByteArray method;
     QString target; ///< path and query, credentials masked
@@ -88,7 +89,7 @@ struct LogicalRequest
     QString target;
     QList<ObservedAttempt> attempts;
     /// Why the grouping will add no more attempts: "success", "different request",
-    /// "gap", "limit" (the announced maximum was reached); empty while it is open.
+    /// "gap", "limit" (the announced maximum was reached), "end of observation"; empty while it is open.
     QString closedBy;
 
     bool succeeded() const { return !attempts.isEmpty() && attempts.last().succeeded(); }

@@ -162,6 +162,16 @@ void Observer::clear()
     Q_EMIT cleared();
 }
 
+void Observer::finish()
+{
+    for (LogicalRequest &r : m_requests) {
+        if (!r.closedBy.isEmpty() || r.attempts.isEmpty() || !r.attempts.last().complete)
+            continue;
+        m_grouper.forget(r.id);
+        closeRequest(r, QStringLiteral("end of observation"));
+    }
+}
+
 Observer::ClientState &Observer::clientFor(const QString &userAgent, const QString &address)
 {
     const QString id = ObservedClient::makeId(userAgent, address);
@@ -228,6 +238,7 @@ FaultInstruction Observer::observeRequest(ServerLogEntry &entry, bool planApplie
     a.time = entry.time;
     a.arrivalMs = static_cast<double>(entry.receivedNs - m_originNs) / 1e6;
     a.address = addressOf(entry.peer);
+    a.peer = entry.peer;
     a.userAgent = QString::fromLatin1(entry.identityHeader("user-agent").value_or(QByteArray()));
     a.method = entry.method;
     a.target = Redactor().text(entry.target);

@@ -72,6 +72,11 @@ public:
 
     /// Forgets every client and logical request (the plan and settings stay).
     void clear();
+    /// Ends the observation: closes every open logical request whose attempts
+    /// have all been answered ("end of observation"), so that a client that
+    /// gave up on its last request counts as having given up. Attempts that
+    /// arrive afterwards start new logical requests.
+    void finish();
 
     /// Feeds one request as the server's hook would, for replaying recorded
     /// logs and for benchmarks: the returned step is what the plan serves.

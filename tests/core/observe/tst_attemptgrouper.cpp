@@ -92,15 +92,36 @@ private Q_SLOTS:
     void aDifferentRequestClosesTheClientsAnsweredOne()
     {
         AttemptGrouper g;
-        const auto first = g.assign(attempt("c", "GET", "/a", 0), {});
+        auto a = attempt("c", "GET", "/a", 0);
+        a.peer = QStringLiteral("127.0.0.1:5000");
+        const auto first = g.assign(a, {});
         g.complete(first.logicalId, false, 1);
-        const auto other = g.assign(attempt("c", "GET", "/b", 10), {});
+        auto b = attempt("c", "GET", "/b", 10);
+        b.peer = a.peer;
+        const auto other = g.assign(b, {});
         QCOMPARE(other.closed.size(), 1);
         QCOMPARE(other.closed.first().first, first.logicalId);
         QCOMPARE(other.closed.first().second, QStringLiteral("different request"));
         // The old one is closed: its request again starts afresh.
         const auto again = g.assign(attempt("c", "GET", "/a", 20), {});
         QVERIFY(again.newLogicalRequest);
+    }
+
+    void aDifferentRequestOnAnotherConnectionIsParallel()
+    {
+        // Two requests of one client on two connections: one answered and waiting
+        // to be retried does not end when the other one arrives.
+        AttemptGrouper g;
+        auto a = attempt("c", "GET", "/a", 0);
+        a.peer = QStringLiteral("127.0.0.1:5000");
+        const auto first = g.assign(a, {});
+        g.complete(first.logicalId, false, 1);
+        auto b = attempt("c", "GET", "/b", 10);
+        b.peer = QStringLiteral("127.0.0.1:5001");
+        QVERIFY(g.assign(b, {}).closed.isEmpty());
+        a.arrivalMs = 500;
+        a.peer = QStringLiteral("127.0.0.1:5002");
+        QCOMPARE(g.assign(a, {}).logicalId, first.logicalId);
     }
 
     void aDifferentRequestInFlightDoesNotCloseAnything()
@@ -233,12 +254,15 @@ private Q_SLOTS:
 
     void aFloodStaysBoundedAndLinear()
     {
-        // 100,000 unrelated requests from 1,000 clients: each decision is a hash lookup,
-        // and answered ones close as the client moves on.
+        // 100,000 unrelated requests from 1,000 clients, each on its own connection:
+        // each decision is a hash lookup, and answered ones close as the client moves
+        // on. (Parallel requests on many connections stay open until the gap window
+        // or the observer's bound on logical requests: tst_observer.)
         AttemptGrouper g;
         for (int i = 0; i < 100'000; ++i) {
-            const auto d = g.assign(
-                attempt(QStringLiteral("client-%1").arg(i % 1000), "GET", QStringLiteral("/r/%1").arg(i), i), {});
+            auto a = attempt(QStringLiteral("client-%1").arg(i % 1000), "GET", QStringLiteral("/r/%1").arg(i), i);
+            a.peer = QStringLiteral("127.0.0.1:%1").arg(2000 + i % 1000);
+            const auto d = g.assign(a, {});
             QVERIFY(d.newLogicalRequest);
             g.complete(d.logicalId, false, i + 0.5);
         }

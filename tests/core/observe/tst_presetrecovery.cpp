@@ -1,0 +1,241 @@
+// RetryLab's own executor under each preset, watched by the observer as any
+// client would be: the inference must recover the preset (algorithm, base and
+// multiplier within 10 %, cap, jitter kind, attempt limit) from 30 logical
+// requests. The presets are scaled to a base of 50 ms, or less (not below
+// 20 ms) where the whole schedule would take longer than four seconds (the
+// cap, the jitter and the deadline alike), so that they take seconds, not minutes,
+// and all of them run at once, each with a User-Agent of its own. The server
+// and the observer have a thread of their own, as in the window, so that the
+// arrival times they take are not held up by the executors' work.
+
+#include "core/executor/retryexecutor.h"
+#include "core/faultserver/faultserver.h"
+#include "core/observe/observer.h"
+#include "core/policy/backoff.h"
+#include "core/policy/presets.h"
+
+#include <QEventLoop>
+#include <QSignalSpy>
+#include <QTest>
+#include <QThread>
+#include <QTimer>
+
+#include <memory>
+
+using namespace RetryLab::Core;
+
+namespace {
+
+constexpr int logicalRequests = 30;
+
+/// The longest a logical request can take under the policy: its deadline, or its retries at their longest.
+double scheduleMs(const BackoffPolicy &p)
+{
+    if (p.maxAttempts == 0)
+        return p.deadlineMs;
+    double total = 0.0;
+    for (int n = 0; n + 1 < p.maxAttempts; ++n)
+        total += Backoff::delayRange(p, n).maxMs;
+    return total;
+}
+
+BackoffPolicy scaled(BackoffPolicy p)
+{
+    // A base of 50 ms keeps the client's own overhead (a millisecond or two per
+    // retry) small against the delays; long schedules go down to 20 ms.
+    const double at50 = 50.0 / p.baseDelayMs;
+    BackoffPolicy trial = p;
+    trial.baseDelayMs *= at50;
+    trial.maxBackoffMs *= at50;
+    trial.jitterMs *= at50;
+    trial.deadlineMs *= at50;
+    const double baseMs = std::clamp(50.0 * 4000.0 / std::max(1.0, scheduleMs(trial)), 20.0, 50.0);
+    const double scale = baseMs / p.baseDelayMs;
+    p.baseDelayMs *= scale;
+    p.maxBackoffMs *= scale;
+    p.jitterMs *= scale;
+    p.deadlineMs *= scale;
+    p.attemptTimeoutMs = 10'000;
+    // The retry budget and the circuit breaker would stop retries of thirty
+    // failing requests early: they shape how much is retried, not when.
+    p.retryBudget.kind = RetryBudgetKind::None;
+    p.circuitBreaker.enabled = false;
+    return p;
+}
+
+bool within(double actual, double expected, double fraction)
+{
+    return std::abs(actual - expected) <= std::abs(expected) * fraction;
+}
+
+} // namespace
+
+class TestPresetRecovery : public QObject
+{
+    Q_OBJECT
+
+private:
+    QThread m_thread;
+    FaultServer *m_server = nullptr; // lives in m_thread
+    Observer *m_observer = nullptr; // lives in m_thread
+    double m_overheadMs = 0.0;
+
+    template<typename F>
+    void onServerThread(F function)
+    {
+        QMetaObject::invokeMethod(m_server, function, Qt::BlockingQueuedConnection);
+    }
+
+    /// Thirty logical requests of one preset, until all gave up; returns them.
+    QList<LogicalRequest> run(const Presets::Preset &preset, bool scale = true)
+    {
+        // Qt opens at most six connections to one host and queues the rest,
+        // which would add the queueing to the delays: six requests per executor
+        // (each has a manager of its own), five executors. The requests start
+        // 10 ms apart, so that the retries of a policy without jitter do not all
+        // arrive in the same instant and wait for each other.
+        constexpr int perExecutor = 6;
+        constexpr int staggerMs = 10;
+        std::vector<std::unique_ptr<RetryExecutor>> executors;
+        for (int first = 0; first < logicalRequests; first += perExecutor) {
+            auto executor = std::make_unique<RetryExecutor>();
+            executor->setPolicy(scale ? scaled(preset.policy) : preset.policy);
+            executor->setSeed(7 + first);
+            executor->setConcurrencyLimit(perExecutor);
+            for (int i = first; i < first + perExecutor; ++i) {
+                RequestSpec spec;
+                spec.url = m_server->baseUrl().resolved(QUrl(QStringLiteral("/%1/%2").arg(preset.id).arg(i)));
+                spec.headers = {{"User-Agent", "preset-" + preset.id.toLatin1()}};
+                QTimer::singleShot(i * staggerMs, Qt::PreciseTimer, executor.get(),
+                    [executor = executor.get(), spec] { executor->submit(spec); });
+            }
+            executors.push_back(std::move(executor));
+        }
+        // An event loop, not QTest::qWaitFor, which sleeps 10 ms between its
+        // looks and so holds up the executors' replies and timers by as much.
+        QEventLoop loop;
+        QTimer poll;
+        poll.setInterval(50);
+        int started = 0;
+        QObject::connect(&poll, &QTimer::timeout, &loop, [&] {
+            ++started;
+            const bool done = std::all_of(executors.cbegin(), executors.cend(),
+                [](const auto &executor) { return executor->activeCount() == 0; });
+            if ((done && started * 50 > logicalRequests * staggerMs) || started * 50 > 60'000)
+                loop.quit();
+        });
+        poll.start();
+        loop.exec();
+        // The last answers are recorded on the server's thread: wait until every attempt has one.
+        QList<LogicalRequest> requests;
+        const auto answered = [&] {
+            bool all = true;
+            onServerThread([&] {
+                m_observer->finish();
+                requests = m_observer->allLogicalRequests();
+            });
+            for (const LogicalRequest &r : requests) {
+                for (const ObservedAttempt &a : r.attempts)
+                    all = all && a.complete;
+            }
+            return all;
+        };
+        if (!QTest::qWaitFor(answered, 10'000))
+            return {};
+        onServerThread([&] { m_observer->clear(); });
+        return requests;
+    }
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        m_server = new FaultServer;
+        m_observer = new Observer;
+        m_server->moveToThread(&m_thread);
+        m_observer->moveToThread(&m_thread);
+        m_thread.start();
+        bool listening = false;
+        onServerThread([&] {
+            listening = m_server->listen();
+            m_observer->attach(m_server);
+            m_observer->setPlan(*ObservationPlan::load(QStringLiteral("always-503")));
+        });
+        QVERIFY2(listening, qPrintable(m_server->errorString()));
+
+        // What the client itself adds to every delay (reading the answer,
+        // deciding, sending again): retries without any wait. Slow builds (the
+        // sanitizers) add more; the tolerances below grow by it.
+        BackoffPolicy immediate;
+        immediate.name = QStringLiteral("immediate");
+        immediate.algorithm = BackoffAlgorithm::Immediate;
+        immediate.maxAttempts = 3;
+        const QList<LogicalRequest> requests = run(Presets::Preset{QStringLiteral("overhead"), immediate}, false);
+        QList<double> delays;
+        for (const LogicalRequest &r : requests) {
+            for (const ObservedAttempt &a : r.attempts) {
+                if (a.delayMs)
+                    delays.append(*a.delayMs);
+            }
+        }
+        QVERIFY(!delays.isEmpty());
+        std::sort(delays.begin(), delays.end());
+        m_overheadMs = delays[delays.size() / 2];
+        qInfo() << "the client's own time per retry:" << m_overheadMs << "ms (median of" << delays.size() << ")";
+    }
+
+    void cleanupTestCase()
+    {
+        onServerThread([&] {
+            delete m_observer;
+            delete m_server;
+        });
+        m_thread.quit();
+        m_thread.wait();
+    }
+
+    void recovered_data()
+    {
+        QTest::addColumn<QString>("id");
+        for (const Presets::Preset &preset : Presets::all())
+            QTest::newRow(qPrintable(preset.id)) << preset.id;
+    }
+
+    void recovered()
+    {
+        QFETCH(QString, id);
+        const BackoffPolicy preset = scaled(*Presets::find(id));
+        const QList<LogicalRequest> requests = run(Presets::Preset{id, *Presets::find(id)});
+        QCOMPARE(requests.size(), logicalRequests);
+        QCOMPARE(requests.first().rule, GroupingRule::RetryRequestId);
+        const InferredPolicy p = PolicyInference::infer(requests);
+        const QString why = p.summary() + QStringLiteral(" | ") + p.growthConfidence.evidence + QStringLiteral(" | ")
+            + p.jitterConfidence.evidence + QStringLiteral(" | ") + p.maxAttemptsConfidence.evidence;
+        qInfo().noquote() << id << "->" << why;
+
+        const auto algorithm = p.algorithm();
+        QVERIFY2(algorithm, qPrintable(why));
+        const bool sameFormula = *algorithm == preset.algorithm
+            || (*algorithm == BackoffAlgorithm::GoogleTruncatedExponential
+                && preset.algorithm == BackoffAlgorithm::IamTruncatedExponential);
+        QVERIFY2(sameFormula, qPrintable(algorithmName(*algorithm) + QStringLiteral(": ") + why));
+        // Within 10 %, and the client's own time per retry on top.
+        const double slack = m_overheadMs / preset.baseDelayMs;
+        QVERIFY2(within(*p.baseMs, preset.baseDelayMs, 0.10 + slack), qPrintable(why));
+        if (preset.algorithm != BackoffAlgorithm::Constant)
+            QVERIFY2(within(*p.multiplier, preset.multiplier, 0.10 + slack), qPrintable(why));
+        const int retries = preset.maxAttempts > 0 ? preset.maxAttempts - 1 : 12;
+        const bool capReached = preset.algorithm != BackoffAlgorithm::Constant
+            && preset.baseDelayMs * std::pow(preset.multiplier, retries - 2) >= preset.maxBackoffMs;
+        if (capReached) {
+            QVERIFY2(p.capMs, qPrintable(why));
+            QVERIFY2(within(*p.capMs, preset.maxBackoffMs, 0.10), qPrintable(why));
+        }
+        if (preset.maxAttempts > 0)
+            QVERIFY2(p.maxAttempts == preset.maxAttempts, qPrintable(why));
+        else
+            QVERIFY2(p.maxAttempts || p.deadlineMs, qPrintable(why));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestPresetRecovery)
+#include "tst_presetrecovery.moc"
