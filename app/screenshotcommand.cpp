@@ -3,6 +3,7 @@
 #include "app/apptr.h"
 #include "app/cli/commands.h"
 #include "app/cli/subcommand.h"
+#include "app/clientsscreenshot.h"
 #include "app/importscreenshots.h"
 #include "app/screenshotcollections.h"
 #include "core/executor/retryexecutor.h"
@@ -376,6 +377,11 @@ int runScreenshot(const QStringList &arguments)
     window.collectionsDock()->hide(); // the shots after it keep the window's usual layout
 
     for (const QString &problem : saveImportScreenshots(window, settingsDir.path(), save, settle)) {
+        err << Tr::tr("retrylab screenshot: %1").arg(problem) << Qt::endl;
+        ++failures;
+    }
+
+    for (const QString &problem : saveClientsScreenshot(window, save, settle)) {
         err << Tr::tr("retrylab screenshot: %1").arg(problem) << Qt::endl;
         ++failures;
     }

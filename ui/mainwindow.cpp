@@ -13,6 +13,7 @@
 #include "ui/collections/environmentbar.h"
 #include "ui/conformance/conformanceview.h"
 #include "ui/herd/simulatorview.h"
+#include "ui/observe/clientsview.h"
 #include "ui/policy/policyeditor.h"
 #include "ui/policy/policypanel.h"
 #include "ui/request/requestcomposer.h"
@@ -22,6 +23,7 @@
 #include "ui/run/timelineview.h"
 #include "ui/server/serverview.h"
 #include "ui/session/embeddedserver.h"
+#include "ui/session/observation.h"
 #include "ui/session/requestrunner.h"
 #include "ui/session/requesttemplate.h"
 #include "ui/session/runsession.h"
@@ -176,6 +178,27 @@ void MainWindow::buildTabs()
         area->setWidget(page);
         return area;
     };
+    // The Clients tab's lanes: the run views again, on the observation's session.
+    m_observation = new Observation(m_server, this);
+    auto *observedViews = new QTabWidget;
+    observedViews->setObjectName(QStringLiteral("observedViews"));
+    observedViews->setDocumentMode(true);
+    auto *observedTimeline = new TimelineView;
+    observedTimeline->setObjectName(QStringLiteral("observedTimeline"));
+    auto *observedLog = new ErrorLogView;
+    auto *observedStatistics = new StatisticsView;
+    observedTimeline->setSession(m_observation->session());
+    observedLog->setSession(m_observation->session());
+    observedStatistics->setSession(m_observation->session());
+    observedViews->addTab(observedTimeline, tr("Timeline"));
+    observedViews->addTab(observedLog, tr("Error log"));
+    observedViews->addTab(scrollable(observedStatistics), tr("Statistics"));
+    m_clientsView = new ClientsView(m_observation, m_server, observedViews);
+    connect(m_clientsView, &ClientsView::policyRequested, this, [this](const Core::BackoffPolicy &policy) {
+        m_policyPanel->setPolicy(policy);
+        m_policyDock->show();
+        m_policyDock->raise();
+    });
     m_tabs = new QTabWidget;
     m_tabs->setObjectName(QStringLiteral("tabs"));
     m_tabs->setDocumentMode(true);
@@ -183,6 +206,7 @@ void MainWindow::buildTabs()
     m_tabs->addTab(m_errorLog, tr("Error log"));
     m_tabs->addTab(scrollable(m_statistics), tr("Statistics"));
     m_tabs->addTab(scrollable(m_serverView), tr("Server"));
+    m_tabs->addTab(m_clientsView, tr("Clients"));
     m_tabs->addTab(m_conformance, tr("Conformance"));
     m_tabs->addTab(scrollable(m_simulator), tr("Herd simulator"));
 
@@ -216,6 +240,8 @@ QWidget *MainWindow::tab(Tab which) const
         return m_conformance;
     case Tab::Simulator:
         return m_simulator;
+    case Tab::Clients:
+        return m_clientsView;
     }
     return nullptr;
 }
@@ -234,7 +260,8 @@ void MainWindow::showTab(Tab which)
 
 MainWindow::Tab MainWindow::currentTab() const
 {
-    for (Tab each : {Tab::Timeline, Tab::ErrorLog, Tab::Statistics, Tab::Server, Tab::Conformance, Tab::Simulator}) {
+    for (Tab each :
+        {Tab::Timeline, Tab::ErrorLog, Tab::Statistics, Tab::Server, Tab::Conformance, Tab::Simulator, Tab::Clients}) {
         QWidget *page = tab(each);
         if (m_tabs->currentWidget() == page || m_tabs->currentWidget()->isAncestorOf(page))
             return each;

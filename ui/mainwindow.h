@@ -33,6 +33,8 @@ class RequestComposer;
 class RequestRunner;
 class RunSession;
 class ServerView;
+class ClientsView;
+class Observation;
 class Settings;
 class ConformanceView;
 class SimulatorView;
@@ -55,7 +57,7 @@ class MainWindow final : public QMainWindow
     Q_OBJECT
 
 public:
-    enum class Tab { Timeline, ErrorLog, Statistics, Server, Conformance, Simulator };
+    enum class Tab { Timeline, ErrorLog, Statistics, Server, Conformance, Simulator, Clients };
     Q_ENUM(Tab)
     using ExportFormat = ExportController::Format;
 
@@ -107,6 +109,8 @@ public:
     ErrorLogView *errorLogView() const { return m_errorLog; }
     StatisticsView *statisticsView() const { return m_statistics; }
     ServerView *serverView() const { return m_serverView; }
+    ClientsView *clientsView() const { return m_clientsView; }
+    Observation *observation() const { return m_observation; }
     ConformanceView *conformanceView() const { return m_conformance; }
     SimulatorView *simulatorView() const { return m_simulator; }
     MessageBar *messageBar() const { return m_messages; }
@@ -195,6 +199,8 @@ private:
     ErrorLogView *m_errorLog = nullptr;
     StatisticsView *m_statistics = nullptr;
     ServerView *m_serverView = nullptr;
+    Observation *m_observation = nullptr;
+    ClientsView *m_clientsView = nullptr;
     ConformanceView *m_conformance = nullptr;
     SimulatorView *m_simulator = nullptr;
 

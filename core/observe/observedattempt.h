@@ -3,6 +3,7 @@
 #include <QByteArray>
 #include <QDateTime>
 #include <QList>
+#include <QMetaType>
 #include <QString>
 
 #include <optional>
@@ -38,6 +39,7 @@ struct ObservedAttempt
     quint64 sequence = 0; ///< the fault server's log sequence
     QDateTime time; ///< arrival, UTC wall time
     double arrivalMs = 0.0; ///< when the request had been read completely
+    qint64 receivedNs = 0; ///< the same on the server's steady clock (Clock::nowNs())
     double endMs = 0.0; ///< when the server finished answering (for a stall: when it stopped answering)
     bool complete = false; ///< the server has finished with it (endMs, action and status are known)
 
@@ -113,3 +115,5 @@ struct ObservedClient
 };
 
 } // namespace RetryLab::Core
+
+Q_DECLARE_METATYPE(RetryLab::Core::ObservedAttempt)

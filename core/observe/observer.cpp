@@ -40,7 +40,9 @@ std::optional<double> retryAfterMs(const QByteArray &value)
 
 Observer::Observer(QObject *parent)
     : QObject(parent), m_plan(ObservationPlan::defaultPlan()), m_random(std::make_unique<RandomSource>())
-{ }
+{
+    qRegisterMetaType<ObservedAttempt>();
+}
 
 Observer::~Observer()
 {
@@ -237,6 +239,7 @@ FaultInstruction Observer::observeRequest(ServerLogEntry &entry, bool planApplie
     ObservedAttempt a;
     a.time = entry.time;
     a.arrivalMs = static_cast<double>(entry.receivedNs - m_originNs) / 1e6;
+    a.receivedNs = entry.receivedNs;
     a.address = addressOf(entry.peer);
     a.peer = entry.peer;
     a.userAgent = QString::fromLatin1(entry.identityHeader("user-agent").value_or(QByteArray()));

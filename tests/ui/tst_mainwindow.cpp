@@ -179,7 +179,7 @@ void TestMainWindow::startsWithTheServerAndItsAddress()
     QVERIFY(window->findChild<QLabel *>(QStringLiteral("serverStatus"))->text().contains(url));
     QCOMPARE(window->policyDock()->objectName(), QStringLiteral("policyDock"));
     QCOMPARE(window->requestDock()->objectName(), QStringLiteral("requestDock"));
-    QCOMPARE(window->tabs()->count(), 6);
+    QCOMPARE(window->tabs()->count(), 7);
     QVERIFY(window->composer()->canSend());
     QVERIFY(window->composer()->previewUrl().startsWith(url + QStringLiteral("/fail/3?key=")));
     QVERIFY(window->messages().isEmpty());

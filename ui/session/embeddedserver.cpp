@@ -75,6 +75,7 @@ void EmbeddedServer::stop()
 {
     if (!m_thread)
         return;
+    Q_EMIT aboutToStop();
     if (m_server) {
         disconnect(m_server, nullptr, this, nullptr);
         Core::FaultServer *server = m_server;

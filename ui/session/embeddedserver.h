@@ -78,6 +78,9 @@ Q_SIGNALS:
     /// The server's requestHandled(), delivered on this object's thread.
     void requestHandled(const RetryLab::Core::ServerLogEntry &entry);
     void runningChanged(bool running);
+    /// stop() is about to close the server and end its thread: what lives on
+    /// that thread (an observer) must leave now.
+    void aboutToStop();
 
 private:
     QThread *m_thread = nullptr;

@@ -1,0 +1,87 @@
+#include "app/clientsscreenshot.h"
+
+#include "app/apptr.h"
+#include "core/executor/retryexecutor.h"
+#include "core/observe/observationplan.h"
+#include "ui/mainwindow.h"
+#include "ui/observe/clientsview.h"
+#include "ui/session/embeddedserver.h"
+#include "ui/session/observation.h"
+
+#include <QDeadlineTimer>
+#include <QDockWidget>
+
+#include <memory>
+
+namespace RetryLab::App {
+
+QStringList saveClientsScreenshot(Ui::MainWindow &window, const std::function<void(QWidget *, const QString &)> &save,
+    const std::function<void(int)> &settle)
+{
+    QStringList problems;
+    if (!window.server()->isRunning())
+        return {Tr::tr("the embedded server does not run, so no client can be observed for clients.png")};
+    Ui::Observation *observation = window.observation();
+    observation->setPlan(Core::ObservationPlan::defaultPlan());
+    observation->setEnabled(true);
+    observation->clear();
+
+    struct Client
+    {
+        QByteArray agent;
+        Core::BackoffAlgorithm algorithm;
+        double baseMs;
+        int requests;
+    };
+    const QList<Client> clients{
+        {"checkout-service/2.3", Core::BackoffAlgorithm::FullJitter, 60, 10},
+        {"legacy-batch/1.0", Core::BackoffAlgorithm::Constant, 120, 4},
+    };
+    std::vector<std::unique_ptr<Core::RetryExecutor>> executors;
+    for (const Client &c : clients) {
+        Core::BackoffPolicy policy;
+        policy.algorithm = c.algorithm;
+        policy.baseDelayMs = c.baseMs;
+        policy.multiplier = 2;
+        policy.maxBackoffMs = 2000;
+        policy.maxAttempts = 4;
+        auto executor = std::make_unique<Core::RetryExecutor>();
+        executor->setPolicy(policy);
+        executor->setSeed(11);
+        executor->setConcurrencyLimit(6);
+        for (int i = 0; i < c.requests; ++i) {
+            Core::RequestSpec spec;
+            spec.url = window.server()->baseUrl().resolved(QUrl(QStringLiteral("/orders/%1").arg(i)));
+            spec.headers = {{"User-Agent", c.agent}};
+            executor->submit(spec);
+        }
+        executors.push_back(std::move(executor));
+    }
+    const QDeadlineTimer deadline(30'000);
+    while (!deadline.hasExpired()) {
+        const bool idle = std::all_of(
+            executors.cbegin(), executors.cend(), [](const auto &executor) { return executor->activeCount() == 0; });
+        if (idle)
+            break;
+        settle(50);
+    }
+    if (deadline.hasExpired())
+        problems.append(Tr::tr("the observed clients did not finish within 30 s"));
+    settle(300);
+    Ui::ClientsView *view = window.clientsView();
+    view->refresh();
+    view->selectClient(QStringLiteral("checkout-service/2.3 @ 127.0.0.1"));
+    // The tab has the window to itself: the docks come back afterwards.
+    window.policyDock()->hide();
+    const bool requestShown = window.requestDock()->isVisible();
+    window.requestDock()->hide();
+    window.showTab(Ui::MainWindow::Tab::Clients);
+    settle(400);
+    save(&window, QStringLiteral("clients.png"));
+    window.requestDock()->setVisible(requestShown);
+    window.policyDock()->show();
+    observation->setEnabled(false);
+    return problems;
+}
+
+} // namespace RetryLab::App
