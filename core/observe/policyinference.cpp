@@ -362,6 +362,12 @@ InferredPolicy PolicyInference::infer(const QList<LogicalRequest> &requests)
         }
     }
     DelayFit::fit(samples, p);
+    if (p.delays.isEmpty() && p.retriedLogicalRequests > 0) {
+        const QString why = Tr::tr("every retry seen followed a Retry-After or a stall, so its wait was the server's "
+                                   "or the client's timeout, not its backoff");
+        p.growthConfidence.evidence = why;
+        p.jitterConfidence.evidence = why;
+    }
     inferLimit(requests, p);
     inferBehaviour(requests, p);
     inferWaves(requests, p);
