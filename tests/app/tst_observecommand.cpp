@@ -2,6 +2,7 @@
 
 #include "core/observe/observationreport.h"
 
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QNetworkAccessManager>
 #include <QNetworkReply>
