@@ -78,6 +78,10 @@ const QList<Command> &headlessCommands()
             QT_TRANSLATE_NOOP("RetryLab::Cli",
                 "watch clients retry against the fault server, infer their policies and judge them (exit 0, 1, 2)"),
             &runObserve},
+        {"proxy",
+            QT_TRANSLATE_NOOP("RetryLab::Cli",
+                "a reverse proxy on loopback in front of a real service, watching the clients that use it"),
+            &runProxy},
     };
     return commands;
 }

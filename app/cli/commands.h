@@ -22,7 +22,7 @@ struct Command
     bool needsGui = false; ///< runs under QApplication instead of QCoreApplication
 };
 
-/// The subcommands that need no display: run, demo, conformance, serve, simulate, request, observe.
+/// The subcommands that need no display: run, demo, conformance, serve, simulate, request, observe, proxy.
 const QList<Command> &headlessCommands();
 
 // One function per subcommand, each in its own file (app/cli/cmd_NAME.cpp).
@@ -33,5 +33,6 @@ int runDemo(const QStringList &arguments);
 int runConformance(const QStringList &arguments);
 int runRequest(const QStringList &arguments);
 int runObserve(const QStringList &arguments);
+int runProxy(const QStringList &arguments);
 
 } // namespace RetryLab::Cli

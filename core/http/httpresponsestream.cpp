@@ -1,0 +1,326 @@
+#include "core/http/httpresponsestream.h"
+
+#include "core/util/coretr.h"
+
+namespace RetryLab::Core {
+
+namespace {
+
+// A chunk-size line is a few hex digits and rarely an extension.
+constexpr qsizetype maxChunkLineBytes = 4096;
+constexpr int maxChunkSizeDigits = 15;
+constexpr qsizetype maxTrailerBytes = 64 * 1024;
+
+bool isDigits(QByteArrayView text)
+{
+    if (text.isEmpty())
+        return false;
+    for (char c : text) {
+        if (c < '0' || c > '9')
+            return false;
+    }
+    return true;
+}
+
+/// The first `n` bytes of `text` at most, for messages.
+QByteArray clip(QByteArrayView text, qsizetype n)
+{
+    return text.first(std::min(n, text.size())).toByteArray();
+}
+
+} // namespace
+
+void HttpResponseStream::reset()
+{
+    *this = HttpResponseStream(m_limits);
+}
+
+HttpResponseStream::Status HttpResponseStream::fail(QString message)
+{
+    m_phase = Phase::Failed;
+    m_status = Status::Error;
+    m_error = std::move(message);
+    return m_status;
+}
+
+HttpResponseStream::Status HttpResponseStream::feed(QByteArrayView bytes)
+{
+    m_body.clear();
+    if (m_phase == Phase::Failed)
+        return m_status;
+    // Drop what was consumed before growing the buffer again.
+    if (m_pos > 0 && (m_pos >= m_buffer.size() || m_pos > 64 * 1024)) {
+        m_buffer.remove(0, m_pos);
+        m_pos = 0;
+    }
+    m_buffer.append(bytes.data(), bytes.size());
+    if (m_phase == Phase::Done)
+        return m_status; // next() reads on
+    return run();
+}
+
+HttpResponseStream::Status HttpResponseStream::next()
+{
+    if (m_phase == Phase::Failed)
+        return m_status;
+    const QByteArray method = m_requestMethod;
+    QByteArray buffer = m_buffer.mid(m_pos);
+    const Limits limits = m_limits;
+    *this = HttpResponseStream(limits);
+    m_requestMethod = method;
+    m_buffer = std::move(buffer);
+    return run();
+}
+
+HttpResponseStream::Status HttpResponseStream::finish()
+{
+    m_body.clear();
+    if (m_phase == Phase::Failed || m_phase == Phase::Done)
+        return m_status;
+    if (m_phase == Phase::Head && bufferedBytes() == 0)
+        return m_status; // closed between messages: nothing was cut
+    if (m_phase == Phase::Body && m_framing == Framing::UntilClose) {
+        m_phase = Phase::Done;
+        m_status = Status::Complete;
+        return m_status;
+    }
+    m_truncated = true;
+    return fail(m_headDone ? Tr::tr("the upstream closed the connection after %1 of the body's bytes, before the "
+                                    "response ended")
+                                 .arg(m_bodyTotal)
+                           : Tr::tr("the upstream closed the connection in the middle of the response's headers"));
+}
+
+void HttpResponseStream::take(qsizetype count)
+{
+    m_body.append(m_buffer.constData() + m_pos, count);
+    m_pos += count;
+    m_bodyTotal += count;
+}
+
+bool HttpResponseStream::takeLine(QByteArrayView *line)
+{
+    const qsizetype end = m_buffer.indexOf('\n', m_pos);
+    if (end < 0)
+        return false;
+    qsizetype length = end - m_pos;
+    if (length > 0 && m_buffer.at(end - 1) == '\r')
+        --length;
+    *line = QByteArrayView(m_buffer.constData() + m_pos, length);
+    return true;
+}
+
+HttpResponseStream::Status HttpResponseStream::parseHead(QByteArrayView head)
+{
+    m_head = Head{};
+    m_head.raw = head.toByteArray();
+    qsizetype pos = 0;
+    bool first = true;
+    while (pos < head.size()) {
+        qsizetype end = head.indexOf('\n', pos);
+        if (end < 0)
+            end = head.size();
+        QByteArrayView line = head.sliced(pos, end - pos);
+        if (line.endsWith('\r'))
+            line.chop(1);
+        pos = end + 1;
+        if (line.isEmpty())
+            break;
+        if (first) {
+            first = false;
+            // HTTP/1.1 200 OK
+            if (!line.startsWith("HTTP/1.") || line.size() < 12 || line.at(8) != ' ')
+                return fail(Tr::tr("the upstream's status line is not HTTP/1.x: \"%1\"")
+                                .arg(QString::fromLatin1(clip(line, 80))));
+            const char minor = line.at(7);
+            if (minor != '0' && minor != '1')
+                return fail(Tr::tr("the upstream answered HTTP/1.%1, which is not read").arg(QLatin1Char(minor)));
+            m_head.minorVersion = minor - '0';
+            const QByteArrayView code = line.sliced(9, 3);
+            if (!isDigits(code) || (line.size() > 12 && line.at(12) != ' '))
+                return fail(Tr::tr("the upstream's status code is not three digits: \"%1\"")
+                                .arg(QString::fromLatin1(clip(line, 80))));
+            m_head.status = code.toInt();
+            if (m_head.status < 100)
+                return fail(Tr::tr("the upstream's status %1 is below 100").arg(m_head.status));
+            m_head.reason = line.size() > 13 ? line.sliced(13).toByteArray() : QByteArray();
+            continue;
+        }
+        if (line.front() == ' ' || line.front() == '\t')
+            return fail(Tr::tr("the upstream folded a header line, which HTTP/1.1 no longer allows"));
+        const qsizetype colon = line.indexOf(':');
+        if (colon <= 0)
+            return fail(Tr::tr("the upstream sent a header line without a name: \"%1\"")
+                            .arg(QString::fromLatin1(clip(line, 80))));
+        const QByteArrayView name = line.first(colon);
+        if (name.back() == ' ' || name.back() == '\t')
+            return fail(Tr::tr("the upstream sent white space before a header's colon"));
+        if (m_head.headers.size() >= m_limits.maxHeaderFields)
+            return fail(Tr::tr("the upstream sent more than %1 header fields").arg(m_limits.maxHeaderFields));
+        m_head.headers.append({name.toByteArray(), line.sliced(colon + 1).trimmed().toByteArray()});
+    }
+    if (first)
+        return fail(Tr::tr("the upstream sent an empty response head"));
+
+    // The framing (RFC 9112 section 6.3).
+    const bool noBody = m_requestMethod == "HEAD" || (m_head.status >= 100 && m_head.status < 200)
+        || m_head.status == 204 || m_head.status == 304;
+    std::optional<QByteArray> transferEncoding;
+    std::optional<qint64> length;
+    for (const auto &[name, value] : m_head.headers) {
+        if (name.compare("Transfer-Encoding", Qt::CaseInsensitive) == 0) {
+            transferEncoding = transferEncoding ? *transferEncoding + ", " + value : value;
+        } else if (name.compare("Content-Length", Qt::CaseInsensitive) == 0) {
+            if (!isDigits(value) || value.size() > 18)
+                return fail(Tr::tr("the upstream's Content-Length is not a number: \"%1\"")
+                                .arg(QString::fromLatin1(value.left(40))));
+            const qint64 n = value.toLongLong();
+            if (length && *length != n)
+                return fail(Tr::tr("the upstream sent two different Content-Length values"));
+            length = n;
+        }
+    }
+    if (noBody) {
+        m_framing = Framing::None;
+    } else if (transferEncoding) {
+        if (length)
+            return fail(Tr::tr("the upstream sent both Content-Length and Transfer-Encoding"));
+        const QByteArray last = transferEncoding->split(',').constLast().trimmed().toLower();
+        m_framing = last == "chunked" ? Framing::Chunked : Framing::UntilClose;
+    } else if (length) {
+        m_framing = Framing::Length;
+        m_length = *length;
+        m_remaining = *length;
+    } else {
+        m_framing = Framing::UntilClose;
+    }
+    m_headDone = true;
+    return Status::NeedMore;
+}
+
+HttpResponseStream::Status HttpResponseStream::run()
+{
+    for (;;) {
+        switch (m_phase) {
+        case Phase::Head: {
+            qsizetype end = m_buffer.indexOf("\r\n\r\n", m_pos);
+            qsizetype after = end >= 0 ? end + 4 : -1;
+            if (const qsizetype bare = m_buffer.indexOf("\n\n", m_pos); bare >= 0 && (end < 0 || bare < end)) {
+                end = bare;
+                after = bare + 2;
+            }
+            if (end < 0) {
+                if (bufferedBytes() > m_limits.maxHeadBytes)
+                    return fail(
+                        Tr::tr("the upstream's response head is longer than %1 bytes").arg(m_limits.maxHeadBytes));
+                return m_status = Status::NeedMore;
+            }
+            if (after - m_pos > m_limits.maxHeadBytes)
+                return fail(Tr::tr("the upstream's response head is longer than %1 bytes").arg(m_limits.maxHeadBytes));
+            const QByteArrayView head(m_buffer.constData() + m_pos, after - m_pos);
+            if (parseHead(head) == Status::Error)
+                return m_status;
+            m_pos = after;
+            switch (m_framing) {
+            case Framing::None:
+                m_phase = Phase::Done;
+                break;
+            case Framing::Length:
+                m_phase = m_remaining == 0 ? Phase::Done : Phase::Body;
+                break;
+            case Framing::Chunked:
+                m_phase = Phase::ChunkSize;
+                break;
+            case Framing::UntilClose:
+                m_phase = Phase::Body;
+                break;
+            }
+            break;
+        }
+        case Phase::Body: {
+            const qsizetype available = bufferedBytes();
+            if (m_framing == Framing::UntilClose) {
+                take(available);
+                return m_status = Status::NeedMore;
+            }
+            const qsizetype n = qsizetype(std::min<qint64>(m_remaining, available));
+            take(n);
+            m_remaining -= n;
+            if (m_remaining > 0)
+                return m_status = Status::NeedMore;
+            m_phase = Phase::Done;
+            break;
+        }
+        case Phase::ChunkSize: {
+            QByteArrayView line;
+            if (!takeLine(&line)) {
+                if (bufferedBytes() > maxChunkLineBytes)
+                    return fail(
+                        Tr::tr("the upstream's chunk-size line is longer than %1 bytes").arg(maxChunkLineBytes));
+                return m_status = Status::NeedMore;
+            }
+            QByteArrayView digits = line;
+            if (const qsizetype semicolon = digits.indexOf(';'); semicolon >= 0)
+                digits = digits.first(semicolon);
+            digits = digits.trimmed();
+            bool ok = !digits.isEmpty() && digits.size() <= maxChunkSizeDigits;
+            const qint64 size = ok ? digits.toLongLong(&ok, 16) : 0;
+            if (!ok || size < 0)
+                return fail(
+                    Tr::tr("the upstream sent a bad chunk size: \"%1\"").arg(QString::fromLatin1(clip(line, 40))));
+            take(m_buffer.indexOf('\n', m_pos) + 1 - m_pos);
+            if (size == 0) {
+                m_phase = Phase::Trailers;
+            } else {
+                m_remaining = size;
+                m_phase = Phase::ChunkData;
+            }
+            break;
+        }
+        case Phase::ChunkData: {
+            const qsizetype n = qsizetype(std::min<qint64>(m_remaining, bufferedBytes()));
+            take(n);
+            m_remaining -= n;
+            if (m_remaining > 0)
+                return m_status = Status::NeedMore;
+            m_phase = Phase::ChunkDataEnd;
+            break;
+        }
+        case Phase::ChunkDataEnd: {
+            if (bufferedBytes() < 1 || (m_buffer.at(m_pos) == '\r' && bufferedBytes() < 2))
+                return m_status = Status::NeedMore;
+            if (m_buffer.at(m_pos) == '\n') {
+                take(1);
+            } else if (m_buffer.at(m_pos) == '\r' && m_buffer.at(m_pos + 1) == '\n') {
+                take(2);
+            } else {
+                return fail(Tr::tr("the upstream's chunk did not end where its size said"));
+            }
+            m_phase = Phase::ChunkSize;
+            break;
+        }
+        case Phase::Trailers: {
+            QByteArrayView line;
+            if (!takeLine(&line)) {
+                if (bufferedBytes() + m_trailerBytes > maxTrailerBytes)
+                    return fail(Tr::tr("the upstream's trailers are longer than %1 bytes").arg(maxTrailerBytes));
+                return m_status = Status::NeedMore;
+            }
+            const qsizetype consumed = m_buffer.indexOf('\n', m_pos) + 1 - m_pos;
+            m_trailerBytes += consumed;
+            if (m_trailerBytes > maxTrailerBytes)
+                return fail(Tr::tr("the upstream's trailers are longer than %1 bytes").arg(maxTrailerBytes));
+            take(consumed);
+            if (line.isEmpty())
+                m_phase = Phase::Done;
+            break;
+        }
+        case Phase::Done:
+            return m_status = Status::Complete;
+        case Phase::Failed:
+            return m_status;
+        }
+    }
+}
+
+} // namespace RetryLab::Core

@@ -1,0 +1,80 @@
+#pragma once
+
+#include "core/faultserver/serverlogentry.h"
+#include "core/http/httprequestparser.h"
+#include "core/http/httpresponsestream.h"
+
+#include <QByteArray>
+#include <QList>
+#include <QObject>
+#include <QPointer>
+
+QT_BEGIN_NAMESPACE
+class QTcpSocket;
+class QTimer;
+QT_END_NAMESPACE
+
+namespace RetryLab::Core {
+
+class ProxyServer;
+
+/// One client connection of a ProxyServer and the upstream connection it
+/// uses: reads the client's requests (HttpRequestParser), sends each to the
+/// upstream in turn, and streams the answer back (HttpResponseStream), reading
+/// from the upstream only while the client keeps up.
+class ProxyConnection final : public QObject
+{
+    Q_OBJECT
+
+public:
+    ProxyConnection(ProxyServer *server, QTcpSocket *client);
+    ~ProxyConnection() override;
+
+    /// Drops both connections at once (the server is closing).
+    void abort();
+    /// Bytes waiting for the client plus those read from the upstream and not passed on.
+    qint64 bufferedBytes() const;
+
+    /// The request as it goes upstream: hop-by-hop headers dropped, Host
+    /// rewritten (unless kept), Via and X-Forwarded-For added, the body with a
+    /// Content-Length. Static for tests.
+    static QByteArray upstreamRequest(
+        const HttpRequest &request, const QUrl &upstream, bool keepHost, const QString &clientAddress);
+    /// The response head as it goes to the client, hop-by-hop headers dropped;
+    /// `close` adds "Connection: close".
+    static QByteArray clientHead(const HttpResponseStream::Head &head, bool close, bool clientIsHttp10);
+
+private:
+    void readClient();
+    void pump();
+    void connectUpstream();
+    void sendRequest();
+    void readUpstream();
+    void upstreamClosed();
+    void upstreamFailed(const QString &why, int status, const QString &action);
+    void clientWrote();
+    void finishExchange(const QString &action, const QString &detail, std::optional<int> status);
+    void answerLocally(int status, const QString &message, const QString &action);
+    void clientGone();
+    qint64 writeClient(const QByteArray &bytes);
+
+    ProxyServer *m_server;
+    QPointer<QTcpSocket> m_client;
+    QPointer<QTcpSocket> m_upstream;
+    QTimer *m_connectTimer;
+    QTimer *m_idleTimer;
+    QString m_peer;
+    HttpRequestParser m_parser;
+    QList<HttpRequest> m_queue;
+    bool m_busy = false;
+    bool m_headSent = false;
+    bool m_closeAfter = false; ///< close the client connection once this answer is written
+    bool m_paused = false;
+    HttpRequest m_request;
+    HttpResponseStream m_stream;
+    ServerLogEntry m_entry;
+    qint64 m_startNs = 0;
+    qint64 m_bytesToClient = 0;
+};
+
+} // namespace RetryLab::Core

@@ -1,0 +1,122 @@
+#include "core/proxy/proxyserver.h"
+
+#include "core/http/redactor.h"
+#include "core/proxy/proxyconnection.h"
+#include "core/util/coretr.h"
+
+#include <QLoggingCategory>
+#include <QTcpServer>
+#include <QTcpSocket>
+
+namespace {
+Q_LOGGING_CATEGORY(lcProxy, "retrylab.proxy", QtInfoMsg)
+} // namespace
+
+namespace RetryLab::Core {
+
+ProxyServer::ProxyServer(const ProxyOptions &options, QObject *parent)
+    : QObject(parent), m_options(options), m_tcp(new QTcpServer(this))
+{
+    qRegisterMetaType<ServerLogEntry>();
+    connect(m_tcp, &QTcpServer::newConnection, this, [this] {
+        while (QTcpSocket *socket = m_tcp->nextPendingConnection())
+            m_connections.append(new ProxyConnection(this, socket));
+    });
+}
+
+ProxyServer::~ProxyServer()
+{
+    close();
+}
+
+bool ProxyServer::listen()
+{
+    close();
+    const QUrl &u = m_options.upstream;
+    if (!u.isValid() || u.host().isEmpty()) {
+        m_error = Tr::tr("the upstream \"%1\" is not a URL with a host").arg(u.toString());
+        return false;
+    }
+    if (u.scheme() != QLatin1String("http") && u.scheme() != QLatin1String("https")) {
+        m_error = Tr::tr("the upstream must be an http or https URL, not \"%1\"").arg(u.scheme());
+        return false;
+    }
+    if (!m_options.address.isLoopback() && !m_options.allowNonLoopback) {
+        m_error = Tr::tr("%1 is not a loopback address: anyone who reaches it could use the proxy; allow it on "
+                         "purpose (--allow-non-loopback)")
+                      .arg(m_options.address.toString());
+        return false;
+    }
+    if (!m_tcp->listen(m_options.address, m_options.port)) {
+        m_error = Tr::tr("cannot listen on %1:%2: %3")
+                      .arg(m_options.address.toString())
+                      .arg(m_options.port)
+                      .arg(m_tcp->errorString());
+        return false;
+    }
+    m_error.clear();
+    qCDebug(lcProxy).noquote() << "proxy" << listenUrl().toString() << "->" << u.toString();
+    return true;
+}
+
+void ProxyServer::close()
+{
+    if (m_tcp->isListening())
+        m_tcp->close();
+    const QList<ProxyConnection *> connections = m_connections;
+    m_connections.clear();
+    for (ProxyConnection *c : connections) {
+        c->abort();
+        c->deleteLater();
+    }
+}
+
+qint64 ProxyServer::bufferedBytes() const
+{
+    qint64 total = 0;
+    for (const ProxyConnection *c : m_connections)
+        total += c->bufferedBytes();
+    return total;
+}
+
+bool ProxyServer::isListening() const
+{
+    return m_tcp->isListening();
+}
+
+QUrl ProxyServer::listenUrl() const
+{
+    if (!m_tcp->isListening())
+        return {};
+    QHostAddress address = m_options.address;
+    if (address == QHostAddress::Any || address == QHostAddress::AnyIPv4)
+        address = QHostAddress(QHostAddress::LocalHost);
+    QUrl url;
+    url.setScheme(QStringLiteral("http"));
+    url.setHost(address.toString());
+    url.setPort(m_tcp->serverPort());
+    return url;
+}
+
+void ProxyServer::record(ServerLogEntry entry)
+{
+    entry.sequence = ++m_sequence;
+    if (entry.action == QLatin1String("forwarded"))
+        ++m_forwarded;
+    if (m_options.redactLog) {
+        const Redactor redactor;
+        entry.target = redactor.text(entry.target);
+        entry.detail = redactor.text(entry.detail);
+        for (auto &[name, value] : entry.identityHeaders)
+            value = redactor.headerValue(name, value);
+    }
+    Q_EMIT exchangeFinished(entry);
+}
+
+void ProxyServer::forget(ProxyConnection *connection)
+{
+    m_connections.removeOne(connection);
+    connection->deleteLater();
+}
+
+} // namespace RetryLab::Core

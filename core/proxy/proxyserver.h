@@ -1,0 +1,97 @@
+#pragma once
+
+#include "core/faultserver/serverlogentry.h"
+
+#include <QHostAddress>
+#include <QList>
+#include <QObject>
+#include <QString>
+#include <QUrl>
+
+#include <memory>
+
+QT_BEGIN_NAMESPACE
+class QTcpServer;
+QT_END_NAMESPACE
+
+namespace RetryLab::Core {
+
+class ProxyConnection;
+
+/// How a ProxyServer listens and where it forwards. Validated by listen().
+struct ProxyOptions
+{
+    /// Loopback by default; any other address needs allowNonLoopback.
+    QHostAddress address = QHostAddress(QHostAddress::LocalHost);
+    quint16 port = 0; ///< 0: one the system chooses
+    bool allowNonLoopback = false;
+    /// Where requests go: http://host:port or https://host:port, with an
+    /// optional path prefix that is put in front of every request's path.
+    QUrl upstream;
+    /// Send the client's Host header on as it came; by default it names the upstream.
+    bool keepHost = false;
+    /// Bytes of a response waiting for a slow client before the proxy stops
+    /// reading from the upstream (back-pressure), per connection.
+    qint64 maxBufferedBytes = 1024 * 1024;
+    /// A connection to the upstream that does not open within this is answered 504.
+    int connectTimeoutMs = 10'000;
+    /// A client connection with no request in progress is closed after this long.
+    int idleTimeoutMs = 30'000;
+    /// Credentials in targets are masked in the log, as the fault server's are.
+    bool redactLog = true;
+};
+
+/// An HTTP/1.1 reverse proxy on loopback: every request to its address goes to
+/// the upstream, and the upstream's answer comes back as it arrives (status,
+/// headers, body; hop-by-hop headers dropped as RFC 9110 section 7.6.1 says;
+/// Content-Length and chunked bodies streamed, never held whole; a slow client
+/// holds the upstream back instead of filling memory). Each client connection
+/// has its own upstream connection, kept alive while both sides allow it;
+/// pipelined requests are answered in order.
+///
+/// This is the transport of the fault proxy: the faults, their rules and the
+/// observer come on top of it. What passed through is logged as the fault
+/// server logs (ServerLogEntry): "forwarded", or why not ("upstream-unreachable",
+/// "upstream-timeout", "upstream-broken", "reject", "client-closed").
+class ProxyServer final : public QObject
+{
+    Q_OBJECT
+
+public:
+    explicit ProxyServer(const ProxyOptions &options, QObject *parent = nullptr);
+    ~ProxyServer() override;
+
+    /// Starts listening; false with errorString() on failure (no upstream, an
+    /// upstream that is not http or https, a non-loopback address without
+    /// allowNonLoopback, bind errors).
+    bool listen();
+    void close();
+    bool isListening() const;
+    QString errorString() const { return m_error; }
+    /// "http://127.0.0.1:PORT".
+    QUrl listenUrl() const;
+    const ProxyOptions &options() const { return m_options; }
+    int connectionCount() const { return int(m_connections.size()); }
+    /// Response bytes held now, all connections together: waiting for slow
+    /// clients, and read from upstreams but not passed on yet.
+    qint64 bufferedBytes() const;
+    quint64 forwardedCount() const { return m_forwarded; }
+
+Q_SIGNALS:
+    /// One per request answered (or connection refused or cut off).
+    void exchangeFinished(const RetryLab::Core::ServerLogEntry &entry);
+
+private:
+    friend class ProxyConnection;
+    void record(ServerLogEntry entry);
+    void forget(ProxyConnection *connection);
+
+    ProxyOptions m_options;
+    QTcpServer *m_tcp;
+    QString m_error;
+    QList<ProxyConnection *> m_connections;
+    quint64 m_sequence = 0;
+    quint64 m_forwarded = 0;
+};
+
+} // namespace RetryLab::Core

@@ -1,0 +1,399 @@
+// The proxy's transport against real upstreams on 127.0.0.1: the project's
+// fault server, nginx with a large static file, a capturing server for what
+// goes upstream, and a small chunked server of the suite's own.
+
+#include "core/faultserver/faultserver.h"
+#include "core/http/httpresponsestream.h"
+#include "core/proxy/proxyconnection.h"
+#include "core/proxy/proxyserver.h"
+
+#include "tests/core/capturingserver.h"
+#include "tests/core/executor/realservers.h"
+
+#include <QCryptographicHash>
+#include <QNetworkAccessManager>
+#include <QNetworkReply>
+#include <QRandomGenerator>
+#include <QSignalSpy>
+#include <QTcpServer>
+#include <QTcpSocket>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace RetryLab::Core;
+
+namespace {
+
+struct Answer
+{
+    int status = 0;
+    QByteArray body;
+    QNetworkReply::NetworkError error = QNetworkReply::NoError;
+    QList<QNetworkReply::RawHeaderPair> headers;
+};
+
+Answer get(QNetworkAccessManager &manager, const QUrl &url)
+{
+    QNetworkRequest request(url);
+    request.setTransferTimeout(20'000);
+    QNetworkReply *reply = manager.get(request);
+    QSignalSpy finished(reply, &QNetworkReply::finished);
+    if (!reply->isFinished() && !finished.wait(30'000))
+        return {};
+    Answer a;
+    a.status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
+    a.body = reply->readAll();
+    a.error = reply->error();
+    a.headers = reply->rawHeaderPairs();
+    reply->deleteLater();
+    return a;
+}
+
+/// Reads whole responses from a raw socket, however they arrive; `methods`
+/// says which requests they answer where one was HEAD (no body).
+QList<HttpResponseStream::Head> readResponses(
+    QTcpSocket &socket, int count, QList<QByteArray> *bodies, const QList<QByteArray> &methods = {})
+{
+    HttpResponseStream stream;
+    stream.setRequestMethod(methods.value(0, "GET"));
+    QList<HttpResponseStream::Head> heads;
+    QByteArray body;
+    HttpResponseStream::Status status = HttpResponseStream::Status::NeedMore;
+    while (heads.size() < count) {
+        if (status == HttpResponseStream::Status::Complete) {
+            stream.setRequestMethod(methods.value(heads.size(), "GET"));
+            status = stream.next();
+        } else {
+            // The proxy runs in this thread: wait with the event loop running.
+            if (socket.bytesAvailable() == 0) {
+                QSignalSpy ready(&socket, &QTcpSocket::readyRead);
+                if (!ready.wait(10'000))
+                    break;
+            }
+            status = stream.feed(socket.readAll());
+        }
+        body += stream.body();
+        if (status == HttpResponseStream::Status::Complete) {
+            heads.append(stream.head());
+            bodies->append(body);
+            body.clear();
+        } else if (status == HttpResponseStream::Status::Error) {
+            break;
+        }
+    }
+    return heads;
+}
+
+} // namespace
+
+class TestProxyServer : public QObject
+{
+    Q_OBJECT
+
+private:
+    QTemporaryDir m_dir;
+    std::unique_ptr<FaultServer> m_upstream;
+    std::unique_ptr<ProxyServer> m_proxy;
+    QList<ServerLogEntry> m_log;
+
+    bool startProxy(const QUrl &upstream, bool keepHost = false)
+    {
+        ProxyOptions options;
+        options.upstream = upstream;
+        options.keepHost = keepHost;
+        m_proxy = std::make_unique<ProxyServer>(options);
+        connect(m_proxy.get(), &ProxyServer::exchangeFinished, this,
+            [this](const ServerLogEntry &entry) { m_log.append(entry); });
+        return m_proxy->listen();
+    }
+
+    QUrl via(const QString &path) const { return m_proxy->listenUrl().resolved(QUrl(path)); }
+
+private Q_SLOTS:
+    void init()
+    {
+        m_log.clear();
+        m_upstream = std::make_unique<FaultServer>();
+        QVERIFY(m_upstream->listen());
+    }
+
+    void cleanup()
+    {
+        m_proxy.reset();
+        m_upstream.reset();
+    }
+
+    void forwardsStatusHeadersAndBody()
+    {
+        QVERIFY2(startProxy(m_upstream->baseUrl()), qPrintable(m_proxy->errorString()));
+        QNetworkAccessManager manager;
+        const Answer direct
+            = get(manager, m_upstream->baseUrl().resolved(QUrl(QStringLiteral("/status/503?retry_after=2"))));
+        const Answer proxied = get(manager, via(QStringLiteral("/status/503?retry_after=2")));
+        QCOMPARE(proxied.status, 503);
+        QCOMPARE(proxied.body, direct.body);
+        QCOMPARE(headerValue(proxied.headers, "Retry-After").value_or(QByteArray()), QByteArray("2"));
+        QTRY_COMPARE(m_log.size(), 1);
+        QCOMPARE(m_log[0].action, QStringLiteral("forwarded"));
+        QCOMPARE(m_log[0].status, std::optional<int>(503));
+        QCOMPARE(m_log[0].retryAfter, QByteArray("2"));
+        QCOMPARE(m_log[0].method, QByteArray("GET"));
+        QCOMPARE(m_log[0].target, QStringLiteral("/status/503?retry_after=2"));
+        // The upstream saw the request once.
+        QCOMPARE(m_upstream->log().size(), 2);
+    }
+
+    void whatGoesUpstream()
+    {
+        CapturingServer::Server capture;
+        QVERIFY(capture.listen(QHostAddress::LocalHost));
+        QVERIFY(startProxy(QUrl(QString::fromLatin1(capture.baseUrl()) + QStringLiteral("/prefix"))));
+        QTcpSocket client;
+        client.connectToHost(QHostAddress::LocalHost, m_proxy->listenUrl().port());
+        QVERIFY(client.waitForConnected(5000));
+        client.write("POST /items?x=1 HTTP/1.1\r\nHost: example.test\r\nConnection: keep-alive, X-Private\r\n"
+                     "X-Private: secret\r\nKeep-Alive: timeout=5\r\nTransfer-Encoding: chunked\r\n"
+                     "X-Forwarded-For: 10.0.0.1\r\n\r\n3\r\nabc\r\n0\r\n\r\n");
+        QTRY_COMPARE(capture.requests.size(), 1);
+        const CapturingServer::Request &r = capture.requests.first();
+        QCOMPARE(r.method, QByteArray("POST"));
+        QCOMPARE(r.target, QByteArray("/prefix/items?x=1"));
+        QCOMPARE(r.header("Host"), "127.0.0.1:" + QByteArray::number(capture.serverPort()));
+        QCOMPARE(r.header("X-Private"), QByteArray());
+        QCOMPARE(r.header("Keep-Alive"), QByteArray());
+        QCOMPARE(r.header("Connection"), QByteArray());
+        QCOMPARE(r.header("Transfer-Encoding"), QByteArray());
+        QCOMPARE(r.header("Content-Length"), QByteArray("3"));
+        QCOMPARE(r.body, QByteArray("abc"));
+        QCOMPARE(r.header("X-Forwarded-For"), QByteArray("10.0.0.1, 127.0.0.1"));
+        QVERIFY(r.header("Via").contains("retrylab"));
+        QList<QByteArray> bodies;
+        QCOMPARE(readResponses(client, 1, &bodies).value(0).status, 200);
+
+        // keepHost sends the client's Host on.
+        m_proxy.reset();
+        QVERIFY(startProxy(QUrl(QString::fromLatin1(capture.baseUrl())), true));
+        QTcpSocket second;
+        second.connectToHost(QHostAddress::LocalHost, m_proxy->listenUrl().port());
+        QVERIFY(second.waitForConnected(5000));
+        second.write("GET / HTTP/1.1\r\nHost: example.test\r\n\r\n");
+        QTRY_COMPARE(capture.requests.size(), 2);
+        QCOMPARE(capture.requests.last().header("Host"), QByteArray("example.test"));
+    }
+
+    void pipelinedRequestsShareOneUpstreamConnection()
+    {
+        QVERIFY(startProxy(m_upstream->baseUrl()));
+        QTcpSocket client;
+        client.connectToHost(QHostAddress::LocalHost, m_proxy->listenUrl().port());
+        QVERIFY(client.waitForConnected(5000));
+        client.write("GET /status/200 HTTP/1.1\r\nHost: a\r\n\r\nGET /status/201 HTTP/1.1\r\nHost: a\r\n\r\n"
+                     "HEAD /status/202 HTTP/1.1\r\nHost: a\r\n\r\n");
+        QList<QByteArray> bodies;
+        const auto heads = readResponses(client, 3, &bodies, {"GET", "GET", "HEAD"});
+        QCOMPARE(heads.size(), 3);
+        QCOMPARE(heads[0].status, 200);
+        QCOMPARE(heads[1].status, 201);
+        QCOMPARE(heads[2].status, 202);
+        QVERIFY(bodies[2].isEmpty());
+        const auto upstreamLog = m_upstream->log();
+        QCOMPARE(upstreamLog.size(), 3);
+        QCOMPARE(upstreamLog[0].peer, upstreamLog[2].peer); // one upstream connection, kept alive
+    }
+
+    void aLargeFileStreamsThroughUnchanged()
+    {
+        const QByteArray missing = RealServers::Nginx::checkInstalled();
+        if (!missing.isEmpty())
+            QSKIP(missing.constData());
+        QByteArray file(24 * 1024 * 1024, Qt::Uninitialized);
+        QRandomGenerator generator(5);
+        generator.fillRange(reinterpret_cast<quint32 *>(file.data()), file.size() / 4);
+        const QString root = m_dir.filePath(QStringLiteral("www"));
+        QDir().mkpath(root);
+        QFile out(root + QStringLiteral("/large.bin"));
+        QVERIFY(out.open(QIODevice::WriteOnly) && out.write(file) == file.size());
+        out.close();
+        RealServers::Nginx nginx(m_dir.filePath(QStringLiteral("nginx")));
+        nginx.addServer(
+            QString(), QStringLiteral("        root %1;\n        location /gone { return 503; }").arg(root));
+        QString error;
+        QVERIFY2(nginx.start(&error), qPrintable(error));
+        QVERIFY(startProxy(QUrl(QStringLiteral("http://127.0.0.1:%1").arg(nginx.port(0)))));
+        QNetworkAccessManager manager;
+        const Answer big = get(manager, via(QStringLiteral("/large.bin")));
+        QCOMPARE(big.status, 200);
+        QCOMPARE(big.body.size(), file.size());
+        QCOMPARE(QCryptographicHash::hash(big.body, QCryptographicHash::Sha256),
+            QCryptographicHash::hash(file, QCryptographicHash::Sha256));
+        QCOMPARE(get(manager, via(QStringLiteral("/gone"))).status, 503);
+        QTRY_COMPARE(m_log.size(), 2);
+        QCOMPARE(m_log[0].bytesSent > file.size(), true);
+    }
+
+    void aSlowClientHoldsTheUpstreamBack()
+    {
+        // 16 MiB from an upstream of the suite's own that writes as fast as it may,
+        // to a client that does not read: what the proxy holds stays near its cap.
+        QTcpServer upstream;
+        QVERIFY(upstream.listen(QHostAddress::LocalHost));
+        const QByteArray chunk(1024 * 1024, 'z');
+        connect(&upstream, &QTcpServer::newConnection, this, [&] {
+            QTcpSocket *s = upstream.nextPendingConnection();
+            connect(s, &QTcpSocket::readyRead, s, [s, chunk] {
+                s->readAll();
+                s->write("HTTP/1.1 200 OK\r\nContent-Length: " + QByteArray::number(16 * chunk.size()) + "\r\n\r\n");
+                for (int i = 0; i < 16; ++i)
+                    s->write(chunk);
+            });
+        });
+        QVERIFY(startProxy(QUrl(QStringLiteral("http://127.0.0.1:%1").arg(upstream.serverPort()))));
+        QTcpSocket client;
+        client.setReadBufferSize(64 * 1024);
+        client.connectToHost(QHostAddress::LocalHost, m_proxy->listenUrl().port());
+        QVERIFY(client.waitForConnected(5000));
+        client.write("GET /big HTTP/1.1\r\nHost: a\r\n\r\n");
+        // Once the proxy holds about its cap, it must stop there while the client reads nothing.
+        QTRY_VERIFY_WITH_TIMEOUT(m_proxy->bufferedBytes() >= m_proxy->options().maxBufferedBytes / 2, 10'000);
+        QVERIFY(!QTest::qWaitFor(
+            [this] { return m_proxy->bufferedBytes() > 4 * m_proxy->options().maxBufferedBytes; }, 500));
+        QVERIFY2(m_proxy->bufferedBytes() <= m_proxy->options().maxBufferedBytes + 512 * 1024,
+            qPrintable(QString::number(m_proxy->bufferedBytes())));
+        // Reading it all gets every byte.
+        qint64 received = 0;
+        client.setReadBufferSize(0);
+        QList<QByteArray> bodies;
+        const auto heads = readResponses(client, 1, &bodies);
+        QCOMPARE(heads.value(0).status, 200);
+        received = bodies.value(0).size();
+        QCOMPARE(received, 16 * chunk.size());
+    }
+
+    void chunkedAnswersPassThrough()
+    {
+        QTcpServer upstream;
+        QVERIFY(upstream.listen(QHostAddress::LocalHost));
+        const QByteArray chunked = "4\r\nWiki\r\n6\r\npedia \r\nE\r\nin \r\n\r\nchunks.\r\n0\r\nX-Trailer: yes\r\n\r\n";
+        connect(&upstream, &QTcpServer::newConnection, this, [&] {
+            QTcpSocket *s = upstream.nextPendingConnection();
+            connect(s, &QTcpSocket::readyRead, s, [s, chunked] {
+                s->readAll();
+                s->write("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\nTrailer: X-Trailer\r\n\r\n");
+                s->write(chunked.left(7));
+                s->flush();
+                s->write(chunked.mid(7));
+            });
+        });
+        QVERIFY(startProxy(QUrl(QStringLiteral("http://127.0.0.1:%1").arg(upstream.serverPort()))));
+        QNetworkAccessManager manager;
+        const Answer a = get(manager, via(QStringLiteral("/wiki")));
+        QCOMPARE(a.status, 200);
+        QCOMPARE(a.body, QByteArray("Wikipedia in \r\n\r\nchunks."));
+    }
+
+    void failuresUpstreamAreSaid_data()
+    {
+        QTest::addColumn<QString>("path");
+        QTest::addColumn<int>("status");
+        QTest::addColumn<QString>("action");
+        QTest::addRow("reset") << "/fault/reset" << 502 << "upstream-closed";
+        QTest::addRow("empty") << "/fault/empty" << 502 << "upstream-closed";
+        QTest::addRow("garbage") << "/fault/garbage" << 502 << "upstream-broken";
+    }
+
+    void failuresUpstreamAreSaid()
+    {
+        QFETCH(QString, path);
+        QFETCH(int, status);
+        QFETCH(QString, action);
+        QVERIFY(startProxy(m_upstream->baseUrl()));
+        QNetworkAccessManager manager;
+        const Answer a = get(manager, via(path));
+        QCOMPARE(a.status, status);
+        QVERIFY(!a.body.isEmpty());
+        QTRY_VERIFY(!m_log.isEmpty());
+        QCOMPARE(m_log.first().action, action);
+    }
+
+    void aBodyCutShortReachesTheClientCut()
+    {
+        QVERIFY(startProxy(m_upstream->baseUrl()));
+        QNetworkAccessManager manager;
+        const Answer a = get(manager, via(QStringLiteral("/fault/broken")));
+        QVERIFY(a.error != QNetworkReply::NoError);
+        QTRY_VERIFY(!m_log.isEmpty());
+        QCOMPARE(m_log.first().action, QStringLiteral("upstream-broken"));
+    }
+
+    void anUnreachableUpstreamGets502()
+    {
+        const quint16 closed = RealServers::freePort();
+        QVERIFY(startProxy(QUrl(QStringLiteral("http://127.0.0.1:%1").arg(closed))));
+        QNetworkAccessManager manager;
+        const Answer a = get(manager, via(QStringLiteral("/x")));
+        QCOMPARE(a.status, 502);
+        QVERIFY2(a.body.contains("cannot be reached"), a.body.constData());
+        QTRY_COMPARE(m_log.size(), 1);
+        QCOMPARE(m_log[0].action, QStringLiteral("upstream-unreachable"));
+    }
+
+    void aClientLeavingMidAnswerIsLogged()
+    {
+        QVERIFY(startProxy(m_upstream->baseUrl()));
+        QTcpSocket client;
+        client.connectToHost(QHostAddress::LocalHost, m_proxy->listenUrl().port());
+        QVERIFY(client.waitForConnected(5000));
+        client.write("GET /fault/drip?bytes=40&interval=50 HTTP/1.1\r\nHost: a\r\n\r\n");
+        QSignalSpy ready(&client, &QTcpSocket::readyRead);
+        QVERIFY(ready.wait(5000));
+        client.abort();
+        QTRY_COMPARE(m_log.size(), 1);
+        QCOMPARE(m_log[0].action, QStringLiteral("client-closed"));
+    }
+
+    void malformedRequestsAreRefused()
+    {
+        QVERIFY(startProxy(m_upstream->baseUrl()));
+        QTcpSocket client;
+        client.connectToHost(QHostAddress::LocalHost, m_proxy->listenUrl().port());
+        QVERIFY(client.waitForConnected(5000));
+        client.write("THIS IS NOT HTTP\r\n\r\n");
+        QList<QByteArray> bodies;
+        QCOMPARE(readResponses(client, 1, &bodies).value(0).status, 400);
+        QTRY_COMPARE(m_log.size(), 1);
+        QCOMPARE(m_log[0].action, QStringLiteral("reject"));
+        QCOMPARE(m_upstream->log().size(), 0);
+    }
+
+    void badOptionsAreRefused_data()
+    {
+        QTest::addColumn<QString>("upstream");
+        QTest::addColumn<QString>("address");
+        QTest::addColumn<QString>("expected");
+        QTest::addRow("no upstream") << ""
+                                     << "127.0.0.1"
+                                     << "not a URL";
+        QTest::addRow("ftp") << "ftp://127.0.0.1/"
+                             << "127.0.0.1"
+                             << "http or https";
+        QTest::addRow("not loopback") << "http://127.0.0.1:1/"
+                                      << "0.0.0.0"
+                                      << "loopback";
+    }
+
+    void badOptionsAreRefused()
+    {
+        QFETCH(QString, upstream);
+        QFETCH(QString, address);
+        QFETCH(QString, expected);
+        ProxyOptions options;
+        options.upstream = QUrl(upstream);
+        options.address = QHostAddress(address);
+        ProxyServer proxy(options);
+        QVERIFY(!proxy.listen());
+        QVERIFY2(proxy.errorString().contains(expected), qPrintable(proxy.errorString()));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestProxyServer)
+#include "tst_proxyserver.moc"
