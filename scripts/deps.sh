@@ -11,6 +11,8 @@ packages=(
     libssl-dev # OpenSSL's libcrypto: the fault server makes its TLS certificates with it
     # real servers of the executor's TLS, proxy and HTTP/2 suites (tests/core/executor/realservers.h)
     openssl nginx tinyproxy microsocks
+    # a second real upstream of the fault proxy suite (tests/core/proxy)
+    python3-httpbin
     # third-party clients that tests/core/observe/tst_thirdpartyclients points at the observer
     wget python3 python3-requests python3-urllib3 python3-botocore python3-tenacity python3-backoff
     "$@"

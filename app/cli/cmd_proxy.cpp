@@ -4,13 +4,17 @@
 #include "app/cli/subcommand.h"
 #include "core/observe/observationreport.h"
 #include "core/observe/observer.h"
+#include "core/proxy/proxycontrol.h"
 #include "core/proxy/proxyserver.h"
 #include "core/util/exportfile.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
 #include <QDateTime>
+#include <QFile>
 #include <QJsonDocument>
+#include <QRandomGenerator>
+#include <QSslCertificate>
 #include <QTextStream>
 #include <QTimer>
 
@@ -28,7 +32,17 @@ int runProxy(const QStringList &arguments)
         Tr::tr("Runs an HTTP/1.1 reverse proxy on loopback in front of a real service: every request to the listen\n"
                "address goes to the upstream and its answer streams back. Prints one line per exchange; at the end\n"
                "(Ctrl+C or --duration) the clients seen through it, grouped into logical requests, their inferred\n"
-               "retry policies and the verdicts, as retrylab observe does."));
+               "retry policies and the verdicts, as retrylab observe does.\n"
+               "\n"
+               "Faults, one rule per --fault (or a retrylab-faults file): a fault, optional matches and a schedule:\n"
+               "  status=CODE [retry-after=S]   answer without calling the upstream\n"
+               "  latency=MS | MIN-MAX | lognormal:MEDIAN:SIGMA [at=request|response]\n"
+               "  bandwidth=BYTES[k|m]          bytes per second of the answer\n"
+               "  reset[=before|after|unsent]   reset instead of the answer, after its headers, or unforwarded\n"
+               "  empty | stall | cut=N | corrupt[=N]\n"
+               "  method=M path=GLOB header=NAME[:GLOB]   p=P every=N first=N from=S to=S   name=NAME off\n"
+               "e.g. --fault 'status=503 p=0.3 path=/api/*'. While it runs, the control port switches rules:\n"
+               "  curl -X POST 'http://127.0.0.1:PORT/_control/faults?enabled=false'   (or ?rule=NAME&enabled=true)"));
     const QCommandLineOption helpOption({QStringLiteral("h"), QStringLiteral("help")}, Tr::tr("Show this help."));
     const QCommandLineOption listenOption(QStringLiteral("listen"),
         Tr::tr("Address and port to listen on (default 127.0.0.1:0, a free port)."), Tr::tr("ADDR:PORT"));
@@ -36,6 +50,8 @@ int runProxy(const QStringList &arguments)
         QStringLiteral("upstream"), Tr::tr("The service to forward to: http:// or https:// URL."), Tr::tr("URL"));
     const QCommandLineOption keepHostOption(
         QStringLiteral("keep-host"), Tr::tr("Send the client's Host header on instead of the upstream's."));
+    const QCommandLineOption cacertOption(QStringLiteral("cacert"),
+        Tr::tr("PEM file of CA certificates trusted for an https upstream, besides the system's."), Tr::tr("FILE"));
     const QCommandLineOption allowOption(
         QStringLiteral("allow-non-loopback"), Tr::tr("Allow --listen to name an address other machines can reach."));
     const QCommandLineOption durationOption(
@@ -45,8 +61,18 @@ int runProxy(const QStringList &arguments)
         Tr::tr("FILE"));
     const QCommandLineOption quietOption(
         {QStringLiteral("q"), QStringLiteral("quiet")}, Tr::tr("Print no line per exchange."));
+    const QCommandLineOption faultOption(QStringLiteral("fault"),
+        Tr::tr("A fault rule (repeatable), e.g. 'status=503 p=0.3 path=/api/*'."), Tr::tr("RULE"));
+    const QCommandLineOption faultsOption(QStringLiteral("faults"),
+        Tr::tr("Fault rules from a JSON file (format retrylab-faults, version 1); --fault rules come after them."),
+        Tr::tr("FILE"));
+    const QCommandLineOption seedOption(QStringLiteral("seed"),
+        Tr::tr("Seed of the fault probabilities and latencies (default: the file's, or a fresh one, printed)."),
+        Tr::tr("N"));
+    const QCommandLineOption controlOption(QStringLiteral("control"),
+        Tr::tr("Port of the control endpoint on 127.0.0.1 (default: a free one, printed)."), Tr::tr("PORT"));
     parser.addOptions({helpOption, listenOption, upstreamOption, keepHostOption, allowOption, durationOption,
-        reportOption, quietOption});
+        reportOption, quietOption, faultOption, faultsOption, seedOption, controlOption, cacertOption});
 
     const auto usage = [&err](const QString &message) {
         err << Tr::tr("retrylab proxy: %1; see retrylab proxy --help").arg(message) << Qt::endl;
@@ -70,6 +96,9 @@ int runProxy(const QStringList &arguments)
         return usage(Tr::tr("--upstream must be an http or https URL with a host (got \"%1\")")
                          .arg(parser.value(upstreamOption)));
     options.keepHost = parser.isSet(keepHostOption);
+    options.caBundlePath = parser.value(cacertOption);
+    if (!options.caBundlePath.isEmpty() && QSslCertificate::fromPath(options.caBundlePath, QSsl::Pem).isEmpty())
+        return usage(Tr::tr("--cacert: %1 holds no PEM certificate (or cannot be read)").arg(options.caBundlePath));
     options.allowNonLoopback = parser.isSet(allowOption);
     if (parser.isSet(listenOption)) {
         const QString listen = parser.value(listenOption);
@@ -91,7 +120,46 @@ int runProxy(const QStringList &arguments)
                 Tr::tr("--duration must be a number of seconds (got \"%1\")").arg(parser.value(durationOption)));
     }
 
+    Core::FaultRuleList rules;
+    if (parser.isSet(faultsOption)) {
+        QFile file(parser.value(faultsOption));
+        if (!file.open(QIODevice::ReadOnly))
+            return usage(Tr::tr("--faults: cannot read %1: %2").arg(file.fileName(), file.errorString()));
+        const auto read = Core::FaultRuleList::fromJson(file.read(16 * 1024 * 1024));
+        if (!read)
+            return usage(Tr::tr("--faults %1: %2").arg(file.fileName(), read.error()));
+        rules = *read;
+    }
+    if (parser.isSet(faultOption)) {
+        const auto read = Core::FaultRuleList::fromSpecs(parser.values(faultOption));
+        if (!read)
+            return usage(read.error());
+        rules.rules += read->rules;
+    }
+    quint64 seed = rules.seed.value_or(QRandomGenerator::system()->generate64() >> 1);
+    if (parser.isSet(seedOption)) {
+        bool ok = false;
+        seed = parser.value(seedOption).toULongLong(&ok);
+        if (!ok)
+            return usage(Tr::tr("--seed must be a whole number 0 or more (got \"%1\")").arg(parser.value(seedOption)));
+    }
+    rules.seed = seed;
+    quint16 controlPort = 0;
+    if (parser.isSet(controlOption)) {
+        bool ok = false;
+        const uint port = parser.value(controlOption).toUInt(&ok);
+        if (!ok || port > 65535)
+            return usage(Tr::tr("--control needs a port number (got \"%1\")").arg(parser.value(controlOption)));
+        controlPort = quint16(port);
+    }
+
     Core::ProxyServer proxy(options);
+    proxy.setFaultRules(rules);
+    Core::ProxyControl control(&proxy);
+    if (!control.listen(QHostAddress(QHostAddress::LocalHost), controlPort)) {
+        err << Tr::tr("retrylab proxy: control port: %1").arg(control.errorString()) << Qt::endl;
+        return ExitFailed;
+    }
     if (!proxy.listen()) {
         err << Tr::tr("retrylab proxy: %1").arg(proxy.errorString()) << Qt::endl;
         return options.address.isLoopback() ? ExitFailed : ExitUsage;
@@ -112,6 +180,12 @@ int runProxy(const QStringList &arguments)
     out << Tr::tr("RetryLab proxy on %1 -> %2; Ctrl+C stops.")
                .arg(proxy.listenUrl().toString(), options.upstream.toString())
         << Qt::endl;
+    for (const Core::FaultRule &rule : proxy.faultRules())
+        out << Tr::tr("fault %1%2: %3").arg(rule.name, rule.enabled ? QString() : Tr::tr(" (off)"), rule.describe())
+            << Qt::endl;
+    out << Tr::tr("seed %1; control: %2 (GET, or POST ?enabled=false)").arg(seed).arg(control.url().toString())
+        << Qt::endl;
+    const QString listenUrl = proxy.listenUrl().toString();
 
     InterruptWatcher interrupts;
     QObject::connect(&interrupts, &InterruptWatcher::interrupted, &proxy, [] { QCoreApplication::quit(); });
@@ -124,7 +198,7 @@ int runProxy(const QStringList &arguments)
     Core::ObservationReport report = Core::ObservationReport::from(observer);
     report.started = started;
     report.finished = QDateTime::currentDateTimeUtc();
-    report.serverUrl = proxy.listenUrl().toString();
+    report.serverUrl = listenUrl;
     out << Qt::endl << report.toText();
     if (parser.isSet(reportOption)) {
         const auto written = Core::ExportFile::write(

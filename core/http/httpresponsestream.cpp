@@ -46,6 +46,7 @@ HttpResponseStream::Status HttpResponseStream::fail(QString message)
 HttpResponseStream::Status HttpResponseStream::feed(QByteArrayView bytes)
 {
     m_body.clear();
+    m_payload.clear();
     if (m_phase == Phase::Failed)
         return m_status;
     // Drop what was consumed before growing the buffer again.
@@ -75,6 +76,7 @@ HttpResponseStream::Status HttpResponseStream::next()
 HttpResponseStream::Status HttpResponseStream::finish()
 {
     m_body.clear();
+    m_payload.clear();
     if (m_phase == Phase::Failed || m_phase == Phase::Done)
         return m_status;
     if (m_phase == Phase::Head && bufferedBytes() == 0)
@@ -91,8 +93,12 @@ HttpResponseStream::Status HttpResponseStream::finish()
                            : Tr::tr("the upstream closed the connection in the middle of the response's headers"));
 }
 
-void HttpResponseStream::take(qsizetype count)
+void HttpResponseStream::take(qsizetype count, bool payload)
 {
+    if (payload && count > 0) {
+        m_payload.append({m_body.size(), count, m_payloadTotal});
+        m_payloadTotal += count;
+    }
     m_body.append(m_buffer.constData() + m_pos, count);
     m_pos += count;
     m_bodyTotal += count;
@@ -240,11 +246,11 @@ HttpResponseStream::Status HttpResponseStream::run()
         case Phase::Body: {
             const qsizetype available = bufferedBytes();
             if (m_framing == Framing::UntilClose) {
-                take(available);
+                take(available, true);
                 return m_status = Status::NeedMore;
             }
             const qsizetype n = qsizetype(std::min<qint64>(m_remaining, available));
-            take(n);
+            take(n, true);
             m_remaining -= n;
             if (m_remaining > 0)
                 return m_status = Status::NeedMore;
@@ -279,7 +285,7 @@ HttpResponseStream::Status HttpResponseStream::run()
         }
         case Phase::ChunkData: {
             const qsizetype n = qsizetype(std::min<qint64>(m_remaining, bufferedBytes()));
-            take(n);
+            take(n, true);
             m_remaining -= n;
             if (m_remaining > 0)
                 return m_status = Status::NeedMore;

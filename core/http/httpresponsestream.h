@@ -4,6 +4,7 @@
 
 #include <QByteArray>
 #include <QByteArrayView>
+#include <QList>
 #include <QString>
 
 namespace RetryLab::Core {
@@ -77,6 +78,16 @@ public:
     qint64 contentLength() const { return m_framing == Framing::Length ? m_length : -1; }
     /// Body bytes consumed by the last feed() (or finish()), as on the wire.
     const QByteArray &body() const { return m_body; }
+    /// Where in body() the content is, without the chunk framing: a piece
+    /// starts at `at` in body(), is `length` long, and is the content's bytes
+    /// from `offset` on. For Length and UntilClose bodies one piece is all of body().
+    struct Piece
+    {
+        qsizetype at = 0;
+        qsizetype length = 0;
+        qint64 offset = 0;
+    };
+    const QList<Piece> &payload() const { return m_payload; }
     /// Body bytes of the current message so far, framing included.
     qint64 bodyBytes() const { return m_bodyTotal; }
     /// The message ended before its framing said it would (finish() on a partial body).
@@ -95,7 +106,7 @@ private:
     Status fail(QString message);
     Status parseHead(QByteArrayView head);
     bool takeLine(QByteArrayView *line);
-    void take(qsizetype count);
+    void take(qsizetype count, bool payload = false);
 
     Limits m_limits;
     QByteArray m_requestMethod = "GET";
@@ -110,6 +121,8 @@ private:
     qint64 m_remaining = 0;
     QByteArray m_body;
     qint64 m_bodyTotal = 0;
+    QList<Piece> m_payload;
+    qint64 m_payloadTotal = 0;
     qsizetype m_trailerBytes = 0;
     bool m_truncated = false;
     QString m_error;

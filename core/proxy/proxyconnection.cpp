@@ -8,6 +8,7 @@
 
 #include <QCryptographicHash>
 #include <QDateTime>
+#include <QSslConfiguration>
 #include <QSslSocket>
 #include <QTcpSocket>
 #include <QTimer>
@@ -19,6 +20,9 @@ namespace {
 /// Upstream reads happen in pieces of this size, so that a fast upstream
 /// cannot make one read hold a whole large body.
 constexpr qint64 readPieceBytes = 64 * 1024;
+
+/// A bandwidth limit releases bytes this often.
+constexpr int throttleTickMs = 20;
 
 /// Hop-by-hop fields (RFC 9110 section 7.6.1), and those the Connection field names.
 bool isHopByHop(const QByteArray &name, const QList<QByteArray> &named)
@@ -55,8 +59,14 @@ QString addressOf(const QTcpSocket *socket)
 
 ProxyConnection::ProxyConnection(ProxyServer *server, QTcpSocket *client)
     : QObject(server), m_server(server), m_client(client), m_connectTimer(new QTimer(this)),
-      m_idleTimer(new QTimer(this))
+      m_idleTimer(new QTimer(this)), m_faultTimer(new QTimer(this)), m_throttleTimer(new QTimer(this))
 {
+    m_faultTimer->setSingleShot(true);
+    m_faultTimer->setTimerType(Qt::PreciseTimer);
+    connect(m_faultTimer, &QTimer::timeout, this, &ProxyConnection::faultTimerFired);
+    m_throttleTimer->setInterval(throttleTickMs);
+    m_throttleTimer->setTimerType(Qt::PreciseTimer);
+    connect(m_throttleTimer, &QTimer::timeout, this, &ProxyConnection::releaseThrottled);
     client->setParent(this);
     m_peer = QStringLiteral("%1:%2").arg(addressOf(client)).arg(client->peerPort());
     m_connectTimer->setSingleShot(true);
@@ -88,7 +98,12 @@ void ProxyConnection::abort()
 
 qint64 ProxyConnection::bufferedBytes() const
 {
-    return (m_client ? m_client->bytesToWrite() : 0) + (m_upstream ? m_upstream->bytesAvailable() : 0);
+    return pendingToClient() + (m_upstream ? m_upstream->bytesAvailable() : 0);
+}
+
+qint64 ProxyConnection::pendingToClient() const
+{
+    return (m_client ? m_client->bytesToWrite() : 0) + m_throttled.size();
 }
 
 QByteArray ProxyConnection::upstreamRequest(
@@ -181,6 +196,9 @@ void ProxyConnection::readClient()
         m_entry.receivedNs = SteadyClock::instance().nowNs();
         m_startNs = m_entry.receivedNs;
         m_busy = true;
+        m_fault = ProxyFault{};
+        m_throttled.clear();
+        m_afterFlush = nullptr;
         answerLocally(m_parser.errorStatus(), m_parser.errorString(), QStringLiteral("reject"));
         return;
     }
@@ -219,10 +237,149 @@ void ProxyConnection::pump()
     if (!m_request.body.isEmpty())
         m_entry.bodyDigest = QCryptographicHash::hash(m_request.body, QCryptographicHash::Sha256).toHex().left(16);
 
+    m_fault = m_server->decideFault(m_request, m_peer);
+    m_waiting = Waiting::Nothing;
+    m_responseHeld = m_fault.delayBeforeResponseMs <= 0.0;
+    m_upstreamClosePending = false;
+    m_connectionFault = false;
+    m_bodyForwarded = 0;
+    m_throttled.clear();
+    m_throttleStartNs = 0;
+    m_throttleSent = 0;
+    m_afterFlush = nullptr;
+    // A fault that answers without the upstream waits both delays before it answers.
+    const double wait = m_fault.delayBeforeForwardMs + (m_fault.callsUpstream() ? 0.0 : m_fault.delayBeforeResponseMs);
+    if (wait > 0.0) {
+        m_waiting = Waiting::BeforeForward;
+        m_faultTimer->start(std::max(1, int(std::lround(wait))));
+        return;
+    }
+    proceed();
+}
+
+void ProxyConnection::proceed()
+{
+    if (!m_fault.callsUpstream()) {
+        applyLocalFault();
+        return;
+    }
     if (m_upstream && m_upstream->state() == QAbstractSocket::ConnectedState)
         sendRequest();
     else
         connectUpstream();
+}
+
+void ProxyConnection::faultTimerFired()
+{
+    if (!m_busy || !m_client)
+        return;
+    const Waiting waiting = std::exchange(m_waiting, Waiting::Nothing);
+    if (waiting == Waiting::BeforeForward) {
+        proceed();
+    } else if (waiting == Waiting::BeforeResponse) {
+        m_responseHeld = true;
+        readUpstream();
+        if (m_busy && m_upstreamClosePending && m_upstream)
+            finishUpstreamClose(m_upstream);
+    }
+}
+
+void ProxyConnection::applyLocalFault()
+{
+    switch (m_fault.outcome) {
+    case ProxyFault::Outcome::Status: {
+        QByteArray extra;
+        if (m_fault.retryAfterS) {
+            m_entry.retryAfter = QByteArray::number(*m_fault.retryAfterS, 'g', 12);
+            extra = "Retry-After: " + m_entry.retryAfter + "\r\n";
+        }
+        answerLocally(m_fault.status,
+            Tr::tr("%1 from a fault rule of the proxy; the upstream was not called").arg(m_fault.status),
+            QStringLiteral("fault-status"), extra);
+        break;
+    }
+    case ProxyFault::Outcome::Empty:
+        m_closeAfter = true;
+        finishExchange(QStringLiteral("empty"), Tr::tr("the connection was closed without a reply"), std::nullopt);
+        break;
+    case ProxyFault::Outcome::Reset:
+        m_closeAfter = true;
+        m_connectionFault = true;
+        finishExchange(
+            QStringLiteral("reset"), Tr::tr("the connection was reset; the request was not forwarded"), std::nullopt);
+        resetClient();
+        break;
+    case ProxyFault::Outcome::Stall:
+        break; // no answer: clientGone() records it when the client gives up
+    case ProxyFault::Outcome::Forward:
+    case ProxyFault::Outcome::Cut:
+    case ProxyFault::Outcome::Corrupt:
+        break;
+    }
+}
+
+void ProxyConnection::resetClient()
+{
+    if (!m_client)
+        return;
+    m_client->flush();
+    SocketControl::reset(m_client);
+}
+
+void ProxyConnection::deliver(const QByteArray &bytes)
+{
+    if (bytes.isEmpty())
+        return;
+    if (m_fault.bandwidthBytesPerS <= 0) {
+        writeClient(bytes);
+        return;
+    }
+    m_throttled += bytes;
+    if (!m_throttleTimer->isActive()) {
+        if (m_throttleStartNs == 0)
+            m_throttleStartNs = SteadyClock::instance().nowNs();
+        m_throttleTimer->start();
+        releaseThrottled();
+    }
+}
+
+void ProxyConnection::releaseThrottled()
+{
+    // What the rate allows by the end of the current tick, less what went out.
+    const double elapsedS = double(SteadyClock::instance().nowNs() - m_throttleStartNs) / 1e9 + throttleTickMs / 1000.0;
+    const qint64 allowed = qint64(double(m_fault.bandwidthBytesPerS) * elapsedS) - m_throttleSent;
+    const qint64 n = std::min<qint64>(allowed, m_throttled.size());
+    if (n > 0 && m_client) {
+        writeClient(m_throttled.first(n));
+        m_throttled.remove(0, n);
+        m_throttleSent += n;
+    }
+    if (!m_throttled.isEmpty())
+        return;
+    m_throttleTimer->stop();
+    if (m_afterFlush) {
+        const std::function<void()> finish = std::move(m_afterFlush);
+        m_afterFlush = nullptr;
+        finish();
+    }
+}
+
+void ProxyConnection::forwardBody(QByteArray body)
+{
+    if (body.isEmpty())
+        return;
+    if (m_fault.outcome == ProxyFault::Outcome::Corrupt && m_fault.corruptEvery > 0) {
+        // The content's bytes at offsets 0, N, 2N, ... inverted; the chunk framing is left alone.
+        const qint64 every = m_fault.corruptEvery;
+        for (const HttpResponseStream::Piece &p : m_stream.payload()) {
+            for (qint64 k = (p.offset + every - 1) / every * every; k < p.offset + p.length; k += every) {
+                char &c = body[p.at + qsizetype(k - p.offset)];
+                c = char(~c);
+            }
+        }
+    }
+    m_bodyForwarded += body.size();
+    deliver(body);
 }
 
 void ProxyConnection::connectUpstream()
@@ -251,6 +408,11 @@ void ProxyConnection::connectUpstream()
     m_connectTimer->start(m_server->options().connectTimeoutMs);
     if (tls) {
         auto *ssl = static_cast<QSslSocket *>(socket);
+        if (!m_server->caCertificates().isEmpty()) {
+            QSslConfiguration configuration = QSslConfiguration::defaultConfiguration();
+            configuration.addCaCertificates(m_server->caCertificates());
+            ssl->setSslConfiguration(configuration);
+        }
         // Certificate errors are not ignored: they end the exchange with 502 and the reason.
         connect(ssl, &QSslSocket::sslErrors, this, [this, ssl](const QList<QSslError> &errors) {
             QStringList reasons;
@@ -281,14 +443,23 @@ void ProxyConnection::sendRequest()
         return;
     const QString client = m_peer.section(QLatin1Char(':'), 0, -2);
     m_upstream->write(upstreamRequest(m_request, m_server->options().upstream, m_server->options().keepHost, client));
+    m_server->countUpstreamRequest();
 }
 
 void ProxyConnection::readUpstream()
 {
-    if (!m_upstream || !m_busy)
+    if (!m_upstream || !m_busy || m_afterFlush)
         return;
+    if (!m_responseHeld) {
+        // A delay before responding starts when the upstream's answer begins to arrive.
+        if (m_waiting == Waiting::Nothing && m_upstream->bytesAvailable() > 0) {
+            m_waiting = Waiting::BeforeResponse;
+            m_faultTimer->start(std::max(1, int(std::lround(m_fault.delayBeforeResponseMs))));
+        }
+        return;
+    }
     while (m_busy && m_upstream && m_upstream->bytesAvailable() > 0) {
-        if (m_client && m_client->bytesToWrite() > m_server->options().maxBufferedBytes) {
+        if (m_client && pendingToClient() > m_server->options().maxBufferedBytes) {
             m_paused = true; // clientWrote() reads on
             return;
         }
@@ -300,23 +471,63 @@ void ProxyConnection::readUpstream()
                     QStringLiteral("upstream-broken"));
             } else {
                 // Part of the answer went out already: the client sees the break as it happened.
+                m_connectionFault = true;
+                m_closeAfter = true;
                 finishExchange(QStringLiteral("upstream-broken"), m_stream.errorString(), m_stream.head().status);
-                if (m_client)
-                    SocketControl::reset(m_client);
+                resetClient();
             }
             return;
         }
+        const int code = m_stream.headComplete() ? m_stream.head().status : 0;
         if (m_stream.headComplete() && !m_headSent) {
+            const bool final = code >= 200;
+            if (final && m_fault.outcome == ProxyFault::Outcome::Reset
+                && m_fault.resetPoint == FaultRule::ResetPoint::BeforeHeaders) {
+                dropUpstream();
+                m_closeAfter = true;
+                m_connectionFault = true;
+                finishExchange(QStringLiteral("reset"),
+                    Tr::tr("the upstream answered %1; the client got a reset instead").arg(code), std::nullopt);
+                resetClient();
+                return;
+            }
             m_headSent = true;
             const bool untilClose = m_stream.framing() == HttpResponseStream::Framing::UntilClose;
             m_closeAfter = m_closeAfter || untilClose;
-            writeClient(clientHead(m_stream.head(), m_closeAfter, m_request.minorVersion == 0));
+            deliver(clientHead(m_stream.head(), m_closeAfter, m_request.minorVersion == 0));
             if (const auto retryAfter = headerValue(m_stream.head().headers, "Retry-After"))
                 m_entry.retryAfter = *retryAfter;
+            if (final && m_fault.outcome == ProxyFault::Outcome::Reset) {
+                dropUpstream();
+                m_closeAfter = true;
+                m_connectionFault = true;
+                endAfterFlush([this, code] {
+                    finishExchange(QStringLiteral("reset-after-headers"),
+                        Tr::tr("the upstream answered %1; the client got its headers, then a reset").arg(code), code);
+                    resetClient();
+                });
+                return;
+            }
         }
-        writeClient(m_stream.body());
+        QByteArray body = m_stream.body();
+        const bool cut = m_fault.outcome == ProxyFault::Outcome::Cut && code >= 200
+            && m_bodyForwarded + body.size() > m_fault.cutAfterBytes;
+        if (cut)
+            body.truncate(qsizetype(m_fault.cutAfterBytes - m_bodyForwarded));
+        forwardBody(body);
+        if (cut) {
+            dropUpstream();
+            m_closeAfter = true;
+            endAfterFlush([this, code] {
+                finishExchange(QStringLiteral("broken-stream"),
+                    Tr::tr("the upstream answered %1; the connection was closed after %2 bytes of the body")
+                        .arg(code)
+                        .arg(m_fault.cutAfterBytes),
+                    code);
+            });
+            return;
+        }
         if (status == HttpResponseStream::Status::Complete) {
-            const int code = m_stream.head().status;
             if (code >= 100 && code < 200) {
                 // An interim answer (100 Continue): the final one follows on the same exchange.
                 m_headSent = false;
@@ -326,26 +537,47 @@ void ProxyConnection::readUpstream()
             const bool upstreamCloses
                 = headerValue(m_stream.head().headers, "Connection").value_or(QByteArray()).toLower().contains("close")
                 || m_stream.head().minorVersion == 0;
-            if (upstreamCloses && m_upstream) {
-                m_upstream->disconnect(this);
-                m_upstream->disconnectFromHost();
-                m_upstream->deleteLater();
-                m_upstream = nullptr;
-            }
-            finishExchange(QStringLiteral("forwarded"),
-                Tr::tr("the upstream answered %1 %2").arg(code).arg(QString::fromLatin1(m_stream.head().reason)), code);
+            if (upstreamCloses)
+                dropUpstream(false);
+            const QString reason = QString::fromLatin1(m_stream.head().reason);
+            endAfterFlush([this, code, reason] {
+                const bool corrupt = m_fault.outcome == ProxyFault::Outcome::Corrupt;
+                finishExchange(corrupt ? QStringLiteral("corrupt") : QStringLiteral("forwarded"),
+                    Tr::tr("the upstream answered %1 %2").arg(code).arg(reason), code);
+            });
             return;
         }
     }
 }
 
+void ProxyConnection::dropUpstream(bool abort)
+{
+    if (!m_upstream)
+        return;
+    m_upstream->disconnect(this);
+    if (abort)
+        m_upstream->abort();
+    else
+        m_upstream->disconnectFromHost();
+    m_upstream->deleteLater();
+    m_upstream = nullptr;
+}
+
+void ProxyConnection::endAfterFlush(std::function<void()> finish)
+{
+    if (m_throttled.isEmpty())
+        finish();
+    else
+        m_afterFlush = std::move(finish);
+}
+
 void ProxyConnection::clientWrote()
 {
-    if (m_paused && m_client && m_client->bytesToWrite() <= m_server->options().maxBufferedBytes / 2) {
+    if (m_paused && m_client && pendingToClient() <= m_server->options().maxBufferedBytes / 2) {
         m_paused = false;
         readUpstream();
     }
-    if (!m_busy && m_closeAfter && m_client && m_client->bytesToWrite() == 0)
+    if (!m_busy && m_closeAfter && !m_connectionFault && m_client && m_client->bytesToWrite() == 0)
         m_client->disconnectFromHost();
 }
 
@@ -354,19 +586,33 @@ void ProxyConnection::upstreamClosed()
     QTcpSocket *socket = qobject_cast<QTcpSocket *>(sender());
     if (socket != m_upstream)
         return;
+    if (!m_responseHeld) {
+        m_upstreamClosePending = true; // the answer is held back: the close counts once it is read
+        return;
+    }
+    finishUpstreamClose(socket);
+}
+
+void ProxyConnection::finishUpstreamClose(QTcpSocket *socket)
+{
+    m_upstreamClosePending = false;
     // Read what is still buffered before the close counts.
     readUpstream();
-    if (!m_busy || socket != m_upstream)
+    if (!m_busy || socket != m_upstream || m_afterFlush)
         return;
     m_upstream = nullptr;
     socket->deleteLater();
     const HttpResponseStream::Status status = m_stream.finish();
     if (status == HttpResponseStream::Status::Complete) {
-        writeClient(m_stream.body());
+        forwardBody(m_stream.body());
         m_closeAfter = true;
-        finishExchange(QStringLiteral("forwarded"),
-            Tr::tr("the upstream answered %1 and closed the connection to end the body").arg(m_stream.head().status),
-            m_stream.head().status);
+        endAfterFlush([this] {
+            finishExchange(m_fault.outcome == ProxyFault::Outcome::Corrupt ? QStringLiteral("corrupt")
+                                                                           : QStringLiteral("forwarded"),
+                Tr::tr("the upstream answered %1 and closed the connection to end the body")
+                    .arg(m_stream.head().status),
+                m_stream.head().status);
+        });
         return;
     }
     if (!m_headSent) {
@@ -374,9 +620,10 @@ void ProxyConnection::upstreamClosed()
             Tr::tr("the upstream closed the connection without an answer"), 502, QStringLiteral("upstream-closed"));
         return;
     }
+    m_closeAfter = true;
+    m_connectionFault = true;
     finishExchange(QStringLiteral("upstream-broken"), m_stream.errorString(), m_stream.head().status);
-    if (m_client)
-        SocketControl::reset(m_client);
+    resetClient();
 }
 
 void ProxyConnection::upstreamFailed(const QString &why, int status, const QString &action)
@@ -384,26 +631,22 @@ void ProxyConnection::upstreamFailed(const QString &why, int status, const QStri
     if (!m_busy)
         return;
     m_connectTimer->stop();
-    if (m_upstream) {
-        m_upstream->disconnect(this);
-        m_upstream->abort();
-        m_upstream->deleteLater();
-        m_upstream = nullptr;
-    }
+    dropUpstream();
     answerLocally(status, why, action);
 }
 
-void ProxyConnection::answerLocally(int status, const QString &message, const QString &action)
+void ProxyConnection::answerLocally(
+    int status, const QString &message, const QString &action, const QByteArray &extraHeaders)
 {
     const QByteArray body = message.toUtf8() + '\n';
     m_closeAfter = m_closeAfter || action == QLatin1String("reject");
     QByteArray head = "HTTP/1.1 " + QByteArray::number(status) + ' ' + reasonPhrase(status) + "\r\n";
     head += "Content-Type: text/plain; charset=utf-8\r\nContent-Length: " + QByteArray::number(body.size()) + "\r\n";
-    head += "X-RetryLab-Proxy: " + action.toLatin1() + "\r\n";
+    head += "X-RetryLab-Proxy: " + action.toLatin1() + "\r\n" + extraHeaders;
     if (m_closeAfter)
         head += "Connection: close\r\n";
-    writeClient(head + "\r\n" + body);
-    finishExchange(action, message, status);
+    deliver(head + "\r\n" + body);
+    endAfterFlush([this, action, message, status] { finishExchange(action, message, status); });
 }
 
 void ProxyConnection::finishExchange(const QString &action, const QString &detail, std::optional<int> status)
@@ -411,15 +654,18 @@ void ProxyConnection::finishExchange(const QString &action, const QString &detai
     if (!m_busy)
         return;
     m_busy = false;
+    m_faultTimer->stop();
+    m_waiting = Waiting::Nothing;
     m_entry.action = action;
-    m_entry.detail = detail;
+    m_entry.detail = m_fault.any() ? m_fault.describe() + QStringLiteral("; ") + detail : detail;
     m_entry.status = status;
     m_entry.bytesSent = m_bytesToClient;
-    m_entry.durationMs = (SteadyClock::instance().nowNs() - m_startNs) / 1e6;
+    m_entry.durationMs = double(SteadyClock::instance().nowNs() - m_startNs) / 1e6;
+    m_server->faultExchangeEnded(m_fault, status && *status < 400 && action == QLatin1String("forwarded"));
     m_server->record(m_entry);
     if (m_closeAfter) {
         m_queue.clear();
-        if (m_client && m_client->bytesToWrite() == 0)
+        if (!m_connectionFault && m_client && m_client->bytesToWrite() == 0)
             m_client->disconnectFromHost();
         return;
     }
@@ -430,10 +676,16 @@ void ProxyConnection::finishExchange(const QString &action, const QString &detai
 void ProxyConnection::clientGone()
 {
     if (m_busy) {
-        m_entry.action = QStringLiteral("client-closed");
-        finishExchange(QStringLiteral("client-closed"), Tr::tr("the client left before the answer was complete"),
-            m_headSent ? std::optional<int>(m_stream.head().status) : std::nullopt);
+        if (m_fault.outcome == ProxyFault::Outcome::Stall && !m_headSent)
+            finishExchange(QStringLiteral("stall"),
+                Tr::tr("no answer for %1 ms, until the client left")
+                    .arg(double(SteadyClock::instance().nowNs() - m_startNs) / 1e6, 0, 'f', 0),
+                std::nullopt);
+        else
+            finishExchange(QStringLiteral("client-closed"), Tr::tr("the client left before the answer was complete"),
+                m_headSent ? std::optional<int>(m_stream.head().status) : std::nullopt);
     }
+    m_throttleTimer->stop();
     if (m_upstream) {
         m_upstream->disconnect(this);
         m_upstream->abort();

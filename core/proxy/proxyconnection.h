@@ -3,11 +3,14 @@
 #include "core/faultserver/serverlogentry.h"
 #include "core/http/httprequestparser.h"
 #include "core/http/httpresponsestream.h"
+#include "core/proxy/faultruleset.h"
 
 #include <QByteArray>
 #include <QList>
 #include <QObject>
 #include <QPointer>
+
+#include <functional>
 
 QT_BEGIN_NAMESPACE
 class QTcpSocket;
@@ -45,7 +48,15 @@ public:
     static QByteArray clientHead(const HttpResponseStream::Head &head, bool close, bool clientIsHttp10);
 
 private:
+    enum class Waiting { Nothing, BeforeForward, BeforeResponse };
     void readClient();
+    void faultTimerFired();
+    void proceed();
+    void applyLocalFault();
+    void forwardBody(QByteArray body);
+    void deliver(const QByteArray &bytes);
+    void releaseThrottled();
+    void resetClient();
     void pump();
     void connectUpstream();
     void sendRequest();
@@ -54,7 +65,11 @@ private:
     void upstreamFailed(const QString &why, int status, const QString &action);
     void clientWrote();
     void finishExchange(const QString &action, const QString &detail, std::optional<int> status);
-    void answerLocally(int status, const QString &message, const QString &action);
+    void finishUpstreamClose(QTcpSocket *socket);
+    qint64 pendingToClient() const;
+    void answerLocally(int status, const QString &message, const QString &action, const QByteArray &extraHeaders = {});
+    void dropUpstream(bool abort = true);
+    void endAfterFlush(std::function<void()> finish);
     void clientGone();
     qint64 writeClient(const QByteArray &bytes);
 
@@ -75,6 +90,21 @@ private:
     ServerLogEntry m_entry;
     qint64 m_startNs = 0;
     qint64 m_bytesToClient = 0;
+
+    // The faults of the exchange in progress.
+    ProxyFault m_fault;
+    QTimer *m_faultTimer;
+    Waiting m_waiting = Waiting::Nothing;
+    bool m_responseHeld = false; ///< the delay before responding is over (or there is none)
+    bool m_upstreamClosePending = false; ///< the upstream closed while its answer was held back
+    bool m_connectionFault = false; ///< the client connection ends with a reset, not a close
+    qint64 m_bodyForwarded = 0;
+    // Bandwidth: bytes waiting for their turn, released by m_throttleTimer.
+    QTimer *m_throttleTimer;
+    QByteArray m_throttled;
+    qint64 m_throttleStartNs = 0;
+    qint64 m_throttleSent = 0;
+    std::function<void()> m_afterFlush; ///< what ends the exchange once the throttled bytes are out
 };
 
 } // namespace RetryLab::Core

@@ -2,6 +2,7 @@
 
 #include "core/http/redactor.h"
 #include "core/proxy/proxyconnection.h"
+#include "core/util/clock.h"
 #include "core/util/coretr.h"
 
 #include <QLoggingCategory>
@@ -46,6 +47,15 @@ bool ProxyServer::listen()
                          "purpose (--allow-non-loopback)")
                       .arg(m_options.address.toString());
         return false;
+    }
+    m_caCertificates.clear();
+    if (!m_options.caBundlePath.isEmpty()) {
+        m_caCertificates = QSslCertificate::fromPath(m_options.caBundlePath, QSsl::Pem);
+        if (m_caCertificates.isEmpty()) {
+            m_error
+                = Tr::tr("the CA bundle %1 holds no PEM certificate (or cannot be read)").arg(m_options.caBundlePath);
+            return false;
+        }
     }
     if (!m_tcp->listen(m_options.address, m_options.port)) {
         m_error = Tr::tr("cannot listen on %1:%2: %3")
@@ -111,6 +121,48 @@ void ProxyServer::record(ServerLogEntry entry)
             value = redactor.headerValue(name, value);
     }
     Q_EMIT exchangeFinished(entry);
+}
+
+namespace {
+double nowMs()
+{
+    return double(SteadyClock::instance().nowNs()) / 1e6;
+}
+} // namespace
+
+void ProxyServer::setFaultRules(const FaultRuleList &rules)
+{
+    m_faults.setRules(rules, nowMs());
+    Q_EMIT faultRulesChanged();
+}
+
+bool ProxyServer::setFaultEnabled(const QString &name, bool enabled)
+{
+    if (!m_faults.setEnabled(name, enabled))
+        return false;
+    Q_EMIT faultRulesChanged();
+    return true;
+}
+
+void ProxyServer::setAllFaultsEnabled(bool enabled)
+{
+    m_faults.setAllEnabled(enabled);
+    Q_EMIT faultRulesChanged();
+}
+
+void ProxyServer::setFaultSeed(quint64 seed)
+{
+    m_faults.reseed(seed);
+}
+
+ProxyFault ProxyServer::decideFault(const HttpRequest &request, const QString &peer)
+{
+    return m_faults.decide(request, peer, nowMs());
+}
+
+void ProxyServer::faultExchangeEnded(const ProxyFault &fault, bool succeeded)
+{
+    m_faults.complete(fault.logicalId, succeeded, nowMs());
 }
 
 void ProxyServer::forget(ProxyConnection *connection)

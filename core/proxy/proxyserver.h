@@ -1,10 +1,12 @@
 #pragma once
 
 #include "core/faultserver/serverlogentry.h"
+#include "core/proxy/faultruleset.h"
 
 #include <QHostAddress>
 #include <QList>
 #include <QObject>
+#include <QSslCertificate>
 #include <QString>
 #include <QUrl>
 
@@ -39,6 +41,10 @@ struct ProxyOptions
     int idleTimeoutMs = 30'000;
     /// Credentials in targets are masked in the log, as the fault server's are.
     bool redactLog = true;
+    /// A PEM file of CA certificates trusted for an https upstream in addition
+    /// to the system's (a private CA, a test server's). Certificate errors are
+    /// never ignored: they end the exchange with 502 and the reason.
+    QString caBundlePath;
 };
 
 /// An HTTP/1.1 reverse proxy on loopback: every request to its address goes to
@@ -49,10 +55,14 @@ struct ProxyOptions
 /// has its own upstream connection, kept alive while both sides allow it;
 /// pipelined requests are answered in order.
 ///
-/// This is the transport of the fault proxy: the faults, their rules and the
-/// observer come on top of it. What passed through is logged as the fault
-/// server logs (ServerLogEntry): "forwarded", or why not ("upstream-unreachable",
-/// "upstream-timeout", "upstream-broken", "reject", "client-closed").
+/// Fault rules (FaultRule, FaultRuleSet) apply to each request as it is taken
+/// up; they can be replaced and switched at any time, and the next request
+/// sees the change. What passed through is logged as the fault server logs
+/// (ServerLogEntry): "forwarded", what a fault did ("fault-status", "reset",
+/// "reset-after-headers", "empty", "stall", "broken-stream", "corrupt"), or why
+/// the upstream gave no answer ("upstream-unreachable", "upstream-timeout",
+/// "upstream-closed", "upstream-broken", "upstream-tls"), "reject" for a
+/// malformed request and "client-closed".
 class ProxyServer final : public QObject
 {
     Q_OBJECT
@@ -63,7 +73,7 @@ public:
 
     /// Starts listening; false with errorString() on failure (no upstream, an
     /// upstream that is not http or https, a non-loopback address without
-    /// allowNonLoopback, bind errors).
+    /// allowNonLoopback, a CA bundle without a certificate, bind errors).
     bool listen();
     void close();
     bool isListening() const;
@@ -76,15 +86,38 @@ public:
     /// clients, and read from upstreams but not passed on yet.
     qint64 bufferedBytes() const;
     quint64 forwardedCount() const { return m_forwarded; }
+    /// The certificates of options().caBundlePath, read by listen().
+    const QList<QSslCertificate> &caCertificates() const { return m_caCertificates; }
+    /// Requests sent to the upstream (those a fault answered locally are not).
+    quint64 upstreamRequestCount() const { return m_upstreamRequests; }
+
+    // --- faults
+    /// Replaces the fault rules; they apply from the next request on.
+    void setFaultRules(const FaultRuleList &rules);
+    const QList<FaultRule> &faultRules() const { return m_faults.rules(); }
+    /// Switches one rule by name (false when there is none) or all of them;
+    /// the next request sees the change.
+    bool setFaultEnabled(const QString &name, bool enabled);
+    void setAllFaultsEnabled(bool enabled);
+    void setFaultSeed(quint64 seed);
+    quint64 faultSeed() const { return m_faults.seed(); }
+    FaultRuleSet::Counts faultCounts(qsizetype rule) const { return m_faults.counts(rule); }
+    /// The rules, their state and counts (FaultRuleSet::stateJson()).
+    QJsonObject faultState() const { return m_faults.stateJson(); }
 
 Q_SIGNALS:
     /// One per request answered (or connection refused or cut off).
     void exchangeFinished(const RetryLab::Core::ServerLogEntry &entry);
+    /// The rules changed, or one was switched on or off.
+    void faultRulesChanged();
 
 private:
     friend class ProxyConnection;
     void record(ServerLogEntry entry);
     void forget(ProxyConnection *connection);
+    ProxyFault decideFault(const HttpRequest &request, const QString &peer);
+    void faultExchangeEnded(const ProxyFault &fault, bool succeeded);
+    void countUpstreamRequest() { ++m_upstreamRequests; }
 
     ProxyOptions m_options;
     QTcpServer *m_tcp;
@@ -92,6 +125,9 @@ private:
     QList<ProxyConnection *> m_connections;
     quint64 m_sequence = 0;
     quint64 m_forwarded = 0;
+    quint64 m_upstreamRequests = 0;
+    FaultRuleSet m_faults;
+    QList<QSslCertificate> m_caCertificates;
 };
 
 } // namespace RetryLab::Core

@@ -7,6 +7,7 @@
 //   Nginx         HTTPS (HTTP/2 by ALPN), h2c with prior knowledge, HTTP/1.1
 //   Tinyproxy     an HTTP proxy (Basic credentials optional)
 //   Microsocks    a SOCKS5 proxy (user name and password optional)
+//   Httpbin       Debian's python3-httpbin (Werkzeug), a second upstream of the fault proxy
 // Every program comes from a Debian package that scripts/deps.sh installs; a
 // missing one fails the suite with the package's name (missingProgram()).
 //
@@ -437,6 +438,55 @@ private:
         return startAndWait(findProgram(QStringLiteral("microsocks")), arguments, {m_port}, QString(), error);
     }
 
+    quint16 m_port = 0;
+};
+
+/// httpbin (Debian's python3-httpbin, served by Werkzeug): /status/N, /bytes/N?seed=S,
+/// /stream-bytes/N (chunked), /anything... It logs one line per request it answers
+/// ("GET /status/418 HTTP/1.1" 418), so a test can see which requests reached it.
+class Httpbin : public ServerProcess
+{
+public:
+    /// Debian's interpreter: the package's module is there, whatever python3 comes first on the PATH.
+    static QString interpreter() { return QStringLiteral("/usr/bin/python3"); }
+    static QByteArray checkInstalled()
+    {
+        if (!QFile::exists(QStringLiteral("/usr/lib/python3/dist-packages/httpbin/core.py")))
+            return missingProgram(QStringLiteral("httpbin"), QStringLiteral("python3-httpbin"));
+        return {};
+    }
+
+    /// Starts on a free port; tries others when that one is taken first (three times in all).
+    bool start(QString *error)
+    {
+        for (int attempt = 0; attempt < 3; ++attempt) {
+            m_port = freePort();
+            if (startAndWait(interpreter(),
+                    {QStringLiteral("-m"), QStringLiteral("httpbin.core"), QStringLiteral("--port"),
+                        QString::number(m_port)},
+                    {m_port}, QString(), error))
+                return true;
+            stop();
+            m_output.clear();
+        }
+        return false;
+    }
+
+    quint16 port() const { return m_port; }
+    /// The request lines it logged so far ("GET /status/418 HTTP/1.1").
+    QStringList requests()
+    {
+        QStringList lines;
+        const QStringList all = output().split(QLatin1Char('\n'));
+        for (const QString &line : all) {
+            const qsizetype open = line.indexOf(QLatin1String("] \""));
+            if (open >= 0)
+                lines.append(line.mid(open + 3, line.indexOf(QLatin1Char('"'), open + 3) - open - 3));
+        }
+        return lines;
+    }
+
+private:
     quint16 m_port = 0;
 };
 
