@@ -5,6 +5,7 @@
 #include "app/cli/subcommand.h"
 #include "app/clientsscreenshot.h"
 #include "app/importscreenshots.h"
+#include "app/proxyscreenshot.h"
 #include "app/screenshotcollections.h"
 #include "core/executor/retryexecutor.h"
 #include "core/herd/herdparameters.h"
@@ -19,13 +20,13 @@
 #include "ui/run/attemptinspector.h"
 #include "ui/run/statisticsview.h"
 #include "ui/run/timelineview.h"
-#include "ui/server/serverlogmodel.h"
 #include "ui/server/serverview.h"
 #include "ui/session/embeddedserver.h"
 #include "ui/session/requestrunner.h"
 #include "ui/session/runsession.h"
 #include "ui/transportcontroller.h"
 #include "ui/widgets/darkpalette.h"
+#include "ui/widgets/serverlogmodel.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
@@ -382,6 +383,10 @@ int runScreenshot(const QStringList &arguments)
     }
 
     for (const QString &problem : saveClientsScreenshot(window, save, settle)) {
+        err << Tr::tr("retrylab screenshot: %1").arg(problem) << Qt::endl;
+        ++failures;
+    }
+    for (const QString &problem : saveProxyScreenshot(window, save, settle)) {
         err << Tr::tr("retrylab screenshot: %1").arg(problem) << Qt::endl;
         ++failures;
     }

@@ -16,6 +16,7 @@
 #include "ui/observe/clientsview.h"
 #include "ui/policy/policyeditor.h"
 #include "ui/policy/policypanel.h"
+#include "ui/proxy/proxyview.h"
 #include "ui/request/requestcomposer.h"
 #include "ui/run/attemptinspector.h"
 #include "ui/run/errorlogview.h"
@@ -199,6 +200,26 @@ void MainWindow::buildTabs()
         m_policyDock->show();
         m_policyDock->raise();
     });
+    // The Proxy tab's lanes: the run views once more, on the current proxy's session.
+    auto *proxyLanes = new QTabWidget;
+    proxyLanes->setObjectName(QStringLiteral("proxyLanes"));
+    proxyLanes->setDocumentMode(true);
+    auto *proxyTimeline = new TimelineView;
+    proxyTimeline->setObjectName(QStringLiteral("proxyTimeline"));
+    auto *proxyLog = new ErrorLogView;
+    auto *proxyStatistics = new StatisticsView;
+    proxyLanes->addTab(proxyTimeline, tr("Timeline"));
+    proxyLanes->addTab(proxyLog, tr("Error log"));
+    proxyLanes->addTab(scrollable(proxyStatistics), tr("Statistics"));
+    m_proxyView = new ProxyView(proxyLanes);
+    m_proxyView->setObjectName(QStringLiteral("proxy"));
+    connect(m_proxyView, &ProxyView::currentProxyChanged, this,
+        [proxyTimeline, proxyLog, proxyStatistics](ProxyInstance *proxy) {
+            RunSession *session = proxy ? proxy->session() : nullptr;
+            proxyTimeline->setSession(session);
+            proxyLog->setSession(session);
+            proxyStatistics->setSession(session);
+        });
     m_tabs = new QTabWidget;
     m_tabs->setObjectName(QStringLiteral("tabs"));
     m_tabs->setDocumentMode(true);
@@ -207,6 +228,7 @@ void MainWindow::buildTabs()
     m_tabs->addTab(scrollable(m_statistics), tr("Statistics"));
     m_tabs->addTab(scrollable(m_serverView), tr("Server"));
     m_tabs->addTab(m_clientsView, tr("Clients"));
+    m_tabs->addTab(m_proxyView, tr("Proxy"));
     m_tabs->addTab(m_conformance, tr("Conformance"));
     m_tabs->addTab(scrollable(m_simulator), tr("Herd simulator"));
 
@@ -242,6 +264,8 @@ QWidget *MainWindow::tab(Tab which) const
         return m_simulator;
     case Tab::Clients:
         return m_clientsView;
+    case Tab::Proxy:
+        return m_proxyView;
     }
     return nullptr;
 }
@@ -260,8 +284,8 @@ void MainWindow::showTab(Tab which)
 
 MainWindow::Tab MainWindow::currentTab() const
 {
-    for (Tab each :
-        {Tab::Timeline, Tab::ErrorLog, Tab::Statistics, Tab::Server, Tab::Conformance, Tab::Simulator, Tab::Clients}) {
+    for (Tab each : {Tab::Timeline, Tab::ErrorLog, Tab::Statistics, Tab::Server, Tab::Conformance, Tab::Simulator,
+             Tab::Clients, Tab::Proxy}) {
         QWidget *page = tab(each);
         if (m_tabs->currentWidget() == page || m_tabs->currentWidget()->isAncestorOf(page))
             return each;
@@ -389,6 +413,7 @@ void MainWindow::loadSettings()
     m_composer->setRecentUrls(m_settings->recentUrlTemplates());
     m_serverView->setScenario(m_settings->serverScenario());
     m_runner->setScenario(m_serverView->scenario());
+    m_proxyView->setProxies(m_settings->proxies());
     handlePolicyChanged();
     if (const auto parameters = m_settings->simulatorParameters())
         m_simulator->setParameters(*parameters);
@@ -425,6 +450,7 @@ void MainWindow::saveSettings()
 {
     m_settings->setRequestDraft(m_composer->draft());
     m_settings->setServerScenario(m_serverView->scenario());
+    m_settings->setProxies(m_proxyView->proxies());
     if (const auto parameters = m_simulator->parameters())
         m_settings->setSimulatorParameters(*parameters);
     m_settings->setConformancePolicyChoice(m_conformance->policyChoice());

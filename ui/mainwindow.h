@@ -34,6 +34,7 @@ class RequestRunner;
 class RunSession;
 class ServerView;
 class ClientsView;
+class ProxyView;
 class Observation;
 class Settings;
 class ConformanceView;
@@ -57,7 +58,7 @@ class MainWindow final : public QMainWindow
     Q_OBJECT
 
 public:
-    enum class Tab { Timeline, ErrorLog, Statistics, Server, Conformance, Simulator, Clients };
+    enum class Tab { Timeline, ErrorLog, Statistics, Server, Conformance, Simulator, Clients, Proxy };
     Q_ENUM(Tab)
     using ExportFormat = ExportController::Format;
 
@@ -110,6 +111,7 @@ public:
     StatisticsView *statisticsView() const { return m_statistics; }
     ServerView *serverView() const { return m_serverView; }
     ClientsView *clientsView() const { return m_clientsView; }
+    ProxyView *proxyView() const { return m_proxyView; }
     Observation *observation() const { return m_observation; }
     ConformanceView *conformanceView() const { return m_conformance; }
     SimulatorView *simulatorView() const { return m_simulator; }
@@ -201,6 +203,7 @@ private:
     ServerView *m_serverView = nullptr;
     Observation *m_observation = nullptr;
     ClientsView *m_clientsView = nullptr;
+    ProxyView *m_proxyView = nullptr;
     ConformanceView *m_conformance = nullptr;
     SimulatorView *m_simulator = nullptr;
 

@@ -52,7 +52,7 @@ void TestScreenshotCommand::screenshot_writesANonEmptyPngPerTab()
              QStringLiteral("simulator.png"), QStringLiteral("policy.png"), QStringLiteral("inspector.png"),
              QStringLiteral("collections.png"), QStringLiteral("connection.png"), QStringLiteral("import-curl.png"),
              QStringLiteral("import-har.png"), QStringLiteral("import-postman.png"), QStringLiteral("openrun.png"),
-             QStringLiteral("preferences.png"), QStringLiteral("clients.png")}) {
+             QStringLiteral("preferences.png"), QStringLiteral("clients.png"), QStringLiteral("proxy.png")}) {
         const QString path = QDir(out).filePath(name);
         QVERIFY2(QFile::exists(path), qPrintable(path));
         QVERIFY2(stdOut.contains(QDir::toNativeSeparators(path).toLocal8Bit()), stdOut.constData());
@@ -74,7 +74,7 @@ void TestScreenshotCommand::screenshot_writesANonEmptyPngPerTab()
             QCOMPARE(image.size(), QSize(1280, 800));
     }
     // The user's settings were not touched: the command leaves nothing behind in the folder either.
-    QCOMPARE(QDir(out).entryList(QDir::Files).size(), 16);
+    QCOMPARE(QDir(out).entryList(QDir::Files).size(), 17);
 }
 
 void TestScreenshotCommand::screenshot_unwritableFolder_failsWithAMessage()

@@ -2,7 +2,7 @@
 
 #include "core/faultserver/faultinstruction.h"
 #include "ui/server/httpspanel.h"
-#include "ui/server/serverlogmodel.h"
+#include "ui/widgets/serverlogmodel.h"
 #include "ui/session/embeddedserver.h"
 #include "ui/widgets/fieldmessage.h"
 

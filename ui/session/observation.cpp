@@ -21,7 +21,7 @@ using namespace RetryLab::Core;
 
 Observation::Observation(EmbeddedServer *server, QObject *parent)
     : QObject(parent), m_server(server), m_session(new RunSession(this)), m_plan(ObservationPlan::defaultPlan()),
-      m_gapWindowMs(AttemptGrouper::Settings{}.gapWindowMs)
+      m_gapWindowMs(AttemptGrouper::Settings{}.gapWindowMs), m_lanes(m_session)
 {
     qRegisterMetaType<ObservedAttempt>();
     // The server's clock: arrivals and ends of answers are on it.
@@ -75,10 +75,17 @@ void Observation::start()
     m_observer->setGroupingSettings(AttemptGrouper::Settings{m_gapWindowMs});
     m_observer->setMaxLogicalRequests(m_maxLogicalRequests);
     m_observer->moveToThread(server->thread());
-    connect(m_observer, &Observer::attemptStarted, this, &Observation::feedStarted);
-    connect(m_observer, &Observer::attemptFinished, this, &Observation::feedFinished);
+    m_lanes.setBaseUrl(m_server->baseUrl());
+    connect(m_observer, &Observer::attemptStarted, this, [this](const ObservedAttempt &a) {
+        m_lanes.started(a);
+        Q_EMIT attemptStarted(a);
+    });
+    connect(m_observer, &Observer::attemptFinished, this, [this](const ObservedAttempt &a) {
+        m_lanes.finished(a);
+        Q_EMIT attemptFinished(a);
+    });
     connect(m_observer, &Observer::logicalRequestClosed, this,
-        [this](quint64 logicalId, const QString &) { feedClosed(logicalId); });
+        [this](quint64 logicalId, const QString &) { m_lanes.closed(logicalId); });
     connect(m_observer, &Observer::clientAdded, this, &Observation::clientsChanged);
     connect(m_observer, &Observer::clientChanged, this, &Observation::clientsChanged);
     // The hook must be installed on the server's thread.
@@ -128,6 +135,7 @@ void Observation::setGapWindowMs(double ms)
 void Observation::setMaxLogicalRequests(int count)
 {
     m_maxLogicalRequests = std::clamp(count, 1, 1'000'000);
+    m_lanes.setMaxLogicalRequests(m_maxLogicalRequests);
     onObserverThread([observer = m_observer, count = m_maxLogicalRequests] { observer->setMaxLogicalRequests(count); });
 }
 
@@ -164,97 +172,6 @@ int Observation::droppedLogicalRequests() const
     int dropped = 0;
     onObserverThread([&dropped, observer = m_observer] { dropped = observer->droppedLogicalRequests(); });
     return dropped;
-}
-
-void Observation::feedStarted(const ObservedAttempt &a)
-{
-    // Logical requests the observer dropped never close here: forget the oldest
-    // lanes' state once there are more than it keeps (ids grow with time).
-    if (m_lanes.size() > 2 * qsizetype(m_maxLogicalRequests) && a.logicalId > quint64(m_maxLogicalRequests)) {
-        const quint64 oldest = a.logicalId - quint64(m_maxLogicalRequests);
-        m_lanes.removeIf([oldest](const auto &entry) { return entry.key() < oldest; });
-    }
-    LaneState &lane = m_lanes[a.logicalId];
-    if (lane.attempts == 0) {
-        RequestSpec spec;
-        spec.method = a.method;
-        spec.url = m_server && m_server->isRunning() ? m_server->baseUrl().resolved(QUrl(a.target)) : QUrl(a.target);
-        spec.label = a.userAgent.isEmpty() ? a.address : a.userAgent;
-        m_session->noteRequest(a.logicalId, spec);
-        lane.firstStartNs = a.receivedNs;
-    }
-    ++lane.attempts;
-    if (lane.pending) {
-        // The client retried: the attempt before this one was "failed, retried".
-        lane.pending->nextDelayMs = a.delayMs.value_or(0.0);
-        m_session->recordAttempt(*lane.pending);
-        lane.pending.reset();
-    }
-    m_session->recordAttemptStarted(a.logicalId, a.attemptIndex - 1, a.receivedNs);
-    Q_EMIT attemptStarted(a);
-}
-
-void Observation::feedFinished(const ObservedAttempt &a)
-{
-    AttemptRecord r;
-    r.requestId = a.logicalId;
-    r.attemptIndex = a.attemptIndex - 1;
-    r.method = a.method;
-    r.url = m_server && m_server->isRunning() ? m_server->baseUrl().resolved(QUrl(a.target)) : QUrl(a.target);
-    r.startNs = a.receivedNs;
-    r.endNs = a.receivedNs + qint64((a.endMs - a.arrivalMs) * 1e6);
-    r.finishedNs = r.endNs;
-    r.startWall = a.time;
-    r.plannedDelayMs = a.delayMs.value_or(0.0);
-    r.actualDelayMs = a.delayMs.value_or(0.0);
-    r.httpStatus = a.status;
-    r.retryAfterMs = a.retryAfterMs;
-    r.end = a.status ? AttemptEnd::Response : AttemptEnd::NetworkError;
-    if (a.succeeded())
-        r.decision = Classification::Decision::Success;
-    else if (a.transientFault())
-        r.decision = Classification::Decision::RetryAfterDelay;
-    else
-        r.decision = Classification::Decision::GiveUp;
-    r.cause = a.status ? QStringLiteral("http-%1").arg(*a.status) : a.action;
-    r.reason = a.planStep.isEmpty()
-        ? Tr::tr("served %1 by the path; grouped: %2").arg(a.served(), a.ruleDetail)
-        : Tr::tr("served %1 (plan step %2); grouped: %3").arg(a.served(), a.planStep, a.ruleDetail);
-    if (!a.status)
-        r.errorString = Tr::tr("the server's fault: %1").arg(a.action);
-    LaneState &lane = m_lanes[a.logicalId];
-    if (a.succeeded()) {
-        m_session->recordAttempt(r);
-    } else {
-        lane.pending = r; // until the client retries or the logical request closes
-    }
-    lane.lastEndNs = r.endNs;
-    lane.lastStatus = a.status;
-    lane.succeeded = a.succeeded();
-    Q_EMIT attemptFinished(a);
-}
-
-void Observation::feedClosed(quint64 logicalId)
-{
-    const auto found = m_lanes.find(logicalId);
-    if (found == m_lanes.end())
-        return;
-    if (found->pending) {
-        m_session->recordAttempt(*found->pending); // no retry followed: the final failure
-        found->pending.reset();
-    }
-    RequestResult result;
-    result.requestId = logicalId;
-    result.attempts = found->attempts;
-    result.outcome = found->succeeded ? RequestOutcome::Succeeded : RequestOutcome::AttemptsExhausted;
-    result.finalStatus = found->lastStatus;
-    result.startNs = found->firstStartNs;
-    result.endNs = found->lastEndNs;
-    result.reason = found->succeeded
-        ? Tr::tr("the client got its answer")
-        : Tr::tr("the client stopped retrying after %n attempt(s)", nullptr, found->attempts);
-    m_session->recordResult(result);
-    m_lanes.erase(found);
 }
 
 } // namespace RetryLab::Ui

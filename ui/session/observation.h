@@ -2,7 +2,7 @@
 
 #include "core/observe/observationplan.h"
 #include "core/observe/observedattempt.h"
-#include "core/record/attemptrecord.h"
+#include "ui/session/observedlanes.h"
 
 #include <QHash>
 #include <QList>
@@ -77,9 +77,6 @@ Q_SIGNALS:
 private:
     void start();
     void stop();
-    void feedStarted(const Core::ObservedAttempt &attempt);
-    void feedFinished(const Core::ObservedAttempt &attempt);
-    void feedClosed(quint64 logicalId);
     template<typename F>
     void onObserverThread(F function) const;
 
@@ -90,20 +87,7 @@ private:
     Core::ObservationPlan m_plan;
     double m_gapWindowMs;
     int m_maxLogicalRequests = 20'000;
-    /// Per logical request: its first attempt's start, for the result when it
-    /// closes, and its last answered attempt, kept back until it is known whether
-    /// the client retried it (the next attempt arrives) or not (it closes): the
-    /// lanes colour an attempt "retried" or "final failure" by that.
-    struct LaneState
-    {
-        int attempts = 0;
-        qint64 firstStartNs = -1;
-        qint64 lastEndNs = -1;
-        std::optional<int> lastStatus;
-        bool succeeded = false;
-        std::optional<Core::AttemptRecord> pending;
-    };
-    QHash<quint64, LaneState> m_lanes;
+    ObservedLanes m_lanes;
 };
 
 } // namespace RetryLab::Ui

@@ -11,6 +11,7 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QHash>
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QLoggingCategory>
@@ -36,6 +37,7 @@ const QString recentUrlsKey = QStringLiteral("request/recentUrls");
 const QString requestDraftKey = QStringLiteral("request/draft");
 const QString recentTemplatesKey = QStringLiteral("request/recentTemplates");
 const QString serverScenarioKey = QStringLiteral("server/scenario");
+const QString proxiesKey = QStringLiteral("proxy/proxies");
 const QString exportDirectoryKey = QStringLiteral("export/directory");
 const QString simulatorKey = QStringLiteral("simulator/parameters");
 const QString conformanceChoiceKey = QStringLiteral("conformance/policy");
@@ -302,6 +304,29 @@ Loaded<ServerScenario> readServerScenario(const QSettings &settings)
     return readSalvaging<ServerScenario>(*object, &ServerScenario::fromJson, {}, Settings::tr("server scenario"));
 }
 
+Loaded<QList<ProxySettings>> readProxies(const QSettings &settings)
+{
+    Loaded<QList<ProxySettings>> loaded;
+    if (!settings.contains(proxiesKey))
+        return loaded;
+    QJsonParseError error;
+    const QJsonDocument doc = QJsonDocument::fromJson(settings.value(proxiesKey).toString().toUtf8(), &error);
+    if (error.error != QJsonParseError::NoError || !doc.isArray()) {
+        loaded.problems.append(
+            Settings::tr("The saved fault proxies could not be read (%1).").arg(error.errorString()));
+        return loaded;
+    }
+    const QJsonArray array = doc.array();
+    for (qsizetype i = 0; i < array.size(); ++i) {
+        const auto proxy = ProxySettings::fromJson(array.at(i).toObject());
+        if (proxy)
+            loaded.value.append(*proxy);
+        else
+            loaded.problems.append(Settings::tr("Saved fault proxy %1 was left out: %2").arg(i + 1).arg(proxy.error()));
+    }
+    return loaded;
+}
+
 // Field by field on top of the model's defaults (HerdParametersJson): a field that
 // is damaged, or that makes the parameters invalid, keeps its default and the
 // others are kept.
@@ -425,6 +450,7 @@ QStringList Settings::problems() const
     problems += readRequestDraft(*m_settings).problems;
     problems += readRecentUrlTemplates(*m_settings).problems;
     problems += readServerScenario(*m_settings).problems;
+    problems += readProxies(*m_settings).problems;
     problems += readSimulatorParameters(*m_settings).problems;
     problems += readDefaultTransport(*m_settings).problems;
     return problems;
@@ -637,6 +663,19 @@ ServerScenario Settings::serverScenario() const
 void Settings::setServerScenario(const ServerScenario &scenario)
 {
     m_settings->setValue(serverScenarioKey, jsonText(scenario.toJson()));
+}
+
+QList<ProxySettings> Settings::proxies() const
+{
+    return readProxies(*m_settings).value;
+}
+
+void Settings::setProxies(const QList<ProxySettings> &proxies)
+{
+    QJsonArray array;
+    for (const ProxySettings &p : proxies)
+        array.append(p.toJson());
+    m_settings->setValue(proxiesKey, QString::fromUtf8(QJsonDocument(array).toJson(QJsonDocument::Compact)));
 }
 
 std::optional<Core::HerdParameters> Settings::simulatorParameters() const

@@ -3,6 +3,7 @@
 #include "core/herd/herdparameters.h"
 #include "core/policy/backoffpolicy.h"
 #include "core/record/transportoptions.h"
+#include "ui/session/proxysettings.h"
 #include "ui/session/requestdraft.h"
 #include "ui/session/serverscenario.h"
 
@@ -94,6 +95,11 @@ public:
     // The fault server's script in the Server tab.
     ServerScenario serverScenario() const;
     void setServerScenario(const ServerScenario &scenario);
+
+    // The fault proxies of the Proxy tab, with their rules. One that does not
+    // read is left out (problems() names it); the others are kept.
+    QList<ProxySettings> proxies() const;
+    void setProxies(const QList<ProxySettings> &proxies);
 
     // The herd simulator's form; nothing until it was saved once. Read field by field:
     // a damaged field keeps its default (problems() names it), the others are kept.

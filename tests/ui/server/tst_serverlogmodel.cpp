@@ -1,4 +1,4 @@
-#include "ui/server/serverlogmodel.h"
+#include "ui/widgets/serverlogmodel.h"
 
 #include <QAbstractItemModelTester>
 #include <QColor>

@@ -1,4 +1,4 @@
-#include "ui/server/serverlogmodel.h"
+#include "ui/widgets/serverlogmodel.h"
 #include "ui/server/serverview.h"
 #include "ui/session/embeddedserver.h"
 #include "ui/widgets/fieldmessage.h"

@@ -9,7 +9,8 @@
 
 namespace RetryLab::Ui {
 
-/// The fault server's log in the Server tab: one row per request the server handled
+/// The fault server's log in the Server tab (and a fault proxy's in the Proxy tab, with the same
+/// columns): one row per request the server handled
 /// (or connection it turned away), oldest first. Entries are taken in as they come
 /// and shown in batches, at most about 30 times a second; only the newest maxRows()
 /// are kept, so a long repeat run cannot grow the window without bound.

@@ -1,0 +1,212 @@
+#include "core/faultserver/faultserver.h"
+#include "ui/mainwindow.h"
+#include "ui/proxy/faultrulesmodel.h"
+#include "ui/proxy/proxyview.h"
+#include "ui/run/timelineview.h"
+#include "ui/session/proxyinstance.h"
+#include "ui/session/runsession.h"
+#include "ui/session/settings.h"
+#include "ui/widgets/serverlogmodel.h"
+
+#include <QJsonDocument>
+#include <QLabel>
+#include <QLineEdit>
+#include <QListWidget>
+#include <QNetworkAccessManager>
+#include <QNetworkReply>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTableView>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace RetryLab;
+
+/// The Proxy tab in the real window: a proxy in front of a fault server the
+/// suite runs, requests through it from a real QNetworkAccessManager, its rules
+/// edited and switched in the tab and by its control port.
+class TestProxyView : public QObject
+{
+    Q_OBJECT
+
+private:
+    QTemporaryDir m_dir;
+    std::unique_ptr<Ui::MainWindow> m_window;
+    std::unique_ptr<Core::FaultServer> m_upstream;
+    QNetworkAccessManager *m_manager = nullptr;
+
+    Ui::ProxyView *view() const { return m_window->proxyView(); }
+
+    int send(const QUrl &url, const QByteArray &method = "GET")
+    {
+        QNetworkRequest request(url);
+        request.setHeader(QNetworkRequest::UserAgentHeader, QByteArrayLiteral("shop-app/3.1"));
+        QNetworkReply *reply = m_manager->sendCustomRequest(request, method);
+        QSignalSpy finished(reply, &QNetworkReply::finished);
+        if (!reply->isFinished() && !finished.wait(10'000))
+            return -1;
+        reply->deleteLater();
+        return reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
+    }
+
+    QUrl through(const QString &path) const { return view()->currentProxy()->listenUrl().resolved(QUrl(path)); }
+
+    void editRule(int row, const QString &line)
+    {
+        Ui::FaultRulesModel *model = view()->rulesModel();
+        QVERIFY(model->setData(model->index(row, Ui::FaultRulesModel::Rule), line));
+    }
+
+    /// Adds a proxy in front of the fault server by the tab's buttons and starts it.
+    void startProxy()
+    {
+        auto *add = view()->findChild<QPushButton *>(QStringLiteral("proxyAdd"));
+        QVERIFY(add);
+        const qsizetype before = view()->instances().size();
+        add->click();
+        QCOMPARE(view()->instances().size(), before + 1);
+        QVERIFY(view()->currentProxy());
+        view()->upstreamEdit()->setText(m_upstream->baseUrl().toString());
+        QMetaObject::invokeMethod(view()->upstreamEdit(), "editingFinished");
+        view()->startButton()->click();
+        QVERIFY2(view()->currentProxy()->isRunning(), qPrintable(view()->status()->text()));
+        QVERIFY2(view()->status()->text().contains(view()->currentProxy()->listenUrl().toString()),
+            qPrintable(view()->status()->text()));
+        QVERIFY(view()->status()->text().contains(QStringLiteral("/_control/faults")));
+    }
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        // Settings of its own, removed around every test.
+        QStandardPaths::setTestModeEnabled(true);
+        QCoreApplication::setOrganizationName(QStringLiteral("RetryLab"));
+        QCoreApplication::setApplicationName(QStringLiteral("tst_proxyview"));
+        QVERIFY(QSettings().fileName().contains(QLatin1String("qttest")));
+    }
+
+    void init()
+    {
+        {
+            QSettings settings; // cleared through Qt's cache of the file too
+            settings.clear();
+            settings.sync();
+        }
+        QFile::remove(QSettings().fileName());
+        m_upstream = std::make_unique<Core::FaultServer>();
+        QVERIFY(m_upstream->listen());
+        Ui::MainWindow::Options options;
+        options.dataDirectory = m_dir.filePath(QString::fromLatin1(QTest::currentTestFunction()));
+        m_window = std::make_unique<Ui::MainWindow>(options);
+        m_manager = new QNetworkAccessManager(m_window.get());
+    }
+
+    void cleanup()
+    {
+        m_window.reset();
+        m_upstream.reset();
+        QFile::remove(QSettings().fileName());
+    }
+
+    void forwardsLogsAndShowsLanes()
+    {
+        startProxy();
+        // The starting rule is off: everything goes through.
+        QCOMPARE(view()->rulesModel()->rowCount(), 1);
+        QCOMPARE(
+            view()->rulesModel()->data(view()->rulesModel()->index(0, Ui::FaultRulesModel::On), Qt::CheckStateRole),
+            QVariant(Qt::Unchecked));
+        QCOMPARE(send(through(QStringLiteral("/status/200"))), 200);
+        QTRY_COMPARE(view()->logModel()->receivedCount(), quint64(1));
+        view()->logModel()->flush();
+        QCOMPARE(view()->logModel()->entry(0).action, QStringLiteral("forwarded"));
+        QCOMPARE(m_upstream->log().size(), 1);
+
+        // Switched on by its check box: the next request gets the fault, the upstream never sees it.
+        Ui::FaultRulesModel *rules = view()->rulesModel();
+        rules->setData(rules->index(0, Ui::FaultRulesModel::On), Qt::Checked, Qt::CheckStateRole);
+        editRule(0, QStringLiteral("status=503 retry-after=0"));
+        QCOMPARE(send(through(QStringLiteral("/status/200"))), 503);
+        QCOMPARE(send(through(QStringLiteral("/status/200"))), 503);
+        QCOMPARE(m_upstream->log().size(), 1);
+        view()->refresh();
+        QCOMPARE(rules->data(rules->index(0, Ui::FaultRulesModel::Fired)).toString(), QStringLiteral("2"));
+
+        // The lanes: the client's logical request, its attempts as rows.
+        Ui::RunSession *session = view()->currentProxy()->session();
+        QTRY_VERIFY(session->laneCount() >= 1 && session->attemptRowCount() >= 2);
+        auto *timeline = m_window->findChild<Ui::TimelineView *>(QStringLiteral("proxyTimeline"));
+        QVERIFY(timeline);
+        QCOMPARE(timeline->session(), session);
+        // The clients: grouped and inferred.
+        view()->refresh();
+        QTRY_VERIFY(view()->clientsText()->toPlainText().contains(QStringLiteral("shop-app/3.1")));
+    }
+
+    void aLineThatDoesNotReadKeepsTheRuleAndSaysWhy()
+    {
+        startProxy();
+        editRule(0, QStringLiteral("status=418"));
+        Ui::FaultRulesModel *rules = view()->rulesModel();
+        rules->setData(rules->index(0, Ui::FaultRulesModel::On), Qt::Checked, Qt::CheckStateRole);
+        QCOMPARE(send(through(QStringLiteral("/status/200"))), 418);
+        editRule(0, QStringLiteral("status=418 p=7"));
+        QVERIFY2(view()->rulesProblem()->text().contains(QStringLiteral("p: must be a probability")),
+            qPrintable(view()->rulesProblem()->text()));
+        // What was typed stays, shown as not applied; the rule before it still holds.
+        QCOMPARE(rules->data(rules->index(0, Ui::FaultRulesModel::Rule)).toString(), QStringLiteral("status=418 p=7"));
+        QCOMPARE(send(through(QStringLiteral("/status/200"))), 418);
+        editRule(0, QStringLiteral("status=429"));
+        QVERIFY(view()->rulesProblem()->text().isEmpty());
+        QCOMPARE(send(through(QStringLiteral("/status/200"))), 429);
+    }
+
+    void theControlPortSwitchesWhatTheTabShows()
+    {
+        startProxy();
+        Ui::FaultRulesModel *rules = view()->rulesModel();
+        rules->setData(rules->index(0, Ui::FaultRulesModel::On), Qt::Checked, Qt::CheckStateRole);
+        editRule(0, QStringLiteral("status=503"));
+        QCOMPARE(send(through(QStringLiteral("/status/200"))), 503);
+        QUrl off = view()->currentProxy()->controlUrl();
+        off.setQuery(QStringLiteral("enabled=false"));
+        QCOMPARE(send(off, "POST"), 200);
+        QTRY_COMPARE(
+            rules->data(rules->index(0, Ui::FaultRulesModel::On), Qt::CheckStateRole), QVariant(Qt::Unchecked));
+        QCOMPARE(send(through(QStringLiteral("/status/200"))), 200);
+        // "All on" in the tab: the next request gets the fault again.
+        view()->findChild<QPushButton *>(QStringLiteral("proxyAllOn"))->click();
+        QCOMPARE(send(through(QStringLiteral("/status/200"))), 503);
+    }
+
+    void proxiesAndRulesSurviveARestart()
+    {
+        startProxy();
+        editRule(0, QStringLiteral("latency=50-150 at=response path=/api/*"));
+        const QList<Ui::ProxySettings> saved = view()->proxies();
+        QVERIFY(m_window->close());
+        m_window.reset();
+        Ui::MainWindow::Options options;
+        options.dataDirectory = m_dir.filePath(QString::fromLatin1(QTest::currentTestFunction()));
+        m_window = std::make_unique<Ui::MainWindow>(options);
+        QCOMPARE(view()->proxies().size(), 1);
+        QVERIFY(view()->proxies() == saved);
+        QCOMPARE(view()->rulesModel()->rules().first().kind, Core::FaultRule::Kind::Latency);
+        QVERIFY(!view()->currentProxy()->isRunning()); // a proxy starts when asked
+    }
+
+    void settings_aDamagedProxyIsLeftOutAndNamed()
+    {
+        const QByteArray json = "{\"name\":\"x\",\"upstream\":\"http://127.0.0.1:1\",\"faults\":{\"format\":"
+                                "\"retrylab-faults\",\"version\":1,\"rules\":[{\"name\":\"r\",\"status\":1000}]}}";
+        const Core::Result<Ui::ProxySettings> bad = Ui::ProxySettings::fromJson(QJsonDocument::fromJson(json).object());
+        QVERIFY(!bad.ok());
+        QVERIFY2(bad.error().startsWith(QStringLiteral("faults.rules[0] (\"r\").status")), qPrintable(bad.error()));
+    }
+};
+
+QTEST_MAIN(TestProxyView)
+#include "tst_proxyview.moc"

@@ -1,0 +1,452 @@
+#include "ui/proxy/proxyview.h"
+
+#include "core/util/exportfile.h"
+#include "ui/proxy/faultrulesmodel.h"
+#include "ui/session/runsession.h"
+#include "ui/widgets/serverlogmodel.h"
+
+#include <QCheckBox>
+#include <QFile>
+#include <QFileDialog>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QJsonDocument>
+#include <QLabel>
+#include <QLineEdit>
+#include <QListWidget>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QSpinBox>
+#include <QSplitter>
+#include <QTableView>
+#include <QTabWidget>
+#include <QTimer>
+#include <QVBoxLayout>
+
+namespace RetryLab::Ui {
+
+using namespace RetryLab::Core;
+
+namespace {
+
+ProxySettings newProxy(int number)
+{
+    ProxySettings s;
+    s.name = QObject::tr("proxy %1").arg(number);
+    s.upstream = QUrl(QStringLiteral("http://127.0.0.1:8080"));
+    // A rule to start from, switched off: a flaky service answering 503 to 30 % of requests.
+    s.rules = *FaultRuleList::fromSpecs({QStringLiteral("status=503 retry-after=1 p=0.3 name=flaky off")});
+    return s;
+}
+
+} // namespace
+
+ProxyView::ProxyView(QWidget *laneViews, QWidget *parent)
+    : QWidget(parent), m_list(new QListWidget), m_addProxy(new QPushButton(tr("Add"))),
+      m_removeProxy(new QPushButton(tr("Remove"))), m_name(new QLineEdit), m_upstream(new QLineEdit),
+      m_caBundle(new QLineEdit), m_port(new QSpinBox), m_keepHost(new QCheckBox(tr("Keep Host"))),
+      m_startStop(new QPushButton(tr("Start"))), m_status(new QLabel), m_rules(new FaultRulesModel(this)),
+      m_rulesView(new QTableView), m_rulesProblem(new QLabel), m_addRule(new QPushButton(tr("Add"))),
+      m_removeRule(new QPushButton(tr("Remove"))), m_allOn(new QPushButton(tr("All on"))),
+      m_allOff(new QPushButton(tr("All off"))), m_loadRules(new QPushButton(tr("Load…"))),
+      m_saveRules(new QPushButton(tr("Save…"))), m_bottom(new QTabWidget), m_logView(new QTableView),
+      m_clients(new QPlainTextEdit), m_refresh(new QTimer(this))
+{
+    m_list->setObjectName(QStringLiteral("proxyList"));
+    m_addProxy->setObjectName(QStringLiteral("proxyAdd"));
+    m_addRule->setObjectName(QStringLiteral("proxyAddRule"));
+    m_allOn->setObjectName(QStringLiteral("proxyAllOn"));
+    m_allOff->setObjectName(QStringLiteral("proxyAllOff"));
+    m_upstream->setObjectName(QStringLiteral("proxyUpstream"));
+    m_port->setObjectName(QStringLiteral("proxyPort"));
+    m_startStop->setObjectName(QStringLiteral("proxyStart"));
+    m_status->setObjectName(QStringLiteral("proxyStatus"));
+    m_rulesView->setObjectName(QStringLiteral("proxyRules"));
+    m_rulesProblem->setObjectName(QStringLiteral("proxyRulesProblem"));
+    m_logView->setObjectName(QStringLiteral("proxyLog"));
+    m_clients->setObjectName(QStringLiteral("proxyClients"));
+    m_bottom->setObjectName(QStringLiteral("proxyBottom"));
+
+    m_list->setMaximumWidth(150);
+    m_keepHost->setToolTip(tr("Send the client's Host header on; by default it names the upstream."));
+    m_upstream->setPlaceholderText(QStringLiteral("https://api.example.com"));
+    m_upstream->setToolTip(
+        tr("The real service: an http or https URL; a path is put in front of every request's path."));
+    m_caBundle->setObjectName(QStringLiteral("proxyCaBundle"));
+    m_caBundle->setPlaceholderText(tr("none: the system's CAs only"));
+    m_caBundle->setToolTip(tr("A PEM file of CA certificates trusted for an https upstream besides the system's.\n"
+                              "Certificate errors are never ignored: the client gets 502 with the reason."));
+    m_port->setRange(0, 65535);
+    m_port->setSpecialValueText(tr("any free port"));
+    m_port->setToolTip(tr("The port on 127.0.0.1 that clients are pointed at (the proxy listens on loopback only)."));
+    m_status->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_status->setWordWrap(true);
+    m_rulesProblem->setWordWrap(true);
+    m_addRule->setToolTip(tr("Add a fault rule"));
+    m_removeRule->setToolTip(tr("Remove the selected fault rule"));
+    m_rulesProblem->setStyleSheet(QStringLiteral("color: #c0392b"));
+
+    m_rulesView->setModel(m_rules);
+    m_rulesView->verticalHeader()->hide();
+    m_rulesView->verticalHeader()->setDefaultSectionSize(m_rulesView->fontMetrics().height() + 8);
+    m_rulesView->setMinimumHeight(4 * (m_rulesView->fontMetrics().height() + 8));
+    m_rulesView->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_rulesView->setEditTriggers(
+        QAbstractItemView::DoubleClicked | QAbstractItemView::EditKeyPressed | QAbstractItemView::AnyKeyPressed);
+    m_rulesView->horizontalHeader()->setSectionResizeMode(FaultRulesModel::Meaning, QHeaderView::Stretch);
+    m_rulesView->setColumnWidth(FaultRulesModel::On, 36);
+    m_rulesView->setColumnWidth(FaultRulesModel::Name, 90);
+    m_rulesView->setColumnWidth(FaultRulesModel::Rule, 300);
+    m_rulesView->setColumnWidth(FaultRulesModel::Matched, 64);
+    m_rulesView->setColumnWidth(FaultRulesModel::Fired, 56);
+    m_rulesView->setToolTip(
+        tr("One fault per rule, written as in retrylab proxy --fault: status=503 retry-after=2, latency=200,\n"
+           "latency=50-300, latency=lognormal:200:0.5 at=response, bandwidth=64k, reset, reset=after,\n"
+           "reset=unsent, empty, stall, cut=512, corrupt; with method=, path=/api/*, header=Name:glob,\n"
+           "p=0.3, every=3, first=2, from=S to=S. Double-click a rule to edit it."));
+
+    m_logView->verticalHeader()->hide();
+    m_logView->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_logView->horizontalHeader()->setStretchLastSection(true);
+    m_clients->setReadOnly(true);
+    m_clients->setPlaceholderText(tr("The clients seen through this proxy, their logical requests, inferred retry "
+                                     "policies and verdicts appear here."));
+    QFont mono(QStringLiteral("DejaVu Sans Mono"));
+    mono.setStyleHint(QFont::Monospace);
+    m_clients->setFont(mono);
+
+    // --- layout
+    auto *listButtons = new QHBoxLayout;
+    listButtons->addWidget(m_addProxy);
+    listButtons->addWidget(m_removeProxy);
+    auto *listColumn = new QVBoxLayout;
+    listColumn->addWidget(new QLabel(tr("Proxies")));
+    listColumn->addWidget(m_list);
+    listColumn->addLayout(listButtons);
+
+    auto *form = new QFormLayout;
+    form->addRow(tr("Name"), m_name);
+    form->addRow(tr("Upstream"), m_upstream);
+    form->addRow(tr("CA bundle"), m_caBundle);
+    auto *portRow = new QHBoxLayout;
+    portRow->addWidget(m_port);
+    portRow->addWidget(m_keepHost);
+    portRow->addStretch();
+    portRow->addWidget(m_startStop);
+    form->addRow(tr("Port"), portRow);
+    form->addRow(QString(), m_status);
+
+    auto *ruleButtons = new QHBoxLayout;
+    for (QPushButton *b : {m_addRule, m_removeRule, m_allOn, m_allOff, m_loadRules, m_saveRules})
+        ruleButtons->addWidget(b);
+    ruleButtons->addStretch();
+    auto *settingsColumn = new QVBoxLayout;
+    settingsColumn->addLayout(form);
+    settingsColumn->addWidget(new QLabel(tr("Fault rules (the next request sees a change)")));
+    settingsColumn->addWidget(m_rulesView, 1);
+    settingsColumn->addWidget(m_rulesProblem);
+    settingsColumn->addLayout(ruleButtons);
+
+    auto *top = new QWidget;
+    auto *topLayout = new QHBoxLayout(top);
+    topLayout->setContentsMargins(0, 0, 0, 0);
+    topLayout->addLayout(listColumn);
+    topLayout->addLayout(settingsColumn, 1);
+
+    m_bottom->setDocumentMode(true);
+    m_bottom->addTab(m_logView, tr("Log"));
+    m_bottom->addTab(laneViews, tr("Lanes"));
+    m_bottom->addTab(m_clients, tr("Clients"));
+    auto *splitter = new QSplitter(Qt::Vertical);
+    splitter->addWidget(top);
+    splitter->addWidget(m_bottom);
+    splitter->setStretchFactor(0, 1);
+    splitter->setStretchFactor(1, 1);
+    auto *layout = new QVBoxLayout(this);
+    layout->addWidget(splitter);
+
+    // --- behaviour
+    connect(m_addProxy, &QPushButton::clicked, this, [this] {
+        addProxy(newProxy(int(m_instances.size()) + 1));
+        setCurrentProxy(int(m_instances.size()) - 1);
+        Q_EMIT proxiesChanged();
+    });
+    connect(m_removeProxy, &QPushButton::clicked, this, [this] {
+        const int row = m_list->currentRow();
+        if (row < 0 || row >= m_instances.size())
+            return;
+        ProxyInstance *proxy = m_instances.takeAt(row);
+        delete m_list->takeItem(row);
+        delete m_logs.take(proxy);
+        proxy->stop();
+        proxy->deleteLater();
+        showProxy();
+        Q_EMIT proxiesChanged();
+    });
+    connect(m_list, &QListWidget::currentRowChanged, this, [this] { showProxy(); });
+    for (QLineEdit *edit : {m_name, m_upstream, m_caBundle})
+        connect(edit, &QLineEdit::editingFinished, this, &ProxyView::applyForm);
+    connect(m_port, &QSpinBox::editingFinished, this, &ProxyView::applyForm);
+    connect(m_keepHost, &QCheckBox::toggled, this, &ProxyView::applyForm);
+    connect(m_startStop, &QPushButton::clicked, this, &ProxyView::startOrStop);
+    connect(m_rules, &FaultRulesModel::rulesEdited, this, [this](const QList<FaultRule> &rules) {
+        if (ProxyInstance *proxy = currentProxy()) {
+            FaultRuleList list = proxy->settings().rules;
+            list.rules = rules;
+            proxy->setRules(list);
+            Q_EMIT proxiesChanged();
+        }
+    });
+    connect(m_rules, &FaultRulesModel::problemChanged, m_rulesProblem, &QLabel::setText);
+    connect(m_addRule, &QPushButton::clicked, this, [this] {
+        const int row = m_rules->addRule(*FaultRule::parse(QStringLiteral("status=503")));
+        m_rulesView->setCurrentIndex(m_rules->index(row, FaultRulesModel::Rule));
+        m_rulesView->edit(m_rules->index(row, FaultRulesModel::Rule));
+    });
+    connect(m_removeRule, &QPushButton::clicked, this, [this] {
+        const QModelIndex index = m_rulesView->currentIndex();
+        if (index.isValid())
+            m_rules->removeRule(index.row());
+    });
+    connect(m_allOn, &QPushButton::clicked, this, [this] {
+        if (ProxyInstance *proxy = currentProxy())
+            proxy->setAllRulesEnabled(true);
+    });
+    connect(m_allOff, &QPushButton::clicked, this, [this] {
+        if (ProxyInstance *proxy = currentProxy())
+            proxy->setAllRulesEnabled(false);
+    });
+    connect(m_loadRules, &QPushButton::clicked, this, &ProxyView::loadRules);
+    connect(m_saveRules, &QPushButton::clicked, this, &ProxyView::saveRules);
+    m_refresh->setInterval(1000);
+    connect(m_refresh, &QTimer::timeout, this, [this] {
+        if (isVisible())
+            refresh();
+    });
+    m_refresh->start();
+    showProxy();
+}
+
+ProxyView::~ProxyView()
+{
+    for (ProxyInstance *proxy : std::as_const(m_instances))
+        proxy->stop();
+}
+
+QList<ProxySettings> ProxyView::proxies() const
+{
+    QList<ProxySettings> list;
+    for (const ProxyInstance *proxy : m_instances)
+        list.append(proxy->settings());
+    return list;
+}
+
+void ProxyView::setProxies(const QList<ProxySettings> &proxies)
+{
+    for (ProxyInstance *proxy : std::as_const(m_instances)) {
+        proxy->stop();
+        proxy->deleteLater();
+    }
+    qDeleteAll(m_logs);
+    m_logs.clear();
+    m_instances.clear();
+    m_list->clear();
+    for (const ProxySettings &settings : proxies)
+        addProxy(settings);
+    setCurrentProxy(m_instances.isEmpty() ? -1 : 0);
+}
+
+ProxyInstance *ProxyView::addProxy(const ProxySettings &settings)
+{
+    auto *proxy = new ProxyInstance(settings, this);
+    auto *log = new ServerLogModel(this);
+    m_instances.append(proxy);
+    m_logs.insert(proxy, log);
+    m_list->addItem(listTitle(proxy));
+    connect(proxy, &ProxyInstance::exchangeFinished, log, &ServerLogModel::append);
+    connect(proxy, &ProxyInstance::runningChanged, this, [this, proxy] {
+        const qsizetype row = m_instances.indexOf(proxy);
+        if (row >= 0)
+            m_list->item(int(row))->setText(listTitle(proxy));
+        if (proxy == currentProxy())
+            updateStatus();
+    });
+    connect(proxy, &ProxyInstance::rulesChanged, this, [this, proxy] {
+        if (proxy == currentProxy())
+            m_rules->setRules(proxy->rules());
+        Q_EMIT proxiesChanged();
+    });
+    if (m_list->currentRow() < 0)
+        setCurrentProxy(0);
+    return proxy;
+}
+
+ProxyInstance *ProxyView::currentProxy() const
+{
+    const int row = m_list->currentRow();
+    return row >= 0 && row < m_instances.size() ? m_instances[row] : nullptr;
+}
+
+ServerLogModel *ProxyView::logModel() const
+{
+    return m_logs.value(currentProxy());
+}
+
+void ProxyView::setCurrentProxy(int index)
+{
+    m_list->setCurrentRow(index);
+    showProxy();
+}
+
+QString ProxyView::listTitle(const ProxyInstance *proxy) const
+{
+    const QString name = proxy->settings().name.isEmpty() ? proxy->settings().upstream.host() : proxy->settings().name;
+    return proxy->isRunning() ? tr("● %1").arg(name) : name;
+}
+
+void ProxyView::showProxy()
+{
+    ProxyInstance *proxy = currentProxy();
+    m_showing = true;
+    for (QWidget *w : std::initializer_list<QWidget *>{m_name, m_upstream, m_caBundle, m_port, m_keepHost, m_startStop,
+             m_rulesView, m_addRule, m_removeRule, m_allOn, m_allOff, m_loadRules, m_saveRules, m_removeProxy})
+        w->setEnabled(proxy != nullptr);
+    if (proxy) {
+        m_name->setText(proxy->settings().name);
+        m_upstream->setText(proxy->settings().upstream.toString());
+        m_caBundle->setText(proxy->settings().caBundlePath);
+        m_port->setValue(proxy->settings().port);
+        m_keepHost->setChecked(proxy->settings().keepHost);
+        m_rules->setRules({});
+        m_rules->setRules(proxy->rules());
+        m_logView->setModel(m_logs.value(proxy));
+    } else {
+        m_name->clear();
+        m_upstream->clear();
+        m_caBundle->clear();
+        m_rules->setRules({});
+        m_logView->setModel(nullptr);
+    }
+    m_showing = false;
+    updateStatus();
+    refresh();
+    Q_EMIT currentProxyChanged(proxy);
+}
+
+void ProxyView::applyForm()
+{
+    ProxyInstance *proxy = currentProxy();
+    if (!proxy || m_showing)
+        return;
+    ProxySettings s = proxy->settings();
+    s.name = m_name->text().trimmed();
+    s.upstream = QUrl(m_upstream->text().trimmed(), QUrl::StrictMode);
+    s.caBundlePath = m_caBundle->text().trimmed();
+    s.port = quint16(m_port->value());
+    s.keepHost = m_keepHost->isChecked();
+    if (s == proxy->settings())
+        return;
+    proxy->setSettings(s);
+    m_list->currentItem()->setText(listTitle(proxy));
+    updateStatus();
+    Q_EMIT proxiesChanged();
+}
+
+void ProxyView::startOrStop()
+{
+    ProxyInstance *proxy = currentProxy();
+    if (!proxy)
+        return;
+    if (proxy->isRunning()) {
+        proxy->stop();
+    } else {
+        applyForm();
+        if (!proxy->start())
+            m_status->setText(tr("Cannot start: %1").arg(proxy->errorString()));
+        else
+            m_rules->setRules(proxy->rules());
+    }
+    updateStatus();
+}
+
+void ProxyView::updateStatus()
+{
+    ProxyInstance *proxy = currentProxy();
+    if (!proxy) {
+        m_status->setText(tr("Add a proxy to put RetryLab between a client and a real service."));
+        m_startStop->setText(tr("Start"));
+        return;
+    }
+    m_startStop->setText(proxy->isRunning() ? tr("Stop") : tr("Start"));
+    if (proxy->isRunning()) {
+        QString text = tr("Point the client at %1 (-> %2). Seed %3. Switch faults from a script: curl -X POST "
+                          "'%4?enabled=false'")
+                           .arg(proxy->listenUrl().toString(), proxy->settings().upstream.toString())
+                           .arg(proxy->seed())
+                           .arg(proxy->controlUrl().toString());
+        if (proxy->settings().port != 0 && proxy->settings().port != proxy->listenUrl().port())
+            text += tr(" (the new port applies at the next start)");
+        m_status->setText(text);
+    } else if (!proxy->errorString().isEmpty()) {
+        m_status->setText(tr("Cannot start: %1").arg(proxy->errorString()));
+    } else {
+        m_status->setText(tr("Stopped."));
+    }
+}
+
+void ProxyView::refresh()
+{
+    ProxyInstance *proxy = currentProxy();
+    if (!proxy)
+        return;
+    if (proxy->isRunning())
+        m_rules->setCounts(proxy->counts());
+    const QString report = proxy->clientsReport();
+    if (report != m_clients->toPlainText())
+        m_clients->setPlainText(report);
+}
+
+void ProxyView::loadRules()
+{
+    ProxyInstance *proxy = currentProxy();
+    if (!proxy)
+        return;
+    const QString path = QFileDialog::getOpenFileName(
+        this, tr("Load fault rules"), QString(), tr("Fault rules (*.json);;All files (*)"));
+    if (path.isEmpty())
+        return;
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly)) {
+        m_rulesProblem->setText(tr("Cannot read %1: %2").arg(path, file.errorString()));
+        return;
+    }
+    const Result<FaultRuleList> rules = FaultRuleList::fromJson(file.read(16 * 1024 * 1024));
+    if (!rules) {
+        // The rules stay as they were.
+        m_rulesProblem->setText(tr("%1 was not loaded: %2").arg(path, rules.error()));
+        return;
+    }
+    proxy->setRules(*rules);
+    m_rules->setRules({});
+    m_rules->setRules(proxy->rules());
+    m_rulesProblem->clear();
+}
+
+void ProxyView::saveRules()
+{
+    ProxyInstance *proxy = currentProxy();
+    if (!proxy)
+        return;
+    const QString path = QFileDialog::getSaveFileName(
+        this, tr("Save fault rules"), QStringLiteral("faults.json"), tr("Fault rules (*.json)"));
+    if (path.isEmpty())
+        return;
+    FaultRuleList list = proxy->settings().rules;
+    list.rules = proxy->rules();
+    const auto written = ExportFile::write(path, QJsonDocument(list.toJson()).toJson(QJsonDocument::Indented));
+    if (!written)
+        m_rulesProblem->setText(tr("Cannot save %1: %2").arg(path, written.error()));
+}
+
+} // namespace RetryLab::Ui
