@@ -11,6 +11,7 @@
 #   5. herd simulator, default OCC grid                            bench_herdsimulator --models occ
 #   6. error-log model, 1,000,000 attempt rows: append, filter     bench_views --no-proxies
 #   7. observer: 10,000 / 100,000 attempts grouped and judged      bench_observe
+#   8. fault proxy in front of nginx against nginx directly (wrk)  scripts/bench-proxy.sh
 #
 # Usage: scripts/bench.sh [--quick] [--out FILE]
 #   --quick   fewer repetitions and shorter load runs (a smoke run, not for the README)
@@ -30,7 +31,7 @@ while (($#)); do
         shift 2
         ;;
     -h | --help)
-        sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'
+        sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'
         exit 0
         ;;
     *)
@@ -171,13 +172,16 @@ QT_QPA_PLATFORM=offscreen "$build_dir/bench/bench_views" --no-proxies --rows "$(
 echo "== 7. observer: grouping, inference and verdicts"
 "$build_dir/bench/bench_observe" --out "$work/observe.json"
 
+echo "== 8. fault proxy in front of nginx, against nginx directly"
+./scripts/bench-proxy.sh --no-build "${quick_flag[@]}" --out "$work/proxy.json"
+
 load_after=$(cut -d' ' -f1 /proc/loadavg)
 mkdir -p "$(dirname "$out")"
 jq -n \
     --slurpfile scale "$work/scale.json" --slurpfile overhead "$work/overhead.json" \
     --slurpfile timers "$work/timers.json" --slurpfile servers "$work/servers.json" \
     --slurpfile sim "$work/sim.json" --slurpfile views "$work/views.json" \
-    --slurpfile observe "$work/observe.json" \
+    --slurpfile observe "$work/observe.json" --slurpfile proxy "$work/proxy.json" \
     --arg commit "$(git rev-parse --short HEAD 2>/dev/null || echo unknown)" \
     --arg date "$(date -u +%Y-%m-%dT%H:%M:%SZ)" --arg cpu "$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ //')" \
     --argjson cores "$(nproc)" --arg load "$load_before -> $load_after" --argjson quick "$quick" '{
@@ -191,7 +195,8 @@ jq -n \
         "4_fault_server_vs_nginx": $servers[0],
         "5_simulator_occ": ($sim[0].models[0] + { cores: $sim[0].cores }),
         "6_error_log_model": $views[0],
-        "7_observer": ($observe[0] + { target: "10,000 attempts grouped and judged in under 1 s; linear" })
+        "7_observer": ($observe[0] + { target: "10,000 attempts grouped and judged in under 1 s; linear" }),
+        "8_fault_proxy": $proxy[0]
     }' >"$out"
 
 echo
@@ -210,5 +215,6 @@ jq -r '
     ("| 4 | fault server vs nginx, requests/s (wrk, 64 connections) | \(."4_fault_server_vs_nginx".ratio | f(3)) (\(."4_fault_server_vs_nginx".fault_server_rps | f(0)) vs \(."4_fault_server_vs_nginx".nginx_rps | f(0))) | ratio |"),
     ("| 5 | herd simulator, default OCC grid (19 x 6 x 100 runs) | \(."5_simulator_occ".single_thread.seconds_min | f(2)) s on 1 thread, \(."5_simulator_occ".all_cores.seconds_min | f(2)) s on \(."5_simulator_occ".cores) | time |"),
     ("| 6 | error-log model, \(."6_error_log_model".rows | f(0)) rows: append, filter | append \(."6_error_log_model".append_ms | f(0)) ms (\(."6_error_log_model".append_ns_per_row | f(0)) ns/row), outcome filter \(."6_error_log_model".filter_outcome_ms | f(1)) ms, text filter \(."6_error_log_model".filter_text_ms | f(1)) ms; \(."6_error_log_model".resident_bytes_per_row_with_model | f(0)) bytes/row | time, memory |"),
-    ("| 7 | observer: 10,000 attempts grouped, inferred and judged; 100,000 | \(."7_observer".attempts10k.totalMs | f(1)) ms (group \(."7_observer".attempts10k.groupMs | f(1)), judge \(."7_observer".attempts10k.inferAndJudgeMs | f(1))); 100,000: \(."7_observer".attempts100k.totalMs | f(0)) ms, ratio \(."7_observer".ratio100kTo10k | f(2)); flood of 100,000 unrelated: \(."7_observer".flood100kMs | f(0)) ms | < 1 s, linear |")
+    ("| 7 | observer: 10,000 attempts grouped, inferred and judged; 100,000 | \(."7_observer".attempts10k.totalMs | f(1)) ms (group \(."7_observer".attempts10k.groupMs | f(1)), judge \(."7_observer".attempts10k.inferAndJudgeMs | f(1))); 100,000: \(."7_observer".attempts100k.totalMs | f(0)) ms, ratio \(."7_observer".ratio100kTo10k | f(2)); flood of 100,000 unrelated: \(."7_observer".flood100kMs | f(0)) ms | < 1 s, linear |"),
+    ("| 8 | fault proxy in front of nginx vs nginx directly, requests/s (wrk, 64 connections); added median latency (1 connection) | \(."8_fault_proxy".ratio | f(3)) (\(."8_fault_proxy".proxy_rps | f(0)) vs \(."8_fault_proxy".direct_rps | f(0))); +\(."8_fault_proxy".added_p50_ms | f(3)) ms | >= 0.5; < 1 ms |")
 ' "$out"

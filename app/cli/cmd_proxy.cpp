@@ -162,7 +162,13 @@ int runProxy(const QStringList &arguments)
     }
     if (!proxy.listen()) {
         err << Tr::tr("retrylab proxy: %1").arg(proxy.errorString()) << Qt::endl;
-        return options.address.isLoopback() ? ExitFailed : ExitUsage;
+        return options.address.isLoopback() || options.allowNonLoopback ? ExitFailed : ExitUsage;
+    }
+    if (!options.address.isLoopback()) {
+        err << Tr::tr("warning: listening on %1, which other machines may reach; anyone who does can reach %2 "
+                      "through it and meet its faults")
+                   .arg(options.address.toString(), options.upstream.toString())
+            << Qt::endl;
     }
     // The observer groups and judges what passes; the proxy, not a plan, decides the answers.
     Core::Observer observer;
