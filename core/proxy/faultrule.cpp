@@ -102,6 +102,8 @@ std::optional<QString> apply(FaultRule &r, const QString &key, const QString &va
             return e;
         if (!value.startsWith(QLatin1Char('/')) && !value.startsWith(QLatin1Char('*')))
             return Tr::tr("must start with / or * (got \"%1\")").arg(value.left(40));
+        if (value.contains(QRegularExpression(QStringLiteral("\\s"))))
+            return Tr::tr("has a space in it; a path has none (%20 is a space as sent)");
         r.path = value;
     } else if (key == QLatin1String("header")) {
         if (auto e = needsValue())
@@ -110,8 +112,11 @@ std::optional<QString> apply(FaultRule &r, const QString &key, const QString &va
         const QByteArray name = (colon < 0 ? value : value.left(colon)).trimmed().toLatin1();
         if (!isToken(name))
             return Tr::tr("\"%1\" is not a header name (write Name or Name:glob)").arg(value.left(40));
+        const QString glob = colon < 0 ? QString() : value.mid(colon + 1).trimmed();
+        if (glob.contains(QRegularExpression(QStringLiteral("\\s"))))
+            return Tr::tr("the value has a space in it; write ? for it (\"Bearer?*\")");
         r.headerName = name;
-        r.headerGlob = colon < 0 ? QByteArray() : value.mid(colon + 1).trimmed().toUtf8();
+        r.headerGlob = glob.toUtf8();
     } else if (key == QLatin1String("p")) {
         const auto v = toNumber(value);
         if (!v || *v < 0.0 || *v > 1.0)
@@ -431,29 +436,68 @@ QString FaultRule::describe() const
 
 QJsonObject FaultRule::toJson() const
 {
-    // The same keys as the spec; numbers as numbers.
+    // The same keys as the spec; numbers as numbers, flags as true.
     QJsonObject o;
     if (!name.isEmpty())
         o.insert(QStringLiteral("name"), name);
     o.insert(QStringLiteral("enabled"), enabled);
-    const QStringList words = spec().split(QLatin1Char(' '));
-    for (const QString &word : words) {
-        const qsizetype eq = word.indexOf(QLatin1Char('='));
-        const QString key = eq < 0 ? word : word.left(eq);
-        if (key == QLatin1String("name") || key == QLatin1String("off"))
-            continue;
-        if (eq < 0) {
-            o.insert(key, true);
-            continue;
-        }
-        const QString value = word.mid(eq + 1);
-        bool numeric = false;
-        const double v = value.toDouble(&numeric);
-        if (numeric && key != QLatin1String("path") && key != QLatin1String("header") && key != QLatin1String("method"))
-            o.insert(key, v);
+    switch (kind) {
+    case Kind::Status:
+        o.insert(QStringLiteral("status"), status);
+        if (retryAfterS)
+            o.insert(QStringLiteral("retry-after"), *retryAfterS);
+        break;
+    case Kind::Latency:
+        if (latencyShape == LatencyShape::Fixed)
+            o.insert(QStringLiteral("latency"), latencyMs);
+        else if (latencyShape == LatencyShape::Uniform)
+            o.insert(QStringLiteral("latency"), QStringLiteral("%1-%2").arg(number(latencyMs), number(latencyMaxMs)));
         else
-            o.insert(key, value);
+            o.insert(QStringLiteral("latency"),
+                QStringLiteral("lognormal:%1:%2").arg(number(latencyMs), number(latencySigma)));
+        if (latencyBeforeResponse)
+            o.insert(QStringLiteral("at"), QStringLiteral("response"));
+        break;
+    case Kind::Bandwidth:
+        o.insert(QStringLiteral("bandwidth"), double(bandwidthBytesPerS));
+        break;
+    case Kind::Reset:
+        o.insert(QStringLiteral("reset"),
+            resetPoint == ResetPoint::BeforeHeaders      ? QStringLiteral("before")
+                : resetPoint == ResetPoint::AfterHeaders ? QStringLiteral("after")
+                                                         : QStringLiteral("unsent"));
+        break;
+    case Kind::Empty:
+        o.insert(QStringLiteral("empty"), true);
+        break;
+    case Kind::Stall:
+        o.insert(QStringLiteral("stall"), true);
+        break;
+    case Kind::Cut:
+        o.insert(QStringLiteral("cut"), double(cutAfterBytes));
+        break;
+    case Kind::Corrupt:
+        o.insert(QStringLiteral("corrupt"), corruptEvery);
+        break;
     }
+    if (probability < 1.0)
+        o.insert(QStringLiteral("p"), probability);
+    if (every > 0)
+        o.insert(QStringLiteral("every"), every);
+    if (firstPerLogicalRequest > 0)
+        o.insert(QStringLiteral("first"), firstPerLogicalRequest);
+    if (fromS)
+        o.insert(QStringLiteral("from"), *fromS);
+    if (toS)
+        o.insert(QStringLiteral("to"), *toS);
+    if (!method.isEmpty())
+        o.insert(QStringLiteral("method"), QString::fromLatin1(method));
+    if (!path.isEmpty())
+        o.insert(QStringLiteral("path"), path);
+    if (!headerName.isEmpty())
+        o.insert(QStringLiteral("header"),
+            QString(QString::fromLatin1(headerName)
+                + (headerGlob.isEmpty() ? QString() : QLatin1Char(':') + QString::fromUtf8(headerGlob))));
     return o;
 }
 

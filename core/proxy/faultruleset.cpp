@@ -102,15 +102,28 @@ QString ProxyFault::describe() const
 FaultRuleSet::FaultRuleSet(quint64 seed) : m_random(seed)
 { }
 
-void FaultRuleSet::setRules(const FaultRuleList &list, double nowMs)
+void FaultRuleSet::setRules(const FaultRuleList &list, double nowMs, bool restart)
 {
     FaultRuleList named = list;
     named.nameRules();
+    QList<Counts> counts(named.rules.size());
+    if (!restart) {
+        for (qsizetype i = 0; i < named.rules.size(); ++i) {
+            for (qsizetype j = 0; j < m_rules.size(); ++j) {
+                FaultRule before = m_rules[j];
+                before.enabled = named.rules[i].enabled; // switching a rule is not changing it
+                if (before == named.rules[i])
+                    counts[i] = m_counts.value(j);
+            }
+        }
+    }
     m_rules = named.rules;
-    m_counts = QList<Counts>(m_rules.size());
-    m_originMs = nowMs;
-    if (list.seed)
-        m_random.reseed(*list.seed);
+    m_counts = counts;
+    if (restart) {
+        m_originMs = nowMs;
+        if (list.seed)
+            m_random.reseed(*list.seed);
+    }
 }
 
 bool FaultRuleSet::setEnabled(const QString &name, bool enabled)

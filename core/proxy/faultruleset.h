@@ -56,8 +56,11 @@ class FaultRuleSet
 public:
     explicit FaultRuleSet(quint64 seed = 0x5EEDULL);
 
-    /// Replaces the rules; counters and the time origin start again at `nowMs`.
-    void setRules(const FaultRuleList &list, double nowMs);
+    /// Replaces the rules. With `restart`, counters, the time origin (`nowMs`)
+    /// and the seed (the list's, if it has one) start again; without, a rule
+    /// that did not change keeps its counts, and the origin and the draws go on
+    /// (an edit in the window while traffic flows).
+    void setRules(const FaultRuleList &list, double nowMs, bool restart = true);
     const QList<FaultRule> &rules() const { return m_rules; }
     /// Switches one rule by name; false when there is none of that name.
     bool setEnabled(const QString &name, bool enabled);

@@ -45,6 +45,13 @@ QList<QByteArray> connectionOptions(const HeaderList &headers)
     return named;
 }
 
+/// RFC 9110 section 9.2.2.
+bool isIdempotent(const QByteArray &method)
+{
+    static const QList<QByteArray> methods{"GET", "HEAD", "OPTIONS", "TRACE", "PUT", "DELETE"};
+    return methods.contains(method);
+}
+
 QString addressOf(const QTcpSocket *socket)
 {
     QHostAddress address = socket->peerAddress();
@@ -151,13 +158,14 @@ QByteArray ProxyConnection::upstreamRequest(
     return out;
 }
 
-QByteArray ProxyConnection::clientHead(const HttpResponseStream::Head &head, bool close, bool clientIsHttp10)
+QByteArray ProxyConnection::clientHead(
+    const HttpResponseStream::Head &head, bool close, bool clientIsHttp10, bool dropChunking)
 {
     QByteArray out = "HTTP/1.1 " + QByteArray::number(head.status) + ' '
         + (head.reason.isEmpty() ? reasonPhrase(head.status) : head.reason) + "\r\n";
     const QList<QByteArray> named = connectionOptions(head.headers);
     for (const auto &[name, value] : head.headers) {
-        if (isHopByHop(name, named))
+        if (isHopByHop(name, named) || (dropChunking && name.compare("Transfer-Encoding", Qt::CaseInsensitive) == 0))
             continue;
         out += name + ": " + value + "\r\n";
     }
@@ -184,35 +192,51 @@ void ProxyConnection::readClient()
     if (!m_client)
         return;
     const QByteArray bytes = m_client->readAll();
+    if (m_closing)
+        return; // the connection ends after the answer in progress: nothing more is taken up
+    if (!m_busy)
+        m_idleTimer->start(m_server->options().idleTimeoutMs); // a slow request is still activity
     HttpRequestParser::Status status = m_parser.feed(bytes);
     while (status == HttpRequestParser::Status::Complete) {
         m_queue.append(m_parser.takeRequest());
         status = m_parser.next();
     }
-    if (status == HttpRequestParser::Status::Error && !m_busy && m_queue.isEmpty()) {
-        m_entry = ServerLogEntry{};
-        m_entry.time = QDateTime::currentDateTimeUtc();
-        m_entry.peer = m_peer;
-        m_entry.receivedNs = SteadyClock::instance().nowNs();
-        m_startNs = m_entry.receivedNs;
-        m_busy = true;
-        m_fault = ProxyFault{};
-        m_throttled.clear();
-        m_afterFlush = nullptr;
-        answerLocally(m_parser.errorStatus(), m_parser.errorString(), QStringLiteral("reject"));
-        return;
-    }
     if (m_parser.expectsContinue()) {
-        m_client->write("HTTP/1.1 100 Continue\r\n\r\n");
+        // Only between answers: inside one it would be part of that answer. A
+        // client that is not told waits a moment and sends its body anyway.
+        if (!m_busy && m_queue.isEmpty())
+            m_client->write("HTTP/1.1 100 Continue\r\n\r\n");
         m_parser.acknowledgeContinue();
     }
     pump();
 }
 
+void ProxyConnection::rejectMalformed()
+{
+    m_entry = ServerLogEntry{};
+    m_entry.time = QDateTime::currentDateTimeUtc();
+    m_entry.peer = m_peer;
+    m_entry.receivedNs = SteadyClock::instance().nowNs();
+    m_startNs = m_entry.receivedNs;
+    m_busy = true;
+    m_bytesToClient = 0;
+    m_fault = ProxyFault{};
+    m_throttled.clear();
+    m_afterFlush = nullptr;
+    m_closeAfter = true;
+    answerLocally(m_parser.errorStatus(), m_parser.errorString(), QStringLiteral("reject"));
+}
+
 void ProxyConnection::pump()
 {
-    if (m_busy || m_queue.isEmpty() || !m_client)
+    if (m_busy || !m_client || m_closing)
         return;
+    if (m_queue.isEmpty()) {
+        // A malformed request is answered once the requests before it are.
+        if (m_parser.status() == HttpRequestParser::Status::Error)
+            rejectMalformed();
+        return;
+    }
     m_idleTimer->stop();
     m_busy = true;
     m_request = m_queue.takeFirst();
@@ -237,12 +261,13 @@ void ProxyConnection::pump()
     if (!m_request.body.isEmpty())
         m_entry.bodyDigest = QCryptographicHash::hash(m_request.body, QCryptographicHash::Sha256).toHex().left(16);
 
+    ++m_exchange;
+    m_dechunk = false;
     m_fault = m_server->decideFault(m_request, m_peer);
     m_waiting = Waiting::Nothing;
     m_responseHeld = m_fault.delayBeforeResponseMs <= 0.0;
     m_upstreamClosePending = false;
     m_connectionFault = false;
-    m_bodyForwarded = 0;
     m_throttled.clear();
     m_throttleStartNs = 0;
     m_throttleSent = 0;
@@ -263,7 +288,8 @@ void ProxyConnection::proceed()
         applyLocalFault();
         return;
     }
-    if (m_upstream && m_upstream->state() == QAbstractSocket::ConnectedState)
+    m_reusedUpstream = m_upstream && m_upstream->state() == QAbstractSocket::ConnectedState;
+    if (m_reusedUpstream)
         sendRequest();
     else
         connectUpstream();
@@ -278,8 +304,9 @@ void ProxyConnection::faultTimerFired()
         proceed();
     } else if (waiting == Waiting::BeforeResponse) {
         m_responseHeld = true;
+        const quint64 exchange = m_exchange;
         readUpstream();
-        if (m_busy && m_upstreamClosePending && m_upstream)
+        if (m_busy && exchange == m_exchange && m_upstreamClosePending && !m_paused && m_upstream)
             finishUpstreamClose(m_upstream);
     }
 }
@@ -364,22 +391,48 @@ void ProxyConnection::releaseThrottled()
     }
 }
 
-void ProxyConnection::forwardBody(QByteArray body)
+bool ProxyConnection::forwardBody(QByteArray body)
 {
     if (body.isEmpty())
-        return;
+        return false;
+    const QList<HttpResponseStream::Piece> &pieces = m_stream.payload();
     if (m_fault.outcome == ProxyFault::Outcome::Corrupt && m_fault.corruptEvery > 0) {
         // The content's bytes at offsets 0, N, 2N, ... inverted; the chunk framing is left alone.
         const qint64 every = m_fault.corruptEvery;
-        for (const HttpResponseStream::Piece &p : m_stream.payload()) {
+        for (const HttpResponseStream::Piece &p : pieces) {
             for (qint64 k = (p.offset + every - 1) / every * every; k < p.offset + p.length; k += every) {
                 char &c = body[p.at + qsizetype(k - p.offset)];
                 c = char(~c);
             }
         }
     }
-    m_bodyForwarded += body.size();
-    deliver(body);
+    // cut=N counts the content's bytes, not the chunk framing: the wire stops
+    // where content byte N would have started.
+    qsizetype wireEnd = body.size();
+    bool cut = false;
+    if (m_fault.outcome == ProxyFault::Outcome::Cut && m_stream.head().status >= 200) {
+        for (const HttpResponseStream::Piece &p : pieces) {
+            if (p.offset + p.length > m_fault.cutAfterBytes) {
+                wireEnd = p.at + qsizetype(std::max<qint64>(0, m_fault.cutAfterBytes - p.offset));
+                cut = true;
+                break;
+            }
+        }
+    }
+    if (m_dechunk) {
+        // An HTTP/1.0 client cannot read chunked framing: it gets the content, and the close ends it.
+        QByteArray content;
+        for (const HttpResponseStream::Piece &p : pieces) {
+            const qsizetype end = std::min(p.at + p.length, wireEnd);
+            if (end > p.at)
+                content += body.mid(p.at, end - p.at);
+        }
+        deliver(content);
+    } else {
+        body.truncate(wireEnd);
+        deliver(body);
+    }
+    return cut;
 }
 
 void ProxyConnection::connectUpstream()
@@ -458,13 +511,20 @@ void ProxyConnection::readUpstream()
         }
         return;
     }
-    while (m_busy && m_upstream && m_upstream->bytesAvailable() > 0) {
-        if (m_client && pendingToClient() > m_server->options().maxBufferedBytes) {
-            m_paused = true; // clientWrote() reads on
-            return;
+    // What next() read from bytes already received after an interim answer is
+    // handled before anything more is read.
+    std::optional<HttpResponseStream::Status> carried;
+    while (m_busy && m_upstream && (carried || m_upstream->bytesAvailable() > 0)) {
+        HttpResponseStream::Status status;
+        if (carried) {
+            status = *std::exchange(carried, std::nullopt);
+        } else {
+            if (m_client && pendingToClient() > m_server->options().maxBufferedBytes) {
+                m_paused = true; // clientWrote() reads on
+                return;
+            }
+            status = m_stream.feed(m_upstream->read(readPieceBytes));
         }
-        const QByteArray piece = m_upstream->read(readPieceBytes);
-        const HttpResponseStream::Status status = m_stream.feed(piece);
         if (status == HttpResponseStream::Status::Error) {
             if (!m_headSent) {
                 upstreamFailed(Tr::tr("the upstream's answer is not HTTP: %1").arg(m_stream.errorString()), 502,
@@ -479,6 +539,7 @@ void ProxyConnection::readUpstream()
             return;
         }
         const int code = m_stream.headComplete() ? m_stream.head().status : 0;
+        const bool clientIsHttp10 = m_request.minorVersion == 0;
         if (m_stream.headComplete() && !m_headSent) {
             const bool final = code >= 200;
             if (final && m_fault.outcome == ProxyFault::Outcome::Reset
@@ -492,9 +553,11 @@ void ProxyConnection::readUpstream()
                 return;
             }
             m_headSent = true;
-            const bool untilClose = m_stream.framing() == HttpResponseStream::Framing::UntilClose;
-            m_closeAfter = m_closeAfter || untilClose;
-            deliver(clientHead(m_stream.head(), m_closeAfter, m_request.minorVersion == 0));
+            const bool chunked = m_stream.framing() == HttpResponseStream::Framing::Chunked;
+            m_dechunk = final && clientIsHttp10 && chunked;
+            m_closeAfter = m_closeAfter || m_stream.framing() == HttpResponseStream::Framing::UntilClose || m_dechunk;
+            if (final || !clientIsHttp10) // HTTP/1.0 has no interim answers
+                deliver(clientHead(m_stream.head(), final && m_closeAfter, clientIsHttp10, m_dechunk));
             if (const auto retryAfter = headerValue(m_stream.head().headers, "Retry-After"))
                 m_entry.retryAfter = *retryAfter;
             if (final && m_fault.outcome == ProxyFault::Outcome::Reset) {
@@ -509,13 +572,7 @@ void ProxyConnection::readUpstream()
                 return;
             }
         }
-        QByteArray body = m_stream.body();
-        const bool cut = m_fault.outcome == ProxyFault::Outcome::Cut && code >= 200
-            && m_bodyForwarded + body.size() > m_fault.cutAfterBytes;
-        if (cut)
-            body.truncate(qsizetype(m_fault.cutAfterBytes - m_bodyForwarded));
-        forwardBody(body);
-        if (cut) {
+        if (forwardBody(m_stream.body())) {
             dropUpstream();
             m_closeAfter = true;
             endAfterFlush([this, code] {
@@ -531,7 +588,7 @@ void ProxyConnection::readUpstream()
             if (code >= 100 && code < 200) {
                 // An interim answer (100 Continue): the final one follows on the same exchange.
                 m_headSent = false;
-                m_stream.next();
+                carried = m_stream.next();
                 continue;
             }
             const bool upstreamCloses
@@ -575,7 +632,11 @@ void ProxyConnection::clientWrote()
 {
     if (m_paused && m_client && pendingToClient() <= m_server->options().maxBufferedBytes / 2) {
         m_paused = false;
+        const quint64 exchange = m_exchange;
         readUpstream();
+        // The upstream closed while the client was behind: the close counts once all it sent is read.
+        if (m_busy && exchange == m_exchange && m_upstreamClosePending && !m_paused && m_upstream)
+            finishUpstreamClose(m_upstream);
     }
     if (!m_busy && m_closeAfter && !m_connectionFault && m_client && m_client->bytesToWrite() == 0)
         m_client->disconnectFromHost();
@@ -586,7 +647,7 @@ void ProxyConnection::upstreamClosed()
     QTcpSocket *socket = qobject_cast<QTcpSocket *>(sender());
     if (socket != m_upstream)
         return;
-    if (!m_responseHeld) {
+    if (!m_responseHeld && socket->bytesAvailable() > 0) {
         m_upstreamClosePending = true; // the answer is held back: the close counts once it is read
         return;
     }
@@ -597,12 +658,28 @@ void ProxyConnection::finishUpstreamClose(QTcpSocket *socket)
 {
     m_upstreamClosePending = false;
     // Read what is still buffered before the close counts.
+    const quint64 exchange = m_exchange;
+    m_responseHeld = true;
     readUpstream();
-    if (!m_busy || socket != m_upstream || m_afterFlush)
+    if (!m_busy || exchange != m_exchange || socket != m_upstream || m_afterFlush)
         return;
+    if (m_paused && socket->bytesAvailable() > 0) {
+        m_upstreamClosePending = true; // the client is behind: clientWrote() reads on, then closes
+        return;
+    }
     m_upstream = nullptr;
     socket->deleteLater();
+    const bool nothingReceived = !m_stream.headComplete() && m_stream.bufferedBytes() == 0;
     const HttpResponseStream::Status status = m_stream.finish();
+    if (nothingReceived && m_reusedUpstream && isIdempotent(m_request.method)) {
+        // A kept-alive connection the upstream closed as the request went out
+        // (RFC 9112 section 9.3.1): once more on a new one, as browsers do.
+        m_reusedUpstream = false;
+        m_stream.reset();
+        m_stream.setRequestMethod(m_request.method);
+        connectUpstream();
+        return;
+    }
     if (status == HttpResponseStream::Status::Complete) {
         forwardBody(m_stream.body());
         m_closeAfter = true;
@@ -664,13 +741,17 @@ void ProxyConnection::finishExchange(const QString &action, const QString &detai
     m_server->faultExchangeEnded(m_fault, status && *status < 400 && action == QLatin1String("forwarded"));
     m_server->record(m_entry);
     if (m_closeAfter) {
+        // Nothing more is taken up on this connection: a request that came
+        // after this one was never answered, and the client may send it elsewhere.
+        m_closing = true;
         m_queue.clear();
         if (!m_connectionFault && m_client && m_client->bytesToWrite() == 0)
             m_client->disconnectFromHost();
         return;
     }
     m_idleTimer->start(m_server->options().idleTimeoutMs);
-    pump();
+    // Later, not from here: many pipelined requests answered locally would otherwise nest.
+    QMetaObject::invokeMethod(this, &ProxyConnection::pump, Qt::QueuedConnection);
 }
 
 void ProxyConnection::clientGone()

@@ -45,7 +45,10 @@ public:
         const HttpRequest &request, const QUrl &upstream, bool keepHost, const QString &clientAddress);
     /// The response head as it goes to the client, hop-by-hop headers dropped;
     /// `close` adds "Connection: close".
-    static QByteArray clientHead(const HttpResponseStream::Head &head, bool close, bool clientIsHttp10);
+    /// `dropChunking` leaves out Transfer-Encoding (the body goes out without
+    /// its chunk framing, to an HTTP/1.0 client).
+    static QByteArray clientHead(
+        const HttpResponseStream::Head &head, bool close, bool clientIsHttp10, bool dropChunking = false);
 
 private:
     enum class Waiting { Nothing, BeforeForward, BeforeResponse };
@@ -53,7 +56,9 @@ private:
     void faultTimerFired();
     void proceed();
     void applyLocalFault();
-    void forwardBody(QByteArray body);
+    /// Passes body bytes on with the fault applied; true when cut=N ended the body here.
+    bool forwardBody(QByteArray body);
+    void rejectMalformed();
     void deliver(const QByteArray &bytes);
     void releaseThrottled();
     void resetClient();
@@ -98,7 +103,10 @@ private:
     bool m_responseHeld = false; ///< the delay before responding is over (or there is none)
     bool m_upstreamClosePending = false; ///< the upstream closed while its answer was held back
     bool m_connectionFault = false; ///< the client connection ends with a reset, not a close
-    qint64 m_bodyForwarded = 0;
+    bool m_closing = false; ///< the connection ends after the answer in progress
+    bool m_reusedUpstream = false; ///< the request went out on a kept-alive upstream connection
+    bool m_dechunk = false; ///< the body goes out without its chunk framing (an HTTP/1.0 client)
+    quint64 m_exchange = 0; ///< counts exchanges, to notice one that ended inside a call
     // Bandwidth: bytes waiting for their turn, released by m_throttleTimer.
     QTimer *m_throttleTimer;
     QByteArray m_throttled;

@@ -75,8 +75,8 @@ ProxyControl::ProxyControl(ProxyServer *proxy, QObject *parent)
                 socket->write("HTTP/1.1 " + QByteArray::number(answer.status) + ' ' + reasonPhrase(answer.status)
                     + "\r\nContent-Type: application/json\r\nContent-Length: " + QByteArray::number(answer.body.size())
                     + "\r\nConnection: close\r\n\r\n" + answer.body);
+                QObject::disconnect(socket, &QTcpSocket::readyRead, nullptr, nullptr); // one request per connection
                 socket->disconnectFromHost();
-                socket->disconnect(this);
             });
         }
     });

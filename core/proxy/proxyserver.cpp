@@ -130,9 +130,9 @@ double nowMs()
 }
 } // namespace
 
-void ProxyServer::setFaultRules(const FaultRuleList &rules)
+void ProxyServer::setFaultRules(const FaultRuleList &rules, bool restart)
 {
-    m_faults.setRules(rules, nowMs());
+    m_faults.setRules(rules, nowMs(), restart);
     Q_EMIT faultRulesChanged();
 }
 

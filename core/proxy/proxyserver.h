@@ -93,7 +93,8 @@ public:
 
     // --- faults
     /// Replaces the fault rules; they apply from the next request on.
-    void setFaultRules(const FaultRuleList &rules);
+    /// FaultRuleSet::setRules() says what `restart` keeps.
+    void setFaultRules(const FaultRuleList &rules, bool restart = true);
     const QList<FaultRule> &faultRules() const { return m_faults.rules(); }
     /// Switches one rule by name (false when there is none) or all of them;
     /// the next request sees the change.

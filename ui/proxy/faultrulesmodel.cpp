@@ -103,7 +103,7 @@ bool FaultRulesModel::setData(const QModelIndex &index, const QVariant &value, i
     if (index.column() == On && role == Qt::CheckStateRole) {
         m_rules[row].enabled = value.toInt() == Qt::Checked;
         Q_EMIT dataChanged(index, index);
-        Q_EMIT rulesEdited(m_rules);
+        Q_EMIT ruleSwitched(m_rules[row].name, m_rules[row].enabled);
         return true;
     }
     if (index.column() != Rule || role != Qt::EditRole)

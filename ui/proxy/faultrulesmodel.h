@@ -41,8 +41,10 @@ public:
     QString problem() const;
 
 Q_SIGNALS:
-    /// The user changed the rules (a line that reads, a check box, a row added or removed).
+    /// The user changed the rules (a line that reads, a row added or removed).
     void rulesEdited(const QList<RetryLab::Core::FaultRule> &rules);
+    /// The user switched a rule by its check box.
+    void ruleSwitched(const QString &name, bool enabled);
     /// A line's error appeared or went away.
     void problemChanged(const QString &problem);
 

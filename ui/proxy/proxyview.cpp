@@ -198,6 +198,12 @@ ProxyView::ProxyView(QWidget *laneViews, QWidget *parent)
             Q_EMIT proxiesChanged();
         }
     });
+    connect(m_rules, &FaultRulesModel::ruleSwitched, this, [this](const QString &name, bool enabled) {
+        if (ProxyInstance *proxy = currentProxy()) {
+            proxy->setRuleEnabled(name, enabled);
+            Q_EMIT proxiesChanged();
+        }
+    });
     connect(m_rules, &FaultRulesModel::problemChanged, m_rulesProblem, &QLabel::setText);
     connect(m_addRule, &QPushButton::clicked, this, [this] {
         const int row = m_rules->addRule(*FaultRule::parse(QStringLiteral("status=503")));

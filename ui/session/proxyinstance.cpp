@@ -8,6 +8,7 @@
 #include "ui/session/runsession.h"
 #include "ui/session/uitr.h"
 
+#include <QCoreApplication>
 #include <QRandomGenerator>
 
 namespace RetryLab::Ui {
@@ -108,6 +109,8 @@ void ProxyInstance::stop()
     m_control = nullptr;
     m_thread.quit();
     m_thread.wait();
+    // The exchanges the proxy logged last are still queued for this thread.
+    QCoreApplication::sendPostedEvents(this, QEvent::MetaCall);
     m_observer->finish();
     m_listenUrl.clear();
     m_controlUrl.clear();
@@ -122,9 +125,9 @@ void ProxyInstance::setRules(const FaultRuleList &rules)
         Q_EMIT rulesChanged();
         return;
     }
-    FaultRuleList applied = m_settings.rules;
-    applied.seed = m_seed;
-    onProxyThread([proxy = m_proxy, applied] { proxy->setFaultRules(applied); });
+    // An edit while traffic flows: unchanged rules keep their counts, the draws go on.
+    const FaultRuleList applied = m_settings.rules;
+    onProxyThread([proxy = m_proxy, applied] { proxy->setFaultRules(applied, false); });
 }
 
 void ProxyInstance::setRuleEnabled(const QString &name, bool enabled)

@@ -185,6 +185,12 @@ private Q_SLOTS:
         QTest::newRow("space in a name") << QByteArray(
             R"({"format":"retrylab-faults","version":1,"rules":[{"name":"my rule","empty":true}]})")
                                          << "rules[0] (\"my rule\").name: has a space";
+        QTest::newRow("space in a header glob")
+            << QByteArray(R"({"format":"retrylab-faults","version":1,"rules":[{"empty":true,"header":"Authorization:Bearer *"}]})")
+            << "rules[0].header: the value has a space in it";
+        QTest::newRow("space in a path")
+            << QByteArray(R"({"format":"retrylab-faults","version":1,"rules":[{"empty":true,"path":"/a b"}]})")
+            << "rules[0].path: has a space in it";
         QTest::newRow("unknown top field")
             << QByteArray(R"({"format":"retrylab-faults","version":1,"rules":[],"rulez":1})") << "rulez: unknown field";
     }
@@ -344,6 +350,23 @@ private Q_SLOTS:
                 QStringLiteral("f")}));
         QCOMPARE(f.action(), QStringLiteral("reset-after-headers"));
         QVERIFY(f.describe().contains(QStringLiteral("reset after the headers")));
+    }
+
+    void edits_keepTheCountsOfUnchangedRules()
+    {
+        FaultRuleSet set = withRules({QStringLiteral("empty every=2 name=a"), QStringLiteral("stall every=3 name=b")});
+        for (int i = 0; i < 4; ++i)
+            set.decide(request("GET", "/"), QStringLiteral("127.0.0.1:1"), i);
+        QCOMPARE(set.counts(0).matched, quint64(4));
+        // b is edited, a is only switched off and on: a keeps its counts (and with them every=2), b starts again.
+        FaultRuleList edited = *FaultRuleList::fromSpecs(
+            {QStringLiteral("empty every=2 name=a off"), QStringLiteral("stall every=4 name=b")});
+        set.setRules(edited, 10, false);
+        QCOMPARE(set.counts(0).matched, quint64(4));
+        QCOMPARE(set.counts(0).fired, quint64(2));
+        QCOMPARE(set.counts(1).matched, quint64(0));
+        set.setRules(edited, 10, true);
+        QCOMPARE(set.counts(0).matched, quint64(0));
     }
 
     void toggles_takeEffectOnTheNextDecision()

@@ -5,6 +5,7 @@
 // switching rules while requests flow.
 
 #include "core/faultserver/faultserver.h"
+#include "core/http/httpresponsestream.h"
 #include "core/proxy/faultrule.h"
 #include "core/proxy/proxycontrol.h"
 #include "core/proxy/proxyserver.h"
@@ -20,6 +21,7 @@
 #include <QProcess>
 #include <QRandomGenerator>
 #include <QSignalSpy>
+#include <QTcpSocket>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -410,7 +412,8 @@ private Q_SLOTS:
         QVERIFY2(httpbin.start(&error), qPrintable(error));
         const QUrl upstream(QStringLiteral("http://127.0.0.1:%1").arg(httpbin.port()));
         QVERIFY(startProxy(upstream,
-            {QStringLiteral("status=503 path=/status/*"), QStringLiteral("corrupt=1000 path=/stream-bytes/*")}));
+            {QStringLiteral("status=503 path=/status/*"), QStringLiteral("cut=1000 path=/stream-bytes/1500"),
+                QStringLiteral("corrupt=1000 path=/stream-bytes/*")}));
         QNetworkAccessManager manager;
 
         // Forwarded unchanged: the same bytes as straight from httpbin.
@@ -434,10 +437,28 @@ private Q_SLOTS:
         for (int i = 0; i < 5000; ++i)
             QCOMPARE(corrupted.body.at(i), i % 1000 == 0 ? char(~clean.body.at(i)) : clean.body.at(i));
 
-        QTRY_COMPARE(m_log.size(), 3);
+        // cut=N counts the content's bytes, not the chunk framing around them.
+        QTcpSocket raw;
+        raw.connectToHost(QHostAddress::LocalHost, m_proxy->listenUrl().port());
+        QVERIFY(raw.waitForConnected(5000));
+        raw.write("GET /stream-bytes/1500?chunk_size=300&seed=2 HTTP/1.1\r\nHost: a\r\n\r\n");
+        QByteArray wire;
+        QSignalSpy closed(&raw, &QTcpSocket::disconnected);
+        QTRY_VERIFY_WITH_TIMEOUT((wire += raw.readAll(), !closed.isEmpty()), 20'000);
+        wire += raw.readAll();
+        HttpResponseStream decoded;
+        QCOMPARE(decoded.feed(wire), HttpResponseStream::Status::NeedMore);
+        qint64 content = 0;
+        for (const HttpResponseStream::Piece &piece : decoded.payload())
+            content += piece.length;
+        QCOMPARE(content, qint64(1000));
+        QCOMPARE(decoded.finish(), HttpResponseStream::Status::Error); // the client sees the body cut short
+
+        QTRY_COMPARE(m_log.size(), 4);
         QCOMPARE(m_log[1].action, QStringLiteral("fault-status"));
         QCOMPARE(m_log[2].action, QStringLiteral("corrupt"));
-        QTRY_COMPARE(httpbin.requests().filter(QStringLiteral("/stream-bytes/")).size(), 2);
+        QCOMPARE(m_log[3].action, QStringLiteral("broken-stream"));
+        QTRY_COMPARE(httpbin.requests().filter(QStringLiteral("/stream-bytes/")).size(), 3);
         QCOMPARE(httpbin.requests().filter(QStringLiteral("/status/")).size(), 0);
         QCOMPARE(httpbin.requests().filter(QStringLiteral("/bytes/4096")).size(), 2);
     }

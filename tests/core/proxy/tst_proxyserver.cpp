@@ -20,6 +20,9 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <functional>
+#include <memory>
+
 using namespace RetryLab::Core;
 
 namespace {
@@ -83,6 +86,42 @@ QList<HttpResponseStream::Head> readResponses(
     }
     return heads;
 }
+
+/// An upstream of the suite's own whose every connection is answered by
+/// `answer`: it gets the connection's index, the request's index on it and the
+/// socket, and writes what it likes (or closes). Requests are split at the
+/// blank line; they carry no body.
+class ScriptedUpstream : public QTcpServer
+{
+public:
+    using Answer = std::function<void(int connection, int request, QTcpSocket *socket)>;
+    explicit ScriptedUpstream(Answer answer) : m_answer(std::move(answer))
+    {
+        connect(this, &QTcpServer::newConnection, this, [this] {
+            while (QTcpSocket *socket = nextPendingConnection()) {
+                const int connection = connections++;
+                auto buffer = std::make_shared<QByteArray>();
+                auto count = std::make_shared<int>(0);
+                connect(socket, &QTcpSocket::readyRead, socket, [this, socket, connection, buffer, count] {
+                    *buffer += socket->readAll();
+                    qsizetype end = 0;
+                    while ((end = buffer->indexOf("\r\n\r\n")) >= 0) {
+                        buffer->remove(0, end + 4);
+                        ++requests;
+                        m_answer(connection, (*count)++, socket);
+                    }
+                });
+            }
+        });
+        listen(QHostAddress::LocalHost);
+    }
+    QUrl url() const { return QUrl(QStringLiteral("http://127.0.0.1:%1").arg(serverPort())); }
+    int connections = 0;
+    int requests = 0;
+
+private:
+    Answer m_answer;
+};
 
 } // namespace
 
@@ -363,6 +402,135 @@ private Q_SLOTS:
         QTRY_COMPARE(m_log.size(), 1);
         QCOMPARE(m_log[0].action, QStringLiteral("reject"));
         QCOMPARE(m_upstream->log().size(), 0);
+    }
+
+    void anInterimAnswerAndTheFinalOneInOneRead()
+    {
+        ScriptedUpstream upstream([](int, int, QTcpSocket *socket) {
+            socket->write("HTTP/1.1 103 Early Hints\r\nLink: </style.css>\r\n\r\n"
+                          "HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\nhello");
+        });
+        QVERIFY(startProxy(upstream.url()));
+        QTcpSocket client;
+        client.connectToHost(QHostAddress::LocalHost, m_proxy->listenUrl().port());
+        QVERIFY(client.waitForConnected(5000));
+        client.write("GET / HTTP/1.1\r\nHost: a\r\n\r\n");
+        QList<QByteArray> bodies;
+        const auto heads = readResponses(client, 2, &bodies);
+        QCOMPARE(heads.size(), 2);
+        QCOMPARE(heads[0].status, 103);
+        QCOMPARE(heads[1].status, 200);
+        QCOMPARE(bodies[1], QByteArray("hello"));
+    }
+
+    void aBodyEndedByACloseReachesASlowClientWhole()
+    {
+        // The upstream sends 3 MiB and closes while the client has not read a
+        // byte: what the proxy holds back must still reach it.
+        QByteArray body(3 * 1024 * 1024, 'x');
+        for (qsizetype i = 0; i < body.size(); i += 4096)
+            body[i] = char('a' + (i / 4096) % 26);
+        ScriptedUpstream upstream([&body](int, int, QTcpSocket *socket) {
+            socket->write("HTTP/1.1 200 OK\r\nConnection: close\r\n\r\n" + body);
+            socket->disconnectFromHost();
+        });
+        ProxyOptions options;
+        options.upstream = upstream.url();
+        options.maxBufferedBytes = 64 * 1024;
+        m_proxy = std::make_unique<ProxyServer>(options);
+        connect(m_proxy.get(), &ProxyServer::exchangeFinished, this,
+            [this](const ServerLogEntry &entry) { m_log.append(entry); });
+        QVERIFY(m_proxy->listen());
+        QTcpSocket client;
+        client.setReadBufferSize(16 * 1024);
+        client.connectToHost(QHostAddress::LocalHost, m_proxy->listenUrl().port());
+        QVERIFY(client.waitForConnected(5000));
+        client.write("GET /big HTTP/1.1\r\nHost: a\r\n\r\n");
+        // Not reading until the upstream has sent everything and gone.
+        QTRY_VERIFY_WITH_TIMEOUT(upstream.requests == 1, 10'000);
+        QTest::qWait(300); // time for the upstream's close to reach the proxy while the client reads nothing
+        QByteArray received;
+        QSignalSpy closed(&client, &QTcpSocket::disconnected);
+        while (client.state() == QAbstractSocket::ConnectedState || client.bytesAvailable() > 0) {
+            received += client.readAll();
+            if (client.state() == QAbstractSocket::ConnectedState && client.bytesAvailable() == 0
+                && !client.waitForReadyRead(100) && closed.isEmpty())
+                QCoreApplication::processEvents();
+        }
+        received += client.readAll();
+        const qsizetype headEnd = received.indexOf("\r\n\r\n");
+        QVERIFY(headEnd > 0);
+        QCOMPARE(received.size() - headEnd - 4, body.size());
+        QVERIFY(received.endsWith(body.right(4096)));
+        QTRY_COMPARE(m_log.size(), 1);
+        QCOMPARE(m_log[0].action, QStringLiteral("forwarded"));
+    }
+
+    void aMalformedRequestIsAnsweredOnce()
+    {
+        QVERIFY(startProxy(m_upstream->baseUrl()));
+        QTcpSocket client;
+        client.connectToHost(QHostAddress::LocalHost, m_proxy->listenUrl().port());
+        QVERIFY(client.waitForConnected(5000));
+        // A header section over the limit, then more of it in a second write.
+        client.write("GET / HTTP/1.1\r\nX-Long: " + QByteArray(100 * 1024, 'a'));
+        QVERIFY(client.waitForBytesWritten(5000));
+        QTRY_COMPARE(m_log.size(), 1);
+        client.write(QByteArray(50 * 1024, 'b') + "\r\n\r\n");
+        client.waitForBytesWritten(5000);
+        QList<QByteArray> bodies;
+        const auto heads = readResponses(client, 1, &bodies);
+        QCOMPARE(heads.size(), 1);
+        QVERIFY(heads[0].status >= 400);
+        // The proxy closes the connection after its answer; nothing more is answered or logged.
+        QTRY_VERIFY(client.state() == QAbstractSocket::UnconnectedState || client.bytesAvailable() > 0
+            || !client.isValid());
+        QCOMPARE(client.readAll(), QByteArray());
+        QCOMPARE(m_log.size(), 1);
+    }
+
+    void anHttp10ClientGetsAChunkedBodyUnframed()
+    {
+        ScriptedUpstream upstream([](int, int, QTcpSocket *socket) {
+            socket->write("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n6\r\n world\r\n0\r\n\r\n");
+        });
+        QVERIFY(startProxy(upstream.url()));
+        QTcpSocket client;
+        client.connectToHost(QHostAddress::LocalHost, m_proxy->listenUrl().port());
+        QVERIFY(client.waitForConnected(5000));
+        client.write("GET / HTTP/1.0\r\n\r\n");
+        QByteArray received;
+        QSignalSpy closed(&client, &QTcpSocket::disconnected);
+        QTRY_VERIFY_WITH_TIMEOUT((received += client.readAll(), !closed.isEmpty()), 10'000);
+        received += client.readAll();
+        QVERIFY2(received.endsWith("\r\n\r\nhello world"), received.constData());
+        QVERIFY(!received.toLower().contains("transfer-encoding"));
+        QVERIFY(received.contains("Connection: close"));
+    }
+
+    void aKeptAliveUpstreamThatClosesIsTriedOnceMoreForIdempotentRequests()
+    {
+        // Every upstream connection answers its first request and closes on the second without a word.
+        ScriptedUpstream upstream([](int, int request, QTcpSocket *socket) {
+            if (request == 0)
+                socket->write("HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok");
+            else
+                socket->disconnectFromHost();
+        });
+        QVERIFY(startProxy(upstream.url()));
+        QNetworkAccessManager manager;
+        QCOMPARE(get(manager, via(QStringLiteral("/a"))).status, 200);
+        QCOMPARE(get(manager, via(QStringLiteral("/b"))).status, 200); // tried again on a new connection
+        QCOMPARE(upstream.connections, 2);
+        // A POST may have been acted on: not sent again, the client is told.
+        QNetworkRequest post(via(QStringLiteral("/c")));
+        post.setHeader(QNetworkRequest::ContentTypeHeader, QByteArrayLiteral("text/plain"));
+        QNetworkReply *reply = manager.post(post, QByteArray("x"));
+        QSignalSpy finished(reply, &QNetworkReply::finished);
+        QVERIFY(finished.wait(10'000));
+        QCOMPARE(reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt(), 502);
+        reply->deleteLater();
+        QCOMPARE(upstream.connections, 2);
     }
 
     void badOptionsAreRefused_data()
