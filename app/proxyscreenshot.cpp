@@ -60,6 +60,8 @@ QStringList saveProxyScreenshot(Ui::MainWindow &window, const std::function<void
     if (deadline.hasExpired())
         problems.append(Tr::tr("the client behind the proxy did not finish within 30 s"));
     settle(300);
+    // The client is done: a logical request whose last attempt failed ended there.
+    proxy->finishObserved();
     view->refresh();
     // The tab has the window to itself, its lanes showing: the docks come back afterwards.
     window.policyDock()->hide();

@@ -750,8 +750,11 @@ void ProxyConnection::finishExchange(const QString &action, const QString &detai
         return;
     }
     m_idleTimer->start(m_server->options().idleTimeoutMs);
-    // Later, not from here: many pipelined requests answered locally would otherwise nest.
-    QMetaObject::invokeMethod(this, &ProxyConnection::pump, Qt::QueuedConnection);
+    // A pipelined request waits for the event loop: many answered locally would otherwise nest.
+    if (m_queue.isEmpty())
+        pump();
+    else
+        QMetaObject::invokeMethod(this, &ProxyConnection::pump, Qt::QueuedConnection);
 }
 
 void ProxyConnection::clientGone()

@@ -189,6 +189,11 @@ QString ProxyInstance::clientsReport() const
     return report.toText();
 }
 
+void ProxyInstance::finishObserved()
+{
+    m_observer->finish();
+}
+
 void ProxyInstance::clearObserved()
 {
     m_observer->clear();

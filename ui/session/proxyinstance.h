@@ -67,6 +67,10 @@ public:
     QString clientsReport() const;
     /// Forgets the clients and lanes seen so far.
     void clearObserved();
+    /// Ends the logical requests whose attempts have all been answered, as if
+    /// the observation ended there: a client that gave up shows as having given
+    /// up instead of waiting for its gap window. Later attempts start new ones.
+    void finishObserved();
 
 Q_SIGNALS:
     void exchangeFinished(const RetryLab::Core::ServerLogEntry &entry);

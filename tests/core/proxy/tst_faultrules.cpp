@@ -185,12 +185,12 @@ private Q_SLOTS:
         QTest::newRow("space in a name") << QByteArray(
             R"({"format":"retrylab-faults","version":1,"rules":[{"name":"my rule","empty":true}]})")
                                          << "rules[0] (\"my rule\").name: has a space";
-        QTest::newRow("space in a header glob")
-            << QByteArray(R"({"format":"retrylab-faults","version":1,"rules":[{"empty":true,"header":"Authorization:Bearer *"}]})")
-            << "rules[0].header: the value has a space in it";
-        QTest::newRow("space in a path")
-            << QByteArray(R"({"format":"retrylab-faults","version":1,"rules":[{"empty":true,"path":"/a b"}]})")
-            << "rules[0].path: has a space in it";
+        QTest::newRow("space in a header glob") << QByteArray(
+            R"({"format":"retrylab-faults","version":1,"rules":[{"empty":true,"header":"Authorization:Bearer *"}]})")
+                                                << "rules[0].header: the value has a space in it";
+        QTest::newRow("space in a path") << QByteArray(
+            R"({"format":"retrylab-faults","version":1,"rules":[{"empty":true,"path":"/a b"}]})")
+                                         << "rules[0].path: has a space in it";
         QTest::newRow("unknown top field")
             << QByteArray(R"({"format":"retrylab-faults","version":1,"rules":[],"rulez":1})") << "rulez: unknown field";
     }

@@ -483,8 +483,8 @@ private Q_SLOTS:
         QCOMPARE(heads.size(), 1);
         QVERIFY(heads[0].status >= 400);
         // The proxy closes the connection after its answer; nothing more is answered or logged.
-        QTRY_VERIFY(client.state() == QAbstractSocket::UnconnectedState || client.bytesAvailable() > 0
-            || !client.isValid());
+        QTRY_VERIFY(
+            client.state() == QAbstractSocket::UnconnectedState || client.bytesAvailable() > 0 || !client.isValid());
         QCOMPARE(client.readAll(), QByteArray());
         QCOMPARE(m_log.size(), 1);
     }
@@ -492,7 +492,8 @@ private Q_SLOTS:
     void anHttp10ClientGetsAChunkedBodyUnframed()
     {
         ScriptedUpstream upstream([](int, int, QTcpSocket *socket) {
-            socket->write("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n6\r\n world\r\n0\r\n\r\n");
+            socket->write(
+                "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n6\r\n world\r\n0\r\n\r\n");
         });
         QVERIFY(startProxy(upstream.url()));
         QTcpSocket client;
