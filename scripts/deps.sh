@@ -13,6 +13,8 @@ packages=(
     openssl nginx tinyproxy microsocks
     # a second real upstream of the fault proxy suite (tests/core/proxy)
     python3-httpbin
+    # real gRPC, which must accept the exported service config (tests/app/tst_policycommand)
+    python3-grpcio
     # third-party clients that tests/core/observe/tst_thirdpartyclients points at the observer
     wget python3 python3-requests python3-urllib3 python3-botocore python3-tenacity python3-backoff
     "$@"

@@ -1,5 +1,8 @@
 #include "ui/mainwindow.h"
 
+#include "core/export/grpcserviceconfig.h"
+#include "core/util/exportfile.h"
+
 #include "ui/exportcontroller.h"
 #include "ui/importcontroller.h"
 #include "ui/openedrun.h"
@@ -322,15 +325,18 @@ void MainWindow::buildMenus()
     m_imports->addMenu(file);
     m_imports->setCollections(m_collections->model());
     file->addSeparator();
-    file->addAction(tr("&Import policy\u2026"), this, &MainWindow::importPolicy)
-        ->setObjectName(QStringLiteral("importPolicy"));
-    file->addAction(tr("Export &policy\u2026"), this, &MainWindow::exportPolicy)
-        ->setObjectName(QStringLiteral("exportPolicy"));
-    file->addSeparator();
     QAction *quit = file->addAction(tr("&Quit"), this, &QWidget::close);
     quit->setObjectName(QStringLiteral("quit"));
     quit->setShortcut(QKeySequence::Quit);
     quit->setMenuRole(QAction::QuitRole);
+
+    QMenu *policy = menuBar()->addMenu(tr("&Policy"));
+    policy->addAction(tr("&Import policy\u2026"), this, &MainWindow::importPolicy)
+        ->setObjectName(QStringLiteral("importPolicy"));
+    policy->addAction(tr("&Export policy\u2026"), this, &MainWindow::exportPolicy)
+        ->setObjectName(QStringLiteral("exportPolicy"));
+    policy->addAction(tr("Export as &gRPC service config\u2026"), this, &MainWindow::exportPolicyAsGrpc)
+        ->setObjectName(QStringLiteral("exportPolicyGrpc"));
 
     QMenu *request = menuBar()->addMenu(tr("&Request"));
     request->addAction(m_composer->sendAction());
@@ -811,6 +817,31 @@ void MainWindow::exportPolicy()
     const bool ok = m_policyPanel->editor()->exportFile(path);
     m_messages->showMessage(
         ok ? FieldMessage::Kind::Success : FieldMessage::Kind::Error, m_policyPanel->editor()->lastMessage());
+}
+
+void MainWindow::exportPolicyAsGrpc()
+{
+    const QString directory = m_settings->exportDirectory().isEmpty()
+        ? QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation)
+        : m_settings->exportDirectory();
+    QString path = m_exports->chooseFile(QFileDialog::AcceptSave, tr("Export the policy as a gRPC service config"),
+        QDir(directory).filePath(QStringLiteral("service-config.json")), tr("gRPC service config (*.json)"));
+    if (path.isEmpty())
+        return;
+    if (QFileInfo(path).suffix().isEmpty())
+        path += QStringLiteral(".json");
+    const auto exported = Core::GrpcServiceConfig::fromPolicy(m_policyPanel->policy());
+    const auto written = Core::ExportFile::write(path, Core::GrpcServiceConfig::toJson(exported));
+    if (!written) {
+        m_messages->showMessage(FieldMessage::Kind::Error, tr("Could not export: %1").arg(written.error()));
+        return;
+    }
+    QString text = tr("Exported %1 (methodConfig.retryPolicy for every method; load it as the channel's service "
+                      "config).")
+                       .arg(QDir::toNativeSeparators(path));
+    if (!exported.warnings.isEmpty())
+        text += tr(" What gRPC does differently: %1").arg(exported.warnings.join(QLatin1Char(' ')));
+    m_messages->showMessage(FieldMessage::Kind::Success, text);
 }
 
 void MainWindow::inspectAttempt(qsizetype sessionRow)

@@ -148,6 +148,8 @@ public Q_SLOTS:
     void exportWithDialog();
     void importPolicy();
     void exportPolicy();
+    /// Policy > Export as gRPC service config: the policy as methodConfig.retryPolicy (GrpcServiceConfig).
+    void exportPolicyAsGrpc();
     /// Puts the docks back where a new window has them.
     void resetLayout();
     /// Shows a session attempt row in the inspector, opening it.

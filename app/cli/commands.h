@@ -22,7 +22,8 @@ struct Command
     bool needsGui = false; ///< runs under QApplication instead of QCoreApplication
 };
 
-/// The subcommands that need no display: run, demo, conformance, serve, simulate, request, observe, proxy.
+/// The subcommands that need no display: run, demo, conformance, serve, simulate, request, observe, proxy,
+/// policy.
 const QList<Command> &headlessCommands();
 
 // One function per subcommand, each in its own file (app/cli/cmd_NAME.cpp).
@@ -34,5 +35,6 @@ int runConformance(const QStringList &arguments);
 int runRequest(const QStringList &arguments);
 int runObserve(const QStringList &arguments);
 int runProxy(const QStringList &arguments);
+int runPolicy(const QStringList &arguments);
 
 } // namespace RetryLab::Cli

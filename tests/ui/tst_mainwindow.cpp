@@ -1,5 +1,6 @@
 #include "core/executor/retryexecutor.h"
 #include "core/export/csvexport.h"
+#include "core/export/grpcserviceconfig.h"
 #include "core/export/reportjson.h"
 #include "core/faultserver/faultserver.h"
 #include "core/herd/herdparameters.h"
@@ -703,6 +704,15 @@ void TestMainWindow::policy_exportAndImportThroughTheMenu()
     window->importPolicy();
     QCOMPARE(window->policyPanel()->policy(), fastPolicy());
     QVERIFY(window->messages().constLast().contains(QLatin1String("Could not import")));
+
+    // As a gRPC service config: what retrylab policy export --format grpc writes, and what gRPC cannot say.
+    m_nextFile = m_dir.filePath(QStringLiteral("service-config"));
+    window->exportPolicyAsGrpc();
+    QFile config(m_nextFile + QStringLiteral(".json"));
+    QVERIFY(config.open(QIODevice::ReadOnly));
+    QCOMPARE(config.readAll(), Core::GrpcServiceConfig::toJson(Core::GrpcServiceConfig::fromPolicy(fastPolicy())));
+    QVERIFY(window->messages().constLast().contains(QLatin1String("What gRPC does differently")));
+    QVERIFY(window->findChild<QAction *>(QStringLiteral("exportPolicyGrpc")));
 }
 
 void TestMainWindow::statusBar_showsBreakerAndBudget()

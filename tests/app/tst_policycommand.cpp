@@ -1,0 +1,176 @@
+#include "commandtesting.h"
+
+#include "core/export/curlretryflags.h"
+#include "core/policy/policyjson.h"
+#include "core/policy/presets.h"
+
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace RetryLab;
+
+/// retrylab policy export, its output read back, and its gRPC service config
+/// loaded into real gRPC (Debian's python3-grpcio) against a server that
+/// answers UNAVAILABLE.
+class TestPolicyCommand : public QObject
+{
+    Q_OBJECT
+
+private:
+    QTemporaryDir m_dir;
+
+    QString writePolicy(const Core::BackoffPolicy &policy, const QString &name)
+    {
+        const QString path = m_dir.filePath(name);
+        QFile file(path);
+        if (!file.open(QIODevice::WriteOnly))
+            return {};
+        file.write(Core::PolicyJson::toJson(policy));
+        return path;
+    }
+
+    /// Runs the gRPC client script on a service config file; its attempts and final status code.
+    QJsonObject countAttempts(const QString &configPath)
+    {
+        QProcess python;
+        QSignalSpy finished(&python, &QProcess::finished);
+        python.start(QStringLiteral("/usr/bin/python3"), {QStringLiteral(RETRYLAB_GRPC_SCRIPT), configPath});
+        if (!python.waitForStarted(10'000) || !finished.wait(60'000))
+            return {};
+        const QByteArray err = python.readAllStandardError();
+        if (!err.isEmpty())
+            qWarning().noquote() << err;
+        return QJsonDocument::fromJson(python.readAllStandardOutput()).object();
+    }
+
+    static Core::BackoffPolicy fastPolicy(int maxAttempts)
+    {
+        Core::BackoffPolicy p;
+        p.name = QStringLiteral("fast");
+        p.algorithm = Core::BackoffAlgorithm::FullJitter;
+        p.baseDelayMs = 10;
+        p.multiplier = 2;
+        p.maxBackoffMs = 80;
+        p.maxAttempts = maxAttempts;
+        return p;
+    }
+
+private Q_SLOTS:
+    void initTestCase() { QVERIFY(m_dir.isValid()); }
+
+    void usageErrorsExitTwo_data()
+    {
+        QTest::addColumn<QStringList>("arguments");
+        QTest::addColumn<QString>("expected");
+        const auto args = [](std::initializer_list<const char *> list) {
+            QStringList result{QStringLiteral("policy")};
+            for (const char *a : list)
+                result.append(QString::fromLatin1(a));
+            return result;
+        };
+        QTest::addRow("no action") << args({}) << "say what to do: export";
+        QTest::addRow("unknown action") << args({"check"}) << "unknown action \"check\"";
+        QTest::addRow("neither") << args({"export"}) << "either --preset ID or a policy file";
+        QTest::addRow("both") << args({"export", "--preset", "curl-retry", "x.json"}) << "not both";
+        QTest::addRow("format") << args({"export", "--format", "yaml", "--preset", "curl-retry"})
+                                << "--format must be grpc, curl or json";
+        QTest::addRow("preset") << args({"export", "--preset", "nope"}) << "no preset \"nope\" (known: ";
+        QTest::addRow("file") << args({"export", "/nonexistent/policy.json"}) << "cannot read";
+        QTest::addRow("service without grpc")
+            << args({"export", "--preset", "curl-retry", "--service", "a.B"}) << "go with --format grpc";
+        QTest::addRow("method without service")
+            << args({"export", "--format", "grpc", "--preset", "curl-retry", "--method", "Get"}) << "needs --service";
+    }
+
+    void usageErrorsExitTwo()
+    {
+        QFETCH(QStringList, arguments);
+        QFETCH(QString, expected);
+        const auto outcome = CommandTesting::run(arguments);
+        QCOMPARE(outcome.exitCode, 2);
+        QVERIFY2(outcome.err.contains(expected), qPrintable(outcome.err));
+    }
+
+    void aBadPolicyFileSaysWhere()
+    {
+        const QString path = m_dir.filePath(QStringLiteral("bad.json"));
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write(R"({"format":"retrylab-policy","version":1,"maxAttempts":-3})");
+        file.close();
+        const auto outcome = CommandTesting::run({QStringLiteral("policy"), QStringLiteral("export"), path});
+        QCOMPARE(outcome.exitCode, 2);
+        QVERIFY2(outcome.err.contains(path), qPrintable(outcome.err));
+    }
+
+    void jsonReadsBackAsThePreset()
+    {
+        for (const Core::Presets::Preset &preset : Core::Presets::all()) {
+            const auto outcome = CommandTesting::run(
+                {QStringLiteral("policy"), QStringLiteral("export"), QStringLiteral("--preset"), preset.id});
+            QCOMPARE(outcome.exitCode, 0);
+            const auto back = Core::PolicyJson::fromJson(outcome.out.toUtf8());
+            QVERIFY2(back, qPrintable(preset.id + QStringLiteral(": ") + back.error()));
+            QCOMPARE(Core::PolicyJson::toJson(*back), Core::PolicyJson::toJson(preset.policy));
+        }
+    }
+
+    void curlFlagsAreTheExporters()
+    {
+        const Core::BackoffPolicy preset = *Core::Presets::find(QStringLiteral("curl-retry"));
+        const auto outcome
+            = CommandTesting::run({QStringLiteral("policy"), QStringLiteral("export"), QStringLiteral("--format"),
+                QStringLiteral("curl"), QStringLiteral("--preset"), QStringLiteral("curl-retry")});
+        QCOMPARE(outcome.exitCode, 0);
+        QCOMPARE(outcome.out.trimmed(), Core::CurlRetryFlags::fromPolicy(preset).arguments.join(QLatin1Char(' ')));
+        QVERIFY(outcome.out.startsWith(QStringLiteral("--retry ")));
+    }
+
+    void grpcServiceConfigIsObeyedByRealGrpc_data()
+    {
+        QTest::addColumn<int>("maxAttempts");
+        QTest::addColumn<int>("grpcAttempts");
+        QTest::addColumn<bool>("warned");
+        QTest::newRow("4 attempts") << 4 << 4 << false;
+        QTest::newRow("8 attempts: gRPC stops at its 5") << 8 << 5 << true;
+    }
+
+    void grpcServiceConfigIsObeyedByRealGrpc()
+    {
+        QFETCH(int, maxAttempts);
+        QFETCH(int, grpcAttempts);
+        QFETCH(bool, warned);
+        const QString policy = writePolicy(fastPolicy(maxAttempts), QStringLiteral("fast%1.json").arg(maxAttempts));
+        const QString config = m_dir.filePath(QStringLiteral("service-config-%1.json").arg(maxAttempts));
+        const auto outcome = CommandTesting::run(
+            {QStringLiteral("policy"), QStringLiteral("export"), QStringLiteral("--format"), QStringLiteral("grpc"),
+                QStringLiteral("--service"), QStringLiteral("retrylab.Test"), QStringLiteral("--out"), config, policy});
+        QCOMPARE(outcome.exitCode, 0);
+        // What gRPC does differently is said; above five attempts, that gRPC stops at five.
+        QVERIFY(outcome.err.contains(QStringLiteral("note: ")));
+        QCOMPARE(outcome.err.contains(QStringLiteral("gRPC clients treat it as 5")), warned);
+        QFile file(config);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const QJsonObject exported = QJsonDocument::fromJson(file.readAll()).object();
+        const QJsonObject retry = exported.value(QStringLiteral("methodConfig"))
+                                      .toArray()
+                                      .at(0)
+                                      .toObject()
+                                      .value(QStringLiteral("retryPolicy"))
+                                      .toObject();
+        QCOMPARE(retry.value(QStringLiteral("maxAttempts")).toInt(), maxAttempts);
+
+        const QJsonObject counted = countAttempts(config);
+        QCOMPARE(counted.value(QStringLiteral("code")).toString(), QStringLiteral("UNAVAILABLE"));
+        QCOMPARE(counted.value(QStringLiteral("attempts")).toInt(), grpcAttempts);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestPolicyCommand)
+#include "tst_policycommand.moc"
