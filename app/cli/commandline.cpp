@@ -83,8 +83,8 @@ const QList<Command> &headlessCommands()
                 "a reverse proxy on loopback in front of a real service, watching the clients that use it"),
             &runProxy},
         {"policy",
-            QT_TRANSLATE_NOOP("RetryLab::Cli",
-                "export a retry policy as a gRPC service config, curl flags or JSON (policy export)"),
+            QT_TRANSLATE_NOOP(
+                "RetryLab::Cli", "export a retry policy as a gRPC service config, curl flags or JSON (policy export)"),
             &runPolicy},
     };
     return commands;

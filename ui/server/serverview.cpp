@@ -2,9 +2,9 @@
 
 #include "core/faultserver/faultinstruction.h"
 #include "ui/server/httpspanel.h"
-#include "ui/widgets/serverlogmodel.h"
 #include "ui/session/embeddedserver.h"
 #include "ui/widgets/fieldmessage.h"
+#include "ui/widgets/serverlogmodel.h"
 
 #include <QApplication>
 #include <QButtonGroup>

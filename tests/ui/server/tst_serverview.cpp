@@ -1,7 +1,7 @@
-#include "ui/widgets/serverlogmodel.h"
 #include "ui/server/serverview.h"
 #include "ui/session/embeddedserver.h"
 #include "ui/widgets/fieldmessage.h"
+#include "ui/widgets/serverlogmodel.h"
 
 #include <QAbstractItemModelTester>
 #include <QComboBox>
