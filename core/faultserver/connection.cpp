@@ -6,7 +6,6 @@
 #include "core/util/clock.h"
 #include "core/util/coretr.h"
 
-#include <QCryptographicHash>
 #include <QLoggingCategory>
 #include <QSslSocket>
 #include <QTcpSocket>
@@ -228,13 +227,8 @@ void Connection::dispatch()
     e.testId = QString::fromLatin1(r.header(RetryHeaders::testId).value_or(QByteArray()).trimmed());
     e.clientAttempt = QString::fromLatin1(r.header(RetryHeaders::attempt).value_or(QByteArray()).trimmed());
     e.receivedNs = m_startNs;
-    for (const auto &[name, value] : r.headers) {
-        const QByteArray lower = name.toLower();
-        if (ServerLogEntry::identityHeaderNames().contains(lower))
-            e.identityHeaders.append({lower, value});
-    }
-    if (!r.body.isEmpty())
-        e.bodyDigest = QCryptographicHash::hash(r.body, QCryptographicHash::Sha256).toHex().left(16);
+    e.identityHeaders = ServerLogEntry::identityHeadersOf(r.headers);
+    e.bodyDigest = ServerLogEntry::bodyDigestOf(r.body);
     m_entryPending = true;
     m_servedAny = true;
 

@@ -1,5 +1,7 @@
 #include "core/faultserver/serverlogentry.h"
 
+#include <QCryptographicHash>
+
 namespace RetryLab::Core {
 
 QJsonObject ServerLogEntry::toJson() const
@@ -63,6 +65,25 @@ const QList<QByteArray> &ServerLogEntry::identityHeaderNames()
         "x-request-id",
     };
     return names;
+}
+
+QList<QPair<QByteArray, QByteArray>> ServerLogEntry::identityHeadersOf(
+    const QList<QPair<QByteArray, QByteArray>> &headers)
+{
+    QList<QPair<QByteArray, QByteArray>> identity;
+    for (const auto &[name, value] : headers) {
+        const QByteArray lower = name.toLower();
+        if (identityHeaderNames().contains(lower))
+            identity.append({lower, value});
+    }
+    return identity;
+}
+
+QByteArray ServerLogEntry::bodyDigestOf(QByteArrayView body)
+{
+    if (body.isEmpty())
+        return {};
+    return QCryptographicHash::hash(body, QCryptographicHash::Sha256).toHex().left(16);
 }
 
 QString ServerLogEntry::summary() const

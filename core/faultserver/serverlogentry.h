@@ -63,6 +63,10 @@ struct ServerLogEntry
 
     /// The value of an identity header (name lower-case), if it was sent.
     std::optional<QByteArray> identityHeader(QByteArrayView name) const;
+    /// The identity headers among `headers` (names lower-case, in order).
+    static QList<QPair<QByteArray, QByteArray>> identityHeadersOf(const QList<QPair<QByteArray, QByteArray>> &headers);
+    /// The first 16 hex digits of the body's SHA-256; empty for no body.
+    static QByteArray bodyDigestOf(QByteArrayView body);
     /// User-Agent, the retry identifiers SDKs send (amz-sdk-invocation-id,
     /// amz-sdk-request, x-goog-api-client, x-retry-request-id, x-retry-attempt,
     /// idempotency-key, grpc-previous-rpc-attempts, ...), all lower-case.

@@ -3,7 +3,6 @@
 #include "core/faultserver/serverlogentry.h"
 #include "core/util/coretr.h"
 
-#include <QCryptographicHash>
 #include <QJsonArray>
 
 #include <algorithm>
@@ -183,14 +182,8 @@ ProxyFault FaultRuleSet::decide(const HttpRequest &request, const QString &peer,
         a.clientId = a.userAgent + QLatin1Char('@') + a.address;
         a.method = request.method;
         a.target = QString::fromUtf8(request.target);
-        if (!request.body.isEmpty())
-            a.bodyDigest = QCryptographicHash::hash(request.body, QCryptographicHash::Sha256).toHex().left(16);
-        QList<QPair<QByteArray, QByteArray>> identity;
-        for (const auto &[name, value] : request.headers) {
-            const QByteArray lower = name.toLower();
-            if (ServerLogEntry::identityHeaderNames().contains(lower))
-                identity.append({lower, value});
-        }
+        a.bodyDigest = ServerLogEntry::bodyDigestOf(request.body);
+        const QList<QPair<QByteArray, QByteArray>> identity = ServerLogEntry::identityHeadersOf(request.headers);
         const AttemptGrouper::Decision d = m_grouper.assign(a, identity);
         fault.logicalId = d.logicalId;
         fault.attemptIndex = d.attemptIndex;

@@ -6,7 +6,6 @@
 #include "core/util/clock.h"
 #include "core/util/coretr.h"
 
-#include <QCryptographicHash>
 #include <QDateTime>
 #include <QSslConfiguration>
 #include <QSslSocket>
@@ -253,13 +252,8 @@ void ProxyConnection::pump()
     m_entry.method = m_request.method;
     m_entry.target = QString::fromUtf8(m_request.target);
     m_entry.receivedNs = m_startNs;
-    for (const auto &[name, value] : m_request.headers) {
-        const QByteArray lower = name.toLower();
-        if (ServerLogEntry::identityHeaderNames().contains(lower))
-            m_entry.identityHeaders.append({lower, value});
-    }
-    if (!m_request.body.isEmpty())
-        m_entry.bodyDigest = QCryptographicHash::hash(m_request.body, QCryptographicHash::Sha256).toHex().left(16);
+    m_entry.identityHeaders = ServerLogEntry::identityHeadersOf(m_request.headers);
+    m_entry.bodyDigest = ServerLogEntry::bodyDigestOf(m_request.body);
 
     ++m_exchange;
     m_dechunk = false;

@@ -111,8 +111,6 @@ QUrl ProxyServer::listenUrl() const
 void ProxyServer::record(ServerLogEntry entry)
 {
     entry.sequence = ++m_sequence;
-    if (entry.action == QLatin1String("forwarded"))
-        ++m_forwarded;
     if (m_options.redactLog) {
         const Redactor redactor;
         entry.target = redactor.text(entry.target);

@@ -81,11 +81,9 @@ public:
     /// "http://127.0.0.1:PORT".
     QUrl listenUrl() const;
     const ProxyOptions &options() const { return m_options; }
-    int connectionCount() const { return int(m_connections.size()); }
     /// Response bytes held now, all connections together: waiting for slow
     /// clients, and read from upstreams but not passed on yet.
     qint64 bufferedBytes() const;
-    quint64 forwardedCount() const { return m_forwarded; }
     /// The certificates of options().caBundlePath, read by listen().
     const QList<QSslCertificate> &caCertificates() const { return m_caCertificates; }
     /// Requests sent to the upstream (those a fault answered locally are not).
@@ -101,7 +99,6 @@ public:
     bool setFaultEnabled(const QString &name, bool enabled);
     void setAllFaultsEnabled(bool enabled);
     void setFaultSeed(quint64 seed);
-    quint64 faultSeed() const { return m_faults.seed(); }
     FaultRuleSet::Counts faultCounts(qsizetype rule) const { return m_faults.counts(rule); }
     /// The rules, their state and counts (FaultRuleSet::stateJson()).
     QJsonObject faultState() const { return m_faults.stateJson(); }
@@ -125,7 +122,6 @@ private:
     QString m_error;
     QList<ProxyConnection *> m_connections;
     quint64 m_sequence = 0;
-    quint64 m_forwarded = 0;
     quint64 m_upstreamRequests = 0;
     FaultRuleSet m_faults;
     QList<QSslCertificate> m_caCertificates;

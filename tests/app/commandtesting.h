@@ -10,6 +10,8 @@
 #include <QString>
 #include <QStringList>
 
+#include <initializer_list>
+
 namespace CommandTesting {
 
 struct Outcome
@@ -37,6 +39,15 @@ inline Outcome run(const QStringList &arguments, int timeoutMs = 60'000)
     outcome.out = QString::fromUtf8(process.readAllStandardOutput());
     outcome.err = QString::fromUtf8(process.readAllStandardError());
     return outcome;
+}
+
+/// A command line: the subcommand, then the words as written ({"--upstream", "http://..."}).
+inline QStringList arguments(const char *command, std::initializer_list<const char *> words)
+{
+    QStringList list{QString::fromLatin1(command)};
+    for (const char *word : words)
+        list.append(QString::fromLatin1(word));
+    return list;
 }
 
 inline bool write(const QString &path, const QByteArray &data)

@@ -70,12 +70,8 @@ private Q_SLOTS:
     {
         QTest::addColumn<QStringList>("arguments");
         QTest::addColumn<QString>("expected");
-        const auto args = [](std::initializer_list<const char *> list) {
-            QStringList result{QStringLiteral("observe")};
-            for (const char *a : list)
-                result.append(QString::fromLatin1(a));
-            return result;
-        };
+        const auto args
+            = [](std::initializer_list<const char *> words) { return CommandTesting::arguments("observe", words); };
         QTest::addRow("unknown plan") << args({"--plan", "nope"}) << "--plan";
         QTest::addRow("negative duration") << args({"--duration", "-1"}) << "--duration";
         QTest::addRow("nan duration") << args({"--duration", "nan"}) << "--duration";

@@ -68,12 +68,8 @@ private Q_SLOTS:
     {
         QTest::addColumn<QStringList>("arguments");
         QTest::addColumn<QString>("expected");
-        const auto args = [](std::initializer_list<const char *> list) {
-            QStringList result{QStringLiteral("policy")};
-            for (const char *a : list)
-                result.append(QString::fromLatin1(a));
-            return result;
-        };
+        const auto args
+            = [](std::initializer_list<const char *> words) { return CommandTesting::arguments("policy", words); };
         QTest::addRow("no action") << args({}) << "say what to do: export";
         QTest::addRow("unknown action") << args({"check"}) << "unknown action \"check\"";
         QTest::addRow("neither") << args({"export"}) << "either --preset ID or a policy file";

@@ -53,12 +53,8 @@ private Q_SLOTS:
     {
         QTest::addColumn<QStringList>("arguments");
         QTest::addColumn<QString>("expected");
-        const auto args = [](std::initializer_list<const char *> list) {
-            QStringList result{QStringLiteral("proxy")};
-            for (const char *a : list)
-                result.append(QString::fromLatin1(a));
-            return result;
-        };
+        const auto args
+            = [](std::initializer_list<const char *> words) { return CommandTesting::arguments("proxy", words); };
         QTest::addRow("no upstream") << args({}) << "--upstream is required";
         QTest::addRow("ftp upstream") << args({"--upstream", "ftp://127.0.0.1/"}) << "http or https";
         QTest::addRow("bad listen") << args({"--upstream", "http://127.0.0.1:1", "--listen", "nowhere"}) << "--listen";

@@ -194,11 +194,4 @@ void ProxyInstance::finishObserved()
     m_observer->finish();
 }
 
-void ProxyInstance::clearObserved()
-{
-    m_observer->clear();
-    m_lanes.clear();
-    m_session->clear();
-}
-
 } // namespace RetryLab::Ui

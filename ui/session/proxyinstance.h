@@ -65,8 +65,6 @@ public:
     RunSession *session() const { return m_session; }
     /// What the observer made of the clients so far: grouping, inferred policies, verdicts.
     QString clientsReport() const;
-    /// Forgets the clients and lanes seen so far.
-    void clearObserved();
     /// Ends the logical requests whose attempts have all been answered, as if
     /// the observation ended there: a client that gave up shows as having given
     /// up instead of waiting for its gap window. Later attempts start new ones.

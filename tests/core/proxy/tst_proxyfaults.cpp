@@ -11,6 +11,7 @@
 #include "core/proxy/proxyserver.h"
 
 #include "tests/core/executor/realservers.h"
+#include "tests/core/proxy/proxytesting.h"
 
 #include <QElapsedTimer>
 #include <QJsonArray>
@@ -28,42 +29,10 @@
 #include <cmath>
 
 using namespace RetryLab::Core;
+using ProxyTesting::Answer;
+using ProxyTesting::fetch;
 
 namespace {
-
-struct Answer
-{
-    int status = 0;
-    QByteArray body;
-    QNetworkReply::NetworkError error = QNetworkReply::NoError;
-    QByteArray retryAfter;
-    qint64 elapsedMs = 0;
-    int curlExit = -1; ///< curl only
-};
-
-Answer fetch(QNetworkAccessManager &manager, const QUrl &url, int timeoutMs = 20'000, const QByteArray &method = "GET",
-    const QByteArray &body = {})
-{
-    QNetworkRequest request(url);
-    request.setTransferTimeout(timeoutMs);
-    request.setRawHeader("User-Agent", "tst_proxyfaults");
-    if (!body.isEmpty())
-        request.setHeader(QNetworkRequest::ContentTypeHeader, QByteArrayLiteral("application/json"));
-    QElapsedTimer clock;
-    clock.start();
-    QNetworkReply *reply = manager.sendCustomRequest(request, method, body);
-    QSignalSpy finished(reply, &QNetworkReply::finished);
-    if (!reply->isFinished() && !finished.wait(timeoutMs + 20'000))
-        return {};
-    Answer a;
-    a.elapsedMs = clock.elapsed();
-    a.status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
-    a.body = reply->readAll();
-    a.error = reply->error();
-    a.retryAfter = reply->rawHeader("Retry-After");
-    reply->deleteLater();
-    return a;
-}
 
 /// curl against `url`; its exit code and the status it saw (-w %{http_code}).
 Answer curl(const QUrl &url, int maxTimeS = 20)

@@ -9,6 +9,7 @@
 
 #include "tests/core/capturingserver.h"
 #include "tests/core/executor/realservers.h"
+#include "tests/core/proxy/proxytesting.h"
 
 #include <QCryptographicHash>
 #include <QNetworkAccessManager>
@@ -24,33 +25,9 @@
 #include <memory>
 
 using namespace RetryLab::Core;
+using ProxyTesting::Answer;
 
 namespace {
-
-struct Answer
-{
-    int status = 0;
-    QByteArray body;
-    QNetworkReply::NetworkError error = QNetworkReply::NoError;
-    QList<QNetworkReply::RawHeaderPair> headers;
-};
-
-Answer get(QNetworkAccessManager &manager, const QUrl &url)
-{
-    QNetworkRequest request(url);
-    request.setTransferTimeout(20'000);
-    QNetworkReply *reply = manager.get(request);
-    QSignalSpy finished(reply, &QNetworkReply::finished);
-    if (!reply->isFinished() && !finished.wait(30'000))
-        return {};
-    Answer a;
-    a.status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
-    a.body = reply->readAll();
-    a.error = reply->error();
-    a.headers = reply->rawHeaderPairs();
-    reply->deleteLater();
-    return a;
-}
 
 /// Reads whole responses from a raw socket, however they arrive; `methods`
 /// says which requests they answer where one was HEAD (no body).
@@ -166,9 +143,9 @@ private Q_SLOTS:
     {
         QVERIFY2(startProxy(m_upstream->baseUrl()), qPrintable(m_proxy->errorString()));
         QNetworkAccessManager manager;
-        const Answer direct
-            = get(manager, m_upstream->baseUrl().resolved(QUrl(QStringLiteral("/status/503?retry_after=2"))));
-        const Answer proxied = get(manager, via(QStringLiteral("/status/503?retry_after=2")));
+        const Answer direct = ProxyTesting::fetch(
+            manager, m_upstream->baseUrl().resolved(QUrl(QStringLiteral("/status/503?retry_after=2"))));
+        const Answer proxied = ProxyTesting::fetch(manager, via(QStringLiteral("/status/503?retry_after=2")));
         QCOMPARE(proxied.status, 503);
         QCOMPARE(proxied.body, direct.body);
         QCOMPARE(headerValue(proxied.headers, "Retry-After").value_or(QByteArray()), QByteArray("2"));
@@ -260,12 +237,12 @@ private Q_SLOTS:
         QVERIFY2(nginx.start(&error), qPrintable(error));
         QVERIFY(startProxy(QUrl(QStringLiteral("http://127.0.0.1:%1").arg(nginx.port(0)))));
         QNetworkAccessManager manager;
-        const Answer big = get(manager, via(QStringLiteral("/large.bin")));
+        const Answer big = ProxyTesting::fetch(manager, via(QStringLiteral("/large.bin")));
         QCOMPARE(big.status, 200);
         QCOMPARE(big.body.size(), file.size());
         QCOMPARE(QCryptographicHash::hash(big.body, QCryptographicHash::Sha256),
             QCryptographicHash::hash(file, QCryptographicHash::Sha256));
-        QCOMPARE(get(manager, via(QStringLiteral("/gone"))).status, 503);
+        QCOMPARE(ProxyTesting::fetch(manager, via(QStringLiteral("/gone"))).status, 503);
         QTRY_COMPARE(m_log.size(), 2);
         QCOMPARE(m_log[0].bytesSent > file.size(), true);
     }
@@ -325,7 +302,7 @@ private Q_SLOTS:
         });
         QVERIFY(startProxy(QUrl(QStringLiteral("http://127.0.0.1:%1").arg(upstream.serverPort()))));
         QNetworkAccessManager manager;
-        const Answer a = get(manager, via(QStringLiteral("/wiki")));
+        const Answer a = ProxyTesting::fetch(manager, via(QStringLiteral("/wiki")));
         QCOMPARE(a.status, 200);
         QCOMPARE(a.body, QByteArray("Wikipedia in \r\n\r\nchunks."));
     }
@@ -347,7 +324,7 @@ private Q_SLOTS:
         QFETCH(QString, action);
         QVERIFY(startProxy(m_upstream->baseUrl()));
         QNetworkAccessManager manager;
-        const Answer a = get(manager, via(path));
+        const Answer a = ProxyTesting::fetch(manager, via(path));
         QCOMPARE(a.status, status);
         QVERIFY(!a.body.isEmpty());
         QTRY_VERIFY(!m_log.isEmpty());
@@ -358,7 +335,7 @@ private Q_SLOTS:
     {
         QVERIFY(startProxy(m_upstream->baseUrl()));
         QNetworkAccessManager manager;
-        const Answer a = get(manager, via(QStringLiteral("/fault/broken")));
+        const Answer a = ProxyTesting::fetch(manager, via(QStringLiteral("/fault/broken")));
         QVERIFY(a.error != QNetworkReply::NoError);
         QTRY_VERIFY(!m_log.isEmpty());
         QCOMPARE(m_log.first().action, QStringLiteral("upstream-broken"));
@@ -369,7 +346,7 @@ private Q_SLOTS:
         const quint16 closed = RealServers::freePort();
         QVERIFY(startProxy(QUrl(QStringLiteral("http://127.0.0.1:%1").arg(closed))));
         QNetworkAccessManager manager;
-        const Answer a = get(manager, via(QStringLiteral("/x")));
+        const Answer a = ProxyTesting::fetch(manager, via(QStringLiteral("/x")));
         QCOMPARE(a.status, 502);
         QVERIFY2(a.body.contains("cannot be reached"), a.body.constData());
         QTRY_COMPARE(m_log.size(), 1);
@@ -520,8 +497,9 @@ private Q_SLOTS:
         });
         QVERIFY(startProxy(upstream.url()));
         QNetworkAccessManager manager;
-        QCOMPARE(get(manager, via(QStringLiteral("/a"))).status, 200);
-        QCOMPARE(get(manager, via(QStringLiteral("/b"))).status, 200); // tried again on a new connection
+        QCOMPARE(ProxyTesting::fetch(manager, via(QStringLiteral("/a"))).status, 200);
+        QCOMPARE(
+            ProxyTesting::fetch(manager, via(QStringLiteral("/b"))).status, 200); // tried again on a new connection
         QCOMPARE(upstream.connections, 2);
         // A POST may have been acted on: not sent again, the client is told.
         QNetworkRequest post(via(QStringLiteral("/c")));

@@ -1,0 +1,53 @@
+#pragma once
+
+// What the proxy suites share: one request through a QNetworkAccessManager,
+// waited for with the event loop running (the proxy runs on the test's thread).
+
+#include <QByteArray>
+#include <QElapsedTimer>
+#include <QList>
+#include <QNetworkAccessManager>
+#include <QNetworkReply>
+#include <QSignalSpy>
+#include <QUrl>
+
+namespace ProxyTesting {
+
+struct Answer
+{
+    int status = 0;
+    QByteArray body;
+    QNetworkReply::NetworkError error = QNetworkReply::NoError;
+    QList<QNetworkReply::RawHeaderPair> headers;
+    QByteArray retryAfter;
+    qint64 elapsedMs = 0;
+    int curlExit = -1; ///< curl only
+};
+
+/// Sends `method` (with `body` as JSON when there is one) and waits for the answer; an empty Answer when none came.
+inline Answer fetch(QNetworkAccessManager &manager, const QUrl &url, int timeoutMs = 20'000,
+    const QByteArray &method = "GET", const QByteArray &body = {})
+{
+    QNetworkRequest request(url);
+    request.setTransferTimeout(timeoutMs);
+    request.setRawHeader("User-Agent", "retrylab-proxy-tests");
+    if (!body.isEmpty())
+        request.setHeader(QNetworkRequest::ContentTypeHeader, QByteArrayLiteral("application/json"));
+    QElapsedTimer clock;
+    clock.start();
+    QNetworkReply *reply = manager.sendCustomRequest(request, method, body);
+    QSignalSpy finished(reply, &QNetworkReply::finished);
+    if (!reply->isFinished() && !finished.wait(timeoutMs + 20'000))
+        return {};
+    Answer a;
+    a.elapsedMs = clock.elapsed();
+    a.status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
+    a.body = reply->readAll();
+    a.error = reply->error();
+    a.headers = reply->rawHeaderPairs();
+    a.retryAfter = reply->rawHeader("Retry-After");
+    reply->deleteLater();
+    return a;
+}
+
+} // namespace ProxyTesting
