@@ -51,6 +51,7 @@ Classification conclude(AttemptRecord &record, AttemptEnd end, const RequestSpec
     observation.markedIdempotent = spec.idempotent;
     observation.readModifyWrite = spec.kind == RequestSpec::Kind::ReadModifyWrite;
     observation.requestHeaders = record.requestHeaders;
+    observation.url = record.url;
     observation.receivedAt = receivedAt;
     if (const auto ra = headerValue(record.responseHeaders, "Retry-After"))
         record.retryAfterRaw = *ra;

@@ -2,6 +2,7 @@
 #include "core/util/coretr.h"
 
 #include <QCoreApplication>
+#include <QUrlQuery>
 
 namespace RetryLab::Core {
 
@@ -148,6 +149,29 @@ NetworkFaultClass classifyNetworkError(QNetworkReply::NetworkError error)
     }
 }
 
+bool isNotSentFault(NetworkFaultClass fault)
+{
+    return fault == NetworkFaultClass::ConnectionRefused || fault == NetworkFaultClass::HostNotFound
+        || fault == NetworkFaultClass::TlsFailure;
+}
+
+QString preconditionOf(const HeaderList &requestHeaders, const QUrl &url)
+{
+    for (const char *header :
+        {"If-Match", "If-Unmodified-Since", "x-goog-if-generation-match", "x-goog-if-metageneration-match"}) {
+        if (headerValue(requestHeaders, header))
+            return QString::fromLatin1(header);
+    }
+    if (url.hasQuery()) {
+        const QUrlQuery query(url);
+        for (const QString &name : {QStringLiteral("ifGenerationMatch"), QStringLiteral("ifMetagenerationMatch")}) {
+            if (query.hasQueryItem(name))
+                return name;
+        }
+    }
+    return {};
+}
+
 bool isIdempotentMethod(const QByteArray &method)
 {
     const QByteArray m = method.toUpper();
@@ -162,10 +186,10 @@ IdempotencyVerdict idempotencyOf(const AttemptObservation &o, const Classificati
         return {true, Tr::tr("%1 marked idempotent by the user").arg(QString::fromLatin1(o.method.toUpper()))};
     if (headerValue(o.requestHeaders, "Idempotency-Key"))
         return {true, Tr::tr("%1 carries an Idempotency-Key").arg(QString::fromLatin1(o.method.toUpper()))};
-    if (headerValue(o.requestHeaders, "If-Match") || headerValue(o.requestHeaders, "If-Unmodified-Since"))
+    if (const QString precondition = preconditionOf(o.requestHeaders, o.url); !precondition.isEmpty())
         return {true,
-            Tr::tr("%1 is conditional (If-Match): a repeat cannot apply twice")
-                .arg(QString::fromLatin1(o.method.toUpper()))};
+            Tr::tr("%1 is conditional (%2): a repeat cannot apply twice")
+                .arg(QString::fromLatin1(o.method.toUpper()), precondition)};
     if (rules.retryNonIdempotent)
         return {true,
             Tr::tr("%1 is not idempotent, but the policy retries it anyway")
@@ -224,10 +248,12 @@ Classification classify(const AttemptObservation &o, const ClassificationRules &
     } else if (!completed) {
         const NetworkFaultClass fault = classifyNetworkError(o.networkError);
         c.networkFault = fault;
+        c.notSent = isNotSentFault(fault);
         action = rules.networkActions.value(fault, FaultAction::GiveUp);
         c.cause = networkFaultClassName(fault);
-        c.reason = Tr::tr("%1; %2").arg(
-            describeProxyError(o.networkError).value_or(describeNetworkFault(fault)), describeAction(action));
+        const QString what = describeProxyError(o.networkError).value_or(describeNetworkFault(fault));
+        c.reason = c.notSent ? Tr::tr("%1; the request was not sent; %2").arg(what, describeAction(action))
+                             : Tr::tr("%1; %2").arg(what, describeAction(action));
     } else if (!o.httpStatus) {
         c.decision = Classification::Decision::Success;
         c.cause = QStringLiteral("completed");
@@ -243,7 +269,7 @@ Classification classify(const AttemptObservation &o, const ClassificationRules &
         }
         c.cause = QStringLiteral("http-") + QString::number(status);
         const bool aborted = status == 409 && isAbortedBody(o.bodyPrefix);
-        const bool stalePrecondition = status == 412 && headerValue(o.requestHeaders, "If-Match");
+        const bool stalePrecondition = status == 412 && !preconditionOf(o.requestHeaders, o.url).isEmpty();
         if (aborted)
             c.cause = QStringLiteral("http-409-aborted");
         if ((aborted || stalePrecondition) && !o.readModifyWrite) {
@@ -286,9 +312,15 @@ Classification classify(const AttemptObservation &o, const ClassificationRules &
         return c;
 
     const IdempotencyVerdict verdict = idempotencyOf(o, rules);
-    if (!verdict.retryable && !c.restartSequence) {
+    if (!verdict.retryable && c.notSent) {
+        c.reason = Tr::tr("%1: %2 never reached the server, so it cannot have been applied and is safe to repeat")
+                       .arg(c.reason, QString::fromLatin1(o.method.toUpper()));
+    } else if (verdict.retryable && !isIdempotentMethod(o.method)) {
+        c.reason = Tr::tr("%1; %2").arg(c.reason, verdict.reason);
+    } else if (!verdict.retryable && !c.restartSequence) {
         c.decision = Classification::Decision::GiveUp;
-        c.reason = Tr::tr("%1, but %2").arg(c.reason, verdict.reason);
+        const QString sent = c.networkFault ? Tr::tr("the request was sent and its outcome is unknown; ") : QString();
+        c.reason = Tr::tr("%1, but %2%3").arg(c.reason, sent, verdict.reason);
         c.cause = c.cause + QStringLiteral("/not-idempotent");
     }
     return c;

@@ -9,6 +9,7 @@
 #include <QList>
 #include <QNetworkReply>
 #include <QPair>
+#include <QUrl>
 
 #include <optional>
 
@@ -25,6 +26,8 @@ struct AttemptObservation
     bool readModifyWrite = false;
     /// Request headers (Idempotency-Key and preconditions make POST safe).
     HeaderList requestHeaders;
+    /// The request's URL: Cloud Storage preconditions travel in its query.
+    QUrl url;
 
     /// HTTP status, if a response arrived.
     std::optional<int> httpStatus;
@@ -62,6 +65,10 @@ struct Classification
     /// 409 ABORTED / 412 in a read-modify-write sequence: it must start again
     /// from the read. A single request gives up instead.
     bool restartSequence = false;
+    /// The fault happened before any byte of the request left the client
+    /// (connection refused, DNS, TLS handshake): the server cannot have acted,
+    /// so retrying is safe whatever the method.
+    bool notSent = false;
     /// Parsed Retry-After, if the response carried one.
     std::optional<RetryAfter> retryAfter;
 
@@ -73,6 +80,19 @@ QString cutByName(AttemptObservation::CutBy cut);
 
 /// Maps a Qt network error to RetryLab's fault classes.
 NetworkFaultClass classifyNetworkError(QNetworkReply::NetworkError error);
+
+/// True for the faults that end an attempt before the request was sent:
+/// connection refused, host not found, TLS handshake failure. The others
+/// (reset, timeout, broken stream, ...) happen after it was sent, with an
+/// unknown outcome.
+bool isNotSentFault(NetworkFaultClass fault);
+
+/// The precondition that makes a request conditional, so that a repeat cannot
+/// apply twice: "If-Match", "If-Unmodified-Since", Cloud Storage's
+/// "ifGenerationMatch" / "ifMetagenerationMatch" query parameters or
+/// "x-goog-if-generation-match" / "x-goog-if-metageneration-match" headers.
+/// Empty when there is none.
+QString preconditionOf(const HeaderList &requestHeaders, const QUrl &url);
 
 /// True for methods that RFC 9110 defines as idempotent.
 bool isIdempotentMethod(const QByteArray &method);

@@ -5,7 +5,9 @@
 #include "core/faultserver/faultserver.h"
 
 #include <QCoreApplication>
+#include <QHostAddress>
 #include <QLoggingCategory>
+#include <QTcpServer>
 
 #include <algorithm>
 
@@ -21,6 +23,18 @@ void shift(qint64 &ns, qint64 offset)
 {
     if (ns >= 0)
         ns += offset;
+}
+
+// A loopback port where nothing listens: one the system just handed out and
+// took back. Connecting to it is refused before any byte is sent.
+QUrl closedPortUrl()
+{
+    QTcpServer probe;
+    if (!probe.listen(QHostAddress::LocalHost, 0))
+        return {};
+    const quint16 port = probe.serverPort();
+    probe.close();
+    return QUrl(QStringLiteral("http://127.0.0.1:%1").arg(port));
 }
 
 } // namespace
@@ -156,6 +170,7 @@ void ConformanceRunner::start()
     m_running = true;
     m_records = QList<RunRecord>(m_cells.size());
     const QUrl base = m_server->baseUrl();
+    const QUrl unreachable = closedPortUrl();
     qCDebug(lcConformance).noquote() << "running" << m_cells.size() << "cells for" << m_policy.name << "on"
                                      << base.toString();
     m_timeLimit.start(m_timeLimitMs);
@@ -171,7 +186,7 @@ void ConformanceRunner::start()
             [this, i](const RequestResult &result) { handleCellFinished(i, result); });
         RunRecorder *recorder = client->recorder.get();
         m_clients.push_back(std::move(client));
-        recorder->submit(m_cells[i].cell.request(base, m_testIds[i]));
+        recorder->submit(m_cells[i].cell.request(base, m_testIds[i], unreachable));
     }
 }
 

@@ -3,6 +3,7 @@
 #include "core/faultserver/faultinstruction.h"
 #include "core/http/retryheaders.h"
 #include "core/policy/backoff.h"
+#include "core/policy/classifier.h"
 #include "core/util/coretr.h"
 
 #include <QCoreApplication>
@@ -150,10 +151,10 @@ QString ConformanceCase::name() const
     return Tr::tr("%1 / %2").arg(sequence.title, Conformance::idempotencyTitle(idempotency));
 }
 
-RequestSpec ConformanceCase::request(const QUrl &base, const QString &testId) const
+RequestSpec ConformanceCase::request(const QUrl &base, const QString &testId, const QUrl &unreachable) const
 {
     RequestSpec spec;
-    QString root = base.toString(QUrl::FullyEncoded);
+    QString root = (sequence.unreachable && unreachable.isValid() ? unreachable : base).toString(QUrl::FullyEncoded);
     while (root.endsWith(QLatin1Char('/')))
         root.chop(1);
     spec.url = QUrl(root + QStringLiteral("/status/%1").arg(sequence.thenStatus));
@@ -165,6 +166,8 @@ RequestSpec ConformanceCase::request(const QUrl &base, const QString &testId) co
     }
     if (idempotency == IdempotencyClass::Conditional)
         spec.headers.append({QByteArrayLiteral("If-Match"), QByteArrayLiteral("\"conformance-v1\"")});
+    if (idempotency == IdempotencyClass::GenerationMatch)
+        spec.url.setQuery(QStringLiteral("ifGenerationMatch=1700000000000001"));
     if (!testId.isEmpty())
         spec.headers.append({QByteArray(RetryHeaders::testId), testId.toLatin1()});
     return spec;
@@ -187,12 +190,14 @@ QList<FaultSequence> sequences()
         {QStringLiteral("503-then-401"), Tr::tr("503, then 401 Unauthorized"),
             {QStringLiteral("return-503"), QStringLiteral("return-401")}},
         {QStringLiteral("503-forever"), Tr::tr("503 on every attempt"), {}, 503},
+        {QStringLiteral("refused-forever"), Tr::tr("connection refused on every attempt (never sent)"), {}, 200, true},
     };
 }
 
 QList<IdempotencyClass> idempotencyClasses()
 {
-    return {IdempotencyClass::Always, IdempotencyClass::Conditional, IdempotencyClass::Never};
+    return {IdempotencyClass::Always, IdempotencyClass::Conditional, IdempotencyClass::GenerationMatch,
+        IdempotencyClass::Never};
 }
 
 QString idempotencyName(IdempotencyClass idempotency)
@@ -202,6 +207,8 @@ QString idempotencyName(IdempotencyClass idempotency)
         return QStringLiteral("always");
     case IdempotencyClass::Conditional:
         return QStringLiteral("conditional");
+    case IdempotencyClass::GenerationMatch:
+        return QStringLiteral("generation-match");
     case IdempotencyClass::Never:
         break;
     }
@@ -215,6 +222,8 @@ QString idempotencyTitle(IdempotencyClass idempotency)
         return Tr::tr("always idempotent (GET)");
     case IdempotencyClass::Conditional:
         return Tr::tr("conditional (POST + If-Match)");
+    case IdempotencyClass::GenerationMatch:
+        return Tr::tr("conditional (POST ?ifGenerationMatch=)");
     case IdempotencyClass::Never:
         break;
     }
@@ -266,6 +275,10 @@ ConformanceExpectation expect(const BackoffPolicy &policy, const FaultSequence &
     case IdempotencyClass::Conditional:
         idempotencyReason = Tr::tr("POST with If-Match is conditional, so a repeat cannot apply twice");
         break;
+    case IdempotencyClass::GenerationMatch:
+        idempotencyReason
+            = Tr::tr("POST with ifGenerationMatch is conditional (Cloud Storage), so a repeat cannot apply twice");
+        break;
     case IdempotencyClass::Never:
         repeatable = rules.retryNonIdempotent;
         idempotencyReason = repeatable
@@ -315,7 +328,13 @@ ConformanceExpectation expect(const BackoffPolicy &policy, const FaultSequence &
 
         const FaultInstruction step
             = k < steps.size() ? steps[k] : FaultInstruction(); // past the script: the path answers
-        const Observation seen = observe(step, sequence.thenStatus, policy);
+        Observation seen = observe(step, sequence.thenStatus, policy);
+        if (sequence.unreachable) {
+            seen = Observation{};
+            seen.kind = Observation::Kind::Network;
+            seen.fault = NetworkFaultClass::ConnectionRefused;
+            seen.what = Tr::tr("connection refused");
+        }
         const int attempts = k + 1;
         lastStatus = seen.status;
         elapsedMin += seen.durationMs;
@@ -331,7 +350,8 @@ ConformanceExpectation expect(const BackoffPolicy &policy, const FaultSequence &
             if (status >= 200 && status < 400) {
                 success = true;
                 rule = Tr::tr("success");
-            } else if (status == 412 && idempotency == IdempotencyClass::Conditional) {
+            } else if (status == 412
+                && (idempotency == IdempotencyClass::Conditional || idempotency == IdempotencyClass::GenerationMatch)) {
                 // A cell is a single request: the same write with the same stale ETag cannot succeed.
                 rule = Tr::tr("stale version: retrying the same write cannot succeed");
             } else if (rules.retryableStatuses.contains(status)) {
@@ -351,7 +371,11 @@ ConformanceExpectation expect(const BackoffPolicy &policy, const FaultSequence &
             immediate = action == FaultAction::RetryImmediately;
             rule = Tr::tr("%1 for %2").arg(faultActionName(action), networkFaultClassName(fault));
         }
-        if (retry && !repeatable) {
+        // A request that never left the client cannot have been applied.
+        const bool notSent = seen.kind == Observation::Kind::Network && isNotSentFault(seen.fault);
+        if (retry && !repeatable && notSent) {
+            rule = Tr::tr("%1; POST was never sent, so it is safe to repeat").arg(rule);
+        } else if (retry && !repeatable) {
             retry = false;
             rule = Tr::tr("%1, but %2").arg(rule, idempotencyReason);
         } else if (retry) {

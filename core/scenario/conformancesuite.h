@@ -17,6 +17,8 @@ namespace RetryLab::Core {
 enum class IdempotencyClass {
     Always, ///< GET: idempotent by its method
     Conditional, ///< POST with a precondition (If-Match): a repeat cannot apply twice
+    /// POST with Cloud Storage's ifGenerationMatch query parameter: conditional too
+    GenerationMatch,
     Never, ///< plain POST: it may have been applied although its response was lost
 };
 
@@ -29,6 +31,9 @@ struct FaultSequence
     /// What the path answers once the steps are used up: 200, or 503 for a
     /// fault that never ends.
     int thenStatus = 200;
+    /// Every attempt goes to a port where nothing listens (connection
+    /// refused): the request never leaves the client.
+    bool unreachable = false;
 };
 
 /// What the policy's rules say a cell must do, derived from the retry rules
@@ -64,7 +69,8 @@ struct ConformanceCase
     /// "503, then OK / never (POST)"; the JUnit test case name.
     QString name() const;
     /// The request against a server at `base`; `testId` selects the script (empty: none).
-    RequestSpec request(const QUrl &base, const QString &testId) const;
+    /// An unreachable sequence goes to `unreachable` instead (a closed port).
+    RequestSpec request(const QUrl &base, const QString &testId, const QUrl &unreachable = {}) const;
 };
 
 /// The verdict on one cell.
@@ -82,7 +88,7 @@ namespace Conformance {
 
 QList<FaultSequence> sequences();
 QList<IdempotencyClass> idempotencyClasses();
-QString idempotencyName(IdempotencyClass idempotency); ///< "always", "conditional", "never"
+QString idempotencyName(IdempotencyClass idempotency); ///< "always", "conditional", "generation-match", "never"
 QString idempotencyTitle(IdempotencyClass idempotency); ///< "always idempotent (GET)"
 
 /// Outcomes depend on what is retried and how often, not on how long the

@@ -62,7 +62,7 @@ void TestConformanceCommand::builtInPresets_everyCellPasses()
     QFETCH(QString, preset);
     const Outcome o = CommandTesting::run({QStringLiteral("conformance"), QStringLiteral("--policy"), preset});
     QVERIFY2(o.exitCode == 0, qPrintable(o.out + o.err));
-    QVERIFY2(o.out.contains(QLatin1String(": 24 of 24 cells pass")), qPrintable(o.out));
+    QVERIFY2(o.out.contains(QLatin1String(": 36 of 36 cells pass")), qPrintable(o.out));
     QVERIFY(!o.out.contains(QLatin1String("FAIL")));
 }
 
@@ -74,20 +74,23 @@ void TestConformanceCommand::matrix_rowsSequencesColumnsIdempotency()
     QVERIFY(o.out.contains(QLatin1String("Waits compressed x")));
     const QStringList lines = o.out.split(QLatin1Char('\n'));
     static const QRegularExpression header(QStringLiteral(
-        R"(^  fault sequence\s+always idempotent \(GET\)\s+conditional \(POST \+ If-Match\)\s+never idempotent \(POST\)$)"));
+        R"(^  fault sequence\s+always idempotent \(GET\)\s+conditional \(POST \+ If-Match\)\s+conditional \(POST \?ifGenerationMatch=\)\s+never idempotent \(POST\)$)"));
     QVERIFY(std::any_of(lines.cbegin(), lines.cend(), [](const QString &l) { return header.match(l).hasMatch(); }));
     static const QRegularExpression row(
-        QStringLiteral(R"(^  (\S.*?)\s+pass (\S+)/(\d+)\s+pass (\S+)/(\d+)\s+pass (\S+)/(\d+)$)"));
+        QStringLiteral(R"(^  (\S.*?)\s+pass (\S+)/(\d+)\s+pass (\S+)/(\d+)\s+pass (\S+)/(\d+)\s+pass (\S+)/(\d+)$)"));
     QStringList rows;
     for (const QString &line : lines) {
         if (const auto m = row.match(line); m.hasMatch())
             rows.append(m.captured(1) + QLatin1Char(' ') + m.captured(2) + QLatin1Char('/') + m.captured(3)
-                + QLatin1Char(' ') + m.captured(6) + QLatin1Char('/') + m.captured(7));
+                + QLatin1Char(' ') + m.captured(8) + QLatin1Char('/') + m.captured(9));
     }
-    QCOMPARE(rows.size(), 8);
+    QCOMPARE(rows.size(), 9);
     QCOMPARE(rows[0], QStringLiteral("503, then OK succeeded/2 gave-up/1"));
     QCOMPARE(rows[5], QStringLiteral("400 Bad Request gave-up/1 gave-up/1"));
     QCOMPARE(rows[7], QStringLiteral("503 on every attempt attempts-exhausted/10 gave-up/1"));
+    // Never sent: even a plain POST is retried.
+    QCOMPARE(rows[8],
+        QStringLiteral("connection refused on every attempt (never sent) attempts-exhausted/10 attempts-exhausted/10"));
 }
 
 void TestConformanceCommand::wrongExpectation_failsWithReasons_exitOne()
@@ -100,10 +103,10 @@ void TestConformanceCommand::wrongExpectation_failsWithReasons_exitOne()
     QVERIFY(o.out.contains(QLatin1String("FAIL  connection reset twice, then OK / always idempotent (GET)")));
     QVERIFY2(o.out.contains(QLatin1String("expected succeeded after 3 attempts, status 200, but it ended gave-up")),
         qPrintable(o.out));
-    static const QRegularExpression verdict(QStringLiteral(R"(curl --retry: (\d+) of 24 cells pass)"));
+    static const QRegularExpression verdict(QStringLiteral(R"(curl --retry: (\d+) of 36 cells pass)"));
     const auto m = verdict.match(o.out);
     QVERIFY(m.hasMatch());
-    QVERIFY(m.captured(1).toInt() < 24);
+    QVERIFY(m.captured(1).toInt() < 36);
     QVERIFY(m.captured(1).toInt() > 0);
 }
 
@@ -118,8 +121,8 @@ void TestConformanceCommand::policyFile_isRead()
     QVERIFY2(o.exitCode == 0, qPrintable(o.out + o.err));
     QVERIFY(o.out.contains(QStringLiteral("Conformance of \"Retry POST too\" (%1)").arg(file)));
     // A plain POST is now retried like the others.
-    static const QRegularExpression row(
-        QStringLiteral(R"(^  503, then OK\s+pass succeeded/2\s+pass succeeded/2\s+pass succeeded/2$)"));
+    static const QRegularExpression row(QStringLiteral(
+        R"(^  503, then OK\s+pass succeeded/2\s+pass succeeded/2\s+pass succeeded/2\s+pass succeeded/2$)"));
     const QStringList lines = o.out.split(QLatin1Char('\n'));
     QVERIFY2(std::any_of(lines.cbegin(), lines.cend(), [](const QString &l) { return row.match(l).hasMatch(); }),
         qPrintable(o.out));
@@ -135,7 +138,7 @@ void TestConformanceCommand::exports_junitAndReportReadBack()
             QStringLiteral("--junit"), junit, QStringLiteral("--report"), report, QStringLiteral("--csv"), csv});
     QVERIFY2(o.exitCode == 0, qPrintable(o.out + o.err));
     QVERIFY(!o.out.contains(QLatin1String("fault sequence"))); // quiet: no matrix
-    QVERIFY(o.out.contains(QLatin1String("Memorystore for Redis: 24 of 24 cells pass")));
+    QVERIFY(o.out.contains(QLatin1String("Memorystore for Redis: 36 of 36 cells pass")));
 
     QXmlStreamReader xml(CommandTesting::read(junit));
     QStringList cases;
@@ -144,14 +147,14 @@ void TestConformanceCommand::exports_junitAndReportReadBack()
             cases.append(xml.attributes().value(QLatin1String("name")).toString());
     }
     QVERIFY2(!xml.hasError(), qPrintable(xml.errorString()));
-    QCOMPARE(cases.size(), 24);
+    QCOMPARE(cases.size(), 36);
     QCOMPARE(cases.first(), QStringLiteral("503, then OK / always idempotent (GET)"));
 
     const auto read = ReportJson::readFile(report);
     QVERIFY2(read.ok(), qPrintable(read.error()));
-    QCOMPARE(read->run.requests.size(), 24);
-    QCOMPARE(read->expectations.size(), 24);
-    QVERIFY(read->run.attempts.size() > 24);
+    QCOMPARE(read->run.requests.size(), 36);
+    QCOMPARE(read->expectations.size(), 36);
+    QVERIFY(read->run.attempts.size() > 36);
     const QList<QStringList> rows = CommandTesting::parseCsv(CommandTesting::read(csv));
     QCOMPARE(rows.size(), read->run.attempts.size() + 1);
 

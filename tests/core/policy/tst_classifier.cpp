@@ -16,6 +16,9 @@ private Q_SLOTS:
     void networkErrors();
     void qtErrorCodeOfAStatus_isAnAnswerNotANetworkFault_data();
     void qtErrorCodeOfAStatus_isAnAnswerNotANetworkFault();
+    void notSent_refusedDnsTls_retryAPostWhenThePolicyRetriesTheFault();
+    void cloudStoragePreconditions_makeAWriteConditional_data();
+    void cloudStoragePreconditions_makeAWriteConditional();
     void iam404_onlyWhenPolicySaysSo();
     void conflictAborted_restartsSequence();
     void preconditionFailed_restartsSequenceOnlyWithIfMatch();
@@ -136,9 +139,94 @@ void TestClassifier::networkErrors()
         = error >= QNetworkReply::ProxyConnectionRefusedError && error <= QNetworkReply::UnknownProxyError;
     QCOMPARE(c.reason.startsWith(QLatin1String("the proxy")), proxyError);
 
-    // the same fault on a POST is never retried without an idempotency mark
+    // The same fault on a POST: a request that never left the client is retried
+    // as a GET would be; one that was sent is not without an idempotency mark.
+    const bool notSent = isNotSentFault(NetworkFaultClass(faultClass));
+    QCOMPARE(c.notSent, notSent);
+    QCOMPARE(c.reason.contains(QLatin1String("the request was not sent")), notSent);
     o.method = "POST";
-    QCOMPARE(classify(o, ClassificationRules{}).decision, Decision::GiveUp);
+    const Classification post = classify(o, ClassificationRules{});
+    if (notSent) {
+        QCOMPARE(int(post.decision), decision);
+        if (post.isRetry())
+            QVERIFY2(post.reason.contains(QLatin1String("POST never reached the server")), qPrintable(post.reason));
+    } else {
+        QCOMPARE(post.decision, Decision::GiveUp);
+        if (c.isRetry()) {
+            QVERIFY2(post.reason.contains(QLatin1String("sent and its outcome is unknown")), qPrintable(post.reason));
+            QVERIFY(post.cause.endsWith(QLatin1String("/not-idempotent")));
+        }
+    }
+}
+
+void TestClassifier::notSent_refusedDnsTls_retryAPostWhenThePolicyRetriesTheFault()
+{
+    ClassificationRules rules;
+    rules.networkActions[NetworkFaultClass::HostNotFound] = FaultAction::RetryAfterDelay;
+    rules.networkActions[NetworkFaultClass::TlsFailure] = FaultAction::RetryAfterDelay;
+    for (const auto error : {QNetworkReply::ConnectionRefusedError, QNetworkReply::HostNotFoundError,
+             QNetworkReply::SslHandshakeFailedError}) {
+        AttemptObservation o;
+        o.method = "POST";
+        o.networkError = error;
+        const Classification c = classify(o, rules);
+        QCOMPARE(c.decision, Decision::RetryAfterDelay);
+        QVERIFY(c.notSent);
+        QVERIFY(!c.cause.contains(QLatin1String("not-idempotent")));
+    }
+    // Sent, outcome unknown: a reset or a timeout after the bytes left.
+    for (const auto error : {QNetworkReply::RemoteHostClosedError, QNetworkReply::TimeoutError}) {
+        AttemptObservation o;
+        o.method = "PATCH";
+        o.networkError = error;
+        const Classification c = classify(o, rules);
+        QCOMPARE(c.decision, Decision::GiveUp);
+        QVERIFY(!c.notSent);
+    }
+}
+
+void TestClassifier::cloudStoragePreconditions_makeAWriteConditional_data()
+{
+    QTest::addColumn<QString>("url");
+    QTest::addColumn<QByteArray>("header");
+    QTest::addColumn<QString>("precondition");
+    QTest::addRow("ifGenerationMatch") << "http://127.0.0.1/upload/storage/v1/b/b/o?ifGenerationMatch=0&name=x"
+                                       << QByteArray() << "ifGenerationMatch";
+    QTest::addRow("ifMetagenerationMatch")
+        << "http://127.0.0.1/storage/v1/b/b/o/x?ifMetagenerationMatch=3" << QByteArray() << "ifMetagenerationMatch";
+    QTest::addRow("x-goog-if-generation-match")
+        << "http://127.0.0.1/b/x" << QByteArray("x-goog-if-generation-match") << "x-goog-if-generation-match";
+    QTest::addRow("x-goog-if-metageneration-match")
+        << "http://127.0.0.1/b/x" << QByteArray("X-Goog-If-Metageneration-Match") << "x-goog-if-metageneration-match";
+    QTest::addRow("If-Match") << "http://127.0.0.1/b/x" << QByteArray("If-Match") << "If-Match";
+    QTest::addRow("none") << "http://127.0.0.1/b/x?generation=4" << QByteArray() << "";
+}
+
+void TestClassifier::cloudStoragePreconditions_makeAWriteConditional()
+{
+    QFETCH(QString, url);
+    QFETCH(QByteArray, header);
+    QFETCH(QString, precondition);
+    AttemptObservation o;
+    o.method = "POST";
+    o.url = QUrl(url);
+    if (!header.isEmpty())
+        o.requestHeaders.emplaceBack(header, "12");
+    QCOMPARE(preconditionOf(o.requestHeaders, o.url), precondition);
+
+    o.httpStatus = 503;
+    o.networkError = QNetworkReply::ServiceUnavailableError;
+    const Classification c = classify(o, ClassificationRules{});
+    QCOMPARE(c.decision, precondition.isEmpty() ? Decision::GiveUp : Decision::RetryAfterDelay);
+    if (!precondition.isEmpty())
+        QVERIFY2(c.reason.contains(precondition), qPrintable(c.reason));
+
+    // 412 on a single conditional write: stale, give up and say why.
+    o.httpStatus = 412;
+    o.networkError = QNetworkReply::UnknownContentError;
+    const Classification stale = classify(o, ClassificationRules{});
+    QCOMPARE(stale.decision, Decision::GiveUp);
+    QCOMPARE(stale.reason.contains(QLatin1String("stale version")), !precondition.isEmpty());
 }
 
 void TestClassifier::qtErrorCodeOfAStatus_isAnAnswerNotANetworkFault_data()

@@ -42,7 +42,7 @@ class TestConformanceSuite : public QObject
 
 private Q_SLOTS:
     void initTestCase();
-    void matrix_eightSequencesByThreeClasses();
+    void matrix_nineSequencesByFourClasses();
     void compressed_shrinksWaitsKeepsRules_data();
     void compressed_shrinksWaitsKeepsRules();
     void expect_followsThePolicyRules_data();
@@ -55,6 +55,10 @@ private Q_SLOTS:
     void runner_presetPassesOnTheEmbeddedServer();
     void runner_expectationsOfAnotherPolicy_failWhereTheyDiffer();
     void runner_recordAndVerdicts_forTheExports();
+    void runner_everyPresetPasses_data();
+    void runner_everyPresetPasses();
+    void runner_azureRetriesARareFaultOnceAtOnce();
+    void runner_neverSentPostIsRetried();
 };
 
 void TestConformanceSuite::initTestCase()
@@ -62,21 +66,24 @@ void TestConformanceSuite::initTestCase()
     qRegisterMetaType<RetryLab::Core::RequestResult>();
 }
 
-void TestConformanceSuite::matrix_eightSequencesByThreeClasses()
+void TestConformanceSuite::matrix_nineSequencesByFourClasses()
 {
     const QList<ConformanceCase> cases = Conformance::cases(preset("google-cloud-storage"));
-    QCOMPARE(cases.size(), 24);
+    QCOMPARE(cases.size(), 36);
     QCOMPARE(cases[0].sequence.id, QStringLiteral("503-then-ok"));
     QCOMPARE(cases[0].idempotency, IdempotencyClass::Always);
-    QCOMPARE(cases[2].idempotency, IdempotencyClass::Never);
+    QCOMPARE(cases[2].idempotency, IdempotencyClass::GenerationMatch);
+    QCOMPARE(cases[3].idempotency, IdempotencyClass::Never);
+    QVERIFY(cases.constLast().sequence.unreachable);
     QSet<QString> ids;
     for (const FaultSequence &s : Conformance::sequences()) {
         ids.insert(s.id);
         QVERIFY2(FaultInstruction::parseList(s.steps).ok(), qPrintable(s.id));
     }
-    QCOMPARE(ids.size(), 8);
+    QCOMPARE(ids.size(), 9);
     QCOMPARE(Conformance::idempotencyName(IdempotencyClass::Conditional), QStringLiteral("conditional"));
-    QCOMPARE(cases[4].name(), QStringLiteral("500, 502, 503, 504, then OK / conditional (POST + If-Match)"));
+    QCOMPARE(Conformance::idempotencyName(IdempotencyClass::GenerationMatch), QStringLiteral("generation-match"));
+    QCOMPARE(cases[5].name(), QStringLiteral("500, 502, 503, 504, then OK / conditional (POST + If-Match)"));
 }
 
 void TestConformanceSuite::compressed_shrinksWaitsKeepsRules_data()
@@ -123,7 +130,19 @@ void TestConformanceSuite::expect_followsThePolicyRules_data()
     const int always = int(IdempotencyClass::Always);
     const int conditional = int(IdempotencyClass::Conditional);
     const int never = int(IdempotencyClass::Never);
+    const int generation = int(IdempotencyClass::GenerationMatch);
     const BackoffPolicy gcs = preset("google-cloud-storage");
+    QTest::addRow("gcs 503 POST?ifGenerationMatch")
+        << gcs << "503-then-ok" << generation << "succeeded" << 2 << 200 << "ifGenerationMatch is conditional";
+    // Never sent: the server cannot have acted, so even a plain POST is retried.
+    QTest::addRow("gcs refused POST") << gcs << "refused-forever" << never << "attempts-exhausted" << 10 << -1
+                                      << "POST was never sent, so it is safe to repeat";
+    QTest::addRow("gcs refused GET") << gcs << "refused-forever" << always << "attempts-exhausted" << 10 << -1
+                                     << "retry-after-delay for connection-refused";
+    // Azure: a rare fault is retried at once, once; the next wait is the backoff.
+    const BackoffPolicy azure = preset("azure-retry-pattern");
+    QTest::addRow("azure reset") << azure << "reset-then-ok" << always << "succeeded" << 3 << 200
+                                 << "retry-immediately for connection-reset";
     QTest::addRow("gcs 503 GET") << gcs << "503-then-ok" << always << "succeeded" << 2 << 200 << "a retryable status";
     QTest::addRow("gcs 503 POST+If-Match")
         << gcs << "503-then-ok" << conditional << "succeeded" << 2 << 200 << "conditional";
@@ -291,19 +310,19 @@ void TestConformanceSuite::runner_presetPassesOnTheEmbeddedServer()
     ConformanceRunner runner;
     runner.setFaultServer(&server);
     runner.setPolicy(*Presets::find(QStringLiteral("aws-standard")));
-    QCOMPARE(runner.cells().size(), 24);
+    QCOMPARE(runner.cells().size(), 36);
     QCOMPARE(runner.finishedCount(), 0);
     QSignalSpy cells(&runner, &ConformanceRunner::cellFinished);
     QVERIFY(runToEnd(runner));
-    QCOMPARE(cells.size(), 24);
+    QCOMPARE(cells.size(), 36);
     for (const ConformanceCellResult &cell : runner.cells())
         QVERIFY2(
             cell.done && cell.verdict.passed, qPrintable(cell.cell.name() + QLatin1Char('\n') + cell.verdict.message));
     QVERIFY(runner.allPassed());
-    QVERIFY(server.handledCount() >= 24);
+    QVERIFY(server.handledCount() >= 32);
     QVERIFY(server.isListening());
     // Scripted cells used exactly one step per attempt that reached the server.
-    const ConformanceCellResult &resets = runner.cells().at(6); // connection reset twice, GET
+    const ConformanceCellResult &resets = runner.cells().at(8); // connection reset twice, GET
     QCOMPARE(resets.cell.sequence.id, QStringLiteral("reset-then-ok"));
     QCOMPARE(resets.stepsUsed, 2);
 }
@@ -326,7 +345,7 @@ void TestConformanceSuite::runner_expectationsOfAnotherPolicy_failWhereTheyDiffe
     QVERIFY(failed.contains(QStringLiteral("broken stream, then OK / always idempotent (GET)")));
     // Cells where both agree still pass: a plain POST is never retried by either.
     QVERIFY(!failed.contains(QStringLiteral("503, then OK / never idempotent (POST)")));
-    const ConformanceCellResult &reset = runner.cells().at(6);
+    const ConformanceCellResult &reset = runner.cells().at(8);
     QVERIFY2(reset.verdict.message.contains(QLatin1String("expected succeeded after 3 attempt(s)")),
         qPrintable(reset.verdict.message));
 }
@@ -337,21 +356,68 @@ void TestConformanceSuite::runner_recordAndVerdicts_forTheExports()
     runner.setPolicy(*Presets::find(QStringLiteral("grpc-retry-policy")));
     QVERIFY(runToEnd(runner));
     const RunRecord run = runner.record();
-    QCOMPARE(run.requests.size(), 24);
-    QCOMPARE(run.results.size(), 24);
+    QCOMPARE(run.requests.size(), 36);
+    QCOMPARE(run.results.size(), 36);
     QCOMPARE(run.policy, runner.runPolicy());
     QSet<quint64> ids;
     for (const AttemptRecord &a : run.attempts) {
-        QVERIFY(a.requestId >= 1 && a.requestId <= 24);
+        QVERIFY(a.requestId >= 1 && a.requestId <= 36);
         QVERIFY(a.startNs >= run.epochNs - 2'000'000); // aligned on the earliest cell, to the millisecond
         ids.insert(a.requestId);
     }
-    QCOMPARE(ids.size(), 24);
+    QCOMPARE(ids.size(), 36);
     const QList<ExpectationResult> verdicts = runner.expectationResults();
-    QCOMPARE(verdicts.size(), 24);
+    QCOMPARE(verdicts.size(), 36);
     QCOMPARE(verdicts[0].name, runner.cells().at(0).cell.name());
     QCOMPARE(verdicts[0].requestIds, QList<quint64>{1});
     QVERIFY(std::all_of(verdicts.cbegin(), verdicts.cend(), [](const ExpectationResult &r) { return r.passed; }));
+}
+
+void TestConformanceSuite::runner_everyPresetPasses_data()
+{
+    QTest::addColumn<QString>("id");
+    for (const QString &id : Presets::ids())
+        QTest::addRow("%s", qPrintable(id)) << id;
+}
+
+void TestConformanceSuite::runner_everyPresetPasses()
+{
+    QFETCH(QString, id);
+    ConformanceRunner runner;
+    runner.setPolicy(*Presets::find(id));
+    QVERIFY(runToEnd(runner));
+    for (const ConformanceCellResult &cell : runner.cells())
+        QVERIFY2(cell.verdict.passed, qPrintable(cell.cell.name() + QLatin1Char('\n') + cell.verdict.message));
+}
+
+void TestConformanceSuite::runner_azureRetriesARareFaultOnceAtOnce()
+{
+    ConformanceRunner runner;
+    runner.setPolicy(*Presets::find(QStringLiteral("azure-retry-pattern")));
+    QVERIFY(runToEnd(runner));
+    const ConformanceCellResult &resets = runner.cells().at(8);
+    QCOMPARE(resets.cell.sequence.id, QStringLiteral("reset-then-ok"));
+    QVERIFY2(resets.verdict.passed, qPrintable(resets.verdict.message));
+    QCOMPARE(resets.attempts.size(), 3);
+    QCOMPARE(resets.attempts[1].plannedDelayMs, 0.0); // the rare fault: at once
+    QVERIFY(resets.attempts[2].plannedDelayMs > 0.0); // the same fault again: the backoff
+    QCOMPARE(resets.attempts[0].decision, Classification::Decision::RetryImmediately);
+}
+
+void TestConformanceSuite::runner_neverSentPostIsRetried()
+{
+    ConformanceRunner runner;
+    runner.setPolicy(*Presets::find(QStringLiteral("google-cloud-storage")));
+    QVERIFY(runToEnd(runner));
+    const ConformanceCellResult &post = runner.cells().constLast();
+    QCOMPARE(post.cell.sequence.id, QStringLiteral("refused-forever"));
+    QCOMPARE(post.cell.idempotency, IdempotencyClass::Never);
+    QVERIFY2(post.verdict.passed, qPrintable(post.verdict.message));
+    QCOMPARE(post.result.outcome, RequestOutcome::AttemptsExhausted);
+    QCOMPARE(post.attempts.size(), 10);
+    QCOMPARE(post.attempts[0].cause, QStringLiteral("connection-refused"));
+    QVERIFY2(post.attempts[0].reason.contains(QLatin1String("never reached the server")),
+        qPrintable(post.attempts[0].reason));
 }
 
 QTEST_GUILESS_MAIN(TestConformanceSuite)
