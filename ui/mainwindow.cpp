@@ -525,6 +525,8 @@ void MainWindow::connectParts()
     connect(m_runner, &RequestRunner::batchProgress, m_composer, &RequestComposer::setBatchProgress);
     connect(m_runner, &RequestRunner::repeatingChanged, m_status, &StatusBarPresenter::scheduleUpdate);
     connect(m_runner, &RequestRunner::failed, this, &MainWindow::showProblem);
+    connect(m_runner, &RequestRunner::seedChosen, m_status, &StatusBarPresenter::setSeed);
+    connect(m_runner, &RequestRunner::seedChosen, m_composer, &RequestComposer::setLastSeed);
 
     // A finished run shows at once; everything else is coalesced.
     connect(m_executor, &Core::RetryExecutor::idle, m_status, &StatusBarPresenter::update);

@@ -46,14 +46,16 @@ StatusBarPresenter::StatusBarPresenter(QStatusBar *bar, Core::RetryExecutor *exe
       m_budgetStatus(field(bar, "budgetStatus", tr("Tokens left in the retry budget shared by all requests"))),
       m_activityStatus(field(bar, "activityStatus", tr("Attempts on the wire now, and logical requests not finished"))),
       m_serverStatus(field(bar, "serverStatus", tr("The embedded fault server; {server} in a URL stands for it"))),
-      m_updateTimer(new QTimer(this)), m_breakerPoll(new QTimer(this))
+      m_seedStatus(field(bar, "seedStatus", {})), m_updateTimer(new QTimer(this)), m_breakerPoll(new QTimer(this))
 {
     // The first field gives way when the window is narrow; its tooltip has all of it.
     m_breakerStatus->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     bar->addWidget(m_breakerStatus, 1);
     bar->addPermanentWidget(m_budgetStatus);
     bar->addPermanentWidget(m_activityStatus);
+    bar->addPermanentWidget(m_seedStatus);
     bar->addPermanentWidget(m_serverStatus);
+    m_seedStatus->hide();
 
     m_updateTimer->setSingleShot(true);
     m_updateTimer->setInterval(updateIntervalMs);
@@ -73,6 +75,17 @@ void StatusBarPresenter::setServer(const QString &text, const QString &toolTip)
     m_serverStatus->setText(text);
     if (!toolTip.isEmpty())
         m_serverStatus->setToolTip(toolTip);
+}
+
+void StatusBarPresenter::setSeed(quint64 seed, bool drawn)
+{
+    m_seedStatus->setText(tr("Seed %1").arg(seed));
+    m_seedStatus->setToolTip(drawn
+            ? tr("The last send drew its jitter from the fresh seed %1. To replay it, put %1 in "
+                 "the composer's Seed field (Batch tab, Replay last).")
+                  .arg(seed)
+            : tr("The last send drew its jitter from the seed %1 given in the composer.").arg(seed));
+    m_seedStatus->show();
 }
 
 void StatusBarPresenter::update()

@@ -31,6 +31,8 @@ public:
     /// Updates now.
     void update();
     void setServer(const QString &text, const QString &toolTip = {});
+    /// The seed of the last send; `drawn`: a fresh one rather than the composer's.
+    void setSeed(quint64 seed, bool drawn);
 
 Q_SIGNALS:
     /// After every update, for the parts of the window that show activity too.
@@ -42,6 +44,7 @@ private:
     QLabel *m_budgetStatus;
     QLabel *m_activityStatus;
     QLabel *m_serverStatus;
+    QLabel *m_seedStatus;
     QTimer *m_updateTimer;
     QTimer *m_breakerPoll;
 };

@@ -167,12 +167,12 @@ int runConformance(const QStringList &arguments)
         runner.setPolicy(named.policy);
         if (expectation)
             runner.setExpectationPolicy(expectation->policy);
-        if (options.seed())
-            runner.setSeed(*options.seed());
+        runner.setSeed(options.runSeed());
 
         const Core::BackoffPolicy run = runner.runPolicy();
         if (!options.quiet()) {
-            console.print(Tr::tr("Conformance of \"%1\" (%2)").arg(named.policy.name, named.origin));
+            console.print(Tr::tr("Conformance of \"%1\" (%2), %3")
+                              .arg(named.policy.name, named.origin, options.seedText(options.runSeed())));
             if (expectation) {
                 console.print(Tr::tr("Expected outcomes follow the rules of \"%1\" (%2)")
                                   .arg(expectation->policy.name, expectation->origin));

@@ -123,12 +123,11 @@ int runDemo(const QStringList &arguments)
         }
         groups[i].title = titles[i];
         groups[i].scenario = std::move(scenario).value();
-        if (options.seed())
-            groups[i].scenario.seed = *options.seed();
+        groups[i].scenario.seed = options.runSeed();
     }
 
     Core::FaultServerOptions serverOptions;
-    serverOptions.seed = options.seed().value_or(serverOptions.seed);
+    serverOptions.seed = options.runSeed();
     Core::FaultServer server(serverOptions);
     if (!server.listen()) {
         console.error(Tr::tr("retrylab demo: the embedded fault server cannot listen: %1").arg(server.errorString()));
@@ -137,6 +136,7 @@ int runDemo(const QStringList &arguments)
 
     if (!options.quiet()) {
         console.print(introduction(groups[0].scenario, groups[1].scenario, server.baseUrl()));
+        console.print(Tr::tr("Jitter drawn with %1.").arg(options.seedText(options.runSeed())));
         console.print();
         console.print(Tr::tr("Running both groups at once..."));
     }

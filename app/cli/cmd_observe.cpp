@@ -6,6 +6,7 @@
 #include "core/observe/observationreport.h"
 #include "core/observe/observer.h"
 #include "core/util/exportfile.h"
+#include "core/util/randomsource.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
@@ -84,7 +85,7 @@ int runObserve(const QStringList &arguments)
             .arg(qRound64(Core::AttemptGrouper::Settings{}.gapWindowMs)),
         Tr::tr("MS"));
     const QCommandLineOption seedOption(
-        QStringLiteral("seed"), Tr::tr("Seed of the random plans (default 1)."), Tr::tr("S"));
+        QStringLiteral("seed"), Tr::tr("Seed of the random plans (default: a fresh one, printed)."), Tr::tr("S"));
     const QCommandLineOption keepOption(QStringLiteral("max-logical-requests"),
         Tr::tr("Logical requests kept in memory; older ones are dropped and counted (default 20000)."), Tr::tr("N"));
     const QCommandLineOption quietOption(
@@ -129,7 +130,7 @@ int runObserve(const QStringList &arguments)
     const auto duration = number(durationOption, 0.001, 7 * 24 * 3600, 0, false);
     const auto requests = number(requestsOption, 1, 1e9, 0, true);
     const auto gap = number(gapOption, 1, 24 * 3600 * 1000.0, Core::AttemptGrouper::Settings{}.gapWindowMs, false);
-    const auto seed = number(seedOption, 0, 9e15, 1, true);
+    const auto seed = number(seedOption, 0, 9e15, double(Core::RandomSource::freshSeed()), true);
     const auto keep = number(keepOption, 1, 1'000'000, 20'000, true);
     if (!port || !duration || !requests || !gap || !seed || !keep)
         return ExitUsage;
@@ -161,7 +162,9 @@ int runObserve(const QStringList &arguments)
     observer.attach(&server);
 
     const QDateTime started = QDateTime::currentDateTimeUtc();
-    out << Tr::tr("RetryLab observing on %1 with plan %2 (%3)").arg(server.baseUrl().toString(), plan.id, plan.name)
+    out << Tr::tr("RetryLab observing on %1 with plan %2 (%3), seed %4")
+               .arg(server.baseUrl().toString(), plan.id, plan.name)
+               .arg(static_cast<quint64>(*seed))
         << Qt::endl;
     if (!parser.isSet(quietOption)) {
         out << Tr::tr("Point a client at any path but the endpoints, e.g. curl --retry 3 %1/items/1; Ctrl+C stops.")

@@ -404,8 +404,7 @@ int runRequest(const QStringList &arguments)
     scenario.policyOrigin = policy.changes.isEmpty()
         ? policy.origin
         : Tr::tr("%1; %2").arg(policy.origin, policy.changes.join(QStringLiteral("; ")));
-    if (options.seed())
-        scenario.seed = *options.seed();
+    scenario.seed = options.runSeed();
     scenario.concurrency = 1;
     Core::ScenarioRequest entry;
     entry.name = QStringLiteral("request");
@@ -419,10 +418,9 @@ int runRequest(const QStringList &arguments)
     scenario.expectations.append(succeeds);
 
     if (live) {
-        console.print(
-            Tr::tr("%1 %2 under the policy \"%3\" (%4), seed %5")
-                .arg(QString::fromLatin1(spec.method), entry.urlTemplate, policy.policy.name, scenario.policyOrigin)
-                .arg(scenario.seed));
+        console.print(Tr::tr("%1 %2 under the policy \"%3\" (%4), %5")
+                          .arg(QString::fromLatin1(spec.method), entry.urlTemplate, policy.policy.name,
+                              scenario.policyOrigin, options.seedText(*scenario.seed)));
     }
 
     Core::ScenarioRunner runner;

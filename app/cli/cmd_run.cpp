@@ -71,8 +71,7 @@ int runRun(const QStringList &arguments)
     auto scenario = Core::ScenarioReader::readFile(positional.first());
     if (!scenario)
         return usageError(console, scenario.error());
-    if (options.seed())
-        scenario.value().seed = *options.seed();
+    scenario.value().seed = options.runSeed(scenario.value().seed);
     // Certificate checks prove who the server is: a scenario that switches
     // them off runs only when the command line says so too.
     QStringList insecure;
@@ -102,9 +101,8 @@ int runRun(const QStringList &arguments)
     if (live) {
         console.print(Tr::tr("Scenario \"%1\" (%2): %n request(s)", nullptr, s.totalRequests())
                           .arg(s.name, QDir::toNativeSeparators(positional.first())));
-        console.print(Tr::tr("Policy \"%1\" (%2), seed %3, %n attempt(s) in flight at most", nullptr, s.concurrency)
-                          .arg(s.policy.name, s.policyOrigin)
-                          .arg(s.seed));
+        console.print(Tr::tr("Policy \"%1\" (%2), %3, %n attempt(s) in flight at most", nullptr, s.concurrency)
+                          .arg(s.policy.name, s.policyOrigin, options.seedText(*s.seed)));
     }
 
     Core::ScenarioRunner runner;

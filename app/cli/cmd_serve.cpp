@@ -2,6 +2,7 @@
 #include "app/cli/commands.h"
 #include "app/cli/subcommand.h"
 #include "core/faultserver/faultserver.h"
+#include "core/util/randomsource.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
@@ -83,7 +84,7 @@ int runServe(const QStringList &arguments)
         Tr::tr("Allow --bind to name an address other machines can reach. Anyone who reaches it can make the server "
                "misbehave on purpose."));
     const QCommandLineOption seedOption(QStringLiteral("seed"),
-        Tr::tr("Seed for random failures and latency (default %1).").arg(Core::FaultServerOptions{}.seed), Tr::tr("S"));
+        Tr::tr("Seed for random failures and latency (default: a fresh one, printed)."), Tr::tr("S"));
     const QCommandLineOption maxConnectionsOption(
         QStringLiteral("max-connections"), Tr::tr("Connections served at once (default 2048)."), Tr::tr("N"));
     const QCommandLineOption idleOption(QStringLiteral("idle-timeout"),
@@ -151,6 +152,7 @@ int runServe(const QStringList &arguments)
     options.port = static_cast<quint16>(port);
     options.maxConnections = static_cast<int>(maxConnections);
     options.idleTimeoutMs = static_cast<int>(idle);
+    options.seed = Core::RandomSource::freshSeed();
     if (parser.isSet(seedOption)) {
         bool ok = false;
         options.seed = parser.value(seedOption).toULongLong(&ok);
@@ -221,6 +223,8 @@ int runServe(const QStringList &arguments)
                 << server.tlsFaultUrl(fault).port();
         out << Qt::endl;
     }
+    out << Tr::tr("Random faults and latency drawn with seed %1 (--seed %1 repeats them).").arg(options.seed)
+        << Qt::endl;
     if (!parser.isSet(quietOption)) {
         out << Tr::tr("GET %1/ lists the endpoints. Press Ctrl+C to stop.").arg(server.baseUrl().toString())
             << Qt::endl;

@@ -4,6 +4,7 @@
 #include "core/herd/herdparameters.h"
 #include "core/herd/herdsimulator.h"
 #include "core/util/exportfile.h"
+#include "core/util/randomsource.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
@@ -133,7 +134,8 @@ int runSimulate(const QStringList &arguments)
                 return names.join(QLatin1Char(','));
             }()),
         QStringLiteral("list"));
-    const QCommandLineOption seedOption(QStringLiteral("seed"), Tr::tr("Random seed. Default 1."), QStringLiteral("S"));
+    const QCommandLineOption seedOption(
+        QStringLiteral("seed"), Tr::tr("Random seed. Default: a fresh one, printed."), QStringLiteral("S"));
     const QCommandLineOption csvOption(QStringLiteral("csv"),
         Tr::tr("Writes one row per (clients, strategy) to this file (\"-\": standard output, no table)."),
         QStringLiteral("file"));
@@ -191,6 +193,7 @@ int runSimulate(const QStringList &arguments)
             p.strategies = *strategies;
         }
     }
+    p.seed = Core::RandomSource::freshSeed();
     if (parser.isSet(seedOption)) {
         bool ok = false;
         p.seed = parser.value(seedOption).trimmed().toULongLong(&ok);

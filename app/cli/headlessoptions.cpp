@@ -7,6 +7,7 @@
 #include "core/export/harexport.h"
 #include "core/export/reportjson.h"
 #include "core/util/exportfile.h"
+#include "core/util/randomsource.h"
 
 #include <QCoreApplication>
 #include <QDir>
@@ -40,6 +41,24 @@ HeadlessOptions::HeadlessOptions(QCommandLineParser &parser, Options options, co
         parser.addOption(m_noRedactOption);
     if (options & ReportFiles)
         parser.addOptions({m_reportOption, m_harOption, m_csvOption, m_junitOption});
+}
+
+quint64 HeadlessOptions::runSeed(std::optional<quint64> given)
+{
+    if (m_seed)
+        return *m_seed;
+    if (given)
+        return *given;
+    if (!m_drawnSeed)
+        m_drawnSeed = Core::RandomSource::freshSeed();
+    return *m_drawnSeed;
+}
+
+QString HeadlessOptions::seedText(quint64 seed) const
+{
+    if (!m_seed && m_drawnSeed == seed)
+        return Tr::tr("seed %1 (drawn; --seed %1 repeats it)").arg(seed);
+    return Tr::tr("seed %1").arg(seed);
 }
 
 Core::Result<void> HeadlessOptions::parse(QCommandLineParser &parser, const QStringList &arguments)

@@ -39,6 +39,11 @@ public:
     bool helpRequested() const { return m_help; }
 
     std::optional<quint64> seed() const { return m_seed; }
+    /// The seed to run with: --seed, else `given` (a scenario file's), else a
+    /// fresh one from the system's random source, drawn once and kept.
+    quint64 runSeed(std::optional<quint64> given = std::nullopt);
+    /// "seed 42", or for a drawn seed "seed 831 (drawn; --seed 831 repeats it)".
+    QString seedText(quint64 seed) const;
     bool quiet() const { return m_quiet; }
     bool redact() const { return m_redact; }
     QString reportPath() const { return m_reportPath; }
@@ -72,6 +77,7 @@ private:
 
     bool m_help = false;
     std::optional<quint64> m_seed;
+    std::optional<quint64> m_drawnSeed;
     bool m_quiet = false;
     bool m_redact = true;
     QString m_reportPath;

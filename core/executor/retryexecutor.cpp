@@ -122,8 +122,7 @@ struct RetryExecutor::Request
 };
 
 RetryExecutor::RetryExecutor(QNetworkAccessManager *manager, QObject *parent)
-    : QObject(parent), m_ownClock(std::make_unique<SteadyClock>()), m_random(std::make_unique<RandomSource>()),
-      m_budget(std::make_unique<RetryBudget>())
+    : QObject(parent), m_ownClock(std::make_unique<SteadyClock>()), m_budget(std::make_unique<RetryBudget>())
 {
     qRegisterMetaType<AttemptRecord>();
     qRegisterMetaType<RequestResult>();
@@ -185,7 +184,7 @@ void RetryExecutor::setConcurrencyLimit(int limit)
 
 void RetryExecutor::setSeed(quint64 seed)
 {
-    m_random->reseed(seed);
+    m_seed = seed;
 }
 
 void RetryExecutor::setResponseBodyLimit(qint64 bytes)
@@ -701,8 +700,12 @@ void RetryExecutor::decideNext(const RequestPtr &r, AttemptRecord &record, const
     record.cause = c.cause;
     ++r->attemptIndex;
     const RetryPlanner::Attempt attempt{record.end, record.responseHeaders, r->body, (nowNs() - r->firstStartNs) / 1e6};
+    // The draws for a retry depend on the request's seed and the attempt alone.
+    const quint64 requestSeed
+        = r->spec.seed ? RandomSource::derive(*r->spec.seed, r->spec.seedStream) : RandomSource::derive(m_seed, r->id);
+    RandomSource random(RandomSource::derive(requestSeed, quint64(r->attemptIndex)));
     const RetryPlanner::Decision decision
-        = RetryPlanner::decide(r->plan, r->spec, attempt, c, r->policy, *m_budget, *m_random);
+        = RetryPlanner::decide(r->plan, r->spec, attempt, c, r->policy, *m_budget, random);
     r->plan = decision.state;
     record.decision = decision.recordDecision;
     record.reason = decision.recordReason;

@@ -59,8 +59,10 @@ public:
     void setConcurrencyLimit(int limit);
     int concurrencyLimit() const { return m_concurrencyLimit; }
 
-    /// Seed for the jitter generator (for reproducible runs).
+    /// Seed for the jitter of requests that bring none (RequestSpec::seed):
+    /// request N draws from RandomSource::derive(seed, N), for reproducible runs.
     void setSeed(quint64 seed);
+    quint64 seed() const { return m_seed; }
 
     /// Bytes of each attempt's response body kept in its record (the rest is
     /// counted, not kept: AttemptRecord::responseBodyTruncated), 4 KiB to 256 MiB.
@@ -144,7 +146,7 @@ private:
     BackoffPolicy m_policy;
     QString m_policyProblem; ///< first error of validatePolicy(m_policy), checked once per setPolicy()
     std::unique_ptr<Clock> m_ownClock;
-    std::unique_ptr<RandomSource> m_random;
+    quint64 m_seed = 0x5EEDULL;
     std::unique_ptr<RetryBudget> m_budget;
     std::unique_ptr<ManagerPool> m_managers;
     QHash<QString, std::shared_ptr<CircuitBreaker>> m_breakers;

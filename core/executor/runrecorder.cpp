@@ -113,7 +113,9 @@ RunRecord RunRecorder::takeRecord()
 
 void RunRecorder::clear()
 {
+    const std::optional<quint64> seed = m_record.seed;
     m_record = RunRecord{};
+    m_record.seed = seed;
     m_record.policy = m_executor->policy();
     m_record.epochNs = m_executor->nowNs();
     m_record.startedAt = m_executor->clock().wallTime();

@@ -33,6 +33,8 @@ public:
 
     const RunRecord &record() const { return m_record; }
     RunRecord takeRecord();
+    /// The seed the whole run was drawn from (RunRecord::seed); kept by clear().
+    void setRunSeed(std::optional<quint64> seed) { m_record.seed = seed; }
     void clear();
 
     /// At most this many bytes of bodies are held (>= 0); the oldest go first.

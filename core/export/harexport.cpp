@@ -366,6 +366,13 @@ QJsonObject toJsonObject(const RunRecord &run, const ExportOptions &options)
             {QStringLiteral("_decision"), decisionName(a->decision)},
             {QStringLiteral("_reason"), redactor.text(a->reason)},
         };
+        // The seed that drew this request's jitter, to replay it.
+        if (const auto spec = run.requests.constFind(a->requestId); spec != run.requests.cend() && spec->seed) {
+            entry.insert(QStringLiteral("_seed"), QString::number(*spec->seed));
+            entry.insert(QStringLiteral("_seedStream"), double(spec->seedStream));
+        } else if (run.seed) {
+            entry.insert(QStringLiteral("_seed"), QString::number(*run.seed));
+        }
         if (!a->tls.isEmpty()) {
             // What the browsers' exports keep of TLS, and whether errors were ignored.
             entry.insert(QStringLiteral("_tls"),

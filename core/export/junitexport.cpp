@@ -83,6 +83,7 @@ Suite suiteFor(const QString &name, const RunRecord &run, const QList<Expectatio
     suite.policyName = run.policy.name;
     suite.certificateErrorsIgnored = run.certificateErrorsIgnored();
     suite.insecureHosts = run.hostsWithCertificateErrorsIgnored();
+    suite.seed = run.commonSeed();
     // Every policy the run used, not only the first.
     for (const BackoffPolicy &used : run.policies) {
         if (!used.name.isEmpty() && used.name != run.policy.name
@@ -162,6 +163,8 @@ QByteArray toXml(const QList<Suite> &suites, const ExportOptions &options)
             w.writeAttribute(QStringLiteral("value"), value);
         };
         property(QStringLiteral("policy"), clean(suite.policyName));
+        if (suite.seed)
+            property(QStringLiteral("seed"), QString::number(*suite.seed));
         property(
             QStringLiteral("redacted"), options.redactCredentials ? QStringLiteral("true") : QStringLiteral("false"));
         if (!options.redactCredentials)

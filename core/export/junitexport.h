@@ -31,6 +31,8 @@ struct Suite
     /// suite then says so (properties certificateErrorsIgnored and insecureWarning).
     qsizetype certificateErrorsIgnored = 0;
     QStringList insecureHosts;
+    /// The seed the run drew its jitter from (property "seed"), when known.
+    std::optional<quint64> seed;
 };
 
 /// A suite for a finished run: its start, duration and policy come from the record.

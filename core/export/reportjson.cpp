@@ -140,6 +140,10 @@ QJsonObject requestObject(quint64 id, const RequestSpec &spec, const Redactor &r
     };
     if (!spec.transport.isDefault())
         o.insert(QStringLiteral("transport"), TransportJson::toJson(spec.transport));
+    if (spec.seed) {
+        o.insert(QStringLiteral("seed"), unsignedValue(*spec.seed));
+        o.insert(QStringLiteral("seedStream"), unsignedValue(spec.seedStream));
+    }
     return o;
 }
 
@@ -324,6 +328,15 @@ quint64 requestId(JsonReader &r, const JsonReader::Key &key)
     return id;
 }
 
+// A seed: absent or null when there is none.
+std::optional<quint64> optionalSeed(JsonReader &r, const QString &key)
+{
+    if (!r.contains(key) || r.value(key).isNull())
+        return std::nullopt;
+    const JsonReader::Key k(key);
+    return requestId(r, k);
+}
+
 QByteArray bytes(JsonReader &r, const QString &key, Presence presence = Presence::Optional)
 {
     if (!r.contains(key)) {
@@ -497,6 +510,9 @@ RequestSpec readRequest(JsonReader &f)
     s.attemptTimeoutMs = optionalNumber(f, QStringLiteral("attemptTimeoutMs"));
     s.label = text(f, QStringLiteral("label"));
     s.increment = integer(f, QStringLiteral("increment")).value_or(1);
+    s.seed = optionalSeed(f, QStringLiteral("seed"));
+    if (s.seed)
+        s.seedStream = optionalSeed(f, QStringLiteral("seedStream")).value_or(0);
     if (!f.value(QStringLiteral("transport")).isUndefined() && !f.value(QStringLiteral("transport")).isNull()) {
         if (auto transport = f.object(QStringLiteral("transport")))
             s.transport = TransportJson::read(*transport);
@@ -674,6 +690,7 @@ QJsonObject toJsonObject(
         {QStringLiteral("redacted"), options.redactCredentials},
         {QStringLiteral("startedAt"), dateValue(run.startedAt)},
         {QStringLiteral("epochNs"), integerValue(run.epochNs)},
+        {QStringLiteral("seed"), run.seed ? unsignedValue(*run.seed) : QJsonValue(QJsonValue::Null)},
         {QStringLiteral("policy"), PolicyJson::toJsonObject(run.policy)},
         {QStringLiteral("policies"), policies},
         {QStringLiteral("summary"), summaryObject(run)},
@@ -719,6 +736,7 @@ Result<Report> fromJsonObject(const QJsonObject &object)
     report.redacted = top.boolean(QStringLiteral("redacted")).value_or(true);
     report.run.startedAt = date(top, QStringLiteral("startedAt"));
     report.run.epochNs = integer(top, QStringLiteral("epochNs")).value_or(0);
+    report.run.seed = optionalSeed(top, QStringLiteral("seed"));
 
     // A policy reports its errors with paths inside it; they go under the report's path.
     const auto readPolicy = [](JsonReader &r, const QString &key) -> std::optional<BackoffPolicy> {

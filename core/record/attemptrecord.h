@@ -39,6 +39,13 @@ struct RequestSpec
     qint64 increment = 1;
     /// TLS, proxy and HTTP version.
     TransportOptions transport;
+    /// The seed of the run this request belongs to, and its stream in the run:
+    /// its jitter is drawn from RandomSource::derive(seed, stream) alone, so a
+    /// run replayed with the same seed draws the same delays for each request,
+    /// whatever the order in which the answers arrive. Unset: the executor's
+    /// seed and the request's id.
+    std::optional<quint64> seed;
+    quint64 seedStream = 0;
 };
 
 /// How one attempt ended, as seen by the executor (not the classification).

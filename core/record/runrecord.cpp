@@ -4,6 +4,19 @@
 
 namespace RetryLab::Core {
 
+std::optional<quint64> RunRecord::commonSeed() const
+{
+    if (seed)
+        return seed;
+    std::optional<quint64> common;
+    for (const RequestSpec &spec : requests) {
+        if (!spec.seed || (common && *common != *spec.seed))
+            return std::nullopt;
+        common = spec.seed;
+    }
+    return common;
+}
+
 const BackoffPolicy &RunRecord::policyOf(quint64 requestId) const
 {
     const int index = requestPolicies.value(requestId, -1);

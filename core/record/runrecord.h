@@ -8,6 +8,8 @@
 #include <QList>
 #include <QStringList>
 
+#include <optional>
+
 namespace RetryLab::Core {
 
 /// Everything one run produced: the policy, each logical request, every attempt
@@ -22,12 +24,17 @@ struct RunRecord
     QHash<quint64, int> requestPolicies;
     QDateTime startedAt; ///< UTC wall time of the executor's epoch
     qint64 epochNs = 0; ///< monotonic ns of startedAt on the executor's clock
+    /// The seed of the whole run, when one seed drew all of its jitter (a
+    /// headless run); each request also names its own (RequestSpec::seed).
+    std::optional<quint64> seed;
     QHash<quint64, RequestSpec> requests;
     QList<AttemptRecord> attempts; ///< in the order they finished
     QList<RequestResult> results; ///< in the order they finished
 
     /// Wall time of a monotonic instant of this run.
     QDateTime wallTimeOf(qint64 ns) const { return startedAt.addMSecs((ns - epochNs) / 1'000'000); }
+    /// The run's seed, or the one seed all of its requests name; unset when they differ.
+    std::optional<quint64> commonSeed() const;
     /// The policy a request ran with.
     const BackoffPolicy &policyOf(quint64 requestId) const;
     /// Files a request under `policy`, adding the policy to `policies` when it is new.

@@ -78,7 +78,9 @@ struct Scenario
     /// Where the policy came from, for people: "preset google-cloud-storage
     /// with 2 overrides", "inline".
     QString policyOrigin;
-    quint64 seed = 0x5EEDULL;
+    /// The seed of the jitter and of the embedded server's random faults.
+    /// Unset: each run draws a fresh one (RandomSource::freshSeed()) and says it.
+    std::optional<quint64> seed;
     int concurrency = 6; ///< attempts in flight at once across all requests
     /// Stops the run (cancelling what is left) after this long; 0: no limit.
     double timeoutMs = 0.0;

@@ -3,6 +3,7 @@
 #include "core/executor/retryexecutor.h"
 #include "core/faultserver/faultserver.h"
 #include "core/http/retryheaders.h"
+#include "core/util/randomsource.h"
 
 #include <QCoreApplication>
 #include <QLoggingCategory>
@@ -79,6 +80,7 @@ void ScenarioRunner::start()
     m_indexInGroup.clear();
     m_verdicts.clear();
     m_record = RunRecord{};
+    m_seed = m_scenario.seed.value_or(RandomSource::freshSeed());
     m_total = m_scenario.totalRequests();
     m_finished = 0;
     m_timedOut = false;
@@ -100,11 +102,12 @@ void ScenarioRunner::start()
     m_executor = std::make_unique<RetryExecutor>();
     m_executor->setPolicy(m_scenario.policy);
     m_executor->setConcurrencyLimit(m_scenario.concurrency);
-    m_executor->setSeed(m_scenario.seed);
+    m_executor->setSeed(m_seed);
     if (m_responseBodyLimit)
         m_executor->setResponseBodyLimit(*m_responseBodyLimit);
     // The recorder connects first, so the record holds each result before it is announced.
     m_recorder = std::make_unique<RunRecorder>(m_executor.get());
+    m_recorder->setRunSeed(m_seed);
     connect(m_executor.get(), &RetryExecutor::attemptStarted, this, [this](quint64 requestId, int attemptIndex) {
         // A first attempt starts inside submit(), before the request's name is known: hold it back till then.
         if (m_submitting)
@@ -137,7 +140,7 @@ Result<void> ScenarioRunner::prepareServer()
         m_server = m_externalServer;
     } else {
         FaultServerOptions options;
-        options.seed = m_scenario.seed;
+        options.seed = m_seed;
         m_ownServer = std::make_unique<FaultServer>(options);
         if (!m_ownServer->listen())
             return Result<void>::failure(

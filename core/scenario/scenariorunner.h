@@ -55,6 +55,8 @@ public:
     QString requestLabel(quint64 requestId) const;
     const QHash<quint64, QString> &requestNames() const { return m_names; }
     int totalRequests() const { return m_total; }
+    /// The seed of the current or last run: the scenario's, or a fresh one.
+    quint64 seed() const { return m_seed; }
     int finishedRequests() const { return m_finished; }
 
     /// The run so far (complete after finished()).
@@ -108,6 +110,7 @@ private:
     std::unique_ptr<RetryExecutor> m_executor;
     std::unique_ptr<RunRecorder> m_recorder;
     RunRecord m_record; ///< the recorder's record once the run has finished
+    quint64 m_seed = 0;
     QList<Group> m_groups;
     QHash<quint64, int> m_groupOf;
     QHash<quint64, QString> m_names;

@@ -1,9 +1,25 @@
 #include "core/util/randomsource.h"
 
+#include <QRandomGenerator>
+
 #include <algorithm>
 #include <cmath>
 
 namespace RetryLab::Core {
+
+quint64 RandomSource::freshSeed()
+{
+    return quint64(QRandomGenerator::system()->bounded(1, 1'000'000'000));
+}
+
+quint64 RandomSource::derive(quint64 seed, quint64 stream)
+{
+    // SplitMix64's finaliser over the seed and the stream's own increment.
+    quint64 z = seed + (stream + 1) * 0x9E3779B97F4A7C15ULL;
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    return z ^ (z >> 31);
+}
 
 double RandomSource::uniform(double lo, double hi)
 {

@@ -36,6 +36,14 @@ public:
 
     std::mt19937_64 &engine() { return m_engine; }
 
+    /// A seed from the system's random source, for a run that was not given
+    /// one: every run then draws other jitter, and the seed it shows replays it.
+    /// From 1 to 999,999,999, so that it is easy to read out and type back.
+    static quint64 freshSeed();
+    /// The seed of stream `stream` of `seed` (SplitMix64 of both): independent
+    /// streams, such as one per logical request, from one seed.
+    static quint64 derive(quint64 seed, quint64 stream);
+
 private:
     quint64 m_seed;
     std::mt19937_64 m_engine;

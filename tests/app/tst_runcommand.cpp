@@ -108,6 +108,7 @@ private Q_SLOTS:
     void redaction_noSecretInAnyFormatOrOnTheTerminal();
     void noRedact_secretsAppearWithAWarning();
     void seed_sameSeedSameWaits();
+    void seed_withoutOne_aFreshSeedIsDrawnPrintedAndReplays();
     void interrupt_cancelsThenReportsWhatWasRecorded();
     void transport_caBesideTheScenario_reachesHttps();
     void transport_insecure_refusedWithoutTheOption();
@@ -470,6 +471,50 @@ void TestRunCommand::seed_sameSeedSameWaits()
     QCOMPARE(first.size(), 4);
     QCOMPARE(waits(QStringLiteral("1234")), first);
     QVERIFY(waits(QStringLiteral("98765")) != first);
+}
+
+void TestRunCommand::seed_withoutOne_aFreshSeedIsDrawnPrintedAndReplays()
+{
+    // The scenario names no seed: each run draws another, prints it and reports it.
+    const QString file = scenarioFile(QStringLiteral("unseeded.json"), R"({
+        "format": "retrylab-scenario", "policy": {"preset": "google-cloud-storage",
+            "overrides": {"baseDelayMs": 5, "maxBackoffMs": 100, "jitterMs": 50}},
+        "requests": [{"name": "r", "url": "{server}/status/200", "script": ["return-503*4"]}]})");
+    struct Run
+    {
+        QString seed;
+        QStringList waits;
+        std::optional<quint64> reported;
+    };
+    const auto run = [this, &file](const QStringList &extra) {
+        const QString report = path(QStringLiteral("seeded-report.json"));
+        QFile::remove(report);
+        const Outcome o
+            = CommandTesting::run(QStringList{QStringLiteral("run"), file, QStringLiteral("--report"), report} + extra);
+        Run r;
+        static const QRegularExpression drawn(QStringLiteral("seed (\\d+) \\(drawn; --seed \\1 repeats it\\)"));
+        static const QRegularExpression given(QStringLiteral("Policy \"[^\"]+\" \\([^)]*\\), seed (\\d+),"));
+        const auto m = (extra.isEmpty() ? drawn : given).match(o.out);
+        r.seed = m.captured(1);
+        static const QRegularExpression wait(QStringLiteral("retrying in (\\d+) ms"));
+        for (auto it = wait.globalMatch(o.out); it.hasNext();)
+            r.waits.append(it.next().captured(1));
+        if (const auto read = ReportJson::readFile(report))
+            r.reported = read->run.seed;
+        return r;
+    };
+    const Run a = run({});
+    const Run b = run({});
+    QVERIFY2(!a.seed.isEmpty() && !b.seed.isEmpty(), "the drawn seed is printed");
+    QVERIFY(a.seed != b.seed);
+    QCOMPARE(a.reported, std::optional<quint64>(a.seed.toULongLong()));
+    QCOMPARE(a.waits.size(), 4);
+    QVERIFY(a.waits != b.waits);
+    // --seed with the printed seed replays the waits exactly.
+    const Run replay = run({QStringLiteral("--seed"), a.seed});
+    QCOMPARE(replay.seed, a.seed);
+    QCOMPARE(replay.waits, a.waits);
+    QCOMPARE(replay.reported, a.reported);
 }
 
 void TestRunCommand::interrupt_cancelsThenReportsWhatWasRecorded()

@@ -18,6 +18,7 @@ private Q_SLOTS:
     void fields_sayWhatIsOff();
     void scheduledUpdates_areCoalesced();
     void server_textAndReason();
+    void seed_shownWithHowToReplayIt();
     void openBreaker_isShownAndPolledUntilItCloses();
 
 private:
@@ -96,6 +97,22 @@ void TestStatusBarPresenter::openBreaker_isShownAndPolledUntilItCloses()
     QVERIFY2(text(bar, "breakerStatus").contains(QLatin1String(" OPEN")), qPrintable(text(bar, "breakerStatus")));
     // No signal says when an open breaker turns half-open: the presenter polls.
     QTRY_VERIFY_WITH_TIMEOUT(text(bar, "breakerStatus").contains(QLatin1String("half-open")), 3'000);
+}
+
+void TestStatusBarPresenter::seed_shownWithHowToReplayIt()
+{
+    QStatusBar bar;
+    Core::RetryExecutor executor;
+    StatusBarPresenter presenter(&bar, &executor);
+    auto *label = bar.findChild<QLabel *>(QStringLiteral("seedStatus"));
+    QVERIFY(label);
+    QVERIFY(label->isHidden()); // no send yet
+    presenter.setSeed(271828, true);
+    QCOMPARE(text(bar, "seedStatus"), QStringLiteral("Seed 271828"));
+    QVERIFY(label->toolTip().contains(QLatin1String("Replay last")));
+    presenter.setSeed(5, false);
+    QCOMPARE(text(bar, "seedStatus"), QStringLiteral("Seed 5"));
+    QVERIFY(label->toolTip().contains(QLatin1String("given in the composer")));
 }
 
 QTEST_MAIN(TestStatusBarPresenter)

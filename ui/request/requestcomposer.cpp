@@ -19,6 +19,7 @@
 #include <QMenu>
 #include <QPlainTextEdit>
 #include <QProgressBar>
+#include <QRegularExpressionValidator>
 #include <QResizeEvent>
 #include <QScrollArea>
 #include <QSignalBlocker>
@@ -129,9 +130,10 @@ RequestComposer::RequestComposer(QWidget *parent)
       m_body(new QPlainTextEdit), m_idempotent(new QCheckBox(tr("Safe to repeat (idempotent)"))),
       m_idempotency(new FieldMessage), m_ownTimeout(new QCheckBox(tr("Own per-attempt timeout:"))),
       m_timeout(new UnitSpinBox(1000.0, tr("s"), 3)), m_policyTimeout(new QLabel), m_batchCount(new QSpinBox),
-      m_concurrency(new QSpinBox), m_interval(new QDoubleSpinBox), m_transport(new TransportForm),
-      m_sendAction(new QAction(tr("&Send"), this)), m_batchAction(new QAction(tr("Send &batch"), this)),
-      m_repeatAction(new QAction(tr("&Repeat"), this)), m_stopAction(new QAction(tr("S&top"), this))
+      m_concurrency(new QSpinBox), m_interval(new QDoubleSpinBox), m_seed(new QLineEdit), m_replaySeed(new QToolButton),
+      m_transport(new TransportForm), m_sendAction(new QAction(tr("&Send"), this)),
+      m_batchAction(new QAction(tr("Send &batch"), this)), m_repeatAction(new QAction(tr("&Repeat"), this)),
+      m_stopAction(new QAction(tr("S&top"), this))
 {
     m_method->setObjectName(QStringLiteral("method"));
     m_method->setEditable(true);
@@ -241,6 +243,7 @@ RequestComposer::RequestComposer(QWidget *parent)
     connect(m_batchCount, &QSpinBox::valueChanged, this, &RequestComposer::handleEdited);
     connect(m_concurrency, &QSpinBox::valueChanged, this, &RequestComposer::handleEdited);
     connect(m_interval, &QDoubleSpinBox::valueChanged, this, &RequestComposer::handleEdited);
+    connect(m_seed, &QLineEdit::textChanged, this, &RequestComposer::handleEdited);
     connect(m_transport, &TransportForm::transportChanged, this, &RequestComposer::handleEdited);
 
     setDraft(RequestDraft{});
@@ -376,12 +379,34 @@ QWidget *RequestComposer::buildBatchTab()
     m_interval->setSuffix(tr(" s"));
     m_interval->setToolTip(tr("Repeat (Ctrl+R) sends one request now and one more every this long, until Stop (Esc)."));
 
+    m_seed->setObjectName(QStringLiteral("seed"));
+    m_seed->setPlaceholderText(tr("fresh for each send"));
+    m_seed->setValidator(new QRegularExpressionValidator(QRegularExpression(QStringLiteral("[0-9]{0,20}")), m_seed));
+    m_seed->setClearButtonEnabled(true);
+    m_seed->setToolTip(tr("The seed of the jitter. Empty: every send, batch or repeat draws a fresh one, shown in the "
+                          "status bar and the exports. A number: the sends draw exactly the delays of the run that "
+                          "had this seed, to replay it."));
+    m_replaySeed->setObjectName(QStringLiteral("replaySeed"));
+    m_replaySeed->setText(tr("Replay last"));
+    m_replaySeed->setEnabled(false);
+    m_replaySeed->setToolTip(tr("Put the seed of the last send here, so that the next send draws the same delays."));
+    connect(m_replaySeed, &QToolButton::clicked, this, [this] { m_seed->setText(QString::number(m_lastSeed)); });
+    // The seed shares the repeat's row, so that the tab is no taller than the others.
+    auto *repeatRow = new QHBoxLayout;
+    repeatRow->addWidget(m_interval);
+    repeatRow->addSpacing(12);
+    auto *seedLabel = new QLabel(tr("Seed:"));
+    seedLabel->setBuddy(m_seed);
+    repeatRow->addWidget(seedLabel);
+    repeatRow->addWidget(m_seed, 1);
+    repeatRow->addWidget(m_replaySeed);
+
     auto *page = new QWidget;
     auto *form = new QFormLayout(page);
     form->setContentsMargins(0, 6, 0, 0);
     form->addRow(tr("Batch size:"), m_batchCount);
     form->addRow(tr("Concurrency:"), m_concurrency);
-    form->addRow(tr("Repeat every:"), m_interval);
+    form->addRow(tr("Repeat every:"), repeatRow);
     return page;
 }
 
@@ -398,6 +423,10 @@ RequestDraft RequestComposer::draft() const
     d.batchCount = m_batchCount->value();
     d.concurrency = m_concurrency->value();
     d.repeatIntervalMs = static_cast<int>(std::lround(m_interval->value() * 1000.0));
+    bool seedOk = false;
+    const quint64 seed = m_seed->text().toULongLong(&seedOk);
+    if (seedOk)
+        d.seed = seed;
     d.transport = m_transport->transport();
     return d;
 }
@@ -417,6 +446,7 @@ void RequestComposer::setDraft(const RequestDraft &draft)
     m_batchCount->setValue(draft.batchCount);
     m_concurrency->setValue(draft.concurrency);
     m_interval->setValue(draft.repeatIntervalMs / 1000.0);
+    m_seed->setText(draft.seed ? QString::number(*draft.seed) : QString());
     m_transport->setTransport(draft.transport);
     m_filling = false;
     refresh();
@@ -505,6 +535,14 @@ void RequestComposer::setActivity(int inFlight, int running, bool repeating, int
     refresh();
 }
 
+void RequestComposer::setLastSeed(quint64 seed)
+{
+    m_lastSeed = seed;
+    m_replaySeed->setEnabled(true);
+    m_replaySeed->setToolTip(
+        tr("Put the seed of the last send (%1) here, so that the next send draws the same delays.").arg(seed));
+}
+
 void RequestComposer::setBatchProgress(int finished, int total, int succeeded)
 {
     m_progress->setVisible(total > 0);
@@ -581,8 +619,10 @@ void RequestComposer::refresh()
     Core::AttemptObservation observation;
     observation.method = d.method.toUpper().toLatin1();
     observation.markedIdempotent = d.idempotent;
-    if (spec)
+    if (spec) {
         observation.requestHeaders = spec->headers;
+        observation.url = spec->url;
+    }
     const Core::IdempotencyVerdict verdict = Core::idempotencyOf(observation, m_policy.classification);
     if (!verdict.retryable)
         m_idempotency->setMessage(FieldMessage::Kind::Warning, tr("Not retried: %1.").arg(verdict.reason));

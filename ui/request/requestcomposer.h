@@ -17,6 +17,7 @@ class QProgressBar;
 class QSpinBox;
 class QTabWidget;
 class QTableView;
+class QLineEdit;
 class QToolButton;
 
 namespace RetryLab::Ui {
@@ -69,6 +70,8 @@ public:
     /// Live figures under the URL.
     void setActivity(int inFlight, int running, bool repeating, int repeatCount);
     void setBatchProgress(int finished, int total, int succeeded);
+    /// The seed the last send drew; "Replay" puts it in the Seed field.
+    void setLastSeed(quint64 seed);
 
     QAction *sendAction() const { return m_sendAction; }
     QAction *batchAction() const { return m_batchAction; }
@@ -134,6 +137,9 @@ private:
     QSpinBox *m_batchCount;
     QSpinBox *m_concurrency;
     QDoubleSpinBox *m_interval;
+    QLineEdit *m_seed;
+    QToolButton *m_replaySeed;
+    quint64 m_lastSeed = 0;
     // Connection.
     TransportForm *m_transport;
 

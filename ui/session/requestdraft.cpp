@@ -162,6 +162,9 @@ QJsonObject RequestDraft::toJson(bool keepCredentials) const
     };
     if (attemptTimeoutMs)
         object.insert(QStringLiteral("attemptTimeoutMs"), *attemptTimeoutMs);
+    // A string: JSON numbers lose whole numbers beyond 2^53.
+    if (seed)
+        object.insert(QStringLiteral("seed"), QString::number(*seed));
     // Never with the secrets or the exempt hosts, whatever keepCredentials says.
     if (!SavedTransport::withoutSessionOnly(transport).isDefault())
         object.insert(QStringLiteral("transport"), SavedTransport::toJson(transport));
@@ -190,6 +193,16 @@ Core::Result<RequestDraft> RequestDraft::fromJson(const QJsonObject &object)
                                                            .arg(Core::PolicyLimits::maxDeadlineMs));
         }
         draft.attemptTimeoutMs = ms;
+    }
+
+    const QJsonValue seed = object.value(QStringLiteral("seed"));
+    if (!seed.isUndefined() && !seed.isNull()) {
+        bool ok = false;
+        const quint64 value = seed.toString().toULongLong(&ok);
+        if (!seed.isString() || !ok || !seed.toString().front().isDigit())
+            return Core::Result<RequestDraft>::failure(
+                Tr::tr("seed: must be a whole number from 0 to 18446744073709551615, written as a string"));
+        draft.seed = value;
     }
 
     const QJsonValue transport = object.value(QStringLiteral("transport"));

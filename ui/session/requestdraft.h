@@ -49,6 +49,9 @@ struct RequestDraft
     int concurrency = 6;
     /// Gap between two sends while repeating.
     int repeatIntervalMs = 1000;
+    /// The seed of the jitter of the next sends, to replay a run; unset: a
+    /// fresh one for each send, batch or repeat.
+    std::optional<quint64> seed;
     /// TLS, proxy and HTTP version (the composer's Connection part). Saved through
     /// SavedTransport: never the passphrase, the proxy password or the hosts whose
     /// certificate errors are ignored.

@@ -4,6 +4,7 @@
 #include "core/executor/retryexecutor.h"
 #include "core/faultserver/faultserver.h"
 #include "core/http/retryheaders.h"
+#include "core/util/randomsource.h"
 #include "ui/session/runsession.h"
 
 #include <QHostAddress>
@@ -114,6 +115,8 @@ Core::Result<Core::RequestSpec> RequestRunner::prepare(const RequestDraft &draft
         spec.headers.append({header, testId.toLatin1()});
     }
     spec.label = label;
+    spec.seed = m_runSeed;
+    spec.seedStream = m_runStream;
     ++m_keyCounter;
     return spec;
 }
@@ -127,6 +130,7 @@ Core::Result<quint64> RequestRunner::submit(const RequestDraft &draft, const QSt
     if (!spec)
         return R::failure(spec.error());
     m_executor->setConcurrencyLimit(draft.concurrency);
+    ++m_runStream;
     // The executor reports every result after submit() has returned; should one
     // ever arrive inside it, handleRequestFinished() deletes m_unsentTestId instead.
     const quint64 id = m_session->submit(*spec);
@@ -154,10 +158,18 @@ Core::Result<void> RequestRunner::checkTransportFiles(const RequestDraft &draft)
     return {};
 }
 
+void RequestRunner::beginRun(const RequestDraft &draft)
+{
+    m_runSeed = draft.seed.value_or(Core::RandomSource::freshSeed());
+    m_runStream = 0;
+    Q_EMIT seedChosen(m_runSeed, !draft.seed.has_value());
+}
+
 Core::Result<quint64> RequestRunner::send(const RequestDraft &draft)
 {
     if (const auto files = checkTransportFiles(draft); !files)
         return Core::Result<quint64>(files.errorDetail());
+    beginRun(draft);
     return submit(draft, {});
 }
 
@@ -167,6 +179,7 @@ Core::Result<void> RequestRunner::startBatch(const RequestDraft &draft)
         return files;
     if (!isBatchRunning())
         resetBatch();
+    beginRun(draft);
     const int count = std::clamp(draft.batchCount, 1, RequestDraft::maxBatchCount);
     int sentCount = 0;
     QString problem;
@@ -197,6 +210,7 @@ Core::Result<void> RequestRunner::startRepeat(const RequestDraft &draft)
     m_repeatTimer.stop();
     m_repeatDraft = draft;
     m_repeatCount = 0;
+    beginRun(draft);
     ++m_repeatCount;
     const auto first = submit(m_repeatDraft, tr("repeat %1").arg(m_repeatCount));
     if (!first) {

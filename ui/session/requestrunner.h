@@ -79,6 +79,10 @@ public:
     /// Forgets the last batch's progress (the run was cleared).
     void resetBatch();
 
+    /// The seed of the last send, batch or repeat (every request of it draws its
+    /// jitter from this seed and its place in the send); 0 before the first.
+    quint64 lastSeed() const { return m_runSeed; }
+
 Q_SIGNALS:
     void batchProgress(int finished, int total, int succeeded);
     void repeatingChanged(bool repeating);
@@ -86,6 +90,8 @@ Q_SIGNALS:
     void sent(quint64 requestId);
     /// A repeat could not send (the scenario or the URL stopped working); repeating stops.
     void failed(const QString &message);
+    /// A send, batch or repeat starts with `seed`: the draft's, or a fresh one (`drawn`).
+    void seedChosen(quint64 seed, bool drawn);
 
 private:
     /// Builds the next logical request: expands the draft (consuming a key) and
@@ -100,6 +106,8 @@ private:
     Core::Result<quint64> submit(const RequestDraft &draft, const QString &label);
     /// Reads the files of the draft's transport; the error names the file.
     static Core::Result<void> checkTransportFiles(const RequestDraft &draft);
+    /// A send, a batch or a repeat begins: its seed is the draft's or a fresh one.
+    void beginRun(const RequestDraft &draft);
 
     QPointer<Core::RetryExecutor> m_executor;
     QPointer<RunSession> m_session;
@@ -122,6 +130,9 @@ private:
     int m_batchTotal = 0;
     int m_batchFinished = 0;
     int m_batchSucceeded = 0;
+
+    quint64 m_runSeed = 0;
+    quint64 m_runStream = 0; ///< the next request's place in the run
 
     RequestDraft m_repeatDraft;
     QTimer m_repeatTimer;

@@ -187,6 +187,7 @@ private Q_SLOTS:
     void connectionFaults_areRetried();
     void truncatedBody_reportedWithoutError_isBrokenStream();
     void delays_actualWithinMillisecondsOfPlanned();
+    void seed_eachRequestDrawsFromItsOwnStream();
     void attemptsExhausted_reportsLastCause();
     void attemptTimeout_isDistinctFromNetworkError();
     void deadline_cutsAttemptInFlight();
@@ -493,6 +494,43 @@ void TestRetryExecutor::delays_actualWithinMillisecondsOfPlanned()
         const double gapMs = (attempts[i].startNs - attempts[i - 1].endNs) / 1e6;
         QVERIFY(gapMs >= attempts[i].actualDelayMs - 1.0);
     }
+}
+
+void TestRetryExecutor::seed_eachRequestDrawsFromItsOwnStream()
+{
+    BackoffPolicy policy = fastPolicy(4, 20);
+    policy.algorithm = BackoffAlgorithm::FullJitter;
+    auto [executor, c] = underTest(policy);
+    const auto delaysOf = [&c = c](quint64 id) {
+        QList<double> delays;
+        for (const AttemptRecord &a : c.attemptsOf(id))
+            delays.append(a.nextDelayMs);
+        return delays;
+    };
+    const auto spec = [this](quint64 stream) {
+        RequestSpec s = getSpec(url(QStringLiteral("/status/503")));
+        s.seed = 4242;
+        s.seedStream = stream;
+        return s;
+    };
+    const quint64 alone = executor.submit(spec(0));
+    QTRY_VERIFY_WITH_TIMEOUT(c.resultOf(alone).has_value(), 10000);
+    const QList<double> first = delaysOf(alone);
+    QCOMPARE(first.size(), 4);
+
+    // Another request of the same run draws in between: stream 0 draws the same delays all the same.
+    const quint64 other = executor.submit(spec(1));
+    const quint64 again = executor.submit(spec(0));
+    QTRY_VERIFY_WITH_TIMEOUT(c.resultOf(again).has_value() && c.resultOf(other).has_value(), 10000);
+    QCOMPARE(delaysOf(again), first);
+    QVERIFY(delaysOf(other) != first);
+
+    // Another seed, other delays.
+    RequestSpec reseeded = spec(0);
+    reseeded.seed = 4243;
+    const quint64 third = executor.submit(reseeded);
+    QTRY_VERIFY_WITH_TIMEOUT(c.resultOf(third).has_value(), 10000);
+    QVERIFY(delaysOf(third) != first);
 }
 
 void TestRetryExecutor::attemptsExhausted_reportsLastCause()

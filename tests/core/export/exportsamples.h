@@ -88,6 +88,7 @@ inline RunRecord sampleRun()
     run.policy.name = QStringLiteral("Storage, \"tuned\" – für Tests");
     run.startedAt = QDateTime(QDate(2025, 3, 4), QTime(5, 6, 7, 89), Qt::UTC);
     run.epochNs = epochNs;
+    run.seed = 9'007'199'254'740'993ULL; // 2^53 + 1
 
     // 1: GET with credentials everywhere; 503, refused, timeout, then 200.
     RequestSpec get;
@@ -103,6 +104,8 @@ inline RunRecord sampleRun()
     };
     get.label = QStringLiteral("batch 1/3 – Übersicht");
     get.idempotent = true;
+    get.seed = 987'654'321;
+    get.seedStream = 2;
     run.requests.insert(1, get);
 
     AttemptRecord a0 = attempt(1, 0, get, 0.0, 120.5);
@@ -225,6 +228,7 @@ inline RunRecord sampleRun()
     rmw.headers = {{"Content-Type", "application/x-www-form-urlencoded"}};
     rmw.body = "user=bob&password=SECRET-FORM-9";
     rmw.increment = -3;
+    rmw.seed = 18'446'744'073'709'551'615ULL; // beyond 2^53: written as a string
     run.requests.insert(3, rmw);
 
     AttemptRecord c0 = attempt(3, 0, rmw, 200.0, 210.0);

@@ -366,6 +366,10 @@ void TestHarExport::entry_readModifyWriteSteps()
     QVERIFY(!write.value(QStringLiteral("request")).toObject().contains(QStringLiteral("postData")));
     QCOMPARE(write.value(QStringLiteral("response")).toObject().value(QStringLiteral("status")).toInt(), 409);
     QCOMPARE(entry(log, 6).value(QStringLiteral("_sequenceRound")).toInt(), 1);
+    // The seed that drew each request's jitter, exactly (a string: beyond 2^53).
+    QCOMPARE(read.value(QStringLiteral("_seed")).toString(), QStringLiteral("18446744073709551615"));
+    QCOMPARE(entry(log, 0).value(QStringLiteral("_seed")).toString(), QStringLiteral("987654321"));
+    QCOMPARE(entry(log, 0).value(QStringLiteral("_seedStream")).toInt(), 2);
 }
 
 void TestHarExport::entry_hugeValuesAndDeadline()

@@ -196,6 +196,21 @@ void TestJUnitExport::suiteFor_takesTimesFromTheRun()
     QCOMPARE(s.timestamp, run.startedAt);
     QCOMPARE(s.durationMs, 2500.0);
     QCOMPARE(s.results.size(), 1);
+    QVERIFY(!s.seed);
+
+    // The seed: the run's, or the one all of its requests share.
+    RequestSpec spec;
+    spec.seed = 77;
+    run.requests.insert(1, spec);
+    run.requests.insert(2, spec);
+    QCOMPARE(JUnitExport::suiteFor(QStringLiteral("iam"), run, {}).seed, std::optional<quint64>(77));
+    spec.seed = 78;
+    run.requests.insert(3, spec);
+    QVERIFY(!JUnitExport::suiteFor(QStringLiteral("iam"), run, {}).seed);
+    run.seed = 5;
+    const JUnitExport::Suite seeded = JUnitExport::suiteFor(QStringLiteral("iam"), run, {});
+    QCOMPARE(seeded.seed, std::optional<quint64>(5));
+    QVERIFY(JUnitExport::toXml({seeded}).contains(R"(<property name="seed" value="5"/>)"));
 }
 
 void TestJUnitExport::emptySuite_isValid()

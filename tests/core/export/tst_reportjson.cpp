@@ -81,6 +81,8 @@ void compareRequest(const RequestSpec &a, const RequestSpec &b)
     QCOMPARE(a.attemptTimeoutMs, b.attemptTimeoutMs);
     QCOMPARE(a.label, b.label);
     QCOMPARE(a.increment, b.increment);
+    QCOMPARE(a.seed, b.seed);
+    QCOMPARE(a.seedStream, b.seedStream);
     // Everything but the secrets, which a report never holds.
     TransportOptions expected = b.transport;
     expected.clientKeyPassphrase.clear();
@@ -157,6 +159,7 @@ void TestReportJson::roundTrip_unredacted_isLossless()
     QVERIFY(report.run.policy == run.policy);
     QCOMPARE(report.run.startedAt, run.startedAt);
     QCOMPARE(report.run.epochNs, run.epochNs);
+    QCOMPARE(report.run.seed, run.seed);
 
     QCOMPARE(report.run.requests.size(), run.requests.size());
     for (auto it = run.requests.cbegin(); it != run.requests.cend(); ++it) {

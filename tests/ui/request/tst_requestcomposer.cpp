@@ -39,6 +39,7 @@ private Q_SLOTS:
     void credentialHeaders_areMaskedUntilRevealed();
     void headerRows_addAndRemove();
     void batchProgress_andActivity_areShown();
+    void seed_emptyIsFresh_replayFillsTheLastOne();
 
 private:
     RequestComposer *m_composer = nullptr;
@@ -286,6 +287,28 @@ void TestRequestComposer::batchProgress_andActivity_areShown()
     QVERIFY(m_composer->repeatAction()->isEnabled());
     m_composer->setBatchProgress(0, 0, 0);
     QVERIFY(!progress->isVisible());
+}
+
+void TestRequestComposer::seed_emptyIsFresh_replayFillsTheLastOne()
+{
+    auto *seed = m_composer->findChild<QLineEdit *>(QStringLiteral("seed"));
+    auto *replay = m_composer->findChild<QToolButton *>(QStringLiteral("replaySeed"));
+    QVERIFY(seed && replay);
+    QVERIFY(seed->text().isEmpty());
+    QVERIFY(!m_composer->draft().seed);
+    QVERIFY(!replay->isEnabled()); // nothing sent yet
+    m_composer->setLastSeed(314159);
+    QVERIFY(replay->isEnabled());
+    QVERIFY(replay->toolTip().contains(QLatin1String("314159")));
+    replay->click();
+    QCOMPARE(seed->text(), QStringLiteral("314159"));
+    QCOMPARE(m_composer->draft().seed, std::optional<quint64>(314159));
+    // Only digits are taken.
+    seed->clear();
+    QTest::keyClicks(seed, QStringLiteral("-12a3"));
+    QCOMPARE(seed->text(), QStringLiteral("123"));
+    seed->clear();
+    QVERIFY(!m_composer->draft().seed);
 }
 
 QTEST_MAIN(TestRequestComposer)

@@ -42,6 +42,7 @@ void TestRequestDraft::json_roundTripsEveryField()
     draft.batchCount = 250;
     draft.concurrency = 17;
     draft.repeatIntervalMs = 2500;
+    draft.seed = 18446744073709551615ULL; // beyond 2^53: kept exactly
 
     const auto back = RequestDraft::fromJson(draft.toJson());
     QVERIFY2(back, qPrintable(back.error()));
@@ -88,6 +89,11 @@ void TestRequestDraft::json_badField_isNamed_data()
                                         << QStringLiteral("repeatIntervalMs");
     QTest::addRow("timeout negative") << QJsonObject{{QStringLiteral("attemptTimeoutMs"), -1}}
                                       << QStringLiteral("attemptTimeoutMs");
+    QTest::addRow("seed a number") << QJsonObject{{QStringLiteral("seed"), 12}} << QStringLiteral("seed");
+    QTest::addRow("seed negative") << QJsonObject{{QStringLiteral("seed"), QStringLiteral("-3")}}
+                                   << QStringLiteral("seed");
+    QTest::addRow("seed text") << QJsonObject{{QStringLiteral("seed"), QStringLiteral("abc")}}
+                               << QStringLiteral("seed");
     QTest::addRow("idempotent text") << QJsonObject{{QStringLiteral("idempotent"), QStringLiteral("yes")}}
                                      << QStringLiteral("idempotent");
     QTest::addRow("headers object") << QJsonObject{{QStringLiteral("headers"), QJsonObject{}}}

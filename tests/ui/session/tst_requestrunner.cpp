@@ -39,6 +39,7 @@ private Q_SLOTS:
     void perRequestScenario_testDeletedWhenItsRequestFinishes();
     void perRequestScenario_moreSequentialRequestsThanTheServerHoldsTests_allServed();
     void scenario_requestToAnotherHost_carriesNoTestId();
+    void seed_freshForEachSend_andTheDraftsSeedReplaysABatch();
 };
 
 void TestRequestRunner::perRequestScenario_testDeletedWhenItsRequestFinishes()
@@ -127,4 +128,62 @@ void TestRequestRunner::scenario_requestToAnotherHost_carriesNoTestId()
 }
 
 QTEST_MAIN(TestRequestRunner)
+void TestRequestRunner::seed_freshForEachSend_andTheDraftsSeedReplaysABatch()
+{
+    Core::FaultServer server;
+    QVERIFY2(server.listen(), qPrintable(server.errorString()));
+    Core::RetryExecutor executor;
+    Core::BackoffPolicy policy = fastPolicy();
+    policy.algorithm = Core::BackoffAlgorithm::FullJitter;
+    executor.setPolicy(policy);
+    Ui::RunSession session;
+    session.attach(&executor);
+    RequestRunner runner(&executor, &session);
+    runner.setServer(&server);
+
+    // Planned delays of each request, in the order the requests were sent.
+    QMap<quint64, QList<double>> delays;
+    connect(&executor, &Core::RetryExecutor::attemptFinished, this,
+        [&delays](const Core::AttemptRecord &a) { delays[a.requestId].append(a.nextDelayMs); });
+    QSignalSpy seeds(&runner, &RequestRunner::seedChosen);
+    QSignalSpy finished(&executor, &Core::RetryExecutor::requestFinished);
+    const auto batch = [&](const Ui::RequestDraft &draft) {
+        delays.clear();
+        const qsizetype before = finished.size();
+        const auto started = runner.startBatch(draft);
+        if (!started || !QTest::qWaitFor([&] { return finished.size() == before + draft.batchCount; }, 20'000))
+            return QList<QList<double>>();
+        return delays.values(); // QMap: in request id order, which is the order sent
+    };
+
+    Ui::RequestDraft draft;
+    draft.urlTemplate = QStringLiteral("{server}/status/503");
+    draft.batchCount = 3;
+    draft.concurrency = 3;
+    const QList<QList<double>> first = batch(draft);
+    QCOMPARE(first.size(), 3);
+    QCOMPARE(seeds.size(), 1);
+    const quint64 firstSeed = seeds.at(0).at(0).toULongLong();
+    QVERIFY(seeds.at(0).at(1).toBool()); // drawn
+    QCOMPARE(runner.lastSeed(), firstSeed);
+    QVERIFY(first[0] != first[1]); // each request its own stream
+
+    const QList<QList<double>> second = batch(draft);
+    QCOMPARE(seeds.size(), 2);
+    QVERIFY(seeds.at(1).at(0).toULongLong() != firstSeed);
+    QVERIFY(second != first);
+
+    // The first batch's seed in the draft: the same delays, request by request.
+    draft.seed = firstSeed;
+    QCOMPARE(batch(draft), first);
+    QCOMPARE(seeds.size(), 3);
+    QCOMPARE(seeds.at(2).at(0).toULongLong(), firstSeed);
+    QVERIFY(!seeds.at(2).at(1).toBool());
+
+    // The recorded requests name their seed and stream.
+    const Core::RunRecord run = session.runRecord();
+    const auto ids = run.requests.keys();
+    QVERIFY(std::all_of(ids.cbegin(), ids.cend(), [&run](quint64 id) { return run.requests[id].seed.has_value(); }));
+}
+
 #include "tst_requestrunner.moc"
