@@ -137,6 +137,15 @@ Decision decide(const State &state, const RequestSpec &spec, const Attempt &atte
         next.previousDelayMs = delay;
         ++next.retryIndex;
         delayReason = Tr::tr("%1 backoff").arg(algorithmTitle(policy.algorithm));
+        // A fault class may wait more or less than the backoff (a reset less than a 503).
+        if (const double factor = c.networkFault ? policy.classification.delayFactor(*c.networkFault) : 1.0;
+            factor != 1.0) {
+            delay = Backoff::scaledDelayMs(policy, delay, factor);
+            delayReason = Tr::tr("%1 \u00d7 %2 for %3")
+                              .arg(delayReason)
+                              .arg(factor)
+                              .arg(networkFaultClassName(*c.networkFault));
+        }
     }
 
     const double remainingMs = policy.deadlineMs > 0.0 ? std::max(0.0, policy.deadlineMs - attempt.elapsedMs) : -1.0;

@@ -56,6 +56,42 @@ double growth(double base, double multiplier, qint64 n, double cap)
     return std::min(cap, base * std::pow(multiplier, static_cast<double>(n)));
 }
 
+// The constant or linear interval v, randomised as the policy's interval jitter says.
+double jitteredInterval(const BackoffPolicy &p, double v, double cap, RandomSource &random)
+{
+    switch (p.intervalJitter) {
+    case IntervalJitter::None:
+        break;
+    case IntervalJitter::Full:
+        return clampDelay(random.uniform(0.0, v), cap);
+    case IntervalJitter::Equal:
+        return clampDelay(v / 2.0 + random.uniform(0.0, v / 2.0), cap);
+    case IntervalJitter::Proportional: {
+        const double f = safeFraction(p);
+        return clampDelay(v * random.uniform(1.0 - f, 1.0 + f), cap);
+    }
+    }
+    return clampDelay(v, cap);
+}
+
+Range intervalRange(const BackoffPolicy &p, double v, double cap)
+{
+    v = clampDelay(v, cap);
+    switch (p.intervalJitter) {
+    case IntervalJitter::None:
+        break;
+    case IntervalJitter::Full:
+        return {0.0, v};
+    case IntervalJitter::Equal:
+        return {v / 2.0, v};
+    case IntervalJitter::Proportional: {
+        const double f = safeFraction(p);
+        return {clampDelay(v * (1.0 - f), cap), clampDelay(v * (1.0 + f), cap)};
+    }
+    }
+    return {v, v};
+}
+
 } // namespace
 
 double exponentialTermMs(const BackoffPolicy &p, qint64 retryIndex)
@@ -97,11 +133,11 @@ double delayMs(const BackoffPolicy &p, qint64 retryIndex, double previousDelayMs
         return clampDelay(v * random.uniform(1.0 - f, 1.0 + f), cap);
     }
     case BackoffAlgorithm::Constant:
-        return clampDelay(base, cap);
+        return jitteredInterval(p, clampDelay(base, cap), cap, random);
     case BackoffAlgorithm::Linear: {
         // (n + 1) * base, computed in double: n up to 2^63 stays finite.
         const double v = (static_cast<double>(n) + 1.0) * base;
-        return clampDelay(v, cap);
+        return jitteredInterval(p, clampDelay(v, cap), cap, random);
     }
     case BackoffAlgorithm::Immediate:
         return 0.0;
@@ -142,18 +178,21 @@ Range delayRange(const BackoffPolicy &p, qint64 retryIndex)
         const double f = safeFraction(p);
         return {clampDelay(v * (1.0 - f), cap), clampDelay(v * (1.0 + f), cap)};
     }
-    case BackoffAlgorithm::Constant: {
-        const double v = clampDelay(base, cap);
-        return {v, v};
-    }
-    case BackoffAlgorithm::Linear: {
-        const double v = clampDelay((static_cast<double>(n) + 1.0) * base, cap);
-        return {v, v};
-    }
+    case BackoffAlgorithm::Constant:
+        return intervalRange(p, base, cap);
+    case BackoffAlgorithm::Linear:
+        return intervalRange(p, (static_cast<double>(n) + 1.0) * base, cap);
     case BackoffAlgorithm::Immediate:
         return {0.0, 0.0};
     }
     return {};
+}
+
+double scaledDelayMs(const BackoffPolicy &p, double delayMs, double factor)
+{
+    if (!(factor >= 0.0) || !std::isfinite(factor))
+        return delayMs;
+    return clampDelay(delayMs * factor, std::max(safeCap(p), delayMs));
 }
 
 double Sequence::next(RandomSource &random)

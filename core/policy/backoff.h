@@ -32,6 +32,10 @@ double exponentialTermMs(const BackoffPolicy &policy, qint64 retryIndex);
 /// Bounds that delayMs() can reach for this retry index, whatever came before.
 Range delayRange(const BackoffPolicy &policy, qint64 retryIndex);
 
+/// A delay times a fault class's factor (ClassificationRules::networkDelayFactors),
+/// still never above the cap.
+double scaledDelayMs(const BackoffPolicy &policy, double delayMs, double factor);
+
 /// Stateful helper that remembers the previous delay for decorrelated jitter.
 class Sequence
 {

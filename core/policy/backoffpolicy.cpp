@@ -77,6 +77,13 @@ constexpr std::array<std::pair<RetryBudgetKind, const char *>, 3> budgetNames{{
     {RetryBudgetKind::GrpcThrottling, "grpc-throttling"},
 }};
 
+constexpr std::array<std::pair<IntervalJitter, const char *>, 4> intervalJitterNames{{
+    {IntervalJitter::None, "none"},
+    {IntervalJitter::Full, "full"},
+    {IntervalJitter::Equal, "equal"},
+    {IntervalJitter::Proportional, "proportional"},
+}};
+
 template<typename Enum, std::size_t N>
 QString nameIn(const std::array<std::pair<Enum, const char *>, N> &table, Enum value)
 {
@@ -195,6 +202,17 @@ QList<PolicyIssue> validatePolicy(const BackoffPolicy &p)
 
     if (std::isnan(p.jitterFraction) || p.jitterFraction < 0.0 || p.jitterFraction > 1.0)
         c.error("jitterFraction", Tr::tr("jitterFraction must lie between 0 and 1 (got %1).").arg(p.jitterFraction));
+    for (auto it = p.classification.networkDelayFactors.cbegin(); it != p.classification.networkDelayFactors.cend();
+         ++it) {
+        if (!(it.value() >= 0.0 && it.value() <= maxDelayFactor)) {
+            c.error("networkDelayFactors",
+                Tr::tr("the delay factor for %1 must lie between 0 and %2 (got %3).")
+                    .arg(networkFaultClassName(it.key()))
+                    .arg(maxDelayFactor)
+                    .arg(it.value()));
+            break;
+        }
+    }
 
     if (baseOk && capOk && usesMaxBackoff(p.algorithm) && p.maxBackoffMs < p.baseDelayMs) {
         c.error("maxBackoffMs",
@@ -359,6 +377,39 @@ QList<NetworkFaultClass> allNetworkFaultClasses()
     QList<NetworkFaultClass> all;
     for (const auto &[fault, name] : faultNames)
         all.append(fault);
+    return all;
+}
+
+QString intervalJitterName(IntervalJitter jitter)
+{
+    return nameIn(intervalJitterNames, jitter);
+}
+
+QString intervalJitterTitle(IntervalJitter jitter)
+{
+    switch (jitter) {
+    case IntervalJitter::None:
+        return Tr::tr("None: the same interval for every client");
+    case IntervalJitter::Full:
+        return Tr::tr("Full: U[0, interval]");
+    case IntervalJitter::Equal:
+        return Tr::tr("Equal: interval/2 + U[0, interval/2]");
+    case IntervalJitter::Proportional:
+        return Tr::tr("Proportional: interval \u00d7 U[1 - f, 1 + f]");
+    }
+    return {};
+}
+
+std::optional<IntervalJitter> intervalJitterFromName(const QString &name)
+{
+    return valueIn(intervalJitterNames, name);
+}
+
+QList<IntervalJitter> allIntervalJitters()
+{
+    QList<IntervalJitter> all;
+    for (const auto &[jitter, name] : intervalJitterNames)
+        all.append(jitter);
     return all;
 }
 

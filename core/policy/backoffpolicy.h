@@ -25,6 +25,16 @@ enum class BackoffAlgorithm {
     Immediate, ///< 0: retry at once (Azure "retry immediately")
 };
 
+/// How the constant and linear algorithms randomise their interval (Azure:
+/// randomise constant and linear intervals too, so that clients do not retry
+/// in step). The exponential family has jitter of its own.
+enum class IntervalJitter {
+    None, ///< the interval as it is
+    Full, ///< U[0, v]
+    Equal, ///< v/2 + U[0, v/2]
+    Proportional, ///< v * U[1-f, 1+f] with jitterFraction f, capped
+};
+
 /// What the classifier does with one kind of fault.
 enum class FaultAction {
     RetryAfterDelay,
@@ -60,6 +70,11 @@ struct ClassificationRules
     double maxRetryAfterMs = 60'000.0;
     /// How each network fault class is treated.
     QMap<NetworkFaultClass, FaultAction> networkActions = defaultNetworkActions();
+    /// The backoff delay after a network fault of a class, times this factor
+    /// (0 to 10; absent: 1). A reset may wait less than a 503, for example.
+    QMap<NetworkFaultClass, double> networkDelayFactors;
+    /// The factor for a fault class (1 when none is set).
+    double delayFactor(NetworkFaultClass fault) const { return networkDelayFactors.value(fault, 1.0); }
 
     static QSet<int> defaultRetryableStatuses();
     static QMap<NetworkFaultClass, FaultAction> defaultNetworkActions();
@@ -122,6 +137,8 @@ struct BackoffPolicy
     double jitterMs = 1000.0;
     /// Proportional jitter fraction f: delay * U[1-f, 1+f].
     double jitterFraction = 0.2;
+    /// Jitter of the constant and linear intervals.
+    IntervalJitter intervalJitter = IntervalJitter::None;
 
     /// Attempts in total, the first included (0 = no limit, then a deadline is required).
     int maxAttempts = 5;
@@ -155,6 +172,7 @@ inline constexpr double maxDelayMs = 24.0 * 3600.0 * 1000.0; ///< one day
 inline constexpr double maxDeadlineMs = 7.0 * 24.0 * 3600.0 * 1000.0; ///< one week
 inline constexpr double maxMultiplier = 100.0;
 inline constexpr int maxAttempts = 100'000;
+inline constexpr double maxDelayFactor = 10.0;
 } // namespace PolicyLimits
 
 /// Checks every field; an empty list means the policy is sound. Which fields an
@@ -176,6 +194,11 @@ std::optional<FaultAction> faultActionFromName(const QString &name);
 QString networkFaultClassName(NetworkFaultClass fault);
 std::optional<NetworkFaultClass> networkFaultClassFromName(const QString &name);
 QList<NetworkFaultClass> allNetworkFaultClasses();
+
+QString intervalJitterName(IntervalJitter jitter); ///< "none", "full", "equal", "proportional"
+QString intervalJitterTitle(IntervalJitter jitter);
+std::optional<IntervalJitter> intervalJitterFromName(const QString &name);
+QList<IntervalJitter> allIntervalJitters();
 
 QString retryBudgetKindName(RetryBudgetKind kind);
 std::optional<RetryBudgetKind> retryBudgetKindFromName(const QString &name);

@@ -105,6 +105,11 @@ bool usesField(BackoffAlgorithm algorithm, DelayField field)
     return false;
 }
 
+bool usesIntervalJitter(BackoffAlgorithm algorithm)
+{
+    return algorithm == BackoffAlgorithm::Constant || algorithm == BackoffAlgorithm::Linear;
+}
+
 bool growsExponentially(BackoffAlgorithm algorithm)
 {
     switch (algorithm) {
@@ -151,6 +156,10 @@ bool hasJitter(const BackoffPolicy &policy)
         return policy.jitterMs > 0.0;
     if (usesJitterFraction(policy.algorithm))
         return policy.jitterFraction > 0.0;
+    if (usesIntervalJitter(policy.algorithm)) {
+        return policy.intervalJitter == IntervalJitter::Proportional ? policy.jitterFraction > 0.0
+                                                                     : policy.intervalJitter != IntervalJitter::None;
+    }
     return false;
 }
 
@@ -179,6 +188,17 @@ QString unusedFieldReason(BackoffAlgorithm algorithm, DelayField field)
 
 QString unusedFieldReason(const BackoffPolicy &policy, const QString &field)
 {
+    // Constant and linear read the fraction when their interval jitter is proportional.
+    if (field == QLatin1String("jitterFraction") && usesIntervalJitter(policy.algorithm)) {
+        if (policy.intervalJitter == IntervalJitter::Proportional)
+            return {};
+        return Tr::tr("Not used by %1: its interval jitter is not proportional.").arg(algorithmTitle(policy.algorithm));
+    }
+    if (field == QLatin1String("intervalJitter") && !usesIntervalJitter(policy.algorithm)) {
+        return Tr::tr("Not used by %1: only the constant and linear intervals take this jitter; the others have "
+                      "their own.")
+            .arg(algorithmTitle(policy.algorithm));
+    }
     if (const auto delayField = delayFieldFromName(field))
         return unusedFieldReason(policy.algorithm, *delayField);
     if (field == QLatin1String("maxRetryAfterMs") && !policy.classification.honourRetryAfter)

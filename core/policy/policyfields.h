@@ -37,6 +37,8 @@ bool usesAdditiveJitter(BackoffAlgorithm algorithm);
 /// True when the delay is multiplied by U[1 - f, 1 + f] (proportional jitter).
 bool usesJitterFraction(BackoffAlgorithm algorithm);
 bool usesField(BackoffAlgorithm algorithm, DelayField field);
+/// True for constant and linear, whose interval intervalJitter randomises.
+bool usesIntervalJitter(BackoffAlgorithm algorithm);
 
 /// True when the delay grows geometrically with the retry index: by the
 /// multiplier, or for decorrelated jitter by up to three times the previous

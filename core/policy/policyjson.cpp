@@ -48,7 +48,8 @@ QString jsonPath(const QString &field)
 {
     static const QStringList classificationFields{QStringLiteral("retryableStatuses"),
         QStringLiteral("retryConflictAborted"), QStringLiteral("retryNonIdempotent"),
-        QStringLiteral("honourRetryAfter"), QStringLiteral("maxRetryAfterMs"), QStringLiteral("networkActions")};
+        QStringLiteral("honourRetryAfter"), QStringLiteral("maxRetryAfterMs"), QStringLiteral("networkActions"),
+        QStringLiteral("networkDelayFactors")};
     return classificationFields.contains(field) ? QStringLiteral("classification.") + field : field;
 }
 
@@ -56,7 +57,7 @@ void readClassification(JsonReader &c, ClassificationRules &rules)
 {
     c.rejectUnknown({QStringLiteral("retryableStatuses"), QStringLiteral("retryConflictAborted"),
         QStringLiteral("retryNonIdempotent"), QStringLiteral("honourRetryAfter"), QStringLiteral("maxRetryAfterMs"),
-        QStringLiteral("networkActions")});
+        QStringLiteral("networkActions"), QStringLiteral("networkDelayFactors")});
     if (const auto statuses = c.integers(QStringLiteral("retryableStatuses"), 100, 599)) {
         QSet<int> set;
         for (qint64 status : *statuses)
@@ -68,22 +69,38 @@ void readClassification(JsonReader &c, ClassificationRules &rules)
     read(c, QStringLiteral("honourRetryAfter"), rules.honourRetryAfter);
     read(c, QStringLiteral("maxRetryAfterMs"), rules.maxRetryAfterMs);
 
-    auto actions = c.object(QStringLiteral("networkActions"));
-    if (!actions)
-        return;
     QStringList faultNames;
     for (NetworkFaultClass fault : allNetworkFaultClasses())
         faultNames.append(networkFaultClassName(fault));
+    const auto unknownFault = [&faultNames](JsonReader &reader, const QString &key) {
+        const auto suggestion = JsonReader::closestName(key, faultNames);
+        reader.fail(key,
+            suggestion ? Tr::tr("unknown network fault class; did you mean \"%1\"?").arg(*suggestion)
+                       : Tr::tr("unknown network fault class (known: %1)").arg(faultNames.join(QStringLiteral(", "))));
+    };
+    if (auto factors = c.object(QStringLiteral("networkDelayFactors"))) {
+        for (const QString &key : factors->object().keys()) {
+            const auto fault = networkFaultClassFromName(key);
+            if (!fault) {
+                unknownFault(*factors, key);
+                return;
+            }
+            const auto factor = factors->number(key, 0.0, PolicyLimits::maxDelayFactor, Presence::Required);
+            if (!factor)
+                return;
+            rules.networkDelayFactors.insert(*fault, *factor);
+        }
+    }
+
+    auto actions = c.object(QStringLiteral("networkActions"));
+    if (!actions)
+        return;
     const QList<FaultAction> allActions{
         FaultAction::RetryAfterDelay, FaultAction::RetryImmediately, FaultAction::GiveUp};
     for (const QString &key : actions->object().keys()) {
         const auto fault = networkFaultClassFromName(key);
         if (!fault) {
-            const auto suggestion = JsonReader::closestName(key, faultNames);
-            actions->fail(key,
-                suggestion
-                    ? Tr::tr("unknown network fault class; did you mean \"%1\"?").arg(*suggestion)
-                    : Tr::tr("unknown network fault class (known: %1)").arg(faultNames.join(QStringLiteral(", "))));
+            unknownFault(*actions, key);
             return;
         }
         const auto action = actions->named(
@@ -140,7 +157,7 @@ QJsonObject toJsonObject(const BackoffPolicy &p)
     for (auto it = p.classification.networkActions.cbegin(); it != p.classification.networkActions.cend(); ++it)
         actions.insert(networkFaultClassName(it.key()), faultActionName(it.value()));
 
-    const QJsonObject classification{
+    QJsonObject classification{
         {QStringLiteral("retryableStatuses"), statuses},
         {QStringLiteral("retryConflictAborted"), p.classification.retryConflictAborted},
         {QStringLiteral("retryNonIdempotent"), p.classification.retryNonIdempotent},
@@ -148,6 +165,13 @@ QJsonObject toJsonObject(const BackoffPolicy &p)
         {QStringLiteral("maxRetryAfterMs"), p.classification.maxRetryAfterMs},
         {QStringLiteral("networkActions"), actions},
     };
+    if (!p.classification.networkDelayFactors.isEmpty()) {
+        QJsonObject factors;
+        for (auto it = p.classification.networkDelayFactors.cbegin(); it != p.classification.networkDelayFactors.cend();
+             ++it)
+            factors.insert(networkFaultClassName(it.key()), it.value());
+        classification.insert(QStringLiteral("networkDelayFactors"), factors);
+    }
     const auto &cb = p.circuitBreaker;
     const QJsonObject breaker{
         {QStringLiteral("enabled"), cb.enabled},
@@ -167,7 +191,7 @@ QJsonObject toJsonObject(const BackoffPolicy &p)
         {QStringLiteral("grpcMaxTokens"), rb.grpcMaxTokens},
         {QStringLiteral("grpcTokenRatio"), rb.grpcTokenRatio},
     };
-    return QJsonObject{
+    QJsonObject object{
         {QStringLiteral("format"), QStringLiteral("retrylab-policy")},
         {QStringLiteral("version"), formatVersion},
         {QStringLiteral("name"), p.name},
@@ -186,6 +210,10 @@ QJsonObject toJsonObject(const BackoffPolicy &p)
         {QStringLiteral("circuitBreaker"), breaker},
         {QStringLiteral("retryBudget"), budget},
     };
+    // Written only when set, so that files of the other algorithms stay as they were.
+    if (p.intervalJitter != IntervalJitter::None)
+        object.insert(QStringLiteral("intervalJitter"), intervalJitterName(p.intervalJitter));
+    return object;
 }
 
 QByteArray toJson(const BackoffPolicy &policy)
@@ -201,9 +229,9 @@ Result<BackoffPolicy> fromJsonObject(const QJsonObject &object)
     r.rejectUnknown({QStringLiteral("format"), QStringLiteral("version"), QStringLiteral("name"),
         QStringLiteral("description"), QStringLiteral("source"), QStringLiteral("algorithm"),
         QStringLiteral("baseDelayMs"), QStringLiteral("multiplier"), QStringLiteral("maxBackoffMs"),
-        QStringLiteral("jitterMs"), QStringLiteral("jitterFraction"), QStringLiteral("maxAttempts"),
-        QStringLiteral("deadlineMs"), QStringLiteral("attemptTimeoutMs"), QStringLiteral("classification"),
-        QStringLiteral("circuitBreaker"), QStringLiteral("retryBudget")});
+        QStringLiteral("jitterMs"), QStringLiteral("jitterFraction"), QStringLiteral("intervalJitter"),
+        QStringLiteral("maxAttempts"), QStringLiteral("deadlineMs"), QStringLiteral("attemptTimeoutMs"),
+        QStringLiteral("classification"), QStringLiteral("circuitBreaker"), QStringLiteral("retryBudget")});
 
     if (const auto format = r.string(QStringLiteral("format")); format && *format != QLatin1String("retrylab-policy"))
         r.fail(QStringLiteral("format"), Tr::tr("expected \"retrylab-policy\", got \"%1\"").arg(*format));
@@ -224,6 +252,9 @@ Result<BackoffPolicy> fromJsonObject(const QJsonObject &object)
     read(r, QStringLiteral("maxBackoffMs"), p.maxBackoffMs);
     read(r, QStringLiteral("jitterMs"), p.jitterMs);
     read(r, QStringLiteral("jitterFraction"), p.jitterFraction);
+    if (const auto jitter = r.named(QStringLiteral("intervalJitter"), allIntervalJitters(), &intervalJitterName,
+            Presence::Optional, Tr::tr("unknown interval jitter \"%1\" (known: %2)")))
+        p.intervalJitter = *jitter;
     read(r, QStringLiteral("maxAttempts"), p.maxAttempts);
     read(r, QStringLiteral("deadlineMs"), p.deadlineMs);
     read(r, QStringLiteral("attemptTimeoutMs"), p.attemptTimeoutMs);

@@ -441,6 +441,12 @@ ConformanceExpectation expect(const BackoffPolicy &policy, const FaultSequence &
             usedImmediate = true;
         } else {
             wait = Backoff::delayRange(policy, retryIndex++);
+            if (seen.kind != Observation::Kind::Response) {
+                const double factor = rules.delayFactor(
+                    seen.kind == Observation::Kind::Timeout ? NetworkFaultClass::Timeout : seen.fault);
+                wait = {Backoff::scaledDelayMs(policy, wait.minMs, factor),
+                    Backoff::scaledDelayMs(policy, wait.maxMs, factor)};
+            }
         }
         QString waitText = wait.minMs == wait.maxMs
             ? Tr::tr("%1 ms").arg(wait.minMs, 0, 'f', 1)

@@ -9,6 +9,29 @@ FaultActionModel::FaultActionModel(QObject *parent)
     : QAbstractTableModel(parent), m_faults(Core::allNetworkFaultClasses())
 {
     setActions(Core::ClassificationRules::defaultNetworkActions());
+    m_factors = QList<double>(m_faults.size(), 1.0);
+}
+
+void FaultActionModel::setDelayFactors(const QMap<NetworkFaultClass, double> &factors)
+{
+    QList<double> next;
+    next.reserve(m_faults.size());
+    for (NetworkFaultClass fault : std::as_const(m_faults))
+        next.append(factors.value(fault, 1.0));
+    if (next == m_factors)
+        return;
+    m_factors = next;
+    Q_EMIT dataChanged(index(0, DelayFactorColumn), index(rowCount() - 1, DelayFactorColumn));
+}
+
+QMap<NetworkFaultClass, double> FaultActionModel::delayFactors() const
+{
+    QMap<NetworkFaultClass, double> map;
+    for (qsizetype row = 0; row < m_faults.size(); ++row) {
+        if (m_factors.at(row) != 1.0)
+            map.insert(m_faults.at(row), m_factors.at(row));
+    }
+    return map;
 }
 
 void FaultActionModel::setActions(const QMap<NetworkFaultClass, FaultAction> &actions)
@@ -56,10 +79,17 @@ QVariant FaultActionModel::data(const QModelIndex &index, int role) const
     case ActionRole:
         return static_cast<int>(action);
     case Qt::DisplayRole:
+        if (index.column() == DelayFactorColumn)
+            return QStringLiteral("\u00d7 %1").arg(m_factors.at(index.row()));
         return index.column() == FaultColumn ? faultTitle(fault) : actionTitle(action);
     case Qt::EditRole:
+        if (index.column() == DelayFactorColumn)
+            return m_factors.at(index.row());
         return index.column() == ActionColumn ? QVariant(static_cast<int>(action)) : QVariant();
     case Qt::ToolTipRole:
+        if (index.column() == DelayFactorColumn)
+            return tr("The backoff delay after this fault, times this factor (0 to %1). 1: the backoff as it is.")
+                .arg(Core::PolicyLimits::maxDelayFactor);
         return index.column() == FaultColumn ? faultExplanation(fault) : actionExplanation(action);
     default:
         return {};
@@ -70,6 +100,18 @@ bool FaultActionModel::setData(const QModelIndex &index, const QVariant &value, 
 {
     if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
         return false;
+    if (index.column() == DelayFactorColumn && role == Qt::EditRole) {
+        bool ok = false;
+        const double factor = value.toDouble(&ok);
+        if (!ok || !(factor >= 0.0 && factor <= Core::PolicyLimits::maxDelayFactor))
+            return false;
+        if (m_factors.at(index.row()) != factor) {
+            m_factors[index.row()] = factor;
+            Q_EMIT dataChanged(index, index);
+            Q_EMIT actionsEdited();
+        }
+        return true;
+    }
     if (index.column() != ActionColumn || (role != Qt::EditRole && role != ActionRole))
         return false;
 
@@ -97,7 +139,7 @@ Qt::ItemFlags FaultActionModel::flags(const QModelIndex &index) const
     if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
         return Qt::NoItemFlags;
     Qt::ItemFlags flags = Qt::ItemIsEnabled | Qt::ItemIsSelectable | Qt::ItemNeverHasChildren;
-    if (index.column() == ActionColumn)
+    if (index.column() == ActionColumn || index.column() == DelayFactorColumn)
         flags |= Qt::ItemIsEditable;
     return flags;
 }
@@ -111,6 +153,8 @@ QVariant FaultActionModel::headerData(int section, Qt::Orientation orientation, 
         return tr("Network fault");
     case ActionColumn:
         return tr("Action");
+    case DelayFactorColumn:
+        return tr("Delay");
     default:
         return {};
     }

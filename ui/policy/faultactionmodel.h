@@ -16,7 +16,7 @@ class FaultActionModel final : public QAbstractTableModel
     Q_OBJECT
 
 public:
-    enum Column { FaultColumn, ActionColumn, ColumnCount };
+    enum Column { FaultColumn, ActionColumn, DelayFactorColumn, ColumnCount };
     enum Role {
         FaultRole = Qt::UserRole + 1, ///< the row's Core::NetworkFaultClass, as int
         ActionRole, ///< the row's Core::FaultAction, as int (editable)
@@ -28,6 +28,10 @@ public:
     /// classifier does without an entry (give up).
     void setActions(const QMap<Core::NetworkFaultClass, Core::FaultAction> &actions);
     QMap<Core::NetworkFaultClass, Core::FaultAction> actions() const;
+    /// The delay factor of each class (DelayFactorColumn, editable, 0 to 10);
+    /// classes missing from the map show 1. delayFactors() leaves out the 1s.
+    void setDelayFactors(const QMap<Core::NetworkFaultClass, double> &factors);
+    QMap<Core::NetworkFaultClass, double> delayFactors() const;
 
     int rowCount(const QModelIndex &parent = {}) const override;
     int columnCount(const QModelIndex &parent = {}) const override;
@@ -43,12 +47,13 @@ public:
     static QList<Core::FaultAction> allActions();
 
 Q_SIGNALS:
-    /// A user edit changed an action (not emitted by setActions()).
+    /// A user edit changed an action or a delay factor (not emitted by the setters).
     void actionsEdited();
 
 private:
     QList<Core::NetworkFaultClass> m_faults;
     QList<Core::FaultAction> m_actions;
+    QList<double> m_factors;
 };
 
 } // namespace RetryLab::Ui

@@ -89,6 +89,7 @@ private Q_SLOTS:
     void backoff_everyAlgorithm_data();
     void backoff_everyAlgorithm();
     void backoff_seededSequence_threadsThroughTheState();
+    void backoff_delayFactorOfTheFaultClass();
     void immediate_onlyOnce_data();
     void immediate_onlyOnce();
     void deadline_neverSleepsIntoCertainFailure_data();
@@ -327,6 +328,26 @@ void TestRetryPlanner::backoff_seededSequence_threadsThroughTheState()
     }
     QCOMPARE(state.failures, 12);
     QCOMPARE(state.retryIndex, sequence.retryIndex());
+}
+
+void TestRetryPlanner::backoff_delayFactorOfTheFaultClass()
+{
+    BackoffPolicy policy = exponential();
+    policy.classification.networkDelayFactors[NetworkFaultClass::ConnectionReset] = 0.25;
+    RandomSource random(seed);
+    Classification reset = retryable();
+    reset.cause = QStringLiteral("connection-reset");
+    reset.networkFault = NetworkFaultClass::ConnectionReset;
+    // A reset waits a quarter of the backoff and says so; the backoff's own state is unscaled.
+    const auto d = RetryPlanner::decide(failedBefore(1, 2), RequestSpec{}, {}, reset, policy, RetryBudget{}, random);
+    QCOMPARE(d.action, Action::Retry);
+    QCOMPARE(d.nextDelayMs, 100.0); // 400 ms x 0.25
+    QCOMPARE(d.state.previousDelayMs, 400.0);
+    QVERIFY2(d.reason.contains(QStringLiteral("\u00d7 0.25 for connection-reset")), qPrintable(d.reason));
+    // A 503 waits the whole backoff.
+    const auto status
+        = RetryPlanner::decide(failedBefore(1, 2), RequestSpec{}, {}, retryable(), policy, RetryBudget{}, random);
+    QCOMPARE(status.nextDelayMs, 400.0);
 }
 
 void TestRetryPlanner::immediate_onlyOnce_data()

@@ -1,4 +1,5 @@
 #include "core/policy/backoff.h"
+#include "core/policy/policyfields.h"
 #include "core/util/randomsource.h"
 
 #include <QTest>
@@ -34,6 +35,8 @@ private Q_SLOTS:
     void decorrelatedJitter_usesPreviousDelay();
     void proportionalJitter_matchesFormulaExactly();
     void sameSeed_sameSchedule();
+    void intervalJitter_constantAndLinear_matchTheirFormulas();
+    void delayFactor_scalesButNeverPassesTheCap();
     void statistics_boundsNeverCrossed_data();
     void statistics_boundsNeverCrossed();
     void fullJitter_meanNearHalfTheEnvelope();
@@ -175,6 +178,51 @@ void TestBackoff::sameSeed_sameSchedule()
         for (int n = 0; n < 30; ++n)
             QCOMPARE(sa.next(a), sb.next(b));
     }
+}
+
+void TestBackoff::intervalJitter_constantAndLinear_matchTheirFormulas()
+{
+    for (const auto algorithm : {BackoffAlgorithm::Constant, BackoffAlgorithm::Linear}) {
+        BackoffPolicy p = policy(algorithm, 400, 1, 1500);
+        p.jitterFraction = 0.25;
+        for (const IntervalJitter jitter : allIntervalJitters()) {
+            p.intervalJitter = jitter;
+            RandomSource random(7), mirror(7);
+            for (int n = 0; n < 6; ++n) {
+                const double v = std::min(1500.0, algorithm == BackoffAlgorithm::Constant ? 400.0 : 400.0 * (n + 1));
+                double expected = v;
+                if (jitter == IntervalJitter::Full)
+                    expected = mirror.uniform(0.0, v);
+                else if (jitter == IntervalJitter::Equal)
+                    expected = v / 2.0 + mirror.uniform(0.0, v / 2.0);
+                else if (jitter == IntervalJitter::Proportional)
+                    expected = std::min(1500.0, v * mirror.uniform(0.75, 1.25));
+                QCOMPARE(Backoff::delayMs(p, n, -1, random), expected);
+                const Backoff::Range range = Backoff::delayRange(p, n);
+                QVERIFY(range.minMs <= expected && expected <= range.maxMs);
+                if (jitter == IntervalJitter::None)
+                    QCOMPARE(range.minMs, range.maxMs);
+                else
+                    QVERIFY(range.minMs < range.maxMs);
+            }
+            QCOMPARE(hasJitter(p), jitter != IntervalJitter::None);
+        }
+    }
+    // The exponential family keeps its own jitter: the setting changes nothing there.
+    BackoffPolicy exponential = policy(BackoffAlgorithm::Exponential, 100, 2, 1000);
+    exponential.intervalJitter = IntervalJitter::Full;
+    RandomSource random(1);
+    QCOMPARE(Backoff::delayMs(exponential, 2, -1, random), 400.0);
+    QVERIFY(!hasJitter(exponential));
+}
+
+void TestBackoff::delayFactor_scalesButNeverPassesTheCap()
+{
+    const BackoffPolicy p = policy(BackoffAlgorithm::Exponential, 100, 2, 1000);
+    QCOMPARE(Backoff::scaledDelayMs(p, 800, 0.25), 200.0);
+    QCOMPARE(Backoff::scaledDelayMs(p, 800, 2.0), 1000.0);
+    QCOMPARE(Backoff::scaledDelayMs(p, 800, 0.0), 0.0);
+    QCOMPARE(Backoff::scaledDelayMs(p, 800, std::nan("")), 800.0);
 }
 
 void TestBackoff::statistics_boundsNeverCrossed_data()

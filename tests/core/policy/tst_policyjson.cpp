@@ -43,6 +43,8 @@ void TestPolicyJson::roundTrip_isLossless()
     p.classification.honourRetryAfter = false;
     p.classification.maxRetryAfterMs = 1234;
     p.classification.networkActions[NetworkFaultClass::HostNotFound] = FaultAction::RetryImmediately;
+    p.classification.networkDelayFactors[NetworkFaultClass::ConnectionReset] = 0.5;
+    p.intervalJitter = IntervalJitter::Equal;
     p.circuitBreaker = {true, 3, 0.5, 10, 2500, 2};
     p.retryBudget.kind = RetryBudgetKind::GrpcThrottling;
     p.retryBudget.grpcMaxTokens = 7;
@@ -125,6 +127,16 @@ void TestPolicyJson::invalidFiles_nameTheField_data()
                                   << "expected \"retrylab-policy\", got \"other\"";
     QTest::addRow("future version") << QByteArray(R"({"version":99})") << "version"
                                     << "version 99 is not supported";
+    QTest::addRow("unknown interval jitter") << QByteArray(R"({"intervalJitter":"wild"})") << "intervalJitter"
+                                             << "unknown interval jitter \"wild\"";
+    QTest::addRow("delay factor too big")
+        << QByteArray(R"({"classification":{"networkDelayFactors":{"connection-reset":11}}})")
+        << "classification.networkDelayFactors.connection-reset"
+        << "";
+    QTest::addRow("delay factor of an unknown fault")
+        << QByteArray(R"({"classification":{"networkDelayFactors":{"conection-reset":0.5}}})")
+        << "classification.networkDelayFactors.conection-reset"
+        << "did you mean \"connection-reset\"";
     QTest::addRow("base as string") << QByteArray(R"({"baseDelayMs":"fast"})") << "baseDelayMs"
                                     << "expected a number, got a string";
     QTest::addRow("negative base") << QByteArray(R"({"baseDelayMs":-5})") << "baseDelayMs"
