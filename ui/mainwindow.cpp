@@ -493,8 +493,11 @@ void MainWindow::connectParts()
     connect(m_composer->batchAction(), &QAction::triggered, this, &MainWindow::sendBatch);
     connect(m_composer->repeatAction(), &QAction::triggered, this, &MainWindow::startRepeat);
     connect(m_composer->stopAction(), &QAction::triggered, this, &MainWindow::stop);
-    connect(
-        m_composer, &RequestComposer::draftChanged, this, [this] { m_settings->setRequestDraft(m_composer->draft()); });
+    connect(m_composer, &RequestComposer::draftChanged, this, [this] {
+        m_settings->setRequestDraft(m_composer->draft());
+        m_policyPanel->editor()->setConcurrentClients(m_composer->draft().concurrency);
+    });
+    m_policyPanel->editor()->setConcurrentClients(m_composer->draft().concurrency);
     connect(m_settings, &Settings::recentUrlsChanged, this,
         [this] { m_composer->setRecentUrls(m_settings->recentUrlTemplates()); });
 

@@ -3,6 +3,7 @@
 #include "app/cli/subcommand.h"
 #include "core/export/curlretryflags.h"
 #include "core/export/grpcserviceconfig.h"
+#include "core/policy/policyadvice.h"
 #include "core/policy/policyjson.h"
 #include "core/policy/presets.h"
 #include "core/util/exportfile.h"
@@ -37,9 +38,12 @@ int runPolicy(const QStringList &arguments)
 
     QCommandLineParser parser;
     parser.setApplicationDescription(
-        Tr::tr("Exports a retry policy (a preset, or a policy JSON file as File > Export policy writes it) for\n"
-               "another client: a gRPC service config (methodConfig.retryPolicy, gRFC A6), curl's retry flags, or\n"
-               "RetryLab's own policy JSON. What the other client cannot express is said on standard error."));
+        Tr::tr("export: writes a retry policy (a preset, or a policy JSON file as File > Export policy writes it)\n"
+               "for another client: a gRPC service config (methodConfig.retryPolicy, gRFC A6), curl's retry flags,\n"
+               "or RetryLab's own policy JSON. What the other client cannot express is said on standard error.\n"
+               "check: warns, with the reason, about a policy that is aggressive for its use: no jitter with more\n"
+               "than a few clients, immediate retries above one, minutes of waiting for an interactive request, no\n"
+               "retry budget with many clients, more than 10 attempts. Exit status 1 when it warns."));
     const QCommandLineOption helpOption({QStringLiteral("h"), QStringLiteral("help")}, Tr::tr("Show this help."));
     const QCommandLineOption formatOption(
         QStringLiteral("format"), Tr::tr("grpc, curl or json (default json)."), Tr::tr("FORMAT"));
@@ -51,8 +55,13 @@ int runPolicy(const QStringList &arguments)
         Tr::tr("gRPC: the service the config applies to, e.g. pkg.Orders (default: every service)."), Tr::tr("NAME"));
     const QCommandLineOption methodOption(
         QStringLiteral("method"), Tr::tr("gRPC: the method within --service (default: every method)."), Tr::tr("NAME"));
-    parser.addOptions({helpOption, formatOption, presetOption, outOption, serviceOption, methodOption});
-    parser.addPositionalArgument(QStringLiteral("export"), Tr::tr("The action: export."));
+    const QCommandLineOption clientsOption(
+        QStringLiteral("clients"), Tr::tr("check: clients that may fail and retry together (default 1)."), Tr::tr("N"));
+    const QCommandLineOption interactiveOption(
+        QStringLiteral("interactive"), Tr::tr("check: a person waits for the answer, so long waits are warned about."));
+    parser.addOptions({helpOption, formatOption, presetOption, outOption, serviceOption, methodOption, clientsOption,
+        interactiveOption});
+    parser.addPositionalArgument(QStringLiteral("export|check"), Tr::tr("The action: export or check."));
     parser.addPositionalArgument(QStringLiteral("FILE"), Tr::tr("A policy JSON file (instead of --preset)."));
 
     const auto usage = [&err](const QString &message) {
@@ -62,16 +71,32 @@ int runPolicy(const QStringList &arguments)
     if (!parser.parse(subcommandArguments(arguments)))
         return usage(parser.errorText());
     if (parser.isSet(helpOption)) {
-        out << subcommandHelp(
-            parser, Tr::tr("Usage: retrylab policy export --format grpc|curl|json [--preset ID | FILE] [options]"))
+        out << subcommandHelp(parser,
+            Tr::tr("Usage: retrylab policy export --format grpc|curl|json [--preset ID | FILE] [options]\n"
+                   "       retrylab policy check [--preset ID | FILE] [--clients N] [--interactive]"))
             << Qt::endl;
         return ExitOk;
     }
     QStringList positional = parser.positionalArguments();
-    if (positional.isEmpty() || positional.first() != QLatin1String("export"))
-        return usage(positional.isEmpty() ? Tr::tr("say what to do: export")
-                                          : Tr::tr("unknown action \"%1\" (known: export)").arg(positional.first()));
-    positional.removeFirst();
+    if (positional.isEmpty()
+        || (positional.first() != QLatin1String("export") && positional.first() != QLatin1String("check")))
+        return usage(positional.isEmpty()
+                ? Tr::tr("say what to do: export or check")
+                : Tr::tr("unknown action \"%1\" (known: export, check)").arg(positional.first()));
+    const bool check = positional.takeFirst() == QLatin1String("check");
+    if (check && (parser.isSet(formatOption) || parser.isSet(outOption) || parser.isSet(serviceOption)))
+        return usage(Tr::tr("--format, --out, --service and --method go with export"));
+    if (!check && (parser.isSet(clientsOption) || parser.isSet(interactiveOption)))
+        return usage(Tr::tr("--clients and --interactive go with check"));
+    Core::PolicyUsage policyUsage;
+    policyUsage.interactive = parser.isSet(interactiveOption);
+    if (parser.isSet(clientsOption)) {
+        bool ok = false;
+        policyUsage.concurrentClients = parser.value(clientsOption).toInt(&ok);
+        if (!ok || policyUsage.concurrentClients < 1 || policyUsage.concurrentClients > 100'000'000)
+            return usage(Tr::tr("--clients must be a whole number from 1 to 100000000 (got \"%1\")")
+                             .arg(parser.value(clientsOption)));
+    }
     if (positional.size() > 1)
         return usage(Tr::tr("unexpected argument \"%1\"").arg(positional.at(1)));
     if (positional.isEmpty() == !parser.isSet(presetOption))
@@ -103,6 +128,21 @@ int runPolicy(const QStringList &arguments)
         if (!read)
             return usage(Tr::tr("%1: %2").arg(file.fileName(), read.error()));
         policy = *read;
+    }
+
+    if (check) {
+        QList<Core::PolicyIssue> issues = Core::validatePolicy(policy);
+        issues.append(Core::advisePolicy(policy, policyUsage));
+        out << Tr::tr("Policy \"%1\" for %n client(s)%2", nullptr, policyUsage.concurrentClients)
+                   .arg(policy.name, policyUsage.interactive ? Tr::tr(", interactive") : QString())
+            << Qt::endl;
+        for (const Core::PolicyIssue &issue : std::as_const(issues))
+            out << Tr::tr("warning: %1: %2").arg(issue.field, issue.message) << Qt::endl;
+        if (issues.isEmpty())
+            out << Tr::tr("no warnings") << Qt::endl;
+        else
+            out << Tr::tr("%n warning(s)", nullptr, int(issues.size())) << Qt::endl;
+        return issues.isEmpty() ? ExitOk : ExitFailed;
     }
 
     QByteArray text;

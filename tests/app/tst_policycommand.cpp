@@ -70,8 +70,15 @@ private Q_SLOTS:
         QTest::addColumn<QString>("expected");
         const auto args
             = [](std::initializer_list<const char *> words) { return CommandTesting::arguments("policy", words); };
-        QTest::addRow("no action") << args({}) << "say what to do: export";
-        QTest::addRow("unknown action") << args({"check"}) << "unknown action \"check\"";
+        QTest::addRow("no action") << args({}) << "say what to do: export or check";
+        QTest::addRow("unknown action") << args({"lint"}) << "unknown action \"lint\"";
+        QTest::addRow("check neither") << args({"check"}) << "either --preset ID or a policy file";
+        QTest::addRow("check with --format")
+            << args({"check", "--format", "grpc", "--preset", "iam"}) << "go with export";
+        QTest::addRow("export with --clients")
+            << args({"export", "--clients", "5", "--preset", "iam"}) << "go with check";
+        QTest::addRow("clients zero") << args({"check", "--clients", "0", "--preset", "iam"})
+                                      << "--clients must be a whole number";
         QTest::addRow("neither") << args({"export"}) << "either --preset ID or a policy file";
         QTest::addRow("both") << args({"export", "--preset", "curl-retry", "x.json"}) << "not both";
         QTest::addRow("format") << args({"export", "--format", "yaml", "--preset", "curl-retry"})
@@ -115,6 +122,37 @@ private Q_SLOTS:
             QVERIFY2(back, qPrintable(preset.id + QStringLiteral(": ") + back.error()));
             QCOMPARE(Core::PolicyJson::toJson(*back), Core::PolicyJson::toJson(preset.policy));
         }
+    }
+
+    void checkWarnsWithTheReason_exitOne()
+    {
+        // IAM waits up to 300 s: fine for a batch job, too long for a person.
+        const auto batch = CommandTesting::run(CommandTesting::arguments("policy", {"check", "--preset", "iam"}));
+        QCOMPARE(batch.exitCode, 0);
+        QVERIFY2(batch.out.contains(QLatin1String("no warnings")), qPrintable(batch.out));
+        const auto interactive = CommandTesting::run(
+            CommandTesting::arguments("policy", {"check", "--preset", "iam", "--interactive", "--clients", "200"}));
+        QCOMPARE(interactive.exitCode, 1);
+        QVERIFY2(interactive.out.contains(QLatin1String("Policy \"IAM\" for 200 clients, interactive")),
+            qPrintable(interactive.out));
+        QVERIFY(interactive.out.contains(QLatin1String("warning: deadlineMs: a person may wait 5.0 min")));
+        QVERIFY(interactive.out.contains(QLatin1String("warning: retryBudget.kind: no retry budget with 200 clients")));
+        QVERIFY(interactive.out.contains(QLatin1String("2 warnings")));
+
+        // A file: more than 10 attempts, no jitter with many clients.
+        Core::BackoffPolicy p;
+        p.name = QStringLiteral("Hammer");
+        p.algorithm = Core::BackoffAlgorithm::Constant;
+        p.maxAttempts = 25;
+        p.retryBudget.kind = Core::RetryBudgetKind::AwsStandard;
+        const QString path = m_dir.filePath(QStringLiteral("hammer.json"));
+        QVERIFY(Core::PolicyJson::writeFile(path, p));
+        const auto file = CommandTesting::run({QStringLiteral("policy"), QStringLiteral("check"), path,
+            QStringLiteral("--clients"), QStringLiteral("50")});
+        QCOMPARE(file.exitCode, 1);
+        QVERIFY2(file.out.contains(QLatin1String("warning: intervalJitter: no jitter with 50 clients")),
+            qPrintable(file.out));
+        QVERIFY(file.out.contains(QLatin1String("warning: maxAttempts: 25 attempts")));
     }
 
     void curlFlagsAreTheExporters()

@@ -192,6 +192,23 @@ QWidget *PolicyEditor::buildBackoffTab()
     addNumberField(form, "jitterFraction", tr("Jitter &fraction f"), 0.01, tr("%"), 2,
         tr("Proportional jitter: the delay is multiplied by U[1 - f, 1 + f]. gRPC uses f = 20 %."),
         [](BackoffPolicy &p) -> double & { return p.jitterFraction; });
+    m_intervalJitterCombo = new QComboBox(delays);
+    m_intervalJitterCombo->setObjectName(QStringLiteral("intervalJitter"));
+    for (const Core::IntervalJitter jitter : Core::allIntervalJitters())
+        m_intervalJitterCombo->addItem(Core::intervalJitterTitle(jitter), static_cast<int>(jitter));
+    connect(m_intervalJitterCombo, &QComboBox::currentIndexChanged, this, [this](int index) {
+        if (m_updating || index < 0)
+            return;
+        m_policy.intervalJitter = static_cast<Core::IntervalJitter>(m_intervalJitterCombo->itemData(index).toInt());
+        handleFieldEdited();
+    });
+    addField(form, QStringLiteral("intervalJitter"), tr("&Interval jitter"), m_intervalJitterCombo,
+        tr("Randomises the constant and linear intervals too (the Retry pattern: so that clients that failed "
+           "together do not retry in step). Proportional uses the jitter fraction f."),
+        [this] {
+            m_intervalJitterCombo->setCurrentIndex(
+                m_intervalJitterCombo->findData(static_cast<int>(m_policy.intervalJitter)));
+        });
     column->addWidget(delays);
 
     auto *limits = new QGroupBox(tr("Limits"), page);
@@ -210,6 +227,15 @@ QWidget *PolicyEditor::buildBackoffTab()
         tr("How long one attempt may take before it is cut and counted as a timeout (0 = none). Separate from the "
            "total deadline."),
         [](BackoffPolicy &p) -> double & { return p.attemptTimeoutMs; });
+    m_interactive = new QCheckBox(tr("A person waits for the answer (interactive)"), limits);
+    m_interactive->setObjectName(QStringLiteral("interactive"));
+    m_interactive->setToolTip(tr("Not part of the policy: with it, the editor warns when the policy may keep a person "
+                                 "waiting for more than 10 s before it gives up."));
+    connect(m_interactive, &QCheckBox::toggled, this, [this](bool on) {
+        m_usage.interactive = on;
+        revalidate();
+    });
+    limitsForm->addRow(m_interactive);
     column->addWidget(limits);
     column->addStretch(1);
     return page;
@@ -273,6 +299,8 @@ QWidget *PolicyEditor::buildClassificationTab()
     m_faultView->verticalHeader()->hide();
     m_faultView->horizontalHeader()->setSectionResizeMode(FaultActionModel::FaultColumn, QHeaderView::Stretch);
     m_faultView->horizontalHeader()->setSectionResizeMode(FaultActionModel::ActionColumn, QHeaderView::Stretch);
+    m_faultView->horizontalHeader()->setSectionResizeMode(
+        FaultActionModel::DelayFactorColumn, QHeaderView::ResizeToContents);
     m_faultView->setSelectionMode(QAbstractItemView::NoSelection);
     m_faultView->setEditTriggers(QAbstractItemView::AllEditTriggers);
     m_faultView->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
@@ -290,11 +318,17 @@ QWidget *PolicyEditor::buildClassificationTab()
         if (m_updating)
             return;
         m_policy.classification.networkActions = m_faultModel->actions();
+        m_policy.classification.networkDelayFactors = m_faultModel->delayFactors();
         handleFieldEdited();
     });
     addField(networkForm, QStringLiteral("networkActions"), QString(), m_faultView,
-        tr("What the classifier does with each kind of network fault. Hover a row for what the fault means."),
-        [this] { m_faultModel->setActions(m_policy.classification.networkActions); });
+        tr("What the classifier does with each kind of network fault, and how long it waits compared with the "
+           "backoff (\u00d7 0.25: a quarter of the delay, for a fault that clears quickly). Hover a row for what "
+           "the fault means."),
+        [this] {
+            m_faultModel->setActions(m_policy.classification.networkActions);
+            m_faultModel->setDelayFactors(m_policy.classification.networkDelayFactors);
+        });
     column->addWidget(network);
     column->addStretch(1);
     return page;
@@ -633,12 +667,21 @@ void PolicyEditor::updateApplicability()
             : tr("Off: requests to a failing host keep going out (the fields below are used once it is on)."));
 }
 
+void PolicyEditor::setConcurrentClients(int clients)
+{
+    if (clients == m_usage.concurrentClients)
+        return;
+    m_usage.concurrentClients = clients;
+    revalidate();
+}
+
 void PolicyEditor::revalidate()
 {
     QList<PolicyIssue> issues;
     if (!m_statusesError.isEmpty())
         issues.append({PolicyIssue::Severity::Error, QStringLiteral("retryableStatuses"), m_statusesError});
     issues.append(Core::validatePolicy(m_policy));
+    issues.append(Core::advisePolicy(m_policy, m_usage));
     m_issues = issues;
 
     QHash<QString, QList<PolicyIssue>> byField;

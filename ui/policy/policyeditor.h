@@ -1,6 +1,7 @@
 #pragma once
 
 #include "core/policy/backoffpolicy.h"
+#include "core/policy/policyadvice.h"
 #include "core/util/result.h"
 
 #include <QHash>
@@ -10,6 +11,7 @@
 #include <functional>
 
 QT_BEGIN_NAMESPACE
+class QCheckBox;
 class QComboBox;
 class QFormLayout;
 class QLabel;
@@ -54,8 +56,13 @@ public:
     bool isUsable() const { return m_usable; }
     /// Why the policy cannot be used, one line per error; empty when usable.
     QString invalidReason() const { return m_invalidReason; }
-    /// Everything shown next to the fields: validatePolicy()'s findings and the editor's own.
+    /// Everything shown next to the fields: validatePolicy()'s findings, the
+    /// advice for the usage (Core::advisePolicy()) and the editor's own.
     QList<Core::PolicyIssue> issues() const { return m_issues; }
+    /// How the policy will be used: the composer's concurrency; whether a person
+    /// waits is the editor's own check box. The advice follows.
+    void setConcurrentClients(int clients);
+    Core::PolicyUsage usage() const { return m_usage; }
 
     /// The preset chooser and its actions above the form.
     PresetBar *presetBar() const { return m_presetBar; }
@@ -89,6 +96,9 @@ protected:
     void changeEvent(QEvent *event) override;
 
 private:
+    QComboBox *m_intervalJitterCombo = nullptr;
+    QCheckBox *m_interactive = nullptr;
+    Core::PolicyUsage m_usage;
     struct Field
     {
         QString name;

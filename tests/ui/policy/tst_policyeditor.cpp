@@ -1,4 +1,5 @@
 #include "core/http/httpstatuslist.h"
+#include "core/policy/policyfields.h"
 #include "core/policy/policyjson.h"
 #include "core/policy/presets.h"
 #include "ui/policy/faultactionmodel.h"
@@ -275,6 +276,8 @@ private Q_SLOTS:
     void warning_isToldApartFromErrors_andPolicyStaysUsable();
     void unreadableStatuses_keepLastGoodValueUntilFixed();
     void inapplicableFields_areDisabledWithTheReason();
+    void intervalJitterAndDelayFactors_reachThePolicy();
+    void advice_followsTheUsage_atTheFields();
     void fieldWithError_staysEditableEvenWhenInapplicable();
     void budgetFields_onlyForTheChosenBudget();
 
@@ -513,6 +516,70 @@ void TestPolicyEditor::unreadableStatuses_keepLastGoodValueUntilFixed()
     QVERIFY2(editor.invalidReason().contains(QLatin1String("not an error")), qPrintable(editor.invalidReason()));
 }
 
+void TestPolicyEditor::advice_followsTheUsage_atTheFields()
+{
+    PolicyEditor editor;
+    BackoffPolicy p = *Core::Presets::find(QStringLiteral("iam"));
+    p.algorithm = BackoffAlgorithm::Exponential; // no jitter
+    editor.setPolicy(p);
+    const auto fields = [&editor] {
+        QStringList names;
+        for (const Core::PolicyIssue &issue : editor.issues())
+            names.append(issue.field);
+        return names;
+    };
+    QVERIFY2(!fields().contains(QStringLiteral("algorithm")), qPrintable(fields().join(QLatin1Char(' '))));
+    editor.setConcurrentClients(20);
+    QVERIFY(fields().contains(QStringLiteral("algorithm")));
+    QVERIFY(fields().contains(QStringLiteral("retryBudget.kind")));
+    QCOMPARE(message(editor, "algorithm")->kind(), FieldMessage::Kind::Warning);
+    QVERIFY2(message(editor, "algorithm")->text().contains(QLatin1String("retry in step")),
+        qPrintable(message(editor, "algorithm")->text()));
+    QVERIFY(editor.isUsable()); // advice never blocks
+
+    // A person waiting: IAM's 300 s deadline is too long.
+    QVERIFY(!fields().contains(QStringLiteral("deadlineMs")));
+    child<QCheckBox>(editor, "interactive")->setChecked(true);
+    QVERIFY(editor.usage().interactive);
+    QVERIFY(fields().contains(QStringLiteral("deadlineMs")));
+    QVERIFY(message(editor, "deadlineMs")->text().contains(QLatin1String("a person may wait")));
+    editor.setConcurrentClients(1);
+    QVERIFY(!fields().contains(QStringLiteral("algorithm")));
+}
+
+void TestPolicyEditor::intervalJitterAndDelayFactors_reachThePolicy()
+{
+    BackoffPolicy p;
+    p.algorithm = BackoffAlgorithm::Linear;
+    p.intervalJitter = Core::IntervalJitter::Full;
+    p.classification.networkDelayFactors = {{Core::NetworkFaultClass::ConnectionReset, 0.25}};
+    PolicyEditor editor;
+    editor.setPolicy(p);
+    QCOMPARE(child<QComboBox>(editor, "intervalJitter")->currentData().toInt(), int(Core::IntervalJitter::Full));
+    auto *model = qobject_cast<Ui::FaultActionModel *>(child<QTableView>(editor, "networkActions")->model());
+    QCOMPARE(model->delayFactors(), p.classification.networkDelayFactors);
+
+    // Editing a factor in the table reaches the policy; out of range is refused.
+    int timeoutRow = -1;
+    for (int row = 0; row < model->rowCount(); ++row) {
+        if (model->index(row, 0).data(Ui::FaultActionModel::FaultRole).toInt() == int(Core::NetworkFaultClass::Timeout))
+            timeoutRow = row;
+    }
+    const QModelIndex factor = model->index(timeoutRow, Ui::FaultActionModel::DelayFactorColumn);
+    QVERIFY(model->flags(factor) & Qt::ItemIsEditable);
+    QVERIFY(model->setData(factor, 2.0));
+    QVERIFY(!model->setData(factor, 11.0));
+    QVERIFY(!model->setData(factor, -1.0));
+    QCOMPARE(factor.data().toString(), QStringLiteral("\u00d7 2"));
+    QCOMPARE(editor.policy().classification.delayFactor(Core::NetworkFaultClass::Timeout), 2.0);
+    QCOMPARE(editor.policy().classification.delayFactor(Core::NetworkFaultClass::ConnectionReset), 0.25);
+
+    // Both survive the policy file.
+    const auto back = Core::PolicyJson::fromJson(Core::PolicyJson::toJson(editor.policy()));
+    QVERIFY2(back, qPrintable(back.error()));
+    QCOMPARE(*back, editor.policy());
+}
+
 void TestPolicyEditor::inapplicableFields_areDisabledWithTheReason()
 {
     PolicyEditor editor;
@@ -525,8 +592,19 @@ void TestPolicyEditor::inapplicableFields_areDisabledWithTheReason()
         QVERIFY(message(editor, name)->text().contains(QLatin1String("Not used by Constant")));
     }
     QVERIFY(spin(editor, "baseDelayMs")->isEnabled());
+    // Constant and linear take an interval jitter; proportional reads the fraction.
+    auto *intervalJitter = child<QComboBox>(editor, "intervalJitter");
+    QVERIFY(intervalJitter->isEnabled());
+    choose(intervalJitter, static_cast<int>(Core::IntervalJitter::Proportional));
+    QCOMPARE(editor.policy().intervalJitter, Core::IntervalJitter::Proportional);
+    QVERIFY(spin(editor, "jitterFraction")->isEnabled());
+    QVERIFY(Core::hasJitter(editor.policy()));
+    choose(intervalJitter, static_cast<int>(Core::IntervalJitter::None));
+    QVERIFY(!spin(editor, "jitterFraction")->isEnabled());
 
     choose(algorithm, static_cast<int>(BackoffAlgorithm::GoogleTruncatedExponential));
+    QVERIFY(!intervalJitter->isEnabled());
+    QVERIFY(message(editor, "intervalJitter")->text().contains(QLatin1String("only the constant and linear")));
     QVERIFY(spin(editor, "multiplier")->isEnabled());
     QVERIFY(spin(editor, "jitterMs")->isEnabled());
     QVERIFY(!spin(editor, "jitterFraction")->isEnabled());
