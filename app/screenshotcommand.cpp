@@ -9,12 +9,14 @@
 #include "app/screenshotcollections.h"
 #include "core/executor/retryexecutor.h"
 #include "core/herd/herdparameters.h"
+#include "core/policy/presets.h"
 #include "core/record/transportoptions.h"
 #include "ui/collections/collectionmodel.h"
 #include "ui/collections/collectionsidebar.h"
 #include "ui/conformance/conformanceview.h"
 #include "ui/herd/simulatorview.h"
 #include "ui/mainwindow.h"
+#include "ui/policy/layercalculator.h"
 #include "ui/policy/policypanel.h"
 #include "ui/request/requestcomposer.h"
 #include "ui/run/attemptinspector.h"
@@ -397,6 +399,20 @@ int runScreenshot(const QStringList &arguments)
         settle(200);
         save(preferences, QStringLiteral("preferences.png"));
         preferences->reject();
+    }
+
+    // Policy -> Layer calculator: three presets stacked, the attempts multiplied.
+    {
+        Ui::LayerCalculator calculator(&window);
+        const QStringList ids = Core::Presets::ids();
+        const QStringList stack{QStringLiteral("google-cloud-storage"), QStringLiteral("aws-standard"),
+            QStringLiteral("grpc-retry-policy")};
+        for (int layer = 0; layer < stack.size(); ++layer)
+            calculator.setLayerChoice(layer, int(ids.indexOf(stack.at(layer))) + 1); // 0: the current policy
+        calculator.setFailureProbability(0.3);
+        calculator.show();
+        settle(200);
+        save(&calculator, QStringLiteral("layers.png"));
     }
 
     if (hold > 0)

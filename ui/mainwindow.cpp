@@ -17,6 +17,7 @@
 #include "ui/conformance/conformanceview.h"
 #include "ui/herd/simulatorview.h"
 #include "ui/observe/clientsview.h"
+#include "ui/policy/layercalculator.h"
 #include "ui/policy/policyeditor.h"
 #include "ui/policy/policypanel.h"
 #include "ui/proxy/proxyview.h"
@@ -337,6 +338,16 @@ void MainWindow::buildMenus()
         ->setObjectName(QStringLiteral("exportPolicy"));
     policy->addAction(tr("Export as &gRPC service config\u2026"), this, &MainWindow::exportPolicyAsGrpc)
         ->setObjectName(QStringLiteral("exportPolicyGrpc"));
+    policy->addSeparator();
+    policy
+        ->addAction(tr("&Layer calculator\u2026"), this,
+            [this] {
+                auto *calculator = new LayerCalculator(this);
+                calculator->setAttribute(Qt::WA_DeleteOnClose);
+                calculator->setCurrentPolicy(m_policyPanel->editor()->policy());
+                calculator->show();
+            })
+        ->setObjectName(QStringLiteral("layerCalculator"));
 
     QMenu *request = menuBar()->addMenu(tr("&Request"));
     request->addAction(m_composer->sendAction());

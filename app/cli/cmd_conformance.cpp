@@ -7,6 +7,7 @@
 #include "app/cli/texttable.h"
 
 #include "app/cli/clitr.h"
+#include "app/cli/policyargument.h"
 #include "core/policy/policyjson.h"
 #include "core/policy/presets.h"
 #include "core/scenario/conformancerunner.h"
@@ -26,27 +27,6 @@ Q_LOGGING_CATEGORY(lcConformanceCommand, "retrylab.cli.conformance", QtInfoMsg)
 namespace RetryLab::Cli {
 
 namespace {
-
-struct NamedPolicy
-{
-    QString origin; ///< "preset google-cloud-storage" or the file
-    Core::BackoffPolicy policy;
-};
-
-// A preset id or name, or a policy file (a path that exists wins over a preset of the same name).
-Core::Result<NamedPolicy> resolvePolicy(const QString &text)
-{
-    if (QFileInfo(text).isFile()) {
-        auto policy = Core::PolicyJson::readFile(text);
-        if (!policy)
-            return Core::Result<NamedPolicy>::failure(policy.error());
-        return NamedPolicy{QDir::toNativeSeparators(text), std::move(policy).value()};
-    }
-    if (const auto preset = Core::Presets::find(text))
-        return NamedPolicy{Tr::tr("preset %1").arg(text), *preset};
-    return Core::Result<NamedPolicy>::failure(Tr::tr("\"%1\" is neither a policy file nor a preset (presets: %2)")
-                                                  .arg(text, Core::Presets::ids().join(QStringLiteral(", "))));
-}
 
 QString cellText(const Core::ConformanceCellResult &cell)
 {

@@ -83,9 +83,14 @@ const QList<Command> &headlessCommands()
                 "a reverse proxy on loopback in front of a real service, watching the clients that use it"),
             &runProxy},
         {"policy",
-            QT_TRANSLATE_NOOP(
-                "RetryLab::Cli", "export a retry policy as a gRPC service config, curl flags or JSON (policy export)"),
+            QT_TRANSLATE_NOOP("RetryLab::Cli",
+                "export a retry policy as a gRPC service config, curl flags or JSON (policy export), "
+                "or check it for aggressive settings (policy check)"),
             &runPolicy},
+        {"layers",
+            QT_TRANSLATE_NOOP("RetryLab::Cli",
+                "stack 2 to 4 retry policies and see how the attempts at the server multiply (exit 0, 1, 2)"),
+            &runLayers},
     };
     return commands;
 }

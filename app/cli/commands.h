@@ -36,5 +36,6 @@ int runRequest(const QStringList &arguments);
 int runObserve(const QStringList &arguments);
 int runProxy(const QStringList &arguments);
 int runPolicy(const QStringList &arguments);
+int runLayers(const QStringList &arguments);
 
 } // namespace RetryLab::Cli
