@@ -237,8 +237,13 @@ RetryExecutor::RequestPtr RetryExecutor::find(quint64 requestId) const
 
 quint64 RetryExecutor::submit(const RequestSpec &spec)
 {
+    return submit(spec, m_policy);
+}
+
+quint64 RetryExecutor::submit(const RequestSpec &spec, const BackoffPolicy &policy)
+{
     const quint64 id = m_nextId++;
-    auto request = std::make_shared<Request>(m_policy);
+    auto request = std::make_shared<Request>(policy);
     request->id = id;
     request->spec = spec;
     request->host = hostKey(spec.url);
@@ -248,6 +253,10 @@ quint64 RetryExecutor::submit(const RequestSpec &spec)
     Result<void> check = checkRequest(spec);
     if (check && !m_policyProblem.isEmpty())
         check = Result<void>::failure(tr("the policy is not usable: %1").arg(m_policyProblem));
+    if (check && &policy != &m_policy) {
+        if (const QString problem = firstPolicyError(policy); !problem.isEmpty())
+            check = Result<void>::failure(tr("the request's policy is not usable: %1").arg(problem));
+    }
     if (check) {
         // Certificate and key files are read once per request, before any attempt.
         auto transport = PreparedTransport::prepare(spec.transport);

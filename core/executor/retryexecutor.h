@@ -85,6 +85,10 @@ public:
     /// Starts a logical request; returns its id (> 0). An invalid request or an
     /// unusable policy is refused at once with requestFinished(InvalidRequest).
     quint64 submit(const RequestSpec &request);
+    /// The same under a policy of the request's own (a policy per endpoint): its
+    /// backoff, limits and classification; the circuit breakers and the retry
+    /// budget stay the executor's, shared by every request of the client.
+    quint64 submit(const RequestSpec &request, const BackoffPolicy &policy);
 
     void cancel(quint64 requestId);
     void cancelAll();

@@ -26,11 +26,16 @@ RunRecorder::RunRecorder(RetryExecutor *executor, QObject *parent) : QObject(par
 
 quint64 RunRecorder::submit(const RequestSpec &request)
 {
+    return submit(request, m_executor->policy());
+}
+
+quint64 RunRecorder::submit(const RequestSpec &request, const BackoffPolicy &requestPolicy)
+{
     if (m_record.requests.isEmpty())
         m_record.policy = m_executor->policy();
     // Remember the spec before submitting: an invalid request finishes at once.
-    const BackoffPolicy policy = m_executor->policy();
-    const quint64 id = m_executor->submit(request);
+    const BackoffPolicy policy = requestPolicy;
+    const quint64 id = m_executor->submit(request, policy);
     m_record.requests.insert(id, request);
     m_record.notePolicy(id, policy);
     return id;

@@ -30,6 +30,8 @@ public:
 
     /// Submits through the executor and remembers the request.
     quint64 submit(const RequestSpec &request);
+    /// Submits under a policy of the request's own (RetryExecutor::submit(spec, policy)).
+    quint64 submit(const RequestSpec &request, const BackoffPolicy &policy);
 
     const RunRecord &record() const { return m_record; }
     RunRecord takeRecord();

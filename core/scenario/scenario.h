@@ -1,6 +1,7 @@
 #pragma once
 
 #include "core/policy/backoffpolicy.h"
+#include "core/policy/endpointpolicy.h"
 #include "core/record/attemptrecord.h"
 #include "core/record/expectationresult.h"
 
@@ -78,6 +79,15 @@ struct Scenario
     /// Where the policy came from, for people: "preset google-cloud-storage
     /// with 2 overrides", "inline".
     QString policyOrigin;
+    /// Policies of their own for some hosts or paths, the first match wins;
+    /// the other requests run under `policy`.
+    QList<EndpointPolicy> endpointPolicies;
+    /// The policy a request to `url` runs under.
+    const BackoffPolicy &policyFor(const QUrl &url) const
+    {
+        const EndpointPolicy *endpoint = matchingEndpointPolicy(endpointPolicies, url);
+        return endpoint ? endpoint->policy : policy;
+    }
     /// The seed of the jitter and of the embedded server's random faults.
     /// Unset: each run draws a fresh one (RandomSource::freshSeed()) and says it.
     std::optional<quint64> seed;

@@ -51,78 +51,107 @@ QString presetList()
 
 // A policy nested in the scenario reports its own errors with paths inside the
 // policy; they are nested under the scenario's path to it.
+bool readPolicyAt(JsonReader &r, const JsonReader::Key &key, BackoffPolicy &policy, QString &origin);
+
 void readPolicy(JsonReader &r, Scenario &scenario)
 {
-    const QString key = QStringLiteral("policy");
+    readPolicyAt(r, QStringLiteral("policy"), scenario.policy, scenario.policyOrigin);
+}
+
+// {"host": "*.example.com", "path": "/upload/*", "policy": ...}, each a policy value as "policy" takes.
+void readEndpointPolicies(JsonReader &r, Scenario &scenario)
+{
+    auto list = r.array(QStringLiteral("endpointPolicies"));
+    if (!list)
+        return;
+    for (qsizetype i = 0; i < list->size() && !r.failed(); ++i) {
+        auto o = list->object(i);
+        if (!o)
+            return;
+        o->rejectUnknown({QStringLiteral("host"), QStringLiteral("path"), QStringLiteral("policy")});
+        EndpointPolicy endpoint;
+        endpoint.host = o->string(QStringLiteral("host")).value_or(QString()).trimmed();
+        endpoint.path = o->string(QStringLiteral("path")).value_or(QString()).trimmed();
+        if (!endpoint.path.isEmpty() && !endpoint.path.startsWith(QLatin1Char('/')) && !o->failed())
+            o->fail(QStringLiteral("path"), Tr::tr("a path pattern starts with / (got \"%1\")").arg(endpoint.path));
+        if (o->failed() || !readPolicyAt(*o, QStringLiteral("policy"), endpoint.policy, endpoint.origin))
+            return;
+        scenario.endpointPolicies.append(endpoint);
+    }
+}
+
+bool readPolicyAt(JsonReader &r, const JsonReader::Key &key, BackoffPolicy &policy, QString &origin)
+{
     const QJsonValue v = r.value(key);
     if (v.isUndefined()) {
         r.fail(key, Tr::tr("missing; name a preset (%1) or give a policy object").arg(presetList()));
-        return;
+        return false;
     }
     if (v.isString()) {
         const auto preset = Presets::find(v.toString());
         if (!preset) {
             r.fail(key, Tr::tr("unknown preset \"%1\" (known: %2)").arg(v.toString(), presetList()));
-            return;
+            return false;
         }
-        scenario.policy = *preset;
-        scenario.policyOrigin = Tr::tr("preset %1").arg(v.toString());
-        return;
+        policy = *preset;
+        origin = Tr::tr("preset %1").arg(v.toString());
+        return true;
     }
     if (!v.isObject()) {
         r.fail(key, Tr::tr("expected a preset name or a policy object, got %1").arg(describe(v)));
-        return;
+        return false;
     }
     const QJsonObject object = v.toObject();
     if (!object.contains(QStringLiteral("preset"))) {
-        auto policy = PolicyJson::fromJsonObject(object);
-        if (!policy) {
-            r.fail(key, policy.errorDetail());
-            return;
+        auto read = PolicyJson::fromJsonObject(object);
+        if (!read) {
+            r.fail(key, read.errorDetail());
+            return false;
         }
-        scenario.policy = std::move(policy).value();
-        scenario.policyOrigin = Tr::tr("inline");
-        return;
+        policy = std::move(read).value();
+        origin = Tr::tr("inline");
+        return true;
     }
 
     auto p = r.object(key);
     p->rejectUnknown({QStringLiteral("preset"), QStringLiteral("overrides")});
     const auto presetName = p->string(QStringLiteral("preset"), Presence::Required);
     if (r.failed())
-        return;
+        return false;
     const auto preset = Presets::find(*presetName);
     if (!preset) {
         p->fail(QStringLiteral("preset"), Tr::tr("unknown preset \"%1\" (known: %2)").arg(*presetName, presetList()));
-        return;
+        return false;
     }
     const QJsonValue overrides = p->value(QStringLiteral("overrides"));
     if (overrides.isUndefined()) {
-        scenario.policy = *preset;
-        scenario.policyOrigin = Tr::tr("preset %1").arg(*presetName);
-        return;
+        policy = *preset;
+        origin = Tr::tr("preset %1").arg(*presetName);
+        return true;
     }
     if (!overrides.isObject()) {
         p->fail(QStringLiteral("overrides"),
             Tr::tr("expected an object of policy fields, got %1").arg(describe(overrides)));
-        return;
+        return false;
     }
     auto changes = p->object(QStringLiteral("overrides"));
     for (const QString &fixed : {QStringLiteral("format"), QStringLiteral("version")}) {
         if (changes->contains(fixed)) {
             changes->fail(fixed, Tr::tr("cannot be overridden"));
-            return;
+            return false;
         }
     }
-    auto policy = PolicyJson::fromJsonObject(merged(PolicyJson::toJsonObject(*preset), changes->object()));
-    if (!policy) {
-        changes->fail(QString(), policy.errorDetail());
-        return;
+    auto read = PolicyJson::fromJsonObject(merged(PolicyJson::toJsonObject(*preset), changes->object()));
+    if (!read) {
+        changes->fail(QString(), read.errorDetail());
+        return false;
     }
-    scenario.policy = std::move(policy).value();
+    policy = std::move(read).value();
     if (!changes->contains(QStringLiteral("name")))
-        scenario.policy.name = Tr::tr("%1 (modified)").arg(preset->name);
-    scenario.policyOrigin
+        policy.name = Tr::tr("%1 (modified)").arg(preset->name);
+    origin
         = Tr::tr("preset %1 with overrides: %2").arg(*presetName, changes->object().keys().join(QStringLiteral(", ")));
+    return !r.failed();
 }
 
 std::optional<quint64> readSeed(JsonReader &r, const QString &key)
@@ -576,13 +605,16 @@ Result<Scenario> fromJson(const QByteArray &json)
     }
     r.rejectUnknown({QStringLiteral("format"), QStringLiteral("version"), QStringLiteral("name"),
         QStringLiteral("description"), QStringLiteral("policy"), QStringLiteral("seed"), QStringLiteral("concurrency"),
-        QStringLiteral("timeoutMs"), QStringLiteral("requests"), QStringLiteral("expectations")});
+        QStringLiteral("timeoutMs"), QStringLiteral("requests"), QStringLiteral("expectations"),
+        QStringLiteral("endpointPolicies")});
     scenario.name = r.string(QStringLiteral("name")).value_or(QString());
     scenario.description = r.string(QStringLiteral("description")).value_or(QString());
     if (r.failed())
         return r.firstError();
 
     readPolicy(r, scenario);
+    if (r.contains(QStringLiteral("endpointPolicies")) && !r.failed())
+        readEndpointPolicies(r, scenario);
     if (r.contains(QStringLiteral("seed")) && !r.failed()) {
         if (const auto seed = readSeed(r, QStringLiteral("seed")))
             scenario.seed = *seed;

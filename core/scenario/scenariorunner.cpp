@@ -203,7 +203,7 @@ void ScenarioRunner::submitMore(Group &group)
         const int index = group.submitted++;
         ++group.outstanding;
         m_submitting = true;
-        const quint64 id = m_recorder->submit(spec);
+        const quint64 id = m_recorder->submit(spec, m_scenario.policyFor(spec.url));
         m_submitting = false;
         m_groupOf.insert(id, groupIndex);
         m_names.insert(id, entry.name);

@@ -143,7 +143,9 @@ BackoffPolicy scaled(BackoffPolicy p, double factor)
     p.baseDelayMs *= factor;
     p.maxBackoffMs *= factor;
     p.jitterMs *= factor;
-    p.deadlineMs *= factor;
+    // A deadline keeps room for a few attempts on a loaded machine (the interactive preset's 5 s would be 25 ms).
+    if (p.deadlineMs > 0.0)
+        p.deadlineMs = std::max(p.deadlineMs * factor, 3000.0);
     p.classification.maxRetryAfterMs *= factor;
     p.attemptTimeoutMs = 5000;
     return p;

@@ -1,4 +1,5 @@
 #include "core/policy/policyadvice.h"
+#include "core/policy/policyfields.h"
 #include "core/policy/presets.h"
 
 #include <QTest>
@@ -45,6 +46,7 @@ private Q_SLOTS:
     void eachRule_warnsWithItsReason();
     void worstCaseWait_sumsTheLargestDelaysUpToTheDeadline();
     void presets_interactiveAdviceFollowsTheirWaits();
+    void presets_interactiveAndBatchVariants_fitTheirUse();
 };
 
 void TestPolicyAdvice::gentlePolicy_noAdvice()
@@ -158,6 +160,27 @@ void TestPolicyAdvice::presets_interactiveAdviceFollowsTheirWaits()
     // Azure's fixed 5 s waits: in step with many clients.
     const auto azure = advisePolicy(*Presets::find(QStringLiteral("azure-retry-pattern")), {100, false});
     QVERIFY(fieldsOf(azure).contains(QStringLiteral("intervalJitter")));
+}
+
+void TestPolicyAdvice::presets_interactiveAndBatchVariants_fitTheirUse()
+{
+    // Azure: an interactive application fails after fewer retries with a short delay; a batch
+    // application retries more, with an exponentially growing delay.
+    const BackoffPolicy interactive = *Presets::find(QStringLiteral("azure-interactive"));
+    const BackoffPolicy batch = *Presets::find(QStringLiteral("azure-batch"));
+    QVERIFY(interactive.maxAttempts > 0 && interactive.maxAttempts < batch.maxAttempts);
+    QVERIFY(interactive.deadlineMs > 0 && interactive.deadlineMs <= PolicyUsage::interactiveWaitMs);
+    QVERIFY(worstCaseWaitMs(interactive) <= PolicyUsage::interactiveWaitMs);
+    QVERIFY(worstCaseWaitMs(batch) > 10 * worstCaseWaitMs(interactive));
+    QVERIFY(growsExponentially(batch.algorithm));
+    QVERIFY(hasJitter(interactive) && hasJitter(batch));
+    // Each draws no advice for its own use, even from a fleet of clients.
+    QVERIFY(advisePolicy(interactive, {3, true}).isEmpty());
+    QVERIFY(advisePolicy(batch, {500, false}).isEmpty());
+    // The batch variant keeps a person waiting: interactive use is warned about.
+    QVERIFY(!advisePolicy(batch, {1, true}).isEmpty());
+    QVERIFY(interactive.source.contains(QLatin1String("Retry pattern")));
+    QVERIFY(batch.source.contains(QLatin1String("Retry pattern")));
 }
 
 QTEST_GUILESS_MAIN(TestPolicyAdvice)

@@ -58,10 +58,10 @@ void TestPolicyJson::roundTrip_isLossless()
 
 void TestPolicyJson::presets_allLoadAndRoundTrip()
 {
-    const QStringList expected{QStringLiteral("aws-standard"), QStringLiteral("azure-retry-pattern"),
-        QStringLiteral("curl-retry"), QStringLiteral("google-cloud-storage"), QStringLiteral("grpc-retry-policy"),
-        QStringLiteral("iam"), QStringLiteral("iam-retry-404"), QStringLiteral("memorystore"),
-        QStringLiteral("polly-default")};
+    const QStringList expected{QStringLiteral("aws-standard"), QStringLiteral("azure-batch"),
+        QStringLiteral("azure-interactive"), QStringLiteral("azure-retry-pattern"), QStringLiteral("curl-retry"),
+        QStringLiteral("google-cloud-storage"), QStringLiteral("grpc-retry-policy"), QStringLiteral("iam"),
+        QStringLiteral("iam-retry-404"), QStringLiteral("memorystore"), QStringLiteral("polly-default")};
     QCOMPARE(Presets::ids(), expected);
     for (const auto &preset : Presets::all()) {
         QVERIFY2(isUsable(preset.policy), qPrintable(preset.id));

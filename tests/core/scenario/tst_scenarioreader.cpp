@@ -37,6 +37,7 @@ private Q_SLOTS:
     void lineAndColumn_countsCharactersNotBytes();
     void readFile_prefixesTheFileAndDefaultsTheName();
     void resolveUrl_replacesThePlaceholderOnly();
+    void endpointPolicies_firstMatchWins();
 };
 
 void TestScenarioReader::builtInScenarios_allReadAndRunOnTheEmbeddedServer()
@@ -211,6 +212,15 @@ void TestScenarioReader::malformed_namesTheFieldOrLine_data()
         return scenarioWith(one, R"(, "expectations": [{"request": "a", "outcome": "succeeded"}, )" + fields + "]");
     };
 
+    QTest::addRow("endpoint policy unknown preset")
+        << scenarioWith(one, R"(, "endpointPolicies": [{"path": "/upload/*", "policy": "nope"}])")
+        << QStringLiteral("endpointPolicies[0].policy: unknown preset \"nope\"");
+    QTest::addRow("endpoint policy path without slash")
+        << scenarioWith(one, R"(, "endpointPolicies": [{"path": "upload/*", "policy": "iam"}])")
+        << QStringLiteral("endpointPolicies[0].path: a path pattern starts with /");
+    QTest::addRow("endpoint policy unknown field")
+        << scenarioWith(one, R"(, "endpointPolicies": [{"hots": "x", "policy": "iam"}])")
+        << QStringLiteral("endpointPolicies[0].hots");
     QTest::addRow("bad JSON names the line")
         << QByteArray("{\n  \"format\": \"retrylab-scenario\",\n  \"policy\": iam\n}")
         << QStringLiteral("line 3, column");
@@ -505,6 +515,26 @@ void TestScenarioReader::resolveUrl_replacesThePlaceholderOnly()
         QUrl(QStringLiteral("http://127.0.0.1:4321/a")));
     QCOMPARE(Scenario::resolveUrl(QStringLiteral("https://example.test/x"), base),
         QUrl(QStringLiteral("https://example.test/x")));
+}
+
+void TestScenarioReader::endpointPolicies_firstMatchWins()
+{
+    const auto s = ScenarioReader::fromJson(scenarioWith(R"([{"name": "a", "url": "{server}/status/200"}])",
+        R"(, "endpointPolicies": [
+            {"host": "*.storage.example", "path": "/upload/*", "policy": "azure-batch"},
+            {"path": "/upload/*", "policy": {"preset": "iam", "overrides": {"maxAttempts": 2}}},
+            {"host": "API.example", "policy": "azure-interactive"}])"));
+    QVERIFY2(s, qPrintable(s.error()));
+    QCOMPARE(s->endpointPolicies.size(), 3);
+    QCOMPARE(s->endpointPolicies[0].origin, QStringLiteral("preset azure-batch"));
+    QCOMPARE(s->endpointPolicies[0].describe(), QStringLiteral("host *.storage.example, path /upload/*"));
+    QCOMPARE(s->policyFor(QUrl(QStringLiteral("https://eu.storage.example/upload/x"))).name,
+        QStringLiteral("Azure Retry pattern, batch"));
+    QCOMPARE(s->policyFor(QUrl(QStringLiteral("http://127.0.0.1:80/upload/x"))).maxAttempts, 2);
+    QCOMPARE(s->policyFor(QUrl(QStringLiteral("http://api.example/v1/items"))).name,
+        QStringLiteral("Azure Retry pattern, interactive"));
+    QCOMPARE(s->policyFor(QUrl(QStringLiteral("http://other.example/upload"))), s->policy); // /upload is not /upload/*
+    QVERIFY(!s->endpointPolicies[1].matches(QUrl(QStringLiteral("http://h/uploads/x"))));
 }
 
 QTEST_GUILESS_MAIN(TestScenarioReader)

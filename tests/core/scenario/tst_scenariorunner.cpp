@@ -80,6 +80,7 @@ private Q_SLOTS:
     void flakyServiceScenario_everyExpectationHolds();
     void wrongExpectation_failsWithTheReason();
     void perRequestScript_everyRequestSeesTheWholeSequence();
+    void endpointPolicies_eachRequestRunsUnderItsOwn();
     void sharedScript_requestsTakeStepsInTurn();
     void groupConcurrency_boundsRequestsInProgress();
     void givenServer_isUsedAndKeepsRunning();
@@ -168,6 +169,32 @@ void TestScenarioRunner::perRequestScript_everyRequestSeesTheWholeSequence()
     for (const AttemptRecord &a : runner.record().attempts)
         testIds.insert(headerValue(a.requestHeaders, "X-Retry-Test-Id").value_or(QByteArray()));
     QCOMPARE(testIds.size(), 3);
+}
+
+void TestScenarioRunner::endpointPolicies_eachRequestRunsUnderItsOwn()
+{
+    // /status/* fails for ever; uploads give up after 2 attempts, the rest after the default 4.
+    ScenarioRunner runner;
+    runner.setScenario(read(scenario(
+        R"([{"name": "read", "url": "{server}/status/503"}, {"name": "upload", "url": "{server}/status/503?upload=1"},
+            {"name": "other", "url": "{server}/fail/9?key=endpoint-policies"}])",
+        "[]",
+        R"(, "endpointPolicies": [{"path": "/status/*", "policy": {"preset": "google-cloud-storage",
+            "overrides": {"name": "statuses", "baseDelayMs": 5, "maxBackoffMs": 10, "jitterMs": 1, "maxAttempts": 2}}}])")));
+    QVERIFY(runToEnd(runner));
+    QMap<QString, int> attempts;
+    for (const RequestResult &r : runner.record().results)
+        attempts.insert(runner.requestName(r.requestId), r.attempts);
+    QCOMPARE(attempts.value(QStringLiteral("read")), 2);
+    QCOMPARE(attempts.value(QStringLiteral("upload")), 2);
+    QCOMPARE(attempts.value(QStringLiteral("other")), 4);
+    // The record files each request under its policy.
+    const RunRecord &record = runner.record();
+    QCOMPARE(record.policies.size(), 2);
+    for (auto it = record.requests.cbegin(); it != record.requests.cend(); ++it) {
+        const bool status = it->url.path().startsWith(QLatin1String("/status/"));
+        QCOMPARE(record.policyOf(it.key()).name == QLatin1String("statuses"), status);
+    }
 }
 
 void TestScenarioRunner::sharedScript_requestsTakeStepsInTurn()

@@ -158,6 +158,7 @@ void enterThroughWidgets(PolicyEditor &editor, const BackoffPolicy &p)
         }
     }
     choose(algorithm, static_cast<int>(p.algorithm));
+    choose(child<QComboBox>(editor, "intervalJitter"), static_cast<int>(p.intervalJitter));
 
     typeInto(child<QLineEdit>(editor, "retryableStatuses"),
         Core::HttpStatusList::format(p.classification.retryableStatuses));
@@ -212,6 +213,7 @@ void verifyWidgetsShow(const PolicyEditor &editor, const BackoffPolicy &p)
                            .arg(field.value(p))));
     }
     QCOMPARE(child<QComboBox>(editor, "algorithm")->currentData().toInt(), static_cast<int>(p.algorithm));
+    QCOMPARE(child<QComboBox>(editor, "intervalJitter")->currentData().toInt(), static_cast<int>(p.intervalJitter));
     QCOMPARE(child<QComboBox>(editor, "retryBudget.kind")->currentData().toInt(), static_cast<int>(p.retryBudget.kind));
     QCOMPARE(child<QCheckBox>(editor, "circuitBreaker")->isChecked(), p.circuitBreaker.enabled);
     QCOMPARE(child<QCheckBox>(editor, "retryConflictAborted")->isChecked(), p.classification.retryConflictAborted);
