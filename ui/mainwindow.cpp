@@ -1,8 +1,5 @@
 #include "ui/mainwindow.h"
 
-#include "core/export/grpcserviceconfig.h"
-#include "core/util/exportfile.h"
-
 #include "ui/exportcontroller.h"
 #include "ui/importcontroller.h"
 #include "ui/openedrun.h"
@@ -17,7 +14,6 @@
 #include "ui/conformance/conformanceview.h"
 #include "ui/herd/simulatorview.h"
 #include "ui/observe/clientsview.h"
-#include "ui/policy/layercalculator.h"
 #include "ui/policy/policyeditor.h"
 #include "ui/policy/policypanel.h"
 #include "ui/proxy/proxyview.h"
@@ -79,6 +75,7 @@ MainWindow::MainWindow(const Options &options, QWidget *parent)
     if (options.startServer)
         TransportController::startServer(*m_server, options.server, *m_settings);
     m_runner->setServer(m_server->server(), m_server->errorString());
+    m_runner->setEndpointPolicies(m_settings->endpointPolicies());
 
     m_collections = new CollectionSidebar(options.dataDirectory);
     buildDocks();
@@ -339,14 +336,9 @@ void MainWindow::buildMenus()
     policy->addAction(tr("Export as &gRPC service config\u2026"), this, &MainWindow::exportPolicyAsGrpc)
         ->setObjectName(QStringLiteral("exportPolicyGrpc"));
     policy->addSeparator();
-    policy
-        ->addAction(tr("&Layer calculator\u2026"), this,
-            [this] {
-                auto *calculator = new LayerCalculator(this);
-                calculator->setAttribute(Qt::WA_DeleteOnClose);
-                calculator->setCurrentPolicy(m_policyPanel->editor()->policy());
-                calculator->show();
-            })
+    policy->addAction(tr("Endpoint &policies\u2026"), this, &MainWindow::editEndpointPolicies)
+        ->setObjectName(QStringLiteral("endpointPolicies"));
+    policy->addAction(tr("&Layer calculator\u2026"), this, &MainWindow::showLayerCalculator)
         ->setObjectName(QStringLiteral("layerCalculator"));
 
     QMenu *request = menuBar()->addMenu(tr("&Request"));
@@ -803,61 +795,6 @@ void MainWindow::openRunWithDialog()
         m_settings->exportDirectory(), tr("RetryLab report (*.json);;All files (*)"));
     if (!path.isEmpty())
         m_openedRun->open(path);
-}
-
-void MainWindow::importPolicy()
-{
-    const QString path = m_exports->chooseFile(QFileDialog::AcceptOpen, tr("Import a policy"),
-        m_settings->exportDirectory(), tr("Policy JSON (*.json);;All files (*)"));
-    if (path.isEmpty())
-        return;
-    const bool ok = m_policyPanel->editor()->importFile(path);
-    m_messages->showMessage(
-        ok ? FieldMessage::Kind::Success : FieldMessage::Kind::Error, m_policyPanel->editor()->lastMessage());
-}
-
-void MainWindow::exportPolicy()
-{
-    QString directory = m_settings->exportDirectory();
-    if (directory.isEmpty())
-        directory = QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation);
-    const QString name
-        = m_policyPanel->policy().name.simplified().replace(QLatin1Char(' '), QLatin1Char('-')).toLower();
-    QString path = m_exports->chooseFile(QFileDialog::AcceptSave, tr("Export the policy"),
-        QDir(directory).filePath((name.isEmpty() ? QStringLiteral("policy") : name) + QStringLiteral(".json")),
-        tr("Policy JSON (*.json)"));
-    if (path.isEmpty())
-        return;
-    if (QFileInfo(path).suffix().isEmpty())
-        path += QStringLiteral(".json");
-    const bool ok = m_policyPanel->editor()->exportFile(path);
-    m_messages->showMessage(
-        ok ? FieldMessage::Kind::Success : FieldMessage::Kind::Error, m_policyPanel->editor()->lastMessage());
-}
-
-void MainWindow::exportPolicyAsGrpc()
-{
-    const QString directory = m_settings->exportDirectory().isEmpty()
-        ? QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation)
-        : m_settings->exportDirectory();
-    QString path = m_exports->chooseFile(QFileDialog::AcceptSave, tr("Export the policy as a gRPC service config"),
-        QDir(directory).filePath(QStringLiteral("service-config.json")), tr("gRPC service config (*.json)"));
-    if (path.isEmpty())
-        return;
-    if (QFileInfo(path).suffix().isEmpty())
-        path += QStringLiteral(".json");
-    const auto exported = Core::GrpcServiceConfig::fromPolicy(m_policyPanel->policy());
-    const auto written = Core::ExportFile::write(path, Core::GrpcServiceConfig::toJson(exported));
-    if (!written) {
-        m_messages->showMessage(FieldMessage::Kind::Error, tr("Could not export: %1").arg(written.error()));
-        return;
-    }
-    QString text = tr("Exported %1 (methodConfig.retryPolicy for every method; load it as the channel's service "
-                      "config).")
-                       .arg(QDir::toNativeSeparators(path));
-    if (!exported.warnings.isEmpty())
-        text += tr(" What gRPC does differently: %1").arg(exported.warnings.join(QLatin1Char(' ')));
-    m_messages->showMessage(FieldMessage::Kind::Success, text);
 }
 
 void MainWindow::inspectAttempt(qsizetype sessionRow)

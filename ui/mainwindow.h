@@ -150,6 +150,9 @@ public Q_SLOTS:
     void exportPolicy();
     /// Policy > Export as gRPC service config: the policy as methodConfig.retryPolicy (GrpcServiceConfig).
     void exportPolicyAsGrpc();
+    void showLayerCalculator();
+    /// Policy > Endpoint policies: a policy per host or path for the requests sent.
+    void editEndpointPolicies();
     /// Puts the docks back where a new window has them.
     void resetLayout();
     /// Shows a session attempt row in the inspector, opening it.

@@ -133,7 +133,8 @@ Core::Result<quint64> RequestRunner::submit(const RequestDraft &draft, const QSt
     ++m_runStream;
     // The executor reports every result after submit() has returned; should one
     // ever arrive inside it, handleRequestFinished() deletes m_unsentTestId instead.
-    const quint64 id = m_session->submit(*spec);
+    const Core::EndpointPolicy *endpoint = Core::matchingEndpointPolicy(m_endpointPolicies, spec->url);
+    const quint64 id = endpoint ? m_session->submit(*spec, endpoint->policy) : m_session->submit(*spec);
     if (!m_unsentTestId.isEmpty()) {
         if (id == 0)
             deleteTest(std::exchange(m_unsentTestId, QString()));

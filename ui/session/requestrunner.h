@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/policy/endpointpolicy.h"
 #include "core/record/attemptrecord.h"
 #include "core/util/result.h"
 #include "ui/session/requestdraft.h"
@@ -50,6 +51,11 @@ public:
     QString sharedTestId() const { return m_sharedTestId; }
     /// The next send starts a fresh shared copy.
     void restartSharedScenario();
+
+    /// Policies of their own for some hosts or paths (the first match wins);
+    /// the other requests run under the executor's policy.
+    void setEndpointPolicies(const QList<Core::EndpointPolicy> &policies) { m_endpointPolicies = policies; }
+    const QList<Core::EndpointPolicy> &endpointPolicies() const { return m_endpointPolicies; }
 
     /// The active environment, for {{name}} in the next sends; an empty name: none.
     /// A repeat that is running resolves its draft with the environment of each tick.
@@ -117,6 +123,7 @@ private:
     QHash<QString, QString> m_variables;
 
     ServerScenario m_scenario;
+    QList<Core::EndpointPolicy> m_endpointPolicies;
     QString m_sharedTestId;
     QHash<quint64, QString> m_perRequestTests; ///< request id -> its copy of the script
     QString m_unsentTestId; ///< made by prepare(), not yet filed under a request id

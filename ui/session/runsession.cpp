@@ -77,11 +77,19 @@ quint64 RunSession::submit(const RequestSpec &spec)
 {
     if (!m_executor)
         return 0;
+    return submit(spec, m_executor->policy());
+}
+
+quint64 RunSession::submit(const RequestSpec &spec, const BackoffPolicy &policy)
+{
+    if (!m_executor)
+        return 0;
     if (m_lanes.isEmpty())
         m_policy = m_executor->policy();
     // The first attempt may start inside submit(); its lane gets the spec right after.
-    const quint64 id = m_executor->submit(spec);
+    const quint64 id = m_executor->submit(spec, policy);
     noteRequest(id, spec);
+    m_lanes[laneFor(id)].policy = policyIndex(policy);
     return id;
 }
 

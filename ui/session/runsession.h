@@ -119,6 +119,8 @@ public:
 
     /// Submits through the attached executor and remembers the spec; 0 when detached.
     quint64 submit(const Core::RequestSpec &spec);
+    /// The same under a policy of the request's own (a policy per endpoint).
+    quint64 submit(const Core::RequestSpec &spec, const Core::BackoffPolicy &policy);
     /// Remembers the spec of a request submitted elsewhere (labels, URL, exports).
     void noteRequest(quint64 requestId, const Core::RequestSpec &spec);
 

@@ -38,6 +38,7 @@ const QString requestDraftKey = QStringLiteral("request/draft");
 const QString recentTemplatesKey = QStringLiteral("request/recentTemplates");
 const QString serverScenarioKey = QStringLiteral("server/scenario");
 const QString proxiesKey = QStringLiteral("proxy/proxies");
+const QString endpointPoliciesKey = QStringLiteral("policy/endpoints");
 const QString exportDirectoryKey = QStringLiteral("export/directory");
 const QString simulatorKey = QStringLiteral("simulator/parameters");
 const QString conformanceChoiceKey = QStringLiteral("conformance/policy");
@@ -304,6 +305,33 @@ Loaded<ServerScenario> readServerScenario(const QSettings &settings)
     return readSalvaging<ServerScenario>(*object, &ServerScenario::fromJson, {}, Settings::tr("server scenario"));
 }
 
+Loaded<QList<Core::EndpointPolicy>> readEndpointPolicies(const QSettings &settings)
+{
+    Loaded<QList<Core::EndpointPolicy>> loaded;
+    if (!settings.contains(endpointPoliciesKey))
+        return loaded;
+    QJsonParseError error;
+    const QJsonDocument doc = QJsonDocument::fromJson(settings.value(endpointPoliciesKey).toString().toUtf8(), &error);
+    if (error.error != QJsonParseError::NoError || !doc.isArray()) {
+        loaded.problems.append(
+            Settings::tr("The saved endpoint policies could not be read (%1).").arg(error.errorString()));
+        return loaded;
+    }
+    const QJsonArray array = doc.array();
+    for (qsizetype i = 0; i < array.size(); ++i) {
+        const QJsonObject o = array.at(i).toObject();
+        const auto policy = Core::PolicyJson::fromJsonObject(o.value(QStringLiteral("policy")).toObject());
+        if (!policy) {
+            loaded.problems.append(
+                Settings::tr("Saved endpoint policy %1 was left out: %2").arg(i + 1).arg(policy.error()));
+            continue;
+        }
+        loaded.value.append({o.value(QStringLiteral("host")).toString(), o.value(QStringLiteral("path")).toString(),
+            *policy, o.value(QStringLiteral("origin")).toString()});
+    }
+    return loaded;
+}
+
 Loaded<QList<ProxySettings>> readProxies(const QSettings &settings)
 {
     Loaded<QList<ProxySettings>> loaded;
@@ -451,6 +479,7 @@ QStringList Settings::problems() const
     problems += readRecentUrlTemplates(*m_settings).problems;
     problems += readServerScenario(*m_settings).problems;
     problems += readProxies(*m_settings).problems;
+    problems += readEndpointPolicies(*m_settings).problems;
     problems += readSimulatorParameters(*m_settings).problems;
     problems += readDefaultTransport(*m_settings).problems;
     return problems;
@@ -663,6 +692,22 @@ ServerScenario Settings::serverScenario() const
 void Settings::setServerScenario(const ServerScenario &scenario)
 {
     m_settings->setValue(serverScenarioKey, jsonText(scenario.toJson()));
+}
+
+QList<Core::EndpointPolicy> Settings::endpointPolicies() const
+{
+    return readEndpointPolicies(*m_settings).value;
+}
+
+void Settings::setEndpointPolicies(const QList<Core::EndpointPolicy> &policies)
+{
+    QJsonArray array;
+    for (const Core::EndpointPolicy &e : policies) {
+        array.append(QJsonObject{{QStringLiteral("host"), e.host}, {QStringLiteral("path"), e.path},
+            {QStringLiteral("origin"), e.origin},
+            {QStringLiteral("policy"), Core::PolicyJson::toJsonObject(e.policy)}});
+    }
+    m_settings->setValue(endpointPoliciesKey, QString::fromUtf8(QJsonDocument(array).toJson(QJsonDocument::Compact)));
 }
 
 QList<ProxySettings> Settings::proxies() const

@@ -2,6 +2,7 @@
 
 #include "core/herd/herdparameters.h"
 #include "core/policy/backoffpolicy.h"
+#include "core/policy/endpointpolicy.h"
 #include "core/record/transportoptions.h"
 #include "ui/session/proxysettings.h"
 #include "ui/session/requestdraft.h"
@@ -95,6 +96,11 @@ public:
     // The fault server's script in the Server tab.
     ServerScenario serverScenario() const;
     void setServerScenario(const ServerScenario &scenario);
+
+    // Policy > Endpoint policies: a policy per host or path pattern, each kept
+    // whole. One that does not read is left out (problems() names it).
+    QList<Core::EndpointPolicy> endpointPolicies() const;
+    void setEndpointPolicies(const QList<Core::EndpointPolicy> &policies);
 
     // The fault proxies of the Proxy tab, with their rules. One that does not
     // read is left out (problems() names it); the others are kept.

@@ -40,6 +40,7 @@ private Q_SLOTS:
     void perRequestScenario_moreSequentialRequestsThanTheServerHoldsTests_allServed();
     void scenario_requestToAnotherHost_carriesNoTestId();
     void seed_freshForEachSend_andTheDraftsSeedReplaysABatch();
+    void endpointPolicies_theFirstMatchRunsTheRequest();
 };
 
 void TestRequestRunner::perRequestScenario_testDeletedWhenItsRequestFinishes()
@@ -184,6 +185,42 @@ void TestRequestRunner::seed_freshForEachSend_andTheDraftsSeedReplaysABatch()
     const Core::RunRecord run = session.runRecord();
     const auto ids = run.requests.keys();
     QVERIFY(std::all_of(ids.cbegin(), ids.cend(), [&run](quint64 id) { return run.requests[id].seed.has_value(); }));
+}
+
+void TestRequestRunner::endpointPolicies_theFirstMatchRunsTheRequest()
+{
+    Core::FaultServer server;
+    QVERIFY2(server.listen(), qPrintable(server.errorString()));
+    Core::RetryExecutor executor;
+    executor.setPolicy(fastPolicy()); // 4 attempts
+    Ui::RunSession session;
+    session.attach(&executor);
+    RequestRunner runner(&executor, &session);
+    runner.setServer(&server);
+    Core::EndpointPolicy statuses;
+    statuses.path = QStringLiteral("/status/*");
+    statuses.policy = fastPolicy();
+    statuses.policy.name = QStringLiteral("statuses");
+    statuses.policy.maxAttempts = 2;
+    runner.setEndpointPolicies({statuses});
+
+    QSignalSpy finished(&executor, &Core::RetryExecutor::requestFinished);
+    Ui::RequestDraft draft;
+    draft.urlTemplate = QStringLiteral("{server}/status/503");
+    QVERIFY(runner.send(draft));
+    draft.urlTemplate = QStringLiteral("{server}/fail/9?key={id}");
+    QVERIFY(runner.send(draft));
+    QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 2, 10'000);
+    QMap<QString, int> attempts;
+    const Core::RunRecord run = session.runRecord();
+    for (const auto &arguments : std::as_const(finished)) {
+        const auto result = arguments.at(0).value<Core::RequestResult>();
+        attempts.insert(run.requests.value(result.requestId).url.path(), result.attempts);
+        QCOMPARE(run.policyOf(result.requestId).name == QLatin1String("statuses"),
+            run.requests.value(result.requestId).url.path().startsWith(QLatin1String("/status/")));
+    }
+    QCOMPARE(attempts.value(QStringLiteral("/status/503")), 2);
+    QCOMPARE(attempts.value(QStringLiteral("/fail/9")), 4);
 }
 
 #include "tst_requestrunner.moc"

@@ -55,6 +55,7 @@ private Q_SLOTS:
     void simulatorParameters_roundTrip_badFieldFallsBackAlone();
     void recentUrlTemplates_passwordWithAt_isMasked();
     void windowLayout_bytes_roundTrip();
+    void endpointPolicies_roundTrip_damagedEntryLeftOut();
 
 private:
     static QString settingsPath();
@@ -574,6 +575,39 @@ void TestSettings::windowLayout_bytes_roundTrip()
     QCOMPARE(settings.windowGeometry(), geometry);
     QCOMPARE(settings.windowState(), state);
     QVERIFY(settings.problems().isEmpty());
+}
+
+void TestSettings::endpointPolicies_roundTrip_damagedEntryLeftOut()
+{
+    Core::EndpointPolicy uploads;
+    uploads.host = QStringLiteral("*.example.com");
+    uploads.path = QStringLiteral("/upload/*");
+    uploads.policy = *Core::Presets::find(QStringLiteral("azure-batch"));
+    uploads.origin = QStringLiteral("preset azure-batch");
+    Core::EndpointPolicy api;
+    api.path = QStringLiteral("/api/*");
+    api.policy.maxAttempts = 2;
+    api.policy.name = QStringLiteral("Mine");
+    {
+        Settings settings;
+        QVERIFY(settings.endpointPolicies().isEmpty());
+        settings.setEndpointPolicies({uploads, api});
+        QVERIFY(settings.sync());
+    }
+    QCOMPARE(Settings().endpointPolicies(), (QList<Core::EndpointPolicy>{uploads, api}));
+
+    // One damaged entry is left out and named; the other is kept.
+    {
+        QSettings raw;
+        raw.setValue(QStringLiteral("policy/endpoints"),
+            QStringLiteral(R"([{"path": "/a", "policy": {"maxAttempts": -1}}, {"path": "/b", "policy": {}}])"));
+    }
+    Settings settings;
+    const QList<Core::EndpointPolicy> kept = settings.endpointPolicies();
+    QCOMPARE(kept.size(), 1);
+    QCOMPARE(kept.first().path, QStringLiteral("/b"));
+    QVERIFY2(settings.problems().join(QLatin1Char(' ')).contains(QLatin1String("Saved endpoint policy 1 was left out")),
+        qPrintable(settings.problems().join(QLatin1Char(' '))));
 }
 
 QTEST_GUILESS_MAIN(TestSettings)
