@@ -16,8 +16,10 @@
 #include "ui/conformance/conformanceview.h"
 #include "ui/herd/simulatorview.h"
 #include "ui/mainwindow.h"
+#include "ui/policy/comparedialog.h"
 #include "ui/policy/layercalculator.h"
 #include "ui/policy/policypanel.h"
+#include "ui/policy/policystackchooser.h"
 #include "ui/request/requestcomposer.h"
 #include "ui/run/attemptinspector.h"
 #include "ui/run/statisticsview.h"
@@ -36,6 +38,7 @@
 #include <QDialog>
 #include <QDir>
 #include <QDockWidget>
+#include <QEventLoop>
 #include <QFile>
 #include <QLoggingCategory>
 #include <QPalette>
@@ -413,6 +416,33 @@ int runScreenshot(const QStringList &arguments)
         calculator.show();
         settle(200);
         save(&calculator, QStringLiteral("layers.png"));
+    }
+
+    // Policy -> Compare policies: the demo policy, Azure's interactive one and AWS's on one outage.
+    {
+        const QString scenario = QDir(settingsDir.path()).filePath(QStringLiteral("compare.json"));
+        QFile file(scenario);
+        if (file.open(QIODevice::WriteOnly)) {
+            file.write(R"({"format": "retrylab-scenario", "name": "a short outage", "policy": "iam",
+                "concurrency": 6, "requests": [{"name": "client", "url": "{server}/status/200", "count": 6,
+                "script": ["return-503*2"]}]})");
+            file.close();
+        }
+        Ui::CompareDialog compare(&window);
+        compare.setCurrentPolicy(demoPolicy());
+        const QStringList ids = Core::Presets::ids();
+        compare.chooser()->setChoice(1, int(ids.indexOf(QStringLiteral("azure-interactive"))) + 1);
+        compare.chooser()->setChoice(2, int(ids.indexOf(QStringLiteral("aws-standard"))) + 1);
+        compare.setScenarioPath(scenario);
+        compare.setSeed(7);
+        compare.show();
+        QEventLoop loop;
+        QObject::connect(&compare, &Ui::CompareDialog::comparisonFinished, &loop, &QEventLoop::quit);
+        QTimer::singleShot(30'000, &loop, &QEventLoop::quit);
+        if (compare.run())
+            loop.exec();
+        settle(200);
+        save(&compare, QStringLiteral("compare.png"));
     }
 
     if (hold > 0)

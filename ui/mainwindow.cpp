@@ -340,6 +340,8 @@ void MainWindow::buildMenus()
         ->setObjectName(QStringLiteral("endpointPolicies"));
     policy->addAction(tr("&Layer calculator\u2026"), this, &MainWindow::showLayerCalculator)
         ->setObjectName(QStringLiteral("layerCalculator"));
+    policy->addAction(tr("&Compare policies\u2026"), this, &MainWindow::showCompare)
+        ->setObjectName(QStringLiteral("comparePolicies"));
 
     QMenu *request = menuBar()->addMenu(tr("&Request"));
     request->addAction(m_composer->sendAction());

@@ -151,6 +151,7 @@ public Q_SLOTS:
     /// Policy > Export as gRPC service config: the policy as methodConfig.retryPolicy (GrpcServiceConfig).
     void exportPolicyAsGrpc();
     void showLayerCalculator();
+    void showCompare();
     /// Policy > Endpoint policies: a policy per host or path for the requests sent.
     void editEndpointPolicies();
     /// Puts the docks back where a new window has them.

@@ -3,6 +3,7 @@
 #include "core/export/grpcserviceconfig.h"
 #include "core/util/exportfile.h"
 #include "ui/exportcontroller.h"
+#include "ui/policy/comparedialog.h"
 #include "ui/policy/endpointpoliciesdialog.h"
 #include "ui/policy/layercalculator.h"
 #include "ui/policy/policyeditor.h"
@@ -57,6 +58,14 @@ void MainWindow::showLayerCalculator()
     calculator->setAttribute(Qt::WA_DeleteOnClose);
     calculator->setCurrentPolicy(m_policyPanel->editor()->policy());
     calculator->show();
+}
+
+void MainWindow::showCompare()
+{
+    auto *compare = new CompareDialog(this);
+    compare->setAttribute(Qt::WA_DeleteOnClose);
+    compare->setCurrentPolicy(m_policyPanel->editor()->policy());
+    compare->show();
 }
 
 void MainWindow::editEndpointPolicies()

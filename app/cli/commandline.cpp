@@ -91,6 +91,10 @@ const QList<Command> &headlessCommands()
             QT_TRANSLATE_NOOP("RetryLab::Cli",
                 "stack 2 to 4 retry policies and see how the attempts at the server multiply (exit 0, 1, 2)"),
             &runLayers},
+        {"compare",
+            QT_TRANSLATE_NOOP(
+                "RetryLab::Cli", "run one fault scenario under 2 to 4 policies at once and compare them side by side"),
+            &runCompare},
     };
     return commands;
 }

@@ -37,5 +37,6 @@ int runObserve(const QStringList &arguments);
 int runProxy(const QStringList &arguments);
 int runPolicy(const QStringList &arguments);
 int runLayers(const QStringList &arguments);
+int runCompare(const QStringList &arguments);
 
 } // namespace RetryLab::Cli

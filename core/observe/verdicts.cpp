@@ -1,5 +1,6 @@
 #include "core/observe/verdicts.h"
 
+#include "core/policy/policyfields.h"
 #include "core/policy/presets.h"
 #include "core/util/coretr.h"
 
@@ -79,6 +80,15 @@ QString jitterOfAlgorithm(BackoffAlgorithm a)
         return QStringLiteral("none");
     }
     return QStringLiteral("none");
+}
+
+// The jitter a preset's delays show: its algorithm's, or for constant and linear
+// intervals the interval jitter (full, equal, proportional).
+QString jitterOfPolicy(const BackoffPolicy &p)
+{
+    if (usesIntervalJitter(p.algorithm) && p.intervalJitter != IntervalJitter::None)
+        return intervalJitterName(p.intervalJitter);
+    return jitterOfAlgorithm(p.algorithm);
 }
 
 /// The same algorithm up to the IAM/Google naming (they share the formula).
@@ -256,9 +266,8 @@ std::optional<PresetComparison> Judge::closestPreset(const InferredPolicy &p)
             row(QStringLiteral("capMs"), Tr::tr("not reached"), QString::number(b.maxBackoffMs), true, 0.0, 0.0);
         }
         const QString jitter = PolicyInference::jitterName(p.jitter);
-        const bool jitterMatches = jitter == jitterOfAlgorithm(b.algorithm);
-        row(QStringLiteral("jitter"), jitter, jitterOfAlgorithm(b.algorithm), jitterMatches, 1.0,
-            jitterMatches ? 0.0 : 1.0);
+        const bool jitterMatches = jitter == jitterOfPolicy(b);
+        row(QStringLiteral("jitter"), jitter, jitterOfPolicy(b), jitterMatches, 1.0, jitterMatches ? 0.0 : 1.0);
         const QString presetLimit
             = b.maxAttempts > 0 ? QString::number(b.maxAttempts) : Tr::tr("deadline %1").arg(msText(b.deadlineMs));
         if (b.maxAttempts == 0 && b.deadlineMs > 0 && (p.giveUpElapsedMs || p.deadlineMs)) {

@@ -1,10 +1,9 @@
 #include "ui/policy/layercalculator.h"
 
 #include "core/herd/layersimulation.h"
-#include "core/policy/presets.h"
 #include "core/policy/retrylayers.h"
+#include "ui/policy/policystackchooser.h"
 
-#include <QComboBox>
 #include <QDialogButtonBox>
 #include <QDoubleSpinBox>
 #include <QFontDatabase>
@@ -33,15 +32,12 @@ LayerCalculator::LayerCalculator(QWidget *parent) : QDialog(parent)
     intro->setWordWrap(true);
     layout->addWidget(intro);
 
+    m_layers = new PolicyStackChooser(
+        {tr("Layer 1 (outermost):"), tr("Layer 2:"), tr("Layer 3:"), tr("Layer 4 (innermost):")},
+        Core::RetryLayers::minLayers, this);
+    connect(m_layers, &PolicyStackChooser::changed, this, &LayerCalculator::recompute);
+    layout->addWidget(m_layers);
     auto *form = new QFormLayout;
-    const QStringList titles{tr("Layer 1 (outermost):"), tr("Layer 2:"), tr("Layer 3:"), tr("Layer 4 (innermost):")};
-    for (int i = 0; i < Core::RetryLayers::maxLayers; ++i) {
-        auto *combo = new QComboBox(this);
-        combo->setObjectName(QStringLiteral("layer%1").arg(i + 1));
-        connect(combo, &QComboBox::currentIndexChanged, this, &LayerCalculator::recompute);
-        m_layers.append(combo);
-        form->addRow(titles.at(i), combo);
-    }
     m_probability = new QDoubleSpinBox(this);
     m_probability->setObjectName(QStringLiteral("failureProbability"));
     m_probability->setRange(0.0, 1.0);
@@ -93,46 +89,18 @@ LayerCalculator::LayerCalculator(QWidget *parent) : QDialog(parent)
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
     layout->addWidget(buttons);
 
-    fillChoices();
-    setLayerChoice(0, 0);
-    setLayerChoice(1, 1);
+    recompute();
     resize(640, 560);
 }
 
 void LayerCalculator::setCurrentPolicy(const Core::BackoffPolicy &policy)
 {
-    m_current = policy;
-    fillChoices();
-}
-
-void LayerCalculator::fillChoices()
-{
-    m_choices = {m_current};
-    QStringList names{tr("Current policy: %1").arg(m_current.name)};
-    for (const Core::Presets::Preset &preset : Core::Presets::all()) {
-        m_choices.append(preset.policy);
-        names.append(tr("Preset: %1").arg(preset.policy.name));
-    }
-    for (int i = 0; i < m_layers.size(); ++i) {
-        QComboBox *combo = m_layers.at(i);
-        const bool optional = i >= Core::RetryLayers::minLayers;
-        // Keep the choice across a refill; an optional layer starts as "(none)".
-        const bool wasNone = combo->count() == 0 ? optional : optional && combo->currentIndex() == combo->count() - 1;
-        const int chosen = std::max(0, combo->currentIndex());
-        const QSignalBlocker blocker(combo);
-        combo->clear();
-        combo->addItems(names);
-        if (optional)
-            combo->addItem(tr("(none)"));
-        combo->setCurrentIndex(wasNone ? combo->count() - 1 : std::min(chosen, int(m_choices.size()) - 1));
-    }
-    recompute();
+    m_layers->setCurrentPolicy(policy);
 }
 
 void LayerCalculator::setLayerChoice(int layer, int choice)
 {
-    if (layer >= 0 && layer < m_layers.size())
-        m_layers.at(layer)->setCurrentIndex(choice);
+    m_layers->setChoice(layer, choice);
 }
 
 void LayerCalculator::setFailureProbability(double p)
@@ -142,13 +110,7 @@ void LayerCalculator::setFailureProbability(double p)
 
 QList<Core::BackoffPolicy> LayerCalculator::stack() const
 {
-    QList<Core::BackoffPolicy> policies;
-    for (const QComboBox *combo : m_layers) {
-        const int index = combo->currentIndex();
-        if (index >= 0 && index < m_choices.size())
-            policies.append(m_choices.at(index));
-    }
-    return policies;
+    return m_layers->policies();
 }
 
 QString LayerCalculator::resultText() const

@@ -5,11 +5,12 @@
 #include <QDialog>
 #include <QList>
 
-class QComboBox;
 class QDoubleSpinBox;
 class QLabel;
 
 namespace RetryLab::Ui {
+
+class PolicyStackChooser;
 
 /// Policy > Layer calculator: two to four retry policies stacked, outermost
 /// first (app -> SDK -> service mesh), and what the stack does when the server
@@ -38,12 +39,9 @@ public:
     QString warningText() const;
 
 private:
-    void fillChoices();
     void recompute();
 
-    Core::BackoffPolicy m_current;
-    QList<Core::BackoffPolicy> m_choices; ///< [0] is the current policy
-    QList<QComboBox *> m_layers;
+    PolicyStackChooser *m_layers = nullptr;
     QDoubleSpinBox *m_probability = nullptr;
     QDoubleSpinBox *m_failureMs = nullptr;
     QDoubleSpinBox *m_threshold = nullptr;

@@ -24,8 +24,8 @@ void TestLayerCalculator::defaults_twoLayersOfTheCurrentPolicyAndAPreset()
     Core::BackoffPolicy mine = *Core::Presets::find(QStringLiteral("curl-retry"));
     mine.name = QStringLiteral("My app");
     calculator.setCurrentPolicy(mine);
-    auto *first = calculator.findChild<QComboBox *>(QStringLiteral("layer1"));
-    auto *third = calculator.findChild<QComboBox *>(QStringLiteral("layer3"));
+    auto *first = calculator.findChild<QComboBox *>(QStringLiteral("policy1"));
+    auto *third = calculator.findChild<QComboBox *>(QStringLiteral("policy3"));
     QVERIFY(first && third);
     QCOMPARE(first->currentText(), QStringLiteral("Current policy: My app"));
     QCOMPARE(third->currentText(), QStringLiteral("(none)"));
@@ -65,8 +65,8 @@ void TestLayerCalculator::fourLayers_figuresMatchTheCoreAndWarn()
     QVERIFY(calculator.findChild<QLabel *>(QStringLiteral("layerCheck"))->text().contains(QLatin1String("10000")));
 
     // Back to two layers: 9 attempts at most, under the threshold: no warning.
-    calculator.setLayerChoice(2, calculator.findChild<QComboBox *>(QStringLiteral("layer3"))->count() - 1);
-    calculator.setLayerChoice(3, calculator.findChild<QComboBox *>(QStringLiteral("layer4"))->count() - 1);
+    calculator.setLayerChoice(2, calculator.findChild<QComboBox *>(QStringLiteral("policy3"))->count() - 1);
+    calculator.setLayerChoice(3, calculator.findChild<QComboBox *>(QStringLiteral("policy4"))->count() - 1);
     calculator.setLayerChoice(1, int(ids.indexOf(QStringLiteral("aws-standard"))) + 1);
     calculator.setLayerChoice(0, int(ids.indexOf(QStringLiteral("aws-standard"))) + 1); // 3 x 3 attempts
     QCOMPARE(calculator.stack().size(), 2);

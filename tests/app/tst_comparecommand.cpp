@@ -1,0 +1,100 @@
+#include "commandtesting.h"
+
+#include "core/policy/policyjson.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace RetryLab;
+
+class TestCompareCommand : public QObject
+{
+    Q_OBJECT
+
+    QTemporaryDir m_dir;
+
+    QString policyFile(const char *name, int maxAttempts)
+    {
+        Core::BackoffPolicy p;
+        p.name = QString::fromLatin1(name);
+        p.algorithm = Core::BackoffAlgorithm::Exponential;
+        p.baseDelayMs = 10;
+        p.maxBackoffMs = 40;
+        p.maxAttempts = maxAttempts;
+        const QString path = m_dir.filePath(QString::fromLatin1(name) + QStringLiteral(".json"));
+        return Core::PolicyJson::writeFile(path, p) ? path : QString();
+    }
+
+    QString scenarioFile()
+    {
+        // Five requests, each failing twice with 503 before it succeeds.
+        const QString path = m_dir.filePath(QStringLiteral("flaky.json"));
+        QFile file(path);
+        if (!file.open(QIODevice::WriteOnly))
+            return {};
+        file.write(R"({"format": "retrylab-scenario", "name": "flaky", "policy": "iam", "concurrency": 5,
+            "requests": [{"name": "r", "url": "{server}/status/200", "count": 5, "script": ["return-503*2"]}]})");
+        return path;
+    }
+
+private Q_SLOTS:
+    void initTestCase() { QVERIFY(m_dir.isValid()); }
+
+    void usageErrorsExitTwo()
+    {
+        const QString scenario = scenarioFile();
+        const auto one = CommandTesting::run({QStringLiteral("compare"), QStringLiteral("--policy"),
+            QStringLiteral("iam"), QStringLiteral("--scenario"), scenario});
+        QCOMPARE(one.exitCode, 2);
+        QVERIFY2(one.err.contains(QLatin1String("give 2 to 4 --policy options")), qPrintable(one.err));
+        const auto noScenario
+            = CommandTesting::run(CommandTesting::arguments("compare", {"--policy", "iam", "--policy", "curl-retry"}));
+        QCOMPARE(noScenario.exitCode, 2);
+        QVERIFY(noScenario.err.contains(QLatin1String("--scenario FILE is required")));
+        const auto badScenario = CommandTesting::run(CommandTesting::arguments(
+            "compare", {"--policy", "iam", "--policy", "curl-retry", "--scenario", "/nonexistent.json"}));
+        QCOMPARE(badScenario.exitCode, 2);
+    }
+
+    void twoPolicies_sameFaults_differentOutcomes()
+    {
+        const QString patient = policyFile("patient", 4);
+        const QString hasty = policyFile("hasty", 2);
+        const QString scenario = scenarioFile();
+        const auto outcome = CommandTesting::run({QStringLiteral("compare"), QStringLiteral("--policy"), patient,
+            QStringLiteral("--policy"), hasty, QStringLiteral("--scenario"), scenario, QStringLiteral("--seed"),
+            QStringLiteral("4"), QStringLiteral("--json")});
+        QVERIFY2(outcome.exitCode == 0, qPrintable(outcome.err));
+        const QJsonObject json = QJsonDocument::fromJson(outcome.out.toUtf8()).object();
+        QCOMPARE(json.value(QStringLiteral("seed")).toString(), QStringLiteral("4"));
+        const QJsonArray rows = json.value(QStringLiteral("policies")).toArray();
+        QCOMPARE(rows.size(), 2);
+        const QJsonObject a = rows.at(0).toObject();
+        const QJsonObject b = rows.at(1).toObject();
+        QCOMPARE(a.value(QStringLiteral("policy")).toString(), QStringLiteral("patient"));
+        QCOMPARE(a.value(QStringLiteral("succeeded")).toInt(), 5);
+        QCOMPARE(a.value(QStringLiteral("attempts")).toInt(), 15); // each copy of the script: 503, 503, then 200
+        QVERIFY(a.value(QStringLiteral("medianSuccessMs")).toDouble() >= 30.0); // two waits of 10 and 20 ms
+        QCOMPARE(b.value(QStringLiteral("succeeded")).toInt(), 0);
+        QCOMPARE(b.value(QStringLiteral("failed")).toInt(), 5);
+        QCOMPARE(b.value(QStringLiteral("attempts")).toInt(), 10);
+        QVERIFY(b.value(QStringLiteral("medianSuccessMs")).isNull());
+        QVERIFY(a.value(QStringLiteral("peakAttemptsPerSecond")).toInt() >= 5);
+
+        // The text: one timeline per policy on one axis, and the summary table.
+        const auto text = CommandTesting::run({QStringLiteral("compare"), QStringLiteral("--policy"), patient,
+            QStringLiteral("--policy"), hasty, QStringLiteral("--scenario"), scenario});
+        QCOMPARE(text.exitCode, 0);
+        QVERIFY2(text.out.contains(QLatin1String("(drawn; --seed ")), qPrintable(text.out));
+        QVERIFY(text.out.contains(QStringLiteral("patient (%1)").arg(patient)));
+        QVERIFY(text.out.contains(QStringLiteral("hasty (%1)").arg(hasty)));
+        QVERIFY(text.out.contains(QLatin1String("busiest second")));
+        QCOMPARE(text.out.count(QLatin1String("r #1")), 2);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCompareCommand)
+#include "tst_comparecommand.moc"

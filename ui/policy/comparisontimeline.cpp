@@ -1,0 +1,131 @@
+#include "ui/policy/comparisontimeline.h"
+
+#include "core/record/runstatistics.h"
+#include "ui/widgets/outcomestyle.h"
+#include "ui/widgets/timeaxis.h"
+
+#include <QPainter>
+
+#include <algorithm>
+#include <cmath>
+
+namespace RetryLab::Ui {
+
+namespace {
+
+constexpr int laneHeight = 14;
+constexpr int bandHeader = 22;
+constexpr int axisHeight = 22;
+constexpr int labelWidth = 200;
+constexpr int margin = 8;
+
+} // namespace
+
+ComparisonTimeline::ComparisonTimeline(QWidget *parent) : QWidget(parent)
+{
+    setObjectName(QStringLiteral("comparisonTimeline"));
+    setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Preferred);
+}
+
+void ComparisonTimeline::setRows(const QList<Core::ComparisonRow> &rows, double spanMs)
+{
+    m_rows = rows;
+    m_spanMs = spanMs;
+    updateGeometry();
+    update();
+}
+
+int ComparisonTimeline::laneCount() const
+{
+    int lanes = 0;
+    for (const Core::ComparisonRow &row : m_rows)
+        lanes += int(row.record.requests.size());
+    return lanes;
+}
+
+QSize ComparisonTimeline::sizeHint() const
+{
+    return {720, axisHeight + 2 * margin + int(m_rows.size()) * bandHeader + laneCount() * laneHeight};
+}
+
+QSize ComparisonTimeline::minimumSizeHint() const
+{
+    return {labelWidth + 200, axisHeight + 2 * margin + int(m_rows.size()) * bandHeader};
+}
+
+void ComparisonTimeline::paintEvent(QPaintEvent *)
+{
+    QPainter p(this);
+    p.setRenderHint(QPainter::Antialiasing, false);
+    const QPalette pal = palette();
+    p.fillRect(rect(), pal.color(QPalette::Base));
+    if (m_rows.isEmpty()) {
+        p.setPen(pal.color(QPalette::PlaceholderText));
+        p.drawText(rect(), Qt::AlignCenter, tr("Choose the policies and a scenario, then Run."));
+        return;
+    }
+    const double span = m_spanMs > 0.0 ? m_spanMs : 1.0;
+    const int left = labelWidth;
+    const int right = width() - margin;
+    const double pxPerMs = double(std::max(1, right - left)) / span;
+    const auto x = [&](double ms) { return left + int(std::lround(ms * pxPerMs)); };
+
+    // The axis, with ticks 1-2-5 apart and at least 90 px from each other.
+    const double step = TimeAxis::timeStep(90.0 / pxPerMs);
+    p.setPen(pal.color(QPalette::Text));
+    for (double t = 0.0; t <= span + 1e-9; t += step) {
+        p.drawLine(x(t), margin + axisHeight - 6, x(t), margin + axisHeight);
+        const QString label = t >= 1000.0 ? tr("%1 s").arg(t / 1000.0, 0, 'g', 4) : tr("%1 ms").arg(t, 0, 'f', 0);
+        p.drawText(QRect(x(t) - 40, margin, 80, axisHeight - 6), Qt::AlignHCenter | Qt::AlignBottom, label);
+    }
+    QColor grid = pal.color(QPalette::Text);
+    grid.setAlpha(40);
+
+    int y = margin + axisHeight;
+    for (const Core::ComparisonRow &row : m_rows) {
+        p.fillRect(QRect(0, y, width(), bandHeader), pal.color(QPalette::AlternateBase));
+        QFont bold = font();
+        bold.setBold(true);
+        p.setFont(bold);
+        p.setPen(pal.color(QPalette::Text));
+        p.drawText(QRect(margin, y, width() - 2 * margin, bandHeader), Qt::AlignVCenter | Qt::AlignLeft,
+            tr("%1: %2 of %3 succeeded, %4 attempts, busiest second %5")
+                .arg(row.policy.name)
+                .arg(row.succeeded)
+                .arg(row.requests)
+                .arg(row.attempts)
+                .arg(row.peakAttemptsPerSecond));
+        p.setFont(font());
+        y += bandHeader;
+        QList<quint64> ids = row.record.requests.keys();
+        std::sort(ids.begin(), ids.end());
+        for (quint64 id : std::as_const(ids)) {
+            const QString label = row.record.requests.value(id).label;
+            p.setPen(pal.color(QPalette::Text));
+            p.drawText(QRect(margin * 2, y, labelWidth - 3 * margin, laneHeight), Qt::AlignVCenter | Qt::AlignLeft,
+                label.isEmpty() ? tr("request %1").arg(id) : label);
+            p.setPen(grid);
+            p.drawLine(left, y + laneHeight / 2, right, y + laneHeight / 2);
+            double previousEnd = -1.0;
+            for (const Core::AttemptRecord &a : row.record.attempts) {
+                if (a.requestId != id || a.startNs < 0)
+                    continue;
+                const double start = double(a.startNs - row.record.epochNs) / 1e6;
+                const double end = a.endNs >= a.startNs ? double(a.endNs - row.record.epochNs) / 1e6 : start;
+                if (previousEnd >= 0.0) {
+                    p.setPen(QPen(pal.color(QPalette::Mid), 1));
+                    p.drawLine(x(previousEnd), y + laneHeight / 2, x(start), y + laneHeight / 2);
+                }
+                // At least 3 px, so that a quick attempt still shows.
+                const int from = x(start);
+                const int to = std::max(from + 3, x(end));
+                p.fillRect(QRect(from, y + 2, to - from, laneHeight - 4),
+                    readableOn(outcomeColor(Core::attemptOutcomeOf(a)), pal.color(QPalette::Base)));
+                previousEnd = end;
+            }
+            y += laneHeight;
+        }
+    }
+}
+
+} // namespace RetryLab::Ui
