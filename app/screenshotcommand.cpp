@@ -404,6 +404,13 @@ int runScreenshot(const QStringList &arguments)
         preferences->reject();
     }
 
+    // View -> Presentation: the timeline alone, larger, full screen.
+    window.setPresentation(true);
+    settle(400);
+    save(&window, QStringLiteral("presentation.png"));
+    window.setPresentation(false);
+    settle(200);
+
     // Policy -> Layer calculator: three presets stacked, the attempts multiplied.
     {
         Ui::LayerCalculator calculator(&window);

@@ -386,6 +386,7 @@ void MainWindow::buildMenus()
     inspect->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_I));
     view->addAction(inspect);
     view->addAction(tr("&Reset layout"), this, &MainWindow::resetLayout);
+    addPresentationActions(view);
     view->addSeparator();
     for (int i = 0; i < m_tabs->count(); ++i) {
         QAction *show = view->addAction(m_tabs->tabText(i), this, [this, i] { m_tabs->setCurrentIndex(i); });

@@ -5,12 +5,14 @@
 #include "core/util/result.h"
 #include "ui/exportcontroller.h"
 
+#include <QFont>
 #include <QMainWindow>
 
 #include <functional>
 
 class QAction;
 class QDockWidget;
+class QMenu;
 class QTabWidget;
 
 namespace RetryLab::Core {
@@ -107,6 +109,15 @@ public:
     void showTab(Tab tab);
     Tab currentTab() const;
     TimelineView *timelineView() const { return m_timeline; }
+
+    /// View > Presentation (Ctrl+Shift+P): a larger font, thicker bars, the
+    /// timeline alone and full screen; off again restores the layout.
+    void setPresentation(bool on);
+    bool isPresentation() const { return m_presentation; }
+    /// What View > Export picture draws: the timeline's lanes, or the current tab.
+    QWidget *pictureWidget() const;
+    /// Writes pictureWidget() as PNG (twice its size) or SVG, by the suffix.
+    Core::Result<void> exportPicture(const QString &path);
     ErrorLogView *errorLogView() const { return m_errorLog; }
     StatisticsView *statisticsView() const { return m_statistics; }
     ServerView *serverView() const { return m_serverView; }
@@ -151,6 +162,8 @@ public Q_SLOTS:
     /// Policy > Export as gRPC service config: the policy as methodConfig.retryPolicy (GrpcServiceConfig).
     void exportPolicyAsGrpc();
     void showLayerCalculator();
+    void addPresentationActions(QMenu *view);
+    void exportPictureWithDialog();
     void showCompare();
     /// Policy > Endpoint policies: a policy per host or path for the requests sent.
     void editEndpointPolicies();
@@ -204,6 +217,11 @@ private:
     TransportController *m_transport = nullptr;
     QTabWidget *m_tabs = nullptr;
     TimelineView *m_timeline = nullptr;
+    bool m_presentation = false;
+    QAction *m_presentationAction = nullptr;
+    QByteArray m_statePresented; ///< the dock layout to restore after presentation mode
+    QFont m_fontPresented;
+    bool m_wasMaximized = false;
     ErrorLogView *m_errorLog = nullptr;
     StatisticsView *m_statistics = nullptr;
     ServerView *m_serverView = nullptr;

@@ -29,6 +29,7 @@
 #include <QDockWidget>
 #include <QFile>
 #include <QGuiApplication>
+#include <QImage>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -113,6 +114,8 @@ private Q_SLOTS:
     void settings_simulatorAndConformanceChoice_surviveARestart();
     void serverCannotStart_windowStillWorks();
     void conformanceTab_runsTheEditedPolicyOnTheAppServer();
+    void presentation_largerTimelineAloneThenRestored();
+    void exportPicture_pngAndSvgOfTheTimeline();
 
 private:
     std::unique_ptr<MainWindow> makeWindow(const MainWindow::Options &options = {});
@@ -928,6 +931,63 @@ void TestMainWindow::conformanceTab_runsTheEditedPolicyOnTheAppServer()
     QCOMPARE(passed, total);
     // The cells ran against the application's own server, not a private one.
     QVERIFY(window->server()->server()->log().size() > before);
+}
+
+void TestMainWindow::presentation_largerTimelineAloneThenRestored()
+{
+    auto window = makeWindow();
+    QVERIFY(window);
+    QVERIFY(sendAndWait(*window, 1));
+    window->showTab(MainWindow::Tab::Statistics);
+    const double pointSize = window->font().pointSizeF();
+    const int laneHeight = window->timelineView()->laneHeight();
+    auto *action = window->findChild<QAction *>(QStringLiteral("presentation"));
+    QVERIFY(action);
+    QCOMPARE(action->shortcut(), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_P));
+    action->trigger();
+    QVERIFY(window->isPresentation());
+    QCOMPARE(window->currentTab(), MainWindow::Tab::Timeline);
+    QVERIFY(window->font().pointSizeF() > pointSize * 1.4);
+    QVERIFY(window->timelineView()->isPresentation());
+    QVERIFY(window->timelineView()->laneHeight() > laneHeight);
+    QCOMPARE(window->timelineView()->minBarWidth(), 6.0);
+    QVERIFY(!window->policyDock()->isVisible());
+    QVERIFY(!window->requestDock()->isVisible());
+
+    action->trigger();
+    QVERIFY(!window->isPresentation());
+    QCOMPARE(window->font().pointSizeF(), pointSize);
+    QCOMPARE(window->timelineView()->laneHeight(), laneHeight);
+    QTRY_VERIFY(window->policyDock()->isVisible());
+    QVERIFY(window->requestDock()->isVisible());
+}
+
+void TestMainWindow::exportPicture_pngAndSvgOfTheTimeline()
+{
+    auto window = makeWindow();
+    QVERIFY(window);
+    QVERIFY(sendAndWait(*window, 1));
+    window->showTab(MainWindow::Tab::Timeline);
+    const QString png = m_dir.filePath(QStringLiteral("timeline.png"));
+    QVERIFY(window->exportPicture(png));
+    QImage image;
+    QVERIFY(image.load(png, "PNG"));
+    QCOMPARE(image.size(), window->timelineView()->viewport()->size() * 2);
+    const QString svg = m_dir.filePath(QStringLiteral("timeline.svg"));
+    QVERIFY(window->exportPicture(svg));
+    QFile file(svg);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    const QByteArray text = file.readAll();
+    QVERIFY(text.contains("<svg"));
+    QVERIFY(text.contains("<title>Timeline</title>"));
+    // The statistics tab draws its charts.
+    window->showTab(MainWindow::Tab::Statistics);
+    QVERIFY(window->exportPicture(m_dir.filePath(QStringLiteral("statistics.svg"))));
+    // An unwritable place is said, and nothing is lost.
+    const auto refused = window->exportPicture(QStringLiteral("/nonexistent/dir/x.png"));
+    QVERIFY(!refused);
+    QVERIFY(refused.error().contains(QLatin1String("/nonexistent/dir/x.png")));
+    QVERIFY(window->session()->resultCount() >= 1);
 }
 
 QTEST_MAIN(TestMainWindow)

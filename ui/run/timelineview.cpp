@@ -147,10 +147,20 @@ double TimelineView::endMsOf(qsizetype rowIndex) const
     return r.inFlight() ? std::max(nowMs(), m_session->toRunMs(r.startNs)) : m_session->toRunMs(r.endNs);
 }
 
+void TimelineView::setPresentation(bool on)
+{
+    if (on == m_presentation)
+        return;
+    m_presentation = on;
+    updateMetrics();
+    updateScrollBars();
+    viewport()->update();
+}
+
 void TimelineView::updateMetrics()
 {
     const QFontMetrics fm = fontMetrics();
-    m_laneHeight = fm.height() + 10;
+    m_laneHeight = fm.height() + (m_presentation ? 14 : 10);
     m_axisHeight = fm.height() + 10;
     m_legendHeight = fm.height() + 10;
     m_labelWidth = std::clamp(fm.horizontalAdvance(QLatin1Char('M')) * 13, 120, 240);
@@ -342,7 +352,8 @@ QRectF TimelineView::attemptRect(qsizetype rowIndex) const
     const QRect time = timeArea();
     const double x0 = time.left() + m_scale.toPixel(m_session->toRunMs(r.startNs));
     const double x1 = time.left() + m_scale.toPixel(endMsOf(rowIndex));
-    return QRectF(x0, y + 5.0, std::max(2.0, x1 - x0), m_laneHeight - 10.0);
+    const double inset = m_presentation ? 3.0 : 5.0;
+    return QRectF(x0, y + inset, std::max(minBarWidth(), x1 - x0), m_laneHeight - 2.0 * inset);
 }
 
 TimelineView::Hit TimelineView::hitAt(const QPoint &pos) const
@@ -568,8 +579,9 @@ void TimelineView::paintLane(QPainter &p, qsizetype laneIndex, int y)
     const RunSession::Lane &l = s.lane(laneIndex);
     const QRect time = timeArea();
     const double left = time.left();
-    const double barTop = y + 5.0;
-    const double barHeight = m_laneHeight - 10.0;
+    const double inset = m_presentation ? 3.0 : 5.0;
+    const double barTop = y + inset;
+    const double barHeight = m_laneHeight - 2.0 * inset;
     double previousEnd = std::numeric_limits<double>::quiet_NaN();
     double lastPixel = -1e9;
 
@@ -586,7 +598,7 @@ void TimelineView::paintLane(QPainter &p, qsizetype laneIndex, int y)
             continue;
         const double x0 = left + m_scale.toPixel(start);
         const double x1 = left + m_scale.toPixel(end);
-        const double width = std::max(2.0, x1 - x0);
+        const double width = std::max(minBarWidth(), x1 - x0);
         // Zoomed far out, many attempts land on one pixel: draw that pixel once.
         if (x1 - x0 < 1.0 && std::floor(x0) == lastPixel)
             continue;
@@ -615,18 +627,19 @@ void TimelineView::paintDelay(QPainter &p, double fromMs, double plannedMs, doub
     const double xActual = time.left() + m_scale.toPixel(toMs);
     const double xPlanned = time.left() + m_scale.toPixel(fromMs + std::max(0.0, plannedMs));
     const double middle = y + m_laneHeight / 2.0;
+    const double line = m_presentation ? 2.5 : 1.0;
 
     // What really passed: a thin line through the middle of the lane.
     if (xActual - x0 >= 1.0) {
-        p.setPen(QPen(withAlpha(text, pending ? 150 : 110), 1.0, pending ? Qt::DotLine : Qt::SolidLine));
+        p.setPen(QPen(withAlpha(text, pending ? 150 : 110), line, pending ? Qt::DotLine : Qt::SolidLine));
         p.drawLine(QPointF(x0, middle), QPointF(xActual, middle));
     }
     // What the policy planned: a dashed bracket along the top of the lane.
     if (xPlanned - x0 >= 3.0) {
         const double top = y + 3.0;
-        p.setPen(QPen(withAlpha(text, 190), 1.0, Qt::DashLine));
+        p.setPen(QPen(withAlpha(text, 190), line, Qt::DashLine));
         p.drawLine(QPointF(x0, top), QPointF(xPlanned, top));
-        p.setPen(QPen(withAlpha(text, 190), 1.0));
+        p.setPen(QPen(withAlpha(text, 190), line));
         p.drawLine(QPointF(x0, top), QPointF(x0, top + 4.0));
         p.drawLine(QPointF(xPlanned, top), QPointF(xPlanned, top + 4.0));
     }

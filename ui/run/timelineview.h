@@ -55,6 +55,12 @@ public:
     bool followLive() const { return m_follow; }
 
     int laneHeight() const { return m_laneHeight; }
+    /// Presentation mode (View > Presentation): thicker bars, wider attempts and
+    /// heavier lines, readable on a projector; the font is the window's.
+    void setPresentation(bool on);
+    bool isPresentation() const { return m_presentation; }
+    /// The narrowest an attempt is drawn, in pixels, so that a quick one still shows.
+    double minBarWidth() const { return m_presentation ? 6.0 : 2.0; }
     int firstVisibleLane() const;
     /// Where lanes are drawn, in viewport coordinates (below the axis, above the legend).
     QRect laneArea() const;
@@ -129,6 +135,7 @@ private:
     int m_axisHeight = 24;
     int m_legendHeight = 22;
     int m_labelWidth = 160;
+    bool m_presentation = false;
 
     QPoint m_dragOrigin;
     QPoint m_dragLast;
