@@ -63,17 +63,6 @@ bool isFailureForBreaker(const AttemptRecord &record, const Classification &clas
     return status >= 500 || status == 429;
 }
 
-// The first error validatePolicy() finds, or an empty string for a usable policy.
-QString firstPolicyError(const BackoffPolicy &policy)
-{
-    const auto issues = validatePolicy(policy);
-    for (const auto &issue : issues) {
-        if (issue.isError())
-            return issue.message;
-    }
-    return {};
-}
-
 } // namespace
 
 struct RetryExecutor::Request

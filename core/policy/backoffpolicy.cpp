@@ -310,6 +310,15 @@ bool isUsable(const BackoffPolicy &policy)
     return std::none_of(issues.cbegin(), issues.cend(), [](const PolicyIssue &i) { return i.isError(); });
 }
 
+QString firstPolicyError(const BackoffPolicy &policy)
+{
+    for (const PolicyIssue &issue : validatePolicy(policy)) {
+        if (issue.isError())
+            return issue.message;
+    }
+    return {};
+}
+
 QString describeIssues(const QList<PolicyIssue> &issues)
 {
     QStringList lines;

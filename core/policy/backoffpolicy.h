@@ -180,6 +180,8 @@ inline constexpr double maxDelayFactor = 10.0;
 QList<PolicyIssue> validatePolicy(const BackoffPolicy &policy);
 /// True when validatePolicy() reports no error.
 bool isUsable(const BackoffPolicy &policy);
+/// The first error validatePolicy() reports; empty for a usable policy.
+QString firstPolicyError(const BackoffPolicy &policy);
 /// Joins the errors (and warnings) into one readable paragraph.
 QString describeIssues(const QList<PolicyIssue> &issues);
 
