@@ -114,10 +114,7 @@ public:
     /// timeline alone and full screen; off again restores the layout.
     void setPresentation(bool on);
     bool isPresentation() const { return m_presentation; }
-    /// What View > Export picture draws: the timeline's lanes, or the current tab.
-    QWidget *pictureWidget() const;
-    /// Writes pictureWidget() as PNG (twice its size) or SVG, by the suffix.
-    Core::Result<void> exportPicture(const QString &path);
+
     ErrorLogView *errorLogView() const { return m_errorLog; }
     StatisticsView *statisticsView() const { return m_statistics; }
     ServerView *serverView() const { return m_serverView; }
@@ -163,7 +160,6 @@ public Q_SLOTS:
     void exportPolicyAsGrpc();
     void showLayerCalculator();
     void addPresentationActions(QMenu *view);
-    void exportPictureWithDialog();
     void showCompare();
     /// Policy > Endpoint policies: a policy per host or path for the requests sent.
     void editEndpointPolicies();

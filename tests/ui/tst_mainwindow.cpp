@@ -29,7 +29,6 @@
 #include <QDockWidget>
 #include <QFile>
 #include <QGuiApplication>
-#include <QImage>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -115,7 +114,6 @@ private Q_SLOTS:
     void serverCannotStart_windowStillWorks();
     void conformanceTab_runsTheEditedPolicyOnTheAppServer();
     void presentation_largerTimelineAloneThenRestored();
-    void exportPicture_pngAndSvgOfTheTimeline();
 
 private:
     std::unique_ptr<MainWindow> makeWindow(const MainWindow::Options &options = {});
@@ -960,34 +958,6 @@ void TestMainWindow::presentation_largerTimelineAloneThenRestored()
     QCOMPARE(window->timelineView()->laneHeight(), laneHeight);
     QTRY_VERIFY(window->policyDock()->isVisible());
     QVERIFY(window->requestDock()->isVisible());
-}
-
-void TestMainWindow::exportPicture_pngAndSvgOfTheTimeline()
-{
-    auto window = makeWindow();
-    QVERIFY(window);
-    QVERIFY(sendAndWait(*window, 1));
-    window->showTab(MainWindow::Tab::Timeline);
-    const QString png = m_dir.filePath(QStringLiteral("timeline.png"));
-    QVERIFY(window->exportPicture(png));
-    QImage image;
-    QVERIFY(image.load(png, "PNG"));
-    QCOMPARE(image.size(), window->timelineView()->viewport()->size() * 2);
-    const QString svg = m_dir.filePath(QStringLiteral("timeline.svg"));
-    QVERIFY(window->exportPicture(svg));
-    QFile file(svg);
-    QVERIFY(file.open(QIODevice::ReadOnly));
-    const QByteArray text = file.readAll();
-    QVERIFY(text.contains("<svg"));
-    QVERIFY(text.contains("<title>Timeline</title>"));
-    // The statistics tab draws its charts.
-    window->showTab(MainWindow::Tab::Statistics);
-    QVERIFY(window->exportPicture(m_dir.filePath(QStringLiteral("statistics.svg"))));
-    // An unwritable place is said, and nothing is lost.
-    const auto refused = window->exportPicture(QStringLiteral("/nonexistent/dir/x.png"));
-    QVERIFY(!refused);
-    QVERIFY(refused.error().contains(QLatin1String("/nonexistent/dir/x.png")));
-    QVERIFY(window->session()->resultCount() >= 1);
 }
 
 QTEST_MAIN(TestMainWindow)
