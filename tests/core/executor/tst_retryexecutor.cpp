@@ -143,9 +143,10 @@ BackoffPolicy scaled(BackoffPolicy p, double factor)
     p.baseDelayMs *= factor;
     p.maxBackoffMs *= factor;
     p.jitterMs *= factor;
-    // A deadline keeps room for a few attempts on a loaded machine (the interactive preset's 5 s would be 25 ms).
+    // A deadline keeps room for a few attempts and a 1 s stall on a loaded machine (the interactive
+    // preset's 5 s would be 25 ms).
     if (p.deadlineMs > 0.0)
-        p.deadlineMs = std::max(p.deadlineMs * factor, 3000.0);
+        p.deadlineMs = std::max(p.deadlineMs * factor, 1500.0);
     p.classification.maxRetryAfterMs *= factor;
     p.attemptTimeoutMs = 5000;
     return p;

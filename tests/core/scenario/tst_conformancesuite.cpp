@@ -89,8 +89,13 @@ void TestConformanceSuite::matrix_nineSequencesByFourClasses()
 void TestConformanceSuite::compressed_shrinksWaitsKeepsRules_data()
 {
     QTest::addColumn<QString>("id");
-    for (const QString &id : Presets::ids())
-        QTest::addRow("%s", qPrintable(id)) << id;
+    // Presets bounded by attempts. A deadline-only preset (IAM) makes the number of attempts depend on how
+    // fast each one is, which a loaded or sanitized machine moves outside the model's 50 ms per attempt;
+    // expect_deadlineOnly_endsAfterAnUnknownNumberOfAttempts covers it.
+    for (const Presets::Preset &preset : Presets::all()) {
+        if (preset.policy.maxAttempts > 0)
+            QTest::addRow("%s", qPrintable(preset.id)) << preset.id;
+    }
 }
 
 void TestConformanceSuite::compressed_shrinksWaitsKeepsRules()
