@@ -33,9 +33,10 @@ quint64 RunRecorder::submit(const RequestSpec &request, const BackoffPolicy &req
 {
     if (m_record.requests.isEmpty())
         m_record.policy = m_executor->policy();
-    // Remember the spec before submitting: an invalid request finishes at once.
+    // Remember the spec before submitting: an invalid request finishes at once. The executor is
+    // handed the caller's policy itself, so that its own policy is not validated again.
     const BackoffPolicy policy = requestPolicy;
-    const quint64 id = m_executor->submit(request, policy);
+    const quint64 id = m_executor->submit(request, requestPolicy);
     m_record.requests.insert(id, request);
     m_record.notePolicy(id, policy);
     return id;

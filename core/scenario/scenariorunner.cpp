@@ -203,7 +203,9 @@ void ScenarioRunner::submitMore(Group &group)
         const int index = group.submitted++;
         ++group.outstanding;
         m_submitting = true;
-        const quint64 id = m_recorder->submit(spec, m_scenario.policyFor(spec.url));
+        // Only an endpoint policy is handed over: the scenario's own is the executor's already.
+        const EndpointPolicy *endpoint = matchingEndpointPolicy(m_scenario.endpointPolicies, spec.url);
+        const quint64 id = endpoint ? m_recorder->submit(spec, endpoint->policy) : m_recorder->submit(spec);
         m_submitting = false;
         m_groupOf.insert(id, groupIndex);
         m_names.insert(id, entry.name);
