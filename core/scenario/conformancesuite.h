@@ -52,6 +52,13 @@ struct ConformanceExpectation
     /// Steps in the script (after expanding "step*K"); the server must have
     /// used one per attempt, min(attempts, scriptSteps) in all.
     int scriptSteps = 0;
+    /// The policy's total deadline (0: none) and the longest wait the model
+    /// planned before a retry. A deadline that ends a cell after fewer attempts
+    /// than modelled is still right when the attempts ran slower than the model
+    /// assumes (a loaded machine, a sanitizer build) and the time really ran out:
+    /// the request lasted at least the deadline less that wait.
+    double deadlineMs = 0.0;
+    double longestWaitMs = 0.0;
     /// The rule applied at each attempt, for the tooltip and the report.
     QStringList explanation;
 

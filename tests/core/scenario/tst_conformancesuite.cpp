@@ -52,6 +52,7 @@ private Q_SLOTS:
     void expect_deadlineOnly_endsAfterAnUnknownNumberOfAttempts();
     void caseRequest_carriesMethodPreconditionAndScript();
     void judge_namesEveryDifference();
+    void judge_fewerAttemptsPassOnlyWhenTheDeadlineRanOut();
     void runner_presetPassesOnTheEmbeddedServer();
     void runner_expectationsOfAnotherPolicy_failWhereTheyDiffer();
     void runner_recordAndVerdicts_forTheExports();
@@ -376,6 +377,38 @@ void TestConformanceSuite::runner_recordAndVerdicts_forTheExports()
     QCOMPARE(verdicts[0].name, runner.cells().at(0).cell.name());
     QCOMPARE(verdicts[0].requestIds, QList<quint64>{1});
     QVERIFY(std::all_of(verdicts.cbegin(), verdicts.cend(), [](const ExpectationResult &r) { return r.passed; }));
+}
+
+void TestConformanceSuite::judge_fewerAttemptsPassOnlyWhenTheDeadlineRanOut()
+{
+    // IAM is bounded by its deadline alone: the model counts attempts on a machine where each takes at most
+    // 50 ms. Slower attempts fit fewer into the deadline, which is right when the time really ran out.
+    const BackoffPolicy iam = preset("iam");
+    QVERIFY(iam.maxAttempts <= 0 && iam.deadlineMs > 0.0);
+    ConformanceCase cell{sequence("503-forever"), IdempotencyClass::Conditional, {}};
+    cell.expected = Conformance::expect(iam, cell.sequence, cell.idempotency);
+    QCOMPARE(cell.expected.deadlineMs, iam.deadlineMs);
+    QVERIFY(cell.expected.longestWaitMs > 0.0 && cell.expected.longestWaitMs < iam.deadlineMs / 2.0);
+    QVERIFY(cell.expected.minAttempts > 3);
+
+    RequestResult slow;
+    slow.outcome = RequestOutcome::DeadlineExceeded;
+    slow.attempts = 3;
+    slow.finalStatus = 503;
+    slow.startNs = 0;
+    slow.endNs = qint64((iam.deadlineMs - cell.expected.longestWaitMs) * 1e6);
+    const ConformanceVerdict ranOut = Conformance::judge(cell, slow, {}, -1);
+    QVERIFY2(ranOut.passed, qPrintable(ranOut.message));
+
+    RequestResult early = slow;
+    early.endNs = qint64(iam.deadlineMs / 4.0 * 1e6);
+    const ConformanceVerdict gaveUpEarly = Conformance::judge(cell, early, {}, -1);
+    QVERIFY(!gaveUpEarly.passed);
+    QVERIFY2(gaveUpEarly.message.contains(QLatin1String("it made 3 attempt(s)")), qPrintable(gaveUpEarly.message));
+
+    RequestResult exhausted = slow; // another ending is not excused by the time it took
+    exhausted.outcome = RequestOutcome::AttemptsExhausted;
+    QVERIFY(!Conformance::judge(cell, exhausted, {}, -1).passed);
 }
 
 void TestConformanceSuite::runner_everyPresetPasses_data()
