@@ -11,6 +11,7 @@
 #include "core/policy/policyjson.h"
 #include "core/policy/presets.h"
 #include "core/scenario/conformancerunner.h"
+#include "core/util/terminaltext.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
@@ -19,6 +20,8 @@
 #include <QEventLoop>
 #include <QFileInfo>
 #include <QLoggingCategory>
+
+#include <algorithm>
 
 namespace {
 Q_LOGGING_CATEGORY(lcConformanceCommand, "retrylab.cli.conformance", QtInfoMsg)
@@ -200,11 +203,20 @@ int runConformance(const QStringList &arguments)
             for (const QString &line : cell.verdict.message.split(QLatin1Char('\n')))
                 console.print(QStringLiteral("      ") + line);
         }
+        if (runner.timedOut()) {
+            console.error(Tr::tr("retrylab conformance: %1: the time limit of %2 ran out; %n cell(s) still running "
+                                 "were cancelled and fail",
+                nullptr,
+                int(std::count_if(runner.cells().cbegin(), runner.cells().cend(),
+                    [](const Core::ConformanceCellResult &c) {
+                        return !c.done || c.result.outcome == Core::RequestOutcome::Cancelled;
+                    })))
+                              .arg(Core::TerminalText::escaped(named.policy.name),
+                                  RunPrinter::duration(double(runner.timeLimitMs()))));
+        }
         console.print(Tr::tr("%1: %2 of %3 cells pass (%4)")
-                          .arg(named.policy.name)
-                          .arg(runner.passedCount())
-                          .arg(runner.cells().size())
-                          .arg(RunPrinter::duration(double(clock.elapsed()))));
+                          .arg(Core::TerminalText::escaped(named.policy.name), QString::number(runner.passedCount()),
+                              QString::number(runner.cells().size()), RunPrinter::duration(double(clock.elapsed()))));
         if (!options.quiet() && &named != &policies.constLast())
             console.print();
         allPassed = allPassed && runner.allPassed();

@@ -9,12 +9,16 @@
 #include "core/executor/preparedtransport.h"
 #include "core/scenario/scenarioreader.h"
 #include "core/scenario/scenariorunner.h"
+#include "core/util/descriptorlimit.h"
+#include "core/util/terminaltext.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
 #include <QDir>
 #include <QEventLoop>
 #include <QLoggingCategory>
+
+#include <algorithm>
 
 namespace {
 Q_LOGGING_CATEGORY(lcRun, "retrylab.cli.run", QtInfoMsg)
@@ -77,10 +81,12 @@ int runRun(const QStringList &arguments)
     QStringList insecure;
     for (const Core::ScenarioRequest &request : std::as_const(scenario.value().requests)) {
         if (const auto prepared = Core::PreparedTransport::prepare(request.spec.transport); !prepared)
-            return usageError(console, Tr::tr("request \"%1\": %2").arg(request.name, prepared.error()));
+            return usageError(
+                console, Tr::tr("request \"%1\": %2").arg(Core::TerminalText::escaped(request.name), prepared.error()));
         if (!request.spec.transport.insecureHosts.isEmpty()) {
             insecure.append(Tr::tr("\"%1\" (%2)")
-                                .arg(request.name, request.spec.transport.insecureHosts.join(QStringLiteral(", "))));
+                                .arg(Core::TerminalText::escaped(request.name),
+                                    request.spec.transport.insecureHosts.join(QStringLiteral(", "))));
         }
     }
     if (!insecure.isEmpty() && !parser.isSet(insecureOption)) {
@@ -96,13 +102,28 @@ int runRun(const QStringList &arguments)
     if (const auto writable = options.checkOutputFiles(); !writable)
         return usageError(console, writable.error());
 
+    // Each attempt in flight holds a descriptor, and another on the embedded
+    // server's side when the scenario uses it: more than the descriptors allow
+    // would fail requests for the tool's own reason, so fewer run at once.
+    const qint64 fit = std::max<qint64>(1, Core::DescriptorLimit::available() / 2);
+    if (scenario.value().concurrency > fit) {
+        const Core::DescriptorLimit::Limits limits = Core::DescriptorLimit::current();
+        console.error(
+            Tr::tr("warning: %1 attempts in flight need about %2 file descriptors, but the limit is %3 "
+                   "(at most %4, raise it with ulimit -n): running %5 at once instead")
+                .arg(QString::number(scenario.value().concurrency),
+                    QString::number(2 * qint64(scenario.value().concurrency) + Core::DescriptorLimit::reserve),
+                    QString::number(limits.soft), QString::number(limits.hard), QString::number(fit)));
+        scenario.value().concurrency = int(fit);
+    }
+
     const Core::Scenario &s = scenario.value();
     const bool live = !options.quiet();
     if (live) {
         console.print(Tr::tr("Scenario \"%1\" (%2): %n request(s)", nullptr, s.totalRequests())
-                          .arg(s.name, QDir::toNativeSeparators(positional.first())));
+                          .arg(Core::TerminalText::escaped(s.name), QDir::toNativeSeparators(positional.first())));
         console.print(Tr::tr("Policy \"%1\" (%2), %3, %n attempt(s) in flight at most", nullptr, s.concurrency)
-                          .arg(s.policy.name, s.policyOrigin, options.seedText(*s.seed)));
+                          .arg(Core::TerminalText::escaped(s.policy.name), s.policyOrigin, options.seedText(*s.seed)));
     }
 
     Core::ScenarioRunner runner;
@@ -120,7 +141,9 @@ int runRun(const QStringList &arguments)
         loop.quit();
     });
     InterruptWatcher interrupt;
+    bool interrupted = false;
     QObject::connect(&interrupt, &InterruptWatcher::interrupted, &runner, [&] {
+        interrupted = true;
         console.error(
             Tr::tr("retrylab run: interrupted; cancelling what still runs (press Ctrl+C again to quit at once)"));
         runner.cancel();
@@ -153,6 +176,11 @@ int runRun(const QStringList &arguments)
                              "finished; the run fails")
                           .arg(QDir::toNativeSeparators(positional.first()))
                           .arg(s.timeoutMs));
+        return ExitFailed;
+    }
+    if (interrupted) {
+        // Whatever the expectations say, requests were cancelled or never sent: the run did not do its work.
+        console.error(Tr::tr("retrylab run: interrupted; the run fails"));
         return ExitFailed;
     }
     return runner.allExpectationsHold() ? ExitOk : ExitFailed;

@@ -2,6 +2,7 @@
 #include "app/cli/commands.h"
 #include "app/cli/subcommand.h"
 #include "core/faultserver/faultserver.h"
+#include "core/util/descriptorlimit.h"
 #include "core/util/randomsource.h"
 
 #include <QCommandLineParser>
@@ -224,6 +225,11 @@ int runServe(const QStringList &arguments)
         out << Qt::endl;
     }
     out << Tr::tr("Random faults and latency drawn with seed %1 (--seed %1 repeats them).").arg(options.seed)
+        << Qt::endl;
+    const Core::DescriptorLimit::Limits descriptors = Core::DescriptorLimit::current();
+    out << Tr::tr("At most %1 connections at once (file descriptors: %2 allowed, %3 at most).")
+               .arg(QString::number(server.connectionLimit()), QString::number(descriptors.soft),
+                   QString::number(descriptors.hard))
         << Qt::endl;
     if (!parser.isSet(quietOption)) {
         out << Tr::tr("GET %1/ lists the endpoints. Press Ctrl+C to stop.").arg(server.baseUrl().toString())

@@ -2,6 +2,7 @@
 
 #include "app/cli/clitr.h"
 
+#include "core/util/descriptorlimit.h"
 #include "core/util/englishplurals.h"
 #include "core/util/version.h"
 
@@ -109,6 +110,10 @@ void setApplicationInfo()
 
 int CommandLine::exec(int &argc, char **argv) const
 {
+    // Before anything opens a socket: the window, `serve` and `run` all hold
+    // a descriptor per connection, and 1024 (Linux's default soft limit) is
+    // fewer than a herd or a slowloris test opens.
+    Core::DescriptorLimit::raiseSoftToHard();
     if (const Command *command = findCommand(commands, argc, argv)) {
         std::unique_ptr<QCoreApplication> app;
         if (command->needsGui && makeGuiApplication)

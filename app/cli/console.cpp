@@ -1,6 +1,7 @@
 #include "app/cli/console.h"
 
 #include "core/http/redactor.h"
+#include "core/util/terminaltext.h"
 
 #include <QLoggingCategory>
 
@@ -15,7 +16,8 @@ QtMessageHandler previousHandler = nullptr;
 
 void redactingHandler(QtMsgType type, const QMessageLogContext &context, const QString &message)
 {
-    const QString text = logRedaction ? Core::Redactor::logLine(message) : message;
+    const QString text
+        = Core::TerminalText::escapedKeepingLines(logRedaction ? Core::Redactor::logLine(message) : message);
     if (previousHandler)
         previousHandler(type, context, text);
 }
@@ -28,7 +30,8 @@ Console::Console(bool redact, PrintTo printTo)
 
 QString Console::clean(const QString &line) const
 {
-    return m_redact ? Core::Redactor::logLine(line) : line;
+    // Redacted first (the redactor reads the raw text), then made safe for a terminal.
+    return Core::TerminalText::escapedKeepingLines(m_redact ? Core::Redactor::logLine(line) : line);
 }
 
 void Console::print(const QString &line)

@@ -4,6 +4,7 @@
 
 #include "core/record/runstatistics.h"
 #include "core/scenario/scenariorunner.h"
+#include "core/util/terminaltext.h"
 
 #include <QCoreApplication>
 #include <QMap>
@@ -91,11 +92,10 @@ void RunPrinter::handleRetryScheduled(
         attempt += tr(" (%1)").arg(record.step);
     const QString left = attemptsLeft >= 0 ? tr("%n attempt(s) left", nullptr, attemptsLeft)
                                            : tr("no attempt limit (the deadline ends it)");
-    m_console->print(tr("%1 %2, %3 failed: %4 [%5] - %6; retrying in %7 ms, %8")
-                         .arg(stamp(record.endNs), m_runner->requestLabel(requestId), attempt, describeFailure(record),
-                             record.cause, reason)
-                         .arg(std::round(delayMs))
-                         .arg(left));
+    m_console->print(
+        tr("%1 %2, %3 failed: %4 [%5] - %6; retrying in %7 ms, %8")
+            .arg(stamp(record.endNs), Core::TerminalText::escaped(m_runner->requestLabel(requestId)), attempt,
+                describeFailure(record), record.cause, reason, QString::number(std::round(delayMs)), left));
 }
 
 void RunPrinter::handleRequestFinished(const Core::RequestResult &result)
@@ -105,12 +105,12 @@ void RunPrinter::handleRequestFinished(const Core::RequestResult &result)
     const QString target = tr("%1 %2").arg(
         spec.kind == Core::RequestSpec::Kind::ReadModifyWrite ? tr("GET+PUT") : QString::fromLatin1(spec.method),
         spec.url.toString(QUrl::FullyEncoded));
-    const QString label = m_runner->requestLabel(result.requestId);
+    const QString label = Core::TerminalText::escaped(m_runner->requestLabel(result.requestId));
     const QString took = duration(result.totalMs());
     if (result.outcome == Core::RequestOutcome::Succeeded) {
-        m_console->print(tr("%1 %2 (%3) succeeded after %n attempt(s) in %4, HTTP %5", nullptr, result.attempts)
-                             .arg(stamp(result.endNs), label, target, took)
-                             .arg(result.finalStatus.value_or(0)));
+        m_console->print(
+            tr("%1 %2 (%3) succeeded after %n attempt(s) in %4, HTTP %5", nullptr, result.attempts)
+                .arg(stamp(result.endNs), label, target, took, QString::number(result.finalStatus.value_or(0))));
     } else {
         m_console->print(tr("%1 %2 (%3) %4 after %n attempt(s) in %5: %6", nullptr, result.attempts)
                              .arg(stamp(result.endNs), label, target, Core::requestOutcomeName(result.outcome), took,
@@ -165,7 +165,7 @@ void RunPrinter::printSummary()
             if (names.value(r.requestId) == entry.name)
                 stats.addResult(r);
         }
-        addRow(entry.name, stats, entry.count);
+        addRow(Core::TerminalText::escaped(entry.name), stats, entry.count);
     }
     const Core::RunStatistics all = Core::RunStatistics::fromRecord(run);
     if (scenario.requests.size() > 1)
@@ -174,16 +174,27 @@ void RunPrinter::printSummary()
     m_console->print();
     m_console->print(tr("Summary (latency of whole requests, first attempt to end)"));
     m_console->print(table.lines(QStringLiteral("  ")));
-    const auto rate = all.successRate();
+    // The rate is over every planned request: cancelled and never-sent ones did not succeed.
+    const qint64 planned = std::max<qint64>(scenario.totalRequests(), all.requestCount());
+    const qint64 unsent = planned - all.requestCount();
+    const std::optional<double> rate = planned > 0
+        ? std::optional<double>(double(all.requestCount(Core::RequestOutcome::Succeeded)) / double(planned))
+        : std::nullopt;
     const auto amplification = all.retryAmplification();
-    m_console->print(tr("Success rate %1, retry amplification %2: %3 attempts for %4 requests (%5 retried, %6 "
-                        "failed for good)")
-                         .arg(rate ? tr("%1 %").arg(*rate * 100.0, 0, 'f', 1) : QStringLiteral("-"),
-                             amplification ? QString::number(*amplification, 'f', 2) : QStringLiteral("-"))
-                         .arg(all.attemptCount())
-                         .arg(all.requestCount())
-                         .arg(all.attemptCount(Core::AttemptOutcome::Retried))
-                         .arg(all.attemptCount(Core::AttemptOutcome::Failed)));
+    QString line = tr("Success rate %1, retry amplification %2: ")
+                       .arg(rate ? tr("%1 %").arg(*rate * 100.0, 0, 'f', 1) : QStringLiteral("-"),
+                           amplification ? QString::number(*amplification, 'f', 2) : QStringLiteral("-"));
+    line += tr("%n attempt(s)", nullptr, int(all.attemptCount()));
+    line += tr(" for %n request(s)", nullptr, int(all.requestCount()));
+    line += tr(" (%1 retried, %2 failed for good")
+                .arg(all.attemptCount(Core::AttemptOutcome::Retried))
+                .arg(all.attemptCount(Core::AttemptOutcome::Failed));
+    if (const qint64 cancelled = all.requestCount(Core::RequestOutcome::Cancelled))
+        line += tr(", %n request(s) cancelled", nullptr, int(cancelled));
+    if (unsent > 0)
+        line += tr(", %n never sent", nullptr, int(unsent));
+    line += QLatin1Char(')');
+    m_console->print(line);
     if (m_runner->timedOut()) {
         m_console->print(tr("The scenario's time limit of %1 ran out; requests still running were cancelled.")
                              .arg(duration(scenario.timeoutMs)));
@@ -203,13 +214,16 @@ void RunPrinter::printExpectations()
     for (const Core::ExpectationResult &verdict : verdicts) {
         if (verdict.passed) {
             ++held;
-            m_console->print(tr("  PASS  %1").arg(verdict.name));
+            m_console->print(tr("  PASS  %1").arg(Core::TerminalText::escaped(verdict.name)));
         } else {
-            m_console->print(tr("  FAIL  %1").arg(verdict.name));
+            m_console->print(tr("  FAIL  %1").arg(Core::TerminalText::escaped(verdict.name)));
             m_console->print(tr("        %1").arg(verdict.message));
         }
     }
-    m_console->print(tr("%1 of %n expectation(s) hold", nullptr, static_cast<int>(verdicts.size())).arg(held));
+    // The verb agrees with the number that holds: "1 of 1 expectation holds", "2 of 3 expectations hold".
+    m_console->print((held == 1 ? tr("%1 of %n expectation(s) holds", nullptr, static_cast<int>(verdicts.size()))
+                                : tr("%1 of %n expectation(s) hold", nullptr, static_cast<int>(verdicts.size())))
+                         .arg(held));
 }
 
 } // namespace RetryLab::Cli

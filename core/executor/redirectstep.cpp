@@ -1,6 +1,7 @@
 #include "core/executor/redirectstep.h"
 
 #include "core/http/redactor.h"
+#include "core/http/retryheaders.h"
 #include "core/util/coretr.h"
 
 #include <QStringList>
@@ -66,12 +67,14 @@ std::optional<RedirectStep> nextHop(
         });
     }
     if (hop.crossOrigin) {
+        // Every header the redactor takes for a credential (one list, shared:
+        // Authorization, Cookie, X-Api-Key, X-Auth-Token, ...) and the test id,
+        // which selects the fault server's script, stay with their origin.
         next.headers.removeIf([&hop](const auto &h) {
-            for (const char *name : {"Authorization", "Cookie", "Proxy-Authorization"}) {
-                if (h.first.compare(name, Qt::CaseInsensitive) == 0) {
-                    hop.droppedHeaders.append(h.first);
-                    return true;
-                }
+            if (Redactor::isSensitiveHeader(h.first)
+                || h.first.compare(QByteArrayView(RetryHeaders::testId), Qt::CaseInsensitive) == 0) {
+                hop.droppedHeaders.append(h.first);
+                return true;
             }
             return false;
         });

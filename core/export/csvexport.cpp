@@ -59,6 +59,8 @@ QString networkErrorName(QNetworkReply::NetworkError error)
 QStringList columns()
 {
     return {
+        // First, where a reader cannot miss it: "false" means the row holds credentials as sent.
+        QStringLiteral("redacted"),
         QStringLiteral("request_id"),
         QStringLiteral("attempt_index"),
         QStringLiteral("step"),
@@ -93,7 +95,6 @@ QStringList columns()
         QStringLiteral("request_outcome"),
         QStringLiteral("request_headers"),
         QStringLiteral("response_headers"),
-        QStringLiteral("redacted"),
         QStringLiteral("protocol"),
         QStringLiteral("tls_protocol"),
         QStringLiteral("tls_cipher"),
@@ -142,6 +143,7 @@ QByteArray toCsv(const RunRecord &run, const ExportOptions &options)
             : (a->startNs >= 0 && run.startedAt.isValid()) ? run.wallTimeOf(a->startNs)
                                                            : QDateTime();
         QStringList fields{
+            options.redactCredentials ? QStringLiteral("true") : QStringLiteral("false"),
             QString::number(a->requestId),
             QString::number(a->attemptIndex),
             a->step,
@@ -176,7 +178,6 @@ QByteArray toCsv(const RunRecord &run, const ExportOptions &options)
             outcomes.contains(a->requestId) ? requestOutcomeName(outcomes.value(a->requestId)) : QString(),
             headerCell(redactor.headers(a->requestHeaders)),
             headerCell(redactor.headers(a->responseHeaders)),
-            options.redactCredentials ? QStringLiteral("true") : QStringLiteral("false"),
             a->protocol,
             a->tls.protocol,
             a->tls.cipher,

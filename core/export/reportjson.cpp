@@ -163,7 +163,8 @@ QJsonObject attemptObject(const AttemptRecord &a, const RunRecord &run, const Re
         {QStringLiteral("durationMs"), a.durationMs()},
         {QStringLiteral("plannedDelayMs"), numberValue(a.plannedDelayMs)},
         {QStringLiteral("actualDelayMs"), numberValue(a.actualDelayMs)},
-        {QStringLiteral("end"), attemptEndName(a.end)},
+        // "ending", not "end" (a jq keyword: .end fails to parse); a report written before still reads back.
+        {QStringLiteral("ending"), attemptEndName(a.end)},
         {QStringLiteral("httpStatus"), optionalInt(a.httpStatus)},
         {QStringLiteral("reasonPhrase"), bytesValue(redactor.body(a.reasonPhrase, {}))},
         {QStringLiteral("networkError"), networkErrorName(a.networkError)},
@@ -182,7 +183,7 @@ QJsonObject attemptObject(const AttemptRecord &a, const RunRecord &run, const Re
         {QStringLiteral("tls"), a.tls.isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(tlsObject(a.tls))},
     };
     insertTime(o, QStringLiteral("start"), a.startNs, run);
-    // "end" is how the attempt ended; the instant is "endMs" / "endUtc".
+    // "ending" is how the attempt ended; the instant is "endMs" / "endUtc".
     insertTime(o, QStringLiteral("end"), a.endNs, run);
     insertTime(o, QStringLiteral("connectionStarted"), a.connectionStartedNs, run);
     insertTime(o, QStringLiteral("requestSent"), a.requestSentNs, run);
@@ -541,7 +542,9 @@ AttemptRecord readAttempt(JsonReader &f, qint64 epochNs, const QHash<quint64, Re
     a.requestSentNs = instant(f, QStringLiteral("requestSent"), epochNs);
     a.firstByteNs = instant(f, QStringLiteral("firstByte"), epochNs);
     a.finishedNs = instant(f, QStringLiteral("finished"), epochNs);
-    a.end = named(f, QStringLiteral("end"), allEnds, &attemptEndName, AttemptEnd::Response, Presence::Required);
+    const QString ending = f.value(QStringLiteral("ending")).isUndefined() ? QStringLiteral("end") // older reports
+                                                                           : QStringLiteral("ending");
+    a.end = named(f, ending, allEnds, &attemptEndName, AttemptEnd::Response, Presence::Required);
     a.httpStatus = optionalInt(f, QStringLiteral("httpStatus"), 0, 999);
     a.reasonPhrase = bytes(f, QStringLiteral("reasonPhrase"));
 

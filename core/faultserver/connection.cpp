@@ -30,9 +30,18 @@ constexpr int resetAfterHeadersDelayMs = 100;
 // How long a connection closed after an answer keeps reading (and dropping)
 // what the client still sends, so that unread bytes cannot turn the close into
 // a reset that destroys the answer (a 413 to a large upload, for example).
+// The linger starts once every byte of the answer is written, however long a
+// slow reader takes (a 25 MB log at a few kB/s): only a reader that takes
+// nothing at all for writeStallMs is cut off.
 constexpr int lingerMs = 2000;
+constexpr int writeStallMs = 30'000;
 // Bytes read from a socket before the server stops reading while it is busy.
 constexpr qint64 socketReadBufferBytes = 1 << 20;
+// Answers written but not yet taken by the client: beyond this the server
+// reads no further request from it (pipelined requests whose answers are never
+// read cannot grow memory), and a large body is written as the client takes it.
+constexpr qint64 maxUnsentBytes = 1 << 20;
+constexpr qint64 streamBlockBytes = 64 * 1024;
 
 bool statusHasBody(int status)
 {
@@ -57,6 +66,11 @@ Connection::Connection(Host &host, QTcpSocket *socket, const Settings &settings)
     m_idleTimer->setSingleShot(true);
     m_idleTimer->setInterval(
         m_overCapacity ? std::min(settings.idleTimeoutMs, overCapacityIdleMs) : settings.idleTimeoutMs);
+    m_requestTimer = new QTimer(socket);
+    m_requestTimer->setSingleShot(true);
+    m_requestTimer->setInterval(settings.headerTimeoutMs);
+    m_minBodyBytesPerSecond = settings.minBodyBytesPerSecond;
+    m_waitingSinceNs = m_host.clock().nowNs();
 }
 
 template<typename Function>
@@ -74,6 +88,8 @@ void Connection::start()
     QObject::connect(socket, &QTcpSocket::readyRead, socket, guarded([](Connection &c) { c.handleReadable(); }));
     QObject::connect(socket, &QTcpSocket::disconnected, socket, guarded([](Connection &c) { c.handleDisconnected(); }));
     QObject::connect(m_idleTimer, &QTimer::timeout, socket, guarded([](Connection &c) { c.handleIdle(); }));
+    QObject::connect(
+        m_requestTimer, &QTimer::timeout, socket, guarded([](Connection &c) { c.handleRequestTimeout(); }));
     m_idleTimer->start();
     if (socket->bytesAvailable() > 0)
         handleReadable();
@@ -100,11 +116,91 @@ void Connection::handleReadable()
     }
     if (m_state != State::Reading)
         return; // busy connections read on when their answer is out
+    if (m_socket->bytesToWrite() > maxUnsentBytes) {
+        waitForDrain(); // the client does not read its answers: read no more of its requests
+        return;
+    }
     const QByteArray data = m_socket->readAll();
     if (data.isEmpty() && !m_parser.isPartial() && m_parser.bufferedBytes() == 0)
         return;
+    m_bytesReceived += data.size();
     m_idleTimer->start();
     processParser(m_parser.feed(data));
+    updateRequestTimer();
+}
+
+void Connection::updateRequestTimer()
+{
+    if (!m_socket || m_state != State::Reading || !m_parser.isPartial()) {
+        m_requestTimer->stop();
+        m_timingBody = false;
+        return;
+    }
+    if (!m_requestTimer->isActive()) {
+        // The first bytes of a request: its header section has headerTimeoutMs, however it trickles.
+        m_timingBody = false;
+        m_waitingSinceNs = m_host.clock().nowNs();
+        m_requestTimer->start();
+        return;
+    }
+    if (m_parser.isReadingBody() && !m_timingBody) {
+        m_timingBody = true;
+        m_periodStartBytes = m_bytesReceived;
+        m_requestTimer->start(); // the first period of the body begins
+    }
+}
+
+void Connection::handleRequestTimeout()
+{
+    if (!m_socket || m_state != State::Reading || !m_parser.isPartial())
+        return;
+    const int periodMs = m_requestTimer->interval();
+    if (!m_parser.isReadingBody()) {
+        answerProtocolError(408,
+            Tr::tr("the request's header section was not complete %1 ms after its first byte").arg(periodMs),
+            QStringLiteral("reject"));
+        return;
+    }
+    if (!m_timingBody) { // the header section ended in the same read as the deadline
+        m_timingBody = true;
+        m_periodStartBytes = m_bytesReceived;
+        m_requestTimer->start();
+        return;
+    }
+    const qint64 arrived = m_bytesReceived - m_periodStartBytes;
+    const qint64 needed = m_minBodyBytesPerSecond * periodMs / 1000;
+    if (m_minBodyBytesPerSecond <= 0 || arrived >= needed) {
+        m_periodStartBytes = m_bytesReceived;
+        m_requestTimer->start();
+        return;
+    }
+    answerProtocolError(408,
+        Tr::tr("the body arrived at %1 bytes/s, below the minimum of %2 bytes/s")
+            .arg(arrived * 1000 / std::max(1, periodMs))
+            .arg(m_minBodyBytesPerSecond),
+        QStringLiteral("reject"));
+}
+
+bool Connection::isEvictable() const
+{
+    return m_socket && m_state == State::Reading && !m_lingering;
+}
+
+bool Connection::hasIncompleteRequest() const
+{
+    return m_parser.isPartial();
+}
+
+void Connection::evict(const QString &why)
+{
+    ServerLogEntry entry;
+    entry.time = m_host.clock().wallTime();
+    entry.peer = m_peer;
+    entry.tls = m_tls;
+    entry.action = QStringLiteral("evicted");
+    entry.detail = why;
+    m_host.record(std::move(entry));
+    abort();
 }
 
 void Connection::processParser(HttpRequestParser::Status status)
@@ -131,16 +227,62 @@ void Connection::processParser(HttpRequestParser::Status status)
     }
 }
 
+void Connection::waitForDrain()
+{
+    if (m_drainPending)
+        return;
+    m_drainPending = true;
+    auto link = std::make_shared<QMetaObject::Connection>();
+    *link = QObject::connect(m_socket, &QTcpSocket::bytesWritten, m_socket, guarded([link](Connection &c) {
+        if (!c.m_socket || c.m_socket->bytesToWrite() > maxUnsentBytes / 2)
+            return;
+        QObject::disconnect(*link);
+        c.m_drainPending = false;
+        c.resume();
+    }));
+}
+
+void Connection::streamFill(qint64 left, std::function<void(Connection &)> then)
+{
+    if (!m_socket)
+        return;
+    static const QByteArray block(streamBlockBytes, 'x');
+    while (left > 0 && m_socket->bytesToWrite() < maxUnsentBytes) {
+        const qint64 n = std::min<qint64>(left, block.size());
+        m_socket->write(block.constData(), n);
+        m_bytesSent += n;
+        left -= n;
+    }
+    if (left == 0) {
+        then(*this);
+        return;
+    }
+    // Written as the client takes it: a client that does not read holds at most maxUnsentBytes of it.
+    auto link = std::make_shared<QMetaObject::Connection>();
+    *link = QObject::connect(
+        m_socket, &QTcpSocket::bytesWritten, m_socket, guarded([link, left, then = std::move(then)](Connection &c) {
+            if (!c.m_socket || c.m_socket->bytesToWrite() >= maxUnsentBytes / 2)
+                return;
+            QObject::disconnect(*link);
+            c.streamFill(left, then);
+        }));
+}
+
 void Connection::resume()
 {
     if (!m_socket || m_state != State::Reading)
         return;
+    if (m_socket->bytesToWrite() > maxUnsentBytes) {
+        waitForDrain();
+        return;
+    }
     const HttpRequestParser::Status status = m_parser.next();
     if (status == HttpRequestParser::Status::NeedMore && m_socket->bytesAvailable() > 0) {
         handleReadable();
         return;
     }
     processParser(status);
+    updateRequestTimer();
 }
 
 void Connection::handleDisconnected()
@@ -189,6 +331,7 @@ void Connection::answerProtocolError(int status, const QString &message, const Q
     // The stream cannot be trusted after a malformed request: answer and close.
     m_state = State::Busy;
     m_idleTimer->stop();
+    m_requestTimer->stop();
     // Nothing of the request is trustworthy, not even its method: log the peer only.
     m_entry = ServerLogEntry{};
     m_entry.time = m_host.clock().wallTime();
@@ -213,6 +356,8 @@ void Connection::dispatch()
 {
     m_state = State::Busy;
     m_idleTimer->stop();
+    m_requestTimer->stop();
+    m_timingBody = false;
     m_startNs = m_host.clock().nowNs();
     m_bytesSent = 0;
     const HttpRequest &r = m_request;
@@ -348,20 +493,28 @@ void Connection::execute(ResponsePlan plan)
 
 void Connection::executeBrokenStream(ResponsePlan plan, bool head)
 {
+    // The body is written as the client takes it, never built whole: 16 MiB
+    // to a client that does not read costs maxUnsentBytes, not 16 MiB.
+    const qint64 body = head ? 0 : plan.sentBytes;
     if (plan.chunked) {
-        QByteArray body;
-        if (!head && plan.sentBytes > 0)
-            body = QByteArray::number(plan.sentBytes, 16) + "\r\n" + QByteArray(plan.sentBytes, 'x') + "\r\n";
         plan.addHeader("Content-Type", "application/octet-stream");
         plan.addHeader("Transfer-Encoding", "chunked");
-        writeHead(200, plan.headers, {}, -1, false, plan.action, body);
+        writeHead(200, plan.headers, {}, -1, false, plan.action,
+            body > 0 ? QByteArray::number(body, 16) + "\r\n" : QByteArray());
     } else {
-        writeHead(200, plan.headers, "application/octet-stream", plan.announcedBytes, false, plan.action,
-            head ? QByteArray() : QByteArray(plan.sentBytes, 'x'));
+        writeHead(200, plan.headers, "application/octet-stream", plan.announcedBytes, false, plan.action);
     }
-    finishRequest(plan.action, plan.detail, 200);
-    m_state = State::Closing;
-    m_socket->disconnectFromHost();
+    m_state = State::Busy;
+    const bool chunked = plan.chunked && body > 0;
+    streamFill(body, [action = plan.action, detail = plan.detail, chunked](Connection &c) {
+        if (chunked) {
+            c.m_socket->write("\r\n");
+            c.m_bytesSent += 2;
+        }
+        c.finishRequest(action, detail, 200);
+        c.m_state = State::Closing;
+        c.m_socket->disconnectFromHost();
+    });
 }
 
 void Connection::dripNext(qint64 left, int intervalMs, bool keepAlive)
@@ -407,6 +560,7 @@ void Connection::afterAnswer(bool keepAlive)
     m_state = State::Reading;
     m_request = HttpRequest{};
     m_idleTimer->start();
+    m_waitingSinceNs = m_host.clock().nowNs();
     // Go on with pipelined requests from the event loop, not by recursion.
     QTimer::singleShot(0, m_socket, guarded([](Connection &c) { c.resume(); }));
 }
@@ -416,22 +570,31 @@ void Connection::lingeringClose()
     m_state = State::Closing;
     m_lingering = true;
     m_idleTimer->stop();
+    m_requestTimer->stop();
     QTcpSocket *socket = m_socket;
     // Over TLS the answer is out once its encrypted bytes are: the FIN goes
     // without close_notify, after a complete answer, as the linger needs it.
     auto *tls = qobject_cast<QSslSocket *>(socket);
+    // One timer: the write stall while the answer goes out, then the linger.
+    auto *deadline = new QTimer(socket);
+    deadline->setSingleShot(true);
+    QObject::connect(deadline, &QTimer::timeout, socket, [socket] { socket->abort(); });
     auto finSent = std::make_shared<bool>(false);
-    const auto finWhenFlushed = [socket, tls, finSent] {
-        if (!*finSent && socket->bytesToWrite() == 0 && (!tls || tls->encryptedBytesToWrite() == 0)) {
+    const auto finWhenFlushed = [socket, tls, finSent, deadline] {
+        if (*finSent)
+            return;
+        if (socket->bytesToWrite() == 0 && (!tls || tls->encryptedBytesToWrite() == 0)) {
             *finSent = true;
             SocketControl::shutdownWrite(socket);
+            deadline->start(lingerMs);
+        } else {
+            deadline->start(writeStallMs); // progress: the reader gets another stall period
         }
     };
     QObject::connect(socket, &QTcpSocket::bytesWritten, socket, finWhenFlushed);
     if (tls)
         QObject::connect(tls, &QSslSocket::encryptedBytesWritten, socket, finWhenFlushed);
     finWhenFlushed();
-    QTimer::singleShot(lingerMs, socket, [socket] { socket->abort(); });
     socket->readAll();
 }
 

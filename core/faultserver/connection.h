@@ -8,6 +8,7 @@
 #include <QPointer>
 #include <QString>
 
+#include <functional>
 #include <memory>
 #include <optional>
 
@@ -59,6 +60,9 @@ public:
         /// Over the server's limit: every request gets 503 and the connection closes soon.
         bool overCapacity = false;
         int idleTimeoutMs = 30'000;
+        /// FaultServerOptions::headerTimeoutMs and minBodyBytesPerSecond.
+        int headerTimeoutMs = 10'000;
+        qint64 minBodyBytesPerSecond = 16 * 1024;
         qint64 maxBodyBytes = 8 * 1024 * 1024;
         /// The handshake of a TLS connection (TlsFaults::name(): "pass", "expired", ...),
         /// empty for plain HTTP; logged with every request (ServerLogEntry::tls).
@@ -75,12 +79,27 @@ public:
     /// Drops the connection at once, without a word and without logging (the server closes).
     void abort();
 
+    /// Whether the connection may give way to a new one at the cap: it waits
+    /// for a request (idle keep-alive) or for the rest of one (a slow client),
+    /// with no answer of the server's in progress.
+    bool isEvictable() const;
+    /// Since when it has waited: the first byte of an incomplete request, or the end
+    /// of the last answer; an incomplete request ranks before any idle connection.
+    bool hasIncompleteRequest() const;
+    qint64 waitingSinceNs() const { return m_waitingSinceNs; }
+    /// Drops it to make room, with a log entry ("evicted") that says why.
+    void evict(const QString &why);
+
 private:
     enum class State { Reading, Busy, Stalled, Closing };
 
     void handleReadable();
     void handleDisconnected();
     void handleIdle();
+    /// The header deadline, or the body's minimum rate, ran out.
+    void handleRequestTimeout();
+    /// Starts, moves on or stops the request timer after bytes were read.
+    void updateRequestTimer();
     void processParser(HttpRequestParser::Status status);
     void resume();
     void dispatch();
@@ -88,6 +107,10 @@ private:
     void execute(ResponsePlan plan);
     void executeBrokenStream(ResponsePlan plan, bool head);
     void dripNext(qint64 left, int intervalMs, bool keepAlive);
+    /// Writes `left` bytes of filler as the client takes them, then calls `then`.
+    void streamFill(qint64 left, std::function<void(Connection &)> then);
+    /// Reads on (resume()) once the client has taken enough of its answers.
+    void waitForDrain();
     qint64 writeHead(int status, const QList<QPair<QByteArray, QByteArray>> &headers, const QByteArray &contentType,
         qint64 contentLength, bool keepAlive, const QString &action, const QByteArray &body = {});
     void finishRequest(const QString &action, const QString &detail, std::optional<int> status);
@@ -102,6 +125,13 @@ private:
     quint64 m_id = 0;
     QPointer<QTcpSocket> m_socket;
     QTimer *m_idleTimer = nullptr; ///< child of the socket
+    QTimer *m_requestTimer = nullptr; ///< header deadline, then body-rate periods; child of the socket
+    qint64 m_minBodyBytesPerSecond = 0;
+    qint64 m_bytesReceived = 0; ///< on this connection, in all
+    qint64 m_periodStartBytes = 0; ///< m_bytesReceived when the current body-rate period began
+    bool m_timingBody = false; ///< the request timer measures the body's rate
+    bool m_drainPending = false; ///< waiting for the client to read its answers
+    qint64 m_waitingSinceNs = 0;
     QString m_peer;
     QString m_tls;
     HttpRequestParser m_parser;

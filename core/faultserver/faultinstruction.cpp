@@ -1,5 +1,6 @@
 #include "core/faultserver/faultinstruction.h"
 #include "core/util/coretr.h"
+#include "core/util/terminaltext.h"
 
 #include <QCoreApplication>
 #include <QRegularExpression>
@@ -145,7 +146,7 @@ Result<FaultInstruction> FaultInstruction::parse(const QString &input)
     if (text.isEmpty())
         return Result<FaultInstruction>::failure(Tr::tr("an instruction is empty"));
     return Result<FaultInstruction>::failure(
-        Tr::tr("unknown instruction \"%1\"; known forms: %2").arg(input.trimmed(), knownForms()));
+        Tr::tr("unknown instruction \"%1\"; known forms: %2").arg(TerminalText::elided(input.trimmed()), knownForms()));
 }
 
 Result<QList<FaultInstruction>> FaultInstruction::parseList(const QStringList &texts)

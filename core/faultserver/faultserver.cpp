@@ -13,6 +13,8 @@
 #include "core/http/retryheaders.h"
 #include "core/util/clock.h"
 #include "core/util/coretr.h"
+#include "core/util/descriptorlimit.h"
+#include "core/util/terminaltext.h"
 
 #include <QHash>
 #include <QJsonArray>
@@ -27,6 +29,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <limits>
 #include <memory>
 
 namespace RetryLab::Core {
@@ -51,9 +54,20 @@ public:
     {
         endpoints.setMaxBodyBytes(opts.maxBodyBytes);
         QObject::connect(tcp, &QTcpServer::newConnection, q, [this] { handleNewConnections(); });
+        QObject::connect(
+            tcp, &QTcpServer::acceptError, q, [this](QAbstractSocket::SocketError error) { handleAcceptError(error); });
     }
 
     void handleNewConnections();
+    /// At the cap, the connection that waits longest for the rest of a request
+    /// (a slow client) or, with none, for a next one (idle keep-alive) gives way
+    /// to the new one. False when every connection is being answered.
+    bool evictOne();
+    /// Out of descriptors (EMFILE): stop accepting, say so once, and serve the
+    /// connections already open; accepting resumes when one of them closes.
+    void handleAcceptError(QAbstractSocket::SocketError error);
+    /// The connection limit: the configured one, or fewer when the descriptors left allow fewer.
+    int connectionCap() const;
     /// Serves HTTP on an accepted socket (plain, or TLS with its handshake done: `tls` names it).
     void accept(QTcpSocket *socket, const QString &tls);
     void dropAll();
@@ -94,6 +108,10 @@ public:
     std::atomic<int> connectionCount{0};
     std::atomic<int> peakConnections{0};
     std::atomic<bool> listening{false};
+    /// Connections the descriptors left at listen() allow (see DescriptorLimit).
+    std::atomic<int> descriptorCap{std::numeric_limits<int>::max()};
+    bool acceptPaused = false; ///< server thread
+    bool exhaustionReported = false; ///< server thread
     QByteArray dateHeaderValue; ///< "Date" value of the current second (server thread)
     qint64 dateHeaderSecond = -1;
 
@@ -131,17 +149,72 @@ void FaultServerPrivate::handleNewConnections()
     }
 }
 
+void FaultServerPrivate::handleAcceptError(QAbstractSocket::SocketError error)
+{
+    if (error != QAbstractSocket::SocketResourceError) {
+        qCWarning(lcServer) << "accepting a connection failed:" << tcp->errorString();
+        return;
+    }
+    tcp->pauseAccepting();
+    acceptPaused = true;
+    if (!exhaustionReported) {
+        exhaustionReported = true;
+        const DescriptorLimit::Limits limits = DescriptorLimit::current();
+        qCWarning(lcServer).noquote() << QStringLiteral(
+            "out of file descriptors (%1 open, limit %2): new connections wait until one of the "
+            "%3 open closes; those keep being served")
+                                             .arg(DescriptorLimit::openCount())
+                                             .arg(limits.soft)
+                                             .arg(connections.size());
+    }
+}
+
+bool FaultServerPrivate::evictOne()
+{
+    std::shared_ptr<Connection> victim;
+    for (const std::shared_ptr<Connection> &c : std::as_const(connections)) {
+        if (!c->isEvictable())
+            continue;
+        if (!victim
+            || std::pair(!c->hasIncompleteRequest(), c->waitingSinceNs())
+                < std::pair(!victim->hasIncompleteRequest(), victim->waitingSinceNs()))
+            victim = c;
+    }
+    if (!victim)
+        return false;
+    const double waitedMs = (clockSource->nowNs() - victim->waitingSinceNs()) / 1e6;
+    victim->evict(victim->hasIncompleteRequest()
+            ? Tr::tr("at the connection limit, this connection's request was still incomplete after %1 ms: it made "
+                     "room for a new connection")
+                  .arg(waitedMs, 0, 'f', 0)
+            : Tr::tr("at the connection limit, this connection had been idle for %1 ms: it made room for a new "
+                     "connection")
+                  .arg(waitedMs, 0, 'f', 0));
+    forget(victim->id());
+    return true;
+}
+
+int FaultServerPrivate::connectionCap() const
+{
+    QMutexLocker lock(&mutex);
+    return std::min(options.maxConnections, descriptorCap.load());
+}
+
 void FaultServerPrivate::accept(QTcpSocket *socket, const QString &tls)
 {
     int cap = 0;
     Connection::Settings settings;
     {
         QMutexLocker lock(&mutex);
-        cap = options.maxConnections;
+        cap = std::min(options.maxConnections, descriptorCap.load());
         settings.idleTimeoutMs = options.idleTimeoutMs;
+        settings.headerTimeoutMs = options.headerTimeoutMs;
+        settings.minBodyBytesPerSecond = options.minBodyBytesPerSecond;
         settings.maxBodyBytes = options.maxBodyBytes;
     }
-    const int open = static_cast<int>(connections.size());
+    int open = static_cast<int>(connections.size());
+    if (open >= cap && evictOne())
+        open = static_cast<int>(connections.size());
     if (open >= cap + overCapacityAllowance) {
         qCWarning(lcServer) << "dropping a connection: already" << open << "open";
         socket->abort();
@@ -162,6 +235,10 @@ void FaultServerPrivate::forget(quint64 id)
 {
     connections.remove(id);
     connectionCount = static_cast<int>(connections.size());
+    if (acceptPaused && tcp->isListening()) {
+        acceptPaused = false;
+        tcp->resumeAccepting();
+    }
 }
 
 void FaultServerPrivate::dropAll()
@@ -186,8 +263,7 @@ QByteArray FaultServerPrivate::dateHeader()
 
 int FaultServerPrivate::maxConnections() const
 {
-    QMutexLocker lock(&mutex);
-    return options.maxConnections;
+    return connectionCap();
 }
 
 // ---------------------------------------------------------------------------
@@ -380,6 +456,10 @@ ResponsePlan FaultServerPrivate::route(const HttpRequest &r)
 
 void FaultServerPrivate::record(ServerLogEntry entry)
 {
+    // Bounded before anything else: a request line is at most 8 KiB, but a
+    // detail may echo a body (an unknown 8 MiB instruction in a script).
+    entry.target = TerminalText::elided(entry.target, TerminalText::logFieldLimit);
+    entry.detail = TerminalText::elided(entry.detail, TerminalText::logFieldLimit);
     if (options.redactLog) {
         const Redactor redactor;
         // A credential may hide in percent-encoding (?to=http%3A%2F%2Fuser%3Apassword%40...):
@@ -453,6 +533,12 @@ bool FaultServer::listen()
         return fail(Tr::tr("the connection limit must be from 1 to 100000 (got %1)").arg(o.maxConnections));
     if (o.idleTimeoutMs < 100 || o.idleTimeoutMs > 3'600'000)
         return fail(Tr::tr("the idle timeout must be from 100 ms to 1 h (got %1 ms)").arg(o.idleTimeoutMs));
+    if (o.headerTimeoutMs < 100 || o.headerTimeoutMs > 3'600'000)
+        return fail(Tr::tr("the header timeout must be from 100 ms to 1 h (got %1 ms)").arg(o.headerTimeoutMs));
+    if (o.minBodyBytesPerSecond < 0 || o.minBodyBytesPerSecond > 1'000'000'000) {
+        return fail(
+            Tr::tr("the minimum body rate must be from 0 to 1000000000 bytes/s (got %1)").arg(o.minBodyBytesPerSecond));
+    }
     if (o.logCapacity < 1 || o.logCapacity > 1'000'000)
         return fail(Tr::tr("the log capacity must be from 1 to 1000000 entries (got %1)").arg(o.logCapacity));
     if (o.maxBodyBytes < 0 || o.maxBodyBytes > 1024LL * 1024 * 1024)
@@ -471,6 +557,19 @@ bool FaultServer::listen()
                                              .arg(o.address.toString());
     }
 
+    // Every connection holds a descriptor, and so does each one turned away
+    // with a 503: the cap is what the descriptors left allow, if that is less.
+    const qint64 spare = DescriptorLimit::available() - overCapacityAllowance;
+    m_d->descriptorCap = int(std::clamp<qint64>(spare, 1, std::numeric_limits<int>::max()));
+    m_d->exhaustionReported = false;
+    if (m_d->descriptorCap < o.maxConnections) {
+        qCWarning(lcServer).noquote() << QStringLiteral(
+            "the file descriptor limit (%1) leaves room for %2 connections at once: the limit of %3 "
+            "is lowered to that")
+                                             .arg(DescriptorLimit::current().soft)
+                                             .arg(m_d->descriptorCap.load())
+                                             .arg(o.maxConnections);
+    }
     m_d->tcp->setListenBacklogSize(std::clamp(o.maxConnections, 50, 4096));
     if (!m_d->tcp->listen(o.address, o.port)) {
         return fail(Tr::tr("cannot listen on %1 port %2: %3")
@@ -531,6 +630,11 @@ int FaultServer::connectionCount() const
 int FaultServer::peakConnectionCount() const
 {
     return m_d->peakConnections;
+}
+
+int FaultServer::connectionLimit() const
+{
+    return m_d->connectionCap();
 }
 
 bool FaultServer::isListening() const

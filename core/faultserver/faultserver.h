@@ -42,6 +42,13 @@ struct FaultServerOptions
     /// (100 ms-1 h); a request left half-sent gets "408 Request Timeout". A TLS
     /// handshake that takes longer is dropped (logged as "tls-timeout").
     int idleTimeoutMs = 30'000;
+    /// A request's header section must be complete this long after its first
+    /// byte (100 ms-1 h), however steadily it trickles in: a client sending a
+    /// byte every few seconds (slowloris) gets "408 Request Timeout" and a close.
+    int headerTimeoutMs = 10'000;
+    /// A body must arrive at this rate at least (bytes per second, 0: no
+    /// minimum), measured over each period of headerTimeoutMs; slower gets 408.
+    qint64 minBodyBytesPerSecond = 16 * 1024;
     /// Seed of the generator behind /fail?p=, /delay?dist= and friends.
     quint64 seed = 0x5EEDULL;
     /// Log entries kept for log() and GET /_control/log (1-1000000); older ones are dropped.
@@ -139,6 +146,9 @@ public:
     void close();
     int connectionCount() const;
     int peakConnectionCount() const;
+    /// Connections served at once: FaultServerOptions::maxConnections, or
+    /// fewer when the file descriptors left at listen() allow fewer.
+    int connectionLimit() const;
 
     /// Sees each request before it is answered, except those to /_control/:
     /// the request and its log entry, whose hookTag it may set to find the

@@ -1,5 +1,7 @@
 #include "core/faultserver/serverlogentry.h"
 
+#include "core/util/terminaltext.h"
+
 #include <QCryptographicHash>
 
 namespace RetryLab::Core {
@@ -88,25 +90,27 @@ QByteArray ServerLogEntry::bodyDigestOf(QByteArrayView body)
 
 QString ServerLogEntry::summary() const
 {
-    QString line = QStringLiteral("#%1 %2 %3 %4 -> %5 %6 (%7 ms, %8 B)")
-                       .arg(sequence)
-                       .arg(time.toString(QStringLiteral("HH:mm:ss.zzz")))
-                       .arg(method.isEmpty() ? QStringLiteral("-") : QString::fromLatin1(method))
-                       .arg(target.isEmpty() ? QStringLiteral("-") : target)
-                       .arg(status ? QString::number(*status) : QStringLiteral("---"))
-                       .arg(action)
-                       .arg(durationMs, 0, 'f', 1)
-                       .arg(bytesSent);
+    // Built by concatenation: the target and the detail are the client's text,
+    // and a "%1" in them must stay a "%1" (no positional substitution of user
+    // data). Control characters in them are escaped for the terminal.
+    using TerminalText::escaped;
+    QString line = QLatin1Char('#') + QString::number(sequence) + QLatin1Char(' ')
+        + time.toString(QStringLiteral("HH:mm:ss.zzz")) + QLatin1Char(' ')
+        + (method.isEmpty() ? QStringLiteral("-") : escaped(QString::fromLatin1(method))) + QLatin1Char(' ')
+        + (target.isEmpty() ? QStringLiteral("-") : escaped(target)) + QLatin1String(" -> ")
+        + (status ? QString::number(*status) : QStringLiteral("---")) + QLatin1Char(' ') + action + QLatin1String(" (")
+        + QString::number(durationMs, 'f', 1) + QLatin1String(" ms, ") + QString::number(bytesSent)
+        + QLatin1String(" B)");
     if (!tls.isEmpty())
-        line += QStringLiteral(" tls=%1").arg(tls);
+        line += QLatin1String(" tls=") + tls;
     if (!testId.isEmpty())
-        line += QStringLiteral(" test=%1").arg(testId);
+        line += QLatin1String(" test=") + escaped(testId);
     if (!clientAttempt.isEmpty())
-        line += QStringLiteral(" attempt=%1").arg(clientAttempt);
+        line += QLatin1String(" attempt=") + escaped(clientAttempt);
     if (replayed)
         line += QStringLiteral(" (resent by the client library)");
     if (!detail.isEmpty())
-        line += QStringLiteral(": ") + detail;
+        line += QLatin1String(": ") + escaped(detail);
     return line;
 }
 

@@ -142,6 +142,20 @@ HttpRequest HttpRequestParser::takeRequest()
     return std::exchange(m_request, HttpRequest{});
 }
 
+bool HttpRequestParser::isReadingBody() const
+{
+    switch (m_phase) {
+    case Phase::Body:
+    case Phase::ChunkSize:
+    case Phase::ChunkData:
+    case Phase::ChunkDataEnd:
+    case Phase::Trailers:
+        return true;
+    default:
+        return false;
+    }
+}
+
 bool HttpRequestParser::isPartial() const
 {
     switch (m_phase) {

@@ -88,6 +88,9 @@ public:
 
     /// True while part of a request (but not a whole one) is buffered.
     bool isPartial() const;
+    /// True once the header section of a request is read and its body (or
+    /// chunked body and trailers) is still arriving.
+    bool isReadingBody() const;
     /// Bytes received but not yet consumed by a complete request.
     qsizetype bufferedBytes() const { return m_buffer.size() - m_pos; }
     const Limits &limits() const { return m_limits; }

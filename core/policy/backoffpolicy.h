@@ -171,7 +171,7 @@ namespace PolicyLimits {
 inline constexpr double maxDelayMs = 24.0 * 3600.0 * 1000.0; ///< one day
 inline constexpr double maxDeadlineMs = 7.0 * 24.0 * 3600.0 * 1000.0; ///< one week
 inline constexpr double maxMultiplier = 100.0;
-inline constexpr int maxAttempts = 100'000;
+inline constexpr int maxAttempts = 1000; ///< more is a retry storm, and a run of hours
 inline constexpr double maxDelayFactor = 10.0;
 } // namespace PolicyLimits
 

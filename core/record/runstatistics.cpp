@@ -152,10 +152,11 @@ qint64 RunStatistics::requestCount(RequestOutcome outcome) const
 
 std::optional<double> RunStatistics::successRate() const
 {
-    const qint64 judged = m_requestCount - requestCount(RequestOutcome::Cancelled);
-    if (judged <= 0)
+    // A cancelled request did not succeed: it counts against the rate (a run
+    // interrupted after 20 of 100 must not read "100 %").
+    if (m_requestCount <= 0)
         return std::nullopt;
-    return static_cast<double>(requestCount(RequestOutcome::Succeeded)) / static_cast<double>(judged);
+    return static_cast<double>(requestCount(RequestOutcome::Succeeded)) / static_cast<double>(m_requestCount);
 }
 
 std::optional<double> RunStatistics::retryAmplification() const

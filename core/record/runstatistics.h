@@ -79,7 +79,8 @@ public:
     qint64 requestCount() const { return m_requestCount; } ///< finished requests
     qint64 requestCount(RequestOutcome outcome) const;
     qint64 attemptsOfFinishedRequests() const { return m_attemptsOfFinished; }
-    std::optional<double> successRate() const; ///< 0..1; none before a verdict
+    /// Succeeded among the finished requests, cancelled ones included: 0..1; none before any finished.
+    std::optional<double> successRate() const;
     /// Number of attempts -> number of finished requests that made that many.
     const QMap<int, qint64> &attemptsHistogram() const { return m_attemptsHistogram; }
     std::optional<double> retryAmplification() const;

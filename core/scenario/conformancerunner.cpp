@@ -50,6 +50,7 @@ ConformanceRunner::ConformanceRunner(QObject *parent) : QObject(parent)
     m_timeLimit.setSingleShot(true);
     connect(&m_timeLimit, &QTimer::timeout, this, [this] {
         qCWarning(lcConformance) << "time limit of" << m_timeLimitMs << "ms reached; cancelling the remaining cells";
+        m_timedOut = true;
         cancel();
     });
     planCells();
@@ -173,6 +174,7 @@ void ConformanceRunner::start()
     const QUrl unreachable = closedPortUrl();
     qCDebug(lcConformance).noquote() << "running" << m_cells.size() << "cells for" << m_policy.name << "on"
                                      << base.toString();
+    m_timedOut = false;
     m_timeLimit.start(m_timeLimitMs);
     Q_EMIT started();
     for (int i = 0; i < m_cells.size(); ++i) {

@@ -53,8 +53,12 @@ public:
     /// Plays the scripts on this server instead of starting one. Not owned.
     void setFaultServer(FaultServer *server);
     void setSeed(quint64 seed) { m_seed = seed; }
-    /// Cancels whatever still runs after this long (default 60 s).
+    /// Cancels whatever still runs after this long (default 60 s): a policy
+    /// with many attempts and long waits cannot keep a run going for hours.
     void setTimeLimitMs(int milliseconds) { m_timeLimitMs = milliseconds; }
+    int timeLimitMs() const { return m_timeLimitMs; }
+    /// Whether the last run reached the time limit (its unfinished cells were cancelled).
+    bool timedOut() const { return m_timedOut; }
 
     /// The compressed policy the cells run with.
     BackoffPolicy runPolicy() const { return Conformance::compressed(m_policy); }
@@ -100,6 +104,7 @@ private:
     QList<QString> m_testIds;
     QTimer m_timeLimit;
     bool m_running = false;
+    bool m_timedOut = false;
 };
 
 } // namespace RetryLab::Core

@@ -56,7 +56,7 @@ QString ScenarioRunner::requestLabel(quint64 requestId) const
     const int group = m_groupOf.value(requestId, -1);
     if (group < 0 || m_scenario.requests.value(m_groups.value(group).entry).count <= 1)
         return name;
-    return tr("%1 #%2").arg(name).arg(m_indexInGroup.value(requestId) + 1);
+    return tr("%1 #%2").arg(name, QString::number(m_indexInGroup.value(requestId) + 1));
 }
 
 const RunRecord &ScenarioRunner::record() const

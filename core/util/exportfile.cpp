@@ -7,29 +7,90 @@
 #include <QLoggingCategory>
 #include <QSaveFile>
 
+#include <cerrno>
+
+#include <sys/stat.h>
+
 namespace {
 Q_LOGGING_CATEGORY(lcExportFile, "retrylab.core.exportfile")
 } // namespace
 
 namespace RetryLab::Core::ExportFile {
 
+namespace {
+
+// Qt says "Unknown error" for some failed writes (a full disk among them);
+// the system's own error, taken right after the call, names the cause.
+QString reasonOf(const QFileDevice &file, int savedErrno)
+{
+    const QString qtReason = file.errorString();
+    if (savedErrno != 0 && (qtReason.isEmpty() || qtReason == QLatin1String("Unknown error")))
+        return qt_error_string(savedErrno);
+    return qtReason;
+}
+
+enum class Target { Missing, Regular, Directory, Special };
+
+// What `path` names, symbolic links followed: /dev/stdout is a pipe or a
+// terminal, /dev/null a character device, a FIFO a reader's end.
+Target targetOf(const QString &path)
+{
+    struct stat info = {};
+    if (::stat(QFile::encodeName(path).constData(), &info) != 0)
+        return Target::Missing;
+    if (S_ISREG(info.st_mode))
+        return Target::Regular;
+    if (S_ISDIR(info.st_mode))
+        return Target::Directory;
+    return Target::Special;
+}
+
+// A device, a FIFO or a socket is written as it is: renaming a temporary file
+// over it would replace the device node (or the pipe) with a regular file.
+Result<qint64> writeSpecial(const QString &path, const QString &shown, const QByteArray &data)
+{
+    QFile file(path);
+    errno = 0;
+    if (!file.open(QIODevice::WriteOnly | QIODevice::Unbuffered))
+        return Result<qint64>::failure(Tr::tr("cannot write %1: %2").arg(shown, reasonOf(file, errno)));
+    const qint64 written = file.write(data);
+    if (written != data.size())
+        return Result<qint64>::failure(Tr::tr("cannot write %1: %2").arg(shown, reasonOf(file, errno)));
+    qCDebug(lcExportFile) << "wrote" << written << "bytes to the special file" << shown;
+    return written;
+}
+
+} // namespace
+
 Result<qint64> write(const QString &path, const QByteArray &data)
 {
     const QString shown = QDir::toNativeSeparators(path);
     if (path.isEmpty())
         return Result<qint64>::failure(Tr::tr("no file name given"));
+    switch (targetOf(path)) {
+    case Target::Directory:
+        return Result<qint64>::failure(Tr::tr("cannot write %1: it is a directory").arg(shown));
+    case Target::Special:
+        return writeSpecial(path, shown, data);
+    case Target::Missing:
+    case Target::Regular:
+        break;
+    }
 
     QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly))
-        return Result<qint64>::failure(Tr::tr("cannot write %1: %2").arg(shown, file.errorString()));
+    // Unbuffered: a full disk fails the write that hits it.
+    errno = 0;
+    if (!file.open(QIODevice::WriteOnly | QIODevice::Unbuffered))
+        return Result<qint64>::failure(Tr::tr("cannot write %1: %2").arg(shown, reasonOf(file, errno)));
     const qint64 written = file.write(data);
     if (written != data.size()) {
-        const QString reason = file.errorString();
+        const QString reason = reasonOf(file, errno);
         file.cancelWriting();
         return Result<qint64>::failure(Tr::tr("cannot write %1: %2").arg(shown, reason));
     }
+    errno = 0;
     if (!file.commit())
-        return Result<qint64>::failure(Tr::tr("cannot write %1: %2").arg(shown, file.errorString()));
+        return Result<qint64>::failure(Tr::tr("cannot write %1: %2").arg(shown, reasonOf(file, errno)));
     qCDebug(lcExportFile) << "wrote" << written << "bytes to" << shown;
     return written;
 }
@@ -40,8 +101,11 @@ Result<void> checkWritable(const QString &path)
         return Result<void>::failure(Tr::tr("no file name given"));
     const QFileInfo file(path);
     const QFileInfo directory(file.absolutePath());
-    if (file.isDir())
+    const Target target = targetOf(path);
+    if (target == Target::Directory)
         return Result<void>::failure(Tr::tr("it is a directory"));
+    if (target == Target::Special) // written in place: its directory (/dev) need not be writable
+        return file.isWritable() ? Result<void>{} : Result<void>::failure(Tr::tr("the file is not writable"));
     if (!directory.isDir()) {
         return Result<void>::failure(
             Tr::tr("the directory %1 does not exist").arg(QDir::toNativeSeparators(directory.filePath())));

@@ -10,7 +10,9 @@ namespace RetryLab::Core {
 /// Writing export files. A file is written to a temporary name and renamed
 /// over the target only when every byte is on disk (QSaveFile), so a failed
 /// or interrupted export never leaves half a report behind, and never
-/// destroys the previous one.
+/// destroys the previous one. A special file (a device such as /dev/null, a
+/// FIFO, /dev/stdout on a pipe) is written in place instead, never replaced;
+/// a directory is refused.
 namespace ExportFile {
 
 /// Writes `data` to `path`; returns the number of bytes written, or an error

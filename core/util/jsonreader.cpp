@@ -1,11 +1,13 @@
 #include "core/util/jsonreader.h"
 
 #include "core/util/coretr.h"
+#include "core/util/terminaltext.h"
 
 #include <QLocale>
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 
 namespace RetryLab::Core {
 
@@ -72,9 +74,11 @@ QString JsonReader::pathOf(const Key &key) const
         return m_path + QLatin1Char('[') + QString::number(key.index()) + QLatin1Char(']');
     if (key.name().isEmpty())
         return m_path;
+    // A key is the file's text: a 15 MB one is named by its start and size, not copied into every message.
+    const QString name = TerminalText::elided(key.name(), TerminalText::echoLimit);
     if (m_path.isEmpty())
-        return key.name();
-    return m_path + QLatin1Char('.') + key.name();
+        return name;
+    return m_path + QLatin1Char('.') + name;
 }
 
 qsizetype JsonReader::size() const
@@ -217,7 +221,7 @@ std::optional<qsizetype> JsonReader::nameIndex(
     const qsizetype index = names.indexOf(*text);
     if (index < 0) {
         const QString message = unknownMessage.isEmpty() ? Tr::tr("unknown value \"%1\" (known: %2)") : unknownMessage;
-        fail(key, message.arg(*text, names.join(QStringLiteral(", "))));
+        fail(key, message.arg(TerminalText::elided(*text), names.join(QStringLiteral(", "))));
         return std::nullopt;
     }
     return index;
@@ -321,6 +325,8 @@ std::optional<QString> JsonReader::closestName(const QString &name, const QStrin
     std::optional<QString> suggestion;
     int best = 3;
     for (const QString &candidate : known) {
+        if (std::abs(name.size() - candidate.size()) >= best)
+            continue; // the edit distance is at least the difference in length: no need to compute it
         const int distance = editDistance(name, candidate);
         if (distance < best) {
             best = distance;

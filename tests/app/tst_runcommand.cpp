@@ -15,6 +15,8 @@
 #include <QTest>
 #include <QXmlStreamReader>
 
+#include <sys/resource.h>
+
 using namespace RetryLab::Core;
 using CommandTesting::Outcome;
 
@@ -110,6 +112,8 @@ private Q_SLOTS:
     void seed_sameSeedSameWaits();
     void seed_withoutOne_aFreshSeedIsDrawnPrintedAndReplays();
     void interrupt_cancelsThenReportsWhatWasRecorded();
+    void interrupt_withoutExpectations_failsAndCountsTheCancelled();
+    void lowDescriptorLimit_lowersConcurrencyAndEveryRequestSucceeds();
     void transport_caBesideTheScenario_reachesHttps();
     void transport_insecure_refusedWithoutTheOption();
     void transport_missingCertificate_exitTwoNamingIt();
@@ -204,7 +208,7 @@ void TestRunCommand::quiet_printsOnlyTheVerdicts()
     QVERIFY(!o.out.contains(QLatin1String("retrying in")));
     QVERIFY(!o.out.contains(QLatin1String("Summary")));
     QVERIFY(o.out.contains(QLatin1String("  FAIL  read at once")));
-    QVERIFY(o.out.contains(QLatin1String("1 of 2 expectations hold")));
+    QVERIFY(o.out.contains(QLatin1String("1 of 2 expectations holds")));
 }
 
 void TestRunCommand::failingExpectation_exitOne()
@@ -543,6 +547,53 @@ void TestRunCommand::interrupt_cancelsThenReportsWhatWasRecorded()
     const auto written = ReportJson::readFile(report);
     QVERIFY2(written.ok(), qPrintable(written.error()));
     QCOMPARE(written->run.results.size(), 2);
+}
+
+void TestRunCommand::interrupt_withoutExpectations_failsAndCountsTheCancelled()
+{
+    // No expectation to miss: the interruption itself fails the run, and the rate counts the cancelled request
+    // and the ones it never sent (one "ok", one "stuck", three "later" that wait behind it).
+    const QString file = scenarioFile(QStringLiteral("interrupted-plain.json"), R"({
+        "format": "retrylab-scenario", "policy": "iam", "concurrency": 2,
+        "requests": [{"name": "ok", "url": "{server}/status/200"},
+                     {"name": "stuck", "url": "{server}/fault/stall", "attemptTimeoutMs": 0},
+                     {"name": "later", "url": "{server}/fault/stall", "attemptTimeoutMs": 0, "count": 3}]})");
+    QProcess process;
+    process.start(QStringLiteral(RETRYLAB_BINARY), {QStringLiteral("run"), file});
+    QByteArray out;
+    QVERIFY(QTest::qWaitFor([&] { return (out += process.readAllStandardOutput()).contains("ok (GET "); }, 10'000));
+    process.terminate();
+    QVERIFY(process.waitForFinished(10'000));
+    out += process.readAllStandardOutput();
+    const QByteArray err = process.readAllStandardError();
+    QCOMPARE(process.exitCode(), 1);
+    QVERIFY2(err.contains("interrupted; the run fails"), err.constData());
+    QVERIFY2(!out.contains("Success rate 100.0 %"), out.constData());
+    static const QRegularExpression rate(QStringLiteral(R"(Success rate 20\.0 %.*, 4 requests cancelled\))"));
+    QVERIFY2(rate.match(QString::fromUtf8(out)).hasMatch(), out.constData());
+}
+
+void TestRunCommand::lowDescriptorLimit_lowersConcurrencyAndEveryRequestSucceeds()
+{
+    // 1,000 in flight under a hard limit of 256 descriptors: fewer run at once, with a warning naming the numbers,
+    // and no request fails for the tool's own lack of descriptors.
+    const QString file = scenarioFile(QStringLiteral("wide.json"), R"({
+        "format": "retrylab-scenario", "policy": "aws-standard", "concurrency": 1000,
+        "requests": [{"name": "many", "url": "{server}/status/200", "count": 1000, "concurrency": 1000}],
+        "expectations": [{"request": "many", "outcome": "succeeded"}]})");
+    QProcess process;
+    process.setChildProcessModifier([] {
+        rlimit limit{256, 256};
+        ::setrlimit(RLIMIT_NOFILE, &limit);
+    });
+    process.start(QStringLiteral(RETRYLAB_BINARY), {QStringLiteral("run"), QStringLiteral("--quiet"), file});
+    QVERIFY(process.waitForFinished(120'000));
+    const QByteArray err = process.readAllStandardError();
+    QCOMPARE(process.exitStatus(), QProcess::NormalExit);
+    QVERIFY2(process.exitCode() == 0, QByteArray(err + process.readAllStandardOutput()).constData());
+    QVERIFY2(err.contains("warning: 1000 attempts in flight need about 2064 file descriptors, but the limit is 256"),
+        err.constData());
+    QVERIFY2(err.contains("running "), err.constData());
 }
 
 void TestRunCommand::transport_caBesideTheScenario_reachesHttps()

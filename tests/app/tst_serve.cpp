@@ -7,12 +7,17 @@
 #include <QRegularExpression>
 #include <QSignalSpy>
 #include <QSslConfiguration>
+#include <QTcpSocket>
 #include <QTemporaryDir>
 #include <QTemporaryFile>
 #include <QTest>
 
+#include <algorithm>
 #include <csignal>
 #include <memory>
+#include <vector>
+
+#include <sys/resource.h>
 
 class TestServe : public QObject
 {
@@ -25,6 +30,7 @@ private Q_SLOTS:
     void serve_printsUrlAndOneLinePerRequest_thenStopsOnSigterm();
     void serve_stopsCleanlyOnSigint();
     void quiet_printsOnlyTheUrl();
+    void lowDescriptorLimit_capFitsAndTheServerKeepsServing();
     void requestCredentials_maskedUnlessNoRedact_data();
     void requestCredentials_maskedUnlessNoRedact();
     void httpsPort_servesTlsWithItsCaAndPrintsTheFaultPorts();
@@ -153,6 +159,56 @@ void TestServe::serve_stopsCleanlyOnSigint()
     QTRY_COMPARE_WITH_TIMEOUT(process.state(), QProcess::NotRunning, 10'000);
     QCOMPARE(process.exitStatus(), QProcess::NormalExit);
     QCOMPARE(process.exitCode(), 0);
+}
+
+void TestServe::lowDescriptorLimit_capFitsAndTheServerKeepsServing()
+{
+    // Under a hard limit of 256 descriptors the configured 2048 connections cannot be: the cap is derived from
+    // what is left, connections beyond it are turned away at once, and the ones held are still served.
+    QProcess process;
+    process.setChildProcessModifier([] {
+        rlimit limit{256, 256};
+        ::setrlimit(RLIMIT_NOFILE, &limit);
+    });
+    process.start(QStringLiteral(RETRYLAB_BINARY),
+        {QStringLiteral("serve"), QStringLiteral("--port"), QStringLiteral("0"), QStringLiteral("--quiet")});
+    static const QRegularExpression atMost(
+        QStringLiteral(R"(listening on (http://\S+)[\s\S]*At most (\d+) connections at once \(file descriptors: 256)"));
+    QByteArray out;
+    QTRY_VERIFY_WITH_TIMEOUT(
+        atMost.match(QString::fromUtf8(out += process.readAllStandardOutput())).hasMatch(), 10'000);
+    const QRegularExpressionMatch match = atMost.match(QString::fromUtf8(out));
+    const QUrl base(match.captured(1));
+    const int cap = match.captured(2).toInt();
+    QVERIFY2(cap > 10 && cap < 256 - 64, out.constData());
+
+    std::vector<std::unique_ptr<QTcpSocket>> held;
+    for (int i = 0; i < 400; ++i) {
+        auto socket = std::make_unique<QTcpSocket>();
+        socket->connectToHost(QHostAddress::LocalHost, quint16(base.port()));
+        held.push_back(std::move(socket));
+    }
+    QTRY_VERIFY_WITH_TIMEOUT(std::all_of(held.cbegin(), held.cend(),
+                                 [](const auto &s) { return s->state() != QAbstractSocket::ConnectingState; }),
+        10'000);
+    // With every slot held by an idle connection, a new client is still served: the longest idle gives way.
+    QNetworkAccessManager manager;
+    manager.setProxy(QNetworkProxy::NoProxy);
+    for (int i = 0; i < 3; ++i) {
+        std::unique_ptr<QNetworkReply> reply(
+            manager.get(QNetworkRequest(QUrl(base.toString() + QStringLiteral("/status/200")))));
+        QTRY_VERIFY_WITH_TIMEOUT(reply->isFinished(), 10'000);
+        QCOMPARE(reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt(), 200);
+    }
+    // And once the held connections go, as usual.
+    held.clear();
+    std::unique_ptr<QNetworkReply> reply(
+        manager.get(QNetworkRequest(QUrl(base.toString() + QStringLiteral("/status/200")))));
+    QTRY_VERIFY_WITH_TIMEOUT(reply->isFinished(), 10'000);
+    QCOMPARE(reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt(), 200);
+    QCOMPARE(process.state(), QProcess::Running);
+    process.terminate();
+    QTRY_COMPARE_WITH_TIMEOUT(process.state(), QProcess::NotRunning, 10'000);
 }
 
 void TestServe::quiet_printsOnlyTheUrl()

@@ -64,7 +64,7 @@ void TestExportController::chosenFile_formatFollowsExtensionOrFilter_data()
     QTest::addRow("extension names the format")
         << QStringLiteral("a.har") << 1 << QStringLiteral("a.har") << QByteArray("{");
     QTest::addRow("no extension: the filter, extension added")
-        << QStringLiteral("b") << 1 << QStringLiteral("b.csv") << QByteArray("request_id,");
+        << QStringLiteral("b") << 1 << QStringLiteral("b.csv") << QByteArray("redacted,request_id,");
     QTest::addRow("unknown extension: the filter, extension added")
         << QStringLiteral("c.txt") << 0 << QStringLiteral("c.txt.json") << QByteArray("{");
 }

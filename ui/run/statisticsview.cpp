@@ -135,7 +135,8 @@ StatisticsView::StatisticsView(QWidget *parent) : QWidget(parent)
     m_figures.value(Figure::AttemptLatency)->setToolTip(tr("One attempt on the wire, nearest-rank percentiles"));
     m_figures.value(Figure::RetryAmplification)
         ->setToolTip(tr("Attempts made by finished requests / finished requests"));
-    m_figures.value(Figure::SuccessRate)->setToolTip(tr("Succeeded / finished requests not cancelled by the user"));
+    m_figures.value(Figure::SuccessRate)
+        ->setToolTip(tr("Succeeded / finished requests; a request cancelled by the user did not succeed"));
 
     auto *charts = new QGridLayout;
     charts->addWidget(m_views[Chart::AttemptsHistogram] = new QChartView(this), 0, 0);

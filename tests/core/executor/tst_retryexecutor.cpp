@@ -1317,8 +1317,11 @@ void TestRetryExecutor::redirect_crossOrigin_dropsCredentials_andIsRecorded()
     const QByteArray target = other.baseUrl() + "/landing";
     RequestSpec spec
         = getSpec(url(QStringLiteral("/redirect?code=302&to=") + QString::fromLatin1(target.toPercentEncoding())));
+    const auto testId = m_server.createTest({QStringLiteral("pass")}); // the test id selects this origin's script
+    QVERIFY2(testId.ok(), qPrintable(testId.error()));
     spec.headers = {{"Authorization", "Bearer secret-token"}, {"Cookie", "session=abc"},
-        {"Proxy-Authorization", "Basic cHJveHk6cHc="}, {"X-Custom", "kept"}};
+        {"Proxy-Authorization", "Basic cHJveHk6cHc="}, {"X-Api-Key", "k-123"}, {"X-Auth-Token", "t-456"},
+        {"X-Retry-Test-Id", testId->toLatin1()}, {"X-Custom", "kept"}};
     const quint64 id = executor.submit(spec);
     QTRY_VERIFY_WITH_TIMEOUT(c.resultOf(id).has_value(), 10'000);
     QCOMPARE(c.resultOf(id)->outcome, RequestOutcome::Succeeded);
@@ -1329,6 +1332,9 @@ void TestRetryExecutor::redirect_crossOrigin_dropsCredentials_andIsRecorded()
     QVERIFY(arrived.header("Authorization").isEmpty());
     QVERIFY(arrived.header("Cookie").isEmpty());
     QVERIFY(arrived.header("Proxy-Authorization").isEmpty());
+    QVERIFY(arrived.header("X-Api-Key").isEmpty());
+    QVERIFY(arrived.header("X-Auth-Token").isEmpty());
+    QVERIFY(arrived.header("X-Retry-Test-Id").isEmpty());
     QCOMPARE(arrived.header("X-Custom"), QByteArray("kept"));
 
     const auto attempts = c.attemptsOf(id);
@@ -1342,7 +1348,8 @@ void TestRetryExecutor::redirect_crossOrigin_dropsCredentials_andIsRecorded()
     QVERIFY(hop.crossOrigin);
     QCOMPARE(hop.to, QUrl::fromEncoded(target));
     QCOMPARE(hop.droppedHeaders,
-        (QList<QByteArray>{QByteArray("Authorization"), QByteArray("Cookie"), QByteArray("Proxy-Authorization")}));
+        (QList<QByteArray>{QByteArray("Authorization"), QByteArray("Cookie"), QByteArray("Proxy-Authorization"),
+            QByteArray("X-Api-Key"), QByteArray("X-Auth-Token"), QByteArray("X-Retry-Test-Id")}));
     QVERIFY2(a.reason.contains(QLatin1String("followed 1 redirect")), qPrintable(a.reason));
     QVERIFY2(a.reason.contains(QLatin1String("not sent to")), qPrintable(a.reason));
 }

@@ -169,13 +169,14 @@ void TestCsvExport::reader_rejectsBrokenCsv()
 void TestCsvExport::headerRow_isStableAndEveryRowComplete()
 {
     const QByteArray csv = CsvExport::toCsv(ExportSamples::sampleRun());
-    QVERIFY(csv.startsWith("request_id,attempt_index,step,sequence_round,label,method,url,start_utc,start_ms,"));
+    QVERIFY(
+        csv.startsWith("redacted,request_id,attempt_index,step,sequence_round,label,method,url,start_utc,start_ms,"));
     QVERIFY(csv.endsWith("\r\n"));
     const Table t = parse(csv);
     QCOMPARE(t.header, CsvExport::columns());
     QCOMPARE(t.header.size(), 41);
-    // New columns go at the end: the first 35 keep their places.
-    QCOMPARE(t.header.indexOf(QStringLiteral("redacted")), 34);
+    // "redacted" comes first, where no reader misses it; new columns go at the end.
+    QCOMPARE(t.header.indexOf(QStringLiteral("redacted")), 0);
     QCOMPARE(t.header.mid(35),
         (QStringList{QStringLiteral("protocol"), QStringLiteral("tls_protocol"), QStringLiteral("tls_cipher"),
             QStringLiteral("tls_peer_subject"), QStringLiteral("tls_errors"), QStringLiteral("tls_errors_ignored")}));

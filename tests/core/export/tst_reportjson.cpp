@@ -133,6 +133,7 @@ class TestReportJson : public QObject
 private Q_SLOTS:
     void roundTrip_unredacted_isLossless();
     void roundTrip_isStable();
+    void olderReport_withEnd_readsBack();
     void transportAndTls_roundTrip_withoutSecrets();
     void certificateErrorsIgnored_saidByTheReport();
     void nonFiniteNumbers_comeBackAsNaN();
@@ -241,6 +242,29 @@ void TestReportJson::roundTrip_isStable()
     QCOMPARE(ReportJson::toJson(back->run, ExportOptions{false}, back->expectations), first);
 }
 
+void TestReportJson::olderReport_withEnd_readsBack()
+{
+    // Reports written before "ending" named how an attempt ended "end": they open as they did.
+    QJsonObject o = sampleObject();
+    QJsonArray attempts = o.value(QStringLiteral("attempts")).toArray();
+    QStringList endings;
+    for (qsizetype i = 0; i < attempts.size(); ++i) {
+        QJsonObject a = attempts.at(i).toObject();
+        endings.append(a.value(QStringLiteral("ending")).toString());
+        a.insert(QStringLiteral("end"), a.take(QStringLiteral("ending")));
+        attempts.replace(i, a);
+    }
+    o.insert(QStringLiteral("attempts"), attempts);
+    const auto older = ReportJson::fromJsonObject(o);
+    QVERIFY2(older.ok(), qPrintable(older.error()));
+    const auto current = ReportJson::fromJsonObject(sampleObject());
+    QVERIFY(current.ok());
+    QCOMPARE(older->run.attempts.size(), current->run.attempts.size());
+    for (qsizetype i = 0; i < older->run.attempts.size(); ++i)
+        QCOMPARE(older->run.attempts.at(i).end, current->run.attempts.at(i).end);
+    QVERIFY(endings.contains(QStringLiteral("network-error")));
+}
+
 void TestReportJson::nonFiniteNumbers_comeBackAsNaN()
 {
     RunRecord run = ExportSamples::sampleRun();
@@ -272,7 +296,8 @@ void TestReportJson::timesAreRelativeAndUtc()
     QCOMPARE(first.value(QStringLiteral("connectionStartedMs")).toDouble(), 1.25);
     QCOMPARE(first.value(QStringLiteral("queuedMs")).toDouble(), 1.5);
     QCOMPARE(first.value(QStringLiteral("durationMs")).toDouble(), 120.5);
-    QCOMPARE(first.value(QStringLiteral("end")).toString(), QStringLiteral("response"));
+    QCOMPARE(first.value(QStringLiteral("ending")).toString(), QStringLiteral("response"));
+    QVERIFY(!first.contains(QStringLiteral("end"))); // a jq keyword; "endMs" and "endUtc" are the instant
     QCOMPARE(first.value(QStringLiteral("httpStatus")).toInt(), 503);
     QCOMPARE(first.value(QStringLiteral("decision")).toString(), QStringLiteral("retry-after-delay"));
     QCOMPARE(first.value(QStringLiteral("networkError")).toString(), QStringLiteral("ServiceUnavailableError"));
@@ -282,7 +307,7 @@ void TestReportJson::timesAreRelativeAndUtc()
     QVERIFY(refused.value(QStringLiteral("httpStatus")).isNull());
     QVERIFY(refused.value(QStringLiteral("requestSentMs")).isNull());
     QVERIFY(refused.value(QStringLiteral("requestSentUtc")).isNull());
-    QCOMPARE(refused.value(QStringLiteral("end")).toString(), QStringLiteral("network-error"));
+    QCOMPARE(refused.value(QStringLiteral("ending")).toString(), QStringLiteral("network-error"));
     QCOMPARE(refused.value(QStringLiteral("plannedDelayMs")).toDouble(), 1234.5);
     QCOMPARE(refused.value(QStringLiteral("actualDelayMs")).toDouble(), 1239.75);
 }
@@ -383,8 +408,9 @@ void TestReportJson::malformed_namesTheField_data()
         12345) << QStringLiteral("attempts[3].httpStatus")
                                          << QStringLiteral("12345 is out of range (0 to 999)");
     QTest::addRow("unknown end") << setInArray(
-        QStringLiteral("attempts"), 0, QStringLiteral("end"), QStringLiteral("exploded"))
-                                 << QStringLiteral("attempts[0].end") << QStringLiteral("unknown value \"exploded\"");
+        QStringLiteral("attempts"), 0, QStringLiteral("ending"), QStringLiteral("exploded"))
+                                 << QStringLiteral("attempts[0].ending")
+                                 << QStringLiteral("unknown value \"exploded\"");
     QTest::addRow("no request id") << Mutation([](QJsonObject &o) {
         QJsonArray a = o.value(QStringLiteral("attempts")).toArray();
         QJsonObject item = a.at(1).toObject();

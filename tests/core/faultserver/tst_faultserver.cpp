@@ -1,7 +1,9 @@
 #include "core/faultserver/faultserver.h"
 #include "core/http/retryafter.h"
 #include "core/util/clock.h"
+#include "core/util/terminaltext.h"
 
+#include <QElapsedTimer>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -15,9 +17,12 @@
 #include <QTcpSocket>
 #include <QTest>
 #include <QThread>
+#include <QTimer>
 
+#include <algorithm>
 #include <functional>
 #include <memory>
+#include <vector>
 
 using namespace RetryLab::Core;
 
@@ -131,6 +136,8 @@ private Q_SLOTS:
     void scriptedTest_stepsInOrderThenPath();
     void scriptedTest_overControlEndpoints_data();
     void scriptedTest_overControlEndpoints();
+    void hugeUnknownInstruction_isEchoedAndLoggedBounded_data();
+    void hugeUnknownInstruction_isEchoedAndLoggedBounded();
     void scriptedTest_resentAttemptGetsTheSameStep();
     void createTest_badInstructions_reportError();
     void deleteTest_freesItsPlaceUnderTheLimit();
@@ -144,12 +151,16 @@ private Q_SLOTS:
     void connectionFaults_curlExitCode();
 
     void malformedRequest_gets400AndClose();
+    void connectionClose_largeAnswerToASlowReader_arrivesWhole();
+    void logLine_keepsPercentDigitsAndEscapesControls();
     void garbageFault_sendsExactlyItsBytes();
     void oversizedHeaders_get431();
     void oversizedBody_gets413_data();
     void oversizedBody_gets413();
     void idleConnection_isClosed();
     void connectionCap_overCapGets503_thenRecovers();
+    void connectionCap_slowAndIdleConnectionsGiveWay();
+    void slowloris_headerDeadlineAndBodyRate();
     void pipelinedRequests_answeredInOrder();
     void keepAlive_reusesOneConnection();
     void http10_closesAfterTheAnswer();
@@ -858,6 +869,28 @@ void TestFaultServer::scriptedTest_overControlEndpoints_data()
     addClients();
 }
 
+void TestFaultServer::hugeUnknownInstruction_isEchoedAndLoggedBounded_data()
+{
+    addClients();
+}
+
+void TestFaultServer::hugeUnknownInstruction_isEchoedAndLoggedBounded()
+{
+    // An unknown 4 MiB instruction: the 400 names it in a bounded echo with its size, and the log keeps a line.
+    ClientFixture f;
+    if (!start(f))
+        return;
+    const QByteArray instruction(4 * 1024 * 1024, 'x');
+    const Reply reply = send(f.client, "POST", f.url(QStringLiteral("/_control/tests")),
+        "{\"instructions\": [\"" + instruction + "\"]}", {QStringLiteral("Content-Type: application/json")});
+    QCOMPARE(reply.status, 400);
+    QVERIFY2(reply.body.size() < 4096, qPrintable(QString::number(reply.body.size())));
+    QVERIFY2(reply.body.contains("4194304 characters in all"), reply.body.constData());
+    const ServerLogEntry entry = f.server.log().last();
+    QVERIFY(entry.detail.size() <= TerminalText::logFieldLimit + 64);
+    QVERIFY(entry.summary().size() < 8192);
+}
+
 void TestFaultServer::scriptedTest_overControlEndpoints()
 {
     ClientFixture f;
@@ -1196,6 +1229,89 @@ void TestFaultServer::malformedRequest_gets400AndClose()
     QVERIFY(entry.peer.startsWith(QLatin1String("127.0.0.1:")));
 }
 
+void TestFaultServer::logLine_keepsPercentDigitsAndEscapesControls()
+{
+    // "%1".."%8" in a target are the client's text, not placeholders of the log line;
+    // control characters (a terminal's escape sequences, CR) print as escapes.
+    const auto exchange = [this](const QByteArray &request) {
+        QTcpSocket socket;
+        socket.connectToHost(QHostAddress::LocalHost, m_server.serverPort());
+        if (!socket.waitForConnected(5000))
+            return QByteArray();
+        QByteArray received;
+        connect(&socket, &QTcpSocket::readyRead, this, [&] { received += socket.readAll(); });
+        socket.write(request);
+        if (!QTest::qWaitFor([&] { return received.contains("\r\n\r\n"); }, 5000))
+            return QByteArray();
+        return received;
+    };
+    const quint64 before = m_server.log().isEmpty() ? 0 : m_server.log().last().sequence;
+    QVERIFY(exchange("GET /status/200?a=%1&b=%2&c=%8 HTTP/1.1\r\nHost: a\r\nX-Retry-Test-Id: t%3\r\n\r\n")
+                .startsWith("HTTP/1.1"));
+    QTRY_VERIFY_WITH_TIMEOUT(!m_server.log().isEmpty() && m_server.log().last().sequence > before, 5000);
+    const QString line = m_server.log().last().summary();
+    QVERIFY2(line.contains(QLatin1String("GET /status/200?a=%1&b=%2&c=%8 -> ")), qPrintable(line));
+    QVERIFY2(!line.contains(QChar(0x1b)), qPrintable(line));
+
+    const quint64 second = m_server.log().last().sequence;
+    exchange("GET /status/200?x=\x1b]0;owned\x07\r HTTP/1.1\r\nHost: a\r\n\r\n");
+    QTRY_VERIFY_WITH_TIMEOUT(m_server.log().last().sequence > second, 5000);
+    const QString rejected = m_server.log().last().summary();
+    for (QChar c : rejected)
+        QVERIFY2(c.unicode() >= 0x20 && c.unicode() != 0x7f, qPrintable(rejected));
+}
+
+void TestFaultServer::connectionClose_largeAnswerToASlowReader_arrivesWhole()
+{
+    // A close after the answer waits for its bytes, however slowly the client reads: the linger starts once
+    // they are written, not at a fixed time after the answer was queued (which cut a slow reader's log in half).
+    QTcpSocket filler;
+    filler.connectToHost(QHostAddress::LocalHost, m_server.serverPort());
+    QVERIFY(filler.waitForConnected(5000));
+    const QByteArray longQuery(1900, 'q');
+    QByteArray pipelined;
+    constexpr int requests = 3000;
+    for (int i = 0; i < requests; ++i)
+        pipelined += "GET /status/200?" + longQuery + " HTTP/1.1\r\nHost: a\r\n\r\n";
+    qint64 answers = 0;
+    QByteArray tail;
+    connect(&filler, &QTcpSocket::readyRead, this, [&] {
+        tail += filler.readAll();
+        answers += tail.count("HTTP/1.1 200");
+        tail = tail.right(16);
+    });
+    filler.write(pipelined);
+    QTRY_VERIFY_WITH_TIMEOUT(answers >= requests, 60'000);
+    filler.disconnectFromHost();
+
+    QTcpSocket reader;
+    reader.setReadBufferSize(64 * 1024); // Qt reads no more than this until the test takes it
+    reader.connectToHost(QHostAddress::LocalHost, m_server.serverPort());
+    QVERIFY(reader.waitForConnected(5000));
+    reader.write("GET /_control/log?limit=10000 HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n");
+    QByteArray received;
+    QElapsedTimer clock;
+    clock.start();
+    // About 2.5 MB/s: the ~6 MB answer takes longer than the old fixed 2 s.
+    QVERIFY(QTest::qWaitFor(
+        [&] {
+            if (clock.elapsed() >= 100) {
+                received += reader.read(256 * 1024);
+                clock.restart();
+            }
+            return reader.state() == QAbstractSocket::UnconnectedState && reader.bytesAvailable() == 0;
+        },
+        60'000));
+    received += reader.readAll();
+    const qsizetype headerEnd = received.indexOf("\r\n\r\n");
+    QVERIFY(headerEnd > 0);
+    static const QRegularExpression lengthHeader(QStringLiteral("(?i)content-length: (\\d+)"));
+    const auto length = lengthHeader.match(QString::fromLatin1(received.left(headerEnd)));
+    QVERIFY2(length.hasMatch(), received.left(headerEnd).constData());
+    QVERIFY2(length.captured(1).toLongLong() > 4'000'000, qPrintable(length.captured(1)));
+    QCOMPARE(received.size() - headerEnd - 4, length.captured(1).toLongLong());
+}
+
 void TestFaultServer::garbageFault_sendsExactlyItsBytes()
 {
     // Found by AddressSanitizer: the bytes were copied with a hand-counted length
@@ -1294,13 +1410,16 @@ void TestFaultServer::connectionCap_overCapGets503_thenRecovers()
     FaultServer server(options);
     QVERIFY(server.listen());
 
+    // Both connections are being answered (a stall): neither can give way.
     std::vector<std::unique_ptr<QTcpSocket>> holders;
     for (int i = 0; i < 2; ++i) {
         holders.push_back(std::make_unique<QTcpSocket>());
         holders.back()->connectToHost(QHostAddress::LocalHost, server.serverPort());
         QVERIFY(holders.back()->waitForConnected(5000));
+        holders.back()->write("GET /fault/stall HTTP/1.1\r\nHost: a\r\n\r\n");
     }
     QTRY_COMPARE_WITH_TIMEOUT(server.connectionCount(), 2, 5000);
+    QTRY_COMPARE_WITH_TIMEOUT(server.log().size(), 2, 5000);
 
     QNetworkAccessManager manager;
     manager.setProxy(QNetworkProxy::NoProxy);
@@ -1316,6 +1435,83 @@ void TestFaultServer::connectionCap_overCapGets503_thenRecovers()
     holders.clear();
     QTRY_COMPARE_WITH_TIMEOUT(server.connectionCount(), 0, 5000);
     QCOMPARE(sendQt(manager, "GET", urlOf(server, QStringLiteral("/status/200")), {}, {}, 5000).status, 200);
+}
+
+void TestFaultServer::connectionCap_slowAndIdleConnectionsGiveWay()
+{
+    // At the cap, connections that trickle an incomplete request (slowloris) make room for new clients, the
+    // longest-waiting first; then idle keep-alive ones. A plain client is served, not turned away.
+    FaultServerOptions options;
+    options.maxConnections = 20;
+    FaultServer server(options);
+    QVERIFY(server.listen());
+    std::vector<std::unique_ptr<QTcpSocket>> slow;
+    for (int i = 0; i < 40; ++i) {
+        slow.push_back(std::make_unique<QTcpSocket>());
+        slow.back()->connectToHost(QHostAddress::LocalHost, server.serverPort());
+        QVERIFY(slow.back()->waitForConnected(5000));
+        slow.back()->write("GET /status/200 HTTP/1.1\r\nHost: a\r\nX-Slow: ");
+        QTRY_VERIFY_WITH_TIMEOUT(server.connectionCount() >= std::min(i + 1, 20), 5000);
+    }
+    QNetworkAccessManager manager;
+    manager.setProxy(QNetworkProxy::NoProxy);
+    for (int i = 0; i < 3; ++i)
+        QCOMPARE(sendQt(manager, "GET", urlOf(server, QStringLiteral("/status/200")), {}, {}, 5000).status, 200);
+    QVERIFY(server.connectionCount() <= 20 + 1);
+    const QList<ServerLogEntry> log = server.log();
+    const auto evicted = std::count_if(
+        log.cbegin(), log.cend(), [](const ServerLogEntry &e) { return e.action == QLatin1String("evicted"); });
+    QVERIFY2(evicted >= 20, qPrintable(QString::number(evicted)));
+    const auto firstEviction = std::find_if(
+        log.cbegin(), log.cend(), [](const ServerLogEntry &e) { return e.action == QLatin1String("evicted"); });
+    QVERIFY(firstEviction->detail.contains(QLatin1String("still incomplete")));
+    QVERIFY(std::none_of(
+        log.cbegin(), log.cend(), [](const ServerLogEntry &e) { return e.action == QLatin1String("over-capacity"); }));
+    // The oldest slow connections were the ones dropped.
+    QTRY_COMPARE_WITH_TIMEOUT(slow.front()->state(), QAbstractSocket::UnconnectedState, 5000);
+}
+
+void TestFaultServer::slowloris_headerDeadlineAndBodyRate()
+{
+    FaultServerOptions options;
+    options.headerTimeoutMs = 400;
+    options.minBodyBytesPerSecond = 10'000;
+    FaultServer server(options);
+    QVERIFY(server.listen());
+    const auto trickle = [&server](const QByteArray &start, const QByteArray &drip) {
+        auto socket = std::make_unique<QTcpSocket>();
+        socket->connectToHost(QHostAddress::LocalHost, server.serverPort());
+        if (!socket->waitForConnected(5000))
+            return QByteArray();
+        socket->write(start);
+        QByteArray received;
+        QTimer dripper;
+        QObject::connect(&dripper, &QTimer::timeout, socket.get(), [&] { socket->write(drip); });
+        dripper.start(50); // a byte well within the 30 s idle timeout, again and again
+        if (!QTest::qWaitFor(
+                [&] {
+                    received += socket->readAll();
+                    return socket->state() == QAbstractSocket::UnconnectedState;
+                },
+                10'000))
+            return QByteArray(QByteArray("still connected after 10 s: ") + received);
+        received += socket->readAll();
+        return received;
+    };
+    // Headers that never end: 408 once the header deadline has passed, whatever trickles in.
+    const QByteArray headers = trickle("GET /status/200 HTTP/1.1\r\nHost: a\r\nX-Slow: ", "a");
+    QVERIFY2(headers.startsWith("HTTP/1.1 408"), headers.constData());
+    QVERIFY2(headers.contains("not complete 400 ms after its first byte"), headers.constData());
+    // A body at 20 bytes/s against a minimum of 10,000: 408 after a period.
+    const QByteArray body = trickle("POST /status/200 HTTP/1.1\r\nHost: a\r\nContent-Length: 100000\r\n\r\n", "b");
+    QVERIFY2(body.startsWith("HTTP/1.1 408"), body.constData());
+    QVERIFY2(body.contains("below the minimum of 10000 bytes/s"), body.constData());
+    // A body at the rate arrives whole.
+    QNetworkAccessManager manager;
+    manager.setProxy(QNetworkProxy::NoProxy);
+    QCOMPARE(sendQt(manager, "POST", urlOf(server, QStringLiteral("/status/200")), QByteArray(100'000, 'x'), {}, 5000)
+                 .status,
+        200);
 }
 
 void TestFaultServer::pipelinedRequests_answeredInOrder()

@@ -223,8 +223,8 @@ void TestRunStatistics::handRun_countsAndRates()
     QCOMPARE(s.requestCount(RequestOutcome::Cancelled), 1);
     QCOMPARE(s.requestCount(RequestOutcome::InvalidRequest), 1);
     QCOMPARE(s.requestCount(RequestOutcome::CircuitOpen), 0);
-    // 2 succeeded of the 4 that were not cancelled.
-    QCOMPARE(s.successRate(), std::optional<double>(0.5));
+    // 2 succeeded of the 5 finished: the cancelled one counts against the rate.
+    QCOMPARE(s.successRate(), std::optional<double>(0.4));
 }
 
 void TestRunStatistics::handRun_histogramAndAmplification()
@@ -349,10 +349,10 @@ void TestRunStatistics::empty_hasNoRates()
     QVERIFY(!s.attemptLatency().p99);
     QCOMPARE(s.binCount(), 0);
 
-    // Only cancelled requests: no verdict on the service either.
+    // Only cancelled requests: none succeeded, and the rate says so.
     RunStatistics cancelledOnly;
     cancelledOnly.addResult(result(1, RequestOutcome::Cancelled, 1, 0, 10));
-    QVERIFY(!cancelledOnly.successRate());
+    QCOMPARE(cancelledOnly.successRate(), std::optional<double>(0.0));
     QCOMPARE(cancelledOnly.retryAmplification(), std::optional<double>(1.0));
 }
 

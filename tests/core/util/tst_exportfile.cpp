@@ -2,8 +2,11 @@
 
 #include <QDir>
 #include <QFile>
+#include <QProcess>
 #include <QTemporaryDir>
 #include <QTest>
+
+#include <sys/stat.h>
 
 using namespace RetryLab::Core;
 
@@ -17,6 +20,9 @@ private Q_SLOTS:
     void write_missingDirectory_namesFileAndKeepsNothing();
     void write_toADirectory_fails();
     void write_emptyPath_fails();
+    void write_toADevice_writesInPlace();
+    void write_toAFifo_feedsItsReader();
+    void write_fullDisk_saysSo();
     void checkWritable_data();
     void checkWritable();
 };
@@ -63,8 +69,46 @@ void TestExportFile::write_toADirectory_fails()
     QTemporaryDir dir;
     const auto written = ExportFile::write(dir.path(), "{}");
     QVERIFY(!written.ok());
-    QVERIFY(!written.error().isEmpty());
+    QVERIFY(written.error().contains(QLatin1String("it is a directory")));
     QVERIFY(QFileInfo(dir.path()).isDir());
+    QVERIFY(!ExportFile::checkWritable(dir.path()).ok());
+}
+
+namespace {
+bool isCharacterDevice(const char *path)
+{
+    struct stat info = {};
+    return ::stat(path, &info) == 0 && S_ISCHR(info.st_mode);
+}
+} // namespace
+
+void TestExportFile::write_toADevice_writesInPlace()
+{
+    // A rename over /dev/null would replace the device with a regular file (as root, for every program).
+    QVERIFY(isCharacterDevice("/dev/null"));
+    QVERIFY(ExportFile::checkWritable(QStringLiteral("/dev/null")).ok());
+    const auto written = ExportFile::write(QStringLiteral("/dev/null"), QByteArray(100'000, 'x'));
+    QVERIFY2(written.ok(), qPrintable(written.error()));
+    QCOMPARE(*written, qint64(100'000));
+    QVERIFY(isCharacterDevice("/dev/null"));
+}
+
+void TestExportFile::write_toAFifo_feedsItsReader()
+{
+    QTemporaryDir dir;
+    const QString fifo = dir.filePath(QStringLiteral("report.fifo"));
+    QCOMPARE(::mkfifo(QFile::encodeName(fifo).constData(), 0600), 0);
+    QProcess reader;
+    reader.start(QStringLiteral("cat"), {fifo});
+    QVERIFY(reader.waitForStarted(5000));
+    const QByteArray data = QByteArray("{\"format\": \"retrylab-run\"}\n").repeated(1000);
+    const auto written = ExportFile::write(fifo, data);
+    QVERIFY2(written.ok(), qPrintable(written.error()));
+    QVERIFY(reader.waitForFinished(10'000));
+    QCOMPARE(reader.readAllStandardOutput(), data);
+    struct stat info = {};
+    QVERIFY(::stat(QFile::encodeName(fifo).constData(), &info) == 0 && S_ISFIFO(info.st_mode));
+    QCOMPARE(QDir(dir.path()).entryList(QDir::Files | QDir::System | QDir::NoDotAndDotDot).size(), 1);
 }
 
 void TestExportFile::write_emptyPath_fails()
@@ -100,6 +144,33 @@ void TestExportFile::checkWritable()
         QVERIFY(!writable);
         QVERIFY2(writable.error().contains(problem), qPrintable(writable.error()));
     }
+}
+
+void TestExportFile::write_fullDisk_saysSo()
+{
+    // /dev/full answers every write with ENOSPC.
+    const auto device = ExportFile::write(QStringLiteral("/dev/full"), QByteArray(100'000, 'x'));
+    QVERIFY(!device.ok());
+    QVERIFY2(device.error().contains(QLatin1String("No space left on device")), qPrintable(device.error()));
+
+    // A regular file on a full file system: the previous file stays, and the error says why.
+    QTemporaryDir dir;
+    QProcess mount;
+    mount.start(QStringLiteral("mount"),
+        {QStringLiteral("-t"), QStringLiteral("tmpfs"), QStringLiteral("-o"), QStringLiteral("size=64k"),
+            QStringLiteral("tmpfs"), dir.path()});
+    if (!mount.waitForFinished(10'000) || mount.exitCode() != 0)
+        QSKIP("cannot mount a small tmpfs here (not root); /dev/full covered the device case");
+    const QString path = dir.filePath(QStringLiteral("report.json"));
+    QVERIFY(ExportFile::write(path, "previous").ok());
+    const auto full = ExportFile::write(path, QByteArray(1024 * 1024, 'x'));
+    QFile previous(path);
+    const QByteArray kept = previous.open(QIODevice::ReadOnly) ? previous.readAll() : QByteArray();
+    previous.close();
+    QProcess::execute(QStringLiteral("umount"), {dir.path()});
+    QVERIFY(!full.ok());
+    QVERIFY2(full.error().contains(QLatin1String("No space left on device")), qPrintable(full.error()));
+    QCOMPARE(kept, QByteArray("previous"));
 }
 
 QTEST_GUILESS_MAIN(TestExportFile)

@@ -91,7 +91,8 @@ void TestStatisticsView::figures_showHandComputedRun()
     StatisticsView view;
     view.setSession(&session);
     QCOMPARE(view.figureText(Figure::Requests), QStringLiteral("4 done"));
-    QCOMPARE(view.figureText(Figure::SuccessRate), QStringLiteral("66.7 %")); // 2 of the 3 not cancelled
+    QCOMPARE(
+        view.figureText(Figure::SuccessRate), QStringLiteral("50.0 %")); // 2 of 4: the cancelled one did not succeed
     QCOMPARE(view.figureText(Figure::Attempts), QStringLiteral("7"));
     QCOMPARE(view.figureText(Figure::RetryAmplification), QStringLiteral("1.75\u00d7")); // 7 / 4
     // Requests: 50, 520, 980 ms. Attempts: 10 10 50 80 100 120 ms.
