@@ -114,6 +114,7 @@ private Q_SLOTS:
     void interrupt_cancelsThenReportsWhatWasRecorded();
     void interrupt_withoutExpectations_failsAndCountsTheCancelled();
     void lowDescriptorLimit_lowersConcurrencyAndEveryRequestSucceeds();
+    void reportToStandardOutput_onAPipe();
     void transport_caBesideTheScenario_reachesHttps();
     void transport_insecure_refusedWithoutTheOption();
     void transport_missingCertificate_exitTwoNamingIt();
@@ -594,6 +595,24 @@ void TestRunCommand::lowDescriptorLimit_lowersConcurrencyAndEveryRequestSucceeds
     QVERIFY2(err.contains("warning: 1000 attempts in flight need about 2064 file descriptors, but the limit is 256"),
         err.constData());
     QVERIFY2(err.contains("running "), err.constData());
+}
+
+void TestRunCommand::reportToStandardOutput_onAPipe()
+{
+    // /dev/stdout is the pipe to this test: written in place, not replaced by a renamed file.
+    const QString file = scenarioFile(QStringLiteral("to-stdout.json"), R"({
+        "format": "retrylab-scenario", "policy": "aws-standard",
+        "requests": [{"name": "one", "url": "{server}/status/200"}]})");
+    QProcess process;
+    process.start(QStringLiteral(RETRYLAB_BINARY),
+        {QStringLiteral("run"), QStringLiteral("--quiet"), QStringLiteral("--report"), QStringLiteral("/dev/stdout"),
+            file});
+    QVERIFY(process.waitForFinished(30'000));
+    const QByteArray out = process.readAllStandardOutput();
+    QVERIFY2(process.exitCode() == 0, process.readAllStandardError().constData());
+    const auto report = ReportJson::fromJson(out.mid(out.indexOf('{')));
+    QVERIFY2(report.ok(), qPrintable(report.error() + QLatin1Char('\n') + QString::fromUtf8(out.left(300))));
+    QCOMPARE(report->run.results.size(), 1);
 }
 
 void TestRunCommand::transport_caBesideTheScenario_reachesHttps()

@@ -69,6 +69,7 @@ private Q_SLOTS:
     void arrays_badElementIsNamedByIndex();
     void rejectUnknown_suggestsCloseName_data();
     void rejectUnknown_suggestsCloseName();
+    void rejectUnknown_hugeKey_costsALine();
     void closestName_withinTwoEdits_data();
     void closestName_withinTwoEdits();
     void firstErrorMode_keepsTheFirst_salvageKeepsAll();
@@ -347,6 +348,22 @@ void TestJsonReader::rejectUnknown_suggestsCloseName()
     JsonReader r(parse(json));
     r.rejectUnknown({QStringLiteral("idempotent"), QStringLiteral("url"), QStringLiteral("expectations")});
     QCOMPARE(r.firstError().text(), error);
+}
+
+void TestJsonReader::rejectUnknown_hugeKey_costsALine()
+{
+    // A 15 MB key: named by its start and its size, not copied whole into the error, and not compared letter by
+    // letter with every known name (the edit distance is skipped when the lengths alone rule a suggestion out).
+    const QString huge(15 * 1024 * 1024, QLatin1Char('k'));
+    JsonReader r(QJsonObject{{huge, 1}, {QStringLiteral("maxAtempts"), 3}}, {}, JsonReader::Mode::Salvage);
+    r.rejectUnknown({QStringLiteral("maxAttempts"), QStringLiteral("baseDelayMs")});
+    const auto errors = r.errors();
+    QCOMPARE(errors.size(), 2);
+    for (const auto &e : errors)
+        QVERIFY2(e.text().size() < 600, qPrintable(e.text().left(600)));
+    const QString all = errors.first().text() + QLatin1Char('\n') + errors.last().text();
+    QVERIFY2(all.contains(QLatin1String("15728640 characters in all")), qPrintable(all.left(600)));
+    QVERIFY2(all.contains(QLatin1String("did you mean \"maxAttempts\"")), qPrintable(all.left(600)));
 }
 
 void TestJsonReader::closestName_withinTwoEdits_data()
