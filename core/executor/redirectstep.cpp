@@ -7,6 +7,7 @@
 #include <QStringList>
 
 #include <algorithm>
+#include <utility>
 
 namespace RetryLab::Core {
 
@@ -43,6 +44,7 @@ std::optional<RedirectStep> nextHop(
     RedirectStep step;
     RedirectHop &hop = step.hop;
     hop.status = status;
+    hop.method = current.method;
     hop.from = current.url;
     hop.to = current.url.resolved(QUrl::fromEncoded(location.trimmed()));
     hop.crossOrigin
@@ -56,10 +58,8 @@ std::optional<RedirectStep> nextHop(
     HopRequest &next = step.next;
     next = current;
     next.url = hop.to;
-    const bool toGet
-        = (status == 303 && current.method != "HEAD") || ((status == 301 || status == 302) && current.method == "POST");
-    if (toGet) {
-        next.method = "GET";
+    if (hop.nextMethod() != current.method) {
+        next.method = hop.nextMethod();
         next.body.clear();
         next.headers.removeIf([](const auto &h) {
             return h.first.compare("Content-Type", Qt::CaseInsensitive) == 0
@@ -80,6 +80,15 @@ std::optional<RedirectStep> nextHop(
         });
     }
     return step;
+}
+
+void closeHopTiming(RedirectHop &hop, AttemptRecord &attempt, qint64 nowNs)
+{
+    hop.startNs = attempt.lastExchangeStartNs();
+    hop.connectionStartedNs = std::exchange(attempt.connectionStartedNs, -1);
+    hop.requestSentNs = std::exchange(attempt.requestSentNs, -1);
+    hop.firstByteNs = std::exchange(attempt.firstByteNs, -1);
+    hop.finishedNs = nowNs;
 }
 
 QString hostKey(const QUrl &url)

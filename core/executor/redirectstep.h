@@ -38,6 +38,11 @@ inline constexpr int maxRedirectsPerAttempt = 10;
 std::optional<RedirectStep> nextHop(
     const HopRequest &current, int status, const QByteArray &location, qsizetype redirectsSoFar);
 
+/// Ends the timing of a followed hop: the exchange's points so far (since
+/// `attempt` started, or since its previous hop finished) move into `hop`,
+/// which finishes at `nowNs`, and the attempt's start the next exchange afresh.
+void closeHopTiming(RedirectHop &hop, AttemptRecord &attempt, qint64 nowNs);
+
 /// "host:port", with the scheme's default port when the URL has none: the key
 /// of a circuit breaker and, with the scheme, what makes an origin.
 QString hostKey(const QUrl &url);

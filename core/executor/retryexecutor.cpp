@@ -503,9 +503,11 @@ bool RetryExecutor::followRedirect(const RequestPtr &r)
 {
     QNetworkReply *reply = r->reply;
     const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
-    const auto step = nextHop(r->hop, status, reply->rawHeader("Location"), r->current.redirects.size());
+    auto step = nextHop(r->hop, status, reply->rawHeader("Location"), r->current.redirects.size());
     if (!step)
         return false;
+    if (step->hop.followed)
+        closeHopTiming(step->hop, r->current, nowNs());
     r->current.redirects.append(step->hop);
     const QString shownTo = Redactor().urlString(step->hop.to);
     if (!step->hop.followed) {

@@ -101,7 +101,29 @@ QStringList columns()
         QStringLiteral("tls_peer_subject"),
         QStringLiteral("tls_errors"),
         QStringLiteral("tls_errors_ignored"),
+        QStringLiteral("redirects"),
     };
+}
+
+// "302 GET http://a/x -> http://b/y in 1.2 ms (Authorization not sent: another origin); 301 ...".
+QString redirectsCell(const QList<RedirectHop> &hops, const Redactor &redactor)
+{
+    QStringList parts;
+    for (const RedirectHop &hop : hops) {
+        QString part = QString::number(hop.status) + QLatin1Char(' ') + QString::fromLatin1(hop.method)
+            + QLatin1Char(' ') + redactor.urlString(hop.from) + QLatin1String(" -> ") + redactor.urlString(hop.to);
+        if (hop.startNs >= 0 && hop.finishedNs >= hop.startNs)
+            part += QStringLiteral(" in %1 ms").arg(double(hop.finishedNs - hop.startNs) / 1e6, 0, 'f', 3);
+        QStringList dropped;
+        for (const QByteArray &name : hop.droppedHeaders)
+            dropped.append(QString::fromLatin1(name));
+        if (!dropped.isEmpty())
+            part += QStringLiteral(" (%1 not sent: another origin)").arg(dropped.join(QStringLiteral(", ")));
+        if (!hop.followed)
+            part += QStringLiteral(" (not followed: %1)").arg(redactor.text(hop.note));
+        parts.append(part);
+    }
+    return parts.join(QStringLiteral("; "));
 }
 
 QString quoteField(const QString &field)
@@ -139,9 +161,9 @@ QByteArray toCsv(const RunRecord &run, const ExportOptions &options)
 
     for (const AttemptRecord *a : std::as_const(rows)) {
         const RequestSpec spec = run.requests.value(a->requestId);
-        const QDateTime startUtc = a->startWall.isValid()  ? a->startWall
-            : (a->startNs >= 0 && run.startedAt.isValid()) ? run.wallTimeOf(a->startNs)
-                                                           : QDateTime();
+        // One wall-clock start, derived from the monotonic one (the JSON report's "startUtc").
+        const QDateTime startUtc
+            = (a->startNs >= 0 && run.startedAt.isValid()) ? run.wallTimeOf(a->startNs) : a->startWall;
         QStringList fields{
             options.redactCredentials ? QStringLiteral("true") : QStringLiteral("false"),
             QString::number(a->requestId),
@@ -184,6 +206,7 @@ QByteArray toCsv(const RunRecord &run, const ExportOptions &options)
             neutralised(a->tls.peerSubject),
             neutralised(a->tls.errors.join(QStringLiteral("; "))),
             a->tls.errorsIgnored ? QStringLiteral("true") : QStringLiteral("false"),
+            neutralised(redirectsCell(a->redirects, redactor)),
         };
         Q_ASSERT(fields.size() == names.size());
         for (QString &field : fields)

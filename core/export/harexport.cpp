@@ -239,19 +239,80 @@ QJsonObject timingsObject(const Timings &t)
     };
 }
 
-QDateTime startOf(const AttemptRecord &a, const RunRecord &run)
+QString pageId(quint64 requestId)
 {
-    if (a.startWall.isValid())
-        return a.startWall.toUTC();
-    if (run.startedAt.isValid())
-        return run.wallTimeOf(std::max<qint64>(a.startNs, run.epochNs)).toUTC();
+    return QStringLiteral("request-%1").arg(requestId);
+}
+
+// The wall-clock time of a monotonic instant of `a`: derived from the run's
+// clock (as the JSON report's "startUtc"), so that one start is written.
+QDateTime wallOf(qint64 ns, const AttemptRecord &a, const RunRecord &run)
+{
+    if (run.startedAt.isValid() && ns >= 0)
+        return run.wallTimeOf(std::max<qint64>(ns, run.epochNs)).toUTC();
+    if (a.startWall.isValid()) // a record without a run clock (an observed one)
+        return a.startWall.toUTC().addMSecs((ns - a.startNs) / 1'000'000);
     // HAR requires a date; the Unix epoch says plainly that none was recorded.
     return QDateTime::fromMSecsSinceEpoch(0, Qt::UTC);
 }
 
-QString pageId(quint64 requestId)
+QDateTime startOf(const AttemptRecord &a, const RunRecord &run)
 {
-    return QStringLiteral("request-%1").arg(requestId);
+    return wallOf(a.startNs, a, run);
+}
+
+// A browser's entry for a redirect that was followed: its request, the 3xx
+// with its Location, and the timings of that exchange alone.
+QJsonObject hopEntry(
+    const AttemptRecord &a, const RedirectHop &hop, int index, const RunRecord &run, const Redactor &redactor)
+{
+    const QUrl from = redactor.url(hop.from);
+    const QString to = redactor.urlString(hop.to);
+    const Timings timings
+        = timingsBetween(hop.startNs, hop.connectionStartedNs, hop.requestSentNs, hop.firstByteNs, hop.finishedNs);
+    const QString version = a.protocol.isEmpty() ? QStringLiteral("HTTP/1.1") : a.protocol;
+    QJsonArray dropped;
+    for (const QByteArray &name : hop.droppedHeaders)
+        dropped.append(QString::fromLatin1(name));
+    return QJsonObject{
+        {QStringLiteral("pageref"), pageId(a.requestId)},
+        {QStringLiteral("startedDateTime"), wallOf(hop.startNs, a, run).toString(Qt::ISODateWithMs)},
+        {QStringLiteral("time"), timings.total()},
+        {QStringLiteral("request"),
+            QJsonObject{
+                {QStringLiteral("method"), text(hop.method)},
+                {QStringLiteral("url"), from.toString(QUrl::FullyEncoded)},
+                {QStringLiteral("httpVersion"), version},
+                {QStringLiteral("cookies"), QJsonArray()},
+                {QStringLiteral("headers"), QJsonArray()},
+                {QStringLiteral("queryString"), queryArray(from)},
+                {QStringLiteral("headersSize"), -1},
+                {QStringLiteral("bodySize"), -1},
+            }},
+        {QStringLiteral("response"),
+            QJsonObject{
+                {QStringLiteral("status"), hop.status},
+                {QStringLiteral("statusText"), QString()},
+                {QStringLiteral("httpVersion"), version},
+                {QStringLiteral("cookies"), QJsonArray()},
+                {QStringLiteral("headers"),
+                    QJsonArray{QJsonObject{
+                        {QStringLiteral("name"), QStringLiteral("Location")}, {QStringLiteral("value"), to}}}},
+                {QStringLiteral("content"),
+                    QJsonObject{
+                        {QStringLiteral("size"), 0}, {QStringLiteral("mimeType"), QStringLiteral("x-unknown")}}},
+                {QStringLiteral("redirectURL"), to},
+                {QStringLiteral("headersSize"), -1},
+                {QStringLiteral("bodySize"), -1},
+            }},
+        {QStringLiteral("cache"), QJsonObject()},
+        {QStringLiteral("timings"), timingsObject(timings)},
+        {QStringLiteral("_requestId"), double(a.requestId)},
+        {QStringLiteral("_attemptIndex"), a.attemptIndex},
+        {QStringLiteral("_redirectHop"), index},
+        {QStringLiteral("_crossOrigin"), hop.crossOrigin},
+        {QStringLiteral("_droppedHeaders"), dropped},
+    };
 }
 
 } // namespace
@@ -269,34 +330,40 @@ double Timings::total() const
     return sum;
 }
 
-Timings timingsOf(const AttemptRecord &a)
+Timings timingsBetween(qint64 start, qint64 connectionStarted, qint64 requestSent, qint64 firstByte, qint64 end)
 {
     Timings t;
-    if (a.startNs < 0)
+    if (start < 0)
         return t;
-    const qint64 start = a.startNs;
-    const qint64 end = std::max(start, a.endNs >= 0 ? a.endNs : a.finishedNs);
+    end = std::max(start, end);
     const auto within = [end](qint64 point, qint64 from) { return std::clamp(point, from, end); };
 
     qint64 cursor = start;
-    if (a.connectionStartedNs >= 0) {
-        const qint64 connecting = within(a.connectionStartedNs, start);
+    if (connectionStarted >= 0) {
+        const qint64 connecting = within(connectionStarted, start);
         t.blocked = ms(connecting - start);
-        const qint64 next = a.requestSentNs >= 0 ? a.requestSentNs : a.firstByteNs >= 0 ? a.firstByteNs : end;
+        const qint64 next = requestSent >= 0 ? requestSent : firstByte >= 0 ? firstByte : end;
         cursor = within(next, connecting);
         t.connect = ms(cursor - connecting);
-    } else if (a.requestSentNs >= 0) {
-        cursor = within(a.requestSentNs, start);
+    } else if (requestSent >= 0) {
+        cursor = within(requestSent, start);
         t.send = ms(cursor - start);
     }
-    if (a.firstByteNs >= 0) {
-        const qint64 firstByte = within(a.firstByteNs, cursor);
-        t.wait = ms(firstByte - cursor);
-        t.receive = ms(end - firstByte);
+    if (firstByte >= 0) {
+        const qint64 first = within(firstByte, cursor);
+        t.wait = ms(first - cursor);
+        t.receive = ms(end - first);
     } else {
         t.wait = ms(end - cursor);
     }
     return t;
+}
+
+Timings timingsOf(const AttemptRecord &a)
+{
+    // The last exchange only: a redirect's hops are timed on their own.
+    return timingsBetween(a.lastExchangeStartNs(), a.connectionStartedNs, a.requestSentNs, a.firstByteNs,
+        a.endNs >= 0 ? a.endNs : a.finishedNs);
 }
 
 QJsonObject toJsonObject(const RunRecord &run, const ExportOptions &options)
@@ -342,13 +409,29 @@ QJsonObject toJsonObject(const RunRecord &run, const ExportOptions &options)
             });
         }
 
+        // One entry per redirect followed, as browsers write them, then the last exchange's.
+        const RedirectHop *lastFollowed = nullptr;
+        for (qsizetype i = 0; i < a->redirects.size(); ++i) {
+            if (!a->redirects.at(i).followed)
+                continue;
+            entries.append(hopEntry(*a, a->redirects.at(i), int(i), run, redactor));
+            lastFollowed = &a->redirects.at(i);
+        }
+        QJsonObject request = requestObject(*a, run, redactor, withBodies.value(a));
+        if (lastFollowed) {
+            const QUrl finalUrl = redactor.url(lastFollowed->to);
+            request.insert(QStringLiteral("method"), text(lastFollowed->nextMethod()));
+            request.insert(QStringLiteral("url"), finalUrl.toString(QUrl::FullyEncoded));
+            request.insert(QStringLiteral("queryString"), queryArray(finalUrl));
+        }
+
         const Timings timings = timingsOf(*a);
         const RequestResult *finalResult = lastAttempt.value(a->requestId) == a ? results.value(a->requestId) : nullptr;
         QJsonObject entry{
             {QStringLiteral("pageref"), pageId(a->requestId)},
-            {QStringLiteral("startedDateTime"), started.toString(Qt::ISODateWithMs)},
+            {QStringLiteral("startedDateTime"), wallOf(a->lastExchangeStartNs(), *a, run).toString(Qt::ISODateWithMs)},
             {QStringLiteral("time"), timings.total()},
-            {QStringLiteral("request"), requestObject(*a, run, redactor, withBodies.value(a))},
+            {QStringLiteral("request"), request},
             {QStringLiteral("response"), responseObject(*a, finalResult, redactor, withBodies.value(a))},
             {QStringLiteral("cache"), QJsonObject()},
             {QStringLiteral("timings"), timingsObject(timings)},

@@ -47,6 +47,8 @@ struct Timings
 };
 
 Timings timingsOf(const AttemptRecord &attempt);
+/// The phases of one exchange between monotonic instants (-1: did not happen).
+Timings timingsBetween(qint64 start, qint64 connectionStarted, qint64 requestSent, qint64 firstByte, qint64 end);
 
 QJsonObject toJsonObject(const RunRecord &run, const ExportOptions &options = {});
 QByteArray toJson(const RunRecord &run, const ExportOptions &options = {});

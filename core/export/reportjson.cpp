@@ -77,6 +77,14 @@ QJsonValue dateValue(const QDateTime &time)
     return time.isValid() ? QJsonValue(time.toUTC().toString(Qt::ISODateWithMs)) : QJsonValue(QJsonValue::Null);
 }
 
+QJsonArray headerNames(const QList<QByteArray> &names)
+{
+    QJsonArray array;
+    for (const QByteArray &name : names)
+        array.append(QString::fromLatin1(name));
+    return array;
+}
+
 QJsonValue headersValue(const HeaderList &headers)
 {
     QJsonArray array;
@@ -159,7 +167,6 @@ QJsonObject attemptObject(const AttemptRecord &a, const RunRecord &run, const Re
         {QStringLiteral("url"), redactor.urlString(a.url)},
         {QStringLiteral("requestHeaders"), headersValue(redactor.headers(a.requestHeaders))},
         {QStringLiteral("queuedMs"), double(a.queuedNs) / 1e6},
-        {QStringLiteral("startWall"), dateValue(a.startWall)},
         {QStringLiteral("durationMs"), a.durationMs()},
         {QStringLiteral("plannedDelayMs"), numberValue(a.plannedDelayMs)},
         {QStringLiteral("actualDelayMs"), numberValue(a.actualDelayMs)},
@@ -189,6 +196,27 @@ QJsonObject attemptObject(const AttemptRecord &a, const RunRecord &run, const Re
     insertTime(o, QStringLiteral("requestSent"), a.requestSentNs, run);
     insertTime(o, QStringLiteral("firstByte"), a.firstByteNs, run);
     insertTime(o, QStringLiteral("finished"), a.finishedNs, run);
+    // Each redirect met, with its own timings; the attempt's are those of its last exchange.
+    QJsonArray hops;
+    for (const RedirectHop &hop : a.redirects) {
+        QJsonObject h{
+            {QStringLiteral("status"), hop.status},
+            {QStringLiteral("method"), bytesValue(hop.method)},
+            {QStringLiteral("from"), redactor.urlString(hop.from)},
+            {QStringLiteral("to"), redactor.urlString(hop.to)},
+            {QStringLiteral("followed"), hop.followed},
+            {QStringLiteral("crossOrigin"), hop.crossOrigin},
+            {QStringLiteral("droppedHeaders"), headerNames(hop.droppedHeaders)},
+            {QStringLiteral("note"), redactor.text(hop.note)},
+        };
+        insertTime(h, QStringLiteral("start"), hop.startNs, run);
+        insertTime(h, QStringLiteral("connectionStarted"), hop.connectionStartedNs, run);
+        insertTime(h, QStringLiteral("requestSent"), hop.requestSentNs, run);
+        insertTime(h, QStringLiteral("firstByte"), hop.firstByteNs, run);
+        insertTime(h, QStringLiteral("finished"), hop.finishedNs, run);
+        hops.append(h);
+    }
+    o.insert(QStringLiteral("redirects"), hops);
 
     // The request body only where it is not the request's own (a read-modify-write
     // step's), so that a batch does not repeat one body per attempt.
@@ -535,7 +563,7 @@ AttemptRecord readAttempt(JsonReader &f, qint64 epochNs, const QHash<quint64, Re
     a.queuedNs = duration(f, QStringLiteral("queuedMs"));
     a.startNs = instant(f, QStringLiteral("start"), epochNs);
     a.endNs = instant(f, QStringLiteral("end"), epochNs);
-    a.startWall = date(f, QStringLiteral("startWall"));
+    a.startWall = date(f, QStringLiteral("startWall")); // reports before the start was derived only
     a.plannedDelayMs = number(f, QStringLiteral("plannedDelayMs"), 0.0);
     a.actualDelayMs = number(f, QStringLiteral("actualDelayMs"), 0.0);
     a.connectionStartedNs = instant(f, QStringLiteral("connectionStarted"), epochNs);
@@ -581,6 +609,33 @@ AttemptRecord readAttempt(JsonReader &f, qint64 epochNs, const QHash<quint64, Re
     if (!f.value(QStringLiteral("tls")).isUndefined() && !f.value(QStringLiteral("tls")).isNull()) {
         if (auto tls = f.object(QStringLiteral("tls")))
             a.tls = readTls(*tls);
+    }
+    if (f.contains(QStringLiteral("redirects"))) {
+        if (auto hops = f.array(QStringLiteral("redirects"))) {
+            for (qsizetype i = 0; i < hops->size(); ++i) {
+                auto h = hops->object(i);
+                if (!h)
+                    break;
+                RedirectHop hop;
+                hop.status = int(integer(*h, QStringLiteral("status"), 300, 399, Presence::Required).value_or(0));
+                hop.method = bytes(*h, QStringLiteral("method"));
+                hop.from = url(*h, QStringLiteral("from"));
+                hop.to = url(*h, QStringLiteral("to"));
+                hop.followed = h->boolean(QStringLiteral("followed")).value_or(true);
+                hop.crossOrigin = h->boolean(QStringLiteral("crossOrigin")).value_or(false);
+                if (const auto names = h->strings(QStringLiteral("droppedHeaders"))) {
+                    for (const QString &name : *names)
+                        hop.droppedHeaders.append(name.toLatin1());
+                }
+                hop.note = text(*h, QStringLiteral("note"));
+                hop.startNs = instant(*h, QStringLiteral("start"), epochNs);
+                hop.connectionStartedNs = instant(*h, QStringLiteral("connectionStarted"), epochNs);
+                hop.requestSentNs = instant(*h, QStringLiteral("requestSent"), epochNs);
+                hop.firstByteNs = instant(*h, QStringLiteral("firstByte"), epochNs);
+                hop.finishedNs = instant(*h, QStringLiteral("finished"), epochNs);
+                a.redirects.append(hop);
+            }
+        }
     }
     return a;
 }
@@ -781,8 +836,13 @@ Result<Report> fromJsonObject(const QJsonObject &object)
     });
 
     report.run.attempts.reserve(top.value(QStringLiteral("attempts")).toArray().size());
-    readEach(top, QStringLiteral("attempts"), Presence::Required,
-        [&](JsonReader &f) { report.run.attempts.append(readAttempt(f, report.run.epochNs, report.run.requests)); });
+    readEach(top, QStringLiteral("attempts"), Presence::Required, [&](JsonReader &f) {
+        AttemptRecord a = readAttempt(f, report.run.epochNs, report.run.requests);
+        // One wall-clock start, derived from the monotonic one as "startUtc" is.
+        if (!a.startWall.isValid() && a.startNs >= 0 && report.run.startedAt.isValid())
+            a.startWall = report.run.wallTimeOf(a.startNs);
+        report.run.attempts.append(a);
+    });
     readEach(top, QStringLiteral("results"), Presence::Required,
         [&](JsonReader &f) { report.run.results.append(readResult(f, report.run.epochNs)); });
     readEach(top, QStringLiteral("expectations"), Presence::Optional,

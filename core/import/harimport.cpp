@@ -44,6 +44,8 @@ struct RawEntry
     std::optional<qint64> requestId;
     int attemptIndex = 0;
     QString step;
+    /// A redirect followed within an attempt (RetryLab's "_redirectHop"): part of the attempt after it.
+    bool redirectHop = false;
     std::optional<QString> label;
 };
 
@@ -353,6 +355,7 @@ void readEntryDetails(const JsonReader &entry, RawEntry &raw)
         raw.requestId = qint64(requestId.toDouble());
     raw.attemptIndex = object.value(QStringLiteral("_attemptIndex")).toInt();
     raw.step = object.value(QStringLiteral("_step")).toString();
+    raw.redirectHop = object.contains(QStringLiteral("_redirectHop"));
 }
 
 // The fields RetryLab's export of a single request writes (HarExport::requestEntry).
@@ -605,7 +608,7 @@ Result<Archive> read(const QByteArray &json)
         QList<qint64> order;
         QHash<qint64, QList<const RawEntry *>> byRequest;
         for (const RawEntry &raw : std::as_const(raws)) {
-            if (!raw.requestId)
+            if (!raw.requestId || raw.redirectHop)
                 continue;
             if (!byRequest.contains(*raw.requestId))
                 order.append(*raw.requestId);
@@ -613,6 +616,8 @@ Result<Archive> read(const QByteArray &json)
         }
         QSet<qint64> done;
         for (const RawEntry &raw : std::as_const(raws)) {
+            if (raw.redirectHop)
+                continue;
             if (!raw.requestId) {
                 archive.entries.append(single(raw, titles, true));
             } else if (!done.contains(*raw.requestId)) {

@@ -53,4 +53,19 @@ std::optional<RequestOutcome> requestOutcomeFromName(const QString &name)
     return std::nullopt;
 }
 
+qint64 AttemptRecord::lastExchangeStartNs() const
+{
+    for (auto it = redirects.crbegin(); it != redirects.crend(); ++it) {
+        if (it->followed && it->finishedNs >= 0)
+            return it->finishedNs;
+    }
+    return startNs;
+}
+
+QByteArray RedirectHop::nextMethod() const
+{
+    const bool toGet = (status == 303 && method != "HEAD") || ((status == 301 || status == 302) && method == "POST");
+    return toGet ? QByteArrayLiteral("GET") : method;
+}
+
 } // namespace RetryLab::Core

@@ -65,14 +65,27 @@ QString attemptEndName(AttemptEnd end);
 struct RedirectHop
 {
     int status = 0; ///< 301, 302, 303, 307 or 308
+    QByteArray method; ///< of the request that got the redirect (a 303 turns the next into a GET)
     QUrl from;
     QUrl to; ///< the Location, resolved against `from`
     bool followed = true;
-    /// Scheme, host or port differ: Authorization, Cookie and
-    /// Proxy-Authorization were not sent to `to`.
+    /// Scheme, host or port differ: every credential header (the redactor's
+    /// list) and the test id were not sent to `to`.
     bool crossOrigin = false;
     QList<QByteArray> droppedHeaders; ///< the credential headers left out
     QString note; ///< why it was not followed (empty when it was)
+    /// The exchange that got this redirect, timed on its own (monotonic ns,
+    /// -1: did not happen), for a followed hop; the attempt's own timings are
+    /// those of its last exchange, which starts where the last hop finished.
+    qint64 startNs = -1;
+    qint64 connectionStartedNs = -1;
+    qint64 requestSentNs = -1;
+    qint64 firstByteNs = -1;
+    qint64 finishedNs = -1;
+
+    /// The method of the request that follows it: as browsers and Qt do, 303
+    /// turns any method but HEAD into a GET, and so do 301 and 302 a POST.
+    QByteArray nextMethod() const;
 };
 
 /// Everything recorded about one attempt. Times are monotonic nanoseconds on
@@ -143,6 +156,9 @@ struct AttemptRecord
     double nextDelayMs = -1.0;
 
     double durationMs() const { return (startNs >= 0 && endNs >= startNs) ? (endNs - startNs) / 1e6 : 0.0; }
+    /// Where the last exchange began (the one whose answer the attempt kept):
+    /// startNs, or where its last followed redirect hop finished.
+    qint64 lastExchangeStartNs() const;
     bool succeeded() const { return decision == Classification::Decision::Success; }
 };
 

@@ -1385,6 +1385,22 @@ void TestRetryExecutor::redirect_chainAcrossTwoServers_everyHopRecorded()
         QCOMPARE(a.redirects[1].status, 303);
         QCOMPARE(a.redirects[1].to.port(), int(m_server.serverPort()));
         QVERIFY(a.redirects[1].droppedHeaders.isEmpty()); // already gone
+        QCOMPARE(a.redirects[0].method, QByteArray("POST"));
+        QCOMPARE(a.redirects[1].method, QByteArray("POST"));
+        QCOMPARE(a.redirects[1].nextMethod(), QByteArray("GET"));
+        // Each hop timed on its own, one after the other; the attempt's own points are its last exchange's.
+        qint64 previousEnd = a.startNs;
+        for (const RedirectHop &hop : a.redirects) {
+            QCOMPARE(hop.startNs, previousEnd);
+            QVERIFY(hop.requestSentNs >= hop.startNs);
+            QVERIFY(hop.firstByteNs >= hop.requestSentNs);
+            QVERIFY(hop.finishedNs >= hop.firstByteNs);
+            previousEnd = hop.finishedNs;
+        }
+        QCOMPARE(a.lastExchangeStartNs(), previousEnd);
+        QVERIFY(a.requestSentNs >= previousEnd);
+        QVERIFY(a.firstByteNs >= a.requestSentNs);
+        QVERIFY(a.endNs >= a.firstByteNs);
     }
     // Per attempt: the POST, kept by the 307, and the GET the 303 asked for.
     int posts = 0;

@@ -30,6 +30,7 @@ inline QStringList secrets()
         QStringLiteral("SECRET-KEY-7"),
         QStringLiteral("SECRET-PROXY-8"),
         QStringLiteral("SECRET-FORM-9"),
+        QStringLiteral("SECRET-HOP-10"),
     };
 }
 
@@ -165,6 +166,19 @@ inline RunRecord sampleRun()
     a3.actualDelayMs = 4010.0;
     a3.requestSentNs = at(17481.0); // a reused connection: no connectionStarted
     a3.firstByteNs = at(17520.0);
+    // Redirected once to another origin, which got neither the token nor the Authorization.
+    RedirectHop hop;
+    hop.status = 302;
+    hop.method = "GET";
+    hop.from = get.url;
+    hop.to = QUrl(QStringLiteral("http://127.0.0.1:9999/moved?token=SECRET-HOP-10"), QUrl::StrictMode);
+    hop.crossOrigin = true;
+    hop.droppedHeaders = {"Authorization", "Cookie", "x-api-key"};
+    hop.startNs = a3.startNs;
+    hop.requestSentNs = at(17480.2);
+    hop.firstByteNs = at(17480.6);
+    hop.finishedNs = at(17480.8);
+    a3.redirects = {hop};
     a3.httpStatus = 200;
     a3.reasonPhrase = "OK";
     a3.responseHeaders = {{"Content-Type", "application/json"}, {"ETag", "\"v1\""}};

@@ -58,6 +58,7 @@ private Q_SLOTS:
     void entry_binaryPostToAnIpAddress();
     void entry_readModifyWriteSteps();
     void entry_hugeValuesAndDeadline();
+    void entry_redirectHopThenTheLastExchange();
     void entry_protocolAndTls_ignoredErrorsSaid();
     void timings_data();
     void timings();
@@ -195,7 +196,7 @@ void TestHarExport::log_creatorPagesAndEntries()
                 .endsWith(QStringLiteral("(batch 1/3 – Übersicht)")));
 
     const QJsonArray entries = log.value(QStringLiteral("entries")).toArray();
-    QCOMPARE(entries.size(), 10);
+    QCOMPARE(entries.size(), 11); // 10 attempts, one of them redirected once
     QString previous;
     for (const QJsonValue &value : entries) {
         const QJsonObject e = value.toObject();
@@ -277,6 +278,40 @@ void TestHarExport::entry_responseWithEveryField()
     QCOMPARE(timings.value(QStringLiteral("receive")).toDouble(), 20.5);
 }
 
+void TestHarExport::entry_redirectHopThenTheLastExchange()
+{
+    // As browsers write a redirect: the 302 with its Location and its own timings, then the exchange that
+    // answered, starting where the hop finished; each entry's time is the sum of its timings.
+    const QJsonObject log = logOf(ExportSamples::sampleRun());
+    const QJsonObject hop = entry(log, 9);
+    const QJsonObject last = entry(log, 10);
+    QCOMPARE(hop.value(QStringLiteral("_redirectHop")).toInt(-1), 0);
+    QCOMPARE(hop.value(QStringLiteral("_attemptIndex")).toInt(), 3);
+    QVERIFY(hop.value(QStringLiteral("_crossOrigin")).toBool());
+    const QJsonObject response = hop.value(QStringLiteral("response")).toObject();
+    QCOMPARE(response.value(QStringLiteral("status")).toInt(), 302);
+    const QString location = response.value(QStringLiteral("redirectURL")).toString();
+    QVERIFY2(location.startsWith(QLatin1String("http://127.0.0.1:9999/moved?token=")), qPrintable(location));
+    QVERIFY(!location.contains(QLatin1String("SECRET")));
+    QCOMPARE(hop.value(QStringLiteral("startedDateTime")).toString(), QStringLiteral("2025-03-04T05:06:24.569Z"));
+    const QJsonObject hopTimings = hop.value(QStringLiteral("timings")).toObject();
+    QCOMPARE(hopTimings.value(QStringLiteral("send")).toDouble(), 0.2);
+    QCOMPARE(hopTimings.value(QStringLiteral("wait")).toDouble(), 0.4);
+    QCOMPARE(hopTimings.value(QStringLiteral("receive")).toDouble(), 0.2);
+    QCOMPARE(hop.value(QStringLiteral("time")).toDouble(), 0.8);
+
+    QVERIFY(!last.contains(QStringLiteral("_redirectHop")));
+    QCOMPARE(last.value(QStringLiteral("request")).toObject().value(QStringLiteral("url")).toString(), location);
+    QCOMPARE(last.value(QStringLiteral("response")).toObject().value(QStringLiteral("status")).toInt(), 200);
+    // 17480.8 ms after the run's start: the hop's end.
+    QCOMPARE(last.value(QStringLiteral("startedDateTime")).toString(), QStringLiteral("2025-03-04T05:06:24.569Z"));
+    const QJsonObject timings = last.value(QStringLiteral("timings")).toObject();
+    QCOMPARE(timings.value(QStringLiteral("send")).toDouble(), 0.2); // 17480.8 to 17481.0
+    QCOMPARE(timings.value(QStringLiteral("wait")).toDouble(), 39.0);
+    QCOMPARE(timings.value(QStringLiteral("receive")).toDouble(), 10.0);
+    QCOMPARE(last.value(QStringLiteral("time")).toDouble(), 49.2);
+}
+
 void TestHarExport::entry_networkErrorIsStillValid()
 {
     const QJsonObject e = entry(logOf(ExportSamples::sampleRun()), 7);
@@ -313,11 +348,11 @@ void TestHarExport::entry_timeoutAndReusedConnection()
     QCOMPARE(t.value(QStringLiteral("wait")).toDouble(), 9995.0);
     QCOMPARE(timeout.value(QStringLiteral("time")).toDouble(), 10000.0);
 
-    const QJsonObject reused = entry(log, 9);
+    const QJsonObject reused = entry(log, 10); // after its redirect hop (entry 9)
     const QJsonObject r = reused.value(QStringLiteral("timings")).toObject();
     QCOMPARE(r.value(QStringLiteral("blocked")).toDouble(), -1.0);
     QCOMPARE(r.value(QStringLiteral("connect")).toDouble(), -1.0);
-    QCOMPARE(r.value(QStringLiteral("send")).toDouble(), 1.0);
+    QCOMPARE(r.value(QStringLiteral("send")).toDouble(), 0.2); // from the end of the hop
     QCOMPARE(r.value(QStringLiteral("wait")).toDouble(), 39.0);
     QCOMPARE(r.value(QStringLiteral("receive")).toDouble(), 10.0);
     // The final attempt carries the request's final body, redacted.

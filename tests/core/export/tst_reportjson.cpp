@@ -46,6 +46,24 @@ void compareAttempt(const AttemptRecord &a, const AttemptRecord &b)
     QCOMPARE(a.startNs, b.startNs);
     QCOMPARE(a.endNs, b.endNs);
     QCOMPARE(a.startWall, b.startWall);
+    QCOMPARE(a.redirects.size(), b.redirects.size());
+    for (qsizetype i = 0; i < a.redirects.size(); ++i) {
+        const RedirectHop &x = a.redirects.at(i);
+        const RedirectHop &y = b.redirects.at(i);
+        QCOMPARE(x.status, y.status);
+        QCOMPARE(x.method, y.method);
+        QCOMPARE(x.from, y.from);
+        QCOMPARE(x.to, y.to);
+        QCOMPARE(x.followed, y.followed);
+        QCOMPARE(x.crossOrigin, y.crossOrigin);
+        QCOMPARE(x.droppedHeaders, y.droppedHeaders);
+        QCOMPARE(x.note, y.note);
+        QCOMPARE(x.startNs, y.startNs);
+        QCOMPARE(x.connectionStartedNs, y.connectionStartedNs);
+        QCOMPARE(x.requestSentNs, y.requestSentNs);
+        QCOMPARE(x.firstByteNs, y.firstByteNs);
+        QCOMPARE(x.finishedNs, y.finishedNs);
+    }
     QCOMPARE(a.plannedDelayMs, b.plannedDelayMs);
     QCOMPARE(a.actualDelayMs, b.actualDelayMs);
     QCOMPARE(a.connectionStartedNs, b.connectionStartedNs);
