@@ -73,6 +73,18 @@ Connection::Connection(Host &host, QTcpSocket *socket, const Settings &settings)
     m_waitingSinceNs = m_host.clock().nowNs();
 }
 
+Connection::~Connection()
+{
+    m_host.adjustHeldBytes(-m_heldBytes);
+}
+
+void Connection::updateHeldBytes()
+{
+    const qint64 held = m_parser.heldBytes() + m_request.body.size();
+    m_host.adjustHeldBytes(held - m_heldBytes);
+    m_heldBytes = held;
+}
+
 template<typename Function>
 auto Connection::guarded(Function function)
 {
@@ -125,7 +137,16 @@ void Connection::handleReadable()
         return;
     m_bytesReceived += data.size();
     m_idleTimer->start();
+    if (m_host.heldBytes() + data.size() > m_host.maxHeldBytes()) {
+        // All connections together hold as much of their requests as the server allows: this one waits outside.
+        answerProtocolError(503,
+            Tr::tr("the server holds %1 MiB of requests not yet answered, its limit; try again")
+                .arg(m_host.maxHeldBytes() / (1024 * 1024)),
+            QStringLiteral("over-capacity"));
+        return;
+    }
     processParser(m_parser.feed(data));
+    updateHeldBytes();
     updateRequestTimer();
 }
 
@@ -559,6 +580,7 @@ void Connection::afterAnswer(bool keepAlive)
     }
     m_state = State::Reading;
     m_request = HttpRequest{};
+    updateHeldBytes();
     m_idleTimer->start();
     m_waitingSinceNs = m_host.clock().nowNs();
     // Go on with pipelined requests from the event loop, not by recursion.

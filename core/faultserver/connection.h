@@ -52,6 +52,10 @@ public:
         virtual void record(ServerLogEntry entry) = 0;
         /// The connection is gone: the host drops it (and with it the last strong reference).
         virtual void forget(quint64 id) = 0;
+        /// Request bytes all connections hold (read but not yet answered), and the bound of that sum.
+        virtual void adjustHeldBytes(qint64 delta) = 0;
+        virtual qint64 heldBytes() const = 0;
+        virtual qint64 maxHeldBytes() const = 0;
     };
 
     struct Settings
@@ -72,6 +76,9 @@ public:
     /// Takes over an accepted socket (which stays the child of its server or
     /// listener); a QSslSocket whose handshake is done serves HTTPS the same way.
     Connection(Host &host, QTcpSocket *socket, const Settings &settings);
+    ~Connection();
+    Connection(const Connection &) = delete;
+    Connection &operator=(const Connection &) = delete;
 
     quint64 id() const { return m_id; }
     /// Starts the idle timer and reads what has arrived already.
@@ -100,6 +107,8 @@ private:
     void handleRequestTimeout();
     /// Starts, moves on or stops the request timer after bytes were read.
     void updateRequestTimer();
+    /// Tells the host how many request bytes this connection holds now.
+    void updateHeldBytes();
     void processParser(HttpRequestParser::Status status);
     void resume();
     void dispatch();
@@ -131,6 +140,7 @@ private:
     qint64 m_periodStartBytes = 0; ///< m_bytesReceived when the current body-rate period began
     bool m_timingBody = false; ///< the request timer measures the body's rate
     bool m_drainPending = false; ///< waiting for the client to read its answers
+    qint64 m_heldBytes = 0; ///< what this connection counts in Host::heldBytes()
     qint64 m_waitingSinceNs = 0;
     QString m_peer;
     QString m_tls;

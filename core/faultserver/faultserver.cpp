@@ -86,6 +86,9 @@ public:
     ResponsePlan decide(const HttpRequest &request, ServerLogEntry &entry) override;
     void record(ServerLogEntry entry) override;
     void forget(quint64 id) override;
+    void adjustHeldBytes(qint64 delta) override { held += delta; }
+    qint64 heldBytes() const override { return held; }
+    qint64 maxHeldBytes() const override;
 
     // TlsListener::Host (server thread).
     TlsFault nextHandshake() override;
@@ -107,6 +110,7 @@ public:
     quint64 nextConnectionId = 1;
     std::atomic<int> connectionCount{0};
     std::atomic<int> peakConnections{0};
+    std::atomic<qint64> held{0}; ///< request bytes held by all connections (server thread)
     std::atomic<bool> listening{false};
     /// Connections the descriptors left at listen() allow (see DescriptorLimit).
     std::atomic<int> descriptorCap{std::numeric_limits<int>::max()};
@@ -259,6 +263,12 @@ QByteArray FaultServerPrivate::dateHeader()
         dateHeaderSecond = second;
     }
     return dateHeaderValue;
+}
+
+qint64 FaultServerPrivate::maxHeldBytes() const
+{
+    QMutexLocker lock(&mutex);
+    return options.maxHeldBytes;
 }
 
 int FaultServerPrivate::maxConnections() const
@@ -539,6 +549,9 @@ bool FaultServer::listen()
         return fail(
             Tr::tr("the minimum body rate must be from 0 to 1000000000 bytes/s (got %1)").arg(o.minBodyBytesPerSecond));
     }
+    if (o.maxHeldBytes < 64 * 1024 || o.maxHeldBytes > 64LL * 1024 * 1024 * 1024)
+        return fail(
+            Tr::tr("the limit of request bytes held must be from 64 KiB to 64 GiB (got %1 bytes)").arg(o.maxHeldBytes));
     if (o.logCapacity < 1 || o.logCapacity > 1'000'000)
         return fail(Tr::tr("the log capacity must be from 1 to 1000000 entries (got %1)").arg(o.logCapacity));
     if (o.maxBodyBytes < 0 || o.maxBodyBytes > 1024LL * 1024 * 1024)

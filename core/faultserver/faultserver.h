@@ -55,6 +55,12 @@ struct FaultServerOptions
     int logCapacity = 10'000;
     /// Largest request body accepted (413 beyond it).
     qint64 maxBodyBytes = 8 * 1024 * 1024;
+    /// Request bytes all connections together may hold before they are
+    /// answered (64 KiB-64 GiB): beyond it, a connection that sends more gets
+    /// "503 Service Unavailable" with Retry-After and is closed. Each
+    /// connection holds at most maxBodyBytes plus a 64 KiB header section, and
+    /// at most 1 MiB of answers its client has not read.
+    qint64 maxHeldBytes = 256 * 1024 * 1024;
     /// Credentials in request targets (?token=, ?api_key=, user:password@) are
     /// masked in the log, requestHandled() and GET /_control/log, as
     /// core/redactor.h describes. Off only when asked for (retrylab serve --no-redact).

@@ -93,6 +93,9 @@ public:
     bool isReadingBody() const;
     /// Bytes received but not yet consumed by a complete request.
     qsizetype bufferedBytes() const { return m_buffer.size() - m_pos; }
+    /// Memory the parser holds for requests: bytes not consumed yet and the
+    /// body of the request being read.
+    qsizetype heldBytes() const { return m_buffer.size() + m_request.body.size(); }
     const Limits &limits() const { return m_limits; }
 
     /// Forgets everything, including an error.

@@ -161,6 +161,7 @@ private Q_SLOTS:
     void connectionCap_overCapGets503_thenRecovers();
     void connectionCap_slowAndIdleConnectionsGiveWay();
     void slowloris_headerDeadlineAndBodyRate();
+    void heldBytes_boundedAcrossConnections();
     void pipelinedRequests_answeredInOrder();
     void keepAlive_reusesOneConnection();
     void http10_closesAfterTheAnswer();
@@ -1510,6 +1511,42 @@ void TestFaultServer::slowloris_headerDeadlineAndBodyRate()
     QNetworkAccessManager manager;
     manager.setProxy(QNetworkProxy::NoProxy);
     QCOMPARE(sendQt(manager, "POST", urlOf(server, QStringLiteral("/status/200")), QByteArray(100'000, 'x'), {}, 5000)
+                 .status,
+        200);
+}
+
+void TestFaultServer::heldBytes_boundedAcrossConnections()
+{
+    // Nearly complete uploads on several connections: together they may hold 1 MiB here (256 MiB by default);
+    // the one that would pass it gets 503 with Retry-After, and small requests are still served.
+    FaultServerOptions options;
+    options.maxHeldBytes = 1024 * 1024;
+    FaultServer server(options);
+    QVERIFY(server.listen());
+    std::vector<std::unique_ptr<QTcpSocket>> uploads;
+    QByteArray refused;
+    for (int i = 0; i < 4 && refused.isEmpty(); ++i) {
+        auto socket = std::make_unique<QTcpSocket>();
+        socket->connectToHost(QHostAddress::LocalHost, server.serverPort());
+        QVERIFY(socket->waitForConnected(5000));
+        socket->write("POST /status/200 HTTP/1.1\r\nHost: a\r\nContent-Length: 1000000\r\n\r\n");
+        socket->write(QByteArray(400'000, 'u')); // 400 kB of 1 MB, and then nothing
+        QTcpSocket *raw = socket.get();
+        uploads.push_back(std::move(socket));
+        QTest::qWait(0);
+        if (QTest::qWaitFor([raw] { return raw->bytesAvailable() > 0; }, 500))
+            refused = raw->readAll();
+    }
+    QVERIFY2(refused.startsWith("HTTP/1.1 503"), refused.constData());
+    QVERIFY(refused.contains("Retry-After: 1"));
+    QVERIFY(refused.contains("its limit"));
+    QNetworkAccessManager manager;
+    manager.setProxy(QNetworkProxy::NoProxy);
+    QCOMPARE(sendQt(manager, "GET", urlOf(server, QStringLiteral("/status/200")), {}, {}, 5000).status, 200);
+    // Once the uploads are gone, so is what they held.
+    uploads.clear();
+    QTRY_COMPARE_WITH_TIMEOUT(server.connectionCount(), 1, 5000); // the manager's keep-alive connection
+    QCOMPARE(sendQt(manager, "POST", urlOf(server, QStringLiteral("/status/200")), QByteArray(900'000, 'x'), {}, 5000)
                  .status,
         200);
 }
