@@ -102,18 +102,20 @@ int runRun(const QStringList &arguments)
     if (const auto writable = options.checkOutputFiles(); !writable)
         return usageError(console, writable.error());
 
-    // Each attempt in flight holds a descriptor, and another on the embedded
-    // server's side when the scenario uses it: more than the descriptors allow
-    // would fail requests for the tool's own reason, so fewer run at once.
-    const qint64 fit = std::max<qint64>(1, Core::DescriptorLimit::available() / 2);
+    // Each attempt in flight holds a descriptor, another on the embedded
+    // server's side when the scenario uses it, and the network managers it is
+    // spread over have their own: about three each. More than the descriptors
+    // allow would fail requests for the tool's own reason, so fewer run at once.
+    constexpr qint64 descriptorsPerAttempt = 3;
+    const qint64 fit = std::max<qint64>(1, Core::DescriptorLimit::available() / descriptorsPerAttempt);
     if (scenario.value().concurrency > fit) {
         const Core::DescriptorLimit::Limits limits = Core::DescriptorLimit::current();
-        console.error(
-            Tr::tr("warning: %1 attempts in flight need about %2 file descriptors, but the limit is %3 "
-                   "(at most %4, raise it with ulimit -n): running %5 at once instead")
-                .arg(QString::number(scenario.value().concurrency),
-                    QString::number(2 * qint64(scenario.value().concurrency) + Core::DescriptorLimit::reserve),
-                    QString::number(limits.soft), QString::number(limits.hard), QString::number(fit)));
+        console.error(Tr::tr("warning: %1 attempts in flight need about %2 file descriptors, but the limit is %3 "
+                             "(at most %4, raise it with ulimit -n): running %5 at once instead")
+                          .arg(QString::number(scenario.value().concurrency),
+                              QString::number(descriptorsPerAttempt * qint64(scenario.value().concurrency)
+                                  + Core::DescriptorLimit::reserve),
+                              QString::number(limits.soft), QString::number(limits.hard), QString::number(fit)));
         scenario.value().concurrency = int(fit);
     }
 

@@ -132,6 +132,8 @@ void Connection::handleReadable()
         waitForDrain(); // the client does not read its answers: read no more of its requests
         return;
     }
+    if (m_parser.bufferedBytes() >= socketReadBufferBytes)
+        return; // pipelined requests enough for now: resume() reads on when they are answered
     const QByteArray data = m_socket->readAll();
     if (data.isEmpty() && !m_parser.isPartial() && m_parser.bufferedBytes() == 0)
         return;

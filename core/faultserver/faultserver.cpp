@@ -165,9 +165,8 @@ void FaultServerPrivate::handleAcceptError(QAbstractSocket::SocketError error)
         exhaustionReported = true;
         const DescriptorLimit::Limits limits = DescriptorLimit::current();
         qCWarning(lcServer).noquote() << QStringLiteral(
-            "out of file descriptors (%1 open, limit %2): new connections wait until one of the "
-            "%3 open closes; those keep being served")
-                                             .arg(DescriptorLimit::openCount())
+            "out of file descriptors (the limit is %1): new connections wait until one of the "
+            "%2 open closes; those keep being served")
                                              .arg(limits.soft)
                                              .arg(connections.size());
     }

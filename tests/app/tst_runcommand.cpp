@@ -592,7 +592,7 @@ void TestRunCommand::lowDescriptorLimit_lowersConcurrencyAndEveryRequestSucceeds
     const QByteArray err = process.readAllStandardError();
     QCOMPARE(process.exitStatus(), QProcess::NormalExit);
     QVERIFY2(process.exitCode() == 0, QByteArray(err + process.readAllStandardOutput()).constData());
-    QVERIFY2(err.contains("warning: 1000 attempts in flight need about 2064 file descriptors, but the limit is 256"),
+    QVERIFY2(err.contains("warning: 1000 attempts in flight need about 3064 file descriptors, but the limit is 256"),
         err.constData());
     QVERIFY2(err.contains("running "), err.constData());
 }

@@ -162,6 +162,7 @@ private Q_SLOTS:
     void connectionCap_slowAndIdleConnectionsGiveWay();
     void slowloris_headerDeadlineAndBodyRate();
     void heldBytes_boundedAcrossConnections();
+    void pipelinedWithoutReading_serverStopsReading();
     void pipelinedRequests_answeredInOrder();
     void keepAlive_reusesOneConnection();
     void http10_closesAfterTheAnswer();
@@ -1549,6 +1550,31 @@ void TestFaultServer::heldBytes_boundedAcrossConnections()
     QCOMPARE(sendQt(manager, "POST", urlOf(server, QStringLiteral("/status/200")), QByteArray(900'000, 'x'), {}, 5000)
                  .status,
         200);
+}
+
+void TestFaultServer::pipelinedWithoutReading_serverStopsReading()
+{
+    // A client that pipelines requests and never reads an answer: once 1 MiB of answers waits (and the kernel's
+    // buffers are full), the server reads no more of its requests, so neither side's memory grows. The proof
+    // is what the client could not get rid of: nearly all of its 40 MB stays unsent.
+    FaultServer server;
+    QVERIFY(server.listen());
+    QTcpSocket client;
+    client.connectToHost(QHostAddress::LocalHost, server.serverPort());
+    QVERIFY(client.waitForConnected(5000));
+    client.setReadBufferSize(4096); // and Qt reads no more than this for it
+    const QByteArray request = "GET /status/200 HTTP/1.1\r\nHost: a\r\n\r\n";
+    constexpr qint64 total = 40 * 1000 * 1000;
+    client.write(request.repeated(total / request.size()));
+    // Long enough for the server to read everything if it would (it answers ~100,000 requests a second).
+    QTest::qWait(1500);
+    QVERIFY2(client.bytesToWrite() > total * 3 / 4, qPrintable(QString::number(client.bytesToWrite())));
+    const qint64 answered = server.log().isEmpty() ? 0 : qint64(server.log().last().sequence);
+    QVERIFY2(answered < 400'000, qPrintable(QString::number(answered)));
+    // The server still serves everyone else.
+    QNetworkAccessManager manager;
+    manager.setProxy(QNetworkProxy::NoProxy);
+    QCOMPARE(sendQt(manager, "GET", urlOf(server, QStringLiteral("/status/200")), {}, {}, 5000).status, 200);
 }
 
 void TestFaultServer::pipelinedRequests_answeredInOrder()
