@@ -3,6 +3,7 @@
 #include "core/http/redactor.h"
 #include "core/util/exportfile.h"
 
+#include <QIODevice>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QLocale>
@@ -11,6 +12,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 
 namespace {
 Q_LOGGING_CATEGORY(lcCsvExport, "retrylab.core.csvexport")
@@ -137,7 +139,10 @@ QString quoteField(const QString &field)
     return QLatin1Char('"') + quoted + QLatin1Char('"');
 }
 
-QByteArray toCsv(const RunRecord &run, const ExportOptions &options)
+namespace {
+
+// The header row, then one row per attempt, each handed to `emit` as soon as it is made.
+bool writeRows(const RunRecord &run, const ExportOptions &options, const std::function<bool(const QByteArray &)> &emit)
 {
     const Redactor redactor(options.redactCredentials);
     const QLatin1String lineEnd("\r\n");
@@ -155,9 +160,9 @@ QByteArray toCsv(const RunRecord &run, const ExportOptions &options)
         return x->startNs < y->startNs;
     });
 
-    QString out;
     const QStringList names = columns();
-    out += names.join(QLatin1Char(',')) + lineEnd;
+    if (!emit(QString(names.join(QLatin1Char(',')) + lineEnd).toUtf8()))
+        return false;
 
     for (const AttemptRecord *a : std::as_const(rows)) {
         const RequestSpec spec = run.requests.value(a->requestId);
@@ -211,15 +216,31 @@ QByteArray toCsv(const RunRecord &run, const ExportOptions &options)
         Q_ASSERT(fields.size() == names.size());
         for (QString &field : fields)
             field = quoteField(field);
-        out += fields.join(QLatin1Char(',')) + lineEnd;
+        if (!emit(QString(fields.join(QLatin1Char(',')) + lineEnd).toUtf8()))
+            return false;
     }
     qCDebug(lcCsvExport) << "wrote" << rows.size() << "rows";
-    return out.toUtf8();
+    return true;
+}
+
+} // namespace
+
+QByteArray toCsv(const RunRecord &run, const ExportOptions &options)
+{
+    QByteArray out;
+    writeRows(run, options, [&out](const QByteArray &row) {
+        out += row;
+        return true;
+    });
+    return out;
 }
 
 Result<qint64> writeFile(const QString &path, const RunRecord &run, const ExportOptions &options)
 {
-    return ExportFile::write(path, toCsv(run, options));
+    // Row by row: a run of 100,000 attempts never sits in memory as one text.
+    return ExportFile::writeWith(path, [&](QIODevice &device) {
+        return writeRows(run, options, [&device](const QByteArray &row) { return device.write(row) == row.size(); });
+    });
 }
 
 } // namespace RetryLab::Core::CsvExport

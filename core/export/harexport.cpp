@@ -1,4 +1,5 @@
 #include "core/export/harexport.h"
+#include "core/export/jsonstream.h"
 
 #include "core/http/redactor.h"
 #include "core/policy/policyjson.h"
@@ -14,6 +15,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 
 namespace {
 Q_LOGGING_CATEGORY(lcHarExport, "retrylab.core.harexport")
@@ -366,7 +368,61 @@ Timings timingsOf(const AttemptRecord &a)
         a.endNs >= 0 ? a.endNs : a.finishedNs);
 }
 
-QJsonObject toJsonObject(const RunRecord &run, const ExportOptions &options)
+namespace {
+
+// The archive without its entries, which writeEntries() produces one at a time.
+QJsonObject harSkeleton(const RunRecord &run, const ExportOptions &options)
+{
+    const Redactor redactor(options.redactCredentials);
+    QList<const AttemptRecord *> attempts;
+    for (const AttemptRecord &a : run.attempts)
+        attempts.append(&a);
+    std::stable_sort(attempts.begin(), attempts.end(),
+        [](const AttemptRecord *x, const AttemptRecord *y) { return x->startNs < y->startNs; });
+    QJsonArray pages;
+    QSet<quint64> paged;
+    for (const AttemptRecord *a : std::as_const(attempts)) {
+        if (paged.contains(a->requestId))
+            continue;
+        paged.insert(a->requestId);
+        const RequestSpec spec = run.requests.value(a->requestId);
+        QString title = QStringLiteral("%1 %2").arg(text(a->method), redactor.urlString(a->url));
+        if (!spec.label.isEmpty())
+            title += QStringLiteral(" (%1)").arg(redactor.text(spec.label));
+        pages.append(QJsonObject{
+            {QStringLiteral("startedDateTime"), startOf(*a, run).toString(Qt::ISODateWithMs)},
+            {QStringLiteral("id"), pageId(a->requestId)},
+            {QStringLiteral("title"), title},
+            {QStringLiteral("pageTimings"),
+                QJsonObject{{QStringLiteral("onContentLoad"), -1}, {QStringLiteral("onLoad"), -1}}},
+        });
+    }
+
+    QJsonObject log{
+        {QStringLiteral("version"), QStringLiteral("1.2")},
+        {QStringLiteral("creator"),
+            QJsonObject{{QStringLiteral("name"), QStringLiteral("RetryLab")},
+                {QStringLiteral("version"), QStringLiteral(RETRYLAB_VERSION)}}},
+        {QStringLiteral("pages"), pages},
+        {QStringLiteral("entries"), QJsonArray()},
+        {QStringLiteral("_policy"), PolicyJson::toJsonObject(run.policy)},
+        {QStringLiteral("_redacted"), options.redactCredentials},
+    };
+    QStringList comments;
+    if (!options.redactCredentials)
+        comments.append(ExportOptions::credentialsWarning());
+    const qsizetype ignored = run.certificateErrorsIgnored();
+    log.insert(QStringLiteral("_certificateErrorsIgnored"), double(ignored));
+    if (ignored > 0)
+        comments.append(ExportOptions::insecureWarning(ignored, run.hostsWithCertificateErrorsIgnored()));
+    if (!comments.isEmpty())
+        log.insert(QStringLiteral("comment"), comments.join(QLatin1Char(' ')));
+    return QJsonObject{{QStringLiteral("log"), log}};
+}
+
+// Every attempt in order of start, each redirect hop before the exchange it led to.
+bool writeEntries(
+    const RunRecord &run, const ExportOptions &options, const std::function<bool(const QJsonObject &)> &emit)
 {
     const Redactor redactor(options.redactCredentials);
 
@@ -389,32 +445,14 @@ QJsonObject toJsonObject(const RunRecord &run, const ExportOptions &options)
     for (qsizetype i = 0; i < run.attempts.size(); ++i)
         withBodies.insert(&run.attempts.at(i), bodiesWithin.at(i));
 
-    QJsonArray pages;
-    QSet<quint64> paged;
-    QJsonArray entries;
     for (const AttemptRecord *a : std::as_const(attempts)) {
-        const QDateTime started = startOf(*a, run);
-        if (!paged.contains(a->requestId)) {
-            paged.insert(a->requestId);
-            const RequestSpec spec = run.requests.value(a->requestId);
-            QString title = QStringLiteral("%1 %2").arg(text(a->method), redactor.urlString(a->url));
-            if (!spec.label.isEmpty())
-                title += QStringLiteral(" (%1)").arg(redactor.text(spec.label));
-            pages.append(QJsonObject{
-                {QStringLiteral("startedDateTime"), started.toString(Qt::ISODateWithMs)},
-                {QStringLiteral("id"), pageId(a->requestId)},
-                {QStringLiteral("title"), title},
-                {QStringLiteral("pageTimings"),
-                    QJsonObject{{QStringLiteral("onContentLoad"), -1}, {QStringLiteral("onLoad"), -1}}},
-            });
-        }
-
         // One entry per redirect followed, as browsers write them, then the last exchange's.
         const RedirectHop *lastFollowed = nullptr;
         for (qsizetype i = 0; i < a->redirects.size(); ++i) {
             if (!a->redirects.at(i).followed)
                 continue;
-            entries.append(hopEntry(*a, a->redirects.at(i), int(i), run, redactor));
+            if (!emit(hopEntry(*a, a->redirects.at(i), int(i), run, redactor)))
+                return false;
             lastFollowed = &a->redirects.at(i);
         }
         QJsonObject request = requestObject(*a, run, redactor, withBodies.value(a));
@@ -473,40 +511,46 @@ QJsonObject toJsonObject(const RunRecord &run, const ExportOptions &options)
         const QHostAddress address(a->url.host());
         if (!address.isNull())
             entry.insert(QStringLiteral("serverIPAddress"), address.toString());
-        entries.append(entry);
+        if (!emit(entry))
+            return false;
     }
+    return true;
+}
 
-    QJsonObject log{
-        {QStringLiteral("version"), QStringLiteral("1.2")},
-        {QStringLiteral("creator"),
-            QJsonObject{{QStringLiteral("name"), QStringLiteral("RetryLab")},
-                {QStringLiteral("version"), QStringLiteral(RETRYLAB_VERSION)}}},
-        {QStringLiteral("pages"), pages},
-        {QStringLiteral("entries"), entries},
-        {QStringLiteral("_policy"), PolicyJson::toJsonObject(run.policy)},
-        {QStringLiteral("_redacted"), options.redactCredentials},
-    };
-    QStringList comments;
-    if (!options.redactCredentials)
-        comments.append(ExportOptions::credentialsWarning());
-    const qsizetype ignored = run.certificateErrorsIgnored();
-    log.insert(QStringLiteral("_certificateErrorsIgnored"), double(ignored));
-    if (ignored > 0)
-        comments.append(ExportOptions::insecureWarning(ignored, run.hostsWithCertificateErrorsIgnored()));
-    if (!comments.isEmpty())
-        log.insert(QStringLiteral("comment"), comments.join(QLatin1Char(' ')));
-    qCDebug(lcHarExport) << "wrote" << entries.size() << "entries on" << pages.size() << "pages";
-    return QJsonObject{{QStringLiteral("log"), log}};
+QList<JsonStream::StreamedArray> harArrays(const RunRecord &run, const ExportOptions &options)
+{
+    return {{{QStringLiteral("log"), QStringLiteral("entries")},
+        [&run, options](const auto &emit) { return writeEntries(run, options, emit); }}};
+}
+
+} // namespace
+
+QJsonObject toJsonObject(const RunRecord &run, const ExportOptions &options)
+{
+    QJsonObject har = harSkeleton(run, options);
+    QJsonArray entries;
+    writeEntries(run, options, [&entries](const QJsonObject &entry) {
+        entries.append(entry);
+        return true;
+    });
+    QJsonObject log = har.value(QStringLiteral("log")).toObject();
+    log.insert(QStringLiteral("entries"), entries);
+    har.insert(QStringLiteral("log"), log);
+    qCDebug(lcHarExport) << "wrote" << entries.size() << "entries";
+    return har;
 }
 
 QByteArray toJson(const RunRecord &run, const ExportOptions &options)
 {
-    return QJsonDocument(toJsonObject(run, options)).toJson(QJsonDocument::Indented);
+    return JsonStream::toJson(harSkeleton(run, options), harArrays(run, options));
 }
 
 Result<qint64> writeFile(const QString &path, const RunRecord &run, const ExportOptions &options)
 {
-    return ExportFile::write(path, toJson(run, options));
+    // Written as it is produced: one entry in memory at a time.
+    const QJsonObject skeleton = harSkeleton(run, options);
+    const QList<JsonStream::StreamedArray> arrays = harArrays(run, options);
+    return ExportFile::writeWith(path, [&](QIODevice &device) { return JsonStream::write(device, skeleton, arrays); });
 }
 
 namespace {

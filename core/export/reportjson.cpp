@@ -1,4 +1,5 @@
 #include "core/export/reportjson.h"
+#include "core/export/jsonstream.h"
 
 #include "core/http/redactor.h"
 #include "core/policy/policyjson.h"
@@ -19,6 +20,7 @@
 #include <climits>
 #include <cmath>
 #include <limits>
+#include <memory>
 
 namespace {
 Q_LOGGING_CATEGORY(lcReportJson, "retrylab.core.reportjson")
@@ -684,20 +686,16 @@ void readEach(JsonReader &top, const QString &key, Presence presence, Read read)
 
 } // namespace
 
-QJsonObject toJsonObject(
+namespace {
+
+// The report without its three large arrays (requests, attempts, results),
+// which are empty here and produced one element at a time by reportArrays().
+QJsonObject reportSkeleton(
     const RunRecord &run, const ExportOptions &options, const QList<ExpectationResult> &expectations)
 {
     const Redactor redactor(options.redactCredentials);
-
     QList<quint64> ids = run.requests.keys();
     std::sort(ids.begin(), ids.end());
-    QJsonArray requests;
-    for (quint64 id : std::as_const(ids)) {
-        QJsonObject request = requestObject(id, run.requests.value(id), redactor);
-        if (const int index = run.requestPolicies.value(id, -1); index >= 0 && index < run.policies.size())
-            request.insert(QStringLiteral("policyIndex"), index);
-        requests.append(request);
-    }
     // The policy may change between requests of one run: each one used, with its requests.
     QJsonArray policies;
     for (int i = 0; i < run.policies.size(); ++i) {
@@ -711,20 +709,6 @@ QJsonObject toJsonObject(
             {QStringLiteral("policy"), PolicyJson::toJsonObject(run.policies.at(i))},
             {QStringLiteral("requestIds"), requestIds},
         });
-    }
-
-    QJsonArray attempts;
-    const QList<bool> withBodies = run.attemptBodiesWithin(options.bodyBudget);
-    for (qsizetype i = 0; i < run.attempts.size(); ++i)
-        attempts.append(attemptObject(run.attempts.at(i), run, redactor, withBodies.at(i)));
-
-    QHash<quint64, const HeaderList *> lastResponseHeaders;
-    for (const AttemptRecord &a : run.attempts)
-        lastResponseHeaders.insert(a.requestId, &a.responseHeaders);
-    QJsonArray results;
-    for (const RequestResult &r : run.results) {
-        const HeaderList *headers = lastResponseHeaders.value(r.requestId);
-        results.append(resultObject(r, headers ? *headers : HeaderList(), run, redactor));
     }
 
     QJsonArray verdicts;
@@ -752,9 +736,9 @@ QJsonObject toJsonObject(
         {QStringLiteral("policy"), PolicyJson::toJsonObject(run.policy)},
         {QStringLiteral("policies"), policies},
         {QStringLiteral("summary"), summaryObject(run)},
-        {QStringLiteral("requests"), requests},
-        {QStringLiteral("attempts"), attempts},
-        {QStringLiteral("results"), results},
+        {QStringLiteral("requests"), QJsonArray()},
+        {QStringLiteral("attempts"), QJsonArray()},
+        {QStringLiteral("results"), QJsonArray()},
         {QStringLiteral("expectations"), verdicts},
     };
     if (!options.redactCredentials)
@@ -768,9 +752,67 @@ QJsonObject toJsonObject(
     return report;
 }
 
+// The large arrays, element by element. `redactor` and the data must outlive the producers.
+QList<JsonStream::StreamedArray> reportArrays(const RunRecord &run, const ExportOptions &options)
+{
+    const auto redactor = std::make_shared<const Redactor>(options.redactCredentials);
+    QList<JsonStream::StreamedArray> arrays;
+    arrays.append({{QStringLiteral("requests")}, [&run, redactor](const auto &emit) {
+                       QList<quint64> ids = run.requests.keys();
+                       std::sort(ids.begin(), ids.end());
+                       for (quint64 id : std::as_const(ids)) {
+                           QJsonObject request = requestObject(id, run.requests.value(id), *redactor);
+                           if (const int index = run.requestPolicies.value(id, -1);
+                               index >= 0 && index < run.policies.size())
+                               request.insert(QStringLiteral("policyIndex"), index);
+                           if (!emit(request))
+                               return false;
+                       }
+                       return true;
+                   }});
+    const qint64 budget = options.bodyBudget;
+    arrays.append({{QStringLiteral("attempts")}, [&run, redactor, budget](const auto &emit) {
+                       const QList<bool> withBodies = run.attemptBodiesWithin(budget);
+                       for (qsizetype i = 0; i < run.attempts.size(); ++i) {
+                           if (!emit(attemptObject(run.attempts.at(i), run, *redactor, withBodies.at(i))))
+                               return false;
+                       }
+                       return true;
+                   }});
+    arrays.append({{QStringLiteral("results")}, [&run, redactor](const auto &emit) {
+                       QHash<quint64, const HeaderList *> lastResponseHeaders;
+                       for (const AttemptRecord &a : run.attempts)
+                           lastResponseHeaders.insert(a.requestId, &a.responseHeaders);
+                       for (const RequestResult &r : run.results) {
+                           const HeaderList *headers = lastResponseHeaders.value(r.requestId);
+                           if (!emit(resultObject(r, headers ? *headers : HeaderList(), run, *redactor)))
+                               return false;
+                       }
+                       return true;
+                   }});
+    return arrays;
+}
+
+} // namespace
+
+QJsonObject toJsonObject(
+    const RunRecord &run, const ExportOptions &options, const QList<ExpectationResult> &expectations)
+{
+    QJsonObject report = reportSkeleton(run, options, expectations);
+    for (const JsonStream::StreamedArray &array : reportArrays(run, options)) {
+        QJsonArray elements;
+        array.produce([&elements](const QJsonObject &element) {
+            elements.append(element);
+            return true;
+        });
+        report.insert(array.path.first(), elements);
+    }
+    return report;
+}
+
 QByteArray toJson(const RunRecord &run, const ExportOptions &options, const QList<ExpectationResult> &expectations)
 {
-    return QJsonDocument(toJsonObject(run, options, expectations)).toJson(QJsonDocument::Indented);
+    return JsonStream::toJson(reportSkeleton(run, options, expectations), reportArrays(run, options));
 }
 
 Result<Report> fromJsonObject(const QJsonObject &object)
@@ -883,7 +925,10 @@ Result<Report> readFile(const QString &path)
 Result<qint64> writeFile(const QString &path, const RunRecord &run, const ExportOptions &options,
     const QList<ExpectationResult> &expectations)
 {
-    return ExportFile::write(path, toJson(run, options, expectations));
+    // Written as it is produced: one element of the large arrays in memory at a time.
+    const QJsonObject skeleton = reportSkeleton(run, options, expectations);
+    const QList<JsonStream::StreamedArray> arrays = reportArrays(run, options);
+    return ExportFile::writeWith(path, [&](QIODevice &device) { return JsonStream::write(device, skeleton, arrays); });
 }
 
 } // namespace RetryLab::Core::ReportJson

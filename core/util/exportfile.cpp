@@ -29,6 +29,33 @@ QString reasonOf(const QFileDevice &file, int savedErrno)
     return qtReason;
 }
 
+// What an export writes, passed on to the file and counted (a FIFO or a
+// device has no position to ask afterwards).
+class CountingWriter final : public QIODevice
+{
+public:
+    explicit CountingWriter(QIODevice &target) : m_target(target)
+    {
+        open(QIODevice::WriteOnly | QIODevice::Unbuffered);
+    }
+    qint64 count() const { return m_count; }
+    bool isSequential() const override { return true; }
+
+protected:
+    qint64 readData(char *, qint64) override { return -1; }
+    qint64 writeData(const char *data, qint64 size) override
+    {
+        const qint64 written = m_target.write(data, size);
+        if (written > 0)
+            m_count += written;
+        return written;
+    }
+
+private:
+    QIODevice &m_target;
+    qint64 m_count = 0;
+};
+
 enum class Target { Missing, Regular, Directory, Special };
 
 // What `path` names, symbolic links followed: /dev/stdout is a pipe or a
@@ -47,15 +74,17 @@ Target targetOf(const QString &path)
 
 // A device, a FIFO or a socket is written as it is: renaming a temporary file
 // over it would replace the device node (or the pipe) with a regular file.
-Result<qint64> writeSpecial(const QString &path, const QString &shown, const QByteArray &data)
+Result<qint64> writeSpecial(const QString &path, const QString &shown, const std::function<bool(QIODevice &)> &produce)
 {
     QFile file(path);
     errno = 0;
     if (!file.open(QIODevice::WriteOnly | QIODevice::Unbuffered))
         return Result<qint64>::failure(Tr::tr("cannot write %1: %2").arg(shown, reasonOf(file, errno)));
-    const qint64 written = file.write(data);
-    if (written != data.size())
+    errno = 0;
+    CountingWriter writer(file);
+    if (!produce(writer) || file.error() != QFileDevice::NoError)
         return Result<qint64>::failure(Tr::tr("cannot write %1: %2").arg(shown, reasonOf(file, errno)));
+    const qint64 written = writer.count();
     qCDebug(lcExportFile) << "wrote" << written << "bytes to the special file" << shown;
     return written;
 }
@@ -64,6 +93,11 @@ Result<qint64> writeSpecial(const QString &path, const QString &shown, const QBy
 
 Result<qint64> write(const QString &path, const QByteArray &data)
 {
+    return writeWith(path, [&data](QIODevice &device) { return device.write(data) == data.size(); });
+}
+
+Result<qint64> writeWith(const QString &path, const std::function<bool(QIODevice &)> &produce)
+{
     const QString shown = QDir::toNativeSeparators(path);
     if (path.isEmpty())
         return Result<qint64>::failure(Tr::tr("no file name given"));
@@ -71,7 +105,7 @@ Result<qint64> write(const QString &path, const QByteArray &data)
     case Target::Directory:
         return Result<qint64>::failure(Tr::tr("cannot write %1: it is a directory").arg(shown));
     case Target::Special:
-        return writeSpecial(path, shown, data);
+        return writeSpecial(path, shown, produce);
     case Target::Missing:
     case Target::Regular:
         break;
@@ -82,12 +116,14 @@ Result<qint64> write(const QString &path, const QByteArray &data)
     errno = 0;
     if (!file.open(QIODevice::WriteOnly | QIODevice::Unbuffered))
         return Result<qint64>::failure(Tr::tr("cannot write %1: %2").arg(shown, reasonOf(file, errno)));
-    const qint64 written = file.write(data);
-    if (written != data.size()) {
+    errno = 0;
+    CountingWriter writer(file);
+    if (!produce(writer) || file.error() != QFileDevice::NoError) {
         const QString reason = reasonOf(file, errno);
         file.cancelWriting();
         return Result<qint64>::failure(Tr::tr("cannot write %1: %2").arg(shown, reason));
     }
+    const qint64 written = writer.count();
     errno = 0;
     if (!file.commit())
         return Result<qint64>::failure(Tr::tr("cannot write %1: %2").arg(shown, reasonOf(file, errno)));

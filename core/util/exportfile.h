@@ -5,6 +5,12 @@
 #include <QByteArray>
 #include <QString>
 
+#include <functional>
+
+QT_BEGIN_NAMESPACE
+class QIODevice;
+QT_END_NAMESPACE
+
 namespace RetryLab::Core {
 
 /// Writing export files. A file is written to a temporary name and renamed
@@ -18,6 +24,12 @@ namespace ExportFile {
 /// Writes `data` to `path`; returns the number of bytes written, or an error
 /// that names the file and the reason.
 Result<qint64> write(const QString &path, const QByteArray &data);
+
+/// Writes what `produce` writes to the device it is given, as it goes (an
+/// export of a huge run is never built whole in memory), with the same
+/// guarantees as write(): `produce` returns false to give up, and then the
+/// previous file is kept.
+Result<qint64> writeWith(const QString &path, const std::function<bool(QIODevice &)> &produce);
 
 /// Whether `path` can be written, checked before the work that produces the
 /// data, so that a bad path costs nothing: the reason when it cannot (a

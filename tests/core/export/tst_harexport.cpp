@@ -59,6 +59,7 @@ private Q_SLOTS:
     void entry_readModifyWriteSteps();
     void entry_hugeValuesAndDeadline();
     void entry_redirectHopThenTheLastExchange();
+    void streamed_equalsTheWholeDocument();
     void entry_protocolAndTls_ignoredErrorsSaid();
     void timings_data();
     void timings();
@@ -310,6 +311,16 @@ void TestHarExport::entry_redirectHopThenTheLastExchange()
     QCOMPARE(timings.value(QStringLiteral("wait")).toDouble(), 39.0);
     QCOMPARE(timings.value(QStringLiteral("receive")).toDouble(), 10.0);
     QCOMPARE(last.value(QStringLiteral("time")).toDouble(), 49.2);
+}
+
+void TestHarExport::streamed_equalsTheWholeDocument()
+{
+    // Entries written one at a time give the document Qt would write whole, empty runs included.
+    for (const RunRecord &run : {ExportSamples::sampleRun(), RunRecord{}}) {
+        const QByteArray whole
+            = QJsonDocument(HarExport::toJsonObject(run, ExportOptions{false})).toJson(QJsonDocument::Indented);
+        QCOMPARE(HarExport::toJson(run, ExportOptions{false}), whole);
+    }
 }
 
 void TestHarExport::entry_networkErrorIsStillValid()

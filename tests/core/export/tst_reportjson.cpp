@@ -151,6 +151,7 @@ class TestReportJson : public QObject
 private Q_SLOTS:
     void roundTrip_unredacted_isLossless();
     void roundTrip_isStable();
+    void streamed_equalsTheWholeDocument();
     void olderReport_withEnd_readsBack();
     void transportAndTls_roundTrip_withoutSecrets();
     void certificateErrorsIgnored_saidByTheReport();
@@ -258,6 +259,24 @@ void TestReportJson::roundTrip_isStable()
     const auto back = ReportJson::fromJson(first);
     QVERIFY2(back.ok(), qPrintable(back.error()));
     QCOMPARE(ReportJson::toJson(back->run, ExportOptions{false}, back->expectations), first);
+}
+
+void TestReportJson::streamed_equalsTheWholeDocument()
+{
+    // Written element by element, the report is byte for byte the document Qt would write whole.
+    for (const RunRecord &run : {ExportSamples::sampleRun(), ExportSamples::transportRun(), RunRecord{}}) {
+        const QByteArray whole
+            = QJsonDocument(ReportJson::toJsonObject(run, ExportOptions{false}, sampleExpectations()))
+                  .toJson(QJsonDocument::Indented);
+        QCOMPARE(ReportJson::toJson(run, ExportOptions{false}, sampleExpectations()), whole);
+    }
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("report.json"));
+    const RunRecord run = ExportSamples::sampleRun();
+    QVERIFY(ReportJson::writeFile(path, run).ok());
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    QCOMPARE(file.readAll(), ReportJson::toJson(run));
 }
 
 void TestReportJson::olderReport_withEnd_readsBack()
