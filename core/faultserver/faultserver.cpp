@@ -471,11 +471,16 @@ void FaultServerPrivate::record(ServerLogEntry entry)
     entry.detail = TerminalText::elided(entry.detail, TerminalText::logFieldLimit);
     if (options.redactLog) {
         const Redactor redactor;
-        // A credential may hide in percent-encoding (?to=http%3A%2F%2Fuser%3Apassword%40...):
-        // such a target is shown decoded, with the credential masked.
-        const QString decoded = QString::fromUtf8(QByteArray::fromPercentEncoding(entry.target.toUtf8()));
-        const QString decodedRedacted = redactor.text(decoded);
-        entry.target = decodedRedacted != decoded ? decodedRedacted : redactor.text(entry.target);
+        // By the target's structure: its query's parameters (whole values), and a
+        // URL percent-encoded inside one (?to=http%3A%2F%2Fuser%3Apassword%40...).
+        if (entry.target.startsWith(QLatin1Char('/'))) {
+            const QUrl asUrl(QStringLiteral("http://target") + entry.target, QUrl::TolerantMode);
+            const QUrl masked = redactor.url(asUrl);
+            if (asUrl.isValid() && masked != asUrl)
+                entry.target = masked.toString(QUrl::FullyEncoded | QUrl::RemoveScheme | QUrl::RemoveAuthority);
+        } else {
+            entry.target = redactor.urlString(QUrl(entry.target, QUrl::TolerantMode));
+        }
         entry.detail = redactor.text(entry.detail);
         for (auto &[name, value] : entry.identityHeaders)
             value = redactor.headerValue(name, value);

@@ -61,10 +61,27 @@ constexpr std::array<QLatin1StringView, 5> fixedHeaders{
 
 // Their names contain "key", but their values are not secrets and matter when
 // reading a report (an Idempotency-Key is what makes a POST safe to retry).
-constexpr std::array<QLatin1StringView, 3> harmlessHeaders{
+constexpr std::array<QLatin1StringView, 6> harmlessHeaders{
     QLatin1StringView("idempotency-key"),
     QLatin1StringView("x-idempotency-key"),
     QLatin1StringView("sec-websocket-key"),
+    // "true" or a list of names: what the server allows, not a credential.
+    QLatin1StringView("access-control-allow-credentials"),
+    QLatin1StringView("access-control-allow-headers"),
+    QLatin1StringView("access-control-expose-headers"),
+};
+
+// Names that are credentials only as a whole (an OAuth "code", a "jwt", a
+// SAML "assertion", a "session"): "X-Error-Code" or "session_count" are not.
+constexpr std::array<QLatin1StringView, 8> sensitiveWholeNames{
+    QLatin1StringView("code"),
+    QLatin1StringView("jwt"),
+    QLatin1StringView("session"),
+    QLatin1StringView("assertion"),
+    QLatin1StringView("id_token"),
+    QLatin1StringView("client_assertion"),
+    QLatin1StringView("saml"),
+    QLatin1StringView("samlresponse"),
 };
 
 bool isAsciiLetterOrDigit(QChar c)
@@ -116,8 +133,23 @@ QString redactParameters(const QString &encoded, bool *changed)
         if (eq < 0)
             continue;
         const QString value = part.mid(eq + 1);
-        if (value == maskText || !Redactor::isSensitiveName(decodeFormName(part.left(eq))))
+        if (value == maskText)
             continue;
+        if (!Redactor::isSensitiveName(decodeFormName(part.left(eq)))) {
+            // A URL inside a value (?to=http%3A%2F%2Fbob%3APW%40host%2F%3Faccess_token%3D...):
+            // decoded, redacted as a URL, and encoded again.
+            const QString decoded = decodeFormName(value);
+            if (decoded.contains(QLatin1String("://"))) {
+                const QUrl inner(decoded, QUrl::TolerantMode);
+                const QUrl redacted = Redactor().url(inner);
+                if (inner.isValid() && redacted != inner) {
+                    part = part.left(eq + 1)
+                        + QString::fromLatin1(QUrl::toPercentEncoding(redacted.toString(QUrl::FullyEncoded)));
+                    *changed = true;
+                }
+            }
+            continue;
+        }
         part = part.left(eq + 1) + maskText;
         *changed = true;
     }
@@ -205,6 +237,11 @@ QString replaceMatches(const QString &input, const QRegularExpression &re, Repla
 
 bool Redactor::isSensitiveName(QStringView name)
 {
+    const QString whole = name.toString().toLower();
+    for (QLatin1StringView exact : sensitiveWholeNames) {
+        if (whole == exact)
+            return true;
+    }
     QString word;
     QChar previous;
     for (QChar c : name) {
@@ -229,7 +266,8 @@ bool Redactor::isSensitiveHeader(QByteArrayView name)
 {
     if (containsName(fixedHeaders, name))
         return true;
-    if (containsName(harmlessHeaders, name))
+    // "Code" or "Session" alone are parameters' credentials, not headers' ("status code: 503").
+    if (containsName(harmlessHeaders, name) || containsName(sensitiveWholeNames, name))
         return false;
     return isSensitiveName(QString::fromLatin1(name));
 }
@@ -336,7 +374,8 @@ QString Redactor::text(const QString &input) const
     static const QRegularExpression assignment(
         QStringLiteral(R"re((?<![A-Za-z0-9_.\-\[\]%])([A-Za-z0-9_.\-\[\]%]{1,100})=([^\s&;,"'<>]+))re"));
     static const QRegularExpression colonPair(
-        QStringLiteral(R"re((?<![A-Za-z0-9_\-])([A-Za-z][A-Za-z0-9_\-]{0,99})([ \t]*:[ \t]*)([^\s,;"'<>]+))re"));
+        // Not after "/" or ".": "/etc/passwd: Permission denied" names a file, not a password.
+        QStringLiteral(R"re((?<![A-Za-z0-9_\-/.])([A-Za-z][A-Za-z0-9_\-]{0,99})([ \t]*:[ \t]*)([^\s,;"'<>]+))re"));
 
     QString out = replaceMatches(input, urlPattern, [this](const QRegularExpressionMatch &m) -> QString {
         const QString original = m.captured(0);

@@ -27,6 +27,8 @@ private Q_SLOTS:
     void body_binaryComesBackUnchanged();
     void disabled_returnsInputUnchanged();
     void logLine_alwaysRedacts();
+    void precision_bothWays_data();
+    void precision_bothWays();
 };
 
 void TestRedactor::nameRule_data()
@@ -253,6 +255,187 @@ void TestRedactor::logLine_alwaysRedacts()
 {
     QCOMPARE(Redactor::logLine(QStringLiteral("request 3 to https://h/?apikey=123 failed")),
         QStringLiteral("request 3 to https://h/?apikey=REDACTED failed"));
+}
+
+void TestRedactor::precision_bothWays_data()
+{
+    // By structure, both ways: every secret goes, and what only looks like one stays as it was.
+    QTest::addColumn<QString>("kind");
+    QTest::addColumn<QString>("input");
+    QTest::addColumn<QString>("secret"); ///< empty: the input must come back unchanged
+    QTest::addRow("redact 1: %s", "header:Authorization")
+        << QStringLiteral("header:Authorization") << QStringLiteral("Bearer abc.def-SECRET1")
+        << QStringLiteral("SECRET1");
+    QTest::addRow("redact 2: %s", "header:Proxy-Authorization")
+        << QStringLiteral("header:Proxy-Authorization") << QStringLiteral("Basic SECRET2xyz")
+        << QStringLiteral("SECRET2");
+    QTest::addRow("redact 3: %s", "header:Cookie")
+        << QStringLiteral("header:Cookie") << QStringLiteral("sid=SECRET3; theme=dark") << QStringLiteral("SECRET3");
+    QTest::addRow("redact 4: %s", "header:Set-Cookie")
+        << QStringLiteral("header:Set-Cookie") << QStringLiteral("sid=SECRET4; Path=/") << QStringLiteral("SECRET4");
+    QTest::addRow("redact 5: %s", "header:X-Api-Key")
+        << QStringLiteral("header:X-Api-Key") << QStringLiteral("SECRET5") << QStringLiteral("SECRET5");
+    QTest::addRow("redact 6: %s", "header:X-Auth-Token")
+        << QStringLiteral("header:X-Auth-Token") << QStringLiteral("SECRET6") << QStringLiteral("SECRET6");
+    QTest::addRow("redact 7: %s", "header:X-Access-Token")
+        << QStringLiteral("header:X-Access-Token") << QStringLiteral("SECRET7") << QStringLiteral("SECRET7");
+    QTest::addRow("redact 8: %s", "header:X-Client-Secret")
+        << QStringLiteral("header:X-Client-Secret") << QStringLiteral("SECRET8") << QStringLiteral("SECRET8");
+    QTest::addRow("redact 9: %s", "header:X-Amz-Security-Token")
+        << QStringLiteral("header:X-Amz-Security-Token") << QStringLiteral("SECRET9") << QStringLiteral("SECRET9");
+    QTest::addRow("redact 10: %s", "header:Private-Token")
+        << QStringLiteral("header:Private-Token") << QStringLiteral("SECRET10") << QStringLiteral("SECRET10");
+    QTest::addRow("redact 11: %s", "url")
+        << QStringLiteral("url") << QStringLiteral("http://h/p?access_token=SECRET11") << QStringLiteral("SECRET11");
+    QTest::addRow("redact 12: %s", "url")
+        << QStringLiteral("url") << QStringLiteral("http://h/cb?code=SECRET12&state=s") << QStringLiteral("SECRET12");
+    QTest::addRow("redact 13: %s", "url")
+        << QStringLiteral("url") << QStringLiteral("http://h/p?jwt=SECRET13") << QStringLiteral("SECRET13");
+    QTest::addRow("redact 14: %s", "url")
+        << QStringLiteral("url") << QStringLiteral("http://h/p?session=SECRET14") << QStringLiteral("SECRET14");
+    QTest::addRow("redact 15: %s", "url")
+        << QStringLiteral("url") << QStringLiteral("http://h/p?api_key=SECRET15") << QStringLiteral("SECRET15");
+    QTest::addRow("redact 16: %s", "url")
+        << QStringLiteral("url") << QStringLiteral("http://h/p?sig=SECRET16") << QStringLiteral("SECRET16");
+    QTest::addRow("redact 17: %s", "url")
+        << QStringLiteral("url") << QStringLiteral("http://h/p?signature=SECRET17") << QStringLiteral("SECRET17");
+    QTest::addRow("redact 18: %s", "url")
+        << QStringLiteral("url") << QStringLiteral("http://h/p?client_secret=SECRET18") << QStringLiteral("SECRET18");
+    QTest::addRow("redact 19: %s", "url")
+        << QStringLiteral("url") << QStringLiteral("http://bob:SECRET19@h/p") << QStringLiteral("SECRET19");
+    QTest::addRow("redact 20: %s", "url")
+        << QStringLiteral("url") << QStringLiteral("http://h/r?to=http%3A%2F%2Fbob%3ASECRET20%40h2%2F")
+        << QStringLiteral("SECRET20");
+    QTest::addRow("redact 21: %s", "url")
+        << QStringLiteral("url") << QStringLiteral("http://h/r?to=http%3A%2F%2Fh2%2Fx%3Faccess_token%3DSECRET21")
+        << QStringLiteral("SECRET21");
+    QTest::addRow("redact 22: %s", "url")
+        << QStringLiteral("url") << QStringLiteral("http://h/p?password=SECRET22") << QStringLiteral("SECRET22");
+    QTest::addRow("redact 23: %s", "url")
+        << QStringLiteral("url") << QStringLiteral("http://h/p#access_token=SECRET23&x=1")
+        << QStringLiteral("SECRET23");
+    QTest::addRow("redact 24: %s", "url")
+        << QStringLiteral("url") << QStringLiteral("http://h/p?id_token=SECRET24") << QStringLiteral("SECRET24");
+    QTest::addRow("redact 25: %s", "form")
+        << QStringLiteral("form") << QStringLiteral("code=SECRET25&state=x") << QStringLiteral("SECRET25");
+    QTest::addRow("redact 26: %s", "form")
+        << QStringLiteral("form") << QStringLiteral("assertion=SECRET26&grant_type=x") << QStringLiteral("SECRET26");
+    QTest::addRow("redact 27: %s", "form")
+        << QStringLiteral("form") << QStringLiteral("password=SECRET27&user=u") << QStringLiteral("SECRET27");
+    QTest::addRow("redact 28: %s", "form")
+        << QStringLiteral("form") << QStringLiteral("client_secret=SECRET28") << QStringLiteral("SECRET28");
+    QTest::addRow("redact 29: %s", "json")
+        << QStringLiteral("json") << QStringLiteral("{\"token\":\"SECRET29\"}") << QStringLiteral("SECRET29");
+    QTest::addRow("redact 30: %s", "json")
+        << QStringLiteral("json") << QStringLiteral("{\"password\":\"SECRET30\"}") << QStringLiteral("SECRET30");
+    QTest::addRow("redact 31: %s", "json")
+        << QStringLiteral("json") << QStringLiteral("{\"a\":{\"apiKey\":\"SECRET31\"}}") << QStringLiteral("SECRET31");
+    QTest::addRow("redact 32: %s", "json")
+        << QStringLiteral("json") << QStringLiteral("{\"jwt\":\"SECRET32\"}") << QStringLiteral("SECRET32");
+    QTest::addRow("redact 33: %s", "text")
+        << QStringLiteral("text") << QStringLiteral("Authorization: Bearer SECRET33abc") << QStringLiteral("SECRET33");
+    QTest::addRow("redact 34: %s", "text")
+        << QStringLiteral("text") << QStringLiteral("GET https://h/?access_token=SECRET34 failed")
+        << QStringLiteral("SECRET34");
+    QTest::addRow("redact 35: %s", "text")
+        << QStringLiteral("text") << QStringLiteral("retry https://u:SECRET35@h/x in 2 s")
+        << QStringLiteral("SECRET35");
+    QTest::addRow("redact 36: %s", "text")
+        << QStringLiteral("text") << QStringLiteral("token=SECRET36 and more") << QStringLiteral("SECRET36");
+    QTest::addRow("redact 37: %s", "text")
+        << QStringLiteral("text") << QStringLiteral("password: SECRET37") << QStringLiteral("SECRET37");
+    QTest::addRow("redact 38: %s", "text")
+        << QStringLiteral("text") << QStringLiteral("{\"secret\": \"SECRET38\"}") << QStringLiteral("SECRET38");
+    QTest::addRow("redact 39: %s", "text")
+        << QStringLiteral("text") << QStringLiteral("X-Api-Key: SECRET39") << QStringLiteral("SECRET39");
+    QTest::addRow("redact 40: %s", "text")
+        << QStringLiteral("text") << QStringLiteral("Cookie: a=SECRET40") << QStringLiteral("SECRET40");
+    QTest::addRow("redact 41: %s", "text")
+        << QStringLiteral("text") << QStringLiteral("see http://h/r?to=http%3A%2F%2Fbob%3ASECRET41%40h2%2F now")
+        << QStringLiteral("SECRET41");
+    QTest::addRow("redact 42: %s", "json")
+        << QStringLiteral("json") << QStringLiteral("{\"assertion\":\"SECRET42\",\"code\":\"SECRET42\"}")
+        << QStringLiteral("SECRET42");
+    QTest::addRow("keep 1: %s", "header:Access-Control-Allow-Credentials")
+        << QStringLiteral("header:Access-Control-Allow-Credentials") << QStringLiteral("true") << QString();
+    QTest::addRow("keep 2: %s", "header:Access-Control-Allow-Headers")
+        << QStringLiteral("header:Access-Control-Allow-Headers") << QStringLiteral("Authorization, X-Api-Key")
+        << QString();
+    QTest::addRow("keep 3: %s", "header:Idempotency-Key")
+        << QStringLiteral("header:Idempotency-Key") << QStringLiteral("abc-123") << QString();
+    QTest::addRow("keep 4: %s", "header:Content-Type")
+        << QStringLiteral("header:Content-Type") << QStringLiteral("application/json") << QString();
+    QTest::addRow("keep 5: %s", "header:X-Error-Code")
+        << QStringLiteral("header:X-Error-Code") << QStringLiteral("E42") << QString();
+    QTest::addRow("keep 6: %s", "header:Cache-Control")
+        << QStringLiteral("header:Cache-Control") << QStringLiteral("no-store") << QString();
+    QTest::addRow("keep 7: %s", "header:X-RateLimit-Remaining")
+        << QStringLiteral("header:X-RateLimit-Remaining") << QStringLiteral("5") << QString();
+    QTest::addRow("keep 8: %s", "header:Retry-After")
+        << QStringLiteral("header:Retry-After") << QStringLiteral("10") << QString();
+    QTest::addRow("keep 9: %s", "url") << QStringLiteral("url") << QStringLiteral("http://h/p?page=2&sort=asc")
+                                       << QString();
+    QTest::addRow("keep 10: %s", "url") << QStringLiteral("url") << QStringLiteral("http://h/p?error_code=5")
+                                        << QString();
+    QTest::addRow("keep 11: %s", "url") << QStringLiteral("url") << QStringLiteral("http://h/p?session_count=3")
+                                        << QString();
+    QTest::addRow("keep 12: %s", "url") << QStringLiteral("url") << QStringLiteral("http://h/r?to=http%3A%2F%2Fh2%2Fok")
+                                        << QString();
+    QTest::addRow("keep 13: %s", "url") << QStringLiteral("url")
+                                        << QStringLiteral("http://h/oauth?state=xyz&scope=read") << QString();
+    QTest::addRow("keep 14: %s", "text") << QStringLiteral("text")
+                                         << QStringLiteral("cannot write /etc/passwd: Permission denied") << QString();
+    QTest::addRow("keep 15: %s", "text") << QStringLiteral("text") << QStringLiteral("basic authentication is off")
+                                         << QString();
+    QTest::addRow("keep 16: %s", "text") << QStringLiteral("text") << QStringLiteral("host:8080 refused") << QString();
+    QTest::addRow("keep 17: %s", "text") << QStringLiteral("text")
+                                         << QStringLiteral("connection refused (nothing listens)") << QString();
+    QTest::addRow("keep 18: %s", "text") << QStringLiteral("text")
+                                         << QStringLiteral("see https://example.com/docs?page=2") << QString();
+    QTest::addRow("keep 19: %s", "text") << QStringLiteral("text") << QStringLiteral("status code: 503") << QString();
+    QTest::addRow("keep 20: %s", "text") << QStringLiteral("text") << QStringLiteral("the retry budget is exhausted")
+                                         << QString();
+    QTest::addRow("keep 21: %s", "text") << QStringLiteral("text")
+                                         << QStringLiteral("attempt 2: HTTP 503 - a retryable status") << QString();
+    QTest::addRow("keep 22: %s", "text") << QStringLiteral("text") << QStringLiteral("session: 3 requests")
+                                         << QString();
+    QTest::addRow("keep 23: %s", "form") << QStringLiteral("form")
+                                         << QStringLiteral("grant_type=authorization_code&redirect_uri=x") << QString();
+    QTest::addRow("keep 24: %s", "json") << QStringLiteral("json")
+                                         << QStringLiteral("{\"code_version\":\"1\",\"status\":\"ok\"}") << QString();
+    QTest::addRow("keep 25: %s", "json") << QStringLiteral("json") << QStringLiteral("{\"items\":[1,2]}") << QString();
+}
+
+void TestRedactor::precision_bothWays()
+{
+    QFETCH(QString, kind);
+    QFETCH(QString, input);
+    QFETCH(QString, secret);
+    const Redactor redactor;
+    QString output;
+    if (kind.startsWith(QLatin1String("header:"))) {
+        output = QString::fromUtf8(redactor.headerValue(kind.mid(7).toLatin1(), input.toUtf8()));
+    } else if (kind == QLatin1String("url")) {
+        output = redactor.urlString(QUrl(input, QUrl::StrictMode));
+        if (secret.isEmpty())
+            output = QUrl(output, QUrl::StrictMode).toString(QUrl::FullyEncoded);
+        if (secret.isEmpty())
+            input = QUrl(input, QUrl::StrictMode).toString(QUrl::FullyEncoded);
+    } else if (kind == QLatin1String("text")) {
+        output = redactor.text(input);
+    } else {
+        const QByteArray type
+            = kind == QLatin1String("form") ? "application/x-www-form-urlencoded" : "application/json";
+        output = QString::fromUtf8(redactor.body(input.toUtf8(), {{"Content-Type", type}}));
+        if (secret.isEmpty() && kind == QLatin1String("json"))
+            input = QString::fromUtf8(QJsonDocument::fromJson(input.toUtf8()).toJson(QJsonDocument::Compact));
+    }
+    if (secret.isEmpty()) {
+        QCOMPARE(output, input);
+    } else {
+        QVERIFY2(!output.contains(secret), qPrintable(output));
+        QVERIFY2(output.contains(QLatin1String("REDACTED")), qPrintable(output));
+    }
 }
 
 QTEST_GUILESS_MAIN(TestRedactor)
