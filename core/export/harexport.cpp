@@ -370,15 +370,22 @@ Timings timingsOf(const AttemptRecord &a)
 
 namespace {
 
-// The archive without its entries, which writeEntries() produces one at a time.
-QJsonObject harSkeleton(const RunRecord &run, const ExportOptions &options)
+// The attempts in order of start: the order of pages and entries.
+QList<const AttemptRecord *> byStart(const RunRecord &run)
 {
-    const Redactor redactor(options.redactCredentials);
     QList<const AttemptRecord *> attempts;
     for (const AttemptRecord &a : run.attempts)
         attempts.append(&a);
     std::stable_sort(attempts.begin(), attempts.end(),
         [](const AttemptRecord *x, const AttemptRecord *y) { return x->startNs < y->startNs; });
+    return attempts;
+}
+
+// The archive without its entries, which writeEntries() produces one at a time.
+QJsonObject harSkeleton(const RunRecord &run, const ExportOptions &options)
+{
+    const Redactor redactor(options.redactCredentials);
+    const QList<const AttemptRecord *> attempts = byStart(run);
     QJsonArray pages;
     QSet<quint64> paged;
     for (const AttemptRecord *a : std::as_const(attempts)) {
@@ -426,11 +433,7 @@ bool writeEntries(
 {
     const Redactor redactor(options.redactCredentials);
 
-    QList<const AttemptRecord *> attempts;
-    for (const AttemptRecord &a : run.attempts)
-        attempts.append(&a);
-    std::stable_sort(attempts.begin(), attempts.end(),
-        [](const AttemptRecord *x, const AttemptRecord *y) { return x->startNs < y->startNs; });
+    const QList<const AttemptRecord *> attempts = byStart(run);
 
     // The last attempt of a request (in finishing order) carries the final body.
     QHash<quint64, const AttemptRecord *> lastAttempt;

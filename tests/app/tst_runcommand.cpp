@@ -522,6 +522,34 @@ void TestRunCommand::seed_withoutOne_aFreshSeedIsDrawnPrintedAndReplays()
     QCOMPARE(replay.reported, a.reported);
 }
 
+namespace {
+
+struct Interrupted
+{
+    bool finished = false;
+    int exitCode = -1;
+    QByteArray out;
+    QByteArray err;
+};
+
+// Runs retrylab, and sends SIGTERM (as Ctrl+C) once the request named "ok" has finished.
+Interrupted interruptAfterOk(const QStringList &arguments)
+{
+    Interrupted r;
+    QProcess process;
+    process.start(QStringLiteral(RETRYLAB_BINARY), arguments);
+    if (!QTest::qWaitFor([&] { return (r.out += process.readAllStandardOutput()).contains("ok (GET "); }, 10'000))
+        return r;
+    process.terminate();
+    r.finished = process.waitForFinished(10'000) && process.exitStatus() == QProcess::NormalExit;
+    r.exitCode = process.exitCode();
+    r.out += process.readAllStandardOutput();
+    r.err = process.readAllStandardError();
+    return r;
+}
+
+} // namespace
+
 void TestRunCommand::interrupt_cancelsThenReportsWhatWasRecorded()
 {
     // "stuck" would wait for IAM's 300 s deadline; SIGTERM (as Ctrl+C) stops it.
@@ -531,16 +559,11 @@ void TestRunCommand::interrupt_cancelsThenReportsWhatWasRecorded()
                      {"name": "stuck", "url": "{server}/fault/stall", "attemptTimeoutMs": 0}],
         "expectations": [{"request": "stuck", "outcome": "succeeded"}]})");
     const QString report = path(QStringLiteral("interrupted.json"));
-    QProcess process;
-    process.start(QStringLiteral(RETRYLAB_BINARY), {QStringLiteral("run"), file, QStringLiteral("--report"), report});
-    QByteArray out;
-    QVERIFY(QTest::qWaitFor([&] { return (out += process.readAllStandardOutput()).contains("ok (GET "); }, 10'000));
-    process.terminate();
-    QVERIFY(process.waitForFinished(10'000));
-    out += process.readAllStandardOutput();
-    const QByteArray err = process.readAllStandardError();
-    QCOMPARE(process.exitStatus(), QProcess::NormalExit);
-    QCOMPARE(process.exitCode(), 1);
+    const Interrupted run = interruptAfterOk({QStringLiteral("run"), file, QStringLiteral("--report"), report});
+    QVERIFY(run.finished);
+    const QByteArray &out = run.out;
+    const QByteArray &err = run.err;
+    QCOMPARE(run.exitCode, 1);
     QVERIFY2(err.contains("retrylab run: interrupted"), err.constData());
     QVERIFY2(out.contains("stuck (GET ") && out.contains(" cancelled after 1 attempt "), out.constData());
     QVERIFY(out.contains("Summary"));
@@ -559,15 +582,11 @@ void TestRunCommand::interrupt_withoutExpectations_failsAndCountsTheCancelled()
         "requests": [{"name": "ok", "url": "{server}/status/200"},
                      {"name": "stuck", "url": "{server}/fault/stall", "attemptTimeoutMs": 0},
                      {"name": "later", "url": "{server}/fault/stall", "attemptTimeoutMs": 0, "count": 3}]})");
-    QProcess process;
-    process.start(QStringLiteral(RETRYLAB_BINARY), {QStringLiteral("run"), file});
-    QByteArray out;
-    QVERIFY(QTest::qWaitFor([&] { return (out += process.readAllStandardOutput()).contains("ok (GET "); }, 10'000));
-    process.terminate();
-    QVERIFY(process.waitForFinished(10'000));
-    out += process.readAllStandardOutput();
-    const QByteArray err = process.readAllStandardError();
-    QCOMPARE(process.exitCode(), 1);
+    const Interrupted run = interruptAfterOk({QStringLiteral("run"), file});
+    QVERIFY(run.finished);
+    const QByteArray &out = run.out;
+    const QByteArray &err = run.err;
+    QCOMPARE(run.exitCode, 1);
     QVERIFY2(err.contains("interrupted; the run fails"), err.constData());
     QVERIFY2(!out.contains("Success rate 100.0 %"), out.constData());
     static const QRegularExpression rate(QStringLiteral(R"(Success rate 20\.0 %.*, 4 requests cancelled\))"));
