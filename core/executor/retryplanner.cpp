@@ -112,16 +112,24 @@ Decision decide(const State &state, const RequestSpec &spec, const Attempt &atte
     }
 
     const QString &what = c.reason;
+    // The fault was worth a retry but the policy allows none: the attempt's own
+    // reason ends with why the client stopped, not with "retry after a delay".
+    const auto giveUp = [&decision, &what](RequestOutcome outcome, const QString &reason, const QString &cause) {
+        decision.recordReason = Tr::tr("%1; gave up: %2").arg(what, cause);
+        return finish(decision, outcome, reason);
+    };
     if (policy.maxAttempts > 0 && next.failures >= policy.maxAttempts) {
-        return finish(decision, RequestOutcome::AttemptsExhausted,
-            Tr::tr("gave up after %n attempt(s): %1", nullptr, next.failures).arg(what));
+        return giveUp(RequestOutcome::AttemptsExhausted,
+            Tr::tr("gave up after %n attempt(s): %1", nullptr, next.failures).arg(what),
+            Tr::tr("attempt limit reached: %1 of %2").arg(next.failures).arg(policy.maxAttempts));
     }
     // The Azure Retry pattern: Immediate retries once, at once, for a rare fault; a
     // fault that survives that retry is not rare, whatever maxAttempts allows.
     if (policy.algorithm == BackoffAlgorithm::Immediate && next.failures >= 2) {
-        return finish(decision, RequestOutcome::AttemptsExhausted,
+        return giveUp(RequestOutcome::AttemptsExhausted,
             Tr::tr("gave up after %n attempt(s): %1; the Immediate algorithm retries only once", nullptr, next.failures)
-                .arg(what));
+                .arg(what),
+            Tr::tr("the Immediate algorithm retries only once"));
     }
 
     // The delay: immediate once for rare faults, else the policy's backoff,
@@ -153,7 +161,7 @@ Decision decide(const State &state, const RequestSpec &spec, const Attempt &atte
         const RetryAfterDecision ra
             = boundRetryAfter(*c.retryAfter, policy.classification.maxRetryAfterMs, remainingMs);
         if (ra.action == RetryAfterDecision::Action::GiveUp)
-            return finish(decision, RequestOutcome::DeadlineExceeded, Tr::tr("%1; %2").arg(what, ra.reason));
+            return giveUp(RequestOutcome::DeadlineExceeded, Tr::tr("%1; %2").arg(what, ra.reason), ra.reason);
         if (ra.action == RetryAfterDecision::Action::Wait) {
             delay = ra.delayMs;
             delayReason = ra.reason;
@@ -161,9 +169,12 @@ Decision decide(const State &state, const RequestSpec &spec, const Attempt &atte
     }
 
     if (remainingMs >= 0.0 && delay >= remainingMs) {
-        return finish(decision, RequestOutcome::DeadlineExceeded,
+        return giveUp(RequestOutcome::DeadlineExceeded,
             Tr::tr("%1; the next retry in %2 ms would start after the deadline (%3 ms left): giving up now")
                 .arg(what)
+                .arg(std::round(delay))
+                .arg(std::floor(remainingMs)),
+            Tr::tr("deadline: the next retry in %1 ms would start after it (%2 ms left)")
                 .arg(std::round(delay))
                 .arg(std::floor(remainingMs)));
     }
@@ -173,11 +184,12 @@ Decision decide(const State &state, const RequestSpec &spec, const Attempt &atte
     RetryBudget trial = budget;
     const double cost = trial.tryAcquireRetry(afterTimeout);
     if (cost < 0.0) {
-        return finish(decision, RequestOutcome::BudgetExhausted,
+        return giveUp(RequestOutcome::BudgetExhausted,
             Tr::tr("%1; the retry budget is exhausted (%2 of %3 tokens left)")
                 .arg(what)
                 .arg(budget.tokens())
-                .arg(budget.capacity()));
+                .arg(budget.capacity()),
+            Tr::tr("retry budget empty (%1 of %2 tokens left)").arg(budget.tokens()).arg(budget.capacity()));
     }
 
     if (c.restartSequence)

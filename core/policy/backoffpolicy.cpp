@@ -104,6 +104,40 @@ std::optional<Enum> valueIn(const std::array<std::pair<Enum, const char *>, N> &
     return std::nullopt;
 }
 
+// A duration as a person reads it: "24 h", "5 min", "1.5 s", "31.7 years".
+QString readableDuration(double ms)
+{
+    struct Unit
+    {
+        double ms;
+        const char *name;
+    };
+    static constexpr std::array<Unit, 6> units{{{365.25 * 86'400'000.0, QT_TRANSLATE_NOOP("RetryLab", "years")},
+        {2.0 * 86'400'000.0, QT_TRANSLATE_NOOP("RetryLab", "days")}, {3'600'000.0, QT_TRANSLATE_NOOP("RetryLab", "h")},
+        {60'000.0, QT_TRANSLATE_NOOP("RetryLab", "min")}, {1000.0, QT_TRANSLATE_NOOP("RetryLab", "s")},
+        {0.0, QT_TRANSLATE_NOOP("RetryLab", "ms")}}};
+    const double magnitude = std::abs(ms);
+    for (const Unit &unit : units) {
+        if (magnitude < unit.ms && unit.ms > 0.0)
+            continue;
+        // Hours are counted up to two days: "24 h" is the limit people know.
+        const double divisor = unit.ms > 0.0 ? (unit.ms == 2.0 * 86'400'000.0 ? 86'400'000.0 : unit.ms) : 1.0;
+        const double value = ms / divisor;
+        const QString number
+            = std::abs(value) >= 100.0 ? QString::number(value, 'f', 0) : QString::number(value, 'g', 3);
+        return QStringLiteral("%1 %2").arg(number, Tr::tr(unit.name));
+    }
+    return {};
+}
+
+// The number typed, and what it means when the unit alone does not say it.
+QString typedDuration(double ms)
+{
+    const QString typed = Tr::tr("%1 ms").arg(ms, 0, 'g', 15);
+    const QString readable = readableDuration(ms);
+    return ms >= -1000.0 && ms < 1000.0 ? typed : Tr::tr("%1 (%2)").arg(typed, readable);
+}
+
 class IssueCollector
 {
 public:
@@ -117,30 +151,29 @@ public:
     }
 
     // A duration must be a finite, non-negative number below an absurdity limit.
+    // The editor puts the field's label before the message and the command line
+    // its name, so the message names neither.
     bool checkDuration(const char *field, double value, double limit, bool allowZero = true)
     {
         if (std::isnan(value)) {
-            error(field, Tr::tr("%1 is not a number.").arg(QLatin1String(field)));
+            error(field, Tr::tr("not a number."));
             return false;
         }
         if (std::isinf(value)) {
-            error(field, Tr::tr("%1 must be finite.").arg(QLatin1String(field)));
+            error(field, Tr::tr("must be finite."));
             return false;
         }
         if (value < 0.0) {
-            error(field, Tr::tr("%1 cannot be negative (got %2 ms).").arg(QLatin1String(field)).arg(value));
+            error(field, Tr::tr("cannot be negative (got %1).").arg(typedDuration(value)));
             return false;
         }
         if (!allowZero && value == 0.0) {
-            error(field, Tr::tr("%1 must be greater than zero.").arg(QLatin1String(field)));
+            error(field, Tr::tr("must be greater than zero."));
             return false;
         }
         if (value > limit) {
             error(field,
-                Tr::tr("%1 of %2 ms is beyond the sensible limit of %3 ms.")
-                    .arg(QLatin1String(field))
-                    .arg(value, 0, 'g', 12)
-                    .arg(limit, 0, 'g', 12));
+                Tr::tr("%1 is beyond the sensible limit of %2.").arg(typedDuration(value), readableDuration(limit)));
             return false;
         }
         return true;
@@ -188,20 +221,21 @@ QList<PolicyIssue> validatePolicy(const BackoffPolicy &p)
     c.checkDuration("attemptTimeoutMs", p.attemptTimeoutMs, maxDeadlineMs);
 
     if (std::isnan(p.multiplier) || std::isinf(p.multiplier)) {
-        c.error("multiplier", Tr::tr("multiplier must be a finite number."));
+        c.error("multiplier", Tr::tr("the multiplier must be a finite number."));
     } else if (usesMultiplier(p.algorithm) && p.multiplier < 1.0) {
         c.error("multiplier",
-            Tr::tr("multiplier %1 is below 1: the delays would shrink instead of growing.").arg(p.multiplier));
+            Tr::tr("a multiplier of %1 is below 1: the delays would shrink instead of growing.").arg(p.multiplier));
     } else if (p.multiplier > maxMultiplier) {
         c.error("multiplier",
-            Tr::tr("multiplier %1 is beyond the sensible limit of %2.").arg(p.multiplier).arg(maxMultiplier));
+            Tr::tr("a multiplier of %1 is beyond the sensible limit of %2.").arg(p.multiplier).arg(maxMultiplier));
     } else if (usesMultiplier(p.algorithm) && p.multiplier == 1.0) {
         c.warning("multiplier",
             Tr::tr("multiplier 1 makes the delay constant; the Constant algorithm says so more plainly."));
     }
 
     if (std::isnan(p.jitterFraction) || p.jitterFraction < 0.0 || p.jitterFraction > 1.0)
-        c.error("jitterFraction", Tr::tr("jitterFraction must lie between 0 and 1 (got %1).").arg(p.jitterFraction));
+        c.error("jitterFraction",
+            Tr::tr("the jitter must lie between 0 and 100 % (got %1 %).").arg(p.jitterFraction * 100.0, 0, 'g', 6));
     for (auto it = p.classification.networkDelayFactors.cbegin(); it != p.classification.networkDelayFactors.cend();
          ++it) {
         if (!(it.value() >= 0.0 && it.value() <= maxDelayFactor)) {
@@ -228,13 +262,13 @@ QList<PolicyIssue> validatePolicy(const BackoffPolicy &p)
     if (p.algorithm == BackoffAlgorithm::Immediate && (p.maxAttempts > 2 || p.maxAttempts == 0)) {
         c.warning("maxAttempts",
             Tr::tr("the Immediate algorithm retries once at once, for rare faults: at most 2 attempts are made, "
-                   "whatever maxAttempts allows."));
+                   "whatever the attempt limit allows."));
     }
     if (p.maxAttempts < 0) {
-        c.error("maxAttempts", Tr::tr("maxAttempts cannot be negative (got %1).").arg(p.maxAttempts));
+        c.error("maxAttempts", Tr::tr("the number of attempts cannot be negative (got %1).").arg(p.maxAttempts));
     } else if (p.maxAttempts > maxAttempts) {
         c.error("maxAttempts",
-            Tr::tr("maxAttempts %1 is beyond the sensible limit of %2.").arg(p.maxAttempts).arg(maxAttempts));
+            Tr::tr("%1 attempts are beyond the sensible limit of %2.").arg(p.maxAttempts).arg(maxAttempts));
     } else if (p.maxAttempts == 0 && !(p.deadlineMs > 0.0)) {
         c.error("maxAttempts",
             Tr::tr("a policy needs a maximum number of attempts or a total deadline; with neither it "
@@ -251,7 +285,8 @@ QList<PolicyIssue> validatePolicy(const BackoffPolicy &p)
 
     const auto &cl = p.classification;
     if (std::isnan(cl.maxRetryAfterMs) || cl.maxRetryAfterMs < 0.0 || cl.maxRetryAfterMs > maxDelayMs)
-        c.error("maxRetryAfterMs", Tr::tr("maxRetryAfterMs must lie between 0 and %1 ms.").arg(maxDelayMs, 0, 'f', 0));
+        c.error("maxRetryAfterMs",
+            Tr::tr("the longest Retry-After honoured must lie between 0 ms and %1.").arg(readableDuration(maxDelayMs)));
     for (int status : cl.retryableStatuses) {
         if (status < 100 || status > 599) {
             c.error("retryableStatuses", Tr::tr("%1 is not an HTTP status code.").arg(status));

@@ -53,6 +53,29 @@ QString attemptOutcomeTitle(AttemptOutcome outcome)
     return {};
 }
 
+QString requestOutcomeTitle(RequestOutcome outcome)
+{
+    switch (outcome) {
+    case RequestOutcome::Succeeded:
+        return Tr::tr("Succeeded");
+    case RequestOutcome::GaveUp:
+        return Tr::tr("Gave up: not retryable");
+    case RequestOutcome::AttemptsExhausted:
+        return Tr::tr("Gave up: attempt limit");
+    case RequestOutcome::DeadlineExceeded:
+        return Tr::tr("Gave up: deadline");
+    case RequestOutcome::Cancelled:
+        return Tr::tr("Cancelled");
+    case RequestOutcome::CircuitOpen:
+        return Tr::tr("Gave up: breaker open");
+    case RequestOutcome::BudgetExhausted:
+        return Tr::tr("Gave up: budget empty");
+    case RequestOutcome::InvalidRequest:
+        return Tr::tr("Not sent: invalid");
+    }
+    return {};
+}
+
 // ---------------------------------------------------------------------------
 
 void RunStatistics::Sample::add(double value)

@@ -30,6 +30,8 @@ AttemptOutcome attemptOutcomeOf(const AttemptRecord &record);
 QString attemptOutcomeName(AttemptOutcome outcome);
 /// Human title, translated.
 QString attemptOutcomeTitle(AttemptOutcome outcome);
+/// How a logical request ended, in words for a table ("attempt limit reached").
+QString requestOutcomeTitle(RequestOutcome outcome);
 
 /// Statistics of a run, built incrementally from attempt records and request
 /// results, so that a live view and a headless summary compute the same numbers.

@@ -259,11 +259,13 @@ void TestRetryPlanner::attemptLimit()
     QCOMPARE(d.reason, reason);
     QCOMPARE(d.state.failures, failuresBefore + 1);
     QCOMPARE(d.recordDecision, Classification::Decision::RetryAfterDelay);
-    QCOMPARE(d.recordReason, what);
     if (d.action == Action::Finish) {
+        // The last attempt says why the client stopped.
+        QCOMPARE(d.recordReason, what + QStringLiteral("; gave up: attempt limit reached: %1 of %1").arg(maxAttempts));
         QCOMPARE(d.outcome, RequestOutcome::AttemptsExhausted);
         QCOMPARE(d.nextDelayMs, -1.0);
     } else {
+        QCOMPARE(d.recordReason, what);
         QCOMPARE(d.attemptsLeft, attemptsLeft);
         QCOMPARE(d.nextDelayMs, 100.0);
     }
@@ -451,7 +453,8 @@ void TestRetryPlanner::deadline_neverSleepsIntoCertainFailure()
     QCOMPARE(d.action, Action::Finish);
     QCOMPARE(d.outcome, RequestOutcome::DeadlineExceeded);
     QCOMPARE(d.reason, reason);
-    QCOMPARE(d.recordReason, what);
+    QVERIFY2(d.recordReason.startsWith(what + QStringLiteral("; gave up: deadline: the next retry in ")),
+        qPrintable(d.recordReason));
     QCOMPARE(d.nextDelayMs, -1.0);
 }
 
@@ -592,6 +595,10 @@ void TestRetryPlanner::budget_askedLast_neverSpent()
     QCOMPARE(d.action, Action::Finish);
     QCOMPARE(int(d.outcome), outcome);
     QCOMPARE(d.reason, reason);
+    const QString cause = RequestOutcome(outcome) == RequestOutcome::BudgetExhausted
+        ? QStringLiteral("; gave up: retry budget empty (")
+        : QStringLiteral("; gave up: attempt limit reached: ");
+    QVERIFY2(d.recordReason.startsWith(what + cause), qPrintable(d.recordReason));
 }
 
 void TestRetryPlanner::readModifyWrite_steps_data()

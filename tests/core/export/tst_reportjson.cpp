@@ -491,7 +491,7 @@ void TestReportJson::malformed_namesTheField_data()
         p.insert(QStringLiteral("maxAttempts"), -1);
         o.insert(QStringLiteral("policy"), p);
     }) << QStringLiteral("policy.maxAttempts")
-                                << QStringLiteral("maxAttempts cannot be negative");
+                                << QStringLiteral("the number of attempts cannot be negative");
     QTest::addRow("bad policy in the list") << Mutation([](QJsonObject &o) {
         QJsonObject policy = o.value(QStringLiteral("policy")).toObject();
         policy.insert(

@@ -100,7 +100,7 @@ void TestHerdParametersJson::damagedField_keepsItsDefaultAlone_data()
     QTest::addRow("a number the validation refuses")
         << "networkSdMs" << QJsonValue(-3.0) << "-3 is below the minimum of 0.";
     QTest::addRow("a backoff field the policy refuses")
-        << "multiplier" << QJsonValue(0.5) << "multiplier 0.5 is below 1";
+        << "multiplier" << QJsonValue(0.5) << "a multiplier of 0.5 is below 1";
     QTest::addRow("an overload status") << "overloadStatus" << QJsonValue(500) << "must be 503 or 429 (got 500).";
     QTest::addRow("a seed as a number") << "seed" << QJsonValue(5) << "expected a string, got a number";
     QTest::addRow("a seed that is no number")

@@ -47,6 +47,11 @@ void TestBackoffPolicy::invalidValues_areRejectedWithField_data()
                                    << "finite";
     QTest::addRow("huge base") << "base" << 1e15 << "baseDelayMs"
                                << "limit";
+    // In the units people read, not in the field's internal name and unit.
+    QTest::addRow("twelve nines of base") << "base" << 999999999999.0 << "baseDelayMs"
+                                          << "999999999999 ms (31.7 years) is beyond the sensible limit of 24 h.";
+    QTest::addRow("a week and a day of deadline") << "deadline" << 8.0 * 86'400'000.0 << "deadlineMs"
+                                                  << "691200000 ms (8 days) is beyond the sensible limit of 7 days.";
     QTest::addRow("negative cap") << "cap" << -5.0 << "maxBackoffMs"
                                   << "negative";
     QTest::addRow("cap below base") << "cap" << 500.0 << "maxBackoffMs"
@@ -66,7 +71,7 @@ void TestBackoffPolicy::invalidValues_areRejectedWithField_data()
     QTest::addRow("nan jitter") << "jitter" << nan << "jitterMs"
                                 << "not a number";
     QTest::addRow("fraction above 1") << "fraction" << 1.5 << "jitterFraction"
-                                      << "between 0 and 1";
+                                      << "between 0 and 100 % (got 150 %)";
     QTest::addRow("negative attempts") << "attempts" << -3.0 << "maxAttempts"
                                        << "negative";
     QTest::addRow("absurd attempts") << "attempts" << 1e7 << "maxAttempts"
@@ -127,6 +132,9 @@ void TestBackoffPolicy::invalidValues_areRejectedWithField()
         issues.cbegin(), issues.cend(), [&](const PolicyIssue &i) { return i.isError() && i.field == expectedField; });
     QVERIFY2(it != issues.cend(), qPrintable(describeIssues(issues)));
     QVERIFY2(it->message.contains(messageContains), qPrintable(it->message));
+    // The window puts the field's label before the message: the internal name stays out.
+    if (expectedField != expectedField.toLower())
+        QVERIFY2(!it->message.contains(expectedField.section(QLatin1Char('.'), -1)), qPrintable(it->message));
 }
 
 void TestBackoffPolicy::warnings_explainButAllow_data()

@@ -182,7 +182,7 @@ void TestPolicyJson::invalidFiles_nameTheField_data()
     // names them where they are in the file.
     QTest::addRow("retry-after cap out of range")
         << QByteArray(R"({"classification":{"maxRetryAfterMs":-1}})") << "classification.maxRetryAfterMs"
-        << "must lie between 0 and";
+        << "must lie between 0 ms and 24 h";
     QTest::addRow("breaker window") << QByteArray(R"({"circuitBreaker":{"enabled":true,"window":0}})")
                                     << "circuitBreaker.window"
                                     << "window must lie between 1 and 100000";

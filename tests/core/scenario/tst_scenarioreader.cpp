@@ -255,8 +255,8 @@ void TestScenarioReader::malformed_namesTheFieldOrLine_data()
                                                        "policy.overrides.maxAttempts: expected a whole number");
     QTest::addRow("override that the policy rejects") << QByteArray(
         R"({"format": "retrylab-scenario", "policy": {"preset": "iam", "overrides": {"multiplier": 0.5}}, "requests": []})")
-                                                      << QStringLiteral(
-                                                             "policy.overrides.multiplier: multiplier 0.5 is below 1");
+                                                      << QStringLiteral("policy.overrides.multiplier: a multiplier of "
+                                                                        "0.5 is below 1");
     QTest::addRow("override of an unknown field") << QByteArray(
         R"({"format": "retrylab-scenario", "policy": {"preset": "iam", "overrides": {"maxAtempts": 3}}, "requests": []})")
                                                   << QStringLiteral("policy.overrides.maxAtempts: unknown field");
@@ -435,11 +435,11 @@ void TestScenarioReader::malformed_errorHasThePathApart_data()
         << "expected a number, got a string";
     QTest::addRow("inline policy, nested field the validation refuses")
         << withPolicy(R"({"classification": {"maxRetryAfterMs": -5}})") << "policy.classification.maxRetryAfterMs"
-        << "maxRetryAfterMs must lie between 0 and 86400000 ms.";
+        << "the longest Retry-After honoured must lie between 0 ms and 24 h.";
     QTest::addRow("override of a nested field the validation refuses")
         << withPolicy(R"({"preset": "iam", "overrides": {"classification": {"maxRetryAfterMs": -5}}})")
         << "policy.overrides.classification.maxRetryAfterMs"
-        << "maxRetryAfterMs must lie between 0 and 86400000 ms.";
+        << "the longest Retry-After honoured must lie between 0 ms and 24 h.";
     QTest::addRow("misspelt override of a nested field")
         << withPolicy(R"({"preset": "iam", "overrides": {"circuitBreaker": {"openMS": 5}}})")
         << "policy.overrides.circuitBreaker.openMS"
