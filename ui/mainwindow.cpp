@@ -32,6 +32,7 @@
 #include "ui/session/settings.h"
 #include "ui/widgets/insecurebanner.h"
 #include "ui/widgets/messagebar.h"
+#include "ui/widgets/wheelguard.h"
 
 #include <QAction>
 #include <QApplication>
@@ -70,6 +71,7 @@ MainWindow::MainWindow(const Options &options, QWidget *parent)
 {
     setWindowTitle(tr("RetryLab"));
     setObjectName(QStringLiteral("mainWindow"));
+    WheelGuard::install();
     m_session->attach(m_executor);
 
     if (options.startServer)
@@ -228,8 +230,8 @@ void MainWindow::buildTabs()
     m_tabs->addTab(m_errorLog, tr("Error log"));
     m_tabs->addTab(scrollable(m_statistics), tr("Statistics"));
     m_tabs->addTab(scrollable(m_serverView), tr("Server"));
-    m_tabs->addTab(m_clientsView, tr("Clients"));
-    m_tabs->addTab(m_proxyView, tr("Proxy"));
+    m_tabs->addTab(scrollable(m_clientsView), tr("Clients"));
+    m_tabs->addTab(scrollable(m_proxyView), tr("Proxy"));
     m_tabs->addTab(m_conformance, tr("Conformance"));
     m_tabs->addTab(scrollable(m_simulator), tr("Herd simulator"));
 
@@ -281,6 +283,25 @@ void MainWindow::showTab(Tab which)
             return;
         }
     }
+}
+
+void MainWindow::focusCurrentTab()
+{
+    // The keyboard follows the eyes: the first widget of the page that takes Tab,
+    // in the page's own focus order, rather than whatever the docks held.
+    QWidget *page = m_tabs->currentWidget();
+    if (!page)
+        return;
+    QWidget *candidate = page;
+    do {
+        if (page->isAncestorOf(candidate) && candidate->isVisible() && candidate->isEnabled()
+            && (candidate->focusPolicy() & Qt::TabFocus) == Qt::TabFocus) {
+            candidate->setFocus(Qt::ShortcutFocusReason);
+            return;
+        }
+        candidate = candidate->nextInFocusChain();
+    } while (candidate && candidate != page);
+    page->setFocus(Qt::ShortcutFocusReason);
 }
 
 MainWindow::Tab MainWindow::currentTab() const
@@ -354,7 +375,13 @@ void MainWindow::buildMenus()
     m_copyCurlAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_C));
     m_copyHarAction = request->addAction(tr("Copy as &HAR entry"), this, &MainWindow::copyAsHarEntry);
     m_copyHarAction->setObjectName(QStringLiteral("copyAsHarEntry"));
-    QAction *focusUrl = request->addAction(tr("Edit &URL"), m_composer, &RequestComposer::focusUrl);
+    // The URL is where a request starts: Ctrl+L reopens the Request dock when it was closed.
+    QAction *focusUrl = request->addAction(tr("Edit &URL"), this, [this] {
+        m_requestDock->show();
+        m_requestDock->raise();
+        m_composer->focusUrl();
+    });
+    focusUrl->setObjectName(QStringLiteral("focusUrl"));
     focusUrl->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_L));
     request->addSeparator();
     // In the menu too, so that Ctrl+S works while the Collections dock is closed (and opens it).
@@ -389,7 +416,11 @@ void MainWindow::buildMenus()
     addPresentationActions(view);
     view->addSeparator();
     for (int i = 0; i < m_tabs->count(); ++i) {
-        QAction *show = view->addAction(m_tabs->tabText(i), this, [this, i] { m_tabs->setCurrentIndex(i); });
+        QAction *show = view->addAction(m_tabs->tabText(i), this, [this, i] {
+            m_tabs->setCurrentIndex(i);
+            focusCurrentTab();
+        });
+        show->setObjectName(QStringLiteral("showTab%1").arg(i + 1));
         show->setShortcut(QKeySequence(Qt::ALT | static_cast<Qt::Key>(Qt::Key_1 + i)));
     }
 
@@ -768,14 +799,16 @@ void MainWindow::copyAsCurl()
     const auto command = Core::CurlCommand::build(*spec, options, m_executor->policy());
     QApplication::clipboard()->setText(command.commandLine);
 
+    // One short line; what the command does differently is behind "Details", one note per line.
     QStringList notes = command.notes;
     if (m_runner->scenario().isActive())
-        notes.prepend(tr("the server scenario is not part of it (it needs an X-Retry-Test-Id of its own)"));
-    QString message = options.redactCredentials ? tr("Copied a curl command to the clipboard (credentials redacted).")
-                                                : tr("Copied a curl command to the clipboard, WITH credentials.");
-    if (!notes.isEmpty())
-        message += QLatin1Char(' ') + tr("Notes: %1").arg(notes.join(QStringLiteral("; ")));
-    m_messages->showMessage(FieldMessage::Kind::Success, message);
+        notes.prepend(tr("The server scenario is not part of it: it needs an X-Retry-Test-Id of its own."));
+    QString message = tr("Copied a curl command to the clipboard.");
+    if (command.credentialsRedacted)
+        message = tr("Copied a curl command to the clipboard, credentials redacted.");
+    else if (!options.redactCredentials)
+        message = tr("Copied a curl command to the clipboard, WITH credentials.");
+    m_messages->showMessage(FieldMessage::Kind::Success, message, notes.join(QLatin1Char('\n')));
 }
 
 void MainWindow::copyAsHarEntry()

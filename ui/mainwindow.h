@@ -107,6 +107,8 @@ public:
     /// The view of a tab (the page itself may be a scroll area around it).
     QWidget *tab(Tab tab) const;
     void showTab(Tab tab);
+    /// Alt+1…8: the keyboard focus goes into the tab shown, not left in a dock.
+    void focusCurrentTab();
     Tab currentTab() const;
     TimelineView *timelineView() const { return m_timeline; }
 

@@ -91,7 +91,9 @@ Command build(const RequestSpec &request, const ExportOptions &options, const st
     const HeaderList shownHeaders = redactor.headers(headers);
     const QByteArray body = redactor.body(request.body, headers);
     const QUrl url = redactor.url(request.url);
-    if (options.redactCredentials && (shownHeaders != headers || body != request.body || url != request.url)) {
+    command.credentialsRedacted
+        = options.redactCredentials && (shownHeaders != headers || body != request.body || url != request.url);
+    if (command.credentialsRedacted) {
         command.notes.append(Tr::tr("Credentials are redacted: the command will not authenticate until they are put "
                                     "back."));
     }

@@ -29,6 +29,8 @@ struct Command
     QString commandLine;
     /// What the command does differently from RetryLab, and the retry-flag notes.
     QStringList notes;
+    /// Whether a credential was replaced by REDACTED (a header, the URL or the body held one).
+    bool credentialsRedacted = false;
 };
 
 Command build(const RequestSpec &request, const ExportOptions &options = {},

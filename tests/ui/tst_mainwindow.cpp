@@ -20,10 +20,14 @@
 #include "ui/session/requestrunner.h"
 #include "ui/session/runsession.h"
 #include "ui/session/settings.h"
+#include "ui/widgets/messagebar.h"
 #include "ui/widgets/serverlogmodel.h"
+#include "ui/widgets/wheelguard.h"
 
 #include <QAbstractItemModelTester>
+#include <QAbstractSpinBox>
 #include <QAction>
+#include <QApplication>
 #include <QClipboard>
 #include <QComboBox>
 #include <QDockWidget>
@@ -44,6 +48,8 @@
 #include <QTcpServer>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QToolButton>
+#include <QWheelEvent>
 
 #include <memory>
 
@@ -114,6 +120,9 @@ private Q_SLOTS:
     void serverCannotStart_windowStillWorks();
     void conformanceTab_runsTheEditedPolicyOnTheAppServer();
     void presentation_largerTimelineAloneThenRestored();
+    void wheel_overUnfocusedFields_changesNoValueAnywhere();
+    void keyboard_ctrlLReopensTheRequestDock_altNumberFocusesTheTab();
+    void layout_fitsA1024x640Screen();
 
 private:
     std::unique_ptr<MainWindow> makeWindow(const MainWindow::Options &options = {});
@@ -676,6 +685,18 @@ void TestMainWindow::copyAsCurl_isRedacted()
     QVERIFY(command.contains(QLatin1String("--retry")));
     QVERIFY(window->messages().constLast().contains(QLatin1String("redacted")));
     QCOMPARE(window->session()->laneCount(), 0); // copying sends nothing
+    // One short line shown; the notes one per line behind Details, no ".;" joins.
+    const QString shown = window->messageBar()->shownText();
+    QCOMPARE(shown, QStringLiteral("Copied a curl command to the clipboard, credentials redacted."));
+    QVERIFY(!window->messageBar()->shownDetails().contains(QLatin1String(".;")));
+
+    // Nothing to redact (no header, and no key= in the URL, which reads as an API key): no word about redaction.
+    draft.headers = {{QStringLiteral("Accept"), QStringLiteral("*/*"), true}};
+    draft.urlTemplate = QStringLiteral("{server}/status/200");
+    window->composer()->setDraft(draft);
+    window->copyCurlAction()->trigger();
+    QCOMPARE(window->messageBar()->shownText(), QStringLiteral("Copied a curl command to the clipboard."));
+    QVERIFY(!window->messageBar()->shownDetails().contains(QLatin1String("redacted")));
 }
 
 void TestMainWindow::policy_exportAndImportThroughTheMenu()
@@ -948,7 +969,7 @@ void TestMainWindow::presentation_largerTimelineAloneThenRestored()
     QVERIFY(window->font().pointSizeF() > pointSize * 1.4);
     QVERIFY(window->timelineView()->isPresentation());
     QVERIFY(window->timelineView()->laneHeight() > laneHeight);
-    QCOMPARE(window->timelineView()->minBarWidth(), 6.0);
+    QCOMPARE(window->timelineView()->minBarWidth(), 8.0);
     QVERIFY(!window->policyDock()->isVisible());
     QVERIFY(!window->requestDock()->isVisible());
 
@@ -958,6 +979,128 @@ void TestMainWindow::presentation_largerTimelineAloneThenRestored()
     QCOMPARE(window->timelineView()->laneHeight(), laneHeight);
     QTRY_VERIFY(window->policyDock()->isVisible());
     QVERIFY(window->requestDock()->isVisible());
+}
+
+void TestMainWindow::wheel_overUnfocusedFields_changesNoValueAnywhere()
+{
+    auto window = makeWindow();
+    QVERIFY(window);
+    // Every spin box, combo box and slider of the window and its docks: none takes the
+    // focus from the wheel, and none changes its value under an unfocused wheel.
+    const QList<QWidget *> fields = window->findChildren<QWidget *>();
+    int guarded = 0;
+    for (QWidget *field : fields) {
+        if (!Ui::WheelGuard::guards(field) || !field->isVisible() || field->hasFocus())
+            continue;
+        ++guarded;
+        QVERIFY2(field->focusPolicy() != Qt::WheelFocus, qPrintable(field->objectName()));
+        QString before;
+        if (auto *spin = qobject_cast<QAbstractSpinBox *>(field))
+            before = spin->text();
+        else if (auto *combo = qobject_cast<QComboBox *>(field))
+            before = combo->currentText();
+        const QPointF local(field->width() / 2.0, field->height() / 2.0);
+        QWheelEvent wheel(local, field->mapToGlobal(local), QPoint(), QPoint(0, -120), Qt::NoButton, Qt::NoModifier,
+            Qt::NoScrollPhase, false);
+        QCoreApplication::sendEvent(field, &wheel);
+        QString after;
+        if (auto *spin = qobject_cast<QAbstractSpinBox *>(field))
+            after = spin->text();
+        else if (auto *combo = qobject_cast<QComboBox *>(field))
+            after = combo->currentText();
+        QVERIFY2(after == before, qPrintable(field->objectName() + QStringLiteral(": ") + after));
+    }
+    QVERIFY2(guarded >= 10, qPrintable(QString::number(guarded)));
+    const Core::BackoffPolicy unchanged = fastPolicy();
+    QCOMPARE(window->policyPanel()->policy().baseDelayMs, unchanged.baseDelayMs);
+    QCOMPARE(window->policyPanel()->policy().maxAttempts, unchanged.maxAttempts);
+}
+
+void TestMainWindow::keyboard_ctrlLReopensTheRequestDock_altNumberFocusesTheTab()
+{
+    auto window = makeWindow();
+    QVERIFY(window);
+    QVERIFY(QTest::qWaitForWindowActive(window.get()));
+    auto *requestDock = window->composer()->parentWidget();
+    while (requestDock && !qobject_cast<QDockWidget *>(requestDock))
+        requestDock = requestDock->parentWidget();
+    QVERIFY(requestDock);
+    requestDock->close();
+    QVERIFY(!window->composer()->isVisible());
+
+    QTest::keySequence(window.get(), QKeySequence(Qt::CTRL | Qt::Key_L));
+    QTRY_VERIFY(window->composer()->isVisible());
+    auto *url = window->composer()->findChild<QComboBox *>(QStringLiteral("url"));
+    QTRY_VERIFY(url->lineEdit()->hasFocus());
+
+    // Alt+2 shows the error log and puts the keyboard in it, not in the Request dock.
+    QTest::keySequence(window.get(), QKeySequence(Qt::ALT | Qt::Key_2));
+    QCOMPARE(window->currentTab(), MainWindow::Tab::ErrorLog);
+    QWidget *focused = QApplication::focusWidget();
+    QVERIFY(focused);
+    QVERIFY2(window->tabs()->currentWidget()->isAncestorOf(focused), focused->metaObject()->className());
+    QTest::keySequence(window.get(), QKeySequence(Qt::ALT | Qt::Key_1));
+    QCOMPARE(window->currentTab(), MainWindow::Tab::Timeline);
+    QVERIFY(window->tabs()->currentWidget()->isAncestorOf(QApplication::focusWidget())
+        || window->tabs()->currentWidget() == QApplication::focusWidget());
+}
+
+void TestMainWindow::layout_fitsA1024x640Screen()
+{
+    auto window = makeWindow();
+    QVERIFY(window);
+    // What asks for the width, when the window asks for too much.
+    const auto culprits = [&window] {
+        QStringList lines;
+        for (QDockWidget *dock : window->findChildren<QDockWidget *>())
+            lines.append(QStringLiteral("dock %1 area %2 visible %3 floating %4 min %5x%6 geometry %7,%8 %9x%10")
+                             .arg(dock->objectName())
+                             .arg(int(window->dockWidgetArea(dock)))
+                             .arg(dock->isVisible())
+                             .arg(dock->isFloating())
+                             .arg(dock->minimumSizeHint().width())
+                             .arg(dock->minimumSizeHint().height())
+                             .arg(dock->x())
+                             .arg(dock->y())
+                             .arg(dock->width())
+                             .arg(dock->height()));
+        for (QWidget *child : window->findChildren<QWidget *>()) {
+            if (child->minimumSizeHint().width() > 330)
+                lines.append(QStringLiteral("%1 %2 [%5 %6]: %3x%4")
+                                 .arg(QString::fromLatin1(child->metaObject()->className()), child->objectName())
+                                 .arg(child->minimumSizeHint().width())
+                                 .arg(child->minimumSizeHint().height())
+                                 .arg(child->parentWidget()
+                                         ? QString::fromLatin1(child->parentWidget()->metaObject()->className())
+                                         : QString(),
+                                     child->parentWidget() ? child->parentWidget()->objectName() : QString()));
+        }
+        return lines.join(QLatin1Char('\n'));
+    };
+    const QSize minimum = window->minimumSizeHint().expandedTo(window->minimumSize());
+    QVERIFY2(minimum.width() <= 1024,
+        qPrintable(QStringLiteral("%1x%2, central %3, policy dock %4\n")
+                       .arg(minimum.width())
+                       .arg(minimum.height())
+                       .arg(window->centralWidget()->minimumSizeHint().width())
+                       .arg(window->policyDock()->minimumSizeHint().width())
+            + culprits()));
+    QVERIFY2(minimum.height() <= 640, qPrintable(culprits()));
+    window->resize(1024, 640);
+    QTRY_COMPARE(window->width(), 1024);
+    // Stop and the in-flight counter stay in the window.
+    QList<QWidget *> mustShow{window->composer()->findChild<QWidget *>(QStringLiteral("activity"))};
+    for (QToolButton *button : window->composer()->findChildren<QToolButton *>()) {
+        if (button->defaultAction() == window->composer()->stopAction()
+            || button->defaultAction() == window->composer()->sendAction())
+            mustShow.append(button);
+    }
+    QCOMPARE(mustShow.size(), 3);
+    for (QWidget *widget : std::as_const(mustShow)) {
+        QVERIFY(widget && widget->isVisible());
+        const QRect inWindow(widget->mapTo(window.get(), QPoint(0, 0)), widget->size());
+        QVERIFY2(window->rect().contains(inWindow), qPrintable(widget->objectName() + QLatin1Char('\n') + culprits()));
+    }
 }
 
 QTEST_MAIN(TestMainWindow)

@@ -7,6 +7,7 @@
 #include "ui/observe/verdictpanel.h"
 #include "ui/session/embeddedserver.h"
 #include "ui/session/observation.h"
+#include "ui/widgets/flowlayout.h"
 
 #include <QApplication>
 #include <QCheckBox>
@@ -61,17 +62,19 @@ ClientsView::ClientsView(Observation *observation, EmbeddedServer *server, QWidg
     m_plan->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
     m_plan->setMinimumContentsLength(12);
 
-    auto *controls = new QHBoxLayout;
+    // The controls wrap onto a second row in a narrow window; a label stays with its field.
+    const auto group = [](std::initializer_list<QWidget *> widgets) {
+        auto *box = new QWidget;
+        auto *row = new QHBoxLayout(box);
+        row->setContentsMargins(0, 0, 0, 0);
+        for (QWidget *widget : widgets)
+            row->addWidget(widget);
+        return box;
+    };
+    auto *controls = new FlowLayout(nullptr, 12, 4);
     controls->addWidget(m_observe);
-    controls->addSpacing(12);
-    controls->addWidget(new QLabel(tr("Plan:")));
-    controls->addWidget(m_plan);
-    controls->addWidget(m_loadPlan);
-    controls->addSpacing(12);
-    controls->addWidget(new QLabel(tr("Gap window:")));
-    controls->addWidget(m_gap);
-    controls->addWidget(m_clear);
-    controls->addStretch(1);
+    controls->addWidget(group({new QLabel(tr("Plan:")), m_plan, m_loadPlan}));
+    controls->addWidget(group({new QLabel(tr("Gap window:")), m_gap, m_clear}));
     auto *urlRow = new QHBoxLayout;
     urlRow->addWidget(m_url, 1);
     urlRow->addWidget(m_copyUrl);

@@ -509,11 +509,11 @@ void PolicyEditor::addIntegerField(
     QFormLayout *form, const char *name, const QString &title, const QString &toolTip, int &(*access)(BackoffPolicy &))
 {
     auto *spin = new UnitSpinBox(1.0, QString(), 0, form->parentWidget());
-    spin->setRange(-1e9, 2e9);
     connect(spin, &UnitSpinBox::storedValueChanged, this, [this, access](double stored) {
         if (m_updating)
             return;
-        access(m_policy) = static_cast<int>(std::clamp(std::llround(stored), -1'000'000'000LL, 2'000'000'000LL));
+        // Beyond what an int holds, the field keeps the digits and validation the limit.
+        access(m_policy) = static_cast<int>(std::llround(std::clamp(stored, -1e9, 2e9)));
         handleFieldEdited();
     });
     addField(form, QString::fromLatin1(name), title, spin, toolTip,

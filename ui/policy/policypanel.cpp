@@ -1,10 +1,12 @@
 #include "ui/policy/policypanel.h"
 
+#include "core/policy/presets.h"
 #include "ui/policy/policyeditor.h"
 #include "ui/policy/schedulepreviewchart.h"
 #include "ui/session/settings.h"
 
 #include <QResizeEvent>
+#include <QScrollArea>
 #include <QSplitter>
 #include <QVBoxLayout>
 
@@ -15,7 +17,14 @@ PolicyPanel::PolicyPanel(Settings *settings, QWidget *parent)
       m_splitter(new QSplitter(Qt::Vertical, this))
 {
     m_splitter->addWidget(m_editor);
-    m_splitter->addWidget(m_preview);
+    // A short window scrolls the preview rather than squeeze its wrapped legend over the chart.
+    auto *previewScroll = new QScrollArea;
+    previewScroll->setObjectName(QStringLiteral("previewScroll"));
+    previewScroll->setFrameShape(QFrame::NoFrame);
+    previewScroll->setWidgetResizable(true);
+    previewScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    previewScroll->setWidget(m_preview);
+    m_splitter->addWidget(previewScroll);
     m_splitter->setChildrenCollapsible(false);
     m_splitter->setStretchFactor(0, 3);
     m_splitter->setStretchFactor(1, 2);
@@ -26,6 +35,20 @@ PolicyPanel::PolicyPanel(Settings *settings, QWidget *parent)
 
     if (m_settings)
         m_editor->setPolicy(m_settings->currentPolicy());
+    // A first launch starts from the preset the defaults' delay formula comes from,
+    // chosen by name, rather than from an anonymous, greyed "Custom policy".
+    if (m_settings && !m_settings->hasCurrentPolicy()) {
+        const Core::BackoffPolicy defaults;
+        for (const auto &preset : Core::Presets::all()) {
+            const Core::BackoffPolicy &p = preset.policy;
+            if (p.algorithm == defaults.algorithm && p.baseDelayMs == defaults.baseDelayMs
+                && p.multiplier == defaults.multiplier && p.maxBackoffMs == defaults.maxBackoffMs
+                && p.jitterMs == defaults.jitterMs) {
+                m_editor->loadBuiltInPreset(preset.id);
+                break;
+            }
+        }
+    }
     m_preview->setPolicy(m_editor->policy());
     m_preview->setProblem(m_editor->isUsable() ? QString() : m_editor->invalidReason());
     m_preview->flush();

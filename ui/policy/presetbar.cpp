@@ -4,6 +4,7 @@
 #include "core/policy/presets.h"
 #include "ui/session/settings.h"
 #include "ui/widgets/fieldmessage.h"
+#include "ui/widgets/flowlayout.h"
 
 #include <QComboBox>
 #include <QDir>
@@ -60,7 +61,8 @@ PresetBar::PresetBar(Settings *settings, QWidget *parent) : QWidget(parent), m_s
     top->addWidget(m_modifiedLabel);
     column->addLayout(top);
 
-    auto *buttons = new QHBoxLayout;
+    // Wraps rather than widen the dock.
+    auto *buttons = new FlowLayout;
     auto makeButton = [this, buttons](const QString &text, const QString &toolTip, const char *name) {
         auto *button = new QToolButton(this);
         button->setText(text);
@@ -75,10 +77,8 @@ PresetBar::PresetBar(Settings *settings, QWidget *parent) : QWidget(parent), m_s
     m_overwriteButton = makeButton(
         tr("Overwrite"), tr("Save the edits over the preset of yours they were made to."), "overwriteButton");
     m_deleteButton = makeButton(tr("Delete"), tr("Delete the chosen preset of yours."), "deleteButton");
-    buttons->addSpacing(8);
     m_importButton = makeButton(tr("Import…"), tr("Read a policy from a JSON file."), "importButton");
     m_exportButton = makeButton(tr("Export…"), tr("Write the policy to a JSON file."), "exportButton");
-    buttons->addStretch(1);
     column->addLayout(buttons);
 
     m_actionMessage = new FieldMessage(this);

@@ -3,6 +3,7 @@
 #include "core/util/exportfile.h"
 #include "ui/proxy/faultrulesmodel.h"
 #include "ui/session/runsession.h"
+#include "ui/widgets/flowlayout.h"
 #include "ui/widgets/serverlogmodel.h"
 
 #include <QCheckBox>
@@ -137,10 +138,9 @@ ProxyView::ProxyView(QWidget *laneViews, QWidget *parent)
     form->addRow(tr("Port"), portRow);
     form->addRow(QString(), m_status);
 
-    auto *ruleButtons = new QHBoxLayout;
+    auto *ruleButtons = new FlowLayout;
     for (QPushButton *b : {m_addRule, m_removeRule, m_allOn, m_allOff, m_loadRules, m_saveRules})
         ruleButtons->addWidget(b);
-    ruleButtons->addStretch();
     auto *settingsColumn = new QVBoxLayout;
     settingsColumn->addLayout(form);
     settingsColumn->addWidget(new QLabel(tr("Fault rules (the next request sees a change)")));

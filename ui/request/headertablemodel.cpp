@@ -2,6 +2,8 @@
 
 #include "ui/widgets/credentialmask.h"
 
+#include <QColor>
+
 namespace RetryLab::Ui {
 
 HeaderTableModel::HeaderTableModel(QObject *parent) : QAbstractTableModel(parent)
@@ -60,6 +62,17 @@ QVariant HeaderTableModel::data(const QModelIndex &index, int role) const
             return h.name;
         break;
     case Value:
+        // A credential masked when it was saved: say so rather than show dots that
+        // look like a token.
+        if (isCredential(h.name) && RequestDraft::holdsMaskedCredential(h.value)) {
+            if (role == Qt::DisplayRole)
+                return tr("%1 \u2014 re-enter the token").arg(h.value);
+            if (role == Qt::ForegroundRole)
+                return QColor(0xd7, 0x3a, 0x49);
+            if (role == Qt::ToolTipRole)
+                return tr("This value was not saved (settings are plain text), so it reads REDACTED. Type the "
+                          "credential again, or untick the header; until then Send is blocked.");
+        }
         if (role == Qt::DisplayRole)
             return masked ? CredentialMask::masked(h.value) : h.value;
         if (role == Qt::EditRole)

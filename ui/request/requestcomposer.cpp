@@ -149,7 +149,7 @@ RequestComposer::RequestComposer(QWidget *parent)
     m_url->setEditable(true);
     m_url->setInsertPolicy(QComboBox::NoInsert);
     m_url->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Fixed);
-    m_url->setMinimumContentsLength(14);
+    m_url->setMinimumContentsLength(8);
     m_url->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
     m_url->lineEdit()->setPlaceholderText(tr("{server}/status/200 or https://example.org/path"));
     m_url->lineEdit()->setClearButtonEnabled(true);
@@ -182,16 +182,22 @@ RequestComposer::RequestComposer(QWidget *parent)
     bold.setBold(true);
     sendButton->setFont(bold);
 
-    auto *line = new QHBoxLayout;
-    line->setSpacing(4);
-    line->addWidget(m_method);
-    line->addWidget(m_url, 1);
-    line->addWidget(m_endpoints);
-    line->addSpacing(6);
-    line->addWidget(sendButton);
-    line->addWidget(button(m_batchAction));
-    line->addWidget(button(m_repeatAction));
-    line->addWidget(button(m_stopAction));
+    m_urlRow = new QHBoxLayout;
+    m_urlRow->setSpacing(4);
+    m_urlRow->addWidget(m_method);
+    m_urlRow->addWidget(m_url, 1);
+    m_urlRow->addWidget(m_endpoints);
+    m_sendButtons = new QHBoxLayout;
+    m_sendButtons->setSpacing(4);
+    m_sendButtons->addWidget(sendButton);
+    m_sendButtons->addWidget(button(m_batchAction));
+    m_sendButtons->addWidget(button(m_repeatAction));
+    m_sendButtons->addWidget(button(m_stopAction));
+    m_sendButtons->addStretch(0);
+    m_requestLine = new QBoxLayout(QBoxLayout::LeftToRight);
+    m_requestLine->setSpacing(10);
+    m_requestLine->addLayout(m_urlRow, 1);
+    m_requestLine->addLayout(m_sendButtons);
 
     m_preview->setObjectName(QStringLiteral("preview"));
     m_preview->setTextInteractionFlags(Qt::TextSelectableByMouse);
@@ -228,7 +234,7 @@ RequestComposer::RequestComposer(QWidget *parent)
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(6, 4, 6, 4);
     layout->setSpacing(4);
-    layout->addLayout(line);
+    layout->addLayout(m_requestLine);
     layout->addLayout(status);
     layout->addWidget(m_message);
     layout->addWidget(m_details, 1);
@@ -251,6 +257,45 @@ RequestComposer::RequestComposer(QWidget *parent)
 
 RequestComposer::~RequestComposer() = default;
 
+bool RequestComposer::wrapsSendButtons() const
+{
+    return m_requestLine->direction() == QBoxLayout::TopToBottom;
+}
+
+QSize RequestComposer::minimumSizeHint() const
+{
+    QSize hint = QWidget::minimumSizeHint();
+    if (!wrapsSendButtons()) {
+        // Side by side, the line asks for both rows' widths; wrapped, for the wider.
+        const int joined
+            = m_urlRow->minimumSize().width() + m_requestLine->spacing() + m_sendButtons->minimumSize().width();
+        const int wrapped = std::max(m_urlRow->minimumSize().width(), m_sendButtons->minimumSize().width());
+        const QMargins margins = layout()->contentsMargins();
+        const int others = std::max({m_details->minimumSizeHint().width(), m_message->minimumSizeHint().width(),
+                               m_activity->minimumSizeHint().width()})
+            + margins.left() + margins.right();
+        if (hint.width() >= joined + margins.left() + margins.right())
+            hint.setWidth(std::max(others, wrapped + margins.left() + margins.right()));
+    }
+    return hint;
+}
+
+void RequestComposer::resizeEvent(QResizeEvent *event)
+{
+    QWidget::resizeEvent(event);
+    updateWrap();
+}
+
+void RequestComposer::updateWrap()
+{
+    const QMargins margins = layout()->contentsMargins();
+    const int joined = m_urlRow->minimumSize().width() + m_requestLine->spacing() + m_sendButtons->sizeHint().width()
+        + margins.left() + margins.right();
+    const auto direction = width() >= joined ? QBoxLayout::LeftToRight : QBoxLayout::TopToBottom;
+    if (direction != m_requestLine->direction())
+        m_requestLine->setDirection(direction);
+}
+
 QToolButton *RequestComposer::buildEndpointsButton()
 {
     auto *b = new QToolButton(this);
@@ -261,8 +306,9 @@ QToolButton *RequestComposer::buildEndpointsButton()
     b->setToolButtonStyle(Qt::ToolButtonTextOnly);
     auto *menu = new QMenu(b);
     for (const Endpoint &endpoint : endpointExamples()) {
-        QAction *action
-            = menu->addAction(QStringLiteral("%1    \u2014 %2").arg(endpoint.urlTemplate, endpoint.description));
+        // A URL's '&' is a character of the URL, not the mark of a shortcut letter.
+        QString text = QStringLiteral("%1    \u2014 %2").arg(endpoint.urlTemplate, endpoint.description);
+        QAction *action = menu->addAction(text.replace(QLatin1Char('&'), QLatin1String("&&")));
         connect(action, &QAction::triggered, this, [this, t = endpoint.urlTemplate] {
             m_url->setCurrentText(t);
             m_url->lineEdit()->setFocus(Qt::OtherFocusReason);
@@ -608,6 +654,10 @@ void RequestComposer::refresh()
     QString problem = spec ? QString() : spec.error();
     if (problem.isEmpty() && !m_transport->problem().isEmpty())
         problem = tr("Connection: %1").arg(m_transport->problem());
+    if (const QStringList masked = d.maskedCredentialHeaders(); problem.isEmpty() && !masked.isEmpty()) {
+        problem = tr("re-enter the value of %1: it was not saved and reads REDACTED (or untick the header).")
+                      .arg(QLocale().createSeparatedList(masked));
+    }
     if (problem.isEmpty() && d.attemptTimeoutMs && !(*d.attemptTimeoutMs > 0.0))
         problem = tr("The per-attempt timeout must be longer than 0 s.");
     if (problem.isEmpty() && !m_blockers.isEmpty())

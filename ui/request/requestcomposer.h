@@ -8,6 +8,8 @@
 #include <QWidget>
 
 class QAction;
+class QBoxLayout;
+class QHBoxLayout;
 class QCheckBox;
 class QComboBox;
 class QDoubleSpinBox;
@@ -60,6 +62,10 @@ public:
     /// Why Send is disabled; empty when it is enabled.
     QString problem() const { return m_problem; }
     bool canSend() const { return m_problem.isEmpty(); }
+    /// As narrow as the request line wrapped: the send buttons then take a row of
+    /// their own below the URL (see wrapsSendButtons()).
+    QSize minimumSizeHint() const override;
+    bool wrapsSendButtons() const;
     /// The URL the next request goes to, expanded (empty while there is a problem).
     QString previewUrl() const { return m_previewUrl; }
     /// The line under the URL: where the next request goes and with which scenario.
@@ -97,8 +103,10 @@ Q_SIGNALS:
 
 protected:
     void changeEvent(QEvent *event) override;
+    void resizeEvent(QResizeEvent *event) override;
 
 private:
+    void updateWrap();
     QWidget *buildHeadersTab();
     QWidget *buildBodyTab();
     QWidget *buildOptionsTab();
@@ -111,7 +119,10 @@ private:
     void updateTabTitles();
     void updateButtonTexts();
 
-    // Request line.
+    // Request line: the URL row and the send buttons, side by side or wrapped.
+    QBoxLayout *m_requestLine = nullptr;
+    QHBoxLayout *m_urlRow = nullptr;
+    QHBoxLayout *m_sendButtons = nullptr;
     QComboBox *m_method;
     QComboBox *m_url;
     QToolButton *m_endpoints;

@@ -60,6 +60,7 @@ void AttemptLogModel::setSession(RunSession *session)
         disconnect(m_session, nullptr, this, nullptr);
     beginResetModel();
     m_session = session;
+    m_resultsSeen = session ? session->resultCount() : 0;
     m_stringMatch.clear();
     m_specMatch.clear();
     m_detailMatch.clear();
@@ -136,6 +137,10 @@ QString AttemptLogModel::displayText(qsizetype finishedIndex, int column) const
         return s.statusText(row);
     case Outcome:
         return Core::attemptOutcomeTitle(row.outcome);
+    case Ending: {
+        const RunSession::Lane &lane = s.lane(row.lane);
+        return lane.finished ? Core::requestOutcomeTitle(Core::RequestOutcome(lane.outcome)) : tr("running");
+    }
     case Cause:
         return s.string(row.cause);
     case Reason:
@@ -175,6 +180,10 @@ QVariant AttemptLogModel::data(const QModelIndex &index, int role) const
                 return QString(QString::fromLatin1(spec->method) + QLatin1Char(' ')
                     + spec->url.toDisplayString(QUrl::RemoveUserInfo));
             return displayText(f, column);
+        case Ending:
+            if (const RunSession::Lane &lane = s.lane(row.lane); lane.finished && lane.resultReason != 0)
+                return s.string(lane.resultReason);
+            return displayText(f, column);
         case Reason:
         case NextDelay:
             if (row.retryNote != 0)
@@ -195,6 +204,8 @@ QVariant AttemptLogModel::data(const QModelIndex &index, int role) const
     case Qt::DecorationRole:
         if (column == Outcome)
             return outcomeColor(row.outcome);
+        if (const RunSession::Lane &lane = s.lane(row.lane); column == Ending && lane.finished)
+            return requestOutcomeColor(Core::RequestOutcome(lane.outcome));
         return {};
     case SortRole:
         if (isStringColumn(column))
@@ -230,6 +241,8 @@ QVariant AttemptLogModel::headerData(int section, Qt::Orientation orientation, i
         return tr("Status / error");
     case Outcome:
         return tr("Outcome");
+    case Ending:
+        return tr("Request outcome");
     case Cause:
         return tr("Cause");
     case Reason:
@@ -334,7 +347,7 @@ bool AttemptLogModel::accepts(qsizetype finishedIndex) const
     if (m_requestIdFilter)
         return lane.requestId == m_requestId;
     if (stringMatches(row.cause) || stringMatches(row.reason) || stringMatches(row.errorString)
-        || stringMatches(lane.label) || stringMatches(row.retryNote))
+        || stringMatches(lane.label) || stringMatches(row.retryNote) || stringMatches(lane.resultReason))
         return true;
     if (row.httpStatus >= 0 && row.httpStatus < 1000 && m_statusMatch[std::size_t(row.httpStatus)] != 0)
         return true;
@@ -380,6 +393,10 @@ double AttemptLogModel::sortKey(qsizetype finishedIndex, int column) const
         return row.httpStatus >= 0 ? row.httpStatus : 1000.0 + row.networkError;
     case Outcome:
         return double(row.outcome);
+    case Ending: {
+        const RunSession::Lane &lane = s.lane(row.lane);
+        return lane.finished ? double(lane.outcome) : -1.0;
+    }
     case Cause:
         return rank(row.cause);
     case Reason:
@@ -482,6 +499,7 @@ void AttemptLogModel::rebuild()
 
 void AttemptLogModel::handleSessionCleared()
 {
+    m_resultsSeen = m_session ? m_session->resultCount() : 0;
     beginResetModel();
     m_stringMatch.clear();
     m_specMatch.clear();
@@ -498,6 +516,12 @@ void AttemptLogModel::handleSessionUpdated()
 {
     if (!m_session)
         return;
+    // A request that ended changes the Ending column of its rows already shown.
+    if (const qsizetype results = m_session->resultCount(); results != m_resultsSeen) {
+        m_resultsSeen = results;
+        if (const int rows = rowCount(); rows > 0)
+            Q_EMIT dataChanged(index(0, Ending), index(rows - 1, Ending), {Qt::DisplayRole, Qt::DecorationRole});
+    }
     const qsizetype total = m_session->finishedCount();
     if (total == m_seen)
         return;

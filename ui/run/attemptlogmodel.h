@@ -22,7 +22,8 @@ class AttemptLogModel final : public QAbstractTableModel
     Q_OBJECT
 
 public:
-    enum Column { Time, Request, Attempt, Status, Outcome, Cause, Reason, NextDelay, Duration, ColumnCount };
+    /// Ending: how the attempt's logical request ended (blank while it runs).
+    enum Column { Time, Request, Attempt, Status, Outcome, Ending, Cause, Reason, NextDelay, Duration, ColumnCount };
     Q_ENUM(Column)
 
     enum Role {
@@ -93,6 +94,7 @@ private:
 
     QPointer<RunSession> m_session;
     qsizetype m_seen = 0; ///< session finished attempts taken in
+    qsizetype m_resultsSeen = 0; ///< session request results taken in (for the Ending column)
     /// Display row -> finished index; unused (identity) when neither filtered nor sorted.
     std::vector<quint32> m_index;
     bool m_identity = true;

@@ -93,6 +93,7 @@ ErrorLogView::ErrorLogView(QWidget *parent)
         {AttemptLogModel::Attempt, QStringLiteral("8 (write)")},
         {AttemptLogModel::Status, QStringLiteral("503 Service Unavailable")},
         {AttemptLogModel::Outcome, QStringLiteral("Failed, retried") + QStringLiteral("MM")},
+        {AttemptLogModel::Ending, QStringLiteral("Gave up: attempt limit") + QStringLiteral("MM")},
         {AttemptLogModel::Cause, QStringLiteral("connection-refused")},
         {AttemptLogModel::NextDelay, QStringLiteral("88888 ms")},
         {AttemptLogModel::Duration, QStringLiteral("88888 ms")},

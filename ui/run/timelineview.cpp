@@ -1,5 +1,6 @@
 #include "ui/run/timelineview.h"
 
+#include "ui/run/timelinelegend.h"
 #include "ui/session/runsession.h"
 #include "ui/widgets/outcomestyle.h"
 
@@ -43,12 +44,6 @@ QString row(const QString &name, const QString &value)
     return QStringLiteral("<tr><td style='padding-right:8px'><b>%1</b></td><td>%2</td></tr>").arg(name, value);
 }
 
-QColor withAlpha(QColor color, int alpha)
-{
-    color.setAlpha(alpha);
-    return color;
-}
-
 } // namespace
 
 TimelineView::TimelineView(QWidget *parent)
@@ -67,7 +62,7 @@ TimelineView::TimelineView(QWidget *parent)
     m_zoomInButton->setText(QStringLiteral("+"));
     m_zoomInButton->setToolTip(tr("Zoom in (+, Ctrl+wheel)"));
     m_fitButton->setText(tr("Fit"));
-    m_fitButton->setToolTip(tr("Show the whole run (Home)"));
+    m_fitButton->setToolTip(tr("Show the latest run; again, the whole session (Home)"));
     m_liveButton->setText(tr("Live"));
     m_liveButton->setToolTip(tr("Follow the newest attempts (End)"));
     m_liveButton->setCheckable(true);
@@ -109,6 +104,7 @@ void TimelineView::setSession(RunSession *session)
 void TimelineView::handleSessionCleared()
 {
     m_followSpanMs = unbounded;
+    m_followFromMs = std::numeric_limits<double>::quiet_NaN();
     m_scale.startMs = 0.0;
     m_scale.endMs = 1000.0;
     verticalScrollBar()->setValue(0);
@@ -162,7 +158,7 @@ void TimelineView::updateMetrics()
     const QFontMetrics fm = fontMetrics();
     m_laneHeight = fm.height() + (m_presentation ? 14 : 10);
     m_axisHeight = fm.height() + 10;
-    m_legendHeight = fm.height() + 10;
+    m_legendHeight = TimelineLegend::rowsFor(viewport()->width(), fm) * (fm.height() + 6) + 4;
     m_labelWidth = std::clamp(fm.horizontalAdvance(QLatin1Char('M')) * 13, 120, 240);
     m_scale.widthPx = std::max(1, timeArea().width());
 }
@@ -193,14 +189,16 @@ double TimelineView::laneTop(qsizetype lane) const
 void TimelineView::updateBounds()
 {
     const double latest = m_session ? std::max(0.0, m_session->toRunMs(m_session->latestNs())) : 0.0;
-    // A little room after the last bar, so that it does not touch the edge.
-    const double end = std::max(1000.0, latest + std::max(20.0, latest * 0.03));
+    // A little room after the last bar, so that it does not touch the edge: a few
+    // per cent of what is shown (of the latest run, when Fit shows that).
+    const double shown = std::isfinite(m_followFromMs) && m_follow ? latest - m_followFromMs : latest;
+    const double end = std::max(1000.0, latest + std::max(20.0, shown * 0.03));
     m_scale.widthPx = std::max(1, timeArea().width());
     m_scale.boundStartMs = 0.0;
     m_scale.boundEndMs = end;
     if (m_follow) {
         const double span = std::min(m_followSpanMs, end);
-        m_scale.startMs = end - span;
+        m_scale.startMs = std::isfinite(m_followFromMs) ? std::clamp(m_followFromMs, 0.0, end) : end - span;
         m_scale.endMs = end;
     }
     m_scale.clamp();
@@ -255,6 +253,9 @@ void TimelineView::setVisibleRange(double startMs, double endMs)
 
 void TimelineView::setFollowLive(bool follow)
 {
+    // Fit's latest run lasts until the view is moved or following is turned on anew.
+    if (follow != m_follow)
+        m_followFromMs = std::numeric_limits<double>::quiet_NaN();
     if (follow) {
         // Following keeps the span in view now; all of it when the whole run is shown.
         const bool showsAll = m_scale.spanMs() >= m_scale.maxSpanMs() * 0.999;
@@ -275,6 +276,7 @@ void TimelineView::setFollowLive(bool follow)
 
 void TimelineView::zoomAtPixel(double timeAreaX, double factor)
 {
+    m_followFromMs = std::numeric_limits<double>::quiet_NaN();
     m_scale.zoomAt(timeAreaX, factor);
     if (m_follow)
         m_followSpanMs = m_scale.spanMs() >= m_scale.maxSpanMs() * 0.999 ? unbounded : m_scale.spanMs();
@@ -294,7 +296,20 @@ void TimelineView::zoomOut()
 
 void TimelineView::zoomToFit()
 {
+    // The latest run, from its first request to the live edge: an earlier send
+    // and the idle time since would squeeze it into a column. Pressed again (or
+    // when the session is one run), the whole session.
+    const double before = m_followFromMs;
     m_followSpanMs = unbounded;
+    m_followFromMs = std::numeric_limits<double>::quiet_NaN();
+    if (m_session && !std::isfinite(before)) {
+        if (const qsizetype first = m_session->latestRunFirstLane(); first > 0) {
+            const double runStart = m_session->toRunMs(m_session->lane(first).firstStartNs);
+            const double latest = std::max(runStart, m_session->toRunMs(m_session->latestNs()));
+            m_followFromMs = std::max(0.0, runStart - std::max(20.0, (latest - runStart) * 0.03));
+            verticalScrollBar()->setValue(int(first) * m_laneHeight);
+        }
+    }
     if (!m_follow) {
         m_follow = true;
         const QSignalBlocker blocker(m_liveButton);
@@ -629,9 +644,10 @@ void TimelineView::paintDelay(QPainter &p, double fromMs, double plannedMs, doub
     const double middle = y + m_laneHeight / 2.0;
     const double line = m_presentation ? 2.5 : 1.0;
 
-    // What really passed: a thin line through the middle of the lane.
+    // What really passed: a solid line in the link colour through the middle of the
+    // lane, unlike the grey dashed bracket of the plan above it.
     if (xActual - x0 >= 1.0) {
-        p.setPen(QPen(withAlpha(text, pending ? 150 : 110), line, pending ? Qt::DotLine : Qt::SolidLine));
+        p.setPen(QPen(actualGapColour(pending), line + 1.0, pending ? Qt::DotLine : Qt::SolidLine, Qt::FlatCap));
         p.drawLine(QPointF(x0, middle), QPointF(xActual, middle));
     }
     // What the policy planned: a dashed bracket along the top of the lane.
@@ -643,6 +659,12 @@ void TimelineView::paintDelay(QPainter &p, double fromMs, double plannedMs, doub
         p.drawLine(QPointF(x0, top), QPointF(x0, top + 4.0));
         p.drawLine(QPointF(xPlanned, top), QPointF(xPlanned, top + 4.0));
     }
+}
+
+QColor TimelineView::actualGapColour(bool pending) const
+{
+    const QColor link = readableOn(palette().color(QPalette::Link), palette().color(QPalette::Base));
+    return withAlpha(link, pending ? 170 : 230);
 }
 
 void TimelineView::paintAxis(QPainter &p, const QList<TimeScale::Tick> &ticks)
@@ -678,54 +700,8 @@ void TimelineView::paintAxis(QPainter &p, const QList<TimeScale::Tick> &ticks)
 
 void TimelineView::paintLegend(QPainter &p)
 {
-    const QPalette &pal = palette();
     const QRect band(0, viewport()->height() - m_legendHeight, viewport()->width(), m_legendHeight);
-    p.fillRect(band, pal.color(QPalette::Window));
-    p.setPen(pal.color(QPalette::Mid));
-    p.drawLine(band.topLeft(), band.topRight());
-
-    const QFontMetrics fm = fontMetrics();
-    const int swatch = fm.height() - 6;
-    const int middle = band.center().y();
-    int x = 8;
-    const auto fits = [&](int width) { return x + width < band.right() - 4; };
-
-    for (AttemptOutcome outcome : {AttemptOutcome::Success, AttemptOutcome::Retried, AttemptOutcome::Failed,
-             AttemptOutcome::Cancelled, AttemptOutcome::InFlight}) {
-        const QString text = Core::attemptOutcomeTitle(outcome);
-        const int width = swatch + 4 + fm.horizontalAdvance(text) + 14;
-        if (!fits(width))
-            return;
-        p.fillRect(QRect(x, middle - swatch / 2, swatch, swatch), outcomeColor(outcome));
-        p.setPen(pal.color(QPalette::WindowText));
-        p.drawText(QRect(x + swatch + 4, band.top(), width, band.height()), Qt::AlignVCenter | Qt::AlignLeft, text);
-        x += width;
-    }
-
-    const QColor text = pal.color(QPalette::Text);
-    const QString planned = tr("planned delay");
-    const int glyph = 22;
-    if (!fits(glyph + 4 + fm.horizontalAdvance(planned) + 14))
-        return;
-    const int top = middle - 3;
-    p.setPen(QPen(withAlpha(text, 190), 1.0, Qt::DashLine));
-    p.drawLine(x, top, x + glyph, top);
-    p.setPen(QPen(withAlpha(text, 190), 1.0));
-    p.drawLine(x, top, x, top + 4);
-    p.drawLine(x + glyph, top, x + glyph, top + 4);
-    p.setPen(pal.color(QPalette::WindowText));
-    p.drawText(QRect(x + glyph + 4, band.top(), fm.horizontalAdvance(planned) + 4, band.height()),
-        Qt::AlignVCenter | Qt::AlignLeft, planned);
-    x += glyph + 4 + fm.horizontalAdvance(planned) + 14;
-
-    const QString actual = tr("actual gap");
-    if (!fits(glyph + 4 + fm.horizontalAdvance(actual)))
-        return;
-    p.setPen(QPen(withAlpha(text, 110), 1.0));
-    p.drawLine(x, middle, x + glyph, middle);
-    p.setPen(pal.color(QPalette::WindowText));
-    p.drawText(QRect(x + glyph + 4, band.top(), fm.horizontalAdvance(actual) + 4, band.height()),
-        Qt::AlignVCenter | Qt::AlignLeft, actual);
+    TimelineLegend::paint(p, band, palette(), fontMetrics(), actualGapColour(false));
 }
 
 // ---------------------------------------------------------------------------
@@ -734,6 +710,7 @@ void TimelineView::paintLegend(QPainter &p)
 void TimelineView::resizeEvent(QResizeEvent *event)
 {
     QAbstractScrollArea::resizeEvent(event);
+    updateMetrics(); // the legend may take another row
     refresh();
 }
 

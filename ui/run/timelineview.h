@@ -3,6 +3,8 @@
 #include "ui/run/timescale.h"
 
 #include <QAbstractScrollArea>
+
+#include <limits>
 #include <QPointer>
 #include <QTimer>
 
@@ -60,7 +62,9 @@ public:
     void setPresentation(bool on);
     bool isPresentation() const { return m_presentation; }
     /// The narrowest an attempt is drawn, in pixels, so that a quick one still shows.
-    double minBarWidth() const { return m_presentation ? 6.0 : 2.0; }
+    /// Attempts never shrink to a tick: wide enough to see and to hit.
+    double minBarWidth() const { return m_presentation ? 8.0 : 4.0; }
+    QColor actualGapColour(bool pending) const;
     int firstVisibleLane() const;
     /// Where lanes are drawn, in viewport coordinates (below the axis, above the legend).
     QRect laneArea() const;
@@ -128,6 +132,8 @@ private:
     bool m_follow = true;
     /// The span followed at the live edge; infinite: the whole run.
     double m_followSpanMs = 0.0;
+    /// Following from here (run ms) rather than a span: Fit on the latest run. NaN: unused.
+    double m_followFromMs = std::numeric_limits<double>::quiet_NaN();
     bool m_syncingScrollBar = false;
     QTimer m_repaintTimer;
 

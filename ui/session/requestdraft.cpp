@@ -93,6 +93,31 @@ QString withoutSecretParameters(const QString &parameters)
 
 } // namespace
 
+bool RequestDraft::holdsMaskedCredential(const QString &value)
+{
+    const QString mask = QString::fromLatin1(Core::Redactor::mask());
+    for (qsizetype at = value.indexOf(mask); at >= 0; at = value.indexOf(mask, at + 1)) {
+        const qsizetype end = at + mask.size();
+        const bool wordStart = at == 0 || !value.at(at - 1).isLetterOrNumber();
+        const bool wordEnd = end == value.size() || !value.at(end).isLetterOrNumber();
+        if (wordStart && wordEnd)
+            return true;
+    }
+    return false;
+}
+
+QStringList RequestDraft::maskedCredentialHeaders() const
+{
+    QStringList names;
+    for (const DraftHeader &header : headers) {
+        const QString name = header.name.trimmed();
+        if (header.enabled && !name.isEmpty() && Core::Redactor::isSensitiveHeader(name.toLatin1())
+            && holdsMaskedCredential(header.value) && !names.contains(name, Qt::CaseInsensitive))
+            names.append(name);
+    }
+    return names;
+}
+
 QString RequestDraft::urlTemplateWithoutCredentials(const QString &urlTemplate)
 {
     QString out = urlTemplate;

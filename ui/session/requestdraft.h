@@ -69,6 +69,12 @@ struct RequestDraft
     /// The user info ends at the last '@' of the authority (a password may hold '@');
     /// QUrl splits it into name and password. Values that are only a placeholder stay.
     static QString urlTemplateWithoutCredentials(const QString &urlTemplate);
+    /// Whether a value holds Core::Redactor::mask() as a word: what toJson() wrote in
+    /// place of a credential ("Bearer REDACTED"), not a credential to send.
+    static bool holdsMaskedCredential(const QString &value);
+    /// The enabled credential headers whose value was masked when saved, by name:
+    /// sending them would only earn 401s, so they must be typed again or unticked.
+    QStringList maskedCredentialHeaders() const;
     /// Reads what toJson() wrote; the error names the field.
     static Core::Result<RequestDraft> fromJson(const QJsonObject &object);
 

@@ -11,6 +11,15 @@
 #include <cmath>
 
 namespace {
+
+// "host:port" (IPv6 in brackets), never the user info.
+QString hostOf(const QUrl &url)
+{
+    return url
+        .toString(
+            QUrl::RemoveScheme | QUrl::RemoveUserInfo | QUrl::RemovePath | QUrl::RemoveQuery | QUrl::RemoveFragment)
+        .remove(0, 2);
+}
 Q_LOGGING_CATEGORY(lcSession, "retrylab.ui.runsession", QtInfoMsg)
 } // namespace
 
@@ -106,6 +115,12 @@ void RunSession::noteRequest(quint64 requestId, const RequestSpec &spec)
     }
     l.spec = static_cast<quint32>(m_specs.size() - 1);
     l.label = m_strings.intern(spec.label);
+    // Once two hosts are in the run, lane titles name the host: "#22 GET /" could be either.
+    const QString host = hostOf(spec.url);
+    if (m_firstHost.isEmpty())
+        m_firstHost = host;
+    else if (host != m_firstHost)
+        m_mixedHosts = true;
     // The policy in force now is the one the request was submitted with.
     if (m_executor)
         l.policy = policyIndex(m_executor->policy());
@@ -141,6 +156,8 @@ void RunSession::clear()
     m_details.clear();
     m_detailIds.clear();
     m_specs.clear();
+    m_firstHost.clear();
+    m_mixedHosts = false;
     m_policies.clear();
     m_fullAttempts.clear();
     m_fullResults.clear();
@@ -538,13 +555,34 @@ QString RunSession::laneTitle(qsizetype laneIndex) const
         return {};
     const Lane &l = m_lanes[laneIndex];
     const QString id = QLatin1Char('#') + QString::number(l.requestId);
+    const RequestSpec *s = spec(laneIndex);
+    const QString host = m_mixedHosts && s ? hostOf(s->url) : QString();
     if (l.label != 0)
-        return id + QLatin1Char(' ') + m_strings.at(l.label);
-    if (const RequestSpec *s = spec(laneIndex)) {
+        return id + QLatin1Char(' ') + m_strings.at(l.label)
+            + (host.isEmpty() ? QString() : QStringLiteral(" @ ") + host);
+    if (s) {
         const QString path = s->url.path().isEmpty() ? QStringLiteral("/") : s->url.path();
-        return id + QLatin1Char(' ') + QString::fromLatin1(s->method) + QLatin1Char(' ') + path;
+        return id + QLatin1Char(' ') + QString::fromLatin1(s->method) + QLatin1Char(' ') + host + path;
     }
     return id;
+}
+
+qsizetype RunSession::latestRunFirstLane() const
+{
+    qsizetype first = 0;
+    bool anyStarted = false;
+    qint64 busyUntil = 0;
+    for (qsizetype i = 0; i < m_lanes.size(); ++i) {
+        const Lane &l = m_lanes[i];
+        if (l.firstStartNs < 0)
+            continue;
+        if (anyStarted && l.firstStartNs > busyUntil)
+            first = i;
+        const qint64 end = l.finished ? std::max(l.endNs, l.firstStartNs) : std::numeric_limits<qint64>::max();
+        busyUntil = anyStarted ? std::max(busyUntil, end) : end;
+        anyStarted = true;
+    }
+    return first;
 }
 
 QString RunSession::statusText(const AttemptRow &row) const

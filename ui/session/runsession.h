@@ -185,7 +185,12 @@ public:
     qsizetype detailCount() const { return m_details.size(); }
     QString detailText(quint32 detail) const;
     /// "#12 label" or "#12 GET /path" for lanes and tooltips; credentials never shown.
+    /// Once the run holds requests to two hosts, every title names its host
+    /// ("#12 GET 127.0.0.1:8080/path", "#12 label @ host").
     QString laneTitle(qsizetype lane) const;
+    /// The first lane of the latest run: the requests sent after the last moment
+    /// nothing was running (0 when the session never fell idle between requests).
+    qsizetype latestRunFirstLane() const;
     /// "503 Service Unavailable", "connection refused (ConnectionRefusedError)", "in flight", ...
     QString statusText(const AttemptRow &row) const;
 
@@ -286,6 +291,8 @@ private:
     const Detail &detailOf(const AttemptRow &row) const;
     QHash<Detail, quint32> m_detailIds;
     QList<Core::RequestSpec> m_specs; ///< consecutive equal specs (a batch) share one entry
+    QString m_firstHost; ///< host:port of the first request noted
+    bool m_mixedHosts = false; ///< a request went to another host: lane titles name hosts
     QList<Core::BackoffPolicy> m_policies;
     quint32 policyIndex(const Core::BackoffPolicy &policy);
 

@@ -499,6 +499,11 @@ Core::BackoffPolicy Settings::currentPolicy() const
     return readCurrentPolicy(*m_settings).value;
 }
 
+bool Settings::hasCurrentPolicy() const
+{
+    return m_settings->contains(currentPolicyKey);
+}
+
 void Settings::setCurrentPolicy(const Core::BackoffPolicy &policy)
 {
     if (!Core::isUsable(policy))

@@ -56,6 +56,8 @@ public:
 
     // The policy in the editor. Only usable policies are stored.
     Core::BackoffPolicy currentPolicy() const;
+    /// False on a first launch: no policy was saved yet.
+    bool hasCurrentPolicy() const;
     void setCurrentPolicy(const Core::BackoffPolicy &policy);
 
     // The user's own presets, keyed by policy name (case-insensitive).

@@ -91,4 +91,10 @@ QColor readableOn(const QColor &colour, const QColor &background, double minRati
     return out;
 }
 
+QColor withAlpha(QColor colour, int alpha)
+{
+    colour.setAlpha(alpha);
+    return colour;
+}
+
 } // namespace RetryLab::Ui

@@ -23,5 +23,7 @@ double contrastRatio(const QColor &a, const QColor &b);
 /// allows) until it reaches `minRatio` against `background`: a colour that carries
 /// meaning stays readable on a light and on a dark palette.
 QColor readableOn(const QColor &colour, const QColor &background, double minRatio = 3.0);
+/// `colour` with its opacity set (0 .. 255).
+QColor withAlpha(QColor colour, int alpha);
 
 } // namespace RetryLab::Ui

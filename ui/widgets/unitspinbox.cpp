@@ -14,7 +14,7 @@ UnitSpinBox::UnitSpinBox(double scale, const QString &unit, int decimals, QWidge
     : QDoubleSpinBox(parent), m_scale(scale)
 {
     setDecimals(decimals);
-    setRange(-1e12, 1e12);
+    setRange(-typedLimit(), typedLimit());
     if (!unit.isEmpty())
         setSuffix(QLatin1Char(' ') + unit);
     setAccelerated(true);

@@ -17,6 +17,11 @@ public:
     /// as s, 0.01 for a fraction shown as percent).
     UnitSpinBox(double scale, const QString &unit, int decimals, QWidget *parent = nullptr);
 
+    /// The widget's own range, ±1e300 unless a caller narrows it: digits typed
+    /// beyond a sensible value are kept, so that validation names the value, rather
+    /// than dropped by the widget without a word.
+    static constexpr double typedLimit() { return 1e300; }
+
     double scale() const { return m_scale; }
     /// The value in stored units (e.g. milliseconds), to the precision shown:
     /// 35 % is 0.35, not 0.35000000000000003.

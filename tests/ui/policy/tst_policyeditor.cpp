@@ -14,6 +14,7 @@
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonObject>
+#include <QLabel>
 #include <QLineEdit>
 #include <QPlainTextEdit>
 #include <QSignalSpy>
@@ -434,7 +435,12 @@ void TestPolicyEditor::invalidInput_showsMessageAtTheFieldAndEmitsInvalid_data()
     QTest::addRow("retries forever") << QByteArray("maxAttempts") << QStringLiteral("0")
                                      << QStringLiteral("retry forever") << QStringLiteral("3");
     QTest::addRow("jitter fraction above 100 %%") << QByteArray("jitterFraction") << QStringLiteral("150")
-                                                  << QStringLiteral("between 0 and 1") << QStringLiteral("10");
+                                                  << QStringLiteral("between 0 and 100 %") << QStringLiteral("10");
+    // Fourteen digits stay fourteen digits, and the message reads in years and hours.
+    QTest::addRow("fourteen digits of base delay")
+        << QByteArray("baseDelayMs") << QStringLiteral("99999999999999")
+        << QStringLiteral("99999999999999 ms (3169 years) is beyond the sensible limit of 24 h.")
+        << QStringLiteral("500");
 }
 
 void TestPolicyEditor::invalidInput_showsMessageAtTheFieldAndEmitsInvalid()
@@ -460,6 +466,17 @@ void TestPolicyEditor::invalidInput_showsMessageAtTheFieldAndEmitsInvalid()
     QCOMPARE(validity.constLast().at(0).toBool(), false);
     const QString why = validity.constLast().at(1).toString();
     QVERIFY2(why.contains(expected), qPrintable(why));
+    // Said with the field's label, never its internal name.
+    if (field != field.toLower())
+        QVERIFY2(!why.contains(QString::fromLatin1(field)), qPrintable(why));
+    QString label;
+    for (const QLabel *candidate : editor.findChildren<QLabel *>()) {
+        if (candidate->buddy() == spin(editor, field.constData()))
+            label = QString(candidate->text()).remove(QLatin1Char('&'));
+    }
+    QVERIFY(!label.isEmpty());
+    if (!label.isEmpty())
+        QVERIFY2(why.startsWith(label + QStringLiteral(": ")), qPrintable(why + QStringLiteral(" / ") + label));
 
     FieldMessage *shown = message(editor, field.constData());
     QCOMPARE(shown->kind(), FieldMessage::Kind::Error);

@@ -5,6 +5,7 @@
 #include "ui/session/settings.h"
 #include "ui/widgets/unitspinbox.h"
 
+#include <QComboBox>
 #include <QFile>
 #include <QSignalSpy>
 #include <QStandardPaths>
@@ -25,6 +26,7 @@ private Q_SLOTS:
     void init();
 
     void startsFromTheSavedPolicy_andPreviewsIt();
+    void firstLaunch_startsFromTheDefaultsPreset_byName();
     void usableEdits_areSaved_invalidOnesAreNot();
     void edits_reachThePreviewAndTheOutside();
     void orientation_followsTheShapeOfTheDock();
@@ -56,6 +58,30 @@ void TestPolicyPanel::startsFromTheSavedPolicy_andPreviewsIt()
     QCOMPARE(panel.editor()->presetKey(), QStringLiteral("builtin:memorystore"));
     QCOMPARE(panel.preview()->policy(), saved);
     QCOMPARE(panel.preview()->shownRetries(), saved.maxAttempts - 1);
+}
+
+void TestPolicyPanel::firstLaunch_startsFromTheDefaultsPreset_byName()
+{
+    Settings settings;
+    QVERIFY(!settings.hasCurrentPolicy());
+    PolicyPanel panel(&settings);
+    // The defaults are a preset's numbers: the combo names it, nothing reads "Custom policy".
+    QVERIFY2(
+        panel.editor()->presetKey().startsWith(QLatin1String("builtin:")), qPrintable(panel.editor()->presetKey()));
+    QVERIFY(!panel.editor()->isModified());
+    const auto *combo = panel.findChild<QComboBox *>(QStringLiteral("presetCombo"));
+    QVERIFY(combo->currentIndex() >= 0);
+    QVERIFY(combo->currentText() != QLatin1String("Custom policy"));
+    QCOMPARE(panel.editor()->presetKey(), QStringLiteral("builtin:google-cloud-storage"));
+    QCOMPARE(panel.policy(), *Core::Presets::find(QStringLiteral("google-cloud-storage")));
+    QCOMPARE(panel.policy().algorithm, Core::BackoffPolicy{}.algorithm);
+
+    // A saved policy, even a custom one, is what the next launch shows.
+    Core::BackoffPolicy custom;
+    custom.baseDelayMs = 250.0;
+    settings.setCurrentPolicy(custom);
+    PolicyPanel again(&settings);
+    QCOMPARE(again.policy(), custom);
 }
 
 void TestPolicyPanel::usableEdits_areSaved_invalidOnesAreNot()

@@ -8,6 +8,7 @@
 #include <QComboBox>
 #include <QLabel>
 #include <QLineEdit>
+#include <QMenu>
 #include <QProgressBar>
 #include <QSignalSpy>
 #include <QSpinBox>
@@ -40,6 +41,9 @@ private Q_SLOTS:
     void headerRows_addAndRemove();
     void batchProgress_andActivity_areShown();
     void seed_emptyIsFresh_replayFillsTheLastOne();
+    void endpointsMenu_showsUrlsWithTheirAmpersands();
+    void restoredMaskedCredential_blocksSendUntilTypedOrUnticked();
+    void narrow_sendButtonsWrapBelowTheUrl();
 
 private:
     RequestComposer *m_composer = nullptr;
@@ -309,6 +313,101 @@ void TestRequestComposer::seed_emptyIsFresh_replayFillsTheLastOne()
     QCOMPARE(seed->text(), QStringLiteral("123"));
     seed->clear();
     QVERIFY(!m_composer->draft().seed);
+}
+
+void TestRequestComposer::endpointsMenu_showsUrlsWithTheirAmpersands()
+{
+    const auto *button = m_composer->findChild<QToolButton *>(QStringLiteral("endpoints"));
+    QVERIFY(button && button->menu());
+    int withQuery = 0;
+    for (QAction *action : button->menu()->actions()) {
+        // Every '&' doubled: none is taken as a mnemonic, so each one is drawn.
+        QVERIFY2(!QString(action->text()).remove(QLatin1String("&&")).contains(QLatin1Char('&')),
+            qPrintable(action->text()));
+        if (!action->text().contains(QLatin1String("&&")))
+            continue;
+        ++withQuery;
+        const QString shown = action->iconText(); // the text as drawn, mnemonics resolved
+        action->trigger();
+        QVERIFY2(
+            shown.startsWith(url()->currentText()), qPrintable(shown + QStringLiteral(" / ") + url()->currentText()));
+        QVERIFY(url()->currentText().contains(QLatin1Char('&')));
+    }
+    QVERIFY(withQuery >= 1);
+}
+
+void TestRequestComposer::restoredMaskedCredential_blocksSendUntilTypedOrUnticked()
+{
+    // What a restart restores: the token was never written to the settings file.
+    RequestDraft saved = m_composer->draft();
+    saved.headers = {{QStringLiteral("Authorization"), QStringLiteral("Bearer s3cret"), true},
+        {QStringLiteral("Accept"), QStringLiteral("*/*"), true}};
+    const auto restored = RequestDraft::fromJson(saved.toJson());
+    QVERIFY(restored);
+    QCOMPARE(restored->headers.first().value, QStringLiteral("Bearer REDACTED"));
+    m_composer->setDraft(*restored);
+
+    QVERIFY(!m_composer->canSend());
+    QVERIFY2(m_composer->problem().contains(QLatin1String("re-enter the value of Authorization")),
+        qPrintable(m_composer->problem()));
+    QVERIFY(!m_composer->sendAction()->isEnabled());
+    QVERIFY(message()->isVisible());
+    HeaderTableModel *model = m_composer->headerModel();
+    const QModelIndex value = model->index(0, HeaderTableModel::Value);
+    QVERIFY2(
+        value.data().toString().contains(QLatin1String("re-enter the token")), qPrintable(value.data().toString()));
+    QVERIFY(value.data(Qt::ForegroundRole).isValid());
+    QVERIFY(value.data(Qt::ToolTipRole).toString().contains(QLatin1String("Send is blocked")));
+    QVERIFY(!model->index(1, HeaderTableModel::Value).data(Qt::ForegroundRole).isValid());
+
+    // Unticked, the header is not sent: nothing to block.
+    QVERIFY(model->setData(model->index(0, HeaderTableModel::Enabled), Qt::Unchecked, Qt::CheckStateRole));
+    QVERIFY2(m_composer->canSend(), qPrintable(m_composer->problem()));
+    QVERIFY(model->setData(model->index(0, HeaderTableModel::Enabled), Qt::Checked, Qt::CheckStateRole));
+    QVERIFY(!m_composer->canSend());
+
+    // Typed again: sent as typed. A word that merely contains the mask is no mask.
+    QVERIFY(model->setData(value, QStringLiteral("Bearer UNREDACTEDtoken"), Qt::EditRole));
+    QVERIFY2(m_composer->canSend(), qPrintable(m_composer->problem()));
+    QVERIFY(!model->index(0, HeaderTableModel::Value).data(Qt::ForegroundRole).isValid());
+    QVERIFY(RequestDraft::holdsMaskedCredential(QStringLiteral("REDACTED")));
+    QVERIFY(RequestDraft::holdsMaskedCredential(QStringLiteral("Basic REDACTED")));
+    QVERIFY(!RequestDraft::holdsMaskedCredential(QStringLiteral("REDACTEDX")));
+    QVERIFY(!RequestDraft::holdsMaskedCredential(QString()));
+}
+
+void TestRequestComposer::narrow_sendButtonsWrapBelowTheUrl()
+{
+    // Alone the composer is a window, which its layout would hold at the joined width;
+    // in its dock the dock decides.
+    m_composer->setMinimumSize(1, 1);
+    m_composer->resize(1200, 300);
+    QTRY_VERIFY(!m_composer->wrapsSendButtons());
+    const int wide = m_composer->minimumSizeHint().width();
+    m_composer->resize(wide, 300);
+    QTRY_VERIFY2(m_composer->wrapsSendButtons(),
+        qPrintable(QStringLiteral("%1 %2 %3").arg(wide).arg(m_composer->width()).arg(m_composer->sizeHint().width())));
+    QCOMPARE(m_composer->minimumSizeHint().width(), wide);
+    QVERIFY(wide < 600);
+    // Every send button whole and inside the composer, below the URL.
+    const QWidget *urlBox = url();
+    const QList<QAction *> sendActions{
+        m_composer->sendAction(), m_composer->batchAction(), m_composer->repeatAction(), m_composer->stopAction()};
+    int buttons = 0;
+    for (QToolButton *button : m_composer->findChildren<QToolButton *>()) {
+        if (!sendActions.contains(button->defaultAction()))
+            continue;
+        ++buttons;
+        QTRY_VERIFY(button->isVisible());
+        QCoreApplication::sendPostedEvents(nullptr, QEvent::LayoutRequest);
+        const QRect inside(button->mapTo(m_composer, QPoint(0, 0)), button->size());
+        QVERIFY2(m_composer->rect().contains(inside), qPrintable(button->text()));
+        QTRY_VERIFY(button->mapTo(m_composer, QPoint(0, 0)).y()
+            >= urlBox->mapTo(m_composer, QPoint(0, 0)).y() + urlBox->height());
+    }
+    QCOMPARE(buttons, 4);
+    m_composer->resize(1200, 300);
+    QTRY_VERIFY(!m_composer->wrapsSendButtons());
 }
 
 QTEST_MAIN(TestRequestComposer)

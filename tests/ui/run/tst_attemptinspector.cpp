@@ -264,7 +264,7 @@ void TestAttemptInspector::request_asSent_withCredentialsMasked()
 {
     m_inspector->showAttempt(0);
     QVERIFY(m_inspector->hasRecord());
-    QVERIFY2(m_inspector->titleLabel()->text().startsWith(QLatin1String("#1 POST /orders")),
+    QVERIFY2(m_inspector->titleLabel()->text().startsWith(QLatin1String("#1 POST 127.0.0.1:8080/orders")),
         qPrintable(m_inspector->titleLabel()->text()));
     QVERIFY(m_inspector->titleLabel()->text().endsWith(QLatin1String("attempt 1 of 2")));
     QCOMPARE(m_inspector->requestLineLabel()->text(),
@@ -403,8 +403,9 @@ void TestAttemptInspector::copyButtons_putTheRightTextOnTheClipboard_data()
                                  QStringLiteral("--data-raw '{\"order\":42,\"password\":\"REDACTED\"}'"),
                                  QStringLiteral("-H 'Authorization: Bearer REDACTED'"),
                                  QStringLiteral("'http://127.0.0.1:8080/orders?access_token=REDACTED&x=1'")};
-    QTest::addRow("summary") << QStringLiteral(
-        "copySummary") << QStringList{QStringLiteral("#1 POST /orders"), QStringLiteral("Classification: http-503")};
+    QTest::addRow("summary") << QStringLiteral("copySummary")
+                             << QStringList{QStringLiteral("#1 POST 127.0.0.1:8080/orders"),
+                                    QStringLiteral("Classification: http-503")};
     QTest::addRow("timing") << QStringLiteral("copyTiming")
                             << QStringList{QStringLiteral("Wait: 3.00 ms"), QStringLiteral("Request sent: +3.00 ms")};
 }

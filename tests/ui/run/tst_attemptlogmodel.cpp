@@ -122,6 +122,21 @@ void TestAttemptLogModel::columns_showTheRecord()
         model.index(0, AttemptLogModel::Request).data(Qt::ToolTipRole).toString().contains(QLatin1String("/fail/2")));
     QCOMPARE(model.index(0, AttemptLogModel::Outcome).data(Qt::DecorationRole).typeId(), QMetaType::QColor);
     QCOMPARE(model.headerData(AttemptLogModel::Status, Qt::Horizontal).toString(), QStringLiteral("Status / error"));
+
+    // How the request ended, on each of its rows: "running" until its result, then the outcome.
+    QCOMPARE(text(0, AttemptLogModel::Ending), QStringLiteral("running"));
+    QCOMPARE(model.headerData(AttemptLogModel::Ending, Qt::Horizontal).toString(), QStringLiteral("Request outcome"));
+    QSignalSpy changed(&model, &QAbstractItemModel::dataChanged);
+    RequestResult ended = result(4, RequestOutcome::AttemptsExhausted, 3, 100, 2120);
+    ended.reason = QStringLiteral("gave up after 3 attempts: HTTP 503");
+    session.recordResult(ended);
+    session.flush();
+    QVERIFY(!changed.isEmpty());
+    QCOMPARE(changed.last().at(0).value<QModelIndex>().column(), int(AttemptLogModel::Ending));
+    QCOMPARE(text(0, AttemptLogModel::Ending), QStringLiteral("Gave up: attempt limit"));
+    QCOMPARE(text(1, AttemptLogModel::Ending), QStringLiteral("Gave up: attempt limit"));
+    QCOMPARE(model.index(1, AttemptLogModel::Ending).data(Qt::ToolTipRole).toString(), ended.reason);
+    QCOMPARE(model.index(1, AttemptLogModel::Ending).data(Qt::DecorationRole).typeId(), QMetaType::QColor);
     QVERIFY(!model.headerData(AttemptLogModel::ColumnCount, Qt::Horizontal).isValid());
     QVERIFY(!model.index(5, 0).isValid());
     QVERIFY(!model.data(QModelIndex()).isValid());

@@ -67,6 +67,7 @@ private Q_SLOTS:
     void palette_lightAndDark_barsInOutcomeColours_data();
     void palette_lightAndDark_barsInOutcomeColours();
     void emptySession_showsNoLanes();
+    void fit_showsTheLatestRun_thenTheWholeSession();
 
 private:
     QPoint at(double ms, int lane) const;
@@ -356,6 +357,40 @@ void TestTimelineView::emptySession_showsNoLanes()
     QVERIFY(!m_view->viewport()->grab().isNull());
     m_view->setSession(nullptr);
     QCOMPARE(int(m_view->hitAt(at(10, 0)).kind), int(Hit::Kind::Nothing));
+}
+
+void TestTimelineView::fit_showsTheLatestRun_thenTheWholeSession()
+{
+    // The scene's three requests end by 1150 ms at the latest (request 3 sleeps);
+    // after an idle minute, a second send of two requests.
+    m_session->recordResult(result(3, RequestOutcome::AttemptsExhausted, 1, 100, 150));
+    m_session->recordAttempt(httpAttempt(4, 0, 60'000, 60'040, 200));
+    m_session->recordResult(result(4, RequestOutcome::Succeeded, 1, 60'000, 60'040));
+    m_session->recordAttempt(httpAttempt(5, 0, 60'010, 60'090, 503, 100));
+    m_session->recordResult(result(5, RequestOutcome::AttemptsExhausted, 1, 60'010, 60'090));
+    m_clock->setNs(60'100 * ms);
+    m_session->flush();
+    QCOMPARE(m_session->latestRunFirstLane(), 3);
+
+    m_view->zoomToFit();
+    QVERIFY(m_view->followLive());
+    const double span = m_view->timeScale().spanMs();
+    QVERIFY2(span < 1000.0, qPrintable(QString::number(span))); // the batch, not the idle minute
+    QVERIFY(m_view->timeScale().startMs <= 60'000.0);
+    QVERIFY(m_view->timeScale().startMs >= 59'000.0);
+    // Each attempt of the latest run is wide enough to see and to click.
+    QVERIFY(m_view->attemptRect(m_session->lane(3).firstRow).width() >= 20.0);
+
+    m_view->zoomToFit(); // again: everything
+    QCOMPARE(m_view->timeScale().startMs, 0.0);
+    QCOMPARE(m_view->timeScale().endMs, m_view->timeScale().boundEndMs);
+
+    // A session that never fell idle is one run.
+    m_session->clear();
+    m_session->recordAttempt(httpAttempt(1, 0, 0, 100, 200));
+    m_session->recordAttempt(httpAttempt(2, 0, 50, 150, 200));
+    m_session->flush();
+    QCOMPARE(m_session->latestRunFirstLane(), 0);
 }
 
 QTEST_MAIN(TestTimelineView)

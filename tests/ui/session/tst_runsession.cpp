@@ -391,6 +391,24 @@ void TestRunSession::laneTitle_neverShowsCredentials()
     QCOMPARE(title, QStringLiteral("#5 POST /orders"));
     QVERIFY(!title.contains(QLatin1String("secret")));
     QCOMPARE(session.laneTitle(7), QString());
+
+    // The same host again: still no host. A second host: every title names its own.
+    spec.method = "GET";
+    spec.url = QUrl(QStringLiteral("http://127.0.0.1:8080/"));
+    session.noteRequest(6, spec);
+    QCOMPARE(session.laneTitle(1), QStringLiteral("#6 GET /"));
+    spec.url = QUrl(QStringLiteral("https://bob:pw@api.example.test/"));
+    spec.label = QStringLiteral("batch 1/2");
+    session.noteRequest(8, spec);
+    QCOMPARE(session.laneTitle(0), QStringLiteral("#5 POST 127.0.0.1:8080/orders"));
+    QCOMPARE(session.laneTitle(1), QStringLiteral("#6 GET 127.0.0.1:8080/"));
+    QCOMPARE(session.laneTitle(2), QStringLiteral("#8 batch 1/2 @ api.example.test"));
+    QVERIFY(!session.laneTitle(0).contains(QLatin1String("secret")));
+    QVERIFY(!session.laneTitle(2).contains(QLatin1String("bob")));
+    session.clear();
+    spec.label.clear();
+    session.noteRequest(9, spec);
+    QCOMPARE(session.laneTitle(0), QStringLiteral("#9 GET /"));
 }
 
 void TestRunSession::statusText_data()
