@@ -83,6 +83,12 @@ MainWindow::MainWindow(const Options &options, QWidget *parent)
     buildDocks();
     buildTabs();
     buildMenus();
+    // The main flow from the keyboard: the URL, Send to Stop, then the results; the
+    // policy dock and the request's details come after, not before.
+    const QList<QWidget *> flow = m_composer->mainFlow();
+    for (qsizetype i = 1; i < flow.size(); ++i)
+        setTabOrder(flow.at(i - 1), flow.at(i));
+    setTabOrder(flow.constLast(), m_tabs);
     buildStatusBar();
     m_defaultState = saveState(Settings::windowStateVersion);
     loadSettings();
@@ -233,6 +239,8 @@ void MainWindow::buildTabs()
     m_tabs->addTab(scrollable(m_clientsView), tr("Clients"));
     m_tabs->addTab(scrollable(m_proxyView), tr("Proxy"));
     m_tabs->addTab(m_conformance, tr("Conformance"));
+    // Its form scrolls on its own with Run below it; the page scrolls only when the
+    // window is smaller than the charts' minimum (1366x768 is not).
     m_tabs->addTab(scrollable(m_simulator), tr("Herd simulator"));
 
     m_messages = new MessageBar;

@@ -117,6 +117,13 @@ bool FaultEndpoints::owns(const RequestTarget &target)
     }
 }
 
+bool FaultEndpoints::keysRequests(const QString &path)
+{
+    const QStringList segments = path.split(QLatin1Char('/'), Qt::SkipEmptyParts);
+    return (segments.size() == 2 && segments.first() == QLatin1String("fail"))
+        || (segments.size() == 1 && segments.first() == QLatin1String("ratelimit"));
+}
+
 ResponsePlan FaultEndpoints::handle(const HttpRequest &r, const RequestTarget &target)
 {
     const QStringList &segments = target.segments();

@@ -45,6 +45,9 @@ public:
     /// Whether the target names one of these endpoints (or GET / and its list);
     /// everything else gets 404 from handle().
     static bool owns(const RequestTarget &target);
+    /// Whether the path's "key" parameter names a logical request for the server's
+    /// own counting (/fail/N, /ratelimit): RetryLab's key, not a credential.
+    static bool keysRequests(const QString &path);
 
     /// Forgets counters, buckets and resources, and reseeds the generator.
     void reset();

@@ -26,6 +26,7 @@
 #include <QSslSocket>
 #include <QTcpServer>
 #include <QTcpSocket>
+#include <QUrlQuery>
 
 #include <algorithm>
 #include <atomic>
@@ -35,6 +36,26 @@
 namespace RetryLab::Core {
 
 namespace {
+
+// `masked` with the values of its "key" parameters put back from `original`: the
+// redactor keeps the parameters' order and names, and changes values only.
+QUrl withOwnKeys(const QUrl &original, QUrl masked)
+{
+    const auto before = QUrlQuery(original).queryItems(QUrl::FullyEncoded);
+    auto after = QUrlQuery(masked).queryItems(QUrl::FullyEncoded);
+    if (before.size() != after.size())
+        return masked;
+    for (qsizetype i = 0; i < after.size(); ++i) {
+        if (after[i].first != before[i].first)
+            return masked;
+        if (after[i].first == QLatin1String("key"))
+            after[i].second = before[i].second;
+    }
+    QUrlQuery query;
+    query.setQueryItems(after);
+    masked.setQuery(query.query(QUrl::FullyEncoded), QUrl::StrictMode);
+    return masked;
+}
 
 namespace {
 Q_LOGGING_CATEGORY(lcServer, "retrylab.core.faultserver", QtInfoMsg)
@@ -475,7 +496,11 @@ void FaultServerPrivate::record(ServerLogEntry entry)
         // URL percent-encoded inside one (?to=http%3A%2F%2Fuser%3Apassword%40...).
         if (entry.target.startsWith(QLatin1Char('/'))) {
             const QUrl asUrl(QStringLiteral("http://target") + entry.target, QUrl::TolerantMode);
-            const QUrl masked = redactor.url(asUrl);
+            QUrl masked = redactor.url(asUrl);
+            // The key of /fail/N and /ratelimit is the server's own name for a logical
+            // request (RetryLab sends {id}): shown as it is, not as a credential.
+            if (FaultEndpoints::keysRequests(asUrl.path()))
+                masked = withOwnKeys(asUrl, masked);
             if (asUrl.isValid() && masked != asUrl)
                 entry.target = masked.toString(QUrl::FullyEncoded | QUrl::RemoveScheme | QUrl::RemoveAuthority);
         } else {

@@ -1,5 +1,9 @@
 #include "core/herd/herdreport.h"
 
+#include "core/util/coretr.h"
+
+#include <QLocale>
+
 #include <algorithm>
 #include <cmath>
 
@@ -73,6 +77,47 @@ int HerdCellResult::attemptsMax() const
             return static_cast<int>(k);
     }
     return 0;
+}
+
+QString HerdReport::summarySentence() const
+{
+    if (cells.isEmpty())
+        return {};
+    const int clients
+        = std::max_element(cells.cbegin(), cells.cend(), [](const HerdCellResult &a, const HerdCellResult &b) {
+              return a.clients < b.clients;
+          })->clients;
+    QList<const HerdCellResult *> row;
+    for (const HerdCellResult &cell : cells) {
+        if (cell.clients == clients)
+            row.append(&cell);
+    }
+    const auto seconds = [](double ms) { return QLocale().toString(ms / 1000.0, 'f', 1); };
+    const auto count = [](double n) { return QLocale().toString(std::llround(n)); };
+    const auto byTime
+        = [](const HerdCellResult *a, const HerdCellResult *b) { return a->completionMs.mean < b->completionMs.mean; };
+    const HerdCellResult *first = *std::min_element(row.cbegin(), row.cend(), byTime);
+    const HerdCellResult *last = *std::max_element(row.cbegin(), row.cend(), byTime);
+    const QString clientsText = QLocale().toString(clients);
+    QString sentence
+        = Tr::tr("At %1 clients %2 was done first, after %3 s and %4 calls")
+              .arg(clientsText, first->strategy.title(), seconds(first->completionMs.mean), count(first->calls.mean));
+    if (last != first) {
+        sentence += Tr::tr("; %1 took %2 s and %3 calls")
+                        .arg(last->strategy.title(), seconds(last->completionMs.mean), count(last->calls.mean));
+    }
+    const HerdCellResult *fewest = *std::min_element(row.cbegin(), row.cend(),
+        [](const HerdCellResult *a, const HerdCellResult *b) { return a->calls.mean < b->calls.mean; });
+    if (fewest != first)
+        sentence += Tr::tr("; %1 made the fewest calls (%2)").arg(fewest->strategy.title(), count(fewest->calls.mean));
+    for (const HerdCellResult *cell : std::as_const(row)) {
+        if (cell->succeededShare.mean < 0.9995) {
+            sentence += Tr::tr("; under %1 only %2 % of the clients got through")
+                            .arg(cell->strategy.title(), QLocale().toString(cell->succeededShare.mean * 100.0, 'f', 1));
+            break;
+        }
+    }
+    return sentence + QLatin1Char('.');
 }
 
 const HerdCellResult *HerdReport::find(int clients, const HerdStrategy &strategy) const

@@ -40,10 +40,12 @@
 #include <QLineEdit>
 #include <QPlainTextEdit>
 #include <QProgressBar>
+#include <QPushButton>
 #include <QRegularExpression>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QStandardPaths>
+#include <QTableView>
 #include <QTabWidget>
 #include <QTcpServer>
 #include <QTemporaryDir>
@@ -122,7 +124,9 @@ private Q_SLOTS:
     void presentation_largerTimelineAloneThenRestored();
     void wheel_overUnfocusedFields_changesNoValueAnywhere();
     void keyboard_ctrlLReopensTheRequestDock_altNumberFocusesTheTab();
+    void keyboard_tabGoesFromTheUrlToSendToTheResults_andLeavesTheLog();
     void layout_fitsA1024x640Screen();
+    void layout_at1366x768_conformanceShowsEveryRow_herdRunInView();
 
 private:
     std::unique_ptr<MainWindow> makeWindow(const MainWindow::Options &options = {});
@@ -1101,6 +1105,58 @@ void TestMainWindow::layout_fitsA1024x640Screen()
         const QRect inWindow(widget->mapTo(window.get(), QPoint(0, 0)), widget->size());
         QVERIFY2(window->rect().contains(inWindow), qPrintable(widget->objectName() + QLatin1Char('\n') + culprits()));
     }
+}
+
+void TestMainWindow::layout_at1366x768_conformanceShowsEveryRow_herdRunInView()
+{
+    auto window = makeWindow();
+    QVERIFY(window);
+    window->resize(1366, 768);
+    QTRY_COMPARE(window->size(), QSize(1366, 768));
+
+    window->showTab(MainWindow::Tab::Conformance);
+    auto *matrix = window->conformanceView()->findChild<QTableView *>(QStringLiteral("matrix"));
+    QVERIFY(matrix);
+    QTRY_VERIFY(matrix->isVisible());
+    const int rows = matrix->model()->rowCount();
+    QVERIFY(rows >= 8);
+    QTRY_VERIFY(matrix->visualRect(matrix->model()->index(rows - 1, 0)).bottom() <= matrix->viewport()->height());
+
+    window->showTab(MainWindow::Tab::Simulator);
+    auto *run = window->simulatorView()->findChild<QPushButton *>(QStringLiteral("runButton"));
+    QVERIFY(run);
+    QTRY_VERIFY(run->isVisible());
+    // Inside the tab's visible area: no scrolling needed to find it.
+    QWidget *page = window->tabs()->currentWidget();
+    const QRect onPage(run->mapTo(page, QPoint(0, 0)), run->size());
+    QVERIFY2(page->rect().contains(onPage),
+        qPrintable(
+            QStringLiteral("%1,%2 in %3x%4").arg(onPage.x()).arg(onPage.y()).arg(page->width()).arg(page->height())));
+}
+
+void TestMainWindow::keyboard_tabGoesFromTheUrlToSendToTheResults_andLeavesTheLog()
+{
+    auto window = makeWindow();
+    QVERIFY(window);
+    QVERIFY(QTest::qWaitForWindowActive(window.get()));
+    QTest::keySequence(window.get(), QKeySequence(Qt::CTRL | Qt::Key_L));
+    auto *url = window->composer()->findChild<QComboBox *>(QStringLiteral("url"));
+    QTRY_VERIFY(url->lineEdit()->hasFocus());
+    // From the URL the results are a few Tab presses away, not twelve policy fields;
+    // Ctrl+Return sends and Esc stops from anywhere.
+    int presses = 0;
+    while (!window->tabs()->isAncestorOf(QApplication::focusWidget()) && presses < 7) {
+        QTest::keyClick(window.get(), Qt::Key_Tab);
+        ++presses;
+    }
+    QVERIFY2(window->tabs()->isAncestorOf(QApplication::focusWidget()),
+        QApplication::focusWidget()->metaObject()->className());
+
+    // In the error log Tab leaves the table instead of walking its cells.
+    window->showTab(MainWindow::Tab::ErrorLog);
+    auto *table = window->errorLogView()->findChild<QTableView *>(QStringLiteral("attemptTable"));
+    QVERIFY(table);
+    QVERIFY(!table->tabKeyNavigation());
 }
 
 QTEST_MAIN(TestMainWindow)

@@ -5,8 +5,66 @@
 #include "core/http/redactor.h"
 
 #include <QColor>
+#include <QIcon>
+#include <QPainter>
+#include <QPixmap>
+#include <QPolygonF>
 
 namespace RetryLab::Ui {
+
+namespace {
+
+// A tick in a green disc, or a cross in a red one: told apart by shape as well as colour.
+QIcon drawMark(bool expected)
+{
+    QPixmap pixmap(32, 32);
+    pixmap.fill(Qt::transparent);
+    QPainter p(&pixmap);
+    p.setRenderHint(QPainter::Antialiasing);
+    p.setPen(Qt::NoPen);
+    p.setBrush(expected ? QColor(0x1a, 0x7f, 0x37) : QColor(0xc0, 0x1c, 0x28));
+    p.drawEllipse(QRectF(1, 1, 30, 30));
+    p.setPen(QPen(Qt::white, 4.5, Qt::SolidLine, Qt::RoundCap, Qt::RoundJoin));
+    if (expected) {
+        p.drawPolyline(QPolygonF{QPointF(8, 16.5), QPointF(13.5, 22), QPointF(24, 10)});
+    } else {
+        p.drawLine(QPointF(10, 10), QPointF(22, 22));
+        p.drawLine(QPointF(22, 10), QPointF(10, 22));
+    }
+    return QIcon(pixmap);
+}
+
+} // namespace
+
+QString ConformanceModel::outcomeWord(Core::RequestOutcome outcome)
+{
+    switch (outcome) {
+    case Core::RequestOutcome::Succeeded:
+        return tr("succeeded");
+    case Core::RequestOutcome::GaveUp:
+        return tr("gave up");
+    case Core::RequestOutcome::AttemptsExhausted:
+        return tr("exhausted");
+    case Core::RequestOutcome::DeadlineExceeded:
+        return tr("deadline");
+    case Core::RequestOutcome::Cancelled:
+        return tr("cancelled");
+    case Core::RequestOutcome::CircuitOpen:
+        return tr("breaker open");
+    case Core::RequestOutcome::BudgetExhausted:
+        return tr("budget empty");
+    case Core::RequestOutcome::InvalidRequest:
+        return tr("invalid");
+    }
+    return {};
+}
+
+QIcon ConformanceModel::expectationMark(bool expected)
+{
+    static const QIcon pass = drawMark(true);
+    static const QIcon fail = drawMark(false);
+    return expected ? pass : fail;
+}
 
 ConformanceModel::ConformanceModel(QObject *parent)
     : QAbstractTableModel(parent), m_classes(Core::Conformance::idempotencyClasses())
@@ -81,10 +139,18 @@ QVariant ConformanceModel::data(const QModelIndex &index, int role) const
             return tr("running...");
         case CellState::Passed:
         case CellState::Failed:
-            return tr("%1: %2 after %n attempt(s)", nullptr, cell->result.attempts)
-                .arg(state == CellState::Passed ? tr("pass") : tr("FAIL"),
-                    Core::requestOutcomeName(cell->result.outcome));
+            // What happened is the cell's content; whether it was expected is the mark
+            // beside it, so that "gave up" never reads as a green success.
+            return tr("%1, %n attempt(s)", nullptr, cell->result.attempts).arg(outcomeWord(cell->result.outcome));
         }
+        return {};
+    case Qt::DecorationRole:
+        if (state == CellState::Passed || state == CellState::Failed)
+            return expectationMark(state == CellState::Passed);
+        return {};
+    case ExpectationRole:
+        if (state == CellState::Passed || state == CellState::Failed)
+            return state == CellState::Passed ? tr("as expected") : tr("NOT as expected");
         return {};
     case Qt::ToolTipRole: {
         // Verdicts quote reasons that came from the server; they are shown redacted.
@@ -94,12 +160,13 @@ QVariant ConformanceModel::data(const QModelIndex &index, int role) const
             .arg(cell->cell.expected.summary(), cell->cell.expected.explanation.join(QLatin1Char('\n')));
     }
     case Qt::BackgroundRole:
-        if (state == CellState::Passed || state == CellState::Failed) {
-            QColor colour = outcomeColor(
-                state == CellState::Passed ? Core::AttemptOutcome::Success : Core::AttemptOutcome::Failed);
-            colour.setAlpha(70);
-            return colour;
-        }
+        // The outcome's own colour, strong enough for a projector; dark text on it.
+        if (state == CellState::Passed || state == CellState::Failed)
+            return requestOutcomeColor(cell->result.outcome).lighter(165);
+        return {};
+    case Qt::ForegroundRole:
+        if (state == CellState::Passed || state == CellState::Failed)
+            return QColor(Qt::black);
         return {};
     case StateRole:
         return int(state);

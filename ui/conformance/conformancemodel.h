@@ -5,6 +5,8 @@
 #include <QAbstractTableModel>
 #include <QList>
 
+class QIcon;
+
 namespace RetryLab::Ui {
 
 /// The conformance matrix as a table: a row per fault sequence, a column per
@@ -20,6 +22,7 @@ public:
         StateRole = Qt::UserRole + 1, ///< CellState as int
         OutcomeRole, ///< the RequestOutcome name once the cell ran
         AttemptsRole, ///< attempts made once the cell ran
+        ExpectationRole, ///< "as expected" / "NOT as expected" once the cell ran
     };
     enum class CellState { Planned, Running, Passed, Failed };
     Q_ENUM(CellState)
@@ -41,6 +44,10 @@ public:
     int rowCount(const QModelIndex &parent = {}) const override;
     int columnCount(const QModelIndex &parent = {}) const override;
     QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
+    /// The mark beside a finished cell: whether the outcome was the expected one.
+    static QIcon expectationMark(bool expected);
+    /// The outcome in a word or two, for a cell: "succeeded", "gave up", "exhausted".
+    static QString outcomeWord(Core::RequestOutcome outcome);
     QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
 
 private:

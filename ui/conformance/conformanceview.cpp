@@ -73,13 +73,14 @@ ConformanceView::ConformanceView(QWidget *parent)
     m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
     // Two lines a row: sized to contents, rows were measured before the columns stretched and came out tall.
     m_table->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
-    m_table->verticalHeader()->setDefaultSectionSize(fontMetrics().lineSpacing() * 2 + 12);
+    // One line per cell ("gave up, 1 attempt"): the eight rows fit at 1366x768.
+    m_table->verticalHeader()->setDefaultSectionSize(fontMetrics().lineSpacing() + 14);
 
     m_details = new QPlainTextEdit(this);
     m_details->setObjectName(QStringLiteral("details"));
     m_details->setReadOnly(true);
     m_details->setPlaceholderText(tr("Select a cell to see why it is expected to end as it does, and what happened."));
-    m_details->setMaximumHeight(fontMetrics().lineSpacing() * 9);
+    m_details->setMaximumHeight(fontMetrics().lineSpacing() * 7);
 
     auto *controls = new QHBoxLayout;
     auto *policyLabel = new QLabel(tr("&Policy:"), this);
@@ -96,6 +97,9 @@ ConformanceView::ConformanceView(QWidget *parent)
     layout->addWidget(m_details);
 
     connect(m_policyBox, &QComboBox::currentIndexChanged, this, &ConformanceView::handlePolicyChosen);
+    // A preset the user picked stays picked while the policy dock is edited or saved.
+    connect(m_policyBox, &QComboBox::activated, this,
+        [this](int index) { m_presetPinned = m_policyBox->itemData(index).toInt() != editedPolicyItem; });
     connect(m_runButton, &QPushButton::clicked, this, &ConformanceView::run);
     connect(m_cancelButton, &QPushButton::clicked, this, &ConformanceView::cancel);
     connect(m_runner, &Core::ConformanceRunner::cellFinished, this, &ConformanceView::handleCellFinished);
@@ -133,8 +137,9 @@ void ConformanceView::applyEditedPolicy(const Core::BackoffPolicy &policy, bool 
         m_policyBox->setItemText(0, text);
     else
         m_policyBox->insertItem(0, text, editedPolicyItem);
-    m_policyBox->setCurrentIndex(0);
-    if (showItsPlan)
+    if (!m_presetPinned)
+        m_policyBox->setCurrentIndex(0);
+    if (showItsPlan && m_policyBox->currentData().toInt() == editedPolicyItem)
         handlePolicyChosen();
 }
 
@@ -177,6 +182,7 @@ bool ConformanceView::setPolicyChoice(const QString &choice)
     const int index = m_policyBox->findData(item);
     if (index < 0)
         return false;
+    m_presetPinned = item != editedPolicyItem;
     m_policyBox->setCurrentIndex(index);
     return true;
 }

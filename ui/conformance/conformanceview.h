@@ -85,6 +85,7 @@ private:
     Core::ConformanceRunner *m_runner = nullptr;
     ConformanceModel *m_model = nullptr;
     std::optional<Core::BackoffPolicy> m_editedPolicy;
+    bool m_presetPinned = false; ///< a preset was chosen on purpose: edits do not switch away from it
     std::optional<Core::BackoffPolicy> m_pendingPolicy;
 
     QComboBox *m_policyBox = nullptr;

@@ -70,7 +70,7 @@ QChartView *makeChartView(const QString &title, const QString &objectName, QWidg
     view->setRenderHint(QPainter::Antialiasing);
     view->setRubberBand(QChartView::RectangleRubberBand);
     view->setToolTip(HerdCharts::tr("Drag to zoom in, right-click to zoom out."));
-    view->setMinimumSize(320, 240);
+    view->setMinimumSize(240, 150);
     return view;
 }
 
@@ -115,11 +115,26 @@ HerdCharts::HerdCharts(QWidget *parent) : QWidget(parent)
     options->addWidget(m_loadClients);
     layout->addLayout(options);
 
+    // What the run showed, before any chart is read; then the key to the colours.
+    m_summary = new QLabel(this);
+    m_summary->setObjectName(QStringLiteral("herdSummary"));
+    m_summary->setWordWrap(true);
+    m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    QFont bold = m_summary->font();
+    bold.setBold(true);
+    m_summary->setFont(bold);
+    layout->addWidget(m_summary);
+    m_legend = new QLabel(this);
+    m_legend->setObjectName(QStringLiteral("herdLegend"));
+    m_legend->setWordWrap(true);
+    m_legend->setTextFormat(Qt::RichText);
+    layout->addWidget(m_legend);
+
     auto *top = new QHBoxLayout;
-    m_callsView = makeChartView(tr("Calls vs clients"), QStringLiteral("callsChartView"), this);
+    m_callsView = makeChartView(tr("Calls per run vs clients"), QStringLiteral("callsChartView"), this);
     m_completionView = makeChartView(tr("Completion time vs clients"), QStringLiteral("completionChartView"), this);
-    // The names would be elided in these narrow charts; the load chart's legend and
-    // the coloured strategy list name every line instead.
+    // The names would be elided in these narrow charts; the legend above them, which
+    // wraps, names every line instead.
     m_callsView->chart()->legend()->hide();
     m_completionView->chart()->legend()->hide();
     top->addWidget(m_callsView);
@@ -146,8 +161,22 @@ void HerdCharts::setReport(HerdReport report)
         m_loadClients->setCurrentIndex(keep >= 0 ? keep : m_loadClients->count() - 1);
     }
     m_loadClients->setEnabled(m_loadClients->count() > 0);
+    updateLegendAndSummary();
     plotGrid();
     plotLoad();
+}
+
+void HerdCharts::updateLegendAndSummary()
+{
+    m_summary->setText(m_report.summarySentence());
+    m_summary->setVisible(!m_summary->text().isEmpty());
+    QStringList entries;
+    for (const HerdStrategy &strategy : m_report.parameters.strategies) {
+        entries.append(QStringLiteral("<span style=\"color:%1\">\u25a0</span>&nbsp;%2")
+                           .arg(strategyColor(strategy, palette()).name(), strategy.title().toHtmlEscaped()));
+    }
+    m_legend->setText(entries.join(QStringLiteral(" &nbsp; ")));
+    m_legend->setVisible(!entries.isEmpty());
 }
 
 QColor HerdCharts::strategyColor(const HerdStrategy &strategy, const QPalette &pal)
@@ -160,6 +189,7 @@ void HerdCharts::changeEvent(QEvent *event)
     QWidget::changeEvent(event);
     if (event->type() == QEvent::PaletteChange && m_loadView) {
         applyPalette();
+        updateLegendAndSummary();
         plotGrid();
         plotLoad();
     }
@@ -208,9 +238,8 @@ void HerdCharts::plotGrid()
         double (*value)(const HerdCellResult &);
     };
     const Plot plots[] = {
-        {m_callsView, tr("calls (mean per run)"), [](const HerdCellResult &c) { return c.calls.mean; }},
-        {m_completionView, tr("completion time (s)"),
-            [](const HerdCellResult &c) { return c.completionMs.mean / 1000.0; }},
+        {m_callsView, tr("calls"), [](const HerdCellResult &c) { return c.calls.mean; }},
+        {m_completionView, tr("seconds"), [](const HerdCellResult &c) { return c.completionMs.mean / 1000.0; }},
     };
     for (const Plot &plot : plots) {
         QChart *chart = plot.view->chart();
@@ -332,7 +361,7 @@ void HerdCharts::plotLoad()
     x->setTickAnchor(0.0);
     x->setTickInterval(step);
     x->setLabelFormat(step >= 1.0 ? QStringLiteral("%.0f") : QStringLiteral("%.2g"));
-    QAbstractAxis *y = valueAxis(0.0, hi, false, tr("calls per second"));
+    QAbstractAxis *y = valueAxis(0.0, hi, false, tr("calls/s"));
     chart->addAxis(x, Qt::AlignBottom);
     chart->addAxis(y, Qt::AlignLeft);
     styleAxes(chart);

@@ -9,6 +9,7 @@ class QChartView;
 class QCheckBox;
 class QColor;
 class QComboBox;
+class QLabel;
 class QEvent;
 class QPalette;
 
@@ -49,6 +50,9 @@ private:
     QChartView *m_loadView = nullptr;
     QComboBox *m_loadClients = nullptr;
     QCheckBox *m_logScale = nullptr;
+    QLabel *m_summary = nullptr; ///< the run's result in one sentence, above the charts
+    QLabel *m_legend = nullptr; ///< the strategies' colours, shared by the two grid charts
+    void updateLegendAndSummary();
 
     Core::HerdReport m_report;
 };

@@ -278,6 +278,16 @@ Core::Result<void> PresetBar::saveAsUserPreset(const QString &name)
     }
     BackoffPolicy named = m_policy;
     named.name = name.trimmed();
+    // Made from a built-in preset: its description and source describe the preset's
+    // numbers, not these; say where this one came from instead.
+    if (m_presetKey.startsWith(builtInPrefix)) {
+        if (const auto base = presetPolicy(m_presetKey)) {
+            if (named.description == base->description)
+                named.description = tr("Yours, made from the preset \"%1\".").arg(base->name);
+            if (named.source == base->source)
+                named.source = tr("Your edit of \"%1\" (%2)").arg(base->name, base->source);
+        }
+    }
     if (const R saved = m_settings->saveUserPreset(named); !saved) {
         showMessage(saved.error(), true);
         return saved;

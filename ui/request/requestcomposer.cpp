@@ -257,6 +257,18 @@ RequestComposer::RequestComposer(QWidget *parent)
 
 RequestComposer::~RequestComposer() = default;
 
+QList<QWidget *> RequestComposer::mainFlow() const
+{
+    QList<QWidget *> flow{m_url->lineEdit(), m_endpoints};
+    for (QAction *action : {m_sendAction, m_batchAction, m_repeatAction, m_stopAction}) {
+        for (QToolButton *button : findChildren<QToolButton *>()) {
+            if (button->defaultAction() == action)
+                flow.append(button);
+        }
+    }
+    return flow;
+}
+
 bool RequestComposer::wrapsSendButtons() const
 {
     return m_requestLine->direction() == QBoxLayout::TopToBottom;

@@ -66,6 +66,9 @@ public:
     /// their own below the URL (see wrapsSendButtons()).
     QSize minimumSizeHint() const override;
     bool wrapsSendButtons() const;
+    /// The keyboard's main path through the request line: the URL, Endpoints, then
+    /// Send, Send batch, Repeat and Stop (the window continues it into the results).
+    QList<QWidget *> mainFlow() const;
     /// The URL the next request goes to, expanded (empty while there is a problem).
     QString previewUrl() const { return m_previewUrl; }
     /// The line under the URL: where the next request goes and with which scenario.

@@ -73,6 +73,8 @@ ErrorLogView::ErrorLogView(QWidget *parent)
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_table->setAlternatingRowColors(true);
     m_table->setWordWrap(false);
+    // Arrows move between cells; Tab leaves the table, as everywhere else.
+    m_table->setTabKeyNavigation(false);
     m_table->setTextElideMode(Qt::ElideRight);
     m_table->setHorizontalScrollMode(QAbstractItemView::ScrollPerPixel);
     // A million rows stay cheap only if no row is ever measured.

@@ -17,6 +17,7 @@
 #include <QLegendMarker>
 #include <QLineSeries>
 #include <QLocale>
+#include <QLogValueAxis>
 #include <QPieSeries>
 #include <QPieSlice>
 #include <QValueAxis>
@@ -110,7 +111,7 @@ StatisticsView::StatisticsView(QWidget *parent) : QWidget(parent)
         {Figure::RetryAmplification, tr("Retry amplification")},
         {Figure::RequestLatency, tr("Request latency p50 / p90 / p99")},
         {Figure::AttemptLatency, tr("Attempt latency p50 / p90 / p99")},
-        {Figure::Errors, tr("Errors")},
+        {Figure::Errors, tr("Failed attempts / requests")},
         {Figure::CircuitBreakers, tr("Circuit breakers")},
         {Figure::RetryBudget, tr("Retry budget")},
     };
@@ -123,6 +124,9 @@ StatisticsView::StatisticsView(QWidget *parent) : QWidget(parent)
         value->setObjectName(figureName(titles.at(i).first));
         value->setFont(big);
         value->setTextInteractionFlags(Qt::TextSelectableByMouse);
+        // A narrow column wraps a value ("520 ms / 980 ms / 980 ms") rather than cut it.
+        value->setWordWrap(true);
+        title->setWordWrap(true);
         const int column = i % 5;
         const int rowPair = (i / 5) * 2;
         figures->addWidget(title, rowPair, column);
@@ -137,6 +141,13 @@ StatisticsView::StatisticsView(QWidget *parent) : QWidget(parent)
         ->setToolTip(tr("Attempts made by finished requests / finished requests"));
     m_figures.value(Figure::SuccessRate)
         ->setToolTip(tr("Succeeded / finished requests; a request cancelled by the user did not succeed"));
+    m_figures.value(Figure::Errors)
+        ->setToolTip(tr("Attempts that failed (retried or not) / requests that ended without success "
+                        "(cancelled ones left out)"));
+    m_amplificationWords = new QLabel(this);
+    m_amplificationWords->setObjectName(QStringLiteral("amplificationWords"));
+    m_amplificationWords->setWordWrap(true);
+    figures->addWidget(m_amplificationWords, figures->rowCount(), 0, 1, 5);
 
     auto *charts = new QGridLayout;
     charts->addWidget(m_views[Chart::AttemptsHistogram] = new QChartView(this), 0, 0);
@@ -186,8 +197,16 @@ StatisticsView::StatisticsView(QWidget *parent) : QWidget(parent)
         auto *y = new QValueAxis(c);
         y->setLabelFormat(QStringLiteral("%.0f"));
         y->setTitleText(tr("milliseconds"));
+        // When the percentiles span decades, p50 would be a sliver on a linear axis.
+        auto *log = new QLogValueAxis(c);
+        log->setObjectName(QStringLiteral("latencyLogAxis"));
+        log->setBase(10.0);
+        log->setLabelFormat(QStringLiteral("%g"));
+        log->setTitleText(tr("milliseconds (log scale)"));
+        log->setVisible(false);
         c->addAxis(x, Qt::AlignBottom);
         c->addAxis(y, Qt::AlignLeft);
+        c->addAxis(log, Qt::AlignLeft);
         series->attachAxis(x);
         series->attachAxis(y);
     }
@@ -333,16 +352,27 @@ void StatisticsView::refreshFigures()
             ? tr("%1 (%2 in flight)")
                   .arg(locale.toString(s.attemptCount()), locale.toString(m_session->inFlightCount()))
             : locale.toString(s.attemptCount()));
+    // Amplification said in words too: what it means for the server.
     const auto amplification = s.retryAmplification();
     set(Figure::RetryAmplification,
         amplification ? tr("%1\u00d7").arg(locale.toString(*amplification, 'f', 2)) : QStringLiteral("\u2014"));
+    m_amplificationWords->setText(amplification
+            ? tr("Each request reached the server %1 times: %2 % extra load.")
+                  .arg(locale.toString(*amplification, 'f', 2),
+                      locale.toString(std::max(0.0, *amplification - 1.0) * 100.0, 'f', 0))
+            : QString());
     const auto request = s.requestLatency();
     set(Figure::RequestLatency,
         QStringLiteral("%1 / %2 / %3").arg(formatMs(request.p50), formatMs(request.p90), formatMs(request.p99)));
     const auto attempt = s.attemptLatency();
     set(Figure::AttemptLatency,
         QStringLiteral("%1 / %2 / %3").arg(formatMs(attempt.p50), formatMs(attempt.p90), formatMs(attempt.p99)));
-    set(Figure::Errors, locale.toString(s.errorCount()));
+    // Two different counts, each named: failed attempts (retried or not) and the
+    // requests that ended without success.
+    const qint64 failedRequests = s.requestCount() - s.requestCount(Core::RequestOutcome::Succeeded)
+        - s.requestCount(Core::RequestOutcome::Cancelled);
+    set(Figure::Errors,
+        tr("%1 / %2").arg(locale.toString(s.errorCount()), locale.toString(std::max<qint64>(0, failedRequests))));
 
     const auto &circuits = m_session->circuitStates();
     QStringList open;
@@ -402,8 +432,15 @@ void StatisticsView::refreshLatency()
 {
     QChart *c = chart(Chart::LatencyPercentiles);
     auto *series = qobject_cast<QBarSeries *>(c->series().value(0));
-    auto *y = qobject_cast<QValueAxis *>(c->axes(Qt::Vertical).value(0));
-    if (!series || series->count() < 2 || !y)
+    QValueAxis *y = nullptr;
+    QLogValueAxis *log = nullptr;
+    for (QAbstractAxis *axis : c->axes(Qt::Vertical)) {
+        if (auto *linear = qobject_cast<QValueAxis *>(axis))
+            y = linear;
+        else
+            log = qobject_cast<QLogValueAxis *>(axis);
+    }
+    if (!series || series->count() < 2 || !y || !log)
         return;
     RunStatistics::Percentiles request;
     RunStatistics::Percentiles attempt;
@@ -419,7 +456,24 @@ void StatisticsView::refreshLatency()
     put(series->barSets().at(0), request);
     put(series->barSets().at(1), attempt);
     const double top = std::max(request.p99.value_or(0.0), attempt.p99.value_or(0.0));
-    setNiceRange(y, std::max(top, 1.0), 0.001);
+    double bottom = top;
+    for (const auto &value : {request.p50, request.p90, attempt.p50, attempt.p90}) {
+        if (value && *value > 0.0)
+            bottom = std::min(bottom, *value);
+    }
+    const bool useLog = bottom > 0.0 && top / bottom >= 100.0;
+    QAbstractAxis *from = useLog ? static_cast<QAbstractAxis *>(y) : log;
+    QAbstractAxis *to = useLog ? static_cast<QAbstractAxis *>(log) : y;
+    if (series->attachedAxes().contains(from)) {
+        series->detachAxis(from);
+        series->attachAxis(to);
+    }
+    from->setVisible(false);
+    to->setVisible(true);
+    if (useLog)
+        log->setRange(std::pow(10.0, std::floor(std::log10(bottom))), std::pow(10.0, std::ceil(std::log10(top))));
+    else
+        setNiceRange(y, std::max(top, 1.0), 0.001);
 }
 
 void StatisticsView::refreshErrors()

@@ -75,6 +75,7 @@ private:
     QTimer m_refreshTimer;
     int m_refreshCount = 0;
     QMap<Figure, QLabel *> m_figures;
+    QLabel *m_amplificationWords = nullptr; ///< the amplification as a sentence
     QMap<Chart, QChartView *> m_views;
 };
 

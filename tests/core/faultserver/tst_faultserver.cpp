@@ -1,3 +1,4 @@
+#include "core/faultserver/faultendpoints.h"
 #include "core/faultserver/faultserver.h"
 #include "core/http/retryafter.h"
 #include "core/util/clock.h"
@@ -172,6 +173,7 @@ private Q_SLOTS:
     void twoHundredConcurrentClients_noneFailsOrIsLost();
     void serverInWorkerThread_isUsableFromOtherThreads();
     void log_entriesCarryWhatHappened();
+    void log_redactsCredentials_keepsTheServersOwnKeys();
     void log_isBoundedByCapacity();
     void reset_forgetsKeysScriptsResourcesAndLog();
     void clientMadeState_isBounded();
@@ -1778,6 +1780,26 @@ void TestFaultServer::serverInWorkerThread_isUsableFromOtherThreads()
         server, [server] { delete server; }, Qt::BlockingQueuedConnection);
     worker.quit();
     QVERIFY(worker.wait(5000));
+}
+
+void TestFaultServer::log_redactsCredentials_keepsTheServersOwnKeys()
+{
+    QSignalSpy handled(&m_server, &FaultServer::requestHandled);
+    // /fail/N and /ratelimit count per key: RetryLab's own name for a logical request.
+    QCOMPARE(
+        sendQt(m_manager, "GET", url(QStringLiteral("/fail/1?key=abcd-1&access_token=s3cret")), {}, {}, 5000).status,
+        503);
+    QCOMPARE(sendQt(m_manager, "GET", url(QStringLiteral("/ratelimit?rps=100&key=shared")), {}, {}, 5000).status, 200);
+    // Elsewhere a key is what it usually is: an API key.
+    QCOMPARE(sendQt(m_manager, "GET", url(QStringLiteral("/status/200?key=AIzaSyExample")), {}, {}, 5000).status, 200);
+    QCOMPARE(handled.size(), 3);
+    QCOMPARE(handled.at(0).first().value<ServerLogEntry>().target,
+        QStringLiteral("/fail/1?key=abcd-1&access_token=REDACTED"));
+    QCOMPARE(handled.at(1).first().value<ServerLogEntry>().target, QStringLiteral("/ratelimit?rps=100&key=shared"));
+    QCOMPARE(handled.at(2).first().value<ServerLogEntry>().target, QStringLiteral("/status/200?key=REDACTED"));
+    QVERIFY(FaultEndpoints::keysRequests(QStringLiteral("/fail/3")));
+    QVERIFY(!FaultEndpoints::keysRequests(QStringLiteral("/fail/3/x")));
+    QVERIFY(!FaultEndpoints::keysRequests(QStringLiteral("/status/200")));
 }
 
 void TestFaultServer::log_entriesCarryWhatHappened()

@@ -1,5 +1,6 @@
 #include "core/herd/herdsimulator.h"
 
+#include <QScopeGuard>
 #include <QTest>
 
 #include <cmath>
@@ -33,6 +34,7 @@ private:
     }
 
 private Q_SLOTS:
+    void summarySentence_saysWhatTheLargestRowShowed();
     void strategies_coverEveryAlgorithmPlusNone();
     void strategies_namesRoundTrip();
     void defaults_areTheAwsFiveAndGoogle();
@@ -805,6 +807,35 @@ void TestHerdSimulator::cancel_fromProgressCallback_stopsEarly()
     QVERIFY(!result);
     QVERIFY(control.isCancelled());
     QVERIFY(control.runsDone() < control.runsTotal() / 2);
+}
+
+void TestHerdSimulator::summarySentence_saysWhatTheLargestRowShowed()
+{
+    const QLocale before;
+    QLocale::setDefault(QLocale(QLocale::English, QLocale::UnitedStates));
+    const auto restore = qScopeGuard([&before] { QLocale::setDefault(before); });
+    QCOMPARE(HerdReport{}.summarySentence(), QString());
+    const auto cell = [](int clients, const QString &name, double completionMs, double calls, double succeeded) {
+        HerdCellResult c;
+        c.clients = clients;
+        c.strategy = *HerdStrategy::fromName(name);
+        c.runs = 1;
+        c.completionMs.mean = completionMs;
+        c.calls.mean = calls;
+        c.succeededShare.mean = succeeded;
+        return c;
+    };
+    HerdReport report;
+    report.cells = {cell(10, QStringLiteral("none"), 100.0, 50.0, 1.0),
+        cell(10, QStringLiteral("full-jitter"), 5000.0, 20.0, 1.0),
+        cell(1000, QStringLiteral("none"), 41'200.0, 9870.0, 0.9),
+        cell(1000, QStringLiteral("full-jitter"), 9800.0, 2310.0, 1.0)};
+    const QString none = HerdStrategy::fromName(QStringLiteral("none"))->title();
+    const QString full = HerdStrategy::fromName(QStringLiteral("full-jitter"))->title();
+    QCOMPARE(report.summarySentence(),
+        QStringLiteral("At 1,000 clients %1 was done first, after 9.8 s and 2,310 calls; %2 took 41.2 s and 9,870 "
+                       "calls; under %2 only 90.0 % of the clients got through.")
+            .arg(full, none));
 }
 
 QTEST_GUILESS_MAIN(TestHerdSimulator)

@@ -252,6 +252,13 @@ void TestSimulatorView::smallGrid_progressReachesEndAndChartsGetSeries()
         QVERIFY(s->count() > 0);
     QVERIFY(child<QPushButton>(view, "runButton")->isEnabled());
     QVERIFY(!child<QPushButton>(view, "cancelButton")->isEnabled());
+
+    // The run's result in one sentence above the charts, and a key naming every line.
+    QCOMPARE(child<QLabel>(view, "herdSummary")->text(), view.report().summarySentence());
+    QVERIFY(child<QLabel>(view, "herdSummary")->text().startsWith(QLatin1String("At ")));
+    const QString legend = child<QLabel>(view, "herdLegend")->text();
+    for (const HerdStrategy &strategy : view.report().parameters.strategies)
+        QVERIFY2(legend.contains(strategy.title().toHtmlEscaped()), qPrintable(legend));
 }
 
 void TestSimulatorView::loadClients_choosesTheLoadCurve()

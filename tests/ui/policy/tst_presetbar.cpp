@@ -175,6 +175,10 @@ void TestPresetBar::saveAs_storesTheNamedPolicyAndEmitsIt()
     QCOMPARE(chosen.count(), 1);
     BackoffPolicy expected = edited;
     expected.name = QStringLiteral("Redis, patient");
+    // The built-in's description and source describe its numbers, not these.
+    const BackoffPolicy base = preset("memorystore");
+    expected.description = QStringLiteral("Yours, made from the preset \"%1\".").arg(base.name);
+    expected.source = QStringLiteral("Your edit of \"%1\" (%2)").arg(base.name, base.source);
     QCOMPARE(chosen.constFirst().constFirst().value<BackoffPolicy>(), expected);
     QCOMPARE(settings.userPreset(QStringLiteral("Redis, patient")), expected);
     QCOMPARE(bar.presetKey(), QStringLiteral("user:Redis, patient"));

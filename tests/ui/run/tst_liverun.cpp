@@ -122,7 +122,7 @@ void TestLiveRun::executorRun_reachesSessionLogTimelineAndStatistics()
     // The statistics.
     QTRY_COMPARE(statistics.figureText(Ui::StatisticsView::Figure::SuccessRate), QStringLiteral("100.0 %"));
     QCOMPARE(statistics.figureText(Ui::StatisticsView::Figure::RetryAmplification), QStringLiteral("3.00\u00d7"));
-    QCOMPARE(statistics.figureText(Ui::StatisticsView::Figure::Errors), QStringLiteral("2"));
+    QCOMPARE(statistics.figureText(Ui::StatisticsView::Figure::Errors), QStringLiteral("2 / 0"));
 
     // And what the exports get.
     const Core::RunRecord record = session.runRecord();

@@ -9,7 +9,9 @@
 #include <QBarSeries>
 #include <QBarSet>
 #include <QChart>
+#include <QLabel>
 #include <QLineSeries>
+#include <QLogValueAxis>
 #include <QPieSeries>
 #include <QPieSlice>
 #include <QSignalSpy>
@@ -98,7 +100,11 @@ void TestStatisticsView::figures_showHandComputedRun()
     // Requests: 50, 520, 980 ms. Attempts: 10 10 50 80 100 120 ms.
     QCOMPARE(view.figureText(Figure::RequestLatency), QStringLiteral("520.0 ms / 980.0 ms / 980.0 ms"));
     QCOMPARE(view.figureText(Figure::AttemptLatency), QStringLiteral("50.0 ms / 120.0 ms / 120.0 ms"));
-    QCOMPARE(view.figureText(Figure::Errors), QStringLiteral("4"));
+    // Failed attempts and failed requests, each counted for what it is.
+    QCOMPARE(view.figureText(Figure::Errors), QStringLiteral("4 / 1"));
+    const auto *words = view.findChild<QLabel *>(QStringLiteral("amplificationWords"));
+    QVERIFY(words);
+    QCOMPARE(words->text(), QStringLiteral("Each request reached the server 1.75 times: 75 % extra load."));
 }
 
 void TestStatisticsView::histogram_barsPerAttemptCount()
@@ -134,6 +140,30 @@ void TestStatisticsView::latency_barsForRequestsAndAttempts()
     QVERIFY(series);
     QCOMPARE(valuesOf(series->barSets().at(0)), (QList<qreal>{520, 980, 980}));
     QCOMPARE(valuesOf(series->barSets().at(1)), (QList<qreal>{50, 120, 120}));
+    const auto attachedLog = [series] {
+        for (QAbstractAxis *axis : series->attachedAxes()) {
+            if (qobject_cast<QLogValueAxis *>(axis))
+                return true;
+        }
+        return false;
+    };
+    QVERIFY(!attachedLog()); // 50 to 980 ms: one axis of milliseconds reads well
+
+    // 4 ms to 9 s: a linear axis would hide p50, a log axis shows every bar.
+    RunSession wide;
+    wide.recordAttempt(httpAttempt(1, 0, 0, 4, 200));
+    wide.recordResult(result(1, RequestOutcome::Succeeded, 1, 0, 4));
+    wide.recordAttempt(httpAttempt(2, 0, 0, 9000, 200));
+    wide.recordResult(result(2, RequestOutcome::Succeeded, 1, 0, 9000));
+    wide.flush();
+    view.setSession(&wide);
+    QVERIFY(attachedLog());
+    auto *log = view.chart(Chart::LatencyPercentiles)->findChild<QLogValueAxis *>(QStringLiteral("latencyLogAxis"));
+    QVERIFY(log && log->isVisible());
+    QVERIFY(log->min() <= 4.0);
+    QVERIFY(log->max() >= 9000.0);
+    view.setSession(&session);
+    QVERIFY(!attachedLog());
 }
 
 void TestStatisticsView::errorsOverTime_oneStackedBandPerCause()
