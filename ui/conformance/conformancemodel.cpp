@@ -141,7 +141,8 @@ QVariant ConformanceModel::data(const QModelIndex &index, int role) const
         case CellState::Failed:
             // What happened is the cell's content; whether it was expected is the mark
             // beside it, so that "gave up" never reads as a green success.
-            return tr("%1, %n attempt(s)", nullptr, cell->result.attempts).arg(outcomeWord(cell->result.outcome));
+            // "gave up (1)": the outcome, and in brackets the attempts made (said in the tooltip).
+            return tr("%1 (%2)").arg(outcomeWord(cell->result.outcome)).arg(cell->result.attempts);
         }
         return {};
     case Qt::DecorationRole:
@@ -154,8 +155,12 @@ QVariant ConformanceModel::data(const QModelIndex &index, int role) const
         return {};
     case Qt::ToolTipRole: {
         // Verdicts quote reasons that came from the server; they are shown redacted.
-        if (cell->done)
-            return Core::Redactor::logLine(cell->verdict.message);
+        if (cell->done) {
+            return tr("%1 after %n attempt(s), %2\n%3", nullptr, cell->result.attempts)
+                .arg(Core::requestOutcomeTitle(cell->result.outcome),
+                    state == CellState::Passed ? tr("as expected") : tr("NOT as expected"),
+                    Core::Redactor::logLine(cell->verdict.message));
+        }
         return tr("expected: %1\n%2")
             .arg(cell->cell.expected.summary(), cell->cell.expected.explanation.join(QLatin1Char('\n')));
     }

@@ -75,6 +75,10 @@ ConformanceView::ConformanceView(QWidget *parent)
     m_table->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
     // One line per cell ("gave up, 1 attempt"): the eight rows fit at 1366x768.
     m_table->verticalHeader()->setDefaultSectionSize(fontMetrics().lineSpacing() + 14);
+    // Long sequence names are elided (the tooltip has them whole) so that the cells keep
+    // room for their outcome.
+    m_table->verticalHeader()->setMaximumWidth(fontMetrics().horizontalAdvance(QLatin1Char('M')) * 17);
+    m_table->verticalHeader()->setTextElideMode(Qt::ElideRight);
 
     m_details = new QPlainTextEdit(this);
     m_details->setObjectName(QStringLiteral("details"));
