@@ -23,6 +23,15 @@ if(CMAKE_CXX_COMPILER_ID MATCHES "GNU|Clang")
     if(RETRYLAB_WERROR)
         target_compile_options(retrylab_compile_options INTERFACE -Werror)
     endif()
+    # gold links the hundred-odd suites three times faster than the default ld.bfd,
+    # most of what a rebuild after an edit waits for (binutils ships it with gcc).
+    if(RETRYLAB_FAST_LINKER AND CMAKE_CXX_COMPILER_ID STREQUAL "GNU")
+        include(CheckLinkerFlag)
+        check_linker_flag(CXX -fuse-ld=gold RETRYLAB_HAVE_GOLD)
+        if(RETRYLAB_HAVE_GOLD)
+            target_link_options(retrylab_compile_options INTERFACE -fuse-ld=gold)
+        endif()
+    endif()
     if(RETRYLAB_SANITIZE)
         target_compile_options(retrylab_compile_options INTERFACE
             -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined)

@@ -372,7 +372,7 @@ void RetryExecutor::startAttempt(const RequestPtr &r)
     }
 
     HopRequest hop = RetryPlanner::attemptRequest(r->spec, r->plan);
-    if (m_attemptHeaders) {
+    if (m_attemptHeaders && r->spec.attemptHeaders) {
         hop.headers.removeIf([](const auto &h) {
             return h.first.compare(RetryHeaders::requestId, Qt::CaseInsensitive) == 0
                 || h.first.compare(RetryHeaders::attempt, Qt::CaseInsensitive) == 0;

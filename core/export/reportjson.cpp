@@ -150,6 +150,9 @@ QJsonObject requestObject(quint64 id, const RequestSpec &spec, const Redactor &r
     };
     if (!spec.transport.isDefault())
         o.insert(QStringLiteral("transport"), TransportJson::toJson(spec.transport));
+    // Written only when turned off, the exception: reports of earlier versions stay identical.
+    if (!spec.attemptHeaders)
+        o.insert(QStringLiteral("attemptHeaders"), false);
     if (spec.seed) {
         o.insert(QStringLiteral("seed"), unsignedValue(*spec.seed));
         o.insert(QStringLiteral("seedStream"), unsignedValue(spec.seedStream));
@@ -538,6 +541,7 @@ RequestSpec readRequest(JsonReader &f)
     s.headers = headers(f, QStringLiteral("headers"));
     s.body = bytes(f, QStringLiteral("body"));
     s.idempotent = f.boolean(QStringLiteral("idempotent")).value_or(false);
+    s.attemptHeaders = f.boolean(QStringLiteral("attemptHeaders")).value_or(true);
     s.attemptTimeoutMs = optionalNumber(f, QStringLiteral("attemptTimeoutMs"));
     s.label = text(f, QStringLiteral("label"));
     s.increment = integer(f, QStringLiteral("increment")).value_or(1);

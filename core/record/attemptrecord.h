@@ -31,6 +31,9 @@ struct RequestSpec
     QByteArray body;
     /// The user vouches that repeating this request is safe.
     bool idempotent = false;
+    /// Whether its attempts carry X-Retry-Request-Id and X-Retry-Attempt (when the
+    /// executor adds them at all: RetryExecutor::setAttemptHeadersEnabled).
+    bool attemptHeaders = true;
     /// Per-attempt timeout for this request; unset: the policy's.
     std::optional<double> attemptTimeoutMs;
     /// Free text shown in lanes and reports ("batch 3/10").

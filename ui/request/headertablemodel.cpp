@@ -1,5 +1,6 @@
 #include "ui/request/headertablemodel.h"
 
+#include "core/http/retryheaders.h"
 #include "ui/widgets/credentialmask.h"
 
 #include <QColor>
@@ -19,6 +20,45 @@ void HeaderTableModel::setHeaders(const QList<DraftHeader> &headers)
     Q_EMIT headersChanged();
 }
 
+void HeaderTableModel::setAttemptHeaders(bool on)
+{
+    if (on == m_attemptHeaders)
+        return;
+    m_attemptHeaders = on;
+    Q_EMIT dataChanged(index(headerCount(), 0), index(headerCount() + automaticRows - 1, ColumnCount - 1));
+    Q_EMIT headersChanged();
+}
+
+QVariant HeaderTableModel::automaticData(int row, int column, int role) const
+{
+    const bool requestId = row == headerCount();
+    if (role == Qt::ForegroundRole)
+        return QColor(0x80, 0x80, 0x80); // greyed: RetryLab's, not the user's
+    if (role == Qt::ToolTipRole) {
+        return tr("RetryLab adds X-Retry-Request-Id (the same for every attempt of a request) and "
+                  "X-Retry-Attempt (1, 2, …) so that a server can tell a retry from a resend. Untick to send "
+                  "this request without them.");
+    }
+    switch (column) {
+    case Enabled:
+        if (role == Qt::CheckStateRole)
+            return m_attemptHeaders ? Qt::Checked : Qt::Unchecked;
+        break;
+    case Name:
+        if (role == Qt::DisplayRole)
+            return QString::fromLatin1(requestId ? Core::RetryHeaders::requestId : Core::RetryHeaders::attempt);
+        break;
+    case Value:
+        if (role == Qt::DisplayRole)
+            return requestId ? tr("a new id for each request (added by RetryLab)")
+                             : tr("1, 2, 3, … for each attempt (added by RetryLab)");
+        break;
+    default:
+        break;
+    }
+    return {};
+}
+
 void HeaderTableModel::setRevealed(bool revealed)
 {
     if (revealed == m_revealed)
@@ -36,7 +76,7 @@ bool HeaderTableModel::isCredential(const QString &name)
 
 int HeaderTableModel::rowCount(const QModelIndex &parent) const
 {
-    return parent.isValid() ? 0 : static_cast<int>(m_headers.size());
+    return parent.isValid() ? 0 : headerCount() + automaticRows;
 }
 
 int HeaderTableModel::columnCount(const QModelIndex &parent) const
@@ -48,6 +88,8 @@ QVariant HeaderTableModel::data(const QModelIndex &index, int role) const
 {
     if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
         return {};
+    if (isAutomaticRow(index.row()))
+        return automaticData(index.row(), index.column(), role);
     const DraftHeader &h = m_headers.at(index.row());
     const bool masked = !m_revealed && isCredential(h.name);
     switch (index.column()) {
@@ -92,6 +134,12 @@ bool HeaderTableModel::setData(const QModelIndex &index, const QVariant &value, 
 {
     if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
         return false;
+    if (isAutomaticRow(index.row())) {
+        if (index.column() != Enabled || role != Qt::CheckStateRole)
+            return false;
+        setAttemptHeaders(value.value<Qt::CheckState>() == Qt::Checked);
+        return true;
+    }
     DraftHeader &h = m_headers[index.row()];
     if (index.column() == Enabled && role == Qt::CheckStateRole) {
         const bool enabled = value.value<Qt::CheckState>() == Qt::Checked;
@@ -120,6 +168,8 @@ Qt::ItemFlags HeaderTableModel::flags(const QModelIndex &index) const
 {
     if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
         return Qt::NoItemFlags;
+    if (isAutomaticRow(index.row()))
+        return index.column() == Enabled ? Qt::ItemIsEnabled | Qt::ItemIsUserCheckable : Qt::ItemIsEnabled;
     Qt::ItemFlags f = Qt::ItemIsEnabled | Qt::ItemIsSelectable;
     if (index.column() == Enabled)
         f |= Qt::ItemIsUserCheckable;
@@ -146,7 +196,7 @@ QVariant HeaderTableModel::headerData(int section, Qt::Orientation orientation, 
 
 bool HeaderTableModel::insertRows(int row, int count, const QModelIndex &parent)
 {
-    if (parent.isValid() || row < 0 || row > rowCount() || count < 1
+    if (parent.isValid() || row < 0 || row > headerCount() || count < 1
         || m_headers.size() + count > RequestDraft::maxHeaders)
         return false;
     beginInsertRows(parent, row, row + count - 1);
@@ -158,7 +208,7 @@ bool HeaderTableModel::insertRows(int row, int count, const QModelIndex &parent)
 
 bool HeaderTableModel::removeRows(int row, int count, const QModelIndex &parent)
 {
-    if (parent.isValid() || row < 0 || count < 1 || row + count > rowCount())
+    if (parent.isValid() || row < 0 || count < 1 || row + count > headerCount())
         return false;
     beginRemoveRows(parent, row, row + count - 1);
     m_headers.remove(row, count);

@@ -25,8 +25,18 @@ public:
 
     explicit HeaderTableModel(QObject *parent = nullptr);
 
+    /// The user's headers; the two rows after them are RetryLab's own (see below).
     QList<DraftHeader> headers() const { return m_headers; }
     void setHeaders(const QList<DraftHeader> &headers);
+    int headerCount() const { return static_cast<int>(m_headers.size()); }
+
+    /// X-Retry-Request-Id and X-Retry-Attempt, which the executor adds to every
+    /// attempt, shown greyed below the user's headers; their Send box turns both
+    /// off for this request. Neither name nor value can be edited.
+    static constexpr int automaticRows = 2;
+    bool attemptHeaders() const { return m_attemptHeaders; }
+    void setAttemptHeaders(bool on);
+    bool isAutomaticRow(int row) const { return row >= headerCount() && row < headerCount() + automaticRows; }
 
     /// Shows credential values in clear text.
     void setRevealed(bool revealed);
@@ -48,8 +58,11 @@ Q_SIGNALS:
     void headersChanged();
 
 private:
+    QVariant automaticData(int row, int column, int role) const;
+
     QList<DraftHeader> m_headers;
     bool m_revealed = false;
+    bool m_attemptHeaders = true;
 };
 
 } // namespace RetryLab::Ui

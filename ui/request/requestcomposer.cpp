@@ -474,6 +474,7 @@ RequestDraft RequestComposer::draft() const
     d.method = m_method->currentText().trimmed();
     d.urlTemplate = m_url->currentText().trimmed();
     d.headers = m_headerModel->headers();
+    d.attemptHeaders = m_headerModel->attemptHeaders();
     d.body = m_body->toPlainText();
     d.idempotent = m_idempotent->isChecked();
     if (m_ownTimeout->isChecked())
@@ -495,6 +496,7 @@ void RequestComposer::setDraft(const RequestDraft &draft)
     m_method->setCurrentText(draft.method);
     m_url->setCurrentText(draft.urlTemplate);
     m_headerModel->setHeaders(draft.headers);
+    m_headerModel->setAttemptHeaders(draft.attemptHeaders);
     if (m_body->toPlainText() != draft.body)
         m_body->setPlainText(draft.body);
     m_idempotent->setChecked(draft.idempotent);
@@ -621,7 +623,7 @@ void RequestComposer::handleEdited()
 
 void RequestComposer::handleAddHeader()
 {
-    const int row = m_headerModel->rowCount();
+    const int row = m_headerModel->headerCount(); // before RetryLab's own rows
     if (!m_headerModel->insertRows(row, 1))
         return;
     const QModelIndex name = m_headerModel->index(row, HeaderTableModel::Name);
@@ -731,7 +733,7 @@ void RequestComposer::refresh()
     m_repeatAction->setToolTip(
         tr("Send one request every %1 until Stop (Ctrl+R)").arg(formatSeconds(d.repeatIntervalMs)) + why);
 
-    m_removeHeader->setEnabled(m_headerModel->rowCount() > 0);
+    m_removeHeader->setEnabled(m_headerModel->headerCount() > 0);
     m_policyTimeout->setText(tr("Otherwise the policy's: %1").arg(formatSeconds(m_policy.attemptTimeoutMs)));
     m_timeout->setEnabled(m_ownTimeout->isChecked());
     updateTabTitles();

@@ -5,13 +5,13 @@
 #include "core/util/exportfile.h"
 #include "ui/session/embeddedserver.h"
 #include "ui/widgets/fieldmessage.h"
+#include "ui/widgets/flowlayout.h"
 
 #include <QApplication>
 #include <QCheckBox>
 #include <QClipboard>
 #include <QDir>
 #include <QFileDialog>
-#include <QGridLayout>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLayoutItem>
@@ -31,7 +31,7 @@ HttpsPanel::HttpsPanel(QWidget *parent)
       m_save(new QToolButton), m_trust(new QToolButton), m_httpsUrl(new QLabel), m_copyHttps(new QToolButton),
       m_certificate(new QLineEdit), m_key(new QLineEdit), m_keyPassphrase(new QLineEdit),
       m_applyCertificate(new QToolButton), m_message(new FieldMessage), m_urlBox(new QWidget),
-      m_urlGrid(new QGridLayout(m_urlBox))
+      m_urlGrid(new FlowLayout(m_urlBox, 12, 2))
 {
     m_chooseSave = [this](const QString &title, const QString &suggested, const QString &filter) {
         return QFileDialog::getSaveFileName(this, title, suggested, filter);
@@ -55,8 +55,6 @@ HttpsPanel::HttpsPanel(QWidget *parent)
                            "are new each time."));
     m_message->setObjectName(QStringLiteral("httpsMessage"));
     m_urlGrid->setContentsMargins(0, 0, 0, 0);
-    m_urlGrid->setHorizontalSpacing(6);
-    m_urlGrid->setVerticalSpacing(0);
 
     connect(m_enabled, &QCheckBox::toggled, this, &HttpsPanel::handleToggled);
     connect(m_port, &QSpinBox::valueChanged, this, [this] {
@@ -112,21 +110,27 @@ HttpsPanel::HttpsPanel(QWidget *parent)
         applyCertificate(m_certificate->text().trimmed(), m_key->text().trimmed(), m_keyPassphrase->text());
     });
 
-    auto *buttons = new QHBoxLayout;
-    buttons->addWidget(m_save);
-    buttons->addWidget(m_trust);
-    buttons->addSpacing(12);
-    buttons->addWidget(m_certificate, 2);
-    buttons->addWidget(browseButton(m_certificate, tr("Certificate for the HTTPS port")));
-    buttons->addWidget(m_key, 1);
-    buttons->addWidget(browseButton(m_key, tr("Key of that certificate")));
-    buttons->addWidget(m_keyPassphrase, 1);
-    buttons->addWidget(m_applyCertificate);
+    // The CA buttons, then the certificate's fields on a row of their own: a narrow
+    // window neither clips them nor scrolls the tab sideways.
+    auto *caButtons = new QHBoxLayout;
+    caButtons->addWidget(m_save);
+    caButtons->addWidget(m_trust);
+    caButtons->addStretch(1);
+    auto *certificateRow = new QHBoxLayout;
+    certificateRow->addWidget(m_certificate, 2);
+    certificateRow->addWidget(browseButton(m_certificate, tr("Certificate for the HTTPS port")));
+    certificateRow->addWidget(m_key, 1);
+    certificateRow->addWidget(browseButton(m_key, tr("Key of that certificate")));
+    certificateRow->addWidget(m_keyPassphrase, 1);
+    certificateRow->addWidget(m_applyCertificate);
+    for (QLineEdit *field : {m_certificate, m_key, m_keyPassphrase})
+        field->setMinimumWidth(fontMetrics().horizontalAdvance(QLatin1Char('M')) * 5);
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->setSpacing(2);
     layout->addLayout(row);
-    layout->addLayout(buttons);
+    layout->addLayout(caButtons);
+    layout->addLayout(certificateRow);
     layout->addWidget(m_message);
     layout->addWidget(m_urlBox);
     refresh();
@@ -278,14 +282,13 @@ void HttpsPanel::refresh()
         delete item;
     }
     // The TLS faults' ports, each "name :port" (all on the server's address), the whole
-    // URL and what the fault does in the tooltip, and the whole URL copied.
-    constexpr int perRow = 4;
-    int cellIndex = 0;
+    // URL and what the fault does in the tooltip, and the whole URL copied; as many on
+    // a row as the width allows.
     if (https) {
         auto *caption = new QLabel(tr("TLS faults:"));
         caption->setToolTip(tr("One port per fault of the TLS handshake; the HTTPS port's handshake script (POST "
                                "/_control/tls/handshakes) gives its next connections chosen faults too."));
-        m_urlGrid->addWidget(caption, 0, 0);
+        m_urlGrid->addWidget(caption);
     }
     for (const Core::TlsFault fault : Core::TlsFaults::all()) {
         if (!https)
@@ -308,11 +311,8 @@ void HttpsPanel::refresh()
         connect(copy, &QToolButton::clicked, this, [url] { QApplication::clipboard()->setText(url.toString()); });
         cellLayout->addWidget(label);
         cellLayout->addWidget(copy);
-        cellLayout->addStretch(1);
-        m_urlGrid->addWidget(cell, cellIndex / perRow, 1 + cellIndex % perRow);
-        ++cellIndex;
+        m_urlGrid->addWidget(cell);
     }
-    m_urlGrid->setColumnStretch(perRow + 1, 1);
     m_urlBox->setVisible(!m_urls.isEmpty());
 }
 

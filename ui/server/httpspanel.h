@@ -8,7 +8,6 @@
 #include <optional>
 
 class QCheckBox;
-class QGridLayout;
 class QLabel;
 class QLineEdit;
 class QSpinBox;
@@ -17,6 +16,7 @@ class QToolButton;
 namespace RetryLab::Ui {
 
 class EmbeddedServer;
+class FlowLayout;
 class FieldMessage;
 
 /// HTTPS of the embedded server, on the Server tab: on or off and its port, the
@@ -77,7 +77,7 @@ private:
     QToolButton *m_applyCertificate;
     FieldMessage *m_message;
     QWidget *m_urlBox;
-    QGridLayout *m_urlGrid;
+    FlowLayout *m_urlGrid; ///< the TLS faults' ports, wrapped to the width
     QList<QPair<QString, QUrl>> m_urls;
     bool m_filling = false;
 };

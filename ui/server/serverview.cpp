@@ -78,6 +78,7 @@ ServerView::ServerView(QWidget *parent)
     // The address line.
     m_address->setObjectName(QStringLiteral("serverAddress"));
     m_address->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_address->setWordWrap(true); // a long address line wraps; Reset server stays in view
     m_serverProblem->setObjectName(QStringLiteral("serverProblem"));
     m_copyAddress->setText(tr("Copy address"));
     m_copyAddress->setToolTip(tr("Copy the server's URL, e.g. for curl or a browser"));

@@ -181,6 +181,7 @@ QJsonObject RequestDraft::toJson(bool keepCredentials) const
         {QStringLiteral("headers"), headerArray},
         {QStringLiteral("body"), savedBody},
         {QStringLiteral("idempotent"), idempotent},
+        {QStringLiteral("attemptHeaders"), attemptHeaders},
         {QStringLiteral("batchCount"), batchCount},
         {QStringLiteral("concurrency"), concurrency},
         {QStringLiteral("repeatIntervalMs"), repeatIntervalMs},
@@ -204,6 +205,7 @@ Core::Result<RequestDraft> RequestDraft::fromJson(const QJsonObject &object)
         || !readString(object, QStringLiteral("url"), maxUrlLength, &draft.urlTemplate, &error)
         || !readString(object, QStringLiteral("body"), maxBodyLength, &draft.body, &error)
         || !readBool(object, QStringLiteral("idempotent"), &draft.idempotent, &error)
+        || !readBool(object, QStringLiteral("attemptHeaders"), &draft.attemptHeaders, &error)
         || !readInt(object, QStringLiteral("batchCount"), 1, maxBatchCount, &draft.batchCount, &error)
         || !readInt(object, QStringLiteral("concurrency"), 1, maxConcurrency, &draft.concurrency, &error)
         || !readInt(object, QStringLiteral("repeatIntervalMs"), minRepeatIntervalMs, maxRepeatIntervalMs,

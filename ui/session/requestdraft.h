@@ -41,6 +41,8 @@ struct RequestDraft
     QString body;
     /// The user vouches that repeating the request is safe.
     bool idempotent = false;
+    /// Send RetryLab's X-Retry-Request-Id and X-Retry-Attempt with every attempt.
+    bool attemptHeaders = true;
     /// Per-attempt timeout for these requests; unset: the policy's.
     std::optional<double> attemptTimeoutMs;
     /// Requests in one batch.

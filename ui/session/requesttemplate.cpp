@@ -173,6 +173,7 @@ Core::Result<Core::RequestSpec> build(const RequestDraft &typed, const Expansion
     }
     spec.body = expand(draft.body, context).toUtf8();
     spec.idempotent = draft.idempotent;
+    spec.attemptHeaders = draft.attemptHeaders;
     spec.attemptTimeoutMs = draft.attemptTimeoutMs;
     if (const auto transport = Core::checkTransport(draft.transport); !transport)
         return R::failure(transport.error());

@@ -49,7 +49,8 @@ qint16 toInt16(qint64 value)
 bool sameSpec(const RequestSpec &a, const RequestSpec &b)
 {
     return a.kind == b.kind && a.method == b.method && a.url == b.url && a.headers == b.headers && a.body == b.body
-        && a.idempotent == b.idempotent && a.attemptTimeoutMs == b.attemptTimeoutMs && a.increment == b.increment;
+        && a.idempotent == b.idempotent && a.attemptTimeoutMs == b.attemptTimeoutMs && a.increment == b.increment
+        && a.attemptHeaders == b.attemptHeaders;
 }
 
 } // namespace

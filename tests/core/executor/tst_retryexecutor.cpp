@@ -1104,6 +1104,18 @@ void TestRetryExecutor::attemptHeaders_identifyAttempts_andCanBeSwitchedOff()
     QVERIFY(!headerValue(oc.attemptsOf(plain).first().requestHeaders, "X-Retry-Attempt"));
     QVERIFY(!headerValue(oc.attemptsOf(plain).first().requestHeaders, "X-Retry-Request-Id"));
     QCOMPARE(m_server.log().last().clientAttempt, QString());
+
+    // Or per request: this one goes without them, the executor's others keep them.
+    other.setAttemptHeadersEnabled(true);
+    RequestSpec untagged = getSpec(url(QStringLiteral("/status/200")));
+    untagged.attemptHeaders = false;
+    const quint64 bare = other.submit(untagged);
+    QTRY_VERIFY_WITH_TIMEOUT(oc.resultOf(bare).has_value(), 10'000);
+    QVERIFY(!headerValue(oc.attemptsOf(bare).first().requestHeaders, "X-Retry-Attempt"));
+    QCOMPARE(m_server.log().last().clientAttempt, QString());
+    const quint64 tagged = other.submit(getSpec(url(QStringLiteral("/status/200"))));
+    QTRY_VERIFY_WITH_TIMEOUT(oc.resultOf(tagged).has_value(), 10'000);
+    QCOMPARE(headerOf(oc.attemptsOf(tagged).first().requestHeaders, "X-Retry-Attempt"), QByteArray("1"));
 }
 
 void TestRetryExecutor::logging_everyRetryAndEveryFinalFailure()

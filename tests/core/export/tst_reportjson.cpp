@@ -95,6 +95,7 @@ void compareRequest(const RequestSpec &a, const RequestSpec &b)
     QCOMPARE(a.url, b.url);
     compareHeaders(a.headers, b.headers);
     QCOMPARE(a.body, b.body);
+    QCOMPARE(a.attemptHeaders, b.attemptHeaders);
     QCOMPARE(a.idempotent, b.idempotent);
     QCOMPARE(a.attemptTimeoutMs, b.attemptTimeoutMs);
     QCOMPARE(a.label, b.label);
@@ -151,6 +152,7 @@ class TestReportJson : public QObject
 private Q_SLOTS:
     void roundTrip_unredacted_isLossless();
     void roundTrip_isStable();
+    void attemptHeadersOff_isWrittenAndReadBack();
     void streamed_equalsTheWholeDocument();
     void olderReport_withEnd_readsBack();
     void transportAndTls_roundTrip_withoutSecrets();
@@ -251,6 +253,20 @@ void TestReportJson::certificateErrorsIgnored_saidByTheReport()
     QVERIFY2(warning.contains(QLatin1String("api.example.com")), qPrintable(warning));
     const QJsonObject first = insecure.value(QStringLiteral("attempts")).toArray().at(0).toObject();
     QVERIFY(first.value(QStringLiteral("tls")).toObject().value(QStringLiteral("errorsIgnored")).toBool());
+}
+
+void TestReportJson::attemptHeadersOff_isWrittenAndReadBack()
+{
+    RunRecord run = ExportSamples::sampleRun();
+    const QByteArray usual = ReportJson::toJson(run, ExportOptions{false});
+    QVERIFY(!usual.contains("attemptHeaders")); // the usual case adds nothing
+    run.requests[1].attemptHeaders = false;
+    const QByteArray off = ReportJson::toJson(run, ExportOptions{false});
+    QVERIFY(off.contains("\"attemptHeaders\": false"));
+    const auto back = ReportJson::fromJson(off);
+    QVERIFY2(back.ok(), qPrintable(back.error()));
+    QVERIFY(!back.value().run.requests.value(1).attemptHeaders);
+    QVERIFY(ReportJson::fromJson(usual).value().run.requests.value(1).attemptHeaders);
 }
 
 void TestReportJson::roundTrip_isStable()

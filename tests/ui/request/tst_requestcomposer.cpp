@@ -1,5 +1,6 @@
 #include "ui/request/headertablemodel.h"
 #include "ui/request/requestcomposer.h"
+#include "ui/session/requesttemplate.h"
 #include "ui/widgets/fieldmessage.h"
 
 #include <QAbstractItemModelTester>
@@ -44,6 +45,7 @@ private Q_SLOTS:
     void endpointsMenu_showsUrlsWithTheirAmpersands();
     void restoredMaskedCredential_blocksSendUntilTypedOrUnticked();
     void narrow_sendButtonsWrapBelowTheUrl();
+    void retryHeaders_shownGreyed_switchOffPerRequest();
 
 private:
     RequestComposer *m_composer = nullptr;
@@ -251,7 +253,8 @@ void TestRequestComposer::headerRows_addAndRemove()
     auto *remove = m_composer->findChild<QToolButton *>(QStringLiteral("removeHeader"));
     QVERIFY(!remove->isEnabled());
     add->click();
-    QCOMPARE(model->rowCount(), 1);
+    QCOMPARE(model->headerCount(), 1);
+    QCOMPARE(model->rowCount(), 1 + HeaderTableModel::automaticRows);
     QVERIFY(model->setData(model->index(0, HeaderTableModel::Name), QStringLiteral("X-One")));
     QVERIFY(model->setData(model->index(0, HeaderTableModel::Value), QStringLiteral("1")));
     QVERIFY(model->setData(model->index(0, HeaderTableModel::Enabled), Qt::Unchecked, Qt::CheckStateRole));
@@ -259,7 +262,7 @@ void TestRequestComposer::headerRows_addAndRemove()
         m_composer->draft().headers, (QList<Ui::DraftHeader>{{QStringLiteral("X-One"), QStringLiteral("1"), false}}));
     QVERIFY(remove->isEnabled());
     remove->click();
-    QCOMPARE(model->rowCount(), 0);
+    QCOMPARE(model->headerCount(), 0);
     QVERIFY(m_composer->draft().headers.isEmpty());
 
     // A bad header name blocks sending, naming the row.
@@ -408,6 +411,45 @@ void TestRequestComposer::narrow_sendButtonsWrapBelowTheUrl()
     QCOMPARE(buttons, 4);
     m_composer->resize(1200, 300);
     QTRY_VERIFY(!m_composer->wrapsSendButtons());
+}
+
+void TestRequestComposer::retryHeaders_shownGreyed_switchOffPerRequest()
+{
+    HeaderTableModel *model = m_composer->headerModel();
+    QAbstractItemModelTester tester(model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    RequestDraft draft = m_composer->draft();
+    draft.headers = {{QStringLiteral("Accept"), QStringLiteral("*/*"), true}};
+    m_composer->setDraft(draft);
+    // Below the user's headers, RetryLab's own, greyed and not editable.
+    QCOMPARE(model->rowCount(), 3);
+    QCOMPARE(model->index(1, HeaderTableModel::Name).data().toString(), QStringLiteral("X-Retry-Request-Id"));
+    QCOMPARE(model->index(2, HeaderTableModel::Name).data().toString(), QStringLiteral("X-Retry-Attempt"));
+    QVERIFY(model->index(2, HeaderTableModel::Value).data(Qt::ForegroundRole).isValid());
+    QVERIFY(!(model->flags(model->index(1, HeaderTableModel::Name)) & Qt::ItemIsEditable));
+    QVERIFY(!model->setData(model->index(1, HeaderTableModel::Name), QStringLiteral("X-Other")));
+    QCOMPARE(model->index(1, HeaderTableModel::Enabled).data(Qt::CheckStateRole).toInt(), int(Qt::Checked));
+    QVERIFY(m_composer->draft().attemptHeaders);
+    QCOMPARE(m_composer->draft().headers.size(), 1); // never saved as the user's headers
+
+    // One switch for both, per request; it reaches the spec the executor gets.
+    QSignalSpy changed(m_composer, &RequestComposer::draftChanged);
+    QVERIFY(model->setData(model->index(2, HeaderTableModel::Enabled), Qt::Unchecked, Qt::CheckStateRole));
+    QVERIFY(!changed.isEmpty());
+    QCOMPARE(model->index(1, HeaderTableModel::Enabled).data(Qt::CheckStateRole).toInt(), int(Qt::Unchecked));
+    QVERIFY(!m_composer->draft().attemptHeaders);
+    const auto spec = Ui::RequestTemplate::build(m_composer->draft(), context());
+    QVERIFY(spec);
+    QVERIFY(!spec->attemptHeaders);
+    // Saved and restored with the request.
+    const auto restored = RequestDraft::fromJson(m_composer->draft().toJson());
+    QVERIFY(restored);
+    QVERIFY(!restored->attemptHeaders);
+    // Rows are added above them and they cannot be removed.
+    QVERIFY(!model->removeRows(1, 1));
+    QVERIFY(!model->insertRows(2, 1));
+    QVERIFY(model->insertRows(1, 1));
+    QCOMPARE(model->headerCount(), 2);
+    QCOMPARE(model->index(2, HeaderTableModel::Name).data().toString(), QStringLiteral("X-Retry-Request-Id"));
 }
 
 QTEST_MAIN(TestRequestComposer)
