@@ -3,8 +3,7 @@
 # preset, build-asan/) and runs every test under them. Any report fails the run:
 # UBSan halts on the first error, ASan aborts, LeakSanitizer reports leaks at exit
 # (the options are in the asan test preset). Nothing is suppressed: the suites run
-# clean with Qt 6.4 as Debian ships it. The preset builds without precompiled
-# headers, so a header that does not include what it uses fails here (in CI too).
+# clean with Qt 6.4 as Debian ships it.
 # Arguments go to ctest.
 set -euo pipefail
 cd "$(dirname "$0")/.."
