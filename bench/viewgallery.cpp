@@ -2,12 +2,15 @@
 // server on loopback with a script per request, a RetryExecutor, and a RunSession.
 // For looking at the views by eye and for taking their pictures under Xvfb.
 //
-// Usage: viewgallery [--dark] [--requests N] [--synthetic N] [--out DIR] [--hold SECONDS] [--tab NAME]
+// Usage: viewgallery [--dark] [--requests N] [--again SECONDS] [--synthetic N] [--out DIR] [--hold SECONDS] [--tab
+// NAME]
 //   --out DIR       save timeline-live.png (mid-run) and timeline.png, errorlog.png,
 //                   statistics.png (after the run) there
 //   --hold SECONDS  keep the window open that long after the run (to capture it from outside)
 //   --tab NAME      the tab on top while holding: timeline, log, statistics
 //   --synthetic N   instead of a live run, load N synthetic requests (large-data look)
+//   --again SECONDS after the run, idle that long, then send the same requests again
+//                   (a second run: the timeline draws the idle time narrow)
 
 #include "core/executor/retryexecutor.h"
 #include "core/faultserver/faultserver.h"
@@ -73,6 +76,8 @@ int main(int argc, char *argv[])
         {QStringLiteral("synthetic"), QStringLiteral("Load N synthetic requests instead."), QStringLiteral("n")});
     parser.addOption({QStringLiteral("out"), QStringLiteral("Save PNGs into this folder."), QStringLiteral("dir")});
     parser.addOption({QStringLiteral("hold"), QStringLiteral("Seconds to stay open after the run."),
+        QStringLiteral("seconds"), QStringLiteral("0")});
+    parser.addOption({QStringLiteral("again"), QStringLiteral("Idle this long after the run, then run again."),
         QStringLiteral("seconds"), QStringLiteral("0")});
     parser.addOption({QStringLiteral("tab"), QStringLiteral("Tab on top: timeline, log, statistics."),
         QStringLiteral("name"), QStringLiteral("timeline")});
@@ -160,6 +165,8 @@ int main(int argc, char *argv[])
     session.attach(&executor);
 
     const int requests = parser.value(QStringLiteral("requests")).toInt();
+    const int again = parser.value(QStringLiteral("again")).toInt();
+    int round = 1;
     int submitted = 0;
     QTimer feeder;
     feeder.setInterval(60);
@@ -171,9 +178,9 @@ int main(int argc, char *argv[])
         const auto script = server.createTest(galleryScripts().at(submitted % galleryScripts().size()));
         if (script)
             spec.headers.append({QByteArray(Core::RetryHeaders::testId), script->toLatin1()});
-        spec.label = QStringLiteral("flaky %1/%2").arg(submitted).arg(requests);
+        spec.label = QStringLiteral("flaky %1/%2").arg(submitted).arg(requests * round);
         session.submit(spec);
-        if (submitted >= requests)
+        if (submitted >= requests * round)
             feeder.stop();
     });
     feeder.start();
@@ -185,8 +192,14 @@ int main(int argc, char *argv[])
         });
     }
     QObject::connect(&executor, &Core::RetryExecutor::idle, &app, [&] {
-        if (submitted >= requests && !feeder.isActive())
-            QTimer::singleShot(400, &app, finish);
+        if (submitted < requests * round || feeder.isActive())
+            return;
+        if (round == 1 && again > 0) {
+            ++round;
+            QTimer::singleShot(again * 1000, &feeder, [&feeder] { feeder.start(); });
+            return;
+        }
+        QTimer::singleShot(400, &app, finish);
     });
     return app.exec();
 }

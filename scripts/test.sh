@@ -1,12 +1,16 @@
 #!/usr/bin/env bash
-# Installs what is missing, builds with warnings as errors and runs every test:
-# the tests preset (build-tests/, unoptimised: the suites mostly wait on loopback
-# I/O, and this compiles in a fraction of the time of the optimised build that
-# scripts/run.sh makes in build/), two suites at a time (the tests preset; the longest
-# carry a COST so that they start first). Arguments go to ctest (-R tst_foo, -L ..., -j1).
+# Installs what is missing, builds every suite with warnings as errors under
+# AddressSanitizer + UndefinedBehaviorSanitizer (the asan preset, build-asan/) and runs
+# them all, three at a time. Any report fails the run: UBSan halts on the first error,
+# ASan aborts, LeakSanitizer reports leaks at exit (the options are in the asan test
+# preset); nothing is suppressed. The preset builds without precompiled headers, so a
+# header or source file that does not include what it uses fails here too.
+# Arguments go to ctest (-R tst_foo, -L ..., -j1). For a quicker loop while editing,
+# the tests preset builds the same suites with precompiled headers and no sanitizers:
+#   cmake --workflow --preset tests
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 ./scripts/deps.sh
-./scripts/build.sh tests
-ctest --preset tests "$@"
+./scripts/build.sh asan
+ctest --preset asan "$@"

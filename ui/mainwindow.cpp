@@ -30,6 +30,7 @@
 #include "ui/session/runsession.h"
 #include "ui/session/secretmask.h"
 #include "ui/session/settings.h"
+#include "ui/widgets/focusring.h"
 #include "ui/widgets/insecurebanner.h"
 #include "ui/widgets/messagebar.h"
 #include "ui/widgets/wheelguard.h"
@@ -72,6 +73,7 @@ MainWindow::MainWindow(const Options &options, QWidget *parent)
     setWindowTitle(tr("RetryLab"));
     setObjectName(QStringLiteral("mainWindow"));
     WheelGuard::install();
+    FocusRingStyle::install();
     m_session->attach(m_executor);
 
     if (options.startServer)

@@ -11,8 +11,11 @@
 #include <QBarSet>
 #include <QChart>
 #include <QChartView>
+#include <QComboBox>
+#include <QElapsedTimer>
 #include <QEvent>
 #include <QGridLayout>
+#include <QHBoxLayout>
 #include <QLabel>
 #include <QLegendMarker>
 #include <QLineSeries>
@@ -36,6 +39,7 @@ using Core::RunStatistics;
 namespace {
 
 constexpr int defaultRefreshMs = 250;
+constexpr qint64 slowestRefreshMs = 5000;
 constexpr int maxHistogramColumns = 30; // the last column collects everything beyond
 constexpr int maxCauseSeries = 6; // the rest is summed as "other"
 
@@ -103,6 +107,21 @@ StatisticsView::StatisticsView(QWidget *parent) : QWidget(parent)
     m_refreshTimer.setInterval(defaultRefreshMs);
     connect(&m_refreshTimer, &QTimer::timeout, this, &StatisticsView::refresh);
 
+    m_scope = new QComboBox(this);
+    m_scope->setObjectName(QStringLiteral("statisticsScope"));
+    m_scope->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    m_scope->addItem(tr("Latest run"), latestRun);
+    m_scope->addItem(tr("All runs since Clear"), allRuns);
+    m_scope->setToolTip(tr("What the figures and charts count: the latest run (the requests sent since "
+                           "the last moment nothing was running), every run since the last Clear, or one run"));
+    connect(m_scope, &QComboBox::activated, this, &StatisticsView::refresh);
+    auto *scopeLabel = new QLabel(tr("&Count:"), this);
+    scopeLabel->setBuddy(m_scope);
+    auto *scopeRow = new QHBoxLayout;
+    scopeRow->addWidget(scopeLabel);
+    scopeRow->addWidget(m_scope);
+    scopeRow->addStretch(1);
+
     auto *figures = new QGridLayout;
     const QList<QPair<Figure, QString>> titles{
         {Figure::Requests, tr("Requests")},
@@ -160,6 +179,7 @@ StatisticsView::StatisticsView(QWidget *parent) : QWidget(parent)
     makeChart(tr("Request outcomes"), Chart::Outcomes);
 
     auto *layout = new QVBoxLayout(this);
+    layout->addLayout(scopeRow);
     layout->addLayout(figures);
     layout->addLayout(charts, 1);
 
@@ -274,6 +294,24 @@ void StatisticsView::setSession(RunSession *session)
     refresh();
 }
 
+int StatisticsView::scope() const
+{
+    return m_scope->currentData().toInt();
+}
+
+void StatisticsView::setScope(int scope)
+{
+    const int index = m_scope->findData(scope);
+    m_scope->setCurrentIndex(index >= 0 ? index : 0);
+    refresh();
+}
+
+void StatisticsView::setRefreshInterval(int ms)
+{
+    m_baseInterval = std::max(0, ms);
+    m_refreshTimer.setInterval(m_baseInterval);
+}
+
 void StatisticsView::scheduleRefresh()
 {
     if (!m_refreshTimer.isActive())
@@ -324,11 +362,75 @@ void StatisticsView::refresh()
 {
     m_refreshTimer.stop();
     ++m_refreshCount;
+    QElapsedTimer took;
+    took.start();
+    refreshScope();
     refreshFigures();
     refreshHistogram();
     refreshLatency();
     refreshErrors();
     refreshOutcomes();
+    m_refreshTimer.setInterval(int(std::clamp<qint64>(took.elapsed() * 10, m_baseInterval, slowestRefreshMs)));
+}
+
+void StatisticsView::syncScopeItems(const QList<RunSession::RunSpan> &runs)
+{
+    // One item per run once there is more than one; the texts follow a growing run.
+    const qsizetype fixed = 2;
+    const qsizetype wanted = runs.size() > 1 ? fixed + runs.size() : fixed;
+    const QVariant chosen = m_scope->currentData();
+    const QSignalBlocker block(m_scope);
+    while (m_scope->count() > wanted)
+        m_scope->removeItem(m_scope->count() - 1);
+    for (qsizetype i = 0; i + fixed < wanted; ++i) {
+        const RunSession::RunSpan &run = runs.at(i);
+        const QString from = m_session->wallTimeOf(run.startNs).toLocalTime().toString(QStringLiteral("HH:mm:ss"));
+        const QString text = run.requestCount() == 1
+            ? tr("Run %1: 1 request at %2").arg(i + 1).arg(from)
+            : tr("Run %1: %2 requests from %3").arg(i + 1).arg(QLocale().toString(run.requestCount()), from);
+        if (fixed + i < m_scope->count())
+            m_scope->setItemText(int(fixed + i), text);
+        else
+            m_scope->addItem(text, int(i));
+    }
+    const int index = m_scope->findData(chosen);
+    m_scope->setCurrentIndex(index >= 0 ? index : 0);
+}
+
+void StatisticsView::refreshScope()
+{
+    if (!m_session) {
+        syncScopeItems({});
+        m_scoped.clear();
+        m_stats = &m_scoped;
+        m_scopeRunning = m_scopeInFlight = 0;
+        m_scopeIsSession = true;
+        m_runCount = 0;
+        return;
+    }
+    const QList<RunSession::RunSpan> runs = m_session->runs();
+    m_runCount = runs.size();
+    syncScopeItems(runs);
+    const int chosen = scope();
+    RunSession::RunSpan span{0, m_session->laneCount(), -1};
+    if (chosen >= 0 && chosen < runs.size())
+        span = runs.at(chosen);
+    else if (chosen != allRuns && !runs.isEmpty())
+        span = runs.last();
+    m_scopeIsSession = span.firstLane == 0 && span.endLane >= m_session->laneCount();
+    if (m_scopeIsSession) {
+        // Kept as records arrive: nothing to count again.
+        m_stats = &m_session->statistics();
+        m_scopeRunning = m_session->runningRequestCount();
+        m_scopeInFlight = m_session->inFlightCount();
+        m_scoped.clear();
+        return;
+    }
+    m_scoped = m_session->statisticsOf(span.firstLane, span.endLane);
+    m_stats = &m_scoped;
+    const auto activity = m_session->activityOf(span.firstLane, span.endLane);
+    m_scopeRunning = activity.first;
+    m_scopeInFlight = activity.second;
 }
 
 void StatisticsView::refreshFigures()
@@ -340,17 +442,16 @@ void StatisticsView::refreshFigures()
             label->setText(QStringLiteral("\u2014"));
         return;
     }
-    const RunStatistics &s = m_session->statistics();
-    const int running = m_session->runningRequestCount();
+    const RunStatistics &s = *m_stats;
+    const int running = m_scopeRunning;
     set(Figure::Requests,
         running > 0 ? tr("%1 done, %2 running").arg(locale.toString(s.requestCount()), locale.toString(running))
                     : tr("%1 done").arg(locale.toString(s.requestCount())));
     const auto rate = s.successRate();
     set(Figure::SuccessRate, rate ? tr("%1 %").arg(locale.toString(*rate * 100.0, 'f', 1)) : QStringLiteral("\u2014"));
     set(Figure::Attempts,
-        m_session->inFlightCount() > 0
-            ? tr("%1 (%2 in flight)")
-                  .arg(locale.toString(s.attemptCount()), locale.toString(m_session->inFlightCount()))
+        m_scopeInFlight > 0
+            ? tr("%1 (%2 in flight)").arg(locale.toString(s.attemptCount()), locale.toString(m_scopeInFlight))
             : locale.toString(s.attemptCount()));
     // Amplification said in words too: what it means for the server.
     const auto amplification = s.retryAmplification();
@@ -398,7 +499,7 @@ void StatisticsView::refreshHistogram()
     auto *y = qobject_cast<QValueAxis *>(c->axes(Qt::Vertical).value(0));
     if (!set || !x || !y)
         return;
-    const QMap<int, qint64> histogram = m_session ? m_session->statistics().attemptsHistogram() : QMap<int, qint64>{};
+    const QMap<int, qint64> histogram = m_stats->attemptsHistogram();
     QStringList categories;
     QList<qreal> values;
     if (!histogram.isEmpty()) {
@@ -444,10 +545,8 @@ void StatisticsView::refreshLatency()
         return;
     RunStatistics::Percentiles request;
     RunStatistics::Percentiles attempt;
-    if (m_session) {
-        request = m_session->statistics().requestLatency();
-        attempt = m_session->statistics().attemptLatency();
-    }
+    request = m_stats->requestLatency();
+    attempt = m_stats->attemptLatency();
     const auto put = [](QBarSet *set, const RunStatistics::Percentiles &p) {
         set->replace(0, p.p50.value_or(0.0));
         set->replace(1, p.p90.value_or(0.0));
@@ -484,13 +583,15 @@ void StatisticsView::refreshErrors()
     if (!x || !y)
         return;
     c->removeAllSeries();
-    if (!m_session || m_session->statistics().binCount() == 0) {
+    x->setTitleText(m_scopeIsSession && m_runCount > 1 ? tr("seconds since the session started")
+                                                       : tr("seconds since the run started"));
+    if (m_stats->binCount() == 0) {
         c->setTitle(tr("Errors over time"));
         x->setRange(0.0, 1.0);
         y->setRange(0.0, 1.0);
         return;
     }
-    const RunStatistics &s = m_session->statistics();
+    const RunStatistics &s = *m_stats;
     const double width = s.binWidthMs();
     c->setTitle(width >= 1000.0 ? tr("Errors per %1 s, by cause").arg(width / 1000.0)
                                 : tr("Errors per %1 ms, by cause").arg(width));
@@ -568,9 +669,7 @@ void StatisticsView::refreshOutcomes()
     if (!pie)
         return;
     pie->clear();
-    if (!m_session)
-        return;
-    const RunStatistics &s = m_session->statistics();
+    const RunStatistics &s = *m_stats;
     for (RequestOutcome outcome : {RequestOutcome::Succeeded, RequestOutcome::AttemptsExhausted, RequestOutcome::GaveUp,
              RequestOutcome::DeadlineExceeded, RequestOutcome::CircuitOpen, RequestOutcome::BudgetExhausted,
              RequestOutcome::Cancelled, RequestOutcome::InvalidRequest}) {

@@ -1,5 +1,8 @@
 #pragma once
 
+#include "core/record/runstatistics.h"
+#include "ui/session/runsession.h"
+
 #include <QMap>
 #include <QPointer>
 #include <QTimer>
@@ -7,17 +10,21 @@
 
 class QChart;
 class QChartView;
+class QComboBox;
 class QLabel;
 
 namespace RetryLab::Ui {
-
-class RunSession;
 
 /// The statistics tab: headline figures (success rate, retry amplification, latency
 /// percentiles, circuit breakers, retry budget) above four charts: attempts per
 /// request, latency percentiles, errors over time by cause, and request outcomes.
 /// It redraws from the session's RunStatistics at most a few times per second:
 /// charts cost more to rebuild than the numbers change.
+///
+/// What it counts is chosen above the figures: the latest run (the default: a batch
+/// of 20 shows 20 requests, not everything since the last Clear), all runs, or one
+/// earlier run (RunSession::runs()). Circuit breakers and the retry budget are the
+/// executor's now, whatever the choice.
 class StatisticsView final : public QWidget
 {
     Q_OBJECT
@@ -40,6 +47,10 @@ public:
     };
     Q_ENUM(Figure)
 
+    /// scope(): what the figures and charts count; 0, 1, ... is one run of RunSession::runs().
+    static constexpr int latestRun = -1;
+    static constexpr int allRuns = -2;
+
     explicit StatisticsView(QWidget *parent = nullptr);
 
     /// Not owned.
@@ -49,8 +60,16 @@ public:
     QChart *chart(Chart which) const;
     QString figureText(Figure figure) const;
 
+    int scope() const;
+    /// Chooses what to count and redraws; an index beyond the runs counts the latest.
+    void setScope(int scope);
+    /// The statistics the view shows now (the scope's).
+    const Core::RunStatistics &shownStatistics() const { return *m_stats; }
+
     /// Least time between two redraws (250 ms by default).
-    void setRefreshInterval(int ms) { m_refreshTimer.setInterval(ms); }
+    /// A part of a long session is counted anew on each redraw: when that takes long,
+    /// redraws come less often (ten times the time it took, at most every 5 s).
+    void setRefreshInterval(int ms);
     /// Redraws so far.
     int refreshCount() const { return m_refreshCount; }
 
@@ -64,6 +83,8 @@ protected:
 private:
     void scheduleRefresh();
     void applyPalette();
+    void refreshScope();
+    void syncScopeItems(const QList<RunSession::RunSpan> &runs);
     void refreshFigures();
     void refreshHistogram();
     void refreshLatency();
@@ -74,6 +95,14 @@ private:
     QPointer<RunSession> m_session;
     QTimer m_refreshTimer;
     int m_refreshCount = 0;
+    int m_baseInterval = 250;
+    QComboBox *m_scope = nullptr;
+    Core::RunStatistics m_scoped; ///< a part of the session, counted on refresh
+    const Core::RunStatistics *m_stats = &m_scoped; ///< the session's or m_scoped
+    int m_scopeRunning = 0; ///< requests of the scope not finished
+    int m_scopeInFlight = 0;
+    qsizetype m_runCount = 0;
+    bool m_scopeIsSession = true; ///< the scope is every lane: errors counted from the session's start
     QMap<Figure, QLabel *> m_figures;
     QLabel *m_amplificationWords = nullptr; ///< the amplification as a sentence
     QMap<Chart, QChartView *> m_views;

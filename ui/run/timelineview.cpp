@@ -1,5 +1,6 @@
 #include "ui/run/timelineview.h"
 
+#include "ui/run/timelinegaps.h"
 #include "ui/run/timelinelegend.h"
 #include "ui/session/runsession.h"
 #include "ui/widgets/outcomestyle.h"
@@ -201,6 +202,9 @@ void TimelineView::updateBounds()
         m_scale.startMs = std::isfinite(m_followFromMs) ? std::clamp(m_followFromMs, 0.0, end) : end - span;
         m_scale.endMs = end;
     }
+    // The whole session: idle stretches drawn narrow. Anything else is drawn at scale.
+    const bool whole = m_follow && !std::isfinite(m_followFromMs) && m_followSpanMs >= end;
+    m_scale.gaps = whole && m_session ? TimelineGaps::idleGaps(*m_session, end) : QList<TimeScale::Gap>{};
     m_scale.clamp();
 }
 
@@ -559,6 +563,7 @@ void TimelineView::paintLanes(QPainter &p, const QList<TimeScale::Tick> &ticks)
     for (qsizetype lane = first; lane <= last; ++lane)
         paintLane(p, lane, int(laneTop(lane)));
 
+    TimelineGaps::paintOverLanes(p, m_scale, area, time.left(), pal);
     if (m_session->hasActivity()) {
         const double x = time.left() + m_scale.toPixel(nowMs());
         p.setPen(QPen(withAlpha(outcomeColor(AttemptOutcome::InFlight), 170), 1.0, Qt::DashLine));
@@ -689,6 +694,7 @@ void TimelineView::paintAxis(QPainter &p, const QList<TimeScale::Tick> &ticks)
         const double left = std::clamp(x - w / 2.0, double(time.left()), double(time.right() + rightMargin - w));
         p.drawText(QRectF(left, 0, w, m_axisHeight - 4), Qt::AlignCenter, tick.label);
     }
+    TimelineGaps::paintOnAxis(p, m_scale, axis, time.left(), pal, fm);
     p.restore();
 
     const qsizetype lanes = m_session ? m_session->laneCount() : 0;
@@ -846,7 +852,10 @@ bool TimelineView::viewportEvent(QEvent *event)
 {
     if (event->type() == QEvent::ToolTip) {
         auto *help = static_cast<QHelpEvent *>(event);
-        const QString text = toolTipFor(hitAt(help->pos()));
+        QString text = toolTipFor(hitAt(help->pos()));
+        const TimeScale::Gap *gap = m_scale.gapAt(m_scale.toTime(help->pos().x() - timeArea().left()));
+        if (text.isEmpty() && gap && help->pos().x() >= timeArea().left())
+            text = TimelineGaps::toolTip(*gap);
         if (text.isEmpty()) {
             QToolTip::hideText();
             event->ignore();

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace RetryLab::Ui {
 
@@ -23,6 +24,64 @@ int decimalsFor(double step)
 
 } // namespace
 
+double TimeScale::pixelsPerMs() const
+{
+    double linearMs = spanMs();
+    for (const Gap &gap : gaps)
+        linearMs -= gap.toMs - gap.fromMs;
+    const double linearPx = widthPx - gapPx * double(gaps.size());
+    if (gaps.isEmpty() || !(linearMs > 0.0) || !(linearPx > 0.0))
+        return widthPx / spanMs();
+    return linearPx / linearMs;
+}
+
+double TimeScale::toPixel(double ms) const
+{
+    if (gaps.isEmpty())
+        return (ms - startMs) * widthPx / spanMs();
+    const double rate = pixelsPerMs();
+    double px = 0.0;
+    double from = startMs;
+    for (const Gap &gap : gaps) {
+        if (ms <= gap.fromMs)
+            break;
+        px += (gap.fromMs - from) * rate;
+        if (ms < gap.toMs)
+            return px + (ms - gap.fromMs) / (gap.toMs - gap.fromMs) * gapPx;
+        px += gapPx;
+        from = gap.toMs;
+    }
+    return px + (ms - from) * rate;
+}
+
+double TimeScale::toTime(double px) const
+{
+    if (gaps.isEmpty())
+        return startMs + px * spanMs() / widthPx;
+    const double rate = pixelsPerMs();
+    double at = 0.0;
+    double from = startMs;
+    for (const Gap &gap : gaps) {
+        const double gapStartPx = at + (gap.fromMs - from) * rate;
+        if (px <= gapStartPx)
+            break;
+        if (px < gapStartPx + gapPx)
+            return gap.fromMs + (px - gapStartPx) / gapPx * (gap.toMs - gap.fromMs);
+        at = gapStartPx + gapPx;
+        from = gap.toMs;
+    }
+    return from + (px - at) / rate;
+}
+
+const TimeScale::Gap *TimeScale::gapAt(double ms) const
+{
+    for (const Gap &gap : gaps) {
+        if (ms > gap.fromMs && ms < gap.toMs)
+            return &gap;
+    }
+    return nullptr;
+}
+
 double TimeScale::maxSpanMs() const
 {
     return std::max(minSpanMs, boundEndMs - boundStartMs);
@@ -37,6 +96,7 @@ void TimeScale::setBounds(double start, double end)
 
 void TimeScale::setRange(double start, double end)
 {
+    gaps.clear();
     startMs = start;
     endMs = end;
     clamp();
@@ -77,6 +137,20 @@ void TimeScale::clamp()
         startMs = boundStartMs;
         endMs = startMs + span;
     }
+    // Gaps only where they fit: inside the range, in order, leaving time drawn linearly.
+    double previousEnd = startMs;
+    qsizetype kept = 0;
+    for (qsizetype i = 0; i < gaps.size(); ++i) {
+        const Gap gap = gaps.at(i);
+        if (std::isfinite(gap.fromMs) && std::isfinite(gap.toMs) && gap.fromMs >= previousEnd && gap.toMs > gap.fromMs
+            && gap.toMs <= endMs) {
+            gaps[kept++] = gap;
+            previousEnd = gap.toMs;
+        }
+    }
+    gaps.resize(kept);
+    if (!gaps.isEmpty() && widthPx - gapPx * double(gaps.size()) < widthPx / 2.0)
+        gaps.clear();
 }
 
 void TimeScale::zoomAt(double anchorPx, double factor)
@@ -84,7 +158,9 @@ void TimeScale::zoomAt(double anchorPx, double factor)
     if (!std::isfinite(factor) || factor <= 0.0 || !std::isfinite(anchorPx))
         return;
     const double anchorFraction = std::clamp(anchorPx / widthPx, 0.0, 1.0);
-    const double anchorMs = startMs + anchorFraction * spanMs();
+    // The time under the anchor as drawn now (gaps included); from here on, at scale.
+    const double anchorMs = toTime(anchorFraction * widthPx);
+    gaps.clear();
     const double span = std::clamp(spanMs() / factor, minSpanMs, maxSpanMs());
     startMs = anchorMs - anchorFraction * span;
     endMs = startMs + span;
@@ -101,6 +177,7 @@ void TimeScale::panByMs(double ms)
 {
     if (!std::isfinite(ms))
         return;
+    gaps.clear();
     startMs += ms;
     endMs += ms;
     clamp();
@@ -108,6 +185,7 @@ void TimeScale::panByMs(double ms)
 
 void TimeScale::showAll()
 {
+    gaps.clear();
     startMs = boundStartMs;
     endMs = boundStartMs + maxSpanMs();
     clamp();
@@ -147,16 +225,39 @@ QList<TimeScale::Tick> TimeScale::ticks(double minSpacingPx) const
     QList<Tick> list;
     if (!(spanMs() > 0.0) || !(widthPx > 0.0) || !std::isfinite(minSpacingPx) || minSpacingPx <= 0.0)
         return list;
-    const double step = TimeAxis::timeStep(spanMs() * minSpacingPx / widthPx);
-    // Multiples of the step rather than a running sum: no drift after many ticks.
-    const double first = std::ceil(startMs / step - 1e-9);
-    for (int i = 0; i < maxTicks; ++i) {
-        double ms = (first + i) * step;
-        if (ms > endMs + step * 1e-9)
-            break;
-        if (std::abs(ms) < step * 1e-9)
-            ms = 0.0;
-        list.append({ms, toPixel(ms), label(ms, step)});
+    const double step = TimeAxis::timeStep(minSpacingPx / pixelsPerMs());
+    // Each stretch drawn linearly on its own: none inside a gap, none crowding one after it.
+    QList<QPair<double, double>> stretches;
+    double from = startMs;
+    for (const Gap &gap : gaps) {
+        stretches.append({from, gap.fromMs});
+        from = gap.toMs;
+    }
+    stretches.append({from, endMs});
+    double lastPx = -std::numeric_limits<double>::infinity();
+    // A gap's label sits at its centre: ticks keep clear of it.
+    QList<double> gapCentres;
+    for (const Gap &gap : gaps)
+        gapCentres.append(toPixel(gap.fromMs) + gapPx / 2.0);
+    const auto nearGap = [&gapCentres, minSpacingPx](double px) {
+        return std::any_of(gapCentres.cbegin(), gapCentres.cend(),
+            [px, minSpacingPx](double centre) { return std::abs(px - centre) < minSpacingPx * 0.6; });
+    };
+    for (const auto &[stretchStart, stretchEnd] : std::as_const(stretches)) {
+        // Multiples of the step rather than a running sum: no drift after many ticks.
+        const double first = std::ceil(stretchStart / step - 1e-9);
+        for (int i = 0; i < maxTicks && list.size() < maxTicks; ++i) {
+            double ms = (first + i) * step;
+            if (ms > stretchEnd + step * 1e-9)
+                break;
+            if (std::abs(ms) < step * 1e-9)
+                ms = 0.0;
+            const double px = toPixel(ms);
+            if (!gaps.isEmpty() && (px < lastPx + minSpacingPx * 0.75 || nearGap(px)))
+                continue;
+            list.append({ms, px, label(ms, step)});
+            lastPx = px;
+        }
     }
     return list;
 }

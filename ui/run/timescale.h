@@ -18,6 +18,18 @@ struct TimeScale
     double boundEndMs = 1000.0; ///< nor ends after this (unless the bounds are narrower than minSpanMs)
     double minSpanMs = 0.001; ///< deepest zoom: one microsecond across the whole area
 
+    /// A stretch of time drawn gapPx wide whatever its length: an idle minute between
+    /// two sends would otherwise squeeze both into a column each.
+    struct Gap
+    {
+        double fromMs = 0.0;
+        double toMs = 0.0;
+    };
+    /// Sorted, disjoint, inside [startMs, endMs]; empty draws time linearly. Zooming,
+    /// panning and setting a range drop them (clamp() drops those out of range).
+    QList<Gap> gaps;
+    double gapPx = 36.0;
+
     struct Tick
     {
         double ms = 0.0;
@@ -26,10 +38,13 @@ struct TimeScale
     };
 
     double spanMs() const { return endMs - startMs; }
-    double pixelsPerMs() const { return widthPx / spanMs(); }
+    /// Outside the gaps.
+    double pixelsPerMs() const;
     double maxSpanMs() const;
-    double toPixel(double ms) const { return (ms - startMs) * widthPx / spanMs(); }
-    double toTime(double px) const { return startMs + px * spanMs() / widthPx; }
+    double toPixel(double ms) const;
+    double toTime(double px) const;
+    /// The gap that holds `ms` (inside its ends), or null.
+    const Gap *gapAt(double ms) const;
 
     /// Sets the bounds and clamps the visible range into them.
     void setBounds(double startMs, double endMs);
@@ -47,7 +62,8 @@ struct TimeScale
     /// shifted inside the bounds.
     void clamp();
 
-    /// Ticks at least `minSpacingPx` apart, at the smallest TimeAxis::timeStep() that allows it.
+    /// Ticks at least `minSpacingPx` apart, at the smallest TimeAxis::timeStep() that allows
+    /// it outside the gaps; none inside a gap.
     QList<Tick> ticks(double minSpacingPx = 90.0) const;
     /// A tick label with just the precision `stepMs` needs: "0.25 ms" for steps below a
     /// millisecond, then seconds ("1.5 s"), then minutes and hours ("2:30", "1:02:30").

@@ -179,6 +179,8 @@ void RunSession::clear()
     resetOrigin();
     m_statistics.clear();
     m_statistics.setOriginNs(m_originNs);
+    m_runs.clear();
+    m_runsKey = {-1, -1, -1};
     m_flushTimer.stop();
     m_dirty = false;
     ++m_revision;
@@ -568,22 +570,77 @@ QString RunSession::laneTitle(qsizetype laneIndex) const
     return id;
 }
 
-qsizetype RunSession::latestRunFirstLane() const
+QList<RunSession::RunSpan> RunSession::runs() const
 {
-    qsizetype first = 0;
-    bool anyStarted = false;
+    // Whatever changes a run (a lane, an attempt's start, a result) adds a lane, a row or a result.
+    const std::array<qsizetype, 3> key{m_lanes.size(), m_rows.size(), qsizetype(m_resultLanes.size())};
+    if (key == m_runsKey)
+        return m_runs;
+    QList<RunSpan> spans;
     qint64 busyUntil = 0;
     for (qsizetype i = 0; i < m_lanes.size(); ++i) {
         const Lane &l = m_lanes[i];
-        if (l.firstStartNs < 0)
-            continue;
-        if (anyStarted && l.firstStartNs > busyUntil)
-            first = i;
-        const qint64 end = l.finished ? std::max(l.endNs, l.firstStartNs) : std::numeric_limits<qint64>::max();
-        busyUntil = anyStarted ? std::max(busyUntil, end) : end;
-        anyStarted = true;
+        if (spans.isEmpty())
+            spans.append(RunSpan{i, i, -1, -1});
+        if (l.firstStartNs >= 0) {
+            if (spans.last().startNs >= 0 && l.firstStartNs > busyUntil) {
+                spans.last().endNs = busyUntil;
+                spans.append(RunSpan{i, i, l.firstStartNs, -1});
+            }
+            const qint64 end = l.finished ? std::max(l.endNs, l.firstStartNs) : std::numeric_limits<qint64>::max();
+            busyUntil = spans.last().startNs >= 0 ? std::max(busyUntil, end) : end;
+            if (spans.last().startNs < 0)
+                spans.last().startNs = l.firstStartNs;
+        }
+        spans.last().endLane = i + 1;
     }
-    return first;
+    if (!spans.isEmpty() && spans.last().startNs >= 0 && busyUntil != std::numeric_limits<qint64>::max()
+        && m_running == 0)
+        spans.last().endNs = busyUntil;
+    m_runs = spans;
+    m_runsKey = key;
+    return spans;
+}
+
+qsizetype RunSession::latestRunFirstLane() const
+{
+    const QList<RunSpan> spans = runs();
+    return spans.isEmpty() ? 0 : spans.last().firstLane;
+}
+
+RunStatistics RunSession::statisticsOf(qsizetype firstLane, qsizetype endLane) const
+{
+    firstLane = std::clamp<qsizetype>(firstLane, 0, m_lanes.size());
+    endLane = std::clamp<qsizetype>(endLane, firstLane, m_lanes.size());
+    RunStatistics stats;
+    qint64 origin = std::numeric_limits<qint64>::max();
+    for (qsizetype i = firstLane; i < endLane; ++i) {
+        if (m_lanes[i].firstStartNs >= 0)
+            origin = std::min(origin, m_lanes[i].firstStartNs);
+    }
+    stats.setOriginNs(origin == std::numeric_limits<qint64>::max() ? m_originNs : origin);
+    const auto inRange
+        = [firstLane, endLane](quint32 lane) { return qsizetype(lane) >= firstLane && qsizetype(lane) < endLane; };
+    for (qsizetype i = 0; i < m_finished.size(); ++i) {
+        if (inRange(m_rows[m_finished[i]].lane))
+            stats.addAttempt(attemptRecord(i));
+    }
+    for (std::size_t i = 0; i < m_resultLanes.size(); ++i) {
+        if (inRange(m_resultLanes[i]))
+            stats.addResult(requestResult(qsizetype(i)));
+    }
+    return stats;
+}
+
+QPair<int, int> RunSession::activityOf(qsizetype firstLane, qsizetype endLane) const
+{
+    int running = 0;
+    int inFlight = 0;
+    for (qsizetype i = std::max<qsizetype>(0, firstLane); i < std::min(endLane, m_lanes.size()); ++i) {
+        running += m_lanes[i].finished ? 0 : 1;
+        inFlight += m_lanes[i].openRow != noRow ? 1 : 0;
+    }
+    return {running, inFlight};
 }
 
 QString RunSession::statusText(const AttemptRow &row) const

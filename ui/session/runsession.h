@@ -12,9 +12,11 @@
 #include <QDateTime>
 #include <QHash>
 #include <QObject>
+#include <QPair>
 #include <QPointer>
 #include <QTimer>
 
+#include <array>
 #include <deque>
 #include <limits>
 
@@ -188,9 +190,28 @@ public:
     /// Once the run holds requests to two hosts, every title names its host
     /// ("#12 GET 127.0.0.1:8080/path", "#12 label @ host").
     QString laneTitle(qsizetype lane) const;
+    /// One run: the requests sent from a moment nothing was running until the next
+    /// such moment (a send, a batch, a repeat), lanes [firstLane, endLane).
+    struct RunSpan
+    {
+        qsizetype firstLane = 0;
+        qsizetype endLane = 0;
+        qint64 startNs = -1; ///< its first attempt's start; -1 before any started
+        qint64 endNs = -1; ///< when its last request finished; -1 while one runs
+        qsizetype requestCount() const { return endLane - firstLane; }
+    };
+    /// The session's runs, oldest first; none while it is empty. O(lanes) when
+    /// anything changed since the last call, else the list kept from it.
+    QList<RunSpan> runs() const;
     /// The first lane of the latest run: the requests sent after the last moment
     /// nothing was running (0 when the session never fell idle between requests).
     qsizetype latestRunFirstLane() const;
+    /// The statistics of the requests of lanes [firstLane, endLane) alone, errors over
+    /// time counted from the first of them. O(attempts) for a part of the session;
+    /// statistics() is kept as records arrive, for all of it.
+    Core::RunStatistics statisticsOf(qsizetype firstLane, qsizetype endLane) const;
+    /// Of lanes [firstLane, endLane): requests not finished, and attempts in flight.
+    QPair<int, int> activityOf(qsizetype firstLane, qsizetype endLane) const;
     /// "503 Service Unavailable", "connection refused (ConnectionRefusedError)", "in flight", ...
     QString statusText(const AttemptRow &row) const;
 
@@ -335,6 +356,8 @@ private:
     qsizetype m_droppedBodies = 0;
 
     Core::RunStatistics m_statistics;
+    mutable QList<RunSpan> m_runs; ///< runs(), as of the sizes in m_runsKey
+    mutable std::array<qsizetype, 3> m_runsKey{-1, -1, -1};
     QHash<QString, Core::CircuitBreaker::State> m_circuitStates;
     double m_budgetTokens = 0.0;
     double m_budgetCapacity = 0.0;

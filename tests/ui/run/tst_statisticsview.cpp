@@ -9,6 +9,7 @@
 #include <QBarSeries>
 #include <QBarSet>
 #include <QChart>
+#include <QComboBox>
 #include <QLabel>
 #include <QLineSeries>
 #include <QLogValueAxis>
@@ -16,6 +17,7 @@
 #include <QPieSlice>
 #include <QSignalSpy>
 #include <QTest>
+#include <QValueAxis>
 
 using namespace RetryLab;
 using namespace RetryLab::Fixtures;
@@ -79,6 +81,8 @@ private Q_SLOTS:
     void cleared_showsNothing();
     void cleared_whileBreakerOpen_stillShowsItOpen();
     void darkPalette_usesDarkTheme();
+    void scope_latestRunByDefault_allRunsOrOneOnRequest();
+    void scope_runStillGoing_countsItsRunningRequests();
 };
 
 void TestStatisticsView::initTestCase()
@@ -302,6 +306,93 @@ void TestStatisticsView::cleared_whileBreakerOpen_stillShowsItOpen()
     session.clear();
     view.refresh();
     QCOMPARE(view.figureText(Figure::CircuitBreakers), QStringLiteral("%1 open").arg(host));
+}
+
+// After the hand-computed run (all finished by 1040 ms), an idle minute, then a
+// second send of two requests: a success and a 503 given up.
+static void feedSecondRun(RunSession &session)
+{
+    session.recordAttempt(httpAttempt(5, 0, 60'000, 60'040, 200));
+    session.recordResult(result(5, RequestOutcome::Succeeded, 1, 60'000, 60'040));
+    session.recordAttempt(httpAttempt(6, 0, 60'010, 60'090, 503));
+    session.recordResult(result(6, RequestOutcome::AttemptsExhausted, 1, 60'010, 60'090));
+}
+
+void TestStatisticsView::scope_latestRunByDefault_allRunsOrOneOnRequest()
+{
+    RunSession session;
+    feed(session);
+    feedSecondRun(session);
+    QCOMPARE(session.runs().size(), 2);
+    QCOMPARE(session.runs().at(1).firstLane, 4);
+    StatisticsView view;
+    view.setSession(&session);
+    auto *scope = view.findChild<QComboBox *>(QStringLiteral("statisticsScope"));
+    QVERIFY(scope);
+    QCOMPARE(scope->count(), 4); // latest, all, run 1, run 2
+    QVERIFY(scope->itemText(3).startsWith(QLatin1String("Run 2: 2 requests from ")));
+
+    // The latest run alone: not pooled with what came before.
+    QCOMPARE(view.scope(), StatisticsView::latestRun);
+    QCOMPARE(view.figureText(Figure::Requests), QStringLiteral("2 done"));
+    QCOMPARE(view.figureText(Figure::Attempts), QStringLiteral("2"));
+    QCOMPARE(view.figureText(Figure::SuccessRate), QStringLiteral("50.0 %"));
+    QCOMPARE(view.figureText(Figure::RequestLatency), QStringLiteral("40.0 ms / 80.0 ms / 80.0 ms"));
+    QCOMPARE(view.figureText(Figure::Errors), QStringLiteral("1 / 1"));
+    // Its errors counted from its own start: the 503 ends 90 ms into the run.
+    QCOMPARE(view.shownStatistics().binCount(), 1);
+    auto *x = qobject_cast<QValueAxis *>(view.chart(Chart::ErrorsOverTime)->axes(Qt::Horizontal).value(0));
+    QVERIFY(x);
+    QVERIFY2(x->max() < 2.0, qPrintable(QString::number(x->max())));
+    QCOMPARE(x->titleText(), QStringLiteral("seconds since the run started"));
+
+    view.setScope(StatisticsView::allRuns);
+    QCOMPARE(view.figureText(Figure::Requests), QStringLiteral("6 done"));
+    QCOMPARE(view.figureText(Figure::Attempts), QStringLiteral("9"));
+    QCOMPARE(&view.shownStatistics(), &session.statistics()); // kept by the session, not counted again
+    QCOMPARE(x->titleText(), QStringLiteral("seconds since the session started"));
+
+    view.setScope(0); // the first run: the hand-computed figures
+    QCOMPARE(view.figureText(Figure::Requests), QStringLiteral("4 done"));
+    QCOMPARE(view.figureText(Figure::RetryAmplification), QStringLiteral("1.75\u00d7"));
+    QCOMPARE(view.figureText(Figure::RequestLatency), QStringLiteral("520.0 ms / 980.0 ms / 980.0 ms"));
+    QCOMPARE(view.figureText(Figure::Errors), QStringLiteral("4 / 1"));
+    QCOMPARE(
+        valuesOf(
+            qobject_cast<QBarSeries *>(view.chart(Chart::AttemptsHistogram)->series().value(0))->barSets().value(0)),
+        (QList<qreal>{2, 1, 1}));
+
+    // Chosen in the list as a person would; the choice stays while the session grows.
+    scope->setCurrentIndex(3);
+    Q_EMIT scope->activated(3);
+    QCOMPARE(view.figureText(Figure::Requests), QStringLiteral("2 done"));
+    session.recordAttempt(httpAttempt(7, 0, 60'050, 60'070, 200));
+    session.recordResult(result(7, RequestOutcome::Succeeded, 1, 60'050, 60'070));
+    view.refresh();
+    QCOMPARE(view.scope(), 1);
+    QCOMPARE(view.figureText(Figure::Requests), QStringLiteral("3 done"));
+    QVERIFY(scope->itemText(3).startsWith(QLatin1String("Run 2: 3 requests from ")));
+
+    // Cleared: the chosen run is gone, the latest (empty) run is counted.
+    session.clear();
+    QCOMPARE(scope->count(), 2);
+    QCOMPARE(view.scope(), StatisticsView::latestRun);
+    QCOMPARE(view.figureText(Figure::Requests), QStringLiteral("0 done"));
+}
+
+void TestStatisticsView::scope_runStillGoing_countsItsRunningRequests()
+{
+    RunSession session;
+    feed(session);
+    // A second run whose request is in its first attempt.
+    session.recordAttemptStarted(8, 0, 70'000 * ms);
+    StatisticsView view;
+    view.setSession(&session);
+    QCOMPARE(session.runs().size(), 2);
+    QCOMPARE(view.figureText(Figure::Requests), QStringLiteral("0 done, 1 running"));
+    QCOMPARE(view.figureText(Figure::Attempts), QStringLiteral("0 (1 in flight)"));
+    view.setScope(StatisticsView::allRuns);
+    QCOMPARE(view.figureText(Figure::Requests), QStringLiteral("4 done, 1 running"));
 }
 
 QTEST_MAIN(TestStatisticsView)

@@ -384,6 +384,18 @@ void TestTimelineView::fit_showsTheLatestRun_thenTheWholeSession()
     m_view->zoomToFit(); // again: everything
     QCOMPARE(m_view->timeScale().startMs, 0.0);
     QCOMPARE(m_view->timeScale().endMs, m_view->timeScale().boundEndMs);
+    // The idle minute drawn narrow and marked: both runs keep their width.
+    const Ui::TimeScale &whole = m_view->timeScale();
+    QCOMPARE(whole.gaps.size(), 1);
+    QCOMPARE(whole.gaps.at(0).fromMs, 350.0); // request 1, the last of the first run, ended at 350 ms
+    QCOMPARE(whole.gaps.at(0).toMs, 60'000.0);
+    QCOMPARE(whole.toPixel(60'000.0) - whole.toPixel(350.0), whole.gapPx);
+    QVERIFY2(whole.toPixel(60'090.0) - whole.toPixel(60'000.0) >= 20.0,
+        qPrintable(QString::number(whole.toPixel(60'090.0) - whole.toPixel(60'000.0))));
+    QVERIFY(!m_view->viewport()->grab().isNull());
+    // Zoomed, everything is at scale again.
+    m_view->zoomIn();
+    QVERIFY(m_view->timeScale().gaps.isEmpty());
 
     // A session that never fell idle is one run.
     m_session->clear();

@@ -2,6 +2,7 @@
 
 #include <QTest>
 
+#include <cmath>
 #include <limits>
 
 using RetryLab::Ui::TimeScale;
@@ -27,6 +28,8 @@ class TestTimeScale : public QObject
     Q_OBJECT
 
 private Q_SLOTS:
+    void gaps_idleTimeDrawnNarrow_restAtScale();
+    void gaps_thatDoNotFit_areDropped();
     void mapping_pixelAndTime_areInverse();
     void zoomAt_keepsAnchorFixed_data();
     void zoomAt_keepsAnchorFixed();
@@ -249,4 +252,68 @@ void TestTimeScale::ticks_spacing_neverBelowMinimum()
 }
 
 QTEST_GUILESS_MAIN(TestTimeScale)
+void TestTimeScale::gaps_idleTimeDrawnNarrow_restAtScale()
+{
+    // 62 s on 1036 px with an idle minute in the middle drawn 36 px wide: the other
+    // two seconds share 1000 px.
+    TimeScale s = scale(0.0, 62'000.0, 1036.0, 0.0, 62'000.0);
+    s.gapPx = 36.0;
+    s.gaps = {{1000.0, 61'000.0}};
+    s.clamp();
+    QCOMPARE(s.gaps.size(), 1);
+    QCOMPARE(s.pixelsPerMs(), 0.5);
+    QCOMPARE(s.toPixel(500.0), 250.0);
+    QCOMPARE(s.toPixel(1000.0), 500.0);
+    QCOMPARE(s.toPixel(31'000.0), 518.0); // half-way through the gap
+    QCOMPARE(s.toPixel(61'000.0), 536.0);
+    QCOMPARE(s.toPixel(62'000.0), 1036.0);
+    for (double ms : {0.0, 700.0, 1000.0, 20'000.0, 61'000.0, 61'500.0, 62'000.0})
+        QVERIFY2(std::abs(s.toTime(s.toPixel(ms)) - ms) < 1e-6, qPrintable(QString::number(ms)));
+    QVERIFY(s.gapAt(30'000.0));
+    QVERIFY(!s.gapAt(500.0));
+    QVERIFY(!s.gapAt(61'500.0));
+
+    // Ticks on both sides at the linear rate, none inside the gap or over its label.
+    const QList<TimeScale::Tick> ticks = s.ticks(90.0);
+    bool before = false;
+    bool after = false;
+    for (qsizetype i = 0; i < ticks.size(); ++i) {
+        const TimeScale::Tick &tick = ticks.at(i);
+        QVERIFY2(!s.gapAt(tick.ms), qPrintable(tick.label));
+        QVERIFY2(std::abs(tick.px - 518.0) >= 54.0, qPrintable(tick.label));
+        if (i > 0)
+            QVERIFY(tick.px - ticks.at(i - 1).px >= 90.0 * 0.75);
+        before = before || tick.ms < 1000.0;
+        after = after || tick.ms > 61'000.0;
+    }
+    QVERIFY(before);
+    QVERIFY(after);
+
+    // Zooming keeps the time under the pointer where it is (here half-way through
+    // the gap, where no bound is in the way), and draws at scale.
+    const double under = s.toTime(518.0);
+    QCOMPARE(under, 31'000.0);
+    s.zoomAt(518.0, 10.0);
+    QVERIFY(s.gaps.isEmpty());
+    QCOMPARE(s.spanMs(), 6200.0);
+    QVERIFY2(std::abs(s.toTime(518.0) - under) < 1e-6, qPrintable(QString::number(s.toTime(518.0))));
+}
+
+void TestTimeScale::gaps_thatDoNotFit_areDropped()
+{
+    TimeScale s = scale(0.0, 10'000.0, 1000.0, 0.0, 10'000.0);
+    s.gaps = {{2000.0, 3000.0}, {2500.0, 4000.0}, {9000.0, 12'000.0}, {5000.0, 4000.0}};
+    s.clamp();
+    QCOMPARE(s.gaps.size(), 1); // overlapping, beyond the range, backwards: gone
+    QCOMPARE(s.gaps.at(0).fromMs, 2000.0);
+    // More gaps than half the width can hold: drawn at scale instead.
+    s.gapPx = 200.0;
+    s.gaps = {{1000.0, 2000.0}, {3000.0, 4000.0}, {5000.0, 6000.0}};
+    s.clamp();
+    QVERIFY(s.gaps.isEmpty());
+    s.gaps = {{1000.0, 2000.0}};
+    s.panByMs(10.0);
+    QVERIFY(s.gaps.isEmpty());
+}
+
 #include "tst_timescale.moc"

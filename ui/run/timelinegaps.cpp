@@ -1,0 +1,97 @@
+#include "ui/run/timelinegaps.h"
+
+#include "ui/session/runsession.h"
+
+#include <QCoreApplication>
+#include <QFontMetrics>
+#include <QPainter>
+#include <QPalette>
+#include <QRect>
+
+#include <algorithm>
+#include <cmath>
+
+namespace RetryLab::Ui::TimelineGaps {
+
+namespace {
+
+QString tr(const char *text)
+{
+    return QCoreApplication::translate("RetryLab::Ui::TimelineView", text);
+}
+
+} // namespace
+
+QList<TimeScale::Gap> idleGaps(const RunSession &session, double endMs)
+{
+    QList<TimeScale::Gap> gaps;
+    const QList<RunSession::RunSpan> runs = session.runs();
+    double idleFrom = 0.0; // the session's origin: idle until its first run
+    for (const RunSession::RunSpan &run : runs) {
+        if (run.startNs < 0)
+            break;
+        const double idleTo = session.toRunMs(run.startNs);
+        const double idle = idleTo - idleFrom;
+        if (idle >= minIdleMs && idle >= endMs * minIdleShare)
+            gaps.append({idleFrom, idleTo});
+        if (run.endNs < 0)
+            break;
+        idleFrom = session.toRunMs(run.endNs);
+    }
+    return gaps;
+}
+
+void paintOverLanes(
+    QPainter &painter, const TimeScale &scale, const QRect &lanes, int timeLeft, const QPalette &palette)
+{
+    if (scale.gaps.isEmpty())
+        return;
+    painter.save();
+    painter.setRenderHint(QPainter::Antialiasing, false);
+    QColor edge = palette.color(QPalette::Mid);
+    for (const TimeScale::Gap &gap : scale.gaps) {
+        const double x0 = timeLeft + scale.toPixel(gap.fromMs);
+        const double x1 = timeLeft + scale.toPixel(gap.toMs);
+        const QRectF band(x0, lanes.top(), x1 - x0, lanes.height());
+        painter.fillRect(band, palette.color(QPalette::Window));
+        painter.fillRect(band, QBrush(edge, Qt::BDiagPattern));
+        painter.setPen(QPen(edge, 1.0, Qt::DashLine));
+        painter.drawLine(QPointF(x0, lanes.top()), QPointF(x0, lanes.bottom()));
+        painter.drawLine(QPointF(x1, lanes.top()), QPointF(x1, lanes.bottom()));
+    }
+    painter.restore();
+}
+
+void paintOnAxis(QPainter &painter, const TimeScale &scale, const QRect &axis, int timeLeft, const QPalette &palette,
+    const QFontMetrics &metrics)
+{
+    painter.save();
+    for (const TimeScale::Gap &gap : scale.gaps) {
+        const double x0 = timeLeft + scale.toPixel(gap.fromMs);
+        const QRectF band(x0, axis.top(), scale.gapPx, axis.height());
+        painter.fillRect(band, QBrush(palette.color(QPalette::Mid), Qt::BDiagPattern));
+        const QString text = lengthText(gap);
+        const double width = metrics.horizontalAdvance(text) + 6.0;
+        const QRectF label(x0 + (scale.gapPx - width) / 2.0, axis.top() + 2.0, width, axis.height() - 6.0);
+        painter.fillRect(label, palette.color(QPalette::Window));
+        painter.setPen(palette.color(QPalette::WindowText));
+        painter.drawText(label, Qt::AlignCenter, text);
+    }
+    painter.restore();
+}
+
+QString lengthText(const TimeScale::Gap &gap)
+{
+    const double ms = std::max(0.0, gap.toMs - gap.fromMs);
+    return TimeScale::label(ms, ms >= 10'000.0 ? 1000.0 : 100.0);
+}
+
+QString toolTip(const TimeScale::Gap &gap)
+{
+    const double ms = std::max(0.0, gap.toMs - gap.fromMs);
+    return tr("Idle for %1: nothing was running.\nDrawn narrow so that the runs on either side keep their width; "
+              "zoom or drag to see it at scale.")
+        .arg(TimeScale::label(ms, 100.0));
+}
+
+} // namespace RetryLab::Ui::TimelineGaps

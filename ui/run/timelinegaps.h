@@ -1,0 +1,44 @@
+#pragma once
+
+#include "ui/run/timescale.h"
+
+#include <QList>
+#include <QString>
+
+class QFontMetrics;
+class QPainter;
+class QPalette;
+class QRect;
+
+namespace RetryLab::Ui {
+
+class RunSession;
+
+/// Idle time on the timeline: when the whole session is shown, the stretches in which
+/// nothing ran (before the first run, between two runs) are drawn TimeScale::gapPx
+/// wide, hatched over the lanes and labelled with their length on the axis, so that
+/// an idle minute does not squeeze the runs on either side into a column each.
+namespace TimelineGaps {
+
+/// Idle stretches are compressed from this long, and from this share of the session on.
+inline constexpr double minIdleMs = 500.0;
+inline constexpr double minIdleShare = 0.08;
+
+/// The idle stretches of `session` worth compressing on an axis that ends at `endMs`:
+/// its time before the first run and between two runs.
+QList<TimeScale::Gap> idleGaps(const RunSession &session, double endMs);
+
+/// Hatches the gaps over `lanes`; `timeLeft` is where the scale's pixel 0 is.
+void paintOverLanes(
+    QPainter &painter, const TimeScale &scale, const QRect &lanes, int timeLeft, const QPalette &palette);
+/// Each gap's length at its place on the axis ("58 s").
+void paintOnAxis(QPainter &painter, const TimeScale &scale, const QRect &axis, int timeLeft, const QPalette &palette,
+    const QFontMetrics &metrics);
+/// "Idle for 58.2 s: nothing was running. …"
+QString toolTip(const TimeScale::Gap &gap);
+/// The short label: "58 s", "2:05", "1:02:00".
+QString lengthText(const TimeScale::Gap &gap);
+
+} // namespace TimelineGaps
+
+} // namespace RetryLab::Ui
