@@ -2,7 +2,8 @@
 // presses Send after a moment, for looking at the whole window under Xvfb in a light
 // or a dark palette. Not a test: it runs until --quit-after seconds have passed.
 //   mainwindow_drive [--dark] [--send-after MS] [--quit-after S] [--tab N] [--size WxH]
-//                    [--method M] [--url TEMPLATE] [--details N]
+//                    [--method M] [--url TEMPLATE] [--details N] [--replay-after MS]
+//                    [--grab-after MS --grab FILE]
 #include "ui/mainwindow.h"
 #include "ui/request/requestcomposer.h"
 #include "ui/widgets/darkpalette.h"
@@ -43,7 +44,13 @@ int main(int argc, char *argv[])
     const QCommandLineOption url(QStringLiteral("url"), QStringLiteral("URL to type."), QStringLiteral("url"));
     const QCommandLineOption details(
         QStringLiteral("details"), QStringLiteral("Request details tab N."), QStringLiteral("n"), QStringLiteral("0"));
-    parser.addOptions({dark, sendAfter, quitAfter, tab, size, method, url, details});
+    const QCommandLineOption replayAfter(
+        QStringLiteral("replay-after"), QStringLiteral("View > Replay the Run after MS."), QStringLiteral("ms"));
+    const QCommandLineOption grabAfter(
+        QStringLiteral("grab-after"), QStringLiteral("Save the window after MS."), QStringLiteral("ms"));
+    const QCommandLineOption grab(
+        QStringLiteral("grab"), QStringLiteral("Where --grab-after saves."), QStringLiteral("file"));
+    parser.addOptions({dark, sendAfter, quitAfter, tab, size, method, url, details, replayAfter, grabAfter, grab});
     parser.process(app);
 
     // A new user: no saved settings.
@@ -68,6 +75,12 @@ int main(int argc, char *argv[])
     window.show();
     QTimer::singleShot(
         parser.value(sendAfter).toInt(), &window, [&window] { window.composer()->sendAction()->trigger(); });
+    if (parser.isSet(replayAfter))
+        QTimer::singleShot(parser.value(replayAfter).toInt(), &window, [&window] { window.replayRun(); });
+    if (parser.isSet(grabAfter) && parser.isSet(grab)) {
+        QTimer::singleShot(parser.value(grabAfter).toInt(), &window,
+            [&window, file = parser.value(grab)] { window.grab().save(file); });
+    }
     QTimer::singleShot(parser.value(quitAfter).toInt() * 1000, &window, &QWidget::close);
     return app.exec();
 }

@@ -7,6 +7,7 @@ packages=(
     cmake ninja-build g++ make pkg-config
     qt6-base-dev qt6-charts-dev libqt6opengl6-dev libgl-dev qt6-qpa-plugins
     qt6-image-formats-plugins libqt6svg6
+    qt6-svg-dev # QSvgGenerator: the window's pictures for slides (File > Export picture)
     fonts-dejavu-core curl
     libssl-dev # OpenSSL's libcrypto: the fault server makes its TLS certificates with it
     # real servers of the executor's TLS, proxy and HTTP/2 suites (tests/core/executor/realservers.h)

@@ -337,6 +337,7 @@ void MainWindow::buildMenus()
         exportMenu->addAction(tr("%1\u2026").arg(info.title), this,
             [this, f = info.format] { m_exports->exportAs(f, false, exportOptions()); });
     }
+    addPictureAction(file);
     m_redactAction = file->addAction(tr("&Redact credentials in exports"));
     m_redactAction->setObjectName(QStringLiteral("redactExports"));
     m_redactAction->setCheckable(true);

@@ -162,6 +162,14 @@ public Q_SLOTS:
     void exportPolicyAsGrpc();
     void showLayerCalculator();
     void addPresentationActions(QMenu *view);
+    /// View > Replay the Run: the finished run (or the opened one) played back (see OpenedRun).
+    void replayRun();
+    void addPictureAction(QMenu *file);
+    /// File > Export picture of the tab: the tab on top as PNG or SVG, for slides.
+    void exportPicture();
+    /// Writes the tab on top (the timeline: what its viewport shows) to `path`, PNG or
+    /// SVG by its suffix, and says so above the tabs.
+    Core::Result<void> exportPicture(const QString &path);
     void showCompare();
     /// Policy > Endpoint policies: a policy per host or path for the requests sent.
     void editEndpointPolicies();
@@ -217,6 +225,7 @@ private:
     TimelineView *m_timeline = nullptr;
     bool m_presentation = false;
     QAction *m_presentationAction = nullptr;
+    QAction *m_replayAction = nullptr;
     QByteArray m_statePresented; ///< the dock layout to restore after presentation mode
     QFont m_fontPresented;
     bool m_wasMaximized = false;

@@ -2,8 +2,10 @@
 
 #include "ui/run/attemptinspector.h"
 #include "ui/run/errorlogview.h"
+#include "ui/run/replaybar.h"
 #include "ui/run/statisticsview.h"
 #include "ui/run/timelineview.h"
+#include "ui/session/runreplay.h"
 #include "ui/session/runsession.h"
 #include "ui/widgets/fieldmessage.h"
 #include "ui/widgets/messagebar.h"
@@ -16,6 +18,7 @@
 #include <QMessageBox>
 #include <QPushButton>
 #include <QStyle>
+#include <QVBoxLayout>
 
 namespace RetryLab::Ui {
 
@@ -23,7 +26,7 @@ OpenedRun::OpenedRun(RunSession *live, TimelineView *timeline, ErrorLogView *err
     AttemptInspector *inspector, MessageBar *messages, QWidget *dialogParent)
     : QObject(dialogParent), m_live(live), m_timeline(timeline), m_errorLog(errorLog), m_statistics(statistics),
       m_inspector(inspector), m_messages(messages), m_dialogParent(dialogParent), m_banner(new QFrame),
-      m_text(new QLabel), m_close(new QPushButton(tr("&Close, back to the live run")))
+      m_text(new QLabel), m_close(new QPushButton(tr("&Close, back to the live run"))), m_replayBar(new ReplayBar)
 {
     m_banner->setObjectName(QStringLiteral("openedRunBanner"));
     m_banner->setFrameShape(QFrame::StyledPanel);
@@ -44,11 +47,14 @@ OpenedRun::OpenedRun(RunSession *live, TimelineView *timeline, ErrorLogView *err
     m_text->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_close->setObjectName(QStringLiteral("closeOpenedRun"));
     m_close->setToolTip(tr("Show the live run again; the file is not changed"));
-    auto *layout = new QHBoxLayout(m_banner);
+    auto *layout = new QVBoxLayout(m_banner);
     layout->setContentsMargins(8, 4, 8, 4);
-    layout->addWidget(icon);
-    layout->addWidget(m_text, 1);
-    layout->addWidget(m_close);
+    auto *top = new QHBoxLayout;
+    top->addWidget(icon);
+    top->addWidget(m_text, 1);
+    top->addWidget(m_close);
+    layout->addLayout(top);
+    layout->addWidget(m_replayBar);
     m_banner->hide();
     connect(m_close, &QPushButton::clicked, this, &OpenedRun::close);
 }
@@ -63,7 +69,7 @@ QString OpenedRun::bannerText() const
 
 RunSession *OpenedRun::shownSession() const
 {
-    return m_opened ? m_opened.get() : m_live;
+    return m_replay ? m_replay->session() : m_live;
 }
 
 Core::Result<void> OpenedRun::open(const QString &path)
@@ -81,7 +87,7 @@ Core::Result<void> OpenedRun::open(const QString &path)
         const QString text
             = tr("%1 cannot be opened as a run%2: %3").arg(QDir::toNativeSeparators(path), where, message);
         const QString kept
-            = m_opened ? tr("The run that was open is still shown.") : tr("The current run is unchanged.");
+            = m_replay ? tr("The run that was open is still shown.") : tr("The current run is unchanged.");
         m_messages->showMessage(FieldMessage::Kind::Error, text + QStringLiteral(". ") + kept);
         if (m_errorBox)
             m_errorBox->close();
@@ -93,15 +99,9 @@ Core::Result<void> OpenedRun::open(const QString &path)
         return Core::Error{error.path, text};
     }
 
-    auto session = std::make_unique<RunSession>();
-    session->loadRunRecord(read->run);
-    session->flush();
-    std::unique_ptr<RunSession> previous = std::move(m_opened);
-    m_opened = std::move(session);
     m_report = std::make_unique<Core::ReportJson::Report>(std::move(read).value());
     m_path = path;
-    showSession(m_opened.get());
-    previous.reset();
+    show(m_report->run);
 
     const Core::RunRecord &run = m_report->run;
     const QString date = run.startedAt.isValid()
@@ -121,12 +121,41 @@ Core::Result<void> OpenedRun::open(const QString &path)
     return {};
 }
 
+void OpenedRun::replayRecord(const Core::RunRecord &record)
+{
+    m_report.reset();
+    m_path.clear();
+    show(record);
+    const QString date = record.startedAt.isValid()
+        ? record.startedAt.toLocalTime().toString(QStringLiteral("HH:mm:ss"))
+        : tr("an unknown time");
+    m_text->setText(tr("<b>Replay of the run of %1</b>, %n request(s): <b>read-only</b>. Send, Batch and Repeat go "
+                       "back to the live run.",
+        nullptr, int(record.requests.size()))
+                        .arg(date));
+    m_text->setToolTip(QString());
+    m_banner->show();
+    m_timeline->zoomToFit();
+    m_replay->play();
+}
+
+void OpenedRun::show(const Core::RunRecord &record)
+{
+    // The views leave the old session before it goes.
+    std::unique_ptr<RunReplay> previous = std::move(m_replay);
+    m_replay = std::make_unique<RunReplay>(record);
+    m_replayBar->setReplay(m_replay.get());
+    showSession(m_replay->session());
+    previous.reset();
+}
+
 void OpenedRun::close()
 {
-    if (!m_opened)
+    if (!m_replay)
         return;
     showSession(m_live);
-    m_opened.reset();
+    m_replayBar->setReplay(nullptr);
+    m_replay.reset();
     m_report.reset();
     m_path.clear();
     m_banner->hide();

@@ -19,6 +19,8 @@ class QWidget;
 namespace RetryLab::Ui {
 
 class AttemptInspector;
+class ReplayBar;
+class RunReplay;
 class ErrorLogView;
 class MessageBar;
 class RunSession;
@@ -26,7 +28,10 @@ class StatisticsView;
 class TimelineView;
 
 /// File > Open run: a JSON report shown in the run's views (timeline, error log,
-/// statistics, attempt inspector) instead of the live run, read-only.
+/// statistics, attempt inspector) instead of the live run, read-only. View > Replay
+/// the run shows a copy of the live run's record the same way. Either can be played
+/// back at 0.1x to 10x with the banner's replay bar (RunReplay): the views follow the
+/// playhead.
 ///
 /// The live run is not touched: it keeps recording what is running, and the
 /// views go back to it when the opened run is closed (the banner's Close, or
@@ -49,7 +54,12 @@ public:
     QPushButton *closeButton() const { return m_close; }
 
     Core::Result<void> open(const QString &path);
-    bool isOpen() const { return m_opened != nullptr; }
+    bool isOpen() const { return m_replay != nullptr; }
+    /// The opened run's playback; null when none is open.
+    RunReplay *replay() const { return m_replay.get(); }
+    ReplayBar *replayBar() const { return m_replayBar; }
+    /// Shows `record` (a finished run of the live session) and plays it from its start.
+    void replayRecord(const Core::RunRecord &record);
     QString fileName() const { return m_path; }
     const Core::ReportJson::Report *report() const { return m_report.get(); }
     /// The session the views show: the opened run's, or the live one.
@@ -66,6 +76,7 @@ Q_SIGNALS:
 
 private:
     void showSession(RunSession *session);
+    void show(const Core::RunRecord &record);
 
     RunSession *m_live;
     TimelineView *m_timeline;
@@ -78,7 +89,8 @@ private:
     QFrame *m_banner;
     QLabel *m_text;
     QPushButton *m_close;
-    std::unique_ptr<RunSession> m_opened;
+    ReplayBar *m_replayBar;
+    std::unique_ptr<RunReplay> m_replay;
     std::unique_ptr<Core::ReportJson::Report> m_report;
     QString m_path;
     QPointer<QMessageBox> m_errorBox;

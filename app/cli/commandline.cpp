@@ -7,6 +7,8 @@
 #include "core/util/version.h"
 
 #include <QCommandLineParser>
+#include <QCoreApplication>
+#include <QEvent>
 #include <QTextStream>
 
 #include <cstring>
@@ -121,7 +123,12 @@ int CommandLine::exec(int &argc, char **argv) const
         else
             app = std::make_unique<QCoreApplication>(argc, argv);
         setApplicationInfo();
-        return command->run(app->arguments());
+        const int code = command->run(app->arguments());
+        // What the command left to deleteLater() goes before the application: network
+        // managers among it, whose threads hold OpenSSL's per-thread state until they
+        // are joined (LeakSanitizer reports it when the process exits first).
+        QCoreApplication::sendPostedEvents(nullptr, QEvent::DeferredDelete);
+        return code;
     }
 
     if (needsNoDisplay(argc, argv)) {

@@ -8,12 +8,16 @@
 #include "ui/run/attemptinspector.h"
 #include "ui/run/attemptlogmodel.h"
 #include "ui/run/errorlogview.h"
+#include "ui/run/replaybar.h"
 #include "ui/run/statisticsview.h"
 #include "ui/run/timelineview.h"
+#include "ui/session/runreplay.h"
 #include "ui/session/runsession.h"
 #include "ui/widgets/bodyview.h"
+#include "ui/widgets/messagebar.h"
 
 #include <QAction>
+#include <QComboBox>
 #include <QDockWidget>
 #include <QFile>
 #include <QFileInfo>
@@ -21,9 +25,11 @@
 #include <QMessageBox>
 #include <QPushButton>
 #include <QSettings>
+#include <QSlider>
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QToolButton>
 
 #include <memory>
 
@@ -63,6 +69,8 @@ private Q_SLOTS:
     void send_closesTheOpenedRun();
     void damagedReport_isRefused_andTheRunKept_data();
     void damagedReport_isRefused_andTheRunKept();
+    void replay_finishedRun_playsBackAtTheChosenSpeed();
+    void replay_whileRunning_orEmpty_saysWhy();
 
 private:
     std::unique_ptr<MainWindow> makeWindow();
@@ -274,6 +282,75 @@ void TestOpenRun::damagedReport_isRefused_andTheRunKept()
     QCOMPARE(window->openedRun()->fileName(), good);
     QVERIFY(window->messages().last().contains(QLatin1String("run that was open is still shown")));
     QCOMPARE(window->errorLogView()->model()->rowCount(), 4);
+}
+
+void TestOpenRun::replay_finishedRun_playsBackAtTheChosenSpeed()
+{
+    const auto window = makeWindow();
+    QVERIFY(sendAndWait(*window, QStringLiteral("{server}/fail/3?key={id}"), 1));
+    auto *replay = window->findChild<QAction *>(QStringLiteral("replayRun"));
+    QVERIFY(replay);
+    replay->trigger();
+
+    // A read-only copy of the run, playing from its start in every view.
+    Ui::OpenedRun *opened = window->openedRun();
+    QVERIFY(opened->isOpen());
+    QVERIFY(opened->banner()->isVisible());
+    QVERIFY2(opened->bannerText().contains(QLatin1String("Replay of the run")), qPrintable(opened->bannerText()));
+    Ui::RunReplay *playback = opened->replay();
+    QVERIFY(playback);
+    QVERIFY(playback->isPlaying());
+    QCOMPARE(window->timelineView()->session(), playback->session());
+    QCOMPARE(window->statisticsView()->session(), playback->session());
+    QCOMPARE(window->session()->finishedCount(), 4); // the live run is left as it was
+
+    Ui::ReplayBar *bar = opened->replayBar();
+    QVERIFY(bar->isEnabled());
+    bar->speedBox()->setCurrentIndex(bar->speedBox()->findData(10.0));
+    QCOMPARE(playback->speed(), 10.0);
+    QTRY_VERIFY_WITH_TIMEOUT(playback->atEnd() && !playback->isPlaying(), 15'000);
+    QTRY_COMPARE(window->statisticsView()->figureText(Ui::StatisticsView::Figure::Attempts), QStringLiteral("4"));
+    QVERIFY2(bar->positionText().contains(QLatin1String(" of ")), qPrintable(bar->positionText()));
+    QCOMPARE(bar->positionSlider()->value(), bar->positionSlider()->maximum());
+
+    // Dragged to the start, the statistics follow the playhead.
+    bar->positionSlider()->setValue(0);
+    QCOMPARE(playback->positionMs(), 0.0);
+    window->statisticsView()->refresh();
+    QVERIFY2(
+        window->statisticsView()->figureText(Ui::StatisticsView::Figure::Requests).startsWith(QLatin1String("0 done")),
+        qPrintable(window->statisticsView()->figureText(Ui::StatisticsView::Figure::Requests)));
+    bar->playButton()->click();
+    QVERIFY(playback->isPlaying());
+    bar->playButton()->click();
+    QVERIFY(!playback->isPlaying());
+
+    opened->closeButton()->click();
+    QCOMPARE(window->timelineView()->session(), window->session());
+    QVERIFY(!bar->isEnabled());
+}
+
+void TestOpenRun::replay_whileRunning_orEmpty_saysWhy()
+{
+    const auto window = makeWindow();
+    auto *replay = window->findChild<QAction *>(QStringLiteral("replayRun"));
+    QVERIFY(replay);
+    replay->trigger();
+    QVERIFY(!window->openedRun()->isOpen());
+    QVERIFY2(window->messageBar()->shownText().contains(QLatin1String("Nothing to replay")),
+        qPrintable(window->messageBar()->shownText()));
+
+    // A request that keeps the run going (a one-second answer, retried).
+    Ui::RequestDraft draft = window->composer()->draft();
+    draft.urlTemplate = QStringLiteral("{server}/delay/1000");
+    window->composer()->setDraft(draft);
+    window->composer()->sendAction()->trigger();
+    QTRY_VERIFY(window->session()->hasActivity());
+    replay->trigger();
+    QVERIFY(!window->openedRun()->isOpen());
+    QVERIFY2(window->messageBar()->shownText().contains(QLatin1String("still going")),
+        qPrintable(window->messageBar()->shownText()));
+    window->stop();
 }
 
 QTEST_MAIN(TestOpenRun)

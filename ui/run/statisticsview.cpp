@@ -547,13 +547,6 @@ void StatisticsView::refreshLatency()
     RunStatistics::Percentiles attempt;
     request = m_stats->requestLatency();
     attempt = m_stats->attemptLatency();
-    const auto put = [](QBarSet *set, const RunStatistics::Percentiles &p) {
-        set->replace(0, p.p50.value_or(0.0));
-        set->replace(1, p.p90.value_or(0.0));
-        set->replace(2, p.p99.value_or(0.0));
-    };
-    put(series->barSets().at(0), request);
-    put(series->barSets().at(1), attempt);
     const double top = std::max(request.p99.value_or(0.0), attempt.p99.value_or(0.0));
     double bottom = top;
     for (const auto &value : {request.p50, request.p90, attempt.p50, attempt.p90}) {
@@ -561,8 +554,21 @@ void StatisticsView::refreshLatency()
             bottom = std::min(bottom, *value);
     }
     const bool useLog = bottom > 0.0 && top / bottom >= 100.0;
+    const double logFloor = useLog ? std::pow(10.0, std::floor(std::log10(bottom))) : 0.0;
+    // On a log axis a missing or zero value sits at the axis' floor (an empty bar):
+    // the logarithm of zero has no place on it.
+    const auto put = [logFloor](QBarSet *set, const RunStatistics::Percentiles &p) {
+        set->replace(0, std::max(logFloor, p.p50.value_or(0.0)));
+        set->replace(1, std::max(logFloor, p.p90.value_or(0.0)));
+        set->replace(2, std::max(logFloor, p.p99.value_or(0.0)));
+    };
+    // The axis first: a zero must never meet the log axis, not even for a moment.
     QAbstractAxis *from = useLog ? static_cast<QAbstractAxis *>(y) : log;
     QAbstractAxis *to = useLog ? static_cast<QAbstractAxis *>(log) : y;
+    if (useLog) {
+        put(series->barSets().at(0), request);
+        put(series->barSets().at(1), attempt);
+    }
     if (series->attachedAxes().contains(from)) {
         series->detachAxis(from);
         series->attachAxis(to);
@@ -570,9 +576,13 @@ void StatisticsView::refreshLatency()
     from->setVisible(false);
     to->setVisible(true);
     if (useLog)
-        log->setRange(std::pow(10.0, std::floor(std::log10(bottom))), std::pow(10.0, std::ceil(std::log10(top))));
+        log->setRange(logFloor, std::pow(10.0, std::ceil(std::log10(top))));
     else
         setNiceRange(y, std::max(top, 1.0), 0.001);
+    if (!useLog) {
+        put(series->barSets().at(0), request);
+        put(series->barSets().at(1), attempt);
+    }
 }
 
 void StatisticsView::refreshErrors()

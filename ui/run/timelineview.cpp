@@ -1,7 +1,7 @@
 #include "ui/run/timelineview.h"
 
-#include "ui/run/timelinegaps.h"
 #include "ui/run/timelinelegend.h"
+#include "ui/run/timelineruns.h"
 #include "ui/session/runsession.h"
 #include "ui/widgets/outcomestyle.h"
 
@@ -63,7 +63,7 @@ TimelineView::TimelineView(QWidget *parent)
     m_zoomInButton->setText(QStringLiteral("+"));
     m_zoomInButton->setToolTip(tr("Zoom in (+, Ctrl+wheel)"));
     m_fitButton->setText(tr("Fit"));
-    m_fitButton->setToolTip(tr("Show the latest run; again, the whole session (Home)"));
+    m_fitButton->setToolTip(tr("Show the selected request's run, or the latest; again, the whole session (Home)"));
     m_liveButton->setText(tr("Live"));
     m_liveButton->setToolTip(tr("Follow the newest attempts (End)"));
     m_liveButton->setCheckable(true);
@@ -106,6 +106,7 @@ void TimelineView::handleSessionCleared()
 {
     m_followSpanMs = unbounded;
     m_followFromMs = std::numeric_limits<double>::quiet_NaN();
+    m_selectedLane = -1;
     m_scale.startMs = 0.0;
     m_scale.endMs = 1000.0;
     verticalScrollBar()->setValue(0);
@@ -204,7 +205,7 @@ void TimelineView::updateBounds()
     }
     // The whole session: idle stretches drawn narrow. Anything else is drawn at scale.
     const bool whole = m_follow && !std::isfinite(m_followFromMs) && m_followSpanMs >= end;
-    m_scale.gaps = whole && m_session ? TimelineGaps::idleGaps(*m_session, end) : QList<TimeScale::Gap>{};
+    m_scale.gaps = whole && m_session ? TimelineRuns::idleGaps(*m_session, end) : QList<TimeScale::Gap>{};
     m_scale.clamp();
 }
 
@@ -300,19 +301,24 @@ void TimelineView::zoomOut()
 
 void TimelineView::zoomToFit()
 {
-    // The latest run, from its first request to the live edge: an earlier send
-    // and the idle time since would squeeze it into a column. Pressed again (or
-    // when the session is one run), the whole session.
-    const double before = m_followFromMs;
+    // The selected request's run (else the latest), from its first request to its end
+    // or the live edge: an earlier send and the idle time since would squeeze it into
+    // a column. Pressed again (or when the session is one run), the whole session.
+    const bool showsRun = std::isfinite(m_followFromMs)
+        || (!m_follow && m_scale.startMs == m_fittedRun.first && m_scale.endMs == m_fittedRun.second);
     m_followSpanMs = unbounded;
     m_followFromMs = std::numeric_limits<double>::quiet_NaN();
-    if (m_session && !std::isfinite(before)) {
-        if (const qsizetype first = m_session->latestRunFirstLane(); first > 0) {
-            const double runStart = m_session->toRunMs(m_session->lane(first).firstStartNs);
-            const double latest = std::max(runStart, m_session->toRunMs(m_session->latestNs()));
-            m_followFromMs = std::max(0.0, runStart - std::max(20.0, (latest - runStart) * 0.03));
-            verticalScrollBar()->setValue(int(first) * m_laneHeight);
+    m_fittedRun = {m_followFromMs, m_followFromMs};
+    const qsizetype lane = m_selectedLane >= 0 ? m_selectedLane : (m_session ? m_session->laneCount() - 1 : -1);
+    const auto run = m_session && !showsRun ? TimelineRuns::runAround(*m_session, lane) : std::nullopt;
+    if (run) {
+        verticalScrollBar()->setValue(int(run->firstLane) * m_laneHeight);
+        if (!run->latest) {
+            setVisibleRange(run->startMs, run->endMs);
+            m_fittedRun = {m_scale.startMs, m_scale.endMs};
+            return;
         }
+        m_followFromMs = run->startMs;
     }
     if (!m_follow) {
         m_follow = true;
@@ -321,6 +327,13 @@ void TimelineView::zoomToFit()
         Q_EMIT followLiveChanged(true);
     }
     refresh();
+}
+
+void TimelineView::setSelectedLane(qsizetype lane)
+{
+    const qsizetype count = m_session ? m_session->laneCount() : 0;
+    m_selectedLane = lane >= 0 && lane < count ? lane : -1;
+    viewport()->update();
 }
 
 void TimelineView::showAttempt(qsizetype rowIndex)
@@ -548,9 +561,11 @@ void TimelineView::paintLanes(QPainter &p, const QList<TimeScale::Tick> &ticks)
     p.save();
     p.setClipRect(area);
     for (qsizetype lane = first; lane <= last; ++lane) {
-        if (lane % 2 == 1)
-            p.fillRect(
-                QRectF(area.left(), laneTop(lane), area.width(), m_laneHeight), pal.color(QPalette::AlternateBase));
+        const QRectF band(area.left(), laneTop(lane), area.width(), m_laneHeight);
+        if (lane == m_selectedLane)
+            p.fillRect(band, withAlpha(pal.color(QPalette::Highlight), 50));
+        else if (lane % 2 == 1)
+            p.fillRect(band, pal.color(QPalette::AlternateBase));
     }
     p.setPen(withAlpha(pal.color(QPalette::Text), 30));
     for (const TimeScale::Tick &tick : ticks) {
@@ -563,7 +578,7 @@ void TimelineView::paintLanes(QPainter &p, const QList<TimeScale::Tick> &ticks)
     for (qsizetype lane = first; lane <= last; ++lane)
         paintLane(p, lane, int(laneTop(lane)));
 
-    TimelineGaps::paintOverLanes(p, m_scale, area, time.left(), pal);
+    TimelineRuns::paintOverLanes(p, m_scale, area, time.left(), pal);
     if (m_session->hasActivity()) {
         const double x = time.left() + m_scale.toPixel(nowMs());
         p.setPen(QPen(withAlpha(outcomeColor(AttemptOutcome::InFlight), 170), 1.0, Qt::DashLine));
@@ -694,7 +709,7 @@ void TimelineView::paintAxis(QPainter &p, const QList<TimeScale::Tick> &ticks)
         const double left = std::clamp(x - w / 2.0, double(time.left()), double(time.right() + rightMargin - w));
         p.drawText(QRectF(left, 0, w, m_axisHeight - 4), Qt::AlignCenter, tick.label);
     }
-    TimelineGaps::paintOnAxis(p, m_scale, axis, time.left(), pal, fm);
+    TimelineRuns::paintOnAxis(p, m_scale, axis, time.left(), pal, fm);
     p.restore();
 
     const qsizetype lanes = m_session ? m_session->laneCount() : 0;
@@ -801,6 +816,7 @@ void TimelineView::mouseReleaseEvent(QMouseEvent *event)
     viewport()->setCursor(Qt::OpenHandCursor);
     if (!m_dragMoved) {
         const Hit hit = hitAt(event->position().toPoint());
+        setSelectedLane(hit.lane);
         if (hit.kind == Hit::Kind::Attempt)
             Q_EMIT attemptClicked(hit.row);
     }
@@ -855,7 +871,7 @@ bool TimelineView::viewportEvent(QEvent *event)
         QString text = toolTipFor(hitAt(help->pos()));
         const TimeScale::Gap *gap = m_scale.gapAt(m_scale.toTime(help->pos().x() - timeArea().left()));
         if (text.isEmpty() && gap && help->pos().x() >= timeArea().left())
-            text = TimelineGaps::toolTip(*gap);
+            text = TimelineRuns::toolTip(*gap);
         if (text.isEmpty()) {
             QToolTip::hideText();
             event->ignore();

@@ -5,6 +5,7 @@
 #include <QAbstractScrollArea>
 
 #include <limits>
+#include <QPair>
 #include <QPointer>
 #include <QTimer>
 
@@ -23,8 +24,10 @@ class RunSession;
 /// per second).
 ///
 /// Zoom: Ctrl+wheel (about the pointer), +/- keys, the buttons by the scroll bar.
-/// Pan: drag, Shift+wheel, Left/Right keys, the scroll bar. Home fits the whole run;
-/// End follows the live edge again; a double-click zooms to one request.
+/// Pan: drag, Shift+wheel, Left/Right keys, the scroll bar. Home (Fit) shows the
+/// selected request's run, or the latest, and pressed again the whole session, its
+/// idle time drawn narrow; End follows the live edge again; a double-click zooms to
+/// one request. A click selects a request's lane.
 class TimelineView final : public QAbstractScrollArea
 {
     Q_OBJECT
@@ -76,6 +79,10 @@ public:
     /// The rich-text tooltip for a hit (the attempt's record, the delays, the lane's result).
     QString toolTipFor(const Hit &hit) const;
 
+    /// The lane clicked last (highlighted; Fit shows its run); -1 none.
+    qsizetype selectedLane() const { return m_selectedLane; }
+    void setSelectedLane(qsizetype lane);
+
     /// Scrolls so that the attempt's lane is in sight and its bar in the middle.
     void showAttempt(qsizetype row);
     /// Zooms to the time one request took, from its first attempt to its result (double-click).
@@ -86,7 +93,8 @@ public:
 public Q_SLOTS:
     void zoomIn();
     void zoomOut();
-    /// Shows the whole run, and keeps showing all of it while it grows.
+    /// Shows the selected request's run, or the latest (following it while it grows);
+    /// when a run is shown already, or the session is one run, the whole session.
     void zoomToFit();
     void setFollowLive(bool follow);
 
@@ -134,6 +142,10 @@ private:
     double m_followSpanMs = 0.0;
     /// Following from here (run ms) rather than a span: Fit on the latest run. NaN: unused.
     double m_followFromMs = std::numeric_limits<double>::quiet_NaN();
+    /// The range Fit gave an earlier run; while it is shown, Fit shows everything.
+    QPair<double, double> m_fittedRun{
+        std::numeric_limits<double>::quiet_NaN(), std::numeric_limits<double>::quiet_NaN()};
+    qsizetype m_selectedLane = -1;
     bool m_syncingScrollBar = false;
     QTimer m_repaintTimer;
 

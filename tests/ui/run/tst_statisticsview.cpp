@@ -15,6 +15,7 @@
 #include <QLogValueAxis>
 #include <QPieSeries>
 #include <QPieSlice>
+#include <QRegularExpression>
 #include <QSignalSpy>
 #include <QTest>
 #include <QValueAxis>
@@ -83,6 +84,7 @@ private Q_SLOTS:
     void darkPalette_usesDarkTheme();
     void scope_latestRunByDefault_allRunsOrOneOnRequest();
     void scope_runStillGoing_countsItsRunningRequests();
+    void latency_logAxis_missingValuesSitAtTheFloor();
 };
 
 void TestStatisticsView::initTestCase()
@@ -393,6 +395,38 @@ void TestStatisticsView::scope_runStillGoing_countsItsRunningRequests()
     QCOMPARE(view.figureText(Figure::Attempts), QStringLiteral("0 (1 in flight)"));
     view.setScope(StatisticsView::allRuns);
     QCOMPARE(view.figureText(Figure::Requests), QStringLiteral("4 done, 1 running"));
+}
+
+void TestStatisticsView::latency_logAxis_missingValuesSitAtTheFloor()
+{
+    // Attempts of 1 and 500 ms (a log axis), and no request finished yet: the
+    // request bars have no value, and the logarithm of zero has no place on the axis.
+    QTest::failOnWarning(QRegularExpression(QStringLiteral("Logarithm")));
+    RunSession session;
+    session.recordAttempt(httpAttempt(1, 0, 0, 1, 503, 100));
+    session.recordAttempt(httpAttempt(1, 1, 101, 601, 503, 100));
+    StatisticsView view;
+    view.resize(900, 700);
+    view.setSession(&session);
+    view.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&view));
+    QChart *chart = view.chart(Chart::LatencyPercentiles);
+    auto *log = chart->findChild<QLogValueAxis *>(QStringLiteral("latencyLogAxis"));
+    QVERIFY(log);
+    QVERIFY(log->isVisible());
+    QCOMPARE(log->min(), 1.0);
+    auto *series = qobject_cast<QBarSeries *>(chart->series().value(0));
+    QCOMPARE(valuesOf(series->barSets().at(0)), (QList<qreal>{1.0, 1.0, 1.0})); // no request finished
+    QCOMPARE(valuesOf(series->barSets().at(1)), (QList<qreal>{1.0, 500.0, 500.0}));
+    QVERIFY(!view.grab().isNull());
+
+    // Back to a linear axis: the empty values are zero again.
+    session.clear();
+    session.recordAttempt(httpAttempt(2, 0, 0, 50, 503, 100));
+    view.refresh();
+    QVERIFY(!log->isVisible());
+    QCOMPARE(valuesOf(series->barSets().at(0)), (QList<qreal>{0.0, 0.0, 0.0}));
+    QVERIFY(!view.grab().isNull());
 }
 
 QTEST_MAIN(TestStatisticsView)

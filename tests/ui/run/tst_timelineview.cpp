@@ -397,6 +397,29 @@ void TestTimelineView::fit_showsTheLatestRun_thenTheWholeSession()
     m_view->zoomIn();
     QVERIFY(m_view->timeScale().gaps.isEmpty());
 
+    // A request of the first run clicked: Fit shows that run, then again everything.
+    m_view->zoomToFit(); // the latest run
+    m_view->zoomToFit(); // everything
+    QCOMPARE(m_view->timeScale().startMs, 0.0);
+    QTest::mouseClick(m_view->viewport(), Qt::LeftButton, {}, at(50, 0));
+    QCOMPARE(m_view->selectedLane(), 0);
+    m_view->zoomToFit();
+    QVERIFY(!m_view->followLive()); // a finished run does not grow
+    QCOMPARE(m_view->timeScale().startMs, 0.0);
+    QVERIFY2(m_view->timeScale().endMs >= 350.0 && m_view->timeScale().endMs < 1000.0,
+        qPrintable(QString::number(m_view->timeScale().endMs)));
+    QVERIFY(m_view->timeScale().gaps.isEmpty());
+    m_view->zoomToFit();
+    QVERIFY(m_view->followLive());
+    QCOMPARE(m_view->timeScale().startMs, 0.0);
+    QCOMPARE(m_view->timeScale().gaps.size(), 1);
+    // Clicking where no lane is clears the selection: Fit is the latest run's again.
+    QTest::mouseClick(m_view->viewport(), Qt::LeftButton, {}, at(100, 8));
+    QCOMPARE(m_view->selectedLane(), -1);
+    m_view->zoomToFit();
+    QVERIFY(m_view->followLive());
+    QVERIFY(m_view->timeScale().startMs >= 59'000.0);
+
     // A session that never fell idle is one run.
     m_session->clear();
     m_session->recordAttempt(httpAttempt(1, 0, 0, 100, 200));

@@ -5,6 +5,8 @@
 #include <QList>
 #include <QString>
 
+#include <optional>
+
 class QFontMetrics;
 class QPainter;
 class QPalette;
@@ -14,11 +16,24 @@ namespace RetryLab::Ui {
 
 class RunSession;
 
-/// Idle time on the timeline: when the whole session is shown, the stretches in which
+/// Runs on the timeline (RunSession::runs()). Fit shows one run: the selected
+/// request's, or the latest. When the whole session is shown, the stretches in which
 /// nothing ran (before the first run, between two runs) are drawn TimeScale::gapPx
 /// wide, hatched over the lanes and labelled with their length on the axis, so that
 /// an idle minute does not squeeze the runs on either side into a column each.
-namespace TimelineGaps {
+namespace TimelineRuns {
+
+/// A run as Fit shows it: [startMs, endMs] on the run axis, a little room included.
+struct RunRange
+{
+    double startMs = 0.0;
+    double endMs = 0.0;
+    qsizetype firstLane = 0;
+    bool latest = false; ///< the latest run: its end is the live edge
+};
+/// The run that holds `lane`; nothing when the session is one run (or `lane` none of
+/// its lanes): the whole session is that run.
+std::optional<RunRange> runAround(const RunSession &session, qsizetype lane);
 
 /// Idle stretches are compressed from this long, and from this share of the session on.
 inline constexpr double minIdleMs = 500.0;
@@ -39,6 +54,6 @@ QString toolTip(const TimeScale::Gap &gap);
 /// The short label: "58 s", "2:05", "1:02:00".
 QString lengthText(const TimeScale::Gap &gap);
 
-} // namespace TimelineGaps
+} // namespace TimelineRuns
 
 } // namespace RetryLab::Ui

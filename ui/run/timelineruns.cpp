@@ -1,4 +1,4 @@
-#include "ui/run/timelinegaps.h"
+#include "ui/run/timelineruns.h"
 
 #include "ui/session/runsession.h"
 
@@ -11,7 +11,7 @@
 #include <algorithm>
 #include <cmath>
 
-namespace RetryLab::Ui::TimelineGaps {
+namespace RetryLab::Ui::TimelineRuns {
 
 namespace {
 
@@ -21,6 +21,25 @@ QString tr(const char *text)
 }
 
 } // namespace
+
+std::optional<RunRange> runAround(const RunSession &session, qsizetype lane)
+{
+    const QList<RunSession::RunSpan> runs = session.runs();
+    if (runs.size() < 2 || lane < 0)
+        return std::nullopt;
+    for (qsizetype i = 0; i < runs.size(); ++i) {
+        const RunSession::RunSpan &run = runs.at(i);
+        if (lane < run.firstLane || lane >= run.endLane || run.startNs < 0)
+            continue;
+        const bool latest = i == runs.size() - 1;
+        const double start = session.toRunMs(run.startNs);
+        const double end = std::max(start, session.toRunMs(run.endNs >= 0 ? run.endNs : session.latestNs()));
+        // A few per cent of room on either side, so that no bar touches an edge.
+        const double pad = std::max(20.0, (end - start) * 0.03);
+        return RunRange{std::max(0.0, start - pad), end + pad, run.firstLane, latest};
+    }
+    return std::nullopt;
+}
 
 QList<TimeScale::Gap> idleGaps(const RunSession &session, double endMs)
 {
@@ -94,4 +113,4 @@ QString toolTip(const TimeScale::Gap &gap)
         .arg(TimeScale::label(ms, 100.0));
 }
 
-} // namespace RetryLab::Ui::TimelineGaps
+} // namespace RetryLab::Ui::TimelineRuns

@@ -1,0 +1,173 @@
+#include "core/util/clock.h"
+#include "tests/ui/session/sessionfixtures.h"
+#include "ui/mainwindow.h"
+#include "ui/run/timelineview.h"
+#include "ui/session/runsession.h"
+#include "ui/widgets/messagebar.h"
+#include "ui/widgets/outcomestyle.h"
+#include "ui/widgets/pictureexport.h"
+
+#include <QFile>
+#include <QImage>
+#include <QSettings>
+#include <QStandardPaths>
+#include <QTabWidget>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace RetryLab;
+using namespace RetryLab::Fixtures;
+namespace PictureExport = RetryLab::Ui::PictureExport;
+
+namespace {
+
+// Two requests: a 503 retried then a 200, and a 200.
+void feed(Ui::RunSession &session)
+{
+    session.recordAttempt(httpAttempt(1, 0, 0, 200, 503, 100));
+    session.recordAttempt(httpAttempt(1, 1, 300, 500, 200));
+    session.recordResult(result(1, RequestOutcome::Succeeded, 2, 0, 500));
+    session.recordAttempt(httpAttempt(2, 0, 50, 450, 200));
+    session.recordResult(result(2, RequestOutcome::Succeeded, 1, 50, 450));
+    session.flush();
+}
+
+QByteArray contentOf(const QString &path)
+{
+    QFile file(path);
+    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
+}
+
+} // namespace
+
+class TestPictureExport : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase();
+    void kindOf_bySuffix();
+    void png_holdsThePixelsShown();
+    void svg_isADrawingWithItsText();
+    void badPaths_areRefused_andNothingIsLost();
+    void window_writesTheTabOnTop();
+
+private:
+    QTemporaryDir m_dir;
+};
+
+void TestPictureExport::initTestCase()
+{
+    QVERIFY(m_dir.isValid());
+    QStandardPaths::setTestModeEnabled(true);
+    QCoreApplication::setOrganizationName(QStringLiteral("RetryLab"));
+    QCoreApplication::setApplicationName(QStringLiteral("tst_pictureexport"));
+}
+
+void TestPictureExport::kindOf_bySuffix()
+{
+    QCOMPARE(PictureExport::kindOf(QStringLiteral("a/timeline.png")), PictureExport::Kind::Png);
+    QCOMPARE(PictureExport::kindOf(QStringLiteral("T.SVG")), PictureExport::Kind::Svg);
+    QVERIFY(!PictureExport::kindOf(QStringLiteral("timeline.bmp")));
+    QVERIFY(!PictureExport::kindOf(QStringLiteral("timeline")));
+}
+
+void TestPictureExport::png_holdsThePixelsShown()
+{
+    Ui::RunSession session;
+    feed(session);
+    Ui::TimelineView view;
+    view.resize(700, 300);
+    view.setSession(&session);
+    view.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&view));
+    view.setVisibleRange(0.0, 600.0);
+    const QString path = m_dir.filePath(QStringLiteral("timeline.png"));
+    const auto written = PictureExport::write(view.viewport(), path, QStringLiteral("Timeline"));
+    QVERIFY2(written, qPrintable(written.error()));
+    QImage image(path);
+    QVERIFY(!image.isNull());
+    QCOMPARE(image.size(), view.viewport()->size() * view.viewport()->devicePixelRatio());
+    const QPoint retried = view.attemptRect(0).center().toPoint();
+    QCOMPARE(image.pixelColor(retried), Ui::outcomeColor(Core::AttemptOutcome::Retried));
+}
+
+void TestPictureExport::svg_isADrawingWithItsText()
+{
+    Ui::RunSession session;
+    feed(session);
+    Ui::TimelineView view;
+    view.resize(700, 300);
+    view.setSession(&session);
+    view.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&view));
+    const QString path = m_dir.filePath(QStringLiteral("timeline.svg"));
+    const auto written = PictureExport::write(view.viewport(), path, QStringLiteral("Timeline of a flaky run"));
+    QVERIFY2(written, qPrintable(written.error()));
+    const QByteArray svg = contentOf(path);
+    QVERIFY2(svg.startsWith("<?xml"), svg.left(80).constData());
+    QVERIFY(svg.contains("<svg"));
+    const QSize size = view.viewport()->size();
+    QVERIFY2(svg.contains(QStringLiteral("viewBox=\"0 0 %1 %2\"").arg(size.width()).arg(size.height()).toUtf8()),
+        svg.left(600).constData());
+    QVERIFY(svg.contains("<title>Timeline of a flaky run</title>"));
+    // Vector: the bars are shapes and the labels text, not one embedded picture.
+    QVERIFY(!svg.contains("<image"));
+    QVERIFY(svg.contains(">#1<") || svg.contains(">#1 "));
+    QVERIFY(svg.contains("2 requests"));
+}
+
+void TestPictureExport::badPaths_areRefused_andNothingIsLost()
+{
+    QWidget widget;
+    widget.resize(100, 50);
+    const auto bmp = PictureExport::write(&widget, m_dir.filePath(QStringLiteral("x.bmp")), QString());
+    QVERIFY(!bmp);
+    QVERIFY2(bmp.error().contains(QLatin1String(".png")) && bmp.error().contains(QLatin1String("x.bmp")),
+        qPrintable(bmp.error()));
+    QVERIFY(!QFile::exists(m_dir.filePath(QStringLiteral("x.bmp"))));
+
+    const QString missingFolder = m_dir.filePath(QStringLiteral("no/such/folder/x.png"));
+    const auto nowhere = PictureExport::write(&widget, missingFolder, QString());
+    QVERIFY(!nowhere);
+    QVERIFY2(nowhere.error().contains(QLatin1String("x.png")), qPrintable(nowhere.error()));
+
+    QVERIFY(!PictureExport::write(nullptr, m_dir.filePath(QStringLiteral("null.png")), QString()));
+
+    // An earlier picture stays whole when a new one cannot be drawn.
+    const QString earlier = m_dir.filePath(QStringLiteral("earlier.png"));
+    QVERIFY(PictureExport::write(&widget, earlier, QString()));
+    const QByteArray before = contentOf(earlier);
+    QWidget empty;
+    empty.resize(0, 0);
+    QVERIFY(!PictureExport::write(&empty, earlier, QString()));
+    QCOMPARE(contentOf(earlier), before);
+}
+
+void TestPictureExport::window_writesTheTabOnTop()
+{
+    QFile::remove(QSettings().fileName());
+    Ui::MainWindow window;
+    window.resize(1200, 800);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    window.showTab(Ui::MainWindow::Tab::Statistics);
+    const QString path = m_dir.filePath(QStringLiteral("statistics.svg"));
+    const auto written = window.exportPicture(path);
+    QVERIFY2(written, qPrintable(written.error()));
+    const QByteArray svg = contentOf(path);
+    QVERIFY(svg.contains("Attempts per request")); // a chart's title, as text
+    QVERIFY(svg.contains("Latest run")); // what the figures count
+    QVERIFY2(window.messageBar()->shownText().contains(QLatin1String("statistics.svg")),
+        qPrintable(window.messageBar()->shownText()));
+
+    window.showTab(Ui::MainWindow::Tab::Timeline);
+    const QString png = m_dir.filePath(QStringLiteral("timeline.png"));
+    QVERIFY(window.exportPicture(png));
+    QCOMPARE(QImage(png).size(),
+        window.timelineView()->viewport()->size() * window.timelineView()->viewport()->devicePixelRatio());
+    QFile::remove(QSettings().fileName());
+}
+
+QTEST_MAIN(TestPictureExport)
+#include "tst_pictureexport.moc"

@@ -1,0 +1,71 @@
+#include "ui/widgets/pictureexport.h"
+
+#include <QCoreApplication>
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QImageWriter>
+#include <QPainter>
+#include <QPixmap>
+#include <QSaveFile>
+#include <QSvgGenerator>
+#include <QWidget>
+
+namespace RetryLab::Ui::PictureExport {
+
+namespace {
+
+QString tr(const char *text)
+{
+    return QCoreApplication::translate("RetryLab::Ui::PictureExport", text);
+}
+
+} // namespace
+
+std::optional<Kind> kindOf(const QString &path)
+{
+    const QString suffix = QFileInfo(path).suffix().toLower();
+    if (suffix == QLatin1String("png"))
+        return Kind::Png;
+    if (suffix == QLatin1String("svg"))
+        return Kind::Svg;
+    return std::nullopt;
+}
+
+Core::Result<void> write(QWidget *widget, const QString &path, const QString &title)
+{
+    const QString shown = QDir::toNativeSeparators(path);
+    const auto kind = kindOf(path);
+    if (!kind)
+        return Core::Error{QString(), tr("%1: a picture is written as PNG (.png) or SVG (.svg)").arg(shown)};
+    if (!widget || widget->width() <= 0 || widget->height() <= 0)
+        return Core::Error{QString(), tr("%1: there is nothing on screen to draw").arg(shown)};
+
+    // Written to a temporary file first: a failed write leaves an earlier picture whole.
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly))
+        return Core::Error{QString(), tr("%1 cannot be written: %2").arg(shown, file.errorString())};
+    if (*kind == Kind::Png) {
+        QImageWriter writer(&file, "png");
+        if (!writer.write(widget->grab().toImage()))
+            return Core::Error{QString(), tr("%1 cannot be written: %2").arg(shown, writer.errorString())};
+    } else {
+        QSvgGenerator svg;
+        svg.setOutputDevice(&file);
+        svg.setSize(widget->size());
+        svg.setViewBox(QRect(QPoint(0, 0), widget->size()));
+        svg.setResolution(widget->logicalDpiX());
+        svg.setTitle(title);
+        svg.setDescription(tr("Drawn by RetryLab"));
+        QPainter painter;
+        if (!painter.begin(&svg))
+            return Core::Error{QString(), tr("%1 cannot be written: the drawing could not start").arg(shown)};
+        widget->render(&painter, QPoint(), QRegion(), QWidget::DrawWindowBackground | QWidget::DrawChildren);
+        painter.end();
+    }
+    if (!file.commit())
+        return Core::Error{QString(), tr("%1 cannot be written: %2").arg(shown, file.errorString())};
+    return {};
+}
+
+} // namespace RetryLab::Ui::PictureExport
