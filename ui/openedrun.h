@@ -3,6 +3,7 @@
 #include "core/export/reportjson.h"
 #include "core/util/result.h"
 
+#include <QMessageBox>
 #include <QObject>
 #include <QPointer>
 #include <QString>
@@ -12,7 +13,6 @@
 class QAction;
 class QFrame;
 class QLabel;
-class QMessageBox;
 class QPushButton;
 class QWidget;
 

@@ -74,11 +74,22 @@ QString algorithmSource(BackoffAlgorithm algorithm)
 }
 
 // A form inside a scroll area, so that a short dock can still reach every field.
+// A combo box as narrow as the dock needs: its text elides, the open list shows
+// every name whole.
+void shrinkable(QComboBox *combo)
+{
+    combo->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    combo->setMinimumContentsLength(12);
+    // ...and as wide as there is room for, so that it elides only when it must.
+    combo->setSizePolicy(QSizePolicy::Expanding, combo->sizePolicy().verticalPolicy());
+}
+
 QFormLayout *newForm(QWidget *parent)
 {
     auto *form = new QFormLayout(parent);
     form->setFieldGrowthPolicy(QFormLayout::ExpandingFieldsGrow);
-    form->setRowWrapPolicy(QFormLayout::DontWrapRows);
+    // In a narrow dock a field goes below its label rather than past the dock's edge.
+    form->setRowWrapPolicy(QFormLayout::WrapLongRows);
     form->setLabelAlignment(Qt::AlignLeft | Qt::AlignVCenter);
     return form;
 }
@@ -144,6 +155,7 @@ QWidget *PolicyEditor::buildBackoffTab()
     auto *form = newForm(delays);
 
     m_algorithmCombo = new QComboBox(delays);
+    shrinkable(m_algorithmCombo);
     m_algorithmCombo->setObjectName(QStringLiteral("algorithm"));
     for (BackoffAlgorithm algorithm : Core::allAlgorithms()) {
         m_algorithmCombo->addItem(Core::algorithmTitle(algorithm), static_cast<int>(algorithm));
@@ -193,6 +205,7 @@ QWidget *PolicyEditor::buildBackoffTab()
         tr("Proportional jitter: the delay is multiplied by U[1 - f, 1 + f]. gRPC uses f = 20 %."),
         [](BackoffPolicy &p) -> double & { return p.jitterFraction; });
     m_intervalJitterCombo = new QComboBox(delays);
+    shrinkable(m_intervalJitterCombo);
     m_intervalJitterCombo->setObjectName(QStringLiteral("intervalJitter"));
     for (const Core::IntervalJitter jitter : Core::allIntervalJitters())
         m_intervalJitterCombo->addItem(Core::intervalJitterTitle(jitter), static_cast<int>(jitter));
@@ -227,10 +240,10 @@ QWidget *PolicyEditor::buildBackoffTab()
         tr("How long one attempt may take before it is cut and counted as a timeout (0 = none). Separate from the "
            "total deadline."),
         [](BackoffPolicy &p) -> double & { return p.attemptTimeoutMs; });
-    m_interactive = new QCheckBox(tr("A person waits for the answer (interactive)"), limits);
+    m_interactive = new QCheckBox(tr("A person waits (interactive)"), limits);
     m_interactive->setObjectName(QStringLiteral("interactive"));
-    m_interactive->setToolTip(tr("Not part of the policy: with it, the editor warns when the policy may keep a person "
-                                 "waiting for more than 10 s before it gives up."));
+    m_interactive->setToolTip(tr("A person waits for the answer. Not part of the policy: with it, the editor warns "
+                                 "when the policy may keep a person waiting for more than 10 s before it gives up."));
     connect(m_interactive, &QCheckBox::toggled, this, [this](bool on) {
         m_usage.interactive = on;
         revalidate();
@@ -372,6 +385,7 @@ QWidget *PolicyEditor::buildProtectionTab()
     auto *budget = new QGroupBox(tr("Retry budget (all requests)"), page);
     auto *budgetForm = newForm(budget);
     m_budgetCombo = new QComboBox(budget);
+    shrinkable(m_budgetCombo);
     m_budgetCombo->setObjectName(QStringLiteral("retryBudget.kind"));
     m_budgetCombo->addItem(tr("None"), static_cast<int>(RetryBudgetKind::None));
     m_budgetCombo->addItem(tr("AWS SDK standard mode"), static_cast<int>(RetryBudgetKind::AwsStandard));

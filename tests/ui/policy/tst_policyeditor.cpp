@@ -17,9 +17,11 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QPlainTextEdit>
+#include <QScrollArea>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTableView>
+#include <QTabWidget>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QToolButton>
@@ -292,6 +294,8 @@ private Q_SLOTS:
     void import_malformedFile_namesTheFieldAndKeepsPolicy();
     void exportThenImport_roundTrips();
     void export_refusedWhilePolicyHasErrors();
+    void layout_narrowOrWide_everyPageFitsItsView_data();
+    void layout_narrowOrWide_everyPageFitsItsView();
 
 private:
     QTemporaryDir m_dir;
@@ -852,6 +856,38 @@ void TestPolicyEditor::export_refusedWhilePolicyHasErrors()
     QVERIFY(!editor.exportFile(path));
     QVERIFY(!QFile::exists(path));
     QVERIFY(editor.lastMessage().contains(QLatin1String("errors")));
+}
+
+void TestPolicyEditor::layout_narrowOrWide_everyPageFitsItsView_data()
+{
+    QTest::addColumn<int>("width");
+    QTest::newRow("narrow dock") << 360;
+    QTest::newRow("default dock") << 430;
+    QTest::newRow("wide window") << 900;
+}
+
+void TestPolicyEditor::layout_narrowOrWide_everyPageFitsItsView()
+{
+    // A page wider than its view would be cut at the dock's edge (its horizontal
+    // scroll bar is off): wrapped notes must wrap inside what is seen.
+    QFETCH(int, width);
+    PolicyEditor editor;
+    editor.resize(width, 700);
+    editor.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&editor));
+    auto *tabs = editor.findChild<QTabWidget *>();
+    QVERIFY(tabs);
+    for (int i = 0; i < tabs->count(); ++i) {
+        tabs->setCurrentIndex(i);
+        auto *area = qobject_cast<QScrollArea *>(tabs->currentWidget());
+        QVERIFY(area && area->widget());
+        QTRY_VERIFY2(area->widget()->width() <= area->viewport()->width(),
+            qPrintable(QStringLiteral("%1: page %2 px in a view of %3 px (its least: %4 px)")
+                           .arg(tabs->tabText(i))
+                           .arg(area->widget()->width())
+                           .arg(area->viewport()->width())
+                           .arg(area->widget()->minimumSizeHint().width())));
+    }
 }
 
 QTEST_MAIN(TestPolicyEditor)
