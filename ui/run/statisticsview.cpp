@@ -222,7 +222,7 @@ StatisticsView::StatisticsView(QWidget *parent) : QWidget(parent)
         log->setObjectName(QStringLiteral("latencyLogAxis"));
         log->setBase(10.0);
         log->setLabelFormat(QStringLiteral("%g"));
-        log->setTitleText(tr("milliseconds (log scale)"));
+        log->setTitleText(tr("ms (log)"));
         log->setVisible(false);
         c->addAxis(x, Qt::AlignBottom);
         c->addAxis(y, Qt::AlignLeft);
