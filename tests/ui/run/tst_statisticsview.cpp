@@ -29,33 +29,6 @@ using Ui::StatisticsView;
 
 namespace {
 
-// The hand-computed run of tst_runstatistics, through a session:
-//   request 1: 503 [0,100] retried, 503 [300,420] retried, 200 [900,980]
-//   request 2: 200 [10,60]
-//   request 3: refused [20,30] retried, refused [530,540] given up
-//   request 4: cancelled [40,1040]
-void feed(RunSession &session)
-{
-    session.recordAttempt(httpAttempt(1, 0, 0, 100, 503, 200));
-    session.recordAttempt(httpAttempt(2, 0, 10, 60, 200));
-    session.recordAttempt(
-        networkAttempt(3, 0, 20, 30, QNetworkReply::ConnectionRefusedError, QStringLiteral("connection-refused"), 500));
-    session.recordAttempt(httpAttempt(1, 1, 300, 420, 503, 480));
-    session.recordAttempt(
-        networkAttempt(3, 1, 530, 540, QNetworkReply::ConnectionRefusedError, QStringLiteral("connection-refused")));
-    session.recordAttempt(httpAttempt(1, 2, 900, 980, 200));
-    AttemptRecord cancelled = httpAttempt(4, 0, 40, 1040, 200);
-    cancelled.httpStatus.reset();
-    cancelled.end = AttemptEnd::Cancelled;
-    cancelled.decision = Decision::GiveUp;
-    cancelled.cause = QStringLiteral("cancelled");
-    session.recordAttempt(cancelled);
-    session.recordResult(result(2, RequestOutcome::Succeeded, 1, 10, 60));
-    session.recordResult(result(3, RequestOutcome::AttemptsExhausted, 2, 20, 540));
-    session.recordResult(result(1, RequestOutcome::Succeeded, 3, 0, 980));
-    session.recordResult(result(4, RequestOutcome::Cancelled, 1, 40, 1040));
-}
-
 QList<qreal> valuesOf(const QBarSet *set)
 {
     QList<qreal> values;
@@ -95,7 +68,7 @@ void TestStatisticsView::initTestCase()
 void TestStatisticsView::figures_showHandComputedRun()
 {
     RunSession session;
-    feed(session);
+    feedHandComputedRun(session);
     StatisticsView view;
     view.setSession(&session);
     QCOMPARE(view.figureText(Figure::Requests), QStringLiteral("4 done"));
@@ -116,7 +89,7 @@ void TestStatisticsView::figures_showHandComputedRun()
 void TestStatisticsView::histogram_barsPerAttemptCount()
 {
     RunSession session;
-    feed(session);
+    feedHandComputedRun(session);
     StatisticsView view;
     view.setSession(&session);
     QChart *chart = view.chart(Chart::AttemptsHistogram);
@@ -139,7 +112,7 @@ void TestStatisticsView::histogram_barsPerAttemptCount()
 void TestStatisticsView::latency_barsForRequestsAndAttempts()
 {
     RunSession session;
-    feed(session);
+    feedHandComputedRun(session);
     StatisticsView view;
     view.setSession(&session);
     auto *series = qobject_cast<QBarSeries *>(view.chart(Chart::LatencyPercentiles)->series().value(0));
@@ -175,7 +148,7 @@ void TestStatisticsView::latency_barsForRequestsAndAttempts()
 void TestStatisticsView::errorsOverTime_oneStackedBandPerCause()
 {
     RunSession session;
-    feed(session);
+    feedHandComputedRun(session);
     StatisticsView view;
     view.setSession(&session);
     QChart *chart = view.chart(Chart::ErrorsOverTime);
@@ -209,7 +182,7 @@ void TestStatisticsView::errorsOverTime_oneStackedBandPerCause()
 void TestStatisticsView::outcomes_sliceperOutcome()
 {
     RunSession session;
-    feed(session);
+    feedHandComputedRun(session);
     StatisticsView view;
     view.setSession(&session);
     auto *pie = qobject_cast<QPieSeries *>(view.chart(Chart::Outcomes)->series().value(0));
@@ -253,7 +226,7 @@ void TestStatisticsView::sessionUpdates_redrawCoalesced()
 void TestStatisticsView::cleared_showsNothing()
 {
     RunSession session;
-    feed(session);
+    feedHandComputedRun(session);
     StatisticsView view;
     view.setSession(&session);
     session.clear();
@@ -323,7 +296,7 @@ static void feedSecondRun(RunSession &session)
 void TestStatisticsView::scope_latestRunByDefault_allRunsOrOneOnRequest()
 {
     RunSession session;
-    feed(session);
+    feedHandComputedRun(session);
     feedSecondRun(session);
     QCOMPARE(session.runs().size(), 2);
     QCOMPARE(session.runs().at(1).firstLane, 4);
@@ -385,7 +358,7 @@ void TestStatisticsView::scope_latestRunByDefault_allRunsOrOneOnRequest()
 void TestStatisticsView::scope_runStillGoing_countsItsRunningRequests()
 {
     RunSession session;
-    feed(session);
+    feedHandComputedRun(session);
     // A second run whose request is in its first attempt.
     session.recordAttemptStarted(8, 0, 70'000 * ms);
     StatisticsView view;

@@ -97,6 +97,33 @@ inline RequestResult result(quint64 request, RequestOutcome outcome, int attempt
 }
 
 /// What syntheticRun() produced, for checking counts.
+/// The hand-computed run of tst_runstatistics, through a session:
+///   request 1: 503 [0,100] retried, 503 [300,420] retried, 200 [900,980]
+///   request 2: 200 [10,60]
+///   request 3: refused [20,30] retried, refused [530,540] given up
+///   request 4: cancelled [40,1040]
+inline void feedHandComputedRun(Ui::RunSession &session)
+{
+    session.recordAttempt(httpAttempt(1, 0, 0, 100, 503, 200));
+    session.recordAttempt(httpAttempt(2, 0, 10, 60, 200));
+    session.recordAttempt(
+        networkAttempt(3, 0, 20, 30, QNetworkReply::ConnectionRefusedError, QStringLiteral("connection-refused"), 500));
+    session.recordAttempt(httpAttempt(1, 1, 300, 420, 503, 480));
+    session.recordAttempt(
+        networkAttempt(3, 1, 530, 540, QNetworkReply::ConnectionRefusedError, QStringLiteral("connection-refused")));
+    session.recordAttempt(httpAttempt(1, 2, 900, 980, 200));
+    AttemptRecord cancelled = httpAttempt(4, 0, 40, 1040, 200);
+    cancelled.httpStatus.reset();
+    cancelled.end = AttemptEnd::Cancelled;
+    cancelled.decision = Decision::GiveUp;
+    cancelled.cause = QStringLiteral("cancelled");
+    session.recordAttempt(cancelled);
+    session.recordResult(result(2, RequestOutcome::Succeeded, 1, 10, 60));
+    session.recordResult(result(3, RequestOutcome::AttemptsExhausted, 2, 20, 540));
+    session.recordResult(result(1, RequestOutcome::Succeeded, 3, 0, 980));
+    session.recordResult(result(4, RequestOutcome::Cancelled, 1, 40, 1040));
+}
+
 struct SyntheticCounts
 {
     qint64 attempts = 0;
