@@ -214,40 +214,61 @@ private Q_SLOTS:
 
     void recovered()
     {
+        // The inference reads arrival times on a shared machine, where another
+        // process may hold up the server's thread for tens of milliseconds: one
+        // trial that misses gets a second, and the preset fails only when both miss.
         QFETCH(QString, id);
+        QString missed = mismatch(id);
+        if (!missed.isEmpty()) {
+            qWarning().noquote() << id << "missed on the first trial, trying again:" << missed;
+            missed = mismatch(id);
+        }
+        QVERIFY2(missed.isEmpty(), qPrintable(missed));
+    }
+
+private:
+    /// Runs the preset and infers its policy: empty when the inference recovers it, else what differs.
+    QString mismatch(const QString &id)
+    {
         const BackoffPolicy preset = scaled(*Presets::find(id));
         const QList<LogicalRequest> requests = run(Presets::Preset{id, *Presets::find(id)});
-        QCOMPARE(requests.size(), drawsItsTop(preset) ? logicalRequestsDrawn : logicalRequests);
-        QCOMPARE(requests.first().rule, GroupingRule::RetryRequestId);
+        const int expected = drawsItsTop(preset) ? logicalRequestsDrawn : logicalRequests;
+        if (requests.size() != expected)
+            return QStringLiteral("%1 logical requests observed, not %2").arg(requests.size()).arg(expected);
+        if (requests.first().rule != GroupingRule::RetryRequestId)
+            return QStringLiteral("grouped by another rule than the request id header");
         const InferredPolicy p = PolicyInference::infer(requests);
         const QString why = p.summary() + QStringLiteral(" | ") + p.growthConfidence.evidence + QStringLiteral(" | ")
             + p.jitterConfidence.evidence + QStringLiteral(" | ") + p.maxAttemptsConfidence.evidence;
         qInfo().noquote() << id << "->" << why;
 
         const auto algorithm = p.algorithm();
-        QVERIFY2(algorithm, qPrintable(why));
+        if (!algorithm)
+            return QStringLiteral("no algorithm: ") + why;
         const bool sameFormula = *algorithm == preset.algorithm
             || (*algorithm == BackoffAlgorithm::GoogleTruncatedExponential
                 && preset.algorithm == BackoffAlgorithm::IamTruncatedExponential);
-        QVERIFY2(sameFormula, qPrintable(algorithmName(*algorithm) + QStringLiteral(": ") + why));
+        if (!sameFormula)
+            return algorithmName(*algorithm) + QStringLiteral(": ") + why;
         // Within 10 %, and the client's own time per retry on top. Where the
         // level is the top of a band drawn at random (full and equal jitter),
         // 15 %: the top is seen only through the largest draw of each index.
         const double slack = m_overheadMs / preset.baseDelayMs + (drawsItsTop(preset) ? 0.05 : 0.0);
-        QVERIFY2(within(*p.baseMs, preset.baseDelayMs, 0.10 + slack), qPrintable(why));
-        if (preset.algorithm != BackoffAlgorithm::Constant)
-            QVERIFY2(within(*p.multiplier, preset.multiplier, 0.10 + slack), qPrintable(why));
+        if (!p.baseMs || !within(*p.baseMs, preset.baseDelayMs, 0.10 + slack))
+            return QStringLiteral("base not %1 ms: ").arg(preset.baseDelayMs) + why;
+        if (preset.algorithm != BackoffAlgorithm::Constant
+            && (!p.multiplier || !within(*p.multiplier, preset.multiplier, 0.10 + slack)))
+            return QStringLiteral("multiplier not %1: ").arg(preset.multiplier) + why;
         const int retries = preset.maxAttempts > 0 ? preset.maxAttempts - 1 : 12;
         const bool capReached = preset.algorithm != BackoffAlgorithm::Constant
             && preset.baseDelayMs * std::pow(preset.multiplier, retries - 2) >= preset.maxBackoffMs;
-        if (capReached) {
-            QVERIFY2(p.capMs, qPrintable(why));
-            QVERIFY2(within(*p.capMs, preset.maxBackoffMs, 0.10), qPrintable(why));
-        }
-        if (preset.maxAttempts > 0)
-            QVERIFY2(p.maxAttempts == preset.maxAttempts, qPrintable(why));
-        else
-            QVERIFY2(p.maxAttempts || p.deadlineMs, qPrintable(why));
+        if (capReached && (!p.capMs || !within(*p.capMs, preset.maxBackoffMs, 0.10)))
+            return QStringLiteral("cap not %1 ms: ").arg(preset.maxBackoffMs) + why;
+        if (preset.maxAttempts > 0 && p.maxAttempts != preset.maxAttempts)
+            return QStringLiteral("attempt limit not %1: ").arg(preset.maxAttempts) + why;
+        if (preset.maxAttempts <= 0 && !p.maxAttempts && !p.deadlineMs)
+            return QStringLiteral("neither an attempt limit nor a deadline: ") + why;
+        return {};
     }
 };
 

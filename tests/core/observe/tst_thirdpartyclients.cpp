@@ -297,14 +297,25 @@ private Q_SLOTS:
         if (python.isEmpty())
             QSKIP("python3-requests is not installed (scripts/deps.sh installs it)");
         usePlan("always-503");
-        QVERIFY(runClients({{python,
-            {script("urllib3_client.py"), base(), QStringLiteral("4"), QStringLiteral("4"), QStringLiteral("0.05")}}}));
-        const auto c = client(QStringLiteral("urllib3-retry-client/"));
-        QVERIFY(c);
-        const QList<LogicalRequest> requests = m_observer->logicalRequests(c->id);
-        QCOMPARE(requests.size(), 4);
-        QCOMPARE(requests[0].attempts.size(), 5);
-        const InferredPolicy p = inferred(*c);
+        // urllib3 draws no jitter, so its delays of one retry index agree within milliseconds; a
+        // Python process held up by the machine for tens of milliseconds looks like jitter. A trial
+        // that sees jitter gets a second, on fresh observations; the second must see none.
+        InferredPolicy p;
+        for (int trial = 1; trial <= 2; ++trial) {
+            m_observer->clear();
+            QVERIFY(runClients({{python,
+                {script("urllib3_client.py"), base(), QStringLiteral("4"), QStringLiteral("4"),
+                    QStringLiteral("0.05")}}}));
+            const auto c = client(QStringLiteral("urllib3-retry-client/"));
+            QVERIFY(c);
+            const QList<LogicalRequest> requests = m_observer->logicalRequests(c->id);
+            QCOMPARE(requests.size(), 4);
+            QCOMPARE(requests[0].attempts.size(), 5);
+            p = inferred(*c);
+            if (p.jitter == JitterKind::None)
+                break;
+            qWarning().noquote() << "trial" << trial << "saw jitter where urllib3 draws none:" << describe(p);
+        }
         QVERIFY2(p.firstRetryImmediate, qPrintable(describe(p)));
         QCOMPARE(p.growth, Growth::Exponential);
         QVERIFY2(within(*p.baseMs, 50, 0.10), qPrintable(describe(p)));
