@@ -13,8 +13,10 @@
 #include <QCoreApplication>
 #include <QElapsedTimer>
 #include <QFile>
+#include <QSet>
 #include <QTextStream>
 
+#include <algorithm>
 #include <functional>
 
 using namespace RetryLab::Core;
@@ -50,6 +52,33 @@ RunRecord largeRun(int attempts)
         }
     }
     return run;
+}
+
+/// The header bytes of a run: as many as its arrays add up to, and as many as it
+/// holds (distinct buffers; equal values read back share one).
+std::pair<qint64, qint64> headerBytes(const RunRecord &run)
+{
+    qint64 total = 0;
+    qint64 held = 0;
+    QSet<const char *> seen;
+    const auto add = [&](const HeaderList &headers) {
+        for (const auto &[name, value] : headers) {
+            for (const QByteArray *bytes : {&name, &value}) {
+                total += bytes->size();
+                if (!bytes->isEmpty() && !seen.contains(bytes->constData())) {
+                    seen.insert(bytes->constData());
+                    held += bytes->size();
+                }
+            }
+        }
+    };
+    for (const RequestSpec &spec : run.requests)
+        add(spec.headers);
+    for (const AttemptRecord &a : run.attempts) {
+        add(a.requestHeaders);
+        add(a.responseHeaders);
+    }
+    return {total, held};
 }
 
 } // namespace
@@ -90,6 +119,24 @@ int main(int argc, char *argv[])
         measure(QStringLiteral("csv"), redact, [&] { return CsvExport::toCsv(run, options); });
         measure(QStringLiteral("har"), redact, [&] { return HarExport::toJson(run, options); });
     }
+    // A run read back from its report: every request with a 60 KB header of its
+    // own (a large cookie), repeated by each attempt. The bytes the read run holds
+    // for its headers, per attempt, against what separate copies would take.
+    RunRecord cookies = largeRun(std::min(attempts, 2'000));
+    const QByteArray cookie(60 * 1024, 'c');
+    for (RequestSpec &spec : cookies.requests)
+        spec.headers.append(qMakePair(QByteArray("Cookie"), cookie));
+    for (AttemptRecord &a : cookies.attempts)
+        a.requestHeaders.append(qMakePair(QByteArray("Cookie"), cookie));
+    const auto back = ReportJson::fromJson(ReportJson::toJson(cookies, ExportOptions{false}));
+    if (!back) {
+        QTextStream(stderr) << "the report did not read back: " << back.error() << "\n";
+        return 1;
+    }
+    const auto [total, held] = headerBytes(back->run);
+    out << "\nread back\tattempts\theader bytes\theld\theld per attempt\n";
+    out << "json-report-read-60k-cookie\t" << back->run.attempts.size() << '\t' << total << '\t' << held << '\t'
+        << held / std::max<qsizetype>(1, back->run.attempts.size()) << '\n';
     out.flush();
     QTextStream(stdout) << "wrote " << path << "\n";
     return 0;

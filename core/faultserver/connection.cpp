@@ -12,6 +12,7 @@
 #include <QTimer>
 
 #include <algorithm>
+#include <utility>
 
 namespace RetryLab::Core {
 
@@ -179,9 +180,8 @@ void Connection::handleRequestTimeout()
         return;
     const int periodMs = m_requestTimer->interval();
     if (!m_parser.isReadingBody()) {
-        answerProtocolError(408,
-            Tr::tr("the request's header section was not complete %1 ms after its first byte").arg(periodMs),
-            QStringLiteral("reject"));
+        answerDeadline(
+            Tr::tr("the request's header section was not complete %1 ms after its first byte").arg(periodMs));
         return;
     }
     if (!m_timingBody) { // the header section ended in the same read as the deadline
@@ -197,11 +197,9 @@ void Connection::handleRequestTimeout()
         m_requestTimer->start();
         return;
     }
-    answerProtocolError(408,
-        Tr::tr("the body arrived at %1 bytes/s, below the minimum of %2 bytes/s")
-            .arg(arrived * 1000 / std::max(1, periodMs))
-            .arg(m_minBodyBytesPerSecond),
-        QStringLiteral("reject"));
+    answerDeadline(Tr::tr("the body arrived at %1 bytes/s, below the minimum of %2 bytes/s")
+                       .arg(arrived * 1000 / std::max(1, periodMs))
+                       .arg(m_minBodyBytesPerSecond));
 }
 
 bool Connection::isEvictable() const
@@ -322,6 +320,15 @@ void Connection::handleDisconnected()
         entry.detail = Tr::tr("the client closed the connection after the TLS handshake without sending a request");
         m_host.record(std::move(entry));
     }
+    if (!m_deadlineMissed.isEmpty()) { // the client left before its 408 went out
+        ServerLogEntry entry;
+        entry.time = m_host.clock().wallTime();
+        entry.peer = m_peer;
+        entry.tls = m_tls;
+        entry.action = QStringLiteral("reject");
+        entry.detail = Tr::tr("%1; the client closed the connection before the 408 went out").arg(m_deadlineMissed);
+        m_host.record(std::move(entry));
+    }
     if (m_entryPending) {
         const double ms = (m_host.clock().nowNs() - m_startNs) / 1e6;
         finishRequest(QStringLiteral("client-closed"),
@@ -340,13 +347,29 @@ void Connection::handleIdle()
     if (!m_socket || m_state != State::Reading)
         return;
     if (m_parser.isPartial()) {
-        answerProtocolError(
-            408, Tr::tr("no complete request within %1 ms").arg(m_idleTimer->interval()), QStringLiteral("reject"));
+        answerDeadline(Tr::tr("no complete request within %1 ms").arg(m_idleTimer->interval()));
         return;
     }
     qCDebug(lcConnection) << "closing idle connection from" << m_peer;
     m_state = State::Closing;
-    m_socket->disconnectFromHost();
+    m_host.deferTimeout(guarded([](Connection &c) {
+        if (c.m_socket)
+            c.m_socket->disconnectFromHost();
+    }));
+}
+
+void Connection::answerDeadline(const QString &message)
+{
+    // Read and wait no more from now; the answer comes in its turn.
+    m_state = State::Busy;
+    m_idleTimer->stop();
+    m_requestTimer->stop();
+    m_deadlineMissed = message;
+    m_host.deferTimeout(guarded([](Connection &c) {
+        const QString missed = std::exchange(c.m_deadlineMissed, QString());
+        if (c.m_socket && !missed.isEmpty())
+            c.answerProtocolError(408, missed, QStringLiteral("reject"));
+    }));
 }
 
 void Connection::answerProtocolError(int status, const QString &message, const QString &action)

@@ -56,6 +56,10 @@ public:
         virtual void adjustHeldBytes(qint64 delta) = 0;
         virtual qint64 heldBytes() const = 0;
         virtual qint64 maxHeldBytes() const = 0;
+        /// Runs a deadline's answer (a 408 and a close, or closing an idle connection)
+        /// in a later pass of the event loop, a batch at a time (BatchedWork): many
+        /// deadlines may run out in the same instant.
+        virtual void deferTimeout(std::function<void()> answer) = 0;
     };
 
     struct Settings
@@ -113,6 +117,8 @@ private:
     void resume();
     void dispatch();
     void answerProtocolError(int status, const QString &message, const QString &action);
+    /// A deadline ran out: 408, in its turn among the others (Host::deferTimeout).
+    void answerDeadline(const QString &message);
     void execute(ResponsePlan plan);
     void executeBrokenStream(ResponsePlan plan, bool head);
     void dripNext(qint64 left, int intervalMs, bool keepAlive);
@@ -135,6 +141,7 @@ private:
     QPointer<QTcpSocket> m_socket;
     QTimer *m_idleTimer = nullptr; ///< child of the socket
     QTimer *m_requestTimer = nullptr; ///< header deadline, then body-rate periods; child of the socket
+    QString m_deadlineMissed; ///< a deadline ran out, its 408 not yet sent (answerDeadline)
     qint64 m_minBodyBytesPerSecond = 0;
     qint64 m_bytesReceived = 0; ///< on this connection, in all
     qint64 m_periodStartBytes = 0; ///< m_bytesReceived when the current body-rate period began

@@ -1,5 +1,6 @@
 #include "core/faultserver/faultserver.h"
 
+#include "core/faultserver/batchedwork.h"
 #include "core/faultserver/connection.h"
 #include "core/faultserver/controlendpoints.h"
 #include "core/faultserver/faultendpoints.h"
@@ -71,7 +72,7 @@ class FaultServerPrivate final : public Connection::Host, public TlsListener::Ho
 public:
     explicit FaultServerPrivate(FaultServer *server, const FaultServerOptions &opts)
         : q(server), tcp(new QTcpServer(server)), options(opts), tests(opts.maxTests), log(opts.logCapacity),
-          endpoints(opts.seed), control(tests, log, *this, [server] { server->reset(); })
+          endpoints(opts.seed), control(tests, log, *this, [server] { server->reset(); }), timeouts(server)
     {
         endpoints.setMaxBodyBytes(opts.maxBodyBytes);
         QObject::connect(tcp, &QTcpServer::newConnection, q, [this] { handleNewConnections(); });
@@ -108,6 +109,7 @@ public:
     void record(ServerLogEntry entry) override;
     void forget(quint64 id) override;
     void adjustHeldBytes(qint64 delta) override { held += delta; }
+    void deferTimeout(std::function<void()> answer) override { timeouts.post(std::move(answer)); }
     qint64 heldBytes() const override { return held; }
     qint64 maxHeldBytes() const override;
 
@@ -159,6 +161,8 @@ public:
     ServerLog log;
     FaultEndpoints endpoints;
     ControlEndpoints control;
+    /// Deadline answers, a batch per pass of the event loop (server thread).
+    BatchedWork timeouts;
 };
 
 // ---------------------------------------------------------------------------
@@ -270,6 +274,7 @@ void FaultServerPrivate::dropAll()
     const auto all = connections;
     connections.clear();
     connectionCount = 0;
+    timeouts.clear();
     for (const std::shared_ptr<Connection> &c : all)
         c->abort();
 }
