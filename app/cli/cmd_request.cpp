@@ -7,6 +7,7 @@
 
 #include "app/cli/clitr.h"
 #include "core/executor/preparedtransport.h"
+#include "core/executor/requestcheck.h"
 #include "core/executor/retryexecutor.h"
 #include "core/http/redactor.h"
 #include "core/import/curlcommandline.h"
@@ -228,9 +229,15 @@ int runRequest(const QStringList &arguments)
         Tr::tr("BYTES"));
     const QCommandLineOption idempotentOption(QStringLiteral("idempotent"),
         Tr::tr("The request is safe to repeat: retry a POST or PATCH too (curl retries every method)."));
+    const QCommandLineOption fallbackOption(QStringLiteral("fallback"),
+        Tr::tr("An alternative service, tried once the policy gives up on the URL: one attempt, without backoff. "
+               "Give it again for more (at most %1), tried in order.")
+            .arg(Core::maxFallbacks),
+        Tr::tr("URL"));
     parser.addOption(policyOption);
     parser.addOptions(overrides);
-    parser.addOptions({includeOption, outputOption, fromCurlOption, insecureOption, maxBodyOption, idempotentOption});
+    parser.addOptions(
+        {includeOption, outputOption, fromCurlOption, insecureOption, maxBodyOption, idempotentOption, fallbackOption});
     HeadlessOptions options(parser,
         HeadlessOptions::Seed | HeadlessOptions::Quiet | HeadlessOptions::NoRedact | HeadlessOptions::ReportFiles,
         Tr::tr("Print only the response and errors, not each retry, notes and the files written."));
@@ -239,7 +246,7 @@ int runRequest(const QStringList &arguments)
     // the same reading of the arguments the request options get.
     QList<Core::CurlCommandLine::ExtraOption> ownOptions;
     for (const QCommandLineOption *o : {&policyOption, &includeOption, &outputOption, &fromCurlOption, &insecureOption,
-             &maxBodyOption, &idempotentOption})
+             &maxBodyOption, &idempotentOption, &fallbackOption})
         ownOptions.append({o->names(), !o->valueName().isEmpty()});
     for (const QCommandLineOption &o : overrides)
         ownOptions.append({o.names(), true});
@@ -324,6 +331,16 @@ int runRequest(const QStringList &arguments)
     }
     if (parser.isSet(idempotentOption))
         spec.idempotent = true;
+    for (const QString &fallback : parser.values(fallbackOption)) {
+        const QUrl url = QUrl::fromUserInput(fallback);
+        if (fallback.trimmed().isEmpty() || !url.isValid() || url.host().isEmpty())
+            return usageError(console, Tr::tr("--fallback \"%1\" is not a URL").arg(fallback));
+        spec.fallbackUrls.append(url);
+    }
+    if (!spec.fallbackUrls.isEmpty()) {
+        if (const auto usable = Core::checkRequest(spec); !usable)
+            return usageError(console, usable.error());
+    }
     spec.label = QStringLiteral("request");
 
     // The policy: --policy, then curl's retry options, then retrylab's overrides.
@@ -410,6 +427,8 @@ int runRequest(const QStringList &arguments)
     entry.name = QStringLiteral("request");
     entry.spec = spec;
     entry.urlTemplate = spec.url.toString(QUrl::FullyEncoded);
+    for (const QUrl &fallback : std::as_const(spec.fallbackUrls))
+        entry.fallbackTemplates.append(fallback.toString(QUrl::FullyEncoded));
     scenario.requests.append(entry);
     Core::ScenarioExpectation succeeds;
     succeeds.name = Tr::tr("the request succeeds");

@@ -2,6 +2,8 @@
 
 #include "app/cli/texttable.h"
 
+#include "core/executor/retryplanner.h"
+
 #include "core/record/runstatistics.h"
 #include "core/scenario/scenariorunner.h"
 #include "core/util/terminaltext.h"
@@ -90,6 +92,13 @@ void RunPrinter::handleRetryScheduled(
     QString attempt = tr("attempt %1").arg(record.attemptIndex + 1);
     if (!record.step.isEmpty())
         attempt += tr(" (%1)").arg(record.step);
+    if (record.nextDelayMs < 0.0) {
+        // Not a retry: the policy gave up, and the request moves on to a fallback endpoint at once.
+        m_console->print(tr("%1 %2, %3 failed: %4 [%5] - %6")
+                             .arg(stamp(record.endNs), Core::TerminalText::escaped(m_runner->requestLabel(requestId)),
+                                 attempt, describeFailure(record), record.cause, reason));
+        return;
+    }
     const QString left = attemptsLeft >= 0 ? tr("%n attempt(s) left", nullptr, attemptsLeft)
                                            : tr("no attempt limit (the deadline ends it)");
     m_console->print(
@@ -107,7 +116,12 @@ void RunPrinter::handleRequestFinished(const Core::RequestResult &result)
         spec.url.toString(QUrl::FullyEncoded));
     const QString label = Core::TerminalText::escaped(m_runner->requestLabel(result.requestId));
     const QString took = duration(result.totalMs());
-    if (result.outcome == Core::RequestOutcome::Succeeded) {
+    if (result.outcome == Core::RequestOutcome::Succeeded && result.fallback > 0) {
+        m_console->print(
+            tr("%1 %2 (%3) succeeded after %n attempt(s) in %4, HTTP %5 from %6", nullptr, result.attempts)
+                .arg(stamp(result.endNs), label, target, took, QString::number(result.finalStatus.value_or(0)),
+                    Core::RetryPlanner::fallbackName(spec, result.fallback)));
+    } else if (result.outcome == Core::RequestOutcome::Succeeded) {
         m_console->print(
             tr("%1 %2 (%3) succeeded after %n attempt(s) in %4, HTTP %5", nullptr, result.attempts)
                 .arg(stamp(result.endNs), label, target, took, QString::number(result.finalStatus.value_or(0))));

@@ -3,15 +3,22 @@
 #include "core/http/redactor.h"
 #include "core/policy/backoffpolicy.h"
 #include "core/util/coretr.h"
+#include "core/util/jsonpointer.h"
+
+#include <algorithm>
 
 namespace RetryLab::Core {
 
-Result<void> checkRequest(const RequestSpec &spec)
+namespace {
+
+/// A URL the executor can send to: valid, with a host, http or https. `what` names it in the error.
+Result<void> checkUrl(const QUrl &url, const QString &what)
 {
-    const QUrl &url = spec.url;
     if (!url.isValid() || url.host().isEmpty()) {
         QString problem = Tr::tr("the URL \"%1\" is not valid: %2")
                               .arg(url.toString(), url.errorString().isEmpty() ? Tr::tr("no host") : url.errorString());
+        if (!what.isEmpty())
+            problem = Tr::tr("%1: %2").arg(what, problem);
         // QUrl quotes the whole input in its error: mask the password wherever it shows.
         const QString password = url.password(QUrl::FullyDecoded);
         if (!password.isEmpty()) {
@@ -22,7 +29,67 @@ Result<void> checkRequest(const RequestSpec &spec)
     }
     const QString scheme = url.scheme().toLower();
     if (scheme != QLatin1String("http") && scheme != QLatin1String("https"))
-        return Result<void>::failure(Tr::tr("only http and https URLs can be sent (got \"%1\")").arg(scheme));
+        return Result<void>::failure(what.isEmpty()
+                ? Tr::tr("only http and https URLs can be sent (got \"%1\")").arg(scheme)
+                : Tr::tr("%1: only http and https URLs can be sent (got \"%2\")").arg(what, scheme));
+    return {};
+}
+
+bool isMethod(const QByteArray &method)
+{
+    const QByteArray m = method.trimmed();
+    return !m.isEmpty() && m.size() <= 20
+        && std::all_of(m.cbegin(), m.cend(), [](char c) { return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z'); });
+}
+
+} // namespace
+
+Result<void> checkShape(const ReadModifyWriteShape &shape)
+{
+    using R = Result<void>;
+    if (!isMethod(shape.readMethod))
+        return R::failure(
+            Tr::tr("the read's method \"%1\" is not an HTTP method").arg(QString::fromLatin1(shape.readMethod)));
+    if (!isMethod(shape.writeMethod)) {
+        return R::failure(
+            Tr::tr("the write's method \"%1\" is not an HTTP method").arg(QString::fromLatin1(shape.writeMethod)));
+    }
+    if (!shape.writeUrl.isEmpty()) {
+        if (auto url = checkUrl(shape.writeUrl, Tr::tr("the write's URL")); !url)
+            return url;
+    }
+    if (!JsonPointer::isValid(shape.valuePointer)) {
+        return R::failure(
+            Tr::tr("the value's JSON pointer \"%1\" is not one (it starts with /, as /value or /spec/replicas)")
+                .arg(shape.valuePointer));
+    }
+    if (!shape.etagPointer.isEmpty() && !JsonPointer::isValid(shape.etagPointer)) {
+        return R::failure(
+            Tr::tr("the etag's JSON pointer \"%1\" is not one (it starts with /, as /etag)").arg(shape.etagPointer));
+    }
+    if (shape.writeEnvelope.contains(QLatin1Char('/')) || shape.writeEnvelope.trimmed() != shape.writeEnvelope)
+        return R::failure(
+            Tr::tr("the write's envelope is a member name (as policy), not \"%1\"").arg(shape.writeEnvelope));
+    return {};
+}
+
+Result<void> checkRequest(const RequestSpec &spec)
+{
+    if (auto url = checkUrl(spec.url, {}); !url)
+        return url;
+    if (!spec.fallbackUrls.isEmpty() && spec.kind != RequestSpec::Kind::Single)
+        return Result<void>::failure(Tr::tr("fallback endpoints are for single requests, not read-modify-write"));
+    if (spec.fallbackUrls.size() > maxFallbacks)
+        return Result<void>::failure(
+            Tr::tr("at most %1 fallback endpoints (got %2)").arg(maxFallbacks).arg(spec.fallbackUrls.size()));
+    if (spec.kind == RequestSpec::Kind::ReadModifyWrite) {
+        if (auto shape = checkShape(spec.readModifyWrite); !shape)
+            return shape;
+    }
+    for (qsizetype i = 0; i < spec.fallbackUrls.size(); ++i) {
+        if (auto url = checkUrl(spec.fallbackUrls.at(i), Tr::tr("fallback %1").arg(i + 1)); !url)
+            return url;
+    }
     if (spec.method.trimmed().isEmpty() || spec.method.contains(' '))
         return Result<void>::failure(Tr::tr("\"%1\" is not an HTTP method").arg(QString::fromLatin1(spec.method)));
     if (spec.attemptTimeoutMs

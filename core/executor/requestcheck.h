@@ -12,7 +12,16 @@ namespace RetryLab::Core {
 /// never shows the URL's password, nor a secret query parameter.
 /// The transport's values are checked too (checkTransport); its files are
 /// read by PreparedTransport::prepare() when the request is submitted.
+/// Fallback URLs are checked alike, and allowed on single requests only, at most maxFallbacks.
 Result<void> checkRequest(const RequestSpec &spec);
+
+/// Whether a read-modify-write's shape can be used: methods that are tokens, a
+/// valid write URL when it has one, JSON pointers that are pointers, an envelope
+/// that is a member name.
+Result<void> checkShape(const ReadModifyWriteShape &shape);
+
+/// The most fallback endpoints a request may name.
+inline constexpr int maxFallbacks = 8;
 
 /// Whether the transport's values can be used, before any file is read: an
 /// explicit proxy has a bare host and a port, and no exempt host is empty.

@@ -1,6 +1,7 @@
 #include "core/executor/retryexecutor.h"
 
 #include "core/executor/attemptobserver.h"
+#include "core/executor/executorrequest.h"
 #include "core/executor/managerpool.h"
 #include "core/executor/preparedtransport.h"
 #include "core/executor/redirectstep.h"
@@ -26,9 +27,7 @@
 #include <atomic>
 #include <cmath>
 
-namespace {
 Q_LOGGING_CATEGORY(lcExecutor, "retrylab.core.executor", QtInfoMsg)
-} // namespace
 
 namespace RetryLab::Core {
 
@@ -64,51 +63,6 @@ bool isFailureForBreaker(const AttemptRecord &record, const Classification &clas
 }
 
 } // namespace
-
-struct RetryExecutor::Request
-{
-    enum class Phase { Queued, InFlight, Sleeping, Refused, Done };
-
-    // Copying the policy in, rather than assigning over a default one, spares
-    // building the default status set and fault table for every request.
-    explicit Request(const BackoffPolicy &requestPolicy) : policy(requestPolicy) { }
-
-    quint64 id = 0;
-    RequestSpec spec;
-    BackoffPolicy policy;
-    QString host;
-    Phase phase = Phase::Queued;
-
-    int attemptIndex = 0; ///< index of the next attempt
-    RetryPlanner::State plan; ///< what the decisions between attempts depend on
-    double lastRetryCost = 0.0;
-    bool retryPaid = false; ///< lastRetryCost bought a retry that has not gone out yet
-    bool breakerTrial = false;
-
-    qint64 submittedNs = 0;
-    qint64 queuedSinceNs = 0;
-    qint64 firstStartNs = -1;
-    qint64 sleepStartNs = 0;
-    double plannedDelayMs = 0.0;
-    double actualDelayMs = 0.0;
-
-    HopRequest hop; ///< the request in flight: the attempt's own, or where a redirect led
-
-    /// TLS, proxy and HTTP version of every attempt, files read at submit().
-    PreparedTransport transport;
-    QPointer<QNetworkReply> reply;
-    TlsDetails tls; ///< of the hop in flight: certificate errors as they arrive
-    QNetworkAccessManager *manager = nullptr;
-    AttemptRecord current;
-    QByteArray body;
-    qint64 bytesReceived = 0;
-
-    // Timer ids on the executor (see timerEvent()): a QObject per timer and
-    // request cost more than the rest of the executor's work for a request.
-    QBasicTimer retryTimer;
-    QBasicTimer attemptTimer;
-    QBasicTimer deadlineTimer;
-};
 
 RetryExecutor::RetryExecutor(QNetworkAccessManager *manager, QObject *parent)
     : QObject(parent), m_ownClock(std::make_unique<SteadyClock>()), m_budget(std::make_unique<RetryBudget>())
@@ -326,7 +280,7 @@ void RetryExecutor::startAttempt(const RequestPtr &r)
 {
     const qint64 now = nowNs();
     const double deadlineMs = r->policy.deadlineMs;
-    if (deadlineMs > 0.0 && r->firstStartNs >= 0 && (now - r->firstStartNs) / 1e6 >= deadlineMs) {
+    if (deadlineMs > 0.0 && r->fallback == 0 && r->firstStartNs >= 0 && (now - r->firstStartNs) / 1e6 >= deadlineMs) {
         finishRequest(r, RequestOutcome::DeadlineExceeded,
             tr("the total deadline of %1 ms passed before attempt %2 could start")
                 .arg(deadlineMs)
@@ -385,11 +339,13 @@ void RetryExecutor::startAttempt(const RequestPtr &r)
     record = AttemptRecord{};
     record.requestId = r->id;
     record.attemptIndex = r->attemptIndex;
+    record.fallback = r->fallback;
     record.step = r->plan.step;
     record.sequenceRound = r->plan.sequenceRound;
     record.method = hop.method;
-    record.url = r->spec.url;
+    record.url = hop.url; // the spec's, or a read-modify-write's own write URL
     record.requestHeaders = hop.headers;
+    m_interner.intern(record.requestHeaders);
     record.requestBody = hop.body;
     record.queuedNs = now - r->queuedSinceNs;
     record.startNs = now;
@@ -631,6 +587,7 @@ void RetryExecutor::concludeAttempt(const RequestPtr &r, AttemptEnd end)
             record.httpStatus = status.toInt();
         record.reasonPhrase = reply->attribute(QNetworkRequest::HttpReasonPhraseAttribute).toByteArray();
         record.responseHeaders = reply->rawHeaderPairs();
+        m_interner.intern(record.responseHeaders);
         const QVariant length = reply->header(QNetworkRequest::ContentLengthHeader);
         record.expectedBytes = length.isValid() ? length.toLongLong() : -1;
         record.networkError = end == AttemptEnd::Response || end == AttemptEnd::NetworkError
@@ -695,80 +652,6 @@ void RetryExecutor::concludeAttempt(const RequestPtr &r, AttemptEnd end)
         noteBudget();
 }
 
-void RetryExecutor::decideNext(const RequestPtr &r, AttemptRecord &record, const Classification &c)
-{
-    record.cause = c.cause;
-    ++r->attemptIndex;
-    const RetryPlanner::Attempt attempt{record.end, record.responseHeaders, r->body, (nowNs() - r->firstStartNs) / 1e6};
-    // The draws for a retry depend on the request's seed and the attempt alone.
-    const quint64 requestSeed
-        = r->spec.seed ? RandomSource::derive(*r->spec.seed, r->spec.seedStream) : RandomSource::derive(m_seed, r->id);
-    RandomSource random(RandomSource::derive(requestSeed, quint64(r->attemptIndex)));
-    const RetryPlanner::Decision decision
-        = RetryPlanner::decide(r->plan, r->spec, attempt, c, r->policy, *m_budget, random);
-    r->plan = decision.state;
-    record.decision = decision.recordDecision;
-    record.reason = decision.recordReason;
-    record.nextDelayMs = decision.nextDelayMs;
-
-    const auto emitRecord = [this, &record] {
-        const AttemptRecord copy = record;
-        Q_EMIT attemptFinished(copy);
-    };
-
-    switch (decision.action) {
-    case RetryPlanner::Decision::Action::Finish:
-        emitRecord();
-        finishRequest(r, decision.outcome, decision.reason);
-        return;
-    case RetryPlanner::Decision::Action::NextStep:
-        emitRecord();
-        if (r->phase == Request::Phase::Done)
-            return; // a handler of attemptFinished cancelled it
-        r->plannedDelayMs = 0.0;
-        r->actualDelayMs = 0.0;
-        enqueue(r, true);
-        dispatchQueued();
-        return;
-    case RetryPlanner::Decision::Action::Retry:
-        break;
-    }
-
-    // Paid before anyone hears of the retry: finishRequest() refunds it if a
-    // handler cancels the request before it goes out.
-    r->lastRetryCost = m_budget->tryAcquireRetry(decision.retryAfterTimeout);
-    Q_ASSERT(r->lastRetryCost == decision.retryCost);
-    r->retryPaid = true;
-
-    const double delay = decision.nextDelayMs;
-    emitRecord();
-    if (decision.attemptsLeft >= 0) {
-        qCInfo(lcExecutor).noquote() << QStringLiteral(
-            "request %1 attempt %2 failed: %3; retrying in %4 ms, %5 attempt(s) left")
-                                            .arg(r->id)
-                                            .arg(record.attemptIndex + 1)
-                                            .arg(c.reason)
-                                            .arg(std::round(delay))
-                                            .arg(decision.attemptsLeft);
-    } else {
-        qCInfo(lcExecutor).noquote() << QStringLiteral("request %1 attempt %2 failed: %3; retrying in %4 ms")
-                                            .arg(r->id)
-                                            .arg(record.attemptIndex + 1)
-                                            .arg(c.reason)
-                                            .arg(std::round(delay));
-    }
-
-    if (r->phase == Request::Phase::Done)
-        return; // a handler of attemptFinished cancelled it; finishRequest() refunded the retry
-    r->phase = Request::Phase::Sleeping;
-    r->plannedDelayMs = delay;
-    r->sleepStartNs = nowNs();
-    startRequestTimer(*r, r->retryTimer, delay);
-    Q_EMIT retryScheduled(r->id, r->attemptIndex, delay, decision.reason, decision.attemptsLeft);
-    // The sleeping request holds no slot: let a queued one have it now.
-    dispatchQueued();
-}
-
 void RetryExecutor::startRequestTimer(Request &r, QBasicTimer &timer, double ms)
 {
     stopRequestTimer(timer);
@@ -819,77 +702,6 @@ void RetryExecutor::handleRetryTimeout(quint64 requestId)
     r->actualDelayMs = (nowNs() - r->sleepStartNs) / 1e6;
     enqueue(r, true);
     dispatchQueued();
-}
-
-void RetryExecutor::cancel(quint64 requestId)
-{
-    const RequestPtr r = find(requestId);
-    if (!r || r->phase == Request::Phase::Done)
-        return;
-    if (r->phase == Request::Phase::InFlight) {
-        cutAttempt(r, AttemptEnd::Cancelled);
-        return;
-    }
-    finishRequest(r, RequestOutcome::Cancelled, tr("cancelled by the user"));
-}
-
-void RetryExecutor::cancelAll()
-{
-    // Queued ones first, so that cancelling in-flight attempts frees no slot for them.
-    const QList<quint64> ids = m_requests.keys();
-    for (quint64 id : ids) {
-        if (const RequestPtr r = find(id); r && r->phase != Request::Phase::InFlight)
-            cancel(id);
-    }
-    for (quint64 id : ids)
-        cancel(id);
-}
-
-void RetryExecutor::finishRequest(const RequestPtr &r, RequestOutcome outcome, const QString &reason)
-{
-    if (r->phase == Request::Phase::Done)
-        return;
-    releaseSlot(*r);
-    r->phase = Request::Phase::Done;
-    stopRequestTimer(r->retryTimer);
-    stopRequestTimer(r->deadlineTimer);
-    const bool refunded = r->retryPaid && r->lastRetryCost > 0.0;
-    if (r->retryPaid) {
-        // Cancelled or out of time while waiting to retry: the retry it paid for never went out.
-        m_budget->refund(r->lastRetryCost);
-        r->lastRetryCost = 0.0;
-        r->retryPaid = false;
-    }
-    // A queued id stays in m_queue: dispatchQueued() skips ids that are gone,
-    // which keeps finishing a request O(1) when thousands wait.
-
-    RequestResult result;
-    result.requestId = r->id;
-    result.outcome = outcome;
-    result.attempts = r->attemptIndex;
-    result.reason = reason;
-    result.finalStatus = r->attemptIndex > 0 ? r->current.httpStatus : std::nullopt;
-    result.startNs = r->firstStartNs >= 0 ? r->firstStartNs : r->submittedNs;
-    result.endNs = nowNs();
-    result.body = r->body;
-
-    if (outcome == RequestOutcome::Succeeded) {
-        qCDebug(lcExecutor).noquote() << "request" << r->id << "succeeded after" << result.attempts << "attempt(s)";
-    } else if (outcome != RequestOutcome::Cancelled) {
-        qCWarning(lcExecutor).noquote() << QStringLiteral("request %1 failed (%2) after %3 attempt(s): %4")
-                                               .arg(r->id)
-                                               .arg(requestOutcomeName(outcome))
-                                               .arg(result.attempts)
-                                               .arg(reason);
-    }
-
-    m_requests.remove(r->id);
-    Q_EMIT requestFinished(result);
-    if (refunded && m_budget->enabled())
-        noteBudget();
-    dispatchQueued();
-    if (m_requests.isEmpty())
-        Q_EMIT idle();
 }
 
 } // namespace RetryLab::Core

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/http/headerinterner.h"
 #include "core/policy/backoffpolicy.h"
 #include "core/policy/circuitbreaker.h"
 #include "core/record/attemptrecord.h"
@@ -139,7 +140,10 @@ private:
     void cutAttempt(const RequestPtr &request, AttemptEnd end);
     void concludeAttempt(const RequestPtr &request, AttemptEnd end);
     void decideNext(const RequestPtr &request, AttemptRecord &record, const Classification &classification);
-    void finishRequest(const RequestPtr &request, RequestOutcome outcome, const QString &reason);
+    void finishRequest(const RequestPtr &request, RequestOutcome outcome, QString reason);
+    /// The policy ended the request with `outcome`: moves it to its next fallback endpoint
+    /// and returns true, or returns false with the outcome and reason it ends with.
+    bool takeFallback(const RequestPtr &request, RequestOutcome &outcome, QString &reason);
     void releaseSlot(Request &request);
     void handleManagerDestroyed(QObject *manager);
     CircuitBreaker &breakerFor(const QString &host);
@@ -164,6 +168,7 @@ private:
     int m_concurrencyLimit = 6;
     qint64 m_responseBodyLimit = defaultResponseBodyLimit;
     int m_inFlight = 0;
+    HeaderInterner m_interner; ///< the records' repeated header names and values, one copy each
 };
 
 } // namespace RetryLab::Core

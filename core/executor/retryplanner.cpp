@@ -4,8 +4,10 @@
 #include "core/policy/backoff.h"
 #include "core/policy/retrybudget.h"
 #include "core/util/coretr.h"
+#include "core/util/jsonpointer.h"
 #include "core/util/randomsource.h"
 
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QJsonValue>
@@ -36,23 +38,45 @@ Decision finish(Decision decision, RequestOutcome outcome, const QString &reason
 // or give up when there is nothing to modify.
 Decision afterRead(Decision decision, const RequestSpec &spec, const Attempt &attempt)
 {
-    const QJsonObject object = QJsonDocument::fromJson(attempt.body).object();
-    const QJsonValue value = object.value(QStringLiteral("value"));
-    const auto etag = headerValue(attempt.responseHeaders, "ETag");
-    if (!value.isDouble() || !etag) {
+    const ReadModifyWriteShape &shape = spec.readModifyWrite;
+    QJsonParseError parseError;
+    const QJsonDocument document = QJsonDocument::fromJson(attempt.body, &parseError);
+    const QJsonValue root = document.isObject() ? QJsonValue(document.object())
+        : document.isArray()                    ? QJsonValue(document.array())
+                                                : QJsonValue();
+    const auto value = JsonPointer::get(root, shape.valuePointer);
+    const bool integral = value && value->isDouble() && std::floor(value->toDouble()) == value->toDouble()
+        && std::abs(value->toDouble()) <= 9.0e15;
+    std::optional<QByteArray> etag;
+    if (shape.etagPointer.isEmpty()) {
+        etag = headerValue(attempt.responseHeaders, "ETag");
+    } else if (const auto field = JsonPointer::get(root, shape.etagPointer); field && field->isString()) {
+        etag = field->toString().toUtf8();
+    }
+    const QString version
+        = shape.etagPointer.isEmpty() ? Tr::tr("an ETag header") : Tr::tr("a string at %1").arg(shape.etagPointer);
+    if (!integral || !etag) {
         decision.recordDecision = Classification::Decision::GiveUp;
-        decision.recordReason = Tr::tr("the read returned no integer \"value\" and ETag; cannot modify and write");
+        decision.recordReason
+            = Tr::tr("the read did not return an integer at %1 and %2; cannot modify and write")
+                  .arg(shape.valuePointer.isEmpty() ? Tr::tr("the top") : shape.valuePointer, version);
         return finish(decision, RequestOutcome::GaveUp, decision.recordReason);
     }
     State &state = decision.state;
-    state.readValue = value.toInteger();
+    state.readValue = value->toInteger();
     state.etag = *etag;
+    state.readDocument = document.toJson(QJsonDocument::Compact);
     state.step = QStringLiteral("write");
     decision.action = Decision::Action::NextStep;
-    decision.recordReason = Tr::tr("read value %1 with ETag %2; writing %3 with If-Match")
-                                .arg(state.readValue)
-                                .arg(QString::fromLatin1(state.etag))
-                                .arg(state.readValue + spec.increment);
+    decision.recordReason = shape.etagPointer.isEmpty()
+        ? Tr::tr("read value %1 with ETag %2; writing %3 with If-Match")
+              .arg(state.readValue)
+              .arg(QString::fromLatin1(state.etag))
+              .arg(state.readValue + spec.increment)
+        : Tr::tr("read value %1 with etag %2 (%3); writing %4 with the etag as read")
+              .arg(state.readValue)
+              .arg(QString::fromUtf8(state.etag), shape.etagPointer)
+              .arg(state.readValue + spec.increment);
     decision.nextDelayMs = 0.0;
     return decision;
 }
@@ -72,16 +96,30 @@ HopRequest attemptRequest(const RequestSpec &spec, const State &state)
     HopRequest request{spec.url, spec.method.trimmed().toUpper(), spec.body, spec.headers};
     if (!isReadModifyWrite(spec))
         return request;
+    const ReadModifyWriteShape &shape = spec.readModifyWrite;
     if (state.step == readStep) {
-        request.method = "GET";
-        request.body.clear();
+        request.method = shape.readMethod.trimmed().toUpper();
+        if (request.method == "GET" || request.method == "HEAD")
+            request.body.clear();
         return request;
     }
-    request.method = "PUT";
-    request.body = QJsonDocument(QJsonObject{{QStringLiteral("value"), state.readValue + spec.increment}})
-                       .toJson(QJsonDocument::Compact);
-    request.headers.removeIf([](const auto &h) { return h.first.compare("If-Match", Qt::CaseInsensitive) == 0; });
-    request.headers.append({QByteArray("If-Match"), state.etag});
+    request.method = shape.writeMethod.trimmed().toUpper();
+    if (!shape.writeUrl.isEmpty())
+        request.url = shape.writeUrl;
+    // The document read, its value changed; the rest (an IAM policy's bindings and etag) as it was.
+    const QJsonDocument read = QJsonDocument::fromJson(state.readDocument);
+    QJsonValue document = read.isArray() ? QJsonValue(read.array()) : QJsonValue(read.object());
+    JsonPointer::set(document, shape.valuePointer, QJsonValue(state.readValue + spec.increment));
+    if (!shape.writeEnvelope.isEmpty())
+        document = QJsonObject{{shape.writeEnvelope, document}};
+    request.body = document.isArray() ? QJsonDocument(document.toArray()).toJson(QJsonDocument::Compact)
+                                      : QJsonDocument(document.toObject()).toJson(QJsonDocument::Compact);
+    request.headers.removeIf([](const auto &h) {
+        return h.first.compare("If-Match", Qt::CaseInsensitive) == 0
+            || h.first.compare("Content-Type", Qt::CaseInsensitive) == 0;
+    });
+    if (shape.etagPointer.isEmpty())
+        request.headers.append({QByteArray("If-Match"), state.etag});
     request.headers.append({QByteArray("Content-Type"), QByteArray("application/json")});
     return request;
 }
@@ -205,6 +243,54 @@ Decision decide(const State &state, const RequestSpec &spec, const Attempt &atte
     decision.retryCost = cost;
     decision.retryAfterTimeout = afterTimeout;
     return decision;
+}
+
+bool takesFallback(const RequestSpec &spec, int current, RequestOutcome outcome)
+{
+    switch (outcome) {
+    case RequestOutcome::Succeeded:
+    case RequestOutcome::Cancelled:
+    case RequestOutcome::InvalidRequest:
+        return false;
+    case RequestOutcome::GaveUp:
+    case RequestOutcome::AttemptsExhausted:
+    case RequestOutcome::DeadlineExceeded:
+    case RequestOutcome::CircuitOpen:
+    case RequestOutcome::BudgetExhausted:
+        break;
+    }
+    return current >= 0 && current < spec.fallbackUrls.size();
+}
+
+QString fallbackName(const RequestSpec &spec, int fallback)
+{
+    const QUrl url
+        = fallback >= 1 && fallback <= spec.fallbackUrls.size() ? spec.fallbackUrls.at(fallback - 1) : QUrl();
+    return Tr::tr("fallback %1 of %2 (%3)")
+        .arg(fallback)
+        .arg(spec.fallbackUrls.size())
+        .arg(url.toDisplayString(QUrl::RemoveUserInfo | QUrl::RemoveQuery | QUrl::RemoveFragment));
+}
+
+Decision decideFallback(
+    const State &state, const RequestSpec &spec, int fallback, AttemptEnd end, const Classification &classification)
+{
+    Decision decision;
+    decision.state = state;
+    decision.nextDelayMs = -1.0;
+    const QString where = fallbackName(spec, fallback);
+    if (end == AttemptEnd::Cancelled) {
+        decision.recordReason = classification.reason;
+        return finish(decision, RequestOutcome::Cancelled, classification.reason);
+    }
+    if (classification.decision == Classification::Decision::Success) {
+        decision.recordDecision = Classification::Decision::Success;
+        decision.recordReason = classification.reason;
+        return finish(decision, RequestOutcome::Succeeded, Tr::tr("%1 answered: %2").arg(where, classification.reason));
+    }
+    decision.recordDecision = Classification::Decision::GiveUp;
+    decision.recordReason = Tr::tr("%1; a fallback endpoint gets one attempt").arg(classification.reason);
+    return finish(decision, RequestOutcome::GaveUp, Tr::tr("%1 failed: %2").arg(where, classification.reason));
 }
 
 } // namespace RetryLab::Core::RetryPlanner

@@ -33,8 +33,9 @@ struct State
     // Read-modify-write.
     QString step; ///< "read" or "write"; empty for a single request
     int sequenceRound = 0; ///< restarts of the sequence so far
-    QByteArray etag; ///< of the last read
-    qint64 readValue = 0; ///< the integer "value" of the last read
+    QByteArray etag; ///< of the last read (its header, or its body's field)
+    qint64 readValue = 0; ///< the integer value of the last read
+    QByteArray readDocument; ///< the body of the last read, compact, which the write sends back changed
 
     friend bool operator==(const State &, const State &) = default;
 };
@@ -43,9 +44,11 @@ struct State
 State initialState(const RequestSpec &spec);
 
 /// The request the next attempt sends: the spec's own, with the method in
-/// upper case, or for a read-modify-write the step's: a GET without a body
-/// for the read, a PUT of {"value": read value + increment} with If-Match
-/// for the write.
+/// upper case, or for a read-modify-write the step's (ReadModifyWriteShape):
+/// the read (GET, with the spec's body if any), then the write (PUT, or the
+/// shape's method and URL) of the document read with its value increased by
+/// the increment, with If-Match when the version is the ETag header, inside
+/// the shape's envelope if it has one.
 HopRequest attemptRequest(const RequestSpec &spec, const State &state);
 
 /// What the planner needs to know about the attempt that just ended, besides
@@ -96,6 +99,23 @@ struct Decision
 /// Draws from `random` exactly when a backoff delay is computed.
 Decision decide(const State &state, const RequestSpec &spec, const Attempt &attempt,
     const Classification &classification, const BackoffPolicy &policy, const RetryBudget &budget, RandomSource &random);
+
+/// Whether a request the policy ended with `outcome` moves on to a fallback
+/// endpoint: after giving up (attempts exhausted, deadline, a fault it does not
+/// retry, circuit open, budget spent), not after a success, a cancel or an
+/// invalid request, and only while RequestSpec::fallbackUrls has one after `current`
+/// (0: the request's URL; n: its n-th fallback).
+bool takesFallback(const RequestSpec &spec, int current, RequestOutcome outcome);
+
+/// "fallback 2 of 3 (http://host:port/path)", with no credentials or query.
+QString fallbackName(const RequestSpec &spec, int fallback);
+
+/// The decision after the attempt at fallback endpoint `fallback` (1-based):
+/// one attempt each, so it finishes, Succeeded on a success and GaveUp on
+/// anything else (the executor then tries the next fallback, if any), Cancelled
+/// when the user cancelled it (`end`).
+Decision decideFallback(
+    const State &state, const RequestSpec &spec, int fallback, AttemptEnd end, const Classification &classification);
 
 } // namespace RetryPlanner
 

@@ -104,6 +104,7 @@ QStringList columns()
         QStringLiteral("tls_errors"),
         QStringLiteral("tls_errors_ignored"),
         QStringLiteral("redirects"),
+        QStringLiteral("fallback"),
     };
 }
 
@@ -212,6 +213,8 @@ bool writeRows(const RunRecord &run, const ExportOptions &options, const std::fu
             neutralised(a->tls.errors.join(QStringLiteral("; "))),
             a->tls.errorsIgnored ? QStringLiteral("true") : QStringLiteral("false"),
             neutralised(redirectsCell(a->redirects, redactor)),
+            // 0: the request's URL; n: its n-th fallback endpoint (the url column names it).
+            QString::number(a->fallback),
         };
         Q_ASSERT(fields.size() == names.size());
         for (QString &field : fields)

@@ -35,6 +35,8 @@ namespace ReportJson {
 
 inline constexpr int formatVersion = 1;
 inline constexpr char formatName[] = "retrylab-report";
+/// The largest integer a JSON number (a double) holds exactly: integers beyond it are decimal strings.
+inline constexpr qint64 maxExactInteger = qint64(1) << 53;
 
 /// A report read back.
 struct Report
@@ -53,6 +55,9 @@ QByteArray toJson(
 Result<Report> fromJsonObject(const QJsonObject &object);
 Result<Report> fromJson(const QByteArray &json);
 Result<Report> readFile(const QString &path);
+
+/// A request's kind as a report names it: "single" or "read-modify-write".
+QString requestKindName(RequestSpec::Kind kind);
 
 /// Writes atomically (ExportFile::write); returns the bytes written or the error.
 Result<qint64> writeFile(const QString &path, const RunRecord &run, const ExportOptions &options = {},

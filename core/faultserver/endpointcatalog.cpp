@@ -39,10 +39,13 @@ QList<FaultServerEndpoint> endpoints()
         {QStringLiteral("any"), QStringLiteral("/redirect"), QStringLiteral("?to=URL&code=C"),
             Tr::tr("answer C (301, 302, 303, 307 or 308; default 302) with Location: URL, a path or an http(s) URL "
                    "on a loopback address")},
-        {QStringLiteral("GET, PUT"), QStringLiteral("/occ/{name}"), QStringLiteral("?delay_ms=D"),
-            Tr::tr(
-                "read-modify-write resource: GET gives {\"value\": n} and an ETag; PUT with If-Match writes, a stale "
-                "ETag gets 409 {\"status\":\"ABORTED\"}")},
+        {QStringLiteral("GET, PUT, POST"), QStringLiteral("/occ/{name}"),
+            QStringLiteral("?delay_ms=D  ?etag=body  ?envelope=NAME"),
+            Tr::tr("read-modify-write resource: GET gives {\"value\": n} and an ETag; PUT (or POST) with If-Match "
+                   "writes, a stale ETag gets 409 {\"status\":\"ABORTED\"}. With etag=body the version is the "
+                   "document's \"etag\" field, as an IAM policy's: GET gives {\"value\": n, \"etag\": e}, a write "
+                   "sends the document back with its etag (inside {\"NAME\": ...} with envelope=NAME), a stale one "
+                   "gets 409 ABORTED")},
         {QStringLiteral("GET, PUT"), QStringLiteral("/eventual/{name}"), QStringLiteral("?hidden_ms=T"),
             Tr::tr("eventually consistent resource: PUT creates it (201), GET answers 404 for T ms (default 1000)")},
         {QStringLiteral("POST"), QStringLiteral("/_control/tests"), QStringLiteral("{\"instructions\": [...]}"),

@@ -55,10 +55,10 @@ ResponsePlan badName()
     return ResponsePlan::error(400, Tr::tr("a resource name has 1 to 128 of the characters A-Z a-z 0-9 . _ ~ -"));
 }
 
-ResponsePlan wrongMethod(const QString &message)
+ResponsePlan wrongMethod(const QString &message, const QByteArray &allow = "GET, HEAD, PUT")
 {
     ResponsePlan p = ResponsePlan::error(405, message);
-    p.addHeader("Allow", "GET, HEAD, PUT");
+    p.addHeader("Allow", allow);
     return p;
 }
 
@@ -475,6 +475,41 @@ ResponsePlan FaultEndpoints::redirectEndpoint(const RequestTarget &target)
     return p;
 }
 
+ResponsePlan FaultEndpoints::writeWithBodyEtag(
+    OccResource &res, const QString &name, const QByteArray &body, const QString &envelope, const QByteArray &current)
+{
+    // As IAM's setIamPolicy: the document carries the etag it was read with.
+    const QJsonObject whole = QJsonDocument::fromJson(body).object();
+    const QJsonObject document = envelope.isEmpty() ? whole : whole.value(envelope).toObject();
+    const QJsonValue etag = document.value(QStringLiteral("etag"));
+    const QJsonValue value = document.value(QStringLiteral("value"));
+    const double number = value.toDouble();
+    if (!etag.isString() || !value.isDouble() || std::floor(number) != number || std::abs(number) > 9.0e15) {
+        return ResponsePlan::error(400,
+            envelope.isEmpty()
+                ? Tr::tr("the body must be a JSON object with an integer \"value\" and the \"etag\" it was read with")
+                : Tr::tr("the body must be {\"%1\": {...}} with an integer \"value\" and the \"etag\" it was read "
+                         "with")
+                      .arg(envelope));
+    }
+    if (etag.toString().toUtf8() != current) {
+        const QString message = Tr::tr("the resource changed: etag %1 was read, it is now %2")
+                                    .arg(etag.toString(), QString::fromLatin1(current));
+        return ResponsePlan::json(409,
+            QJsonObject{{QStringLiteral("error"),
+                QJsonObject{{QStringLiteral("code"), 409}, {QStringLiteral("message"), message},
+                    {QStringLiteral("status"), QStringLiteral("ABORTED")}}}},
+            Tr::tr("conflict on \"%1\": %2").arg(name, message));
+    }
+    const qint64 old = res.value;
+    res.value = static_cast<qint64>(number);
+    ++res.version;
+    const QByteArray now = "\"v" + QByteArray::number(res.version) + '"';
+    return ResponsePlan::json(200,
+        QJsonObject{{QStringLiteral("value"), res.value}, {QStringLiteral("etag"), QString::fromLatin1(now)}},
+        Tr::tr("wrote \"%1\": %2 -> %3, etag now %4").arg(name).arg(old).arg(res.value).arg(QString::fromLatin1(now)));
+}
+
 ResponsePlan FaultEndpoints::occEndpoint(const HttpRequest &r, const QString &name, const RequestTarget &target)
 {
     if (!RequestTarget::isResourceName(name))
@@ -482,29 +517,44 @@ ResponsePlan FaultEndpoints::occEndpoint(const HttpRequest &r, const QString &na
     const auto delay = target.integer("delay_ms", 0, maxOccDelayMs, 0);
     if (!delay)
         return badRequest(delay);
+    // ?etag=body: the version is a field of the document, as an IAM policy's etag, and a
+    // stale one is refused with 409 ABORTED; ?envelope=NAME: writes carry {"NAME": document}.
+    const QString etagIn = target.query(QLatin1StringView("etag")).value_or(QStringLiteral("header"));
+    if (etagIn != QLatin1String("header") && etagIn != QLatin1String("body"))
+        return ResponsePlan::error(400, Tr::tr("etag must be header or body, not \"%1\"").arg(shortened(etagIn)));
+    const bool bodyEtag = etagIn == QLatin1String("body");
+    const QString envelope = target.query(QLatin1StringView("envelope")).value_or(QString());
+    if (envelope.size() > 64)
+        return ResponsePlan::error(400, Tr::tr("envelope is a member name of at most 64 characters"));
     const bool read = r.method == "GET" || r.method == "HEAD";
-    if (!read && r.method != "PUT")
-        return wrongMethod(Tr::tr("/occ/{name} takes GET, HEAD and PUT"));
+    if (!read && r.method != "PUT" && r.method != "POST")
+        return wrongMethod(Tr::tr("/occ/{name} takes GET, HEAD, PUT and POST"), "GET, HEAD, PUT, POST");
     const std::optional<QByteArray> ifMatch = r.header("If-Match");
     const QByteArray body = r.body;
     const auto etagOf
         = [](const OccResource &res) -> QByteArray { return "\"v" + QByteArray::number(res.version) + '"'; };
 
     // The check happens when the wait is over, so that concurrent writers really race.
-    auto decide = [this, name, read, ifMatch, body, etagOf]() -> ResponsePlan {
+    auto decide = [this, name, read, ifMatch, body, etagOf, bodyEtag, envelope]() -> ResponsePlan {
         QMutexLocker lock(&m_mutex);
         if (!m_occ.contains(name) && m_occ.size() >= maxStateEntries)
             return ResponsePlan::error(503, Tr::tr("too many /occ resources; reset the server (POST /_control/reset)"));
         OccResource &res = m_occ[name];
         if (read) {
-            ResponsePlan p = ResponsePlan::json(200, QJsonObject{{QStringLiteral("value"), res.value}},
+            QJsonObject document{{QStringLiteral("value"), res.value}};
+            if (bodyEtag)
+                document.insert(QStringLiteral("etag"), QString::fromLatin1(etagOf(res)));
+            ResponsePlan p = ResponsePlan::json(200, document,
                 Tr::tr("read \"%1\": value %2, ETag %3")
                     .arg(name)
                     .arg(res.value)
                     .arg(QString::fromLatin1(etagOf(res))));
-            p.addHeader("ETag", etagOf(res));
+            if (!bodyEtag)
+                p.addHeader("ETag", etagOf(res));
             return p;
         }
+        if (bodyEtag)
+            return writeWithBodyEtag(res, name, body, envelope, etagOf(res));
         if (!ifMatch) {
             return ResponsePlan::error(
                 428, Tr::tr("a PUT to /occ/%1 needs If-Match with the ETag of a previous GET").arg(name));

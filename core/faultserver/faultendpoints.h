@@ -85,6 +85,9 @@ private:
     ResponsePlan rateLimitEndpoint(const RequestTarget &target);
     ResponsePlan redirectEndpoint(const RequestTarget &target);
     ResponsePlan occEndpoint(const HttpRequest &request, const QString &name, const RequestTarget &target);
+    /// A write to an /occ resource whose version is the "etag" field of its document (?etag=body).
+    ResponsePlan writeWithBodyEtag(OccResource &resource, const QString &name, const QByteArray &body,
+        const QString &envelope, const QByteArray &current);
     ResponsePlan eventualEndpoint(const HttpRequest &request, const QString &name, const RequestTarget &target);
 
     const Clock *m_clock;

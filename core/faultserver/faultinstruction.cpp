@@ -35,6 +35,8 @@ QString FaultInstruction::toString() const
     case Kind::Pass:
         return QStringLiteral("pass");
     case Kind::Respond:
+        if (aborted)
+            return QStringLiteral("aborted");
         if (retryAfterSeconds)
             return QStringLiteral("return-%1-after-%2s").arg(status).arg(*retryAfterSeconds);
         return QStringLiteral("return-%1").arg(status);
@@ -128,6 +130,12 @@ Result<FaultInstruction> FaultInstruction::parse(const QString &input)
         return instruction;
     }
 
+    if (text == QLatin1String("aborted")) {
+        instruction.kind = Kind::Respond;
+        instruction.status = 409;
+        instruction.aborted = true;
+        return instruction;
+    }
     static const QList<QPair<QString, Kind>> plain{
         {QStringLiteral("pass"), Kind::Pass},
         {QStringLiteral("reset"), Kind::Reset},
@@ -189,6 +197,9 @@ QList<FaultInstruction::Syntax> FaultInstruction::grammar()
             Tr::tr("answer with HTTP status <code> (200-599)")},
         {QStringLiteral("return-<code>-after-<N>s"), QStringLiteral("return-429-after-2s"),
             Tr::tr("answer with <code> and \"Retry-After: N\" (0-%1 s)").arg(maxRetryAfterSeconds)},
+        {QStringLiteral("aborted"), QStringLiteral("aborted"),
+            Tr::tr("answer 409 with {\"error\": {\"status\": \"ABORTED\"}}, as Cloud IAM refuses a write whose etag is "
+                   "stale")},
         {QStringLiteral("delay-<N>ms"), QStringLiteral("delay-1500ms"),
             Tr::tr("wait N ms (0-%1), then answer as the path would").arg(maxDelayMs)},
         {QStringLiteral("pass"), QStringLiteral("pass"), Tr::tr("answer as the path would (a step without a fault)")},

@@ -45,6 +45,9 @@ struct FaultInstruction
     Kind kind = Kind::Pass;
     int status = 200; ///< Respond
     std::optional<int> retryAfterSeconds; ///< Respond
+    /// Respond: 409 with a Google error body {"error": {"code": 409, "status": "ABORTED"}}, as
+    /// Cloud IAM answers a write whose etag is stale ("aborted").
+    bool aborted = false;
     int milliseconds = 0; ///< Delay: the wait; Drip: the gap between bytes
 
     /// What broken-stream announces and sends, and what drip sends.

@@ -105,6 +105,14 @@ ResponsePlan ResponsePlan::forStep(const FaultInstruction &step, std::function<R
     case FaultInstruction::Kind::Pass:
         return byPath();
     case FaultInstruction::Kind::Respond: {
+        if (step.aborted) {
+            return json(409,
+                QJsonObject{{QStringLiteral("error"),
+                    QJsonObject{{QStringLiteral("code"), 409},
+                        {QStringLiteral("message"), QStringLiteral("There were concurrent policy changes.")},
+                        {QStringLiteral("status"), QStringLiteral("ABORTED")}}}},
+                QString());
+        }
         ResponsePlan p = json(step.status, QJsonObject{{QStringLiteral("status"), step.status}}, QString());
         if (step.retryAfterSeconds)
             p.addHeader("Retry-After", QByteArray::number(*step.retryAfterSeconds));

@@ -16,6 +16,31 @@
 
 namespace RetryLab::Core {
 
+/// How a read-modify-write reads and writes its resource. The defaults fit
+/// RetryLab's /occ endpoints and any API that answers a GET with {"value": n}
+/// and an ETag header and takes a PUT with If-Match; the fields fit other
+/// shapes, such as a Cloud IAM policy (its etag a field of the body, the write a
+/// POST of {"policy": ...} to another URL, a conflict answered 409 ABORTED).
+struct ReadModifyWriteShape
+{
+    QByteArray readMethod = "GET";
+    QByteArray writeMethod = "PUT";
+    /// Where the write goes; empty: the request's URL.
+    QUrl writeUrl;
+    /// JSON pointer (RFC 6901) to the integer the write changes by RequestSpec::increment.
+    QString valuePointer = QStringLiteral("/value");
+    /// Empty: the version is the read's ETag header, which the write sends as
+    /// If-Match. A JSON pointer ("/etag"): the version is that field of the read's
+    /// body, which the write sends back in the document as it was read.
+    QString etagPointer;
+    /// Empty: the write's body is the document read, changed. A name ("policy"):
+    /// the write's body is {"policy": document}, as IAM's setIamPolicy takes it.
+    QString writeEnvelope;
+
+    bool isDefault() const { return *this == ReadModifyWriteShape{}; }
+    friend bool operator==(const ReadModifyWriteShape &, const ReadModifyWriteShape &) = default;
+};
+
 /// One logical request, as the user composed it. The body is kept so that it can
 /// be sent again on every attempt.
 struct RequestSpec
@@ -38,8 +63,10 @@ struct RequestSpec
     std::optional<double> attemptTimeoutMs;
     /// Free text shown in lanes and reports ("batch 3/10").
     QString label;
-    /// For ReadModifyWrite: added to the integer "value" of the resource.
+    /// For ReadModifyWrite: added to the integer value of the resource.
     qint64 increment = 1;
+    /// For ReadModifyWrite: how the resource is read and written.
+    ReadModifyWriteShape readModifyWrite;
     /// TLS, proxy and HTTP version.
     TransportOptions transport;
     /// The seed of the run this request belongs to, and its stream in the run:
@@ -49,6 +76,11 @@ struct RequestSpec
     /// seed and the request's id.
     std::optional<quint64> seed;
     quint64 seedStream = 0;
+    /// Alternative services, tried in order once the policy gives up on `url`
+    /// (its attempts exhausted, its deadline passed, a fault it does not retry,
+    /// the circuit for its host open, the retry budget spent): one attempt
+    /// each, without backoff, until one answers with a success. Single requests only.
+    QList<QUrl> fallbackUrls;
 };
 
 /// How one attempt ended, as seen by the executor (not the classification).
@@ -97,6 +129,8 @@ struct AttemptRecord
 {
     quint64 requestId = 0;
     int attemptIndex = 0; ///< 0 for the first attempt of the logical request
+    /// Which endpoint it went to: 0 the request's URL, n its n-th fallback (RequestSpec::fallbackUrls).
+    int fallback = 0;
     /// For read-modify-write: "read" or "write"; empty for single requests.
     QString step;
     /// How many times a read-modify-write sequence has restarted before this attempt.
@@ -190,6 +224,9 @@ struct RequestResult
     qint64 startNs = -1; ///< first attempt start (or submission when none started)
     qint64 endNs = -1;
     QByteArray body; ///< the final response body (bounded), for read-modify-write and reports
+    /// The endpoint of the last attempt: 0 the request's URL, n its n-th fallback. With
+    /// Succeeded and n > 0, the fallback answered after the policy gave up on the URL.
+    int fallback = 0;
 
     double totalMs() const { return (startNs >= 0 && endNs >= startNs) ? (endNs - startNs) / 1e6 : 0.0; }
 };

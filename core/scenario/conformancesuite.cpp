@@ -39,6 +39,7 @@ struct Observation
     std::optional<int> status; ///< also set for a broken body after a 200
     NetworkFaultClass fault = NetworkFaultClass::Other;
     std::optional<int> retryAfterSeconds;
+    bool aborted = false; ///< a 409 with a Google ABORTED body
     double durationMs = 0.0;
     QString what; ///< "HTTP 503", "connection reset", ...
 };
@@ -54,6 +55,9 @@ Observation observe(const FaultInstruction &step, int thenStatus, const BackoffP
     switch (step.kind) {
     case FaultInstruction::Kind::Respond:
         respond(step.status);
+        o.aborted = step.aborted;
+        if (step.aborted)
+            o.what = Tr::tr("HTTP 409 ABORTED");
         o.retryAfterSeconds = step.retryAfterSeconds;
         if (step.retryAfterSeconds)
             o.what = Tr::tr("HTTP %1 with Retry-After: %2").arg(step.status).arg(*step.retryAfterSeconds);
@@ -189,6 +193,9 @@ QList<FaultSequence> sequences()
         {QStringLiteral("400"), Tr::tr("400 Bad Request"), {QStringLiteral("return-400")}},
         {QStringLiteral("503-then-401"), Tr::tr("503, then 401 Unauthorized"),
             {QStringLiteral("return-503"), QStringLiteral("return-401")}},
+        {QStringLiteral("409-aborted-then-ok"), Tr::tr("409 ABORTED (a concurrent writer), then OK"),
+            {QStringLiteral("aborted")}},
+        {QStringLiteral("412-then-ok"), Tr::tr("412 Precondition Failed, then OK"), {QStringLiteral("return-412")}},
         {QStringLiteral("503-forever"), Tr::tr("503 on every attempt"), {}, 503},
         {QStringLiteral("refused-forever"), Tr::tr("connection refused on every attempt (never sent)"), {}, 200, true},
     };
@@ -350,6 +357,10 @@ ConformanceExpectation expect(const BackoffPolicy &policy, const FaultSequence &
             if (status >= 200 && status < 400) {
                 success = true;
                 rule = Tr::tr("success");
+            } else if (seen.aborted) {
+                // IAM's rule: the whole read-modify-write starts again; a cell is a single request, which cannot re-read.
+                rule = Tr::tr("409 ABORTED: a concurrent writer won; the same request cannot succeed, only a new "
+                              "read-modify-write can");
             } else if (status == 412
                 && (idempotency == IdempotencyClass::Conditional || idempotency == IdempotencyClass::GenerationMatch)) {
                 // A cell is a single request: the same write with the same stale ETag cannot succeed.

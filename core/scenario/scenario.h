@@ -38,6 +38,10 @@ struct ScenarioRequest
     RequestSpec spec;
     /// The URL as written; "{server}" stands for the embedded server's base URL.
     QString urlTemplate;
+    /// RequestSpec::fallbackUrls as written ("fallbacks"), "{server}" resolved like urlTemplate.
+    QStringList fallbackTemplates;
+    /// ReadModifyWriteShape::writeUrl as written, "{server}" resolved like urlTemplate; empty: the URL's.
+    QString writeUrlTemplate;
     int count = 1;
     /// Logical requests of this entry in progress at once (sleeping between
     /// attempts counts): a group of `concurrency` clients working through `count`.

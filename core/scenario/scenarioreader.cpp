@@ -173,7 +173,8 @@ std::optional<quint64> readSeed(JsonReader &r, const QString &key)
     return static_cast<quint64>(*n);
 }
 
-void checkUrl(JsonReader &r, const QString &key, const QString &text)
+// `key`: a field's name, or an index into an array.
+void checkUrl(JsonReader &r, const JsonReader::Key &key, const QString &text)
 {
     const QString trimmed = text.trimmed();
     if (trimmed.isEmpty()) {
@@ -313,6 +314,62 @@ void readBody(JsonReader &o, bool rmw, RequestSpec &spec)
         o.fail(key, Tr::tr("expected a string or a JSON object or array, got %1").arg(describe(body)));
 }
 
+// {"readMethod", "writeMethod", "writeUrl", "valuePointer", "etagPointer", "writeEnvelope"}.
+void readShape(JsonReader &o, const QString &key, ScenarioRequest &request)
+{
+    auto shape = o.object(key);
+    if (!shape)
+        return;
+    shape->rejectUnknown({QStringLiteral("readMethod"), QStringLiteral("writeMethod"), QStringLiteral("writeUrl"),
+        QStringLiteral("valuePointer"), QStringLiteral("etagPointer"), QStringLiteral("writeEnvelope")});
+    ReadModifyWriteShape &s = request.spec.readModifyWrite;
+    if (const auto method = shape->string(QStringLiteral("readMethod")))
+        s.readMethod = method->toUpper().toLatin1();
+    if (const auto method = shape->string(QStringLiteral("writeMethod")))
+        s.writeMethod = method->toUpper().toLatin1();
+    if (const auto url = shape->string(QStringLiteral("writeUrl"))) {
+        checkUrl(*shape, QStringLiteral("writeUrl"), *url);
+        request.writeUrlTemplate = *url;
+    }
+    s.valuePointer = shape->string(QStringLiteral("valuePointer")).value_or(s.valuePointer);
+    s.etagPointer = shape->string(QStringLiteral("etagPointer")).value_or(s.etagPointer);
+    s.writeEnvelope = shape->string(QStringLiteral("writeEnvelope")).value_or(s.writeEnvelope);
+    if (shape->failed())
+        return;
+    // The URL is checked above with its placeholder; the rest as the executor will.
+    ReadModifyWriteShape checked = s;
+    checked.writeUrl.clear();
+    if (const auto usable = checkShape(checked); !usable)
+        shape->failHere(usable.error());
+}
+
+void readFallbacks(JsonReader &o, const QString &key, bool rmw, ScenarioRequest &request)
+{
+    if (rmw) {
+        o.fail(key, Tr::tr("fallback endpoints are for single requests, not read-modify-write"));
+        return;
+    }
+    const QJsonValue value = o.value(key);
+    if (!value.isArray()) {
+        o.fail(key, Tr::tr("expected an array of URLs, got %1").arg(describe(value)));
+        return;
+    }
+    auto urls = o.array(key);
+    if (urls->size() > maxFallbacks) {
+        o.fail(key, Tr::tr("at most %1 fallback endpoints (got %2)").arg(maxFallbacks).arg(urls->size()));
+        return;
+    }
+    for (qsizetype i = 0; i < urls->size() && !o.failed(); ++i) {
+        const QJsonValue url = urls->value(i);
+        if (!url.isString()) {
+            urls->fail(i, Tr::tr("expected a URL, got %1").arg(describe(url)));
+            return;
+        }
+        checkUrl(*urls, i, url.toString());
+        request.fallbackTemplates.append(url.toString());
+    }
+}
+
 void readRequest(JsonReader &requests, qsizetype index, Scenario &scenario)
 {
     const QJsonValue value = requests.value(index);
@@ -324,7 +381,8 @@ void readRequest(JsonReader &requests, qsizetype index, Scenario &scenario)
     o->rejectUnknown({QStringLiteral("name"), QStringLiteral("label"), QStringLiteral("kind"), QStringLiteral("method"),
         QStringLiteral("url"), QStringLiteral("headers"), QStringLiteral("body"), QStringLiteral("idempotent"),
         QStringLiteral("attemptTimeoutMs"), QStringLiteral("count"), QStringLiteral("concurrency"),
-        QStringLiteral("increment"), QStringLiteral("script"), QStringLiteral("transport")});
+        QStringLiteral("increment"), QStringLiteral("script"), QStringLiteral("transport"),
+        QStringLiteral("fallbacks")});
     if (o->failed())
         return;
 
@@ -393,6 +451,11 @@ void readRequest(JsonReader &requests, qsizetype index, Scenario &scenario)
             return;
     }
 
+    if (o->contains(QStringLiteral("fallbacks"))) {
+        readFallbacks(*o, QStringLiteral("fallbacks"), rmw, request);
+        if (o->failed())
+            return;
+    }
     request.spec.idempotent = o->boolean(QStringLiteral("idempotent")).value_or(false);
     if (o->contains(QStringLiteral("transport"))) {
         if (auto transport = o->object(QStringLiteral("transport"))) {
@@ -418,6 +481,13 @@ void readRequest(JsonReader &requests, qsizetype index, Scenario &scenario)
             = o->integer(QStringLiteral("increment"), -(qint64(1) << 52), qint64(1) << 52).value_or(1);
     }
 
+    if (o->contains(QStringLiteral("readModifyWrite")) && !o->failed()) {
+        if (!rmw) {
+            o->fail(QStringLiteral("readModifyWrite"), Tr::tr("only a read-modify-write request has this shape"));
+            return;
+        }
+        readShape(*o, QStringLiteral("readModifyWrite"), request);
+    }
     if (o->contains(QStringLiteral("script")) && !o->failed()) {
         request.script = readScript(*o, QStringLiteral("script"));
         if (!o->failed() && !url->startsWith(Scenario::serverPlaceholder())) {

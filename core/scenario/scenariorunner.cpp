@@ -181,6 +181,12 @@ void ScenarioRunner::submitMore(Group &group)
     while (!m_stopping && group.outstanding < entry.concurrency && group.submitted < entry.count) {
         RequestSpec spec = entry.spec;
         spec.url = Scenario::resolveUrl(entry.urlTemplate, m_serverUrl);
+        // Like the URL, the fallbacks come from their templates.
+        spec.fallbackUrls.clear();
+        for (const QString &fallback : entry.fallbackTemplates)
+            spec.fallbackUrls.append(Scenario::resolveUrl(fallback, m_serverUrl));
+        if (!entry.writeUrlTemplate.isEmpty())
+            spec.readModifyWrite.writeUrl = Scenario::resolveUrl(entry.writeUrlTemplate, m_serverUrl);
         if (entry.count > 1)
             spec.label = tr("%1 #%2").arg(entry.spec.label).arg(group.submitted + 1);
         if (entry.script) {

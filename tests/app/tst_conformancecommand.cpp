@@ -62,7 +62,7 @@ void TestConformanceCommand::builtInPresets_everyCellPasses()
     QFETCH(QString, preset);
     const Outcome o = CommandTesting::run({QStringLiteral("conformance"), QStringLiteral("--policy"), preset});
     QVERIFY2(o.exitCode == 0, qPrintable(o.out + o.err));
-    QVERIFY2(o.out.contains(QLatin1String(": 36 of 36 cells pass")), qPrintable(o.out));
+    QVERIFY2(o.out.contains(QLatin1String(": 44 of 44 cells pass")), qPrintable(o.out));
     QVERIFY(!o.out.contains(QLatin1String("FAIL")));
 }
 
@@ -84,12 +84,15 @@ void TestConformanceCommand::matrix_rowsSequencesColumnsIdempotency()
             rows.append(m.captured(1) + QLatin1Char(' ') + m.captured(2) + QLatin1Char('/') + m.captured(3)
                 + QLatin1Char(' ') + m.captured(8) + QLatin1Char('/') + m.captured(9));
     }
-    QCOMPARE(rows.size(), 9);
+    QCOMPARE(rows.size(), 11);
     QCOMPARE(rows[0], QStringLiteral("503, then OK succeeded/2 gave-up/1"));
     QCOMPARE(rows[5], QStringLiteral("400 Bad Request gave-up/1 gave-up/1"));
-    QCOMPARE(rows[7], QStringLiteral("503 on every attempt attempts-exhausted/10 gave-up/1"));
+    // Conflicts of optimistic concurrency: one request cannot read again, so it gives up at once.
+    QCOMPARE(rows[7], QStringLiteral("409 ABORTED (a concurrent writer), then OK gave-up/1 gave-up/1"));
+    QCOMPARE(rows[8], QStringLiteral("412 Precondition Failed, then OK gave-up/1 gave-up/1"));
+    QCOMPARE(rows[9], QStringLiteral("503 on every attempt attempts-exhausted/10 gave-up/1"));
     // Never sent: even a plain POST is retried.
-    QCOMPARE(rows[8],
+    QCOMPARE(rows[10],
         QStringLiteral("connection refused on every attempt (never sent) attempts-exhausted/10 attempts-exhausted/10"));
 }
 
@@ -103,10 +106,10 @@ void TestConformanceCommand::wrongExpectation_failsWithReasons_exitOne()
     QVERIFY(o.out.contains(QLatin1String("FAIL  connection reset twice, then OK / always idempotent (GET)")));
     QVERIFY2(o.out.contains(QLatin1String("expected succeeded after 3 attempts, status 200, but it ended gave-up")),
         qPrintable(o.out));
-    static const QRegularExpression verdict(QStringLiteral(R"(curl --retry: (\d+) of 36 cells pass)"));
+    static const QRegularExpression verdict(QStringLiteral(R"(curl --retry: (\d+) of 44 cells pass)"));
     const auto m = verdict.match(o.out);
     QVERIFY(m.hasMatch());
-    QVERIFY(m.captured(1).toInt() < 36);
+    QVERIFY(m.captured(1).toInt() < 44);
     QVERIFY(m.captured(1).toInt() > 0);
 }
 
@@ -138,7 +141,7 @@ void TestConformanceCommand::exports_junitAndReportReadBack()
             QStringLiteral("--junit"), junit, QStringLiteral("--report"), report, QStringLiteral("--csv"), csv});
     QVERIFY2(o.exitCode == 0, qPrintable(o.out + o.err));
     QVERIFY(!o.out.contains(QLatin1String("fault sequence"))); // quiet: no matrix
-    QVERIFY(o.out.contains(QLatin1String("Memorystore for Redis: 36 of 36 cells pass")));
+    QVERIFY(o.out.contains(QLatin1String("Memorystore for Redis: 44 of 44 cells pass")));
 
     QXmlStreamReader xml(CommandTesting::read(junit));
     QStringList cases;
@@ -147,14 +150,14 @@ void TestConformanceCommand::exports_junitAndReportReadBack()
             cases.append(xml.attributes().value(QLatin1String("name")).toString());
     }
     QVERIFY2(!xml.hasError(), qPrintable(xml.errorString()));
-    QCOMPARE(cases.size(), 36);
+    QCOMPARE(cases.size(), 44);
     QCOMPARE(cases.first(), QStringLiteral("503, then OK / always idempotent (GET)"));
 
     const auto read = ReportJson::readFile(report);
     QVERIFY2(read.ok(), qPrintable(read.error()));
-    QCOMPARE(read->run.requests.size(), 36);
-    QCOMPARE(read->expectations.size(), 36);
-    QVERIFY(read->run.attempts.size() > 36);
+    QCOMPARE(read->run.requests.size(), 44);
+    QCOMPARE(read->expectations.size(), 44);
+    QVERIFY(read->run.attempts.size() > 44);
     const QList<QStringList> rows = CommandTesting::parseCsv(CommandTesting::read(csv));
     QCOMPARE(rows.size(), read->run.attempts.size() + 1);
 

@@ -157,6 +157,7 @@ private Q_SLOTS:
     void failTwice_succeedsOnTheThirdAttempt();
     void status500_twoAttempts_failsForGood();
     void quiet_printsOnlyTheBody();
+    void fallback_answersAfterThePolicyGivesUp();
     void usageErrors_exit2AndSendNothing_data();
     void usageErrors_exit2AndSendNothing();
     void include_printsStatusAndHeadersBeforeTheBody();
@@ -243,6 +244,26 @@ void TestRequestCommand::status500_twoAttempts_failsForGood()
     QVERIFY2(o.err.contains(QLatin1String("attempts-exhausted after 2 attempts")), qPrintable(o.err));
     QCOMPARE(m_server.log().size(), 2);
     QCOMPARE(o.out, QByteArray("{\"status\":500}\n")); // the last answer's body, as curl without --fail
+}
+
+void TestRequestCommand::fallback_answersAfterThePolicyGivesUp()
+{
+    const Outcome o = request(fast() << QStringLiteral("--retry-max-attempts") << QStringLiteral("2")
+                                     << QStringLiteral("--fallback") << url(QStringLiteral("/status/502"))
+                                     << QStringLiteral("--fallback") << url(QStringLiteral("/status/200"))
+                                     << url(QStringLiteral("/status/503")));
+    QVERIFY2(o.exitCode == 0, qPrintable(describe(o)));
+    QCOMPARE(o.out, QByteArray("{\"status\":200}\n")); // the fallback's answer
+    QVERIFY2(o.err.contains(QLatin1String("trying fallback 1 of 2")), qPrintable(o.err));
+    QVERIFY2(o.err.contains(QLatin1String("succeeded after 4 attempts")), qPrintable(o.err));
+    QVERIFY2(o.err.contains(QLatin1String("from fallback 2 of 2")), qPrintable(o.err));
+    QCOMPARE(m_server.log().size(), 4);
+    // A fallback that is not a URL is a usage error, and nothing is sent.
+    const Outcome bad = request(
+        {QStringLiteral("--fallback"), QStringLiteral("ftp://127.0.0.1/x"), url(QStringLiteral("/status/200"))});
+    QVERIFY2(bad.exitCode == 2, qPrintable(describe(bad)));
+    QVERIFY2(bad.err.contains(QLatin1String("fallback 1")), qPrintable(bad.err));
+    QCOMPARE(m_server.log().size(), 4);
 }
 
 void TestRequestCommand::quiet_printsOnlyTheBody()

@@ -73,8 +73,8 @@ ConformanceView::ConformanceView(QWidget *parent)
     m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
     // Two lines a row: sized to contents, rows were measured before the columns stretched and came out tall.
     m_table->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
-    // One line per cell ("gave up, 1 attempt"): the eight rows fit at 1366x768.
-    m_table->verticalHeader()->setDefaultSectionSize(fontMetrics().lineSpacing() + 14);
+    // One line per cell ("gave up, 1 attempt"): the eleven rows fit at 1366x768.
+    m_table->verticalHeader()->setDefaultSectionSize(fontMetrics().lineSpacing() + 8);
     // Long sequence names are elided (the tooltip has them whole) so that the cells keep
     // room for their outcome.
     m_table->verticalHeader()->setMaximumWidth(fontMetrics().horizontalAdvance(QLatin1Char('M')) * 17);
@@ -84,7 +84,7 @@ ConformanceView::ConformanceView(QWidget *parent)
     m_details->setObjectName(QStringLiteral("details"));
     m_details->setReadOnly(true);
     m_details->setPlaceholderText(tr("Select a cell to see why it is expected to end as it does, and what happened."));
-    m_details->setMaximumHeight(fontMetrics().lineSpacing() * 7);
+    m_details->setMaximumHeight(fontMetrics().lineSpacing() * 6);
 
     auto *controls = new QHBoxLayout;
     auto *policyLabel = new QLabel(tr("&Policy:"), this);

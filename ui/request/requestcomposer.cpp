@@ -1,7 +1,9 @@
 #include "ui/request/requestcomposer.h"
 
+#include "core/executor/requestcheck.h"
 #include "core/policy/classifier.h"
 #include "ui/request/headertablemodel.h"
+#include "ui/request/readmodifywriteform.h"
 #include "ui/request/transportform.h"
 #include "ui/widgets/fieldmessage.h"
 #include "ui/widgets/unitspinbox.h"
@@ -230,6 +232,16 @@ RequestComposer::RequestComposer(QWidget *parent)
     m_transport->setObjectName(QStringLiteral("connection"));
     connection->setWidget(m_transport);
     m_details->addTab(connection, QString());
+    m_details->addTab(buildFallbacksTab(), QString());
+    // As the connection form, it scrolls rather than make the dock taller.
+    m_readModifyWrite = new ReadModifyWriteForm;
+    auto *readModifyWrite = new QScrollArea;
+    readModifyWrite->setObjectName(QStringLiteral("readModifyWriteScroll"));
+    readModifyWrite->setFrameShape(QFrame::NoFrame);
+    readModifyWrite->setWidgetResizable(true);
+    readModifyWrite->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    readModifyWrite->setWidget(m_readModifyWrite);
+    m_details->addTab(readModifyWrite, QString());
 
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(6, 4, 6, 4);
@@ -243,6 +255,8 @@ RequestComposer::RequestComposer(QWidget *parent)
     connect(m_url, &QComboBox::currentTextChanged, this, &RequestComposer::handleEdited);
     connect(m_headerModel, &HeaderTableModel::headersChanged, this, &RequestComposer::handleEdited);
     connect(m_body, &QPlainTextEdit::textChanged, this, &RequestComposer::handleEdited);
+    connect(m_fallbacks, &QPlainTextEdit::textChanged, this, &RequestComposer::handleEdited);
+    connect(m_readModifyWrite, &ReadModifyWriteForm::changed, this, &RequestComposer::handleEdited);
     connect(m_idempotent, &QCheckBox::toggled, this, &RequestComposer::handleEdited);
     connect(m_ownTimeout, &QCheckBox::toggled, this, &RequestComposer::handleEdited);
     connect(m_timeout, &UnitSpinBox::storedValueChanged, this, &RequestComposer::handleEdited);
@@ -420,6 +434,29 @@ QWidget *RequestComposer::buildOptionsTab()
     return page;
 }
 
+QWidget *RequestComposer::buildFallbacksTab()
+{
+    m_fallbacks = new QPlainTextEdit;
+    m_fallbacks->setObjectName(QStringLiteral("fallbacks"));
+    m_fallbacks->setPlaceholderText(tr("One URL per line, e.g. {server}/status/200"));
+    m_fallbacks->setTabChangesFocus(true);
+    m_fallbacks->setLineWrapMode(QPlainTextEdit::NoWrap);
+    auto *note = new QLabel(tr("Alternative services, tried in order once the policy gives up on the URL (its "
+                               "attempts used up, its deadline passed, a fault it does not retry, the circuit open, "
+                               "the retry budget spent): one attempt each, at once, until one succeeds. Their "
+                               "attempts show on the request's lane, marked as fallbacks. At most %1.")
+                                .arg(Core::maxFallbacks));
+    note->setObjectName(QStringLiteral("fallbacksNote"));
+    note->setWordWrap(true);
+    note->setAlignment(Qt::AlignTop | Qt::AlignLeft);
+    auto *page = new QWidget;
+    auto *layout = new QHBoxLayout(page);
+    layout->setContentsMargins(0, 4, 0, 0);
+    layout->addWidget(m_fallbacks, 3);
+    layout->addWidget(note, 2);
+    return page;
+}
+
 QWidget *RequestComposer::buildBatchTab()
 {
     m_batchCount->setObjectName(QStringLiteral("batchCount"));
@@ -476,6 +513,11 @@ RequestDraft RequestComposer::draft() const
     d.headers = m_headerModel->headers();
     d.attemptHeaders = m_headerModel->attemptHeaders();
     d.body = m_body->toPlainText();
+    m_readModifyWrite->applyTo(d);
+    for (const QString &line : m_fallbacks->toPlainText().split(QLatin1Char('\n'))) {
+        if (!line.trimmed().isEmpty())
+            d.fallbackTemplates.append(line.trimmed());
+    }
     d.idempotent = m_idempotent->isChecked();
     if (m_ownTimeout->isChecked())
         d.attemptTimeoutMs = m_timeout->storedValue();
@@ -499,6 +541,10 @@ void RequestComposer::setDraft(const RequestDraft &draft)
     m_headerModel->setAttemptHeaders(draft.attemptHeaders);
     if (m_body->toPlainText() != draft.body)
         m_body->setPlainText(draft.body);
+    m_readModifyWrite->setFrom(draft);
+    if (const QString fallbacks = draft.fallbackTemplates.join(QLatin1Char('\n'));
+        m_fallbacks->toPlainText() != fallbacks)
+        m_fallbacks->setPlainText(fallbacks);
     m_idempotent->setChecked(draft.idempotent);
     m_ownTimeout->setChecked(draft.attemptTimeoutMs.has_value());
     if (draft.attemptTimeoutMs)
@@ -754,6 +800,14 @@ void RequestComposer::updateTabTitles()
         m_transport->ignoresCertificateErrors() ? tr("Connection ⚠ insecure")
             : m_transport->problem().isEmpty()  ? tr("Connection")
                                                 : tr("Connection ⚠"));
+    const qsizetype fallbacks = draft().fallbackTemplates.size();
+    m_details->setTabText(5, fallbacks > 0 ? tr("Fallbacks (%1)").arg(fallbacks) : tr("Fallbacks"));
+    m_details->setTabText(6, m_readModifyWrite->isOn() ? tr("Read-modify-write \u2713") : tr("Read-modify-write"));
+    // A read-modify-write sends its own methods: the method field has no say.
+    m_method->setEnabled(!m_readModifyWrite->isOn());
+    m_method->setToolTip(m_readModifyWrite->isOn() ? tr("The Read-modify-write tab sets the methods of its read and "
+                                                        "write.")
+                                                   : QString());
 }
 
 void RequestComposer::updateButtonTexts()

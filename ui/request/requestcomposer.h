@@ -26,6 +26,7 @@ namespace RetryLab::Ui {
 
 class FieldMessage;
 class HeaderTableModel;
+class ReadModifyWriteForm;
 class TransportForm;
 class UnitSpinBox;
 
@@ -114,6 +115,7 @@ private:
     QWidget *buildBodyTab();
     QWidget *buildOptionsTab();
     QWidget *buildBatchTab();
+    QWidget *buildFallbacksTab();
     QToolButton *buildEndpointsButton();
     void handleEdited();
     void handleAddHeader();
@@ -141,6 +143,8 @@ private:
     QToolButton *m_removeHeader;
     // Body.
     QPlainTextEdit *m_body;
+    QPlainTextEdit *m_fallbacks = nullptr; ///< one URL per line
+    ReadModifyWriteForm *m_readModifyWrite = nullptr;
     // Options.
     QCheckBox *m_idempotent;
     FieldMessage *m_idempotency;

@@ -1,5 +1,6 @@
 #include "ui/run/attemptinspector.h"
 
+#include "core/executor/retryplanner.h"
 #include "core/export/curlcommand.h"
 #include "core/http/redactor.h"
 #include "core/http/retryheaders.h"
@@ -679,6 +680,13 @@ void AttemptInspector::updateTitle()
                   .arg(row.attemptIndex + 1)
                   .arg(lane.attempts)
             : tr("%1 \u00b7 attempt %2").arg(m_session->laneTitle(row.lane)).arg(row.attemptIndex + 1));
+    if (row.fallback > 0) {
+        const Core::RequestSpec *spec = m_session->spec(row.lane);
+        m_title->setText(tr("%1 \u00b7 at %2")
+                             .arg(m_title->text(),
+                                 spec ? Core::RetryPlanner::fallbackName(*spec, row.fallback)
+                                      : tr("fallback %1").arg(row.fallback)));
+    }
     m_title->setToolTip(m_title->text());
 }
 

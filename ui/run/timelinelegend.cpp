@@ -14,7 +14,7 @@ using Core::AttemptOutcome;
 
 namespace {
 
-enum class Glyph { Swatch, Marker, Planned, Actual };
+enum class Glyph { Swatch, Fallback, Marker, Planned, Actual };
 
 struct Entry
 {
@@ -29,6 +29,9 @@ QList<Entry> entries(const QColor &actualGap)
     for (AttemptOutcome outcome : {AttemptOutcome::Success, AttemptOutcome::Retried, AttemptOutcome::Failed,
              AttemptOutcome::Cancelled, AttemptOutcome::InFlight})
         list.append({Glyph::Swatch, Core::attemptOutcomeTitle(outcome), outcomeColor(outcome)});
+    list.append({Glyph::Fallback,
+        QCoreApplication::translate("RetryLab::Ui::TimelineView", "at a fallback endpoint (band on top)"),
+        fallbackColor()});
     // The lane markers add one colour of their own: a request that was not worth retrying.
     list.append({Glyph::Marker, Core::requestOutcomeTitle(Core::RequestOutcome::GaveUp),
         requestOutcomeColor(Core::RequestOutcome::GaveUp)});
@@ -97,6 +100,15 @@ void paint(QPainter &p, const QRect &band, const QPalette &palette, const QFontM
         case Glyph::Swatch:
             p.fillRect(QRect(x, middle - swatch / 2, swatch, swatch), entry.colour);
             break;
+        case Glyph::Fallback: {
+            const QRect box(x, middle - swatch / 2, swatch, swatch);
+            p.fillRect(box, outcomeColor(AttemptOutcome::Success));
+            p.fillRect(QRect(box.left(), box.top(), box.width(), std::max(3, swatch / 3)), entry.colour);
+            p.setPen(entry.colour);
+            p.setBrush(Qt::NoBrush);
+            p.drawRect(box.adjusted(0, 0, -1, -1));
+            break;
+        }
         case Glyph::Marker:
             p.fillRect(QRect(x, middle - swatch / 2, swatch / 2, swatch), entry.colour);
             break;

@@ -641,8 +641,10 @@ void TimelineView::paintLane(QPainter &p, qsizetype laneIndex, int y)
         const QColor colour = outcomeColor(row.outcome);
         const QRectF bar(x0, barTop, width, barHeight);
         p.fillRect(bar, colour);
+        if (row.fallback > 0) // at a fallback endpoint: a band along the top, and the outline, in its colour
+            p.fillRect(QRectF(x0, barTop, width, std::max(3.0, std::round(barHeight / 3.0))), fallbackColor());
         if (width >= 5.0) {
-            p.setPen(colour.darker(135));
+            p.setPen(row.fallback > 0 ? fallbackColor() : colour.darker(135));
             p.setBrush(Qt::NoBrush);
             p.drawRect(bar.adjusted(0, 0, -1, -1));
         }

@@ -1,5 +1,6 @@
 #include "ui/session/requestdraft.h"
 
+#include "core/executor/requestcheck.h"
 #include "core/http/redactor.h"
 #include "core/policy/backoffpolicy.h"
 #include "ui/session/savedtransport.h"
@@ -13,6 +14,7 @@
 #include <algorithm>
 
 #include <cmath>
+#include <cstdlib>
 
 namespace RetryLab::Ui {
 
@@ -188,6 +190,23 @@ QJsonObject RequestDraft::toJson(bool keepCredentials) const
     };
     if (attemptTimeoutMs)
         object.insert(QStringLiteral("attemptTimeoutMs"), *attemptTimeoutMs);
+    if (readModifyWrite) {
+        object.insert(QStringLiteral("readModifyWrite"),
+            QJsonObject{{QStringLiteral("increment"), QString::number(increment)},
+                {QStringLiteral("readMethod"), QString::fromLatin1(shape.readMethod)},
+                {QStringLiteral("writeMethod"), QString::fromLatin1(shape.writeMethod)},
+                {QStringLiteral("writeUrl"),
+                    keepCredentials ? writeUrlTemplate : urlTemplateWithoutCredentials(writeUrlTemplate)},
+                {QStringLiteral("valuePointer"), shape.valuePointer},
+                {QStringLiteral("etagPointer"), shape.etagPointer},
+                {QStringLiteral("writeEnvelope"), shape.writeEnvelope}});
+    }
+    if (!fallbackTemplates.isEmpty()) {
+        QJsonArray fallbacks;
+        for (const QString &fallback : fallbackTemplates)
+            fallbacks.append(keepCredentials ? fallback : urlTemplateWithoutCredentials(fallback));
+        object.insert(QStringLiteral("fallbacks"), fallbacks);
+    }
     // A string: JSON numbers lose whole numbers beyond 2^53.
     if (seed)
         object.insert(QStringLiteral("seed"), QString::number(*seed));
@@ -220,6 +239,43 @@ Core::Result<RequestDraft> RequestDraft::fromJson(const QJsonObject &object)
                                                            .arg(Core::PolicyLimits::maxDeadlineMs));
         }
         draft.attemptTimeoutMs = ms;
+    }
+
+    const QJsonValue rmw = object.value(QStringLiteral("readModifyWrite"));
+    if (!rmw.isUndefined()) {
+        const QJsonObject o = rmw.toObject();
+        bool ok = false;
+        const qint64 increment = o.value(QStringLiteral("increment")).toString().toLongLong(&ok);
+        QString readMethod = QString::fromLatin1(draft.shape.readMethod);
+        QString writeMethod = QString::fromLatin1(draft.shape.writeMethod);
+        if (!rmw.isObject() || !ok || std::abs(increment) > (qint64(1) << 52))
+            return Core::Result<RequestDraft>::failure(Tr::tr("readModifyWrite.increment: must be a whole number"));
+        if (!readString(o, QStringLiteral("readMethod"), 20, &readMethod, &error)
+            || !readString(o, QStringLiteral("writeMethod"), 20, &writeMethod, &error)
+            || !readString(o, QStringLiteral("writeUrl"), maxUrlLength, &draft.writeUrlTemplate, &error)
+            || !readString(o, QStringLiteral("valuePointer"), 1000, &draft.shape.valuePointer, &error)
+            || !readString(o, QStringLiteral("etagPointer"), 1000, &draft.shape.etagPointer, &error)
+            || !readString(o, QStringLiteral("writeEnvelope"), 200, &draft.shape.writeEnvelope, &error))
+            return Core::Result<RequestDraft>::failure(QStringLiteral("readModifyWrite.") + error);
+        draft.readModifyWrite = true;
+        draft.increment = increment;
+        draft.shape.readMethod = readMethod.toLatin1();
+        draft.shape.writeMethod = writeMethod.toLatin1();
+    }
+
+    const QJsonValue fallbacks = object.value(QStringLiteral("fallbacks"));
+    if (!fallbacks.isUndefined()) {
+        const QJsonArray array = fallbacks.toArray();
+        if (!fallbacks.isArray() || array.size() > Core::maxFallbacks) {
+            return Core::Result<RequestDraft>::failure(
+                Tr::tr("fallbacks: must be a list of at most %1 URLs").arg(Core::maxFallbacks));
+        }
+        for (qsizetype i = 0; i < array.size(); ++i) {
+            const QString url = array.at(i).toString();
+            if (!array.at(i).isString() || url.isEmpty() || url.size() > maxUrlLength)
+                return Core::Result<RequestDraft>::failure(Tr::tr("fallbacks[%1]: must be a URL").arg(i));
+            draft.fallbackTemplates.append(url);
+        }
     }
 
     const QJsonValue seed = object.value(QStringLiteral("seed"));

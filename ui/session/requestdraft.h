@@ -1,11 +1,13 @@
 #pragma once
 
+#include "core/record/attemptrecord.h"
 #include "core/record/transportoptions.h"
 #include "core/util/result.h"
 
 #include <QJsonObject>
 #include <QList>
 #include <QString>
+#include <QStringList>
 
 #include <optional>
 
@@ -45,6 +47,18 @@ struct RequestDraft
     bool attemptHeaders = true;
     /// Per-attempt timeout for these requests; unset: the policy's.
     std::optional<double> attemptTimeoutMs;
+    /// Alternative services (URLs with placeholders), tried in order, one attempt
+    /// each, once the policy gives up on the URL (Core::RequestSpec::fallbackUrls).
+    QStringList fallbackTemplates;
+    /// Send a read-modify-write (read, change an integer by `increment`, write
+    /// back under the version read; restarted whole on a conflict) instead of
+    /// the method and body above.
+    bool readModifyWrite = false;
+    qint64 increment = 1;
+    /// How the resource is read and written; its writeUrl is writeUrlTemplate's expansion.
+    Core::ReadModifyWriteShape shape;
+    /// The write's URL with placeholders; empty: the request's URL.
+    QString writeUrlTemplate;
     /// Requests in one batch.
     int batchCount = 20;
     /// Attempts on the wire at once (the executor's limit).

@@ -175,6 +175,30 @@ Core::Result<Core::RequestSpec> build(const RequestDraft &typed, const Expansion
     spec.idempotent = draft.idempotent;
     spec.attemptHeaders = draft.attemptHeaders;
     spec.attemptTimeoutMs = draft.attemptTimeoutMs;
+    for (qsizetype i = 0; i < draft.fallbackTemplates.size(); ++i) {
+        const auto fallback = url(draft.fallbackTemplates.at(i), context);
+        if (!fallback)
+            return R::failure(Tr::tr("Fallback %1: %2").arg(i + 1).arg(fallback.error()));
+        spec.fallbackUrls.append(*fallback);
+    }
+    if (draft.readModifyWrite) {
+        spec.kind = Core::RequestSpec::Kind::ReadModifyWrite;
+        spec.increment = draft.increment;
+        spec.readModifyWrite = draft.shape;
+        spec.readModifyWrite.writeUrl.clear();
+        if (!draft.writeUrlTemplate.trimmed().isEmpty()) {
+            const auto writeUrl = url(draft.writeUrlTemplate.trimmed(), context);
+            if (!writeUrl)
+                return R::failure(Tr::tr("The write's URL: %1").arg(writeUrl.error()));
+            spec.readModifyWrite.writeUrl = *writeUrl;
+        }
+        if (const auto shape = Core::checkShape(spec.readModifyWrite); !shape)
+            return R::failure(Tr::tr("Read-modify-write: %1.").arg(shape.error()));
+        if (!spec.fallbackUrls.isEmpty())
+            return R::failure(Tr::tr("Fallback URLs are for single requests, not a read-modify-write."));
+    }
+    if (spec.fallbackUrls.size() > Core::maxFallbacks)
+        return R::failure(Tr::tr("At most %1 fallback URLs.").arg(Core::maxFallbacks));
     if (const auto transport = Core::checkTransport(draft.transport); !transport)
         return R::failure(transport.error());
     spec.transport = draft.transport;

@@ -396,6 +396,7 @@ void RunSession::fillRow(AttemptRow &row, const AttemptRecord &record)
     row.networkError = toInt16(record.networkError);
     row.end = static_cast<quint8>(record.end);
     row.decision = static_cast<quint8>(record.decision);
+    row.fallback = static_cast<quint8>(std::clamp(record.fallback, 0, 255));
     row.outcome = attemptOutcomeOf(record);
 }
 
@@ -781,6 +782,9 @@ AttemptRecord RunSession::rebuildAttempt(quint32 rowIndex) const
         else
             r.requestBodyDropped = detail.step == QLatin1String("write");
     }
+    r.fallback = row.fallback;
+    if (const RequestSpec *s = spec(row.lane); s && row.fallback > 0 && row.fallback <= s->fallbackUrls.size())
+        r.url = s->fallbackUrls.at(row.fallback - 1);
     r.responseBodyDropped = row.bytesReceived > 0;
     r.queuedNs = static_cast<qint64>(std::llround(double(row.queuedMs) * 1e6));
     r.startNs = row.startNs;
@@ -820,6 +824,7 @@ RequestResult RunSession::rebuildResult(quint32 laneIndex) const
         r.finalStatus = l.finalStatus;
     r.startNs = l.firstStartNs;
     r.endNs = l.endNs;
+    r.fallback = l.lastRow != noRow ? m_rows[l.lastRow].fallback : 0;
     return r;
 }
 

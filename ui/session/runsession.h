@@ -81,6 +81,7 @@ public:
         qint16 networkError = 0;
         quint8 end = 0; ///< Core::AttemptEnd
         quint8 decision = 0; ///< Core::Classification::Decision
+        quint8 fallback = 0; ///< Core::AttemptRecord::fallback: 0 the request's URL, n its n-th fallback
         Core::AttemptOutcome outcome = Core::AttemptOutcome::InFlight;
 
         bool inFlight() const { return outcome == Core::AttemptOutcome::InFlight; }

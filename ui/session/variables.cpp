@@ -51,6 +51,9 @@ QStringList referencedNames(const RequestDraft &draft)
         addNames(header.value, &names);
     }
     addNames(draft.body, &names);
+    for (const QString &fallback : draft.fallbackTemplates)
+        addNames(fallback, &names);
+    addNames(draft.writeUrlTemplate, &names);
     return names;
 }
 
@@ -91,6 +94,9 @@ Core::Result<RequestDraft> apply(
         header.value = substitute(header.value, values, &unresolved);
     }
     out.body = substitute(draft.body, values, &unresolved);
+    for (QString &fallback : out.fallbackTemplates)
+        fallback = substitute(fallback, values, &unresolved);
+    out.writeUrlTemplate = substitute(draft.writeUrlTemplate, values, &unresolved);
     if (unresolved.isEmpty())
         return out;
     QStringList quoted;

@@ -27,6 +27,11 @@ QColor outcomeColor(AttemptOutcome outcome)
     return {};
 }
 
+QColor fallbackColor()
+{
+    return QColor(0x1d, 0x3f, 0x8c); // deep indigo: apart from every outcome's colour
+}
+
 QColor requestOutcomeColor(RequestOutcome outcome)
 {
     switch (outcome) {

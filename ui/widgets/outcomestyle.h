@@ -13,6 +13,9 @@ namespace RetryLab::Ui {
 /// mid-tones that stay legible on a light and on a dark window background alike.
 QColor outcomeColor(Core::AttemptOutcome outcome);
 QColor requestOutcomeColor(Core::RequestOutcome outcome);
+/// The mark of an attempt at a fallback endpoint (Core::RequestSpec::fallbackUrls): a
+/// band along the top of its bar, over the outcome's colour, and its outline.
+QColor fallbackColor();
 /// Whether the palette is a dark one (the window darker than its text).
 bool isDarkPalette(const QPalette &palette);
 /// WCAG relative luminance (0 black .. 1 white).

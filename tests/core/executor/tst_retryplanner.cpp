@@ -102,6 +102,10 @@ private Q_SLOTS:
     void readModifyWrite_steps();
     void attemptRequest_perStep_data();
     void attemptRequest_perStep();
+    void readModifyWrite_iamShape_bodyEtagPointerAndEnvelope();
+    void fallback_takenAfterGivingUpOnly_data();
+    void fallback_takenAfterGivingUpOnly();
+    void fallback_oneAttemptEach();
 };
 
 void TestRetryPlanner::initialState_readModifyWriteStartsWithTheRead()
@@ -618,7 +622,7 @@ void TestRetryPlanner::readModifyWrite_steps_data()
     const int success = int(Classification::Decision::Success);
     const int retry = int(Classification::Decision::RetryAfterDelay);
     const QString nothingToModify
-        = QStringLiteral("the read returned no integer \"value\" and ETag; cannot modify and write");
+        = QStringLiteral("the read did not return an integer at /value and an ETag header; cannot modify and write");
     QTest::addRow("read with value and ETag")
         << read << success << false << QByteArray(R"({"value": 41})") << QByteArray("\"v7\"") << int(Action::NextStep)
         << write << 0 << QStringLiteral("read value 41 with ETag \"v7\"; writing 42 with If-Match");
@@ -732,6 +736,120 @@ void TestRetryPlanner::attemptRequest_perStep()
     QCOMPARE(request.method, method);
     QCOMPARE(request.body, body);
     QCOMPARE(request.headers, headers);
+}
+
+void TestRetryPlanner::readModifyWrite_iamShape_bodyEtagPointerAndEnvelope()
+{
+    // An IAM-like API: POST :getIamPolicy reads, POST :setIamPolicy writes {"policy": ...}; the
+    // version is the policy's own "etag"; the integer changed sits deep in the document.
+    RequestSpec spec = readModifyWrite();
+    spec.url = QUrl(QStringLiteral("http://127.0.0.1:1/v1/projects/p:getIamPolicy"));
+    spec.body = "{}";
+    spec.increment = 2;
+    spec.readModifyWrite.readMethod = "post";
+    spec.readModifyWrite.writeMethod = "POST";
+    spec.readModifyWrite.writeUrl = QUrl(QStringLiteral("http://127.0.0.1:1/v1/projects/p:setIamPolicy"));
+    spec.readModifyWrite.valuePointer = QStringLiteral("/spec/replicas");
+    spec.readModifyWrite.etagPointer = QStringLiteral("/etag");
+    spec.readModifyWrite.writeEnvelope = QStringLiteral("policy");
+
+    const RetryPlanner::State start = RetryPlanner::initialState(spec);
+    const HopRequest read = RetryPlanner::attemptRequest(spec, start);
+    QCOMPARE(read.method, QByteArray("POST"));
+    QCOMPARE(read.url, spec.url);
+    QCOMPARE(read.body, QByteArray("{}")); // a POST read sends the request's body
+
+    RetryPlanner::Attempt attempt;
+    attempt.body = R"({"bindings": [{"role": "r"}], "etag": "BwWKmjvelug=", "spec": {"replicas": 3}})";
+    Classification ok;
+    ok.decision = Classification::Decision::Success;
+    RandomSource random(seed);
+    const RetryPlanner::Decision afterRead
+        = RetryPlanner::decide(start, spec, attempt, ok, exponential(), RetryBudget(), random);
+    QCOMPARE(afterRead.action, RetryPlanner::Decision::Action::NextStep);
+    QCOMPARE(afterRead.state.readValue, 3);
+    QCOMPARE(afterRead.state.etag, QByteArray("BwWKmjvelug="));
+    QVERIFY2(afterRead.recordReason.contains(QLatin1String("etag BwWKmjvelug= (/etag)")),
+        qPrintable(afterRead.recordReason));
+
+    const HopRequest write = RetryPlanner::attemptRequest(spec, afterRead.state);
+    QCOMPARE(write.method, QByteArray("POST"));
+    QCOMPARE(write.url, spec.readModifyWrite.writeUrl);
+    QCOMPARE(QJsonDocument::fromJson(write.body).object(),
+        QJsonDocument::fromJson(
+            R"({"policy": {"bindings": [{"role": "r"}], "etag": "BwWKmjvelug=", "spec": {"replicas": 5}}})")
+            .object());
+    QVERIFY(!headerValue(write.headers, "If-Match")); // the etag travels in the document
+    QCOMPARE(headerValue(write.headers, "Content-Type"), std::optional<QByteArray>("application/json"));
+
+    // A read without the etag field, or without an integer at the pointer, leaves nothing to write.
+    attempt.body = R"({"spec": {"replicas": 3}})";
+    const RetryPlanner::Decision noEtag
+        = RetryPlanner::decide(start, spec, attempt, ok, exponential(), RetryBudget(), random);
+    QCOMPARE(noEtag.outcome, RequestOutcome::GaveUp);
+    QVERIFY2(noEtag.reason.contains(QLatin1String("/spec/replicas and a string at /etag")), qPrintable(noEtag.reason));
+    attempt.body = R"({"spec": {"replicas": 3.5}, "etag": "x"})";
+    QCOMPARE(RetryPlanner::decide(start, spec, attempt, ok, exponential(), RetryBudget(), random).outcome,
+        RequestOutcome::GaveUp);
+}
+
+void TestRetryPlanner::fallback_takenAfterGivingUpOnly_data()
+{
+    QTest::addColumn<RequestOutcome>("outcome");
+    QTest::addColumn<bool>("taken");
+    QTest::newRow("succeeded") << RequestOutcome::Succeeded << false;
+    QTest::newRow("cancelled") << RequestOutcome::Cancelled << false;
+    QTest::newRow("invalid") << RequestOutcome::InvalidRequest << false;
+    QTest::newRow("gave up") << RequestOutcome::GaveUp << true;
+    QTest::newRow("attempts exhausted") << RequestOutcome::AttemptsExhausted << true;
+    QTest::newRow("deadline") << RequestOutcome::DeadlineExceeded << true;
+    QTest::newRow("circuit open") << RequestOutcome::CircuitOpen << true;
+    QTest::newRow("budget") << RequestOutcome::BudgetExhausted << true;
+}
+
+void TestRetryPlanner::fallback_takenAfterGivingUpOnly()
+{
+    QFETCH(RequestOutcome, outcome);
+    QFETCH(bool, taken);
+    RequestSpec spec;
+    spec.url = QUrl(QStringLiteral("http://primary.test/x"));
+    QVERIFY(!RetryPlanner::takesFallback(spec, 0, outcome)); // none named
+    spec.fallbackUrls = {QUrl(QStringLiteral("http://a.test/1")), QUrl(QStringLiteral("http://b.test/2"))};
+    QCOMPARE(RetryPlanner::takesFallback(spec, 0, outcome), taken);
+    QCOMPARE(RetryPlanner::takesFallback(spec, 1, outcome), taken);
+    QVERIFY(!RetryPlanner::takesFallback(spec, 2, outcome)); // the last one was tried
+}
+
+void TestRetryPlanner::fallback_oneAttemptEach()
+{
+    RequestSpec spec;
+    spec.url = QUrl(QStringLiteral("http://primary.test/x"));
+    spec.fallbackUrls
+        = {QUrl(QStringLiteral("http://user:pw@a.test:8080/1?token=t")), QUrl(QStringLiteral("http://b.test/2"))};
+    QCOMPARE(RetryPlanner::fallbackName(spec, 1), QStringLiteral("fallback 1 of 2 (http://a.test:8080/1)"));
+
+    // A retryable failure at a fallback is not retried: the request moves on (GaveUp) with no delay.
+    const RetryPlanner::Decision failed
+        = RetryPlanner::decideFallback(RetryPlanner::State{}, spec, 1, AttemptEnd::Response, retryable());
+    QCOMPARE(failed.action, RetryPlanner::Decision::Action::Finish);
+    QCOMPARE(failed.outcome, RequestOutcome::GaveUp);
+    QCOMPARE(failed.recordDecision, Classification::Decision::GiveUp);
+    QCOMPARE(failed.nextDelayMs, -1.0);
+    QVERIFY(failed.reason.startsWith(QLatin1String("fallback 1 of 2")));
+    QVERIFY(failed.reason.contains(what));
+
+    Classification ok;
+    ok.decision = Classification::Decision::Success;
+    ok.reason = QStringLiteral("HTTP 200");
+    const RetryPlanner::Decision answered
+        = RetryPlanner::decideFallback(RetryPlanner::State{}, spec, 2, AttemptEnd::Response, ok);
+    QCOMPARE(answered.outcome, RequestOutcome::Succeeded);
+    QCOMPARE(answered.recordDecision, Classification::Decision::Success);
+    QCOMPARE(answered.reason, QStringLiteral("fallback 2 of 2 (http://b.test/2) answered: HTTP 200"));
+
+    const RetryPlanner::Decision cancelled
+        = RetryPlanner::decideFallback(RetryPlanner::State{}, spec, 1, AttemptEnd::Cancelled, retryable());
+    QCOMPARE(cancelled.outcome, RequestOutcome::Cancelled);
 }
 
 QTEST_GUILESS_MAIN(TestRetryPlanner)

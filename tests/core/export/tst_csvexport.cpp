@@ -174,13 +174,13 @@ void TestCsvExport::headerRow_isStableAndEveryRowComplete()
     QVERIFY(csv.endsWith("\r\n"));
     const Table t = parse(csv);
     QCOMPARE(t.header, CsvExport::columns());
-    QCOMPARE(t.header.size(), 42);
+    QCOMPARE(t.header.size(), 43);
     // "redacted" comes first, where no reader misses it; new columns go at the end.
     QCOMPARE(t.header.indexOf(QStringLiteral("redacted")), 0);
     QCOMPARE(t.header.mid(35),
         (QStringList{QStringLiteral("protocol"), QStringLiteral("tls_protocol"), QStringLiteral("tls_cipher"),
             QStringLiteral("tls_peer_subject"), QStringLiteral("tls_errors"), QStringLiteral("tls_errors_ignored"),
-            QStringLiteral("redirects")}));
+            QStringLiteral("redirects"), QStringLiteral("fallback")}));
     for (const QStringList &row : t.rows)
         QCOMPARE(row.size(), t.header.size());
 }

@@ -5,6 +5,7 @@
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <QSet>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -153,6 +154,9 @@ private Q_SLOTS:
     void roundTrip_unredacted_isLossless();
     void roundTrip_isStable();
     void attemptHeadersOff_isWrittenAndReadBack();
+    void readBack_repeatedHeaders_shareOneCopy();
+    void fallbacks_roundTrip_andAbsentWhenNone();
+    void readModifyWriteShape_roundTrips();
     void streamed_equalsTheWholeDocument();
     void olderReport_withEnd_readsBack();
     void transportAndTls_roundTrip_withoutSecrets();
@@ -267,6 +271,88 @@ void TestReportJson::attemptHeadersOff_isWrittenAndReadBack()
     QVERIFY2(back.ok(), qPrintable(back.error()));
     QVERIFY(!back.value().run.requests.value(1).attemptHeaders);
     QVERIFY(ReportJson::fromJson(usual).value().run.requests.value(1).attemptHeaders);
+}
+
+void TestReportJson::readBack_repeatedHeaders_shareOneCopy()
+{
+    // Every attempt of every request carries the same 60 KB cookie: read back, the
+    // run holds its bytes once, not once per request and attempt.
+    RunRecord run = ExportSamples::sampleRun();
+    const QByteArray cookie = QByteArray(60 * 1024, 'c');
+    for (RequestSpec &spec : run.requests)
+        spec.headers.append(qMakePair(QByteArray("X-Big"), cookie));
+    for (AttemptRecord &a : run.attempts) {
+        a.requestHeaders.append(
+            qMakePair(QByteArray("X-Big"), QByteArray(cookie.constData(), cookie.size()))); // a copy of its own
+        a.responseHeaders.append(qMakePair(QByteArray("Server"), QByteArray("retrylab")));
+    }
+    const auto back = ReportJson::fromJson(ReportJson::toJson(run, ExportOptions{false}));
+    QVERIFY2(back.ok(), qPrintable(back.error()));
+    QSet<const char *> buffers;
+    QSet<const char *> servers;
+    int copies = 0;
+    const auto look = [&](const HeaderList &headers) {
+        for (const auto &[name, value] : headers) {
+            if (name == "X-Big") {
+                QCOMPARE(value, cookie);
+                buffers.insert(value.constData());
+                ++copies;
+            } else if (name == "Server") {
+                servers.insert(value.constData());
+            }
+        }
+    };
+    for (const RequestSpec &spec : back->run.requests)
+        look(spec.headers);
+    for (const AttemptRecord &a : back->run.attempts) {
+        look(a.requestHeaders);
+        look(a.responseHeaders);
+    }
+    QCOMPARE(copies, run.requests.size() + run.attempts.size());
+    QCOMPARE(buffers.size(), 1);
+    QCOMPARE(servers.size(), 1);
+}
+
+void TestReportJson::readModifyWriteShape_roundTrips()
+{
+    RunRecord run = ExportSamples::sampleRun();
+    QCOMPARE(run.requests.value(3).kind, RequestSpec::Kind::ReadModifyWrite);
+    QVERIFY(!ReportJson::toJson(run, ExportOptions{false}).contains("readModifyWrite"));
+    ReadModifyWriteShape &shape = run.requests[3].readModifyWrite;
+    shape.readMethod = "POST";
+    shape.writeMethod = "POST";
+    shape.writeUrl = QUrl(QStringLiteral("http://127.0.0.1:9/v1/p:setIamPolicy"));
+    shape.valuePointer = QStringLiteral("/spec/replicas");
+    shape.etagPointer = QStringLiteral("/etag");
+    shape.writeEnvelope = QStringLiteral("policy");
+    const auto back = ReportJson::fromJson(ReportJson::toJson(run, ExportOptions{false}));
+    QVERIFY2(back.ok(), qPrintable(back.error()));
+    QCOMPARE(back->run.requests.value(3).readModifyWrite, shape);
+}
+
+void TestReportJson::fallbacks_roundTrip_andAbsentWhenNone()
+{
+    RunRecord run = ExportSamples::sampleRun();
+    QVERIFY(!ReportJson::toJson(run, ExportOptions{false}).contains("fallback")); // reports without stay as they were
+    run.requests[1].fallbackUrls = {QUrl(QStringLiteral("http://127.0.0.1:9/alt")),
+        QUrl(QStringLiteral("https://u:secret@backup.example/x?token=t"))};
+    run.attempts.last().fallback = 2;
+    run.results.last().fallback = 2;
+    const QByteArray json = ReportJson::toJson(run, ExportOptions{true});
+    QVERIFY(!json.contains("secret")); // redacted like every URL
+    const auto back = ReportJson::fromJson(ReportJson::toJson(run, ExportOptions{false}));
+    QVERIFY2(back.ok(), qPrintable(back.error()));
+    QCOMPARE(back->run.requests.value(1).fallbackUrls, run.requests.value(1).fallbackUrls);
+    QCOMPARE(back->run.attempts.last().fallback, 2);
+    QCOMPARE(back->run.results.last().fallback, 2);
+    QCOMPARE(back->run.attempts.first().fallback, 0);
+    QVERIFY(back->run.requests.value(3).readModifyWrite.isDefault());
+    // A fallback that is not a URL is refused with its field named.
+    QByteArray bad = ReportJson::toJson(run, ExportOptions{false});
+    bad.replace("http://127.0.0.1:9/alt", "not a url");
+    const auto refused = ReportJson::fromJson(bad);
+    QVERIFY(!refused.ok());
+    QVERIFY2(refused.error().contains(QLatin1String("fallbackUrls")), qPrintable(refused.error()));
 }
 
 void TestReportJson::roundTrip_isStable()

@@ -62,6 +62,7 @@ private Q_SLOTS:
     void rateLimit_bucketsRefillOnTheClock();
     void occ_etagAndIfMatch();
     void occ_delay_checksWhenTheWaitIsOver();
+    void occ_etagInTheBody_asAnIamPolicy();
     void eventual_visibleAfterHiddenMsOnTheClock();
     void eventual_storageIsBoundedByBodies();
     void redirect_onlyToPathsAndLoopback_data();
@@ -345,6 +346,32 @@ void TestFaultEndpoints::occ_etagAndIfMatch()
 
     endpoints.reset();
     QCOMPARE(header(endpoints.handle(request("GET", "/occ/doc")), "ETag"), QByteArray("\"v1\""));
+}
+
+void TestFaultEndpoints::occ_etagInTheBody_asAnIamPolicy()
+{
+    FaultEndpoints endpoints;
+    const ResponsePlan read = endpoints.handle(request("GET", "/occ/policy?etag=body&envelope=policy"));
+    QCOMPARE(read.status, 200);
+    QCOMPARE(
+        json(read), (QJsonObject{{QStringLiteral("value"), 0}, {QStringLiteral("etag"), QStringLiteral("\"v1\"")}}));
+    QCOMPARE(header(read, "ETag"), QByteArray("(none)")); // the body carries the version, not a header
+    const auto write = [&](const QByteArray &body) {
+        return endpoints.handle(request("POST", "/occ/policy?etag=body&envelope=policy", body));
+    };
+    const ResponsePlan written = write(R"({"policy": {"value": 5, "etag": "\"v1\""}})");
+    QCOMPARE(written.status, 200);
+    QCOMPARE(json(written).value(QStringLiteral("etag")).toString(), QStringLiteral("\"v2\""));
+    // The same etag again is stale: 409 ABORTED, as IAM answers, and nothing changes.
+    const ResponsePlan stale = write(R"({"policy": {"value": 9, "etag": "\"v1\""}})");
+    QCOMPARE(stale.status, 409);
+    QCOMPARE(json(stale).value(QStringLiteral("error")).toObject().value(QStringLiteral("status")).toString(),
+        QStringLiteral("ABORTED"));
+    // Without the envelope, or without an etag, the write is refused as malformed.
+    QCOMPARE(write(R"({"value": 9, "etag": "\"v2\""})").status, 400);
+    QCOMPARE(write(R"({"policy": {"value": 9}})").status, 400);
+    QCOMPARE(json(endpoints.handle(request("GET", "/occ/policy?etag=body"))).value(QStringLiteral("value")).toInt(), 5);
+    QCOMPARE(endpoints.handle(request("GET", "/occ/policy?etag=nope")).status, 400);
 }
 
 void TestFaultEndpoints::occ_delay_checksWhenTheWaitIsOver()
@@ -649,9 +676,9 @@ void TestFaultEndpoints::wrongMethod_gets405WithAllow_data()
     QTest::addColumn<QString>("error");
 
     QTest::addRow("occ DELETE") << QByteArray("DELETE") << QByteArray("/occ/x")
-                                << QStringLiteral("/occ/{name} takes GET, HEAD and PUT");
-    QTest::addRow("occ POST") << QByteArray("POST") << QByteArray("/occ/x")
-                              << QStringLiteral("/occ/{name} takes GET, HEAD and PUT");
+                                << QStringLiteral("/occ/{name} takes GET, HEAD, PUT and POST");
+    QTest::addRow("occ PATCH") << QByteArray("PATCH") << QByteArray("/occ/x")
+                               << QStringLiteral("/occ/{name} takes GET, HEAD, PUT and POST");
     QTest::addRow("eventual POST") << QByteArray("POST") << QByteArray("/eventual/x")
                                    << QStringLiteral("/eventual/{name} takes GET, HEAD and PUT");
 }
@@ -664,7 +691,8 @@ void TestFaultEndpoints::wrongMethod_gets405WithAllow()
     FaultEndpoints endpoints;
     const ResponsePlan plan = endpoints.handle(request(method, target, "x"));
     QCOMPARE(plan.status, 405);
-    QCOMPARE(header(plan, "Allow"), QByteArray("GET, HEAD, PUT"));
+    QCOMPARE(header(plan, "Allow"),
+        target.startsWith("/occ") ? QByteArray("GET, HEAD, PUT, POST") : QByteArray("GET, HEAD, PUT"));
     QCOMPARE(json(plan).value(QStringLiteral("error")).toString(), error);
 }
 

@@ -37,6 +37,7 @@ void TestFaultInstruction::parse_validSteps_data()
     QTest::addRow("retry-after zero") << "return-503-after-0s" << int(Kind::Respond) << 503 << 0 << 0
                                       << "return-503-after-0s";
     QTest::addRow("upper case, spaces") << "  RETURN-503  " << int(Kind::Respond) << 503 << -1 << 0 << "return-503";
+    QTest::addRow("aborted") << "aborted" << int(Kind::Respond) << 409 << -1 << 0 << "aborted";
     QTest::addRow("delay") << "delay-1500ms" << int(Kind::Delay) << 200 << -1 << 1500 << "delay-1500ms";
     QTest::addRow("pass") << "pass" << int(Kind::Pass) << 200 << -1 << 0 << "pass";
     QTest::addRow("reset") << "reset" << int(Kind::Reset) << 200 << -1 << 0 << "reset";

@@ -479,7 +479,7 @@ void TestFaultServer::endpoints_answerAsDocumented_data()
             QStringLiteral("301, 302, 303, 307 or 308")},
         {"redirect without target", "GET", QStringLiteral("/redirect"), {}, 400, {}, QStringLiteral("to is missing")},
         {"occ bad name", "GET", QStringLiteral("/occ/bad%20name"), {}, 400, {}, QStringLiteral("resource name")},
-        {"occ DELETE", "DELETE", QStringLiteral("/occ/x"), {}, 405, QStringLiteral("Allow: GET, HEAD, PUT"), {}},
+        {"occ DELETE", "DELETE", QStringLiteral("/occ/x"), {}, 405, QStringLiteral("Allow: GET, HEAD, PUT, POST"), {}},
         {"eventual POST", "POST", QStringLiteral("/eventual/x"), "x", 405, QStringLiteral("Allow: GET, HEAD, PUT"), {}},
         {"eventual missing", "GET", QStringLiteral("/eventual/never-made"), {}, 404, {}, QStringLiteral("no resource")},
         {"no such endpoint", "GET", QStringLiteral("/nowhere/at/all"), {}, 404, {}, QStringLiteral("GET / lists")},

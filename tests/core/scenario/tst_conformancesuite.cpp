@@ -42,7 +42,7 @@ class TestConformanceSuite : public QObject
 
 private Q_SLOTS:
     void initTestCase();
-    void matrix_nineSequencesByFourClasses();
+    void matrix_elevenSequencesByFourClasses();
     void compressed_shrinksWaitsKeepsRules_data();
     void compressed_shrinksWaitsKeepsRules();
     void expect_followsThePolicyRules_data();
@@ -67,10 +67,10 @@ void TestConformanceSuite::initTestCase()
     qRegisterMetaType<RetryLab::Core::RequestResult>();
 }
 
-void TestConformanceSuite::matrix_nineSequencesByFourClasses()
+void TestConformanceSuite::matrix_elevenSequencesByFourClasses()
 {
     const QList<ConformanceCase> cases = Conformance::cases(preset("google-cloud-storage"));
-    QCOMPARE(cases.size(), 36);
+    QCOMPARE(cases.size(), 44);
     QCOMPARE(cases[0].sequence.id, QStringLiteral("503-then-ok"));
     QCOMPARE(cases[0].idempotency, IdempotencyClass::Always);
     QCOMPARE(cases[2].idempotency, IdempotencyClass::GenerationMatch);
@@ -81,7 +81,7 @@ void TestConformanceSuite::matrix_nineSequencesByFourClasses()
         ids.insert(s.id);
         QVERIFY2(FaultInstruction::parseList(s.steps).ok(), qPrintable(s.id));
     }
-    QCOMPARE(ids.size(), 9);
+    QCOMPARE(ids.size(), 11);
     QCOMPARE(Conformance::idempotencyName(IdempotencyClass::Conditional), QStringLiteral("conditional"));
     QCOMPARE(Conformance::idempotencyName(IdempotencyClass::GenerationMatch), QStringLiteral("generation-match"));
     QCOMPARE(cases[5].name(), QStringLiteral("500, 502, 503, 504, then OK / conditional (POST + If-Match)"));
@@ -316,11 +316,11 @@ void TestConformanceSuite::runner_presetPassesOnTheEmbeddedServer()
     ConformanceRunner runner;
     runner.setFaultServer(&server);
     runner.setPolicy(*Presets::find(QStringLiteral("aws-standard")));
-    QCOMPARE(runner.cells().size(), 36);
+    QCOMPARE(runner.cells().size(), 44);
     QCOMPARE(runner.finishedCount(), 0);
     QSignalSpy cells(&runner, &ConformanceRunner::cellFinished);
     QVERIFY(runToEnd(runner));
-    QCOMPARE(cells.size(), 36);
+    QCOMPARE(cells.size(), 44);
     for (const ConformanceCellResult &cell : runner.cells())
         QVERIFY2(
             cell.done && cell.verdict.passed, qPrintable(cell.cell.name() + QLatin1Char('\n') + cell.verdict.message));
@@ -362,18 +362,18 @@ void TestConformanceSuite::runner_recordAndVerdicts_forTheExports()
     runner.setPolicy(*Presets::find(QStringLiteral("grpc-retry-policy")));
     QVERIFY(runToEnd(runner));
     const RunRecord run = runner.record();
-    QCOMPARE(run.requests.size(), 36);
-    QCOMPARE(run.results.size(), 36);
+    QCOMPARE(run.requests.size(), 44);
+    QCOMPARE(run.results.size(), 44);
     QCOMPARE(run.policy, runner.runPolicy());
     QSet<quint64> ids;
     for (const AttemptRecord &a : run.attempts) {
-        QVERIFY(a.requestId >= 1 && a.requestId <= 36);
+        QVERIFY(a.requestId >= 1 && a.requestId <= 44);
         QVERIFY(a.startNs >= run.epochNs - 2'000'000); // aligned on the earliest cell, to the millisecond
         ids.insert(a.requestId);
     }
-    QCOMPARE(ids.size(), 36);
+    QCOMPARE(ids.size(), 44);
     const QList<ExpectationResult> verdicts = runner.expectationResults();
-    QCOMPARE(verdicts.size(), 36);
+    QCOMPARE(verdicts.size(), 44);
     QCOMPARE(verdicts[0].name, runner.cells().at(0).cell.name());
     QCOMPARE(verdicts[0].requestIds, QList<quint64>{1});
     QVERIFY(std::all_of(verdicts.cbegin(), verdicts.cend(), [](const ExpectationResult &r) { return r.passed; }));

@@ -68,7 +68,8 @@ void TestScenarioReader::everyField_isRead()
              "headers": {"Authorization": "Bearer abc", "X-Trace": "1"}, "body": "plain text",
              "idempotent": true, "attemptTimeoutMs": 250, "count": 4, "concurrency": 2,
              "script": {"steps": ["return-503", "reset*2"], "shared": true}},
-            {"name": "post", "method": "POST", "url": "https://example.test/items", "body": {"a": [1, 2]}},
+            {"name": "post", "method": "POST", "url": "https://example.test/items", "body": {"a": [1, 2]},
+             "fallbacks": ["https://backup.example.test/items", "{server}/status/200"]},
             {"name": "rmw", "kind": "read-modify-write", "url": "{server}/occ/x", "increment": -3,
              "script": ["pass"]}
         ],
@@ -98,6 +99,9 @@ void TestScenarioReader::everyField_isRead()
     QCOMPARE(get.spec.label, QStringLiteral("a read"));
     QCOMPARE(get.spec.method, QByteArray("HEAD"));
     QCOMPARE(get.urlTemplate, QStringLiteral("{server}/status/200"));
+    QVERIFY(get.fallbackTemplates.isEmpty());
+    QCOMPARE(s.requests[1].fallbackTemplates,
+        (QStringList{QStringLiteral("https://backup.example.test/items"), QStringLiteral("{server}/status/200")}));
     QCOMPARE(get.spec.headers.size(), 2);
     QCOMPARE(headerValue(get.spec.headers, "authorization").value_or(QByteArray()), QByteArray("Bearer abc"));
     QCOMPARE(get.spec.body, QByteArray("plain text"));
@@ -221,6 +225,13 @@ void TestScenarioReader::malformed_namesTheFieldOrLine_data()
     QTest::addRow("endpoint policy unknown field")
         << scenarioWith(one, R"(, "endpointPolicies": [{"hots": "x", "policy": "iam"}])")
         << QStringLiteral("endpointPolicies[0].hots");
+    QTest::addRow("fallbacks not a list") << request(R"("url": "{server}/b", "fallbacks": "http://x.test/")")
+                                          << QStringLiteral("requests[1].fallbacks: expected an array of URLs");
+    QTest::addRow("fallback not a URL") << request(R"("url": "{server}/b", "fallbacks": ["http://x.test/", "ftp://y.test/"])")
+                                        << QStringLiteral("requests[1].fallbacks[1]: \"ftp://y.test/\" is not an http");
+    QTest::addRow("fallback of a read-modify-write")
+        << request(R"("url": "{server}/occ/b", "kind": "read-modify-write", "fallbacks": ["http://x.test/"])")
+        << QStringLiteral("requests[1].fallbacks: fallback endpoints are for single requests");
     QTest::addRow("bad JSON names the line")
         << QByteArray("{\n  \"format\": \"retrylab-scenario\",\n  \"policy\": iam\n}")
         << QStringLiteral("line 3, column");

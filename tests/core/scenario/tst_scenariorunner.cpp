@@ -78,6 +78,7 @@ class TestScenarioRunner : public QObject
 private Q_SLOTS:
     void initTestCase();
     void flakyServiceScenario_everyExpectationHolds();
+    void fallbackScenario_everyOrderAnsweredByTheSecondFallback();
     void wrongExpectation_failsWithTheReason();
     void perRequestScript_everyRequestSeesTheWholeSequence();
     void endpointPolicies_eachRequestRunsUnderItsOwn();
@@ -100,6 +101,30 @@ void TestScenarioRunner::initTestCase()
 {
     qRegisterMetaType<RetryLab::Core::AttemptRecord>();
     qRegisterMetaType<RetryLab::Core::RequestResult>();
+}
+
+void TestScenarioRunner::fallbackScenario_everyOrderAnsweredByTheSecondFallback()
+{
+    const auto scenario = ScenarioReader::readFile(QStringLiteral(":/scenarios/fallback.json"));
+    QVERIFY2(scenario.ok(), qPrintable(scenario.error()));
+    ScenarioRunner runner;
+    runner.setScenario(*scenario);
+    QVERIFY(runToEnd(runner));
+    const RunRecord &run = runner.record();
+    QCOMPARE(run.results.size(), 10);
+    QCOMPARE(run.attempts.size(), 50);
+    for (const RequestResult &r : run.results) {
+        QCOMPARE(r.outcome, RequestOutcome::Succeeded);
+        QCOMPARE(r.fallback, 2);
+    }
+    // The {server} of each fallback is the embedded server's address, as the URL's.
+    const RequestSpec spec = run.requests.value(run.results.first().requestId);
+    QCOMPARE(spec.fallbackUrls.size(), 2);
+    QCOMPARE(spec.fallbackUrls.at(1).host(), QStringLiteral("127.0.0.1"));
+    QCOMPARE(spec.fallbackUrls.at(1).port(), spec.url.port());
+    QCOMPARE(spec.fallbackUrls.at(1).query(), QStringLiteral("service=orders-degraded"));
+    for (const ExpectationResult &verdict : runner.expectationResults())
+        QVERIFY2(verdict.passed, qPrintable(verdict.name + QStringLiteral(": ") + verdict.message));
 }
 
 void TestScenarioRunner::flakyServiceScenario_everyExpectationHolds()

@@ -10,9 +10,11 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QMenu>
+#include <QPlainTextEdit>
 #include <QProgressBar>
 #include <QSignalSpy>
 #include <QSpinBox>
+#include <QTabWidget>
 #include <QTest>
 #include <QToolButton>
 
@@ -46,6 +48,8 @@ private Q_SLOTS:
     void restoredMaskedCredential_blocksSendUntilTypedOrUnticked();
     void narrow_sendButtonsWrapBelowTheUrl();
     void retryHeaders_shownGreyed_switchOffPerRequest();
+    void fallbacks_typedOnePerLine_checkedAndCounted();
+    void readModifyWrite_tabSetsKindAndShape();
 
 private:
     RequestComposer *m_composer = nullptr;
@@ -450,6 +454,85 @@ void TestRequestComposer::retryHeaders_shownGreyed_switchOffPerRequest()
     QVERIFY(model->insertRows(1, 1));
     QCOMPARE(model->headerCount(), 2);
     QCOMPARE(model->index(2, HeaderTableModel::Name).data().toString(), QStringLiteral("X-Retry-Request-Id"));
+}
+
+void TestRequestComposer::fallbacks_typedOnePerLine_checkedAndCounted()
+{
+    auto *fallbacks = m_composer->findChild<QPlainTextEdit *>(QStringLiteral("fallbacks"));
+    auto *tabs = m_composer->findChild<QTabWidget *>(QStringLiteral("details"));
+    QVERIFY(fallbacks && tabs);
+    const int tab = tabs->indexOf(fallbacks->parentWidget());
+    QVERIFY(tab >= 0);
+    QCOMPARE(tabs->tabText(tab), QStringLiteral("Fallbacks"));
+    tabs->setCurrentIndex(tab);
+
+    fallbacks->setFocus();
+    QTest::keyClicks(fallbacks, QStringLiteral("{server}/status/200?key={id}"));
+    QTest::keyClick(fallbacks, Qt::Key_Return);
+    QTest::keyClick(fallbacks, Qt::Key_Return);
+    QTest::keyClicks(fallbacks, QStringLiteral("  https://backup.test/x  "));
+    QTest::keyClick(fallbacks, Qt::Key_Return);
+    QCOMPARE(m_composer->draft().fallbackTemplates,
+        (QStringList{QStringLiteral("{server}/status/200?key={id}"), QStringLiteral("https://backup.test/x")}));
+    QCOMPARE(tabs->tabText(tab), QStringLiteral("Fallbacks (2)"));
+    QVERIFY(m_composer->canSend());
+
+    // One that cannot be sent blocks Send and is named.
+    QTest::keyClicks(fallbacks, QStringLiteral("ftp://127.0.0.1/x"));
+    QVERIFY(!m_composer->canSend());
+    QVERIFY2(m_composer->problem().contains(QLatin1String("Fallback 3")), qPrintable(m_composer->problem()));
+
+    // A draft brings its fallbacks back into the field.
+    RequestDraft draft;
+    draft.fallbackTemplates = {QStringLiteral("http://127.0.0.1:1/alt")};
+    m_composer->setDraft(draft);
+    QCOMPARE(fallbacks->toPlainText(), QStringLiteral("http://127.0.0.1:1/alt"));
+    QCOMPARE(tabs->tabText(tab), QStringLiteral("Fallbacks (1)"));
+    QVERIFY(m_composer->canSend());
+}
+
+void TestRequestComposer::readModifyWrite_tabSetsKindAndShape()
+{
+    auto *on = m_composer->findChild<QCheckBox *>(QStringLiteral("readModifyWrite"));
+    auto *tabs = m_composer->findChild<QTabWidget *>(QStringLiteral("details"));
+    auto *method = m_composer->findChild<QComboBox *>(QStringLiteral("method"));
+    auto *valuePointer = m_composer->findChild<QLineEdit *>(QStringLiteral("rmwValuePointer"));
+    auto *iam = m_composer->findChild<QToolButton *>(QStringLiteral("rmwLikeIam"));
+    QVERIFY(on && tabs && method && valuePointer && iam);
+    QCOMPARE(tabs->tabText(6), QStringLiteral("Read-modify-write"));
+    QVERIFY(!valuePointer->isEnabled()); // off: the shape has no say
+    QVERIFY(!m_composer->draft().readModifyWrite);
+
+    url()->lineEdit()->selectAll();
+    QTest::keyClicks(url()->lineEdit(), QStringLiteral("{server}/occ/{id}"));
+    on->setChecked(true);
+    QVERIFY(m_composer->draft().readModifyWrite);
+    QCOMPARE(tabs->tabText(6), QStringLiteral("Read-modify-write \u2713"));
+    QVERIFY(!method->isEnabled()); // the shape's methods are sent, not the method field's
+    QVERIFY(valuePointer->isEnabled());
+    QVERIFY(m_composer->canSend());
+
+    iam->click();
+    const RequestDraft draft = m_composer->draft();
+    QCOMPARE(draft.shape.writeMethod, QByteArray("POST"));
+    QCOMPARE(draft.shape.etagPointer, QStringLiteral("/etag"));
+    QCOMPARE(draft.shape.writeEnvelope, QStringLiteral("policy"));
+    QCOMPARE(draft.shape.valuePointer, QStringLiteral("/value"));
+    const auto spec = Ui::RequestTemplate::build(draft, context());
+    QVERIFY2(spec, qPrintable(spec.error()));
+    QCOMPARE(spec->kind, Core::RequestSpec::Kind::ReadModifyWrite);
+    QCOMPARE(spec->readModifyWrite.etagPointer, QStringLiteral("/etag"));
+
+    // A pointer that is not one stops the send and says why.
+    valuePointer->setText(QStringLiteral("value"));
+    QVERIFY(!m_composer->canSend());
+    QVERIFY2(m_composer->problem().contains(QLatin1String("JSON pointer")), qPrintable(m_composer->problem()));
+    // The draft carries the shape through the settings.
+    const auto back = RequestDraft::fromJson(m_composer->draft().toJson());
+    QVERIFY2(back, qPrintable(back.error()));
+    QCOMPARE(*back, m_composer->draft());
+    on->setChecked(false);
+    QVERIFY(method->isEnabled());
 }
 
 QTEST_MAIN(TestRequestComposer)

@@ -66,6 +66,7 @@ private Q_SLOTS:
     void tenThousandLanes_scrollAndHitStayExact();
     void palette_lightAndDark_barsInOutcomeColours_data();
     void palette_lightAndDark_barsInOutcomeColours();
+    void fallbackAttempt_bandInTheFallbackColour();
     void emptySession_showsNoLanes();
     void fit_showsTheLatestRun_thenTheWholeSession();
 
@@ -345,6 +346,27 @@ void TestTimelineView::palette_lightAndDark_barsInOutcomeColours()
     // Empty time in a lane shows the palette's base colour, whatever the palette.
     QCOMPARE(colourAt(at(700, 1) + QPoint(0, 4)), palette.color(QPalette::Base));
     QCOMPARE(Ui::isDarkPalette(palette), dark);
+}
+
+void TestTimelineView::fallbackAttempt_bandInTheFallbackColour()
+{
+    // Request 3 gives up, and its fallback answers on the same lane.
+    AttemptRecord atFallback = httpAttempt(3, 1, 400, 450, 200);
+    atFallback.fallback = 1;
+    m_session->recordAttemptStarted(3, 1, 400 * ms);
+    m_session->recordAttempt(atFallback);
+    m_clock->setNs(500 * ms);
+    m_session->flush();
+    const qsizetype row = m_session->attemptRowCount() - 1;
+    QCOMPARE(m_session->attemptRow(row).fallback, quint8(1));
+    QCOMPARE(m_session->attemptRow(row).lane, quint32(2));
+    const QImage image = m_view->viewport()->grab().toImage();
+    const QRect bar = m_view->attemptRect(row).toRect();
+    QCOMPARE(image.pixelColor(bar.center().x(), bar.top() + 1), Ui::fallbackColor()); // the band along the top
+    QCOMPARE(image.pixelColor(bar.center().x(), bar.center().y() + 1), Ui::outcomeColor(Core::AttemptOutcome::Success));
+    // The attempts at the request's own URL have no band.
+    const QRect first = m_view->attemptRect(2).toRect();
+    QCOMPARE(image.pixelColor(first.center().x(), first.top() + 1), Ui::outcomeColor(Core::AttemptOutcome::Retried));
 }
 
 void TestTimelineView::emptySession_showsNoLanes()

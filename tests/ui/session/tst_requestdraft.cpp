@@ -43,6 +43,7 @@ void TestRequestDraft::json_roundTripsEveryField()
     draft.concurrency = 17;
     draft.repeatIntervalMs = 2500;
     draft.seed = 18446744073709551615ULL; // beyond 2^53: kept exactly
+    draft.fallbackTemplates = {QStringLiteral("{server}/status/200?key={id}"), QStringLiteral("https://backup.test/x")};
 
     const auto back = RequestDraft::fromJson(draft.toJson());
     QVERIFY2(back, qPrintable(back.error()));
@@ -80,6 +81,10 @@ void TestRequestDraft::json_badField_isNamed_data()
     QTest::addColumn<QJsonObject>("object");
     QTest::addColumn<QString>("field");
     QTest::addRow("method not text") << QJsonObject{{QStringLiteral("method"), 3}} << QStringLiteral("method");
+    QTest::addRow("fallbacks not a list")
+        << QJsonObject{{QStringLiteral("fallbacks"), QStringLiteral("http://x")}} << QStringLiteral("fallbacks");
+    QTest::addRow("fallback not text") << QJsonObject{{QStringLiteral("fallbacks"), QJsonArray{1}}}
+                                       << QStringLiteral("fallbacks[0]");
     QTest::addRow("batch zero") << QJsonObject{{QStringLiteral("batchCount"), 0}} << QStringLiteral("batchCount");
     QTest::addRow("batch fraction") << QJsonObject{{QStringLiteral("batchCount"), 2.5}} << QStringLiteral("batchCount");
     QTest::addRow("batch huge") << QJsonObject{{QStringLiteral("batchCount"), 1e12}} << QStringLiteral("batchCount");

@@ -92,6 +92,7 @@ void TestRequestTemplate::build_expandsUrlHeadersAndBody()
     draft.body = QStringLiteral("{\"request\": \"{id}\"}");
     draft.idempotent = true;
     draft.attemptTimeoutMs = 750.0;
+    draft.fallbackTemplates = {QStringLiteral("{server}/status/200?key={id}")};
 
     const auto spec = RequestTemplate::build(draft, context(QStringLiteral("abcd-7")));
     QVERIFY2(spec, qPrintable(spec.error()));
@@ -103,6 +104,12 @@ void TestRequestTemplate::build_expandsUrlHeadersAndBody()
     QCOMPARE(spec->body, QByteArray("{\"request\": \"abcd-7\"}"));
     QVERIFY(spec->idempotent);
     QCOMPARE(spec->attemptTimeoutMs, std::optional<double>(750.0));
+    QCOMPARE(spec->fallbackUrls, QList<QUrl>{QUrl(QStringLiteral("http://127.0.0.1:4711/status/200?key=abcd-7"))});
+    // A fallback that cannot be sent stops the send and is named.
+    draft.fallbackTemplates.append(QStringLiteral("{nope}/x"));
+    const auto refused = RequestTemplate::build(draft, context(QStringLiteral("abcd-7")));
+    QVERIFY(!refused);
+    QVERIFY2(refused.error().startsWith(QLatin1String("Fallback 2:")), qPrintable(refused.error()));
 }
 
 void TestRequestTemplate::build_differentKeys_giveDifferentRequests()

@@ -1,0 +1,76 @@
+#pragma once
+
+#include "core/executor/hoprequest.h"
+#include "core/executor/preparedtransport.h"
+#include "core/executor/retryexecutor.h"
+#include "core/executor/retryplanner.h"
+
+#include <QBasicTimer>
+#include <QLoggingCategory>
+#include <QNetworkReply>
+#include <QPointer>
+#include <QStringList>
+
+QT_BEGIN_NAMESPACE
+class QNetworkAccessManager;
+QT_END_NAMESPACE
+
+// The executor's own: shared by retryexecutor.cpp (requests, attempts, timers)
+// and retryexecutorend.cpp (the decision after an attempt, fallbacks, the end).
+
+Q_DECLARE_LOGGING_CATEGORY(lcExecutor)
+
+namespace RetryLab::Core {
+
+struct RetryExecutor::Request
+{
+    enum class Phase { Queued, InFlight, Sleeping, Refused, Done };
+
+    // Copying the policy in, rather than assigning over a default one, spares
+    // building the default status set and fault table for every request.
+    explicit Request(const BackoffPolicy &requestPolicy) : policy(requestPolicy) { }
+
+    quint64 id = 0;
+    RequestSpec spec;
+    BackoffPolicy policy;
+    QString host;
+    Phase phase = Phase::Queued;
+
+    int attemptIndex = 0; ///< index of the next attempt
+    RetryPlanner::State plan; ///< what the decisions between attempts depend on
+    double lastRetryCost = 0.0;
+    bool retryPaid = false; ///< lastRetryCost bought a retry that has not gone out yet
+    bool breakerTrial = false;
+
+    /// The endpoint of the attempts now: 0 the spec's URL, n its n-th fallback (spec.url is then that fallback).
+    int fallback = 0;
+    RequestOutcome primaryOutcome = RequestOutcome::GaveUp; ///< how the policy ended on the request's URL
+    QString primaryReason;
+    QStringList fallbackFailures; ///< why each fallback tried failed, in order
+
+    qint64 submittedNs = 0;
+    qint64 queuedSinceNs = 0;
+    qint64 firstStartNs = -1;
+    qint64 sleepStartNs = 0;
+    double plannedDelayMs = 0.0;
+    double actualDelayMs = 0.0;
+
+    HopRequest hop; ///< the request in flight: the attempt's own, or where a redirect led
+
+    /// TLS, proxy and HTTP version of every attempt, files read at submit().
+    PreparedTransport transport;
+    QPointer<QNetworkReply> reply;
+    TlsDetails tls; ///< of the hop in flight: certificate errors as they arrive
+    QNetworkAccessManager *manager = nullptr;
+    AttemptRecord current;
+    QByteArray body;
+    qint64 bytesReceived = 0;
+
+    // Timer ids on the executor (see timerEvent()): a QObject per timer and
+    // request cost more than the rest of the executor's work for a request.
+    QBasicTimer retryTimer;
+    QBasicTimer attemptTimer;
+    QBasicTimer deadlineTimer;
+};
+
+} // namespace RetryLab::Core
