@@ -234,6 +234,14 @@ int runScreenshot(const QStringList &arguments)
     settle(100);
     send(QStringLiteral("{server}/status/404"));
     send(QStringLiteral("{server}/status/503"), QStringLiteral("POST"));
+    {
+        // The service stays down; after the policy gives up, its fallback answers on the same lane.
+        Ui::RequestDraft withFallback = base;
+        withFallback.urlTemplate = QStringLiteral("{server}/status/503?service=orders");
+        withFallback.fallbackTemplates = {QStringLiteral("{server}/status/200?service=orders-replica")};
+        if (const auto id = runner->send(withFallback); !id)
+            problems.append(id.error());
+    }
     settle(100);
     window.serverView()->setScenario(Ui::ServerScenario::fromPreset(QStringLiteral("reset-429-200")));
     send(QStringLiteral("{server}/status/200"));
@@ -364,6 +372,22 @@ int runScreenshot(const QStringList &arguments)
         window.resizeDocks({window.requestDock()}, {height * 52 / 100}, Qt::Vertical);
         settle(300);
         save(&window, QStringLiteral("connection.png"));
+        window.composer()->setDraft(shown);
+    }
+
+    // A read-modify-write of an IAM policy: the etag in the body, the write a POST of {"policy": ...}.
+    {
+        Ui::RequestDraft iam = base;
+        iam.urlTemplate = QStringLiteral("{server}/occ/bucket-policy?etag=body&envelope=policy");
+        iam.readModifyWrite = true;
+        iam.shape.writeMethod = "POST";
+        iam.shape.etagPointer = QStringLiteral("/etag");
+        iam.shape.writeEnvelope = QStringLiteral("policy");
+        window.composer()->setDraft(iam);
+        window.composer()->showReadModifyWrite();
+        window.resizeDocks({window.requestDock()}, {height * 52 / 100}, Qt::Vertical);
+        settle(300);
+        save(&window, QStringLiteral("readmodifywrite.png"));
         window.composer()->setDraft(shown);
     }
 

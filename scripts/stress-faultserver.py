@@ -8,7 +8,9 @@ Each attack runs against a fresh server started with a soft descriptor limit of
               incomplete request and then one byte every 5 s; meanwhile a plain
               client sends GET /status/200 ten times a second and times the answer
               (so that it also asks while the header deadlines of some 2,000 slow
-              connections run out together).
+              connections run out together). One probe sent right after the
+              connections were opened, behind them in the accept queue, is
+              reported apart.
   pipelined   one client writes pipelined requests without ever reading an
               answer, for 10 s; the server's peak RSS is sampled.
   broken      20 clients ask /fault/broken?total=16777216&sent=16777215 and
@@ -133,6 +135,10 @@ def attack_slowloris(binary, count, seconds=30):
     stop = threading.Event()
     t = threading.Thread(target=trickle, args=(socks, b"a", stop, 5.0), daemon=True)
     t.start()
+    # One probe at once, while the server is still taking the connections just opened (all of
+    # them queue in the kernel ahead of it), reported apart; then the probes of the attack itself.
+    opening = plain_get(server.port)
+    time.sleep(1.0)
     cpu0 = cpu_seconds(server.proc.pid)
     answers = []
     end = time.monotonic() + seconds
@@ -147,6 +153,7 @@ def attack_slowloris(binary, count, seconds=30):
     times = [ms for status, ms in answers if status == 200]
     return {
         "slow_connections": len(socks),
+        "opening_probe": {"status": opening[0], "ms": round(opening[1], 2)},
         "plain_requests": len(answers),
         "plain_answered_200": len(times),
         "plain_ms_median": round(statistics.median(times), 2) if times else None,

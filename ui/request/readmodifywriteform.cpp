@@ -48,6 +48,7 @@ ReadModifyWriteForm::ReadModifyWriteForm(QWidget *parent)
                         "delay, as Cloud IAM asks of its get/set policy calls."));
     m_increment->setObjectName(QStringLiteral("rmwIncrement"));
     m_increment->setRange(-1'000'000'000, 1'000'000'000);
+    m_increment->setSizePolicy(QSizePolicy::Fixed, QSizePolicy::Fixed); // a number, not a line of text
     m_valuePointer->setObjectName(QStringLiteral("rmwValuePointer"));
     m_valuePointer->setPlaceholderText(QStringLiteral("/value"));
     m_valuePointer->setToolTip(tr("A JSON pointer to the integer in the document read: /value, /spec/replicas, "

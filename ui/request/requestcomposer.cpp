@@ -694,6 +694,11 @@ void RequestComposer::showConnection()
     m_details->setCurrentIndex(4);
 }
 
+void RequestComposer::showReadModifyWrite()
+{
+    m_details->setCurrentIndex(6);
+}
+
 void RequestComposer::showBody()
 {
     m_details->setCurrentIndex(1);

@@ -92,6 +92,8 @@ public:
     TransportForm *transportForm() const { return m_transport; }
     /// Shows the Connection tab.
     void showConnection();
+    /// Shows the Read-modify-write tab.
+    void showReadModifyWrite();
     /// Brings the Body part to the front.
     void showBody();
 
