@@ -78,7 +78,7 @@ void TestScreenshotCommand::screenshot_writesANonEmptyPngPerTab()
             QCOMPARE(image.size(), QSize(1280, 800));
     }
     // The user's settings were not touched: the command leaves nothing behind in the folder either.
-    QCOMPARE(QDir(out).entryList(QDir::Files).size(), 20);
+    QCOMPARE(QDir(out).entryList(QDir::Files).size(), 21);
 }
 
 void TestScreenshotCommand::screenshot_unwritableFolder_failsWithAMessage()
