@@ -18,6 +18,8 @@ packages=(
     python3-grpcio
     # third-party clients that tests/core/observe/tst_thirdpartyclients points at the observer
     wget python3 python3-requests python3-urllib3 python3-botocore python3-tenacity python3-backoff
+    # Locust's master and workers, which run the file retrylab export-locust writes (tests/app/tst_locustcommand)
+    python3-locust
     "$@"
 )
 

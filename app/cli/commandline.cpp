@@ -98,6 +98,14 @@ const QList<Command> &headlessCommands()
             QT_TRANSLATE_NOOP(
                 "RetryLab::Cli", "run one fault scenario under 2 to 4 policies at once and compare them side by side"),
             &runCompare},
+        {"export-locust",
+            QT_TRANSLATE_NOOP("RetryLab::Cli",
+                "write a Locust file that runs a scenario under its retry policy on "
+                "Locust's distributed workers"),
+            &runExportLocust},
+        {"import-locust",
+            QT_TRANSLATE_NOOP("RetryLab::Cli", "read the attempt logs of Locust workers back into a RetryLab report"),
+            &runImportLocust},
     };
     return commands;
 }

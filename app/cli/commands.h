@@ -38,5 +38,7 @@ int runProxy(const QStringList &arguments);
 int runPolicy(const QStringList &arguments);
 int runLayers(const QStringList &arguments);
 int runCompare(const QStringList &arguments);
+int runExportLocust(const QStringList &arguments);
+int runImportLocust(const QStringList &arguments);
 
 } // namespace RetryLab::Cli

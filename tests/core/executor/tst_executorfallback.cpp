@@ -5,6 +5,7 @@
 #include "core/executor/requestcheck.h"
 #include "core/executor/retryexecutor.h"
 #include "core/faultserver/faultserver.h"
+#include "tests/core/executor/executorcollector.h"
 
 #include <QSignalSpy>
 #include <QTest>
@@ -12,36 +13,8 @@
 #include <algorithm>
 
 using namespace RetryLab::Core;
-
-namespace {
-
-class Collector : public QObject
-{
-public:
-    explicit Collector(RetryExecutor *executor)
-    {
-        connect(executor, &RetryExecutor::attemptFinished, this,
-            [this](const AttemptRecord &record) { attempts.append(record); });
-        connect(executor, &RetryExecutor::requestFinished, this,
-            [this](const RequestResult &result) { results.append(result); });
-    }
-    QList<AttemptRecord> attempts;
-    QList<RequestResult> results;
-};
-
-BackoffPolicy fastPolicy(int attempts)
-{
-    BackoffPolicy p;
-    p.algorithm = BackoffAlgorithm::Exponential;
-    p.baseDelayMs = 20;
-    p.multiplier = 2;
-    p.maxBackoffMs = 200;
-    p.maxAttempts = attempts;
-    p.attemptTimeoutMs = 5000;
-    return p;
-}
-
-} // namespace
+using RetryLab::Core::Testing::Collector;
+using RetryLab::Core::Testing::fastPolicy;
 
 class TestExecutorFallback : public QObject
 {

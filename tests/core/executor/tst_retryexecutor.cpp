@@ -4,6 +4,7 @@
 #include "core/policy/presets.h"
 #include "core/record/runrecord.h"
 #include "tests/core/capturingserver.h"
+#include "tests/core/executor/executorcollector.h"
 
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -25,6 +26,8 @@
 #include <memory>
 
 using namespace RetryLab::Core;
+using RetryLab::Core::Testing::Collector;
+using RetryLab::Core::Testing::fastPolicy;
 
 namespace {
 
@@ -32,40 +35,6 @@ namespace {
 // allow this much on top of the deadline: enough for scheduling noise, far
 // too little for an extra attempt or a sleep into the deadline.
 constexpr double timerSlackMs = 150.0;
-
-// Collects one executor's records and results.
-class Collector : public QObject
-{
-public:
-    explicit Collector(RetryExecutor *executor)
-    {
-        connect(executor, &RetryExecutor::attemptFinished, this,
-            [this](const AttemptRecord &record) { attempts.append(record); });
-        connect(executor, &RetryExecutor::requestFinished, this,
-            [this](const RequestResult &result) { results.append(result); });
-    }
-
-    QList<AttemptRecord> attemptsOf(quint64 id) const
-    {
-        QList<AttemptRecord> list;
-        for (const auto &a : attempts) {
-            if (a.requestId == id)
-                list.append(a);
-        }
-        return list;
-    }
-    std::optional<RequestResult> resultOf(quint64 id) const
-    {
-        for (const auto &r : results) {
-            if (r.requestId == id)
-                return r;
-        }
-        return std::nullopt;
-    }
-
-    QList<AttemptRecord> attempts;
-    QList<RequestResult> results;
-};
 
 // Records what goes through the message handler while it lives.
 class MessageCapture
@@ -157,18 +126,6 @@ RequestSpec getSpec(const QUrl &url)
     RequestSpec spec;
     spec.url = url;
     return spec;
-}
-
-BackoffPolicy fastPolicy(int attempts = 5, double baseMs = 20)
-{
-    BackoffPolicy p;
-    p.algorithm = BackoffAlgorithm::Exponential;
-    p.baseDelayMs = baseMs;
-    p.multiplier = 2;
-    p.maxBackoffMs = 1000;
-    p.maxAttempts = attempts;
-    p.attemptTimeoutMs = 5000;
-    return p;
 }
 
 } // namespace

@@ -1,0 +1,110 @@
+#include "core/scenario/locustexport.h"
+
+#include "core/policy/policyjson.h"
+#include "core/util/coretr.h"
+#include "core/util/version.h"
+
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+
+namespace RetryLab::Core::LocustExport {
+
+namespace {
+
+/// JSON for a Python raw triple-quoted string: a quote becomes \u0027, so that no
+/// text of the scenario can close the string.
+QByteArray embedded(const QJsonDocument &document)
+{
+    QByteArray json = document.toJson(QJsonDocument::Compact);
+    json.replace('\'', "\\u0027");
+    return json;
+}
+
+/// The URL as the generated file sends it: a path on Locust's --host for "{server}/...", else as written.
+QString locustUrl(const QString &urlTemplate)
+{
+    const QString placeholder = Scenario::serverPlaceholder();
+    if (urlTemplate.startsWith(placeholder)) {
+        const QString rest = urlTemplate.mid(placeholder.size());
+        return rest.isEmpty() ? QStringLiteral("/") : rest;
+    }
+    return urlTemplate;
+}
+
+} // namespace
+
+Result<Generated> locustfile(const Scenario &scenario, const BackoffPolicy &policy, const QString &runId, quint64 seed)
+{
+    using R = Result<Generated>;
+    QJsonArray entries;
+    for (qsizetype i = 0; i < scenario.requests.size(); ++i) {
+        const ScenarioRequest &r = scenario.requests.at(i);
+        const QString where = Tr::tr("requests[%1] (%2)").arg(i).arg(r.name);
+        if (r.script) {
+            return R::failure(Tr::tr("%1: the embedded server's scripted steps (\"script\") cannot be played by "
+                                     "Locust's workers against another server; give the faults to the service or "
+                                     "to retrylab serve instead")
+                                  .arg(where));
+        }
+        if (r.spec.kind == RequestSpec::Kind::ReadModifyWrite)
+            return R::failure(Tr::tr("%1: a read-modify-write is not carried to Locust").arg(where));
+        if (!r.fallbackTemplates.isEmpty())
+            return R::failure(Tr::tr("%1: fallback endpoints (\"fallbacks\") are not carried to Locust").arg(where));
+        if (!r.spec.transport.isDefault()) {
+            return R::failure(
+                Tr::tr("%1: transport options (TLS files, proxies, HTTP/2) are not carried to Locust").arg(where));
+        }
+        QJsonObject headers;
+        for (const auto &[name, value] : r.spec.headers)
+            headers.insert(QString::fromLatin1(name), QString::fromUtf8(value));
+        QJsonObject entry{
+            {QStringLiteral("name"), r.name},
+            {QStringLiteral("method"), QString::fromLatin1(r.spec.method.trimmed().toUpper())},
+            {QStringLiteral("url"), locustUrl(r.urlTemplate)},
+            {QStringLiteral("headers"), headers},
+            {QStringLiteral("body"), QString::fromUtf8(r.spec.body)},
+            {QStringLiteral("idempotent"), r.spec.idempotent},
+            {QStringLiteral("count"), r.count},
+            {QStringLiteral("concurrency"), r.concurrency},
+        };
+        if (r.spec.attemptTimeoutMs)
+            entry.insert(QStringLiteral("attemptTimeoutMs"), *r.spec.attemptTimeoutMs);
+        entries.append(entry);
+    }
+    if (entries.isEmpty())
+        return R::failure(Tr::tr("the scenario has no requests"));
+
+    Generated generated;
+    if (policy.circuitBreaker.enabled)
+        generated.notes.append(Tr::tr("the policy's circuit breaker is not carried: every user retries on its own"));
+    if (policy.retryBudget.kind != RetryBudgetKind::None)
+        generated.notes.append(Tr::tr("the policy's retry budget is not carried: no user runs out of retries"));
+    if (!policy.classification.networkDelayFactors.isEmpty())
+        generated.notes.append(Tr::tr("the delay factors per network fault are not carried: faults wait the backoff"));
+
+    QFile file(QStringLiteral(":/locust/locustfile.py"));
+    if (!file.open(QIODevice::ReadOnly))
+        return R::failure(Tr::tr("the Locust template is missing from this build"));
+    QByteArray text = file.readAll();
+    QString header
+        = Tr::tr("A Locust file made by RetryLab %1 from the scenario \"%2\" and the policy \"%3\" (run %4, "
+                 "seed %5), tested with Locust %6.")
+              .arg(QStringLiteral(RETRYLAB_VERSION), scenario.name.simplified(), policy.name.simplified(), runId)
+              .arg(seed)
+              .arg(QLatin1String(testedLocustVersion));
+    for (const QString &note : std::as_const(generated.notes))
+        header += QStringLiteral("\n# Not carried: ") + note + QLatin1Char('.');
+    const QJsonObject meta{{QStringLiteral("run"), runId},
+        {QStringLiteral("retrylab"), QStringLiteral(RETRYLAB_VERSION)}, {QStringLiteral("seed"), QString::number(seed)},
+        {QStringLiteral("locust"), QLatin1String(testedLocustVersion)}};
+    text.replace("@HEADER@", header.toUtf8());
+    text.replace("@META@", embedded(QJsonDocument(meta)));
+    text.replace("@POLICY@", embedded(QJsonDocument(PolicyJson::toJsonObject(policy))));
+    text.replace("@ENTRIES@", embedded(QJsonDocument(entries)));
+    generated.locustfile = text;
+    return generated;
+}
+
+} // namespace RetryLab::Core::LocustExport

@@ -1,0 +1,196 @@
+// retrylab export-locust and import-locust with the real Locust (Debian's
+// python3-locust, installed by scripts/deps.sh): retrylab serve, then Locust
+// headless as a master with two workers on loopback running the generated file,
+// then the workers' attempt logs read back and checked against the policy and
+// against the fault server's own log.
+
+#include "core/export/reportjson.h"
+#include "tests/app/commandtesting.h"
+
+#include <QDir>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QNetworkAccessManager>
+#include <QNetworkReply>
+#include <QProcess>
+#include <QRegularExpression>
+#include <QStandardPaths>
+#include <QTcpServer>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <memory>
+
+using namespace RetryLab;
+using CommandTesting::Outcome;
+
+namespace {
+
+// Exponential from 50 ms, four attempts: an endpoint that fails twice per key
+// (twenty requests, three attempts each) and one that always fails (six, four each).
+constexpr char scenarioJson[] = R"({"format": "retrylab-scenario", "version": 1, "name": "locust run",
+ "policy": {"format": "retrylab-policy", "version": 1, "name": "exp 4", "algorithm": "exponential",
+            "baseDelayMs": 50, "multiplier": 2, "maxBackoffMs": 1000, "maxAttempts": 4, "attemptTimeoutMs": 5000},
+ "requests": [{"name": "orders", "url": "{server}/fail/2?key={id}", "count": 20, "concurrency": 4},
+              {"name": "down", "url": "{server}/status/503", "count": 6, "concurrency": 2}]})";
+
+quint16 freePort()
+{
+    QTcpServer probe;
+    return probe.listen(QHostAddress::LocalHost, 0) ? probe.serverPort() : 0;
+}
+
+} // namespace
+
+class TestLocustCommand : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase();
+    void masterAndTwoWorkers_everyAttemptAccountedFor();
+    void badInput_refusedNamingIt();
+
+private:
+    QString m_locust;
+    QTemporaryDir m_dir;
+};
+
+void TestLocustCommand::initTestCase()
+{
+    m_locust = QStandardPaths::findExecutable(QStringLiteral("locust"));
+    if (m_locust.isEmpty())
+        QSKIP("Locust is not installed (scripts/deps.sh installs Debian's python3-locust)");
+    QVERIFY(m_dir.isValid());
+}
+
+void TestLocustCommand::masterAndTwoWorkers_everyAttemptAccountedFor()
+{
+    const QString scenario = m_dir.filePath(QStringLiteral("scenario.json"));
+    QVERIFY(CommandTesting::write(scenario, scenarioJson));
+    const QString locustfile = m_dir.filePath(QStringLiteral("locustfile.py"));
+    const Outcome exported
+        = CommandTesting::run({QStringLiteral("export-locust"), scenario, QStringLiteral("-o"), locustfile});
+    QVERIFY2(exported.exitCode == 0, qPrintable(exported.err));
+
+    // retrylab serve, on a port of its choosing.
+    QProcess serve;
+    serve.start(
+        QStringLiteral(RETRYLAB_CLI_BINARY), {QStringLiteral("serve"), QStringLiteral("--port"), QStringLiteral("0")});
+    QString banner;
+    QTRY_VERIFY_WITH_TIMEOUT(
+        (banner += QString::fromUtf8(serve.readAllStandardOutput())).contains(QLatin1String("Ctrl+C")), 20'000);
+    const auto match = QRegularExpression(QStringLiteral("listening on (http://127\\.0\\.0\\.1:\\d+)")).match(banner);
+    QVERIFY2(match.hasMatch(), qPrintable(banner));
+    const QString host = match.captured(1);
+
+    const QString logs = m_dir.filePath(QStringLiteral("attempts"));
+    QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+    environment.insert(QStringLiteral("RETRYLAB_ATTEMPT_LOG"), logs);
+    const QString masterPort = QString::number(freePort());
+    std::vector<std::unique_ptr<QProcess>> workers;
+    for (int i = 0; i < 2; ++i) {
+        auto worker = std::make_unique<QProcess>();
+        worker->setProcessEnvironment(environment);
+        worker->setWorkingDirectory(m_dir.path());
+        worker->setProcessChannelMode(QProcess::MergedChannels);
+        worker->start(m_locust,
+            {QStringLiteral("-f"), locustfile, QStringLiteral("--worker"), QStringLiteral("--master-host"),
+                QStringLiteral("127.0.0.1"), QStringLiteral("--master-port"), masterPort});
+        QVERIFY(worker->waitForStarted(10'000));
+        workers.push_back(std::move(worker));
+    }
+    QProcess master;
+    master.setProcessEnvironment(environment);
+    master.setWorkingDirectory(m_dir.path());
+    master.setProcessChannelMode(QProcess::MergedChannels);
+    master.start(m_locust,
+        {QStringLiteral("-f"), locustfile, QStringLiteral("--master"), QStringLiteral("--master-bind-host"),
+            QStringLiteral("127.0.0.1"), QStringLiteral("--master-bind-port"), masterPort, QStringLiteral("--headless"),
+            QStringLiteral("--users"), QStringLiteral("6"), QStringLiteral("--spawn-rate"), QStringLiteral("6"),
+            QStringLiteral("--host"), host, QStringLiteral("--expect-workers"), QStringLiteral("2"),
+            QStringLiteral("--run-time"), QStringLiteral("10s")});
+    // Locust exits 1 when requests failed, as these do on purpose: it must finish, not succeed.
+    QTRY_VERIFY_WITH_TIMEOUT(master.state() == QProcess::NotRunning, 90'000);
+    const QString masterOutput = QString::fromUtf8(master.readAll());
+    for (const auto &worker : workers) {
+        if (!worker->waitForFinished(20'000))
+            worker->kill();
+    }
+    QVERIFY2(masterOutput.contains(QLatin1String("orders")), qPrintable(masterOutput.right(3000)));
+
+    // The attempts, read back.
+    const QString report = m_dir.filePath(QStringLiteral("report.json"));
+    const Outcome imported = CommandTesting::run({QStringLiteral("import-locust"), logs, QStringLiteral("-o"), report});
+    QVERIFY2(imported.exitCode == 0, qPrintable(imported.err + imported.out + masterOutput.right(2000)));
+    QVERIFY2(imported.out.contains(QLatin1String("from 2 workers")), qPrintable(imported.out));
+    const auto read = Core::ReportJson::readFile(report);
+    QVERIFY2(read, qPrintable(read.error()));
+    const Core::RunRecord &run = read->run;
+
+    // Every logical request accounted for, each ended as the policy dictates.
+    QCOMPARE(run.requests.size(), 26);
+    QCOMPARE(run.results.size(), 26);
+    QCOMPARE(run.attempts.size(), 20 * 3 + 6 * 4);
+    int orders = 0;
+    for (const Core::RequestResult &result : run.results) {
+        const bool down = run.requests.value(result.requestId).label.startsWith(QLatin1String("down-"));
+        orders += !down;
+        QCOMPARE(result.outcome, down ? Core::RequestOutcome::AttemptsExhausted : Core::RequestOutcome::Succeeded);
+        QCOMPARE(result.attempts, down ? 4 : 3);
+    }
+    QCOMPARE(orders, 20);
+    // The delays are the policy's: 50, 100, 200 ms before the second, third and fourth attempt,
+    // and the workers really waited them.
+    for (const Core::AttemptRecord &a : run.attempts) {
+        const double planned = a.attemptIndex == 0 ? 0.0 : 50.0 * (1 << (a.attemptIndex - 1));
+        QCOMPARE(a.plannedDelayMs, planned);
+        QVERIFY2(a.actualDelayMs >= planned - 1.0, qPrintable(QString::number(a.actualDelayMs)));
+    }
+
+    // The fault server's own log saw exactly these attempts.
+    QNetworkAccessManager manager;
+    std::unique_ptr<QNetworkReply> log(
+        manager.get(QNetworkRequest(QUrl(host + QStringLiteral("/_control/log?limit=1000")))));
+    QTRY_VERIFY_WITH_TIMEOUT(log->isFinished(), 10'000);
+    int served = 0;
+    for (const QJsonValue &entry :
+        QJsonDocument::fromJson(log->readAll()).object().value(QStringLiteral("entries")).toArray())
+        served += entry.toObject()
+                      .value(QStringLiteral("identityHeaders"))
+                      .toObject()
+                      .contains(QStringLiteral("x-retry-request-id"));
+    QCOMPARE(served, run.attempts.size());
+    serve.terminate();
+    QVERIFY(serve.waitForFinished(10'000));
+}
+
+void TestLocustCommand::badInput_refusedNamingIt()
+{
+    // A scenario feature Locust cannot carry.
+    const QString scripted = m_dir.filePath(QStringLiteral("scripted.json"));
+    QVERIFY(CommandTesting::write(scripted,
+        R"({"format": "retrylab-scenario", "version": 1, "policy": "aws-standard",
+            "requests": [{"name": "s", "url": "{server}/status/200", "script": ["return-503"]}]})"));
+    const Outcome refused = CommandTesting::run(
+        {QStringLiteral("export-locust"), scripted, QStringLiteral("-o"), m_dir.filePath(QStringLiteral("no.py"))});
+    QCOMPARE(refused.exitCode, 2);
+    QVERIFY2(refused.err.contains(QLatin1String("requests[0] (s): the embedded server's scripted steps")),
+        qPrintable(refused.err));
+    QVERIFY(!QFile::exists(m_dir.filePath(QStringLiteral("no.py"))));
+
+    // An attempt log cut short names its file and line.
+    const QString folder = m_dir.filePath(QStringLiteral("cut"));
+    QVERIFY(QDir().mkpath(folder));
+    QVERIFY(CommandTesting::write(folder + QStringLiteral("/w.jsonl"),
+        R"({"format":"retrylab-locust-attempts","version":1,"run":"r","worker":"w","startUnixMs":1,"startMonoNs":0})"
+        "\n{\"run\":\"r\",\"request\":\"x\""));
+    const Outcome cut = CommandTesting::run(
+        {QStringLiteral("import-locust"), folder, QStringLiteral("-o"), m_dir.filePath(QStringLiteral("cut.json"))});
+    QCOMPARE(cut.exitCode, 2);
+    QVERIFY2(cut.err.contains(QLatin1String("w.jsonl:2: the line is cut short")), qPrintable(cut.err));
+}
+
+QTEST_GUILESS_MAIN(TestLocustCommand)
+#include "tst_locustcommand.moc"
