@@ -3,6 +3,8 @@
 #include "app/cli/console.h"
 #include "app/cli/policyargument.h"
 #include "app/cli/subcommand.h"
+#include "core/export/csvexport.h"
+#include "core/export/harexport.h"
 #include "core/export/reportjson.h"
 #include "core/import/locustimport.h"
 #include "core/scenario/locustexport.h"
@@ -114,9 +116,12 @@ int runImportLocust(const QStringList &arguments)
     const QCommandLineOption helpOption({QStringLiteral("h"), QStringLiteral("help")}, Tr::tr("Show this help."));
     const QCommandLineOption outputOption(
         {QStringLiteral("o"), QStringLiteral("output")}, Tr::tr("The JSON report to write."), Tr::tr("FILE"));
+    const QCommandLineOption harOption(QStringLiteral("har"), Tr::tr("Also write the run as HAR 1.2."), Tr::tr("FILE"));
+    const QCommandLineOption csvOption(
+        QStringLiteral("csv"), Tr::tr("Also write the attempts as CSV."), Tr::tr("FILE"));
     const QCommandLineOption noRedactOption(
         QStringLiteral("no-redact"), Tr::tr("Keep credentials in the report (it then says so)."));
-    parser.addOptions({helpOption, outputOption, noRedactOption});
+    parser.addOptions({helpOption, outputOption, harOption, csvOption, noRedactOption});
     const auto usage = [&err](const QString &message) {
         err << Tr::tr("retrylab import-locust: %1; see retrylab import-locust --help").arg(message) << Qt::endl;
         return ExitUsage;
@@ -124,7 +129,8 @@ int runImportLocust(const QStringList &arguments)
     if (!parser.parse(subcommandArguments(arguments)))
         return usage(parser.errorText());
     if (parser.isSet(helpOption)) {
-        out << subcommandHelp(parser, Tr::tr("Usage: retrylab import-locust FOLDER|FILE... -o report.json"))
+        out << subcommandHelp(
+            parser, Tr::tr("Usage: retrylab import-locust FOLDER|FILE... -o report.json [--har F] [--csv F]"))
             << Qt::endl;
         return ExitOk;
     }
@@ -140,6 +146,14 @@ int runImportLocust(const QStringList &arguments)
     const Core::ExportOptions options{!parser.isSet(noRedactOption)};
     if (const auto written = Core::ReportJson::writeFile(path, imported->run, options); !written)
         return usage(Tr::tr("cannot write %1: %2").arg(QDir::toNativeSeparators(path), written.error()));
+    if (parser.isSet(harOption)) {
+        if (const auto written = Core::HarExport::writeFile(parser.value(harOption), imported->run, options); !written)
+            return usage(Tr::tr("cannot write %1: %2").arg(parser.value(harOption), written.error()));
+    }
+    if (parser.isSet(csvOption)) {
+        if (const auto written = Core::CsvExport::writeFile(parser.value(csvOption), imported->run, options); !written)
+            return usage(Tr::tr("cannot write %1: %2").arg(parser.value(csvOption), written.error()));
+    }
     for (const QString &note : std::as_const(imported->notes))
         err << Tr::tr("note: %1").arg(note) << Qt::endl;
     if (imported->unfinished > 0) {

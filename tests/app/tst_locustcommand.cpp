@@ -122,7 +122,10 @@ void TestLocustCommand::masterAndTwoWorkers_everyAttemptAccountedFor()
 
     // The attempts, read back.
     const QString report = m_dir.filePath(QStringLiteral("report.json"));
-    const Outcome imported = CommandTesting::run({QStringLiteral("import-locust"), logs, QStringLiteral("-o"), report});
+    const QString har = m_dir.filePath(QStringLiteral("run.har"));
+    const QString csv = m_dir.filePath(QStringLiteral("run.csv"));
+    const Outcome imported = CommandTesting::run({QStringLiteral("import-locust"), logs, QStringLiteral("-o"), report,
+        QStringLiteral("--har"), har, QStringLiteral("--csv"), csv});
     QVERIFY2(imported.exitCode == 0, qPrintable(imported.err + imported.out + masterOutput.right(2000)));
     QVERIFY2(imported.out.contains(QLatin1String("from 2 workers")), qPrintable(imported.out));
     const auto read = Core::ReportJson::readFile(report);
@@ -133,6 +136,16 @@ void TestLocustCommand::masterAndTwoWorkers_everyAttemptAccountedFor()
     QCOMPARE(run.requests.size(), 26);
     QCOMPARE(run.results.size(), 26);
     QCOMPARE(run.attempts.size(), 20 * 3 + 6 * 4);
+    // The same run as HAR and CSV: an entry and a row per attempt.
+    QCOMPARE(QJsonDocument::fromJson(CommandTesting::read(har))
+                 .object()
+                 .value(QStringLiteral("log"))
+                 .toObject()
+                 .value(QStringLiteral("entries"))
+                 .toArray()
+                 .size(),
+        run.attempts.size());
+    QCOMPARE(CommandTesting::read(csv).count("\r\n"), run.attempts.size() + 1);
     int orders = 0;
     for (const Core::RequestResult &result : run.results) {
         const bool down = run.requests.value(result.requestId).label.startsWith(QLatin1String("down-"));
