@@ -3,9 +3,9 @@
 #include "core/util/coretr.h"
 #include "core/util/jsonreader.h"
 
+#include <QDateTime>
 #include <QDir>
 #include <QFile>
-#include <QDateTime>
 #include <QFileInfo>
 #include <QHash>
 #include <QJsonDocument>
@@ -26,6 +26,7 @@ struct Line
 {
     QString request;
     QString entry;
+    QString step; ///< "read" or "write" for a read-modify-write
     int attempt = 0;
     QByteArray method;
     QUrl url;
@@ -151,6 +152,7 @@ Result<Imported> read(const QStringList &paths)
             const QString run = r.string(QStringLiteral("run"), Presence::Required).value_or(QString());
             line.request = r.string(QStringLiteral("request"), Presence::Required).value_or(QString());
             line.entry = r.string(QStringLiteral("entry")).value_or(QString());
+            line.step = r.string(QStringLiteral("step")).value_or(QString());
             line.attempt = int(r.integer(QStringLiteral("attempt"), 0, 1'000'000, Presence::Required).value_or(0));
             line.method = r.string(QStringLiteral("method")).value_or(QStringLiteral("GET")).toLatin1();
             line.url = QUrl(r.string(QStringLiteral("url")).value_or(QString()));
@@ -217,11 +219,14 @@ Result<Imported> read(const QStringList &paths)
             spec.method = line.method;
             spec.url = line.url;
             spec.label = line.request;
+            if (!line.step.isEmpty())
+                spec.kind = RequestSpec::Kind::ReadModifyWrite;
             run.requests.insert(id, spec);
         }
         AttemptRecord a;
         a.requestId = id;
         a.attemptIndex = line.attempt;
+        a.step = line.step;
         a.method = line.method;
         a.url = line.url;
         a.startNs = toNs(line.startWallMs);

@@ -48,8 +48,6 @@ Result<Generated> locustfile(const Scenario &scenario, const BackoffPolicy &poli
                                      "to retrylab serve instead")
                                   .arg(where));
         }
-        if (r.spec.kind == RequestSpec::Kind::ReadModifyWrite)
-            return R::failure(Tr::tr("%1: a read-modify-write is not carried to Locust").arg(where));
         if (!r.fallbackTemplates.isEmpty())
             return R::failure(Tr::tr("%1: fallback endpoints (\"fallbacks\") are not carried to Locust").arg(where));
         if (!r.spec.transport.isDefault()) {
@@ -71,6 +69,18 @@ Result<Generated> locustfile(const Scenario &scenario, const BackoffPolicy &poli
         };
         if (r.spec.attemptTimeoutMs)
             entry.insert(QStringLiteral("attemptTimeoutMs"), *r.spec.attemptTimeoutMs);
+        if (r.spec.kind == RequestSpec::Kind::ReadModifyWrite) {
+            const ReadModifyWriteShape &shape = r.spec.readModifyWrite;
+            entry.insert(QStringLiteral("increment"), r.spec.increment);
+            entry.insert(QStringLiteral("readModifyWrite"),
+                QJsonObject{{QStringLiteral("readMethod"), QString::fromLatin1(shape.readMethod.trimmed().toUpper())},
+                    {QStringLiteral("writeMethod"), QString::fromLatin1(shape.writeMethod.trimmed().toUpper())},
+                    {QStringLiteral("writeUrl"),
+                        r.writeUrlTemplate.isEmpty() ? QString() : locustUrl(r.writeUrlTemplate)},
+                    {QStringLiteral("valuePointer"), shape.valuePointer},
+                    {QStringLiteral("etagPointer"), shape.etagPointer},
+                    {QStringLiteral("writeEnvelope"), shape.writeEnvelope}});
+        }
         entries.append(entry);
     }
     if (entries.isEmpty())

@@ -30,8 +30,8 @@ struct Generated
 /// attempt line, so that logs of another run are told apart) and its jitter seeded
 /// with `seed`. "{server}" in the URLs becomes Locust's --host. Refused, with the
 /// request entry and the feature named, for what Locust cannot carry: the embedded
-/// server's scripted steps, a read-modify-write, fallback endpoints, transport
-/// options (TLS files, proxies, HTTP/2).
+/// server's scripted steps, fallback endpoints, transport options (TLS files,
+/// proxies, HTTP/2). A read-modify-write is carried with its shape.
 Result<Generated> locustfile(const Scenario &scenario, const BackoffPolicy &policy, const QString &runId, quint64 seed);
 
 } // namespace LocustExport

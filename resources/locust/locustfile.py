@@ -216,28 +216,84 @@ def attempt_log():
     return _LOG
 
 
+def pointer_tokens(pointer):
+    """The reference tokens of a JSON pointer (RFC 6901)."""
+    if not pointer:
+        return []
+    return [t.replace("~1", "/").replace("~0", "~") for t in pointer[1:].split("/")]
+
+
+def pointer_get(document, pointer):
+    node = document
+    for token in pointer_tokens(pointer):
+        if isinstance(node, dict) and token in node:
+            node = node[token]
+        elif isinstance(node, list) and token.isdigit() and int(token) < len(node):
+            node = node[int(token)]
+        else:
+            return None
+    return node
+
+
+def pointer_set(document, pointer, value):
+    tokens = pointer_tokens(pointer)
+    if not tokens:
+        return value
+    node = document
+    for token in tokens[:-1]:
+        node = node[int(token)] if isinstance(node, list) else node[token]
+    if isinstance(node, list):
+        node[int(tokens[-1])] = value
+    else:
+        node[tokens[-1]] = value
+    return document
+
+
 def perform(session, entry, request_id, rng):
-    """One logical request: attempts, backoff and giving up. Returns its outcome."""
+    """One logical request: attempts, backoff and giving up. Returns its outcome.
+
+    A read-modify-write reads the resource, writes its value plus the increment
+    under the version read, and on 409 ABORTED (or 412 on a stale If-Match) starts
+    the whole sequence again after the backoff, as RetryLab's executor does."""
     log = attempt_log()
     max_attempts = POLICY.get("maxAttempts", 0)
     deadline_ms = POLICY.get("deadlineMs", 0.0)
     timeout_ms = entry.get("attemptTimeoutMs") or POLICY.get("attemptTimeoutMs", 0.0)
+    shape = entry.get("readModifyWrite")
+    step = "read" if shape else ""
+    read_document = etag = None
     first = time.monotonic()
     attempt = failures = retry_index = 0
     previous_delay = None
     planned = actual = 0.0
     used_immediate = False
     while True:
+        url = entry["url"].replace("{id}", request_id)
+        method = entry["method"]
+        body = entry.get("body", "").encode("utf-8") or None
         headers = dict(entry.get("headers", {}))
+        if step == "read":
+            method = shape["readMethod"]
+            body = None if method in ("GET", "HEAD") else body
+        elif step == "write":
+            method = shape["writeMethod"]
+            url = (shape.get("writeUrl") or url).replace("{id}", request_id)
+            document = pointer_set(json.loads(json.dumps(read_document)), shape["valuePointer"],
+                                   pointer_get(read_document, shape["valuePointer"]) + entry["increment"])
+            if shape.get("writeEnvelope"):
+                document = {shape["writeEnvelope"]: document}
+            body = json.dumps(document, separators=(",", ":")).encode("utf-8")
+            headers["Content-Type"] = "application/json"
+            if not shape.get("etagPointer"):
+                headers["If-Match"] = etag
         headers["X-Retry-Request-Id"] = request_id
         headers["X-Retry-Attempt"] = str(attempt + 1)
         start_mono = time.monotonic_ns()
-        status = fault = None
+        status = fault = response = None
         not_sent = False
         retry_after = None
         try:
-            response = session.request(entry["method"], entry["url"].replace("{id}", request_id), headers=headers,
-                                       data=entry.get("body", "").encode("utf-8") or None,
+            response = session.request(method, url, headers=headers, data=body,
                                        timeout=timeout_ms / 1000.0 if timeout_ms > 0 else None,
                                        name=entry["name"], allow_redirects=True)
             if response.status_code == 0 and getattr(response, "error", None) is not None:
@@ -250,12 +306,40 @@ def perform(session, entry, request_id, rng):
         except Exception as error:  # a transport failure is an outcome like any other
             fault, not_sent = fault_of(error)
         end_mono = time.monotonic_ns()
-        decision, cause, reason = classify(entry, status, fault, not_sent)
+        decision, cause, reason = classify(dict(entry, method=method), status, fault, not_sent)
+        restart = False
+        if shape and status in (409, 412):
+            aborted = status == 409 and '"ABORTED"' in (response.text if response is not None else "")
+            if aborted or (status == 412 and step == "write" and not shape.get("etagPointer")):
+                # Another writer got there first: only a new read can give a usable version.
+                restart = True
+                cause = "http-409-aborted" if aborted else cause
+                if CLASSIFICATION.get("retryConflictAborted", True):
+                    decision, reason = "retry", "HTTP %d: the version is stale; the whole sequence starts again" % status
+                else:
+                    decision, reason = "give-up", "HTTP %d: the policy does not retry conflicts" % status
+        next_step = step
+        if decision == "success" and step == "read":
+            try:
+                read_document = response.json()
+            except ValueError:
+                read_document = None
+            value = pointer_get(read_document, shape["valuePointer"]) if read_document is not None else None
+            etag = (response.headers.get("ETag") if not shape.get("etagPointer")
+                    else pointer_get(read_document, shape["etagPointer"]))
+            if not isinstance(value, int) or isinstance(value, bool) or not isinstance(etag, str):
+                decision, reason = "give-up", "the read did not return an integer at %s and its version" % shape[
+                    "valuePointer"]
+            else:
+                next_step = "write"
+                reason = "read value %d with etag %s; writing %d" % (value, etag, value + entry["increment"])
         failures += decision != "success"
         elapsed_ms = (time.monotonic() - first) * 1000.0
         outcome = None
         next_delay = -1.0
-        if decision == "success":
+        if decision == "success" and next_step == "write" and step == "read":
+            next_delay = 0.0  # the write goes out at once
+        elif decision == "success":
             outcome = "succeeded"
         elif decision == "give-up":
             outcome = "gave-up"
@@ -279,14 +363,17 @@ def perform(session, entry, request_id, rng):
                     next_delay = min(retry_after, bound) if bound is not None and bound >= 0 else retry_after
             if outcome is None and remaining is not None and next_delay >= remaining:
                 outcome, next_delay = "deadline-exceeded", -1.0
+            if restart:
+                next_step = "read"
         log.write({"run": META["run"], "request": request_id, "entry": entry["name"], "attempt": attempt,
-                   "method": entry["method"], "url": entry["url"].replace("{id}", request_id),
+                   "step": step, "method": method, "url": url,
                    "startNs": start_mono - log.mono_origin, "endNs": end_mono - log.mono_origin,
                    "plannedDelayMs": planned, "actualDelayMs": actual, "status": status, "fault": fault,
                    "decision": decision, "cause": cause, "reason": reason, "nextDelayMs": next_delay,
                    "outcome": outcome})
         if outcome is not None:
             return outcome
+        step = next_step
         before = time.monotonic()
         time.sleep(next_delay / 1000.0)
         planned, actual = next_delay, (time.monotonic() - before) * 1000.0

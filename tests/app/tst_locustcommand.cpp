@@ -28,12 +28,15 @@ using CommandTesting::Outcome;
 namespace {
 
 // Exponential from 50 ms, four attempts: an endpoint that fails twice per key
-// (twenty requests, three attempts each) and one that always fails (six, four each).
+// (twenty requests, three attempts each), one that always fails (six, four each),
+// and twelve read-modify-writes of one resource by four users at once.
 constexpr char scenarioJson[] = R"({"format": "retrylab-scenario", "version": 1, "name": "locust run",
  "policy": {"format": "retrylab-policy", "version": 1, "name": "exp 4", "algorithm": "exponential",
             "baseDelayMs": 50, "multiplier": 2, "maxBackoffMs": 1000, "maxAttempts": 4, "attemptTimeoutMs": 5000},
  "requests": [{"name": "orders", "url": "{server}/fail/2?key={id}", "count": 20, "concurrency": 4},
-              {"name": "down", "url": "{server}/status/503", "count": 6, "concurrency": 2}]})";
+              {"name": "down", "url": "{server}/status/503", "count": 6, "concurrency": 2},
+              {"name": "counter", "kind": "read-modify-write", "url": "{server}/occ/locust-counter?delay_ms=5",
+               "count": 12, "concurrency": 4, "increment": 2}]})";
 
 quint16 freePort()
 {
@@ -108,7 +111,7 @@ void TestLocustCommand::masterAndTwoWorkers_everyAttemptAccountedFor()
     master.start(m_locust,
         {QStringLiteral("-f"), locustfile, QStringLiteral("--master"), QStringLiteral("--master-bind-host"),
             QStringLiteral("127.0.0.1"), QStringLiteral("--master-bind-port"), masterPort, QStringLiteral("--headless"),
-            QStringLiteral("--users"), QStringLiteral("6"), QStringLiteral("--spawn-rate"), QStringLiteral("6"),
+            QStringLiteral("--users"), QStringLiteral("10"), QStringLiteral("--spawn-rate"), QStringLiteral("10"),
             QStringLiteral("--host"), host, QStringLiteral("--expect-workers"), QStringLiteral("2"),
             QStringLiteral("--run-time"), QStringLiteral("10s")});
     // Locust exits 1 when requests failed, as these do on purpose: it must finish, not succeed.
@@ -133,9 +136,35 @@ void TestLocustCommand::masterAndTwoWorkers_everyAttemptAccountedFor()
     const Core::RunRecord &run = read->run;
 
     // Every logical request accounted for, each ended as the policy dictates.
-    QCOMPARE(run.requests.size(), 26);
-    QCOMPARE(run.results.size(), 26);
-    QCOMPARE(run.attempts.size(), 20 * 3 + 6 * 4);
+    QCOMPARE(run.requests.size(), 20 + 6 + 12);
+    QCOMPARE(run.results.size(), 20 + 6 + 12);
+    int orders = 0;
+    int counters = 0;
+    int written = 0;
+    qsizetype counterAttempts = 0;
+    for (const Core::RequestResult &result : run.results) {
+        const QString label = run.requests.value(result.requestId).label;
+        if (label.startsWith(QLatin1String("counter-"))) {
+            // Four writers of one resource collide: a conflict restarts the sequence, and one that
+            // loses four times in a row (the policy has no jitter) runs out of attempts.
+            ++counters;
+            counterAttempts += result.attempts;
+            QCOMPARE(run.requests.value(result.requestId).kind, Core::RequestSpec::Kind::ReadModifyWrite);
+            QVERIFY2(result.outcome == Core::RequestOutcome::Succeeded
+                    || result.outcome == Core::RequestOutcome::AttemptsExhausted,
+                qPrintable(result.reason));
+            written += result.outcome == Core::RequestOutcome::Succeeded;
+            continue;
+        }
+        const bool down = label.startsWith(QLatin1String("down-"));
+        orders += !down;
+        QCOMPARE(result.outcome, down ? Core::RequestOutcome::AttemptsExhausted : Core::RequestOutcome::Succeeded);
+        QCOMPARE(result.attempts, down ? 4 : 3);
+    }
+    QCOMPARE(orders, 20);
+    QCOMPARE(counters, 12);
+    QVERIFY(written > 0);
+    QCOMPARE(run.attempts.size(), 20 * 3 + 6 * 4 + counterAttempts);
     // The same run as HAR and CSV: an entry and a row per attempt.
     QCOMPARE(QJsonDocument::fromJson(CommandTesting::read(har))
                  .object()
@@ -146,17 +175,11 @@ void TestLocustCommand::masterAndTwoWorkers_everyAttemptAccountedFor()
                  .size(),
         run.attempts.size());
     QCOMPARE(CommandTesting::read(csv).count("\r\n"), run.attempts.size() + 1);
-    int orders = 0;
-    for (const Core::RequestResult &result : run.results) {
-        const bool down = run.requests.value(result.requestId).label.startsWith(QLatin1String("down-"));
-        orders += !down;
-        QCOMPARE(result.outcome, down ? Core::RequestOutcome::AttemptsExhausted : Core::RequestOutcome::Succeeded);
-        QCOMPARE(result.attempts, down ? 4 : 3);
-    }
-    QCOMPARE(orders, 20);
     // The delays are the policy's: 50, 100, 200 ms before the second, third and fourth attempt,
     // and the workers really waited them.
     for (const Core::AttemptRecord &a : run.attempts) {
+        if (!a.step.isEmpty())
+            continue; // a read-modify-write's write goes out at once, and its restarts count its tries
         const double planned = a.attemptIndex == 0 ? 0.0 : 50.0 * (1 << (a.attemptIndex - 1));
         QCOMPARE(a.plannedDelayMs, planned);
         QVERIFY2(a.actualDelayMs >= planned - 1.0, qPrintable(QString::number(a.actualDelayMs)));
@@ -175,6 +198,11 @@ void TestLocustCommand::masterAndTwoWorkers_everyAttemptAccountedFor()
                       .toObject()
                       .contains(QStringLiteral("x-retry-request-id"));
     QCOMPARE(served, run.attempts.size());
+    // Every increment that succeeded landed, once: writes of 2.
+    std::unique_ptr<QNetworkReply> counter(
+        manager.get(QNetworkRequest(QUrl(host + QStringLiteral("/occ/locust-counter")))));
+    QTRY_VERIFY_WITH_TIMEOUT(counter->isFinished(), 10'000);
+    QCOMPARE(QJsonDocument::fromJson(counter->readAll()).object().value(QStringLiteral("value")).toInt(), 2 * written);
     serve.terminate();
     QVERIFY(serve.waitForFinished(10'000));
 }

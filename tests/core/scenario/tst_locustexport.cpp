@@ -218,10 +218,6 @@ void TestLocustExport::unsupported_isRefusedNamingIt_data()
     QTest::addColumn<QString>("error");
     QTest::addRow("script") << QByteArray(R"([{"name": "s", "url": "{server}/status/200", "script": ["return-503"]}])")
                             << QStringLiteral("requests[0] (s): the embedded server's scripted steps");
-    QTest::addRow("read-modify-write") << QByteArray(
-        R"([{"name": "ok", "url": "{server}/x"}, {"name": "r", "kind": "read-modify-write",
-            "url": "{server}/occ/x"}])")
-                                       << QStringLiteral("requests[1] (r): a read-modify-write");
     QTest::addRow("fallbacks") << QByteArray(
         R"([{"name": "f", "url": "{server}/status/503", "fallbacks": ["{server}/status/200"]}])")
                                << QStringLiteral("requests[0] (f): fallback endpoints");
