@@ -401,6 +401,9 @@ if not getattr(locust.runners, "__version__", ""):
     # Debian's python3-locust reports an empty version, and a master then refuses
     # its workers as "pre 2.0": say the version this file was tested with.
     locust.runners.__version__ = META["locust"]
+elif locust.runners.__version__.split(".")[:2] != META["locust"].split(".")[:2]:
+    print("retrylab: this file was tested with Locust %s, not %s" % (META["locust"], locust.runners.__version__),
+          file=sys.stderr)
 
 
 def _user_class(index, entry):
