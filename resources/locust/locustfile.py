@@ -27,6 +27,7 @@ import random
 import socket
 import sys
 import time
+import urllib.parse
 import uuid
 from email.utils import parsedate_to_datetime
 
@@ -136,13 +137,19 @@ def repeatable(entry):
         return True
     if entry["method"] in IDEMPOTENT_METHODS:
         return True
+    # A precondition makes a write conditional: a repeat cannot apply twice (If-Match, and Cloud
+    # Storage's generation preconditions as query parameters or headers); so does an Idempotency-Key.
     names = {name.lower() for name in entry.get("headers", {})}
-    return bool(names & {"idempotency-key", "if-match", "if-unmodified-since"})
+    if names & {"idempotency-key", "if-match", "if-unmodified-since", "x-goog-if-generation-match",
+                "x-goog-if-metageneration-match"}:
+        return True
+    query = urllib.parse.parse_qs(urllib.parse.urlsplit(entry["url"]).query, keep_blank_values=True)
+    return "ifGenerationMatch" in query or "ifMetagenerationMatch" in query
 
 
 def classify(entry, status, fault, not_sent):
     """(decision, cause, reason): decision is "success", "retry", "retry-immediately" or "give-up"."""
-    if status is not None:
+    if status is not None and fault is None:
         cause = "http-%d" % status
         if 200 <= status < 400:
             return "success", cause, "HTTP %d: success" % status
@@ -299,6 +306,10 @@ def perform(session, entry, request_id, rng):
             if response.status_code == 0 and getattr(response, "error", None) is not None:
                 # Locust's session turns a transport failure into a response without a status.
                 fault, not_sent = fault_of(response.error)
+            elif len(response.content or b"") < int(response.headers.get("Content-Length", "0") or 0):
+                # A body cut short of its Content-Length: urllib3 1.26 (Debian 12's) does not
+                # say so itself, and RetryLab counts it a network fault whatever the status.
+                status, fault = response.status_code, "broken-stream"
             else:
                 status = response.status_code
                 if CLASSIFICATION.get("honourRetryAfter", True):

@@ -5,6 +5,11 @@
 // against the fault server's own log.
 
 #include "core/export/reportjson.h"
+#include "core/http/retryheaders.h"
+#include "core/import/locustimport.h"
+#include "core/policy/presets.h"
+#include "core/scenario/conformancesuite.h"
+#include "core/scenario/locustexport.h"
 #include "tests/app/commandtesting.h"
 
 #include <QDir>
@@ -53,9 +58,28 @@ class TestLocustCommand : public QObject
 private Q_SLOTS:
     void initTestCase();
     void masterAndTwoWorkers_everyAttemptAccountedFor();
+    void conformanceMatrix_cellByCell();
     void badInput_refusedNamingIt();
 
 private:
+    /// Starts retrylab serve on a port of its choosing; its base URL, empty when it did not start.
+    static QUrl startServe(QProcess &serve)
+    {
+        serve.start(QStringLiteral(RETRYLAB_CLI_BINARY),
+            {QStringLiteral("serve"), QStringLiteral("--port"), QStringLiteral("0")});
+        QString banner;
+        if (!QTest::qWaitFor(
+                [&] {
+                    return (banner += QString::fromUtf8(serve.readAllStandardOutput()))
+                        .contains(QLatin1String("Ctrl+C"));
+                },
+                20'000))
+            return {};
+        const auto match
+            = QRegularExpression(QStringLiteral("listening on (http://127\\.0\\.0\\.1:\\d+)")).match(banner);
+        return match.hasMatch() ? QUrl(match.captured(1)) : QUrl();
+    }
+
     QString m_locust;
     QTemporaryDir m_dir;
 };
@@ -79,14 +103,8 @@ void TestLocustCommand::masterAndTwoWorkers_everyAttemptAccountedFor()
 
     // retrylab serve, on a port of its choosing.
     QProcess serve;
-    serve.start(
-        QStringLiteral(RETRYLAB_CLI_BINARY), {QStringLiteral("serve"), QStringLiteral("--port"), QStringLiteral("0")});
-    QString banner;
-    QTRY_VERIFY_WITH_TIMEOUT(
-        (banner += QString::fromUtf8(serve.readAllStandardOutput())).contains(QLatin1String("Ctrl+C")), 20'000);
-    const auto match = QRegularExpression(QStringLiteral("listening on (http://127\\.0\\.0\\.1:\\d+)")).match(banner);
-    QVERIFY2(match.hasMatch(), qPrintable(banner));
-    const QString host = match.captured(1);
+    const QString host = startServe(serve).toString();
+    QVERIFY(!host.isEmpty());
 
     const QString logs = m_dir.filePath(QStringLiteral("attempts"));
     QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
@@ -203,6 +221,94 @@ void TestLocustCommand::masterAndTwoWorkers_everyAttemptAccountedFor()
         manager.get(QNetworkRequest(QUrl(host + QStringLiteral("/occ/locust-counter")))));
     QTRY_VERIFY_WITH_TIMEOUT(counter->isFinished(), 10'000);
     QCOMPARE(QJsonDocument::fromJson(counter->readAll()).object().value(QStringLiteral("value")).toInt(), 2 * written);
+    serve.terminate();
+    QVERIFY(serve.waitForFinished(10'000));
+}
+
+void TestLocustCommand::conformanceMatrix_cellByCell()
+{
+    // The conformance matrix's fault sequences, each a scripted test on retrylab serve,
+    // sent by the Locust file instead of RetryLab's executor: every cell must end as
+    // the matrix expects for the same (compressed) policy.
+    QProcess serve;
+    const QUrl host = startServe(serve);
+    QVERIFY(!host.isEmpty());
+
+    const Core::BackoffPolicy policy
+        = Core::Conformance::compressed(*Core::Presets::find(QStringLiteral("google-cloud-storage")));
+    const QList<Core::ConformanceCase> cases = Core::Conformance::cases(policy);
+    QUrl unreachable = host;
+    unreachable.setPort(freePort()); // nothing listens there
+    unreachable.setPath(QStringLiteral("/status/200"));
+    QNetworkAccessManager manager;
+    Core::Scenario scenario;
+    scenario.name = QStringLiteral("conformance");
+    scenario.policy = policy;
+    for (qsizetype i = 0; i < cases.size(); ++i) {
+        QString testId;
+        if (!cases[i].sequence.steps.isEmpty()) {
+            QNetworkRequest create(host.resolved(QUrl(QStringLiteral("/_control/tests"))));
+            create.setHeader(QNetworkRequest::ContentTypeHeader, QStringLiteral("application/json"));
+            std::unique_ptr<QNetworkReply> reply(manager.post(create,
+                QJsonDocument(
+                    QJsonObject{{QStringLiteral("instructions"), QJsonArray::fromStringList(cases[i].sequence.steps)}})
+                    .toJson()));
+            QTRY_VERIFY_WITH_TIMEOUT(reply->isFinished(), 10'000);
+            testId = QJsonDocument::fromJson(reply->readAll()).object().value(QStringLiteral("id")).toString();
+            QVERIFY(!testId.isEmpty());
+        }
+        Core::ScenarioRequest entry;
+        entry.name = QStringLiteral("cell%1").arg(i);
+        entry.spec = cases[i].request(host, testId, unreachable);
+        entry.urlTemplate = entry.spec.url.toString();
+        scenario.requests.append(entry);
+    }
+    const auto generated = Core::LocustExport::locustfile(scenario, policy, QStringLiteral("matrix"), 3);
+    QVERIFY2(generated, qPrintable(generated.error()));
+    const QString locustfile = m_dir.filePath(QStringLiteral("matrix.py"));
+    QVERIFY(CommandTesting::write(locustfile, generated->locustfile));
+
+    const QString logs = m_dir.filePath(QStringLiteral("matrix-attempts"));
+    QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+    environment.insert(QStringLiteral("RETRYLAB_ATTEMPT_LOG"), logs);
+    QProcess locust;
+    locust.setProcessEnvironment(environment);
+    locust.setWorkingDirectory(m_dir.path());
+    locust.setProcessChannelMode(QProcess::MergedChannels);
+    const QString users = QString::number(cases.size());
+    locust.start(m_locust,
+        {QStringLiteral("-f"), locustfile, QStringLiteral("--headless"), QStringLiteral("--users"), users,
+            QStringLiteral("--spawn-rate"), users, QStringLiteral("--host"), host.toString(),
+            QStringLiteral("--run-time"), QStringLiteral("12s")});
+    QTRY_VERIFY_WITH_TIMEOUT(locust.state() == QProcess::NotRunning, 90'000);
+    const QString output = QString::fromUtf8(locust.readAll());
+
+    const auto imported = Core::LocustImport::read({logs});
+    QVERIFY2(imported, qPrintable(imported.error() + output.right(2000)));
+    QCOMPARE(imported->unfinished, 0);
+    QStringList misses;
+    for (qsizetype i = 0; i < cases.size(); ++i) {
+        const QString prefix = QStringLiteral("cell%1-").arg(i);
+        std::optional<Core::RequestResult> result;
+        for (const Core::RequestResult &r : imported->run.results) {
+            if (imported->run.requests.value(r.requestId).label.startsWith(prefix))
+                result = r;
+        }
+        if (!result) {
+            misses.append(QStringLiteral("%1: no result").arg(cases[i].name()));
+            continue;
+        }
+        QList<Core::AttemptRecord> attempts;
+        for (const Core::AttemptRecord &a : imported->run.attempts) {
+            if (a.requestId == result->requestId)
+                attempts.append(a);
+        }
+        const Core::ConformanceVerdict verdict = Core::Conformance::judge(cases[i], *result, attempts, -1);
+        if (!verdict.passed)
+            misses.append(cases[i].name() + QStringLiteral(": ") + verdict.message);
+    }
+    QVERIFY2(misses.isEmpty(), qPrintable(misses.join(QStringLiteral("\n\n"))));
+    QCOMPARE(imported->run.results.size(), cases.size());
     serve.terminate();
     QVERIFY(serve.waitForFinished(10'000));
 }
