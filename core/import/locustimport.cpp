@@ -10,10 +10,12 @@
 #include <QHash>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QUrl>
 
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <optional>
 
 namespace RetryLab::Core::LocustImport {
 
@@ -27,6 +29,7 @@ struct Line
     QString request;
     QString entry;
     QString step; ///< "read" or "write" for a read-modify-write
+    int fallback = 0; ///< 0: the request's URL; n: its n-th fallback
     int attempt = 0;
     QByteArray method;
     QUrl url;
@@ -153,6 +156,7 @@ Result<Imported> read(const QStringList &paths)
             line.request = r.string(QStringLiteral("request"), Presence::Required).value_or(QString());
             line.entry = r.string(QStringLiteral("entry")).value_or(QString());
             line.step = r.string(QStringLiteral("step")).value_or(QString());
+            line.fallback = int(r.integer(QStringLiteral("fallback"), 0, 1000).value_or(0));
             line.attempt = int(r.integer(QStringLiteral("attempt"), 0, 1'000'000, Presence::Required).value_or(0));
             line.method = r.string(QStringLiteral("method")).value_or(QStringLiteral("GET")).toLatin1();
             line.url = QUrl(r.string(QStringLiteral("url")).value_or(QString()));
@@ -227,6 +231,7 @@ Result<Imported> read(const QStringList &paths)
         a.requestId = id;
         a.attemptIndex = line.attempt;
         a.step = line.step;
+        a.fallback = line.fallback;
         a.method = line.method;
         a.url = line.url;
         a.startNs = toNs(line.startWallMs);
@@ -253,6 +258,7 @@ Result<Imported> read(const QStringList &paths)
             result.outcome = *requestOutcomeFromName(line.outcome);
             result.reason = line.reason;
             result.finalStatus = line.status;
+            result.fallback = line.fallback;
             result.endNs = a.endNs;
         }
     }

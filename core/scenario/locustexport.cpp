@@ -8,6 +8,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QUrl>
 
 namespace RetryLab::Core::LocustExport {
 
@@ -33,12 +34,75 @@ QString locustUrl(const QString &urlTemplate)
     return urlTemplate;
 }
 
+/// How requests (Locust's HttpSession) reaches the server: "verify" (true, false, or a CA file),
+/// "insecureHosts", "cert" ([certificate, key]), "proxy" (a URL), "trustEnv" (the system's proxy).
+Result<QJsonObject> transportObject(const TransportOptions &t, const QString &where, QStringList &notes)
+{
+    using R = Result<QJsonObject>;
+    using T = TransportOptions;
+    if (t.httpVersion != T::HttpVersion::Http1)
+        return R::failure(Tr::tr("%1: HTTP/2 is not carried: Locust's HttpUser speaks HTTP/1.1").arg(where));
+    if (!t.clientKeyPassphrase.isEmpty())
+        return R::failure(
+            Tr::tr("%1: a key passphrase is never written to a file; give the workers a key without one").arg(where));
+    const QString certificate = t.clientCertificatePath.toLower();
+    if (certificate.endsWith(QLatin1String(".p12")) || certificate.endsWith(QLatin1String(".pfx"))) {
+        return R::failure(
+            Tr::tr("%1: a PKCS#12 client certificate is not carried; give a PEM certificate and key").arg(where));
+    }
+    if (!t.proxyPassword.isEmpty()) {
+        return R::failure(Tr::tr("%1: a proxy password is never written to a file; set HTTPS_PROXY on the workers "
+                                 "and use the system's proxy")
+                              .arg(where));
+    }
+    QJsonObject o;
+    if (!t.caBundlePath.isEmpty()) {
+        o.insert(QStringLiteral("verify"), t.caBundlePath);
+        notes.append(Tr::tr("%1 trusts only its CA file %2, not the system's CAs as well (requests replaces them)")
+                         .arg(where, t.caBundlePath));
+    }
+    if (!t.insecureHosts.isEmpty()) {
+        o.insert(QStringLiteral("insecureHosts"), QJsonArray::fromStringList(t.insecureHosts));
+        notes.append(
+            Tr::tr("%1 ignores certificate errors of %2").arg(where, t.insecureHosts.join(QStringLiteral(", "))));
+    }
+    if (!t.clientCertificatePath.isEmpty()) {
+        o.insert(QStringLiteral("cert"),
+            QJsonArray{t.clientCertificatePath, t.clientKeyPath.isEmpty() ? t.clientCertificatePath : t.clientKeyPath});
+    }
+    if (t.tlsFloor != T::TlsFloor::Any)
+        notes.append(Tr::tr("%1: the TLS floor is not carried (the workers' OpenSSL defaults apply)").arg(where));
+    if (!t.caBundlePath.isEmpty() || !t.clientCertificatePath.isEmpty())
+        notes.append(Tr::tr("%1: its files must be at the same paths on every worker").arg(where));
+    switch (t.proxyMode) {
+    case T::ProxyMode::None:
+        break;
+    case T::ProxyMode::System:
+        o.insert(QStringLiteral("trustEnv"), true);
+        break;
+    case T::ProxyMode::Http:
+    case T::ProxyMode::Socks5: {
+        QUrl proxy;
+        proxy.setScheme(t.proxyMode == T::ProxyMode::Http ? QStringLiteral("http") : QStringLiteral("socks5h"));
+        proxy.setHost(t.proxyHost);
+        proxy.setPort(t.proxyPort);
+        proxy.setUserName(t.proxyUser);
+        o.insert(QStringLiteral("proxy"), proxy.toString());
+        if (t.proxyMode == T::ProxyMode::Socks5)
+            notes.append(Tr::tr("%1: a SOCKS5 proxy needs PySocks on the workers (python3-socks)").arg(where));
+        break;
+    }
+    }
+    return o;
+}
+
 } // namespace
 
 Result<Generated> locustfile(const Scenario &scenario, const BackoffPolicy &policy, const QString &runId, quint64 seed)
 {
     using R = Result<Generated>;
     QJsonArray entries;
+    QStringList notes;
     for (qsizetype i = 0; i < scenario.requests.size(); ++i) {
         const ScenarioRequest &r = scenario.requests.at(i);
         const QString where = Tr::tr("requests[%1] (%2)").arg(i).arg(r.name);
@@ -47,12 +111,6 @@ Result<Generated> locustfile(const Scenario &scenario, const BackoffPolicy &poli
                                      "Locust's workers against another server; give the faults to the service or "
                                      "to retrylab serve instead")
                                   .arg(where));
-        }
-        if (!r.fallbackTemplates.isEmpty())
-            return R::failure(Tr::tr("%1: fallback endpoints (\"fallbacks\") are not carried to Locust").arg(where));
-        if (!r.spec.transport.isDefault()) {
-            return R::failure(
-                Tr::tr("%1: transport options (TLS files, proxies, HTTP/2) are not carried to Locust").arg(where));
         }
         QJsonObject headers;
         for (const auto &[name, value] : r.spec.headers)
@@ -69,6 +127,18 @@ Result<Generated> locustfile(const Scenario &scenario, const BackoffPolicy &poli
         };
         if (r.spec.attemptTimeoutMs)
             entry.insert(QStringLiteral("attemptTimeoutMs"), *r.spec.attemptTimeoutMs);
+        if (!r.spec.transport.isDefault()) {
+            auto transport = transportObject(r.spec.transport, where, notes);
+            if (!transport)
+                return R(transport.errorDetail());
+            entry.insert(QStringLiteral("transport"), *transport);
+        }
+        if (!r.fallbackTemplates.isEmpty()) {
+            QJsonArray fallbacks;
+            for (const QString &fallback : r.fallbackTemplates)
+                fallbacks.append(locustUrl(fallback));
+            entry.insert(QStringLiteral("fallbacks"), fallbacks);
+        }
         if (r.spec.kind == RequestSpec::Kind::ReadModifyWrite) {
             const ReadModifyWriteShape &shape = r.spec.readModifyWrite;
             entry.insert(QStringLiteral("increment"), r.spec.increment);
@@ -87,6 +157,7 @@ Result<Generated> locustfile(const Scenario &scenario, const BackoffPolicy &poli
         return R::failure(Tr::tr("the scenario has no requests"));
 
     Generated generated;
+    generated.notes = notes;
     if (policy.circuitBreaker.enabled)
         generated.notes.append(Tr::tr("the policy's circuit breaker is not carried: every user retries on its own"));
     if (policy.retryBudget.kind != RetryBudgetKind::None)

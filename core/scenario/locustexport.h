@@ -30,8 +30,10 @@ struct Generated
 /// attempt line, so that logs of another run are told apart) and its jitter seeded
 /// with `seed`. "{server}" in the URLs becomes Locust's --host. Refused, with the
 /// request entry and the feature named, for what Locust cannot carry: the embedded
-/// server's scripted steps, fallback endpoints, transport options (TLS files,
-/// proxies, HTTP/2). A read-modify-write is carried with its shape.
+/// server's scripted steps, HTTP/2, a PKCS#12 certificate, and passphrases and
+/// proxy passwords (never written to a file). A read-modify-write is carried with
+/// its shape, fallback endpoints in their order, TLS files and proxies as requests
+/// takes them (the approximations are in the notes).
 Result<Generated> locustfile(const Scenario &scenario, const BackoffPolicy &policy, const QString &runId, quint64 seed);
 
 } // namespace LocustExport

@@ -16,6 +16,7 @@
 # each user performs ceil(count / concurrency) logical requests, then stops; give
 # Locust at least the sum of the concurrencies as --users. Locust's --host is the
 # "{server}" of the scenario's URLs; "{id}" in a URL is the logical request's id.
+# Fallback endpoints are tried in order once the policy gives up, one attempt each.
 #
 #     python3 locustfile.py --retrylab-delays N SAMPLES SEED
 # prints SAMPLES delays for each retry index below N, as JSON, without Locust.
@@ -256,6 +257,20 @@ def pointer_set(document, pointer, value):
     return document
 
 
+def transport_of(entry, url):
+    """requests' keyword arguments for the entry's TLS and proxy (RetryLab's TransportOptions)."""
+    t = entry.get("transport", {})
+    host = urllib.parse.urlsplit(url).hostname or ""
+    kwargs = {"verify": t.get("verify", True)}
+    if host.lower() in (h.lower() for h in t.get("insecureHosts", [])):
+        kwargs["verify"] = False
+    if t.get("cert"):
+        kwargs["cert"] = tuple(t["cert"])
+    if t.get("proxy"):
+        kwargs["proxies"] = {"http": t["proxy"], "https": t["proxy"]}
+    return kwargs
+
+
 def perform(session, entry, request_id, rng):
     """One logical request: attempts, backoff and giving up. Returns its outcome.
 
@@ -274,8 +289,12 @@ def perform(session, entry, request_id, rng):
     previous_delay = None
     planned = actual = 0.0
     used_immediate = False
+    fallbacks = entry.get("fallbacks", [])
+    fallback = 0  # 0: the URL; n: the n-th fallback
+    primary_outcome = primary_reason = None
+    failed_fallbacks = []
     while True:
-        url = entry["url"].replace("{id}", request_id)
+        url = (fallbacks[fallback - 1] if fallback > 0 else entry["url"]).replace("{id}", request_id)
         method = entry["method"]
         body = entry.get("body", "").encode("utf-8") or None
         headers = dict(entry.get("headers", {}))
@@ -302,7 +321,7 @@ def perform(session, entry, request_id, rng):
         try:
             response = session.request(method, url, headers=headers, data=body,
                                        timeout=timeout_ms / 1000.0 if timeout_ms > 0 else None,
-                                       name=entry["name"], allow_redirects=True)
+                                       name=entry["name"], allow_redirects=True, **transport_of(entry, url))
             if response.status_code == 0 and getattr(response, "error", None) is not None:
                 # Locust's session turns a transport failure into a response without a status.
                 fault, not_sent = fault_of(response.error)
@@ -376,14 +395,39 @@ def perform(session, entry, request_id, rng):
                 outcome, next_delay = "deadline-exceeded", -1.0
             if restart:
                 next_step = "read"
+        if fallback > 0:
+            # A fallback endpoint gets one attempt, without backoff.
+            next_delay = -1.0
+            if decision == "success":
+                outcome = "succeeded"
+                reason = "fallback %d of %d answered: %s" % (fallback, len(fallbacks), reason)
+            else:
+                outcome = "gave-up"
+                reason += "; a fallback endpoint gets one attempt"
+                failed_fallbacks.append("fallback %d of %d failed: %s" % (fallback, len(fallbacks), reason))
+        moves_on = outcome not in (None, "succeeded") and fallback < len(fallbacks)
+        if moves_on:
+            # The policy gave up on the URL (or a fallback failed): the next fallback, at once.
+            if fallback == 0:
+                primary_outcome, primary_reason = outcome, reason
+            outcome, next_delay = None, 0.0
+        elif outcome not in (None, "succeeded") and fallback > 0:
+            # Every fallback failed too: the request ends as the policy ended it.
+            outcome, reason = primary_outcome, "%s; then %s" % (primary_reason, "; ".join(failed_fallbacks))
         log.write({"run": META["run"], "request": request_id, "entry": entry["name"], "attempt": attempt,
-                   "step": step, "method": method, "url": url,
+                   "step": step, "fallback": fallback, "method": method, "url": url,
                    "startNs": start_mono - log.mono_origin, "endNs": end_mono - log.mono_origin,
                    "plannedDelayMs": planned, "actualDelayMs": actual, "status": status, "fault": fault,
                    "decision": decision, "cause": cause, "reason": reason, "nextDelayMs": next_delay,
                    "outcome": outcome})
         if outcome is not None:
             return outcome
+        if moves_on:
+            fallback += 1
+            step = ""
+            planned = actual = 0.0
+            attempt += 1
+            continue
         step = next_step
         before = time.monotonic()
         time.sleep(next_delay / 1000.0)
@@ -425,6 +469,8 @@ def _user_class(index, entry):
         wait_time = constant(0)
 
         def on_start(self):
+            # RetryLab goes straight to the server unless the request asks for the system's proxy.
+            self.client.trust_env = bool(entry.get("transport", {}).get("trustEnv", False))
             self.done = 0
             self.rng = random.Random(int(META["seed"]) * 1000003 + index * 7919 + id(self) % 1000003)
 

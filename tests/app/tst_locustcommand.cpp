@@ -26,6 +26,7 @@
 #include <QTest>
 
 #include <memory>
+#include <optional>
 
 using namespace RetryLab;
 using CommandTesting::Outcome;
@@ -34,14 +35,18 @@ namespace {
 
 // Exponential from 50 ms, four attempts: an endpoint that fails twice per key
 // (twenty requests, three attempts each), one that always fails (six, four each),
-// and twelve read-modify-writes of one resource by four users at once.
+// twelve read-modify-writes of one resource by four users at once, and four requests
+// to a service that is down, answered by their second fallback.
 constexpr char scenarioJson[] = R"({"format": "retrylab-scenario", "version": 1, "name": "locust run",
  "policy": {"format": "retrylab-policy", "version": 1, "name": "exp 4", "algorithm": "exponential",
             "baseDelayMs": 50, "multiplier": 2, "maxBackoffMs": 1000, "maxAttempts": 4, "attemptTimeoutMs": 5000},
  "requests": [{"name": "orders", "url": "{server}/fail/2?key={id}", "count": 20, "concurrency": 4},
               {"name": "down", "url": "{server}/status/503", "count": 6, "concurrency": 2},
               {"name": "counter", "kind": "read-modify-write", "url": "{server}/occ/locust-counter?delay_ms=5",
-               "count": 12, "concurrency": 4, "increment": 2}]})";
+               "count": 12, "concurrency": 4, "increment": 2},
+              {"name": "degraded", "url": "{server}/status/503?service=primary",
+               "fallbacks": ["{server}/status/502?service=replica", "{server}/status/200?service=fallback"],
+               "count": 4, "concurrency": 2}]})";
 
 quint16 freePort()
 {
@@ -59,6 +64,7 @@ private Q_SLOTS:
     void initTestCase();
     void masterAndTwoWorkers_everyAttemptAccountedFor();
     void conformanceMatrix_cellByCell();
+    void https_caFileTrusted_otherwiseRefused();
     void badInput_refusedNamingIt();
 
 private:
@@ -129,7 +135,7 @@ void TestLocustCommand::masterAndTwoWorkers_everyAttemptAccountedFor()
     master.start(m_locust,
         {QStringLiteral("-f"), locustfile, QStringLiteral("--master"), QStringLiteral("--master-bind-host"),
             QStringLiteral("127.0.0.1"), QStringLiteral("--master-bind-port"), masterPort, QStringLiteral("--headless"),
-            QStringLiteral("--users"), QStringLiteral("10"), QStringLiteral("--spawn-rate"), QStringLiteral("10"),
+            QStringLiteral("--users"), QStringLiteral("12"), QStringLiteral("--spawn-rate"), QStringLiteral("12"),
             QStringLiteral("--host"), host, QStringLiteral("--expect-workers"), QStringLiteral("2"),
             QStringLiteral("--run-time"), QStringLiteral("10s")});
     // Locust exits 1 when requests failed, as these do on purpose: it must finish, not succeed.
@@ -154,11 +160,12 @@ void TestLocustCommand::masterAndTwoWorkers_everyAttemptAccountedFor()
     const Core::RunRecord &run = read->run;
 
     // Every logical request accounted for, each ended as the policy dictates.
-    QCOMPARE(run.requests.size(), 20 + 6 + 12);
-    QCOMPARE(run.results.size(), 20 + 6 + 12);
+    QCOMPARE(run.requests.size(), 20 + 6 + 12 + 4);
+    QCOMPARE(run.results.size(), 20 + 6 + 12 + 4);
     int orders = 0;
     int counters = 0;
     int written = 0;
+    int degraded = 0;
     qsizetype counterAttempts = 0;
     for (const Core::RequestResult &result : run.results) {
         const QString label = run.requests.value(result.requestId).label;
@@ -174,6 +181,14 @@ void TestLocustCommand::masterAndTwoWorkers_everyAttemptAccountedFor()
             written += result.outcome == Core::RequestOutcome::Succeeded;
             continue;
         }
+        if (label.startsWith(QLatin1String("degraded-"))) {
+            // Four attempts at the service, then one at each fallback: the second answers.
+            ++degraded;
+            QCOMPARE(result.outcome, Core::RequestOutcome::Succeeded);
+            QCOMPARE(result.attempts, 6);
+            QCOMPARE(result.fallback, 2);
+            continue;
+        }
         const bool down = label.startsWith(QLatin1String("down-"));
         orders += !down;
         QCOMPARE(result.outcome, down ? Core::RequestOutcome::AttemptsExhausted : Core::RequestOutcome::Succeeded);
@@ -181,8 +196,9 @@ void TestLocustCommand::masterAndTwoWorkers_everyAttemptAccountedFor()
     }
     QCOMPARE(orders, 20);
     QCOMPARE(counters, 12);
+    QCOMPARE(degraded, 4);
     QVERIFY(written > 0);
-    QCOMPARE(run.attempts.size(), 20 * 3 + 6 * 4 + counterAttempts);
+    QCOMPARE(run.attempts.size(), 20 * 3 + 6 * 4 + counterAttempts + 4 * 6);
     // The same run as HAR and CSV: an entry and a row per attempt.
     QCOMPARE(QJsonDocument::fromJson(CommandTesting::read(har))
                  .object()
@@ -196,8 +212,8 @@ void TestLocustCommand::masterAndTwoWorkers_everyAttemptAccountedFor()
     // The delays are the policy's: 50, 100, 200 ms before the second, third and fourth attempt,
     // and the workers really waited them.
     for (const Core::AttemptRecord &a : run.attempts) {
-        if (!a.step.isEmpty())
-            continue; // a read-modify-write's write goes out at once, and its restarts count its tries
+        if (!a.step.isEmpty() || a.fallback > 0)
+            continue; // a read-modify-write's write, and a fallback, go out at once
         const double planned = a.attemptIndex == 0 ? 0.0 : 50.0 * (1 << (a.attemptIndex - 1));
         QCOMPARE(a.plannedDelayMs, planned);
         QVERIFY2(a.actualDelayMs >= planned - 1.0, qPrintable(QString::number(a.actualDelayMs)));
@@ -309,6 +325,70 @@ void TestLocustCommand::conformanceMatrix_cellByCell()
     }
     QVERIFY2(misses.isEmpty(), qPrintable(misses.join(QStringLiteral("\n\n"))));
     QCOMPARE(imported->run.results.size(), cases.size());
+    serve.terminate();
+    QVERIFY(serve.waitForFinished(10'000));
+}
+
+void TestLocustCommand::https_caFileTrusted_otherwiseRefused()
+{
+    // retrylab serve over HTTPS with a certificate of its own making: the request that
+    // trusts its CA file gets through; the one that does not fails its handshake and,
+    // as the policy says of a TLS failure, gives up at once.
+    QProcess serve;
+    serve.start(QStringLiteral(RETRYLAB_CLI_BINARY),
+        {QStringLiteral("serve"), QStringLiteral("--port"), QStringLiteral("0"), QStringLiteral("--https-port"),
+            QStringLiteral("0")});
+    QString banner;
+    QTRY_VERIFY_WITH_TIMEOUT(
+        (banner += QString::fromUtf8(serve.readAllStandardOutput())).contains(QLatin1String("Ctrl+C")), 30'000);
+    const auto https = QRegularExpression(QStringLiteral("HTTPS on (https://127\\.0\\.0\\.1:\\d+) \\(trust (\\S+)\\)"))
+                           .match(banner);
+    QVERIFY2(https.hasMatch(), qPrintable(banner));
+    QNetworkAccessManager manager;
+    std::unique_ptr<QNetworkReply> ca(manager.get(QNetworkRequest(QUrl(https.captured(2)))));
+    QTRY_VERIFY_WITH_TIMEOUT(ca->isFinished(), 10'000);
+    const QString caFile = m_dir.filePath(QStringLiteral("ca.pem"));
+    QVERIFY(CommandTesting::write(caFile, ca->readAll()));
+
+    const QString scenario = m_dir.filePath(QStringLiteral("https.json"));
+    QVERIFY(CommandTesting::write(scenario,
+        QStringLiteral(R"({"format": "retrylab-scenario", "version": 1, "policy": "google-cloud-storage",
+            "requests": [{"name": "trusted", "url": "%1/status/200", "count": 2, "concurrency": 1,
+                          "transport": {"caBundlePath": "%2"}},
+                         {"name": "untrusted", "url": "%1/status/200"}]})")
+            .arg(https.captured(1), caFile)
+            .toUtf8()));
+    const QString locustfile = m_dir.filePath(QStringLiteral("https.py"));
+    const Outcome exported
+        = CommandTesting::run({QStringLiteral("export-locust"), scenario, QStringLiteral("-o"), locustfile});
+    QVERIFY2(exported.exitCode == 0, qPrintable(exported.err));
+    QVERIFY2(exported.err.contains(QLatin1String("trusts only its CA file")), qPrintable(exported.err));
+
+    const QString logs = m_dir.filePath(QStringLiteral("https-attempts"));
+    QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+    environment.insert(QStringLiteral("RETRYLAB_ATTEMPT_LOG"), logs);
+    QProcess locust;
+    locust.setProcessEnvironment(environment);
+    locust.setWorkingDirectory(m_dir.path());
+    locust.setProcessChannelMode(QProcess::MergedChannels);
+    locust.start(m_locust,
+        {QStringLiteral("-f"), locustfile, QStringLiteral("--headless"), QStringLiteral("--users"), QStringLiteral("2"),
+            QStringLiteral("--spawn-rate"), QStringLiteral("2"), QStringLiteral("--host"), https.captured(1),
+            QStringLiteral("--run-time"), QStringLiteral("5s")});
+    QTRY_VERIFY_WITH_TIMEOUT(locust.state() == QProcess::NotRunning, 60'000);
+    const auto imported = Core::LocustImport::read({logs});
+    QVERIFY2(imported, qPrintable(imported.error() + QString::fromUtf8(locust.readAll()).right(2000)));
+    QCOMPARE(imported->run.results.size(), 3);
+    int trusted = 0;
+    for (const Core::RequestResult &r : imported->run.results) {
+        const bool isTrusted = imported->run.requests.value(r.requestId).label.startsWith(QLatin1String("trusted-"));
+        trusted += isTrusted;
+        QCOMPARE(r.outcome, isTrusted ? Core::RequestOutcome::Succeeded : Core::RequestOutcome::GaveUp);
+        QCOMPARE(r.attempts, 1);
+        if (!isTrusted)
+            QCOMPARE(r.reason.left(11), QStringLiteral("tls-failure"));
+    }
+    QCOMPARE(trusted, 2);
     serve.terminate();
     QVERIFY(serve.waitForFinished(10'000));
 }

@@ -9,8 +9,10 @@
 #include "core/scenario/scenarioreader.h"
 #include "core/util/randomsource.h"
 
+#include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <QJsonObject>
 #include <QProcess>
 #include <QStandardPaths>
 #include <QTemporaryDir>
@@ -218,12 +220,12 @@ void TestLocustExport::unsupported_isRefusedNamingIt_data()
     QTest::addColumn<QString>("error");
     QTest::addRow("script") << QByteArray(R"([{"name": "s", "url": "{server}/status/200", "script": ["return-503"]}])")
                             << QStringLiteral("requests[0] (s): the embedded server's scripted steps");
-    QTest::addRow("fallbacks") << QByteArray(
-        R"([{"name": "f", "url": "{server}/status/503", "fallbacks": ["{server}/status/200"]}])")
-                               << QStringLiteral("requests[0] (f): fallback endpoints");
     QTest::addRow("transport") << QByteArray(
         R"([{"name": "t", "url": "https://127.0.0.1:9/", "transport": {"httpVersion": "http2"}}])")
-                               << QStringLiteral("requests[0] (t): transport options");
+                               << QStringLiteral("requests[0] (t): HTTP/2 is not carried");
+    QTest::addRow("PKCS#12") << QByteArray(
+        R"([{"name": "p", "url": "https://127.0.0.1:9/", "transport": {"clientCertificatePath": "/tmp/c.p12"}}])")
+                             << QStringLiteral("requests[0] (p): a PKCS#12 client certificate");
 }
 
 void TestLocustExport::unsupported_isRefusedNamingIt()
