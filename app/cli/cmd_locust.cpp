@@ -5,6 +5,7 @@
 #include "app/cli/subcommand.h"
 #include "core/export/csvexport.h"
 #include "core/export/harexport.h"
+#include "core/export/junitexport.h"
 #include "core/export/reportjson.h"
 #include "core/import/locustimport.h"
 #include "core/scenario/locustexport.h"
@@ -119,9 +120,15 @@ int runImportLocust(const QStringList &arguments)
     const QCommandLineOption harOption(QStringLiteral("har"), Tr::tr("Also write the run as HAR 1.2."), Tr::tr("FILE"));
     const QCommandLineOption csvOption(
         QStringLiteral("csv"), Tr::tr("Also write the attempts as CSV."), Tr::tr("FILE"));
+    const QCommandLineOption scenarioOption(QStringLiteral("scenario"),
+        Tr::tr("The scenario the Locust file was made from: its expectations are judged, written into the report, "
+               "and make the exit status 1 when one does not hold."),
+        Tr::tr("FILE"));
+    const QCommandLineOption junitOption(
+        QStringLiteral("junit"), Tr::tr("With --scenario: the verdicts as JUnit XML."), Tr::tr("FILE"));
     const QCommandLineOption noRedactOption(
         QStringLiteral("no-redact"), Tr::tr("Keep credentials in the report (it then says so)."));
-    parser.addOptions({helpOption, outputOption, harOption, csvOption, noRedactOption});
+    parser.addOptions({helpOption, outputOption, harOption, csvOption, scenarioOption, junitOption, noRedactOption});
     const auto usage = [&err](const QString &message) {
         err << Tr::tr("retrylab import-locust: %1; see retrylab import-locust --help").arg(message) << Qt::endl;
         return ExitUsage;
@@ -129,8 +136,9 @@ int runImportLocust(const QStringList &arguments)
     if (!parser.parse(subcommandArguments(arguments)))
         return usage(parser.errorText());
     if (parser.isSet(helpOption)) {
-        out << subcommandHelp(
-            parser, Tr::tr("Usage: retrylab import-locust FOLDER|FILE... -o report.json [--har F] [--csv F]"))
+        out << subcommandHelp(parser,
+            Tr::tr("Usage: retrylab import-locust FOLDER|FILE... -o report.json [--har F] [--csv F] [--scenario F "
+                   "[--junit F]]"))
             << Qt::endl;
         return ExitOk;
     }
@@ -139,12 +147,34 @@ int runImportLocust(const QStringList &arguments)
     if (!parser.isSet(outputOption) || parser.value(outputOption).isEmpty())
         return usage(Tr::tr("-o FILE is required"));
     Console::installMessageHandler(!parser.isSet(noRedactOption));
+    if (parser.isSet(junitOption) && !parser.isSet(scenarioOption))
+        return usage(Tr::tr("--junit needs --scenario (the expectations it reports)"));
     const auto imported = Core::LocustImport::read(parser.positionalArguments());
     if (!imported)
         return usage(imported.error());
+    QList<Core::ExpectationResult> verdicts;
+    QString scenarioName;
+    if (parser.isSet(scenarioOption)) {
+        const auto scenario = Core::ScenarioReader::readFile(parser.value(scenarioOption));
+        if (!scenario)
+            return usage(scenario.error());
+        for (const QString &entry : std::as_const(imported->entries)) {
+            if (!scenario->request(entry))
+                return usage(Tr::tr("the logs name a request \"%1\" that %2 does not have")
+                                 .arg(entry, QDir::toNativeSeparators(parser.value(scenarioOption))));
+        }
+        verdicts = Core::evaluateExpectations(*scenario, imported->run, imported->entries);
+        scenarioName = scenario->name;
+    }
     const QString path = parser.value(outputOption);
     const Core::ExportOptions options{!parser.isSet(noRedactOption)};
-    if (const auto written = Core::ReportJson::writeFile(path, imported->run, options); !written)
+    if (parser.isSet(junitOption)) {
+        const QList<Core::JUnitExport::Suite> suites{
+            Core::JUnitExport::suiteFor(scenarioName, imported->run, verdicts)};
+        if (const auto written = Core::JUnitExport::writeFile(parser.value(junitOption), suites, options); !written)
+            return usage(Tr::tr("cannot write %1: %2").arg(parser.value(junitOption), written.error()));
+    }
+    if (const auto written = Core::ReportJson::writeFile(path, imported->run, options, verdicts); !written)
         return usage(Tr::tr("cannot write %1: %2").arg(QDir::toNativeSeparators(path), written.error()));
     if (parser.isSet(harOption)) {
         if (const auto written = Core::HarExport::writeFile(parser.value(harOption), imported->run, options); !written)
@@ -160,6 +190,13 @@ int runImportLocust(const QStringList &arguments)
         err << Tr::tr("note: %n logical request(s) had not finished when the logs ended", nullptr, imported->unfinished)
             << Qt::endl;
     }
+    int failed = 0;
+    for (const Core::ExpectationResult &verdict : std::as_const(verdicts)) {
+        if (!verdict.passed) {
+            ++failed;
+            err << Tr::tr("expectation failed: %1: %2").arg(verdict.name, verdict.message) << Qt::endl;
+        }
+    }
     int succeeded = 0;
     for (const Core::RequestResult &r : std::as_const(imported->run.results))
         succeeded += r.outcome == Core::RequestOutcome::Succeeded;
@@ -170,7 +207,10 @@ int runImportLocust(const QStringList &arguments)
                .arg(imported->run.requests.size())
                .arg(succeeded)
         << Qt::endl;
-    return ExitOk;
+    if (!verdicts.isEmpty()) {
+        out << Tr::tr("expectations: %1 passed, %2 failed").arg(verdicts.size() - failed).arg(failed) << Qt::endl;
+    }
+    return failed > 0 ? ExitFailed : ExitOk;
 }
 
 } // namespace RetryLab::Cli

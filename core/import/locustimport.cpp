@@ -226,6 +226,7 @@ Result<Imported> read(const QStringList &paths)
             if (!line.step.isEmpty())
                 spec.kind = RequestSpec::Kind::ReadModifyWrite;
             run.requests.insert(id, spec);
+            imported.entries.insert(id, line.entry);
         }
         AttemptRecord a;
         a.requestId = id;

@@ -3,6 +3,7 @@
 #include "core/record/runrecord.h"
 #include "core/util/result.h"
 
+#include <QHash>
 #include <QString>
 #include <QStringList>
 
@@ -25,6 +26,8 @@ struct Imported
     RunRecord run;
     QString runId;
     QStringList workers;
+    /// The scenario entry ("entry" of its lines) of each logical request, by its id in `run`.
+    QHash<quint64, QString> entries;
     /// Per worker: where its clock started, and how far the other workers' started from it.
     QStringList notes;
     /// Logical requests whose last attempt had no outcome yet when the file ended (the run was cut short).

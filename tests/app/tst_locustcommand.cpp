@@ -46,7 +46,10 @@ constexpr char scenarioJson[] = R"({"format": "retrylab-scenario", "version": 1,
                "count": 12, "concurrency": 4, "increment": 2},
               {"name": "degraded", "url": "{server}/status/503?service=primary",
                "fallbacks": ["{server}/status/502?service=replica", "{server}/status/200?service=fallback"],
-               "count": 4, "concurrency": 2}]})";
+               "count": 4, "concurrency": 2}],
+ "expectations": [{"request": "orders", "outcome": "succeeded", "attempts": 3, "finalStatus": 200},
+                  {"request": "down", "outcome": "attempts-exhausted", "attempts": 4},
+                  {"request": "degraded", "outcome": "succeeded", "attempts": 6}]})";
 
 quint16 freePort()
 {
@@ -151,13 +154,21 @@ void TestLocustCommand::masterAndTwoWorkers_everyAttemptAccountedFor()
     const QString report = m_dir.filePath(QStringLiteral("report.json"));
     const QString har = m_dir.filePath(QStringLiteral("run.har"));
     const QString csv = m_dir.filePath(QStringLiteral("run.csv"));
-    const Outcome imported = CommandTesting::run({QStringLiteral("import-locust"), logs, QStringLiteral("-o"), report,
-        QStringLiteral("--har"), har, QStringLiteral("--csv"), csv});
+    const QString junit = m_dir.filePath(QStringLiteral("run.xml"));
+    const Outcome imported = CommandTesting::run(
+        {QStringLiteral("import-locust"), logs, QStringLiteral("-o"), report, QStringLiteral("--har"), har,
+            QStringLiteral("--csv"), csv, QStringLiteral("--scenario"), scenario, QStringLiteral("--junit"), junit});
     QVERIFY2(imported.exitCode == 0, qPrintable(imported.err + imported.out + masterOutput.right(2000)));
     QVERIFY2(imported.out.contains(QLatin1String("from 2 workers")), qPrintable(imported.out));
+    // The scenario's expectations, judged on the imported run, in the report and as JUnit.
+    QVERIFY2(imported.out.contains(QLatin1String("expectations: 3 passed, 0 failed")), qPrintable(imported.out));
+    const QByteArray xml = CommandTesting::read(junit);
+    QCOMPARE(xml.count("<testcase "), 3);
+    QVERIFY2(!xml.contains("<failure"), xml.constData());
     const auto read = Core::ReportJson::readFile(report);
     QVERIFY2(read, qPrintable(read.error()));
     const Core::RunRecord &run = read->run;
+    QCOMPARE(read->expectations.size(), 3);
 
     // Every logical request accounted for, each ended as the policy dictates.
     QCOMPARE(run.requests.size(), 20 + 6 + 12 + 4);
