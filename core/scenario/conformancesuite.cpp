@@ -358,7 +358,8 @@ ConformanceExpectation expect(const BackoffPolicy &policy, const FaultSequence &
                 success = true;
                 rule = Tr::tr("success");
             } else if (seen.aborted) {
-                // IAM's rule: the whole read-modify-write starts again; a cell is a single request, which cannot re-read.
+                // IAM's rule: the whole read-modify-write starts again; a cell is a single request, which cannot
+                // re-read.
                 rule = Tr::tr("409 ABORTED: a concurrent writer won; the same request cannot succeed, only a new "
                               "read-modify-write can");
             } else if (status == 412

@@ -92,7 +92,8 @@ void TestExecutorFallback::primaryGivesUp_fallbacksTriedInOrder_firstSuccessAnsw
     // The primary's last attempt gave up (no retry follows it); the first fallback failed and was not retried.
     QVERIFY(c.attempts.at(2).decision != Classification::Decision::Success);
     QCOMPARE(c.attempts.at(2).nextDelayMs, -1.0);
-    QVERIFY2(c.attempts.at(2).reason.contains(QLatin1String("attempt limit reached")), qPrintable(c.attempts.at(2).reason));
+    QVERIFY2(
+        c.attempts.at(2).reason.contains(QLatin1String("attempt limit reached")), qPrintable(c.attempts.at(2).reason));
     QCOMPARE(c.attempts.at(3).httpStatus, 500);
     QCOMPARE(c.attempts.at(3).decision, Classification::Decision::GiveUp);
     QVERIFY(c.attempts.at(3).reason.contains(QLatin1String("one attempt")));

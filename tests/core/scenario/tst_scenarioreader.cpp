@@ -227,7 +227,8 @@ void TestScenarioReader::malformed_namesTheFieldOrLine_data()
         << QStringLiteral("endpointPolicies[0].hots");
     QTest::addRow("fallbacks not a list") << request(R"("url": "{server}/b", "fallbacks": "http://x.test/")")
                                           << QStringLiteral("requests[1].fallbacks: expected an array of URLs");
-    QTest::addRow("fallback not a URL") << request(R"("url": "{server}/b", "fallbacks": ["http://x.test/", "ftp://y.test/"])")
+    QTest::addRow("fallback not a URL") << request(
+        R"("url": "{server}/b", "fallbacks": ["http://x.test/", "ftp://y.test/"])")
                                         << QStringLiteral("requests[1].fallbacks[1]: \"ftp://y.test/\" is not an http");
     QTest::addRow("fallback of a read-modify-write")
         << request(R"("url": "{server}/occ/b", "kind": "read-modify-write", "fallbacks": ["http://x.test/"])")
