@@ -331,12 +331,9 @@ int runRequest(const QStringList &arguments)
     }
     if (parser.isSet(idempotentOption))
         spec.idempotent = true;
-    for (const QString &fallback : parser.values(fallbackOption)) {
-        const QUrl url = QUrl::fromUserInput(fallback);
-        if (fallback.trimmed().isEmpty() || !url.isValid() || url.host().isEmpty())
-            return usageError(console, Tr::tr("--fallback \"%1\" is not a URL").arg(fallback));
-        spec.fallbackUrls.append(url);
-    }
+    // Checked with the request below (checkRequest), the fallback named in the error.
+    for (const QString &fallback : parser.values(fallbackOption))
+        spec.fallbackUrls.append(QUrl::fromUserInput(fallback));
     if (!spec.fallbackUrls.isEmpty()) {
         if (const auto usable = Core::checkRequest(spec); !usable)
             return usageError(console, usable.error());

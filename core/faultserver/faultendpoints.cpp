@@ -476,8 +476,9 @@ ResponsePlan FaultEndpoints::redirectEndpoint(const RequestTarget &target)
 }
 
 ResponsePlan FaultEndpoints::writeWithBodyEtag(
-    OccResource &res, const QString &name, const QByteArray &body, const QString &envelope, const QByteArray &current)
+    OccResource &res, const QString &name, const QByteArray &body, const QString &envelope)
 {
+    const QByteArray current = res.etag();
     // As IAM's setIamPolicy: the document carries the etag it was read with.
     const QJsonObject whole = QJsonDocument::fromJson(body).object();
     const QJsonObject document = envelope.isEmpty() ? whole : whole.value(envelope).toObject();
@@ -504,7 +505,7 @@ ResponsePlan FaultEndpoints::writeWithBodyEtag(
     const qint64 old = res.value;
     res.value = static_cast<qint64>(number);
     ++res.version;
-    const QByteArray now = "\"v" + QByteArray::number(res.version) + '"';
+    const QByteArray now = res.etag();
     return ResponsePlan::json(200,
         QJsonObject{{QStringLiteral("value"), res.value}, {QStringLiteral("etag"), QString::fromLatin1(now)}},
         Tr::tr("wrote \"%1\": %2 -> %3, etag now %4").arg(name).arg(old).arg(res.value).arg(QString::fromLatin1(now)));
@@ -531,11 +532,9 @@ ResponsePlan FaultEndpoints::occEndpoint(const HttpRequest &r, const QString &na
         return wrongMethod(Tr::tr("/occ/{name} takes GET, HEAD, PUT and POST"), "GET, HEAD, PUT, POST");
     const std::optional<QByteArray> ifMatch = r.header("If-Match");
     const QByteArray body = r.body;
-    const auto etagOf
-        = [](const OccResource &res) -> QByteArray { return "\"v" + QByteArray::number(res.version) + '"'; };
 
     // The check happens when the wait is over, so that concurrent writers really race.
-    auto decide = [this, name, read, ifMatch, body, etagOf, bodyEtag, envelope]() -> ResponsePlan {
+    auto decide = [this, name, read, ifMatch, body, bodyEtag, envelope]() -> ResponsePlan {
         QMutexLocker lock(&m_mutex);
         if (!m_occ.contains(name) && m_occ.size() >= maxStateEntries)
             return ResponsePlan::error(503, Tr::tr("too many /occ resources; reset the server (POST /_control/reset)"));
@@ -543,23 +542,20 @@ ResponsePlan FaultEndpoints::occEndpoint(const HttpRequest &r, const QString &na
         if (read) {
             QJsonObject document{{QStringLiteral("value"), res.value}};
             if (bodyEtag)
-                document.insert(QStringLiteral("etag"), QString::fromLatin1(etagOf(res)));
+                document.insert(QStringLiteral("etag"), QString::fromLatin1(res.etag()));
             ResponsePlan p = ResponsePlan::json(200, document,
-                Tr::tr("read \"%1\": value %2, ETag %3")
-                    .arg(name)
-                    .arg(res.value)
-                    .arg(QString::fromLatin1(etagOf(res))));
+                Tr::tr("read \"%1\": value %2, ETag %3").arg(name).arg(res.value).arg(QString::fromLatin1(res.etag())));
             if (!bodyEtag)
-                p.addHeader("ETag", etagOf(res));
+                p.addHeader("ETag", res.etag());
             return p;
         }
         if (bodyEtag)
-            return writeWithBodyEtag(res, name, body, envelope, etagOf(res));
+            return writeWithBodyEtag(res, name, body, envelope);
         if (!ifMatch) {
             return ResponsePlan::error(
                 428, Tr::tr("a PUT to /occ/%1 needs If-Match with the ETag of a previous GET").arg(name));
         }
-        const QByteArray current = etagOf(res);
+        const QByteArray current = res.etag();
         bool matches = false;
         for (const QByteArray &candidate : ifMatch->split(',')) {
             const QByteArray tag = candidate.trimmed();
@@ -590,8 +586,8 @@ ResponsePlan FaultEndpoints::occEndpoint(const HttpRequest &r, const QString &na
                 .arg(name)
                 .arg(old)
                 .arg(res.value)
-                .arg(QString::fromLatin1(etagOf(res))));
-        p.addHeader("ETag", etagOf(res));
+                .arg(QString::fromLatin1(res.etag())));
+        p.addHeader("ETag", res.etag());
         return p;
     };
     if (*delay > 0)

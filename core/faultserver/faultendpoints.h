@@ -69,6 +69,8 @@ private:
     {
         qint64 value = 0;
         qint64 version = 1;
+        /// The ETag of this version: "\"v3\"".
+        QByteArray etag() const { return "\"v" + QByteArray::number(version) + '"'; }
     };
     struct EventualResource
     {
@@ -86,8 +88,8 @@ private:
     ResponsePlan redirectEndpoint(const RequestTarget &target);
     ResponsePlan occEndpoint(const HttpRequest &request, const QString &name, const RequestTarget &target);
     /// A write to an /occ resource whose version is the "etag" field of its document (?etag=body).
-    ResponsePlan writeWithBodyEtag(OccResource &resource, const QString &name, const QByteArray &body,
-        const QString &envelope, const QByteArray &current);
+    ResponsePlan writeWithBodyEtag(
+        OccResource &resource, const QString &name, const QByteArray &body, const QString &envelope);
     ResponsePlan eventualEndpoint(const HttpRequest &request, const QString &name, const RequestTarget &target);
 
     const Clock *m_clock;

@@ -3,6 +3,8 @@
 #include <QJsonArray>
 #include <QJsonObject>
 
+#include <algorithm>
+
 namespace RetryLab::Core::JsonPointer {
 
 namespace {
@@ -10,16 +12,13 @@ namespace {
 /// An array index as RFC 6901 writes it: digits, no leading zero.
 std::optional<qsizetype> index(const QString &token, qsizetype size)
 {
-    if (token.isEmpty() || (token.size() > 1 && token.front() == QLatin1Char('0')))
+    if (token.isEmpty() || (token.size() > 1 && token.front() == QLatin1Char('0'))
+        || !std::all_of(token.cbegin(), token.cend(), [](QChar c) { return c.isDigit(); }))
         return std::nullopt;
     bool ok = false;
     const qlonglong n = token.toLongLong(&ok);
-    if (!ok || n < 0 || n >= size)
+    if (!ok || n >= size)
         return std::nullopt;
-    for (const QChar c : token) {
-        if (!c.isDigit())
-            return std::nullopt;
-    }
     return qsizetype(n);
 }
 

@@ -72,21 +72,41 @@ private Q_SLOTS:
 
 private:
     /// Starts retrylab serve on a port of its choosing; its base URL, empty when it did not start.
-    static QUrl startServe(QProcess &serve)
+    static QUrl startServe(QProcess &serve, const QStringList &options = {}, QString *banner = nullptr)
     {
         serve.start(QStringLiteral(RETRYLAB_CLI_BINARY),
-            {QStringLiteral("serve"), QStringLiteral("--port"), QStringLiteral("0")});
-        QString banner;
+            QStringList{QStringLiteral("serve"), QStringLiteral("--port"), QStringLiteral("0")} + options);
+        QString printed;
         if (!QTest::qWaitFor(
                 [&] {
-                    return (banner += QString::fromUtf8(serve.readAllStandardOutput()))
+                    return (printed += QString::fromUtf8(serve.readAllStandardOutput()))
                         .contains(QLatin1String("Ctrl+C"));
                 },
-                20'000))
+                30'000))
             return {};
+        if (banner)
+            *banner = printed;
         const auto match
-            = QRegularExpression(QStringLiteral("listening on (http://127\\.0\\.0\\.1:\\d+)")).match(banner);
+            = QRegularExpression(QStringLiteral("listening on (http://127\\.0\\.0\\.1:\\d+)")).match(printed);
         return match.hasMatch() ? QUrl(match.captured(1)) : QUrl();
+    }
+
+    /// Starts Locust in the suite's folder, its attempt logs going to `logs`.
+    void startLocust(QProcess &locust, const QString &logs, const QStringList &arguments)
+    {
+        QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+        environment.insert(QStringLiteral("RETRYLAB_ATTEMPT_LOG"), logs);
+        locust.setProcessEnvironment(environment);
+        locust.setWorkingDirectory(m_dir.path());
+        locust.setProcessChannelMode(QProcess::MergedChannels);
+        locust.start(m_locust, arguments);
+    }
+    /// One headless Locust process: `users` users of `locustfile` against `host` for `runTime`.
+    static QStringList headless(const QString &locustfile, int users, const QString &host, const QString &runTime)
+    {
+        return {QStringLiteral("-f"), locustfile, QStringLiteral("--headless"), QStringLiteral("--users"),
+            QString::number(users), QStringLiteral("--spawn-rate"), QString::number(users), QStringLiteral("--host"),
+            host, QStringLiteral("--run-time"), runTime};
     }
 
     QString m_locust;
@@ -116,31 +136,22 @@ void TestLocustCommand::masterAndTwoWorkers_everyAttemptAccountedFor()
     QVERIFY(!host.isEmpty());
 
     const QString logs = m_dir.filePath(QStringLiteral("attempts"));
-    QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
-    environment.insert(QStringLiteral("RETRYLAB_ATTEMPT_LOG"), logs);
     const QString masterPort = QString::number(freePort());
     std::vector<std::unique_ptr<QProcess>> workers;
     for (int i = 0; i < 2; ++i) {
         auto worker = std::make_unique<QProcess>();
-        worker->setProcessEnvironment(environment);
-        worker->setWorkingDirectory(m_dir.path());
-        worker->setProcessChannelMode(QProcess::MergedChannels);
-        worker->start(m_locust,
+        startLocust(*worker, logs,
             {QStringLiteral("-f"), locustfile, QStringLiteral("--worker"), QStringLiteral("--master-host"),
                 QStringLiteral("127.0.0.1"), QStringLiteral("--master-port"), masterPort});
         QVERIFY(worker->waitForStarted(10'000));
         workers.push_back(std::move(worker));
     }
     QProcess master;
-    master.setProcessEnvironment(environment);
-    master.setWorkingDirectory(m_dir.path());
-    master.setProcessChannelMode(QProcess::MergedChannels);
-    master.start(m_locust,
-        {QStringLiteral("-f"), locustfile, QStringLiteral("--master"), QStringLiteral("--master-bind-host"),
-            QStringLiteral("127.0.0.1"), QStringLiteral("--master-bind-port"), masterPort, QStringLiteral("--headless"),
-            QStringLiteral("--users"), QStringLiteral("12"), QStringLiteral("--spawn-rate"), QStringLiteral("12"),
-            QStringLiteral("--host"), host, QStringLiteral("--expect-workers"), QStringLiteral("2"),
-            QStringLiteral("--run-time"), QStringLiteral("10s")});
+    startLocust(master, logs,
+        headless(locustfile, 12, host, QStringLiteral("10s"))
+            << QStringLiteral("--master") << QStringLiteral("--master-bind-host") << QStringLiteral("127.0.0.1")
+            << QStringLiteral("--master-bind-port") << masterPort << QStringLiteral("--expect-workers")
+            << QStringLiteral("2"));
     // Locust exits 1 when requests failed, as these do on purpose: it must finish, not succeed.
     QTRY_VERIFY_WITH_TIMEOUT(master.state() == QProcess::NotRunning, 90'000);
     const QString masterOutput = QString::fromUtf8(master.readAll());
@@ -296,17 +307,8 @@ void TestLocustCommand::conformanceMatrix_cellByCell()
     QVERIFY(CommandTesting::write(locustfile, generated->locustfile));
 
     const QString logs = m_dir.filePath(QStringLiteral("matrix-attempts"));
-    QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
-    environment.insert(QStringLiteral("RETRYLAB_ATTEMPT_LOG"), logs);
     QProcess locust;
-    locust.setProcessEnvironment(environment);
-    locust.setWorkingDirectory(m_dir.path());
-    locust.setProcessChannelMode(QProcess::MergedChannels);
-    const QString users = QString::number(cases.size());
-    locust.start(m_locust,
-        {QStringLiteral("-f"), locustfile, QStringLiteral("--headless"), QStringLiteral("--users"), users,
-            QStringLiteral("--spawn-rate"), users, QStringLiteral("--host"), host.toString(),
-            QStringLiteral("--run-time"), QStringLiteral("12s")});
+    startLocust(locust, logs, headless(locustfile, int(cases.size()), host.toString(), QStringLiteral("12s")));
     QTRY_VERIFY_WITH_TIMEOUT(locust.state() == QProcess::NotRunning, 90'000);
     const QString output = QString::fromUtf8(locust.readAll());
 
@@ -346,12 +348,8 @@ void TestLocustCommand::https_caFileTrusted_otherwiseRefused()
     // trusts its CA file gets through; the one that does not fails its handshake and,
     // as the policy says of a TLS failure, gives up at once.
     QProcess serve;
-    serve.start(QStringLiteral(RETRYLAB_CLI_BINARY),
-        {QStringLiteral("serve"), QStringLiteral("--port"), QStringLiteral("0"), QStringLiteral("--https-port"),
-            QStringLiteral("0")});
     QString banner;
-    QTRY_VERIFY_WITH_TIMEOUT(
-        (banner += QString::fromUtf8(serve.readAllStandardOutput())).contains(QLatin1String("Ctrl+C")), 30'000);
+    QVERIFY(!startServe(serve, {QStringLiteral("--https-port"), QStringLiteral("0")}, &banner).isEmpty());
     const auto https = QRegularExpression(QStringLiteral("HTTPS on (https://127\\.0\\.0\\.1:\\d+) \\(trust (\\S+)\\)"))
                            .match(banner);
     QVERIFY2(https.hasMatch(), qPrintable(banner));
@@ -376,16 +374,8 @@ void TestLocustCommand::https_caFileTrusted_otherwiseRefused()
     QVERIFY2(exported.err.contains(QLatin1String("trusts only its CA file")), qPrintable(exported.err));
 
     const QString logs = m_dir.filePath(QStringLiteral("https-attempts"));
-    QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
-    environment.insert(QStringLiteral("RETRYLAB_ATTEMPT_LOG"), logs);
     QProcess locust;
-    locust.setProcessEnvironment(environment);
-    locust.setWorkingDirectory(m_dir.path());
-    locust.setProcessChannelMode(QProcess::MergedChannels);
-    locust.start(m_locust,
-        {QStringLiteral("-f"), locustfile, QStringLiteral("--headless"), QStringLiteral("--users"), QStringLiteral("2"),
-            QStringLiteral("--spawn-rate"), QStringLiteral("2"), QStringLiteral("--host"), https.captured(1),
-            QStringLiteral("--run-time"), QStringLiteral("5s")});
+    startLocust(locust, logs, headless(locustfile, 2, https.captured(1), QStringLiteral("5s")));
     QTRY_VERIFY_WITH_TIMEOUT(locust.state() == QProcess::NotRunning, 60'000);
     const auto imported = Core::LocustImport::read({logs});
     QVERIFY2(imported, qPrintable(imported.error() + QString::fromUtf8(locust.readAll()).right(2000)));

@@ -32,6 +32,21 @@ void feed(Ui::RunSession &session)
     session.flush();
 }
 
+/// The fed session, drawn by a timeline of 700 x 300 on screen.
+struct ShownTimeline
+{
+    Ui::RunSession session;
+    Ui::TimelineView view; // after the session: it goes first
+
+    ShownTimeline()
+    {
+        feed(session);
+        view.resize(700, 300);
+        view.setSession(&session);
+        view.show();
+    }
+};
+
 QByteArray contentOf(const QString &path)
 {
     QFile file(path);
@@ -74,12 +89,8 @@ void TestPictureExport::kindOf_bySuffix()
 
 void TestPictureExport::png_holdsThePixelsShown()
 {
-    Ui::RunSession session;
-    feed(session);
-    Ui::TimelineView view;
-    view.resize(700, 300);
-    view.setSession(&session);
-    view.show();
+    ShownTimeline shown;
+    Ui::TimelineView &view = shown.view;
     QVERIFY(QTest::qWaitForWindowExposed(&view));
     view.setVisibleRange(0.0, 600.0);
     const QString path = m_dir.filePath(QStringLiteral("timeline.png"));
@@ -94,12 +105,8 @@ void TestPictureExport::png_holdsThePixelsShown()
 
 void TestPictureExport::svg_isADrawingWithItsText()
 {
-    Ui::RunSession session;
-    feed(session);
-    Ui::TimelineView view;
-    view.resize(700, 300);
-    view.setSession(&session);
-    view.show();
+    ShownTimeline shown;
+    Ui::TimelineView &view = shown.view;
     QVERIFY(QTest::qWaitForWindowExposed(&view));
     const QString path = m_dir.filePath(QStringLiteral("timeline.svg"));
     const auto written = PictureExport::write(view.viewport(), path, QStringLiteral("Timeline of a flaky run"));
