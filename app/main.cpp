@@ -1,12 +1,15 @@
 #include "app/cli/commandline.h"
 #include "app/screenshotcommand.h"
+#include "app/startupprobe.h"
 #include "ui/mainwindow.h"
+#include "ui/session/embeddedserver.h"
 
 #include <QApplication>
 
 int main(int argc, char *argv[])
 {
     using namespace RetryLab;
+    App::StartupProbe::markMain();
 
     Cli::CommandLine line;
     line.commands.append({"screenshot",
@@ -20,7 +23,14 @@ int main(int argc, char *argv[])
         return std::make_unique<QApplication>(count, values);
     };
     line.openWindow = [] {
+        App::StartupProbe *probe = App::StartupProbe::fromEnvironment(qApp);
+        if (probe)
+            probe->markApplication();
         Ui::MainWindow window;
+        if (probe) {
+            probe->markWindowBuilt(window.server()->isRunning(), window.server()->errorString());
+            probe->watchFirstPaint(&window);
+        }
         window.show();
         return QApplication::exec();
     };

@@ -1,7 +1,10 @@
 // Times the herd simulator's default grids (19 client counts x 6 strategies x 100
 // runs) on one thread and on every core, checks that both give the same CSV, and
-// writes the numbers to a JSON file.
+// writes the numbers to a JSON file. With --million: one run of a million clients
+// per model and strategy (time, events per second, peak memory), and the same runs
+// as one grid on one thread and on every core, compared.
 
+#include "bench/processmemory.h"
 #include "core/herd/herdsimulator.h"
 
 #include <QCommandLineParser>
@@ -62,6 +65,119 @@ QJsonObject describe(const Timing &t, int threads)
     };
 }
 
+// A million clients after an outage, the two ways users ask it: all of them
+// reconnecting at once to a server that serves 100,000 a second, and a stream of
+// 100,000 a second into a server that is down from 2 s to 12 s.
+HerdParameters millionClients(HerdModel model)
+{
+    HerdParameters p = HerdParameters::defaultsFor(model);
+    p.clientCounts = {1'000'000};
+    p.runs = 1;
+    p.seed = 20261128;
+    p.baseDelayMs = 100.0;
+    p.jitterMs = 100.0;
+    p.maxBackoffMs = 20'000.0;
+    p.queueCapacity = 10'000;
+    p.binMs = 100.0;
+    if (model == HerdModel::Outage) {
+        p.arrivals = ArrivalMode::Poisson;
+        p.arrivalRatePerSec = 100'000.0;
+        p.serviceRatePerSec = 150'000.0;
+        p.outageStartMs = 2'000.0;
+        p.outageEndMs = 12'000.0;
+    } else {
+        p.arrivals = ArrivalMode::Herd;
+        p.serviceRatePerSec = 100'000.0;
+    }
+    return p;
+}
+
+QJsonObject parametersJson(const HerdParameters &p)
+{
+    QJsonObject o{
+        {QStringLiteral("clients"), p.clientCounts.first()},
+        {QStringLiteral("arrivals"), arrivalModeName(p.arrivals)},
+        {QStringLiteral("service_rate_per_s"), p.serviceRatePerSec},
+        {QStringLiteral("queue"), p.queueCapacity},
+        {QStringLiteral("base_ms"), p.baseDelayMs},
+        {QStringLiteral("cap_ms"), p.maxBackoffMs},
+        {QStringLiteral("network_ms"), QStringLiteral("|N(%1, %2)|").arg(p.networkMeanMs).arg(p.networkSdMs)},
+        {QStringLiteral("seed"), QString::number(p.seed)},
+    };
+    if (p.arrivals == ArrivalMode::Poisson)
+        o.insert(QStringLiteral("arrival_rate_per_s"), p.arrivalRatePerSec);
+    if (p.model == HerdModel::Outage)
+        o.insert(QStringLiteral("outage_ms"), QStringLiteral("%1-%2").arg(p.outageStartMs).arg(p.outageEndMs));
+    return o;
+}
+
+// Each strategy alone (one run, one strategy), then all of them as one grid on one
+// thread and on every core: the CSVs must be equal.
+QJsonObject measureMillion(HerdModel model, const QList<HerdStrategy> &strategies, int cores, bool *identical)
+{
+    QTextStream out(stdout);
+    HerdParameters p = millionClients(model);
+    QJsonArray runs;
+    for (const HerdStrategy &strategy : strategies) {
+        p.strategies = {strategy};
+        p.threads = 1;
+        RetryLab::Bench::resetPeakResident();
+        const qint64 before = RetryLab::Bench::residentKiB();
+        QElapsedTimer timer;
+        timer.start();
+        const auto report = HerdSimulator::run(p);
+        const double seconds = static_cast<double>(timer.nsecsElapsed()) / 1e9;
+        if (!report)
+            qFatal("%s", qPrintable(report.error()));
+        const qint64 peak = RetryLab::Bench::peakResidentKiB();
+        const HerdCellResult &cell = report->cells.first();
+        out << QStringLiteral("%1, %2: %3 s, %4 events (%5 M/s), peak RSS %6 MiB; %7 calls, done after %8 s%9\n")
+                   .arg(herdModelName(model), strategy.name())
+                   .arg(seconds, 0, 'f', 2)
+                   .arg(report->events)
+                   .arg(static_cast<double>(report->events) / seconds / 1e6, 0, 'f', 2)
+                   .arg(static_cast<double>(peak) / 1024.0, 0, 'f', 0)
+                   .arg(cell.calls.mean, 0, 'f', 0)
+                   .arg(cell.completionMs.mean / 1000.0, 0, 'f', 1)
+                   .arg(cell.unfinished > 0 ? QStringLiteral(", %1 unfinished").arg(cell.unfinished) : QString());
+        out.flush();
+        runs.append(QJsonObject{
+            {QStringLiteral("strategy"), strategy.name()},
+            {QStringLiteral("seconds"), seconds},
+            {QStringLiteral("events"), static_cast<double>(report->events)},
+            {QStringLiteral("events_per_second"), static_cast<double>(report->events) / seconds},
+            {QStringLiteral("rss_before_kib"), static_cast<double>(before)},
+            {QStringLiteral("peak_rss_kib"), static_cast<double>(peak)},
+            {QStringLiteral("calls"), cell.calls.mean},
+            {QStringLiteral("completion_ms"), cell.completionMs.mean},
+            {QStringLiteral("peak_load_per_s"), cell.peakLoadPerSec.mean},
+            {QStringLiteral("unfinished"), static_cast<double>(cell.unfinished)},
+            {QStringLiteral("gave_up"), static_cast<double>(cell.gaveUp)},
+        });
+    }
+    p.strategies = strategies;
+    const Timing single = measure(p, 1, 1);
+    const Timing all = measure(p, cores, 1);
+    const bool same = single.csv == all.csv;
+    *identical = *identical && same;
+    out << QStringLiteral("%1, the %2 strategies as one grid: 1 thread %3 s, %4 threads %5 s%6\n")
+               .arg(herdModelName(model))
+               .arg(strategies.size())
+               .arg(single.seconds.first(), 0, 'f', 2)
+               .arg(cores)
+               .arg(all.seconds.first(), 0, 'f', 2)
+               .arg(same ? QStringLiteral(", the same results") : QStringLiteral(" RESULTS DIFFER"));
+    out.flush();
+    return QJsonObject{
+        {QStringLiteral("model"), herdModelName(model)},
+        {QStringLiteral("parameters"), parametersJson(p)},
+        {QStringLiteral("runs"), runs},
+        {QStringLiteral("grid_single_thread_seconds"), single.seconds.first()},
+        {QStringLiteral("grid_all_cores_seconds"), all.seconds.first()},
+        {QStringLiteral("same_csv"), same},
+    };
+}
+
 } // namespace
 
 int main(int argc, char *argv[])
@@ -76,7 +192,9 @@ int main(int argc, char *argv[])
         QStringLiteral("n"), QStringLiteral("3"));
     const QCommandLineOption modelsOption(QStringLiteral("models"),
         QStringLiteral("Comma-separated models to time (default: all)."), QStringLiteral("names"));
-    parser.addOptions({outOption, repeatOption, modelsOption});
+    const QCommandLineOption millionOption(QStringLiteral("million"),
+        QStringLiteral("Times one run of a million clients per strategy (capacity and outage models)."));
+    parser.addOptions({outOption, repeatOption, modelsOption, millionOption});
     parser.process(app);
     const int repeat = std::clamp(parser.value(repeatOption).toInt(), 1, 100);
     QList<HerdModel> chosen = allHerdModels();
@@ -96,6 +214,15 @@ int main(int argc, char *argv[])
     QTextStream out(stdout);
     QJsonArray models;
     bool identical = true;
+    if (parser.isSet(millionOption)) {
+        QList<HerdStrategy> strategies;
+        for (const char *name :
+            {"full-jitter", "equal-jitter", "decorrelated-jitter", "google-truncated-exponential", "exponential"})
+            strategies.append(*HerdStrategy::fromName(QLatin1String(name)));
+        for (HerdModel model : {HerdModel::CapacityLimited, HerdModel::Outage})
+            models.append(measureMillion(model, strategies, cores, &identical));
+        chosen.clear();
+    }
     for (HerdModel model : std::as_const(chosen)) {
         const HerdParameters p = HerdParameters::defaultsFor(model);
         const Timing single = measure(p, 1, repeat);

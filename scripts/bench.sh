@@ -12,6 +12,8 @@
 #   6. error-log model, 1,000,000 attempt rows: append, filter     bench_views --no-proxies
 #   7. observer: 10,000 / 100,000 attempts grouped and judged      bench_observe
 #   8. fault proxy in front of nginx against nginx directly (wrk)  scripts/bench-proxy.sh
+#   9. startup: window first paint and ready server; --version     scripts/bench-startup.py
+#  10. herd simulator, a million clients in one run                 bench_herdsimulator --million
 #
 # Usage: scripts/bench.sh [--quick] [--out FILE]
 #   --quick   fewer repetitions and shorter load runs (a smoke run, not for the README)
@@ -31,7 +33,7 @@ while (($#)); do
         shift 2
         ;;
     -h | --help)
-        sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'
+        sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'
         exit 0
         ;;
     *)
@@ -41,7 +43,7 @@ while (($#)); do
     esac
 done
 
-./scripts/deps.sh nginx-light wrk jq
+./scripts/deps.sh nginx-light wrk jq xvfb
 
 build_dir=build-bench
 cmake --preset bench >/dev/null
@@ -175,6 +177,12 @@ echo "== 7. observer: grouping, inference and verdicts"
 echo "== 8. fault proxy in front of nginx, against nginx directly"
 ./scripts/bench-proxy.sh --no-build "${quick_flag[@]}" --out "$work/proxy.json"
 
+echo "== 9. startup: the window (embedded server ready, first paint) and --version"
+python3 scripts/bench-startup.py --bin "$build_dir/bin" --runs "$( ((quick)) && echo 5 || echo 15)" --out "$work/startup.json"
+
+echo "== 10. herd simulator, a million clients in one run"
+"$build_dir/bin/bench_herdsimulator" --million --out "$work/million.json"
+
 load_after=$(cut -d' ' -f1 /proc/loadavg)
 mkdir -p "$(dirname "$out")"
 jq -n \
@@ -182,6 +190,7 @@ jq -n \
     --slurpfile timers "$work/timers.json" --slurpfile servers "$work/servers.json" \
     --slurpfile sim "$work/sim.json" --slurpfile views "$work/views.json" \
     --slurpfile observe "$work/observe.json" --slurpfile proxy "$work/proxy.json" \
+    --slurpfile startup "$work/startup.json" --slurpfile million "$work/million.json" \
     --arg commit "$(git rev-parse --short HEAD 2>/dev/null || echo unknown)" \
     --arg date "$(date -u +%Y-%m-%dT%H:%M:%SZ)" --arg cpu "$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ //')" \
     --argjson cores "$(nproc)" --arg load "$load_before -> $load_after" --argjson quick "$quick" '{
@@ -196,7 +205,9 @@ jq -n \
         "5_simulator_occ": ($sim[0].models[0] + { cores: $sim[0].cores }),
         "6_error_log_model": $views[0],
         "7_observer": ($observe[0] + { target: "10,000 attempts grouped and judged in under 1 s; linear" }),
-        "8_fault_proxy": $proxy[0]
+        "8_fault_proxy": $proxy[0],
+        "9_startup": $startup[0],
+        "10_herd_million": ($million[0] + { target: "1,000,000 clients, one run, one strategy: <= 10 s and <= 2 GiB" })
     }' >"$out"
 
 echo
@@ -216,5 +227,9 @@ jq -r '
     ("| 5 | herd simulator, default OCC grid (19 x 6 x 100 runs) | \(."5_simulator_occ".single_thread.seconds_min | f(2)) s on 1 thread, \(."5_simulator_occ".all_cores.seconds_min | f(2)) s on \(."5_simulator_occ".cores) | time |"),
     ("| 6 | error-log model, \(."6_error_log_model".rows | f(0)) rows: append, filter | append \(."6_error_log_model".append_ms | f(0)) ms (\(."6_error_log_model".append_ns_per_row | f(0)) ns/row), outcome filter \(."6_error_log_model".filter_outcome_ms | f(1)) ms, text filter \(."6_error_log_model".filter_text_ms | f(1)) ms; \(."6_error_log_model".resident_bytes_per_row_with_model | f(0)) bytes/row | time, memory |"),
     ("| 7 | observer: 10,000 attempts grouped, inferred and judged; 100,000 | \(."7_observer".attempts10k.totalMs | f(1)) ms (group \(."7_observer".attempts10k.groupMs | f(1)), judge \(."7_observer".attempts10k.inferAndJudgeMs | f(1))); 100,000: \(."7_observer".attempts100k.totalMs | f(0)) ms, ratio \(."7_observer".ratio100kTo10k | f(2)); flood of 100,000 unrelated: \(."7_observer".flood100kMs | f(0)) ms | < 1 s, linear |"),
-    ("| 8 | fault proxy in front of nginx vs nginx directly, requests/s (wrk, 64 connections); added median latency (1 connection) | \(."8_fault_proxy".ratio | f(3)) (\(."8_fault_proxy".proxy_rps | f(0)) vs \(."8_fault_proxy".direct_rps | f(0))); +\(."8_fault_proxy".added_p50_ms | f(3)) ms | >= 0.5; < 1 ms |")
+    ("| 8 | fault proxy in front of nginx vs nginx directly, requests/s (wrk, 64 connections); added median latency (1 connection) | \(."8_fault_proxy".ratio | f(3)) (\(."8_fault_proxy".proxy_rps | f(0)) vs \(."8_fault_proxy".direct_rps | f(0))); +\(."8_fault_proxy".added_p50_ms | f(3)) ms | >= 0.5; < 1 ms |"),
+    ("| 9 | startup, launch to window built with its server listening, and to first paint (\(."9_startup".display)); retrylab-cli --version | warm median: server ready \(."9_startup".warm.window_and_server_ms.median | f(0)) ms, first paint \(."9_startup".warm.first_paint_ms.median | f(0)) ms (p90 \(."9_startup".warm.first_paint_ms.p90 | f(0)) ms); cold: \(."9_startup".cold.first_paint_ms | f(0)) ms; --version warm median \(."9_startup".cli_version_ms.warm.median | f(1)) ms, cold \(."9_startup".cli_version_ms.cold | f(1)) ms | < 500 ms warm; < 50 ms |"),
+    (."10_herd_million".models[] | "| 10 | herd of 1,000,000 clients, \(.model) model, one run per strategy, one thread | " +
+        ([.runs[] | "\(.strategy) \(.seconds | f(2)) s (\(.events_per_second / 1e6 | f(1)) M events/s, \(.peak_rss_kib / 1024 | f(0)) MiB)"] | join("; ")) +
+        "; as one grid on all cores: \(.grid_all_cores_seconds | f(1)) s vs \(.grid_single_thread_seconds | f(1)) s on one\(if .same_csv then ", the same results" else ", RESULTS DIFFER" end) | <= 10 s, <= 2 GiB |")
 ' "$out"

@@ -59,7 +59,7 @@ struct HerdStrategy
 
 /// Limits beyond which a value is refused as absurd rather than simulated.
 namespace HerdLimits {
-inline constexpr int maxClients = 10'000;
+inline constexpr int maxClients = 1'000'000;
 inline constexpr int maxClientCounts = 1'000;
 inline constexpr int maxRuns = 100'000;
 /// Sum of client counts x strategies x runs: the work of a whole grid.

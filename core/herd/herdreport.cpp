@@ -42,6 +42,43 @@ HerdStatistic HerdStatistic::of(const QList<double> &values)
     return s;
 }
 
+QList<QPointF> HerdCellResult::loadCurve(int maxPoints) const
+{
+    QList<QPointF> points;
+    const qsizetype bins = meanLoadPerBin.size();
+    if (bins == 0 || maxPoints < 1 || !(binMs > 0.0))
+        return points;
+    const double perSecond = 1000.0 / binMs;
+    const auto at = [this](double bin) { return bin * binMs / 1000.0; };
+    if (bins <= maxPoints) {
+        points.reserve(bins);
+        for (qsizetype i = 0; i < bins; ++i)
+            points.append(QPointF(at(static_cast<double>(i) + 0.5), meanLoadPerBin[i] * perSecond));
+        return points;
+    }
+    // Two points per group; the groups cover the bins evenly, the last one may be short.
+    const qsizetype groups = std::max<qsizetype>(1, maxPoints / 2);
+    const qsizetype width = (bins + groups - 1) / groups;
+    points.reserve(2 * groups);
+    for (qsizetype first = 0; first < bins; first += width) {
+        const qsizetype end = std::min(bins, first + width);
+        qsizetype low = first;
+        qsizetype high = first;
+        for (qsizetype i = first + 1; i < end; ++i) {
+            if (meanLoadPerBin[i] < meanLoadPerBin[low])
+                low = i;
+            if (meanLoadPerBin[i] >= meanLoadPerBin[high])
+                high = i; // the last of equal highs: a flat group spans its whole width
+        }
+        const qsizetype a = std::min(low, high);
+        const qsizetype b = std::max(low, high);
+        points.append(QPointF(at(static_cast<double>(a) + 0.5), meanLoadPerBin[a] * perSecond));
+        if (b != a)
+            points.append(QPointF(at(static_cast<double>(b) + 0.5), meanLoadPerBin[b] * perSecond));
+    }
+    return points;
+}
+
 double HerdCellResult::attemptsMean() const
 {
     qint64 clientsSeen = 0;

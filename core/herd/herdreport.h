@@ -3,6 +3,7 @@
 #include "core/herd/herdparameters.h"
 
 #include <QList>
+#include <QPointF>
 #include <QString>
 #include <QStringList>
 
@@ -46,6 +47,12 @@ struct HerdCellResult
     double binMs = 0.0;
 
     double attemptsMean() const;
+    /// The load curve as (time in s, calls per second) points, at most maxPoints of
+    /// them whatever the number of bins: every bin at its middle when they fit;
+    /// otherwise the bins fall in groups of adjacent bins and each group gives its
+    /// lowest and its highest rate (its first and last bin when flat), in time
+    /// order, so that no peak is lost.
+    QList<QPointF> loadCurve(int maxPoints) const;
     /// The smallest attempt count k with at least q of the clients at or below k.
     int attemptsQuantile(double q) const;
     int attemptsMax() const;

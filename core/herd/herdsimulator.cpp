@@ -23,6 +23,13 @@ namespace {
 Q_LOGGING_CATEGORY(lcHerdSimulator, "retrylab.core.herdsimulator", QtInfoMsg)
 } // namespace
 
+// The one piece of the simulation that may move a control's progress counters.
+struct HerdCellRunner
+{
+    static void advance(HerdControl &control) { control.advance(); }
+    static void settle(HerdControl &control, qint64 clients) { control.settle(clients); }
+};
+
 namespace {
 
 // Only what changes or reads shared state at a given instant needs an event: a write
@@ -56,6 +63,15 @@ struct Event
     EventKind kind = EventKind::WriteArrives;
 };
 
+inline void prefetch(const void *address)
+{
+#if defined(__GNUC__)
+    __builtin_prefetch(address, 1);
+#else
+    Q_UNUSED(address);
+#endif
+}
+
 // Earlier time first; equal times in insertion order, so a run never depends on
 // how the heap happens to break ties.
 inline bool earlier(const Event &a, const Event &b)
@@ -65,12 +81,14 @@ inline bool earlier(const Event &a, const Event &b)
 
 // A binary min-heap with replaceTop(): handling an event usually schedules exactly
 // one more, and replacing the top costs one sift instead of a pop and a push.
-class EventQueue
+class EventHeap
 {
 public:
-    void reserve(std::size_t n) { m_heap.reserve(n); }
     bool empty() const { return m_heap.empty(); }
+    std::size_t size() const { return m_heap.size(); }
     const Event &top() const { return m_heap.front(); }
+    /// The element at `i` of the heap's array: 1 and 2 are the candidates to follow the top.
+    const Event &at(std::size_t i) const { return m_heap[i]; }
 
     void push(const Event &e)
     {
@@ -91,17 +109,24 @@ public:
         const Event last = m_heap.back();
         m_heap.pop_back();
         if (!m_heap.empty())
-            siftDown(last);
+            siftDown(0, last);
     }
 
-    void replaceTop(const Event &e) { siftDown(e); }
+    void replaceTop(const Event &e) { siftDown(0, e); }
+
+    /// Copies `events` in (the heap must be empty) and orders them into a heap.
+    void assign(const std::vector<Event> &events)
+    {
+        m_heap.assign(events.cbegin(), events.cend());
+        for (std::size_t i = m_heap.size() / 2; i-- > 0;)
+            siftDown(i, m_heap[i]);
+    }
 
 private:
-    // Places `e` at the root and lets it sink to its place.
-    void siftDown(const Event &e)
+    // Places `e` at `i` and lets it sink to its place.
+    void siftDown(std::size_t i, const Event e)
     {
         const std::size_t n = m_heap.size();
-        std::size_t i = 0;
         for (;;) {
             std::size_t child = 2 * i + 1;
             if (child >= n)
@@ -117,6 +142,129 @@ private:
     }
 
     std::vector<Event> m_heap;
+};
+
+// The events in the order of (time, insertion), exactly as one heap of them would
+// give them, at a near-constant cost per event however many are pending: a run of
+// a million clients keeps a million events queued, and one heap that large costs
+// some twenty cache misses per event. Future events wait unsorted in buckets of
+// bucketMs each; only the bucket whose turn it is makes a heap. Events beyond the
+// buckets' span wait in a far list and are spread over the buckets when the span
+// moves on to them. A bucket's index is monotonic in time, so every event of a
+// bucket comes before every event of a later one.
+class EventQueue
+{
+public:
+    static constexpr double bucketMs = 1.0;
+    static constexpr std::size_t bucketCount = 1U << 16;
+    static constexpr std::size_t maxKeptPerBucket = 64;
+
+    EventQueue() : m_buckets(bucketCount) { }
+
+    bool empty() const { return m_size == 0; }
+
+    /// The earliest event; the queue must not be empty.
+    const Event &top()
+    {
+        while (m_heap.empty())
+            advance();
+        return m_heap.top();
+    }
+
+    void push(const Event &e)
+    {
+        ++m_size;
+        place(e);
+    }
+
+    /// Calls `f` with the events that may come right after top() (and the ones
+    /// after those), so that the caller can fetch early what it will need for them.
+    template<typename F>
+    void forEachFollower(F f) const
+    {
+        for (std::size_t i = 1; i <= 6 && i < m_heap.size(); ++i)
+            f(m_heap.at(i));
+    }
+
+    /// Removes top() (which must have been called since the last change).
+    void pop()
+    {
+        --m_size;
+        m_heap.pop();
+    }
+
+    /// pop() then push(e), in one sift when `e` falls in the current bucket.
+    void replaceTop(const Event &e)
+    {
+        if (index(e.timeMs) <= m_current) {
+            m_heap.replaceTop(e);
+        } else {
+            m_heap.pop();
+            place(e);
+        }
+    }
+
+private:
+    // The bucket of a time: monotonic, and bucketCount beyond the span (infinity
+    // and NaN included, so that a bucket holds only finite times).
+    std::size_t index(double timeMs) const
+    {
+        const double q = (timeMs - m_baseMs) / bucketMs;
+        if (!(q < static_cast<double>(bucketCount)))
+            return bucketCount;
+        return q > 0.0 ? static_cast<std::size_t>(q) : 0;
+    }
+
+    void place(const Event &e)
+    {
+        const std::size_t k = index(e.timeMs);
+        if (k <= m_current)
+            m_heap.push(e); // the current bucket (or earlier, which time never goes back to)
+        else if (k < bucketCount)
+            m_buckets[k].push_back(e);
+        else
+            m_far.push_back(e);
+    }
+
+    // The current bucket is done: the next one that holds events makes the heap;
+    // past the last bucket, the span starts again at the earliest far event.
+    void advance()
+    {
+        while (++m_current < bucketCount) {
+            std::vector<Event> &bucket = m_buckets[m_current];
+            if (bucket.empty())
+                continue;
+            m_heap.assign(bucket);
+            // A bucket keeps a little room for next time, not a herd's worth.
+            if (bucket.capacity() > maxKeptPerBucket)
+                std::vector<Event>().swap(bucket);
+            else
+                bucket.clear();
+            return;
+        }
+        double earliest = std::numeric_limits<double>::infinity();
+        for (const Event &e : m_far)
+            earliest = std::min(earliest, e.timeMs);
+        std::vector<Event> far;
+        far.swap(m_far);
+        if (!std::isfinite(earliest)) {
+            // Only events at no finite time are left: the heap takes them as they are.
+            for (const Event &e : far)
+                m_heap.push(e);
+            return;
+        }
+        m_baseMs = earliest;
+        m_current = 0;
+        for (const Event &e : far)
+            place(e);
+    }
+
+    EventHeap m_heap; // the current bucket
+    std::vector<std::vector<Event>> m_buckets;
+    std::vector<Event> m_far;
+    double m_baseMs = 0.0;
+    std::size_t m_current = 0;
+    std::size_t m_size = 0;
 };
 
 // |Normal(mean, sd)| per message, by Marsaglia's polar method on 53-bit uniforms
@@ -207,7 +355,7 @@ struct ClientState
 class SimulationRun
 {
 public:
-    SimulationRun(const Cell &cell, quint64 seed, const HerdControl *control)
+    SimulationRun(const Cell &cell, quint64 seed, HerdControl *control)
         : m_cell(cell), m_p(*cell.parameters), m_random(seed), m_network(m_p.networkMeanMs, m_p.networkSdMs),
           m_control(control)
     { }
@@ -259,12 +407,21 @@ private:
     void startService(int client, double timeMs);
     void dropAll(double timeMs);
     void summarise();
+    // Counts the clients settled since the last call into the control's progress.
+    void reportSettled(qint64 settled)
+    {
+        if (m_control && settled > m_settledReported) {
+            HerdCellRunner::settle(*m_control, settled - m_settledReported);
+            m_settledReported = settled;
+        }
+    }
 
     const Cell &m_cell;
     const HerdParameters &m_p;
     RandomSource m_random;
     NetworkDelay m_network;
-    const HerdControl *m_control;
+    HerdControl *m_control;
+    qint64 m_settledReported = 0; // clients this run has counted into m_control
 
     EventQueue m_queue;
     quint64 m_order = 0;
@@ -291,7 +448,6 @@ HerdRunOutcome SimulationRun::execute()
     const int n = m_cell.clients;
     m_out.clients = n;
     m_clients.reserve(static_cast<std::size_t>(n));
-    m_queue.reserve(static_cast<std::size_t>(n) + 4);
     m_waiting.resize(static_cast<std::size_t>(std::max(0, m_p.queueCapacity)));
 
     double arrival = 0.0;
@@ -328,10 +484,19 @@ HerdRunOutcome SimulationRun::execute()
             return m_out;
         }
         // A relaxed load every few thousand events keeps cancelling cheap and prompt.
-        if ((++m_out.events & 0xFFF) == 0 && m_control && m_control->isCancelled()) {
-            m_out.cancelled = true;
-            return m_out;
+        if ((++m_out.events & 0xFFF) == 0 && m_control) {
+            if (m_control->isCancelled()) {
+                m_out.cancelled = true;
+                return m_out;
+            }
+            reportSettled(m_out.succeeded + m_out.gaveUp);
         }
+        // A million clients' states are far bigger than the caches: the state of
+        // each client whose event may come next is fetched while this one is handled.
+        m_queue.forEachFollower([this](const Event &next) {
+            if (next.client >= 0)
+                prefetch(&m_clients[static_cast<std::size_t>(next.client)]);
+        });
         m_topHandled = true;
         handle(e);
         if (m_topHandled) {
@@ -340,6 +505,7 @@ HerdRunOutcome SimulationRun::execute()
         }
     }
     summarise();
+    reportSettled(n); // the unfinished ones are settled too: the run is over
     return m_out;
 }
 
@@ -526,12 +692,6 @@ Cell makeCell(const HerdParameters &p, int clients, const HerdStrategy &strategy
 
 } // namespace
 
-// The one piece of the grid loop that may move a control's progress counter.
-struct HerdCellRunner
-{
-    static void advance(HerdControl &control) { control.advance(); }
-};
-
 namespace {
 
 QString stallMessage(const HerdStrategy &strategy, int clients, double atMs)
@@ -618,10 +778,18 @@ void HerdControl::setProgressCallback(std::function<void(qint64, qint64)> callba
     m_callback = std::move(callback);
 }
 
-void HerdControl::begin(qint64 total)
+void HerdControl::begin(qint64 totalRuns, qint64 totalClients)
 {
     m_done.store(0, std::memory_order_relaxed);
-    m_total.store(total, std::memory_order_relaxed);
+    m_total.store(totalRuns, std::memory_order_relaxed);
+    m_clientsDone.store(0, std::memory_order_relaxed);
+    m_clientsTotal.store(totalClients, std::memory_order_relaxed);
+}
+
+double HerdControl::fractionDone() const
+{
+    const qint64 total = clientsTotal();
+    return total > 0 ? std::clamp(static_cast<double>(clientsDone()) / static_cast<double>(total), 0.0, 1.0) : 0.0;
 }
 
 void HerdControl::advance()
@@ -678,8 +846,11 @@ Result<HerdReport> HerdSimulator::run(const HerdParameters &parameters, HerdCont
             tasks.push_back({clients, strategy});
     }
     const qint64 totalRuns = static_cast<qint64>(tasks.size()) * parameters.runs;
+    qint64 totalClients = 0;
+    for (const Task &task : tasks)
+        totalClients += static_cast<qint64>(task.clients) * parameters.runs;
     if (control)
-        control->begin(totalRuns);
+        control->begin(totalRuns, totalClients);
 
     // The largest cells go first, so that no thread is left with a big one at the end.
     std::vector<std::size_t> order(tasks.size());

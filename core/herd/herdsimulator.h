@@ -25,6 +25,14 @@ public:
     qint64 runsDone() const { return m_done.load(std::memory_order_relaxed); }
     qint64 runsTotal() const { return m_total.load(std::memory_order_relaxed); }
 
+    /// Simulated clients settled so far (succeeded or gave up; those still busy at the
+    /// horizon when their run ends) and in all: finer than runs, it moves within a run
+    /// of a million clients. Updated every few thousand events.
+    qint64 clientsDone() const { return m_clientsDone.load(std::memory_order_relaxed); }
+    qint64 clientsTotal() const { return m_clientsTotal.load(std::memory_order_relaxed); }
+    /// clientsDone() / clientsTotal(), 0..1.
+    double fractionDone() const;
+
     /// Called after every finished run, from the worker thread that finished it;
     /// calls are serialised, so the callback needs no lock of its own.
     void setProgressCallback(std::function<void(qint64 done, qint64 total)> callback);
@@ -32,12 +40,15 @@ public:
 private:
     friend class HerdSimulator;
     friend struct HerdCellRunner;
-    void begin(qint64 total);
+    void begin(qint64 totalRuns, qint64 totalClients);
     void advance();
+    void settle(qint64 clients) { m_clientsDone.fetch_add(clients, std::memory_order_relaxed); }
 
     std::atomic<bool> m_cancelled{false};
     std::atomic<qint64> m_done{0};
     std::atomic<qint64> m_total{0};
+    std::atomic<qint64> m_clientsDone{0};
+    std::atomic<qint64> m_clientsTotal{0};
     std::mutex m_callbackMutex;
     std::function<void(qint64, qint64)> m_callback;
 };

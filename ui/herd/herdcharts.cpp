@@ -28,6 +28,9 @@ using namespace RetryLab::Core;
 
 namespace {
 
+// Points per load curve at most: a few per pixel of a wide chart, whatever the run's length.
+constexpr int maxLoadPoints = 2000;
+
 // One colour per strategy, by HerdStrategy::index(), so a strategy keeps its
 // colour in every chart and in the list. HerdCharts::strategyColor() adjusts
 // it to the palette's base colour.
@@ -73,6 +76,27 @@ QChartView *makeChartView(const QString &title, const QString &objectName, QWidg
     view->setMinimumSize(240, 150);
     return view;
 }
+
+// Large counts are drawn in thousands or millions, so that axis labels stay short
+// and readable ("8" with "calls (millions)", not "8000000").
+struct CountScale
+{
+    double divisor = 1.0;
+    QString unit; ///< empty: as they are
+
+    static CountScale forLargest(double largest)
+    {
+        if (largest >= 1e6)
+            return {1e6, HerdCharts::tr("millions")};
+        if (largest >= 1e4)
+            return {1e3, HerdCharts::tr("thousands")};
+        return {};
+    }
+    QString title(const QString &what) const
+    {
+        return unit.isEmpty() ? what : HerdCharts::tr("%1 (%2)").arg(what, unit);
+    }
+};
 
 // A y axis from 0 (or, logarithmic, from just below the smallest value) to just above the largest.
 QAbstractAxis *valueAxis(double lo, double hi, bool logarithmic, const QString &title)
@@ -156,7 +180,7 @@ void HerdCharts::setReport(HerdReport report)
         const QSignalBlocker block(m_loadClients);
         m_loadClients->clear();
         for (int n : m_report.parameters.clientCounts)
-            m_loadClients->addItem(tr("%n client(s)", nullptr, n), n);
+            m_loadClients->addItem(tr("%Ln client(s)", nullptr, n), n);
         const int keep = m_loadClients->findData(previous);
         m_loadClients->setCurrentIndex(keep >= 0 ? keep : m_loadClients->count() - 1);
     }
@@ -241,11 +265,18 @@ void HerdCharts::plotGrid()
         {m_callsView, tr("calls"), [](const HerdCellResult &c) { return c.calls.mean; }},
         {m_completionView, tr("seconds"), [](const HerdCellResult &c) { return c.completionMs.mean / 1000.0; }},
     };
+    const CountScale clientScale
+        = CountScale::forLargest(p.clientCounts.isEmpty() ? 0.0 : static_cast<double>(p.clientCounts.last()));
     for (const Plot &plot : plots) {
         QChart *chart = plot.view->chart();
         clearChart(chart);
         if (m_report.cells.isEmpty())
             continue;
+        // Calls are counted in thousands or millions when they are that many; seconds are seconds.
+        double largest = 0.0;
+        for (const HerdCellResult &cell : m_report.cells)
+            largest = std::max(largest, plot.value(cell));
+        const CountScale valueScale = plot.view == m_callsView ? CountScale::forLargest(largest) : CountScale{};
         double lo = std::numeric_limits<double>::infinity();
         double hi = 0.0;
         QList<QLineSeries *> lines;
@@ -259,8 +290,8 @@ void HerdCharts::plotGrid()
             QList<QPointF> points;
             for (int n : p.clientCounts) {
                 if (const HerdCellResult *cell = m_report.find(n, s)) {
-                    const double v = plot.value(*cell);
-                    points.append(QPointF(n, v));
+                    const double v = plot.value(*cell) / valueScale.divisor;
+                    points.append(QPointF(n / clientScale.divisor, v));
                     hi = std::max(hi, v);
                     if (v > 0.0)
                         lo = std::min(lo, v);
@@ -271,13 +302,17 @@ void HerdCharts::plotGrid()
             lines.append(series);
         }
         auto *x = new QValueAxis;
-        x->setTitleText(tr("clients"));
-        x->setLabelFormat(QStringLiteral("%d"));
-        const int first = p.clientCounts.first();
-        const int last = p.clientCounts.last();
-        x->setRange(first, std::max(last, first + 1));
+        x->setTitleText(clientScale.title(tr("clients")));
+        const double first = p.clientCounts.first() / clientScale.divisor;
+        const double last = p.clientCounts.last() / clientScale.divisor;
+        if (p.clientCounts.size() == 1)
+            x->setRange(0.0, last * 1.25); // one count: its points in from the edge, not on it
+        else
+            x->setRange(first, std::max(last, first + 1.0 / clientScale.divisor));
         x->applyNiceNumbers();
-        QAbstractAxis *y = valueAxis(std::isfinite(lo) ? lo : 0.0, hi, logarithmic, plot.yTitle);
+        const bool wholeTicks = clientScale.divisor == 1.0 || x->max() - x->min() >= 10.0;
+        x->setLabelFormat(wholeTicks ? QStringLiteral("%.0f") : QStringLiteral("%.2g"));
+        QAbstractAxis *y = valueAxis(std::isfinite(lo) ? lo : 0.0, hi, logarithmic, valueScale.title(plot.yTitle));
         chart->addAxis(x, Qt::AlignBottom);
         chart->addAxis(y, Qt::AlignLeft);
         styleAxes(chart);
@@ -298,31 +333,35 @@ void HerdCharts::plotLoad()
         chart->setTitle(tr("Server load over time"));
         return;
     }
-    chart->setTitle(tr("Server load over time, %n client(s) (mean of %1 runs)", nullptr, clients).arg(p.runs));
+    chart->setTitle(tr("Server load over time, %Ln client(s) (mean of %1 runs)", nullptr, clients).arg(p.runs));
 
+    // A long run has hundreds of thousands of bins; the chart gets a bounded curve
+    // per strategy that keeps every group's low and peak.
     double hi = 0.0;
     double end = 0.0;
-    QList<QLineSeries *> lines;
+    QList<QPair<HerdStrategy, QList<QPointF>>> curves;
     for (const HerdStrategy &s : p.strategies) {
         const HerdCellResult *cell = m_report.find(clients, s);
         if (!cell)
             continue;
+        curves.append(qMakePair(s, cell->loadCurve(maxLoadPoints)));
+        for (const QPointF &point : std::as_const(curves.last().second))
+            hi = std::max(hi, point.y());
+        end = std::max(end, static_cast<double>(cell->meanLoadPerBin.size()) * cell->binMs / 1000.0);
+    }
+    const CountScale scale = CountScale::forLargest(hi);
+    hi /= scale.divisor;
+    QList<QLineSeries *> lines;
+    for (auto &[strategy, points] : curves) {
         auto *series = new QLineSeries;
-        series->setName(s.title());
-        QPen pen(strategyColor(s, palette()));
+        series->setName(strategy.title());
+        QPen pen(strategyColor(strategy, palette()));
         pen.setWidthF(1.5);
         series->setPen(pen);
-        QList<QPointF> points;
-        points.reserve(cell->meanLoadPerBin.size() + 1);
-        const double perSecond = 1000.0 / cell->binMs;
-        for (qsizetype i = 0; i < cell->meanLoadPerBin.size(); ++i) {
-            // Each bin's rate is drawn at the bin's middle.
-            const double t = (static_cast<double>(i) + 0.5) * cell->binMs / 1000.0;
-            const double rate = cell->meanLoadPerBin[i] * perSecond;
-            points.append(QPointF(t, rate));
-            hi = std::max(hi, rate);
+        if (scale.divisor != 1.0) {
+            for (QPointF &point : points)
+                point.setY(point.y() / scale.divisor);
         }
-        end = std::max(end, static_cast<double>(cell->meanLoadPerBin.size()) * cell->binMs / 1000.0);
         series->replace(points);
         lines.append(series);
     }
@@ -361,7 +400,7 @@ void HerdCharts::plotLoad()
     x->setTickAnchor(0.0);
     x->setTickInterval(step);
     x->setLabelFormat(step >= 1.0 ? QStringLiteral("%.0f") : QStringLiteral("%.2g"));
-    QAbstractAxis *y = valueAxis(0.0, hi, false, tr("calls/s"));
+    QAbstractAxis *y = valueAxis(0.0, hi, false, scale.title(tr("calls/s")));
     chart->addAxis(x, Qt::AlignBottom);
     chart->addAxis(y, Qt::AlignLeft);
     styleAxes(chart);

@@ -58,6 +58,7 @@ Result<void> HerdJob::start(const HerdParameters &parameters)
     m_run->parameters = parameters;
     m_run->total = static_cast<qint64>(parameters.clientCounts.size()) * parameters.strategies.size() * parameters.runs;
     m_reportedDone = -1;
+    m_reportedFraction = -1.0;
 
     const std::shared_ptr<Run> run = m_run;
     m_thread = QThread::create([run] {
@@ -86,10 +87,12 @@ void HerdJob::handleProgressTick()
     if (!m_run)
         return;
     const qint64 done = m_run->control.runsDone();
-    if (done == m_reportedDone)
+    const double fraction = m_run->control.fractionDone();
+    if (done == m_reportedDone && fraction == m_reportedFraction)
         return;
     m_reportedDone = done;
-    Q_EMIT progress(done, m_run->total);
+    m_reportedFraction = fraction;
+    Q_EMIT progress(done, m_run->total, fraction);
 }
 
 void HerdJob::handleWorkerFinished()

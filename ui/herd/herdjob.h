@@ -36,8 +36,9 @@ public:
 Q_SIGNALS:
     /// A run began; `runsTotal` is client counts x strategies x runs per cell.
     void started(qint64 runsTotal);
-    /// Runs finished so far; the last one comes just before the run's outcome.
-    void progress(qint64 runsDone, qint64 runsTotal);
+    /// Runs finished so far, and the share of simulated clients settled (0..1),
+    /// which moves within a long run too; the last one comes just before the outcome.
+    void progress(qint64 runsDone, qint64 runsTotal, double fractionDone);
     void finished(const Core::HerdReport &report, double seconds);
     void cancelled(qint64 runsDone, qint64 runsTotal);
     void failed(const QString &message);
@@ -51,6 +52,7 @@ private:
     QThread *m_thread = nullptr;
     std::shared_ptr<Run> m_run;
     qint64 m_reportedDone = -1;
+    double m_reportedFraction = -1.0;
 };
 
 } // namespace RetryLab::Ui

@@ -15,11 +15,16 @@
 #include <QVBoxLayout>
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 
 namespace RetryLab::Ui {
 
 using namespace RetryLab::Core;
+
+namespace {
+constexpr int progressSteps = 1000;
+} // namespace
 
 SimulatorView::SimulatorView(QWidget *parent) : QWidget(parent)
 {
@@ -219,16 +224,21 @@ void SimulatorView::cancel()
 
 void SimulatorView::handleJobStarted(qint64 runsTotal)
 {
-    m_progress->setRange(0, static_cast<int>(std::min<qint64>(runsTotal, std::numeric_limits<int>::max())));
+    // Per mille of the simulated clients: a single run of a million clients moves it too.
+    m_progress->setRange(0, progressSteps);
     m_progress->setValue(0);
     setRunning(true);
     showStatus(tr("Simulating %L1 runs...").arg(runsTotal));
     Q_EMIT started();
 }
 
-void SimulatorView::handleJobProgress(qint64 runsDone)
+void SimulatorView::handleJobProgress(qint64 runsDone, qint64 runsTotal, double fractionDone)
 {
-    m_progress->setValue(static_cast<int>(std::min<qint64>(runsDone, m_progress->maximum())));
+    m_progress->setValue(static_cast<int>(std::lround(std::clamp(fractionDone, 0.0, 1.0) * progressSteps)));
+    if (runsTotal > 1)
+        m_progress->setFormat(tr("%p% (%L1 of %L2 runs)").arg(runsDone).arg(runsTotal));
+    else
+        m_progress->setFormat(tr("%p%"));
 }
 
 void SimulatorView::handleJobFinished(const HerdReport &report, double seconds)

@@ -69,7 +69,7 @@ private:
 
     void handleFormEdited();
     void handleJobStarted(qint64 runsTotal);
-    void handleJobProgress(qint64 runsDone);
+    void handleJobProgress(qint64 runsDone, qint64 runsTotal, double fractionDone);
     void handleJobFinished(const Core::HerdReport &report, double seconds);
     void handleJobCancelled(qint64 runsDone, qint64 runsTotal);
     void handleJobFailed(const QString &message);

@@ -255,7 +255,7 @@ void TestHerdParametersJson::parseErrors_nameTheirField()
     const auto counts = parseClientCounts(QStringLiteral("0:10:5"));
     QVERIFY(!counts);
     QCOMPARE(counts.errorDetail().path, QStringLiteral("clients"));
-    QCOMPARE(counts.error(), QStringLiteral("clients: 0 is outside 1..10000 in \"0:10:5\"."));
+    QCOMPARE(counts.error(), QStringLiteral("clients: 0 is outside 1..1000000 in \"0:10:5\"."));
 
     const auto strategies = parseStrategies(QStringLiteral("none,wobble"));
     QVERIFY(!strategies);

@@ -3,9 +3,11 @@
 #include <QScopeGuard>
 #include <QTest>
 
+#include <atomic>
 #include <cmath>
 #include <limits>
 #include <numeric>
+#include <thread>
 
 using namespace RetryLab::Core;
 
@@ -76,6 +78,8 @@ private Q_SLOTS:
     void parseStrategies_namesTheUnknownOne();
 
     void progress_reachesTheTotal();
+    void progress_movesWithinOneRun();
+    void loadCurve_boundedAndKeepsPeaks();
     void cancel_stopsTheRun();
     void cancel_fromProgressCallback_stopsEarly();
 };
@@ -783,6 +787,76 @@ void TestHerdSimulator::progress_reachesTheTotal()
     QCOMPARE(seen.size(), 36);
     QCOMPARE(*std::max_element(seen.cbegin(), seen.cend()), qint64(36));
     QCOMPARE(control.runsDone(), control.runsTotal());
+    QCOMPARE(control.clientsTotal(), (10 + 20) * 6 * 3);
+    QCOMPARE(control.clientsDone(), control.clientsTotal());
+    QCOMPARE(control.fractionDone(), 1.0);
+}
+
+// One run of many clients: the settled clients move while that run goes on, and
+// clients still busy at the horizon count as settled when it ends.
+void TestHerdSimulator::progress_movesWithinOneRun()
+{
+    HerdParameters p = HerdParameters::defaultsFor(HerdModel::CapacityLimited);
+    p.clientCounts = {50'000};
+    p.strategies = {*HerdStrategy::fromName(QStringLiteral("full-jitter"))};
+    p.runs = 1;
+    p.serviceRatePerSec = 10'000.0;
+    p.queueCapacity = 500;
+    p.horizonMs = 4'000.0; // about 40,000 served: the rest is unfinished
+    HerdControl control;
+    QList<qint64> settledAtRunEnd;
+    std::atomic<bool> sawPartOfTheRun{false};
+    control.setProgressCallback([&](qint64, qint64) { settledAtRunEnd.append(control.clientsDone()); });
+    std::atomic<bool> stop{false};
+    std::thread watcher([&] {
+        while (!stop.load()) {
+            const qint64 done = control.clientsDone();
+            if (done > 0 && done < 50'000)
+                sawPartOfTheRun.store(true);
+            std::this_thread::yield();
+        }
+    });
+    const auto report = HerdSimulator::run(p, &control);
+    stop.store(true);
+    watcher.join();
+    QVERIFY2(report, qPrintable(report.error()));
+    QVERIFY(report->cells.first().unfinished > 0);
+    QVERIFY(sawPartOfTheRun.load());
+    QCOMPARE(settledAtRunEnd, QList<qint64>{50'000});
+    QCOMPARE(control.fractionDone(), 1.0);
+}
+
+// A curve of any length is drawn with a bounded number of points that keeps its peaks.
+void TestHerdSimulator::loadCurve_boundedAndKeepsPeaks()
+{
+    HerdCellResult cell;
+    cell.binMs = 50.0;
+    QCOMPARE(cell.loadCurve(2000).size(), 0);
+    cell.meanLoadPerBin = {1.0, 3.0, 2.0};
+    const QList<QPointF> few = cell.loadCurve(2000);
+    QCOMPARE(few, (QList<QPointF>{{0.025, 20.0}, {0.075, 60.0}, {0.125, 40.0}}));
+
+    // An hour of 50 ms bins with one spike and one dip.
+    cell.meanLoadPerBin = QList<double>(72'000, 10.0);
+    cell.meanLoadPerBin[12'345] = 500.0;
+    cell.meanLoadPerBin[54'321] = 0.0;
+    const QList<QPointF> many = cell.loadCurve(2000);
+    QVERIFY(many.size() <= 2000);
+    QVERIFY(many.size() >= 1000);
+    double peak = 0.0;
+    double dip = 1e9;
+    for (qsizetype i = 0; i < many.size(); ++i) {
+        peak = std::max(peak, many[i].y());
+        dip = std::min(dip, many[i].y());
+        if (i > 0)
+            QVERIFY(many[i].x() > many[i - 1].x());
+    }
+    QCOMPARE(peak, 500.0 * 20.0);
+    QCOMPARE(dip, 0.0);
+    QCOMPARE(many.first().x(), 0.025);
+    QVERIFY(many.last().x() <= 72'000 * 0.05);
+    QVERIFY(many.last().x() > 72'000 * 0.05 - 0.05 * 40);
+    QCOMPARE(cell.loadCurve(0).size(), 0);
 }
 
 void TestHerdSimulator::cancel_stopsTheRun()

@@ -20,6 +20,8 @@
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTest>
+#include <QTimer>
+#include <QValueAxis>
 
 #include <algorithm>
 #include <memory>
@@ -79,6 +81,8 @@ private Q_SLOTS:
     void modelChange_loadsModelDefaultsAndKeepsGrid();
     void setParameters_roundTrips();
     void smallGrid_progressReachesEndAndChartsGetSeries();
+    void millionClients_progressMovesWithinTheRunAndCancels();
+    void longRun_loadCurveIsBoundedAndLargeCountsAreScaled();
     void loadClients_choosesTheLoadCurve();
     void logScale_usesLogarithmicAxis();
     void outage_loadChartShowsTheOutage();
@@ -214,6 +218,82 @@ void TestSimulatorView::setParameters_roundTrips()
     QCOMPARE(back->clientCounts, p.clientCounts);
 }
 
+// One run of a million clients: the bar moves while that single run goes on, the
+// window's event loop keeps turning, and Cancel stops it.
+void TestSimulatorView::millionClients_progressMovesWithinTheRunAndCancels()
+{
+    HerdParameters p = HerdParameters::defaultsFor(HerdModel::CapacityLimited);
+    p.clientCounts = {HerdLimits::maxClients};
+    p.strategies = {*HerdStrategy::fromName(QStringLiteral("full-jitter"))};
+    p.runs = 1;
+    p.serviceRatePerSec = 20'000.0;
+    p.queueCapacity = 1'000;
+    p.maxBackoffMs = 20'000.0;
+    Ui::SimulatorView view;
+    view.setParameters(p);
+    QSignalSpy started(&view, &Ui::SimulatorView::started);
+    QSignalSpy cancelled(&view, &Ui::SimulatorView::cancelled);
+    QSignalSpy failed(&view, &Ui::SimulatorView::failed);
+    view.start();
+    QCOMPARE(failed.count(), 0);
+    QCOMPARE(started.count(), 1);
+
+    auto *progress = child<QProgressBar>(view, "progressBar");
+    int ticks = 0;
+    QTimer ticker;
+    QObject::connect(&ticker, &QTimer::timeout, &view, [&ticks] { ++ticks; });
+    ticker.start(10);
+    QTRY_VERIFY_WITH_TIMEOUT(progress->value() > 0, 120'000);
+    QVERIFY(view.isRunning());
+    QVERIFY(progress->value() < progress->maximum());
+    QVERIFY(ticks > 0); // the window's timers ran while the run went on
+    QTest::mouseClick(child<QPushButton>(view, "cancelButton"), Qt::LeftButton);
+    QTRY_COMPARE_WITH_TIMEOUT(cancelled.count(), 1, 30'000);
+    QVERIFY(!view.isRunning());
+    QVERIFY(child<QLabel>(view, "statusLabel")->text().contains(QLatin1String("Cancelled after 0 of 1 runs")));
+}
+
+// Tens of thousands of load bins reach the chart as at most 2,000 points that keep
+// the peak; calls in the tens of thousands are drawn in thousands.
+void TestSimulatorView::longRun_loadCurveIsBoundedAndLargeCountsAreScaled()
+{
+    HerdParameters p = HerdParameters::defaultsFor(HerdModel::CapacityLimited);
+    p.clientCounts = {20'000};
+    p.strategies = {*HerdStrategy::fromName(QStringLiteral("full-jitter"))};
+    p.runs = 1;
+    p.serviceRatePerSec = 1'000.0;
+    p.queueCapacity = 100;
+    p.binMs = 4.0;
+    Ui::SimulatorView view;
+    view.setParameters(p);
+    QSignalSpy finished(&view, &Ui::SimulatorView::finished);
+    QSignalSpy failed(&view, &Ui::SimulatorView::failed);
+    view.start();
+    QTRY_VERIFY_WITH_TIMEOUT(finished.count() + failed.count() == 1, 120'000);
+    QVERIFY2(failed.isEmpty(), qPrintable(failed.value(0).value(0).toString()));
+
+    const HerdCellResult &cell = view.report().cells.first();
+    QVERIFY(cell.meanLoadPerBin.size() > 4'000);
+    const auto load = lines(child<QChartView>(view, "loadChartView"));
+    QCOMPARE(load.size(), 1);
+    QVERIFY(load.first()->count() <= 2000);
+    double peak = 0.0;
+    for (const QPointF &point : load.first()->points())
+        peak = std::max(peak, point.y());
+    const double binPeak = *std::max_element(cell.meanLoadPerBin.cbegin(), cell.meanLoadPerBin.cend());
+    const auto *y
+        = qobject_cast<QValueAxis *>(child<QChartView>(view, "loadChartView")->chart()->axes(Qt::Vertical).first());
+    QVERIFY(y);
+    // calls per 4 ms bin x 250 = calls/s: the herd's first bins reach millions a second
+    QVERIFY2(y->titleText().contains(QLatin1String("millions")), qPrintable(y->titleText()));
+    QCOMPARE(peak, binPeak * 250.0 / 1e6);
+
+    const auto calls = lines(child<QChartView>(view, "callsChartView"));
+    QCOMPARE(calls.first()->count(), 1);
+    QCOMPARE(calls.first()->at(0).x(), 20.0); // clients, in thousands
+    QCOMPARE(calls.first()->at(0).y(), cell.calls.mean / 1000.0);
+}
+
 void TestSimulatorView::smallGrid_progressReachesEndAndChartsGetSeries()
 {
     Ui::SimulatorView view;
@@ -226,8 +306,8 @@ void TestSimulatorView::smallGrid_progressReachesEndAndChartsGetSeries()
     QVERIFY(!view.isRunning());
 
     auto *progress = child<QProgressBar>(view, "progressBar");
-    QCOMPARE(progress->maximum(), 3 * 3 * 5);
     QCOMPARE(progress->value(), progress->maximum());
+    QVERIFY(progress->text().contains(QLatin1String("45 of 45 runs")));
     QCOMPARE(view.report().cells.size(), 9);
 
     for (const char *name : {"callsChartView", "completionChartView"}) {
