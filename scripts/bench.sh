@@ -14,6 +14,7 @@
 #   8. fault proxy in front of nginx against nginx directly (wrk)  scripts/bench-proxy.sh
 #   9. startup: window first paint and ready server; --version     scripts/bench-startup.py
 #  10. herd simulator, a million clients in one run                 bench_herdsimulator --million
+#  11. fault server holding 10,000 idle keep-alive connections       scripts/bench-connections.py
 #
 # Usage: scripts/bench.sh [--quick] [--out FILE]
 #   --quick   fewer repetitions and shorter load runs (a smoke run, not for the README)
@@ -33,7 +34,7 @@ while (($#)); do
         shift 2
         ;;
     -h | --help)
-        sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'
+        sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'
         exit 0
         ;;
     *)
@@ -183,6 +184,9 @@ python3 scripts/bench-startup.py --bin "$build_dir/bin" --runs "$( ((quick)) && 
 echo "== 10. herd simulator, a million clients in one run"
 "$build_dir/bin/bench_herdsimulator" --million --out "$work/million.json"
 
+echo "== 11. fault server holding 10,000 idle keep-alive connections"
+python3 scripts/bench-connections.py --binary "$build_dir/bin/retrylab" --connections 10000 --out "$work/connections.json"
+
 load_after=$(cut -d' ' -f1 /proc/loadavg)
 mkdir -p "$(dirname "$out")"
 jq -n \
@@ -191,6 +195,7 @@ jq -n \
     --slurpfile sim "$work/sim.json" --slurpfile views "$work/views.json" \
     --slurpfile observe "$work/observe.json" --slurpfile proxy "$work/proxy.json" \
     --slurpfile startup "$work/startup.json" --slurpfile million "$work/million.json" \
+    --slurpfile connections "$work/connections.json" \
     --arg commit "$(git rev-parse --short HEAD 2>/dev/null || echo unknown)" \
     --arg date "$(date -u +%Y-%m-%dT%H:%M:%SZ)" --arg cpu "$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ //')" \
     --argjson cores "$(nproc)" --arg load "$load_before -> $load_after" --argjson quick "$quick" '{
@@ -207,7 +212,8 @@ jq -n \
         "7_observer": ($observe[0] + { target: "10,000 attempts grouped and judged in under 1 s; linear" }),
         "8_fault_proxy": $proxy[0],
         "9_startup": $startup[0],
-        "10_herd_million": ($million[0] + { target: "1,000,000 clients, one run, one strategy: <= 10 s and <= 2 GiB" })
+        "10_herd_million": ($million[0] + { target: "1,000,000 clients, one run, one strategy: <= 10 s and <= 2 GiB" }),
+        "11_idle_connections": ($connections[0] + { target: "10,000 idle keep-alive connections on one thread, bounded memory" })
     }' >"$out"
 
 echo
@@ -231,5 +237,6 @@ jq -r '
     ("| 9 | startup, launch to window built with its server listening, and to first paint (\(."9_startup".display)); retrylab-cli --version | warm median: server ready \(."9_startup".warm.window_and_server_ms.median | f(0)) ms, first paint \(."9_startup".warm.first_paint_ms.median | f(0)) ms (p90 \(."9_startup".warm.first_paint_ms.p90 | f(0)) ms); cold: \(."9_startup".cold.first_paint_ms | f(0)) ms; --version warm median \(."9_startup".cli_version_ms.warm.median | f(1)) ms, cold \(."9_startup".cli_version_ms.cold | f(1)) ms | < 500 ms warm; < 50 ms |"),
     (."10_herd_million".models[] | "| 10 | herd of 1,000,000 clients, \(.model) model, one run per strategy, one thread | " +
         ([.runs[] | "\(.strategy) \(.seconds | f(2)) s (\(.events_per_second / 1e6 | f(1)) M events/s, \(.peak_rss_kib / 1024 | f(0)) MiB)"] | join("; ")) +
-        "; as one grid on all cores: \(.grid_all_cores_seconds | f(1)) s vs \(.grid_single_thread_seconds | f(1)) s on one\(if .same_csv then ", the same results" else ", RESULTS DIFFER" end) | <= 10 s, <= 2 GiB |")
+        "; as one grid on all cores: \(.grid_all_cores_seconds | f(1)) s vs \(.grid_single_thread_seconds | f(1)) s on one\(if .same_csv then ", the same results" else ", RESULTS DIFFER" end) | <= 10 s, <= 2 GiB |"),
+    ("| 11 | fault server holding \(."11_idle_connections".connections) idle keep-alive connections (one thread) | +\((."11_idle_connections".rss_held_kib - ."11_idle_connections".rss_before_kib) / 1024 | f(0)) MiB, \(."11_idle_connections".bytes_per_connection / 1024 | f(1)) KiB per connection; a probe meanwhile: p50 \(."11_idle_connections".probe_while_held.p50_ms | f(2)) ms, max \(."11_idle_connections".probe_while_held.max_ms | f(1)) ms; a second request on each: \(."11_idle_connections".second_round_answered) answered | bounded memory |")
 ' "$out"

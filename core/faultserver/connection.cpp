@@ -65,8 +65,8 @@ Connection::Connection(Host &host, QTcpSocket *socket, const Settings &settings)
 
     m_idleTimer = new QTimer(socket);
     m_idleTimer->setSingleShot(true);
-    m_idleTimer->setInterval(
-        m_overCapacity ? std::min(settings.idleTimeoutMs, overCapacityIdleMs) : settings.idleTimeoutMs);
+    m_idleMs = m_overCapacity ? std::min(settings.idleTimeoutMs, overCapacityIdleMs) : settings.idleTimeoutMs;
+    m_idleTimer->setInterval(m_idleMs);
     m_requestTimer = new QTimer(socket);
     m_requestTimer->setSingleShot(true);
     m_requestTimer->setInterval(settings.headerTimeoutMs);
@@ -103,7 +103,7 @@ void Connection::start()
     QObject::connect(m_idleTimer, &QTimer::timeout, socket, guarded([](Connection &c) { c.handleIdle(); }));
     QObject::connect(
         m_requestTimer, &QTimer::timeout, socket, guarded([](Connection &c) { c.handleRequestTimeout(); }));
-    m_idleTimer->start();
+    touchIdle();
     if (socket->bytesAvailable() > 0)
         handleReadable();
 }
@@ -139,7 +139,7 @@ void Connection::handleReadable()
     if (data.isEmpty() && !m_parser.isPartial() && m_parser.bufferedBytes() == 0)
         return;
     m_bytesReceived += data.size();
-    m_idleTimer->start();
+    touchIdle();
     if (m_host.heldBytes() + data.size() > m_host.maxHeldBytes()) {
         // All connections together hold as much of their requests as the server allows: this one waits outside.
         answerProtocolError(503,
@@ -342,12 +342,27 @@ void Connection::handleDisconnected()
         m_socket->deleteLater();
 }
 
+void Connection::touchIdle()
+{
+    m_sinceActivity.start();
+    if (!m_idleTimer->isActive())
+        m_idleTimer->start(m_idleMs);
+}
+
 void Connection::handleIdle()
 {
     if (!m_socket || m_state != State::Reading)
         return;
+    // The timer is not restarted at every read (two timer changes per request cost more
+    // than the rest of answering one): it fires at the first deadline and, when there
+    // was activity since, waits for what is left.
+    const qint64 quietMs = m_sinceActivity.elapsed();
+    if (quietMs < m_idleMs) {
+        m_idleTimer->start(static_cast<int>(m_idleMs - quietMs));
+        return;
+    }
     if (m_parser.isPartial()) {
-        answerDeadline(Tr::tr("no complete request within %1 ms").arg(m_idleTimer->interval()));
+        answerDeadline(Tr::tr("no complete request within %1 ms").arg(m_idleMs));
         return;
     }
     qCDebug(lcConnection) << "closing idle connection from" << m_peer;
@@ -606,10 +621,12 @@ void Connection::afterAnswer(bool keepAlive)
     m_state = State::Reading;
     m_request = HttpRequest{};
     updateHeldBytes();
-    m_idleTimer->start();
+    touchIdle();
     m_waitingSinceNs = m_host.clock().nowNs();
-    // Go on with pipelined requests from the event loop, not by recursion.
-    QTimer::singleShot(0, m_socket, guarded([](Connection &c) { c.resume(); }));
+    // Go on with pipelined requests (or requests that arrived while this one was
+    // answered) from the event loop, not by recursion; with none, the next read does.
+    if (m_parser.bufferedBytes() > 0 || m_socket->bytesAvailable() > 0)
+        QMetaObject::invokeMethod(m_socket, guarded([](Connection &c) { c.resume(); }), Qt::QueuedConnection);
 }
 
 void Connection::lingeringClose()

@@ -5,6 +5,7 @@
 #include "core/http/httprequestparser.h"
 
 #include <QByteArray>
+#include <QElapsedTimer>
 #include <QPointer>
 #include <QString>
 
@@ -131,6 +132,8 @@ private:
     void finishRequest(const QString &action, const QString &detail, std::optional<int> status);
     void afterAnswer(bool keepAlive);
     void lingeringClose();
+    /// Activity on the connection: the idle deadline starts again (lazily, see handleIdle()).
+    void touchIdle();
     /// A callback for a signal or timer that calls `function(*this)` only while
     /// the server still holds this connection.
     template<typename Function>
@@ -140,6 +143,8 @@ private:
     quint64 m_id = 0;
     QPointer<QTcpSocket> m_socket;
     QTimer *m_idleTimer = nullptr; ///< child of the socket
+    int m_idleMs = 0; ///< how long the connection may stay quiet
+    QElapsedTimer m_sinceActivity; ///< since the last read or answer (real time, as the timer's)
     QTimer *m_requestTimer = nullptr; ///< header deadline, then body-rate periods; child of the socket
     QString m_deadlineMissed; ///< a deadline ran out, its 408 not yet sent (answerDeadline)
     qint64 m_minBodyBytesPerSecond = 0;

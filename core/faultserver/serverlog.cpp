@@ -22,10 +22,10 @@ ServerLogEntry ServerLog::append(ServerLogEntry entry)
 {
     QMutexLocker lock(&m_mutex);
     entry.sequence = ++m_sequence;
-    m_entries.push_back(entry);
+    m_entries.push_back(std::move(entry));
     while (m_entries.size() > static_cast<size_t>(std::max(1, m_capacity)))
         m_entries.pop_front();
-    return entry;
+    return m_entries.back();
 }
 
 QList<ServerLogEntry> ServerLog::entries() const

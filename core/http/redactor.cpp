@@ -9,6 +9,27 @@
 #include <array>
 
 namespace {
+
+// Whether `text` has a ':' or '=' or an auth scheme word (any case), in one pass:
+// the fault server asks this of every line it logs.
+bool mayHoldCredentials(QStringView text)
+{
+    static const QLatin1StringView schemes[] = {QLatin1StringView("bearer"), QLatin1StringView("basic"),
+        QLatin1StringView("token"), QLatin1StringView("digest")};
+    for (qsizetype i = 0; i < text.size(); ++i) {
+        const char16_t c = text[i].unicode();
+        if (c == u':' || c == u'=')
+            return true;
+        const char16_t lower = c >= u'A' && c <= u'Z' ? char16_t(c + (u'a' - u'A')) : c;
+        if (lower != u'b' && lower != u't' && lower != u'd')
+            continue;
+        for (QLatin1StringView scheme : schemes) {
+            if (text.sliced(i).startsWith(scheme, Qt::CaseInsensitive))
+                return true;
+        }
+    }
+    return false;
+}
 Q_LOGGING_CATEGORY(lcRedactor, "retrylab.core.redactor")
 } // namespace
 
@@ -353,12 +374,7 @@ QString Redactor::text(const QString &input) const
         return input;
     // Every rule below needs a ':' or '=' or an auth scheme word; most text has none
     // of them, and a large header value should not go through six expressions for nothing.
-    const bool mayHoldCredentials = input.contains(QLatin1Char(':')) || input.contains(QLatin1Char('='))
-        || input.contains(QLatin1String("bearer"), Qt::CaseInsensitive)
-        || input.contains(QLatin1String("basic"), Qt::CaseInsensitive)
-        || input.contains(QLatin1String("token"), Qt::CaseInsensitive)
-        || input.contains(QLatin1String("digest"), Qt::CaseInsensitive);
-    if (!mayHoldCredentials)
+    if (!mayHoldCredentials(input))
         return input;
 
     static const QRegularExpression urlPattern(QStringLiteral(R"re([A-Za-z][A-Za-z0-9+.\-]*://[^\s"'<>\\]+)re"));
