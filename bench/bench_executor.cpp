@@ -5,15 +5,18 @@
 //   overhead  requests per second through the executor against raw
 //             QNetworkAccessManager, every first attempt succeeding, at the same
 //             concurrency with the same number of managers (so the same number of
-//             connections); repetitions interleaved A/B, B/A, ... to cancel drift
+//             connections), at 6, 48 and 256 in flight; repetitions interleaved
+//             A/B, B/A, ... to cancel drift
 //   timers    1,000 concurrent requests, each failing twice: actual minus planned
 //             backoff of every retry, with the default policy (Google's truncated
 //             exponential), with full jitter over one second, and without jitter
 //             (all of them wake at once: the thundering herd)
-//   scale     10,000 concurrent logical requests, each failing twice: all must
-//             succeed; peak resident memory and heap, and their cost per request
+//   scale     10,000 concurrent logical requests (--scale-requests N), each failing
+//             twice, 1,000 in flight at most: all must succeed; peak resident
+//             memory and heap, their cost per request, and the heap left after
 //
 // Usage: bench_executor [--part overhead|timers|scale|all] [--out FILE] [--quick]
+//                       [--scale-requests N]
 //        bench_executor --serve      (the child: prints "PORT <n>", serves until killed)
 
 #include "bench/processmemory.h"
@@ -438,6 +441,17 @@ QJsonObject measureTimers(const ServerProcess &server, int count, QTextStream &o
     return result;
 }
 
+// Forgets the server's /fail keys (it keeps at most 100,000).
+void resetServer(const ServerProcess &server)
+{
+    QNetworkAccessManager manager;
+    QNetworkReply *reply = manager.post(QNetworkRequest(server.url(QStringLiteral("/_control/reset"))), QByteArray());
+    waitUntil([reply] { return reply->isFinished(); }, 30'000, "the server's reset");
+    if (reply->error() != QNetworkReply::NoError)
+        qFatal("scale: the server's reset failed: %s", qPrintable(reply->errorString()));
+    delete reply;
+}
+
 QJsonObject measureScale(const ServerProcess &server, int count, QTextStream &out)
 {
     RetryExecutor executor;
@@ -447,6 +461,7 @@ QJsonObject measureScale(const ServerProcess &server, int count, QTextStream &ou
     // Warm-up, so that the baseline holds Qt's network stack and a few managers.
     runFailingTwice(executor, server, QStringLiteral("warm"), 200);
     QCoreApplication::sendPostedEvents(nullptr, QEvent::DeferredDelete);
+    resetServer(server); // the server keeps at most 100,000 /fail keys: the warm-up's go first
 
     const qint64 baseRss = residentKiB();
     const qint64 baseHeap = heapInUseBytes();
@@ -467,6 +482,15 @@ QJsonObject measureScale(const ServerProcess &server, int count, QTextStream &ou
     QCoreApplication::sendPostedEvents(nullptr, QEvent::DeferredDelete);
     const qint64 endHeap = heapInUseBytes();
     const qint64 endRss = residentKiB();
+    // Whether what stays after completion grows with more requests, or is room kept once:
+    // a second pass of a tenth as many, then the heap again.
+    const int againCount = std::max(1000, count / 10);
+    resetServer(server);
+    const RetryRun again = runFailingTwice(executor, server, QStringLiteral("again"), againCount);
+    QCoreApplication::sendPostedEvents(nullptr, QEvent::DeferredDelete);
+    const qint64 endHeapAgain = heapInUseBytes();
+    if (again.succeeded != againCount)
+        qFatal("scale: only %d of %d requests of the second pass succeeded", again.succeeded, againCount);
 
     const double rssPerRequest = double(peakRss - baseRss) * 1024.0 / count;
     const double heapPerRequest = double(peakHeap - baseHeap) / count;
@@ -486,6 +510,10 @@ QJsonObject measureScale(const ServerProcess &server, int count, QTextStream &ou
                .arg((peakHeap - baseHeap) / 1048576.0, 0, 'f', 1)
                .arg(heapPerRequest / 1024.0, 0, 'f', 2)
                .arg(queuedPerRequest / 1024.0, 0, 'f', 2);
+    out << QStringLiteral("scale, after completion: heap +%1 MiB over the start; after %2 more requests: %3 MiB more\n")
+               .arg((endHeap - baseHeap) / 1048576.0, 0, 'f', 1)
+               .arg(againCount)
+               .arg((endHeapAgain - endHeap) / 1048576.0, 0, 'f', 2);
     out.flush();
     if (run.succeeded != count)
         qFatal("scale: only %d of %d requests succeeded", run.succeeded, count);
@@ -506,6 +534,10 @@ QJsonObject measureScale(const ServerProcess &server, int count, QTextStream &ou
         {QStringLiteral("heap_end_bytes"), endHeap},
         {QStringLiteral("heap_bytes_per_request"), heapPerRequest},
         {QStringLiteral("heap_bytes_per_queued_request"), queuedPerRequest},
+        {QStringLiteral("heap_retained_bytes"), endHeap - baseHeap},
+        {QStringLiteral("second_pass_requests"), againCount},
+        {QStringLiteral("heap_after_second_pass_bytes"), endHeapAgain},
+        {QStringLiteral("heap_growth_in_second_pass_bytes"), endHeapAgain - endHeap},
     };
 }
 
@@ -532,7 +564,10 @@ int main(int argc, char *argv[])
     const QCommandLineOption profileOption(QStringLiteral("profile"),
         QStringLiteral("Only send N requests through one client, raw or executor, at concurrency 48 (for a profiler)."),
         QStringLiteral("client:N"));
-    parser.addOptions({partOption, outOption, quickOption, profileOption});
+    const QCommandLineOption scaleRequestsOption(QStringLiteral("scale-requests"),
+        QStringLiteral("Logical requests of the scale part (default 10,000; 2,000 with --quick)."),
+        QStringLiteral("n"));
+    parser.addOptions({partOption, outOption, quickOption, profileOption, scaleRequestsOption});
     parser.process(app);
     const QString part = parser.value(partOption);
     const bool quick = parser.isSet(quickOption);
@@ -573,10 +608,14 @@ int main(int argc, char *argv[])
     };
     const bool all = part == QLatin1String("all");
     if (all || part == QLatin1String("scale"))
-        results.insert(QStringLiteral("scale"), measureScale(server, quick ? 2000 : 10'000, out));
+        results.insert(QStringLiteral("scale"),
+            measureScale(server,
+                parser.isSet(scaleRequestsOption) ? std::max(1, parser.value(scaleRequestsOption).toInt())
+                                                  : (quick ? 2000 : 10'000),
+                out));
     if (all || part == QLatin1String("overhead")) {
         QJsonArray runs;
-        for (int concurrency : {6, 48})
+        for (int concurrency : {6, 48, 256})
             runs.append(measureOverhead(server, concurrency, quick ? 1000 : 4000, quick ? 2 : 8, out));
         results.insert(QStringLiteral("overhead"), runs);
     }

@@ -206,8 +206,14 @@ void RetryExecutor::finishRequest(const RequestPtr &r, RequestOutcome outcome, Q
     if (refunded && m_budget->enabled())
         noteBudget();
     dispatchQueued();
-    if (m_requests.isEmpty())
+    if (m_requests.isEmpty()) {
+        // Containers keep the room of their largest size: after 100,000 requests
+        // that is megabytes the executor would hold for nothing once idle.
+        m_requests.squeeze();
+        m_timerRequests.squeeze();
+        m_queue.squeeze();
         Q_EMIT idle();
+    }
 }
 
 } // namespace RetryLab::Core

@@ -1,0 +1,285 @@
+// Backoff timers with the window live: the main window (offscreen unless a display
+// is given) runs 1,000 concurrent logical requests that each fail twice against its
+// embedded server, under the default policy (2^n s plus up to 1 s of jitter), while
+// the timeline follows the live edge and the error log follows the newest row (the
+// two tabs take turns in view, so that both are drawn). Records every retry's
+// actual minus planned delay, the interval between the timeline's frames while it
+// is in view, and how late a 5 ms timer on the window's thread fires (how long the
+// thread is kept from its events). Then the same requests on an executor of its own,
+// without a window, for the ratio. Writes JSON (--out).
+//   bench_windowtimers [--requests N] [--out FILE]
+// With BENCH_DEBUG set it also names every event that keeps a thread over 30 ms.
+#include "core/executor/retryexecutor.h"
+#include "ui/mainwindow.h"
+#include "ui/run/errorlogview.h"
+#include "ui/run/timelineview.h"
+#include "ui/session/embeddedserver.h"
+#include "ui/session/runsession.h"
+
+#include <QAbstractScrollArea>
+#include <QApplication>
+#include <QCommandLineParser>
+#include <QElapsedTimer>
+#include <QFile>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QLoggingCategory>
+#include <QStandardPaths>
+#include <QTabWidget>
+#include <QTextStream>
+#include <QTimer>
+
+#include <algorithm>
+#include <functional>
+
+using namespace RetryLab;
+using namespace RetryLab::Core;
+
+namespace {
+
+QJsonObject distribution(QList<double> values)
+{
+    if (values.isEmpty())
+        return {};
+    std::sort(values.begin(), values.end());
+    const auto at = [&values](double q) {
+        return values[std::min<qsizetype>(values.size() - 1, static_cast<qsizetype>(q * (values.size() - 1) + 0.5))];
+    };
+    return QJsonObject{{QStringLiteral("count"), values.size()}, {QStringLiteral("p50"), at(0.5)},
+        {QStringLiteral("p99"), at(0.99)}, {QStringLiteral("max"), values.last()}};
+}
+
+// Paint events of a widget: the interval between the starts of consecutive frames.
+class FrameClock final : public QObject
+{
+public:
+    explicit FrameClock(QWidget *widget) : m_widget(widget) { widget->installEventFilter(this); }
+    QList<double> intervalsMs;
+
+    /// Records from the next frame on; an interval across a pause is not a frame time.
+    void setRecording(bool on)
+    {
+        m_recording = on;
+        m_clock.invalidate();
+    }
+
+protected:
+    bool eventFilter(QObject *watched, QEvent *event) override
+    {
+        if (watched == m_widget && event->type() == QEvent::Paint && m_recording) {
+            if (m_clock.isValid())
+                intervalsMs.append(static_cast<double>(m_clock.nsecsElapsed()) / 1e6);
+            m_clock.start();
+        }
+        return false;
+    }
+
+private:
+    QWidget *m_widget;
+    QElapsedTimer m_clock;
+    bool m_recording = false;
+};
+
+struct Run
+{
+    int finished = 0;
+    int succeeded = 0;
+    QList<double> latenessMs;
+    double seconds = 0.0;
+};
+
+void waitUntil(const std::function<bool()> &done, int timeoutMs)
+{
+    QElapsedTimer timer;
+    timer.start();
+    while (!done()) {
+        if (timer.elapsed() > timeoutMs)
+            qFatal("bench_windowtimers: the run did not finish within %d ms", timeoutMs);
+        QCoreApplication::processEvents(QEventLoop::AllEvents, 50);
+    }
+}
+
+// Submits `count` requests failing twice through `submit`, collecting from `executor`.
+Run runFailingTwice(RetryExecutor *executor, const std::function<void(const RequestSpec &)> &submit, const QUrl &base,
+    const QString &prefix, int count, const std::function<void()> &submitted = {})
+{
+    Run run;
+    const auto a
+        = QObject::connect(executor, &RetryExecutor::attemptFinished, executor, [&run](const AttemptRecord &r) {
+              if (r.attemptIndex > 0)
+                  run.latenessMs.append(r.actualDelayMs - r.plannedDelayMs);
+          });
+    const auto b
+        = QObject::connect(executor, &RetryExecutor::requestFinished, executor, [&run](const RequestResult &r) {
+              ++run.finished;
+              if (r.outcome == RequestOutcome::Succeeded)
+                  ++run.succeeded;
+          });
+    QElapsedTimer timer;
+    timer.start();
+    for (int i = 0; i < count; ++i) {
+        RequestSpec spec;
+        spec.url = base.resolved(QUrl(QStringLiteral("/fail/2?key=%1-%2").arg(prefix).arg(i)));
+        submit(spec);
+    }
+    if (submitted)
+        submitted();
+    waitUntil([&run, count] { return run.finished == count; }, 600'000);
+    run.seconds = static_cast<double>(timer.nsecsElapsed()) / 1e9;
+    QObject::disconnect(a);
+    QObject::disconnect(b);
+    if (run.succeeded != count)
+        qFatal("bench_windowtimers: only %d of %d requests succeeded", run.succeeded, count);
+    return run;
+}
+
+BackoffPolicy defaultPolicy()
+{
+    BackoffPolicy policy; // Google's truncated exponential: 2^n s + U[0, 1 s]
+    policy.name = QStringLiteral("benchmark");
+    policy.attemptTimeoutMs = 30'000.0;
+    return policy;
+}
+
+// With BENCH_DEBUG set: names every event that keeps the window's thread over 30 ms.
+class TimedApplication final : public QApplication
+{
+public:
+    using QApplication::QApplication;
+    bool notify(QObject *receiver, QEvent *event) override
+    {
+        if (!m_debug)
+            return QApplication::notify(receiver, event);
+        QElapsedTimer timer;
+        timer.start();
+        const int type = event->type();
+        const bool handled = QApplication::notify(receiver, event);
+        const double ms = static_cast<double>(timer.nsecsElapsed()) / 1e6;
+        if (ms > 30.0)
+            fprintf(stderr, "slow event %d to %s (%s, in %s): %.1f ms\n", type, receiver->metaObject()->className(),
+                qPrintable(receiver->objectName()),
+                receiver->parent() ? receiver->parent()->metaObject()->className() : "-", ms);
+        return handled;
+    }
+
+private:
+    const bool m_debug = qEnvironmentVariableIsSet("BENCH_DEBUG");
+};
+
+} // namespace
+
+int main(int argc, char *argv[])
+{
+    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM") && qEnvironmentVariableIsEmpty("DISPLAY"))
+        qputenv("QT_QPA_PLATFORM", "offscreen");
+    TimedApplication app(argc, argv);
+    QLoggingCategory::setFilterRules(QStringLiteral("retrylab.*.debug=false\nretrylab.*.info=false"));
+    QStandardPaths::setTestModeEnabled(true);
+    QCoreApplication::setOrganizationName(QStringLiteral("RetryLab"));
+    QCoreApplication::setApplicationName(QStringLiteral("bench_windowtimers"));
+    QCommandLineParser parser;
+    parser.addHelpOption();
+    const QCommandLineOption requestsOption(QStringLiteral("requests"), QStringLiteral("Concurrent logical requests."),
+        QStringLiteral("n"), QStringLiteral("1000"));
+    const QCommandLineOption outOption(QStringLiteral("out"), QStringLiteral("JSON file."), QStringLiteral("file"),
+        QStringLiteral("bench_windowtimers.json"));
+    parser.addOptions({requestsOption, outOption});
+    parser.process(app);
+    const int count = std::max(1, parser.value(requestsOption).toInt());
+    QTextStream out(stdout);
+
+    Ui::MainWindow window;
+    window.resize(1440, 900);
+    window.show();
+    if (!window.server()->isRunning())
+        qFatal("bench_windowtimers: the embedded server did not start: %s", qPrintable(window.server()->errorString()));
+    const QUrl base = window.server()->baseUrl();
+    RetryExecutor *executor = window.executor();
+    executor->setConcurrencyLimit(count);
+    executor->setSeed(42);
+    executor->setPolicy(defaultPolicy());
+    window.timelineView()->setFollowLive(true);
+    window.errorLogView()->setFollowNewest(true);
+    window.showTab(Ui::MainWindow::Tab::Timeline);
+    waitUntil([] { return true; }, 1000);
+    QCoreApplication::processEvents();
+
+    // The two tabs take turns in view; a 5 ms timer measures how late the window's thread gets to it.
+    FrameClock frames(window.timelineView()->viewport());
+    QTimer turns;
+    turns.setInterval(250);
+    QObject::connect(&turns, &QTimer::timeout, &window, [&window, &frames] {
+        const bool timeline = window.currentTab() != Ui::MainWindow::Tab::Timeline;
+        window.showTab(timeline ? Ui::MainWindow::Tab::Timeline : Ui::MainWindow::Tab::ErrorLog);
+        frames.setRecording(timeline);
+    });
+    QList<double> stallMs;
+    QElapsedTimer probeClock;
+    QTimer probe;
+    probe.setTimerType(Qt::PreciseTimer);
+    probe.setInterval(5);
+    QObject::connect(&probe, &QTimer::timeout, &window, [&stallMs, &probeClock] {
+        if (probeClock.isValid())
+            stallMs.append(std::max(0.0, static_cast<double>(probeClock.nsecsElapsed()) / 1e6 - 5.0));
+        if (qEnvironmentVariableIsSet("BENCH_DEBUG") && !stallMs.isEmpty() && stallMs.last() > 30.0)
+            fprintf(stderr, "stall %.1f ms at probe %lld\n", stallMs.last(), (long long)stallMs.size());
+        probeClock.start();
+    });
+    // Measured once the requests are in: the loop submitting them is this program's, not the window's.
+    const Run live = runFailingTwice(
+        executor, [&window](const RequestSpec &spec) { window.session()->submit(spec); }, base,
+        QStringLiteral("window"), count,
+        [&] {
+            frames.setRecording(true);
+            turns.start();
+            probe.start();
+        });
+    probe.stop();
+    turns.stop();
+    frames.setRecording(false);
+
+    // The same on an executor of its own, no window drawing (the embedded server still answers).
+    RetryExecutor headless;
+    headless.setConcurrencyLimit(count);
+    headless.setSeed(42);
+    headless.setPolicy(defaultPolicy());
+    const Run alone = runFailingTwice(
+        &headless, [&headless](const RequestSpec &spec) { headless.submit(spec); }, base, QStringLiteral("alone"),
+        count);
+
+    const QJsonObject liveLateness = distribution(live.latenessMs);
+    const QJsonObject aloneLateness = distribution(alone.latenessMs);
+    const QJsonObject frameTimes = distribution(frames.intervalsMs);
+    const QJsonObject stalls = distribution(stallMs);
+    const QJsonObject result{
+        {QStringLiteral("requests"), count},
+        {QStringLiteral("policy"),
+            QStringLiteral("google-truncated-exponential, 2^n s + U[0, 1 s], each request failing twice")},
+        {QStringLiteral("platform"), QGuiApplication::platformName()},
+        {QStringLiteral("window_lateness_ms"), liveLateness},
+        {QStringLiteral("window_seconds"), live.seconds},
+        {QStringLiteral("headless_lateness_ms"), aloneLateness},
+        {QStringLiteral("headless_seconds"), alone.seconds},
+        {QStringLiteral("timeline_frame_interval_ms"), frameTimes},
+        {QStringLiteral("gui_thread_stall_ms"), stalls},
+        {QStringLiteral("target"), QStringLiteral("p99 lateness <= 2 ms with the window live; frames under 33 ms")},
+    };
+    out << QStringLiteral(
+        "with the window live: actual - planned p50 %1 ms, p99 %2 ms, max %3 ms (%4 retries); "
+        "without: p99 %5 ms; timeline frames p50 %6 ms, p99 %7 ms; window thread stalls p99 %8 ms, max %9 ms\n")
+               .arg(liveLateness.value(QStringLiteral("p50")).toDouble(), 0, 'f', 2)
+               .arg(liveLateness.value(QStringLiteral("p99")).toDouble(), 0, 'f', 2)
+               .arg(liveLateness.value(QStringLiteral("max")).toDouble(), 0, 'f', 2)
+               .arg(live.latenessMs.size())
+               .arg(aloneLateness.value(QStringLiteral("p99")).toDouble(), 0, 'f', 2)
+               .arg(frameTimes.value(QStringLiteral("p50")).toDouble(), 0, 'f', 1)
+               .arg(frameTimes.value(QStringLiteral("p99")).toDouble(), 0, 'f', 1)
+               .arg(stalls.value(QStringLiteral("p99")).toDouble(), 0, 'f', 1)
+               .arg(stalls.value(QStringLiteral("max")).toDouble(), 0, 'f', 1);
+    out.flush();
+    QFile file(parser.value(outOption));
+    if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate))
+        qFatal("bench_windowtimers: cannot write %s", qPrintable(file.fileName()));
+    file.write(QJsonDocument(result).toJson());
+    return 0;
+}
