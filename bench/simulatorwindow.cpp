@@ -3,6 +3,7 @@
 // once to a server that serves 100,000 a second. Not a test.
 //   simulator_window [--clients N] [--strategies LIST] [--model M] [--size WxH]
 //                    [--screenshot FILE] (saves the window once the run is done, and quits)
+#include "bench/millionclients.h"
 #include "core/herd/herdparameters.h"
 #include "ui/herd/simulatorview.h"
 
@@ -41,30 +42,17 @@ int main(int argc, char *argv[])
     parser.process(app);
     QApplication::setStyle(QStyleFactory::create(QStringLiteral("Fusion")));
 
-    HerdParameters p
-        = HerdParameters::defaultsFor(herdModelFromName(parser.value(model)).value_or(HerdModel::CapacityLimited));
     const auto counts = parseClientCounts(parser.value(clients));
     const auto chosen = parseStrategies(parser.value(strategies));
     if (!counts || !chosen) {
         std::fprintf(stderr, "%s\n", qPrintable(!counts ? counts.error() : chosen.error()));
         return 2;
     }
+    // The benchmark's million clients (bench/millionclients.h), with these counts and strategies.
+    HerdParameters p
+        = Bench::millionClients(herdModelFromName(parser.value(model)).value_or(HerdModel::CapacityLimited));
     p.clientCounts = *counts;
     p.strategies = *chosen;
-    p.runs = 1;
-    p.baseDelayMs = 100.0;
-    p.jitterMs = 100.0;
-    p.maxBackoffMs = 20'000.0;
-    p.queueCapacity = 10'000;
-    p.serviceRatePerSec = 100'000.0;
-    p.binMs = 100.0;
-    if (p.model == HerdModel::Outage) {
-        p.arrivals = ArrivalMode::Poisson;
-        p.arrivalRatePerSec = 100'000.0;
-        p.serviceRatePerSec = 150'000.0;
-        p.outageStartMs = 2'000.0;
-        p.outageEndMs = 12'000.0;
-    }
 
     Ui::SimulatorView view;
     view.setWindowTitle(QStringLiteral("RetryLab herd simulator"));
