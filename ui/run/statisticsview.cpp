@@ -185,7 +185,7 @@ StatisticsView::StatisticsView(QWidget *parent) : QWidget(parent)
 
     // Histogram: one set, categories "1", "2", ...
     {
-        QChart *c = chart(Chart::AttemptsHistogram);
+        QChart *c = chartOf(Chart::AttemptsHistogram);
         auto *series = new QBarSeries(c);
         auto *set = new QBarSet(tr("Requests"), series);
         series->append(set);
@@ -203,7 +203,7 @@ StatisticsView::StatisticsView(QWidget *parent) : QWidget(parent)
     }
     // Latency: two sets over p50, p90, p99.
     {
-        QChart *c = chart(Chart::LatencyPercentiles);
+        QChart *c = chartOf(Chart::LatencyPercentiles);
         auto *series = new QBarSeries(c);
         auto *requests = new QBarSet(tr("Whole request"), series);
         auto *attempts = new QBarSet(tr("Single attempt"), series);
@@ -232,7 +232,7 @@ StatisticsView::StatisticsView(QWidget *parent) : QWidget(parent)
     }
     // Errors over time: value axes; one line series per cause is made on refresh.
     {
-        QChart *c = chart(Chart::ErrorsOverTime);
+        QChart *c = chartOf(Chart::ErrorsOverTime);
         auto *x = new QValueAxis(c);
         x->setTitleText(tr("seconds since the run started"));
         x->setLabelFormat(QStringLiteral("%.1f"));
@@ -243,7 +243,7 @@ StatisticsView::StatisticsView(QWidget *parent) : QWidget(parent)
     }
     // Outcomes: a ring.
     {
-        QChart *c = chart(Chart::Outcomes);
+        QChart *c = chartOf(Chart::Outcomes);
         auto *pie = new QPieSeries(c);
         pie->setHoleSize(0.45);
         c->addSeries(pie);
@@ -270,16 +270,29 @@ QChart *StatisticsView::makeChart(const QString &title, Chart which)
     return c;
 }
 
-QChart *StatisticsView::chart(Chart which) const
+QChart *StatisticsView::chartOf(Chart which) const
 {
     const QChartView *view = m_views.value(which);
     return view ? view->chart() : nullptr;
 }
 
-QString StatisticsView::figureText(Figure figure) const
+QChart *StatisticsView::chart(Chart which)
 {
+    catchUp();
+    return chartOf(which);
+}
+
+QString StatisticsView::figureText(Figure figure)
+{
+    catchUp();
     const QLabel *label = m_figures.value(figure);
     return label ? label->text() : QString();
+}
+
+void StatisticsView::catchUp()
+{
+    if (m_stale)
+        refresh();
 }
 
 void StatisticsView::setSession(RunSession *session)
@@ -314,8 +327,18 @@ void StatisticsView::setRefreshInterval(int ms)
 
 void StatisticsView::scheduleRefresh()
 {
+    if (!isVisible()) {
+        m_stale = true;
+        return;
+    }
     if (!m_refreshTimer.isActive())
         m_refreshTimer.start();
+}
+
+void StatisticsView::showEvent(QShowEvent *event)
+{
+    QWidget::showEvent(event);
+    catchUp();
 }
 
 void StatisticsView::changeEvent(QEvent *event)
@@ -350,9 +373,9 @@ void StatisticsView::applyPalette()
         view->setBackgroundBrush(pal.color(QPalette::Window));
     }
     // The theme chose colours of its own; ours carry meaning.
-    if (auto *bars = qobject_cast<QBarSeries *>(chart(Chart::AttemptsHistogram)->series().value(0)))
+    if (auto *bars = qobject_cast<QBarSeries *>(chartOf(Chart::AttemptsHistogram)->series().value(0)))
         bars->barSets().value(0)->setColor(QColor(0x3b, 0x82, 0xf6));
-    if (auto *bars = qobject_cast<QBarSeries *>(chart(Chart::LatencyPercentiles)->series().value(0))) {
+    if (auto *bars = qobject_cast<QBarSeries *>(chartOf(Chart::LatencyPercentiles)->series().value(0))) {
         bars->barSets().value(0)->setColor(QColor(0x3b, 0x82, 0xf6));
         bars->barSets().value(1)->setColor(QColor(0x1f, 0x9e, 0xa8));
     }
@@ -361,6 +384,7 @@ void StatisticsView::applyPalette()
 void StatisticsView::refresh()
 {
     m_refreshTimer.stop();
+    m_stale = false;
     ++m_refreshCount;
     QElapsedTimer took;
     took.start();
@@ -494,7 +518,7 @@ void StatisticsView::refreshFigures()
 
 void StatisticsView::refreshHistogram()
 {
-    QChart *c = chart(Chart::AttemptsHistogram);
+    QChart *c = chartOf(Chart::AttemptsHistogram);
     auto *series = qobject_cast<QBarSeries *>(c->series().value(0));
     QBarSet *set = series ? series->barSets().value(0) : nullptr;
     auto *x = qobject_cast<QBarCategoryAxis *>(c->axes(Qt::Horizontal).value(0));
@@ -533,7 +557,7 @@ void StatisticsView::refreshHistogram()
 
 void StatisticsView::refreshLatency()
 {
-    QChart *c = chart(Chart::LatencyPercentiles);
+    QChart *c = chartOf(Chart::LatencyPercentiles);
     auto *series = qobject_cast<QBarSeries *>(c->series().value(0));
     QValueAxis *y = nullptr;
     QLogValueAxis *log = nullptr;
@@ -589,7 +613,7 @@ void StatisticsView::refreshLatency()
 
 void StatisticsView::refreshErrors()
 {
-    QChart *c = chart(Chart::ErrorsOverTime);
+    QChart *c = chartOf(Chart::ErrorsOverTime);
     auto *x = qobject_cast<QValueAxis *>(c->axes(Qt::Horizontal).value(0));
     auto *y = qobject_cast<QValueAxis *>(c->axes(Qt::Vertical).value(0));
     if (!x || !y)
@@ -676,7 +700,7 @@ void StatisticsView::refreshErrors()
 
 void StatisticsView::refreshOutcomes()
 {
-    QChart *c = chart(Chart::Outcomes);
+    QChart *c = chartOf(Chart::Outcomes);
     auto *pie = qobject_cast<QPieSeries *>(c->series().value(0));
     if (!pie)
         return;

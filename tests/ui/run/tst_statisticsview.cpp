@@ -52,6 +52,7 @@ private Q_SLOTS:
     void outcomes_sliceperOutcome();
     void circuitAndBudget_shown();
     void sessionUpdates_redrawCoalesced();
+    void hidden_redrawsWhenShownOrRead();
     void cleared_showsNothing();
     void cleared_whileBreakerOpen_stillShowsItOpen();
     void darkPalette_usesDarkTheme();
@@ -214,6 +215,8 @@ void TestStatisticsView::sessionUpdates_redrawCoalesced()
     StatisticsView view;
     view.setRefreshInterval(40);
     view.setSession(&session);
+    view.show(); // a hidden view does not redraw at all (hidden_redrawsWhenShownOrRead)
+    QVERIFY(QTest::qWaitForWindowExposed(&view));
     const int before = view.refreshCount();
     for (int i = 0; i < 10; ++i) {
         syntheticRun(session, 50, quint64(i), 1.0, 1 + i * 50);
@@ -221,6 +224,34 @@ void TestStatisticsView::sessionUpdates_redrawCoalesced()
     }
     QTRY_COMPARE(view.refreshCount(), before + 1); // ...one redraw
     QCOMPARE(view.figureText(Figure::Requests), QStringLiteral("500 done"));
+}
+
+// A tab nobody looks at does not take the window's thread from the run: the view
+// redraws when it is shown, or when what it shows is read.
+void TestStatisticsView::hidden_redrawsWhenShownOrRead()
+{
+    RunSession session;
+    StatisticsView view;
+    view.setRefreshInterval(0);
+    view.setSession(&session);
+    const int before = view.refreshCount();
+    syntheticRun(session, 50, 1, 1.0, 1);
+    session.flush();
+    QCoreApplication::processEvents();
+    QCOMPARE(view.refreshCount(), before); // nothing redrawn, nothing scheduled
+    view.show();
+    QCOMPARE(view.refreshCount(), before + 1); // shown: brought up to date at once
+    QCOMPARE(view.figureText(Figure::Requests), QStringLiteral("50 done"));
+
+    view.hide();
+    syntheticRun(session, 30, 2, 1.0, 51);
+    session.flush();
+    QCoreApplication::processEvents();
+    QCOMPARE(view.refreshCount(), before + 1);
+    QCOMPARE(view.figureText(Figure::Requests), QStringLiteral("80 done")); // read: up to date
+    QCOMPARE(view.refreshCount(), before + 2);
+    QCOMPARE(view.figureText(Figure::Requests), QStringLiteral("80 done")); // and only once
+    QCOMPARE(view.refreshCount(), before + 2);
 }
 
 void TestStatisticsView::cleared_showsNothing()
