@@ -41,19 +41,15 @@ StartupProbe *StartupProbe::fromEnvironment(QObject *parent)
 
 StartupProbe::StartupProbe(const QString &reportFile, QObject *parent) : QObject(parent), m_reportFile(reportFile)
 {
-    m_mainMs = static_cast<double>(g_mainNs - launchNs()) / 1e6;
-}
-
-qint64 StartupProbe::launchNs()
-{
     bool ok = false;
     const qint64 given = qgetenv("RETRYLAB_STARTUP_T0_NS").toLongLong(&ok);
-    return ok && given > 0 ? given : g_mainNs;
+    m_launchNs = ok && given > 0 ? given : g_mainNs;
+    m_mainMs = static_cast<double>(g_mainNs - m_launchNs) / 1e6;
 }
 
 double StartupProbe::sinceLaunchMs() const
 {
-    return static_cast<double>(monotonicNs() - launchNs()) / 1e6;
+    return static_cast<double>(monotonicNs() - m_launchNs) / 1e6;
 }
 
 void StartupProbe::markApplication()

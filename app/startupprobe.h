@@ -37,11 +37,11 @@ protected:
 
 private:
     explicit StartupProbe(const QString &reportFile, QObject *parent);
-    static qint64 launchNs();
     double sinceLaunchMs() const;
     void finish();
 
     QString m_reportFile;
+    qint64 m_launchNs = 0; ///< RETRYLAB_STARTUP_T0_NS, or the start of main()
     double m_mainMs = 0.0;
     double m_applicationMs = 0.0;
     double m_windowMs = 0.0;

@@ -16,6 +16,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QLoggingCategory>
+#include <QPair>
 #include <QTextStream>
 #include <QThread>
 
@@ -34,20 +35,27 @@ struct Timing
     QString csv;
 };
 
+// One grid, timed; a failure ends the program.
+QPair<HerdReport, double> timedRun(const HerdParameters &p)
+{
+    QElapsedTimer timer;
+    timer.start();
+    auto report = HerdSimulator::run(p);
+    const double seconds = static_cast<double>(timer.nsecsElapsed()) / 1e9;
+    if (!report)
+        qFatal("%s", qPrintable(report.error()));
+    return qMakePair(std::move(report).value(), seconds);
+}
+
 Timing measure(HerdParameters p, int threads, int repeat)
 {
     p.threads = threads;
     Timing timing;
     for (int i = 0; i < repeat; ++i) {
-        QElapsedTimer timer;
-        timer.start();
-        const auto report = HerdSimulator::run(p);
-        const double s = static_cast<double>(timer.nsecsElapsed()) / 1e9;
-        if (!report)
-            qFatal("%s", qPrintable(report.error()));
-        timing.seconds.append(s);
-        timing.events = report->events;
-        timing.csv = report->toCsv();
+        const auto [report, seconds] = timedRun(p);
+        timing.seconds.append(seconds);
+        timing.events = report.events;
+        timing.csv = report.toCsv();
     }
     std::sort(timing.seconds.begin(), timing.seconds.end());
     return timing;
@@ -97,19 +105,14 @@ QJsonObject measureMillion(HerdModel model, const QList<HerdStrategy> &strategie
         p.threads = 1;
         RetryLab::Bench::resetPeakResident();
         const qint64 before = RetryLab::Bench::residentKiB();
-        QElapsedTimer timer;
-        timer.start();
-        const auto report = HerdSimulator::run(p);
-        const double seconds = static_cast<double>(timer.nsecsElapsed()) / 1e9;
-        if (!report)
-            qFatal("%s", qPrintable(report.error()));
+        const auto [report, seconds] = timedRun(p);
         const qint64 peak = RetryLab::Bench::peakResidentKiB();
-        const HerdCellResult &cell = report->cells.first();
+        const HerdCellResult &cell = report.cells.first();
         out << QStringLiteral("%1, %2: %3 s, %4 events (%5 M/s), peak RSS %6 MiB; %7 calls, done after %8 s%9\n")
                    .arg(herdModelName(model), strategy.name())
                    .arg(seconds, 0, 'f', 2)
-                   .arg(report->events)
-                   .arg(static_cast<double>(report->events) / seconds / 1e6, 0, 'f', 2)
+                   .arg(report.events)
+                   .arg(static_cast<double>(report.events) / seconds / 1e6, 0, 'f', 2)
                    .arg(static_cast<double>(peak) / 1024.0, 0, 'f', 0)
                    .arg(cell.calls.mean, 0, 'f', 0)
                    .arg(cell.completionMs.mean / 1000.0, 0, 'f', 1)
@@ -118,8 +121,8 @@ QJsonObject measureMillion(HerdModel model, const QList<HerdStrategy> &strategie
         runs.append(QJsonObject{
             {QStringLiteral("strategy"), strategy.name()},
             {QStringLiteral("seconds"), seconds},
-            {QStringLiteral("events"), static_cast<double>(report->events)},
-            {QStringLiteral("events_per_second"), static_cast<double>(report->events) / seconds},
+            {QStringLiteral("events"), static_cast<double>(report.events)},
+            {QStringLiteral("events_per_second"), static_cast<double>(report.events) / seconds},
             {QStringLiteral("rss_before_kib"), static_cast<double>(before)},
             {QStringLiteral("peak_rss_kib"), static_cast<double>(peak)},
             {QStringLiteral("calls"), cell.calls.mean},

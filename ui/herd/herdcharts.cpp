@@ -260,10 +260,11 @@ void HerdCharts::plotGrid()
         QChartView *view;
         QString yTitle;
         double (*value)(const HerdCellResult &);
+        bool counts; ///< drawn in thousands or millions when large
     };
     const Plot plots[] = {
-        {m_callsView, tr("calls"), [](const HerdCellResult &c) { return c.calls.mean; }},
-        {m_completionView, tr("seconds"), [](const HerdCellResult &c) { return c.completionMs.mean / 1000.0; }},
+        {m_callsView, tr("calls"), [](const HerdCellResult &c) { return c.calls.mean; }, true},
+        {m_completionView, tr("seconds"), [](const HerdCellResult &c) { return c.completionMs.mean / 1000.0; }, false},
     };
     const CountScale clientScale
         = CountScale::forLargest(p.clientCounts.isEmpty() ? 0.0 : static_cast<double>(p.clientCounts.last()));
@@ -273,10 +274,13 @@ void HerdCharts::plotGrid()
         if (m_report.cells.isEmpty())
             continue;
         // Calls are counted in thousands or millions when they are that many; seconds are seconds.
-        double largest = 0.0;
-        for (const HerdCellResult &cell : m_report.cells)
-            largest = std::max(largest, plot.value(cell));
-        const CountScale valueScale = plot.view == m_callsView ? CountScale::forLargest(largest) : CountScale{};
+        CountScale valueScale;
+        if (plot.counts) {
+            double largest = 0.0;
+            for (const HerdCellResult &cell : m_report.cells)
+                largest = std::max(largest, plot.value(cell));
+            valueScale = CountScale::forLargest(largest);
+        }
         double lo = std::numeric_limits<double>::infinity();
         double hi = 0.0;
         QList<QLineSeries *> lines;
