@@ -6,7 +6,7 @@
 #include "ui/statusbarpresenter.h"
 #include "ui/transportcontroller.h"
 
-#include "core/executor/retryexecutor.h"
+#include "core/executor/threadedexecutor.h"
 #include "core/export/curlcommand.h"
 #include "core/export/harexport.h"
 #include "ui/collections/collectionsidebar.h"
@@ -67,7 +67,7 @@ MainWindow::MainWindow(QWidget *parent) : MainWindow(Options{}, parent)
 
 MainWindow::MainWindow(const Options &options, QWidget *parent)
     : QMainWindow(parent), m_settings(new Settings(this)), m_server(new EmbeddedServer(this)),
-      m_executor(new Core::RetryExecutor(nullptr, this)), m_session(new RunSession(this)),
+      m_executor(new Core::ThreadedExecutor(this)), m_session(new RunSession(this)),
       m_runner(new RequestRunner(m_executor, m_session, this))
 {
     setWindowTitle(tr("RetryLab"));
@@ -580,12 +580,12 @@ void MainWindow::connectParts()
     connect(m_runner, &RequestRunner::seedChosen, m_composer, &RequestComposer::setLastSeed);
 
     // A finished run shows at once; everything else is coalesced.
-    connect(m_executor, &Core::RetryExecutor::idle, m_status, &StatusBarPresenter::update);
-    connect(m_executor, &Core::RetryExecutor::attemptStarted, m_status, &StatusBarPresenter::scheduleUpdate);
-    connect(m_executor, &Core::RetryExecutor::attemptFinished, m_status, &StatusBarPresenter::scheduleUpdate);
-    connect(m_executor, &Core::RetryExecutor::requestFinished, m_status, &StatusBarPresenter::scheduleUpdate);
-    connect(m_executor, &Core::RetryExecutor::circuitStateChanged, m_status, &StatusBarPresenter::scheduleUpdate);
-    connect(m_executor, &Core::RetryExecutor::budgetChanged, m_status, &StatusBarPresenter::scheduleUpdate);
+    connect(m_executor, &Core::ThreadedExecutor::idle, m_status, &StatusBarPresenter::update);
+    connect(m_executor, &Core::ThreadedExecutor::attemptStarted, m_status, &StatusBarPresenter::scheduleUpdate);
+    connect(m_executor, &Core::ThreadedExecutor::attemptFinished, m_status, &StatusBarPresenter::scheduleUpdate);
+    connect(m_executor, &Core::ThreadedExecutor::requestFinished, m_status, &StatusBarPresenter::scheduleUpdate);
+    connect(m_executor, &Core::ThreadedExecutor::circuitStateChanged, m_status, &StatusBarPresenter::scheduleUpdate);
+    connect(m_executor, &Core::ThreadedExecutor::budgetChanged, m_status, &StatusBarPresenter::scheduleUpdate);
 
     connect(
         m_errorLog, &ErrorLogView::exportRequested, this, [this](ErrorLogView::ExportFormat format, bool onlyVisible) {

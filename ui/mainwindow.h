@@ -16,7 +16,7 @@ class QMenu;
 class QTabWidget;
 
 namespace RetryLab::Core {
-class RetryExecutor;
+class ThreadedExecutor;
 } // namespace RetryLab::Core
 
 namespace RetryLab::Ui {
@@ -90,7 +90,7 @@ public:
 
     Settings *settings() const { return m_settings; }
     EmbeddedServer *server() const { return m_server; }
-    Core::RetryExecutor *executor() const { return m_executor; }
+    Core::ThreadedExecutor *executor() const { return m_executor; }
     RunSession *session() const { return m_session; }
     RequestRunner *runner() const { return m_runner; }
     PolicyPanel *policyPanel() const { return m_policyPanel; }
@@ -206,7 +206,7 @@ private:
 
     Settings *m_settings;
     EmbeddedServer *m_server;
-    Core::RetryExecutor *m_executor;
+    Core::ThreadedExecutor *m_executor;
     RunSession *m_session;
     RequestRunner *m_runner;
 

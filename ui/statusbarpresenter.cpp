@@ -1,6 +1,6 @@
 #include "ui/statusbarpresenter.h"
 
-#include "core/executor/retryexecutor.h"
+#include "core/executor/threadedexecutor.h"
 #include "core/policy/circuitbreaker.h"
 
 #include <QLabel>
@@ -40,7 +40,7 @@ QLabel *field(QStatusBar *bar, const char *name, const QString &tip)
 
 } // namespace
 
-StatusBarPresenter::StatusBarPresenter(QStatusBar *bar, Core::RetryExecutor *executor, QObject *parent)
+StatusBarPresenter::StatusBarPresenter(QStatusBar *bar, Core::ThreadedExecutor *executor, QObject *parent)
     : QObject(parent), m_executor(executor),
       m_breakerStatus(field(bar, "breakerStatus", tr("The circuit breaker of each host the requests went to"))),
       m_budgetStatus(field(bar, "budgetStatus", tr("Tokens left in the retry budget shared by all requests"))),

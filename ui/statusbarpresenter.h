@@ -8,7 +8,7 @@ class QStatusBar;
 class QTimer;
 
 namespace RetryLab::Core {
-class RetryExecutor;
+class ThreadedExecutor;
 } // namespace RetryLab::Core
 
 namespace RetryLab::Ui {
@@ -24,7 +24,7 @@ class StatusBarPresenter final : public QObject
 
 public:
     /// Adds its fields to `bar`; `executor` is not owned and must outlive it.
-    StatusBarPresenter(QStatusBar *bar, Core::RetryExecutor *executor, QObject *parent = nullptr);
+    StatusBarPresenter(QStatusBar *bar, Core::ThreadedExecutor *executor, QObject *parent = nullptr);
 
     /// Updates within 100 ms, once however often it is asked.
     void scheduleUpdate();
@@ -39,7 +39,7 @@ Q_SIGNALS:
     void updated(int attemptsInFlight, int requestsRunning);
 
 private:
-    Core::RetryExecutor *m_executor;
+    Core::ThreadedExecutor *m_executor;
     QLabel *m_breakerStatus;
     QLabel *m_budgetStatus;
     QLabel *m_activityStatus;

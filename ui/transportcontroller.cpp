@@ -1,6 +1,6 @@
 #include "ui/transportcontroller.h"
 
-#include "core/executor/retryexecutor.h"
+#include "core/executor/threadedexecutor.h"
 #include "ui/preferencesdialog.h"
 #include "ui/request/requestcomposer.h"
 #include "ui/request/transportform.h"
@@ -20,7 +20,7 @@ TransportController::TransportController(const Parts &parts, QObject *parent) : 
     m_parts.composer->transportForm()->setDefaults(m_parts.settings->defaultTransport());
     connect(m_parts.composer, &RequestComposer::ignoredCertificateHostsChanged, m_parts.banner,
         &InsecureBanner::setIgnoredHosts);
-    connect(m_parts.executor, &Core::RetryExecutor::attemptFinished, m_parts.banner, &InsecureBanner::noteAttempt);
+    connect(m_parts.executor, &Core::ThreadedExecutor::attemptFinished, m_parts.banner, &InsecureBanner::noteAttempt);
     connect(m_parts.serverView->httpsPanel(), &HttpsPanel::httpsChanged, this,
         [this](std::optional<quint16> port) { m_parts.settings->setServerHttpsPort(port); });
     connect(m_parts.serverView->httpsPanel(), &HttpsPanel::trustRequested, this, &TransportController::trustCaFile);

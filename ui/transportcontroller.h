@@ -8,7 +8,7 @@
 #include <QPointer>
 
 namespace RetryLab::Core {
-class RetryExecutor;
+class ThreadedExecutor;
 } // namespace RetryLab::Core
 
 namespace RetryLab::Ui {
@@ -34,7 +34,7 @@ public:
     {
         Settings *settings = nullptr;
         EmbeddedServer *server = nullptr;
-        Core::RetryExecutor *executor = nullptr;
+        Core::ThreadedExecutor *executor = nullptr;
         RequestComposer *composer = nullptr;
         ServerView *serverView = nullptr;
         InsecureBanner *banner = nullptr;

@@ -68,7 +68,7 @@ struct RetryExecutor::Request
 
     // Timer ids on the executor (see timerEvent()): a QObject per timer and
     // request cost more than the rest of the executor's work for a request.
-    QBasicTimer retryTimer;
+    // The backoff sleep is not among them: PreciseWakeups keeps it to the microsecond.
     QBasicTimer attemptTimer;
     QBasicTimer deadlineTimer;
 };

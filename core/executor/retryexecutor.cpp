@@ -3,6 +3,7 @@
 #include "core/executor/attemptobserver.h"
 #include "core/executor/executorrequest.h"
 #include "core/executor/managerpool.h"
+#include "core/executor/precisewakeups.h"
 #include "core/executor/preparedtransport.h"
 #include "core/executor/redirectstep.h"
 #include "core/executor/requestcheck.h"
@@ -81,6 +82,7 @@ RetryExecutor::RetryExecutor(QNetworkAccessManager *manager, QObject *parent)
     // The injected manager is used as it is configured; the executor frees
     // its replies itself either way.
     m_managers = std::make_unique<ManagerPool>(shared, this);
+    m_retryWakeups = new PreciseWakeups([this](quint64 id) { handleRetryTimeout(id); }, this);
     m_policyProblem = firstPolicyError(m_policy);
     static std::atomic<quint64> executors{0};
     m_instanceToken = QByteArray::number(QCoreApplication::applicationPid()) + '.' + QByteArray::number(++executors);
@@ -180,12 +182,21 @@ RetryExecutor::RequestPtr RetryExecutor::find(quint64 requestId) const
 
 quint64 RetryExecutor::submit(const RequestSpec &spec)
 {
-    return submit(spec, m_policy);
+    const quint64 id = reserveId();
+    submitAs(id, spec, nullptr);
+    return id;
 }
 
 quint64 RetryExecutor::submit(const RequestSpec &spec, const BackoffPolicy &policy)
 {
-    const quint64 id = m_nextId++;
+    const quint64 id = reserveId();
+    submitAs(id, spec, &policy);
+    return id;
+}
+
+void RetryExecutor::submitAs(quint64 id, const RequestSpec &spec, const BackoffPolicy *ownPolicy)
+{
+    const BackoffPolicy &policy = ownPolicy ? *ownPolicy : m_policy;
     auto request = std::make_shared<Request>(policy);
     request->id = id;
     request->spec = spec;
@@ -219,12 +230,11 @@ quint64 RetryExecutor::submit(const RequestSpec &spec, const BackoffPolicy &poli
                     finishRequest(r, RequestOutcome::InvalidRequest, problem);
             },
             Qt::QueuedConnection);
-        return id;
+        return;
     }
 
     enqueue(request, false);
     dispatchQueued();
-    return id;
 }
 
 void RetryExecutor::enqueue(const RequestPtr &request, bool front)
@@ -682,10 +692,7 @@ void RetryExecutor::timerEvent(QTimerEvent *event)
         return;
     }
     // Every request timer fires once.
-    if (r->retryTimer.timerId() == event->timerId()) {
-        stopRequestTimer(r->retryTimer);
-        handleRetryTimeout(r->id);
-    } else if (r->attemptTimer.timerId() == event->timerId()) {
+    if (r->attemptTimer.timerId() == event->timerId()) {
         stopRequestTimer(r->attemptTimer);
         handleAttemptTimeout(r->id);
     } else if (r->deadlineTimer.timerId() == event->timerId()) {

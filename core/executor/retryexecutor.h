@@ -10,6 +10,7 @@
 #include <QList>
 #include <QObject>
 
+#include <atomic>
 #include <memory>
 
 class QNetworkAccessManager;
@@ -18,6 +19,7 @@ namespace RetryLab::Core {
 
 class Clock;
 class ManagerPool;
+class PreciseWakeups;
 class RandomSource;
 class RetryBudget;
 
@@ -91,6 +93,13 @@ public:
     /// budget stay the executor's, shared by every request of the client.
     quint64 submit(const RequestSpec &request, const BackoffPolicy &policy);
 
+    /// An id for a request submitted later with submitAs(); safe to call from any
+    /// thread, so that a caller on another thread (ThreadedExecutor) knows the id
+    /// before the request reaches the executor's.
+    quint64 reserveId() { return m_nextId.fetch_add(1, std::memory_order_relaxed); }
+    /// submit() under an id from reserveId(); `policy` null means the executor's.
+    void submitAs(quint64 id, const RequestSpec &request, const BackoffPolicy *policy);
+
     void cancel(quint64 requestId);
     void cancelAll();
 
@@ -157,12 +166,13 @@ private:
     quint64 m_seed = 0x5EEDULL;
     std::unique_ptr<RetryBudget> m_budget;
     std::unique_ptr<ManagerPool> m_managers;
+    PreciseWakeups *m_retryWakeups = nullptr; ///< the backoff sleeps, by request id
     QHash<QString, std::shared_ptr<CircuitBreaker>> m_breakers;
     QHash<QString, CircuitBreaker::State> m_reportedBreakerStates;
     QHash<quint64, RequestPtr> m_requests;
     QHash<int, quint64> m_timerRequests; ///< timer id -> request id
     QList<quint64> m_queue;
-    quint64 m_nextId = 1;
+    std::atomic<quint64> m_nextId{1};
     QByteArray m_instanceToken; ///< unique within the process, part of X-Retry-Request-Id
     bool m_attemptHeaders = true;
     int m_concurrencyLimit = 6;

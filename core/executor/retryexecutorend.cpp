@@ -1,4 +1,5 @@
 #include "core/executor/executorrequest.h"
+#include "core/executor/precisewakeups.h"
 #include "core/executor/redirectstep.h"
 #include "core/executor/retryexecutor.h"
 #include "core/executor/retryplanner.h"
@@ -6,6 +7,7 @@
 #include "core/util/clock.h"
 #include "core/util/randomsource.h"
 
+#include <algorithm>
 #include <cmath>
 
 // How a request goes on after an attempt and how it ends: the decision
@@ -93,7 +95,7 @@ void RetryExecutor::decideNext(const RequestPtr &r, AttemptRecord &record, const
     r->phase = Request::Phase::Sleeping;
     r->plannedDelayMs = delay;
     r->sleepStartNs = nowNs();
-    startRequestTimer(*r, r->retryTimer, delay);
+    m_retryWakeups->schedule(r->id, static_cast<qint64>(std::min(delay, 2e12) * 1e6));
     Q_EMIT retryScheduled(r->id, r->attemptIndex, delay, decision.reason, decision.attemptsLeft);
     // The sleeping request holds no slot: let a queued one have it now.
     dispatchQueued();
@@ -162,7 +164,7 @@ void RetryExecutor::finishRequest(const RequestPtr &r, RequestOutcome outcome, Q
     if (r->phase == Request::Phase::Done)
         return;
     releaseSlot(*r);
-    stopRequestTimer(r->retryTimer);
+    m_retryWakeups->cancel(r->id);
     const bool refunded = r->retryPaid && r->lastRetryCost > 0.0;
     if (r->retryPaid) {
         // Cancelled or out of time while waiting to retry: the retry it paid for never went out.

@@ -1,4 +1,4 @@
-#include "core/executor/retryexecutor.h"
+#include "core/executor/threadedexecutor.h"
 #include "core/export/csvexport.h"
 #include "core/export/grpcserviceconfig.h"
 #include "core/export/reportjson.h"
@@ -289,7 +289,7 @@ void TestMainWindow::batch_keepsTheConcurrencyLimitAndShowsProgress()
     window->composer()->setDraft(draft);
 
     int peak = 0;
-    connect(window->executor(), &Core::RetryExecutor::attemptStarted, this,
+    connect(window->executor(), &Core::ThreadedExecutor::attemptStarted, this,
         [&] { peak = std::max(peak, window->executor()->inFlightCount()); });
     QSignalSpy progress(window->runner(), &Ui::RequestRunner::batchProgress);
     window->composer()->batchAction()->trigger();

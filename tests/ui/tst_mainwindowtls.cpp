@@ -5,7 +5,7 @@
 // exemption never saved; a file that cannot be used keeps the request from
 // going out; the Server tab's HTTPS URLs; Preferences' default connection.
 
-#include "core/executor/retryexecutor.h"
+#include "core/executor/threadedexecutor.h"
 #include "core/faultserver/faultserver.h"
 #include "core/faultserver/tlsfault.h"
 #include "core/policy/backoffpolicy.h"
@@ -130,9 +130,9 @@ Run TestMainWindowTls::sendAndWait(MainWindow &window)
 {
     Run run;
     QObject context;
-    connect(window.executor(), &Core::RetryExecutor::attemptFinished, &context,
+    connect(window.executor(), &Core::ThreadedExecutor::attemptFinished, &context,
         [&run](const Core::AttemptRecord &record) { run.attempts.append(record); });
-    QSignalSpy finished(window.executor(), &Core::RetryExecutor::requestFinished);
+    QSignalSpy finished(window.executor(), &Core::ThreadedExecutor::requestFinished);
     window.composer()->sendAction()->trigger();
     if (!finished.wait(15'000))
         qWarning("the request did not finish");
@@ -289,7 +289,7 @@ void TestMainWindowTls::unusableCaFile_nothingSent_fileNamed()
     const QString missing = m_dir.filePath(QStringLiteral("missing-ca.pem"));
     window->composer()->transportForm()->findChild<QLineEdit *>(QStringLiteral("caBundle"))->setText(missing);
     QVERIFY(!window->composer()->canSend());
-    QSignalSpy submitted(window->executor(), &Core::RetryExecutor::attemptStarted);
+    QSignalSpy submitted(window->executor(), &Core::ThreadedExecutor::attemptStarted);
     window->send();
     QCOMPARE(submitted.count(), 0);
     QCOMPARE(window->session()->laneCount(), 0);

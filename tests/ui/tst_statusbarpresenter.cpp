@@ -1,4 +1,4 @@
-#include "core/executor/retryexecutor.h"
+#include "core/executor/threadedexecutor.h"
 #include "core/faultserver/faultserver.h"
 #include "ui/statusbarpresenter.h"
 
@@ -32,7 +32,7 @@ private:
 void TestStatusBarPresenter::fields_sayWhatIsOff()
 {
     QStatusBar bar;
-    Core::RetryExecutor executor;
+    Core::ThreadedExecutor executor;
     Core::BackoffPolicy policy;
     policy.circuitBreaker.enabled = false;
     policy.retryBudget.kind = Core::RetryBudgetKind::None;
@@ -50,7 +50,7 @@ void TestStatusBarPresenter::fields_sayWhatIsOff()
 void TestStatusBarPresenter::scheduledUpdates_areCoalesced()
 {
     QStatusBar bar;
-    Core::RetryExecutor executor;
+    Core::ThreadedExecutor executor;
     StatusBarPresenter presenter(&bar, &executor);
     QSignalSpy updated(&presenter, &StatusBarPresenter::updated);
     for (int i = 0; i < 50; ++i)
@@ -63,7 +63,7 @@ void TestStatusBarPresenter::scheduledUpdates_areCoalesced()
 void TestStatusBarPresenter::server_textAndReason()
 {
     QStatusBar bar;
-    Core::RetryExecutor executor;
+    Core::ThreadedExecutor executor;
     StatusBarPresenter presenter(&bar, &executor);
     presenter.setServer(QStringLiteral("Server: not running"), QStringLiteral("address in use"));
     auto *label = bar.findChild<QLabel *>(QStringLiteral("serverStatus"));
@@ -76,7 +76,7 @@ void TestStatusBarPresenter::openBreaker_isShownAndPolledUntilItCloses()
     Core::FaultServer server;
     QVERIFY2(server.listen(), qPrintable(server.errorString()));
     QStatusBar bar;
-    Core::RetryExecutor executor;
+    Core::ThreadedExecutor executor;
     Core::BackoffPolicy policy;
     policy.algorithm = Core::BackoffAlgorithm::Exponential;
     policy.baseDelayMs = 1;
@@ -87,7 +87,7 @@ void TestStatusBarPresenter::openBreaker_isShownAndPolledUntilItCloses()
     policy.circuitBreaker.openMs = 300;
     executor.setPolicy(policy);
     StatusBarPresenter presenter(&bar, &executor);
-    QSignalSpy idle(&executor, &Core::RetryExecutor::idle);
+    QSignalSpy idle(&executor, &Core::ThreadedExecutor::idle);
     Core::RequestSpec spec;
     spec.url = QUrl(server.baseUrl().toString() + QStringLiteral("/status/503"));
     executor.submit(spec);
@@ -102,7 +102,7 @@ void TestStatusBarPresenter::openBreaker_isShownAndPolledUntilItCloses()
 void TestStatusBarPresenter::seed_shownWithHowToReplayIt()
 {
     QStatusBar bar;
-    Core::RetryExecutor executor;
+    Core::ThreadedExecutor executor;
     StatusBarPresenter presenter(&bar, &executor);
     auto *label = bar.findChild<QLabel *>(QStringLiteral("seedStatus"));
     QVERIFY(label);

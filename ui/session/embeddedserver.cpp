@@ -1,6 +1,7 @@
 #include "ui/session/embeddedserver.h"
 
 #include "core/util/exportfile.h"
+#include "core/util/workerthread.h"
 
 #include <QDateTime>
 #include <QDir>
@@ -40,18 +41,14 @@ bool EmbeddedServer::start(const Core::FaultServerOptions &options)
     server->moveToThread(thread);
     // The server is deleted on its own thread, as the thread winds down.
     connect(thread, &QThread::finished, server, &QObject::deleteLater);
-    thread->start();
-
     bool listening = false;
     QString error;
-    QMetaObject::invokeMethod(
-        server,
-        [server, &listening, &error] {
-            listening = server->listen();
-            if (!listening)
-                error = server->errorString();
-        },
-        Qt::BlockingQueuedConnection);
+    // Qt's own dispatcher: under a batch the server polls a thousand sockets at every turn.
+    Core::startWithQtDispatcher(*thread, server, [server, &listening, &error] {
+        listening = server->listen();
+        if (!listening)
+            error = server->errorString();
+    });
 
     if (!listening) {
         thread->quit();

@@ -1,7 +1,7 @@
 #include "ui/session/requestrunner.h"
 
 #include "core/executor/preparedtransport.h"
-#include "core/executor/retryexecutor.h"
+#include "core/executor/threadedexecutor.h"
 #include "core/faultserver/faultserver.h"
 #include "core/http/retryheaders.h"
 #include "core/util/randomsource.h"
@@ -19,12 +19,12 @@ Q_LOGGING_CATEGORY(lcRunner, "retrylab.ui.runner")
 
 namespace RetryLab::Ui {
 
-RequestRunner::RequestRunner(Core::RetryExecutor *executor, RunSession *session, QObject *parent)
+RequestRunner::RequestRunner(Core::ThreadedExecutor *executor, RunSession *session, QObject *parent)
     : QObject(parent), m_executor(executor), m_session(session),
       m_keyToken(QString::number(QRandomGenerator::global()->bounded(36 * 36 * 36 * 36), 36)
                      .rightJustified(4, QLatin1Char('0')))
 {
-    connect(executor, &Core::RetryExecutor::requestFinished, this, &RequestRunner::handleRequestFinished);
+    connect(executor, &Core::ThreadedExecutor::requestFinished, this, &RequestRunner::handleRequestFinished);
     m_repeatTimer.setTimerType(Qt::PreciseTimer);
     connect(&m_repeatTimer, &QTimer::timeout, this, &RequestRunner::handleRepeatTick);
 }

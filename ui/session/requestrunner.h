@@ -15,7 +15,7 @@
 
 namespace RetryLab::Core {
 class FaultServer;
-class RetryExecutor;
+class ThreadedExecutor;
 } // namespace RetryLab::Core
 
 namespace RetryLab::Ui {
@@ -37,7 +37,7 @@ class RequestRunner final : public QObject
 
 public:
     /// Neither is owned; the session must be attached to the executor.
-    RequestRunner(Core::RetryExecutor *executor, RunSession *session, QObject *parent = nullptr);
+    RequestRunner(Core::ThreadedExecutor *executor, RunSession *session, QObject *parent = nullptr);
 
     /// The embedded server, for {server} and scripts; null when it is not running,
     /// then `problem` says why.
@@ -73,7 +73,7 @@ public:
     /// Sends one request now and another every draft.repeatIntervalMs until stop().
     /// The draft is taken as it is now.
     Core::Result<void> startRepeat(const RequestDraft &draft);
-    /// Stops repeating and cancels every request (RetryExecutor::cancelAll).
+    /// Stops repeating and cancels every request (ThreadedExecutor::cancelAll).
     void stop();
 
     bool isRepeating() const { return m_repeatTimer.isActive(); }
@@ -115,7 +115,7 @@ private:
     /// A send, a batch or a repeat begins: its seed is the draft's or a fresh one.
     void beginRun(const RequestDraft &draft);
 
-    QPointer<Core::RetryExecutor> m_executor;
+    QPointer<Core::ThreadedExecutor> m_executor;
     QPointer<RunSession> m_session;
     QPointer<Core::FaultServer> m_server;
     QString m_serverProblem;

@@ -1,6 +1,6 @@
 #include "ui/session/runsession.h"
 
-#include "core/executor/retryexecutor.h"
+#include "core/executor/threadedexecutor.h"
 #include "core/util/clock.h"
 
 #include <QLoggingCategory>
@@ -65,7 +65,7 @@ RunSession::RunSession(QObject *parent) : QObject(parent)
 
 RunSession::~RunSession() = default;
 
-void RunSession::attach(RetryExecutor *executor)
+void RunSession::attach(ThreadedExecutor *executor)
 {
     if (m_executor)
         disconnect(m_executor, nullptr, this, nullptr);
@@ -73,12 +73,12 @@ void RunSession::attach(RetryExecutor *executor)
     clear();
     if (!executor)
         return;
-    connect(executor, &RetryExecutor::attemptStarted, this, &RunSession::handleAttemptStarted);
-    connect(executor, &RetryExecutor::attemptFinished, this, &RunSession::recordAttempt);
-    connect(executor, &RetryExecutor::retryScheduled, this, &RunSession::handleRetryScheduled);
-    connect(executor, &RetryExecutor::requestFinished, this, &RunSession::recordResult);
-    connect(executor, &RetryExecutor::circuitStateChanged, this, &RunSession::recordCircuitState);
-    connect(executor, &RetryExecutor::budgetChanged, this, &RunSession::recordBudget);
+    connect(executor, &ThreadedExecutor::attemptStarted, this, &RunSession::handleAttemptStarted);
+    connect(executor, &ThreadedExecutor::attemptFinished, this, &RunSession::recordAttempt);
+    connect(executor, &ThreadedExecutor::retryScheduled, this, &RunSession::handleRetryScheduled);
+    connect(executor, &ThreadedExecutor::requestFinished, this, &RunSession::recordResult);
+    connect(executor, &ThreadedExecutor::circuitStateChanged, this, &RunSession::recordCircuitState);
+    connect(executor, &ThreadedExecutor::budgetChanged, this, &RunSession::recordBudget);
     m_budgetTokens = executor->budgetTokens();
     m_budgetCapacity = executor->budgetCapacity();
 }

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "core/executor/retryexecutor.h"
+#include "core/executor/threadedexecutor.h"
 #include "core/policy/backoffpolicy.h"
 #include "core/policy/circuitbreaker.h"
 #include "core/record/attemptrecord.h"
@@ -28,7 +28,7 @@ namespace RetryLab::Ui {
 
 /// The live store of one run, shared by the error log, the timeline and the charts.
 ///
-/// It listens to a RetryExecutor (or is fed records directly) and keeps:
+/// It listens to a ThreadedExecutor (or is fed records directly) and keeps:
 /// - one compact AttemptRow per attempt, in the order attempts started (in-flight ones
 ///   included), with every string interned: 88 bytes per row, no heap per row;
 /// - the finished attempts in the order they finished (4 bytes each), which is the
@@ -117,8 +117,8 @@ public:
 
     /// Listens to `executor` from now on; clears the session first, because request
     /// ids are only unique per executor. Null detaches.
-    void attach(Core::RetryExecutor *executor);
-    Core::RetryExecutor *executor() const { return m_executor; }
+    void attach(Core::ThreadedExecutor *executor);
+    Core::ThreadedExecutor *executor() const { return m_executor; }
 
     /// Submits through the attached executor and remembers the spec; 0 when detached.
     quint64 submit(const Core::RequestSpec &spec);
@@ -281,7 +281,7 @@ private:
     void markDirty();
     void resetOrigin();
 
-    QPointer<Core::RetryExecutor> m_executor;
+    QPointer<Core::ThreadedExecutor> m_executor;
     const Core::Clock *m_clock = nullptr;
     Core::BackoffPolicy m_policy;
     qint64 m_originNs = 0;

@@ -12,15 +12,16 @@
 
 namespace RetryLab::Core::Testing {
 
-/// Collects one executor's records and results.
+/// Collects one executor's records and results (a RetryExecutor's or a ThreadedExecutor's).
 class Collector : public QObject
 {
 public:
-    explicit Collector(RetryExecutor *executor)
+    template<typename Executor>
+    explicit Collector(Executor *executor)
     {
-        connect(executor, &RetryExecutor::attemptFinished, this,
+        connect(executor, &Executor::attemptFinished, this,
             [this](const AttemptRecord &record) { attempts.append(record); });
-        connect(executor, &RetryExecutor::requestFinished, this,
+        connect(executor, &Executor::requestFinished, this,
             [this](const RequestResult &result) { results.append(result); });
     }
 

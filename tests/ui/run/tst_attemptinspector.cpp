@@ -1,4 +1,4 @@
-#include "core/executor/retryexecutor.h"
+#include "core/executor/threadedexecutor.h"
 #include "core/export/reportjson.h"
 #include "core/faultserver/faultserver.h"
 #include "ui/mainwindow.h"
@@ -540,12 +540,12 @@ void TestAttemptInspector::realRun_againstTheFaultServer_showsEachAttemptsBody()
 {
     Core::FaultServer server;
     QVERIFY2(server.listen(), qPrintable(server.errorString()));
-    Core::RetryExecutor executor;
+    Core::ThreadedExecutor executor;
     executor.setPolicy(fastPolicy());
     RunSession session;
     session.attach(&executor);
     m_inspector->setSession(&session);
-    QSignalSpy idle(&executor, &Core::RetryExecutor::idle);
+    QSignalSpy idle(&executor, &Core::ThreadedExecutor::idle);
     Core::RequestSpec spec;
     spec.url = QUrl(server.baseUrl().toString() + QStringLiteral("/fail/1?key=inspector&code=503"));
     session.submit(spec);

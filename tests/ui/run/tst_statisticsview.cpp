@@ -1,4 +1,4 @@
-#include "core/executor/retryexecutor.h"
+#include "core/executor/threadedexecutor.h"
 #include "core/faultserver/faultserver.h"
 #include "tests/ui/session/sessionfixtures.h"
 #include "ui/run/statisticsview.h"
@@ -287,7 +287,7 @@ void TestStatisticsView::cleared_whileBreakerOpen_stillShowsItOpen()
 {
     Core::FaultServer server;
     QVERIFY2(server.listen(), qPrintable(server.errorString()));
-    Core::RetryExecutor executor;
+    Core::ThreadedExecutor executor;
     Core::BackoffPolicy policy;
     policy.maxAttempts = 1;
     policy.circuitBreaker.enabled = true;
@@ -301,7 +301,7 @@ void TestStatisticsView::cleared_whileBreakerOpen_stillShowsItOpen()
 
     Core::RequestSpec spec;
     spec.url = server.baseUrl().resolved(QUrl(QStringLiteral("/status/503")));
-    QSignalSpy finished(&executor, &Core::RetryExecutor::requestFinished);
+    QSignalSpy finished(&executor, &Core::ThreadedExecutor::requestFinished);
     session.submit(spec);
     QTRY_COMPARE(finished.size(), 1);
     const QString host = executor.hosts().value(0);

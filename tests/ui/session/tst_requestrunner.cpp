@@ -1,4 +1,4 @@
-#include "core/executor/retryexecutor.h"
+#include "core/executor/threadedexecutor.h"
 #include "core/faultserver/faultserver.h"
 #include "ui/session/requestrunner.h"
 #include "ui/session/runsession.h"
@@ -47,7 +47,7 @@ void TestRequestRunner::perRequestScenario_testDeletedWhenItsRequestFinishes()
 {
     Core::FaultServer server;
     QVERIFY2(server.listen(), qPrintable(server.errorString()));
-    Core::RetryExecutor executor;
+    Core::ThreadedExecutor executor;
     executor.setPolicy(fastPolicy());
     Ui::RunSession session;
     session.attach(&executor);
@@ -58,7 +58,7 @@ void TestRequestRunner::perRequestScenario_testDeletedWhenItsRequestFinishes()
     Ui::RequestDraft draft;
     draft.urlTemplate = QStringLiteral("{server}/status/200");
     draft.batchCount = 5;
-    QSignalSpy finished(&executor, &Core::RetryExecutor::requestFinished);
+    QSignalSpy finished(&executor, &Core::ThreadedExecutor::requestFinished);
     QVERIFY(runner.startBatch(draft));
     QCOMPARE(server.testCount(), 5);
     QTRY_COMPARE(finished.size(), 5);
@@ -73,7 +73,7 @@ void TestRequestRunner::perRequestScenario_moreSequentialRequestsThanTheServerHo
     options.maxTests = 3;
     Core::FaultServer server(options);
     QVERIFY2(server.listen(), qPrintable(server.errorString()));
-    Core::RetryExecutor executor;
+    Core::ThreadedExecutor executor;
     executor.setPolicy(fastPolicy());
     Ui::RunSession session;
     session.attach(&executor);
@@ -83,7 +83,7 @@ void TestRequestRunner::perRequestScenario_moreSequentialRequestsThanTheServerHo
 
     Ui::RequestDraft draft;
     draft.urlTemplate = QStringLiteral("{server}/status/200");
-    QSignalSpy finished(&executor, &Core::RetryExecutor::requestFinished);
+    QSignalSpy finished(&executor, &Core::ThreadedExecutor::requestFinished);
     for (int i = 0; i < 10; ++i) {
         const auto id = runner.send(draft);
         QVERIFY2(id, qPrintable(id.error()));
@@ -101,7 +101,7 @@ void TestRequestRunner::scenario_requestToAnotherHost_carriesNoTestId()
     Core::FaultServer other;
     QVERIFY2(embedded.listen(), qPrintable(embedded.errorString()));
     QVERIFY2(other.listen(), qPrintable(other.errorString()));
-    Core::RetryExecutor executor;
+    Core::ThreadedExecutor executor;
     executor.setPolicy(fastPolicy());
     Ui::RunSession session;
     session.attach(&executor);
@@ -109,7 +109,7 @@ void TestRequestRunner::scenario_requestToAnotherHost_carriesNoTestId()
     runner.setServer(&embedded);
     QVERIFY(runner.setScenario(oneFailure()));
 
-    QSignalSpy finished(&executor, &Core::RetryExecutor::requestFinished);
+    QSignalSpy finished(&executor, &Core::ThreadedExecutor::requestFinished);
     Ui::RequestDraft draft;
     draft.urlTemplate = other.baseUrl().toString() + QStringLiteral("/status/200");
     QVERIFY(runner.send(draft));
@@ -133,7 +133,7 @@ void TestRequestRunner::seed_freshForEachSend_andTheDraftsSeedReplaysABatch()
 {
     Core::FaultServer server;
     QVERIFY2(server.listen(), qPrintable(server.errorString()));
-    Core::RetryExecutor executor;
+    Core::ThreadedExecutor executor;
     Core::BackoffPolicy policy = fastPolicy();
     policy.algorithm = Core::BackoffAlgorithm::FullJitter;
     executor.setPolicy(policy);
@@ -144,10 +144,10 @@ void TestRequestRunner::seed_freshForEachSend_andTheDraftsSeedReplaysABatch()
 
     // Planned delays of each request, in the order the requests were sent.
     QMap<quint64, QList<double>> delays;
-    connect(&executor, &Core::RetryExecutor::attemptFinished, this,
+    connect(&executor, &Core::ThreadedExecutor::attemptFinished, this,
         [&delays](const Core::AttemptRecord &a) { delays[a.requestId].append(a.nextDelayMs); });
     QSignalSpy seeds(&runner, &RequestRunner::seedChosen);
-    QSignalSpy finished(&executor, &Core::RetryExecutor::requestFinished);
+    QSignalSpy finished(&executor, &Core::ThreadedExecutor::requestFinished);
     const auto batch = [&](const Ui::RequestDraft &draft) {
         delays.clear();
         const qsizetype before = finished.size();
@@ -191,7 +191,7 @@ void TestRequestRunner::endpointPolicies_theFirstMatchRunsTheRequest()
 {
     Core::FaultServer server;
     QVERIFY2(server.listen(), qPrintable(server.errorString()));
-    Core::RetryExecutor executor;
+    Core::ThreadedExecutor executor;
     executor.setPolicy(fastPolicy()); // 4 attempts
     Ui::RunSession session;
     session.attach(&executor);
@@ -204,7 +204,7 @@ void TestRequestRunner::endpointPolicies_theFirstMatchRunsTheRequest()
     statuses.policy.maxAttempts = 2;
     runner.setEndpointPolicies({statuses});
 
-    QSignalSpy finished(&executor, &Core::RetryExecutor::requestFinished);
+    QSignalSpy finished(&executor, &Core::ThreadedExecutor::requestFinished);
     Ui::RequestDraft draft;
     draft.urlTemplate = QStringLiteral("{server}/status/503");
     QVERIFY(runner.send(draft));

@@ -1,0 +1,257 @@
+#include "core/executor/threadedexecutor.h"
+
+#include "core/executor/redirectstep.h"
+#include "core/executor/retryexecutor.h"
+#include "core/policy/retrybudget.h"
+#include "core/util/workerthread.h"
+
+#include <QMutexLocker>
+
+#include <algorithm>
+#include <utility>
+
+namespace RetryLab::Core {
+
+namespace {
+
+template<typename... Handlers>
+struct Overloaded : Handlers...
+{
+    using Handlers::operator()...;
+};
+template<typename... Handlers>
+Overloaded(Handlers...) -> Overloaded<Handlers...>;
+
+} // namespace
+
+ThreadedExecutor::ThreadedExecutor(QObject *parent) : QObject(parent)
+{
+    m_thread.setObjectName(QStringLiteral("RetryLab executor"));
+    m_executorContext = new QObject;
+    m_executorContext->moveToThread(&m_thread);
+    // Qt's pattern for a worker: it goes when its thread's loop has ended, on that thread.
+    connect(&m_thread, &QThread::finished, m_executorContext, &QObject::deleteLater);
+    // The executor makes its managers in its constructor: build it on its thread.
+    startWithQtDispatcher(m_thread, m_executorContext, [this] {
+        m_executor = new RetryExecutor(nullptr, m_executorContext);
+        QObject *context = m_executorContext;
+        connect(m_executor, &RetryExecutor::attemptStarted, context, [this](quint64 id, int index) {
+            post(Started{id, index});
+        });
+        connect(m_executor, &RetryExecutor::attemptFinished, context,
+            [this](const AttemptRecord &record) { post(record); });
+        connect(m_executor, &RetryExecutor::retryScheduled, context,
+            [this](quint64 id, int next, double delayMs, const QString &reason, int left) {
+                post(Retry{id, next, delayMs, reason, left});
+            });
+        connect(m_executor, &RetryExecutor::requestFinished, context,
+            [this](const RequestResult &result) { post(result); });
+        connect(m_executor, &RetryExecutor::circuitStateChanged, context,
+            [this](const QString &host, CircuitBreaker::State state) {
+                post(Circuit{host, state});
+            });
+        connect(m_executor, &RetryExecutor::budgetChanged, context, [this](double tokens, double capacity) {
+            post(Budget{tokens, capacity});
+        });
+        // The executor says it is idle before it reports the breaker and the budget
+        // that the last result moved: tell the caller once those are in too.
+        connect(m_executor, &RetryExecutor::idle, context, [this] {
+            QMetaObject::invokeMethod(
+                m_executorContext,
+                [this] {
+                    if (m_executor->activeCount() == 0)
+                        post(Idle{});
+                },
+                Qt::QueuedConnection);
+        });
+
+        m_policy = m_executor->policy();
+        m_concurrencyLimit = m_executor->concurrencyLimit();
+        m_seed = m_executor->seed();
+        m_responseBodyLimit = m_executor->responseBodyLimit();
+        m_attemptHeaders = m_executor->attemptHeadersEnabled();
+        m_budgetTokens = m_executor->budgetTokens();
+        m_budgetCapacity = m_executor->budgetCapacity();
+    });
+}
+
+ThreadedExecutor::~ThreadedExecutor()
+{
+    // The executor goes with its thread's end and tears down quietly; what it
+    // reported before and this thread did not take yet is dropped with m_pending.
+    m_thread.quit();
+    m_thread.wait();
+}
+
+template<typename Call>
+void ThreadedExecutor::onExecutorThread(Call &&call)
+{
+    QMetaObject::invokeMethod(m_executorContext, std::forward<Call>(call), Qt::QueuedConnection);
+}
+
+void ThreadedExecutor::setPolicy(const BackoffPolicy &policy)
+{
+    if (!(policy.circuitBreaker == m_policy.circuitBreaker)) {
+        // The executor drops its breakers; it reports the ones that were not closed.
+        m_hosts.clear();
+    }
+    if (!(policy.retryBudget == m_policy.retryBudget)) {
+        // The executor starts a new, full budget; the caller sees it now, the report confirms it.
+        const RetryBudget fresh(policy.retryBudget);
+        m_budgetTokens = fresh.tokens();
+        m_budgetCapacity = fresh.capacity();
+    }
+    m_policy = policy;
+    onExecutorThread([this, policy] { m_executor->setPolicy(policy); });
+}
+
+void ThreadedExecutor::setConcurrencyLimit(int limit)
+{
+    m_concurrencyLimit = std::clamp(limit, 1, 1000);
+    onExecutorThread([this, limit] { m_executor->setConcurrencyLimit(limit); });
+}
+
+void ThreadedExecutor::setSeed(quint64 seed)
+{
+    m_seed = seed;
+    onExecutorThread([this, seed] { m_executor->setSeed(seed); });
+}
+
+void ThreadedExecutor::setResponseBodyLimit(qint64 bytes)
+{
+    m_responseBodyLimit
+        = std::clamp<qint64>(bytes, RetryExecutor::minResponseBodyLimit, RetryExecutor::maxResponseBodyLimit);
+    onExecutorThread([this, bytes] { m_executor->setResponseBodyLimit(bytes); });
+}
+
+void ThreadedExecutor::setAttemptHeadersEnabled(bool enabled)
+{
+    m_attemptHeaders = enabled;
+    onExecutorThread([this, enabled] { m_executor->setAttemptHeadersEnabled(enabled); });
+}
+
+quint64 ThreadedExecutor::submit(const RequestSpec &request)
+{
+    const quint64 id = m_executor->reserveId();
+    m_active.insert(id, hostKey(request.url));
+    onExecutorThread([this, id, request] { m_executor->submitAs(id, request, nullptr); });
+    return id;
+}
+
+quint64 ThreadedExecutor::submit(const RequestSpec &request, const BackoffPolicy &policy)
+{
+    const quint64 id = m_executor->reserveId();
+    m_active.insert(id, hostKey(request.url));
+    onExecutorThread([this, id, request, policy] { m_executor->submitAs(id, request, &policy); });
+    return id;
+}
+
+void ThreadedExecutor::cancel(quint64 requestId)
+{
+    onExecutorThread([this, requestId] { m_executor->cancel(requestId); });
+}
+
+void ThreadedExecutor::cancelAll()
+{
+    onExecutorThread([this] { m_executor->cancelAll(); });
+}
+
+CircuitBreaker::State ThreadedExecutor::circuitState(const QString &host) const
+{
+    return m_circuits.value(host, CircuitBreaker::State::Closed);
+}
+
+QStringList ThreadedExecutor::hosts() const
+{
+    QStringList list(m_hosts.cbegin(), m_hosts.cend());
+    list.sort();
+    return list;
+}
+
+qint64 ThreadedExecutor::nowNs() const
+{
+    return m_executor->nowNs();
+}
+
+const Clock &ThreadedExecutor::clock() const
+{
+    return m_executor->clock();
+}
+
+void ThreadedExecutor::post(Report &&report)
+{
+    bool wake = false;
+    {
+        QMutexLocker lock(&m_mutex);
+        wake = m_pending.empty();
+        m_pending.push_back(std::move(report));
+    }
+    if (wake)
+        QMetaObject::invokeMethod(this, &ThreadedExecutor::deliverPending, Qt::QueuedConnection);
+}
+
+void ThreadedExecutor::deliverPending()
+{
+    // A handler that spins an event loop must not deliver later reports before
+    // the rest of this batch: the outer call takes them when it is done.
+    if (m_delivering)
+        return;
+    m_delivering = true;
+    std::vector<Report> batch;
+    for (;;) {
+        {
+            QMutexLocker lock(&m_mutex);
+            batch.swap(m_pending); // the executor's thread gets an empty list that keeps its room
+        }
+        if (batch.empty())
+            break;
+        ++m_batches;
+        m_reports += static_cast<qint64>(batch.size());
+        for (Report &report : batch)
+            deliver(report);
+        batch.clear();
+    }
+    m_delivering = false;
+}
+
+void ThreadedExecutor::deliver(Report &report)
+{
+    std::visit(Overloaded{
+                   [this](const Started &s) {
+                       if (const QString host = m_active.value(s.requestId); !host.isEmpty())
+                           m_hosts.insert(host);
+                       ++m_inFlight;
+                       Q_EMIT attemptStarted(s.requestId, s.attemptIndex);
+                   },
+                   [this](const AttemptRecord &record) {
+                       m_inFlight = std::max(0, m_inFlight - 1);
+                       Q_EMIT attemptFinished(record);
+                   },
+                   [this](const Retry &r) {
+                       Q_EMIT retryScheduled(r.requestId, r.nextAttemptIndex, r.delayMs, r.reason, r.attemptsLeft);
+                   },
+                   [this](const RequestResult &result) {
+                       m_active.remove(result.requestId);
+                       Q_EMIT requestFinished(result);
+                   },
+                   [this](const Circuit &c) {
+                       m_circuits.insert(c.host, c.state);
+                       if (c.state != CircuitBreaker::State::Closed)
+                           m_hosts.insert(c.host);
+                       Q_EMIT circuitStateChanged(c.host, c.state);
+                   },
+                   [this](const Budget &b) {
+                       m_budgetTokens = b.tokens;
+                       m_budgetCapacity = b.capacity;
+                       Q_EMIT budgetChanged(b.tokens, b.capacity);
+                   },
+                   [this](const Idle &) {
+                       // Requests submitted since may not have reached the executor yet.
+                       if (m_active.isEmpty())
+                           Q_EMIT idle();
+                   },
+               },
+        report);
+}
+
+} // namespace RetryLab::Core

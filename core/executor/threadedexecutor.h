@@ -1,0 +1,156 @@
+#pragma once
+
+#include "core/policy/backoffpolicy.h"
+#include "core/policy/circuitbreaker.h"
+#include "core/record/attemptrecord.h"
+
+#include <QHash>
+#include <QMutex>
+#include <QObject>
+#include <QSet>
+#include <QThread>
+
+#include <variant>
+#include <vector>
+
+namespace RetryLab::Core {
+
+class Clock;
+class RetryExecutor;
+
+/// A RetryExecutor, with its QNetworkAccessManagers, on a thread of its own, for
+/// a caller whose thread has other work: the window paints the timeline, fills the
+/// error log and redraws charts, and none of that may delay a retry's timer.
+///
+/// It offers the executor's interface to the caller's thread. Calls go to the
+/// executor's thread as queued calls, in the order they were made. Reports come
+/// back in batches: the executor's thread appends each one to a list and, when the
+/// list was empty, posts one event to the caller's thread; that event re-emits
+/// everything the list holds by then, in order, as the signals of RetryExecutor.
+/// So however busy the caller's thread is, the executor's thread never waits for
+/// it, and a busy caller gets many reports per event instead of one event each.
+///
+/// What the caller reads (activeCount(), inFlightCount(), circuitState(), hosts(),
+/// budgetTokens()) is kept from the reports it has been given, so it always agrees
+/// with the records the caller has seen: a request counts as active from submit()
+/// until its requestFinished() has been delivered.
+class ThreadedExecutor final : public QObject
+{
+    Q_OBJECT
+
+public:
+    explicit ThreadedExecutor(QObject *parent = nullptr);
+    /// Stops the executor's thread; requests still running end without a report.
+    ~ThreadedExecutor() override;
+
+    void setPolicy(const BackoffPolicy &policy);
+    const BackoffPolicy &policy() const { return m_policy; }
+    void setConcurrencyLimit(int limit);
+    int concurrencyLimit() const { return m_concurrencyLimit; }
+    void setSeed(quint64 seed);
+    quint64 seed() const { return m_seed; }
+    void setResponseBodyLimit(qint64 bytes);
+    qint64 responseBodyLimit() const { return m_responseBodyLimit; }
+    void setAttemptHeadersEnabled(bool enabled);
+    bool attemptHeadersEnabled() const { return m_attemptHeaders; }
+
+    /// The id is known at once; the request starts on the executor's thread, and
+    /// a refusal (invalid request, open breaker) is reported like any result.
+    quint64 submit(const RequestSpec &request);
+    quint64 submit(const RequestSpec &request, const BackoffPolicy &policy);
+    void cancel(quint64 requestId);
+    void cancelAll();
+
+    int activeCount() const { return static_cast<int>(m_active.size()); }
+    int inFlightCount() const { return m_inFlight; }
+    CircuitBreaker::State circuitState(const QString &host) const;
+    QStringList hosts() const;
+    double budgetTokens() const { return m_budgetTokens; }
+    double budgetCapacity() const { return m_budgetCapacity; }
+
+    /// The executor's clock, the time base of every record (safe to read from any thread).
+    qint64 nowNs() const;
+    const Clock &clock() const;
+
+    /// The thread the executor and its managers live on.
+    QThread *executorThread() { return &m_thread; }
+    /// Reports delivered in one go so far: how much batching happened.
+    qint64 batchesDelivered() const { return m_batches; }
+    qint64 reportsDelivered() const { return m_reports; }
+
+    /// Re-emits every report waiting for this thread now (the posted event does the same).
+    void deliverPending();
+
+Q_SIGNALS:
+    void attemptStarted(quint64 requestId, int attemptIndex);
+    void attemptFinished(const RetryLab::Core::AttemptRecord &record);
+    void retryScheduled(
+        quint64 requestId, int nextAttemptIndex, double delayMs, const QString &reason, int attemptsLeft);
+    void requestFinished(const RetryLab::Core::RequestResult &result);
+    void circuitStateChanged(const QString &host, RetryLab::Core::CircuitBreaker::State state);
+    void budgetChanged(double tokens, double capacity);
+    /// Every submitted request has finished, and the breaker and budget changes
+    /// their last attempts made have been reported before it.
+    void idle();
+
+private:
+    struct Started
+    {
+        quint64 requestId;
+        int attemptIndex;
+    };
+    struct Retry
+    {
+        quint64 requestId;
+        int nextAttemptIndex;
+        double delayMs;
+        QString reason;
+        int attemptsLeft;
+    };
+    struct Circuit
+    {
+        QString host;
+        CircuitBreaker::State state;
+    };
+    struct Budget
+    {
+        double tokens;
+        double capacity;
+    };
+    struct Idle
+    {
+    };
+    using Report = std::variant<Started, AttemptRecord, Retry, RequestResult, Circuit, Budget, Idle>;
+
+    /// On the executor's thread: keeps a report and wakes this thread if it sleeps.
+    void post(Report &&report);
+    void deliver(Report &report);
+    /// Runs `call` on the executor's thread after every call made before it.
+    template<typename Call>
+    void onExecutorThread(Call &&call);
+
+    QThread m_thread;
+    RetryExecutor *m_executor = nullptr; ///< lives on m_thread
+    QObject *m_executorContext = nullptr; ///< lives on m_thread; the target of queued calls
+
+    QMutex m_mutex; ///< guards m_pending
+    std::vector<Report> m_pending;
+    bool m_delivering = false;
+
+    BackoffPolicy m_policy;
+    int m_concurrencyLimit = 6;
+    quint64 m_seed = 0x5EEDULL;
+    qint64 m_responseBodyLimit = 0;
+    bool m_attemptHeaders = true;
+
+    QHash<quint64, QString> m_active; ///< request id -> host, until its result is delivered
+    int m_inFlight = 0;
+    QSet<QString> m_hosts;
+    QHash<QString, CircuitBreaker::State> m_circuits;
+    double m_budgetTokens = 0.0;
+    double m_budgetCapacity = 0.0;
+    qint64 m_batches = 0;
+    qint64 m_reports = 0;
+};
+
+} // namespace RetryLab::Core

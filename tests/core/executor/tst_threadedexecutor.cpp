@@ -1,0 +1,332 @@
+// ThreadedExecutor: a RetryExecutor on a thread of its own, its reports delivered in
+// batches on the caller's thread, against the fault server on a thread of its own too
+// (so that the test's thread can be kept busy without keeping the server from answering).
+#include "core/executor/threadedexecutor.h"
+#include "core/faultserver/faultserver.h"
+#include "tests/core/executor/executorcollector.h"
+
+#include <QAbstractEventDispatcher>
+#include <QElapsedTimer>
+#include <QSignalSpy>
+#include <QTest>
+#include <QThread>
+
+#include <memory>
+
+using namespace RetryLab::Core;
+using RetryLab::Core::Testing::Collector;
+using RetryLab::Core::Testing::fastPolicy;
+
+namespace {
+
+/// A fault server listening on 127.0.0.1 from a thread of its own.
+class ServerThread
+{
+public:
+    ServerThread()
+    {
+        m_thread.setObjectName(QStringLiteral("test fault server"));
+        m_server = new FaultServer;
+        m_server->moveToThread(&m_thread);
+        QObject::connect(&m_thread, &QThread::finished, m_server, &QObject::deleteLater);
+        m_thread.start();
+        QMetaObject::invokeMethod(
+            m_server, [this] { m_listening = m_server->listen(); }, Qt::BlockingQueuedConnection);
+    }
+    ~ServerThread()
+    {
+        m_thread.quit();
+        m_thread.wait();
+    }
+    bool isListening() const { return m_listening; }
+    FaultServer &server() { return *m_server; }
+    QUrl url(const QString &path) const { return QUrl(m_server->baseUrl().toString() + path); }
+
+private:
+    QThread m_thread;
+    FaultServer *m_server = nullptr;
+    bool m_listening = false;
+};
+
+RequestSpec specFor(const QUrl &url)
+{
+    RequestSpec spec;
+    spec.url = url;
+    return spec;
+}
+
+} // namespace
+
+class TestThreadedExecutor : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase() { QVERIFY(m_server.isListening()); }
+    void reportsArriveOnTheCallersThreadInOrder();
+    void idIsKnownAtOnce_activeUntilItsResultArrives();
+    void inFlight_followsTheDeliveredStartsAndEnds();
+    void retriesGoOn_whileTheCallersThreadIsBusy();
+    void refusals_areReportedAsResults();
+    void policyAndLimit_applyToRequestsSubmittedAfterThem();
+    void cancelAll_endsEveryRequest();
+    void breakerAndBudget_areMirrored();
+    void handlerSpinningTheLoop_keepsTheOrder();
+    void destroyedWithRequestsRunning_isQuiet();
+
+private:
+    ServerThread m_server;
+};
+
+void TestThreadedExecutor::reportsArriveOnTheCallersThreadInOrder()
+{
+    ThreadedExecutor executor;
+    executor.setPolicy(fastPolicy());
+    QVERIFY(executor.executorThread() != QThread::currentThread());
+    QVERIFY(executor.executorThread()->isRunning());
+    // Qt's own dispatcher, whose timers are not rounded to milliseconds as GLib's are.
+    const QAbstractEventDispatcher *dispatcher = QAbstractEventDispatcher::instance(executor.executorThread());
+    QVERIFY(dispatcher);
+    QCOMPARE(dispatcher->metaObject()->className(), "QEventDispatcherUNIX");
+    QVERIFY(qEnvironmentVariableIsEmpty("QT_NO_THREADED_GLIB")); // set only while the thread started
+
+    QStringList events;
+    bool allOnThisThread = true;
+    const auto here
+        = [&allOnThisThread] { allOnThisThread = allOnThisThread && QThread::currentThread() == qApp->thread(); };
+    connect(&executor, &ThreadedExecutor::attemptStarted, this, [&](quint64, int index) {
+        here();
+        events.append(QStringLiteral("start %1").arg(index));
+    });
+    connect(&executor, &ThreadedExecutor::attemptFinished, this, [&](const AttemptRecord &record) {
+        here();
+        events.append(QStringLiteral("end %1 %2").arg(record.attemptIndex).arg(record.httpStatus.value_or(0)));
+    });
+    connect(&executor, &ThreadedExecutor::retryScheduled, this, [&](quint64, int next, double delayMs) {
+        here();
+        events.append(QStringLiteral("retry %1 %2").arg(next).arg(delayMs > 0.0));
+    });
+    connect(&executor, &ThreadedExecutor::requestFinished, this, [&](const RequestResult &result) {
+        here();
+        events.append(QStringLiteral("result %1").arg(requestOutcomeName(result.outcome)));
+    });
+    QSignalSpy idle(&executor, &ThreadedExecutor::idle);
+    executor.submit(specFor(m_server.url(QStringLiteral("/fail/2?key=order"))));
+    QVERIFY(idle.wait(10'000));
+    QVERIFY(allOnThisThread);
+    QCOMPARE(events,
+        (QStringList{QStringLiteral("start 0"), QStringLiteral("end 0 503"), QStringLiteral("retry 1 1"),
+            QStringLiteral("start 1"), QStringLiteral("end 1 503"), QStringLiteral("retry 2 1"),
+            QStringLiteral("start 2"), QStringLiteral("end 2 200"), QStringLiteral("result succeeded")}));
+    QVERIFY(executor.reportsDelivered() >= events.size() + 1); // and idle
+    QVERIFY(executor.batchesDelivered() >= 1);
+}
+
+void TestThreadedExecutor::idIsKnownAtOnce_activeUntilItsResultArrives()
+{
+    ThreadedExecutor executor;
+    executor.setPolicy(fastPolicy());
+    Collector collector(&executor);
+    const quint64 first = executor.submit(specFor(m_server.url(QStringLiteral("/status/200"))));
+    const quint64 second = executor.submit(specFor(m_server.url(QStringLiteral("/status/200"))));
+    QVERIFY(first > 0);
+    QCOMPARE(second, first + 1);
+    // Counted before the executor's thread has even seen them.
+    QCOMPARE(executor.activeCount(), 2);
+    QVERIFY(collector.results.isEmpty());
+    QTRY_COMPARE_WITH_TIMEOUT(collector.results.size(), 2, 10'000);
+    QCOMPARE(executor.activeCount(), 0);
+    QCOMPARE(executor.inFlightCount(), 0);
+    QVERIFY(collector.resultOf(first).has_value());
+    QCOMPARE(collector.resultOf(second)->outcome, RequestOutcome::Succeeded);
+    QCOMPARE(executor.hosts(), QStringList{QStringLiteral("127.0.0.1:%1").arg(m_server.server().baseUrl().port())});
+}
+
+void TestThreadedExecutor::inFlight_followsTheDeliveredStartsAndEnds()
+{
+    ThreadedExecutor executor;
+    executor.setPolicy(fastPolicy());
+    executor.setConcurrencyLimit(2);
+    QCOMPARE(executor.concurrencyLimit(), 2);
+    int peak = 0;
+    connect(
+        &executor, &ThreadedExecutor::attemptStarted, this, [&] { peak = std::max(peak, executor.inFlightCount()); });
+    QSignalSpy idle(&executor, &ThreadedExecutor::idle);
+    for (int i = 0; i < 3; ++i)
+        executor.submit(specFor(m_server.url(QStringLiteral("/delay/300"))));
+    QTRY_COMPARE_WITH_TIMEOUT(executor.inFlightCount(), 2, 5'000);
+    QCOMPARE(executor.activeCount(), 3);
+    QVERIFY(idle.wait(10'000));
+    QCOMPARE(peak, 2);
+    QCOMPARE(executor.inFlightCount(), 0);
+    QCOMPARE(executor.activeCount(), 0);
+}
+
+void TestThreadedExecutor::retriesGoOn_whileTheCallersThreadIsBusy()
+{
+    // This thread takes no event while the request fails three times and then
+    // succeeds: every backoff timer fires on the executor's thread. What it
+    // reported meanwhile arrives afterwards, in one batch.
+    ThreadedExecutor executor;
+    executor.setPolicy(fastPolicy(5, 30));
+    Collector collector(&executor);
+    const quint64 before = m_server.server().handledCount();
+    const qint64 batchesBefore = executor.batchesDelivered();
+    executor.submit(specFor(m_server.url(QStringLiteral("/fail/3?key=busy"))));
+    QElapsedTimer busy;
+    busy.start();
+    while (m_server.server().handledCount() < before + 4 && busy.elapsed() < 20'000)
+        QThread::yieldCurrentThread(); // no events: as if a redraw held the thread
+    QCOMPARE(m_server.server().handledCount(), before + 4);
+    QVERIFY(collector.attempts.isEmpty()); // nothing delivered yet
+    QTRY_COMPARE_WITH_TIMEOUT(collector.results.size(), 1, 5'000);
+    QCOMPARE(collector.results.first().outcome, RequestOutcome::Succeeded);
+    QCOMPARE(collector.attempts.size(), 4);
+    for (const AttemptRecord &a : std::as_const(collector.attempts)) {
+        if (a.attemptIndex > 0) {
+            // Each retry waited its planned delay, not the busy thread.
+            QVERIFY2(a.actualDelayMs >= a.plannedDelayMs, qPrintable(QString::number(a.actualDelayMs)));
+        }
+    }
+    // Four starts, four ends, three retries, the result and idle: in one or two batches
+    // (the last answer may be read after this thread took the first).
+    QVERIFY(executor.batchesDelivered() - batchesBefore <= 2);
+    QVERIFY(executor.reportsDelivered() >= 4 + 4 + 3 + 1 + 1);
+}
+
+void TestThreadedExecutor::refusals_areReportedAsResults()
+{
+    ThreadedExecutor executor;
+    executor.setPolicy(fastPolicy());
+    Collector collector(&executor);
+    const quint64 invalid = executor.submit(specFor(QUrl(QStringLiteral("ftp://127.0.0.1/x"))));
+    BackoffPolicy unusable = fastPolicy();
+    unusable.maxAttempts = -3;
+    const quint64 badPolicy = executor.submit(specFor(m_server.url(QStringLiteral("/status/200"))), unusable);
+    QCOMPARE(executor.activeCount(), 2);
+    QTRY_COMPARE_WITH_TIMEOUT(collector.results.size(), 2, 5'000);
+    QCOMPARE(collector.resultOf(invalid)->outcome, RequestOutcome::InvalidRequest);
+    QCOMPARE(collector.resultOf(badPolicy)->outcome, RequestOutcome::InvalidRequest);
+    QVERIFY(collector.attempts.isEmpty());
+    QCOMPARE(executor.activeCount(), 0);
+}
+
+void TestThreadedExecutor::policyAndLimit_applyToRequestsSubmittedAfterThem()
+{
+    ThreadedExecutor executor;
+    Collector collector(&executor);
+    executor.setPolicy(fastPolicy(2, 5));
+    const quint64 two = executor.submit(specFor(m_server.url(QStringLiteral("/status/503"))));
+    executor.setPolicy(fastPolicy(3, 5));
+    QCOMPARE(executor.policy().maxAttempts, 3);
+    const quint64 three = executor.submit(specFor(m_server.url(QStringLiteral("/status/503"))));
+    executor.setResponseBodyLimit(1);
+    QCOMPARE(executor.responseBodyLimit(), RetryExecutor::minResponseBodyLimit);
+    executor.setAttemptHeadersEnabled(false);
+    QVERIFY(!executor.attemptHeadersEnabled());
+    const quint64 bare = executor.submit(specFor(m_server.url(QStringLiteral("/status/200"))));
+    QTRY_COMPARE_WITH_TIMEOUT(collector.results.size(), 3, 10'000);
+    QCOMPARE(collector.resultOf(two)->attempts, 2);
+    QCOMPARE(collector.resultOf(three)->attempts, 3);
+    for (const auto &header : collector.attemptsOf(bare).value(0).requestHeaders)
+        QVERIFY(!header.first.startsWith("X-Retry-"));
+}
+
+void TestThreadedExecutor::cancelAll_endsEveryRequest()
+{
+    ThreadedExecutor executor;
+    executor.setPolicy(fastPolicy());
+    Collector collector(&executor);
+    for (int i = 0; i < 5; ++i)
+        executor.submit(specFor(m_server.url(QStringLiteral("/delay/20000"))));
+    QTRY_VERIFY_WITH_TIMEOUT(executor.inFlightCount() > 0, 5'000);
+    executor.cancelAll();
+    QTRY_COMPARE_WITH_TIMEOUT(collector.results.size(), 5, 5'000);
+    for (const RequestResult &r : std::as_const(collector.results))
+        QCOMPARE(r.outcome, RequestOutcome::Cancelled);
+    QCOMPARE(executor.activeCount(), 0);
+    QCOMPARE(executor.inFlightCount(), 0);
+}
+
+void TestThreadedExecutor::breakerAndBudget_areMirrored()
+{
+    ThreadedExecutor executor;
+    BackoffPolicy guarded = fastPolicy(1, 5);
+    guarded.circuitBreaker.enabled = true;
+    guarded.circuitBreaker.consecutiveFailures = 1;
+    guarded.circuitBreaker.openMs = 60'000.0;
+    guarded.retryBudget.kind = RetryBudgetKind::AwsStandard;
+    executor.setPolicy(guarded);
+    // The new budget shows at once: the window's status bar reads it right after.
+    QCOMPARE(executor.budgetCapacity(), 500.0);
+    QCOMPARE(executor.budgetTokens(), 500.0);
+    Collector collector(&executor);
+    QSignalSpy circuits(&executor, &ThreadedExecutor::circuitStateChanged);
+    QSignalSpy budget(&executor, &ThreadedExecutor::budgetChanged);
+    executor.submit(specFor(m_server.url(QStringLiteral("/status/503"))));
+    QTRY_COMPARE_WITH_TIMEOUT(collector.results.size(), 1, 5'000);
+    const QString host = QStringLiteral("127.0.0.1:%1").arg(m_server.server().baseUrl().port());
+    QTRY_COMPARE_WITH_TIMEOUT(executor.circuitState(host), CircuitBreaker::State::Open, 5'000);
+    QCOMPARE(executor.hosts(), QStringList{host});
+    QVERIFY(!circuits.isEmpty());
+    QVERIFY(!budget.isEmpty());
+    QCOMPARE(budget.constLast().at(0).toDouble(), executor.budgetTokens());
+
+    // Refused by the open breaker, reported as a result like any other.
+    const quint64 refused = executor.submit(specFor(m_server.url(QStringLiteral("/status/200"))));
+    QTRY_VERIFY_WITH_TIMEOUT(collector.resultOf(refused).has_value(), 5'000);
+    QCOMPARE(collector.resultOf(refused)->outcome, RequestOutcome::CircuitOpen);
+
+    // New breaker settings drop the breakers: the open one is reported closed.
+    guarded.circuitBreaker.consecutiveFailures = 5;
+    executor.setPolicy(guarded);
+    QTRY_COMPARE_WITH_TIMEOUT(executor.circuitState(host), CircuitBreaker::State::Closed, 5'000);
+}
+
+void TestThreadedExecutor::handlerSpinningTheLoop_keepsTheOrder()
+{
+    ThreadedExecutor executor;
+    executor.setPolicy(fastPolicy(3, 5));
+    QList<QPair<quint64, int>> ends;
+    QSet<quint64> finished;
+    bool outOfOrder = false;
+    connect(&executor, &ThreadedExecutor::attemptFinished, this, [&](const AttemptRecord &record) {
+        if (finished.contains(record.requestId))
+            outOfOrder = true;
+        for (const auto &[id, index] : std::as_const(ends)) {
+            if (id == record.requestId && index >= record.attemptIndex)
+                outOfOrder = true;
+        }
+        ends.append(qMakePair(record.requestId, record.attemptIndex));
+        // A handler that runs a nested loop (a dialog would) while later reports come in.
+        QElapsedTimer spin;
+        spin.start();
+        while (spin.elapsed() < 10)
+            QCoreApplication::processEvents(QEventLoop::AllEvents, 5);
+    });
+    connect(&executor, &ThreadedExecutor::requestFinished, this,
+        [&](const RequestResult &result) { finished.insert(result.requestId); });
+    for (int i = 0; i < 6; ++i)
+        executor.submit(specFor(m_server.url(QStringLiteral("/status/503"))));
+    QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 6, 10'000);
+    QVERIFY(!outOfOrder);
+    QCOMPARE(ends.size(), 18);
+}
+
+void TestThreadedExecutor::destroyedWithRequestsRunning_isQuiet()
+{
+    auto executor = std::make_unique<ThreadedExecutor>();
+    executor->setPolicy(fastPolicy());
+    Collector collector(executor.get());
+    for (int i = 0; i < 4; ++i)
+        executor->submit(specFor(m_server.url(QStringLiteral("/delay/20000"))));
+    QTRY_VERIFY_WITH_TIMEOUT(executor->inFlightCount() > 0, 5'000);
+    QThread *thread = executor->executorThread();
+    QVERIFY(thread->isRunning());
+    executor.reset();
+    QCoreApplication::processEvents();
+    QVERIFY(collector.results.isEmpty());
+}
+
+QTEST_GUILESS_MAIN(TestThreadedExecutor)
+#include "tst_threadedexecutor.moc"
