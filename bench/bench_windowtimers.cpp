@@ -2,14 +2,17 @@
 // is given) runs 1,000 concurrent logical requests that each fail twice against its
 // embedded server, under the default policy (2^n s plus up to 1 s of jitter), while
 // the timeline follows the live edge and the error log follows the newest row (the
-// two tabs take turns in view, so that both are drawn). Records every retry's
-// actual minus planned delay, the interval between the timeline's frames while it
-// is in view, and how late a 5 ms timer on the window's thread fires (how long the
-// thread is kept from its events). Then the same requests on an executor of its own,
-// without a window, for the ratio. Writes JSON (--out).
+// two tabs take turns in view, so that both are drawn). The window's executor runs on
+// a thread of its own (ThreadedExecutor). Records every retry's actual minus planned
+// delay, the interval between the timeline's frames while it is in view and the time
+// each takes to draw, how late a 5 ms timer on the window's thread fires (how long
+// the thread is kept from its events), and how many reports reached the window per
+// batch. Then the same requests on a RetryExecutor on this thread, without a window,
+// for the ratio. Writes JSON (--out).
 //   bench_windowtimers [--requests N] [--out FILE]
 // With BENCH_DEBUG set it also names every event that keeps a thread over 30 ms.
 #include "core/executor/retryexecutor.h"
+#include "core/executor/threadedexecutor.h"
 #include "ui/mainwindow.h"
 #include "ui/run/errorlogview.h"
 #include "ui/run/timelineview.h"
@@ -95,26 +98,27 @@ void waitUntil(const std::function<bool()> &done, int timeoutMs)
     while (!done()) {
         if (timer.elapsed() > timeoutMs)
             qFatal("bench_windowtimers: the run did not finish within %d ms", timeoutMs);
-        QCoreApplication::processEvents(QEventLoop::AllEvents, 50);
+        // Sleeps until an event comes: a loop that polls would keep a core busy for nothing.
+        QCoreApplication::processEvents(QEventLoop::AllEvents | QEventLoop::WaitForMoreEvents);
     }
 }
 
-// Submits `count` requests failing twice through `submit`, collecting from `executor`.
-Run runFailingTwice(RetryExecutor *executor, const std::function<void(const RequestSpec &)> &submit, const QUrl &base,
+// Submits `count` requests failing twice through `submit`, collecting from `executor`
+// (the window's ThreadedExecutor or a RetryExecutor on this thread).
+template<typename Executor>
+Run runFailingTwice(Executor *executor, const std::function<void(const RequestSpec &)> &submit, const QUrl &base,
     const QString &prefix, int count, const std::function<void()> &submitted = {})
 {
     Run run;
-    const auto a
-        = QObject::connect(executor, &RetryExecutor::attemptFinished, executor, [&run](const AttemptRecord &r) {
-              if (r.attemptIndex > 0)
-                  run.latenessMs.append(r.actualDelayMs - r.plannedDelayMs);
-          });
-    const auto b
-        = QObject::connect(executor, &RetryExecutor::requestFinished, executor, [&run](const RequestResult &r) {
-              ++run.finished;
-              if (r.outcome == RequestOutcome::Succeeded)
-                  ++run.succeeded;
-          });
+    const auto a = QObject::connect(executor, &Executor::attemptFinished, executor, [&run](const AttemptRecord &r) {
+        if (r.attemptIndex > 0)
+            run.latenessMs.append(r.actualDelayMs - r.plannedDelayMs);
+    });
+    const auto b = QObject::connect(executor, &Executor::requestFinished, executor, [&run](const RequestResult &r) {
+        ++run.finished;
+        if (r.outcome == RequestOutcome::Succeeded)
+            ++run.succeeded;
+    });
     QElapsedTimer timer;
     timer.start();
     for (int i = 0; i < count; ++i) {
@@ -148,20 +152,28 @@ bool benchDebug()
 }
 
 // With BENCH_DEBUG set: names every event that keeps the window's thread over 30 ms.
+// It also times the paints of one widget: how long a frame takes to draw.
 class TimedApplication final : public QApplication
 {
 public:
     using QApplication::QApplication;
+    QList<double> paintMs;
+    void timePaints(QObject *widget) { m_painted = widget; }
+    void setPaintRecording(bool on) { m_recordPaints = on; }
+
     bool notify(QObject *receiver, QEvent *event) override
     {
-        if (!m_debug)
+        const bool timedPaint = m_recordPaints && receiver == m_painted && event->type() == QEvent::Paint;
+        if (!m_debug && !timedPaint)
             return QApplication::notify(receiver, event);
         QElapsedTimer timer;
         timer.start();
         const int type = event->type();
         const bool handled = QApplication::notify(receiver, event);
         const double ms = static_cast<double>(timer.nsecsElapsed()) / 1e6;
-        if (ms > 30.0)
+        if (timedPaint)
+            paintMs.append(ms);
+        if (m_debug && ms > 30.0)
             fprintf(stderr, "slow event %d to %s (%s, in %s): %.1f ms\n", type, receiver->metaObject()->className(),
                 qPrintable(receiver->objectName()),
                 receiver->parent() ? receiver->parent()->metaObject()->className() : "-", ms);
@@ -170,6 +182,8 @@ public:
 
 private:
     const bool m_debug = benchDebug();
+    QObject *m_painted = nullptr;
+    bool m_recordPaints = false;
 };
 
 } // namespace
@@ -200,7 +214,7 @@ int main(int argc, char *argv[])
     if (!window.server()->isRunning())
         qFatal("bench_windowtimers: the embedded server did not start: %s", qPrintable(window.server()->errorString()));
     const QUrl base = window.server()->baseUrl();
-    RetryExecutor *executor = window.executor();
+    ThreadedExecutor *executor = window.executor();
     executor->setConcurrencyLimit(count);
     executor->setSeed(42);
     executor->setPolicy(defaultPolicy());
@@ -211,12 +225,14 @@ int main(int argc, char *argv[])
 
     // The two tabs take turns in view; a 5 ms timer measures how late the window's thread gets to it.
     FrameClock frames(window.timelineView()->viewport());
+    app.timePaints(window.timelineView()->viewport());
     QTimer turns;
     turns.setInterval(250);
-    QObject::connect(&turns, &QTimer::timeout, &window, [&window, &frames] {
+    QObject::connect(&turns, &QTimer::timeout, &window, [&window, &frames, &app] {
         const bool timeline = window.currentTab() != Ui::MainWindow::Tab::Timeline;
         window.showTab(timeline ? Ui::MainWindow::Tab::Timeline : Ui::MainWindow::Tab::ErrorLog);
         frames.setRecording(timeline);
+        app.setPaintRecording(timeline);
     });
     QList<double> stallMs;
     QElapsedTimer probeClock;
@@ -236,12 +252,16 @@ int main(int argc, char *argv[])
         QStringLiteral("window"), count,
         [&] {
             frames.setRecording(true);
+            app.setPaintRecording(true);
             turns.start();
             probe.start();
         });
     probe.stop();
     turns.stop();
     frames.setRecording(false);
+    app.setPaintRecording(false);
+    const qint64 batches = executor->batchesDelivered();
+    const qint64 reports = executor->reportsDelivered();
 
     // The same on an executor of its own, no window drawing (the embedded server still answers).
     RetryExecutor headless;
@@ -255,6 +275,7 @@ int main(int argc, char *argv[])
     const QJsonObject liveLateness = distribution(live.latenessMs);
     const QJsonObject aloneLateness = distribution(alone.latenessMs);
     const QJsonObject frameTimes = distribution(frames.intervalsMs);
+    const QJsonObject paintTimes = distribution(app.paintMs);
     const QJsonObject stalls = distribution(stallMs);
     const QJsonObject result{
         {QStringLiteral("requests"), count},
@@ -266,12 +287,16 @@ int main(int argc, char *argv[])
         {QStringLiteral("headless_lateness_ms"), aloneLateness},
         {QStringLiteral("headless_seconds"), alone.seconds},
         {QStringLiteral("timeline_frame_interval_ms"), frameTimes},
+        {QStringLiteral("timeline_frame_draw_ms"), paintTimes},
+        {QStringLiteral("executor_thread"), true},
+        {QStringLiteral("reports_per_batch"), batches > 0 ? static_cast<double>(reports) / batches : 0.0},
         {QStringLiteral("gui_thread_stall_ms"), stalls},
         {QStringLiteral("target"), QStringLiteral("p99 lateness <= 2 ms with the window live; frames under 33 ms")},
     };
     out << QStringLiteral(
         "with the window live: actual - planned p50 %1 ms, p99 %2 ms, max %3 ms (%4 retries); "
-        "without: p99 %5 ms; timeline frames p50 %6 ms, p99 %7 ms; window thread stalls p99 %8 ms, max %9 ms\n")
+        "without: p99 %5 ms; timeline frames every %6 ms at p50, %7 ms at p99, drawn in %10 ms at p99; "
+        "window thread stalls p99 %8 ms, max %9 ms; %11 reports per batch\n")
                .arg(liveLateness.value(QStringLiteral("p50")).toDouble(), 0, 'f', 2)
                .arg(liveLateness.value(QStringLiteral("p99")).toDouble(), 0, 'f', 2)
                .arg(liveLateness.value(QStringLiteral("max")).toDouble(), 0, 'f', 2)
@@ -280,7 +305,9 @@ int main(int argc, char *argv[])
                .arg(frameTimes.value(QStringLiteral("p50")).toDouble(), 0, 'f', 1)
                .arg(frameTimes.value(QStringLiteral("p99")).toDouble(), 0, 'f', 1)
                .arg(stalls.value(QStringLiteral("p99")).toDouble(), 0, 'f', 1)
-               .arg(stalls.value(QStringLiteral("max")).toDouble(), 0, 'f', 1);
+               .arg(stalls.value(QStringLiteral("max")).toDouble(), 0, 'f', 1)
+               .arg(paintTimes.value(QStringLiteral("p99")).toDouble(), 0, 'f', 1)
+               .arg(batches > 0 ? static_cast<double>(reports) / batches : 0.0, 0, 'f', 1);
     out.flush();
     QFile file(parser.value(outOption));
     if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate))

@@ -1,5 +1,5 @@
 // Shows the run views (timeline, error log, statistics) on a real run: the fault
-// server on loopback with a script per request, a RetryExecutor, and a RunSession.
+// server on loopback with a script per request, a ThreadedExecutor, and a RunSession.
 // For looking at the views by eye and for taking their pictures under Xvfb.
 //
 // Usage: viewgallery [--dark] [--requests N] [--again SECONDS] [--synthetic N] [--out DIR] [--hold SECONDS] [--tab
@@ -12,7 +12,7 @@
 //   --again SECONDS after the run, idle that long, then send the same requests again
 //                   (a second run: the timeline draws the idle time narrow)
 
-#include "core/executor/retryexecutor.h"
+#include "core/executor/threadedexecutor.h"
 #include "core/faultserver/faultserver.h"
 #include "core/http/retryheaders.h"
 #include "tests/ui/session/sessionfixtures.h"
@@ -150,7 +150,7 @@ int main(int argc, char *argv[])
         qCCritical(lcGallery) << "cannot listen on 127.0.0.1:" << server.errorString();
         return 1;
     }
-    Core::RetryExecutor executor;
+    Core::ThreadedExecutor executor;
     Core::BackoffPolicy policy;
     policy.name = QStringLiteral("Gallery");
     policy.algorithm = Core::BackoffAlgorithm::EqualJitter;
@@ -191,7 +191,7 @@ int main(int argc, char *argv[])
             save(timeline, out, QStringLiteral("timeline-live.png"));
         });
     }
-    QObject::connect(&executor, &Core::RetryExecutor::idle, &app, [&] {
+    QObject::connect(&executor, &Core::ThreadedExecutor::idle, &app, [&] {
         if (submitted < requests * round || feeder.isActive())
             return;
         if (round == 1 && again > 0) {
