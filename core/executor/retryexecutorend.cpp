@@ -95,7 +95,8 @@ void RetryExecutor::decideNext(const RequestPtr &r, AttemptRecord &record, const
     r->phase = Request::Phase::Sleeping;
     r->plannedDelayMs = delay;
     r->sleepStartNs = nowNs();
-    m_retryWakeups->schedule(r->id, static_cast<qint64>(std::min(delay, 2e12) * 1e6));
+    // The planner's delays are finite and >= 0; should one not be, the retry goes at once.
+    m_retryWakeups->schedule(r->id, delay > 0.0 ? static_cast<qint64>(std::min(delay, 2e12) * 1e6) : 0);
     Q_EMIT retryScheduled(r->id, r->attemptIndex, delay, decision.reason, decision.attemptsLeft);
     // The sleeping request holds no slot: let a queued one have it now.
     dispatchQueued();

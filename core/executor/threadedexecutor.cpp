@@ -32,17 +32,17 @@ ThreadedExecutor::ThreadedExecutor(QObject *parent) : QObject(parent)
     // Qt's pattern for a worker: it goes when its thread's loop has ended, on that thread.
     connect(&m_thread, &QThread::finished, m_executorContext, &QObject::deleteLater);
     // The executor makes its managers in its constructor: build it on its thread.
-    startWithQtDispatcher(m_thread, m_executorContext, [this] {
+    startWorkerThread(m_thread, m_executorContext, [this] {
         m_executor = new RetryExecutor(nullptr, m_executorContext);
         QObject *context = m_executorContext;
         connect(m_executor, &RetryExecutor::attemptStarted, context, [this](quint64 id, int index) {
-            post(Started{id, index});
+            post(Started{id, index, m_executor->nowNs()});
         });
         connect(m_executor, &RetryExecutor::attemptFinished, context,
             [this](const AttemptRecord &record) { post(record); });
         connect(m_executor, &RetryExecutor::retryScheduled, context,
             [this](quint64 id, int next, double delayMs, const QString &reason, int left) {
-                post(Retry{id, next, delayMs, reason, left});
+                post(Retry{id, next, delayMs, reason, left, m_executor->nowNs()});
             });
         connect(m_executor, &RetryExecutor::requestFinished, context,
             [this](const RequestResult &result) { post(result); });
@@ -91,18 +91,18 @@ void ThreadedExecutor::onExecutorThread(Call &&call)
 
 void ThreadedExecutor::setPolicy(const BackoffPolicy &policy)
 {
-    if (!(policy.circuitBreaker == m_policy.circuitBreaker)) {
-        // The executor drops its breakers; it reports the ones that were not closed.
-        m_hosts.clear();
-    }
     if (!(policy.retryBudget == m_policy.retryBudget)) {
-        // The executor starts a new, full budget; the caller sees it now, the report confirms it.
+        // The executor starts a new, full budget; the caller sees it now, the snapshot confirms it.
         const RetryBudget fresh(policy.retryBudget);
         m_budgetTokens = fresh.tokens();
         m_budgetCapacity = fresh.capacity();
     }
     m_policy = policy;
-    onExecutorThread([this, policy] { m_executor->setPolicy(policy); });
+    onExecutorThread([this, policy] {
+        m_executor->setPolicy(policy);
+        // Breakers dropped, a new budget: reports made before this are overruled.
+        postSnapshot();
+    });
 }
 
 void ThreadedExecutor::setConcurrencyLimit(int limit)
@@ -153,7 +153,27 @@ void ThreadedExecutor::cancel(quint64 requestId)
 
 void ThreadedExecutor::cancelAll()
 {
-    onExecutorThread([this] { m_executor->cancelAll(); });
+    // As RetryExecutor::cancelAll(): every result is in when it returns, so that a
+    // caller that clears its records next does not get the cancelled ones after.
+    // The executor's thread never waits for this one, so this wait ends.
+    QMetaObject::invokeMethod(
+        m_executorContext, [this] { m_executor->cancelAll(); }, Qt::BlockingQueuedConnection);
+    deliverPending();
+}
+
+void ThreadedExecutor::postSnapshot()
+{
+    Snapshot snapshot;
+    for (const QString &host : m_executor->hosts())
+        snapshot.circuits.insert(host, m_executor->circuitState(host));
+    snapshot.tokens = m_executor->budgetTokens();
+    snapshot.capacity = m_executor->budgetCapacity();
+    post(std::move(snapshot));
+}
+
+qint64 ThreadedExecutor::reportedAtNs() const
+{
+    return m_reportedAtNs >= 0 ? m_reportedAtNs : nowNs();
 }
 
 CircuitBreaker::State ThreadedExecutor::circuitState(const QString &host) const
@@ -194,24 +214,31 @@ void ThreadedExecutor::deliverPending()
 {
     // A handler that spins an event loop must not deliver later reports before
     // the rest of this batch: the outer call takes them when it is done.
-    if (m_delivering)
+    if (m_delivering) {
+        m_deferred = true;
         return;
-    m_delivering = true;
-    std::vector<Report> batch;
-    for (;;) {
-        {
-            QMutexLocker lock(&m_mutex);
-            batch.swap(m_pending); // the executor's thread gets an empty list that keeps its room
-        }
-        if (batch.empty())
-            break;
-        ++m_batches;
-        m_reports += static_cast<qint64>(batch.size());
-        for (Report &report : batch)
-            deliver(report);
-        batch.clear();
     }
+    m_delivering = true;
+    // One batch per call: while it is delivered the executor's thread starts the
+    // next list and posts for it, so this thread gets back to its own events
+    // (painting, input) between batches however fast reports come.
+    {
+        QMutexLocker lock(&m_mutex);
+        m_delivered.swap(m_pending); // the executor's thread gets an empty list that keeps its room
+    }
+    if (!m_delivered.empty()) {
+        ++m_batches;
+        m_reports += static_cast<qint64>(m_delivered.size());
+        for (Report &report : m_delivered)
+            deliver(report);
+        m_delivered.clear();
+    }
+    m_reportedAtNs = -1;
     m_delivering = false;
+    if (std::exchange(m_deferred, false)) {
+        // A nested call took the event meant for reports that came meanwhile.
+        QMetaObject::invokeMethod(this, &ThreadedExecutor::deliverPending, Qt::QueuedConnection);
+    }
 }
 
 void ThreadedExecutor::deliver(Report &report)
@@ -221,13 +248,17 @@ void ThreadedExecutor::deliver(Report &report)
                        if (const QString host = m_active.value(s.requestId); !host.isEmpty())
                            m_hosts.insert(host);
                        ++m_inFlight;
+                       m_reportedAtNs = s.atNs;
                        Q_EMIT attemptStarted(s.requestId, s.attemptIndex);
                    },
                    [this](const AttemptRecord &record) {
                        m_inFlight = std::max(0, m_inFlight - 1);
+                       m_hosts.insert(hostKey(record.url)); // a fallback endpoint's too
+                       m_reportedAtNs = record.endNs;
                        Q_EMIT attemptFinished(record);
                    },
                    [this](const Retry &r) {
+                       m_reportedAtNs = r.atNs;
                        Q_EMIT retryScheduled(r.requestId, r.nextAttemptIndex, r.delayMs, r.reason, r.attemptsLeft);
                    },
                    [this](const RequestResult &result) {
@@ -244,6 +275,15 @@ void ThreadedExecutor::deliver(Report &report)
                        m_budgetTokens = b.tokens;
                        m_budgetCapacity = b.capacity;
                        Q_EMIT budgetChanged(b.tokens, b.capacity);
+                   },
+                   [this](const Snapshot &snapshot) {
+                       m_circuits = snapshot.circuits;
+                       m_hosts = QSet<QString>(snapshot.circuits.keyBegin(), snapshot.circuits.keyEnd());
+                       if (m_budgetTokens != snapshot.tokens || m_budgetCapacity != snapshot.capacity) {
+                           m_budgetTokens = snapshot.tokens;
+                           m_budgetCapacity = snapshot.capacity;
+                           Q_EMIT budgetChanged(snapshot.tokens, snapshot.capacity);
+                       }
                    },
                    [this](const Idle &) {
                        // Requests submitted since may not have reached the executor yet.

@@ -59,6 +59,8 @@ public:
     quint64 submit(const RequestSpec &request);
     quint64 submit(const RequestSpec &request, const BackoffPolicy &policy);
     void cancel(quint64 requestId);
+    /// Cancels every request and delivers the results before it returns, as
+    /// RetryExecutor::cancelAll() does (it waits for the executor's thread).
     void cancelAll();
 
     int activeCount() const { return static_cast<int>(m_active.size()); }
@@ -70,6 +72,9 @@ public:
 
     /// The executor's clock, the time base of every record (safe to read from any thread).
     qint64 nowNs() const;
+    /// In a handler of attemptStarted(), retryScheduled() or attemptFinished(): the
+    /// executor's time when that happened (a batch arrives later). Elsewhere nowNs().
+    qint64 reportedAtNs() const;
     const Clock &clock() const;
 
     /// The thread the executor and its managers live on.
@@ -98,6 +103,7 @@ private:
     {
         quint64 requestId;
         int attemptIndex;
+        qint64 atNs;
     };
     struct Retry
     {
@@ -106,6 +112,7 @@ private:
         double delayMs;
         QString reason;
         int attemptsLeft;
+        qint64 atNs;
     };
     struct Circuit
     {
@@ -117,13 +124,22 @@ private:
         double tokens;
         double capacity;
     };
+    /// What the executor holds after a change of policy: it overrules the reports made before.
+    struct Snapshot
+    {
+        QHash<QString, CircuitBreaker::State> circuits;
+        double tokens = 0.0;
+        double capacity = 0.0;
+    };
     struct Idle
     {
     };
-    using Report = std::variant<Started, AttemptRecord, Retry, RequestResult, Circuit, Budget, Idle>;
+    using Report = std::variant<Started, AttemptRecord, Retry, RequestResult, Circuit, Budget, Snapshot, Idle>;
 
     /// On the executor's thread: keeps a report and wakes this thread if it sleeps.
     void post(Report &&report);
+    /// On the executor's thread: posts its breakers and budget as they are now.
+    void postSnapshot();
     void deliver(Report &report);
     /// Runs `call` on the executor's thread after every call made before it.
     template<typename Call>
@@ -135,7 +151,10 @@ private:
 
     QMutex m_mutex; ///< guards m_pending
     std::vector<Report> m_pending;
+    std::vector<Report> m_delivered; ///< the batch being delivered (its room kept for the next)
     bool m_delivering = false;
+    bool m_deferred = false; ///< a call came while delivering
+    qint64 m_reportedAtNs = -1;
 
     BackoffPolicy m_policy;
     int m_concurrencyLimit = 6;

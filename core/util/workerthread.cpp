@@ -1,22 +1,46 @@
 #include "core/util/workerthread.h"
 
+#include "core/util/epolldispatcher.h"
+
+#include <QAbstractEventDispatcher>
 #include <QMutex>
+
+#include <memory>
 
 namespace RetryLab::Core {
 
-void startWithQtDispatcher(QThread &thread, QObject *resident, const std::function<void()> &ready)
+void startWorkerThread(QThread &thread, QObject *resident, const std::function<void()> &ready)
 {
+#ifdef Q_OS_LINUX
+    if (qEnvironmentVariable("RETRYLAB_DISPATCHER") != QLatin1String("qt")) {
+        auto epoll = std::make_unique<EpollEventDispatcher>();
+        if (epoll->isValid()) {
+            thread.setEventDispatcher(epoll.release()); // the thread owns it
+            thread.start();
+            if (thread.isRunning())
+                QMetaObject::invokeMethod(resident, ready, Qt::BlockingQueuedConnection);
+            return;
+        }
+    }
+#endif
     // The variable is read by each thread as it starts: set it only around this
     // start (one at a time), so that threads Qt starts for itself keep the default.
     static QMutex starting;
     QMutexLocker lock(&starting);
-    const bool choose = qEnvironmentVariableIsEmpty("QT_NO_THREADED_GLIB");
+    const bool choose = !qEnvironmentVariableIsSet("QT_NO_THREADED_GLIB");
     if (choose)
         qputenv("QT_NO_THREADED_GLIB", "1");
     thread.start();
-    QMetaObject::invokeMethod(resident, ready, Qt::BlockingQueuedConnection);
+    if (thread.isRunning()) // a thread that could not start would never answer
+        QMetaObject::invokeMethod(resident, ready, Qt::BlockingQueuedConnection);
     if (choose)
         qunsetenv("QT_NO_THREADED_GLIB");
+}
+
+QString dispatcherName(QThread *thread)
+{
+    const QAbstractEventDispatcher *dispatcher = QAbstractEventDispatcher::instance(thread);
+    return dispatcher ? QString::fromLatin1(dispatcher->metaObject()->className()) : QString();
 }
 
 } // namespace RetryLab::Core

@@ -7,17 +7,21 @@
 
 namespace RetryLab::Core {
 
-/// Starts `thread` with Qt's own event dispatcher rather than GLib's, then runs
-/// `ready` on it through `resident` (an object already moved to it) and waits for
-/// it: the thread makes its dispatcher as it starts, so the choice holds once
-/// `ready` has run. `ready` must not start another thread this way.
+/// Starts `thread`, a worker without windows, on a dispatcher fit for many sockets
+/// and timers, then runs `ready` on it through `resident` (an object already moved
+/// to it) and waits for it.
 ///
-/// GLib's loop, Qt's default for threads on Linux, costs more per turn: it
-/// gathers and sorts its sources and wakes itself through an eventfd several times
-/// per event, and a thread polling a thousand sockets (the fault server under a
-/// batch) or waking for a thousand timers (the executor) pays that at every turn.
-/// The window's own thread keeps GLib, which the desktop integration needs. A user
-/// who set QT_NO_THREADED_GLIB keeps that setting.
-void startWithQtDispatcher(QThread &thread, QObject *resident, const std::function<void()> &ready);
+/// On Linux that is EpollEventDispatcher. Otherwise, or when epoll cannot be had,
+/// it is Qt's own dispatcher rather than GLib's, Qt's default for threads on Linux,
+/// which gathers and sorts its sources and wakes itself through an eventfd several
+/// times per event: the thread makes its dispatcher as it starts, choosing by
+/// QT_NO_THREADED_GLIB, set here only while it starts. The window's own thread keeps
+/// GLib, which the desktop integration needs.
+/// RETRYLAB_DISPATCHER=qt chooses Qt's own dispatcher on Linux too.
+/// `ready` must not start another thread this way.
+void startWorkerThread(QThread &thread, QObject *resident, const std::function<void()> &ready);
+
+/// The class name of `thread`'s event dispatcher (for tests and reports).
+QString dispatcherName(QThread *thread);
 
 } // namespace RetryLab::Core

@@ -116,7 +116,8 @@ private Q_SLOTS:
     void copyAsCurl_isRedacted();
     void policy_exportAndImportThroughTheMenu();
     void statusBar_showsBreakerAndBudget();
-    void clearRun_forgetsTheAttempts();
+        void clearRun_forgetsTheAttempts();
+    void clearRun_duringABatch_leavesNoLaneBehind();
     void settings_requestLayoutAndRecentUrls_surviveARestart();
     void settings_corruptFile_isReportedInTheWindow();
     void settings_damagedLayout_isRefused_windowKeepsItsDefaultLayout();
@@ -783,8 +784,32 @@ void TestMainWindow::clearRun_forgetsTheAttempts()
     window->clearAction()->trigger();
     QCOMPARE(window->session()->attemptRowCount(), 0);
     QCOMPARE(window->errorLogView()->model()->rowCount(), 0);
-    QVERIFY(sendAndWait(*window, 1));
+        QVERIFY(sendAndWait(*window, 1));
     QCOMPARE(window->session()->laneCount(), 1);
+}
+
+void TestMainWindow::clearRun_duringABatch_leavesNoLaneBehind()
+{
+    // The executor runs on a thread of its own: what it reports about the cancelled
+    // requests must not come back as lanes of the cleared run.
+    auto window = makeWindow();
+    QVERIFY(window);
+    Ui::RequestDraft draft = window->composer()->draft();
+    draft.urlTemplate = QStringLiteral("{server}/delay/2000");
+    draft.batchCount = 20;
+    draft.concurrency = 8;
+    window->composer()->setDraft(draft);
+    window->composer()->batchAction()->trigger();
+    QTRY_VERIFY_WITH_TIMEOUT(window->executor()->inFlightCount() > 0, 10'000);
+    window->clearAction()->trigger();
+    QCOMPARE(window->executor()->activeCount(), 0);
+    QCOMPARE(window->executor()->inFlightCount(), 0);
+    QCoreApplication::processEvents();
+    window->session()->flush();
+    QCOMPARE(window->session()->laneCount(), 0);
+    QCOMPARE(window->session()->attemptRowCount(), 0);
+    QCOMPARE(window->session()->runningRequestCount(), 0);
+    QCOMPARE(window->session()->inFlightCount(), 0);
 }
 
 void TestMainWindow::settings_requestLayoutAndRecentUrls_surviveARestart()

@@ -43,8 +43,8 @@ bool EmbeddedServer::start(const Core::FaultServerOptions &options)
     connect(thread, &QThread::finished, server, &QObject::deleteLater);
     bool listening = false;
     QString error;
-    // Qt's own dispatcher: under a batch the server polls a thousand sockets at every turn.
-    Core::startWithQtDispatcher(*thread, server, [server, &listening, &error] {
+    // Under a batch the server holds a thousand sockets: epoll, not a poll() of all at every turn.
+    Core::startWorkerThread(*thread, server, [server, &listening, &error] {
         listening = server->listen();
         if (!listening)
             error = server->errorString();

@@ -306,7 +306,8 @@ quint32 RunSession::appendRow(quint32 laneIndex, int attemptIndex, qint64 startN
 
 void RunSession::handleAttemptStarted(quint64 requestId, int attemptIndex)
 {
-    recordAttemptStarted(requestId, attemptIndex, nowNs());
+    // When the executor started it, not when the report reached this thread.
+    recordAttemptStarted(requestId, attemptIndex, m_executor ? m_executor->reportedAtNs() : nowNs());
 }
 
 void RunSession::recordAttemptStarted(quint64 requestId, int attemptIndex, qint64 startNs)
@@ -449,7 +450,8 @@ QString RunSession::detailText(quint32 detail) const
 void RunSession::handleRetryScheduled(
     quint64 requestId, int nextAttemptIndex, double delayMs, const QString &reason, int attemptsLeft)
 {
-    recordRetryScheduled(requestId, nextAttemptIndex, delayMs, reason, attemptsLeft, nowNs());
+    recordRetryScheduled(
+        requestId, nextAttemptIndex, delayMs, reason, attemptsLeft, m_executor ? m_executor->reportedAtNs() : nowNs());
 }
 
 void RunSession::recordRetryScheduled(

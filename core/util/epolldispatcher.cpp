@@ -1,0 +1,355 @@
+#include "core/util/epolldispatcher.h"
+
+#include <QCoreApplication>
+#include <QEvent>
+#include <QSocketNotifier>
+#include <QVarLengthArray>
+
+#include <algorithm>
+#include <array>
+#include <cerrno>
+#include <ctime>
+#include <limits>
+
+#ifdef Q_OS_LINUX
+#include <sys/epoll.h>
+#include <sys/eventfd.h>
+#include <sys/timerfd.h>
+#include <unistd.h>
+#endif
+
+namespace RetryLab::Core {
+
+namespace {
+
+constexpr qint64 nsPerMs = 1'000'000;
+
+#ifdef Q_OS_LINUX
+// The epoll data of the two descriptors of the dispatcher's own; sockets carry their fd (>= 0).
+constexpr quint64 wakeTag = ~quint64(0);
+constexpr quint64 timerTag = ~quint64(0) - 1;
+
+void drain(int fd)
+{
+    quint64 count = 0;
+    while (::read(fd, &count, sizeof count) < 0 && errno == EINTR) { }
+}
+#endif
+
+} // namespace
+
+EpollEventDispatcher::EpollEventDispatcher(QObject *parent) : QAbstractEventDispatcher(parent)
+{
+#ifdef Q_OS_LINUX
+    m_epoll = ::epoll_create1(EPOLL_CLOEXEC);
+    m_wake = ::eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+    m_timerFd = ::timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
+    if (m_epoll < 0 || m_wake < 0 || m_timerFd < 0)
+        return;
+    epoll_event wake{};
+    wake.events = EPOLLIN;
+    wake.data.u64 = wakeTag;
+    epoll_event timer{};
+    timer.events = EPOLLIN;
+    timer.data.u64 = timerTag;
+    if (::epoll_ctl(m_epoll, EPOLL_CTL_ADD, m_wake, &wake) != 0
+        || ::epoll_ctl(m_epoll, EPOLL_CTL_ADD, m_timerFd, &timer) != 0) {
+        ::close(m_wake);
+        m_wake = -1;
+    }
+#endif
+}
+
+EpollEventDispatcher::~EpollEventDispatcher()
+{
+#ifdef Q_OS_LINUX
+    for (int fd : {m_timerFd, m_wake, m_epoll}) {
+        if (fd >= 0)
+            ::close(fd);
+    }
+#endif
+}
+
+qint64 EpollEventDispatcher::nowNs()
+{
+    timespec now{};
+    ::clock_gettime(CLOCK_MONOTONIC, &now);
+    return qint64(now.tv_sec) * 1'000'000'000 + now.tv_nsec;
+}
+
+void EpollEventDispatcher::wakeUp()
+{
+#ifdef Q_OS_LINUX
+    // One write until the loop has taken it: posting a thousand events costs one wake-up.
+    if (m_wakePending.testAndSetAcquire(0, 1)) {
+        const quint64 one = 1;
+        while (::write(m_wake, &one, sizeof one) < 0 && errno == EINTR) { }
+    }
+#endif
+}
+
+void EpollEventDispatcher::interrupt()
+{
+    m_interrupted.storeRelaxed(1);
+    wakeUp();
+}
+
+bool EpollEventDispatcher::processEvents(QEventLoop::ProcessEventsFlags flags)
+{
+#ifdef Q_OS_LINUX
+    m_interrupted.storeRelaxed(0);
+    Q_EMIT awake();
+    QCoreApplication::sendPostedEvents();
+
+    const bool includeTimers = !(flags & QEventLoop::X11ExcludeTimers);
+    const bool includeNotifiers = !(flags & QEventLoop::ExcludeSocketNotifiers);
+    // A wake-up pending means events were posted since: take them before blocking.
+    const bool canWait
+        = (flags & QEventLoop::WaitForMoreEvents) && !m_interrupted.loadRelaxed() && !m_wakePending.loadRelaxed();
+    if (canWait)
+        Q_EMIT aboutToBlock();
+    if (m_interrupted.loadRelaxed())
+        return false;
+
+    if (includeTimers)
+        armTimerFd();
+    int timeoutMs = canWait ? -1 : 0;
+    if (includeTimers && canWait && !m_deadlines.empty() && m_deadlines.begin()->first <= nowNs())
+        timeoutMs = 0; // due already
+    std::array<epoll_event, 256> ready{};
+    int count = ::epoll_wait(m_epoll, ready.data(), int(ready.size()), timeoutMs);
+    if (count < 0)
+        count = 0; // EINTR: a turn with nothing ready
+
+    int handled = 0;
+    // Socket notifiers: gathered first, looked up again before each is activated,
+    // since a handler may disable or delete the others.
+    struct Activation
+    {
+        int fd;
+        QSocketNotifier::Type type;
+    };
+    QVarLengthArray<Activation, 64> activations;
+    for (int i = 0; i < count; ++i) {
+        const quint64 tag = ready[i].data.u64;
+        if (tag == wakeTag) {
+            drain(m_wake);
+            m_wakePending.storeRelease(0);
+            ++handled;
+            continue;
+        }
+        if (tag == timerTag) {
+            drain(m_timerFd);
+            m_armedNs = -1;
+            continue;
+        }
+        if (!includeNotifiers)
+            continue;
+        const int fd = int(tag);
+        const quint32 events = ready[i].events;
+        if (events & (EPOLLIN | EPOLLHUP | EPOLLERR))
+            activations.append({fd, QSocketNotifier::Read});
+        if (events & (EPOLLOUT | EPOLLERR))
+            activations.append({fd, QSocketNotifier::Write});
+        if (events & EPOLLPRI)
+            activations.append({fd, QSocketNotifier::Exception});
+    }
+    for (const Activation &a : std::as_const(activations)) {
+        const auto it = m_sockets.constFind(a.fd);
+        if (it == m_sockets.cend())
+            continue;
+        QSocketNotifier *notifier = a.type == QSocketNotifier::Read ? it->read
+            : a.type == QSocketNotifier::Write                      ? it->write
+                                                                    : it->exception;
+        if (!notifier)
+            continue;
+        QEvent event(QEvent::SockAct);
+        QCoreApplication::sendEvent(notifier, &event);
+        ++handled;
+    }
+    if (includeTimers)
+        handled += activateTimers();
+    return handled > 0;
+#else
+    Q_UNUSED(flags);
+    return false;
+#endif
+}
+
+void EpollEventDispatcher::registerSocketNotifier(QSocketNotifier *notifier)
+{
+    const int fd = int(notifier->socket());
+    const bool was = m_sockets.contains(fd);
+    Watched &watched = m_sockets[fd];
+    switch (notifier->type()) {
+    case QSocketNotifier::Read:
+        watched.read = notifier;
+        break;
+    case QSocketNotifier::Write:
+        watched.write = notifier;
+        break;
+    case QSocketNotifier::Exception:
+        watched.exception = notifier;
+        break;
+    }
+    updateInterest(fd, watched, was);
+}
+
+void EpollEventDispatcher::unregisterSocketNotifier(QSocketNotifier *notifier)
+{
+    const int fd = int(notifier->socket());
+    const auto it = m_sockets.find(fd);
+    if (it == m_sockets.end())
+        return;
+    if (it->read == notifier)
+        it->read = nullptr;
+    else if (it->write == notifier)
+        it->write = nullptr;
+    else if (it->exception == notifier)
+        it->exception = nullptr;
+    const Watched watched = *it;
+    if (!watched.read && !watched.write && !watched.exception)
+        m_sockets.erase(it);
+    updateInterest(fd, watched, true);
+}
+
+void EpollEventDispatcher::updateInterest(int fd, const Watched &watched, bool wasWatched)
+{
+#ifdef Q_OS_LINUX
+    epoll_event event{};
+    event.data.u64 = quint64(quint32(fd));
+    if (watched.read)
+        event.events |= EPOLLIN;
+    if (watched.write)
+        event.events |= EPOLLOUT;
+    if (watched.exception)
+        event.events |= EPOLLPRI;
+    if (event.events == 0) {
+        // Already gone when the descriptor was closed first: nothing to say.
+        ::epoll_ctl(m_epoll, EPOLL_CTL_DEL, fd, &event);
+        return;
+    }
+    // The descriptor may have been closed and its number reused since it was
+    // added, or added by another path: fall back from one operation to the other.
+    if (::epoll_ctl(m_epoll, wasWatched ? EPOLL_CTL_MOD : EPOLL_CTL_ADD, fd, &event) != 0) {
+        if (errno == ENOENT)
+            ::epoll_ctl(m_epoll, EPOLL_CTL_ADD, fd, &event);
+        else if (errno == EEXIST)
+            ::epoll_ctl(m_epoll, EPOLL_CTL_MOD, fd, &event);
+    }
+#else
+    Q_UNUSED(fd);
+    Q_UNUSED(watched);
+    Q_UNUSED(wasWatched);
+#endif
+}
+
+void EpollEventDispatcher::registerTimer(int timerId, qint64 interval, Qt::TimerType timerType, QObject *object)
+{
+    unregisterTimer(timerId);
+    Timer timer;
+    timer.intervalMs = int(std::clamp<qint64>(interval, 0, std::numeric_limits<int>::max()));
+    timer.intervalNs = std::max<qint64>(0, interval) * nsPerMs;
+    timer.type = timerType;
+    timer.object = object;
+    timer.due = m_deadlines.emplace(nowNs() + timer.intervalNs, timerId);
+    m_timers.insert(timerId, timer);
+}
+
+bool EpollEventDispatcher::unregisterTimer(int timerId)
+{
+    const auto it = m_timers.find(timerId);
+    if (it == m_timers.end())
+        return false;
+    m_deadlines.erase(it->due);
+    m_timers.erase(it);
+    return true;
+}
+
+bool EpollEventDispatcher::unregisterTimers(QObject *object)
+{
+    bool any = false;
+    for (auto it = m_timers.begin(); it != m_timers.end();) {
+        if (it->object == object) {
+            m_deadlines.erase(it->due);
+            it = m_timers.erase(it);
+            any = true;
+        } else {
+            ++it;
+        }
+    }
+    return any;
+}
+
+QList<QAbstractEventDispatcher::TimerInfo> EpollEventDispatcher::registeredTimers(QObject *object) const
+{
+    QList<TimerInfo> list;
+    for (auto it = m_timers.cbegin(); it != m_timers.cend(); ++it) {
+        if (it->object == object)
+            list.append(TimerInfo(it.key(), it->intervalMs, it->type));
+    }
+    return list;
+}
+
+int EpollEventDispatcher::remainingTime(int timerId)
+{
+    const auto it = m_timers.constFind(timerId);
+    if (it == m_timers.cend())
+        return -1;
+    const qint64 left = it->due->first - nowNs();
+    return left <= 0 ? 0 : int((left + nsPerMs - 1) / nsPerMs);
+}
+
+void EpollEventDispatcher::armTimerFd()
+{
+#ifdef Q_OS_LINUX
+    const qint64 next = m_deadlines.empty() ? -1 : m_deadlines.begin()->first;
+    if (next == m_armedNs)
+        return;
+    m_armedNs = next;
+    itimerspec at{};
+    if (next >= 0) {
+        // Absolute; a time already past fires at once (zero would disarm, and no deadline is zero).
+        const qint64 when = std::max<qint64>(next, 1);
+        at.it_value.tv_sec = when / 1'000'000'000;
+        at.it_value.tv_nsec = when % 1'000'000'000;
+    }
+    ::timerfd_settime(m_timerFd, TFD_TIMER_ABSTIME, &at, nullptr);
+#endif
+}
+
+int EpollEventDispatcher::activateTimers()
+{
+    if (m_deadlines.empty())
+        return 0;
+    const qint64 now = nowNs();
+    // The timers due now, in deadline order, each once: a handler that restarts a
+    // zero timer must not keep this turn going.
+    QVarLengthArray<int, 32> due;
+    for (auto it = m_deadlines.cbegin(); it != m_deadlines.cend() && it->first <= now; ++it)
+        due.append(it->second);
+    int fired = 0;
+    for (int id : std::as_const(due)) {
+        const auto it = m_timers.find(id);
+        if (it == m_timers.end() || it->firing || it->due->first > now)
+            continue; // stopped, in its handler (a nested loop), or restarted by an earlier handler
+        // The next deadline first, as Qt does: a precise timer keeps its phase,
+        // the others count from now.
+        qint64 next = it->due->first + it->intervalNs;
+        if (it->type != Qt::PreciseTimer || next <= now)
+            next = now + it->intervalNs;
+        m_deadlines.erase(it->due);
+        it->due = m_deadlines.emplace(next, id);
+        it->firing = true;
+        QObject *object = it->object;
+        QTimerEvent event(id);
+        QCoreApplication::sendEvent(object, &event);
+        ++fired;
+        // The handler may have stopped it, or stopped it and started another with its id.
+        if (const auto after = m_timers.find(id); after != m_timers.end())
+            after->firing = false;
+    }
+    return fired;
+}
+
+} // namespace RetryLab::Core
