@@ -475,6 +475,8 @@ qint64 Connection::writeHead(int status, const QList<QPair<QByteArray, QByteArra
     head += "\r\n";
     head += body;
     m_socket->write(head);
+    // Out now rather than at the next turn of the loop, when the socket says it is writable.
+    m_socket->flush();
     m_bytesSent += head.size();
     return head.size();
 }

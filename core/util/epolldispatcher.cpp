@@ -10,6 +10,7 @@
 #include <cerrno>
 #include <ctime>
 #include <limits>
+#include <utility>
 
 #ifdef Q_OS_LINUX
 #include <sys/epoll.h>
@@ -111,6 +112,7 @@ bool EpollEventDispatcher::processEvents(QEventLoop::ProcessEventsFlags flags)
     if (m_interrupted.loadRelaxed())
         return false;
 
+    applyInterest();
     if (includeTimers)
         armTimerFd();
     int timeoutMs = canWait ? -1 : 0;
@@ -179,7 +181,6 @@ bool EpollEventDispatcher::processEvents(QEventLoop::ProcessEventsFlags flags)
 void EpollEventDispatcher::registerSocketNotifier(QSocketNotifier *notifier)
 {
     const int fd = int(notifier->socket());
-    const bool was = m_sockets.contains(fd);
     Watched &watched = m_sockets[fd];
     switch (notifier->type()) {
     case QSocketNotifier::Read:
@@ -192,7 +193,8 @@ void EpollEventDispatcher::registerSocketNotifier(QSocketNotifier *notifier)
         watched.exception = notifier;
         break;
     }
-    updateInterest(fd, watched, was);
+    if (!std::exchange(watched.dirty, true))
+        m_dirty.append(fd);
 }
 
 void EpollEventDispatcher::unregisterSocketNotifier(QSocketNotifier *notifier)
@@ -207,41 +209,64 @@ void EpollEventDispatcher::unregisterSocketNotifier(QSocketNotifier *notifier)
         it->write = nullptr;
     else if (it->exception == notifier)
         it->exception = nullptr;
-    const Watched watched = *it;
-    if (!watched.read && !watched.write && !watched.exception)
-        m_sockets.erase(it);
-    updateInterest(fd, watched, true);
-}
-
-void EpollEventDispatcher::updateInterest(int fd, const Watched &watched, bool wasWatched)
-{
-#ifdef Q_OS_LINUX
-    epoll_event event{};
-    event.data.u64 = quint64(quint32(fd));
-    if (watched.read)
-        event.events |= EPOLLIN;
-    if (watched.write)
-        event.events |= EPOLLOUT;
-    if (watched.exception)
-        event.events |= EPOLLPRI;
-    if (event.events == 0) {
-        // Already gone when the descriptor was closed first: nothing to say.
-        ::epoll_ctl(m_epoll, EPOLL_CTL_DEL, fd, &event);
+    if (it->read || it->write || it->exception) {
+        if (!std::exchange(it->dirty, true))
+            m_dirty.append(fd);
         return;
     }
-    // The descriptor may have been closed and its number reused since it was
-    // added, or added by another path: fall back from one operation to the other.
-    if (::epoll_ctl(m_epoll, wasWatched ? EPOLL_CTL_MOD : EPOLL_CTL_ADD, fd, &event) != 0) {
-        if (errno == ENOENT)
-            ::epoll_ctl(m_epoll, EPOLL_CTL_ADD, fd, &event);
-        else if (errno == EEXIST)
-            ::epoll_ctl(m_epoll, EPOLL_CTL_MOD, fd, &event);
+    // The last one: the descriptor is about to be closed and its number may be
+    // reused by the next socket, so the kernel forgets it now, not at the next turn.
+#ifdef Q_OS_LINUX
+    if (it->registered != 0) {
+        epoll_event none{};
+        ::epoll_ctl(m_epoll, EPOLL_CTL_DEL, fd, &none); // fails harmlessly when already closed
     }
-#else
-    Q_UNUSED(fd);
-    Q_UNUSED(watched);
-    Q_UNUSED(wasWatched);
 #endif
+    m_sockets.erase(it);
+}
+
+quint32 EpollEventDispatcher::eventsOf(const Watched &watched)
+{
+    quint32 events = 0;
+#ifdef Q_OS_LINUX
+    if (watched.read)
+        events |= EPOLLIN;
+    if (watched.write)
+        events |= EPOLLOUT;
+    if (watched.exception)
+        events |= EPOLLPRI;
+#else
+    Q_UNUSED(watched);
+#endif
+    return events;
+}
+
+void EpollEventDispatcher::applyInterest()
+{
+#ifdef Q_OS_LINUX
+    for (int fd : std::as_const(m_dirty)) {
+        const auto it = m_sockets.find(fd);
+        if (it == m_sockets.end())
+            continue; // gone since
+        it->dirty = false;
+        const quint32 wanted = eventsOf(*it);
+        if (wanted == it->registered)
+            continue;
+        epoll_event event{};
+        event.events = wanted;
+        event.data.u64 = quint64(quint32(fd));
+        // Added by another path, or closed and its number reused before its
+        // notifiers went: fall back from one operation to the other.
+        if (::epoll_ctl(m_epoll, it->registered ? EPOLL_CTL_MOD : EPOLL_CTL_ADD, fd, &event) != 0) {
+            if (errno == ENOENT)
+                ::epoll_ctl(m_epoll, EPOLL_CTL_ADD, fd, &event);
+            else if (errno == EEXIST)
+                ::epoll_ctl(m_epoll, EPOLL_CTL_MOD, fd, &event);
+        }
+        it->registered = wanted;
+    }
+#endif
+    m_dirty.clear();
 }
 
 void EpollEventDispatcher::registerTimer(int timerId, qint64 interval, Qt::TimerType timerType, QObject *object)

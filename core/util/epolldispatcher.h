@@ -52,6 +52,8 @@ private:
         QSocketNotifier *read = nullptr;
         QSocketNotifier *write = nullptr;
         QSocketNotifier *exception = nullptr;
+        quint32 registered = 0; ///< the events the kernel watches for it now
+        bool dirty = false; ///< in m_dirty
     };
     using Deadlines = std::multimap<qint64, int>; ///< deadline (ns) -> timer id
     struct Timer
@@ -64,7 +66,10 @@ private:
         bool firing = false; ///< in its handler: not fired again by a nested loop
     };
 
-    void updateInterest(int fd, const Watched &watched, bool wasWatched);
+    /// Tells the kernel what changed since the last wait. A notifier enabled and
+    /// disabled again within one turn (a socket that writes and flushes) costs nothing.
+    void applyInterest();
+    static quint32 eventsOf(const Watched &watched);
     int activateTimers();
     /// Arms the timerfd for the earliest deadline (or disarms it), when that changed.
     void armTimerFd();
@@ -77,6 +82,7 @@ private:
     QAtomicInt m_wakePending;
     QAtomicInt m_interrupted;
     QHash<int, Watched> m_sockets;
+    QList<int> m_dirty;
     QHash<int, Timer> m_timers;
     Deadlines m_deadlines;
 };
