@@ -1,5 +1,7 @@
 #include "core/executor/precisewakeups.h"
 
+#include "core/util/clock.h"
+
 #include <QSocketNotifier>
 
 #include <algorithm>
@@ -40,9 +42,7 @@ PreciseWakeups::~PreciseWakeups()
 
 qint64 PreciseWakeups::monotonicNowNs()
 {
-    timespec now{};
-    ::clock_gettime(CLOCK_MONOTONIC, &now);
-    return qint64(now.tv_sec) * 1'000'000'000 + now.tv_nsec;
+    return Core::monotonicNowNs();
 }
 
 void PreciseWakeups::schedule(quint64 key, qint64 delayNs)

@@ -6,6 +6,10 @@
 
 namespace RetryLab::Core {
 
+/// CLOCK_MONOTONIC in nanoseconds (QElapsedTimer's clock on Linux): the clock of
+/// timerfd deadlines, which a Clock's own origin cannot give.
+qint64 monotonicNowNs();
+
 /// Source of time for everything that schedules or measures. The monotonic part
 /// drives delays and deadlines; the wall part only interprets HTTP dates.
 /// Tests inject a ManualClock so that every run can be replayed exactly.

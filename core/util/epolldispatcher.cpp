@@ -1,5 +1,7 @@
 #include "core/util/epolldispatcher.h"
 
+#include "core/util/clock.h"
+
 #include <QCoreApplication>
 #include <QEvent>
 #include <QSocketNotifier>
@@ -73,9 +75,7 @@ EpollEventDispatcher::~EpollEventDispatcher()
 
 qint64 EpollEventDispatcher::nowNs()
 {
-    timespec now{};
-    ::clock_gettime(CLOCK_MONOTONIC, &now);
-    return qint64(now.tv_sec) * 1'000'000'000 + now.tv_nsec;
+    return monotonicNowNs();
 }
 
 void EpollEventDispatcher::wakeUp()
