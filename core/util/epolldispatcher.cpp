@@ -10,7 +10,7 @@
 #include <algorithm>
 #include <array>
 #include <cerrno>
-#include <ctime>
+#include <cstring>
 #include <limits>
 #include <utility>
 
@@ -149,11 +149,14 @@ bool EpollEventDispatcher::processEvents(QEventLoop::ProcessEventsFlags flags)
             continue;
         const int fd = int(tag);
         const quint32 events = ready[i].events;
-        if (events & (EPOLLIN | EPOLLHUP | EPOLLERR))
+        // A hang-up or an error wakes every kind of notifier, as with Qt's poll():
+        // the kernel reports them whatever was asked, and at every wait.
+        const quint32 always = EPOLLHUP | EPOLLERR;
+        if (events & (EPOLLIN | always))
             activations.append({fd, QSocketNotifier::Read});
-        if (events & (EPOLLOUT | EPOLLERR))
+        if (events & (EPOLLOUT | always))
             activations.append({fd, QSocketNotifier::Write});
-        if (events & EPOLLPRI)
+        if (events & (EPOLLPRI | always))
             activations.append({fd, QSocketNotifier::Exception});
     }
     for (const Activation &a : std::as_const(activations)) {
@@ -257,11 +260,15 @@ void EpollEventDispatcher::applyInterest()
         event.data.u64 = quint64(quint32(fd));
         // Added by another path, or closed and its number reused before its
         // notifiers went: fall back from one operation to the other.
-        if (::epoll_ctl(m_epoll, it->registered ? EPOLL_CTL_MOD : EPOLL_CTL_ADD, fd, &event) != 0) {
-            if (errno == ENOENT)
-                ::epoll_ctl(m_epoll, EPOLL_CTL_ADD, fd, &event);
-            else if (errno == EEXIST)
-                ::epoll_ctl(m_epoll, EPOLL_CTL_MOD, fd, &event);
+        int result = ::epoll_ctl(m_epoll, it->registered ? EPOLL_CTL_MOD : EPOLL_CTL_ADD, fd, &event);
+        if (result != 0 && errno == ENOENT)
+            result = ::epoll_ctl(m_epoll, EPOLL_CTL_ADD, fd, &event);
+        else if (result != 0 && errno == EEXIST)
+            result = ::epoll_ctl(m_epoll, EPOLL_CTL_MOD, fd, &event);
+        if (result != 0) {
+            // A regular file (EPERM) or the watch limit: say so rather than wait for nothing.
+            qWarning("EpollEventDispatcher: cannot watch descriptor %d: %s", fd, strerror(errno));
+            continue; // tried again when its notifiers change
         }
         it->registered = wanted;
     }
@@ -286,7 +293,8 @@ bool EpollEventDispatcher::unregisterTimer(int timerId)
     const auto it = m_timers.find(timerId);
     if (it == m_timers.end())
         return false;
-    m_deadlines.erase(it->due);
+    if (!it->firing)
+        m_deadlines.erase(it->due);
     m_timers.erase(it);
     return true;
 }
@@ -296,7 +304,8 @@ bool EpollEventDispatcher::unregisterTimers(QObject *object)
     bool any = false;
     for (auto it = m_timers.begin(); it != m_timers.end();) {
         if (it->object == object) {
-            m_deadlines.erase(it->due);
+            if (!it->firing)
+                m_deadlines.erase(it->due);
             it = m_timers.erase(it);
             any = true;
         } else {
@@ -321,7 +330,7 @@ int EpollEventDispatcher::remainingTime(int timerId)
     const auto it = m_timers.constFind(timerId);
     if (it == m_timers.cend())
         return -1;
-    const qint64 left = it->due->first - nowNs();
+    const qint64 left = (it->firing ? it->nextNs : it->due->first) - nowNs();
     return left <= 0 ? 0 : int((left + nsPerMs - 1) / nsPerMs);
 }
 
@@ -364,15 +373,19 @@ int EpollEventDispatcher::activateTimers()
         if (it->type != Qt::PreciseTimer || next <= now)
             next = now + it->intervalNs;
         m_deadlines.erase(it->due);
-        it->due = m_deadlines.emplace(next, id);
+        it->due = m_deadlines.end();
+        it->nextNs = next;
         it->firing = true;
         QObject *object = it->object;
         QTimerEvent event(id);
         QCoreApplication::sendEvent(object, &event);
         ++fired;
-        // The handler may have stopped it, or stopped it and started another with its id.
-        if (const auto after = m_timers.find(id); after != m_timers.end())
+        // Back in the list, unless the handler stopped it (or stopped it and
+        // started another under its id, which has a deadline of its own).
+        if (const auto after = m_timers.find(id); after != m_timers.end() && after->firing) {
             after->firing = false;
+            after->due = m_deadlines.emplace(after->nextNs, id);
+        }
     }
     return fired;
 }

@@ -62,8 +62,10 @@ private:
         int intervalMs = 0;
         Qt::TimerType type = Qt::CoarseTimer;
         QObject *object = nullptr;
-        Deadlines::iterator due;
-        bool firing = false; ///< in its handler: not fired again by a nested loop
+        Deadlines::iterator due; ///< end() while it fires
+        qint64 nextNs = 0; ///< its next deadline while it fires (out of the list, so that a
+                           ///< nested loop neither fires it again nor spins on its deadline)
+        bool firing = false;
     };
 
     /// Tells the kernel what changed since the last wait. A notifier enabled and
