@@ -3,8 +3,8 @@
 #include "app/cli/clitr.h"
 
 #include "core/util/descriptorlimit.h"
-#include "core/util/epolldispatcher.h"
 #include "core/util/englishplurals.h"
+#include "core/util/epolldispatcher.h"
 #include "core/util/version.h"
 
 #include <QCommandLineParser>

@@ -116,7 +116,7 @@ private Q_SLOTS:
     void copyAsCurl_isRedacted();
     void policy_exportAndImportThroughTheMenu();
     void statusBar_showsBreakerAndBudget();
-        void clearRun_forgetsTheAttempts();
+    void clearRun_forgetsTheAttempts();
     void clearRun_duringABatch_leavesNoLaneBehind();
     void settings_requestLayoutAndRecentUrls_surviveARestart();
     void settings_corruptFile_isReportedInTheWindow();
@@ -784,7 +784,7 @@ void TestMainWindow::clearRun_forgetsTheAttempts()
     window->clearAction()->trigger();
     QCOMPARE(window->session()->attemptRowCount(), 0);
     QCOMPARE(window->errorLogView()->model()->rowCount(), 0);
-        QVERIFY(sendAndWait(*window, 1));
+    QVERIFY(sendAndWait(*window, 1));
     QCOMPARE(window->session()->laneCount(), 1);
 }
 
