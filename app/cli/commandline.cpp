@@ -4,16 +4,16 @@
 
 #include "core/util/descriptorlimit.h"
 #include "core/util/englishplurals.h"
-#include "core/util/epolldispatcher.h"
 #include "core/util/version.h"
+#include "core/util/workerthread.h"
 
+#include <QAbstractEventDispatcher>
 #include <QCommandLineParser>
 #include <QCoreApplication>
 #include <QEvent>
 #include <QTextStream>
 
 #include <cstring>
-#include <memory>
 
 namespace RetryLab::Cli {
 
@@ -133,13 +133,8 @@ void preferQtEventLoop()
     if (qEnvironmentVariableIsSet("QT_NO_GLIB"))
         return; // the user's choice
     qputenv("QT_NO_GLIB", "1"); // for the threads Qt starts itself
-#ifdef Q_OS_LINUX
-    if (qEnvironmentVariable("RETRYLAB_DISPATCHER") != QLatin1String("qt")) {
-        auto epoll = std::make_unique<Core::EpollEventDispatcher>();
-        if (epoll->isValid())
-            QCoreApplication::setEventDispatcher(epoll.release());
-    }
-#endif
+    if (QAbstractEventDispatcher *dispatcher = Core::makeWorkerDispatcher())
+        QCoreApplication::setEventDispatcher(dispatcher);
 }
 } // namespace
 

@@ -1,15 +1,14 @@
 #include "core/executor/precisewakeups.h"
 
 #include "core/util/clock.h"
+#include "core/util/timerfd.h"
 
 #include <QSocketNotifier>
 
 #include <algorithm>
-#include <cerrno>
 #include <utility>
 
 #ifdef Q_OS_LINUX
-#include <sys/timerfd.h>
 #include <unistd.h>
 #endif
 
@@ -17,13 +16,11 @@ namespace RetryLab::Core {
 
 PreciseWakeups::PreciseWakeups(Handler handler, QObject *parent) : QObject(parent), m_handler(std::move(handler))
 {
-#ifdef Q_OS_LINUX
-    m_fd = ::timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
+    m_fd = createTimerFd();
     if (m_fd >= 0) {
         m_notifier = new QSocketNotifier(qintptr(m_fd), QSocketNotifier::Read, this);
         connect(m_notifier, &QSocketNotifier::activated, this, &PreciseWakeups::handleDue);
     }
-#endif
     m_fallback.setSingleShot(true);
     m_fallback.setTimerType(Qt::PreciseTimer);
     connect(&m_fallback, &QTimer::timeout, this, &PreciseWakeups::handleDue);
@@ -37,11 +34,6 @@ PreciseWakeups::~PreciseWakeups()
         ::close(m_fd);
     }
 #endif
-}
-
-qint64 PreciseWakeups::monotonicNowNs()
-{
-    return Core::monotonicNowNs();
 }
 
 void PreciseWakeups::schedule(quint64 key, qint64 delayNs)
@@ -65,42 +57,24 @@ void PreciseWakeups::cancel(quint64 key)
 
 void PreciseWakeups::arm()
 {
-    if (m_deadlines.empty()) {
-        m_armedNs = -1;
-#ifdef Q_OS_LINUX
-        if (m_fd >= 0) {
-            const itimerspec off{};
-            ::timerfd_settime(m_fd, 0, &off, nullptr);
-            return;
-        }
-#endif
+    m_armedNs = m_deadlines.empty() ? -1 : m_deadlines.begin()->first;
+    if (m_fd >= 0) {
+        armTimerFd(m_fd, m_armedNs);
+        return;
+    }
+    if (m_armedNs < 0) {
         m_fallback.stop();
         return;
     }
-    const qint64 deadline = m_deadlines.begin()->first;
-    m_armedNs = deadline;
-#ifdef Q_OS_LINUX
-    if (m_fd >= 0) {
-        itimerspec at{};
-        at.it_value.tv_sec = deadline / 1'000'000'000;
-        at.it_value.tv_nsec = deadline % 1'000'000'000;
-        // An absolute time already past fires at once; zero would disarm, and no deadline is zero.
-        ::timerfd_settime(m_fd, TFD_TIMER_ABSTIME, &at, nullptr);
-        return;
-    }
-#endif
+    const qint64 deadline = m_armedNs;
     const qint64 waitNs = std::max<qint64>(0, deadline - monotonicNowNs());
     m_fallback.start(static_cast<int>(std::min<qint64>((waitNs + 999'999) / 1'000'000, 2'000'000'000)));
 }
 
 void PreciseWakeups::handleDue()
 {
-#ifdef Q_OS_LINUX
-    if (m_fd >= 0) {
-        quint64 expirations = 0;
-        while (::read(m_fd, &expirations, sizeof expirations) < 0 && errno == EINTR) { }
-    }
-#endif
+    if (m_fd >= 0)
+        drainFd(m_fd);
     m_armedNs = -1;
     // One reading of the clock for the keys due now; the handler's work does not make later ones due.
     const qint64 now = monotonicNowNs();

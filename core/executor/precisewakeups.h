@@ -41,9 +41,6 @@ public:
     /// Whether deadlines are kept by a timerfd (false: the QTimer fallback).
     bool usesTimerFd() const { return m_fd >= 0; }
 
-    /// CLOCK_MONOTONIC (the clock of QElapsedTimer on Linux), in nanoseconds.
-    static qint64 monotonicNowNs();
-
 private:
     using Deadlines = std::multimap<qint64, quint64>;
 

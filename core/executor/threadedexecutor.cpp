@@ -253,7 +253,8 @@ void ThreadedExecutor::deliver(Report &report)
                    },
                    [this](const AttemptRecord &record) {
                        m_inFlight = std::max(0, m_inFlight - 1);
-                       m_hosts.insert(hostKey(record.url)); // a fallback endpoint's too
+                       if (record.fallback > 0)
+                           m_hosts.insert(hostKey(record.url)); // the start listed the request's own host
                        m_reportedAtNs = record.endNs;
                        Q_EMIT attemptFinished(record);
                    },

@@ -1,6 +1,7 @@
 #include "core/util/epolldispatcher.h"
 
 #include "core/util/clock.h"
+#include "core/util/timerfd.h"
 
 #include <QCoreApplication>
 #include <QEvent>
@@ -17,7 +18,6 @@
 #ifdef Q_OS_LINUX
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
-#include <sys/timerfd.h>
 #include <unistd.h>
 #endif
 
@@ -32,11 +32,6 @@ constexpr qint64 nsPerMs = 1'000'000;
 constexpr quint64 wakeTag = ~quint64(0);
 constexpr quint64 timerTag = ~quint64(0) - 1;
 
-void drain(int fd)
-{
-    quint64 count = 0;
-    while (::read(fd, &count, sizeof count) < 0 && errno == EINTR) { }
-}
 #endif
 
 } // namespace
@@ -46,7 +41,7 @@ EpollEventDispatcher::EpollEventDispatcher(QObject *parent) : QAbstractEventDisp
 #ifdef Q_OS_LINUX
     m_epoll = ::epoll_create1(EPOLL_CLOEXEC);
     m_wake = ::eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
-    m_timerFd = ::timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
+    m_timerFd = createTimerFd();
     if (m_epoll < 0 || m_wake < 0 || m_timerFd < 0)
         return;
     epoll_event wake{};
@@ -71,11 +66,6 @@ EpollEventDispatcher::~EpollEventDispatcher()
             ::close(fd);
     }
 #endif
-}
-
-qint64 EpollEventDispatcher::nowNs()
-{
-    return monotonicNowNs();
 }
 
 void EpollEventDispatcher::wakeUp()
@@ -115,9 +105,8 @@ bool EpollEventDispatcher::processEvents(QEventLoop::ProcessEventsFlags flags)
     applyInterest();
     if (includeTimers)
         armTimerFd();
-    int timeoutMs = canWait ? -1 : 0;
-    if (includeTimers && canWait && !m_deadlines.empty() && m_deadlines.begin()->first <= nowNs())
-        timeoutMs = 0; // due already
+    // A deadline already past has the timerfd readable: the wait ends at once.
+    const int timeoutMs = canWait ? -1 : 0;
     std::array<epoll_event, 256> ready{};
     int count = ::epoll_wait(m_epoll, ready.data(), int(ready.size()), timeoutMs);
     if (count < 0)
@@ -135,13 +124,13 @@ bool EpollEventDispatcher::processEvents(QEventLoop::ProcessEventsFlags flags)
     for (int i = 0; i < count; ++i) {
         const quint64 tag = ready[i].data.u64;
         if (tag == wakeTag) {
-            drain(m_wake);
+            drainFd(m_wake);
             m_wakePending.storeRelease(0);
             ++handled;
             continue;
         }
         if (tag == timerTag) {
-            drain(m_timerFd);
+            drainFd(m_timerFd);
             m_armedNs = -1;
             continue;
         }
@@ -284,7 +273,7 @@ void EpollEventDispatcher::registerTimer(int timerId, qint64 interval, Qt::Timer
     timer.intervalNs = std::max<qint64>(0, interval) * nsPerMs;
     timer.type = timerType;
     timer.object = object;
-    timer.due = m_deadlines.emplace(nowNs() + timer.intervalNs, timerId);
+    timer.due = m_deadlines.emplace(monotonicNowNs() + timer.intervalNs, timerId);
     m_timers.insert(timerId, timer);
 }
 
@@ -330,7 +319,7 @@ int EpollEventDispatcher::remainingTime(int timerId)
     const auto it = m_timers.constFind(timerId);
     if (it == m_timers.cend())
         return -1;
-    const qint64 left = (it->firing ? it->nextNs : it->due->first) - nowNs();
+    const qint64 left = (it->firing ? it->nextNs : it->due->first) - monotonicNowNs();
     return left <= 0 ? 0 : int((left + nsPerMs - 1) / nsPerMs);
 }
 
@@ -341,14 +330,7 @@ void EpollEventDispatcher::armTimerFd()
     if (next == m_armedNs)
         return;
     m_armedNs = next;
-    itimerspec at{};
-    if (next >= 0) {
-        // Absolute; a time already past fires at once (zero would disarm, and no deadline is zero).
-        const qint64 when = std::max<qint64>(next, 1);
-        at.it_value.tv_sec = when / 1'000'000'000;
-        at.it_value.tv_nsec = when % 1'000'000'000;
-    }
-    ::timerfd_settime(m_timerFd, TFD_TIMER_ABSTIME, &at, nullptr);
+    Core::armTimerFd(m_timerFd, next);
 #endif
 }
 
@@ -356,7 +338,7 @@ int EpollEventDispatcher::activateTimers()
 {
     if (m_deadlines.empty())
         return 0;
-    const qint64 now = nowNs();
+    const qint64 now = monotonicNowNs();
     // The timers due now, in deadline order, each once: a handler that restarts a
     // zero timer must not keep this turn going.
     QVarLengthArray<int, 32> due;

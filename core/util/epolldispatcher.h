@@ -75,7 +75,6 @@ private:
     int activateTimers();
     /// Arms the timerfd for the earliest deadline (or disarms it), when that changed.
     void armTimerFd();
-    static qint64 nowNs();
 
     int m_epoll = -1;
     int m_wake = -1; ///< eventfd written by wakeUp()

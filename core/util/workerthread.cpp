@@ -9,20 +9,27 @@
 
 namespace RetryLab::Core {
 
-void startWorkerThread(QThread &thread, QObject *resident, const std::function<void()> &ready)
+QAbstractEventDispatcher *makeWorkerDispatcher()
 {
 #ifdef Q_OS_LINUX
     if (qEnvironmentVariable("RETRYLAB_DISPATCHER") != QLatin1String("qt")) {
         auto epoll = std::make_unique<EpollEventDispatcher>();
-        if (epoll->isValid()) {
-            thread.setEventDispatcher(epoll.release()); // the thread owns it
-            thread.start();
-            if (thread.isRunning())
-                QMetaObject::invokeMethod(resident, ready, Qt::BlockingQueuedConnection);
-            return;
-        }
+        if (epoll->isValid())
+            return epoll.release();
     }
 #endif
+    return nullptr;
+}
+
+void startWorkerThread(QThread &thread, QObject *resident, const std::function<void()> &ready)
+{
+    if (QAbstractEventDispatcher *dispatcher = makeWorkerDispatcher()) {
+        thread.setEventDispatcher(dispatcher); // the thread owns it
+        thread.start();
+        if (thread.isRunning())
+            QMetaObject::invokeMethod(resident, ready, Qt::BlockingQueuedConnection);
+        return;
+    }
     // The variable is read by each thread as it starts: set it only around this
     // start (one at a time), so that threads Qt starts for itself keep the default.
     static QMutex starting;

@@ -5,6 +5,8 @@
 
 #include <functional>
 
+class QAbstractEventDispatcher;
+
 namespace RetryLab::Core {
 
 /// Starts `thread`, a worker without windows, on a dispatcher fit for many sockets
@@ -20,6 +22,11 @@ namespace RetryLab::Core {
 /// RETRYLAB_DISPATCHER=qt chooses Qt's own dispatcher on Linux too.
 /// `ready` must not start another thread this way.
 void startWorkerThread(QThread &thread, QObject *resident, const std::function<void()> &ready);
+
+/// The dispatcher for a thread without windows: an EpollEventDispatcher on Linux
+/// unless RETRYLAB_DISPATCHER=qt; null when Qt's own is to be used (the caller
+/// owns what it gets, or hands it to a QThread or QCoreApplication).
+QAbstractEventDispatcher *makeWorkerDispatcher();
 
 /// The class name of `thread`'s event dispatcher (for tests and reports).
 QString dispatcherName(QThread *thread);

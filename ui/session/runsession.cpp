@@ -96,7 +96,7 @@ quint64 RunSession::submit(const RequestSpec &spec, const BackoffPolicy &policy)
         return 0;
     if (m_lanes.isEmpty())
         m_policy = m_executor->policy();
-    // The first attempt may start inside submit(); its lane gets the spec right after.
+    // The lane gets the spec before the executor's thread reports its first attempt.
     const quint64 id = m_executor->submit(spec, policy);
     noteRequest(id, spec);
     m_lanes[laneFor(id)].policy = policyIndex(policy);
@@ -306,8 +306,7 @@ quint32 RunSession::appendRow(quint32 laneIndex, int attemptIndex, qint64 startN
 
 void RunSession::handleAttemptStarted(quint64 requestId, int attemptIndex)
 {
-    // When the executor started it, not when the report reached this thread.
-    recordAttemptStarted(requestId, attemptIndex, m_executor ? m_executor->reportedAtNs() : nowNs());
+    recordAttemptStarted(requestId, attemptIndex, reportedAtNs());
 }
 
 void RunSession::recordAttemptStarted(quint64 requestId, int attemptIndex, qint64 startNs)
@@ -450,8 +449,7 @@ QString RunSession::detailText(quint32 detail) const
 void RunSession::handleRetryScheduled(
     quint64 requestId, int nextAttemptIndex, double delayMs, const QString &reason, int attemptsLeft)
 {
-    recordRetryScheduled(
-        requestId, nextAttemptIndex, delayMs, reason, attemptsLeft, m_executor ? m_executor->reportedAtNs() : nowNs());
+    recordRetryScheduled(requestId, nextAttemptIndex, delayMs, reason, attemptsLeft, reportedAtNs());
 }
 
 void RunSession::recordRetryScheduled(

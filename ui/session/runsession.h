@@ -266,6 +266,8 @@ Q_SIGNALS:
     void cleared();
 
 private:
+    /// When what the executor reports now happened (a batch reaches this thread later).
+    qint64 reportedAtNs() const { return m_executor ? m_executor->reportedAtNs() : nowNs(); }
     void handleAttemptStarted(quint64 requestId, int attemptIndex);
     void handleRetryScheduled(
         quint64 requestId, int nextAttemptIndex, double delayMs, const QString &reason, int attemptsLeft);

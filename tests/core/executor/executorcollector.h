@@ -47,6 +47,14 @@ public:
     QList<RequestResult> results;
 };
 
+/// A GET of `url`.
+inline RequestSpec getSpec(const QUrl &url)
+{
+    RequestSpec spec;
+    spec.url = url;
+    return spec;
+}
+
 /// Exponential from `baseMs`, doubling, capped at 1 s, `attempts` in all, 5 s per attempt.
 inline BackoffPolicy fastPolicy(int attempts = 5, double baseMs = 20)
 {

@@ -1,5 +1,6 @@
 // PreciseWakeups: deadlines kept in order on one timerfd, never fired early, each key once.
 #include "core/executor/precisewakeups.h"
+#include "core/util/clock.h"
 
 #include <QSignalSpy>
 #include <QTest>
@@ -24,7 +25,7 @@ void TestPreciseWakeups::firesInDeadlineOrder_neverEarly()
     bool early = false;
     PreciseWakeups wakeups([&](quint64 key) {
         fired.append(key);
-        early = early || PreciseWakeups::monotonicNowNs() < due.value(key);
+        early = early || monotonicNowNs() < due.value(key);
     });
 #ifdef Q_OS_LINUX
     QVERIFY(wakeups.usesTimerFd());
@@ -33,7 +34,7 @@ void TestPreciseWakeups::firesInDeadlineOrder_neverEarly()
     const QList<QPair<quint64, qint64>> plan{qMakePair(1ULL, 30'000'000LL), qMakePair(2ULL, 10'300'000LL),
         qMakePair(3ULL, 10'100'000LL), qMakePair(4ULL, 0LL), qMakePair(5ULL, 20'000'000LL)};
     for (const auto &[key, delayNs] : plan) {
-        due.insert(key, PreciseWakeups::monotonicNowNs() + delayNs);
+        due.insert(key, monotonicNowNs() + delayNs);
         wakeups.schedule(key, delayNs);
     }
     QCOMPARE(wakeups.pendingCount(), 5);

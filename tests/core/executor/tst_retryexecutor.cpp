@@ -28,6 +28,7 @@
 using namespace RetryLab::Core;
 using RetryLab::Core::Testing::Collector;
 using RetryLab::Core::Testing::fastPolicy;
+using RetryLab::Core::Testing::getSpec;
 
 namespace {
 
@@ -119,13 +120,6 @@ BackoffPolicy scaled(BackoffPolicy p, double factor)
     p.classification.maxRetryAfterMs *= factor;
     p.attemptTimeoutMs = 5000;
     return p;
-}
-
-RequestSpec getSpec(const QUrl &url)
-{
-    RequestSpec spec;
-    spec.url = url;
-    return spec;
 }
 
 } // namespace

@@ -16,6 +16,7 @@
 using namespace RetryLab::Core;
 using RetryLab::Core::Testing::Collector;
 using RetryLab::Core::Testing::fastPolicy;
+using RetryLab::Core::Testing::getSpec;
 
 namespace {
 
@@ -41,19 +42,20 @@ public:
     bool isListening() const { return m_listening; }
     FaultServer &server() { return *m_server; }
     QUrl url(const QString &path) const { return QUrl(m_server->baseUrl().toString() + path); }
+    /// Connections open now (asked on the server's thread).
+    int connectionCount()
+    {
+        int count = -1;
+        QMetaObject::invokeMethod(
+            m_server, [this, &count] { count = m_server->connectionCount(); }, Qt::BlockingQueuedConnection);
+        return count;
+    }
 
 private:
     QThread m_thread;
     FaultServer *m_server = nullptr;
     bool m_listening = false;
 };
-
-RequestSpec specFor(const QUrl &url)
-{
-    RequestSpec spec;
-    spec.url = url;
-    return spec;
-}
 
 } // namespace
 
@@ -110,7 +112,7 @@ void TestThreadedExecutor::reportsArriveOnTheCallersThreadInOrder()
         events.append(QStringLiteral("result %1").arg(requestOutcomeName(result.outcome)));
     });
     QSignalSpy idle(&executor, &ThreadedExecutor::idle);
-    executor.submit(specFor(m_server.url(QStringLiteral("/fail/2?key=order"))));
+    executor.submit(getSpec(m_server.url(QStringLiteral("/fail/2?key=order"))));
     QVERIFY(idle.wait(10'000));
     QVERIFY(allOnThisThread);
     QCOMPARE(events,
@@ -126,8 +128,8 @@ void TestThreadedExecutor::idIsKnownAtOnce_activeUntilItsResultArrives()
     ThreadedExecutor executor;
     executor.setPolicy(fastPolicy());
     Collector collector(&executor);
-    const quint64 first = executor.submit(specFor(m_server.url(QStringLiteral("/status/200"))));
-    const quint64 second = executor.submit(specFor(m_server.url(QStringLiteral("/status/200"))));
+    const quint64 first = executor.submit(getSpec(m_server.url(QStringLiteral("/status/200"))));
+    const quint64 second = executor.submit(getSpec(m_server.url(QStringLiteral("/status/200"))));
     QVERIFY(first > 0);
     QCOMPARE(second, first + 1);
     // Counted before the executor's thread has even seen them.
@@ -152,7 +154,7 @@ void TestThreadedExecutor::inFlight_followsTheDeliveredStartsAndEnds()
         &executor, &ThreadedExecutor::attemptStarted, this, [&] { peak = std::max(peak, executor.inFlightCount()); });
     QSignalSpy idle(&executor, &ThreadedExecutor::idle);
     for (int i = 0; i < 3; ++i)
-        executor.submit(specFor(m_server.url(QStringLiteral("/delay/300"))));
+        executor.submit(getSpec(m_server.url(QStringLiteral("/delay/300"))));
     QTRY_COMPARE_WITH_TIMEOUT(executor.inFlightCount(), 2, 5'000);
     QCOMPARE(executor.activeCount(), 3);
     QVERIFY(idle.wait(10'000));
@@ -171,7 +173,7 @@ void TestThreadedExecutor::retriesGoOn_whileTheCallersThreadIsBusy()
     Collector collector(&executor);
     const quint64 before = m_server.server().handledCount();
     const qint64 batchesBefore = executor.batchesDelivered();
-    executor.submit(specFor(m_server.url(QStringLiteral("/fail/3?key=busy"))));
+    executor.submit(getSpec(m_server.url(QStringLiteral("/fail/3?key=busy"))));
     QElapsedTimer busy;
     busy.start();
     while (m_server.server().handledCount() < before + 4 && busy.elapsed() < 20'000)
@@ -198,10 +200,10 @@ void TestThreadedExecutor::refusals_areReportedAsResults()
     ThreadedExecutor executor;
     executor.setPolicy(fastPolicy());
     Collector collector(&executor);
-    const quint64 invalid = executor.submit(specFor(QUrl(QStringLiteral("ftp://127.0.0.1/x"))));
+    const quint64 invalid = executor.submit(getSpec(QUrl(QStringLiteral("ftp://127.0.0.1/x"))));
     BackoffPolicy unusable = fastPolicy();
     unusable.maxAttempts = -3;
-    const quint64 badPolicy = executor.submit(specFor(m_server.url(QStringLiteral("/status/200"))), unusable);
+    const quint64 badPolicy = executor.submit(getSpec(m_server.url(QStringLiteral("/status/200"))), unusable);
     QCOMPARE(executor.activeCount(), 2);
     QTRY_COMPARE_WITH_TIMEOUT(collector.results.size(), 2, 5'000);
     QCOMPARE(collector.resultOf(invalid)->outcome, RequestOutcome::InvalidRequest);
@@ -215,15 +217,15 @@ void TestThreadedExecutor::policyAndLimit_applyToRequestsSubmittedAfterThem()
     ThreadedExecutor executor;
     Collector collector(&executor);
     executor.setPolicy(fastPolicy(2, 5));
-    const quint64 two = executor.submit(specFor(m_server.url(QStringLiteral("/status/503"))));
+    const quint64 two = executor.submit(getSpec(m_server.url(QStringLiteral("/status/503"))));
     executor.setPolicy(fastPolicy(3, 5));
     QCOMPARE(executor.policy().maxAttempts, 3);
-    const quint64 three = executor.submit(specFor(m_server.url(QStringLiteral("/status/503"))));
+    const quint64 three = executor.submit(getSpec(m_server.url(QStringLiteral("/status/503"))));
     executor.setResponseBodyLimit(1);
     QCOMPARE(executor.responseBodyLimit(), RetryExecutor::minResponseBodyLimit);
     executor.setAttemptHeadersEnabled(false);
     QVERIFY(!executor.attemptHeadersEnabled());
-    const quint64 bare = executor.submit(specFor(m_server.url(QStringLiteral("/status/200"))));
+    const quint64 bare = executor.submit(getSpec(m_server.url(QStringLiteral("/status/200"))));
     QTRY_COMPARE_WITH_TIMEOUT(collector.results.size(), 3, 10'000);
     QCOMPARE(collector.resultOf(two)->attempts, 2);
     QCOMPARE(collector.resultOf(three)->attempts, 3);
@@ -237,7 +239,7 @@ void TestThreadedExecutor::cancelAll_endsEveryRequest()
     executor.setPolicy(fastPolicy());
     Collector collector(&executor);
     for (int i = 0; i < 5; ++i)
-        executor.submit(specFor(m_server.url(QStringLiteral("/delay/20000"))));
+        executor.submit(getSpec(m_server.url(QStringLiteral("/delay/20000"))));
     QTRY_VERIFY_WITH_TIMEOUT(executor.inFlightCount() > 0, 5'000);
     executor.cancelAll();
     // As with RetryExecutor: the results are in when cancelAll() returns.
@@ -263,7 +265,7 @@ void TestThreadedExecutor::breakerAndBudget_areMirrored()
     Collector collector(&executor);
     QSignalSpy circuits(&executor, &ThreadedExecutor::circuitStateChanged);
     QSignalSpy budget(&executor, &ThreadedExecutor::budgetChanged);
-    executor.submit(specFor(m_server.url(QStringLiteral("/status/503"))));
+    executor.submit(getSpec(m_server.url(QStringLiteral("/status/503"))));
     QTRY_COMPARE_WITH_TIMEOUT(collector.results.size(), 1, 5'000);
     const QString host = QStringLiteral("127.0.0.1:%1").arg(m_server.server().baseUrl().port());
     QTRY_COMPARE_WITH_TIMEOUT(executor.circuitState(host), CircuitBreaker::State::Open, 5'000);
@@ -273,7 +275,7 @@ void TestThreadedExecutor::breakerAndBudget_areMirrored()
     QCOMPARE(budget.constLast().at(0).toDouble(), executor.budgetTokens());
 
     // Refused by the open breaker, reported as a result like any other.
-    const quint64 refused = executor.submit(specFor(m_server.url(QStringLiteral("/status/200"))));
+    const quint64 refused = executor.submit(getSpec(m_server.url(QStringLiteral("/status/200"))));
     QTRY_VERIFY_WITH_TIMEOUT(collector.resultOf(refused).has_value(), 5'000);
     QCOMPARE(collector.resultOf(refused)->outcome, RequestOutcome::CircuitOpen);
 
@@ -308,7 +310,7 @@ void TestThreadedExecutor::handlerSpinningTheLoop_keepsTheOrder()
     connect(&executor, &ThreadedExecutor::requestFinished, this,
         [&](const RequestResult &result) { finished.insert(result.requestId); });
     for (int i = 0; i < 6; ++i)
-        executor.submit(specFor(m_server.url(QStringLiteral("/status/503"))));
+        executor.submit(getSpec(m_server.url(QStringLiteral("/status/503"))));
     QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 6, 10'000);
     QVERIFY(!outOfOrder);
     QCOMPARE(ends.size(), 18);
@@ -320,13 +322,16 @@ void TestThreadedExecutor::destroyedWithRequestsRunning_isQuiet()
     executor->setPolicy(fastPolicy());
     Collector collector(executor.get());
     for (int i = 0; i < 4; ++i)
-        executor->submit(specFor(m_server.url(QStringLiteral("/delay/20000"))));
+        executor->submit(getSpec(m_server.url(QStringLiteral("/delay/20000"))));
     QTRY_VERIFY_WITH_TIMEOUT(executor->inFlightCount() > 0, 5'000);
     QThread *thread = executor->executorThread();
     QVERIFY(thread->isRunning());
+    QTRY_VERIFY_WITH_TIMEOUT(m_server.connectionCount() >= 4, 5'000);
     executor.reset();
     QCoreApplication::processEvents();
     QVERIFY(collector.results.isEmpty());
+    // Its requests went with it: the server sees their connections close.
+    QTRY_COMPARE_WITH_TIMEOUT(m_server.connectionCount(), 0, 10'000);
 }
 
 QTEST_GUILESS_MAIN(TestThreadedExecutor)
