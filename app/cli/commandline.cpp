@@ -156,8 +156,11 @@ int CommandLine::exec(int &argc, char **argv) const
         const int code = command->run(app->arguments());
         // What the command left to deleteLater() goes before the application: network
         // managers among it, whose threads hold OpenSSL's per-thread state until they
-        // are joined (LeakSanitizer reports it when the process exits first).
+        // end. They have been joined once the application is gone, but may not have
+        // ended yet: the process waits for that (a second at most) before it exits.
         QCoreApplication::sendPostedEvents(nullptr, QEvent::DeferredDelete);
+        app.reset();
+        Core::awaitThreadCount(1, std::chrono::seconds(1));
         return code;
     }
 

@@ -3,9 +3,14 @@
 #include "core/util/epolldispatcher.h"
 
 #include <QAbstractEventDispatcher>
+#include <QDeadlineTimer>
 #include <QMutex>
 
 #include <memory>
+
+#ifdef Q_OS_LINUX
+#include <dirent.h>
+#endif
 
 namespace RetryLab::Core {
 
@@ -42,6 +47,39 @@ void startWorkerThread(QThread &thread, QObject *resident, const std::function<v
         QMetaObject::invokeMethod(resident, ready, Qt::BlockingQueuedConnection);
     if (choose)
         qunsetenv("QT_NO_THREADED_GLIB");
+}
+
+int runningThreadCount()
+{
+#ifdef Q_OS_LINUX
+    DIR *tasks = opendir("/proc/self/task");
+    if (!tasks)
+        return 0;
+    int count = 0;
+    while (const dirent *entry = readdir(tasks)) {
+        if (entry->d_name[0] != '.')
+            ++count;
+    }
+    closedir(tasks);
+    return count;
+#else
+    return 0;
+#endif
+}
+
+bool awaitThreadCount(int count, std::chrono::milliseconds limit)
+{
+    const QDeadlineTimer deadline(limit);
+    for (;;) {
+        const int running = runningThreadCount();
+        if (running == 0)
+            return false; // not known here
+        if (running <= count)
+            return true;
+        if (deadline.hasExpired())
+            return false;
+        QThread::usleep(200);
+    }
 }
 
 QString dispatcherName(QThread *thread)

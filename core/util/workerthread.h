@@ -3,6 +3,7 @@
 #include <QObject>
 #include <QThread>
 
+#include <chrono>
 #include <functional>
 
 class QAbstractEventDispatcher;
@@ -27,6 +28,20 @@ void startWorkerThread(QThread &thread, QObject *resident, const std::function<v
 /// unless RETRYLAB_DISPATCHER=qt; null when Qt's own is to be used (the caller
 /// owns what it gets, or hands it to a QThread or QCoreApplication).
 QAbstractEventDispatcher *makeWorkerDispatcher();
+
+/// The number of threads this process runs (Linux; 0 elsewhere or when unknown).
+int runningThreadCount();
+
+/// Waits, at most `limit`, until this process runs no more than `count` threads, and
+/// says whether it got there.
+///
+/// QThread::wait() returns before the thread's thread-local destructors have run (Qt
+/// starts its threads detached), and OpenSSL frees its per-thread state (random
+/// generators, error queues) in one of them. A process that exits first frees it
+/// never: OpenSSL's exit handler has stopped by then, and LeakSanitizer reports it.
+/// The headless commands wait for their one thread after their application is gone.
+/// Linux only; elsewhere it returns false at once.
+bool awaitThreadCount(int count, std::chrono::milliseconds limit);
 
 /// The class name of `thread`'s event dispatcher (for tests and reports).
 QString dispatcherName(QThread *thread);

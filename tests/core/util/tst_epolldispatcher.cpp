@@ -61,6 +61,7 @@ class TestEpollDispatcher : public QObject
     Q_OBJECT
 
 private Q_SLOTS:
+    void joinedThreads_areAwaitedUntilTheyEnd(); // first: no worker before it
     void workerThreads_getIt();
     void postedEvents_andQuit();
     void timers_fireInOrder_repeat_andStop();
@@ -72,6 +73,19 @@ private Q_SLOTS:
     void remainingTime_andRegisteredTimers();
     void deleteLater_isCarriedOut();
 };
+
+void TestEpollDispatcher::joinedThreads_areAwaitedUntilTheyEnd()
+{
+    const int before = runningThreadCount(); // this one and the test library's watchdog
+    QVERIFY(before >= 1);
+    {
+        Worker worker;
+        QCOMPARE(runningThreadCount(), before + 1);
+        QVERIFY(!awaitThreadCount(before, std::chrono::milliseconds(20)));
+    } // joined: it may still be ending
+    QVERIFY(awaitThreadCount(before, std::chrono::seconds(10)));
+    QCOMPARE(runningThreadCount(), before);
+}
 
 void TestEpollDispatcher::workerThreads_getIt()
 {
