@@ -415,8 +415,9 @@ void Connection::answerProtocolError(int status, const QString &message, const Q
 
 void Connection::dispatch()
 {
+    // The idle timer runs on: handleIdle() does nothing while the connection is
+    // busy, and afterAnswer() starts it again if it stopped meanwhile.
     m_state = State::Busy;
-    m_idleTimer->stop();
     m_requestTimer->stop();
     m_timingBody = false;
     m_startNs = m_host.clock().nowNs();
@@ -474,9 +475,12 @@ qint64 Connection::writeHead(int status, const QList<QPair<QByteArray, QByteArra
         head += name + ": " + value + "\r\n";
     head += "\r\n";
     head += body;
-    m_socket->write(head);
-    // Out now rather than at the next turn of the loop, when the socket says it is writable.
-    m_socket->flush();
+    const qint64 direct = SocketControl::writeNow(m_socket, head);
+    if (direct < head.size()) {
+        m_socket->write(head.constData() + direct, head.size() - direct);
+        // Out now rather than at the next turn of the loop, when the socket says it is writable.
+        m_socket->flush();
+    }
     m_bytesSent += head.size();
     return head.size();
 }

@@ -500,14 +500,18 @@ void FaultServerPrivate::record(ServerLogEntry entry)
         // By the target's structure: its query's parameters (whole values), and a
         // URL percent-encoded inside one (?to=http%3A%2F%2Fuser%3Apassword%40...).
         if (entry.target.startsWith(QLatin1Char('/'))) {
-            const QUrl asUrl(QStringLiteral("http://target") + entry.target, QUrl::TolerantMode);
-            QUrl masked = redactor.url(asUrl);
-            // The key of /fail/N and /ratelimit is the server's own name for a logical
-            // request (RetryLab sends {id}): shown as it is, not as a credential.
-            if (FaultEndpoints::keysRequests(asUrl.path()))
-                masked = withOwnKeys(asUrl, masked);
-            if (asUrl.isValid() && masked != asUrl)
-                entry.target = masked.toString(QUrl::FullyEncoded | QUrl::RemoveScheme | QUrl::RemoveAuthority);
+            // Only a query or a fragment can hold a credential in a path's target:
+            // without them it is not parsed (the common case, at every request).
+            if (entry.target.contains(QLatin1Char('?')) || entry.target.contains(QLatin1Char('#'))) {
+                const QUrl asUrl(QStringLiteral("http://target") + entry.target, QUrl::TolerantMode);
+                QUrl masked = redactor.url(asUrl);
+                // The key of /fail/N and /ratelimit is the server's own name for a logical
+                // request (RetryLab sends {id}): shown as it is, not as a credential.
+                if (FaultEndpoints::keysRequests(asUrl.path()))
+                    masked = withOwnKeys(asUrl, masked);
+                if (asUrl.isValid() && masked != asUrl)
+                    entry.target = masked.toString(QUrl::FullyEncoded | QUrl::RemoveScheme | QUrl::RemoveAuthority);
+            }
         } else {
             entry.target = redactor.urlString(QUrl(entry.target, QUrl::TolerantMode));
         }

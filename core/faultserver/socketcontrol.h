@@ -1,5 +1,6 @@
 #pragma once
 
+#include <QByteArrayView>
 #include <QtGlobal>
 
 QT_BEGIN_NAMESPACE
@@ -18,6 +19,13 @@ namespace SocketControl {
 void reset(QAbstractSocket *socket);
 /// Sends FIN but keeps the receiving side open.
 void shutdownWrite(QAbstractSocket *socket);
+/// Writes what the kernel takes of `data` now, past Qt's write buffer, and returns
+/// how much that was; the caller writes the rest through the socket. Only for a
+/// plain TCP socket with nothing of its own left to write (0 otherwise, and on an
+/// error, which the socket then meets and reports itself). An answer that goes out
+/// whole this way costs one system call and no copy, where the socket's way is a
+/// copy into its buffer and a write notifier turned on and off.
+qint64 writeNow(QAbstractSocket *socket, QByteArrayView data);
 
 } // namespace SocketControl
 

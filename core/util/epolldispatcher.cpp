@@ -329,6 +329,11 @@ void EpollEventDispatcher::armTimerFd()
     const qint64 next = m_deadlines.empty() ? -1 : m_deadlines.begin()->first;
     if (next == m_armedNs)
         return;
+    // An armed deadline before the earliest one only ends a wait early, once, and
+    // the timerfd is armed again then. Moving it later at once would cost a system
+    // call per turn where timers restart per request (a connection's idle timeout).
+    if (m_armedNs >= 0 && (next < 0 || next > m_armedNs))
+        return;
     m_armedNs = next;
     Core::armTimerFd(m_timerFd, next);
 #endif

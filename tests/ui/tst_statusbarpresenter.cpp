@@ -84,7 +84,8 @@ void TestStatusBarPresenter::openBreaker_isShownAndPolledUntilItCloses()
     policy.maxAttempts = 1;
     policy.circuitBreaker.enabled = true;
     policy.circuitBreaker.consecutiveFailures = 2;
-    policy.circuitBreaker.openMs = 300;
+    // Long enough to be seen OPEN however slowly the machine delivers the results.
+    policy.circuitBreaker.openMs = 2'000;
     executor.setPolicy(policy);
     StatusBarPresenter presenter(&bar, &executor);
     QSignalSpy idle(&executor, &Core::ThreadedExecutor::idle);
@@ -96,7 +97,7 @@ void TestStatusBarPresenter::openBreaker_isShownAndPolledUntilItCloses()
     presenter.update();
     QVERIFY2(text(bar, "breakerStatus").contains(QLatin1String(" OPEN")), qPrintable(text(bar, "breakerStatus")));
     // No signal says when an open breaker turns half-open: the presenter polls.
-    QTRY_VERIFY_WITH_TIMEOUT(text(bar, "breakerStatus").contains(QLatin1String("half-open")), 3'000);
+    QTRY_VERIFY_WITH_TIMEOUT(text(bar, "breakerStatus").contains(QLatin1String("half-open")), 10'000);
 }
 
 void TestStatusBarPresenter::seed_shownWithHowToReplayIt()

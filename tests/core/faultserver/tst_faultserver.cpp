@@ -159,6 +159,8 @@ private Q_SLOTS:
     void oversizedBody_gets413_data();
     void oversizedBody_gets413();
     void idleConnection_isClosed();
+    void idleTimeout_startsAgainAfterAnAnswerLongerThanIt();
+    void largeAnswer_toAClientReadingLate_arrivesWhole();
     void connectionCap_overCapGets503_thenRecovers();
     void connectionCap_slowAndIdleConnectionsGiveWay();
     void slowloris_headerDeadlineAndBodyRate();
@@ -1405,6 +1407,79 @@ void TestFaultServer::idleConnection_isClosed()
     manager.setProxy(QNetworkProxy::NoProxy);
     QCOMPARE(sendQt(manager, "GET", urlOf(server, QStringLiteral("/status/200")), {}, {}, 5000).status, 200);
     QTRY_COMPARE_WITH_TIMEOUT(server.connectionCount(), 0, 5000);
+}
+
+void TestFaultServer::idleTimeout_startsAgainAfterAnAnswerLongerThanIt()
+{
+    // The idle timer runs through an answer: one that outlasts it must not cost the
+    // connection, which idles out only after a whole quiet period once answered.
+    FaultServerOptions options;
+    options.idleTimeoutMs = 500;
+    FaultServer server(options);
+    QVERIFY(server.listen());
+    QTcpSocket client;
+    client.connectToHost(QHostAddress::LocalHost, server.serverPort());
+    QVERIFY(client.waitForConnected(5000));
+    QByteArray received;
+    connect(&client, &QTcpSocket::readyRead, this, [&] {
+        received += client.readAll();
+        if (statusesIn(received).size() == 1) // at once: within the quiet period
+            client.write("GET /status/201 HTTP/1.1\r\nHost: a\r\n\r\n");
+    });
+    client.write("GET /delay/1200 HTTP/1.1\r\nHost: a\r\n\r\n");
+    QTRY_COMPARE_WITH_TIMEOUT(statusesIn(received), (QList<int>{200, 201}), 10'000);
+    QCOMPARE(client.state(), QAbstractSocket::ConnectedState);
+    QTRY_COMPARE_WITH_TIMEOUT(client.state(), QAbstractSocket::UnconnectedState, 10'000);
+    QCOMPARE(server.log().size(), 2);
+}
+
+void TestFaultServer::largeAnswer_toAClientReadingLate_arrivesWhole()
+{
+    // Answers go to the kernel directly while the socket has nothing queued; what
+    // the kernel does not take at once follows through the socket, in order.
+    FaultServer server;
+    QVERIFY(server.listen());
+    QTcpSocket client;
+    // A small receive window: the kernel cannot take megabytes at once.
+    client.setSocketOption(QAbstractSocket::ReceiveBufferSizeSocketOption, 16 * 1024);
+    client.connectToHost(QHostAddress::LocalHost, server.serverPort());
+    QVERIFY(client.waitForConnected(5000));
+    QByteArray received;
+    connect(&client, &QTcpSocket::readyRead, this, [&] { received += client.readAll(); });
+    constexpr int requests = 9000;
+    const QByteArray agent(500, 'a');
+    QByteArray pipeline;
+    for (int i = 0; i < requests; ++i)
+        pipeline += "GET /status/200?n=" + QByteArray::number(i) + " HTTP/1.1\r\nHost: a\r\nUser-Agent: " + agent
+            + "\r\n\r\n";
+    client.write(pipeline);
+    QTRY_COMPARE_WITH_TIMEOUT(statusesIn(received).size(), requests, 30'000);
+    received.clear();
+
+    // A log of megabytes, written while this client reads nothing (it runs on this thread).
+    client.write("GET /_control/log?limit=10000 HTTP/1.1\r\nHost: a\r\n\r\n");
+    const auto complete = [&received] {
+        const qsizetype end = received.indexOf("\r\n\r\n");
+        if (end < 0)
+            return false;
+        const QList<QPair<QByteArray, QByteArray>> headers
+            = parseHeaderLines(QString::fromLatin1(received.left(end)).split(QStringLiteral("\r\n")).mid(1));
+        for (const auto &[name, value] : headers) {
+            if (name.compare("Content-Length", Qt::CaseInsensitive) == 0)
+                return received.size() - (end + 4) >= value.toLongLong();
+        }
+        return false;
+    };
+    QTRY_VERIFY_WITH_TIMEOUT(complete(), 30'000);
+    const QByteArray body = received.mid(received.indexOf("\r\n\r\n") + 4);
+    QVERIFY2(body.size() > 6 * 1024 * 1024, QByteArray::number(body.size()).constData());
+    QJsonParseError error;
+    const QJsonArray entries
+        = QJsonDocument::fromJson(body, &error).object().value(QStringLiteral("entries")).toArray();
+    QCOMPARE(error.error, QJsonParseError::NoError);
+    QCOMPARE(entries.size(), requests);
+    QCOMPARE(entries.last().toObject().value(QStringLiteral("target")).toString(),
+        QStringLiteral("/status/200?n=%1").arg(requests - 1));
 }
 
 void TestFaultServer::connectionCap_overCapGets503_thenRecovers()
