@@ -562,8 +562,9 @@ int main(int argc, char *argv[])
         QStringLiteral("file"), QStringLiteral("bench_executor.json"));
     const QCommandLineOption quickOption(QStringLiteral("quick"), QStringLiteral("Fewer repetitions (a smoke run)."));
     const QCommandLineOption profileOption(QStringLiteral("profile"),
-        QStringLiteral("Only send N requests through one client, raw or executor, at concurrency 48 (for a profiler)."),
-        QStringLiteral("client:N"));
+        QStringLiteral("Only send N requests through one client, raw or executor, at concurrency C (default 48; for a "
+                       "profiler)."),
+        QStringLiteral("client:N[:C]"));
     const QCommandLineOption scaleRequestsOption(QStringLiteral("scale-requests"),
         QStringLiteral("Logical requests of the scale part (default 10,000; 2,000 with --quick)."),
         QStringLiteral("n"));
@@ -587,16 +588,17 @@ int main(int argc, char *argv[])
     if (parser.isSet(profileOption)) {
         const QStringList spec = parser.value(profileOption).split(QLatin1Char(':'));
         const int count = spec.value(1).toInt();
+        const int concurrency = spec.size() > 2 ? std::max(1, spec.value(2).toInt()) : 48;
         const QUrl url = server.url(QStringLiteral("/status/200"));
         double seconds = 0.0;
         if (spec.value(0) == QLatin1String("raw") && count > 0) {
-            RawClient client(48);
+            RawClient client(concurrency);
             seconds = client.run(url, count);
         } else if (spec.value(0) == QLatin1String("executor") && count > 0) {
-            ExecutorClient client(48);
+            ExecutorClient client(concurrency);
             seconds = client.run(url, count);
         } else {
-            qCCritical(lcBench).noquote() << "--profile wants raw:N or executor:N";
+            qCCritical(lcBench).noquote() << "--profile wants raw:N[:C] or executor:N[:C]";
             return 2;
         }
         out << spec.value(0) << ": " << count << " requests in " << seconds << " s" << Qt::endl;
