@@ -138,6 +138,10 @@ connections=64
 wrk_rps() {
     wrk -t1 -c"$connections" -d"${wrk_seconds}s" "$1/status/200" | awk '/^Requests\/sec:/ { print $2 }'
 }
+# Warm-up, not counted: each server's first seconds of load also grow its heap (the
+# fault server's log fills to its capacity) and page its code in.
+wrk -t1 -c"$connections" -d2s "$fault_url/status/200" >/dev/null
+wrk -t1 -c"$connections" -d2s "http://127.0.0.1:$nginx_port/status/200" >/dev/null
 fault_runs=()
 nginx_runs=()
 for ((i = 0; i < repetitions; i++)); do

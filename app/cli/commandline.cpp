@@ -146,7 +146,8 @@ int CommandLine::exec(int &argc, char **argv) const
     Core::DescriptorLimit::raiseSoftToHard();
     if (const Command *command = findCommand(commands, argc, argv)) {
         std::unique_ptr<QCoreApplication> app;
-        if (command->needsGui && makeGuiApplication) {
+        const bool windowless = !(command->needsGui && makeGuiApplication);
+        if (!windowless) {
             app = makeGuiApplication(argc, argv, true);
         } else {
             preferQtEventLoop();
@@ -157,10 +158,13 @@ int CommandLine::exec(int &argc, char **argv) const
         // What the command left to deleteLater() goes before the application: network
         // managers among it, whose threads hold OpenSSL's per-thread state until they
         // end. They have been joined once the application is gone, but may not have
-        // ended yet: the process waits for that (a second at most) before it exits.
+        // ended yet: a command without windows waits for that (a second at most)
+        // before the process exits. One with windows keeps threads of the desktop's
+        // (D-Bus) to the end, and would always wait the whole second.
         QCoreApplication::sendPostedEvents(nullptr, QEvent::DeferredDelete);
         app.reset();
-        Core::awaitThreadCount(1, std::chrono::seconds(1));
+        if (windowless)
+            Core::awaitThreadCount(1, std::chrono::seconds(1));
         return code;
     }
 

@@ -477,7 +477,8 @@ qint64 Connection::writeHead(int status, const QList<QPair<QByteArray, QByteArra
     head += body;
     const qint64 direct = SocketControl::writeNow(m_socket, head);
     if (direct < head.size()) {
-        m_socket->write(head.constData() + direct, head.size() - direct);
+        // Shared with the socket's buffer when it is large, not copied, unless part went out.
+        m_socket->write(direct == 0 ? head : head.sliced(direct));
         // Out now rather than at the next turn of the loop, when the socket says it is writable.
         m_socket->flush();
     }

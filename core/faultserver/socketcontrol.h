@@ -23,8 +23,8 @@ void shutdownWrite(QAbstractSocket *socket);
 /// how much that was; the caller writes the rest through the socket. Only for a
 /// plain TCP socket with nothing of its own left to write (0 otherwise, and on an
 /// error, which the socket then meets and reports itself). An answer that goes out
-/// whole this way costs one system call and no copy, where the socket's way is a
-/// copy into its buffer and a write notifier turned on and off.
+/// whole this way costs one system call, where the socket's way is a write
+/// notifier turned on and off and, for an answer of less than a buffer chunk, a copy.
 qint64 writeNow(QAbstractSocket *socket, QByteArrayView data);
 
 } // namespace SocketControl

@@ -1,5 +1,6 @@
 #include "core/faultserver/faultendpoints.h"
 #include "core/faultserver/faultserver.h"
+#include "core/faultserver/socketcontrol.h"
 #include "core/http/retryafter.h"
 #include "core/util/clock.h"
 #include "core/util/terminaltext.h"
@@ -15,6 +16,7 @@
 #include <QRegularExpression>
 #include <QSignalSpy>
 #include <QStandardPaths>
+#include <QTcpServer>
 #include <QTcpSocket>
 #include <QTest>
 #include <QThread>
@@ -23,6 +25,7 @@
 #include <algorithm>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <vector>
 
 using namespace RetryLab::Core;
@@ -83,6 +86,39 @@ QList<int> statusesIn(const QByteArray &stream)
     auto it = status.globalMatch(QString::fromLatin1(stream));
     while (it.hasNext())
         out.append(it.next().captured(1).toInt());
+    return out;
+}
+
+/// One response of a raw byte stream.
+struct StreamResponse
+{
+    int status = 0;
+    QByteArray body;
+};
+
+/// The responses of a raw byte stream, read strictly one after the other by their
+/// Content-Length; none when the stream is not whole responses only (yet).
+std::optional<QList<StreamResponse>> responsesIn(const QByteArray &stream)
+{
+    QList<StreamResponse> out;
+    qsizetype at = 0;
+    while (at < stream.size()) {
+        if (!QByteArrayView(stream).sliced(at).startsWith("HTTP/1.1 "))
+            return std::nullopt;
+        const qsizetype end = stream.indexOf("\r\n\r\n", at);
+        if (end < 0)
+            return std::nullopt;
+        const QList<QByteArray> lines = stream.mid(at, end - at).split('\n');
+        qint64 length = 0;
+        for (const QByteArray &line : lines.mid(1)) {
+            if (line.toLower().startsWith("content-length:"))
+                length = line.mid(15).trimmed().toLongLong();
+        }
+        if (end + 4 + length > stream.size())
+            return std::nullopt;
+        out.append({lines.first().mid(9, 3).toInt(), stream.mid(end + 4, length)});
+        at = end + 4 + length;
+    }
     return out;
 }
 
@@ -161,6 +197,8 @@ private Q_SLOTS:
     void idleConnection_isClosed();
     void idleTimeout_startsAgainAfterAnAnswerLongerThanIt();
     void largeAnswer_toAClientReadingLate_arrivesWhole();
+    void pipelinedAnswers_toAClientReadingLate_keepTheirOrder();
+    void writeNow_neverOvertakesWhatTheSocketHolds();
     void connectionCap_overCapGets503_thenRecovers();
     void connectionCap_slowAndIdleConnectionsGiveWay();
     void slowloris_headerDeadlineAndBodyRate();
@@ -1421,10 +1459,13 @@ void TestFaultServer::idleTimeout_startsAgainAfterAnAnswerLongerThanIt()
     client.connectToHost(QHostAddress::LocalHost, server.serverPort());
     QVERIFY(client.waitForConnected(5000));
     QByteArray received;
+    bool sent = false;
     connect(&client, &QTcpSocket::readyRead, this, [&] {
         received += client.readAll();
-        if (statusesIn(received).size() == 1) // at once: within the quiet period
+        if (!sent && statusesIn(received).size() == 1) { // at once: within the quiet period
+            sent = true;
             client.write("GET /status/201 HTTP/1.1\r\nHost: a\r\n\r\n");
+        }
     });
     client.write("GET /delay/1200 HTTP/1.1\r\nHost: a\r\n\r\n");
     QTRY_COMPARE_WITH_TIMEOUT(statusesIn(received), (QList<int>{200, 201}), 10'000);
@@ -1480,6 +1521,65 @@ void TestFaultServer::largeAnswer_toAClientReadingLate_arrivesWhole()
     QCOMPARE(entries.size(), requests);
     QCOMPARE(entries.last().toObject().value(QStringLiteral("target")).toString(),
         QStringLiteral("/status/200?n=%1").arg(requests - 1));
+}
+
+void TestFaultServer::pipelinedAnswers_toAClientReadingLate_keepTheirOrder()
+{
+    // Megabytes of answers to a client with a small window: the kernel takes some,
+    // the socket queues more. An answer written directly must never overtake those
+    // queued before it: each arrives whole, in the order asked.
+    FaultServer server;
+    QVERIFY(server.listen());
+    QTcpSocket client;
+    client.setSocketOption(QAbstractSocket::ReceiveBufferSizeSocketOption, 16 * 1024);
+    client.connectToHost(QHostAddress::LocalHost, server.serverPort());
+    QVERIFY(client.waitForConnected(5000));
+    QByteArray received;
+    connect(&client, &QTcpSocket::readyRead, this, [&] { received += client.readAll(); });
+    constexpr int requests = 30'000;
+    QList<int> statuses;
+    QByteArray pipeline;
+    for (int i = 0; i < requests; ++i) {
+        const int status = 200 + i % 100 == 204 ? 299 : 200 + i % 100; // 204 has no body
+        statuses.append(status);
+        pipeline += "GET /status/" + QByteArray::number(status) + "?n=" + QByteArray::number(i)
+            + " HTTP/1.1\r\nHost: a\r\n\r\n";
+    }
+    client.write(pipeline);
+    std::optional<QList<StreamResponse>> answers;
+    QTRY_VERIFY_WITH_TIMEOUT((answers = responsesIn(received)) && answers->size() == requests, 60'000);
+    QVERIFY(received.size() > 4 * 1024 * 1024);
+    for (int i = 0; i < requests; ++i) {
+        QCOMPARE(answers->at(i).status, statuses.at(i));
+        QCOMPARE(answers->at(i).body, "{\"status\":" + QByteArray::number(statuses.at(i)) + "}\n");
+    }
+}
+
+void TestFaultServer::writeNow_neverOvertakesWhatTheSocketHolds()
+{
+    QTcpServer listener;
+    QVERIFY(listener.listen(QHostAddress::LocalHost));
+    QTcpSocket client;
+    client.connectToHost(QHostAddress::LocalHost, listener.serverPort());
+    QVERIFY(client.waitForConnected(5000));
+    QVERIFY(listener.waitForNewConnection(5000));
+    QTcpSocket *server = listener.nextPendingConnection();
+    QVERIFY(server);
+    QByteArray received;
+    connect(&client, &QTcpSocket::readyRead, this, [&] { received += client.readAll(); });
+
+    server->write("first "); // queued in the socket: no event loop has run since
+    QCOMPARE(server->bytesToWrite(), 6);
+    QCOMPARE(SocketControl::writeNow(server, "second "), 0);
+    server->write("second ");
+    QVERIFY(server->waitForBytesWritten(5000));
+    QCOMPARE(server->bytesToWrite(), 0);
+    QCOMPARE(SocketControl::writeNow(server, "third"), 5);
+    QCOMPARE(SocketControl::writeNow(server, ""), 0);
+    QTRY_COMPARE_WITH_TIMEOUT(received, QByteArray("first second third"), 5000);
+
+    QTcpSocket unconnected;
+    QCOMPARE(SocketControl::writeNow(&unconnected, "x"), 0);
 }
 
 void TestFaultServer::connectionCap_overCapGets503_thenRecovers()
