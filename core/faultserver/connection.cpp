@@ -12,7 +12,10 @@
 #include <QTimer>
 
 #include <algorithm>
+#include <array>
+#include <charconv>
 #include <utility>
+#include <vector>
 
 namespace RetryLab::Core {
 
@@ -47,6 +50,31 @@ constexpr qint64 streamBlockBytes = 64 * 1024;
 bool statusHasBody(int status)
 {
     return status != 204 && status != 304 && !(status >= 100 && status < 200);
+}
+
+/// Appends "HTTP/1.1 200 OK\r\n"; the lines of three-digit statuses are made once.
+void appendStatusLine(QByteArray &out, int status)
+{
+    constexpr int first = 100;
+    constexpr int last = 999;
+    static const std::vector<QByteArray> lines = [] {
+        std::vector<QByteArray> made;
+        made.reserve(last - first + 1);
+        for (int code = first; code <= last; ++code)
+            made.push_back("HTTP/1.1 " + QByteArray::number(code) + ' ' + reasonPhrase(code) + "\r\n");
+        return made;
+    }();
+    if (status >= first && status <= last)
+        out += lines[size_t(status - first)];
+    else
+        out += "HTTP/1.1 " + QByteArray::number(status) + ' ' + reasonPhrase(status) + "\r\n";
+}
+
+void appendNumber(QByteArray &out, qint64 value)
+{
+    std::array<char, 24> digits{};
+    const auto end = std::to_chars(digits.data(), digits.data() + digits.size(), value).ptr;
+    out.append(digits.data(), end - digits.data());
 }
 
 } // namespace
@@ -454,36 +482,55 @@ void Connection::dispatch()
 qint64 Connection::writeHead(int status, const QList<QPair<QByteArray, QByteArray>> &headers,
     const QByteArray &contentType, qint64 contentLength, bool keepAlive, const QString &action, const QByteArray &body)
 {
-    QByteArray head;
+    // Built by appending into memory kept from the last answer: no temporary per piece.
+    QByteArray &head = m_head;
+    head.resize(0);
     head.reserve(256 + body.size());
-    head += "HTTP/1.1 " + QByteArray::number(status) + ' ' + reasonPhrase(status) + "\r\n";
-    head += "Date: " + m_host.dateHeader() + "\r\n";
-    head += "Server: RetryLab-FaultServer\r\n";
+    appendStatusLine(head, status);
+    head += "Date: ";
+    head += m_host.dateHeader();
+    head += "\r\nServer: RetryLab-FaultServer\r\n";
     if (contentLength >= 0 && statusHasBody(status)) {
-        if (!contentType.isEmpty())
-            head += "Content-Type: " + contentType + "\r\n";
-        head += "Content-Length: " + QByteArray::number(contentLength) + "\r\n";
+        if (!contentType.isEmpty()) {
+            head += "Content-Type: ";
+            head += contentType;
+            head += "\r\n";
+        }
+        head += "Content-Length: ";
+        appendNumber(head, contentLength);
+        head += "\r\n";
     }
     if (!keepAlive)
         head += "Connection: close\r\n";
     else if (m_request.minorVersion == 0)
         head += "Connection: keep-alive\r\n";
-    head += "X-RetryLab-Action: " + action.toLatin1() + "\r\n";
-    if (!m_entry.testId.isEmpty())
-        head += RetryHeaders::testId + QByteArray(": ") + m_entry.testId.toLatin1() + "\r\n";
-    for (const auto &[name, value] : headers)
-        head += name + ": " + value + "\r\n";
+    head += "X-RetryLab-Action: ";
+    head += action.toLatin1();
+    head += "\r\n";
+    if (!m_entry.testId.isEmpty()) {
+        head += RetryHeaders::testId;
+        head += ": ";
+        head += m_entry.testId.toLatin1();
+        head += "\r\n";
+    }
+    for (const auto &[name, value] : headers) {
+        head += name;
+        head += ": ";
+        head += value;
+        head += "\r\n";
+    }
     head += "\r\n";
     head += body;
+    const qint64 size = head.size();
     const qint64 direct = SocketControl::writeNow(m_socket, head);
-    if (direct < head.size()) {
+    if (direct < size) {
         // Shared with the socket's buffer when it is large, not copied, unless part went out.
         m_socket->write(direct == 0 ? head : head.sliced(direct));
         // Out now rather than at the next turn of the loop, when the socket says it is writable.
         m_socket->flush();
     }
-    m_bytesSent += head.size();
-    return head.size();
+    m_bytesSent += size;
+    return size;
 }
 
 void Connection::execute(ResponsePlan plan)

@@ -168,6 +168,7 @@ private:
     qint64 m_startNs = 0;
     qint64 m_bytesSent = 0;
     QString m_pendingAction; ///< what the server was doing, for "client-closed"
+    QByteArray m_head; ///< the answer being written (writeHead), its memory kept between requests
 };
 
 } // namespace RetryLab::Core

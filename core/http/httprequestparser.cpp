@@ -13,6 +13,19 @@ constexpr qsizetype maxChunkLineBytes = 4096;
 // 15 hex digits stay far below qint64 overflow; real chunks are much smaller.
 constexpr int maxChunkSizeDigits = 15;
 
+/// The method as a QByteArray: the common ones shared, not allocated per request.
+QByteArray knownMethod(QByteArrayView method)
+{
+    static const QByteArray common[]
+        = {QByteArrayLiteral("GET"), QByteArrayLiteral("POST"), QByteArrayLiteral("PUT"), QByteArrayLiteral("DELETE"),
+            QByteArrayLiteral("HEAD"), QByteArrayLiteral("PATCH"), QByteArrayLiteral("OPTIONS")};
+    for (const QByteArray &known : common) {
+        if (method == known)
+            return known;
+    }
+    return method.toByteArray();
+}
+
 bool isTchar(char c)
 {
     if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9'))
@@ -457,7 +470,7 @@ HttpRequestParser::Status HttpRequestParser::parseRequestLine(QByteArrayView lin
             pathAndQuery = {};
     }
 
-    m_request.method = method.toByteArray();
+    m_request.method = knownMethod(method);
     m_request.target = target.toByteArray();
     const qsizetype question = pathAndQuery.indexOf('?');
     QByteArray path = (question >= 0 ? pathAndQuery.first(question) : pathAndQuery).toByteArray();
