@@ -505,7 +505,8 @@ qint64 Connection::writeHead(int status, const QList<QPair<QByteArray, QByteArra
     else if (m_request.minorVersion == 0)
         head += "Connection: keep-alive\r\n";
     head += "X-RetryLab-Action: ";
-    head += action.toLatin1();
+    for (const QChar c : action) // a machine name, ASCII
+        head += c.toLatin1();
     head += "\r\n";
     if (!m_entry.testId.isEmpty()) {
         head += RetryHeaders::testId;

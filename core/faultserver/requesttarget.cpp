@@ -5,20 +5,39 @@
 
 #include <QByteArray>
 #include <QRegularExpression>
+#include <QVarLengthArray>
 
 #include <cmath>
 
 namespace RetryLab::Core {
 
 RequestTarget::RequestTarget(const HttpRequest &request)
-    : m_path(QString::fromUtf8(QByteArray::fromPercentEncoding(request.path)))
+    : m_path(
+        QString::fromUtf8(request.path.contains('%') ? QByteArray::fromPercentEncoding(request.path) : request.path))
 {
-    m_segments = m_path.split(QLatin1Char('/'));
-    if (!m_segments.isEmpty() && m_segments.first().isEmpty())
-        m_segments.removeFirst();
-    if (!m_segments.isEmpty() && m_segments.last().isEmpty())
-        m_segments.removeLast();
+    // As split('/'), then without the first and the last part when they are empty (a
+    // path's leading and trailing slash); by hand, as split() costs more than the rest.
+    const QStringView path(m_path);
+    QVarLengthArray<QStringView, 8> parts;
+    for (qsizetype start = 0;;) {
+        const qsizetype slash = path.indexOf(QLatin1Char('/'), start);
+        parts.append(slash < 0 ? path.sliced(start) : path.sliced(start, slash - start));
+        if (slash < 0)
+            break;
+        start = slash + 1;
+    }
+    qsizetype first = 0;
+    qsizetype last = parts.size();
+    if (first < last && parts[first].isEmpty())
+        ++first;
+    if (first < last && parts[last - 1].isEmpty())
+        --last;
+    m_segments.reserve(last - first);
+    for (qsizetype i = first; i < last; ++i)
+        m_segments.append(parts[i].toString());
 
+    if (request.query.isEmpty())
+        return;
     for (const QByteArray &part : request.query.split('&')) {
         if (part.isEmpty())
             continue;

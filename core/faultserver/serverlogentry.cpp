@@ -4,6 +4,8 @@
 
 #include <QCryptographicHash>
 
+#include <algorithm>
+
 namespace RetryLab::Core {
 
 QJsonObject ServerLogEntry::toJson() const
@@ -73,10 +75,14 @@ QList<QPair<QByteArray, QByteArray>> ServerLogEntry::identityHeadersOf(
     const QList<QPair<QByteArray, QByteArray>> &headers)
 {
     QList<QPair<QByteArray, QByteArray>> identity;
+    const QList<QByteArray> &names = identityHeaderNames();
     for (const auto &[name, value] : headers) {
-        const QByteArray lower = name.toLower();
-        if (identityHeaderNames().contains(lower))
-            identity.append({lower, value});
+        // Compared before anything is made: most headers are not identity headers.
+        const auto known = std::find_if(names.cbegin(), names.cend(), [&name](const QByteArray &identityName) {
+            return name.size() == identityName.size() && name.compare(identityName, Qt::CaseInsensitive) == 0;
+        });
+        if (known != names.cend())
+            identity.append({*known, value});
     }
     return identity;
 }

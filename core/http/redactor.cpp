@@ -24,7 +24,7 @@ bool mayHoldCredentials(QStringView text)
         if (lower != u'b' && lower != u't' && lower != u'd')
             continue;
         for (QLatin1StringView scheme : schemes) {
-            if (text.sliced(i).startsWith(scheme, Qt::CaseInsensitive))
+            if (scheme.front().unicode() == lower && text.sliced(i).startsWith(scheme, Qt::CaseInsensitive))
                 return true;
         }
     }

@@ -85,4 +85,9 @@ QString elided(QStringView text, qsizetype maxChars)
         + QCoreApplication::translate("RetryLab::Core", " (%1 characters in all)").arg(text.size());
 }
 
+QString elided(const QString &text, qsizetype maxChars)
+{
+    return text.size() <= maxChars ? text : elided(QStringView(text), maxChars);
+}
+
 } // namespace RetryLab::Core::TerminalText

@@ -26,6 +26,8 @@ inline constexpr qsizetype echoLimit = 200;
 /// ("abc… (8388608 characters in all)"). An 8 MiB instruction or key thus
 /// costs a line, not 8 MiB, in a reply, a log or an error.
 QString elided(QStringView text, qsizetype maxChars = echoLimit);
+/// The same; a text short enough is returned shared, not copied.
+QString elided(const QString &text, qsizetype maxChars = echoLimit);
 /// The bound of a request target or a detail kept in the server's log: 2048 characters.
 inline constexpr qsizetype logFieldLimit = 2048;
 

@@ -1,6 +1,7 @@
 #include "core/faultserver/endpointcatalog.h"
 #include "core/faultserver/faultendpoints.h"
 #include "core/faultserver/faultinstruction.h"
+#include "core/faultserver/requesttarget.h"
 #include "core/faultserver/responseplan.h"
 #include "core/http/httprequestparser.h"
 #include "core/util/clock.h"
@@ -51,6 +52,8 @@ class TestFaultEndpoints : public QObject
     Q_OBJECT
 
 private Q_SLOTS:
+    void requestTarget_segmentsAndQuery_data();
+    void requestTarget_segmentsAndQuery();
     void index_listsTheEndpoints();
     void status_answersAsAsked_data();
     void status_answersAsAsked();
@@ -81,6 +84,55 @@ private Q_SLOTS:
     void badNumbers_messageNamesTheValueAndItsRange();
     void failKeys_areBounded();
 };
+
+void TestFaultEndpoints::requestTarget_segmentsAndQuery_data()
+{
+    QTest::addColumn<QByteArray>("target");
+    QTest::addColumn<QString>("path");
+    QTest::addColumn<QStringList>("segments");
+    QTest::addColumn<QString>("x");
+    const auto text = [](const char *utf8) { return QString::fromUtf8(utf8); };
+    const auto list = [&text](std::initializer_list<const char *> parts) {
+        QStringList out;
+        for (const char *part : parts)
+            out.append(text(part));
+        return out;
+    };
+    QTest::addRow("root") << QByteArray("/") << text("/") << list({}) << QString();
+    QTest::addRow("two segments") << QByteArray("/status/503") << text("/status/503") << list({"status", "503"})
+                                  << QString();
+    QTest::addRow("trailing slash") << QByteArray("/status/503/") << text("/status/503/") << list({"status", "503"})
+                                    << QString();
+    QTest::addRow("empty segment inside")
+        << QByteArray("/a//b/") << text("/a//b/") << list({"a", "", "b"}) << QString();
+    QTest::addRow("two slashes") << QByteArray("//") << text("//") << list({""}) << QString();
+    QTest::addRow("three slashes") << QByteArray("///") << text("///") << list({"", ""}) << QString();
+    QTest::addRow("percent-encoded slash splits")
+        << QByteArray("/a%2Fb") << text("/a/b") << list({"a", "b"}) << QString();
+    QTest::addRow("UTF-8") << QByteArray("/fail/%C3%A9t%C3%A9") << text("/fail/\xc3\xa9t\xc3\xa9")
+                           << list({"fail", "\xc3\xa9t\xc3\xa9"}) << QString();
+    QTest::addRow("query") << QByteArray("/status/200?y=1&x=a%20b&&z") << text("/status/200") << list({"status", "200"})
+                           << text("a b");
+}
+
+void TestFaultEndpoints::requestTarget_segmentsAndQuery()
+{
+    QFETCH(QByteArray, target);
+    QFETCH(QString, path);
+    QFETCH(QStringList, segments);
+    QFETCH(QString, x);
+    const RequestTarget parsed(request("GET", target));
+    QCOMPARE(parsed.path(), path);
+    QCOMPARE(parsed.segments(), segments);
+    QCOMPARE(parsed.query(QLatin1StringView("x")).value_or(QString()), x);
+    // What the segments always were: the path split at every slash, less an empty first and last.
+    QStringList split = path.split(QLatin1Char('/'));
+    if (!split.isEmpty() && split.first().isEmpty())
+        split.removeFirst();
+    if (!split.isEmpty() && split.last().isEmpty())
+        split.removeLast();
+    QCOMPARE(parsed.segments(), split);
+}
 
 void TestFaultEndpoints::index_listsTheEndpoints()
 {
