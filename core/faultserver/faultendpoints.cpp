@@ -65,7 +65,12 @@ ResponsePlan wrongMethod(const QString &message, const QByteArray &allow = "GET,
 } // namespace
 
 FaultEndpoints::FaultEndpoints(quint64 seed) : m_clock(&SteadyClock::instance()), m_random(seed)
-{ }
+{
+    const QString detail = Tr::tr("status %1 as asked");
+    const qsizetype at = detail.indexOf(QLatin1StringView("%1"));
+    m_statusDetailBefore = at < 0 ? detail + QLatin1Char(' ') : detail.left(at);
+    m_statusDetailAfter = at < 0 ? QString() : detail.mid(at + 2);
+}
 
 void FaultEndpoints::setClock(const Clock *clock)
 {
@@ -177,7 +182,7 @@ ResponsePlan FaultEndpoints::statusEndpoint(const QString &codeText, const Reque
     const char digits[] = {char('0' + *code / 100), char('0' + *code / 10 % 10), char('0' + *code % 10)};
     p.body.reserve(20);
     p.body.append("{\"status\":").append(digits, 3).append("}\n");
-    p.detail = Tr::tr("status %1 as asked").arg(QLatin1StringView(digits, 3));
+    p.detail = m_statusDetailBefore + QLatin1StringView(digits, 3) + m_statusDetailAfter;
     if (*retryAfter >= 0)
         p.addHeader("Retry-After", QByteArray::number(*retryAfter));
     if (const auto date = target.query(QLatin1String("retry_after_date"))) {

@@ -101,6 +101,10 @@ private:
     QHash<QString, EventualResource> m_eventual;
     qint64 m_eventualBytes = 0; ///< bodies kept by /eventual
     RandomSource m_random;
+    /// "status %1 as asked", translated once, around its placeholder: the detail of every
+    /// /status answer is made by joining, where QString::arg() would parse it each time.
+    QString m_statusDetailBefore;
+    QString m_statusDetailAfter;
 };
 
 } // namespace RetryLab::Core
