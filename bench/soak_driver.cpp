@@ -272,8 +272,10 @@ int main(int argc, char *argv[])
     sampler.start();
     // Submit for the run's length, then let what is left drain: every request
     // has a 30 s deadline, so anything still active well after it is stuck.
+    // Sleeping between events (with a time limit, processEvents() returns at once when
+    // nothing is pending, and the loop would spin): the sampler's timer wakes it.
     while (submitting || (!active.isEmpty() && clock.elapsed() < seconds * 1000.0 + stuckAfterMs))
-        QCoreApplication::processEvents(QEventLoop::WaitForMoreEvents, 100);
+        QCoreApplication::processEvents(QEventLoop::WaitForMoreEvents);
     sampler.stop();
     const double runSeconds = double(clock.nsecsElapsed()) / 1e9;
     const qint64 stuck = active.size();
