@@ -89,6 +89,18 @@ QList<int> statusesIn(const QByteArray &stream)
     return out;
 }
 
+/// Connects `client` with a small receive window (the kernel cannot take megabytes
+/// for it at once) and appends what arrives to `received`.
+bool connectWithSmallWindow(QTcpSocket &client, quint16 port, QByteArray &received)
+{
+    client.setSocketOption(QAbstractSocket::ReceiveBufferSizeSocketOption, 16 * 1024);
+    client.connectToHost(QHostAddress::LocalHost, port);
+    if (!client.waitForConnected(5000))
+        return false;
+    QObject::connect(&client, &QTcpSocket::readyRead, &client, [&client, &received] { received += client.readAll(); });
+    return true;
+}
+
 /// One response of a raw byte stream.
 struct StreamResponse
 {
@@ -1481,12 +1493,8 @@ void TestFaultServer::largeAnswer_toAClientReadingLate_arrivesWhole()
     FaultServer server;
     QVERIFY(server.listen());
     QTcpSocket client;
-    // A small receive window: the kernel cannot take megabytes at once.
-    client.setSocketOption(QAbstractSocket::ReceiveBufferSizeSocketOption, 16 * 1024);
-    client.connectToHost(QHostAddress::LocalHost, server.serverPort());
-    QVERIFY(client.waitForConnected(5000));
     QByteArray received;
-    connect(&client, &QTcpSocket::readyRead, this, [&] { received += client.readAll(); });
+    QVERIFY(connectWithSmallWindow(client, server.serverPort(), received));
     constexpr int requests = 9000;
     const QByteArray agent(500, 'a');
     QByteArray pipeline;
@@ -1531,11 +1539,8 @@ void TestFaultServer::pipelinedAnswers_toAClientReadingLate_keepTheirOrder()
     FaultServer server;
     QVERIFY(server.listen());
     QTcpSocket client;
-    client.setSocketOption(QAbstractSocket::ReceiveBufferSizeSocketOption, 16 * 1024);
-    client.connectToHost(QHostAddress::LocalHost, server.serverPort());
-    QVERIFY(client.waitForConnected(5000));
     QByteArray received;
-    connect(&client, &QTcpSocket::readyRead, this, [&] { received += client.readAll(); });
+    QVERIFY(connectWithSmallWindow(client, server.serverPort(), received));
     constexpr int requests = 30'000;
     QList<int> statuses;
     QByteArray pipeline;
