@@ -140,8 +140,9 @@ wrk_rps() {
 }
 # Warm-up, not counted: each server's first seconds of load also grow its heap (the
 # fault server's log fills to its capacity) and page its code in.
-wrk -t1 -c"$connections" -d2s "$fault_url/status/200" >/dev/null
-wrk -t1 -c"$connections" -d2s "http://127.0.0.1:$nginx_port/status/200" >/dev/null
+for url in "$fault_url" "http://127.0.0.1:$nginx_port"; do
+    wrk -t1 -c"$connections" -d2s "$url/status/200" >/dev/null
+done
 fault_runs=()
 nginx_runs=()
 for ((i = 0; i < repetitions; i++)); do
