@@ -5,7 +5,6 @@
 #include "core/executor/retryexecutor.h"
 #include "core/executor/retryplanner.h"
 
-#include <QBasicTimer>
 #include <QLoggingCategory>
 #include <QNetworkReply>
 #include <QPointer>
@@ -37,6 +36,7 @@ struct RetryExecutor::Request
     Phase phase = Phase::Queued;
 
     int attemptIndex = 0; ///< index of the next attempt
+    QByteArray requestIdValue; ///< X-Retry-Request-Id of every attempt, made at the first
     RetryPlanner::State plan; ///< what the decisions between attempts depend on
     double lastRetryCost = 0.0;
     bool retryPaid = false; ///< lastRetryCost bought a retry that has not gone out yet
@@ -65,12 +65,7 @@ struct RetryExecutor::Request
     AttemptRecord current;
     QByteArray body;
     qint64 bytesReceived = 0;
-
-    // Timer ids on the executor (see timerEvent()): a QObject per timer and
-    // request cost more than the rest of the executor's work for a request.
-    // The backoff sleep is not among them: PreciseWakeups keeps it to the microsecond.
-    QBasicTimer attemptTimer;
-    QBasicTimer deadlineTimer;
+    bool readingBody = false; ///< readyRead is connected: the body is read as it arrives
 };
 
 } // namespace RetryLab::Core

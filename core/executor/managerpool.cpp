@@ -8,10 +8,24 @@
 
 namespace RetryLab::Core {
 
-ManagerPool::ManagerPool(QNetworkAccessManager *shared, QObject *owner) : m_owner(owner), m_shared(shared)
+ManagerPool::ManagerPool(QNetworkAccessManager *shared, QObject *owner)
+    : m_owner(owner), m_shared(shared), m_default{Entry{shared}}
+{ }
+
+ManagerPool::Group *ManagerPool::groupOf(const QByteArray &key)
 {
-    m_groups.insert(QByteArray(), Group{m_shared});
-    m_groupOrder.append(QByteArray());
+    if (key.isEmpty())
+        return &m_default;
+    const auto it = m_groups.find(key);
+    return it == m_groups.end() ? nullptr : &*it;
+}
+
+const ManagerPool::Group *ManagerPool::groupOf(const QByteArray &key) const
+{
+    if (key.isEmpty())
+        return &m_default;
+    const auto it = m_groups.constFind(key);
+    return it == m_groups.cend() ? nullptr : &*it;
 }
 
 QNetworkAccessManager *ManagerPool::acquire()
@@ -21,20 +35,20 @@ QNetworkAccessManager *ManagerPool::acquire()
 
 QNetworkAccessManager *ManagerPool::acquire(const QByteArray &group, const Configure &configure)
 {
-    if (!m_groups.contains(group)) {
+    Group *found = groupOf(group);
+    if (!found) {
         pruneIdleGroups();
-        m_groups.insert(group, Group());
+        found = &*m_groups.insert(group, Group());
         m_groupOrder.append(group);
     }
-    Group &managers = m_groups[group];
-    managers.removeIf([](const QPointer<QNetworkAccessManager> &m) { return m.isNull(); });
-    QNetworkAccessManager *best = nullptr;
+    Group &managers = *found;
+    managers.removeIf([](const Entry &e) { return e.manager.isNull(); });
+    Entry *best = nullptr;
     int bestLoad = std::numeric_limits<int>::max();
-    for (QNetworkAccessManager *manager : std::as_const(managers)) {
-        const int managerLoad = m_load.value(manager);
-        if (managerLoad < bestLoad) {
-            best = manager;
-            bestLoad = managerLoad;
+    for (Entry &entry : managers) {
+        if (entry.load < bestLoad) {
+            best = &entry;
+            bestLoad = entry.load;
         }
     }
     if (bestLoad >= connectionsPerManager) {
@@ -51,36 +65,46 @@ QNetworkAccessManager *ManagerPool::acquire(const QByteArray &group, const Confi
         }
         if (configure)
             configure(*extra);
-        managers.append(extra);
-        best = extra;
+        managers.append(Entry{extra});
+        best = &managers.last();
     }
-    ++m_load[best];
-    return best;
+    ++best->load;
+    return best->manager;
+}
+
+ManagerPool::Entry *ManagerPool::entryOf(const void *manager)
+{
+    // Compared as void pointers: forget() is handed one whose manager part is gone.
+    for (Entry &entry : m_default) {
+        if (static_cast<const void *>(entry.manager.data()) == manager)
+            return &entry;
+    }
+    for (Group &managers : m_groups) {
+        for (Entry &entry : managers) {
+            if (static_cast<const void *>(entry.manager.data()) == manager)
+                return &entry;
+        }
+    }
+    return nullptr;
 }
 
 void ManagerPool::pruneIdleGroups()
 {
-    if (m_groups.size() - 1 < maxIdleGroups)
+    if (m_groups.size() < maxIdleGroups)
         return;
     for (auto it = m_groupOrder.begin(); it != m_groupOrder.end();) {
         const QByteArray key = *it;
-        if (key.isEmpty()) {
-            ++it;
-            continue;
-        }
         Group &managers = m_groups[key];
-        const bool idle = std::all_of(managers.cbegin(), managers.cend(),
-            [this](const QPointer<QNetworkAccessManager> &m) { return !m || m_load.value(m) == 0; });
+        const bool idle
+            = std::all_of(managers.cbegin(), managers.cend(), [](const Entry &e) { return !e.manager || e.load == 0; });
         if (!idle) {
             ++it;
             continue;
         }
-        for (const QPointer<QNetworkAccessManager> &manager : std::as_const(managers)) {
-            if (!manager)
-                continue;
-            m_load.remove(manager.data());
+        for (const Entry &entry : std::as_const(managers)) {
             // Later: a reply it made may still wait for its own deleteLater().
-            manager->deleteLater();
+            if (entry.manager)
+                entry.manager->deleteLater();
         }
         m_groups.remove(key);
         it = m_groupOrder.erase(it);
@@ -89,21 +113,41 @@ void ManagerPool::pruneIdleGroups()
 
 void ManagerPool::release(QNetworkAccessManager *manager)
 {
-    if (manager)
-        --m_load[manager];
+    if (!manager)
+        return;
+    if (Entry *entry = entryOf(manager); entry && entry->load > 0)
+        --entry->load;
 }
 
 void ManagerPool::forget(const void *manager)
 {
+    // A QPointer to it is already null: its entry goes with the others that are.
+    const auto gone = [manager](const Entry &e) {
+        return e.manager.isNull() || static_cast<const void *>(e.manager.data()) == manager;
+    };
+    m_default.removeIf(gone);
     for (Group &managers : m_groups)
-        managers.removeIf([](const QPointer<QNetworkAccessManager> &m) { return m.isNull(); });
-    // Compared as void pointers: even a cast to the destroyed type would be undefined.
-    m_load.removeIf([manager](const auto &entry) { return static_cast<const void *>(entry.key()) == manager; });
+        managers.removeIf(gone);
+}
+
+int ManagerPool::load(QNetworkAccessManager *manager) const
+{
+    for (const Entry &entry : m_default) {
+        if (entry.manager.data() == manager)
+            return entry.load;
+    }
+    for (const Group &managers : m_groups) {
+        for (const Entry &entry : managers) {
+            if (entry.manager.data() == manager)
+                return entry.load;
+        }
+    }
+    return 0;
 }
 
 QList<QNetworkAccessManager *> ManagerPool::managers() const
 {
-    QList<QNetworkAccessManager *> alive;
+    QList<QNetworkAccessManager *> alive = managers(QByteArray());
     for (const QByteArray &key : m_groupOrder)
         alive += managers(key);
     return alive;
@@ -112,18 +156,23 @@ QList<QNetworkAccessManager *> ManagerPool::managers() const
 QList<QNetworkAccessManager *> ManagerPool::managers(const QByteArray &group) const
 {
     QList<QNetworkAccessManager *> alive;
-    for (const QPointer<QNetworkAccessManager> &manager : m_groups.value(group)) {
-        if (manager)
-            alive.append(manager);
+    if (const Group *managers = groupOf(group)) {
+        for (const Entry &entry : *managers) {
+            if (entry.manager)
+                alive.append(entry.manager);
+        }
     }
     return alive;
 }
 
 int ManagerPool::groupCount() const
 {
-    int count = 0;
+    const auto anyAlive = [](const Group &managers) {
+        return std::any_of(managers.cbegin(), managers.cend(), [](const Entry &e) { return !e.manager.isNull(); });
+    };
+    int count = anyAlive(m_default) ? 1 : 0;
     for (const Group &managers : m_groups) {
-        if (std::any_of(managers.cbegin(), managers.cend(), [](const auto &m) { return !m.isNull(); }))
+        if (anyAlive(managers))
             ++count;
     }
     return count;

@@ -60,17 +60,27 @@ public:
     /// Groups with managers now, the default one included while it has any.
     int groupCount() const;
     /// Attempts counted on `manager` now.
-    int load(QNetworkAccessManager *manager) const { return m_load.value(manager); }
+    int load(QNetworkAccessManager *manager) const;
 
 private:
-    using Group = QList<QPointer<QNetworkAccessManager>>;
+    struct Entry
+    {
+        QPointer<QNetworkAccessManager> manager;
+        int load = 0; ///< attempts counted on it
+    };
+    // A few dozen managers at most: scanning them costs less than hashing.
+    using Group = QList<Entry>;
+
+    Group *groupOf(const QByteArray &key);
+    const Group *groupOf(const QByteArray &key) const;
+    Entry *entryOf(const void *manager);
     void pruneIdleGroups();
 
     QObject *m_owner;
     QPointer<QNetworkAccessManager> m_shared;
-    QHash<QByteArray, Group> m_groups;
-    QList<QByteArray> m_groupOrder; ///< keys of m_groups in the order they were made, "" first
-    QHash<QNetworkAccessManager *, int> m_load;
+    Group m_default; ///< the default group (empty key), first among all
+    QHash<QByteArray, Group> m_groups; ///< the other groups
+    QList<QByteArray> m_groupOrder; ///< keys of m_groups in the order they were made
 };
 
 } // namespace RetryLab::Core

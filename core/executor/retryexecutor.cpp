@@ -22,7 +22,6 @@
 #include <QNetworkRequest>
 #include <QPointer>
 #include <QTimer>
-#include <QTimerEvent>
 
 #include <algorithm>
 #include <atomic>
@@ -83,6 +82,11 @@ RetryExecutor::RetryExecutor(QNetworkAccessManager *manager, QObject *parent)
     // its replies itself either way.
     m_managers = std::make_unique<ManagerPool>(shared, this);
     m_retryWakeups = new PreciseWakeups([this](quint64 id) { handleRetryTimeout(id); }, this);
+    // One timer each for every request's attempt timeout and total deadline: a Qt
+    // timer per request makes Qt scan them all whenever a reply moves its delegate
+    // to the network thread.
+    m_attemptTimeouts = new PreciseWakeups([this](quint64 id) { handleAttemptTimeout(id); }, this);
+    m_deadlines = new PreciseWakeups([this](quint64 id) { handleDeadline(id); }, this);
     m_policyProblem = firstPolicyError(m_policy);
     static std::atomic<quint64> executors{0};
     m_instanceToken = QByteArray::number(QCoreApplication::applicationPid()) + '.' + QByteArray::number(++executors);
@@ -180,6 +184,13 @@ RetryExecutor::RequestPtr RetryExecutor::find(quint64 requestId) const
     return m_requests.value(requestId);
 }
 
+RetryExecutor::RequestPtr RetryExecutor::replyOwner(quint64 requestId, const QNetworkReply *reply) const
+{
+    // A reply of an earlier attempt or hop is deleted later, not disconnected: it must not touch the request.
+    RequestPtr r = find(requestId);
+    return r && r->reply == reply ? r : nullptr;
+}
+
 quint64 RetryExecutor::submit(const RequestSpec &spec)
 {
     const quint64 id = reserveId();
@@ -200,7 +211,18 @@ void RetryExecutor::submitAs(quint64 id, const RequestSpec &spec, const BackoffP
     auto request = std::make_shared<Request>(policy);
     request->id = id;
     request->spec = spec;
-    request->host = hostKey(spec.url);
+    for (auto &[name, value] : request->spec.headers) {
+        // Every attempt's record holds them. One by one: intern(HeaderList &) is kept for the answers.
+        name = m_interner.intern(name);
+        value = m_interner.intern(value);
+    }
+    if (m_lastHostKey.isNull() || m_lastHostUrl.data_ptr() != request->spec.url.data_ptr()) {
+        // Runs submit one URL many times: its key is made once. The URL is held,
+        // so its data cannot be freed and reused for another while cached.
+        m_lastHostUrl = request->spec.url;
+        m_lastHostKey = hostKey(m_lastHostUrl);
+    }
+    request->host = m_lastHostKey;
     request->submittedNs = nowNs();
     request->plan = RetryPlanner::initialState(spec);
 
@@ -235,6 +257,16 @@ void RetryExecutor::submitAs(quint64 id, const RequestSpec &spec, const BackoffP
 
     enqueue(request, false);
     dispatchQueued();
+}
+
+QByteArray RetryExecutor::attemptNumber(int number)
+{
+    // "1", "2", ...: one buffer each for every record that carries it.
+    if (number < 1 || number > 1000)
+        return QByteArray::number(number);
+    while (m_attemptNumbers.size() < number)
+        m_attemptNumbers.append(QByteArray::number(m_attemptNumbers.size() + 1));
+    return m_attemptNumbers.at(number - 1);
 }
 
 void RetryExecutor::enqueue(const RequestPtr &request, bool front)
@@ -332,17 +364,32 @@ void RetryExecutor::startAttempt(const RequestPtr &r)
     if (r->firstStartNs < 0) {
         r->firstStartNs = now;
         if (deadlineMs > 0.0)
-            startRequestTimer(*r, r->deadlineTimer, deadlineMs);
+            m_deadlines->schedule(r->id, timerNs(deadlineMs));
     }
 
     HopRequest hop = RetryPlanner::attemptRequest(r->spec, r->plan);
+    if (r->spec.kind == RequestSpec::Kind::ReadModifyWrite) {
+        for (auto &[name, value] : hop.headers) {
+            // The planner's own; the spec's were interned at submit().
+            name = m_interner.intern(name);
+            value = m_interner.intern(value);
+        }
+    }
     if (m_attemptHeaders && r->spec.attemptHeaders) {
         hop.headers.removeIf([](const auto &h) {
             return h.first.compare(RetryHeaders::requestId, Qt::CaseInsensitive) == 0
                 || h.first.compare(RetryHeaders::attempt, Qt::CaseInsensitive) == 0;
         });
-        hop.headers.append({QByteArray(RetryHeaders::requestId), m_instanceToken + '-' + QByteArray::number(r->id)});
-        hop.headers.append({QByteArray(RetryHeaders::attempt), QByteArray::number(r->attemptIndex + 1)});
+        // The names are static, the id is made once per request (and never repeats:
+        // not interned), the attempt numbers once per executor.
+        static const QByteArray requestIdName
+            = QByteArray::fromRawData(RetryHeaders::requestId, qsizetype(sizeof(RetryHeaders::requestId) - 1));
+        static const QByteArray attemptName
+            = QByteArray::fromRawData(RetryHeaders::attempt, qsizetype(sizeof(RetryHeaders::attempt) - 1));
+        if (r->requestIdValue.isEmpty())
+            r->requestIdValue = m_instanceToken + '-' + QByteArray::number(r->id);
+        hop.headers.append({requestIdName, r->requestIdValue});
+        hop.headers.append({attemptName, attemptNumber(r->attemptIndex + 1)});
     }
 
     AttemptRecord &record = r->current;
@@ -355,7 +402,6 @@ void RetryExecutor::startAttempt(const RequestPtr &r)
     record.method = hop.method;
     record.url = hop.url; // the spec's, or a read-modify-write's own write URL
     record.requestHeaders = hop.headers;
-    m_interner.intern(record.requestHeaders);
     record.requestBody = hop.body;
     record.queuedNs = now - r->queuedSinceNs;
     record.startNs = now;
@@ -376,7 +422,7 @@ void RetryExecutor::startAttempt(const RequestPtr &r)
 
     const double timeoutMs = r->spec.attemptTimeoutMs.value_or(r->policy.attemptTimeoutMs);
     if (timeoutMs > 0.0)
-        startRequestTimer(*r, r->attemptTimer, timeoutMs);
+        m_attemptTimeouts->schedule(r->id, timerNs(timeoutMs));
 
     qCDebug(lcExecutor).noquote() << "request" << r->id << "attempt" << r->attemptIndex + 1 << hop.method
                                   << r->spec.url.toDisplayString(QUrl::RemoveUserInfo | QUrl::RemoveQuery);
@@ -405,6 +451,8 @@ void RetryExecutor::sendHop(const RequestPtr &r)
 
     r->body.clear();
     r->bytesReceived = 0;
+    r->readingBody = false;
+    r->current.expectedBytes = -1; // until this hop's headers say
     r->tls = TlsDetails{};
 
     // Without a body no upload device is made: Qt emits requestSent only then.
@@ -413,56 +461,77 @@ void RetryExecutor::sendHop(const RequestPtr &r)
     r->reply = reply;
 
     const quint64 id = r->id;
-    connect(reply, &QNetworkReply::socketStartedConnecting, this, [this, id] {
-        if (const RequestPtr req = find(id))
+    connect(reply, &QNetworkReply::socketStartedConnecting, this, [this, id, reply] {
+        if (const RequestPtr req = replyOwner(id, reply))
             req->current.connectionStartedNs = nowNs();
     });
-    connect(reply, &QNetworkReply::requestSent, this, [this, id] {
-        if (const RequestPtr req = find(id))
+    connect(reply, &QNetworkReply::requestSent, this, [this, id, reply] {
+        if (const RequestPtr req = replyOwner(id, reply))
             req->current.requestSentNs = nowNs();
     });
     if (!body.isEmpty()) {
         // With a body Qt reports the end of the upload instead of requestSent.
-        connect(reply, &QNetworkReply::uploadProgress, this, [this, id](qint64 sent, qint64 total) {
-            if (const RequestPtr req = find(id); req && total > 0 && sent == total && req->current.requestSentNs < 0)
+        connect(reply, &QNetworkReply::uploadProgress, this, [this, id, reply](qint64 sent, qint64 total) {
+            if (const RequestPtr req = replyOwner(id, reply);
+                req && total > 0 && sent == total && req->current.requestSentNs < 0)
                 req->current.requestSentNs = nowNs();
         });
     }
-    connect(reply, &QNetworkReply::metaDataChanged, this, [this, id] {
-        if (const RequestPtr req = find(id); req && req->current.firstByteNs < 0)
-            req->current.firstByteNs = nowNs();
-    });
-    connect(reply, &QNetworkReply::readyRead, this, [this, id] {
-        const RequestPtr req = find(id);
+    connect(reply, &QNetworkReply::metaDataChanged, this, [this, id, reply] {
+        const RequestPtr req = replyOwner(id, reply);
         if (!req || !req->reply)
             return;
-        const QByteArray chunk = req->reply->readAll();
-        req->bytesReceived += chunk.size();
-        keepBody(req->body, chunk, m_responseBodyLimit);
+        if (req->current.firstByteNs < 0)
+            req->current.firstByteNs = nowNs();
+        const QVariant length = req->reply->header(QNetworkRequest::ContentLengthHeader);
+        req->current.expectedBytes = length.isValid() ? length.toLongLong() : -1;
+        // A body announced to fit what is kept waits in the reply until it finishes
+        // (concludeAttempt() reads it); any other is read as it comes, so that only
+        // the kept part stays in memory. Not a compressed one: Qt inflates it.
+        const bool fits = req->current.expectedBytes >= 0
+            && req->current.expectedBytes <= m_responseBodyLimit - req->body.size()
+            && !req->reply->hasRawHeader("Content-Encoding");
+        if (!fits && !req->readingBody) {
+            req->readingBody = true;
+            connect(reply, &QNetworkReply::readyRead, this, [this, id, reply] {
+                const RequestPtr reading = replyOwner(id, reply);
+                if (!reading || !reading->reply)
+                    return;
+                const QByteArray chunk = reading->reply->readAll();
+                reading->bytesReceived += chunk.size();
+                keepBody(reading->body, chunk, m_responseBodyLimit);
+            });
+        }
     });
-    connect(reply, &QNetworkReply::sslErrors, this, [this, id](const QList<QSslError> &errors) {
-        // Ignored only for a host the user named (TransportOptions::insecureHosts);
-        // otherwise the attempt fails with SslHandshakeFailedError and the record says why.
-        const RequestPtr req = find(id);
-        const bool ignore = req && req->reply && req->transport.ignoresCertificateErrorsFor(req->hop.url);
-        for (const QSslError &error : errors) {
+    if (r->hop.url.scheme() != QLatin1String("http")) {
+        // Not for plain HTTP, which has no certificates to be wrong.
+        connect(reply, &QNetworkReply::sslErrors, this, [this, id, reply](const QList<QSslError> &errors) {
+            // Ignored only for a host the user named (TransportOptions::insecureHosts);
+            // otherwise the attempt fails with SslHandshakeFailedError and the record says why.
+            const RequestPtr req = replyOwner(id, reply);
+            const bool ignore = req && req->reply && req->transport.ignoresCertificateErrorsFor(req->hop.url);
+            for (const QSslError &error : errors) {
+                if (ignore) {
+                    qCWarning(lcExecutor).noquote() << "request" << id << "TLS error ignored for" << req->hop.url.host()
+                                                    << "as asked:" << error.errorString();
+                } else {
+                    qCWarning(lcExecutor).noquote() << "request" << id << "TLS error:" << error.errorString();
+                }
+                if (req) {
+                    req->tls.errors.append(error.errorString());
+                    TlsInspection::notePeer(req->tls, error.certificate());
+                }
+            }
             if (ignore) {
-                qCWarning(lcExecutor).noquote() << "request" << id << "TLS error ignored for" << req->hop.url.host()
-                                                << "as asked:" << error.errorString();
-            } else {
-                qCWarning(lcExecutor).noquote() << "request" << id << "TLS error:" << error.errorString();
+                req->tls.errorsIgnored = true;
+                req->reply->ignoreSslErrors();
             }
-            if (req) {
-                req->tls.errors.append(error.errorString());
-                TlsInspection::notePeer(req->tls, error.certificate());
-            }
-        }
-        if (ignore) {
-            req->tls.errorsIgnored = true;
-            req->reply->ignoreSslErrors();
-        }
+        });
+    }
+    connect(reply, &QNetworkReply::finished, this, [this, id, reply] {
+        if (replyOwner(id, reply))
+            handleReplyFinished(id);
     });
-    connect(reply, &QNetworkReply::finished, this, [this, id] { handleReplyFinished(id); });
 }
 
 bool RetryExecutor::followRedirect(const RequestPtr &r)
@@ -483,8 +552,7 @@ bool RetryExecutor::followRedirect(const RequestPtr &r)
     }
     qCDebug(lcExecutor).noquote() << "request" << r->id << "follows" << status << "to" << shownTo;
 
-    reply->disconnect(this);
-    reply->deleteLater();
+    reply->deleteLater(); // finished: it says nothing more
     r->reply = nullptr;
     r->hop = step->next;
     sendHop(r);
@@ -516,9 +584,11 @@ void RetryExecutor::handleManagerDestroyed(QObject *manager)
 
 void RetryExecutor::releaseSlot(Request &r)
 {
-    stopRequestTimer(r.attemptTimer);
+    m_attemptTimeouts->cancel(r.id);
     if (r.reply) {
-        r.reply->disconnect(this);
+        // A finished reply says nothing more; an unfinished one would (abort() emits finished).
+        if (!r.reply->isFinished())
+            r.reply->disconnect(this);
         r.reply->deleteLater();
         r.reply = nullptr;
     }
@@ -598,8 +668,7 @@ void RetryExecutor::concludeAttempt(const RequestPtr &r, AttemptEnd end)
         record.reasonPhrase = reply->attribute(QNetworkRequest::HttpReasonPhraseAttribute).toByteArray();
         record.responseHeaders = reply->rawHeaderPairs();
         m_interner.intern(record.responseHeaders);
-        const QVariant length = reply->header(QNetworkRequest::ContentLengthHeader);
-        record.expectedBytes = length.isValid() ? length.toLongLong() : -1;
+        // record.expectedBytes came with the headers (metaDataChanged).
         record.networkError = end == AttemptEnd::Response || end == AttemptEnd::NetworkError
             ? reply->error()
             : QNetworkReply::OperationCanceledError;
@@ -662,43 +731,10 @@ void RetryExecutor::concludeAttempt(const RequestPtr &r, AttemptEnd end)
         noteBudget();
 }
 
-void RetryExecutor::startRequestTimer(Request &r, QBasicTimer &timer, double ms)
+qint64 RetryExecutor::timerNs(double ms)
 {
-    stopRequestTimer(timer);
-    timer.start(static_cast<int>(toTimerMs(ms).count()), Qt::PreciseTimer, this);
-    m_timerRequests.insert(timer.timerId(), r.id);
-}
-
-void RetryExecutor::stopRequestTimer(QBasicTimer &timer)
-{
-    if (!timer.isActive())
-        return;
-    m_timerRequests.remove(timer.timerId());
-    timer.stop();
-}
-
-void RetryExecutor::timerEvent(QTimerEvent *event)
-{
-    const auto it = m_timerRequests.constFind(event->timerId());
-    if (it == m_timerRequests.cend()) {
-        QObject::timerEvent(event);
-        return;
-    }
-    const RequestPtr r = find(*it);
-    if (!r) {
-        // Cannot happen while every stop goes through stopRequestTimer(); never let a timer spin.
-        killTimer(event->timerId());
-        m_timerRequests.erase(it);
-        return;
-    }
-    // Every request timer fires once.
-    if (r->attemptTimer.timerId() == event->timerId()) {
-        stopRequestTimer(r->attemptTimer);
-        handleAttemptTimeout(r->id);
-    } else if (r->deadlineTimer.timerId() == event->timerId()) {
-        stopRequestTimer(r->deadlineTimer);
-        handleDeadline(r->id);
-    }
+    // The policy caps keep delays far below this; a timeout is never shortened.
+    return ms > 0.0 ? static_cast<qint64>(std::ceil(std::min(ms, 2e12) * 1e6)) : 0;
 }
 
 void RetryExecutor::handleRetryTimeout(quint64 requestId)

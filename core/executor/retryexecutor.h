@@ -5,15 +5,16 @@
 #include "core/policy/circuitbreaker.h"
 #include "core/record/attemptrecord.h"
 
-#include <QBasicTimer>
 #include <QHash>
 #include <QList>
 #include <QObject>
+#include <QUrl>
 
 #include <atomic>
 #include <memory>
 
 class QNetworkAccessManager;
+class QNetworkReply;
 
 namespace RetryLab::Core {
 
@@ -127,15 +128,11 @@ Q_SIGNALS:
     /// All submitted requests have finished.
     void idle();
 
-protected:
-    void timerEvent(QTimerEvent *event) override;
-
 private:
     struct Request;
     using RequestPtr = std::shared_ptr<Request>;
 
-    void startRequestTimer(Request &request, QBasicTimer &timer, double ms);
-    void stopRequestTimer(QBasicTimer &timer);
+    static qint64 timerNs(double ms);
 
     void enqueue(const RequestPtr &request, bool front);
     void dispatchQueued();
@@ -159,6 +156,9 @@ private:
     void noteBreakerState(const QString &host);
     void noteBudget();
     RequestPtr find(quint64 requestId) const;
+    /// The request whose attempt `reply` is now, or null.
+    RequestPtr replyOwner(quint64 requestId, const QNetworkReply *reply) const;
+    QByteArray attemptNumber(int number);
 
     BackoffPolicy m_policy;
     QString m_policyProblem; ///< first error of validatePolicy(m_policy), checked once per setPolicy()
@@ -167,10 +167,11 @@ private:
     std::unique_ptr<RetryBudget> m_budget;
     std::unique_ptr<ManagerPool> m_managers;
     PreciseWakeups *m_retryWakeups = nullptr; ///< the backoff sleeps, by request id
+    PreciseWakeups *m_attemptTimeouts = nullptr; ///< the attempt in flight's timeout, by request id
+    PreciseWakeups *m_deadlines = nullptr; ///< the total deadline, by request id
     QHash<QString, std::shared_ptr<CircuitBreaker>> m_breakers;
     QHash<QString, CircuitBreaker::State> m_reportedBreakerStates;
     QHash<quint64, RequestPtr> m_requests;
-    QHash<int, quint64> m_timerRequests; ///< timer id -> request id
     QList<quint64> m_queue;
     std::atomic<quint64> m_nextId{1};
     QByteArray m_instanceToken; ///< unique within the process, part of X-Retry-Request-Id
@@ -179,6 +180,9 @@ private:
     qint64 m_responseBodyLimit = defaultResponseBodyLimit;
     int m_inFlight = 0;
     HeaderInterner m_interner; ///< the records' repeated header names and values, one copy each
+    QUrl m_lastHostUrl; ///< the URL submitted last, and its hostKey()
+    QString m_lastHostKey;
+    QList<QByteArray> m_attemptNumbers; ///< "1", "2", ... of X-Retry-Attempt, made once
 };
 
 } // namespace RetryLab::Core

@@ -148,7 +148,7 @@ bool RetryExecutor::takeFallback(const RequestPtr &r, RequestOutcome &outcome, Q
                                          : tr("%1: trying %2").arg(reason, next);
     qCInfo(lcExecutor).noquote() << "request" << r->id << why;
     // The fallback's attempt goes out at once and is bounded by its own timeout, not by the deadline that passed.
-    stopRequestTimer(r->deadlineTimer);
+    m_deadlines->cancel(r->id);
     r->spec.url = r->spec.fallbackUrls.at(r->fallback - 1);
     r->host = hostKey(r->spec.url);
     r->plannedDelayMs = 0.0;
@@ -179,7 +179,7 @@ void RetryExecutor::finishRequest(const RequestPtr &r, RequestOutcome outcome, Q
         return;
     }
     r->phase = Request::Phase::Done;
-    stopRequestTimer(r->deadlineTimer);
+    m_deadlines->cancel(r->id);
     // A queued id stays in m_queue: dispatchQueued() skips ids that are gone,
     // which keeps finishing a request O(1) when thousands wait.
 
@@ -213,7 +213,6 @@ void RetryExecutor::finishRequest(const RequestPtr &r, RequestOutcome outcome, Q
         // Containers keep the room of their largest size: after 100,000 requests
         // that is megabytes the executor would hold for nothing once idle.
         m_requests.squeeze();
-        m_timerRequests.squeeze();
         m_queue.squeeze();
         Q_EMIT idle();
     }

@@ -91,19 +91,31 @@ State initialState(const RequestSpec &spec)
     return state;
 }
 
+namespace {
+
+// The method as sent: trimmed and upper case. Most already are: those share their bytes.
+QByteArray normalMethod(const QByteArray &method)
+{
+    const bool normal = std::none_of(method.cbegin(), method.cend(),
+        [](char c) { return (c >= 'a' && c <= 'z') || uchar(c) >= 0x80 || c == ' ' || (c >= '\t' && c <= '\r'); });
+    return normal ? method : method.trimmed().toUpper();
+}
+
+} // namespace
+
 HopRequest attemptRequest(const RequestSpec &spec, const State &state)
 {
-    HopRequest request{spec.url, spec.method.trimmed().toUpper(), spec.body, spec.headers};
+    HopRequest request{spec.url, normalMethod(spec.method), spec.body, spec.headers};
     if (!isReadModifyWrite(spec))
         return request;
     const ReadModifyWriteShape &shape = spec.readModifyWrite;
     if (state.step == readStep) {
-        request.method = shape.readMethod.trimmed().toUpper();
+        request.method = normalMethod(shape.readMethod);
         if (request.method == "GET" || request.method == "HEAD")
             request.body.clear();
         return request;
     }
-    request.method = shape.writeMethod.trimmed().toUpper();
+    request.method = normalMethod(shape.writeMethod);
     if (!shape.writeUrl.isEmpty())
         request.url = shape.writeUrl;
     // The document read, its value changed; the rest (an IAM policy's bindings and etag) as it was.

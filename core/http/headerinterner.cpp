@@ -25,10 +25,20 @@ QByteArray HeaderInterner::intern(const QByteArray &bytes)
 
 void HeaderInterner::intern(HeaderList &headers)
 {
-    for (auto &[name, value] : headers) {
-        name = intern(name);
-        value = intern(value);
+    // Answers from one server mostly repeat the headers of the one before, in
+    // order: comparing with those costs less than a lookup in the table.
+    for (qsizetype i = 0; i < headers.size(); ++i) {
+        auto &[name, value] = headers[i];
+        if (i < m_last.size()) {
+            const auto &[lastName, lastValue] = m_last.at(i);
+            name = name == lastName ? lastName : intern(name);
+            value = value == lastValue ? lastValue : intern(value);
+        } else {
+            name = intern(name);
+            value = intern(value);
+        }
     }
+    m_last = headers;
 }
 
 } // namespace RetryLab::Core

@@ -27,7 +27,9 @@ public:
 
     /// An equal array that shares its bytes with earlier equal ones.
     QByteArray intern(const QByteArray &bytes);
-    /// Interns every name and value of the list in place.
+    /// Interns every name and value of the list in place. Each is first compared
+    /// with the one at its place in the list given last: answers from a server
+    /// repeat their headers, in order, and a comparison costs less than a lookup.
     void intern(HeaderList &headers);
 
     qsizetype entries() const { return m_table.size(); }
@@ -36,6 +38,7 @@ public:
 
 private:
     QSet<QByteArray> m_table;
+    HeaderList m_last; ///< the list interned last, to compare the next one with
     qsizetype m_bytes = 0;
     qsizetype m_maxEntries;
     qsizetype m_maxBytes;

@@ -200,6 +200,25 @@ IdempotencyVerdict idempotencyOf(const AttemptObservation &o, const Classificati
             .arg(QString::fromLatin1(o.method.toUpper()))};
 }
 
+namespace {
+
+// "http-200": made once per status, shared by every record that carries it.
+QString statusCause(int status)
+{
+    static const QList<QString> causes = [] {
+        QList<QString> list;
+        list.reserve(900);
+        for (int code = 100; code < 1000; ++code)
+            list.append(QStringLiteral("http-") + QString::number(code));
+        return list;
+    }();
+    if (status >= 100 && status < 1000)
+        return causes.at(status - 100);
+    return QStringLiteral("http-") + QString::number(status);
+}
+
+} // namespace
+
 Classification classify(const AttemptObservation &o, const ClassificationRules &rules)
 {
     Classification c;
@@ -263,11 +282,11 @@ Classification classify(const AttemptObservation &o, const ClassificationRules &
         const int status = *o.httpStatus;
         if (status >= 200 && status < 400) {
             c.decision = Classification::Decision::Success;
-            c.cause = QStringLiteral("http-") + QString::number(status);
+            c.cause = statusCause(status);
             c.reason = Tr::tr("HTTP %1: success").arg(status);
             return c;
         }
-        c.cause = QStringLiteral("http-") + QString::number(status);
+        c.cause = statusCause(status);
         const bool aborted = status == 409 && isAbortedBody(o.bodyPrefix);
         const bool stalePrecondition = status == 412 && !preconditionOf(o.requestHeaders, o.url).isEmpty();
         if (aborted)

@@ -27,7 +27,7 @@ double RandomSource::uniform(double lo, double hi)
         return std::isfinite(lo) ? lo : 0.0;
     // generate_canonical gives [0, 1); the closed upper bound matters little for
     // continuous jitter, but it must never step outside [lo, hi].
-    const double u = std::generate_canonical<double, 53>(m_engine);
+    const double u = std::generate_canonical<double, 53>(engine());
     return std::clamp(lo + u * (hi - lo), lo, hi);
 }
 
@@ -36,7 +36,7 @@ qint64 RandomSource::uniformInt(qint64 lo, qint64 hi)
     if (hi <= lo)
         return lo;
     std::uniform_int_distribution<qint64> dist(lo, hi);
-    return dist(m_engine);
+    return dist(engine());
 }
 
 double RandomSource::normal(double mean, double stddev)
@@ -44,7 +44,7 @@ double RandomSource::normal(double mean, double stddev)
     if (!(stddev > 0.0))
         return mean;
     std::normal_distribution<double> dist(mean, stddev);
-    return dist(m_engine);
+    return dist(engine());
 }
 
 double RandomSource::lognormal(double mu, double sigma)
@@ -52,7 +52,7 @@ double RandomSource::lognormal(double mu, double sigma)
     if (!(sigma > 0.0))
         return std::exp(mu);
     std::lognormal_distribution<double> dist(mu, sigma);
-    return dist(m_engine);
+    return dist(engine());
 }
 
 double RandomSource::exponential(double rate)
@@ -60,7 +60,7 @@ double RandomSource::exponential(double rate)
     if (!(rate > 0.0))
         return 0.0;
     std::exponential_distribution<double> dist(rate);
-    return dist(m_engine);
+    return dist(engine());
 }
 
 bool RandomSource::chance(double p)

@@ -2,6 +2,7 @@
 
 #include <QtGlobal>
 
+#include <optional>
 #include <random>
 
 namespace RetryLab::Core {
@@ -12,13 +13,13 @@ namespace RetryLab::Core {
 class RandomSource final
 {
 public:
-    explicit RandomSource(quint64 seed = 0x5EEDULL) : m_seed(seed), m_engine(seed) { }
+    explicit RandomSource(quint64 seed = 0x5EEDULL) : m_seed(seed) { }
 
     quint64 seed() const { return m_seed; }
     void reseed(quint64 seed)
     {
         m_seed = seed;
-        m_engine.seed(seed);
+        m_engine.reset();
     }
 
     /// Uniform in [lo, hi]; returns lo when the range is empty or inverted.
@@ -34,7 +35,14 @@ public:
     /// true with probability p (clamped to [0, 1]).
     bool chance(double p);
 
-    std::mt19937_64 &engine() { return m_engine; }
+    /// The engine, seeded at the first draw: seeding fills 2.5 KB of state, and
+    /// many sources (one per decision of the executor) never draw.
+    std::mt19937_64 &engine()
+    {
+        if (!m_engine)
+            m_engine.emplace(m_seed);
+        return *m_engine;
+    }
 
     /// A seed from the system's random source, for a run that was not given
     /// one: every run then draws other jitter, and the seed it shows replays it.
@@ -46,7 +54,7 @@ public:
 
 private:
     quint64 m_seed;
-    std::mt19937_64 m_engine;
+    std::optional<std::mt19937_64> m_engine;
 };
 
 } // namespace RetryLab::Core
