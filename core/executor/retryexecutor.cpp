@@ -88,6 +88,13 @@ RetryExecutor::RetryExecutor(QNetworkAccessManager *manager, QObject *parent)
     m_attemptTimeouts = new PreciseWakeups([this](quint64 id) { handleAttemptTimeout(id); }, this);
     m_deadlines = new PreciseWakeups([this](quint64 id) { handleDeadline(id); }, this);
     m_policyProblem = firstPolicyError(m_policy);
+    m_hopRequest.setAttribute(QNetworkRequest::CacheLoadControlAttribute, QNetworkRequest::AlwaysNetwork);
+    m_hopRequest.setAttribute(QNetworkRequest::CacheSaveControlAttribute, false);
+    // Redirects are followed in followRedirect(), whatever the manager says:
+    // each 3xx is recorded, and credentials never travel to another origin.
+    m_hopRequest.setAttribute(QNetworkRequest::RedirectPolicyAttribute, QNetworkRequest::ManualRedirectPolicy);
+    m_defaultTransportRequest = m_hopRequest;
+    PreparedTransport().applyTo(m_defaultTransportRequest); // HTTP/1.1
     static std::atomic<quint64> executors{0};
     m_instanceToken = QByteArray::number(QCoreApplication::applicationPid()) + '.' + QByteArray::number(++executors);
 }
@@ -184,11 +191,11 @@ RetryExecutor::RequestPtr RetryExecutor::find(quint64 requestId) const
     return m_requests.value(requestId);
 }
 
-RetryExecutor::RequestPtr RetryExecutor::replyOwner(quint64 requestId, const QNetworkReply *reply) const
+RetryExecutor::Request *RetryExecutor::replyOwner(quint64 requestId, const QNetworkReply *reply) const
 {
     // A reply of an earlier attempt or hop is deleted later, not disconnected: it must not touch the request.
-    RequestPtr r = find(requestId);
-    return r && r->reply == reply ? r : nullptr;
+    const auto it = m_requests.constFind(requestId);
+    return it != m_requests.cend() && (*it)->reply == reply ? it->get() : nullptr;
 }
 
 quint64 RetryExecutor::submit(const RequestSpec &spec)
@@ -431,18 +438,17 @@ void RetryExecutor::startAttempt(const RequestPtr &r)
 
 void RetryExecutor::sendHop(const RequestPtr &r)
 {
-    QNetworkRequest request(r->hop.url);
-    request.setAttribute(QNetworkRequest::CacheLoadControlAttribute, QNetworkRequest::AlwaysNetwork);
-    request.setAttribute(QNetworkRequest::CacheSaveControlAttribute, false);
-    // TLS configuration and HTTP version (HTTP/1.1 unless the request asks for HTTP/2).
-    r->transport.applyTo(request);
-    // Redirects are followed in followRedirect(), whatever the manager says:
-    // each 3xx is recorded, and credentials never travel to another origin.
-    request.setAttribute(QNetworkRequest::RedirectPolicyAttribute, QNetworkRequest::ManualRedirectPolicy);
+    // The attributes every hop carries come from a request made once (see the
+    // constructor); a transport of the request's own adds its TLS configuration
+    // and HTTP version.
+    QNetworkRequest request = r->transport.isDefault() ? m_defaultTransportRequest : m_hopRequest;
+    request.setUrl(r->hop.url);
+    if (!r->transport.isDefault())
+        r->transport.applyTo(request);
     for (const auto &[name, value] : std::as_const(r->hop.headers))
         request.setRawHeader(name, value);
     const QByteArray &body = r->hop.body;
-    if (!body.isEmpty() && !request.hasRawHeader("Content-Type")) {
+    if (!body.isEmpty() && !request.hasRawHeader(QByteArrayLiteral("Content-Type"))) {
         const QByteArray trimmed = body.trimmed();
         const bool json = trimmed.startsWith('{') || trimmed.startsWith('[');
         request.setHeader(QNetworkRequest::ContentTypeHeader,
@@ -462,23 +468,23 @@ void RetryExecutor::sendHop(const RequestPtr &r)
 
     const quint64 id = r->id;
     connect(reply, &QNetworkReply::socketStartedConnecting, this, [this, id, reply] {
-        if (const RequestPtr req = replyOwner(id, reply))
+        if (Request *req = replyOwner(id, reply))
             req->current.connectionStartedNs = nowNs();
     });
     connect(reply, &QNetworkReply::requestSent, this, [this, id, reply] {
-        if (const RequestPtr req = replyOwner(id, reply))
+        if (Request *req = replyOwner(id, reply))
             req->current.requestSentNs = nowNs();
     });
     if (!body.isEmpty()) {
         // With a body Qt reports the end of the upload instead of requestSent.
         connect(reply, &QNetworkReply::uploadProgress, this, [this, id, reply](qint64 sent, qint64 total) {
-            if (const RequestPtr req = replyOwner(id, reply);
+            if (Request *req = replyOwner(id, reply);
                 req && total > 0 && sent == total && req->current.requestSentNs < 0)
                 req->current.requestSentNs = nowNs();
         });
     }
     connect(reply, &QNetworkReply::metaDataChanged, this, [this, id, reply] {
-        const RequestPtr req = replyOwner(id, reply);
+        Request *req = replyOwner(id, reply);
         if (!req || !req->reply)
             return;
         if (req->current.firstByteNs < 0)
@@ -490,11 +496,11 @@ void RetryExecutor::sendHop(const RequestPtr &r)
         // the kept part stays in memory. Not a compressed one: Qt inflates it.
         const bool fits = req->current.expectedBytes >= 0
             && req->current.expectedBytes <= m_responseBodyLimit - req->body.size()
-            && !req->reply->hasRawHeader("Content-Encoding");
+            && !req->reply->hasRawHeader(QByteArrayLiteral("Content-Encoding"));
         if (!fits && !req->readingBody) {
             req->readingBody = true;
             connect(reply, &QNetworkReply::readyRead, this, [this, id, reply] {
-                const RequestPtr reading = replyOwner(id, reply);
+                Request *reading = replyOwner(id, reply);
                 if (!reading || !reading->reply)
                     return;
                 const QByteArray chunk = reading->reply->readAll();
@@ -508,7 +514,7 @@ void RetryExecutor::sendHop(const RequestPtr &r)
         connect(reply, &QNetworkReply::sslErrors, this, [this, id, reply](const QList<QSslError> &errors) {
             // Ignored only for a host the user named (TransportOptions::insecureHosts);
             // otherwise the attempt fails with SslHandshakeFailedError and the record says why.
-            const RequestPtr req = replyOwner(id, reply);
+            Request *req = replyOwner(id, reply);
             const bool ignore = req && req->reply && req->transport.ignoresCertificateErrorsFor(req->hop.url);
             for (const QSslError &error : errors) {
                 if (ignore) {
@@ -538,7 +544,7 @@ bool RetryExecutor::followRedirect(const RequestPtr &r)
 {
     QNetworkReply *reply = r->reply;
     const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
-    auto step = nextHop(r->hop, status, reply->rawHeader("Location"), r->current.redirects.size());
+    auto step = nextHop(r->hop, status, reply->rawHeader(QByteArrayLiteral("Location")), r->current.redirects.size());
     if (!step)
         return false;
     if (step->hop.followed)

@@ -7,6 +7,7 @@
 
 #include <QHash>
 #include <QList>
+#include <QNetworkRequest>
 #include <QObject>
 #include <QUrl>
 
@@ -156,8 +157,9 @@ private:
     void noteBreakerState(const QString &host);
     void noteBudget();
     RequestPtr find(quint64 requestId) const;
-    /// The request whose attempt `reply` is now, or null.
-    RequestPtr replyOwner(quint64 requestId, const QNetworkReply *reply) const;
+    /// The request whose attempt `reply` is now, or null; for handlers that
+    /// neither finish nor cancel it (the executor holds it meanwhile).
+    Request *replyOwner(quint64 requestId, const QNetworkReply *reply) const;
     QByteArray attemptNumber(int number);
 
     BackoffPolicy m_policy;
@@ -180,6 +182,8 @@ private:
     qint64 m_responseBodyLimit = defaultResponseBodyLimit;
     int m_inFlight = 0;
     HeaderInterner m_interner; ///< the records' repeated header names and values, one copy each
+    QNetworkRequest m_hopRequest; ///< the attributes of every hop
+    QNetworkRequest m_defaultTransportRequest; ///< the same with the default transport applied
     QUrl m_lastHostUrl; ///< the URL submitted last, and its hostKey()
     QString m_lastHostKey;
     QList<QByteArray> m_attemptNumbers; ///< "1", "2", ... of X-Retry-Attempt, made once

@@ -217,6 +217,22 @@ QString statusCause(int status)
     return QStringLiteral("http-") + QString::number(status);
 }
 
+// "HTTP 200: success", the reason of most attempts: kept while the status and
+// the translation repeat (a translation is cheap next to filling in its number).
+QString successReason(int status)
+{
+    thread_local int lastStatus = -1;
+    thread_local QString lastFormat;
+    thread_local QString lastReason;
+    const QString format = Tr::tr("HTTP %1: success");
+    if (status != lastStatus || format != lastFormat) {
+        lastReason = format.arg(status);
+        lastFormat = format;
+        lastStatus = status;
+    }
+    return lastReason;
+}
+
 } // namespace
 
 Classification classify(const AttemptObservation &o, const ClassificationRules &rules)
@@ -283,7 +299,7 @@ Classification classify(const AttemptObservation &o, const ClassificationRules &
         if (status >= 200 && status < 400) {
             c.decision = Classification::Decision::Success;
             c.cause = statusCause(status);
-            c.reason = Tr::tr("HTTP %1: success").arg(status);
+            c.reason = successReason(status);
             return c;
         }
         c.cause = statusCause(status);
