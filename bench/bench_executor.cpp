@@ -6,7 +6,8 @@
 //             QNetworkAccessManager, every first attempt succeeding, at the same
 //             concurrency with the same number of managers (so the same number of
 //             connections), at 6, 48 and 256 in flight; repetitions interleaved
-//             A/B, B/A, ... to cancel drift
+//             A/B, B/A, ... to cancel drift; and the heap each side holds per
+//             request in flight
 //   timers    1,000 concurrent requests, each failing twice: actual minus planned
 //             backoff of every retry, with the default policy (Google's truncated
 //             exponential), with full jitter over one second, and without jitter
@@ -248,26 +249,55 @@ public:
                 qFatal("executor: request %llu ended %s after %d attempts: %s", r.requestId,
                     qPrintable(requestOutcomeName(r.outcome)), r.attempts, qPrintable(r.reason));
             ++m_done;
+            if (m_left > 0) {
+                --m_left;
+                m_executor.submit(m_spec);
+            }
         });
     }
 
-    double run(const QUrl &url, int count)
+    /// Seconds for `count` requests. All are submitted at once (the executor
+    /// queues what exceeds its limit), or, with `feed`, one more as each ends,
+    /// as the raw client does, so that none waits in the executor's queue.
+    double run(const QUrl &url, int count, bool feed = false)
     {
-        RequestSpec spec;
-        spec.url = url;
+        m_spec = RequestSpec();
+        m_spec.url = url;
         m_done = 0;
+        const int first = feed ? std::min(count, m_executor.concurrencyLimit()) : count;
+        m_left = count - first;
         QElapsedTimer timer;
         timer.start();
-        for (int i = 0; i < count; ++i)
-            m_executor.submit(spec);
+        for (int i = 0; i < first; ++i)
+            m_executor.submit(m_spec);
         waitUntil([this, count] { return m_done == count; }, 600'000, "the executor");
         return double(timer.nsecsElapsed()) / 1e9;
     }
 
 private:
     RetryExecutor m_executor;
+    RequestSpec m_spec;
     int m_done = 0;
+    int m_left = 0;
 };
+
+/// Heap held per request in flight while `client` runs `count` requests, never
+/// more than `concurrency` at once (none queued): the largest heap seen (sampled
+/// every 5 ms) over the heap at rest, divided by the concurrency. A run of its
+/// own, apart from the timed ones.
+template<typename Client, typename... Feed>
+double heapPerInFlight(Client &client, const QUrl &url, int count, int concurrency, Feed... feed)
+{
+    QCoreApplication::sendPostedEvents(nullptr, QEvent::DeferredDelete);
+    const qint64 rest = heapInUseBytes();
+    qint64 peak = rest;
+    QTimer sampler;
+    sampler.setInterval(5);
+    QObject::connect(&sampler, &QTimer::timeout, &sampler, [&peak] { peak = std::max(peak, heapInUseBytes()); });
+    sampler.start();
+    client.run(url, count, feed...);
+    return double(peak - rest) / concurrency;
+}
 
 QJsonObject measureOverhead(const ServerProcess &server, int concurrency, int requests, int pairs, QTextStream &out)
 {
@@ -277,6 +307,8 @@ QJsonObject measureOverhead(const ServerProcess &server, int concurrency, int re
     // Warm-up: connections opened, code paged in, allocator primed.
     raw.run(url, requests / 4);
     executor.run(url, requests / 4);
+    const double rawHeap = heapPerInFlight(raw, url, requests / 4, concurrency);
+    const double executorHeap = heapPerInFlight(executor, url, requests / 4, concurrency, /*feed*/ true);
 
     QJsonArray rawRates;
     QJsonArray executorRates;
@@ -310,6 +342,10 @@ QJsonObject measureOverhead(const ServerProcess &server, int concurrency, int re
                .arg(percentile(ratios, 50), 0, 'f', 3)
                .arg(percentile(ratios, 0), 0, 'f', 3)
                .arg(percentile(ratios, 100), 0, 'f', 3);
+    out << QStringLiteral("overhead, concurrency %1: heap per request in flight: raw %2 KiB, executor %3 KiB\n")
+               .arg(concurrency)
+               .arg(rawHeap / 1024.0, 0, 'f', 1)
+               .arg(executorHeap / 1024.0, 0, 'f', 1);
     out.flush();
     return QJsonObject{
         {QStringLiteral("concurrency"), concurrency},
@@ -322,6 +358,8 @@ QJsonObject measureOverhead(const ServerProcess &server, int concurrency, int re
         {QStringLiteral("pair_ratio_median"), percentile(ratios, 50)},
         {QStringLiteral("pair_ratio_min"), percentile(ratios, 0)},
         {QStringLiteral("pair_ratio_max"), percentile(ratios, 100)},
+        {QStringLiteral("raw_heap_per_in_flight_bytes"), rawHeap},
+        {QStringLiteral("executor_heap_per_in_flight_bytes"), executorHeap},
         {QStringLiteral("raw_rps_runs"), rawRates},
         {QStringLiteral("executor_rps_runs"), executorRates},
     };
