@@ -71,6 +71,7 @@ RetryExecutor::RetryExecutor(QNetworkAccessManager *manager, QObject *parent)
     qRegisterMetaType<RequestResult>();
     qRegisterMetaType<CircuitBreaker::State>();
     QNetworkAccessManager *shared = manager;
+    m_injectedManager = manager;
     if (!shared) {
         shared = new QNetworkAccessManager(this);
     } else {
@@ -189,6 +190,26 @@ double RetryExecutor::budgetCapacity() const
 RetryExecutor::RequestPtr RetryExecutor::find(quint64 requestId) const
 {
     return m_requests.value(requestId);
+}
+
+bool RetryExecutor::bodyStopsAtLength(const Request &r) const
+{
+    // Whether the reply's body ends at its Content-Length, so that one announced to
+    // fit what is kept can wait in the reply until it finishes (concludeAttempt()
+    // reads it); any other is read as it comes, so that only the kept part stays in
+    // memory. Not a chunked one (Qt reads chunks whatever the length says), not a
+    // compressed one (Qt inflates it), not over HTTP/2, and not through a manager the
+    // executor was given: destroying it takes the unread body with its replies.
+    if (static_cast<const void *>(r.manager) == m_injectedManager)
+        return false;
+    if (r.reply->attribute(QNetworkRequest::Http2WasUsedAttribute).toBool())
+        return false;
+    for (const auto &[name, value] : r.reply->rawHeaderPairs()) {
+        if ((name.size() == 16 && name.compare("Content-Encoding", Qt::CaseInsensitive) == 0)
+            || (name.size() == 17 && name.compare("Transfer-Encoding", Qt::CaseInsensitive) == 0))
+            return false;
+    }
+    return true;
 }
 
 RetryExecutor::Request *RetryExecutor::replyOwner(quint64 requestId, const QNetworkReply *reply) const
@@ -491,12 +512,8 @@ void RetryExecutor::sendHop(const RequestPtr &r)
             req->current.firstByteNs = nowNs();
         const QVariant length = req->reply->header(QNetworkRequest::ContentLengthHeader);
         req->current.expectedBytes = length.isValid() ? length.toLongLong() : -1;
-        // A body announced to fit what is kept waits in the reply until it finishes
-        // (concludeAttempt() reads it); any other is read as it comes, so that only
-        // the kept part stays in memory. Not a compressed one: Qt inflates it.
         const bool fits = req->current.expectedBytes >= 0
-            && req->current.expectedBytes <= m_responseBodyLimit - req->body.size()
-            && !req->reply->hasRawHeader(QByteArrayLiteral("Content-Encoding"));
+            && req->current.expectedBytes <= m_responseBodyLimit - req->body.size() && bodyStopsAtLength(*req);
         if (!fits && !req->readingBody) {
             req->readingBody = true;
             connect(reply, &QNetworkReply::readyRead, this, [this, id, reply] {
@@ -509,8 +526,9 @@ void RetryExecutor::sendHop(const RequestPtr &r)
             });
         }
     });
-    if (r->hop.url.scheme() != QLatin1String("http")) {
-        // Not for plain HTTP, which has no certificates to be wrong.
+    if (reply->url().scheme() != QLatin1String("http")) {
+        // Not for plain HTTP, which has no certificates to be wrong. The reply's URL,
+        // not the hop's: a manager with HSTS on turns http into https for a known host.
         connect(reply, &QNetworkReply::sslErrors, this, [this, id, reply](const QList<QSslError> &errors) {
             // Ignored only for a host the user named (TransportOptions::insecureHosts);
             // otherwise the attempt fails with SslHandshakeFailedError and the record says why.
@@ -620,8 +638,19 @@ void RetryExecutor::handleReplyFinished(quint64 requestId)
 
 void RetryExecutor::handleAttemptTimeout(quint64 requestId)
 {
-    if (const RequestPtr r = find(requestId); r && r->phase == Request::Phase::InFlight)
-        cutAttempt(r, AttemptEnd::AttemptTimeout);
+    const RequestPtr r = find(requestId);
+    if (!r || r->phase != Request::Phase::InFlight)
+        return;
+    // The timeout and the deadline wake on timers of their own: when both are due
+    // in one turn of the loop, the deadline's may come second. It ends the attempt.
+    const double deadlineMs = r->policy.deadlineMs;
+    if (deadlineMs > 0.0 && r->fallback == 0 && r->firstStartNs >= 0
+        && double(nowNs() - r->firstStartNs) >= timerNs(deadlineMs)) {
+        m_deadlines->cancel(r->id);
+        handleDeadline(r->id);
+        return;
+    }
+    cutAttempt(r, AttemptEnd::AttemptTimeout);
 }
 
 void RetryExecutor::handleDeadline(quint64 requestId)
@@ -687,7 +716,7 @@ void RetryExecutor::concludeAttempt(const RequestPtr &r, AttemptEnd end)
                 ? QStringLiteral("HTTP/2")
                 : QStringLiteral("HTTP/1.1");
         }
-        if (r->hop.url.scheme().compare(QLatin1String("https"), Qt::CaseInsensitive) == 0) {
+        if (reply->url().scheme() == QLatin1String("https")) { // the reply's: HSTS may have made it so
             // A failed handshake leaves the version Qt offered, not one agreed on.
             const bool handshakeFailed = record.networkError == QNetworkReply::SslHandshakeFailedError;
             TlsInspection::noteSession(r->tls, reply->sslConfiguration(), !handshakeFailed);

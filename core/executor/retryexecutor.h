@@ -157,6 +157,7 @@ private:
     void noteBreakerState(const QString &host);
     void noteBudget();
     RequestPtr find(quint64 requestId) const;
+    bool bodyStopsAtLength(const Request &request) const;
     /// The request whose attempt `reply` is now, or null; for handlers that
     /// neither finish nor cancel it (the executor holds it meanwhile).
     Request *replyOwner(quint64 requestId, const QNetworkReply *reply) const;
@@ -182,6 +183,7 @@ private:
     qint64 m_responseBodyLimit = defaultResponseBodyLimit;
     int m_inFlight = 0;
     HeaderInterner m_interner; ///< the records' repeated header names and values, one copy each
+    const void *m_injectedManager = nullptr; ///< the manager given to the constructor, compared only
     QNetworkRequest m_hopRequest; ///< the attributes of every hop
     QNetworkRequest m_defaultTransportRequest; ///< the same with the default transport applied
     QUrl m_lastHostUrl; ///< the URL submitted last, and its hostKey()

@@ -6,6 +6,8 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QSignalSpy>
+#include <QTcpServer>
+#include <QTcpSocket>
 #include <QTest>
 
 using namespace RetryLab::Core;
@@ -26,6 +28,7 @@ private Q_SLOTS:
     void responseBodyLimit_boundsEachAttempt_data();
     void responseBodyLimit_boundsEachAttempt();
     void attemptCutMidBody_keepsWhatArrived();
+    void chunkedBodyWithAContentLength_countedWholeAndKeptToTheLimit();
     void recorder_bodyBudget_dropsOldestFirstAndSaysSo();
     void recorder_sharedBodies_countOnce();
 
@@ -231,6 +234,45 @@ void TestAttemptBodies::attemptCutMidBody_keepsWhatArrived()
     QVERIFY2(a.bytesReceived > 0 && a.bytesReceived < 100, qPrintable(QString::number(a.bytesReceived)));
     QCOMPARE(a.responseBody.size(), a.bytesReceived);
     QVERIFY(!a.responseBodyTruncated);
+}
+
+void TestAttemptBodies::chunkedBodyWithAContentLength_countedWholeAndKeptToTheLimit()
+{
+    // A server that announces 10 bytes and sends 20,000 in chunks: Qt reads the
+    // chunks, so the announced length says nothing about what arrives. The record
+    // counts every byte and keeps the first 4 KiB.
+    QTcpServer server;
+    QVERIFY(server.listen(QHostAddress::LocalHost));
+    connect(&server, &QTcpServer::newConnection, &server, [&server] {
+        QTcpSocket *socket = server.nextPendingConnection();
+        connect(socket, &QTcpSocket::readyRead, socket, [socket] {
+            if (!socket->readAll().contains("\r\n\r\n"))
+                return;
+            QByteArray answer("HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 10\r\n"
+                              "Transfer-Encoding: chunked\r\nConnection: close\r\n\r\n");
+            for (int i = 0; i < 20; ++i)
+                answer += "3e8\r\n" + QByteArray(1000, char('a' + i)) + "\r\n";
+            answer += "0\r\n\r\n";
+            socket->write(answer);
+            socket->disconnectFromHost();
+        });
+        connect(socket, &QTcpSocket::disconnected, socket, &QObject::deleteLater);
+    });
+
+    RetryExecutor executor;
+    executor.setResponseBodyLimit(RetryExecutor::minResponseBodyLimit);
+    executor.setPolicy(fastPolicy(1));
+    RequestSpec spec;
+    spec.url = QUrl(QStringLiteral("http://127.0.0.1:%1/chunked").arg(server.serverPort()));
+    const auto attempts = run(executor, spec);
+    QCOMPARE(attempts.size(), 1);
+    const AttemptRecord &a = attempts.at(0);
+    QCOMPARE(a.httpStatus, 200);
+    QCOMPARE(a.bytesReceived, 20'000);
+    QCOMPARE(a.responseBody.size(), RetryExecutor::minResponseBodyLimit);
+    QCOMPARE(a.responseBody.left(1000), QByteArray(1000, 'a'));
+    QCOMPARE(a.responseBody.mid(4000), QByteArray(96, 'e'));
+    QVERIFY(a.responseBodyTruncated);
 }
 
 void TestAttemptBodies::recorder_bodyBudget_dropsOldestFirstAndSaysSo()

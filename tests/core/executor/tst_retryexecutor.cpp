@@ -6,6 +6,7 @@
 #include "tests/core/capturingserver.h"
 #include "tests/core/executor/executorcollector.h"
 
+#include <QHstsPolicy>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QLoggingCategory>
@@ -145,6 +146,7 @@ private Q_SLOTS:
     void attemptsExhausted_reportsLastCause();
     void attemptTimeout_isDistinctFromNetworkError();
     void deadline_cutsAttemptInFlight();
+    void deadline_dueWithTheAttemptTimeout_endsTheAttemptAsDeadline();
     void deadline_neverSleepsIntoCertainFailure();
     void retryAfter_isHonoured();
     void retryAfter_isBounded();
@@ -183,6 +185,7 @@ private Q_SLOTS:
     void readModifyWrite_budgetRefundedOnce();
     void injectedManager_destroyedFirst_executorCarriesOn();
     void tlsErrors_areNeverIgnored();
+    void tlsErrors_afterAnHstsUpgrade_areRecordedToo();
     void redirect_crossOrigin_dropsCredentials_andIsRecorded();
     void redirect_chainAcrossTwoServers_everyHopRecorded();
     void presets_eachFaultMode_exactAttemptCounts_data();
@@ -530,6 +533,26 @@ void TestRetryExecutor::deadline_cutsAttemptInFlight()
     QCOMPARE(attempts[0].cause, QStringLiteral("deadline"));
     // total time never past the deadline beyond a small bound
     QVERIFY2(c.resultOf(id)->totalMs() < 300 + timerSlackMs, qPrintable(QString::number(c.resultOf(id)->totalMs())));
+}
+
+void TestRetryExecutor::deadline_dueWithTheAttemptTimeout_endsTheAttemptAsDeadline()
+{
+    // Both due at once: the attempt timeout's wake-up, set a moment after the
+    // deadline's, may run first. The deadline passed, so it is the deadline that
+    // ends the attempt (not a timeout counted against the breaker and budget).
+    BackoffPolicy policy = fastPolicy(10, 5);
+    policy.deadlineMs = 300;
+    policy.attemptTimeoutMs = 300;
+    auto [executor, c] = underTest(policy);
+    for (int round = 0; round < 3; ++round) {
+        const quint64 id = executor.submit(getSpec(url(QStringLiteral("/fault/stall"))));
+        QTRY_VERIFY_WITH_TIMEOUT(c.resultOf(id).has_value(), 10000);
+        QCOMPARE(c.resultOf(id)->outcome, RequestOutcome::DeadlineExceeded);
+        const auto attempts = c.attemptsOf(id);
+        QCOMPARE(attempts.size(), 1);
+        QCOMPARE(attempts[0].end, AttemptEnd::Deadline);
+        QCOMPARE(attempts[0].cause, QStringLiteral("deadline"));
+    }
 }
 
 void TestRetryExecutor::deadline_neverSleepsIntoCertainFailure()
@@ -1593,6 +1616,37 @@ void TestRetryExecutor::tlsErrors_areNeverIgnored()
     const auto warnings = capture.messages(QtWarningMsg, QStringLiteral("retrylab.core.executor"));
     QVERIFY(std::any_of(warnings.cbegin(), warnings.cend(),
         [](const MessageCapture::Message &m) { return m.text.contains(QLatin1String("TLS error")); }));
+}
+
+void TestRetryExecutor::tlsErrors_afterAnHstsUpgrade_areRecordedToo()
+{
+    // A manager with HSTS on sends an http:// URL of a known host over TLS: its
+    // certificate errors are the attempt's, though the URL says http.
+    if (!QSslSocket::supportsSsl())
+        QSKIP("Qt has no TLS backend here");
+    QSslServer tlsServer;
+    QSslConfiguration configuration = QSslConfiguration::defaultConfiguration();
+    configuration.setLocalCertificate(QSslCertificate(QByteArray(testCertificate)));
+    configuration.setPrivateKey(QSslKey(QByteArray(testPrivateKey), QSsl::Ec));
+    tlsServer.setSslConfiguration(configuration);
+    QVERIFY(tlsServer.listen(QHostAddress::LocalHost));
+
+    QNetworkAccessManager manager;
+    manager.setStrictTransportSecurityEnabled(true);
+    // Not an IP address: HSTS never applies to one (RFC 6797, 8.1.1).
+    manager.addStrictTransportSecurityHosts(
+        {QHstsPolicy(QDateTime::currentDateTimeUtc().addDays(1), {}, QStringLiteral("localhost"))});
+    RetryExecutor executor(&manager);
+    executor.setPolicy(fastPolicy(3, 5));
+    Collector c(&executor);
+    const quint64 id
+        = executor.submit(getSpec(QUrl(QStringLiteral("http://localhost:%1/status/200").arg(tlsServer.serverPort()))));
+    QTRY_VERIFY_WITH_TIMEOUT(c.resultOf(id).has_value(), 10'000);
+    const auto attempts = c.attemptsOf(id);
+    QCOMPARE(attempts.size(), 1);
+    QCOMPARE(attempts[0].networkError, QNetworkReply::SslHandshakeFailedError);
+    QVERIFY2(!attempts[0].tls.errors.isEmpty(), qPrintable(attempts[0].errorString));
+    QVERIFY2(attempts[0].errorString.contains(QLatin1String("not ignored")), qPrintable(attempts[0].errorString));
 }
 
 void TestRetryExecutor::presets_eachFaultMode_exactAttemptCounts_data()
