@@ -123,6 +123,18 @@ BackoffPolicy scaled(BackoffPolicy p, double factor)
     return p;
 }
 
+// A TLS server on 127.0.0.1 with the self-signed test certificate: no client trusts it.
+bool listenWithTestCertificate(QSslServer &server)
+{
+    QSslConfiguration configuration = QSslConfiguration::defaultConfiguration();
+    configuration.setLocalCertificate(QSslCertificate(QByteArray(testCertificate)));
+    configuration.setPrivateKey(QSslKey(QByteArray(testPrivateKey), QSsl::Ec));
+    if (configuration.localCertificate().isNull() || configuration.privateKey().isNull())
+        return false;
+    server.setSslConfiguration(configuration);
+    return server.listen(QHostAddress::LocalHost);
+}
+
 } // namespace
 
 class TestRetryExecutor : public QObject
@@ -1590,12 +1602,7 @@ void TestRetryExecutor::tlsErrors_areNeverIgnored()
     if (!QSslSocket::supportsSsl())
         QSKIP("Qt has no TLS backend here");
     QSslServer tlsServer;
-    QSslConfiguration configuration = QSslConfiguration::defaultConfiguration();
-    configuration.setLocalCertificate(QSslCertificate(QByteArray(testCertificate)));
-    configuration.setPrivateKey(QSslKey(QByteArray(testPrivateKey), QSsl::Ec));
-    QVERIFY(!configuration.localCertificate().isNull() && !configuration.privateKey().isNull());
-    tlsServer.setSslConfiguration(configuration);
-    QVERIFY(tlsServer.listen(QHostAddress::LocalHost));
+    QVERIFY(listenWithTestCertificate(tlsServer));
 
     MessageCapture capture;
     auto [executor, c] = underTest(fastPolicy(3, 5));
@@ -1625,11 +1632,7 @@ void TestRetryExecutor::tlsErrors_afterAnHstsUpgrade_areRecordedToo()
     if (!QSslSocket::supportsSsl())
         QSKIP("Qt has no TLS backend here");
     QSslServer tlsServer;
-    QSslConfiguration configuration = QSslConfiguration::defaultConfiguration();
-    configuration.setLocalCertificate(QSslCertificate(QByteArray(testCertificate)));
-    configuration.setPrivateKey(QSslKey(QByteArray(testPrivateKey), QSsl::Ec));
-    tlsServer.setSslConfiguration(configuration);
-    QVERIFY(tlsServer.listen(QHostAddress::LocalHost));
+    QVERIFY(listenWithTestCertificate(tlsServer));
 
     QNetworkAccessManager manager;
     manager.setStrictTransportSecurityEnabled(true);
