@@ -281,12 +281,11 @@ private:
     int m_left = 0;
 };
 
-/// Heap held per request in flight while `client` runs `count` requests, never
-/// more than `concurrency` at once (none queued): the largest heap seen (sampled
+/// Heap held per request in flight while `run` sends requests, never more than
+/// `concurrency` at once (none queued): the largest heap seen (sampled
 /// every 5 ms) over the heap at rest, divided by the concurrency. A run of its
 /// own, apart from the timed ones.
-template<typename Client, typename... Feed>
-double heapPerInFlight(Client &client, const QUrl &url, int count, int concurrency, Feed... feed)
+double heapPerInFlight(const std::function<void()> &run, int concurrency)
 {
     QCoreApplication::sendPostedEvents(nullptr, QEvent::DeferredDelete);
     const qint64 rest = heapInUseBytes();
@@ -295,7 +294,7 @@ double heapPerInFlight(Client &client, const QUrl &url, int count, int concurren
     sampler.setInterval(5);
     QObject::connect(&sampler, &QTimer::timeout, &sampler, [&peak] { peak = std::max(peak, heapInUseBytes()); });
     sampler.start();
-    client.run(url, count, feed...);
+    run();
     return double(peak - rest) / concurrency;
 }
 
@@ -307,8 +306,8 @@ QJsonObject measureOverhead(const ServerProcess &server, int concurrency, int re
     // Warm-up: connections opened, code paged in, allocator primed.
     raw.run(url, requests / 4);
     executor.run(url, requests / 4);
-    const double rawHeap = heapPerInFlight(raw, url, requests / 4, concurrency);
-    const double executorHeap = heapPerInFlight(executor, url, requests / 4, concurrency, /*feed*/ true);
+    const double rawHeap = heapPerInFlight([&] { raw.run(url, requests / 4); }, concurrency);
+    const double executorHeap = heapPerInFlight([&] { executor.run(url, requests / 4, /*feed*/ true); }, concurrency);
 
     QJsonArray rawRates;
     QJsonArray executorRates;

@@ -82,12 +82,9 @@ RetryExecutor::RetryExecutor(QNetworkAccessManager *manager, QObject *parent)
     // The injected manager is used as it is configured; the executor frees
     // its replies itself either way.
     m_managers = std::make_unique<ManagerPool>(shared, this);
-    m_retryWakeups = new PreciseWakeups([this](quint64 id) { handleRetryTimeout(id); }, this);
-    // One timer each for every request's attempt timeout and total deadline: a Qt
-    // timer per request makes Qt scan them all whenever a reply moves its delegate
-    // to the network thread.
-    m_attemptTimeouts = new PreciseWakeups([this](quint64 id) { handleAttemptTimeout(id); }, this);
-    m_deadlines = new PreciseWakeups([this](quint64 id) { handleDeadline(id); }, this);
+    // Not a Qt timer per request: Qt scans all of a thread's timers whenever a
+    // reply moves its delegate to the network thread.
+    m_wakeups = new PreciseWakeups([this](quint64 key) { handleWakeup(key); }, this);
     m_policyProblem = firstPolicyError(m_policy);
     m_hopRequest.setAttribute(QNetworkRequest::CacheLoadControlAttribute, QNetworkRequest::AlwaysNetwork);
     m_hopRequest.setAttribute(QNetworkRequest::CacheSaveControlAttribute, false);
@@ -239,14 +236,9 @@ void RetryExecutor::submitAs(quint64 id, const RequestSpec &spec, const BackoffP
     auto request = std::make_shared<Request>(policy);
     request->id = id;
     request->spec = spec;
-    for (auto &[name, value] : request->spec.headers) {
-        // Every attempt's record holds them. One by one: intern(HeaderList &) is kept for the answers.
-        name = m_interner.intern(name);
-        value = m_interner.intern(value);
-    }
-    if (m_lastHostKey.isNull() || m_lastHostUrl.data_ptr() != request->spec.url.data_ptr()) {
-        // Runs submit one URL many times: its key is made once. The URL is held,
-        // so its data cannot be freed and reused for another while cached.
+    m_interner.intern(request->spec.headers); // every attempt's record holds them
+    if (m_lastHostKey.isNull() || request->spec.url != m_lastHostUrl) {
+        // Runs submit one URL many times: its key is made once.
         m_lastHostUrl = request->spec.url;
         m_lastHostKey = hostKey(m_lastHostUrl);
     }
@@ -392,17 +384,12 @@ void RetryExecutor::startAttempt(const RequestPtr &r)
     if (r->firstStartNs < 0) {
         r->firstStartNs = now;
         if (deadlineMs > 0.0)
-            m_deadlines->schedule(r->id, timerNs(deadlineMs));
+            wakeAfter(Wakeup::Deadline, r->id, timerNs(deadlineMs));
     }
 
     HopRequest hop = RetryPlanner::attemptRequest(r->spec, r->plan);
-    if (r->spec.kind == RequestSpec::Kind::ReadModifyWrite) {
-        for (auto &[name, value] : hop.headers) {
-            // The planner's own; the spec's were interned at submit().
-            name = m_interner.intern(name);
-            value = m_interner.intern(value);
-        }
-    }
+    if (r->spec.kind == RequestSpec::Kind::ReadModifyWrite)
+        m_interner.intern(hop.headers); // the planner's own; the spec's were interned at submit()
     if (m_attemptHeaders && r->spec.attemptHeaders) {
         hop.headers.removeIf([](const auto &h) {
             return h.first.compare(RetryHeaders::requestId, Qt::CaseInsensitive) == 0
@@ -450,7 +437,7 @@ void RetryExecutor::startAttempt(const RequestPtr &r)
 
     const double timeoutMs = r->spec.attemptTimeoutMs.value_or(r->policy.attemptTimeoutMs);
     if (timeoutMs > 0.0)
-        m_attemptTimeouts->schedule(r->id, timerNs(timeoutMs));
+        wakeAfter(Wakeup::AttemptTimeout, r->id, timerNs(timeoutMs));
 
     qCDebug(lcExecutor).noquote() << "request" << r->id << "attempt" << r->attemptIndex + 1 << hop.method
                                   << r->spec.url.toDisplayString(QUrl::RemoveUserInfo | QUrl::RemoveQuery);
@@ -506,11 +493,11 @@ void RetryExecutor::sendHop(const RequestPtr &r)
     }
     connect(reply, &QNetworkReply::metaDataChanged, this, [this, id, reply] {
         Request *req = replyOwner(id, reply);
-        if (!req || !req->reply)
+        if (!req)
             return;
         if (req->current.firstByteNs < 0)
             req->current.firstByteNs = nowNs();
-        const QVariant length = req->reply->header(QNetworkRequest::ContentLengthHeader);
+        const QVariant length = reply->header(QNetworkRequest::ContentLengthHeader);
         req->current.expectedBytes = length.isValid() ? length.toLongLong() : -1;
         const bool fits = req->current.expectedBytes >= 0
             && req->current.expectedBytes <= m_responseBodyLimit - req->body.size() && bodyStopsAtLength(*req);
@@ -518,9 +505,9 @@ void RetryExecutor::sendHop(const RequestPtr &r)
             req->readingBody = true;
             connect(reply, &QNetworkReply::readyRead, this, [this, id, reply] {
                 Request *reading = replyOwner(id, reply);
-                if (!reading || !reading->reply)
+                if (!reading)
                     return;
-                const QByteArray chunk = reading->reply->readAll();
+                const QByteArray chunk = reply->readAll();
                 reading->bytesReceived += chunk.size();
                 keepBody(reading->body, chunk, m_responseBodyLimit);
             });
@@ -608,7 +595,7 @@ void RetryExecutor::handleManagerDestroyed(QObject *manager)
 
 void RetryExecutor::releaseSlot(Request &r)
 {
-    m_attemptTimeouts->cancel(r.id);
+    cancelWakeup(Wakeup::AttemptTimeout, r.id);
     if (r.reply) {
         // A finished reply says nothing more; an unfinished one would (abort() emits finished).
         if (!r.reply->isFinished())
@@ -638,19 +625,8 @@ void RetryExecutor::handleReplyFinished(quint64 requestId)
 
 void RetryExecutor::handleAttemptTimeout(quint64 requestId)
 {
-    const RequestPtr r = find(requestId);
-    if (!r || r->phase != Request::Phase::InFlight)
-        return;
-    // The timeout and the deadline wake on timers of their own: when both are due
-    // in one turn of the loop, the deadline's may come second. It ends the attempt.
-    const double deadlineMs = r->policy.deadlineMs;
-    if (deadlineMs > 0.0 && r->fallback == 0 && r->firstStartNs >= 0
-        && double(nowNs() - r->firstStartNs) >= timerNs(deadlineMs)) {
-        m_deadlines->cancel(r->id);
-        handleDeadline(r->id);
-        return;
-    }
-    cutAttempt(r, AttemptEnd::AttemptTimeout);
+    if (const RequestPtr r = find(requestId); r && r->phase == Request::Phase::InFlight)
+        cutAttempt(r, AttemptEnd::AttemptTimeout);
 }
 
 void RetryExecutor::handleDeadline(quint64 requestId)
@@ -702,7 +678,7 @@ void RetryExecutor::concludeAttempt(const RequestPtr &r, AttemptEnd end)
             record.httpStatus = status.toInt();
         record.reasonPhrase = reply->attribute(QNetworkRequest::HttpReasonPhraseAttribute).toByteArray();
         record.responseHeaders = reply->rawHeaderPairs();
-        m_interner.intern(record.responseHeaders);
+        m_interner.internRepeating(record.responseHeaders);
         // record.expectedBytes came with the headers (metaDataChanged).
         record.networkError = end == AttemptEnd::Response || end == AttemptEnd::NetworkError
             ? reply->error()
@@ -770,6 +746,32 @@ qint64 RetryExecutor::timerNs(double ms)
 {
     // The policy caps keep delays far below this; a timeout is never shortened.
     return ms > 0.0 ? static_cast<qint64>(std::ceil(std::min(ms, 2e12) * 1e6)) : 0;
+}
+
+void RetryExecutor::wakeAfter(Wakeup kind, quint64 requestId, qint64 ns)
+{
+    m_wakeups->schedule(requestId << 2 | quint64(kind), ns);
+}
+
+void RetryExecutor::cancelWakeup(Wakeup kind, quint64 requestId)
+{
+    m_wakeups->cancel(requestId << 2 | quint64(kind));
+}
+
+void RetryExecutor::handleWakeup(quint64 key)
+{
+    const quint64 requestId = key >> 2;
+    switch (Wakeup(key & 3)) {
+    case Wakeup::Retry:
+        handleRetryTimeout(requestId);
+        break;
+    case Wakeup::AttemptTimeout:
+        handleAttemptTimeout(requestId);
+        break;
+    case Wakeup::Deadline:
+        handleDeadline(requestId);
+        break;
+    }
 }
 
 void RetryExecutor::handleRetryTimeout(quint64 requestId)

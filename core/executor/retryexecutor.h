@@ -134,6 +134,11 @@ private:
     using RequestPtr = std::shared_ptr<Request>;
 
     static qint64 timerNs(double ms);
+    /// What a request waits for on m_wakeups: its key is the request id and this.
+    enum class Wakeup : quint64 { Retry = 0, AttemptTimeout = 1, Deadline = 2 };
+    void wakeAfter(Wakeup kind, quint64 requestId, qint64 ns);
+    void cancelWakeup(Wakeup kind, quint64 requestId);
+    void handleWakeup(quint64 key);
 
     void enqueue(const RequestPtr &request, bool front);
     void dispatchQueued();
@@ -169,9 +174,10 @@ private:
     quint64 m_seed = 0x5EEDULL;
     std::unique_ptr<RetryBudget> m_budget;
     std::unique_ptr<ManagerPool> m_managers;
-    PreciseWakeups *m_retryWakeups = nullptr; ///< the backoff sleeps, by request id
-    PreciseWakeups *m_attemptTimeouts = nullptr; ///< the attempt in flight's timeout, by request id
-    PreciseWakeups *m_deadlines = nullptr; ///< the total deadline, by request id
+    /// Every request's backoff sleep, attempt timeout and total deadline, in one
+    /// list: they come due in the order of their times, a deadline before a
+    /// timeout set after it for the same moment.
+    PreciseWakeups *m_wakeups = nullptr;
     QHash<QString, std::shared_ptr<CircuitBreaker>> m_breakers;
     QHash<QString, CircuitBreaker::State> m_reportedBreakerStates;
     QHash<quint64, RequestPtr> m_requests;

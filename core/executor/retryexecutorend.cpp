@@ -96,7 +96,7 @@ void RetryExecutor::decideNext(const RequestPtr &r, AttemptRecord &record, const
     r->plannedDelayMs = delay;
     r->sleepStartNs = nowNs();
     // The planner's delays are finite and >= 0; should one not be, the retry goes at once.
-    m_retryWakeups->schedule(r->id, delay > 0.0 ? static_cast<qint64>(std::min(delay, 2e12) * 1e6) : 0);
+    wakeAfter(Wakeup::Retry, r->id, timerNs(delay));
     Q_EMIT retryScheduled(r->id, r->attemptIndex, delay, decision.reason, decision.attemptsLeft);
     // The sleeping request holds no slot: let a queued one have it now.
     dispatchQueued();
@@ -148,7 +148,7 @@ bool RetryExecutor::takeFallback(const RequestPtr &r, RequestOutcome &outcome, Q
                                          : tr("%1: trying %2").arg(reason, next);
     qCInfo(lcExecutor).noquote() << "request" << r->id << why;
     // The fallback's attempt goes out at once and is bounded by its own timeout, not by the deadline that passed.
-    m_deadlines->cancel(r->id);
+    cancelWakeup(Wakeup::Deadline, r->id);
     r->spec.url = r->spec.fallbackUrls.at(r->fallback - 1);
     r->host = hostKey(r->spec.url);
     r->plannedDelayMs = 0.0;
@@ -165,7 +165,7 @@ void RetryExecutor::finishRequest(const RequestPtr &r, RequestOutcome outcome, Q
     if (r->phase == Request::Phase::Done)
         return;
     releaseSlot(*r);
-    m_retryWakeups->cancel(r->id);
+    cancelWakeup(Wakeup::Retry, r->id);
     const bool refunded = r->retryPaid && r->lastRetryCost > 0.0;
     if (r->retryPaid) {
         // Cancelled or out of time while waiting to retry: the retry it paid for never went out.
@@ -179,7 +179,7 @@ void RetryExecutor::finishRequest(const RequestPtr &r, RequestOutcome outcome, Q
         return;
     }
     r->phase = Request::Phase::Done;
-    m_deadlines->cancel(r->id);
+    cancelWakeup(Wakeup::Deadline, r->id);
     // A queued id stays in m_queue: dispatchQueued() skips ids that are gone,
     // which keeps finishing a request O(1) when thousands wait.
 

@@ -529,7 +529,7 @@ Result<Report> fromJsonObject(const QJsonObject &object)
     readEach(top, QStringLiteral("attempts"), Presence::Required, [&](JsonReader &f) {
         AttemptRecord a = readAttempt(f, report.run.epochNs, report.run.requests);
         interner.intern(a.requestHeaders);
-        interner.intern(a.responseHeaders);
+        interner.internRepeating(a.responseHeaders);
         // One wall-clock start, derived from the monotonic one as "startUtc" is.
         if (!a.startWall.isValid() && a.startNs >= 0 && report.run.startedAt.isValid())
             a.startWall = report.run.wallTimeOf(a.startNs);

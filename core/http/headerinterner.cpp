@@ -25,18 +25,20 @@ QByteArray HeaderInterner::intern(const QByteArray &bytes)
 
 void HeaderInterner::intern(HeaderList &headers)
 {
-    // Answers from one server mostly repeat the headers of the one before, in
-    // order: comparing with those costs less than a lookup in the table.
+    for (auto &[name, value] : headers) {
+        name = intern(name);
+        value = intern(value);
+    }
+}
+
+void HeaderInterner::internRepeating(HeaderList &headers)
+{
+    // Comparing with the header at the same place in the list before costs less than a lookup in the table.
     for (qsizetype i = 0; i < headers.size(); ++i) {
         auto &[name, value] = headers[i];
-        if (i < m_last.size()) {
-            const auto &[lastName, lastValue] = m_last.at(i);
-            name = name == lastName ? lastName : intern(name);
-            value = value == lastValue ? lastValue : intern(value);
-        } else {
-            name = intern(name);
-            value = intern(value);
-        }
+        const bool placed = i < m_last.size();
+        name = placed && name == m_last.at(i).first ? m_last.at(i).first : intern(name);
+        value = placed && value == m_last.at(i).second ? m_last.at(i).second : intern(value);
     }
     m_last = headers;
 }

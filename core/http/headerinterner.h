@@ -27,10 +27,11 @@ public:
 
     /// An equal array that shares its bytes with earlier equal ones.
     QByteArray intern(const QByteArray &bytes);
-    /// Interns every name and value of the list in place. Each is first compared
-    /// with the one at its place in the list given last: answers from a server
-    /// repeat their headers, in order, and a comparison costs less than a lookup.
+    /// Interns every name and value of the list in place.
     void intern(HeaderList &headers);
+    /// The same for lists that repeat the one given here before, in order (the
+    /// answers of one server): each header is first compared with the one at its place there.
+    void internRepeating(HeaderList &headers);
 
     qsizetype entries() const { return m_table.size(); }
     /// The bytes of the distinct arrays the table holds.
@@ -38,7 +39,7 @@ public:
 
 private:
     QSet<QByteArray> m_table;
-    HeaderList m_last; ///< the list interned last, to compare the next one with
+    HeaderList m_last; ///< the list given to internRepeating() last
     qsizetype m_bytes = 0;
     qsizetype m_maxEntries;
     qsizetype m_maxBytes;

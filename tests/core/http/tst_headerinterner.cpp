@@ -13,7 +13,7 @@ private Q_SLOTS:
     void intern_view_keepsACopyOfItsBytes();
     void intern_list_namesAndValues();
     void full_keepsWhatComesAsItIs();
-    void list_comparedWithTheLastOne_sharesAndStaysEqual();
+    void internRepeating_comparedWithTheLastList_sharesAndStaysEqual();
 };
 
 void TestHeaderInterner::intern_equalArrays_shareOneBuffer()
@@ -81,18 +81,18 @@ void TestHeaderInterner::full_keepsWhatComesAsItIs()
     QCOMPARE(interner.intern(zero).constData(), interner.intern(QByteArray::number(0)).constData());
 }
 
-void TestHeaderInterner::list_comparedWithTheLastOne_sharesAndStaysEqual()
+void TestHeaderInterner::internRepeating_comparedWithTheLastList_sharesAndStaysEqual()
 {
     // Each header is compared with the one at its place in the list before: a
     // repeat shares that one's buffer, anything else goes through the table.
     HeaderInterner interner(4, 1'000); // full after the first answer
     HeaderList first{{QByteArray("Server"), QByteArray("s")}, {QByteArray("Date"), QByteArray("d1")}};
-    interner.intern(first);
+    interner.internRepeating(first);
     QCOMPARE(interner.entries(), 4);
     HeaderList second{{QByteArray("Server"), QByteArray("s")}, {QByteArray("Date"), QByteArray("d2")},
         {QByteArray("Extra"), QByteArray("e")}};
     const HeaderList secondBefore = second;
-    interner.intern(second);
+    interner.internRepeating(second);
     QCOMPARE(second, secondBefore);
     QCOMPARE(second.at(0).first.constData(), first.at(0).first.constData());
     QCOMPARE(second.at(0).second.constData(), first.at(0).second.constData());
@@ -101,14 +101,14 @@ void TestHeaderInterner::list_comparedWithTheLastOne_sharesAndStaysEqual()
 
     // A value outside the table still shares the buffer of an equal one at its place just before.
     HeaderList third{{QByteArray("Server"), QByteArray("s")}, {QByteArray("Date"), QByteArray("d2")}};
-    interner.intern(third);
+    interner.internRepeating(third);
     QCOMPARE(third.at(1).second, QByteArray("d2"));
     QCOMPARE(third.at(1).second.constData(), second.at(1).second.constData());
 
     // The same headers in another order: equal content, shared through the table.
     HeaderList swapped{{QByteArray("Date"), QByteArray("d1")}, {QByteArray("Server"), QByteArray("s")}};
     const HeaderList swappedBefore = swapped;
-    interner.intern(swapped);
+    interner.internRepeating(swapped);
     QCOMPARE(swapped, swappedBefore);
     QCOMPARE(swapped.at(0).first.constData(), first.at(1).first.constData());
     QCOMPARE(swapped.at(0).second.constData(), first.at(1).second.constData());
