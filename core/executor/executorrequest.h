@@ -25,9 +25,12 @@ struct RetryExecutor::Request
 {
     enum class Phase { Queued, InFlight, Sleeping, Refused, Done };
 
-    // Copying the policy in, rather than assigning over a default one, spares
-    // building the default status set and fault table for every request.
-    explicit Request(const BackoffPolicy &requestPolicy) : policy(requestPolicy) { }
+    // Copying the spec and the policy in, rather than assigning over default
+    // ones, spares building their defaults (methods, the status set, the fault
+    // table) for every request.
+    Request(const RequestSpec &requestSpec, const BackoffPolicy &requestPolicy)
+        : spec(requestSpec), policy(requestPolicy)
+    { }
 
     quint64 id = 0;
     RequestSpec spec;

@@ -9,7 +9,7 @@
 namespace RetryLab::Core {
 
 ManagerPool::ManagerPool(QNetworkAccessManager *shared, QObject *owner)
-    : m_owner(owner), m_shared(shared), m_default{Entry{shared}}
+    : m_owner(owner), m_shared(shared), m_default{Entry{shared, shared}}
 { }
 
 ManagerPool::Group *ManagerPool::groupOf(const QByteArray &key)
@@ -42,15 +42,26 @@ QNetworkAccessManager *ManagerPool::acquire(const QByteArray &group, const Confi
         m_groupOrder.append(group);
     }
     Group &managers = *found;
-    managers.removeIf([](const Entry &e) { return e.manager.isNull(); });
-    Entry *best = nullptr;
-    int bestLoad = std::numeric_limits<int>::max();
-    for (Entry &entry : managers) {
-        if (entry.load < bestLoad) {
-            best = &entry;
-            bestLoad = entry.load;
+    // The loads alone are scanned (a manager's QPointer is read only for the one
+    // chosen): many hundreds of attempts in flight mean dozens of managers.
+    const auto leastLoaded = [&managers]() -> Entry * {
+        Entry *least = nullptr;
+        for (Entry &entry : managers) {
+            if (!least || entry.load < least->load) {
+                least = &entry;
+                if (least->load == 0)
+                    break;
+            }
         }
+        return least;
+    };
+    Entry *best = leastLoaded();
+    if (best && best->manager.isNull()) {
+        // Destroyed without forget() (not by the executor): drop every such entry.
+        managers.removeIf([](const Entry &e) { return e.manager.isNull(); });
+        best = leastLoaded();
     }
+    const int bestLoad = best ? best->load : std::numeric_limits<int>::max();
     if (bestLoad >= connectionsPerManager) {
         // Every manager has all its connections busy: add one rather than let
         // the attempt wait invisibly inside Qt.
@@ -65,7 +76,7 @@ QNetworkAccessManager *ManagerPool::acquire(const QByteArray &group, const Confi
         }
         if (configure)
             configure(*extra);
-        managers.append(Entry{extra});
+        managers.append(Entry{extra, extra});
         best = &managers.last();
     }
     ++best->load;
@@ -75,13 +86,14 @@ QNetworkAccessManager *ManagerPool::acquire(const QByteArray &group, const Confi
 ManagerPool::Entry *ManagerPool::entryOf(const void *manager)
 {
     // Compared as void pointers: forget() is handed one whose manager part is gone.
+    // The address kept beside the QPointer: no reading of the guard per entry.
     for (Entry &entry : m_default) {
-        if (static_cast<const void *>(entry.manager.data()) == manager)
+        if (entry.address == manager)
             return &entry;
     }
     for (Group &managers : m_groups) {
         for (Entry &entry : managers) {
-            if (static_cast<const void *>(entry.manager.data()) == manager)
+            if (entry.address == manager)
                 return &entry;
         }
     }

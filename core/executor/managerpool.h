@@ -66,6 +66,7 @@ private:
     struct Entry
     {
         QPointer<QNetworkAccessManager> manager;
+        const void *address = nullptr; ///< the manager's, to find its entry (release(), forget())
         int load = 0; ///< attempts counted on it
     };
     // A few dozen managers at most: scanning them costs less than hashing.

@@ -24,7 +24,9 @@
 #include <QTimer>
 
 #include <algorithm>
+#include <array>
 #include <atomic>
+#include <charconv>
 #include <cmath>
 
 Q_LOGGING_CATEGORY(lcExecutor, "retrylab.core.executor", QtInfoMsg)
@@ -117,9 +119,12 @@ void RetryExecutor::setPolicy(const BackoffPolicy &policy)
     m_policyProblem = firstPolicyError(policy);
     if (breakerChanged) {
         m_breakers.clear();
+        m_lastBreakerHost.clear();
+        m_lastBreaker = nullptr;
         for (auto it = m_reportedBreakerStates.begin(); it != m_reportedBreakerStates.end(); ++it) {
             if (it.value() != CircuitBreaker::State::Closed) {
                 it.value() = CircuitBreaker::State::Closed;
+                --m_reportedNotClosed;
                 Q_EMIT circuitStateChanged(it.key(), CircuitBreaker::State::Closed);
             }
         }
@@ -233,11 +238,12 @@ quint64 RetryExecutor::submit(const RequestSpec &spec, const BackoffPolicy &poli
 void RetryExecutor::submitAs(quint64 id, const RequestSpec &spec, const BackoffPolicy *ownPolicy)
 {
     const BackoffPolicy &policy = ownPolicy ? *ownPolicy : m_policy;
-    auto request = std::make_shared<Request>(policy);
+    auto request = std::make_shared<Request>(spec, policy);
     request->id = id;
-    request->spec = spec;
     m_interner.intern(request->spec.headers); // every attempt's record holds them
-    if (m_lastHostKey.isNull() || request->spec.url != m_lastHostUrl) {
+    // The same QUrl (shared, and kept alive by m_lastHostUrl) needs no comparing.
+    if (m_lastHostKey.isNull()
+        || (request->spec.url.data_ptr() != m_lastHostUrl.data_ptr() && request->spec.url != m_lastHostUrl)) {
         // Runs submit one URL many times: its key is made once.
         m_lastHostUrl = request->spec.url;
         m_lastHostKey = hostKey(m_lastHostUrl);
@@ -311,9 +317,15 @@ void RetryExecutor::dispatchQueued()
 
 CircuitBreaker &RetryExecutor::breakerFor(const QString &host)
 {
+    // Requests to one URL share their host string (see submitAs()): the same
+    // characters at the same address are the same host, without hashing it.
+    if (m_lastBreaker && host.constData() == m_lastBreakerHost.constData() && host.size() == m_lastBreakerHost.size())
+        return *m_lastBreaker;
     auto it = m_breakers.find(host);
     if (it == m_breakers.end())
         it = m_breakers.insert(host, std::make_shared<CircuitBreaker>(m_policy.circuitBreaker, *m_ownClock));
+    m_lastBreakerHost = host;
+    m_lastBreaker = it->get();
     return **it;
 }
 
@@ -321,10 +333,14 @@ void RetryExecutor::noteBreakerState(const QString &host)
 {
     CircuitBreaker &breaker = breakerFor(host);
     const CircuitBreaker::State state = breaker.state();
+    // Most of the time every circuit is closed and was reported so.
+    if (state == CircuitBreaker::State::Closed && m_reportedNotClosed == 0)
+        return;
     const auto previous = m_reportedBreakerStates.value(host, CircuitBreaker::State::Closed);
     if (state == previous)
         return;
     m_reportedBreakerStates.insert(host, state);
+    m_reportedNotClosed += (state != CircuitBreaker::State::Closed) - (previous != CircuitBreaker::State::Closed);
     qCInfo(lcExecutor).noquote() << "circuit for" << host << "is now" << CircuitBreaker::stateName(state);
     Q_EMIT circuitStateChanged(host, state);
     if (state == CircuitBreaker::State::Open) {
@@ -401,8 +417,16 @@ void RetryExecutor::startAttempt(const RequestPtr &r)
             = QByteArray::fromRawData(RetryHeaders::requestId, qsizetype(sizeof(RetryHeaders::requestId) - 1));
         static const QByteArray attemptName
             = QByteArray::fromRawData(RetryHeaders::attempt, qsizetype(sizeof(RetryHeaders::attempt) - 1));
-        if (r->requestIdValue.isEmpty())
-            r->requestIdValue = m_instanceToken + '-' + QByteArray::number(r->id);
+        if (r->requestIdValue.isEmpty()) {
+            // "<token>-<id>" in one allocation (the token is a pid and a count: short).
+            std::array<char, 96> text{};
+            const qsizetype token = std::min<qsizetype>(m_instanceToken.size(), 64);
+            std::copy_n(m_instanceToken.constData(), token, text.begin());
+            text[token] = '-';
+            const char *end = std::to_chars(text.data() + token + 1, text.data() + text.size(), r->id).ptr;
+            r->requestIdValue = QByteArray(text.data(), end - text.data());
+        }
+        hop.headers.reserve(hop.headers.size() + 2);
         hop.headers.append({requestIdName, r->requestIdValue});
         hop.headers.append({attemptName, attemptNumber(r->attemptIndex + 1)});
     }
@@ -549,6 +573,8 @@ bool RetryExecutor::followRedirect(const RequestPtr &r)
 {
     QNetworkReply *reply = r->reply;
     const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
+    if (status < 300 || status > 399)
+        return false; // not a redirect: no Location to look for
     auto step = nextHop(r->hop, status, reply->rawHeader(QByteArrayLiteral("Location")), r->current.redirects.size());
     if (!step)
         return false;
@@ -676,7 +702,17 @@ void RetryExecutor::concludeAttempt(const RequestPtr &r, AttemptEnd end)
         const QVariant status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute);
         if (status.isValid())
             record.httpStatus = status.toInt();
-        record.reasonPhrase = reply->attribute(QNetworkRequest::HttpReasonPhraseAttribute).toByteArray();
+        const QVariant phrase = reply->attribute(QNetworkRequest::HttpReasonPhraseAttribute);
+        if (phrase.typeId() == QMetaType::QString) {
+            // Qt keeps it as text: converted once while it stays the same ("OK").
+            if (QString text = phrase.toString(); text != m_lastReasonText) {
+                m_lastReason = text.toUtf8();
+                m_lastReasonText = std::move(text);
+            }
+            record.reasonPhrase = m_lastReason;
+        } else {
+            record.reasonPhrase = phrase.toByteArray();
+        }
         record.responseHeaders = reply->rawHeaderPairs();
         m_interner.internRepeating(record.responseHeaders);
         // record.expectedBytes came with the headers (metaDataChanged).

@@ -180,6 +180,11 @@ private:
     PreciseWakeups *m_wakeups = nullptr;
     QHash<QString, std::shared_ptr<CircuitBreaker>> m_breakers;
     QHash<QString, CircuitBreaker::State> m_reportedBreakerStates;
+    int m_reportedNotClosed = 0; ///< hosts whose last reported state is not Closed
+    QString m_lastReasonText; ///< the last reason phrase Qt gave, and its bytes
+    QByteArray m_lastReason;
+    QString m_lastBreakerHost; ///< the host breakerFor() was last asked for
+    CircuitBreaker *m_lastBreaker = nullptr; ///< its breaker, owned by m_breakers
     QHash<quint64, RequestPtr> m_requests;
     QList<quint64> m_queue;
     std::atomic<quint64> m_nextId{1};

@@ -5,7 +5,7 @@ namespace RetryLab::Core {
 std::optional<QByteArray> headerValue(const HeaderList &headers, QByteArrayView name)
 {
     for (const auto &[key, value] : headers) {
-        if (key.compare(name, Qt::CaseInsensitive) == 0)
+        if (key.size() == name.size() && key.compare(name, Qt::CaseInsensitive) == 0)
             return value;
     }
     return std::nullopt;

@@ -18,6 +18,7 @@ private Q_SLOTS:
     void extraManagers_copyTheSharedConfiguration();
     void release_leastBusyManagerIsReused();
     void sharedManagerDestroyed_isForgotten();
+    void managerDeletedBehindThePoolsBack_isNeverHandedOut();
     void groups_haveManagersOfTheirOwn_configuredOnce();
     void idleGroups_areFreedBeyondTheLimit();
 };
@@ -99,6 +100,29 @@ void TestManagerPool::sharedManagerDestroyed_isForgotten()
     QCOMPARE(next->parent(), &owner);
     QCOMPARE(next->transferTimeout(), 0);
     QCOMPARE(pool.load(next), 1);
+}
+
+void TestManagerPool::managerDeletedBehindThePoolsBack_isNeverHandedOut()
+{
+    QNetworkAccessManager shared;
+    QObject owner;
+    ManagerPool pool(&shared, &owner);
+    for (int i = 0; i < ManagerPool::connectionsPerManager; ++i)
+        QCOMPARE(pool.acquire(), &shared);
+    QNetworkAccessManager *extra = pool.acquire();
+    QVERIFY(extra != &shared);
+    // Deleted without forget(): its entry (the least busy) must not be chosen.
+    delete extra;
+    QNetworkAccessManager *next = pool.acquire();
+    QVERIFY(next);
+    QVERIFY(next != &shared);
+    QCOMPARE(next->parent(), &owner);
+    QCOMPARE(pool.managers().size(), 2);
+    QVERIFY(!pool.managers().contains(nullptr));
+    QCOMPARE(pool.load(next), 1);
+    QCOMPARE(pool.load(&shared), ManagerPool::connectionsPerManager);
+    pool.release(&shared);
+    QCOMPARE(pool.load(&shared), ManagerPool::connectionsPerManager - 1);
 }
 
 void TestManagerPool::groups_haveManagersOfTheirOwn_configuredOnce()

@@ -184,6 +184,8 @@ private Q_SLOTS:
     void deadline_queuedRetry_neverStartsAfterIt();
     void circuitBreaker_perHost_failureRatio();
     void circuitBreaker_halfOpen_limitsTrials();
+    void circuitBreaker_policyChanged_nextRequestsMeetTheNewBreaker();
+    void reasonPhrase_eachAttemptKeepsItsOwn();
     void budget_grpcThrottling_refusesAtHalf();
     void budget_awsTimeoutRetries_costMore();
     void readModifyWrite_412_restartsTheWholeSequence();
@@ -1194,6 +1196,60 @@ void TestRetryExecutor::circuitBreaker_perHost_failureRatio()
     QStringList expectedHosts{hostA, hostB};
     expectedHosts.sort();
     QCOMPARE(executor.hosts(), expectedHosts);
+}
+
+void TestRetryExecutor::circuitBreaker_policyChanged_nextRequestsMeetTheNewBreaker()
+{
+    BackoffPolicy policy = fastPolicy(1, 5);
+    policy.circuitBreaker.enabled = true;
+    policy.circuitBreaker.consecutiveFailures = 1;
+    policy.circuitBreaker.openMs = 60'000;
+    auto [executor, c] = underTest(policy);
+    executor.setConcurrencyLimit(1);
+    QSignalSpy states(&executor, &RetryExecutor::circuitStateChanged);
+    const QString host = QStringLiteral("127.0.0.1:%1").arg(m_server.serverPort());
+
+    executor.submit(getSpec(url(QStringLiteral("/status/503"))));
+    QTRY_COMPARE_WITH_TIMEOUT(c.results.size(), 1, 10'000);
+    QCOMPARE(executor.circuitState(host), CircuitBreaker::State::Open);
+
+    // A breaker of another shape: the open one goes, and is said to.
+    policy.circuitBreaker.consecutiveFailures = 2;
+    executor.setPolicy(policy);
+    QCOMPARE(states.size(), 2);
+    QCOMPARE(states.last().at(1).value<CircuitBreaker::State>(), CircuitBreaker::State::Closed);
+
+    // Both go out (not refused by the old breaker); the second failure opens the new one.
+    const quint64 first = executor.submit(getSpec(url(QStringLiteral("/status/503"))));
+    QTRY_COMPARE_WITH_TIMEOUT(c.results.size(), 2, 10'000);
+    QCOMPARE(c.attemptsOf(first).size(), 1); // sent, not refused
+    QCOMPARE(executor.circuitState(host), CircuitBreaker::State::Closed);
+    const quint64 second = executor.submit(getSpec(url(QStringLiteral("/status/503"))));
+    QTRY_COMPARE_WITH_TIMEOUT(c.results.size(), 3, 10'000);
+    QCOMPARE(c.attemptsOf(second).size(), 1);
+    QCOMPARE(executor.circuitState(host), CircuitBreaker::State::Open);
+    QCOMPARE(states.size(), 3);
+    const quint64 refused = executor.submit(getSpec(url(QStringLiteral("/status/200"))));
+    QTRY_COMPARE_WITH_TIMEOUT(c.results.size(), 4, 10'000);
+    QCOMPARE(c.resultOf(refused)->outcome, RequestOutcome::CircuitOpen);
+}
+
+void TestRetryExecutor::reasonPhrase_eachAttemptKeepsItsOwn()
+{
+    auto [executor, c] = underTest(fastPolicy(1, 5));
+    executor.setConcurrencyLimit(1); // answers in order
+    const QList<std::pair<const char *, QByteArray>> expected{{"/status/503", "Service Unavailable"},
+        {"/status/200", "OK"}, {"/status/200", "OK"}, {"/status/503", "Service Unavailable"},
+        {"/status/404", "Not Found"}};
+    QList<quint64> ids;
+    for (const auto &[path, phrase] : expected)
+        ids.append(executor.submit(getSpec(url(QLatin1String(path)))));
+    QTRY_COMPARE_WITH_TIMEOUT(c.results.size(), expected.size(), 10'000);
+    for (qsizetype i = 0; i < expected.size(); ++i) {
+        const QList<AttemptRecord> attempts = c.attemptsOf(ids.at(i));
+        QCOMPARE(attempts.size(), 1);
+        QCOMPARE(attempts.first().reasonPhrase, expected.at(i).second);
+    }
 }
 
 void TestRetryExecutor::circuitBreaker_halfOpen_limitsTrials()

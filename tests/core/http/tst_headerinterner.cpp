@@ -114,6 +114,18 @@ void TestHeaderInterner::internRepeating_comparedWithTheLastList_sharesAndStaysE
     QCOMPARE(swapped.at(0).second.constData(), first.at(1).second.constData());
     QCOMPARE(swapped.at(1).second.constData(), first.at(0).second.constData());
     QCOMPARE(interner.entries(), 4);
+
+    // The very same list again (one answer after another): the last list, shared whole.
+    HeaderList again{{QByteArray("Date"), QByteArray("d1")}, {QByteArray("Server"), QByteArray("s")}};
+    interner.internRepeating(again);
+    QCOMPARE(again, swappedBefore);
+    QCOMPARE(again.constData(), swapped.constData());
+    // One header shorter is not the same list: compared pair by pair, still equal.
+    HeaderList shorter{{QByteArray("Date"), QByteArray("d1")}};
+    interner.internRepeating(shorter);
+    QCOMPARE(shorter, HeaderList({{QByteArray("Date"), QByteArray("d1")}}));
+    QVERIFY(shorter.constData() != swapped.constData());
+    QCOMPARE(shorter.at(0).second.constData(), first.at(1).second.constData());
 }
 
 QTEST_GUILESS_MAIN(TestHeaderInterner)
