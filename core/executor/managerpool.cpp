@@ -5,12 +5,16 @@
 
 #include <algorithm>
 #include <limits>
+#include <utility>
 
 namespace RetryLab::Core {
 
-ManagerPool::ManagerPool(QNetworkAccessManager *shared, QObject *owner)
-    : m_owner(owner), m_shared(shared), m_default{Entry{shared, shared}}
-{ }
+ManagerPool::ManagerPool(QNetworkAccessManager *shared, QObject *owner, Added added)
+    : m_owner(owner), m_added(std::move(added)), m_shared(shared), m_default{Entry{shared, shared}}
+{
+    if (m_added && shared)
+        m_added(*shared);
+}
 
 ManagerPool::Group *ManagerPool::groupOf(const QByteArray &key)
 {
@@ -76,6 +80,8 @@ QNetworkAccessManager *ManagerPool::acquire(const QByteArray &group, const Confi
         }
         if (configure)
             configure(*extra);
+        if (m_added)
+            m_added(*extra);
         managers.append(Entry{extra, extra});
         best = &managers.last();
     }

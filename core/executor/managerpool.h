@@ -35,10 +35,14 @@ public:
     /// Configures a new manager of a group (its proxy).
     using Configure = std::function<void(QNetworkAccessManager &)>;
 
+    /// Told of every manager the pool hands out, once, before its first attempt.
+    using Added = std::function<void(QNetworkAccessManager &)>;
+
     /// `shared` is not owned (held by QPointer) and must not be null; extra
     /// managers are children of `owner` and copy what can be copied of the
-    /// shared one's configuration.
-    ManagerPool(QNetworkAccessManager *shared, QObject *owner);
+    /// shared one's configuration. `added` hears of `shared` at once, and of
+    /// each extra manager when it is made.
+    ManagerPool(QNetworkAccessManager *shared, QObject *owner, Added added = {});
 
     /// The least busy manager of the default group, counting one more attempt
     /// on it; a new one when every manager has all its connections busy.
@@ -78,6 +82,7 @@ private:
     void pruneIdleGroups();
 
     QObject *m_owner;
+    Added m_added;
     QPointer<QNetworkAccessManager> m_shared;
     Group m_default; ///< the default group (empty key), first among all
     QHash<QByteArray, Group> m_groups; ///< the other groups

@@ -83,7 +83,9 @@ RetryExecutor::RetryExecutor(QNetworkAccessManager *manager, QObject *parent)
     }
     // The injected manager is used as it is configured; the executor frees
     // its replies itself either way.
-    m_managers = std::make_unique<ManagerPool>(shared, this);
+    m_managers = std::make_unique<ManagerPool>(shared, this, [this](QNetworkAccessManager &pooled) {
+        connect(&pooled, &QNetworkAccessManager::finished, this, &RetryExecutor::handleManagerFinished);
+    });
     // Not a Qt timer per request: Qt scans all of a thread's timers whenever a
     // reply moves its delegate to the network thread.
     m_wakeups = new PreciseWakeups([this](quint64 key) { handleWakeup(key); }, this);
@@ -102,6 +104,7 @@ RetryExecutor::RetryExecutor(QNetworkAccessManager *manager, QObject *parent)
 RetryExecutor::~RetryExecutor()
 {
     // Tear down quietly: nobody should hear about requests of a dead executor.
+    m_replyRequests.clear(); // abort() below emits the managers' finished()
     for (const RequestPtr &request : std::as_const(m_requests)) {
         if (request->reply) {
             request->reply->disconnect(this);
@@ -497,6 +500,7 @@ void RetryExecutor::sendHop(const RequestPtr &r)
     QNetworkReply *reply = body.isEmpty() ? r->manager->sendCustomRequest(request, r->hop.method)
                                           : r->manager->sendCustomRequest(request, r->hop.method, body);
     r->reply = reply;
+    m_replyRequests.insert(reply, r->id); // its end comes through the manager's finished()
 
     const quint64 id = r->id;
     connect(reply, &QNetworkReply::socketStartedConnecting, this, [this, id, reply] {
@@ -563,10 +567,23 @@ void RetryExecutor::sendHop(const RequestPtr &r)
             }
         });
     }
-    connect(reply, &QNetworkReply::finished, this, [this, id, reply] {
-        if (replyOwner(id, reply))
-            handleReplyFinished(id);
-    });
+}
+
+void RetryExecutor::handleManagerFinished(QNetworkReply *reply)
+{
+    // An injected manager also finishes replies of its owner's: not in the table.
+    const auto it = m_replyRequests.constFind(reply);
+    if (it == m_replyRequests.cend())
+        return;
+    const quint64 id = *it;
+    if (replyOwner(id, reply))
+        handleReplyFinished(id);
+}
+
+void RetryExecutor::forgetReply(const Request &r)
+{
+    if (r.reply)
+        m_replyRequests.remove(r.reply.data());
 }
 
 bool RetryExecutor::followRedirect(const RequestPtr &r)
@@ -589,6 +606,7 @@ bool RetryExecutor::followRedirect(const RequestPtr &r)
     }
     qCDebug(lcExecutor).noquote() << "request" << r->id << "follows" << status << "to" << shownTo;
 
+    forgetReply(*r);
     reply->deleteLater(); // finished: it says nothing more
     r->reply = nullptr;
     r->hop = step->next;
@@ -612,6 +630,7 @@ void RetryExecutor::handleManagerDestroyed(QObject *manager)
             continue; // a handler of an earlier one cancelled it
         qCWarning(lcExecutor).noquote() << "request" << r->id << "lost its QNetworkAccessManager mid-attempt";
         r->manager = nullptr;
+        forgetReply(*r);
         r->reply = nullptr;
         r->current.networkError = QNetworkReply::UnknownNetworkError;
         r->current.errorString = tr("the QNetworkAccessManager given to the executor was destroyed during the attempt");
@@ -623,6 +642,7 @@ void RetryExecutor::releaseSlot(Request &r)
 {
     cancelWakeup(Wakeup::AttemptTimeout, r.id);
     if (r.reply) {
+        forgetReply(r);
         // A finished reply says nothing more; an unfinished one would (abort() emits finished).
         if (!r.reply->isFinished())
             r.reply->disconnect(this);
@@ -675,7 +695,9 @@ void RetryExecutor::cutAttempt(const RequestPtr &r, AttemptEnd end)
     // Qt reports a timeout, a deadline and a user cancel alike as
     // OperationCanceledError; decide here, before Qt gets to say anything.
     if (r->reply) {
-        // Read what arrived so far before the reply goes away.
+        // Read what arrived so far before the reply goes away; its abort() is
+        // not an end to handle (the manager's finished() comes at once).
+        forgetReply(*r);
         r->reply->disconnect(this);
         const QByteArray rest = r->reply->readAll();
         r->bytesReceived += rest.size();

@@ -146,6 +146,10 @@ private:
     void sendHop(const RequestPtr &request);
     bool followRedirect(const RequestPtr &request);
     void handleReplyFinished(quint64 requestId);
+    /// A manager's finished(): one connection per manager instead of one per reply.
+    void handleManagerFinished(QNetworkReply *reply);
+    /// The request's reply no longer answers to it (ended, aborted, or left for a redirect).
+    void forgetReply(const Request &r);
     void handleRetryTimeout(quint64 requestId);
     void handleAttemptTimeout(quint64 requestId);
     void handleDeadline(quint64 requestId);
@@ -186,6 +190,7 @@ private:
     QString m_lastBreakerHost; ///< the host breakerFor() was last asked for
     CircuitBreaker *m_lastBreaker = nullptr; ///< its breaker, owned by m_breakers
     QHash<quint64, RequestPtr> m_requests;
+    QHash<const QNetworkReply *, quint64> m_replyRequests; ///< the reply in flight of each request
     QList<quint64> m_queue;
     std::atomic<quint64> m_nextId{1};
     QByteArray m_instanceToken; ///< unique within the process, part of X-Retry-Request-Id

@@ -19,6 +19,7 @@ private Q_SLOTS:
     void release_leastBusyManagerIsReused();
     void sharedManagerDestroyed_isForgotten();
     void managerDeletedBehindThePoolsBack_isNeverHandedOut();
+    void added_hearsOfEveryManagerOnce();
     void groups_haveManagersOfTheirOwn_configuredOnce();
     void idleGroups_areFreedBeyondTheLimit();
 };
@@ -123,6 +124,23 @@ void TestManagerPool::managerDeletedBehindThePoolsBack_isNeverHandedOut()
     QCOMPARE(pool.load(&shared), ManagerPool::connectionsPerManager);
     pool.release(&shared);
     QCOMPARE(pool.load(&shared), ManagerPool::connectionsPerManager - 1);
+}
+
+void TestManagerPool::added_hearsOfEveryManagerOnce()
+{
+    QNetworkAccessManager shared;
+    QObject owner;
+    QList<QNetworkAccessManager *> heard;
+    ManagerPool pool(&shared, &owner, [&heard](QNetworkAccessManager &m) { heard.append(&m); });
+    QCOMPARE(heard, QList<QNetworkAccessManager *>{&shared});
+    QList<QNetworkAccessManager *> handed;
+    for (int i = 0; i < 3 * ManagerPool::connectionsPerManager; ++i)
+        handed.append(pool.acquire());
+    handed.append(pool.acquire(QByteArrayLiteral("proxy"), [](QNetworkAccessManager &) {}));
+    handed.append(pool.acquire(QByteArrayLiteral("proxy"), [](QNetworkAccessManager &) {}));
+    QCOMPARE(heard.size(), 4); // the shared one, two extras, one of the group
+    for (QNetworkAccessManager *m : std::as_const(handed))
+        QCOMPARE(heard.count(m), 1);
 }
 
 void TestManagerPool::groups_haveManagersOfTheirOwn_configuredOnce()

@@ -178,6 +178,7 @@ private Q_SLOTS:
     void timingPoints_areRecorded();
 
     void sharedManager_isUsedAsConfigured_andExtrasCopyIt();
+    void sharedManager_ownersRepliesAreLeftAlone();
     void signals_everyStepInOrder_withCompleteRecords();
     void attemptHeaders_identifyAttempts_andCanBeSwitchedOff();
     void logging_everyRetryAndEveryFinalFailure();
@@ -987,6 +988,29 @@ void TestRetryExecutor::sharedManager_isUsedAsConfigured_andExtrasCopyIt()
     // The caller's manager is left as it was configured.
     QVERIFY(shared.autoDeleteReplies());
     QCOMPARE(shared.transferTimeout(), 150);
+}
+
+void TestRetryExecutor::sharedManager_ownersRepliesAreLeftAlone()
+{
+    // The executor hears every reply of a manager it was given end (the
+    // manager's finished()): those its owner sent are not its business.
+    QNetworkAccessManager shared;
+    RetryExecutor executor(&shared);
+    executor.setPolicy(fastPolicy(2, 5));
+    Collector c(&executor);
+    for (int i = 0; i < 3; ++i)
+        executor.submit(getSpec(url(QStringLiteral("/status/503"))));
+    QPointer<QNetworkReply> own = shared.get(QNetworkRequest(url(QStringLiteral("/status/200"))));
+    QTRY_COMPARE_WITH_TIMEOUT(c.results.size(), 3, 10'000);
+    QTRY_VERIFY_WITH_TIMEOUT(own && own->isFinished(), 10'000);
+    QCOMPARE(own->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt(), 200);
+    QCOMPARE(own->readAll().trimmed(), QByteArray(R"({"status":200})"));
+    for (const auto &r : std::as_const(c.results))
+        QCOMPARE(r.outcome, RequestOutcome::AttemptsExhausted);
+    QCOMPARE(c.attempts.size(), 6);
+    for (const auto &a : std::as_const(c.attempts))
+        QCOMPARE(a.httpStatus, 503);
+    delete own;
 }
 
 void TestRetryExecutor::signals_everyStepInOrder_withCompleteRecords()
