@@ -5,9 +5,12 @@
 //   overhead  requests per second through the executor against raw
 //             QNetworkAccessManager, every first attempt succeeding, at the same
 //             concurrency with the same number of managers (so the same number of
-//             connections), at 6, 48 and 256 in flight; repetitions interleaved
-//             A/B, B/A, ... to cancel drift; and the heap each side holds per
-//             request in flight
+//             connections), at 6, 48 and 256 in flight: the executor given all
+//             requests at once (it queues them), fed one more as each ends (as
+//             the raw client is), and fed without its two X-Retry headers (the
+//             raw client's bytes on the wire); the order of the four turns every
+//             round to cancel drift; and the heap each side holds per request in
+//             flight
 //   timers    1,000 concurrent requests, each failing twice: actual minus planned
 //             backoff of every retry, with the default policy (Google's truncated
 //             exponential), with full jitter over one second, and without jitter
@@ -42,6 +45,7 @@
 #include <QTimer>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <functional>
 #include <numeric>
@@ -241,9 +245,12 @@ private:
 class ExecutorClient final
 {
 public:
-    explicit ExecutorClient(int concurrency)
+    /// Without `attemptHeaders` the executor sends what the raw client sends,
+    /// header for header (no X-Retry-Request-Id, X-Retry-Attempt).
+    explicit ExecutorClient(int concurrency, bool attemptHeaders = true)
     {
         m_executor.setConcurrencyLimit(concurrency);
+        m_executor.setAttemptHeadersEnabled(attemptHeaders);
         QObject::connect(&m_executor, &RetryExecutor::requestFinished, &m_executor, [this](const RequestResult &r) {
             if (r.outcome != RequestOutcome::Succeeded || r.attempts != 1)
                 qFatal("executor: request %llu ended %s after %d attempts: %s", r.requestId,
@@ -303,44 +310,57 @@ QJsonObject measureOverhead(const ServerProcess &server, int concurrency, int re
     const QUrl url = server.url(QStringLiteral("/status/200"));
     RawClient raw(concurrency);
     ExecutorClient executor(concurrency);
+    ExecutorClient plain(concurrency, /*attemptHeaders*/ false);
     // Warm-up: connections opened, code paged in, allocator primed.
     raw.run(url, requests / 4);
     executor.run(url, requests / 4);
+    plain.run(url, requests / 4, true);
     const double rawHeap = heapPerInFlight([&] { raw.run(url, requests / 4); }, concurrency);
     const double executorHeap = heapPerInFlight([&] { executor.run(url, requests / 4, /*feed*/ true); }, concurrency);
 
-    QJsonArray rawRates;
-    QJsonArray executorRates;
-    QList<double> ratios;
-    double rawSeconds = 0.0;
-    double executorSeconds = 0.0;
-    for (int pair = 0; pair < pairs; ++pair) {
-        double a = 0.0;
-        double b = 0.0;
-        // A/B, then B/A: whatever drifts during a pair weighs on both sides alike.
-        if (pair % 2 == 0) {
-            a = raw.run(url, requests);
-            b = executor.run(url, requests);
-        } else {
-            b = executor.run(url, requests);
-            a = raw.run(url, requests);
+    // Four ways to send the same requests, timed in turn: raw Qt; the executor
+    // given them all at once (it queues what is over its limit); the executor
+    // fed one more as each ends, as the raw client is; the same without the
+    // two X-Retry headers, so that the bytes on the wire are raw Qt's.
+    enum Way { Raw, Queued, Fed, FedPlain, Ways };
+    const std::array<std::function<double()>, Ways> runs{
+        [&] { return raw.run(url, requests); },
+        [&] { return executor.run(url, requests); },
+        [&] { return executor.run(url, requests, true); },
+        [&] { return plain.run(url, requests, true); },
+    };
+    std::array<double, Ways> seconds{};
+    std::array<QJsonArray, Ways> rates;
+    std::array<QList<double>, Ways> ratios; // per round, raw's time over the way's
+    for (int round = 0; round < pairs; ++round) {
+        // The order turns every round: whatever drifts during a round weighs on every way alike.
+        std::array<double, Ways> taken{};
+        for (int k = 0; k < Ways; ++k) {
+            const int way = (k + round) % Ways;
+            taken[way] = runs[way]();
         }
-        rawSeconds += a;
-        executorSeconds += b;
-        rawRates.append(requests / a);
-        executorRates.append(requests / b);
-        ratios.append(a / b);
+        for (int way = 0; way < Ways; ++way) {
+            seconds[way] += taken[way];
+            rates[way].append(requests / taken[way]);
+            ratios[way].append(taken[Raw] / taken[way]);
+        }
     }
-    const double ratio = rawSeconds / executorSeconds;
+    const auto rps = [&](int way) { return requests * pairs / seconds[way]; };
+    const auto ratio = [&](int way) { return seconds[Raw] / seconds[way]; };
     out << QStringLiteral("overhead, concurrency %1: raw %2 req/s, executor %3 req/s, ratio %4 "
-                          "(pairs: median %5, min %6, max %7)\n")
+                          "(rounds: median %5, min %6, max %7); fed as raw Qt is: %8 (median %9); "
+                          "fed, without the X-Retry headers: %10 (median %11)\n")
                .arg(concurrency)
-               .arg(requests * pairs / rawSeconds, 0, 'f', 0)
-               .arg(requests * pairs / executorSeconds, 0, 'f', 0)
-               .arg(ratio, 0, 'f', 3)
-               .arg(percentile(ratios, 50), 0, 'f', 3)
-               .arg(percentile(ratios, 0), 0, 'f', 3)
-               .arg(percentile(ratios, 100), 0, 'f', 3);
+               .arg(rps(Raw), 0, 'f', 0)
+               .arg(rps(Queued), 0, 'f', 0)
+               .arg(ratio(Queued), 0, 'f', 3)
+               .arg(percentile(ratios[Queued], 50), 0, 'f', 3)
+               .arg(percentile(ratios[Queued], 0), 0, 'f', 3)
+               .arg(percentile(ratios[Queued], 100), 0, 'f', 3)
+               .arg(ratio(Fed), 0, 'f', 3)
+               .arg(percentile(ratios[Fed], 50), 0, 'f', 3)
+               .arg(ratio(FedPlain), 0, 'f', 3)
+               .arg(percentile(ratios[FedPlain], 50), 0, 'f', 3);
     out << QStringLiteral("overhead, concurrency %1: heap per request in flight: raw %2 KiB, executor %3 KiB\n")
                .arg(concurrency)
                .arg(rawHeap / 1024.0, 0, 'f', 1)
@@ -351,16 +371,24 @@ QJsonObject measureOverhead(const ServerProcess &server, int concurrency, int re
         {QStringLiteral("managers"), (concurrency + connectionsPerManager - 1) / connectionsPerManager},
         {QStringLiteral("requests_per_run"), requests},
         {QStringLiteral("pairs"), pairs},
-        {QStringLiteral("raw_rps"), requests * pairs / rawSeconds},
-        {QStringLiteral("executor_rps"), requests * pairs / executorSeconds},
-        {QStringLiteral("ratio"), ratio},
-        {QStringLiteral("pair_ratio_median"), percentile(ratios, 50)},
-        {QStringLiteral("pair_ratio_min"), percentile(ratios, 0)},
-        {QStringLiteral("pair_ratio_max"), percentile(ratios, 100)},
+        {QStringLiteral("raw_rps"), rps(Raw)},
+        {QStringLiteral("executor_rps"), rps(Queued)},
+        {QStringLiteral("ratio"), ratio(Queued)},
+        {QStringLiteral("pair_ratio_median"), percentile(ratios[Queued], 50)},
+        {QStringLiteral("pair_ratio_min"), percentile(ratios[Queued], 0)},
+        {QStringLiteral("pair_ratio_max"), percentile(ratios[Queued], 100)},
+        {QStringLiteral("executor_fed_rps"), rps(Fed)},
+        {QStringLiteral("ratio_fed"), ratio(Fed)},
+        {QStringLiteral("pair_ratio_fed_median"), percentile(ratios[Fed], 50)},
+        {QStringLiteral("executor_fed_without_attempt_headers_rps"), rps(FedPlain)},
+        {QStringLiteral("ratio_fed_without_attempt_headers"), ratio(FedPlain)},
+        {QStringLiteral("pair_ratio_fed_without_attempt_headers_median"), percentile(ratios[FedPlain], 50)},
         {QStringLiteral("raw_heap_per_in_flight_bytes"), rawHeap},
         {QStringLiteral("executor_heap_per_in_flight_bytes"), executorHeap},
-        {QStringLiteral("raw_rps_runs"), rawRates},
-        {QStringLiteral("executor_rps_runs"), executorRates},
+        {QStringLiteral("raw_rps_runs"), rates[Raw]},
+        {QStringLiteral("executor_rps_runs"), rates[Queued]},
+        {QStringLiteral("executor_fed_rps_runs"), rates[Fed]},
+        {QStringLiteral("executor_fed_without_attempt_headers_rps_runs"), rates[FedPlain]},
     };
 }
 
