@@ -633,8 +633,8 @@ int main(int argc, char *argv[])
         QStringLiteral("file"), QStringLiteral("bench_executor.json"));
     const QCommandLineOption quickOption(QStringLiteral("quick"), QStringLiteral("Fewer repetitions (a smoke run)."));
     const QCommandLineOption profileOption(QStringLiteral("profile"),
-        QStringLiteral("Only send N requests through one client, raw or executor, at concurrency C (default 48; for a "
-                       "profiler)."),
+        QStringLiteral("Only send N requests through one client at concurrency C (default 48; for a profiler): raw "
+                       "Qt, the executor, or the executor without its X-Retry headers (plain)."),
         QStringLiteral("client:N[:C]"));
     const QCommandLineOption scaleRequestsOption(QStringLiteral("scale-requests"),
         QStringLiteral("Logical requests of the scale part (default 10,000; 2,000 with --quick)."),
@@ -668,8 +668,11 @@ int main(int argc, char *argv[])
         } else if (spec.value(0) == QLatin1String("executor") && count > 0) {
             ExecutorClient client(concurrency);
             seconds = client.run(url, count);
+        } else if (spec.value(0) == QLatin1String("plain") && count > 0) {
+            ExecutorClient client(concurrency, /*attemptHeaders*/ false);
+            seconds = client.run(url, count);
         } else {
-            qCCritical(lcBench).noquote() << "--profile wants raw:N[:C] or executor:N[:C]";
+            qCCritical(lcBench).noquote() << "--profile wants raw:N[:C], executor:N[:C] or plain:N[:C]";
             return 2;
         }
         out << spec.value(0) << ": " << count << " requests in " << seconds << " s" << Qt::endl;
