@@ -208,10 +208,11 @@ private:
     {
         const auto least = std::min_element(m_load.begin(), m_load.end());
         const auto index = static_cast<int>(least - m_load.begin());
-        // The same request attributes as the executor sets.
+        // What plain Qt sends, header for header what the executor sends without
+        // its X-Retry headers. Not the executor's cache attributes: its managers
+        // have no cache, and on a get() AlwaysNetwork makes Qt add Cache-Control
+        // and Pragma (the executor's custom-verb GET sends neither).
         QNetworkRequest request(m_url);
-        request.setAttribute(QNetworkRequest::CacheLoadControlAttribute, QNetworkRequest::AlwaysNetwork);
-        request.setAttribute(QNetworkRequest::CacheSaveControlAttribute, false);
         request.setAttribute(QNetworkRequest::Http2AllowedAttribute, false);
         QNetworkReply *reply = m_managers[index]->get(request);
         ++m_load[index];
