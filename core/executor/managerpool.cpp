@@ -91,14 +91,19 @@ QNetworkAccessManager *ManagerPool::acquire(const QByteArray &group, const Confi
 
 ManagerPool::Entry *ManagerPool::entryOf(const void *manager)
 {
+    return const_cast<Entry *>(std::as_const(*this).entryOf(manager));
+}
+
+const ManagerPool::Entry *ManagerPool::entryOf(const void *manager) const
+{
     // Compared as void pointers: forget() is handed one whose manager part is gone.
     // The address kept beside the QPointer: no reading of the guard per entry.
-    for (Entry &entry : m_default) {
+    for (const Entry &entry : m_default) {
         if (entry.address == manager)
             return &entry;
     }
-    for (Group &managers : m_groups) {
-        for (Entry &entry : managers) {
+    for (const Group &managers : m_groups) {
+        for (const Entry &entry : managers) {
             if (entry.address == manager)
                 return &entry;
         }
@@ -140,9 +145,7 @@ void ManagerPool::release(QNetworkAccessManager *manager)
 void ManagerPool::forget(const void *manager)
 {
     // A QPointer to it is already null: its entry goes with the others that are.
-    const auto gone = [manager](const Entry &e) {
-        return e.manager.isNull() || static_cast<const void *>(e.manager.data()) == manager;
-    };
+    const auto gone = [manager](const Entry &e) { return e.manager.isNull() || e.address == manager; };
     m_default.removeIf(gone);
     for (Group &managers : m_groups)
         managers.removeIf(gone);
@@ -150,17 +153,8 @@ void ManagerPool::forget(const void *manager)
 
 int ManagerPool::load(QNetworkAccessManager *manager) const
 {
-    for (const Entry &entry : m_default) {
-        if (entry.manager.data() == manager)
-            return entry.load;
-    }
-    for (const Group &managers : m_groups) {
-        for (const Entry &entry : managers) {
-            if (entry.manager.data() == manager)
-                return entry.load;
-        }
-    }
-    return 0;
+    const Entry *entry = manager ? entryOf(manager) : nullptr;
+    return entry && entry->manager ? entry->load : 0;
 }
 
 QList<QNetworkAccessManager *> ManagerPool::managers() const

@@ -79,6 +79,7 @@ private:
     Group *groupOf(const QByteArray &key);
     const Group *groupOf(const QByteArray &key) const;
     Entry *entryOf(const void *manager);
+    const Entry *entryOf(const void *manager) const;
     void pruneIdleGroups();
 
     QObject *m_owner;

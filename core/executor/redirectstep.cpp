@@ -11,12 +11,12 @@
 
 namespace RetryLab::Core {
 
-namespace {
-
 bool isRedirectStatus(int status)
 {
     return status == 301 || status == 302 || status == 303 || status == 307 || status == 308;
 }
+
+namespace {
 
 // Why the redirect from `from` to `to` is not followed; empty when it is.
 QString refusal(const QUrl &from, const QUrl &to, const QByteArray &location, qsizetype redirectsSoFar)

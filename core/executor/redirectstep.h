@@ -23,6 +23,9 @@ struct RedirectStep
 /// Redirects followed within one attempt; browsers allow about 20, curl 50.
 inline constexpr int maxRedirectsPerAttempt = 10;
 
+/// 301, 302, 303, 307 or 308: the statuses nextHop() follows (given a Location).
+bool isRedirectStatus(int status);
+
 /// The step after `current` was answered with `status` and `location`, when
 /// `redirectsSoFar` redirects were met in this attempt already. Nothing when
 /// the answer is not a redirect (not 301, 302, 303, 307 or 308, or without a

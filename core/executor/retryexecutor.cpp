@@ -98,7 +98,8 @@ RetryExecutor::RetryExecutor(QNetworkAccessManager *manager, QObject *parent)
     m_defaultTransportRequest = m_hopRequest;
     PreparedTransport().applyTo(m_defaultTransportRequest); // HTTP/1.1
     static std::atomic<quint64> executors{0};
-    m_instanceToken = QByteArray::number(QCoreApplication::applicationPid()) + '.' + QByteArray::number(++executors);
+    m_requestIdPrefix
+        = QByteArray::number(QCoreApplication::applicationPid()) + '.' + QByteArray::number(++executors) + '-';
 }
 
 RetryExecutor::~RetryExecutor()
@@ -421,13 +422,12 @@ void RetryExecutor::startAttempt(const RequestPtr &r)
         static const QByteArray attemptName
             = QByteArray::fromRawData(RetryHeaders::attempt, qsizetype(sizeof(RetryHeaders::attempt) - 1));
         if (r->requestIdValue.isEmpty()) {
-            // "<token>-<id>" in one allocation (the token is a pid and a count: short).
-            std::array<char, 96> text{};
-            const qsizetype token = std::min<qsizetype>(m_instanceToken.size(), 64);
-            std::copy_n(m_instanceToken.constData(), token, text.begin());
-            text[token] = '-';
-            const char *end = std::to_chars(text.data() + token + 1, text.data() + text.size(), r->id).ptr;
-            r->requestIdValue = QByteArray(text.data(), end - text.data());
+            // "<pid>.<executor>-<id>" in one allocation.
+            std::array<char, 24> digits{};
+            const qsizetype length = std::to_chars(digits.begin(), digits.end(), r->id).ptr - digits.begin();
+            r->requestIdValue = QByteArray(m_requestIdPrefix.size() + length, Qt::Uninitialized);
+            std::copy_n(m_requestIdPrefix.constData(), m_requestIdPrefix.size(), r->requestIdValue.data());
+            std::copy_n(digits.begin(), length, r->requestIdValue.data() + m_requestIdPrefix.size());
         }
         hop.headers.reserve(hop.headers.size() + 2);
         hop.headers.append({requestIdName, r->requestIdValue});
@@ -572,12 +572,10 @@ void RetryExecutor::sendHop(const RequestPtr &r)
 void RetryExecutor::handleManagerFinished(QNetworkReply *reply)
 {
     // An injected manager also finishes replies of its owner's: not in the table.
+    // A reply leaves the table whenever its request drops it (forgetReply()).
     const auto it = m_replyRequests.constFind(reply);
-    if (it == m_replyRequests.cend())
-        return;
-    const quint64 id = *it;
-    if (replyOwner(id, reply))
-        handleReplyFinished(id);
+    if (it != m_replyRequests.cend())
+        handleReplyFinished(*it);
 }
 
 void RetryExecutor::forgetReply(const Request &r)
@@ -590,8 +588,8 @@ bool RetryExecutor::followRedirect(const RequestPtr &r)
 {
     QNetworkReply *reply = r->reply;
     const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
-    if (status < 300 || status > 399)
-        return false; // not a redirect: no Location to look for
+    if (!isRedirectStatus(status))
+        return false; // no Location to look for
     auto step = nextHop(r->hop, status, reply->rawHeader(QByteArrayLiteral("Location")), r->current.redirects.size());
     if (!step)
         return false;

@@ -193,7 +193,7 @@ private:
     QHash<const QNetworkReply *, quint64> m_replyRequests; ///< the reply in flight of each request
     QList<quint64> m_queue;
     std::atomic<quint64> m_nextId{1};
-    QByteArray m_instanceToken; ///< unique within the process, part of X-Retry-Request-Id
+    QByteArray m_requestIdPrefix; ///< "<pid>.<executor>-": unique within the process, X-Retry-Request-Id's start
     bool m_attemptHeaders = true;
     int m_concurrencyLimit = 6;
     qint64 m_responseBodyLimit = defaultResponseBodyLimit;
