@@ -347,10 +347,21 @@ void RetryExecutor::noteBreakerState(const QString &host)
     m_reportedNotClosed += (state != CircuitBreaker::State::Closed) - (previous != CircuitBreaker::State::Closed);
     qCInfo(lcExecutor).noquote() << "circuit for" << host << "is now" << CircuitBreaker::stateName(state);
     Q_EMIT circuitStateChanged(host, state);
-    if (state == CircuitBreaker::State::Open) {
-        // Tell the UI when the breaker lets trials through again.
-        QTimer::singleShot(toTimerMs(breaker.remainingOpenMs() + 1.0), this, [this, host] { noteBreakerState(host); });
-    }
+    if (state == CircuitBreaker::State::Open)
+        watchOpenBreaker(host); // tell the UI when the breaker lets trials through again
+}
+
+void RetryExecutor::watchOpenBreaker(const QString &host)
+{
+    // Precise: from two seconds on Qt's default timer is coarse and may fire up to
+    // 5 % early, while the circuit is still open; then nothing would be reported
+    // until the next request. Should it still wake early, it looks again later.
+    QTimer::singleShot(toTimerMs(breakerFor(host).remainingOpenMs() + 1.0), Qt::PreciseTimer, this, [this, host] {
+        if (breakerFor(host).state() == CircuitBreaker::State::Open)
+            watchOpenBreaker(host);
+        else
+            noteBreakerState(host);
+    });
 }
 
 void RetryExecutor::noteBudget()

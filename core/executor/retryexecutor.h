@@ -164,6 +164,7 @@ private:
     void handleManagerDestroyed(QObject *manager);
     CircuitBreaker &breakerFor(const QString &host);
     void noteBreakerState(const QString &host);
+    void watchOpenBreaker(const QString &host);
     void noteBudget();
     RequestPtr find(quint64 requestId) const;
     bool bodyStopsAtLength(const Request &request) const;
