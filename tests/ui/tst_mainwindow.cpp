@@ -757,7 +757,7 @@ void TestMainWindow::statusBar_showsBreakerAndBudget()
     Core::BackoffPolicy guarded = fastPolicy();
     guarded.circuitBreaker.enabled = true;
     guarded.circuitBreaker.consecutiveFailures = 2;
-    guarded.circuitBreaker.openMs = 150.0;
+    guarded.circuitBreaker.openMs = 2'000.0; // long enough to see OPEN however slowly this thread paints
     guarded.retryBudget.kind = Core::RetryBudgetKind::AwsStandard;
     window->policyPanel()->setPolicy(guarded);
     QVERIFY(window->policyPanel()->isUsable());
@@ -772,7 +772,7 @@ void TestMainWindow::statusBar_showsBreakerAndBudget()
     QVERIFY2(!budget->text().startsWith(QLatin1String("Retry budget: 500.0")), qPrintable(budget->text()));
     // Open turns half-open by time alone; the status bar follows without any request.
     QTRY_VERIFY2_WITH_TIMEOUT(
-        breaker->text().contains(host + QStringLiteral(" half-open")), qPrintable(breaker->text()), 5000);
+        breaker->text().contains(host + QStringLiteral(" half-open")), qPrintable(breaker->text()), 15'000);
 }
 
 void TestMainWindow::clearRun_forgetsTheAttempts()
