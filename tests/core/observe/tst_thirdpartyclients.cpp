@@ -299,9 +299,9 @@ private Q_SLOTS:
         usePlan("always-503");
         // urllib3 draws no jitter, so its delays of one retry index agree within milliseconds; a
         // Python process held up by the machine for tens of milliseconds looks like jitter. A trial
-        // that sees jitter gets a second, on fresh observations; the second must see none.
+        // that sees jitter gets another, on fresh observations; the third must see none.
         InferredPolicy p;
-        for (int trial = 1; trial <= 2; ++trial) {
+        for (int trial = 1; trial <= 3; ++trial) {
             m_observer->clear();
             QVERIFY(runClients({{python,
                 {script("urllib3_client.py"), base(), QStringLiteral("4"), QStringLiteral("4"),
