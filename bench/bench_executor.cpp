@@ -9,8 +9,9 @@
 //             requests at once (it queues them), fed one more as each ends (as
 //             the raw client is), and fed without its two X-Retry headers (the
 //             raw client's bytes on the wire); the order of the four turns every
-//             round to cancel drift; and the heap each side holds per request in
-//             flight
+//             round to cancel drift; the CPU per request of both processes (user
+//             and system) and how many cores they kept busy; and the heap each
+//             side holds per request in flight
 //   timers    1,000 concurrent requests, each failing twice: actual minus planned
 //             backoff of every retry, with the default policy (Google's truncated
 //             exponential), with full jitter over one second, and without jitter
@@ -42,6 +43,7 @@
 #include <QNetworkRequest>
 #include <QProcess>
 #include <QTextStream>
+#include <QThread>
 #include <QTimer>
 
 #include <algorithm>
@@ -152,6 +154,8 @@ public:
     }
 
     QUrl url(const QString &pathAndQuery) const { return QUrl(m_base.toString() + pathAndQuery); }
+    /// CPU time the server has used so far, in seconds (-1 if it cannot be read).
+    double cpuSeconds() const { return otherProcessCpuSeconds(m_process.processId()); }
 
 private:
     QProcess m_process;
@@ -331,6 +335,8 @@ QJsonObject measureOverhead(const ServerProcess &server, int concurrency, int re
         [&] { return plain.run(url, requests, true); },
     };
     std::array<double, Ways> seconds{};
+    std::array<double, Ways> cpuSeconds{}; // both processes', user and system
+    const auto cpuNow = [&server] { return processCpuSeconds() + server.cpuSeconds(); };
     std::array<QJsonArray, Ways> rates;
     std::array<QList<double>, Ways> ratios; // per round, raw's time over the way's
     for (int round = 0; round < pairs; ++round) {
@@ -338,7 +344,9 @@ QJsonObject measureOverhead(const ServerProcess &server, int concurrency, int re
         std::array<double, Ways> taken{};
         for (int k = 0; k < Ways; ++k) {
             const int way = (k + round) % Ways;
+            const double cpuBefore = cpuNow();
             taken[way] = runs[way]();
+            cpuSeconds[way] += cpuNow() - cpuBefore;
         }
         for (int way = 0; way < Ways; ++way) {
             seconds[way] += taken[way];
@@ -348,6 +356,11 @@ QJsonObject measureOverhead(const ServerProcess &server, int concurrency, int re
     }
     const auto rps = [&](int way) { return requests * pairs / seconds[way]; };
     const auto ratio = [&](int way) { return seconds[Raw] / seconds[way]; };
+    // CPU per request, client and server together, and how many of the machine's
+    // cores they kept busy: at (nearly) all of them, requests per second can only
+    // follow CPU per request.
+    const auto cpuUs = [&](int way) { return cpuSeconds[way] / (double(requests) * pairs) * 1e6; };
+    const auto coresBusy = [&](int way) { return cpuSeconds[way] / seconds[way]; };
     out << QStringLiteral("overhead, concurrency %1: raw %2 req/s, executor %3 req/s, ratio %4 "
                           "(rounds: median %5, min %6, max %7); fed as raw Qt is: %8 (median %9); "
                           "fed, without the X-Retry headers: %10 (median %11)\n")
@@ -362,6 +375,16 @@ QJsonObject measureOverhead(const ServerProcess &server, int concurrency, int re
                .arg(percentile(ratios[Fed], 50), 0, 'f', 3)
                .arg(ratio(FedPlain), 0, 'f', 3)
                .arg(percentile(ratios[FedPlain], 50), 0, 'f', 3);
+    out << QStringLiteral("overhead, concurrency %1: CPU per request (both processes): raw %2 us, executor %3 us, "
+                          "fed %4 us, fed without the X-Retry headers %5 us; cores busy: raw %6, executor %7 of %8\n")
+               .arg(concurrency)
+               .arg(cpuUs(Raw), 0, 'f', 1)
+               .arg(cpuUs(Queued), 0, 'f', 1)
+               .arg(cpuUs(Fed), 0, 'f', 1)
+               .arg(cpuUs(FedPlain), 0, 'f', 1)
+               .arg(coresBusy(Raw), 0, 'f', 2)
+               .arg(coresBusy(Queued), 0, 'f', 2)
+               .arg(QThread::idealThreadCount());
     out << QStringLiteral("overhead, concurrency %1: heap per request in flight: raw %2 KiB, executor %3 KiB\n")
                .arg(concurrency)
                .arg(rawHeap / 1024.0, 0, 'f', 1)
@@ -384,6 +407,16 @@ QJsonObject measureOverhead(const ServerProcess &server, int concurrency, int re
         {QStringLiteral("executor_fed_without_attempt_headers_rps"), rps(FedPlain)},
         {QStringLiteral("ratio_fed_without_attempt_headers"), ratio(FedPlain)},
         {QStringLiteral("pair_ratio_fed_without_attempt_headers_median"), percentile(ratios[FedPlain], 50)},
+        {QStringLiteral("raw_cpu_us_per_request"), cpuUs(Raw)},
+        {QStringLiteral("executor_cpu_us_per_request"), cpuUs(Queued)},
+        {QStringLiteral("executor_fed_cpu_us_per_request"), cpuUs(Fed)},
+        {QStringLiteral("executor_fed_without_attempt_headers_cpu_us_per_request"), cpuUs(FedPlain)},
+        {QStringLiteral("cpu_ratio"), cpuUs(Queued) > 0 ? cpuUs(Raw) / cpuUs(Queued) : 0.0},
+        {QStringLiteral("cpu_ratio_fed"), cpuUs(Fed) > 0 ? cpuUs(Raw) / cpuUs(Fed) : 0.0},
+        {QStringLiteral("cpu_ratio_fed_without_attempt_headers"),
+            cpuUs(FedPlain) > 0 ? cpuUs(Raw) / cpuUs(FedPlain) : 0.0},
+        {QStringLiteral("raw_cores_busy"), coresBusy(Raw)},
+        {QStringLiteral("executor_cores_busy"), coresBusy(Queued)},
         {QStringLiteral("raw_heap_per_in_flight_bytes"), rawHeap},
         {QStringLiteral("executor_heap_per_in_flight_bytes"), executorHeap},
         {QStringLiteral("raw_rps_runs"), rates[Raw]},

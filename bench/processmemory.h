@@ -8,9 +8,13 @@
 #if defined(Q_OS_LINUX) && defined(__GLIBC__)
 #include <malloc.h>
 #endif
+#if defined(Q_OS_LINUX)
+#include <sys/resource.h>
+#include <unistd.h>
+#endif
 
-/// Memory figures of the running process for the benchmark programs, from
-/// /proc/self/status and glibc's allocator; -1 where the system has none.
+/// Memory and CPU figures of the running process for the benchmark programs,
+/// from /proc and glibc's allocator; -1 where the system has none.
 namespace RetryLab::Bench {
 
 /// A "Name:   1234 kB" field of /proc/self/status, in KiB.
@@ -55,6 +59,47 @@ inline qint64 heapInUseBytes()
     return static_cast<qint64>(info.uordblks + info.hblkhd);
 #else
     return -1;
+#endif
+}
+
+/// CPU time, user and system, this process has used so far (its threads
+/// included), in seconds; -1 where the system cannot say.
+inline double processCpuSeconds()
+{
+#if defined(Q_OS_LINUX)
+    rusage usage{};
+    if (::getrusage(RUSAGE_SELF, &usage) != 0)
+        return -1.0;
+    return double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec)
+        + double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6;
+#else
+    return -1.0;
+#endif
+}
+
+/// CPU time, user and system, another running process has used so far, from
+/// /proc/<pid>/stat (in clock ticks, 10 ms each on most systems); -1 where it
+/// cannot be read.
+inline double otherProcessCpuSeconds(qint64 pid)
+{
+#if defined(Q_OS_LINUX)
+    QFile stat(QStringLiteral("/proc/%1/stat").arg(pid));
+    if (!stat.open(QIODevice::ReadOnly))
+        return -1.0;
+    const QByteArray text = stat.readAll();
+    // The command name, in parentheses, may hold spaces: count the fields after it.
+    const qsizetype close = text.lastIndexOf(')');
+    if (close < 0)
+        return -1.0;
+    const QList<QByteArray> fields = text.mid(close + 2).split(' ');
+    // After the name: state is field 3 of the whole line, utime 14 and stime 15.
+    if (fields.size() < 13)
+        return -1.0;
+    const double ticks = double(fields[11].toLongLong() + fields[12].toLongLong());
+    return ticks / double(::sysconf(_SC_CLK_TCK));
+#else
+    Q_UNUSED(pid);
+    return -1.0;
 #endif
 }
 
