@@ -361,6 +361,7 @@ QJsonObject measureOverhead(const ServerProcess &server, int concurrency, int re
     // follow CPU per request.
     const auto cpuUs = [&](int way) { return cpuSeconds[way] / (double(requests) * pairs) * 1e6; };
     const auto coresBusy = [&](int way) { return cpuSeconds[way] / seconds[way]; };
+    const auto cpuRatio = [&](int way) { return cpuSeconds[way] > 0 ? cpuSeconds[Raw] / cpuSeconds[way] : 0.0; };
     out << QStringLiteral("overhead, concurrency %1: raw %2 req/s, executor %3 req/s, ratio %4 "
                           "(rounds: median %5, min %6, max %7); fed as raw Qt is: %8 (median %9); "
                           "fed, without the X-Retry headers: %10 (median %11)\n")
@@ -411,10 +412,9 @@ QJsonObject measureOverhead(const ServerProcess &server, int concurrency, int re
         {QStringLiteral("executor_cpu_us_per_request"), cpuUs(Queued)},
         {QStringLiteral("executor_fed_cpu_us_per_request"), cpuUs(Fed)},
         {QStringLiteral("executor_fed_without_attempt_headers_cpu_us_per_request"), cpuUs(FedPlain)},
-        {QStringLiteral("cpu_ratio"), cpuUs(Queued) > 0 ? cpuUs(Raw) / cpuUs(Queued) : 0.0},
-        {QStringLiteral("cpu_ratio_fed"), cpuUs(Fed) > 0 ? cpuUs(Raw) / cpuUs(Fed) : 0.0},
-        {QStringLiteral("cpu_ratio_fed_without_attempt_headers"),
-            cpuUs(FedPlain) > 0 ? cpuUs(Raw) / cpuUs(FedPlain) : 0.0},
+        {QStringLiteral("cpu_ratio"), cpuRatio(Queued)},
+        {QStringLiteral("cpu_ratio_fed"), cpuRatio(Fed)},
+        {QStringLiteral("cpu_ratio_fed_without_attempt_headers"), cpuRatio(FedPlain)},
         {QStringLiteral("raw_cores_busy"), coresBusy(Raw)},
         {QStringLiteral("executor_cores_busy"), coresBusy(Queued)},
         {QStringLiteral("raw_heap_per_in_flight_bytes"), rawHeap},

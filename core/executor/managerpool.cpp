@@ -96,15 +96,16 @@ ManagerPool::Entry *ManagerPool::entryOf(const void *manager)
 
 const ManagerPool::Entry *ManagerPool::entryOf(const void *manager) const
 {
-    // Compared as void pointers: forget() is handed one whose manager part is gone.
-    // The address kept beside the QPointer: no reading of the guard per entry.
+    // The address kept beside the QPointer: the guard is read only on a match, and
+    // an entry whose manager is gone (a new one may live at its address) is not it.
+    const auto live = [manager](const Entry &entry) { return entry.address == manager && entry.manager; };
     for (const Entry &entry : m_default) {
-        if (entry.address == manager)
+        if (live(entry))
             return &entry;
     }
     for (const Group &managers : m_groups) {
         for (const Entry &entry : managers) {
-            if (entry.address == manager)
+            if (live(entry))
                 return &entry;
         }
     }
@@ -154,7 +155,7 @@ void ManagerPool::forget(const void *manager)
 int ManagerPool::load(QNetworkAccessManager *manager) const
 {
     const Entry *entry = manager ? entryOf(manager) : nullptr;
-    return entry && entry->manager ? entry->load : 0;
+    return entry ? entry->load : 0;
 }
 
 QList<QNetworkAccessManager *> ManagerPool::managers() const
