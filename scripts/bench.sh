@@ -18,7 +18,7 @@
 #  12. backoff timers with the window live (1,000 requests)          bench_windowtimers
 #
 # Usage: scripts/bench.sh [--quick] [--out FILE]
-#   --quick   fewer repetitions and shorter load runs (a smoke run, not for the README)
+#   --quick   fewer repetitions and shorter load runs (a smoke run, not for bench/README.md)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 

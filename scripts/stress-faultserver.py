@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Hostile clients against `retrylab serve`, with figures for the README.
+"""Hostile clients against `retrylab serve`, with the figures of HACKING.md ("Hostile clients").
 
 Each attack runs against a fresh server started with a soft descriptor limit of
 1024 (Linux's default), which the server raises to the hard limit itself:

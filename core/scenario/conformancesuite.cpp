@@ -347,7 +347,7 @@ ConformanceExpectation expect(const BackoffPolicy &policy, const FaultSequence &
         elapsedMin += seen.durationMs;
         elapsedMax += seen.durationMs + attemptUpperMs;
 
-        // The classification the retry rules ask for (README, "The retry executor").
+        // The classification the retry rules ask for (docs/executor.md, "What is retried").
         bool success = false;
         bool retry = false;
         bool immediate = false;

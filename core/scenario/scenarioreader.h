@@ -13,7 +13,7 @@ namespace RetryLab::Core {
 /// is not valid JSON is refused with its line and column; a field of the wrong
 /// type, an impossible value or an unknown field is refused with the field's
 /// path ("requests[2].url: ..."). Nothing is guessed and nothing is ignored.
-/// The format is described in the headless README; resources/scenarios/ holds examples.
+/// The format is described in docs/files.md; resources/scenarios/ holds examples.
 namespace ScenarioReader {
 
 inline constexpr int formatVersion = 1;

@@ -1126,7 +1126,7 @@ void TestFaultServer::connectionFaults_qtNetworkError_data()
     QTest::addColumn<int>("bytes");
     QTest::addColumn<int>("sends"); // requests the server saw: exactly 1, or -2 for "at least 2", 0 for "at least 1"
 
-    // The table in the README comes from these rows (Qt 6.4).
+    // The table in docs/fault-server.md comes from these rows (Qt 6.4).
     QTest::addRow("reset") << "/fault/reset"
                            << "reset" << 10'000 << int(QNetworkReply::RemoteHostClosedError) << -1 << 0 << 0 << -2;
     // Qt 6.4 often finishes this reply without an error and with a body

@@ -300,7 +300,7 @@ void TestFaultServerTls::scriptedTests_workOverHttps()
 }
 
 // ---------------------------------------------------------------------------
-// What each TLS fault looks like to a client. The README's table comes from here.
+// What each TLS fault looks like to a client. The table in docs/fault-server.md comes from here.
 
 void TestFaultServerTls::tlsFaults_qtNetworkError_data()
 {
