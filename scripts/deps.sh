@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs the Debian packages RetryLab needs, and only those that are missing,
-# so that a second run costs a few dpkg queries. Usage: scripts/deps.sh [extra packages...]
+# so that a second run costs a few dpkg queries, and the commit-msg hook in a git
+# checkout (scripts/install-hooks.sh). Usage: scripts/deps.sh [extra packages...]
 set -euo pipefail
 
 packages=(
@@ -28,6 +29,9 @@ packages=(
 if ! command -v node >/dev/null || ! command -v npm >/dev/null; then
     packages+=(nodejs npm)
 fi
+
+# The commit-msg hook (scripts/commit-msg) of this checkout, when it is a git checkout.
+"$(dirname "$0")/install-hooks.sh"
 
 missing=()
 for pkg in "${packages[@]}"; do
