@@ -77,8 +77,10 @@ void settle(int ms)
     waitFor([] { return false; }, ms);
 }
 
-// Quick enough to watch and varied enough to show every colour of the views.
-Core::BackoffPolicy demoPolicy()
+// Quick enough to watch and varied enough to show every colour of the views. The return type
+// is deduced: lupdate misreads a definition that starts with a qualified type
+// (Core::BackoffPolicy demoPolicy()) and files its tr() strings under a wrong context.
+auto demoPolicy()
 {
     Core::BackoffPolicy policy;
     policy.name = Tr::tr("Screenshot demo");

@@ -1,8 +1,8 @@
 #include "ui/run/timelineruns.h"
 
 #include "ui/session/runsession.h"
+#include "ui/session/uitr.h"
 
-#include <QCoreApplication>
 #include <QFontMetrics>
 #include <QPainter>
 #include <QPalette>
@@ -12,15 +12,6 @@
 #include <cmath>
 
 namespace RetryLab::Ui::TimelineRuns {
-
-namespace {
-
-QString tr(const char *text)
-{
-    return QCoreApplication::translate("RetryLab::Ui::TimelineView", text);
-}
-
-} // namespace
 
 std::optional<RunRange> runAround(const RunSession &session, qsizetype lane)
 {
@@ -108,8 +99,8 @@ QString lengthText(const TimeScale::Gap &gap)
 QString toolTip(const TimeScale::Gap &gap)
 {
     const double ms = std::max(0.0, gap.toMs - gap.fromMs);
-    return tr("Idle for %1: nothing was running.\nDrawn narrow so that the runs on either side keep their width; "
-              "zoom or drag to see it at scale.")
+    return Tr::tr("Idle for %1: nothing was running.\nDrawn narrow so that the runs on either side keep their width; "
+                  "zoom or drag to see it at scale.")
         .arg(TimeScale::label(ms, 100.0));
 }
 

@@ -1,6 +1,7 @@
 #include "ui/widgets/pictureexport.h"
 
-#include <QCoreApplication>
+#include "ui/session/uitr.h"
+
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
@@ -12,15 +13,6 @@
 #include <QWidget>
 
 namespace RetryLab::Ui::PictureExport {
-
-namespace {
-
-QString tr(const char *text)
-{
-    return QCoreApplication::translate("RetryLab::Ui::PictureExport", text);
-}
-
-} // namespace
 
 std::optional<Kind> kindOf(const QString &path)
 {
@@ -37,18 +29,18 @@ Core::Result<void> write(QWidget *widget, const QString &path, const QString &ti
     const QString shown = QDir::toNativeSeparators(path);
     const auto kind = kindOf(path);
     if (!kind)
-        return Core::Error{QString(), tr("%1: a picture is written as PNG (.png) or SVG (.svg)").arg(shown)};
+        return Core::Error{QString(), Tr::tr("%1: a picture is written as PNG (.png) or SVG (.svg)").arg(shown)};
     if (!widget || widget->width() <= 0 || widget->height() <= 0)
-        return Core::Error{QString(), tr("%1: there is nothing on screen to draw").arg(shown)};
+        return Core::Error{QString(), Tr::tr("%1: there is nothing on screen to draw").arg(shown)};
 
     // Written to a temporary file first: a failed write leaves an earlier picture whole.
     QSaveFile file(path);
     if (!file.open(QIODevice::WriteOnly))
-        return Core::Error{QString(), tr("%1 cannot be written: %2").arg(shown, file.errorString())};
+        return Core::Error{QString(), Tr::tr("%1 cannot be written: %2").arg(shown, file.errorString())};
     if (*kind == Kind::Png) {
         QImageWriter writer(&file, "png");
         if (!writer.write(widget->grab().toImage()))
-            return Core::Error{QString(), tr("%1 cannot be written: %2").arg(shown, writer.errorString())};
+            return Core::Error{QString(), Tr::tr("%1 cannot be written: %2").arg(shown, writer.errorString())};
     } else {
         QSvgGenerator svg;
         svg.setOutputDevice(&file);
@@ -56,15 +48,15 @@ Core::Result<void> write(QWidget *widget, const QString &path, const QString &ti
         svg.setViewBox(QRect(QPoint(0, 0), widget->size()));
         svg.setResolution(widget->logicalDpiX());
         svg.setTitle(title);
-        svg.setDescription(tr("Drawn by RetryLab"));
+        svg.setDescription(Tr::tr("Drawn by RetryLab"));
         QPainter painter;
         if (!painter.begin(&svg))
-            return Core::Error{QString(), tr("%1 cannot be written: the drawing could not start").arg(shown)};
+            return Core::Error{QString(), Tr::tr("%1 cannot be written: the drawing could not start").arg(shown)};
         widget->render(&painter, QPoint(), QRegion(), QWidget::DrawWindowBackground | QWidget::DrawChildren);
         painter.end();
     }
     if (!file.commit())
-        return Core::Error{QString(), tr("%1 cannot be written: %2").arg(shown, file.errorString())};
+        return Core::Error{QString(), Tr::tr("%1 cannot be written: %2").arg(shown, file.errorString())};
     return {};
 }
 
