@@ -9,6 +9,8 @@ packages=(
     qt6-base-dev qt6-charts-dev libqt6opengl6-dev libgl-dev qt6-qpa-plugins
     qt6-image-formats-plugins libqt6svg6
     qt6-svg-dev # QSvgGenerator: the window's pictures for slides (File > Export picture)
+    # lupdate and CMake's qt_add_lupdate: translations/retrylab_en.ts and its check (tst_lupdate)
+    qt6-l10n-tools qt6-tools-dev
     fonts-dejavu-core curl
     libssl-dev # OpenSSL's libcrypto: the fault server makes its TLS certificates with it
     # real servers of the executor's TLS, proxy and HTTP/2 suites (tests/core/executor/realservers.h)
