@@ -1,15 +1,15 @@
 #include "app/screenshotcollections.h"
 
+#include "core/collections/collectionstore.h"
 #include "core/policy/presets.h"
-#include "ui/session/collectionstore.h"
 
 namespace RetryLab::App::ScreenshotCollections {
 
 namespace {
 
-Ui::CollectionItem request(const QString &name, const QString &method, const QString &url, const QString &preset)
+Core::CollectionItem request(const QString &name, const QString &method, const QString &url, const QString &preset)
 {
-    Ui::RequestDraft draft;
+    Core::RequestDraft draft;
     draft.method = method;
     draft.urlTemplate = url;
     draft.headers = {{QStringLiteral("Authorization"), QStringLiteral("Bearer {{token}}"), true}};
@@ -20,20 +20,20 @@ Ui::CollectionItem request(const QString &name, const QString &method, const QSt
     }
     if (method != QLatin1String("GET"))
         draft.headers.append({QStringLiteral("Idempotency-Key"), QStringLiteral("{id}"), true});
-    Ui::SavedPolicy policy;
+    Core::SavedPolicy policy;
     if (const auto found = Core::Presets::find(preset))
-        policy = Ui::SavedPolicy::from(*found);
-    return Ui::CollectionItem::makeRequest(name, draft, policy);
+        policy = Core::SavedPolicy::from(*found);
+    return Core::CollectionItem::makeRequest(name, draft, policy);
 }
 
 } // namespace
 
 QString write(const QString &dataDirectory)
 {
-    const Ui::CollectionStore store(dataDirectory);
-    Ui::Collection shop;
+    const Core::CollectionStore store(dataDirectory);
+    Core::Collection shop;
     shop.name = QStringLiteral("Shop API");
-    Ui::CollectionItem orders = Ui::CollectionItem::makeFolder(QStringLiteral("Orders"));
+    Core::CollectionItem orders = Core::CollectionItem::makeFolder(QStringLiteral("Orders"));
     orders.items = {
         request(QStringLiteral("List orders"), QStringLiteral("GET"), QStringLiteral("{{base}}/fail/3?key={id}"),
             QStringLiteral("aws-standard")),
@@ -42,7 +42,7 @@ QString write(const QString &dataDirectory)
         request(QStringLiteral("Cancel order"), QStringLiteral("DELETE"), QStringLiteral("{{base}}/status/200"),
             QStringLiteral("grpc-retry-policy")),
     };
-    Ui::CollectionItem payments = Ui::CollectionItem::makeFolder(QStringLiteral("Payments"));
+    Core::CollectionItem payments = Core::CollectionItem::makeFolder(QStringLiteral("Payments"));
     payments.items = {
         request(QStringLiteral("Capture payment"), QStringLiteral("POST"), QStringLiteral("{{base}}/fail/2?key={id}"),
             QStringLiteral("polly-default")),
@@ -51,15 +51,15 @@ QString write(const QString &dataDirectory)
     };
     shop.items = {orders, payments,
         request(QStringLiteral("Health"), QStringLiteral("GET"), QStringLiteral("{{base}}/status/200"), QString())};
-    Ui::Collection checks;
+    Core::Collection checks;
     checks.name = QStringLiteral("Smoke checks");
     checks.items = {request(QStringLiteral("Flaky upstream"), QStringLiteral("GET"),
         QStringLiteral("{{base}}/fail/5?p=0.3&key={id}"), QStringLiteral("aws-standard"))};
-    for (Ui::Collection *collection : {&shop, &checks}) {
+    for (Core::Collection *collection : {&shop, &checks}) {
         if (const auto saved = store.save(collection); !saved)
             return saved.error();
     }
-    const QList<Ui::Environment> environments{
+    const QList<Core::Environment> environments{
         {QStringLiteral("Local"),
             {{QStringLiteral("base"), QStringLiteral("{server}"), false},
                 {QStringLiteral("token"), QStringLiteral("demo-token-123"), true},

@@ -214,7 +214,7 @@ int runScreenshot(const QStringList &arguments)
     window.policyPanel()->setPolicy(demoPolicy());
     window.clearRun();
     Ui::RequestRunner *runner = window.runner();
-    Ui::RequestDraft base;
+    Core::RequestDraft base;
     base.seed = 7; // the same pictures every time
     base.concurrency = 4;
     base.headers = {{QStringLiteral("Authorization"), QStringLiteral("Bearer demo-token-123"), true},
@@ -222,14 +222,14 @@ int runScreenshot(const QStringList &arguments)
 
     QStringList problems;
     const auto send = [&](const QString &urlTemplate, const QString &method = QStringLiteral("GET")) {
-        Ui::RequestDraft draft = base;
+        Core::RequestDraft draft = base;
         draft.urlTemplate = urlTemplate;
         draft.method = method;
         if (const auto id = runner->send(draft); !id)
             problems.append(id.error());
     };
     for (int i = 0; i < 3; ++i) {
-        send(Ui::RequestDraft::defaultUrlTemplate());
+        send(Core::RequestDraft::defaultUrlTemplate());
         settle(120);
     }
     send(QStringLiteral("{server}/status/503"));
@@ -238,7 +238,7 @@ int runScreenshot(const QStringList &arguments)
     send(QStringLiteral("{server}/status/503"), QStringLiteral("POST"));
     {
         // The service stays down; after the policy gives up, its fallback answers on the same lane.
-        Ui::RequestDraft withFallback = base;
+        Core::RequestDraft withFallback = base;
         withFallback.urlTemplate = QStringLiteral("{server}/status/503?service=orders");
         withFallback.fallbackTemplates = {QStringLiteral("{server}/status/200?service=orders-replica")};
         if (const auto id = runner->send(withFallback); !id)
@@ -249,7 +249,7 @@ int runScreenshot(const QStringList &arguments)
     send(QStringLiteral("{server}/status/200"));
     window.serverView()->setScenario({});
     settle(300);
-    Ui::RequestDraft batch = base;
+    Core::RequestDraft batch = base;
     batch.urlTemplate = QStringLiteral("{server}/fail/5?p=0.3&key={id}");
     batch.batchCount = 8;
     batch.concurrency = 3;
@@ -287,7 +287,7 @@ int runScreenshot(const QStringList &arguments)
 
     // What a person sees after pressing Send on the defaults: the default request,
     // a credential header masked, the server scenario in place.
-    Ui::RequestDraft shown = base;
+    Core::RequestDraft shown = base;
     shown.concurrency = 6;
     window.composer()->setDraft(shown);
     window.serverView()->setScenario(Ui::ServerScenario::fromPreset(QStringLiteral("three-503")));
@@ -363,7 +363,7 @@ int runScreenshot(const QStringList &arguments)
         err << Tr::tr("retrylab screenshot: the embedded server has no HTTPS port for connection.png") << Qt::endl;
         ++failures;
     } else {
-        Ui::RequestDraft secure = base;
+        Core::RequestDraft secure = base;
         secure.urlTemplate = window.server()->httpsBaseUrl().toString() + QStringLiteral("/status/200");
         secure.transport.caBundlePath = window.server()->caFilePath();
         secure.transport.tlsFloor = Core::TransportOptions::TlsFloor::Tls12;
@@ -379,7 +379,7 @@ int runScreenshot(const QStringList &arguments)
 
     // A read-modify-write of an IAM policy: the etag in the body, the write a POST of {"policy": ...}.
     {
-        Ui::RequestDraft iam = base;
+        Core::RequestDraft iam = base;
         iam.urlTemplate = QStringLiteral("{server}/occ/bucket-policy?etag=body&envelope=policy");
         iam.readModifyWrite = true;
         iam.shape.writeMethod = "POST";

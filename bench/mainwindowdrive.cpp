@@ -64,7 +64,7 @@ int main(int argc, char *argv[])
     window.resize(wh.value(0).toInt(), wh.value(1).toInt());
     window.move(0, 0);
     window.tabs()->setCurrentIndex(parser.value(tab).toInt());
-    Ui::RequestDraft draft = window.composer()->draft();
+    Core::RequestDraft draft = window.composer()->draft();
     if (parser.isSet(method))
         draft.method = parser.value(method);
     if (parser.isSet(url))

@@ -1,11 +1,11 @@
 #include "ui/exportcontroller.h"
 
+#include "core/collections/secretmask.h"
 #include "core/export/csvexport.h"
 #include "core/export/harexport.h"
 #include "core/export/reportjson.h"
 #include "ui/run/errorlogview.h"
 #include "ui/session/runsession.h"
-#include "ui/session/secretmask.h"
 #include "ui/session/settings.h"
 #include "ui/widgets/messagebar.h"
 
@@ -102,7 +102,7 @@ Core::Result<qint64> ExportController::exportRun(
     Core::RunRecord record
         = onlyVisibleRows ? m_session->runRecord(m_errorLog->visibleFinishedIndexes()) : m_session->runRecord();
     if (m_secrets)
-        SecretMask::apply(&record, m_secrets());
+        Core::SecretMask::apply(&record, m_secrets());
 
     R written = R::failure(QString());
     switch (format) {

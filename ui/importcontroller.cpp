@@ -1,5 +1,6 @@
 #include "ui/importcontroller.h"
 
+#include "core/collections/collection.h"
 #include "core/import/curlcommandline.h"
 #include "core/import/harimport.h"
 #include "core/import/postmanimport.h"
@@ -11,7 +12,6 @@
 #include "ui/import/postmanimportdialog.h"
 #include "ui/policy/policypanel.h"
 #include "ui/request/requestcomposer.h"
-#include "ui/session/collection.h"
 #include "ui/session/settings.h"
 #include "ui/widgets/fieldmessage.h"
 #include "ui/widgets/messagebar.h"
@@ -322,14 +322,15 @@ QModelIndex ImportController::saveImportedAsCollection()
             path.append(folder);
             const QString key = path.join(QChar(0x1f));
             if (!folders.contains(key))
-                folders.insert(key, m_collections->addItem(where, CollectionItem::makeFolder(folder)));
+                folders.insert(key, m_collections->addItem(where, Core::CollectionItem::makeFolder(folder)));
             where = folders.value(key);
         }
         Core::BackoffPolicy policy = current;
         Core::CurlCommandLine::applyRetryHints(request.retry, policy);
         const ImportedDraft imported = ImportedDraft::from(request, m_composer->draft());
         const QString title = request.name.isEmpty() ? ImportedDraft::title(request) : request.name;
-        m_collections->addItem(where, CollectionItem::makeRequest(title, imported.draft, SavedPolicy::from(policy)));
+        m_collections->addItem(
+            where, Core::CollectionItem::makeRequest(title, imported.draft, Core::SavedPolicy::from(policy)));
     }
     m_messages->showMessage(FieldMessage::Kind::Success,
         tr("%n imported request(s) saved in the collection \"%1\".", nullptr, int(requests.size())).arg(name));
@@ -341,7 +342,7 @@ void ImportController::loadIntoComposer(int index)
     const QList<Core::ImportedRequest> &requests = m_list->requests();
     if (index < 0 || index >= requests.size())
         return;
-    const RequestDraft current = m_composer->draft();
+    const Core::RequestDraft current = m_composer->draft();
     // Stepping through imported requests keeps the user's own draft for Undo,
     // unless they edited the imported one in between.
     const bool ownDraft = !m_lastLoaded || current != *m_lastLoaded;

@@ -1,11 +1,11 @@
 #pragma once
 
+#include "core/collections/requestdraft.h"
 #include "core/import/importedrequest.h"
 #include "core/policy/backoffpolicy.h"
 #include "core/util/result.h"
 #include "ui/collections/collectionmodel.h"
 #include "ui/exportcontroller.h"
-#include "ui/session/requestdraft.h"
 
 #include <QList>
 #include <QMessageBox>
@@ -131,9 +131,9 @@ private:
     QPointer<QDialog> m_dialog;
     QPointer<QMessageBox> m_errorBox;
 
-    RequestDraft m_lastSent;
-    std::optional<RequestDraft> m_lastLoaded; ///< the draft the last import put in, as it was put
-    std::optional<RequestDraft> m_undoDraft;
+    Core::RequestDraft m_lastSent;
+    std::optional<Core::RequestDraft> m_lastLoaded; ///< the draft the last import put in, as it was put
+    std::optional<Core::RequestDraft> m_undoDraft;
     std::optional<Core::BackoffPolicy> m_undoPolicy;
 };
 

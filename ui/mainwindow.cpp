@@ -6,6 +6,8 @@
 #include "ui/statusbarpresenter.h"
 #include "ui/transportcontroller.h"
 
+#include "core/collections/requesttemplate.h"
+#include "core/collections/secretmask.h"
 #include "core/executor/threadedexecutor.h"
 #include "core/export/curlcommand.h"
 #include "core/export/harexport.h"
@@ -26,9 +28,7 @@
 #include "ui/session/embeddedserver.h"
 #include "ui/session/observation.h"
 #include "ui/session/requestrunner.h"
-#include "ui/session/requesttemplate.h"
 #include "ui/session/runsession.h"
-#include "ui/session/secretmask.h"
 #include "ui/session/settings.h"
 #include "ui/widgets/focusring.h"
 #include "ui/widgets/insecurebanner.h"
@@ -61,6 +61,10 @@ Q_LOGGING_CATEGORY(lcMainWindow, "retrylab.ui.mainwindow")
 } // namespace
 
 namespace RetryLab::Ui {
+
+using Core::RequestDraft;
+namespace RequestTemplate = Core::RequestTemplate;
+namespace SecretMask = Core::SecretMask;
 
 MainWindow::MainWindow(QWidget *parent) : MainWindow(Options{}, parent)
 { }

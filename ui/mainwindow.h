@@ -16,6 +16,7 @@ class QMenu;
 class QTabWidget;
 
 namespace RetryLab::Core {
+struct RequestDraft;
 class ThreadedExecutor;
 } // namespace RetryLab::Core
 
@@ -30,7 +31,6 @@ class InsecureBanner;
 class MessageBar;
 class OpenedRun;
 class PolicyPanel;
-struct RequestDraft;
 class RequestComposer;
 class RequestRunner;
 class RunSession;
@@ -198,7 +198,7 @@ private:
     void handlePolicyChanged();
     void handleServerScenarioChanged();
     void handleSent();
-    void rememberSentUrl(const RequestDraft &draft, quint64 sentBefore);
+    void rememberSentUrl(const Core::RequestDraft &draft, quint64 sentBefore);
     void updateServerStatus();
     void showProblem(const QString &text);
     bool refuseWhenBlocked(const QString &what);

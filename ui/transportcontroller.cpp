@@ -75,7 +75,7 @@ void TransportController::setDefaultTransport(const Core::TransportOptions &opti
 
 void TransportController::trustCaFile(const QString &caFile)
 {
-    RequestDraft draft = m_parts.composer->draft();
+    Core::RequestDraft draft = m_parts.composer->draft();
     if (draft.transport.caBundlePath == caFile) {
         m_parts.composer->showConnection();
         return;

@@ -51,8 +51,9 @@ void TestIncludeGraph::moduleGraph_isReadFromTheBuild()
     QStringList folders;
     for (const Module &module : modules)
         folders.append(module.folder);
-    for (const char *expected : {"core/util", "core/http", "core/policy", "core/record", "core/executor",
-             "core/faultserver", "core/export", "core/herd", "core/scenario", "ui/session", "ui", "app/cli"})
+    for (const char *expected :
+        {"core/util", "core/http", "core/policy", "core/record", "core/executor", "core/faultserver", "core/export",
+            "core/herd", "core/scenario", "core/collections", "ui/session", "ui", "app/cli"})
         QVERIFY2(folders.contains(QLatin1String(expected)), expected);
     // Spot checks of the arrows the build declares.
     for (const Module &module : modules) {
@@ -63,6 +64,20 @@ void TestIncludeGraph::moduleGraph_isReadFromTheBuild()
         if (module.folder == QLatin1String("app/cli"))
             QVERIFY(!module.allowed.contains(QStringLiteral("ui"))
                 && !module.allowed.contains(QStringLiteral("ui/session")));
+        // Saved requests become executor requests, and nothing more: no server,
+        // no other file format, no window.
+        if (module.folder == QLatin1String("core/collections")) {
+            QVERIFY(module.allowed.contains(QStringLiteral("core/executor")));
+            for (const char *other : {"core/faultserver", "core/import", "core/export", "core/scenario", "ui/session"})
+                QVERIFY2(!module.allowed.contains(QLatin1String(other)), other);
+        }
+        // Import reads other tools' formats into requests; it never sends them.
+        if (module.folder == QLatin1String("core/import")) {
+            QVERIFY(!module.allowed.contains(QStringLiteral("core/executor")));
+            QVERIFY(!module.allowed.contains(QStringLiteral("core/collections")));
+        }
+        if (module.folder == QLatin1String("ui/session"))
+            QVERIFY(module.allowed.contains(QStringLiteral("core/collections")));
     }
 }
 

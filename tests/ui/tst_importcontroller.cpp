@@ -71,7 +71,7 @@ private Q_SLOTS:
 private:
     std::unique_ptr<MainWindow> makeWindow();
     QString write(const QString &name, const QByteArray &bytes);
-    static Ui::RequestDraft ownDraft();
+    static Core::RequestDraft ownDraft();
 
     QTemporaryDir m_dir;
     QString m_nextFile;
@@ -115,9 +115,9 @@ QString TestImportController::write(const QString &name, const QByteArray &bytes
     return file.fileName();
 }
 
-Ui::RequestDraft TestImportController::ownDraft()
+Core::RequestDraft TestImportController::ownDraft()
 {
-    Ui::RequestDraft draft;
+    Core::RequestDraft draft;
     draft.method = QStringLiteral("PATCH");
     draft.urlTemplate = QStringLiteral("{server}/status/200?mine={id}");
     draft.headers = {{QStringLiteral("X-Mine"), QStringLiteral("yes"), true}};
@@ -128,7 +128,7 @@ Ui::RequestDraft TestImportController::ownDraft()
 void TestImportController::curl_fillsTheComposerOnImport_policyOnlyWhenAsked()
 {
     const auto window = makeWindow();
-    const Ui::RequestDraft before = window->composer()->draft();
+    const Core::RequestDraft before = window->composer()->draft();
     const Core::BackoffPolicy policyBefore = window->policyPanel()->policy();
     window->imports()->curlAction()->trigger();
     auto *dialog = qobject_cast<Ui::CurlImportDialog *>(window->imports()->dialog());
@@ -141,10 +141,10 @@ void TestImportController::curl_fillsTheComposerOnImport_policyOnlyWhenAsked()
     dialog->importButton()->click();
     QTRY_VERIFY(!window->imports()->dialog());
 
-    Ui::RequestDraft draft = window->composer()->draft();
+    Core::RequestDraft draft = window->composer()->draft();
     QCOMPARE(draft.method, QStringLiteral("POST"));
     QCOMPARE(draft.urlTemplate, QStringLiteral("http://127.0.0.1:9/orders"));
-    QVERIFY(draft.headers.contains(Ui::DraftHeader{QStringLiteral("X-Trace"), QStringLiteral("7"), true}));
+    QVERIFY(draft.headers.contains(Core::DraftHeader{QStringLiteral("X-Trace"), QStringLiteral("7"), true}));
     QCOMPARE(draft.body, QStringLiteral("a=1"));
     QCOMPARE(draft.batchCount, before.batchCount); // the composer's own settings stay
     QCOMPARE(window->policyPanel()->policy().maxAttempts, policyBefore.maxAttempts);
@@ -188,7 +188,7 @@ void TestImportController::curl_transportOptionsCarriedOver_insecureNever()
                                           "-x socks5://127.0.0.1:1080 https://api.internal.test/health"));
     QVERIFY(dialog->canImport());
     dialog->accept();
-    const Ui::RequestDraft draft = window->composer()->draft();
+    const Core::RequestDraft draft = window->composer()->draft();
     QCOMPARE(draft.urlTemplate, QStringLiteral("https://api.internal.test/health"));
     QCOMPARE(draft.transport.caBundlePath, QStringLiteral("/etc/ssl/internal-ca.pem"));
     QCOMPARE(draft.transport.tlsFloor, Core::TransportOptions::TlsFloor::Tls13);
@@ -259,7 +259,7 @@ void TestImportController::restoredDraft_isReplacedWithoutAWarning()
 void TestImportController::har_pickTwo_firstInTheComposer_theOtherInTheList()
 {
     const auto window = makeWindow();
-    const Ui::RequestDraft before = window->composer()->draft();
+    const Core::RequestDraft before = window->composer()->draft();
     m_nextFile = write(QStringLiteral("shop.har"), ImportFixtures::threeEntries());
     QSignalSpy imported(window->imports(), &Ui::ImportController::requestsImported);
     window->imports()->harAction()->trigger();
@@ -274,7 +274,7 @@ void TestImportController::har_pickTwo_firstInTheComposer_theOtherInTheList()
     QCOMPARE(requests.size(), 2);
     QCOMPARE(imported.first().at(1).toString(), QStringLiteral("shop.har"));
 
-    Ui::RequestDraft draft = window->composer()->draft();
+    Core::RequestDraft draft = window->composer()->draft();
     QCOMPARE(draft.method, QStringLiteral("POST"));
     QCOMPARE(draft.urlTemplate, QStringLiteral("https://api.example.com/orders?api_key=k3y"));
     QCOMPARE(draft.body, QStringLiteral("{\"qty\":2}"));
@@ -334,15 +334,15 @@ void TestImportController::imported_savedAsACollection_inTheirFolders()
     const int before = int(window.collections()->model()->collections().size());
     save->trigger();
 
-    const QList<Ui::Collection> collections = window.collections()->model()->collections();
+    const QList<Core::Collection> collections = window.collections()->model()->collections();
     QCOMPARE(collections.size(), before + 1);
-    const Ui::Collection &saved = collections.constLast();
+    const Core::Collection &saved = collections.constLast();
     QCOMPARE(saved.name, QStringLiteral("shop"));
     // The first at the top, the others in Checkout (one of them in Checkout/Payments), one folder each.
     QCOMPARE(saved.items.size(), 2);
     QVERIFY(!saved.items.at(0).isFolder());
     QCOMPARE(saved.items.at(0).request.urlTemplate, QStringLiteral("https://shop.example.com/"));
-    const Ui::CollectionItem &checkout = saved.items.at(1);
+    const Core::CollectionItem &checkout = saved.items.at(1);
     QVERIFY(checkout.isFolder());
     QCOMPARE(checkout.name, QStringLiteral("Checkout"));
     QCOMPARE(checkout.items.size(), 2);
@@ -407,7 +407,7 @@ void TestImportController::malformedFile_namesFileAndPlace_andChangesNothing()
 void TestImportController::copyAsHarEntry_validEntry_credentialsRedacted()
 {
     const auto window = makeWindow();
-    Ui::RequestDraft draft;
+    Core::RequestDraft draft;
     draft.method = QStringLiteral("POST");
     draft.urlTemplate = QStringLiteral("http://127.0.0.1:9/orders?token=abc123&page=2");
     draft.headers = {{QStringLiteral("Authorization"), QStringLiteral("Bearer s3cr3t"), true},
@@ -477,7 +477,7 @@ void TestImportController::droppedFiles_areToldApartByContent()
     QCOMPARE(runs.first().first().toString(), report);
 
     const QString other = write(QStringLiteral("notes.txt"), QByteArrayLiteral("hello"));
-    const Ui::RequestDraft before = window->composer()->draft();
+    const Core::RequestDraft before = window->composer()->draft();
     QVERIFY(!window->imports()->openFile(other).ok());
     QVERIFY(window->imports()->errorBox()->text().contains(QLatin1String("notes.txt")));
     QVERIFY(window->imports()->errorBox()->text().contains(QLatin1String("not a HAR file")));

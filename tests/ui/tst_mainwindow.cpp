@@ -258,7 +258,7 @@ void TestMainWindow::send_againstTheEmbeddedServer_fillsLogTimelineAndStatistics
     QVERIFY(serverLog->entry(0).target.startsWith(QLatin1String("/fail/3?key=")));
 
     // The recent URLs remember the template, not the expanded URL.
-    QCOMPARE(window->settings()->recentUrlTemplates(), QStringList{Ui::RequestDraft::defaultUrlTemplate()});
+    QCOMPARE(window->settings()->recentUrlTemplates(), QStringList{Core::RequestDraft::defaultUrlTemplate()});
     QTRY_VERIFY(
         window->findChild<QLabel *>(QStringLiteral("activityStatus"))->text().contains(QLatin1String("In flight: 0")));
 }
@@ -283,7 +283,7 @@ void TestMainWindow::batch_keepsTheConcurrencyLimitAndShowsProgress()
 {
     auto window = makeWindow();
     QVERIFY(window);
-    Ui::RequestDraft draft = window->composer()->draft();
+    Core::RequestDraft draft = window->composer()->draft();
     draft.urlTemplate = QStringLiteral("{server}/delay/40");
     draft.batchCount = 12;
     draft.concurrency = 3;
@@ -319,7 +319,7 @@ void TestMainWindow::batch_againstAnOpenBreaker_countsEveryRefusal()
     guarded.circuitBreaker.openMs = 60'000.0;
     window->policyPanel()->setPolicy(guarded);
     QVERIFY(window->policyPanel()->isUsable());
-    Ui::RequestDraft draft = window->composer()->draft();
+    Core::RequestDraft draft = window->composer()->draft();
     draft.urlTemplate = QStringLiteral("{server}/status/503");
     window->composer()->setDraft(draft);
     QVERIFY(sendAndWait(*window, 1));
@@ -341,7 +341,7 @@ void TestMainWindow::repeat_untilEscStops()
     auto window = makeWindow();
     QVERIFY(window);
     QVERIFY(QTest::qWaitForWindowActive(window.get()));
-    Ui::RequestDraft draft = window->composer()->draft();
+    Core::RequestDraft draft = window->composer()->draft();
     draft.urlTemplate = QStringLiteral("{server}/delay/400");
     draft.repeatIntervalMs = 60;
     window->composer()->setDraft(draft);
@@ -371,7 +371,7 @@ void TestMainWindow::sendActions_recordTheSentUrlOncePerAction_cursorStays()
 {
     auto window = makeWindow();
     QVERIFY(window);
-    Ui::RequestDraft draft = window->composer()->draft();
+    Core::RequestDraft draft = window->composer()->draft();
     draft.urlTemplate = QStringLiteral("{server}/status/200?key={id}");
     draft.batchCount = 8;
     window->composer()->setDraft(draft);
@@ -483,7 +483,7 @@ void TestMainWindow::serverScenario_perRequestCopy_isApplied()
 {
     auto window = makeWindow();
     QVERIFY(window);
-    Ui::RequestDraft draft = window->composer()->draft();
+    Core::RequestDraft draft = window->composer()->draft();
     draft.urlTemplate = QStringLiteral("{server}/status/200");
     window->composer()->setDraft(draft);
     window->serverView()->setScenario(Ui::ServerScenario::fromPreset(QStringLiteral("three-503")));
@@ -506,7 +506,7 @@ void TestMainWindow::serverScenario_sharedCopy_isUsedUp()
 {
     auto window = makeWindow();
     QVERIFY(window);
-    Ui::RequestDraft draft = window->composer()->draft();
+    Core::RequestDraft draft = window->composer()->draft();
     draft.urlTemplate = QStringLiteral("{server}/status/200");
     window->composer()->setDraft(draft);
     Ui::ServerScenario shared;
@@ -544,7 +544,7 @@ void TestMainWindow::export_writesFilesThatParseBack()
 {
     auto window = makeWindow();
     QVERIFY(window);
-    Ui::RequestDraft draft = window->composer()->draft();
+    Core::RequestDraft draft = window->composer()->draft();
     draft.headers = {{QStringLiteral("Authorization"), QStringLiteral("Bearer s3cret-token"), true}};
     window->composer()->setDraft(draft);
     QVERIFY(sendAndWait(*window, 1));
@@ -592,7 +592,7 @@ void TestMainWindow::export_policyChangedBetweenRequests_reportNamesEachWithItsR
 {
     auto window = makeWindow();
     QVERIFY(window);
-    Ui::RequestDraft draft = window->composer()->draft();
+    Core::RequestDraft draft = window->composer()->draft();
     draft.urlTemplate = QStringLiteral("{server}/status/200");
     window->composer()->setDraft(draft);
     QVERIFY(sendAndWait(*window, 1));
@@ -681,7 +681,7 @@ void TestMainWindow::copyAsCurl_isRedacted()
 {
     auto window = makeWindow();
     QVERIFY(window);
-    Ui::RequestDraft draft = window->composer()->draft();
+    Core::RequestDraft draft = window->composer()->draft();
     draft.headers = {{QStringLiteral("Authorization"), QStringLiteral("Bearer s3cret-token"), true}};
     window->composer()->setDraft(draft);
     window->copyCurlAction()->trigger();
@@ -763,7 +763,7 @@ void TestMainWindow::statusBar_showsBreakerAndBudget()
     QVERIFY(window->policyPanel()->isUsable());
     QVERIFY(budget->text().contains(QLatin1String("/ 500")));
 
-    Ui::RequestDraft draft = window->composer()->draft();
+    Core::RequestDraft draft = window->composer()->draft();
     draft.urlTemplate = QStringLiteral("{server}/status/503");
     window->composer()->setDraft(draft);
     QVERIFY(sendAndWait(*window, 1));
@@ -794,7 +794,7 @@ void TestMainWindow::clearRun_duringABatch_leavesNoLaneBehind()
     // requests must not come back as lanes of the cleared run.
     auto window = makeWindow();
     QVERIFY(window);
-    Ui::RequestDraft draft = window->composer()->draft();
+    Core::RequestDraft draft = window->composer()->draft();
     draft.urlTemplate = QStringLiteral("{server}/delay/2000");
     draft.batchCount = 20;
     draft.concurrency = 8;
@@ -814,7 +814,7 @@ void TestMainWindow::clearRun_duringABatch_leavesNoLaneBehind()
 
 void TestMainWindow::settings_requestLayoutAndRecentUrls_surviveARestart()
 {
-    Ui::RequestDraft draft;
+    Core::RequestDraft draft;
     draft.method = QStringLiteral("POST");
     draft.urlTemplate = QStringLiteral("{server}/status/201?key={id}");
     draft.headers = {{QStringLiteral("Content-Type"), QStringLiteral("application/json"), true},
@@ -841,7 +841,7 @@ void TestMainWindow::settings_requestLayoutAndRecentUrls_surviveARestart()
     }
     auto window = makeWindow();
     QVERIFY(window);
-    Ui::RequestDraft expected = draft;
+    Core::RequestDraft expected = draft;
     expected.headers[1].value = QStringLiteral("Bearer REDACTED"); // credentials are not stored
     QCOMPARE(window->composer()->draft(), expected);
     QCOMPARE(window->dockWidgetArea(window->policyDock()), Qt::RightDockWidgetArea);
@@ -885,7 +885,7 @@ void TestMainWindow::settings_corruptFile_isReportedInTheWindow()
     const QStringList messages = window->messages();
     QVERIFY(!messages.isEmpty());
     QVERIFY2(messages.constFirst().contains(QLatin1String("damaged")), qPrintable(messages.join(QLatin1Char('\n'))));
-    QCOMPARE(window->composer()->draft(), Ui::RequestDraft{});
+    QCOMPARE(window->composer()->draft(), Core::RequestDraft{});
     QVERIFY(window->composer()->canSend());
     const QFileInfo info(settingsPath());
     for (const QString &copy : info.absoluteDir().entryList({info.fileName() + QStringLiteral(".damaged-*")}))
@@ -947,7 +947,7 @@ void TestMainWindow::serverCannotStart_windowStillWorks()
     QVERIFY(window->composer()->problem().contains(QLatin1String("not running")));
 
     // Another server still works: the squatter never answers, so the attempt times out.
-    Ui::RequestDraft draft = window->composer()->draft();
+    Core::RequestDraft draft = window->composer()->draft();
     draft.urlTemplate = QStringLiteral("http://127.0.0.1:%1/x").arg(squatter.serverPort());
     draft.attemptTimeoutMs = 100.0;
     window->composer()->setDraft(draft);

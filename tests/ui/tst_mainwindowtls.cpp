@@ -364,7 +364,7 @@ void TestMainWindowTls::preferences_defaultConnection_newRequestsStartFromIt()
     auto window = makeWindow();
     QVERIFY(window);
     QCOMPARE(window->composer()->draft().transport.httpVersion, Core::TransportOptions::HttpVersion::Http2);
-    QCOMPARE(window->composer()->draft().urlTemplate, Ui::RequestDraft::defaultUrlTemplate());
+    QCOMPARE(window->composer()->draft().urlTemplate, Core::RequestDraft::defaultUrlTemplate());
 }
 
 void TestMainWindowTls::serverTab_ownCertificate_presentedAndKept_badOneNamed()

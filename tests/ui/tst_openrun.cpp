@@ -114,7 +114,7 @@ std::unique_ptr<MainWindow> TestOpenRun::makeWindow()
 
 bool TestOpenRun::sendAndWait(MainWindow &window, const QString &url, qsizetype results)
 {
-    Ui::RequestDraft draft = window.composer()->draft();
+    Core::RequestDraft draft = window.composer()->draft();
     draft.urlTemplate = url;
     window.composer()->setDraft(draft);
     window.composer()->sendAction()->trigger();
@@ -341,7 +341,7 @@ void TestOpenRun::replay_whileRunning_orEmpty_saysWhy()
         qPrintable(window->messageBar()->shownText()));
 
     // A request that keeps the run going (a one-second answer, retried).
-    Ui::RequestDraft draft = window->composer()->draft();
+    Core::RequestDraft draft = window->composer()->draft();
     draft.urlTemplate = QStringLiteral("{server}/delay/1000");
     window->composer()->setDraft(draft);
     window->composer()->sendAction()->trigger();

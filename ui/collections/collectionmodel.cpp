@@ -14,8 +14,8 @@ struct CollectionModel::Node
     Kind kind = Kind::Request;
     QString id;
     QString name;
-    RequestDraft request;
-    SavedPolicy policy;
+    Core::RequestDraft request;
+    Core::SavedPolicy policy;
     QString fileName;
     Node *parent = nullptr;
     std::vector<std::unique_ptr<Node>> children;
@@ -55,24 +55,24 @@ CollectionModel::CollectionModel(QObject *parent) : QAbstractItemModel(parent), 
 
 CollectionModel::~CollectionModel() = default;
 
-std::unique_ptr<CollectionModel::Node> CollectionModel::fromItem(const CollectionItem &item, Node *parent)
+std::unique_ptr<CollectionModel::Node> CollectionModel::fromItem(const Core::CollectionItem &item, Node *parent)
 {
     auto node = std::make_unique<Node>();
     node->kind = item.isFolder() ? Kind::Folder : Kind::Request;
-    node->id = item.id.isEmpty() ? CollectionItem::newId() : item.id;
+    node->id = item.id.isEmpty() ? Core::CollectionItem::newId() : item.id;
     node->name = item.name;
     node->request = item.request;
     node->policy = item.policy;
     node->parent = parent;
-    for (const CollectionItem &child : item.items)
+    for (const Core::CollectionItem &child : item.items)
         node->children.push_back(fromItem(child, node.get()));
     return node;
 }
 
-CollectionItem CollectionModel::toItem(const Node &node)
+Core::CollectionItem CollectionModel::toItem(const Node &node)
 {
-    CollectionItem item;
-    item.kind = node.kind == Kind::Folder ? CollectionItem::Kind::Folder : CollectionItem::Kind::Request;
+    Core::CollectionItem item;
+    item.kind = node.kind == Kind::Folder ? Core::CollectionItem::Kind::Folder : Core::CollectionItem::Kind::Request;
     item.id = node.id;
     item.name = node.name;
     if (node.kind == Kind::Request) {
@@ -88,7 +88,7 @@ std::unique_ptr<CollectionModel::Node> CollectionModel::copyWithNewIds(const Nod
 {
     auto copy = std::make_unique<Node>();
     copy->kind = node.kind;
-    copy->id = CollectionItem::newId();
+    copy->id = Core::CollectionItem::newId();
     copy->name = node.name;
     copy->request = node.request;
     copy->policy = node.policy;
@@ -98,38 +98,38 @@ std::unique_ptr<CollectionModel::Node> CollectionModel::copyWithNewIds(const Nod
     return copy;
 }
 
-void CollectionModel::setCollections(const QList<Collection> &collections)
+void CollectionModel::setCollections(const QList<Core::Collection> &collections)
 {
     beginResetModel();
     m_root->children.clear();
-    for (const Collection &collection : collections) {
+    for (const Core::Collection &collection : collections) {
         auto node = std::make_unique<Node>();
         node->kind = Kind::Collection;
-        node->id = CollectionItem::newId();
+        node->id = Core::CollectionItem::newId();
         node->name = collection.name;
         node->fileName = collection.fileName;
         node->parent = m_root.get();
-        for (const CollectionItem &item : collection.items)
+        for (const Core::CollectionItem &item : collection.items)
             node->children.push_back(fromItem(item, node.get()));
         m_root->children.push_back(std::move(node));
     }
     endResetModel();
 }
 
-QList<Collection> CollectionModel::collections() const
+QList<Core::Collection> CollectionModel::collections() const
 {
-    QList<Collection> out;
+    QList<Core::Collection> out;
     for (size_t i = 0; i < m_root->children.size(); ++i)
         out.append(collection(int(i)));
     return out;
 }
 
-Collection CollectionModel::collection(int row) const
+Core::Collection CollectionModel::collection(int row) const
 {
     if (row < 0 || size_t(row) >= m_root->children.size())
         return {};
     const Node &node = *m_root->children[size_t(row)];
-    Collection collection;
+    Core::Collection collection;
     collection.name = node.name;
     collection.fileName = node.fileName;
     for (const auto &child : node.children)
@@ -154,7 +154,7 @@ CollectionModel::Kind CollectionModel::kind(const QModelIndex &index) const
     return nodeOf(index)->kind;
 }
 
-std::optional<CollectionItem> CollectionModel::item(const QModelIndex &index) const
+std::optional<Core::CollectionItem> CollectionModel::item(const QModelIndex &index) const
 {
     const Node *node = nodeOf(index);
     if (node == m_root.get() || node->kind == Kind::Collection)
@@ -200,7 +200,7 @@ QModelIndex CollectionModel::addCollection(const QString &name)
 {
     auto node = std::make_unique<Node>();
     node->kind = Kind::Collection;
-    node->id = CollectionItem::newId();
+    node->id = Core::CollectionItem::newId();
     node->name = name;
     node->parent = m_root.get();
     const int row = int(m_root->children.size());
@@ -224,7 +224,7 @@ CollectionModel::Node *CollectionModel::containerFor(const QModelIndex &where, i
     return node;
 }
 
-QModelIndex CollectionModel::addItem(const QModelIndex &where, const CollectionItem &item)
+QModelIndex CollectionModel::addItem(const QModelIndex &where, const Core::CollectionItem &item)
 {
     int row = 0;
     Node *container = containerFor(where, &row);
@@ -237,7 +237,8 @@ QModelIndex CollectionModel::addItem(const QModelIndex &where, const CollectionI
     return indexOf(container->children[size_t(row)].get());
 }
 
-bool CollectionModel::updateRequest(const QModelIndex &index, const RequestDraft &draft, const SavedPolicy &policy)
+bool CollectionModel::updateRequest(
+    const QModelIndex &index, const Core::RequestDraft &draft, const Core::SavedPolicy &policy)
 {
     Node *node = nodeOf(index);
     if (node == m_root.get() || node->kind != Kind::Request)
@@ -272,7 +273,7 @@ bool CollectionModel::remove(const QModelIndex &index)
         return false;
     Node *parentNode = node->parent;
     const int row = node->row();
-    std::optional<Collection> removedCollection;
+    std::optional<Core::Collection> removedCollection;
     if (node->kind == Kind::Collection)
         removedCollection = collection(row);
     beginRemoveRows(indexOf(parentNode), row, row);

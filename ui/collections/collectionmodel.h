@@ -1,6 +1,6 @@
 #pragma once
 
-#include "ui/session/collection.h"
+#include "core/collections/collection.h"
 
 #include <QAbstractItemModel>
 #include <QList>
@@ -37,25 +37,25 @@ public:
 
     static QString mimeType() { return QStringLiteral("application/x-retrylab-collection-items"); }
 
-    void setCollections(const QList<Collection> &collections);
-    QList<Collection> collections() const;
+    void setCollections(const QList<Core::Collection> &collections);
+    QList<Core::Collection> collections() const;
     /// The collection at this top-level row, with all it holds.
-    Collection collection(int row) const;
+    Core::Collection collection(int row) const;
     /// The row of the collection that holds `index` (the top-level ancestor).
     int collectionRow(const QModelIndex &index) const;
     void setFileName(int row, const QString &fileName);
 
     Kind kind(const QModelIndex &index) const;
     /// The folder or request at `index`; nothing for a collection.
-    std::optional<CollectionItem> item(const QModelIndex &index) const;
+    std::optional<Core::CollectionItem> item(const QModelIndex &index) const;
     QModelIndex indexOfId(const QString &id) const;
 
     QModelIndex addCollection(const QString &name);
     /// Adds into `where` (a collection or folder; into the parent of a request,
     /// after it). Returns the new item's index.
-    QModelIndex addItem(const QModelIndex &where, const CollectionItem &item);
+    QModelIndex addItem(const QModelIndex &where, const Core::CollectionItem &item);
     /// Replaces a request's draft and policy (saving over it).
-    bool updateRequest(const QModelIndex &index, const RequestDraft &draft, const SavedPolicy &policy);
+    bool updateRequest(const QModelIndex &index, const Core::RequestDraft &draft, const Core::SavedPolicy &policy);
     /// A copy after the original ("Login copy"), with new ids.
     QModelIndex duplicate(const QModelIndex &index);
     /// Removes an item or a whole collection (collectionRemoved for the latter).
@@ -83,7 +83,7 @@ public:
 Q_SIGNALS:
     /// The collection at this row changed (a name, an item, an order): save it.
     void collectionChanged(int row);
-    void collectionRemoved(const RetryLab::Ui::Collection &collection);
+    void collectionRemoved(const RetryLab::Core::Collection &collection);
 
 private:
     struct Node;
@@ -92,8 +92,8 @@ private:
     QModelIndex indexOf(const Node *node) const;
     Node *containerFor(const QModelIndex &where, int *row) const;
     void changed(const Node *node);
-    static std::unique_ptr<Node> fromItem(const CollectionItem &item, Node *parent);
-    static CollectionItem toItem(const Node &node);
+    static std::unique_ptr<Node> fromItem(const Core::CollectionItem &item, Node *parent);
+    static Core::CollectionItem toItem(const Node &node);
     static std::unique_ptr<Node> copyWithNewIds(const Node &node, Node *parent);
 
     std::unique_ptr<Node> m_root;

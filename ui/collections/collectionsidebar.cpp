@@ -23,7 +23,7 @@ namespace RetryLab::Ui {
 namespace {
 
 // "POST /orders" for a request saved from the composer: the user renames it in place.
-QString nameFor(const RequestDraft &draft)
+QString nameFor(const Core::RequestDraft &draft)
 {
     QString path = draft.urlTemplate;
     const qsizetype scheme = path.indexOf(QLatin1String("://"));
@@ -155,7 +155,7 @@ CollectionSidebar::~CollectionSidebar()
 
 void CollectionSidebar::setDataRoot(const QString &dataRoot)
 {
-    m_store = CollectionStore(dataRoot);
+    m_store = Core::CollectionStore(dataRoot);
     m_provisionalFiles.clear();
     reload();
     for (const QString &each : std::as_const(m_problems))
@@ -173,7 +173,7 @@ void CollectionSidebar::reload()
     m_environments = environments.environments;
     m_active = environments.active;
     QStringList names;
-    for (const Environment &environment : m_environments)
+    for (const Core::Environment &environment : m_environments)
         names.append(environment.name);
     m_environmentBar->setEnvironments(names, m_active);
     Q_EMIT environmentChanged(m_active, variables());
@@ -230,9 +230,10 @@ void CollectionSidebar::activate(const QModelIndex &sourceIndex)
 void CollectionSidebar::newCollection()
 {
     QString name = tr("New collection");
-    const QList<Collection> existing = m_model->collections();
+    const QList<Core::Collection> existing = m_model->collections();
     for (int n = 2;
-         std::any_of(existing.cbegin(), existing.cend(), [&](const Collection &c) { return c.name == name; }); ++n)
+         std::any_of(existing.cbegin(), existing.cend(), [&](const Core::Collection &c) { return c.name == name; });
+         ++n)
         name = tr("New collection %1").arg(n);
     const QModelIndex added = m_model->addCollection(name);
     // Its file is named after the name the user types next, not after "New collection".
@@ -249,7 +250,7 @@ void CollectionSidebar::newFolder()
         where = m_model->index(0, 0);
     if (!where.isValid())
         return;
-    startEditing(m_model->addItem(where, CollectionItem::makeFolder(tr("New folder"))));
+    startEditing(m_model->addItem(where, Core::CollectionItem::makeFolder(tr("New folder"))));
 }
 
 void CollectionSidebar::saveRequest()
@@ -260,7 +261,7 @@ void CollectionSidebar::saveRequest()
         return;
     }
     const auto [draft, policy] = m_source();
-    m_model->updateRequest(opened, draft, SavedPolicy::from(policy));
+    m_model->updateRequest(opened, draft, Core::SavedPolicy::from(policy));
     setCurrentIndex(opened);
 }
 
@@ -272,8 +273,8 @@ void CollectionSidebar::saveAsNewRequest()
     QModelIndex where = currentIndex();
     if (!where.isValid())
         where = m_model->rowCount() > 0 ? m_model->index(0, 0) : m_model->addCollection(tr("My requests"));
-    const QModelIndex added
-        = m_model->addItem(where, CollectionItem::makeRequest(nameFor(draft), draft, SavedPolicy::from(policy)));
+    const QModelIndex added = m_model->addItem(
+        where, Core::CollectionItem::makeRequest(nameFor(draft), draft, Core::SavedPolicy::from(policy)));
     m_openedId = added.data(CollectionModel::IdRole).toString();
     startEditing(added);
 }
@@ -340,7 +341,7 @@ void CollectionSidebar::handleContextMenu(const QPoint &position)
 
 void CollectionSidebar::handleCollectionChanged(int row)
 {
-    Collection collection = m_model->collection(row);
+    Core::Collection collection = m_model->collection(row);
     QString replaced;
     if (const auto provisional = m_provisionalFiles.constFind(collection.fileName);
         provisional != m_provisionalFiles.cend() && *provisional != collection.name) {
@@ -356,14 +357,14 @@ void CollectionSidebar::handleCollectionChanged(int row)
     m_model->setFileName(row, collection.fileName);
     if (!replaced.isEmpty()) {
         m_provisionalFiles.remove(replaced);
-        Collection old;
+        Core::Collection old;
         old.fileName = replaced;
         if (const auto removed = m_store.remove(old); !removed)
             Q_EMIT problem(removed.error());
     }
 }
 
-void CollectionSidebar::handleCollectionRemoved(const Collection &collection)
+void CollectionSidebar::handleCollectionRemoved(const Core::Collection &collection)
 {
     const auto removed = m_store.remove(collection);
     if (!removed)
@@ -373,12 +374,12 @@ void CollectionSidebar::handleCollectionRemoved(const Collection &collection)
 
 // --- environments ---
 
-void CollectionSidebar::setEnvironments(const QList<Environment> &environments, const QString &active)
+void CollectionSidebar::setEnvironments(const QList<Core::Environment> &environments, const QString &active)
 {
     m_environments = environments;
     m_active.clear();
     QStringList names;
-    for (const Environment &environment : m_environments) {
+    for (const Core::Environment &environment : m_environments) {
         names.append(environment.name);
         if (environment.name == active)
             m_active = active;
@@ -390,12 +391,12 @@ void CollectionSidebar::setEnvironments(const QList<Environment> &environments, 
 
 void CollectionSidebar::setActiveEnvironment(const QString &name)
 {
-    const bool known = std::any_of(
-        m_environments.cbegin(), m_environments.cend(), [&](const Environment &each) { return each.name == name; });
+    const bool known = std::any_of(m_environments.cbegin(), m_environments.cend(),
+        [&](const Core::Environment &each) { return each.name == name; });
     const QString active = known ? name : QString();
     if (m_environmentBar->current() != active) {
         QStringList names;
-        for (const Environment &environment : m_environments)
+        for (const Core::Environment &environment : m_environments)
             names.append(environment.name);
         m_environmentBar->setEnvironments(names, active);
     }
@@ -408,7 +409,7 @@ void CollectionSidebar::setActiveEnvironment(const QString &name)
 
 QHash<QString, QString> CollectionSidebar::variables() const
 {
-    for (const Environment &environment : m_environments) {
+    for (const Core::Environment &environment : m_environments) {
         if (environment.name == m_active)
             return environment.values();
     }
@@ -418,7 +419,7 @@ QHash<QString, QString> CollectionSidebar::variables() const
 QStringList CollectionSidebar::secretValues() const
 {
     QStringList values;
-    for (const Environment &environment : m_environments)
+    for (const Core::Environment &environment : m_environments)
         values += environment.secretValues();
     return values;
 }

@@ -1,10 +1,10 @@
 #pragma once
 
+#include "core/collections/collectionstore.h"
+#include "core/collections/environment.h"
+#include "core/collections/requestdraft.h"
 #include "core/policy/backoffpolicy.h"
 #include "ui/collections/environmentbar.h"
-#include "ui/session/collectionstore.h"
-#include "ui/session/environment.h"
-#include "ui/session/requestdraft.h"
 
 #include <QHash>
 #include <QPointer>
@@ -40,7 +40,7 @@ class CollectionSidebar final : public QWidget
 
 public:
     /// What the composer and the policy editor hold now, for "Save request".
-    using RequestSource = std::function<std::pair<RequestDraft, Core::BackoffPolicy>()>;
+    using RequestSource = std::function<std::pair<Core::RequestDraft, Core::BackoffPolicy>()>;
     /// Asks the user to confirm a deletion (tests answer without a dialog).
     using Confirmer = std::function<bool(const QString &question)>;
 
@@ -51,7 +51,7 @@ public:
     /// Reads collections and environments from another folder (tests keep the
     /// user's own files out of it); what could not be read is reported (problem()).
     void setDataRoot(const QString &dataRoot);
-    const CollectionStore &store() const { return m_store; }
+    const Core::CollectionStore &store() const { return m_store; }
     void setRequestSource(RequestSource source) { m_source = std::move(source); }
     void setConfirmer(Confirmer confirmer) { m_confirm = std::move(confirmer); }
 
@@ -73,10 +73,10 @@ public:
     QAction *deleteAction() const { return m_delete; }
 
     // --- environments ---
-    const QList<Environment> &environments() const { return m_environments; }
+    const QList<Core::Environment> &environments() const { return m_environments; }
     QString activeEnvironment() const { return m_active; }
     /// Replaces the environments (the editor's result) and writes them.
-    void setEnvironments(const QList<Environment> &environments, const QString &active);
+    void setEnvironments(const QList<Core::Environment> &environments, const QString &active);
     /// Selects an environment by name; empty: none.
     void setActiveEnvironment(const QString &name);
     /// The active environment's variables.
@@ -106,7 +106,7 @@ public:
     void setCurrentIndex(const QModelIndex &sourceIndex);
 
 Q_SIGNALS:
-    void requestActivated(const RetryLab::Ui::RequestDraft &draft, const RetryLab::Core::BackoffPolicy &policy);
+    void requestActivated(const RetryLab::Core::RequestDraft &draft, const RetryLab::Core::BackoffPolicy &policy);
     void environmentChanged(const QString &name, const QHash<QString, QString> &variables);
     /// Something the user must know: a file that was not written, a preset that is gone.
     void problem(const QString &message);
@@ -114,13 +114,13 @@ Q_SIGNALS:
 private:
     void reload();
     void handleCollectionChanged(int row);
-    void handleCollectionRemoved(const Collection &collection);
+    void handleCollectionRemoved(const Core::Collection &collection);
     void handleContextMenu(const QPoint &position);
     void updateActions();
     void saveEnvironments();
     void startEditing(const QModelIndex &sourceIndex);
 
-    CollectionStore m_store;
+    Core::CollectionStore m_store;
     CollectionModel *m_model;
     CollectionFilter *m_filter;
     QTreeView *m_view;
@@ -140,7 +140,7 @@ private:
 
     RequestSource m_source;
     Confirmer m_confirm;
-    QList<Environment> m_environments;
+    QList<Core::Environment> m_environments;
     QString m_active;
     QString m_openedId;
     QStringList m_problems;

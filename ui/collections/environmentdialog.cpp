@@ -1,6 +1,6 @@
 #include "ui/collections/environmentdialog.h"
 
-#include "ui/session/variables.h"
+#include "core/collections/variables.h"
 #include "ui/widgets/credentialmask.h"
 
 #include <QCheckBox>
@@ -62,7 +62,7 @@ private:
 
 } // namespace
 
-EnvironmentDialog::EnvironmentDialog(const QList<Environment> &environments, QWidget *parent)
+EnvironmentDialog::EnvironmentDialog(const QList<Core::Environment> &environments, QWidget *parent)
     : QDialog(parent), m_environments(environments), m_list(new QListWidget), m_name(new QLineEdit),
       m_storeSecrets(new QCheckBox(tr("Keep secret values on disk"))),
       m_revealSecrets(new QCheckBox(tr("Show secret values"))), m_table(new QTableWidget(0, ColumnCount)),
@@ -119,7 +119,7 @@ EnvironmentDialog::EnvironmentDialog(const QList<Environment> &environments, QWi
     layout->addWidget(buttons);
     resize(720, 420);
 
-    for (const Environment &environment : m_environments)
+    for (const Core::Environment &environment : m_environments)
         m_list->addItem(environment.name);
     connect(m_list, &QListWidget::currentRowChanged, this, [this] {
         storeCurrent();
@@ -145,12 +145,12 @@ void EnvironmentDialog::storeCurrent()
 {
     if (m_shown < 0 || m_shown >= m_environments.size())
         return;
-    Environment &environment = m_environments[m_shown];
+    Core::Environment &environment = m_environments[m_shown];
     environment.name = m_name->text().trimmed();
     environment.storeSecrets = m_storeSecrets->isChecked();
     environment.variables.clear();
     for (int row = 0; row < m_table->rowCount(); ++row) {
-        EnvironmentVariable variable;
+        Core::EnvironmentVariable variable;
         variable.name = m_table->item(row, NameColumn) ? m_table->item(row, NameColumn)->text().trimmed() : QString();
         variable.value = m_table->item(row, ValueColumn) ? m_table->item(row, ValueColumn)->text() : QString();
         variable.secret
@@ -174,10 +174,10 @@ void EnvironmentDialog::showCurrent()
         m_storeSecrets->setChecked(false);
         return;
     }
-    const Environment &environment = m_environments.at(m_shown);
+    const Core::Environment &environment = m_environments.at(m_shown);
     m_name->setText(environment.name);
     m_storeSecrets->setChecked(environment.storeSecrets);
-    for (const EnvironmentVariable &variable : environment.variables) {
+    for (const Core::EnvironmentVariable &variable : environment.variables) {
         const int row = m_table->rowCount();
         m_table->insertRow(row);
         m_table->setItem(row, NameColumn, new QTableWidgetItem(variable.name));
@@ -194,10 +194,10 @@ void EnvironmentDialog::addEnvironment()
     storeCurrent();
     QString name = tr("New environment");
     for (int n = 2; std::any_of(m_environments.cbegin(), m_environments.cend(),
-             [&](const Environment &each) { return each.name == name; });
+             [&](const Core::Environment &each) { return each.name == name; });
          ++n)
         name = tr("New environment %1").arg(n);
-    m_environments.append(Environment{name, {}, false});
+    m_environments.append(Core::Environment{name, {}, false});
     m_list->addItem(name);
     m_shown = -1;
     m_list->setCurrentRow(int(m_environments.size()) - 1);
@@ -239,7 +239,7 @@ void EnvironmentDialog::removeVariable()
         m_table->removeRow(row);
 }
 
-QList<Environment> EnvironmentDialog::environments() const
+QList<Core::Environment> EnvironmentDialog::environments() const
 {
     const_cast<EnvironmentDialog *>(this)->storeCurrent();
     return m_environments;
@@ -248,15 +248,15 @@ QList<Environment> EnvironmentDialog::environments() const
 QString EnvironmentDialog::problem() const
 {
     QSet<QString> names;
-    for (const Environment &environment : environments()) {
+    for (const Core::Environment &environment : environments()) {
         if (environment.name.isEmpty())
             return tr("An environment has no name.");
         if (names.contains(environment.name))
             return tr("Two environments are called \"%1\".").arg(environment.name);
         names.insert(environment.name);
         QSet<QString> variables;
-        for (const EnvironmentVariable &variable : environment.variables) {
-            if (!Variables::isValidName(variable.name)) {
+        for (const Core::EnvironmentVariable &variable : environment.variables) {
+            if (!Core::Variables::isValidName(variable.name)) {
                 return tr(
                     "%1: \"%2\" is not a variable name (letters, digits, _ - and ., starting with a letter or _).")
                     .arg(environment.name, variable.name);

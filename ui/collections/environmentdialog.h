@@ -1,6 +1,6 @@
 #pragma once
 
-#include "ui/session/environment.h"
+#include "core/collections/environment.h"
 
 #include <QDialog>
 #include <QList>
@@ -22,9 +22,9 @@ class EnvironmentDialog final : public QDialog
     Q_OBJECT
 
 public:
-    explicit EnvironmentDialog(const QList<Environment> &environments, QWidget *parent = nullptr);
+    explicit EnvironmentDialog(const QList<Core::Environment> &environments, QWidget *parent = nullptr);
 
-    QList<Environment> environments() const;
+    QList<Core::Environment> environments() const;
     /// Why OK is refused; empty when the environments can be used.
     QString problem() const;
 
@@ -45,7 +45,7 @@ private:
     void storeCurrent();
     void showCurrent();
 
-    QList<Environment> m_environments;
+    QList<Core::Environment> m_environments;
     int m_shown = -1;
     QListWidget *m_list;
     QLineEdit *m_name;

@@ -8,19 +8,19 @@
 
 namespace RetryLab::Ui {
 
-ImportedDraft ImportedDraft::from(const Core::ImportedRequest &request, const RequestDraft &base)
+ImportedDraft ImportedDraft::from(const Core::ImportedRequest &request, const Core::RequestDraft &base)
 {
     ImportedDraft out;
-    RequestDraft &draft = out.draft;
+    Core::RequestDraft &draft = out.draft;
     draft = base;
     const Core::RequestSpec &spec = request.spec;
     draft.method = QString::fromLatin1(spec.method);
     draft.urlTemplate = request.urlText.isEmpty() ? spec.url.toString(QUrl::FullyEncoded) : request.urlText;
     draft.headers.clear();
     for (const auto &[name, value] : spec.headers) {
-        if (draft.headers.size() >= RequestDraft::maxHeaders) {
+        if (draft.headers.size() >= Core::RequestDraft::maxHeaders) {
             out.notes.append(Tr::tr("only the first %1 of %2 headers fit in the header table")
-                                 .arg(RequestDraft::maxHeaders)
+                                 .arg(Core::RequestDraft::maxHeaders)
                                  .arg(spec.headers.size()));
             break;
         }
@@ -33,11 +33,11 @@ ImportedDraft ImportedDraft::from(const Core::ImportedRequest &request, const Re
         if (decoder.hasError() || text.contains(QChar(0))) {
             out.notes.append(Tr::tr("the body (%1 bytes) is binary and the composer holds text: it was left out")
                                  .arg(spec.body.size()));
-        } else if (text.size() > RequestDraft::maxBodyLength) {
+        } else if (text.size() > Core::RequestDraft::maxBodyLength) {
             out.notes.append(Tr::tr("the body (%1 characters) is longer than the composer takes (%2): it was "
                                     "left out")
                                  .arg(text.size())
-                                 .arg(RequestDraft::maxBodyLength));
+                                 .arg(Core::RequestDraft::maxBodyLength));
         } else {
             draft.body = text;
         }

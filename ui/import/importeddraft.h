@@ -1,7 +1,7 @@
 #pragma once
 
+#include "core/collections/requestdraft.h"
 #include "core/import/importedrequest.h"
-#include "ui/session/requestdraft.h"
 
 #include <QList>
 #include <QString>
@@ -18,10 +18,10 @@ namespace RetryLab::Ui {
 /// composer's own and stay as they were.
 struct ImportedDraft
 {
-    RequestDraft draft;
+    Core::RequestDraft draft;
     QStringList notes;
 
-    static ImportedDraft from(const Core::ImportedRequest &request, const RequestDraft &base = {});
+    static ImportedDraft from(const Core::ImportedRequest &request, const Core::RequestDraft &base = {});
     /// "GET https://example.com/x" or the source's name with it, for lists.
     static QString title(const Core::ImportedRequest &request);
 };

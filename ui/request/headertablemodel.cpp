@@ -10,12 +10,12 @@ namespace RetryLab::Ui {
 HeaderTableModel::HeaderTableModel(QObject *parent) : QAbstractTableModel(parent)
 { }
 
-void HeaderTableModel::setHeaders(const QList<DraftHeader> &headers)
+void HeaderTableModel::setHeaders(const QList<Core::DraftHeader> &headers)
 {
     if (headers == m_headers)
         return;
     beginResetModel();
-    m_headers = headers.mid(0, RequestDraft::maxHeaders);
+    m_headers = headers.mid(0, Core::RequestDraft::maxHeaders);
     endResetModel();
     Q_EMIT headersChanged();
 }
@@ -90,7 +90,7 @@ QVariant HeaderTableModel::data(const QModelIndex &index, int role) const
         return {};
     if (isAutomaticRow(index.row()))
         return automaticData(index.row(), index.column(), role);
-    const DraftHeader &h = m_headers.at(index.row());
+    const Core::DraftHeader &h = m_headers.at(index.row());
     const bool masked = !m_revealed && isCredential(h.name);
     switch (index.column()) {
     case Enabled:
@@ -106,7 +106,7 @@ QVariant HeaderTableModel::data(const QModelIndex &index, int role) const
     case Value:
         // A credential masked when it was saved: say so rather than show dots that
         // look like a token.
-        if (isCredential(h.name) && RequestDraft::holdsMaskedCredential(h.value)) {
+        if (isCredential(h.name) && Core::RequestDraft::holdsMaskedCredential(h.value)) {
             if (role == Qt::DisplayRole)
                 return tr("%1 \u2014 re-enter the token").arg(h.value);
             if (role == Qt::ForegroundRole)
@@ -140,7 +140,7 @@ bool HeaderTableModel::setData(const QModelIndex &index, const QVariant &value, 
         setAttemptHeaders(value.value<Qt::CheckState>() == Qt::Checked);
         return true;
     }
-    DraftHeader &h = m_headers[index.row()];
+    Core::DraftHeader &h = m_headers[index.row()];
     if (index.column() == Enabled && role == Qt::CheckStateRole) {
         const bool enabled = value.value<Qt::CheckState>() == Qt::Checked;
         if (enabled == h.enabled)
@@ -197,10 +197,10 @@ QVariant HeaderTableModel::headerData(int section, Qt::Orientation orientation, 
 bool HeaderTableModel::insertRows(int row, int count, const QModelIndex &parent)
 {
     if (parent.isValid() || row < 0 || row > headerCount() || count < 1
-        || m_headers.size() + count > RequestDraft::maxHeaders)
+        || m_headers.size() + count > Core::RequestDraft::maxHeaders)
         return false;
     beginInsertRows(parent, row, row + count - 1);
-    m_headers.insert(row, count, DraftHeader{});
+    m_headers.insert(row, count, Core::DraftHeader{});
     endInsertRows();
     Q_EMIT headersChanged();
     return true;

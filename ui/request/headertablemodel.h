@@ -1,6 +1,6 @@
 #pragma once
 
-#include "ui/session/requestdraft.h"
+#include "core/collections/requestdraft.h"
 
 #include <QAbstractTableModel>
 #include <QList>
@@ -26,8 +26,8 @@ public:
     explicit HeaderTableModel(QObject *parent = nullptr);
 
     /// The user's headers; the two rows after them are RetryLab's own (see below).
-    QList<DraftHeader> headers() const { return m_headers; }
-    void setHeaders(const QList<DraftHeader> &headers);
+    QList<Core::DraftHeader> headers() const { return m_headers; }
+    void setHeaders(const QList<Core::DraftHeader> &headers);
     int headerCount() const { return static_cast<int>(m_headers.size()); }
 
     /// X-Retry-Request-Id and X-Retry-Attempt, which the executor adds to every
@@ -60,7 +60,7 @@ Q_SIGNALS:
 private:
     QVariant automaticData(int row, int column, int role) const;
 
-    QList<DraftHeader> m_headers;
+    QList<Core::DraftHeader> m_headers;
     bool m_revealed = false;
     bool m_attemptHeaders = true;
 };

@@ -1,6 +1,6 @@
 #include "ui/request/readmodifywriteform.h"
 
-#include "ui/session/requestdraft.h"
+#include "core/collections/requestdraft.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -125,7 +125,7 @@ ReadModifyWriteForm::ReadModifyWriteForm(QWidget *parent)
         if (!m_filling)
             Q_EMIT changed();
     });
-    setFrom(RequestDraft{});
+    setFrom(Core::RequestDraft{});
 }
 
 bool ReadModifyWriteForm::isOn() const
@@ -133,7 +133,7 @@ bool ReadModifyWriteForm::isOn() const
     return m_on->isChecked();
 }
 
-void ReadModifyWriteForm::applyTo(RequestDraft &draft) const
+void ReadModifyWriteForm::applyTo(Core::RequestDraft &draft) const
 {
     draft.readModifyWrite = m_on->isChecked();
     draft.increment = m_increment->value();
@@ -150,7 +150,7 @@ void ReadModifyWriteForm::applyTo(RequestDraft &draft) const
     draft.writeUrlTemplate = m_writeUrl->text().trimmed();
 }
 
-void ReadModifyWriteForm::setFrom(const RequestDraft &draft)
+void ReadModifyWriteForm::setFrom(const Core::RequestDraft &draft)
 {
     m_filling = true;
     m_on->setChecked(draft.readModifyWrite);
@@ -168,7 +168,7 @@ void ReadModifyWriteForm::setFrom(const RequestDraft &draft)
 
 void ReadModifyWriteForm::fillOcc()
 {
-    RequestDraft draft;
+    Core::RequestDraft draft;
     draft.readModifyWrite = true;
     draft.increment = m_increment->value();
     setFrom(draft);
@@ -177,7 +177,7 @@ void ReadModifyWriteForm::fillOcc()
 
 void ReadModifyWriteForm::fillIam()
 {
-    RequestDraft draft;
+    Core::RequestDraft draft;
     draft.readModifyWrite = true;
     draft.increment = m_increment->value();
     draft.shape.writeMethod = "POST";

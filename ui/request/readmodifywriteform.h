@@ -7,9 +7,11 @@ class QComboBox;
 class QLineEdit;
 class QSpinBox;
 
-namespace RetryLab::Ui {
-
+namespace RetryLab::Core {
 struct RequestDraft;
+} // namespace RetryLab::Core
+
+namespace RetryLab::Ui {
 
 /// The Read-modify-write part of a request: instead of sending its method and
 /// body, read the resource, change an integer in it and write it back under the
@@ -31,9 +33,9 @@ public:
     explicit ReadModifyWriteForm(QWidget *parent = nullptr);
 
     /// The form's fields into `draft` (readModifyWrite, increment, shape, writeUrlTemplate).
-    void applyTo(RequestDraft &draft) const;
+    void applyTo(Core::RequestDraft &draft) const;
     /// Fills the fields from `draft`; emits no changed().
-    void setFrom(const RequestDraft &draft);
+    void setFrom(const Core::RequestDraft &draft);
     bool isOn() const;
 
 Q_SIGNALS:

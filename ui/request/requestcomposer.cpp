@@ -266,7 +266,7 @@ RequestComposer::RequestComposer(QWidget *parent)
     connect(m_seed, &QLineEdit::textChanged, this, &RequestComposer::handleEdited);
     connect(m_transport, &TransportForm::transportChanged, this, &RequestComposer::handleEdited);
 
-    setDraft(RequestDraft{});
+    setDraft(Core::RequestDraft{});
 }
 
 RequestComposer::~RequestComposer() = default;
@@ -460,16 +460,17 @@ QWidget *RequestComposer::buildFallbacksTab()
 QWidget *RequestComposer::buildBatchTab()
 {
     m_batchCount->setObjectName(QStringLiteral("batchCount"));
-    m_batchCount->setRange(1, RequestDraft::maxBatchCount);
+    m_batchCount->setRange(1, Core::RequestDraft::maxBatchCount);
     m_batchCount->setSuffix(tr(" requests"));
     m_batchCount->setToolTip(tr("Logical requests sent by Send batch (Ctrl+Shift+Return)"));
     m_concurrency->setObjectName(QStringLiteral("concurrency"));
-    m_concurrency->setRange(1, RequestDraft::maxConcurrency);
+    m_concurrency->setRange(1, Core::RequestDraft::maxConcurrency);
     m_concurrency->setSuffix(tr(" at once"));
     m_concurrency->setToolTip(tr("Attempts on the wire at once, for every send; the others wait in a queue (the wait "
                                  "is recorded). A request sleeping before its next retry holds no slot."));
     m_interval->setObjectName(QStringLiteral("repeatInterval"));
-    m_interval->setRange(RequestDraft::minRepeatIntervalMs / 1000.0, RequestDraft::maxRepeatIntervalMs / 1000.0);
+    m_interval->setRange(
+        Core::RequestDraft::minRepeatIntervalMs / 1000.0, Core::RequestDraft::maxRepeatIntervalMs / 1000.0);
     m_interval->setDecimals(2);
     m_interval->setSuffix(tr(" s"));
     m_interval->setToolTip(tr("Repeat (Ctrl+R) sends one request now and one more every this long, until Stop (Esc)."));
@@ -505,9 +506,9 @@ QWidget *RequestComposer::buildBatchTab()
     return page;
 }
 
-RequestDraft RequestComposer::draft() const
+Core::RequestDraft RequestComposer::draft() const
 {
-    RequestDraft d;
+    Core::RequestDraft d;
     d.method = m_method->currentText().trimmed();
     d.urlTemplate = m_url->currentText().trimmed();
     d.headers = m_headerModel->headers();
@@ -532,7 +533,7 @@ RequestDraft RequestComposer::draft() const
     return d;
 }
 
-void RequestComposer::setDraft(const RequestDraft &draft)
+void RequestComposer::setDraft(const Core::RequestDraft &draft)
 {
     m_filling = true;
     m_method->setCurrentText(draft.method);
@@ -592,7 +593,7 @@ void RequestComposer::setRecentUrls(const QStringList &templates)
     m_filling = wasFilling;
 }
 
-void RequestComposer::setPreviewContext(const ExpansionContext &context)
+void RequestComposer::setPreviewContext(const Core::ExpansionContext &context)
 {
     m_context = context;
     refresh();
@@ -707,10 +708,10 @@ void RequestComposer::showBody()
 void RequestComposer::refresh()
 {
     // The exemption from certificate checks belongs to the URL's host: tell the form first.
-    const auto target = RequestTemplate::url(m_url->currentText().trimmed(), m_context);
+    const auto target = Core::RequestTemplate::url(m_url->currentText().trimmed(), m_context);
     m_transport->setHost(target ? target->host() : QString());
-    const RequestDraft d = draft();
-    const auto spec = RequestTemplate::build(d, m_context);
+    const Core::RequestDraft d = draft();
+    const auto spec = Core::RequestTemplate::build(d, m_context);
     if (d.transport.insecureHosts != m_ignoredHosts) {
         m_ignoredHosts = d.transport.insecureHosts;
         Q_EMIT ignoredCertificateHostsChanged(m_ignoredHosts);
@@ -795,7 +796,7 @@ void RequestComposer::updateTabTitles()
 {
     const int headers
         = static_cast<int>(std::count_if(m_headerModel->headers().cbegin(), m_headerModel->headers().cend(),
-            [](const DraftHeader &h) { return h.enabled && !h.name.trimmed().isEmpty(); }));
+            [](const Core::DraftHeader &h) { return h.enabled && !h.name.trimmed().isEmpty(); }));
     m_details->setTabText(0, headers > 0 ? tr("Headers (%1)").arg(headers) : tr("Headers"));
     const qsizetype body = m_body->toPlainText().toUtf8().size();
     m_details->setTabText(1, body > 0 ? tr("Body (%1 B)").arg(body) : tr("Body"));

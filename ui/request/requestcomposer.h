@@ -1,8 +1,8 @@
 #pragma once
 
+#include "core/collections/requestdraft.h"
+#include "core/collections/requesttemplate.h"
 #include "core/policy/backoffpolicy.h"
-#include "ui/session/requestdraft.h"
-#include "ui/session/requesttemplate.h"
 
 #include <QMap>
 #include <QWidget>
@@ -44,14 +44,14 @@ public:
     explicit RequestComposer(QWidget *parent = nullptr);
     ~RequestComposer() override;
 
-    RequestDraft draft() const;
+    Core::RequestDraft draft() const;
     /// Fills every field; emits no draftChanged().
-    void setDraft(const RequestDraft &draft);
+    void setDraft(const Core::RequestDraft &draft);
 
     /// Recent URL templates offered in the URL field, newest first.
     void setRecentUrls(const QStringList &templates);
     /// What the placeholders stand for in the preview (and whether {server} can be used).
-    void setPreviewContext(const ExpansionContext &context);
+    void setPreviewContext(const Core::ExpansionContext &context);
     /// The policy's classification rules and timeout, for the idempotency verdict and hints.
     void setPolicy(const Core::BackoffPolicy &policy);
     /// A reason from outside that the request cannot be sent now ("policy", "scenario");
@@ -168,7 +168,7 @@ private:
     QAction *m_repeatAction;
     QAction *m_stopAction;
 
-    ExpansionContext m_context;
+    Core::ExpansionContext m_context;
     Core::BackoffPolicy m_policy;
     QMap<QString, QString> m_blockers;
     QString m_previewNote;

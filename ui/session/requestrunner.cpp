@@ -64,9 +64,9 @@ void RequestRunner::setEnvironment(const QString &name, const QHash<QString, QSt
     m_variables = variables;
 }
 
-ExpansionContext RequestRunner::nextContext() const
+Core::ExpansionContext RequestRunner::nextContext() const
 {
-    ExpansionContext context;
+    Core::ExpansionContext context;
     if (m_server)
         context.serverUrl = m_server->baseUrl();
     context.serverProblem = m_serverProblem;
@@ -76,10 +76,10 @@ ExpansionContext RequestRunner::nextContext() const
     return context;
 }
 
-Core::Result<Core::RequestSpec> RequestRunner::prepare(const RequestDraft &draft, const QString &label)
+Core::Result<Core::RequestSpec> RequestRunner::prepare(const Core::RequestDraft &draft, const QString &label)
 {
     using R = Core::Result<Core::RequestSpec>;
-    auto built = RequestTemplate::build(draft, nextContext());
+    auto built = Core::RequestTemplate::build(draft, nextContext());
     if (!built)
         return built;
     Core::RequestSpec spec = std::move(built).value();
@@ -121,7 +121,7 @@ Core::Result<Core::RequestSpec> RequestRunner::prepare(const RequestDraft &draft
     return spec;
 }
 
-Core::Result<quint64> RequestRunner::submit(const RequestDraft &draft, const QString &label)
+Core::Result<quint64> RequestRunner::submit(const Core::RequestDraft &draft, const QString &label)
 {
     using R = Core::Result<quint64>;
     if (!m_executor || !m_session)
@@ -146,7 +146,7 @@ Core::Result<quint64> RequestRunner::submit(const RequestDraft &draft, const QSt
     return id;
 }
 
-Core::Result<void> RequestRunner::checkTransportFiles(const RequestDraft &draft)
+Core::Result<void> RequestRunner::checkTransportFiles(const Core::RequestDraft &draft)
 {
     // Once per action (the executor reads them again for every request): a
     // certificate that cannot be used stops the send here, before a batch of
@@ -159,14 +159,14 @@ Core::Result<void> RequestRunner::checkTransportFiles(const RequestDraft &draft)
     return {};
 }
 
-void RequestRunner::beginRun(const RequestDraft &draft)
+void RequestRunner::beginRun(const Core::RequestDraft &draft)
 {
     m_runSeed = draft.seed.value_or(Core::RandomSource::freshSeed());
     m_runStream = 0;
     Q_EMIT seedChosen(m_runSeed, !draft.seed.has_value());
 }
 
-Core::Result<quint64> RequestRunner::send(const RequestDraft &draft)
+Core::Result<quint64> RequestRunner::send(const Core::RequestDraft &draft)
 {
     if (const auto files = checkTransportFiles(draft); !files)
         return Core::Result<quint64>(files.errorDetail());
@@ -174,14 +174,14 @@ Core::Result<quint64> RequestRunner::send(const RequestDraft &draft)
     return submit(draft, {});
 }
 
-Core::Result<void> RequestRunner::startBatch(const RequestDraft &draft)
+Core::Result<void> RequestRunner::startBatch(const Core::RequestDraft &draft)
 {
     if (const auto files = checkTransportFiles(draft); !files)
         return files;
     if (!isBatchRunning())
         resetBatch();
     beginRun(draft);
-    const int count = std::clamp(draft.batchCount, 1, RequestDraft::maxBatchCount);
+    const int count = std::clamp(draft.batchCount, 1, Core::RequestDraft::maxBatchCount);
     int sentCount = 0;
     QString problem;
     for (int i = 0; i < count; ++i) {
@@ -203,7 +203,7 @@ Core::Result<void> RequestRunner::startBatch(const RequestDraft &draft)
         sentCount == 0 ? problem : tr("Sent %1 of %2 requests: %3").arg(sentCount).arg(count).arg(problem));
 }
 
-Core::Result<void> RequestRunner::startRepeat(const RequestDraft &draft)
+Core::Result<void> RequestRunner::startRepeat(const Core::RequestDraft &draft)
 {
     if (const auto files = checkTransportFiles(draft); !files)
         return files;
@@ -220,8 +220,8 @@ Core::Result<void> RequestRunner::startRepeat(const RequestDraft &draft)
             Q_EMIT repeatingChanged(false);
         return first.errorDetail();
     }
-    m_repeatTimer.start(
-        std::clamp(draft.repeatIntervalMs, RequestDraft::minRepeatIntervalMs, RequestDraft::maxRepeatIntervalMs));
+    m_repeatTimer.start(std::clamp(
+        draft.repeatIntervalMs, Core::RequestDraft::minRepeatIntervalMs, Core::RequestDraft::maxRepeatIntervalMs));
     if (!was)
         Q_EMIT repeatingChanged(true);
     return {};

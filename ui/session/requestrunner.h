@@ -1,10 +1,10 @@
 #pragma once
 
+#include "core/collections/requestdraft.h"
+#include "core/collections/requesttemplate.h"
 #include "core/policy/endpointpolicy.h"
 #include "core/record/attemptrecord.h"
 #include "core/util/result.h"
-#include "ui/session/requestdraft.h"
-#include "ui/session/requesttemplate.h"
 #include "ui/session/serverscenario.h"
 
 #include <QHash>
@@ -63,16 +63,16 @@ public:
     QString environmentName() const { return m_environmentName; }
 
     /// What the placeholders of the next request will stand for (for previews).
-    ExpansionContext nextContext() const;
+    Core::ExpansionContext nextContext() const;
 
     /// Sends one request; returns its id or why it was not sent.
-    Core::Result<quint64> send(const RequestDraft &draft);
+    Core::Result<quint64> send(const Core::RequestDraft &draft);
     /// Sends draft.batchCount requests. On a problem, some may have been sent
     /// before it; the message says how many.
-    Core::Result<void> startBatch(const RequestDraft &draft);
+    Core::Result<void> startBatch(const Core::RequestDraft &draft);
     /// Sends one request now and another every draft.repeatIntervalMs until stop().
     /// The draft is taken as it is now.
-    Core::Result<void> startRepeat(const RequestDraft &draft);
+    Core::Result<void> startRepeat(const Core::RequestDraft &draft);
     /// Stops repeating and cancels every request (ThreadedExecutor::cancelAll).
     void stop();
 
@@ -102,18 +102,18 @@ Q_SIGNALS:
 private:
     /// Builds the next logical request: expands the draft (consuming a key) and
     /// attaches the scenario. Errors say what is wrong; nothing is consumed then.
-    Core::Result<Core::RequestSpec> prepare(const RequestDraft &draft, const QString &label = {});
+    Core::Result<Core::RequestSpec> prepare(const Core::RequestDraft &draft, const QString &label = {});
     void handleRequestFinished(const Core::RequestResult &result);
     void handleRepeatTick();
     QString nextKey() const;
     /// True when the URL reaches the embedded server (same scheme, host and port as its HTTP or HTTPS port).
     bool targetsServer(const QUrl &url) const;
     void deleteTest(const QString &id);
-    Core::Result<quint64> submit(const RequestDraft &draft, const QString &label);
+    Core::Result<quint64> submit(const Core::RequestDraft &draft, const QString &label);
     /// Reads the files of the draft's transport; the error names the file.
-    static Core::Result<void> checkTransportFiles(const RequestDraft &draft);
+    static Core::Result<void> checkTransportFiles(const Core::RequestDraft &draft);
     /// A send, a batch or a repeat begins: its seed is the draft's or a fresh one.
-    void beginRun(const RequestDraft &draft);
+    void beginRun(const Core::RequestDraft &draft);
 
     QPointer<Core::ThreadedExecutor> m_executor;
     QPointer<RunSession> m_session;
@@ -141,7 +141,7 @@ private:
     quint64 m_runSeed = 0;
     quint64 m_runStream = 0; ///< the next request's place in the run
 
-    RequestDraft m_repeatDraft;
+    Core::RequestDraft m_repeatDraft;
     QTimer m_repeatTimer;
     int m_repeatCount = 0;
 };

@@ -1,10 +1,10 @@
 #include "ui/session/settings.h"
 
+#include "core/collections/savedtransport.h"
 #include "core/herd/herdparametersjson.h"
 #include "core/policy/policyjson.h"
 #include "core/policy/presets.h"
 #include "core/util/jsonreader.h"
-#include "ui/session/savedtransport.h"
 
 #include <QDateTime>
 #include <QDir>
@@ -249,7 +249,7 @@ Loaded<Core::TransportOptions> readDefaultTransport(const QSettings &settings)
         return {};
     const auto object = readJsonObject(settings.value(defaultTransportKey));
     const auto options
-        = object ? SavedTransport::fromJson(*object) : Core::Result<Core::TransportOptions>(object.errorDetail());
+        = object ? Core::SavedTransport::fromJson(*object) : Core::Result<Core::TransportOptions>(object.errorDetail());
     if (!options) {
         return {{},
             {Settings::tr("The default connection settings could not be read (%1); the defaults are used.")
@@ -258,7 +258,7 @@ Loaded<Core::TransportOptions> readDefaultTransport(const QSettings &settings)
     return {*options, {}};
 }
 
-Loaded<RequestDraft> readRequestDraft(const QSettings &settings)
+Loaded<Core::RequestDraft> readRequestDraft(const QSettings &settings)
 {
     if (!settings.contains(requestDraftKey))
         return {};
@@ -268,8 +268,8 @@ Loaded<RequestDraft> readRequestDraft(const QSettings &settings)
             {Settings::tr("The saved request could not be read (%1); the default request is used.")
                     .arg(object.error())}};
     }
-    return readSalvaging<RequestDraft>(
-        *object, &RequestDraft::fromJson, {QStringLiteral("headers")}, Settings::tr("request"));
+    return readSalvaging<Core::RequestDraft>(
+        *object, &Core::RequestDraft::fromJson, {QStringLiteral("headers")}, Settings::tr("request"));
 }
 
 Loaded<QStringList> readRecentUrlTemplates(const QSettings &settings)
@@ -282,7 +282,7 @@ Loaded<QStringList> readRecentUrlTemplates(const QSettings &settings)
         return {{}, {wrongType(recentTemplatesKey, value, Settings::tr("a list of URLs"))}};
     Loaded<QStringList> loaded;
     for (const QString &text : *texts) {
-        if (text.trimmed().isEmpty() || text.size() > RequestDraft::maxUrlLength) {
+        if (text.trimmed().isEmpty() || text.size() > Core::RequestDraft::maxUrlLength) {
             loaded.problems.append(Settings::tr("A damaged recent URL (\"%1\") was left out.").arg(text.left(200)));
             continue;
         }
@@ -652,18 +652,18 @@ void Settings::clearRecentUrls()
     Q_EMIT recentUrlsChanged();
 }
 
-RequestDraft Settings::requestDraft() const
+Core::RequestDraft Settings::requestDraft() const
 {
     // A new request (none saved yet) starts from the default connection settings.
     if (!m_settings->contains(requestDraftKey)) {
-        RequestDraft draft;
+        Core::RequestDraft draft;
         draft.transport = defaultTransport();
         return draft;
     }
     return readRequestDraft(*m_settings).value;
 }
 
-void Settings::setRequestDraft(const RequestDraft &draft)
+void Settings::setRequestDraft(const Core::RequestDraft &draft)
 {
     m_settings->setValue(requestDraftKey, jsonText(draft.toJson(false)));
 }
@@ -675,8 +675,8 @@ QStringList Settings::recentUrlTemplates() const
 
 void Settings::addRecentUrlTemplate(const QString &urlTemplate)
 {
-    const QString stored = RequestDraft::urlTemplateWithoutCredentials(urlTemplate.trimmed());
-    if (stored.isEmpty() || stored.size() > RequestDraft::maxUrlLength)
+    const QString stored = Core::RequestDraft::urlTemplateWithoutCredentials(urlTemplate.trimmed());
+    if (stored.isEmpty() || stored.size() > Core::RequestDraft::maxUrlLength)
         return;
     QStringList templates = recentUrlTemplates();
     if (!templates.isEmpty() && templates.constFirst() == stored)
@@ -769,7 +769,7 @@ Core::TransportOptions Settings::defaultTransport() const
 
 void Settings::setDefaultTransport(const Core::TransportOptions &options)
 {
-    m_settings->setValue(defaultTransportKey, jsonText(SavedTransport::toJson(options)));
+    m_settings->setValue(defaultTransportKey, jsonText(Core::SavedTransport::toJson(options)));
 }
 
 std::optional<quint16> Settings::serverHttpsPort() const

@@ -1,11 +1,11 @@
 #pragma once
 
+#include "core/collections/requestdraft.h"
 #include "core/herd/herdparameters.h"
 #include "core/policy/backoffpolicy.h"
 #include "core/policy/endpointpolicy.h"
 #include "core/record/transportoptions.h"
 #include "ui/session/proxysettings.h"
-#include "ui/session/requestdraft.h"
 #include "ui/session/serverscenario.h"
 
 #include <QByteArray>
@@ -86,8 +86,8 @@ public:
 
     // The request in the composer. Values of credential headers (Authorization,
     // cookies, API keys) are not stored: the file is plain text.
-    RequestDraft requestDraft() const;
-    void setRequestDraft(const RequestDraft &draft);
+    Core::RequestDraft requestDraft() const;
+    void setRequestDraft(const Core::RequestDraft &draft);
 
     // Recent URL templates as typed in the composer ("{server}/fail/3?key={id}"),
     // newest first, at most maxRecentUrls; passwords are never stored.

@@ -1,3 +1,4 @@
+#include "core/collections/collectionstore.h"
 #include "core/policy/presets.h"
 #include "ui/collections/collectionfilter.h"
 #include "ui/collections/collectionmodel.h"
@@ -7,7 +8,6 @@
 #include "ui/mainwindow.h"
 #include "ui/policy/policypanel.h"
 #include "ui/request/requestcomposer.h"
-#include "ui/session/collectionstore.h"
 #include "ui/session/runsession.h"
 
 #include <QAbstractItemModelTester>
@@ -41,29 +41,31 @@ private:
     // Two collections on disk: "API" with folders Auth (Login) and Orders (List, Create), "Other" empty.
     void writeSample(const QString &root)
     {
-        const CollectionStore store(root);
-        Collection api;
+        const Core::CollectionStore store(root);
+        Core::Collection api;
         api.name = QStringLiteral("API");
-        CollectionItem auth = CollectionItem::makeFolder(QStringLiteral("Auth"));
-        RequestDraft login;
+        Core::CollectionItem auth = Core::CollectionItem::makeFolder(QStringLiteral("Auth"));
+        Core::RequestDraft login;
         login.method = QStringLiteral("POST");
         login.urlTemplate = QStringLiteral("{{base}}/login");
-        auth.items.append(CollectionItem::makeRequest(
-            QStringLiteral("Login"), login, SavedPolicy::from(Core::Presets::all().constFirst().policy)));
-        CollectionItem orders = CollectionItem::makeFolder(QStringLiteral("Orders"));
-        RequestDraft list;
+        auth.items.append(Core::CollectionItem::makeRequest(
+            QStringLiteral("Login"), login, Core::SavedPolicy::from(Core::Presets::all().constFirst().policy)));
+        Core::CollectionItem orders = Core::CollectionItem::makeFolder(QStringLiteral("Orders"));
+        Core::RequestDraft list;
         list.urlTemplate = QStringLiteral("{server}/orders/list");
         Core::BackoffPolicy custom;
         custom.name = QStringLiteral("Patient");
         custom.maxAttempts = 9;
-        orders.items.append(CollectionItem::makeRequest(QStringLiteral("List"), list, SavedPolicy::from(custom)));
-        RequestDraft create;
+        orders.items.append(
+            Core::CollectionItem::makeRequest(QStringLiteral("List"), list, Core::SavedPolicy::from(custom)));
+        Core::RequestDraft create;
         create.method = QStringLiteral("PUT");
         create.urlTemplate = QStringLiteral("{server}/orders");
-        orders.items.append(CollectionItem::makeRequest(QStringLiteral("Create"), create, SavedPolicy::from(custom)));
+        orders.items.append(
+            Core::CollectionItem::makeRequest(QStringLiteral("Create"), create, Core::SavedPolicy::from(custom)));
         api.items = {auth, orders};
         QVERIFY(store.save(&api));
-        Collection other;
+        Core::Collection other;
         other.name = QStringLiteral("Other");
         QVERIFY(store.save(&other));
     }
@@ -80,9 +82,9 @@ private:
         return {};
     }
 
-    Collection onDisk(const QString &root, const QString &name)
+    Core::Collection onDisk(const QString &root, const QString &name)
     {
-        for (const Collection &collection : CollectionStore(root).loadCollections().collections) {
+        for (const Core::Collection &collection : Core::CollectionStore(root).loadCollections().collections) {
             if (collection.name == name)
                 return collection;
         }
@@ -178,7 +180,7 @@ private Q_SLOTS:
         sidebar.show();
         QVERIFY(QTest::qWaitForWindowExposed(&sidebar));
         sidebar.newCollectionAction()->trigger();
-        const QDir files(CollectionStore(dir.path()).collectionsDirectory());
+        const QDir files(Core::CollectionStore(dir.path()).collectionsDirectory());
         QCOMPARE(files.entryList({QStringLiteral("*.json")}), QStringList{QStringLiteral("new-collection.json")});
         auto *editor = qobject_cast<QLineEdit *>(sidebar.view()->indexWidget(sidebar.view()->currentIndex()));
         QVERIFY(editor);
@@ -199,7 +201,7 @@ private Q_SLOTS:
         const QModelIndex orders = find(sidebar.model(), QStringLiteral("Orders"));
         sidebar.setCurrentIndex(orders);
         sidebar.duplicateAction()->trigger();
-        const Collection api = onDisk(dir.path(), QStringLiteral("API"));
+        const Core::Collection api = onDisk(dir.path(), QStringLiteral("API"));
         QCOMPARE(api.items.size(), 3);
         QCOMPARE(api.items.at(2).name, QStringLiteral("Orders copy"));
         QCOMPARE(api.items.at(2).items.size(), 2);
@@ -231,7 +233,7 @@ private Q_SLOTS:
         sidebar.setCurrentIndex(find(sidebar.model(), QStringLiteral("API")));
         sidebar.deleteAction()->trigger();
         QVERIFY(asked.constLast().contains(QStringLiteral("2 requests")));
-        QCOMPARE(CollectionStore(dir.path()).loadCollections().collections.size(), 1);
+        QCOMPARE(Core::CollectionStore(dir.path()).loadCollections().collections.size(), 1);
     }
 
     void dragAndDrop_movesBetweenFoldersAndCollections()
@@ -256,7 +258,7 @@ private Q_SLOTS:
         const QModelIndex auth = find(model, QStringLiteral("Auth"));
         QCOMPARE(model->rowCount(auth), 2);
         QCOMPARE(model->index(1, 0, auth).data(CollectionModel::IdRole).toString(), createId);
-        Collection api = onDisk(dir.path(), QStringLiteral("API"));
+        Core::Collection api = onDisk(dir.path(), QStringLiteral("API"));
         QCOMPARE(api.items.at(0).items.at(1).id, createId);
         QCOMPARE(api.items.at(1).items.size(), 1);
 
@@ -279,14 +281,14 @@ private Q_SLOTS:
     {
         QTemporaryDir dir;
         CollectionSidebar sidebar(dir.path());
-        RequestDraft draft;
+        Core::RequestDraft draft;
         draft.method = QStringLiteral("DELETE");
         draft.urlTemplate = QStringLiteral("https://api.test/items/7?token={{token}}");
         Core::BackoffPolicy policy = Core::Presets::all().constLast().policy;
         sidebar.setRequestSource([&] { return std::pair{draft, policy}; });
 
         sidebar.saveRequestAction()->trigger();
-        const auto collections = CollectionStore(dir.path()).loadCollections().collections;
+        const auto collections = Core::CollectionStore(dir.path()).loadCollections().collections;
         QCOMPARE(collections.size(), 1);
         QCOMPARE(collections.at(0).name, QStringLiteral("My requests"));
         QCOMPARE(collections.at(0).items.at(0).name, QStringLiteral("DELETE /items/7"));
@@ -295,7 +297,7 @@ private Q_SLOTS:
         draft.body = QStringLiteral("changed");
         policy.maxAttempts = 2;
         sidebar.saveRequestAction()->trigger();
-        const Collection saved = onDisk(dir.path(), QStringLiteral("My requests"));
+        const Core::Collection saved = onDisk(dir.path(), QStringLiteral("My requests"));
         QCOMPARE(saved.requestCount(), 1);
         QCOMPARE(saved.items.at(0).request.body, QStringLiteral("changed"));
         QCOMPARE(saved.items.at(0).policy.preset, QString());
@@ -310,7 +312,7 @@ private Q_SLOTS:
         QTemporaryDir dir;
         CollectionSidebar sidebar(dir.path());
         QSignalSpy changed(&sidebar, &CollectionSidebar::environmentChanged);
-        const QList<Environment> environments{
+        const QList<Core::Environment> environments{
             {QStringLiteral("Staging"),
                 {{QStringLiteral("base"), QStringLiteral("https://staging.test"), false},
                     {QStringLiteral("token"), QStringLiteral("tok-12345"), true}},
@@ -325,7 +327,7 @@ private Q_SLOTS:
         QCOMPARE(sidebar.variables().value(QStringLiteral("token")), QStringLiteral("tok-12345"));
         QCOMPARE(sidebar.secretValues(), QStringList{QStringLiteral("tok-12345")});
 
-        QFile file(CollectionStore(dir.path()).environmentsFile());
+        QFile file(Core::CollectionStore(dir.path()).environmentsFile());
         QVERIFY(file.open(QIODevice::ReadOnly));
         const QByteArray bytes = file.readAll();
         QVERIFY(bytes.contains("staging.test"));
@@ -358,7 +360,7 @@ private Q_SLOTS:
         dialog.nameField()->setText(QStringLiteral("Local"));
         QVERIFY(dialog.problem().contains(QStringLiteral("Two environments")));
         dialog.nameField()->setText(QStringLiteral("CI"));
-        const QList<Environment> result = dialog.environments();
+        const QList<Core::Environment> result = dialog.environments();
         QCOMPARE(result.size(), 2);
         QCOMPARE(result.at(0).variables.size(), 2);
         QVERIFY(result.at(0).variables.at(1).secret);
@@ -385,7 +387,7 @@ private Q_SLOTS:
         writeSample(dir.path());
         {
             QFile damaged(
-                QDir(CollectionStore(dir.path()).collectionsDirectory()).filePath(QStringLiteral("bad.json")));
+                QDir(Core::CollectionStore(dir.path()).collectionsDirectory()).filePath(QStringLiteral("bad.json")));
             QVERIFY(damaged.open(QIODevice::WriteOnly));
             damaged.write("{\"formatVersion\": 1, \"items\": [");
         }
@@ -414,7 +416,7 @@ private Q_SLOTS:
                                                       {QStringLiteral("token"), QStringLiteral("s3cr3t-value"), true}},
                                                   false}},
             QStringLiteral("Local"));
-        RequestDraft draft;
+        Core::RequestDraft draft;
         draft.urlTemplate = QStringLiteral("{{base}}/status/200?note={{token}}");
         draft.headers = {{QStringLiteral("X-Echo"), QStringLiteral("{{token}}"), true}};
         window.composer()->setDraft(draft);
@@ -438,7 +440,7 @@ private Q_SLOTS:
         }
         // Saved to a collection: the file keeps {{token}}, never the value.
         window.collections()->saveAsNewAction()->trigger();
-        const QDir collectionsDir(CollectionStore(dir.path()).collectionsDirectory());
+        const QDir collectionsDir(Core::CollectionStore(dir.path()).collectionsDirectory());
         for (const QString &name : collectionsDir.entryList({QStringLiteral("*.json")})) {
             QFile file(collectionsDir.filePath(name));
             QVERIFY(file.open(QIODevice::ReadOnly));

@@ -1,6 +1,6 @@
+#include "core/collections/requesttemplate.h"
 #include "ui/request/headertablemodel.h"
 #include "ui/request/requestcomposer.h"
-#include "ui/session/requesttemplate.h"
 #include "ui/widgets/fieldmessage.h"
 
 #include <QAbstractItemModelTester>
@@ -19,10 +19,10 @@
 #include <QToolButton>
 
 using namespace RetryLab;
+using Core::RequestDraft;
 using Ui::FieldMessage;
 using Ui::HeaderTableModel;
 using Ui::RequestComposer;
-using Ui::RequestDraft;
 
 class TestRequestComposer final : public QObject
 {
@@ -53,7 +53,7 @@ private Q_SLOTS:
 
 private:
     RequestComposer *m_composer = nullptr;
-    static Ui::ExpansionContext context()
+    static Core::ExpansionContext context()
     {
         return {QUrl(QStringLiteral("http://127.0.0.1:4711")), {}, QStringLiteral("abcd-1")};
     }
@@ -166,7 +166,7 @@ void TestRequestComposer::nonIdempotentPost_saysWhyItIsNotRetried()
     QVERIFY(message()->text().contains(QLatin1String("will not be retried")));
 
     // An Idempotency-Key makes it safe.
-    RequestDraft draft = m_composer->draft();
+    Core::RequestDraft draft = m_composer->draft();
     draft.headers = {{QStringLiteral("Idempotency-Key"), QStringLiteral("{id}"), true}};
     m_composer->setDraft(draft);
     QVERIFY2(m_composer->idempotencyText().contains(QLatin1String("Idempotency-Key")),
@@ -193,7 +193,7 @@ void TestRequestComposer::nonIdempotentPost_saysWhyItIsNotRetried()
 
 void TestRequestComposer::draft_roundTripsThroughTheFields()
 {
-    RequestDraft draft;
+    Core::RequestDraft draft;
     draft.method = QStringLiteral("PUT");
     draft.urlTemplate = QStringLiteral("{server}/status/200?x={id}");
     draft.headers = {{QStringLiteral("Accept"), QStringLiteral("text/plain"), true},
@@ -225,7 +225,7 @@ void TestRequestComposer::credentialHeaders_areMaskedUntilRevealed()
 {
     HeaderTableModel *model = m_composer->headerModel();
     QAbstractItemModelTester tester(model, QAbstractItemModelTester::FailureReportingMode::QtTest);
-    RequestDraft draft = m_composer->draft();
+    Core::RequestDraft draft = m_composer->draft();
     draft.headers = {{QStringLiteral("Authorization"), QStringLiteral("Bearer s3cret"), true},
         {QStringLiteral("Accept"), QStringLiteral("*/*"), true}};
     m_composer->setDraft(draft);
@@ -263,7 +263,7 @@ void TestRequestComposer::headerRows_addAndRemove()
     QVERIFY(model->setData(model->index(0, HeaderTableModel::Value), QStringLiteral("1")));
     QVERIFY(model->setData(model->index(0, HeaderTableModel::Enabled), Qt::Unchecked, Qt::CheckStateRole));
     QCOMPARE(
-        m_composer->draft().headers, (QList<Ui::DraftHeader>{{QStringLiteral("X-One"), QStringLiteral("1"), false}}));
+        m_composer->draft().headers, (QList<Core::DraftHeader>{{QStringLiteral("X-One"), QStringLiteral("1"), false}}));
     QVERIFY(remove->isEnabled());
     remove->click();
     QCOMPARE(model->headerCount(), 0);
@@ -346,10 +346,10 @@ void TestRequestComposer::endpointsMenu_showsUrlsWithTheirAmpersands()
 void TestRequestComposer::restoredMaskedCredential_blocksSendUntilTypedOrUnticked()
 {
     // What a restart restores: the token was never written to the settings file.
-    RequestDraft saved = m_composer->draft();
+    Core::RequestDraft saved = m_composer->draft();
     saved.headers = {{QStringLiteral("Authorization"), QStringLiteral("Bearer s3cret"), true},
         {QStringLiteral("Accept"), QStringLiteral("*/*"), true}};
-    const auto restored = RequestDraft::fromJson(saved.toJson());
+    const auto restored = Core::RequestDraft::fromJson(saved.toJson());
     QVERIFY(restored);
     QCOMPARE(restored->headers.first().value, QStringLiteral("Bearer REDACTED"));
     m_composer->setDraft(*restored);
@@ -377,10 +377,10 @@ void TestRequestComposer::restoredMaskedCredential_blocksSendUntilTypedOrUnticke
     QVERIFY(model->setData(value, QStringLiteral("Bearer UNREDACTEDtoken"), Qt::EditRole));
     QVERIFY2(m_composer->canSend(), qPrintable(m_composer->problem()));
     QVERIFY(!model->index(0, HeaderTableModel::Value).data(Qt::ForegroundRole).isValid());
-    QVERIFY(RequestDraft::holdsMaskedCredential(QStringLiteral("REDACTED")));
-    QVERIFY(RequestDraft::holdsMaskedCredential(QStringLiteral("Basic REDACTED")));
-    QVERIFY(!RequestDraft::holdsMaskedCredential(QStringLiteral("REDACTEDX")));
-    QVERIFY(!RequestDraft::holdsMaskedCredential(QString()));
+    QVERIFY(Core::RequestDraft::holdsMaskedCredential(QStringLiteral("REDACTED")));
+    QVERIFY(Core::RequestDraft::holdsMaskedCredential(QStringLiteral("Basic REDACTED")));
+    QVERIFY(!Core::RequestDraft::holdsMaskedCredential(QStringLiteral("REDACTEDX")));
+    QVERIFY(!Core::RequestDraft::holdsMaskedCredential(QString()));
 }
 
 void TestRequestComposer::narrow_sendButtonsWrapBelowTheUrl()
@@ -421,7 +421,7 @@ void TestRequestComposer::retryHeaders_shownGreyed_switchOffPerRequest()
 {
     HeaderTableModel *model = m_composer->headerModel();
     QAbstractItemModelTester tester(model, QAbstractItemModelTester::FailureReportingMode::QtTest);
-    RequestDraft draft = m_composer->draft();
+    Core::RequestDraft draft = m_composer->draft();
     draft.headers = {{QStringLiteral("Accept"), QStringLiteral("*/*"), true}};
     m_composer->setDraft(draft);
     // Below the user's headers, RetryLab's own, greyed and not editable.
@@ -441,11 +441,11 @@ void TestRequestComposer::retryHeaders_shownGreyed_switchOffPerRequest()
     QVERIFY(!changed.isEmpty());
     QCOMPARE(model->index(1, HeaderTableModel::Enabled).data(Qt::CheckStateRole).toInt(), int(Qt::Unchecked));
     QVERIFY(!m_composer->draft().attemptHeaders);
-    const auto spec = Ui::RequestTemplate::build(m_composer->draft(), context());
+    const auto spec = Core::RequestTemplate::build(m_composer->draft(), context());
     QVERIFY(spec);
     QVERIFY(!spec->attemptHeaders);
     // Saved and restored with the request.
-    const auto restored = RequestDraft::fromJson(m_composer->draft().toJson());
+    const auto restored = Core::RequestDraft::fromJson(m_composer->draft().toJson());
     QVERIFY(restored);
     QVERIFY(!restored->attemptHeaders);
     // Rows are added above them and they cannot be removed.
@@ -483,7 +483,7 @@ void TestRequestComposer::fallbacks_typedOnePerLine_checkedAndCounted()
     QVERIFY2(m_composer->problem().contains(QLatin1String("Fallback 3")), qPrintable(m_composer->problem()));
 
     // A draft brings its fallbacks back into the field.
-    RequestDraft draft;
+    Core::RequestDraft draft;
     draft.fallbackTemplates = {QStringLiteral("http://127.0.0.1:1/alt")};
     m_composer->setDraft(draft);
     QCOMPARE(fallbacks->toPlainText(), QStringLiteral("http://127.0.0.1:1/alt"));
@@ -513,12 +513,12 @@ void TestRequestComposer::readModifyWrite_tabSetsKindAndShape()
     QVERIFY(m_composer->canSend());
 
     iam->click();
-    const RequestDraft draft = m_composer->draft();
+    const Core::RequestDraft draft = m_composer->draft();
     QCOMPARE(draft.shape.writeMethod, QByteArray("POST"));
     QCOMPARE(draft.shape.etagPointer, QStringLiteral("/etag"));
     QCOMPARE(draft.shape.writeEnvelope, QStringLiteral("policy"));
     QCOMPARE(draft.shape.valuePointer, QStringLiteral("/value"));
-    const auto spec = Ui::RequestTemplate::build(draft, context());
+    const auto spec = Core::RequestTemplate::build(draft, context());
     QVERIFY2(spec, qPrintable(spec.error()));
     QCOMPARE(spec->kind, Core::RequestSpec::Kind::ReadModifyWrite);
     QCOMPARE(spec->readModifyWrite.etagPointer, QStringLiteral("/etag"));
@@ -528,7 +528,7 @@ void TestRequestComposer::readModifyWrite_tabSetsKindAndShape()
     QVERIFY(!m_composer->canSend());
     QVERIFY2(m_composer->problem().contains(QLatin1String("JSON pointer")), qPrintable(m_composer->problem()));
     // The draft carries the shape through the settings.
-    const auto back = RequestDraft::fromJson(m_composer->draft().toJson());
+    const auto back = Core::RequestDraft::fromJson(m_composer->draft().toJson());
     QVERIFY2(back, qPrintable(back.error()));
     QCOMPARE(*back, m_composer->draft());
     on->setChecked(false);

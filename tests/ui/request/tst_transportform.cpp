@@ -294,7 +294,7 @@ void TestTransportForm::preferencesMode_hasNoExemption()
 void TestTransportForm::composer_badFile_blocksSendingWithTheFileNamed()
 {
     Ui::RequestComposer composer;
-    Ui::RequestDraft draft;
+    Core::RequestDraft draft;
     draft.urlTemplate = QStringLiteral("https://127.0.0.1:9/x");
     composer.setDraft(draft);
     QVERIFY2(composer.canSend(), qPrintable(composer.problem()));
@@ -318,7 +318,7 @@ void TestTransportForm::composer_badFile_blocksSendingWithTheFileNamed()
 void TestTransportForm::composer_draftCarriesTheTransport_exemptionDroppedWithAnotherHost()
 {
     Ui::RequestComposer composer;
-    Ui::RequestDraft draft;
+    Core::RequestDraft draft;
     draft.urlTemplate = QStringLiteral("https://localhost:8443/x");
     draft.transport.insecureHosts = {QStringLiteral("localhost")};
     draft.transport.httpVersion = TransportOptions::HttpVersion::Http2;
@@ -332,7 +332,7 @@ void TestTransportForm::composer_draftCarriesTheTransport_exemptionDroppedWithAn
     QVERIFY(composer.draft().transport.insecureHosts.isEmpty());
     QCOMPARE(composer.draft().transport.httpVersion, TransportOptions::HttpVersion::Http2);
     // A draft whose exemption is for another host than its URL's does not ignore anything.
-    Ui::RequestDraft other = draft;
+    Core::RequestDraft other = draft;
     other.urlTemplate = QStringLiteral("https://example.org/x");
     composer.setDraft(other);
     QVERIFY(composer.draft().transport.insecureHosts.isEmpty());

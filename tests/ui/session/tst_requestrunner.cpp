@@ -55,7 +55,7 @@ void TestRequestRunner::perRequestScenario_testDeletedWhenItsRequestFinishes()
     runner.setServer(&server);
     QVERIFY(runner.setScenario(oneFailure()));
 
-    Ui::RequestDraft draft;
+    Core::RequestDraft draft;
     draft.urlTemplate = QStringLiteral("{server}/status/200");
     draft.batchCount = 5;
     QSignalSpy finished(&executor, &Core::ThreadedExecutor::requestFinished);
@@ -81,7 +81,7 @@ void TestRequestRunner::perRequestScenario_moreSequentialRequestsThanTheServerHo
     runner.setServer(&server);
     QVERIFY(runner.setScenario(oneFailure()));
 
-    Ui::RequestDraft draft;
+    Core::RequestDraft draft;
     draft.urlTemplate = QStringLiteral("{server}/status/200");
     QSignalSpy finished(&executor, &Core::ThreadedExecutor::requestFinished);
     for (int i = 0; i < 10; ++i) {
@@ -110,7 +110,7 @@ void TestRequestRunner::scenario_requestToAnotherHost_carriesNoTestId()
     QVERIFY(runner.setScenario(oneFailure()));
 
     QSignalSpy finished(&executor, &Core::ThreadedExecutor::requestFinished);
-    Ui::RequestDraft draft;
+    Core::RequestDraft draft;
     draft.urlTemplate = other.baseUrl().toString() + QStringLiteral("/status/200");
     QVERIFY(runner.send(draft));
     QTRY_COMPARE(finished.size(), 1);
@@ -148,7 +148,7 @@ void TestRequestRunner::seed_freshForEachSend_andTheDraftsSeedReplaysABatch()
         [&delays](const Core::AttemptRecord &a) { delays[a.requestId].append(a.nextDelayMs); });
     QSignalSpy seeds(&runner, &RequestRunner::seedChosen);
     QSignalSpy finished(&executor, &Core::ThreadedExecutor::requestFinished);
-    const auto batch = [&](const Ui::RequestDraft &draft) {
+    const auto batch = [&](const Core::RequestDraft &draft) {
         delays.clear();
         const qsizetype before = finished.size();
         const auto started = runner.startBatch(draft);
@@ -157,7 +157,7 @@ void TestRequestRunner::seed_freshForEachSend_andTheDraftsSeedReplaysABatch()
         return delays.values(); // QMap: in request id order, which is the order sent
     };
 
-    Ui::RequestDraft draft;
+    Core::RequestDraft draft;
     draft.urlTemplate = QStringLiteral("{server}/status/503");
     draft.batchCount = 3;
     draft.concurrency = 3;
@@ -205,7 +205,7 @@ void TestRequestRunner::endpointPolicies_theFirstMatchRunsTheRequest()
     runner.setEndpointPolicies({statuses});
 
     QSignalSpy finished(&executor, &Core::ThreadedExecutor::requestFinished);
-    Ui::RequestDraft draft;
+    Core::RequestDraft draft;
     draft.urlTemplate = QStringLiteral("{server}/status/503");
     QVERIFY(runner.send(draft));
     draft.urlTemplate = QStringLiteral("{server}/fail/9?key={id}");

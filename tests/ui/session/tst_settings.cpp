@@ -1,3 +1,4 @@
+#include "core/collections/savedtransport.h"
 #include "core/policy/policyjson.h"
 #include "core/policy/presets.h"
 #include "ui/session/settings.h"
@@ -13,7 +14,10 @@
 #include <QTest>
 
 using namespace RetryLab;
+using Core::RequestDraft;
+using Core::TransportOptions;
 using Ui::Settings;
+namespace SavedTransport = Core::SavedTransport;
 
 Q_DECLARE_METATYPE(RetryLab::Core::BackoffPolicy)
 
@@ -24,6 +28,29 @@ char *toString(const BackoffPolicy &policy)
     return qstrdup(PolicyJson::toJson(policy).constData());
 }
 } // namespace RetryLab::Core
+
+namespace {
+
+// A transport with every field set, secrets and exemptions included.
+TransportOptions everything()
+{
+    TransportOptions t;
+    t.caBundlePath = QStringLiteral("/etc/ssl/extra-ca.pem");
+    t.clientCertificatePath = QStringLiteral("/home/me/client.pem");
+    t.clientKeyPath = QStringLiteral("/home/me/client.key");
+    t.clientKeyPassphrase = QStringLiteral("open sesame");
+    t.tlsFloor = TransportOptions::TlsFloor::Tls13;
+    t.insecureHosts = {QStringLiteral("127.0.0.1")};
+    t.proxyMode = TransportOptions::ProxyMode::Http;
+    t.proxyHost = QStringLiteral("proxy.test");
+    t.proxyPort = 3128;
+    t.proxyUser = QStringLiteral("alice");
+    t.proxyPassword = QStringLiteral("hunter2");
+    t.httpVersion = TransportOptions::HttpVersion::Http2;
+    return t;
+}
+
+} // namespace
 
 class TestSettings final : public QObject
 {
@@ -56,6 +83,10 @@ private Q_SLOTS:
     void recentUrlTemplates_passwordWithAt_isMasked();
     void windowLayout_bytes_roundTrip();
     void endpointPolicies_roundTrip_damagedEntryLeftOut();
+    void transport_insecureHost_isNeverWrittenToTheFile();
+    void transport_newRequest_startsFromTheDefault();
+    void transport_damagedDefault_isReported_defaultsUsed();
+    void serverHttps_onByDefault_offWhenTurnedOff();
 
 private:
     static QString settingsPath();
@@ -399,7 +430,7 @@ void TestSettings::recentUrls_neverStorePasswordsOrInvalidUrls()
 
 void TestSettings::requestDraft_savedWithoutCredentials_restIntact()
 {
-    Ui::RequestDraft draft;
+    Core::RequestDraft draft;
     draft.method = QStringLiteral("POST");
     draft.urlTemplate = QStringLiteral("http://u:p@ss@127.0.0.1/x?token=tok123&page=2&key={id}#frag");
     draft.headers = {{QStringLiteral(" Authorization "), QStringLiteral("Bearer s3cret"), true},
@@ -423,7 +454,7 @@ void TestSettings::requestDraft_savedWithoutCredentials_restIntact()
 
     Ui::Settings settings;
     QVERIFY2(settings.problems().isEmpty(), qPrintable(settings.problems().join(QLatin1Char('\n'))));
-    const Ui::RequestDraft back = settings.requestDraft();
+    const Core::RequestDraft back = settings.requestDraft();
     QCOMPARE(back.urlTemplate, QStringLiteral("http://u:REDACTED@127.0.0.1/x?token=REDACTED&page=2&key={id}#frag"));
     QCOMPARE(back.headers.size(), 5);
     QCOMPARE(back.headers.at(0).name, QStringLiteral("Authorization"));
@@ -444,7 +475,7 @@ void TestSettings::requestDraft_savedWithoutCredentials_restIntact()
 
 void TestSettings::savedRequestScenarioPolicy_oneBadField_restKept()
 {
-    Ui::RequestDraft draft;
+    Core::RequestDraft draft;
     draft.method = QStringLiteral("PUT");
     draft.urlTemplate = QStringLiteral("{server}/status/200?key={id}");
     draft.headers = {{QStringLiteral("Accept"), QStringLiteral("text/plain"), true},
@@ -479,9 +510,9 @@ void TestSettings::savedRequestScenarioPolicy_oneBadField_restKept()
     Settings settings;
     const QRegularExpression fieldWarning(QStringLiteral("field left out"));
     QTest::ignoreMessage(QtWarningMsg, fieldWarning);
-    const Ui::RequestDraft readDraft = settings.requestDraft();
-    Ui::RequestDraft expectedDraft = draft;
-    expectedDraft.concurrency = Ui::RequestDraft().concurrency;
+    const Core::RequestDraft readDraft = settings.requestDraft();
+    Core::RequestDraft expectedDraft = draft;
+    expectedDraft.concurrency = Core::RequestDraft().concurrency;
     QCOMPARE(readDraft, expectedDraft);
 
     QTest::ignoreMessage(QtWarningMsg, fieldWarning);
@@ -608,6 +639,68 @@ void TestSettings::endpointPolicies_roundTrip_damagedEntryLeftOut()
     QCOMPARE(kept.first().path, QStringLiteral("/b"));
     QVERIFY2(settings.problems().join(QLatin1Char(' ')).contains(QLatin1String("Saved endpoint policy 1 was left out")),
         qPrintable(settings.problems().join(QLatin1Char(' '))));
+}
+
+void TestSettings::transport_insecureHost_isNeverWrittenToTheFile()
+{
+    {
+        Settings settings;
+        RequestDraft draft;
+        draft.urlTemplate = QStringLiteral("https://secret-host.test/x");
+        draft.transport.insecureHosts = {QStringLiteral("secret-host.test")};
+        draft.transport.caBundlePath = QStringLiteral("/tmp/ca.pem");
+        settings.setRequestDraft(draft);
+        settings.setDefaultTransport(everything());
+        QVERIFY(settings.sync().ok());
+    }
+    QFile file(settingsPath());
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    const QByteArray text = file.readAll();
+    QVERIFY2(!text.contains("insecure"), text.constData());
+    QVERIFY2(!text.contains("hunter2") && !text.contains("open sesame"), text.constData());
+    Settings again;
+    QVERIFY(again.requestDraft().transport.insecureHosts.isEmpty());
+    QCOMPARE(again.requestDraft().transport.caBundlePath, QStringLiteral("/tmp/ca.pem"));
+    QCOMPARE(again.defaultTransport(), SavedTransport::withoutSessionOnly(everything()));
+    QVERIFY(again.problems().isEmpty());
+}
+
+void TestSettings::transport_newRequest_startsFromTheDefault()
+{
+    Settings settings;
+    TransportOptions defaults;
+    defaults.caBundlePath = QStringLiteral("/tmp/company-ca.pem");
+    defaults.httpVersion = TransportOptions::HttpVersion::Http2;
+    settings.setDefaultTransport(defaults);
+    QCOMPARE(settings.requestDraft().transport, defaults);
+    QCOMPARE(settings.requestDraft().urlTemplate, RequestDraft::defaultUrlTemplate());
+    // A saved request keeps its own connection.
+    RequestDraft own;
+    settings.setRequestDraft(own);
+    QCOMPARE(settings.requestDraft().transport, TransportOptions{});
+}
+
+void TestSettings::transport_damagedDefault_isReported_defaultsUsed()
+{
+    {
+        QSettings raw;
+        raw.setValue(QStringLiteral("request/defaultTransport"), QStringLiteral(R"({"proxyMode": "carrier-pigeon"})"));
+    }
+    Settings settings;
+    QCOMPARE(settings.defaultTransport(), TransportOptions{});
+    const QStringList problems = settings.problems();
+    QCOMPARE(problems.size(), 1);
+    QVERIFY2(problems.first().contains(QLatin1String("proxyMode")), qPrintable(problems.first()));
+}
+
+void TestSettings::serverHttps_onByDefault_offWhenTurnedOff()
+{
+    Settings settings;
+    QCOMPARE(settings.serverHttpsPort(), std::optional<quint16>(0));
+    settings.setServerHttpsPort(std::nullopt);
+    QCOMPARE(settings.serverHttpsPort(), std::nullopt);
+    settings.setServerHttpsPort(8443);
+    QCOMPARE(settings.serverHttpsPort(), std::optional<quint16>(8443));
 }
 
 QTEST_GUILESS_MAIN(TestSettings)

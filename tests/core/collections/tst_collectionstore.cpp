@@ -1,9 +1,9 @@
+#include "core/collections/collectionjson.h"
+#include "core/collections/collectionstore.h"
+#include "core/collections/requesttemplate.h"
+#include "core/collections/secretmask.h"
+#include "core/collections/variables.h"
 #include "core/policy/presets.h"
-#include "ui/session/collectionjson.h"
-#include "ui/session/collectionstore.h"
-#include "ui/session/requesttemplate.h"
-#include "ui/session/secretmask.h"
-#include "ui/session/variables.h"
 
 #include <QDir>
 #include <QFile>
@@ -14,7 +14,7 @@
 #include <QTest>
 
 using namespace RetryLab;
-using namespace RetryLab::Ui;
+using namespace RetryLab::Core;
 
 class TestCollectionStore : public QObject
 {

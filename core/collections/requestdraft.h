@@ -11,7 +11,7 @@
 
 #include <optional>
 
-namespace RetryLab::Ui {
+namespace RetryLab::Core {
 
 /// One row of the composer's header table.
 struct DraftHeader
@@ -48,7 +48,7 @@ struct RequestDraft
     /// Per-attempt timeout for these requests; unset: the policy's.
     std::optional<double> attemptTimeoutMs;
     /// Alternative services (URLs with placeholders), tried in order, one attempt
-    /// each, once the policy gives up on the URL (Core::RequestSpec::fallbackUrls).
+    /// each, once the policy gives up on the URL (RequestSpec::fallbackUrls).
     QStringList fallbackTemplates;
     /// Send a read-modify-write (read, change an integer by `increment`, write
     /// back under the version read; restarted whole on a conflict) instead of
@@ -56,7 +56,7 @@ struct RequestDraft
     bool readModifyWrite = false;
     qint64 increment = 1;
     /// How the resource is read and written; its writeUrl is writeUrlTemplate's expansion.
-    Core::ReadModifyWriteShape shape;
+    ReadModifyWriteShape shape;
     /// The write's URL with placeholders; empty: the request's URL.
     QString writeUrlTemplate;
     /// Requests in one batch.
@@ -71,12 +71,12 @@ struct RequestDraft
     /// TLS, proxy and HTTP version (the composer's Connection part). Saved through
     /// SavedTransport: never the passphrase, the proxy password or the hosts whose
     /// certificate errors are ignored.
-    Core::TransportOptions transport;
+    TransportOptions transport;
 
     static QString defaultUrlTemplate() { return QStringLiteral("{server}/fail/3?key={id}"); }
 
     /// Header names are written trimmed. Unless `keepCredentials`, credentials are
-    /// replaced by Core::Redactor::mask() ("REDACTED"), so that the user sees that a
+    /// replaced by Redactor::mask() ("REDACTED"), so that the user sees that a
     /// value was not saved (the settings file is plain text): values of credential
     /// headers (Authorization keeps its scheme), the URL's password and sensitive
     /// query parameters (see urlTemplateWithoutCredentials()), and credentials in the body.
@@ -85,16 +85,16 @@ struct RequestDraft
     /// The user info ends at the last '@' of the authority (a password may hold '@');
     /// QUrl splits it into name and password. Values that are only a placeholder stay.
     static QString urlTemplateWithoutCredentials(const QString &urlTemplate);
-    /// Whether a value holds Core::Redactor::mask() as a word: what toJson() wrote in
+    /// Whether a value holds Redactor::mask() as a word: what toJson() wrote in
     /// place of a credential ("Bearer REDACTED"), not a credential to send.
     static bool holdsMaskedCredential(const QString &value);
     /// The enabled credential headers whose value was masked when saved, by name:
     /// sending them would only earn 401s, so they must be typed again or unticked.
     QStringList maskedCredentialHeaders() const;
     /// Reads what toJson() wrote; the error names the field.
-    static Core::Result<RequestDraft> fromJson(const QJsonObject &object);
+    static Result<RequestDraft> fromJson(const QJsonObject &object);
 
     friend bool operator==(const RequestDraft &, const RequestDraft &) = default;
 };
 
-} // namespace RetryLab::Ui
+} // namespace RetryLab::Core

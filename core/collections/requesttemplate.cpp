@@ -1,15 +1,15 @@
-#include "ui/session/requesttemplate.h"
+#include "core/collections/requesttemplate.h"
 
+#include "core/collections/variables.h"
 #include "core/executor/requestcheck.h"
-#include "ui/session/uitr.h"
-#include "ui/session/variables.h"
+#include "core/util/coretr.h"
 
 #include <QCoreApplication>
 #include <QRegularExpression>
 
 #include <algorithm>
 
-namespace RetryLab::Ui::RequestTemplate {
+namespace RetryLab::Core::RequestTemplate {
 
 namespace {
 
@@ -62,9 +62,9 @@ bool usesServer(const RequestDraft &draft)
         [](const DraftHeader &h) { return h.enabled && h.value.contains(serverPlaceholder()); });
 }
 
-Core::Result<QUrl> url(const QString &urlTemplate, const ExpansionContext &context)
+Result<QUrl> url(const QString &urlTemplate, const ExpansionContext &context)
 {
-    using R = Core::Result<QUrl>;
+    using R = Result<QUrl>;
     QStringList unresolved;
     const QString trimmed = Variables::substitute(urlTemplate, context.variables, &unresolved).trimmed();
     if (!unresolved.isEmpty()) {
@@ -141,9 +141,9 @@ QString headerProblem(const DraftHeader &header, int row)
     return {};
 }
 
-Core::Result<Core::RequestSpec> build(const RequestDraft &typed, const ExpansionContext &context)
+Result<RequestSpec> build(const RequestDraft &typed, const ExpansionContext &context)
 {
-    using R = Core::Result<Core::RequestSpec>;
+    using R = Result<RequestSpec>;
     const auto resolved = Variables::apply(typed, context.variables, context.environmentName);
     if (!resolved)
         return R::failure(resolved.error());
@@ -163,7 +163,7 @@ Core::Result<Core::RequestSpec> build(const RequestDraft &typed, const Expansion
     if (draft.body.size() > RequestDraft::maxBodyLength)
         return R::failure(Tr::tr("The body is longer than %1 characters.").arg(RequestDraft::maxBodyLength));
 
-    Core::RequestSpec spec;
+    RequestSpec spec;
     spec.method = draft.method.trimmed().toLatin1();
     spec.url = *target;
     for (const DraftHeader &header : draft.headers) {
@@ -182,7 +182,7 @@ Core::Result<Core::RequestSpec> build(const RequestDraft &typed, const Expansion
         spec.fallbackUrls.append(*fallback);
     }
     if (draft.readModifyWrite) {
-        spec.kind = Core::RequestSpec::Kind::ReadModifyWrite;
+        spec.kind = RequestSpec::Kind::ReadModifyWrite;
         spec.increment = draft.increment;
         spec.readModifyWrite = draft.shape;
         spec.readModifyWrite.writeUrl.clear();
@@ -192,17 +192,17 @@ Core::Result<Core::RequestSpec> build(const RequestDraft &typed, const Expansion
                 return R::failure(Tr::tr("The write's URL: %1").arg(writeUrl.error()));
             spec.readModifyWrite.writeUrl = *writeUrl;
         }
-        if (const auto shape = Core::checkShape(spec.readModifyWrite); !shape)
+        if (const auto shape = checkShape(spec.readModifyWrite); !shape)
             return R::failure(Tr::tr("Read-modify-write: %1.").arg(shape.error()));
         if (!spec.fallbackUrls.isEmpty())
             return R::failure(Tr::tr("Fallback URLs are for single requests, not a read-modify-write."));
     }
-    if (spec.fallbackUrls.size() > Core::maxFallbacks)
-        return R::failure(Tr::tr("At most %1 fallback URLs.").arg(Core::maxFallbacks));
-    if (const auto transport = Core::checkTransport(draft.transport); !transport)
+    if (spec.fallbackUrls.size() > maxFallbacks)
+        return R::failure(Tr::tr("At most %1 fallback URLs.").arg(maxFallbacks));
+    if (const auto transport = checkTransport(draft.transport); !transport)
         return R::failure(transport.error());
     spec.transport = draft.transport;
     return spec;
 }
 
-} // namespace RetryLab::Ui::RequestTemplate
+} // namespace RetryLab::Core::RequestTemplate

@@ -1,13 +1,13 @@
 #pragma once
 
+#include "core/collections/collection.h"
 #include "core/util/result.h"
-#include "ui/session/collection.h"
 
 #include <QByteArray>
 #include <QJsonObject>
 #include <QList>
 
-namespace RetryLab::Ui {
+namespace RetryLab::Core {
 
 /// The collection file: readable, indented JSON with its keys in a fixed order,
 /// so that a collection kept in git gives small diffs. It carries a format
@@ -28,13 +28,13 @@ struct Read
     Collection collection;
     /// Items and fields that could not be read and were left out, each with its
     /// path ("items[1].items[0].request") and why; the rest was read.
-    QList<Core::Error> leftOut;
+    QList<Error> leftOut;
 };
 
 /// Refused as a whole when the bytes are not a JSON object or were written by a
 /// newer format; otherwise everything readable is kept and the rest is listed.
-Core::Result<Read> fromJson(const QByteArray &json);
+Result<Read> fromJson(const QByteArray &json);
 
 } // namespace CollectionJson
 
-} // namespace RetryLab::Ui
+} // namespace RetryLab::Core

@@ -1,25 +1,25 @@
-#include "ui/session/collection.h"
+#include "core/collections/collection.h"
 
 #include "core/policy/presets.h"
 
 #include <QUuid>
 
-namespace RetryLab::Ui {
+namespace RetryLab::Core {
 
-SavedPolicy SavedPolicy::from(const Core::BackoffPolicy &policy)
+SavedPolicy SavedPolicy::from(const BackoffPolicy &policy)
 {
-    for (const Core::Presets::Preset &preset : Core::Presets::all()) {
+    for (const Presets::Preset &preset : Presets::all()) {
         if (preset.policy == policy)
             return {preset.id, {}};
     }
     return {{}, policy};
 }
 
-std::optional<Core::BackoffPolicy> SavedPolicy::policy() const
+std::optional<BackoffPolicy> SavedPolicy::policy() const
 {
     if (preset.isEmpty())
         return custom;
-    for (const Core::Presets::Preset &each : Core::Presets::all()) {
+    for (const Presets::Preset &each : Presets::all()) {
         if (each.id == preset)
             return each.policy;
     }
@@ -77,4 +77,4 @@ int Collection::requestCount() const
     return countRequests(items);
 }
 
-} // namespace RetryLab::Ui
+} // namespace RetryLab::Core

@@ -1,13 +1,13 @@
 #pragma once
 
+#include "core/collections/requestdraft.h"
 #include "core/util/result.h"
-#include "ui/session/requestdraft.h"
 
 #include <QHash>
 #include <QString>
 #include <QStringList>
 
-namespace RetryLab::Ui {
+namespace RetryLab::Core {
 
 /// {{name}} references to environment variables in a request (URL, header names
 /// and values, body). Resolved before the placeholders {server} and {id}, so that
@@ -27,9 +27,9 @@ QStringList referencedNames(const RequestDraft &draft);
 QString substitute(const QString &text, const QHash<QString, QString> &values, QStringList *unresolved = nullptr);
 /// The draft with its references resolved, or an error naming the undefined
 /// ones and the environment (`environmentName`, empty when none is selected).
-Core::Result<RequestDraft> apply(
+Result<RequestDraft> apply(
     const RequestDraft &draft, const QHash<QString, QString> &values, const QString &environmentName);
 
 } // namespace Variables
 
-} // namespace RetryLab::Ui
+} // namespace RetryLab::Core

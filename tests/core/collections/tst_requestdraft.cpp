@@ -1,11 +1,11 @@
-#include "ui/session/requestdraft.h"
+#include "core/collections/requestdraft.h"
 
 #include <QJsonArray>
 #include <QTest>
 
 using namespace RetryLab;
-using Ui::DraftHeader;
-using Ui::RequestDraft;
+using Core::DraftHeader;
+using Core::RequestDraft;
 
 class TestRequestDraft final : public QObject
 {

@@ -1,14 +1,14 @@
 #pragma once
 
+#include "core/collections/requestdraft.h"
 #include "core/policy/backoffpolicy.h"
-#include "ui/session/requestdraft.h"
 
 #include <QList>
 #include <QString>
 
 #include <optional>
 
-namespace RetryLab::Ui {
+namespace RetryLab::Core {
 
 /// The policy a saved request is sent with: a built-in preset by id (so that the
 /// file stays short and follows the preset), or a policy of its own.
@@ -16,12 +16,12 @@ struct SavedPolicy
 {
     /// A built-in preset's id ("aws-standard"); empty: `custom` is the policy.
     QString preset;
-    Core::BackoffPolicy custom;
+    BackoffPolicy custom;
 
     /// The preset whose policy equals `policy`, or the policy itself.
-    static SavedPolicy from(const Core::BackoffPolicy &policy);
+    static SavedPolicy from(const BackoffPolicy &policy);
     /// The policy to load; nothing when the preset is not (or no longer) built in.
-    std::optional<Core::BackoffPolicy> policy() const;
+    std::optional<BackoffPolicy> policy() const;
     /// What the sidebar shows: the preset's name or the policy's.
     QString displayName() const;
 
@@ -69,4 +69,4 @@ struct Collection
     friend bool operator==(const Collection &, const Collection &) = default;
 };
 
-} // namespace RetryLab::Ui
+} // namespace RetryLab::Core

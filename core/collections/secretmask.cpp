@@ -1,4 +1,4 @@
-#include "ui/session/secretmask.h"
+#include "core/collections/secretmask.h"
 
 #include "core/http/redactor.h"
 
@@ -6,7 +6,7 @@
 
 #include <algorithm>
 
-namespace RetryLab::Ui::SecretMask {
+namespace RetryLab::Core::SecretMask {
 
 namespace {
 
@@ -30,7 +30,7 @@ QList<QByteArray> forms(const QStringList &secrets)
 QByteArray maskBytes(QByteArray data, const QList<QByteArray> &all)
 {
     for (const QByteArray &secret : all)
-        data.replace(secret, Core::Redactor::mask());
+        data.replace(secret, Redactor::mask());
     return data;
 }
 
@@ -38,7 +38,7 @@ QString maskText(const QString &text, const QList<QByteArray> &all)
 {
     QString out = text;
     for (const QByteArray &secret : all)
-        out.replace(QString::fromUtf8(secret), QString::fromLatin1(Core::Redactor::mask()));
+        out.replace(QString::fromUtf8(secret), QString::fromLatin1(Redactor::mask()));
     return out;
 }
 
@@ -49,7 +49,7 @@ QUrl maskUrl(const QUrl &url, const QList<QByteArray> &all)
     return masked == encoded ? url : QUrl::fromEncoded(masked);
 }
 
-void maskHeaders(Core::HeaderList *headers, const QList<QByteArray> &all)
+void maskHeaders(HeaderList *headers, const QList<QByteArray> &all)
 {
     for (auto &header : *headers)
         header.second = maskBytes(header.second, all);
@@ -67,7 +67,7 @@ QByteArray bytes(const QByteArray &data, const QStringList &secrets)
     return maskBytes(data, forms(secrets));
 }
 
-void apply(Core::RequestSpec *spec, const QStringList &secrets)
+void apply(RequestSpec *spec, const QStringList &secrets)
 {
     const auto all = forms(secrets);
     if (all.isEmpty())
@@ -78,14 +78,14 @@ void apply(Core::RequestSpec *spec, const QStringList &secrets)
     spec->label = maskText(spec->label, all);
 }
 
-void apply(Core::RunRecord *record, const QStringList &secrets)
+void apply(RunRecord *record, const QStringList &secrets)
 {
     const auto all = forms(secrets);
     if (all.isEmpty())
         return;
-    for (Core::RequestSpec &spec : record->requests)
+    for (RequestSpec &spec : record->requests)
         apply(&spec, secrets);
-    for (Core::AttemptRecord &attempt : record->attempts) {
+    for (AttemptRecord &attempt : record->attempts) {
         attempt.url = maskUrl(attempt.url, all);
         maskHeaders(&attempt.requestHeaders, all);
         attempt.requestBody = maskBytes(attempt.requestBody, all);
@@ -94,16 +94,16 @@ void apply(Core::RunRecord *record, const QStringList &secrets)
         attempt.errorString = maskText(attempt.errorString, all);
         attempt.reason = maskText(attempt.reason, all);
         attempt.step = maskText(attempt.step, all);
-        for (Core::RedirectHop &hop : attempt.redirects) {
+        for (RedirectHop &hop : attempt.redirects) {
             hop.from = maskUrl(hop.from, all);
             hop.to = maskUrl(hop.to, all);
             hop.note = maskText(hop.note, all);
         }
     }
-    for (Core::RequestResult &result : record->results) {
+    for (RequestResult &result : record->results) {
         result.reason = maskText(result.reason, all);
         result.body = maskBytes(result.body, all);
     }
 }
 
-} // namespace RetryLab::Ui::SecretMask
+} // namespace RetryLab::Core::SecretMask

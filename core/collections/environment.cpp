@@ -1,14 +1,14 @@
-#include "ui/session/environment.h"
+#include "core/collections/environment.h"
 
+#include "core/collections/variables.h"
+#include "core/util/coretr.h"
 #include "core/util/jsonreader.h"
-#include "ui/session/uitr.h"
-#include "ui/session/variables.h"
 
 #include <QCoreApplication>
 #include <QJsonArray>
 #include <QSet>
 
-namespace RetryLab::Ui {
+namespace RetryLab::Core {
 
 QHash<QString, QString> Environment::values() const
 {
@@ -58,12 +58,12 @@ QJsonObject Environment::toJson() const
     return object;
 }
 
-Core::Result<Environment> Environment::fromJson(const QJsonObject &object)
+Result<Environment> Environment::fromJson(const QJsonObject &object)
 {
-    Core::JsonReader reader(object);
+    JsonReader reader(object);
     reader.rejectUnknown({QStringLiteral("name"), QStringLiteral("variables"), QStringLiteral("storeSecrets")});
     Environment environment;
-    environment.name = reader.string(QStringLiteral("name"), Core::Presence::Required).value_or(QString());
+    environment.name = reader.string(QStringLiteral("name"), Presence::Required).value_or(QString());
     if (!reader.failed() && environment.name.trimmed().isEmpty())
         reader.fail(QStringLiteral("name"), Tr::tr("must not be empty"));
     environment.storeSecrets = reader.boolean(QStringLiteral("storeSecrets")).value_or(false);
@@ -72,12 +72,12 @@ Core::Result<Environment> Environment::fromJson(const QJsonObject &object)
             list->failHere(Tr::tr("more than %1 variables").arg(maxVariables));
         QSet<QString> seen;
         for (qsizetype i = 0; i < list->size() && !reader.failed(); ++i) {
-            auto entry = list->object(i, Core::Presence::Required);
+            auto entry = list->object(i, Presence::Required);
             if (!entry)
                 break;
             entry->rejectUnknown({QStringLiteral("name"), QStringLiteral("value"), QStringLiteral("secret")});
             EnvironmentVariable variable;
-            variable.name = entry->string(QStringLiteral("name"), Core::Presence::Required).value_or(QString());
+            variable.name = entry->string(QStringLiteral("name"), Presence::Required).value_or(QString());
             variable.value = entry->string(QStringLiteral("value")).value_or(QString());
             variable.secret = entry->boolean(QStringLiteral("secret")).value_or(false);
             if (reader.failed())
@@ -98,4 +98,4 @@ Core::Result<Environment> Environment::fromJson(const QJsonObject &object)
     return reader.result(environment);
 }
 
-} // namespace RetryLab::Ui
+} // namespace RetryLab::Core

@@ -1,9 +1,9 @@
-#include "ui/session/collectionstore.h"
+#include "core/collections/collectionstore.h"
 
+#include "core/collections/collectionjson.h"
+#include "core/util/coretr.h"
 #include "core/util/exportfile.h"
 #include "core/util/jsonreader.h"
-#include "ui/session/collectionjson.h"
-#include "ui/session/uitr.h"
 
 #include <QCoreApplication>
 #include <QDateTime>
@@ -22,10 +22,10 @@
 #include <algorithm>
 
 namespace {
-Q_LOGGING_CATEGORY(lcCollections, "retrylab.ui.collections")
+Q_LOGGING_CATEGORY(lcCollections, "retrylab.core.collections")
 } // namespace
 
-namespace RetryLab::Ui {
+namespace RetryLab::Core {
 
 namespace {
 
@@ -37,7 +37,7 @@ QString native(const QString &path)
     return QDir::toNativeSeparators(path);
 }
 
-QString errorLines(const QList<Core::Error> &errors)
+QString errorLines(const QList<Error> &errors)
 {
     QStringList lines;
     for (qsizetype i = 0; i < errors.size() && i < 5; ++i)
@@ -47,14 +47,13 @@ QString errorLines(const QList<Core::Error> &errors)
     return lines.join(QStringLiteral("; "));
 }
 
-Core::Result<QByteArray> readBytes(const QString &path)
+Result<QByteArray> readBytes(const QString &path)
 {
     QFile file(path);
     if (!file.open(QIODevice::ReadOnly))
-        return Core::Result<QByteArray>::failure(Tr::tr("%1 cannot be read: %2").arg(native(path), file.errorString()));
+        return Result<QByteArray>::failure(Tr::tr("%1 cannot be read: %2").arg(native(path), file.errorString()));
     if (file.size() > maxFileSize)
-        return Core::Result<QByteArray>::failure(
-            Tr::tr("%1 is larger than %2 MiB").arg(native(path)).arg(maxFileSize >> 20));
+        return Result<QByteArray>::failure(Tr::tr("%1 is larger than %2 MiB").arg(native(path)).arg(maxFileSize >> 20));
     return file.readAll();
 }
 
@@ -161,28 +160,27 @@ QString CollectionStore::freeFileName(const QString &collectionName) const
     return name;
 }
 
-Core::Result<void> CollectionStore::save(Collection *collection) const
+Result<void> CollectionStore::save(Collection *collection) const
 {
     if (!QDir().mkpath(collectionsDirectory())) {
-        return Core::Result<void>::failure(
-            Tr::tr("The folder %1 cannot be created.").arg(native(collectionsDirectory())));
+        return Result<void>::failure(Tr::tr("The folder %1 cannot be created.").arg(native(collectionsDirectory())));
     }
     if (collection->fileName.isEmpty())
         collection->fileName = freeFileName(collection->name);
-    const auto written = Core::ExportFile::write(
+    const auto written = ExportFile::write(
         QDir(collectionsDirectory()).filePath(collection->fileName), CollectionJson::toJson(*collection));
     if (!written)
-        return Core::Result<void>(written.errorDetail());
+        return Result<void>(written.errorDetail());
     return {};
 }
 
-Core::Result<void> CollectionStore::remove(const Collection &collection) const
+Result<void> CollectionStore::remove(const Collection &collection) const
 {
     if (collection.fileName.isEmpty())
         return {};
     QFile file(QDir(collectionsDirectory()).filePath(collection.fileName));
     if (file.exists() && !file.remove())
-        return Core::Result<void>::failure(
+        return Result<void>::failure(
             Tr::tr("%1 cannot be deleted: %2").arg(native(file.fileName()), file.errorString()));
     return {};
 }
@@ -207,9 +205,9 @@ CollectionStore::LoadedEnvironments CollectionStore::loadEnvironments() const
                 : Tr::tr("not a JSON object")));
         return loaded;
     }
-    Core::JsonReader reader(document.object(), {}, Core::JsonReader::Mode::Salvage);
+    JsonReader reader(document.object(), {}, JsonReader::Mode::Salvage);
     const auto version
-        = reader.integer(QStringLiteral("formatVersion"), 1, std::numeric_limits<int>::max(), Core::Presence::Required);
+        = reader.integer(QStringLiteral("formatVersion"), 1, std::numeric_limits<int>::max(), Presence::Required);
     if (version && *version > environmentsFormatVersion) {
         loaded.problems.append(
             Tr::tr("The environments in %1 were written by a newer RetryLab (format %2); they are not used here.")
@@ -219,7 +217,7 @@ CollectionStore::LoadedEnvironments CollectionStore::loadEnvironments() const
     }
     reader.rejectUnknown({QStringLiteral("formatVersion"), QStringLiteral("active"), QStringLiteral("environments")});
     loaded.active = reader.string(QStringLiteral("active")).value_or(QString());
-    QList<Core::Error> leftOut = reader.errors();
+    QList<Error> leftOut = reader.errors();
     const QJsonArray list = document.object().value(QStringLiteral("environments")).toArray();
     QSet<QString> names;
     for (qsizetype i = 0; i < list.size(); ++i) {
@@ -243,11 +241,10 @@ CollectionStore::LoadedEnvironments CollectionStore::loadEnvironments() const
     return loaded;
 }
 
-Core::Result<void> CollectionStore::saveEnvironments(
-    const QList<Environment> &environments, const QString &active) const
+Result<void> CollectionStore::saveEnvironments(const QList<Environment> &environments, const QString &active) const
 {
     if (!QDir().mkpath(m_root))
-        return Core::Result<void>::failure(Tr::tr("The folder %1 cannot be created.").arg(native(m_root)));
+        return Result<void>::failure(Tr::tr("The folder %1 cannot be created.").arg(native(m_root)));
     QJsonArray list;
     for (const Environment &environment : environments)
         list.append(environment.toJson());
@@ -257,11 +254,10 @@ Core::Result<void> CollectionStore::saveEnvironments(
     };
     if (!active.isEmpty())
         object.insert(QStringLiteral("active"), active);
-    const auto written
-        = Core::ExportFile::write(environmentsFile(), QJsonDocument(object).toJson(QJsonDocument::Indented));
+    const auto written = ExportFile::write(environmentsFile(), QJsonDocument(object).toJson(QJsonDocument::Indented));
     if (!written)
-        return Core::Result<void>(written.errorDetail());
+        return Result<void>(written.errorDetail());
     return {};
 }
 
-} // namespace RetryLab::Ui
+} // namespace RetryLab::Core

@@ -8,7 +8,7 @@
 #include <QString>
 #include <QStringList>
 
-namespace RetryLab::Ui {
+namespace RetryLab::Core {
 
 /// One variable of an environment: {{name}} in a request stands for `value`.
 struct EnvironmentVariable
@@ -45,9 +45,9 @@ struct Environment
     /// its value is written with "secret": true and no "value").
     QJsonObject toJson() const;
     /// Reads what toJson() wrote; the error names the field ("variables[2].name").
-    static Core::Result<Environment> fromJson(const QJsonObject &object);
+    static Result<Environment> fromJson(const QJsonObject &object);
 
     friend bool operator==(const Environment &, const Environment &) = default;
 };
 
-} // namespace RetryLab::Ui
+} // namespace RetryLab::Core

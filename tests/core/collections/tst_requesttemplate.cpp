@@ -1,12 +1,12 @@
-#include "ui/session/requesttemplate.h"
+#include "core/collections/requesttemplate.h"
 
 #include <QTest>
 
 using namespace RetryLab;
-using Ui::DraftHeader;
-using Ui::ExpansionContext;
-using Ui::RequestDraft;
-namespace RequestTemplate = Ui::RequestTemplate;
+using Core::DraftHeader;
+using Core::ExpansionContext;
+using Core::RequestDraft;
+namespace RequestTemplate = Core::RequestTemplate;
 
 class TestRequestTemplate final : public QObject
 {

@@ -1,11 +1,11 @@
-#include "ui/session/variables.h"
+#include "core/collections/variables.h"
 
-#include "ui/session/uitr.h"
+#include "core/util/coretr.h"
 
 #include <QCoreApplication>
 #include <QRegularExpression>
 
-namespace RetryLab::Ui::Variables {
+namespace RetryLab::Core::Variables {
 
 namespace {
 
@@ -81,7 +81,7 @@ QString substitute(const QString &text, const QHash<QString, QString> &values, Q
     return out;
 }
 
-Core::Result<RequestDraft> apply(
+Result<RequestDraft> apply(
     const RequestDraft &draft, const QHash<QString, QString> &values, const QString &environmentName)
 {
     QStringList unresolved;
@@ -103,14 +103,14 @@ Core::Result<RequestDraft> apply(
     for (const QString &name : unresolved)
         quoted.append(QStringLiteral("{{%1}}").arg(name));
     if (environmentName.isEmpty()) {
-        return Core::Result<RequestDraft>::failure(
+        return Result<RequestDraft>::failure(
             Tr::tr("%1 needs an environment: choose one in the toolbar, or define the variable.")
                 .arg(quoted.join(QStringLiteral(", "))));
     }
-    return Core::Result<RequestDraft>::failure(
+    return Result<RequestDraft>::failure(
         Tr::tr("%1 has no value in the environment \"%2\" (Environment: Edit\u2026; a secret is typed again after a "
                "restart unless it is kept on disk).")
             .arg(quoted.join(QStringLiteral(", ")), environmentName));
 }
 
-} // namespace RetryLab::Ui::Variables
+} // namespace RetryLab::Core::Variables

@@ -1,9 +1,9 @@
-#include "ui/session/collectionjson.h"
+#include "core/collections/collectionjson.h"
 
 #include "core/http/redactor.h"
 #include "core/policy/policyjson.h"
+#include "core/util/coretr.h"
 #include "core/util/jsonreader.h"
-#include "ui/session/uitr.h"
 
 #include <QCoreApplication>
 #include <QJsonArray>
@@ -11,7 +11,7 @@
 #include <QJsonParseError>
 #include <QRegularExpression>
 
-namespace RetryLab::Ui::CollectionJson {
+namespace RetryLab::Core::CollectionJson {
 
 namespace {
 
@@ -24,7 +24,7 @@ QString probe(const QString &text)
 {
     static const QRegularExpression reference(QStringLiteral("\\{\\{[^{}]*\\}\\}"));
     QString out = text;
-    out.replace(reference, QString::fromLatin1(Core::Redactor::mask()));
+    out.replace(reference, QString::fromLatin1(Redactor::mask()));
     return out;
 }
 
@@ -52,16 +52,16 @@ QJsonObject itemToJson(const CollectionItem &item)
     object.insert(QStringLiteral("request"), requestToJson(item.request));
     QJsonObject policy;
     if (item.policy.preset.isEmpty())
-        policy.insert(QStringLiteral("custom"), Core::PolicyJson::toJsonObject(item.policy.custom));
+        policy.insert(QStringLiteral("custom"), PolicyJson::toJsonObject(item.policy.custom));
     else
         policy.insert(QStringLiteral("preset"), item.policy.preset);
     object.insert(QStringLiteral("policy"), policy);
     return object;
 }
 
-std::optional<SavedPolicy> readPolicy(Core::JsonReader &reader)
+std::optional<SavedPolicy> readPolicy(JsonReader &reader)
 {
-    auto object = reader.object(QStringLiteral("policy"), Core::Presence::Required);
+    auto object = reader.object(QStringLiteral("policy"), Presence::Required);
     if (!object)
         return std::nullopt;
     object->rejectUnknown({QStringLiteral("preset"), QStringLiteral("custom")});
@@ -70,8 +70,8 @@ std::optional<SavedPolicy> readPolicy(Core::JsonReader &reader)
         saved.preset = object->string(QStringLiteral("preset")).value_or(QString());
         if (!reader.failed() && saved.preset.isEmpty())
             object->fail(QStringLiteral("preset"), Tr::tr("must not be empty"));
-    } else if (auto custom = object->object(QStringLiteral("custom"), Core::Presence::Required)) {
-        auto policy = Core::PolicyJson::fromJsonObject(custom->object());
+    } else if (auto custom = object->object(QStringLiteral("custom"), Presence::Required)) {
+        auto policy = PolicyJson::fromJsonObject(custom->object());
         if (policy)
             saved.custom = *policy;
         else
@@ -82,18 +82,17 @@ std::optional<SavedPolicy> readPolicy(Core::JsonReader &reader)
     return saved;
 }
 
-QList<CollectionItem> readItems(const QJsonArray &array, const QString &path, QList<Core::Error> *leftOut, int depth);
+QList<CollectionItem> readItems(const QJsonArray &array, const QString &path, QList<Error> *leftOut, int depth);
 
-std::optional<CollectionItem> readItem(
-    const QJsonValue &value, const QString &path, QList<Core::Error> *leftOut, int depth)
+std::optional<CollectionItem> readItem(const QJsonValue &value, const QString &path, QList<Error> *leftOut, int depth)
 {
     if (!value.isObject()) {
-        leftOut->append({path, Tr::tr("must be an object, not %1").arg(Core::JsonReader::describe(value))});
+        leftOut->append({path, Tr::tr("must be an object, not %1").arg(JsonReader::describe(value))});
         return std::nullopt;
     }
-    Core::JsonReader reader(value.toObject(), path);
+    JsonReader reader(value.toObject(), path);
     CollectionItem item;
-    const QString type = reader.string(QStringLiteral("type"), Core::Presence::Required).value_or(QString());
+    const QString type = reader.string(QStringLiteral("type"), Presence::Required).value_or(QString());
     if (!reader.failed() && type != kFolder && type != kRequest)
         reader.fail(QStringLiteral("type"), Tr::tr("must be \"folder\" or \"request\", not \"%1\"").arg(type));
     item.kind = type == kFolder ? CollectionItem::Kind::Folder : CollectionItem::Kind::Request;
@@ -107,13 +106,13 @@ std::optional<CollectionItem> readItem(
     item.id = reader.string(QStringLiteral("id")).value_or(QString());
     if (item.id.isEmpty())
         item.id = CollectionItem::newId();
-    item.name = reader.string(QStringLiteral("name"), Core::Presence::Required).value_or(QString());
+    item.name = reader.string(QStringLiteral("name"), Presence::Required).value_or(QString());
     if (item.isFolder()) {
         if (depth > 32)
             reader.failHere(Tr::tr("folders nested more than 32 deep"));
         else if (auto items = reader.array(QStringLiteral("items")); items && !reader.failed())
             item.items = readItems(items->array(), items->path(), leftOut, depth + 1);
-    } else if (auto request = reader.object(QStringLiteral("request"), Core::Presence::Required)) {
+    } else if (auto request = reader.object(QStringLiteral("request"), Presence::Required)) {
         auto draft = RequestDraft::fromJson(request->object());
         if (draft)
             item.request = *draft;
@@ -129,7 +128,7 @@ std::optional<CollectionItem> readItem(
     return item;
 }
 
-QList<CollectionItem> readItems(const QJsonArray &array, const QString &path, QList<Core::Error> *leftOut, int depth)
+QList<CollectionItem> readItems(const QJsonArray &array, const QString &path, QList<Error> *leftOut, int depth)
 {
     QList<CollectionItem> items;
     for (qsizetype i = 0; i < array.size(); ++i) {
@@ -180,9 +179,9 @@ QByteArray toJson(const Collection &collection)
     return QJsonDocument(object).toJson(QJsonDocument::Indented);
 }
 
-Core::Result<Read> fromJson(const QByteArray &json)
+Result<Read> fromJson(const QByteArray &json)
 {
-    using R = Core::Result<Read>;
+    using R = Result<Read>;
     QJsonParseError parseError;
     const QJsonDocument document = QJsonDocument::fromJson(json, &parseError);
     if (parseError.error != QJsonParseError::NoError)
@@ -191,9 +190,9 @@ Core::Result<Read> fromJson(const QByteArray &json)
     if (!document.isObject())
         return R::failure(Tr::tr("not a collection: the file must hold a JSON object"));
 
-    Core::JsonReader reader(document.object(), {}, Core::JsonReader::Mode::Salvage);
+    JsonReader reader(document.object(), {}, JsonReader::Mode::Salvage);
     const auto version
-        = reader.integer(QStringLiteral("formatVersion"), 1, std::numeric_limits<int>::max(), Core::Presence::Required);
+        = reader.integer(QStringLiteral("formatVersion"), 1, std::numeric_limits<int>::max(), Presence::Required);
     if (!version)
         return R(reader.firstError());
     if (*version > formatVersion) {
@@ -204,15 +203,15 @@ Core::Result<Read> fromJson(const QByteArray &json)
     }
     reader.rejectUnknown({QStringLiteral("formatVersion"), QStringLiteral("name"), QStringLiteral("items")});
     Read read;
-    read.collection.name = reader.string(QStringLiteral("name"), Core::Presence::Required).value_or(QString());
+    read.collection.name = reader.string(QStringLiteral("name"), Presence::Required).value_or(QString());
     read.leftOut = reader.errors();
     const QJsonValue items = document.object().value(QStringLiteral("items"));
     if (items.isArray())
         read.collection.items = readItems(items.toArray(), QStringLiteral("items"), &read.leftOut, 0);
     else if (!items.isUndefined())
         read.leftOut.append(
-            {QStringLiteral("items"), Tr::tr("must be a list, not %1").arg(Core::JsonReader::describe(items))});
+            {QStringLiteral("items"), Tr::tr("must be a list, not %1").arg(JsonReader::describe(items))});
     return read;
 }
 
-} // namespace RetryLab::Ui::CollectionJson
+} // namespace RetryLab::Core::CollectionJson

@@ -1,21 +1,21 @@
 #pragma once
 
+#include "core/collections/collection.h"
+#include "core/collections/environment.h"
 #include "core/util/result.h"
-#include "ui/session/collection.h"
-#include "ui/session/environment.h"
 
 #include <QByteArray>
 #include <QList>
 #include <QString>
 #include <QStringList>
 
-namespace RetryLab::Ui {
+namespace RetryLab::Core {
 
 /// Where collections and environments live: in the user's data folder,
 /// `collections/` with one readable JSON file per collection (a folder that can
 /// be put in git as it is) and `environments.json` beside it, outside that
 /// folder, since it may hold secrets the user chose to keep. Every write is
-/// atomic (Core::ExportFile::write). A damaged file is copied aside as
+/// atomic (ExportFile::write). A damaged file is copied aside as
 /// `<file>.damaged-<date>` before anything is written over it, what could be
 /// read is kept, and the problems say so, as Settings does for its file.
 class CollectionStore final
@@ -39,9 +39,9 @@ public:
     LoadedCollections loadCollections() const;
     /// Writes the collection; gives it a file name of its own (from its name) when
     /// it has none yet.
-    Core::Result<void> save(Collection *collection) const;
+    Result<void> save(Collection *collection) const;
     /// Deletes the collection's file.
-    Core::Result<void> remove(const Collection &collection) const;
+    Result<void> remove(const Collection &collection) const;
 
     struct LoadedEnvironments
     {
@@ -52,7 +52,7 @@ public:
     };
     LoadedEnvironments loadEnvironments() const;
     /// Secret values are written only for environments that opted in.
-    Core::Result<void> saveEnvironments(const QList<Environment> &environments, const QString &active) const;
+    Result<void> saveEnvironments(const QList<Environment> &environments, const QString &active) const;
 
     /// "payments-api.json" for "Payments API", unique in the folder.
     QString freeFileName(const QString &collectionName) const;
@@ -65,4 +65,4 @@ private:
     QString m_root;
 };
 
-} // namespace RetryLab::Ui
+} // namespace RetryLab::Core

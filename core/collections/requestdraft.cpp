@@ -1,10 +1,10 @@
-#include "ui/session/requestdraft.h"
+#include "core/collections/requestdraft.h"
 
+#include "core/collections/savedtransport.h"
 #include "core/executor/requestcheck.h"
 #include "core/http/redactor.h"
 #include "core/policy/backoffpolicy.h"
-#include "ui/session/savedtransport.h"
-#include "ui/session/uitr.h"
+#include "core/util/coretr.h"
 
 #include <QCoreApplication>
 #include <QJsonArray>
@@ -16,7 +16,7 @@
 #include <cmath>
 #include <cstdlib>
 
-namespace RetryLab::Ui {
+namespace RetryLab::Core {
 
 namespace {
 
@@ -74,7 +74,7 @@ bool isPlaceholder(QStringView value)
 
 QString maskText()
 {
-    return QString::fromLatin1(Core::Redactor::mask());
+    return QString::fromLatin1(Redactor::mask());
 }
 
 // "a=1&token=x" with the values of sensitive names masked; placeholders stay.
@@ -87,7 +87,7 @@ QString withoutSecretParameters(const QString &parameters)
             continue;
         const QString name = QUrl::fromPercentEncoding(pair.left(equals).toUtf8());
         const QStringView value = QStringView(pair).mid(equals + 1);
-        if (!value.isEmpty() && !isPlaceholder(value) && Core::Redactor::isSensitiveName(name))
+        if (!value.isEmpty() && !isPlaceholder(value) && Redactor::isSensitiveName(name))
             pair = pair.left(equals + 1) + maskText();
     }
     return pairs.join(QLatin1Char('&'));
@@ -97,7 +97,7 @@ QString withoutSecretParameters(const QString &parameters)
 
 bool RequestDraft::holdsMaskedCredential(const QString &value)
 {
-    const QString mask = QString::fromLatin1(Core::Redactor::mask());
+    const QString mask = QString::fromLatin1(Redactor::mask());
     for (qsizetype at = value.indexOf(mask); at >= 0; at = value.indexOf(mask, at + 1)) {
         const qsizetype end = at + mask.size();
         const bool wordStart = at == 0 || !value.at(at - 1).isLetterOrNumber();
@@ -113,7 +113,7 @@ QStringList RequestDraft::maskedCredentialHeaders() const
     QStringList names;
     for (const DraftHeader &header : headers) {
         const QString name = header.name.trimmed();
-        if (header.enabled && !name.isEmpty() && Core::Redactor::isSensitiveHeader(name.toLatin1())
+        if (header.enabled && !name.isEmpty() && Redactor::isSensitiveHeader(name.toLatin1())
             && holdsMaskedCredential(header.value) && !names.contains(name, Qt::CaseInsensitive))
             names.append(name);
     }
@@ -158,9 +158,9 @@ QString RequestDraft::urlTemplateWithoutCredentials(const QString &urlTemplate)
 
 QJsonObject RequestDraft::toJson(bool keepCredentials) const
 {
-    const Core::Redactor redactor(!keepCredentials);
+    const Redactor redactor(!keepCredentials);
     QJsonArray headerArray;
-    Core::HeaderList wireHeaders;
+    HeaderList wireHeaders;
     for (const DraftHeader &header : headers) {
         const QString name = header.name.trimmed();
         QString value = header.value;
@@ -216,7 +216,7 @@ QJsonObject RequestDraft::toJson(bool keepCredentials) const
     return object;
 }
 
-Core::Result<RequestDraft> RequestDraft::fromJson(const QJsonObject &object)
+Result<RequestDraft> RequestDraft::fromJson(const QJsonObject &object)
 {
     RequestDraft draft;
     QString error;
@@ -229,14 +229,14 @@ Core::Result<RequestDraft> RequestDraft::fromJson(const QJsonObject &object)
         || !readInt(object, QStringLiteral("concurrency"), 1, maxConcurrency, &draft.concurrency, &error)
         || !readInt(object, QStringLiteral("repeatIntervalMs"), minRepeatIntervalMs, maxRepeatIntervalMs,
             &draft.repeatIntervalMs, &error))
-        return Core::Result<RequestDraft>::failure(error);
+        return Result<RequestDraft>::failure(error);
 
     const QJsonValue timeout = object.value(QStringLiteral("attemptTimeoutMs"));
     if (!timeout.isUndefined()) {
         const double ms = timeout.toDouble(-1.0);
-        if (!timeout.isDouble() || !std::isfinite(ms) || ms <= 0.0 || ms > Core::PolicyLimits::maxDeadlineMs) {
-            return Core::Result<RequestDraft>::failure(Tr::tr("attemptTimeoutMs: must be more than 0 and at most %1 ms")
-                                                           .arg(Core::PolicyLimits::maxDeadlineMs));
+        if (!timeout.isDouble() || !std::isfinite(ms) || ms <= 0.0 || ms > PolicyLimits::maxDeadlineMs) {
+            return Result<RequestDraft>::failure(
+                Tr::tr("attemptTimeoutMs: must be more than 0 and at most %1 ms").arg(PolicyLimits::maxDeadlineMs));
         }
         draft.attemptTimeoutMs = ms;
     }
@@ -249,14 +249,14 @@ Core::Result<RequestDraft> RequestDraft::fromJson(const QJsonObject &object)
         QString readMethod = QString::fromLatin1(draft.shape.readMethod);
         QString writeMethod = QString::fromLatin1(draft.shape.writeMethod);
         if (!rmw.isObject() || !ok || std::abs(increment) > (qint64(1) << 52))
-            return Core::Result<RequestDraft>::failure(Tr::tr("readModifyWrite.increment: must be a whole number"));
+            return Result<RequestDraft>::failure(Tr::tr("readModifyWrite.increment: must be a whole number"));
         if (!readString(o, QStringLiteral("readMethod"), 20, &readMethod, &error)
             || !readString(o, QStringLiteral("writeMethod"), 20, &writeMethod, &error)
             || !readString(o, QStringLiteral("writeUrl"), maxUrlLength, &draft.writeUrlTemplate, &error)
             || !readString(o, QStringLiteral("valuePointer"), 1000, &draft.shape.valuePointer, &error)
             || !readString(o, QStringLiteral("etagPointer"), 1000, &draft.shape.etagPointer, &error)
             || !readString(o, QStringLiteral("writeEnvelope"), 200, &draft.shape.writeEnvelope, &error))
-            return Core::Result<RequestDraft>::failure(QStringLiteral("readModifyWrite.") + error);
+            return Result<RequestDraft>::failure(QStringLiteral("readModifyWrite.") + error);
         draft.readModifyWrite = true;
         draft.increment = increment;
         draft.shape.readMethod = readMethod.toLatin1();
@@ -266,14 +266,14 @@ Core::Result<RequestDraft> RequestDraft::fromJson(const QJsonObject &object)
     const QJsonValue fallbacks = object.value(QStringLiteral("fallbacks"));
     if (!fallbacks.isUndefined()) {
         const QJsonArray array = fallbacks.toArray();
-        if (!fallbacks.isArray() || array.size() > Core::maxFallbacks) {
-            return Core::Result<RequestDraft>::failure(
-                Tr::tr("fallbacks: must be a list of at most %1 URLs").arg(Core::maxFallbacks));
+        if (!fallbacks.isArray() || array.size() > maxFallbacks) {
+            return Result<RequestDraft>::failure(
+                Tr::tr("fallbacks: must be a list of at most %1 URLs").arg(maxFallbacks));
         }
         for (qsizetype i = 0; i < array.size(); ++i) {
             const QString url = array.at(i).toString();
             if (!array.at(i).isString() || url.isEmpty() || url.size() > maxUrlLength)
-                return Core::Result<RequestDraft>::failure(Tr::tr("fallbacks[%1]: must be a URL").arg(i));
+                return Result<RequestDraft>::failure(Tr::tr("fallbacks[%1]: must be a URL").arg(i));
             draft.fallbackTemplates.append(url);
         }
     }
@@ -283,7 +283,7 @@ Core::Result<RequestDraft> RequestDraft::fromJson(const QJsonObject &object)
         bool ok = false;
         const quint64 value = seed.toString().toULongLong(&ok);
         if (!seed.isString() || !ok || !seed.toString().front().isDigit())
-            return Core::Result<RequestDraft>::failure(
+            return Result<RequestDraft>::failure(
                 Tr::tr("seed: must be a whole number from 0 to 18446744073709551615, written as a string"));
         draft.seed = value;
     }
@@ -291,20 +291,20 @@ Core::Result<RequestDraft> RequestDraft::fromJson(const QJsonObject &object)
     const QJsonValue transport = object.value(QStringLiteral("transport"));
     if (!transport.isUndefined()) {
         if (!transport.isObject())
-            return Core::Result<RequestDraft>::failure(Tr::tr("transport: must be an object"));
+            return Result<RequestDraft>::failure(Tr::tr("transport: must be an object"));
         auto options = SavedTransport::fromJson(transport.toObject(), QStringLiteral("transport"));
         if (!options)
-            return Core::Result<RequestDraft>(options.errorDetail());
+            return Result<RequestDraft>(options.errorDetail());
         draft.transport = *options;
     }
 
     const QJsonValue headers = object.value(QStringLiteral("headers"));
     if (!headers.isUndefined()) {
         if (!headers.isArray())
-            return Core::Result<RequestDraft>::failure(Tr::tr("headers: must be a list"));
+            return Result<RequestDraft>::failure(Tr::tr("headers: must be a list"));
         const QJsonArray array = headers.toArray();
         if (array.size() > maxHeaders)
-            return Core::Result<RequestDraft>::failure(Tr::tr("headers: more than %1 entries").arg(maxHeaders));
+            return Result<RequestDraft>::failure(Tr::tr("headers: more than %1 entries").arg(maxHeaders));
         for (qsizetype i = 0; i < array.size(); ++i) {
             const QJsonObject entry = array.at(i).toObject();
             const QString where = QStringLiteral("headers[%1].").arg(i);
@@ -313,7 +313,7 @@ Core::Result<RequestDraft> RequestDraft::fromJson(const QJsonObject &object)
                 || !readString(entry, QStringLiteral("name"), maxUrlLength, &header.name, &error)
                 || !readString(entry, QStringLiteral("value"), maxUrlLength, &header.value, &error)
                 || !readBool(entry, QStringLiteral("enabled"), &header.enabled, &error)) {
-                return Core::Result<RequestDraft>::failure(error.isEmpty()
+                return Result<RequestDraft>::failure(error.isEmpty()
                         ? Tr::tr("headers[%1]: must be an object with name and value").arg(i)
                         : where + error);
             }
@@ -323,4 +323,4 @@ Core::Result<RequestDraft> RequestDraft::fromJson(const QJsonObject &object)
     return draft;
 }
 
-} // namespace RetryLab::Ui
+} // namespace RetryLab::Core

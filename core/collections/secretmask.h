@@ -7,7 +7,7 @@
 #include <QString>
 #include <QStringList>
 
-namespace RetryLab::Ui {
+namespace RetryLab::Core {
 
 /// Replaces the values of secret environment variables with REDACTED in what
 /// leaves the window (exports, "Copy as curl"), whether credential redaction
@@ -18,9 +18,9 @@ namespace SecretMask {
 
 QString text(const QString &text, const QStringList &secrets);
 QByteArray bytes(const QByteArray &bytes, const QStringList &secrets);
-void apply(Core::RequestSpec *spec, const QStringList &secrets);
-void apply(Core::RunRecord *record, const QStringList &secrets);
+void apply(RequestSpec *spec, const QStringList &secrets);
+void apply(RunRecord *record, const QStringList &secrets);
 
 } // namespace SecretMask
 
-} // namespace RetryLab::Ui
+} // namespace RetryLab::Core

@@ -5,11 +5,11 @@
 
 #include <QJsonObject>
 
-namespace RetryLab::Ui {
+namespace RetryLab::Core {
 
 /// TransportOptions as the settings file keeps them (with a request draft, and as
 /// the default of new requests in Preferences), in the spelling of every other
-/// file (Core::TransportJson). The file is plain text, so what is written is
+/// file (TransportJson). The file is plain text, so what is written is
 /// what may be kept on disk:
 ///   - the key's passphrase and the proxy's password are never written: they are
 ///     kept while RetryLab runs and typed again after a restart;
@@ -20,15 +20,15 @@ namespace RetryLab::Ui {
 /// HTTP version are kept.
 namespace SavedTransport {
 
-QJsonObject toJson(const Core::TransportOptions &options);
+QJsonObject toJson(const TransportOptions &options);
 /// Reads what toJson() wrote; the error names the field ("transport.proxyPort").
 /// Unknown fields are refused (a misspelt one must not be dropped silently);
 /// secrets and exempt hosts in a hand-edited file are dropped.
-Core::Result<Core::TransportOptions> fromJson(const QJsonObject &object, const QString &path = {});
+Result<TransportOptions> fromJson(const QJsonObject &object, const QString &path = {});
 
 /// The options without what toJson() leaves out (passphrase, password, exempt hosts).
-Core::TransportOptions withoutSessionOnly(Core::TransportOptions options);
+TransportOptions withoutSessionOnly(TransportOptions options);
 
 } // namespace SavedTransport
 
-} // namespace RetryLab::Ui
+} // namespace RetryLab::Core

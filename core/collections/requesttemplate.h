@@ -1,14 +1,14 @@
 #pragma once
 
+#include "core/collections/requestdraft.h"
 #include "core/record/attemptrecord.h"
 #include "core/util/result.h"
-#include "ui/session/requestdraft.h"
 
 #include <QHash>
 #include <QString>
 #include <QUrl>
 
-namespace RetryLab::Ui {
+namespace RetryLab::Core {
 
 /// What the placeholders of a request stand for when one logical request is made.
 struct ExpansionContext
@@ -47,14 +47,14 @@ bool usesServer(const RequestDraft &draft);
 
 /// The expanded URL, or why it cannot be sent (empty, unknown placeholder, no server,
 /// not http(s), no host, not a valid URL).
-Core::Result<QUrl> url(const QString &urlTemplate, const ExpansionContext &context);
+Result<QUrl> url(const QString &urlTemplate, const ExpansionContext &context);
 /// Why the method or a header cannot be sent; empty when they can.
 QString methodProblem(const QString &method);
 QString headerProblem(const DraftHeader &header, int row);
 
 /// The request for one send, or everything that is wrong with it (the first problem).
-Core::Result<Core::RequestSpec> build(const RequestDraft &draft, const ExpansionContext &context);
+Result<RequestSpec> build(const RequestDraft &draft, const ExpansionContext &context);
 
 } // namespace RequestTemplate
 
-} // namespace RetryLab::Ui
+} // namespace RetryLab::Core

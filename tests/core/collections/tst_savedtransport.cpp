@@ -1,10 +1,10 @@
-// The connection settings as the settings file keeps them: what is kept, and
-// what never is (passphrase, proxy password, hosts whose certificate errors are
-// ignored), in a request draft and as the Preferences default.
+// The connection settings as a file keeps them: what is kept, and what never
+// is (passphrase, proxy password, hosts whose certificate errors are ignored),
+// alone and in a request draft. The settings file's use of them is
+// tests/ui/session/tst_settings.cpp's.
 
-#include "ui/session/requestdraft.h"
-#include "ui/session/savedtransport.h"
-#include "ui/session/settings.h"
+#include "core/collections/requestdraft.h"
+#include "core/collections/savedtransport.h"
 
 #include <QCoreApplication>
 #include <QFile>
@@ -15,10 +15,9 @@
 #include <QTest>
 
 using namespace RetryLab;
+using Core::RequestDraft;
 using Core::TransportOptions;
-using Ui::RequestDraft;
-using Ui::Settings;
-namespace SavedTransport = Ui::SavedTransport;
+namespace SavedTransport = Core::SavedTransport;
 
 Q_DECLARE_METATYPE(RetryLab::Core::TransportOptions)
 
@@ -59,10 +58,6 @@ private Q_SLOTS:
     void fromJson_badField_isNamed();
     void requestDraft_transport_savedWithoutSecretsOrExemptions();
     void requestDraft_defaultTransport_addsNoField();
-    void settings_insecureHost_isNeverWrittenToTheFile();
-    void settings_newRequest_startsFromTheDefaultTransport();
-    void settings_damagedDefault_isReported_defaultsUsed();
-    void settings_serverHttps_onByDefault_offWhenTurnedOff();
 
 private:
     static QString settingsPath() { return QSettings().fileName(); }
@@ -166,68 +161,6 @@ void TestSavedTransport::requestDraft_defaultTransport_addsNoField()
     // An exemption alone is not saved, so it adds nothing either.
     draft.transport.insecureHosts = {QStringLiteral("example.org")};
     QVERIFY(!draft.toJson().contains(QStringLiteral("transport")));
-}
-
-void TestSavedTransport::settings_insecureHost_isNeverWrittenToTheFile()
-{
-    {
-        Settings settings;
-        RequestDraft draft;
-        draft.urlTemplate = QStringLiteral("https://secret-host.test/x");
-        draft.transport.insecureHosts = {QStringLiteral("secret-host.test")};
-        draft.transport.caBundlePath = QStringLiteral("/tmp/ca.pem");
-        settings.setRequestDraft(draft);
-        settings.setDefaultTransport(everything());
-        QVERIFY(settings.sync().ok());
-    }
-    QFile file(settingsPath());
-    QVERIFY(file.open(QIODevice::ReadOnly));
-    const QByteArray text = file.readAll();
-    QVERIFY2(!text.contains("insecure"), text.constData());
-    QVERIFY2(!text.contains("hunter2") && !text.contains("open sesame"), text.constData());
-    Settings again;
-    QVERIFY(again.requestDraft().transport.insecureHosts.isEmpty());
-    QCOMPARE(again.requestDraft().transport.caBundlePath, QStringLiteral("/tmp/ca.pem"));
-    QCOMPARE(again.defaultTransport(), SavedTransport::withoutSessionOnly(everything()));
-    QVERIFY(again.problems().isEmpty());
-}
-
-void TestSavedTransport::settings_newRequest_startsFromTheDefaultTransport()
-{
-    Settings settings;
-    TransportOptions defaults;
-    defaults.caBundlePath = QStringLiteral("/tmp/company-ca.pem");
-    defaults.httpVersion = TransportOptions::HttpVersion::Http2;
-    settings.setDefaultTransport(defaults);
-    QCOMPARE(settings.requestDraft().transport, defaults);
-    QCOMPARE(settings.requestDraft().urlTemplate, RequestDraft::defaultUrlTemplate());
-    // A saved request keeps its own connection.
-    RequestDraft own;
-    settings.setRequestDraft(own);
-    QCOMPARE(settings.requestDraft().transport, TransportOptions{});
-}
-
-void TestSavedTransport::settings_damagedDefault_isReported_defaultsUsed()
-{
-    {
-        QSettings raw;
-        raw.setValue(QStringLiteral("request/defaultTransport"), QStringLiteral(R"({"proxyMode": "carrier-pigeon"})"));
-    }
-    Settings settings;
-    QCOMPARE(settings.defaultTransport(), TransportOptions{});
-    const QStringList problems = settings.problems();
-    QCOMPARE(problems.size(), 1);
-    QVERIFY2(problems.first().contains(QLatin1String("proxyMode")), qPrintable(problems.first()));
-}
-
-void TestSavedTransport::settings_serverHttps_onByDefault_offWhenTurnedOff()
-{
-    Settings settings;
-    QCOMPARE(settings.serverHttpsPort(), std::optional<quint16>(0));
-    settings.setServerHttpsPort(std::nullopt);
-    QCOMPARE(settings.serverHttpsPort(), std::nullopt);
-    settings.setServerHttpsPort(8443);
-    QCOMPARE(settings.serverHttpsPort(), std::optional<quint16>(8443));
 }
 
 QTEST_GUILESS_MAIN(TestSavedTransport)
