@@ -3,42 +3,20 @@
 #include "core/util/coretr.h"
 
 #include <QCoreApplication>
-#include <QRegularExpression>
 
 namespace RetryLab::Core::Variables {
 
 namespace {
 
-// {{ name }}: spaces inside the braces are allowed, as Postman and Bruno allow them.
-const QRegularExpression &reference()
-{
-    static const QRegularExpression expression(QStringLiteral("\\{\\{\\s*([A-Za-z_][A-Za-z0-9_.-]*)\\s*\\}\\}"));
-    return expression;
-}
-
 void addNames(const QString &text, QStringList *names)
 {
-    for (auto it = reference().globalMatch(text); it.hasNext();) {
-        const QString name = it.next().captured(1);
+    for (const QString &name : referencedNames(text)) {
         if (!names->contains(name))
             names->append(name);
     }
 }
 
 } // namespace
-
-bool isValidName(const QString &name)
-{
-    static const QRegularExpression valid(QStringLiteral("^[A-Za-z_][A-Za-z0-9_.-]*$"));
-    return name.size() <= 200 && valid.match(name).hasMatch();
-}
-
-QStringList referencedNames(const QString &text)
-{
-    QStringList names;
-    addNames(text, &names);
-    return names;
-}
 
 QStringList referencedNames(const RequestDraft &draft)
 {
@@ -55,30 +33,6 @@ QStringList referencedNames(const RequestDraft &draft)
         addNames(fallback, &names);
     addNames(draft.writeUrlTemplate, &names);
     return names;
-}
-
-QString substitute(const QString &text, const QHash<QString, QString> &values, QStringList *unresolved)
-{
-    if (!text.contains(QLatin1String("{{")))
-        return text;
-    QString out;
-    qsizetype last = 0;
-    for (auto it = reference().globalMatch(text); it.hasNext();) {
-        const QRegularExpressionMatch match = it.next();
-        const QString name = match.captured(1);
-        out += QStringView(text).mid(last, match.capturedStart() - last);
-        const auto value = values.constFind(name);
-        if (value != values.cend()) {
-            out += *value;
-        } else {
-            out += match.captured(0);
-            if (unresolved && !unresolved->contains(name))
-                unresolved->append(name);
-        }
-        last = match.capturedEnd();
-    }
-    out += QStringView(text).mid(last);
-    return out;
 }
 
 Result<RequestDraft> apply(

@@ -2,6 +2,7 @@
 
 #include "core/collections/requestdraft.h"
 #include "core/util/result.h"
+#include "core/util/variablesubstitution.h"
 
 #include <QHash>
 #include <QString>
@@ -16,15 +17,15 @@ namespace RetryLab::Core {
 /// literal "{{token}}" in it.
 namespace Variables {
 
-/// Letters, digits, '_', '-' and '.', starting with a letter or '_'.
-bool isValidName(const QString &name);
-/// The names referenced in `text`, in order of appearance, each once.
-QStringList referencedNames(const QString &text);
+// The substitution is VariableSubstitution's with its default rules: a name
+// such as "token" or "api.key" ("{{ token }}" too), and a value inserted as it
+// is. Postman import uses the same substitution with Postman's rules.
+using VariableSubstitution::isValidName;
+using VariableSubstitution::referencedNames;
+using VariableSubstitution::substitute;
+
 /// The names referenced anywhere in the draft.
 QStringList referencedNames(const RequestDraft &draft);
-/// `text` with every {{name}} replaced; names not in `values` stay as they are
-/// and are added to `unresolved` (when given).
-QString substitute(const QString &text, const QHash<QString, QString> &values, QStringList *unresolved = nullptr);
 /// The draft with its references resolved, or an error naming the undefined
 /// ones and the environment (`environmentName`, empty when none is selected).
 Result<RequestDraft> apply(

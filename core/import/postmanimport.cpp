@@ -4,6 +4,7 @@
 #include "core/import/importjson.h"
 #include "core/util/coretr.h"
 #include "core/util/jsonreader.h"
+#include "core/util/variablesubstitution.h"
 
 #include <QHash>
 #include <QJsonArray>
@@ -26,12 +27,6 @@ void addOnce(QStringList &list, const QString &item)
         list.append(item);
 }
 
-const QRegularExpression &placeholderPattern()
-{
-    static const QRegularExpression pattern(QStringLiteral("\\{\\{([^{}]+)\\}\\}"));
-    return pattern;
-}
-
 // The variables in scope: the collection's, then the environment's over them
 // (Postman's precedence: an environment value wins over a collection value).
 class Variables
@@ -39,40 +34,17 @@ class Variables
 public:
     void set(const QString &name, const QString &value) { m_values.insert(name, value); }
 
-    /// `text` with every {{name}} replaced; a value's own {{other}} is
+    /// `text` with every {{name}} replaced, by Postman's rules: anything between
+    /// the braces is a name ("{{$guid}}"), and a value's own {{other}} is
     /// replaced once more. What is left stays as written and lands in `unresolved`.
-    QString resolve(const QString &text, QStringList &unresolved) const { return substitute(text, 1, unresolved); }
-
-private:
-    QString substitute(const QString &text, int depth, QStringList &unresolved) const
+    QString resolve(const QString &text, QStringList &unresolved) const
     {
-        if (!text.contains(QLatin1String("{{")))
-            return text;
-        QString out;
-        qsizetype last = 0;
-        auto matches = placeholderPattern().globalMatch(text);
-        while (matches.hasNext()) {
-            const QRegularExpressionMatch match = matches.next();
-            out += QStringView(text).sliced(last, match.capturedStart() - last);
-            const QString name = match.captured(1);
-            const auto found = m_values.constFind(name);
-            if (found == m_values.constEnd()) {
-                out += match.captured(0);
-                addOnce(unresolved, name);
-            } else if (depth > 0) {
-                out += substitute(*found, depth - 1, unresolved);
-            } else {
-                out += *found;
-                auto nested = placeholderPattern().globalMatch(*found);
-                while (nested.hasNext())
-                    addOnce(unresolved, nested.next().captured(1));
-            }
-            last = match.capturedEnd();
-        }
-        out += QStringView(text).sliced(last);
-        return out;
+        static constexpr VariableSubstitution::Rules postman{
+            VariableSubstitution::Names::Loose, VariableSubstitution::Nesting::OneLevel};
+        return VariableSubstitution::substitute(text, m_values, &unresolved, postman);
     }
 
+private:
     QHash<QString, QString> m_values;
 };
 
