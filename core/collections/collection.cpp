@@ -70,11 +70,43 @@ int countRequests(const QList<CollectionItem> &items)
     return count;
 }
 
+void addRequests(const QList<CollectionItem> &items, const QString &folder, QList<Collection::Request> *out)
+{
+    for (const CollectionItem &item : items) {
+        const QString path = folder.isEmpty() ? item.name : folder + QLatin1Char('/') + item.name;
+        if (item.isFolder())
+            addRequests(item.items, path, out);
+        else
+            out->append({path, &item});
+    }
+}
+
 } // namespace
 
 int Collection::requestCount() const
 {
     return countRequests(items);
+}
+
+QList<Collection::Request> Collection::requests() const
+{
+    QList<Request> out;
+    addRequests(items, {}, &out);
+    return out;
+}
+
+QList<Collection::Request> Collection::find(const QString &nameOrPath) const
+{
+    const QList<Request> all = requests();
+    QList<Request> byPath;
+    QList<Request> byName;
+    for (const Request &request : all) {
+        if (request.path == nameOrPath)
+            byPath.append(request);
+        else if (request.item->name == nameOrPath)
+            byName.append(request);
+    }
+    return byPath.isEmpty() ? byName : byPath;
 }
 
 } // namespace RetryLab::Core

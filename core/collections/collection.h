@@ -66,6 +66,20 @@ struct Collection
     /// Requests at every depth.
     int requestCount() const;
 
+    /// A request with the folders around it.
+    struct Request
+    {
+        /// Its folders' names and its own, joined by '/': "Orders/Refunds/Create".
+        QString path;
+        /// Into `items`: valid while the collection is not changed.
+        const CollectionItem *item = nullptr;
+    };
+    /// Every request at every depth, in the order shown.
+    QList<Request> requests() const;
+    /// The requests `nameOrPath` names: the one whose path it is, else every one
+    /// of that name; none, one, or several in different folders.
+    QList<Request> find(const QString &nameOrPath) const;
+
     friend bool operator==(const Collection &, const Collection &) = default;
 };
 

@@ -1,22 +1,17 @@
 #include "core/collections/collectionstore.h"
 
 #include "core/collections/collectionjson.h"
+#include "core/collections/environmentsjson.h"
 #include "core/util/coretr.h"
 #include "core/util/exportfile.h"
-#include "core/util/jsonreader.h"
 
 #include <QCoreApplication>
 #include <QDateTime>
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
-#include <QJsonArray>
-#include <QJsonDocument>
-#include <QJsonObject>
-#include <QJsonParseError>
 #include <QLoggingCategory>
 #include <QRegularExpression>
-#include <QSet>
 #include <QStandardPaths>
 
 #include <algorithm>
@@ -29,7 +24,6 @@ namespace RetryLab::Core {
 
 namespace {
 
-constexpr int environmentsFormatVersion = 1;
 constexpr qint64 maxFileSize = 64LL * 1024 * 1024;
 
 QString native(const QString &path)
@@ -47,7 +41,9 @@ QString errorLines(const QList<Error> &errors)
     return lines.join(QStringLiteral("; "));
 }
 
-Result<QByteArray> readBytes(const QString &path)
+} // namespace
+
+Result<QByteArray> CollectionStore::readFile(const QString &path)
 {
     QFile file(path);
     if (!file.open(QIODevice::ReadOnly))
@@ -56,8 +52,6 @@ Result<QByteArray> readBytes(const QString &path)
         return Result<QByteArray>::failure(Tr::tr("%1 is larger than %2 MiB").arg(native(path)).arg(maxFileSize >> 20));
     return file.readAll();
 }
-
-} // namespace
 
 CollectionStore::CollectionStore(const QString &root) : m_root(root.isEmpty() ? defaultRoot() : root)
 { }
@@ -110,7 +104,7 @@ CollectionStore::LoadedCollections CollectionStore::loadCollections() const
         return loaded;
     for (const QFileInfo &info : dir.entryInfoList({QStringLiteral("*.json")}, QDir::Files, QDir::Name)) {
         const QString path = info.absoluteFilePath();
-        const auto bytes = readBytes(path);
+        const auto bytes = readFile(path);
         if (!bytes) {
             loaded.problems.append(Tr::tr("The collection %1 was not opened.").arg(bytes.error()));
             continue;
@@ -191,53 +185,25 @@ CollectionStore::LoadedEnvironments CollectionStore::loadEnvironments() const
     const QString path = environmentsFile();
     if (!QFileInfo::exists(path))
         return loaded;
-    const auto bytes = readBytes(path);
+    const auto bytes = readFile(path);
     if (!bytes) {
         loaded.problems.append(Tr::tr("The environments were not read: %1").arg(bytes.error()));
         return loaded;
     }
-    QJsonParseError parseError;
-    const QJsonDocument document = QJsonDocument::fromJson(*bytes, &parseError);
-    if (parseError.error != QJsonParseError::NoError || !document.isObject()) {
-        loaded.problems.append(setAside(path, *bytes,
-            parseError.error != QJsonParseError::NoError
-                ? Tr::tr("not valid JSON (%1 at byte %2)").arg(parseError.errorString()).arg(parseError.offset)
-                : Tr::tr("not a JSON object")));
-        return loaded;
-    }
-    JsonReader reader(document.object(), {}, JsonReader::Mode::Salvage);
-    const auto version
-        = reader.integer(QStringLiteral("formatVersion"), 1, std::numeric_limits<int>::max(), Presence::Required);
-    if (version && *version > environmentsFormatVersion) {
-        loaded.problems.append(
-            Tr::tr("The environments in %1 were written by a newer RetryLab (format %2); they are not used here.")
-                .arg(native(path))
-                .arg(*version));
-        return loaded;
-    }
-    reader.rejectUnknown({QStringLiteral("formatVersion"), QStringLiteral("active"), QStringLiteral("environments")});
-    loaded.active = reader.string(QStringLiteral("active")).value_or(QString());
-    QList<Error> leftOut = reader.errors();
-    const QJsonArray list = document.object().value(QStringLiteral("environments")).toArray();
-    QSet<QString> names;
-    for (qsizetype i = 0; i < list.size(); ++i) {
-        const QString where = QStringLiteral("environments[%1]").arg(i);
-        auto environment = Environment::fromJson(list.at(i).toObject());
-        if (!list.at(i).isObject()) {
-            leftOut.append({where, Tr::tr("must be an object")});
-        } else if (!environment) {
-            leftOut.append(environment.errorDetail().under(where));
-        } else if (names.contains(environment->name)) {
-            leftOut.append({where + QStringLiteral(".name"), Tr::tr("\"%1\" is used twice").arg(environment->name)});
+    auto read = EnvironmentsJson::fromJson(*bytes);
+    if (!read) {
+        if (read.errorDetail().path == QLatin1String("formatVersion")) {
+            loaded.problems.append(Tr::tr("The environments in %1 were %2; they are not used here.")
+                                       .arg(native(path), read.errorDetail().message));
         } else {
-            names.insert(environment->name);
-            loaded.environments.append(*environment);
+            loaded.problems.append(setAside(path, *bytes, read.error()));
         }
+        return loaded;
     }
-    if (!names.contains(loaded.active))
-        loaded.active.clear();
-    if (!leftOut.isEmpty())
-        loaded.problems.append(setAside(path, *bytes, Tr::tr("left out: %1").arg(errorLines(leftOut))));
+    loaded.environments = std::move(read.value().environments);
+    loaded.active = read.value().active;
+    if (!read.value().leftOut.isEmpty())
+        loaded.problems.append(setAside(path, *bytes, Tr::tr("left out: %1").arg(errorLines(read.value().leftOut))));
     return loaded;
 }
 
@@ -245,16 +211,7 @@ Result<void> CollectionStore::saveEnvironments(const QList<Environment> &environ
 {
     if (!QDir().mkpath(m_root))
         return Result<void>::failure(Tr::tr("The folder %1 cannot be created.").arg(native(m_root)));
-    QJsonArray list;
-    for (const Environment &environment : environments)
-        list.append(environment.toJson());
-    QJsonObject object{
-        {QStringLiteral("formatVersion"), environmentsFormatVersion},
-        {QStringLiteral("environments"), list},
-    };
-    if (!active.isEmpty())
-        object.insert(QStringLiteral("active"), active);
-    const auto written = ExportFile::write(environmentsFile(), QJsonDocument(object).toJson(QJsonDocument::Indented));
+    const auto written = ExportFile::write(environmentsFile(), EnvironmentsJson::toJson(environments, active));
     if (!written)
         return Result<void>(written.errorDetail());
     return {};

@@ -57,6 +57,11 @@ public:
     /// "payments-api.json" for "Payments API", unique in the folder.
     QString freeFileName(const QString &collectionName) const;
 
+    /// The bytes of a collection or environments file, wherever it is (the store's
+    /// own, or one named on a command line), refused above 64 MiB; the error
+    /// names the file.
+    static Result<QByteArray> readFile(const QString &path);
+
 private:
     /// Copies a damaged file aside (once: an identical earlier copy is reused) and
     /// returns the sentence for the user.

@@ -5,6 +5,7 @@
 #include "core/util/coretr.h"
 
 #include <QCoreApplication>
+#include <QRandomGenerator>
 #include <QRegularExpression>
 
 #include <algorithm>
@@ -44,6 +45,12 @@ QString serverPlaceholder()
 QString idPlaceholder()
 {
     return QStringLiteral("{id}");
+}
+
+QString newKeyToken()
+{
+    return QString::number(QRandomGenerator::global()->bounded(36 * 36 * 36 * 36), 36)
+        .rightJustified(4, QLatin1Char('0'));
 }
 
 QString expand(const QString &text, const ExpansionContext &context)

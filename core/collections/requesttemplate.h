@@ -40,6 +40,11 @@ namespace RequestTemplate {
 QString serverPlaceholder();
 QString idPlaceholder();
 
+/// Four random letters and digits for the keys {id} becomes ("k3f9-1",
+/// "k3f9-2", ...): new for every run of the program, so that the keys stay
+/// fresh on a server that outlives it (retrylab serve).
+QString newKeyToken();
+
 /// Replaces {server} and {id} in `text`.
 QString expand(const QString &text, const ExpansionContext &context);
 /// True when the draft's URL, a header value or the body uses {server}.

@@ -9,7 +9,6 @@
 
 #include <QHostAddress>
 #include <QLoggingCategory>
-#include <QRandomGenerator>
 
 #include <utility>
 
@@ -20,9 +19,7 @@ Q_LOGGING_CATEGORY(lcRunner, "retrylab.ui.runner")
 namespace RetryLab::Ui {
 
 RequestRunner::RequestRunner(Core::ThreadedExecutor *executor, RunSession *session, QObject *parent)
-    : QObject(parent), m_executor(executor), m_session(session),
-      m_keyToken(QString::number(QRandomGenerator::global()->bounded(36 * 36 * 36 * 36), 36)
-                     .rightJustified(4, QLatin1Char('0')))
+    : QObject(parent), m_executor(executor), m_session(session), m_keyToken(Core::RequestTemplate::newKeyToken())
 {
     connect(executor, &Core::ThreadedExecutor::requestFinished, this, &RequestRunner::handleRequestFinished);
     m_repeatTimer.setTimerType(Qt::PreciseTimer);

@@ -1,5 +1,6 @@
 #include "core/collections/collectionjson.h"
 #include "core/collections/collectionstore.h"
+#include "core/collections/environmentsjson.h"
 #include "core/collections/requesttemplate.h"
 #include "core/collections/secretmask.h"
 #include "core/collections/variables.h"
@@ -344,6 +345,96 @@ private Q_SLOTS:
         QCOMPARE(loaded.problems.size(), 1);
         QVERIFY(loaded.problems.constFirst().contains(QStringLiteral("environments[1].variables[0].name")));
         QCOMPARE(QDir(dir.path()).entryList({QStringLiteral("environments.json.damaged-*")}).size(), 1);
+    }
+
+    void requests_haveTheirFolderPaths_foundByPathOrName()
+    {
+        Collection collection = sample();
+        CollectionItem admin = CollectionItem::makeFolder(QStringLiteral("Admin"));
+        admin.items.append(CollectionItem::makeRequest(QStringLiteral("Login"), RequestDraft{}, SavedPolicy{}));
+        CollectionItem nested = CollectionItem::makeFolder(QStringLiteral("Deep"));
+        nested.items.append(CollectionItem::makeRequest(QStringLiteral("Status"), RequestDraft{}, SavedPolicy{}));
+        admin.items.append(nested);
+        collection.items.append(admin);
+
+        QStringList paths;
+        for (const Collection::Request &request : collection.requests())
+            paths.append(request.path);
+        QCOMPARE(paths,
+            (QStringList{QStringLiteral("Auth/Login"), QStringLiteral("Status"), QStringLiteral("Admin/Login"),
+                QStringLiteral("Admin/Deep/Status")}));
+        QCOMPARE(collection.requests().size(), collection.requestCount());
+
+        const auto byPath = collection.find(QStringLiteral("Admin/Login"));
+        QCOMPARE(byPath.size(), 1);
+        QCOMPARE(byPath.constFirst().item, &collection.items.at(2).items.at(0));
+        // A name in two folders names both; a path names one.
+        QCOMPARE(collection.find(QStringLiteral("Login")).size(), 2);
+        // A request at the top has its name as its path: that one, not the nested namesake.
+        const auto top = collection.find(QStringLiteral("Status"));
+        QCOMPARE(top.size(), 1);
+        QCOMPARE(top.constFirst().path, QStringLiteral("Status"));
+        QVERIFY(collection.find(QStringLiteral("Nope")).isEmpty());
+        QVERIFY(collection.find(QStringLiteral("Auth")).isEmpty()); // a folder is no request
+    }
+
+    void environmentsJson_readsWhatItWrites()
+    {
+        const QList<Environment> environments{
+            {QStringLiteral("Local"), {{QStringLiteral("base"), QStringLiteral("{server}"), false}}, false},
+            {QStringLiteral("Staging"), {{QStringLiteral("token"), QStringLiteral("tok-1"), true}}, true},
+        };
+        const auto read = EnvironmentsJson::fromJson(EnvironmentsJson::toJson(environments, QStringLiteral("Staging")));
+        QVERIFY2(read, qPrintable(read.error()));
+        QCOMPARE(read->environments, environments);
+        QCOMPARE(read->active, QStringLiteral("Staging"));
+        QVERIFY(read->leftOut.isEmpty());
+        QCOMPARE(read->find(QStringLiteral("Local")), &read->environments.at(0));
+        QCOMPARE(read->find(QStringLiteral("Prod")), nullptr);
+        // The selection of an environment that is not there is dropped.
+        const auto gone = EnvironmentsJson::fromJson(EnvironmentsJson::toJson(environments, QStringLiteral("Prod")));
+        QVERIFY(gone);
+        QCOMPARE(gone->active, QString());
+    }
+
+    void environmentsJson_notJsonOrNewer_isRefused()
+    {
+        const auto text = EnvironmentsJson::fromJson("not json");
+        QVERIFY(!text);
+        QVERIFY2(text.error().startsWith(QLatin1String("not valid JSON")), qPrintable(text.error()));
+        QVERIFY(!EnvironmentsJson::fromJson("[]"));
+        const auto newer = EnvironmentsJson::fromJson(R"({"formatVersion": 9, "environments": []})");
+        QVERIFY(!newer);
+        QCOMPARE(newer.errorDetail().path, QStringLiteral("formatVersion"));
+
+        // The store leaves a newer file alone and says so.
+        QTemporaryDir dir;
+        const CollectionStore store(dir.path());
+        QFile file(store.environmentsFile());
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write(R"({"formatVersion": 9, "environments": []})");
+        file.close();
+        const auto loaded = store.loadEnvironments();
+        QCOMPARE(loaded.problems,
+            QStringList{QStringLiteral("The environments in %1 were written by a newer RetryLab (format 9); they are "
+                                       "not used here.")
+                            .arg(QDir::toNativeSeparators(store.environmentsFile()))});
+        QCOMPARE(QDir(dir.path()).entryList({QStringLiteral("environments.json.damaged-*")}).size(), 0);
+    }
+
+    void readFile_namesTheFile()
+    {
+        QTemporaryDir dir;
+        const QString missing = QDir(dir.path()).filePath(QStringLiteral("missing.json"));
+        const auto read = CollectionStore::readFile(missing);
+        QVERIFY(!read);
+        QVERIFY2(read.error().startsWith(missing + QStringLiteral(" cannot be read: ")), qPrintable(read.error()));
+        const QString present = QDir(dir.path()).filePath(QStringLiteral("present.json"));
+        QFile file(present);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write("{}");
+        file.close();
+        QCOMPARE(CollectionStore::readFile(present).value(), QByteArray("{}"));
     }
 };
 

@@ -1,5 +1,7 @@
 #include "core/collections/requesttemplate.h"
 
+#include <QRegularExpression>
+#include <QSet>
 #include <QTest>
 
 using namespace RetryLab;
@@ -24,6 +26,7 @@ private Q_SLOTS:
     void headerProblem();
     void methodProblem_data();
     void methodProblem();
+    void newKeyToken_fourLettersOrDigits_newEachTime();
 
 private:
     static ExpansionContext context(const QString &key = QStringLiteral("k1"))
@@ -196,6 +199,19 @@ void TestRequestTemplate::methodProblem()
     QFETCH(QString, method);
     QFETCH(bool, ok);
     QCOMPARE(RequestTemplate::methodProblem(method).isEmpty(), ok);
+}
+
+void TestRequestTemplate::newKeyToken_fourLettersOrDigits_newEachTime()
+{
+    static const QRegularExpression shape(QStringLiteral("^[0-9a-z]{4}$"));
+    QSet<QString> tokens;
+    for (int i = 0; i < 8; ++i) {
+        const QString token = RequestTemplate::newKeyToken();
+        QVERIFY2(shape.match(token).hasMatch(), qPrintable(token));
+        tokens.insert(token);
+    }
+    // 36^4 tokens: eight draws that are all alike would be a broken generator.
+    QVERIFY(tokens.size() > 1);
 }
 
 QTEST_GUILESS_MAIN(TestRequestTemplate)
