@@ -3,12 +3,14 @@
 #include "app/cli/headlessoptions.h"
 #include "app/cli/interruptwatcher.h"
 #include "app/cli/runprinter.h"
+#include "app/cli/savedrequest.h"
 #include "app/cli/subcommand.h"
 
 #include "app/cli/clitr.h"
 #include "core/executor/preparedtransport.h"
 #include "core/executor/requestcheck.h"
 #include "core/executor/retryexecutor.h"
+#include "core/faultserver/faultserver.h"
 #include "core/http/redactor.h"
 #include "core/import/curlcommandline.h"
 #include "core/policy/policyjson.h"
@@ -25,8 +27,10 @@
 #include <QLoggingCategory>
 #include <QRegularExpression>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <memory>
 #include <unistd.h>
 
 namespace {
@@ -157,7 +161,8 @@ QString helpText(const QCommandLineParser &parser)
 {
     QString help = subcommandHelp(parser,
         Tr::tr("Usage: retrylab request [options] [curl options] URL\n"
-               "       retrylab request [options] --from-curl 'curl ...'"));
+               "       retrylab request [options] --from-curl 'curl ...'\n"
+               "       retrylab request [options] --collection FILE --request NAME [--env FILE]"));
     help
         += Tr::tr("\nRequest options, read as curl reads them (clusters such as -sSL, values attached as in -XPUT):\n");
     // Two columns as QCommandLineParser's own help has them, the descriptions wrapped at 80 characters.
@@ -186,7 +191,29 @@ QString helpText(const QCommandLineParser &parser)
     help += Tr::tr("Other curl options are refused when given here, and listed when they come with --from-curl;\n"
                    "-s, -S, -v, --compressed and other options that only change curl's own output are accepted\n"
                    "and have no effect.\n");
+    help += Tr::tr(
+        "\nA saved request (--collection FILE --request NAME): FILE is a collection as the window writes it,\n"
+        "one of the JSON files of its collections folder; NAME is a request's name, or its path with its\n"
+        "folders (\"Orders/Create\") when the name is not unique. {{name}} takes its value from --env FILE,\n"
+        "the environments file the window writes (environments.json): from the environment selected last\n"
+        "in the window, the file's only one, or the one --env-name names. {server} stands for a fault\n"
+        "server started for the request and {id} for a new key, as in the window. The policy, seed and\n"
+        "connection saved with the request apply; --policy, --retry-*, --seed, --idempotent, --fallback\n"
+        "and --insecure given here go over them. No URL or curl option goes with --collection; without\n"
+        "it, --request is curl's -X.\n");
     return help;
+}
+
+// The policy saved with a request of a collection, when --policy does not name another.
+Core::Result<ChosenPolicy> chooseSavedPolicy(const SavedRequest &saved)
+{
+    auto policy = saved.policy();
+    if (!policy)
+        return Core::Result<ChosenPolicy>(policy.errorDetail());
+    ChosenPolicy chosen;
+    chosen.policy = std::move(policy).value();
+    chosen.origin = saved.policyOrigin();
+    return chosen;
 }
 
 } // namespace
@@ -197,7 +224,8 @@ int runRequest(const QStringList &arguments)
     parser.setApplicationDescription(
         Tr::tr("Sends one request, as curl would, under a retry policy: prints each retry as it happens, then the "
                "response (the status line, the headers with -i, and the body on standard output). The attempts and "
-               "messages go to standard error, so that the body can be piped.\n"
+               "messages go to standard error, so that the body can be piped. The request may also be one saved in "
+               "a collection (--collection).\n"
                "Exit status: 0 when the request succeeded, 1 when it failed for good, 2 for a usage error or a file "
                "that cannot be read or written."));
     const QCommandLineOption policyOption(QStringLiteral("policy"),
@@ -241,6 +269,23 @@ int runRequest(const QStringList &arguments)
     HeadlessOptions options(parser,
         HeadlessOptions::Seed | HeadlessOptions::Quiet | HeadlessOptions::NoRedact | HeadlessOptions::ReportFiles,
         Tr::tr("Print only the response and errors, not each retry, notes and the files written."));
+    const QCommandLineOption collectionOption(QStringLiteral("collection"),
+        Tr::tr("Send a request saved in a RetryLab collection file instead of a URL and curl options: the one "
+               "--request names (see below)."),
+        Tr::tr("FILE"));
+    const QCommandLineOption savedRequestOption(QStringLiteral("request"),
+        Tr::tr("With --collection: the saved request's name, or its \"Folder/Name\" path. Without --collection, "
+               "--request is curl's -X."),
+        Tr::tr("NAME"));
+    const QCommandLineOption environmentOption(QStringLiteral("env"),
+        Tr::tr("With --collection: the environments file (the window's environments.json) whose variables fill in "
+               "the request's {{name}}."),
+        Tr::tr("FILE"));
+    const QCommandLineOption environmentNameOption(QStringLiteral("env-name"),
+        Tr::tr("With --env: the environment to use (default: the one selected last in the window, or the file's "
+               "only one)."),
+        Tr::tr("NAME"));
+    parser.addOptions({collectionOption, savedRequestOption, environmentOption, environmentNameOption});
 
     // retrylab's own options stand among curl's: they are taken out first, by
     // the same reading of the arguments the request options get.
@@ -256,12 +301,23 @@ int runRequest(const QStringList &arguments)
     ownOptions.append({{QStringLiteral("no-redact")}, false});
     for (const char *name : {"seed", "report", "har", "csv", "junit"})
         ownOptions.append({{QLatin1String(name)}, true});
+    for (const QCommandLineOption *o : {&collectionOption, &environmentOption, &environmentNameOption})
+        ownOptions.append({o->names(), true});
 
     Console usage;
     const QStringList requestArguments = arguments.mid(2);
-    const auto separated = Core::CurlCommandLine::separate(requestArguments, ownOptions);
+    auto separated = Core::CurlCommandLine::separate(requestArguments, ownOptions);
     if (!separated)
         return usageError(usage, Tr::tr("%1; see retrylab request --help").arg(separated.error()));
+    // --request is curl's -X, unless a collection is named: then it names the saved request.
+    const bool fromCollection = std::any_of(separated->extraArguments.cbegin(), separated->extraArguments.cend(),
+        [](const QString &argument) { return argument.startsWith(QLatin1String("--collection=")); });
+    if (fromCollection) {
+        ownOptions.append({savedRequestOption.names(), true});
+        separated = Core::CurlCommandLine::separate(requestArguments, ownOptions);
+        if (!separated)
+            return usageError(usage, Tr::tr("%1; see retrylab request --help").arg(separated.error()));
+    }
     if (const auto parsed
         = options.parse(parser, QStringList{arguments.value(0), arguments.value(1)} + separated->extraArguments);
         !parsed) {
@@ -271,7 +327,8 @@ int runRequest(const QStringList &arguments)
         Console(false).print(helpText(parser));
         return ExitOk;
     }
-    for (const QCommandLineOption *single : {&policyOption, &outputOption, &fromCurlOption, &maxBodyOption}) {
+    for (const QCommandLineOption *single : {&policyOption, &outputOption, &fromCurlOption, &maxBodyOption,
+             &collectionOption, &savedRequestOption, &environmentOption, &environmentNameOption}) {
         if (parser.values(*single).size() > 1)
             return usageError(usage, Tr::tr("--%1 is given more than once").arg(single->names().constLast()));
     }
@@ -282,12 +339,51 @@ int runRequest(const QStringList &arguments)
         console.error(HeadlessOptions::noRedactWarning());
     const bool live = !options.quiet();
 
-    // The request: the curl options given here, or a whole curl command.
+    // The request: the curl options given here, a whole curl command, or a
+    // request saved in a collection.
     Core::CurlCommandLine::Options readOptions;
     readOptions.standardInput = &readStandardInput;
     const bool fromCurl = parser.isSet(fromCurlOption);
     Core::Result<Core::ImportedRequest> imported = Core::Error{};
-    if (fromCurl) {
+    std::optional<SavedRequest> saved;
+    // {server} of a saved request: an embedded fault server of this run's own, as the window has one.
+    std::unique_ptr<Core::FaultServer> embeddedServer;
+    if (!fromCollection && (parser.isSet(environmentOption) || parser.isSet(environmentNameOption))) {
+        return usageError(console,
+            Tr::tr("--env and --env-name fill in a saved request's variables: give --collection FILE and --request "
+                   "NAME too"));
+    }
+    if (fromCollection) {
+        if (fromCurl || separated->hasRequestArguments) {
+            return usageError(console,
+                Tr::tr("--collection takes the request from the file: give no URL, curl options or --from-curl with "
+                       "it (the other options here are retrylab's own)"));
+        }
+        auto loaded = SavedRequest::load({parser.value(collectionOption), parser.value(savedRequestOption),
+            parser.value(environmentOption), parser.value(environmentNameOption)});
+        if (!loaded)
+            return usageError(console, loaded.error());
+        saved = std::move(loaded).value();
+        QUrl serverUrl;
+        if (saved->needsServer()) {
+            Core::FaultServerOptions serverOptions;
+            serverOptions.seed = options.runSeed(saved->seed());
+            embeddedServer = std::make_unique<Core::FaultServer>(serverOptions);
+            if (!embeddedServer->listen()) {
+                console.error(Tr::tr("retrylab request: the embedded fault server cannot listen: %1")
+                                  .arg(embeddedServer->errorString()));
+                return ExitFailed;
+            }
+            serverUrl = embeddedServer->baseUrl();
+        }
+        auto spec = saved->build(serverUrl);
+        if (!spec)
+            return usageError(console, spec.error());
+        Core::ImportedRequest fromFile;
+        fromFile.spec = std::move(spec).value();
+        fromFile.notes.append(Tr::tr("sending %1").arg(saved->description()));
+        imported = std::move(fromFile);
+    } else if (fromCurl) {
         if (separated->hasRequestArguments) {
             return usageError(console,
                 Tr::tr("--from-curl takes the whole request: put the URL and the curl options inside it (the other "
@@ -340,8 +436,11 @@ int runRequest(const QStringList &arguments)
     }
     spec.label = QStringLiteral("request");
 
-    // The policy: --policy, then curl's retry options, then retrylab's overrides.
-    auto chosen = choosePolicy(parser.isSet(policyOption) ? parser.value(policyOption) : defaultPolicy);
+    // The policy: --policy (else a saved request's own), then curl's retry
+    // options, then retrylab's overrides.
+    auto chosen = saved && !parser.isSet(policyOption)
+        ? chooseSavedPolicy(*saved)
+        : choosePolicy(parser.isSet(policyOption) ? parser.value(policyOption) : defaultPolicy);
     if (!chosen)
         return usageError(console, chosen.error());
     ChosenPolicy &policy = chosen.value();
@@ -418,7 +517,7 @@ int runRequest(const QStringList &arguments)
     scenario.policyOrigin = policy.changes.isEmpty()
         ? policy.origin
         : Tr::tr("%1; %2").arg(policy.origin, policy.changes.join(QStringLiteral("; ")));
-    scenario.seed = options.runSeed();
+    scenario.seed = options.runSeed(saved ? saved->seed() : std::nullopt);
     scenario.concurrency = 1;
     Core::ScenarioRequest entry;
     entry.name = QStringLiteral("request");

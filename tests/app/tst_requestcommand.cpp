@@ -1,5 +1,7 @@
 #include "tests/app/commandtesting.h"
 
+#include "core/collections/collectionjson.h"
+#include "core/collections/environmentsjson.h"
 #include "core/executor/retryexecutor.h"
 #include "core/export/reportjson.h"
 #include "core/faultserver/faultserver.h"
@@ -183,6 +185,13 @@ private Q_SLOTS:
     void proxy_unreachable_failsNamingTheProxy();
     void credentials_redactedUnlessNoRedact();
     void cliBinary_hasTheCommand();
+    void collection_sendsTheNamedRequestWithItsVariables();
+    void collection_savedPolicyApplies_commandLineGoesOver();
+    void collection_serverPlaceholder_startsAnEmbeddedServer();
+    void collection_curlRequestOption_staysCurls();
+    void collection_errors_exit2AndSendNothing_data();
+    void collection_errors_exit2AndSendNothing();
+    void collection_help_describesTheOptions();
 
 private:
     static FaultServerOptions serverOptions()
@@ -196,6 +205,9 @@ private:
     QTemporaryDir m_dir;
     RealServers::Certificates m_certificates; ///< client certificates and a garbage file, made by openssl
     QString url(const QString &path) const { return m_server.baseUrl().toString() + path; }
+    /// Writes the collections and environments the collection_ cases send from.
+    void writeCollections();
+    QString path(const char *name) const { return m_dir.filePath(QLatin1String(name)); }
 };
 
 void TestRequestCommand::initTestCase()
@@ -204,6 +216,92 @@ void TestRequestCommand::initTestCase()
     QVERIFY2(m_server.listen(), qPrintable(m_server.errorString()));
     QString error;
     QVERIFY2(m_certificates.make(m_dir.filePath(QStringLiteral("certificates")), &error), qPrintable(error));
+    writeCollections();
+}
+
+void TestRequestCommand::writeCollections()
+{
+    // Fast retries, saved with the requests: the command line gives no --retry-*.
+    BackoffPolicy fastPolicy;
+    fastPolicy.name = QStringLiteral("fast");
+    fastPolicy.maxAttempts = 3;
+    fastPolicy.baseDelayMs = 5;
+    fastPolicy.maxBackoffMs = 20;
+    BackoffPolicy twoAttempts = fastPolicy;
+    twoAttempts.name = QStringLiteral("two attempts");
+    twoAttempts.maxAttempts = 2;
+
+    // shop.json: two requests, the second in a folder, both through {{variables}}.
+    Collection shop;
+    shop.name = QStringLiteral("Shop");
+    RequestDraft health;
+    health.urlTemplate = QStringLiteral("{{base}}/status/200?from=health");
+    shop.items.append(CollectionItem::makeRequest(QStringLiteral("Health"), health, SavedPolicy::from(fastPolicy)));
+    RequestDraft create;
+    create.method = QStringLiteral("POST");
+    create.urlTemplate = QStringLiteral("{{base}}/fail/1?key={id}&tenant={{tenant}}");
+    create.headers = {{QStringLiteral("X-Request-Id"), QStringLiteral("order-{{tenant}}"), true}};
+    create.body = QStringLiteral(R"({"sku": "{{sku}}"})");
+    create.idempotent = true;
+    CollectionItem orders = CollectionItem::makeFolder(QStringLiteral("Orders"));
+    orders.items.append(CollectionItem::makeRequest(QStringLiteral("Create"), create, SavedPolicy::from(fastPolicy)));
+    shop.items.append(orders);
+    QVERIFY(CommandTesting::write(path("shop.json"), CollectionJson::toJson(shop)));
+
+    // more.json: the other cases.
+    Collection more;
+    more.name = QStringLiteral("More");
+    RequestDraft flaky;
+    flaky.urlTemplate = url(QStringLiteral("/status/503"));
+    more.items.append(CollectionItem::makeRequest(QStringLiteral("Flaky"), flaky, SavedPolicy::from(twoAttempts)));
+    RequestDraft embedded;
+    embedded.urlTemplate = QStringLiteral("{server}/status/200?key={id}");
+    more.items.append(CollectionItem::makeRequest(QStringLiteral("Embedded"), embedded, SavedPolicy::from(fastPolicy)));
+    CollectionItem a = CollectionItem::makeFolder(QStringLiteral("A"));
+    a.items.append(CollectionItem::makeRequest(QStringLiteral("Twin"), flaky, SavedPolicy::from(fastPolicy)));
+    CollectionItem b = CollectionItem::makeFolder(QStringLiteral("B"));
+    b.items.append(CollectionItem::makeRequest(QStringLiteral("Twin"), flaky, SavedPolicy::from(fastPolicy)));
+    more.items.append(a);
+    more.items.append(b);
+    SavedPolicy gone;
+    gone.preset = QStringLiteral("no-such-preset");
+    more.items.append(CollectionItem::makeRequest(QStringLiteral("Old preset"), flaky, gone));
+    // A credential typed into the request is written as REDACTED: it cannot be sent.
+    RequestDraft typedToken = flaky;
+    typedToken.headers = {{QStringLiteral("Authorization"), QStringLiteral("Bearer s3cret-typed"), true}};
+    more.items.append(
+        CollectionItem::makeRequest(QStringLiteral("Typed token"), typedToken, SavedPolicy::from(fastPolicy)));
+    RequestDraft withSecret = flaky;
+    withSecret.headers = {{QStringLiteral("Authorization"), QStringLiteral("Bearer {{token}}"), true}};
+    more.items.append(
+        CollectionItem::makeRequest(QStringLiteral("With secret"), withSecret, SavedPolicy::from(fastPolicy)));
+    QVERIFY(CommandTesting::write(path("more.json"), CollectionJson::toJson(more)));
+
+    // The environments, as the window keeps them: "Local" selected last.
+    const QString base = m_server.baseUrl().toString();
+    const QList<Environment> environments{
+        {QStringLiteral("Local"),
+            {{QStringLiteral("base"), base, false}, {QStringLiteral("tenant"), QStringLiteral("acme"), false},
+                {QStringLiteral("sku"), QStringLiteral("sku-1"), false}},
+            false},
+        {QStringLiteral("Other"),
+            {{QStringLiteral("base"), base, false}, {QStringLiteral("tenant"), QStringLiteral("globex"), false},
+                {QStringLiteral("sku"), QStringLiteral("sku-2"), false}},
+            false},
+        {QStringLiteral("Partial"),
+            {{QStringLiteral("base"), base, false}, {QStringLiteral("tenant"), QStringLiteral("acme"), false}}, false},
+        // Its secret is not kept on disk: the file holds no value for it.
+        {QStringLiteral("Secret"), {{QStringLiteral("token"), QStringLiteral("tok-not-on-disk"), true}}, false},
+    };
+    QVERIFY(CommandTesting::write(
+        path("environments.json"), EnvironmentsJson::toJson(environments, QStringLiteral("Local"))));
+    QVERIFY(CommandTesting::write(path("unselected.json"), EnvironmentsJson::toJson(environments, QString())));
+    QVERIFY(CommandTesting::write(path("broken.json"), "{\"formatVersion\": 1, \"name\": \"Broken\""));
+    QVERIFY(CommandTesting::write(path("bad-item.json"),
+        R"({"formatVersion": 1, "name": "Bad", "items": [{"type": "request", "id": "1", "name": "X",
+            "request": {"url": 5}, "policy": {"preset": "aws-standard"}}]})"));
+    QVERIFY(CommandTesting::write(path("bad-environments.json"),
+        R"({"formatVersion": 1, "environments": [{"name": "E", "variables": [{"name": "not a name", "value": "1"}]}]})"));
 }
 
 void TestRequestCommand::init()
@@ -729,6 +827,186 @@ void TestRequestCommand::cliBinary_hasTheCommand()
     const Outcome o = request(fast() << url(QStringLiteral("/fail/1?key=c1")), {}, QStringLiteral(RETRYLAB_CLI_BINARY));
     QVERIFY2(o.exitCode == 0, qPrintable(describe(o)));
     QVERIFY2(o.err.contains(QLatin1String("succeeded after 2 attempts")), qPrintable(o.err));
+}
+
+void TestRequestCommand::collection_sendsTheNamedRequestWithItsVariables()
+{
+    const Outcome o = request({QStringLiteral("--collection"), path("shop.json"), QStringLiteral("--request"),
+        QStringLiteral("Orders/Create"), QStringLiteral("--env"), path("environments.json")});
+    QVERIFY2(o.exitCode == 0, qPrintable(describe(o)));
+    QVERIFY2(o.err.contains(QStringLiteral("note: sending the saved request \"Orders/Create\" of %1 with the "
+                                           "environment \"Local\" of %2")
+                                .arg(path("shop.json"), path("environments.json"))),
+        qPrintable(o.err));
+    QVERIFY2(o.err.contains(QLatin1String("succeeded after 2 attempts")), qPrintable(o.err));
+    QVERIFY2(o.out.startsWith("{\"failures\":1"), o.out.constData());
+    // Only the named request went out, with the variables of the environment selected
+    // last and {id} one new key for both attempts.
+    const QList<ServerLogEntry> log = m_server.log();
+    QCOMPARE(log.size(), 2);
+    static const QRegularExpression target(QStringLiteral("^/fail/1\\?key=([0-9a-z]{4}-1)&tenant=acme$"));
+    const auto first = target.match(log.at(0).target);
+    QVERIFY2(first.hasMatch(), qPrintable(log.at(0).target));
+    QCOMPARE(log.at(1).target, log.at(0).target);
+    QCOMPARE(log.at(0).method, QByteArray("POST"));
+    QCOMPARE(log.at(0).identityHeader("x-request-id"), std::optional<QByteArray>("order-acme"));
+    QCOMPARE(log.at(0).bodyDigest, ServerLogEntry::bodyDigestOf(R"({"sku": "sku-1"})"));
+
+    // By its name alone, unique in the file, and with another environment of the file.
+    m_server.reset();
+    const Outcome other = request({QStringLiteral("--collection"), path("shop.json"), QStringLiteral("--request"),
+        QStringLiteral("Create"), QStringLiteral("--env"), path("environments.json"), QStringLiteral("--env-name"),
+        QStringLiteral("Other"), QStringLiteral("-q")});
+    QVERIFY2(other.exitCode == 0, qPrintable(describe(other)));
+    QVERIFY2(!other.err.contains(QLatin1String("sending")), qPrintable(other.err)); // -q: no notes
+    QCOMPARE(m_server.log().size(), 2);
+    QVERIFY2(
+        m_server.log().at(0).target.endsWith(QLatin1String("&tenant=globex")), qPrintable(m_server.log().at(0).target));
+    QCOMPARE(m_server.log().at(0).bodyDigest, ServerLogEntry::bodyDigestOf(R"({"sku": "sku-2"})"));
+}
+
+void TestRequestCommand::collection_savedPolicyApplies_commandLineGoesOver()
+{
+    const QStringList flaky{
+        QStringLiteral("--collection"), path("more.json"), QStringLiteral("--request"), QStringLiteral("Flaky")};
+    // The policy saved with the request: two attempts.
+    Outcome o = request(flaky);
+    QVERIFY2(o.exitCode == 1, qPrintable(describe(o)));
+    QVERIFY2(
+        o.err.contains(QLatin1String("under the policy \"two attempts\" (saved with the request)")), qPrintable(o.err));
+    QVERIFY2(o.err.contains(QLatin1String("attempts-exhausted after 2 attempts")), qPrintable(o.err));
+    QCOMPARE(m_server.log().size(), 2);
+
+    // --retry-* over it.
+    m_server.reset();
+    o = request(flaky + QStringList{QStringLiteral("--retry-max-attempts"), QStringLiteral("3")});
+    QVERIFY2(o.exitCode == 1, qPrintable(describe(o)));
+    QVERIFY2(o.err.contains(QLatin1String("attempts-exhausted after 3 attempts")), qPrintable(o.err));
+    QCOMPARE(m_server.log().size(), 3);
+
+    // --policy instead of it.
+    m_server.reset();
+    o = request(flaky + QStringList{QStringLiteral("--policy"), QStringLiteral("aws-standard")} + fast());
+    QVERIFY2(o.exitCode == 1, qPrintable(describe(o)));
+    QVERIFY2(o.err.contains(QLatin1String("(preset aws-standard;")), qPrintable(o.err));
+    QCOMPARE(m_server.log().size(), 3);
+}
+
+void TestRequestCommand::collection_serverPlaceholder_startsAnEmbeddedServer()
+{
+    const Outcome o = request({QStringLiteral("--collection"), path("more.json"), QStringLiteral("--request"),
+        QStringLiteral("Embedded"), QStringLiteral("-q")});
+    QVERIFY2(o.exitCode == 0, qPrintable(describe(o)));
+    QCOMPARE(o.out, QByteArray("{\"status\":200}\n"));
+    QCOMPARE(m_server.log().size(), 0); // another server answered: the command's own
+}
+
+void TestRequestCommand::collection_curlRequestOption_staysCurls()
+{
+    // Without --collection, --request is curl's -X, as before.
+    const Outcome o = request(
+        {QStringLiteral("-q"), QStringLiteral("--request"), QStringLiteral("PUT"), url(QStringLiteral("/status/200"))});
+    QVERIFY2(o.exitCode == 0, qPrintable(describe(o)));
+    QCOMPARE(m_server.log().size(), 1);
+    QCOMPARE(m_server.log().at(0).method, QByteArray("PUT"));
+}
+
+void TestRequestCommand::collection_errors_exit2AndSendNothing_data()
+{
+    QTest::addColumn<QStringList>("arguments");
+    QTest::addColumn<QString>("message");
+    const QString collection = QStringLiteral("--collection");
+    const QString name = QStringLiteral("--request");
+    const QString env = QStringLiteral("--env");
+    const QString envName = QStringLiteral("--env-name");
+    const QString shop = path("shop.json");
+    const QString more = path("more.json");
+    const QString environments = path("environments.json");
+
+    QTest::addRow("unknown name") << QStringList{collection, shop, name, QStringLiteral("Nope"), env, environments}
+                                  << QStringLiteral("--request \"Nope\": %1 has no request of that name or path; it "
+                                                    "has Health, Orders/Create")
+                                         .arg(shop);
+    QTest::addRow("two of that name") << QStringList{collection, more, name, QStringLiteral("Twin")}
+                                      << QStringLiteral("--request \"Twin\" names 2 requests of %1 (A/Twin, B/Twin): "
+                                                        "give its path")
+                                             .arg(more);
+    QTest::addRow("no --request") << QStringList{collection, shop}
+                                  << QStringLiteral("--collection needs --request NAME, one of the requests of %1: "
+                                                    "Health, Orders/Create")
+                                         .arg(shop);
+    QTest::addRow("missing collection") << QStringList{collection, path("missing.json"), name, QStringLiteral("X")}
+                                        << QStringLiteral("--collection: %1 cannot be read").arg(path("missing.json"));
+    QTest::addRow("not JSON") << QStringList{collection, path("broken.json"), name, QStringLiteral("X")}
+                              << QStringLiteral("--collection %1: not valid JSON").arg(path("broken.json"));
+    QTest::addRow("damaged item") << QStringList{collection, path("bad-item.json"), name,
+        QStringLiteral(
+            "X")} << QStringLiteral("--collection %1: items[0].request: url: must be text").arg(path("bad-item.json"));
+    QTest::addRow("variable, no --env") << QStringList{collection, shop, name, QStringLiteral("Health")}
+                                        << QStringLiteral("the saved request \"Health\" of %1 uses {{base}}; give "
+                                                          "--env FILE")
+                                               .arg(shop);
+    QTest::addRow("variable the environment lacks")
+        << QStringList{collection, shop, name, QStringLiteral("Orders/Create"), env, environments, envName,
+               QStringLiteral("Partial")}
+        << QStringLiteral("{{sku}} has no value in the environment \"Partial\" of %1 (the saved request "
+                          "\"Orders/Create\" of %2 uses it)")
+               .arg(environments, shop);
+    QTest::addRow("secret not on disk")
+        << QStringList{collection, more, name, QStringLiteral("With secret"), env, environments, envName,
+               QStringLiteral("Secret")}
+        << QStringLiteral("{{token}} is a secret, and the file keeps its value only when the environment keeps its "
+                          "secrets on disk");
+    QTest::addRow("missing environments file") << QStringList{collection, shop, name, QStringLiteral("Health"), env,
+        path("missing-env.json")} << QStringLiteral("--env: %1 cannot be read").arg(path("missing-env.json"));
+    QTest::addRow("damaged environments file")
+        << QStringList{collection, shop, name, QStringLiteral("Health"), env, path("bad-environments.json")}
+        << QStringLiteral("--env %1: environments[0].variables[0].name: \"not a name\" is not a variable name")
+               .arg(path("bad-environments.json"));
+    QTest::addRow("unknown environment")
+        << QStringList{collection, shop, name, QStringLiteral("Health"), env, environments, envName,
+               QStringLiteral("Prod")}
+        << QStringLiteral("--env-name \"Prod\": %1 has no environment of that name; it has Local, Other, Partial, "
+                          "Secret")
+               .arg(environments);
+    QTest::addRow("none selected")
+        << QStringList{collection, shop, name, QStringLiteral("Health"), env, path("unselected.json")}
+        << QStringLiteral("--env %1 holds 4 environments and none is selected: choose one with --env-name")
+               .arg(path("unselected.json"));
+    QTest::addRow("preset this RetryLab lacks")
+        << QStringList{collection, more, name, QStringLiteral("Old preset")}
+        << QStringLiteral("uses the preset \"no-such-preset\", which this RetryLab does not have; give --policy");
+    QTest::addRow("credential saved as REDACTED") << QStringList{collection, more, name,
+        QStringLiteral("Typed token")} << QStringLiteral("the value of Authorization was not saved and reads REDACTED");
+    QTest::addRow("a URL as well") << QStringList{collection, shop, name, QStringLiteral("Health"),
+        url(QStringLiteral("/status/200"))}
+                                   << QStringLiteral("--collection takes the request from the file");
+    QTest::addRow("--env without --collection") << QStringList{env, environments, url(QStringLiteral("/status/200"))}
+                                                << QStringLiteral("--env and --env-name fill in a saved request's "
+                                                                  "variables");
+}
+
+void TestRequestCommand::collection_errors_exit2AndSendNothing()
+{
+    QFETCH(QStringList, arguments);
+    QFETCH(QString, message);
+    const Outcome o = request(arguments);
+    QVERIFY2(o.exitCode == 2, qPrintable(describe(o)));
+    QVERIFY2(o.err.startsWith(QLatin1String("retrylab request: ")), qPrintable(o.err));
+    QVERIFY2(o.err.contains(message), qPrintable(o.err));
+    QVERIFY(o.out.isEmpty());
+    QCOMPARE(m_server.log().size(), 0);
+}
+
+void TestRequestCommand::collection_help_describesTheOptions()
+{
+    const Outcome o = request({QStringLiteral("--help")});
+    QCOMPARE(o.exitCode, 0);
+    const QString help = QString::fromUtf8(o.out);
+    for (const char *expected :
+        {"--collection FILE --request NAME [--env FILE]", "--collection <FILE>", "--request <NAME>", "--env <FILE>",
+            "--env-name <NAME>", "A saved request (--collection FILE --request NAME)", "--request is curl's -X."})
+        QVERIFY2(help.contains(QLatin1String(expected)), expected);
 }
 
 QTEST_GUILESS_MAIN(TestRequestCommand)
