@@ -1,5 +1,6 @@
 #include "core/collections/collectionjson.h"
 
+#include "core/collections/jsontext.h"
 #include "core/http/redactor.h"
 #include "core/policy/policyjson.h"
 #include "core/util/coretr.h"
@@ -8,7 +9,6 @@
 #include <QCoreApplication>
 #include <QJsonArray>
 #include <QJsonDocument>
-#include <QJsonParseError>
 #include <QRegularExpression>
 
 namespace RetryLab::Core::CollectionJson {
@@ -182,15 +182,11 @@ QByteArray toJson(const Collection &collection)
 Result<Read> fromJson(const QByteArray &json)
 {
     using R = Result<Read>;
-    QJsonParseError parseError;
-    const QJsonDocument document = QJsonDocument::fromJson(json, &parseError);
-    if (parseError.error != QJsonParseError::NoError)
-        return R::failure(
-            Tr::tr("not valid JSON (%1 at byte %2)").arg(parseError.errorString()).arg(parseError.offset));
-    if (!document.isObject())
-        return R::failure(Tr::tr("not a collection: the file must hold a JSON object"));
+    const auto document = JsonText::object(json, Tr::tr("not a collection: the file must hold a JSON object"));
+    if (!document)
+        return R(document.errorDetail());
 
-    JsonReader reader(document.object(), {}, JsonReader::Mode::Salvage);
+    JsonReader reader(*document, {}, JsonReader::Mode::Salvage);
     const auto version
         = reader.integer(QStringLiteral("formatVersion"), 1, std::numeric_limits<int>::max(), Presence::Required);
     if (!version)
@@ -205,7 +201,7 @@ Result<Read> fromJson(const QByteArray &json)
     Read read;
     read.collection.name = reader.string(QStringLiteral("name"), Presence::Required).value_or(QString());
     read.leftOut = reader.errors();
-    const QJsonValue items = document.object().value(QStringLiteral("items"));
+    const QJsonValue items = document->value(QStringLiteral("items"));
     if (items.isArray())
         read.collection.items = readItems(items.toArray(), QStringLiteral("items"), &read.leftOut, 0);
     else if (!items.isUndefined())

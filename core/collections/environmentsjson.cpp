@@ -1,5 +1,6 @@
 #include "core/collections/environmentsjson.h"
 
+#include "core/collections/jsontext.h"
 #include "core/util/coretr.h"
 #include "core/util/jsonreader.h"
 
@@ -7,7 +8,6 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QJsonParseError>
 #include <QSet>
 
 #include <limits>
@@ -40,15 +40,11 @@ const Environment *Read::find(const QString &name) const
 Result<Read> fromJson(const QByteArray &json)
 {
     using R = Result<Read>;
-    QJsonParseError parseError;
-    const QJsonDocument document = QJsonDocument::fromJson(json, &parseError);
-    if (parseError.error != QJsonParseError::NoError)
-        return R::failure(
-            Tr::tr("not valid JSON (%1 at byte %2)").arg(parseError.errorString()).arg(parseError.offset));
-    if (!document.isObject())
-        return R::failure(Tr::tr("not a JSON object"));
+    const auto document = JsonText::object(json, Tr::tr("not a JSON object"));
+    if (!document)
+        return R(document.errorDetail());
 
-    JsonReader reader(document.object(), {}, JsonReader::Mode::Salvage);
+    JsonReader reader(*document, {}, JsonReader::Mode::Salvage);
     const auto version
         = reader.integer(QStringLiteral("formatVersion"), 1, std::numeric_limits<int>::max(), Presence::Required);
     if (version && *version > formatVersion)
@@ -58,7 +54,7 @@ Result<Read> fromJson(const QByteArray &json)
     Read read;
     read.active = reader.string(QStringLiteral("active")).value_or(QString());
     read.leftOut = reader.errors();
-    const QJsonArray list = document.object().value(QStringLiteral("environments")).toArray();
+    const QJsonArray list = document->value(QStringLiteral("environments")).toArray();
     QSet<QString> names;
     for (qsizetype i = 0; i < list.size(); ++i) {
         const QString where = QStringLiteral("environments[%1]").arg(i);

@@ -5,6 +5,7 @@
 
 #include "core/collections/requestdraft.h"
 #include "core/collections/savedtransport.h"
+#include "tests/core/collections/transportfixtures.h"
 
 #include <QCoreApplication>
 #include <QFile>
@@ -18,30 +19,9 @@ using namespace RetryLab;
 using Core::RequestDraft;
 using Core::TransportOptions;
 namespace SavedTransport = Core::SavedTransport;
+using TransportFixtures::everything;
 
 Q_DECLARE_METATYPE(RetryLab::Core::TransportOptions)
-
-namespace {
-
-TransportOptions everything()
-{
-    TransportOptions t;
-    t.caBundlePath = QStringLiteral("/etc/ssl/extra-ca.pem");
-    t.clientCertificatePath = QStringLiteral("/home/me/client.pem");
-    t.clientKeyPath = QStringLiteral("/home/me/client.key");
-    t.clientKeyPassphrase = QStringLiteral("open sesame");
-    t.tlsFloor = TransportOptions::TlsFloor::Tls13;
-    t.insecureHosts = {QStringLiteral("127.0.0.1")};
-    t.proxyMode = TransportOptions::ProxyMode::Http;
-    t.proxyHost = QStringLiteral("proxy.test");
-    t.proxyPort = 3128;
-    t.proxyUser = QStringLiteral("alice");
-    t.proxyPassword = QStringLiteral("hunter2");
-    t.httpVersion = TransportOptions::HttpVersion::Http2;
-    return t;
-}
-
-} // namespace
 
 class TestSavedTransport final : public QObject
 {

@@ -1,6 +1,7 @@
 #include "core/collections/savedtransport.h"
 #include "core/policy/policyjson.h"
 #include "core/policy/presets.h"
+#include "tests/core/collections/transportfixtures.h"
 #include "ui/session/settings.h"
 
 #include <QDir>
@@ -18,6 +19,7 @@ using Core::RequestDraft;
 using Core::TransportOptions;
 using Ui::Settings;
 namespace SavedTransport = Core::SavedTransport;
+using TransportFixtures::everything;
 
 Q_DECLARE_METATYPE(RetryLab::Core::BackoffPolicy)
 
@@ -28,29 +30,6 @@ char *toString(const BackoffPolicy &policy)
     return qstrdup(PolicyJson::toJson(policy).constData());
 }
 } // namespace RetryLab::Core
-
-namespace {
-
-// A transport with every field set, secrets and exemptions included.
-TransportOptions everything()
-{
-    TransportOptions t;
-    t.caBundlePath = QStringLiteral("/etc/ssl/extra-ca.pem");
-    t.clientCertificatePath = QStringLiteral("/home/me/client.pem");
-    t.clientKeyPath = QStringLiteral("/home/me/client.key");
-    t.clientKeyPassphrase = QStringLiteral("open sesame");
-    t.tlsFloor = TransportOptions::TlsFloor::Tls13;
-    t.insecureHosts = {QStringLiteral("127.0.0.1")};
-    t.proxyMode = TransportOptions::ProxyMode::Http;
-    t.proxyHost = QStringLiteral("proxy.test");
-    t.proxyPort = 3128;
-    t.proxyUser = QStringLiteral("alice");
-    t.proxyPassword = QStringLiteral("hunter2");
-    t.httpVersion = TransportOptions::HttpVersion::Http2;
-    return t;
-}
-
-} // namespace
 
 class TestSettings final : public QObject
 {
