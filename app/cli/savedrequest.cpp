@@ -23,9 +23,7 @@ QString native(const QString &path)
     return QDir::toNativeSeparators(path);
 }
 
-// The first of the problems a file has, and how many more there are: a file
-// that is damaged anywhere is not sent from, since what was left out could be
-// the very request asked for.
+// The first of the problems a file has, and how many more there are.
 QString damage(const QList<Core::Error> &leftOut)
 {
     if (leftOut.size() == 1)
@@ -67,6 +65,80 @@ QStringList braced(const QStringList &names)
     return out;
 }
 
+// A collection or environments file named by `option`, read whole: a file that
+// is damaged anywhere is not sent from, since what was left out could be the
+// very request or variable asked for.
+template<typename Read>
+Core::Result<Read> readWhole(
+    const QString &option, const QString &path, Core::Result<Read> (*parse)(const QByteArray &))
+{
+    using Failure = Core::Result<Read>;
+    const auto bytes = Core::CollectionStore::readFile(path);
+    if (!bytes)
+        return Failure::failure(Tr::tr("%1: %2").arg(option, bytes.error()));
+    auto read = parse(*bytes);
+    if (!read)
+        return Failure::failure(Tr::tr("%1 %2: %3").arg(option, native(path), read.error()));
+    if (!read->leftOut.isEmpty())
+        return Failure::failure(Tr::tr("%1 %2: %3").arg(option, native(path), damage(read->leftOut)));
+    return read;
+}
+
+struct Found
+{
+    Core::CollectionItem item;
+    QString path;
+};
+
+Core::Result<Found> findRequest(const Core::Collection &collection, const QString &file, const QString &name)
+{
+    using Failure = Core::Result<Found>;
+    const QList<Core::Collection::Request> all = collection.requests();
+    if (all.isEmpty())
+        return Failure::failure(Tr::tr("--collection %1 holds no request").arg(file));
+    if (name.isEmpty()) {
+        return Failure::failure(
+            Tr::tr("--collection needs --request NAME, one of the requests of %1: %2").arg(file, listed(pathsOf(all))));
+    }
+    const QList<Core::Collection::Request> found = collection.find(name);
+    if (found.isEmpty()) {
+        return Failure::failure(Tr::tr("--request \"%1\": %2 has no request of that name or path; it has %3")
+                                    .arg(name, file, listed(pathsOf(all))));
+    }
+    if (found.size() > 1) {
+        return Failure::failure(Tr::tr("--request \"%1\" names %2 requests of %3 (%4): give its path")
+                                    .arg(name)
+                                    .arg(found.size())
+                                    .arg(file, listed(pathsOf(found))));
+    }
+    return Found{*found.constFirst().item, found.constFirst().path};
+}
+
+// --env-name's environment, else the one selected last in the window, else the only one.
+Core::Result<Core::Environment> chooseEnvironment(
+    const Core::EnvironmentsJson::Read &read, const QString &file, const QString &name)
+{
+    using Failure = Core::Result<Core::Environment>;
+    const QStringList names = namesOf(read.environments);
+    if (!name.isEmpty()) {
+        if (const Core::Environment *named = read.find(name))
+            return *named;
+        return Failure::failure(Tr::tr("--env-name \"%1\": %2 has no environment of that name; it has %3")
+                                    .arg(name, file, names.isEmpty() ? Tr::tr("none") : listed(names)));
+    }
+    if (const Core::Environment *active = read.find(read.active))
+        return *active;
+    if (names.size() == 1)
+        return read.environments.constFirst();
+    if (names.isEmpty())
+        return Failure::failure(Tr::tr("--env %1 holds no environment").arg(file));
+    return Failure::failure(
+        Tr::tr("--env %1 holds %2 environments and none is selected: choose one with --env-name (%3)")
+            .arg(file)
+            .arg(names.size())
+            .arg(listed(names)));
+}
+
 } // namespace
 
 R SavedRequest::load(const Source &source)
@@ -74,96 +146,32 @@ R SavedRequest::load(const Source &source)
     SavedRequest saved;
     saved.m_source = source;
     const QString file = native(source.collectionFile);
-    const auto bytes = Core::CollectionStore::readFile(source.collectionFile);
-    if (!bytes)
-        return R::failure(Tr::tr("--collection: %1").arg(bytes.error()));
-    const auto read = Core::CollectionJson::fromJson(*bytes);
+    const auto read = readWhole(QStringLiteral("--collection"), source.collectionFile, &Core::CollectionJson::fromJson);
     if (!read)
-        return R::failure(Tr::tr("--collection %1: %2").arg(file, read.error()));
-    if (!read->leftOut.isEmpty())
-        return R::failure(Tr::tr("--collection %1: %2").arg(file, damage(read->leftOut)));
+        return R(read.errorDetail());
+    auto found = findRequest(read->collection, file, source.request);
+    if (!found)
+        return R(found.errorDetail());
+    saved.m_item = std::move(found.value().item);
+    saved.m_path = found.value().path;
 
-    const QList<Core::Collection::Request> all = read->collection.requests();
-    if (all.isEmpty())
-        return R::failure(Tr::tr("--collection %1 holds no request").arg(file));
-    if (source.request.isEmpty()) {
-        return R::failure(
-            Tr::tr("--collection needs --request NAME, one of the requests of %1: %2").arg(file, listed(pathsOf(all))));
-    }
-    const QList<Core::Collection::Request> found = read->collection.find(source.request);
-    if (found.isEmpty()) {
-        return R::failure(Tr::tr("--request \"%1\": %2 has no request of that name or path; it has %3")
-                              .arg(source.request, file, listed(pathsOf(all))));
-    }
-    if (found.size() > 1) {
-        return R::failure(Tr::tr("--request \"%1\" names %2 requests of %3 (%4): give its path")
-                              .arg(source.request)
-                              .arg(found.size())
-                              .arg(file, listed(pathsOf(found))));
-    }
-    saved.m_item = *found.constFirst().item;
-    saved.m_path = found.constFirst().path;
-
-    QStringList unresolved = Core::Variables::referencedNames(saved.m_item.request);
+    std::optional<Core::Environment> environment;
     if (!source.environmentFile.isEmpty()) {
-        const QString environmentFile = native(source.environmentFile);
-        const auto environmentBytes = Core::CollectionStore::readFile(source.environmentFile);
-        if (!environmentBytes)
-            return R::failure(Tr::tr("--env: %1").arg(environmentBytes.error()));
-        const auto environments = Core::EnvironmentsJson::fromJson(*environmentBytes);
+        const auto environments
+            = readWhole(QStringLiteral("--env"), source.environmentFile, &Core::EnvironmentsJson::fromJson);
         if (!environments)
-            return R::failure(Tr::tr("--env %1: %2").arg(environmentFile, environments.error()));
-        if (!environments->leftOut.isEmpty())
-            return R::failure(Tr::tr("--env %1: %2").arg(environmentFile, damage(environments->leftOut)));
-        const QStringList names = namesOf(environments->environments);
-        const Core::Environment *chosen = nullptr;
-        if (!source.environmentName.isEmpty()) {
-            chosen = environments->find(source.environmentName);
-            if (!chosen) {
-                return R::failure(Tr::tr("--env-name \"%1\": %2 has no environment of that name; it has %3")
-                                      .arg(source.environmentName, environmentFile,
-                                          names.isEmpty() ? Tr::tr("none") : listed(names)));
-            }
-        } else if (!environments->active.isEmpty()) {
-            chosen = environments->find(environments->active);
-        } else if (names.size() == 1) {
-            chosen = &environments->environments.constFirst();
-        } else if (names.isEmpty()) {
-            return R::failure(Tr::tr("--env %1 holds no environment").arg(environmentFile));
-        } else {
-            return R::failure(Tr::tr("--env %1 holds %2 environments and none is selected: choose one with --env-name "
-                                     "(%3)")
-                                  .arg(environmentFile)
-                                  .arg(names.size())
-                                  .arg(listed(names)));
-        }
-        saved.m_environmentName = chosen->name;
-        saved.m_values = chosen->values();
-        unresolved.removeIf([&](const QString &name) { return saved.m_values.contains(name); });
-        if (!unresolved.isEmpty()) {
-            QString message = Tr::tr("%1 has no value in the environment \"%2\" of %3 (the saved request \"%4\" of %5 "
-                                     "uses it)")
-                                  .arg(braced(unresolved).join(QStringLiteral(", ")), chosen->name, environmentFile,
-                                      saved.m_path, file);
-            // A secret's value is in the file only when its environment keeps secrets on disk.
-            const auto secret = std::find_if(unresolved.cbegin(), unresolved.cend(), [&](const QString &name) {
-                const Core::EnvironmentVariable *variable = chosen->find(name);
-                return variable && variable->secret;
-            });
-            if (secret != unresolved.cend()) {
-                message += Tr::tr("; {{%1}} is a secret, and the file keeps its value only when the environment keeps "
-                                  "its secrets on disk")
-                               .arg(*secret);
-            }
-            return R::failure(message);
-        }
+            return R(environments.errorDetail());
+        auto chosen = chooseEnvironment(*environments, native(source.environmentFile), source.environmentName);
+        if (!chosen)
+            return R(chosen.errorDetail());
+        environment = std::move(chosen).value();
+        saved.m_environmentName = environment->name;
+        saved.m_values = environment->values();
     } else if (!source.environmentName.isEmpty()) {
         return R::failure(Tr::tr("--env-name needs --env FILE, the file that holds the environment"));
-    } else if (!unresolved.isEmpty()) {
-        return R::failure(Tr::tr("the saved request \"%1\" of %2 uses %3; give --env FILE with an environment that "
-                                 "defines a value for each")
-                              .arg(saved.m_path, file, braced(unresolved).join(QStringLiteral(", "))));
     }
+    if (const QString missing = saved.missingValues(environment ? &*environment : nullptr); !missing.isEmpty())
+        return R::failure(missing);
 
     // The window refuses these too: sent, they would only earn 401s.
     if (const QStringList masked = saved.m_item.request.maskedCredentialHeaders(); !masked.isEmpty()) {
@@ -172,6 +180,34 @@ R SavedRequest::load(const Source &source)
                               .arg(saved.description(), masked.join(QStringLiteral(", "))));
     }
     return saved;
+}
+
+QString SavedRequest::missingValues(const Core::Environment *environment) const
+{
+    QStringList unresolved = Core::Variables::referencedNames(m_item.request);
+    unresolved.removeIf([this](const QString &name) { return m_values.contains(name); });
+    if (unresolved.isEmpty())
+        return {};
+    const QString names = braced(unresolved).join(QStringLiteral(", "));
+    const QString file = native(m_source.collectionFile);
+    if (!environment) {
+        return Tr::tr("the saved request \"%1\" of %2 uses %3; give --env FILE with an environment that defines a "
+                      "value for each")
+            .arg(m_path, file, names);
+    }
+    QString message = Tr::tr("%1 has no value in the environment \"%2\" of %3 (the saved request \"%4\" of %5 uses it)")
+                          .arg(names, environment->name, native(m_source.environmentFile), m_path, file);
+    // A secret's value is in the file only when its environment keeps secrets on disk.
+    const auto secret = std::find_if(unresolved.cbegin(), unresolved.cend(), [&](const QString &name) {
+        const Core::EnvironmentVariable *variable = environment->find(name);
+        return variable && variable->secret;
+    });
+    if (secret != unresolved.cend()) {
+        message += Tr::tr("; {{%1}} is a secret, and the file keeps its value only when the environment keeps its "
+                          "secrets on disk")
+                       .arg(*secret);
+    }
+    return message;
 }
 
 QString SavedRequest::description() const

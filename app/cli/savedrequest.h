@@ -1,6 +1,7 @@
 #pragma once
 
 #include "core/collections/collection.h"
+#include "core/collections/environment.h"
 #include "core/policy/backoffpolicy.h"
 #include "core/record/attemptrecord.h"
 #include "core/util/result.h"
@@ -58,7 +59,9 @@ public:
 
 private:
     SavedRequest() = default;
-    QString collectionText() const;
+    /// Why the request cannot be sent with the values of `environment` (null:
+    /// none was given): the {{names}} it uses that have none. Empty when it can.
+    QString missingValues(const Core::Environment *environment) const;
 
     Source m_source;
     Core::CollectionItem m_item;
