@@ -547,10 +547,8 @@ Result<Report> fromJson(const QByteArray &json)
 {
     QJsonParseError parseError;
     const QJsonDocument document = QJsonDocument::fromJson(json, &parseError);
-    if (parseError.error != QJsonParseError::NoError) {
-        return Result<Report>::failure(
-            Tr::tr("not valid JSON at offset %1: %2").arg(parseError.offset).arg(parseError.errorString()));
-    }
+    if (parseError.error != QJsonParseError::NoError)
+        return jsonSyntaxError(json, parseError);
     if (!document.isObject())
         return Result<Report>::failure(Tr::tr("a report must hold a JSON object"));
     return fromJsonObject(document.object());

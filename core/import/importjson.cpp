@@ -10,16 +10,6 @@
 
 namespace RetryLab::Core::ImportJson {
 
-QString lineAndColumn(const QByteArray &text, qsizetype offset)
-{
-    offset = std::clamp<qsizetype>(offset, 0, text.size());
-    const QByteArrayView before(text.constData(), offset);
-    const qsizetype line = before.count('\n') + 1;
-    const qsizetype lineStart = before.lastIndexOf('\n') + 1;
-    const qsizetype column = QString::fromUtf8(before.sliced(lineStart)).size() + 1;
-    return Tr::tr("line %1, column %2").arg(line).arg(column);
-}
-
 Result<QJsonObject> parseObject(const QByteArray &json, const QString &what)
 {
     using R = Result<QJsonObject>;
@@ -27,10 +17,8 @@ Result<QJsonObject> parseObject(const QByteArray &json, const QString &what)
         return R::failure(Tr::tr("the file is empty; %1 holds one JSON object").arg(what));
     QJsonParseError parseError;
     const QJsonDocument document = QJsonDocument::fromJson(json, &parseError);
-    if (parseError.error != QJsonParseError::NoError) {
-        return R::failure(
-            Tr::tr("%1: not valid JSON: %2").arg(lineAndColumn(json, parseError.offset), parseError.errorString()));
-    }
+    if (parseError.error != QJsonParseError::NoError)
+        return jsonSyntaxError(json, parseError);
     if (!document.isObject())
         return R::failure(Tr::tr("%1 holds one JSON object, not an array").arg(what));
     return document.object();

@@ -18,10 +18,6 @@ namespace RetryLab::Core {
 /// tools write (a Postman variable's value may be a string, a number or null).
 namespace ImportJson {
 
-/// "line 3, column 14" of a byte offset, counting characters, not bytes, so
-/// that an editor finds the spot.
-QString lineAndColumn(const QByteArray &text, qsizetype offset);
-
 /// The top-level object of a JSON text. `what` names the format in the message
 /// when the text holds something else ("a HAR file").
 Result<QJsonObject> parseObject(const QByteArray &json, const QString &what);

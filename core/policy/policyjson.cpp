@@ -279,10 +279,8 @@ Result<BackoffPolicy> fromJson(const QByteArray &json)
 {
     QJsonParseError parseError;
     const QJsonDocument doc = QJsonDocument::fromJson(json, &parseError);
-    if (parseError.error != QJsonParseError::NoError) {
-        return Result<BackoffPolicy>::failure(
-            Tr::tr("not valid JSON at offset %1: %2").arg(parseError.offset).arg(parseError.errorString()));
-    }
+    if (parseError.error != QJsonParseError::NoError)
+        return jsonSyntaxError(json, parseError);
     if (!doc.isObject())
         return Result<BackoffPolicy>::failure(Tr::tr("a policy file must hold a JSON object"));
     return fromJsonObject(doc.object());

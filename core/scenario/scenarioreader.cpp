@@ -632,26 +632,13 @@ void readExpectation(JsonReader &expectations, qsizetype index, Scenario &scenar
 
 } // namespace
 
-QString lineAndColumn(const QByteArray &text, qsizetype offset)
-{
-    offset = std::clamp<qsizetype>(offset, 0, text.size());
-    const QByteArrayView before(text.constData(), offset);
-    const qsizetype line = before.count('\n') + 1;
-    const qsizetype lineStart = before.lastIndexOf('\n') + 1;
-    // Columns count characters, not bytes, so that an editor finds the spot.
-    const qsizetype column = QString::fromUtf8(before.sliced(lineStart)).size() + 1;
-    return Tr::tr("line %1, column %2").arg(line).arg(column);
-}
-
 Result<Scenario> fromJson(const QByteArray &json)
 {
     using R = Result<Scenario>;
     QJsonParseError parseError;
     const QJsonDocument document = QJsonDocument::fromJson(json, &parseError);
-    if (parseError.error != QJsonParseError::NoError) {
-        return R::failure(
-            Tr::tr("%1: not valid JSON: %2").arg(lineAndColumn(json, parseError.offset), parseError.errorString()));
-    }
+    if (parseError.error != QJsonParseError::NoError)
+        return jsonSyntaxError(json, parseError);
     if (!document.isObject())
         return R::failure(Tr::tr("a scenario file holds one JSON object"));
 

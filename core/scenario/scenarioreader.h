@@ -33,9 +33,6 @@ Result<Scenario> readFile(const QString &path);
 /// The scenarios shipped in resources/scenarios/, as resource paths, sorted.
 QStringList builtInScenarios();
 
-/// "line 3, column 14" for a byte offset into `text`, for JSON syntax errors.
-QString lineAndColumn(const QByteArray &text, qsizetype offset);
-
 } // namespace ScenarioReader
 
 } // namespace RetryLab::Core

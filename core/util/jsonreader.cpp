@@ -336,6 +336,24 @@ std::optional<QString> JsonReader::closestName(const QString &name, const QStrin
     return suggestion;
 }
 
+QString lineAndColumn(const QByteArray &text, qsizetype offset)
+{
+    offset = std::clamp<qsizetype>(offset, 0, text.size());
+    const QByteArrayView before(text.constData(), offset);
+    const qsizetype line = before.count('\n') + 1;
+    const qsizetype lineStart = before.lastIndexOf('\n') + 1;
+    // Columns count characters, not bytes, so that an editor finds the spot.
+    const qsizetype column = QString::fromUtf8(before.sliced(lineStart)).size() + 1;
+    return Tr::tr("line %1, column %2").arg(line).arg(column);
+}
+
+Error jsonSyntaxError(const QByteArray &text, const QJsonParseError &error)
+{
+    const qsizetype offset = std::clamp<qsizetype>(error.offset, 0, text.size());
+    return Error{QString(), Tr::tr("%1: not valid JSON: %2").arg(lineAndColumn(text, offset), error.errorString()),
+        QString::fromUtf8(text.first(offset)).size()};
+}
+
 namespace JsonSalvage {
 
 namespace {

@@ -4,6 +4,7 @@
 
 #include <QJsonArray>
 #include <QJsonObject>
+#include <QJsonParseError>
 #include <QJsonValue>
 #include <QLatin1String>
 #include <QList>
@@ -175,6 +176,14 @@ private:
     QString m_path;
     std::shared_ptr<State> m_state;
 };
+
+/// "line 3, column 14" of a byte offset into the UTF-8 `text`, counting
+/// characters, not bytes, so that an editor finds the spot.
+QString lineAndColumn(const QByteArray &text, qsizetype offset);
+
+/// A text QJsonDocument refused: "line 2, column 6: not valid JSON: ..." with no
+/// path, and the offset of the place in the text as a QString.
+Error jsonSyntaxError(const QByteArray &text, const QJsonParseError &error);
 
 /// What could be kept of a stored object that did not read as a whole.
 template<typename T>

@@ -10,11 +10,16 @@ namespace RetryLab::Core {
 /// What went wrong in a synchronous call: where, as a path into the input
 /// ("requests[2].policy.classification.maxRetryAfterMs"; empty when the whole
 /// input is at fault or there is no input), and what, as a sentence for people.
-/// Callers that need the place read `path`; nobody parses `message`.
+/// Callers that need the place read `path` (and `offset`, for text); nobody
+/// parses `message`.
 struct Error
 {
     QString path;
     QString message;
+    /// For text inputs (a JSON file, a command line), where in the text the
+    /// error is, as an index into it as a QString (what a QTextCursor takes);
+    /// -1 when the input is not text or the place is not known.
+    qsizetype offset = -1;
 
     /// "path: message", or the message alone without a path.
     QString text() const { return path.isEmpty() ? message : path + QStringLiteral(": ") + message; }
@@ -25,10 +30,10 @@ struct Error
         if (outer.isEmpty())
             return *this;
         if (path.isEmpty())
-            return {outer, message};
+            return {outer, message, offset};
         const QString joined
             = path.startsWith(QLatin1Char('[')) ? QString(outer + path) : QString(outer + QLatin1Char('.') + path);
-        return {joined, message};
+        return {joined, message, offset};
     }
 
     bool operator==(const Error &) const = default;

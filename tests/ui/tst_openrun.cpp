@@ -225,7 +225,7 @@ void TestOpenRun::damagedReport_isRefused_andTheRunKept_data()
 {
     QTest::addColumn<QString>("kind");
     QTest::addColumn<QString>("where"); // part of the message
-    QTest::addRow("cut in half") << QStringLiteral("cut") << QStringLiteral("at offset");
+    QTest::addRow("cut in half") << QStringLiteral("cut") << QStringLiteral("not valid JSON");
     QTest::addRow("wrong field") << QStringLiteral("field") << QStringLiteral("attempts[0].httpStatus");
     QTest::addRow("not a report") << QStringLiteral("other") << QStringLiteral("format");
     QTest::addRow("missing file") << QStringLiteral("missing") << QStringLiteral("missing.json");

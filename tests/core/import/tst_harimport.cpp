@@ -10,6 +10,7 @@
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -18,6 +19,21 @@
 using namespace RetryLab::Core;
 
 namespace {
+
+// A syntax error's offset is the place its message names ("line 2, column 16:
+// not valid JSON"), as an index into the text; other errors have none.
+void verifyOffsetIsThePlaceNamed(const QByteArray &json, const Error &error)
+{
+    static const QRegularExpression place(QStringLiteral("^line (\\d+), column (\\d+): "));
+    const QRegularExpressionMatch match = place.match(error.message);
+    if (!match.hasMatch()) {
+        QCOMPARE(error.offset, qsizetype(-1));
+        return;
+    }
+    const QString before = QString::fromUtf8(json).left(error.offset);
+    QCOMPARE(before.count(QLatin1Char('\n')) + 1, qsizetype(match.captured(1).toInt()));
+    QCOMPARE(before.size() - before.lastIndexOf(QLatin1Char('\n')), qsizetype(match.captured(2).toInt()));
+}
 
 QStringList headerLines(const HeaderList &headers)
 {
@@ -389,6 +405,7 @@ void TestHarImport::malformed()
     QVERIFY(!archive.ok());
     QCOMPARE(archive.errorDetail().path, path);
     QVERIFY2(archive.errorDetail().message.contains(message), qPrintable(archive.error()));
+    verifyOffsetIsThePlaceNamed(json, archive.errorDetail());
     if (!path.isEmpty())
         QVERIFY2(archive.error().startsWith(path + QStringLiteral(": ")), qPrintable(archive.error()));
 }

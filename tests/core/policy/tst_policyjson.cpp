@@ -4,10 +4,30 @@
 
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QTest>
 
 using namespace RetryLab::Core;
+
+namespace {
+
+// A syntax error's offset is the place its message names ("line 2, column 16:
+// not valid JSON"), as an index into the text; other errors have none.
+void verifyOffsetIsThePlaceNamed(const QByteArray &json, const Error &error)
+{
+    static const QRegularExpression place(QStringLiteral("^line (\\d+), column (\\d+): "));
+    const QRegularExpressionMatch match = place.match(error.message);
+    if (!match.hasMatch()) {
+        QCOMPARE(error.offset, qsizetype(-1));
+        return;
+    }
+    const QString before = QString::fromUtf8(json).left(error.offset);
+    QCOMPARE(before.count(QLatin1Char('\n')) + 1, qsizetype(match.captured(1).toInt()));
+    QCOMPARE(before.size() - before.lastIndexOf(QLatin1Char('\n')), qsizetype(match.captured(2).toInt()));
+}
+
+} // namespace
 
 class TestPolicyJson : public QObject
 {
@@ -19,6 +39,7 @@ private Q_SLOTS:
     void presets_matchTheirSources();
     void invalidFiles_nameTheField_data();
     void invalidFiles_nameTheField();
+    void notJson_givesTheOffsetOfThePlace();
     void missingFields_keepDefaults();
     void files_writeAndRead();
     void unreadableFile_saysWhy();
@@ -228,6 +249,18 @@ void TestPolicyJson::unreadableFile_saysWhy()
     QVERIFY(!result.ok());
     QVERIFY(result.error().contains(QLatin1String("/nonexistent/dir/policy.json")));
     QVERIFY(!PolicyJson::writeFile(QStringLiteral("/nonexistent/dir/p.json"), BackoffPolicy{}));
+}
+
+void TestPolicyJson::notJson_givesTheOffsetOfThePlace()
+{
+    // Characters of two bytes before the error: the offset counts characters, as an editor does.
+    const QByteArray json = QStringLiteral("{\n  \"name\": \"d\u00e9j\u00e0 vu\",\n  \"baseDelayMs\": ,\n}").toUtf8();
+    const auto result = PolicyJson::fromJson(json);
+    QVERIFY(!result);
+    const Error error = result.errorDetail();
+    QVERIFY(error.path.isEmpty());
+    QVERIFY2(error.message.startsWith(QLatin1String("line 3, column ")), qPrintable(error.message));
+    verifyOffsetIsThePlaceNamed(json, error);
 }
 
 QTEST_GUILESS_MAIN(TestPolicyJson)

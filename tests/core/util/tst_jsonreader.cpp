@@ -78,6 +78,9 @@ private Q_SLOTS:
     void salvage_leavesOutOnlyTheFieldsAtFault_data();
     void salvage_leavesOutOnlyTheFieldsAtFault();
     void salvage_nothingReadable_givesTheWholeError();
+    void lineAndColumn_countsCharactersNotBytes();
+    void syntaxError_saysWhereAndGivesTheOffset_data();
+    void syntaxError_saysWhereAndGivesTheOffset();
 };
 
 void TestJsonReader::path_nestsObjectsAndArrayIndices()
@@ -507,6 +510,46 @@ void TestJsonReader::salvage_nothingReadable_givesTheWholeError()
     const Salvaged<Sample> sample = JsonSalvage::salvage<Sample>(parse(R"({"limit": true})"), &readSample);
     QCOMPARE(sample.leftOut,
         QList<Error>{(Error{QStringLiteral("limit"), QStringLiteral("expected a whole number, got true or false")})});
+}
+
+void TestJsonReader::lineAndColumn_countsCharactersNotBytes()
+{
+    const QByteArray text = "ab\n\xc3\xa9\xc3\xa9x\nz";
+    QCOMPARE(lineAndColumn(text, 0), QStringLiteral("line 1, column 1"));
+    QCOMPARE(lineAndColumn(text, 3), QStringLiteral("line 2, column 1"));
+    QCOMPARE(lineAndColumn(text, 7), QStringLiteral("line 2, column 3")); // the x after two é
+    QCOMPARE(lineAndColumn(text, 9), QStringLiteral("line 3, column 1"));
+    QCOMPARE(lineAndColumn(text, 1000), QStringLiteral("line 3, column 2"));
+}
+
+void TestJsonReader::syntaxError_saysWhereAndGivesTheOffset_data()
+{
+    QTest::addColumn<QByteArray>("json");
+    QTest::addColumn<QString>("place");
+    // Where the error is, as the text before it (the offset counts characters, not bytes).
+    QTest::addColumn<QString>("before");
+    // Qt names the character after the one it could not take.
+    QTest::addRow("one line") << QByteArray("{\"a\": 1,, }") << QStringLiteral("line 1, column 10")
+                              << QStringLiteral("{\"a\": 1,,");
+    QTest::addRow("second line") << QByteArray("{\"a\": 1,\n \"b\" 2}") << QStringLiteral("line 2, column 7")
+                                 << QStringLiteral("{\"a\": 1,\n \"b\" 2");
+    QTest::addRow("after two-byte characters")
+        << QByteArray("{\"\xc3\xa9\xc3\xa9\": tru}") << QStringLiteral("line 1, column 9")
+        << QStringLiteral("{\"\u00e9\u00e9\": t");
+}
+
+void TestJsonReader::syntaxError_saysWhereAndGivesTheOffset()
+{
+    QFETCH(QByteArray, json);
+    QFETCH(QString, place);
+    QFETCH(QString, before);
+    QJsonParseError parseError;
+    QJsonDocument::fromJson(json, &parseError);
+    QVERIFY(parseError.error != QJsonParseError::NoError);
+    const Error error = jsonSyntaxError(json, parseError);
+    QVERIFY(error.path.isEmpty());
+    QVERIFY2(error.message.startsWith(place + QStringLiteral(": not valid JSON: ")), qPrintable(error.message));
+    QCOMPARE(QString::fromUtf8(json).left(error.offset), before);
 }
 
 QTEST_GUILESS_MAIN(TestJsonReader)
