@@ -41,9 +41,8 @@ Result<QList<Item>> walk(const QList<Argument> &arguments, const QList<ExtraOpti
     QList<Item> items;
     bool options = true;
     const auto missing = [](const Argument &a, const QString &name, const char *valueName) {
-        return Error{a.where,
-            valueName ? Tr::tr("%1 needs a value, %2").arg(name, QString::fromLatin1(valueName))
-                      : Tr::tr("%1 needs a value").arg(name)};
+        return a.where.error(valueName ? Tr::tr("%1 needs a value, %2").arg(name, QString::fromLatin1(valueName))
+                                       : Tr::tr("%1 needs a value").arg(name));
     };
     for (qsizetype i = 0; i < arguments.size(); ++i) {
         const Argument &a = arguments[i];
@@ -70,7 +69,7 @@ Result<QList<Item>> walk(const QList<Argument> &arguments, const QList<ExtraOpti
                     else
                         return missing(a, item.written, nullptr);
                 } else if (eq >= 0) {
-                    return Error{a.where, Tr::tr("%1 takes no value").arg(item.written)};
+                    return a.where.error(Tr::tr("%1 takes no value").arg(item.written));
                 }
                 items.append(item);
                 continue;
@@ -78,9 +77,8 @@ Result<QList<Item>> walk(const QList<Argument> &arguments, const QList<ExtraOpti
             item.kind = Item::Kind::Curl;
             const CurlOptionTable::LongMatch match = CurlOptionTable::findLong(QLatin1StringView(name));
             if (!match.candidates.isEmpty()) {
-                return Error{a.where,
-                    Tr::tr("%1 is ambiguous: it could be --%2")
-                        .arg(item.written, match.candidates.join(QStringLiteral(", --")))};
+                return a.where.error(Tr::tr("%1 is ambiguous: it could be --%2")
+                                         .arg(item.written, match.candidates.join(QStringLiteral(", --"))));
             }
             if (!match.entry) {
                 item.written = text(t);
@@ -97,7 +95,7 @@ Result<QList<Item>> walk(const QList<Argument> &arguments, const QList<ExtraOpti
                 else
                     return missing(a, item.written, match.entry->valueName);
             } else if (eq >= 0) {
-                return Error{a.where, Tr::tr("%1 takes no value").arg(item.written)};
+                return a.where.error(Tr::tr("%1 takes no value").arg(item.written));
             }
             items.append(item);
             continue;

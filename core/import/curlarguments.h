@@ -20,10 +20,19 @@ namespace CurlArguments {
 
 using ExtraOption = CurlCommandLine::ExtraOption;
 
+/// Where an argument is, for an error about it.
+struct Place
+{
+    QString text; ///< "argument 3", "column 14": as people read it, the error's path
+    qsizetype offset = -1; ///< where it starts in a pasted line; -1 for arguments given one by one
+
+    Error error(const QString &message) const { return {text, message, offset}; }
+};
+
 struct Argument
 {
     QByteArray text;
-    QString where; ///< "argument 3", "column 14": for error messages
+    Place where;
 };
 
 /// One option (with its value) or positional word, in order.
@@ -36,7 +45,7 @@ struct Item
     bool negated = false; ///< --no-NAME
     QString written; ///< the option as written ("-X", "--retry-conn"), or the word
     QByteArray value;
-    QString where;
+    Place where;
 };
 
 /// The caller's extra options are taken before curl's. Errors: a value

@@ -124,12 +124,18 @@ qsizetype escape(QStringView s, qsizetype at, QByteArray &out, bool *stop)
     return 2;
 }
 
+// Where a word of the pasted line is, for an error about it.
+CurlArguments::Place placeOf(const QString &line, const Word &word)
+{
+    return {ShellWords::position(line, word.offset), word.offset};
+}
+
 // `printf FORMAT [ARG...]` with %% and %s (and %b), which is what a pasted
 // line feeding curl uses; another conversion is refused.
 Result<QByteArray> runPrintf(const QList<Word> &words, const QString &line)
 {
     if (words.size() < 2)
-        return Error{ShellWords::position(line, words.first().offset), Tr::tr("printf needs a format")};
+        return placeOf(line, words.first()).error(Tr::tr("printf needs a format"));
     const QString format = text(words[1].text);
     QByteArray out;
     qsizetype next = 2;
@@ -147,8 +153,9 @@ Result<QByteArray> runPrintf(const QList<Word> &words, const QString &line)
                     if (next < words.size())
                         out += words[next++].text;
                 } else {
-                    return Error{ShellWords::position(line, words[1].offset),
-                        Tr::tr("printf's %%%1 is not supported here; only %%s, %%b and %%%% are").arg(conversion)};
+                    return placeOf(line, words[1])
+                        .error(
+                            Tr::tr("printf's %%%1 is not supported here; only %%s, %%b and %%%% are").arg(conversion));
                 }
                 i += 2;
             } else {
@@ -215,7 +222,7 @@ Result<ImportedRequest> parse(const QString &commandLine, const Options &options
     const Result<ShellWords::Split> split = ShellWords::split(commandLine);
     if (!split)
         return split.errorDetail();
-    const auto where = [&commandLine](const Word &w) { return ShellWords::position(commandLine, w.offset); };
+    const auto where = [&commandLine](const Word &w) { return placeOf(commandLine, w); };
 
     // One command: words between separators (; && || & and line ends).
     QList<QList<Word>> commands{{}};
@@ -238,8 +245,8 @@ Result<ImportedRequest> parse(const QString &commandLine, const Options &options
         const Word &separator = *separators.first();
         const QString shown = separator.text == "\n" ? Tr::tr("a line break without a backslash")
                                                      : Tr::tr("\"%1\"").arg(text(separator.text));
-        return Error{where(separator),
-            Tr::tr("the line holds more than one command (%1 starts another); paste only the curl command").arg(shown)};
+        return where(separator).error(
+            Tr::tr("the line holds more than one command (%1 starts another); paste only the curl command").arg(shown));
     }
 
     // A pipeline: something may feed curl's standard input, and curl's output may go on.
@@ -269,8 +276,8 @@ Result<ImportedRequest> parse(const QString &commandLine, const Options &options
         curlSegment = 0; // only curl's arguments were pasted
     }
     if (curlSegment > 1) {
-        return Error{where(segments[1].value(0)),
-            Tr::tr("only one command may feed curl's standard input (printf, echo or cat)")};
+        return where(segments[1].value(0))
+            .error(Tr::tr("only one command may feed curl's standard input (printf, echo or cat)"));
     }
 
     std::optional<QByteArray> standardInput;
@@ -293,9 +300,10 @@ Result<ImportedRequest> parse(const QString &commandLine, const Options &options
                 return data.errorDetail();
             standardInput = std::move(data).value();
         } else {
-            return Error{where(producer.first()),
-                Tr::tr("\"%1\" cannot be imported: only printf, echo or cat (one file) can feed curl's standard input")
-                    .arg(joinedWords(producer))};
+            return where(producer.first())
+                .error(Tr::tr(
+                    "\"%1\" cannot be imported: only printf, echo or cat (one file) can feed curl's standard input")
+                           .arg(joinedWords(producer)));
         }
     }
 
@@ -309,11 +317,11 @@ Result<ImportedRequest> parse(const QString &commandLine, const Options &options
             continue;
         }
         if (!ShellWords::isRedirection(w))
-            return Error{where(w), Tr::tr("\"%1\" cannot be imported here").arg(text(w.text))};
+            return where(w).error(Tr::tr("\"%1\" cannot be imported here").arg(text(w.text)));
         const bool hasTarget = i + 1 < curlWords.size() && !curlWords[i + 1].isOperator;
         if (w.text == "<" || w.text == "0<" || w.text == "<<<") {
             if (!hasTarget)
-                return Error{where(w), Tr::tr("\"%1\" needs a file name").arg(text(w.text))};
+                return where(w).error(Tr::tr("\"%1\" needs a file name").arg(text(w.text)));
             const Word &target = curlWords[++i];
             if (w.text == "<<<") {
                 standardInput = target.text + '\n';
@@ -326,8 +334,8 @@ Result<ImportedRequest> parse(const QString &commandLine, const Options &options
             continue;
         }
         if (w.text.endsWith("<<") || w.text.endsWith("<<-"))
-            return Error{
-                where(w), Tr::tr("a here-document cannot be imported; put the data in a file and use -d @file")};
+            return where(w).error(
+                Tr::tr("a here-document cannot be imported; put the data in a file and use -d @file"));
         // Output redirections change where curl writes, not what it sends.
         QString shown = text(w.text);
         if (hasTarget && !w.text.endsWith('&'))
@@ -370,7 +378,7 @@ Result<ImportedRequest> parseArguments(const QStringList &arguments, const Optio
     QList<CurlRequestReader::Argument> args;
     args.reserve(arguments.size());
     for (qsizetype i = 0; i < arguments.size(); ++i)
-        args.append({arguments[i].toUtf8(), Tr::tr("argument %1").arg(i + 1)});
+        args.append({arguments[i].toUtf8(), {Tr::tr("argument %1").arg(i + 1)}});
     return CurlRequestReader::read(args, options);
 }
 
@@ -378,7 +386,7 @@ Result<Separated> separate(const QStringList &arguments, const QList<ExtraOption
 {
     QList<CurlRequestReader::Argument> args;
     for (qsizetype i = 0; i < arguments.size(); ++i)
-        args.append({arguments[i].toUtf8(), Tr::tr("argument %1").arg(i + 1)});
+        args.append({arguments[i].toUtf8(), {Tr::tr("argument %1").arg(i + 1)}});
     const auto items = CurlArguments::walk(args, extraOptions);
     if (!items)
         return items.errorDetail();

@@ -217,7 +217,7 @@ public:
     }
 
 private:
-    Error error(const Item &item, const QString &message) const { return {item.where, message}; }
+    Error error(const Item &item, const QString &message) const { return item.where.error(message); }
 
     Result<void> setUrl(const Item &item)
     {
@@ -490,7 +490,7 @@ private:
             = kind == Opt::DataRaw ? Result<QByteArray>(item.value) : dataValue(item, item.value, kind == Opt::Data);
         if (!piece)
             return piece.errorDetail();
-        if (m_dataWhere.isEmpty()) {
+        if (m_dataWhere.text.isEmpty()) {
             m_dataWhere = item.where;
             m_dataName = item.written;
         }
@@ -521,7 +521,7 @@ private:
         QByteArray piece = content.toPercentEncoding();
         if (!name.isEmpty())
             piece = name + '=' + piece;
-        if (m_dataWhere.isEmpty()) {
+        if (m_dataWhere.text.isEmpty()) {
             m_dataWhere = item.where;
             m_dataName = item.written;
         }
@@ -704,23 +704,23 @@ private:
     ImportedRequest m_out;
     QString m_urlText;
     bool m_hasUrl = false;
-    QString m_urlWhere;
+    CurlArguments::Place m_urlWhere;
     QByteArray m_method;
     HeaderList m_headers;
     QList<QByteArray> m_removed;
     QByteArray m_data;
     bool m_hasData = false;
     bool m_json = false;
-    QString m_dataWhere;
+    CurlArguments::Place m_dataWhere;
     QString m_dataName;
     std::optional<QByteArray> m_upload;
     QString m_uploadName;
-    QString m_uploadWhere;
+    CurlArguments::Place m_uploadWhere;
     std::optional<QByteArray> m_stdin;
     bool m_get = false;
-    QString m_getWhere;
+    CurlArguments::Place m_getWhere;
     bool m_head = false;
-    QString m_headWhere;
+    CurlArguments::Place m_headWhere;
     QByteArray m_user;
     QByteArray m_bearer;
     QByteArray m_cookies;
@@ -737,14 +737,14 @@ Result<void> Reader::finish()
     if (!m_hasUrl)
         return Error{QString(), Tr::tr("no URL: give the address to send the request to")};
     if (m_head && m_hasData && !m_get) {
-        return Error{m_dataWhere,
+        return m_dataWhere.error(
             Tr::tr("%1 and -I/--head cannot be used together: a HEAD request has no body (use -G to put the data "
                    "in the URL)")
-                .arg(m_dataName)};
+                .arg(m_dataName));
     }
     if (m_upload && m_hasData && !m_get) {
-        return Error{m_dataWhere,
-            Tr::tr("%1 and -T/--upload-file cannot be used together: the request has one body").arg(m_dataName)};
+        return m_dataWhere.error(
+            Tr::tr("%1 and -T/--upload-file cannot be used together: the request has one body").arg(m_dataName));
     }
 
     QString urlText = m_urlText;
@@ -755,11 +755,11 @@ Result<void> Reader::finish()
     QUrl url(urlText);
     const QString scheme = url.scheme().toLower();
     if (!url.isValid())
-        return Error{m_urlWhere, Tr::tr("\"%1\" is not a URL: %2").arg(m_urlText, url.errorString())};
+        return m_urlWhere.error(Tr::tr("\"%1\" is not a URL: %2").arg(m_urlText, url.errorString()));
     if (url.host().isEmpty())
-        return Error{m_urlWhere, Tr::tr("\"%1\" is not a URL: it names no host").arg(m_urlText)};
+        return m_urlWhere.error(Tr::tr("\"%1\" is not a URL: it names no host").arg(m_urlText));
     if (scheme != QLatin1String("http") && scheme != QLatin1String("https"))
-        return Error{m_urlWhere, Tr::tr("\"%1\": RetryLab sends http and https requests only").arg(m_urlText)};
+        return m_urlWhere.error(Tr::tr("\"%1\": RetryLab sends http and https requests only").arg(m_urlText));
     static const QRegularExpression glob(QStringLiteral(R"([\[\]{}])"));
     if (!m_globoff && m_urlText.contains(glob)) {
         m_out.notes.append(Tr::tr("Without -g curl would read [] and {} in the URL as a pattern of several URLs; the "
@@ -828,26 +828,25 @@ Result<void> Reader::finish()
 
 } // namespace
 
-Result<QByteArray> readFile(
-    const QString &path, const CurlCommandLine::Options &options, const QString &where, const QString &option)
+Result<QByteArray> readFile(const QString &path, const CurlCommandLine::Options &options,
+    const CurlArguments::Place &where, const QString &option)
 {
     const QString absolute = QDir::cleanPath(
         QDir(options.baseDirectory.isEmpty() ? QDir::currentPath() : options.baseDirectory).absoluteFilePath(path));
     const QFileInfo info(absolute);
     if (!info.exists())
-        return Error{where, Tr::tr("%1: there is no file %2").arg(option, QDir::toNativeSeparators(absolute))};
+        return where.error(Tr::tr("%1: there is no file %2").arg(option, QDir::toNativeSeparators(absolute)));
     if (info.isDir())
-        return Error{where, Tr::tr("%1: %2 is a folder, not a file").arg(option, QDir::toNativeSeparators(absolute))};
+        return where.error(Tr::tr("%1: %2 is a folder, not a file").arg(option, QDir::toNativeSeparators(absolute)));
     if (info.size() > options.maxFileBytes) {
-        return Error{where,
-            Tr::tr("%1: %2 is larger than %3 MiB")
-                .arg(option, QDir::toNativeSeparators(absolute))
-                .arg(options.maxFileBytes / (1024 * 1024))};
+        return where.error(Tr::tr("%1: %2 is larger than %3 MiB")
+                               .arg(option, QDir::toNativeSeparators(absolute))
+                               .arg(options.maxFileBytes / (1024 * 1024)));
     }
     QFile file(absolute);
     if (!file.open(QIODevice::ReadOnly)) {
-        return Error{where,
-            Tr::tr("%1: cannot read %2: %3").arg(option, QDir::toNativeSeparators(absolute), file.errorString())};
+        return where.error(
+            Tr::tr("%1: cannot read %2: %3").arg(option, QDir::toNativeSeparators(absolute), file.errorString()));
     }
     return file.readAll();
 }

@@ -22,8 +22,8 @@ Result<ImportedRequest> read(const QList<Argument> &arguments, const CurlCommand
 
 /// A file named in the command line, relative to Options::baseDirectory, with
 /// an error naming `option` and `where` when it cannot be read.
-Result<QByteArray> readFile(
-    const QString &path, const CurlCommandLine::Options &options, const QString &where, const QString &option);
+Result<QByteArray> readFile(const QString &path, const CurlCommandLine::Options &options,
+    const CurlArguments::Place &where, const QString &option);
 
 QList<CurlCommandLine::OptionHelp> optionHelp();
 

@@ -429,7 +429,7 @@ private:
         m_i += length;
     }
 
-    Error unclosed(qsizetype at, const QString &message) const { return {position(m_s, at), message}; }
+    Error unclosed(qsizetype at, const QString &message) const { return {position(m_s, at), message, at}; }
 
     const QString &m_s;
     qsizetype m_i = 0;

@@ -12,7 +12,6 @@
 #include <QLocale>
 #include <QPlainTextEdit>
 #include <QPushButton>
-#include <QRegularExpression>
 #include <QTextBlock>
 #include <QTextCharFormat>
 #include <QTextCursor>
@@ -25,17 +24,6 @@
 namespace RetryLab::Ui {
 
 namespace {
-
-/// "line 2, column 6" / "column 14" -> (line, column), 1-based; (0, 0) when not a place.
-std::pair<int, int> placeOf(const QString &path)
-{
-    static const QRegularExpression pattern(QStringLiteral("^(?:line (\\d+), )?column (\\d+)$"));
-    const QRegularExpressionMatch match = pattern.match(path);
-    if (!match.hasMatch())
-        return {0, 0};
-    const int line = match.captured(1).isEmpty() ? 1 : match.captured(1).toInt();
-    return {line, match.captured(2).toInt()};
-}
 
 /// The value a policy field has now, for "was ..." in the preview; empty when not a number.
 QString currentValue(const Core::BackoffPolicy &policy, const QString &field)
@@ -197,13 +185,12 @@ void CurlImportDialog::reparse()
             m_error->setMessage(FieldMessage::Kind::Error,
                 error.path.isEmpty() ? error.message : tr("At %1: %2").arg(error.path, error.message));
             // Underline the place the message names, as a compiler would.
-            const auto [line, column] = placeOf(error.path);
-            const QTextBlock block = m_editor->document()->findBlockByNumber(line - 1);
-            if (line > 0 && block.isValid()) {
+            const QTextBlock block = m_editor->document()->findBlock(int(error.offset));
+            if (error.offset >= 0 && block.isValid()) {
                 QTextEdit::ExtraSelection mark;
                 mark.cursor = QTextCursor(block);
-                mark.cursor.movePosition(
-                    QTextCursor::Right, QTextCursor::MoveAnchor, std::min(column - 1, std::max(0, block.length() - 2)));
+                mark.cursor.movePosition(QTextCursor::Right, QTextCursor::MoveAnchor,
+                    int(std::min(error.offset - block.position(), qsizetype(std::max(0, block.length() - 2)))));
                 // The shell word that starts there: an option, or an unclosed quote and what follows.
                 const QString blockText = block.text();
                 qsizetype end = mark.cursor.positionInBlock();

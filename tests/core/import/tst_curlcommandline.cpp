@@ -8,12 +8,29 @@
 #include <QFile>
 #include <QProcess>
 #include <QRandomGenerator>
+#include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QTest>
 
 using namespace RetryLab::Core;
 
 namespace {
+
+// The index into `line` of a place as the importer names it ("column 9",
+// "line 2, column 6"), worked out here from the words so that the offset the
+// importer gives can be checked against them; -1 for no place.
+qsizetype indexOfPlace(const QString &line, const QString &place)
+{
+    static const QRegularExpression pattern(QStringLiteral("^(?:line (\\d+), )?column (\\d+)$"));
+    const QRegularExpressionMatch match = pattern.match(place);
+    if (!match.hasMatch())
+        return -1;
+    const int lineNumber = match.captured(1).isEmpty() ? 1 : match.captured(1).toInt();
+    qsizetype start = 0;
+    for (int n = 1; n < lineNumber; ++n)
+        start = line.indexOf(QLatin1Char('\n'), start) + 1;
+    return start + match.captured(2).toInt() - 1;
+}
 
 // What bash hands to curl for a command line: a curl function prints each
 // argument (base64, one per line), then its standard input.
@@ -237,11 +254,13 @@ void TestCurlCommandLine::split_unclosedQuote_namesItsPlace()
     const auto split = ShellWords::split(line);
     QVERIFY(!split);
     QCOMPARE(split.errorDetail().path, where);
+    QCOMPARE(split.errorDetail().offset, indexOfPlace(line, where));
     QVERIFY2(split.errorDetail().message.contains(what), qPrintable(split.error()));
     // The importer says the same.
     const auto request = CurlCommandLine::parse(line);
     QVERIFY(!request);
     QCOMPARE(request.errorDetail().path, where);
+    QCOMPARE(request.errorDetail().offset, indexOfPlace(line, where));
 }
 
 // ---------------------------------------------------------------- requests
@@ -834,6 +853,8 @@ void TestCurlCommandLine::malformed_isAnErrorNamingFlagAndPlace()
     const auto result = CurlCommandLine::parse(line, options);
     QVERIFY2(!result, qPrintable(requestText(result ? result->spec : RequestSpec{})));
     QCOMPARE(result.errorDetail().path, where);
+    // The place as an index into the line too, for an editor's cursor.
+    QCOMPARE(result.errorDetail().offset, indexOfPlace(line, where));
     QVERIFY2(result.errorDetail().message.contains(message), qPrintable(result.error()));
     QVERIFY(!result.error().contains(QLatin1String("hunter2")));
 }
@@ -843,6 +864,7 @@ void TestCurlCommandLine::parseArguments_placesErrorsByArgument()
     auto result = CurlCommandLine::parseArguments({QStringLiteral("http://h/"), QStringLiteral("-X")});
     QVERIFY(!result);
     QCOMPARE(result.error(), QStringLiteral("argument 2: -X needs a value, <method>"));
+    QCOMPARE(result.errorDetail().offset, qsizetype(-1)); // arguments one by one are not one text
     result = CurlCommandLine::parseArguments(
         {QStringLiteral("-d"), QStringLiteral("it's \"raw\" $HOME"), QStringLiteral("http://h/")});
     QVERIFY2(result, qPrintable(result.error()));
