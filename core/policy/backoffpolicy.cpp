@@ -5,6 +5,8 @@
 
 #include <QCoreApplication>
 
+#include <QSet>
+
 #include <array>
 #include <cmath>
 #include <utility>
@@ -138,52 +140,170 @@ QString typedDuration(double ms)
     return ms >= -1000.0 && ms < 1000.0 ? typed : Tr::tr("%1 (%2)").arg(typed, readable);
 }
 
+// A number as a message shows it: whole numbers without a fraction, others to six digits.
+QString numberText(double value)
+{
+    if (value == std::trunc(value) && std::abs(value) < 1e15)
+        return QString::number(value, 'f', 0);
+    return QString::number(value, 'g', 6);
+}
+
 class IssueCollector
 {
 public:
-    void error(const char *field, const QString &message)
+    void error(PolicyFieldId field, const QString &message) { error(policyFieldName(field), message); }
+    void error(const QString &field, const QString &message)
     {
-        m_issues.append({PolicyIssue::Severity::Error, QString::fromLatin1(field), message});
+        m_issues.append({PolicyIssue::Severity::Error, field, message});
     }
-    void warning(const char *field, const QString &message)
+    void warning(PolicyFieldId field, const QString &message)
     {
-        m_issues.append({PolicyIssue::Severity::Warning, QString::fromLatin1(field), message});
+        m_issues.append({PolicyIssue::Severity::Warning, policyFieldName(field), message});
+    }
+
+    // Checks a number of the field table by its Check; false when it is refused.
+    // The editor puts the field's label before the message and the command line
+    // its name, so the message names neither.
+    bool check(const PolicyField &field, const BackoffPolicy &policy)
+    {
+        switch (field.check) {
+        case PolicyField::Check::Duration:
+            return checkDuration(field, field.number(policy));
+        case PolicyField::Check::Range:
+            return checkRange(field, field.number(policy));
+        case PolicyField::Check::None:
+        case PolicyField::Check::Special:
+            break;
+        }
+        return true;
     }
 
     // A duration must be a finite, non-negative number below an absurdity limit.
-    // The editor puts the field's label before the message and the command line
-    // its name, so the message names neither.
-    bool checkDuration(const char *field, double value, double limit, bool allowZero = true)
+    bool checkDuration(const PolicyField &field, double value)
     {
-        if (std::isnan(value)) {
-            error(field, Tr::tr("not a number."));
+        if (!checkFinite(field, value))
             return false;
-        }
-        if (std::isinf(value)) {
-            error(field, Tr::tr("must be finite."));
-            return false;
-        }
         if (value < 0.0) {
-            error(field, Tr::tr("cannot be negative (got %1).").arg(typedDuration(value)));
+            error(field.id, Tr::tr("cannot be negative (got %1).").arg(typedDuration(value)));
             return false;
         }
-        if (!allowZero && value == 0.0) {
-            error(field, Tr::tr("must be greater than zero."));
+        if (field.minExclusive && value == 0.0) {
+            error(field.id, Tr::tr("must be greater than zero."));
             return false;
         }
-        if (value > limit) {
-            error(field,
-                Tr::tr("%1 is beyond the sensible limit of %2.").arg(typedDuration(value), readableDuration(limit)));
+        if (value > field.max) {
+            error(field.id,
+                Tr::tr("%1 is beyond the sensible limit of %2.")
+                    .arg(typedDuration(value), readableDuration(field.max)));
             return false;
         }
         return true;
     }
 
+    // Any other number lies in [min, max] (or (min, max]), told in the unit the editor shows.
+    bool checkRange(const PolicyField &field, double value)
+    {
+        if (!checkFinite(field, value))
+            return false;
+        if (field.minExclusive ? value > field.min && value <= field.max : value >= field.min && value <= field.max)
+            return true;
+        const QString unit = field.unitText().isEmpty() ? QString() : QLatin1Char(' ') + field.unitText();
+        const auto shown = [&field](double v) { return numberText(v / field.displayScale); };
+        const QString got = shown(value) + unit;
+        error(field.id,
+            field.minExclusive
+                ? Tr::tr("must be above %1 and at most %2 (got %3).")
+                      .arg(shown(field.min), shown(field.max) + unit, got)
+                : Tr::tr("must lie between %1 and %2 (got %3).").arg(shown(field.min), shown(field.max) + unit, got));
+        return false;
+    }
+
     QList<PolicyIssue> take() { return std::move(m_issues); }
 
 private:
+    bool checkFinite(const PolicyField &field, double value)
+    {
+        if (std::isnan(value)) {
+            error(field.id, Tr::tr("not a number."));
+            return false;
+        }
+        if (std::isinf(value)) {
+            error(field.id, Tr::tr("must be finite."));
+            return false;
+        }
+        return true;
+    }
+
     QList<PolicyIssue> m_issues;
 };
+
+// The multiplier is at least 1 only where the algorithm multiplies by it.
+void checkMultiplier(IssueCollector &c, const PolicyField &field, const BackoffPolicy &p)
+{
+    if (std::isnan(p.multiplier) || std::isinf(p.multiplier)) {
+        c.error(field.id, Tr::tr("the multiplier must be a finite number."));
+    } else if (usesMultiplier(p.algorithm) && p.multiplier < field.min) {
+        c.error(field.id,
+            Tr::tr("a multiplier of %1 is below %2: the delays would shrink instead of growing.")
+                .arg(p.multiplier)
+                .arg(field.min));
+    } else if (p.multiplier > field.max) {
+        c.error(field.id,
+            Tr::tr("a multiplier of %1 is beyond the sensible limit of %2.").arg(p.multiplier).arg(field.max));
+    } else if (usesMultiplier(p.algorithm) && p.multiplier == 1.0) {
+        c.warning(
+            field.id, Tr::tr("multiplier 1 makes the delay constant; the Constant algorithm says so more plainly."));
+    }
+}
+
+// 0 attempts means no limit, which needs a deadline.
+void checkAttempts(IssueCollector &c, const PolicyField &field, const BackoffPolicy &p)
+{
+    if (p.algorithm == BackoffAlgorithm::Immediate && (p.maxAttempts > 2 || p.maxAttempts == 0)) {
+        c.warning(field.id,
+            Tr::tr("the Immediate algorithm retries once at once, for rare faults: at most 2 attempts are made, "
+                   "whatever the attempt limit allows."));
+    }
+    if (p.maxAttempts < field.min) {
+        c.error(field.id, Tr::tr("the number of attempts cannot be negative (got %1).").arg(p.maxAttempts));
+    } else if (p.maxAttempts > field.max) {
+        c.error(field.id, Tr::tr("%1 attempts are beyond the sensible limit of %2.").arg(p.maxAttempts).arg(field.max));
+    } else if (p.maxAttempts == 0 && !(p.deadlineMs > 0.0)) {
+        c.error(field.id,
+            Tr::tr("a policy needs a maximum number of attempts or a total deadline; with neither it "
+                   "would retry forever."));
+    }
+}
+
+void checkStatuses(IssueCollector &c, const PolicyField &field, const BackoffPolicy &p)
+{
+    for (int status : p.classification.retryableStatuses) {
+        if (status < 100 || status > field.max) {
+            c.error(field.id, Tr::tr("%1 is not an HTTP status code.").arg(status));
+            break;
+        }
+        if (status < field.min) {
+            c.error(field.id, Tr::tr("status %1 is not an error and cannot be retried.").arg(status));
+            break;
+        }
+    }
+}
+
+void checkDelayFactors(IssueCollector &c, const PolicyField &field, const BackoffPolicy &p)
+{
+    const auto &factors = p.classification.networkDelayFactors;
+    for (auto it = factors.cbegin(); it != factors.cend(); ++it) {
+        if (!(it.value() >= field.min && it.value() <= field.max)) {
+            c.error(field.id,
+                Tr::tr("the delay factor for %1 must lie between %2 and %3 (got %4).")
+                    .arg(networkFaultClassName(it.key()))
+                    .arg(field.min)
+                    .arg(field.max)
+                    .arg(it.value()));
+            break;
+        }
+    }
+}
 
 } // namespace
 
@@ -212,44 +332,39 @@ QMap<NetworkFaultClass, FaultAction> ClassificationRules::defaultNetworkActions(
 QList<PolicyIssue> validatePolicy(const BackoffPolicy &p)
 {
     IssueCollector c;
-    using namespace PolicyLimits;
+    using Id = PolicyFieldId;
 
-    const bool baseOk = c.checkDuration("baseDelayMs", p.baseDelayMs, maxDelayMs);
-    const bool capOk = c.checkDuration("maxBackoffMs", p.maxBackoffMs, maxDelayMs);
-    c.checkDuration("jitterMs", p.jitterMs, maxDelayMs);
-    c.checkDuration("deadlineMs", p.deadlineMs, maxDeadlineMs);
-    c.checkDuration("attemptTimeoutMs", p.attemptTimeoutMs, maxDeadlineMs);
-
-    if (std::isnan(p.multiplier) || std::isinf(p.multiplier)) {
-        c.error("multiplier", Tr::tr("the multiplier must be a finite number."));
-    } else if (usesMultiplier(p.algorithm) && p.multiplier < 1.0) {
-        c.error("multiplier",
-            Tr::tr("a multiplier of %1 is below 1: the delays would shrink instead of growing.").arg(p.multiplier));
-    } else if (p.multiplier > maxMultiplier) {
-        c.error("multiplier",
-            Tr::tr("a multiplier of %1 is beyond the sensible limit of %2.").arg(p.multiplier).arg(maxMultiplier));
-    } else if (usesMultiplier(p.algorithm) && p.multiplier == 1.0) {
-        c.warning("multiplier",
-            Tr::tr("multiplier 1 makes the delay constant; the Constant algorithm says so more plainly."));
-    }
-
-    if (std::isnan(p.jitterFraction) || p.jitterFraction < 0.0 || p.jitterFraction > 1.0)
-        c.error("jitterFraction",
-            Tr::tr("the jitter must lie between 0 and 100 % (got %1 %).").arg(p.jitterFraction * 100.0, 0, 'g', 6));
-    for (auto it = p.classification.networkDelayFactors.cbegin(); it != p.classification.networkDelayFactors.cend();
-         ++it) {
-        if (!(it.value() >= 0.0 && it.value() <= maxDelayFactor)) {
-            c.error("networkDelayFactors",
-                Tr::tr("the delay factor for %1 must lie between 0 and %2 (got %3).")
-                    .arg(networkFaultClassName(it.key()))
-                    .arg(maxDelayFactor)
-                    .arg(it.value()));
+    // Each field by its range in the table, in the table's order.
+    QSet<Id> refused;
+    for (const PolicyField &field : policyFields()) {
+        if (field.checkedWhen && !field.checkedWhen(p))
+            continue;
+        switch (field.id) {
+        case Id::Multiplier:
+            checkMultiplier(c, field, p);
+            break;
+        case Id::MaxAttempts:
+            checkAttempts(c, field, p);
+            break;
+        case Id::RetryableStatuses:
+            checkStatuses(c, field, p);
+            break;
+        case Id::NetworkDelayFactors:
+            checkDelayFactors(c, field, p);
+            break;
+        default:
+            Q_ASSERT(field.check != PolicyField::Check::Special);
+            if (!c.check(field, p))
+                refused.insert(field.id);
             break;
         }
     }
 
+    // Then what lies between fields.
+    const bool baseOk = !refused.contains(Id::BaseDelay);
+    const bool capOk = !refused.contains(Id::MaxBackoff);
     if (baseOk && capOk && usesMaxBackoff(p.algorithm) && p.maxBackoffMs < p.baseDelayMs) {
-        c.error("maxBackoffMs",
+        c.error(Id::MaxBackoff,
             Tr::tr("maximum backoff (%1 ms) is below the base delay (%2 ms): every delay would be "
                    "truncated to the cap.")
                 .arg(p.maxBackoffMs)
@@ -257,85 +372,26 @@ QList<PolicyIssue> validatePolicy(const BackoffPolicy &p)
     }
     if (baseOk && p.baseDelayMs == 0.0 && usesBaseDelay(p.algorithm))
         c.warning(
-            "baseDelayMs", Tr::tr("a base delay of 0 ms retries without waiting; use Immediate if that is meant."));
-
-    if (p.algorithm == BackoffAlgorithm::Immediate && (p.maxAttempts > 2 || p.maxAttempts == 0)) {
-        c.warning("maxAttempts",
-            Tr::tr("the Immediate algorithm retries once at once, for rare faults: at most 2 attempts are made, "
-                   "whatever the attempt limit allows."));
-    }
-    if (p.maxAttempts < 0) {
-        c.error("maxAttempts", Tr::tr("the number of attempts cannot be negative (got %1).").arg(p.maxAttempts));
-    } else if (p.maxAttempts > maxAttempts) {
-        c.error("maxAttempts",
-            Tr::tr("%1 attempts are beyond the sensible limit of %2.").arg(p.maxAttempts).arg(maxAttempts));
-    } else if (p.maxAttempts == 0 && !(p.deadlineMs > 0.0)) {
-        c.error("maxAttempts",
-            Tr::tr("a policy needs a maximum number of attempts or a total deadline; with neither it "
-                   "would retry forever."));
-    }
+            Id::BaseDelay, Tr::tr("a base delay of 0 ms retries without waiting; use Immediate if that is meant."));
 
     if (p.deadlineMs > 0.0 && p.attemptTimeoutMs > p.deadlineMs) {
-        c.warning("attemptTimeoutMs",
+        c.warning(Id::AttemptTimeout,
             Tr::tr("the per-attempt timeout (%1 ms) is longer than the total deadline (%2 ms); "
                    "the deadline will cut the attempt first.")
                 .arg(p.attemptTimeoutMs)
                 .arg(p.deadlineMs));
     }
-
-    const auto &cl = p.classification;
-    if (std::isnan(cl.maxRetryAfterMs) || cl.maxRetryAfterMs < 0.0 || cl.maxRetryAfterMs > maxDelayMs)
-        c.error("maxRetryAfterMs",
-            Tr::tr("the longest Retry-After honoured must lie between 0 ms and %1.").arg(readableDuration(maxDelayMs)));
-    for (int status : cl.retryableStatuses) {
-        if (status < 100 || status > 599) {
-            c.error("retryableStatuses", Tr::tr("%1 is not an HTTP status code.").arg(status));
-            break;
-        }
-        if (status < 400) {
-            c.error("retryableStatuses", Tr::tr("status %1 is not an error and cannot be retried.").arg(status));
-            break;
-        }
-    }
-    if (cl.retryNonIdempotent) {
-        c.warning("retryNonIdempotent",
+    if (p.classification.retryNonIdempotent) {
+        c.warning(Id::RetryNonIdempotent,
             Tr::tr("POST and PATCH will be retried even without an idempotency key: a request "
                    "whose response was lost may be applied twice."));
     }
-
     const auto &cb = p.circuitBreaker;
-    if (cb.enabled) {
-        if (cb.consecutiveFailures < 0 || cb.consecutiveFailures > 100'000)
-            c.error(
-                "circuitBreaker.consecutiveFailures", Tr::tr("consecutive failures must lie between 0 and 100000."));
-        if (std::isnan(cb.failureRatio) || cb.failureRatio < 0.0 || cb.failureRatio > 1.0)
-            c.error("circuitBreaker.failureRatio", Tr::tr("failure ratio must lie between 0 and 1."));
-        if (cb.window < 1 || cb.window > 100'000)
-            c.error("circuitBreaker.window", Tr::tr("window must lie between 1 and 100000 outcomes."));
-        if (cb.consecutiveFailures == 0 && cb.failureRatio == 0.0)
-            c.error("circuitBreaker",
-                Tr::tr("an enabled circuit breaker needs a consecutive-failure or a ratio threshold."));
-        c.checkDuration("circuitBreaker.openMs", cb.openMs, maxDelayMs, false);
-        if (cb.halfOpenTrials < 1 || cb.halfOpenTrials > 1000)
-            c.error("circuitBreaker.halfOpenTrials", Tr::tr("half-open trials must lie between 1 and 1000."));
+    if (cb.enabled && cb.consecutiveFailures == 0 && cb.failureRatio == 0.0) {
+        // The whole breaker is at fault, not one of its numbers.
+        c.error(policyField(Id::BreakerEnabled).object(),
+            Tr::tr("an enabled circuit breaker needs a consecutive-failure or a ratio threshold."));
     }
-
-    const auto &rb = p.retryBudget;
-    if (rb.kind == RetryBudgetKind::AwsStandard) {
-        const std::array<std::pair<const char *, double>, 4> values{{{"retryBudget.awsCapacity", rb.awsCapacity},
-            {"retryBudget.awsRetryCost", rb.awsRetryCost}, {"retryBudget.awsTimeoutCost", rb.awsTimeoutCost},
-            {"retryBudget.awsSuccessRefund", rb.awsSuccessRefund}}};
-        for (const auto &[field, value] : values) {
-            if (!std::isfinite(value) || value < 0.0 || value > 1e9)
-                c.error(field, Tr::tr("%1 must be a finite number between 0 and 1e9.").arg(QLatin1String(field)));
-        }
-    } else if (rb.kind == RetryBudgetKind::GrpcThrottling) {
-        if (!std::isfinite(rb.grpcMaxTokens) || rb.grpcMaxTokens <= 0.0 || rb.grpcMaxTokens > 1000.0)
-            c.error("retryBudget.grpcMaxTokens", Tr::tr("maxTokens must lie in (0, 1000], as in gRPC."));
-        if (!std::isfinite(rb.grpcTokenRatio) || rb.grpcTokenRatio <= 0.0 || rb.grpcTokenRatio > 1000.0)
-            c.error("retryBudget.grpcTokenRatio", Tr::tr("tokenRatio must be a positive number."));
-    }
-
     return c.take();
 }
 

@@ -24,9 +24,9 @@ QString duration(double ms)
     return Tr::tr("%1 ms").arg(ms, 0, 'f', 0);
 }
 
-PolicyIssue warning(const char *field, const QString &message)
+PolicyIssue warning(PolicyFieldId field, const QString &message)
 {
-    return {PolicyIssue::Severity::Warning, QString::fromLatin1(field), message};
+    return {PolicyIssue::Severity::Warning, policyFieldName(field), message};
 }
 
 } // namespace
@@ -51,18 +51,19 @@ QList<PolicyIssue> advisePolicy(const BackoffPolicy &p, const PolicyUsage &usage
     const int clients = std::max(1, usage.concurrentClients);
 
     if (clients > PolicyUsage::fewClients && !hasJitter(p) && p.maxAttempts != 1) {
-        advice.append(warning(usesIntervalJitter(p.algorithm) ? "intervalJitter" : "algorithm",
-            Tr::tr("no jitter with %1 clients: clients that fail together retry in step, in synchronised waves "
-                   "that hit the service again all at once. Pick a jittered algorithm%2.")
-                .arg(clients)
-                .arg(usesIntervalJitter(p.algorithm) ? Tr::tr(" or an interval jitter") : QString())));
+        advice.append(
+            warning(usesIntervalJitter(p.algorithm) ? PolicyFieldId::IntervalJitter : PolicyFieldId::Algorithm,
+                Tr::tr("no jitter with %1 clients: clients that fail together retry in step, in synchronised waves "
+                       "that hit the service again all at once. Pick a jittered algorithm%2.")
+                    .arg(clients)
+                    .arg(usesIntervalJitter(p.algorithm) ? Tr::tr(" or an interval jitter") : QString())));
     }
 
     const bool allImmediate = p.algorithm != BackoffAlgorithm::Immediate && usesBaseDelay(p.algorithm)
         && p.baseDelayMs == 0.0 && !(p.algorithm == BackoffAlgorithm::GoogleTruncatedExponential && p.jitterMs > 0.0)
         && !(p.algorithm == BackoffAlgorithm::IamTruncatedExponential && p.jitterMs > 0.0);
     if (allImmediate && (p.maxAttempts == 0 || p.maxAttempts > 2)) {
-        advice.append(warning("baseDelayMs",
+        advice.append(warning(PolicyFieldId::BaseDelay,
             Tr::tr("every retry goes out at once (a base delay of 0 ms): retrying immediately more than once turns "
                    "a busy service's trouble into a retry storm. Retry at once only once, for a rare fault.")));
     }
@@ -71,7 +72,7 @@ QList<PolicyIssue> advisePolicy(const BackoffPolicy &p, const PolicyUsage &usage
         const double wait = worstCaseWaitMs(p);
         if (wait > PolicyUsage::interactiveWaitMs) {
             const bool deadlineBound = p.deadlineMs > 0.0 && wait >= p.deadlineMs;
-            advice.append(warning(deadlineBound ? "deadlineMs" : "maxBackoffMs",
+            advice.append(warning(deadlineBound ? PolicyFieldId::Deadline : PolicyFieldId::MaxBackoff,
                 Tr::tr("a person may wait %1 before this policy gives up (%2). For an interactive request, a few "
                        "attempts and a short deadline: failing fast and saying so beats a long spinner.")
                     .arg(duration(wait),
@@ -81,7 +82,7 @@ QList<PolicyIssue> advisePolicy(const BackoffPolicy &p, const PolicyUsage &usage
     }
 
     if (clients >= PolicyUsage::highConcurrency && p.retryBudget.kind == RetryBudgetKind::None && p.maxAttempts != 1) {
-        advice.append(warning("retryBudget.kind",
+        advice.append(warning(PolicyFieldId::BudgetKind,
             Tr::tr("no retry budget with %1 clients: when the service fails for everyone, every client retries "
                    "and the load multiplies by up to the attempt limit. A budget (the AWS retry quota, gRPC "
                    "throttling) stops retrying when most attempts fail.")
@@ -89,7 +90,7 @@ QList<PolicyIssue> advisePolicy(const BackoffPolicy &p, const PolicyUsage &usage
     }
 
     if (p.maxAttempts > PolicyUsage::manyAttempts) {
-        advice.append(warning("maxAttempts",
+        advice.append(warning(PolicyFieldId::MaxAttempts,
             Tr::tr("%1 attempts: past 10, retries rarely help a fault that is transient and add load to one that "
                    "is not. Bound attempts low and let a deadline end the rest.")
                 .arg(p.maxAttempts)));

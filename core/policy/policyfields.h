@@ -22,7 +22,8 @@ enum class DelayField {
 };
 
 QList<DelayField> allDelayFields();
-/// The field's name in the JSON format and in PolicyIssue::field, e.g. "maxBackoffMs".
+/// The field's name in the JSON format and in PolicyIssue::field, e.g. "maxBackoffMs"
+/// (the key of its PolicyField).
 QString delayFieldName(DelayField field);
 std::optional<DelayField> delayFieldFromName(const QString &name);
 
@@ -55,10 +56,183 @@ bool hasJitter(const BackoffPolicy &policy);
 /// Why `algorithm` does not read `field`, as one sentence for people; empty
 /// when it does.
 QString unusedFieldReason(BackoffAlgorithm algorithm, DelayField field);
-/// Why `policy` does not read the field named `field` (the JSON / PolicyIssue
-/// name, e.g. "multiplier" or "circuitBreaker.openMs"); empty when it does or
-/// the name is unknown. Besides the algorithm's fields, a switch turns a group
-/// off: honourRetryAfter its bound, circuitBreaker.enabled the breaker's numbers.
+/// Why `policy` does not read the field named `field` (PolicyField::name(),
+/// e.g. "multiplier" or "circuitBreaker.openMs"); empty when it does or the
+/// name is unknown. Besides the algorithm's fields, a switch turns a group off:
+/// honourRetryAfter its bound, circuitBreaker.enabled the breaker's numbers.
 QString unusedFieldReason(const BackoffPolicy &policy, const QString &field);
+
+/// Every field of a BackoffPolicy, in the order of policyFields().
+enum class PolicyFieldId {
+    Name,
+    Description,
+    Source,
+    Algorithm,
+    BaseDelay,
+    Multiplier,
+    MaxBackoff,
+    Jitter,
+    JitterFraction,
+    IntervalJitter,
+    MaxAttempts,
+    Deadline,
+    AttemptTimeout,
+    RetryableStatuses,
+    RetryConflictAborted,
+    RetryNonIdempotent,
+    HonourRetryAfter,
+    MaxRetryAfter,
+    NetworkActions,
+    NetworkDelayFactors,
+    BreakerEnabled,
+    BreakerConsecutiveFailures,
+    BreakerFailureRatio,
+    BreakerWindow,
+    BreakerOpen,
+    BreakerHalfOpenTrials,
+    BudgetKind,
+    AwsCapacity,
+    AwsRetryCost,
+    AwsTimeoutCost,
+    AwsSuccessRefund,
+    GrpcMaxTokens,
+    GrpcTokenRatio,
+};
+
+/// One field of a BackoffPolicy as every reader, writer and form knows it: its
+/// key in the policy file, its label, unit and help in the editor, the range
+/// validatePolicy() enforces, the command-line option that sets it, and how to
+/// read and write it in a policy. policyFields() is the one table of them; the
+/// JSON format, validatePolicy(), the policy editor, `retrylab request`'s
+/// --retry-* options and the curl import all read it, so that a field is
+/// spelt once.
+///
+/// Choices and collections (the algorithm, the retryable statuses, the network
+/// actions...) have a key, label and help here but no accessor: each reader has
+/// a format of its own for them.
+struct PolicyField
+{
+    /// The group of fields a form shows together, which also says where the
+    /// field lives in the file: at the top, or in "classification",
+    /// "circuitBreaker" or "retryBudget".
+    enum class Section {
+        Details, ///< name, description, source
+        Delay, ///< the delay formula
+        Limits, ///< attempts, deadline, per-attempt timeout
+        Responses, ///< what to retry among HTTP responses (in "classification")
+        NetworkFaults, ///< what to do after a network fault (in "classification")
+        CircuitBreaker,
+        RetryBudget,
+    };
+    enum class Type {
+        Text,
+        Choice, ///< one stable name of a list (the algorithm, the interval jitter, the kind of budget)
+        Collection, ///< a set or a map (statuses, network actions, delay factors)
+        Switch,
+        WholeNumber, ///< an int in the policy, a double through number()
+        Number,
+    };
+    /// What a number counts; with displayScale, the unit the editor shows.
+    enum class Unit {
+        None, ///< a plain number: tokens, outcomes, trials
+        Milliseconds,
+        Fraction, ///< 0 to 1, shown as percent
+        Factor, ///< a multiplier, shown as ×
+        Attempts,
+    };
+    /// How validatePolicy() checks a number against [min, max].
+    enum class Check {
+        None,
+        /// A time: finite, not negative (above zero when minExclusive), at most
+        /// max, with messages in milliseconds and in words ("24 h").
+        Duration,
+        /// min <= value <= max (min < value when minExclusive), in the shown unit.
+        Range,
+        /// By rules of the field's own that use min and max (the multiplier is
+        /// at least 1 only where the algorithm multiplies; 0 attempts needs a
+        /// deadline), or a collection checked element by element.
+        Special,
+    };
+    /// Reads and writes the field in a policy: the pair of its type, or none
+    /// for choices and collections.
+    struct Access
+    {
+        double (*number)(const BackoffPolicy &) = nullptr;
+        void (*setNumber)(BackoffPolicy &, double) = nullptr;
+        bool (*flag)(const BackoffPolicy &) = nullptr;
+        void (*setFlag)(BackoffPolicy &, bool) = nullptr;
+        QString (*text)(const BackoffPolicy &) = nullptr;
+        void (*setText)(BackoffPolicy &, const QString &) = nullptr;
+    };
+
+    PolicyFieldId id;
+    Section section;
+    Type type;
+    const char *key; ///< in its object of the file: "baseDelayMs", "openMs"
+    const char *label; ///< untranslated, with the editor's & mnemonic; see title()
+    const char *help; ///< untranslated, the editor's tooltip; see toolTip()
+    Unit unit = Unit::None;
+    /// How many stored units one shown unit is: 1000 for milliseconds shown as
+    /// seconds, 0.01 for a fraction shown as percent.
+    double displayScale = 1.0;
+    Check check = Check::None;
+    double min = 0.0;
+    double max = 0.0;
+    bool minExclusive = false;
+    /// When validatePolicy() checks the field at all (the breaker's numbers
+    /// only while it is enabled, a budget's only for its kind); nullptr: always.
+    bool (*checkedWhen)(const BackoffPolicy &) = nullptr;
+    /// Which algorithms read it, for the fields of the delay formula.
+    std::optional<DelayField> delayField{};
+    /// 0 means there is none (a deadline, a timeout).
+    bool zeroMeansNone = false;
+    /// The command-line option that sets it, without dashes ("base-ms");
+    /// `retrylab request` puts "retry-" before it. nullptr: none.
+    const char *option = nullptr;
+    Access access{};
+
+    /// As PolicyIssue::field and the editor name it: "baseDelayMs",
+    /// "maxRetryAfterMs" (the classification's fields go without their
+    /// object), "circuitBreaker.openMs".
+    QString name() const;
+    /// Where it is in the file: "baseDelayMs", "classification.maxRetryAfterMs".
+    QString path() const;
+    /// The object of the file that holds it: empty at the top, else "classification",
+    /// "circuitBreaker" or "retryBudget".
+    QString object() const;
+    /// The label, translated, with its & mnemonic.
+    QString title() const;
+    QString toolTip() const;
+    /// The unit the editor shows, translated: "ms", "s", "%", "×" or empty.
+    QString unitText() const;
+    /// The decimals the editor shows.
+    int decimals() const;
+    /// True when `algorithm` reads it (always for fields outside the delay formula).
+    bool usedBy(BackoffAlgorithm algorithm) const;
+    /// True for the types with an accessor: text, switches and numbers.
+    bool isScalar() const { return type != Type::Choice && type != Type::Collection; }
+
+    double number(const BackoffPolicy &policy) const { return access.number(policy); }
+    /// A whole number is rounded, and kept within what an int holds.
+    void setNumber(BackoffPolicy &policy, double value) const { access.setNumber(policy, value); }
+    bool flag(const BackoffPolicy &policy) const { return access.flag(policy); }
+    void setFlag(BackoffPolicy &policy, bool value) const { access.setFlag(policy, value); }
+    QString text(const BackoffPolicy &policy) const { return access.text(policy); }
+    void setText(BackoffPolicy &policy, const QString &value) const { access.setText(policy, value); }
+};
+
+/// Every field of a BackoffPolicy, in the order of PolicyFieldId: within a
+/// section, the order the editor shows them in.
+const QList<PolicyField> &policyFields();
+const PolicyField &policyField(PolicyFieldId id);
+/// The field of that name() (as PolicyIssue::field names it), or nullptr.
+const PolicyField *policyFieldNamed(const QString &name);
+/// The field at that path() of the file, or nullptr.
+const PolicyField *policyFieldAt(const QString &path);
+/// The field `retrylab simulate` and `retrylab request` set with `option`
+/// (without dashes or "retry-"), or nullptr.
+const PolicyField *policyFieldForOption(const QString &option);
+/// policyField(id).name(): the field as PolicyIssue::field names it.
+QString policyFieldName(PolicyFieldId id);
 
 } // namespace RetryLab::Core

@@ -1,11 +1,13 @@
 #include "core/policy/policyjson.h"
 
+#include "core/policy/policyfields.h"
 #include "core/util/coretr.h"
 #include "core/util/exportfile.h"
 #include "core/util/jsonreader.h"
 
 #include <QDir>
 #include <QFile>
+#include <QHash>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QSet>
@@ -17,58 +19,91 @@ namespace RetryLab::Core {
 
 namespace {
 
+using Id = PolicyFieldId;
+using Section = PolicyField::Section;
+
+QString keyOf(Id id)
+{
+    return QLatin1String(policyField(id).key);
+}
+
+// The keys of a section's fields in the file.
+QStringList keysOf(std::initializer_list<Section> sections)
+{
+    QStringList keys;
+    for (const PolicyField &field : policyFields()) {
+        if (std::find(sections.begin(), sections.end(), field.section) != sections.end())
+            keys.append(QLatin1String(field.key));
+    }
+    return keys;
+}
+
 // A field that is absent keeps the default the policy already holds.
-void read(JsonReader &r, const QString &key, QString &out)
+void readScalar(JsonReader &r, const PolicyField &field, BackoffPolicy &p)
 {
-    if (const auto v = r.string(key))
-        out = *v;
+    const QString key = QLatin1String(field.key);
+    switch (field.type) {
+    case PolicyField::Type::Text:
+        if (const auto v = r.string(key))
+            field.setText(p, *v);
+        break;
+    case PolicyField::Type::Switch:
+        if (const auto v = r.boolean(key))
+            field.setFlag(p, *v);
+        break;
+    case PolicyField::Type::WholeNumber:
+        if (const auto v = r.integer(key, std::numeric_limits<int>::min(), std::numeric_limits<int>::max()))
+            field.setNumber(p, static_cast<double>(*v));
+        break;
+    case PolicyField::Type::Number:
+        if (const auto v = r.number(key))
+            field.setNumber(p, *v);
+        break;
+    case PolicyField::Type::Choice:
+    case PolicyField::Type::Collection:
+        break;
+    }
 }
 
-void read(JsonReader &r, const QString &key, double &out)
+QJsonValue scalarValue(const PolicyField &field, const BackoffPolicy &p)
 {
-    if (const auto v = r.number(key))
-        out = *v;
-}
-
-void read(JsonReader &r, const QString &key, int &out)
-{
-    if (const auto v = r.integer(key, std::numeric_limits<int>::min(), std::numeric_limits<int>::max()))
-        out = static_cast<int>(*v);
-}
-
-void read(JsonReader &r, const QString &key, bool &out)
-{
-    if (const auto v = r.boolean(key))
-        out = *v;
+    switch (field.type) {
+    case PolicyField::Type::Text:
+        return field.text(p);
+    case PolicyField::Type::Switch:
+        return field.flag(p);
+    case PolicyField::Type::WholeNumber:
+        return static_cast<int>(field.number(p));
+    case PolicyField::Type::Number:
+        return field.number(p);
+    case PolicyField::Type::Choice:
+    case PolicyField::Type::Collection:
+        break;
+    }
+    return {};
 }
 
 // validatePolicy() names the classification fields as the policy editor shows
 // them; in the file they live in "classification".
 QString jsonPath(const QString &field)
 {
-    static const QStringList classificationFields{QStringLiteral("retryableStatuses"),
-        QStringLiteral("retryConflictAborted"), QStringLiteral("retryNonIdempotent"),
-        QStringLiteral("honourRetryAfter"), QStringLiteral("maxRetryAfterMs"), QStringLiteral("networkActions"),
-        QStringLiteral("networkDelayFactors")};
-    return classificationFields.contains(field) ? QStringLiteral("classification.") + field : field;
+    const PolicyField *f = policyFieldNamed(field);
+    return f ? f->path() : field;
 }
 
-void readClassification(JsonReader &c, ClassificationRules &rules)
+void readStatuses(JsonReader &c, ClassificationRules &rules)
 {
-    c.rejectUnknown({QStringLiteral("retryableStatuses"), QStringLiteral("retryConflictAborted"),
-        QStringLiteral("retryNonIdempotent"), QStringLiteral("honourRetryAfter"), QStringLiteral("maxRetryAfterMs"),
-        QStringLiteral("networkActions"), QStringLiteral("networkDelayFactors")});
-    if (const auto statuses = c.integers(QStringLiteral("retryableStatuses"), 100, 599)) {
+    if (const auto statuses = c.integers(keyOf(Id::RetryableStatuses), 100, 599)) {
         QSet<int> set;
         for (qint64 status : *statuses)
             set.insert(static_cast<int>(status));
         rules.retryableStatuses = set;
     }
-    read(c, QStringLiteral("retryConflictAborted"), rules.retryConflictAborted);
-    read(c, QStringLiteral("retryNonIdempotent"), rules.retryNonIdempotent);
-    read(c, QStringLiteral("honourRetryAfter"), rules.honourRetryAfter);
-    read(c, QStringLiteral("maxRetryAfterMs"), rules.maxRetryAfterMs);
+}
 
+// The network actions and delay factors, keyed by fault class; false when refused.
+bool readNetworkFaults(JsonReader &c, ClassificationRules &rules)
+{
     QStringList faultNames;
     for (NetworkFaultClass fault : allNetworkFaultClasses())
         faultNames.append(networkFaultClassName(fault));
@@ -78,67 +113,87 @@ void readClassification(JsonReader &c, ClassificationRules &rules)
             suggestion ? Tr::tr("unknown network fault class; did you mean \"%1\"?").arg(*suggestion)
                        : Tr::tr("unknown network fault class (known: %1)").arg(faultNames.join(QStringLiteral(", "))));
     };
-    if (auto factors = c.object(QStringLiteral("networkDelayFactors"))) {
+    if (auto factors = c.object(keyOf(Id::NetworkDelayFactors))) {
+        const PolicyField &field = policyField(Id::NetworkDelayFactors);
         for (const QString &key : factors->object().keys()) {
             const auto fault = networkFaultClassFromName(key);
             if (!fault) {
                 unknownFault(*factors, key);
-                return;
+                return false;
             }
-            const auto factor = factors->number(key, 0.0, PolicyLimits::maxDelayFactor, Presence::Required);
+            const auto factor = factors->number(key, field.min, field.max, Presence::Required);
             if (!factor)
-                return;
+                return false;
             rules.networkDelayFactors.insert(*fault, *factor);
         }
     }
 
-    auto actions = c.object(QStringLiteral("networkActions"));
+    auto actions = c.object(keyOf(Id::NetworkActions));
     if (!actions)
-        return;
+        return true;
     const QList<FaultAction> allActions{
         FaultAction::RetryAfterDelay, FaultAction::RetryImmediately, FaultAction::GiveUp};
     for (const QString &key : actions->object().keys()) {
         const auto fault = networkFaultClassFromName(key);
         if (!fault) {
             unknownFault(*actions, key);
-            return;
+            return false;
         }
         const auto action = actions->named(
             key, allActions, &faultActionName, Presence::Required, Tr::tr("unknown action \"%1\" (known: %2)"));
         if (!action)
-            return;
+            return false;
         rules.networkActions.insert(*fault, *action);
     }
+    return true;
 }
 
-void readCircuitBreaker(JsonReader &c, CircuitBreakerSettings &cb)
+// The fields of `sections`, in the table's order; the choices and collections
+// by their own formats.
+void readSections(JsonReader &r, BackoffPolicy &p, std::initializer_list<Section> sections)
 {
-    c.rejectUnknown({QStringLiteral("enabled"), QStringLiteral("consecutiveFailures"), QStringLiteral("failureRatio"),
-        QStringLiteral("window"), QStringLiteral("openMs"), QStringLiteral("halfOpenTrials")});
-    read(c, QStringLiteral("enabled"), cb.enabled);
-    read(c, QStringLiteral("consecutiveFailures"), cb.consecutiveFailures);
-    read(c, QStringLiteral("failureRatio"), cb.failureRatio);
-    read(c, QStringLiteral("window"), cb.window);
-    read(c, QStringLiteral("openMs"), cb.openMs);
-    read(c, QStringLiteral("halfOpenTrials"), cb.halfOpenTrials);
-}
-
-void readRetryBudget(JsonReader &c, RetryBudgetSettings &rb)
-{
-    c.rejectUnknown({QStringLiteral("kind"), QStringLiteral("awsCapacity"), QStringLiteral("awsRetryCost"),
-        QStringLiteral("awsTimeoutCost"), QStringLiteral("awsSuccessRefund"), QStringLiteral("grpcMaxTokens"),
-        QStringLiteral("grpcTokenRatio")});
-    const QList<RetryBudgetKind> kinds{
-        RetryBudgetKind::None, RetryBudgetKind::AwsStandard, RetryBudgetKind::GrpcThrottling};
-    if (const auto kind = c.named(QStringLiteral("kind"), kinds, &retryBudgetKindName, Presence::Optional,
-            Tr::tr("unknown kind of retry budget \"%1\" (known: %2)")))
-        rb.kind = *kind;
-    read(c, QStringLiteral("awsCapacity"), rb.awsCapacity);
-    read(c, QStringLiteral("awsRetryCost"), rb.awsRetryCost);
-    read(c, QStringLiteral("awsTimeoutCost"), rb.awsTimeoutCost);
-    read(c, QStringLiteral("awsSuccessRefund"), rb.awsSuccessRefund);
-    read(c, QStringLiteral("grpcMaxTokens"), rb.grpcMaxTokens);
-    read(c, QStringLiteral("grpcTokenRatio"), rb.grpcTokenRatio);
+    for (const PolicyField &field : policyFields()) {
+        if (std::find(sections.begin(), sections.end(), field.section) == sections.end())
+            continue;
+        if (field.isScalar()) {
+            readScalar(r, field, p);
+            continue;
+        }
+        const QString key = QLatin1String(field.key);
+        switch (field.id) {
+        case Id::Algorithm:
+            if (const auto algorithm = r.named(key, allAlgorithms(), &algorithmName, Presence::Optional,
+                    Tr::tr("unknown algorithm \"%1\" (known: %2)")))
+                p.algorithm = *algorithm;
+            break;
+        case Id::IntervalJitter:
+            if (const auto jitter = r.named(key, allIntervalJitters(), &intervalJitterName, Presence::Optional,
+                    Tr::tr("unknown interval jitter \"%1\" (known: %2)")))
+                p.intervalJitter = *jitter;
+            break;
+        case Id::BudgetKind: {
+            const QList<RetryBudgetKind> kinds{
+                RetryBudgetKind::None, RetryBudgetKind::AwsStandard, RetryBudgetKind::GrpcThrottling};
+            if (const auto kind = r.named(key, kinds, &retryBudgetKindName, Presence::Optional,
+                    Tr::tr("unknown kind of retry budget \"%1\" (known: %2)")))
+                p.retryBudget.kind = *kind;
+            break;
+        }
+        case Id::RetryableStatuses:
+            readStatuses(r, p.classification);
+            break;
+        case Id::NetworkActions:
+            // The delay factors are read first, then the actions; both stop at
+            // the first fault class refused.
+            if (!readNetworkFaults(r, p.classification))
+                return;
+            break;
+        case Id::NetworkDelayFactors: // read with the actions
+            break;
+        default:
+            break;
+        }
+    }
 }
 
 } // namespace
@@ -147,72 +202,46 @@ namespace PolicyJson {
 
 QJsonObject toJsonObject(const BackoffPolicy &p)
 {
+    // The scalars from the table, each into its object.
+    QJsonObject object{
+        {QStringLiteral("format"), QStringLiteral("retrylab-policy")},
+        {QStringLiteral("version"), formatVersion},
+    };
+    QHash<QString, QJsonObject> nested;
+    for (const PolicyField &field : policyFields()) {
+        if (!field.isScalar())
+            continue;
+        const QString outer = field.object();
+        (outer.isEmpty() ? object : nested[outer]).insert(QLatin1String(field.key), scalarValue(field, p));
+    }
+
     QJsonArray statuses;
     QList<int> sorted(p.classification.retryableStatuses.cbegin(), p.classification.retryableStatuses.cend());
     std::sort(sorted.begin(), sorted.end());
     for (int s : sorted)
         statuses.append(s);
-
     QJsonObject actions;
     for (auto it = p.classification.networkActions.cbegin(); it != p.classification.networkActions.cend(); ++it)
         actions.insert(networkFaultClassName(it.key()), faultActionName(it.value()));
 
-    QJsonObject classification{
-        {QStringLiteral("retryableStatuses"), statuses},
-        {QStringLiteral("retryConflictAborted"), p.classification.retryConflictAborted},
-        {QStringLiteral("retryNonIdempotent"), p.classification.retryNonIdempotent},
-        {QStringLiteral("honourRetryAfter"), p.classification.honourRetryAfter},
-        {QStringLiteral("maxRetryAfterMs"), p.classification.maxRetryAfterMs},
-        {QStringLiteral("networkActions"), actions},
-    };
+    QJsonObject &classification = nested[policyField(Id::RetryableStatuses).object()];
+    classification.insert(keyOf(Id::RetryableStatuses), statuses);
+    classification.insert(keyOf(Id::NetworkActions), actions);
+    // Written only when set, so that files without them stay as they were.
     if (!p.classification.networkDelayFactors.isEmpty()) {
         QJsonObject factors;
         for (auto it = p.classification.networkDelayFactors.cbegin(); it != p.classification.networkDelayFactors.cend();
              ++it)
             factors.insert(networkFaultClassName(it.key()), it.value());
-        classification.insert(QStringLiteral("networkDelayFactors"), factors);
+        classification.insert(keyOf(Id::NetworkDelayFactors), factors);
     }
-    const auto &cb = p.circuitBreaker;
-    const QJsonObject breaker{
-        {QStringLiteral("enabled"), cb.enabled},
-        {QStringLiteral("consecutiveFailures"), cb.consecutiveFailures},
-        {QStringLiteral("failureRatio"), cb.failureRatio},
-        {QStringLiteral("window"), cb.window},
-        {QStringLiteral("openMs"), cb.openMs},
-        {QStringLiteral("halfOpenTrials"), cb.halfOpenTrials},
-    };
-    const auto &rb = p.retryBudget;
-    const QJsonObject budget{
-        {QStringLiteral("kind"), retryBudgetKindName(rb.kind)},
-        {QStringLiteral("awsCapacity"), rb.awsCapacity},
-        {QStringLiteral("awsRetryCost"), rb.awsRetryCost},
-        {QStringLiteral("awsTimeoutCost"), rb.awsTimeoutCost},
-        {QStringLiteral("awsSuccessRefund"), rb.awsSuccessRefund},
-        {QStringLiteral("grpcMaxTokens"), rb.grpcMaxTokens},
-        {QStringLiteral("grpcTokenRatio"), rb.grpcTokenRatio},
-    };
-    QJsonObject object{
-        {QStringLiteral("format"), QStringLiteral("retrylab-policy")},
-        {QStringLiteral("version"), formatVersion},
-        {QStringLiteral("name"), p.name},
-        {QStringLiteral("description"), p.description},
-        {QStringLiteral("source"), p.source},
-        {QStringLiteral("algorithm"), algorithmName(p.algorithm)},
-        {QStringLiteral("baseDelayMs"), p.baseDelayMs},
-        {QStringLiteral("multiplier"), p.multiplier},
-        {QStringLiteral("maxBackoffMs"), p.maxBackoffMs},
-        {QStringLiteral("jitterMs"), p.jitterMs},
-        {QStringLiteral("jitterFraction"), p.jitterFraction},
-        {QStringLiteral("maxAttempts"), p.maxAttempts},
-        {QStringLiteral("deadlineMs"), p.deadlineMs},
-        {QStringLiteral("attemptTimeoutMs"), p.attemptTimeoutMs},
-        {QStringLiteral("classification"), classification},
-        {QStringLiteral("circuitBreaker"), breaker},
-        {QStringLiteral("retryBudget"), budget},
-    };
-    // Written only when set, so that files of the other algorithms stay as they were.
+    nested[policyField(Id::BudgetKind).object()].insert(keyOf(Id::BudgetKind), retryBudgetKindName(p.retryBudget.kind));
+    object.insert(keyOf(Id::Algorithm), algorithmName(p.algorithm));
     if (p.intervalJitter != IntervalJitter::None)
-        object.insert(QStringLiteral("intervalJitter"), intervalJitterName(p.intervalJitter));
+        object.insert(keyOf(Id::IntervalJitter), intervalJitterName(p.intervalJitter));
+
+    for (auto it = nested.cbegin(); it != nested.cend(); ++it)
+        object.insert(it.key(), it.value());
     return object;
 }
 
@@ -226,12 +255,12 @@ Result<BackoffPolicy> fromJsonObject(const QJsonObject &object)
     BackoffPolicy p;
     JsonReader r(object);
 
-    r.rejectUnknown({QStringLiteral("format"), QStringLiteral("version"), QStringLiteral("name"),
-        QStringLiteral("description"), QStringLiteral("source"), QStringLiteral("algorithm"),
-        QStringLiteral("baseDelayMs"), QStringLiteral("multiplier"), QStringLiteral("maxBackoffMs"),
-        QStringLiteral("jitterMs"), QStringLiteral("jitterFraction"), QStringLiteral("intervalJitter"),
-        QStringLiteral("maxAttempts"), QStringLiteral("deadlineMs"), QStringLiteral("attemptTimeoutMs"),
-        QStringLiteral("classification"), QStringLiteral("circuitBreaker"), QStringLiteral("retryBudget")});
+    const QString classificationKey = policyField(Id::RetryableStatuses).object();
+    const QString breakerKey = policyField(Id::BreakerEnabled).object();
+    const QString budgetKey = policyField(Id::BudgetKind).object();
+    r.rejectUnknown(QStringList{QStringLiteral("format"), QStringLiteral("version")}
+        + keysOf({Section::Details, Section::Delay, Section::Limits})
+        + QStringList{classificationKey, breakerKey, budgetKey});
 
     if (const auto format = r.string(QStringLiteral("format")); format && *format != QLatin1String("retrylab-policy"))
         r.fail(QStringLiteral("format"), Tr::tr("expected \"retrylab-policy\", got \"%1\"").arg(*format));
@@ -241,30 +270,19 @@ Result<BackoffPolicy> fromJsonObject(const QJsonObject &object)
             Tr::tr("version %1 is not supported (this build reads up to %2)").arg(*version).arg(formatVersion));
     }
 
-    read(r, QStringLiteral("name"), p.name);
-    read(r, QStringLiteral("description"), p.description);
-    read(r, QStringLiteral("source"), p.source);
-    if (const auto algorithm = r.named(QStringLiteral("algorithm"), allAlgorithms(), &algorithmName, Presence::Optional,
-            Tr::tr("unknown algorithm \"%1\" (known: %2)")))
-        p.algorithm = *algorithm;
-    read(r, QStringLiteral("baseDelayMs"), p.baseDelayMs);
-    read(r, QStringLiteral("multiplier"), p.multiplier);
-    read(r, QStringLiteral("maxBackoffMs"), p.maxBackoffMs);
-    read(r, QStringLiteral("jitterMs"), p.jitterMs);
-    read(r, QStringLiteral("jitterFraction"), p.jitterFraction);
-    if (const auto jitter = r.named(QStringLiteral("intervalJitter"), allIntervalJitters(), &intervalJitterName,
-            Presence::Optional, Tr::tr("unknown interval jitter \"%1\" (known: %2)")))
-        p.intervalJitter = *jitter;
-    read(r, QStringLiteral("maxAttempts"), p.maxAttempts);
-    read(r, QStringLiteral("deadlineMs"), p.deadlineMs);
-    read(r, QStringLiteral("attemptTimeoutMs"), p.attemptTimeoutMs);
-
-    if (auto classification = r.object(QStringLiteral("classification")))
-        readClassification(*classification, p.classification);
-    if (auto breaker = r.object(QStringLiteral("circuitBreaker")))
-        readCircuitBreaker(*breaker, p.circuitBreaker);
-    if (auto budget = r.object(QStringLiteral("retryBudget")))
-        readRetryBudget(*budget, p.retryBudget);
+    readSections(r, p, {Section::Details, Section::Delay, Section::Limits});
+    if (auto classification = r.object(classificationKey)) {
+        classification->rejectUnknown(keysOf({Section::Responses, Section::NetworkFaults}));
+        readSections(*classification, p, {Section::Responses, Section::NetworkFaults});
+    }
+    if (auto breaker = r.object(breakerKey)) {
+        breaker->rejectUnknown(keysOf({Section::CircuitBreaker}));
+        readSections(*breaker, p, {Section::CircuitBreaker});
+    }
+    if (auto budget = r.object(budgetKey)) {
+        budget->rejectUnknown(keysOf({Section::RetryBudget}));
+        readSections(*budget, p, {Section::RetryBudget});
+    }
     if (r.failed())
         return r.firstError();
 

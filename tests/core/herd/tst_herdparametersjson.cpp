@@ -1,5 +1,6 @@
 #include "core/herd/herdparameters.h"
 #include "core/herd/herdparametersjson.h"
+#include "core/policy/policyfields.h"
 
 #include <QJsonArray>
 #include <QJsonObject>
@@ -33,6 +34,7 @@ private Q_SLOTS:
     void damagedField_keepsItsDefaultAlone();
     void fieldsValidOnlyTogether_areKept();
     void fieldTable_onePlaceForNamesOptionsAndValues();
+    void fieldTable_backoffFieldsAreThePolicys();
     void errors_nameTheFieldApart_data();
     void errors_nameTheFieldApart();
     void parseErrors_nameTheirField();
@@ -194,6 +196,28 @@ void TestHerdParametersJson::fieldTable_onePlaceForNamesOptionsAndValues()
     const QJsonObject json = HerdParametersJson::toJsonObject(HerdParameters::defaultsFor(HerdModel::Outage));
     for (const HerdParameterField &field : herdParameterFields())
         QCOMPARE(json.contains(field.key()), field.stored);
+}
+
+// The herd keeps a table of its own parameters; those that are a policy's are
+// named, set on the command line and checked as the policy's field table says.
+void TestHerdParametersJson::fieldTable_backoffFieldsAreThePolicys()
+{
+    int shared = 0;
+    for (const HerdParameterField &field : herdParameterFields()) {
+        const PolicyField *policyField = policyFieldNamed(field.key());
+        if (field.check == HerdParameterField::Check::Policy)
+            QVERIFY2(policyField, field.name);
+        if (!policyField)
+            continue;
+        ++shared;
+        QVERIFY2(policyField->option && qstrcmp(policyField->option, field.option) == 0, field.name);
+        QVERIFY2(policyField->access.number, field.name);
+        if (field.check == HerdParameterField::Check::Range) {
+            QCOMPARE(field.min, policyField->min);
+            QCOMPARE(field.max, policyField->max);
+        }
+    }
+    QCOMPARE(shared, 7);
 }
 
 void TestHerdParametersJson::errors_nameTheFieldApart_data()

@@ -83,11 +83,11 @@ void TestBackoffPolicy::invalidValues_areRejectedWithField_data()
     QTest::addRow("status 999 retryable") << "status" << 999.0 << "retryableStatuses"
                                           << "not an HTTP status";
     QTest::addRow("negative retry-after bound") << "maxRetryAfter" << -1.0 << "maxRetryAfterMs"
-                                                << "between";
+                                                << "cannot be negative (got -1 ms)";
     QTest::addRow("breaker ratio above 1") << "ratio" << 2.0 << "circuitBreaker.failureRatio"
                                            << "between 0 and 1";
     QTest::addRow("grpc tokens zero") << "grpc" << 0.0 << "retryBudget.grpcMaxTokens"
-                                      << "maxTokens";
+                                      << "must be above 0 and at most 1000 (got 0)";
 }
 
 void TestBackoffPolicy::invalidValues_areRejectedWithField()

@@ -1,6 +1,11 @@
 #include "core/policy/policyfields.h"
+#include "core/policy/policyjson.h"
 
+#include <QJsonObject>
+#include <QSet>
 #include <QTest>
+
+#include <cmath>
 
 using namespace RetryLab::Core;
 
@@ -38,6 +43,91 @@ std::optional<Expected> expectedFor(BackoffAlgorithm algorithm)
     return std::nullopt;
 }
 
+using Type = PolicyField::Type;
+using Check = PolicyField::Check;
+
+// A policy in which `field` is checked and used: the breaker on for its numbers,
+// the budget of the field's kind.
+BackoffPolicy policyUsing(const PolicyField &field)
+{
+    BackoffPolicy policy;
+    if (field.section == PolicyField::Section::CircuitBreaker)
+        policy.circuitBreaker.enabled = true;
+    if (QByteArrayView(field.key).startsWith("aws"))
+        policy.retryBudget.kind = RetryBudgetKind::AwsStandard;
+    if (QByteArrayView(field.key).startsWith("grpc"))
+        policy.retryBudget.kind = RetryBudgetKind::GrpcThrottling;
+    return policy;
+}
+
+// Sets `field` to a valid value other than the default: in the middle of its
+// range for a number, the other way for a switch, a new name for a choice.
+void changeField(const PolicyField &field, BackoffPolicy &policy)
+{
+    switch (field.type) {
+    case Type::Text:
+        field.setText(policy, field.text(policy) + QStringLiteral(" (changed)"));
+        return;
+    case Type::Switch:
+        field.setFlag(policy, !field.flag(policy));
+        return;
+    case Type::WholeNumber:
+        field.setNumber(policy, std::floor((field.min + field.max) / 2.0));
+        return;
+    case Type::Number:
+        field.setNumber(policy, field.check == Check::Duration ? 1234.5 : (field.min + field.max) / 2.0);
+        return;
+    case Type::Choice:
+    case Type::Collection:
+        break;
+    }
+    switch (field.id) {
+    case PolicyFieldId::Algorithm:
+        policy.algorithm = BackoffAlgorithm::ProportionalJitter;
+        break;
+    case PolicyFieldId::IntervalJitter:
+        policy.intervalJitter = IntervalJitter::Equal;
+        break;
+    case PolicyFieldId::BudgetKind:
+        policy.retryBudget.kind = RetryBudgetKind::GrpcThrottling;
+        break;
+    case PolicyFieldId::RetryableStatuses:
+        policy.classification.retryableStatuses = {408, 503};
+        break;
+    case PolicyFieldId::NetworkActions:
+        policy.classification.networkActions[NetworkFaultClass::TlsFailure] = FaultAction::RetryImmediately;
+        break;
+    case PolicyFieldId::NetworkDelayFactors:
+        policy.classification.networkDelayFactors[NetworkFaultClass::ConnectionReset] = 0.25;
+        break;
+    default:
+        QFAIL(qPrintable(QStringLiteral("no way to change %1").arg(field.name())));
+    }
+}
+
+// Sets `field` to `value`, for a collection by one of its elements.
+void setValue(const PolicyField &field, BackoffPolicy &policy, double value)
+{
+    switch (field.id) {
+    case PolicyFieldId::RetryableStatuses:
+        policy.classification.retryableStatuses = {static_cast<int>(value)};
+        break;
+    case PolicyFieldId::NetworkDelayFactors:
+        policy.classification.networkDelayFactors = {{NetworkFaultClass::Timeout, value}};
+        break;
+    default:
+        field.setNumber(policy, value);
+        break;
+    }
+}
+
+bool hasErrorAt(const BackoffPolicy &policy, const QString &name)
+{
+    const QList<PolicyIssue> issues = validatePolicy(policy);
+    return std::any_of(
+        issues.cbegin(), issues.cend(), [&name](const PolicyIssue &i) { return i.isError() && i.field == name; });
+}
+
 } // namespace
 
 class TestPolicyFields final : public QObject
@@ -55,6 +145,13 @@ private Q_SLOTS:
     void delayFieldNames_roundTrip();
     void hasJitter_data();
     void hasJitter();
+    void table_followsTheIdsAndSpellsEachNameOnce();
+    void table_everyFieldIsDescribed();
+    void table_everyFieldRoundTripsThroughJson_data();
+    void table_everyFieldRoundTripsThroughJson();
+    void table_everyRangeIsEnforcedByValidatePolicy_data();
+    void table_everyRangeIsEnforcedByValidatePolicy();
+    void table_optionsFindTheirFields();
 };
 
 void TestPolicyFields::questions_answerPerAlgorithm_data()
@@ -221,6 +318,166 @@ void TestPolicyFields::hasJitter()
     policy.jitterMs = jitterMs;
     policy.jitterFraction = jitterFraction;
     QCOMPARE(RetryLab::Core::hasJitter(policy), expected);
+}
+
+void TestPolicyFields::table_followsTheIdsAndSpellsEachNameOnce()
+{
+    QSet<QString> names;
+    QSet<QString> paths;
+    QSet<QString> options;
+    for (qsizetype i = 0; i < policyFields().size(); ++i) {
+        const PolicyField &field = policyFields().at(i);
+        QCOMPARE(static_cast<qsizetype>(field.id), i);
+        QCOMPARE(&policyField(field.id), &field);
+        QVERIFY2(!names.contains(field.name()), qPrintable(field.name()));
+        QVERIFY2(!paths.contains(field.path()), qPrintable(field.path()));
+        names.insert(field.name());
+        paths.insert(field.path());
+        QCOMPARE(policyFieldNamed(field.name()), &field);
+        QCOMPARE(policyFieldAt(field.path()), &field);
+        if (field.option) {
+            const QString option = QLatin1String(field.option);
+            QVERIFY2(!options.contains(option), field.option);
+            options.insert(option);
+        }
+    }
+    // The last id has its row.
+    QCOMPARE(policyFields().size(), static_cast<qsizetype>(PolicyFieldId::GrpcTokenRatio) + 1);
+    QVERIFY(!policyFieldNamed(QStringLiteral("telepathy")));
+    // The classification's fields go by their key, the breaker's and budget's by their path.
+    QCOMPARE(policyFieldName(PolicyFieldId::MaxRetryAfter), QStringLiteral("maxRetryAfterMs"));
+    QCOMPARE(policyField(PolicyFieldId::MaxRetryAfter).path(), QStringLiteral("classification.maxRetryAfterMs"));
+    QCOMPARE(policyFieldName(PolicyFieldId::BreakerOpen), QStringLiteral("circuitBreaker.openMs"));
+    QCOMPARE(policyFieldName(PolicyFieldId::GrpcMaxTokens), QStringLiteral("retryBudget.grpcMaxTokens"));
+}
+
+void TestPolicyFields::table_everyFieldIsDescribed()
+{
+    for (const PolicyField &field : policyFields()) {
+        const QByteArray where = field.name().toLatin1();
+        QVERIFY2(!field.title().isEmpty(), where.constData());
+        QVERIFY2(!field.toolTip().isEmpty(), where.constData());
+        // Exactly the accessors of its type.
+        const auto &a = field.access;
+        const bool number = field.type == Type::Number || field.type == Type::WholeNumber;
+        QCOMPARE(a.number != nullptr && a.setNumber != nullptr, number);
+        QCOMPARE(a.flag != nullptr && a.setFlag != nullptr, field.type == Type::Switch);
+        QCOMPARE(a.text != nullptr && a.setText != nullptr, field.type == Type::Text);
+        QCOMPARE(field.isScalar(), number || field.type == Type::Switch || field.type == Type::Text);
+        // Every number is checked, within a range that holds its default.
+        if (number) {
+            QVERIFY2(field.check != Check::None, where.constData());
+            QVERIFY2(field.max > field.min, where.constData());
+            const double value = field.number(BackoffPolicy{});
+            QVERIFY2(value >= field.min && value <= field.max, where.constData());
+        }
+        // A time is shown in ms or s, a fraction in percent.
+        if (field.unit == PolicyField::Unit::Milliseconds)
+            QVERIFY2(field.displayScale == 1.0 || field.displayScale == 1000.0, where.constData());
+        if (field.unit == PolicyField::Unit::Fraction)
+            QCOMPARE(field.displayScale, 0.01);
+        // Only the delay formula's fields depend on the algorithm.
+        if (field.delayField) {
+            QCOMPARE(delayFieldName(*field.delayField), field.name());
+            QCOMPARE(field.section, PolicyField::Section::Delay);
+        }
+        for (BackoffAlgorithm algorithm : allAlgorithms())
+            QCOMPARE(field.usedBy(algorithm), !field.delayField || usesField(algorithm, *field.delayField));
+    }
+}
+
+void TestPolicyFields::table_everyFieldRoundTripsThroughJson_data()
+{
+    QTest::addColumn<PolicyFieldId>("id");
+    for (const PolicyField &field : policyFields())
+        QTest::addRow("%s", qPrintable(field.name())) << field.id;
+}
+
+void TestPolicyFields::table_everyFieldRoundTripsThroughJson()
+{
+    QFETCH(PolicyFieldId, id);
+    const PolicyField &field = policyField(id);
+    BackoffPolicy policy = policyUsing(field);
+    const BackoffPolicy before = policy;
+    changeField(field, policy);
+    QVERIFY2(policy != before, "the change changes nothing");
+    QVERIFY2(isUsable(policy), qPrintable(firstPolicyError(policy)));
+
+    // Written at its path...
+    const QJsonObject object = PolicyJson::toJsonObject(policy);
+    const QJsonObject holder = field.object().isEmpty() ? object : object.value(field.object()).toObject();
+    QVERIFY2(holder.contains(QLatin1String(field.key)), qPrintable(field.path()));
+    if (field.type == Type::Number || field.type == Type::WholeNumber)
+        QCOMPARE(holder.value(QLatin1String(field.key)).toDouble(), field.number(policy));
+    // ...and read back as it was.
+    const auto back = PolicyJson::fromJson(PolicyJson::toJson(policy));
+    QVERIFY2(back, qPrintable(back.error()));
+    QCOMPARE(PolicyJson::toJson(*back), PolicyJson::toJson(policy));
+    QVERIFY(*back == policy);
+}
+
+void TestPolicyFields::table_everyRangeIsEnforcedByValidatePolicy_data()
+{
+    QTest::addColumn<PolicyFieldId>("id");
+    QTest::addColumn<double>("value");
+    QTest::addColumn<bool>("refused");
+    for (const PolicyField &field : policyFields()) {
+        if (field.check == Check::None)
+            continue;
+        const QByteArray name = field.name().toLatin1();
+        // Just outside: below the minimum (or at it when it is excluded), above the maximum.
+        const double step = field.type == Type::Number && field.check != Check::Duration ? 0.001 : 1.0;
+        QTest::addRow("%s below", name.constData())
+            << field.id << (field.minExclusive ? field.min : field.min - step) << true;
+        QTest::addRow("%s above", name.constData()) << field.id << field.max + step << true;
+        QTest::addRow("%s not a number", name.constData()) << field.id << std::nan("") << true;
+        // The bounds themselves are values of the field.
+        if (!field.minExclusive)
+            QTest::addRow("%s at the minimum", name.constData()) << field.id << field.min << false;
+        QTest::addRow("%s at the maximum", name.constData()) << field.id << field.max << false;
+    }
+}
+
+void TestPolicyFields::table_everyRangeIsEnforcedByValidatePolicy()
+{
+    QFETCH(PolicyFieldId, id);
+    QFETCH(double, value);
+    QFETCH(bool, refused);
+    const PolicyField &field = policyField(id);
+    if (field.type == Type::WholeNumber && std::isnan(value))
+        QSKIP("a whole number cannot hold NaN");
+    if (field.id == PolicyFieldId::RetryableStatuses && std::isnan(value))
+        QSKIP("a status cannot be NaN");
+    BackoffPolicy policy = policyUsing(field);
+    // 0 attempts is within the range, and then needs a deadline.
+    if (field.id == PolicyFieldId::MaxAttempts)
+        policy.deadlineMs = 60'000.0;
+    // A cap of 0 is within the range, and then may not be below the base.
+    if (field.id == PolicyFieldId::MaxBackoff)
+        policy.baseDelayMs = 0.0;
+    setValue(field, policy, value);
+    QCOMPARE(hasErrorAt(policy, field.name()), refused);
+    // Outside its range, a field is not checked while the policy does not use it.
+    if (refused && field.checkedWhen) {
+        BackoffPolicy off;
+        setValue(field, off, value);
+        QVERIFY(!field.checkedWhen(off));
+        QVERIFY(!hasErrorAt(off, field.name()));
+    }
+}
+
+void TestPolicyFields::table_optionsFindTheirFields()
+{
+    // `retrylab request --retry-NAME` and `retrylab simulate --NAME`.
+    QCOMPARE(policyFieldForOption(QStringLiteral("max-attempts"))->id, PolicyFieldId::MaxAttempts);
+    QCOMPARE(policyFieldForOption(QStringLiteral("base-ms"))->id, PolicyFieldId::BaseDelay);
+    QCOMPARE(policyFieldForOption(QStringLiteral("cap-ms"))->id, PolicyFieldId::MaxBackoff);
+    QCOMPARE(policyFieldForOption(QStringLiteral("deadline-ms"))->id, PolicyFieldId::Deadline);
+    QVERIFY(!policyFieldForOption(QStringLiteral("retry-base-ms")));
+    for (const PolicyField &field : policyFields()) {
+        if (field.option)
+            QVERIFY2(field.access.setNumber, field.option); // an option takes a number
+    }
 }
 
 QTEST_GUILESS_MAIN(TestPolicyFields)
