@@ -43,7 +43,7 @@ int main(int argc, char *argv[])
     Ui::PolicyPanel panel(&settings);
     panel.setWindowTitle(QStringLiteral("RetryLab policy panel"));
     if (parser.isSet(preset))
-        panel.editor()->loadBuiltInPreset(parser.value(preset));
+        panel.editor()->presetBar()->loadBuiltInPreset(parser.value(preset));
     if (parser.isSet(invalid)) {
         auto policy = panel.policy();
         policy.baseDelayMs = -5;

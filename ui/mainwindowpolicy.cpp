@@ -28,9 +28,9 @@ void MainWindow::importPolicy()
         m_settings->exportDirectory(), tr("Policy JSON (*.json);;All files (*)"));
     if (path.isEmpty())
         return;
-    const bool ok = m_policyPanel->editor()->importFile(path);
-    m_messages->showMessage(
-        ok ? FieldMessage::Kind::Success : FieldMessage::Kind::Error, m_policyPanel->editor()->lastMessage());
+    const bool ok = m_policyPanel->editor()->presetBar()->importFile(path);
+    m_messages->showMessage(ok ? FieldMessage::Kind::Success : FieldMessage::Kind::Error,
+        m_policyPanel->editor()->presetBar()->lastMessage());
 }
 
 void MainWindow::exportPolicy()
@@ -47,9 +47,9 @@ void MainWindow::exportPolicy()
         return;
     if (QFileInfo(path).suffix().isEmpty())
         path += QStringLiteral(".json");
-    const bool ok = m_policyPanel->editor()->exportFile(path);
-    m_messages->showMessage(
-        ok ? FieldMessage::Kind::Success : FieldMessage::Kind::Error, m_policyPanel->editor()->lastMessage());
+    const bool ok = m_policyPanel->editor()->presetBar()->exportFile(path);
+    m_messages->showMessage(ok ? FieldMessage::Kind::Success : FieldMessage::Kind::Error,
+        m_policyPanel->editor()->presetBar()->lastMessage());
 }
 
 void MainWindow::showLayerCalculator()

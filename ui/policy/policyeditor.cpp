@@ -794,56 +794,6 @@ void PolicyEditor::revalidate()
     }
 }
 
-QString PolicyEditor::presetKey() const
-{
-    return m_presetBar->presetKey();
-}
-
-bool PolicyEditor::isModified() const
-{
-    return m_presetBar->isModified();
-}
-
-bool PolicyEditor::loadBuiltInPreset(const QString &id)
-{
-    return m_presetBar->loadBuiltInPreset(id);
-}
-
-bool PolicyEditor::loadUserPreset(const QString &name)
-{
-    return m_presetBar->loadUserPreset(name);
-}
-
-Core::Result<void> PolicyEditor::saveAsUserPreset(const QString &name)
-{
-    return m_presetBar->saveAsUserPreset(name);
-}
-
-Core::Result<void> PolicyEditor::overwriteUserPreset()
-{
-    return m_presetBar->overwriteUserPreset();
-}
-
-bool PolicyEditor::deleteUserPreset(const QString &name)
-{
-    return m_presetBar->deleteUserPreset(name);
-}
-
-bool PolicyEditor::importFile(const QString &path)
-{
-    return m_presetBar->importFile(path);
-}
-
-bool PolicyEditor::exportFile(const QString &path)
-{
-    return m_presetBar->exportFile(path);
-}
-
-QString PolicyEditor::lastMessage() const
-{
-    return m_presetBar->lastMessage();
-}
-
 void PolicyEditor::changeEvent(QEvent *event)
 {
     QWidget::changeEvent(event);

@@ -2,7 +2,7 @@
 
 #include "core/policy/backoffpolicy.h"
 #include "core/policy/policyadvice.h"
-#include "core/util/result.h"
+#include "ui/policy/presetbar.h"
 
 #include <QHash>
 #include <QList>
@@ -24,16 +24,14 @@ namespace RetryLab::Ui {
 
 class FaultActionModel;
 class FieldMessage;
-class PresetBar;
 class Settings;
 
 /// Edits every field of a Core::BackoffPolicy, meant to live in a dock. Each
 /// field has its unit, a tooltip that explains it, and the messages of
 /// Core::validatePolicy() right below it (errors and warnings told apart);
 /// fields the policy does not use are disabled with Core::unusedFieldReason().
-/// Above the form, a PresetBar offers the built-in presets and the user's own
-/// (kept through Settings) and imports and exports policies as JSON; the
-/// preset functions below forward to it.
+/// Above the form, presetBar() offers the built-in presets and the user's own
+/// (kept through Settings) and imports and exports policies as JSON.
 ///
 /// The editor holds the policy itself, so values are never rounded by what a
 /// field can display: policy() returns exactly what setPolicy() was given,
@@ -64,29 +62,9 @@ public:
     void setConcurrentClients(int clients);
     Core::PolicyUsage usage() const { return m_usage; }
 
-    /// The preset chooser and its actions above the form.
+    /// The preset chooser and its actions above the form: loading, saving and
+    /// deleting presets, importing and exporting files.
     PresetBar *presetBar() const { return m_presetBar; }
-    /// "builtin:<id>", "user:<name>" or empty: the preset the policy was loaded from.
-    QString presetKey() const;
-    /// True when the policy differs from the preset it was loaded from.
-    bool isModified() const;
-
-    bool loadBuiltInPreset(const QString &id);
-    bool loadUserPreset(const QString &name);
-    /// Saves the current policy as a user preset under `name` (replacing one of
-    /// that name). A refusal is also shown in the editor.
-    Core::Result<void> saveAsUserPreset(const QString &name);
-    /// Saves the current policy over the user preset it was loaded from.
-    Core::Result<void> overwriteUserPreset();
-    bool deleteUserPreset(const QString &name);
-
-    /// Reads a policy file. On failure the message (naming the field) is shown
-    /// and the current policy stays as it was.
-    bool importFile(const QString &path);
-    /// Writes the policy as JSON; refused while the policy is not usable.
-    bool exportFile(const QString &path);
-    /// The last message about a preset, import or export action (shown above the tabs).
-    QString lastMessage() const;
 
 Q_SIGNALS:
     void policyChanged(const Core::BackoffPolicy &policy);

@@ -44,7 +44,7 @@ PolicyPanel::PolicyPanel(Settings *settings, QWidget *parent)
             if (p.algorithm == defaults.algorithm && p.baseDelayMs == defaults.baseDelayMs
                 && p.multiplier == defaults.multiplier && p.maxBackoffMs == defaults.maxBackoffMs
                 && p.jitterMs == defaults.jitterMs) {
-                m_editor->loadBuiltInPreset(preset.id);
+                m_editor->presetBar()->loadBuiltInPreset(preset.id);
                 break;
             }
         }

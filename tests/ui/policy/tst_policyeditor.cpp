@@ -345,7 +345,7 @@ void TestPolicyEditor::roundTrip_preset_fieldsPolicyJsonFields()
     QCOMPARE(changed.constFirst().constFirst().value<BackoffPolicy>(), preset);
     verifyWidgetsShow(shown, preset);
     QCOMPARE(shown.policy(), preset);
-    QCOMPARE(shown.presetKey(), QStringLiteral("builtin:") + QString::fromLatin1(QTest::currentDataTag()));
+    QCOMPARE(shown.presetBar()->presetKey(), QStringLiteral("builtin:") + QString::fromLatin1(QTest::currentDataTag()));
 }
 
 void TestPolicyEditor::roundTrip_everyFieldNonDefault_throughTheWidgets()
@@ -400,7 +400,7 @@ void TestPolicyEditor::roundTrip_everyFieldNonDefault_throughTheWidgets()
     shown.setPolicy(*parsed);
     verifyWidgetsShow(shown, p);
     QCOMPARE(shown.policy(), p);
-    QVERIFY(shown.presetKey().isEmpty());
+    QVERIFY(shown.presetBar()->presetKey().isEmpty());
 }
 
 void TestPolicyEditor::setPolicy_isNotRoundedByTheDisplay()
@@ -708,16 +708,16 @@ void TestPolicyEditor::presetCombo_loadsBuiltInPresets_andMarksEdits()
     choose(combo, QStringLiteral("builtin:iam"));
     QCOMPARE(editor.policy(), *Core::Presets::find(QStringLiteral("iam")));
     QCOMPARE(changed.count(), 1);
-    QCOMPARE(editor.presetKey(), QStringLiteral("builtin:iam"));
-    QVERIFY(!editor.isModified());
+    QCOMPARE(editor.presetBar()->presetKey(), QStringLiteral("builtin:iam"));
+    QVERIFY(!editor.presetBar()->isModified());
 
     setShown(spin(editor, "maxBackoffMs"), 64'000);
-    QVERIFY(editor.isModified());
-    QCOMPARE(editor.presetKey(), QStringLiteral("builtin:iam"));
+    QVERIFY(editor.presetBar()->isModified());
+    QCOMPARE(editor.presetBar()->presetKey(), QStringLiteral("builtin:iam"));
 
     // Choosing the preset again discards the edit.
     choose(combo, QStringLiteral("builtin:iam"));
-    QVERIFY(!editor.isModified());
+    QVERIFY(!editor.presetBar()->isModified());
     QCOMPARE(editor.policy().maxBackoffMs, 32'000.0);
 }
 
@@ -727,15 +727,15 @@ void TestPolicyEditor::userPresets_saveLoadOverwriteDelete_persistThroughSetting
     {
         Settings settings;
         PolicyEditor editor(&settings);
-        QVERIFY(editor.loadBuiltInPreset(QStringLiteral("memorystore")));
+        QVERIFY(editor.presetBar()->loadBuiltInPreset(QStringLiteral("memorystore")));
         setShown(spin(editor, "maxAttempts"), 4);
-        QVERIFY(editor.isModified());
+        QVERIFY(editor.presetBar()->isModified());
 
-        QVERIFY(editor.saveAsUserPreset(QStringLiteral("Redis, patient")));
-        QCOMPARE(editor.presetKey(), QStringLiteral("user:Redis, patient"));
+        QVERIFY(editor.presetBar()->saveAsUserPreset(QStringLiteral("Redis, patient")));
+        QCOMPARE(editor.presetBar()->presetKey(), QStringLiteral("user:Redis, patient"));
         QCOMPARE(editor.policy().name, QStringLiteral("Redis, patient"));
-        QVERIFY(!editor.isModified());
-        QVERIFY(editor.lastMessage().contains(QLatin1String("Saved")));
+        QVERIFY(!editor.presetBar()->isModified());
+        QVERIFY(editor.presetBar()->lastMessage().contains(QLatin1String("Saved")));
         saved = editor.policy();
         QVERIFY(child<QComboBox>(editor, "presetCombo")->findData(QStringLiteral("user:Redis, patient")) >= 0);
     }
@@ -745,27 +745,27 @@ void TestPolicyEditor::userPresets_saveLoadOverwriteDelete_persistThroughSetting
         QCOMPARE(settings.userPreset(QStringLiteral("redis, PATIENT")), saved);
         PolicyEditor editor(&settings);
         QVERIFY(child<QComboBox>(editor, "presetCombo")->findData(QStringLiteral("user:Redis, patient")) >= 0);
-        QVERIFY(editor.loadUserPreset(QStringLiteral("redis, patient")));
+        QVERIFY(editor.presetBar()->loadUserPreset(QStringLiteral("redis, patient")));
         QCOMPARE(editor.policy(), saved);
 
         auto *overwrite = child<QToolButton>(editor, "overwriteButton");
         QVERIFY(!overwrite->isEnabled());
         setShown(spin(editor, "baseDelayMs"), 750);
         QVERIFY(overwrite->isEnabled());
-        QVERIFY(editor.overwriteUserPreset());
+        QVERIFY(editor.presetBar()->overwriteUserPreset());
         saved = editor.policy();
     }
     {
         Settings settings;
         QCOMPARE(settings.userPreset(QStringLiteral("Redis, patient"))->baseDelayMs, 750.0);
         PolicyEditor editor(&settings);
-        QVERIFY(editor.loadUserPreset(QStringLiteral("Redis, patient")));
+        QVERIFY(editor.presetBar()->loadUserPreset(QStringLiteral("Redis, patient")));
         QVERIFY(child<QToolButton>(editor, "deleteButton")->isEnabled());
-        QVERIFY(editor.deleteUserPreset(QStringLiteral("Redis, patient")));
+        QVERIFY(editor.presetBar()->deleteUserPreset(QStringLiteral("Redis, patient")));
         QCOMPARE(editor.policy(), saved); // the policy stays in the editor
-        QVERIFY(editor.presetKey().isEmpty());
+        QVERIFY(editor.presetBar()->presetKey().isEmpty());
         QCOMPARE(child<QComboBox>(editor, "presetCombo")->findData(QStringLiteral("user:Redis, patient")), -1);
-        QVERIFY(!editor.deleteUserPreset(QStringLiteral("Redis, patient")));
+        QVERIFY(!editor.presetBar()->deleteUserPreset(QStringLiteral("Redis, patient")));
     }
     QVERIFY(Settings().userPresets().isEmpty());
 }
@@ -775,11 +775,11 @@ void TestPolicyEditor::userPresets_builtInName_isRefusedWithMessage()
     Settings settings;
     PolicyEditor editor(&settings);
     const BackoffPolicy before = editor.policy();
-    const auto saved = editor.saveAsUserPreset(QStringLiteral("IAM"));
+    const auto saved = editor.presetBar()->saveAsUserPreset(QStringLiteral("IAM"));
     QVERIFY(!saved);
     const QString error = saved.error();
     QVERIFY2(error.contains(QLatin1String("built-in")), qPrintable(error));
-    QCOMPARE(editor.lastMessage(), error);
+    QCOMPARE(editor.presetBar()->lastMessage(), error);
     QCOMPARE(child<FieldMessage>(editor, "actionMessage")->kind(), FieldMessage::Kind::Error);
     QCOMPARE(editor.policy(), before);
     QVERIFY(settings.userPresets().isEmpty());
@@ -817,16 +817,16 @@ void TestPolicyEditor::import_malformedFile_namesTheFieldAndKeepsPolicy()
     }
 
     PolicyEditor editor;
-    QVERIFY(editor.loadBuiltInPreset(QStringLiteral("grpc-retry-policy")));
+    QVERIFY(editor.presetBar()->loadBuiltInPreset(QStringLiteral("grpc-retry-policy")));
     setShown(spin(editor, "maxAttempts"), 3); // an unsaved edit must survive too
     const BackoffPolicy before = editor.policy();
     QSignalSpy changed(&editor, &PolicyEditor::policyChanged);
 
-    QVERIFY(!editor.importFile(path));
+    QVERIFY(!editor.presetBar()->importFile(path));
     QCOMPARE(editor.policy(), before);
     QCOMPARE(changed.count(), 0);
-    QVERIFY2(editor.lastMessage().contains(named), qPrintable(editor.lastMessage()));
-    QVERIFY(editor.lastMessage().contains(QLatin1String("unchanged")));
+    QVERIFY2(editor.presetBar()->lastMessage().contains(named), qPrintable(editor.presetBar()->lastMessage()));
+    QVERIFY(editor.presetBar()->lastMessage().contains(QLatin1String("unchanged")));
     QCOMPARE(child<FieldMessage>(editor, "actionMessage")->kind(), FieldMessage::Kind::Error);
 }
 
@@ -834,14 +834,14 @@ void TestPolicyEditor::exportThenImport_roundTrips()
 {
     const QString path = m_dir.filePath(QStringLiteral("exported.json"));
     PolicyEditor source;
-    QVERIFY(source.loadBuiltInPreset(QStringLiteral("aws-standard")));
+    QVERIFY(source.presetBar()->loadBuiltInPreset(QStringLiteral("aws-standard")));
     setShown(spin(source, "baseDelayMs"), 80);
-    QVERIFY(source.exportFile(path));
-    QVERIFY(source.lastMessage().contains(QLatin1String("Exported")));
+    QVERIFY(source.presetBar()->exportFile(path));
+    QVERIFY(source.presetBar()->lastMessage().contains(QLatin1String("Exported")));
 
     PolicyEditor target;
     QSignalSpy changed(&target, &PolicyEditor::policyChanged);
-    QVERIFY(target.importFile(path));
+    QVERIFY(target.presetBar()->importFile(path));
     QCOMPARE(target.policy(), source.policy());
     QCOMPARE(changed.count(), 1);
     verifyWidgetsShow(target, source.policy());
@@ -853,9 +853,9 @@ void TestPolicyEditor::export_refusedWhilePolicyHasErrors()
     PolicyEditor editor;
     typeInto(spin(editor, "baseDelayMs"), QStringLiteral("-1"));
     QVERIFY(!child<QToolButton>(editor, "exportButton")->isEnabled());
-    QVERIFY(!editor.exportFile(path));
+    QVERIFY(!editor.presetBar()->exportFile(path));
     QVERIFY(!QFile::exists(path));
-    QVERIFY(editor.lastMessage().contains(QLatin1String("errors")));
+    QVERIFY(editor.presetBar()->lastMessage().contains(QLatin1String("errors")));
 }
 
 void TestPolicyEditor::layout_narrowOrWide_everyPageFitsItsView_data()

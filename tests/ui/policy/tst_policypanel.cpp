@@ -55,7 +55,7 @@ void TestPolicyPanel::startsFromTheSavedPolicy_andPreviewsIt()
     PolicyPanel panel(&settings);
     QCOMPARE(panel.policy(), saved);
     QVERIFY(panel.isUsable());
-    QCOMPARE(panel.editor()->presetKey(), QStringLiteral("builtin:memorystore"));
+    QCOMPARE(panel.editor()->presetBar()->presetKey(), QStringLiteral("builtin:memorystore"));
     QCOMPARE(panel.preview()->policy(), saved);
     QCOMPARE(panel.preview()->shownRetries(), saved.maxAttempts - 1);
 }
@@ -66,13 +66,13 @@ void TestPolicyPanel::firstLaunch_startsFromTheDefaultsPreset_byName()
     QVERIFY(!settings.hasCurrentPolicy());
     PolicyPanel panel(&settings);
     // The defaults are a preset's numbers: the combo names it, nothing reads "Custom policy".
-    QVERIFY2(
-        panel.editor()->presetKey().startsWith(QLatin1String("builtin:")), qPrintable(panel.editor()->presetKey()));
-    QVERIFY(!panel.editor()->isModified());
+    QVERIFY2(panel.editor()->presetBar()->presetKey().startsWith(QLatin1String("builtin:")),
+        qPrintable(panel.editor()->presetBar()->presetKey()));
+    QVERIFY(!panel.editor()->presetBar()->isModified());
     const auto *combo = panel.findChild<QComboBox *>(QStringLiteral("presetCombo"));
     QVERIFY(combo->currentIndex() >= 0);
     QVERIFY(combo->currentText() != QLatin1String("Custom policy"));
-    QCOMPARE(panel.editor()->presetKey(), QStringLiteral("builtin:google-cloud-storage"));
+    QCOMPARE(panel.editor()->presetBar()->presetKey(), QStringLiteral("builtin:google-cloud-storage"));
     QCOMPARE(panel.policy(), *Core::Presets::find(QStringLiteral("google-cloud-storage")));
     QCOMPARE(panel.policy().algorithm, Core::BackoffPolicy{}.algorithm);
 
