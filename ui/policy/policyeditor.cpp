@@ -32,6 +32,8 @@ using Core::BackoffAlgorithm;
 using Core::BackoffPolicy;
 using Core::PolicyIssue;
 using Core::RetryBudgetKind;
+using Id = Core::PolicyFieldId;
+using Section = Core::PolicyField::Section;
 
 namespace {
 
@@ -156,7 +158,6 @@ QWidget *PolicyEditor::buildBackoffTab()
 
     m_algorithmCombo = new QComboBox(delays);
     shrinkable(m_algorithmCombo);
-    m_algorithmCombo->setObjectName(QStringLiteral("algorithm"));
     for (BackoffAlgorithm algorithm : Core::allAlgorithms()) {
         m_algorithmCombo->addItem(Core::algorithmTitle(algorithm), static_cast<int>(algorithm));
         m_algorithmCombo->setItemData(m_algorithmCombo->count() - 1, algorithmSource(algorithm), Qt::ToolTipRole);
@@ -167,10 +168,9 @@ QWidget *PolicyEditor::buildBackoffTab()
         m_policy.algorithm = static_cast<BackoffAlgorithm>(m_algorithmCombo->itemData(index).toInt());
         handleFieldEdited();
     });
-    addField(form, QStringLiteral("algorithm"), tr("&Algorithm"), m_algorithmCombo,
-        tr("How the delay before each retry is computed. n is the retry index: 0 before the first retry."), [this] {
-            m_algorithmCombo->setCurrentIndex(m_algorithmCombo->findData(static_cast<int>(m_policy.algorithm)));
-        });
+    addField(form, Core::policyField(Id::Algorithm), m_algorithmCombo, [this] {
+        m_algorithmCombo->setCurrentIndex(m_algorithmCombo->findData(static_cast<int>(m_policy.algorithm)));
+    });
 
     m_formulaLabel = new QLabel(delays);
     m_formulaLabel->setObjectName(QStringLiteral("formula"));
@@ -185,28 +185,9 @@ QWidget *PolicyEditor::buildBackoffTab()
     m_algorithmNote->setFont(small);
     form->addRow(m_algorithmNote);
 
-    addNumberField(form, "baseDelayMs", tr("&Base delay"), 1.0, tr("ms"), 3,
-        tr("The first delay: \"base\" in the formula. The Google seeds start at 2^0 s = 1 s and double it for every "
-           "retry."),
-        [](BackoffPolicy &p) -> double & { return p.baseDelayMs; });
-    addNumberField(form, "multiplier", tr("&Multiplier"), 1.0, QStringLiteral("×"), 3,
-        tr("Growth factor per retry: \"multiplier\" in the formula. The seeds double the delay (2^n), so 2."),
-        [](BackoffPolicy &p) -> double & { return p.multiplier; });
-    addNumberField(form, "maxBackoffMs", tr("Maximum &backoff (cap)"), 1000.0, tr("s"), 3,
-        tr("maximum_backoff: no delay exceeds it, jitter included. The seeds say it is typically 32 or 64 s; once "
-           "it is reached the client keeps retrying at that interval, without growing it, until the retry limit."),
-        [](BackoffPolicy &p) -> double & { return p.maxBackoffMs; });
-    addNumberField(form, "jitterMs", tr("&Jitter (random part)"), 1.0, tr("ms"), 3,
-        tr("The random part U[0, jitter] added to the exponential term. Memorystore and Cloud Storage use "
-           "random_number_milliseconds of at most 1000 ms, IAM a random fraction of at most 1 s, drawn again for "
-           "every retry so that clients that failed together do not retry in synchronised waves."),
-        [](BackoffPolicy &p) -> double & { return p.jitterMs; });
-    addNumberField(form, "jitterFraction", tr("Jitter &fraction f"), 0.01, tr("%"), 2,
-        tr("Proportional jitter: the delay is multiplied by U[1 - f, 1 + f]. gRPC uses f = 20 %."),
-        [](BackoffPolicy &p) -> double & { return p.jitterFraction; });
+    addTableFields(form, Section::Delay);
     m_intervalJitterCombo = new QComboBox(delays);
     shrinkable(m_intervalJitterCombo);
-    m_intervalJitterCombo->setObjectName(QStringLiteral("intervalJitter"));
     for (const Core::IntervalJitter jitter : Core::allIntervalJitters())
         m_intervalJitterCombo->addItem(Core::intervalJitterTitle(jitter), static_cast<int>(jitter));
     connect(m_intervalJitterCombo, &QComboBox::currentIndexChanged, this, [this](int index) {
@@ -215,31 +196,15 @@ QWidget *PolicyEditor::buildBackoffTab()
         m_policy.intervalJitter = static_cast<Core::IntervalJitter>(m_intervalJitterCombo->itemData(index).toInt());
         handleFieldEdited();
     });
-    addField(form, QStringLiteral("intervalJitter"), tr("&Interval jitter"), m_intervalJitterCombo,
-        tr("Randomises the constant and linear intervals too (the Retry pattern: so that clients that failed "
-           "together do not retry in step). Proportional uses the jitter fraction f."),
-        [this] {
-            m_intervalJitterCombo->setCurrentIndex(
-                m_intervalJitterCombo->findData(static_cast<int>(m_policy.intervalJitter)));
-        });
+    addField(form, Core::policyField(Id::IntervalJitter), m_intervalJitterCombo, [this] {
+        m_intervalJitterCombo->setCurrentIndex(
+            m_intervalJitterCombo->findData(static_cast<int>(m_policy.intervalJitter)));
+    });
     column->addWidget(delays);
 
     auto *limits = new QGroupBox(tr("Limits"), page);
     auto *limitsForm = newForm(limits);
-    addIntegerField(limitsForm, "maxAttempts", tr("Maximum &attempts (0 = no limit)"),
-        tr("Attempts in total, the first included, so there are at most attempts - 1 retries. 0 means no limit and "
-           "then needs a total deadline: a policy never retries forever (the seeds: stop clients from retrying "
-           "indefinitely)."),
-        [](BackoffPolicy &p) -> int & { return p.maxAttempts; });
-    addNumberField(limitsForm, "deadlineMs", tr("Total &deadline (0 = none)"), 1000.0, tr("s"), 3,
-        tr("Time from the first attempt's start after which no retry starts (0 = none). When the next sleep would "
-           "cross it, the client gives up at once instead of sleeping into a certain failure. IAM suggests 300 s "
-           "for work that is not time-critical."),
-        [](BackoffPolicy &p) -> double & { return p.deadlineMs; });
-    addNumberField(limitsForm, "attemptTimeoutMs", tr("&Per-attempt timeout (0 = none)"), 1000.0, tr("s"), 3,
-        tr("How long one attempt may take before it is cut and counted as a timeout (0 = none). Separate from the "
-           "total deadline."),
-        [](BackoffPolicy &p) -> double & { return p.attemptTimeoutMs; });
+    addTableFields(limitsForm, Section::Limits);
     m_interactive = new QCheckBox(tr("A person waits (interactive)"), limits);
     m_interactive->setObjectName(QStringLiteral("interactive"));
     m_interactive->setToolTip(tr("A person waits for the answer. Not part of the policy: with it, the editor warns "
@@ -263,36 +228,14 @@ QWidget *PolicyEditor::buildClassificationTab()
     auto *form = newForm(http);
 
     m_statusesEdit = new QLineEdit(http);
-    m_statusesEdit->setObjectName(QStringLiteral("retryableStatuses"));
     m_statusesEdit->setPlaceholderText(tr("e.g. 429, 500-599"));
     m_statusesEdit->setClearButtonEnabled(true);
     connect(m_statusesEdit, &QLineEdit::textEdited, this, &PolicyEditor::handleStatusesEdited);
-    addField(form, QStringLiteral("retryableStatuses"), tr("Retryable &statuses"), m_statusesEdit,
-        tr("HTTP statuses retried after a delay. Memorystore and Cloud Storage: 5xx and 429. IAM: 500, 502, 503, "
-           "504, and optionally 404 (reads are eventually consistent, so a new resource may not be visible yet). "
-           "Write codes, ranges (500-599) or classes (5xx), separated by commas."),
-        [this] {
-            if (m_statusesError.isEmpty())
-                m_statusesEdit->setText(Core::HttpStatusList::format(m_policy.classification.retryableStatuses));
-        });
-
-    addCheckField(form, "retryConflictAborted", tr("Retry 409 &ABORTED (restart read-modify-write)"),
-        tr("409 with status ABORTED means a concurrent writer changed the resource (IAM). Retrying only the write "
-           "keeps failing: the whole read-modify-write sequence (read to get the etag, modify, write with that etag) "
-           "starts again after a backoff delay."),
-        [](BackoffPolicy &p) -> bool & { return p.classification.retryConflictAborted; });
-    addCheckField(form, "retryNonIdempotent", tr("Retry &non-idempotent requests (POST, PATCH)"),
-        tr("A POST or PATCH may have been applied although its response was lost; repeating it can apply it twice. "
-           "Without this option such requests are retried only when marked idempotent or sent with an "
-           "Idempotency-Key."),
-        [](BackoffPolicy &p) -> bool & { return p.classification.retryNonIdempotent; });
-    addCheckField(form, "honourRetryAfter", tr("Honour &Retry-After"),
-        tr("Wait what the server's Retry-After header asks (delta seconds or an HTTP date) instead of the backoff "
-           "delay, up to the bound below. A Retry-After beyond the deadline gives up at once."),
-        [](BackoffPolicy &p) -> bool & { return p.classification.honourRetryAfter; });
-    addNumberField(form, "maxRetryAfterMs", tr("Longest Retry-&After"), 1000.0, tr("s"), 3,
-        tr("The longest Retry-After accepted; a longer one is cut to this bound, and the log says so."),
-        [](BackoffPolicy &p) -> double & { return p.classification.maxRetryAfterMs; });
+    addField(form, Core::policyField(Id::RetryableStatuses), m_statusesEdit, [this] {
+        if (m_statusesError.isEmpty())
+            m_statusesEdit->setText(Core::HttpStatusList::format(m_policy.classification.retryableStatuses));
+    });
+    addTableFields(form, Section::Responses);
     column->addWidget(http);
 
     auto *network = new QGroupBox(tr("Network faults"), page);
@@ -306,7 +249,6 @@ QWidget *PolicyEditor::buildClassificationTab()
 
     m_faultModel = new FaultActionModel(this);
     m_faultView = new QTableView(network);
-    m_faultView->setObjectName(QStringLiteral("networkActions"));
     m_faultView->setModel(m_faultModel);
     m_faultView->setItemDelegateForColumn(FaultActionModel::ActionColumn, new FaultActionDelegate(m_faultView));
     m_faultView->verticalHeader()->hide();
@@ -334,14 +276,14 @@ QWidget *PolicyEditor::buildClassificationTab()
         m_policy.classification.networkDelayFactors = m_faultModel->delayFactors();
         handleFieldEdited();
     });
-    addField(networkForm, QStringLiteral("networkActions"), QString(), m_faultView,
-        tr("What the classifier does with each kind of network fault, and how long it waits compared with the "
-           "backoff (\u00d7 0.25: a quarter of the delay, for a fault that clears quickly). Hover a row for what "
-           "the fault means."),
+    // One table edits the actions and the delay factors; the group box names it.
+    addField(
+        networkForm, Core::policyField(Id::NetworkActions), m_faultView,
         [this] {
             m_faultModel->setActions(m_policy.classification.networkActions);
             m_faultModel->setDelayFactors(m_policy.classification.networkDelayFactors);
-        });
+        },
+        QString());
     column->addWidget(network);
     column->addStretch(1);
     return page;
@@ -354,39 +296,18 @@ QWidget *PolicyEditor::buildProtectionTab()
 
     auto *breaker = new QGroupBox(tr("Circuit breaker (per host)"), page);
     auto *form = newForm(breaker);
-    addCheckField(form, "circuitBreaker", tr("&Use a circuit breaker"),
-        tr("When faults look long-lasting, stop sending to the host for a while instead of retrying (closed → "
-           "open), then let trial requests through (half-open) to learn whether it has recovered. The Retry "
-           "pattern recommends it for faults that are not transient."),
-        [](BackoffPolicy &p) -> bool & { return p.circuitBreaker.enabled; });
     m_breakerNote = new QLabel(breaker);
     m_breakerNote->setWordWrap(true);
     QFont italic = m_breakerNote->font();
     italic.setItalic(true);
     m_breakerNote->setFont(italic);
-    form->addRow(m_breakerNote);
-    addIntegerField(form, "circuitBreaker.consecutiveFailures", tr("Open after &failures in a row"),
-        tr("Open after this many consecutive failures (0 = not used)."),
-        [](BackoffPolicy &p) -> int & { return p.circuitBreaker.consecutiveFailures; });
-    addNumberField(form, "circuitBreaker.failureRatio", tr("Or failure &ratio"), 0.01, tr("%"), 2,
-        tr("Open when this share of the last \"window\" outcomes failed (0 = not used)."),
-        [](BackoffPolicy &p) -> double & { return p.circuitBreaker.failureRatio; });
-    addIntegerField(form, "circuitBreaker.window", tr("Ratio &window (outcomes)"),
-        tr("How many recent outcomes the failure ratio looks at."),
-        [](BackoffPolicy &p) -> int & { return p.circuitBreaker.window; });
-    addNumberField(form, "circuitBreaker.openMs", tr("Stay &open for"), 1000.0, tr("s"), 3,
-        tr("How long the breaker fails fast before it lets trial requests through."),
-        [](BackoffPolicy &p) -> double & { return p.circuitBreaker.openMs; });
-    addIntegerField(form, "circuitBreaker.halfOpenTrials", tr("&Half-open trials"),
-        tr("Trial requests let through while half-open; their outcome closes or reopens the breaker."),
-        [](BackoffPolicy &p) -> int & { return p.circuitBreaker.halfOpenTrials; });
+    addTableFields(form, Section::CircuitBreaker, m_breakerNote);
     column->addWidget(breaker);
 
     auto *budget = new QGroupBox(tr("Retry budget (all requests)"), page);
     auto *budgetForm = newForm(budget);
     m_budgetCombo = new QComboBox(budget);
     shrinkable(m_budgetCombo);
-    m_budgetCombo->setObjectName(QStringLiteral("retryBudget.kind"));
     m_budgetCombo->addItem(tr("None"), static_cast<int>(RetryBudgetKind::None));
     m_budgetCombo->addItem(tr("AWS SDK standard mode"), static_cast<int>(RetryBudgetKind::AwsStandard));
     m_budgetCombo->addItem(tr("gRPC retry throttling"), static_cast<int>(RetryBudgetKind::GrpcThrottling));
@@ -396,35 +317,14 @@ QWidget *PolicyEditor::buildProtectionTab()
         m_policy.retryBudget.kind = static_cast<RetryBudgetKind>(m_budgetCombo->itemData(index).toInt());
         handleFieldEdited();
     });
-    addField(budgetForm, QStringLiteral("retryBudget.kind"), tr("&Budget"), m_budgetCombo,
-        tr("A token bucket shared by all requests, so that retries cannot multiply the load on a struggling "
-           "server (retry amplification)."),
-        [this] {
-            m_budgetCombo->setCurrentIndex(m_budgetCombo->findData(static_cast<int>(m_policy.retryBudget.kind)));
-        });
+    addField(budgetForm, Core::policyField(Id::BudgetKind), m_budgetCombo, [this] {
+        m_budgetCombo->setCurrentIndex(m_budgetCombo->findData(static_cast<int>(m_policy.retryBudget.kind)));
+    });
     m_budgetNote = new QLabel(budget);
     m_budgetNote->setWordWrap(true);
     m_budgetNote->setFont(italic);
     budgetForm->addRow(m_budgetNote);
-    addNumberField(budgetForm, "retryBudget.awsCapacity", tr("&Capacity (tokens)"), 1.0, QString(), 3,
-        tr("AWS SDK standard mode: the bucket starts full with 500 tokens."),
-        [](BackoffPolicy &p) -> double & { return p.retryBudget.awsCapacity; });
-    addNumberField(budgetForm, "retryBudget.awsRetryCost", tr("&Retry cost (tokens)"), 1.0, QString(), 3,
-        tr("Tokens a retry takes (AWS: 5); a retry is refused when the bucket cannot cover it."),
-        [](BackoffPolicy &p) -> double & { return p.retryBudget.awsRetryCost; });
-    addNumberField(budgetForm, "retryBudget.awsTimeoutCost", tr("&Timeout retry cost (tokens)"), 1.0, QString(), 3,
-        tr("Tokens a retry after a timeout takes (AWS: 10)."),
-        [](BackoffPolicy &p) -> double & { return p.retryBudget.awsTimeoutCost; });
-    addNumberField(budgetForm, "retryBudget.awsSuccessRefund", tr("&Success refund (tokens)"), 1.0, QString(), 3,
-        tr("Tokens a success returns (AWS: 1)."),
-        [](BackoffPolicy &p) -> double & { return p.retryBudget.awsSuccessRefund; });
-    addNumberField(budgetForm, "retryBudget.grpcMaxTokens", tr("&Max tokens"), 1.0, QString(), 3,
-        tr("gRPC retryThrottling maxTokens: the bucket starts here, a failure costs 1, and retries stop while the "
-           "tokens are at or below half of it."),
-        [](BackoffPolicy &p) -> double & { return p.retryBudget.grpcMaxTokens; });
-    addNumberField(budgetForm, "retryBudget.grpcTokenRatio", tr("Token &ratio"), 1.0, QString(), 3,
-        tr("gRPC retryThrottling tokenRatio: what a success adds back (the gRPC example uses 0.1)."),
-        [](BackoffPolicy &p) -> double & { return p.retryBudget.grpcTokenRatio; });
+    addTableFields(budgetForm, Section::RetryBudget);
     column->addWidget(budget);
     column->addStretch(1);
     return page;
@@ -435,40 +335,62 @@ QWidget *PolicyEditor::buildDetailsTab()
     auto *page = new QWidget;
     auto *form = newForm(page);
 
-    auto *name = new QLineEdit(page);
-    name->setObjectName(QStringLiteral("name"));
-    connect(name, &QLineEdit::textEdited, this, [this](const QString &text) {
-        m_policy.name = text;
-        handleFieldEdited();
-    });
-    addField(form, QStringLiteral("name"), tr("&Name"), name,
-        tr("The name shown in the preset list and written into exported files."),
-        [this, name] { name->setText(m_policy.name); });
+    // Name and source are lines; the description may take several.
+    for (const Id id : {Id::Name, Id::Source}) {
+        const Core::PolicyField &field = Core::policyField(id);
+        auto *edit = new QLineEdit(page);
+        connect(edit, &QLineEdit::textEdited, this, [this, &field](const QString &text) {
+            field.setText(m_policy, text);
+            handleFieldEdited();
+        });
+        addField(form, field, edit, [this, edit, &field] { edit->setText(field.text(m_policy)); });
+    }
 
-    auto *source = new QLineEdit(page);
-    source->setObjectName(QStringLiteral("source"));
-    connect(source, &QLineEdit::textEdited, this, [this](const QString &text) {
-        m_policy.source = text;
-        handleFieldEdited();
-    });
-    addField(form, QStringLiteral("source"), tr("&Source"), source, tr("Where the numbers come from."),
-        [this, source] { source->setText(m_policy.source); });
-
+    const Core::PolicyField &descriptionField = Core::policyField(Id::Description);
     auto *description = new QPlainTextEdit(page);
-    description->setObjectName(QStringLiteral("description"));
     description->setTabChangesFocus(true);
-    connect(description, &QPlainTextEdit::textChanged, this, [this, description] {
+    connect(description, &QPlainTextEdit::textChanged, this, [this, description, &descriptionField] {
         if (m_updating)
             return;
-        m_policy.description = description->toPlainText();
+        descriptionField.setText(m_policy, description->toPlainText());
         handleFieldEdited();
     });
-    addField(form, QStringLiteral("description"), tr("&Description"), description,
-        tr("What the policy is for and what its numbers mean."), [this, description] {
-            if (description->toPlainText() != m_policy.description)
-                description->setPlainText(m_policy.description);
-        });
+    addField(form, descriptionField, description, [this, description, &descriptionField] {
+        const QString text = descriptionField.text(m_policy);
+        if (description->toPlainText() != text)
+            description->setPlainText(text);
+    });
     return page;
+}
+
+void PolicyEditor::addTableFields(QFormLayout *form, Section section, QWidget *afterSwitch)
+{
+    for (const Core::PolicyField &field : Core::policyFields()) {
+        if (field.section != section)
+            continue;
+        switch (field.type) {
+        case Core::PolicyField::Type::Number:
+        case Core::PolicyField::Type::WholeNumber:
+            addNumberField(form, field);
+            break;
+        case Core::PolicyField::Type::Switch:
+            addCheckField(form, field);
+            if (afterSwitch)
+                form->addRow(afterSwitch);
+            break;
+        case Core::PolicyField::Type::Text:
+        case Core::PolicyField::Type::Choice:
+        case Core::PolicyField::Type::Collection:
+            break; // widgets of their own, made by the tab
+        }
+    }
+}
+
+void PolicyEditor::addField(QFormLayout *form, const Core::PolicyField &field, QWidget *editor,
+    std::function<void()> show, std::optional<QString> title)
+{
+    addField(form, field.name(), title.value_or(field.title()), editor, field.toolTip(), std::move(show));
+    m_fields.last().descriptor = &field;
 }
 
 void PolicyEditor::addField(QFormLayout *form, const QString &name, const QString &title, QWidget *editor,
@@ -505,47 +427,34 @@ void PolicyEditor::addField(QFormLayout *form, const QString &name, const QStrin
     m_fields.append(std::move(f));
 }
 
-void PolicyEditor::addNumberField(QFormLayout *form, const char *name, const QString &title, double scale,
-    const QString &unit, int decimals, const QString &toolTip, double &(*access)(BackoffPolicy &))
+void PolicyEditor::addNumberField(QFormLayout *form, const Core::PolicyField &field)
 {
-    auto *spin = new UnitSpinBox(scale, unit, decimals, form->parentWidget());
-    connect(spin, &UnitSpinBox::storedValueChanged, this, [this, access](double stored) {
+    auto *spin = new UnitSpinBox(field.displayScale, field.unitText(), field.decimals(), form->parentWidget());
+    connect(spin, &UnitSpinBox::storedValueChanged, this, [this, &field](double stored) {
         if (m_updating)
             return;
-        access(m_policy) = stored;
+        field.setNumber(m_policy, stored);
         handleFieldEdited();
     });
-    addField(form, QString::fromLatin1(name), title, spin, toolTip,
-        [this, spin, access] { spin->setStoredValue(access(m_policy)); });
+    addField(form, field, spin, [this, spin, &field] { spin->setStoredValue(field.number(m_policy)); });
 }
 
-void PolicyEditor::addIntegerField(
-    QFormLayout *form, const char *name, const QString &title, const QString &toolTip, int &(*access)(BackoffPolicy &))
+void PolicyEditor::addCheckField(QFormLayout *form, const Core::PolicyField &field)
 {
-    auto *spin = new UnitSpinBox(1.0, QString(), 0, form->parentWidget());
-    connect(spin, &UnitSpinBox::storedValueChanged, this, [this, access](double stored) {
+    auto *check = new QCheckBox(field.title(), form->parentWidget());
+    connect(check, &QCheckBox::toggled, this, [this, &field](bool on) {
         if (m_updating)
             return;
-        // Beyond what an int holds, the field keeps the digits and validation the limit.
-        access(m_policy) = static_cast<int>(std::llround(std::clamp(stored, -1e9, 2e9)));
+        field.setFlag(m_policy, on);
         handleFieldEdited();
     });
-    addField(form, QString::fromLatin1(name), title, spin, toolTip,
-        [this, spin, access] { spin->setStoredValue(access(m_policy)); });
-}
-
-void PolicyEditor::addCheckField(
-    QFormLayout *form, const char *name, const QString &text, const QString &toolTip, bool &(*access)(BackoffPolicy &))
-{
-    auto *check = new QCheckBox(text, form->parentWidget());
-    connect(check, &QCheckBox::toggled, this, [this, access](bool on) {
-        if (m_updating)
-            return;
-        access(m_policy) = on;
-        handleFieldEdited();
-    });
-    addField(form, QString::fromLatin1(name), QString(), check, toolTip,
-        [this, check, access] { check->setChecked(access(m_policy)); });
+    // The breaker's switch carries the messages about the whole breaker
+    // (validatePolicy() names them "circuitBreaker"), and stays enabled while
+    // the breaker's numbers are not used.
+    const bool wholeBreaker = field.id == Id::BreakerEnabled;
+    addField(form, wholeBreaker ? field.object() : field.name(), QString(), check, field.toolTip(),
+        [this, check, &field] { check->setChecked(field.flag(m_policy)); });
+    m_fields.last().descriptor = &field;
 }
 
 PolicyEditor::Field *PolicyEditor::field(const QString &name)
@@ -653,16 +562,13 @@ void PolicyEditor::updateApplicability()
             label->setEnabled(f.editor->isEnabled());
     }
 
-    const auto kind = m_policy.retryBudget.kind;
+    // A budget's numbers are shown for their kind of budget only.
     for (Field &f : m_fields) {
-        if (!f.name.startsWith(QLatin1String("retryBudget.")) || f.name == QLatin1String("retryBudget.kind"))
+        if (!f.descriptor || f.descriptor->section != Section::RetryBudget || !f.descriptor->checkedWhen)
             continue;
-        const bool aws = f.name.startsWith(QLatin1String("retryBudget.aws"));
-        const bool shown = (aws && kind == RetryBudgetKind::AwsStandard)
-            || (!aws && kind == RetryBudgetKind::GrpcThrottling) || withIssues.contains(f.name);
-        f.form->setRowVisible(f.editor, shown);
+        f.form->setRowVisible(f.editor, f.descriptor->checkedWhen(m_policy) || withIssues.contains(f.name));
     }
-    switch (kind) {
+    switch (m_policy.retryBudget.kind) {
     case RetryBudgetKind::None:
         m_budgetNote->setText(tr("No budget: retries are limited per request only, so a burst of failing requests "
                                  "multiplies the load by the number of attempts."));
@@ -693,7 +599,7 @@ void PolicyEditor::revalidate()
 {
     QList<PolicyIssue> issues;
     if (!m_statusesError.isEmpty())
-        issues.append({PolicyIssue::Severity::Error, QStringLiteral("retryableStatuses"), m_statusesError});
+        issues.append({PolicyIssue::Severity::Error, Core::policyFieldName(Id::RetryableStatuses), m_statusesError});
     issues.append(Core::validatePolicy(m_policy));
     issues.append(Core::advisePolicy(m_policy, m_usage));
     m_issues = issues;
@@ -733,7 +639,7 @@ void PolicyEditor::revalidate()
         if (!fieldIssues.isEmpty()) {
             kind = hasError ? FieldMessage::Kind::Error : FieldMessage::Kind::Warning;
         } else if (const QString reason = Core::unusedFieldReason(m_policy, f.name);
-                   !reason.isEmpty() && !f.name.startsWith(QLatin1String("circuitBreaker."))) {
+                   !reason.isEmpty() && !(f.descriptor && f.descriptor->section == Section::CircuitBreaker)) {
             kind = FieldMessage::Kind::Note;
             text = reason;
         }

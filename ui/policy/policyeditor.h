@@ -2,6 +2,7 @@
 
 #include "core/policy/backoffpolicy.h"
 #include "core/policy/policyadvice.h"
+#include "core/policy/policyfields.h"
 #include "ui/policy/presetbar.h"
 
 #include <QHash>
@@ -9,6 +10,7 @@
 #include <QWidget>
 
 #include <functional>
+#include <optional>
 
 QT_BEGIN_NAMESPACE
 class QCheckBox;
@@ -30,6 +32,7 @@ class Settings;
 /// field has its unit, a tooltip that explains it, and the messages of
 /// Core::validatePolicy() right below it (errors and warnings told apart);
 /// fields the policy does not use are disabled with Core::unusedFieldReason().
+/// The fields, their labels, units and help come from Core::policyFields().
 /// Above the form, presetBar() offers the built-in presets and the user's own
 /// (kept through Settings) and imports and exports policies as JSON.
 ///
@@ -79,6 +82,7 @@ private:
     Core::PolicyUsage m_usage;
     struct Field
     {
+        const Core::PolicyField *descriptor = nullptr; ///< nullptr for a field outside the table
         QString name;
         QString title;
         QWidget *editor = nullptr;
@@ -96,14 +100,16 @@ private:
     QWidget *buildDetailsTab();
     QWidget *addTab(QWidget *content, const QString &title);
 
+    /// The table's numbers and switches of `section`, in the table's order; `afterSwitch`
+    /// goes below the section's switch (the breaker's note).
+    void addTableFields(QFormLayout *form, Core::PolicyField::Section section, QWidget *afterSwitch = nullptr);
+    /// A field of the table; `title` replaces its label (empty: none).
+    void addField(QFormLayout *form, const Core::PolicyField &field, QWidget *editor, std::function<void()> show,
+        std::optional<QString> title = std::nullopt);
     void addField(QFormLayout *form, const QString &name, const QString &title, QWidget *editor, const QString &toolTip,
         std::function<void()> show);
-    void addNumberField(QFormLayout *form, const char *name, const QString &title, double scale, const QString &unit,
-        int decimals, const QString &toolTip, double &(*access)(Core::BackoffPolicy &));
-    void addIntegerField(QFormLayout *form, const char *name, const QString &title, const QString &toolTip,
-        int &(*access)(Core::BackoffPolicy &));
-    void addCheckField(QFormLayout *form, const char *name, const QString &text, const QString &toolTip,
-        bool &(*access)(Core::BackoffPolicy &));
+    void addNumberField(QFormLayout *form, const Core::PolicyField &field);
+    void addCheckField(QFormLayout *form, const Core::PolicyField &field);
     Field *field(const QString &name);
 
     void handleFieldEdited();

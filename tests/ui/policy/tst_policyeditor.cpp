@@ -26,6 +26,7 @@
 #include <QTest>
 #include <QToolButton>
 
+#include <algorithm>
 #include <cmath>
 #include <functional>
 
@@ -296,6 +297,10 @@ private Q_SLOTS:
     void export_refusedWhilePolicyHasErrors();
     void layout_narrowOrWide_everyPageFitsItsView_data();
     void layout_narrowOrWide_everyPageFitsItsView();
+
+    void fieldTable_oneWidgetPerField_withItsUnitAndLabel();
+    void fieldTable_delayFieldsEnabledAsTheAlgorithmUsesThem_data();
+    void fieldTable_delayFieldsEnabledAsTheAlgorithmUsesThem();
 
 private:
     QTemporaryDir m_dir;
@@ -887,6 +892,93 @@ void TestPolicyEditor::layout_narrowOrWide_everyPageFitsItsView()
                            .arg(area->widget()->width())
                            .arg(area->viewport()->width())
                            .arg(area->widget()->minimumSizeHint().width())));
+    }
+}
+
+// The widget that edits a field of the table: named after it, except the
+// breaker's switch, which carries the messages about the whole breaker.
+QString widgetName(const Core::PolicyField &field)
+{
+    return field.id == Core::PolicyFieldId::BreakerEnabled ? field.object() : field.name();
+}
+
+void TestPolicyEditor::fieldTable_oneWidgetPerField_withItsUnitAndLabel()
+{
+    PolicyEditor editor;
+    int numbers = 0;
+    for (const Core::PolicyField &field : Core::policyFields()) {
+        // The delay factors are a column of the network actions' table.
+        if (field.id == Core::PolicyFieldId::NetworkDelayFactors) {
+            QVERIFY(child<QTableView>(editor, "networkActions")->model()->columnCount() > 2);
+            continue;
+        }
+        const QString name = widgetName(field);
+        const QList<QWidget *> widgets = editor.findChildren<QWidget *>(name);
+        QVERIFY2(widgets.size() == 1, qPrintable(name));
+        QWidget *widget = widgets.first();
+        QCOMPARE(widget->toolTip().left(field.toolTip().size()), field.toolTip());
+        switch (field.type) {
+        case Core::PolicyField::Type::Number:
+        case Core::PolicyField::Type::WholeNumber: {
+            auto *box = qobject_cast<UnitSpinBox *>(widget);
+            QVERIFY2(box, qPrintable(name));
+            ++numbers;
+            QCOMPARE(box->scale(), field.displayScale);
+            QCOMPARE(box->decimals(), field.decimals());
+            QCOMPARE(box->suffix().trimmed(), field.unitText());
+            // What the box shows is the policy's value.
+            QCOMPARE(box->storedValue(), field.number(editor.policy()));
+            break;
+        }
+        case Core::PolicyField::Type::Switch: {
+            auto *check = qobject_cast<QCheckBox *>(widget);
+            QVERIFY2(check, qPrintable(name));
+            QCOMPARE(check->text(), field.title());
+            QCOMPARE(check->isChecked(), field.flag(editor.policy()));
+            break;
+        }
+        case Core::PolicyField::Type::Text:
+        case Core::PolicyField::Type::Choice:
+        case Core::PolicyField::Type::Collection:
+            break;
+        }
+        // The label the form shows, when it has one.
+        const auto labels = editor.findChildren<QLabel *>();
+        const bool labelled
+            = std::any_of(labels.cbegin(), labels.cend(), [widget](QLabel *l) { return l->buddy() == widget; });
+        if (labelled) {
+            const auto label
+                = std::find_if(labels.cbegin(), labels.cend(), [widget](QLabel *l) { return l->buddy() == widget; });
+            QCOMPARE((*label)->text(), field.title());
+        }
+    }
+    // No number field outside the table.
+    QCOMPARE(editor.findChildren<UnitSpinBox *>().size(), numbers);
+}
+
+void TestPolicyEditor::fieldTable_delayFieldsEnabledAsTheAlgorithmUsesThem_data()
+{
+    QTest::addColumn<BackoffAlgorithm>("algorithm");
+    for (BackoffAlgorithm algorithm : Core::allAlgorithms())
+        QTest::addRow("%s", qPrintable(Core::algorithmName(algorithm))) << algorithm;
+}
+
+void TestPolicyEditor::fieldTable_delayFieldsEnabledAsTheAlgorithmUsesThem()
+{
+    QFETCH(BackoffAlgorithm, algorithm);
+    PolicyEditor editor;
+    BackoffPolicy policy;
+    policy.algorithm = algorithm;
+    editor.setPolicy(policy);
+    for (const Core::PolicyField &field : Core::policyFields()) {
+        if (!field.delayField)
+            continue;
+        const QString name = widgetName(field);
+        const bool hasIssue = std::any_of(editor.issues().cbegin(), editor.issues().cend(),
+            [&name](const Core::PolicyIssue &issue) { return issue.field == name; });
+        if (hasIssue)
+            continue; // a field with a message stays editable
+        QVERIFY2(editor.findChild<QWidget *>(name)->isEnabled() == field.usedBy(algorithm), qPrintable(name));
     }
 }
 
