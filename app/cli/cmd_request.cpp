@@ -13,6 +13,7 @@
 #include "core/faultserver/faultserver.h"
 #include "core/http/redactor.h"
 #include "core/import/curlcommandline.h"
+#include "core/policy/policyfields.h"
 #include "core/policy/policyjson.h"
 #include "core/policy/presets.h"
 #include "core/scenario/scenariorunner.h"
@@ -113,7 +114,8 @@ Core::Result<ChosenPolicy> choosePolicy(const QString &text)
             .arg(text, Core::Presets::ids().join(QStringLiteral(", "))));
 }
 
-// --retry-max-attempts and friends over whatever the policy and the curl options said.
+// --retry-max-attempts and friends over whatever the policy and the curl options said:
+// --retry-NAME sets the policy field whose option is NAME.
 Core::Result<void> applyOverrides(
     const QCommandLineParser &parser, const QList<QCommandLineOption> &overrides, ChosenPolicy &chosen)
 {
@@ -121,6 +123,10 @@ Core::Result<void> applyOverrides(
         if (!parser.isSet(option))
             continue;
         const QString name = option.names().constFirst();
+        const QLatin1String prefix("retry-");
+        Q_ASSERT(name.startsWith(prefix));
+        const Core::PolicyField *field = Core::policyFieldForOption(name.sliced(prefix.size()));
+        Q_ASSERT(field && field->access.setNumber);
         const QString text = parser.value(option);
         bool ok = false;
         const double value = text.toDouble(&ok);
@@ -128,30 +134,18 @@ Core::Result<void> applyOverrides(
             return Core::Result<void>::failure(
                 Tr::tr("--%1 takes a number of %2, not \"%3\"")
                     .arg(name,
-                        name == QLatin1String("retry-max-attempts") ? Tr::tr("attempts") : Tr::tr("milliseconds"),
+                        field->unit == Core::PolicyField::Unit::Attempts ? Tr::tr("attempts") : Tr::tr("milliseconds"),
                         text));
         }
-        QString field;
-        if (name == QLatin1String("retry-max-attempts")) {
-            if (value != std::floor(value) || value > Core::PolicyLimits::maxAttempts) {
-                return Core::Result<void>::failure(Tr::tr("--retry-max-attempts takes a whole number from 0 to %1, not "
-                                                          "\"%2\"")
-                                                       .arg(Core::PolicyLimits::maxAttempts)
-                                                       .arg(text));
-            }
-            chosen.policy.maxAttempts = int(value);
-            field = QStringLiteral("maxAttempts");
-        } else if (name == QLatin1String("retry-base-ms")) {
-            chosen.policy.baseDelayMs = value;
-            field = QStringLiteral("baseDelayMs");
-        } else if (name == QLatin1String("retry-cap-ms")) {
-            chosen.policy.maxBackoffMs = value;
-            field = QStringLiteral("maxBackoffMs");
-        } else {
-            chosen.policy.deadlineMs = value;
-            field = QStringLiteral("deadlineMs");
+        if (field->type == Core::PolicyField::Type::WholeNumber && (value != std::floor(value) || value > field->max)) {
+            return Core::Result<void>::failure(Tr::tr("--%1 takes a whole number from %2 to %3, not \"%4\"")
+                                                   .arg(name)
+                                                   .arg(field->min)
+                                                   .arg(field->max)
+                                                   .arg(text));
         }
-        chosen.optionOf.insert(field, QStringLiteral("--%1 %2").arg(name, text));
+        field->setNumber(chosen.policy, value);
+        chosen.optionOf.insert(field->name(), QStringLiteral("--%1 %2").arg(name, text));
         chosen.changes.append(QStringLiteral("--%1 %2").arg(name, text));
     }
     return {};

@@ -3,6 +3,7 @@
 #include "core/import/curlarguments.h"
 #include "core/import/curlrequestreader.h"
 #include "core/import/shellwords.h"
+#include "core/policy/policyfields.h"
 #include "core/util/coretr.h"
 
 #include <QCoreApplication>
@@ -417,10 +418,11 @@ QList<OptionHelp> supportedOptions()
 QList<PolicyChange> applyRetryHints(const ImportedRequest::RetryHints &hints, BackoffPolicy &policy)
 {
     QList<PolicyChange> changes;
+    const auto fieldPath = [](PolicyFieldId id) { return policyField(id).path(); };
     const auto seconds = [](double ms) { return QString::number(ms / 1000.0, 'f', QLocale::FloatingPointShortest); };
     if (hints.retries) {
         policy.maxAttempts = *hints.retries + 1;
-        changes.append({QStringLiteral("maxAttempts"), QStringLiteral("--retry %1").arg(*hints.retries),
+        changes.append({fieldPath(PolicyFieldId::MaxAttempts), QStringLiteral("--retry %1").arg(*hints.retries),
             Tr::tr("at most %n attempt(s)", nullptr, policy.maxAttempts)});
     }
     if (hints.delayMs && *hints.delayMs > 0.0) {
@@ -428,30 +430,32 @@ QList<PolicyChange> applyRetryHints(const ImportedRequest::RetryHints &hints, Ba
         policy.algorithm = BackoffAlgorithm::Constant;
         policy.baseDelayMs = *hints.delayMs;
         policy.maxBackoffMs = std::max(policy.maxBackoffMs, *hints.delayMs);
-        changes.append({QStringLiteral("baseDelayMs"), QStringLiteral("--retry-delay %1").arg(seconds(*hints.delayMs)),
-            Tr::tr("a constant wait of %1 ms before every retry").arg(*hints.delayMs)});
+        changes.append(
+            {fieldPath(PolicyFieldId::BaseDelay), QStringLiteral("--retry-delay %1").arg(seconds(*hints.delayMs)),
+                Tr::tr("a constant wait of %1 ms before every retry").arg(*hints.delayMs)});
     }
     if (hints.maxTimeMs && *hints.maxTimeMs > 0.0) {
         policy.deadlineMs = *hints.maxTimeMs;
         changes.append(
-            {QStringLiteral("deadlineMs"), QStringLiteral("--retry-max-time %1").arg(seconds(*hints.maxTimeMs)),
+            {fieldPath(PolicyFieldId::Deadline), QStringLiteral("--retry-max-time %1").arg(seconds(*hints.maxTimeMs)),
                 Tr::tr("a total deadline of %1 ms").arg(*hints.maxTimeMs)});
     }
     if (hints.attemptTimeoutMs) {
         policy.attemptTimeoutMs = *hints.attemptTimeoutMs;
-        changes.append(
-            {QStringLiteral("attemptTimeoutMs"), QStringLiteral("--max-time %1").arg(seconds(*hints.attemptTimeoutMs)),
-                *hints.attemptTimeoutMs > 0.0 ? Tr::tr("a per-attempt timeout of %1 ms").arg(*hints.attemptTimeoutMs)
-                                              : Tr::tr("no per-attempt timeout")});
+        changes.append({fieldPath(PolicyFieldId::AttemptTimeout),
+            QStringLiteral("--max-time %1").arg(seconds(*hints.attemptTimeoutMs)),
+            *hints.attemptTimeoutMs > 0.0 ? Tr::tr("a per-attempt timeout of %1 ms").arg(*hints.attemptTimeoutMs)
+                                          : Tr::tr("no per-attempt timeout")});
     }
     if (hints.retryAllErrors) {
         for (NetworkFaultClass fault : allNetworkFaultClasses())
             policy.classification.networkActions[fault] = FaultAction::RetryAfterDelay;
-        changes.append({QStringLiteral("classification.networkActions"), QStringLiteral("--retry-all-errors"),
+        changes.append({fieldPath(PolicyFieldId::NetworkActions), QStringLiteral("--retry-all-errors"),
             Tr::tr("every network fault is retried after a delay")});
     } else if (hints.retryConnectionRefused) {
         policy.classification.networkActions[NetworkFaultClass::ConnectionRefused] = FaultAction::RetryAfterDelay;
-        changes.append({QStringLiteral("classification.networkActions.connection-refused"),
+        changes.append({fieldPath(PolicyFieldId::NetworkActions) + QLatin1Char('.')
+                + networkFaultClassName(NetworkFaultClass::ConnectionRefused),
             QStringLiteral("--retry-connrefused"), Tr::tr("a refused connection is retried after a delay")});
     }
     return changes;

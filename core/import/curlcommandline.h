@@ -90,7 +90,7 @@ QList<OptionHelp> supportedOptions();
 /// What a retry hint changed in a policy, and which curl option said so.
 struct PolicyChange
 {
-    QString field; ///< the policy field, as in the policy file: "maxAttempts"
+    QString field; ///< the policy field's path in the policy file (PolicyField::path()): "maxAttempts"
     QString option; ///< "--retry 7"
     QString description; ///< "at most 8 attempts"
 };

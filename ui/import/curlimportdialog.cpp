@@ -1,6 +1,7 @@
 #include "ui/import/curlimportdialog.h"
 
 #include "core/http/redactor.h"
+#include "core/policy/policyfields.h"
 #include "ui/import/importeddraft.h"
 #include "ui/widgets/fieldmessage.h"
 
@@ -25,22 +26,28 @@ namespace RetryLab::Ui {
 
 namespace {
 
-/// The value a policy field has now, for "was ..." in the preview; empty when not a number.
-QString currentValue(const Core::BackoffPolicy &policy, const QString &field)
+/// The value the policy field at `path` has now, for "was ..." in the preview;
+/// empty when it is not a number.
+QString currentValue(const Core::BackoffPolicy &policy, const QString &path)
 {
+    const Core::PolicyField *field = Core::policyFieldAt(path);
+    if (!field || !field->access.number)
+        return {};
+    const double value = field->number(policy);
+    if (value == 0.0 && field->zeroMeansNone)
+        return CurlImportDialog::tr("now none");
     const QLocale locale;
-    if (field == QLatin1String("maxAttempts"))
-        return CurlImportDialog::tr("now %n attempt(s)", nullptr, policy.maxAttempts);
-    if (field == QLatin1String("baseDelayMs"))
-        return CurlImportDialog::tr("now a base delay of %1 ms").arg(locale.toString(policy.baseDelayMs));
-    if (field == QLatin1String("deadlineMs"))
-        return policy.deadlineMs > 0.0 ? CurlImportDialog::tr("now %1 ms").arg(locale.toString(policy.deadlineMs))
-                                       : CurlImportDialog::tr("now none");
-    if (field == QLatin1String("attemptTimeoutMs"))
-        return policy.attemptTimeoutMs > 0.0
-            ? CurlImportDialog::tr("now %1 ms").arg(locale.toString(policy.attemptTimeoutMs))
-            : CurlImportDialog::tr("now none");
-    return {};
+    switch (field->unit) {
+    case Core::PolicyField::Unit::Attempts:
+        return CurlImportDialog::tr("now %n attempt(s)", nullptr, int(value));
+    case Core::PolicyField::Unit::Milliseconds:
+        return CurlImportDialog::tr("now %1 ms").arg(locale.toString(value));
+    case Core::PolicyField::Unit::None:
+    case Core::PolicyField::Unit::Fraction:
+    case Core::PolicyField::Unit::Factor:
+        break;
+    }
+    return CurlImportDialog::tr("now %1").arg(locale.toString(value));
 }
 
 QString listed(const QStringList &items)
