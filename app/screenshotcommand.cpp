@@ -20,10 +20,12 @@
 #include "ui/policy/layercalculator.h"
 #include "ui/policy/policypanel.h"
 #include "ui/policy/policystackchooser.h"
+#include "ui/presentationcontroller.h"
 #include "ui/request/requestcomposer.h"
 #include "ui/run/attemptinspector.h"
 #include "ui/run/statisticsview.h"
 #include "ui/run/timelineview.h"
+#include "ui/runactions.h"
 #include "ui/server/serverview.h"
 #include "ui/session/embeddedserver.h"
 #include "ui/session/requestrunner.h"
@@ -212,7 +214,7 @@ int runScreenshot(const QStringList &arguments)
 
     // The demo run; the views count time from its start.
     window.policyPanel()->setPolicy(demoPolicy());
-    window.clearRun();
+    window.findChild<Ui::RunActions *>(QStringLiteral("runActions"))->clearRun();
     Ui::RequestRunner *runner = window.runner();
     Core::RequestDraft base;
     base.seed = 7; // the same pictures every time
@@ -431,10 +433,11 @@ int runScreenshot(const QStringList &arguments)
     }
 
     // View -> Presentation: the timeline alone, larger, full screen.
-    window.setPresentation(true);
+    auto *presentation = window.findChild<Ui::PresentationController *>(QStringLiteral("presentationController"));
+    presentation->setPresentation(true);
     settle(400);
     save(&window, QStringLiteral("presentation.png"));
-    window.setPresentation(false);
+    presentation->setPresentation(false);
     settle(200);
 
     // Policy -> Layer calculator: three presets stacked, the attempts multiplied.

@@ -4,6 +4,7 @@
 //   mainwindow_drive [--dark] [--send-after MS] [--quit-after S] [--tab N] [--size WxH]
 //                    [--method M] [--url TEMPLATE] [--details N] [--replay-after MS]
 //                    [--grab-after MS --grab FILE]
+#include "tests/ui/windowparts.h"
 #include "ui/mainwindow.h"
 #include "ui/request/requestcomposer.h"
 #include "ui/widgets/darkpalette.h"
@@ -76,7 +77,8 @@ int main(int argc, char *argv[])
     QTimer::singleShot(
         parser.value(sendAfter).toInt(), &window, [&window] { window.composer()->sendAction()->trigger(); });
     if (parser.isSet(replayAfter))
-        QTimer::singleShot(parser.value(replayAfter).toInt(), &window, [&window] { window.replayRun(); });
+        QTimer::singleShot(
+            parser.value(replayAfter).toInt(), &window, [&window] { presentationOf(window)->replayRun(); });
     if (parser.isSet(grabAfter) && parser.isSet(grab)) {
         QTimer::singleShot(parser.value(grabAfter).toInt(), &window,
             [&window, file = parser.value(grab)] { window.grab().save(file); });

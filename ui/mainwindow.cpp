@@ -3,14 +3,15 @@
 #include "ui/exportcontroller.h"
 #include "ui/importcontroller.h"
 #include "ui/openedrun.h"
+#include "ui/policyactions.h"
+#include "ui/presentationcontroller.h"
+#include "ui/runactions.h"
 #include "ui/statusbarpresenter.h"
 #include "ui/transportcontroller.h"
 
 #include "core/collections/requesttemplate.h"
 #include "core/collections/secretmask.h"
 #include "core/executor/threadedexecutor.h"
-#include "core/export/curlcommand.h"
-#include "core/export/harexport.h"
 #include "ui/collections/collectionsidebar.h"
 #include "ui/collections/environmentbar.h"
 #include "ui/conformance/conformanceview.h"
@@ -36,20 +37,14 @@
 #include "ui/widgets/wheelguard.h"
 
 #include <QAction>
-#include <QApplication>
-#include <QClipboard>
 #include <QCloseEvent>
-#include <QDir>
 #include <QDockWidget>
 #include <QFileInfo>
-#include <QJsonDocument>
-#include <QJsonObject>
 #include <QLoggingCategory>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QScreen>
 #include <QScrollArea>
-#include <QStandardPaths>
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QVBoxLayout>
@@ -76,6 +71,12 @@ MainWindow::MainWindow(const Options &options, QWidget *parent)
 {
     setWindowTitle(tr("RetryLab"));
     setObjectName(QStringLiteral("mainWindow"));
+    // Scripts and tests find the window's parts by these names (findChild()).
+    m_settings->setObjectName(QStringLiteral("settings"));
+    m_server->setObjectName(QStringLiteral("embeddedServer"));
+    m_executor->setObjectName(QStringLiteral("executor"));
+    m_session->setObjectName(QStringLiteral("session"));
+    m_runner->setObjectName(QStringLiteral("runner"));
     WheelGuard::install();
     FocusRingStyle::install();
     m_session->attach(m_executor);
@@ -88,6 +89,7 @@ MainWindow::MainWindow(const Options &options, QWidget *parent)
     m_collections = new CollectionSidebar(options.dataDirectory);
     buildDocks();
     buildTabs();
+    buildStatusBar();
     buildMenus();
     // The main flow from the keyboard: the URL, Send to Stop, then the results; the
     // policy dock and the request's details come after, not before.
@@ -95,7 +97,6 @@ MainWindow::MainWindow(const Options &options, QWidget *parent)
     for (qsizetype i = 1; i < flow.size(); ++i)
         setTabOrder(flow.at(i - 1), flow.at(i));
     setTabOrder(flow.constLast(), m_tabs);
-    buildStatusBar();
     m_defaultState = saveState(Settings::windowStateVersion);
     loadSettings();
     connectParts();
@@ -128,12 +129,14 @@ void MainWindow::buildDocks()
     setDockOptions(AnimatedDocks | AllowTabbedDocks);
 
     m_policyPanel = new PolicyPanel(m_settings);
+    m_policyPanel->setObjectName(QStringLiteral("policyPanel"));
     m_policyDock = new QDockWidget(tr("Retry policy"), this);
     m_policyDock->setObjectName(QStringLiteral("policyDock"));
     m_policyDock->setWidget(m_policyPanel);
     addDockWidget(Qt::LeftDockWidgetArea, m_policyDock);
 
     m_composer = new RequestComposer;
+    m_composer->setObjectName(QStringLiteral("composer"));
     m_requestDock = new QDockWidget(tr("Request"), this);
     m_requestDock->setObjectName(QStringLiteral("requestDock"));
     m_requestDock->setWidget(m_composer);
@@ -196,6 +199,7 @@ void MainWindow::buildTabs()
     };
     // The Clients tab's lanes: the run views again, on the observation's session.
     m_observation = new Observation(m_server, this);
+    m_observation->setObjectName(QStringLiteral("observation"));
     auto *observedViews = new QTabWidget;
     observedViews->setObjectName(QStringLiteral("observedViews"));
     observedViews->setDocumentMode(true);
@@ -258,6 +262,7 @@ void MainWindow::buildTabs()
     m_insecureBanner = new InsecureBanner;
     layout->addWidget(m_insecureBanner);
     m_openedRun = new OpenedRun(m_session, m_timeline, m_errorLog, m_statistics, m_inspector, m_messages, this);
+    m_openedRun->setObjectName(QStringLiteral("openedRun"));
     layout->addWidget(m_messages);
     layout->addWidget(m_openedRun->banner());
     layout->addWidget(m_tabs, 1);
@@ -331,17 +336,26 @@ MainWindow::Tab MainWindow::currentTab() const
 
 void MainWindow::buildMenus()
 {
+    m_exports = new ExportController(m_session, m_errorLog, m_settings, m_messages, this);
+    m_exports->setObjectName(QStringLiteral("exports"));
+    m_presentation = new PresentationController(
+        {this, m_tabs, m_timeline, {m_policyDock, m_requestDock, m_collectionsDock, m_inspectorDock}, m_session,
+            m_openedRun, m_exports, m_messages},
+        this);
+    m_presentation->setObjectName(QStringLiteral("presentationController"));
+
     QMenu *file = menuBar()->addMenu(tr("&File"));
-    m_exportAction = file->addAction(tr("&Export run\u2026"), this, &MainWindow::exportWithDialog);
-    m_exportAction->setObjectName(QStringLiteral("exportRun"));
-    m_exportAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
-    m_exportAction->setToolTip(tr("Save every attempt as a JSON report, CSV or HAR (Ctrl+E)"));
+    QAction *exportRun = file->addAction(tr("&Export run\u2026"), this,
+        [this] { m_exports->exportAs(ExportController::Format::Json, false, exportOptions()); });
+    exportRun->setObjectName(QStringLiteral("exportRun"));
+    exportRun->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
+    exportRun->setToolTip(tr("Save every attempt as a JSON report, CSV or HAR (Ctrl+E)"));
     QMenu *exportMenu = file->addMenu(tr("Export run &as"));
     for (const ExportController::FormatInfo &info : ExportController::formats()) {
         exportMenu->addAction(tr("%1\u2026").arg(info.title), this,
             [this, f = info.format] { m_exports->exportAs(f, false, exportOptions()); });
     }
-    addPictureAction(file);
+    m_presentation->addPictureAction(file);
     m_redactAction = file->addAction(tr("&Redact credentials in exports"));
     m_redactAction->setObjectName(QStringLiteral("redactExports"));
     m_redactAction->setCheckable(true);
@@ -349,13 +363,19 @@ void MainWindow::buildMenus()
     m_redactAction->setToolTip(tr("Authorization, cookies, API keys, tokens and passwords are replaced by REDACTED in "
                                   "exports and in \"Copy as curl\". Turned on at every start."));
     file->addSeparator();
-    m_openRunAction = file->addAction(tr("&Open run\u2026"), this, &MainWindow::openRunWithDialog);
-    m_openRunAction->setObjectName(QStringLiteral("openRun"));
-    m_openRunAction->setShortcut(QKeySequence::Open);
+    QAction *openRun = file->addAction(tr("&Open run\u2026"), this, [this] {
+        const QString path = m_exports->chooseFile(QFileDialog::AcceptOpen, tr("Open a run (JSON report)"),
+            m_settings->exportDirectory(), tr("RetryLab report (*.json);;All files (*)"));
+        if (!path.isEmpty())
+            m_openedRun->open(path);
+    });
+    openRun->setObjectName(QStringLiteral("openRun"));
+    openRun->setShortcut(QKeySequence::Open);
     m_imports = new ImportController(this, m_composer, m_policyPanel, m_settings, m_messages,
         [this](auto mode, const QString &title, const QString &suggestion, const QString &filters, QString *filter) {
             return m_exports->chooseFile(mode, title, suggestion, filters, filter);
         });
+    m_imports->setObjectName(QStringLiteral("imports"));
     m_imports->addMenu(file);
     m_imports->setCollections(m_collections->model());
     file->addSeparator();
@@ -364,32 +384,23 @@ void MainWindow::buildMenus()
     quit->setShortcut(QKeySequence::Quit);
     quit->setMenuRole(QAction::QuitRole);
 
-    QMenu *policy = menuBar()->addMenu(tr("&Policy"));
-    policy->addAction(tr("&Import policy\u2026"), this, &MainWindow::importPolicy)
-        ->setObjectName(QStringLiteral("importPolicy"));
-    policy->addAction(tr("&Export policy\u2026"), this, &MainWindow::exportPolicy)
-        ->setObjectName(QStringLiteral("exportPolicy"));
-    policy->addAction(tr("Export as &gRPC service config\u2026"), this, &MainWindow::exportPolicyAsGrpc)
-        ->setObjectName(QStringLiteral("exportPolicyGrpc"));
-    policy->addSeparator();
-    policy->addAction(tr("Endpoint &policies\u2026"), this, &MainWindow::editEndpointPolicies)
-        ->setObjectName(QStringLiteral("endpointPolicies"));
-    policy->addAction(tr("&Layer calculator\u2026"), this, &MainWindow::showLayerCalculator)
-        ->setObjectName(QStringLiteral("layerCalculator"));
-    policy->addAction(tr("&Compare policies\u2026"), this, &MainWindow::showCompare)
-        ->setObjectName(QStringLiteral("comparePolicies"));
+    auto *policyActions = new PolicyActions({m_policyPanel, m_runner, m_settings, m_exports, m_messages, this}, this);
+    policyActions->setObjectName(QStringLiteral("policyActions"));
+    policyActions->addMenu(menuBar());
 
+    m_runActions
+        = new RunActions({m_composer, m_runner, m_session, m_settings, m_executor, m_status, m_messages,
+                             [this] { return exportOptions(); }, [this] { return m_collections->secretValues(); }},
+            this);
+    m_runActions->setObjectName(QStringLiteral("runActions"));
     QMenu *request = menuBar()->addMenu(tr("&Request"));
     request->addAction(m_composer->sendAction());
     request->addAction(m_composer->batchAction());
     request->addAction(m_composer->repeatAction());
     request->addAction(m_composer->stopAction());
     request->addSeparator();
-    m_copyCurlAction = request->addAction(tr("&Copy as curl"), this, &MainWindow::copyAsCurl);
-    m_copyCurlAction->setObjectName(QStringLiteral("copyAsCurl"));
-    m_copyCurlAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_C));
-    m_copyHarAction = request->addAction(tr("Copy as &HAR entry"), this, &MainWindow::copyAsHarEntry);
-    m_copyHarAction->setObjectName(QStringLiteral("copyAsHarEntry"));
+    request->addAction(m_runActions->copyCurlAction());
+    request->addAction(m_runActions->copyHarAction());
     // The URL is where a request starts: Ctrl+L reopens the Request dock when it was closed.
     QAction *focusUrl = request->addAction(tr("Edit &URL"), this, [this] {
         m_requestDock->show();
@@ -405,10 +416,7 @@ void MainWindow::buildMenus()
         connect(save, &QAction::triggered, m_collectionsDock, &QDockWidget::show);
     }
     request->addSeparator();
-    m_clearAction = request->addAction(tr("C&lear run"), this, &MainWindow::clearRun);
-    m_clearAction->setObjectName(QStringLiteral("clearRun"));
-    m_clearAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Backspace));
-    m_clearAction->setToolTip(tr("Cancel what is running and forget the run's attempts"));
+    request->addAction(m_runActions->clearAction());
 
     // Shortcuts must work wherever the focus is in the window, docks included.
     for (QAction *action :
@@ -428,7 +436,7 @@ void MainWindow::buildMenus()
     inspect->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_I));
     view->addAction(inspect);
     view->addAction(tr("&Reset layout"), this, &MainWindow::resetLayout);
-    addPresentationActions(view);
+    m_presentation->addViewActions(view);
     view->addSeparator();
     for (int i = 0; i < m_tabs->count(); ++i) {
         QAction *show = view->addAction(m_tabs->tabText(i), this, [this, i] {
@@ -461,7 +469,7 @@ void MainWindow::buildStatusBar()
     connect(m_status, &StatusBarPresenter::updated, this, [this](int inFlight, int running) {
         m_composer->setActivity(inFlight, running, m_runner->isRepeating(), m_runner->repeatCount());
     });
-    m_exports = new ExportController(m_session, m_errorLog, m_settings, m_messages, this);
+    m_status->setObjectName(QStringLiteral("statusBarPresenter"));
 }
 
 void MainWindow::loadSettings()
@@ -541,10 +549,6 @@ void MainWindow::connectCollections()
 
 void MainWindow::connectParts()
 {
-    connect(m_composer->sendAction(), &QAction::triggered, this, &MainWindow::send);
-    connect(m_composer->batchAction(), &QAction::triggered, this, &MainWindow::sendBatch);
-    connect(m_composer->repeatAction(), &QAction::triggered, this, &MainWindow::startRepeat);
-    connect(m_composer->stopAction(), &QAction::triggered, this, &MainWindow::stop);
     connect(m_composer, &RequestComposer::draftChanged, this, [this] {
         m_settings->setRequestDraft(m_composer->draft());
         m_policyPanel->editor()->setConcurrentClients(m_composer->draft().concurrency);
@@ -593,8 +597,9 @@ void MainWindow::connectParts()
 
     connect(
         m_errorLog, &ErrorLogView::exportRequested, this, [this](ErrorLogView::ExportFormat format, bool onlyVisible) {
-            m_exports->exportAs(format == ErrorLogView::ExportFormat::Csv ? ExportFormat::Csv : ExportFormat::Json,
-                onlyVisible, exportOptions());
+            using Format = ExportController::Format;
+            m_exports->exportAs(
+                format == ErrorLogView::ExportFormat::Csv ? Format::Csv : Format::Json, onlyVisible, exportOptions());
         });
     connect(m_errorLog, &ErrorLogView::attemptActivated, this, [this](qsizetype row) {
         showTab(Tab::Timeline);
@@ -610,9 +615,11 @@ void MainWindow::connectParts()
     connect(m_server, &EmbeddedServer::runningChanged, this, &MainWindow::updateServerStatus);
     m_transport = new TransportController(
         {m_settings, m_server, m_executor, m_composer, m_serverView, m_insecureBanner, m_messages}, this);
+    m_transport->setObjectName(QStringLiteral("transport"));
+    connect(m_runActions, &RunActions::runCleared, m_transport, &TransportController::clearRun);
     // Sending is about the live run: it closes an opened report (see the banner).
     for (QAction *live :
-        {m_composer->sendAction(), m_composer->batchAction(), m_composer->repeatAction(), m_clearAction})
+        {m_composer->sendAction(), m_composer->batchAction(), m_composer->repeatAction(), m_runActions->clearAction()})
         connect(live, &QAction::triggered, m_openedRun, &OpenedRun::close);
     connect(m_imports, &ImportController::runFileOpened, m_openedRun, &OpenedRun::open);
     connect(m_openedRun, &OpenedRun::sessionChanged, this, [this](RunSession *shown, bool readOnly) {
@@ -656,89 +663,8 @@ void MainWindow::handleServerScenarioChanged()
     m_composer->setPreviewContext(m_runner->nextContext());
 }
 
-bool MainWindow::refuseWhenBlocked(const QString &what)
-{
-    // The actions are disabled then; this catches calls from elsewhere (and keeps a
-    // script that is being edited from going out as its last valid version).
-    if (m_composer->canSend())
-        return false;
-    showProblem(tr("%1: %2").arg(what, m_composer->problem()));
-    return true;
-}
-
-void MainWindow::startRunIfEmpty()
-{
-    // Time 0 of the views is the first send, not the moment the window opened or the run was cleared.
-    if (m_session->laneCount() == 0 && !m_session->hasActivity())
-        m_session->clear();
-}
-
-void MainWindow::send()
-{
-    if (refuseWhenBlocked(tr("Not sent")))
-        return;
-    startRunIfEmpty();
-    const RequestDraft draft = m_composer->draft();
-    const quint64 sentBefore = m_sentCount;
-    const auto id = m_runner->send(draft);
-    rememberSentUrl(draft, sentBefore);
-    if (!id)
-        showProblem(tr("Not sent: %1").arg(id.error()));
-}
-
-void MainWindow::sendBatch()
-{
-    if (refuseWhenBlocked(tr("Not sent")))
-        return;
-    startRunIfEmpty();
-    const RequestDraft draft = m_composer->draft();
-    const quint64 sentBefore = m_sentCount;
-    const auto started = m_runner->startBatch(draft);
-    rememberSentUrl(draft, sentBefore);
-    if (!started)
-        showProblem(started.error());
-}
-
-void MainWindow::startRepeat()
-{
-    if (refuseWhenBlocked(tr("Not repeating")))
-        return;
-    startRunIfEmpty();
-    const RequestDraft draft = m_composer->draft();
-    const quint64 sentBefore = m_sentCount;
-    const auto started = m_runner->startRepeat(draft);
-    rememberSentUrl(draft, sentBefore);
-    if (!started)
-        showProblem(tr("Not repeating: %1").arg(started.error()));
-    m_status->scheduleUpdate();
-}
-
-void MainWindow::stop()
-{
-    m_runner->stop();
-    m_status->update();
-}
-
-void MainWindow::clearRun()
-{
-    m_runner->stop();
-    m_session->clear();
-    m_runner->resetBatch();
-    m_transport->clearRun();
-    m_status->update();
-}
-
-// Once per action rather than per request: a batch of 10,000 is one entry in the
-// history, and the URL recorded is the one of the draft that went out.
-void MainWindow::rememberSentUrl(const RequestDraft &draft, quint64 sentBefore)
-{
-    if (m_sentCount > sentBefore)
-        m_settings->addRecentUrlTemplate(draft.urlTemplate);
-}
-
 void MainWindow::handleSent()
 {
-    ++m_sentCount;
     m_composer->setPreviewContext(m_runner->nextContext());
     m_serverView->setSharedTestId(m_runner->sharedTestId());
     m_status->scheduleUpdate();
@@ -747,11 +673,6 @@ void MainWindow::handleSent()
 void MainWindow::showProblem(const QString &text)
 {
     m_messages->showMessage(FieldMessage::Kind::Error, text);
-}
-
-QStringList MainWindow::messages() const
-{
-    return m_messages->messages();
 }
 
 void MainWindow::updateServerStatus()
@@ -769,9 +690,16 @@ void MainWindow::updateServerStatus()
     m_composer->setPreviewContext(m_runner->nextContext());
 }
 
-bool MainWindow::redactsExports() const
+Core::ExportOptions MainWindow::exportOptions() const
 {
-    return m_redactAction->isChecked();
+    Core::ExportOptions options;
+    options.redactCredentials = m_redactAction->isChecked();
+    return options;
+}
+
+QStringList MainWindow::messages() const
+{
+    return m_messages->messages();
 }
 
 void MainWindow::setRedactsExports(bool redact)
@@ -784,68 +712,9 @@ void MainWindow::setFileChooser(FileChooser chooser)
     m_exports->setFileChooser(std::move(chooser));
 }
 
-Core::ExportOptions MainWindow::exportOptions() const
-{
-    Core::ExportOptions options;
-    options.redactCredentials = redactsExports();
-    return options;
-}
-
 Core::Result<qint64> MainWindow::exportRun(const QString &path, ExportFormat format, bool onlyVisibleRows)
 {
     return m_exports->exportRun(path, format, onlyVisibleRows, exportOptions());
-}
-
-void MainWindow::exportWithDialog()
-{
-    m_exports->exportAs(ExportFormat::Json, false, exportOptions());
-}
-
-void MainWindow::copyAsCurl()
-{
-    auto spec = RequestTemplate::build(m_composer->draft(), m_runner->nextContext());
-    if (!spec) {
-        showProblem(tr("Nothing copied: %1").arg(spec.error()));
-        return;
-    }
-    SecretMask::apply(&spec.value(), m_collections->secretValues());
-    Core::ExportOptions options;
-    options.redactCredentials = redactsExports();
-    const auto command = Core::CurlCommand::build(*spec, options, m_executor->policy());
-    QApplication::clipboard()->setText(command.commandLine);
-
-    // One short line; what the command does differently is behind "Details", one note per line.
-    QStringList notes = command.notes;
-    if (m_runner->scenario().isActive())
-        notes.prepend(tr("The server scenario is not part of it: it needs an X-Retry-Test-Id of its own."));
-    QString message = tr("Copied a curl command to the clipboard.");
-    if (command.credentialsRedacted)
-        message = tr("Copied a curl command to the clipboard, credentials redacted.");
-    else if (!options.redactCredentials)
-        message = tr("Copied a curl command to the clipboard, WITH credentials.");
-    m_messages->showMessage(FieldMessage::Kind::Success, message, notes.join(QLatin1Char('\n')));
-}
-
-void MainWindow::copyAsHarEntry()
-{
-    const auto spec = RequestTemplate::build(m_composer->draft(), m_runner->nextContext());
-    if (!spec) {
-        showProblem(tr("Nothing copied: %1").arg(spec.error()));
-        return;
-    }
-    const QJsonObject entry = Core::HarExport::requestEntry(*spec, exportOptions());
-    QApplication::clipboard()->setText(QString::fromUtf8(QJsonDocument(entry).toJson(QJsonDocument::Indented)));
-    m_messages->showMessage(FieldMessage::Kind::Success,
-        redactsExports() ? tr("Copied a HAR entry to the clipboard (credentials redacted).")
-                         : tr("Copied a HAR entry to the clipboard, WITH credentials."));
-}
-
-void MainWindow::openRunWithDialog()
-{
-    const QString path = m_exports->chooseFile(QFileDialog::AcceptOpen, tr("Open a run (JSON report)"),
-        m_settings->exportDirectory(), tr("RetryLab report (*.json);;All files (*)"));
-    if (!path.isEmpty())
-        m_openedRun->open(path);
 }
 
 void MainWindow::inspectAttempt(qsizetype sessionRow)

@@ -2,6 +2,7 @@
 #include "core/record/transportoptions.h"
 #include "core/util/englishplurals.h"
 #include "tests/ui/import/importfixtures.h"
+#include "tests/ui/windowparts.h"
 #include "ui/collections/collectionmodel.h"
 #include "ui/collections/collectionsidebar.h"
 #include "ui/import/curlimportdialog.h"
@@ -415,7 +416,7 @@ void TestImportController::copyAsHarEntry_validEntry_credentialsRedacted()
     draft.body = QStringLiteral("{\"qty\": 2, \"password\": \"hunter2\"}");
     window->composer()->setDraft(draft);
     QApplication::clipboard()->clear();
-    window->copyHarAction()->trigger();
+    runActionsOf(*window)->copyHarAction()->trigger();
 
     const QString text = QApplication::clipboard()->text();
     for (const char *secret : {"s3cr3t", "abc123", "hunter2"})
@@ -444,7 +445,7 @@ void TestImportController::copyAsHarEntry_validEntry_credentialsRedacted()
 
     // Redaction off: the credentials are in it, and the message says so.
     window->setRedactsExports(false);
-    window->copyHarAction()->trigger();
+    runActionsOf(*window)->copyHarAction()->trigger();
     QVERIFY(QApplication::clipboard()->text().contains(QLatin1String("s3cr3t")));
     QVERIFY(window->messages().last().contains(QLatin1String("WITH credentials")));
 }

@@ -5,6 +5,7 @@
 #include "core/faultserver/faultserver.h"
 #include "core/herd/herdparameters.h"
 #include "core/policy/presets.h"
+#include "tests/ui/windowparts.h"
 #include "ui/conformance/conformanceview.h"
 #include "ui/herd/simulatorview.h"
 #include "ui/mainwindow.h"
@@ -382,7 +383,7 @@ void TestMainWindow::sendActions_recordTheSentUrlOncePerAction_cursorStays()
 
     // A batch of 8 is one entry, recorded once.
     edit->setSelection(3, 6);
-    window->sendBatch();
+    runActionsOf(*window)->sendBatch();
     QCOMPARE(window->runner()->batchTotal(), 8);
     QCOMPARE(recent.size(), 1);
     QCOMPARE(window->settings()->recentUrlTemplates(), QStringList{draft.urlTemplate});
@@ -404,13 +405,13 @@ void TestMainWindow::sendActions_recordTheSentUrlOncePerAction_cursorStays()
     draft.urlTemplate = repeated;
     draft.repeatIntervalMs = 50;
     window->composer()->setDraft(draft);
-    window->startRepeat();
+    runActionsOf(*window)->startRepeat();
     QVERIFY(window->runner()->isRepeating());
     QCOMPARE(recent.size(), 2);
     edit->setText(QStringLiteral("{server}/typed-while-repeating"));
     edit->setCursorPosition(9);
     QTRY_VERIFY_WITH_TIMEOUT(window->runner()->repeatCount() >= 3, 10'000);
-    window->stop();
+    runActionsOf(*window)->stop();
     QCOMPARE(recent.size(), 2);
     QCOMPARE(window->settings()->recentUrlTemplates(),
         (QStringList{repeated, QStringLiteral("{server}/status/200?key={id}")}));
@@ -456,7 +457,7 @@ void TestMainWindow::invalidUrl_disablesSendWithTheReason()
     QVERIFY2(window->composer()->problem().contains(QLatin1String("http")), qPrintable(window->composer()->problem()));
     QVERIFY(window->composer()->sendAction()->toolTip().contains(window->composer()->problem()));
     QTest::keyClick(url, Qt::Key_Return, Qt::ControlModifier);
-    window->send(); // even when asked directly, nothing goes out
+    runActionsOf(*window)->send(); // even when asked directly, nothing goes out
     QCOMPARE(window->session()->laneCount(), 0);
     QVERIFY(!window->messages().isEmpty());
 }
@@ -534,7 +535,7 @@ void TestMainWindow::serverScenario_invalid_refusesToSend()
     QVERIFY2(
         window->composer()->problem().contains(QLatin1String("Server tab")), qPrintable(window->composer()->problem()));
     QVERIFY(window->composer()->problem().contains(QLatin1String("Line 2")));
-    window->send();
+    runActionsOf(*window)->send();
     QCOMPARE(window->session()->laneCount(), 0);
     window->serverView()->scriptEditor()->setPlainText(QStringLiteral("return-503\nreturn-200"));
     QVERIFY(window->composer()->sendAction()->isEnabled());
@@ -653,7 +654,7 @@ void TestMainWindow::export_fromTheErrorLog_writesShownRows()
     // Cancelling the dialog writes nothing and says nothing.
     const QStringList before = window->messages();
     m_nextFile.clear();
-    window->exportWithDialog();
+    actionOf(*window, "exportRun")->trigger();
     QCOMPARE(window->messages(), before);
 }
 
@@ -684,7 +685,7 @@ void TestMainWindow::copyAsCurl_isRedacted()
     Core::RequestDraft draft = window->composer()->draft();
     draft.headers = {{QStringLiteral("Authorization"), QStringLiteral("Bearer s3cret-token"), true}};
     window->composer()->setDraft(draft);
-    window->copyCurlAction()->trigger();
+    runActionsOf(*window)->copyCurlAction()->trigger();
     const QString command = QGuiApplication::clipboard()->text();
     QVERIFY2(command.startsWith(QLatin1String("curl")), qPrintable(command));
     QVERIFY(command.contains(window->server()->baseUrl().toString() + QStringLiteral("/fail/3?key=")));
@@ -702,7 +703,7 @@ void TestMainWindow::copyAsCurl_isRedacted()
     draft.headers = {{QStringLiteral("Accept"), QStringLiteral("*/*"), true}};
     draft.urlTemplate = QStringLiteral("{server}/status/200");
     window->composer()->setDraft(draft);
-    window->copyCurlAction()->trigger();
+    runActionsOf(*window)->copyCurlAction()->trigger();
     QCOMPARE(window->messageBar()->shownText(), QStringLiteral("Copied a curl command to the clipboard."));
     QVERIFY(!window->messageBar()->shownDetails().contains(QLatin1String("redacted")));
 }
@@ -712,7 +713,7 @@ void TestMainWindow::policy_exportAndImportThroughTheMenu()
     auto window = makeWindow();
     QVERIFY(window);
     m_nextFile = m_dir.filePath(QStringLiteral("policy")); // the extension is added
-    window->exportPolicy();
+    policyActionsOf(*window)->exportPolicy();
     QVERIFY(QFile::exists(m_nextFile + QStringLiteral(".json")));
     QVERIFY(window->messages().constLast().contains(QLatin1String("Exported")));
 
@@ -720,7 +721,7 @@ void TestMainWindow::policy_exportAndImportThroughTheMenu()
     other.baseDelayMs = 333.0;
     window->policyPanel()->setPolicy(other);
     m_nextFile += QStringLiteral(".json");
-    window->importPolicy();
+    policyActionsOf(*window)->importPolicy();
     QCOMPARE(window->policyPanel()->policy(), fastPolicy());
     QCOMPARE(window->executor()->policy(), fastPolicy());
 
@@ -731,13 +732,13 @@ void TestMainWindow::policy_exportAndImportThroughTheMenu()
         QVERIFY(file.open(QIODevice::WriteOnly));
         file.write("{\"algorithm\": 42}");
     }
-    window->importPolicy();
+    policyActionsOf(*window)->importPolicy();
     QCOMPARE(window->policyPanel()->policy(), fastPolicy());
     QVERIFY(window->messages().constLast().contains(QLatin1String("Could not import")));
 
     // As a gRPC service config: what retrylab policy export --format grpc writes, and what gRPC cannot say.
     m_nextFile = m_dir.filePath(QStringLiteral("service-config"));
-    window->exportPolicyAsGrpc();
+    policyActionsOf(*window)->exportPolicyAsGrpc();
     QFile config(m_nextFile + QStringLiteral(".json"));
     QVERIFY(config.open(QIODevice::ReadOnly));
     QCOMPARE(config.readAll(), Core::GrpcServiceConfig::toJson(Core::GrpcServiceConfig::fromPolicy(fastPolicy())));
@@ -781,7 +782,7 @@ void TestMainWindow::clearRun_forgetsTheAttempts()
     QVERIFY(window);
     QVERIFY(sendAndWait(*window, 1));
     QCOMPARE(window->errorLogView()->model()->rowCount(), 4);
-    window->clearAction()->trigger();
+    runActionsOf(*window)->clearAction()->trigger();
     QCOMPARE(window->session()->attemptRowCount(), 0);
     QCOMPARE(window->errorLogView()->model()->rowCount(), 0);
     QVERIFY(sendAndWait(*window, 1));
@@ -801,7 +802,7 @@ void TestMainWindow::clearRun_duringABatch_leavesNoLaneBehind()
     window->composer()->setDraft(draft);
     window->composer()->batchAction()->trigger();
     QTRY_VERIFY_WITH_TIMEOUT(window->executor()->inFlightCount() > 0, 10'000);
-    window->clearAction()->trigger();
+    runActionsOf(*window)->clearAction()->trigger();
     QCOMPARE(window->executor()->activeCount(), 0);
     QCOMPARE(window->executor()->inFlightCount(), 0);
     QCoreApplication::processEvents();
@@ -954,7 +955,7 @@ void TestMainWindow::serverCannotStart_windowStillWorks()
     QVERIFY(window->composer()->canSend());
     window->composer()->sendAction()->trigger();
     QCOMPARE(window->session()->laneCount(), 1);
-    window->stop();
+    runActionsOf(*window)->stop();
     QTRY_COMPARE(window->executor()->activeCount(), 0);
 }
 
@@ -996,7 +997,7 @@ void TestMainWindow::presentation_largerTimelineAloneThenRestored()
     QVERIFY(action);
     QCOMPARE(action->shortcut(), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_P));
     action->trigger();
-    QVERIFY(window->isPresentation());
+    QVERIFY(presentationOf(*window)->isPresentation());
     QCOMPARE(window->currentTab(), MainWindow::Tab::Timeline);
     QVERIFY(window->font().pointSizeF() > pointSize * 1.4);
     QVERIFY(window->timelineView()->isPresentation());
@@ -1006,7 +1007,7 @@ void TestMainWindow::presentation_largerTimelineAloneThenRestored()
     QVERIFY(!window->requestDock()->isVisible());
 
     action->trigger();
-    QVERIFY(!window->isPresentation());
+    QVERIFY(!presentationOf(*window)->isPresentation());
     QCOMPARE(window->font().pointSizeF(), pointSize);
     QCOMPARE(window->timelineView()->laneHeight(), laneHeight);
     QTRY_VERIFY(window->policyDock()->isVisible());

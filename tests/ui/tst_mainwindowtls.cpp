@@ -10,6 +10,7 @@
 #include "core/faultserver/tlsfault.h"
 #include "core/policy/backoffpolicy.h"
 #include "tests/core/executor/realservers.h"
+#include "tests/ui/windowparts.h"
 #include "ui/mainwindow.h"
 #include "ui/policy/policypanel.h"
 #include "ui/preferencesdialog.h"
@@ -252,7 +253,7 @@ void TestMainWindowTls::ignoreCertificateErrors_redBanner_runSucceedsMarked()
     QVERIFY(window->composer()->draft().transport.insecureHosts.isEmpty());
     QVERIFY(!banner->isHidden());
     QVERIFY(!banner->text().contains(QLatin1String("IGNORED for")));
-    window->clearAction()->trigger();
+    runActionsOf(*window)->clearAction()->trigger();
     QVERIFY(banner->isHidden());
 }
 
@@ -290,7 +291,7 @@ void TestMainWindowTls::unusableCaFile_nothingSent_fileNamed()
     window->composer()->transportForm()->findChild<QLineEdit *>(QStringLiteral("caBundle"))->setText(missing);
     QVERIFY(!window->composer()->canSend());
     QSignalSpy submitted(window->executor(), &Core::ThreadedExecutor::attemptStarted);
-    window->send();
+    runActionsOf(*window)->send();
     QCOMPARE(submitted.count(), 0);
     QCOMPARE(window->session()->laneCount(), 0);
     QVERIFY(!window->messages().isEmpty());

@@ -1,5 +1,6 @@
 #include "core/export/reportjson.h"
 #include "core/util/englishplurals.h"
+#include "tests/ui/windowparts.h"
 #include "ui/importcontroller.h"
 #include "ui/mainwindow.h"
 #include "ui/openedrun.h"
@@ -148,7 +149,7 @@ void TestOpenRun::report_isShownInEveryView_readOnly_closeReturnsToLive()
     QVERIFY(!window->openedRun()->banner()->isVisible());
 
     m_nextFile = report;
-    window->openRunAction()->trigger();
+    actionOf(*window, "openRun")->trigger();
     Ui::OpenedRun *opened = window->openedRun();
     QVERIFY(opened->isOpen());
     Ui::RunSession *shown = opened->shownSession();
@@ -261,7 +262,7 @@ void TestOpenRun::damagedReport_isRefused_andTheRunKept()
     const auto window = makeWindow();
     QVERIFY(sendAndWait(*window, QStringLiteral("{server}/fail/1?key={id}"), 1));
     m_nextFile = path;
-    window->openRunAction()->trigger();
+    actionOf(*window, "openRun")->trigger();
     QVERIFY(!window->openedRun()->isOpen());
     QMessageBox *box = window->openedRun()->errorBox();
     QVERIFY(box);
@@ -350,7 +351,7 @@ void TestOpenRun::replay_whileRunning_orEmpty_saysWhy()
     QVERIFY(!window->openedRun()->isOpen());
     QVERIFY2(window->messageBar()->shownText().contains(QLatin1String("still going")),
         qPrintable(window->messageBar()->shownText()));
-    window->stop();
+    runActionsOf(*window)->stop();
 }
 
 QTEST_MAIN(TestOpenRun)

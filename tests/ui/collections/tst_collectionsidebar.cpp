@@ -1,5 +1,6 @@
 #include "core/collections/collectionstore.h"
 #include "core/policy/presets.h"
+#include "tests/ui/windowparts.h"
 #include "ui/collections/collectionfilter.h"
 #include "ui/collections/collectionmodel.h"
 #include "ui/collections/collectionsidebar.h"
@@ -422,7 +423,7 @@ private Q_SLOTS:
         window.composer()->setDraft(draft);
         QVERIFY2(window.composer()->canSend(), qPrintable(window.composer()->problem()));
         QVERIFY(window.composer()->previewUrl().startsWith(QStringLiteral("http://127.0.0.1:")));
-        window.send();
+        runActionsOf(window)->send();
         QTRY_COMPARE_WITH_TIMEOUT(window.session()->resultCount(), 1, 10'000);
 
         for (const auto format :

@@ -1,5 +1,6 @@
 #include "core/util/clock.h"
 #include "tests/ui/session/sessionfixtures.h"
+#include "tests/ui/windowparts.h"
 #include "ui/mainwindow.h"
 #include "ui/run/timelineview.h"
 #include "ui/session/runsession.h"
@@ -160,7 +161,7 @@ void TestPictureExport::window_writesTheTabOnTop()
     QVERIFY(QTest::qWaitForWindowExposed(&window));
     window.showTab(Ui::MainWindow::Tab::Statistics);
     const QString path = m_dir.filePath(QStringLiteral("statistics.svg"));
-    const auto written = window.exportPicture(path);
+    const auto written = presentationOf(window)->exportPicture(path);
     QVERIFY2(written, qPrintable(written.error()));
     const QByteArray svg = contentOf(path);
     QVERIFY(svg.contains("Attempts per request")); // a chart's title, as text
@@ -170,7 +171,7 @@ void TestPictureExport::window_writesTheTabOnTop()
 
     window.showTab(Ui::MainWindow::Tab::Timeline);
     const QString png = m_dir.filePath(QStringLiteral("timeline.png"));
-    QVERIFY(window.exportPicture(png));
+    QVERIFY(presentationOf(window)->exportPicture(png));
     QCOMPARE(QImage(png).size(),
         window.timelineView()->viewport()->size() * window.timelineView()->viewport()->devicePixelRatio());
     QFile::remove(QSettings().fileName());

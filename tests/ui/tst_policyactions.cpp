@@ -1,0 +1,175 @@
+#include "core/executor/threadedexecutor.h"
+#include "core/export/grpcserviceconfig.h"
+#include "core/faultserver/faultserver.h"
+#include "ui/exportcontroller.h"
+#include "ui/policy/comparedialog.h"
+#include "ui/policy/layercalculator.h"
+#include "ui/policy/policypanel.h"
+#include "ui/policyactions.h"
+#include "ui/run/errorlogview.h"
+#include "ui/session/requestrunner.h"
+#include "ui/session/runsession.h"
+#include "ui/session/settings.h"
+#include "ui/widgets/messagebar.h"
+
+#include <QAction>
+#include <QFile>
+#include <QMenu>
+#include <QMenuBar>
+#include <QSettings>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace RetryLab;
+using Ui::PolicyActions;
+
+// The Policy menu on its own parts, without the window: which actions it holds,
+// the file names it suggests and where, what a cancelled export leaves, and the
+// policy the calculator and the comparison open with.
+class TestPolicyActions final : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase();
+    void init();
+    void menu_holdsEveryPolicyAction();
+    void exports_suggestAFileInTheExportFolder_cancelWritesNothing_data();
+    void exports_suggestAFileInTheExportFolder_cancelWritesNothing();
+    void exportPolicyAsGrpc_withoutSuffix_writesJson();
+    void calculatorAndComparison_openWithTheEditedPolicy();
+
+private:
+    struct Parts
+    {
+        Ui::Settings settings;
+        Core::ThreadedExecutor executor;
+        Ui::RunSession session;
+        Ui::RequestRunner runner{&executor, &session};
+        Ui::PolicyPanel panel{&settings};
+        Ui::ErrorLogView errorLog;
+        Ui::MessageBar messages;
+        QWidget parent;
+        Ui::ExportController exports{&session, &errorLog, &settings, &messages, &parent};
+        PolicyActions actions{{&panel, &runner, &settings, &exports, &messages, &parent}};
+    };
+
+    static Core::BackoffPolicy editedPolicy()
+    {
+        Core::BackoffPolicy policy;
+        policy.name = QStringLiteral("Checkout Service");
+        policy.algorithm = Core::BackoffAlgorithm::Exponential;
+        policy.baseDelayMs = 50.0;
+        policy.maxAttempts = 4;
+        return policy;
+    }
+
+    QTemporaryDir m_dir;
+};
+
+void TestPolicyActions::initTestCase()
+{
+    QStandardPaths::setTestModeEnabled(true);
+    QCoreApplication::setOrganizationName(QStringLiteral("RetryLab"));
+    QCoreApplication::setApplicationName(QStringLiteral("tst_policyactions"));
+    QVERIFY(m_dir.isValid());
+}
+
+void TestPolicyActions::init()
+{
+    {
+        QSettings settings;
+        settings.clear();
+        settings.sync();
+    }
+    Ui::Settings().setExportDirectory(m_dir.path());
+}
+
+void TestPolicyActions::menu_holdsEveryPolicyAction()
+{
+    Parts parts;
+    QMenuBar bar;
+    QMenu *menu = parts.actions.addMenu(&bar);
+    QCOMPARE(menu->title(), QStringLiteral("&Policy"));
+    QStringList names;
+    for (const QAction *action : menu->actions()) {
+        if (!action->isSeparator())
+            names.append(action->objectName());
+    }
+    QCOMPARE(names,
+        (QStringList{QStringLiteral("importPolicy"), QStringLiteral("exportPolicy"), QStringLiteral("exportPolicyGrpc"),
+            QStringLiteral("endpointPolicies"), QStringLiteral("layerCalculator"), QStringLiteral("comparePolicies")}));
+}
+
+void TestPolicyActions::exports_suggestAFileInTheExportFolder_cancelWritesNothing_data()
+{
+    QTest::addColumn<QString>("action");
+    QTest::addColumn<QString>("suggested");
+    QTest::addRow("policy") << QStringLiteral("exportPolicy") << QStringLiteral("checkout-service.json");
+    QTest::addRow("gRPC service config") << QStringLiteral("exportPolicyAsGrpc")
+                                         << QStringLiteral("service-config.json");
+}
+
+void TestPolicyActions::exports_suggestAFileInTheExportFolder_cancelWritesNothing()
+{
+    QFETCH(QString, action);
+    QFETCH(QString, suggested);
+    Parts parts;
+    parts.panel.setPolicy(editedPolicy());
+    QStringList suggestions;
+    parts.exports.setFileChooser(
+        [&](QFileDialog::AcceptMode mode, const QString &, const QString &suggestion, const QString &, QString *) {
+            if (mode == QFileDialog::AcceptSave)
+                suggestions.append(suggestion);
+            return QString();
+        });
+    const QStringList before = QDir(m_dir.path()).entryList(QDir::Files);
+    QVERIFY(QMetaObject::invokeMethod(&parts.actions, action.toLatin1().constData()));
+    QCOMPARE(suggestions, QStringList{QDir(m_dir.path()).filePath(suggested)});
+    QCOMPARE(QDir(m_dir.path()).entryList(QDir::Files), before);
+    QVERIFY(parts.messages.messages().isEmpty());
+}
+
+void TestPolicyActions::exportPolicyAsGrpc_withoutSuffix_writesJson()
+{
+    Parts parts;
+    parts.panel.setPolicy(editedPolicy());
+    const QString chosen = m_dir.filePath(QStringLiteral("checkout"));
+    parts.exports.setFileChooser([&](auto, auto, auto, auto, auto) { return chosen; });
+    parts.actions.exportPolicyAsGrpc();
+    QFile file(chosen + QStringLiteral(".json"));
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    QCOMPARE(file.readAll(), Core::GrpcServiceConfig::toJson(Core::GrpcServiceConfig::fromPolicy(editedPolicy())));
+    QCOMPARE(parts.messages.messages().size(), 1);
+    QVERIFY(parts.messages.messages().constFirst().startsWith(QLatin1String("Exported")));
+}
+
+void TestPolicyActions::calculatorAndComparison_openWithTheEditedPolicy()
+{
+    Parts parts;
+    parts.panel.setPolicy(editedPolicy());
+    parts.parent.show();
+
+    parts.actions.showLayerCalculator();
+    auto *calculator = parts.parent.findChild<Ui::LayerCalculator *>();
+    QVERIFY(calculator);
+    QVERIFY(calculator->isVisible());
+    QVERIFY(calculator->testAttribute(Qt::WA_DeleteOnClose));
+    QCOMPARE(calculator->stack().constFirst().name, editedPolicy().name);
+
+    parts.actions.showCompare();
+    auto *compare = parts.parent.findChild<Ui::CompareDialog *>();
+    QVERIFY(compare);
+    QVERIFY(compare->isVisible());
+    QVERIFY(compare->testAttribute(Qt::WA_DeleteOnClose));
+
+    // Closed, they are gone.
+    calculator->close();
+    compare->close();
+    QTRY_VERIFY(!parts.parent.findChild<Ui::LayerCalculator *>());
+    QTRY_VERIFY(!parts.parent.findChild<Ui::CompareDialog *>());
+}
+
+QTEST_MAIN(TestPolicyActions)
+#include "tst_policyactions.moc"

@@ -1,0 +1,133 @@
+#include "ui/policyactions.h"
+
+#include "core/export/grpcserviceconfig.h"
+#include "core/faultserver/faultserver.h" // complete for RequestRunner::server()
+#include "core/util/exportfile.h"
+#include "ui/exportcontroller.h"
+#include "ui/policy/comparedialog.h"
+#include "ui/policy/endpointpoliciesdialog.h"
+#include "ui/policy/layercalculator.h"
+#include "ui/policy/policyeditor.h"
+#include "ui/policy/policypanel.h"
+#include "ui/session/requestrunner.h"
+#include "ui/session/settings.h"
+#include "ui/widgets/messagebar.h"
+
+#include <QAction>
+#include <QDir>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QMenuBar>
+#include <QStandardPaths>
+
+namespace RetryLab::Ui {
+
+PolicyActions::PolicyActions(const Parts &parts, QObject *parent) : QObject(parent), m_parts(parts)
+{ }
+
+QMenu *PolicyActions::addMenu(QMenuBar *bar)
+{
+    QMenu *policy = bar->addMenu(tr("&Policy"));
+    policy->addAction(tr("&Import policy\u2026"), this, &PolicyActions::importPolicy)
+        ->setObjectName(QStringLiteral("importPolicy"));
+    policy->addAction(tr("&Export policy\u2026"), this, &PolicyActions::exportPolicy)
+        ->setObjectName(QStringLiteral("exportPolicy"));
+    policy->addAction(tr("Export as &gRPC service config\u2026"), this, &PolicyActions::exportPolicyAsGrpc)
+        ->setObjectName(QStringLiteral("exportPolicyGrpc"));
+    policy->addSeparator();
+    policy->addAction(tr("Endpoint &policies\u2026"), this, &PolicyActions::editEndpointPolicies)
+        ->setObjectName(QStringLiteral("endpointPolicies"));
+    policy->addAction(tr("&Layer calculator\u2026"), this, &PolicyActions::showLayerCalculator)
+        ->setObjectName(QStringLiteral("layerCalculator"));
+    policy->addAction(tr("&Compare policies\u2026"), this, &PolicyActions::showCompare)
+        ->setObjectName(QStringLiteral("comparePolicies"));
+    return policy;
+}
+
+void PolicyActions::importPolicy()
+{
+    const QString path = m_parts.exports->chooseFile(QFileDialog::AcceptOpen, tr("Import a policy"),
+        m_parts.settings->exportDirectory(), tr("Policy JSON (*.json);;All files (*)"));
+    if (path.isEmpty())
+        return;
+    PolicyEditor *editor = m_parts.policyPanel->editor();
+    const bool ok = editor->presetBar()->importFile(path);
+    m_parts.messages->showMessage(
+        ok ? FieldMessage::Kind::Success : FieldMessage::Kind::Error, editor->presetBar()->lastMessage());
+}
+
+// Both exports suggest a JSON file in the last export folder (or Documents) and add
+// ".json" when the name chosen has no suffix.
+QString PolicyActions::chooseJsonFile(const QString &title, const QString &fileName, const QString &filter) const
+{
+    QString directory = m_parts.settings->exportDirectory();
+    if (directory.isEmpty())
+        directory = QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation);
+    QString path
+        = m_parts.exports->chooseFile(QFileDialog::AcceptSave, title, QDir(directory).filePath(fileName), filter);
+    if (!path.isEmpty() && QFileInfo(path).suffix().isEmpty())
+        path += QStringLiteral(".json");
+    return path;
+}
+
+void PolicyActions::exportPolicy()
+{
+    const QString name
+        = m_parts.policyPanel->policy().name.simplified().replace(QLatin1Char(' '), QLatin1Char('-')).toLower();
+    const QString path = chooseJsonFile(tr("Export the policy"),
+        (name.isEmpty() ? QStringLiteral("policy") : name) + QStringLiteral(".json"), tr("Policy JSON (*.json)"));
+    if (path.isEmpty())
+        return;
+    PolicyEditor *editor = m_parts.policyPanel->editor();
+    const bool ok = editor->presetBar()->exportFile(path);
+    m_parts.messages->showMessage(
+        ok ? FieldMessage::Kind::Success : FieldMessage::Kind::Error, editor->presetBar()->lastMessage());
+}
+
+void PolicyActions::showLayerCalculator()
+{
+    auto *calculator = new LayerCalculator(m_parts.dialogParent);
+    calculator->setAttribute(Qt::WA_DeleteOnClose);
+    calculator->setCurrentPolicy(m_parts.policyPanel->editor()->policy());
+    calculator->show();
+}
+
+void PolicyActions::showCompare()
+{
+    auto *compare = new CompareDialog(m_parts.dialogParent);
+    compare->setAttribute(Qt::WA_DeleteOnClose);
+    compare->setCurrentPolicy(m_parts.policyPanel->editor()->policy());
+    compare->show();
+}
+
+void PolicyActions::editEndpointPolicies()
+{
+    EndpointPoliciesDialog dialog(m_parts.settings->userPresets(), m_parts.dialogParent);
+    dialog.setPolicies(m_parts.runner->endpointPolicies());
+    if (dialog.exec() != QDialog::Accepted)
+        return;
+    m_parts.runner->setEndpointPolicies(dialog.policies());
+    m_parts.settings->setEndpointPolicies(dialog.policies());
+}
+
+void PolicyActions::exportPolicyAsGrpc()
+{
+    const QString path = chooseJsonFile(tr("Export the policy as a gRPC service config"),
+        QStringLiteral("service-config.json"), tr("gRPC service config (*.json)"));
+    if (path.isEmpty())
+        return;
+    const auto exported = Core::GrpcServiceConfig::fromPolicy(m_parts.policyPanel->policy());
+    const auto written = Core::ExportFile::write(path, Core::GrpcServiceConfig::toJson(exported));
+    if (!written) {
+        m_parts.messages->showMessage(FieldMessage::Kind::Error, tr("Could not export: %1").arg(written.error()));
+        return;
+    }
+    QString text = tr("Exported %1 (methodConfig.retryPolicy for every method; load it as the channel's service "
+                      "config).")
+                       .arg(QDir::toNativeSeparators(path));
+    if (!exported.warnings.isEmpty())
+        text += tr(" What gRPC does differently: %1").arg(exported.warnings.join(QLatin1Char(' ')));
+    m_parts.messages->showMessage(FieldMessage::Kind::Success, text);
+}
+
+} // namespace RetryLab::Ui

@@ -1,0 +1,147 @@
+#include "ui/presentationcontroller.h"
+
+#include "ui/exportcontroller.h"
+#include "ui/openedrun.h"
+#include "ui/run/timelineview.h"
+#include "ui/session/runreplay.h"
+#include "ui/session/runsession.h"
+#include "ui/widgets/fieldmessage.h"
+#include "ui/widgets/messagebar.h"
+#include "ui/widgets/pictureexport.h"
+
+#include <QAction>
+#include <QDir>
+#include <QDockWidget>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QMainWindow>
+#include <QMenu>
+#include <QScrollArea>
+#include <QTabWidget>
+
+namespace RetryLab::Ui {
+
+namespace {
+
+constexpr double presentationFontScale = 1.5;
+
+} // namespace
+
+PresentationController::PresentationController(const Parts &parts, QObject *parent) : QObject(parent), m_parts(parts)
+{ }
+
+void PresentationController::addViewActions(QMenu *view)
+{
+    m_presentationAction = view->addAction(tr("&Presentation"));
+    m_presentationAction->setObjectName(QStringLiteral("presentation"));
+    m_presentationAction->setCheckable(true);
+    m_presentationAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_P));
+    m_presentationAction->setToolTip(tr("A larger font, thicker bars and the timeline alone, full screen"));
+    connect(m_presentationAction, &QAction::toggled, this, &PresentationController::setPresentation);
+
+    QAction *replay = view->addAction(tr("&Replay the Run"));
+    replay->setObjectName(QStringLiteral("replayRun"));
+    replay->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_R));
+    replay->setToolTip(
+        tr("Play the finished run (or the opened one) again at 0.1\u00d7 to 10\u00d7; the views follow the playhead"));
+    connect(replay, &QAction::triggered, this, &PresentationController::replayRun);
+}
+
+void PresentationController::addPictureAction(QMenu *file)
+{
+    QAction *picture = file->addAction(
+        tr("Export pic&ture of the tab\u2026"), this, qOverload<>(&PresentationController::exportPicture));
+    picture->setObjectName(QStringLiteral("exportPicture"));
+    picture->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_E));
+    picture->setToolTip(tr("The tab on top as a PNG picture or an SVG drawing, for slides (Ctrl+Shift+E)"));
+}
+
+void PresentationController::exportPicture()
+{
+    const QString png = tr("PNG picture (*.png)");
+    const QString svg = tr("SVG drawing, sharp at any size (*.svg)");
+    QString filter = png;
+    QTabWidget *tabs = m_parts.tabs;
+    const QString name = tabs->tabText(tabs->currentIndex())
+                             .remove(QLatin1Char('&'))
+                             .toLower()
+                             .replace(QLatin1Char(' '), QLatin1Char('-'));
+    QString path = m_parts.exports->chooseFile(QFileDialog::AcceptSave, tr("Export picture of the tab"),
+        name + QStringLiteral(".png"), png + QStringLiteral(";;") + svg, &filter);
+    if (path.isEmpty())
+        return;
+    if (QFileInfo(path).suffix().isEmpty())
+        path += filter == svg ? QStringLiteral(".svg") : QStringLiteral(".png");
+    exportPicture(path);
+}
+
+Core::Result<void> PresentationController::exportPicture(const QString &path)
+{
+    // The timeline's picture is what its viewport shows (axis, lanes, legend); a
+    // scrolled page is drawn whole.
+    QWidget *shown = m_parts.tabs->currentWidget();
+    if (shown == m_parts.timeline)
+        shown = m_parts.timeline->viewport();
+    else if (auto *area = qobject_cast<QScrollArea *>(shown); area && area->widget())
+        shown = area->widget();
+    const auto written = PictureExport::write(shown, path, m_parts.window->windowTitle());
+    if (written)
+        m_parts.messages->showMessage(FieldMessage::Kind::Success, tr("Wrote %1.").arg(QDir::toNativeSeparators(path)));
+    else
+        m_parts.messages->showMessage(FieldMessage::Kind::Error, written.error());
+    return written;
+}
+
+void PresentationController::replayRun()
+{
+    OpenedRun *opened = m_parts.openedRun;
+    if (opened->isOpen()) {
+        opened->replay()->seek(0.0);
+        opened->replay()->play();
+        return;
+    }
+    if (m_parts.session->hasActivity()) {
+        m_parts.messages->showMessage(
+            FieldMessage::Kind::Note, tr("The run is still going: replay it once it has finished (or after Stop)."));
+        return;
+    }
+    if (m_parts.session->laneCount() == 0) {
+        m_parts.messages->showMessage(FieldMessage::Kind::Note, tr("Nothing to replay yet: send a request first."));
+        return;
+    }
+    m_parts.tabs->setCurrentWidget(m_parts.timeline);
+    opened->replayRecord(m_parts.session->runRecord());
+}
+
+void PresentationController::setPresentation(bool on)
+{
+    if (on == m_presentation)
+        return;
+    m_presentation = on;
+    if (m_presentationAction && m_presentationAction->isChecked() != on)
+        m_presentationAction->setChecked(on);
+    QMainWindow *window = m_parts.window;
+    if (on) {
+        m_statePresented = window->saveState();
+        m_fontPresented = window->font();
+        m_wasMaximized = window->isMaximized();
+        QFont larger = window->font();
+        larger.setPointSizeF(larger.pointSizeF() * presentationFontScale);
+        window->setFont(larger);
+        for (QDockWidget *dock : std::as_const(m_parts.docks))
+            dock->hide();
+        m_parts.tabs->setCurrentWidget(m_parts.timeline);
+        m_parts.timeline->setPresentation(true);
+        window->showFullScreen();
+    } else {
+        window->setFont(m_fontPresented);
+        m_parts.timeline->setPresentation(false);
+        window->restoreState(m_statePresented);
+        if (m_wasMaximized)
+            window->showMaximized();
+        else
+            window->showNormal();
+    }
+}
+
+} // namespace RetryLab::Ui

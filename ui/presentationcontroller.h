@@ -1,0 +1,79 @@
+#pragma once
+
+#include "core/util/result.h"
+
+#include <QByteArray>
+#include <QFont>
+#include <QList>
+#include <QObject>
+#include <QString>
+
+class QAction;
+class QDockWidget;
+class QMainWindow;
+class QMenu;
+class QTabWidget;
+
+namespace RetryLab::Ui {
+
+class ExportController;
+class MessageBar;
+class OpenedRun;
+class RunSession;
+class TimelineView;
+
+/// The window's ways of showing retries to people: View > Presentation (a larger
+/// font, thicker bars, the timeline alone and full screen; off again restores the
+/// layout), View > Replay the Run (the finished or the opened run played back),
+/// and File > Export picture of the tab (PNG or SVG, for slides).
+class PresentationController final : public QObject
+{
+    Q_OBJECT
+
+public:
+    struct Parts
+    {
+        QMainWindow *window = nullptr;
+        QTabWidget *tabs = nullptr;
+        /// One of the tabs: the one presentation and replays show.
+        TimelineView *timeline = nullptr;
+        /// Hidden in presentation mode.
+        QList<QDockWidget *> docks;
+        RunSession *session = nullptr;
+        OpenedRun *openedRun = nullptr;
+        /// Asks for file names (ExportController::chooseFile, which tests answer).
+        ExportController *exports = nullptr;
+        MessageBar *messages = nullptr;
+    };
+
+    /// None of the parts is owned; each must outlive this.
+    explicit PresentationController(const Parts &parts, QObject *parent = nullptr);
+
+    /// Adds View > Presentation (Ctrl+Shift+P) and View > Replay the Run (Ctrl+Shift+R).
+    void addViewActions(QMenu *view);
+    /// Adds File > Export picture of the tab (Ctrl+Shift+E).
+    void addPictureAction(QMenu *file);
+
+    bool isPresentation() const { return m_presentation; }
+
+public Q_SLOTS:
+    void setPresentation(bool on);
+    /// The finished run (or the opened one) played back (see OpenedRun); says
+    /// why not while the run goes on or before anything was sent.
+    void replayRun();
+    /// Asks for a file, PNG or SVG by the filter chosen, and writes the tab on top.
+    void exportPicture();
+    /// Writes the tab on top (the timeline: what its viewport shows) to `path`, PNG or
+    /// SVG by its suffix, and says so above the tabs.
+    Core::Result<void> exportPicture(const QString &path);
+
+private:
+    Parts m_parts;
+    bool m_presentation = false;
+    QAction *m_presentationAction = nullptr;
+    QByteArray m_statePresented; ///< the dock layout to restore after presentation mode
+    QFont m_fontPresented;
+    bool m_wasMaximized = false;
+};
+
+} // namespace RetryLab::Ui
