@@ -1,9 +1,9 @@
 #include "app/clientsscreenshot.h"
 
 #include "app/apptr.h"
+#include "app/screenshotcontext.h"
 #include "core/executor/retryexecutor.h"
 #include "core/observe/observationplan.h"
-#include "ui/mainwindow.h"
 #include "ui/observe/clientsview.h"
 #include "ui/session/embeddedserver.h"
 #include "ui/session/observation.h"
@@ -15,13 +15,14 @@
 
 namespace RetryLab::App {
 
-QStringList saveClientsScreenshot(Ui::MainWindow &window, const std::function<void(QWidget *, const QString &)> &save,
-    const std::function<void(int)> &settle)
+void saveClientsScreenshot(ScreenshotContext &context)
 {
-    QStringList problems;
-    if (!window.server()->isRunning())
-        return {Tr::tr("the embedded server does not run, so no client can be observed for clients.png")};
-    Ui::Observation *observation = window.observation();
+    Ui::MainWindow &window = context.window();
+    if (!window.server()->isRunning()) {
+        context.fail(Tr::tr("the embedded server does not run, so no client can be observed for clients.png"));
+        return;
+    }
+    auto *observation = context.part<Ui::Observation>("observation");
     observation->setPlan(Core::ObservationPlan::defaultPlan());
     observation->setEnabled(true);
     observation->clear();
@@ -63,25 +64,26 @@ QStringList saveClientsScreenshot(Ui::MainWindow &window, const std::function<vo
             executors.cbegin(), executors.cend(), [](const auto &executor) { return executor->activeCount() == 0; });
         if (idle)
             break;
-        settle(50);
+        ScreenshotContext::settle(50);
     }
     if (deadline.hasExpired())
-        problems.append(Tr::tr("the observed clients did not finish within 30 s"));
-    settle(300);
-    Ui::ClientsView *view = window.clientsView();
+        context.fail(Tr::tr("the observed clients did not finish within 30 s"));
+    ScreenshotContext::settle(300);
+    auto *view = context.part<Ui::ClientsView>("clientsView");
     view->refresh();
     view->selectClient(QStringLiteral("checkout-service/2.3 @ 127.0.0.1"));
     // The tab has the window to itself: the docks come back afterwards.
-    window.policyDock()->hide();
-    const bool requestShown = window.requestDock()->isVisible();
-    window.requestDock()->hide();
+    auto *policyDock = context.part<QDockWidget>("policyDock");
+    auto *requestDock = context.part<QDockWidget>("requestDock");
+    policyDock->hide();
+    const bool requestShown = requestDock->isVisible();
+    requestDock->hide();
     window.showTab(Ui::MainWindow::Tab::Clients);
-    settle(400);
-    save(&window, QStringLiteral("clients.png"));
-    window.requestDock()->setVisible(requestShown);
-    window.policyDock()->show();
+    ScreenshotContext::settle(400);
+    context.save(&window, QStringLiteral("clients.png"));
+    requestDock->setVisible(requestShown);
+    policyDock->show();
     observation->setEnabled(false);
-    return problems;
 }
 
 } // namespace RetryLab::App

@@ -1,6 +1,7 @@
 #include "app/importscreenshots.h"
 
 #include "app/apptr.h"
+#include "app/screenshotcontext.h"
 #include "core/export/harexport.h"
 #include "core/export/reportjson.h"
 #include "ui/import/curlimportdialog.h"
@@ -19,15 +20,14 @@
 
 namespace RetryLab::App {
 
-QStringList saveImportScreenshots(Ui::MainWindow &window, const QString &scratchDirectory,
-    const std::function<void(QWidget *, const QString &)> &save, const std::function<void(int)> &settle)
+void saveImportScreenshots(ScreenshotContext &context)
 {
-    QStringList problems;
-    const QDir scratch(scratchDirectory);
+    Ui::MainWindow &window = context.window();
+    auto *imports = context.part<Ui::ImportController>("imports");
 
     // A command as documentation pages show it: continued lines, --retry flags,
     // an option curl has that RetryLab does not carry out, and one that only changes curl's output.
-    Ui::CurlImportDialog *curl = window.imports()->importCurl();
+    Ui::CurlImportDialog *curl = imports->importCurl();
     curl->setCommandLine(QStringLiteral("curl -X POST https://api.example.com/v1/orders \\\n"
                                         "  -H 'Content-Type: application/json' \\\n"
                                         "  -H 'Authorization: Bearer eyJhbGciOiJIUzI1NiJ9.demo' \\\n"
@@ -35,29 +35,29 @@ QStringList saveImportScreenshots(Ui::MainWindow &window, const QString &scratch
                                         "  --retry 5 --retry-delay 2 --retry-max-time 60 \\\n"
                                         "  --digest -sS --compressed"));
     curl->setAppliesPolicy(true);
-    settle(250);
-    save(curl, QStringLiteral("import-curl.png"));
+    ScreenshotContext::settle(250);
+    context.save(curl, QStringLiteral("import-curl.png"));
     curl->reject();
 
     // The demo run as a HAR file, as RetryLab's export writes it, picked from.
-    const Core::RunRecord run = window.session()->runRecord();
-    const QString har = scratch.filePath(QStringLiteral("demo-run.har"));
+    const Core::RunRecord run = context.part<Ui::RunSession>("session")->runRecord();
+    const QString har = context.scratchPath(QStringLiteral("demo-run.har"));
     if (const auto written = Core::HarExport::writeFile(har, run); !written) {
-        problems.append(Tr::tr("could not write the demo HAR: %1").arg(written.error()));
-    } else if (const auto dialog = window.imports()->openHar(har); !dialog) {
-        problems.append(Tr::tr("could not read the demo HAR back: %1").arg(dialog.error()));
+        context.fail(Tr::tr("could not write the demo HAR: %1").arg(written.error()));
+    } else if (const auto dialog = imports->openHar(har); !dialog) {
+        context.fail(Tr::tr("could not read the demo HAR back: %1").arg(dialog.error()));
     } else {
         Ui::HarImportDialog *picker = *dialog;
         picker->selectEntries({1, 3, 4});
-        settle(250);
-        save(picker, QStringLiteral("import-har.png"));
+        ScreenshotContext::settle(250);
+        context.save(picker, QStringLiteral("import-har.png"));
         picker->reject();
-        window.imports()->importedDock()->hide();
+        imports->importedDock()->hide();
     }
 
     // A small Postman collection with an environment that leaves one variable out.
-    const QString collectionPath = scratch.filePath(QStringLiteral("shop.postman_collection.json"));
-    const QString environmentPath = scratch.filePath(QStringLiteral("staging.postman_environment.json"));
+    const QString collectionPath = context.scratchPath(QStringLiteral("shop.postman_collection.json"));
+    const QString environmentPath = context.scratchPath(QStringLiteral("staging.postman_environment.json"));
     {
         QFile collection(collectionPath);
         QFile environment(environmentPath);
@@ -79,34 +79,35 @@ QStringList saveImportScreenshots(Ui::MainWindow &window, const QString &scratch
   {"key": "token", "value": "t0k3n", "enabled": true}]})PM");
         }
     }
-    if (const auto dialog = window.imports()->openPostman(collectionPath); !dialog) {
-        problems.append(Tr::tr("could not read the demo collection: %1").arg(dialog.error()));
+    if (const auto dialog = imports->openPostman(collectionPath); !dialog) {
+        context.fail(Tr::tr("could not read the demo collection: %1").arg(dialog.error()));
     } else {
         Ui::PostmanImportDialog *picker = *dialog;
         if (const auto set = picker->setEnvironmentFile(environmentPath); !set)
-            problems.append(Tr::tr("could not read the demo environment: %1").arg(set.error()));
+            context.fail(Tr::tr("could not read the demo environment: %1").arg(set.error()));
         picker->selectRequests({1, 2});
-        settle(250);
-        save(picker, QStringLiteral("import-postman.png"));
+        ScreenshotContext::settle(250);
+        context.save(picker, QStringLiteral("import-postman.png"));
         picker->reject();
     }
 
     // The demo run's JSON report, opened: the views show it, with the banner.
-    const QString report = scratch.filePath(QStringLiteral("demo-run.json"));
+    const QString report = context.scratchPath(QStringLiteral("demo-run.json"));
+    auto *openedRun = context.part<Ui::OpenedRun>("openedRun");
     if (const auto written = Core::ReportJson::writeFile(report, run); !written) {
-        problems.append(Tr::tr("could not write the demo report: %1").arg(written.error()));
-    } else if (const auto opened = window.openedRun()->open(report); !opened) {
-        problems.append(Tr::tr("could not open the demo report: %1").arg(opened.error()));
+        context.fail(Tr::tr("could not write the demo report: %1").arg(written.error()));
+    } else if (const auto opened = openedRun->open(report); !opened) {
+        context.fail(Tr::tr("could not open the demo report: %1").arg(opened.error()));
     } else {
-        window.policyDock()->hide();
+        auto *policyDock = context.part<QDockWidget>("policyDock");
+        policyDock->hide();
         window.showTab(Ui::MainWindow::Tab::Timeline);
-        window.timelineView()->zoomToFit();
-        settle(400);
-        save(&window, QStringLiteral("openrun.png"));
-        window.openedRun()->close();
-        window.policyDock()->show();
+        context.part<Ui::TimelineView>("timeline")->zoomToFit();
+        ScreenshotContext::settle(400);
+        context.save(&window, QStringLiteral("openrun.png"));
+        openedRun->close();
+        policyDock->show();
     }
-    return problems;
 }
 
 } // namespace RetryLab::App

@@ -1,9 +1,9 @@
 #include "app/proxyscreenshot.h"
 
 #include "app/apptr.h"
+#include "app/screenshotcontext.h"
 #include "core/executor/retryexecutor.h"
 #include "core/proxy/faultrule.h"
-#include "ui/mainwindow.h"
 #include "ui/proxy/proxyview.h"
 #include "ui/session/embeddedserver.h"
 #include "ui/session/proxyinstance.h"
@@ -16,26 +16,32 @@
 
 namespace RetryLab::App {
 
-QStringList saveProxyScreenshot(Ui::MainWindow &window, const std::function<void(QWidget *, const QString &)> &save,
-    const std::function<void(int)> &settle)
+void saveProxyScreenshot(ScreenshotContext &context)
 {
-    if (!window.server()->isRunning())
-        return {Tr::tr("the embedded server does not run, so the proxy has no upstream for proxy.png")};
-    Ui::ProxyView *view = window.proxyView();
+    Ui::MainWindow &window = context.window();
+    if (!window.server()->isRunning()) {
+        context.fail(Tr::tr("the embedded server does not run, so the proxy has no upstream for proxy.png"));
+        return;
+    }
+    auto *view = context.part<Ui::ProxyView>("proxy");
     Ui::ProxySettings settings;
     settings.name = QStringLiteral("orders-api");
     settings.upstream = window.server()->baseUrl();
     const auto rules = Core::FaultRuleList::fromSpecs({QStringLiteral("status=503 retry-after=0.2 p=0.4 name=flaky"),
         QStringLiteral("latency=lognormal:40:0.5 name=slow-network"),
         QStringLiteral("reset=before every=7 name=drops off")});
-    if (!rules)
-        return {Tr::tr("the proxy's rules for proxy.png do not read: %1").arg(rules.error())};
+    if (!rules) {
+        context.fail(Tr::tr("the proxy's rules for proxy.png do not read: %1").arg(rules.error()));
+        return;
+    }
     settings.rules = *rules;
     settings.rules.seed = 7;
     view->setProxies({settings});
     Ui::ProxyInstance *proxy = view->currentProxy();
-    if (!proxy || !proxy->start())
-        return {Tr::tr("the proxy for proxy.png did not start: %1").arg(proxy ? proxy->errorString() : QString())};
+    if (!proxy || !proxy->start()) {
+        context.fail(Tr::tr("the proxy for proxy.png did not start: %1").arg(proxy ? proxy->errorString() : QString()));
+        return;
+    }
 
     Core::BackoffPolicy policy;
     policy.algorithm = Core::BackoffAlgorithm::FullJitter;
@@ -53,31 +59,31 @@ QStringList saveProxyScreenshot(Ui::MainWindow &window, const std::function<void
         spec.headers = {{"User-Agent", "mobile-app/5.2"}};
         executor.submit(spec);
     }
-    QStringList problems;
     const QDeadlineTimer deadline(30'000);
     while (!deadline.hasExpired() && executor.activeCount() > 0)
-        settle(50);
+        ScreenshotContext::settle(50);
     if (deadline.hasExpired())
-        problems.append(Tr::tr("the client behind the proxy did not finish within 30 s"));
-    settle(300);
+        context.fail(Tr::tr("the client behind the proxy did not finish within 30 s"));
+    ScreenshotContext::settle(300);
     // The client is done: a logical request whose last attempt failed ended there.
     proxy->finishObserved();
     view->refresh();
     // The tab has the window to itself, its lanes showing: the docks come back afterwards.
-    window.policyDock()->hide();
-    const bool requestShown = window.requestDock()->isVisible();
-    window.requestDock()->hide();
+    auto *policyDock = context.part<QDockWidget>("policyDock");
+    auto *requestDock = context.part<QDockWidget>("requestDock");
+    policyDock->hide();
+    const bool requestShown = requestDock->isVisible();
+    requestDock->hide();
     window.showTab(Ui::MainWindow::Tab::Proxy);
     if (auto *lanes = view->findChild<QTabWidget *>(QStringLiteral("proxyLanes")))
         lanes->setCurrentIndex(0);
     if (auto *bottom = view->findChild<QTabWidget *>(QStringLiteral("proxyBottom")))
         bottom->setCurrentIndex(1);
-    settle(400);
-    save(&window, QStringLiteral("proxy.png"));
-    window.requestDock()->setVisible(requestShown);
-    window.policyDock()->show();
+    ScreenshotContext::settle(400);
+    context.save(&window, QStringLiteral("proxy.png"));
+    requestDock->setVisible(requestShown);
+    policyDock->show();
     proxy->stop();
-    return problems;
 }
 
 } // namespace RetryLab::App
