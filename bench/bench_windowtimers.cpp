@@ -13,6 +13,7 @@
 // With BENCH_DEBUG set it also names every event that keeps a thread over 30 ms.
 #include "core/executor/retryexecutor.h"
 #include "core/executor/threadedexecutor.h"
+#include "tests/ui/windowparts.h"
 #include "ui/mainwindow.h"
 #include "ui/run/errorlogview.h"
 #include "ui/run/timelineview.h"
@@ -214,18 +215,18 @@ int main(int argc, char *argv[])
     if (!window.server()->isRunning())
         qFatal("bench_windowtimers: the embedded server did not start: %s", qPrintable(window.server()->errorString()));
     const QUrl base = window.server()->baseUrl();
-    ThreadedExecutor *executor = window.executor();
+    ThreadedExecutor *executor = executorOf(window);
     executor->setConcurrencyLimit(count);
     executor->setSeed(42);
     executor->setPolicy(defaultPolicy());
-    window.timelineView()->setFollowLive(true);
-    window.errorLogView()->setFollowNewest(true);
+    timelineViewOf(window)->setFollowLive(true);
+    errorLogViewOf(window)->setFollowNewest(true);
     window.showTab(Ui::MainWindow::Tab::Timeline);
     QCoreApplication::processEvents();
 
     // The two tabs take turns in view; a 5 ms timer measures how late the window's thread gets to it.
-    FrameClock frames(window.timelineView()->viewport());
-    app.timePaints(window.timelineView()->viewport());
+    FrameClock frames(timelineViewOf(window)->viewport());
+    app.timePaints(timelineViewOf(window)->viewport());
     QTimer turns;
     turns.setInterval(250);
     QObject::connect(&turns, &QTimer::timeout, &window, [&window, &frames, &app] {
@@ -248,7 +249,7 @@ int main(int argc, char *argv[])
     });
     // Measured once the requests are in: the loop submitting them is this program's, not the window's.
     const Run live = runFailingTwice(
-        executor, [&window](const RequestSpec &spec) { window.session()->submit(spec); }, base,
+        executor, [&window](const RequestSpec &spec) { sessionOf(window)->submit(spec); }, base,
         QStringLiteral("window"), count,
         [&] {
             frames.setRecording(true);

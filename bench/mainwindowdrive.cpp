@@ -64,18 +64,18 @@ int main(int argc, char *argv[])
     const QStringList wh = parser.value(size).split(QLatin1Char('x'));
     window.resize(wh.value(0).toInt(), wh.value(1).toInt());
     window.move(0, 0);
-    window.tabs()->setCurrentIndex(parser.value(tab).toInt());
-    Core::RequestDraft draft = window.composer()->draft();
+    tabsOf(window)->setCurrentIndex(parser.value(tab).toInt());
+    Core::RequestDraft draft = composerOf(window)->draft();
     if (parser.isSet(method))
         draft.method = parser.value(method);
     if (parser.isSet(url))
         draft.urlTemplate = parser.value(url);
-    window.composer()->setDraft(draft);
-    if (auto *detailTabs = window.composer()->findChild<QTabWidget *>(QStringLiteral("details")))
+    composerOf(window)->setDraft(draft);
+    if (auto *detailTabs = composerOf(window)->findChild<QTabWidget *>(QStringLiteral("details")))
         detailTabs->setCurrentIndex(parser.value(details).toInt());
     window.show();
     QTimer::singleShot(
-        parser.value(sendAfter).toInt(), &window, [&window] { window.composer()->sendAction()->trigger(); });
+        parser.value(sendAfter).toInt(), &window, [&window] { composerOf(window)->sendAction()->trigger(); });
     if (parser.isSet(replayAfter))
         QTimer::singleShot(
             parser.value(replayAfter).toInt(), &window, [&window] { presentationOf(window)->replayRun(); });

@@ -697,26 +697,6 @@ Core::ExportOptions MainWindow::exportOptions() const
     return options;
 }
 
-QStringList MainWindow::messages() const
-{
-    return m_messages->messages();
-}
-
-void MainWindow::setRedactsExports(bool redact)
-{
-    m_redactAction->setChecked(redact);
-}
-
-void MainWindow::setFileChooser(FileChooser chooser)
-{
-    m_exports->setFileChooser(std::move(chooser));
-}
-
-Core::Result<qint64> MainWindow::exportRun(const QString &path, ExportFormat format, bool onlyVisibleRows)
-{
-    return m_exports->exportRun(path, format, onlyVisibleRows, exportOptions());
-}
-
 void MainWindow::inspectAttempt(qsizetype sessionRow)
 {
     m_inspector->showAttempt(sessionRow);

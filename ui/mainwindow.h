@@ -2,8 +2,6 @@
 
 #include "core/export/exportoptions.h"
 #include "core/faultserver/faultserver.h"
-#include "core/util/result.h"
-#include "ui/exportcontroller.h"
 
 #include <QMainWindow>
 
@@ -66,7 +64,6 @@ class MainWindow final : public QMainWindow
 public:
     enum class Tab { Timeline, ErrorLog, Statistics, Server, Conformance, Simulator, Clients, Proxy };
     Q_ENUM(Tab)
-    using ExportFormat = ExportController::Format;
 
     struct Options
     {
@@ -81,57 +78,11 @@ public:
     explicit MainWindow(const Options &options, QWidget *parent = nullptr);
     ~MainWindow() override;
 
-    /// Asks for a file name (tests answer without a dialog).
-    using FileChooser = ExportController::FileChooser;
-
-    /// Writes the run (or the error log's shown rows) to `path`; returns the bytes
-    /// written or why not. The outcome is also shown above the tabs.
-    Core::Result<qint64> exportRun(const QString &path, ExportFormat format, bool onlyVisibleRows = false);
-    /// Credentials are redacted in exports and "Copy as curl" unless this is turned off.
-    void setRedactsExports(bool redact);
-    void setFileChooser(FileChooser chooser);
-
-    Settings *settings() const { return m_settings; }
     /// The embedded fault server, and whether it started (reported at start-up).
     EmbeddedServer *server() const { return m_server; }
-    Core::ThreadedExecutor *executor() const { return m_executor; }
-    RunSession *session() const { return m_session; }
-    RequestRunner *runner() const { return m_runner; }
-    PolicyPanel *policyPanel() const { return m_policyPanel; }
-    RequestComposer *composer() const { return m_composer; }
-    QDockWidget *policyDock() const { return m_policyDock; }
-    QDockWidget *requestDock() const { return m_requestDock; }
-    /// What an attempt sent and got back; opens when an attempt is selected.
-    AttemptInspector *inspector() const { return m_inspector; }
-    QDockWidget *inspectorDock() const { return m_inspectorDock; }
-    /// Saved requests in collections, and the environments (View > Collections).
-    CollectionSidebar *collections() const { return m_collections; }
-    QDockWidget *collectionsDock() const { return m_collectionsDock; }
-    QTabWidget *tabs() const { return m_tabs; }
-    /// The view of a tab (the page itself may be a scroll area around it).
-    QWidget *tab(Tab tab) const;
+
     void showTab(Tab tab);
     Tab currentTab() const;
-    TimelineView *timelineView() const { return m_timeline; }
-    ErrorLogView *errorLogView() const { return m_errorLog; }
-    StatisticsView *statisticsView() const { return m_statistics; }
-    ServerView *serverView() const { return m_serverView; }
-    ClientsView *clientsView() const { return m_clientsView; }
-    ProxyView *proxyView() const { return m_proxyView; }
-    Observation *observation() const { return m_observation; }
-    ConformanceView *conformanceView() const { return m_conformance; }
-    SimulatorView *simulatorView() const { return m_simulator; }
-    MessageBar *messageBar() const { return m_messages; }
-    /// The red line while certificate errors are ignored.
-    InsecureBanner *insecureBanner() const { return m_insecureBanner; }
-    /// Preferences, the banner, HTTPS of the server.
-    TransportController *transportController() const { return m_transport; }
-    /// The messages shown above the tabs, oldest first.
-    QStringList messages() const;
-    /// File > Import request.
-    ImportController *imports() const { return m_imports; }
-    /// File > Open run: a report shown read-only instead of the live run.
-    OpenedRun *openedRun() const { return m_openedRun; }
 
 public Q_SLOTS:
     /// Shows a session attempt row in the inspector, opening it.
@@ -154,6 +105,8 @@ private:
     bool restoreLayout();
     /// Puts the docks back where a new window has them.
     void resetLayout();
+    /// The view of a tab (the page itself may be a scroll area around it).
+    QWidget *tab(Tab tab) const;
     /// Alt+1…8: the keyboard focus goes into the tab shown, not left in a dock.
     void focusCurrentTab();
 

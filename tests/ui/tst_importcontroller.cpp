@@ -101,8 +101,8 @@ void TestImportController::cleanup()
 std::unique_ptr<MainWindow> TestImportController::makeWindow()
 {
     auto window = std::make_unique<MainWindow>();
-    window->setFileChooser([this](QFileDialog::AcceptMode, const QString &, const QString &, const QString &,
-                               QString *) { return m_nextFile; });
+    exportsOf(*window)->setFileChooser([this](QFileDialog::AcceptMode, const QString &, const QString &,
+                                           const QString &, QString *) { return m_nextFile; });
     window->show();
     return window;
 }
@@ -129,67 +129,67 @@ Core::RequestDraft TestImportController::ownDraft()
 void TestImportController::curl_fillsTheComposerOnImport_policyOnlyWhenAsked()
 {
     const auto window = makeWindow();
-    const Core::RequestDraft before = window->composer()->draft();
-    const Core::BackoffPolicy policyBefore = window->policyPanel()->policy();
-    window->imports()->curlAction()->trigger();
-    auto *dialog = qobject_cast<Ui::CurlImportDialog *>(window->imports()->dialog());
+    const Core::RequestDraft before = composerOf(*window)->draft();
+    const Core::BackoffPolicy policyBefore = policyPanelOf(*window)->policy();
+    importsOf(*window)->curlAction()->trigger();
+    auto *dialog = qobject_cast<Ui::CurlImportDialog *>(importsOf(*window)->dialog());
     QVERIFY(dialog);
     QVERIFY(dialog->isVisible());
     dialog->setCommandLine(QStringLiteral("curl -X POST -H 'X-Trace: 7' -d 'a=1' --retry 9 http://127.0.0.1:9/orders"));
     QVERIFY(dialog->canImport());
     // Nothing changes while the dialog is open.
-    QCOMPARE(window->composer()->draft(), before);
+    QCOMPARE(composerOf(*window)->draft(), before);
     dialog->importButton()->click();
-    QTRY_VERIFY(!window->imports()->dialog());
+    QTRY_VERIFY(!importsOf(*window)->dialog());
 
-    Core::RequestDraft draft = window->composer()->draft();
+    Core::RequestDraft draft = composerOf(*window)->draft();
     QCOMPARE(draft.method, QStringLiteral("POST"));
     QCOMPARE(draft.urlTemplate, QStringLiteral("http://127.0.0.1:9/orders"));
     QVERIFY(draft.headers.contains(Core::DraftHeader{QStringLiteral("X-Trace"), QStringLiteral("7"), true}));
     QCOMPARE(draft.body, QStringLiteral("a=1"));
     QCOMPARE(draft.batchCount, before.batchCount); // the composer's own settings stay
-    QCOMPARE(window->policyPanel()->policy().maxAttempts, policyBefore.maxAttempts);
-    QCOMPARE(window->settings()->requestDraft(), draft); // kept, as an edit would be
+    QCOMPARE(policyPanelOf(*window)->policy().maxAttempts, policyBefore.maxAttempts);
+    QCOMPARE(settingsOf(*window)->requestDraft(), draft); // kept, as an edit would be
 
     // Asked, the policy changes too; Undo puts both back.
-    dialog = window->imports()->importCurl();
+    dialog = importsOf(*window)->importCurl();
     dialog->setCommandLine(QStringLiteral("curl --retry 9 http://127.0.0.1:9/other"));
     dialog->setAppliesPolicy(true);
     dialog->accept();
-    QCOMPARE(window->policyPanel()->policy().maxAttempts, 10);
-    QCOMPARE(window->composer()->draft().urlTemplate, QStringLiteral("http://127.0.0.1:9/other"));
-    QVERIFY(window->imports()->undoAction()->isEnabled());
-    window->imports()->undoAction()->trigger();
-    QCOMPARE(window->policyPanel()->policy().maxAttempts, policyBefore.maxAttempts);
-    QCOMPARE(window->composer()->draft(), draft);
-    QVERIFY(!window->imports()->undoAction()->isEnabled());
+    QCOMPARE(policyPanelOf(*window)->policy().maxAttempts, 10);
+    QCOMPARE(composerOf(*window)->draft().urlTemplate, QStringLiteral("http://127.0.0.1:9/other"));
+    QVERIFY(importsOf(*window)->undoAction()->isEnabled());
+    importsOf(*window)->undoAction()->trigger();
+    QCOMPARE(policyPanelOf(*window)->policy().maxAttempts, policyBefore.maxAttempts);
+    QCOMPARE(composerOf(*window)->draft(), draft);
+    QVERIFY(!importsOf(*window)->undoAction()->isEnabled());
 
     // A curl command on the clipboard is offered.
     QApplication::clipboard()->setText(QStringLiteral("curl -I http://127.0.0.1:9/copied\n"));
-    dialog = window->imports()->importCurl();
+    dialog = importsOf(*window)->importCurl();
     QCOMPARE(dialog->commandLine(), QStringLiteral("curl -I http://127.0.0.1:9/copied"));
-    QCOMPARE(window->composer()->draft(), draft);
+    QCOMPARE(composerOf(*window)->draft(), draft);
     dialog->reject();
     QApplication::clipboard()->setText(QStringLiteral("not a command"));
-    dialog = window->imports()->importCurl();
+    dialog = importsOf(*window)->importCurl();
     QVERIFY(dialog->commandLine().isEmpty());
 
     // Cancelled, nothing changes.
-    dialog = window->imports()->importCurl();
+    dialog = importsOf(*window)->importCurl();
     dialog->setCommandLine(QStringLiteral("curl http://127.0.0.1:9/cancelled"));
     dialog->reject();
-    QCOMPARE(window->composer()->draft(), draft);
+    QCOMPARE(composerOf(*window)->draft(), draft);
 }
 
 void TestImportController::curl_transportOptionsCarriedOver_insecureNever()
 {
     const auto window = makeWindow();
-    auto *dialog = window->imports()->importCurl();
+    auto *dialog = importsOf(*window)->importCurl();
     dialog->setCommandLine(QStringLiteral("curl --cacert /etc/ssl/internal-ca.pem --tlsv1.3 --http2 -k "
                                           "-x socks5://127.0.0.1:1080 https://api.internal.test/health"));
     QVERIFY(dialog->canImport());
     dialog->accept();
-    const Core::RequestDraft draft = window->composer()->draft();
+    const Core::RequestDraft draft = composerOf(*window)->draft();
     QCOMPARE(draft.urlTemplate, QStringLiteral("https://api.internal.test/health"));
     QCOMPARE(draft.transport.caBundlePath, QStringLiteral("/etc/ssl/internal-ca.pem"));
     QCOMPARE(draft.transport.tlsFloor, Core::TransportOptions::TlsFloor::Tls13);
@@ -198,7 +198,7 @@ void TestImportController::curl_transportOptionsCarriedOver_insecureNever()
     QCOMPARE(draft.transport.proxyPort, quint16(1080));
     // -k is said, not carried over: ignoring certificate errors is the user's own tick.
     QVERIFY(draft.transport.insecureHosts.isEmpty());
-    const QString message = window->messages().last();
+    const QString message = messagesOf(*window).last();
     QVERIFY2(message.contains(QLatin1String("api.internal.test (-k/--insecure); that was not carried over")),
         qPrintable(message));
 }
@@ -206,38 +206,38 @@ void TestImportController::curl_transportOptionsCarriedOver_insecureNever()
 void TestImportController::unsentEdits_areSaid_andUndoBringsThemBack()
 {
     const auto window = makeWindow();
-    window->composer()->setDraft(ownDraft());
+    composerOf(*window)->setDraft(ownDraft());
     const auto archive = Core::HarImport::read(ImportFixtures::threeEntries());
     QVERIFY(archive);
-    window->imports()->importRequests(Core::HarImport::requests(*archive), QStringLiteral("shop.har"));
-    QCOMPARE(window->composer()->draft().urlTemplate, QStringLiteral("https://shop.example.com/"));
-    const QString message = window->messages().last();
+    importsOf(*window)->importRequests(Core::HarImport::requests(*archive), QStringLiteral("shop.har"));
+    QCOMPARE(composerOf(*window)->draft().urlTemplate, QStringLiteral("https://shop.example.com/"));
+    const QString message = messagesOf(*window).last();
     QVERIFY2(message.contains(QLatin1String("had changes that were not sent")), qPrintable(message));
     QVERIFY2(message.contains(QLatin1String("Undo import")), qPrintable(message));
 
     // Stepping through the imported requests keeps the user's draft for Undo.
-    window->imports()->importedList()->loadNext();
-    QCOMPARE(window->composer()->draft().method, QStringLiteral("POST"));
-    QVERIFY(window->imports()->undoImport());
-    QCOMPARE(window->composer()->draft(), ownDraft());
-    QCOMPARE(window->settings()->requestDraft(), ownDraft());
-    QVERIFY(!window->imports()->canUndo());
+    importsOf(*window)->importedList()->loadNext();
+    QCOMPARE(composerOf(*window)->draft().method, QStringLiteral("POST"));
+    QVERIFY(importsOf(*window)->undoImport());
+    QCOMPARE(composerOf(*window)->draft(), ownDraft());
+    QCOMPARE(settingsOf(*window)->requestDraft(), ownDraft());
+    QVERIFY(!importsOf(*window)->canUndo());
 }
 
 void TestImportController::sentDraft_isReplacedWithoutAWarning()
 {
     const auto window = makeWindow();
-    window->composer()->setDraft(ownDraft());
-    window->composer()->sendAction()->trigger();
-    QTRY_VERIFY_WITH_TIMEOUT(window->session()->resultCount() == 1, 10'000);
-    window->imports()->importRequests(
+    composerOf(*window)->setDraft(ownDraft());
+    composerOf(*window)->sendAction()->trigger();
+    QTRY_VERIFY_WITH_TIMEOUT(sessionOf(*window)->resultCount() == 1, 10'000);
+    importsOf(*window)->importRequests(
         {Core::HarImport::requests(*Core::HarImport::read(ImportFixtures::threeEntries())).first()},
         QStringLiteral("shop.har"));
-    const QString message = window->messages().last();
+    const QString message = messagesOf(*window).last();
     QVERIFY2(!message.contains(QLatin1String("not sent")), qPrintable(message));
     QVERIFY2(message.contains(QLatin1String("Undo import")), qPrintable(message));
-    QVERIFY(window->imports()->undoImport());
-    QCOMPARE(window->composer()->draft(), ownDraft());
+    QVERIFY(importsOf(*window)->undoImport());
+    QCOMPARE(composerOf(*window)->draft(), ownDraft());
 }
 
 void TestImportController::restoredDraft_isReplacedWithoutAWarning()
@@ -248,26 +248,26 @@ void TestImportController::restoredDraft_isReplacedWithoutAWarning()
         QVERIFY(settings.sync().ok());
     }
     const auto window = makeWindow();
-    QCOMPARE(window->composer()->draft(), ownDraft());
-    window->imports()->importRequests(
+    QCOMPARE(composerOf(*window)->draft(), ownDraft());
+    importsOf(*window)->importRequests(
         {Core::HarImport::requests(*Core::HarImport::read(ImportFixtures::threeEntries())).first()},
         QStringLiteral("shop.har"));
-    QVERIFY2(!window->messages().last().contains(QLatin1String("not sent")), qPrintable(window->messages().last()));
-    QVERIFY(window->imports()->undoImport());
-    QCOMPARE(window->composer()->draft(), ownDraft());
+    QVERIFY2(!messagesOf(*window).last().contains(QLatin1String("not sent")), qPrintable(messagesOf(*window).last()));
+    QVERIFY(importsOf(*window)->undoImport());
+    QCOMPARE(composerOf(*window)->draft(), ownDraft());
 }
 
 void TestImportController::har_pickTwo_firstInTheComposer_theOtherInTheList()
 {
     const auto window = makeWindow();
-    const Core::RequestDraft before = window->composer()->draft();
+    const Core::RequestDraft before = composerOf(*window)->draft();
     m_nextFile = write(QStringLiteral("shop.har"), ImportFixtures::threeEntries());
-    QSignalSpy imported(window->imports(), &Ui::ImportController::requestsImported);
-    window->imports()->harAction()->trigger();
-    auto *dialog = qobject_cast<Ui::HarImportDialog *>(window->imports()->dialog());
+    QSignalSpy imported(importsOf(*window), &Ui::ImportController::requestsImported);
+    importsOf(*window)->harAction()->trigger();
+    auto *dialog = qobject_cast<Ui::HarImportDialog *>(importsOf(*window)->dialog());
     QVERIFY(dialog);
     dialog->selectEntries({1, 2});
-    QCOMPARE(window->composer()->draft(), before);
+    QCOMPARE(composerOf(*window)->draft(), before);
     dialog->importButton()->click();
 
     QCOMPARE(imported.size(), 1);
@@ -275,26 +275,26 @@ void TestImportController::har_pickTwo_firstInTheComposer_theOtherInTheList()
     QCOMPARE(requests.size(), 2);
     QCOMPARE(imported.first().at(1).toString(), QStringLiteral("shop.har"));
 
-    Core::RequestDraft draft = window->composer()->draft();
+    Core::RequestDraft draft = composerOf(*window)->draft();
     QCOMPARE(draft.method, QStringLiteral("POST"));
     QCOMPARE(draft.urlTemplate, QStringLiteral("https://api.example.com/orders?api_key=k3y"));
     QCOMPARE(draft.body, QStringLiteral("{\"qty\":2}"));
-    QTRY_VERIFY(window->imports()->importedDock()->isVisible());
-    Ui::ImportedRequestList *list = window->imports()->importedList();
+    QTRY_VERIFY(importsOf(*window)->importedDock()->isVisible());
+    Ui::ImportedRequestList *list = importsOf(*window)->importedList();
     QCOMPARE(list->list()->count(), 2);
     QCOMPARE(list->current(), 0);
-    QVERIFY(window->messages().last().contains(QLatin1String("Request 1 of 2 from shop.har")));
+    QVERIFY(messagesOf(*window).last().contains(QLatin1String("Request 1 of 2 from shop.har")));
 
     list->findChild<QPushButton *>(QStringLiteral("nextImported"))->click();
-    QCOMPARE(window->composer()->draft().method, QStringLiteral("DELETE"));
+    QCOMPARE(composerOf(*window)->draft().method, QStringLiteral("DELETE"));
     QCOMPARE(list->current(), 1);
     QVERIFY(!list->findChild<QPushButton *>(QStringLiteral("nextImported"))->isEnabled());
     list->findChild<QPushButton *>(QStringLiteral("previousImported"))->click();
-    QCOMPARE(window->composer()->draft(), draft);
+    QCOMPARE(composerOf(*window)->draft(), draft);
 
     // Undo after stepping: the draft from before the import.
-    window->imports()->undoAction()->trigger();
-    QCOMPARE(window->composer()->draft(), before);
+    importsOf(*window)->undoAction()->trigger();
+    QCOMPARE(composerOf(*window)->draft(), before);
 }
 
 void TestImportController::postman_folderPicked_variablesResolved()
@@ -303,8 +303,8 @@ void TestImportController::postman_folderPicked_variablesResolved()
     const QString collection = write(QStringLiteral("orders.json"), ImportFixtures::collection());
     const QString environment = write(QStringLiteral("staging.json"), ImportFixtures::environment());
     m_nextFile = collection;
-    window->imports()->postmanAction()->trigger();
-    auto *dialog = qobject_cast<Ui::PostmanImportDialog *>(window->imports()->dialog());
+    importsOf(*window)->postmanAction()->trigger();
+    auto *dialog = qobject_cast<Ui::PostmanImportDialog *>(importsOf(*window)->dialog());
     QVERIFY(dialog);
     m_nextFile = environment; // the dialog asks the window's chooser for the environment
     dialog->findChild<QPushButton *>(QStringLiteral("chooseEnvironment"))->click();
@@ -312,9 +312,9 @@ void TestImportController::postman_folderPicked_variablesResolved()
     dialog->tree()->clearSelection();
     dialog->tree()->topLevelItem(1)->setSelected(true);
     dialog->accept();
-    QCOMPARE(window->composer()->draft().urlTemplate, QStringLiteral("https://staging.example.com/v1/orders?page=2"));
-    QCOMPARE(window->imports()->importedList()->list()->count(), 2);
-    QVERIFY(window->imports()->importedList()->list()->item(1)->text().startsWith(QLatin1String("Orders / Admin / ")));
+    QCOMPARE(composerOf(*window)->draft().urlTemplate, QStringLiteral("https://staging.example.com/v1/orders?page=2"));
+    QCOMPARE(importsOf(*window)->importedList()->list()->count(), 2);
+    QVERIFY(importsOf(*window)->importedList()->list()->item(1)->text().startsWith(QLatin1String("Orders / Admin / ")));
 }
 
 void TestImportController::imported_savedAsACollection_inTheirFolders()
@@ -322,7 +322,7 @@ void TestImportController::imported_savedAsACollection_inTheirFolders()
     Ui::MainWindow::Options options;
     options.dataDirectory = m_dir.filePath(QStringLiteral("saved-imports"));
     Ui::MainWindow window(options);
-    QAction *save = window.imports()->saveToCollectionAction();
+    QAction *save = importsOf(window)->saveToCollectionAction();
     QVERIFY(!save->isEnabled()); // nothing imported yet
     const auto archive = Core::HarImport::read(ImportFixtures::threeEntries());
     QVERIFY(archive);
@@ -330,12 +330,12 @@ void TestImportController::imported_savedAsACollection_inTheirFolders()
     QList<Core::ImportedRequest> foldered = requests;
     foldered[1].folders = {QStringLiteral("Checkout"), QStringLiteral("Payments")};
     foldered[2].folders = {QStringLiteral("Checkout")};
-    window.imports()->importRequests(foldered, QStringLiteral("shop.har"));
+    importsOf(window)->importRequests(foldered, QStringLiteral("shop.har"));
     QVERIFY(save->isEnabled());
-    const int before = int(window.collections()->model()->collections().size());
+    const int before = int(collectionsOf(window)->model()->collections().size());
     save->trigger();
 
-    const QList<Core::Collection> collections = window.collections()->model()->collections();
+    const QList<Ui::Collection> collections = collectionsOf(window)->model()->collections();
     QCOMPARE(collections.size(), before + 1);
     const Core::Collection &saved = collections.constLast();
     QCOMPARE(saved.name, QStringLiteral("shop"));
@@ -354,7 +354,7 @@ void TestImportController::imported_savedAsACollection_inTheirFolders()
     QVERIFY(!checkout.items.at(1).isFolder());
     // Each with the policy in the editor.
     QVERIFY(checkout.items.at(1).policy.policy());
-    QCOMPARE(checkout.items.at(1).policy.policy()->maxAttempts, window.policyPanel()->policy().maxAttempts);
+    QCOMPARE(checkout.items.at(1).policy.policy()->maxAttempts, policyPanelOf(window)->policy().maxAttempts);
     // And on disk, as a collection file of its own.
     const QDir folder(QDir(options.dataDirectory).filePath(QStringLiteral("collections")));
     QTRY_VERIFY(!folder.entryList({QStringLiteral("shop*.json")}, QDir::Files).isEmpty());
@@ -388,20 +388,20 @@ void TestImportController::malformedFile_namesFileAndPlace_andChangesNothing()
     QFETCH(QByteArray, bytes);
     QFETCH(QString, where);
     const auto window = makeWindow();
-    window->composer()->setDraft(ownDraft());
-    const Core::BackoffPolicy policy = window->policyPanel()->policy();
+    composerOf(*window)->setDraft(ownDraft());
+    const Core::BackoffPolicy policy = policyPanelOf(*window)->policy();
     m_nextFile = write(QStringLiteral("broken-file.json"), bytes);
-    (postman ? window->imports()->postmanAction() : window->imports()->harAction())->trigger();
-    QVERIFY(!window->imports()->dialog());
-    QMessageBox *box = window->imports()->errorBox();
+    (postman ? importsOf(*window)->postmanAction() : importsOf(*window)->harAction())->trigger();
+    QVERIFY(!importsOf(*window)->dialog());
+    QMessageBox *box = importsOf(*window)->errorBox();
     QVERIFY(box);
     QVERIFY(box->isVisible());
     QVERIFY2(box->text().contains(QLatin1String("broken-file.json")), qPrintable(box->text()));
     QVERIFY2(box->text().contains(where), qPrintable(box->text()));
-    QVERIFY(window->messages().last().contains(QLatin1String("Nothing was imported")));
-    QCOMPARE(window->composer()->draft(), ownDraft());
-    QCOMPARE(window->policyPanel()->policy(), policy);
-    QVERIFY(!window->imports()->canUndo());
+    QVERIFY(messagesOf(*window).last().contains(QLatin1String("Nothing was imported")));
+    QCOMPARE(composerOf(*window)->draft(), ownDraft());
+    QCOMPARE(policyPanelOf(*window)->policy(), policy);
+    QVERIFY(!importsOf(*window)->canUndo());
     box->close();
 }
 
@@ -414,7 +414,7 @@ void TestImportController::copyAsHarEntry_validEntry_credentialsRedacted()
     draft.headers = {{QStringLiteral("Authorization"), QStringLiteral("Bearer s3cr3t"), true},
         {QStringLiteral("Content-Type"), QStringLiteral("application/json"), true}};
     draft.body = QStringLiteral("{\"qty\": 2, \"password\": \"hunter2\"}");
-    window->composer()->setDraft(draft);
+    composerOf(*window)->setDraft(draft);
     QApplication::clipboard()->clear();
     runActionsOf(*window)->copyHarAction()->trigger();
 
@@ -428,7 +428,7 @@ void TestImportController::copyAsHarEntry_validEntry_credentialsRedacted()
     QCOMPARE(request.value(QStringLiteral("method")).toString(), QStringLiteral("POST"));
     QVERIFY(request.value(QStringLiteral("url")).toString().startsWith(QLatin1String("http://127.0.0.1:9/orders?")));
     QVERIFY(text.contains(QLatin1String("REDACTED")));
-    QVERIFY(window->messages().last().contains(QLatin1String("credentials redacted")));
+    QVERIFY(messagesOf(*window).last().contains(QLatin1String("credentials redacted")));
 
     // A valid entry: a HAR holding it reads back as the same request.
     const QJsonObject har{{QStringLiteral("log"),
@@ -444,10 +444,10 @@ void TestImportController::copyAsHarEntry_validEntry_credentialsRedacted()
     QVERIFY(spec.body.contains("\"qty\""));
 
     // Redaction off: the credentials are in it, and the message says so.
-    window->setRedactsExports(false);
+    actionOf(*window, "redactExports")->setChecked(false);
     runActionsOf(*window)->copyHarAction()->trigger();
     QVERIFY(QApplication::clipboard()->text().contains(QLatin1String("s3cr3t")));
-    QVERIFY(window->messages().last().contains(QLatin1String("WITH credentials")));
+    QVERIFY(messagesOf(*window).last().contains(QLatin1String("WITH credentials")));
 }
 
 void TestImportController::droppedFiles_areToldApartByContent()
@@ -463,26 +463,26 @@ void TestImportController::droppedFiles_areToldApartByContent()
     QDropEvent drop(QPointF(10, 10), Qt::CopyAction, &data, Qt::LeftButton, Qt::NoModifier);
     QApplication::sendEvent(window.get(), &drop);
     QVERIFY(drop.isAccepted());
-    QVERIFY(qobject_cast<Ui::HarImportDialog *>(window->imports()->dialog()));
-    window->imports()->dialog()->reject();
+    QVERIFY(qobject_cast<Ui::HarImportDialog *>(importsOf(*window)->dialog()));
+    importsOf(*window)->dialog()->reject();
 
     const QString collection = write(QStringLiteral("collection.json"), ImportFixtures::collection());
-    QVERIFY(window->imports()->openFile(collection).ok());
-    QVERIFY(qobject_cast<Ui::PostmanImportDialog *>(window->imports()->dialog()));
-    window->imports()->dialog()->reject();
+    QVERIFY(importsOf(*window)->openFile(collection).ok());
+    QVERIFY(qobject_cast<Ui::PostmanImportDialog *>(importsOf(*window)->dialog()));
+    importsOf(*window)->dialog()->reject();
 
-    QSignalSpy runs(window->imports(), &Ui::ImportController::runFileOpened);
+    QSignalSpy runs(importsOf(*window), &Ui::ImportController::runFileOpened);
     const QString report = write(QStringLiteral("report.json"), QByteArrayLiteral(R"({"format": "retrylab-report"})"));
-    QVERIFY(window->imports()->openFile(report).ok());
+    QVERIFY(importsOf(*window)->openFile(report).ok());
     QCOMPARE(runs.size(), 1);
     QCOMPARE(runs.first().first().toString(), report);
 
     const QString other = write(QStringLiteral("notes.txt"), QByteArrayLiteral("hello"));
-    const Core::RequestDraft before = window->composer()->draft();
-    QVERIFY(!window->imports()->openFile(other).ok());
-    QVERIFY(window->imports()->errorBox()->text().contains(QLatin1String("notes.txt")));
-    QVERIFY(window->imports()->errorBox()->text().contains(QLatin1String("not a HAR file")));
-    QCOMPARE(window->composer()->draft(), before);
+    const Core::RequestDraft before = composerOf(*window)->draft();
+    QVERIFY(!importsOf(*window)->openFile(other).ok());
+    QVERIFY(importsOf(*window)->errorBox()->text().contains(QLatin1String("notes.txt")));
+    QVERIFY(importsOf(*window)->errorBox()->text().contains(QLatin1String("not a HAR file")));
+    QCOMPARE(composerOf(*window)->draft(), before);
 }
 
 QTEST_MAIN(TestImportController)

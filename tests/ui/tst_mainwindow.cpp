@@ -175,8 +175,8 @@ void TestMainWindow::cleanup()
 std::unique_ptr<MainWindow> TestMainWindow::makeWindow(const MainWindow::Options &options)
 {
     auto window = std::make_unique<MainWindow>(options);
-    window->policyPanel()->setPolicy(fastPolicy());
-    window->setFileChooser(
+    policyPanelOf(*window)->setPolicy(fastPolicy());
+    exportsOf(*window)->setFileChooser(
         [this](QFileDialog::AcceptMode, const QString &title, const QString &, const QString &, QString *) {
             m_chosen.append(title);
             return m_nextFile;
@@ -190,10 +190,10 @@ std::unique_ptr<MainWindow> TestMainWindow::makeWindow(const MainWindow::Options
 
 bool TestMainWindow::sendAndWait(MainWindow &window, int results)
 {
-    window.composer()->sendAction()->trigger();
-    if (!QTest::qWaitFor([&] { return window.session()->resultCount() >= results; }, 15'000))
+    composerOf(window)->sendAction()->trigger();
+    if (!QTest::qWaitFor([&] { return sessionOf(window)->resultCount() >= results; }, 15'000))
         return false;
-    window.session()->flush();
+    sessionOf(window)->flush();
     return true;
 }
 
@@ -205,12 +205,12 @@ void TestMainWindow::startsWithTheServerAndItsAddress()
     const QString url = window->server()->baseUrl().toString();
     QVERIFY(url.startsWith(QLatin1String("http://127.0.0.1:")));
     QVERIFY(window->findChild<QLabel *>(QStringLiteral("serverStatus"))->text().contains(url));
-    QCOMPARE(window->policyDock()->objectName(), QStringLiteral("policyDock"));
-    QCOMPARE(window->requestDock()->objectName(), QStringLiteral("requestDock"));
-    QCOMPARE(window->tabs()->count(), 8);
-    QVERIFY(window->composer()->canSend());
-    QVERIFY(window->composer()->previewUrl().startsWith(url + QStringLiteral("/fail/3?key=")));
-    QVERIFY(window->messages().isEmpty());
+    QCOMPARE(policyDockOf(*window)->objectName(), QStringLiteral("policyDock"));
+    QCOMPARE(requestDockOf(*window)->objectName(), QStringLiteral("requestDock"));
+    QCOMPARE(tabsOf(*window)->count(), 8);
+    QVERIFY(composerOf(*window)->canSend());
+    QVERIFY(composerOf(*window)->previewUrl().startsWith(url + QStringLiteral("/fail/3?key=")));
+    QVERIFY(messagesOf(*window).isEmpty());
 }
 
 void TestMainWindow::send_againstTheEmbeddedServer_fillsLogTimelineAndStatistics()
@@ -218,12 +218,12 @@ void TestMainWindow::send_againstTheEmbeddedServer_fillsLogTimelineAndStatistics
     auto window = makeWindow();
     QVERIFY(window);
     QAbstractItemModelTester logTester(
-        window->errorLogView()->model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        errorLogViewOf(*window)->model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
     QAbstractItemModelTester serverTester(
-        window->serverView()->logModel(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        serverViewOf(*window)->logModel(), QAbstractItemModelTester::FailureReportingMode::QtTest);
 
     QVERIFY(sendAndWait(*window, 1));
-    const Ui::RunSession &session = *window->session();
+    const Ui::RunSession &session = *sessionOf(*window);
     QCOMPARE(session.laneCount(), 1);
     QCOMPARE(statusesOfLane(session, 0), (QList<qint16>{503, 503, 503, 200}));
     QCOMPARE(session.lane(0).outcome, quint8(Core::RequestOutcome::Succeeded));
@@ -232,34 +232,34 @@ void TestMainWindow::send_againstTheEmbeddedServer_fillsLogTimelineAndStatistics
     QCOMPARE(session.attemptRow(3).plannedDelayMs, 80.0F);
 
     // The error log.
-    const Ui::AttemptLogModel *log = window->errorLogView()->model();
+    const Ui::AttemptLogModel *log = errorLogViewOf(*window)->model();
     QCOMPARE(log->rowCount(), 4);
     QCOMPARE(log->index(0, Ui::AttemptLogModel::Status).data().toString(), QStringLiteral("503 Service Unavailable"));
     QCOMPARE(log->index(3, Ui::AttemptLogModel::Status).data().toString(), QStringLiteral("200 OK"));
 
     // The timeline draws a bar for every attempt.
     window->showTab(MainWindow::Tab::Timeline);
-    window->timelineView()->zoomToFit();
+    timelineViewOf(*window)->zoomToFit();
     for (qsizetype row = 0; row < 4; ++row)
-        QVERIFY2(!window->timelineView()->attemptRect(row).isEmpty(), qPrintable(QString::number(row)));
-    QTRY_VERIFY(window->timelineView()->paintCount() > 0);
+        QVERIFY2(!timelineViewOf(*window)->attemptRect(row).isEmpty(), qPrintable(QString::number(row)));
+    QTRY_VERIFY(timelineViewOf(*window)->paintCount() > 0);
 
     // The statistics.
-    window->statisticsView()->refresh();
+    statisticsViewOf(*window)->refresh();
     using Figure = Ui::StatisticsView::Figure;
-    QVERIFY(window->statisticsView()->figureText(Figure::Requests).startsWith(QLatin1String("1")));
-    QCOMPARE(window->statisticsView()->figureText(Figure::Attempts), QStringLiteral("4"));
-    QVERIFY(window->statisticsView()->figureText(Figure::RetryAmplification).contains(QLatin1String("4")));
+    QVERIFY(statisticsViewOf(*window)->figureText(Figure::Requests).startsWith(QLatin1String("1")));
+    QCOMPARE(statisticsViewOf(*window)->figureText(Figure::Attempts), QStringLiteral("4"));
+    QVERIFY(statisticsViewOf(*window)->figureText(Figure::RetryAmplification).contains(QLatin1String("4")));
 
     // The server saw the same four requests, with the executor's attempt numbers.
-    QTRY_COMPARE(window->serverView()->logModel()->rowCount(), 4);
-    const auto *serverLog = window->serverView()->logModel();
+    QTRY_COMPARE(serverViewOf(*window)->logModel()->rowCount(), 4);
+    const auto *serverLog = serverViewOf(*window)->logModel();
     QCOMPARE(serverLog->entry(3).status, std::optional<int>(200));
     QCOMPARE(serverLog->entry(3).clientAttempt, QStringLiteral("4"));
     QVERIFY(serverLog->entry(0).target.startsWith(QLatin1String("/fail/3?key=")));
 
     // The recent URLs remember the template, not the expanded URL.
-    QCOMPARE(window->settings()->recentUrlTemplates(), QStringList{Core::RequestDraft::defaultUrlTemplate()});
+    QCOMPARE(settingsOf(*window)->recentUrlTemplates(), QStringList{Core::RequestDraft::defaultUrlTemplate()});
     QTRY_VERIFY(
         window->findChild<QLabel *>(QStringLiteral("activityStatus"))->text().contains(QLatin1String("In flight: 0")));
 }
@@ -268,12 +268,12 @@ void TestMainWindow::sendAgain_getsAFreshKeyAndFailsThreeTimesAgain()
 {
     auto window = makeWindow();
     QVERIFY(window);
-    const QString firstPreview = window->composer()->previewUrl();
+    const QString firstPreview = composerOf(*window)->previewUrl();
     QVERIFY(sendAndWait(*window, 1));
-    const QString secondPreview = window->composer()->previewUrl();
+    const QString secondPreview = composerOf(*window)->previewUrl();
     QVERIFY(firstPreview != secondPreview);
     QVERIFY(sendAndWait(*window, 2));
-    const Ui::RunSession &session = *window->session();
+    const Ui::RunSession &session = *sessionOf(*window);
     QCOMPARE(session.laneCount(), 2);
     QCOMPARE(statusesOfLane(session, 1), (QList<qint16>{503, 503, 503, 200}));
     QCOMPARE(session.spec(0)->url.toString(), firstPreview);
@@ -284,29 +284,29 @@ void TestMainWindow::batch_keepsTheConcurrencyLimitAndShowsProgress()
 {
     auto window = makeWindow();
     QVERIFY(window);
-    Core::RequestDraft draft = window->composer()->draft();
+    Core::RequestDraft draft = composerOf(*window)->draft();
     draft.urlTemplate = QStringLiteral("{server}/delay/40");
     draft.batchCount = 12;
     draft.concurrency = 3;
-    window->composer()->setDraft(draft);
+    composerOf(*window)->setDraft(draft);
 
     int peak = 0;
-    connect(window->executor(), &Core::ThreadedExecutor::attemptStarted, this,
-        [&] { peak = std::max(peak, window->executor()->inFlightCount()); });
-    QSignalSpy progress(window->runner(), &Ui::RequestRunner::batchProgress);
-    window->composer()->batchAction()->trigger();
-    QCOMPARE(window->runner()->batchTotal(), 12);
-    QTRY_COMPARE_WITH_TIMEOUT(window->runner()->batchFinished(), 12, 15'000);
+    connect(executorOf(*window), &Core::ThreadedExecutor::attemptStarted, this,
+        [&] { peak = std::max(peak, executorOf(*window)->inFlightCount()); });
+    QSignalSpy progress(runnerOf(*window), &Ui::RequestRunner::batchProgress);
+    composerOf(*window)->batchAction()->trigger();
+    QCOMPARE(runnerOf(*window)->batchTotal(), 12);
+    QTRY_COMPARE_WITH_TIMEOUT(runnerOf(*window)->batchFinished(), 12, 15'000);
     QCOMPARE(peak, 3);
-    QCOMPARE(window->runner()->batchSucceeded(), 12);
+    QCOMPARE(runnerOf(*window)->batchSucceeded(), 12);
     QVERIFY(progress.count() >= 12);
-    auto *bar = window->composer()->findChild<QProgressBar *>(QStringLiteral("batchProgress"));
+    auto *bar = composerOf(*window)->findChild<QProgressBar *>(QStringLiteral("batchProgress"));
     QVERIFY(bar->isVisible());
     QCOMPARE(bar->value(), 12);
     QCOMPARE(bar->maximum(), 12);
-    window->session()->flush();
-    QCOMPARE(window->session()->laneCount(), 12);
-    QVERIFY(window->session()->laneTitle(0).contains(QLatin1String("batch 1/12")));
+    sessionOf(*window)->flush();
+    QCOMPARE(sessionOf(*window)->laneCount(), 12);
+    QVERIFY(sessionOf(*window)->laneTitle(0).contains(QLatin1String("batch 1/12")));
 }
 
 void TestMainWindow::batch_againstAnOpenBreaker_countsEveryRefusal()
@@ -318,23 +318,24 @@ void TestMainWindow::batch_againstAnOpenBreaker_countsEveryRefusal()
     guarded.circuitBreaker.enabled = true;
     guarded.circuitBreaker.consecutiveFailures = 1;
     guarded.circuitBreaker.openMs = 60'000.0;
-    window->policyPanel()->setPolicy(guarded);
-    QVERIFY(window->policyPanel()->isUsable());
-    Core::RequestDraft draft = window->composer()->draft();
+    policyPanelOf(*window)->setPolicy(guarded);
+    QVERIFY(policyPanelOf(*window)->isUsable());
+    Core::RequestDraft draft = composerOf(*window)->draft();
     draft.urlTemplate = QStringLiteral("{server}/status/503");
-    window->composer()->setDraft(draft);
+    composerOf(*window)->setDraft(draft);
     QVERIFY(sendAndWait(*window, 1));
-    QCOMPARE(window->executor()->circuitState(window->executor()->hosts().value(0)), Core::CircuitBreaker::State::Open);
+    QCOMPARE(
+        executorOf(*window)->circuitState(executorOf(*window)->hosts().value(0)), Core::CircuitBreaker::State::Open);
 
     // Every request of the batch is refused at once; each result still reaches the progress.
     draft.urlTemplate = QStringLiteral("{server}/status/200");
     draft.batchCount = 5;
-    window->composer()->setDraft(draft);
-    window->composer()->batchAction()->trigger();
-    QCOMPARE(window->runner()->batchTotal(), 5);
-    QTRY_COMPARE_WITH_TIMEOUT(window->runner()->batchFinished(), 5, 5000);
-    QCOMPARE(window->runner()->batchSucceeded(), 0);
-    QCOMPARE(window->executor()->activeCount(), 0);
+    composerOf(*window)->setDraft(draft);
+    composerOf(*window)->batchAction()->trigger();
+    QCOMPARE(runnerOf(*window)->batchTotal(), 5);
+    QTRY_COMPARE_WITH_TIMEOUT(runnerOf(*window)->batchFinished(), 5, 5000);
+    QCOMPARE(runnerOf(*window)->batchSucceeded(), 0);
+    QCOMPARE(executorOf(*window)->activeCount(), 0);
 }
 
 void TestMainWindow::repeat_untilEscStops()
@@ -342,57 +343,58 @@ void TestMainWindow::repeat_untilEscStops()
     auto window = makeWindow();
     QVERIFY(window);
     QVERIFY(QTest::qWaitForWindowActive(window.get()));
-    Core::RequestDraft draft = window->composer()->draft();
+    Core::RequestDraft draft = composerOf(*window)->draft();
     draft.urlTemplate = QStringLiteral("{server}/delay/400");
     draft.repeatIntervalMs = 60;
-    window->composer()->setDraft(draft);
+    composerOf(*window)->setDraft(draft);
 
-    window->composer()->repeatAction()->trigger();
-    QVERIFY(window->runner()->isRepeating());
-    QTRY_VERIFY_WITH_TIMEOUT(window->runner()->repeatCount() >= 3, 10'000);
-    QTRY_VERIFY(window->composer()->stopAction()->isEnabled());
-    QVERIFY(!window->composer()->repeatAction()->isEnabled());
+    composerOf(*window)->repeatAction()->trigger();
+    QVERIFY(runnerOf(*window)->isRepeating());
+    QTRY_VERIFY_WITH_TIMEOUT(runnerOf(*window)->repeatCount() >= 3, 10'000);
+    QTRY_VERIFY(composerOf(*window)->stopAction()->isEnabled());
+    QVERIFY(!composerOf(*window)->repeatAction()->isEnabled());
 
-    QTest::keyClick(window->composer()->findChild<QComboBox *>(QStringLiteral("url"))->lineEdit(), Qt::Key_Escape);
-    QVERIFY(!window->runner()->isRepeating());
-    const int sent = window->runner()->repeatCount();
-    QTRY_COMPARE(window->executor()->activeCount(), 0);
-    window->session()->flush();
-    QCOMPARE(window->session()->laneCount(), sent);
+    QTest::keyClick(composerOf(*window)->findChild<QComboBox *>(QStringLiteral("url"))->lineEdit(), Qt::Key_Escape);
+    QVERIFY(!runnerOf(*window)->isRepeating());
+    const int sent = runnerOf(*window)->repeatCount();
+    QTRY_COMPARE(executorOf(*window)->activeCount(), 0);
+    sessionOf(*window)->flush();
+    QCOMPARE(sessionOf(*window)->laneCount(), sent);
     // The ones still waiting for their answer were cancelled.
     bool anyCancelled = false;
-    for (qsizetype lane = 0; lane < window->session()->laneCount(); ++lane)
-        anyCancelled = anyCancelled || window->session()->lane(lane).outcome == quint8(Core::RequestOutcome::Cancelled);
+    for (qsizetype lane = 0; lane < sessionOf(*window)->laneCount(); ++lane)
+        anyCancelled
+            = anyCancelled || sessionOf(*window)->lane(lane).outcome == quint8(Core::RequestOutcome::Cancelled);
     QVERIFY(anyCancelled);
-    QTRY_VERIFY(!window->composer()->stopAction()->isEnabled());
-    QVERIFY(window->composer()->repeatAction()->isEnabled());
+    QTRY_VERIFY(!composerOf(*window)->stopAction()->isEnabled());
+    QVERIFY(composerOf(*window)->repeatAction()->isEnabled());
 }
 
 void TestMainWindow::sendActions_recordTheSentUrlOncePerAction_cursorStays()
 {
     auto window = makeWindow();
     QVERIFY(window);
-    Core::RequestDraft draft = window->composer()->draft();
+    Core::RequestDraft draft = composerOf(*window)->draft();
     draft.urlTemplate = QStringLiteral("{server}/status/200?key={id}");
     draft.batchCount = 8;
-    window->composer()->setDraft(draft);
-    auto *url = window->composer()->findChild<QComboBox *>(QStringLiteral("url"));
+    composerOf(*window)->setDraft(draft);
+    auto *url = composerOf(*window)->findChild<QComboBox *>(QStringLiteral("url"));
     QVERIFY(url && url->lineEdit());
     QLineEdit *edit = url->lineEdit();
-    QSignalSpy recent(window->settings(), &Ui::Settings::recentUrlsChanged);
+    QSignalSpy recent(settingsOf(*window), &Ui::Settings::recentUrlsChanged);
 
     // A batch of 8 is one entry, recorded once.
     edit->setSelection(3, 6);
     runActionsOf(*window)->sendBatch();
-    QCOMPARE(window->runner()->batchTotal(), 8);
+    QCOMPARE(runnerOf(*window)->batchTotal(), 8);
     QCOMPARE(recent.size(), 1);
-    QCOMPARE(window->settings()->recentUrlTemplates(), QStringList{draft.urlTemplate});
+    QCOMPARE(settingsOf(*window)->recentUrlTemplates(), QStringList{draft.urlTemplate});
     QCOMPARE(url->count(), 1);
     // The user's text, selection and cursor are where they were.
     QCOMPARE(edit->text(), draft.urlTemplate);
     QCOMPARE(edit->selectionStart(), 3);
     QCOMPARE(edit->selectionLength(), 6);
-    QTRY_COMPARE_WITH_TIMEOUT(window->runner()->batchFinished(), 8, 15'000);
+    QTRY_COMPARE_WITH_TIMEOUT(runnerOf(*window)->batchFinished(), 8, 15'000);
 
     // Sending the same URL again changes nothing in the list.
     edit->setCursorPosition(5);
@@ -404,16 +406,16 @@ void TestMainWindow::sendActions_recordTheSentUrlOncePerAction_cursorStays()
     const QString repeated = QStringLiteral("{server}/status/200?key={id}&r=1");
     draft.urlTemplate = repeated;
     draft.repeatIntervalMs = 50;
-    window->composer()->setDraft(draft);
+    composerOf(*window)->setDraft(draft);
     runActionsOf(*window)->startRepeat();
-    QVERIFY(window->runner()->isRepeating());
+    QVERIFY(runnerOf(*window)->isRepeating());
     QCOMPARE(recent.size(), 2);
     edit->setText(QStringLiteral("{server}/typed-while-repeating"));
     edit->setCursorPosition(9);
-    QTRY_VERIFY_WITH_TIMEOUT(window->runner()->repeatCount() >= 3, 10'000);
+    QTRY_VERIFY_WITH_TIMEOUT(runnerOf(*window)->repeatCount() >= 3, 10'000);
     runActionsOf(*window)->stop();
     QCOMPARE(recent.size(), 2);
-    QCOMPARE(window->settings()->recentUrlTemplates(),
+    QCOMPARE(settingsOf(*window)->recentUrlTemplates(),
         (QStringList{repeated, QStringLiteral("{server}/status/200?key={id}")}));
     QCOMPARE(edit->text(), QStringLiteral("{server}/typed-while-repeating"));
     QCOMPARE(edit->cursorPosition(), 9);
@@ -424,19 +426,19 @@ void TestMainWindow::keyboard_ctrlReturnSends_ctrlEExports()
     auto window = makeWindow();
     QVERIFY(window);
     QVERIFY(QTest::qWaitForWindowActive(window.get()));
-    QLineEdit *url = window->composer()->findChild<QComboBox *>(QStringLiteral("url"))->lineEdit();
+    QLineEdit *url = composerOf(*window)->findChild<QComboBox *>(QStringLiteral("url"))->lineEdit();
     url->setFocus();
     QTest::keyClick(url, Qt::Key_Return, Qt::ControlModifier);
-    QCOMPARE(window->session()->laneCount(), 1);
-    QTRY_COMPARE_WITH_TIMEOUT(window->session()->resultCount(), 1, 10'000);
+    QCOMPARE(sessionOf(*window)->laneCount(), 1);
+    QTRY_COMPARE_WITH_TIMEOUT(sessionOf(*window)->resultCount(), 1, 10'000);
 
     // From the body editor too: Ctrl+Return is not a line break there.
-    auto *body = window->composer()->findChild<QPlainTextEdit *>(QStringLiteral("body"));
+    auto *body = composerOf(*window)->findChild<QPlainTextEdit *>(QStringLiteral("body"));
     body->setFocus();
     QTest::keyClick(body, Qt::Key_Return, Qt::ControlModifier);
-    QCOMPARE(window->session()->laneCount(), 2);
+    QCOMPARE(sessionOf(*window)->laneCount(), 2);
     QCOMPARE(body->toPlainText(), QString());
-    QTRY_COMPARE_WITH_TIMEOUT(window->session()->resultCount(), 2, 10'000);
+    QTRY_COMPARE_WITH_TIMEOUT(sessionOf(*window)->resultCount(), 2, 10'000);
 
     m_nextFile = m_dir.filePath(QStringLiteral("keyboard.json"));
     QTest::keyClick(window.get(), Qt::Key_E, Qt::ControlModifier);
@@ -450,16 +452,17 @@ void TestMainWindow::invalidUrl_disablesSendWithTheReason()
     auto window = makeWindow();
     QVERIFY(window);
     QVERIFY(QTest::qWaitForWindowActive(window.get()));
-    QLineEdit *url = window->composer()->findChild<QComboBox *>(QStringLiteral("url"))->lineEdit();
+    QLineEdit *url = composerOf(*window)->findChild<QComboBox *>(QStringLiteral("url"))->lineEdit();
     url->selectAll();
     QTest::keyClicks(url, QStringLiteral("htp:/nowhere"));
-    QVERIFY(!window->composer()->sendAction()->isEnabled());
-    QVERIFY2(window->composer()->problem().contains(QLatin1String("http")), qPrintable(window->composer()->problem()));
-    QVERIFY(window->composer()->sendAction()->toolTip().contains(window->composer()->problem()));
+    QVERIFY(!composerOf(*window)->sendAction()->isEnabled());
+    QVERIFY2(
+        composerOf(*window)->problem().contains(QLatin1String("http")), qPrintable(composerOf(*window)->problem()));
+    QVERIFY(composerOf(*window)->sendAction()->toolTip().contains(composerOf(*window)->problem()));
     QTest::keyClick(url, Qt::Key_Return, Qt::ControlModifier);
     runActionsOf(*window)->send(); // even when asked directly, nothing goes out
-    QCOMPARE(window->session()->laneCount(), 0);
-    QVERIFY(!window->messages().isEmpty());
+    QCOMPARE(sessionOf(*window)->laneCount(), 0);
+    QVERIFY(!messagesOf(*window).isEmpty());
 }
 
 void TestMainWindow::unusablePolicy_disablesSendWithTheReason()
@@ -469,33 +472,33 @@ void TestMainWindow::unusablePolicy_disablesSendWithTheReason()
     Core::BackoffPolicy endless = fastPolicy();
     endless.maxAttempts = 0;
     endless.deadlineMs = 0.0;
-    window->policyPanel()->setPolicy(endless);
-    QVERIFY(!window->policyPanel()->isUsable());
-    QVERIFY(!window->composer()->sendAction()->isEnabled());
-    QVERIFY(!window->composer()->batchAction()->isEnabled());
+    policyPanelOf(*window)->setPolicy(endless);
+    QVERIFY(!policyPanelOf(*window)->isUsable());
+    QVERIFY(!composerOf(*window)->sendAction()->isEnabled());
+    QVERIFY(!composerOf(*window)->batchAction()->isEnabled());
     QVERIFY2(
-        window->composer()->problem().contains(QLatin1String("policy")), qPrintable(window->composer()->problem()));
-    QVERIFY(window->composer()->sendAction()->toolTip().contains(QLatin1String("policy")));
-    window->policyPanel()->setPolicy(fastPolicy());
-    QVERIFY(window->composer()->sendAction()->isEnabled());
+        composerOf(*window)->problem().contains(QLatin1String("policy")), qPrintable(composerOf(*window)->problem()));
+    QVERIFY(composerOf(*window)->sendAction()->toolTip().contains(QLatin1String("policy")));
+    policyPanelOf(*window)->setPolicy(fastPolicy());
+    QVERIFY(composerOf(*window)->sendAction()->isEnabled());
 }
 
 void TestMainWindow::serverScenario_perRequestCopy_isApplied()
 {
     auto window = makeWindow();
     QVERIFY(window);
-    Core::RequestDraft draft = window->composer()->draft();
+    Core::RequestDraft draft = composerOf(*window)->draft();
     draft.urlTemplate = QStringLiteral("{server}/status/200");
-    window->composer()->setDraft(draft);
-    window->serverView()->setScenario(Ui::ServerScenario::fromPreset(QStringLiteral("three-503")));
-    QVERIFY(window->composer()->previewText().contains(QLatin1String("a copy per request")));
+    composerOf(*window)->setDraft(draft);
+    serverViewOf(*window)->setScenario(Ui::ServerScenario::fromPreset(QStringLiteral("three-503")));
+    QVERIFY(composerOf(*window)->previewText().contains(QLatin1String("a copy per request")));
 
     QVERIFY(sendAndWait(*window, 1));
     QVERIFY(sendAndWait(*window, 2));
-    QCOMPARE(statusesOfLane(*window->session(), 0), (QList<qint16>{503, 503, 503, 200}));
-    QCOMPARE(statusesOfLane(*window->session(), 1), (QList<qint16>{503, 503, 503, 200}));
-    QTRY_COMPARE(window->serverView()->logModel()->rowCount(), 8);
-    const auto *log = window->serverView()->logModel();
+    QCOMPARE(statusesOfLane(*sessionOf(*window), 0), (QList<qint16>{503, 503, 503, 200}));
+    QCOMPARE(statusesOfLane(*sessionOf(*window), 1), (QList<qint16>{503, 503, 503, 200}));
+    QTRY_COMPARE(serverViewOf(*window)->logModel()->rowCount(), 8);
+    const auto *log = serverViewOf(*window)->logModel();
     QVERIFY(!log->entry(0).testId.isEmpty());
     QVERIFY(log->entry(0).testId != log->entry(4).testId);
     // "return-503*3" is three steps: the fourth attempt used the fourth step.
@@ -507,19 +510,19 @@ void TestMainWindow::serverScenario_sharedCopy_isUsedUp()
 {
     auto window = makeWindow();
     QVERIFY(window);
-    Core::RequestDraft draft = window->composer()->draft();
+    Core::RequestDraft draft = composerOf(*window)->draft();
     draft.urlTemplate = QStringLiteral("{server}/status/200");
-    window->composer()->setDraft(draft);
+    composerOf(*window)->setDraft(draft);
     Ui::ServerScenario shared;
     shared.instructions = {QStringLiteral("return-503"), QStringLiteral("return-200*5")};
     shared.sharing = Ui::ServerScenario::Sharing::Shared;
-    window->serverView()->setScenario(shared);
+    serverViewOf(*window)->setScenario(shared);
 
     QVERIFY(sendAndWait(*window, 1));
     QVERIFY(sendAndWait(*window, 2));
-    QCOMPARE(statusesOfLane(*window->session(), 0), (QList<qint16>{503, 200}));
-    QCOMPARE(statusesOfLane(*window->session(), 1), (QList<qint16>{200}));
-    const QString id = window->runner()->sharedTestId();
+    QCOMPARE(statusesOfLane(*sessionOf(*window), 0), (QList<qint16>{503, 200}));
+    QCOMPARE(statusesOfLane(*sessionOf(*window), 1), (QList<qint16>{200}));
+    const QString id = runnerOf(*window)->sharedTestId();
     QVERIFY(!id.isEmpty());
     QCOMPARE(window->server()->server()->testStatus(id)->consumed, 3);
     QTRY_VERIFY(
@@ -530,28 +533,28 @@ void TestMainWindow::serverScenario_invalid_refusesToSend()
 {
     auto window = makeWindow();
     QVERIFY(window);
-    window->serverView()->scriptEditor()->setPlainText(QStringLiteral("return-503\nexplode"));
-    QVERIFY(!window->composer()->sendAction()->isEnabled());
-    QVERIFY2(
-        window->composer()->problem().contains(QLatin1String("Server tab")), qPrintable(window->composer()->problem()));
-    QVERIFY(window->composer()->problem().contains(QLatin1String("Line 2")));
+    serverViewOf(*window)->scriptEditor()->setPlainText(QStringLiteral("return-503\nexplode"));
+    QVERIFY(!composerOf(*window)->sendAction()->isEnabled());
+    QVERIFY2(composerOf(*window)->problem().contains(QLatin1String("Server tab")),
+        qPrintable(composerOf(*window)->problem()));
+    QVERIFY(composerOf(*window)->problem().contains(QLatin1String("Line 2")));
     runActionsOf(*window)->send();
-    QCOMPARE(window->session()->laneCount(), 0);
-    window->serverView()->scriptEditor()->setPlainText(QStringLiteral("return-503\nreturn-200"));
-    QVERIFY(window->composer()->sendAction()->isEnabled());
+    QCOMPARE(sessionOf(*window)->laneCount(), 0);
+    serverViewOf(*window)->scriptEditor()->setPlainText(QStringLiteral("return-503\nreturn-200"));
+    QVERIFY(composerOf(*window)->sendAction()->isEnabled());
 }
 
 void TestMainWindow::export_writesFilesThatParseBack()
 {
     auto window = makeWindow();
     QVERIFY(window);
-    Core::RequestDraft draft = window->composer()->draft();
+    Core::RequestDraft draft = composerOf(*window)->draft();
     draft.headers = {{QStringLiteral("Authorization"), QStringLiteral("Bearer s3cret-token"), true}};
-    window->composer()->setDraft(draft);
+    composerOf(*window)->setDraft(draft);
     QVERIFY(sendAndWait(*window, 1));
 
     const QString json = m_dir.filePath(QStringLiteral("run.json"));
-    const auto written = window->exportRun(json, MainWindow::ExportFormat::Json);
+    const auto written = exportRunOf(*window, json, Ui::ExportController::Format::Json);
     QVERIFY2(written, qPrintable(written.error()));
     QVERIFY(*written > 0);
     const auto report = Core::ReportJson::readFile(json);
@@ -562,10 +565,10 @@ void TestMainWindow::export_writesFilesThatParseBack()
     QFile jsonFile(json);
     QVERIFY(jsonFile.open(QIODevice::ReadOnly));
     QVERIFY(!jsonFile.readAll().contains("s3cret-token"));
-    QVERIFY(window->messages().constLast().contains(QLatin1String("attempts 4, requests 1")));
+    QVERIFY(messagesOf(*window).constLast().contains(QLatin1String("attempts 4, requests 1")));
 
     const QString csv = m_dir.filePath(QStringLiteral("run.csv"));
-    QVERIFY(window->exportRun(csv, MainWindow::ExportFormat::Csv));
+    QVERIFY(exportRunOf(*window, csv, Ui::ExportController::Format::Csv));
     QFile csvFile(csv);
     QVERIFY(csvFile.open(QIODevice::ReadOnly));
     const QList<QByteArray> lines = csvFile.readAll().trimmed().split('\n');
@@ -573,7 +576,7 @@ void TestMainWindow::export_writesFilesThatParseBack()
     QCOMPARE(QString::fromUtf8(lines.constFirst().trimmed()), Core::CsvExport::columns().join(QLatin1Char(',')));
 
     const QString har = m_dir.filePath(QStringLiteral("run.har"));
-    QVERIFY(window->exportRun(har, MainWindow::ExportFormat::Har));
+    QVERIFY(exportRunOf(*window, har, Ui::ExportController::Format::Har));
     QFile harFile(har);
     QVERIFY(harFile.open(QIODevice::ReadOnly));
     QJsonParseError error;
@@ -581,39 +584,40 @@ void TestMainWindow::export_writesFilesThatParseBack()
     QCOMPARE(error.error, QJsonParseError::NoError);
     QCOMPARE(doc.object().value(QStringLiteral("log")).toObject().value(QStringLiteral("entries")).toArray().size(), 4);
 
-    // Without redaction the file says so, and the window warns.
-    window->setRedactsExports(false);
-    const QString open = m_dir.filePath(QStringLiteral("open.json"));
-    QVERIFY(window->exportRun(open, MainWindow::ExportFormat::Json));
-    QVERIFY(!Core::ReportJson::readFile(open)->redacted);
-    QVERIFY(window->messages().constLast().contains(QLatin1String("NOT redacted")));
+    // Without redaction the file says so, and the window warns (File > Export run, as a person does it).
+    actionOf(*window, "redactExports")->setChecked(false);
+    m_nextFile = m_dir.filePath(QStringLiteral("open.json"));
+    actionOf(*window, "exportRun")->trigger();
+    QVERIFY(QFile::exists(m_nextFile));
+    QVERIFY(!Core::ReportJson::readFile(m_nextFile)->redacted);
+    QVERIFY(messagesOf(*window).constLast().contains(QLatin1String("NOT redacted")));
 }
 
 void TestMainWindow::export_policyChangedBetweenRequests_reportNamesEachWithItsRequests()
 {
     auto window = makeWindow();
     QVERIFY(window);
-    Core::RequestDraft draft = window->composer()->draft();
+    Core::RequestDraft draft = composerOf(*window)->draft();
     draft.urlTemplate = QStringLiteral("{server}/status/200");
-    window->composer()->setDraft(draft);
+    composerOf(*window)->setDraft(draft);
     QVERIFY(sendAndWait(*window, 1));
     Core::BackoffPolicy second = fastPolicy();
     second.name = QStringLiteral("Second policy");
     second.maxAttempts = 3;
-    window->policyPanel()->setPolicy(second);
-    QCOMPARE(window->executor()->policy().name, second.name);
+    policyPanelOf(*window)->setPolicy(second);
+    QCOMPARE(executorOf(*window)->policy().name, second.name);
     QVERIFY(sendAndWait(*window, 2));
-    window->policyPanel()->setPolicy(fastPolicy()); // back to the first: no third entry
+    policyPanelOf(*window)->setPolicy(fastPolicy()); // back to the first: no third entry
     QVERIFY(sendAndWait(*window, 3));
 
-    const Ui::RunSession &session = *window->session();
+    const Ui::RunSession &session = *sessionOf(*window);
     QCOMPARE(session.policies().size(), 2);
     const quint64 first = session.lane(0).requestId;
     const quint64 middle = session.lane(1).requestId;
     const quint64 last = session.lane(2).requestId;
 
     const QString json = m_dir.filePath(QStringLiteral("policies.json"));
-    const auto written = window->exportRun(json, MainWindow::ExportFormat::Json);
+    const auto written = exportRunOf(*window, json, Ui::ExportController::Format::Json);
     QVERIFY2(written, qPrintable(written.error()));
     const auto report = Core::ReportJson::readFile(json);
     QVERIFY2(report, qPrintable(report.error()));
@@ -642,20 +646,20 @@ void TestMainWindow::export_fromTheErrorLog_writesShownRows()
     QVERIFY(window);
     QVERIFY(sendAndWait(*window, 1));
     // Not "503": the server's random port may hold those digits, and the URL matches too.
-    window->errorLogView()->model()->setTextFilter(QStringLiteral("Service Unavailable"));
-    QCOMPARE(window->errorLogView()->model()->rowCount(), 3);
+    errorLogViewOf(*window)->model()->setTextFilter(QStringLiteral("Service Unavailable"));
+    QCOMPARE(errorLogViewOf(*window)->model()->rowCount(), 3);
     m_nextFile = m_dir.filePath(QStringLiteral("shown")); // no extension: the chosen format's is added
-    Q_EMIT window->errorLogView()->exportRequested(Ui::ErrorLogView::ExportFormat::Csv, true);
+    Q_EMIT errorLogViewOf(*window)->exportRequested(Ui::ErrorLogView::ExportFormat::Csv, true);
     QCOMPARE(m_chosen.size(), 1);
     QFile file(m_nextFile + QStringLiteral(".csv"));
     QVERIFY(file.open(QIODevice::ReadOnly));
     QCOMPARE(file.readAll().trimmed().split('\n').size(), 4);
 
     // Cancelling the dialog writes nothing and says nothing.
-    const QStringList before = window->messages();
+    const QStringList before = messagesOf(*window);
     m_nextFile.clear();
     actionOf(*window, "exportRun")->trigger();
-    QCOMPARE(window->messages(), before);
+    QCOMPARE(messagesOf(*window), before);
 }
 
 void TestMainWindow::export_unwritable_saysSoAndKeepsTheRun()
@@ -663,28 +667,28 @@ void TestMainWindow::export_unwritable_saysSoAndKeepsTheRun()
     auto window = makeWindow();
     QVERIFY(window);
     const auto nothing
-        = window->exportRun(m_dir.filePath(QStringLiteral("empty.json")), MainWindow::ExportFormat::Json);
+        = exportRunOf(*window, m_dir.filePath(QStringLiteral("empty.json")), Ui::ExportController::Format::Json);
     QVERIFY(!nothing);
     QVERIFY(nothing.error().contains(QLatin1String("Nothing to export")));
 
     QVERIFY(sendAndWait(*window, 1));
     const QString path = m_dir.filePath(QStringLiteral("no-such-folder/run.json"));
-    const auto written = window->exportRun(path, MainWindow::ExportFormat::Json);
+    const auto written = exportRunOf(*window, path, Ui::ExportController::Format::Json);
     QVERIFY(!written);
     QVERIFY(!written.error().isEmpty());
-    QVERIFY2(window->messages().constLast().contains(QLatin1String("not written")),
-        qPrintable(window->messages().constLast()));
-    QCOMPARE(window->session()->finishedCount(), 4);
-    QCOMPARE(window->errorLogView()->model()->rowCount(), 4);
+    QVERIFY2(messagesOf(*window).constLast().contains(QLatin1String("not written")),
+        qPrintable(messagesOf(*window).constLast()));
+    QCOMPARE(sessionOf(*window)->finishedCount(), 4);
+    QCOMPARE(errorLogViewOf(*window)->model()->rowCount(), 4);
 }
 
 void TestMainWindow::copyAsCurl_isRedacted()
 {
     auto window = makeWindow();
     QVERIFY(window);
-    Core::RequestDraft draft = window->composer()->draft();
+    Core::RequestDraft draft = composerOf(*window)->draft();
     draft.headers = {{QStringLiteral("Authorization"), QStringLiteral("Bearer s3cret-token"), true}};
-    window->composer()->setDraft(draft);
+    composerOf(*window)->setDraft(draft);
     runActionsOf(*window)->copyCurlAction()->trigger();
     const QString command = QGuiApplication::clipboard()->text();
     QVERIFY2(command.startsWith(QLatin1String("curl")), qPrintable(command));
@@ -692,20 +696,20 @@ void TestMainWindow::copyAsCurl_isRedacted()
     QVERIFY(command.contains(QLatin1String("REDACTED")));
     QVERIFY(!command.contains(QLatin1String("s3cret-token")));
     QVERIFY(command.contains(QLatin1String("--retry")));
-    QVERIFY(window->messages().constLast().contains(QLatin1String("redacted")));
-    QCOMPARE(window->session()->laneCount(), 0); // copying sends nothing
+    QVERIFY(messagesOf(*window).constLast().contains(QLatin1String("redacted")));
+    QCOMPARE(sessionOf(*window)->laneCount(), 0); // copying sends nothing
     // One short line shown; the notes one per line behind Details, no ".;" joins.
-    const QString shown = window->messageBar()->shownText();
+    const QString shown = messageBarOf(*window)->shownText();
     QCOMPARE(shown, QStringLiteral("Copied a curl command to the clipboard, credentials redacted."));
-    QVERIFY(!window->messageBar()->shownDetails().contains(QLatin1String(".;")));
+    QVERIFY(!messageBarOf(*window)->shownDetails().contains(QLatin1String(".;")));
 
     // Nothing to redact (no header, and no key= in the URL, which reads as an API key): no word about redaction.
     draft.headers = {{QStringLiteral("Accept"), QStringLiteral("*/*"), true}};
     draft.urlTemplate = QStringLiteral("{server}/status/200");
-    window->composer()->setDraft(draft);
+    composerOf(*window)->setDraft(draft);
     runActionsOf(*window)->copyCurlAction()->trigger();
-    QCOMPARE(window->messageBar()->shownText(), QStringLiteral("Copied a curl command to the clipboard."));
-    QVERIFY(!window->messageBar()->shownDetails().contains(QLatin1String("redacted")));
+    QCOMPARE(messageBarOf(*window)->shownText(), QStringLiteral("Copied a curl command to the clipboard."));
+    QVERIFY(!messageBarOf(*window)->shownDetails().contains(QLatin1String("redacted")));
 }
 
 void TestMainWindow::policy_exportAndImportThroughTheMenu()
@@ -715,15 +719,15 @@ void TestMainWindow::policy_exportAndImportThroughTheMenu()
     m_nextFile = m_dir.filePath(QStringLiteral("policy")); // the extension is added
     policyActionsOf(*window)->exportPolicy();
     QVERIFY(QFile::exists(m_nextFile + QStringLiteral(".json")));
-    QVERIFY(window->messages().constLast().contains(QLatin1String("Exported")));
+    QVERIFY(messagesOf(*window).constLast().contains(QLatin1String("Exported")));
 
     Core::BackoffPolicy other = fastPolicy();
     other.baseDelayMs = 333.0;
-    window->policyPanel()->setPolicy(other);
+    policyPanelOf(*window)->setPolicy(other);
     m_nextFile += QStringLiteral(".json");
     policyActionsOf(*window)->importPolicy();
-    QCOMPARE(window->policyPanel()->policy(), fastPolicy());
-    QCOMPARE(window->executor()->policy(), fastPolicy());
+    QCOMPARE(policyPanelOf(*window)->policy(), fastPolicy());
+    QCOMPARE(executorOf(*window)->policy(), fastPolicy());
 
     // A file that is not a policy leaves the policy alone and says why.
     m_nextFile = m_dir.filePath(QStringLiteral("not-a-policy.json"));
@@ -733,8 +737,8 @@ void TestMainWindow::policy_exportAndImportThroughTheMenu()
         file.write("{\"algorithm\": 42}");
     }
     policyActionsOf(*window)->importPolicy();
-    QCOMPARE(window->policyPanel()->policy(), fastPolicy());
-    QVERIFY(window->messages().constLast().contains(QLatin1String("Could not import")));
+    QCOMPARE(policyPanelOf(*window)->policy(), fastPolicy());
+    QVERIFY(messagesOf(*window).constLast().contains(QLatin1String("Could not import")));
 
     // As a gRPC service config: what retrylab policy export --format grpc writes, and what gRPC cannot say.
     m_nextFile = m_dir.filePath(QStringLiteral("service-config"));
@@ -742,7 +746,7 @@ void TestMainWindow::policy_exportAndImportThroughTheMenu()
     QFile config(m_nextFile + QStringLiteral(".json"));
     QVERIFY(config.open(QIODevice::ReadOnly));
     QCOMPARE(config.readAll(), Core::GrpcServiceConfig::toJson(Core::GrpcServiceConfig::fromPolicy(fastPolicy())));
-    QVERIFY(window->messages().constLast().contains(QLatin1String("What gRPC does differently")));
+    QVERIFY(messagesOf(*window).constLast().contains(QLatin1String("What gRPC does differently")));
     QVERIFY(window->findChild<QAction *>(QStringLiteral("exportPolicyGrpc")));
 }
 
@@ -760,13 +764,13 @@ void TestMainWindow::statusBar_showsBreakerAndBudget()
     guarded.circuitBreaker.consecutiveFailures = 2;
     guarded.circuitBreaker.openMs = 2'000.0; // long enough to see OPEN however slowly this thread paints
     guarded.retryBudget.kind = Core::RetryBudgetKind::AwsStandard;
-    window->policyPanel()->setPolicy(guarded);
-    QVERIFY(window->policyPanel()->isUsable());
+    policyPanelOf(*window)->setPolicy(guarded);
+    QVERIFY(policyPanelOf(*window)->isUsable());
     QVERIFY(budget->text().contains(QLatin1String("/ 500")));
 
-    Core::RequestDraft draft = window->composer()->draft();
+    Core::RequestDraft draft = composerOf(*window)->draft();
     draft.urlTemplate = QStringLiteral("{server}/status/503");
-    window->composer()->setDraft(draft);
+    composerOf(*window)->setDraft(draft);
     QVERIFY(sendAndWait(*window, 1));
     const QString host = QStringLiteral("127.0.0.1:%1").arg(window->server()->baseUrl().port());
     QTRY_VERIFY2(breaker->text().contains(host + QStringLiteral(" OPEN")), qPrintable(breaker->text()));
@@ -781,12 +785,12 @@ void TestMainWindow::clearRun_forgetsTheAttempts()
     auto window = makeWindow();
     QVERIFY(window);
     QVERIFY(sendAndWait(*window, 1));
-    QCOMPARE(window->errorLogView()->model()->rowCount(), 4);
+    QCOMPARE(errorLogViewOf(*window)->model()->rowCount(), 4);
     runActionsOf(*window)->clearAction()->trigger();
-    QCOMPARE(window->session()->attemptRowCount(), 0);
-    QCOMPARE(window->errorLogView()->model()->rowCount(), 0);
+    QCOMPARE(sessionOf(*window)->attemptRowCount(), 0);
+    QCOMPARE(errorLogViewOf(*window)->model()->rowCount(), 0);
     QVERIFY(sendAndWait(*window, 1));
-    QCOMPARE(window->session()->laneCount(), 1);
+    QCOMPARE(sessionOf(*window)->laneCount(), 1);
 }
 
 void TestMainWindow::clearRun_duringABatch_leavesNoLaneBehind()
@@ -795,22 +799,22 @@ void TestMainWindow::clearRun_duringABatch_leavesNoLaneBehind()
     // requests must not come back as lanes of the cleared run.
     auto window = makeWindow();
     QVERIFY(window);
-    Core::RequestDraft draft = window->composer()->draft();
+    Core::RequestDraft draft = composerOf(*window)->draft();
     draft.urlTemplate = QStringLiteral("{server}/delay/2000");
     draft.batchCount = 20;
     draft.concurrency = 8;
-    window->composer()->setDraft(draft);
-    window->composer()->batchAction()->trigger();
-    QTRY_VERIFY_WITH_TIMEOUT(window->executor()->inFlightCount() > 0, 10'000);
+    composerOf(*window)->setDraft(draft);
+    composerOf(*window)->batchAction()->trigger();
+    QTRY_VERIFY_WITH_TIMEOUT(executorOf(*window)->inFlightCount() > 0, 10'000);
     runActionsOf(*window)->clearAction()->trigger();
-    QCOMPARE(window->executor()->activeCount(), 0);
-    QCOMPARE(window->executor()->inFlightCount(), 0);
+    QCOMPARE(executorOf(*window)->activeCount(), 0);
+    QCOMPARE(executorOf(*window)->inFlightCount(), 0);
     QCoreApplication::processEvents();
-    window->session()->flush();
-    QCOMPARE(window->session()->laneCount(), 0);
-    QCOMPARE(window->session()->attemptRowCount(), 0);
-    QCOMPARE(window->session()->runningRequestCount(), 0);
-    QCOMPARE(window->session()->inFlightCount(), 0);
+    sessionOf(*window)->flush();
+    QCOMPARE(sessionOf(*window)->laneCount(), 0);
+    QCOMPARE(sessionOf(*window)->attemptRowCount(), 0);
+    QCOMPARE(sessionOf(*window)->runningRequestCount(), 0);
+    QCOMPARE(sessionOf(*window)->inFlightCount(), 0);
 }
 
 void TestMainWindow::settings_requestLayoutAndRecentUrls_surviveARestart()
@@ -830,12 +834,12 @@ void TestMainWindow::settings_requestLayoutAndRecentUrls_surviveARestart()
     {
         auto window = makeWindow();
         QVERIFY(window);
-        window->composer()->setDraft(draft);
+        composerOf(*window)->setDraft(draft);
         QVERIFY(sendAndWait(*window, 1));
-        window->addDockWidget(Qt::RightDockWidgetArea, window->policyDock());
+        window->addDockWidget(Qt::RightDockWidgetArea, policyDockOf(*window));
         // Above the window's minimum width (collections, policy and the request side by side).
         window->resize(1251, 777);
-        window->serverView()->setScenario(Ui::ServerScenario::fromPreset(QStringLiteral("reset-429-200")));
+        serverViewOf(*window)->setScenario(Ui::ServerScenario::fromPreset(QStringLiteral("reset-429-200")));
         QCoreApplication::processEvents();
         geometry = window->saveGeometry();
         QVERIFY(window->close());
@@ -844,13 +848,13 @@ void TestMainWindow::settings_requestLayoutAndRecentUrls_surviveARestart()
     QVERIFY(window);
     Core::RequestDraft expected = draft;
     expected.headers[1].value = QStringLiteral("Bearer REDACTED"); // credentials are not stored
-    QCOMPARE(window->composer()->draft(), expected);
-    QCOMPARE(window->dockWidgetArea(window->policyDock()), Qt::RightDockWidgetArea);
+    QCOMPARE(composerOf(*window)->draft(), expected);
+    QCOMPARE(window->dockWidgetArea(policyDockOf(*window)), Qt::RightDockWidgetArea);
     QCOMPARE(window->size(), QSize(1251, 777));
-    QCOMPARE(window->serverView()->scenario(), Ui::ServerScenario::fromPreset(QStringLiteral("reset-429-200")));
-    auto *url = window->composer()->findChild<QComboBox *>(QStringLiteral("url"));
+    QCOMPARE(serverViewOf(*window)->scenario(), Ui::ServerScenario::fromPreset(QStringLiteral("reset-429-200")));
+    auto *url = composerOf(*window)->findChild<QComboBox *>(QStringLiteral("url"));
     QVERIFY(url->findText(draft.urlTemplate) >= 0);
-    QVERIFY(window->messages().isEmpty());
+    QVERIFY(messagesOf(*window).isEmpty());
 }
 
 void TestMainWindow::settings_damagedLayout_isRefused_windowKeepsItsDefaultLayout()
@@ -864,9 +868,9 @@ void TestMainWindow::settings_damagedLayout_isRefused_windowKeepsItsDefaultLayou
     QTest::ignoreMessage(QtWarningMsg, QRegularExpression(QStringLiteral("dock layout was refused")));
     auto window = makeWindow();
     QVERIFY(window);
-    QCOMPARE(window->dockWidgetArea(window->policyDock()), Qt::LeftDockWidgetArea);
+    QCOMPARE(window->dockWidgetArea(policyDockOf(*window)), Qt::LeftDockWidgetArea);
     QVERIFY(window->width() > 0 && window->height() > 0);
-    QVERIFY(window->composer()->canSend());
+    QVERIFY(composerOf(*window)->canSend());
 }
 
 void TestMainWindow::settings_corruptFile_isReportedInTheWindow()
@@ -883,11 +887,11 @@ void TestMainWindow::settings_corruptFile_isReportedInTheWindow()
     QTest::ignoreMessage(QtWarningMsg, QRegularExpression(QStringLiteral("damaged settings file")));
     auto window = makeWindow();
     QVERIFY(window);
-    const QStringList messages = window->messages();
+    const QStringList messages = messagesOf(*window);
     QVERIFY(!messages.isEmpty());
     QVERIFY2(messages.constFirst().contains(QLatin1String("damaged")), qPrintable(messages.join(QLatin1Char('\n'))));
-    QCOMPARE(window->composer()->draft(), Core::RequestDraft{});
-    QVERIFY(window->composer()->canSend());
+    QCOMPARE(composerOf(*window)->draft(), Core::RequestDraft{});
+    QVERIFY(composerOf(*window)->canSend());
     const QFileInfo info(settingsPath());
     for (const QString &copy : info.absoluteDir().entryList({info.fileName() + QStringLiteral(".damaged-*")}))
         QFile::remove(info.absoluteDir().filePath(copy));
@@ -908,13 +912,13 @@ void TestMainWindow::settings_simulatorAndConformanceChoice_surviveARestart()
     {
         auto window = makeWindow();
         QVERIFY(window);
-        window->simulatorView()->setParameters(parameters);
-        QVERIFY(window->conformanceView()->setPolicyChoice(QStringLiteral("curl-retry")));
+        simulatorViewOf(*window)->setParameters(parameters);
+        QVERIFY(conformanceViewOf(*window)->setPolicyChoice(QStringLiteral("curl-retry")));
         QVERIFY(window->close());
     }
     auto window = makeWindow();
     QVERIFY(window);
-    const auto restored = window->simulatorView()->parameters();
+    const auto restored = simulatorViewOf(*window)->parameters();
     QVERIFY2(restored, qPrintable(restored.error()));
     QCOMPARE(restored->model, parameters.model);
     QCOMPARE(restored->clientCounts, parameters.clientCounts);
@@ -925,9 +929,9 @@ void TestMainWindow::settings_simulatorAndConformanceChoice_surviveARestart()
     QCOMPARE(restored->overloadStatus, 429);
     QCOMPARE(restored->retryAfterS, std::optional<int>(3));
     QCOMPARE(restored->honourRetryAfter, false);
-    QCOMPARE(window->conformanceView()->policyChoice(), QStringLiteral("curl-retry"));
-    QCOMPARE(window->conformanceView()->policy().name, Core::Presets::find(QStringLiteral("curl-retry"))->name);
-    QVERIFY(window->messages().isEmpty());
+    QCOMPARE(conformanceViewOf(*window)->policyChoice(), QStringLiteral("curl-retry"));
+    QCOMPARE(conformanceViewOf(*window)->policy().name, Core::Presets::find(QStringLiteral("curl-retry"))->name);
+    QVERIFY(messagesOf(*window).isEmpty());
 }
 
 void TestMainWindow::serverCannotStart_windowStillWorks()
@@ -940,23 +944,23 @@ void TestMainWindow::serverCannotStart_windowStillWorks()
     auto window = makeWindow(options);
     QVERIFY(window);
     QVERIFY(!window->server()->isRunning());
-    QVERIFY(!window->messages().isEmpty());
-    QVERIFY2(window->messages().constFirst().contains(QLatin1String("could not start")),
-        qPrintable(window->messages().constFirst()));
+    QVERIFY(!messagesOf(*window).isEmpty());
+    QVERIFY2(messagesOf(*window).constFirst().contains(QLatin1String("could not start")),
+        qPrintable(messagesOf(*window).constFirst()));
     QVERIFY(window->findChild<QLabel *>(QStringLiteral("serverStatus"))->text().contains(QLatin1String("not running")));
-    QVERIFY(!window->composer()->canSend());
-    QVERIFY(window->composer()->problem().contains(QLatin1String("not running")));
+    QVERIFY(!composerOf(*window)->canSend());
+    QVERIFY(composerOf(*window)->problem().contains(QLatin1String("not running")));
 
     // Another server still works: the squatter never answers, so the attempt times out.
-    Core::RequestDraft draft = window->composer()->draft();
+    Core::RequestDraft draft = composerOf(*window)->draft();
     draft.urlTemplate = QStringLiteral("http://127.0.0.1:%1/x").arg(squatter.serverPort());
     draft.attemptTimeoutMs = 100.0;
-    window->composer()->setDraft(draft);
-    QVERIFY(window->composer()->canSend());
-    window->composer()->sendAction()->trigger();
-    QCOMPARE(window->session()->laneCount(), 1);
+    composerOf(*window)->setDraft(draft);
+    QVERIFY(composerOf(*window)->canSend());
+    composerOf(*window)->sendAction()->trigger();
+    QCOMPARE(sessionOf(*window)->laneCount(), 1);
     runActionsOf(*window)->stop();
-    QTRY_COMPARE(window->executor()->activeCount(), 0);
+    QTRY_COMPARE(executorOf(*window)->activeCount(), 0);
 }
 
 void TestMainWindow::conformanceTab_runsTheEditedPolicyOnTheAppServer()
@@ -965,15 +969,15 @@ void TestMainWindow::conformanceTab_runsTheEditedPolicyOnTheAppServer()
     QVERIFY(window);
     Core::BackoffPolicy policy = fastPolicy();
     policy.name = QStringLiteral("Edited in the dock");
-    window->policyPanel()->setPolicy(policy);
-    Ui::ConformanceView *view = window->conformanceView();
-    QCOMPARE(window->tab(MainWindow::Tab::Conformance), view);
+    policyPanelOf(*window)->setPolicy(policy);
+    Ui::ConformanceView *view = conformanceViewOf(*window);
     QCOMPARE(view->policy().name, policy.name);
     QCOMPARE(view->policy().maxAttempts, policy.maxAttempts);
 
     const qsizetype before = window->server()->server()->log().size();
     QSignalSpy finished(view, &Ui::ConformanceView::finished);
     window->showTab(MainWindow::Tab::Conformance);
+    QCOMPARE(tabsOf(*window)->currentWidget(), view);
     QCOMPARE(window->currentTab(), MainWindow::Tab::Conformance);
     view->run();
     QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 1, 60'000);
@@ -992,7 +996,7 @@ void TestMainWindow::presentation_largerTimelineAloneThenRestored()
     QVERIFY(sendAndWait(*window, 1));
     window->showTab(MainWindow::Tab::Statistics);
     const double pointSize = window->font().pointSizeF();
-    const int laneHeight = window->timelineView()->laneHeight();
+    const int laneHeight = timelineViewOf(*window)->laneHeight();
     auto *action = window->findChild<QAction *>(QStringLiteral("presentation"));
     QVERIFY(action);
     QCOMPARE(action->shortcut(), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_P));
@@ -1000,18 +1004,18 @@ void TestMainWindow::presentation_largerTimelineAloneThenRestored()
     QVERIFY(presentationOf(*window)->isPresentation());
     QCOMPARE(window->currentTab(), MainWindow::Tab::Timeline);
     QVERIFY(window->font().pointSizeF() > pointSize * 1.4);
-    QVERIFY(window->timelineView()->isPresentation());
-    QVERIFY(window->timelineView()->laneHeight() > laneHeight);
-    QCOMPARE(window->timelineView()->minBarWidth(), 8.0);
-    QVERIFY(!window->policyDock()->isVisible());
-    QVERIFY(!window->requestDock()->isVisible());
+    QVERIFY(timelineViewOf(*window)->isPresentation());
+    QVERIFY(timelineViewOf(*window)->laneHeight() > laneHeight);
+    QCOMPARE(timelineViewOf(*window)->minBarWidth(), 8.0);
+    QVERIFY(!policyDockOf(*window)->isVisible());
+    QVERIFY(!requestDockOf(*window)->isVisible());
 
     action->trigger();
     QVERIFY(!presentationOf(*window)->isPresentation());
     QCOMPARE(window->font().pointSizeF(), pointSize);
-    QCOMPARE(window->timelineView()->laneHeight(), laneHeight);
-    QTRY_VERIFY(window->policyDock()->isVisible());
-    QVERIFY(window->requestDock()->isVisible());
+    QCOMPARE(timelineViewOf(*window)->laneHeight(), laneHeight);
+    QTRY_VERIFY(policyDockOf(*window)->isVisible());
+    QVERIFY(requestDockOf(*window)->isVisible());
 }
 
 void TestMainWindow::wheel_overUnfocusedFields_changesNoValueAnywhere()
@@ -1045,8 +1049,8 @@ void TestMainWindow::wheel_overUnfocusedFields_changesNoValueAnywhere()
     }
     QVERIFY2(guarded >= 10, qPrintable(QString::number(guarded)));
     const Core::BackoffPolicy unchanged = fastPolicy();
-    QCOMPARE(window->policyPanel()->policy().baseDelayMs, unchanged.baseDelayMs);
-    QCOMPARE(window->policyPanel()->policy().maxAttempts, unchanged.maxAttempts);
+    QCOMPARE(policyPanelOf(*window)->policy().baseDelayMs, unchanged.baseDelayMs);
+    QCOMPARE(policyPanelOf(*window)->policy().maxAttempts, unchanged.maxAttempts);
 }
 
 void TestMainWindow::keyboard_ctrlLReopensTheRequestDock_altNumberFocusesTheTab()
@@ -1054,16 +1058,16 @@ void TestMainWindow::keyboard_ctrlLReopensTheRequestDock_altNumberFocusesTheTab(
     auto window = makeWindow();
     QVERIFY(window);
     QVERIFY(QTest::qWaitForWindowActive(window.get()));
-    auto *requestDock = window->composer()->parentWidget();
+    auto *requestDock = composerOf(*window)->parentWidget();
     while (requestDock && !qobject_cast<QDockWidget *>(requestDock))
         requestDock = requestDock->parentWidget();
     QVERIFY(requestDock);
     requestDock->close();
-    QVERIFY(!window->composer()->isVisible());
+    QVERIFY(!composerOf(*window)->isVisible());
 
     QTest::keySequence(window.get(), QKeySequence(Qt::CTRL | Qt::Key_L));
-    QTRY_VERIFY(window->composer()->isVisible());
-    auto *url = window->composer()->findChild<QComboBox *>(QStringLiteral("url"));
+    QTRY_VERIFY(composerOf(*window)->isVisible());
+    auto *url = composerOf(*window)->findChild<QComboBox *>(QStringLiteral("url"));
     QTRY_VERIFY(url->lineEdit()->hasFocus());
 
     // Alt+2 shows the error log and puts the keyboard in it, not in the Request dock.
@@ -1071,11 +1075,11 @@ void TestMainWindow::keyboard_ctrlLReopensTheRequestDock_altNumberFocusesTheTab(
     QCOMPARE(window->currentTab(), MainWindow::Tab::ErrorLog);
     QWidget *focused = QApplication::focusWidget();
     QVERIFY(focused);
-    QVERIFY2(window->tabs()->currentWidget()->isAncestorOf(focused), focused->metaObject()->className());
+    QVERIFY2(tabsOf(*window)->currentWidget()->isAncestorOf(focused), focused->metaObject()->className());
     QTest::keySequence(window.get(), QKeySequence(Qt::ALT | Qt::Key_1));
     QCOMPARE(window->currentTab(), MainWindow::Tab::Timeline);
-    QVERIFY(window->tabs()->currentWidget()->isAncestorOf(QApplication::focusWidget())
-        || window->tabs()->currentWidget() == QApplication::focusWidget());
+    QVERIFY(tabsOf(*window)->currentWidget()->isAncestorOf(QApplication::focusWidget())
+        || tabsOf(*window)->currentWidget() == QApplication::focusWidget());
 }
 
 void TestMainWindow::layout_fitsA1024x640Screen()
@@ -1116,25 +1120,25 @@ void TestMainWindow::layout_fitsA1024x640Screen()
                        .arg(minimum.width())
                        .arg(minimum.height())
                        .arg(window->centralWidget()->minimumSizeHint().width())
-                       .arg(window->policyDock()->minimumSizeHint().width())
+                       .arg(policyDockOf(*window)->minimumSizeHint().width())
             + culprits()));
     QVERIFY2(minimum.height() <= 640, qPrintable(culprits()));
     window->resize(1024, 640);
     QTRY_COMPARE(window->width(), 1024);
     // Stop and the in-flight counter stay in the window.
-    QList<QWidget *> mustShow{window->composer()->findChild<QWidget *>(QStringLiteral("activity"))};
-    for (QToolButton *button : window->composer()->findChildren<QToolButton *>()) {
-        if (button->defaultAction() == window->composer()->stopAction()
-            || button->defaultAction() == window->composer()->sendAction())
+    QList<QWidget *> mustShow{composerOf(*window)->findChild<QWidget *>(QStringLiteral("activity"))};
+    for (QToolButton *button : composerOf(*window)->findChildren<QToolButton *>()) {
+        if (button->defaultAction() == composerOf(*window)->stopAction()
+            || button->defaultAction() == composerOf(*window)->sendAction())
             mustShow.append(button);
     }
     QCOMPARE(mustShow.size(), 3);
     // The Server tab needs no sideways scrolling, and Reset server is in the window.
     window->showTab(MainWindow::Tab::Server);
-    auto *serverScroll = qobject_cast<QScrollArea *>(window->tabs()->currentWidget());
+    auto *serverScroll = qobject_cast<QScrollArea *>(tabsOf(*window)->currentWidget());
     QVERIFY(serverScroll);
     QTRY_COMPARE(serverScroll->horizontalScrollBar()->maximum(), 0);
-    mustShow.append(window->serverView()->findChild<QWidget *>(QStringLiteral("resetServer")));
+    mustShow.append(serverViewOf(*window)->findChild<QWidget *>(QStringLiteral("resetServer")));
     for (QWidget *widget : std::as_const(mustShow)) {
         QVERIFY(widget);
         QTRY_VERIFY(widget->isVisible());
@@ -1151,7 +1155,7 @@ void TestMainWindow::layout_at1366x768_conformanceShowsEveryRow_herdRunInView()
     QTRY_COMPARE(window->size(), QSize(1366, 768));
 
     window->showTab(MainWindow::Tab::Conformance);
-    auto *matrix = window->conformanceView()->findChild<QTableView *>(QStringLiteral("matrix"));
+    auto *matrix = conformanceViewOf(*window)->findChild<QTableView *>(QStringLiteral("matrix"));
     QVERIFY(matrix);
     QTRY_VERIFY(matrix->isVisible());
     const int rows = matrix->model()->rowCount();
@@ -1159,11 +1163,11 @@ void TestMainWindow::layout_at1366x768_conformanceShowsEveryRow_herdRunInView()
     QTRY_VERIFY(matrix->visualRect(matrix->model()->index(rows - 1, 0)).bottom() <= matrix->viewport()->height());
 
     window->showTab(MainWindow::Tab::Simulator);
-    auto *run = window->simulatorView()->findChild<QPushButton *>(QStringLiteral("runButton"));
+    auto *run = simulatorViewOf(*window)->findChild<QPushButton *>(QStringLiteral("runButton"));
     QVERIFY(run);
     QTRY_VERIFY(run->isVisible());
     // Inside the tab's visible area: no scrolling needed to find it.
-    QWidget *page = window->tabs()->currentWidget();
+    QWidget *page = tabsOf(*window)->currentWidget();
     const QRect onPage(run->mapTo(page, QPoint(0, 0)), run->size());
     QVERIFY2(page->rect().contains(onPage),
         qPrintable(
@@ -1176,21 +1180,21 @@ void TestMainWindow::keyboard_tabGoesFromTheUrlToSendToTheResults_andLeavesTheLo
     QVERIFY(window);
     QVERIFY(QTest::qWaitForWindowActive(window.get()));
     QTest::keySequence(window.get(), QKeySequence(Qt::CTRL | Qt::Key_L));
-    auto *url = window->composer()->findChild<QComboBox *>(QStringLiteral("url"));
+    auto *url = composerOf(*window)->findChild<QComboBox *>(QStringLiteral("url"));
     QTRY_VERIFY(url->lineEdit()->hasFocus());
     // From the URL the results are a few Tab presses away, not twelve policy fields;
     // Ctrl+Return sends and Esc stops from anywhere.
     int presses = 0;
-    while (!window->tabs()->isAncestorOf(QApplication::focusWidget()) && presses < 7) {
+    while (!tabsOf(*window)->isAncestorOf(QApplication::focusWidget()) && presses < 7) {
         QTest::keyClick(window.get(), Qt::Key_Tab);
         ++presses;
     }
-    QVERIFY2(window->tabs()->isAncestorOf(QApplication::focusWidget()),
+    QVERIFY2(tabsOf(*window)->isAncestorOf(QApplication::focusWidget()),
         QApplication::focusWidget()->metaObject()->className());
 
     // In the error log Tab leaves the table instead of walking its cells.
     window->showTab(MainWindow::Tab::ErrorLog);
-    auto *table = window->errorLogView()->findChild<QTableView *>(QStringLiteral("attemptTable"));
+    auto *table = errorLogViewOf(*window)->findChild<QTableView *>(QStringLiteral("attemptTable"));
     QVERIFY(table);
     QVERIFY(!table->tabKeyNavigation());
 }

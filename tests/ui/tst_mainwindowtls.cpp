@@ -115,7 +115,7 @@ void TestMainWindowTls::init()
 std::unique_ptr<MainWindow> TestMainWindowTls::makeWindow()
 {
     auto window = std::make_unique<MainWindow>();
-    window->policyPanel()->setPolicy(fastPolicy());
+    policyPanelOf(*window)->setPolicy(fastPolicy());
     window->show();
     if (!QTest::qWaitForWindowExposed(window.get()))
         return nullptr;
@@ -124,17 +124,17 @@ std::unique_ptr<MainWindow> TestMainWindowTls::makeWindow()
 
 void TestMainWindowTls::setUrl(MainWindow &window, const QString &url)
 {
-    window.composer()->findChild<QComboBox *>(QStringLiteral("url"))->setCurrentText(url);
+    composerOf(window)->findChild<QComboBox *>(QStringLiteral("url"))->setCurrentText(url);
 }
 
 Run TestMainWindowTls::sendAndWait(MainWindow &window)
 {
     Run run;
     QObject context;
-    connect(window.executor(), &Core::ThreadedExecutor::attemptFinished, &context,
+    connect(executorOf(window), &Core::ThreadedExecutor::attemptFinished, &context,
         [&run](const Core::AttemptRecord &record) { run.attempts.append(record); });
-    QSignalSpy finished(window.executor(), &Core::ThreadedExecutor::requestFinished);
-    window.composer()->sendAction()->trigger();
+    QSignalSpy finished(executorOf(window), &Core::ThreadedExecutor::requestFinished);
+    composerOf(window)->sendAction()->trigger();
     if (!finished.wait(15'000))
         qWarning("the request did not finish");
     if (!finished.isEmpty())
@@ -146,7 +146,7 @@ void TestMainWindowTls::serverTab_showsHttpsUrls_savesTheCa_turnsHttpsOff()
 {
     auto window = makeWindow();
     QVERIFY(window);
-    Ui::HttpsPanel *https = window->serverView()->httpsPanel();
+    Ui::HttpsPanel *https = serverViewOf(*window)->httpsPanel();
     Core::FaultServer *server = window->server()->server();
     QVERIFY(server);
     // On by default, on a free port.
@@ -180,23 +180,23 @@ void TestMainWindowTls::serverTab_showsHttpsUrls_savesTheCa_turnsHttpsOff()
     QCOMPARE(window->server()->baseUrl(), httpBefore);
     QVERIFY(window->server()->httpsBaseUrl().isEmpty());
     QVERIFY(https->shownUrls().isEmpty());
-    QCOMPARE(window->settings()->serverHttpsPort(), std::nullopt);
-    QVERIFY(window->composer()->canSend());
+    QCOMPARE(settingsOf(*window)->serverHttpsPort(), std::nullopt);
+    QVERIFY(composerOf(*window)->canSend());
     // And on again.
     https->findChild<QCheckBox *>(QStringLiteral("httpsEnabled"))->click();
     QVERIFY(!window->server()->httpsBaseUrl().isEmpty());
     QCOMPARE(window->server()->baseUrl(), httpBefore);
-    QCOMPARE(window->settings()->serverHttpsPort(), std::optional<quint16>(0));
+    QCOMPARE(settingsOf(*window)->serverHttpsPort(), std::optional<quint16>(0));
 }
 
 void TestMainWindowTls::trustedCa_runSucceeds_tlsAndProtocolRecorded()
 {
     auto window = makeWindow();
     QVERIFY(window);
-    window->serverView()->httpsPanel()->findChild<QToolButton *>(QStringLiteral("trustServerCa"))->click();
-    QCOMPARE(window->composer()->draft().transport.caBundlePath, window->server()->caFilePath());
+    serverViewOf(*window)->httpsPanel()->findChild<QToolButton *>(QStringLiteral("trustServerCa"))->click();
+    QCOMPARE(composerOf(*window)->draft().transport.caBundlePath, window->server()->caFilePath());
     setUrl(*window, window->server()->httpsBaseUrl().toString() + QStringLiteral("/status/200"));
-    QVERIFY2(window->composer()->canSend(), qPrintable(window->composer()->problem()));
+    QVERIFY2(composerOf(*window)->canSend(), qPrintable(composerOf(*window)->problem()));
 
     const Run run = sendAndWait(*window);
     QCOMPARE(run.result.outcome, Core::RequestOutcome::Succeeded);
@@ -208,7 +208,7 @@ void TestMainWindowTls::trustedCa_runSucceeds_tlsAndProtocolRecorded()
     QVERIFY(!a.tls.cipher.isEmpty());
     QVERIFY(a.tls.errors.isEmpty());
     QVERIFY(!a.tls.errorsIgnored);
-    QVERIFY(window->insecureBanner()->isHidden());
+    QVERIFY(insecureBannerOf(*window)->isHidden());
 }
 
 void TestMainWindowTls::withoutCa_runFailsWithATlsError()
@@ -229,10 +229,10 @@ void TestMainWindowTls::ignoreCertificateErrors_redBanner_runSucceedsMarked()
 {
     auto window = makeWindow();
     QVERIFY(window);
-    Ui::InsecureBanner *banner = window->insecureBanner();
+    Ui::InsecureBanner *banner = insecureBannerOf(*window);
     QVERIFY(banner->isHidden());
     setUrl(*window, window->server()->httpsBaseUrl().toString() + QStringLiteral("/status/200"));
-    auto *box = window->composer()->transportForm()->findChild<QCheckBox *>(QStringLiteral("ignoreCertificateErrors"));
+    auto *box = composerOf(*window)->transportForm()->findChild<QCheckBox *>(QStringLiteral("ignoreCertificateErrors"));
     QVERIFY(!box->isChecked());
     box->click();
     QVERIFY(!banner->isHidden());
@@ -250,7 +250,7 @@ void TestMainWindowTls::ignoreCertificateErrors_redBanner_runSucceedsMarked()
 
     // Off again: the run still says what it accepted, until it is cleared.
     box->click();
-    QVERIFY(window->composer()->draft().transport.insecureHosts.isEmpty());
+    QVERIFY(composerOf(*window)->draft().transport.insecureHosts.isEmpty());
     QVERIFY(!banner->isHidden());
     QVERIFY(!banner->text().contains(QLatin1String("IGNORED for")));
     runActionsOf(*window)->clearAction()->trigger();
@@ -262,10 +262,13 @@ void TestMainWindowTls::ignoreCertificateErrors_isNeverSaved()
     {
         auto window = makeWindow();
         QVERIFY(window);
-        window->serverView()->httpsPanel()->findChild<QToolButton *>(QStringLiteral("trustServerCa"))->click();
+        serverViewOf(*window)->httpsPanel()->findChild<QToolButton *>(QStringLiteral("trustServerCa"))->click();
         setUrl(*window, QStringLiteral("https://127.0.0.1:1/x"));
-        window->composer()->transportForm()->findChild<QCheckBox *>(QStringLiteral("ignoreCertificateErrors"))->click();
-        QCOMPARE(window->composer()->draft().transport.insecureHosts, QStringList{QStringLiteral("127.0.0.1")});
+        composerOf(*window)
+            ->transportForm()
+            ->findChild<QCheckBox *>(QStringLiteral("ignoreCertificateErrors"))
+            ->click();
+        QCOMPARE(composerOf(*window)->draft().transport.insecureHosts, QStringList{QStringLiteral("127.0.0.1")});
         window->close();
     }
     QFile file(settingsPath());
@@ -276,10 +279,10 @@ void TestMainWindowTls::ignoreCertificateErrors_isNeverSaved()
 
     auto window = makeWindow();
     QVERIFY(window);
-    QCOMPARE(window->composer()->draft().urlTemplate, QStringLiteral("https://127.0.0.1:1/x"));
-    QVERIFY(window->composer()->draft().transport.insecureHosts.isEmpty());
-    QVERIFY(!window->composer()->transportForm()->ignoresCertificateErrors());
-    QVERIFY(window->insecureBanner()->isHidden());
+    QCOMPARE(composerOf(*window)->draft().urlTemplate, QStringLiteral("https://127.0.0.1:1/x"));
+    QVERIFY(composerOf(*window)->draft().transport.insecureHosts.isEmpty());
+    QVERIFY(!composerOf(*window)->transportForm()->ignoresCertificateErrors());
+    QVERIFY(insecureBannerOf(*window)->isHidden());
 }
 
 void TestMainWindowTls::unusableCaFile_nothingSent_fileNamed()
@@ -288,17 +291,17 @@ void TestMainWindowTls::unusableCaFile_nothingSent_fileNamed()
     QVERIFY(window);
     setUrl(*window, window->server()->httpsBaseUrl().toString() + QStringLiteral("/status/200"));
     const QString missing = m_dir.filePath(QStringLiteral("missing-ca.pem"));
-    window->composer()->transportForm()->findChild<QLineEdit *>(QStringLiteral("caBundle"))->setText(missing);
-    QVERIFY(!window->composer()->canSend());
-    QSignalSpy submitted(window->executor(), &Core::ThreadedExecutor::attemptStarted);
+    composerOf(*window)->transportForm()->findChild<QLineEdit *>(QStringLiteral("caBundle"))->setText(missing);
+    QVERIFY(!composerOf(*window)->canSend());
+    QSignalSpy submitted(executorOf(*window), &Core::ThreadedExecutor::attemptStarted);
     runActionsOf(*window)->send();
     QCOMPARE(submitted.count(), 0);
-    QCOMPARE(window->session()->laneCount(), 0);
-    QVERIFY(!window->messages().isEmpty());
+    QCOMPARE(sessionOf(*window)->laneCount(), 0);
+    QVERIFY(!messagesOf(*window).isEmpty());
     QVERIFY2(
-        window->messages().last().contains(QLatin1String("missing-ca.pem")), qPrintable(window->messages().last()));
+        messagesOf(*window).last().contains(QLatin1String("missing-ca.pem")), qPrintable(messagesOf(*window).last()));
     // What was typed is still there.
-    QCOMPARE(window->composer()->draft().transport.caBundlePath, missing);
+    QCOMPARE(composerOf(*window)->draft().transport.caBundlePath, missing);
 }
 
 void TestMainWindowTls::unreachableProxy_attemptSaysWhichProxy()
@@ -312,13 +315,13 @@ void TestMainWindowTls::unreachableProxy_attemptSaysWhichProxy()
     auto window = makeWindow();
     QVERIFY(window);
     setUrl(*window, QStringLiteral("{server}/status/200"));
-    Ui::TransportForm *form = window->composer()->transportForm();
+    Ui::TransportForm *form = composerOf(*window)->transportForm();
     auto *mode = form->findChild<QComboBox *>(QStringLiteral("proxyMode"));
     mode->setCurrentIndex(mode->findData(static_cast<int>(Core::TransportOptions::ProxyMode::Http)));
     form->findChild<QLineEdit *>(QStringLiteral("proxyHost"))->setText(QStringLiteral("127.0.0.1"));
     form->findChild<QSpinBox *>(QStringLiteral("proxyPort"))->setValue(port);
     form->findChild<QLineEdit *>(QStringLiteral("proxyPassword"))->setText(QStringLiteral("hunter2"));
-    QVERIFY2(window->composer()->canSend(), qPrintable(window->composer()->problem()));
+    QVERIFY2(composerOf(*window)->canSend(), qPrintable(composerOf(*window)->problem()));
 
     const Run run = sendAndWait(*window);
     QVERIFY(run.result.outcome != Core::RequestOutcome::Succeeded);
@@ -328,8 +331,8 @@ void TestMainWindowTls::unreachableProxy_attemptSaysWhichProxy()
     QVERIFY2(said.contains(QLatin1String("proxy"), Qt::CaseInsensitive), qPrintable(said));
     QVERIFY2(!said.contains(QLatin1String("hunter2")), qPrintable(said));
     // Nothing the user had is lost.
-    QCOMPARE(window->composer()->draft().transport.proxyPort, port);
-    QCOMPARE(window->composer()->draft().transport.proxyPassword, QStringLiteral("hunter2"));
+    QCOMPARE(composerOf(*window)->draft().transport.proxyPort, port);
+    QCOMPARE(composerOf(*window)->draft().transport.proxyPassword, QStringLiteral("hunter2"));
 }
 
 void TestMainWindowTls::preferences_defaultConnection_newRequestsStartFromIt()
@@ -340,7 +343,7 @@ void TestMainWindowTls::preferences_defaultConnection_newRequestsStartFromIt()
         auto *preferences = window->findChild<QAction *>(QStringLiteral("preferences"));
         QVERIFY(preferences);
         preferences->trigger();
-        Ui::PreferencesDialog *dialog = window->transportController()->preferencesDialog();
+        Ui::PreferencesDialog *dialog = transportControllerOf(*window)->preferencesDialog();
         QVERIFY(dialog);
         QVERIFY(dialog->isVisible());
         Ui::TransportForm *form = dialog->transportForm();
@@ -351,21 +354,21 @@ void TestMainWindowTls::preferences_defaultConnection_newRequestsStartFromIt()
         QVERIFY2(form->problem().contains(QLatin1String("none.pem")), qPrintable(form->problem()));
         form->findChild<QLineEdit *>(QStringLiteral("caBundle"))->setText(window->server()->caFilePath());
         dialog->accept();
-        QTRY_VERIFY(!window->transportController()->preferencesDialog());
-        QCOMPARE(window->settings()->defaultTransport().httpVersion, Core::TransportOptions::HttpVersion::Http2);
+        QTRY_VERIFY(!transportControllerOf(*window)->preferencesDialog());
+        QCOMPARE(settingsOf(*window)->defaultTransport().httpVersion, Core::TransportOptions::HttpVersion::Http2);
 
         // "Use defaults" in the request's Connection part.
-        QCOMPARE(window->composer()->draft().transport.httpVersion, Core::TransportOptions::HttpVersion::Http1);
-        window->composer()->transportForm()->findChild<QToolButton *>(QStringLiteral("useDefaultTransport"))->click();
-        QCOMPARE(window->composer()->draft().transport.httpVersion, Core::TransportOptions::HttpVersion::Http2);
-        QCOMPARE(window->composer()->draft().transport.caBundlePath, window->server()->caFilePath());
+        QCOMPARE(composerOf(*window)->draft().transport.httpVersion, Core::TransportOptions::HttpVersion::Http1);
+        composerOf(*window)->transportForm()->findChild<QToolButton *>(QStringLiteral("useDefaultTransport"))->click();
+        QCOMPARE(composerOf(*window)->draft().transport.httpVersion, Core::TransportOptions::HttpVersion::Http2);
+        QCOMPARE(composerOf(*window)->draft().transport.caBundlePath, window->server()->caFilePath());
     }
     // A fresh start without a saved request starts from the default.
     QSettings().remove(QStringLiteral("request/draft"));
     auto window = makeWindow();
     QVERIFY(window);
-    QCOMPARE(window->composer()->draft().transport.httpVersion, Core::TransportOptions::HttpVersion::Http2);
-    QCOMPARE(window->composer()->draft().urlTemplate, Core::RequestDraft::defaultUrlTemplate());
+    QCOMPARE(composerOf(*window)->draft().transport.httpVersion, Core::TransportOptions::HttpVersion::Http2);
+    QCOMPARE(composerOf(*window)->draft().urlTemplate, Core::RequestDraft::defaultUrlTemplate());
 }
 
 void TestMainWindowTls::serverTab_ownCertificate_presentedAndKept_badOneNamed()
@@ -373,7 +376,7 @@ void TestMainWindowTls::serverTab_ownCertificate_presentedAndKept_badOneNamed()
     {
         auto window = makeWindow();
         QVERIFY(window);
-        Ui::HttpsPanel *https = window->serverView()->httpsPanel();
+        Ui::HttpsPanel *https = serverViewOf(*window)->httpsPanel();
         const QUrl http = window->server()->baseUrl();
 
         // A key that does not exist: named, and the server runs as before.
@@ -389,11 +392,14 @@ void TestMainWindowTls::serverTab_ownCertificate_presentedAndKept_badOneNamed()
         https->findChild<QToolButton *>(QStringLiteral("applyHttpsCertificate"))->click();
         QVERIFY2(window->server()->options().tlsCertificateFile == m_certs.serverPem, qPrintable(https->message()));
         QCOMPARE(window->server()->baseUrl(), http);
-        QCOMPARE(window->settings()->serverTlsCertificateFile(), m_certs.serverPem);
+        QCOMPARE(settingsOf(*window)->serverTlsCertificateFile(), m_certs.serverPem);
 
         // The request trusts the certificate's own CA.
         setUrl(*window, window->server()->httpsBaseUrl().toString() + QStringLiteral("/status/200"));
-        window->composer()->transportForm()->findChild<QLineEdit *>(QStringLiteral("caBundle"))->setText(m_certs.caPem);
+        composerOf(*window)
+            ->transportForm()
+            ->findChild<QLineEdit *>(QStringLiteral("caBundle"))
+            ->setText(m_certs.caPem);
         const Run run = sendAndWait(*window);
         QCOMPARE(run.result.outcome, Core::RequestOutcome::Succeeded);
         QVERIFY2(run.attempts.first().tls.peerIssuer.contains(QLatin1String("RetryLab Test CA")),
@@ -411,7 +417,7 @@ void TestMainWindowTls::serverTab_ownCertificate_presentedAndKept_badOneNamed()
     QVERIFY(window->server()->isRunning());
     QVERIFY(!window->server()->httpsBaseUrl().isEmpty());
     QVERIFY(window->server()->options().tlsCertificateFile.isEmpty());
-    const QString said = window->serverView()->httpsPanel()->message();
+    const QString said = serverViewOf(*window)->httpsPanel()->message();
     QVERIFY2(said.contains(QLatin1String("gone.key")), qPrintable(said));
 }
 

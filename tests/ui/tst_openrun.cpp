@@ -106,21 +106,21 @@ void TestOpenRun::cleanup()
 std::unique_ptr<MainWindow> TestOpenRun::makeWindow()
 {
     auto window = std::make_unique<MainWindow>();
-    window->setFileChooser([this](QFileDialog::AcceptMode, const QString &, const QString &, const QString &,
-                               QString *) { return m_nextFile; });
-    window->policyPanel()->setPolicy(fastPolicy());
+    exportsOf(*window)->setFileChooser([this](QFileDialog::AcceptMode, const QString &, const QString &,
+                                           const QString &, QString *) { return m_nextFile; });
+    policyPanelOf(*window)->setPolicy(fastPolicy());
     window->show();
     return window;
 }
 
 bool TestOpenRun::sendAndWait(MainWindow &window, const QString &url, qsizetype results)
 {
-    Core::RequestDraft draft = window.composer()->draft();
+    Core::RequestDraft draft = composerOf(window)->draft();
     draft.urlTemplate = url;
-    window.composer()->setDraft(draft);
-    window.composer()->sendAction()->trigger();
-    const bool done = QTest::qWaitFor([&] { return window.session()->resultCount() >= results; }, 15'000);
-    window.session()->flush();
+    composerOf(window)->setDraft(draft);
+    composerOf(window)->sendAction()->trigger();
+    const bool done = QTest::qWaitFor([&] { return sessionOf(window)->resultCount() >= results; }, 15'000);
+    sessionOf(window)->flush();
     return done;
 }
 
@@ -130,7 +130,7 @@ QString TestOpenRun::writeReport(const QString &name)
     if (!sendAndWait(*window, QStringLiteral("{server}/fail/3?key={id}"), 1))
         return {};
     const QString path = m_dir.filePath(name);
-    const auto written = window->exportRun(path, MainWindow::ExportFormat::Json);
+    const auto written = exportRunOf(*window, path, Ui::ExportController::Format::Json);
     return written ? path : QString();
 }
 
@@ -144,38 +144,38 @@ void TestOpenRun::report_isShownInEveryView_readOnly_closeReturnsToLive()
     // A live run of its own: one request, two attempts.
     const auto window = makeWindow();
     QVERIFY(sendAndWait(*window, QStringLiteral("{server}/fail/1?key={id}"), 1));
-    Ui::RunSession *live = window->session();
+    Ui::RunSession *live = sessionOf(*window);
     QCOMPARE(live->finishedCount(), 2);
-    QVERIFY(!window->openedRun()->banner()->isVisible());
+    QVERIFY(!openedRunOf(*window)->banner()->isVisible());
 
     m_nextFile = report;
     actionOf(*window, "openRun")->trigger();
-    Ui::OpenedRun *opened = window->openedRun();
+    Ui::OpenedRun *opened = openedRunOf(*window);
     QVERIFY(opened->isOpen());
     Ui::RunSession *shown = opened->shownSession();
     QVERIFY(shown != live);
 
     // Every view shows it.
-    QCOMPARE(window->timelineView()->session(), shown);
-    QCOMPARE(window->errorLogView()->session(), shown);
-    QCOMPARE(window->statisticsView()->session(), shown);
-    QCOMPARE(window->inspector()->session(), shown);
+    QCOMPARE(timelineViewOf(*window)->session(), shown);
+    QCOMPARE(errorLogViewOf(*window)->session(), shown);
+    QCOMPARE(statisticsViewOf(*window)->session(), shown);
+    QCOMPARE(inspectorOf(*window)->session(), shown);
     QCOMPARE(shown->finishedCount(), 4);
     QCOMPARE(shown->laneCount(), 1);
-    QCOMPARE(window->errorLogView()->model()->rowCount(), 4);
-    QTRY_COMPARE(window->statisticsView()->figureText(Ui::StatisticsView::Figure::Attempts), QStringLiteral("4"));
+    QCOMPARE(errorLogViewOf(*window)->model()->rowCount(), 4);
+    QTRY_COMPARE(statisticsViewOf(*window)->figureText(Ui::StatisticsView::Figure::Attempts), QStringLiteral("4"));
     window->showTab(MainWindow::Tab::Timeline);
-    QTRY_VERIFY(window->timelineView()->attemptRect(3).isValid());
+    QTRY_VERIFY(timelineViewOf(*window)->attemptRect(3).isValid());
 
     // The inspector shows an attempt's response body from the file.
     window->inspectAttempt(0);
-    QVERIFY(window->inspectorDock()->isVisible());
-    QVERIFY2(window->inspector()->responseBodyView()->body().bytes.contains("\"status\":503"),
-        window->inspector()->responseBodyView()->body().bytes.constData());
-    window->inspector()->showNext();
-    window->inspector()->showNext();
-    window->inspector()->showNext();
-    QCOMPARE(window->inspector()->record().httpStatus, 200);
+    QVERIFY(inspectorDockOf(*window)->isVisible());
+    QVERIFY2(inspectorOf(*window)->responseBodyView()->body().bytes.contains("\"status\":503"),
+        inspectorOf(*window)->responseBodyView()->body().bytes.constData());
+    inspectorOf(*window)->showNext();
+    inspectorOf(*window)->showNext();
+    inspectorOf(*window)->showNext();
+    QCOMPARE(inspectorOf(*window)->record().httpStatus, 200);
 
     // Marked read-only, with its file, date and policy.
     QVERIFY(opened->banner()->isVisible());
@@ -192,11 +192,11 @@ void TestOpenRun::report_isShownInEveryView_readOnly_closeReturnsToLive()
     opened->closeButton()->click();
     QVERIFY(!opened->isOpen());
     QVERIFY(!opened->banner()->isVisible());
-    QCOMPARE(window->timelineView()->session(), live);
-    QCOMPARE(window->errorLogView()->session(), live);
-    QCOMPARE(window->statisticsView()->session(), live);
-    QCOMPARE(window->inspector()->session(), live);
-    QCOMPARE(window->errorLogView()->model()->rowCount(), 2);
+    QCOMPARE(timelineViewOf(*window)->session(), live);
+    QCOMPARE(errorLogViewOf(*window)->session(), live);
+    QCOMPARE(statisticsViewOf(*window)->session(), live);
+    QCOMPARE(inspectorOf(*window)->session(), live);
+    QCOMPARE(errorLogViewOf(*window)->model()->rowCount(), 2);
     QCOMPARE(window->windowTitle(), QStringLiteral("RetryLab"));
 }
 
@@ -206,20 +206,20 @@ void TestOpenRun::send_closesTheOpenedRun()
     QVERIFY(!report.isEmpty());
     const auto window = makeWindow();
     // Dropped on the window, a report opens as File > Open run does.
-    QVERIFY(window->imports()->openFile(report).ok());
-    QVERIFY(window->openedRun()->isOpen());
-    QCOMPARE(window->errorLogView()->model()->rowCount(), 4);
+    QVERIFY(importsOf(*window)->openFile(report).ok());
+    QVERIFY(openedRunOf(*window)->isOpen());
+    QCOMPARE(errorLogViewOf(*window)->model()->rowCount(), 4);
     // While it is open, exports write the opened run.
     const QString csv = m_dir.filePath(QStringLiteral("again.csv"));
-    QVERIFY(window->exportRun(csv, MainWindow::ExportFormat::Csv));
+    QVERIFY(exportRunOf(*window, csv, Ui::ExportController::Format::Csv));
     QFile file(csv);
     QVERIFY(file.open(QIODevice::ReadOnly));
     QCOMPARE(file.readAll().trimmed().count('\n'), 4); // a header and four attempts
 
     QVERIFY(sendAndWait(*window, QStringLiteral("{server}/fail/1?key={id}"), 1));
-    QVERIFY(!window->openedRun()->isOpen());
-    QCOMPARE(window->errorLogView()->session(), window->session());
-    QTRY_COMPARE(window->errorLogView()->model()->rowCount(), 2);
+    QVERIFY(!openedRunOf(*window)->isOpen());
+    QCOMPARE(errorLogViewOf(*window)->session(), sessionOf(*window));
+    QTRY_COMPARE(errorLogViewOf(*window)->model()->rowCount(), 2);
 }
 
 void TestOpenRun::damagedReport_isRefused_andTheRunKept_data()
@@ -263,26 +263,26 @@ void TestOpenRun::damagedReport_isRefused_andTheRunKept()
     QVERIFY(sendAndWait(*window, QStringLiteral("{server}/fail/1?key={id}"), 1));
     m_nextFile = path;
     actionOf(*window, "openRun")->trigger();
-    QVERIFY(!window->openedRun()->isOpen());
-    QMessageBox *box = window->openedRun()->errorBox();
+    QVERIFY(!openedRunOf(*window)->isOpen());
+    QMessageBox *box = openedRunOf(*window)->errorBox();
     QVERIFY(box);
     QVERIFY(box->isVisible());
     QVERIFY2(box->text().contains(QFileInfo(path).fileName()), qPrintable(box->text()));
     QVERIFY2(box->text().contains(where), qPrintable(box->text()));
-    QVERIFY2(window->messages().last().contains(QLatin1String("current run is unchanged")),
-        qPrintable(window->messages().last()));
-    QCOMPARE(window->errorLogView()->session(), window->session());
-    QCOMPARE(window->errorLogView()->model()->rowCount(), 2);
-    QCOMPARE(window->session()->finishedCount(), 2);
+    QVERIFY2(messagesOf(*window).last().contains(QLatin1String("current run is unchanged")),
+        qPrintable(messagesOf(*window).last()));
+    QCOMPARE(errorLogViewOf(*window)->session(), sessionOf(*window));
+    QCOMPARE(errorLogViewOf(*window)->model()->rowCount(), 2);
+    QCOMPARE(sessionOf(*window)->finishedCount(), 2);
     box->close();
 
     // With a run open, a damaged one keeps it open.
-    QVERIFY(window->openedRun()->open(good).ok());
-    QVERIFY(!window->openedRun()->open(path).ok());
-    QVERIFY(window->openedRun()->isOpen());
-    QCOMPARE(window->openedRun()->fileName(), good);
-    QVERIFY(window->messages().last().contains(QLatin1String("run that was open is still shown")));
-    QCOMPARE(window->errorLogView()->model()->rowCount(), 4);
+    QVERIFY(openedRunOf(*window)->open(good).ok());
+    QVERIFY(!openedRunOf(*window)->open(path).ok());
+    QVERIFY(openedRunOf(*window)->isOpen());
+    QCOMPARE(openedRunOf(*window)->fileName(), good);
+    QVERIFY(messagesOf(*window).last().contains(QLatin1String("run that was open is still shown")));
+    QCOMPARE(errorLogViewOf(*window)->model()->rowCount(), 4);
 }
 
 void TestOpenRun::replay_finishedRun_playsBackAtTheChosenSpeed()
@@ -294,40 +294,40 @@ void TestOpenRun::replay_finishedRun_playsBackAtTheChosenSpeed()
     replay->trigger();
 
     // A read-only copy of the run, playing from its start in every view.
-    Ui::OpenedRun *opened = window->openedRun();
+    Ui::OpenedRun *opened = openedRunOf(*window);
     QVERIFY(opened->isOpen());
     QVERIFY(opened->banner()->isVisible());
     QVERIFY2(opened->bannerText().contains(QLatin1String("Replay of the run")), qPrintable(opened->bannerText()));
     Ui::RunReplay *playback = opened->replay();
     QVERIFY(playback);
     QVERIFY(playback->isPlaying());
-    QCOMPARE(window->timelineView()->session(), playback->session());
-    QCOMPARE(window->statisticsView()->session(), playback->session());
-    QCOMPARE(window->session()->finishedCount(), 4); // the live run is left as it was
+    QCOMPARE(timelineViewOf(*window)->session(), playback->session());
+    QCOMPARE(statisticsViewOf(*window)->session(), playback->session());
+    QCOMPARE(sessionOf(*window)->finishedCount(), 4); // the live run is left as it was
 
     Ui::ReplayBar *bar = opened->replayBar();
     QVERIFY(bar->isEnabled());
     bar->speedBox()->setCurrentIndex(bar->speedBox()->findData(10.0));
     QCOMPARE(playback->speed(), 10.0);
     QTRY_VERIFY_WITH_TIMEOUT(playback->atEnd() && !playback->isPlaying(), 15'000);
-    QTRY_COMPARE(window->statisticsView()->figureText(Ui::StatisticsView::Figure::Attempts), QStringLiteral("4"));
+    QTRY_COMPARE(statisticsViewOf(*window)->figureText(Ui::StatisticsView::Figure::Attempts), QStringLiteral("4"));
     QVERIFY2(bar->positionText().contains(QLatin1String(" of ")), qPrintable(bar->positionText()));
     QCOMPARE(bar->positionSlider()->value(), bar->positionSlider()->maximum());
 
     // Dragged to the start, the statistics follow the playhead.
     bar->positionSlider()->setValue(0);
     QCOMPARE(playback->positionMs(), 0.0);
-    window->statisticsView()->refresh();
+    statisticsViewOf(*window)->refresh();
     QVERIFY2(
-        window->statisticsView()->figureText(Ui::StatisticsView::Figure::Requests).startsWith(QLatin1String("0 done")),
-        qPrintable(window->statisticsView()->figureText(Ui::StatisticsView::Figure::Requests)));
+        statisticsViewOf(*window)->figureText(Ui::StatisticsView::Figure::Requests).startsWith(QLatin1String("0 done")),
+        qPrintable(statisticsViewOf(*window)->figureText(Ui::StatisticsView::Figure::Requests)));
     bar->playButton()->click();
     QVERIFY(playback->isPlaying());
     bar->playButton()->click();
     QVERIFY(!playback->isPlaying());
 
     opened->closeButton()->click();
-    QCOMPARE(window->timelineView()->session(), window->session());
+    QCOMPARE(timelineViewOf(*window)->session(), sessionOf(*window));
     QVERIFY(!bar->isEnabled());
 }
 
@@ -337,20 +337,20 @@ void TestOpenRun::replay_whileRunning_orEmpty_saysWhy()
     auto *replay = window->findChild<QAction *>(QStringLiteral("replayRun"));
     QVERIFY(replay);
     replay->trigger();
-    QVERIFY(!window->openedRun()->isOpen());
-    QVERIFY2(window->messageBar()->shownText().contains(QLatin1String("Nothing to replay")),
-        qPrintable(window->messageBar()->shownText()));
+    QVERIFY(!openedRunOf(*window)->isOpen());
+    QVERIFY2(messageBarOf(*window)->shownText().contains(QLatin1String("Nothing to replay")),
+        qPrintable(messageBarOf(*window)->shownText()));
 
     // A request that keeps the run going (a one-second answer, retried).
-    Core::RequestDraft draft = window->composer()->draft();
+    Core::RequestDraft draft = composerOf(*window)->draft();
     draft.urlTemplate = QStringLiteral("{server}/delay/1000");
-    window->composer()->setDraft(draft);
-    window->composer()->sendAction()->trigger();
-    QTRY_VERIFY(window->session()->hasActivity());
+    composerOf(*window)->setDraft(draft);
+    composerOf(*window)->sendAction()->trigger();
+    QTRY_VERIFY(sessionOf(*window)->hasActivity());
     replay->trigger();
-    QVERIFY(!window->openedRun()->isOpen());
-    QVERIFY2(window->messageBar()->shownText().contains(QLatin1String("still going")),
-        qPrintable(window->messageBar()->shownText()));
+    QVERIFY(!openedRunOf(*window)->isOpen());
+    QVERIFY2(messageBarOf(*window)->shownText().contains(QLatin1String("still going")),
+        qPrintable(messageBarOf(*window)->shownText()));
     runActionsOf(*window)->stop();
 }
 

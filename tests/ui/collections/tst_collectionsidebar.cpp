@@ -392,46 +392,46 @@ private Q_SLOTS:
             QVERIFY(damaged.open(QIODevice::WriteOnly));
             damaged.write("{\"formatVersion\": 1, \"items\": [");
         }
-        window.collections()->setDataRoot(dir.path());
-        QVERIFY2(window.messages().join(QLatin1Char('\n')).contains(QStringLiteral("bad.json.damaged-")),
-            qPrintable(window.messages().join(QLatin1Char('\n'))));
+        collectionsOf(window)->setDataRoot(dir.path());
+        QVERIFY2(messagesOf(window).join(QLatin1Char('\n')).contains(QStringLiteral("bad.json.damaged-")),
+            qPrintable(messagesOf(window).join(QLatin1Char('\n'))));
         window.show();
-        CollectionModel *model = window.collections()->model();
+        CollectionModel *model = collectionsOf(window)->model();
 
         // Activating a request loads it into the composer and its policy into the editor.
-        window.collections()->activate(find(model, QStringLiteral("List")));
-        QCOMPARE(window.composer()->draft().urlTemplate, QStringLiteral("{server}/orders/list"));
-        QCOMPARE(window.policyPanel()->policy().maxAttempts, 9);
-        window.collections()->activate(find(model, QStringLiteral("Login")));
-        QCOMPARE(window.composer()->draft().method, QStringLiteral("POST"));
-        QCOMPARE(window.policyPanel()->policy(), Core::Presets::all().constFirst().policy);
+        collectionsOf(window)->activate(find(model, QStringLiteral("List")));
+        QCOMPARE(composerOf(window)->draft().urlTemplate, QStringLiteral("{server}/orders/list"));
+        QCOMPARE(policyPanelOf(window)->policy().maxAttempts, 9);
+        collectionsOf(window)->activate(find(model, QStringLiteral("Login")));
+        QCOMPARE(composerOf(window)->draft().method, QStringLiteral("POST"));
+        QCOMPARE(policyPanelOf(window)->policy(), Core::Presets::all().constFirst().policy);
 
         // {{base}} without an environment: Send is refused and the reason names it.
-        QVERIFY(!window.composer()->canSend());
-        QVERIFY2(window.composer()->problem().contains(QStringLiteral("{{base}}")),
-            qPrintable(window.composer()->problem()));
+        QVERIFY(!composerOf(window)->canSend());
+        QVERIFY2(composerOf(window)->problem().contains(QStringLiteral("{{base}}")),
+            qPrintable(composerOf(window)->problem()));
 
         // With an environment: {{base}} holds {server}, {{token}} a secret.
-        window.collections()->setEnvironments({{QStringLiteral("Local"),
-                                                  {{QStringLiteral("base"), QStringLiteral("{server}"), false},
-                                                      {QStringLiteral("token"), QStringLiteral("s3cr3t-value"), true}},
-                                                  false}},
+        collectionsOf(window)->setEnvironments({{QStringLiteral("Local"),
+                                                   {{QStringLiteral("base"), QStringLiteral("{server}"), false},
+                                                       {QStringLiteral("token"), QStringLiteral("s3cr3t-value"), true}},
+                                                   false}},
             QStringLiteral("Local"));
         Core::RequestDraft draft;
         draft.urlTemplate = QStringLiteral("{{base}}/status/200?note={{token}}");
         draft.headers = {{QStringLiteral("X-Echo"), QStringLiteral("{{token}}"), true}};
-        window.composer()->setDraft(draft);
-        QVERIFY2(window.composer()->canSend(), qPrintable(window.composer()->problem()));
-        QVERIFY(window.composer()->previewUrl().startsWith(QStringLiteral("http://127.0.0.1:")));
+        composerOf(window)->setDraft(draft);
+        QVERIFY2(composerOf(window)->canSend(), qPrintable(composerOf(window)->problem()));
+        QVERIFY(composerOf(window)->previewUrl().startsWith(QStringLiteral("http://127.0.0.1:")));
         runActionsOf(window)->send();
-        QTRY_COMPARE_WITH_TIMEOUT(window.session()->resultCount(), 1, 10'000);
+        QTRY_COMPARE_WITH_TIMEOUT(sessionOf(window)->resultCount(), 1, 10'000);
 
-        for (const auto format :
-            {MainWindow::ExportFormat::Json, MainWindow::ExportFormat::Csv, MainWindow::ExportFormat::Har}) {
+        for (const auto format : {Ui::ExportController::Format::Json, Ui::ExportController::Format::Csv,
+                 Ui::ExportController::Format::Har}) {
             const QString path = dir.filePath(QStringLiteral("run-%1").arg(int(format)));
             for (const bool redact : {true, false}) {
-                window.setRedactsExports(redact);
-                QVERIFY(window.exportRun(path, format));
+                actionOf(window, "redactExports")->setChecked(redact);
+                QVERIFY(exportRunOf(window, path, format));
                 QFile file(path);
                 QVERIFY(file.open(QIODevice::ReadOnly));
                 const QByteArray bytes = file.readAll();
@@ -440,7 +440,7 @@ private Q_SLOTS:
             }
         }
         // Saved to a collection: the file keeps {{token}}, never the value.
-        window.collections()->saveAsNewAction()->trigger();
+        collectionsOf(window)->saveAsNewAction()->trigger();
         const QDir collectionsDir(Core::CollectionStore(dir.path()).collectionsDirectory());
         for (const QString &name : collectionsDir.entryList({QStringLiteral("*.json")})) {
             QFile file(collectionsDir.filePath(name));

@@ -1,5 +1,6 @@
 #include "core/observe/observationplan.h"
 #include "core/policy/backoffpolicy.h"
+#include "tests/ui/windowparts.h"
 #include "ui/mainwindow.h"
 #include "ui/observe/clientlistmodel.h"
 #include "ui/observe/clientsview.h"
@@ -36,7 +37,7 @@ private:
     std::unique_ptr<Ui::MainWindow> m_window;
     QNetworkAccessManager *m_manager = nullptr;
 
-    Ui::ClientsView *view() const { return m_window->clientsView(); }
+    Ui::ClientsView *view() const { return clientsViewOf(*m_window); }
 
     int get(const QString &path, const QByteArray &agent = "shop-app/3.1")
     {
@@ -65,7 +66,7 @@ private Q_SLOTS:
     void offUntilAskedFor()
     {
         QVERIFY(!view()->observeToggle()->isChecked());
-        QVERIFY(!m_window->observation()->isActive());
+        QVERIFY(!observationOf(*m_window)->isActive());
         // The server answers unknown paths as it always did.
         QCOMPARE(get(QStringLiteral("/observe/items/1")), 404);
         view()->refresh();
@@ -76,7 +77,7 @@ private Q_SLOTS:
     void clientsAppearWithLanesAndVerdicts()
     {
         view()->observeToggle()->setChecked(true);
-        QVERIFY(m_window->observation()->isActive());
+        QVERIFY(observationOf(*m_window)->isActive());
         // The default plan: 503 three times per logical request, then 200.
         QList<int> statuses;
         for (int i = 0; i < 4; ++i)
@@ -90,7 +91,7 @@ private Q_SLOTS:
         QCOMPARE(view()->clientModel()->data(view()->clientModel()->index(0, Ui::ClientListModel::LogicalRequests)), 1);
         QCOMPARE(view()->clientModel()->data(view()->clientModel()->index(0, Ui::ClientListModel::Attempts)), 4);
         // Lanes on the tab's own timeline: one per logical request, one row per answered attempt.
-        Ui::RunSession *session = m_window->observation()->session();
+        Ui::RunSession *session = observationOf(*m_window)->session();
         QTRY_COMPARE(session->laneCount(), 2);
         QTRY_COMPARE(session->finishedCount(), 4); // the 503 of batch-job waits: retried or not?
         QCOMPARE(m_window->findChild<Ui::TimelineView *>(QStringLiteral("observedTimeline"))->session(), session);
@@ -113,7 +114,7 @@ private Q_SLOTS:
         QTRY_COMPARE(view()->clientModel()->rowCount(), 1);
         QVERIFY(view()->clientModel()->setData(
             view()->clientModel()->index(0, Ui::ClientListModel::Name), QStringLiteral("Shop front end")));
-        QTRY_COMPARE(m_window->observation()->clients().constFirst().name, QStringLiteral("Shop front end"));
+        QTRY_COMPARE(observationOf(*m_window)->clients().constFirst().name, QStringLiteral("Shop front end"));
         view()->refresh();
         QCOMPARE(view()->clientModel()->data(view()->clientModel()->index(0, Ui::ClientListModel::Name)).toString(),
             QStringLiteral("Shop front end"));
@@ -141,8 +142,8 @@ private Q_SLOTS:
         QTRY_COMPARE(view()->clientModel()->rowCount(), 1);
         view()->findChild<QPushButton *>(QStringLiteral("clearObservation"))->click();
         QCOMPARE(view()->clientModel()->rowCount(), 0);
-        QCOMPARE(m_window->observation()->session()->laneCount(), 0);
-        QVERIFY(m_window->observation()->clients().isEmpty());
+        QCOMPARE(observationOf(*m_window)->session()->laneCount(), 0);
+        QVERIFY(observationOf(*m_window)->clients().isEmpty());
     }
 
     void makeAPolicyLikeThisClient()
@@ -155,24 +156,24 @@ private Q_SLOTS:
         QTRY_COMPARE(view()->clientModel()->rowCount(), 1);
         view()->refresh();
         QVERIFY(view()->verdictPanel()->makePolicyButton()->isEnabled());
-        m_window->policyDock()->hide();
+        policyDockOf(*m_window)->hide();
         view()->verdictPanel()->makePolicyButton()->click();
-        const Core::BackoffPolicy policy = m_window->policyPanel()->policy();
+        const Core::BackoffPolicy policy = policyPanelOf(*m_window)->policy();
         QVERIFY2(policy.name.startsWith(QStringLiteral("Like shop-app/3.1")), qPrintable(policy.name));
         QVERIFY(Core::isUsable(policy));
-        QVERIFY(!m_window->policyDock()->isHidden());
+        QVERIFY(!policyDockOf(*m_window)->isHidden());
     }
 
     void stoppingTheServerStopsObserving()
     {
         view()->observeToggle()->setChecked(true);
-        QVERIFY(m_window->observation()->isActive());
-        QSignalSpy active(m_window->observation(), &Ui::Observation::activeChanged);
+        QVERIFY(observationOf(*m_window)->isActive());
+        QSignalSpy active(observationOf(*m_window), &Ui::Observation::activeChanged);
         m_window->server()->stop();
         QCOMPARE(active.count(), 1);
-        QVERIFY(!m_window->observation()->isActive());
+        QVERIFY(!observationOf(*m_window)->isActive());
         QVERIFY(m_window->server()->start());
-        QVERIFY(m_window->observation()->isActive());
+        QVERIFY(observationOf(*m_window)->isActive());
         QCOMPARE(get(QStringLiteral("/observe/e")), 503);
     }
 };

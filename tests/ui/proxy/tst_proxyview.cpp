@@ -1,4 +1,5 @@
 #include "core/faultserver/faultserver.h"
+#include "tests/ui/windowparts.h"
 #include "ui/mainwindow.h"
 #include "ui/proxy/faultrulesmodel.h"
 #include "ui/proxy/proxyview.h"
@@ -38,7 +39,7 @@ private:
     std::unique_ptr<Core::FaultServer> m_upstream;
     QNetworkAccessManager *m_manager = nullptr;
 
-    Ui::ProxyView *view() const { return m_window->proxyView(); }
+    Ui::ProxyView *view() const { return proxyViewOf(*m_window); }
 
     int send(const QUrl &url, const QByteArray &method = "GET")
     {

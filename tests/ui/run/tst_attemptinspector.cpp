@@ -1,6 +1,7 @@
 #include "core/executor/threadedexecutor.h"
 #include "core/export/reportjson.h"
 #include "core/faultserver/faultserver.h"
+#include "tests/ui/windowparts.h"
 #include "ui/mainwindow.h"
 #include "ui/policy/policypanel.h"
 #include "ui/request/requestcomposer.h"
@@ -610,44 +611,44 @@ void TestAttemptInspector::window_timelineAndErrorLogOpenTheInspector()
     m_inspector.reset();
     QFile::remove(QSettings().fileName());
     Ui::MainWindow window;
-    window.policyPanel()->setPolicy(fastPolicy());
+    policyPanelOf(window)->setPolicy(fastPolicy());
     window.show();
     QVERIFY(QTest::qWaitForWindowExposed(&window));
-    QVERIFY(!window.inspectorDock()->isVisible());
-    QCOMPARE(window.inspectorDock()->widget(), window.inspector());
+    QVERIFY(!inspectorDockOf(window)->isVisible());
+    QCOMPARE(inspectorDockOf(window)->widget(), inspectorOf(window));
 
-    window.composer()->sendAction()->trigger();
-    QVERIFY(QTest::qWaitFor([&] { return window.session()->resultCount() >= 1; }, 15'000));
-    window.session()->flush();
-    QCOMPARE(window.session()->finishedCount(), 4); // /fail/3: three 503s, then 200
+    composerOf(window)->sendAction()->trigger();
+    QVERIFY(QTest::qWaitFor([&] { return sessionOf(window)->resultCount() >= 1; }, 15'000));
+    sessionOf(window)->flush();
+    QCOMPARE(sessionOf(window)->finishedCount(), 4); // /fail/3: three 503s, then 200
 
     // A click on an attempt's bar in the timeline.
     window.showTab(Ui::MainWindow::Tab::Timeline);
-    window.timelineView()->zoomToFit();
+    timelineViewOf(window)->zoomToFit();
     QTest::qWait(50);
-    const QPoint bar = window.timelineView()->attemptRect(1).center().toPoint();
-    QTest::mouseClick(window.timelineView()->viewport(), Qt::LeftButton, {}, bar);
-    QTRY_VERIFY(window.inspectorDock()->isVisible());
-    QCOMPARE(window.inspector()->currentRow(), 1);
-    QVERIFY(window.inspector()->responseBodyView()->body().bytes.contains("\"status\":503"));
+    const QPoint bar = timelineViewOf(window)->attemptRect(1).center().toPoint();
+    QTest::mouseClick(timelineViewOf(window)->viewport(), Qt::LeftButton, {}, bar);
+    QTRY_VERIFY(inspectorDockOf(window)->isVisible());
+    QCOMPARE(inspectorOf(window)->currentRow(), 1);
+    QVERIFY(inspectorOf(window)->responseBodyView()->body().bytes.contains("\"status\":503"));
 
     // A row of the error log.
     window.showTab(Ui::MainWindow::Tab::ErrorLog);
-    QVERIFY(window.errorLogView()->showAttempt(3));
-    QCOMPARE(window.inspector()->currentRow(), 3);
-    QCOMPARE(window.inspector()->statusLineLabel()->text().right(6), QStringLiteral("200 OK"));
+    QVERIFY(errorLogViewOf(window)->showAttempt(3));
+    QCOMPARE(inspectorOf(window)->currentRow(), 3);
+    QCOMPARE(inspectorOf(window)->statusLineLabel()->text().right(6), QStringLiteral("200 OK"));
 
     // The inspector's own steps take the log's selection along.
-    window.inspector()->showPrevious();
-    QCOMPARE(window.inspector()->currentRow(), 2);
+    inspectorOf(window)->showPrevious();
+    QCOMPARE(inspectorOf(window)->currentRow(), 2);
     QCOMPARE(
-        window.errorLogView()->selectedFinishedIndexes(), QList<qsizetype>{window.session()->finishedIndexOfRow(2)});
+        errorLogViewOf(window)->selectedFinishedIndexes(), QList<qsizetype>{sessionOf(window)->finishedIndexOfRow(2)});
 
     // Closed, it opens again on the next selection; the View menu toggles it.
-    window.inspectorDock()->close();
-    QVERIFY(window.errorLogView()->showAttempt(0));
-    QVERIFY(window.inspectorDock()->isVisible());
-    QCOMPARE(window.inspector()->currentRow(), 0);
+    inspectorDockOf(window)->close();
+    QVERIFY(errorLogViewOf(window)->showAttempt(0));
+    QVERIFY(inspectorDockOf(window)->isVisible());
+    QCOMPARE(inspectorOf(window)->currentRow(), 0);
     window.close();
 }
 

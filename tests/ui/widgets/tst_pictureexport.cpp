@@ -166,14 +166,14 @@ void TestPictureExport::window_writesTheTabOnTop()
     const QByteArray svg = contentOf(path);
     QVERIFY(svg.contains("Attempts per request")); // a chart's title, as text
     QVERIFY(svg.contains("Latest run")); // what the figures count
-    QVERIFY2(window.messageBar()->shownText().contains(QLatin1String("statistics.svg")),
-        qPrintable(window.messageBar()->shownText()));
+    QVERIFY2(messageBarOf(window)->shownText().contains(QLatin1String("statistics.svg")),
+        qPrintable(messageBarOf(window)->shownText()));
 
     window.showTab(Ui::MainWindow::Tab::Timeline);
     const QString png = m_dir.filePath(QStringLiteral("timeline.png"));
     QVERIFY(presentationOf(window)->exportPicture(png));
     QCOMPARE(QImage(png).size(),
-        window.timelineView()->viewport()->size() * window.timelineView()->viewport()->devicePixelRatio());
+        timelineViewOf(window)->viewport()->size() * timelineViewOf(window)->viewport()->devicePixelRatio());
     QFile::remove(QSettings().fileName());
 }
 
