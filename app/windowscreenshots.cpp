@@ -39,8 +39,10 @@ namespace RetryLab::App::WindowScreenshots {
 
 namespace {
 
-// Quick enough to watch and varied enough to show every colour of the views.
-Core::BackoffPolicy demoPolicy()
+// Quick enough to watch and varied enough to show every colour of the views. The return type
+// is deduced: lupdate misreads a definition that starts with a qualified type
+// (Core::BackoffPolicy demoPolicy()) and files its tr() strings under a wrong context.
+auto demoPolicy()
 {
     Core::BackoffPolicy policy;
     policy.name = Tr::tr("Screenshot demo");
