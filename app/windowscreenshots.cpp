@@ -62,9 +62,9 @@ auto demoPolicy()
 
 // What every request of the demo starts from: the same seed for the same pictures every
 // time, and a credential header that the pictures show masked.
-Ui::RequestDraft demoDraft()
+Core::RequestDraft demoDraft()
 {
-    Ui::RequestDraft base;
+    Core::RequestDraft base;
     base.seed = 7;
     base.concurrency = 4;
     base.headers = {{QStringLiteral("Authorization"), QStringLiteral("Bearer demo-token-123"), true},
@@ -73,9 +73,9 @@ Ui::RequestDraft demoDraft()
 }
 
 // The request in the composer after the demo, which the pictures of other parts go back to.
-Ui::RequestDraft shownDraft()
+Core::RequestDraft shownDraft()
 {
-    Ui::RequestDraft shown = demoDraft();
+    Core::RequestDraft shown = demoDraft();
     shown.concurrency = 6;
     return shown;
 }
@@ -86,19 +86,19 @@ void sendDemoRequests(ScreenshotContext &context, QStringList &problems)
 {
     auto *runner = context.part<Ui::RequestRunner>("runner");
     auto *serverView = context.part<Ui::ServerView>("server");
-    const Ui::RequestDraft base = demoDraft();
-    const auto send = [&](Ui::RequestDraft draft) {
+    const Core::RequestDraft base = demoDraft();
+    const auto send = [&](Core::RequestDraft draft) {
         if (const auto id = runner->send(draft); !id)
             problems.append(id.error());
     };
     const auto request = [&base](const QString &urlTemplate, const QString &method = QStringLiteral("GET")) {
-        Ui::RequestDraft draft = base;
+        Core::RequestDraft draft = base;
         draft.urlTemplate = urlTemplate;
         draft.method = method;
         return draft;
     };
     for (int i = 0; i < 3; ++i) {
-        send(request(Ui::RequestDraft::defaultUrlTemplate()));
+        send(request(Core::RequestDraft::defaultUrlTemplate()));
         ScreenshotContext::settle(120);
     }
     send(request(QStringLiteral("{server}/status/503")));
@@ -106,7 +106,7 @@ void sendDemoRequests(ScreenshotContext &context, QStringList &problems)
     send(request(QStringLiteral("{server}/status/404")));
     send(request(QStringLiteral("{server}/status/503"), QStringLiteral("POST")));
     // The service stays down; after the policy gives up, its fallback answers on the same lane.
-    Ui::RequestDraft withFallback = request(QStringLiteral("{server}/status/503?service=orders"));
+    Core::RequestDraft withFallback = request(QStringLiteral("{server}/status/503?service=orders"));
     withFallback.fallbackTemplates = {QStringLiteral("{server}/status/200?service=orders-replica")};
     send(withFallback);
     ScreenshotContext::settle(100);
@@ -114,7 +114,7 @@ void sendDemoRequests(ScreenshotContext &context, QStringList &problems)
     send(request(QStringLiteral("{server}/status/200")));
     serverView->setScenario({});
     ScreenshotContext::settle(300);
-    Ui::RequestDraft batch = request(QStringLiteral("{server}/fail/5?p=0.3&key={id}"));
+    Core::RequestDraft batch = request(QStringLiteral("{server}/fail/5?p=0.3&key={id}"));
     batch.batchCount = 8;
     batch.concurrency = 3;
     if (const auto started = runner->startBatch(batch); !started)
@@ -122,8 +122,8 @@ void sendDemoRequests(ScreenshotContext &context, QStringList &problems)
 }
 
 // The composer with `draft` on the page `show` opens, the request dock taller, saved as `file`.
-void saveRequestPart(
-    ScreenshotContext &context, const Ui::RequestDraft &draft, void (Ui::RequestComposer::*show)(), const QString &file)
+void saveRequestPart(ScreenshotContext &context, const Core::RequestDraft &draft, void (Ui::RequestComposer::*show)(),
+    const QString &file)
 {
     auto *composer = context.part<Ui::RequestComposer>("composer");
     composer->setDraft(draft);
@@ -276,7 +276,7 @@ void saveConnection(ScreenshotContext &context)
         context.fail(Tr::tr("the embedded server has no HTTPS port for connection.png"));
         return;
     }
-    Ui::RequestDraft secure = demoDraft();
+    Core::RequestDraft secure = demoDraft();
     secure.urlTemplate = server->httpsBaseUrl().toString() + QStringLiteral("/status/200");
     secure.transport.caBundlePath = server->caFilePath();
     secure.transport.tlsFloor = Core::TransportOptions::TlsFloor::Tls12;
@@ -288,7 +288,7 @@ void saveConnection(ScreenshotContext &context)
 void saveReadModifyWrite(ScreenshotContext &context)
 {
     // A read-modify-write of an IAM policy: the etag in the body, the write a POST of {"policy": ...}.
-    Ui::RequestDraft iam = demoDraft();
+    Core::RequestDraft iam = demoDraft();
     iam.urlTemplate = QStringLiteral("{server}/occ/bucket-policy?etag=body&envelope=policy");
     iam.readModifyWrite = true;
     iam.shape.writeMethod = "POST";

@@ -1,14 +1,14 @@
 #include "ui/runactions.h"
 
+#include "core/collections/requesttemplate.h"
+#include "core/collections/secretmask.h"
 #include "core/executor/threadedexecutor.h"
 #include "core/export/curlcommand.h"
 #include "core/export/harexport.h"
 #include "core/faultserver/faultserver.h" // complete for RequestRunner::server()
 #include "ui/request/requestcomposer.h"
 #include "ui/session/requestrunner.h"
-#include "ui/session/requesttemplate.h"
 #include "ui/session/runsession.h"
-#include "ui/session/secretmask.h"
 #include "ui/session/settings.h"
 #include "ui/statusbarpresenter.h"
 #include "ui/widgets/messagebar.h"
@@ -20,6 +20,10 @@
 #include <QJsonObject>
 
 namespace RetryLab::Ui {
+
+using Core::RequestDraft;
+namespace RequestTemplate = Core::RequestTemplate;
+namespace SecretMask = Core::SecretMask;
 
 RunActions::RunActions(const Parts &parts, QObject *parent)
     : QObject(parent), m_parts(parts), m_clearAction(new QAction(tr("C&lear run"), this)),

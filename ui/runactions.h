@@ -13,6 +13,7 @@ class QAction;
 
 namespace RetryLab::Core {
 class ThreadedExecutor;
+struct RequestDraft;
 } // namespace RetryLab::Core
 
 namespace RetryLab::Ui {
@@ -23,7 +24,6 @@ class RequestRunner;
 class RunSession;
 class Settings;
 class StatusBarPresenter;
-struct RequestDraft;
 
 /// What the Request menu does with the composer's request: Send, Send batch,
 /// Repeat and Stop (the composer's own actions), Clear run, and Copy as curl or
@@ -77,10 +77,10 @@ Q_SIGNALS:
     void runCleared();
 
 private:
-    bool sendWith(const QString &refusal, const std::function<std::optional<QString>(const RequestDraft &)> &go);
+    bool sendWith(const QString &refusal, const std::function<std::optional<QString>(const Core::RequestDraft &)> &go);
     bool refuseWhenBlocked(const QString &what);
     void startRunIfEmpty();
-    void rememberSentUrl(const RequestDraft &draft, quint64 sentBefore);
+    void rememberSentUrl(const Core::RequestDraft &draft, quint64 sentBefore);
     void showProblem(const QString &text);
 
     Parts m_parts;

@@ -335,7 +335,7 @@ void TestImportController::imported_savedAsACollection_inTheirFolders()
     const int before = int(collectionsOf(window)->model()->collections().size());
     save->trigger();
 
-    const QList<Ui::Collection> collections = collectionsOf(window)->model()->collections();
+    const QList<Core::Collection> collections = collectionsOf(window)->model()->collections();
     QCOMPARE(collections.size(), before + 1);
     const Core::Collection &saved = collections.constLast();
     QCOMPARE(saved.name, QStringLiteral("shop"));

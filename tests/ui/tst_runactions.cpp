@@ -67,7 +67,7 @@ private:
             session.attach(&executor);
             runner.setServer(&server);
             composer.setPreviewContext(runner.nextContext());
-            Ui::RequestDraft draft = composer.draft();
+            Core::RequestDraft draft = composer.draft();
             draft.urlTemplate = urlTemplate;
             composer.setDraft(draft);
             return composer.canSend();
@@ -151,7 +151,7 @@ void TestRunActions::copyAsHarEntry_followsTheRedactionChoice()
     QFETCH(QString, message);
     Parts parts;
     QVERIFY(parts.ready(QStringLiteral("{server}/status/200")));
-    Ui::RequestDraft draft = parts.composer.draft();
+    Core::RequestDraft draft = parts.composer.draft();
     draft.headers = {{QStringLiteral("Authorization"), QStringLiteral("Bearer s3cret-token"), true}};
     parts.composer.setDraft(draft);
     parts.redact = redact;
