@@ -150,14 +150,6 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>retrylab screenshot: cannot create the folder %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>retrylab screenshot: cannot write into %1: %2</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>retrylab screenshot: cannot create a temporary folder: %1</source>
         <translation type="unfinished"></translation>
     </message>
@@ -170,19 +162,27 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>retrylab screenshot: the demo did not finish within a minute; saving what there is</source>
+        <source>cannot create the folder %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>retrylab screenshot: could not write %1</source>
+        <source>cannot write into %1: %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>retrylab screenshot: no failed attempt with a JSON body to inspect</source>
+        <source>could not write %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>retrylab screenshot: the embedded server has no HTTPS port for connection.png</source>
+        <source>the demo did not finish within a minute; saving what there is</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no failed attempt with a JSON body to inspect</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the embedded server has no HTTPS port for connection.png</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -1211,15 +1211,6 @@ e.g. --fault &apos;status=503 p=0.3 path=/api/*&apos;. While it runs, the contro
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>--retry-max-attempts takes a whole number from 0 to %1, not &quot;%2&quot;</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Usage: retrylab request [options] [curl options] URL
-       retrylab request [options] --from-curl &apos;curl ...&apos;</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>
 Request options, read as curl reads them (clusters such as -sSL, values attached as in -XPUT):
 </source>
@@ -1230,11 +1221,6 @@ Request options, read as curl reads them (clusters such as -sSL, values attached
 -s, -S, -v, --compressed and other options that only change curl&apos;s own output are accepted
 and have no effect.
 </source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Sends one request, as curl would, under a retry policy: prints each retry as it happens, then the response (the status line, the headers with -i, and the body on standard output). The attempts and messages go to standard error, so that the body can be piped.
-Exit status: 0 when the request succeeded, 1 when it failed for good, 2 for a usage error or a file that cannot be read or written.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -1928,6 +1914,157 @@ Run &apos;%1 COMMAND --help&apos; for a command&apos;s options.</source>
     </message>
     <message>
         <source>run a short demo in the window and save each tab as a PNG file</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>--%1 takes a whole number from %2 to %3, not &quot;%4&quot;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Usage: retrylab request [options] [curl options] URL
+       retrylab request [options] --from-curl &apos;curl ...&apos;
+       retrylab request [options] --collection FILE --request NAME [--env FILE]</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>
+A saved request (--collection FILE --request NAME): FILE is a collection as the window writes it,
+one of the JSON files of its collections folder; NAME is a request&apos;s name, or its path with its
+folders (&quot;Orders/Create&quot;) when the name is not unique. {{name}} takes its value from --env FILE,
+the environments file the window writes (environments.json): from the environment selected last
+in the window, the file&apos;s only one, or the one --env-name names. {server} stands for a fault
+server started for the request and {id} for a new key, as in the window. The policy, seed and
+connection saved with the request apply; --policy, --retry-*, --seed, --idempotent, --fallback
+and --insecure given here go over them. No URL or curl option goes with --collection; without
+it, --request is curl&apos;s -X.
+</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Sends one request, as curl would, under a retry policy: prints each retry as it happens, then the response (the status line, the headers with -i, and the body on standard output). The attempts and messages go to standard error, so that the body can be piped. The request may also be one saved in a collection (--collection).
+Exit status: 0 when the request succeeded, 1 when it failed for good, 2 for a usage error or a file that cannot be read or written.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Send a request saved in a RetryLab collection file instead of a URL and curl options: the one --request names (see below).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>With --collection: the saved request&apos;s name, or its &quot;Folder/Name&quot; path. Without --collection, --request is curl&apos;s -X.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>With --collection: the environments file (the window&apos;s environments.json) whose variables fill in the request&apos;s {{name}}.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>With --env: the environment to use (default: the one selected last in the window, or the file&apos;s only one).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>--env and --env-name fill in a saved request&apos;s variables: give --collection FILE and --request NAME too</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>--collection takes the request from the file: give no URL, curl options or --from-curl with it (the other options here are retrylab&apos;s own)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>retrylab request: the embedded fault server cannot listen: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>sending %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 (and %n more problem(s))</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source> and %n more</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1 %2: %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>--collection %1 holds no request</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>--collection needs --request NAME, one of the requests of %1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>--request &quot;%1&quot;: %2 has no request of that name or path; it has %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>--request &quot;%1&quot; names %2 requests of %3 (%4): give its path</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>--env-name &quot;%1&quot;: %2 has no environment of that name; it has %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>--env %1 holds no environment</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>--env %1 holds %2 environments and none is selected: choose one with --env-name (%3)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>--env-name needs --env FILE, the file that holds the environment</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: the value of %2 was not saved and reads REDACTED; in the window, put a {{variable}} there instead and give its value with --env</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the saved request &quot;%1&quot; of %2 uses %3; give --env FILE with an environment that defines a value for each</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 has no value in the environment &quot;%2&quot; of %3 (the saved request &quot;%4&quot; of %5 uses it)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>; {{%1}} is a secret, and the file keeps its value only when the environment keeps its secrets on disk</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the saved request &quot;%1&quot; of %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the saved request &quot;%1&quot; of %2 with the environment &quot;%3&quot; of %4</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 uses the preset &quot;%2&quot;, which this RetryLab does not have; give --policy</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>preset %1, saved with the request</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>saved with the request</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -2783,10 +2920,6 @@ Run &apos;%1 COMMAND --help&apos; for a command&apos;s options.</source>
     </message>
     <message>
         <source>%1 is not an index into &quot;policies&quot;</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>not valid JSON at offset %1: %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -5389,23 +5522,11 @@ or as a step of the HTTPS port&apos;s handshake script, POST /_control/tls/hands
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>a multiplier of %1 is below 1: the delays would shrink instead of growing.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>a multiplier of %1 is beyond the sensible limit of %2.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <source>multiplier 1 makes the delay constant; the Constant algorithm says so more plainly.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>the jitter must lie between 0 and 100 % (got %1 %).</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>the delay factor for %1 must lie between 0 and %2 (got %3).</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -5437,10 +5558,6 @@ or as a step of the HTTPS port&apos;s handshake script, POST /_control/tls/hands
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>the longest Retry-After honoured must lie between 0 ms and %1.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>%1 is not an HTTP status code.</source>
         <translation type="unfinished"></translation>
     </message>
@@ -5453,35 +5570,7 @@ or as a step of the HTTPS port&apos;s handshake script, POST /_control/tls/hands
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>consecutive failures must lie between 0 and 100000.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>failure ratio must lie between 0 and 1.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>window must lie between 1 and 100000 outcomes.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>an enabled circuit breaker needs a consecutive-failure or a ratio threshold.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>half-open trials must lie between 1 and 1000.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1 must be a finite number between 0 and 1e9.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>maxTokens must lie in (0, 1000], as in gRPC.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>tokenRatio must be a positive number.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -7060,6 +7149,294 @@ observed: %3
         <source> (%1 characters in all)</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>must not be empty</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>must be &quot;folder&quot; or &quot;request&quot;, not &quot;%1&quot;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>folders nested more than 32 deep</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>not a collection: the file must hold a JSON object</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>written by a newer RetryLab (format %1; this one reads format %2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>must be a list, not %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>and %1 more</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 cannot be read: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 is larger than %2 MiB</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 is still damaged (%2). What could be read is kept; the original file is kept at %3.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 is damaged (%2). What could be read is kept; the original file was copied to %3.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 is damaged (%2) and could not be copied aside. What could be read is kept.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The collection %1 was not opened.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The collection %1 was not opened: %2. The file is left as it is.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>left out: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The folder %1 cannot be created.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 cannot be deleted: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The environments were not read: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The environments in %1 were %2; they are not used here.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>more than %1 variables</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is not a variable name (letters, digits, _ - and ., starting with a letter or _)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is defined twice</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>longer than %1 characters</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>not a JSON object</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>written by a newer RetryLab (format %1)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>must be an object</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is used twice</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>not valid JSON (%1 at byte %2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: must be text</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: longer than %2 characters</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: must be a whole number from %2 to %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: must be true or false</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>attemptTimeoutMs: must be more than 0 and at most %1 ms</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>readModifyWrite.increment: must be a whole number</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>fallbacks: must be a list of at most %1 URLs</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>fallbacks[%1]: must be a URL</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>seed: must be a whole number from 0 to 18446744073709551615, written as a string</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>transport: must be an object</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>headers: must be a list</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>headers: more than %1 entries</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>headers[%1]: must be an object with name and value</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Enter a URL, for example {server}/status/200.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The URL is longer than %1 characters.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 is not a placeholder; the URL may use {server} (the embedded server) and {id} (a new key for every request).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>{server} stands for the embedded server, which is not running.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>{server} stands for the embedded server, which is not running: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The URL must start with http:// or https:// (or {server}).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The URL is not valid: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Only http and https URLs can be sent, not %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The URL has no host.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Choose a method (GET, POST, ...).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is not an HTTP method: letters, digits and !#$%&amp;&apos;*+-.^_`|~ only.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Header %1 has a value but no name.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Header %1: &quot;%2&quot; is not a valid header name (no spaces or colons).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Header %1: %2 is set from the body; remove this row.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Header %1 (%2): the value may not contain line breaks.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>{server} is used in a header or the body, but the embedded server is not running.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The body is longer than %1 characters.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Fallback %1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The write&apos;s URL: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Read-modify-write: %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Fallback URLs are for single requests, not a read-modify-write.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>At most %1 fallback URLs.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 needs an environment: choose one in the toolbar, or define the variable.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 has no value in the environment &quot;%2&quot; (Environment: Edit…; a secret is typed again after a restart unless it is kept on disk).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>must be above %1 and at most %2 (got %3).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>must lie between %1 and %2 (got %3).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>a multiplier of %1 is below %2: the delays would shrink instead of growing.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the delay factor for %1 must lie between %2 and %3 (got %4).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>ms</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>RetryLab::Core::ConformanceRunner</name>
@@ -7216,118 +7593,6 @@ Drawn narrow so that the runs on either side keep their width; zoom or drag to s
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>must not be empty</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>must be an object, not %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>must be &quot;folder&quot; or &quot;request&quot;, not &quot;%1&quot;</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>folders nested more than 32 deep</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>not valid JSON (%1 at byte %2)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>not a collection: the file must hold a JSON object</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>written by a newer RetryLab (format %1; this one reads format %2)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>must be a list, not %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>and %1 more</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1 cannot be read: %2</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1 is larger than %2 MiB</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1 is still damaged (%2). What could be read is kept; the original file is kept at %3.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1 is damaged (%2). What could be read is kept; the original file was copied to %3.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1 is damaged (%2) and could not be copied aside. What could be read is kept.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>The collection %1 was not opened.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>The collection %1 was not opened: %2. The file is left as it is.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>left out: %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>The folder %1 cannot be created.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1 cannot be deleted: %2</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>The environments were not read: %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>not a JSON object</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>The environments in %1 were written by a newer RetryLab (format %2); they are not used here.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>must be an object</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&quot;%1&quot; is used twice</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>more than %1 variables</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&quot;%1&quot; is not a variable name (letters, digits, _ - and ., starting with a letter or _)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&quot;%1&quot; is defined twice</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>longer than %1 characters</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>%1 %2; grouped: %3</source>
         <translation type="unfinished"></translation>
     </message>
@@ -7360,146 +7625,6 @@ Drawn narrow so that the runs on either side keep their width; zoom or drag to s
     </message>
     <message>
         <source>control port: %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1: must be text</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1: longer than %2 characters</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1: must be a whole number from %2 to %3</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1: must be true or false</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>attemptTimeoutMs: must be more than 0 and at most %1 ms</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>readModifyWrite.increment: must be a whole number</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>fallbacks: must be a list of at most %1 URLs</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>fallbacks[%1]: must be a URL</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>seed: must be a whole number from 0 to 18446744073709551615, written as a string</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>transport: must be an object</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>headers: must be a list</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>headers: more than %1 entries</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>headers[%1]: must be an object with name and value</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Enter a URL, for example {server}/status/200.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>The URL is longer than %1 characters.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1 is not a placeholder; the URL may use {server} (the embedded server) and {id} (a new key for every request).</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>{server} stands for the embedded server, which is not running.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>{server} stands for the embedded server, which is not running: %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>The URL must start with http:// or https:// (or {server}).</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>The URL is not valid: %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Only http and https URLs can be sent, not %1.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>The URL has no host.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Choose a method (GET, POST, ...).</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&quot;%1&quot; is not an HTTP method: letters, digits and !#$%&amp;&apos;*+-.^_`|~ only.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Header %1 has a value but no name.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Header %1: &quot;%2&quot; is not a valid header name (no spaces or colons).</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Header %1: %2 is set from the body; remove this row.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Header %1 (%2): the value may not contain line breaks.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>{server} is used in a header or the body, but the embedded server is not running.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>The body is longer than %1 characters.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Fallback %1: %2</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>The write&apos;s URL: %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Read-modify-write: %1.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Fallback URLs are for single requests, not a read-modify-write.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>At most %1 fallback URLs.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -7572,14 +7697,6 @@ Drawn narrow so that the runs on either side keep their width; zoom or drag to s
     </message>
     <message>
         <source>sharing: must be &quot;per-request&quot; or &quot;shared&quot;</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1 needs an environment: choose one in the toolbar, or define the variable.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1 has no value in the environment &quot;%2&quot; (Environment: Edit…; a secret is typed again after a restart unless it is kept on disk).</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -8797,10 +8914,6 @@ Policy: %3</source>
         </translation>
     </message>
     <message>
-        <source>now a base delay of %1 ms</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>now %1 ms</source>
         <translation type="unfinished"></translation>
     </message>
@@ -8870,6 +8983,10 @@ Policy: %3</source>
     </message>
     <message>
         <source>The --retry flags would change the policy “%1”:&lt;ul&gt;%2&lt;/ul&gt;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>now %1</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -10209,55 +10326,11 @@ Policy: %3</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>&amp;Policy</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&amp;Import policy…</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&amp;Export policy…</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Export as &amp;gRPC service config…</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Endpoint &amp;policies…</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&amp;Layer calculator…</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&amp;Compare policies…</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>&amp;Request</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>&amp;Copy as curl</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Copy as &amp;HAR entry</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Edit &amp;URL</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>C&amp;lear run</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Cancel what is running and forget the run&apos;s attempts</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -10329,26 +10402,6 @@ Policy: %3</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>%1: %2</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Not sent</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Not sent: %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Not repeating</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Not repeating: %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Server: %1</source>
         <translation type="unfinished"></translation>
     </message>
@@ -10357,123 +10410,11 @@ Policy: %3</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Nothing copied: %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>The server scenario is not part of it: it needs an X-Retry-Test-Id of its own.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Copied a curl command to the clipboard.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Copied a curl command to the clipboard, credentials redacted.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Copied a curl command to the clipboard, WITH credentials.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Copied a HAR entry to the clipboard (credentials redacted).</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Copied a HAR entry to the clipboard, WITH credentials.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Open a run (JSON report)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <source>RetryLab report (*.json);;All files (*)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Import a policy</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Policy JSON (*.json);;All files (*)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Export the policy</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Policy JSON (*.json)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Export the policy as a gRPC service config</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>gRPC service config (*.json)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Could not export: %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Exported %1 (methodConfig.retryPolicy for every method; load it as the channel&apos;s service config).</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source> What gRPC does differently: %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&amp;Presentation</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>A larger font, thicker bars and the timeline alone, full screen</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&amp;Replay the Run</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Play the finished run (or the opened one) again at 0.1× to 10×; the views follow the playhead</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Export pic&amp;ture of the tab…</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>The tab on top as a PNG picture or an SVG drawing, for slides (Ctrl+Shift+E)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>PNG picture (*.png)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>SVG drawing, sharp at any size (*.svg)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Export picture of the tab</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Wrote %1.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>The run is still going: replay it once it has finished (or after Stop).</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Nothing to replay yet: send a request first.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -10554,6 +10495,73 @@ Policy: %3</source>
     </message>
 </context>
 <context>
+    <name>RetryLab::Ui::PolicyActions</name>
+    <message>
+        <source>&amp;Policy</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Import policy…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Export policy…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Export as &amp;gRPC service config…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Endpoint &amp;policies…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Layer calculator…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Compare policies…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Import a policy</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Policy JSON (*.json);;All files (*)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Export the policy</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Policy JSON (*.json)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Export the policy as a gRPC service config</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>gRPC service config (*.json)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Could not export: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Exported %1 (methodConfig.retryPolicy for every method; load it as the channel&apos;s service config).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source> What gRPC does differently: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>RetryLab::Ui::PolicyEditor</name>
     <message>
         <source>Memorystore for Redis and Cloud Storage: wait min(2^n + random_number_milliseconds, maximum_backoff), the random part at most 1000 ms and drawn again for every retry. Once the cap is reached the client keeps retrying at that interval, up to the retry limit, but never indefinitely.</source>
@@ -10616,103 +10624,11 @@ Policy: %3</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>&amp;Algorithm</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>How the delay before each retry is computed. n is the retry index: 0 before the first retry.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Formula</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>&amp;Base delay</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>ms</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>The first delay: &quot;base&quot; in the formula. The Google seeds start at 2^0 s = 1 s and double it for every retry.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&amp;Multiplier</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Growth factor per retry: &quot;multiplier&quot; in the formula. The seeds double the delay (2^n), so 2.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Maximum &amp;backoff (cap)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>s</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>maximum_backoff: no delay exceeds it, jitter included. The seeds say it is typically 32 or 64 s; once it is reached the client keeps retrying at that interval, without growing it, until the retry limit.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&amp;Jitter (random part)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>The random part U[0, jitter] added to the exponential term. Memorystore and Cloud Storage use random_number_milliseconds of at most 1000 ms, IAM a random fraction of at most 1 s, drawn again for every retry so that clients that failed together do not retry in synchronised waves.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Jitter &amp;fraction f</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Proportional jitter: the delay is multiplied by U[1 - f, 1 + f]. gRPC uses f = 20 %.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&amp;Interval jitter</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Randomises the constant and linear intervals too (the Retry pattern: so that clients that failed together do not retry in step). Proportional uses the jitter fraction f.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Limits</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Maximum &amp;attempts (0 = no limit)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Attempts in total, the first included, so there are at most attempts - 1 retries. 0 means no limit and then needs a total deadline: a policy never retries forever (the seeds: stop clients from retrying indefinitely).</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Total &amp;deadline (0 = none)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Time from the first attempt&apos;s start after which no retry starts (0 = none). When the next sleep would cross it, the client gives up at once instead of sleeping into a certain failure. IAM suggests 300 s for work that is not time-critical.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&amp;Per-attempt timeout (0 = none)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>How long one attempt may take before it is cut and counted as a timeout (0 = none). Separate from the total deadline.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -10732,46 +10648,6 @@ Policy: %3</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Retryable &amp;statuses</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>HTTP statuses retried after a delay. Memorystore and Cloud Storage: 5xx and 429. IAM: 500, 502, 503, 504, and optionally 404 (reads are eventually consistent, so a new resource may not be visible yet). Write codes, ranges (500-599) or classes (5xx), separated by commas.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Retry 409 &amp;ABORTED (restart read-modify-write)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>409 with status ABORTED means a concurrent writer changed the resource (IAM). Retrying only the write keeps failing: the whole read-modify-write sequence (read to get the etag, modify, write with that etag) starts again after a backoff delay.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Retry &amp;non-idempotent requests (POST, PATCH)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>A POST or PATCH may have been applied although its response was lost; repeating it can apply it twice. Without this option such requests are retried only when marked idempotent or sent with an Idempotency-Key.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Honour &amp;Retry-After</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Wait what the server&apos;s Retry-After header asks (delta seconds or an HTTP date) instead of the backoff delay, up to the bound below. A Retry-After beyond the deadline gives up at once.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Longest Retry-&amp;After</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>The longest Retry-After accepted; a longer one is cut to this bound, and the log says so.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Network faults</source>
         <translation type="unfinished"></translation>
     </message>
@@ -10780,59 +10656,7 @@ Policy: %3</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>What the classifier does with each kind of network fault, and how long it waits compared with the backoff (× 0.25: a quarter of the delay, for a fault that clears quickly). Hover a row for what the fault means.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Circuit breaker (per host)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&amp;Use a circuit breaker</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>When faults look long-lasting, stop sending to the host for a while instead of retrying (closed → open), then let trial requests through (half-open) to learn whether it has recovered. The Retry pattern recommends it for faults that are not transient.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Open after &amp;failures in a row</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Open after this many consecutive failures (0 = not used).</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Or failure &amp;ratio</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Open when this share of the last &quot;window&quot; outcomes failed (0 = not used).</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Ratio &amp;window (outcomes)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>How many recent outcomes the failure ratio looks at.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Stay &amp;open for</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>How long the breaker fails fast before it lets trial requests through.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&amp;Half-open trials</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Trial requests let through while half-open; their outcome closes or reopens the breaker.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -10849,86 +10673,6 @@ Policy: %3</source>
     </message>
     <message>
         <source>gRPC retry throttling</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&amp;Budget</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>A token bucket shared by all requests, so that retries cannot multiply the load on a struggling server (retry amplification).</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&amp;Capacity (tokens)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>AWS SDK standard mode: the bucket starts full with 500 tokens.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&amp;Retry cost (tokens)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Tokens a retry takes (AWS: 5); a retry is refused when the bucket cannot cover it.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&amp;Timeout retry cost (tokens)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Tokens a retry after a timeout takes (AWS: 10).</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&amp;Success refund (tokens)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Tokens a success returns (AWS: 1).</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&amp;Max tokens</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>gRPC retryThrottling maxTokens: the bucket starts here, a failure costs 1, and retries stop while the tokens are at or below half of it.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Token &amp;ratio</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>gRPC retryThrottling tokenRatio: what a success adds back (the gRPC example uses 0.1).</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&amp;Name</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>The name shown in the preset list and written into exported files.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&amp;Source</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Where the numbers come from.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&amp;Description</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>What the policy is for and what its numbers mean.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -11108,6 +10852,57 @@ Left as written: %2</source>
     </message>
     <message>
         <source>Connection of new requests</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>RetryLab::Ui::PresentationController</name>
+    <message>
+        <source>&amp;Presentation</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A larger font, thicker bars and the timeline alone, full screen</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Replay the Run</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Play the finished run (or the opened one) again at 0.1× to 10×; the views follow the playhead</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Export pic&amp;ture of the tab…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The tab on top as a PNG picture or an SVG drawing, for slides (Ctrl+Shift+E)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>PNG picture (*.png)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>SVG drawing, sharp at any size (*.svg)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Export picture of the tab</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Wrote %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The run is still going: replay it once it has finished (or after Stop).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Nothing to replay yet: send a request first.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -11978,6 +11773,73 @@ Cannot send: %1</source>
     </message>
     <message>
         <source>Repeating stopped (requests sent: %1): %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>RetryLab::Ui::RunActions</name>
+    <message>
+        <source>C&amp;lear run</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Copy as curl</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Copy as &amp;HAR entry</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cancel what is running and forget the run&apos;s attempts</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Not sent</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Not sent: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Not repeating</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Not repeating: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Nothing copied: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The server scenario is not part of it: it needs an X-Retry-Test-Id of its own.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Copied a curl command to the clipboard.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Copied a curl command to the clipboard, credentials redacted.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Copied a curl command to the clipboard, WITH credentials.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Copied a HAR entry to the clipboard (credentials redacted).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Copied a HAR entry to the clipboard, WITH credentials.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
