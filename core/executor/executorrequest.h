@@ -2,8 +2,9 @@
 
 #include "core/executor/hoprequest.h"
 #include "core/executor/preparedtransport.h"
-#include "core/executor/retryexecutor.h"
 #include "core/executor/retryplanner.h"
+#include "core/policy/backoffpolicy.h"
+#include "core/record/attemptrecord.h"
 
 #include <QLoggingCategory>
 #include <QNetworkReply>
@@ -14,21 +15,21 @@ QT_BEGIN_NAMESPACE
 class QNetworkAccessManager;
 QT_END_NAMESPACE
 
-// The executor's own: shared by retryexecutor.cpp (requests, attempts, timers)
-// and retryexecutorend.cpp (the decision after an attempt, fallbacks, the end).
+// The executor's own: a logical request as RetryExecutor (its state between
+// attempts) and AttemptTransport (the fields of its attempt on the wire) keep it.
 
 Q_DECLARE_LOGGING_CATEGORY(lcExecutor)
 
 namespace RetryLab::Core {
 
-struct RetryExecutor::Request
+struct ExecutorRequest
 {
     enum class Phase { Queued, InFlight, Sleeping, Refused, Done };
 
     // Copying the spec and the policy in, rather than assigning over default
     // ones, spares building their defaults (methods, the status set, the fault
     // table) for every request.
-    Request(const RequestSpec &requestSpec, const BackoffPolicy &requestPolicy)
+    ExecutorRequest(const RequestSpec &requestSpec, const BackoffPolicy &requestPolicy)
         : spec(requestSpec), policy(requestPolicy)
     { }
 
@@ -58,8 +59,8 @@ struct RetryExecutor::Request
     double plannedDelayMs = 0.0;
     double actualDelayMs = 0.0;
 
+    // The attempt on the wire (AttemptTransport's).
     HopRequest hop; ///< the request in flight: the attempt's own, or where a redirect led
-
     /// TLS, proxy and HTTP version of every attempt, files read at submit().
     PreparedTransport transport;
     QPointer<QNetworkReply> reply;

@@ -1,46 +1,33 @@
 #include "core/executor/retryexecutor.h"
 
-#include "core/executor/attemptobserver.h"
 #include "core/executor/executorrequest.h"
-#include "core/executor/managerpool.h"
 #include "core/executor/precisewakeups.h"
 #include "core/executor/preparedtransport.h"
 #include "core/executor/redirectstep.h"
 #include "core/executor/requestcheck.h"
 #include "core/executor/retryplanner.h"
-#include "core/executor/tlsinspection.h"
-#include "core/http/redactor.h"
-#include "core/http/retryheaders.h"
 #include "core/policy/retrybudget.h"
 #include "core/util/clock.h"
 #include "core/util/randomsource.h"
 
-#include <QCoreApplication>
 #include <QLoggingCategory>
 #include <QNetworkAccessManager>
 #include <QNetworkReply>
-#include <QNetworkRequest>
-#include <QPointer>
 #include <QTimer>
 
 #include <algorithm>
-#include <array>
-#include <atomic>
-#include <charconv>
 #include <cmath>
+
+// The requests' state machine: submitting, the queue and its slots, the wake-ups
+// (backoff, attempt timeout, deadline), the breakers and the budget, the
+// decision after each attempt (RetryPlanner's), the fallbacks and the end. Each
+// attempt's network life is AttemptTransport's (m_transport).
 
 Q_LOGGING_CATEGORY(lcExecutor, "retrylab.core.executor", QtInfoMsg)
 
 namespace RetryLab::Core {
 
 namespace {
-
-// Keeps the first `limit` bytes of a response body; the rest is only counted.
-void keepBody(QByteArray &kept, const QByteArray &chunk, qint64 limit)
-{
-    if (kept.size() < limit)
-        kept.append(chunk.left(limit - kept.size()));
-}
 
 std::chrono::milliseconds toTimerMs(double ms)
 {
@@ -67,52 +54,33 @@ bool isFailureForBreaker(const AttemptRecord &record, const Classification &clas
 } // namespace
 
 RetryExecutor::RetryExecutor(QNetworkAccessManager *manager, QObject *parent)
-    : QObject(parent), m_ownClock(std::make_unique<SteadyClock>()), m_budget(std::make_unique<RetryBudget>())
+    : QObject(parent), m_ownClock(std::make_unique<SteadyClock>()), m_budget(std::make_unique<RetryBudget>()),
+      // The injected manager is used as it is configured; the executor frees
+      // its replies itself either way.
+      m_transport(this, *m_ownClock, m_requests, manager ? manager : new QNetworkAccessManager(this), manager,
+          [this](QNetworkAccessManager &pooled) {
+              connect(&pooled, &QNetworkAccessManager::finished, this, &RetryExecutor::handleManagerFinished);
+          })
 {
     qRegisterMetaType<AttemptRecord>();
     qRegisterMetaType<RequestResult>();
     qRegisterMetaType<CircuitBreaker::State>();
-    QNetworkAccessManager *shared = manager;
-    m_injectedManager = manager;
-    if (!shared) {
-        shared = new QNetworkAccessManager(this);
-    } else {
+    if (manager) {
         // Not owned (see the constructor's comment): when it goes first, its
         // replies go with it, and the attempts on them must end here.
         connect(manager, &QObject::destroyed, this, [this, manager] { handleManagerDestroyed(manager); });
     }
-    // The injected manager is used as it is configured; the executor frees
-    // its replies itself either way.
-    m_managers = std::make_unique<ManagerPool>(shared, this, [this](QNetworkAccessManager &pooled) {
-        connect(&pooled, &QNetworkAccessManager::finished, this, &RetryExecutor::handleManagerFinished);
-    });
     // Not a Qt timer per request: Qt scans all of a thread's timers whenever a
     // reply moves its delegate to the network thread.
     m_wakeups = new PreciseWakeups([this](quint64 key) { handleWakeup(key); }, this);
     m_policyProblem = firstPolicyError(m_policy);
-    m_hopRequest.setAttribute(QNetworkRequest::CacheLoadControlAttribute, QNetworkRequest::AlwaysNetwork);
-    m_hopRequest.setAttribute(QNetworkRequest::CacheSaveControlAttribute, false);
-    // Redirects are followed in followRedirect(), whatever the manager says:
-    // each 3xx is recorded, and credentials never travel to another origin.
-    m_hopRequest.setAttribute(QNetworkRequest::RedirectPolicyAttribute, QNetworkRequest::ManualRedirectPolicy);
-    m_defaultTransportRequest = m_hopRequest;
-    PreparedTransport().applyTo(m_defaultTransportRequest); // HTTP/1.1
-    static std::atomic<quint64> executors{0};
-    m_requestIdPrefix
-        = QByteArray::number(QCoreApplication::applicationPid()) + '.' + QByteArray::number(++executors) + '-';
+    m_transport.setBodyLimit(defaultResponseBodyLimit);
 }
 
 RetryExecutor::~RetryExecutor()
 {
     // Tear down quietly: nobody should hear about requests of a dead executor.
-    m_replyRequests.clear(); // abort() below emits the managers' finished()
-    for (const RequestPtr &request : std::as_const(m_requests)) {
-        if (request->reply) {
-            request->reply->disconnect(this);
-            request->reply->abort();
-            request->reply->deleteLater();
-        }
-    }
+    m_transport.abandonAll();
 }
 
 void RetryExecutor::setPolicy(const BackoffPolicy &policy)
@@ -152,7 +120,7 @@ void RetryExecutor::setSeed(quint64 seed)
 
 void RetryExecutor::setResponseBodyLimit(qint64 bytes)
 {
-    m_responseBodyLimit = std::clamp<qint64>(bytes, minResponseBodyLimit, maxResponseBodyLimit);
+    m_transport.setBodyLimit(std::clamp<qint64>(bytes, minResponseBodyLimit, maxResponseBodyLimit));
 }
 
 qint64 RetryExecutor::nowNs() const
@@ -198,33 +166,6 @@ RetryExecutor::RequestPtr RetryExecutor::find(quint64 requestId) const
     return m_requests.value(requestId);
 }
 
-bool RetryExecutor::bodyStopsAtLength(const Request &r) const
-{
-    // Whether the reply's body ends at its Content-Length, so that one announced to
-    // fit what is kept can wait in the reply until it finishes (concludeAttempt()
-    // reads it); any other is read as it comes, so that only the kept part stays in
-    // memory. Not a chunked one (Qt reads chunks whatever the length says), not a
-    // compressed one (Qt inflates it), not over HTTP/2, and not through a manager the
-    // executor was given: destroying it takes the unread body with its replies.
-    if (static_cast<const void *>(r.manager) == m_injectedManager)
-        return false;
-    if (r.reply->attribute(QNetworkRequest::Http2WasUsedAttribute).toBool())
-        return false;
-    for (const auto &[name, value] : r.reply->rawHeaderPairs()) {
-        if ((name.size() == 16 && name.compare("Content-Encoding", Qt::CaseInsensitive) == 0)
-            || (name.size() == 17 && name.compare("Transfer-Encoding", Qt::CaseInsensitive) == 0))
-            return false;
-    }
-    return true;
-}
-
-RetryExecutor::Request *RetryExecutor::replyOwner(quint64 requestId, const QNetworkReply *reply) const
-{
-    // A reply of an earlier attempt or hop is deleted later, not disconnected: it must not touch the request.
-    const auto it = m_requests.constFind(requestId);
-    return it != m_requests.cend() && (*it)->reply == reply ? it->get() : nullptr;
-}
-
 quint64 RetryExecutor::submit(const RequestSpec &spec)
 {
     const quint64 id = reserveId();
@@ -244,7 +185,7 @@ void RetryExecutor::submitAs(quint64 id, const RequestSpec &spec, const BackoffP
     const BackoffPolicy &policy = ownPolicy ? *ownPolicy : m_policy;
     auto request = std::make_shared<Request>(spec, policy);
     request->id = id;
-    m_interner.intern(request->spec.headers); // every attempt's record holds them
+    m_transport.interner().intern(request->spec.headers); // every attempt's record holds them
     // The same QUrl (shared, and kept alive by m_lastHostUrl) needs no comparing.
     if (m_lastHostKey.isNull()
         || (request->spec.url.data_ptr() != m_lastHostUrl.data_ptr() && request->spec.url != m_lastHostUrl)) {
@@ -287,16 +228,6 @@ void RetryExecutor::submitAs(quint64 id, const RequestSpec &spec, const BackoffP
 
     enqueue(request, false);
     dispatchQueued();
-}
-
-QByteArray RetryExecutor::attemptNumber(int number)
-{
-    // "1", "2", ...: one buffer each for every record that carries it.
-    if (number < 1 || number > 1000)
-        return QByteArray::number(number);
-    while (m_attemptNumbers.size() < number)
-        m_attemptNumbers.append(QByteArray::number(m_attemptNumbers.size() + 1));
-    return m_attemptNumbers.at(number - 1);
 }
 
 void RetryExecutor::enqueue(const RequestPtr &request, bool front)
@@ -418,58 +349,7 @@ void RetryExecutor::startAttempt(const RequestPtr &r)
             wakeAfter(Wakeup::Deadline, r->id, timerNs(deadlineMs));
     }
 
-    HopRequest hop = RetryPlanner::attemptRequest(r->spec, r->plan);
-    if (r->spec.kind == RequestSpec::Kind::ReadModifyWrite)
-        m_interner.intern(hop.headers); // the planner's own; the spec's were interned at submit()
-    if (m_attemptHeaders && r->spec.attemptHeaders) {
-        hop.headers.removeIf([](const auto &h) {
-            return h.first.compare(RetryHeaders::requestId, Qt::CaseInsensitive) == 0
-                || h.first.compare(RetryHeaders::attempt, Qt::CaseInsensitive) == 0;
-        });
-        // The names are static, the id is made once per request (and never repeats:
-        // not interned), the attempt numbers once per executor.
-        static const QByteArray requestIdName
-            = QByteArray::fromRawData(RetryHeaders::requestId, qsizetype(sizeof(RetryHeaders::requestId) - 1));
-        static const QByteArray attemptName
-            = QByteArray::fromRawData(RetryHeaders::attempt, qsizetype(sizeof(RetryHeaders::attempt) - 1));
-        if (r->requestIdValue.isEmpty()) {
-            // "<pid>.<executor>-<id>" in one allocation.
-            std::array<char, 24> digits{};
-            const qsizetype length = std::to_chars(digits.begin(), digits.end(), r->id).ptr - digits.begin();
-            r->requestIdValue = QByteArray(m_requestIdPrefix.size() + length, Qt::Uninitialized);
-            std::copy_n(m_requestIdPrefix.constData(), m_requestIdPrefix.size(), r->requestIdValue.data());
-            std::copy_n(digits.begin(), length, r->requestIdValue.data() + m_requestIdPrefix.size());
-        }
-        hop.headers.reserve(hop.headers.size() + 2);
-        hop.headers.append({requestIdName, r->requestIdValue});
-        hop.headers.append({attemptName, attemptNumber(r->attemptIndex + 1)});
-    }
-
-    AttemptRecord &record = r->current;
-    record = AttemptRecord{};
-    record.requestId = r->id;
-    record.attemptIndex = r->attemptIndex;
-    record.fallback = r->fallback;
-    record.step = r->plan.step;
-    record.sequenceRound = r->plan.sequenceRound;
-    record.method = hop.method;
-    record.url = hop.url; // the spec's, or a read-modify-write's own write URL
-    record.requestHeaders = hop.headers;
-    record.requestBody = hop.body;
-    record.queuedNs = now - r->queuedSinceNs;
-    record.startNs = now;
-    record.startWall = m_ownClock->wallTime();
-    record.plannedDelayMs = r->attemptIndex == 0 ? 0.0 : r->plannedDelayMs;
-    record.actualDelayMs = r->attemptIndex == 0 ? 0.0 : r->actualDelayMs;
-
-    r->hop = hop;
-    if (r->transport.isDefault()) {
-        r->manager = m_managers->acquire();
-    } else {
-        r->manager = m_managers->acquire(r->transport.managerKey(),
-            [transport = r->transport](QNetworkAccessManager &manager) { transport.configureManager(manager); });
-    }
-    sendHop(r);
+    m_transport.start(*r, now);
     r->phase = Request::Phase::InFlight;
     ++m_inFlight;
 
@@ -477,150 +357,15 @@ void RetryExecutor::startAttempt(const RequestPtr &r)
     if (timeoutMs > 0.0)
         wakeAfter(Wakeup::AttemptTimeout, r->id, timerNs(timeoutMs));
 
-    qCDebug(lcExecutor).noquote() << "request" << r->id << "attempt" << r->attemptIndex + 1 << hop.method
+    qCDebug(lcExecutor).noquote() << "request" << r->id << "attempt" << r->attemptIndex + 1 << r->hop.method
                                   << r->spec.url.toDisplayString(QUrl::RemoveUserInfo | QUrl::RemoveQuery);
-    Q_EMIT attemptStarted(r->id, record.attemptIndex);
-}
-
-void RetryExecutor::sendHop(const RequestPtr &r)
-{
-    // The attributes every hop carries come from a request made once (see the
-    // constructor); a transport of the request's own adds its TLS configuration
-    // and HTTP version.
-    QNetworkRequest request = r->transport.isDefault() ? m_defaultTransportRequest : m_hopRequest;
-    request.setUrl(r->hop.url);
-    if (!r->transport.isDefault())
-        r->transport.applyTo(request);
-    for (const auto &[name, value] : std::as_const(r->hop.headers))
-        request.setRawHeader(name, value);
-    const QByteArray &body = r->hop.body;
-    if (!body.isEmpty() && !request.hasRawHeader(QByteArrayLiteral("Content-Type"))) {
-        const QByteArray trimmed = body.trimmed();
-        const bool json = trimmed.startsWith('{') || trimmed.startsWith('[');
-        request.setHeader(QNetworkRequest::ContentTypeHeader,
-            json ? QByteArray("application/json") : QByteArray("application/octet-stream"));
-    }
-
-    r->body.clear();
-    r->bytesReceived = 0;
-    r->readingBody = false;
-    r->current.expectedBytes = -1; // until this hop's headers say
-    r->tls = TlsDetails{};
-
-    // Without a body no upload device is made: Qt emits requestSent only then.
-    QNetworkReply *reply = body.isEmpty() ? r->manager->sendCustomRequest(request, r->hop.method)
-                                          : r->manager->sendCustomRequest(request, r->hop.method, body);
-    r->reply = reply;
-    m_replyRequests.insert(reply, r->id); // its end comes through the manager's finished()
-
-    const quint64 id = r->id;
-    connect(reply, &QNetworkReply::socketStartedConnecting, this, [this, id, reply] {
-        if (Request *req = replyOwner(id, reply))
-            req->current.connectionStartedNs = nowNs();
-    });
-    connect(reply, &QNetworkReply::requestSent, this, [this, id, reply] {
-        if (Request *req = replyOwner(id, reply))
-            req->current.requestSentNs = nowNs();
-    });
-    if (!body.isEmpty()) {
-        // With a body Qt reports the end of the upload instead of requestSent.
-        connect(reply, &QNetworkReply::uploadProgress, this, [this, id, reply](qint64 sent, qint64 total) {
-            if (Request *req = replyOwner(id, reply);
-                req && total > 0 && sent == total && req->current.requestSentNs < 0)
-                req->current.requestSentNs = nowNs();
-        });
-    }
-    connect(reply, &QNetworkReply::metaDataChanged, this, [this, id, reply] {
-        Request *req = replyOwner(id, reply);
-        if (!req)
-            return;
-        if (req->current.firstByteNs < 0)
-            req->current.firstByteNs = nowNs();
-        const QVariant length = reply->header(QNetworkRequest::ContentLengthHeader);
-        req->current.expectedBytes = length.isValid() ? length.toLongLong() : -1;
-        const bool fits = req->current.expectedBytes >= 0
-            && req->current.expectedBytes <= m_responseBodyLimit - req->body.size() && bodyStopsAtLength(*req);
-        if (!fits && !req->readingBody) {
-            req->readingBody = true;
-            connect(reply, &QNetworkReply::readyRead, this, [this, id, reply] {
-                Request *reading = replyOwner(id, reply);
-                if (!reading)
-                    return;
-                const QByteArray chunk = reply->readAll();
-                reading->bytesReceived += chunk.size();
-                keepBody(reading->body, chunk, m_responseBodyLimit);
-            });
-        }
-    });
-    if (reply->url().scheme() != QLatin1String("http")) {
-        // Not for plain HTTP, which has no certificates to be wrong. The reply's URL,
-        // not the hop's: a manager with HSTS on turns http into https for a known host.
-        connect(reply, &QNetworkReply::sslErrors, this, [this, id, reply](const QList<QSslError> &errors) {
-            // Ignored only for a host the user named (TransportOptions::insecureHosts);
-            // otherwise the attempt fails with SslHandshakeFailedError and the record says why.
-            Request *req = replyOwner(id, reply);
-            const bool ignore = req && req->reply && req->transport.ignoresCertificateErrorsFor(req->hop.url);
-            for (const QSslError &error : errors) {
-                if (ignore) {
-                    qCWarning(lcExecutor).noquote() << "request" << id << "TLS error ignored for" << req->hop.url.host()
-                                                    << "as asked:" << error.errorString();
-                } else {
-                    qCWarning(lcExecutor).noquote() << "request" << id << "TLS error:" << error.errorString();
-                }
-                if (req) {
-                    req->tls.errors.append(error.errorString());
-                    TlsInspection::notePeer(req->tls, error.certificate());
-                }
-            }
-            if (ignore) {
-                req->tls.errorsIgnored = true;
-                req->reply->ignoreSslErrors();
-            }
-        });
-    }
+    Q_EMIT attemptStarted(r->id, r->current.attemptIndex);
 }
 
 void RetryExecutor::handleManagerFinished(QNetworkReply *reply)
 {
-    // An injected manager also finishes replies of its owner's: not in the table.
-    // A reply leaves the table whenever its request drops it (forgetReply()).
-    const auto it = m_replyRequests.constFind(reply);
-    if (it != m_replyRequests.cend())
-        handleReplyFinished(*it);
-}
-
-void RetryExecutor::forgetReply(const Request &r)
-{
-    if (r.reply)
-        m_replyRequests.remove(r.reply.data());
-}
-
-bool RetryExecutor::followRedirect(const RequestPtr &r)
-{
-    QNetworkReply *reply = r->reply;
-    const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
-    if (!isRedirectStatus(status))
-        return false; // no Location to look for
-    auto step = nextHop(r->hop, status, reply->rawHeader(QByteArrayLiteral("Location")), r->current.redirects.size());
-    if (!step)
-        return false;
-    if (step->hop.followed)
-        closeHopTiming(step->hop, r->current, nowNs());
-    r->current.redirects.append(step->hop);
-    const QString shownTo = Redactor().urlString(step->hop.to);
-    if (!step->hop.followed) {
-        qCInfo(lcExecutor).noquote() << "request" << r->id << "redirect" << status << "to" << shownTo
-                                     << "not followed:" << step->hop.note;
-        return false;
-    }
-    qCDebug(lcExecutor).noquote() << "request" << r->id << "follows" << status << "to" << shownTo;
-
-    forgetReply(*r);
-    reply->deleteLater(); // finished: it says nothing more
-    r->reply = nullptr;
-    r->hop = step->next;
-    sendHop(r);
-    return true;
+    if (const quint64 requestId = m_transport.requestOf(reply))
+        handleReplyFinished(requestId);
 }
 
 void RetryExecutor::handleManagerDestroyed(QObject *manager)
@@ -628,7 +373,7 @@ void RetryExecutor::handleManagerDestroyed(QObject *manager)
     // Only addresses are compared, as void pointers: the QNetworkAccessManager part of
     // the object is already destroyed, so even a cast to it would be undefined.
     const void *gone = manager;
-    m_managers->forget(gone);
+    m_transport.forgetManager(gone);
     QList<RequestPtr> orphans;
     for (const RequestPtr &r : std::as_const(m_requests)) {
         if (r->phase == Request::Phase::InFlight && static_cast<const void *>(r->manager) == gone)
@@ -637,12 +382,7 @@ void RetryExecutor::handleManagerDestroyed(QObject *manager)
     for (const RequestPtr &r : std::as_const(orphans)) {
         if (r->phase != Request::Phase::InFlight)
             continue; // a handler of an earlier one cancelled it
-        qCWarning(lcExecutor).noquote() << "request" << r->id << "lost its QNetworkAccessManager mid-attempt";
-        r->manager = nullptr;
-        forgetReply(*r);
-        r->reply = nullptr;
-        r->current.networkError = QNetworkReply::UnknownNetworkError;
-        r->current.errorString = tr("the QNetworkAccessManager given to the executor was destroyed during the attempt");
+        m_transport.loseManager(*r);
         concludeAttempt(r, AttemptEnd::NetworkError);
     }
 }
@@ -650,19 +390,9 @@ void RetryExecutor::handleManagerDestroyed(QObject *manager)
 void RetryExecutor::releaseSlot(Request &r)
 {
     cancelWakeup(Wakeup::AttemptTimeout, r.id);
-    if (r.reply) {
-        forgetReply(r);
-        // A finished reply says nothing more; an unfinished one would (abort() emits finished).
-        if (!r.reply->isFinished())
-            r.reply->disconnect(this);
-        r.reply->deleteLater();
-        r.reply = nullptr;
-    }
-    if (r.phase == Request::Phase::InFlight) {
+    if (r.phase == Request::Phase::InFlight)
         --m_inFlight;
-        m_managers->release(r.manager);
-    }
-    r.manager = nullptr;
+    m_transport.release(r);
 }
 
 void RetryExecutor::handleReplyFinished(quint64 requestId)
@@ -670,12 +400,8 @@ void RetryExecutor::handleReplyFinished(quint64 requestId)
     const RequestPtr r = find(requestId);
     if (!r || r->phase != Request::Phase::InFlight || !r->reply)
         return;
-    const auto error = r->reply->error();
-    const bool hasStatus = r->reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).isValid();
-    if (hasStatus && followRedirect(r))
-        return;
-    concludeAttempt(
-        r, (error == QNetworkReply::NoError || hasStatus) ? AttemptEnd::Response : AttemptEnd::NetworkError);
+    if (const std::optional<AttemptEnd> end = m_transport.finished(*r)) // none: a redirect was followed
+        concludeAttempt(r, *end);
 }
 
 void RetryExecutor::handleAttemptTimeout(quint64 requestId)
@@ -703,81 +429,16 @@ void RetryExecutor::cutAttempt(const RequestPtr &r, AttemptEnd end)
 {
     // Qt reports a timeout, a deadline and a user cancel alike as
     // OperationCanceledError; decide here, before Qt gets to say anything.
-    if (r->reply) {
-        // Read what arrived so far before the reply goes away; its abort() is
-        // not an end to handle (the manager's finished() comes at once).
-        forgetReply(*r);
-        r->reply->disconnect(this);
-        const QByteArray rest = r->reply->readAll();
-        r->bytesReceived += rest.size();
-        keepBody(r->body, rest, m_responseBodyLimit);
-        r->reply->abort();
-    }
+    m_transport.cut(*r);
     concludeAttempt(r, end);
 }
 
 void RetryExecutor::concludeAttempt(const RequestPtr &r, AttemptEnd end)
 {
+    const Classification classification = m_transport.conclude(*r, end);
     AttemptRecord &record = r->current;
-    const qint64 now = nowNs();
-    record.endNs = now;
-    record.finishedNs = now;
-    const QDateTime receivedAt = m_ownClock->wallTime();
-
-    if (QNetworkReply *reply = r->reply) {
-        if (reply->bytesAvailable() > 0) {
-            const QByteArray chunk = reply->readAll();
-            r->bytesReceived += chunk.size();
-            keepBody(r->body, chunk, m_responseBodyLimit);
-        }
-        const QVariant status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute);
-        if (status.isValid())
-            record.httpStatus = status.toInt();
-        const QVariant phrase = reply->attribute(QNetworkRequest::HttpReasonPhraseAttribute);
-        if (phrase.typeId() == QMetaType::QString) {
-            // Qt keeps it as text: converted once while it stays the same ("OK").
-            if (QString text = phrase.toString(); text != m_lastReasonText) {
-                m_lastReason = text.toUtf8();
-                m_lastReasonText = std::move(text);
-            }
-            record.reasonPhrase = m_lastReason;
-        } else {
-            record.reasonPhrase = phrase.toByteArray();
-        }
-        record.responseHeaders = reply->rawHeaderPairs();
-        m_interner.internRepeating(record.responseHeaders);
-        // record.expectedBytes came with the headers (metaDataChanged).
-        record.networkError = end == AttemptEnd::Response || end == AttemptEnd::NetworkError
-            ? reply->error()
-            : QNetworkReply::OperationCanceledError;
-        record.errorString = record.networkError == QNetworkReply::NoError ? QString() : reply->errorString();
-        if (!r->tls.errors.isEmpty() && !r->tls.errorsIgnored) {
-            record.errorString += tr(" (TLS: %1; not ignored)").arg(r->tls.errors.join(QStringLiteral("; ")));
-        }
-        if (status.isValid()) {
-            record.protocol = reply->attribute(QNetworkRequest::Http2WasUsedAttribute).toBool()
-                ? QStringLiteral("HTTP/2")
-                : QStringLiteral("HTTP/1.1");
-        }
-        if (reply->url().scheme() == QLatin1String("https")) { // the reply's: HSTS may have made it so
-            // A failed handshake leaves the version Qt offered, not one agreed on.
-            const bool handshakeFailed = record.networkError == QNetworkReply::SslHandshakeFailedError;
-            TlsInspection::noteSession(r->tls, reply->sslConfiguration(), !handshakeFailed);
-            record.tls = r->tls;
-        }
-    }
-    record.bytesReceived = r->bytesReceived;
-    record.responseBody = r->body;
-    record.responseBodyTruncated = r->bytesReceived > r->body.size();
-
     releaseSlot(*r);
     r->phase = Request::Phase::Sleeping; // not in flight; decideNext() moves it on
-    Classification classification = AttemptObserver::conclude(record, end, r->spec, r->policy, r->body, receivedAt);
-    if (r->transport.usesProxy() && classification.networkFault && !record.httpStatus
-        && record.end == AttemptEnd::NetworkError) {
-        // Refused, reset or timed out: by the proxy or behind it, the user must know it was in the way.
-        classification.reason = tr("through %1: %2").arg(r->transport.proxyDescription(), classification.reason);
-    }
 
     // Feed the breaker and the budget with what really happened on the wire.
     CircuitBreaker &breaker = breakerFor(r->host);
@@ -849,6 +510,209 @@ void RetryExecutor::handleRetryTimeout(quint64 requestId)
     r->actualDelayMs = (nowNs() - r->sleepStartNs) / 1e6;
     enqueue(r, true);
     dispatchQueued();
+}
+
+void RetryExecutor::decideNext(const RequestPtr &r, AttemptRecord &record, const Classification &c)
+{
+    record.cause = c.cause;
+    ++r->attemptIndex;
+    if (r->fallback > 0) {
+        // A fallback endpoint: one attempt, no backoff.
+        const RetryPlanner::Decision decision
+            = RetryPlanner::decideFallback(r->plan, r->spec, r->fallback, record.end, c);
+        record.decision = decision.recordDecision;
+        record.reason = decision.recordReason;
+        record.nextDelayMs = -1.0;
+        const AttemptRecord copy = record;
+        Q_EMIT attemptFinished(copy);
+        finishRequest(r, decision.outcome, decision.reason);
+        return;
+    }
+    const RetryPlanner::Attempt attempt{record.end, record.responseHeaders, r->body, (nowNs() - r->firstStartNs) / 1e6};
+    // The draws for a retry depend on the request's seed and the attempt alone.
+    const quint64 requestSeed
+        = r->spec.seed ? RandomSource::derive(*r->spec.seed, r->spec.seedStream) : RandomSource::derive(m_seed, r->id);
+    RandomSource random(RandomSource::derive(requestSeed, quint64(r->attemptIndex)));
+    const RetryPlanner::Decision decision
+        = RetryPlanner::decide(r->plan, r->spec, attempt, c, r->policy, *m_budget, random);
+    r->plan = decision.state;
+    record.decision = decision.recordDecision;
+    record.reason = decision.recordReason;
+    record.nextDelayMs = decision.nextDelayMs;
+
+    const auto emitRecord = [this, &record] {
+        const AttemptRecord copy = record;
+        Q_EMIT attemptFinished(copy);
+    };
+
+    switch (decision.action) {
+    case RetryPlanner::Decision::Action::Finish:
+        emitRecord();
+        finishRequest(r, decision.outcome, decision.reason);
+        return;
+    case RetryPlanner::Decision::Action::NextStep:
+        emitRecord();
+        if (r->phase == Request::Phase::Done)
+            return; // a handler of attemptFinished cancelled it
+        r->plannedDelayMs = 0.0;
+        r->actualDelayMs = 0.0;
+        enqueue(r, true);
+        dispatchQueued();
+        return;
+    case RetryPlanner::Decision::Action::Retry:
+        break;
+    }
+
+    // Paid before anyone hears of the retry: finishRequest() refunds it if a
+    // handler cancels the request before it goes out.
+    r->lastRetryCost = m_budget->tryAcquireRetry(decision.retryAfterTimeout);
+    Q_ASSERT(r->lastRetryCost == decision.retryCost);
+    r->retryPaid = true;
+
+    const double delay = decision.nextDelayMs;
+    emitRecord();
+    if (decision.attemptsLeft >= 0) {
+        qCInfo(lcExecutor).noquote() << QStringLiteral(
+            "request %1 attempt %2 failed: %3; retrying in %4 ms, %5 attempt(s) left")
+                                            .arg(r->id)
+                                            .arg(record.attemptIndex + 1)
+                                            .arg(c.reason)
+                                            .arg(std::round(delay))
+                                            .arg(decision.attemptsLeft);
+    } else {
+        qCInfo(lcExecutor).noquote() << QStringLiteral("request %1 attempt %2 failed: %3; retrying in %4 ms")
+                                            .arg(r->id)
+                                            .arg(record.attemptIndex + 1)
+                                            .arg(c.reason)
+                                            .arg(std::round(delay));
+    }
+
+    if (r->phase == Request::Phase::Done)
+        return; // a handler of attemptFinished cancelled it; finishRequest() refunded the retry
+    r->phase = Request::Phase::Sleeping;
+    r->plannedDelayMs = delay;
+    r->sleepStartNs = nowNs();
+    // The planner's delays are finite and >= 0; should one not be, the retry goes at once.
+    wakeAfter(Wakeup::Retry, r->id, timerNs(delay));
+    Q_EMIT retryScheduled(r->id, r->attemptIndex, delay, decision.reason, decision.attemptsLeft);
+    // The sleeping request holds no slot: let a queued one have it now.
+    dispatchQueued();
+}
+
+void RetryExecutor::cancel(quint64 requestId)
+{
+    const RequestPtr r = find(requestId);
+    if (!r || r->phase == Request::Phase::Done)
+        return;
+    if (r->phase == Request::Phase::InFlight) {
+        cutAttempt(r, AttemptEnd::Cancelled);
+        return;
+    }
+    finishRequest(r, RequestOutcome::Cancelled, tr("cancelled by the user"));
+}
+
+void RetryExecutor::cancelAll()
+{
+    // Queued ones first, so that cancelling in-flight attempts frees no slot for them.
+    const QList<quint64> ids = m_requests.keys();
+    for (quint64 id : ids) {
+        if (const RequestPtr r = find(id); r && r->phase != Request::Phase::InFlight)
+            cancel(id);
+    }
+    for (quint64 id : ids)
+        cancel(id);
+}
+
+bool RetryExecutor::takeFallback(const RequestPtr &r, RequestOutcome &outcome, QString &reason)
+{
+    if (r->fallback == 0) {
+        r->primaryOutcome = outcome;
+        r->primaryReason = reason;
+    } else if (outcome != RequestOutcome::Succeeded && outcome != RequestOutcome::Cancelled) {
+        r->fallbackFailures.append(reason);
+    }
+    if (!RetryPlanner::takesFallback(r->spec, r->fallback, outcome)) {
+        if (r->fallback > 0 && outcome != RequestOutcome::Succeeded && outcome != RequestOutcome::Cancelled) {
+            // Every fallback failed too: the request ends as the policy ended it, and says what the fallbacks got.
+            outcome = r->primaryOutcome;
+            reason = tr("%1; then %2").arg(r->primaryReason, r->fallbackFailures.join(QStringLiteral("; ")));
+        }
+        return false;
+    }
+    ++r->fallback;
+    const QString next = RetryPlanner::fallbackName(r->spec, r->fallback);
+    const QString why = r->fallback == 1 ? tr("the policy gave up (%1): trying %2").arg(r->primaryReason, next)
+                                         : tr("%1: trying %2").arg(reason, next);
+    qCInfo(lcExecutor).noquote() << "request" << r->id << why;
+    // The fallback's attempt goes out at once and is bounded by its own timeout, not by the deadline that passed.
+    cancelWakeup(Wakeup::Deadline, r->id);
+    r->spec.url = r->spec.fallbackUrls.at(r->fallback - 1);
+    r->host = hostKey(r->spec.url);
+    r->plannedDelayMs = 0.0;
+    r->actualDelayMs = 0.0;
+    enqueue(r, true);
+    Q_EMIT retryScheduled(r->id, r->attemptIndex, 0.0, why, int(r->spec.fallbackUrls.size()) - r->fallback + 1);
+    if (r->phase == Request::Phase::Queued) // a handler may have cancelled it
+        dispatchQueued();
+    return true;
+}
+
+void RetryExecutor::finishRequest(const RequestPtr &r, RequestOutcome outcome, QString reason)
+{
+    if (r->phase == Request::Phase::Done)
+        return;
+    releaseSlot(*r);
+    cancelWakeup(Wakeup::Retry, r->id);
+    const bool refunded = r->retryPaid && r->lastRetryCost > 0.0;
+    if (r->retryPaid) {
+        // Cancelled or out of time while waiting to retry: the retry it paid for never went out.
+        m_budget->refund(r->lastRetryCost);
+        r->lastRetryCost = 0.0;
+        r->retryPaid = false;
+    }
+    if (takeFallback(r, outcome, reason)) {
+        if (refunded && m_budget->enabled())
+            noteBudget();
+        return;
+    }
+    r->phase = Request::Phase::Done;
+    cancelWakeup(Wakeup::Deadline, r->id);
+    // A queued id stays in m_queue: dispatchQueued() skips ids that are gone,
+    // which keeps finishing a request O(1) when thousands wait.
+
+    RequestResult result;
+    result.requestId = r->id;
+    result.outcome = outcome;
+    result.attempts = r->attemptIndex;
+    result.reason = reason;
+    result.finalStatus = r->attemptIndex > 0 ? r->current.httpStatus : std::nullopt;
+    result.startNs = r->firstStartNs >= 0 ? r->firstStartNs : r->submittedNs;
+    result.endNs = nowNs();
+    result.body = r->body;
+    result.fallback = r->fallback;
+
+    if (outcome == RequestOutcome::Succeeded) {
+        qCDebug(lcExecutor).noquote() << "request" << r->id << "succeeded after" << result.attempts << "attempt(s)";
+    } else if (outcome != RequestOutcome::Cancelled) {
+        qCWarning(lcExecutor).noquote() << QStringLiteral("request %1 failed (%2) after %3 attempt(s): %4")
+                                               .arg(r->id)
+                                               .arg(requestOutcomeName(outcome))
+                                               .arg(result.attempts)
+                                               .arg(reason);
+    }
+
+    m_requests.remove(r->id);
+    Q_EMIT requestFinished(result);
+    if (refunded && m_budget->enabled())
+        noteBudget();
+    dispatchQueued();
+    if (m_requests.isEmpty()) {
+        // Containers keep the room of their largest size: after 100,000 requests
+        // that is megabytes the executor would hold for nothing once idle.
+        m_requests.squeeze();
+        m_queue.squeeze();
+        Q_EMIT idle();
+    }
 }
 
 } // namespace RetryLab::Core

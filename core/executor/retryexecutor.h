@@ -1,13 +1,12 @@
 #pragma once
 
-#include "core/http/headerinterner.h"
+#include "core/executor/attempttransport.h"
 #include "core/policy/backoffpolicy.h"
 #include "core/policy/circuitbreaker.h"
 #include "core/record/attemptrecord.h"
 
 #include <QHash>
 #include <QList>
-#include <QNetworkRequest>
 #include <QObject>
 #include <QUrl>
 
@@ -20,10 +19,10 @@ class QNetworkReply;
 namespace RetryLab::Core {
 
 class Clock;
-class ManagerPool;
 class PreciseWakeups;
 class RandomSource;
 class RetryBudget;
+struct ExecutorRequest;
 
 /// Carries logical requests through attempts, backoff and giving up on Qt's
 /// event loop: a new QNetworkReply per attempt, each retry scheduled by a
@@ -32,6 +31,11 @@ class RetryBudget;
 ///
 /// Every step is reported by a signal; the UI and the headless runner build
 /// their records from those signals only.
+///
+/// The executor is the requests' state machine: the queue and its slots, the
+/// wake-ups, the breakers and the budget, the decision after each attempt, the
+/// fallbacks and the end. One attempt's life on the network, from its request
+/// to its record, is AttemptTransport's.
 class RetryExecutor final : public QObject
 {
     Q_OBJECT
@@ -76,7 +80,7 @@ public:
     static constexpr qint64 minResponseBodyLimit = 4 * 1024;
     static constexpr qint64 maxResponseBodyLimit = 256LL * 1024 * 1024;
     void setResponseBodyLimit(qint64 bytes);
-    qint64 responseBodyLimit() const { return m_responseBodyLimit; }
+    qint64 responseBodyLimit() const { return m_transport.bodyLimit(); }
 
     /// Whether every attempt carries "X-Retry-Request-Id" (the same for all
     /// attempts of a logical request) and "X-Retry-Attempt" (1, 2, ...), as
@@ -84,8 +88,8 @@ public:
     /// can then tell a retry from a resend of the same attempt by Qt, which
     /// silently sends a request again when a connection closes before the
     /// status line. On by default; the headers show in AttemptRecord::requestHeaders.
-    void setAttemptHeadersEnabled(bool enabled) { m_attemptHeaders = enabled; }
-    bool attemptHeadersEnabled() const { return m_attemptHeaders; }
+    void setAttemptHeadersEnabled(bool enabled) { m_transport.setAttemptHeadersEnabled(enabled); }
+    bool attemptHeadersEnabled() const { return m_transport.attemptHeadersEnabled(); }
 
     /// Starts a logical request; returns its id (> 0). An invalid request or an
     /// unusable policy is refused at once with requestFinished(InvalidRequest).
@@ -130,7 +134,7 @@ Q_SIGNALS:
     void idle();
 
 private:
-    struct Request;
+    using Request = ExecutorRequest;
     using RequestPtr = std::shared_ptr<Request>;
 
     static qint64 timerNs(double ms);
@@ -143,13 +147,9 @@ private:
     void enqueue(const RequestPtr &request, bool front);
     void dispatchQueued();
     void startAttempt(const RequestPtr &request);
-    void sendHop(const RequestPtr &request);
-    bool followRedirect(const RequestPtr &request);
     void handleReplyFinished(quint64 requestId);
     /// A manager's finished(): one connection per manager instead of one per reply.
     void handleManagerFinished(QNetworkReply *reply);
-    /// The request's reply no longer answers to it (ended, aborted, or left for a redirect).
-    void forgetReply(const Request &r);
     void handleRetryTimeout(quint64 requestId);
     void handleAttemptTimeout(quint64 requestId);
     void handleDeadline(quint64 requestId);
@@ -167,18 +167,12 @@ private:
     void watchOpenBreaker(const QString &host);
     void noteBudget();
     RequestPtr find(quint64 requestId) const;
-    bool bodyStopsAtLength(const Request &request) const;
-    /// The request whose attempt `reply` is now, or null; for handlers that
-    /// neither finish nor cancel it (the executor holds it meanwhile).
-    Request *replyOwner(quint64 requestId, const QNetworkReply *reply) const;
-    QByteArray attemptNumber(int number);
 
     BackoffPolicy m_policy;
     QString m_policyProblem; ///< first error of validatePolicy(m_policy), checked once per setPolicy()
     std::unique_ptr<Clock> m_ownClock;
     quint64 m_seed = 0x5EEDULL;
     std::unique_ptr<RetryBudget> m_budget;
-    std::unique_ptr<ManagerPool> m_managers;
     /// Every request's backoff sleep, attempt timeout and total deadline, in one
     /// list: they come due in the order of their times, a deadline before a
     /// timeout set after it for the same moment.
@@ -186,26 +180,17 @@ private:
     QHash<QString, std::shared_ptr<CircuitBreaker>> m_breakers;
     QHash<QString, CircuitBreaker::State> m_reportedBreakerStates;
     int m_reportedNotClosed = 0; ///< hosts whose last reported state is not Closed
-    QString m_lastReasonText; ///< the last reason phrase Qt gave, and its bytes
-    QByteArray m_lastReason;
     QString m_lastBreakerHost; ///< the host breakerFor() was last asked for
     CircuitBreaker *m_lastBreaker = nullptr; ///< its breaker, owned by m_breakers
     QHash<quint64, RequestPtr> m_requests;
-    QHash<const QNetworkReply *, quint64> m_replyRequests; ///< the reply in flight of each request
     QList<quint64> m_queue;
     std::atomic<quint64> m_nextId{1};
-    QByteArray m_requestIdPrefix; ///< "<pid>.<executor>-": unique within the process, X-Retry-Request-Id's start
-    bool m_attemptHeaders = true;
     int m_concurrencyLimit = 6;
-    qint64 m_responseBodyLimit = defaultResponseBodyLimit;
     int m_inFlight = 0;
-    HeaderInterner m_interner; ///< the records' repeated header names and values, one copy each
-    const void *m_injectedManager = nullptr; ///< the manager given to the constructor, compared only
-    QNetworkRequest m_hopRequest; ///< the attributes of every hop
-    QNetworkRequest m_defaultTransportRequest; ///< the same with the default transport applied
+    /// The attempts on the wire; after m_ownClock and m_requests, which it reads.
+    AttemptTransport m_transport;
     QUrl m_lastHostUrl; ///< the URL submitted last, and its hostKey()
     QString m_lastHostKey;
-    QList<QByteArray> m_attemptNumbers; ///< "1", "2", ... of X-Retry-Attempt, made once
 };
 
 } // namespace RetryLab::Core

@@ -1,0 +1,409 @@
+#include "core/executor/attempttransport.h"
+
+#include "core/executor/attemptobserver.h"
+#include "core/executor/executorrequest.h"
+#include "core/executor/redirectstep.h"
+#include "core/executor/retryplanner.h"
+#include "core/executor/tlsinspection.h"
+#include "core/http/redactor.h"
+#include "core/http/retryheaders.h"
+#include "core/util/clock.h"
+#include "core/util/coretr.h"
+
+#include <QCoreApplication>
+#include <QNetworkAccessManager>
+#include <QNetworkReply>
+
+#include <algorithm>
+#include <array>
+#include <atomic>
+#include <charconv>
+
+namespace RetryLab::Core {
+
+namespace {
+
+// Keeps the first `limit` bytes of a response body; the rest is only counted.
+void keepBody(QByteArray &kept, const QByteArray &chunk, qint64 limit)
+{
+    if (kept.size() < limit)
+        kept.append(chunk.left(limit - kept.size()));
+}
+
+} // namespace
+
+AttemptTransport::AttemptTransport(QObject *context, const Clock &clock, const Requests &requests,
+    QNetworkAccessManager *shared, const void *injected, ManagerPool::Added added)
+    : m_context(context), m_clock(clock), m_requests(requests), m_managers(shared, context, std::move(added)),
+      m_injectedManager(injected)
+{
+    m_hopRequest.setAttribute(QNetworkRequest::CacheLoadControlAttribute, QNetworkRequest::AlwaysNetwork);
+    m_hopRequest.setAttribute(QNetworkRequest::CacheSaveControlAttribute, false);
+    // Redirects are followed in followRedirect(), whatever the manager says:
+    // each 3xx is recorded, and credentials never travel to another origin.
+    m_hopRequest.setAttribute(QNetworkRequest::RedirectPolicyAttribute, QNetworkRequest::ManualRedirectPolicy);
+    m_defaultTransportRequest = m_hopRequest;
+    PreparedTransport().applyTo(m_defaultTransportRequest); // HTTP/1.1
+    static std::atomic<quint64> executors{0};
+    m_requestIdPrefix
+        = QByteArray::number(QCoreApplication::applicationPid()) + '.' + QByteArray::number(++executors) + '-';
+}
+
+QByteArray AttemptTransport::attemptNumber(int number)
+{
+    // "1", "2", ...: one buffer each for every record that carries it.
+    if (number < 1 || number > 1000)
+        return QByteArray::number(number);
+    while (m_attemptNumbers.size() < number)
+        m_attemptNumbers.append(QByteArray::number(m_attemptNumbers.size() + 1));
+    return m_attemptNumbers.at(number - 1);
+}
+
+bool AttemptTransport::bodyStopsAtLength(const ExecutorRequest &r) const
+{
+    // Whether the reply's body ends at its Content-Length, so that one announced to
+    // fit what is kept can wait in the reply until it finishes (conclude() reads
+    // it); any other is read as it comes, so that only the kept part stays in
+    // memory. Not a chunked one (Qt reads chunks whatever the length says), not a
+    // compressed one (Qt inflates it), not over HTTP/2, and not through a manager the
+    // executor was given: destroying it takes the unread body with its replies.
+    if (static_cast<const void *>(r.manager) == m_injectedManager)
+        return false;
+    if (r.reply->attribute(QNetworkRequest::Http2WasUsedAttribute).toBool())
+        return false;
+    for (const auto &[name, value] : r.reply->rawHeaderPairs()) {
+        if ((name.size() == 16 && name.compare("Content-Encoding", Qt::CaseInsensitive) == 0)
+            || (name.size() == 17 && name.compare("Transfer-Encoding", Qt::CaseInsensitive) == 0))
+            return false;
+    }
+    return true;
+}
+
+ExecutorRequest *AttemptTransport::replyOwner(quint64 requestId, const QNetworkReply *reply) const
+{
+    // A reply of an earlier attempt or hop is deleted later, not disconnected: it must not touch the request.
+    const auto it = m_requests.constFind(requestId);
+    return it != m_requests.cend() && (*it)->reply == reply ? it->get() : nullptr;
+}
+
+void AttemptTransport::forgetReply(const ExecutorRequest &r)
+{
+    // An injected manager also finishes replies of its owner's: never in the
+    // table. A reply leaves it whenever its request drops it.
+    if (r.reply)
+        m_replyRequests.remove(r.reply.data());
+}
+
+void AttemptTransport::start(ExecutorRequest &r, qint64 now)
+{
+    HopRequest hop = RetryPlanner::attemptRequest(r.spec, r.plan);
+    if (r.spec.kind == RequestSpec::Kind::ReadModifyWrite)
+        m_interner.intern(hop.headers); // the planner's own; the spec's were interned at submit()
+    if (m_attemptHeaders && r.spec.attemptHeaders) {
+        hop.headers.removeIf([](const auto &h) {
+            return h.first.compare(RetryHeaders::requestId, Qt::CaseInsensitive) == 0
+                || h.first.compare(RetryHeaders::attempt, Qt::CaseInsensitive) == 0;
+        });
+        // The names are static, the id is made once per request (and never repeats:
+        // not interned), the attempt numbers once per executor.
+        static const QByteArray requestIdName
+            = QByteArray::fromRawData(RetryHeaders::requestId, qsizetype(sizeof(RetryHeaders::requestId) - 1));
+        static const QByteArray attemptName
+            = QByteArray::fromRawData(RetryHeaders::attempt, qsizetype(sizeof(RetryHeaders::attempt) - 1));
+        if (r.requestIdValue.isEmpty()) {
+            // "<pid>.<executor>-<id>" in one allocation.
+            std::array<char, 24> digits{};
+            const qsizetype length = std::to_chars(digits.begin(), digits.end(), r.id).ptr - digits.begin();
+            r.requestIdValue = QByteArray(m_requestIdPrefix.size() + length, Qt::Uninitialized);
+            std::copy_n(m_requestIdPrefix.constData(), m_requestIdPrefix.size(), r.requestIdValue.data());
+            std::copy_n(digits.begin(), length, r.requestIdValue.data() + m_requestIdPrefix.size());
+        }
+        hop.headers.reserve(hop.headers.size() + 2);
+        hop.headers.append({requestIdName, r.requestIdValue});
+        hop.headers.append({attemptName, attemptNumber(r.attemptIndex + 1)});
+    }
+
+    AttemptRecord &record = r.current;
+    record = AttemptRecord{};
+    record.requestId = r.id;
+    record.attemptIndex = r.attemptIndex;
+    record.fallback = r.fallback;
+    record.step = r.plan.step;
+    record.sequenceRound = r.plan.sequenceRound;
+    record.method = hop.method;
+    record.url = hop.url; // the spec's, or a read-modify-write's own write URL
+    record.requestHeaders = hop.headers;
+    record.requestBody = hop.body;
+    record.queuedNs = now - r.queuedSinceNs;
+    record.startNs = now;
+    record.startWall = m_clock.wallTime();
+    record.plannedDelayMs = r.attemptIndex == 0 ? 0.0 : r.plannedDelayMs;
+    record.actualDelayMs = r.attemptIndex == 0 ? 0.0 : r.actualDelayMs;
+
+    r.hop = std::move(hop);
+    if (r.transport.isDefault()) {
+        r.manager = m_managers.acquire();
+    } else {
+        r.manager = m_managers.acquire(r.transport.managerKey(),
+            [transport = r.transport](QNetworkAccessManager &manager) { transport.configureManager(manager); });
+    }
+    sendHop(r);
+}
+
+void AttemptTransport::sendHop(ExecutorRequest &r)
+{
+    // The attributes every hop carries come from a request made once (see the
+    // constructor); a transport of the request's own adds its TLS configuration
+    // and HTTP version.
+    QNetworkRequest request = r.transport.isDefault() ? m_defaultTransportRequest : m_hopRequest;
+    request.setUrl(r.hop.url);
+    if (!r.transport.isDefault())
+        r.transport.applyTo(request);
+    for (const auto &[name, value] : std::as_const(r.hop.headers))
+        request.setRawHeader(name, value);
+    const QByteArray &body = r.hop.body;
+    if (!body.isEmpty() && !request.hasRawHeader(QByteArrayLiteral("Content-Type"))) {
+        const QByteArray trimmed = body.trimmed();
+        const bool json = trimmed.startsWith('{') || trimmed.startsWith('[');
+        request.setHeader(QNetworkRequest::ContentTypeHeader,
+            json ? QByteArray("application/json") : QByteArray("application/octet-stream"));
+    }
+
+    r.body.clear();
+    r.bytesReceived = 0;
+    r.readingBody = false;
+    r.current.expectedBytes = -1; // until this hop's headers say
+    r.tls = TlsDetails{};
+
+    // Without a body no upload device is made: Qt emits requestSent only then.
+    QNetworkReply *reply = body.isEmpty() ? r.manager->sendCustomRequest(request, r.hop.method)
+                                          : r.manager->sendCustomRequest(request, r.hop.method, body);
+    r.reply = reply;
+    m_replyRequests.insert(reply, r.id); // its end comes through the manager's finished()
+
+    const quint64 id = r.id;
+    QObject::connect(reply, &QNetworkReply::socketStartedConnecting, m_context, [this, id, reply] {
+        if (ExecutorRequest *req = replyOwner(id, reply))
+            req->current.connectionStartedNs = m_clock.nowNs();
+    });
+    QObject::connect(reply, &QNetworkReply::requestSent, m_context, [this, id, reply] {
+        if (ExecutorRequest *req = replyOwner(id, reply))
+            req->current.requestSentNs = m_clock.nowNs();
+    });
+    if (!body.isEmpty()) {
+        // With a body Qt reports the end of the upload instead of requestSent.
+        QObject::connect(
+            reply, &QNetworkReply::uploadProgress, m_context, [this, id, reply](qint64 sent, qint64 total) {
+                if (ExecutorRequest *req = replyOwner(id, reply);
+                    req && total > 0 && sent == total && req->current.requestSentNs < 0)
+                    req->current.requestSentNs = m_clock.nowNs();
+            });
+    }
+    QObject::connect(reply, &QNetworkReply::metaDataChanged, m_context, [this, id, reply] {
+        ExecutorRequest *req = replyOwner(id, reply);
+        if (!req)
+            return;
+        if (req->current.firstByteNs < 0)
+            req->current.firstByteNs = m_clock.nowNs();
+        const QVariant length = reply->header(QNetworkRequest::ContentLengthHeader);
+        req->current.expectedBytes = length.isValid() ? length.toLongLong() : -1;
+        const bool fits = req->current.expectedBytes >= 0
+            && req->current.expectedBytes <= m_bodyLimit - req->body.size() && bodyStopsAtLength(*req);
+        if (!fits && !req->readingBody) {
+            req->readingBody = true;
+            QObject::connect(reply, &QNetworkReply::readyRead, m_context, [this, id, reply] {
+                ExecutorRequest *reading = replyOwner(id, reply);
+                if (!reading)
+                    return;
+                const QByteArray chunk = reply->readAll();
+                reading->bytesReceived += chunk.size();
+                keepBody(reading->body, chunk, m_bodyLimit);
+            });
+        }
+    });
+    if (reply->url().scheme() != QLatin1String("http")) {
+        // Not for plain HTTP, which has no certificates to be wrong. The reply's URL,
+        // not the hop's: a manager with HSTS on turns http into https for a known host.
+        QObject::connect(
+            reply, &QNetworkReply::sslErrors, m_context, [this, id, reply](const QList<QSslError> &errors) {
+                // Ignored only for a host the user named (TransportOptions::insecureHosts);
+                // otherwise the attempt fails with SslHandshakeFailedError and the record says why.
+                ExecutorRequest *req = replyOwner(id, reply);
+                const bool ignore = req && req->reply && req->transport.ignoresCertificateErrorsFor(req->hop.url);
+                for (const QSslError &error : errors) {
+                    if (ignore) {
+                        qCWarning(lcExecutor).noquote() << "request" << id << "TLS error ignored for"
+                                                        << req->hop.url.host() << "as asked:" << error.errorString();
+                    } else {
+                        qCWarning(lcExecutor).noquote() << "request" << id << "TLS error:" << error.errorString();
+                    }
+                    if (req) {
+                        req->tls.errors.append(error.errorString());
+                        TlsInspection::notePeer(req->tls, error.certificate());
+                    }
+                }
+                if (ignore) {
+                    req->tls.errorsIgnored = true;
+                    req->reply->ignoreSslErrors();
+                }
+            });
+    }
+}
+
+std::optional<AttemptEnd> AttemptTransport::finished(ExecutorRequest &r)
+{
+    const auto error = r.reply->error();
+    const bool hasStatus = r.reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).isValid();
+    if (hasStatus && followRedirect(r))
+        return std::nullopt;
+    return (error == QNetworkReply::NoError || hasStatus) ? AttemptEnd::Response : AttemptEnd::NetworkError;
+}
+
+bool AttemptTransport::followRedirect(ExecutorRequest &r)
+{
+    QNetworkReply *reply = r.reply;
+    const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
+    if (!isRedirectStatus(status))
+        return false; // no Location to look for
+    auto step = nextHop(r.hop, status, reply->rawHeader(QByteArrayLiteral("Location")), r.current.redirects.size());
+    if (!step)
+        return false;
+    if (step->hop.followed)
+        closeHopTiming(step->hop, r.current, m_clock.nowNs());
+    r.current.redirects.append(step->hop);
+    const QString shownTo = Redactor().urlString(step->hop.to);
+    if (!step->hop.followed) {
+        qCInfo(lcExecutor).noquote() << "request" << r.id << "redirect" << status << "to" << shownTo
+                                     << "not followed:" << step->hop.note;
+        return false;
+    }
+    qCDebug(lcExecutor).noquote() << "request" << r.id << "follows" << status << "to" << shownTo;
+
+    forgetReply(r);
+    reply->deleteLater(); // finished: it says nothing more
+    r.reply = nullptr;
+    r.hop = step->next;
+    sendHop(r);
+    return true;
+}
+
+void AttemptTransport::cut(ExecutorRequest &r)
+{
+    if (!r.reply)
+        return;
+    // Read what arrived so far before the reply goes away; its abort() is
+    // not an end to handle (the manager's finished() comes at once).
+    forgetReply(r);
+    r.reply->disconnect(m_context);
+    const QByteArray rest = r.reply->readAll();
+    r.bytesReceived += rest.size();
+    keepBody(r.body, rest, m_bodyLimit);
+    r.reply->abort();
+}
+
+Classification AttemptTransport::conclude(ExecutorRequest &r, AttemptEnd end)
+{
+    AttemptRecord &record = r.current;
+    const qint64 now = m_clock.nowNs();
+    record.endNs = now;
+    record.finishedNs = now;
+    const QDateTime receivedAt = m_clock.wallTime();
+
+    if (QNetworkReply *reply = r.reply) {
+        if (reply->bytesAvailable() > 0) {
+            const QByteArray chunk = reply->readAll();
+            r.bytesReceived += chunk.size();
+            keepBody(r.body, chunk, m_bodyLimit);
+        }
+        const QVariant status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute);
+        if (status.isValid())
+            record.httpStatus = status.toInt();
+        const QVariant phrase = reply->attribute(QNetworkRequest::HttpReasonPhraseAttribute);
+        if (phrase.typeId() == QMetaType::QString) {
+            // Qt keeps it as text: converted once while it stays the same ("OK").
+            if (QString text = phrase.toString(); text != m_lastReasonText) {
+                m_lastReason = text.toUtf8();
+                m_lastReasonText = std::move(text);
+            }
+            record.reasonPhrase = m_lastReason;
+        } else {
+            record.reasonPhrase = phrase.toByteArray();
+        }
+        record.responseHeaders = reply->rawHeaderPairs();
+        m_interner.internRepeating(record.responseHeaders);
+        // record.expectedBytes came with the headers (metaDataChanged).
+        record.networkError = end == AttemptEnd::Response || end == AttemptEnd::NetworkError
+            ? reply->error()
+            : QNetworkReply::OperationCanceledError;
+        record.errorString = record.networkError == QNetworkReply::NoError ? QString() : reply->errorString();
+        if (!r.tls.errors.isEmpty() && !r.tls.errorsIgnored) {
+            record.errorString += Tr::tr(" (TLS: %1; not ignored)").arg(r.tls.errors.join(QStringLiteral("; ")));
+        }
+        if (status.isValid()) {
+            record.protocol = reply->attribute(QNetworkRequest::Http2WasUsedAttribute).toBool()
+                ? QStringLiteral("HTTP/2")
+                : QStringLiteral("HTTP/1.1");
+        }
+        if (reply->url().scheme() == QLatin1String("https")) { // the reply's: HSTS may have made it so
+            // A failed handshake leaves the version Qt offered, not one agreed on.
+            const bool handshakeFailed = record.networkError == QNetworkReply::SslHandshakeFailedError;
+            TlsInspection::noteSession(r.tls, reply->sslConfiguration(), !handshakeFailed);
+            record.tls = r.tls;
+        }
+    }
+    record.bytesReceived = r.bytesReceived;
+    record.responseBody = r.body;
+    record.responseBodyTruncated = r.bytesReceived > r.body.size();
+
+    Classification classification = AttemptObserver::conclude(record, end, r.spec, r.policy, r.body, receivedAt);
+    if (r.transport.usesProxy() && classification.networkFault && !record.httpStatus
+        && record.end == AttemptEnd::NetworkError) {
+        // Refused, reset or timed out: by the proxy or behind it, the user must know it was in the way.
+        classification.reason = Tr::tr("through %1: %2").arg(r.transport.proxyDescription(), classification.reason);
+    }
+    return classification;
+}
+
+void AttemptTransport::release(ExecutorRequest &r)
+{
+    if (r.reply) {
+        forgetReply(r);
+        // A finished reply says nothing more; an unfinished one would (abort() emits finished).
+        if (!r.reply->isFinished())
+            r.reply->disconnect(m_context);
+        r.reply->deleteLater();
+        r.reply = nullptr;
+    }
+    // Only an attempt in flight holds a manager: it counted on it at start().
+    m_managers.release(r.manager);
+    r.manager = nullptr;
+}
+
+void AttemptTransport::forgetManager(const void *manager)
+{
+    m_managers.forget(manager);
+}
+
+void AttemptTransport::loseManager(ExecutorRequest &r)
+{
+    qCWarning(lcExecutor).noquote() << "request" << r.id << "lost its QNetworkAccessManager mid-attempt";
+    r.manager = nullptr;
+    forgetReply(r);
+    r.reply = nullptr;
+    r.current.networkError = QNetworkReply::UnknownNetworkError;
+    r.current.errorString = Tr::tr("the QNetworkAccessManager given to the executor was destroyed during the attempt");
+}
+
+void AttemptTransport::abandonAll()
+{
+    m_replyRequests.clear(); // abort() below emits the managers' finished()
+    for (const std::shared_ptr<ExecutorRequest> &request : m_requests) {
+        if (request->reply) {
+            request->reply->disconnect(m_context);
+            request->reply->abort();
+            request->reply->deleteLater();
+        }
+    }
+}
+
+} // namespace RetryLab::Core
