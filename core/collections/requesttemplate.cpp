@@ -2,6 +2,7 @@
 
 #include "core/collections/variables.h"
 #include "core/executor/requestcheck.h"
+#include "core/http/httpheaders.h"
 #include "core/util/coretr.h"
 
 #include <QCoreApplication>
@@ -13,19 +14,6 @@
 namespace RetryLab::Core::RequestTemplate {
 
 namespace {
-
-bool isTokenChar(QChar c)
-{
-    // RFC 9110 tchar.
-    if (c.unicode() > 127)
-        return false;
-    return c.isLetterOrNumber() || QStringLiteral("!#$%&'*+-.^_`|~").contains(c);
-}
-
-bool isToken(const QString &text)
-{
-    return !text.isEmpty() && std::all_of(text.cbegin(), text.cend(), isTokenChar);
-}
 
 QString serverText(const QUrl &server)
 {
@@ -120,7 +108,7 @@ QString methodProblem(const QString &method)
     const QString trimmed = method.trimmed();
     if (trimmed.isEmpty())
         return Tr::tr("Choose a method (GET, POST, ...).");
-    if (!isToken(trimmed))
+    if (!Core::isToken(trimmed))
         return Tr::tr("\"%1\" is not an HTTP method: letters, digits and !#$%&'*+-.^_`|~ only.").arg(trimmed);
     return {};
 }
@@ -135,7 +123,7 @@ QString headerProblem(const DraftHeader &header, int row)
             return {};
         return Tr::tr("Header %1 has a value but no name.").arg(row + 1);
     }
-    if (!isToken(name))
+    if (!Core::isToken(name))
         return Tr::tr("Header %1: \"%2\" is not a valid header name (no spaces or colons).").arg(row + 1).arg(name);
     if (name.compare(QLatin1String("Content-Length"), Qt::CaseInsensitive) == 0
         || name.compare(QLatin1String("Transfer-Encoding"), Qt::CaseInsensitive) == 0) {

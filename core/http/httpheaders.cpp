@@ -1,6 +1,52 @@
 #include "core/http/httpheaders.h"
 
+#include <algorithm>
+
 namespace RetryLab::Core {
+
+bool isTokenChar(char c)
+{
+    if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9'))
+        return true;
+    switch (c) {
+    case '!':
+    case '#':
+    case '$':
+    case '%':
+    case '&':
+    case '\'':
+    case '*':
+    case '+':
+    case '-':
+    case '.':
+    case '^':
+    case '_':
+    case '`':
+    case '|':
+    case '~':
+        return true;
+    default:
+        return false;
+    }
+}
+
+bool isToken(QByteArrayView text)
+{
+    return !text.isEmpty() && std::all_of(text.begin(), text.end(), isTokenChar);
+}
+
+bool isToken(QStringView text)
+{
+    return !text.isEmpty() && std::all_of(text.begin(), text.end(), [](QChar c) {
+        return c.unicode() < 128 && isTokenChar(char(c.unicode()));
+    });
+}
+
+bool isFieldValueChar(char c)
+{
+    const auto u = static_cast<unsigned char>(c);
+    return u == '\t' || u == ' ' || (u >= 0x21 && u != 0x7f);
+}
 
 std::optional<QByteArray> headerValue(const HeaderList &headers, QByteArrayView name)
 {

@@ -4,6 +4,7 @@
 #include <QByteArrayView>
 #include <QList>
 #include <QPair>
+#include <QStringView>
 
 #include <optional>
 
@@ -11,6 +12,17 @@ namespace RetryLab::Core {
 
 /// Header fields in the order they were sent or received; a name may repeat.
 using HeaderList = QList<QPair<QByteArray, QByteArray>>;
+
+/// Whether `c` is an RFC 9110 tchar: a letter, a digit or one of !#$%&'*+-.^_`|~.
+bool isTokenChar(char c);
+/// Whether `text` is an RFC 9110 token (one tchar or more), as methods and
+/// header field names must be.
+bool isToken(QByteArrayView text);
+/// The same for text typed by a user: a character beyond ASCII is no tchar.
+bool isToken(QStringView text);
+/// Whether `c` may stand in a field value (RFC 9110 section 5.5): VCHAR,
+/// obs-text, SP and HTAB.
+bool isFieldValueChar(char c);
 
 /// The value of the first field called `name` (compared case-insensitively).
 std::optional<QByteArray> headerValue(const HeaderList &headers, QByteArrayView name);

@@ -1,4 +1,6 @@
 #include "core/http/httprequestparser.h"
+
+#include "core/http/httpheaders.h"
 #include "core/util/coretr.h"
 
 #include <QCoreApplication>
@@ -24,50 +26,6 @@ QByteArray knownMethod(QByteArrayView method)
             return known;
     }
     return method.toByteArray();
-}
-
-bool isTchar(char c)
-{
-    if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9'))
-        return true;
-    switch (c) {
-    case '!':
-    case '#':
-    case '$':
-    case '%':
-    case '&':
-    case '\'':
-    case '*':
-    case '+':
-    case '-':
-    case '.':
-    case '^':
-    case '_':
-    case '`':
-    case '|':
-    case '~':
-        return true;
-    default:
-        return false;
-    }
-}
-
-bool isToken(QByteArrayView text)
-{
-    if (text.isEmpty())
-        return false;
-    for (char c : text) {
-        if (!isTchar(c))
-            return false;
-    }
-    return true;
-}
-
-// field-value characters: VCHAR, obs-text, SP and HTAB (RFC 9110 section 5.5).
-bool isFieldValueChar(char c)
-{
-    const auto u = static_cast<unsigned char>(c);
-    return u == '\t' || u == ' ' || (u >= 0x21 && u != 0x7f);
 }
 
 bool isOws(char c)

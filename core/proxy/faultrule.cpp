@@ -1,5 +1,6 @@
 #include "core/proxy/faultrule.h"
 
+#include "core/http/httpheaders.h"
 #include "core/util/coretr.h"
 #include "core/util/jsonreader.h"
 
@@ -56,19 +57,6 @@ std::optional<qint64> toInteger(const QString &text)
     if (!ok)
         return std::nullopt;
     return v;
-}
-
-bool isToken(QByteArrayView text)
-{
-    if (text.isEmpty())
-        return false;
-    for (const char c : text) {
-        const bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')
-            || QByteArrayView("!#$%&'*+-.^_`|~").contains(c);
-        if (!ok)
-            return false;
-    }
-    return true;
 }
 
 /// Applies one key; an error message (without the key) when its value is wrong.
