@@ -212,6 +212,15 @@ bool HttpRequestParser::takeLine(QByteArrayView *line, qsizetype limit, bool *ov
     return true;
 }
 
+HttpRequestParser::LineResult HttpRequestParser::takeBoundedLine(QByteArrayView *line)
+{
+    bool over = false;
+    const qsizetype left = m_limits.maxHeaderBytes - m_sectionBytes;
+    if (left < 0 || !takeLine(line, left, &over))
+        return left < 0 || over ? LineResult::OverLimit : LineResult::NeedMore;
+    return LineResult::Taken;
+}
+
 bool HttpRequestParser::consumeBody()
 {
     constexpr qsizetype compactBytes = 64 * 1024;
@@ -259,10 +268,8 @@ HttpRequestParser::Status HttpRequestParser::parse()
         }
         case Phase::Headers: {
             QByteArrayView line;
-            bool over = false;
-            const qsizetype left = m_limits.maxHeaderBytes - m_sectionBytes;
-            if (left < 0 || !takeLine(&line, left, &over)) {
-                if (left < 0 || over)
+            if (const LineResult taken = takeBoundedLine(&line); taken != LineResult::Taken) {
+                if (taken == LineResult::OverLimit)
                     return fail(
                         431, Tr::tr("the request header section is larger than %1 bytes").arg(m_limits.maxHeaderBytes));
                 return Status::NeedMore;
@@ -349,10 +356,8 @@ HttpRequestParser::Status HttpRequestParser::parse()
         }
         case Phase::Trailers: {
             QByteArrayView line;
-            bool over = false;
-            const qsizetype left = m_limits.maxHeaderBytes - m_sectionBytes;
-            if (left < 0 || !takeLine(&line, left, &over)) {
-                if (left < 0 || over)
+            if (const LineResult taken = takeBoundedLine(&line); taken != LineResult::Taken) {
+                if (taken == LineResult::OverLimit)
                     return fail(
                         431, Tr::tr("the trailer section is larger than %1 bytes").arg(m_limits.maxHeaderBytes));
                 return Status::NeedMore;

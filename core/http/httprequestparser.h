@@ -103,10 +103,14 @@ public:
 
 private:
     enum class Phase { Start, Headers, Body, ChunkSize, ChunkData, ChunkDataEnd, Trailers, Done, Failed };
+    enum class LineResult { Taken, NeedMore, OverLimit };
 
     Status fail(int status, QString message);
     Status parse();
     bool takeLine(QByteArrayView *line, qsizetype limit, bool *overLimit);
+    /// The next line of the header section or the trailers, within what is
+    /// left of maxHeaderBytes for the section.
+    LineResult takeBoundedLine(QByteArrayView *line);
     /// Moves up to m_remaining buffered bytes into the body (a Content-Length
     /// body or one chunk); true once none remain.
     bool consumeBody();
