@@ -9,12 +9,6 @@ namespace RetryLab::Core {
 
 namespace {
 
-// A chunk-size line is a few hex digits and rarely an extension; anything
-// longer is an attack on the parser rather than a request.
-constexpr qsizetype maxChunkLineBytes = 4096;
-// 15 hex digits stay far below qint64 overflow; real chunks are much smaller.
-constexpr int maxChunkSizeDigits = 15;
-
 /// The method as a QByteArray: the common ones shared, not allocated per request.
 QByteArray knownMethod(QByteArrayView method)
 {
@@ -40,17 +34,6 @@ QByteArrayView trimmedOws(QByteArrayView text)
     while (!text.isEmpty() && isOws(text.back()))
         text.chop(1);
     return text;
-}
-
-int hexValue(char c)
-{
-    if (c >= '0' && c <= '9')
-        return c - '0';
-    if (c >= 'a' && c <= 'f')
-        return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F')
-        return c - 'A' + 10;
-    return -1;
 }
 
 QString printable(QByteArrayView text, qsizetype max = 40)
@@ -117,9 +100,7 @@ bool HttpRequestParser::isReadingBody() const
 {
     switch (m_phase) {
     case Phase::Body:
-    case Phase::ChunkSize:
-    case Phase::ChunkData:
-    case Phase::ChunkDataEnd:
+    case Phase::Chunked:
     case Phase::Trailers:
         return true;
     default:
@@ -163,6 +144,7 @@ void HttpRequestParser::beginRequest()
     m_remaining = 0;
     m_expectContinue = false;
     m_continueAcknowledged = false;
+    m_chunks.reset();
     m_request = HttpRequest{};
 }
 
@@ -221,25 +203,83 @@ HttpRequestParser::LineResult HttpRequestParser::takeBoundedLine(QByteArrayView 
     return LineResult::Taken;
 }
 
-bool HttpRequestParser::consumeBody()
+void HttpRequestParser::advance(qsizetype bytes)
+{
+    m_pos += bytes;
+    m_scan = m_pos;
+}
+
+void HttpRequestParser::moveToBody(qsizetype bytes)
 {
     constexpr qsizetype compactBytes = 64 * 1024;
-    const qint64 available = m_buffer.size() - m_pos;
-    const qint64 take = std::min(available, m_remaining);
-    if (take > 0) {
-        m_request.body.append(m_buffer.constData() + m_pos, take);
-        m_pos += take;
-        m_scan = m_pos;
-        m_remaining -= take;
-        // A body moves into the request as it arrives: what it came in leaves the
-        // buffer, so that an upload is held once, not twice (8 MiB, not 16).
-        if (m_pos >= compactBytes) {
-            m_buffer.remove(0, m_pos);
-            m_scan -= m_pos;
-            m_pos = 0;
+    if (bytes <= 0)
+        return;
+    m_request.body.append(m_buffer.constData() + m_pos, bytes);
+    advance(bytes);
+    // A body moves into the request as it arrives: what it came in leaves the
+    // buffer, so that an upload is held once, not twice (8 MiB, not 16).
+    if (m_pos >= compactBytes) {
+        m_buffer.remove(0, m_pos);
+        m_scan -= m_pos;
+        m_pos = 0;
+    }
+}
+
+bool HttpRequestParser::consumeBody()
+{
+    const qint64 take = std::min<qint64>(m_buffer.size() - m_pos, m_remaining);
+    moveToBody(qsizetype(take));
+    m_remaining -= take;
+    return m_remaining == 0;
+}
+
+HttpRequestParser::Status HttpRequestParser::readChunks()
+{
+    using Kind = ChunkedDecoder::Step::Kind;
+    for (;;) {
+        const ChunkedDecoder::Step step = m_chunks.next(QByteArrayView(m_buffer).sliced(m_pos));
+        switch (step.kind) {
+        case Kind::NeedMore:
+            return Status::NeedMore;
+        case Kind::Failed:
+            advance(step.consumed); // a whole size line is read even when refused
+            return failChunk(step.line);
+        case Kind::Size:
+            advance(step.consumed);
+            if (step.size > m_limits.maxBodyBytes - m_request.body.size())
+                return fail(413, Tr::tr("the request body is larger than %1 bytes").arg(m_limits.maxBodyBytes));
+            if (step.size == 0)
+                return Status::Complete;
+            break;
+        case Kind::Data:
+            moveToBody(step.consumed);
+            break;
+        case Kind::DataEnd:
+            advance(step.consumed);
+            break;
         }
     }
-    return m_remaining == 0;
+}
+
+HttpRequestParser::Status HttpRequestParser::failChunk(QByteArrayView line)
+{
+    using Error = ChunkedDecoder::Error;
+    switch (m_chunks.error()) {
+    case Error::LineTooLong:
+        return fail(400, Tr::tr("a chunk-size line is longer than %1 bytes").arg(ChunkedDecoder::maxChunkLineBytes));
+    case Error::TooManyDigits:
+        return fail(413, Tr::tr("a chunk size has more than %1 hex digits").arg(ChunkedDecoder::maxChunkSizeDigits));
+    case Error::BadExtension:
+        return fail(400, Tr::tr("invalid character in a chunk extension"));
+    case Error::BareCarriageReturn:
+        return fail(400, Tr::tr("chunk data is not followed by CRLF"));
+    case Error::DataTooLong:
+        return fail(400, Tr::tr("chunk data is longer than its announced size"));
+    case Error::BadSize:
+    case Error::None:
+        break;
+    }
+    return fail(400, Tr::tr("invalid chunk size \"%1\"").arg(printable(line)));
 }
 
 HttpRequestParser::Status HttpRequestParser::parse()
@@ -289,71 +329,14 @@ HttpRequestParser::Status HttpRequestParser::parse()
                 return Status::NeedMore;
             m_phase = Phase::Done;
             break;
-        case Phase::ChunkSize: {
-            QByteArrayView line;
-            bool over = false;
-            const qsizetype before = m_sectionBytes;
-            if (!takeLine(&line, maxChunkLineBytes, &over)) {
-                if (over)
-                    return fail(400, Tr::tr("a chunk-size line is longer than %1 bytes").arg(maxChunkLineBytes));
-                return Status::NeedMore;
-            }
-            m_sectionBytes = before; // chunk framing does not count against the header limit
-            qsizetype i = 0;
-            qint64 size = 0;
-            while (i < line.size() && hexValue(line[i]) >= 0) {
-                if (i >= maxChunkSizeDigits)
-                    return fail(413, Tr::tr("a chunk size has more than %1 hex digits").arg(maxChunkSizeDigits));
-                size = size * 16 + hexValue(line[i]);
-                ++i;
-            }
-            if (i == 0)
-                return fail(400, Tr::tr("invalid chunk size \"%1\"").arg(printable(line)));
-            QByteArrayView rest = line.sliced(i);
-            while (!rest.isEmpty() && isOws(rest.front()))
-                rest = rest.sliced(1);
-            if (!rest.isEmpty() && rest.front() != ';')
-                return fail(400, Tr::tr("invalid chunk size \"%1\"").arg(printable(line)));
-            for (char c : rest) {
-                if (!isFieldValueChar(c))
-                    return fail(400, Tr::tr("invalid character in a chunk extension"));
-            }
-            if (size > m_limits.maxBodyBytes - m_request.body.size())
-                return fail(413, Tr::tr("the request body is larger than %1 bytes").arg(m_limits.maxBodyBytes));
-            if (size == 0) {
-                m_sectionBytes = 0;
-                m_phase = Phase::Trailers;
-            } else {
-                m_remaining = size;
-                m_phase = Phase::ChunkData;
-            }
+        case Phase::Chunked:
+            if (const Status s = readChunks(); s != Status::Complete)
+                return s;
+            // The last chunk: trailers follow, a header section of their own
+            // (chunk framing does not count against the header limit).
+            m_sectionBytes = 0;
+            m_phase = Phase::Trailers;
             break;
-        }
-        case Phase::ChunkData:
-            if (!consumeBody())
-                return Status::NeedMore;
-            m_phase = Phase::ChunkDataEnd;
-            break;
-        case Phase::ChunkDataEnd: {
-            const qsizetype available = m_buffer.size() - m_pos;
-            if (available < 1)
-                return Status::NeedMore;
-            const char first = m_buffer.at(m_pos);
-            if (first == '\n') {
-                m_pos += 1;
-            } else if (first == '\r') {
-                if (available < 2)
-                    return Status::NeedMore;
-                if (m_buffer.at(m_pos + 1) != '\n')
-                    return fail(400, Tr::tr("chunk data is not followed by CRLF"));
-                m_pos += 2;
-            } else {
-                return fail(400, Tr::tr("chunk data is longer than its announced size"));
-            }
-            m_scan = m_pos;
-            m_phase = Phase::ChunkSize;
-            break;
-        }
         case Phase::Trailers: {
             QByteArrayView line;
             if (const LineResult taken = takeBoundedLine(&line); taken != LineResult::Taken) {
@@ -539,7 +522,7 @@ HttpRequestParser::Status HttpRequestParser::finishHeaders()
         if (codings.size() > 1)
             return fail(400, Tr::tr("chunked is applied more than once"));
         r.chunked = true;
-        m_phase = Phase::ChunkSize;
+        m_phase = Phase::Chunked;
     } else if (contentLength > 0) {
         if (contentLength > m_limits.maxBodyBytes)
             return fail(413,

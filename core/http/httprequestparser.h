@@ -1,5 +1,7 @@
 #pragma once
 
+#include "core/http/chunkeddecoder.h"
+
 #include <QByteArray>
 #include <QByteArrayView>
 #include <QList>
@@ -102,7 +104,7 @@ public:
     void reset();
 
 private:
-    enum class Phase { Start, Headers, Body, ChunkSize, ChunkData, ChunkDataEnd, Trailers, Done, Failed };
+    enum class Phase { Start, Headers, Body, Chunked, Trailers, Done, Failed };
     enum class LineResult { Taken, NeedMore, OverLimit };
 
     Status fail(int status, QString message);
@@ -111,9 +113,17 @@ private:
     /// The next line of the header section or the trailers, within what is
     /// left of maxHeaderBytes for the section.
     LineResult takeBoundedLine(QByteArrayView *line);
-    /// Moves up to m_remaining buffered bytes into the body (a Content-Length
-    /// body or one chunk); true once none remain.
+    /// Consumes `bytes` buffered bytes.
+    void advance(qsizetype bytes);
+    /// Moves `bytes` buffered bytes into the body.
+    void moveToBody(qsizetype bytes);
+    /// Moves up to m_remaining buffered bytes of a Content-Length body into the
+    /// body; true once none remain.
     bool consumeBody();
+    /// Reads chunks into the body; Complete once the last chunk's size line is read.
+    Status readChunks();
+    /// The chunk decoder's error as the answer to the client.
+    Status failChunk(QByteArrayView line);
     Status parseRequestLine(QByteArrayView line);
     Status parseHeaderLine(QByteArrayView line, bool trailer);
     Status finishHeaders();
@@ -126,9 +136,10 @@ private:
     qsizetype m_pos = 0; ///< first byte not consumed yet
     qsizetype m_scan = 0; ///< where the search for the next line feed resumes
     qsizetype m_sectionBytes = 0; ///< bytes of the header section (or trailers) so far
-    qint64 m_remaining = 0; ///< body or chunk bytes still to read
+    qint64 m_remaining = 0; ///< Content-Length body bytes still to read
     bool m_expectContinue = false;
     bool m_continueAcknowledged = false;
+    ChunkedDecoder m_chunks{ChunkedDecoder::Grammar::Strict};
     HttpRequest m_request;
     int m_errorStatus = 0;
     QString m_errorString;

@@ -6,9 +6,6 @@ namespace RetryLab::Core {
 
 namespace {
 
-// A chunk-size line is a few hex digits and rarely an extension.
-constexpr qsizetype maxChunkLineBytes = 4096;
-constexpr int maxChunkSizeDigits = 15;
 constexpr qsizetype maxTrailerBytes = 64 * 1024;
 
 bool isDigits(QByteArrayView text)
@@ -114,6 +111,24 @@ bool HttpResponseStream::takeLine(QByteArrayView *line)
         --length;
     *line = QByteArrayView(m_buffer.constData() + m_pos, length);
     return true;
+}
+
+HttpResponseStream::Status HttpResponseStream::failChunk(QByteArrayView line)
+{
+    switch (m_chunks.error()) {
+    case ChunkedDecoder::Error::LineTooLong:
+        return fail(
+            Tr::tr("the upstream's chunk-size line is longer than %1 bytes").arg(ChunkedDecoder::maxChunkLineBytes));
+    case ChunkedDecoder::Error::DataTooLong:
+    case ChunkedDecoder::Error::BareCarriageReturn:
+        return fail(Tr::tr("the upstream's chunk did not end where its size said"));
+    case ChunkedDecoder::Error::TooManyDigits:
+    case ChunkedDecoder::Error::BadSize:
+    case ChunkedDecoder::Error::BadExtension:
+    case ChunkedDecoder::Error::None:
+        break;
+    }
+    return fail(Tr::tr("the upstream sent a bad chunk size: \"%1\"").arg(QString::fromLatin1(clip(line, 40))));
 }
 
 HttpResponseStream::Status HttpResponseStream::parseHead(QByteArrayView head)
@@ -235,7 +250,7 @@ HttpResponseStream::Status HttpResponseStream::run()
                 m_phase = m_remaining == 0 ? Phase::Done : Phase::Body;
                 break;
             case Framing::Chunked:
-                m_phase = Phase::ChunkSize;
+                m_phase = Phase::Chunked;
                 break;
             case Framing::UntilClose:
                 m_phase = Phase::Body;
@@ -257,52 +272,23 @@ HttpResponseStream::Status HttpResponseStream::run()
             m_phase = Phase::Done;
             break;
         }
-        case Phase::ChunkSize: {
-            QByteArrayView line;
-            if (!takeLine(&line)) {
-                if (bufferedBytes() > maxChunkLineBytes)
-                    return fail(
-                        Tr::tr("the upstream's chunk-size line is longer than %1 bytes").arg(maxChunkLineBytes));
+        case Phase::Chunked: {
+            const ChunkedDecoder::Step step = m_chunks.next(QByteArrayView(m_buffer).sliced(m_pos));
+            switch (step.kind) {
+            case ChunkedDecoder::Step::Kind::NeedMore:
                 return m_status = Status::NeedMore;
+            case ChunkedDecoder::Step::Kind::Failed:
+                return failChunk(step.line);
+            case ChunkedDecoder::Step::Kind::Data:
+                take(step.consumed, true);
+                break;
+            case ChunkedDecoder::Step::Kind::Size:
+            case ChunkedDecoder::Step::Kind::DataEnd:
+                take(step.consumed); // framing, passed on as it came
+                break;
             }
-            QByteArrayView digits = line;
-            if (const qsizetype semicolon = digits.indexOf(';'); semicolon >= 0)
-                digits = digits.first(semicolon);
-            digits = digits.trimmed();
-            bool ok = !digits.isEmpty() && digits.size() <= maxChunkSizeDigits;
-            const qint64 size = ok ? digits.toLongLong(&ok, 16) : 0;
-            if (!ok || size < 0)
-                return fail(
-                    Tr::tr("the upstream sent a bad chunk size: \"%1\"").arg(QString::fromLatin1(clip(line, 40))));
-            take(m_buffer.indexOf('\n', m_pos) + 1 - m_pos);
-            if (size == 0) {
+            if (m_chunks.isDone())
                 m_phase = Phase::Trailers;
-            } else {
-                m_remaining = size;
-                m_phase = Phase::ChunkData;
-            }
-            break;
-        }
-        case Phase::ChunkData: {
-            const qsizetype n = qsizetype(std::min<qint64>(m_remaining, bufferedBytes()));
-            take(n, true);
-            m_remaining -= n;
-            if (m_remaining > 0)
-                return m_status = Status::NeedMore;
-            m_phase = Phase::ChunkDataEnd;
-            break;
-        }
-        case Phase::ChunkDataEnd: {
-            if (bufferedBytes() < 1 || (m_buffer.at(m_pos) == '\r' && bufferedBytes() < 2))
-                return m_status = Status::NeedMore;
-            if (m_buffer.at(m_pos) == '\n') {
-                take(1);
-            } else if (m_buffer.at(m_pos) == '\r' && m_buffer.at(m_pos + 1) == '\n') {
-                take(2);
-            } else {
-                return fail(Tr::tr("the upstream's chunk did not end where its size said"));
-            }
-            m_phase = Phase::ChunkSize;
             break;
         }
         case Phase::Trailers: {

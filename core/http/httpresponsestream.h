@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/http/chunkeddecoder.h"
 #include "core/http/httpheaders.h"
 
 #include <QByteArray>
@@ -100,10 +101,12 @@ public:
     void reset();
 
 private:
-    enum class Phase { Head, Body, ChunkSize, ChunkData, ChunkDataEnd, Trailers, Done, Failed };
+    enum class Phase { Head, Body, Chunked, Trailers, Done, Failed };
 
     Status run();
     Status fail(QString message);
+    /// The chunk decoder's error, in the words of a proxy about its upstream.
+    Status failChunk(QByteArrayView line);
     Status parseHead(QByteArrayView head);
     bool takeLine(QByteArrayView *line);
     void take(qsizetype count, bool payload = false);
@@ -118,7 +121,8 @@ private:
     bool m_headDone = false;
     Framing m_framing = Framing::None;
     qint64 m_length = 0;
-    qint64 m_remaining = 0;
+    qint64 m_remaining = 0; ///< of a Length body
+    ChunkedDecoder m_chunks{ChunkedDecoder::Grammar::Tolerant};
     QByteArray m_body;
     qint64 m_bodyTotal = 0;
     QList<Piece> m_payload;
