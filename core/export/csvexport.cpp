@@ -8,7 +8,6 @@
 #include <QJsonDocument>
 #include <QLocale>
 #include <QLoggingCategory>
-#include <QMetaEnum>
 
 #include <algorithm>
 #include <cmath>
@@ -46,14 +45,6 @@ QString headerCell(const HeaderList &headers)
     for (const auto &[name, value] : headers)
         array.append(QJsonArray{QString::fromUtf8(name), QString::fromUtf8(value)});
     return QString::fromUtf8(QJsonDocument(array).toJson(QJsonDocument::Compact));
-}
-
-QString networkErrorName(QNetworkReply::NetworkError error)
-{
-    if (error == QNetworkReply::NoError)
-        return {};
-    const char *key = QMetaEnum::fromType<QNetworkReply::NetworkError>().valueToKey(error);
-    return key ? QString::fromLatin1(key) : QString::number(int(error));
 }
 
 } // namespace
@@ -193,7 +184,8 @@ bool writeRows(const RunRecord &run, const ExportOptions &options, const std::fu
             attemptEndName(a->end),
             a->httpStatus ? QString::number(*a->httpStatus) : QString(),
             neutralised(redactor.text(QString::fromUtf8(a->reasonPhrase))),
-            networkErrorName(a->networkError),
+            // Empty for none, where the JSON report writes "NoError".
+            a->networkError == QNetworkReply::NoError ? QString() : networkErrorName(a->networkError),
             neutralised(redactor.text(a->errorString)),
             QString::number(a->bytesReceived),
             a->expectedBytes >= 0 ? QString::number(a->expectedBytes) : QString(),

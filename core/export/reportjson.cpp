@@ -9,7 +9,6 @@
 
 #include <QJsonArray>
 #include <QJsonDocument>
-#include <QMetaEnum>
 
 #include <algorithm>
 #include <cmath>
@@ -104,12 +103,6 @@ QJsonObject tlsObject(const TlsDetails &tls)
         {QStringLiteral("errors"), QJsonArray::fromStringList(tls.errors)},
         {QStringLiteral("errorsIgnored"), tls.errorsIgnored},
     };
-}
-
-QString networkErrorName(QNetworkReply::NetworkError error)
-{
-    const char *key = QMetaEnum::fromType<QNetworkReply::NetworkError>().valueToKey(error);
-    return key ? QString::fromLatin1(key) : QString::number(int(error));
 }
 
 QJsonObject requestObject(quint64 id, const RequestSpec &spec, const Redactor &redactor)

@@ -1,5 +1,7 @@
 #include "core/record/attemptrecord.h"
 
+#include <QMetaEnum>
+
 #include <array>
 #include <utility>
 
@@ -33,6 +35,12 @@ QString attemptEndName(AttemptEnd end)
         return QStringLiteral("cancelled");
     }
     return {};
+}
+
+QString networkErrorName(QNetworkReply::NetworkError error)
+{
+    const char *key = QMetaEnum::fromType<QNetworkReply::NetworkError>().valueToKey(error);
+    return key ? QString::fromLatin1(key) : QString::number(int(error));
 }
 
 QString requestOutcomeName(RequestOutcome outcome)

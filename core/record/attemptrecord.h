@@ -94,6 +94,10 @@ enum class AttemptEnd {
 
 QString attemptEndName(AttemptEnd end);
 
+/// Qt's name of a network error, as the reports write it: "ConnectionRefusedError",
+/// "NoError"; the number for a value Qt does not name.
+QString networkErrorName(QNetworkReply::NetworkError error);
+
 /// One redirect the server answered within an attempt. The executor follows
 /// redirects itself (Qt's ManualRedirectPolicy), so that every 3xx shows in
 /// the record, and it never carries credentials to another origin.

@@ -20,7 +20,6 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QLocale>
-#include <QMetaEnum>
 #include <QScrollArea>
 #include <QSplitter>
 #include <QTableWidget>
@@ -76,12 +75,6 @@ QString plainText(const QList<std::pair<QString, QString>> &rows)
             + QLatin1Char('\n');
     }
     return out;
-}
-
-QString networkErrorName(QNetworkReply::NetworkError error)
-{
-    const char *key = QMetaEnum::fromType<QNetworkReply::NetworkError>().valueToKey(error);
-    return key ? QString::fromLatin1(key) : QString::number(int(error));
 }
 
 QString decisionTitle(Classification::Decision decision)

@@ -267,6 +267,13 @@ void TestCsvExport::values_timesNumbersAndUnknowns()
     QCOMPARE(t.cell(7, QStringLiteral("planned_delay_ms")), QStringLiteral("1234.5"));
     QCOMPARE(t.cell(7, QStringLiteral("actual_delay_ms")), QStringLiteral("1239.75"));
     QVERIFY(t.cell(7, QStringLiteral("error")).startsWith(QLatin1String("Connection refused")));
+    // No network error is an empty cell (the JSON report names it "NoError").
+    qsizetype withoutError = 0;
+    for (qsizetype row = 0; row < t.rows.size(); ++row) {
+        QVERIFY(t.cell(row, QStringLiteral("network_error")) != QLatin1String("NoError"));
+        withoutError += t.cell(row, QStringLiteral("network_error")).isEmpty() ? 1 : 0;
+    }
+    QVERIFY(withoutError > 0);
 
     // Huge values are written in full, never in exponent notation.
     QCOMPARE(t.cell(4, QStringLiteral("bytes_received")), QString::number(qint64(1) << 60));

@@ -9,6 +9,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <algorithm>
 #include <cmath>
 #include <functional>
 
@@ -440,6 +441,10 @@ void TestReportJson::timesAreRelativeAndUtc()
     QCOMPARE(first.value(QStringLiteral("httpStatus")).toInt(), 503);
     QCOMPARE(first.value(QStringLiteral("decision")).toString(), QStringLiteral("retry-after-delay"));
     QCOMPARE(first.value(QStringLiteral("networkError")).toString(), QStringLiteral("ServiceUnavailableError"));
+    // No network error is named too (the CSV leaves that cell empty).
+    QVERIFY(std::any_of(attempts.begin(), attempts.end(), [](const QJsonValue &a) {
+        return a.toObject().value(QStringLiteral("networkError")).toString() == QLatin1String("NoError");
+    }));
 
     const QJsonObject refused = attempts.at(6).toObject(); // request 1, attempt 1
     QCOMPARE(refused.value(QStringLiteral("attemptIndex")).toInt(), 1);
