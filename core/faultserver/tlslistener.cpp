@@ -148,23 +148,30 @@ ServerLogEntry entryOf(const TlsListenerPending &state, TlsFault fault, const Cl
 
 } // namespace
 
+QTimer *TlsListener::handshakeTimer(
+    QTcpSocket *socket, TlsFault fault, const std::shared_ptr<TlsListenerPending> &state, const QString &detail)
+{
+    auto *timer = new QTimer(socket);
+    timer->setSingleShot(true);
+    timer->setInterval(m_host.handshakeTimeoutMs());
+    connect(timer, &QTimer::timeout, this, [this, socket, fault, state, detail] {
+        if (!m_pending.contains(socket))
+            return;
+        ServerLogEntry e = entryOf(*state, fault, m_host.clock());
+        e.action = QStringLiteral("tls-timeout");
+        e.detail = detail.arg(m_host.handshakeTimeoutMs());
+        m_host.record(std::move(e));
+        finish(socket);
+    });
+    return timer;
+}
+
 void TlsListener::startHandshake(QSslSocket *socket, TlsFault fault)
 {
     const auto state = pendingFor(socket, m_host.clock());
     socket->setSslConfiguration(m_host.tlsConfiguration(fault));
 
-    auto *timer = new QTimer(socket);
-    timer->setSingleShot(true);
-    timer->setInterval(m_host.handshakeTimeoutMs());
-    connect(timer, &QTimer::timeout, this, [this, socket, fault, state] {
-        if (!m_pending.contains(socket))
-            return;
-        ServerLogEntry e = entryOf(*state, fault, m_host.clock());
-        e.action = QStringLiteral("tls-timeout");
-        e.detail = Tr::tr("no TLS handshake within %1 ms").arg(m_host.handshakeTimeoutMs());
-        m_host.record(std::move(e));
-        finish(socket);
-    });
+    QTimer *timer = handshakeTimer(socket, fault, state, Tr::tr("no TLS handshake within %1 ms"));
     connect(socket, &QSslSocket::alertReceived, this,
         [state](QSsl::AlertLevel level, QSsl::AlertType, const QString &description) {
             if (level == QSsl::AlertLevel::Fatal)
@@ -201,18 +208,7 @@ void TlsListener::startHandshake(QSslSocket *socket, TlsFault fault)
 void TlsListener::startRawFault(QTcpSocket *socket, TlsFault fault)
 {
     const auto state = pendingFor(socket, m_host.clock());
-    auto *timer = new QTimer(socket);
-    timer->setSingleShot(true);
-    timer->setInterval(m_host.handshakeTimeoutMs());
-    connect(timer, &QTimer::timeout, this, [this, socket, fault, state] {
-        if (!m_pending.contains(socket))
-            return;
-        ServerLogEntry e = entryOf(*state, fault, m_host.clock());
-        e.action = QStringLiteral("tls-timeout");
-        e.detail = Tr::tr("no ClientHello within %1 ms").arg(m_host.handshakeTimeoutMs());
-        m_host.record(std::move(e));
-        finish(socket);
-    });
+    QTimer *timer = handshakeTimer(socket, fault, state, Tr::tr("no ClientHello within %1 ms"));
     connect(socket, &QTcpSocket::readyRead, this, [this, socket, fault, state, timer] {
         if (!m_pending.contains(socket))
             return;

@@ -7,15 +7,18 @@
 #include <QSslConfiguration>
 #include <QTcpServer>
 
+#include <memory>
 #include <optional>
 
 QT_BEGIN_NAMESPACE
 class QSslSocket;
+class QTimer;
 QT_END_NAMESPACE
 
 namespace RetryLab::Core {
 
 class Clock;
+struct TlsListenerPending;
 
 /// One TLS port of the fault server. Each connection gets a TlsFault before
 /// its handshake: the port's own (a fault port), or the next step of the
@@ -65,6 +68,10 @@ protected:
 private:
     void startHandshake(QSslSocket *socket, TlsFault fault);
     void startRawFault(QTcpSocket *socket, TlsFault fault);
+    /// A timer, not started, that gives up on `socket` after the handshake
+    /// timeout and logs "tls-timeout" with `detail` (its %1 the timeout in ms).
+    QTimer *handshakeTimer(
+        QTcpSocket *socket, TlsFault fault, const std::shared_ptr<TlsListenerPending> &state, const QString &detail);
     /// Logs nothing; drops a connection that never reached HTTP.
     void finish(QTcpSocket *socket);
 
