@@ -130,6 +130,25 @@ QString defaultRequestMimeType(const QByteArray &body)
                                                                 : QStringLiteral("application/octet-stream");
 }
 
+// The postData of a request that sent `sent` with `headers`: text as it is,
+// anything else base64 (HAR has no field for bytes).
+QJsonObject postDataObject(const QByteArray &sent, const HeaderList &headers, const Redactor &redactor)
+{
+    const QByteArray body = redactor.body(sent, headers);
+    QJsonObject postData{
+        {QStringLiteral("mimeType"), mimeTypeOf(headers, defaultRequestMimeType(sent))},
+        {QStringLiteral("params"), QJsonArray()},
+    };
+    if (isUtf8(body)) {
+        postData.insert(QStringLiteral("text"), text(body));
+    } else {
+        postData.insert(QStringLiteral("text"), QString::fromLatin1(body.toBase64()));
+        postData.insert(QStringLiteral("_encoding"), QStringLiteral("base64"));
+        postData.insert(QStringLiteral("comment"), QStringLiteral("binary body, base64-encoded"));
+    }
+    return postData;
+}
+
 // `withBodies`: the attempt's bodies fit within the export's body budget.
 QJsonObject requestObject(const AttemptRecord &a, const RunRecord &run, const Redactor &redactor, bool withBodies)
 {
@@ -159,19 +178,7 @@ QJsonObject requestObject(const AttemptRecord &a, const RunRecord &run, const Re
     if (!sent.isEmpty() && !withBodies && sent != (single ? spec->body : QByteArray())) {
         request.insert(QStringLiteral("comment"), QStringLiteral("body dropped to bound memory"));
     } else if (!sent.isEmpty()) {
-        const QByteArray body = redactor.body(sent, a.requestHeaders);
-        QJsonObject postData{
-            {QStringLiteral("mimeType"), mimeTypeOf(a.requestHeaders, defaultRequestMimeType(sent))},
-            {QStringLiteral("params"), QJsonArray()},
-        };
-        if (isUtf8(body)) {
-            postData.insert(QStringLiteral("text"), text(body));
-        } else {
-            postData.insert(QStringLiteral("text"), QString::fromLatin1(body.toBase64()));
-            postData.insert(QStringLiteral("_encoding"), QStringLiteral("base64"));
-            postData.insert(QStringLiteral("comment"), QStringLiteral("binary body, base64-encoded"));
-        }
-        request.insert(QStringLiteral("postData"), postData);
+        request.insert(QStringLiteral("postData"), postDataObject(sent, a.requestHeaders, redactor));
     }
     return request;
 }
@@ -573,21 +580,8 @@ QJsonObject specRequestObject(const RequestSpec &spec, const Redactor &redactor)
         {QStringLiteral("headersSize"), -1},
         {QStringLiteral("bodySize"), double(spec.body.size())},
     };
-    if (!spec.body.isEmpty()) {
-        const QByteArray body = redactor.body(spec.body, spec.headers);
-        QJsonObject postData{
-            {QStringLiteral("mimeType"), mimeTypeOf(spec.headers, defaultRequestMimeType(spec.body))},
-            {QStringLiteral("params"), QJsonArray()},
-        };
-        if (isUtf8(body)) {
-            postData.insert(QStringLiteral("text"), text(body));
-        } else {
-            postData.insert(QStringLiteral("text"), QString::fromLatin1(body.toBase64()));
-            postData.insert(QStringLiteral("_encoding"), QStringLiteral("base64"));
-            postData.insert(QStringLiteral("comment"), QStringLiteral("binary body, base64-encoded"));
-        }
-        request.insert(QStringLiteral("postData"), postData);
-    }
+    if (!spec.body.isEmpty())
+        request.insert(QStringLiteral("postData"), postDataObject(spec.body, spec.headers, redactor));
     return request;
 }
 
