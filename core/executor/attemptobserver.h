@@ -10,7 +10,7 @@
 namespace RetryLab::Core {
 
 /// What an attempt produced, once Qt has said all it will say about it.
-/// RetryExecutor reads the reply; the reading of what it read is here, as a
+/// AttemptTransport reads the reply; the reading of what it read is here, as a
 /// function of values, so that a broken body or Qt's own timeout can be told
 /// apart without a socket.
 namespace AttemptObserver {
