@@ -60,7 +60,12 @@ OpenedRun::OpenedRun(RunSession *live, TimelineView *timeline, ErrorLogView *err
 }
 
 // The window calls close() while its views are alive; here they may be gone.
-OpenedRun::~OpenedRun() = default;
+OpenedRun::~OpenedRun()
+{
+    // The window places the banner in its layout and owns it from then on; until then it is ours.
+    if (m_banner && !m_banner->parent())
+        delete m_banner.data();
+}
 
 QString OpenedRun::bannerText() const
 {

@@ -86,7 +86,7 @@ private:
     MessageBar *m_messages;
     QWidget *m_dialogParent;
 
-    QFrame *m_banner;
+    QPointer<QFrame> m_banner; // deleted here when no window took it
     QLabel *m_text;
     QPushButton *m_close;
     ReplayBar *m_replayBar;
