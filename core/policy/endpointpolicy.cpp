@@ -1,5 +1,6 @@
 #include "core/policy/endpointpolicy.h"
 
+#include "core/http/pathpattern.h"
 #include "core/util/coretr.h"
 
 #include <QCoreApplication>
@@ -9,24 +10,25 @@ namespace RetryLab::Core {
 
 namespace {
 
-bool wildcardMatch(const QString &pattern, const QString &text, Qt::CaseSensitivity cs)
+// Host names have no segments: "*" is any run of characters ("*.example.com"
+// matches a.b.example.com), compared without regard to case.
+bool hostMatches(const QString &pattern, const QString &host)
 {
     if (pattern.isEmpty())
         return true;
     QRegularExpression re(
         QRegularExpression::wildcardToRegularExpression(pattern, QRegularExpression::UnanchoredWildcardConversion));
     re.setPattern(QStringLiteral("\\A(?:") + re.pattern() + QStringLiteral(")\\z"));
-    if (cs == Qt::CaseInsensitive)
-        re.setPatternOptions(QRegularExpression::CaseInsensitiveOption);
-    return re.match(text).hasMatch();
+    re.setPatternOptions(QRegularExpression::CaseInsensitiveOption);
+    return re.match(host).hasMatch();
 }
 
 } // namespace
 
 bool EndpointPolicy::matches(const QUrl &url) const
 {
-    return wildcardMatch(host, url.host(), Qt::CaseInsensitive)
-        && wildcardMatch(path, url.path().isEmpty() ? QStringLiteral("/") : url.path(), Qt::CaseSensitive);
+    return hostMatches(host, url.host())
+        && PathPattern(path).matches(QByteArrayView(url.path(QUrl::FullyEncoded).toLatin1()));
 }
 
 QString EndpointPolicy::describe() const

@@ -16,14 +16,15 @@ struct EndpointPolicy
 {
     /// The host, case-insensitive; "*" and "?" are wildcards ("*.example.com"). Empty: any host.
     QString host;
-    /// The path, a wildcard pattern ("/upload/*"); empty: any path.
+    /// The path, a PathPattern ("/upload/**": `*` within a segment, `**` across
+    /// segments, `?` one character); empty: any path.
     QString path;
     BackoffPolicy policy;
     /// Where the policy came from, for people ("preset azure-batch").
     QString origin;
 
     bool matches(const QUrl &url) const;
-    /// "host *.example.com, path /upload/*" or "any request".
+    /// "host *.example.com, path /upload/**" or "any request".
     QString describe() const;
 
     friend bool operator==(const EndpointPolicy &, const EndpointPolicy &) = default;

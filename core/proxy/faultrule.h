@@ -17,12 +17,14 @@ namespace RetryLab::Core {
 /// Written as a line of `key=value` words (the `--fault` option, the rules
 /// editor), or as a JSON object with the same keys (format `retrylab-faults`):
 ///
-///     status=503 retry-after=2 p=0.3 path=/api/*
+///     status=503 retry-after=2 p=0.3 path=/api/**
 ///     latency=lognormal:200:0.5 at=response method=GET
 ///     reset=after first=2 name=flaky-downloads
 ///
-/// Match: `method=GET`, `path=/api/*` (a glob: `*` any run of characters,
-/// `?` one), `header=Name` (sent) or `header=Name:glob` (sent with a matching value).
+/// Match: `method=GET`, `path=/api/**` (a PathPattern, as everywhere a path is
+/// matched: `*` within a segment, `**` across segments, `?` one character),
+/// `header=Name` (sent) or `header=Name:glob` (sent with a value matching the
+/// glob, where `*` is any run of characters and `?` one).
 /// When, all of which must hold: `p=0.3` (probability, seeded), `every=N` (the
 /// Nth, 2Nth, ... matching request), `first=N` (the first N attempts of each
 /// logical request, as the observer groups them), `from=S` and `to=S` (seconds
@@ -49,7 +51,7 @@ struct FaultRule
 
     // --- match
     QByteArray method; ///< empty: any
-    QString path; ///< glob on the path (without the query); empty: any
+    QString path; ///< PathPattern on the path (without the query); empty: any
     QByteArray headerName; ///< empty: no header condition
     QByteArray headerGlob; ///< empty: the header only has to be sent
 
@@ -88,7 +90,7 @@ struct FaultRule
     /// Reads one rule of a `retrylab-faults` file; values may be strings or numbers.
     static Result<FaultRule> fromJson(const QJsonObject &object);
 
-    /// `*` and `?` glob over the whole text.
+    /// `*` and `?` glob over the whole text (header values; paths take PathPattern).
     static bool globMatch(QByteArrayView glob, QByteArrayView text);
 
     bool operator==(const FaultRule &) const = default;

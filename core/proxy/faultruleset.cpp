@@ -118,6 +118,9 @@ void FaultRuleSet::setRules(const FaultRuleList &list, double nowMs, bool restar
     }
     m_rules = named.rules;
     m_counts = counts;
+    m_paths.clear();
+    for (const FaultRule &r : std::as_const(m_rules))
+        m_paths.append(PathPattern(r.path));
     if (restart) {
         m_originMs = nowMs;
         if (list.seed)
@@ -142,11 +145,12 @@ void FaultRuleSet::setAllEnabled(bool enabled)
         r.enabled = enabled;
 }
 
-bool FaultRuleSet::matches(const FaultRule &rule, const HttpRequest &request) const
+bool FaultRuleSet::matches(qsizetype index, const HttpRequest &request) const
 {
+    const FaultRule &rule = m_rules[index];
     if (!rule.method.isEmpty() && rule.method != request.method)
         return false;
-    if (!rule.path.isEmpty() && !FaultRule::globMatch(rule.path.toUtf8(), request.path))
+    if (!m_paths[index].matches(QByteArrayView(request.path)))
         return false;
     if (!rule.headerName.isEmpty()) {
         bool found = false;
@@ -199,7 +203,7 @@ ProxyFault FaultRuleSet::decide(const HttpRequest &request, const QString &peer,
     const double elapsedS = (nowMs - m_originMs) / 1000.0;
     for (qsizetype i = 0; i < m_rules.size(); ++i) {
         const FaultRule &r = m_rules[i];
-        if (!r.enabled || !matches(r, request))
+        if (!r.enabled || !matches(i, request))
             continue;
         Counts &counts = m_counts[i];
         ++counts.matched;

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "core/http/httprequestparser.h"
+#include "core/http/pathpattern.h"
 #include "core/observe/attemptgrouper.h"
 #include "core/proxy/faultrule.h"
 #include "core/util/randomsource.h"
@@ -87,9 +88,10 @@ public:
     QJsonObject stateJson() const;
 
 private:
-    bool matches(const FaultRule &rule, const HttpRequest &request) const;
+    bool matches(qsizetype rule, const HttpRequest &request) const;
 
     QList<FaultRule> m_rules;
+    QList<PathPattern> m_paths; ///< each rule's path, compiled once
     QList<Counts> m_counts;
     double m_originMs = 0.0;
     RandomSource m_random;

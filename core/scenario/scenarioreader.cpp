@@ -58,7 +58,7 @@ void readPolicy(JsonReader &r, Scenario &scenario)
     readPolicyAt(r, QStringLiteral("policy"), scenario.policy, scenario.policyOrigin);
 }
 
-// {"host": "*.example.com", "path": "/upload/*", "policy": ...}, each a policy value as "policy" takes.
+// {"host": "*.example.com", "path": "/upload/**", "policy": ...}, each a policy value as "policy" takes.
 void readEndpointPolicies(JsonReader &r, Scenario &scenario)
 {
     auto list = r.array(QStringLiteral("endpointPolicies"));

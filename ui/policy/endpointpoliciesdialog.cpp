@@ -37,7 +37,8 @@ EndpointPoliciesDialog::EndpointPoliciesDialog(const QList<Core::BackoffPolicy> 
     auto *intro
         = new QLabel(tr("Tune the policy to the operation (the Retry pattern): requests whose URL matches a row "
                         "run under its policy, the first matching row wins, and the others under the policy "
-                        "dock's. Host and path take * and ? as wildcards; an empty one matches anything. The "
+                        "dock's. A host takes * and ? as wildcards; a path takes * within a segment, ** across "
+                        "segments and ? for one character (/upload/**); an empty one matches anything. The "
                         "circuit breaker and the retry budget stay the dock policy's, shared by every request."),
             this);
     intro->setWordWrap(true);

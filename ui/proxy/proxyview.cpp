@@ -104,7 +104,7 @@ ProxyView::ProxyView(QWidget *laneViews, QWidget *parent)
     m_rulesView->setToolTip(
         tr("One fault per rule, written as in retrylab proxy --fault: status=503 retry-after=2, latency=200,\n"
            "latency=50-300, latency=lognormal:200:0.5 at=response, bandwidth=64k, reset, reset=after,\n"
-           "reset=unsent, empty, stall, cut=512, corrupt; with method=, path=/api/*, header=Name:glob,\n"
+           "reset=unsent, empty, stall, cut=512, corrupt; with method=, path=/api/**, header=Name:glob,\n"
            "p=0.3, every=3, first=2, from=S to=S. Double-click a rule to edit it."));
 
     m_logView->verticalHeader()->hide();
