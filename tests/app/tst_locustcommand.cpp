@@ -11,6 +11,7 @@
 #include "core/scenario/conformancesuite.h"
 #include "core/scenario/locustexport.h"
 #include "tests/app/commandtesting.h"
+#include "tests/tools/requiredtool.h"
 
 #include <QDir>
 #include <QJsonArray>
@@ -117,7 +118,8 @@ void TestLocustCommand::initTestCase()
 {
     m_locust = QStandardPaths::findExecutable(QStringLiteral("locust"));
     if (m_locust.isEmpty())
-        QSKIP("Locust is not installed (scripts/deps.sh installs Debian's python3-locust)");
+        RETRYLAB_MISSING_TOOL(
+            "Locust is not installed: install the Debian package python3-locust (scripts/deps.sh does)");
     QVERIFY(m_dir.isValid());
 }
 

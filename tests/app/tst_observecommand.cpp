@@ -1,6 +1,7 @@
 #include "commandtesting.h"
 
 #include "core/observe/observationreport.h"
+#include "tests/tools/requiredtool.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -187,7 +188,7 @@ private Q_SLOTS:
     {
         const QString curl = QStandardPaths::findExecutable(QStringLiteral("curl"));
         if (curl.isEmpty())
-            QSKIP("curl is not installed (scripts/deps.sh installs it)");
+            RETRYLAB_MISSING_TOOL("curl is not installed: install the Debian package curl (scripts/deps.sh does)");
         QTemporaryDir dir;
         const QString reportPath = dir.filePath(QStringLiteral("curl.json"));
         QProcess observe;

@@ -4,6 +4,7 @@
 #include "core/export/csvexport.h"
 #include "core/export/reportjson.h"
 #include "core/faultserver/faultserver.h"
+#include "tests/tools/requiredtool.h"
 
 #include <QDir>
 #include <QJsonArray>
@@ -373,7 +374,8 @@ void TestRunCommand::exports_writtenAndReadBack()
     QVERIFY(entries.first().toObject().contains(QStringLiteral("_attemptIndex")));
     const HarValidator::Run validation = HarValidator::validate({files.har});
     if (validation.skipped)
-        QSKIP("node is not installed, so the HAR schema cannot be checked (scripts/deps.sh installs Node.js)");
+        RETRYLAB_MISSING_TOOL("node is not installed, so the HAR schema cannot be checked: install the Debian package "
+                              "nodejs (scripts/deps.sh does)");
     QVERIFY2(validation.exitCode == 0, qPrintable(validation.output));
 
     // JUnit: well-formed XML, one test case per expectation.

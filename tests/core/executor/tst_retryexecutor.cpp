@@ -5,6 +5,7 @@
 #include "core/record/runrecord.h"
 #include "tests/core/capturingserver.h"
 #include "tests/core/executor/executorcollector.h"
+#include "tests/tools/requiredtool.h"
 
 #include <QHstsPolicy>
 #include <QJsonDocument>
@@ -1683,7 +1684,8 @@ void TestRetryExecutor::injectedManager_destroyedFirst_executorCarriesOn()
 void TestRetryExecutor::tlsErrors_areNeverIgnored()
 {
     if (!QSslSocket::supportsSsl())
-        QSKIP("Qt has no TLS backend here");
+        RETRYLAB_MISSING_TOOL("Qt has no TLS backend here: install the Debian package libqt6network6 with its OpenSSL "
+                              "plugin (scripts/deps.sh installs qt6-base-dev)");
     QSslServer tlsServer;
     QVERIFY(listenWithTestCertificate(tlsServer));
 
@@ -1713,7 +1715,8 @@ void TestRetryExecutor::tlsErrors_afterAnHstsUpgrade_areRecordedToo()
     // A manager with HSTS on sends an http:// URL of a known host over TLS: its
     // certificate errors are the attempt's, though the URL says http.
     if (!QSslSocket::supportsSsl())
-        QSKIP("Qt has no TLS backend here");
+        RETRYLAB_MISSING_TOOL("Qt has no TLS backend here: install the Debian package libqt6network6 with its OpenSSL "
+                              "plugin (scripts/deps.sh installs qt6-base-dev)");
     QSslServer tlsServer;
     QVERIFY(listenWithTestCertificate(tlsServer));
 

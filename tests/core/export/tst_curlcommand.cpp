@@ -2,6 +2,7 @@
 
 #include "tests/core/capturingserver.h"
 #include "tests/core/export/exportsamples.h"
+#include "tests/tools/requiredtool.h"
 
 #include <QProcess>
 #include <QSignalSpy>
@@ -298,7 +299,7 @@ void TestCurlCommand::realCurl_sendsWhatTheRequestSays()
 {
     const QString curl = QStandardPaths::findExecutable(QStringLiteral("curl"));
     if (curl.isEmpty())
-        QSKIP("curl is not installed (scripts/deps.sh installs it)");
+        RETRYLAB_MISSING_TOOL("curl is not installed: install the Debian package curl (scripts/deps.sh does)");
     CapturingServer::Server server;
     QVERIFY(server.start());
 

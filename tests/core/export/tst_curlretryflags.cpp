@@ -2,6 +2,7 @@
 #include "core/policy/presets.h"
 
 #include "tests/core/capturingserver.h"
+#include "tests/tools/requiredtool.h"
 
 #include <QProcess>
 #include <QSignalSpy>
@@ -218,7 +219,7 @@ void TestCurlRetryFlags::realCurl_acceptsTheFlagsOfEveryPreset()
 {
     const QString curl = QStandardPaths::findExecutable(QStringLiteral("curl"));
     if (curl.isEmpty())
-        QSKIP("curl is not installed (scripts/deps.sh installs it)");
+        RETRYLAB_MISSING_TOOL("curl is not installed: install the Debian package curl (scripts/deps.sh does)");
     CapturingServer::Server server;
     QVERIFY(server.start());
     for (const Presets::Preset &p : Presets::all()) {
@@ -241,7 +242,7 @@ void TestCurlRetryFlags::realCurl_retriesAsTheFlagsSay()
 {
     const QString curl = QStandardPaths::findExecutable(QStringLiteral("curl"));
     if (curl.isEmpty())
-        QSKIP("curl is not installed (scripts/deps.sh installs it)");
+        RETRYLAB_MISSING_TOOL("curl is not installed: install the Debian package curl (scripts/deps.sh does)");
     CapturingServer::Server server;
     QVERIFY(server.start());
     server.statuses = {503, 429};

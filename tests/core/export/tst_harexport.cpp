@@ -2,6 +2,7 @@
 
 #include "tests/core/export/exportsamples.h"
 #include "tests/tools/harvalidator.h"
+#include "tests/tools/requiredtool.h"
 
 #include <QFile>
 #include <QJsonArray>
@@ -96,7 +97,8 @@ void TestHarExport::schema_harValidatorAcceptsEveryExport()
 
     const HarValidator::Run run = HarValidator::validate(files);
     if (run.skipped)
-        QSKIP("node is not installed, so the HAR schema cannot be checked (scripts/deps.sh installs Node.js)");
+        RETRYLAB_MISSING_TOOL("node is not installed, so the HAR schema cannot be checked: install the Debian package "
+                              "nodejs (scripts/deps.sh does)");
     if (run.exitCode == 3)
         QFAIL(qPrintable(QStringLiteral("har-validator is not installed in " RETRYLAB_NODE_TOOLS_DIR
                                         " (the node_tools_install test installs it): ")
@@ -173,7 +175,8 @@ void TestHarExport::schema_harValidatorRejectsABrokenHar()
     const HarValidator::Run run
         = HarValidator::validate({writeHar(dir, QStringLiteral("broken.har"), QJsonDocument(har).toJson())});
     if (run.skipped)
-        QSKIP("node is not installed, so the HAR schema cannot be checked (scripts/deps.sh installs Node.js)");
+        RETRYLAB_MISSING_TOOL("node is not installed, so the HAR schema cannot be checked: install the Debian package "
+                              "nodejs (scripts/deps.sh does)");
     QVERIFY2(run.exitCode == 1, qPrintable(run.output));
     QVERIFY2(run.output.contains(QLatin1String("invalid HAR")), qPrintable(run.output));
 }

@@ -4,6 +4,7 @@
 #include "core/http/retryafter.h"
 #include "core/util/clock.h"
 #include "core/util/terminaltext.h"
+#include "tests/tools/requiredtool.h"
 
 #include <QElapsedTimer>
 #include <QJsonArray>
@@ -279,7 +280,11 @@ bool TestFaultServer::start(ClientFixture &fixture, ClientFixture::Time time, co
     QFETCH(Client, client);
     fixture.client = client;
     if (client == Client::Curl && m_curl.isEmpty()) {
-        QTest::qSkip("curl is not installed (scripts/deps.sh installs it)", __FILE__, __LINE__);
+        const char *missing = "curl is not installed: install the Debian package curl (scripts/deps.sh does)";
+        if (RetryLab::Testing::toolsRequired())
+            QTest::qFail(missing, __FILE__, __LINE__);
+        else
+            QTest::qSkip(missing, __FILE__, __LINE__);
         return false;
     }
     fixture.server.setOptions(options);
@@ -1249,7 +1254,7 @@ void TestFaultServer::connectionFaults_curlExitCode()
     QFETCH(int, exitCode);
     QFETCH(int, status);
     if (m_curl.isEmpty())
-        QSKIP("curl is not installed (scripts/deps.sh installs it)");
+        RETRYLAB_MISSING_TOOL("curl is not installed: install the Debian package curl (scripts/deps.sh does)");
     for (const bool scripted : {false, true}) {
         m_server.reset();
         QStringList headers;

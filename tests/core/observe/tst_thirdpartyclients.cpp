@@ -5,6 +5,7 @@
 
 #include "core/faultserver/faultserver.h"
 #include "core/observe/observer.h"
+#include "tests/tools/requiredtool.h"
 
 #include <QDir>
 #include <QFileInfo>
@@ -163,7 +164,7 @@ private Q_SLOTS:
     {
         const QString curl = QStandardPaths::findExecutable(QStringLiteral("curl"));
         if (curl.isEmpty())
-            QSKIP("curl is not installed (scripts/deps.sh installs it)");
+            RETRYLAB_MISSING_TOOL("curl is not installed: install the Debian package curl (scripts/deps.sh does)");
         usePlan("always-503");
         // Two curls at once on two paths: two logical requests of one client.
         // (-o FILE, not /dev/null: curl truncates its output before a retry.)
@@ -196,7 +197,7 @@ private Q_SLOTS:
     {
         const QString curl = QStandardPaths::findExecutable(QStringLiteral("curl"));
         if (curl.isEmpty())
-            QSKIP("curl is not installed (scripts/deps.sh installs it)");
+            RETRYLAB_MISSING_TOOL("curl is not installed: install the Debian package curl (scripts/deps.sh does)");
         usePlan("503-retry-after-1");
         QVERIFY(runClients({{curl,
             strings({"-sS", "-A", "curl-retry-after/1", "--retry", "3", "-o"})
@@ -215,7 +216,7 @@ private Q_SLOTS:
     {
         const QString curl = QStandardPaths::findExecutable(QStringLiteral("curl"));
         if (curl.isEmpty())
-            QSKIP("curl is not installed (scripts/deps.sh installs it)");
+            RETRYLAB_MISSING_TOOL("curl is not installed: install the Debian package curl (scripts/deps.sh does)");
         usePlan("always-503");
         QVERIFY(runClients({{curl,
             strings({"-sS", "-A", "curl-retry-delay/1", "--retry", "3", "--retry-delay", "1", "-o"})
@@ -234,7 +235,7 @@ private Q_SLOTS:
     {
         const QString curl = QStandardPaths::findExecutable(QStringLiteral("curl"));
         if (curl.isEmpty())
-            QSKIP("curl is not installed (scripts/deps.sh installs it)");
+            RETRYLAB_MISSING_TOOL("curl is not installed: install the Debian package curl (scripts/deps.sh does)");
         usePlan("reset-then-200");
         QVERIFY(runClients({{curl,
                                 strings({"-sS", "-A", "curl-all-errors/1", "--retry", "2", "--retry-all-errors", "-o"})
@@ -268,7 +269,7 @@ private Q_SLOTS:
     {
         const QString wget = QStandardPaths::findExecutable(QStringLiteral("wget"));
         if (wget.isEmpty())
-            QSKIP("wget is not installed (scripts/deps.sh installs it)");
+            RETRYLAB_MISSING_TOOL("wget is not installed: install the Debian package wget (scripts/deps.sh does)");
         usePlan("always-503");
         // wget 1.21 treats 503 as fatal unless --retry-on-http-error names it.
         const auto command = [&](const char *path, const char *out) {
@@ -295,7 +296,8 @@ private Q_SLOTS:
     {
         const QString python = TestThirdPartyClients::python("requests");
         if (python.isEmpty())
-            QSKIP("python3-requests is not installed (scripts/deps.sh installs it)");
+            RETRYLAB_MISSING_TOOL(
+                "requests is not installed: install the Debian package python3-requests (scripts/deps.sh does)");
         usePlan("always-503");
         // urllib3 draws no jitter, so its delays of one retry index agree within milliseconds; a
         // Python process held up by the machine for tens of milliseconds looks like jitter. A trial
@@ -346,7 +348,8 @@ private Q_SLOTS:
         QFETCH(QString, mode);
         const QString python = TestThirdPartyClients::python("botocore");
         if (python.isEmpty())
-            QSKIP("python3-botocore is not installed (scripts/deps.sh installs it)");
+            RETRYLAB_MISSING_TOOL(
+                "botocore is not installed: install the Debian package python3-botocore (scripts/deps.sh does)");
         usePlan("always-503");
         QVERIFY(runClients(
             {{python, {script("botocore_client.py"), base(), mode, QStringLiteral("3"), QStringLiteral("16")}}}));
@@ -378,7 +381,8 @@ private Q_SLOTS:
     {
         const QString python = TestThirdPartyClients::python("tenacity");
         if (python.isEmpty())
-            QSKIP("python3-tenacity is not installed (scripts/deps.sh installs it)");
+            RETRYLAB_MISSING_TOOL(
+                "tenacity is not installed: install the Debian package python3-tenacity (scripts/deps.sh does)");
         usePlan("always-503");
         QVERIFY(runClients({{python,
             {script("tenacity_client.py"), base(), QStringLiteral("20"), QStringLiteral("4"),
@@ -398,7 +402,8 @@ private Q_SLOTS:
     {
         const QString python = TestThirdPartyClients::python("backoff");
         if (python.isEmpty())
-            QSKIP("python3-backoff is not installed (scripts/deps.sh installs it)");
+            RETRYLAB_MISSING_TOOL(
+                "backoff is not installed: install the Debian package python3-backoff (scripts/deps.sh does)");
         usePlan("always-503");
         QVERIFY(runClients({{python,
             {script("backoff_client.py"), base(), QStringLiteral("20"), QStringLiteral("4"),

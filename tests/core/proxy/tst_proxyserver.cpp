@@ -10,6 +10,7 @@
 #include "tests/core/capturingserver.h"
 #include "tests/core/executor/realservers.h"
 #include "tests/core/proxy/proxytesting.h"
+#include "tests/tools/requiredtool.h"
 
 #include <QCryptographicHash>
 #include <QNetworkAccessManager>
@@ -221,7 +222,7 @@ private Q_SLOTS:
     {
         const QByteArray missing = RealServers::Nginx::checkInstalled();
         if (!missing.isEmpty())
-            QSKIP(missing.constData());
+            RETRYLAB_MISSING_TOOL(missing.constData());
         QByteArray file(24 * 1024 * 1024, Qt::Uninitialized);
         QRandomGenerator generator(5);
         generator.fillRange(reinterpret_cast<quint32 *>(file.data()), file.size() / 4);

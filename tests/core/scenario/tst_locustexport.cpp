@@ -8,6 +8,7 @@
 #include "core/scenario/locustexport.h"
 #include "core/scenario/scenarioreader.h"
 #include "core/util/randomsource.h"
+#include "tests/tools/requiredtool.h"
 
 #include <QFile>
 #include <QJsonArray>
@@ -80,7 +81,7 @@ void TestLocustExport::initTestCase()
 {
     m_python = QStandardPaths::findExecutable(QStringLiteral("python3"));
     if (m_python.isEmpty())
-        QSKIP("python3 is not installed (scripts/deps.sh installs it)");
+        RETRYLAB_MISSING_TOOL("python3 is not installed: install the Debian package python3 (scripts/deps.sh does)");
     QVERIFY(m_dir.isValid());
 }
 
