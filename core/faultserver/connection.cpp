@@ -464,6 +464,7 @@ void Connection::dispatch()
     e.receivedNs = m_startNs;
     e.identityHeaders = ServerLogEntry::identityHeadersOf(r.headers);
     e.bodyDigest = ServerLogEntry::bodyDigestOf(r.body);
+    e.requestDigest = ServerLogEntry::requestDigestOf(r.target, r.headers);
     m_entryPending = true;
     m_servedAny = true;
 

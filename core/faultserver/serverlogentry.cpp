@@ -1,5 +1,6 @@
 #include "core/faultserver/serverlogentry.h"
 
+#include "core/http/redactor.h"
 #include "core/util/terminaltext.h"
 
 #include <QCryptographicHash>
@@ -92,6 +93,24 @@ QByteArray ServerLogEntry::bodyDigestOf(QByteArrayView body)
     if (body.isEmpty())
         return {};
     return QCryptographicHash::hash(body, QCryptographicHash::Sha256).toHex().left(16);
+}
+
+QByteArray ServerLogEntry::requestDigestOf(QByteArrayView target, const QList<QPair<QByteArray, QByteArray>> &headers)
+{
+    QCryptographicHash hash(QCryptographicHash::Sha256);
+    hash.addData(target);
+    for (const auto &[name, value] : headers) {
+        if (name.compare("cookie", Qt::CaseInsensitive) == 0 || !Redactor::isSensitiveHeader(name))
+            continue;
+        QByteArrayView counted = value;
+        if (const qsizetype signature = counted.indexOf("Signature="); signature >= 0)
+            counted = counted.first(signature);
+        hash.addData("\n");
+        hash.addData(name.toLower());
+        hash.addData(":");
+        hash.addData(counted);
+    }
+    return hash.result().toHex().left(16);
 }
 
 QString ServerLogEntry::summary() const

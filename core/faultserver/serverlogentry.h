@@ -56,6 +56,9 @@ struct ServerLogEntry
     QList<QPair<QByteArray, QByteArray>> identityHeaders;
     /// The first 16 hex digits of the SHA-256 of the request body; empty for no body.
     QByteArray bodyDigest;
+    /// What arrived, for telling requests apart (requestDigestOf), taken before
+    /// anything is masked; empty for a request that could not be parsed.
+    QByteArray requestDigest;
     /// The Retry-After value the server sent, if it sent one.
     QByteArray retryAfter;
     /// Set by a FaultServer::RequestHook to find its own record of the request again; 0 otherwise.
@@ -67,6 +70,14 @@ struct ServerLogEntry
     static QList<QPair<QByteArray, QByteArray>> identityHeadersOf(const QList<QPair<QByteArray, QByteArray>> &headers);
     /// The first 16 hex digits of the body's SHA-256; empty for no body.
     static QByteArray bodyDigestOf(QByteArrayView body);
+    /// The first 16 hex digits of a SHA-256 of the target exactly as sent and of
+    /// the values of the headers that carry credentials (Redactor::isSensitiveHeader):
+    /// what tells two requests apart whose difference the masked log hides
+    /// (?key=a and ?key=b; two bearer tokens). Left out: Cookie (a server may set
+    /// one on a failed answer, and the retry carries it) and a request signature
+    /// (AWS SigV4 signs every attempt anew): only the part of an Authorization
+    /// value before "Signature=" counts.
+    static QByteArray requestDigestOf(QByteArrayView target, const QList<QPair<QByteArray, QByteArray>> &headers);
     /// User-Agent, the retry identifiers SDKs send (amz-sdk-invocation-id,
     /// amz-sdk-request, x-goog-api-client, x-retry-request-id, x-retry-attempt,
     /// idempotency-key, grpc-previous-rpc-attempts, ...), all lower-case.

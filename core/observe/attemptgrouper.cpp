@@ -172,8 +172,11 @@ AttemptGrouper::Decision AttemptGrouper::assign(
         }
     }
 
-    const QByteArray key
-        = client.toUtf8() + '\x1e' + attempt.method + ' ' + attempt.target.toUtf8() + ' ' + attempt.bodyDigest;
+    // What arrived, not what is shown: a masked target would merge requests that
+    // differ only in a masked query value (?key=a, ?key=b).
+    const QByteArray key = client.toUtf8() + '\x1e' + attempt.method + ' '
+        + (attempt.requestDigest.isEmpty() ? attempt.target.toUtf8() : attempt.requestDigest) + ' '
+        + attempt.bodyDigest;
     closeLastIfOther(key);
     if (const auto found = m_byKey.constFind(key); found != m_byKey.cend()) {
         const quint64 id = *found;

@@ -55,6 +55,10 @@ struct ObservedAttempt
     QByteArray method;
     QString target; ///< path and query, credentials masked
     QByteArray bodyDigest; ///< empty for no body
+    /// What arrived, for grouping only (ServerLogEntry::requestDigest): the target
+    /// as sent and the credentials sent with it. Masking is for people; two requests that
+    /// differ only in a masked value are two requests. Never shown or exported.
+    QByteArray requestDigest;
     QByteArray retryKey; ///< the SDK identifier it was grouped by, if any
     std::optional<int> sdkAttempt; ///< the attempt number the client announced (1-based), if any
     std::optional<int> sdkMaxAttempts; ///< the limit the client announced (amz-sdk-request max=), if any
@@ -69,6 +73,7 @@ struct ObservedAttempt
 
     /// "503", "429 (Retry-After 2 s)", "reset", "stall", ...
     QString served() const;
+
     /// A 2xx or 3xx answer.
     bool succeeded() const { return status && *status < 400; }
     /// A fault the client could retry: 5xx, 408, 429 or a connection fault.

@@ -246,6 +246,10 @@ FaultInstruction Observer::observeRequest(ServerLogEntry &entry, bool planApplie
     a.method = entry.method;
     a.target = Redactor().text(entry.target);
     a.bodyDigest = entry.bodyDigest;
+    // Replayed logs may predate the digest: the target then stands for what arrived.
+    a.requestDigest = entry.requestDigest.isEmpty()
+        ? ServerLogEntry::requestDigestOf(entry.target.toUtf8(), entry.identityHeaders)
+        : entry.requestDigest;
     const AttemptGrouper::Identity identity = AttemptGrouper::identify(entry.identityHeaders);
     a.retryKey = identity.key;
     a.sdkAttempt = identity.attempt;

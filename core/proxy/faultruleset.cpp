@@ -187,6 +187,7 @@ ProxyFault FaultRuleSet::decide(const HttpRequest &request, const QString &peer,
         a.method = request.method;
         a.target = QString::fromUtf8(request.target);
         a.bodyDigest = ServerLogEntry::bodyDigestOf(request.body);
+        a.requestDigest = ServerLogEntry::requestDigestOf(request.target, request.headers);
         const QList<QPair<QByteArray, QByteArray>> identity = ServerLogEntry::identityHeadersOf(request.headers);
         const AttemptGrouper::Decision d = m_grouper.assign(a, identity);
         fault.logicalId = d.logicalId;

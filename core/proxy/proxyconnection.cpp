@@ -254,6 +254,7 @@ void ProxyConnection::pump()
     m_entry.receivedNs = m_startNs;
     m_entry.identityHeaders = ServerLogEntry::identityHeadersOf(m_request.headers);
     m_entry.bodyDigest = ServerLogEntry::bodyDigestOf(m_request.body);
+    m_entry.requestDigest = ServerLogEntry::requestDigestOf(m_request.target, m_request.headers);
 
     ++m_exchange;
     m_dechunk = false;

@@ -1,3 +1,4 @@
+#include "core/faultserver/serverlogentry.h"
 #include "core/observe/attemptgrouper.h"
 
 #include <QTest>
@@ -57,6 +58,45 @@ private Q_SLOTS:
         const auto next = g.assign(attempt("c", "GET", "/a", 10), {});
         QVERIFY(next.newLogicalRequest);
         QVERIFY(next.logicalId != first.logicalId);
+    }
+
+    // The target shown is masked (key=REDACTED); what arrived tells requests apart.
+    void sameMaskedTarget_differentRequestDigest_startsANewOne()
+    {
+        AttemptGrouper g;
+        ObservedAttempt a = attempt("c", "GET", "/fail/5?key=REDACTED", 0);
+        a.requestDigest = ServerLogEntry::requestDigestOf("/fail/5?key=curl-a", {});
+        const auto first = g.assign(a, {});
+        QVERIFY(g.complete(first.logicalId, false, 5).isEmpty());
+        ObservedAttempt retry = a;
+        retry.arrivalMs = 1005;
+        const auto second = g.assign(retry, {});
+        QCOMPARE(second.logicalId, first.logicalId);
+        QVERIFY(g.complete(second.logicalId, false, 1010).isEmpty());
+        ObservedAttempt other = a;
+        other.arrivalMs = 1100;
+        other.requestDigest = ServerLogEntry::requestDigestOf("/fail/5?key=curl-b", {});
+        const auto third = g.assign(other, {});
+        QVERIFY(third.newLogicalRequest);
+        QVERIFY(third.logicalId != first.logicalId);
+    }
+
+    void requestDigest_countsCredentialsButNotCookiesOrSignatures()
+    {
+        using H = QList<QPair<QByteArray, QByteArray>>;
+        const QByteArray plain = ServerLogEntry::requestDigestOf("/a", {});
+        QCOMPARE(plain.size(), 16);
+        QVERIFY(ServerLogEntry::requestDigestOf("/a?key=1", {}) != ServerLogEntry::requestDigestOf("/a?key=2", {}));
+        QVERIFY(ServerLogEntry::requestDigestOf("/a", H{{"Authorization", "Bearer one"}})
+            != ServerLogEntry::requestDigestOf("/a", H{{"Authorization", "Bearer two"}}));
+        QVERIFY(ServerLogEntry::requestDigestOf("/a", H{{"X-Api-Key", "one"}})
+            != ServerLogEntry::requestDigestOf("/a", H{{"x-api-key", "two"}}));
+        QCOMPARE(ServerLogEntry::requestDigestOf("/a", H{{"Cookie", "session=1"}}), plain);
+        QCOMPARE(ServerLogEntry::requestDigestOf("/a", H{{"Accept", "text/plain"}}), plain);
+        const QByteArray sigv4 = "AWS4-HMAC-SHA256 Credential=AKID/20261129/us-east-1/s3/aws4_request, "
+                                 "SignedHeaders=host;x-amz-date, Signature=";
+        QCOMPARE(ServerLogEntry::requestDigestOf("/a", H{{"Authorization", sigv4 + "aaaa"}}),
+            ServerLogEntry::requestDigestOf("/a", H{{"Authorization", sigv4 + "bbbb"}}));
     }
 
     void differenceInMethodTargetBodyOrClientStartsANewOne_data()

@@ -290,6 +290,58 @@ private Q_SLOTS:
         QCOMPARE(p.jitter, JitterKind::None);
     }
 
+    // Two curl runs, one after the other, that differ only in a query value the
+    // log masks (key=): two logical requests of four attempts, not one of eight.
+    void curlRuns_differingInAMaskedQueryValue_stayApart()
+    {
+        const QString curl = QStandardPaths::findExecutable(QStringLiteral("curl"));
+        if (curl.isEmpty())
+            RETRYLAB_MISSING_TOOL("curl is not installed: install the Debian package curl (scripts/deps.sh does)");
+        const QString out = m_dir.filePath(QStringLiteral("masked.out"));
+        const QString run = QStringLiteral("%1 -sS -A curl-masked/1 --retry 3 --retry-delay 1 -o %2 %3/fail/5?key=%4");
+        QVERIFY(runClients({{QStringLiteral("/bin/sh"),
+            {QStringLiteral("-c"),
+                run.arg(curl, out, base(), QStringLiteral("curl-a")) + QStringLiteral(" ; ")
+                    + run.arg(curl, out, base(), QStringLiteral("curl-b"))}}}));
+        const auto c = client(QStringLiteral("curl-masked/1"));
+        QVERIFY(c);
+        const QList<LogicalRequest> requests = m_observer->logicalRequests(c->id);
+        QCOMPARE(requests.size(), 2);
+        QCOMPARE(requests[0].attempts.size(), 4);
+        QCOMPARE(requests[1].attempts.size(), 4);
+        const InferredPolicy p = inferred(*c);
+        QCOMPARE(p.growth, Growth::Constant);
+        QCOMPARE(p.maxAttempts.value_or(-1), 4);
+    }
+
+    // urllib3 requests that differ only in a masked query value, a masked header
+    // value or the body: one logical request each.
+    void urllib3Requests_differingInOneValue_stayApart_data()
+    {
+        QTest::addColumn<QString>("mode");
+        QTest::addRow("query value") << QStringLiteral("query");
+        QTest::addRow("masked header value") << QStringLiteral("header");
+        QTest::addRow("body") << QStringLiteral("body");
+    }
+
+    void urllib3Requests_differingInOneValue_stayApart()
+    {
+        QFETCH(QString, mode);
+        const QString python = TestThirdPartyClients::python("requests");
+        if (python.isEmpty())
+            RETRYLAB_MISSING_TOOL(
+                "requests is not installed: install the Debian package python3-requests (scripts/deps.sh does)");
+        usePlan("always-503");
+        QVERIFY(runClients(
+            {{python, {script("distinct_requests.py"), base(), mode, QStringLiteral("3"), QStringLiteral("4")}}}));
+        const auto c = client(QStringLiteral("distinct-") + mode);
+        QVERIFY(c);
+        const QList<LogicalRequest> requests = m_observer->logicalRequests(c->id);
+        QCOMPARE(requests.size(), 3);
+        for (const LogicalRequest &r : requests)
+            QCOMPARE(r.attempts.size(), 5);
+    }
+
     // urllib3 1.26 Retry: "{backoff factor} * (2 ** ({number of total retries} - 1))",
     // and 0 for the first retry; Retry-After honoured for 413, 429 and 503.
     void urllib3BackoffFactor()
