@@ -157,6 +157,7 @@ void inferBehaviour(const QList<LogicalRequest> &requests, InferredPolicy &p)
     int unsafeRetried = 0;
     int permanentServed = 0;
     int permanentRetried = 0;
+    int notFoundRetried = 0;
     int cutServed = 0;
     int cutRetried = 0;
     int stallServed = 0;
@@ -188,7 +189,11 @@ void inferBehaviour(const QList<LogicalRequest> &requests, InferredPolicy &p)
                 ++unsafeServed;
                 unsafeRetried += followed ? 1 : 0;
             }
-            if (a.permanentFault() && (followed || !r.closedBy.isEmpty())) {
+            // 404 is not counted as permanent: IAM retries it on purpose (reads are
+            // eventually consistent: a resource may not be visible right after it was made).
+            if (a.status == 404 && followed)
+                ++notFoundRetried;
+            if (a.permanentFault() && a.status != 404 && (followed || !r.closedBy.isEmpty())) {
                 ++permanentServed;
                 if (followed) {
                     ++permanentRetried;
@@ -235,16 +240,21 @@ void inferBehaviour(const QList<LogicalRequest> &requests, InferredPolicy &p)
                 .arg(unsafeRetried)
                 .arg(unsafeServed));
 
+    const QString notFound = notFoundRetried == 0
+        ? QString()
+        : Tr::tr(
+            "; 404 was retried %n time(s), which IAM allows for eventually consistent reads", nullptr, notFoundRetried);
     if (permanentServed == 0)
         p.retriesPermanentErrors
-            = finding(std::nullopt, 0, Tr::tr("no permanent error (400, 401, 403, 404, ...) was served"));
+            = finding(std::nullopt, 0, Tr::tr("no permanent error (400, 401, 403, ...) was served") + notFound);
     else
         p.retriesPermanentErrors = finding(permanentRetried > 0, permanentServed,
-            permanentRetried > 0 ? Tr::tr("%1 of %2 permanent errors were retried; %3")
-                                       .arg(permanentRetried)
-                                       .arg(permanentServed)
-                                       .arg(permanentExample)
-                                 : Tr::tr("none of %1 permanent errors was retried").arg(permanentServed));
+            (permanentRetried > 0 ? Tr::tr("%1 of %2 permanent errors were retried; %3")
+                                        .arg(permanentRetried)
+                                        .arg(permanentServed)
+                                        .arg(permanentExample)
+                                  : Tr::tr("none of %1 permanent errors was retried").arg(permanentServed))
+                + notFound);
 
     if (cutServed == 0)
         p.retriesAfterReset = finding(std::nullopt, 0, Tr::tr("no connection was reset or closed without an answer"));

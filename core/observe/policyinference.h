@@ -80,7 +80,7 @@ struct InferredPolicy
 
     Finding honoursRetryAfter; ///< delay >= the Retry-After it was sent, every time
     Finding retriesNonIdempotent; ///< retried POST/PATCH without an Idempotency-Key
-    Finding retriesPermanentErrors; ///< retried 400, 401, 403, 404, ...
+    Finding retriesPermanentErrors; ///< retried 400, 401, 403, ... (not 404: IAM retries it)
     Finding retriesAfterReset; ///< retried after a reset or an empty reply
     Finding retriesAfterStall; ///< retried after a stall
     std::optional<double> stallGiveUpMs; ///< how long it waited on a stalled answer

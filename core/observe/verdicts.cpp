@@ -1,5 +1,6 @@
 #include "core/observe/verdicts.h"
 
+#include "core/policy/backoff.h"
 #include "core/policy/policyfields.h"
 #include "core/policy/presets.h"
 #include "core/util/coretr.h"
@@ -11,18 +12,62 @@ namespace RetryLab::Core {
 
 namespace {
 
-// Where each rule comes from (../shared/seeds/): Memorystore's and Cloud
-// Storage's exponential backoff pages, IAM's retry strategy, Azure's Retry pattern.
-const char *const googleBackoff = "Memorystore and Cloud Storage: truncated exponential backoff";
-const char *const iamJitter = "IAM retry strategy: truncated exponential backoff with jitter";
-const char *const azureRetry = "Azure Cloud Design Patterns: Retry pattern";
+// The documents are in docs/sources/ (see its README); the quotes stand there
+// word for word, which tst_verdicts checks.
+const char *const memorystore = "memorystore-exponential-backoff.de.txt";
+const char *const iam = "iam-retry-strategy.de.txt";
+const char *const azure = "azure-retry-pattern.de.md";
 
-Verdict verdict(const char *rule, const QString &title, const char *source, Verdict::Outcome outcome, QString evidence)
+enum RuleIndex { Growing, Jitter, Bounded, Unsafe, RetryAfter, Permanent, Logged };
+
+QList<VerdictRule> makeRules()
 {
+    const auto quote = [](const char *document, const char *text) {
+        return VerdictRule::Quote{QString::fromLatin1(document), QString::fromUtf8(text)};
+    };
+    return {
+        {QStringLiteral("growing-backoff"), Tr::tr("Delays grow: exponentially up to a cap, or incrementally"),
+            QStringLiteral("Memorystore and Cloud Storage: truncated exponential backoff (maximum_backoff); "
+                           "Azure Retry pattern: incremental or exponential delays"),
+            {quote(memorystore, "wobei die Abstände zwischen den Anfragen immer länger werden"),
+                quote(memorystore, "maximum_backoff"),
+                quote(azure, "Die Verzögerung kann inkrementell oder exponentiell erhöht werden")}},
+        {QStringLiteral("random-jitter"), Tr::tr("Random jitter in the delays"),
+            QStringLiteral("IAM retry strategy: truncated exponential backoff with jitter; Memorystore: "
+                           "random_number_milliseconds drawn anew for every request"),
+            {quote(iam, "eine kleine, zufällige Verzögerung, die als Jitter bezeichnet wird"),
+                quote(memorystore, "random_number_milliseconds sollte nach jeder Anfrage neu berechnet werden")}},
+        {QStringLiteral("bounded-attempts"), Tr::tr("A bounded number of attempts or a deadline"),
+            QStringLiteral("Azure Retry pattern: a maximum number of attempts; IAM retry strategy: stop after "
+                           "the deadline"),
+            {quote(azure, "bis eine maximale Anzahl von Anforderungsversuchen unternommen wurde"),
+                quote(iam, "stop retrying the request")}},
+        {QStringLiteral("no-unsafe-retries"),
+            Tr::tr("No retry of non-idempotent requests (POST, PATCH) without an idempotency key"),
+            QStringLiteral("Azure Retry pattern: a repeated operation may run more than once"),
+            {quote(azure, "mehr als einmal ausgeführt werden, was unbeabsichtigte Nebeneffekte haben kann")}},
+        {QStringLiteral("retry-after-honoured"), Tr::tr("Retry-After honoured"),
+            QStringLiteral("RFC 9110, section 10.2.3 (Retry-After); the Cloud Storage and AWS retry "
+                           "documentation"),
+            {}},
+        {QStringLiteral("permanent-errors-not-retried"),
+            Tr::tr("Permanent errors (400, 401, 403, ...) not retried; 404 may be, as IAM allows"),
+            QStringLiteral("Azure Retry pattern: cancel on a fault that is not transient, such as an "
+                           "authentication failure; IAM retry strategy: optionally retry 404 (eventual consistency)"),
+            {quote(azure, "Beispielsweise kann ein Authentifizierungsfehler"), quote(iam, "the error code `404`")}},
+        {QStringLiteral("retries-logged"), Tr::tr("Every retry logged"),
+            QStringLiteral("Azure Retry pattern: log the details of faults and failed operations"),
+            {quote(azure, "sollte die Details der Fehler und fehlgeschlagenen Vorgänge protokollieren")}},
+    };
+}
+
+Verdict verdict(RuleIndex index, Verdict::Outcome outcome, QString evidence)
+{
+    const VerdictRule &r = Judge::rules().at(index);
     Verdict v;
-    v.rule = QString::fromLatin1(rule);
-    v.title = title;
-    v.source = QString::fromLatin1(source);
+    v.rule = r.rule;
+    v.title = r.title;
+    v.source = r.source;
     v.outcome = outcome;
     v.evidence = std::move(evidence);
     return v;
@@ -127,13 +172,20 @@ QString Verdict::outcomeName(Outcome outcome)
     return QStringLiteral("not-observed");
 }
 
+const QList<VerdictRule> &Judge::rules()
+{
+    static const QList<VerdictRule> rules = makeRules();
+    return rules;
+}
+
 QList<Verdict> Judge::judge(const QList<LogicalRequest> &requests, const InferredPolicy &p)
 {
     using O = Verdict::Outcome;
     QList<Verdict> verdicts;
     const bool retried = p.retriedLogicalRequests > 0;
 
-    // 1. Exponential backoff with a cap.
+    // 1. Delays that grow: exponentially with a cap (Google), or incrementally
+    // (the Retry pattern allows both).
     {
         O outcome = O::NotObserved;
         QString evidence;
@@ -148,13 +200,17 @@ QList<Verdict> Judge::judge(const QList<LogicalRequest> &requests, const Inferre
                                     : Tr::tr("; no cap was reached in the retries seen");
                 break;
             case Growth::Linear:
+                outcome = O::Pass;
+                evidence = Tr::tr("%1: incremental delays, as the Retry pattern allows (Google's pages ask for "
+                                  "exponential ones)")
+                               .arg(p.growthConfidence.evidence);
+                break;
             case Growth::Constant:
             case Growth::None:
                 outcome = O::Fail;
                 evidence = p.growth == Growth::None
                     ? p.growthConfidence.evidence
-                    : Tr::tr("%1: the delays grow %2, not exponentially")
-                          .arg(p.growthConfidence.evidence, PolicyInference::growthName(p.growth));
+                    : Tr::tr("%1: the delays do not grow").arg(p.growthConfidence.evidence);
                 break;
             case Growth::Unknown:
                 evidence = p.growthConfidence.evidence.isEmpty() ? Tr::tr("too few retries to see the growth")
@@ -162,8 +218,7 @@ QList<Verdict> Judge::judge(const QList<LogicalRequest> &requests, const Inferre
                 break;
             }
         }
-        verdicts.append(verdict("exponential-backoff-with-cap", Tr::tr("Exponential backoff with a cap"), googleBackoff,
-            outcome, evidence));
+        verdicts.append(verdict(Growing, outcome, evidence));
     }
 
     // 2. Random jitter.
@@ -181,7 +236,7 @@ QList<Verdict> Judge::judge(const QList<LogicalRequest> &requests, const Inferre
             outcome = O::Pass;
             evidence = Tr::tr("%1 jitter: %2").arg(PolicyInference::jitterName(p.jitter), evidence);
         }
-        verdicts.append(verdict("random-jitter", Tr::tr("Random jitter in the delays"), iamJitter, outcome, evidence));
+        verdicts.append(verdict(Jitter, outcome, evidence));
     }
 
     // 3. A bounded number of attempts or a deadline.
@@ -199,27 +254,22 @@ QList<Verdict> Judge::judge(const QList<LogicalRequest> &requests, const Inferre
             evidence
                 = Tr::tr("%1 attempts of one logical request without success, and it has not given up").arg(longest);
         }
-        verdicts.append(verdict("bounded-attempts", Tr::tr("A bounded number of attempts or a deadline"), googleBackoff,
-            outcome, evidence));
+        verdicts.append(verdict(Bounded, outcome, evidence));
     }
 
     // 4. No retry of non-idempotent requests without a key.
-    verdicts.append(verdict("no-unsafe-retries",
-        Tr::tr("No retry of non-idempotent requests (POST, PATCH) without an idempotency key"), azureRetry,
-        fromFinding(p.retriesNonIdempotent, false), p.retriesNonIdempotent.evidence));
+    verdicts.append(verdict(Unsafe, fromFinding(p.retriesNonIdempotent, false), p.retriesNonIdempotent.evidence));
 
     // 5. Retry-After honoured.
-    verdicts.append(verdict("retry-after-honoured", Tr::tr("Retry-After honoured"), azureRetry,
-        fromFinding(p.honoursRetryAfter, true), p.honoursRetryAfter.evidence));
+    verdicts.append(verdict(RetryAfter, fromFinding(p.honoursRetryAfter, true), p.honoursRetryAfter.evidence));
 
-    // 6. Permanent errors not retried.
+    // 6. Permanent errors not retried (404 is not counted: IAM allows retrying it).
     verdicts.append(
-        verdict("permanent-errors-not-retried", Tr::tr("Permanent errors (400, 401, 403, 404, ...) not retried"),
-            azureRetry, fromFinding(p.retriesPermanentErrors, false), p.retriesPermanentErrors.evidence));
+        verdict(Permanent, fromFinding(p.retriesPermanentErrors, false), p.retriesPermanentErrors.evidence));
 
     // 7. Every retry logged: the client's own log is out of the server's sight.
-    verdicts.append(verdict("retries-logged", Tr::tr("Every retry logged"), azureRetry, O::NotObserved,
-        Tr::tr("not observable: the client's log cannot be seen from the server")));
+    verdicts.append(
+        verdict(Logged, O::NotObserved, Tr::tr("not observable: the client's log cannot be seen from the server")));
     return verdicts;
 }
 
@@ -272,8 +322,12 @@ std::optional<PresetComparison> Judge::closestPreset(const InferredPolicy &p)
             = b.maxAttempts > 0 ? QString::number(b.maxAttempts) : Tr::tr("deadline %1").arg(msText(b.deadlineMs));
         if (b.maxAttempts == 0 && b.deadlineMs > 0 && (p.giveUpElapsedMs || p.deadlineMs)) {
             // A deadline shows as the time spent before giving up, whatever the attempts.
+            // A client that fails fast gives up early by a whole delay: when the next
+            // sleep would cross the deadline it stops at once, so the time spent plus
+            // that next delay reaches the deadline.
             const double spent = p.giveUpElapsedMs.value_or(p.deadlineMs.value_or(0.0));
-            const bool same = spent >= 0.85 * b.deadlineMs && spent <= 1.05 * b.deadlineMs;
+            const double next = p.maxAttempts ? Backoff::delayRange(b, *p.maxAttempts - 1).maxMs : 0.0;
+            const bool same = spent <= 1.05 * b.deadlineMs && spent + next >= 0.85 * b.deadlineMs;
             row(QStringLiteral("maxAttempts"), Tr::tr("gave up after %1").arg(msText(spent)), presetLimit, same, 0.5,
                 same ? 0.0 : 1.0);
         } else if (p.maxAttempts) {

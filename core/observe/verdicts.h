@@ -20,9 +20,9 @@ struct Verdict
         Fail,
         NotObserved, ///< the faults served gave no chance to see it (or it cannot be seen from the server)
     };
-    QString rule; ///< stable id: "exponential-backoff-with-cap", "random-jitter", "bounded-attempts", ...
+    QString rule; ///< stable id: "growing-backoff", "random-jitter", "bounded-attempts", ...
     QString title; ///< the rule in words
-    QString source; ///< where the rule comes from (a seed document)
+    QString source; ///< where the rule comes from: the documents it cites, exactly (see Judge::rules())
     Outcome outcome = Outcome::NotObserved;
     QString evidence; ///< what was seen, with numbers
 
@@ -47,12 +47,33 @@ struct PresetComparison
     QList<Row> rows;
 };
 
+/// A rule the verdicts judge, with where it comes from. `quotes` are the words
+/// of the source documents (docs/sources/) the rule rests on, each with the
+/// document's file name there: a test checks every one against the documents,
+/// so that no verdict claims a document that does not say it.
+struct VerdictRule
+{
+    QString rule;
+    QString title;
+    QString source;
+    struct Quote
+    {
+        QString document; ///< file name in docs/sources/
+        QString text; ///< as it stands there
+    };
+    QList<Quote> quotes;
+};
+
 namespace Judge {
 
-/// One verdict per rule, in a fixed order: exponential growth with a cap, random
-/// jitter, a bounded number of attempts or a deadline, no retry of
-/// non-idempotent requests without a key, Retry-After honoured, permanent errors
-/// not retried, every retry logged (never observable from the server).
+/// The rules, in the order judge() gives its verdicts.
+const QList<VerdictRule> &rules();
+
+/// One verdict per rule, in a fixed order: delays that grow (exponentially with
+/// a cap, or incrementally), random jitter, a bounded number of attempts or a
+/// deadline, no retry of non-idempotent requests without a key, Retry-After
+/// honoured, permanent errors not retried, every retry logged (never
+/// observable from the server).
 QList<Verdict> judge(const QList<LogicalRequest> &requests, const InferredPolicy &policy);
 /// True when no verdict fails.
 bool allPass(const QList<Verdict> &verdicts);

@@ -3,6 +3,7 @@
 
 #include "observetesting.h"
 
+#include <QFile>
 #include <QTest>
 
 using namespace RetryLab::Core;
@@ -78,7 +79,7 @@ private Q_SLOTS:
             QCOMPARE(json.value(QStringLiteral("pass")).toBool(), v.pass());
         }
         QCOMPARE(rules,
-            (QStringList{QStringLiteral("exponential-backoff-with-cap"), QStringLiteral("random-jitter"),
+            (QStringList{QStringLiteral("growing-backoff"), QStringLiteral("random-jitter"),
                 QStringLiteral("bounded-attempts"), QStringLiteral("no-unsafe-retries"),
                 QStringLiteral("retry-after-honoured"), QStringLiteral("permanent-errors-not-retried"),
                 QStringLiteral("retries-logged")}));
@@ -87,7 +88,7 @@ private Q_SLOTS:
     void aGoodClientPasses()
     {
         const auto verdicts = judged(ObserveTesting::simulate(*Presets::find(QStringLiteral("google-cloud-storage"))));
-        QCOMPARE(outcomeOf(verdicts, "exponential-backoff-with-cap"), O::Pass);
+        QCOMPARE(outcomeOf(verdicts, "growing-backoff"), O::Pass);
         QCOMPARE(outcomeOf(verdicts, "random-jitter"), O::Pass);
         QCOMPARE(outcomeOf(verdicts, "bounded-attempts"), O::Pass);
         QCOMPARE(outcomeOf(verdicts, "retries-logged"), O::NotObserved);
@@ -97,7 +98,7 @@ private Q_SLOTS:
     void constantDelaysWithoutJitterFail()
     {
         const auto verdicts = judged(ObserveTesting::simulate(*Presets::find(QStringLiteral("polly-default"))));
-        QCOMPARE(outcomeOf(verdicts, "exponential-backoff-with-cap"), O::Fail);
+        QCOMPARE(outcomeOf(verdicts, "growing-backoff"), O::Fail);
         QCOMPARE(outcomeOf(verdicts, "random-jitter"), O::Fail);
         QVERIFY(!Judge::allPass(verdicts));
     }
@@ -106,14 +107,14 @@ private Q_SLOTS:
     {
         const auto verdicts = judged(ObserveTesting::simulate(
             ObserveTesting::policy(BackoffAlgorithm::Immediate, 0, 1, 1000, 4), ObserveTesting::traffic(5, 1)));
-        QCOMPARE(outcomeOf(verdicts, "exponential-backoff-with-cap"), O::Fail);
+        QCOMPARE(outcomeOf(verdicts, "growing-backoff"), O::Fail);
         QCOMPARE(outcomeOf(verdicts, "random-jitter"), O::Fail);
     }
 
     void aClientThatNeverRetriedIsNotObserved()
     {
         const auto verdicts = judged({single(1, "GET", {200}, {}), single(2, "GET", {200}, {})});
-        QCOMPARE(outcomeOf(verdicts, "exponential-backoff-with-cap"), O::NotObserved);
+        QCOMPARE(outcomeOf(verdicts, "growing-backoff"), O::NotObserved);
         QCOMPARE(outcomeOf(verdicts, "random-jitter"), O::NotObserved);
         QCOMPARE(outcomeOf(verdicts, "bounded-attempts"), O::NotObserved);
         QVERIFY(Judge::allPass(verdicts));
@@ -150,12 +151,78 @@ private Q_SLOTS:
         QCOMPARE(outcomeOf(judged(ObserveTesting::simulate(policy)), "retry-after-honoured"), O::NotObserved);
     }
 
+    // The Retry pattern allows incremental delays: a linear client passes the growth rule.
+    void linearDelaysPassTheGrowthRule()
+    {
+        const auto verdicts
+            = judged(ObserveTesting::simulate(ObserveTesting::policy(BackoffAlgorithm::Linear, 100, 1, 10'000, 5)));
+        QCOMPARE(outcomeOf(verdicts, "growing-backoff"), O::Pass);
+        const auto growth = std::find_if(
+            verdicts.cbegin(), verdicts.cend(), [](const Verdict &v) { return v.rule == u"growing-backoff"; });
+        QVERIFY2(growth->evidence.contains(QStringLiteral("incremental")), qPrintable(growth->evidence));
+    }
+
     void permanentErrorsVerdict()
     {
-        QCOMPARE(outcomeOf(judged({single(1, "GET", {404, 200}, {100})}), "permanent-errors-not-retried"), O::Fail);
-        QCOMPARE(outcomeOf(judged({single(1, "GET", {404}, {})}), "permanent-errors-not-retried"), O::Pass);
+        QCOMPARE(outcomeOf(judged({single(1, "GET", {403, 200}, {100})}), "permanent-errors-not-retried"), O::Fail);
+        QCOMPARE(outcomeOf(judged({single(1, "GET", {400}, {})}), "permanent-errors-not-retried"), O::Pass);
         QCOMPARE(
             outcomeOf(judged({single(1, "GET", {503, 200}, {100})}), "permanent-errors-not-retried"), O::NotObserved);
+    }
+
+    // IAM retries 404 on purpose (eventual consistency): a client that follows it
+    // does not fail the permanent-errors rule, and the evidence says why.
+    void retrying404_asIamAllows_passes()
+    {
+        const auto verdicts = judged({single(1, "GET", {404, 404, 200}, {1000, 2000}), single(2, "GET", {403}, {})});
+        QCOMPARE(outcomeOf(verdicts, "permanent-errors-not-retried"), O::Pass);
+        const auto rule = std::find_if(verdicts.cbegin(), verdicts.cend(),
+            [](const Verdict &v) { return v.rule == u"permanent-errors-not-retried"; });
+        QVERIFY2(rule->evidence.contains(QStringLiteral("IAM")), qPrintable(rule->evidence));
+        // Followed by the IAM preset itself, judged through the simulation.
+        const BackoffPolicy iam404 = *Presets::find(QStringLiteral("iam-retry-404"));
+        QVERIFY(iam404.classification.retryableStatuses.contains(404));
+    }
+
+    // Every rule names its source, and every word it quotes stands in that source
+    // (docs/sources/, the documents the rules were written from). A rule without a
+    // quote cites a document outside them (Retry-After: RFC 9110), never one of them.
+    void everyRuleQuotesItsSource_data()
+    {
+        QTest::addColumn<int>("index");
+        for (qsizetype i = 0; i < Judge::rules().size(); ++i)
+            QTest::newRow(qPrintable(Judge::rules().at(i).rule)) << int(i);
+    }
+
+    void everyRuleQuotesItsSource()
+    {
+        QFETCH(int, index);
+        const VerdictRule &rule = Judge::rules().at(index);
+        QVERIFY(!rule.source.isEmpty());
+        if (rule.quotes.isEmpty()) {
+            for (const char *seed : {"Memorystore", "Cloud Storage:", "IAM", "Azure"})
+                QVERIFY2(!rule.source.startsWith(QLatin1String(seed)), qPrintable(rule.source));
+            QVERIFY2(rule.source.contains(QStringLiteral("RFC")), qPrintable(rule.source));
+        }
+        for (const VerdictRule::Quote &quote : rule.quotes) {
+            QFile file(QStringLiteral(RETRYLAB_SOURCES_DIR "/") + quote.document);
+            QVERIFY2(file.open(QIODevice::ReadOnly), qPrintable(file.fileName()));
+            const QString text = QString::fromUtf8(file.readAll());
+            QVERIFY2(text.contains(quote.text), qPrintable(quote.document + QStringLiteral(": ") + quote.text));
+        }
+        QCOMPARE(judged({}).at(index).source, rule.source);
+    }
+
+    // The Retry-After rule cites RFC 9110, not the Retry pattern (which never names the header).
+    void retryAfterRule_citesRfc9110()
+    {
+        const auto rule = std::find_if(Judge::rules().cbegin(), Judge::rules().cend(),
+            [](const VerdictRule &r) { return r.rule == u"retry-after-honoured"; });
+        QVERIFY(rule->source.contains(QStringLiteral("RFC 9110, section 10.2.3")));
+        QVERIFY(!rule->source.contains(QStringLiteral("Azure")));
+        QFile azure(QStringLiteral(RETRYLAB_SOURCES_DIR "/azure-retry-pattern.de.md"));
+        QVERIFY(azure.open(QIODevice::ReadOnly));
+        QVERIFY(!azure.readAll().contains("Retry-After"));
     }
 
     void everyPresetIsClosestToItself_data()
