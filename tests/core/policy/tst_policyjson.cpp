@@ -81,8 +81,9 @@ void TestPolicyJson::presets_allLoadAndRoundTrip()
 {
     const QStringList expected{QStringLiteral("aws-standard"), QStringLiteral("azure-batch"),
         QStringLiteral("azure-interactive"), QStringLiteral("azure-retry-pattern"), QStringLiteral("curl-retry"),
-        QStringLiteral("google-cloud-storage"), QStringLiteral("grpc-retry-policy"), QStringLiteral("iam"),
-        QStringLiteral("iam-retry-404"), QStringLiteral("memorystore"), QStringLiteral("polly-default")};
+        QStringLiteral("google-cloud-storage"), QStringLiteral("google-cloud-storage-client"),
+        QStringLiteral("grpc-retry-policy"), QStringLiteral("iam"), QStringLiteral("iam-retry-404"),
+        QStringLiteral("memorystore"), QStringLiteral("polly-default")};
     QCOMPARE(Presets::ids(), expected);
     for (const auto &preset : Presets::all()) {
         QVERIFY2(isUsable(preset.policy), qPrintable(preset.id));
@@ -114,6 +115,29 @@ void TestPolicyJson::presets_matchTheirSources()
     QVERIFY(gcs.classification.retryableStatuses.contains(599));
     QCOMPARE(Backoff::delayRange(gcs, 0).minMs, 1000.0);
     QCOMPARE(Backoff::delayRange(gcs, 0).maxMs, 2000.0);
+    QVERIFY(gcs.classification.retryableStatuses.contains(408)); // the Cloud Storage retry strategy
+    QCOMPARE(gcs.maxBackoffMs, 32'000.0);
+    QCOMPARE(Presets::find(QStringLiteral("memorystore"))->maxBackoffMs, 64'000.0);
+    QCOMPARE(iam.maxBackoffMs, 32'000.0);
+
+    // The client libraries' defaults: 1 s, x2, 60 s cap, 120 s deadline.
+    const auto gcsClient = *Presets::find(QStringLiteral("google-cloud-storage-client"));
+    QCOMPARE(gcsClient.baseDelayMs, 1000.0);
+    QCOMPARE(gcsClient.multiplier, 2.0);
+    QCOMPARE(gcsClient.maxBackoffMs, 60'000.0);
+    QCOMPARE(gcsClient.deadlineMs, 120'000.0);
+    QCOMPARE(gcsClient.maxAttempts, 0);
+    QVERIFY(gcsClient.classification.retryableStatuses.contains(408));
+
+    // Memorystore, Cloud Storage and IAM wait 2^n + random before every retry: a
+    // protocol failure is no exception to it (the Retry pattern's "retry at once"
+    // for a rare fault is not theirs).
+    for (const char *google :
+        {"memorystore", "google-cloud-storage", "google-cloud-storage-client", "iam", "iam-retry-404"}) {
+        const BackoffPolicy p = *Presets::find(QLatin1String(google));
+        QCOMPARE(
+            p.classification.networkActions.value(NetworkFaultClass::ProtocolFailure), FaultAction::RetryAfterDelay);
+    }
 
     const auto aws = *Presets::find(QStringLiteral("aws-standard"));
     QCOMPARE(aws.maxAttempts, 3);
