@@ -52,7 +52,7 @@ QStringList introduction(const Core::Scenario &plain, const Core::Scenario &jitt
     const Core::BackoffPolicy &p = plain.policy;
     QString endpoint = clients.urlTemplate;
     endpoint.replace(Core::Scenario::serverPlaceholder(), server.toString());
-    const QUrlQuery query(Core::Scenario::resolveUrl(clients.urlTemplate, server));
+    const QUrlQuery query(Core::Scenario::resolveUrl(clients.urlTemplate, server, QString()));
     return {
         Tr::tr("RetryLab demo: why retries need jitter"),
         QString(),

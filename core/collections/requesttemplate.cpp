@@ -41,6 +41,17 @@ QString newKeyToken()
         .rightJustified(4, QLatin1Char('0'));
 }
 
+QString unknownPlaceholder(const QString &urlText)
+{
+    static const QRegularExpression placeholder(QStringLiteral("\\{([^{}/?#\\s]*)\\}"));
+    for (auto it = placeholder.globalMatch(urlText); it.hasNext();) {
+        const QString whole = it.next().captured(0);
+        if (whole != serverPlaceholder() && whole != idPlaceholder())
+            return whole;
+    }
+    return {};
+}
+
 QString expand(const QString &text, const ExpansionContext &context)
 {
     QString out = text;
@@ -72,14 +83,10 @@ Result<QUrl> url(const QString &urlTemplate, const ExpansionContext &context)
     if (trimmed.size() > RequestDraft::maxUrlLength)
         return R::failure(Tr::tr("The URL is longer than %1 characters.").arg(RequestDraft::maxUrlLength));
 
-    static const QRegularExpression placeholder(QStringLiteral("\\{([^{}/?#\\s]*)\\}"));
-    for (auto it = placeholder.globalMatch(trimmed); it.hasNext();) {
-        const QString whole = it.next().captured(0);
-        if (whole != serverPlaceholder() && whole != idPlaceholder()) {
-            return R::failure(Tr::tr("%1 is not a placeholder; the URL may use {server} (the embedded server) and {id} "
-                                     "(a new key for every request).")
-                                  .arg(whole));
-        }
+    if (const QString unknown = unknownPlaceholder(trimmed); !unknown.isEmpty()) {
+        return R::failure(Tr::tr("%1 is not a placeholder; the URL may use {server} (the embedded server) and {id} "
+                                 "(a new key for every request).")
+                              .arg(unknown));
     }
     if (trimmed.contains(serverPlaceholder()) && context.serverUrl.isEmpty()) {
         return R::failure(context.serverProblem.isEmpty()

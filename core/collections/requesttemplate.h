@@ -45,6 +45,9 @@ QString idPlaceholder();
 /// fresh on a server that outlives it (retrylab serve).
 QString newKeyToken();
 
+/// The first {word} in a URL that is not {server} or {id} ("{ide}"), or an empty
+/// string: braces are not valid in a URL, so an unknown one is a typo, never text.
+QString unknownPlaceholder(const QString &urlText);
 /// Replaces {server} and {id} in `text`.
 QString expand(const QString &text, const ExpansionContext &context);
 /// True when the draft's URL, a header value or the body uses {server}.

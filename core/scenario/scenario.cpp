@@ -30,7 +30,14 @@ constexpr int listedMisses = 5;
 
 bool ScenarioRequest::usesServer() const
 {
-    return script.has_value() || urlTemplate.contains(Scenario::serverPlaceholder());
+    const QString server = Scenario::serverPlaceholder();
+    if (script.has_value() || urlTemplate.contains(server) || writeUrlTemplate.contains(server)
+        || spec.body.contains(server.toUtf8()))
+        return true;
+    const auto inText = [&server](const QString &t) { return t.contains(server); };
+    const auto inHeader = [&server](const auto &h) { return h.second.contains(server.toUtf8()); };
+    return std::any_of(fallbackTemplates.cbegin(), fallbackTemplates.cend(), inText)
+        || std::any_of(spec.headers.cbegin(), spec.headers.cend(), inHeader);
 }
 
 QString ScenarioExpectation::describe() const
@@ -85,16 +92,19 @@ const ScenarioRequest *Scenario::request(const QString &requestName) const
     return nullptr;
 }
 
-QUrl Scenario::resolveUrl(const QString &urlTemplate, const QUrl &serverBase)
+QString Scenario::expand(const QString &text, const QUrl &serverBase, const QString &key)
 {
-    QString text = urlTemplate;
-    if (text.contains(serverPlaceholder())) {
-        QString base = serverBase.toString(QUrl::FullyEncoded);
-        while (base.endsWith(QLatin1Char('/')))
-            base.chop(1);
-        text.replace(serverPlaceholder(), base);
-    }
-    return QUrl(text);
+    if (!text.contains(QLatin1Char('{')))
+        return text;
+    ExpansionContext context;
+    context.serverUrl = serverBase;
+    context.requestKey = key;
+    return RequestTemplate::expand(text, context);
+}
+
+QUrl Scenario::resolveUrl(const QString &urlTemplate, const QUrl &serverBase, const QString &key)
+{
+    return QUrl(expand(urlTemplate, serverBase, key));
 }
 
 QList<ExpectationResult> evaluateExpectations(

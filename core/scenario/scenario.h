@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/collections/requesttemplate.h"
 #include "core/policy/backoffpolicy.h"
 #include "core/policy/endpointpolicy.h"
 #include "core/record/attemptrecord.h"
@@ -101,16 +102,21 @@ struct Scenario
     QList<ScenarioRequest> requests;
     QList<ScenarioExpectation> expectations;
 
-    /// The placeholder for the embedded server's base URL ("http://127.0.0.1:PORT").
-    static QString serverPlaceholder() { return QStringLiteral("{server}"); }
+    /// The placeholders of URLs, header values and bodies, as in the window and in
+    /// collections (RequestTemplate): {server}, the embedded server's base URL
+    /// ("http://127.0.0.1:PORT"), and {id}, a key of its own for every logical request.
+    static QString serverPlaceholder() { return RequestTemplate::serverPlaceholder(); }
+    static QString idPlaceholder() { return RequestTemplate::idPlaceholder(); }
 
     /// Whether the embedded server must run: a URL names it, or a script needs it.
     bool needsServer() const;
     int totalRequests() const;
     const ScenarioRequest *request(const QString &requestName) const;
 
-    /// A URL template with the placeholder replaced by `serverBase`.
-    static QUrl resolveUrl(const QString &urlTemplate, const QUrl &serverBase);
+    /// `text` with {server} replaced by `serverBase` and {id} by `key`.
+    static QString expand(const QString &text, const QUrl &serverBase, const QString &key);
+    /// A URL template with the placeholders replaced.
+    static QUrl resolveUrl(const QString &urlTemplate, const QUrl &serverBase, const QString &key);
 };
 
 /// Judges the expectations against a finished run. `requestNames` maps each

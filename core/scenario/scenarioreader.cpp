@@ -72,8 +72,12 @@ void readEndpointPolicies(JsonReader &r, Scenario &scenario)
         EndpointPolicy endpoint;
         endpoint.host = o->string(QStringLiteral("host")).value_or(QString()).trimmed();
         endpoint.path = o->string(QStringLiteral("path")).value_or(QString()).trimmed();
-        if (!endpoint.path.isEmpty() && !endpoint.path.startsWith(QLatin1Char('/')) && !o->failed())
-            o->fail(QStringLiteral("path"), Tr::tr("a path pattern starts with / (got \"%1\")").arg(endpoint.path));
+        // "upload/*" reads like a relative path, which a URL's path never is.
+        if (endpoint.path.contains(QLatin1Char('/')) && !endpoint.path.startsWith(QLatin1Char('/')) && !o->failed()) {
+            o->fail(QStringLiteral("path"),
+                Tr::tr("a path pattern starts with /, or has no / at all to match the last segment (got \"%1\")")
+                    .arg(endpoint.path));
+        }
         if (o->failed() || !readPolicyAt(*o, QStringLiteral("policy"), endpoint.policy, endpoint.origin))
             return;
         scenario.endpointPolicies.append(endpoint);
@@ -187,8 +191,17 @@ void checkUrl(JsonReader &r, const JsonReader::Key &key, const QString &text)
         r.fail(key, Tr::tr("\"%1\" has spaces around it").arg(text));
         return;
     }
-    // Checked with a stand-in for the server's address, which is known only when it runs.
-    const QString resolved = Scenario::resolveUrl(text, QUrl(QStringLiteral("http://127.0.0.1:1"))).toString();
+    if (const QString unknown = RequestTemplate::unknownPlaceholder(text); !unknown.isEmpty()) {
+        r.fail(key,
+            Tr::tr("%1 is not a placeholder; a URL may use %2 (the embedded server) and %3 (a key of its own for "
+                   "every request)")
+                .arg(unknown, Scenario::serverPlaceholder(), Scenario::idPlaceholder()));
+        return;
+    }
+    // Checked with stand-ins for the server's address, which is known only when it
+    // runs, and for the key, which every request gets anew.
+    const QString resolved
+        = Scenario::resolveUrl(text, QUrl(QStringLiteral("http://127.0.0.1:1")), QStringLiteral("key")).toString();
     const QUrl url(resolved, QUrl::StrictMode);
     if (!url.isValid()) {
         r.fail(key, Tr::tr("\"%1\" is not a valid URL: %2").arg(text, url.errorString()));

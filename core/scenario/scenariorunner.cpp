@@ -81,6 +81,9 @@ void ScenarioRunner::start()
     m_verdicts.clear();
     m_record = RunRecord{};
     m_seed = m_scenario.seed.value_or(RandomSource::freshSeed());
+    m_keyPrefix = QString::number(RandomSource::derive(m_seed, 0x1D) % (36 * 36 * 36 * 36), 36)
+                      .rightJustified(4, QLatin1Char('0'));
+    m_keysMade = 0;
     m_total = m_scenario.totalRequests();
     m_finished = 0;
     m_timedOut = false;
@@ -180,13 +183,22 @@ void ScenarioRunner::submitMore(Group &group)
     const int groupIndex = static_cast<int>(&group - m_groups.data());
     while (!m_stopping && group.outstanding < entry.concurrency && group.submitted < entry.count) {
         RequestSpec spec = entry.spec;
-        spec.url = Scenario::resolveUrl(entry.urlTemplate, m_serverUrl);
+        // {id}: a key of its own for every logical request, the same for all its
+        // attempts, made from the run's seed so that a replay sends the same keys.
+        const QString key = QStringLiteral("%1-%2").arg(m_keyPrefix).arg(++m_keysMade);
+        spec.url = Scenario::resolveUrl(entry.urlTemplate, m_serverUrl, key);
         // Like the URL, the fallbacks come from their templates.
         spec.fallbackUrls.clear();
         for (const QString &fallback : entry.fallbackTemplates)
-            spec.fallbackUrls.append(Scenario::resolveUrl(fallback, m_serverUrl));
+            spec.fallbackUrls.append(Scenario::resolveUrl(fallback, m_serverUrl, key));
         if (!entry.writeUrlTemplate.isEmpty())
-            spec.readModifyWrite.writeUrl = Scenario::resolveUrl(entry.writeUrlTemplate, m_serverUrl);
+            spec.readModifyWrite.writeUrl = Scenario::resolveUrl(entry.writeUrlTemplate, m_serverUrl, key);
+        for (auto &[name, value] : spec.headers) {
+            if (value.contains('{'))
+                value = Scenario::expand(QString::fromUtf8(value), m_serverUrl, key).toUtf8();
+        }
+        if (spec.body.contains('{'))
+            spec.body = Scenario::expand(QString::fromUtf8(spec.body), m_serverUrl, key).toUtf8();
         if (entry.count > 1)
             spec.label = tr("%1 #%2").arg(entry.spec.label).arg(group.submitted + 1);
         if (entry.script) {

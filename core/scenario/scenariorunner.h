@@ -111,6 +111,8 @@ private:
     std::unique_ptr<RunRecorder> m_recorder;
     RunRecord m_record; ///< the recorder's record once the run has finished
     quint64 m_seed = 0;
+    QString m_keyPrefix; ///< what every {id} of the run starts with, from the seed
+    int m_keysMade = 0;
     QList<Group> m_groups;
     QHash<quint64, int> m_groupOf;
     QHash<quint64, QString> m_names;

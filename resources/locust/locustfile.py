@@ -15,7 +15,9 @@
 # Users: each request entry's `concurrency` is its user class's fixed_count, and
 # each user performs ceil(count / concurrency) logical requests, then stops; give
 # Locust at least the sum of the concurrencies as --users. Locust's --host is the
-# "{server}" of the scenario's URLs; "{id}" in a URL is the logical request's id.
+# "{server}" of the scenario's URLs; "{id}" in a URL, a header value or the body is the logical
+# request's id, and "{server}" in a header value or the body the host Locust was given, as in
+# RetryLab itself.
 # Fallback endpoints are tried in order once the policy gives up, one attempt each.
 #
 #     python3 locustfile.py --retrylab-delays N SAMPLES SEED
@@ -271,6 +273,13 @@ def transport_of(entry, url):
     return kwargs
 
 
+def expand(text, session, request_id):
+    """{server} and {id} in a header value or a body, as RetryLab expands them."""
+    if "{" not in text:
+        return text
+    return text.replace("{server}", (session.base_url or "").rstrip("/")).replace("{id}", request_id)
+
+
 def perform(session, entry, request_id, rng):
     """One logical request: attempts, backoff and giving up. Returns its outcome.
 
@@ -296,8 +305,8 @@ def perform(session, entry, request_id, rng):
     while True:
         url = (fallbacks[fallback - 1] if fallback > 0 else entry["url"]).replace("{id}", request_id)
         method = entry["method"]
-        body = entry.get("body", "").encode("utf-8") or None
-        headers = dict(entry.get("headers", {}))
+        body = expand(entry.get("body", ""), session, request_id).encode("utf-8") or None
+        headers = {name: expand(value, session, request_id) for name, value in entry.get("headers", {}).items()}
         if step == "read":
             method = shape["readMethod"]
             body = None if method in ("GET", "HEAD") else body

@@ -237,6 +237,12 @@ void TestScenarioReader::malformed_namesTheFieldOrLine_data()
     QTest::addRow("endpoint policy path without slash")
         << scenarioWith(one, R"(, "endpointPolicies": [{"path": "upload/*", "policy": "iam"}])")
         << QStringLiteral("endpointPolicies[0].path: a path pattern starts with /");
+    QTest::addRow("unknown placeholder in a URL")
+        << request(R"("url": "{server}/fail/2?key={ide}")")
+        << QStringLiteral("requests[1].url: {ide} is not a placeholder; a URL may use {server}");
+    QTest::addRow("unknown placeholder in a fallback")
+        << request(R"("url": "{server}/b", "fallbacks": ["{sever}/c"])")
+        << QStringLiteral("requests[1].fallbacks[0]: {sever} is not a placeholder");
     QTest::addRow("endpoint policy unknown field")
         << scenarioWith(one, R"(, "endpointPolicies": [{"hots": "x", "policy": "iam"}])")
         << QStringLiteral("endpointPolicies[0].hots");
@@ -527,12 +533,18 @@ void TestScenarioReader::readFile_prefixesTheFileAndDefaultsTheName()
 void TestScenarioReader::resolveUrl_replacesThePlaceholderOnly()
 {
     const QUrl base(QStringLiteral("http://127.0.0.1:4321"));
-    QCOMPARE(Scenario::resolveUrl(QStringLiteral("{server}/status/503?x=1"), base),
+    const QString key = QStringLiteral("k1-7");
+    QCOMPARE(Scenario::resolveUrl(QStringLiteral("{server}/status/503?x=1"), base, key),
         QUrl(QStringLiteral("http://127.0.0.1:4321/status/503?x=1")));
-    QCOMPARE(Scenario::resolveUrl(QStringLiteral("{server}/a"), QUrl(QStringLiteral("http://127.0.0.1:4321/"))),
+    QCOMPARE(Scenario::resolveUrl(QStringLiteral("{server}/a"), QUrl(QStringLiteral("http://127.0.0.1:4321/")), key),
         QUrl(QStringLiteral("http://127.0.0.1:4321/a")));
-    QCOMPARE(Scenario::resolveUrl(QStringLiteral("https://example.test/x"), base),
+    QCOMPARE(Scenario::resolveUrl(QStringLiteral("https://example.test/x"), base, key),
         QUrl(QStringLiteral("https://example.test/x")));
+    // {id} is the request's key, as in the window.
+    QCOMPARE(Scenario::resolveUrl(QStringLiteral("{server}/fail/2?key={id}"), base, key),
+        QUrl(QStringLiteral("http://127.0.0.1:4321/fail/2?key=k1-7")));
+    QCOMPARE(Scenario::expand(QStringLiteral(R"({"order": "{id}", "{x}": 1})"), base, key),
+        QStringLiteral(R"({"order": "k1-7", "{x}": 1})"));
 }
 
 void TestScenarioReader::endpointPolicies_firstMatchWins()

@@ -1,12 +1,15 @@
 #include "core/faultserver/faultserver.h"
+#include "core/http/httpheaders.h"
 #include "core/record/runrecord.h"
 #include "core/scenario/scenarioreader.h"
 #include "core/scenario/scenariorunner.h"
 
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QSet>
 #include <QSignalSpy>
 #include <QTest>
+#include <QUrlQuery>
 
 using namespace RetryLab::Core;
 
@@ -86,6 +89,8 @@ private Q_SLOTS:
     void groupConcurrency_boundsRequestsInProgress();
     void givenServer_isUsedAndKeepsRunning();
     void noPlaceholder_startsNoServer();
+    void idPlaceholder_givesEveryRequestItsOwnKey();
+    void idPlaceholder_sameSeedSameKeys();
     void timeLimit_cancelsAndSaysSo();
     void timeLimit_runFailsAndUnsentRequestsMiss();
     void cancel_finishesWithWhatWasRecorded();
@@ -295,6 +300,57 @@ void TestScenarioRunner::noPlaceholder_startsNoServer()
     QVERIFY(runToEnd(runner));
     QVERIFY(!started.first().first().toUrl().isValid());
     QVERIFY(runner.allExpectationsHold());
+}
+
+// {id} is a key of its own for every logical request, as in the window: with count
+// 4, /fail/2?key={id} fails twice for each of them, not only for the first. The
+// header value and the body carry the same key as the URL.
+void TestScenarioRunner::idPlaceholder_givesEveryRequestItsOwnKey()
+{
+    FaultServer server;
+    QVERIFY2(server.listen(), qPrintable(server.errorString()));
+    ScenarioRunner runner;
+    runner.setFaultServer(&server);
+    runner.setScenario(read(scenario(R"([{"name": "r", "url": "{server}/fail/2?key={id}", "count": 4,
+        "concurrency": 1, "method": "PUT", "headers": {"X-Order": "order-{id}"}, "body": "{\"key\": \"{id}\"}"}])",
+        R"([{"request": "r", "outcome": "succeeded", "attempts": {"max": 3}}])")));
+    QVERIFY(runToEnd(runner));
+    QVERIFY(runner.allExpectationsHold());
+    const RunRecord run = runner.record();
+    QCOMPARE(run.results.size(), 4);
+    QSet<QString> keys;
+    for (const RequestResult &r : run.results)
+        QCOMPARE(r.attempts, 3);
+    for (const AttemptRecord &a : run.attempts) {
+        const QString key = QUrlQuery(a.url).queryItemValue(QStringLiteral("key"));
+        QVERIFY2(!key.isEmpty() && !key.contains(QLatin1Char('{')), qPrintable(a.url.toString()));
+        keys.insert(key);
+        QCOMPARE(headerValue(a.requestHeaders, "X-Order").value_or(QByteArray()), "order-" + key.toUtf8());
+        QCOMPARE(a.requestBody, "{\"key\": \"" + key.toUtf8() + "\"}");
+    }
+    QCOMPARE(keys.size(), 4);
+    QCOMPARE(server.handledCount(), 12u);
+}
+
+void TestScenarioRunner::idPlaceholder_sameSeedSameKeys()
+{
+    const auto keysOf = [](quint64 seed) {
+        ScenarioRunner runner;
+        runner.setScenario(read(scenario(R"([{"name": "r", "url": "{server}/status/200?key={id}", "count": 3,
+            "concurrency": 1}])",
+            "[]", ", \"seed\": " + QByteArray::number(seed))));
+        QStringList keys;
+        if (!runToEnd(runner))
+            return keys;
+        for (const AttemptRecord &a : runner.record().attempts)
+            keys.append(QUrlQuery(a.url).queryItemValue(QStringLiteral("key")));
+        keys.sort();
+        return keys;
+    };
+    const QStringList first = keysOf(41);
+    QCOMPARE(first.size(), 3);
+    QCOMPARE(keysOf(41), first);
+    QVERIFY(keysOf(42) != first);
 }
 
 void TestScenarioRunner::timeLimit_cancelsAndSaysSo()
