@@ -50,6 +50,11 @@ Classification conclude(AttemptRecord &record, AttemptEnd end, const RequestSpec
     observation.method = record.method;
     observation.markedIdempotent = spec.idempotent;
     observation.readModifyWrite = spec.kind == RequestSpec::Kind::ReadModifyWrite;
+    if (observation.readModifyWrite) {
+        observation.step
+            = record.step == QLatin1String("read") ? AttemptObservation::Step::Read : AttemptObservation::Step::Write;
+        observation.versionInBody = !spec.readModifyWrite.etagPointer.isEmpty();
+    }
     observation.requestHeaders = record.requestHeaders;
     observation.url = record.url;
     observation.receivedAt = receivedAt;

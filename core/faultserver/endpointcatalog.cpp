@@ -45,7 +45,8 @@ QList<FaultServerEndpoint> endpoints()
                    "writes, a stale ETag gets 409 {\"status\":\"ABORTED\"}. With etag=body the version is the "
                    "document's \"etag\" field, as an IAM policy's: GET gives {\"value\": n, \"etag\": e}, a write "
                    "sends the document back with its etag (inside {\"NAME\": ...} with envelope=NAME), a stale one "
-                   "gets 409 ABORTED")},
+                   "gets 409 ABORTED. In IAM's own shape, POST /occ/{name}:getIamPolicy reads and POST "
+                   "/occ/{name}:setIamPolicy writes")},
         {QStringLiteral("GET, PUT"), QStringLiteral("/eventual/{name}"), QStringLiteral("?hidden_ms=T"),
             Tr::tr("eventually consistent resource: PUT creates it (201), GET answers 404 for T ms (default 1000)")},
         {QStringLiteral("POST"), QStringLiteral("/_control/tests"), QStringLiteral("{\"instructions\": [...]}"),

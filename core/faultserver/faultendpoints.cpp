@@ -520,8 +520,24 @@ ResponsePlan FaultEndpoints::writeWithBodyEtag(
         Tr::tr("wrote \"%1\": %2 -> %3, etag now %4").arg(name).arg(old).arg(res.value).arg(QString::fromLatin1(now)));
 }
 
-ResponsePlan FaultEndpoints::occEndpoint(const HttpRequest &r, const QString &name, const RequestTarget &target)
+ResponsePlan FaultEndpoints::occEndpoint(const HttpRequest &r, const QString &segment, const RequestTarget &target)
 {
+    // IAM's own verbs: POST /occ/NAME:getIamPolicy reads, POST /occ/NAME:setIamPolicy writes.
+    enum class Verb { ByMethod, GetIamPolicy, SetIamPolicy };
+    Verb verb = Verb::ByMethod;
+    QString name = segment;
+    if (const qsizetype colon = segment.indexOf(QLatin1Char(':')); colon >= 0) {
+        const QStringView suffix = QStringView(segment).mid(colon + 1);
+        if (suffix == QLatin1String("getIamPolicy"))
+            verb = Verb::GetIamPolicy;
+        else if (suffix == QLatin1String("setIamPolicy"))
+            verb = Verb::SetIamPolicy;
+        else
+            return ResponsePlan::error(404,
+                Tr::tr("/occ/{name}:VERB knows getIamPolicy and setIamPolicy, not \"%1\"")
+                    .arg(shortened(suffix.toString())));
+        name = segment.left(colon);
+    }
     if (!RequestTarget::isResourceName(name))
         return badName();
     const auto delay = target.integer("delay_ms", 0, maxOccDelayMs, 0);
@@ -536,7 +552,10 @@ ResponsePlan FaultEndpoints::occEndpoint(const HttpRequest &r, const QString &na
     const QString envelope = target.query(QLatin1StringView("envelope")).value_or(QString());
     if (envelope.size() > 64)
         return ResponsePlan::error(400, Tr::tr("envelope is a member name of at most 64 characters"));
-    const bool read = r.method == "GET" || r.method == "HEAD";
+    if (verb != Verb::ByMethod && r.method != "POST")
+        return wrongMethod(Tr::tr("/occ/{name}:getIamPolicy and :setIamPolicy take POST, as IAM's do"), "POST");
+    const bool read
+        = verb == Verb::GetIamPolicy || (verb == Verb::ByMethod && (r.method == "GET" || r.method == "HEAD"));
     if (!read && r.method != "PUT" && r.method != "POST")
         return wrongMethod(Tr::tr("/occ/{name} takes GET, HEAD, PUT and POST"), "GET, HEAD, PUT, POST");
     const std::optional<QByteArray> ifMatch = r.header("If-Match");

@@ -86,7 +86,7 @@ private:
     ResponsePlan faultEndpoint(const QString &which, const RequestTarget &target);
     ResponsePlan rateLimitEndpoint(const RequestTarget &target);
     ResponsePlan redirectEndpoint(const RequestTarget &target);
-    ResponsePlan occEndpoint(const HttpRequest &request, const QString &name, const RequestTarget &target);
+    ResponsePlan occEndpoint(const HttpRequest &request, const QString &segment, const RequestTarget &target);
     /// A write to an /occ resource whose version is the "etag" field of its document (?etag=body).
     ResponsePlan writeWithBodyEtag(
         OccResource &resource, const QString &name, const QByteArray &body, const QString &envelope);

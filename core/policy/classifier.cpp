@@ -184,6 +184,14 @@ IdempotencyVerdict idempotencyOf(const AttemptObservation &o, const Classificati
         return {true, Tr::tr("%1 is idempotent").arg(QString::fromLatin1(o.method.toUpper()))};
     if (o.markedIdempotent)
         return {true, Tr::tr("%1 marked idempotent by the user").arg(QString::fromLatin1(o.method.toUpper()))};
+    if (o.step == AttemptObservation::Step::Read)
+        return {true,
+            Tr::tr("%1 is the read of a read-modify-write: it changes nothing")
+                .arg(QString::fromLatin1(o.method.toUpper()))};
+    if (o.step == AttemptObservation::Step::Write && o.versionInBody)
+        return {true,
+            Tr::tr("%1 is conditional (the etag it read, in its body): a repeat cannot apply twice")
+                .arg(QString::fromLatin1(o.method.toUpper()))};
     if (headerValue(o.requestHeaders, "Idempotency-Key"))
         return {true, Tr::tr("%1 carries an Idempotency-Key").arg(QString::fromLatin1(o.method.toUpper()))};
     if (const QString precondition = preconditionOf(o.requestHeaders, o.url); !precondition.isEmpty())

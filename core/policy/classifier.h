@@ -24,6 +24,13 @@ struct AttemptObservation
     /// The attempt belongs to a read-modify-write sequence, which a stale
     /// version (409 ABORTED, 412) restarts from the read.
     bool readModifyWrite = false;
+    /// Which step of a read-modify-write this attempt is. The read changes nothing,
+    /// whatever its method (IAM reads with POST :getIamPolicy), so it may be repeated.
+    enum class Step { None, Read, Write };
+    Step step = Step::None;
+    /// The write carries the version it read inside its body (IAM's setIamPolicy sends
+    /// the policy with its etag): it is conditional, as a write with If-Match is.
+    bool versionInBody = false;
     /// Request headers (Idempotency-Key and preconditions make POST safe).
     HeaderList requestHeaders;
     /// The request's URL: Cloud Storage preconditions travel in its query.

@@ -73,8 +73,9 @@ ReadModifyWriteForm::ReadModifyWriteForm(QWidget *parent)
     auto *iam = new QToolButton;
     iam->setObjectName(QStringLiteral("rmwLikeIam"));
     iam->setText(tr("Like an IAM policy"));
-    iam->setToolTip(tr("The version is the document's \"etag\"; the write is a POST of {\"policy\": document} (give "
-                       "its URL, e.g. ...:setIamPolicy); a stale etag is answered 409 ABORTED."));
+    iam->setToolTip(tr("IAM's shape: the read is a POST to the request's URL (...:getIamPolicy), the version is the "
+                       "document's \"etag\", the write is a POST of {\"policy\": document} (give its URL, "
+                       "...:setIamPolicy); a stale etag is answered 409 ABORTED and the whole sequence restarts."));
     connect(occ, &QToolButton::clicked, this, &ReadModifyWriteForm::fillOcc);
     connect(iam, &QToolButton::clicked, this, &ReadModifyWriteForm::fillIam);
 
@@ -180,6 +181,8 @@ void ReadModifyWriteForm::fillIam()
     Core::RequestDraft draft;
     draft.readModifyWrite = true;
     draft.increment = m_increment->value();
+    // IAM reads with POST ...:getIamPolicy and writes with POST ...:setIamPolicy.
+    draft.shape.readMethod = "POST";
     draft.shape.writeMethod = "POST";
     draft.shape.etagPointer = QStringLiteral("/etag");
     draft.shape.writeEnvelope = QStringLiteral("policy");

@@ -23,6 +23,7 @@ private Q_SLOTS:
     void initTestCase() { QVERIFY(m_server.listen()); }
     void iamShape_tenWriters_everyIncrementLands();
     void wrongShape_givesUpSayingWhatIsMissing();
+    void iamOwnVerbs_5xxRetried_409RestartsTheSequence();
 
 private:
     QUrl url(const QString &path) const { return m_server.baseUrl().resolved(QUrl(path)); }
@@ -105,6 +106,62 @@ void TestExecutorRmwShape::wrongShape_givesUpSayingWhatIsMissing()
     QCOMPARE(results.constLast().outcome, RequestOutcome::InvalidRequest);
     QVERIFY2(
         results.constLast().reason.contains(QLatin1String("JSON pointer")), qPrintable(results.constLast().reason));
+}
+
+// IAM's own verbs: POST ...:getIamPolicy reads, POST ...:setIamPolicy writes the policy with
+// its etag. The script answers the first write 503 (retried: the write is conditional), the
+// second 409 ABORTED (the sequence restarts from the read), then the server's own answers.
+void TestExecutorRmwShape::iamOwnVerbs_5xxRetried_409RestartsTheSequence()
+{
+    BackoffPolicy policy;
+    policy.baseDelayMs = 2;
+    policy.maxBackoffMs = 10;
+    policy.maxAttempts = 10;
+    RetryExecutor executor;
+    executor.setPolicy(policy);
+    QList<AttemptRecord> attempts;
+    QList<RequestResult> results;
+    connect(&executor, &RetryExecutor::attemptFinished, this, [&](const AttemptRecord &a) { attempts.append(a); });
+    connect(&executor, &RetryExecutor::requestFinished, this, [&](const RequestResult &r) { results.append(r); });
+
+    const Result<QString> test = m_server.createTest(
+        {QStringLiteral("pass"), QStringLiteral("return-503"), QStringLiteral("aborted"), QStringLiteral("pass")});
+    QVERIFY2(test, qPrintable(test.error()));
+    const QString query = QStringLiteral("?etag=body&envelope=policy");
+    RequestSpec spec;
+    spec.kind = RequestSpec::Kind::ReadModifyWrite;
+    spec.url = url(QStringLiteral("/occ/own-verbs:getIamPolicy") + query);
+    spec.headers = {{"X-Retry-Test-Id", test->toLatin1()}};
+    spec.increment = 4;
+    spec.readModifyWrite.readMethod = "POST";
+    spec.readModifyWrite.writeMethod = "POST";
+    spec.readModifyWrite.writeUrl = url(QStringLiteral("/occ/own-verbs:setIamPolicy") + query);
+    spec.readModifyWrite.etagPointer = QStringLiteral("/etag");
+    spec.readModifyWrite.writeEnvelope = QStringLiteral("policy");
+    executor.submit(spec);
+    QTRY_COMPARE_WITH_TIMEOUT(results.size(), 1, 20'000);
+    QVERIFY2(results.constFirst().outcome == RequestOutcome::Succeeded, qPrintable(results.constFirst().reason));
+
+    QStringList steps;
+    for (const AttemptRecord &a : std::as_const(attempts)) {
+        QCOMPARE(a.method, QByteArray("POST"));
+        steps.append(QStringLiteral("%1 %2").arg(a.step).arg(a.httpStatus.value_or(0)));
+    }
+    QCOMPARE(steps,
+        QStringList({QStringLiteral("read 200"), QStringLiteral("write 503"), QStringLiteral("write 409"),
+            QStringLiteral("read 200"), QStringLiteral("write 200")}));
+    QVERIFY2(attempts.at(1).reason.contains(QLatin1String("conditional")), qPrintable(attempts.at(1).reason));
+    QCOMPARE(attempts.at(2).cause, QStringLiteral("http-409-aborted"));
+    QVERIFY(attempts.at(1).url.path().endsWith(QLatin1String(":setIamPolicy")));
+
+    // One increment landed, read back through IAM's read.
+    QNetworkAccessManager manager;
+    QNetworkRequest read(spec.url);
+    read.setHeader(QNetworkRequest::ContentTypeHeader, QByteArrayLiteral("application/json"));
+    QNetworkReply *reply = manager.post(read, QByteArray());
+    QTRY_VERIFY_WITH_TIMEOUT(reply->isFinished(), 5000);
+    QCOMPARE(QJsonDocument::fromJson(reply->readAll()).object().value(QStringLiteral("value")).toInteger(), 4);
+    reply->deleteLater();
 }
 
 QTEST_GUILESS_MAIN(TestExecutorRmwShape)

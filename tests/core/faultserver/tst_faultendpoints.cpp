@@ -66,6 +66,7 @@ private Q_SLOTS:
     void occ_etagAndIfMatch();
     void occ_delay_checksWhenTheWaitIsOver();
     void occ_etagInTheBody_asAnIamPolicy();
+    void occ_iamVerbs_getAndSetIamPolicy();
     void eventual_visibleAfterHiddenMsOnTheClock();
     void eventual_storageIsBoundedByBodies();
     void redirect_onlyToPathsAndLoopback_data();
@@ -424,6 +425,31 @@ void TestFaultEndpoints::occ_etagInTheBody_asAnIamPolicy()
     QCOMPARE(write(R"({"policy": {"value": 9}})").status, 400);
     QCOMPARE(json(endpoints.handle(request("GET", "/occ/policy?etag=body"))).value(QStringLiteral("value")).toInt(), 5);
     QCOMPARE(endpoints.handle(request("GET", "/occ/policy?etag=nope")).status, 400);
+}
+
+void TestFaultEndpoints::occ_iamVerbs_getAndSetIamPolicy()
+{
+    // POST NAME:getIamPolicy reads, POST NAME:setIamPolicy writes: the same resource as NAME.
+    FaultEndpoints endpoints;
+    const ResponsePlan read = endpoints.handle(request("POST", "/occ/p:getIamPolicy?etag=body&envelope=policy", "{}"));
+    QCOMPARE(read.status, 200);
+    QCOMPARE(
+        json(read), (QJsonObject{{QStringLiteral("value"), 0}, {QStringLiteral("etag"), QStringLiteral("\"v1\"")}}));
+    const ResponsePlan written = endpoints.handle(request(
+        "POST", "/occ/p:setIamPolicy?etag=body&envelope=policy", R"({"policy": {"value": 2, "etag": "\"v1\""}})"));
+    QCOMPARE(written.status, 200);
+    QCOMPARE(json(endpoints.handle(request("GET", "/occ/p?etag=body"))).value(QStringLiteral("value")).toInt(), 2);
+    QCOMPARE(endpoints
+                 .handle(request("POST", "/occ/p:setIamPolicy?etag=body&envelope=policy",
+                     R"({"policy": {"value": 3, "etag": "\"v1\""}})"))
+                 .status,
+        409);
+    // IAM's verbs take POST only; another verb is no endpoint.
+    const ResponsePlan get = endpoints.handle(request("GET", "/occ/p:getIamPolicy?etag=body"));
+    QCOMPARE(get.status, 405);
+    QCOMPARE(header(get, "Allow"), QByteArray("POST"));
+    QCOMPARE(endpoints.handle(request("POST", "/occ/p:testIamPermissions")).status, 404);
+    QCOMPARE(endpoints.handle(request("POST", "/occ/:getIamPolicy")).status, 400);
 }
 
 void TestFaultEndpoints::occ_delay_checksWhenTheWaitIsOver()

@@ -21,6 +21,8 @@ private Q_SLOTS:
     void cloudStoragePreconditions_makeAWriteConditional();
     void iam404_onlyWhenPolicySaysSo();
     void conflictAborted_restartsSequence();
+    void iamShape_readAndVersionedWrite_retriedOnServerErrors_data();
+    void iamShape_readAndVersionedWrite_retriedOnServerErrors();
     void preconditionFailed_restartsSequenceOnlyWithIfMatch();
     void staleVersion_singleWrite_givesUpAndSaysWhy_data();
     void staleVersion_singleWrite_givesUpAndSaysWhy();
@@ -305,6 +307,51 @@ void TestClassifier::conflictAborted_restartsSequence()
     ClassificationRules noConflicts;
     noConflicts.retryConflictAborted = false;
     QCOMPARE(classify(o, noConflicts).decision, Decision::GiveUp);
+}
+
+// IAM's read-modify-write: POST ...:getIamPolicy reads, POST ...:setIamPolicy writes the
+// policy with the etag it read. Neither is a POST whose repeat could apply twice.
+void TestClassifier::iamShape_readAndVersionedWrite_retriedOnServerErrors_data()
+{
+    QTest::addColumn<int>("step"); // AttemptObservation::Step
+    QTest::addColumn<bool>("versionInBody");
+    QTest::addColumn<int>("status");
+    QTest::addColumn<int>("decision");
+    QTest::addColumn<QString>("reason");
+    const int read = int(AttemptObservation::Step::Read);
+    const int write = int(AttemptObservation::Step::Write);
+    const int retry = int(Decision::RetryAfterDelay);
+    const int giveUp = int(Decision::GiveUp);
+    for (int status : {500, 502, 503, 504}) {
+        QTest::addRow("getIamPolicy %d", status)
+            << read << true << status << retry << QStringLiteral("the read of a read-modify-write");
+        QTest::addRow("setIamPolicy with its etag %d", status)
+            << write << true << status << retry << QStringLiteral("the etag it read, in its body");
+    }
+    // A POST write without a version anywhere stays what it is: not idempotent.
+    QTest::addRow("write without a version") << write << false << 503 << giveUp << QStringLiteral("is not idempotent");
+    // A status the policy does not retry is not retried because the write is conditional.
+    QTest::addRow("setIamPolicy 400") << write << true << 400 << giveUp << QString();
+}
+
+void TestClassifier::iamShape_readAndVersionedWrite_retriedOnServerErrors()
+{
+    QFETCH(int, step);
+    QFETCH(bool, versionInBody);
+    QFETCH(int, status);
+    QFETCH(int, decision);
+    QFETCH(QString, reason);
+    AttemptObservation o;
+    o.method = "POST";
+    o.readModifyWrite = true;
+    o.step = AttemptObservation::Step(step);
+    o.versionInBody = versionInBody;
+    o.httpStatus = status;
+    const ClassificationRules rules; // IAM's statuses are the default transient ones
+    const auto c = classify(o, rules);
+    QCOMPARE(int(c.decision), decision);
+    QVERIFY2(c.reason.contains(reason), qPrintable(c.reason));
+    QVERIFY(!c.restartSequence);
 }
 
 void TestClassifier::preconditionFailed_restartsSequenceOnlyWithIfMatch()

@@ -514,6 +514,7 @@ void TestRequestComposer::readModifyWrite_tabSetsKindAndShape()
 
     iam->click();
     const Core::RequestDraft draft = m_composer->draft();
+    QCOMPARE(draft.shape.readMethod, QByteArray("POST")); // IAM reads with POST ...:getIamPolicy
     QCOMPARE(draft.shape.writeMethod, QByteArray("POST"));
     QCOMPARE(draft.shape.etagPointer, QStringLiteral("/etag"));
     QCOMPARE(draft.shape.writeEnvelope, QStringLiteral("policy"));
