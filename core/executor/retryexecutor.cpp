@@ -516,6 +516,7 @@ void RetryExecutor::decideNext(const RequestPtr &r, AttemptRecord &record, const
 {
     record.cause = c.cause;
     ++r->attemptIndex;
+    r->fallbackAllowed = c.fallbackAllowed;
     if (r->fallback > 0) {
         // A fallback endpoint: one attempt, no backoff.
         const RetryPlanner::Decision decision
@@ -631,11 +632,17 @@ bool RetryExecutor::takeFallback(const RequestPtr &r, RequestOutcome &outcome, Q
     } else if (outcome != RequestOutcome::Succeeded && outcome != RequestOutcome::Cancelled) {
         r->fallbackFailures.append(reason);
     }
-    if (!RetryPlanner::takesFallback(r->spec, r->fallback, outcome)) {
+    if (!RetryPlanner::takesFallback(r->spec, r->fallback, outcome, r->fallbackAllowed)) {
         if (r->fallback > 0 && outcome != RequestOutcome::Succeeded && outcome != RequestOutcome::Cancelled) {
             // Every fallback failed too: the request ends as the policy ended it, and says what the fallbacks got.
             outcome = r->primaryOutcome;
             reason = tr("%1; then %2").arg(r->primaryReason, r->fallbackFailures.join(QStringLiteral("; ")));
+        }
+        if (!r->fallbackAllowed && RetryPlanner::takesFallback(r->spec, r->fallback, outcome, true)) {
+            // The fallbacks are there but the fault is not one to repeat elsewhere: say so.
+            reason = tr("%1; no fallback asked: a fallback is another attempt, and this fault or this request is "
+                        "not one to repeat")
+                         .arg(reason);
         }
         return false;
     }

@@ -257,8 +257,10 @@ Decision decide(const State &state, const RequestSpec &spec, const Attempt &atte
     return decision;
 }
 
-bool takesFallback(const RequestSpec &spec, int current, RequestOutcome outcome)
+bool takesFallback(const RequestSpec &spec, int current, RequestOutcome outcome, bool lastAttemptAllows)
 {
+    if (!lastAttemptAllows)
+        return false;
     switch (outcome) {
     case RequestOutcome::Succeeded:
     case RequestOutcome::Cancelled:

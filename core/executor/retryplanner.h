@@ -101,11 +101,13 @@ Decision decide(const State &state, const RequestSpec &spec, const Attempt &atte
     const Classification &classification, const BackoffPolicy &policy, const RetryBudget &budget, RandomSource &random);
 
 /// Whether a request the policy ended with `outcome` moves on to a fallback
-/// endpoint: after giving up (attempts exhausted, deadline, a fault it does not
-/// retry, circuit open, budget spent), not after a success, a cancel or an
-/// invalid request, and only while RequestSpec::fallbackUrls has one after `current`
-/// (0: the request's URL; n: its n-th fallback).
-bool takesFallback(const RequestSpec &spec, int current, RequestOutcome outcome);
+/// endpoint: after giving up (attempts exhausted, deadline, circuit open, budget
+/// spent), not after a success, a cancel or an invalid request; only when the
+/// last attempt allows one (Classification::fallbackAllowed: a fault the policy
+/// retries, of a request that may be repeated; `lastAttemptAllows` is true when
+/// no attempt was made); and only while RequestSpec::fallbackUrls has one after
+/// `current` (0: the request's URL; n: its n-th fallback).
+bool takesFallback(const RequestSpec &spec, int current, RequestOutcome outcome, bool lastAttemptAllows);
 
 /// "fallback 2 of 3 (http://host:port/path)", with no credentials or query.
 QString fallbackName(const RequestSpec &spec, int fallback);

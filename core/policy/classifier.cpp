@@ -255,6 +255,7 @@ Classification classify(const AttemptObservation &o, const ClassificationRules &
     if (o.cutBy == AttemptObservation::CutBy::Deadline) {
         c.cause = QStringLiteral("deadline");
         c.reason = Tr::tr("the total deadline was reached during the attempt");
+        c.fallbackAllowed = idempotencyOf(o, rules).retryable;
         return c;
     }
 
@@ -366,6 +367,7 @@ Classification classify(const AttemptObservation &o, const ClassificationRules &
         c.reason = Tr::tr("%1, but %2%3").arg(c.reason, sent, verdict.reason);
         c.cause = c.cause + QStringLiteral("/not-idempotent");
     }
+    c.fallbackAllowed = c.isRetry();
     return c;
 }
 

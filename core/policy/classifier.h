@@ -78,6 +78,12 @@ struct Classification
     bool notSent = false;
     /// Parsed Retry-After, if the response carried one.
     std::optional<RetryAfter> retryAfter;
+    /// Whether a fallback endpoint may be asked after this attempt. A fallback is
+    /// one more attempt: only after a fault the policy retries, of a request that
+    /// may be repeated (isRetry()), or when the total deadline cut an attempt of a
+    /// request that may be repeated. Never after a permanent answer (400, 401, a
+    /// stale 409) or a POST whose outcome is unknown.
+    bool fallbackAllowed = false;
 
     bool isRetry() const { return decision == Decision::RetryAfterDelay || decision == Decision::RetryImmediately; }
 };

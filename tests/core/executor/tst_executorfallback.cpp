@@ -26,7 +26,8 @@ private Q_SLOTS:
     void primaryGivesUp_fallbacksTriedInOrder_firstSuccessAnswers();
     void everyFallbackFails_outcomeIsThePolicys_reasonSaysAll();
     void primarySucceeds_fallbacksNeverCalled();
-    void faultNotRetried_stillFallsBack();
+    void fallbackIsAnotherAttempt_sameRulesDecide_data();
+    void fallbackIsAnotherAttempt_sameRulesDecide();
     void deadlinePassed_fallbackStillTried();
     void circuitOpen_goesStraightToTheFallback();
     void cancelDuringFallback_endsTheRequest();
@@ -153,24 +154,66 @@ void TestExecutorFallback::primarySucceeds_fallbacksNeverCalled()
     QCOMPARE(m_alternative.log().size(), 0);
 }
 
-void TestExecutorFallback::faultNotRetried_stillFallsBack()
+// A fallback is one more attempt: the rules that decide a retry decide it. A POST whose
+// outcome is unknown, or a fault the policy does not retry, never goes to a fallback.
+void TestExecutorFallback::fallbackIsAnotherAttempt_sameRulesDecide_data()
 {
-    // A POST that is not idempotent gets no retry at the URL; the alternative service is still asked.
+    QTest::addColumn<QByteArray>("method");
+    QTest::addColumn<QString>("path");
+    QTest::addColumn<QByteArray>("header"); // "Name: value", or empty
+    QTest::addColumn<bool>("fallsBack");
+    QTest::addColumn<QString>("reason"); // part of the result's reason
+    QTest::addRow("GET 503") << QByteArray("GET") << QStringLiteral("/status/503") << QByteArray() << true
+                             << QStringLiteral("fallback 1 of 2");
+    QTest::addRow("GET reset") << QByteArray("GET") << QStringLiteral("/fault/reset") << QByteArray() << true
+                               << QStringLiteral("fallback 1 of 2");
+    QTest::addRow("GET 400") << QByteArray("GET") << QStringLiteral("/status/400") << QByteArray() << false
+                             << QStringLiteral("no fallback asked");
+    QTest::addRow("GET 401") << QByteArray("GET") << QStringLiteral("/status/401") << QByteArray() << false
+                             << QStringLiteral("no fallback asked");
+    QTest::addRow("PUT stale 409 ABORTED")
+        << QByteArray("PUT") << QStringLiteral("/occ/fallback-stale") << QByteArray("If-Match: \"v0\"") << false
+        << QStringLiteral("stale version");
+    QTest::addRow("POST 503") << QByteArray("POST") << QStringLiteral("/status/503") << QByteArray() << false
+                              << QStringLiteral("not idempotent");
+    QTest::addRow("POST reset, outcome unknown") << QByteArray("POST") << QStringLiteral("/fault/reset") << QByteArray()
+                                                 << false << QStringLiteral("outcome is unknown");
+    QTest::addRow("POST with an Idempotency-Key")
+        << QByteArray("POST") << QStringLiteral("/fault/reset") << QByteArray("Idempotency-Key: k-1") << true
+        << QStringLiteral("fallback 1 of 2");
+}
+
+void TestExecutorFallback::fallbackIsAnotherAttempt_sameRulesDecide()
+{
+    QFETCH(QByteArray, method);
+    QFETCH(QString, path);
+    QFETCH(QByteArray, header);
+    QFETCH(bool, fallsBack);
+    QFETCH(QString, reason);
     RetryExecutor executor;
-    executor.setPolicy(fastPolicy(5));
+    executor.setPolicy(fastPolicy(2));
     Collector c(&executor);
     RequestSpec spec;
-    spec.method = "POST";
-    spec.body = "{}";
-    spec.url = primary(QStringLiteral("/status/503"));
-    spec.fallbackUrls = {alternative(QStringLiteral("/status/200"))};
+    spec.method = method;
+    if (method != "GET") {
+        spec.body = R"({"value": 1})";
+        spec.headers.append({"Content-Type", "application/json"});
+    }
+    if (!header.isEmpty()) {
+        const qsizetype colon = header.indexOf(':');
+        spec.headers.append({header.left(colon), header.mid(colon + 1).trimmed()});
+    }
+    spec.url = primary(path);
+    spec.fallbackUrls = {alternative(QStringLiteral("/status/200")), alternative(QStringLiteral("/status/201"))};
     executor.submit(spec);
     QTRY_COMPARE_WITH_TIMEOUT(c.results.size(), 1, 15'000);
-    QCOMPARE(c.results.constFirst().outcome, RequestOutcome::Succeeded);
-    QCOMPARE(c.results.constFirst().attempts, 2);
-    QCOMPARE(c.attempts.at(0).fallback, 0);
-    QCOMPARE(c.attempts.at(1).fallback, 1);
-    QCOMPARE(c.attempts.at(1).method, QByteArray("POST"));
+    const RequestResult &result = c.results.constFirst();
+    QVERIFY2(result.reason.contains(reason), qPrintable(result.reason));
+    QCOMPARE(result.outcome == RequestOutcome::Succeeded, fallsBack);
+    QCOMPARE(result.fallback, fallsBack ? 1 : 0);
+    QCOMPARE(m_alternative.log().size(), fallsBack ? 1 : 0);
+    if (fallsBack)
+        QCOMPARE(c.attempts.constLast().method, method);
 }
 
 void TestExecutorFallback::deadlinePassed_fallbackStillTried()

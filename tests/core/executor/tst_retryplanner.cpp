@@ -813,11 +813,14 @@ void TestRetryPlanner::fallback_takenAfterGivingUpOnly()
     QFETCH(bool, taken);
     RequestSpec spec;
     spec.url = QUrl(QStringLiteral("http://primary.test/x"));
-    QVERIFY(!RetryPlanner::takesFallback(spec, 0, outcome)); // none named
+    QVERIFY(!RetryPlanner::takesFallback(spec, 0, outcome, true)); // none named
     spec.fallbackUrls = {QUrl(QStringLiteral("http://a.test/1")), QUrl(QStringLiteral("http://b.test/2"))};
-    QCOMPARE(RetryPlanner::takesFallback(spec, 0, outcome), taken);
-    QCOMPARE(RetryPlanner::takesFallback(spec, 1, outcome), taken);
-    QVERIFY(!RetryPlanner::takesFallback(spec, 2, outcome)); // the last one was tried
+    QCOMPARE(RetryPlanner::takesFallback(spec, 0, outcome, true), taken);
+    QCOMPARE(RetryPlanner::takesFallback(spec, 1, outcome, true), taken);
+    QVERIFY(!RetryPlanner::takesFallback(spec, 2, outcome, true)); // the last one was tried
+    // The last attempt's fault is permanent, or the request may not be repeated: never.
+    QVERIFY(!RetryPlanner::takesFallback(spec, 0, outcome, false));
+    QVERIFY(!RetryPlanner::takesFallback(spec, 1, outcome, false));
 }
 
 void TestRetryPlanner::fallback_oneAttemptEach()
