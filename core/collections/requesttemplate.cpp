@@ -136,10 +136,9 @@ QString headerProblem(const DraftHeader &header, int row)
         || name.compare(QLatin1String("Transfer-Encoding"), Qt::CaseInsensitive) == 0) {
         return Tr::tr("Header %1: %2 is set from the body; remove this row.").arg(row + 1).arg(name);
     }
-    for (const QChar c : header.value) {
-        if (c == QLatin1Char('\r') || c == QLatin1Char('\n') || c == QChar(0))
-            return Tr::tr("Header %1 (%2): the value may not contain line breaks.").arg(row + 1).arg(name);
-    }
+    // After {{variables}} are put in: an environment's value must not smuggle a line in either.
+    if (const QString problem = Core::fieldValueProblem(header.value.toUtf8()); !problem.isEmpty())
+        return Tr::tr("Header %1 (%2): %3.").arg(row + 1).arg(name, problem);
     return {};
 }
 

@@ -1,5 +1,6 @@
 #include "core/executor/requestcheck.h"
 
+#include "core/http/httpheaders.h"
 #include "core/http/redactor.h"
 #include "core/policy/backoffpolicy.h"
 #include "core/util/coretr.h"
@@ -43,6 +44,18 @@ bool isMethod(const QByteArray &method)
 }
 
 } // namespace
+
+Result<void> checkHeaders(const HeaderList &headers)
+{
+    for (const auto &[name, value] : headers) {
+        if (const QString problem = tokenProblem(name); !problem.isEmpty())
+            return Result<void>::failure(Tr::tr("a header name is not a token: %1").arg(problem));
+        if (const QString problem = fieldValueProblem(value); !problem.isEmpty()) {
+            return Result<void>::failure(Tr::tr("the header \"%1\": %2").arg(QString::fromLatin1(name), problem));
+        }
+    }
+    return {};
+}
 
 Result<void> checkShape(const ReadModifyWriteShape &shape)
 {
@@ -92,6 +105,11 @@ Result<void> checkRequest(const RequestSpec &spec)
     }
     if (spec.method.trimmed().isEmpty() || spec.method.contains(' '))
         return Result<void>::failure(Tr::tr("\"%1\" is not an HTTP method").arg(QString::fromLatin1(spec.method)));
+    // The method is not quoted from here on: it may hold the line break that is the problem.
+    if (const QString problem = tokenProblem(spec.method); !problem.isEmpty())
+        return Result<void>::failure(Tr::tr("the method is not an HTTP method: %1").arg(problem));
+    if (auto headers = checkHeaders(spec.headers); !headers)
+        return headers;
     if (spec.attemptTimeoutMs
         && !(*spec.attemptTimeoutMs >= 0.0 && *spec.attemptTimeoutMs <= PolicyLimits::maxDeadlineMs)) {
         return Result<void>::failure(

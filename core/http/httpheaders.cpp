@@ -1,5 +1,7 @@
 #include "core/http/httpheaders.h"
 
+#include "core/util/coretr.h"
+
 #include <algorithm>
 
 namespace RetryLab::Core {
@@ -46,6 +48,56 @@ bool isFieldValueChar(char c)
 {
     const auto u = static_cast<unsigned char>(c);
     return u == '\t' || u == ' ' || (u >= 0x21 && u != 0x7f);
+}
+
+namespace {
+
+/// "a line feed (LF)", "a NUL byte", "the byte 0x1b": the byte as a person looks for it.
+QString byteName(unsigned char c)
+{
+    switch (c) {
+    case '\r':
+        return Tr::tr("a carriage return (CR)");
+    case '\n':
+        return Tr::tr("a line feed (LF)");
+    case 0:
+        return Tr::tr("a NUL byte");
+    case ' ':
+        return Tr::tr("a space");
+    case '\t':
+        return Tr::tr("a tab");
+    default:
+        break;
+    }
+    if (c >= 0x21 && c < 0x7f)
+        return Tr::tr("\"%1\"").arg(QLatin1Char(char(c)));
+    return Tr::tr("the byte 0x%1").arg(uint(c), 2, 16, QLatin1Char('0'));
+}
+
+} // namespace
+
+QString fieldValueProblem(QByteArrayView value)
+{
+    for (qsizetype i = 0; i < value.size(); ++i) {
+        if (!isFieldValueChar(value.at(i)))
+            return Tr::tr("%1 at byte %2 cannot stand in a header value")
+                .arg(byteName(static_cast<unsigned char>(value.at(i))))
+                .arg(i + 1);
+    }
+    return {};
+}
+
+QString tokenProblem(QByteArrayView text)
+{
+    if (text.isEmpty())
+        return Tr::tr("it is empty");
+    for (qsizetype i = 0; i < text.size(); ++i) {
+        if (!isTokenChar(text.at(i)))
+            return Tr::tr("%1 at byte %2 cannot stand in a method or header name")
+                .arg(byteName(static_cast<unsigned char>(text.at(i))))
+                .arg(i + 1);
+    }
+    return {};
 }
 
 std::optional<QByteArray> headerValue(const HeaderList &headers, QByteArrayView name)

@@ -4,6 +4,7 @@
 #include <QByteArrayView>
 #include <QList>
 #include <QPair>
+#include <QString>
 #include <QStringView>
 
 #include <optional>
@@ -23,6 +24,15 @@ bool isToken(QStringView text);
 /// Whether `c` may stand in a field value (RFC 9110 section 5.5): VCHAR,
 /// obs-text, SP and HTAB.
 bool isFieldValueChar(char c);
+/// Why `value` cannot be sent as a field value, or an empty string when it can:
+/// the first byte that is no field-value character, named and placed ("a line
+/// feed (LF) at byte 12"). CR and LF would end the header line and let the rest
+/// of the value become headers or a second request; NUL and other controls are
+/// refused by servers and proxies alike. Every value that becomes a header, a
+/// cookie or an authorization is checked with this before it is sent.
+QString fieldValueProblem(QByteArrayView value);
+/// The same for a method or a header name, which must be tokens.
+QString tokenProblem(QByteArrayView text);
 
 /// The value of the first field called `name` (compared case-insensitively).
 std::optional<QByteArray> headerValue(const HeaderList &headers, QByteArrayView name);

@@ -1,5 +1,6 @@
 #include "core/import/curlrequestreader.h"
 
+#include "core/http/httpheaders.h"
 #include "core/import/curloptiontable.h"
 
 #include "core/util/coretr.h"
@@ -276,14 +277,20 @@ private:
         case Opt::User:
             return setUser(item);
         case Opt::OAuth2Bearer:
+            if (auto valid = checkFieldValue(item); !valid)
+                return valid;
             m_bearer = v;
             return {};
         case Opt::Cookie:
             return addCookie(item);
         case Opt::UserAgent:
+            if (auto valid = checkFieldValue(item); !valid)
+                return valid;
             m_userAgent = v;
             return {};
         case Opt::Referer:
+            if (auto valid = checkFieldValue(item); !valid)
+                return valid;
             m_referer = v.endsWith(";auto") ? v.chopped(5) : v;
             return {};
         case Opt::Insecure:
@@ -380,9 +387,8 @@ private:
 
     Result<void> setMethod(const Item &item)
     {
-        static const QRegularExpression token(QStringLiteral("^[!#$%&'*+.^_`|~0-9A-Za-z-]+$"));
-        if (!token.match(text(item.value)).hasMatch())
-            return error(item, Tr::tr("%1 \"%2\" is not a method name").arg(item.written, text(item.value)));
+        if (!isToken(QByteArrayView(item.value)))
+            return error(item, Tr::tr("%1 \"%2\" is not a method name").arg(item.written, displayed(item.value)));
         m_method = item.value;
         return {};
     }
@@ -404,6 +410,8 @@ private:
         }
         if (v.contains('\r') || v.contains('\n'))
             return error(item, Tr::tr("%1: a header cannot hold a line break").arg(item.written));
+        if (auto valid = checkFieldValue(item); !valid)
+            return valid;
         qsizetype colon = v.indexOf(':');
         if (colon < 0) {
             const QByteArray trimmed = v.trimmed();
@@ -435,8 +443,7 @@ private:
 
     Result<void> checkName(const Item &item, const QByteArray &name) const
     {
-        static const QRegularExpression token(QStringLiteral("^[!#$%&'*+.^_`|~0-9A-Za-z-]+$"));
-        if (!token.match(text(name)).hasMatch())
+        if (!isToken(QByteArrayView(name)))
             return error(item, Tr::tr("%1: \"%2\" is not a header name").arg(item.written, text(name)));
         return {};
     }
@@ -555,6 +562,15 @@ private:
         return {};
     }
 
+    // A value that goes into a header as it is: checked here, where the option can be named.
+    // The executor checks every header again before sending (checkRequest).
+    Result<void> checkFieldValue(const Item &item) const
+    {
+        if (const QString problem = fieldValueProblem(item.value); !problem.isEmpty())
+            return error(item, Tr::tr("%1: %2").arg(item.written, problem));
+        return {};
+    }
+
     Result<void> addCookie(const Item &item)
     {
         if (!item.value.contains('=')) {
@@ -564,6 +580,8 @@ private:
                     .arg(shownOption(item)));
             return {};
         }
+        if (auto valid = checkFieldValue(item); !valid)
+            return valid;
         if (!m_cookies.isEmpty())
             m_cookies += "; ";
         m_cookies += item.value;

@@ -2,6 +2,7 @@
 
 #include "core/executor/requestcheck.h"
 #include "core/faultserver/faultinstruction.h"
+#include "core/http/httpheaders.h"
 #include "core/policy/policyjson.h"
 #include "core/policy/presets.h"
 #include "core/record/transportjson.h"
@@ -234,8 +235,8 @@ HeaderList readHeaders(JsonReader &r, const QString &key)
         const auto value = object->string(name);
         if (!value)
             return headers;
-        if (value->contains(QLatin1Char('\r')) || value->contains(QLatin1Char('\n')) || value->contains(QChar(0))) {
-            object->fail(name, Tr::tr("a header value cannot hold a line break or NUL"));
+        if (const QString problem = fieldValueProblem(value->toUtf8()); !problem.isEmpty()) {
+            object->fail(name, problem);
             return headers;
         }
         headers.append({name.toLatin1(), value->toUtf8()});

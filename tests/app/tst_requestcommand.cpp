@@ -275,6 +275,9 @@ void TestRequestCommand::writeCollections()
     withSecret.headers = {{QStringLiteral("Authorization"), QStringLiteral("Bearer {{token}}"), true}};
     more.items.append(
         CollectionItem::makeRequest(QStringLiteral("With secret"), withSecret, SavedPolicy::from(fastPolicy)));
+    RequestDraft traced = flaky;
+    traced.headers = {{QStringLiteral("X-Trace"), QStringLiteral("{{trace}}"), true}};
+    more.items.append(CollectionItem::makeRequest(QStringLiteral("Traced"), traced, SavedPolicy::from(fastPolicy)));
     QVERIFY(CommandTesting::write(path("more.json"), CollectionJson::toJson(more)));
 
     // The environments, as the window keeps them: "Local" selected last.
@@ -292,6 +295,10 @@ void TestRequestCommand::writeCollections()
             {{QStringLiteral("base"), base, false}, {QStringLiteral("tenant"), QStringLiteral("acme"), false}}, false},
         // Its secret is not kept on disk: the file holds no value for it.
         {QStringLiteral("Secret"), {{QStringLiteral("token"), QStringLiteral("tok-not-on-disk"), true}}, false},
+        // A value that would split the request once put into a header.
+        {QStringLiteral("Injected"),
+            {{QStringLiteral("trace"), QStringLiteral("t\r\nHost: victim\r\n\r\nGET /SMUGGLED HTTP/1.1"), false}},
+            false},
     };
     QVERIFY(CommandTesting::write(
         path("environments.json"), EnvironmentsJson::toJson(environments, QStringLiteral("Local"))));
@@ -423,6 +430,33 @@ void TestRequestCommand::usageErrors_exit2AndSendNothing_data()
         << QStringList{QStringLiteral("--max-body"), QStringLiteral("1M"), u} << QStringLiteral("not \"1M\"");
     QTest::addRow("--seed") << QStringList{QStringLiteral("--seed"), QStringLiteral("x"), u}
                             << QStringLiteral("--seed must be a whole number");
+    // Request splitting: each value that becomes a header is checked where it is given,
+    // directly or inside --from-curl, and the error names the option.
+    const QString smuggled = QStringLiteral("x\r\n\r\nGET /SMUGGLED HTTP/1.1\r\nHost: victim");
+    const QString cr = QStringLiteral("a carriage return (CR) at byte 2 cannot stand in a header value");
+    for (const char *option : {"-A", "--user-agent", "-b", "--cookie", "-e", "--referer", "--oauth2-bearer"}) {
+        const QString name = QString::fromLatin1(option);
+        const bool cookie = name == QLatin1String("-b") || name == QLatin1String("--cookie");
+        const QString value = cookie ? QStringLiteral("a=") + smuggled : smuggled;
+        const QString expected = QStringLiteral("%1: %2").arg(
+            name, cookie ? QStringLiteral("a carriage return (CR) at byte 4 cannot stand in a header value") : cr);
+        QTest::addRow("%s with CR LF", option) << QStringList{name, value, u} << expected;
+    }
+    QTest::addRow("-H with a NUL") << QStringList{QStringLiteral("-H"), QStringLiteral("X-A: 1") + QChar(0) + "2", u}
+                                   << QStringLiteral("-H: a NUL byte at byte 7 cannot stand in a header value");
+    QTest::addRow("-H with an escape") << QStringList{QStringLiteral("-H"), QStringLiteral("X-A: \x1b[2J"), u}
+                                       << QStringLiteral("-H: the byte 0x1b at byte 6 cannot stand in a header value");
+    QTest::addRow("-X with CR LF") << QStringList{QStringLiteral("-X"), QStringLiteral("GET\r\nHost:"), u}
+                                   << QStringLiteral("is not a method name");
+    QTest::addRow("--from-curl -A with CR LF") << QStringList{QStringLiteral("--from-curl"),
+        QStringLiteral("curl -A $'x\\r\\nGET /SMUGGLED HTTP/1.1\\r\\nHost: victim' ") + u}
+                                               << QStringLiteral("-A: ") + cr;
+    QTest::addRow("--from-curl -b with a line feed")
+        << QStringList{QStringLiteral("--from-curl"), QStringLiteral("curl -b $'a=1\\nSet-Cookie: b=2' ") + u}
+        << QStringLiteral("-b: a line feed (LF) at byte 4 cannot stand in a header value");
+    QTest::addRow("--from-curl --oauth2-bearer with CR LF")
+        << QStringList{QStringLiteral("--from-curl"), QStringLiteral("curl --oauth2-bearer $'t\\r\\nX: 1' ") + u}
+        << QStringLiteral("--oauth2-bearer: a carriage return (CR) at byte 2 cannot stand in a header value");
     QTest::addRow("--policy twice") << QStringList{QStringLiteral("--policy"), QStringLiteral("iam"),
         QStringLiteral("--policy=aws-standard"), u}
                                     << QStringLiteral("--policy is given more than once");
@@ -957,6 +991,10 @@ void TestRequestCommand::collection_errors_exit2AndSendNothing_data()
                QStringLiteral("Secret")}
         << QStringLiteral("{{token}} is a secret, and the file keeps its value only when the environment keeps its "
                           "secrets on disk");
+    QTest::addRow("environment value splitting a header")
+        << QStringList{collection, more, name, QStringLiteral("Traced"), env, environments, envName,
+               QStringLiteral("Injected")}
+        << QStringLiteral("Header 1 (X-Trace): a carriage return (CR) at byte 2 cannot stand in a header value");
     QTest::addRow("missing environments file") << QStringList{collection, shop, name, QStringLiteral("Health"), env,
         path("missing-env.json")} << QStringLiteral("--env: %1 cannot be read").arg(path("missing-env.json"));
     QTest::addRow("damaged environments file")

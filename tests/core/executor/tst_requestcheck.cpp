@@ -18,6 +18,9 @@ private Q_SLOTS:
     void brokenUrl_neverShowsItsSecrets();
     void transport_data();
     void transport();
+    void headers_data();
+    void headers();
+    void badHeader_neverShowsItsValue();
 };
 
 void TestRequestCheck::sendable_data()
@@ -39,6 +42,10 @@ void TestRequestCheck::sendable_data()
     QTest::addRow("no method") << ok << QByteArray(" ") << QVariant() << QStringLiteral("\" \" is not an HTTP method");
     QTest::addRow("two words") << ok << QByteArray("GET /x") << QVariant()
                                << QStringLiteral("\"GET /x\" is not an HTTP method");
+    QTest::addRow("line feed in the method")
+        << ok << QByteArray("GET\nHost:") << QVariant()
+        << QStringLiteral("the method is not an HTTP method: a line feed (LF) at byte 4 cannot stand in a method or "
+                          "header name");
     const QString timeout = QStringLiteral("the per-attempt timeout must lie between 0 and 604800000 ms");
     QTest::addRow("negative timeout") << ok << QByteArray("GET") << QVariant(-0.5) << timeout;
     QTest::addRow("timeout beyond a week")
@@ -131,4 +138,60 @@ void TestRequestCheck::transport()
 }
 
 QTEST_GUILESS_MAIN(TestRequestCheck)
+
+void TestRequestCheck::headers_data()
+{
+    QTest::addColumn<QByteArray>("name");
+    QTest::addColumn<QByteArray>("value");
+    QTest::addColumn<QString>("error"); // empty: sendable
+    QTest::addRow("plain") << QByteArray("User-Agent") << QByteArray("curl/8.0 (x86_64)") << QString();
+    QTest::addRow("empty value") << QByteArray("X-Empty") << QByteArray() << QString();
+    QTest::addRow("tab and obs-text") << QByteArray("X-T") << QByteArray("a\tb \xe9") << QString();
+    QTest::addRow("request splitting")
+        << QByteArray("User-Agent") << QByteArray("x\r\n\r\nGET /SMUGGLED HTTP/1.1\r\nHost: victim")
+        << QStringLiteral("the header \"User-Agent\": a carriage return (CR) at byte 2 cannot stand in a header value");
+    QTest::addRow("bare line feed") << QByteArray("Cookie") << QByteArray("a=1\nSet-Cookie: b=2")
+                                    << QStringLiteral("the header \"Cookie\": a line feed (LF) at byte 4 cannot stand "
+                                                      "in a header value");
+    QTest::addRow("NUL") << QByteArray("Referer") << QByteArray("http://a/\0x", 11)
+                         << QStringLiteral(
+                                "the header \"Referer\": a NUL byte at byte 10 cannot stand in a header value");
+    QTest::addRow("DEL") << QByteArray("X-D") << QByteArray("a\x7f")
+                         << QStringLiteral(
+                                "the header \"X-D\": the byte 0x7f at byte 2 cannot stand in a header value");
+    QTest::addRow("name with a colon")
+        << QByteArray("Host: victim\r\nX") << QByteArray("1")
+        << QStringLiteral("a header name is not a token: \":\" at byte 5 cannot stand in a method or header name");
+    QTest::addRow("empty name") << QByteArray() << QByteArray("1")
+                                << QStringLiteral("a header name is not a token: it is empty");
+}
+
+void TestRequestCheck::headers()
+{
+    QFETCH(QByteArray, name);
+    QFETCH(QByteArray, value);
+    QFETCH(QString, error);
+    RequestSpec spec;
+    spec.url = QUrl(QStringLiteral("http://127.0.0.1:8080/"));
+    spec.method = "GET";
+    spec.headers = {{"Accept", "*/*"}, {name, value}};
+    const Result<void> check = checkRequest(spec);
+    QCOMPARE(check.ok(), error.isEmpty());
+    QCOMPARE(check.error(), error);
+    QCOMPARE(checkHeaders(spec.headers).error(), error);
+}
+
+// The value may be a token or a password: the error places the bad byte instead of quoting it.
+void TestRequestCheck::badHeader_neverShowsItsValue()
+{
+    RequestSpec spec;
+    spec.url = QUrl(QStringLiteral("http://127.0.0.1:8080/"));
+    spec.method = "GET";
+    spec.headers = {{"Authorization", "Bearer tok-secret\r\nX-Injected: 1"}};
+    const QString error = checkRequest(spec).error();
+    QVERIFY2(error.contains(QLatin1String("\"Authorization\"")), qPrintable(error));
+    QVERIFY2(!error.contains(QLatin1String("tok-secret")), qPrintable(error));
+    QVERIFY2(!error.contains(QLatin1String("Injected")), qPrintable(error));
+}
+
 #include "tst_requestcheck.moc"

@@ -359,7 +359,10 @@ void TestScenarioReader::malformed_namesTheFieldOrLine_data()
         << QStringLiteral("requests[1].headers.X-N: expected a string, got a number");
     QTest::addRow("header value with a line break")
         << request(R"("url": "{server}/", "headers": {"X-A": "1\r\nX-B: 2"})")
-        << QStringLiteral("requests[1].headers.X-A: a header value cannot hold a line break");
+        << QStringLiteral("requests[1].headers.X-A: a carriage return (CR) at byte 2 cannot stand in a header value");
+    QTest::addRow("header value with an escape")
+        << request(R"("url": "{server}/", "headers": {"X-A": "1\u001b[2J"})")
+        << QStringLiteral("requests[1].headers.X-A: the byte 0x1b at byte 2 cannot stand in a header value");
     QTest::addRow("header name with a space")
         << request(R"("url": "{server}/", "headers": {"X A": "1"})")
         << QStringLiteral("requests[1].headers.X A: \"X A\" is not a valid header name");
