@@ -13,6 +13,7 @@
 #include <QEvent>
 #include <QTextStream>
 
+#include <csignal>
 #include <cstring>
 
 namespace RetryLab::Cli {
@@ -145,6 +146,12 @@ int CommandLine::exec(int &argc, char **argv) const
     // fewer than a herd or a slowloris test opens.
     Core::DescriptorLimit::raiseSoftToHard();
     if (const Command *command = findCommand(commands, argc, argv)) {
+#if defined(Q_OS_UNIX)
+        // `retrylab run ... | head`: once the reader is gone, printing stops (writes fail
+        // with EPIPE) while the run goes on and writes its report and files, instead of
+        // the process dying silently with 141.
+        ::signal(SIGPIPE, SIG_IGN);
+#endif
         std::unique_ptr<QCoreApplication> app;
         const bool windowless = !(command->needsGui && makeGuiApplication);
         if (!windowless) {

@@ -2,7 +2,9 @@
 
 #include <QSocketNotifier>
 
+#include <algorithm>
 #include <csignal>
+#include <iterator>
 
 #if defined(Q_OS_UNIX)
 #include <sys/socket.h>
@@ -18,6 +20,10 @@ namespace {
 // that the notifier reads on the event loop.
 int fds[2] = {-1, -1};
 
+// Ctrl+C, kill, and the terminal closing (SIGHUP, as when an ssh session drops): each
+// ends the run as Ctrl+C does, with what was recorded printed and written.
+constexpr int interruptions[] = {SIGINT, SIGTERM, SIGHUP};
+
 void forward(int)
 {
     const char byte = 1;
@@ -29,8 +35,8 @@ void restoreDefaults()
     struct sigaction action = {};
     action.sa_handler = SIG_DFL;
     sigemptyset(&action.sa_mask);
-    ::sigaction(SIGINT, &action, nullptr);
-    ::sigaction(SIGTERM, &action, nullptr);
+    for (int signal : interruptions)
+        ::sigaction(signal, &action, nullptr);
 }
 #endif
 
@@ -53,7 +59,8 @@ InterruptWatcher::InterruptWatcher(QObject *parent) : QObject(parent)
     action.sa_handler = forward;
     sigemptyset(&action.sa_mask);
     action.sa_flags = SA_RESTART;
-    m_active = ::sigaction(SIGINT, &action, nullptr) == 0 && ::sigaction(SIGTERM, &action, nullptr) == 0;
+    m_active = std::all_of(std::begin(interruptions), std::end(interruptions),
+        [&action](int signal) { return ::sigaction(signal, &action, nullptr) == 0; });
 #endif
 }
 

@@ -4,7 +4,7 @@
 
 namespace RetryLab::Cli {
 
-/// Turns SIGINT and SIGTERM into a Qt signal on the event loop, so that a
+/// Turns SIGINT, SIGTERM and SIGHUP into a Qt signal on the event loop, so that a
 /// headless run stopped with Ctrl+C still prints and writes what it recorded.
 /// A second interruption ends the process at once, as if nobody listened.
 /// One watcher at a time; the default handlers come back when it goes.

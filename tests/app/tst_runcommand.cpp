@@ -16,6 +16,8 @@
 #include <QTest>
 #include <QXmlStreamReader>
 
+#include <csignal>
+
 #include <sys/resource.h>
 
 using namespace RetryLab::Core;
@@ -114,6 +116,8 @@ private Q_SLOTS:
     void seed_withoutOne_aFreshSeedIsDrawnPrintedAndReplays();
     void interrupt_cancelsThenReportsWhatWasRecorded();
     void interrupt_withoutExpectations_failsAndCountsTheCancelled();
+    void hangUp_endsTheRunLikeCtrlC_reportWritten();
+    void readerGone_runCompletesAndWritesItsReport();
     void lowDescriptorLimit_lowersConcurrencyAndEveryRequestSucceeds();
     void reportToStandardOutput_onAPipe();
     void transport_caBesideTheScenario_reachesHttps();
@@ -534,15 +538,15 @@ struct Interrupted
     QByteArray err;
 };
 
-// Runs retrylab, and sends SIGTERM (as Ctrl+C) once the request named "ok" has finished.
-Interrupted interruptAfterOk(const QStringList &arguments)
+// Runs retrylab, and sends `signal` (SIGTERM: as Ctrl+C) once the request named "ok" has finished.
+Interrupted interruptAfterOk(const QStringList &arguments, int signal = SIGTERM)
 {
     Interrupted r;
     QProcess process;
     process.start(QStringLiteral(RETRYLAB_BINARY), arguments);
     if (!QTest::qWaitFor([&] { return (r.out += process.readAllStandardOutput()).contains("ok (GET "); }, 10'000))
         return r;
-    process.terminate();
+    ::kill(pid_t(process.processId()), signal);
     r.finished = process.waitForFinished(10'000) && process.exitStatus() == QProcess::NormalExit;
     r.exitCode = process.exitCode();
     r.out += process.readAllStandardOutput();
@@ -573,6 +577,44 @@ void TestRunCommand::interrupt_cancelsThenReportsWhatWasRecorded()
     const auto written = ReportJson::readFile(report);
     QVERIFY2(written.ok(), qPrintable(written.error()));
     QCOMPARE(written->run.results.size(), 2);
+}
+
+// The terminal closing (SIGHUP, as when an ssh session drops) ends a run as Ctrl+C does.
+void TestRunCommand::hangUp_endsTheRunLikeCtrlC_reportWritten()
+{
+    const QString file = scenarioFile(QStringLiteral("hung-up.json"), R"({
+        "format": "retrylab-scenario", "policy": "iam",
+        "requests": [{"name": "ok", "url": "{server}/status/200"},
+                     {"name": "stuck", "url": "{server}/fault/stall", "attemptTimeoutMs": 0}]})");
+    const QString report = path(QStringLiteral("hung-up-report.json"));
+    const Interrupted run = interruptAfterOk({QStringLiteral("run"), file, QStringLiteral("--report"), report}, SIGHUP);
+    QVERIFY2(run.finished, "SIGHUP killed the run instead of ending it");
+    QCOMPARE(run.exitCode, 1);
+    QVERIFY2(run.err.contains("retrylab run: interrupted"), run.err.constData());
+    const auto written = ReportJson::readFile(report);
+    QVERIFY2(written.ok(), qPrintable(written.error()));
+    QCOMPARE(written->run.results.size(), 2);
+}
+
+// `retrylab run ... | head -1`: the reader goes away; printing stops, the run and its report complete.
+void TestRunCommand::readerGone_runCompletesAndWritesItsReport()
+{
+    const QString file = scenarioFile(QStringLiteral("piped.json"), R"({
+        "format": "retrylab-scenario", "policy": "aws-standard",
+        "requests": [{"name": "ok", "url": "{server}/status/200"},
+                     {"name": "later", "url": "{server}/delay/300", "count": 3}]})");
+    const QString report = path(QStringLiteral("piped-report.json"));
+    QProcess process;
+    process.start(QStringLiteral(RETRYLAB_BINARY), {QStringLiteral("run"), file, QStringLiteral("--report"), report});
+    QByteArray out;
+    QVERIFY(QTest::qWaitFor([&] { return (out += process.readAllStandardOutput()).contains("ok (GET "); }, 10'000));
+    process.closeReadChannel(QProcess::StandardOutput); // as head does after its first line
+    QVERIFY(process.waitForFinished(20'000));
+    QVERIFY2(process.exitStatus() == QProcess::NormalExit, "SIGPIPE killed the run");
+    QCOMPARE(process.exitCode(), 0);
+    const auto written = ReportJson::readFile(report);
+    QVERIFY2(written.ok(), qPrintable(written.error()));
+    QCOMPARE(written->run.results.size(), 4);
 }
 
 void TestRunCommand::interrupt_withoutExpectations_failsAndCountsTheCancelled()
