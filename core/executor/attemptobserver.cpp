@@ -80,6 +80,7 @@ Classification conclude(AttemptRecord &record, AttemptEnd end, const RequestSpec
         break;
     }
     observation.httpStatus = record.httpStatus;
+    observation.redirectRefused = !record.redirects.isEmpty() && !record.redirects.constLast().followed;
     observation.networkError = record.networkError;
     if (spec.transport.proxyMode != TransportOptions::ProxyMode::None && !record.httpStatus
         && record.networkError == QNetworkReply::UnknownNetworkError) {

@@ -305,6 +305,19 @@ Classification classify(const AttemptObservation &o, const ClassificationRules &
         return c;
     } else {
         const int status = *o.httpStatus;
+        if (status >= 300 && status < 400 && o.redirectRefused) {
+            // The executor's own note says why (describeRedirects); success would be a lie.
+            c.cause = QStringLiteral("redirect-not-followed");
+            c.reason = Tr::tr("HTTP %1: a redirect that was not followed is not the answer asked for").arg(status);
+            return c;
+        }
+        if (status == 308 && !headerValue(o.responseHeaders, "Location")) {
+            // Cloud Storage's resumable uploads: the server has part of the data and waits for the rest.
+            c.cause = QStringLiteral("http-308-resume-incomplete");
+            c.reason = Tr::tr("HTTP 308 Resume Incomplete: the upload is not finished (the Range header says how "
+                              "much arrived); the client must send the rest, not repeat the request");
+            return c;
+        }
         if (status >= 200 && status < 400) {
             c.decision = Classification::Decision::Success;
             c.cause = statusCause(status);

@@ -45,6 +45,9 @@ struct AttemptObservation
     CutBy cutBy = CutBy::Nothing;
     /// The body ended before its announced length.
     bool brokenStream = false;
+    /// The answer is a redirect the executor did not follow (to another scheme,
+    /// from https to http, or one too many): not the resource that was asked for.
+    bool redirectRefused = false;
 
     HeaderList responseHeaders;
     /// The first bytes of the response body (for {"status":"ABORTED"}).

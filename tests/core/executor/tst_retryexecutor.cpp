@@ -1,3 +1,4 @@
+#include "core/executor/redirectstep.h"
 #include "core/executor/retryexecutor.h"
 #include "core/faultserver/faultserver.h"
 #include "core/policy/backoff.h"
@@ -205,6 +206,7 @@ private Q_SLOTS:
     void tlsErrors_afterAnHstsUpgrade_areRecordedToo();
     void redirect_crossOrigin_dropsCredentials_andIsRecorded();
     void redirect_chainAcrossTwoServers_everyHopRecorded();
+    void redirect_tooMany_isNoSuccess_andResumeIncompleteNeither();
     void presets_eachFaultMode_exactAttemptCounts_data();
     void presets_eachFaultMode_exactAttemptCounts();
     void presets_persistentFault_endAtTheirLimit_data();
@@ -1434,6 +1436,32 @@ void TestRetryExecutor::redirect_crossOrigin_dropsCredentials_andIsRecorded()
             QByteArray("X-Api-Key"), QByteArray("X-Auth-Token"), QByteArray("X-Retry-Test-Id")}));
     QVERIFY2(a.reason.contains(QLatin1String("followed 1 redirect")), qPrintable(a.reason));
     QVERIFY2(a.reason.contains(QLatin1String("not sent to")), qPrintable(a.reason));
+}
+
+void TestRetryExecutor::redirect_tooMany_isNoSuccess_andResumeIncompleteNeither()
+{
+    auto [executor, c] = underTest(fastPolicy(3, 5));
+    // Eleven redirects, one more than an attempt follows: the last 302 is the answer, and it is not the resource.
+    QString target = QStringLiteral("/status/200");
+    for (int i = 0; i <= maxRedirectsPerAttempt; ++i)
+        target = QStringLiteral("/redirect?code=302&to=") + QString::fromLatin1(QUrl::toPercentEncoding(target));
+    const quint64 loop = executor.submit(getSpec(url(target)));
+    // A 308 without a Location: Cloud Storage's Resume Incomplete.
+    const quint64 resume = executor.submit(getSpec(url(QStringLiteral("/status/308"))));
+    QTRY_VERIFY_WITH_TIMEOUT(c.resultOf(loop).has_value() && c.resultOf(resume).has_value(), 10'000);
+
+    QCOMPARE(c.resultOf(loop)->outcome, RequestOutcome::GaveUp);
+    QCOMPARE(c.resultOf(loop)->finalStatus, 302);
+    const auto loopAttempts = c.attemptsOf(loop);
+    QCOMPARE(loopAttempts.size(), 1); // not retried: the same request meets the same chain
+    QCOMPARE(loopAttempts.constFirst().cause, QStringLiteral("redirect-not-followed"));
+    QCOMPARE(loopAttempts.constFirst().redirects.size(), maxRedirectsPerAttempt + 1);
+    QVERIFY(!loopAttempts.constFirst().redirects.constLast().followed);
+    QVERIFY2(loopAttempts.constFirst().reason.contains(QLatin1String("was not followed")),
+        qPrintable(loopAttempts.constFirst().reason));
+
+    QCOMPARE(c.resultOf(resume)->outcome, RequestOutcome::GaveUp);
+    QCOMPARE(c.attemptsOf(resume).constFirst().cause, QStringLiteral("http-308-resume-incomplete"));
 }
 
 void TestRetryExecutor::redirect_chainAcrossTwoServers_everyHopRecorded()

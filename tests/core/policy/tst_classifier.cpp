@@ -27,6 +27,7 @@ private Q_SLOTS:
     void staleVersion_singleWrite_givesUpAndSaysWhy_data();
     void staleVersion_singleWrite_givesUpAndSaysWhy();
     void cutByExecutor_isNotANetworkError();
+    void redirectsNotFollowed_andResumeIncomplete_areNoSuccess();
     void retryAfter_isReadFromResponse();
     void editedRules_changeDecision();
     void everyDecision_hasAReason();
@@ -394,6 +395,32 @@ void TestClassifier::staleVersion_singleWrite_givesUpAndSaysWhy()
     QCOMPARE(c.cause, cause);
     QVERIFY2(c.reason.contains(QLatin1String("stale version; retrying the same write cannot succeed, re-read first")),
         qPrintable(c.reason));
+}
+
+void TestClassifier::redirectsNotFollowed_andResumeIncomplete_areNoSuccess()
+{
+    AttemptObservation o;
+    o.httpStatus = 302;
+    o.responseHeaders = {{"Location", "ftp://a.test/x"}};
+    QCOMPARE(classify(o, ClassificationRules{}).decision, Decision::Success); // as far as the classifier knows
+    o.redirectRefused = true;
+    auto c = classify(o, ClassificationRules{});
+    QCOMPARE(c.decision, Decision::GiveUp);
+    QCOMPARE(c.cause, QStringLiteral("redirect-not-followed"));
+    QVERIFY(!c.fallbackAllowed);
+
+    // 308 without a Location: Cloud Storage's Resume Incomplete, not Permanent Redirect.
+    AttemptObservation resume;
+    resume.method = "PUT";
+    resume.httpStatus = 308;
+    resume.responseHeaders = {{"Range", "bytes=0-262143"}};
+    c = classify(resume, ClassificationRules{});
+    QCOMPARE(c.decision, Decision::GiveUp);
+    QCOMPARE(c.cause, QStringLiteral("http-308-resume-incomplete"));
+    QVERIFY2(c.reason.contains(QLatin1String("Resume Incomplete")), qPrintable(c.reason));
+    // Any other 3xx without a Location is an answer like any other.
+    resume.httpStatus = 304;
+    QCOMPARE(classify(resume, ClassificationRules{}).decision, Decision::Success);
 }
 
 void TestClassifier::cutByExecutor_isNotANetworkError()
