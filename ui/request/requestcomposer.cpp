@@ -92,8 +92,10 @@ struct Endpoint
     QString description;
 };
 
-QList<Endpoint> endpointExamples()
+// The examples' descriptions follow the policy: a 404 is retried under IAM's 404 option.
+QList<Endpoint> endpointExamples(const Core::BackoffPolicy &policy)
 {
+    const bool retries404 = policy.classification.retryableStatuses.contains(404);
     return {
         {QStringLiteral("{server}/fail/3?key={id}"), RequestComposer::tr("503 three times, then 200 (the default)")},
         {QStringLiteral("{server}/fail/2?code=429&retry_after=1&key={id}"),
@@ -102,7 +104,11 @@ QList<Endpoint> endpointExamples()
             RequestComposer::tr("flaky: each answer is 503 with probability 30 % (at most 5 times)")},
         {QStringLiteral("{server}/status/200"), RequestComposer::tr("always 200")},
         {QStringLiteral("{server}/status/500"), RequestComposer::tr("always 500: fails for good")},
-        {QStringLiteral("{server}/status/404"), RequestComposer::tr("404: not transient, never retried")},
+        {QStringLiteral("{server}/status/404"),
+            retries404 ? RequestComposer::tr("404: retried by this policy (eventual consistency), always 404")
+                       : RequestComposer::tr("404: not transient, never retried")},
+        {QStringLiteral("{server}/eventual/{id}"),
+            RequestComposer::tr("eventually consistent: PUT creates it, then GET answers 404 for 1 s")},
         {QStringLiteral("{server}/delay/1500"),
             RequestComposer::tr("200 after 1.5 s (try a short per-attempt timeout)")},
         {QStringLiteral("{server}/fault/reset"),
@@ -137,6 +143,7 @@ RequestComposer::RequestComposer(QWidget *parent)
       m_batchAction(new QAction(tr("Send &batch"), this)), m_repeatAction(new QAction(tr("&Repeat"), this)),
       m_stopAction(new QAction(tr("S&top"), this))
 {
+    fillEndpointsMenu();
     m_method->setObjectName(QStringLiteral("method"));
     m_method->setEditable(true);
     m_method->setInsertPolicy(QComboBox::NoInsert);
@@ -330,8 +337,15 @@ QToolButton *RequestComposer::buildEndpointsButton()
     b->setToolTip(tr("URLs of the embedded fault server that fail in different ways"));
     b->setPopupMode(QToolButton::InstantPopup);
     b->setToolButtonStyle(Qt::ToolButtonTextOnly);
-    auto *menu = new QMenu(b);
-    for (const Endpoint &endpoint : endpointExamples()) {
+    b->setMenu(new QMenu(b));
+    return b;
+}
+
+void RequestComposer::fillEndpointsMenu()
+{
+    QMenu *menu = m_endpoints->menu();
+    menu->clear();
+    for (const Endpoint &endpoint : endpointExamples(m_policy)) {
         // A URL's '&' is a character of the URL, not the mark of a shortcut letter.
         QString text = QStringLiteral("%1    \u2014 %2").arg(endpoint.urlTemplate, endpoint.description);
         QAction *action = menu->addAction(text.replace(QLatin1Char('&'), QLatin1String("&&")));
@@ -340,8 +354,6 @@ QToolButton *RequestComposer::buildEndpointsButton()
             m_url->lineEdit()->setFocus(Qt::OtherFocusReason);
         });
     }
-    b->setMenu(menu);
-    return b;
 }
 
 QWidget *RequestComposer::buildHeadersTab()
@@ -602,6 +614,7 @@ void RequestComposer::setPreviewContext(const Core::ExpansionContext &context)
 void RequestComposer::setPolicy(const Core::BackoffPolicy &policy)
 {
     m_policy = policy;
+    fillEndpointsMenu();
     refresh();
 }
 

@@ -119,6 +119,7 @@ private:
     QWidget *buildBatchTab();
     QWidget *buildFallbacksTab();
     QToolButton *buildEndpointsButton();
+    void fillEndpointsMenu();
     void handleEdited();
     void handleAddHeader();
     void handleRemoveHeader();

@@ -1,4 +1,5 @@
 #include "core/collections/requesttemplate.h"
+#include "core/policy/presets.h"
 #include "ui/request/headertablemodel.h"
 #include "ui/request/requestcomposer.h"
 #include "ui/widgets/fieldmessage.h"
@@ -45,6 +46,7 @@ private Q_SLOTS:
     void batchProgress_andActivity_areShown();
     void seed_emptyIsFresh_replayFillsTheLastOne();
     void endpointsMenu_showsUrlsWithTheirAmpersands();
+    void endpointsMenu_404SaysWhatThePolicyDoes();
     void restoredMaskedCredential_blocksSendUntilTypedOrUnticked();
     void narrow_sendButtonsWrapBelowTheUrl();
     void retryHeaders_shownGreyed_switchOffPerRequest();
@@ -320,6 +322,27 @@ void TestRequestComposer::seed_emptyIsFresh_replayFillsTheLastOne()
     QCOMPARE(seed->text(), QStringLiteral("123"));
     seed->clear();
     QVERIFY(!m_composer->draft().seed);
+}
+
+void TestRequestComposer::endpointsMenu_404SaysWhatThePolicyDoes()
+{
+    const auto *button = m_composer->findChild<QToolButton *>(QStringLiteral("endpoints"));
+    QVERIFY(button && button->menu());
+    const auto textOf = [button](const QString &path) {
+        for (const QAction *action : button->menu()->actions()) {
+            if (action->text().startsWith(QStringLiteral("{server}") + path))
+                return action->text();
+        }
+        return QString();
+    };
+    m_composer->setPolicy(*Core::Presets::find(QStringLiteral("iam")));
+    QVERIFY2(textOf(QStringLiteral("/status/404")).contains(QLatin1String("never retried")),
+        qPrintable(textOf(QStringLiteral("/status/404"))));
+    m_composer->setPolicy(*Core::Presets::find(QStringLiteral("iam-retry-404")));
+    QVERIFY2(textOf(QStringLiteral("/status/404")).contains(QLatin1String("retried by this policy")),
+        qPrintable(textOf(QStringLiteral("/status/404"))));
+    // IAM's eventual consistency has its endpoint there too.
+    QVERIFY(!textOf(QStringLiteral("/eventual/{id}")).isEmpty());
 }
 
 void TestRequestComposer::endpointsMenu_showsUrlsWithTheirAmpersands()
