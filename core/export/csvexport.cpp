@@ -96,6 +96,7 @@ QStringList columns()
         QStringLiteral("tls_errors_ignored"),
         QStringLiteral("redirects"),
         QStringLiteral("fallback"),
+        QStringLiteral("seed"),
     };
 }
 
@@ -207,6 +208,9 @@ bool writeRows(const RunRecord &run, const ExportOptions &options, const std::fu
             neutralised(redirectsCell(a->redirects, redactor)),
             // 0: the request's URL; n: its n-th fallback endpoint (the url column names it).
             QString::number(a->fallback),
+            // The seed that replays it: the window's Replay seed or `run --seed` draws the same
+            // jitter and the same answers of the embedded server's /fail?p= and /delay?dist=.
+            spec.seed ? QString::number(*spec.seed) : (run.seed ? QString::number(*run.seed) : QString()),
         };
         Q_ASSERT(fields.size() == names.size());
         for (QString &field : fields)

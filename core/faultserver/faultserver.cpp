@@ -553,6 +553,11 @@ void FaultServer::setOptions(const FaultServerOptions &options)
     m_d->log.setCapacity(options.logCapacity);
 }
 
+void FaultServer::reseed(quint64 seed)
+{
+    m_d->endpoints.setSeed(seed);
+}
+
 void FaultServer::setClock(const Clock *clock)
 {
     m_d->clockSource = clock ? clock : &SteadyClock::instance();

@@ -203,6 +203,10 @@ public:
     bool deleteTest(const QString &id);
     /// Scripted tests held now.
     int testCount() const;
+    /// Reseeds the generator behind /fail?p=, /delay?dist= and friends (thread-safe):
+    /// a run that reseeds the server with its own seed meets the same random
+    /// answers when it is replayed with that seed.
+    void reseed(quint64 seed);
     /// Forgets keys, scripts (the handshake script too), resources, rate-limit
     /// buckets and the log, and reseeds the generator. Connections stay open;
     /// sequence numbers go on; the certificates stay until the next listen().

@@ -160,6 +160,10 @@ void RequestRunner::beginRun(const Core::RequestDraft &draft)
 {
     m_runSeed = draft.seed.value_or(Core::RandomSource::freshSeed());
     m_runStream = 0;
+    // The same seed draws the embedded server's random answers too (/fail?p=, /delay?dist=),
+    // so that a replay meets what the run met, as `retrylab run --seed` does with its own server.
+    if (m_server)
+        m_server->reseed(m_runSeed);
     Q_EMIT seedChosen(m_runSeed, !draft.seed.has_value());
 }
 

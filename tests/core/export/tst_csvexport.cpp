@@ -129,6 +129,7 @@ private Q_SLOTS:
     void redactedByDefault_noSecretAnywhere();
     void unredacted_containsSecretsAndSaysSo();
     void protocolAndTls_columns();
+    void seed_eachRowNamesTheSeedThatReplaysIt();
     void emptyRun_isJustTheHeader();
     void file_isWritten();
 };
@@ -174,15 +175,37 @@ void TestCsvExport::headerRow_isStableAndEveryRowComplete()
     QVERIFY(csv.endsWith("\r\n"));
     const Table t = parse(csv);
     QCOMPARE(t.header, CsvExport::columns());
-    QCOMPARE(t.header.size(), 43);
+    QCOMPARE(t.header.size(), 44);
     // "redacted" comes first, where no reader misses it; new columns go at the end.
     QCOMPARE(t.header.indexOf(QStringLiteral("redacted")), 0);
     QCOMPARE(t.header.mid(35),
         (QStringList{QStringLiteral("protocol"), QStringLiteral("tls_protocol"), QStringLiteral("tls_cipher"),
             QStringLiteral("tls_peer_subject"), QStringLiteral("tls_errors"), QStringLiteral("tls_errors_ignored"),
-            QStringLiteral("redirects"), QStringLiteral("fallback")}));
+            QStringLiteral("redirects"), QStringLiteral("fallback"), QStringLiteral("seed")}));
     for (const QStringList &row : t.rows)
         QCOMPARE(row.size(), t.header.size());
+}
+
+void TestCsvExport::seed_eachRowNamesTheSeedThatReplaysIt()
+{
+    RunRecord run = ExportSamples::sampleRun();
+    QVERIFY(!run.requests.isEmpty());
+    run.seed.reset();
+    for (RequestSpec &spec : run.requests)
+        spec.seed.reset();
+    Table t = parse(CsvExport::toCsv(run));
+    QVERIFY(!t.rows.isEmpty());
+    QCOMPARE(t.cell(0, QStringLiteral("seed")), QString()); // nothing to replay it with
+    run.seed = 77;
+    t = parse(CsvExport::toCsv(run));
+    for (qsizetype row = 0; row < t.rows.size(); ++row)
+        QCOMPARE(t.cell(row, QStringLiteral("seed")), QStringLiteral("77"));
+    // A request's own seed (the window's run seed) goes before the run's.
+    for (RequestSpec &spec : run.requests)
+        spec.seed = 18446744073709551615ULL;
+    t = parse(CsvExport::toCsv(run));
+    for (qsizetype row = 0; row < t.rows.size(); ++row)
+        QCOMPARE(t.cell(row, QStringLiteral("seed")), QStringLiteral("18446744073709551615"));
 }
 
 void TestCsvExport::protocolAndTls_columns()

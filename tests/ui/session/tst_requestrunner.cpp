@@ -40,6 +40,7 @@ private Q_SLOTS:
     void perRequestScenario_moreSequentialRequestsThanTheServerHoldsTests_allServed();
     void scenario_requestToAnotherHost_carriesNoTestId();
     void seed_freshForEachSend_andTheDraftsSeedReplaysABatch();
+    void seed_alsoReplaysTheEmbeddedServersRandomAnswers();
     void endpointPolicies_theFirstMatchRunsTheRequest();
 };
 
@@ -185,6 +186,47 @@ void TestRequestRunner::seed_freshForEachSend_andTheDraftsSeedReplaysABatch()
     const Core::RunRecord run = session.runRecord();
     const auto ids = run.requests.keys();
     QVERIFY(std::all_of(ids.cbegin(), ids.cend(), [&run](quint64 id) { return run.requests[id].seed.has_value(); }));
+}
+
+// /fail?p= answers at random: the run's seed reseeds the embedded server, so a replay with
+// that seed meets the same answers, attempt by attempt.
+void TestRequestRunner::seed_alsoReplaysTheEmbeddedServersRandomAnswers()
+{
+    Core::FaultServer server;
+    QVERIFY2(server.listen(), qPrintable(server.errorString()));
+    Core::ThreadedExecutor executor;
+    Core::BackoffPolicy policy = fastPolicy();
+    policy.maxAttempts = 16;
+    executor.setPolicy(policy);
+    Ui::RunSession session;
+    session.attach(&executor);
+    RequestRunner runner(&executor, &session);
+    runner.setServer(&server);
+
+    QList<int> statuses;
+    connect(&executor, &Core::ThreadedExecutor::attemptFinished, this,
+        [&statuses](const Core::AttemptRecord &a) { statuses.append(a.httpStatus.value_or(0)); });
+    QSignalSpy seeds(&runner, &RequestRunner::seedChosen);
+    QSignalSpy finished(&executor, &Core::ThreadedExecutor::requestFinished);
+    const auto send = [&](const Core::RequestDraft &draft) {
+        statuses.clear();
+        const qsizetype before = finished.size();
+        if (!runner.send(draft) || !QTest::qWaitFor([&] { return finished.size() == before + 1; }, 20'000))
+            return QList<int>();
+        return statuses;
+    };
+
+    Core::RequestDraft draft;
+    draft.urlTemplate = QStringLiteral("{server}/fail/15?p=0.5&key={id}");
+    const QList<int> first = send(draft);
+    QVERIFY(!first.isEmpty());
+    const quint64 firstSeed = seeds.constLast().at(0).toULongLong();
+    // Another run in between draws from the server's generator too.
+    QVERIFY(!send(draft).isEmpty());
+
+    draft.seed = firstSeed;
+    QCOMPARE(send(draft), first);
+    QCOMPARE(send(draft), first);
 }
 
 void TestRequestRunner::endpointPolicies_theFirstMatchRunsTheRequest()
