@@ -384,7 +384,9 @@ void MainWindow::buildMenus()
     quit->setShortcut(QKeySequence::Quit);
     quit->setMenuRole(QAction::QuitRole);
 
-    auto *policyActions = new PolicyActions({m_policyPanel, m_runner, m_settings, m_exports, m_messages, this}, this);
+    auto *policyActions = new PolicyActions({m_policyPanel, m_runner, m_settings, m_exports, m_messages, this,
+                                                [this] { return m_composer->draft().urlTemplate; }},
+        this);
     policyActions->setObjectName(QStringLiteral("policyActions"));
     policyActions->addMenu(menuBar());
 

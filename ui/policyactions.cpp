@@ -6,6 +6,7 @@
 #include "ui/exportcontroller.h"
 #include "ui/policy/comparedialog.h"
 #include "ui/policy/endpointpoliciesdialog.h"
+#include "ui/policy/grpcmethoddialog.h"
 #include "ui/policy/layercalculator.h"
 #include "ui/policy/policyeditor.h"
 #include "ui/policy/policypanel.h"
@@ -112,19 +113,33 @@ void PolicyActions::editEndpointPolicies()
 
 void PolicyActions::exportPolicyAsGrpc()
 {
+    // gRPC applies a methodConfig to the methods it names: ask which, offering the request's
+    // gRPC path (/pkg.Orders/Create) or what the last export was for.
+    GrpcMethodDialog dialog(m_parts.dialogParent);
+    std::optional<GrpcMethodDialog::Method> offered;
+    if (m_parts.requestUrl)
+        offered = GrpcMethodDialog::fromUrl(m_parts.requestUrl());
+    dialog.setMethod(offered.value_or(GrpcMethodDialog::Method{m_grpcService, m_grpcMethod}));
+    if (dialog.exec() != QDialog::Accepted)
+        return;
+    const GrpcMethodDialog::Method target = dialog.method();
+    m_grpcService = target.service;
+    m_grpcMethod = target.method;
     const QString path = chooseJsonFile(tr("Export the policy as a gRPC service config"),
         QStringLiteral("service-config.json"), tr("gRPC service config (*.json)"));
     if (path.isEmpty())
         return;
-    const auto exported = Core::GrpcServiceConfig::fromPolicy(m_parts.policyPanel->policy());
+    const auto exported
+        = Core::GrpcServiceConfig::fromPolicy(m_parts.policyPanel->policy(), target.service, target.method);
     const auto written = Core::ExportFile::write(path, Core::GrpcServiceConfig::toJson(exported));
     if (!written) {
         m_parts.messages->showMessage(FieldMessage::Kind::Error, tr("Could not export: %1").arg(written.error()));
         return;
     }
-    QString text = tr("Exported %1 (methodConfig.retryPolicy for every method; load it as the channel's service "
-                      "config).")
-                       .arg(QDir::toNativeSeparators(path));
+    const QString calls = target.method.isEmpty() ? tr("every method of %1").arg(target.service)
+                                                  : QStringLiteral("/%1/%2").arg(target.service, target.method);
+    QString text = tr("Exported %1 (methodConfig.retryPolicy for %2; load it as the channel's service config).")
+                       .arg(QDir::toNativeSeparators(path), calls);
     if (!exported.warnings.isEmpty())
         text += tr(" What gRPC does differently: %1").arg(exported.warnings.join(QLatin1Char(' ')));
     m_parts.messages->showMessage(FieldMessage::Kind::Success, text);

@@ -3,6 +3,8 @@
 #include <QObject>
 #include <QString>
 
+#include <functional>
+
 class QMenu;
 class QMenuBar;
 class QWidget;
@@ -34,6 +36,9 @@ public:
         MessageBar *messages = nullptr;
         /// Parents the dialogs.
         QWidget *dialogParent = nullptr;
+        /// The request's URL (template) now: a gRPC path in it names the method a
+        /// gRPC service config is for. May be empty.
+        std::function<QString()> requestUrl = {};
     };
 
     /// None of the parts is owned; each must outlive this.
@@ -55,6 +60,8 @@ private:
     QString chooseJsonFile(const QString &title, const QString &fileName, const QString &filter) const;
 
     Parts m_parts;
+    QString m_grpcService; ///< what the last gRPC export was for, offered again
+    QString m_grpcMethod;
 };
 
 } // namespace RetryLab::Ui

@@ -9,6 +9,7 @@
 #include "ui/conformance/conformanceview.h"
 #include "ui/herd/simulatorview.h"
 #include "ui/mainwindow.h"
+#include "ui/policy/grpcmethoddialog.h"
 #include "ui/policy/policyeditor.h"
 #include "ui/policy/policypanel.h"
 #include "ui/request/requestcomposer.h"
@@ -53,6 +54,7 @@
 #include <QTcpServer>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTimer>
 #include <QToolButton>
 #include <QWheelEvent>
 
@@ -741,11 +743,21 @@ void TestMainWindow::policy_exportAndImportThroughTheMenu()
     QVERIFY(messagesOf(*window).constLast().contains(QLatin1String("Could not import")));
 
     // As a gRPC service config: what retrylab policy export --format grpc writes, and what gRPC cannot say.
+    // It asks which gRPC service the policy is for first.
     m_nextFile = m_dir.filePath(QStringLiteral("service-config"));
+    QTimer::singleShot(0, window.get(), [&window] {
+        QTRY_VERIFY(window->findChild<Ui::GrpcMethodDialog *>());
+        auto *dialog = window->findChild<Ui::GrpcMethodDialog *>();
+        QTRY_VERIFY(dialog->isVisible());
+        dialog->setMethod({QStringLiteral("pkg.Orders"), QString()});
+        dialog->accept();
+    });
     policyActionsOf(*window)->exportPolicyAsGrpc();
     QFile config(m_nextFile + QStringLiteral(".json"));
     QVERIFY(config.open(QIODevice::ReadOnly));
-    QCOMPARE(config.readAll(), Core::GrpcServiceConfig::toJson(Core::GrpcServiceConfig::fromPolicy(fastPolicy())));
+    QCOMPARE(config.readAll(),
+        Core::GrpcServiceConfig::toJson(
+            Core::GrpcServiceConfig::fromPolicy(fastPolicy(), QStringLiteral("pkg.Orders"))));
     QVERIFY(messagesOf(*window).constLast().contains(QLatin1String("What gRPC does differently")));
     QVERIFY(window->findChild<QAction *>(QStringLiteral("exportPolicyGrpc")));
 }

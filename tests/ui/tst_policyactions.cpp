@@ -3,6 +3,7 @@
 #include "core/faultserver/faultserver.h"
 #include "ui/exportcontroller.h"
 #include "ui/policy/comparedialog.h"
+#include "ui/policy/grpcmethoddialog.h"
 #include "ui/policy/layercalculator.h"
 #include "ui/policy/policypanel.h"
 #include "ui/policyactions.h"
@@ -13,13 +14,20 @@
 #include "ui/widgets/messagebar.h"
 
 #include <QAction>
+#include <QApplication>
 #include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QLineEdit>
 #include <QMenu>
 #include <QMenuBar>
+#include <QProcess>
 #include <QSettings>
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTimer>
 
 using namespace RetryLab;
 using Ui::PolicyActions;
@@ -38,6 +46,8 @@ private Q_SLOTS:
     void exports_suggestAFileInTheExportFolder_cancelWritesNothing_data();
     void exports_suggestAFileInTheExportFolder_cancelWritesNothing();
     void exportPolicyAsGrpc_withoutSuffix_writesJson();
+    void exportPolicyAsGrpc_offersTheRequestsMethod_realGrpcObeysIt();
+    void exportPolicyAsGrpc_cancelledDialog_asksForNoFile();
     void calculatorAndComparison_openWithTheEditedPolicy();
 
 private:
@@ -52,8 +62,38 @@ private:
         Ui::MessageBar messages;
         QWidget parent;
         Ui::ExportController exports{&session, &errorLog, &settings, &messages, &parent};
-        PolicyActions actions{{&panel, &runner, &settings, &exports, &messages, &parent}};
+        QString requestUrl;
+        PolicyActions actions{
+            {&panel, &runner, &settings, &exports, &messages, &parent, [this] { return requestUrl; }}};
     };
+
+    /// Answers the gRPC method dialog when it opens: with `service` and `method` typed in,
+    /// or, with `service` null, as it was offered; `fields` gets what it offered.
+    static void answerGrpcDialog(
+        const QString &service, const QString &method, bool accept = true, QStringList *fields = nullptr)
+    {
+        auto *timer = new QTimer;
+        timer->setInterval(10);
+        QObject::connect(timer, &QTimer::timeout, timer, [=] {
+            for (QWidget *widget : QApplication::topLevelWidgets()) {
+                auto *dialog = qobject_cast<Ui::GrpcMethodDialog *>(widget);
+                if (!dialog || !dialog->isVisible())
+                    continue;
+                auto *serviceEdit = dialog->findChild<QLineEdit *>(QStringLiteral("grpcService"));
+                auto *methodEdit = dialog->findChild<QLineEdit *>(QStringLiteral("grpcMethod"));
+                if (fields)
+                    *fields = QStringList{serviceEdit->text(), methodEdit->text()};
+                if (!service.isNull()) {
+                    serviceEdit->setText(service);
+                    methodEdit->setText(method);
+                }
+                accept ? dialog->accept() : dialog->reject();
+                timer->deleteLater();
+                return;
+            }
+        });
+        timer->start();
+    }
 
     static Core::BackoffPolicy editedPolicy()
     {
@@ -125,6 +165,8 @@ void TestPolicyActions::exports_suggestAFileInTheExportFolder_cancelWritesNothin
             return QString();
         });
     const QStringList before = QDir(m_dir.path()).entryList(QDir::Files);
+    if (action == QLatin1String("exportPolicyAsGrpc"))
+        answerGrpcDialog(QStringLiteral("pkg.Orders"), QString());
     QVERIFY(QMetaObject::invokeMethod(&parts.actions, action.toLatin1().constData()));
     QCOMPARE(suggestions, QStringList{QDir(m_dir.path()).filePath(suggested)});
     QCOMPARE(QDir(m_dir.path()).entryList(QDir::Files), before);
@@ -137,12 +179,77 @@ void TestPolicyActions::exportPolicyAsGrpc_withoutSuffix_writesJson()
     parts.panel.setPolicy(editedPolicy());
     const QString chosen = m_dir.filePath(QStringLiteral("checkout"));
     parts.exports.setFileChooser([&](auto, auto, auto, auto, auto) { return chosen; });
+    answerGrpcDialog(QStringLiteral("pkg.Orders"), QStringLiteral("Create"));
     parts.actions.exportPolicyAsGrpc();
     QFile file(chosen + QStringLiteral(".json"));
     QVERIFY(file.open(QIODevice::ReadOnly));
-    QCOMPARE(file.readAll(), Core::GrpcServiceConfig::toJson(Core::GrpcServiceConfig::fromPolicy(editedPolicy())));
+    QCOMPARE(file.readAll(),
+        Core::GrpcServiceConfig::toJson(Core::GrpcServiceConfig::fromPolicy(
+            editedPolicy(), QStringLiteral("pkg.Orders"), QStringLiteral("Create"))));
     QCOMPARE(parts.messages.messages().size(), 1);
     QVERIFY(parts.messages.messages().constFirst().startsWith(QLatin1String("Exported")));
+}
+
+// The request's gRPC path names the method; real gRPC (python3-grpcio) loads the file and
+// tries a failing call of that method as often as the policy says.
+void TestPolicyActions::exportPolicyAsGrpc_offersTheRequestsMethod_realGrpcObeysIt()
+{
+    Parts parts;
+    parts.panel.setPolicy(editedPolicy());
+    parts.requestUrl = QStringLiteral("{server}/retrylab.Test/Call?trace=1");
+    const QString chosen = m_dir.filePath(QStringLiteral("grpc-service-config.json"));
+    parts.exports.setFileChooser([&](auto, auto, auto, auto, auto) { return chosen; });
+    QStringList offered;
+    answerGrpcDialog(QString(), QString(), true, &offered);
+    parts.actions.exportPolicyAsGrpc();
+    QCOMPARE(offered, (QStringList{QStringLiteral("retrylab.Test"), QStringLiteral("Call")}));
+    QVERIFY2(parts.messages.messages().constFirst().contains(QLatin1String("/retrylab.Test/Call")),
+        qPrintable(parts.messages.messages().constFirst()));
+
+    QFile file(chosen);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    const QJsonObject name = QJsonDocument::fromJson(file.readAll())
+                                 .object()
+                                 .value(QStringLiteral("methodConfig"))
+                                 .toArray()
+                                 .at(0)
+                                 .toObject()
+                                 .value(QStringLiteral("name"))
+                                 .toArray()
+                                 .at(0)
+                                 .toObject();
+    QCOMPARE(name.value(QStringLiteral("service")).toString(), QStringLiteral("retrylab.Test"));
+    QCOMPARE(name.value(QStringLiteral("method")).toString(), QStringLiteral("Call"));
+
+    QProcess python;
+    python.start(QStringLiteral("/usr/bin/python3"), {QStringLiteral(RETRYLAB_GRPC_SCRIPT), chosen});
+    QVERIFY(python.waitForStarted(10'000));
+    QVERIFY(python.waitForFinished(60'000));
+    const QJsonObject counted = QJsonDocument::fromJson(python.readAllStandardOutput()).object();
+    QVERIFY2(!counted.isEmpty(), python.readAllStandardError().constData());
+    QCOMPARE(counted.value(QStringLiteral("code")).toString(), QStringLiteral("UNAVAILABLE"));
+    QCOMPARE(counted.value(QStringLiteral("attempts")).toInt(), editedPolicy().maxAttempts);
+
+    // The next export offers the same method again when the request has no gRPC path.
+    parts.requestUrl = QStringLiteral("{server}/status/200");
+    answerGrpcDialog(QString(), QString(), false, &offered);
+    parts.actions.exportPolicyAsGrpc();
+    QCOMPARE(offered, (QStringList{QStringLiteral("retrylab.Test"), QStringLiteral("Call")}));
+}
+
+void TestPolicyActions::exportPolicyAsGrpc_cancelledDialog_asksForNoFile()
+{
+    Parts parts;
+    parts.panel.setPolicy(editedPolicy());
+    int asked = 0;
+    parts.exports.setFileChooser([&](auto, auto, auto, auto, auto) {
+        ++asked;
+        return QString();
+    });
+    answerGrpcDialog(QString(), QString(), false);
+    parts.actions.exportPolicyAsGrpc();
+    QCOMPARE(asked, 0);
+    QVERIFY(parts.messages.messages().isEmpty());
 }
 
 void TestPolicyActions::calculatorAndComparison_openWithTheEditedPolicy()
