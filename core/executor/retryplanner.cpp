@@ -195,14 +195,19 @@ Decision decide(const State &state, const RequestSpec &spec, const Attempt &atte
         next.previousDelayMs = delay;
         ++next.retryIndex;
         delayReason = Tr::tr("%1 backoff").arg(algorithmTitle(policy.algorithm));
-        // A fault class may wait more or less than the backoff (a reset less than a 503).
-        if (const double factor = c.networkFault ? policy.classification.delayFactor(*c.networkFault) : 1.0;
-            factor != 1.0) {
+        // A kind of fault may wait more or less than the backoff (a reset less than a 503, a 429 more).
+        double factor = 1.0;
+        QString factorFor;
+        if (c.networkFault) {
+            factor = policy.classification.delayFactor(*c.networkFault);
+            factorFor = networkFaultClassName(*c.networkFault);
+        } else if (c.httpStatus) {
+            factor = policy.classification.statusDelayFactor(*c.httpStatus);
+            factorFor = Tr::tr("HTTP %1").arg(*c.httpStatus);
+        }
+        if (factor != 1.0) {
             delay = Backoff::scaledDelayMs(policy, delay, factor);
-            delayReason = Tr::tr("%1 \u00d7 %2 for %3")
-                              .arg(delayReason)
-                              .arg(factor)
-                              .arg(networkFaultClassName(*c.networkFault));
+            delayReason = Tr::tr("%1 \u00d7 %2 for %3").arg(delayReason).arg(factor).arg(factorFor);
         }
     }
 

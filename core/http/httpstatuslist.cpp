@@ -82,4 +82,36 @@ Result<QSet<int>> parse(const QString &text)
     return statuses;
 }
 
+QString formatFactors(const QMap<int, double> &factors)
+{
+    QStringList parts;
+    for (auto it = factors.cbegin(); it != factors.cend(); ++it)
+        parts.append(QStringLiteral("%1=%2").arg(it.key()).arg(it.value()));
+    return parts.join(QStringLiteral(", "));
+}
+
+Result<QMap<int, double>> parseFactors(const QString &text)
+{
+    using R = Result<QMap<int, double>>;
+    static const QRegularExpression separators(QStringLiteral("[,;\\s]+"));
+    static const QRegularExpression spacedSign(QStringLiteral("\\s*([=\\x{00d7}])\\s*"));
+    static const QRegularExpression pair(QStringLiteral("^(\\d{1,3})[=\\x{00d7}]([0-9]*\\.?[0-9]+)$"));
+    QString normalised = text;
+    normalised.replace(spacedSign, QStringLiteral("\\1"));
+    QMap<int, double> factors;
+    for (const QString &token : normalised.split(separators, Qt::SkipEmptyParts)) {
+        const auto m = pair.match(token);
+        if (!m.hasMatch())
+            return R::failure(Tr::tr("\"%1\" is not STATUS=FACTOR, like 429=2.").arg(token.left(40)));
+        const int status = m.captured(1).toInt();
+        if (status < lowest || status > highest)
+            return R::failure(
+                Tr::tr("\"%1\": HTTP status codes lie between %2 and %3.").arg(token).arg(lowest).arg(highest));
+        if (factors.contains(status))
+            return R::failure(Tr::tr("\"%1\": status %2 is given twice.").arg(token).arg(status));
+        factors.insert(status, m.captured(2).toDouble());
+    }
+    return factors;
+}
+
 } // namespace RetryLab::Core::HttpStatusList

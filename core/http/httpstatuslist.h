@@ -3,6 +3,7 @@
 #include "core/util/result.h"
 
 #include <QList>
+#include <QMap>
 #include <QSet>
 #include <QString>
 
@@ -25,6 +26,16 @@ QString format(const QSet<int> &statuses);
 /// message that quotes the bad part. Whether a code makes sense as a retryable
 /// status is validatePolicy()'s call.
 Result<QSet<int>> parse(const QString &text);
+
+/// Factors by status as the policy editor shows them: "429=2, 503=0.5", sorted
+/// by status; empty for none.
+QString formatFactors(const QMap<int, double> &factors);
+/// Reads formatFactors()'s text: STATUS=FACTOR pairs separated by commas,
+/// semicolons or spaces ("429 = 2" and "429×2" too). A status outside
+/// 100..599, a factor that is not a number or a status given twice is refused
+/// with a message that quotes the bad part; the factor's range is
+/// validatePolicy()'s call.
+Result<QMap<int, double>> parseFactors(const QString &text);
 
 } // namespace HttpStatusList
 

@@ -305,6 +305,26 @@ void checkDelayFactors(IssueCollector &c, const PolicyField &field, const Backof
     }
 }
 
+void checkStatusDelayFactors(IssueCollector &c, const PolicyField &field, const BackoffPolicy &p)
+{
+    const auto &factors = p.classification.statusDelayFactors;
+    for (auto it = factors.cbegin(); it != factors.cend(); ++it) {
+        if (it.key() < 100 || it.key() > 599) {
+            c.error(field.id, Tr::tr("%1 is not an HTTP status code.").arg(it.key()));
+            break;
+        }
+        if (!(it.value() >= field.min && it.value() <= field.max)) {
+            c.error(field.id,
+                Tr::tr("the delay factor for HTTP %1 must lie between %2 and %3 (got %4).")
+                    .arg(it.key())
+                    .arg(field.min)
+                    .arg(field.max)
+                    .arg(it.value()));
+            break;
+        }
+    }
+}
+
 } // namespace
 
 QSet<int> ClassificationRules::defaultRetryableStatuses()
@@ -351,6 +371,9 @@ QList<PolicyIssue> validatePolicy(const BackoffPolicy &p)
             break;
         case Id::NetworkDelayFactors:
             checkDelayFactors(c, field, p);
+            break;
+        case Id::StatusDelayFactors:
+            checkStatusDelayFactors(c, field, p);
             break;
         default:
             Q_ASSERT(field.check != PolicyField::Check::Special);

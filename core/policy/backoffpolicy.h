@@ -64,6 +64,11 @@ struct ClassificationRules
     bool retryConflictAborted = true;
     /// Retry POST/PATCH even without an idempotency mark (dangerous: say why).
     bool retryNonIdempotent = false;
+    /// Cloud Storage's rule: PUT and DELETE are only conditionally idempotent (an
+    /// overwrite or a delete may race another writer's). With this, they are
+    /// retried only with a precondition (ifGenerationMatch, If-Match, ...), with
+    /// an Idempotency-Key, or when the user marks them safe.
+    bool putDeleteNeedPrecondition = false;
     /// Honour Retry-After on 429/503 and friends.
     bool honourRetryAfter = true;
     /// Largest Retry-After accepted; larger values are clamped (and the reason says so).
@@ -75,6 +80,12 @@ struct ClassificationRules
     QMap<NetworkFaultClass, double> networkDelayFactors;
     /// The factor for a fault class (1 when none is set).
     double delayFactor(NetworkFaultClass fault) const { return networkDelayFactors.value(fault, 1.0); }
+    /// The backoff delay after an HTTP status, times this factor (0 to 10;
+    /// absent: 1): a 429 may wait longer than a 503, as the Retry pattern asks
+    /// the delay to fit the kind of fault.
+    QMap<int, double> statusDelayFactors;
+    /// The factor for a status (1 when none is set).
+    double statusDelayFactor(int status) const { return statusDelayFactors.value(status, 1.0); }
 
     static QSet<int> defaultRetryableStatuses();
     static QMap<NetworkFaultClass, FaultAction> defaultNetworkActions();

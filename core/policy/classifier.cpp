@@ -180,8 +180,11 @@ bool isIdempotentMethod(const QByteArray &method)
 
 IdempotencyVerdict idempotencyOf(const AttemptObservation &o, const ClassificationRules &rules)
 {
-    if (isIdempotentMethod(o.method))
-        return {true, Tr::tr("%1 is idempotent").arg(QString::fromLatin1(o.method.toUpper()))};
+    const QByteArray method = o.method.toUpper();
+    // Cloud Storage: an overwrite or a delete without a precondition may race another writer.
+    const bool onlyConditionally = rules.putDeleteNeedPrecondition && (method == "PUT" || method == "DELETE");
+    if (isIdempotentMethod(o.method) && !onlyConditionally)
+        return {true, Tr::tr("%1 is idempotent").arg(QString::fromLatin1(method))};
     if (o.markedIdempotent)
         return {true, Tr::tr("%1 marked idempotent by the user").arg(QString::fromLatin1(o.method.toUpper()))};
     if (o.step == AttemptObservation::Step::Read)
@@ -198,6 +201,13 @@ IdempotencyVerdict idempotencyOf(const AttemptObservation &o, const Classificati
         return {true,
             Tr::tr("%1 is conditional (%2): a repeat cannot apply twice")
                 .arg(QString::fromLatin1(o.method.toUpper()), precondition)};
+    if (onlyConditionally) {
+        return {false,
+            Tr::tr("%1 is only conditionally idempotent (the Cloud Storage rule): without a precondition "
+                   "(ifGenerationMatch, If-Match) a repeat may overwrite or delete what another writer made in "
+                   "between; add one, or mark the request safe to repeat")
+                .arg(QString::fromLatin1(method))};
+    }
     if (rules.retryNonIdempotent)
         return {true,
             Tr::tr("%1 is not idempotent, but the policy retries it anyway")
@@ -305,6 +315,7 @@ Classification classify(const AttemptObservation &o, const ClassificationRules &
         return c;
     } else {
         const int status = *o.httpStatus;
+        c.httpStatus = status;
         if (status >= 300 && status < 400 && o.redirectRefused) {
             // The executor's own note says why (describeRedirects); success would be a lie.
             c.cause = QStringLiteral("redirect-not-followed");

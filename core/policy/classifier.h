@@ -72,6 +72,8 @@ struct Classification
     QString reason;
     /// The fault class, for network faults.
     std::optional<NetworkFaultClass> networkFault;
+    /// The status of the answer, when one arrived (its delay factor applies).
+    std::optional<int> httpStatus;
     /// 409 ABORTED / 412 in a read-modify-write sequence: it must start again
     /// from the read. A single request gives up instead.
     bool restartSequence = false;

@@ -177,6 +177,13 @@ QList<PolicyField> makeFieldTable()
                           "apply it twice. Without this option such requests are retried only when marked idempotent "
                           "or sent with an Idempotency-Key."),
             .access = flagAt<&P::classification, &CR::retryNonIdempotent>()},
+        {.id = Id::PutDeleteNeedPrecondition, .section = S::Responses, .type = T::Switch,
+            .key = "putDeleteNeedPrecondition", .label = RL_TR("PUT and DELETE only with a pre&condition"),
+            .help = RL_TR("Cloud Storage's rule: PUT and DELETE are only conditionally idempotent, since an overwrite "
+                          "or a delete may race another writer. With this option they are retried only with a "
+                          "precondition (ifGenerationMatch, If-Match, ...), with an Idempotency-Key, or when marked "
+                          "safe to repeat."),
+            .access = flagAt<&P::classification, &CR::putDeleteNeedPrecondition>()},
         {.id = Id::HonourRetryAfter, .section = S::Responses, .type = T::Switch, .key = "honourRetryAfter",
             .label = RL_TR("Honour &Retry-After"),
             .help = RL_TR("Wait what the server's Retry-After header asks (delta seconds or an HTTP date) instead of "
@@ -188,6 +195,11 @@ QList<PolicyField> makeFieldTable()
             .help = RL_TR("The longest Retry-After accepted; a longer one is cut to this bound, and the log says so."),
             .unit = U::Milliseconds, .displayScale = 1000.0, .check = C::Duration, .max = maxDelayMs,
             .access = numberAt<&P::classification, &CR::maxRetryAfterMs>()},
+        {.id = Id::StatusDelayFactors, .section = S::Responses, .type = T::Collection, .key = "statusDelayFactors",
+            .label = RL_TR("Delay &factors by status"),
+            .help = RL_TR("The backoff delay after an HTTP status, times this factor (absent: 1): \"429=2\" waits "
+                          "twice as long after a rate limit as after a 503."),
+            .unit = U::Factor, .check = C::Special, .min = 0.0, .max = maxDelayFactor},
 
         {.id = Id::NetworkActions, .section = S::NetworkFaults, .type = T::Collection, .key = "networkActions",
             .label = RL_TR("Network faults"),

@@ -101,6 +101,28 @@ void readStatuses(JsonReader &c, ClassificationRules &rules)
     }
 }
 
+// {"429": 2, "503": 1}: the delay factors by HTTP status; false when refused.
+bool readStatusDelayFactors(JsonReader &c, ClassificationRules &rules)
+{
+    auto factors = c.object(keyOf(Id::StatusDelayFactors));
+    if (!factors)
+        return true;
+    const PolicyField &field = policyField(Id::StatusDelayFactors);
+    for (const QString &key : factors->object().keys()) {
+        bool isNumber = false;
+        const int status = key.toInt(&isNumber);
+        if (!isNumber || status < 100 || status > 599 || key != QString::number(status)) {
+            factors->fail(key, Tr::tr("not an HTTP status code (100-599)"));
+            return false;
+        }
+        const auto factor = factors->number(key, field.min, field.max, Presence::Required);
+        if (!factor)
+            return false;
+        rules.statusDelayFactors.insert(status, *factor);
+    }
+    return true;
+}
+
 // The network actions and delay factors, keyed by fault class; false when refused.
 bool readNetworkFaults(JsonReader &c, ClassificationRules &rules)
 {
@@ -190,6 +212,10 @@ void readSections(JsonReader &r, BackoffPolicy &p, std::initializer_list<Section
             break;
         case Id::NetworkDelayFactors: // read with the actions
             break;
+        case Id::StatusDelayFactors:
+            if (!readStatusDelayFactors(r, p.classification))
+                return;
+            break;
         default:
             break;
         }
@@ -234,6 +260,13 @@ QJsonObject toJsonObject(const BackoffPolicy &p)
              ++it)
             factors.insert(networkFaultClassName(it.key()), it.value());
         classification.insert(keyOf(Id::NetworkDelayFactors), factors);
+    }
+    if (!p.classification.statusDelayFactors.isEmpty()) {
+        QJsonObject factors;
+        for (auto it = p.classification.statusDelayFactors.cbegin(); it != p.classification.statusDelayFactors.cend();
+             ++it)
+            factors.insert(QString::number(it.key()), it.value());
+        classification.insert(keyOf(Id::StatusDelayFactors), factors);
     }
     nested[policyField(Id::BudgetKind).object()].insert(keyOf(Id::BudgetKind), retryBudgetKindName(p.retryBudget.kind));
     object.insert(keyOf(Id::Algorithm), algorithmName(p.algorithm));

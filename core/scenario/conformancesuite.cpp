@@ -453,9 +453,10 @@ ConformanceExpectation expect(const BackoffPolicy &policy, const FaultSequence &
             usedImmediate = true;
         } else {
             wait = Backoff::delayRange(policy, retryIndex++);
-            if (seen.kind != Observation::Kind::Response) {
-                const double factor = rules.delayFactor(
-                    seen.kind == Observation::Kind::Timeout ? NetworkFaultClass::Timeout : seen.fault);
+            const double factor = seen.kind != Observation::Kind::Response
+                ? rules.delayFactor(seen.kind == Observation::Kind::Timeout ? NetworkFaultClass::Timeout : seen.fault)
+                : rules.statusDelayFactor(seen.status.value_or(0));
+            if (factor != 1.0) {
                 wait = {Backoff::scaledDelayMs(policy, wait.minMs, factor),
                     Backoff::scaledDelayMs(policy, wait.maxMs, factor)};
             }

@@ -164,6 +164,8 @@ Result<Generated> locustfile(const Scenario &scenario, const BackoffPolicy &poli
         generated.notes.append(Tr::tr("the policy's retry budget is not carried: no user runs out of retries"));
     if (!policy.classification.networkDelayFactors.isEmpty())
         generated.notes.append(Tr::tr("the delay factors per network fault are not carried: faults wait the backoff"));
+    if (!policy.classification.statusDelayFactors.isEmpty())
+        generated.notes.append(Tr::tr("the delay factors per status are not carried: every status waits the backoff"));
 
     QFile file(QStringLiteral(":/locust/locustfile.py"));
     if (!file.open(QIODevice::ReadOnly))

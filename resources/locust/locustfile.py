@@ -138,7 +138,9 @@ def repeatable(entry):
     """Whether a failed attempt of the entry may be sent again (RetryLab's idempotency rule)."""
     if CLASSIFICATION.get("retryNonIdempotent") or entry.get("idempotent"):
         return True
-    if entry["method"] in IDEMPOTENT_METHODS:
+    # Cloud Storage's rule: PUT and DELETE count as idempotent only with a precondition.
+    only_conditionally = CLASSIFICATION.get("putDeleteNeedPrecondition") and entry["method"] in ("PUT", "DELETE")
+    if entry["method"] in IDEMPOTENT_METHODS and not only_conditionally:
         return True
     # A precondition makes a write conditional: a repeat cannot apply twice (If-Match, and Cloud
     # Storage's generation preconditions as query parameters or headers); so does an Idempotency-Key.

@@ -236,6 +236,16 @@ QWidget *PolicyEditor::buildClassificationTab()
             m_statusesEdit->setText(Core::HttpStatusList::format(m_policy.classification.retryableStatuses));
     });
     addTableFields(form, Section::Responses);
+    m_statusFactorsEdit = new QLineEdit(http);
+    m_statusFactorsEdit->setObjectName(QStringLiteral("statusDelayFactors"));
+    m_statusFactorsEdit->setPlaceholderText(tr("none, e.g. 429=2"));
+    m_statusFactorsEdit->setClearButtonEnabled(true);
+    connect(m_statusFactorsEdit, &QLineEdit::textEdited, this, &PolicyEditor::handleStatusFactorsEdited);
+    addField(form, Core::policyField(Id::StatusDelayFactors), m_statusFactorsEdit, [this] {
+        if (m_statusFactorsError.isEmpty())
+            m_statusFactorsEdit->setText(
+                Core::HttpStatusList::formatFactors(m_policy.classification.statusDelayFactors));
+    });
     column->addWidget(http);
 
     auto *network = new QGroupBox(tr("Network faults"), page);
@@ -485,8 +495,9 @@ void PolicyEditor::handlePresetChosen(const BackoffPolicy &policy)
 bool PolicyEditor::showPolicy(const BackoffPolicy &policy)
 {
     // Unreadable statuses text is replaced too, even when the policy is the same.
-    const bool statusesPending = !m_statusesError.isEmpty();
+    const bool statusesPending = !m_statusesError.isEmpty() || !m_statusFactorsError.isEmpty();
     m_statusesError.clear();
+    m_statusFactorsError.clear();
     if (policy == m_policy && !statusesPending)
         return false;
     m_policy = policy;
@@ -528,6 +539,23 @@ void PolicyEditor::handleStatusesEdited(const QString &text)
         return;
     }
     m_policy.classification.retryableStatuses = *parsed;
+    handleFieldEdited();
+}
+
+void PolicyEditor::handleStatusFactorsEdited(const QString &text)
+{
+    auto parsed = Core::HttpStatusList::parseFactors(text);
+    if (!parsed) {
+        m_statusFactorsError = parsed.error();
+        revalidate();
+        return;
+    }
+    m_statusFactorsError.clear();
+    if (*parsed == m_policy.classification.statusDelayFactors) {
+        revalidate();
+        return;
+    }
+    m_policy.classification.statusDelayFactors = *parsed;
     handleFieldEdited();
 }
 
@@ -600,6 +628,10 @@ void PolicyEditor::revalidate()
     QList<PolicyIssue> issues;
     if (!m_statusesError.isEmpty())
         issues.append({PolicyIssue::Severity::Error, Core::policyFieldName(Id::RetryableStatuses), m_statusesError});
+    if (!m_statusFactorsError.isEmpty()) {
+        issues.append(
+            {PolicyIssue::Severity::Error, Core::policyFieldName(Id::StatusDelayFactors), m_statusFactorsError});
+    }
     issues.append(Core::validatePolicy(m_policy));
     issues.append(Core::advisePolicy(m_policy, m_usage));
     m_issues = issues;

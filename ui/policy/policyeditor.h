@@ -114,6 +114,7 @@ private:
 
     void handleFieldEdited();
     void handleStatusesEdited(const QString &text);
+    void handleStatusFactorsEdited(const QString &text);
     void handlePresetChosen(const Core::BackoffPolicy &policy);
     /// Shows `policy`; false when it was shown already (and nothing was pending).
     bool showPolicy(const Core::BackoffPolicy &policy);
@@ -125,6 +126,9 @@ private:
 
     Core::BackoffPolicy m_policy;
     QString m_statusesError;
+    QLineEdit *m_statusFactorsEdit = nullptr;
+    /// Text in the factors field that does not read as STATUS=FACTOR pairs (the policy keeps the last good ones).
+    QString m_statusFactorsError;
     QList<Core::PolicyIssue> m_issues;
     bool m_usable = true;
     QString m_invalidReason;

@@ -354,6 +354,21 @@ void TestRetryPlanner::backoff_delayFactorOfTheFaultClass()
     const auto status
         = RetryPlanner::decide(failedBefore(1, 2), RequestSpec{}, {}, retryable(), policy, RetryBudget{}, random);
     QCOMPARE(status.nextDelayMs, 400.0);
+
+    // By status: a 429 may wait longer than a 503 (never beyond the cap).
+    policy.classification.statusDelayFactors[429] = 2.0;
+    Classification limited = retryable();
+    limited.cause = QStringLiteral("http-429");
+    limited.httpStatus = 429;
+    const auto slow
+        = RetryPlanner::decide(failedBefore(1, 2), RequestSpec{}, {}, limited, policy, RetryBudget{}, random);
+    QCOMPARE(slow.nextDelayMs, 800.0); // 400 ms x 2
+    QVERIFY2(slow.reason.contains(QStringLiteral("\u00d7 2 for HTTP 429")), qPrintable(slow.reason));
+    Classification unavailable = retryable();
+    unavailable.httpStatus = 503;
+    QCOMPARE(RetryPlanner::decide(failedBefore(1, 2), RequestSpec{}, {}, unavailable, policy, RetryBudget{}, random)
+                 .nextDelayMs,
+        400.0);
 }
 
 void TestRetryPlanner::immediate_onlyOnce_data()

@@ -18,6 +18,8 @@ private Q_SLOTS:
     void parse_refusesWithTheBadPart_data();
     void parse_refusesWithTheBadPart();
     void formatThenParse_isLossless();
+    void factors_readAndWritten_data();
+    void factors_readAndWritten();
 };
 
 void TestHttpStatusList::format_data()
@@ -126,6 +128,38 @@ void TestHttpStatusList::formatThenParse_isLossless()
         QVERIFY(parsed.ok());
         QCOMPARE(*parsed, set);
     }
+}
+
+void TestHttpStatusList::factors_readAndWritten_data()
+{
+    QTest::addColumn<QString>("text");
+    QTest::addColumn<QString>("formatted"); // null: refused
+    QTest::addColumn<QString>("error");
+    QTest::addRow("none") << QString() << QStringLiteral("") << QString();
+    QTest::addRow("two, sorted") << QStringLiteral("503=0.5, 429=2") << QStringLiteral("429=2, 503=0.5") << QString();
+    QTest::addRow("spaces and semicolons")
+        << QStringLiteral("429 = 3 ; 500=.25") << QStringLiteral("429=3, 500=0.25") << QString();
+    QTest::addRow("times sign") << QStringLiteral("429\u00d72") << QStringLiteral("429=2") << QString();
+    QTest::addRow("no factor") << QStringLiteral("429") << QString() << QStringLiteral("\"429\" is not STATUS=FACTOR");
+    QTest::addRow("negative") << QStringLiteral("429=-1") << QString() << QStringLiteral("is not STATUS=FACTOR");
+    QTest::addRow("no status") << QStringLiteral("99=2") << QString()
+                               << QStringLiteral("HTTP status codes lie between 100 and 599");
+    QTest::addRow("twice") << QStringLiteral("429=2 429=3") << QString() << QStringLiteral("status 429 is given twice");
+}
+
+void TestHttpStatusList::factors_readAndWritten()
+{
+    QFETCH(QString, text);
+    QFETCH(QString, formatted);
+    QFETCH(QString, error);
+    const auto parsed = HttpStatusList::parseFactors(text);
+    QCOMPARE(parsed.ok(), !formatted.isNull());
+    if (!parsed) {
+        QVERIFY2(parsed.error().contains(error), qPrintable(parsed.error()));
+        return;
+    }
+    QCOMPARE(HttpStatusList::formatFactors(*parsed), formatted);
+    QCOMPARE(HttpStatusList::parseFactors(formatted).value(), *parsed);
 }
 
 QTEST_GUILESS_MAIN(TestHttpStatusList)

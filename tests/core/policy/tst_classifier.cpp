@@ -19,6 +19,8 @@ private Q_SLOTS:
     void notSent_refusedDnsTls_retryAPostWhenThePolicyRetriesTheFault();
     void cloudStoragePreconditions_makeAWriteConditional_data();
     void cloudStoragePreconditions_makeAWriteConditional();
+    void cloudStoragePutDelete_onlyConditionallyIdempotent_data();
+    void cloudStoragePutDelete_onlyConditionallyIdempotent();
     void iam404_onlyWhenPolicySaysSo();
     void conflictAborted_restartsSequence();
     void iamShape_readAndVersionedWrite_retriedOnServerErrors_data();
@@ -230,6 +232,43 @@ void TestClassifier::cloudStoragePreconditions_makeAWriteConditional()
     const Classification stale = classify(o, ClassificationRules{});
     QCOMPARE(stale.decision, Decision::GiveUp);
     QCOMPARE(stale.reason.contains(QLatin1String("stale version")), !precondition.isEmpty());
+}
+
+void TestClassifier::cloudStoragePutDelete_onlyConditionallyIdempotent_data()
+{
+    QTest::addColumn<QByteArray>("method");
+    QTest::addColumn<QString>("url");
+    QTest::addColumn<bool>("marked");
+    QTest::addColumn<bool>("rule"); // ClassificationRules::putDeleteNeedPrecondition
+    QTest::addColumn<bool>("retried");
+    const QString plain = QStringLiteral("https://storage.test/upload/storage/v1/b/b/o?name=x");
+    const QString guarded = plain + QStringLiteral("&ifGenerationMatch=0");
+    QTest::addRow("PUT, no rule") << QByteArray("PUT") << plain << false << false << true;
+    QTest::addRow("PUT, rule") << QByteArray("PUT") << plain << false << true << false;
+    QTest::addRow("DELETE, rule") << QByteArray("DELETE") << plain << false << true << false;
+    QTest::addRow("PUT, rule, precondition") << QByteArray("PUT") << guarded << false << true << true;
+    QTest::addRow("DELETE, rule, marked safe") << QByteArray("DELETE") << plain << true << true << true;
+    QTest::addRow("GET, rule") << QByteArray("GET") << plain << false << true << true;
+}
+
+void TestClassifier::cloudStoragePutDelete_onlyConditionallyIdempotent()
+{
+    QFETCH(QByteArray, method);
+    QFETCH(QString, url);
+    QFETCH(bool, marked);
+    QFETCH(bool, rule);
+    QFETCH(bool, retried);
+    AttemptObservation o;
+    o.method = method;
+    o.url = QUrl(url);
+    o.markedIdempotent = marked;
+    o.httpStatus = 503;
+    ClassificationRules rules;
+    rules.putDeleteNeedPrecondition = rule;
+    const auto c = classify(o, rules);
+    QCOMPARE(c.isRetry(), retried);
+    if (!retried)
+        QVERIFY2(c.reason.contains(QLatin1String("only conditionally idempotent")), qPrintable(c.reason));
 }
 
 void TestClassifier::qtErrorCodeOfAStatus_isAnAnswerNotANetworkFault_data()

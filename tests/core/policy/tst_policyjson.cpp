@@ -65,6 +65,8 @@ void TestPolicyJson::roundTrip_isLossless()
     p.classification.maxRetryAfterMs = 1234;
     p.classification.networkActions[NetworkFaultClass::HostNotFound] = FaultAction::RetryImmediately;
     p.classification.networkDelayFactors[NetworkFaultClass::ConnectionReset] = 0.5;
+    p.classification.statusDelayFactors = {{429, 2.5}, {503, 0.5}};
+    p.classification.putDeleteNeedPrecondition = true;
     p.intervalJitter = IntervalJitter::Equal;
     p.circuitBreaker = {true, 3, 0.5, 10, 2500, 2};
     p.retryBudget.kind = RetryBudgetKind::GrpcThrottling;
@@ -182,6 +184,14 @@ void TestPolicyJson::invalidFiles_nameTheField_data()
         << QByteArray(R"({"classification":{"networkDelayFactors":{"conection-reset":0.5}}})")
         << "classification.networkDelayFactors.conection-reset"
         << "did you mean \"connection-reset\"";
+    QTest::addRow("status delay factor too big")
+        << QByteArray(R"({"classification":{"statusDelayFactors":{"429":11}}})")
+        << "classification.statusDelayFactors.429"
+        << "";
+    QTest::addRow("status delay factor of no status")
+        << QByteArray(R"({"classification":{"statusDelayFactors":{"4290":2}}})")
+        << "classification.statusDelayFactors.4290"
+        << "not an HTTP status code";
     QTest::addRow("base as string") << QByteArray(R"({"baseDelayMs":"fast"})") << "baseDelayMs"
                                     << "expected a number, got a string";
     QTest::addRow("negative base") << QByteArray(R"({"baseDelayMs":-5})") << "baseDelayMs"

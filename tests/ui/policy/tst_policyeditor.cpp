@@ -168,6 +168,9 @@ void enterThroughWidgets(PolicyEditor &editor, const BackoffPolicy &p)
         Core::HttpStatusList::format(p.classification.retryableStatuses));
     child<QCheckBox>(editor, "retryConflictAborted")->setChecked(p.classification.retryConflictAborted);
     child<QCheckBox>(editor, "retryNonIdempotent")->setChecked(p.classification.retryNonIdempotent);
+    child<QCheckBox>(editor, "putDeleteNeedPrecondition")->setChecked(p.classification.putDeleteNeedPrecondition);
+    typeInto(child<QLineEdit>(editor, "statusDelayFactors"),
+        Core::HttpStatusList::formatFactors(p.classification.statusDelayFactors));
     honour->setChecked(true);
     setShown(spin(editor, "maxRetryAfterMs"), p.classification.maxRetryAfterMs);
     honour->setChecked(p.classification.honourRetryAfter);
@@ -222,6 +225,10 @@ void verifyWidgetsShow(const PolicyEditor &editor, const BackoffPolicy &p)
     QCOMPARE(child<QCheckBox>(editor, "circuitBreaker")->isChecked(), p.circuitBreaker.enabled);
     QCOMPARE(child<QCheckBox>(editor, "retryConflictAborted")->isChecked(), p.classification.retryConflictAborted);
     QCOMPARE(child<QCheckBox>(editor, "retryNonIdempotent")->isChecked(), p.classification.retryNonIdempotent);
+    QCOMPARE(
+        child<QCheckBox>(editor, "putDeleteNeedPrecondition")->isChecked(), p.classification.putDeleteNeedPrecondition);
+    QCOMPARE(Core::HttpStatusList::parseFactors(child<QLineEdit>(editor, "statusDelayFactors")->text()).value(),
+        p.classification.statusDelayFactors);
     QCOMPARE(child<QCheckBox>(editor, "honourRetryAfter")->isChecked(), p.classification.honourRetryAfter);
     QCOMPARE(Core::HttpStatusList::parse(child<QLineEdit>(editor, "retryableStatuses")->text()).value(),
         p.classification.retryableStatuses);
@@ -601,6 +608,21 @@ void TestPolicyEditor::intervalJitterAndDelayFactors_reachThePolicy()
     QCOMPARE(factor.data().toString(), QStringLiteral("\u00d7 2"));
     QCOMPARE(editor.policy().classification.delayFactor(Core::NetworkFaultClass::Timeout), 2.0);
     QCOMPARE(editor.policy().classification.delayFactor(Core::NetworkFaultClass::ConnectionReset), 0.25);
+
+    // Factors by status are typed: STATUS=FACTOR; a text that does not read so is an error on the field,
+    // and the policy keeps the last good ones.
+    auto *byStatus = child<QLineEdit>(editor, "statusDelayFactors");
+    typeInto(byStatus, QStringLiteral("429=2, 503=0.5"));
+    QCOMPARE(editor.policy().classification.statusDelayFactors, (QMap<int, double>{{429, 2.0}, {503, 0.5}}));
+    typeInto(byStatus, QStringLiteral("429=lots"));
+    QVERIFY(!editor.isUsable());
+    QVERIFY2(message(editor, "statusDelayFactors")->text().contains(QLatin1String("STATUS=FACTOR")),
+        qPrintable(message(editor, "statusDelayFactors")->text()));
+    QCOMPARE(editor.policy().classification.statusDelayFactors, (QMap<int, double>{{429, 2.0}, {503, 0.5}}));
+    typeInto(byStatus, QStringLiteral("429=11"));
+    QVERIFY(!editor.isUsable()); // beyond a factor of 10: validatePolicy refuses it
+    typeInto(byStatus, QStringLiteral("429=2, 503=0.5"));
+    QVERIFY(editor.isUsable());
 
     // Both survive the policy file.
     const auto back = Core::PolicyJson::fromJson(Core::PolicyJson::toJson(editor.policy()));
