@@ -387,8 +387,14 @@ private:
 
     Result<void> setMethod(const Item &item)
     {
-        if (!isToken(QByteArrayView(item.value)))
-            return error(item, Tr::tr("%1 \"%2\" is not a method name").arg(item.written, displayed(item.value)));
+        if (!isToken(QByteArrayView(item.value))) {
+            // Quoted only when it holds nothing a terminal would act on; else the bad byte is placed.
+            if (!fieldValueProblem(item.value).isEmpty()) {
+                return error(item,
+                    Tr::tr("%1 is not a method name: %2").arg(item.written, tokenProblem(QByteArrayView(item.value))));
+            }
+            return error(item, Tr::tr("%1 \"%2\" is not a method name").arg(item.written, text(item.value)));
+        }
         m_method = item.value;
         return {};
     }
