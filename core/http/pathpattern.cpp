@@ -1,19 +1,10 @@
 #include "core/http/pathpattern.h"
 
+#include <cctype>
+
 namespace RetryLab::Core {
 
 namespace {
-
-int hexValue(char c)
-{
-    if (c >= '0' && c <= '9')
-        return c - '0';
-    if (c >= 'a' && c <= 'f')
-        return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F')
-        return c - 'A' + 10;
-    return -1;
-}
 
 /// The path's segments, each percent-decoded on its own: without the query and
 /// the fragment, the leading `/` and one trailing `/`.
@@ -76,8 +67,9 @@ PathPattern::PathPattern(QStringView pattern) : m_pattern(pattern.toString())
             QByteArray marks;
             for (qsizetype i = 0; i < raw.size(); ++i) {
                 const char c = raw[i];
-                if (c == '%' && i + 2 < raw.size() && hexValue(raw[i + 1]) >= 0 && hexValue(raw[i + 2]) >= 0) {
-                    bytes.append(static_cast<char>(hexValue(raw[i + 1]) * 16 + hexValue(raw[i + 2])));
+                if (c == '%' && i + 2 < raw.size() && std::isxdigit(static_cast<unsigned char>(raw[i + 1]))
+                    && std::isxdigit(static_cast<unsigned char>(raw[i + 2]))) {
+                    bytes.append(QByteArray::fromHex(raw.sliced(i + 1, 2).toByteArray()));
                     marks.append('\0');
                     i += 2;
                 } else if (c == '*') {
