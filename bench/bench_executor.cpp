@@ -550,7 +550,9 @@ QJsonObject measureTimers(const ServerProcess &server, int count, QTextStream &o
 void resetServer(const ServerProcess &server)
 {
     QNetworkAccessManager manager;
-    QNetworkReply *reply = manager.post(QNetworkRequest(server.url(QStringLiteral("/_control/reset"))), QByteArray());
+    QNetworkRequest reset(server.url(QStringLiteral("/_control/reset")));
+    reset.setHeader(QNetworkRequest::ContentTypeHeader, QByteArrayLiteral("application/json"));
+    QNetworkReply *reply = manager.post(reset, QByteArray());
     waitUntil([reply] { return reply->isFinished(); }, 30'000, "the server's reset");
     if (reply->error() != QNetworkReply::NoError)
         qFatal("scale: the server's reset failed: %s", qPrintable(reply->errorString()));

@@ -113,14 +113,14 @@ get -X PUT -H "If-Match: $etag" -H 'Content-Type: application/json' -d '{"value"
 get -X PUT -H 'If-Match: "stale"' -d '{"value": 2}' "$url/occ/counter"
 get -X PUT -d '{"x": 1}' "$url/eventual/thing?hidden_ms=10"
 get "$url/eventual/thing"
-test_id=$(curl -s -X POST -d '{"instructions": ["return-503", "reset", "return-429-after-1s*2", "pass"]}' \
+test_id=$(curl -s -X POST -H 'Content-Type: application/json' -d '{"instructions": ["return-503", "reset", "return-429-after-1s*2", "pass"]}' \
     "$url/_control/tests" | sed -nE 's/.*"id": *"([^"]+)".*/\1/p')
 for attempt in 1 2 3 4 5; do
     get -H "X-Retry-Test-Id: $test_id" -H "X-Retry-Request-Id: m-1" -H "X-Retry-Attempt: $attempt" "$url/status/200"
 done
 get -H "X-Retry-Test-Id: $test_id" -H "X-Retry-Request-Id: m-1" -H "X-Retry-Attempt: 5" "$url/status/200"
 get "$url/_control/tests/$test_id"
-get -X POST -d '{"instructions": ["no-such-step"]}' "$url/_control/tests"
+get -X POST -H 'Content-Type: application/json' -d '{"instructions": ["no-such-step"]}' "$url/_control/tests"
 get "$url/_control/log?since=0&limit=50"
 get -X POST -d 'x' -H 'Transfer-Encoding: chunked' "$url/status/200"
 raw 'GET /status/200 HTTP/1.1\r\nHost: x\r\n\r\nGET /status/201 HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n'
@@ -129,7 +129,7 @@ raw 'GET / HTTP/3.0\r\nHost: x\r\n\r\n'
 raw 'POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n'
 raw "GET / HTTP/1.1\r\nHost: x\r\nX-Big: $(head -c 70000 /dev/zero | tr '\0' a)\r\n\r\n"
 raw 'GET /status/200 HTTP/1.1\r\nHost: x\r\nContent-Length: 10\r\n\r\nabc'
-get -X POST "$url/_control/reset"
+get -X POST -H 'Content-Type: application/json' "$url/_control/reset"
 kill -TERM "$serve_pid"
 serve_status=0
 wait "$serve_pid" || serve_status=$?

@@ -3,6 +3,7 @@
 #include "core/faultserver/requesttarget.h"
 #include "core/faultserver/scriptedtests.h"
 #include "core/faultserver/serverlog.h"
+#include "core/http/controlguard.h"
 #include "core/http/httprequestparser.h"
 #include "core/util/coretr.h"
 
@@ -43,6 +44,9 @@ bool ControlEndpoints::owns(const RequestTarget &target)
 
 ResponsePlan ControlEndpoints::handle(const HttpRequest &r, const RequestTarget &target)
 {
+    // A web page could reach the server too: not its control endpoints.
+    if (const auto refusal = controlRequestRefusal(r))
+        return ResponsePlan::error(refusal->status, refusal->message);
     const QStringList &segments = target.segments();
     const QString what = segments.value(1);
     if (what == QLatin1String("tests") && segments.size() == 2)

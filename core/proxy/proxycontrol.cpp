@@ -1,5 +1,6 @@
 #include "core/proxy/proxycontrol.h"
 
+#include "core/http/controlguard.h"
 #include "core/http/httpheaders.h"
 #include "core/proxy/proxyserver.h"
 #include "core/util/coretr.h"
@@ -124,6 +125,9 @@ QUrl ProxyControl::url() const
 
 ProxyControl::Answer ProxyControl::handle(ProxyServer *proxy, const HttpRequest &request)
 {
+    // The same guard as the fault server's control endpoints: no web page may switch the rules.
+    if (const auto refusal = controlRequestRefusal(request))
+        return error(refusal->status, refusal->message);
     if (request.path != "/_control/faults")
         return error(404, Tr::tr("the control port answers /_control/faults only"));
     if (request.method == "GET")

@@ -153,7 +153,10 @@ private Q_SLOTS:
 
         QNetworkAccessManager manager;
         const auto send = [&](const QUrl &url, const QByteArray &method) {
-            QNetworkReply *reply = manager.sendCustomRequest(QNetworkRequest(url), method);
+            QNetworkRequest request(url);
+            if (method == "POST") // the control port takes JSON only
+                request.setHeader(QNetworkRequest::ContentTypeHeader, QByteArrayLiteral("application/json"));
+            QNetworkReply *reply = manager.sendCustomRequest(request, method);
             QSignalSpy finished(reply, &QNetworkReply::finished);
             if (!reply->isFinished())
                 finished.wait(10'000);

@@ -387,7 +387,7 @@ void ProxyView::updateStatus()
     m_startStop->setText(proxy->isRunning() ? tr("Stop") : tr("Start"));
     if (proxy->isRunning()) {
         QString text = tr("Point the client at %1 (-> %2). Seed %3. Switch faults from a script: curl -X POST "
-                          "'%4?enabled=false'")
+                          "-H 'Content-Type: application/json' '%4?enabled=false'")
                            .arg(proxy->listenUrl().toString(), proxy->settings().upstream.toString())
                            .arg(proxy->seed())
                            .arg(proxy->controlUrl().toString());

@@ -186,6 +186,7 @@ private Q_SLOTS:
     void scriptedTest_stepsInOrderThenPath();
     void scriptedTest_overControlEndpoints_data();
     void scriptedTest_overControlEndpoints();
+    void control_refusesWhatAWebPageCouldSend();
     void hugeUnknownInstruction_isEchoedAndLoggedBounded_data();
     void hugeUnknownInstruction_isEchoedAndLoggedBounded();
     void scriptedTest_resentAttemptGetsTheSameStep();
@@ -576,9 +577,11 @@ void TestFaultServer::endpoints_answerAsDocumented()
     if (!start(f))
         return;
 
-    const QStringList extra = QString::fromLatin1(QTest::currentDataTag()).startsWith(QLatin1String("unknown test id"))
+    QStringList extra = QString::fromLatin1(QTest::currentDataTag()).startsWith(QLatin1String("unknown test id"))
         ? QStringList{QStringLiteral("X-Retry-Test-Id: nope")}
         : QStringList{};
+    if (method == "POST" && path.startsWith(QLatin1String("/_control/")))
+        extra.append(QStringLiteral("Content-Type: application/json")); // the control endpoints take JSON only
     const Reply reply = send(f.client, method, f.url(path), body, extra);
     QVERIFY2(reply.status == status,
         qPrintable(QStringLiteral("status %1, expected %2; %3 %4")
@@ -952,6 +955,39 @@ void TestFaultServer::hugeUnknownInstruction_isEchoedAndLoggedBounded()
     QVERIFY(entry.summary().size() < 8192);
 }
 
+// A page in the user's browser can reach 127.0.0.1 too: a text/plain POST (no preflight) or a
+// request for its own name (DNS rebinding) must not reset the server or change its scripts.
+void TestFaultServer::control_refusesWhatAWebPageCouldSend()
+{
+    const Result<QString> test = m_server.createTest({QStringLiteral("return-503")});
+    QVERIFY(test);
+    const auto raw = [this](const QByteArray &headers) {
+        QTcpSocket socket;
+        socket.connectToHost(QHostAddress::LocalHost, m_server.serverPort());
+        if (!socket.waitForConnected(5000))
+            return QByteArray();
+        socket.write("POST /_control/reset HTTP/1.1\r\n" + headers + "Content-Length: 0\r\nConnection: close\r\n\r\n");
+        QByteArray answer;
+        while (socket.state() == QAbstractSocket::ConnectedState && socket.waitForReadyRead(5000))
+            answer += socket.readAll();
+        return answer + socket.readAll();
+    };
+    const QByteArray host = "Host: 127.0.0.1:" + QByteArray::number(m_server.serverPort()) + "\r\n";
+    const QByteArray plain = raw(host + "Content-Type: text/plain\r\n");
+    QVERIFY2(plain.startsWith("HTTP/1.1 415 "), plain.constData());
+    QVERIFY2(plain.contains("Content-Type: application/json"), plain.constData());
+    const QByteArray rebound = raw("Host: attacker.example:" + QByteArray::number(m_server.serverPort())
+        + "\r\nContent-Type: application/json\r\n");
+    QVERIFY2(rebound.startsWith("HTTP/1.1 421 "), rebound.constData());
+    const QByteArray page = raw(host + "Content-Type: application/json\r\nOrigin: https://attacker.example\r\n");
+    QVERIFY2(page.startsWith("HTTP/1.1 403 "), page.constData());
+    QVERIFY(m_server.testStatus(*test)); // nothing was reset
+    // What a script or a person sends is taken.
+    const QByteArray taken = raw(host + "Content-Type: application/json\r\n");
+    QVERIFY2(taken.startsWith("HTTP/1.1 200 "), taken.constData());
+    QVERIFY(!m_server.testStatus(*test));
+}
+
 void TestFaultServer::scriptedTest_overControlEndpoints()
 {
     ClientFixture f;
@@ -1003,7 +1039,7 @@ void TestFaultServer::scriptedTest_overControlEndpoints()
     const Reply tail = send(f.client, "GET", f.url(QStringLiteral("/_control/log?since=%1&limit=1").arg(lastSeq)));
     QCOMPARE(tail.json().value(QStringLiteral("entries")).toArray().size(), 1); // the log request in between
 
-    QCOMPARE(send(f.client, "POST", f.url(QStringLiteral("/_control/reset"))).status, 200);
+    QCOMPARE(send(f.client, "POST", f.url(QStringLiteral("/_control/reset")), {}, json).status, 200);
     QCOMPARE(send(f.client, "GET", f.url(QStringLiteral("/_control/tests/%1").arg(id))).status, 404);
     QCOMPARE(f.server.consumedInstructions(id), -1);
 }

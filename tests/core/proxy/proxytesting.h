@@ -31,7 +31,8 @@ inline Answer fetch(QNetworkAccessManager &manager, const QUrl &url, int timeout
     QNetworkRequest request(url);
     request.setTransferTimeout(timeoutMs);
     request.setRawHeader("User-Agent", "retrylab-proxy-tests");
-    if (!body.isEmpty())
+    // Bodies here are JSON; a POST to a control port must say so even without one.
+    if (!body.isEmpty() || method == "POST")
         request.setHeader(QNetworkRequest::ContentTypeHeader, QByteArrayLiteral("application/json"));
     QElapsedTimer clock;
     clock.start();

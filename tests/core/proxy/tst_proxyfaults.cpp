@@ -339,6 +339,22 @@ private Q_SLOTS:
         QVERIFY2(bad.body.contains("rules[0] (\\\"x\\\").status"), bad.body.constData());
         QCOMPARE(fetch(manager, control.url(), 20'000, "POST", "{nope").status, 400);
         QCOMPARE(fetch(manager, control.url(), 20'000, "DELETE").status, 405);
+        // What a web page could send is refused: a form POST, a rebound host name.
+        for (const QByteArray &headers :
+            {QByteArray("Host: 127.0.0.1\r\nContent-Type: application/x-www-form-urlencoded\r\n"),
+                QByteArray("Host: attacker.example\r\nContent-Type: application/json\r\n")}) {
+            QTcpSocket socket;
+            socket.connectToHost(QHostAddress::LocalHost, quint16(control.url().port()));
+            QVERIFY(socket.waitForConnected(5000));
+            socket.write("POST /_control/faults?enabled=false HTTP/1.1\r\n" + headers
+                + "Content-Length: 0\r\nConnection: close\r\n\r\n");
+            QByteArray answer;
+            while (socket.state() == QAbstractSocket::ConnectedState && socket.waitForReadyRead(5000))
+                answer += socket.readAll();
+            answer += socket.readAll();
+            QVERIFY2(answer.startsWith("HTTP/1.1 415 ") || answer.startsWith("HTTP/1.1 421 "), answer.constData());
+        }
+        QCOMPARE(fetch(manager, url).status, 418); // the rules stay on
         QCOMPARE(fetch(manager, url).status, 418);
 
         ProxyControl elsewhere(m_proxy.get());

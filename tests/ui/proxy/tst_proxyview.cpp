@@ -45,6 +45,8 @@ private:
     {
         QNetworkRequest request(url);
         request.setHeader(QNetworkRequest::UserAgentHeader, QByteArrayLiteral("shop-app/3.1"));
+        if (method == "POST") // the control port takes JSON only
+            request.setHeader(QNetworkRequest::ContentTypeHeader, QByteArrayLiteral("application/json"));
         QNetworkReply *reply = m_manager->sendCustomRequest(request, method);
         QSignalSpy finished(reply, &QNetworkReply::finished);
         if (!reply->isFinished() && !finished.wait(10'000))
