@@ -1,5 +1,12 @@
 #include "app/cli/subcommand.h"
 
+#include "app/cli/clitr.h"
+#include "app/cli/console.h"
+
+#include <QTextStream>
+
+#include <cstdio>
+
 namespace RetryLab::Cli {
 
 QStringList subcommandArguments(const QStringList &arguments)
@@ -13,11 +20,36 @@ QStringList subcommandArguments(const QStringList &arguments)
     return args;
 }
 
+Core::Result<void> parseSubcommand(QCommandLineParser &parser, const QStringList &arguments)
+{
+    if (!parser.parse(subcommandArguments(arguments)))
+        return Core::Result<void>::failure(parser.errorText());
+    return {};
+}
+
 QString subcommandHelp(const QCommandLineParser &parser, const QString &usage)
 {
     QString help = parser.helpText();
     help.replace(0, help.indexOf(QLatin1Char('\n')), usage);
     return help;
+}
+
+QString withHelpHint(const QString &command, const QString &message)
+{
+    return Tr::tr("%1; see retrylab %2 --help").arg(message, command);
+}
+
+int usageError(const QString &command, const QString &message, UsageHint hint, bool redact)
+{
+    const QString text = hint == UsageHint::SeeHelp ? withHelpHint(command, message) : message;
+    Console(redact).error(Tr::tr("retrylab %1: %2").arg(command, text));
+    return ExitUsage;
+}
+
+int printHelp(const QString &help)
+{
+    QTextStream(stdout) << help;
+    return ExitOk;
 }
 
 } // namespace RetryLab::Cli

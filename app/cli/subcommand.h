@@ -1,5 +1,9 @@
 #pragma once
 
+#include "app/cli/commands.h"
+
+#include "core/util/result.h"
+
 #include <QCommandLineParser>
 #include <QString>
 #include <QStringList>
@@ -11,9 +15,43 @@ namespace RetryLab::Cli {
 /// positional arguments are the command's own.
 QStringList subcommandArguments(const QStringList &arguments);
 
+/// Parses `arguments` (program, command, options...) with `parser` as
+/// `retrylab COMMAND` (see subcommandArguments); the parser's error otherwise.
+Core::Result<void> parseSubcommand(QCommandLineParser &parser, const QStringList &arguments);
+
 /// The parser's help with `usage` ("Usage: retrylab run [options] SCENARIO.json")
 /// as its first line: the parser names the binary by its path, while the usage
 /// says what people type.
 QString subcommandHelp(const QCommandLineParser &parser, const QString &usage);
+
+/// Whether a usage error points at the command's help.
+enum class UsageHint { None, SeeHelp };
+
+/// "MESSAGE; see retrylab COMMAND --help".
+QString withHelpHint(const QString &command, const QString &message);
+
+/// The one way a command reports a usage error: "retrylab COMMAND: MESSAGE" on
+/// standard error, through a Console (so redacted, unless `redact` is false, and
+/// safe for a terminal), with the hint after it when `hint` asks. Returns ExitUsage.
+int usageError(const QString &command, const QString &message, UsageHint hint = UsageHint::None, bool redact = true);
+
+/// Writes a command's help to standard output as it is; returns ExitOk.
+int printHelp(const QString &help);
+
+/// What each command's entry does with its arguments, in the shape every
+/// app/cli/cmd_*.h has: `parse` reads them into the command's Options (or says
+/// what is wrong with them, a usage error), an Options with `help` set prints
+/// that help, and any other goes to `run`.
+template<typename Options>
+int parseAndRun(const QString &command, const QStringList &arguments,
+    Core::Result<Options> (*parse)(const QStringList &), int (*run)(const Options &), UsageHint hint = UsageHint::None)
+{
+    const Core::Result<Options> options = parse(arguments);
+    if (!options)
+        return usageError(command, options.error(), hint);
+    if (!options->help.isEmpty())
+        return printHelp(options->help);
+    return run(*options);
+}
 
 } // namespace RetryLab::Cli
