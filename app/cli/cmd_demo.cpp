@@ -1,7 +1,10 @@
+#include "app/cli/cmd_demo.h"
+
 #include "app/cli/commands.h"
 #include "app/cli/console.h"
 #include "app/cli/headlessoptions.h"
 #include "app/cli/runprinter.h"
+#include "app/cli/runseed.h"
 #include "app/cli/subcommand.h"
 #include "app/cli/texttable.h"
 
@@ -29,6 +32,10 @@ Q_LOGGING_CATEGORY(lcDemo, "retrylab.cli.demo", QtInfoMsg)
 namespace RetryLab::Cli {
 
 namespace {
+
+using DemoCommand::Options;
+
+const QString command = QStringLiteral("demo");
 
 struct Group
 {
@@ -71,76 +78,26 @@ QStringList introduction(const Core::Scenario &plain, const Core::Scenario &jitt
     };
 }
 
-} // namespace
-
-int runDemo(const QStringList &arguments)
+// The two groups' scenarios, built into the binary, with the run's seed.
+Core::Result<void> readScenarios(std::array<Group, 2> &groups, quint64 seed)
 {
-    QCommandLineParser parser;
-    parser.setApplicationDescription(
-        Tr::tr("A short demonstration in the terminal: two groups of clients retry against an overloaded endpoint on "
-               "the embedded fault server, one backing off without jitter and one with full jitter, drawn as text "
-               "timelines on one time axis. Takes a few seconds; needs no display."));
-    HeadlessOptions options(parser, HeadlessOptions::Seed | HeadlessOptions::Quiet,
-        Tr::tr("Print only the comparison, not the timelines."));
-    const QCommandLineOption widthOption(
-        QStringLiteral("width"), Tr::tr("Characters of the time axis, 20-400 (default 64)."), Tr::tr("N"));
-    parser.addOption(widthOption);
-
-    Console console;
-    if (const auto parsed = options.parse(parser, arguments); !parsed) {
-        console.error(Tr::tr("retrylab demo: %1; see retrylab demo --help").arg(parsed.error()));
-        return ExitUsage;
-    }
-    if (options.helpRequested()) {
-        console.print(subcommandHelp(parser, Tr::tr("Usage: retrylab demo [options]")));
-        return ExitOk;
-    }
-    if (!parser.positionalArguments().isEmpty()) {
-        console.error(Tr::tr("retrylab demo: unexpected argument \"%1\"").arg(parser.positionalArguments().first()));
-        return ExitUsage;
-    }
-    int width = 64;
-    if (parser.isSet(widthOption)) {
-        bool ok = false;
-        width = parser.value(widthOption).toInt(&ok);
-        if (!ok || width < 20 || width > 400) {
-            console.error(Tr::tr("retrylab demo: --width must be a whole number from 20 to 400 (got \"%1\")")
-                              .arg(parser.value(widthOption)));
-            return ExitUsage;
-        }
-    }
-    Console::installMessageHandler(true);
-
-    std::array<Group, 2> groups;
     const std::array<QString, 2> files{
         QStringLiteral(":/scenarios/demo-no-jitter.json"), QStringLiteral(":/scenarios/demo-full-jitter.json")};
     const std::array<QString, 2> titles{Tr::tr("no jitter"), Tr::tr("full jitter")};
     for (std::size_t i = 0; i < groups.size(); ++i) {
         auto scenario = Core::ScenarioReader::readFile(files[i]);
-        if (!scenario) {
-            console.error(Tr::tr("retrylab demo: the built-in scenario is damaged: %1").arg(scenario.error()));
-            return ExitFailed;
-        }
+        if (!scenario)
+            return scenario.errorDetail();
         groups[i].title = titles[i];
         groups[i].scenario = std::move(scenario).value();
-        groups[i].scenario.seed = options.runSeed();
+        groups[i].scenario.seed = seed;
     }
+    return {};
+}
 
-    Core::FaultServerOptions serverOptions;
-    serverOptions.seed = options.runSeed();
-    Core::FaultServer server(serverOptions);
-    if (!server.listen()) {
-        console.error(Tr::tr("retrylab demo: the embedded fault server cannot listen: %1").arg(server.errorString()));
-        return ExitFailed;
-    }
-
-    if (!options.quiet()) {
-        console.print(introduction(groups[0].scenario, groups[1].scenario, server.baseUrl()));
-        console.print(Tr::tr("Jitter drawn with %1.").arg(options.seedText(options.runSeed())));
-        console.print();
-        console.print(Tr::tr("Running both groups at once..."));
-    }
-
+// Both groups at once against the one server, until both have finished.
+void execute(std::array<Group, 2> &groups, Core::FaultServer &server)
+{
     QEventLoop loop;
     int running = 0;
     for (Group &group : groups) {
@@ -161,37 +118,35 @@ int runDemo(const QStringList &arguments)
     for (Group &group : groups)
         group.runner->start();
     loop.exec();
+}
 
-    for (const Group &group : groups) {
-        if (!group.failure.isEmpty()) {
-            console.error(Tr::tr("retrylab demo: %1: %2").arg(group.title, group.failure));
-            return ExitFailed;
-        }
-    }
-
+// Each group's attempts as a text timeline, on one time axis, and the legend.
+void printTimelines(const std::array<Group, 2> &groups, int width, Console &console)
+{
     double span = 0.0;
     for (const Group &group : groups)
         span = std::max(span, endMs(group.runner->record()));
     Core::TextTimeline::Options timelineOptions;
     timelineOptions.width = width;
     timelineOptions.spanMs = span * 1.02 + 1.0;
-
-    if (!options.quiet()) {
-        for (const Group &group : groups) {
-            const Core::RunRecord &run = group.runner->record();
-            QList<Core::TextTimeline::Lane> lanes;
-            QList<quint64> ids = group.runner->requestNames().keys();
-            std::sort(ids.begin(), ids.end());
-            for (quint64 id : std::as_const(ids))
-                lanes.append({group.runner->requestLabel(id), id});
-            console.print();
-            console.print(Tr::tr("%1 (%2)").arg(group.scenario.policy.name, group.scenario.name));
-            console.print(Core::TextTimeline::render(run, lanes, timelineOptions));
-        }
+    for (const Group &group : groups) {
+        const Core::RunRecord &run = group.runner->record();
+        QList<Core::TextTimeline::Lane> lanes;
+        QList<quint64> ids = group.runner->requestNames().keys();
+        std::sort(ids.begin(), ids.end());
+        for (quint64 id : std::as_const(ids))
+            lanes.append({group.runner->requestLabel(id), id});
         console.print();
-        console.print(Core::TextTimeline::legend());
+        console.print(Tr::tr("%1 (%2)").arg(group.scenario.policy.name, group.scenario.name));
+        console.print(Core::TextTimeline::render(run, lanes, timelineOptions));
     }
+    console.print();
+    console.print(Core::TextTimeline::legend());
+}
 
+// The table of the two groups, then what this run showed, not what it was meant to show.
+void printComparison(const std::array<Group, 2> &groups, Console &console)
+{
     TextTable table({Tr::tr("group"), Tr::tr("through"), Tr::tr("calls"), Tr::tr("median done"), Tr::tr("last done")});
     for (int column : {1, 2, 3, 4})
         table.setRightAligned(column);
@@ -215,7 +170,6 @@ int runDemo(const QStringList &arguments)
     console.print(table.lines());
     console.print();
 
-    // Say what this run showed, not what it was meant to show.
     const double saved = lastDone[0] - lastDone[1];
     if (saved > 0.0) {
         console.print(Tr::tr("With full jitter the last client was through %1 sooner, with %2 calls instead of %3: the "
@@ -231,7 +185,94 @@ int runDemo(const QStringList &arguments)
                           .arg(calls[0]));
     }
     qCDebug(lcDemo) << "last done" << lastDone[0] << "ms without jitter," << lastDone[1] << "ms with";
+}
+
+} // namespace
+
+namespace DemoCommand {
+
+Core::Result<Options> parse(const QStringList &arguments)
+{
+    QCommandLineParser parser;
+    parser.setApplicationDescription(
+        Tr::tr("A short demonstration in the terminal: two groups of clients retry against an overloaded endpoint on "
+               "the embedded fault server, one backing off without jitter and one with full jitter, drawn as text "
+               "timelines on one time axis. Takes a few seconds; needs no display."));
+    const HeadlessOptions::Table shared(
+        HeadlessOptions::Seed | HeadlessOptions::Quiet, Tr::tr("Print only the comparison, not the timelines."));
+    parser.addOptions(shared.options());
+    const QCommandLineOption widthOption(
+        QStringLiteral("width"), Tr::tr("Characters of the time axis, 20-400 (default 64)."), Tr::tr("N"));
+    parser.addOption(widthOption);
+
+    if (const auto parsed = parseSubcommand(parser, arguments); !parsed)
+        return Core::Result<Options>::failure(withHelpHint(command, parsed.error()));
+    Options options;
+    if (shared.helpRequested(parser)) {
+        options.help = subcommandHelp(parser, Tr::tr("Usage: retrylab demo [options]")) + QLatin1Char('\n');
+        return options;
+    }
+    auto values = shared.read(parser);
+    if (!values)
+        return Core::Result<Options>::failure(withHelpHint(command, values.error()));
+    options.shared = std::move(values).value();
+    if (!parser.positionalArguments().isEmpty()) {
+        return Core::Result<Options>::failure(
+            Tr::tr("unexpected argument \"%1\"").arg(parser.positionalArguments().first()));
+    }
+    if (parser.isSet(widthOption)) {
+        bool ok = false;
+        options.width = parser.value(widthOption).toInt(&ok);
+        if (!ok || options.width < 20 || options.width > 400) {
+            return Core::Result<Options>::failure(
+                Tr::tr("--width must be a whole number from 20 to 400 (got \"%1\")").arg(parser.value(widthOption)));
+        }
+    }
+    return options;
+}
+
+int run(const Options &options)
+{
+    Console console;
+    Console::installMessageHandler(true);
+    const RunSeed seed(options.shared.seed);
+    std::array<Group, 2> groups;
+    if (const auto read = readScenarios(groups, seed.value()); !read) {
+        console.error(Tr::tr("retrylab demo: the built-in scenario is damaged: %1").arg(read.error()));
+        return ExitFailed;
+    }
+    Core::FaultServerOptions serverOptions;
+    serverOptions.seed = seed.value();
+    Core::FaultServer server(serverOptions);
+    if (!server.listen()) {
+        console.error(Tr::tr("retrylab demo: the embedded fault server cannot listen: %1").arg(server.errorString()));
+        return ExitFailed;
+    }
+    if (!options.shared.quiet) {
+        console.print(introduction(groups[0].scenario, groups[1].scenario, server.baseUrl()));
+        console.print(Tr::tr("Jitter drawn with %1.").arg(seed.text()));
+        console.print();
+        console.print(Tr::tr("Running both groups at once..."));
+    }
+
+    execute(groups, server);
+    for (const Group &group : groups) {
+        if (!group.failure.isEmpty()) {
+            console.error(Tr::tr("retrylab demo: %1: %2").arg(group.title, group.failure));
+            return ExitFailed;
+        }
+    }
+    if (!options.shared.quiet)
+        printTimelines(groups, options.width, console);
+    printComparison(groups, console);
     return ExitOk;
+}
+
+} // namespace DemoCommand
+
+int runDemo(const QStringList &arguments)
+{
+    return parseAndRun(command, arguments, &DemoCommand::parse, &DemoCommand::run);
 }
 
 } // namespace RetryLab::Cli

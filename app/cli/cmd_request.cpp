@@ -1,9 +1,11 @@
+#include "app/cli/cmd_request.h"
+
 #include "app/cli/commands.h"
 #include "app/cli/console.h"
-#include "app/cli/headlessoptions.h"
 #include "app/cli/interruptwatcher.h"
+#include "app/cli/responseprinter.h"
 #include "app/cli/runprinter.h"
-#include "app/cli/savedrequest.h"
+#include "app/cli/runseed.h"
 #include "app/cli/subcommand.h"
 
 #include "app/cli/clitr.h"
@@ -11,9 +13,6 @@
 #include "core/executor/requestcheck.h"
 #include "core/executor/retryexecutor.h"
 #include "core/faultserver/faultserver.h"
-#include "core/http/redactor.h"
-#include "core/import/curlcommandline.h"
-#include "core/policy/policyfields.h"
 #include "core/policy/policyjson.h"
 #include "core/policy/presets.h"
 #include "core/scenario/scenariorunner.h"
@@ -26,13 +25,11 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QLoggingCategory>
-#include <QRegularExpression>
 
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <memory>
-#include <unistd.h>
 
 namespace {
 Q_LOGGING_CATEGORY(lcRequest, "retrylab.cli.request", QtInfoMsg)
@@ -42,31 +39,10 @@ namespace RetryLab::Cli {
 
 namespace {
 
+using RequestCommand::Options;
+
+const QString command = QStringLiteral("request");
 const QString defaultPolicy = QStringLiteral("google-cloud-storage");
-
-int usageError(Console &console, const QString &message)
-{
-    console.error(Tr::tr("retrylab request: %1").arg(message));
-    return ExitUsage;
-}
-
-// Bytes a terminal should not be sent: NUL, control characters other than
-// tab, line ends and form feed (escape sequences included), text that is not UTF-8.
-bool looksBinary(const QByteArray &body)
-{
-    for (char c : body) {
-        const auto u = static_cast<unsigned char>(c);
-        if ((u < 0x20 && c != '\t' && c != '\n' && c != '\r' && c != '\f') || u == 0x7f)
-            return true;
-    }
-    return QString::fromUtf8(body).toUtf8() != body;
-}
-
-void writeStandardOutput(const QByteArray &bytes)
-{
-    std::fwrite(bytes.constData(), 1, size_t(bytes.size()), stdout);
-    std::fflush(stdout);
-}
 
 Core::Result<QByteArray> readStandardInput()
 {
@@ -74,15 +50,6 @@ Core::Result<QByteArray> readStandardInput()
     if (!in.open(stdin, QIODevice::ReadOnly))
         return Core::Result<QByteArray>::failure(Tr::tr("cannot read standard input: %1").arg(in.errorString()));
     return in.readAll();
-}
-
-QString sizeText(qint64 bytes)
-{
-    if (bytes < 1024)
-        return Tr::tr("%n byte(s)", nullptr, int(bytes));
-    if (bytes < 1024 * 1024)
-        return Tr::tr("%1 KiB").arg(double(bytes) / 1024.0, 0, 'f', 1);
-    return Tr::tr("%1 MiB").arg(double(bytes) / (1024.0 * 1024.0), 0, 'f', 1);
 }
 
 struct ChosenPolicy
@@ -93,7 +60,7 @@ struct ChosenPolicy
     QHash<QString, QString> optionOf; ///< policy field -> the option that set it
 };
 
-Core::Result<ChosenPolicy> choosePolicy(const QString &text)
+Core::Result<ChosenPolicy> readPolicy(const QString &text)
 {
     ChosenPolicy chosen;
     if (QFileInfo(text).isFile()) {
@@ -112,43 +79,6 @@ Core::Result<ChosenPolicy> choosePolicy(const QString &text)
     return Core::Result<ChosenPolicy>::failure(
         Tr::tr("--policy \"%1\" is neither a policy file nor a preset (presets: %2)")
             .arg(text, Core::Presets::ids().join(QStringLiteral(", "))));
-}
-
-// --retry-max-attempts and friends over whatever the policy and the curl options said:
-// --retry-NAME sets the policy field whose option is NAME.
-Core::Result<void> applyOverrides(
-    const QCommandLineParser &parser, const QList<QCommandLineOption> &overrides, ChosenPolicy &chosen)
-{
-    for (const QCommandLineOption &option : overrides) {
-        if (!parser.isSet(option))
-            continue;
-        const QString name = option.names().constFirst();
-        const QLatin1String prefix("retry-");
-        Q_ASSERT(name.startsWith(prefix));
-        const Core::PolicyField *field = Core::policyFieldForOption(name.sliced(prefix.size()));
-        Q_ASSERT(field && field->access.setNumber);
-        const QString text = parser.value(option);
-        bool ok = false;
-        const double value = text.toDouble(&ok);
-        if (!ok || !std::isfinite(value) || value < 0.0) {
-            return Core::Result<void>::failure(
-                Tr::tr("--%1 takes a number of %2, not \"%3\"")
-                    .arg(name,
-                        field->unit == Core::PolicyField::Unit::Attempts ? Tr::tr("attempts") : Tr::tr("milliseconds"),
-                        text));
-        }
-        if (field->type == Core::PolicyField::Type::WholeNumber && (value != std::floor(value) || value > field->max)) {
-            return Core::Result<void>::failure(Tr::tr("--%1 takes a whole number from %2 to %3, not \"%4\"")
-                                                   .arg(name)
-                                                   .arg(field->min)
-                                                   .arg(field->max)
-                                                   .arg(text));
-        }
-        field->setNumber(chosen.policy, value);
-        chosen.optionOf.insert(field->name(), QStringLiteral("--%1 %2").arg(name, text));
-        chosen.changes.append(QStringLiteral("--%1 %2").arg(name, text));
-    }
-    return {};
 }
 
 QString helpText(const QCommandLineParser &parser)
@@ -210,11 +140,88 @@ Core::Result<ChosenPolicy> chooseSavedPolicy(const SavedRequest &saved)
     return chosen;
 }
 
-} // namespace
-
-int runRequest(const QStringList &arguments)
+// retrylab's own options. They stand among curl's on the command line, so
+// they are also what the reading of the curl options skips (ownOptions()).
+struct OptionTable
 {
-    QCommandLineParser parser;
+    OptionTable();
+    /// In the order of the help.
+    void addTo(QCommandLineParser &parser) const;
+    QList<Core::CurlCommandLine::ExtraOption> ownOptions() const;
+
+    QCommandLineOption policy;
+    QList<QCommandLineOption> overrides;
+    QCommandLineOption include;
+    QCommandLineOption output;
+    QCommandLineOption fromCurl;
+    QCommandLineOption insecure;
+    QCommandLineOption maxBody;
+    QCommandLineOption idempotent;
+    QCommandLineOption fallback;
+    HeadlessOptions::Table shared;
+    QCommandLineOption collection;
+    QCommandLineOption savedRequest;
+    QCommandLineOption environment;
+    QCommandLineOption environmentName;
+};
+
+OptionTable::OptionTable()
+    : policy(QStringLiteral("policy"),
+        Tr::tr("The retry policy: a preset id or name, or a policy JSON file (default: %1).").arg(defaultPolicy),
+        Tr::tr("ID|FILE")),
+      overrides{
+          {QStringLiteral("retry-max-attempts"),
+              Tr::tr("Attempts in all, the first included (0: the deadline ends it)."), Tr::tr("N")},
+          {QStringLiteral("retry-base-ms"), Tr::tr("The policy's base delay."), Tr::tr("MS")},
+          {QStringLiteral("retry-cap-ms"), Tr::tr("The policy's longest delay."), Tr::tr("MS")},
+          {QStringLiteral("retry-deadline-ms"), Tr::tr("The policy's total deadline (0: none)."), Tr::tr("MS")},
+      },
+      include({QStringLiteral("i"), QStringLiteral("include")},
+          Tr::tr("Print the response's status line and headers before the body, on standard output.")),
+      output({QStringLiteral("o"), QStringLiteral("output")},
+          Tr::tr("Write the body, byte for byte, to FILE instead of standard output."), Tr::tr("FILE")),
+      fromCurl(QStringLiteral("from-curl"),
+          Tr::tr("A whole curl command line, as one argument (quote it); it replaces the request options."),
+          Tr::tr("'curl ...'")),
+      insecure(QStringLiteral("insecure"),
+          Tr::tr("Ignore certificate errors for the URL's host. Needed, spelt out, for a -k or --insecure in the curl "
+                 "options or in --from-curl.")),
+      maxBody(QStringLiteral("max-body"),
+          Tr::tr("The most of a response body kept, in bytes, from %1 to %2 (default: %3, with -o %2). A longer body "
+                 "is cut: shown with a warning, and not written by -o.")
+              .arg(Core::RetryExecutor::minResponseBodyLimit)
+              .arg(Core::RetryExecutor::maxResponseBodyLimit)
+              .arg(Core::RetryExecutor::defaultResponseBodyLimit),
+          Tr::tr("BYTES")),
+      idempotent(QStringLiteral("idempotent"),
+          Tr::tr("The request is safe to repeat: retry a POST or PATCH too (curl retries every method).")),
+      fallback(QStringLiteral("fallback"),
+          Tr::tr("An alternative service, tried once the policy gives up on the URL: one attempt, without backoff. "
+                 "Give it again for more (at most %1), tried in order.")
+              .arg(Core::maxFallbacks),
+          Tr::tr("URL")),
+      shared(HeadlessOptions::Seed | HeadlessOptions::Quiet | HeadlessOptions::NoRedact | HeadlessOptions::ReportFiles,
+          Tr::tr("Print only the response and errors, not each retry, notes and the files written.")),
+      collection(QStringLiteral("collection"),
+          Tr::tr("Send a request saved in a RetryLab collection file instead of a URL and curl options: the one "
+                 "--request names (see below)."),
+          Tr::tr("FILE")),
+      savedRequest(QStringLiteral("request"),
+          Tr::tr("With --collection: the saved request's name, or its \"Folder/Name\" path. Without --collection, "
+                 "--request is curl's -X."),
+          Tr::tr("NAME")),
+      environment(QStringLiteral("env"),
+          Tr::tr("With --collection: the environments file (the window's environments.json) whose variables fill in "
+                 "the request's {{name}}."),
+          Tr::tr("FILE")),
+      environmentName(QStringLiteral("env-name"),
+          Tr::tr("With --env: the environment to use (default: the one selected last in the window, or the file's "
+                 "only one)."),
+          Tr::tr("NAME"))
+{ }
+
+void OptionTable::addTo(QCommandLineParser &parser) const
+{
     parser.setApplicationDescription(
         Tr::tr("Sends one request, as curl would, under a retry policy: prints each retry as it happens, then the "
                "response (the status line, the headers with -i, and the body on standard output). The attempts and "
@@ -222,296 +229,250 @@ int runRequest(const QStringList &arguments)
                "a collection (--collection).\n"
                "Exit status: 0 when the request succeeded, 1 when it failed for good, 2 for a usage error or a file "
                "that cannot be read or written."));
-    const QCommandLineOption policyOption(QStringLiteral("policy"),
-        Tr::tr("The retry policy: a preset id or name, or a policy JSON file (default: %1).").arg(defaultPolicy),
-        Tr::tr("ID|FILE"));
-    const QList<QCommandLineOption> overrides{
-        {QStringLiteral("retry-max-attempts"), Tr::tr("Attempts in all, the first included (0: the deadline ends it)."),
-            Tr::tr("N")},
-        {QStringLiteral("retry-base-ms"), Tr::tr("The policy's base delay."), Tr::tr("MS")},
-        {QStringLiteral("retry-cap-ms"), Tr::tr("The policy's longest delay."), Tr::tr("MS")},
-        {QStringLiteral("retry-deadline-ms"), Tr::tr("The policy's total deadline (0: none)."), Tr::tr("MS")},
-    };
-    const QCommandLineOption includeOption({QStringLiteral("i"), QStringLiteral("include")},
-        Tr::tr("Print the response's status line and headers before the body, on standard output."));
-    const QCommandLineOption outputOption({QStringLiteral("o"), QStringLiteral("output")},
-        Tr::tr("Write the body, byte for byte, to FILE instead of standard output."), Tr::tr("FILE"));
-    const QCommandLineOption fromCurlOption(QStringLiteral("from-curl"),
-        Tr::tr("A whole curl command line, as one argument (quote it); it replaces the request options."),
-        Tr::tr("'curl ...'"));
-    const QCommandLineOption insecureOption(QStringLiteral("insecure"),
-        Tr::tr("Ignore certificate errors for the URL's host. Needed, spelt out, for a -k or --insecure in the curl "
-               "options or in --from-curl."));
-    const QCommandLineOption maxBodyOption(QStringLiteral("max-body"),
-        Tr::tr("The most of a response body kept, in bytes, from %1 to %2 (default: %3, with -o %2). A longer body "
-               "is cut: shown with a warning, and not written by -o.")
-            .arg(Core::RetryExecutor::minResponseBodyLimit)
-            .arg(Core::RetryExecutor::maxResponseBodyLimit)
-            .arg(Core::RetryExecutor::defaultResponseBodyLimit),
-        Tr::tr("BYTES"));
-    const QCommandLineOption idempotentOption(QStringLiteral("idempotent"),
-        Tr::tr("The request is safe to repeat: retry a POST or PATCH too (curl retries every method)."));
-    const QCommandLineOption fallbackOption(QStringLiteral("fallback"),
-        Tr::tr("An alternative service, tried once the policy gives up on the URL: one attempt, without backoff. "
-               "Give it again for more (at most %1), tried in order.")
-            .arg(Core::maxFallbacks),
-        Tr::tr("URL"));
-    parser.addOption(policyOption);
+    parser.addOption(policy);
     parser.addOptions(overrides);
-    parser.addOptions(
-        {includeOption, outputOption, fromCurlOption, insecureOption, maxBodyOption, idempotentOption, fallbackOption});
-    HeadlessOptions options(parser,
-        HeadlessOptions::Seed | HeadlessOptions::Quiet | HeadlessOptions::NoRedact | HeadlessOptions::ReportFiles,
-        Tr::tr("Print only the response and errors, not each retry, notes and the files written."));
-    const QCommandLineOption collectionOption(QStringLiteral("collection"),
-        Tr::tr("Send a request saved in a RetryLab collection file instead of a URL and curl options: the one "
-               "--request names (see below)."),
-        Tr::tr("FILE"));
-    const QCommandLineOption savedRequestOption(QStringLiteral("request"),
-        Tr::tr("With --collection: the saved request's name, or its \"Folder/Name\" path. Without --collection, "
-               "--request is curl's -X."),
-        Tr::tr("NAME"));
-    const QCommandLineOption environmentOption(QStringLiteral("env"),
-        Tr::tr("With --collection: the environments file (the window's environments.json) whose variables fill in "
-               "the request's {{name}}."),
-        Tr::tr("FILE"));
-    const QCommandLineOption environmentNameOption(QStringLiteral("env-name"),
-        Tr::tr("With --env: the environment to use (default: the one selected last in the window, or the file's "
-               "only one)."),
-        Tr::tr("NAME"));
-    parser.addOptions({collectionOption, savedRequestOption, environmentOption, environmentNameOption});
+    parser.addOptions({include, output, fromCurl, insecure, maxBody, idempotent, fallback});
+    parser.addOptions(shared.options());
+    parser.addOptions({collection, savedRequest, environment, environmentName});
+}
 
-    // retrylab's own options stand among curl's: they are taken out first, by
-    // the same reading of the arguments the request options get.
-    QList<Core::CurlCommandLine::ExtraOption> ownOptions;
-    for (const QCommandLineOption *o : {&policyOption, &includeOption, &outputOption, &fromCurlOption, &insecureOption,
-             &maxBodyOption, &idempotentOption, &fallbackOption})
-        ownOptions.append({o->names(), !o->valueName().isEmpty()});
+// Without --request: with --collection it names the saved request, without it is curl's -X.
+QList<Core::CurlCommandLine::ExtraOption> OptionTable::ownOptions() const
+{
+    QList<Core::CurlCommandLine::ExtraOption> own;
+    for (const QCommandLineOption *o :
+        {&policy, &include, &output, &fromCurl, &insecure, &maxBody, &idempotent, &fallback})
+        own.append({o->names(), !o->valueName().isEmpty()});
     for (const QCommandLineOption &o : overrides)
-        ownOptions.append({o.names(), true});
-    // HeadlessOptions' names (it adds them to the parser, and checks them there).
-    ownOptions.append({{QStringLiteral("h"), QStringLiteral("help")}, false});
-    ownOptions.append({{QStringLiteral("q"), QStringLiteral("quiet")}, false});
-    ownOptions.append({{QStringLiteral("no-redact")}, false});
-    for (const char *name : {"seed", "report", "har", "csv", "junit"})
-        ownOptions.append({{QLatin1String(name)}, true});
-    for (const QCommandLineOption *o : {&collectionOption, &environmentOption, &environmentNameOption})
-        ownOptions.append({o->names(), true});
+        own.append({o.names(), true});
+    for (const QCommandLineOption &o : shared.options())
+        own.append({o.names(), !o.valueName().isEmpty()});
+    for (const QCommandLineOption *o : {&collection, &environment, &environmentName})
+        own.append({o->names(), true});
+    return own;
+}
 
-    Console usage;
-    const QStringList requestArguments = arguments.mid(2);
-    auto separated = Core::CurlCommandLine::separate(requestArguments, ownOptions);
-    if (!separated)
-        return usageError(usage, Tr::tr("%1; see retrylab request --help").arg(separated.error()));
-    // --request is curl's -X, unless a collection is named: then it names the saved request.
-    const bool fromCollection = std::any_of(separated->extraArguments.cbegin(), separated->extraArguments.cend(),
-        [](const QString &argument) { return argument.startsWith(QLatin1String("--collection=")); });
-    if (fromCollection) {
-        ownOptions.append({savedRequestOption.names(), true});
-        separated = Core::CurlCommandLine::separate(requestArguments, ownOptions);
-        if (!separated)
-            return usageError(usage, Tr::tr("%1; see retrylab request --help").arg(separated.error()));
+// --retry-max-attempts and friends: --retry-NAME sets the policy field whose option is NAME.
+Core::Result<QList<RequestCommand::PolicyOverride>> readOverrides(
+    const QCommandLineParser &parser, const QList<QCommandLineOption> &overrides)
+{
+    using Overrides = Core::Result<QList<RequestCommand::PolicyOverride>>;
+    QList<RequestCommand::PolicyOverride> read;
+    for (const QCommandLineOption &option : overrides) {
+        if (!parser.isSet(option))
+            continue;
+        const QString name = option.names().constFirst();
+        const QLatin1String prefix("retry-");
+        Q_ASSERT(name.startsWith(prefix));
+        const Core::PolicyField *field = Core::policyFieldForOption(name.sliced(prefix.size()));
+        Q_ASSERT(field && field->access.setNumber);
+        const QString text = parser.value(option);
+        bool ok = false;
+        const double value = text.toDouble(&ok);
+        if (!ok || !std::isfinite(value) || value < 0.0) {
+            return Overrides::failure(
+                Tr::tr("--%1 takes a number of %2, not \"%3\"")
+                    .arg(name,
+                        field->unit == Core::PolicyField::Unit::Attempts ? Tr::tr("attempts") : Tr::tr("milliseconds"),
+                        text));
+        }
+        if (field->type == Core::PolicyField::Type::WholeNumber && (value != std::floor(value) || value > field->max)) {
+            return Overrides::failure(Tr::tr("--%1 takes a whole number from %2 to %3, not \"%4\"")
+                                          .arg(name)
+                                          .arg(field->min)
+                                          .arg(field->max)
+                                          .arg(text));
+        }
+        read.append({field, value, QStringLiteral("--%1 %2").arg(name, text)});
     }
-    if (const auto parsed
-        = options.parse(parser, QStringList{arguments.value(0), arguments.value(1)} + separated->extraArguments);
-        !parsed) {
-        return usageError(usage, Tr::tr("%1; see retrylab request --help").arg(parsed.error()));
+    return read;
+}
+
+// -o: "-" is standard output, as for curl; the file is checked for being
+// writable when the command runs.
+Core::Result<QString> readOutputPath(
+    const QCommandLineParser &parser, const QCommandLineOption &output, const HeadlessOptions &shared)
+{
+    QString path = parser.value(output);
+    if (parser.isSet(output) && path.isEmpty())
+        return Core::Result<QString>::failure(Tr::tr("-o needs a file name"));
+    if (path == QLatin1String("-") || path.isEmpty())
+        return QString();
+    for (const QString &other : {shared.reportPath, shared.harPath, shared.csvPath, shared.junitPath}) {
+        if (!other.isEmpty() && QFileInfo(other).absoluteFilePath() == QFileInfo(path).absoluteFilePath())
+            return Core::Result<QString>::failure(
+                Tr::tr("-o names a file that another option writes too: %1").arg(other));
     }
-    if (options.helpRequested()) {
-        Console(false).print(helpText(parser));
-        return ExitOk;
+    return path;
+}
+
+Core::Result<qint64> readBodyLimit(const QCommandLineParser &parser, const QCommandLineOption &maxBody, bool toFile)
+{
+    if (!parser.isSet(maxBody)) {
+        return toFile ? Core::RetryExecutor::maxResponseBodyLimit : Core::RetryExecutor::defaultResponseBodyLimit;
     }
-    for (const QCommandLineOption *single : {&policyOption, &outputOption, &fromCurlOption, &maxBodyOption,
-             &collectionOption, &savedRequestOption, &environmentOption, &environmentNameOption}) {
+    bool ok = false;
+    const qint64 limit = parser.value(maxBody).toLongLong(&ok);
+    if (!ok || limit < Core::RetryExecutor::minResponseBodyLimit || limit > Core::RetryExecutor::maxResponseBodyLimit) {
+        return Core::Result<qint64>::failure(Tr::tr("--max-body takes a number of bytes from %1 to %2, not \"%3\"")
+                                                 .arg(Core::RetryExecutor::minResponseBodyLimit)
+                                                 .arg(Core::RetryExecutor::maxResponseBodyLimit)
+                                                 .arg(parser.value(maxBody)));
+    }
+    return limit;
+}
+
+// Where the request comes from: the curl options, a whole curl command, or a
+// saved request; what does not go together is refused.
+Core::Result<void> checkRequestSource(
+    const QCommandLineParser &parser, const OptionTable &table, bool fromCollection, bool hasRequestArguments)
+{
+    for (const QCommandLineOption *single : {&table.policy, &table.output, &table.fromCurl, &table.maxBody,
+             &table.collection, &table.savedRequest, &table.environment, &table.environmentName}) {
         if (parser.values(*single).size() > 1)
-            return usageError(usage, Tr::tr("--%1 is given more than once").arg(single->names().constLast()));
+            return Core::Result<void>::failure(Tr::tr("--%1 is given more than once").arg(single->names().constLast()));
     }
-
-    Console console(options.redact(), Console::PrintTo::StandardError);
-    Console::installMessageHandler(options.redact());
-    if (!options.redact())
-        console.error(HeadlessOptions::noRedactWarning());
-    const bool live = !options.quiet();
-
-    // The request: the curl options given here, a whole curl command, or a
-    // request saved in a collection.
-    Core::CurlCommandLine::Options readOptions;
-    readOptions.standardInput = &readStandardInput;
-    const bool fromCurl = parser.isSet(fromCurlOption);
-    Core::Result<Core::ImportedRequest> imported = Core::Error{};
-    std::optional<SavedRequest> saved;
-    // {server} of a saved request: an embedded fault server of this run's own, as the window has one.
-    std::unique_ptr<Core::FaultServer> embeddedServer;
-    if (!fromCollection && (parser.isSet(environmentOption) || parser.isSet(environmentNameOption))) {
-        return usageError(console,
+    if (!fromCollection && (parser.isSet(table.environment) || parser.isSet(table.environmentName))) {
+        return Core::Result<void>::failure(
             Tr::tr("--env and --env-name fill in a saved request's variables: give --collection FILE and --request "
                    "NAME too"));
     }
-    if (fromCollection) {
-        if (fromCurl || separated->hasRequestArguments) {
-            return usageError(console,
-                Tr::tr("--collection takes the request from the file: give no URL, curl options or --from-curl with "
-                       "it (the other options here are retrylab's own)"));
-        }
-        auto loaded = SavedRequest::load({parser.value(collectionOption), parser.value(savedRequestOption),
-            parser.value(environmentOption), parser.value(environmentNameOption)});
-        if (!loaded)
-            return usageError(console, loaded.error());
-        saved = std::move(loaded).value();
-        QUrl serverUrl;
-        if (saved->needsServer()) {
-            Core::FaultServerOptions serverOptions;
-            serverOptions.seed = options.runSeed(saved->seed());
-            embeddedServer = std::make_unique<Core::FaultServer>(serverOptions);
-            if (!embeddedServer->listen()) {
-                console.error(Tr::tr("retrylab request: the embedded fault server cannot listen: %1")
-                                  .arg(embeddedServer->errorString()));
-                return ExitFailed;
-            }
-            serverUrl = embeddedServer->baseUrl();
-        }
-        auto spec = saved->build(serverUrl);
-        if (!spec)
-            return usageError(console, spec.error());
-        Core::ImportedRequest fromFile;
-        fromFile.spec = std::move(spec).value();
-        fromFile.notes.append(Tr::tr("sending %1").arg(saved->description()));
-        imported = std::move(fromFile);
-    } else if (fromCurl) {
-        if (separated->hasRequestArguments) {
-            return usageError(console,
-                Tr::tr("--from-curl takes the whole request: put the URL and the curl options inside it (the other "
-                       "options here are retrylab's own)"));
-        }
-        imported = Core::CurlCommandLine::parse(parser.value(fromCurlOption), readOptions);
-        if (!imported)
-            return usageError(console, Tr::tr("--from-curl: %1").arg(imported.error()));
-    } else {
-        readOptions.extraOptions = ownOptions;
-        imported = Core::CurlCommandLine::parseArguments(requestArguments, readOptions);
-        if (!imported)
-            return usageError(console, Tr::tr("%1; see retrylab request --help").arg(imported.error()));
+    if (fromCollection && (parser.isSet(table.fromCurl) || hasRequestArguments)) {
+        return Core::Result<void>::failure(
+            Tr::tr("--collection takes the request from the file: give no URL, curl options or --from-curl with "
+                   "it (the other options here are retrylab's own)"));
     }
-    Core::ImportedRequest &request = imported.value();
-    if (!fromCurl && !request.unknown.isEmpty()) {
-        return usageError(console,
+    if (parser.isSet(table.fromCurl) && hasRequestArguments) {
+        return Core::Result<void>::failure(
+            Tr::tr("--from-curl takes the whole request: put the URL and the curl options inside it (the other "
+                   "options here are retrylab's own)"));
+    }
+    return {};
+}
+
+// The request of a saved request, {server} standing for `server` when it needs one.
+Core::Result<Core::ImportedRequest> requestFromSaved(const SavedRequest &saved, const Core::FaultServer *server)
+{
+    auto spec = saved.build(server ? server->baseUrl() : QUrl());
+    if (!spec)
+        return spec.errorDetail();
+    Core::ImportedRequest request;
+    request.spec = std::move(spec).value();
+    request.notes.append(Tr::tr("sending %1").arg(saved.description()));
+    return request;
+}
+
+// The request of the curl options given here, or of --from-curl.
+Core::Result<Core::ImportedRequest> requestFromCurl(const Options &options)
+{
+    Core::CurlCommandLine::Options readOptions;
+    readOptions.standardInput = &readStandardInput;
+    if (options.fromCurl) {
+        auto imported = Core::CurlCommandLine::parse(*options.fromCurl, readOptions);
+        if (!imported)
+            return Core::Result<Core::ImportedRequest>::failure(Tr::tr("--from-curl: %1").arg(imported.error()));
+        return imported;
+    }
+    readOptions.extraOptions = options.ownOptions;
+    auto imported = Core::CurlCommandLine::parseArguments(options.requestArguments, readOptions);
+    if (!imported)
+        return Core::Result<Core::ImportedRequest>::failure(withHelpHint(command, imported.error()));
+    if (!imported->unknown.isEmpty()) {
+        return Core::Result<Core::ImportedRequest>::failure(
             Tr::tr("unknown option %1 (retrylab request takes the curl options its --help "
                    "lists); see retrylab request --help")
-                .arg(request.unknown.constFirst()));
+                .arg(imported->unknown.constFirst()));
     }
-    for (const QString &unknown : std::as_const(request.unknown))
-        console.error(Tr::tr("warning: the curl command's %1 is not supported and has no effect").arg(unknown));
+    return imported;
+}
 
+// --insecure, --idempotent and --fallback on the request.
+Core::Result<void> applyRequestOptions(const Options &options, Core::RequestSpec &spec)
+{
     // Certificate checks are what prove the server is the one named in the
     // URL; they are switched off only by the long option, spelt out here.
-    Core::RequestSpec &spec = request.spec;
     const QString host = spec.url.host();
-    if (parser.isSet(insecureOption)) {
+    if (options.insecure) {
         spec.transport.insecureHosts = QStringList{host};
     } else if (!spec.transport.insecureHosts.isEmpty()) {
-        return usageError(console,
-            fromCurl ? Tr::tr("the curl command turns certificate checks off for %1 (-k/--insecure); give --insecure "
-                              "to retrylab request as well to allow that: without the checks nothing proves that the "
-                              "server is %1")
-                           .arg(host)
-                     : Tr::tr("-k would turn certificate checks off for %1; retrylab request takes only the long "
-                              "--insecure for that, so that the checks that prove the server is %1 are never "
-                              "switched off by one letter")
-                           .arg(host));
+        return Core::Result<void>::failure(options.fromCurl
+                ? Tr::tr("the curl command turns certificate checks off for %1 (-k/--insecure); give --insecure "
+                         "to retrylab request as well to allow that: without the checks nothing proves that the "
+                         "server is %1")
+                      .arg(host)
+                : Tr::tr("-k would turn certificate checks off for %1; retrylab request takes only the long "
+                         "--insecure for that, so that the checks that prove the server is %1 are never "
+                         "switched off by one letter")
+                      .arg(host));
     }
-    if (parser.isSet(idempotentOption))
+    if (options.idempotent)
         spec.idempotent = true;
-    // Checked with the request below (checkRequest), the fallback named in the error.
-    for (const QString &fallback : parser.values(fallbackOption))
+    // Checked with the request (checkRequest), the fallback named in the error.
+    for (const QString &fallback : options.fallbacks)
         spec.fallbackUrls.append(QUrl::fromUserInput(fallback));
     if (!spec.fallbackUrls.isEmpty()) {
         if (const auto usable = Core::checkRequest(spec); !usable)
-            return usageError(console, usable.error());
+            return usable;
     }
     spec.label = QStringLiteral("request");
+    return {};
+}
 
-    // The policy: --policy (else a saved request's own), then curl's retry
-    // options, then retrylab's overrides.
-    auto chosen = saved && !parser.isSet(policyOption)
-        ? chooseSavedPolicy(*saved)
-        : choosePolicy(parser.isSet(policyOption) ? parser.value(policyOption) : defaultPolicy);
+// The policy: --policy (else a saved request's own), then curl's retry
+// options, then retrylab's overrides; refused when the result cannot be used,
+// naming the option that made it so.
+Core::Result<ChosenPolicy> choosePolicy(
+    const Options &options, const SavedRequest *saved, const Core::ImportedRequest::RetryHints &retry)
+{
+    auto chosen
+        = saved && !options.policy ? chooseSavedPolicy(*saved) : readPolicy(options.policy.value_or(defaultPolicy));
     if (!chosen)
-        return usageError(console, chosen.error());
+        return chosen;
     ChosenPolicy &policy = chosen.value();
     for (const Core::CurlCommandLine::PolicyChange &change :
-        Core::CurlCommandLine::applyRetryHints(request.retry, policy.policy)) {
+        Core::CurlCommandLine::applyRetryHints(retry, policy.policy)) {
         policy.optionOf.insert(change.field, change.option);
         policy.changes.append(Tr::tr("%1: %2").arg(change.option, change.description));
     }
-    if (const auto overridden = applyOverrides(parser, overrides, policy); !overridden)
-        return usageError(console, overridden.error());
-    const QList<Core::PolicyIssue> issues = Core::validatePolicy(policy.policy);
-    for (const Core::PolicyIssue &issue : issues) {
+    for (const RequestCommand::PolicyOverride &override : options.overrides) {
+        override.field->setNumber(policy.policy, override.value);
+        policy.optionOf.insert(override.field->name(), override.option);
+        policy.changes.append(override.option);
+    }
+    for (const Core::PolicyIssue &issue : Core::validatePolicy(policy.policy)) {
         if (!issue.isError())
             continue;
         const QString source = policy.optionOf.value(issue.field);
-        return usageError(console,
-            source.isEmpty()
+        return Core::Result<ChosenPolicy>::failure(source.isEmpty()
                 ? Tr::tr("the policy (%1) cannot be used: %2: %3").arg(policy.origin, issue.field, issue.message)
                 : Tr::tr("%1: the policy cannot be used: %2: %3").arg(source, issue.field, issue.message));
     }
+    return chosen;
+}
 
-    // Files: -o and the exports, checked before anything is sent.
-    QString outputPath = parser.value(outputOption);
-    if (outputPath == QLatin1String("-"))
-        outputPath.clear();
-    if (parser.isSet(outputOption) && parser.value(outputOption).isEmpty())
-        return usageError(console, Tr::tr("-o needs a file name"));
-    if (!outputPath.isEmpty()) {
-        if (const auto writable = Core::ExportFile::checkWritable(outputPath); !writable) {
-            return usageError(console,
-                Tr::tr("-o %1: cannot write there: %2").arg(QDir::toNativeSeparators(outputPath), writable.error()));
-        }
-        for (const QString &other : {options.reportPath(), options.harPath(), options.csvPath(), options.junitPath()}) {
-            if (!other.isEmpty() && QFileInfo(other).absoluteFilePath() == QFileInfo(outputPath).absoluteFilePath())
-                return usageError(console, Tr::tr("-o names a file that another option writes too: %1").arg(other));
+// -o and the exports, checked before anything is sent.
+Core::Result<void> checkOutputFiles(const Options &options)
+{
+    if (!options.outputPath.isEmpty()) {
+        if (const auto writable = Core::ExportFile::checkWritable(options.outputPath); !writable) {
+            return Core::Result<void>::failure(
+                Tr::tr("-o %1: cannot write there: %2")
+                    .arg(QDir::toNativeSeparators(options.outputPath), writable.error()));
         }
     }
-    if (const auto writable = options.checkOutputFiles(); !writable)
-        return usageError(console, writable.error());
-    qint64 bodyLimit = outputPath.isEmpty() ? Core::RetryExecutor::defaultResponseBodyLimit
-                                            : Core::RetryExecutor::maxResponseBodyLimit;
-    if (parser.isSet(maxBodyOption)) {
-        bool ok = false;
-        bodyLimit = parser.value(maxBodyOption).toLongLong(&ok);
-        if (!ok || bodyLimit < Core::RetryExecutor::minResponseBodyLimit
-            || bodyLimit > Core::RetryExecutor::maxResponseBodyLimit) {
-            return usageError(console,
-                Tr::tr("--max-body takes a number of bytes from %1 to %2, not \"%3\"")
-                    .arg(Core::RetryExecutor::minResponseBodyLimit)
-                    .arg(Core::RetryExecutor::maxResponseBodyLimit)
-                    .arg(parser.value(maxBodyOption)));
-        }
-    }
+    return options.shared.checkOutputFiles();
+}
 
-    // The certificate and key files are read now, so that a missing file or a
-    // wrong passphrase is a usage error and nothing is sent.
-    if (const auto prepared = Core::PreparedTransport::prepare(spec.transport); !prepared)
-        return usageError(console, prepared.error());
-    if (!spec.transport.insecureHosts.isEmpty()) {
-        console.error(Tr::tr("warning: --insecure: certificate errors of %1 are ignored; nothing proves that the "
-                             "server is %1, and every export says so")
-                          .arg(spec.transport.insecureHosts.join(QStringLiteral(", "))));
-    }
-    if (live) {
-        for (const QString &ignored : std::as_const(request.ignored))
-            console.print(Tr::tr("note: %1 is understood and has no effect here").arg(ignored));
-        for (const QString &note : std::as_const(request.notes))
-            console.print(Tr::tr("note: %1").arg(note));
-    }
-
+// The scenario of one request, expected to succeed.
+Core::Scenario scenarioFor(const Core::RequestSpec &spec, const ChosenPolicy &policy, quint64 seed)
+{
     Core::Scenario scenario;
     scenario.name = Tr::tr("retrylab request");
     scenario.policy = policy.policy;
     scenario.policyOrigin = policy.changes.isEmpty()
         ? policy.origin
         : Tr::tr("%1; %2").arg(policy.origin, policy.changes.join(QStringLiteral("; ")));
-    scenario.seed = options.runSeed(saved ? saved->seed() : std::nullopt);
+    scenario.seed = seed;
     scenario.concurrency = 1;
     Core::ScenarioRequest entry;
     entry.name = QStringLiteral("request");
@@ -525,17 +486,13 @@ int runRequest(const QStringList &arguments)
     succeeds.request = entry.name;
     succeeds.outcomes = {Core::RequestOutcome::Succeeded};
     scenario.expectations.append(succeeds);
+    return scenario;
+}
 
-    if (live) {
-        console.print(Tr::tr("%1 %2 under the policy \"%3\" (%4), %5")
-                          .arg(QString::fromLatin1(spec.method), entry.urlTemplate, policy.policy.name,
-                              scenario.policyOrigin, options.seedText(*scenario.seed)));
-    }
-
-    Core::ScenarioRunner runner;
-    runner.setScenario(scenario);
-    runner.setResponseBodyLimit(bodyLimit);
-    RunPrinter printer(&runner, &console, live);
+// Runs the request to its end, or until Ctrl+C has cancelled it. The runner's
+// failure, if it could not run.
+QString execute(Core::ScenarioRunner &runner, Console &console)
+{
     QEventLoop loop;
     QString failure;
     QObject::connect(&runner, &Core::ScenarioRunner::finished, &loop, &QEventLoop::quit);
@@ -550,82 +507,49 @@ int runRequest(const QStringList &arguments)
     });
     runner.start();
     loop.exec();
-    if (!failure.isEmpty()) {
+    return failure;
+}
+
+// An embedded fault server for {server} in a saved request, as the window has one.
+std::unique_ptr<Core::FaultServer> startServer(quint64 seed, Console &console)
+{
+    Core::FaultServerOptions serverOptions;
+    serverOptions.seed = seed;
+    auto server = std::make_unique<Core::FaultServer>(serverOptions);
+    if (!server->listen()) {
+        console.error(
+            Tr::tr("retrylab request: the embedded fault server cannot listen: %1").arg(server->errorString()));
+        return nullptr;
+    }
+    return server;
+}
+
+// Sends the request and prints what came back; the exit status.
+int send(const Options &options, const Core::Scenario &scenario, Console &console)
+{
+    const bool live = !options.shared.quiet;
+    Core::ScenarioRunner runner;
+    runner.setScenario(scenario);
+    runner.setResponseBodyLimit(options.bodyLimit);
+    RunPrinter printer(&runner, &console, live);
+    if (const QString failure = execute(runner, console); !failure.isEmpty()) {
         console.error(Tr::tr("retrylab request: %1").arg(failure));
         return ExitFailed;
     }
 
     const Core::RunRecord &run = runner.record();
     const Core::RequestResult result = run.results.value(0);
-    Core::AttemptRecord last;
-    for (const Core::AttemptRecord &a : run.attempts) {
-        if (a.requestId == result.requestId)
-            last = a;
-    }
     const bool succeeded = result.outcome == Core::RequestOutcome::Succeeded;
     if (!live && !succeeded) {
         console.error(Tr::tr("retrylab request: %1 after %n attempt(s): %2", nullptr, result.attempts)
                           .arg(Core::requestOutcomeName(result.outcome), result.reason));
     }
-
-    // The response: status line, headers (-i), body.
-    const Core::Redactor redactor(options.redact());
-    bool bodyFailed = false;
-    if (last.httpStatus) {
-        const QString protocol = last.protocol.isEmpty() ? QStringLiteral("HTTP/1.1") : last.protocol;
-        const QString statusLine = QStringLiteral("%1 %2 %3")
-                                       .arg(protocol)
-                                       .arg(*last.httpStatus)
-                                       .arg(QString::fromUtf8(last.reasonPhrase))
-                                       .trimmed();
-        // -I shows the headers as curl's does: they are all a HEAD request brings back.
-        if (parser.isSet(includeOption) || spec.method == "HEAD") {
-            QByteArray head = redactor.text(statusLine).toUtf8() + '\n';
-            for (const auto &[name, value] : redactor.headers(last.responseHeaders))
-                head += name + ": " + value + '\n';
-            writeStandardOutput(head + '\n');
-        } else if (live) {
-            console.print(statusLine);
-        }
-        const QByteArray &body = result.body;
-        const bool truncated = last.bytesReceived > body.size();
-        if (!outputPath.isEmpty()) {
-            if (truncated) {
-                console.error(Tr::tr("retrylab request: -o %1: the body has %2, of which RetryLab keeps the first "
-                                     "%3; nothing was written")
-                                  .arg(QDir::toNativeSeparators(outputPath), sizeText(last.bytesReceived),
-                                      sizeText(body.size())));
-                bodyFailed = true;
-            } else if (const auto written = Core::ExportFile::write(outputPath, body); !written) {
-                console.error(Tr::tr("retrylab request: -o: %1").arg(written.error()));
-                bodyFailed = true;
-            } else if (live) {
-                console.print(
-                    Tr::tr("Wrote the body to %1 (%2)").arg(QDir::toNativeSeparators(outputPath), sizeText(*written)));
-            }
-        } else if (!body.isEmpty()) {
-            if (looksBinary(body) && ::isatty(STDOUT_FILENO)) {
-                console.error(Tr::tr("retrylab request: the body is binary (%1) and is not shown on a terminal; "
-                                     "save it with -o FILE")
-                                  .arg(sizeText(last.bytesReceived)));
-            } else {
-                const QByteArray shown = redactor.body(body, last.responseHeaders);
-                // On a terminal the next line (a message, the prompt) starts on a line of its own.
-                writeStandardOutput(
-                    ::isatty(STDOUT_FILENO) && !shown.endsWith('\n') ? QByteArray(shown + '\n') : shown);
-                if (shown != body)
-                    console.error(Tr::tr("note: credentials in the body are masked; --no-redact or -o FILE give it "
-                                         "as it came"));
-                if (truncated)
-                    console.error(Tr::tr("warning: the body has %1; only the first %2 are shown")
-                                      .arg(sizeText(last.bytesReceived), sizeText(body.size())));
-            }
-        }
-    }
+    const ResponsePrinter response(&console, {options.include, live, options.shared.redact, options.outputPath});
+    const bool bodyWritten = response.print(run, scenario.requests.constFirst().spec.method);
 
     QStringList written;
     QStringList errors;
-    options.writeFiles(run, runner.expectationResults(),
+    options.shared.writeFiles(run, runner.expectationResults(),
         {Core::JUnitExport::suiteFor(scenario.name, run, runner.expectationResults())}, &written, &errors);
     if (live)
         console.print(written);
@@ -634,7 +558,144 @@ int runRequest(const QStringList &arguments)
     qCDebug(lcRequest) << "finished:" << Core::requestOutcomeName(result.outcome) << result.attempts << "attempts";
     if (!errors.isEmpty())
         return ExitUsage;
-    return succeeded && !bodyFailed ? ExitOk : ExitFailed;
+    return succeeded && bodyWritten ? ExitOk : ExitFailed;
+}
+
+} // namespace
+
+namespace RequestCommand {
+
+Core::Result<Options> parse(const QStringList &arguments)
+{
+    const OptionTable table;
+    QCommandLineParser parser;
+    table.addTo(parser);
+
+    // retrylab's own options stand among curl's: they are taken out first, by
+    // the same reading of the arguments the request options get.
+    Options options;
+    options.requestArguments = arguments.mid(2);
+    options.ownOptions = table.ownOptions();
+    auto separated = Core::CurlCommandLine::separate(options.requestArguments, options.ownOptions);
+    if (!separated)
+        return Core::Result<Options>::failure(withHelpHint(command, separated.error()));
+    // --request is curl's -X, unless a collection is named: then it names the saved request.
+    const bool fromCollection = std::any_of(separated->extraArguments.cbegin(), separated->extraArguments.cend(),
+        [](const QString &argument) { return argument.startsWith(QLatin1String("--collection=")); });
+    if (fromCollection) {
+        options.ownOptions.append({table.savedRequest.names(), true});
+        separated = Core::CurlCommandLine::separate(options.requestArguments, options.ownOptions);
+        if (!separated)
+            return Core::Result<Options>::failure(withHelpHint(command, separated.error()));
+    }
+    if (const auto parsed
+        = parseSubcommand(parser, QStringList{arguments.value(0), arguments.value(1)} + separated->extraArguments);
+        !parsed) {
+        return Core::Result<Options>::failure(withHelpHint(command, parsed.error()));
+    }
+    if (table.shared.helpRequested(parser)) {
+        options.help = helpText(parser) + QLatin1Char('\n');
+        return options;
+    }
+    auto shared = table.shared.read(parser);
+    if (!shared)
+        return Core::Result<Options>::failure(withHelpHint(command, shared.error()));
+    options.shared = std::move(shared).value();
+    options.hasRequestArguments = separated->hasRequestArguments;
+    if (const auto source = checkRequestSource(parser, table, fromCollection, options.hasRequestArguments); !source)
+        return source.errorDetail();
+    auto overrides = readOverrides(parser, table.overrides);
+    if (!overrides)
+        return overrides.errorDetail();
+    options.overrides = std::move(overrides).value();
+    auto output = readOutputPath(parser, table.output, options.shared);
+    if (!output)
+        return output.errorDetail();
+    options.outputPath = std::move(output).value();
+    auto bodyLimit = readBodyLimit(parser, table.maxBody, !options.outputPath.isEmpty());
+    if (!bodyLimit)
+        return bodyLimit.errorDetail();
+    options.bodyLimit = *bodyLimit;
+
+    if (parser.isSet(table.policy))
+        options.policy = parser.value(table.policy);
+    options.include = parser.isSet(table.include);
+    if (parser.isSet(table.fromCurl))
+        options.fromCurl = parser.value(table.fromCurl);
+    options.insecure = parser.isSet(table.insecure);
+    options.idempotent = parser.isSet(table.idempotent);
+    options.fallbacks = parser.values(table.fallback);
+    if (fromCollection) {
+        options.saved = SavedRequest::Source{parser.value(table.collection), parser.value(table.savedRequest),
+            parser.value(table.environment), parser.value(table.environmentName)};
+    }
+    return options;
+}
+
+int run(const Options &options)
+{
+    const bool redact = options.shared.redact;
+    const auto usage = [&](const QString &message) { return usageError(command, message, UsageHint::None, redact); };
+    Console console(redact, Console::PrintTo::StandardError);
+    Console::installMessageHandler(redact);
+    if (!redact)
+        console.error(HeadlessOptions::noRedactWarning());
+    const bool live = !options.shared.quiet;
+
+    // The request: a saved one, the curl options given here, or a whole curl command.
+    std::optional<SavedRequest> saved;
+    if (options.saved) {
+        auto loaded = SavedRequest::load(*options.saved);
+        if (!loaded)
+            return usage(loaded.error());
+        saved = std::move(loaded).value();
+    }
+    const RunSeed seed(options.shared.seed, saved ? saved->seed() : std::nullopt);
+    std::unique_ptr<Core::FaultServer> embeddedServer;
+    if (saved && saved->needsServer() && !(embeddedServer = startServer(seed.value(), console)))
+        return ExitFailed;
+    auto imported = saved ? requestFromSaved(*saved, embeddedServer.get()) : requestFromCurl(options);
+    if (!imported)
+        return usage(imported.error());
+    Core::ImportedRequest &request = imported.value();
+    for (const QString &unknown : std::as_const(request.unknown))
+        console.error(Tr::tr("warning: the curl command's %1 is not supported and has no effect").arg(unknown));
+    Core::RequestSpec &spec = request.spec;
+    if (const auto applied = applyRequestOptions(options, spec); !applied)
+        return usage(applied.error());
+    const auto policy = choosePolicy(options, saved ? &*saved : nullptr, request.retry);
+    if (!policy)
+        return usage(policy.error());
+    if (const auto writable = checkOutputFiles(options); !writable)
+        return usage(writable.error());
+    // The certificate and key files are read now, so that a missing file or a
+    // wrong passphrase is a usage error and nothing is sent.
+    if (const auto prepared = Core::PreparedTransport::prepare(spec.transport); !prepared)
+        return usage(prepared.error());
+    if (!spec.transport.insecureHosts.isEmpty()) {
+        console.error(Tr::tr("warning: --insecure: certificate errors of %1 are ignored; nothing proves that the "
+                             "server is %1, and every export says so")
+                          .arg(spec.transport.insecureHosts.join(QStringLiteral(", "))));
+    }
+
+    const Core::Scenario scenario = scenarioFor(spec, *policy, seed.value());
+    if (live) {
+        for (const QString &ignored : std::as_const(request.ignored))
+            console.print(Tr::tr("note: %1 is understood and has no effect here").arg(ignored));
+        for (const QString &note : std::as_const(request.notes))
+            console.print(Tr::tr("note: %1").arg(note));
+        console.print(Tr::tr("%1 %2 under the policy \"%3\" (%4), %5")
+                          .arg(QString::fromLatin1(spec.method), scenario.requests.constFirst().urlTemplate,
+                              policy->policy.name, scenario.policyOrigin, seed.text()));
+    }
+    return send(options, scenario, console);
+}
+
+} // namespace RequestCommand
+
+int runRequest(const QStringList &arguments)
+{
+    return parseAndRun(command, arguments, &RequestCommand::parse, &RequestCommand::run);
 }
 
 } // namespace RetryLab::Cli

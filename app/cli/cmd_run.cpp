@@ -1,8 +1,10 @@
+#include "app/cli/cmd_run.h"
+
 #include "app/cli/commands.h"
 #include "app/cli/console.h"
-#include "app/cli/headlessoptions.h"
 #include "app/cli/interruptwatcher.h"
 #include "app/cli/runprinter.h"
+#include "app/cli/runseed.h"
 #include "app/cli/subcommand.h"
 
 #include "app/cli/clitr.h"
@@ -28,145 +30,102 @@ namespace RetryLab::Cli {
 
 namespace {
 
-int usageError(Console &console, const QString &message)
+const QString command = QStringLiteral("run");
+
+// Certificate checks prove who the server is: a scenario that switches them
+// off runs only when the command line says so too. A transport whose files
+// cannot be read is refused before anything runs.
+Core::Result<void> checkTransports(const Core::Scenario &scenario, bool insecureAllowed, Console &console)
 {
-    console.error(Tr::tr("retrylab run: %1").arg(message));
-    return ExitUsage;
-}
-
-} // namespace
-
-int runRun(const QStringList &arguments)
-{
-    QCommandLineParser parser;
-    parser.setApplicationDescription(
-        Tr::tr("Runs a scenario file: its requests under its retry policy, against the embedded fault server where "
-               "the URLs say {server}. Prints each retry as it happens, then a summary and the expectation verdicts.\n"
-               "Exit status: 0 when every expectation holds, 1 when one does not (or the run could not start), 2 for "
-               "a usage error or a file that cannot be read or written."));
-    parser.addPositionalArgument(QStringLiteral("scenario"),
-        Tr::tr("The scenario file (JSON, format retrylab-scenario)."), Tr::tr("SCENARIO.json"));
-    HeadlessOptions options(parser,
-        HeadlessOptions::Seed | HeadlessOptions::Quiet | HeadlessOptions::NoRedact | HeadlessOptions::ReportFiles,
-        Tr::tr("Print only the expectation verdicts, not each retry and the summary."));
-    const QCommandLineOption insecureOption(QStringLiteral("insecure"),
-        Tr::tr("Allow the requests whose transport ignores certificate errors (\"insecureHosts\"); without it such "
-               "a scenario is refused."));
-    parser.addOption(insecureOption);
-
-    Console usage;
-    if (const auto parsed = options.parse(parser, arguments); !parsed)
-        return usageError(usage, Tr::tr("%1; see retrylab run --help").arg(parsed.error()));
-    if (options.helpRequested()) {
-        Console(false).print(subcommandHelp(parser, Tr::tr("Usage: retrylab run [options] SCENARIO.json")));
-        return ExitOk;
-    }
-    const QStringList positional = parser.positionalArguments();
-    if (positional.isEmpty())
-        return usageError(usage, Tr::tr("name a scenario file; see retrylab run --help"));
-    if (positional.size() > 1)
-        return usageError(usage, Tr::tr("unexpected argument \"%1\"; give one scenario file").arg(positional.at(1)));
-
-    Console console(options.redact());
-    Console::installMessageHandler(options.redact());
-    if (!options.redact())
-        console.error(HeadlessOptions::noRedactWarning());
-
-    auto scenario = Core::ScenarioReader::readFile(positional.first());
-    if (!scenario)
-        return usageError(console, scenario.error());
-    scenario.value().seed = options.runSeed(scenario.value().seed);
-    // Certificate checks prove who the server is: a scenario that switches
-    // them off runs only when the command line says so too.
     QStringList insecure;
-    for (const Core::ScenarioRequest &request : std::as_const(scenario.value().requests)) {
-        if (const auto prepared = Core::PreparedTransport::prepare(request.spec.transport); !prepared)
-            return usageError(
-                console, Tr::tr("request \"%1\": %2").arg(Core::TerminalText::escaped(request.name), prepared.error()));
+    for (const Core::ScenarioRequest &request : scenario.requests) {
+        if (const auto prepared = Core::PreparedTransport::prepare(request.spec.transport); !prepared) {
+            return Core::Result<void>::failure(
+                Tr::tr("request \"%1\": %2").arg(Core::TerminalText::escaped(request.name), prepared.error()));
+        }
         if (!request.spec.transport.insecureHosts.isEmpty()) {
             insecure.append(Tr::tr("\"%1\" (%2)")
                                 .arg(Core::TerminalText::escaped(request.name),
                                     request.spec.transport.insecureHosts.join(QStringLiteral(", "))));
         }
     }
-    if (!insecure.isEmpty() && !parser.isSet(insecureOption)) {
-        return usageError(console,
+    if (insecure.isEmpty())
+        return {};
+    if (!insecureAllowed) {
+        return Core::Result<void>::failure(
             Tr::tr("the scenario ignores certificate errors for %1; give --insecure to allow that: without the "
                    "checks nothing proves who the server is")
                 .arg(insecure.join(QStringLiteral(", "))));
     }
-    if (!insecure.isEmpty()) {
-        console.error(Tr::tr("warning: --insecure: certificate errors are ignored for %1, and every export says so")
-                          .arg(insecure.join(QStringLiteral(", "))));
-    }
-    if (const auto writable = options.checkOutputFiles(); !writable)
-        return usageError(console, writable.error());
+    console.error(Tr::tr("warning: --insecure: certificate errors are ignored for %1, and every export says so")
+                      .arg(insecure.join(QStringLiteral(", "))));
+    return {};
+}
 
-    // Each attempt in flight holds a descriptor, another on the embedded
-    // server's side when the scenario uses it, and the network managers it is
-    // spread over have their own: about three each. More than the descriptors
-    // allow would fail requests for the tool's own reason, so fewer run at once.
+// Each attempt in flight holds a descriptor, another on the embedded
+// server's side when the scenario uses it, and the network managers it is
+// spread over have their own: about three each. More than the descriptors
+// allow would fail requests for the tool's own reason, so fewer run at once.
+void fitConcurrency(Core::Scenario &scenario, Console &console)
+{
     constexpr qint64 descriptorsPerAttempt = 3;
     const qint64 fit = std::max<qint64>(1, Core::DescriptorLimit::available() / descriptorsPerAttempt);
-    if (scenario.value().concurrency > fit) {
-        const Core::DescriptorLimit::Limits limits = Core::DescriptorLimit::current();
-        console.error(Tr::tr("warning: %1 attempts in flight need about %2 file descriptors, but the limit is %3 "
-                             "(at most %4, raise it with ulimit -n): running %5 at once instead")
-                          .arg(QString::number(scenario.value().concurrency),
-                              QString::number(descriptorsPerAttempt * qint64(scenario.value().concurrency)
-                                  + Core::DescriptorLimit::reserve),
-                              QString::number(limits.soft), QString::number(limits.hard), QString::number(fit)));
-        scenario.value().concurrency = int(fit);
-    }
+    if (scenario.concurrency <= fit)
+        return;
+    const Core::DescriptorLimit::Limits limits = Core::DescriptorLimit::current();
+    console.error(
+        Tr::tr("warning: %1 attempts in flight need about %2 file descriptors, but the limit is %3 "
+               "(at most %4, raise it with ulimit -n): running %5 at once instead")
+            .arg(QString::number(scenario.concurrency),
+                QString::number(descriptorsPerAttempt * qint64(scenario.concurrency) + Core::DescriptorLimit::reserve),
+                QString::number(limits.soft), QString::number(limits.hard), QString::number(fit)));
+    scenario.concurrency = int(fit);
+}
 
-    const Core::Scenario &s = scenario.value();
-    const bool live = !options.quiet();
-    if (live) {
-        console.print(Tr::tr("Scenario \"%1\" (%2): %n request(s)", nullptr, s.totalRequests())
-                          .arg(Core::TerminalText::escaped(s.name), QDir::toNativeSeparators(positional.first())));
-        console.print(Tr::tr("Policy \"%1\" (%2), %3, %n attempt(s) in flight at most", nullptr, s.concurrency)
-                          .arg(Core::TerminalText::escaped(s.policy.name), s.policyOrigin, options.seedText(*s.seed)));
-    }
+struct Execution
+{
+    QString failure; ///< why the run could not start or go on; empty when it ran
+    bool interrupted = false;
+};
 
-    Core::ScenarioRunner runner;
-    runner.setScenario(s);
-    RunPrinter printer(&runner, &console, live);
+// Runs the scenario to its end, or until Ctrl+C has cancelled what still ran.
+Execution execute(Core::ScenarioRunner &runner, Console &console, bool live)
+{
+    Execution execution;
     QEventLoop loop;
-    QString failure;
     QObject::connect(&runner, &Core::ScenarioRunner::started, &loop, [&](const QUrl &serverUrl) {
         if (live && serverUrl.isValid())
             console.print(Tr::tr("Embedded fault server on %1").arg(serverUrl.toString()));
     });
     QObject::connect(&runner, &Core::ScenarioRunner::finished, &loop, &QEventLoop::quit);
     QObject::connect(&runner, &Core::ScenarioRunner::failed, &loop, [&](const QString &message) {
-        failure = message;
+        execution.failure = message;
         loop.quit();
     });
     InterruptWatcher interrupt;
-    bool interrupted = false;
     QObject::connect(&interrupt, &InterruptWatcher::interrupted, &runner, [&] {
-        interrupted = true;
+        execution.interrupted = true;
         console.error(
             Tr::tr("retrylab run: interrupted; cancelling what still runs (press Ctrl+C again to quit at once)"));
         runner.cancel();
     });
     runner.start();
     loop.exec();
+    return execution;
+}
 
-    if (!failure.isEmpty()) {
-        console.error(Tr::tr("retrylab run: %1: %2").arg(QDir::toNativeSeparators(positional.first()), failure));
-        return ExitFailed;
-    }
-    if (live)
-        printer.printSummary();
-    printer.printExpectations();
-
+// The files the options ask for, then the exit status.
+int finish(const RunCommand::Options &options, const Core::ScenarioRunner &runner, const Execution &execution,
+    Console &console)
+{
+    const Core::Scenario &scenario = runner.scenario();
     const Core::RunRecord &run = runner.record();
     const QList<Core::ExpectationResult> &verdicts = runner.expectationResults();
     QStringList written;
     QStringList errors;
-    options.writeFiles(run, verdicts, {Core::JUnitExport::suiteFor(s.name, run, verdicts)}, &written, &errors);
-    if (live)
+    options.shared.writeFiles(
+        run, verdicts, {Core::JUnitExport::suiteFor(scenario.name, run, verdicts)}, &written, &errors);
+    if (!options.shared.quiet)
         console.print(written);
     for (const QString &message : std::as_const(errors))
         console.error(Tr::tr("retrylab run: %1").arg(message));
@@ -176,16 +135,114 @@ int runRun(const QStringList &arguments)
     if (runner.timedOut()) {
         console.error(Tr::tr("retrylab run: %1: the scenario's time limit of %2 ms ran out before every request "
                              "finished; the run fails")
-                          .arg(QDir::toNativeSeparators(positional.first()))
-                          .arg(s.timeoutMs));
+                          .arg(QDir::toNativeSeparators(options.scenarioPath))
+                          .arg(scenario.timeoutMs));
         return ExitFailed;
     }
-    if (interrupted) {
+    if (execution.interrupted) {
         // Whatever the expectations say, requests were cancelled or never sent: the run did not do its work.
         console.error(Tr::tr("retrylab run: interrupted; the run fails"));
         return ExitFailed;
     }
     return runner.allExpectationsHold() ? ExitOk : ExitFailed;
+}
+
+} // namespace
+
+namespace RunCommand {
+
+Core::Result<Options> parse(const QStringList &arguments)
+{
+    QCommandLineParser parser;
+    parser.setApplicationDescription(
+        Tr::tr("Runs a scenario file: its requests under its retry policy, against the embedded fault server where "
+               "the URLs say {server}. Prints each retry as it happens, then a summary and the expectation verdicts.\n"
+               "Exit status: 0 when every expectation holds, 1 when one does not (or the run could not start), 2 for "
+               "a usage error or a file that cannot be read or written."));
+    parser.addPositionalArgument(QStringLiteral("scenario"),
+        Tr::tr("The scenario file (JSON, format retrylab-scenario)."), Tr::tr("SCENARIO.json"));
+    const HeadlessOptions::Table shared(
+        HeadlessOptions::Seed | HeadlessOptions::Quiet | HeadlessOptions::NoRedact | HeadlessOptions::ReportFiles,
+        Tr::tr("Print only the expectation verdicts, not each retry and the summary."));
+    parser.addOptions(shared.options());
+    const QCommandLineOption insecureOption(QStringLiteral("insecure"),
+        Tr::tr("Allow the requests whose transport ignores certificate errors (\"insecureHosts\"); without it such "
+               "a scenario is refused."));
+    parser.addOption(insecureOption);
+
+    if (const auto parsed = parseSubcommand(parser, arguments); !parsed)
+        return Core::Result<Options>::failure(withHelpHint(command, parsed.error()));
+    Options options;
+    if (shared.helpRequested(parser)) {
+        options.help
+            = subcommandHelp(parser, Tr::tr("Usage: retrylab run [options] SCENARIO.json")) + QLatin1Char('\n');
+        return options;
+    }
+    auto values = shared.read(parser);
+    if (!values)
+        return Core::Result<Options>::failure(withHelpHint(command, values.error()));
+    options.shared = std::move(values).value();
+    options.insecure = parser.isSet(insecureOption);
+    const QStringList positional = parser.positionalArguments();
+    if (positional.isEmpty())
+        return Core::Result<Options>::failure(Tr::tr("name a scenario file; see retrylab run --help"));
+    if (positional.size() > 1) {
+        return Core::Result<Options>::failure(
+            Tr::tr("unexpected argument \"%1\"; give one scenario file").arg(positional.at(1)));
+    }
+    options.scenarioPath = positional.first();
+    return options;
+}
+
+int run(const Options &options)
+{
+    const bool redact = options.shared.redact;
+    Console console(redact);
+    Console::installMessageHandler(redact);
+    if (!redact)
+        console.error(HeadlessOptions::noRedactWarning());
+
+    auto read = Core::ScenarioReader::readFile(options.scenarioPath);
+    if (!read)
+        return usageError(command, read.error(), UsageHint::None, redact);
+    Core::Scenario scenario = std::move(read).value();
+    const RunSeed seed(options.shared.seed, scenario.seed);
+    scenario.seed = seed.value();
+    if (const auto checked = checkTransports(scenario, options.insecure, console); !checked)
+        return usageError(command, checked.error(), UsageHint::None, redact);
+    if (const auto writable = options.shared.checkOutputFiles(); !writable)
+        return usageError(command, writable.error(), UsageHint::None, redact);
+    fitConcurrency(scenario, console);
+
+    const bool live = !options.shared.quiet;
+    if (live) {
+        console.print(
+            Tr::tr("Scenario \"%1\" (%2): %n request(s)", nullptr, scenario.totalRequests())
+                .arg(Core::TerminalText::escaped(scenario.name), QDir::toNativeSeparators(options.scenarioPath)));
+        console.print(Tr::tr("Policy \"%1\" (%2), %3, %n attempt(s) in flight at most", nullptr, scenario.concurrency)
+                          .arg(Core::TerminalText::escaped(scenario.policy.name), scenario.policyOrigin, seed.text()));
+    }
+
+    Core::ScenarioRunner runner;
+    runner.setScenario(scenario);
+    RunPrinter printer(&runner, &console, live);
+    const Execution execution = execute(runner, console, live);
+    if (!execution.failure.isEmpty()) {
+        console.error(
+            Tr::tr("retrylab run: %1: %2").arg(QDir::toNativeSeparators(options.scenarioPath), execution.failure));
+        return ExitFailed;
+    }
+    if (live)
+        printer.printSummary();
+    printer.printExpectations();
+    return finish(options, runner, execution, console);
+}
+
+} // namespace RunCommand
+
+int runRun(const QStringList &arguments)
+{
+    return parseAndRun(command, arguments, &RunCommand::parse, &RunCommand::run);
 }
 
 } // namespace RetryLab::Cli

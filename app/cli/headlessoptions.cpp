@@ -1,13 +1,10 @@
 #include "app/cli/headlessoptions.h"
 
-#include "app/cli/subcommand.h"
-
 #include "app/cli/clitr.h"
 #include "core/export/csvexport.h"
 #include "core/export/harexport.h"
 #include "core/export/reportjson.h"
 #include "core/util/exportfile.h"
-#include "core/util/randomsource.h"
 
 #include <QCoreApplication>
 #include <QDir>
@@ -15,7 +12,51 @@
 
 namespace RetryLab::Cli {
 
-HeadlessOptions::HeadlessOptions(QCommandLineParser &parser, Options options, const QString &quietText)
+Core::Result<void> HeadlessOptions::checkOutputFiles() const
+{
+    const QList<QPair<QString, QString>> files{{QStringLiteral("report"), reportPath}, {QStringLiteral("har"), harPath},
+        {QStringLiteral("csv"), csvPath}, {QStringLiteral("junit"), junitPath}};
+    for (const auto &[option, path] : files) {
+        if (path.isEmpty())
+            continue;
+        if (const auto writable = Core::ExportFile::checkWritable(path); !writable) {
+            return Core::Result<void>::failure(Tr::tr("--%1 %2: cannot write there: %3")
+                                                   .arg(option, QDir::toNativeSeparators(path), writable.error()));
+        }
+    }
+    return {};
+}
+
+bool HeadlessOptions::writeFiles(const Core::RunRecord &run, const QList<Core::ExpectationResult> &expectations,
+    const QList<Core::JUnitExport::Suite> &suites, QStringList *written, QStringList *errors) const
+{
+    const Core::ExportOptions exportOptions{redact};
+    const auto note = [&](const QString &what, const QString &path, const Core::Result<qint64> &result) {
+        if (result)
+            written->append(
+                Tr::tr("Wrote the %1 to %2 (%3 bytes)").arg(what, QDir::toNativeSeparators(path)).arg(*result));
+        else
+            errors->append(Tr::tr("cannot write the %1: %2").arg(what, result.error()));
+    };
+    if (!reportPath.isEmpty())
+        note(Tr::tr("JSON report"), reportPath,
+            Core::ReportJson::writeFile(reportPath, run, exportOptions, expectations));
+    if (!harPath.isEmpty())
+        note(Tr::tr("HAR"), harPath, Core::HarExport::writeFile(harPath, run, exportOptions));
+    if (!csvPath.isEmpty())
+        note(Tr::tr("CSV"), csvPath, Core::CsvExport::writeFile(csvPath, run, exportOptions));
+    if (!junitPath.isEmpty())
+        note(Tr::tr("JUnit XML"), junitPath, Core::JUnitExport::writeFile(junitPath, suites, exportOptions));
+    return errors->isEmpty();
+}
+
+QString HeadlessOptions::noRedactWarning()
+{
+    return Tr::tr("warning: --no-redact: credentials (Authorization, cookies, API keys, tokens, passwords) are printed "
+                  "and exported as they are; do not share the output");
+}
+
+HeadlessOptions::Table::Table(OptionSet options, const QString &quietText)
     : m_options(options), m_helpOption({QStringLiteral("h"), QStringLiteral("help")}, Tr::tr("Show this help.")),
       m_seedOption(QStringLiteral("seed"),
           Tr::tr("Seed for jitter and for the embedded server's random faults, so that a run can be repeated."),
@@ -31,132 +72,71 @@ HeadlessOptions::HeadlessOptions(QCommandLineParser &parser, Options options, co
       m_csvOption(QStringLiteral("csv"), Tr::tr("Write one CSV row per attempt (RFC 4180)."), Tr::tr("F.csv")),
       m_junitOption(
           QStringLiteral("junit"), Tr::tr("Write the verdicts as JUnit XML, one test case each."), Tr::tr("F.xml"))
+{ }
+
+QList<QCommandLineOption> HeadlessOptions::Table::options() const
 {
-    parser.addOption(m_helpOption);
-    if (options & Seed)
-        parser.addOption(m_seedOption);
-    if (options & Quiet)
-        parser.addOption(m_quietOption);
-    if (options & NoRedact)
-        parser.addOption(m_noRedactOption);
-    if (options & ReportFiles)
-        parser.addOptions({m_reportOption, m_harOption, m_csvOption, m_junitOption});
+    QList<QCommandLineOption> added{m_helpOption};
+    if (m_options & Seed)
+        added.append(m_seedOption);
+    if (m_options & Quiet)
+        added.append(m_quietOption);
+    if (m_options & NoRedact)
+        added.append(m_noRedactOption);
+    if (m_options & ReportFiles)
+        added.append({m_reportOption, m_harOption, m_csvOption, m_junitOption});
+    return added;
 }
 
-quint64 HeadlessOptions::runSeed(std::optional<quint64> given)
+Core::Result<HeadlessOptions> HeadlessOptions::Table::read(const QCommandLineParser &parser) const
 {
-    if (m_seed)
-        return *m_seed;
-    if (given)
-        return *given;
-    if (!m_drawnSeed)
-        m_drawnSeed = Core::RandomSource::freshSeed();
-    return *m_drawnSeed;
-}
-
-QString HeadlessOptions::seedText(quint64 seed) const
-{
-    if (!m_seed && m_drawnSeed == seed)
-        return Tr::tr("seed %1 (drawn; --seed %1 repeats it)").arg(seed);
-    return Tr::tr("seed %1").arg(seed);
-}
-
-Core::Result<void> HeadlessOptions::parse(QCommandLineParser &parser, const QStringList &arguments)
-{
-    m_command = arguments.value(1);
-    if (!parser.parse(subcommandArguments(arguments))) {
-        return Core::Result<void>::failure(parser.errorText());
-    }
-    m_help = parser.isSet(m_helpOption);
-    if (m_help)
-        return {};
-
+    HeadlessOptions values;
     if ((m_options & Seed) && parser.isSet(m_seedOption)) {
         const QString text = parser.value(m_seedOption);
         bool ok = false;
         const quint64 value = text.toULongLong(&ok);
         if (!ok || text.startsWith(QLatin1Char('-')) || text.startsWith(QLatin1Char('+'))) {
-            return Core::Result<void>::failure(
+            return Core::Result<HeadlessOptions>::failure(
                 Tr::tr("--seed must be a whole number from 0 to 18446744073709551615 (got \"%1\")").arg(text));
         }
-        m_seed = value;
+        values.seed = value;
     }
-    m_quiet = (m_options & Quiet) && parser.isSet(m_quietOption);
-    m_redact = !((m_options & NoRedact) && parser.isSet(m_noRedactOption));
+    values.quiet = (m_options & Quiet) && parser.isSet(m_quietOption);
+    values.redact = !((m_options & NoRedact) && parser.isSet(m_noRedactOption));
     if (m_options & ReportFiles) {
-        m_reportPath = parser.value(m_reportOption);
-        m_harPath = parser.value(m_harOption);
-        m_csvPath = parser.value(m_csvOption);
-        m_junitPath = parser.value(m_junitOption);
-        const QList<QPair<const QCommandLineOption *, QString>> files{{&m_reportOption, m_reportPath},
-            {&m_harOption, m_harPath}, {&m_csvOption, m_csvPath}, {&m_junitOption, m_junitPath}};
-        for (const auto &[option, path] : files) {
-            if (parser.isSet(*option) && path.isEmpty()) {
-                return Core::Result<void>::failure(Tr::tr("--%1 needs a file name").arg(option->names().constFirst()));
-            }
-            if (parser.values(*option).size() > 1) {
-                return Core::Result<void>::failure(
-                    Tr::tr("--%1 is given more than once").arg(option->names().constFirst()));
-            }
-        }
-        QStringList seen;
-        for (const auto &[option, path] : files) {
-            if (path.isEmpty())
-                continue;
-            const QString absolute = QFileInfo(path).absoluteFilePath();
-            if (seen.contains(absolute)) {
-                return Core::Result<void>::failure(
-                    Tr::tr("--%1 names a file that another option writes too: %2")
-                        .arg(option->names().constFirst(), QDir::toNativeSeparators(path)));
-            }
-            seen.append(absolute);
-        }
+        if (const auto files = readFiles(parser, values); !files)
+            return files.errorDetail();
     }
-    return {};
+    return values;
 }
 
-Core::Result<void> HeadlessOptions::checkOutputFiles() const
+Core::Result<void> HeadlessOptions::Table::readFiles(const QCommandLineParser &parser, HeadlessOptions &values) const
 {
-    const QList<QPair<QString, QString>> files{{QStringLiteral("report"), m_reportPath},
-        {QStringLiteral("har"), m_harPath}, {QStringLiteral("csv"), m_csvPath}, {QStringLiteral("junit"), m_junitPath}};
+    values.reportPath = parser.value(m_reportOption);
+    values.harPath = parser.value(m_harOption);
+    values.csvPath = parser.value(m_csvOption);
+    values.junitPath = parser.value(m_junitOption);
+    const QList<QPair<const QCommandLineOption *, QString>> files{{&m_reportOption, values.reportPath},
+        {&m_harOption, values.harPath}, {&m_csvOption, values.csvPath}, {&m_junitOption, values.junitPath}};
+    for (const auto &[option, path] : files) {
+        if (parser.isSet(*option) && path.isEmpty())
+            return Core::Result<void>::failure(Tr::tr("--%1 needs a file name").arg(option->names().constFirst()));
+        if (parser.values(*option).size() > 1)
+            return Core::Result<void>::failure(
+                Tr::tr("--%1 is given more than once").arg(option->names().constFirst()));
+    }
+    QStringList seen;
     for (const auto &[option, path] : files) {
         if (path.isEmpty())
             continue;
-        if (const auto writable = Core::ExportFile::checkWritable(path); !writable) {
-            return Core::Result<void>::failure(Tr::tr("--%1 %2: cannot write there: %3")
-                                                   .arg(option, QDir::toNativeSeparators(path), writable.error()));
+        const QString absolute = QFileInfo(path).absoluteFilePath();
+        if (seen.contains(absolute)) {
+            return Core::Result<void>::failure(Tr::tr("--%1 names a file that another option writes too: %2")
+                                                   .arg(option->names().constFirst(), QDir::toNativeSeparators(path)));
         }
+        seen.append(absolute);
     }
     return {};
-}
-
-bool HeadlessOptions::writeFiles(const Core::RunRecord &run, const QList<Core::ExpectationResult> &expectations,
-    const QList<Core::JUnitExport::Suite> &suites, QStringList *written, QStringList *errors) const
-{
-    const Core::ExportOptions exportOptions{m_redact};
-    const auto note = [&](const QString &what, const QString &path, const Core::Result<qint64> &result) {
-        if (result)
-            written->append(
-                Tr::tr("Wrote the %1 to %2 (%3 bytes)").arg(what, QDir::toNativeSeparators(path)).arg(*result));
-        else
-            errors->append(Tr::tr("cannot write the %1: %2").arg(what, result.error()));
-    };
-    if (!m_reportPath.isEmpty())
-        note(Tr::tr("JSON report"), m_reportPath,
-            Core::ReportJson::writeFile(m_reportPath, run, exportOptions, expectations));
-    if (!m_harPath.isEmpty())
-        note(Tr::tr("HAR"), m_harPath, Core::HarExport::writeFile(m_harPath, run, exportOptions));
-    if (!m_csvPath.isEmpty())
-        note(Tr::tr("CSV"), m_csvPath, Core::CsvExport::writeFile(m_csvPath, run, exportOptions));
-    if (!m_junitPath.isEmpty())
-        note(Tr::tr("JUnit XML"), m_junitPath, Core::JUnitExport::writeFile(m_junitPath, suites, exportOptions));
-    return errors->isEmpty();
-}
-
-QString HeadlessOptions::noRedactWarning()
-{
-    return Tr::tr("warning: --no-redact: credentials (Authorization, cookies, API keys, tokens, passwords) are printed "
-                  "and exported as they are; do not share the output");
 }
 
 } // namespace RetryLab::Cli

@@ -8,6 +8,7 @@
 #include <QCommandLineOption>
 #include <QCommandLineParser>
 #include <QFlags>
+#include <QList>
 #include <QString>
 #include <QStringList>
 
@@ -16,41 +17,31 @@
 namespace RetryLab::Cli {
 
 /// The options the headless commands share, with one name and one meaning
-/// everywhere (`--seed` and `--quiet` as `retrylab serve` has them), and the
-/// parsing, checking and writing that goes with them.
-class HeadlessOptions final
+/// everywhere (`--seed` and `--quiet` as `retrylab serve` has them), as the
+/// values a command's Options holds, with the checking and writing of the
+/// files they name. HeadlessOptions::Table puts them on a command's parser and
+/// reads them back.
+struct HeadlessOptions
 {
-public:
     enum Option {
         Seed = 0x1, ///< --seed S
         Quiet = 0x2, ///< -q, --quiet
         NoRedact = 0x4, ///< --no-redact
         ReportFiles = 0x8, ///< --report, --har, --csv, --junit
     };
-    Q_DECLARE_FLAGS(Options, Option)
+    Q_DECLARE_FLAGS(OptionSet, Option)
 
-    /// Adds the chosen options (and --help) to `parser`. `quietText` says what
-    /// --quiet leaves out for this command.
-    HeadlessOptions(QCommandLineParser &parser, Options options, const QString &quietText);
+    class Table;
 
-    /// Parses `arguments` (program, command, options...) as `retrylab COMMAND`.
-    /// The usage error, if any.
-    Core::Result<void> parse(QCommandLineParser &parser, const QStringList &arguments);
-    bool helpRequested() const { return m_help; }
+    std::optional<quint64> seed; ///< --seed; see RunSeed for the seed a run uses
+    bool quiet = false;
+    bool redact = true;
+    QString reportPath;
+    QString harPath;
+    QString csvPath;
+    QString junitPath;
 
-    std::optional<quint64> seed() const { return m_seed; }
-    /// The seed to run with: --seed, else `given` (a scenario file's), else a
-    /// fresh one from the system's random source, drawn once and kept.
-    quint64 runSeed(std::optional<quint64> given = std::nullopt);
-    /// "seed 42", or for a drawn seed "seed 831 (drawn; --seed 831 repeats it)".
-    QString seedText(quint64 seed) const;
-    bool quiet() const { return m_quiet; }
-    bool redact() const { return m_redact; }
-    QString reportPath() const { return m_reportPath; }
-    QString harPath() const { return m_harPath; }
-    QString csvPath() const { return m_csvPath; }
-    QString junitPath() const { return m_junitPath; }
-    bool writesRunFiles() const { return !m_reportPath.isEmpty() || !m_harPath.isEmpty() || !m_csvPath.isEmpty(); }
+    bool writesRunFiles() const { return !reportPath.isEmpty() || !harPath.isEmpty() || !csvPath.isEmpty(); }
 
     /// Checks, before anything runs, that every output file can be written
     /// (its directory exists and is writable, it is not a directory).
@@ -63,9 +54,29 @@ public:
     /// The warning --no-redact prints on stderr.
     static QString noRedactWarning();
 
+    bool operator==(const HeadlessOptions &) const = default;
+};
+
+Q_DECLARE_OPERATORS_FOR_FLAGS(HeadlessOptions::OptionSet)
+
+/// The shared options of a command's QCommandLineParser (--help always, the
+/// others as chosen), and their values read back once the parser has parsed.
+class HeadlessOptions::Table final
+{
+public:
+    /// `quietText` says what --quiet leaves out for this command.
+    Table(OptionSet options, const QString &quietText);
+
+    /// The options to add to the parser, --help first.
+    QList<QCommandLineOption> options() const;
+    bool helpRequested(const QCommandLineParser &parser) const { return parser.isSet(m_helpOption); }
+    /// The values, or the usage error that names the option.
+    Core::Result<HeadlessOptions> read(const QCommandLineParser &parser) const;
+
 private:
-    QString m_command;
-    Options m_options;
+    Core::Result<void> readFiles(const QCommandLineParser &parser, HeadlessOptions &values) const;
+
+    OptionSet m_options;
     QCommandLineOption m_helpOption;
     QCommandLineOption m_seedOption;
     QCommandLineOption m_quietOption;
@@ -74,18 +85,6 @@ private:
     QCommandLineOption m_harOption;
     QCommandLineOption m_csvOption;
     QCommandLineOption m_junitOption;
-
-    bool m_help = false;
-    std::optional<quint64> m_seed;
-    std::optional<quint64> m_drawnSeed;
-    bool m_quiet = false;
-    bool m_redact = true;
-    QString m_reportPath;
-    QString m_harPath;
-    QString m_csvPath;
-    QString m_junitPath;
 };
-
-Q_DECLARE_OPERATORS_FOR_FLAGS(HeadlessOptions::Options)
 
 } // namespace RetryLab::Cli
