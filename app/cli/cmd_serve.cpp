@@ -1,3 +1,5 @@
+#include "app/cli/cmd_serve.h"
+
 #include "app/cli/clitr.h"
 #include "app/cli/commands.h"
 #include "app/cli/subcommand.h"
@@ -28,6 +30,8 @@ Q_LOGGING_CATEGORY(lcServe, "retrylab.cli.serve", QtInfoMsg)
 namespace RetryLab::Cli {
 
 namespace {
+
+const QString command = QStringLiteral("serve");
 
 #if defined(Q_OS_UNIX)
 // A signal handler may only do async-signal-safe things: it writes a byte that
@@ -65,156 +69,140 @@ bool installSignalHandlers(QObject *)
 }
 #endif
 
-} // namespace
-
-int runServe(const QStringList &arguments)
+// --NAME N: a whole number in [min, max], `fallback` when the option is not given.
+Core::Result<qint64> wholeNumber(
+    const QCommandLineParser &parser, const QCommandLineOption &option, qint64 min, qint64 max, qint64 fallback)
 {
-    QTextStream out(stdout);
-    QTextStream err(stderr);
+    if (!parser.isSet(option))
+        return fallback;
+    bool ok = false;
+    const qint64 n = parser.value(option).toLongLong(&ok);
+    if (!ok || n < min || n > max) {
+        return Core::Result<qint64>::failure(Tr::tr("--%1 must be a whole number from %2 to %3 (got \"%4\")")
+                                                 .arg(option.names().constLast())
+                                                 .arg(min)
+                                                 .arg(max)
+                                                 .arg(parser.value(option)));
+    }
+    return n;
+}
 
-    QCommandLineParser parser;
+struct OptionTable
+{
+    OptionTable();
+    void addTo(QCommandLineParser &parser) const;
+
+    QCommandLineOption help;
+    QCommandLineOption port;
+    QCommandLineOption bind;
+    QCommandLineOption allow;
+    QCommandLineOption seed;
+    QCommandLineOption maxConnections;
+    QCommandLineOption idle;
+    QCommandLineOption quiet;
+    QCommandLineOption noRedact;
+    QCommandLineOption httpsPort;
+    QCommandLineOption tlsCert;
+    QCommandLineOption tlsKey;
+    QCommandLineOption tlsKeyPassFile;
+};
+
+OptionTable::OptionTable()
+    : help({QStringLiteral("h"), QStringLiteral("help")}, Tr::tr("Show this help.")),
+      port(QStringLiteral("port"), Tr::tr("Port to listen on; 0 (the default) lets the system choose."), Tr::tr("N")),
+      bind(QStringLiteral("bind"), Tr::tr("Address to listen on (default 127.0.0.1)."), Tr::tr("ADDR")),
+      allow(QStringLiteral("allow-non-loopback"),
+          Tr::tr("Allow --bind to name an address other machines can reach. Anyone who reaches it can make the server "
+                 "misbehave on purpose.")),
+      seed(QStringLiteral("seed"), Tr::tr("Seed for random failures and latency (default: a fresh one, printed)."),
+          Tr::tr("S")),
+      maxConnections(
+          QStringLiteral("max-connections"), Tr::tr("Connections served at once (default 2048)."), Tr::tr("N")),
+      idle(QStringLiteral("idle-timeout"), Tr::tr("Close idle connections after this many ms (default 30000)."),
+          Tr::tr("MS")),
+      quiet({QStringLiteral("q"), QStringLiteral("quiet")}, Tr::tr("Print only the URL, not a line per request.")),
+      noRedact(QStringLiteral("no-redact"),
+          Tr::tr("Print request targets as they arrived, credentials included (?token=, ?api_key=, user:password@); "
+                 "by default they are masked.")),
+      httpsPort(QStringLiteral("https-port"),
+          Tr::tr("Serve HTTPS too, on this port (0: one the system chooses), with a certificate made at start and "
+                 "signed by a CA made with it (GET /_control/ca.pem), and one more port per TLS fault (listed below)."),
+          Tr::tr("N")),
+      tlsCert(QStringLiteral("tls-cert"),
+          Tr::tr("With --https-port: present this certificate (PEM, then its chain) instead of a generated one."),
+          Tr::tr("FILE")),
+      tlsKey(QStringLiteral("tls-key"), Tr::tr("The private key (PEM) of --tls-cert."), Tr::tr("FILE")),
+      tlsKeyPassFile(QStringLiteral("tls-key-pass-file"),
+          Tr::tr("The passphrase of an encrypted --tls-key: the first line of FILE (a file, so that it shows in no "
+                 "process list)."),
+          Tr::tr("FILE"))
+{ }
+
+void OptionTable::addTo(QCommandLineParser &parser) const
+{
     parser.setApplicationDescription(
         Tr::tr("Runs RetryLab's fault-injection HTTP server on loopback until interrupted (Ctrl+C or SIGTERM),\n"
                "printing its URL and one line per request it handles."));
-    const QCommandLineOption helpOption({QStringLiteral("h"), QStringLiteral("help")}, Tr::tr("Show this help."));
-    const QCommandLineOption portOption(
-        QStringLiteral("port"), Tr::tr("Port to listen on; 0 (the default) lets the system choose."), Tr::tr("N"));
-    const QCommandLineOption bindOption(
-        QStringLiteral("bind"), Tr::tr("Address to listen on (default 127.0.0.1)."), Tr::tr("ADDR"));
-    const QCommandLineOption allowOption(QStringLiteral("allow-non-loopback"),
-        Tr::tr("Allow --bind to name an address other machines can reach. Anyone who reaches it can make the server "
-               "misbehave on purpose."));
-    const QCommandLineOption seedOption(QStringLiteral("seed"),
-        Tr::tr("Seed for random failures and latency (default: a fresh one, printed)."), Tr::tr("S"));
-    const QCommandLineOption maxConnectionsOption(
-        QStringLiteral("max-connections"), Tr::tr("Connections served at once (default 2048)."), Tr::tr("N"));
-    const QCommandLineOption idleOption(QStringLiteral("idle-timeout"),
-        Tr::tr("Close idle connections after this many ms (default 30000)."), Tr::tr("MS"));
-    const QCommandLineOption quietOption(
-        {QStringLiteral("q"), QStringLiteral("quiet")}, Tr::tr("Print only the URL, not a line per request."));
-    const QCommandLineOption noRedactOption(QStringLiteral("no-redact"),
-        Tr::tr("Print request targets as they arrived, credentials included (?token=, ?api_key=, user:password@); "
-               "by default they are masked."));
-    const QCommandLineOption httpsPortOption(QStringLiteral("https-port"),
-        Tr::tr("Serve HTTPS too, on this port (0: one the system chooses), with a certificate made at start and "
-               "signed by a CA made with it (GET /_control/ca.pem), and one more port per TLS fault (listed below)."),
-        Tr::tr("N"));
-    const QCommandLineOption tlsCertOption(QStringLiteral("tls-cert"),
-        Tr::tr("With --https-port: present this certificate (PEM, then its chain) instead of a generated one."),
-        Tr::tr("FILE"));
-    const QCommandLineOption tlsKeyOption(
-        QStringLiteral("tls-key"), Tr::tr("The private key (PEM) of --tls-cert."), Tr::tr("FILE"));
-    const QCommandLineOption tlsKeyPassFileOption(QStringLiteral("tls-key-pass-file"),
-        Tr::tr("The passphrase of an encrypted --tls-key: the first line of FILE (a file, so that it shows in no "
-               "process list)."),
-        Tr::tr("FILE"));
-    parser.addOptions({helpOption, portOption, bindOption, allowOption, seedOption, maxConnectionsOption, idleOption,
-        quietOption, noRedactOption, httpsPortOption, tlsCertOption, tlsKeyOption, tlsKeyPassFileOption});
+    parser.addOptions({help, port, bind, allow, seed, maxConnections, idle, quiet, noRedact, httpsPort, tlsCert, tlsKey,
+        tlsKeyPassFile});
+}
 
-    if (!parser.parse(subcommandArguments(arguments))) {
-        err << Tr::tr("retrylab serve: %1; see retrylab serve --help").arg(parser.errorText()) << Qt::endl;
-        return ExitUsage;
+// The numbers, the address and the certificate options into `server`.
+Core::Result<void> readServerOptions(
+    const QCommandLineParser &parser, const OptionTable &table, Core::FaultServerOptions &server)
+{
+    const auto port = wholeNumber(parser, table.port, 0, 65535, server.port);
+    if (!port)
+        return port.errorDetail();
+    const auto maxConnections = wholeNumber(parser, table.maxConnections, 1, 100'000, server.maxConnections);
+    if (!maxConnections)
+        return maxConnections.errorDetail();
+    const auto idle = wholeNumber(parser, table.idle, 100, 3'600'000, server.idleTimeoutMs);
+    if (!idle)
+        return idle.errorDetail();
+    server.port = static_cast<quint16>(*port);
+    server.maxConnections = static_cast<int>(*maxConnections);
+    server.idleTimeoutMs = static_cast<int>(*idle);
+    if (parser.isSet(table.bind)) {
+        server.address = QHostAddress(parser.value(table.bind));
+        if (server.address.isNull())
+            return Core::Result<void>::failure(
+                Tr::tr("--bind needs an IP address (got \"%1\")").arg(parser.value(table.bind)));
     }
-    if (parser.isSet(helpOption)) {
-        out << subcommandHelp(parser, Tr::tr("Usage: retrylab serve [options]")) << Qt::endl
-            << Core::FaultServer::usageText();
-        return ExitOk;
-    }
-    if (!parser.positionalArguments().isEmpty()) {
-        err << Tr::tr("retrylab serve: unexpected argument \"%1\"").arg(parser.positionalArguments().first())
-            << Qt::endl;
-        return ExitUsage;
-    }
+    server.allowNonLoopback = parser.isSet(table.allow);
+    server.redactLog = !parser.isSet(table.noRedact);
+    const auto httpsPort = wholeNumber(parser, table.httpsPort, 0, 65535, 0);
+    if (!httpsPort)
+        return httpsPort.errorDetail();
+    if (parser.isSet(table.httpsPort))
+        server.httpsPort = static_cast<quint16>(*httpsPort);
+    if ((parser.isSet(table.tlsCert) || parser.isSet(table.tlsKey)) && !parser.isSet(table.httpsPort))
+        return Core::Result<void>::failure(Tr::tr("--tls-cert and --tls-key need --https-port"));
+    server.tlsCertificateFile = parser.value(table.tlsCert);
+    server.tlsKeyFile = parser.value(table.tlsKey);
+    if (parser.isSet(table.tlsKeyPassFile) && !parser.isSet(table.tlsKey))
+        return Core::Result<void>::failure(Tr::tr("--tls-key-pass-file needs --tls-key"));
+    return {};
+}
 
-    Core::FaultServerOptions options;
-    const auto readNumber = [&](const QCommandLineOption &option, qint64 min, qint64 max, qint64 *value) {
-        if (!parser.isSet(option))
-            return true;
-        bool ok = false;
-        const qint64 n = parser.value(option).toLongLong(&ok);
-        if (!ok || n < min || n > max) {
-            err << Tr::tr("retrylab serve: --%1 must be a whole number from %2 to %3 (got \"%4\")")
-                       .arg(option.names().constLast())
-                       .arg(min)
-                       .arg(max)
-                       .arg(parser.value(option))
-                << Qt::endl;
-            return false;
-        }
-        *value = n;
-        return true;
-    };
-    qint64 port = 0;
-    qint64 maxConnections = options.maxConnections;
-    qint64 idle = options.idleTimeoutMs;
-    if (!readNumber(portOption, 0, 65535, &port) || !readNumber(maxConnectionsOption, 1, 100'000, &maxConnections)
-        || !readNumber(idleOption, 100, 3'600'000, &idle))
-        return ExitUsage;
-    options.port = static_cast<quint16>(port);
-    options.maxConnections = static_cast<int>(maxConnections);
-    options.idleTimeoutMs = static_cast<int>(idle);
-    options.seed = Core::RandomSource::freshSeed();
-    if (parser.isSet(seedOption)) {
-        bool ok = false;
-        options.seed = parser.value(seedOption).toULongLong(&ok);
-        if (!ok) {
-            err << Tr::tr("retrylab serve: --seed must be a whole number (got \"%1\")").arg(parser.value(seedOption))
-                << Qt::endl;
-            return ExitUsage;
-        }
+// The first line of --tls-key-pass-file.
+Core::Result<QByteArray> readPassphrase(const QString &path)
+{
+    QFile passFile(path);
+    if (!passFile.open(QIODevice::ReadOnly)) {
+        return Core::Result<QByteArray>::failure(
+            Tr::tr("--tls-key-pass-file %1: cannot read: %2")
+                .arg(QDir::toNativeSeparators(passFile.fileName()), passFile.errorString()));
     }
-    if (parser.isSet(bindOption)) {
-        options.address = QHostAddress(parser.value(bindOption));
-        if (options.address.isNull()) {
-            err << Tr::tr("retrylab serve: --bind needs an IP address (got \"%1\")").arg(parser.value(bindOption))
-                << Qt::endl;
-            return ExitUsage;
-        }
-    }
-    options.allowNonLoopback = parser.isSet(allowOption);
-    options.redactLog = !parser.isSet(noRedactOption);
-    qint64 httpsPort = 0;
-    if (!readNumber(httpsPortOption, 0, 65535, &httpsPort))
-        return ExitUsage;
-    if (parser.isSet(httpsPortOption))
-        options.httpsPort = static_cast<quint16>(httpsPort);
-    if ((parser.isSet(tlsCertOption) || parser.isSet(tlsKeyOption)) && !parser.isSet(httpsPortOption)) {
-        err << Tr::tr("retrylab serve: --tls-cert and --tls-key need --https-port") << Qt::endl;
-        return ExitUsage;
-    }
-    options.tlsCertificateFile = parser.value(tlsCertOption);
-    options.tlsKeyFile = parser.value(tlsKeyOption);
-    if (parser.isSet(tlsKeyPassFileOption)) {
-        if (!parser.isSet(tlsKeyOption)) {
-            err << Tr::tr("retrylab serve: --tls-key-pass-file needs --tls-key") << Qt::endl;
-            return ExitUsage;
-        }
-        QFile passFile(parser.value(tlsKeyPassFileOption));
-        if (!passFile.open(QIODevice::ReadOnly)) {
-            err << Tr::tr("retrylab serve: --tls-key-pass-file %1: cannot read: %2")
-                       .arg(QDir::toNativeSeparators(passFile.fileName()), passFile.errorString())
-                << Qt::endl;
-            return ExitUsage;
-        }
-        QByteArray passphrase = passFile.readLine(64 * 1024);
-        while (passphrase.endsWith('\n') || passphrase.endsWith('\r'))
-            passphrase.chop(1);
-        options.tlsKeyPassphrase = passphrase;
-    }
+    QByteArray passphrase = passFile.readLine(64 * 1024);
+    while (passphrase.endsWith('\n') || passphrase.endsWith('\r'))
+        passphrase.chop(1);
+    return passphrase;
+}
 
-    Core::FaultServer server(options);
-    if (!server.listen()) {
-        err << Tr::tr("retrylab serve: %1").arg(server.errorString()) << Qt::endl;
-        return options.address.isLoopback() || options.allowNonLoopback ? ExitFailed : ExitUsage;
-    }
-    if (!options.address.isLoopback()) {
-        err << Tr::tr("warning: listening on %1, which other machines may reach; anyone who does can trigger faults")
-                   .arg(options.address.toString())
-            << Qt::endl;
-    }
-    if (!installSignalHandlers(&server))
-        qCWarning(lcServe) << "could not install the SIGINT/SIGTERM handlers; stop the server with SIGKILL";
-
+// Where the server listens and what it serves, before the line per request.
+void printBanner(const Core::FaultServer &server, quint64 seed, QTextStream &out)
+{
     out << Tr::tr("RetryLab fault server listening on %1").arg(server.baseUrl().toString()) << Qt::endl;
     if (!server.httpsBaseUrl().isEmpty()) {
         out << Tr::tr("HTTPS on %1 (trust %2/_control/ca.pem); TLS faults:")
@@ -224,14 +212,81 @@ int runServe(const QStringList &arguments)
                 << server.tlsFaultUrl(fault).port();
         out << Qt::endl;
     }
-    out << Tr::tr("Random faults and latency drawn with seed %1 (--seed %1 repeats them).").arg(options.seed)
-        << Qt::endl;
+    out << Tr::tr("Random faults and latency drawn with seed %1 (--seed %1 repeats them).").arg(seed) << Qt::endl;
     const Core::DescriptorLimit::Limits descriptors = Core::DescriptorLimit::current();
     out << Tr::tr("At most %1 connections at once (file descriptors: %2 allowed, %3 at most).")
                .arg(QString::number(server.connectionLimit()), QString::number(descriptors.soft),
                    QString::number(descriptors.hard))
         << Qt::endl;
-    if (!parser.isSet(quietOption)) {
+}
+
+} // namespace
+
+namespace ServeCommand {
+
+Core::Result<Options> parse(const QStringList &arguments)
+{
+    const OptionTable table;
+    QCommandLineParser parser;
+    table.addTo(parser);
+    if (const auto parsed = parseSubcommand(parser, arguments); !parsed)
+        return Core::Result<Options>::failure(withHelpHint(command, parsed.error()));
+    Options options;
+    if (parser.isSet(table.help)) {
+        options.help = subcommandHelp(parser, Tr::tr("Usage: retrylab serve [options]")) + QLatin1Char('\n')
+            + Core::FaultServer::usageText();
+        return options;
+    }
+    if (!parser.positionalArguments().isEmpty()) {
+        return Core::Result<Options>::failure(
+            Tr::tr("unexpected argument \"%1\"").arg(parser.positionalArguments().first()));
+    }
+    if (parser.isSet(table.seed)) {
+        bool ok = false;
+        options.seed = parser.value(table.seed).toULongLong(&ok);
+        if (!ok) {
+            return Core::Result<Options>::failure(
+                Tr::tr("--seed must be a whole number (got \"%1\")").arg(parser.value(table.seed)));
+        }
+    }
+    if (const auto read = readServerOptions(parser, table, options.server); !read)
+        return read.errorDetail();
+    options.tlsKeyPassFile = parser.value(table.tlsKeyPassFile);
+    options.quiet = parser.isSet(table.quiet);
+    return options;
+}
+
+int run(const Options &options)
+{
+    QTextStream out(stdout);
+    QTextStream err(stderr);
+    Core::FaultServerOptions serverOptions = options.server;
+    serverOptions.seed = options.seed.value_or(Core::RandomSource::freshSeed());
+    if (!options.tlsKeyPassFile.isEmpty()) {
+        const auto passphrase = readPassphrase(options.tlsKeyPassFile);
+        if (!passphrase)
+            return usageError(command, passphrase.error());
+        serverOptions.tlsKeyPassphrase = *passphrase;
+    }
+
+    Core::FaultServer server(serverOptions);
+    if (!server.listen()) {
+        // A non-loopback address without --allow-non-loopback is the command line's fault.
+        if (!serverOptions.address.isLoopback() && !serverOptions.allowNonLoopback)
+            return usageError(command, server.errorString());
+        err << Tr::tr("retrylab serve: %1").arg(server.errorString()) << Qt::endl;
+        return ExitFailed;
+    }
+    if (!serverOptions.address.isLoopback()) {
+        err << Tr::tr("warning: listening on %1, which other machines may reach; anyone who does can trigger faults")
+                   .arg(serverOptions.address.toString())
+            << Qt::endl;
+    }
+    if (!installSignalHandlers(&server))
+        qCWarning(lcServe) << "could not install the SIGINT/SIGTERM handlers; stop the server with SIGKILL";
+
+    printBanner(server, serverOptions.seed, out);
+    if (!options.quiet) {
         out << Tr::tr("GET %1/ lists the endpoints. Press Ctrl+C to stop.").arg(server.baseUrl().toString())
             << Qt::endl;
         QObject::connect(&server, &Core::FaultServer::requestHandled, &server,
@@ -243,6 +298,13 @@ int runServe(const QStringList &arguments)
         "serve", "stopped after %n request(s)", nullptr, static_cast<int>(server.handledCount()))
         << Qt::endl;
     return ExitOk;
+}
+
+} // namespace ServeCommand
+
+int runServe(const QStringList &arguments)
+{
+    return parseAndRun(command, arguments, &ServeCommand::parse, &ServeCommand::run);
 }
 
 } // namespace RetryLab::Cli

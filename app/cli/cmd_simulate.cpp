@@ -1,3 +1,5 @@
+#include "app/cli/cmd_simulate.h"
+
 #include "app/cli/clitr.h"
 #include "app/cli/commands.h"
 #include "app/cli/subcommand.h"
@@ -27,6 +29,9 @@ Q_LOGGING_CATEGORY(lcSimulate, "retrylab.cli.simulate", QtInfoMsg)
 namespace {
 
 using namespace RetryLab::Core;
+using SimulateCommand::Options;
+
+const QString command = QStringLiteral("simulate");
 
 // An error of the parameters names the option the user typed: the numeric
 // parameters' options come from core/herd's field table, the others are the
@@ -42,12 +47,6 @@ QString withOption(const Error &error)
     else if (error.path == QLatin1String("clients") || error.path == QLatin1String("strategies"))
         where = QStringLiteral("--") + error.path;
     return where + QStringLiteral(": ") + error.message;
-}
-
-int usageError(const QString &message)
-{
-    QTextStream(stderr) << Tr::tr("retrylab simulate: %1\n").arg(message);
-    return ExitUsage;
 }
 
 QString formatValue(double value)
@@ -103,113 +102,115 @@ void printSummary(QTextStream &out, const HerdReport &report)
     }
 }
 
-} // namespace
-
-int runSimulate(const QStringList &arguments)
+QString strategyNames(const QList<HerdStrategy> &strategies, const QString &separator)
 {
-    QCommandLineParser parser;
+    QStringList names;
+    for (const HerdStrategy &s : strategies)
+        names.append(s.name());
+    return names.join(separator);
+}
+
+struct OptionTable
+{
+    OptionTable();
+    void addTo(QCommandLineParser &parser) const;
+
+    QCommandLineOption help;
+    QCommandLineOption model;
+    QCommandLineOption clients;
+    QCommandLineOption strategies;
+    QCommandLineOption seed;
+    QCommandLineOption csv;
+    QCommandLineOption loadCsv;
+    QCommandLineOption arrivals;
+    QCommandLineOption ignoreRetryAfter;
+    QCommandLineOption timing;
+    QCommandLineOption quiet;
+};
+
+OptionTable::OptionTable()
+    : help({QStringLiteral("h"), QStringLiteral("help")}, Tr::tr("Shows this help.")),
+      model(QStringLiteral("model"), Tr::tr("occ, capacity or outage. Default occ."), QStringLiteral("model")),
+      clients(QStringLiteral("clients"),
+          Tr::tr("Client counts: first:last:step, a number, or a comma-separated list. Default 10:190:10."),
+          QStringLiteral("spec")),
+      strategies(QStringLiteral("strategies"),
+          Tr::tr("Comma-separated strategies, or \"all\". Known: %1. Default: %2.")
+              .arg(strategyNames(HerdStrategy::all(), QStringLiteral(", ")))
+              .arg(strategyNames(HerdStrategy::defaults(), QStringLiteral(","))),
+          QStringLiteral("list")),
+      seed(QStringLiteral("seed"), Tr::tr("Random seed. Default: a fresh one, printed."), QStringLiteral("S")),
+      csv(QStringLiteral("csv"),
+          Tr::tr("Writes one row per (clients, strategy) to this file (\"-\": standard output, no table)."),
+          QStringLiteral("file")),
+      loadCsv(QStringLiteral("load-csv"), Tr::tr("Writes the mean server load per bin to this file."),
+          QStringLiteral("file")),
+      arrivals(QStringLiteral("arrivals"), Tr::tr("herd (all at once) or poisson (a stream at --arrival-rate)."),
+          QStringLiteral("mode")),
+      ignoreRetryAfter(
+          QStringLiteral("ignore-retry-after"), Tr::tr("Clients ignore Retry-After and use their backoff.")),
+      timing(QStringLiteral("timing"), Tr::tr("Prints the wall time and simulated events per second to stderr.")),
+      quiet(QStringLiteral("quiet"), Tr::tr("No progress on stderr."))
+{ }
+
+void OptionTable::addTo(QCommandLineParser &parser) const
+{
     parser.setApplicationDescription(
         Tr::tr("Simulates many clients contending for one server on a virtual clock and compares backoff "
                "strategies by calls and completion time. Models: occ (conditional writes to one row, as in "
                "the AWS study), capacity (a server with a rate and a bounded queue), outage (the same server, "
                "down for a while)."));
-    const QCommandLineOption helpOption({QStringLiteral("h"), QStringLiteral("help")}, Tr::tr("Shows this help."));
-    const QCommandLineOption modelOption(
-        QStringLiteral("model"), Tr::tr("occ, capacity or outage. Default occ."), QStringLiteral("model"));
-    const QCommandLineOption clientsOption(QStringLiteral("clients"),
-        Tr::tr("Client counts: first:last:step, a number, or a comma-separated list. Default 10:190:10."),
-        QStringLiteral("spec"));
-    const QCommandLineOption strategiesOption(QStringLiteral("strategies"),
-        Tr::tr("Comma-separated strategies, or \"all\". Known: %1. Default: %2.")
-            .arg([] {
-                QStringList names;
-                for (const HerdStrategy &s : HerdStrategy::all())
-                    names.append(s.name());
-                return names.join(QLatin1String(", "));
-            }())
-            .arg([] {
-                QStringList names;
-                for (const HerdStrategy &s : HerdStrategy::defaults())
-                    names.append(s.name());
-                return names.join(QLatin1Char(','));
-            }()),
-        QStringLiteral("list"));
-    const QCommandLineOption seedOption(
-        QStringLiteral("seed"), Tr::tr("Random seed. Default: a fresh one, printed."), QStringLiteral("S"));
-    const QCommandLineOption csvOption(QStringLiteral("csv"),
-        Tr::tr("Writes one row per (clients, strategy) to this file (\"-\": standard output, no table)."),
-        QStringLiteral("file"));
-    const QCommandLineOption loadCsvOption(QStringLiteral("load-csv"),
-        Tr::tr("Writes the mean server load per bin to this file."), QStringLiteral("file"));
-    const QCommandLineOption arrivalsOption(QStringLiteral("arrivals"),
-        Tr::tr("herd (all at once) or poisson (a stream at --arrival-rate)."), QStringLiteral("mode"));
-    const QCommandLineOption ignoreRetryAfterOption(
-        QStringLiteral("ignore-retry-after"), Tr::tr("Clients ignore Retry-After and use their backoff."));
-    const QCommandLineOption timingOption(
-        QStringLiteral("timing"), Tr::tr("Prints the wall time and simulated events per second to stderr."));
-    const QCommandLineOption quietOption(QStringLiteral("quiet"), Tr::tr("No progress on stderr."));
-
-    parser.addOption(helpOption);
-    parser.addOptions({modelOption, clientsOption, strategiesOption, seedOption, csvOption, loadCsvOption,
-        arrivalsOption, ignoreRetryAfterOption, timingOption, quietOption});
-    for (const HerdParameterField &field : herdParameterFields()) {
+    parser.addOption(help);
+    parser.addOptions({model, clients, strategies, seed, csv, loadCsv, arrivals, ignoreRetryAfter, timing, quiet});
+    for (const HerdParameterField &field : herdParameterFields())
         parser.addOption(QCommandLineOption(QLatin1String(field.option), field.help(), QLatin1String(field.valueName)));
-    }
+}
 
-    if (!parser.parse(subcommandArguments(arguments)))
-        return usageError(parser.errorText());
-    if (parser.isSet(helpOption)) {
-        QTextStream(stdout) << subcommandHelp(parser, Tr::tr("Usage: retrylab simulate [options]"));
-        return ExitOk;
-    }
-    const QStringList extra = parser.positionalArguments();
-    if (!extra.isEmpty())
-        return usageError(Tr::tr("unexpected argument \"%1\".").arg(extra.first()));
-
+// --model, --clients, --strategies and --arrivals: the model's defaults with these over them.
+Result<HerdParameters> readChoices(const QCommandLineParser &parser, const OptionTable &table)
+{
     HerdModel model = HerdModel::OptimisticConcurrency;
-    if (parser.isSet(modelOption)) {
-        const auto m = herdModelFromName(parser.value(modelOption));
-        if (!m)
-            return usageError(
-                Tr::tr("--model: unknown model \"%1\"; use occ, capacity or outage.").arg(parser.value(modelOption)));
+    if (parser.isSet(table.model)) {
+        const auto m = herdModelFromName(parser.value(table.model));
+        if (!m) {
+            return Result<HerdParameters>::failure(
+                Tr::tr("--model: unknown model \"%1\"; use occ, capacity or outage.").arg(parser.value(table.model)));
+        }
         model = *m;
     }
     HerdParameters p = HerdParameters::defaultsFor(model);
-
-    if (parser.isSet(clientsOption)) {
-        const auto counts = parseClientCounts(parser.value(clientsOption));
+    if (parser.isSet(table.clients)) {
+        const auto counts = parseClientCounts(parser.value(table.clients));
         if (!counts)
-            return usageError(withOption(counts.errorDetail()));
+            return Result<HerdParameters>::failure(withOption(counts.errorDetail()));
         p.clientCounts = *counts;
     }
-    if (parser.isSet(strategiesOption)) {
-        const QString list = parser.value(strategiesOption).trimmed();
+    if (parser.isSet(table.strategies)) {
+        const QString list = parser.value(table.strategies).trimmed();
         if (list == QLatin1String("all")) {
             p.strategies = HerdStrategy::all();
         } else {
             const auto strategies = parseStrategies(list);
             if (!strategies)
-                return usageError(withOption(strategies.errorDetail()));
+                return Result<HerdParameters>::failure(withOption(strategies.errorDetail()));
             p.strategies = *strategies;
         }
     }
-    p.seed = Core::RandomSource::freshSeed();
-    if (parser.isSet(seedOption)) {
-        bool ok = false;
-        p.seed = parser.value(seedOption).trimmed().toULongLong(&ok);
-        if (!ok)
-            return usageError(
-                Tr::tr("--seed: \"%1\" is not a whole number from 0 to 2^64 - 1.").arg(parser.value(seedOption)));
-    }
-    if (parser.isSet(arrivalsOption)) {
-        const auto mode = arrivalModeFromName(parser.value(arrivalsOption));
-        if (!mode)
-            return usageError(
-                Tr::tr("--arrivals: unknown mode \"%1\"; use herd or poisson.").arg(parser.value(arrivalsOption)));
+    if (parser.isSet(table.arrivals)) {
+        const auto mode = arrivalModeFromName(parser.value(table.arrivals));
+        if (!mode) {
+            return Result<HerdParameters>::failure(
+                Tr::tr("--arrivals: unknown mode \"%1\"; use herd or poisson.").arg(parser.value(table.arrivals)));
+        }
         p.arrivals = *mode;
     }
-    p.honourRetryAfter = !parser.isSet(ignoreRetryAfterOption);
+    p.honourRetryAfter = !parser.isSet(table.ignoreRetryAfter);
+    return p;
+}
 
+// The numeric parameters, whose options come from core/herd's field table.
+Result<void> readFields(const QCommandLineParser &parser, HerdParameters &p)
+{
     for (const HerdParameterField &field : herdParameterFields()) {
         const QString name = QLatin1String(field.option);
         if (!parser.isSet(name))
@@ -219,39 +220,25 @@ int runSimulate(const QStringList &arguments)
         if (field.type == HerdParameterField::Type::Number) {
             const double value = text.toDouble(&ok);
             if (!ok)
-                return usageError(Tr::tr("--%1: \"%2\" is not a number.").arg(name, parser.value(name)));
+                return Result<void>::failure(Tr::tr("--%1: \"%2\" is not a number.").arg(name, parser.value(name)));
             field.setValue(p, value);
         } else {
             const int value = text.toInt(&ok);
-            if (!ok)
-                return usageError(Tr::tr("--%1: \"%2\" is not a whole number.").arg(name, parser.value(name)));
+            if (!ok) {
+                return Result<void>::failure(
+                    Tr::tr("--%1: \"%2\" is not a whole number.").arg(name, parser.value(name)));
+            }
             field.setValue(p, value);
         }
     }
+    return {};
+}
 
-    const QList<Error> problems = p.errors();
-    if (!problems.isEmpty()) {
-        QStringList lines;
-        for (const Error &problem : problems)
-            lines.append(withOption(problem));
-        return usageError(lines.join(QStringLiteral("\nretrylab simulate: ")));
-    }
-
-    // Paths are checked before the work, so that a bad path costs no simulation.
-    const QString csvPath = parser.isSet(csvOption) ? parser.value(csvOption) : QString();
-    const bool csvToStdout = csvPath == QLatin1String("-");
-    const QString csvFile = csvToStdout ? QString() : csvPath;
-    const QString loadFile = parser.isSet(loadCsvOption) ? parser.value(loadCsvOption) : QString();
-    for (const auto &[option, path] :
-        {std::pair{QStringLiteral("--csv"), csvFile}, {QStringLiteral("--load-csv"), loadFile}}) {
-        if (path.isEmpty())
-            continue;
-        if (const auto writable = ExportFile::checkWritable(path); !writable)
-            return usageError(Tr::tr("%1: cannot write \"%2\": %3").arg(option, path, writable.error()));
-    }
-
+// Runs the simulation, with a percentage on a terminal's stderr unless quiet.
+Result<HerdReport> simulate(const HerdParameters &p, bool quiet, double *seconds)
+{
     HerdControl control;
-    const bool showProgress = !parser.isSet(quietOption) && isatty(fileno(stderr));
+    const bool showProgress = !quiet && isatty(fileno(stderr));
     if (showProgress) {
         control.setProgressCallback([last = qint64(-1)](qint64 done, qint64 total) mutable {
             const qint64 percent = total > 0 ? done * 100 / total : 100;
@@ -264,10 +251,80 @@ int runSimulate(const QStringList &arguments)
     }
     QElapsedTimer timer;
     timer.start();
-    const auto report = HerdSimulator::run(p, &control);
-    const double seconds = static_cast<double>(timer.nsecsElapsed()) / 1e9;
+    auto report = HerdSimulator::run(p, &control);
+    *seconds = static_cast<double>(timer.nsecsElapsed()) / 1e9;
     if (showProgress)
         std::fprintf(stderr, "\r    \r");
+    return report;
+}
+
+} // namespace
+
+namespace SimulateCommand {
+
+Core::Result<Options> parse(const QStringList &arguments)
+{
+    const OptionTable table;
+    QCommandLineParser parser;
+    table.addTo(parser);
+    if (const auto parsed = parseSubcommand(parser, arguments); !parsed)
+        return parsed.errorDetail();
+    Options options;
+    if (parser.isSet(table.help)) {
+        options.help = subcommandHelp(parser, Tr::tr("Usage: retrylab simulate [options]"));
+        return options;
+    }
+    const QStringList extra = parser.positionalArguments();
+    if (!extra.isEmpty())
+        return Result<Options>::failure(Tr::tr("unexpected argument \"%1\".").arg(extra.first()));
+
+    auto parameters = readChoices(parser, table);
+    if (!parameters)
+        return parameters.errorDetail();
+    options.parameters = std::move(parameters).value();
+    if (parser.isSet(table.seed)) {
+        bool ok = false;
+        options.seed = parser.value(table.seed).trimmed().toULongLong(&ok);
+        if (!ok) {
+            return Result<Options>::failure(
+                Tr::tr("--seed: \"%1\" is not a whole number from 0 to 2^64 - 1.").arg(parser.value(table.seed)));
+        }
+    }
+    if (const auto fields = readFields(parser, options.parameters); !fields)
+        return fields.errorDetail();
+    // Every problem of the parameters at once, a line each.
+    const QList<Error> problems = options.parameters.errors();
+    if (!problems.isEmpty()) {
+        QStringList lines;
+        for (const Error &problem : problems)
+            lines.append(withOption(problem));
+        return Result<Options>::failure(lines.join(QStringLiteral("\nretrylab simulate: ")));
+    }
+
+    const QString csvPath = parser.value(table.csv);
+    options.csvToStandardOutput = csvPath == QLatin1String("-");
+    options.csvPath = options.csvToStandardOutput ? QString() : csvPath;
+    options.loadCsvPath = parser.value(table.loadCsv);
+    options.timing = parser.isSet(table.timing);
+    options.quiet = parser.isSet(table.quiet);
+    return options;
+}
+
+int run(const Options &options)
+{
+    // Paths are checked before the work, so that a bad path costs no simulation.
+    for (const auto &[option, path] :
+        {std::pair{QStringLiteral("--csv"), options.csvPath}, {QStringLiteral("--load-csv"), options.loadCsvPath}}) {
+        if (path.isEmpty())
+            continue;
+        if (const auto writable = ExportFile::checkWritable(path); !writable)
+            return usageError(command, Tr::tr("%1: cannot write \"%2\": %3").arg(option, path, writable.error()));
+    }
+
+    HerdParameters p = options.parameters;
+    p.seed = options.seed.value_or(Core::RandomSource::freshSeed());
+    double seconds = 0.0;
+    const auto report = simulate(p, options.quiet, &seconds);
     if (!report) {
         QTextStream(stderr) << Tr::tr("retrylab simulate: %1\n").arg(report.error());
         return ExitFailed;
@@ -275,13 +332,14 @@ int runSimulate(const QStringList &arguments)
     qCDebug(lcSimulate) << "simulated" << report->events << "events in" << seconds << "s";
 
     QTextStream out(stdout);
-    if (csvToStdout)
+    if (options.csvToStandardOutput)
         out << report->toCsv();
     else
         printSummary(out, *report);
     out.flush();
 
-    for (const auto &[path, text] : {std::pair{csvFile, report->toCsv()}, {loadFile, report->loadCsv()}}) {
+    for (const auto &[path, text] :
+        {std::pair{options.csvPath, report->toCsv()}, {options.loadCsvPath, report->loadCsv()}}) {
         if (path.isEmpty())
             continue;
         if (const auto written = ExportFile::write(path, text.toUtf8()); !written) {
@@ -289,13 +347,20 @@ int runSimulate(const QStringList &arguments)
             return ExitFailed;
         }
     }
-    if (parser.isSet(timingOption)) {
+    if (options.timing) {
         QTextStream(stderr) << Tr::tr("simulated %1 events in %2 s (%3 million events/s)\n")
                                    .arg(report->events)
                                    .arg(seconds, 0, 'f', 3)
                                    .arg(static_cast<double>(report->events) / seconds / 1e6, 0, 'f', 1);
     }
     return ExitOk;
+}
+
+} // namespace SimulateCommand
+
+int runSimulate(const QStringList &arguments)
+{
+    return parseAndRun(command, arguments, &SimulateCommand::parse, &SimulateCommand::run);
 }
 
 } // namespace RetryLab::Cli
