@@ -1,3 +1,5 @@
+#include "app/cli/cmd_observe.h"
+
 #include "app/cli/clitr.h"
 #include "app/cli/commands.h"
 #include "app/cli/interruptwatcher.h"
@@ -22,6 +24,10 @@
 namespace RetryLab::Cli {
 
 namespace {
+
+using ObserveCommand::Options;
+
+const QString command = QStringLiteral("observe");
 
 /// "#12 curl/8.0 @ 127.0.0.1  request 3, attempt 2  GET /items -> 503  after 1002 ms  [same-request]".
 QString attemptLine(const Core::Observer &observer, const Core::ObservedAttempt &a)
@@ -52,190 +58,279 @@ QString planList()
     return text;
 }
 
-} // namespace
-
-int runObserve(const QStringList &arguments)
+struct OptionTable
 {
-    QTextStream out(stdout);
-    QTextStream err(stderr);
+    OptionTable();
+    void addTo(QCommandLineParser &parser) const;
 
-    QCommandLineParser parser;
+    QCommandLineOption help;
+    QCommandLineOption port;
+    QCommandLineOption plan;
+    QCommandLineOption listPlans;
+    QCommandLineOption duration;
+    QCommandLineOption requests;
+    QCommandLineOption report;
+    QCommandLineOption junit;
+    QCommandLineOption gap;
+    QCommandLineOption seed;
+    QCommandLineOption keep;
+    QCommandLineOption quiet;
+};
+
+OptionTable::OptionTable()
+    : help({QStringLiteral("h"), QStringLiteral("help")}, Tr::tr("Show this help.")),
+      port(QStringLiteral("port"), Tr::tr("Port to listen on; 0 (the default) lets the system choose."), Tr::tr("N")),
+      plan(QStringLiteral("plan"),
+          Tr::tr("What each logical request is served: a plan name (default 503x3; --list-plans) or a JSON file."),
+          Tr::tr("NAME|FILE")),
+      listPlans(QStringLiteral("list-plans"), Tr::tr("List the observation plans.")),
+      duration(QStringLiteral("duration"), Tr::tr("Stop after this many seconds."), Tr::tr("S")),
+      requests(QStringLiteral("requests"), Tr::tr("Stop once this many logical requests have finished."), Tr::tr("N")),
+      report(QStringLiteral("report"),
+          Tr::tr("Write the observation (format retrylab-observation, version 1) to this JSON file."), Tr::tr("FILE")),
+      junit(
+          QStringLiteral("junit"), Tr::tr("Write the verdicts as JUnit XML (one test case per rule)."), Tr::tr("FILE")),
+      gap(QStringLiteral("gap-window"),
+          Tr::tr("Longest pause in ms between an answer and a retry of the same request (default %1).")
+              .arg(qRound64(Core::AttemptGrouper::Settings{}.gapWindowMs)),
+          Tr::tr("MS")),
+      seed(QStringLiteral("seed"), Tr::tr("Seed of the random plans (default: a fresh one, printed)."), Tr::tr("S")),
+      keep(QStringLiteral("max-logical-requests"),
+          Tr::tr("Logical requests kept in memory; older ones are dropped and counted (default 20000)."), Tr::tr("N")),
+      quiet({QStringLiteral("q"), QStringLiteral("quiet")}, Tr::tr("Print no line per attempt, only the verdicts."))
+{ }
+
+void OptionTable::addTo(QCommandLineParser &parser) const
+{
     parser.setApplicationDescription(
         Tr::tr("Runs the fault server on loopback and watches the clients you point at it: groups their attempts into\n"
                "logical requests, serves each logical request the observation plan, infers each client's retry policy\n"
                "and judges it against the rules of the source documents. Runs until Ctrl+C, --duration or --requests;\n"
                "exit 0 when every verdict passes, 1 when one fails, 2 for usage errors."));
-    const QCommandLineOption helpOption({QStringLiteral("h"), QStringLiteral("help")}, Tr::tr("Show this help."));
-    const QCommandLineOption portOption(
-        QStringLiteral("port"), Tr::tr("Port to listen on; 0 (the default) lets the system choose."), Tr::tr("N"));
-    const QCommandLineOption planOption(QStringLiteral("plan"),
-        Tr::tr("What each logical request is served: a plan name (default 503x3; --list-plans) or a JSON file."),
-        Tr::tr("NAME|FILE"));
-    const QCommandLineOption listPlansOption(QStringLiteral("list-plans"), Tr::tr("List the observation plans."));
-    const QCommandLineOption durationOption(
-        QStringLiteral("duration"), Tr::tr("Stop after this many seconds."), Tr::tr("S"));
-    const QCommandLineOption requestsOption(
-        QStringLiteral("requests"), Tr::tr("Stop once this many logical requests have finished."), Tr::tr("N"));
-    const QCommandLineOption reportOption(QStringLiteral("report"),
-        Tr::tr("Write the observation (format retrylab-observation, version 1) to this JSON file."), Tr::tr("FILE"));
-    const QCommandLineOption junitOption(
-        QStringLiteral("junit"), Tr::tr("Write the verdicts as JUnit XML (one test case per rule)."), Tr::tr("FILE"));
-    const QCommandLineOption gapOption(QStringLiteral("gap-window"),
-        Tr::tr("Longest pause in ms between an answer and a retry of the same request (default %1).")
-            .arg(qRound64(Core::AttemptGrouper::Settings{}.gapWindowMs)),
-        Tr::tr("MS"));
-    const QCommandLineOption seedOption(
-        QStringLiteral("seed"), Tr::tr("Seed of the random plans (default: a fresh one, printed)."), Tr::tr("S"));
-    const QCommandLineOption keepOption(QStringLiteral("max-logical-requests"),
-        Tr::tr("Logical requests kept in memory; older ones are dropped and counted (default 20000)."), Tr::tr("N"));
-    const QCommandLineOption quietOption(
-        {QStringLiteral("q"), QStringLiteral("quiet")}, Tr::tr("Print no line per attempt, only the verdicts."));
-    parser.addOptions({helpOption, portOption, planOption, listPlansOption, durationOption, requestsOption,
-        reportOption, junitOption, gapOption, seedOption, keepOption, quietOption});
+    parser.addOptions({help, port, plan, listPlans, duration, requests, report, junit, gap, seed, keep, quiet});
+}
 
-    const auto usage = [&err](const QString &message) {
-        err << Tr::tr("retrylab observe: %1; see retrylab observe --help").arg(message) << Qt::endl;
-        return ExitUsage;
-    };
-    if (!parser.parse(subcommandArguments(arguments)))
-        return usage(parser.errorText());
-    if (parser.isSet(helpOption)) {
-        out << subcommandHelp(parser, Tr::tr("Usage: retrylab observe [options]")) << Qt::endl << planList();
-        return ExitOk;
+// --NAME X: a number in [min, max] (a whole one if `whole`), `fallback` when the option is not given.
+Core::Result<double> number(const QCommandLineParser &parser, const QCommandLineOption &option, double min, double max,
+    double fallback, bool whole)
+{
+    if (!parser.isSet(option))
+        return fallback;
+    bool ok = false;
+    const double n = parser.value(option).toDouble(&ok);
+    if (!ok || !std::isfinite(n) || n < min || n > max || (whole && n != std::floor(n))) {
+        return Core::Result<double>::failure(
+            Tr::tr("--%1 must be %2 from %3 to %4 (got \"%5\")")
+                .arg(option.names().constLast(), whole ? Tr::tr("a whole number") : Tr::tr("a number"))
+                .arg(min)
+                .arg(max)
+                .arg(parser.value(option)));
     }
-    if (parser.isSet(listPlansOption)) {
-        out << planList();
-        return ExitOk;
+    return n;
+}
+
+// The numbers. Every one that is wrong is named, a line each (each with the
+// help hint, which usageError() adds to the last), as the command always did.
+Core::Result<void> readNumbers(const QCommandLineParser &parser, const OptionTable &table, Options &options)
+{
+    const auto port = number(parser, table.port, 0, 65535, 0, true);
+    const auto duration = number(parser, table.duration, 0.001, 7 * 24 * 3600, 0, false);
+    const auto requests = number(parser, table.requests, 1, 1e9, 0, true);
+    const auto gap
+        = number(parser, table.gap, 1, 24 * 3600 * 1000.0, Core::AttemptGrouper::Settings{}.gapWindowMs, false);
+    const auto seed = number(parser, table.seed, 0, 9e15, 0, true);
+    const auto keep = number(parser, table.keep, 1, 1'000'000, options.maxLogicalRequests, true);
+    QStringList problems;
+    for (const Core::Result<double> *read : {&port, &duration, &requests, &gap, &seed, &keep}) {
+        if (!*read)
+            problems.append(read->error());
     }
-    if (!parser.positionalArguments().isEmpty())
-        return usage(Tr::tr("unexpected argument \"%1\"").arg(parser.positionalArguments().first()));
-
-    const auto number = [&](const QCommandLineOption &option, double min, double max, double fallback,
-                            bool whole) -> std::optional<double> {
-        if (!parser.isSet(option))
-            return fallback;
-        bool ok = false;
-        const double n = parser.value(option).toDouble(&ok);
-        if (!ok || !std::isfinite(n) || n < min || n > max || (whole && n != std::floor(n))) {
-            usage(Tr::tr("--%1 must be %2 from %3 to %4 (got \"%5\")")
-                      .arg(option.names().constLast(), whole ? Tr::tr("a whole number") : Tr::tr("a number"))
-                      .arg(min)
-                      .arg(max)
-                      .arg(parser.value(option)));
-            return std::nullopt;
-        }
-        return n;
-    };
-    const auto port = number(portOption, 0, 65535, 0, true);
-    const auto duration = number(durationOption, 0.001, 7 * 24 * 3600, 0, false);
-    const auto requests = number(requestsOption, 1, 1e9, 0, true);
-    const auto gap = number(gapOption, 1, 24 * 3600 * 1000.0, Core::AttemptGrouper::Settings{}.gapWindowMs, false);
-    const auto seed = number(seedOption, 0, 9e15, double(Core::RandomSource::freshSeed()), true);
-    const auto keep = number(keepOption, 1, 1'000'000, 20'000, true);
-    if (!port || !duration || !requests || !gap || !seed || !keep)
-        return ExitUsage;
-    if (parser.isSet(durationOption) && parser.isSet(requestsOption))
-        return usage(Tr::tr("--duration and --requests cannot be used together"));
-
-    Core::ObservationPlan plan = Core::ObservationPlan::defaultPlan();
-    if (parser.isSet(planOption)) {
-        const auto loaded = Core::ObservationPlan::load(parser.value(planOption));
-        if (!loaded)
-            return usage(Tr::tr("--plan: %1").arg(loaded.error()));
-        plan = *loaded;
+    if (!problems.isEmpty()) {
+        for (qsizetype i = 0; i + 1 < problems.size(); ++i)
+            problems[i] = withHelpHint(command, problems[i]);
+        return Core::Result<void>::failure(problems.join(Tr::tr("\nretrylab %1: ").arg(command)));
     }
-    const QString reportPath = parser.value(reportOption);
-    const QString junitPath = parser.value(junitOption);
-
-    Core::FaultServerOptions options;
     options.port = static_cast<quint16>(*port);
-    Core::FaultServer server(options);
-    if (!server.listen()) {
-        err << Tr::tr("retrylab observe: %1").arg(server.errorString()) << Qt::endl;
-        return ExitFailed;
-    }
-    Core::Observer observer;
-    observer.setPlan(plan);
-    observer.setSeed(static_cast<quint64>(*seed));
-    observer.setGroupingSettings(Core::AttemptGrouper::Settings{*gap});
-    observer.setMaxLogicalRequests(static_cast<int>(*keep));
-    observer.attach(&server);
+    if (parser.isSet(table.duration))
+        options.durationS = *duration;
+    if (parser.isSet(table.requests))
+        options.requests = static_cast<qint64>(*requests);
+    options.gapWindowMs = *gap;
+    if (parser.isSet(table.seed))
+        options.seed = static_cast<quint64>(*seed);
+    options.maxLogicalRequests = static_cast<int>(*keep);
+    return {};
+}
 
-    const QDateTime started = QDateTime::currentDateTimeUtc();
-    out << Tr::tr("RetryLab observing on %1 with plan %2 (%3), seed %4")
-               .arg(server.baseUrl().toString(), plan.id, plan.name)
-               .arg(static_cast<quint64>(*seed))
-        << Qt::endl;
-    if (!parser.isSet(quietOption)) {
-        out << Tr::tr("Point a client at any path but the endpoints, e.g. curl --retry 3 %1/items/1; Ctrl+C stops.")
-                   .arg(server.baseUrl().toString())
-            << Qt::endl;
-        QObject::connect(&observer, &Core::Observer::attemptFinished, &observer,
-            [&out, &observer](const Core::ObservedAttempt &a) { out << attemptLine(observer, a) << Qt::endl; });
-    }
-
-    // Stopping: leave the last answers time to reach their clients (they sit in
-    // socket buffers) by waiting until the clients close, for at most two seconds.
-    QElapsedTimer draining;
-    QTimer drainPoll;
-    drainPoll.setInterval(20);
-    QObject::connect(&drainPoll, &QTimer::timeout, &server, [&] {
-        if (server.connectionCount() == 0 || draining.elapsed() > 2000)
-            QCoreApplication::quit();
-    });
-    const auto stop = [&] {
-        if (draining.isValid())
-            return;
-        draining.start();
-        drainPoll.start();
-    };
-    InterruptWatcher interrupts;
-    QObject::connect(&interrupts, &InterruptWatcher::interrupted, &observer, stop);
-    QTimer deadline;
-    deadline.setSingleShot(true);
-    if (parser.isSet(durationOption)) {
-        QObject::connect(&deadline, &QTimer::timeout, &observer, stop);
-        deadline.start(static_cast<int>(std::min(*duration * 1000.0, 2'000'000'000.0)));
-    }
-    if (parser.isSet(requestsOption)) {
-        QObject::connect(&observer, &Core::Observer::logicalRequestClosed, &observer, [&] {
-            if (observer.finishedLogicalRequests() >= *requests)
-                stop();
+// Stopping: at Ctrl+C, after --duration or --requests. The last answers are
+// left time to reach their clients (they sit in socket buffers) by waiting
+// until the clients close, for at most two seconds.
+class Stopper final
+{
+public:
+    Stopper(const Options &options, Core::FaultServer &server, Core::Observer &observer) : m_server(server)
+    {
+        // Every connection has one of the stopper's members as its context, so
+        // that none outlives it (the observer goes on emitting in finish()).
+        m_drainPoll.setInterval(20);
+        QObject::connect(&m_drainPoll, &QTimer::timeout, &m_drainPoll, [this] {
+            if (m_server.connectionCount() == 0 || m_draining.elapsed() > 2000)
+                QCoreApplication::quit();
         });
+        QObject::connect(&m_interrupts, &InterruptWatcher::interrupted, &m_interrupts, [this] { stop(); });
+        m_deadline.setSingleShot(true);
+        if (options.durationS) {
+            QObject::connect(&m_deadline, &QTimer::timeout, &m_deadline, [this] { stop(); });
+            m_deadline.start(static_cast<int>(std::min(*options.durationS * 1000.0, 2'000'000'000.0)));
+        }
+        if (options.requests) {
+            QObject::connect(&observer, &Core::Observer::logicalRequestClosed, &m_drainPoll,
+                [this, &observer, requests = *options.requests] {
+                    if (observer.finishedLogicalRequests() >= requests)
+                        stop();
+                });
+        }
     }
-    QCoreApplication::exec();
-    observer.attach(nullptr);
-    observer.finish();
 
-    Core::ObservationReport report = Core::ObservationReport::from(observer);
-    report.started = started;
-    report.finished = QDateTime::currentDateTimeUtc();
-    report.serverUrl = server.baseUrl().toString();
-    server.close();
+private:
+    void stop()
+    {
+        if (m_draining.isValid())
+            return;
+        m_draining.start();
+        m_drainPoll.start();
+    }
 
+    Core::FaultServer &m_server;
+    QElapsedTimer m_draining;
+    QTimer m_drainPoll;
+    QTimer m_deadline;
+    InterruptWatcher m_interrupts;
+};
+
+// What was seen, judged; the report files. False if one could not be written.
+bool printAndWrite(const Options &options, const Core::ObservationReport &report, const Core::Observer &observer,
+    QTextStream &out, QTextStream &err)
+{
     out << Qt::endl << report.toText();
     if (observer.droppedLogicalRequests() > 0)
         out << Tr::tr("%1 older logical requests were dropped to keep memory bounded.")
                    .arg(observer.droppedLogicalRequests())
             << Qt::endl;
     bool written = true;
-    if (!reportPath.isEmpty()) {
-        const auto result
-            = Core::ExportFile::write(reportPath, QJsonDocument(report.toJson()).toJson(QJsonDocument::Indented));
+    if (!options.reportPath.isEmpty()) {
+        const auto result = Core::ExportFile::write(
+            options.reportPath, QJsonDocument(report.toJson()).toJson(QJsonDocument::Indented));
         if (!result) {
             err << Tr::tr("retrylab observe: --report: %1").arg(result.error()) << Qt::endl;
             written = false;
         }
     }
-    if (!junitPath.isEmpty()) {
-        if (const auto result = Core::ExportFile::write(junitPath, report.toJunitXml()); !result) {
+    if (!options.junitPath.isEmpty()) {
+        if (const auto result = Core::ExportFile::write(options.junitPath, report.toJunitXml()); !result) {
             err << Tr::tr("retrylab observe: --junit: %1").arg(result.error()) << Qt::endl;
             written = false;
         }
     }
-    if (!written)
+    return written;
+}
+
+} // namespace
+
+namespace ObserveCommand {
+
+Core::Result<Options> parse(const QStringList &arguments)
+{
+    const OptionTable table;
+    QCommandLineParser parser;
+    table.addTo(parser);
+    if (const auto parsed = parseSubcommand(parser, arguments); !parsed)
+        return parsed.errorDetail();
+    Options options;
+    if (parser.isSet(table.help)) {
+        options.help
+            = subcommandHelp(parser, Tr::tr("Usage: retrylab observe [options]")) + QLatin1Char('\n') + planList();
+        return options;
+    }
+    if (parser.isSet(table.listPlans)) {
+        options.help = planList();
+        return options;
+    }
+    if (!parser.positionalArguments().isEmpty()) {
+        return Core::Result<Options>::failure(
+            Tr::tr("unexpected argument \"%1\"").arg(parser.positionalArguments().first()));
+    }
+    if (const auto numbers = readNumbers(parser, table, options); !numbers)
+        return numbers.errorDetail();
+    if (options.durationS && options.requests)
+        return Core::Result<Options>::failure(Tr::tr("--duration and --requests cannot be used together"));
+    if (parser.isSet(table.plan))
+        options.plan = parser.value(table.plan);
+    options.reportPath = parser.value(table.report);
+    options.junitPath = parser.value(table.junit);
+    options.quiet = parser.isSet(table.quiet);
+    return options;
+}
+
+int run(const Options &options)
+{
+    QTextStream out(stdout);
+    QTextStream err(stderr);
+    Core::ObservationPlan plan = Core::ObservationPlan::defaultPlan();
+    if (options.plan) {
+        const auto loaded = Core::ObservationPlan::load(*options.plan);
+        if (!loaded)
+            return usageError(command, Tr::tr("--plan: %1").arg(loaded.error()), UsageHint::SeeHelp);
+        plan = *loaded;
+    }
+    const quint64 seed = options.seed.value_or(Core::RandomSource::freshSeed());
+
+    Core::FaultServerOptions serverOptions;
+    serverOptions.port = options.port;
+    Core::FaultServer server(serverOptions);
+    if (!server.listen()) {
+        err << Tr::tr("retrylab observe: %1").arg(server.errorString()) << Qt::endl;
+        return ExitFailed;
+    }
+    Core::Observer observer;
+    observer.setPlan(plan);
+    observer.setSeed(seed);
+    observer.setGroupingSettings(Core::AttemptGrouper::Settings{options.gapWindowMs});
+    observer.setMaxLogicalRequests(options.maxLogicalRequests);
+    observer.attach(&server);
+
+    const QDateTime started = QDateTime::currentDateTimeUtc();
+    out << Tr::tr("RetryLab observing on %1 with plan %2 (%3), seed %4")
+               .arg(server.baseUrl().toString(), plan.id, plan.name)
+               .arg(seed)
+        << Qt::endl;
+    if (!options.quiet) {
+        out << Tr::tr("Point a client at any path but the endpoints, e.g. curl --retry 3 %1/items/1; Ctrl+C stops.")
+                   .arg(server.baseUrl().toString())
+            << Qt::endl;
+        QObject::connect(&observer, &Core::Observer::attemptFinished, &observer,
+            [&out, &observer](const Core::ObservedAttempt &a) { out << attemptLine(observer, a) << Qt::endl; });
+    }
+    Stopper stopper(options, server, observer);
+    QCoreApplication::exec();
+    observer.attach(nullptr);
+    observer.finish();
+
+    Core::ObservationReport observation = Core::ObservationReport::from(observer);
+    observation.started = started;
+    observation.finished = QDateTime::currentDateTimeUtc();
+    observation.serverUrl = server.baseUrl().toString();
+    server.close();
+    if (!printAndWrite(options, observation, observer, out, err))
         return ExitUsage;
-    return report.allPass() ? ExitOk : ExitFailed;
+    return observation.allPass() ? ExitOk : ExitFailed;
+}
+
+} // namespace ObserveCommand
+
+int runObserve(const QStringList &arguments)
+{
+    return parseAndRun(command, arguments, &ObserveCommand::parse, &ObserveCommand::run, UsageHint::SeeHelp);
 }
 
 } // namespace RetryLab::Cli

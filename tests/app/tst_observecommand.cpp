@@ -93,6 +93,19 @@ private Q_SLOTS:
         QVERIFY2(outcome.err.contains(expected), qPrintable(outcome.err));
     }
 
+    // Every wrong number is named, a line each with the hint; a plan is looked at only after them.
+    void everyWrongNumberIsNamed()
+    {
+        const auto outcome = CommandTesting::run(
+            CommandTesting::arguments("observe", {"--plan", "nope", "--gap-window", "0", "--port", "70000"}));
+        QCOMPARE(outcome.exitCode, 2);
+        QCOMPARE(outcome.err,
+            QStringLiteral("retrylab observe: --port must be a whole number from 0 to 65535 (got \"70000\"); see "
+                           "retrylab observe --help\n"
+                           "retrylab observe: --gap-window must be a number from 1 to 8.64e+07 (got \"0\"); see "
+                           "retrylab observe --help\n"));
+    }
+
     void aPlanFileThatCannotBeReadIsNamed()
     {
         QTemporaryDir dir;
