@@ -1,3 +1,5 @@
+#include "app/cli/cmd_proxy.h"
+
 #include "app/cli/clitr.h"
 #include "app/cli/commands.h"
 #include "app/cli/interruptwatcher.h"
@@ -5,7 +7,6 @@
 #include "core/observe/observationreport.h"
 #include "core/observe/observer.h"
 #include "core/proxy/proxycontrol.h"
-#include "core/proxy/proxyserver.h"
 #include "core/util/exportfile.h"
 
 #include <QCommandLineParser>
@@ -22,12 +23,62 @@
 
 namespace RetryLab::Cli {
 
-int runProxy(const QStringList &arguments)
-{
-    QTextStream out(stdout);
-    QTextStream err(stderr);
+namespace {
 
-    QCommandLineParser parser;
+using ProxyCommand::Options;
+
+const QString command = QStringLiteral("proxy");
+
+struct OptionTable
+{
+    OptionTable();
+    void addTo(QCommandLineParser &parser) const;
+
+    QCommandLineOption help;
+    QCommandLineOption listen;
+    QCommandLineOption upstream;
+    QCommandLineOption keepHost;
+    QCommandLineOption cacert;
+    QCommandLineOption allow;
+    QCommandLineOption duration;
+    QCommandLineOption report;
+    QCommandLineOption quiet;
+    QCommandLineOption fault;
+    QCommandLineOption faults;
+    QCommandLineOption seed;
+    QCommandLineOption control;
+};
+
+OptionTable::OptionTable()
+    : help({QStringLiteral("h"), QStringLiteral("help")}, Tr::tr("Show this help.")),
+      listen(QStringLiteral("listen"), Tr::tr("Address and port to listen on (default 127.0.0.1:0, a free port)."),
+          Tr::tr("ADDR:PORT")),
+      upstream(
+          QStringLiteral("upstream"), Tr::tr("The service to forward to: http:// or https:// URL."), Tr::tr("URL")),
+      keepHost(QStringLiteral("keep-host"), Tr::tr("Send the client's Host header on instead of the upstream's.")),
+      cacert(QStringLiteral("cacert"),
+          Tr::tr("PEM file of CA certificates trusted for an https upstream, besides the system's."), Tr::tr("FILE")),
+      allow(
+          QStringLiteral("allow-non-loopback"), Tr::tr("Allow --listen to name an address other machines can reach.")),
+      duration(QStringLiteral("duration"), Tr::tr("Stop after this many seconds."), Tr::tr("S")),
+      report(QStringLiteral("report"),
+          Tr::tr("Write what the observer saw (format retrylab-observation, version 1) to this JSON file."),
+          Tr::tr("FILE")),
+      quiet({QStringLiteral("q"), QStringLiteral("quiet")}, Tr::tr("Print no line per exchange.")),
+      fault(QStringLiteral("fault"), Tr::tr("A fault rule (repeatable), e.g. 'status=503 p=0.3 path=/api/*'."),
+          Tr::tr("RULE")),
+      faults(QStringLiteral("faults"),
+          Tr::tr("Fault rules from a JSON file (format retrylab-faults, version 1); --fault rules come after them."),
+          Tr::tr("FILE")),
+      seed(QStringLiteral("seed"),
+          Tr::tr("Seed of the fault probabilities and latencies (default: the file's, or a fresh one, printed)."),
+          Tr::tr("N")),
+      control(QStringLiteral("control"),
+          Tr::tr("Port of the control endpoint on 127.0.0.1 (default: a free one, printed)."), Tr::tr("PORT"))
+{ }
+
+void OptionTable::addTo(QCommandLineParser &parser) const
+{
     parser.setApplicationDescription(
         Tr::tr("Runs an HTTP/1.1 reverse proxy on loopback in front of a real service: every request to the listen\n"
                "address goes to the upstream and its answer streams back. Prints one line per exchange; at the end\n"
@@ -43,137 +94,186 @@ int runProxy(const QStringList &arguments)
                "  method=M path=GLOB header=NAME[:GLOB]   p=P every=N first=N from=S to=S   name=NAME off\n"
                "e.g. --fault 'status=503 p=0.3 path=/api/*'. While it runs, the control port switches rules:\n"
                "  curl -X POST 'http://127.0.0.1:PORT/_control/faults?enabled=false'   (or ?rule=NAME&enabled=true)"));
-    const QCommandLineOption helpOption({QStringLiteral("h"), QStringLiteral("help")}, Tr::tr("Show this help."));
-    const QCommandLineOption listenOption(QStringLiteral("listen"),
-        Tr::tr("Address and port to listen on (default 127.0.0.1:0, a free port)."), Tr::tr("ADDR:PORT"));
-    const QCommandLineOption upstreamOption(
-        QStringLiteral("upstream"), Tr::tr("The service to forward to: http:// or https:// URL."), Tr::tr("URL"));
-    const QCommandLineOption keepHostOption(
-        QStringLiteral("keep-host"), Tr::tr("Send the client's Host header on instead of the upstream's."));
-    const QCommandLineOption cacertOption(QStringLiteral("cacert"),
-        Tr::tr("PEM file of CA certificates trusted for an https upstream, besides the system's."), Tr::tr("FILE"));
-    const QCommandLineOption allowOption(
-        QStringLiteral("allow-non-loopback"), Tr::tr("Allow --listen to name an address other machines can reach."));
-    const QCommandLineOption durationOption(
-        QStringLiteral("duration"), Tr::tr("Stop after this many seconds."), Tr::tr("S"));
-    const QCommandLineOption reportOption(QStringLiteral("report"),
-        Tr::tr("Write what the observer saw (format retrylab-observation, version 1) to this JSON file."),
-        Tr::tr("FILE"));
-    const QCommandLineOption quietOption(
-        {QStringLiteral("q"), QStringLiteral("quiet")}, Tr::tr("Print no line per exchange."));
-    const QCommandLineOption faultOption(QStringLiteral("fault"),
-        Tr::tr("A fault rule (repeatable), e.g. 'status=503 p=0.3 path=/api/*'."), Tr::tr("RULE"));
-    const QCommandLineOption faultsOption(QStringLiteral("faults"),
-        Tr::tr("Fault rules from a JSON file (format retrylab-faults, version 1); --fault rules come after them."),
-        Tr::tr("FILE"));
-    const QCommandLineOption seedOption(QStringLiteral("seed"),
-        Tr::tr("Seed of the fault probabilities and latencies (default: the file's, or a fresh one, printed)."),
-        Tr::tr("N"));
-    const QCommandLineOption controlOption(QStringLiteral("control"),
-        Tr::tr("Port of the control endpoint on 127.0.0.1 (default: a free one, printed)."), Tr::tr("PORT"));
-    parser.addOptions({helpOption, listenOption, upstreamOption, keepHostOption, allowOption, durationOption,
-        reportOption, quietOption, faultOption, faultsOption, seedOption, controlOption, cacertOption});
+    parser.addOptions(
+        {help, listen, upstream, keepHost, allow, duration, report, quiet, fault, faults, seed, control, cacert});
+}
 
-    const auto usage = [&err](const QString &message) {
-        err << Tr::tr("retrylab proxy: %1; see retrylab proxy --help").arg(message) << Qt::endl;
-        return ExitUsage;
-    };
-    if (!parser.parse(subcommandArguments(arguments)))
-        return usage(parser.errorText());
-    if (parser.isSet(helpOption)) {
-        out << subcommandHelp(parser, Tr::tr("Usage: retrylab proxy --upstream URL [options]")) << Qt::endl;
-        return ExitOk;
+// --upstream, --keep-host, --cacert, --allow-non-loopback and --listen.
+Core::Result<Core::ProxyOptions> readProxyOptions(const QCommandLineParser &parser, const OptionTable &table)
+{
+    using Read = Core::Result<Core::ProxyOptions>;
+    if (!parser.isSet(table.upstream))
+        return Read::failure(Tr::tr("--upstream is required"));
+    Core::ProxyOptions proxy;
+    proxy.upstream = QUrl(parser.value(table.upstream), QUrl::StrictMode);
+    if (!proxy.upstream.isValid() || proxy.upstream.host().isEmpty()
+        || (proxy.upstream.scheme() != QLatin1String("http") && proxy.upstream.scheme() != QLatin1String("https"))) {
+        return Read::failure(Tr::tr("--upstream must be an http or https URL with a host (got \"%1\")")
+                                 .arg(parser.value(table.upstream)));
     }
-    if (!parser.positionalArguments().isEmpty())
-        return usage(Tr::tr("unexpected argument \"%1\"").arg(parser.positionalArguments().first()));
-    if (!parser.isSet(upstreamOption))
-        return usage(Tr::tr("--upstream is required"));
-
-    Core::ProxyOptions options;
-    options.upstream = QUrl(parser.value(upstreamOption), QUrl::StrictMode);
-    if (!options.upstream.isValid() || options.upstream.host().isEmpty()
-        || (options.upstream.scheme() != QLatin1String("http") && options.upstream.scheme() != QLatin1String("https")))
-        return usage(Tr::tr("--upstream must be an http or https URL with a host (got \"%1\")")
-                         .arg(parser.value(upstreamOption)));
-    options.keepHost = parser.isSet(keepHostOption);
-    options.caBundlePath = parser.value(cacertOption);
-    if (!options.caBundlePath.isEmpty() && QSslCertificate::fromPath(options.caBundlePath, QSsl::Pem).isEmpty())
-        return usage(Tr::tr("--cacert: %1 holds no PEM certificate (or cannot be read)").arg(options.caBundlePath));
-    options.allowNonLoopback = parser.isSet(allowOption);
-    if (parser.isSet(listenOption)) {
-        const QString listen = parser.value(listenOption);
+    proxy.keepHost = parser.isSet(table.keepHost);
+    proxy.caBundlePath = parser.value(table.cacert);
+    if (!proxy.caBundlePath.isEmpty() && QSslCertificate::fromPath(proxy.caBundlePath, QSsl::Pem).isEmpty()) {
+        return Read::failure(
+            Tr::tr("--cacert: %1 holds no PEM certificate (or cannot be read)").arg(proxy.caBundlePath));
+    }
+    proxy.allowNonLoopback = parser.isSet(table.allow);
+    if (parser.isSet(table.listen)) {
+        const QString listen = parser.value(table.listen);
         const qsizetype colon = listen.lastIndexOf(QLatin1Char(':'));
         bool ok = false;
         const uint port = colon > 0 ? listen.mid(colon + 1).toUInt(&ok) : 0;
         const QHostAddress address(listen.left(colon).remove(QLatin1Char('[')).remove(QLatin1Char(']')));
         if (colon <= 0 || !ok || port > 65535 || address.isNull())
-            return usage(Tr::tr("--listen needs ADDRESS:PORT, e.g. 127.0.0.1:8080 (got \"%1\")").arg(listen));
-        options.address = address;
-        options.port = quint16(port);
+            return Read::failure(Tr::tr("--listen needs ADDRESS:PORT, e.g. 127.0.0.1:8080 (got \"%1\")").arg(listen));
+        proxy.address = address;
+        proxy.port = quint16(port);
     }
-    double duration = 0.0;
-    if (parser.isSet(durationOption)) {
-        bool ok = false;
-        duration = parser.value(durationOption).toDouble(&ok);
-        if (!ok || !std::isfinite(duration) || duration <= 0 || duration > 7 * 24 * 3600)
-            return usage(
-                Tr::tr("--duration must be a number of seconds (got \"%1\")").arg(parser.value(durationOption)));
-    }
+    return proxy;
+}
 
-    Core::FaultRuleList rules;
-    if (parser.isSet(faultsOption)) {
-        QFile file(parser.value(faultsOption));
-        if (!file.open(QIODevice::ReadOnly))
-            return usage(Tr::tr("--faults: cannot read %1: %2").arg(file.fileName(), file.errorString()));
-        const auto read = Core::FaultRuleList::fromJson(file.read(16 * 1024 * 1024));
-        if (!read)
-            return usage(Tr::tr("--faults %1: %2").arg(file.fileName(), read.error()));
-        rules = *read;
-    }
-    if (parser.isSet(faultOption)) {
-        const auto read = Core::FaultRuleList::fromSpecs(parser.values(faultOption));
-        if (!read)
-            return usage(read.error());
-        rules.rules += read->rules;
-    }
-    quint64 seed = rules.seed.value_or(QRandomGenerator::system()->generate64() >> 1);
-    if (parser.isSet(seedOption)) {
-        bool ok = false;
-        seed = parser.value(seedOption).toULongLong(&ok);
-        if (!ok)
-            return usage(Tr::tr("--seed must be a whole number 0 or more (got \"%1\")").arg(parser.value(seedOption)));
-    }
-    rules.seed = seed;
-    quint16 controlPort = 0;
-    if (parser.isSet(controlOption)) {
-        bool ok = false;
-        const uint port = parser.value(controlOption).toUInt(&ok);
-        if (!ok || port > 65535)
-            return usage(Tr::tr("--control needs a port number (got \"%1\")").arg(parser.value(controlOption)));
-        controlPort = quint16(port);
-    }
+// The rules of --faults FILE, which come first, and their seed.
+Core::Result<Core::FaultRuleList> readFaultsFile(const QString &path)
+{
+    using Read = Core::Result<Core::FaultRuleList>;
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly))
+        return Read::failure(Tr::tr("--faults: cannot read %1: %2").arg(file.fileName(), file.errorString()));
+    const auto read = Core::FaultRuleList::fromJson(file.read(16 * 1024 * 1024));
+    if (!read)
+        return Read::failure(Tr::tr("--faults %1: %2").arg(file.fileName(), read.error()));
+    return *read;
+}
 
-    Core::ProxyServer proxy(options);
+// --duration, --faults, --fault, --seed and --control, checked in that order.
+Core::Result<void> readRunOptions(const QCommandLineParser &parser, const OptionTable &table, Options &options)
+{
+    if (parser.isSet(table.duration)) {
+        bool ok = false;
+        options.durationS = parser.value(table.duration).toDouble(&ok);
+        if (!ok || !std::isfinite(options.durationS) || options.durationS <= 0 || options.durationS > 7 * 24 * 3600) {
+            return Core::Result<void>::failure(
+                Tr::tr("--duration must be a number of seconds (got \"%1\")").arg(parser.value(table.duration)));
+        }
+    }
+    if (parser.isSet(table.faults)) {
+        auto read = readFaultsFile(parser.value(table.faults));
+        if (!read)
+            return read.errorDetail();
+        options.faults = std::move(read).value();
+    }
+    if (parser.isSet(table.fault)) {
+        const auto read = Core::FaultRuleList::fromSpecs(parser.values(table.fault));
+        if (!read)
+            return read.errorDetail();
+        options.faults.rules += read->rules;
+    }
+    if (parser.isSet(table.seed)) {
+        bool ok = false;
+        options.faults.seed = parser.value(table.seed).toULongLong(&ok);
+        if (!ok) {
+            return Core::Result<void>::failure(
+                Tr::tr("--seed must be a whole number 0 or more (got \"%1\")").arg(parser.value(table.seed)));
+        }
+    }
+    if (parser.isSet(table.control)) {
+        bool ok = false;
+        const uint port = parser.value(table.control).toUInt(&ok);
+        if (!ok || port > 65535) {
+            return Core::Result<void>::failure(
+                Tr::tr("--control needs a port number (got \"%1\")").arg(parser.value(table.control)));
+        }
+        options.controlPort = quint16(port);
+    }
+    return {};
+}
+
+// Where the proxy listens and the rules it applies.
+void printBanner(const Core::ProxyServer &proxy, const Core::ProxyControl &control, quint64 seed, QTextStream &out)
+{
+    out << Tr::tr("RetryLab proxy on %1 -> %2; Ctrl+C stops.")
+               .arg(proxy.listenUrl().toString(), proxy.options().upstream.toString())
+        << Qt::endl;
+    for (const Core::FaultRule &rule : proxy.faultRules())
+        out << Tr::tr("fault %1%2: %3").arg(rule.name, rule.enabled ? QString() : Tr::tr(" (off)"), rule.describe())
+            << Qt::endl;
+    out << Tr::tr("seed %1; control: %2 (GET, or POST ?enabled=false)").arg(seed).arg(control.url().toString())
+        << Qt::endl;
+}
+
+// Until Ctrl+C or --duration.
+void runUntilStopped(const Options &options, Core::ProxyServer &proxy)
+{
+    InterruptWatcher interrupts;
+    QObject::connect(&interrupts, &InterruptWatcher::interrupted, &proxy, [] { QCoreApplication::quit(); });
+    if (options.durationS > 0)
+        QTimer::singleShot(int(std::min(options.durationS * 1000.0, 2e9)), &proxy, [] { QCoreApplication::quit(); });
+    QCoreApplication::exec();
+}
+
+} // namespace
+
+namespace ProxyCommand {
+
+Core::Result<Options> parse(const QStringList &arguments)
+{
+    const OptionTable table;
+    QCommandLineParser parser;
+    table.addTo(parser);
+    if (const auto parsed = parseSubcommand(parser, arguments); !parsed)
+        return parsed.errorDetail();
+    Options options;
+    if (parser.isSet(table.help)) {
+        options.help
+            = subcommandHelp(parser, Tr::tr("Usage: retrylab proxy --upstream URL [options]")) + QLatin1Char('\n');
+        return options;
+    }
+    if (!parser.positionalArguments().isEmpty()) {
+        return Core::Result<Options>::failure(
+            Tr::tr("unexpected argument \"%1\"").arg(parser.positionalArguments().first()));
+    }
+    auto proxy = readProxyOptions(parser, table);
+    if (!proxy)
+        return proxy.errorDetail();
+    options.proxy = std::move(proxy).value();
+    if (const auto read = readRunOptions(parser, table, options); !read)
+        return read.errorDetail();
+    if (parser.isSet(table.report))
+        options.reportPath = parser.value(table.report);
+    options.quiet = parser.isSet(table.quiet);
+    return options;
+}
+
+int run(const Options &options)
+{
+    QTextStream out(stdout);
+    QTextStream err(stderr);
+    Core::FaultRuleList rules = options.faults;
+    if (!rules.seed)
+        rules.seed = QRandomGenerator::system()->generate64() >> 1;
+
+    Core::ProxyServer proxy(options.proxy);
     proxy.setFaultRules(rules);
     Core::ProxyControl control(&proxy);
-    if (!control.listen(QHostAddress(QHostAddress::LocalHost), controlPort)) {
+    if (!control.listen(QHostAddress(QHostAddress::LocalHost), options.controlPort)) {
         err << Tr::tr("retrylab proxy: control port: %1").arg(control.errorString()) << Qt::endl;
         return ExitFailed;
     }
     if (!proxy.listen()) {
         err << Tr::tr("retrylab proxy: %1").arg(proxy.errorString()) << Qt::endl;
-        return options.address.isLoopback() || options.allowNonLoopback ? ExitFailed : ExitUsage;
+        // A non-loopback address without --allow-non-loopback is the command line's fault.
+        return options.proxy.address.isLoopback() || options.proxy.allowNonLoopback ? ExitFailed : ExitUsage;
     }
-    if (!options.address.isLoopback()) {
+    if (!options.proxy.address.isLoopback()) {
         err << Tr::tr("warning: listening on %1, which other machines may reach; anyone who does can reach %2 "
                       "through it and meet its faults")
-                   .arg(options.address.toString(), options.upstream.toString())
+                   .arg(options.proxy.address.toString(), options.proxy.upstream.toString())
             << Qt::endl;
     }
     // The observer groups and judges what passes; the proxy, not a plan, decides the answers.
     Core::Observer observer;
     QObject::connect(&proxy, &Core::ProxyServer::exchangeFinished, &observer,
-        [&observer, &out, quiet = parser.isSet(quietOption)](const Core::ServerLogEntry &entry) {
+        [&observer, &out, quiet = options.quiet](const Core::ServerLogEntry &entry) {
             if (!quiet)
                 out << entry.summary() << Qt::endl;
             if (entry.method.isEmpty())
@@ -183,21 +283,9 @@ int runProxy(const QStringList &arguments)
             observer.observeAnswer(observed);
         });
     const QDateTime started = QDateTime::currentDateTimeUtc();
-    out << Tr::tr("RetryLab proxy on %1 -> %2; Ctrl+C stops.")
-               .arg(proxy.listenUrl().toString(), options.upstream.toString())
-        << Qt::endl;
-    for (const Core::FaultRule &rule : proxy.faultRules())
-        out << Tr::tr("fault %1%2: %3").arg(rule.name, rule.enabled ? QString() : Tr::tr(" (off)"), rule.describe())
-            << Qt::endl;
-    out << Tr::tr("seed %1; control: %2 (GET, or POST ?enabled=false)").arg(seed).arg(control.url().toString())
-        << Qt::endl;
+    printBanner(proxy, control, *rules.seed, out);
     const QString listenUrl = proxy.listenUrl().toString();
-
-    InterruptWatcher interrupts;
-    QObject::connect(&interrupts, &InterruptWatcher::interrupted, &proxy, [] { QCoreApplication::quit(); });
-    if (duration > 0)
-        QTimer::singleShot(int(std::min(duration * 1000.0, 2e9)), &proxy, [] { QCoreApplication::quit(); });
-    QCoreApplication::exec();
+    runUntilStopped(options, proxy);
     proxy.close();
     observer.finish();
 
@@ -206,15 +294,22 @@ int runProxy(const QStringList &arguments)
     report.finished = QDateTime::currentDateTimeUtc();
     report.serverUrl = listenUrl;
     out << Qt::endl << report.toText();
-    if (parser.isSet(reportOption)) {
+    if (options.reportPath) {
         const auto written = Core::ExportFile::write(
-            parser.value(reportOption), QJsonDocument(report.toJson()).toJson(QJsonDocument::Indented));
+            *options.reportPath, QJsonDocument(report.toJson()).toJson(QJsonDocument::Indented));
         if (!written) {
             err << Tr::tr("retrylab proxy: --report: %1").arg(written.error()) << Qt::endl;
             return ExitUsage;
         }
     }
     return ExitOk;
+}
+
+} // namespace ProxyCommand
+
+int runProxy(const QStringList &arguments)
+{
+    return parseAndRun(command, arguments, &ProxyCommand::parse, &ProxyCommand::run, UsageHint::SeeHelp);
 }
 
 } // namespace RetryLab::Cli

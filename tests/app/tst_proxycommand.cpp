@@ -80,6 +80,82 @@ private Q_SLOTS:
         QVERIFY2(outcome.err.contains(expected), qPrintable(outcome.err));
     }
 
+    // Several mistakes: the one met first in the order the options are read is named.
+    void theFirstMistakeIsNamed_data()
+    {
+        QTest::addColumn<QStringList>("arguments");
+        QTest::addColumn<QString>("expected");
+        QTest::addColumn<QString>("notExpected");
+        const auto args
+            = [](std::initializer_list<const char *> words) { return CommandTesting::arguments("proxy", words); };
+        QTest::addRow("CA bundle before listen")
+            << args({"--upstream", "https://127.0.0.1:1", "--listen", "nowhere", "--cacert", "/nonexistent.pem"})
+            << "holds no PEM certificate"
+            << "--listen";
+        QTest::addRow("faults file before fault")
+            << args({"--upstream", "http://127.0.0.1:1", "--fault", "status=503 p=3", "--faults", "/nonexistent.json"})
+            << "--faults: cannot read"
+            << "probability";
+        QTest::addRow("faults file before seed")
+            << args({"--upstream", "http://127.0.0.1:1", "--seed", "x", "--faults", "/nonexistent.json"})
+            << "--faults: cannot read"
+            << "--seed";
+        QTest::addRow("duration before faults file")
+            << args({"--upstream", "http://127.0.0.1:1", "--faults", "/nonexistent.json", "--duration", "0"})
+            << "--duration"
+            << "--faults";
+    }
+
+    void theFirstMistakeIsNamed()
+    {
+        QFETCH(QStringList, arguments);
+        QFETCH(QString, expected);
+        QFETCH(QString, notExpected);
+        const auto outcome = CommandTesting::run(arguments);
+        QCOMPARE(outcome.exitCode, 2);
+        QVERIFY2(outcome.err.contains(expected), qPrintable(outcome.err));
+        QVERIFY2(!outcome.err.contains(notExpected), qPrintable(outcome.err));
+        QCOMPARE(outcome.err.count(QLatin1Char('\n')), 1);
+    }
+
+    // The proxy refuses to listen there: said as the proxy says it, without the help hint.
+    void aNonLoopbackAddressIsRefusedAsTheProxySays()
+    {
+        const auto outcome = CommandTesting::run(CommandTesting::arguments(
+            "proxy", {"--upstream", "http://127.0.0.1:1", "--listen", "0.0.0.0:0", "--control", "0"}));
+        QCOMPARE(outcome.exitCode, 2);
+        QCOMPARE(outcome.err,
+            QStringLiteral("retrylab proxy: 0.0.0.0 is not a loopback address: anyone who reaches it could use the "
+                           "proxy; allow it on purpose (--allow-non-loopback)\n"));
+        QVERIFY(outcome.out.isEmpty());
+    }
+
+    // The seed: --seed, else the faults file's; it is printed.
+    void theSeedIsTheOptionsThenTheFiles_data()
+    {
+        QTest::addColumn<QStringList>("extra");
+        QTest::addColumn<QString>("expected");
+        QTest::addRow("file") << QStringList{} << "seed 7;";
+        QTest::addRow("option") << QStringList{QStringLiteral("--seed"), QStringLiteral("5")} << "seed 5;";
+    }
+
+    void theSeedIsTheOptionsThenTheFiles()
+    {
+        QFETCH(QStringList, extra);
+        QFETCH(QString, expected);
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("faults.json"));
+        QVERIFY(CommandTesting::write(
+            path, R"({"format":"retrylab-faults","version":1,"seed":7,"rules":[{"name":"slow","status":503}]})"));
+        const auto outcome = CommandTesting::run(
+            QStringList{QStringLiteral("proxy"), QStringLiteral("--upstream"), QStringLiteral("http://127.0.0.1:1"),
+                QStringLiteral("--faults"), path, QStringLiteral("--duration"), QStringLiteral("0.2")}
+            + extra);
+        QCOMPARE(outcome.exitCode, 0);
+        QVERIFY2(outcome.out.contains(expected), qPrintable(outcome.out));
+        QVERIFY2(outcome.out.contains(QStringLiteral("fault slow: answer 503")), qPrintable(outcome.out));
+    }
+
     void forwardsAndObserves()
     {
         Core::FaultServer upstream;
