@@ -1,8 +1,10 @@
+#include "app/cli/cmd_compare.h"
+
 #include "app/cli/clitr.h"
 #include "app/cli/commands.h"
 #include "app/cli/console.h"
 #include "app/cli/interruptwatcher.h"
-#include "app/cli/policyargument.h"
+#include "app/cli/runseed.h"
 #include "app/cli/subcommand.h"
 #include "app/cli/texttable.h"
 #include "core/export/texttimeline.h"
@@ -23,6 +25,10 @@ namespace RetryLab::Cli {
 
 namespace {
 
+using CompareCommand::Options;
+
+const QString command = QStringLiteral("compare");
+
 QJsonValue optionalMs(const std::optional<double> &ms)
 {
     return ms ? QJsonValue(*ms) : QJsonValue(QJsonValue::Null);
@@ -33,84 +39,68 @@ QString msText(const std::optional<double> &ms)
     return ms ? Core::TextTimeline::formatTime(*ms) : QStringLiteral("-");
 }
 
-} // namespace
-
-int runCompare(const QStringList &arguments)
+struct OptionTable
 {
-    QTextStream out(stdout);
-    QTextStream err(stderr);
+    OptionTable();
+    void addTo(QCommandLineParser &parser) const;
 
-    QCommandLineParser parser;
+    QCommandLineOption help;
+    QCommandLineOption policy;
+    QCommandLineOption scenario;
+    QCommandLineOption seed;
+    QCommandLineOption width;
+    QCommandLineOption json;
+};
+
+OptionTable::OptionTable()
+    : help({QStringLiteral("h"), QStringLiteral("help")}, Tr::tr("Show this help.")),
+      policy(QStringLiteral("policy"), Tr::tr("A policy: a preset id or name, or a policy file. Give 2 to 4."),
+          Tr::tr("ID|FILE")),
+      scenario(QStringLiteral("scenario"),
+          Tr::tr("The scenario file (its scripts and requests; its policy is replaced)."), Tr::tr("FILE")),
+      seed(QStringLiteral("seed"), Tr::tr("Seed of the jitter and random faults (default: a fresh one, printed)."),
+          Tr::tr("S")),
+      width(QStringLiteral("width"), Tr::tr("Characters of the time axis (default 60)."), Tr::tr("N")),
+      json(QStringLiteral("json"), Tr::tr("Print the comparison as JSON."))
+{ }
+
+void OptionTable::addTo(QCommandLineParser &parser) const
+{
     parser.setApplicationDescription(
         Tr::tr("Runs one scripted fault scenario under 2 to 4 policies at once, each against its own copy of the\n"
                "scenario's scripts and with the same seed, so that only the policy differs. Prints the runs as\n"
                "timelines on one time axis and a summary row per policy: attempts (the load on the server), the\n"
                "busiest second, time to success, failures."));
-    const QCommandLineOption helpOption({QStringLiteral("h"), QStringLiteral("help")}, Tr::tr("Show this help."));
-    const QCommandLineOption policyOption(QStringLiteral("policy"),
-        Tr::tr("A policy: a preset id or name, or a policy file. Give 2 to 4."), Tr::tr("ID|FILE"));
-    const QCommandLineOption scenarioOption(QStringLiteral("scenario"),
-        Tr::tr("The scenario file (its scripts and requests; its policy is replaced)."), Tr::tr("FILE"));
-    const QCommandLineOption seedOption(QStringLiteral("seed"),
-        Tr::tr("Seed of the jitter and random faults (default: a fresh one, printed)."), Tr::tr("S"));
-    const QCommandLineOption widthOption(
-        QStringLiteral("width"), Tr::tr("Characters of the time axis (default 60)."), Tr::tr("N"));
-    const QCommandLineOption jsonOption(QStringLiteral("json"), Tr::tr("Print the comparison as JSON."));
-    parser.addOptions({helpOption, policyOption, scenarioOption, seedOption, widthOption, jsonOption});
+    parser.addOptions({help, policy, scenario, seed, width, json});
+}
 
-    const auto usage = [&err](const QString &message) {
-        err << Tr::tr("retrylab compare: %1; see retrylab compare --help").arg(message) << Qt::endl;
-        return ExitUsage;
-    };
-    if (!parser.parse(subcommandArguments(arguments)))
-        return usage(parser.errorText());
-    if (parser.isSet(helpOption)) {
-        out << subcommandHelp(
-            parser, Tr::tr("Usage: retrylab compare --policy A --policy B [--policy C ...] --scenario FILE [options]"))
-            << Qt::endl;
-        return ExitOk;
-    }
-    if (!parser.positionalArguments().isEmpty())
-        return usage(Tr::tr("unexpected argument \"%1\"").arg(parser.positionalArguments().first()));
-    const QStringList names = parser.values(policyOption);
+// The policies and the scenario, read; their problems are usage errors.
+Core::Result<void> readInputs(const QCommandLineParser &parser, const OptionTable &table, Options &options)
+{
+    const QStringList names = parser.values(table.policy);
     if (names.size() < Core::PolicyComparison::minPolicies || names.size() > Core::PolicyComparison::maxPolicies)
-        return usage(Tr::tr("give 2 to 4 --policy options (got %1)").arg(names.size()));
-    if (!parser.isSet(scenarioOption))
-        return usage(Tr::tr("--scenario FILE is required"));
-    QList<Core::BackoffPolicy> policies;
-    QStringList origins;
+        return Core::Result<void>::failure(Tr::tr("give 2 to 4 --policy options (got %1)").arg(names.size()));
+    if (!parser.isSet(table.scenario))
+        return Core::Result<void>::failure(Tr::tr("--scenario FILE is required"));
     for (const QString &name : names) {
-        const auto resolved = resolvePolicy(name);
+        auto resolved = resolvePolicy(name);
         if (!resolved)
-            return usage(Tr::tr("--policy %1: %2").arg(name, resolved.error()));
-        policies.append(resolved->policy);
-        origins.append(resolved->origin);
+            return Core::Result<void>::failure(Tr::tr("--policy %1: %2").arg(name, resolved.error()));
+        options.policies.append(std::move(resolved).value());
     }
+    // The reader's own warnings pass through the redaction too.
     Console::installMessageHandler(true);
-    const auto scenario = Core::ScenarioReader::readFile(parser.value(scenarioOption));
+    options.scenarioPath = parser.value(table.scenario);
+    auto scenario = Core::ScenarioReader::readFile(options.scenarioPath);
     if (!scenario)
-        return usage(scenario.error());
-    int width = 60;
-    if (parser.isSet(widthOption)) {
-        bool ok = false;
-        width = parser.value(widthOption).toInt(&ok);
-        if (!ok || width < 20 || width > 400)
-            return usage(
-                Tr::tr("--width must be a whole number from 20 to 400 (got \"%1\")").arg(parser.value(widthOption)));
-    }
-    quint64 seed = Core::RandomSource::freshSeed();
-    const bool drawn = !parser.isSet(seedOption);
-    if (!drawn) {
-        bool ok = false;
-        seed = parser.value(seedOption).toULongLong(&ok);
-        if (!ok)
-            return usage(Tr::tr("--seed must be a whole number (got \"%1\")").arg(parser.value(seedOption)));
-    }
+        return scenario.errorDetail();
+    options.scenario = std::move(scenario).value();
+    return {};
+}
 
-    Core::PolicyComparison comparison;
-    comparison.setScenario(*scenario);
-    comparison.setPolicies(policies, origins);
-    comparison.setSeed(seed);
+// Runs the policies until they finish, one fails or Ctrl+C cancels them; the failure, if one did.
+QString compare(Core::PolicyComparison &comparison)
+{
     QEventLoop loop;
     QString problem;
     QObject::connect(&comparison, &Core::PolicyComparison::finished, &loop, &QEventLoop::quit);
@@ -122,39 +112,32 @@ int runCompare(const QStringList &arguments)
     QObject::connect(&interrupt, &InterruptWatcher::interrupted, &comparison, &Core::PolicyComparison::cancel);
     comparison.start();
     loop.exec();
-    if (!problem.isEmpty()) {
-        err << Tr::tr("retrylab compare: %1").arg(problem) << Qt::endl;
-        return ExitFailed;
-    }
+    return problem;
+}
 
-    const QList<Core::ComparisonRow> &rows = comparison.rows();
-    if (parser.isSet(jsonOption)) {
-        QJsonArray array;
-        for (const Core::ComparisonRow &row : rows) {
-            array.append(QJsonObject{{QStringLiteral("policy"), row.policy.name},
-                {QStringLiteral("origin"), row.origin}, {QStringLiteral("requests"), row.requests},
-                {QStringLiteral("succeeded"), row.succeeded}, {QStringLiteral("failed"), row.failed},
-                {QStringLiteral("attempts"), row.attempts},
-                {QStringLiteral("peakAttemptsPerSecond"), row.peakAttemptsPerSecond},
-                {QStringLiteral("medianSuccessMs"), optionalMs(row.medianSuccessMs)},
-                {QStringLiteral("maxSuccessMs"), optionalMs(row.maxSuccessMs)}, {QStringLiteral("runMs"), row.runMs}});
-        }
-        const QJsonObject json{{QStringLiteral("scenario"), scenario->name},
-            {QStringLiteral("seed"), QString::number(seed)}, {QStringLiteral("policies"), array}};
-        out << QString::fromUtf8(QJsonDocument(json).toJson(QJsonDocument::Indented));
-        return ExitOk;
-    }
-
-    out << Tr::tr("Scenario \"%1\" (%2) under %n policies, seed %3%4", nullptr, int(rows.size()))
-               .arg(scenario->name, QDir::toNativeSeparators(parser.value(scenarioOption)))
-               .arg(seed)
-               .arg(drawn ? Tr::tr(" (drawn; --seed %1 repeats it)").arg(seed) : QString())
-        << Qt::endl
-        << Qt::endl;
-    Core::TextTimeline::Options options;
-    options.width = width;
-    options.spanMs = comparison.spanMs();
+void printJson(QTextStream &out, const Options &options, const QList<Core::ComparisonRow> &rows, quint64 seed)
+{
+    QJsonArray array;
     for (const Core::ComparisonRow &row : rows) {
+        array.append(QJsonObject{{QStringLiteral("policy"), row.policy.name}, {QStringLiteral("origin"), row.origin},
+            {QStringLiteral("requests"), row.requests}, {QStringLiteral("succeeded"), row.succeeded},
+            {QStringLiteral("failed"), row.failed}, {QStringLiteral("attempts"), row.attempts},
+            {QStringLiteral("peakAttemptsPerSecond"), row.peakAttemptsPerSecond},
+            {QStringLiteral("medianSuccessMs"), optionalMs(row.medianSuccessMs)},
+            {QStringLiteral("maxSuccessMs"), optionalMs(row.maxSuccessMs)}, {QStringLiteral("runMs"), row.runMs}});
+    }
+    const QJsonObject json{{QStringLiteral("scenario"), options.scenario.name},
+        {QStringLiteral("seed"), QString::number(seed)}, {QStringLiteral("policies"), array}};
+    out << QString::fromUtf8(QJsonDocument(json).toJson(QJsonDocument::Indented));
+}
+
+// A timeline per policy, all on the comparison's time axis.
+void printTimelines(QTextStream &out, const Options &options, const Core::PolicyComparison &comparison)
+{
+    Core::TextTimeline::Options timeline;
+    timeline.width = options.width;
+    timeline.spanMs = comparison.spanMs();
+    for (const Core::ComparisonRow &row : comparison.rows()) {
         out << Tr::tr("%1 (%2)").arg(row.policy.name, row.origin) << Qt::endl;
         QList<quint64> ids = row.record.requests.keys();
         std::sort(ids.begin(), ids.end());
@@ -163,12 +146,15 @@ int runCompare(const QStringList &arguments)
             const QString label = row.record.requests.value(id).label;
             lanes.append({label.isEmpty() ? Tr::tr("request %1").arg(id) : label, id});
         }
-        for (const QString &line : Core::TextTimeline::render(row.record, lanes, options))
+        for (const QString &line : Core::TextTimeline::render(row.record, lanes, timeline))
             out << QStringLiteral("  ") << line << Qt::endl;
         out << Qt::endl;
     }
     out << Core::TextTimeline::legend() << Qt::endl << Qt::endl;
+}
 
+void printSummary(QTextStream &out, const QList<Core::ComparisonRow> &rows)
+{
     TextTable table({Tr::tr("policy"), Tr::tr("requests"), Tr::tr("succeeded"), Tr::tr("failed"), Tr::tr("attempts"),
         Tr::tr("busiest second"), Tr::tr("to success p50"), Tr::tr("max"), Tr::tr("run")});
     for (const Core::ComparisonRow &row : rows) {
@@ -178,7 +164,91 @@ int runCompare(const QStringList &arguments)
     }
     for (const QString &line : table.lines())
         out << line << Qt::endl;
+}
+
+} // namespace
+
+namespace CompareCommand {
+
+Core::Result<Options> parse(const QStringList &arguments)
+{
+    const OptionTable table;
+    QCommandLineParser parser;
+    table.addTo(parser);
+    if (const auto parsed = parseSubcommand(parser, arguments); !parsed)
+        return parsed.errorDetail();
+    Options options;
+    if (parser.isSet(table.help)) {
+        options.help = subcommandHelp(parser,
+                           Tr::tr("Usage: retrylab compare --policy A --policy B [--policy C ...] --scenario FILE "
+                                  "[options]"))
+            + QLatin1Char('\n');
+        return options;
+    }
+    if (!parser.positionalArguments().isEmpty()) {
+        return Core::Result<Options>::failure(
+            Tr::tr("unexpected argument \"%1\"").arg(parser.positionalArguments().first()));
+    }
+    if (const auto inputs = readInputs(parser, table, options); !inputs)
+        return inputs.errorDetail();
+    if (parser.isSet(table.width)) {
+        bool ok = false;
+        options.width = parser.value(table.width).toInt(&ok);
+        if (!ok || options.width < 20 || options.width > 400) {
+            return Core::Result<Options>::failure(
+                Tr::tr("--width must be a whole number from 20 to 400 (got \"%1\")").arg(parser.value(table.width)));
+        }
+    }
+    if (parser.isSet(table.seed)) {
+        bool ok = false;
+        options.seed = parser.value(table.seed).toULongLong(&ok);
+        if (!ok) {
+            return Core::Result<Options>::failure(
+                Tr::tr("--seed must be a whole number (got \"%1\")").arg(parser.value(table.seed)));
+        }
+    }
+    options.json = parser.isSet(table.json);
+    return options;
+}
+
+int run(const Options &options)
+{
+    const RunSeed seed(options.seed);
+    Core::PolicyComparison comparison;
+    comparison.setScenario(options.scenario);
+    QList<Core::BackoffPolicy> policies;
+    QStringList origins;
+    for (const NamedPolicy &named : options.policies) {
+        policies.append(named.policy);
+        origins.append(named.origin);
+    }
+    comparison.setPolicies(policies, origins);
+    comparison.setSeed(seed.value());
+    if (const QString problem = compare(comparison); !problem.isEmpty()) {
+        QTextStream(stderr) << Tr::tr("retrylab compare: %1").arg(problem) << Qt::endl;
+        return ExitFailed;
+    }
+
+    QTextStream out(stdout);
+    const QList<Core::ComparisonRow> &rows = comparison.rows();
+    if (options.json) {
+        printJson(out, options, rows, seed.value());
+        return ExitOk;
+    }
+    out << Tr::tr("Scenario \"%1\" (%2) under %n policies, %3", nullptr, int(rows.size()))
+               .arg(options.scenario.name, QDir::toNativeSeparators(options.scenarioPath), seed.text())
+        << Qt::endl
+        << Qt::endl;
+    printTimelines(out, options, comparison);
+    printSummary(out, rows);
     return ExitOk;
+}
+
+} // namespace CompareCommand
+
+int runCompare(const QStringList &arguments)
+{
+    return parseAndRun(command, arguments, &CompareCommand::parse, &CompareCommand::run, UsageHint::SeeHelp);
 }
 
 } // namespace RetryLab::Cli

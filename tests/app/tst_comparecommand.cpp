@@ -5,6 +5,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -57,6 +58,48 @@ private Q_SLOTS:
         const auto badScenario = CommandTesting::run(CommandTesting::arguments(
             "compare", {"--policy", "iam", "--policy", "curl-retry", "--scenario", "/nonexistent.json"}));
         QCOMPARE(badScenario.exitCode, 2);
+    }
+
+    void usageError_namesTheCommandAndItsHelp()
+    {
+        const auto outcome = CommandTesting::run(CommandTesting::arguments("compare", {"--policy", "iam"}));
+        QCOMPARE(outcome.exitCode, 2);
+        QCOMPARE(outcome.err,
+            QStringLiteral("retrylab compare: give 2 to 4 --policy options (got 1); see retrylab compare --help\n"));
+        QVERIFY(outcome.out.isEmpty());
+    }
+
+    // The scenario is read before --width and --seed are looked at: its problem is the one named.
+    void aScenarioThatCannotBeRead_isNamedBeforeTheOtherOptions()
+    {
+        const auto outcome = CommandTesting::run(CommandTesting::arguments("compare",
+            {"--policy", "iam", "--policy", "curl-retry", "--scenario", "/nonexistent.json", "--width", "5", "--seed",
+                "x"}));
+        QCOMPARE(outcome.exitCode, 2);
+        QVERIFY2(outcome.err.contains(QLatin1String("nonexistent.json")), qPrintable(outcome.err));
+        QVERIFY2(!outcome.err.contains(QLatin1String("--width")), qPrintable(outcome.err));
+        QVERIFY2(!outcome.err.contains(QLatin1String("--seed")), qPrintable(outcome.err));
+    }
+
+    void heading_namesTheScenarioThePoliciesAndTheSeed()
+    {
+        const QString scenario = scenarioFile();
+        const auto given = CommandTesting::run({QStringLiteral("compare"), QStringLiteral("--policy"),
+            QStringLiteral("iam"), QStringLiteral("--policy"), QStringLiteral("curl-retry"),
+            QStringLiteral("--scenario"), scenario, QStringLiteral("--seed"), QStringLiteral("4")});
+        QCOMPARE(given.exitCode, 0);
+        QCOMPARE(given.out.section(QLatin1Char('\n'), 0, 1),
+            QStringLiteral("Scenario \"flaky\" (%1) under 2 policies, seed 4\n").arg(scenario));
+        const auto drawn
+            = CommandTesting::run({QStringLiteral("compare"), QStringLiteral("--policy"), QStringLiteral("iam"),
+                QStringLiteral("--policy"), QStringLiteral("curl-retry"), QStringLiteral("--scenario"), scenario});
+        QCOMPARE(drawn.exitCode, 0);
+        static const QRegularExpression heading(
+            QStringLiteral("^Scenario \"flaky\" \\(.*\\) under 2 policies, seed (\\d+) \\(drawn; --seed (\\d+) "
+                           "repeats it\\)\n\n"));
+        const QRegularExpressionMatch match = heading.match(drawn.out);
+        QVERIFY2(match.hasMatch(), qPrintable(drawn.out));
+        QCOMPARE(match.captured(1), match.captured(2));
     }
 
     void twoPolicies_sameFaults_differentOutcomes()
