@@ -1,9 +1,10 @@
+#include "app/cli/cmd_layers.h"
+
 #include "app/cli/clitr.h"
 #include "app/cli/commands.h"
 #include "app/cli/policyargument.h"
 #include "app/cli/subcommand.h"
 #include "core/herd/layersimulation.h"
-#include "core/policy/retrylayers.h"
 #include "core/util/randomsource.h"
 
 #include <QCommandLineParser>
@@ -17,12 +18,46 @@
 
 namespace RetryLab::Cli {
 
-int runLayers(const QStringList &arguments)
-{
-    QTextStream out(stdout);
-    QTextStream err(stderr);
+namespace {
 
-    QCommandLineParser parser;
+using LayersCommand::Options;
+
+const QString command = QStringLiteral("layers");
+
+struct OptionTable
+{
+    OptionTable();
+    void addTo(QCommandLineParser &parser) const;
+
+    QCommandLineOption help;
+    QCommandLineOption policy;
+    QCommandLineOption failure;
+    QCommandLineOption failureMs;
+    QCommandLineOption threshold;
+    QCommandLineOption runs;
+    QCommandLineOption seed;
+    QCommandLineOption json;
+};
+
+OptionTable::OptionTable()
+    : help({QStringLiteral("h"), QStringLiteral("help")}, Tr::tr("Show this help.")),
+      policy(QStringLiteral("policy"),
+          Tr::tr("A layer: a preset id or name, or a policy file. Give 2 to 4, outermost first."), Tr::tr("ID|FILE")),
+      failure(QStringLiteral("p"),
+          Tr::tr("Probability that one attempt at the server fails, for the expected figures (default 0.5)."),
+          Tr::tr("P")),
+      failureMs(QStringLiteral("failure-ms"),
+          Tr::tr("How long a failing attempt at the server takes (default 0: it fails at once)."), Tr::tr("MS")),
+      threshold(QStringLiteral("threshold"),
+          Tr::tr("Warn when one user action may send more attempts than this (default 10)."), Tr::tr("N")),
+      runs(QStringLiteral("runs"), Tr::tr("User actions played for the check (default 10000; 0: no check)."),
+          Tr::tr("N")),
+      seed(QStringLiteral("seed"), Tr::tr("Seed of the check (default: a fresh one, printed)."), Tr::tr("S")),
+      json(QStringLiteral("json"), Tr::tr("Print the figures as JSON."))
+{ }
+
+void OptionTable::addTo(QCommandLineParser &parser) const
+{
     parser.setApplicationDescription(
         Tr::tr("The layer calculator: 2 to 4 retry policies stacked, outermost first (for example app, SDK,\n"
                "service mesh). Every attempt of a layer runs the whole retry sequence of the layer below, so\n"
@@ -30,130 +65,169 @@ int runLayers(const QStringList &arguments)
                "expected number of attempts at the server and the longest wait before the action gives up,\n"
                "computed exactly, then checked by playing the stack many times on a virtual clock.\n"
                "Exit status 1 when the worst case exceeds --threshold."));
-    const QCommandLineOption helpOption({QStringLiteral("h"), QStringLiteral("help")}, Tr::tr("Show this help."));
-    const QCommandLineOption policyOption(QStringLiteral("policy"),
-        Tr::tr("A layer: a preset id or name, or a policy file. Give 2 to 4, outermost first."), Tr::tr("ID|FILE"));
-    const QCommandLineOption failureOption(QStringLiteral("p"),
-        Tr::tr("Probability that one attempt at the server fails, for the expected figures (default 0.5)."),
-        Tr::tr("P"));
-    const QCommandLineOption failureMsOption(QStringLiteral("failure-ms"),
-        Tr::tr("How long a failing attempt at the server takes (default 0: it fails at once)."), Tr::tr("MS"));
-    const QCommandLineOption thresholdOption(QStringLiteral("threshold"),
-        Tr::tr("Warn when one user action may send more attempts than this (default 10)."), Tr::tr("N"));
-    const QCommandLineOption runsOption(
-        QStringLiteral("runs"), Tr::tr("User actions played for the check (default 10000; 0: no check)."), Tr::tr("N"));
-    const QCommandLineOption seedOption(
-        QStringLiteral("seed"), Tr::tr("Seed of the check (default: a fresh one, printed)."), Tr::tr("S"));
-    const QCommandLineOption jsonOption(QStringLiteral("json"), Tr::tr("Print the figures as JSON."));
-    parser.addOptions({helpOption, policyOption, failureOption, failureMsOption, thresholdOption, runsOption,
-        seedOption, jsonOption});
+    parser.addOptions({help, policy, failure, failureMs, threshold, runs, seed, json});
+}
 
-    const auto usage = [&err](const QString &message) {
-        err << Tr::tr("retrylab layers: %1; see retrylab layers --help").arg(message) << Qt::endl;
-        return ExitUsage;
-    };
-    if (!parser.parse(subcommandArguments(arguments)))
-        return usage(parser.errorText());
-    if (parser.isSet(helpOption)) {
-        out << subcommandHelp(parser, Tr::tr("Usage: retrylab layers --policy A --policy B [--policy C ...] [options]"))
-            << Qt::endl;
-        return ExitOk;
+// --NAME X: a number in [low, high] (a whole one if `whole`), `fallback` when the
+// option is not given; nothing when it is not such a number.
+std::optional<double> number(const QCommandLineParser &parser, const QCommandLineOption &option, double low,
+    double high, double fallback, bool whole)
+{
+    if (!parser.isSet(option))
+        return fallback;
+    bool ok = false;
+    const double value = parser.value(option).toDouble(&ok);
+    if (!ok || !std::isfinite(value) || value < low || value > high || (whole && value != std::floor(value)))
+        return std::nullopt;
+    return value;
+}
+
+// -p, --failure-ms, --threshold and --runs, in that order.
+Core::Result<void> readNumbers(const QCommandLineParser &parser, const OptionTable &table, Options &options)
+{
+    Core::RetryLayers::Assumptions &assumptions = options.assumptions;
+    const auto p = number(parser, table.failure, 0.0, 1.0, assumptions.failureProbability, false);
+    if (!p) {
+        return Core::Result<void>::failure(
+            Tr::tr("-p must be a probability from 0 to 1 (got \"%1\")").arg(parser.value(table.failure)));
     }
-    if (!parser.positionalArguments().isEmpty())
-        return usage(Tr::tr("unexpected argument \"%1\"").arg(parser.positionalArguments().first()));
-    const QStringList names = parser.values(policyOption);
-    if (names.size() < Core::RetryLayers::minLayers || names.size() > Core::RetryLayers::maxLayers)
-        return usage(Tr::tr("give 2 to 4 --policy options, outermost first (got %1)").arg(names.size()));
-
-    QList<Core::BackoffPolicy> stack;
-    for (const QString &name : names) {
-        const auto resolved = resolvePolicy(name);
-        if (!resolved)
-            return usage(Tr::tr("--policy %1: %2").arg(name, resolved.error()));
-        stack.append(resolved->policy);
+    const auto failureMs = number(parser, table.failureMs, 0.0, 3'600'000.0, 0.0, false);
+    if (!failureMs) {
+        return Core::Result<void>::failure(
+            Tr::tr("--failure-ms must be from 0 to 3600000 (got \"%1\")").arg(parser.value(table.failureMs)));
     }
-
-    const auto number = [&parser](const QCommandLineOption &option, double low, double high, double fallback,
-                            bool whole) -> std::optional<double> {
-        if (!parser.isSet(option))
-            return fallback;
-        bool ok = false;
-        const double value = parser.value(option).toDouble(&ok);
-        if (!ok || !std::isfinite(value) || value < low || value > high || (whole && value != std::floor(value)))
-            return std::nullopt;
-        return value;
-    };
-    Core::RetryLayers::Assumptions assumptions;
-    const auto p = number(failureOption, 0.0, 1.0, assumptions.failureProbability, false);
-    if (!p)
-        return usage(Tr::tr("-p must be a probability from 0 to 1 (got \"%1\")").arg(parser.value(failureOption)));
-    const auto failureMs = number(failureMsOption, 0.0, 3'600'000.0, 0.0, false);
-    if (!failureMs)
-        return usage(Tr::tr("--failure-ms must be from 0 to 3600000 (got \"%1\")").arg(parser.value(failureMsOption)));
-    const auto threshold = number(thresholdOption, 1.0, 1e12, assumptions.threshold, false);
-    if (!threshold)
-        return usage(Tr::tr("--threshold must be from 1 to 10^12 (got \"%1\")").arg(parser.value(thresholdOption)));
-    const auto runs = number(runsOption, 0.0, 10'000'000.0, 10'000.0, true);
-    if (!runs)
-        return usage(
-            Tr::tr("--runs must be a whole number from 0 to 10000000 (got \"%1\")").arg(parser.value(runsOption)));
-    quint64 seed = Core::RandomSource::freshSeed();
-    if (parser.isSet(seedOption)) {
-        bool ok = false;
-        seed = parser.value(seedOption).toULongLong(&ok);
-        if (!ok)
-            return usage(Tr::tr("--seed must be a whole number (got \"%1\")").arg(parser.value(seedOption)));
+    const auto threshold = number(parser, table.threshold, 1.0, 1e12, assumptions.threshold, false);
+    if (!threshold) {
+        return Core::Result<void>::failure(
+            Tr::tr("--threshold must be from 1 to 10^12 (got \"%1\")").arg(parser.value(table.threshold)));
+    }
+    const auto runs = number(parser, table.runs, 0.0, 10'000'000.0, options.runs, true);
+    if (!runs) {
+        return Core::Result<void>::failure(
+            Tr::tr("--runs must be a whole number from 0 to 10000000 (got \"%1\")").arg(parser.value(table.runs)));
     }
     assumptions.failureProbability = *p;
     assumptions.failureMs = *failureMs;
     assumptions.threshold = *threshold;
+    options.runs = static_cast<int>(*runs);
+    return {};
+}
 
-    const Core::RetryLayers::Result result = Core::RetryLayers::compute(stack, assumptions);
-    const int playedRuns = static_cast<int>(*runs);
-    const Core::LayerSimulationResult played = Core::simulateLayers(stack, assumptions, playedRuns, seed);
+void printJson(QTextStream &out, const Options &options, const Core::RetryLayers::Result &result,
+    const Core::LayerSimulationResult &played, quint64 seed)
+{
+    const Core::RetryLayers::Assumptions &assumptions = options.assumptions;
+    QJsonArray layers;
+    for (const Core::RetryLayers::LayerFigures &l : result.layers) {
+        layers.append(
+            QJsonObject{{QStringLiteral("name"), l.name}, {QStringLiteral("maxAttempts"), double(l.maxAttempts)},
+                {QStringLiteral("boundByDeadline"), l.boundByDeadline}, {QStringLiteral("minGiveUpMs"), l.minGiveUpMs},
+                {QStringLiteral("maxGiveUpMs"), l.maxGiveUpMs}});
+    }
+    QJsonObject json{{QStringLiteral("layers"), layers},
+        {QStringLiteral("failureProbability"), assumptions.failureProbability},
+        {QStringLiteral("failureMs"), assumptions.failureMs}, {QStringLiteral("threshold"), assumptions.threshold},
+        {QStringLiteral("worstCaseServerAttempts"), result.worstCaseServerAttempts},
+        {QStringLiteral("expectedServerAttempts"), result.expectedServerAttempts},
+        {QStringLiteral("actionFailureProbability"), result.failureProbability},
+        {QStringLiteral("worstCaseGiveUpMs"), result.worstCaseGiveUpMs},
+        {QStringLiteral("amplification"), result.amplification},
+        {QStringLiteral("exceedsThreshold"), result.exceedsThreshold}, {QStringLiteral("warning"), result.warning}};
+    if (options.runs > 0) {
+        json.insert(QStringLiteral("check"),
+            QJsonObject{{QStringLiteral("runs"), played.runs}, {QStringLiteral("seed"), QString::number(seed)},
+                {QStringLiteral("meanServerAttempts"), played.meanServerAttempts},
+                {QStringLiteral("standardError"), played.standardError},
+                {QStringLiteral("maxServerAttempts"), double(played.maxServerAttempts)},
+                {QStringLiteral("failureRate"), played.failureRate},
+                {QStringLiteral("maxGiveUpMs"), played.maxGiveUpMs}});
+    }
+    out << QString::fromUtf8(QJsonDocument(json).toJson(QJsonDocument::Indented));
+}
 
-    if (parser.isSet(jsonOption)) {
-        QJsonArray layers;
-        for (const Core::RetryLayers::LayerFigures &l : result.layers) {
-            layers.append(
-                QJsonObject{{QStringLiteral("name"), l.name}, {QStringLiteral("maxAttempts"), double(l.maxAttempts)},
-                    {QStringLiteral("boundByDeadline"), l.boundByDeadline},
-                    {QStringLiteral("minGiveUpMs"), l.minGiveUpMs}, {QStringLiteral("maxGiveUpMs"), l.maxGiveUpMs}});
-        }
-        QJsonObject json{{QStringLiteral("layers"), layers},
-            {QStringLiteral("failureProbability"), assumptions.failureProbability},
-            {QStringLiteral("failureMs"), assumptions.failureMs}, {QStringLiteral("threshold"), assumptions.threshold},
-            {QStringLiteral("worstCaseServerAttempts"), result.worstCaseServerAttempts},
-            {QStringLiteral("expectedServerAttempts"), result.expectedServerAttempts},
-            {QStringLiteral("actionFailureProbability"), result.failureProbability},
-            {QStringLiteral("worstCaseGiveUpMs"), result.worstCaseGiveUpMs},
-            {QStringLiteral("amplification"), result.amplification},
-            {QStringLiteral("exceedsThreshold"), result.exceedsThreshold}, {QStringLiteral("warning"), result.warning}};
-        if (playedRuns > 0) {
-            json.insert(QStringLiteral("check"),
-                QJsonObject{{QStringLiteral("runs"), played.runs}, {QStringLiteral("seed"), QString::number(seed)},
-                    {QStringLiteral("meanServerAttempts"), played.meanServerAttempts},
-                    {QStringLiteral("standardError"), played.standardError},
-                    {QStringLiteral("maxServerAttempts"), double(played.maxServerAttempts)},
-                    {QStringLiteral("failureRate"), played.failureRate},
-                    {QStringLiteral("maxGiveUpMs"), played.maxGiveUpMs}});
-        }
-        out << QString::fromUtf8(QJsonDocument(json).toJson(QJsonDocument::Indented));
-    } else {
-        out << Core::RetryLayers::describe(result, assumptions) << Qt::endl;
-        if (playedRuns > 0) {
-            out << Tr::tr("check: %1 user actions played (seed %2): %3 +- %4 attempts at the server on average, at "
-                          "most %5; %6 % failed")
-                       .arg(played.runs)
-                       .arg(seed)
-                       .arg(played.meanServerAttempts, 0, 'f', 3)
-                       .arg(played.standardError, 0, 'f', 3)
-                       .arg(played.maxServerAttempts)
-                       .arg(played.failureRate * 100.0, 0, 'f', 2)
-                << Qt::endl;
+void printText(QTextStream &out, const Options &options, const Core::RetryLayers::Result &result,
+    const Core::LayerSimulationResult &played, quint64 seed)
+{
+    out << Core::RetryLayers::describe(result, options.assumptions) << Qt::endl;
+    if (options.runs > 0) {
+        out << Tr::tr("check: %1 user actions played (seed %2): %3 +- %4 attempts at the server on average, at "
+                      "most %5; %6 % failed")
+                   .arg(played.runs)
+                   .arg(seed)
+                   .arg(played.meanServerAttempts, 0, 'f', 3)
+                   .arg(played.standardError, 0, 'f', 3)
+                   .arg(played.maxServerAttempts)
+                   .arg(played.failureRate * 100.0, 0, 'f', 2)
+            << Qt::endl;
+    }
+}
+
+} // namespace
+
+namespace LayersCommand {
+
+Core::Result<Options> parse(const QStringList &arguments)
+{
+    const OptionTable table;
+    QCommandLineParser parser;
+    table.addTo(parser);
+    if (const auto parsed = parseSubcommand(parser, arguments); !parsed)
+        return parsed.errorDetail();
+    Options options;
+    if (parser.isSet(table.help)) {
+        options.help
+            = subcommandHelp(parser, Tr::tr("Usage: retrylab layers --policy A --policy B [--policy C ...] [options]"))
+            + QLatin1Char('\n');
+        return options;
+    }
+    if (!parser.positionalArguments().isEmpty()) {
+        return Core::Result<Options>::failure(
+            Tr::tr("unexpected argument \"%1\"").arg(parser.positionalArguments().first()));
+    }
+    const QStringList names = parser.values(table.policy);
+    if (names.size() < Core::RetryLayers::minLayers || names.size() > Core::RetryLayers::maxLayers) {
+        return Core::Result<Options>::failure(
+            Tr::tr("give 2 to 4 --policy options, outermost first (got %1)").arg(names.size()));
+    }
+    for (const QString &name : names) {
+        const auto resolved = resolvePolicy(name);
+        if (!resolved)
+            return Core::Result<Options>::failure(Tr::tr("--policy %1: %2").arg(name, resolved.error()));
+        options.stack.append(resolved->policy);
+    }
+    if (const auto numbers = readNumbers(parser, table, options); !numbers)
+        return numbers.errorDetail();
+    if (parser.isSet(table.seed)) {
+        bool ok = false;
+        options.seed = parser.value(table.seed).toULongLong(&ok);
+        if (!ok) {
+            return Core::Result<Options>::failure(
+                Tr::tr("--seed must be a whole number (got \"%1\")").arg(parser.value(table.seed)));
         }
     }
+    options.json = parser.isSet(table.json);
+    return options;
+}
+
+int run(const Options &options)
+{
+    const quint64 seed = options.seed.value_or(Core::RandomSource::freshSeed());
+    const Core::RetryLayers::Result result = Core::RetryLayers::compute(options.stack, options.assumptions);
+    const Core::LayerSimulationResult played
+        = Core::simulateLayers(options.stack, options.assumptions, options.runs, seed);
+    QTextStream out(stdout);
+    if (options.json)
+        printJson(out, options, result, played, seed);
+    else
+        printText(out, options, result, played, seed);
     return result.exceedsThreshold ? ExitFailed : ExitOk;
+}
+
+} // namespace LayersCommand
+
+int runLayers(const QStringList &arguments)
+{
+    return parseAndRun(command, arguments, &LayersCommand::parse, &LayersCommand::run, UsageHint::SeeHelp);
 }
 
 } // namespace RetryLab::Cli

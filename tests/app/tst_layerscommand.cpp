@@ -43,6 +43,34 @@ private Q_SLOTS:
         QVERIFY2(outcome.err.contains(expected), qPrintable(outcome.err));
     }
 
+    // Several mistakes: the first in the order the options are read is named, once, with the help hint.
+    void theFirstMistakeIsNamed_data()
+    {
+        QTest::addColumn<QStringList>("arguments");
+        QTest::addColumn<QString>("expected");
+        const auto args
+            = [](std::initializer_list<const char *> words) { return CommandTesting::arguments("layers", words); };
+        QTest::addRow("policy before numbers")
+            << args({"--runs", "x", "-p", "2", "--policy", "iam", "--policy", "nope"})
+            << "retrylab layers: --policy nope: \"nope\" is neither a policy file nor a preset";
+        QTest::addRow("p before runs") << args({"--runs", "x", "--policy", "iam", "--policy", "iam", "-p", "2"})
+                                       << "retrylab layers: -p must be a probability from 0 to 1 (got \"2\"); see "
+                                          "retrylab layers --help\n";
+        QTest::addRow("numbers before seed")
+            << args({"--seed", "x", "--policy", "iam", "--policy", "iam", "--threshold", "0"})
+            << "retrylab layers: --threshold must be from 1 to 10^12 (got \"0\"); see retrylab layers --help\n";
+    }
+
+    void theFirstMistakeIsNamed()
+    {
+        QFETCH(QStringList, arguments);
+        QFETCH(QString, expected);
+        const auto outcome = CommandTesting::run(arguments);
+        QCOMPARE(outcome.exitCode, 2);
+        QVERIFY2(outcome.err.startsWith(expected), qPrintable(outcome.err));
+        QCOMPARE(outcome.err.count(QLatin1Char('\n')), 1);
+    }
+
     void threeLayers_figuresAndCheck_exitOneAboveTheThreshold()
     {
         const auto outcome = CommandTesting::run(CommandTesting::arguments("layers",
