@@ -1,9 +1,10 @@
+#include "app/cli/cmd_policy.h"
+
 #include "app/cli/clitr.h"
 #include "app/cli/commands.h"
 #include "app/cli/subcommand.h"
 #include "core/export/curlretryflags.h"
 #include "core/export/grpcserviceconfig.h"
-#include "core/policy/policyadvice.h"
 #include "core/policy/policyjson.h"
 #include "core/policy/presets.h"
 #include "core/util/exportfile.h"
@@ -15,6 +16,11 @@
 namespace RetryLab::Cli {
 
 namespace {
+
+using PolicyCommand::Action;
+using PolicyCommand::Options;
+
+const QString command = QStringLiteral("policy");
 
 /// Quotes an argument for a POSIX shell when it needs it.
 QString shellWord(const QString &word)
@@ -29,14 +35,38 @@ QString shellWord(const QString &word)
     return QLatin1Char('\'') + quoted + QLatin1Char('\'');
 }
 
-} // namespace
-
-int runPolicy(const QStringList &arguments)
+struct OptionTable
 {
-    QTextStream out(stdout);
-    QTextStream err(stderr);
+    OptionTable();
+    void addTo(QCommandLineParser &parser) const;
 
-    QCommandLineParser parser;
+    QCommandLineOption help;
+    QCommandLineOption format;
+    QCommandLineOption preset;
+    QCommandLineOption out;
+    QCommandLineOption service;
+    QCommandLineOption method;
+    QCommandLineOption clients;
+    QCommandLineOption interactive;
+};
+
+OptionTable::OptionTable()
+    : help({QStringLiteral("h"), QStringLiteral("help")}, Tr::tr("Show this help.")),
+      format(QStringLiteral("format"), Tr::tr("grpc, curl or json (default json)."), Tr::tr("FORMAT")),
+      preset(QStringLiteral("preset"), Tr::tr("Export a built-in preset (a wrong id lists them)."), Tr::tr("ID")),
+      out(QStringLiteral("out"), Tr::tr("Write to this file instead of standard output."), Tr::tr("FILE")),
+      service(QStringLiteral("service"),
+          Tr::tr("gRPC: the service the config applies to, e.g. pkg.Orders (default: every service)."), Tr::tr("NAME")),
+      method(QStringLiteral("method"), Tr::tr("gRPC: the method within --service (default: every method)."),
+          Tr::tr("NAME")),
+      clients(QStringLiteral("clients"), Tr::tr("check: clients that may fail and retry together (default 1)."),
+          Tr::tr("N")),
+      interactive(QStringLiteral("interactive"),
+          Tr::tr("check: a person waits for the answer, so long waits are warned about."))
+{ }
+
+void OptionTable::addTo(QCommandLineParser &parser) const
+{
     parser.setApplicationDescription(
         Tr::tr("export: writes a retry policy (a preset, or a policy JSON file as File > Export policy writes it)\n"
                "for another client: a gRPC service config (methodConfig.retryPolicy, gRFC A6), curl's retry flags,\n"
@@ -44,139 +74,195 @@ int runPolicy(const QStringList &arguments)
                "check: warns, with the reason, about a policy that is aggressive for its use: no jitter with more\n"
                "than a few clients, immediate retries above one, minutes of waiting for an interactive request, no\n"
                "retry budget with many clients, more than 10 attempts. Exit status 1 when it warns."));
-    const QCommandLineOption helpOption({QStringLiteral("h"), QStringLiteral("help")}, Tr::tr("Show this help."));
-    const QCommandLineOption formatOption(
-        QStringLiteral("format"), Tr::tr("grpc, curl or json (default json)."), Tr::tr("FORMAT"));
-    const QCommandLineOption presetOption(
-        QStringLiteral("preset"), Tr::tr("Export a built-in preset (a wrong id lists them)."), Tr::tr("ID"));
-    const QCommandLineOption outOption(
-        QStringLiteral("out"), Tr::tr("Write to this file instead of standard output."), Tr::tr("FILE"));
-    const QCommandLineOption serviceOption(QStringLiteral("service"),
-        Tr::tr("gRPC: the service the config applies to, e.g. pkg.Orders (default: every service)."), Tr::tr("NAME"));
-    const QCommandLineOption methodOption(
-        QStringLiteral("method"), Tr::tr("gRPC: the method within --service (default: every method)."), Tr::tr("NAME"));
-    const QCommandLineOption clientsOption(
-        QStringLiteral("clients"), Tr::tr("check: clients that may fail and retry together (default 1)."), Tr::tr("N"));
-    const QCommandLineOption interactiveOption(
-        QStringLiteral("interactive"), Tr::tr("check: a person waits for the answer, so long waits are warned about."));
-    parser.addOptions({helpOption, formatOption, presetOption, outOption, serviceOption, methodOption, clientsOption,
-        interactiveOption});
+    parser.addOptions({help, format, preset, out, service, method, clients, interactive});
     parser.addPositionalArgument(QStringLiteral("export|check"), Tr::tr("The action: export or check."));
     parser.addPositionalArgument(QStringLiteral("FILE"), Tr::tr("A policy JSON file (instead of --preset)."));
+}
 
-    const auto usage = [&err](const QString &message) {
-        err << Tr::tr("retrylab policy: %1; see retrylab policy --help").arg(message) << Qt::endl;
-        return ExitUsage;
-    };
-    if (!parser.parse(subcommandArguments(arguments)))
-        return usage(parser.errorText());
-    if (parser.isSet(helpOption)) {
-        out << subcommandHelp(parser,
-            Tr::tr("Usage: retrylab policy export --format grpc|curl|json [--preset ID | FILE] [options]\n"
-                   "       retrylab policy check [--preset ID | FILE] [--clients N] [--interactive]"))
-            << Qt::endl;
-        return ExitOk;
-    }
-    QStringList positional = parser.positionalArguments();
-    if (positional.isEmpty()
-        || (positional.first() != QLatin1String("export") && positional.first() != QLatin1String("check")))
-        return usage(positional.isEmpty()
-                ? Tr::tr("say what to do: export or check")
-                : Tr::tr("unknown action \"%1\" (known: export, check)").arg(positional.first()));
+// The action and which options go with it; `positional` keeps what follows the action.
+Core::Result<Action> readAction(const QCommandLineParser &parser, const OptionTable &table, QStringList &positional)
+{
+    using Read = Core::Result<Action>;
+    if (positional.isEmpty())
+        return Read::failure(Tr::tr("say what to do: export or check"));
+    if (positional.first() != QLatin1String("export") && positional.first() != QLatin1String("check"))
+        return Read::failure(Tr::tr("unknown action \"%1\" (known: export, check)").arg(positional.first()));
     const bool check = positional.takeFirst() == QLatin1String("check");
-    if (check && (parser.isSet(formatOption) || parser.isSet(outOption) || parser.isSet(serviceOption)))
-        return usage(Tr::tr("--format, --out, --service and --method go with export"));
-    if (!check && (parser.isSet(clientsOption) || parser.isSet(interactiveOption)))
-        return usage(Tr::tr("--clients and --interactive go with check"));
-    Core::PolicyUsage policyUsage;
-    policyUsage.interactive = parser.isSet(interactiveOption);
-    if (parser.isSet(clientsOption)) {
-        bool ok = false;
-        policyUsage.concurrentClients = parser.value(clientsOption).toInt(&ok);
-        if (!ok || policyUsage.concurrentClients < 1 || policyUsage.concurrentClients > 100'000'000)
-            return usage(Tr::tr("--clients must be a whole number from 1 to 100000000 (got \"%1\")")
-                             .arg(parser.value(clientsOption)));
-    }
-    if (positional.size() > 1)
-        return usage(Tr::tr("unexpected argument \"%1\"").arg(positional.at(1)));
-    if (positional.isEmpty() == !parser.isSet(presetOption))
-        return usage(Tr::tr("give either --preset ID or a policy file, not both and not neither"));
-    const QString format = parser.value(formatOption).isEmpty() ? QStringLiteral("json") : parser.value(formatOption);
-    if (format != QLatin1String("grpc") && format != QLatin1String("curl") && format != QLatin1String("json"))
-        return usage(Tr::tr("--format must be grpc, curl or json (got \"%1\")").arg(format));
-    if ((parser.isSet(serviceOption) || parser.isSet(methodOption)) && format != QLatin1String("grpc"))
-        return usage(Tr::tr("--service and --method go with --format grpc"));
-    if (parser.isSet(methodOption) && !parser.isSet(serviceOption))
-        return usage(Tr::tr("--method needs --service"));
+    if (check && (parser.isSet(table.format) || parser.isSet(table.out) || parser.isSet(table.service)))
+        return Read::failure(Tr::tr("--format, --out, --service and --method go with export"));
+    if (!check && (parser.isSet(table.clients) || parser.isSet(table.interactive)))
+        return Read::failure(Tr::tr("--clients and --interactive go with check"));
+    return check ? Action::Check : Action::Export;
+}
 
-    Core::BackoffPolicy policy;
-    if (parser.isSet(presetOption)) {
-        const auto preset = Core::Presets::find(parser.value(presetOption));
-        if (!preset) {
-            QStringList ids;
-            for (const Core::Presets::Preset &p : Core::Presets::all())
-                ids << p.id;
-            return usage(
-                Tr::tr("no preset \"%1\" (known: %2)").arg(parser.value(presetOption), ids.join(QStringLiteral(", "))));
-        }
-        policy = *preset;
-    } else {
-        QFile file(positional.first());
-        if (!file.open(QIODevice::ReadOnly))
-            return usage(Tr::tr("cannot read %1: %2").arg(file.fileName(), file.errorString()));
-        const auto read = Core::PolicyJson::fromJson(file.read(4 * 1024 * 1024));
-        if (!read)
-            return usage(Tr::tr("%1: %2").arg(file.fileName(), read.error()));
-        policy = *read;
+// --format, --service and --method, which go together.
+Core::Result<void> readExportOptions(const QCommandLineParser &parser, const OptionTable &table, Options &options)
+{
+    if (!parser.value(table.format).isEmpty())
+        options.format = parser.value(table.format);
+    if (options.format != QLatin1String("grpc") && options.format != QLatin1String("curl")
+        && options.format != QLatin1String("json")) {
+        return Core::Result<void>::failure(
+            Tr::tr("--format must be grpc, curl or json (got \"%1\")").arg(options.format));
     }
+    if ((parser.isSet(table.service) || parser.isSet(table.method)) && options.format != QLatin1String("grpc"))
+        return Core::Result<void>::failure(Tr::tr("--service and --method go with --format grpc"));
+    if (parser.isSet(table.method) && !parser.isSet(table.service))
+        return Core::Result<void>::failure(Tr::tr("--method needs --service"));
+    options.service = parser.value(table.service);
+    options.method = parser.value(table.method);
+    return {};
+}
 
-    if (check) {
-        QList<Core::PolicyIssue> issues = Core::validatePolicy(policy);
-        issues.append(Core::advisePolicy(policy, policyUsage));
-        out << Tr::tr("Policy \"%1\" for %n client(s)%2", nullptr, policyUsage.concurrentClients)
-                   .arg(policy.name, policyUsage.interactive ? Tr::tr(", interactive") : QString())
-            << Qt::endl;
-        for (const Core::PolicyIssue &issue : std::as_const(issues))
-            out << Tr::tr("warning: %1: %2").arg(issue.field, issue.message) << Qt::endl;
-        if (issues.isEmpty())
-            out << Tr::tr("no warnings") << Qt::endl;
-        else
-            out << Tr::tr("%n warning(s)", nullptr, int(issues.size())) << Qt::endl;
-        return issues.isEmpty() ? ExitOk : ExitFailed;
-    }
+// The preset of that id, or a wrong id with the known ones.
+Core::Result<Core::BackoffPolicy> presetPolicy(const QString &id)
+{
+    const auto preset = Core::Presets::find(id);
+    if (preset)
+        return *preset;
+    QStringList ids;
+    for (const Core::Presets::Preset &p : Core::Presets::all())
+        ids << p.id;
+    return Core::Result<Core::BackoffPolicy>::failure(
+        Tr::tr("no preset \"%1\" (known: %2)").arg(id, ids.join(QStringLiteral(", "))));
+}
 
-    QByteArray text;
-    QStringList notes;
-    if (format == QLatin1String("grpc")) {
-        const auto exported
-            = Core::GrpcServiceConfig::fromPolicy(policy, parser.value(serviceOption), parser.value(methodOption));
-        text = Core::GrpcServiceConfig::toJson(exported);
+Core::Result<Core::BackoffPolicy> filePolicy(const QString &path)
+{
+    using Read = Core::Result<Core::BackoffPolicy>;
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly))
+        return Read::failure(Tr::tr("cannot read %1: %2").arg(file.fileName(), file.errorString()));
+    const auto read = Core::PolicyJson::fromJson(file.read(4 * 1024 * 1024));
+    if (!read)
+        return Read::failure(Tr::tr("%1: %2").arg(file.fileName(), read.error()));
+    return *read;
+}
+
+// The policy's problems and the advice for its use, a line each; exit 1 when there is one.
+int check(const Options &options)
+{
+    QTextStream out(stdout);
+    QList<Core::PolicyIssue> issues = Core::validatePolicy(options.policy);
+    issues.append(Core::advisePolicy(options.policy, options.usage));
+    out << Tr::tr("Policy \"%1\" for %n client(s)%2", nullptr, options.usage.concurrentClients)
+               .arg(options.policy.name, options.usage.interactive ? Tr::tr(", interactive") : QString())
+        << Qt::endl;
+    for (const Core::PolicyIssue &issue : std::as_const(issues))
+        out << Tr::tr("warning: %1: %2").arg(issue.field, issue.message) << Qt::endl;
+    if (issues.isEmpty())
+        out << Tr::tr("no warnings") << Qt::endl;
+    else
+        out << Tr::tr("%n warning(s)", nullptr, int(issues.size())) << Qt::endl;
+    return issues.isEmpty() ? ExitOk : ExitFailed;
+}
+
+// The policy in the chosen format, and what that format cannot express.
+QByteArray exported(const Options &options, QStringList *notes)
+{
+    if (options.format == QLatin1String("grpc")) {
+        const auto config = Core::GrpcServiceConfig::fromPolicy(options.policy, options.service, options.method);
+        QByteArray text = Core::GrpcServiceConfig::toJson(config);
         if (!text.endsWith('\n'))
             text += '\n';
-        notes = exported.warnings;
-    } else if (format == QLatin1String("curl")) {
-        const auto flags = Core::CurlRetryFlags::fromPolicy(policy);
+        *notes = config.warnings;
+        return text;
+    }
+    if (options.format == QLatin1String("curl")) {
+        const auto flags = Core::CurlRetryFlags::fromPolicy(options.policy);
         QStringList words;
         for (const QString &a : flags.arguments)
             words << shellWord(a);
-        text = words.join(QLatin1Char(' ')).toUtf8() + '\n';
-        notes = flags.notes;
-    } else {
-        text = Core::PolicyJson::toJson(policy);
+        *notes = flags.notes;
+        return words.join(QLatin1Char(' ')).toUtf8() + '\n';
     }
+    return Core::PolicyJson::toJson(options.policy);
+}
+
+int exportPolicy(const Options &options)
+{
+    QStringList notes;
+    const QByteArray text = exported(options, &notes);
+    QTextStream err(stderr);
     for (const QString &note : std::as_const(notes))
         err << Tr::tr("note: %1").arg(note) << Qt::endl;
-    if (parser.isSet(outOption)) {
-        const auto written = Core::ExportFile::write(parser.value(outOption), text);
+    if (options.outPath) {
+        const auto written = Core::ExportFile::write(*options.outPath, text);
         if (!written) {
             err << Tr::tr("retrylab policy: --out: %1").arg(written.error()) << Qt::endl;
             return ExitFailed;
         }
         return ExitOk;
     }
+    QTextStream out(stdout);
     out << QString::fromUtf8(text);
     out.flush();
     return ExitOk;
+}
+
+} // namespace
+
+namespace PolicyCommand {
+
+Core::Result<Options> parse(const QStringList &arguments)
+{
+    const OptionTable table;
+    QCommandLineParser parser;
+    table.addTo(parser);
+    if (const auto parsed = parseSubcommand(parser, arguments); !parsed)
+        return parsed.errorDetail();
+    Options options;
+    if (parser.isSet(table.help)) {
+        options.help = subcommandHelp(parser,
+                           Tr::tr("Usage: retrylab policy export --format grpc|curl|json [--preset ID | FILE] "
+                                  "[options]\n"
+                                  "       retrylab policy check [--preset ID | FILE] [--clients N] [--interactive]"))
+            + QLatin1Char('\n');
+        return options;
+    }
+    QStringList positional = parser.positionalArguments();
+    const auto action = readAction(parser, table, positional);
+    if (!action)
+        return action.errorDetail();
+    options.action = *action;
+    options.usage.interactive = parser.isSet(table.interactive);
+    if (parser.isSet(table.clients)) {
+        bool ok = false;
+        options.usage.concurrentClients = parser.value(table.clients).toInt(&ok);
+        if (!ok || options.usage.concurrentClients < 1 || options.usage.concurrentClients > 100'000'000) {
+            return Core::Result<Options>::failure(
+                Tr::tr("--clients must be a whole number from 1 to 100000000 (got \"%1\")")
+                    .arg(parser.value(table.clients)));
+        }
+    }
+    if (positional.size() > 1)
+        return Core::Result<Options>::failure(Tr::tr("unexpected argument \"%1\"").arg(positional.at(1)));
+    if (positional.isEmpty() == !parser.isSet(table.preset)) {
+        return Core::Result<Options>::failure(
+            Tr::tr("give either --preset ID or a policy file, not both and not neither"));
+    }
+    if (const auto read = readExportOptions(parser, table, options); !read)
+        return read.errorDetail();
+    if (parser.isSet(table.out))
+        options.outPath = parser.value(table.out);
+    auto policy
+        = parser.isSet(table.preset) ? presetPolicy(parser.value(table.preset)) : filePolicy(positional.first());
+    if (!policy)
+        return policy.errorDetail();
+    options.policy = std::move(policy).value();
+    return options;
+}
+
+int run(const Options &options)
+{
+    return options.action == Action::Check ? check(options) : exportPolicy(options);
+}
+
+} // namespace PolicyCommand
+
+int runPolicy(const QStringList &arguments)
+{
+    return parseAndRun(command, arguments, &PolicyCommand::parse, &PolicyCommand::run, UsageHint::SeeHelp);
 }
 
 } // namespace RetryLab::Cli

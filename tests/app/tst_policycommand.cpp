@@ -100,6 +100,48 @@ private Q_SLOTS:
         QVERIFY2(outcome.err.contains(expected), qPrintable(outcome.err));
     }
 
+    // Several mistakes: the first in the order they are checked is named, in one line with the help hint.
+    void theFirstMistakeIsNamed_data()
+    {
+        QTest::addColumn<QStringList>("arguments");
+        QTest::addColumn<QString>("expected");
+        const auto args
+            = [](std::initializer_list<const char *> words) { return CommandTesting::arguments("policy", words); };
+        QTest::addRow("format before preset") << args({"export", "--format", "yaml", "--preset", "nope"})
+                                              << "--format must be grpc, curl or json (got \"yaml\")";
+        QTest::addRow("clients before arguments") << args({"check", "--clients", "0", "a.json", "b.json"})
+                                                  << "--clients must be a whole number from 1 to 100000000 (got \"0\")";
+        QTest::addRow("arguments before preset")
+            << args({"check", "--preset", "iam", "a.json", "b.json"}) << "unexpected argument \"b.json\"";
+        // check keeps export's rules for --method: it needs --format grpc (and --format goes with export).
+        QTest::addRow("check with --method")
+            << args({"check", "--preset", "iam", "--method", "Get"}) << "--service and --method go with --format grpc";
+    }
+
+    void theFirstMistakeIsNamed()
+    {
+        QFETCH(QStringList, arguments);
+        QFETCH(QString, expected);
+        const auto outcome = CommandTesting::run(arguments);
+        QCOMPARE(outcome.exitCode, 2);
+        QCOMPARE(outcome.err, QStringLiteral("retrylab policy: %1; see retrylab policy --help\n").arg(expected));
+    }
+
+    void outWritesTheFileAndNothingElse()
+    {
+        const QString path = m_dir.filePath(QStringLiteral("out.json"));
+        const auto outcome = CommandTesting::run({QStringLiteral("policy"), QStringLiteral("export"),
+            QStringLiteral("--preset"), QStringLiteral("curl-retry"), QStringLiteral("--out"), path});
+        QCOMPARE(outcome.exitCode, 0);
+        QVERIFY(outcome.out.isEmpty());
+        QCOMPARE(
+            CommandTesting::read(path), Core::PolicyJson::toJson(*Core::Presets::find(QStringLiteral("curl-retry"))));
+        const auto unwritable = CommandTesting::run({QStringLiteral("policy"), QStringLiteral("export"),
+            QStringLiteral("--preset"), QStringLiteral("curl-retry"), QStringLiteral("--out"), m_dir.path()});
+        QCOMPARE(unwritable.exitCode, 1);
+        QVERIFY2(unwritable.err.startsWith(QLatin1String("retrylab policy: --out: ")), qPrintable(unwritable.err));
+    }
+
     void aBadPolicyFileSaysWhere()
     {
         const QString path = m_dir.filePath(QStringLiteral("bad.json"));
