@@ -148,7 +148,7 @@ Core::Result<void> readNumbers(const QCommandLineParser &parser, const OptionTab
     if (!problems.isEmpty()) {
         for (qsizetype i = 0; i + 1 < problems.size(); ++i)
             problems[i] = withHelpHint(command, problems[i]);
-        return Core::Result<void>::failure(problems.join(Tr::tr("\nretrylab %1: ").arg(command)));
+        return Core::Result<void>::failure(problems.join(QStringLiteral("\nretrylab %1: ").arg(command)));
     }
     options.port = static_cast<quint16>(*port);
     if (parser.isSet(table.duration))
