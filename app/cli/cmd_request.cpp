@@ -463,8 +463,10 @@ Core::Result<void> checkOutputFiles(const Options &options)
     return options.shared.checkOutputFiles();
 }
 
-// The scenario of one request, expected to succeed.
-Core::Scenario scenarioFor(const Core::RequestSpec &spec, const ChosenPolicy &policy, quint64 seed)
+// The scenario of one request, expected to succeed. The return type is deduced: lupdate
+// misreads a definition that starts with a qualified type (Core::Scenario scenarioFor())
+// and files its tr() strings under a wrong context.
+auto scenarioFor(const Core::RequestSpec &spec, const ChosenPolicy &policy, quint64 seed)
 {
     Core::Scenario scenario;
     scenario.name = Tr::tr("retrylab request");
