@@ -82,12 +82,10 @@ Core::Result<void> readInputs(const QCommandLineParser &parser, const OptionTabl
         return Core::Result<void>::failure(Tr::tr("give 2 to 4 --policy options (got %1)").arg(names.size()));
     if (!parser.isSet(table.scenario))
         return Core::Result<void>::failure(Tr::tr("--scenario FILE is required"));
-    for (const QString &name : names) {
-        auto resolved = resolvePolicy(name);
-        if (!resolved)
-            return Core::Result<void>::failure(Tr::tr("--policy %1: %2").arg(name, resolved.error()));
-        options.policies.append(std::move(resolved).value());
-    }
+    auto policies = resolvePolicyOptions(names);
+    if (!policies)
+        return policies.errorDetail();
+    options.policies = std::move(policies).value();
     // The reader's own warnings pass through the redaction too.
     Console::installMessageHandler(true);
     options.scenarioPath = parser.value(table.scenario);
@@ -166,49 +164,35 @@ void printSummary(QTextStream &out, const QList<Core::ComparisonRow> &rows)
         out << line << Qt::endl;
 }
 
+Core::Result<void> readOptions(const QCommandLineParser &parser, const OptionTable &table, Options &options)
+{
+    if (const auto none = noPositionalArguments(parser); !none)
+        return none;
+    if (const auto inputs = readInputs(parser, table, options); !inputs)
+        return inputs;
+    if (parser.isSet(table.width)) {
+        bool ok = false;
+        options.width = parser.value(table.width).toInt(&ok);
+        if (!ok || options.width < 20 || options.width > 400) {
+            return Core::Result<void>::failure(
+                Tr::tr("--width must be a whole number from 20 to 400 (got \"%1\")").arg(parser.value(table.width)));
+        }
+    }
+    if (const auto seed = readSeed(parser, table.seed, options.seed); !seed)
+        return seed;
+    options.json = parser.isSet(table.json);
+    return {};
+}
+
 } // namespace
 
 namespace CompareCommand {
 
 Core::Result<Options> parse(const QStringList &arguments)
 {
-    const OptionTable table;
-    QCommandLineParser parser;
-    table.addTo(parser);
-    if (const auto parsed = parseSubcommand(parser, arguments); !parsed)
-        return parsed.errorDetail();
-    Options options;
-    if (parser.isSet(table.help)) {
-        options.help = subcommandHelp(parser,
-                           Tr::tr("Usage: retrylab compare --policy A --policy B [--policy C ...] --scenario FILE "
-                                  "[options]"))
-            + QLatin1Char('\n');
-        return options;
-    }
-    if (!parser.positionalArguments().isEmpty()) {
-        return Core::Result<Options>::failure(
-            Tr::tr("unexpected argument \"%1\"").arg(parser.positionalArguments().first()));
-    }
-    if (const auto inputs = readInputs(parser, table, options); !inputs)
-        return inputs.errorDetail();
-    if (parser.isSet(table.width)) {
-        bool ok = false;
-        options.width = parser.value(table.width).toInt(&ok);
-        if (!ok || options.width < 20 || options.width > 400) {
-            return Core::Result<Options>::failure(
-                Tr::tr("--width must be a whole number from 20 to 400 (got \"%1\")").arg(parser.value(table.width)));
-        }
-    }
-    if (parser.isSet(table.seed)) {
-        bool ok = false;
-        options.seed = parser.value(table.seed).toULongLong(&ok);
-        if (!ok) {
-            return Core::Result<Options>::failure(
-                Tr::tr("--seed must be a whole number (got \"%1\")").arg(parser.value(table.seed)));
-        }
-    }
-    options.json = parser.isSet(table.json);
-    return options;
+    return parseOptionTable<Options, OptionTable>(arguments,
+        Tr::tr("Usage: retrylab compare --policy A --policy B [--policy C ...] --scenario FILE [options]"),
+        &readOptions);
 }
 
 int run(const Options &options)

@@ -162,51 +162,36 @@ void printText(QTextStream &out, const Options &options, const Core::RetryLayers
     }
 }
 
+Core::Result<void> readOptions(const QCommandLineParser &parser, const OptionTable &table, Options &options)
+{
+    if (const auto none = noPositionalArguments(parser); !none)
+        return none;
+    const QStringList names = parser.values(table.policy);
+    if (names.size() < Core::RetryLayers::minLayers || names.size() > Core::RetryLayers::maxLayers) {
+        return Core::Result<void>::failure(
+            Tr::tr("give 2 to 4 --policy options, outermost first (got %1)").arg(names.size()));
+    }
+    const auto layers = resolvePolicyOptions(names);
+    if (!layers)
+        return layers.errorDetail();
+    for (const NamedPolicy &layer : *layers)
+        options.stack.append(layer.policy);
+    if (const auto numbers = readNumbers(parser, table, options); !numbers)
+        return numbers;
+    if (const auto seed = readSeed(parser, table.seed, options.seed); !seed)
+        return seed;
+    options.json = parser.isSet(table.json);
+    return {};
+}
+
 } // namespace
 
 namespace LayersCommand {
 
 Core::Result<Options> parse(const QStringList &arguments)
 {
-    const OptionTable table;
-    QCommandLineParser parser;
-    table.addTo(parser);
-    if (const auto parsed = parseSubcommand(parser, arguments); !parsed)
-        return parsed.errorDetail();
-    Options options;
-    if (parser.isSet(table.help)) {
-        options.help
-            = subcommandHelp(parser, Tr::tr("Usage: retrylab layers --policy A --policy B [--policy C ...] [options]"))
-            + QLatin1Char('\n');
-        return options;
-    }
-    if (!parser.positionalArguments().isEmpty()) {
-        return Core::Result<Options>::failure(
-            Tr::tr("unexpected argument \"%1\"").arg(parser.positionalArguments().first()));
-    }
-    const QStringList names = parser.values(table.policy);
-    if (names.size() < Core::RetryLayers::minLayers || names.size() > Core::RetryLayers::maxLayers) {
-        return Core::Result<Options>::failure(
-            Tr::tr("give 2 to 4 --policy options, outermost first (got %1)").arg(names.size()));
-    }
-    for (const QString &name : names) {
-        const auto resolved = resolvePolicy(name);
-        if (!resolved)
-            return Core::Result<Options>::failure(Tr::tr("--policy %1: %2").arg(name, resolved.error()));
-        options.stack.append(resolved->policy);
-    }
-    if (const auto numbers = readNumbers(parser, table, options); !numbers)
-        return numbers.errorDetail();
-    if (parser.isSet(table.seed)) {
-        bool ok = false;
-        options.seed = parser.value(table.seed).toULongLong(&ok);
-        if (!ok) {
-            return Core::Result<Options>::failure(
-                Tr::tr("--seed must be a whole number (got \"%1\")").arg(parser.value(table.seed)));
-        }
-    }
-    options.json = parser.isSet(table.json);
-    return options;
+    return parseOptionTable<Options, OptionTable>(
+        arguments, Tr::tr("Usage: retrylab layers --policy A --policy B [--policy C ...] [options]"), &readOptions);
 }
 
 int run(const Options &options)

@@ -189,28 +189,13 @@ int printImported(const ImportLocustCommand::Options &options, const Core::Locus
     return failed > 0 ? ExitFailed : ExitOk;
 }
 
-} // namespace
-
-namespace ExportLocustCommand {
-
-Core::Result<Options> parse(const QStringList &arguments)
+Core::Result<void> readExportOptions(
+    const QCommandLineParser &parser, const ExportOptionTable &table, ExportLocustCommand::Options &options)
 {
-    const ExportOptionTable table;
-    QCommandLineParser parser;
-    table.addTo(parser);
-    if (const auto parsed = parseSubcommand(parser, arguments); !parsed)
-        return parsed.errorDetail();
-    Options options;
-    if (parser.isSet(table.help)) {
-        options.help
-            = subcommandHelp(parser, Tr::tr("Usage: retrylab export-locust SCENARIO.json [--policy ID|FILE] -o FILE"))
-            + QLatin1Char('\n');
-        return options;
-    }
     if (parser.positionalArguments().size() != 1)
-        return Core::Result<Options>::failure(Tr::tr("give one scenario file"));
+        return Core::Result<void>::failure(Tr::tr("give one scenario file"));
     if (!parser.isSet(table.output) || parser.value(table.output).isEmpty())
-        return Core::Result<Options>::failure(Tr::tr("-o FILE is required"));
+        return Core::Result<void>::failure(Tr::tr("-o FILE is required"));
     options.outputPath = parser.value(table.output);
     // The reader's own warnings pass through the redaction too.
     Console::installMessageHandler(true);
@@ -222,21 +207,42 @@ Core::Result<Options> parse(const QStringList &arguments)
     if (parser.isSet(table.policy)) {
         const auto resolved = resolvePolicy(parser.value(table.policy));
         if (!resolved) {
-            return Core::Result<Options>::failure(
+            return Core::Result<void>::failure(
                 Tr::tr("--policy %1: %2").arg(parser.value(table.policy), resolved.error()));
         }
         options.policy = resolved->policy;
     }
     options.seed = options.scenario.seed;
-    if (parser.isSet(table.seed)) {
-        bool ok = false;
-        options.seed = parser.value(table.seed).toULongLong(&ok);
-        if (!ok) {
-            return Core::Result<Options>::failure(
-                Tr::tr("--seed must be a whole number (got \"%1\")").arg(parser.value(table.seed)));
-        }
-    }
-    return options;
+    return readSeed(parser, table.seed, options.seed);
+}
+
+Core::Result<void> readImportOptions(
+    const QCommandLineParser &parser, const ImportOptionTable &table, ImportLocustCommand::Options &options)
+{
+    options.logPaths = parser.positionalArguments();
+    if (options.logPaths.isEmpty())
+        return Core::Result<void>::failure(Tr::tr("give the folder of attempt logs, or the files"));
+    if (!parser.isSet(table.output) || parser.value(table.output).isEmpty())
+        return Core::Result<void>::failure(Tr::tr("-o FILE is required"));
+    if (parser.isSet(table.junit) && !parser.isSet(table.scenario))
+        return Core::Result<void>::failure(Tr::tr("--junit needs --scenario (the expectations it reports)"));
+    options.outputPath = parser.value(table.output);
+    options.harPath = valueIfSet(parser, table.har);
+    options.csvPath = valueIfSet(parser, table.csv);
+    options.scenarioPath = valueIfSet(parser, table.scenario);
+    options.junitPath = valueIfSet(parser, table.junit);
+    options.redact = !parser.isSet(table.noRedact);
+    return {};
+}
+
+} // namespace
+
+namespace ExportLocustCommand {
+
+Core::Result<Options> parse(const QStringList &arguments)
+{
+    return parseOptionTable<Options, ExportOptionTable>(arguments,
+        Tr::tr("Usage: retrylab export-locust SCENARIO.json [--policy ID|FILE] -o FILE"), &readExportOptions);
 }
 
 int run(const Options &options)
@@ -279,33 +285,10 @@ namespace ImportLocustCommand {
 
 Core::Result<Options> parse(const QStringList &arguments)
 {
-    const ImportOptionTable table;
-    QCommandLineParser parser;
-    table.addTo(parser);
-    if (const auto parsed = parseSubcommand(parser, arguments); !parsed)
-        return parsed.errorDetail();
-    Options options;
-    if (parser.isSet(table.help)) {
-        options.help = subcommandHelp(parser,
-                           Tr::tr("Usage: retrylab import-locust FOLDER|FILE... -o report.json [--har F] [--csv F] "
-                                  "[--scenario F [--junit F]]"))
-            + QLatin1Char('\n');
-        return options;
-    }
-    options.logPaths = parser.positionalArguments();
-    if (options.logPaths.isEmpty())
-        return Core::Result<Options>::failure(Tr::tr("give the folder of attempt logs, or the files"));
-    if (!parser.isSet(table.output) || parser.value(table.output).isEmpty())
-        return Core::Result<Options>::failure(Tr::tr("-o FILE is required"));
-    if (parser.isSet(table.junit) && !parser.isSet(table.scenario))
-        return Core::Result<Options>::failure(Tr::tr("--junit needs --scenario (the expectations it reports)"));
-    options.outputPath = parser.value(table.output);
-    options.harPath = valueIfSet(parser, table.har);
-    options.csvPath = valueIfSet(parser, table.csv);
-    options.scenarioPath = valueIfSet(parser, table.scenario);
-    options.junitPath = valueIfSet(parser, table.junit);
-    options.redact = !parser.isSet(table.noRedact);
-    return options;
+    return parseOptionTable<Options, ImportOptionTable>(arguments,
+        Tr::tr("Usage: retrylab import-locust FOLDER|FILE... -o report.json [--har F] [--csv F] [--scenario F "
+               "[--junit F]]"),
+        &readImportOptions);
 }
 
 int run(const Options &options)

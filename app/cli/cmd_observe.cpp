@@ -235,41 +235,34 @@ bool printAndWrite(const Options &options, const Core::ObservationReport &report
     return written;
 }
 
+Core::Result<void> readOptions(const QCommandLineParser &parser, const OptionTable &table, Options &options)
+{
+    if (parser.isSet(table.listPlans)) {
+        options.help = planList();
+        return {};
+    }
+    if (const auto none = noPositionalArguments(parser); !none)
+        return none;
+    if (const auto numbers = readNumbers(parser, table, options); !numbers)
+        return numbers;
+    if (options.durationS && options.requests)
+        return Core::Result<void>::failure(Tr::tr("--duration and --requests cannot be used together"));
+    if (parser.isSet(table.plan))
+        options.plan = parser.value(table.plan);
+    options.reportPath = parser.value(table.report);
+    options.junitPath = parser.value(table.junit);
+    options.quiet = parser.isSet(table.quiet);
+    return {};
+}
+
 } // namespace
 
 namespace ObserveCommand {
 
 Core::Result<Options> parse(const QStringList &arguments)
 {
-    const OptionTable table;
-    QCommandLineParser parser;
-    table.addTo(parser);
-    if (const auto parsed = parseSubcommand(parser, arguments); !parsed)
-        return parsed.errorDetail();
-    Options options;
-    if (parser.isSet(table.help)) {
-        options.help
-            = subcommandHelp(parser, Tr::tr("Usage: retrylab observe [options]")) + QLatin1Char('\n') + planList();
-        return options;
-    }
-    if (parser.isSet(table.listPlans)) {
-        options.help = planList();
-        return options;
-    }
-    if (!parser.positionalArguments().isEmpty()) {
-        return Core::Result<Options>::failure(
-            Tr::tr("unexpected argument \"%1\"").arg(parser.positionalArguments().first()));
-    }
-    if (const auto numbers = readNumbers(parser, table, options); !numbers)
-        return numbers.errorDetail();
-    if (options.durationS && options.requests)
-        return Core::Result<Options>::failure(Tr::tr("--duration and --requests cannot be used together"));
-    if (parser.isSet(table.plan))
-        options.plan = parser.value(table.plan);
-    options.reportPath = parser.value(table.report);
-    options.junitPath = parser.value(table.junit);
-    options.quiet = parser.isSet(table.quiet);
-    return options;
+    return parseOptionTable<Options, OptionTable>(
+        arguments, Tr::tr("Usage: retrylab observe [options]"), &readOptions, QLatin1Char('\n') + planList());
 }
 
 int run(const Options &options)

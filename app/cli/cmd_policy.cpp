@@ -200,26 +200,8 @@ int exportPolicy(const Options &options)
     return ExitOk;
 }
 
-} // namespace
-
-namespace PolicyCommand {
-
-Core::Result<Options> parse(const QStringList &arguments)
+Core::Result<void> readOptions(const QCommandLineParser &parser, const OptionTable &table, Options &options)
 {
-    const OptionTable table;
-    QCommandLineParser parser;
-    table.addTo(parser);
-    if (const auto parsed = parseSubcommand(parser, arguments); !parsed)
-        return parsed.errorDetail();
-    Options options;
-    if (parser.isSet(table.help)) {
-        options.help = subcommandHelp(parser,
-                           Tr::tr("Usage: retrylab policy export --format grpc|curl|json [--preset ID | FILE] "
-                                  "[options]\n"
-                                  "       retrylab policy check [--preset ID | FILE] [--clients N] [--interactive]"))
-            + QLatin1Char('\n');
-        return options;
-    }
     QStringList positional = parser.positionalArguments();
     const auto action = readAction(parser, table, positional);
     if (!action)
@@ -230,19 +212,18 @@ Core::Result<Options> parse(const QStringList &arguments)
         bool ok = false;
         options.usage.concurrentClients = parser.value(table.clients).toInt(&ok);
         if (!ok || options.usage.concurrentClients < 1 || options.usage.concurrentClients > 100'000'000) {
-            return Core::Result<Options>::failure(
+            return Core::Result<void>::failure(
                 Tr::tr("--clients must be a whole number from 1 to 100000000 (got \"%1\")")
                     .arg(parser.value(table.clients)));
         }
     }
     if (positional.size() > 1)
-        return Core::Result<Options>::failure(Tr::tr("unexpected argument \"%1\"").arg(positional.at(1)));
-    if (positional.isEmpty() == !parser.isSet(table.preset)) {
-        return Core::Result<Options>::failure(
+        return Core::Result<void>::failure(Tr::tr("unexpected argument \"%1\"").arg(positional.at(1)));
+    if (positional.isEmpty() == !parser.isSet(table.preset))
+        return Core::Result<void>::failure(
             Tr::tr("give either --preset ID or a policy file, not both and not neither"));
-    }
     if (const auto read = readExportOptions(parser, table, options); !read)
-        return read.errorDetail();
+        return read;
     if (parser.isSet(table.out))
         options.outPath = parser.value(table.out);
     auto policy
@@ -250,7 +231,19 @@ Core::Result<Options> parse(const QStringList &arguments)
     if (!policy)
         return policy.errorDetail();
     options.policy = std::move(policy).value();
-    return options;
+    return {};
+}
+
+} // namespace
+
+namespace PolicyCommand {
+
+Core::Result<Options> parse(const QStringList &arguments)
+{
+    return parseOptionTable<Options, OptionTable>(arguments,
+        Tr::tr("Usage: retrylab policy export --format grpc|curl|json [--preset ID | FILE] [options]\n"
+               "       retrylab policy check [--preset ID | FILE] [--clients N] [--interactive]"),
+        &readOptions);
 }
 
 int run(const Options &options)

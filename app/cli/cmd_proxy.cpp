@@ -211,37 +211,30 @@ void runUntilStopped(const Options &options, Core::ProxyServer &proxy)
     QCoreApplication::exec();
 }
 
+Core::Result<void> readOptions(const QCommandLineParser &parser, const OptionTable &table, Options &options)
+{
+    if (const auto none = noPositionalArguments(parser); !none)
+        return none;
+    auto proxy = readProxyOptions(parser, table);
+    if (!proxy)
+        return proxy.errorDetail();
+    options.proxy = std::move(proxy).value();
+    if (const auto read = readRunOptions(parser, table, options); !read)
+        return read;
+    if (parser.isSet(table.report))
+        options.reportPath = parser.value(table.report);
+    options.quiet = parser.isSet(table.quiet);
+    return {};
+}
+
 } // namespace
 
 namespace ProxyCommand {
 
 Core::Result<Options> parse(const QStringList &arguments)
 {
-    const OptionTable table;
-    QCommandLineParser parser;
-    table.addTo(parser);
-    if (const auto parsed = parseSubcommand(parser, arguments); !parsed)
-        return parsed.errorDetail();
-    Options options;
-    if (parser.isSet(table.help)) {
-        options.help
-            = subcommandHelp(parser, Tr::tr("Usage: retrylab proxy --upstream URL [options]")) + QLatin1Char('\n');
-        return options;
-    }
-    if (!parser.positionalArguments().isEmpty()) {
-        return Core::Result<Options>::failure(
-            Tr::tr("unexpected argument \"%1\"").arg(parser.positionalArguments().first()));
-    }
-    auto proxy = readProxyOptions(parser, table);
-    if (!proxy)
-        return proxy.errorDetail();
-    options.proxy = std::move(proxy).value();
-    if (const auto read = readRunOptions(parser, table, options); !read)
-        return read.errorDetail();
-    if (parser.isSet(table.report))
-        options.reportPath = parser.value(table.report);
-    options.quiet = parser.isSet(table.quiet);
-    return options;
+    return parseOptionTable<Options, OptionTable>(
+        arguments, Tr::tr("Usage: retrylab proxy --upstream URL [options]"), &readOptions);
 }
 
 int run(const Options &options)

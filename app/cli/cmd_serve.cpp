@@ -147,10 +147,13 @@ void OptionTable::addTo(QCommandLineParser &parser) const
         tlsKeyPassFile});
 }
 
-// The numbers, the address and the certificate options into `server`.
-Core::Result<void> readServerOptions(
-    const QCommandLineParser &parser, const OptionTable &table, Core::FaultServerOptions &server)
+// The numbers, the seed, the address and the certificate options, checked in that order.
+Core::Result<void> readOptions(
+    const QCommandLineParser &parser, const OptionTable &table, ServeCommand::Options &options)
 {
+    if (const auto none = noPositionalArguments(parser); !none)
+        return none;
+    Core::FaultServerOptions &server = options.server;
     const auto port = wholeNumber(parser, table.port, 0, 65535, server.port);
     if (!port)
         return port.errorDetail();
@@ -163,6 +166,8 @@ Core::Result<void> readServerOptions(
     server.port = static_cast<quint16>(*port);
     server.maxConnections = static_cast<int>(*maxConnections);
     server.idleTimeoutMs = static_cast<int>(*idle);
+    if (const auto seed = readSeed(parser, table.seed, options.seed); !seed)
+        return seed;
     if (parser.isSet(table.bind)) {
         server.address = QHostAddress(parser.value(table.bind));
         if (server.address.isNull())
@@ -182,6 +187,8 @@ Core::Result<void> readServerOptions(
     server.tlsKeyFile = parser.value(table.tlsKey);
     if (parser.isSet(table.tlsKeyPassFile) && !parser.isSet(table.tlsKey))
         return Core::Result<void>::failure(Tr::tr("--tls-key-pass-file needs --tls-key"));
+    options.tlsKeyPassFile = parser.value(table.tlsKeyPassFile);
+    options.quiet = parser.isSet(table.quiet);
     return {};
 }
 
@@ -226,34 +233,9 @@ namespace ServeCommand {
 
 Core::Result<Options> parse(const QStringList &arguments)
 {
-    const OptionTable table;
-    QCommandLineParser parser;
-    table.addTo(parser);
-    if (const auto parsed = parseSubcommand(parser, arguments); !parsed)
-        return Core::Result<Options>::failure(withHelpHint(command, parsed.error()));
-    Options options;
-    if (parser.isSet(table.help)) {
-        options.help = subcommandHelp(parser, Tr::tr("Usage: retrylab serve [options]")) + QLatin1Char('\n')
-            + Core::FaultServer::usageText();
-        return options;
-    }
-    if (!parser.positionalArguments().isEmpty()) {
-        return Core::Result<Options>::failure(
-            Tr::tr("unexpected argument \"%1\"").arg(parser.positionalArguments().first()));
-    }
-    if (parser.isSet(table.seed)) {
-        bool ok = false;
-        options.seed = parser.value(table.seed).toULongLong(&ok);
-        if (!ok) {
-            return Core::Result<Options>::failure(
-                Tr::tr("--seed must be a whole number (got \"%1\")").arg(parser.value(table.seed)));
-        }
-    }
-    if (const auto read = readServerOptions(parser, table, options.server); !read)
-        return read.errorDetail();
-    options.tlsKeyPassFile = parser.value(table.tlsKeyPassFile);
-    options.quiet = parser.isSet(table.quiet);
-    return options;
+    // Only the parser's own errors point at the help; the command's other usage errors never did.
+    return parseOptionTable<Options, OptionTable>(arguments, Tr::tr("Usage: retrylab serve [options]"), &readOptions,
+        QLatin1Char('\n') + Core::FaultServer::usageText(), command);
 }
 
 int run(const Options &options)

@@ -166,23 +166,25 @@ void OptionTable::addTo(QCommandLineParser &parser) const
         parser.addOption(QCommandLineOption(QLatin1String(field.option), field.help(), QLatin1String(field.valueName)));
 }
 
-// --model, --clients, --strategies and --arrivals: the model's defaults with these over them.
-Result<HerdParameters> readChoices(const QCommandLineParser &parser, const OptionTable &table)
+// --model, --clients, --strategies, --seed and --arrivals, checked in that order:
+// the model's defaults with these over them.
+Result<void> readChoices(const QCommandLineParser &parser, const OptionTable &table, Options &options)
 {
     HerdModel model = HerdModel::OptimisticConcurrency;
     if (parser.isSet(table.model)) {
         const auto m = herdModelFromName(parser.value(table.model));
         if (!m) {
-            return Result<HerdParameters>::failure(
+            return Result<void>::failure(
                 Tr::tr("--model: unknown model \"%1\"; use occ, capacity or outage.").arg(parser.value(table.model)));
         }
         model = *m;
     }
-    HerdParameters p = HerdParameters::defaultsFor(model);
+    HerdParameters &p = options.parameters;
+    p = HerdParameters::defaultsFor(model);
     if (parser.isSet(table.clients)) {
         const auto counts = parseClientCounts(parser.value(table.clients));
         if (!counts)
-            return Result<HerdParameters>::failure(withOption(counts.errorDetail()));
+            return Result<void>::failure(withOption(counts.errorDetail()));
         p.clientCounts = *counts;
     }
     if (parser.isSet(table.strategies)) {
@@ -192,20 +194,28 @@ Result<HerdParameters> readChoices(const QCommandLineParser &parser, const Optio
         } else {
             const auto strategies = parseStrategies(list);
             if (!strategies)
-                return Result<HerdParameters>::failure(withOption(strategies.errorDetail()));
+                return Result<void>::failure(withOption(strategies.errorDetail()));
             p.strategies = *strategies;
+        }
+    }
+    if (parser.isSet(table.seed)) {
+        bool ok = false;
+        options.seed = parser.value(table.seed).trimmed().toULongLong(&ok);
+        if (!ok) {
+            return Result<void>::failure(
+                Tr::tr("--seed: \"%1\" is not a whole number from 0 to 2^64 - 1.").arg(parser.value(table.seed)));
         }
     }
     if (parser.isSet(table.arrivals)) {
         const auto mode = arrivalModeFromName(parser.value(table.arrivals));
         if (!mode) {
-            return Result<HerdParameters>::failure(
+            return Result<void>::failure(
                 Tr::tr("--arrivals: unknown mode \"%1\"; use herd or poisson.").arg(parser.value(table.arrivals)));
         }
         p.arrivals = *mode;
     }
     p.honourRetryAfter = !parser.isSet(table.ignoreRetryAfter);
-    return p;
+    return {};
 }
 
 // The numeric parameters, whose options come from core/herd's field table.
@@ -258,56 +268,41 @@ Result<HerdReport> simulate(const HerdParameters &p, bool quiet, double *seconds
     return report;
 }
 
-} // namespace
-
-namespace SimulateCommand {
-
-Core::Result<Options> parse(const QStringList &arguments)
+Result<void> readOptions(const QCommandLineParser &parser, const OptionTable &table, Options &options)
 {
-    const OptionTable table;
-    QCommandLineParser parser;
-    table.addTo(parser);
-    if (const auto parsed = parseSubcommand(parser, arguments); !parsed)
-        return parsed.errorDetail();
-    Options options;
-    if (parser.isSet(table.help)) {
-        options.help = subcommandHelp(parser, Tr::tr("Usage: retrylab simulate [options]"));
-        return options;
-    }
     const QStringList extra = parser.positionalArguments();
     if (!extra.isEmpty())
-        return Result<Options>::failure(Tr::tr("unexpected argument \"%1\".").arg(extra.first()));
-
-    auto parameters = readChoices(parser, table);
-    if (!parameters)
-        return parameters.errorDetail();
-    options.parameters = std::move(parameters).value();
-    if (parser.isSet(table.seed)) {
-        bool ok = false;
-        options.seed = parser.value(table.seed).trimmed().toULongLong(&ok);
-        if (!ok) {
-            return Result<Options>::failure(
-                Tr::tr("--seed: \"%1\" is not a whole number from 0 to 2^64 - 1.").arg(parser.value(table.seed)));
-        }
-    }
+        return Result<void>::failure(Tr::tr("unexpected argument \"%1\".").arg(extra.first()));
+    if (const auto choices = readChoices(parser, table, options); !choices)
+        return choices;
     if (const auto fields = readFields(parser, options.parameters); !fields)
-        return fields.errorDetail();
+        return fields;
     // Every problem of the parameters at once, a line each.
     const QList<Error> problems = options.parameters.errors();
     if (!problems.isEmpty()) {
         QStringList lines;
         for (const Error &problem : problems)
             lines.append(withOption(problem));
-        return Result<Options>::failure(lines.join(QStringLiteral("\nretrylab simulate: ")));
+        return Result<void>::failure(lines.join(QStringLiteral("\nretrylab simulate: ")));
     }
-
     const QString csvPath = parser.value(table.csv);
     options.csvToStandardOutput = csvPath == QLatin1String("-");
     options.csvPath = options.csvToStandardOutput ? QString() : csvPath;
     options.loadCsvPath = parser.value(table.loadCsv);
     options.timing = parser.isSet(table.timing);
     options.quiet = parser.isSet(table.quiet);
-    return options;
+    return {};
+}
+
+} // namespace
+
+namespace SimulateCommand {
+
+Core::Result<Options> parse(const QStringList &arguments)
+{
+    // (No blank line after this help: the command never printed one.)
+    return parseOptionTable<Options, OptionTable>(
+        arguments, Tr::tr("Usage: retrylab simulate [options]"), &readOptions, QString());
 }
 
 int run(const Options &options)

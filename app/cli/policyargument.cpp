@@ -24,4 +24,17 @@ Core::Result<NamedPolicy> resolvePolicy(const QString &text)
                                                   .arg(text, Core::Presets::ids().join(QStringLiteral(", "))));
 }
 
+Core::Result<QList<NamedPolicy>> resolvePolicyOptions(const QStringList &names)
+{
+    QList<NamedPolicy> policies;
+    for (const QString &name : names) {
+        auto resolved = resolvePolicy(name);
+        if (!resolved) {
+            return Core::Result<QList<NamedPolicy>>::failure(Tr::tr("--policy %1: %2").arg(name, resolved.error()));
+        }
+        policies.append(std::move(resolved).value());
+    }
+    return policies;
+}
+
 } // namespace RetryLab::Cli

@@ -27,6 +27,27 @@ Core::Result<void> parseSubcommand(QCommandLineParser &parser, const QStringList
     return {};
 }
 
+Core::Result<void> noPositionalArguments(const QCommandLineParser &parser)
+{
+    if (parser.positionalArguments().isEmpty())
+        return {};
+    return Core::Result<void>::failure(Tr::tr("unexpected argument \"%1\"").arg(parser.positionalArguments().first()));
+}
+
+Core::Result<void> readSeed(
+    const QCommandLineParser &parser, const QCommandLineOption &option, std::optional<quint64> &seed)
+{
+    if (!parser.isSet(option))
+        return {};
+    bool ok = false;
+    const quint64 value = parser.value(option).toULongLong(&ok);
+    if (!ok)
+        return Core::Result<void>::failure(
+            Tr::tr("--seed must be a whole number (got \"%1\")").arg(parser.value(option)));
+    seed = value;
+    return {};
+}
+
 QString subcommandHelp(const QCommandLineParser &parser, const QString &usage)
 {
     QString help = parser.helpText();

@@ -8,6 +8,8 @@
 #include <QString>
 #include <QStringList>
 
+#include <optional>
+
 namespace RetryLab::Cli {
 
 /// `retrylab COMMAND [options]` as QCommandLineParser should see it: the program
@@ -29,6 +31,43 @@ enum class UsageHint { None, SeeHelp };
 
 /// "MESSAGE; see retrylab COMMAND --help".
 QString withHelpHint(const QString &command, const QString &message);
+
+/// For a command that takes no positional arguments: `unexpected argument "X"` for the first one given.
+Core::Result<void> noPositionalArguments(const QCommandLineParser &parser);
+
+/// --seed S (`option`), a whole number, into `seed`; `seed` stays as it is when the option is not given.
+Core::Result<void> readSeed(
+    const QCommandLineParser &parser, const QCommandLineOption &option, std::optional<quint64> &seed);
+
+/// The parse() of a command whose options are a table: a `Table` with its
+/// `help` option and addTo(QCommandLineParser &). The parser's error; with
+/// --help, Options that hold only the help (the parser's, with `usage` as its
+/// first line, see subcommandHelp, then `helpEnd`); else the Options `read`
+/// fills from the parsed options, or its usage error. With `hintingCommand`,
+/// the parser's own errors (an unknown option, a missing value) get the help
+/// hint, for a command whose other usage errors go without it.
+template<typename Options, typename Table>
+Core::Result<Options> parseOptionTable(const QStringList &arguments, const QString &usage,
+    Core::Result<void> (*read)(const QCommandLineParser &, const Table &, Options &),
+    const QString &helpEnd = QStringLiteral("\n"), const QString &hintingCommand = {})
+{
+    const Table table;
+    QCommandLineParser parser;
+    table.addTo(parser);
+    if (const auto parsed = parseSubcommand(parser, arguments); !parsed) {
+        if (hintingCommand.isEmpty())
+            return parsed.errorDetail();
+        return Core::Result<Options>::failure(withHelpHint(hintingCommand, parsed.error()));
+    }
+    Options options;
+    if (parser.isSet(table.help)) {
+        options.help = subcommandHelp(parser, usage) + helpEnd;
+        return options;
+    }
+    if (const auto done = read(parser, table, options); !done)
+        return done.errorDetail();
+    return options;
+}
 
 /// The one way a command reports a usage error: "retrylab COMMAND: MESSAGE" on
 /// standard error, through a Console (so redacted, unless `redact` is false, and

@@ -27,6 +27,8 @@ private Q_SLOTS:
     void help_listsOptionsEndpointsAndSteps();
     void badArguments_exitWithUsage_data();
     void badArguments_exitWithUsage();
+    void severalMistakes_theFirstIsNamed_data();
+    void severalMistakes_theFirstIsNamed();
     void serve_printsUrlAndOneLinePerRequest_thenStopsOnSigterm();
     void serve_stopsCleanlyOnSigint();
     void quiet_printsOnlyTheUrl();
@@ -122,6 +124,40 @@ void TestServe::badArguments_exitWithUsage()
     QCOMPARE(process.exitCode(), 2);
     const QString error = QString::fromLocal8Bit(process.readAllStandardError());
     QVERIFY2(error.contains(mentions), qPrintable(error));
+}
+
+// The whole of standard error: the first mistake in the order the options are
+// read, and the help hint only after the parser's own errors.
+void TestServe::severalMistakes_theFirstIsNamed_data()
+{
+    QTest::addColumn<QStringList>("arguments");
+    QTest::addColumn<QString>("error");
+    QTest::addRow("parser's error, with the hint")
+        << QStringList{QStringLiteral("--frobnicate"), QStringLiteral("--port"), QStringLiteral("abc")}
+        << QStringLiteral("retrylab serve: Unknown option 'frobnicate'.; see retrylab serve --help\n");
+    QTest::addRow("port before seed") << QStringList{QStringLiteral("--seed"), QStringLiteral("x"),
+        QStringLiteral("--port"), QStringLiteral("abc")}
+                                      << QStringLiteral("retrylab serve: --port must be a whole number from 0 to 65535 "
+                                                        "(got \"abc\")\n");
+    QTest::addRow("idle timeout before seed") << QStringList{QStringLiteral("--seed"), QStringLiteral("x"),
+        QStringLiteral("--idle-timeout"), QStringLiteral("5")}
+                                              << QStringLiteral("retrylab serve: --idle-timeout must be a whole number "
+                                                                "from 100 to 3600000 (got \"5\")\n");
+    QTest::addRow("seed before bind") << QStringList{QStringLiteral("--bind"), QStringLiteral("nowhere"),
+        QStringLiteral("--seed"), QStringLiteral("x")}
+                                      << QStringLiteral("retrylab serve: --seed must be a whole number (got \"x\")\n");
+}
+
+void TestServe::severalMistakes_theFirstIsNamed()
+{
+    QFETCH(QStringList, arguments);
+    QFETCH(QString, error);
+    QProcess process;
+    process.start(QStringLiteral(RETRYLAB_BINARY), QStringList{QStringLiteral("serve")} + arguments);
+    QVERIFY(process.waitForFinished(10'000));
+    QCOMPARE(process.exitCode(), 2);
+    QCOMPARE(QString::fromLocal8Bit(process.readAllStandardError()), error);
+    QVERIFY(process.readAllStandardOutput().isEmpty());
 }
 
 void TestServe::serve_printsUrlAndOneLinePerRequest_thenStopsOnSigterm()

@@ -164,6 +164,9 @@ void TestSimulateCommand::help_exitsZero()
     QVERIFY(o.out.startsWith(QLatin1String("Usage: retrylab simulate [options]")));
     QVERIFY(o.out.contains(QLatin1String("--clients")));
     QVERIFY(o.out.contains(QLatin1String("--strategies")));
+    // Unlike the other commands' help, no blank line after it: it never had one.
+    QVERIFY(o.out.endsWith(QLatin1Char('\n')));
+    QVERIFY(!o.out.endsWith(QLatin1String("\n\n")));
 }
 
 void TestSimulateCommand::badArguments_exitTwoNamingTheProblem_data()
@@ -200,6 +203,13 @@ void TestSimulateCommand::badArguments_exitTwoNamingTheProblem_data()
     QTest::addRow("bad arrivals") << QStringList{QStringLiteral("--arrivals"), QStringLiteral("trickle")}
                                   << "--arrivals: unknown mode";
     QTest::addRow("unknown option") << QStringList{QStringLiteral("--turbo")} << "Unknown option 'turbo'";
+    // Read in this order: --strategies, --seed, --arrivals; the first wrong one is named.
+    QTest::addRow("seed before arrivals") << QStringList{QStringLiteral("--arrivals"), QStringLiteral("trickle"),
+        QStringLiteral("--seed"), QStringLiteral("x")}
+                                          << "--seed: \"x\" is not a whole number";
+    QTest::addRow("strategies before seed") << QStringList{QStringLiteral("--seed"), QStringLiteral("x"),
+        QStringLiteral("--strategies"), QStringLiteral("wobble")}
+                                            << "wobble";
     QTest::addRow("stray argument") << QStringList{QStringLiteral("now")} << "unexpected argument \"now\"";
     QTest::addRow("unwritable csv") << QStringList{QStringLiteral("--csv"), QStringLiteral("/nonexistent/dir/x.csv")}
                                     << "--csv: cannot write";
