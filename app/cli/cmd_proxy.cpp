@@ -93,7 +93,8 @@ void OptionTable::addTo(QCommandLineParser &parser) const
                "  empty | stall | cut=N | corrupt[=N]\n"
                "  method=M path=GLOB header=NAME[:GLOB]   p=P every=N first=N from=S to=S   name=NAME off\n"
                "e.g. --fault 'status=503 p=0.3 path=/api/*'. While it runs, the control port switches rules:\n"
-               "  curl -X POST 'http://127.0.0.1:PORT/_control/faults?enabled=false'   (or ?rule=NAME&enabled=true)"));
+               "  curl -X POST -H 'Content-Type: application/json' \\\n"
+               "    'http://127.0.0.1:PORT/_control/faults?enabled=false'   (or ?rule=NAME&enabled=true)"));
     parser.addOptions(
         {help, listen, upstream, keepHost, allow, duration, report, quiet, fault, faults, seed, control, cacert});
 }
