@@ -6,6 +6,7 @@
 #include "app/cli/subcommand.h"
 #include "core/herd/layersimulation.h"
 #include "core/util/randomsource.h"
+#include "core/util/terminaltext.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
@@ -148,7 +149,11 @@ void printJson(QTextStream &out, const Options &options, const Core::RetryLayers
 void printText(QTextStream &out, const Options &options, const Core::RetryLayers::Result &result,
     const Core::LayerSimulationResult &played, quint64 seed)
 {
-    out << Core::RetryLayers::describe(result, options.assumptions) << Qt::endl;
+    // The layers' names come from policy files: no control character of theirs reaches the terminal.
+    Core::RetryLayers::Result shown = result;
+    for (Core::RetryLayers::LayerFigures &layer : shown.layers)
+        layer.name = Core::TerminalText::escaped(layer.name);
+    out << Core::RetryLayers::describe(shown, options.assumptions) << Qt::endl;
     if (options.runs > 0) {
         out << Tr::tr("check: %1 user actions played (seed %2): %3 +- %4 attempts at the server on average, at "
                       "most %5; %6 % failed")

@@ -14,6 +14,7 @@
 #include "core/scenario/scenarioreader.h"
 #include "core/util/exportfile.h"
 #include "core/util/randomsource.h"
+#include "core/util/terminaltext.h"
 
 #include <QCommandLineParser>
 #include <QDir>
@@ -162,7 +163,7 @@ int printImported(const ImportLocustCommand::Options &options, const Core::Locus
     QTextStream out(stdout);
     QTextStream err(stderr);
     for (const QString &note : std::as_const(imported.notes))
-        err << Tr::tr("note: %1").arg(note) << Qt::endl;
+        err << Tr::tr("note: %1").arg(Core::TerminalText::escaped(note)) << Qt::endl;
     if (imported.unfinished > 0) {
         err << Tr::tr("note: %n logical request(s) had not finished when the logs ended", nullptr, imported.unfinished)
             << Qt::endl;
@@ -171,7 +172,9 @@ int printImported(const ImportLocustCommand::Options &options, const Core::Locus
     for (const Core::ExpectationResult &verdict : verdicts) {
         if (!verdict.passed) {
             ++failed;
-            err << Tr::tr("expectation failed: %1: %2").arg(verdict.name, verdict.message) << Qt::endl;
+            err << Tr::tr("expectation failed: %1: %2")
+                       .arg(Core::TerminalText::escaped(verdict.name), Core::TerminalText::escaped(verdict.message))
+                << Qt::endl;
         }
     }
     int succeeded = 0;
@@ -179,7 +182,7 @@ int printImported(const ImportLocustCommand::Options &options, const Core::Locus
         succeeded += r.outcome == Core::RequestOutcome::Succeeded;
     out << Tr::tr("wrote %1: run %2, %3 attempts of %4 logical requests from %n worker(s), %5 succeeded", nullptr,
         int(imported.workers.size()))
-               .arg(QDir::toNativeSeparators(options.outputPath), imported.runId)
+               .arg(QDir::toNativeSeparators(options.outputPath), Core::TerminalText::escaped(imported.runId))
                .arg(imported.run.attempts.size())
                .arg(imported.run.requests.size())
                .arg(succeeded)

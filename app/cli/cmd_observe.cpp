@@ -9,6 +9,7 @@
 #include "core/observe/observer.h"
 #include "core/util/exportfile.h"
 #include "core/util/randomsource.h"
+#include "core/util/terminaltext.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
@@ -294,7 +295,8 @@ int run(const Options &options)
 
     const QDateTime started = QDateTime::currentDateTimeUtc();
     out << Tr::tr("RetryLab observing on %1 with plan %2 (%3), seed %4")
-               .arg(server.baseUrl().toString(), plan.id, plan.name)
+               .arg(server.baseUrl().toString(), Core::TerminalText::escaped(plan.id),
+                   Core::TerminalText::escaped(plan.name))
                .arg(seed)
         << Qt::endl;
     if (!options.quiet) {

@@ -8,6 +8,7 @@
 #include "core/policy/policyjson.h"
 #include "core/policy/presets.h"
 #include "core/util/exportfile.h"
+#include "core/util/terminaltext.h"
 
 #include <QCommandLineParser>
 #include <QFile>
@@ -146,10 +147,11 @@ int check(const Options &options)
     QList<Core::PolicyIssue> issues = Core::validatePolicy(options.policy);
     issues.append(Core::advisePolicy(options.policy, options.usage));
     out << Tr::tr("Policy \"%1\" for %n client(s)%2", nullptr, options.usage.concurrentClients)
-               .arg(options.policy.name, options.usage.interactive ? Tr::tr(", interactive") : QString())
+               .arg(Core::TerminalText::escaped(options.policy.name),
+                   options.usage.interactive ? Tr::tr(", interactive") : QString())
         << Qt::endl;
     for (const Core::PolicyIssue &issue : std::as_const(issues))
-        out << Tr::tr("warning: %1: %2").arg(issue.field, issue.message) << Qt::endl;
+        out << Tr::tr("warning: %1: %2").arg(issue.field, Core::TerminalText::escaped(issue.message)) << Qt::endl;
     if (issues.isEmpty())
         out << Tr::tr("no warnings") << Qt::endl;
     else

@@ -1,11 +1,13 @@
 #include "commandtesting.h"
 
+#include "core/policy/policyjson.h"
 #include "core/policy/presets.h"
 #include "core/policy/retrylayers.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QTemporaryDir>
 #include <QTest>
 
 using namespace RetryLab;
@@ -96,6 +98,24 @@ private Q_SLOTS:
         const double error = check.value(QStringLiteral("standardError")).toDouble();
         QVERIFY2(std::abs(mean - exact.expectedServerAttempts) <= 4.0 * error,
             qPrintable(QStringLiteral("%1 +- %2 vs %3").arg(mean).arg(error).arg(exact.expectedServerAttempts)));
+    }
+
+    // A layer's name from a policy file is shown with its control characters escaped.
+    void layerNames_controlCharactersShownEscaped()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        Core::BackoffPolicy p = *Core::Presets::find(QStringLiteral("curl-retry"));
+        p.name = QStringLiteral("inner\u001b]0;title\u0007\rlayer 9 forged");
+        const QString file = dir.filePath(QStringLiteral("inner.json"));
+        QVERIFY(CommandTesting::write(file, Core::PolicyJson::toJson(p)));
+        const auto outcome = CommandTesting::run(
+            CommandTesting::arguments("layers", {"--policy", "iam", "--runs", "0", "--policy"}) << file);
+        QVERIFY2(!outcome.out.contains(QChar(0x1b)) && !outcome.out.contains(QChar(0x07))
+                && !outcome.out.contains(QLatin1Char('\r')),
+            qPrintable(outcome.out));
+        QVERIFY2(outcome.out.contains(QLatin1String("layer 2 inner\\e]0;title\\x07\\rlayer 9 forged: up to")),
+            qPrintable(outcome.out));
     }
 
     void twoGentleLayers_textAndExitZero()

@@ -166,6 +166,20 @@ private Q_SLOTS:
         }
     }
 
+    // A name from a file cannot move the cursor, clear the screen or forge a line of the output.
+    void check_controlCharactersOfTheNameAreShownEscaped()
+    {
+        Core::BackoffPolicy p = fastPolicy(3);
+        p.name = QStringLiteral("evil\u001b[2J\r\nwarning: forged");
+        const QString file = writePolicy(p, QStringLiteral("evil.json"));
+        const auto outcome = CommandTesting::run(CommandTesting::arguments("policy", {"check"}) << file);
+        QVERIFY2(
+            !outcome.out.contains(QChar(0x1b)) && !outcome.out.contains(QLatin1Char('\r')), qPrintable(outcome.out));
+        QVERIFY2(
+            outcome.out.contains(QLatin1String("Policy \"evil\\e[2J\\r\\nwarning: forged\"")), qPrintable(outcome.out));
+        QVERIFY(!outcome.out.contains(QLatin1String("\nwarning: forged")));
+    }
+
     void checkWarnsWithTheReason_exitOne()
     {
         // IAM waits up to 300 s: fine for a batch job, too long for a person.
