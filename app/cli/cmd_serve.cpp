@@ -2,6 +2,7 @@
 
 #include "app/cli/clitr.h"
 #include "app/cli/commands.h"
+#include "app/cli/interruptwatcher.h"
 #include "app/cli/subcommand.h"
 #include "core/faultserver/faultserver.h"
 #include "core/util/descriptorlimit.h"
@@ -13,15 +14,7 @@
 #include <QFile>
 #include <QHostAddress>
 #include <QLoggingCategory>
-#include <QSocketNotifier>
 #include <QTextStream>
-
-#include <csignal>
-
-#if defined(Q_OS_UNIX)
-#include <sys/socket.h>
-#include <unistd.h>
-#endif
 
 namespace {
 Q_LOGGING_CATEGORY(lcServe, "retrylab.cli.serve", QtInfoMsg)
@@ -32,42 +25,6 @@ namespace RetryLab::Cli {
 namespace {
 
 const QString command = QStringLiteral("serve");
-
-#if defined(Q_OS_UNIX)
-// A signal handler may only do async-signal-safe things: it writes a byte that
-// a QSocketNotifier turns into an orderly quit on the event loop.
-int signalFds[2] = {-1, -1};
-
-void forwardSignal(int)
-{
-    const char byte = 1;
-    [[maybe_unused]] const auto written = ::write(signalFds[0], &byte, 1);
-}
-
-bool installSignalHandlers(QObject *context)
-{
-    if (::socketpair(AF_UNIX, SOCK_STREAM, 0, signalFds) != 0)
-        return false;
-    auto *notifier = new QSocketNotifier(signalFds[1], QSocketNotifier::Read, context);
-    QObject::connect(notifier, &QSocketNotifier::activated, context, [notifier] {
-        notifier->setEnabled(false);
-        char byte = 0;
-        [[maybe_unused]] const auto got = ::read(signalFds[1], &byte, 1);
-        QCoreApplication::quit();
-    });
-    struct sigaction action = {};
-    action.sa_handler = forwardSignal;
-    sigemptyset(&action.sa_mask);
-    action.sa_flags = SA_RESTART;
-    return ::sigaction(SIGINT, &action, nullptr) == 0 && ::sigaction(SIGTERM, &action, nullptr) == 0;
-}
-#else
-bool installSignalHandlers(QObject *)
-{
-    // Elsewhere the default handlers end the process, which is all Ctrl+C needs.
-    return true;
-}
-#endif
 
 // --NAME N: a whole number in [min, max], `fallback` when the option is not given.
 Core::Result<qint64> wholeNumber(
@@ -140,9 +97,9 @@ OptionTable::OptionTable()
 
 void OptionTable::addTo(QCommandLineParser &parser) const
 {
-    parser.setApplicationDescription(
-        Tr::tr("Runs RetryLab's fault-injection HTTP server on loopback until interrupted (Ctrl+C or SIGTERM),\n"
-               "printing its URL and one line per request it handles."));
+    parser.setApplicationDescription(Tr::tr(
+        "Runs RetryLab's fault-injection HTTP server on loopback until interrupted (Ctrl+C, SIGTERM or SIGHUP),\n"
+        "printing its URL and one line per request it handles."));
     parser.addOptions({help, port, bind, allow, seed, maxConnections, idle, quiet, noRedact, httpsPort, tlsCert, tlsKey,
         tlsKeyPassFile});
 }
@@ -264,8 +221,11 @@ int run(const Options &options)
                    .arg(serverOptions.address.toString())
             << Qt::endl;
     }
-    if (!installSignalHandlers(&server))
-        qCWarning(lcServe) << "could not install the SIGINT/SIGTERM handlers; stop the server with SIGKILL";
+    // Ctrl+C, SIGTERM or a closed terminal (SIGHUP) stop the server in order; a second one at once.
+    InterruptWatcher interrupts;
+    if (!interrupts.isActive())
+        qCWarning(lcServe) << "could not install the signal handlers; stop the server with SIGKILL";
+    QObject::connect(&interrupts, &InterruptWatcher::interrupted, &server, [] { QCoreApplication::quit(); });
 
     printBanner(server, serverOptions.seed, out);
     if (!options.quiet) {

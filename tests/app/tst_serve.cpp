@@ -189,12 +189,16 @@ void TestServe::serve_printsUrlAndOneLinePerRequest_thenStopsOnSigterm()
 
 void TestServe::serve_stopsCleanlyOnSigint()
 {
-    QProcess process;
-    QVERIFY(start(process, {}).isValid());
-    ::kill(static_cast<pid_t>(process.processId()), SIGINT);
-    QTRY_COMPARE_WITH_TIMEOUT(process.state(), QProcess::NotRunning, 10'000);
-    QCOMPARE(process.exitStatus(), QProcess::NormalExit);
-    QCOMPARE(process.exitCode(), 0);
+    // Ctrl+C, and the terminal closing (SIGHUP) alike.
+    for (const int signal : {SIGINT, SIGHUP}) {
+        QProcess process;
+        QVERIFY(start(process, {}).isValid());
+        ::kill(static_cast<pid_t>(process.processId()), signal);
+        QTRY_COMPARE_WITH_TIMEOUT(process.state(), QProcess::NotRunning, 10'000);
+        QVERIFY2(process.exitStatus() == QProcess::NormalExit, signal == SIGHUP ? "SIGHUP" : "SIGINT");
+        QCOMPARE(process.exitCode(), 0);
+        QVERIFY(process.readAllStandardError().contains("stopped after"));
+    }
 }
 
 void TestServe::lowDescriptorLimit_capFitsAndTheServerKeepsServing()
