@@ -125,8 +125,10 @@ QString readableDuration(double ms)
         // Hours are counted up to two days: "24 h" is the limit people know.
         const double divisor = unit.ms > 0.0 ? (unit.ms == 2.0 * 86'400'000.0 ? 86'400'000.0 : unit.ms) : 1.0;
         const double value = ms / divisor;
-        const QString number
-            = std::abs(value) >= 100.0 ? QString::number(value, 'f', 0) : QString::number(value, 'g', 3);
+        // Beyond a million of the largest unit, digits say nothing: "3.17e+297 years", not 298 of them.
+        const QString number = std::abs(value) >= 1e6 ? QString::number(value, 'g', 3)
+            : std::abs(value) >= 100.0                ? QString::number(value, 'f', 0)
+                                                      : QString::number(value, 'g', 3);
         return QStringLiteral("%1 %2").arg(number, Tr::tr(unit.name));
     }
     return {};

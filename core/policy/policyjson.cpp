@@ -13,6 +13,7 @@
 #include <QSet>
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 
 namespace RetryLab::Core {
@@ -51,10 +52,21 @@ void readScalar(JsonReader &r, const PolicyField &field, BackoffPolicy &p)
         if (const auto v = r.boolean(key))
             field.setFlag(p, *v);
         break;
-    case PolicyField::Type::WholeNumber:
+    case PolicyField::Type::WholeNumber: {
+        // A number an int cannot hold is refused by the field's own limit, which is what the
+        // reader can act on, rather than by the range of a C++ int.
+        const QJsonValue raw = r.object().value(key);
+        const double whole = raw.toDouble();
+        if (raw.isDouble() && std::isfinite(whole) && whole == std::trunc(whole)
+            && std::abs(whole) > double(std::numeric_limits<int>::max())) {
+            r.fail(key,
+                Tr::tr("%1 is beyond the sensible limit of %2").arg(QString::number(whole, 'f', 0)).arg(field.max));
+            break;
+        }
         if (const auto v = r.integer(key, std::numeric_limits<int>::min(), std::numeric_limits<int>::max()))
             field.setNumber(p, static_cast<double>(*v));
         break;
+    }
     case PolicyField::Type::Number:
         if (const auto v = r.number(key))
             field.setNumber(p, *v);

@@ -50,6 +50,8 @@ void TestBackoffPolicy::invalidValues_areRejectedWithField_data()
     // In the units people read, not in the field's internal name and unit.
     QTest::addRow("twelve nines of base") << "base" << 999999999999.0 << "baseDelayMs"
                                           << "999999999999 ms (31.7 years) is beyond the sensible limit of 24 h.";
+    QTest::addRow("1e308 of base") << "base" << 1e308 << "baseDelayMs"
+                                   << "1e+308 ms (3.17e+297 years) is beyond the sensible limit of 24 h.";
     QTest::addRow("a week and a day of deadline") << "deadline" << 8.0 * 86'400'000.0 << "deadlineMs"
                                                   << "691200000 ms (8 days) is beyond the sensible limit of 7 days.";
     QTest::addRow("negative cap") << "cap" << -5.0 << "maxBackoffMs"

@@ -192,6 +192,8 @@ void TestPolicyJson::invalidFiles_nameTheField_data()
         << QByteArray(R"({"classification":{"statusDelayFactors":{"4290":2}}})")
         << "classification.statusDelayFactors.4290"
         << "not an HTTP status code";
+    QTest::addRow("attempts beyond an int") << QByteArray(R"({"maxAttempts":9007199254740992})") << "maxAttempts"
+                                            << "9007199254740992 is beyond the sensible limit of 1000";
     QTest::addRow("base as string") << QByteArray(R"({"baseDelayMs":"fast"})") << "baseDelayMs"
                                     << "expected a number, got a string";
     QTest::addRow("negative base") << QByteArray(R"({"baseDelayMs":-5})") << "baseDelayMs"
