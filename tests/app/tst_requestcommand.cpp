@@ -442,7 +442,7 @@ void TestRequestCommand::usageErrors_exit2AndSendNothing_data()
             name, cookie ? QStringLiteral("a carriage return (CR) at byte 4 cannot stand in a header value") : cr);
         QTest::addRow("%s with CR LF", option) << QStringList{name, value, u} << expected;
     }
-    QTest::addRow("-H with a NUL") << QStringList{QStringLiteral("-H"), QStringLiteral("X-A: 1") + QChar(0) + "2", u}
+    QTest::addRow("-H with a NUL") << QStringList{QStringLiteral("-H"), QStringLiteral("X-A: 1") + QChar(0) + QLatin1Char('2'), u}
                                    << QStringLiteral("-H: a NUL byte at byte 7 cannot stand in a header value");
     QTest::addRow("-H with an escape") << QStringList{QStringLiteral("-H"), QStringLiteral("X-A: \x1b[2J"), u}
                                        << QStringLiteral("-H: the byte 0x1b at byte 6 cannot stand in a header value");

@@ -197,7 +197,7 @@ void TestExecutorFallback::fallbackIsAnotherAttempt_sameRulesDecide()
     spec.method = method;
     if (method != "GET") {
         spec.body = R"({"value": 1})";
-        spec.headers.append({"Content-Type", "application/json"});
+        spec.headers.append({QByteArray("Content-Type"), QByteArray("application/json")});
     }
     if (!header.isEmpty()) {
         const qsizetype colon = header.indexOf(':');
