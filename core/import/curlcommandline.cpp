@@ -2,9 +2,9 @@
 
 #include "core/import/curlarguments.h"
 #include "core/import/curlrequestreader.h"
-#include "core/import/shellwords.h"
 #include "core/policy/policyfields.h"
 #include "core/util/coretr.h"
+#include "core/util/shellwords.h"
 
 #include <QCoreApplication>
 #include <QLocale>

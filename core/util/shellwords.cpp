@@ -1,4 +1,4 @@
-#include "core/import/shellwords.h"
+#include "core/util/shellwords.h"
 
 #include "core/util/coretr.h"
 
