@@ -5,6 +5,7 @@
 #include <QCoreApplication>
 
 #include <algorithm>
+#include <cstring>
 
 namespace RetryLab::Core::ShellWords {
 
@@ -445,6 +446,22 @@ private:
 Result<Split> split(const QString &line)
 {
     return Splitter(line).run();
+}
+
+QString quote(const QString &word)
+{
+    const auto safe = [](QChar c) {
+        if (c.unicode() > 0x7F)
+            return false;
+        const char ascii = char(c.unicode());
+        return (ascii >= 'a' && ascii <= 'z') || (ascii >= 'A' && ascii <= 'Z') || (ascii >= '0' && ascii <= '9')
+            || std::strchr("_@%+=:,./-", ascii) != nullptr;
+    };
+    if (!word.isEmpty() && std::all_of(word.cbegin(), word.cend(), safe))
+        return word;
+    QString quoted = word;
+    quoted.replace(QLatin1Char('\''), QLatin1String("'\\''"));
+    return QLatin1Char('\'') + quoted + QLatin1Char('\'');
 }
 
 QString position(const QString &line, qsizetype offset)

@@ -40,6 +40,17 @@ struct Split
 /// Splits `line`. Errors: a quote that is never closed, with its position.
 Result<Split> split(const QString &line);
 
+/// `word` written as one argument of a POSIX shell command, the inverse of
+/// split(): bare when it is not empty and every character is safe, otherwise
+/// in single quotes, with each ' written as '\''. Safe are the ASCII letters
+/// and digits and _ @ % + = : , . / -, which no POSIX shell (nor bash) treats
+/// specially anywhere in an argument: no globbing (* ? [), expansion ($ ` ~),
+/// quoting, comment (#), history (!), brace (bash's { }) or operator
+/// character. Anything else, non-ASCII letters included, is quoted, so that
+/// the text reads the same in any locale. `=` is safe in an argument but would
+/// make a command's first word an assignment: quote() is for arguments.
+QString quote(const QString &word);
+
 /// "column 14", or "line 2, column 5" when `line` has several lines: where
 /// `offset` is, for people (1-based).
 QString position(const QString &line, qsizetype offset);

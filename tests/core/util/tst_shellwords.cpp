@@ -58,6 +58,17 @@ Invocation runInBash(const QString &commandLine)
     return runIn(QStringLiteral("bash"), {QStringLiteral("--norc")}, commandLine);
 }
 
+// Words that a careless quoter gets wrong.
+QStringList hostileWords()
+{
+    return {QStringLiteral("it's"), QStringLiteral("''"), QStringLiteral("'\\''"),
+        QStringLiteral("$(id) `id` ${HOME} $HOME"), QStringLiteral("a\nb\r\nc"), QStringLiteral("tab\there"),
+        QStringLiteral("\\n \\\\ \\'"), QStringLiteral("; rm -rf / #"), QStringLiteral("*?[a-z]"),
+        QStringLiteral("Grüße 東京 🚀"), QStringLiteral("-X"), QStringLiteral("%s %d %%"), QStringLiteral("!bang"),
+        QStringLiteral("~root"), QStringLiteral("{a,b}"), QStringLiteral("#x"), QStringLiteral("a=b"),
+        QStringLiteral("--retry-delay"), QStringLiteral("user@host:/p,q+r"), QString()};
+}
+
 } // namespace
 
 class TestShellWords : public QObject
@@ -71,6 +82,13 @@ private Q_SLOTS:
     void split_marksOperators();
     void split_unclosedQuote_namesItsPlace_data();
     void split_unclosedQuote_namesItsPlace();
+
+    void quote_data();
+    void quote();
+    void quote_roundTripsThroughSplit_data();
+    void quote_roundTripsThroughSplit();
+    void quote_survivesTheShell_data();
+    void quote_survivesTheShell();
 };
 
 // ---------------------------------------------------------------- splitting
@@ -175,6 +193,78 @@ void TestShellWords::split_unclosedQuote_namesItsPlace()
     QCOMPARE(split.errorDetail().path, where);
     QCOMPARE(split.errorDetail().offset, indexOfPlace(line, where));
     QVERIFY2(split.errorDetail().message.contains(what), qPrintable(split.error()));
+}
+
+// ---------------------------------------------------------------- quoting
+
+void TestShellWords::quote_data()
+{
+    QTest::addColumn<QString>("word");
+    QTest::addColumn<QString>("expected");
+    QTest::addRow("safe") << QStringLiteral("--retry") << QStringLiteral("--retry");
+    QTest::addRow("every safe character") << QStringLiteral("aZ09_@%+=:,./-") << QStringLiteral("aZ09_@%+=:,./-");
+    QTest::addRow("number") << QStringLiteral("3") << QStringLiteral("3");
+    QTest::addRow("url") << QStringLiteral("http://h:80/a,b.c?x=1") << QStringLiteral("'http://h:80/a,b.c?x=1'");
+    QTest::addRow("space") << QStringLiteral("a b") << QStringLiteral("'a b'");
+    QTest::addRow("quote") << QStringLiteral("it's") << QStringLiteral("'it'\\''s'");
+    QTest::addRow("only a quote") << QStringLiteral("'") << QStringLiteral("''\\'''");
+    QTest::addRow("empty") << QString() << QStringLiteral("''");
+    QTest::addRow("dollar") << QStringLiteral("$HOME") << QStringLiteral("'$HOME'");
+    QTest::addRow("tilde") << QStringLiteral("~") << QStringLiteral("'~'");
+    QTest::addRow("hash") << QStringLiteral("#") << QStringLiteral("'#'");
+    QTest::addRow("glob") << QStringLiteral("*") << QStringLiteral("'*'");
+    QTest::addRow("braces") << QStringLiteral("{a,b}") << QStringLiteral("'{a,b}'");
+    QTest::addRow("bang") << QStringLiteral("!") << QStringLiteral("'!'");
+    QTest::addRow("backslash") << QStringLiteral("a\\b") << QStringLiteral("'a\\b'");
+    QTest::addRow("line end") << QStringLiteral("a\nb") << QStringLiteral("'a\nb'");
+    QTest::addRow("non-ascii letter") << QStringLiteral("Grüße") << QStringLiteral("'Grüße'");
+}
+
+void TestShellWords::quote()
+{
+    QFETCH(QString, word);
+    QFETCH(QString, expected);
+    QCOMPARE(ShellWords::quote(word), expected);
+}
+
+void TestShellWords::quote_roundTripsThroughSplit_data()
+{
+    QTest::addColumn<QString>("word");
+    const QStringList words = hostileWords();
+    for (qsizetype i = 0; i < words.size(); ++i)
+        QTest::addRow("word %lld", qlonglong(i)) << words.at(i);
+}
+
+// Two quoted words in a row come back as the same two words, and nothing in
+// them is taken for an expansion or an operator.
+void TestShellWords::quote_roundTripsThroughSplit()
+{
+    QFETCH(QString, word);
+    const QString line = QStringLiteral("curl ") + ShellWords::quote(word) + QLatin1Char(' ') + ShellWords::quote(word);
+    const auto split = ShellWords::split(line);
+    QVERIFY2(split, qPrintable(split.error()));
+    QCOMPARE(split->words.size(), 3);
+    for (const ShellWords::Word &w : split->words)
+        QVERIFY(!w.isOperator);
+    QCOMPARE(split->words[1].text, word.toUtf8());
+    QCOMPARE(split->words[2].text, word.toUtf8());
+    QVERIFY(split->expansions.isEmpty());
+}
+
+void TestShellWords::quote_survivesTheShell_data()
+{
+    quote_roundTripsThroughSplit_data();
+}
+
+// What quote() writes, sh and bash both hand over unchanged.
+void TestShellWords::quote_survivesTheShell()
+{
+    QFETCH(QString, word);
+    const QString line = QStringLiteral("curl ") + ShellWords::quote(word);
+    for (const Invocation &call : {runIn(QStringLiteral("sh"), {}, line), runInBash(line)}) {
+        QVERIFY2(call.error.isEmpty(), qPrintable(call.error));
+        QCOMPARE(call.arguments, QList<QByteArray>{word.toUtf8()});
+    }
 }
 
 QTEST_GUILESS_MAIN(TestShellWords)
