@@ -8,6 +8,7 @@
 #include "core/policy/policyjson.h"
 #include "core/policy/presets.h"
 #include "core/util/exportfile.h"
+#include "core/util/shellwords.h"
 #include "core/util/terminaltext.h"
 
 #include <QCommandLineParser>
@@ -22,19 +23,6 @@ using PolicyCommand::Action;
 using PolicyCommand::Options;
 
 const QString command = QStringLiteral("policy");
-
-/// Quotes an argument for a POSIX shell when it needs it.
-QString shellWord(const QString &word)
-{
-    static const QString safe = QStringLiteral("-_./=:,+%@");
-    const bool plain = !word.isEmpty()
-        && std::all_of(word.cbegin(), word.cend(), [](QChar c) { return c.isLetterOrNumber() || safe.contains(c); });
-    if (plain)
-        return word;
-    QString quoted = word;
-    quoted.replace(QLatin1Char('\''), QStringLiteral("'\\''"));
-    return QLatin1Char('\'') + quoted + QLatin1Char('\'');
-}
 
 struct OptionTable
 {
@@ -174,7 +162,7 @@ QByteArray exported(const Options &options, QStringList *notes)
         const auto flags = Core::CurlRetryFlags::fromPolicy(options.policy);
         QStringList words;
         for (const QString &a : flags.arguments)
-            words << shellWord(a);
+            words << Core::ShellWords::quote(a);
         *notes = flags.notes;
         return words.join(QLatin1Char(' ')).toUtf8() + '\n';
     }

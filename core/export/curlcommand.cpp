@@ -4,6 +4,7 @@
 #include "core/http/redactor.h"
 #include "core/policy/classifier.h"
 #include "core/util/coretr.h"
+#include "core/util/shellwords.h"
 
 #include <QCoreApplication>
 #include <QLoggingCategory>
@@ -60,16 +61,6 @@ QByteArray defaultContentType(const QByteArray &body)
 }
 
 } // namespace
-
-QString shellQuote(const QString &argument)
-{
-    static const QRegularExpression safe(QStringLiteral(R"(^[A-Za-z0-9_@%+=:,./-]+$)"));
-    if (safe.match(argument).hasMatch())
-        return argument;
-    QString quoted = argument;
-    quoted.replace(QLatin1Char('\''), QLatin1String("'\\''"));
-    return QLatin1Char('\'') + quoted + QLatin1Char('\'');
-}
 
 Command build(const RequestSpec &request, const ExportOptions &options, const std::optional<BackoffPolicy> &policy)
 {
@@ -135,7 +126,7 @@ Command build(const RequestSpec &request, const ExportOptions &options, const st
         if (isPlainText(body) && body.size() <= maxInlineBodyBytes) {
             args << QStringLiteral("--data-raw") << QString::fromUtf8(body);
         } else {
-            pipe = QStringLiteral("printf %1 | ").arg(shellQuote(printfFormat(body)));
+            pipe = QStringLiteral("printf %1 | ").arg(ShellWords::quote(printfFormat(body)));
             args << QStringLiteral("--data-binary") << QStringLiteral("@-");
         }
     }
@@ -167,7 +158,7 @@ Command build(const RequestSpec &request, const ExportOptions &options, const st
     QStringList quoted;
     quoted.reserve(args.size());
     for (const QString &arg : std::as_const(args))
-        quoted.append(shellQuote(arg));
+        quoted.append(ShellWords::quote(arg));
     command.commandLine = pipe + quoted.join(QLatin1Char(' '));
     qCDebug(lcCurlCommand) << "built a command of" << command.commandLine.size() << "characters";
     return command;

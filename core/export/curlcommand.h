@@ -36,10 +36,6 @@ struct Command
 Command build(const RequestSpec &request, const ExportOptions &options = {},
     const std::optional<BackoffPolicy> &policy = std::nullopt);
 
-/// One argument for a POSIX shell: as is when it holds only safe characters,
-/// otherwise in single quotes.
-QString shellQuote(const QString &argument);
-
 /// Bodies above this many bytes are piped in with printf instead of passed as
 /// an argument (Linux limits one argument to 128 KiB).
 inline constexpr qsizetype maxInlineBodyBytes = 64 * 1024;

@@ -3,7 +3,6 @@
 #include "core/util/coretr.h"
 
 #include <QCoreApplication>
-#include <QRegularExpression>
 
 namespace RetryLab::Core::CurlArguments {
 
@@ -24,17 +23,6 @@ QString text(const QByteArray &bytes)
 }
 
 } // namespace
-
-QString displayed(const QByteArray &value)
-{
-    static const QRegularExpression safe(QStringLiteral(R"(^[A-Za-z0-9_@%+=:,./-]+$)"));
-    const QString s = text(value);
-    if (safe.match(s).hasMatch())
-        return s;
-    QString quoted = s;
-    quoted.replace(QLatin1Char('\''), QLatin1String("'\\''"));
-    return QLatin1Char('\'') + quoted + QLatin1Char('\'');
-}
 
 Result<QList<Item>> walk(const QList<Argument> &arguments, const QList<ExtraOption> &extraOptions)
 {

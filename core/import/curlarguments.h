@@ -52,9 +52,6 @@ struct Item
 /// missing, an ambiguous start of a name, a value given to a switch.
 Result<QList<Item>> walk(const QList<Argument> &arguments, const QList<ExtraOption> &extraOptions);
 
-/// A value as a shell would need it written: as is when plain, else in single quotes.
-QString displayed(const QByteArray &value);
-
 } // namespace CurlArguments
 
 } // namespace RetryLab::Core

@@ -212,7 +212,7 @@ QString joinedWords(const QList<Word> &words)
 {
     QStringList parts;
     for (const Word &w : words)
-        parts.append(w.isOperator ? text(w.text) : CurlArguments::displayed(w.text));
+        parts.append(w.isOperator ? text(w.text) : ShellWords::quote(text(w.text)));
     return parts.join(QLatin1Char(' '));
 }
 
@@ -340,7 +340,7 @@ Result<ImportedRequest> parse(const QString &commandLine, const Options &options
         // Output redirections change where curl writes, not what it sends.
         QString shown = text(w.text);
         if (hasTarget && !w.text.endsWith('&'))
-            shown += QLatin1Char(' ') + CurlArguments::displayed(curlWords[++i].text);
+            shown += QLatin1Char(' ') + ShellWords::quote(text(curlWords[++i].text));
         else if (hasTarget)
             shown += text(curlWords[++i].text);
         ignored.append(shown);

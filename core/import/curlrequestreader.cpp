@@ -4,6 +4,7 @@
 #include "core/import/curloptiontable.h"
 
 #include "core/util/coretr.h"
+#include "core/util/shellwords.h"
 
 #include <QCoreApplication>
 #include <QDir>
@@ -21,7 +22,6 @@ namespace RetryLab::Core::CurlRequestReader {
 
 namespace {
 
-using CurlArguments::displayed;
 using CurlArguments::Item;
 
 // What the reader does with an option. Everything not here is either listed
@@ -174,7 +174,7 @@ QString shownOption(const Item &item)
 {
     return item.value.isNull() || (item.entry && !item.entry->takesValue())
         ? item.written
-        : item.written + QLatin1Char(' ') + displayed(item.value);
+        : item.written + QLatin1Char(' ') + ShellWords::quote(text(item.value));
 }
 
 // A non-negative decimal number ("2.92"), as curl reads seconds.
@@ -430,7 +430,7 @@ private:
                 return {};
             }
             m_out.notes.append(Tr::tr("%1 %2 is not a header (it has no colon); curl does not send it either.")
-                                   .arg(item.written, displayed(v)));
+                                   .arg(item.written, ShellWords::quote(text(v))));
             return {};
         }
         const QByteArray name = v.left(colon).trimmed();
@@ -661,7 +661,7 @@ private:
         QString s = text(v);
         static const QRegularExpression credentials(QStringLiteral("^([a-z0-9]+://)?[^@/]*@"));
         s.replace(credentials, QStringLiteral("\\1REDACTED@"));
-        return displayed(s.toUtf8());
+        return ShellWords::quote(s);
     }
 
     void setProxyUser(const QByteArray &v)

@@ -75,10 +75,6 @@ class TestCurlCommand : public QObject
     Q_OBJECT
 
 private Q_SLOTS:
-    void shellQuote_data();
-    void shellQuote();
-    void shellQuote_survivesTheShell_data();
-    void shellQuote_survivesTheShell();
     void textBody_isDataRawAndParsesBack();
     void method_onlyWhenCurlWouldNotGuessIt_data();
     void method_onlyWhenCurlWouldNotGuessIt();
@@ -91,44 +87,6 @@ private Q_SLOTS:
     void redactedByDefault_unredactedOnRequest();
     void realCurl_sendsWhatTheRequestSays();
 };
-
-void TestCurlCommand::shellQuote_data()
-{
-    QTest::addColumn<QString>("argument");
-    QTest::addColumn<QString>("expected");
-    QTest::addRow("safe") << QStringLiteral("--retry") << QStringLiteral("--retry");
-    QTest::addRow("url") << QStringLiteral("http://h:80/a,b.c?x=1") << QStringLiteral("'http://h:80/a,b.c?x=1'");
-    QTest::addRow("space") << QStringLiteral("a b") << QStringLiteral("'a b'");
-    QTest::addRow("quote") << QStringLiteral("it's") << QStringLiteral("'it'\\''s'");
-    QTest::addRow("empty") << QString() << QStringLiteral("''");
-    QTest::addRow("dollar") << QStringLiteral("$HOME") << QStringLiteral("'$HOME'");
-}
-
-void TestCurlCommand::shellQuote()
-{
-    QFETCH(QString, argument);
-    QFETCH(QString, expected);
-    QCOMPARE(CurlCommand::shellQuote(argument), expected);
-}
-
-void TestCurlCommand::shellQuote_survivesTheShell_data()
-{
-    QTest::addColumn<QString>("argument");
-    const QStringList hostile{QStringLiteral("it's"), QStringLiteral("''"), QStringLiteral("'\\''"),
-        QStringLiteral("$(id) `id` ${HOME} $HOME"), QStringLiteral("a\nb\r\nc"), QStringLiteral("tab\there"),
-        QStringLiteral("\\n \\\\ \\'"), QStringLiteral("; rm -rf / #"), QStringLiteral("*?[a-z]"),
-        QStringLiteral("Grüße 東京 🚀"), QStringLiteral("-X"), QStringLiteral("%s %d %%"), QStringLiteral("!bang")};
-    for (qsizetype i = 0; i < hostile.size(); ++i)
-        QTest::addRow("hostile %lld", qlonglong(i)) << hostile.at(i);
-}
-
-void TestCurlCommand::shellQuote_survivesTheShell()
-{
-    QFETCH(QString, argument);
-    const Invocation call = runInShell(QStringLiteral("curl ") + CurlCommand::shellQuote(argument));
-    QVERIFY2(call.error.isEmpty(), qPrintable(call.error));
-    QCOMPARE(call.arguments, QList<QByteArray>{argument.toUtf8()});
-}
 
 void TestCurlCommand::textBody_isDataRawAndParsesBack()
 {
