@@ -5,6 +5,7 @@
 #include "core/http/redactor.h"
 #include "core/policy/backoffpolicy.h"
 #include "core/util/coretr.h"
+#include "core/util/jsonreader.h"
 
 #include <QCoreApplication>
 #include <QJsonArray>
@@ -13,57 +14,24 @@
 
 #include <algorithm>
 
-#include <cmath>
 #include <cstdlib>
 
 namespace RetryLab::Core {
 
 namespace {
 
-// Each reader leaves the default in place when the key is missing, so that a
-// draft written by an older version still loads.
-bool readString(const QJsonObject &object, const QString &key, qsizetype maxLength, QString *out, QString *error)
+// Leaves `out` as it is when the field is missing, so that a draft written by
+// an older version still loads; the limit keeps a damaged file from filling the
+// composer.
+void readText(JsonReader &reader, const JsonReader::Key &key, qsizetype maxLength, QString *out)
 {
-    const QJsonValue value = object.value(key);
-    if (value.isUndefined())
-        return true;
-    if (!value.isString()) {
-        *error = Tr::tr("%1: must be text").arg(key);
-        return false;
-    }
-    if (value.toString().size() > maxLength) {
-        *error = Tr::tr("%1: longer than %2 characters").arg(key).arg(maxLength);
-        return false;
-    }
-    *out = value.toString();
-    return true;
-}
-
-bool readInt(const QJsonObject &object, const QString &key, int min, int max, int *out, QString *error)
-{
-    const QJsonValue value = object.value(key);
-    if (value.isUndefined())
-        return true;
-    const double number = value.toDouble(std::nan(""));
-    if (!value.isDouble() || !std::isfinite(number) || number != std::floor(number) || number < min || number > max) {
-        *error = Tr::tr("%1: must be a whole number from %2 to %3").arg(key).arg(min).arg(max);
-        return false;
-    }
-    *out = static_cast<int>(number);
-    return true;
-}
-
-bool readBool(const QJsonObject &object, const QString &key, bool *out, QString *error)
-{
-    const QJsonValue value = object.value(key);
-    if (value.isUndefined())
-        return true;
-    if (!value.isBool()) {
-        *error = Tr::tr("%1: must be true or false").arg(key);
-        return false;
-    }
-    *out = value.toBool();
-    return true;
+    const auto text = reader.string(key);
+    if (!text)
+        return;
+    if (text->size() > maxLength)
+        reader.fail(key, Tr::tr("longer than %1 characters").arg(maxLength));
+    else
+        *out = *text;
 }
 
 bool isPlaceholder(QStringView value)
@@ -219,108 +187,98 @@ QJsonObject RequestDraft::toJson(bool keepCredentials) const
 Result<RequestDraft> RequestDraft::fromJson(const QJsonObject &object)
 {
     RequestDraft draft;
-    QString error;
-    if (!readString(object, QStringLiteral("method"), 64, &draft.method, &error)
-        || !readString(object, QStringLiteral("url"), maxUrlLength, &draft.urlTemplate, &error)
-        || !readString(object, QStringLiteral("body"), maxBodyLength, &draft.body, &error)
-        || !readBool(object, QStringLiteral("idempotent"), &draft.idempotent, &error)
-        || !readBool(object, QStringLiteral("attemptHeaders"), &draft.attemptHeaders, &error)
-        || !readInt(object, QStringLiteral("batchCount"), 1, maxBatchCount, &draft.batchCount, &error)
-        || !readInt(object, QStringLiteral("concurrency"), 1, maxConcurrency, &draft.concurrency, &error)
-        || !readInt(object, QStringLiteral("repeatIntervalMs"), minRepeatIntervalMs, maxRepeatIntervalMs,
-            &draft.repeatIntervalMs, &error))
-        return Result<RequestDraft>::failure(error);
+    JsonReader reader(object);
+    readText(reader, QStringLiteral("method"), 64, &draft.method);
+    readText(reader, QStringLiteral("url"), maxUrlLength, &draft.urlTemplate);
+    readText(reader, QStringLiteral("body"), maxBodyLength, &draft.body);
+    draft.idempotent = reader.boolean(QStringLiteral("idempotent")).value_or(draft.idempotent);
+    draft.attemptHeaders = reader.boolean(QStringLiteral("attemptHeaders")).value_or(draft.attemptHeaders);
+    draft.batchCount = int(reader.integer(QStringLiteral("batchCount"), 1, maxBatchCount).value_or(draft.batchCount));
+    draft.concurrency
+        = int(reader.integer(QStringLiteral("concurrency"), 1, maxConcurrency).value_or(draft.concurrency));
+    draft.repeatIntervalMs
+        = int(reader.integer(QStringLiteral("repeatIntervalMs"), minRepeatIntervalMs, maxRepeatIntervalMs)
+                  .value_or(draft.repeatIntervalMs));
 
-    const QJsonValue timeout = object.value(QStringLiteral("attemptTimeoutMs"));
-    if (!timeout.isUndefined()) {
-        const double ms = timeout.toDouble(-1.0);
-        if (!timeout.isDouble() || !std::isfinite(ms) || ms <= 0.0 || ms > PolicyLimits::maxDeadlineMs) {
-            return Result<RequestDraft>::failure(
-                Tr::tr("attemptTimeoutMs: must be more than 0 and at most %1 ms").arg(PolicyLimits::maxDeadlineMs));
+    // More than 0: number()'s range includes its ends.
+    if (const auto ms = reader.number(QStringLiteral("attemptTimeoutMs"))) {
+        if (*ms <= 0.0 || *ms > PolicyLimits::maxDeadlineMs) {
+            reader.fail(QStringLiteral("attemptTimeoutMs"),
+                Tr::tr("must be more than 0 and at most %1 ms").arg(PolicyLimits::maxDeadlineMs));
+        } else {
+            draft.attemptTimeoutMs = ms;
         }
-        draft.attemptTimeoutMs = ms;
     }
 
-    const QJsonValue rmw = object.value(QStringLiteral("readModifyWrite"));
-    if (!rmw.isUndefined()) {
-        const QJsonObject o = rmw.toObject();
+    if (auto rmw = reader.object(QStringLiteral("readModifyWrite"))) {
+        // Written as a string, and within 2^52, so that a JSON number reading it stays exact.
+        const QJsonValue incrementValue = rmw->value(QStringLiteral("increment"));
         bool ok = false;
-        const qint64 increment = o.value(QStringLiteral("increment")).toString().toLongLong(&ok);
+        const qint64 increment = incrementValue.toString().toLongLong(&ok);
+        if (!incrementValue.isString() || !ok || std::abs(increment) > (qint64(1) << 52))
+            rmw->fail(QStringLiteral("increment"), Tr::tr("must be a whole number"));
         QString readMethod = QString::fromLatin1(draft.shape.readMethod);
         QString writeMethod = QString::fromLatin1(draft.shape.writeMethod);
-        if (!rmw.isObject() || !ok || std::abs(increment) > (qint64(1) << 52))
-            return Result<RequestDraft>::failure(Tr::tr("readModifyWrite.increment: must be a whole number"));
-        if (!readString(o, QStringLiteral("readMethod"), 20, &readMethod, &error)
-            || !readString(o, QStringLiteral("writeMethod"), 20, &writeMethod, &error)
-            || !readString(o, QStringLiteral("writeUrl"), maxUrlLength, &draft.writeUrlTemplate, &error)
-            || !readString(o, QStringLiteral("valuePointer"), 1000, &draft.shape.valuePointer, &error)
-            || !readString(o, QStringLiteral("etagPointer"), 1000, &draft.shape.etagPointer, &error)
-            || !readString(o, QStringLiteral("writeEnvelope"), 200, &draft.shape.writeEnvelope, &error))
-            return Result<RequestDraft>::failure(QStringLiteral("readModifyWrite.") + error);
+        readText(*rmw, QStringLiteral("readMethod"), 20, &readMethod);
+        readText(*rmw, QStringLiteral("writeMethod"), 20, &writeMethod);
+        readText(*rmw, QStringLiteral("writeUrl"), maxUrlLength, &draft.writeUrlTemplate);
+        readText(*rmw, QStringLiteral("valuePointer"), 1000, &draft.shape.valuePointer);
+        readText(*rmw, QStringLiteral("etagPointer"), 1000, &draft.shape.etagPointer);
+        readText(*rmw, QStringLiteral("writeEnvelope"), 200, &draft.shape.writeEnvelope);
         draft.readModifyWrite = true;
         draft.increment = increment;
         draft.shape.readMethod = readMethod.toLatin1();
         draft.shape.writeMethod = writeMethod.toLatin1();
     }
 
-    const QJsonValue fallbacks = object.value(QStringLiteral("fallbacks"));
-    if (!fallbacks.isUndefined()) {
-        const QJsonArray array = fallbacks.toArray();
-        if (!fallbacks.isArray() || array.size() > maxFallbacks) {
-            return Result<RequestDraft>::failure(
-                Tr::tr("fallbacks: must be a list of at most %1 URLs").arg(maxFallbacks));
-        }
-        for (qsizetype i = 0; i < array.size(); ++i) {
-            const QString url = array.at(i).toString();
-            if (!array.at(i).isString() || url.isEmpty() || url.size() > maxUrlLength)
-                return Result<RequestDraft>::failure(Tr::tr("fallbacks[%1]: must be a URL").arg(i));
-            draft.fallbackTemplates.append(url);
+    if (auto fallbacks = reader.array(QStringLiteral("fallbacks"))) {
+        if (fallbacks->size() > maxFallbacks)
+            fallbacks->failHere(Tr::tr("must be a list of at most %1 URLs").arg(maxFallbacks));
+        for (qsizetype i = 0; i < fallbacks->size(); ++i) {
+            const QJsonValue url = fallbacks->value(i);
+            if (!url.isString() || url.toString().isEmpty() || url.toString().size() > maxUrlLength)
+                fallbacks->fail(i, Tr::tr("must be a URL"));
+            else
+                draft.fallbackTemplates.append(url.toString());
         }
     }
 
-    const QJsonValue seed = object.value(QStringLiteral("seed"));
+    // A string: JSON numbers lose whole numbers beyond 2^53. Null: no seed.
+    const QJsonValue seed = reader.value(QStringLiteral("seed"));
     if (!seed.isUndefined() && !seed.isNull()) {
         bool ok = false;
         const quint64 value = seed.toString().toULongLong(&ok);
-        if (!seed.isString() || !ok || !seed.toString().front().isDigit())
-            return Result<RequestDraft>::failure(
-                Tr::tr("seed: must be a whole number from 0 to 18446744073709551615, written as a string"));
-        draft.seed = value;
+        if (!seed.isString() || !ok || !seed.toString().front().isDigit()) {
+            reader.fail(QStringLiteral("seed"),
+                Tr::tr("must be a whole number from 0 to 18446744073709551615, written as a string"));
+        } else {
+            draft.seed = value;
+        }
     }
 
-    const QJsonValue transport = object.value(QStringLiteral("transport"));
-    if (!transport.isUndefined()) {
-        if (!transport.isObject())
-            return Result<RequestDraft>::failure(Tr::tr("transport: must be an object"));
-        auto options = SavedTransport::fromJson(transport.toObject(), QStringLiteral("transport"));
-        if (!options)
-            return Result<RequestDraft>(options.errorDetail());
-        draft.transport = *options;
+    if (const auto transport = reader.object(QStringLiteral("transport"))) {
+        const auto options = SavedTransport::fromJson(transport->object());
+        if (options)
+            draft.transport = *options;
+        else
+            reader.fail(QStringLiteral("transport"), options.errorDetail());
     }
 
-    const QJsonValue headers = object.value(QStringLiteral("headers"));
-    if (!headers.isUndefined()) {
-        if (!headers.isArray())
-            return Result<RequestDraft>::failure(Tr::tr("headers: must be a list"));
-        const QJsonArray array = headers.toArray();
-        if (array.size() > maxHeaders)
-            return Result<RequestDraft>::failure(Tr::tr("headers: more than %1 entries").arg(maxHeaders));
-        for (qsizetype i = 0; i < array.size(); ++i) {
-            const QJsonObject entry = array.at(i).toObject();
-            const QString where = QStringLiteral("headers[%1].").arg(i);
+    if (auto headers = reader.array(QStringLiteral("headers"))) {
+        if (headers->size() > maxHeaders)
+            headers->failHere(Tr::tr("more than %1 entries").arg(maxHeaders));
+        for (qsizetype i = 0; i < headers->size(); ++i) {
+            auto entry = headers->object(i, Presence::Required);
+            if (!entry)
+                continue;
             DraftHeader header;
-            if (!array.at(i).isObject()
-                || !readString(entry, QStringLiteral("name"), maxUrlLength, &header.name, &error)
-                || !readString(entry, QStringLiteral("value"), maxUrlLength, &header.value, &error)
-                || !readBool(entry, QStringLiteral("enabled"), &header.enabled, &error)) {
-                return Result<RequestDraft>::failure(error.isEmpty()
-                        ? Tr::tr("headers[%1]: must be an object with name and value").arg(i)
-                        : where + error);
-            }
+            readText(*entry, QStringLiteral("name"), maxUrlLength, &header.name);
+            readText(*entry, QStringLiteral("value"), maxUrlLength, &header.value);
+            header.enabled = entry->boolean(QStringLiteral("enabled")).value_or(header.enabled);
             draft.headers.append(header);
         }
     }
-    return draft;
+    return reader.result(draft);
 }
 
 } // namespace RetryLab::Core

@@ -136,7 +136,7 @@ private Q_SLOTS:
                                     << QStringLiteral("items[0].items[0].policy.custom.maxAttempts") << 1;
         QTest::addRow("bad request") << QByteArray(R"({"formatVersion":1,"name":"c","items":[
             {"type":"request","name":"r","request":{"url":5},"policy":{"preset":"p"}}]})")
-                                     << QStringLiteral("items[0].request") << 0;
+                                     << QStringLiteral("items[0].request.url") << 0;
     }
 
     void json_badItems_areLeftOutWithTheirPath()

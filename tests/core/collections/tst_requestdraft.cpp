@@ -18,6 +18,9 @@ private Q_SLOTS:
     void json_missingKeys_keepDefaults();
     void json_badField_isNamed_data();
     void json_badField_isNamed();
+    void json_badField_pathAndReason_data();
+    void json_badField_pathAndReason();
+    void json_nullSeedAndShortReadModifyWrite_areAccepted();
 };
 
 void TestRequestDraft::defaults_sendToTheEmbeddedServer()
@@ -117,6 +120,86 @@ void TestRequestDraft::json_badField_isNamed()
     const auto result = RequestDraft::fromJson(object);
     QVERIFY(!result);
     QVERIFY2(result.error().startsWith(field), qPrintable(result.error()));
+}
+
+// Each refusal names the field itself as its path (what the settings salvage
+// and the collection files leave out) and says what is wrong with it.
+void TestRequestDraft::json_badField_pathAndReason_data()
+{
+    QTest::addColumn<QJsonObject>("object");
+    QTest::addColumn<QString>("path");
+    QTest::addColumn<QString>("reason");
+    const auto rmw = [](const QJsonObject &fields) { return QJsonObject{{QStringLiteral("readModifyWrite"), fields}}; };
+    QTest::addRow("method too long") << QJsonObject{{QStringLiteral("method"), QString(65, QLatin1Char('X'))}}
+                                     << QStringLiteral("method") << QStringLiteral("longer than 64 characters");
+    QTest::addRow("url not text") << QJsonObject{{QStringLiteral("url"), 5}} << QStringLiteral("url")
+                                  << QStringLiteral("string");
+    QTest::addRow("batch zero") << QJsonObject{{QStringLiteral("batchCount"), 0}} << QStringLiteral("batchCount")
+                                << QStringLiteral("out of range (1 to 10000)");
+    QTest::addRow("concurrency fraction") << QJsonObject{{QStringLiteral("concurrency"), 2.5}}
+                                          << QStringLiteral("concurrency") << QStringLiteral("whole number");
+    QTest::addRow("attempt headers text") << QJsonObject{{QStringLiteral("attemptHeaders"), QStringLiteral("no")}}
+                                          << QStringLiteral("attemptHeaders") << QStringLiteral("true or false");
+    QTest::addRow("timeout zero") << QJsonObject{{QStringLiteral("attemptTimeoutMs"), 0}}
+                                  << QStringLiteral("attemptTimeoutMs") << QStringLiteral("more than 0");
+    QTest::addRow("rmw not an object") << QJsonObject{{QStringLiteral("readModifyWrite"), 3}}
+                                       << QStringLiteral("readModifyWrite") << QStringLiteral("object");
+    QTest::addRow("rmw increment a number")
+        << rmw({{QStringLiteral("increment"), 2}}) << QStringLiteral("readModifyWrite.increment")
+        << QStringLiteral("whole number");
+    QTest::addRow("rmw increment missing")
+        << rmw({}) << QStringLiteral("readModifyWrite.increment") << QStringLiteral("whole number");
+    QTest::addRow("rmw envelope too long")
+        << rmw({{QStringLiteral("increment"), QStringLiteral("1")},
+               {QStringLiteral("writeEnvelope"), QString(201, QLatin1Char('x'))}})
+        << QStringLiteral("readModifyWrite.writeEnvelope") << QStringLiteral("longer than 200");
+    QJsonArray nine;
+    for (int i = 0; i < 9; ++i)
+        nine.append(QStringLiteral("http://h/%1").arg(i));
+    QTest::addRow("too many fallbacks") << QJsonObject{{QStringLiteral("fallbacks"), nine}}
+                                        << QStringLiteral("fallbacks") << QStringLiteral("at most 8 URLs");
+    QTest::addRow("empty fallback") << QJsonObject{{QStringLiteral("fallbacks"),
+        QJsonArray{QStringLiteral("http://h/"), QString()}}}
+                                    << QStringLiteral("fallbacks[1]") << QStringLiteral("must be a URL");
+    QTest::addRow("seed with a sign") << QJsonObject{{QStringLiteral("seed"), QStringLiteral("+3")}}
+                                      << QStringLiteral("seed") << QStringLiteral("written as a string");
+    QTest::addRow("transport not an object")
+        << QJsonObject{{QStringLiteral("transport"), true}} << QStringLiteral("transport") << QStringLiteral("object");
+    QTest::addRow("transport field") << QJsonObject{{QStringLiteral("transport"),
+        QJsonObject{{QStringLiteral("proxyPort"), QStringLiteral("x")}}}}
+                                     << QStringLiteral("transport.proxyPort") << QStringLiteral("whole number");
+    QJsonArray many;
+    for (int i = 0; i <= RequestDraft::maxHeaders; ++i)
+        many.append(QJsonObject{{QStringLiteral("name"), QStringLiteral("X-%1").arg(i)}});
+    QTest::addRow("too many headers") << QJsonObject{{QStringLiteral("headers"), many}} << QStringLiteral("headers")
+                                      << QStringLiteral("more than 200 entries");
+    QTest::addRow("header enabled text") << QJsonObject{{QStringLiteral("headers"),
+        QJsonArray{
+            QJsonObject{{QStringLiteral("name"), QStringLiteral("A")}}, QJsonObject{{QStringLiteral("enabled"), 1}}}}}
+                                         << QStringLiteral("headers[1].enabled") << QStringLiteral("true or false");
+}
+
+void TestRequestDraft::json_badField_pathAndReason()
+{
+    QFETCH(QJsonObject, object);
+    QFETCH(QString, path);
+    QFETCH(QString, reason);
+    const auto result = RequestDraft::fromJson(object);
+    QVERIFY(!result);
+    QCOMPARE(result.errorDetail().path, path);
+    QVERIFY2(result.errorDetail().message.contains(reason), qPrintable(result.error()));
+}
+
+// Null is how an older version wrote "no seed"; a read-modify-write needs only its increment.
+void TestRequestDraft::json_nullSeedAndShortReadModifyWrite_areAccepted()
+{
+    const auto back = RequestDraft::fromJson(QJsonObject{{QStringLiteral("seed"), QJsonValue::Null},
+        {QStringLiteral("readModifyWrite"), QJsonObject{{QStringLiteral("increment"), QStringLiteral("-4")}}}});
+    QVERIFY2(back, qPrintable(back.error()));
+    QVERIFY(!back->seed);
+    QVERIFY(back->readModifyWrite);
+    QCOMPARE(back->increment, -4);
+    QCOMPARE(back->shape, RequestDraft().shape);
 }
 
 QTEST_GUILESS_MAIN(TestRequestDraft)
