@@ -305,54 +305,76 @@ Loaded<ServerScenario> readServerScenario(const QSettings &settings)
     return readSalvaging<ServerScenario>(*object, &ServerScenario::fromJson, {}, Settings::tr("server scenario"));
 }
 
-Loaded<QList<Core::EndpointPolicy>> readEndpointPolicies(const QSettings &settings)
+// A list of objects stored as JSON text, read element by element, so that a
+// damaged element is left out and named by its number while the others are
+// kept. `unreadable` takes why the text is not a list as %1; `leftOut` takes
+// the element's number and what was wrong with it.
+template<typename T>
+Loaded<QList<T>> readObjectList(const QSettings &settings, const QString &key, const QString &unreadable,
+    const QString &leftOut, Core::Result<T> (*read)(const QJsonObject &))
 {
-    Loaded<QList<Core::EndpointPolicy>> loaded;
-    if (!settings.contains(endpointPoliciesKey))
+    Loaded<QList<T>> loaded;
+    if (!settings.contains(key))
         return loaded;
+    const QByteArray text = settings.value(key).toString().toUtf8();
     QJsonParseError error;
-    const QJsonDocument doc = QJsonDocument::fromJson(settings.value(endpointPoliciesKey).toString().toUtf8(), &error);
-    if (error.error != QJsonParseError::NoError || !doc.isArray()) {
-        loaded.problems.append(
-            Settings::tr("The saved endpoint policies could not be read (%1).").arg(error.errorString()));
+    const QJsonDocument document = QJsonDocument::fromJson(text, &error);
+    if (error.error != QJsonParseError::NoError) {
+        loaded.problems.append(unreadable.arg(Core::jsonSyntaxError(text, error).text()));
         return loaded;
     }
-    const QJsonArray array = doc.array();
+    if (!document.isArray()) {
+        loaded.problems.append(unreadable.arg(Settings::tr("it is not a JSON list")));
+        return loaded;
+    }
+    const QJsonArray array = document.array();
     for (qsizetype i = 0; i < array.size(); ++i) {
-        const QJsonObject o = array.at(i).toObject();
-        const auto policy = Core::PolicyJson::fromJsonObject(o.value(QStringLiteral("policy")).toObject());
-        if (!policy) {
-            loaded.problems.append(
-                Settings::tr("Saved endpoint policy %1 was left out: %2").arg(i + 1).arg(policy.error()));
-            continue;
-        }
-        loaded.value.append({o.value(QStringLiteral("host")).toString(), o.value(QStringLiteral("path")).toString(),
-            *policy, o.value(QStringLiteral("origin")).toString()});
+        // A reader of its own for each element: the errors of one do not mark the next.
+        Core::JsonReader elements(array);
+        const auto element = elements.object(i, Core::Presence::Required);
+        const Core::Result<T> value
+            = element ? read(element->object()) : Core::Result<T>::failure(elements.firstError().message);
+        if (value)
+            loaded.value.append(*value);
+        else
+            loaded.problems.append(leftOut.arg(i + 1).arg(value.error()));
     }
     return loaded;
 }
 
+// One entry of setEndpointPolicies(); an entry without a policy has the default one.
+Core::Result<Core::EndpointPolicy> endpointPolicyFromJson(const QJsonObject &object)
+{
+    Core::JsonReader reader(object);
+    Core::EndpointPolicy endpoint;
+    endpoint.host = reader.string(QStringLiteral("host")).value_or(QString());
+    endpoint.path = reader.string(QStringLiteral("path")).value_or(QString());
+    endpoint.origin = reader.string(QStringLiteral("origin")).value_or(QString());
+    QJsonObject policyObject;
+    if (const auto policy = reader.object(QStringLiteral("policy")))
+        policyObject = policy->object();
+    if (reader.failed())
+        return reader.result(endpoint);
+    const auto policy = Core::PolicyJson::fromJsonObject(policyObject);
+    if (!policy)
+        reader.fail(QStringLiteral("policy"), policy.errorDetail());
+    else
+        endpoint.policy = *policy;
+    return reader.result(endpoint);
+}
+
+Loaded<QList<Core::EndpointPolicy>> readEndpointPolicies(const QSettings &settings)
+{
+    return readObjectList<Core::EndpointPolicy>(settings, endpointPoliciesKey,
+        Settings::tr("The saved endpoint policies could not be read (%1)."),
+        Settings::tr("Saved endpoint policy %1 was left out: %2"), &endpointPolicyFromJson);
+}
+
 Loaded<QList<ProxySettings>> readProxies(const QSettings &settings)
 {
-    Loaded<QList<ProxySettings>> loaded;
-    if (!settings.contains(proxiesKey))
-        return loaded;
-    QJsonParseError error;
-    const QJsonDocument doc = QJsonDocument::fromJson(settings.value(proxiesKey).toString().toUtf8(), &error);
-    if (error.error != QJsonParseError::NoError || !doc.isArray()) {
-        loaded.problems.append(
-            Settings::tr("The saved fault proxies could not be read (%1).").arg(error.errorString()));
-        return loaded;
-    }
-    const QJsonArray array = doc.array();
-    for (qsizetype i = 0; i < array.size(); ++i) {
-        const auto proxy = ProxySettings::fromJson(array.at(i).toObject());
-        if (proxy)
-            loaded.value.append(*proxy);
-        else
-            loaded.problems.append(Settings::tr("Saved fault proxy %1 was left out: %2").arg(i + 1).arg(proxy.error()));
-    }
-    return loaded;
+    return readObjectList<ProxySettings>(settings, proxiesKey,
+        Settings::tr("The saved fault proxies could not be read (%1)."),
+        Settings::tr("Saved fault proxy %1 was left out: %2"), &ProxySettings::fromJson);
 }
 
 // Field by field on top of the model's defaults (HerdParametersJson): a field that

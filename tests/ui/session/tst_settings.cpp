@@ -17,6 +17,7 @@
 using namespace RetryLab;
 using Core::RequestDraft;
 using Core::TransportOptions;
+using Ui::ProxySettings;
 using Ui::Settings;
 namespace SavedTransport = Core::SavedTransport;
 using TransportFixtures::everything;
@@ -62,6 +63,9 @@ private Q_SLOTS:
     void recentUrlTemplates_passwordWithAt_isMasked();
     void windowLayout_bytes_roundTrip();
     void endpointPolicies_roundTrip_damagedEntryLeftOut();
+    void endpointPolicies_damagedEntries_namedByNumberAndField_data();
+    void endpointPolicies_damagedEntries_namedByNumberAndField();
+    void proxies_roundTrip_damagedEntryLeftOut();
     void transport_insecureHost_isNeverWrittenToTheFile();
     void transport_newRequest_startsFromTheDefault();
     void transport_damagedDefault_isReported_defaultsUsed();
@@ -618,6 +622,70 @@ void TestSettings::endpointPolicies_roundTrip_damagedEntryLeftOut()
     QCOMPARE(kept.first().path, QStringLiteral("/b"));
     QVERIFY2(settings.problems().join(QLatin1Char(' ')).contains(QLatin1String("Saved endpoint policy 1 was left out")),
         qPrintable(settings.problems().join(QLatin1Char(' '))));
+}
+
+void TestSettings::endpointPolicies_damagedEntries_namedByNumberAndField_data()
+{
+    QTest::addColumn<QString>("stored");
+    QTest::addColumn<QStringList>("keptPaths");
+    QTest::addColumn<QString>("problem");
+    QTest::addRow("host not text") << QStringLiteral(R"([{"host": 5, "path": "/a"}, {"path": "/b"}])")
+                                   << QStringList{QStringLiteral("/b")}
+                                   << QStringLiteral("Saved endpoint policy 1 was left out: host: expected a string");
+    QTest::addRow("not an object") << QStringLiteral(R"([{"path": "/a"}, 3])") << QStringList{QStringLiteral("/a")}
+                                   << QStringLiteral("Saved endpoint policy 2 was left out: expected an object");
+    QTest::addRow("bad policy field") << QStringLiteral(R"([{"policy": {"maxAttempts": -1}}, {"path": "/b"}])")
+                                      << QStringList{QStringLiteral("/b")}
+                                      << QStringLiteral("Saved endpoint policy 1 was left out: policy.maxAttempts");
+    QTest::addRow("not a list") << QStringLiteral(R"({"path": "/a"})") << QStringList()
+                                << QStringLiteral("could not be read (it is not a JSON list)");
+    QTest::addRow("not JSON") << QStringLiteral("[{") << QStringList() << QStringLiteral(": not valid JSON");
+}
+
+void TestSettings::endpointPolicies_damagedEntries_namedByNumberAndField()
+{
+    QFETCH(QString, stored);
+    QFETCH(QStringList, keptPaths);
+    QFETCH(QString, problem);
+    QSettings().setValue(QStringLiteral("policy/endpoints"), stored);
+    Settings settings;
+    QStringList paths;
+    for (const Core::EndpointPolicy &endpoint : settings.endpointPolicies())
+        paths.append(endpoint.path);
+    QCOMPARE(paths, keptPaths);
+    const QString problems = settings.problems().join(QLatin1Char('\n'));
+    QVERIFY2(problems.contains(problem), qPrintable(problems));
+}
+
+void TestSettings::proxies_roundTrip_damagedEntryLeftOut()
+{
+    ProxySettings first;
+    first.name = QStringLiteral("api");
+    first.upstream = QUrl(QStringLiteral("http://127.0.0.1:9000"));
+    first.port = 8081;
+    ProxySettings second;
+    second.upstream = QUrl(QStringLiteral("https://example.org"));
+    second.keepHost = true;
+    {
+        Settings settings;
+        QVERIFY(settings.proxies().isEmpty());
+        settings.setProxies({first, second});
+        QVERIFY(settings.sync());
+    }
+    QCOMPARE(Settings().proxies(), (QList<ProxySettings>{first, second}));
+    QVERIFY(Settings().problems().isEmpty());
+
+    QSettings().setValue(QStringLiteral("proxy/proxies"),
+        QStringLiteral("[{\"upstream\": \"http://a\", \"port\": 70000}, 3, {\"upstream\": \"http://b\"}]"));
+    Settings settings;
+    const QList<ProxySettings> kept = settings.proxies();
+    QCOMPARE(kept.size(), 1);
+    QCOMPARE(kept.first().upstream, QUrl(QStringLiteral("http://b")));
+    const QString problems = settings.problems().join(QLatin1Char('\n'));
+    QVERIFY2(problems.contains(QLatin1String("Saved fault proxy 1 was left out: port: 70000 is out of range")),
+        qPrintable(problems));
+    QVERIFY2(problems.contains(QLatin1String("Saved fault proxy 2 was left out: expected an object, got a number")),
+        qPrintable(problems));
 }
 
 void TestSettings::transport_insecureHost_isNeverWrittenToTheFile()
