@@ -961,7 +961,7 @@ void TestFaultServer::control_refusesWhatAWebPageCouldSend()
 {
     const Result<QString> test = m_server.createTest({QStringLiteral("return-503")});
     QVERIFY(test);
-    const auto raw = [this](const QByteArray &headers) {
+    const auto raw = [this](const QByteArray &headers) -> QByteArray {
         QTcpSocket socket;
         socket.connectToHost(QHostAddress::LocalHost, m_server.serverPort());
         if (!socket.waitForConnected(5000))
@@ -970,7 +970,8 @@ void TestFaultServer::control_refusesWhatAWebPageCouldSend()
         QByteArray answer;
         while (socket.state() == QAbstractSocket::ConnectedState && socket.waitForReadyRead(5000))
             answer += socket.readAll();
-        return answer + socket.readAll();
+        answer += socket.readAll();
+        return answer;
     };
     const QByteArray host = "Host: 127.0.0.1:" + QByteArray::number(m_server.serverPort()) + "\r\n";
     const QByteArray plain = raw(host + "Content-Type: text/plain\r\n");
