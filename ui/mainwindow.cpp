@@ -31,7 +31,7 @@
 #include "ui/session/requestrunner.h"
 #include "ui/session/runsession.h"
 #include "ui/session/settings.h"
-#include "ui/widgets/focusring.h"
+#include "ui/widgets/focusringstyle.h"
 #include "ui/widgets/insecurebanner.h"
 #include "ui/widgets/messagebar.h"
 #include "ui/widgets/wheelguard.h"

@@ -1,4 +1,4 @@
-#include "ui/widgets/focusring.h"
+#include "ui/widgets/focusringstyle.h"
 
 #include <QApplication>
 #include <QComboBox>
