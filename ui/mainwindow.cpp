@@ -51,6 +51,10 @@
 
 #include <algorithm>
 
+// One job: building the window and wiring its parts: docks, tabs, menus, the status
+// bar, and the settings read at start and written at close. What the menus do lives in
+// the controllers; what is left is the composition root, which reads best whole.
+
 namespace {
 Q_LOGGING_CATEGORY(lcMainWindow, "retrylab.ui.mainwindow")
 } // namespace

@@ -31,6 +31,11 @@
 #include <cstdio>
 #include <memory>
 
+// One job: `retrylab request`, from its arguments to the exit code. Most of the file
+// decides what is sent and under which policy (a saved request or curl's options; a
+// preset, a file or the saved request's own policy, then --retry-*). Those choices
+// check one another, so they stay beside the parse() and run() that apply them.
+
 namespace {
 Q_LOGGING_CATEGORY(lcRequest, "retrylab.cli.request", QtInfoMsg)
 } // namespace

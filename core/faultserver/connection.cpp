@@ -17,6 +17,11 @@
 #include <utility>
 #include <vector>
 
+// One job: a fault server connection's life on its socket, from the first byte read
+// to the close. Reading, answering, dripping, resets, timeouts and the linger all act
+// on the same socket state and timers (held bytes, the idle and request timers, the
+// paused parser); split, that state would be shared across files.
+
 namespace RetryLab::Core {
 
 namespace {

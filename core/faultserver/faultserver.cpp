@@ -34,6 +34,11 @@
 #include <limits>
 #include <memory>
 
+// One job: the fault server's listening side: accepting and capping connections, TLS,
+// routing each request to its endpoints and logging it (FaultServerPrivate), behind the
+// thin public FaultServer. Sockets are Connection's, answers the endpoints'. The private
+// class is the server's own state; on its own it would need a header for one user.
+
 namespace RetryLab::Core {
 
 namespace {

@@ -18,6 +18,11 @@
 #include <cmath>
 #include <optional>
 
+// One job: curl's options, once the words are split, into one request. The file is the
+// table of supported and ignored options and the Reader that carries them out; options
+// act on each other (-G moves -d into the query, --head with data is refused), so the
+// table and its reader stay in one place, as curlrequestreader.h promises.
+
 namespace RetryLab::Core::CurlRequestReader {
 
 namespace {

@@ -13,6 +13,11 @@
 #include <QRegularExpression>
 #include <QUrl>
 
+// One job: a Postman collection v2.1 into requests, by Postman's rules. Variables,
+// inherited authorization, URL objects and the body modes are all applied while one
+// item is read, with the same variables and the same error paths; split, the reader's
+// state would be passed between files.
+
 namespace {
 Q_LOGGING_CATEGORY(lcPostmanImport, "retrylab.core.postmanimport")
 } // namespace

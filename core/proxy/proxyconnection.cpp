@@ -12,6 +12,11 @@
 #include <QTcpSocket>
 #include <QTimer>
 
+// One job: one client connection of the proxy and its upstream, kept in step. Reading
+// the client, forwarding upstream, streaming the answer back under back-pressure and
+// applying the faults all turn on one exchange's state; a client half and an upstream
+// half would only pass that state between two classes.
+
 namespace RetryLab::Core {
 
 namespace {

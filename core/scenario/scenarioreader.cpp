@@ -20,6 +20,11 @@
 
 #include <algorithm>
 
+// One job: a scenario file, field by field, into a Scenario. Each reader below is one
+// part of one format (policies, requests, scripts, expectations) and reports through
+// the same JsonReader paths ("requests[2].url: ..."); the format documented in one
+// place is read in one.
+
 namespace {
 Q_LOGGING_CATEGORY(lcScenarioReader, "retrylab.core.scenarioreader")
 } // namespace

@@ -26,6 +26,11 @@
 #include <algorithm>
 #include <cmath>
 
+// One job: the form for one BackoffPolicy: the tabs of fields built from
+// Core::policyFields(), each edit written into the policy, and the policy's checks
+// shown under each field. Building, editing and checking go through the same field
+// widgets, so each tab's builder stays next to the handlers that read it.
+
 namespace RetryLab::Ui {
 
 using Core::BackoffAlgorithm;

@@ -36,6 +36,11 @@
 #include <cmath>
 #include <functional>
 
+// One job: the form that edits one request draft. Its tabs (headers, body, options,
+// fallbacks, batch) are built, filled from a draft and read back into one, and every
+// edit refreshes the same blocker, tab titles and button texts; split by tab, each
+// piece would need the whole draft and that refresh.
+
 namespace RetryLab::Ui {
 
 namespace {

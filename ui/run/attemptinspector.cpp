@@ -30,6 +30,10 @@
 
 #include <cmath>
 
+// One job: showing one attempt: its summary, request, response and timing pages, and
+// what the copy buttons copy (text, the exchange, curl). Every page and copy shows the
+// same attempt with the same credential masking, which a split would have to share.
+
 namespace RetryLab::Ui {
 
 using namespace RetryLab::Core;

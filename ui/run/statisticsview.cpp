@@ -30,6 +30,10 @@
 #include <cmath>
 #include <numeric>
 
+// One job: the statistics tab: the headline figures and four charts, redrawn from one
+// RunStatistics for the chosen scope. Each refresh reads the same statistics in one
+// pass, and the charts share their palette and ranges, so they stay together.
+
 namespace RetryLab::Ui {
 
 using Core::AttemptOutcome;

@@ -18,6 +18,11 @@
 #include <cmath>
 #include <limits>
 
+// One job: the attempt timeline: lanes on a time axis, painted, hit-tested, zoomed and
+// scrolled. Painting, hit-testing, the mouse and the keys use the same geometry (lane
+// tops, the visible range); apart, it would be computed twice or passed around. The
+// time scale's maths is TimeScale's.
+
 namespace RetryLab::Ui {
 
 using Core::AttemptOutcome;

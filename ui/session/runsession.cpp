@@ -10,6 +10,11 @@
 #include <algorithm>
 #include <cmath>
 
+// One job: the live store of one run: each attempt and result as it arrives, the lanes
+// and statistics fed from them, the records kept or rebuilt within the body budget, and
+// the texts the views ask for. All of it indexes the same rows and lanes, updated in one
+// pass per record; review step 1 gives these parts classes of their own.
+
 namespace {
 
 // "host:port" (IPv6 in brackets), never the user info.

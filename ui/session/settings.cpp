@@ -20,6 +20,10 @@
 
 #include <algorithm>
 
+// One job: every setting's key, its default, and how it is read back when missing or
+// damaged. The readers share one way to salvage a damaged value and to report it in
+// problems(), so each setting is read, checked and written in this one file.
+
 namespace {
 Q_LOGGING_CATEGORY(lcSettings, "retrylab.ui.settings")
 } // namespace
