@@ -1,5 +1,6 @@
 #include "core/scenario/scenariorunner.h"
 
+#include "core/collections/requesttemplate.h"
 #include "core/executor/retryexecutor.h"
 #include "core/faultserver/faultserver.h"
 #include "core/http/retryheaders.h"
@@ -19,6 +20,20 @@ Q_LOGGING_CATEGORY(lcScenarioRunner, "retrylab.core.scenariorunner")
 namespace RetryLab::Core {
 
 namespace {
+
+// A body or a header value may be any bytes (retrylab request --data-binary @file): the
+// placeholders go in as bytes, and the rest is never decoded as UTF-8.
+QByteArray expandedBytes(const QByteArray &bytes, const QUrl &server, const QString &key)
+{
+    const QByteArray serverToken = RequestTemplate::serverPlaceholder().toUtf8();
+    const QByteArray idToken = RequestTemplate::idPlaceholder().toUtf8();
+    if (!bytes.contains(serverToken) && !bytes.contains(idToken))
+        return bytes;
+    QByteArray out = bytes;
+    out.replace(serverToken, Scenario::expand(RequestTemplate::serverPlaceholder(), server, key).toUtf8());
+    out.replace(idToken, key.toUtf8());
+    return out;
+}
 
 std::chrono::milliseconds timerMs(double ms)
 {
@@ -193,12 +208,9 @@ void ScenarioRunner::submitMore(Group &group)
             spec.fallbackUrls.append(Scenario::resolveUrl(fallback, m_serverUrl, key));
         if (!entry.writeUrlTemplate.isEmpty())
             spec.readModifyWrite.writeUrl = Scenario::resolveUrl(entry.writeUrlTemplate, m_serverUrl, key);
-        for (auto &[name, value] : spec.headers) {
-            if (value.contains('{'))
-                value = Scenario::expand(QString::fromUtf8(value), m_serverUrl, key).toUtf8();
-        }
-        if (spec.body.contains('{'))
-            spec.body = Scenario::expand(QString::fromUtf8(spec.body), m_serverUrl, key).toUtf8();
+        for (auto &[name, value] : spec.headers)
+            value = expandedBytes(value, m_serverUrl, key);
+        spec.body = expandedBytes(spec.body, m_serverUrl, key);
         if (entry.count > 1)
             spec.label = tr("%1 #%2").arg(entry.spec.label).arg(group.submitted + 1);
         if (entry.script) {
