@@ -578,7 +578,7 @@ private:
     Result<void> checkFieldValue(const Item &item) const
     {
         if (const QString problem = fieldValueProblem(item.value); !problem.isEmpty())
-            return error(item, Tr::tr("%1: %2").arg(item.written, problem));
+            return error(item, Tr::tr("%1 is refused: %2").arg(item.written, problem));
         return {};
     }
 

@@ -438,25 +438,29 @@ void TestRequestCommand::usageErrors_exit2AndSendNothing_data()
         const QString name = QString::fromLatin1(option);
         const bool cookie = name == QLatin1String("-b") || name == QLatin1String("--cookie");
         const QString value = cookie ? QStringLiteral("a=") + smuggled : smuggled;
-        const QString expected = QStringLiteral("%1: %2").arg(
-            name, cookie ? QStringLiteral("a carriage return (CR) at byte 4 cannot stand in a header value") : cr);
+        const QString expected
+            = QStringLiteral("%1 is refused: %2")
+                  .arg(name,
+                      cookie ? QStringLiteral("a carriage return (CR) at byte 4 cannot stand in a header value") : cr);
         QTest::addRow("%s with CR LF", option) << QStringList{name, value, u} << expected;
     }
-    QTest::addRow("-H with a NUL") << QStringList{QStringLiteral("-H"), QStringLiteral("X-A: 1") + QChar(0) + QLatin1Char('2'), u}
-                                   << QStringLiteral("-H: a NUL byte at byte 7 cannot stand in a header value");
-    QTest::addRow("-H with an escape") << QStringList{QStringLiteral("-H"), QStringLiteral("X-A: \x1b[2J"), u}
-                                       << QStringLiteral("-H: the byte 0x1b at byte 6 cannot stand in a header value");
+    QTest::addRow("-H with a control byte")
+        << QStringList{QStringLiteral("-H"), QStringLiteral("X-A: 1") + QChar(0x01) + QLatin1Char('2'), u}
+        << QStringLiteral("-H is refused: the byte 0x01 at byte 7 cannot stand in a header value");
+    QTest::addRow("-H with an escape") << QStringList{QStringLiteral("-H"), QStringLiteral("X-A: \x1b[2J"),
+        u} << QStringLiteral("-H is refused: the byte 0x1b at byte 6 cannot stand in a header value");
     QTest::addRow("-X with CR LF") << QStringList{QStringLiteral("-X"), QStringLiteral("GET\r\nHost:"), u}
                                    << QStringLiteral("is not a method name");
     QTest::addRow("--from-curl -A with CR LF") << QStringList{QStringLiteral("--from-curl"),
         QStringLiteral("curl -A $'x\\r\\nGET /SMUGGLED HTTP/1.1\\r\\nHost: victim' ") + u}
-                                               << QStringLiteral("-A: ") + cr;
+                                               << QStringLiteral("-A is refused: ") + cr;
     QTest::addRow("--from-curl -b with a line feed")
         << QStringList{QStringLiteral("--from-curl"), QStringLiteral("curl -b $'a=1\\nSet-Cookie: b=2' ") + u}
-        << QStringLiteral("-b: a line feed (LF) at byte 4 cannot stand in a header value");
+        << QStringLiteral("-b is refused: a line feed (LF) at byte 4 cannot stand in a header value");
     QTest::addRow("--from-curl --oauth2-bearer with CR LF")
         << QStringList{QStringLiteral("--from-curl"), QStringLiteral("curl --oauth2-bearer $'t\\r\\nX: 1' ") + u}
-        << QStringLiteral("--oauth2-bearer: a carriage return (CR) at byte 2 cannot stand in a header value");
+        << QStringLiteral(
+               "--oauth2-bearer is refused: a carriage return (CR) at byte 2 cannot stand in a header value");
     QTest::addRow("--policy twice") << QStringList{QStringLiteral("--policy"), QStringLiteral("iam"),
         QStringLiteral("--policy=aws-standard"), u}
                                     << QStringLiteral("--policy is given more than once");
@@ -973,9 +977,10 @@ void TestRequestCommand::collection_errors_exit2AndSendNothing_data()
                                         << QStringLiteral("--collection: %1 cannot be read").arg(path("missing.json"));
     QTest::addRow("not JSON") << QStringList{collection, path("broken.json"), name, QStringLiteral("X")}
                               << QStringLiteral("--collection %1: not valid JSON").arg(path("broken.json"));
-    QTest::addRow("damaged item") << QStringList{collection, path("bad-item.json"), name,
-        QStringLiteral(
-            "X")} << QStringLiteral("--collection %1: items[0].request: url: must be text").arg(path("bad-item.json"));
+    QTest::addRow("damaged item") << QStringList{collection, path("bad-item.json"), name, QStringLiteral("X")}
+                                  << QStringLiteral(
+                                         "--collection %1: items[0].request.url: expected a string, got a number")
+                                         .arg(path("bad-item.json"));
     QTest::addRow("variable, no --env") << QStringList{collection, shop, name, QStringLiteral("Health")}
                                         << QStringLiteral("the saved request \"Health\" of %1 uses {{base}}; give "
                                                           "--env FILE")
@@ -1009,7 +1014,7 @@ void TestRequestCommand::collection_errors_exit2AndSendNothing_data()
                .arg(environments);
     QTest::addRow("none selected")
         << QStringList{collection, shop, name, QStringLiteral("Health"), env, path("unselected.json")}
-        << QStringLiteral("--env %1 holds 4 environments and none is selected: choose one with --env-name")
+        << QStringLiteral("--env %1 holds 5 environments and none is selected: choose one with --env-name")
                .arg(path("unselected.json"));
     QTest::addRow("preset this RetryLab lacks")
         << QStringList{collection, more, name, QStringLiteral("Old preset")}
