@@ -196,7 +196,7 @@ QList<PolicyField> makeFieldTable()
             .unit = U::Milliseconds, .displayScale = 1000.0, .check = C::Duration, .max = maxDelayMs,
             .access = numberAt<&P::classification, &CR::maxRetryAfterMs>()},
         {.id = Id::StatusDelayFactors, .section = S::Responses, .type = T::Collection, .key = "statusDelayFactors",
-            .label = RL_TR("Delay &factors by status"),
+            .label = RL_TR("Status fac&tors"),
             .help = RL_TR("The backoff delay after an HTTP status, times this factor (absent: 1): \"429=2\" waits "
                           "twice as long after a rate limit as after a 503."),
             .unit = U::Factor, .check = C::Special, .min = 0.0, .max = maxDelayFactor},
