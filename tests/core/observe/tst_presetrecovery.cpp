@@ -262,8 +262,20 @@ private:
             && (!p.multiplier || !within(*p.multiplier, preset.multiplier, 0.10 + slack)))
             return QStringLiteral("multiplier not %1: ").arg(preset.multiplier) + why;
         const int retries = preset.maxAttempts > 0 ? preset.maxAttempts - 1 : 12;
-        const bool capReached = preset.algorithm != BackoffAlgorithm::Constant
-            && preset.baseDelayMs * std::pow(preset.multiplier, retries - 2) >= preset.maxBackoffMs;
+        // The cap shows only when a delay reaches it before the attempts or the deadline run out
+        // (the Cloud Storage client's 120 s deadline ends a request before its 60 s cap).
+        bool capReached = false;
+        double elapsedMs = 0.0;
+        for (int n = 0; preset.algorithm != BackoffAlgorithm::Constant && n <= retries - 2; ++n) {
+            const double level = preset.baseDelayMs * std::pow(preset.multiplier, n);
+            if (preset.deadlineMs > 0.0 && elapsedMs + std::min(level, preset.maxBackoffMs) > preset.deadlineMs)
+                break;
+            if (level >= preset.maxBackoffMs) {
+                capReached = true;
+                break;
+            }
+            elapsedMs += level;
+        }
         if (capReached && (!p.capMs || !within(*p.capMs, preset.maxBackoffMs, 0.10)))
             return QStringLiteral("cap not %1 ms: ").arg(preset.maxBackoffMs) + why;
         if (preset.maxAttempts > 0 && p.maxAttempts != preset.maxAttempts)

@@ -100,6 +100,9 @@ void changeField(const PolicyField &field, BackoffPolicy &policy)
     case PolicyFieldId::NetworkDelayFactors:
         policy.classification.networkDelayFactors[NetworkFaultClass::ConnectionReset] = 0.25;
         break;
+    case PolicyFieldId::StatusDelayFactors:
+        policy.classification.statusDelayFactors[429] = 2.0;
+        break;
     default:
         QFAIL(qPrintable(QStringLiteral("no way to change %1").arg(field.name())));
     }
@@ -114,6 +117,9 @@ void setValue(const PolicyField &field, BackoffPolicy &policy, double value)
         break;
     case PolicyFieldId::NetworkDelayFactors:
         policy.classification.networkDelayFactors = {{NetworkFaultClass::Timeout, value}};
+        break;
+    case PolicyFieldId::StatusDelayFactors:
+        policy.classification.statusDelayFactors = {{429, value}};
         break;
     default:
         field.setNumber(policy, value);

@@ -343,14 +343,16 @@ private Q_SLOTS:
         for (const QByteArray &headers :
             {QByteArray("Host: 127.0.0.1\r\nContent-Type: application/x-www-form-urlencoded\r\n"),
                 QByteArray("Host: attacker.example\r\nContent-Type: application/json\r\n")}) {
+            // The control port answers on this thread's event loop: wait while processing events.
             QTcpSocket socket;
-            socket.connectToHost(QHostAddress::LocalHost, quint16(control.url().port()));
-            QVERIFY(socket.waitForConnected(5000));
-            socket.write("POST /_control/faults?enabled=false HTTP/1.1\r\n" + headers
-                + "Content-Length: 0\r\nConnection: close\r\n\r\n");
             QByteArray answer;
-            while (socket.state() == QAbstractSocket::ConnectedState && socket.waitForReadyRead(5000))
-                answer += socket.readAll();
+            connect(&socket, &QTcpSocket::connected, &socket, [&socket, &headers] {
+                socket.write("POST /_control/faults?enabled=false HTTP/1.1\r\n" + headers
+                    + "Content-Length: 0\r\nConnection: close\r\n\r\n");
+            });
+            connect(&socket, &QTcpSocket::readyRead, &socket, [&socket, &answer] { answer += socket.readAll(); });
+            socket.connectToHost(QHostAddress::LocalHost, quint16(control.url().port()));
+            QTest::qWaitFor([&socket] { return socket.state() == QAbstractSocket::UnconnectedState; }, 10'000);
             answer += socket.readAll();
             QVERIFY2(answer.startsWith("HTTP/1.1 415 ") || answer.startsWith("HTTP/1.1 421 "), answer.constData());
         }

@@ -132,7 +132,7 @@ void TestScenarioReader::everyField_isRead()
     QCOMPARE(post.spec.body, QByteArray(R"({"a":[1,2]})"));
     QCOMPARE(post.count, 1);
     QCOMPARE(post.concurrency, 1);
-    QVERIFY(!post.usesServer());
+    QVERIFY(post.usesServer()); // its URL is elsewhere, but its second fallback is {server}'s
     QVERIFY(!post.spec.attemptTimeoutMs);
 
     const ScenarioRequest &rmw = s.requests[2];

@@ -312,7 +312,8 @@ void TestScenarioRunner::idPlaceholder_givesEveryRequestItsOwnKey()
     ScenarioRunner runner;
     runner.setFaultServer(&server);
     runner.setScenario(read(scenario(R"([{"name": "r", "url": "{server}/fail/2?key={id}", "count": 4,
-        "concurrency": 1, "method": "PUT", "headers": {"X-Order": "order-{id}"}, "body": "{\"key\": \"{id}\"}"}])",
+        "concurrency": 1, "method": "PUT", "idempotent": true, "headers": {"X-Order": "order-{id}"},
+        "body": "{\"key\": \"{id}\"}"}])",
         R"([{"request": "r", "outcome": "succeeded", "attempts": {"max": 3}}])")));
     QVERIFY(runToEnd(runner));
     QVERIFY(runner.allExpectationsHold());
