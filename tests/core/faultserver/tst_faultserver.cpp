@@ -971,7 +971,8 @@ void TestFaultServer::control_refusesWhatAWebPageCouldSend()
         });
         connect(&socket, &QTcpSocket::readyRead, &socket, [&socket, &answer] { answer += socket.readAll(); });
         socket.connectToHost(QHostAddress::LocalHost, m_server.serverPort());
-        QTest::qWaitFor([&socket] { return socket.state() == QAbstractSocket::UnconnectedState; }, 10'000);
+        [[maybe_unused]] const bool closed
+            = QTest::qWaitFor([&socket] { return socket.state() == QAbstractSocket::UnconnectedState; }, 10'000);
         answer += socket.readAll();
         return answer;
     };

@@ -352,7 +352,7 @@ private Q_SLOTS:
             });
             connect(&socket, &QTcpSocket::readyRead, &socket, [&socket, &answer] { answer += socket.readAll(); });
             socket.connectToHost(QHostAddress::LocalHost, quint16(control.url().port()));
-            QTest::qWaitFor([&socket] { return socket.state() == QAbstractSocket::UnconnectedState; }, 10'000);
+            QVERIFY(QTest::qWaitFor([&socket] { return socket.state() == QAbstractSocket::UnconnectedState; }, 10'000));
             answer += socket.readAll();
             QVERIFY2(answer.startsWith("HTTP/1.1 415 ") || answer.startsWith("HTTP/1.1 421 "), answer.constData());
         }
