@@ -166,13 +166,13 @@ QList<PolicyField> makeFieldTable()
                           "commas."),
             .check = C::Special, .min = 400.0, .max = 599.0},
         {.id = Id::RetryConflictAborted, .section = S::Responses, .type = T::Switch, .key = "retryConflictAborted",
-            .label = RL_TR("Retry 409 &ABORTED (restart read-modify-write)"),
+            .label = RL_TR("Retry 409 &ABORTED (read and write again)"),
             .help = RL_TR("409 with status ABORTED means a concurrent writer changed the resource (IAM). Retrying only "
                           "the write keeps failing: the whole read-modify-write sequence (read to get the etag, "
                           "modify, write with that etag) starts again after a backoff delay."),
             .access = flagAt<&P::classification, &CR::retryConflictAborted>()},
         {.id = Id::RetryNonIdempotent, .section = S::Responses, .type = T::Switch, .key = "retryNonIdempotent",
-            .label = RL_TR("Retry &non-idempotent requests (POST, PATCH)"),
+            .label = RL_TR("Retry &non-idempotent POST and PATCH"),
             .help = RL_TR("A POST or PATCH may have been applied although its response was lost; repeating it can "
                           "apply it twice. Without this option such requests are retried only when marked idempotent "
                           "or sent with an Idempotency-Key."),
