@@ -236,10 +236,6 @@ busiest second, time to success, failures.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>retrylab compare: %1; see retrylab compare --help</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Usage: retrylab compare --policy A --policy B [--policy C ...] --scenario FILE [options]</source>
         <translation type="unfinished"></translation>
     </message>
@@ -269,17 +265,6 @@ busiest second, time to success, failures.</source>
     </message>
     <message>
         <source>retrylab compare: %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message numerus="yes">
-        <source>Scenario &quot;%1&quot; (%2) under %n policies, seed %3%4</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
-        </translation>
-    </message>
-    <message>
-        <source> (drawn; --seed %1 repeats it)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -364,31 +349,11 @@ Exit status: 0 when every cell passes, 1 when one fails, 2 for a usage or file e
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>retrylab conformance: %1; see retrylab conformance --help</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Usage: retrylab conformance [options]</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>retrylab conformance: unexpected argument &quot;%1&quot;</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>preset %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>retrylab conformance: --policy: %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>retrylab conformance: --expect-policy: %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>retrylab conformance: --report, --har and --csv hold one policy&apos;s run; give one --policy (--junit takes several)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -474,19 +439,7 @@ Exit status: 0 when every cell passes, 1 when one fails, 2 for a usage or file e
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>retrylab demo: %1; see retrylab demo --help</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Usage: retrylab demo [options]</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>retrylab demo: unexpected argument &quot;%1&quot;</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>retrylab demo: --width must be a whole number from 20 to 400 (got &quot;%1&quot;)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -595,10 +548,6 @@ Exit status 1 when the worst case exceeds --threshold.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>retrylab layers: %1; see retrylab layers --help</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Usage: retrylab layers --policy A --policy B [--policy C ...] [options]</source>
         <translation type="unfinished"></translation>
     </message>
@@ -644,10 +593,6 @@ the logs back into a report.</source>
     </message>
     <message>
         <source>The Locust file to write.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>retrylab export-locust: %1; see retrylab export-locust --help</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -708,10 +653,6 @@ opens like any run. The workers&apos; clocks are placed on one time axis by each
     </message>
     <message>
         <source>Keep credentials in the report (it then says so).</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>retrylab import-locust: %1; see retrylab import-locust --help</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -823,10 +764,6 @@ exit 0 when every verdict passes, 1 when one fails, 2 for usage errors.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>retrylab observe: %1; see retrylab observe --help</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Usage: retrylab observe [options]</source>
         <translation type="unfinished"></translation>
     </message>
@@ -932,10 +869,6 @@ retry budget with many clients, more than 10 attempts. Exit status 1 when it war
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>retrylab policy: %1; see retrylab policy --help</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Usage: retrylab policy export --format grpc|curl|json [--preset ID | FILE] [options]
        retrylab policy check [--preset ID | FILE] [--clients N] [--interactive]</source>
         <translation type="unfinished"></translation>
@@ -1019,23 +952,6 @@ retry budget with many clients, more than 10 attempts. Exit status 1 when it war
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Runs an HTTP/1.1 reverse proxy on loopback in front of a real service: every request to the listen
-address goes to the upstream and its answer streams back. Prints one line per exchange; at the end
-(Ctrl+C or --duration) the clients seen through it, grouped into logical requests, their inferred
-retry policies and the verdicts, as retrylab observe does.
-
-Faults, one rule per --fault (or a retrylab-faults file): a fault, optional matches and a schedule:
-  status=CODE [retry-after=S]   answer without calling the upstream
-  latency=MS | MIN-MAX | lognormal:MEDIAN:SIGMA [at=request|response]
-  bandwidth=BYTES[k|m]          bytes per second of the answer
-  reset[=before|after|unsent]   reset instead of the answer, after its headers, or unforwarded
-  empty | stall | cut=N | corrupt[=N]
-  method=M path=GLOB header=NAME[:GLOB]   p=P every=N first=N from=S to=S   name=NAME off
-e.g. --fault &apos;status=503 p=0.3 path=/api/*&apos;. While it runs, the control port switches rules:
-  curl -X POST &apos;http://127.0.0.1:PORT/_control/faults?enabled=false&apos;   (or ?rule=NAME&amp;enabled=true)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Address and port to listen on (default 127.0.0.1:0, a free port).</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1093,10 +1009,6 @@ e.g. --fault &apos;status=503 p=0.3 path=/api/*&apos;. While it runs, the contro
     </message>
     <message>
         <source>PORT</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>retrylab proxy: %1; see retrylab proxy --help</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -1284,10 +1196,6 @@ and have no effect.
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>%1; see retrylab request --help</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>--%1 is given more than once</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1424,10 +1332,6 @@ Exit status: 0 when every expectation holds, 1 when one does not (or the run cou
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>%1; see retrylab run --help</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Usage: retrylab run [options] SCENARIO.json</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1494,11 +1398,6 @@ Exit status: 0 when every expectation holds, 1 when one does not (or the run cou
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Runs RetryLab&apos;s fault-injection HTTP server on loopback until interrupted (Ctrl+C or SIGTERM),
-printing its URL and one line per request it handles.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Address to listen on (default 127.0.0.1).</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1547,39 +1446,7 @@ printing its URL and one line per request it handles.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>retrylab serve: %1; see retrylab serve --help</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Usage: retrylab serve [options]</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>retrylab serve: unexpected argument &quot;%1&quot;</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>retrylab serve: --%1 must be a whole number from %2 to %3 (got &quot;%4&quot;)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>retrylab serve: --seed must be a whole number (got &quot;%1&quot;)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>retrylab serve: --bind needs an IP address (got &quot;%1&quot;)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>retrylab serve: --tls-cert and --tls-key need --https-port</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>retrylab serve: --tls-key-pass-file needs --tls-key</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>retrylab serve: --tls-key-pass-file %1: cannot read: %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -2065,6 +1932,76 @@ Exit status: 0 when the request succeeded, 1 when it failed for good, 2 for a us
     </message>
     <message>
         <source>saved with the request</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>Scenario &quot;%1&quot; (%2) under %n policies, %3</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>--policy: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>--expect-policy: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>--report, --har and --csv hold one policy&apos;s run; give one --policy (--junit takes several)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Runs an HTTP/1.1 reverse proxy on loopback in front of a real service: every request to the listen
+address goes to the upstream and its answer streams back. Prints one line per exchange; at the end
+(Ctrl+C or --duration) the clients seen through it, grouped into logical requests, their inferred
+retry policies and the verdicts, as retrylab observe does.
+
+Faults, one rule per --fault (or a retrylab-faults file): a fault, optional matches and a schedule:
+  status=CODE [retry-after=S]   answer without calling the upstream
+  latency=MS | MIN-MAX | lognormal:MEDIAN:SIGMA [at=request|response]
+  bandwidth=BYTES[k|m]          bytes per second of the answer
+  reset[=before|after|unsent]   reset instead of the answer, after its headers, or unforwarded
+  empty | stall | cut=N | corrupt[=N]
+  method=M path=GLOB header=NAME[:GLOB]   p=P every=N first=N from=S to=S   name=NAME off
+e.g. --fault &apos;status=503 p=0.3 path=/api/*&apos;. While it runs, the control port switches rules:
+  curl -X POST -H &apos;Content-Type: application/json&apos; \
+    &apos;http://127.0.0.1:PORT/_control/faults?enabled=false&apos;   (or ?rule=NAME&amp;enabled=true)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>--%1 must be a whole number from %2 to %3 (got &quot;%4&quot;)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Runs RetryLab&apos;s fault-injection HTTP server on loopback until interrupted (Ctrl+C, SIGTERM or SIGHUP),
+printing its URL and one line per request it handles.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>--bind needs an IP address (got &quot;%1&quot;)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>--tls-cert and --tls-key need --https-port</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>--tls-key-pass-file needs --tls-key</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>--tls-key-pass-file %1: cannot read: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1; see retrylab %2 --help</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>retrylab %1: %2</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -3205,10 +3142,6 @@ Exit status: 0 when the request succeeded, 1 when it failed for good, 2 for a us
     </message>
     <message>
         <source>answer C (301, 302, 303, 307 or 308; default 302) with Location: URL, a path or an http(s) URL on a loopback address</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>read-modify-write resource: GET gives {&quot;value&quot;: n} and an ETag; PUT (or POST) with If-Match writes, a stale ETag gets 409 {&quot;status&quot;:&quot;ABORTED&quot;}. With etag=body the version is the document&apos;s &quot;etag&quot; field, as an IAM policy&apos;s: GET gives {&quot;value&quot;: n, &quot;etag&quot;: e}, a write sends the document back with its etag (inside {&quot;NAME&quot;: ...} with envelope=NAME), a stale one gets 409 ABORTED</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -5278,10 +5211,6 @@ or as a step of the HTTPS port&apos;s handshake script, POST /_control/tls/hands
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>no permanent error (400, 401, 403, 404, ...) was served</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>%1 of %2 permanent errors were retried; %3</source>
         <translation type="unfinished"></translation>
     </message>
@@ -5398,15 +5327,7 @@ or as a step of the HTTPS port&apos;s handshake script, POST /_control/tls/hands
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>%1: the delays grow %2, not exponentially</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>too few retries to see the growth</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Exponential backoff with a cap</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -5439,10 +5360,6 @@ or as a step of the HTTPS port&apos;s handshake script, POST /_control/tls/hands
     </message>
     <message>
         <source>Retry-After honoured</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Permanent errors (400, 401, 403, 404, ...) not retried</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -6838,10 +6755,6 @@ observed: %3
         </translation>
     </message>
     <message>
-        <source>a path pattern starts with / (got &quot;%1&quot;)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>missing; name a preset (%1) or give a policy object</source>
         <translation type="unfinished"></translation>
     </message>
@@ -6899,10 +6812,6 @@ observed: %3
     </message>
     <message>
         <source>&quot;%1&quot; is not a valid header name</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>a header value cannot hold a line break or NUL</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -7262,58 +7171,6 @@ observed: %3
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>%1: must be text</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1: longer than %2 characters</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1: must be a whole number from %2 to %3</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1: must be true or false</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>attemptTimeoutMs: must be more than 0 and at most %1 ms</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>readModifyWrite.increment: must be a whole number</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>fallbacks: must be a list of at most %1 URLs</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>fallbacks[%1]: must be a URL</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>seed: must be a whole number from 0 to 18446744073709551615, written as a string</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>transport: must be an object</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>headers: must be a list</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>headers: more than %1 entries</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>headers[%1]: must be an object with name and value</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Enter a URL, for example {server}/status/200.</source>
         <translation type="unfinished"></translation>
     </message>
@@ -7367,10 +7224,6 @@ observed: %3
     </message>
     <message>
         <source>Header %1: %2 is set from the body; remove this row.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Header %1 (%2): the value may not contain line breaks.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -7437,6 +7290,209 @@ observed: %3
         <source>%</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>must be more than 0 and at most %1 ms</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>must be a whole number</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>must be a list of at most %1 URLs</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>must be a URL</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>must be a whole number from 0 to 18446744073709551615, written as a string</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>more than %1 entries</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Header %1 (%2): %3.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source> (TLS: %1; not ignored)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>through %1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the QNetworkAccessManager given to the executor was destroyed during the attempt</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>a header name is not a token: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the header &quot;%1&quot;: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the method is not an HTTP method: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>read-modify-write resource: GET gives {&quot;value&quot;: n} and an ETag; PUT (or POST) with If-Match writes, a stale ETag gets 409 {&quot;status&quot;:&quot;ABORTED&quot;}. With etag=body the version is the document&apos;s &quot;etag&quot; field, as an IAM policy&apos;s: GET gives {&quot;value&quot;: n, &quot;etag&quot;: e}, a write sends the document back with its etag (inside {&quot;NAME&quot;: ...} with envelope=NAME), a stale one gets 409 ABORTED. In IAM&apos;s own shape, POST /occ/{name}:getIamPolicy reads and POST /occ/{name}:setIamPolicy writes</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>/occ/{name}:VERB knows getIamPolicy and setIamPolicy, not &quot;%1&quot;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>/occ/{name}:getIamPolicy and :setIamPolicy take POST, as IAM&apos;s do</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the control API answers requests for a loopback host (localhost, 127.0.0.1, [::1]) only, not for &quot;%1&quot;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the control API does not take requests from web pages (Origin %1)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the control API does not take requests from web pages (Origin null)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>a POST to the control API says its body is JSON: send Content-Type: application/json</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>a carriage return (CR)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>a line feed (LF)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>a NUL byte</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>a space</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>a tab</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the byte 0x%1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 at byte %2 cannot stand in a header value</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>it is empty</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 at byte %2 cannot stand in a method or header name</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is not STATUS=FACTOR, like 429=2.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot;: status %2 is given twice.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 is not a method name: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 is refused: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>; 404 was retried %n time(s), which IAM allows for eventually consistent reads</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>no permanent error (400, 401, 403, ...) was served</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Delays grow: exponentially up to a cap, or incrementally</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Permanent errors (400, 401, 403, ...) not retried; 404 may be, as IAM allows</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: incremental delays, as the Retry pattern allows (Google&apos;s pages ask for exponential ones)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: the delays do not grow</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the delay factor for HTTP %1 must lie between %2 and %3 (got %4).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 is the read of a read-modify-write: it changes nothing</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 is conditional (the etag it read, in its body): a repeat cannot apply twice</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 is only conditionally idempotent (the Cloud Storage rule): without a precondition (ifGenerationMatch, If-Match) a repeat may overwrite or delete what another writer made in between; add one, or mark the request safe to repeat</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>HTTP %1: a redirect that was not followed is not the answer asked for</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>HTTP 308 Resume Incomplete: the upload is not finished (the Range header says how much arrived); the client must send the rest, not repeat the request</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 is beyond the sensible limit of %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>not an HTTP status code (100-599)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the delay factors per status are not carried: every status waits the backoff</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>a path pattern starts with /, or has no / at all to match the last segment (got &quot;%1&quot;)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 is not a placeholder; a URL may use %2 (the embedded server) and %3 (a key of its own for every request)</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>RetryLab::Core::ConformanceRunner</name>
@@ -7491,19 +7547,7 @@ observed: %3
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>the QNetworkAccessManager given to the executor was destroyed during the attempt</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>the total deadline of %1 ms was reached</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source> (TLS: %1; not ignored)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>through %1: %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -7520,6 +7564,10 @@ observed: %3
     </message>
     <message>
         <source>%1: trying %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1; no fallback asked: a fallback is another attempt, and this fault or this request is not one to repeat</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -9020,10 +9068,6 @@ Policy: %3</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Tune the policy to the operation (the Retry pattern): requests whose URL matches a row run under its policy, the first matching row wins, and the others under the policy dock&apos;s. Host and path take * and ? as wildcards; an empty one matches anything. The circuit breaker and the retry budget stay the dock policy&apos;s, shared by every request.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Host</source>
         <translation type="unfinished"></translation>
     </message>
@@ -9049,6 +9093,10 @@ Policy: %3</source>
     </message>
     <message>
         <source>Row %1: a path pattern starts with / (got &quot;%2&quot;).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Tune the policy to the operation (the Retry pattern): requests whose URL matches a row run under its policy, the first matching row wins, and the others under the policy dock&apos;s. A host takes * and ? as wildcards; a path takes * within a segment, ** across segments and ? for one character (/upload/**); an empty one matches anything. The circuit breaker and the retry budget stay the dock policy&apos;s, shared by every request.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -9454,6 +9502,57 @@ Policy: %3</source>
     </message>
     <message>
         <source>Error: </source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>RetryLab::Ui::GrpcMethodDialog</name>
+    <message>
+        <source>gRPC method</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The service&apos;s full name, with its package, as in the .proto file</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>every method of the service</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A gRPC client applies a retry policy to the methods its service config names. Which calls is this one for?</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Service:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Method:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Export…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Give the service, e.g. pkg.Orders.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is not a service name: letters, digits and _, in parts joined by dots.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is not a method name: letters, digits and _ only.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>methodConfig name: {&quot;service&quot;: &quot;%1&quot;}, every method of %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>methodConfig name: {&quot;service&quot;: &quot;%1&quot;, &quot;method&quot;: &quot;%2&quot;}, the calls of /%1/%2</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -10553,11 +10652,15 @@ Policy: %3</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Exported %1 (methodConfig.retryPolicy for every method; load it as the channel&apos;s service config).</source>
+        <source> What gRPC does differently: %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source> What gRPC does differently: %1</source>
+        <source>every method of %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Exported %1 (methodConfig.retryPolicy for %2; load it as the channel&apos;s service config).</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -10733,6 +10836,10 @@ Policy: %3</source>
     </message>
     <message>
         <source>The policy is usable.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>none, e.g. 429=2</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -11145,13 +11252,6 @@ Certificate errors are never ignored: the client gets 502 with the reason.</sour
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>One fault per rule, written as in retrylab proxy --fault: status=503 retry-after=2, latency=200,
-latency=50-300, latency=lognormal:200:0.5 at=response, bandwidth=64k, reset, reset=after,
-reset=unsent, empty, stall, cut=512, corrupt; with method=, path=/api/*, header=Name:glob,
-p=0.3, every=3, first=2, from=S to=S. Double-click a rule to edit it.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>The clients seen through this proxy, their logical requests, inferred retry policies and verdicts appear here.</source>
         <translation type="unfinished"></translation>
     </message>
@@ -11208,10 +11308,6 @@ p=0.3, every=3, first=2, from=S to=S. Double-click a rule to edit it.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Point the client at %1 (-&gt; %2). Seed %3. Switch faults from a script: curl -X POST &apos;%4?enabled=false&apos;</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source> (the new port applies at the next start)</source>
         <translation type="unfinished"></translation>
     </message>
@@ -11245,6 +11341,17 @@ p=0.3, every=3, first=2, from=S to=S. Double-click a rule to edit it.</source>
     </message>
     <message>
         <source>Cannot save %1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>One fault per rule, written as in retrylab proxy --fault: status=503 retry-after=2, latency=200,
+latency=50-300, latency=lognormal:200:0.5 at=response, bandwidth=64k, reset, reset=after,
+reset=unsent, empty, stall, cut=512, corrupt; with method=, path=/api/**, header=Name:glob,
+p=0.3, every=3, first=2, from=S to=S. Double-click a rule to edit it.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Point the client at %1 (-&gt; %2). Seed %3. Switch faults from a script: curl -X POST -H &apos;Content-Type: application/json&apos; &apos;%4?enabled=false&apos;</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -11299,10 +11406,6 @@ p=0.3, every=3, first=2, from=S to=S. Double-click a rule to edit it.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>The version is the document&apos;s &quot;etag&quot;; the write is a POST of {&quot;policy&quot;: document} (give its URL, e.g. ...:setIamPolicy); a stale etag is answered 409 ABORTED.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Fill in:</source>
         <translation type="unfinished"></translation>
     </message>
@@ -11328,6 +11431,10 @@ p=0.3, every=3, first=2, from=S to=S. Double-click a rule to edit it.</source>
     </message>
     <message>
         <source>Envelope:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>IAM&apos;s shape: the read is a POST to the request&apos;s URL (...:getIamPolicy), the version is the document&apos;s &quot;etag&quot;, the write is a POST of {&quot;policy&quot;: document} (give its URL, ...:setIamPolicy); a stale etag is answered 409 ABORTED and the whole sequence restarts.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -11738,6 +11845,14 @@ Cannot send: %1</source>
     </message>
     <message>
         <source>Repeat every %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>404: retried by this policy (eventual consistency), always 404</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>eventually consistent: PUT creates it, then GET answers 404 for 1 s</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -12351,6 +12466,10 @@ return-200</source>
     <message>
         <source>The policy has errors and cannot be saved as a preset:
 %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>it is not a JSON list</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
