@@ -179,8 +179,12 @@ void TestThreadedExecutor::retriesGoOn_whileTheCallersThreadIsBusy()
     // The batch in which each start, each planned retry and the end of each of the
     // first three attempts came: all of them were made while this thread was busy.
     QList<qint64> batchOfEarlyReports;
-    connect(&executor, &ThreadedExecutor::attemptStarted, this,
-        [&] { batchOfEarlyReports.append(executor.batchesDelivered()); });
+    connect(&executor, &ThreadedExecutor::attemptStarted, this, [&](quint64, int attemptIndex) {
+        // The fourth start may be posted after its request reached the server: Qt's HTTP
+        // thread can send the bytes before the executor's thread reports the start.
+        if (attemptIndex < 3)
+            batchOfEarlyReports.append(executor.batchesDelivered());
+    });
     connect(&executor, &ThreadedExecutor::retryScheduled, this,
         [&] { batchOfEarlyReports.append(executor.batchesDelivered()); });
     connect(&executor, &ThreadedExecutor::attemptFinished, this, [&](const AttemptRecord &record) {
@@ -205,12 +209,11 @@ void TestThreadedExecutor::retriesGoOn_whileTheCallersThreadIsBusy()
             QVERIFY2(a.actualDelayMs >= a.plannedDelayMs, qPrintable(QString::number(a.actualDelayMs)));
         }
     }
-    // The four starts, the first three ends and the three retries were all made
-    // before the fourth request reached the server, so while this thread took no
-    // events: they came in its first batch. The last end, the result and idle may
-    // each come in a later one (the last answer may be read after this thread took
-    // the first batch).
-    QCOMPARE(batchOfEarlyReports.size(), 4 + 3 + 3);
+    // The first three starts, ends and retries were all made before the fourth
+    // request reached the server, so while this thread took no events: they came
+    // in its first batch. The fourth start, the last end, the result and idle may
+    // each come in a later one.
+    QCOMPARE(batchOfEarlyReports.size(), 3 + 3 + 3);
     for (const qint64 batch : std::as_const(batchOfEarlyReports))
         QCOMPARE(batch, batchesBefore + 1);
     QTRY_VERIFY_WITH_TIMEOUT(executor.reportsDelivered() >= 4 + 4 + 3 + 1 + 1, 5'000);
