@@ -2,6 +2,7 @@
 #include "core/import/curlcommandline.h"
 #include "core/policy/presets.h"
 #include "core/util/englishplurals.h"
+#include "tests/tools/placetext.h"
 
 #include <QDir>
 #include <QFile>
@@ -13,23 +14,9 @@
 
 using namespace RetryLab::Core;
 
-namespace {
+using RetryLab::Testing::indexOfPlace;
 
-// The index into `line` of a place as the importer names it ("column 9",
-// "line 2, column 6"), worked out here from the words so that the offset the
-// importer gives can be checked against them; -1 for no place.
-qsizetype indexOfPlace(const QString &line, const QString &place)
-{
-    static const QRegularExpression pattern(QStringLiteral("^(?:line (\\d+), )?column (\\d+)$"));
-    const QRegularExpressionMatch match = pattern.match(place);
-    if (!match.hasMatch())
-        return -1;
-    const int lineNumber = match.captured(1).isEmpty() ? 1 : match.captured(1).toInt();
-    qsizetype start = 0;
-    for (int n = 1; n < lineNumber; ++n)
-        start = line.indexOf(QLatin1Char('\n'), start) + 1;
-    return start + match.captured(2).toInt() - 1;
-}
+namespace {
 
 // What bash hands to curl for a command line: a curl function prints each
 // argument (base64, one per line), then its standard input.

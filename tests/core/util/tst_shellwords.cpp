@@ -1,4 +1,5 @@
 #include "core/util/shellwords.h"
+#include "tests/tools/placetext.h"
 
 #include <QProcess>
 #include <QRegularExpression>
@@ -6,23 +7,9 @@
 
 using namespace RetryLab::Core;
 
-namespace {
+using RetryLab::Testing::indexOfPlace;
 
-// The index into `line` of a place as split() names it ("column 9",
-// "line 2, column 6"), worked out here so that the offset it gives can be
-// checked against it; -1 for no place.
-qsizetype indexOfPlace(const QString &line, const QString &place)
-{
-    static const QRegularExpression pattern(QStringLiteral("^(?:line (\\d+), )?column (\\d+)$"));
-    const QRegularExpressionMatch match = pattern.match(place);
-    if (!match.hasMatch())
-        return -1;
-    const int lineNumber = match.captured(1).isEmpty() ? 1 : match.captured(1).toInt();
-    qsizetype start = 0;
-    for (int n = 1; n < lineNumber; ++n)
-        start = line.indexOf(QLatin1Char('\n'), start) + 1;
-    return start + match.captured(2).toInt() - 1;
-}
+namespace {
 
 // The arguments a shell hands to curl for a command line: a curl function
 // prints each argument (base64, one per line).
