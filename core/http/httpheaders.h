@@ -14,6 +14,9 @@ namespace RetryLab::Core {
 /// Header fields in the order they were sent or received; a name may repeat.
 using HeaderList = QList<QPair<QByteArray, QByteArray>>;
 
+/// Whether `text` is one ASCII digit or more, as a status code, a Content-Length
+/// or the seconds of a Retry-After are (RFC 9110 1*DIGIT).
+bool isDigits(QByteArrayView text);
 /// Whether `c` is an RFC 9110 tchar: a letter, a digit or one of !#$%&'*+-.^_`|~.
 bool isTokenChar(char c);
 /// Whether `text` is an RFC 9110 token (one tchar or more), as methods and

@@ -1,4 +1,5 @@
 #include "core/http/httpresponsestream.h"
+#include "core/http/httpheaders.h"
 
 #include "core/util/coretr.h"
 
@@ -7,17 +8,6 @@ namespace RetryLab::Core {
 namespace {
 
 constexpr qsizetype maxTrailerBytes = 64 * 1024;
-
-bool isDigits(QByteArrayView text)
-{
-    if (text.isEmpty())
-        return false;
-    for (char c : text) {
-        if (c < '0' || c > '9')
-            return false;
-    }
-    return true;
-}
 
 /// The first `n` bytes of `text` at most, for messages.
 QByteArray clip(QByteArrayView text, qsizetype n)

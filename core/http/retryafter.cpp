@@ -1,4 +1,5 @@
 #include "core/http/retryafter.h"
+#include "core/http/httpheaders.h"
 #include "core/util/coretr.h"
 
 #include <QCoreApplication>
@@ -26,17 +27,6 @@ int monthFromName(QByteArrayView name)
             return static_cast<int>(i) + 1;
     }
     return 0;
-}
-
-bool isDigits(QByteArrayView s)
-{
-    if (s.isEmpty())
-        return false;
-    for (char c : s) {
-        if (c < '0' || c > '9')
-            return false;
-    }
-    return true;
 }
 
 int toInt(QByteArrayView s)

@@ -13,19 +13,8 @@ namespace RetryLab::Core {
 
 namespace {
 
-double confidenceFromCount(int count, double quality = 1.0)
-{
-    return std::clamp(quality * count / (count + 2.0), 0.0, 1.0);
-}
-
-QString ms(double value)
-{
-    if (value >= 10'000.0)
-        return Tr::tr("%1 s").arg(value / 1000.0, 0, 'f', 1);
-    if (value >= 100.0)
-        return Tr::tr("%1 ms").arg(qRound64(value));
-    return Tr::tr("%1 ms").arg(value, 0, 'f', 1);
-}
+using DelayFit::confidenceFromCount;
+using DelayFit::delayText;
 
 bool isMethodIdempotent(const QByteArray &method)
 {
@@ -134,7 +123,7 @@ void inferLimit(const QList<LogicalRequest> &requests, InferredPolicy &p)
         p.deadlineMs = longestElapsed;
         p.maxAttemptsConfidence = {0.0,
             Tr::tr("gave up after different numbers of attempts but after %1 to %2 each: a deadline, not a count")
-                .arg(ms(shortestElapsed), ms(longestElapsed))};
+                .arg(delayText(shortestElapsed), delayText(longestElapsed))};
         return;
     }
     int most = 0;
@@ -179,8 +168,9 @@ void inferBehaviour(const QList<LogicalRequest> &requests, InferredPolicy &p)
                 if (*next->delayMs + 50.0 >= needed)
                     ++retryAfterKept;
                 else if (retryAfterExample.isEmpty())
-                    retryAfterExample
-                        = Tr::tr("retried %1 after Retry-After: %2 s").arg(ms(*next->delayMs)).arg(needed / 1000.0);
+                    retryAfterExample = Tr::tr("retried %1 after Retry-After: %2 s")
+                                            .arg(delayText(*next->delayMs))
+                                            .arg(needed / 1000.0);
                 const double ratio = needed > 0 ? *next->delayMs / needed : 1.0;
                 shortestRatio = shortestRatio < 0 ? ratio : std::min(shortestRatio, ratio);
             }
@@ -273,7 +263,7 @@ void inferBehaviour(const QList<LogicalRequest> &requests, InferredPolicy &p)
                                       "(its timeout and its delay)")
                                    .arg(stallRetried)
                                    .arg(stallServed)
-                                   .arg(ms(*p.stallGiveUpMs))
+                                   .arg(delayText(*p.stallGiveUpMs))
                              : Tr::tr("did not retry after %1 stalls").arg(stallServed));
     }
 }
@@ -342,7 +332,7 @@ void inferWaves(const QList<LogicalRequest> &requests, InferredPolicy &p)
               : Tr::tr("retries of requests that started together spread out (%1 of %2 rounds, widest %3)")
                     .arg(spread)
                     .arg(aligned + spread)
-                    .arg(ms(widest)));
+                    .arg(delayText(widest)));
 }
 
 } // namespace
@@ -562,20 +552,21 @@ QString InferredPolicy::summary() const
         text = Tr::tr("Retries at once, without waiting");
         break;
     case Growth::Constant:
-        text = Tr::tr("Constant delay of %1").arg(ms(baseMs.value_or(0)));
+        text = Tr::tr("Constant delay of %1").arg(delayText(baseMs.value_or(0)));
         break;
     case Growth::Linear:
         text = Tr::tr("Linear backoff: %1, %2, %3, ...")
-                   .arg(ms(baseMs.value_or(0)), ms(2 * baseMs.value_or(0)), ms(3 * baseMs.value_or(0)));
+                   .arg(delayText(baseMs.value_or(0)), delayText(2 * baseMs.value_or(0)),
+                       delayText(3 * baseMs.value_or(0)));
         break;
     case Growth::Exponential:
         text = Tr::tr("Exponential backoff from %1, x%2")
-                   .arg(ms(baseMs.value_or(0)))
+                   .arg(delayText(baseMs.value_or(0)))
                    .arg(multiplier.value_or(0), 0, 'f', 2);
         break;
     }
     if (capMs)
-        text += Tr::tr(", capped at %1").arg(ms(*capMs));
+        text += Tr::tr(", capped at %1").arg(delayText(*capMs));
     if (jitter != JitterKind::None && jitter != JitterKind::Unclear)
         text += Tr::tr(", %1 jitter").arg(PolicyInference::jitterName(jitter));
     else if (jitter == JitterKind::None)
@@ -584,7 +575,7 @@ QString InferredPolicy::summary() const
     if (maxAttempts)
         text += Tr::tr("stops after %1 attempts").arg(*maxAttempts);
     else if (deadlineMs)
-        text += Tr::tr("stops after about %1").arg(ms(*deadlineMs));
+        text += Tr::tr("stops after about %1").arg(delayText(*deadlineMs));
     else
         text += Tr::tr("never seen giving up");
     if (honoursRetryAfter.value)

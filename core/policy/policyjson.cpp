@@ -138,14 +138,14 @@ bool readStatusDelayFactors(JsonReader &c, ClassificationRules &rules)
 // The network actions and delay factors, keyed by fault class; false when refused.
 bool readNetworkFaults(JsonReader &c, ClassificationRules &rules)
 {
-    QStringList faultNames;
+    QStringList knownFaults;
     for (NetworkFaultClass fault : allNetworkFaultClasses())
-        faultNames.append(networkFaultClassName(fault));
-    const auto unknownFault = [&faultNames](JsonReader &reader, const QString &key) {
-        const auto suggestion = JsonReader::closestName(key, faultNames);
+        knownFaults.append(networkFaultClassName(fault));
+    const auto unknownFault = [&knownFaults](JsonReader &reader, const QString &key) {
+        const auto suggestion = JsonReader::closestName(key, knownFaults);
         reader.fail(key,
             suggestion ? Tr::tr("unknown network fault class; did you mean \"%1\"?").arg(*suggestion)
-                       : Tr::tr("unknown network fault class (known: %1)").arg(faultNames.join(QStringLiteral(", "))));
+                       : Tr::tr("unknown network fault class (known: %1)").arg(knownFaults.join(QStringLiteral(", "))));
     };
     if (auto factors = c.object(keyOf(Id::NetworkDelayFactors))) {
         const PolicyField &field = policyField(Id::NetworkDelayFactors);
