@@ -49,7 +49,7 @@ ConformanceRunner::ConformanceRunner(QObject *parent) : QObject(parent)
 {
     m_timeLimit.setSingleShot(true);
     connect(&m_timeLimit, &QTimer::timeout, this, [this] {
-        qCWarning(lcConformance) << "time limit of" << m_timeLimitMs << "ms reached; cancelling the remaining cells";
+        qCWarning(lcConformance) << "time limit of" << timeLimitMs() << "ms reached; cancelling the remaining cells";
         m_timedOut = true;
         cancel();
     });
@@ -99,6 +99,17 @@ void ConformanceRunner::planCells()
         planned.cell = cell;
         m_cells.append(planned);
     }
+}
+
+int ConformanceRunner::timeLimitMs() const
+{
+    if (m_timeLimitMs > 0)
+        return m_timeLimitMs;
+    double longest = 0.0;
+    for (const ConformanceCellResult &cell : m_cells)
+        longest = std::max(longest, cell.cell.expected.longestMs);
+    // A day at most: beyond that a QTimer's int of milliseconds is near.
+    return int(std::clamp(30'000.0 + 2.0 * longest, 60'000.0, 86'400'000.0));
 }
 
 int ConformanceRunner::finishedCount() const
@@ -175,7 +186,7 @@ void ConformanceRunner::start()
     qCDebug(lcConformance).noquote() << "running" << m_cells.size() << "cells for" << m_policy.name << "on"
                                      << base.toString();
     m_timedOut = false;
-    m_timeLimit.start(m_timeLimitMs);
+    m_timeLimit.start(timeLimitMs());
     Q_EMIT started();
     for (int i = 0; i < m_cells.size(); ++i) {
         auto client = std::make_unique<Client>();
@@ -209,6 +220,16 @@ void ConformanceRunner::handleCellFinished(int index, const RequestResult &resul
             cell.stepsUsed = status->consumed;
     }
     cell.verdict = Conformance::judge(cell.cell, result, cell.attempts, cell.stepsUsed);
+    if (m_timedOut && result.outcome == RequestOutcome::Cancelled) {
+        // Why it could not finish comes before what it did not do.
+        cell.verdict.passed = false;
+        cell.verdict.message
+            = tr("the matrix's time limit of %1 s ran out before this cell finished (the model allows it up to "
+                 "%2 s)")
+                  .arg(QString::number(timeLimitMs() / 1000.0, 'f', 1),
+                      QString::number(cell.cell.expected.longestMs / 1000.0, 'f', 1))
+            + QLatin1Char('\n') + cell.verdict.message;
+    }
     Q_EMIT cellFinished(index);
     if (finishedCount() == m_cells.size())
         conclude();

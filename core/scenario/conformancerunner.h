@@ -9,6 +9,7 @@
 #include <QPointer>
 #include <QTimer>
 
+#include <algorithm>
 #include <memory>
 #include <optional>
 
@@ -53,10 +54,13 @@ public:
     /// Plays the scripts on this server instead of starting one. Not owned.
     void setFaultServer(FaultServer *server);
     void setSeed(quint64 seed) { m_seed = seed; }
-    /// Cancels whatever still runs after this long (default 60 s): a policy
-    /// with many attempts and long waits cannot keep a run going for hours.
-    void setTimeLimitMs(int milliseconds) { m_timeLimitMs = milliseconds; }
-    int timeLimitMs() const { return m_timeLimitMs; }
+    /// Cancels whatever still runs after this long, so that a run cannot go on
+    /// for hours. 0 (the default) follows the policy: a minute, or half a minute
+    /// plus twice the longest cell the model plans when that is more, so that
+    /// many attempts (maxAttempts 1000) are not cut short by the limit.
+    void setTimeLimitMs(int milliseconds) { m_timeLimitMs = std::max(0, milliseconds); }
+    /// The limit the next run keeps.
+    int timeLimitMs() const;
     /// Whether the last run reached the time limit (its unfinished cells were cancelled).
     bool timedOut() const { return m_timedOut; }
 
@@ -97,7 +101,7 @@ private:
     std::unique_ptr<FaultServer> m_ownServer;
     FaultServer *m_server = nullptr;
     quint64 m_seed = 0x5EEDULL;
-    int m_timeLimitMs = 60'000;
+    int m_timeLimitMs = 0;
     QList<ConformanceCellResult> m_cells;
     QList<RunRecord> m_records; ///< per cell, its own time base
     std::vector<std::unique_ptr<Client>> m_clients;

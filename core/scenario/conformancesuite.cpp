@@ -26,7 +26,7 @@ constexpr double targetCapMs = 100.0;
 constexpr double minDeadlineMs = 2000.0;
 constexpr double maxAttemptTimeoutMs = 5000.0;
 
-QString statusText(const std::optional<int> &status)
+QString statusPhrase(const std::optional<int> &status)
 {
     return status ? Tr::tr("status %1").arg(*status) : Tr::tr("no HTTP status");
 }
@@ -144,7 +144,7 @@ QString ConformanceExpectation::summary() const
         attempts = Tr::tr("after %1-%2 attempts").arg(minAttempts).arg(maxAttempts);
     QString text = Tr::tr("%1 %2").arg(names.join(Tr::tr(" or ")), attempts);
     if (checkFinalStatus)
-        text += Tr::tr(", %1").arg(statusText(finalStatus));
+        text += Tr::tr(", %1").arg(statusPhrase(finalStatus));
     if (retryAfterDelayMs)
         text += Tr::tr(", waiting %1 ms as Retry-After asks").arg(*retryAfterDelayMs, 0, 'f', 0);
     return text;
@@ -527,6 +527,7 @@ ConformanceExpectation expect(const BackoffPolicy &policy, const FaultSequence &
     e.minAttempts = endings.minAttempts;
     e.maxAttempts = endings.maxAttempts;
     e.deadlineMs = std::max(0.0, policy.deadlineMs);
+    e.longestMs = policy.deadlineMs > 0.0 ? std::min(elapsedMax, policy.deadlineMs + attemptUpperMs) : elapsedMax;
     e.checkFinalStatus = endings.statusKnown;
     e.finalStatus = endings.statusKnown ? endings.status : std::nullopt;
     return e;
@@ -558,7 +559,7 @@ ConformanceVerdict judge(
     if (tooFew || (e.maxAttempts >= 0 && result.attempts > e.maxAttempts))
         misses.append(Tr::tr("it made %n attempt(s)", nullptr, result.attempts));
     if (e.checkFinalStatus && result.finalStatus != e.finalStatus)
-        misses.append(Tr::tr("it ended with %1").arg(statusText(result.finalStatus)));
+        misses.append(Tr::tr("it ended with %1").arg(statusPhrase(result.finalStatus)));
     if (e.retryAfterDelayMs && result.attempts >= 2) {
         const auto second = std::find_if(
             attempts.cbegin(), attempts.cend(), [](const AttemptRecord &a) { return a.attemptIndex == 1; });
@@ -575,7 +576,7 @@ ConformanceVerdict judge(
     }
 
     QString observed = Tr::tr("%1 after %n attempt(s), %2", nullptr, result.attempts)
-                           .arg(requestOutcomeName(result.outcome), statusText(result.finalStatus));
+                           .arg(requestOutcomeName(result.outcome), statusPhrase(result.finalStatus));
     if (!attempts.isEmpty() && !attempts.constLast().cause.isEmpty())
         observed += Tr::tr(" (last cause %1)").arg(attempts.constLast().cause);
 

@@ -59,6 +59,10 @@ struct ConformanceExpectation
     /// the request lasted at least the deadline less that wait.
     double deadlineMs = 0.0;
     double longestWaitMs = 0.0;
+    /// The longest the cell may run by the model: every attempt as slow as its
+    /// upper bound and every wait as long as it can be, ended by the deadline
+    /// when there is one.
+    double longestMs = 0.0;
     /// The rule applied at each attempt, for the tooltip and the report.
     QStringList explanation;
 

@@ -60,6 +60,8 @@ private Q_SLOTS:
     void runner_everyPresetPasses();
     void runner_azureRetriesARareFaultOnceAtOnce();
     void runner_neverSentPostIsRetried();
+    void runner_timeLimitFollowsThePolicy();
+    void runner_cellsCutByTheTimeLimit_sayWhy();
 };
 
 void TestConformanceSuite::initTestCase()
@@ -460,3 +462,53 @@ void TestConformanceSuite::runner_neverSentPostIsRetried()
 
 QTEST_GUILESS_MAIN(TestConformanceSuite)
 #include "tst_conformancesuite.moc"
+
+void TestConformanceSuite::runner_timeLimitFollowsThePolicy()
+{
+    ConformanceRunner runner;
+    runner.setPolicy(*Presets::find(QStringLiteral("aws-standard")));
+    QCOMPARE(runner.timeLimitMs(), 60'000);
+
+    // A thousand attempts with waits of 10 ms (compressed), each allowed 50 ms, need minutes.
+    BackoffPolicy many = *Presets::find(QStringLiteral("polly-default"));
+    many.maxAttempts = 1000;
+    many.deadlineMs = 0.0;
+    runner.setPolicy(many);
+    double longest = 0.0;
+    for (const ConformanceCellResult &cell : runner.cells())
+        longest = std::max(longest, cell.cell.expected.longestMs);
+    const BackoffPolicy run = runner.runPolicy();
+    QVERIFY2(longest >= 999 * 0.5 * run.maxBackoffMs, qPrintable(QString::number(longest)));
+    QVERIFY(runner.timeLimitMs() > 60'000);
+    QVERIFY(runner.timeLimitMs() >= 2.0 * longest);
+
+    // A deadline bounds every cell, so the limit stays at a minute.
+    many.deadlineMs = 20'000.0;
+    runner.setPolicy(many);
+    QCOMPARE(runner.timeLimitMs(), 60'000);
+
+    runner.setTimeLimitMs(5'000);
+    QCOMPARE(runner.timeLimitMs(), 5'000);
+}
+
+void TestConformanceSuite::runner_cellsCutByTheTimeLimit_sayWhy()
+{
+    BackoffPolicy slow = *Presets::find(QStringLiteral("polly-default"));
+    slow.maxAttempts = 1000;
+    slow.deadlineMs = 0.0;
+    ConformanceRunner runner;
+    runner.setPolicy(slow);
+    runner.setTimeLimitMs(300);
+    QVERIFY(runToEnd(runner));
+    QVERIFY(runner.timedOut());
+    int cut = 0;
+    for (const ConformanceCellResult &cell : runner.cells()) {
+        if (cell.result.outcome != RequestOutcome::Cancelled)
+            continue;
+        ++cut;
+        QVERIFY(!cell.verdict.passed);
+        QVERIFY2(cell.verdict.message.startsWith(QLatin1String("the matrix's time limit of 0.3 s ran out")),
+            qPrintable(cell.verdict.message));
+    }
+    QVERIFY(cut > 0);
+}
