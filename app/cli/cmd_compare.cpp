@@ -21,6 +21,8 @@
 #include <QJsonObject>
 #include <QTextStream>
 
+#include <algorithm>
+
 namespace RetryLab::Cli {
 
 namespace {
@@ -96,8 +98,8 @@ Core::Result<void> readInputs(const QCommandLineParser &parser, const OptionTabl
     return {};
 }
 
-// Runs the policies until they finish, one fails or Ctrl+C cancels them; the failure, if one did.
-QString compare(Core::PolicyComparison &comparison)
+// Runs the policies until they finish, one fails or `interrupt` (Ctrl+C) cancels them; the failure, if one did.
+QString compare(Core::PolicyComparison &comparison, InterruptWatcher &interrupt)
 {
     QEventLoop loop;
     QString problem;
@@ -106,26 +108,28 @@ QString compare(Core::PolicyComparison &comparison)
         problem = message;
         loop.quit();
     });
-    InterruptWatcher interrupt;
     QObject::connect(&interrupt, &InterruptWatcher::interrupted, &comparison, &Core::PolicyComparison::cancel);
     comparison.start();
     loop.exec();
     return problem;
 }
 
-void printJson(QTextStream &out, const Options &options, const QList<Core::ComparisonRow> &rows, quint64 seed)
+void printJson(
+    QTextStream &out, const Options &options, const QList<Core::ComparisonRow> &rows, quint64 seed, bool interrupted)
 {
     QJsonArray array;
     for (const Core::ComparisonRow &row : rows) {
         array.append(QJsonObject{{QStringLiteral("policy"), row.policy.name}, {QStringLiteral("origin"), row.origin},
             {QStringLiteral("requests"), row.requests}, {QStringLiteral("succeeded"), row.succeeded},
-            {QStringLiteral("failed"), row.failed}, {QStringLiteral("attempts"), row.attempts},
+            {QStringLiteral("failed"), row.failed}, {QStringLiteral("cancelled"), row.cancelled},
+            {QStringLiteral("attempts"), row.attempts},
             {QStringLiteral("peakAttemptsPerSecond"), row.peakAttemptsPerSecond},
             {QStringLiteral("medianSuccessMs"), optionalMs(row.medianSuccessMs)},
             {QStringLiteral("maxSuccessMs"), optionalMs(row.maxSuccessMs)}, {QStringLiteral("runMs"), row.runMs}});
     }
     const QJsonObject json{{QStringLiteral("scenario"), options.scenario.name},
-        {QStringLiteral("seed"), QString::number(seed)}, {QStringLiteral("policies"), array}};
+        {QStringLiteral("seed"), QString::number(seed)}, {QStringLiteral("interrupted"), interrupted},
+        {QStringLiteral("policies"), array}};
     out << QString::fromUtf8(QJsonDocument(json).toJson(QJsonDocument::Indented));
 }
 
@@ -153,12 +157,22 @@ void printTimelines(QTextStream &out, const Options &options, const Core::Policy
 
 void printSummary(QTextStream &out, const QList<Core::ComparisonRow> &rows)
 {
-    TextTable table({Tr::tr("policy"), Tr::tr("requests"), Tr::tr("succeeded"), Tr::tr("failed"), Tr::tr("attempts"),
-        Tr::tr("busiest second"), Tr::tr("to success p50"), Tr::tr("max"), Tr::tr("run")});
+    // The cancelled column only when a cancel cut requests: they neither failed nor succeeded.
+    const bool cut
+        = std::any_of(rows.cbegin(), rows.cend(), [](const Core::ComparisonRow &r) { return r.cancelled > 0; });
+    QStringList header{Tr::tr("policy"), Tr::tr("requests"), Tr::tr("succeeded"), Tr::tr("failed")};
+    if (cut)
+        header.append(Tr::tr("cancelled"));
+    header += {Tr::tr("attempts"), Tr::tr("busiest second"), Tr::tr("to success p50"), Tr::tr("max"), Tr::tr("run")};
+    TextTable table(header);
     for (const Core::ComparisonRow &row : rows) {
-        table.addRow({row.policy.name, QString::number(row.requests), QString::number(row.succeeded),
-            QString::number(row.failed), QString::number(row.attempts), QString::number(row.peakAttemptsPerSecond),
-            msText(row.medianSuccessMs), msText(row.maxSuccessMs), Core::TextTimeline::formatTime(row.runMs)});
+        QStringList cells{row.policy.name, QString::number(row.requests), QString::number(row.succeeded),
+            QString::number(row.failed)};
+        if (cut)
+            cells.append(QString::number(row.cancelled));
+        cells += {QString::number(row.attempts), QString::number(row.peakAttemptsPerSecond),
+            msText(row.medianSuccessMs), msText(row.maxSuccessMs), Core::TextTimeline::formatTime(row.runMs)};
+        table.addRow(cells);
     }
     for (const QString &line : table.lines())
         out << line << Qt::endl;
@@ -208,23 +222,44 @@ int run(const Options &options)
     }
     comparison.setPolicies(policies, origins);
     comparison.setSeed(seed.value());
-    if (const QString problem = compare(comparison); !problem.isEmpty()) {
+
+    // Watching before the heading: a Ctrl+C once it shows cancels the runs and still prints them.
+    InterruptWatcher interrupt;
+    bool interrupted = false;
+    QObject::connect(&interrupt, &InterruptWatcher::interrupted, &comparison, [&interrupted] {
+        interrupted = true;
+        QTextStream(stderr) << Tr::tr("retrylab compare: interrupted; cancelling what still runs (press Ctrl+C "
+                                      "again to quit at once)")
+                            << Qt::endl;
+    });
+    QTextStream out(stdout);
+    if (!options.json) {
+        out << Tr::tr("Scenario \"%1\" (%2) under %n policies, %3", nullptr, int(policies.size()))
+                   .arg(options.scenario.name, QDir::toNativeSeparators(options.scenarioPath), seed.text())
+            << Qt::endl
+            << Qt::endl;
+    }
+    if (const QString problem = compare(comparison, interrupt); !problem.isEmpty()) {
         QTextStream(stderr) << Tr::tr("retrylab compare: %1").arg(problem) << Qt::endl;
         return ExitFailed;
     }
 
-    QTextStream out(stdout);
     const QList<Core::ComparisonRow> &rows = comparison.rows();
     if (options.json) {
-        printJson(out, options, rows, seed.value());
-        return ExitOk;
+        printJson(out, options, rows, seed.value(), interrupted);
+    } else {
+        printTimelines(out, options, comparison);
+        printSummary(out, rows);
     }
-    out << Tr::tr("Scenario \"%1\" (%2) under %n policies, %3", nullptr, int(rows.size()))
-               .arg(options.scenario.name, QDir::toNativeSeparators(options.scenarioPath), seed.text())
-        << Qt::endl
-        << Qt::endl;
-    printTimelines(out, options, comparison);
-    printSummary(out, rows);
+    if (interrupted) {
+        int cut = 0;
+        for (const Core::ComparisonRow &row : rows)
+            cut += row.cancelled;
+        QTextStream(stderr) << Tr::tr("retrylab compare: interrupted; %n request(s) were cancelled before they "
+                                      "ended, so the comparison is incomplete",
+            nullptr, cut) << Qt::endl;
+        return ExitFailed;
+    }
     return ExitOk;
 }
 

@@ -14,6 +14,7 @@ void ComparisonRow::summarise()
 {
     requests = int(record.results.size());
     succeeded = 0;
+    cancelled = 0;
     QList<double> successes;
     qint64 first = -1;
     qint64 last = -1;
@@ -21,12 +22,14 @@ void ComparisonRow::summarise()
         if (r.outcome == RequestOutcome::Succeeded) {
             ++succeeded;
             successes.append(double(r.endNs - r.startNs) / 1e6);
+        } else if (r.outcome == RequestOutcome::Cancelled) {
+            ++cancelled;
         }
         if (r.startNs >= 0 && (first < 0 || r.startNs < first))
             first = r.startNs;
         last = std::max(last, r.endNs);
     }
-    failed = requests - succeeded;
+    failed = requests - succeeded - cancelled;
     std::sort(successes.begin(), successes.end());
     medianSuccessMs = successes.isEmpty() ? std::nullopt : std::optional<double>(successes.at(successes.size() / 2));
     maxSuccessMs = successes.isEmpty() ? std::nullopt : std::optional<double>(successes.constLast());

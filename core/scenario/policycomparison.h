@@ -22,7 +22,10 @@ struct ComparisonRow
     RunRecord record;
     int requests = 0;
     int succeeded = 0;
+    /// Requests that ended otherwise, not counting those cut by a cancel.
     int failed = 0;
+    /// Requests a cancel (Ctrl+C) cut before they could end.
+    int cancelled = 0;
     /// Attempts that reached the server: the load the policy put on it.
     int attempts = 0;
     /// The most attempts that started within one second.

@@ -9,6 +9,8 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <signal.h>
+
 using namespace RetryLab;
 
 class TestCompareCommand : public QObject
@@ -136,6 +138,39 @@ private Q_SLOTS:
         QVERIFY(text.out.contains(QStringLiteral("hasty (%1)").arg(hasty)));
         QVERIFY(text.out.contains(QLatin1String("busiest second")));
         QCOMPARE(text.out.count(QLatin1String("r #1")), 2);
+    }
+
+    void interrupted_countsCutRequestsApartAndFails()
+    {
+        // "stuck" stalls until its attempt times out (never: the policy has no attempt timeout).
+        const QString patient = policyFile("patient", 4);
+        const QString hasty = policyFile("hasty", 2);
+        const QString path = m_dir.filePath(QStringLiteral("stalled.json"));
+        QVERIFY(CommandTesting::write(path, R"({"format": "retrylab-scenario", "name": "stalled", "policy": "iam",
+            "requests": [{"name": "ok", "url": "{server}/status/200"},
+                         {"name": "stuck", "url": "{server}/fault/stall", "attemptTimeoutMs": 0}]})"));
+        QProcess process;
+        process.start(QStringLiteral(RETRYLAB_BINARY),
+            {QStringLiteral("compare"), QStringLiteral("--policy"), patient, QStringLiteral("--policy"), hasty,
+                QStringLiteral("--scenario"), path});
+        QByteArray out;
+        // The heading shows once Ctrl+C is watched for.
+        QVERIFY(
+            QTest::qWaitFor([&] { return (out += process.readAllStandardOutput()).contains("Scenario \""); }, 30'000));
+        ::kill(pid_t(process.processId()), SIGTERM);
+        QVERIFY(process.waitForFinished(30'000));
+        QCOMPARE(process.exitStatus(), QProcess::NormalExit);
+        out += process.readAllStandardOutput();
+        const QByteArray err = process.readAllStandardError();
+        QCOMPARE(process.exitCode(), 1);
+        const QRegularExpression said(
+            QStringLiteral("retrylab compare: interrupted; [2-4] requests were cancelled before they ended"));
+        QVERIFY2(said.match(QString::fromUtf8(err)).hasMatch(), err.constData());
+        // Per policy: "stuck" was cut ("ok" too when the signal came first); none failed.
+        const QRegularExpression row(
+            QStringLiteral("^(patient|hasty) +2 +[01] +0 +[12] "), QRegularExpression::MultilineOption);
+        QCOMPARE(QString::fromUtf8(out).count(row), 2);
+        QVERIFY2(out.contains("cancelled"), out.constData());
     }
 };
 
