@@ -168,6 +168,8 @@ Core::Result<void> readRunOptions(const QCommandLineParser &parser, const Option
         if (!read)
             return read.errorDetail();
         options.faults.rules += read->rules;
+        if (const auto count = Core::FaultRuleList::checkCount(options.faults.rules.size()); !count)
+            return Core::Result<void>::failure(Tr::tr("--faults and --fault: %1").arg(count.error()));
     }
     if (parser.isSet(table.seed)) {
         bool ok = false;

@@ -537,6 +537,16 @@ Result<FaultRule> FaultRule::fromJson(const QJsonObject &object)
     return rule;
 }
 
+Result<void> FaultRuleList::checkCount(qsizetype count)
+{
+    if (count <= maxRules)
+        return {};
+    return Result<void>::failure(
+        Tr::tr("%1 rules are too many: a proxy takes at most %2, as it checks every request against each")
+            .arg(count)
+            .arg(maxRules));
+}
+
 void FaultRuleList::nameRules()
 {
     QSet<QString> used;
@@ -599,6 +609,8 @@ Result<FaultRuleList> FaultRuleList::fromJson(const QByteArray &json)
     const auto rules = r.array(QStringLiteral("rules"), Presence::Required);
     if (!rules)
         return Result<FaultRuleList>(r.firstError());
+    if (const auto count = checkCount(rules->size()); !count)
+        return Result<FaultRuleList>(count.errorDetail().under(QStringLiteral("rules")));
     for (qsizetype i = 0; i < rules->size(); ++i) {
         const QJsonValue v = rules->array().at(i);
         const QString where = QStringLiteral("rules[%1]").arg(i);
@@ -618,6 +630,8 @@ Result<FaultRuleList> FaultRuleList::fromJson(const QByteArray &json)
 
 Result<FaultRuleList> FaultRuleList::fromSpecs(const QStringList &specs)
 {
+    if (const auto count = checkCount(specs.size()); !count)
+        return Result<FaultRuleList>(count.errorDetail().under(QStringLiteral("--fault")));
     FaultRuleList list;
     for (qsizetype i = 0; i < specs.size(); ++i) {
         Result<FaultRule> rule = FaultRule::parse(specs[i]);

@@ -99,6 +99,9 @@ struct FaultRule
 /// The rules of one proxy, as a `retrylab-faults` file holds them.
 struct FaultRuleList
 {
+    /// The most rules one proxy takes: every request is checked against each.
+    static constexpr qsizetype maxRules = 1000;
+
     QList<FaultRule> rules;
     std::optional<quint64> seed;
 
@@ -108,6 +111,8 @@ struct FaultRuleList
     static Result<FaultRuleList> fromJson(const QByteArray &json);
     /// Reads `--fault` lines; errors name the line: `--fault 2 ("p=2 status=503"): p: ...`.
     static Result<FaultRuleList> fromSpecs(const QStringList &specs);
+    /// Refuses more than maxRules rules, saying how many there are.
+    static Result<void> checkCount(qsizetype count);
     /// Gives each unnamed rule "rule-N" and makes names unique ("outage-2").
     void nameRules();
 };

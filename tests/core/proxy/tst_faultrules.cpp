@@ -204,6 +204,31 @@ private Q_SLOTS:
         QVERIFY2(list.error().startsWith(error), qPrintable(list.error()));
     }
 
+    void file_andSpecs_refuseMoreRulesThanTheLimit()
+    {
+        // 100,000 rules took the proxy seconds to name and then slowed every request.
+        QByteArray json = R"({"format":"retrylab-faults","version":1,"rules":[)";
+        for (int i = 0; i <= FaultRuleList::maxRules; ++i)
+            json += QByteArray(i ? "," : "") + R"({"status":503,"name":"same"})";
+        json += "]}";
+        const Result<FaultRuleList> tooMany = FaultRuleList::fromJson(json);
+        QVERIFY(!tooMany.ok());
+        QCOMPARE(tooMany.error(),
+            QStringLiteral("rules: 1001 rules are too many: a proxy takes at most 1000, as it checks every "
+                           "request against each"));
+        json.replace(json.lastIndexOf(R"(,{"status":503,"name":"same"})"), 29, "");
+        const Result<FaultRuleList> most = FaultRuleList::fromJson(json);
+        QVERIFY2(most.ok(), qPrintable(most.error()));
+        QCOMPARE(most->rules.size(), FaultRuleList::maxRules);
+        QCOMPARE(most->rules.last().name, QStringLiteral("same-1000"));
+
+        const QStringList specs(FaultRuleList::maxRules + 1, QStringLiteral("status=503"));
+        const Result<FaultRuleList> lines = FaultRuleList::fromSpecs(specs);
+        QVERIFY(!lines.ok());
+        QVERIFY2(
+            lines.error().startsWith(QLatin1String("--fault: 1001 rules are too many")), qPrintable(lines.error()));
+    }
+
     // Header values are plain text: `*` runs over anything.
     void headerGlob()
     {
