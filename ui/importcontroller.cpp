@@ -4,6 +4,7 @@
 #include "core/import/curlcommandline.h"
 #include "core/import/harimport.h"
 #include "core/import/postmanimport.h"
+#include "core/util/boundedfile.h"
 #include "ui/collections/collectionmodel.h"
 #include "ui/import/curlimportdialog.h"
 #include "ui/import/harimportdialog.h"
@@ -238,6 +239,12 @@ bool ImportController::eventFilter(QObject *watched, QEvent *event)
 
 Core::Result<void> ImportController::openFile(const QString &path)
 {
+    // Opening a FIFO would wait for a writer with the window frozen; a device may never end.
+    if (const QString problem = Core::BoundedFile::notARegularFile(path); !problem.isEmpty()) {
+        const Core::Error error{QString(), problem};
+        showFileError(tr("File not opened"), path, error);
+        return error;
+    }
     QFile file(path);
     if (!file.open(QIODevice::ReadOnly)) {
         const Core::Error error{QString(), file.errorString()};

@@ -118,14 +118,8 @@ Core::Result<Core::BackoffPolicy> presetPolicy(const QString &id)
 
 Core::Result<Core::BackoffPolicy> filePolicy(const QString &path)
 {
-    using Read = Core::Result<Core::BackoffPolicy>;
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly))
-        return Read::failure(Tr::tr("cannot read %1: %2").arg(file.fileName(), file.errorString()));
-    const auto read = Core::PolicyJson::fromJson(file.read(4 * 1024 * 1024));
-    if (!read)
-        return Read::failure(Tr::tr("%1: %2").arg(file.fileName(), read.error()));
-    return *read;
+    // The same reader as request --policy: the same limit and the same words for it.
+    return Core::PolicyJson::readFile(path);
 }
 
 // The policy's problems and the advice for its use, a line each; exit 1 when there is one.

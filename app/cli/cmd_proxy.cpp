@@ -136,14 +136,10 @@ Core::Result<Core::ProxyOptions> readProxyOptions(const QCommandLineParser &pars
 // The rules of --faults FILE, which come first, and their seed.
 Core::Result<Core::FaultRuleList> readFaultsFile(const QString &path)
 {
-    using Read = Core::Result<Core::FaultRuleList>;
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly))
-        return Read::failure(Tr::tr("--faults: cannot read %1: %2").arg(file.fileName(), file.errorString()));
-    const auto read = Core::FaultRuleList::fromJson(file.read(16 * 1024 * 1024));
+    const auto read = Core::FaultRuleList::readFile(path);
     if (!read)
-        return Read::failure(Tr::tr("--faults %1: %2").arg(file.fileName(), read.error()));
-    return *read;
+        return Core::Result<Core::FaultRuleList>::failure(Tr::tr("--faults: %1").arg(read.error()));
+    return read;
 }
 
 // --duration, --faults, --fault, --seed and --control, checked in that order.

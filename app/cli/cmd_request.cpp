@@ -49,12 +49,22 @@ using RequestCommand::Options;
 const QString command = QStringLiteral("request");
 const QString defaultPolicy = QStringLiteral("google-cloud-storage");
 
+// Up to one byte beyond the reader's limit (CurlCommandLine::Options::maxFileBytes), which
+// refuses it: `-d @- < /dev/zero` ends instead of filling the memory.
 Core::Result<QByteArray> readStandardInput()
 {
     QFile in;
     if (!in.open(stdin, QIODevice::ReadOnly))
         return Core::Result<QByteArray>::failure(Tr::tr("cannot read standard input: %1").arg(in.errorString()));
-    return in.readAll();
+    const qint64 most = Core::CurlCommandLine::Options().maxFileBytes + 1;
+    QByteArray data;
+    while (data.size() < most) {
+        const QByteArray part = in.read(std::min<qint64>(64 * 1024, most - data.size()));
+        if (part.isEmpty())
+            break;
+        data += part;
+    }
+    return data;
 }
 
 struct ChosenPolicy

@@ -2,6 +2,7 @@
 
 #include "core/collections/collectionjson.h"
 #include "core/collections/environmentsjson.h"
+#include "core/util/boundedfile.h"
 #include "core/util/coretr.h"
 #include "core/util/exportfile.h"
 
@@ -45,12 +46,19 @@ QString errorLines(const QList<Error> &errors)
 
 Result<QByteArray> CollectionStore::readFile(const QString &path)
 {
+    if (const QString problem = BoundedFile::notARegularFile(path);
+        !problem.isEmpty() && QFileInfo::exists(path) && !QFileInfo(path).isDir())
+        return Result<QByteArray>::failure(problem);
     QFile file(path);
     if (!file.open(QIODevice::ReadOnly))
         return Result<QByteArray>::failure(Tr::tr("%1 cannot be read: %2").arg(native(path), file.errorString()));
+    const QString tooLarge = Tr::tr("%1 is larger than %2 MiB").arg(native(path)).arg(maxFileSize >> 20);
     if (file.size() > maxFileSize)
-        return Result<QByteArray>::failure(Tr::tr("%1 is larger than %2 MiB").arg(native(path)).arg(maxFileSize >> 20));
-    return file.readAll();
+        return Result<QByteArray>::failure(tooLarge);
+    QByteArray bytes = file.read(maxFileSize + 1);
+    if (bytes.size() > maxFileSize)
+        return Result<QByteArray>::failure(tooLarge);
+    return bytes;
 }
 
 CollectionStore::CollectionStore(const QString &root) : m_root(root.isEmpty() ? defaultRoot() : root)

@@ -1,5 +1,6 @@
 #include "core/executor/preparedtransport.h"
 
+#include "core/util/boundedfile.h"
 #include "core/util/coretr.h"
 
 #include <QBuffer>
@@ -40,15 +41,10 @@ Result<QByteArray> readFile(const QString &path, const QString &what)
         return Result<QByteArray>::failure(Tr::tr("%1 %2 does not exist").arg(what, shown(path)));
     if (QFileInfo(path).isDir())
         return Result<QByteArray>::failure(Tr::tr("%1 %2 is a folder, not a file").arg(what, shown(path)));
-    if (!file.open(QIODevice::ReadOnly))
-        return Result<QByteArray>::failure(
-            Tr::tr("%1 %2 cannot be read: %3").arg(what, shown(path), file.errorString()));
-    if (file.size() > maxFileBytes) {
-        return Result<QByteArray>::failure(Tr::tr("%1 %2 is too large to be a certificate or key file (%3 bytes)")
-                                               .arg(what, shown(path))
-                                               .arg(file.size()));
-    }
-    return file.readAll();
+    const auto bytes = BoundedFile::read(path, {maxFileBytes, Tr::tr("a certificate or key file")});
+    if (!bytes)
+        return Result<QByteArray>::failure(Tr::tr("%1: %2").arg(what, bytes.error()));
+    return bytes;
 }
 
 // The first PEM block whose label ends in `labelEnd` ("PRIVATE KEY"), with its

@@ -3,6 +3,7 @@
 #include "core/http/headerinterner.h"
 #include "core/policy/policyjson.h"
 #include "core/record/transportjson.h"
+#include "core/util/boundedfile.h"
 #include "core/util/coretr.h"
 #include "core/util/jsonreader.h"
 
@@ -557,12 +558,10 @@ Result<Report> fromJson(const QByteArray &json)
 Result<Report> readFile(const QString &path)
 {
     const QString shown = QDir::toNativeSeparators(path);
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly))
-        return Result<Report>::failure(Tr::tr("cannot read %1: %2").arg(shown, file.errorString()));
-    if (file.size() > maxReportBytes)
-        return Result<Report>::failure(Tr::tr("%1 is too large to be a report (%2 bytes)").arg(shown).arg(file.size()));
-    auto result = fromJson(file.readAll());
+    const auto bytes = BoundedFile::read(path, {maxReportBytes, Tr::tr("a report")});
+    if (!bytes)
+        return bytes.errorDetail();
+    auto result = fromJson(*bytes);
     if (!result) {
         qCWarning(lcReportJson).noquote() << "cannot load" << shown << ":" << result.error();
         return Result<Report>::failure(Tr::tr("%1: %2").arg(shown, result.error()));

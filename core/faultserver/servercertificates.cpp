@@ -1,5 +1,6 @@
 #include "core/faultserver/servercertificates.h"
 
+#include "core/util/boundedfile.h"
 #include "core/util/coretr.h"
 
 #include <QFile>
@@ -30,14 +31,12 @@ CertificateRequest serverRequest(const QString &commonName, const QDateTime &now
 
 Result<QByteArray> readFile(const QString &path, const QString &what)
 {
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly))
-        return Result<QByteArray>::failure(path, Tr::tr("cannot read the %1 file: %2").arg(what, file.errorString()));
     // A PEM file is a few KiB; anything far larger is not one.
     constexpr qint64 maxBytes = 1024 * 1024;
-    if (file.size() > maxBytes)
-        return Result<QByteArray>::failure(path, Tr::tr("the %1 file is over 1 MiB: not a PEM file").arg(what));
-    return file.readAll();
+    const auto bytes = BoundedFile::read(path, {maxBytes, Tr::tr("a PEM file")});
+    if (!bytes)
+        return Result<QByteArray>::failure(path, Tr::tr("the %1 file: %2").arg(what, bytes.error()));
+    return bytes;
 }
 
 } // namespace

@@ -2,7 +2,7 @@
 
 #include "core/http/httpheaders.h"
 #include "core/import/curloptiontable.h"
-
+#include "core/util/boundedfile.h"
 #include "core/util/coretr.h"
 #include "core/util/shellwords.h"
 
@@ -472,6 +472,11 @@ private:
         auto data = m_options.standardInput();
         if (!data)
             return error(item, Tr::tr("%1: %2").arg(shownOption(item), data.error()));
+        if (data->size() > m_options.maxFileBytes) {
+            return error(item,
+                Tr::tr("%1: standard input is larger than %2, the most a file given to it may be")
+                    .arg(shownOption(item), BoundedFile::sizeText(m_options.maxFileBytes)));
+        }
         m_stdin = *data;
         return data;
     }
@@ -872,12 +877,12 @@ Result<QByteArray> readFile(const QString &path, const CurlCommandLine::Options 
                                .arg(option, QDir::toNativeSeparators(absolute))
                                .arg(options.maxFileBytes / (1024 * 1024)));
     }
-    QFile file(absolute);
-    if (!file.open(QIODevice::ReadOnly)) {
-        return where.error(
-            Tr::tr("%1: cannot read %2: %3").arg(option, QDir::toNativeSeparators(absolute), file.errorString()));
-    }
-    return file.readAll();
+    // A device or FIFO only when named as one (-d @/dev/stdin), and never beyond the limit.
+    const auto bytes = BoundedFile::read(
+        absolute, {options.maxFileBytes, Tr::tr("a file given to %1").arg(option)}, BoundedFile::Accept::AnyReadable);
+    if (!bytes)
+        return where.error(Tr::tr("%1: %2").arg(option, bytes.error()));
+    return *bytes;
 }
 
 Result<ImportedRequest> read(const QList<Argument> &arguments, const CurlCommandLine::Options &options)

@@ -1,5 +1,6 @@
 #include "core/import/importjson.h"
 
+#include "core/util/boundedfile.h"
 #include "core/util/coretr.h"
 
 #include <QFile>
@@ -40,13 +41,15 @@ QString tooLarge(qint64 bytes, qint64 maxBytes, const QString &what)
 Result<QByteArray> readFile(const QString &path, qint64 maxBytes, const QString &what)
 {
     using R = Result<QByteArray>;
+    if (const QString problem = BoundedFile::notARegularFile(path); !problem.isEmpty())
+        return R::failure(problem);
     QFile file(path);
     if (!file.open(QIODevice::ReadOnly))
         return R::failure(Tr::tr("cannot read: %1").arg(file.errorString()));
     if (file.size() > maxBytes) {
         return R::failure(tooLarge(file.size(), maxBytes, what));
     }
-    QByteArray bytes = file.readAll();
+    QByteArray bytes = file.read(maxBytes + 1);
     if (file.error() != QFileDevice::NoError)
         return R::failure(Tr::tr("cannot read: %1").arg(file.errorString()));
     // A file that grew while it was read (a browser still saving it) is measured again.

@@ -1,5 +1,6 @@
 #include "core/import/locustimport.h"
 
+#include "core/util/boundedfile.h"
 #include "core/util/coretr.h"
 #include "core/util/jsonreader.h"
 
@@ -64,6 +65,9 @@ Classification::Decision decisionOf(const QString &name)
     return Classification::Decision::GiveUp;
 }
 
+// A log line is a few hundred bytes: a million attempts fit.
+constexpr qint64 maxLogBytes = qint64(512) * 1024 * 1024;
+
 QStringList filesOf(const QStringList &paths, QString *error)
 {
     QStringList files;
@@ -79,7 +83,16 @@ QStringList filesOf(const QStringList &paths, QString *error)
             for (const QString &name : found)
                 files.append(dir.filePath(name));
         } else if (info.isFile()) {
+            if (info.size() > maxLogBytes) {
+                *error = Tr::tr("%1 is larger than %2, the most an attempt log may be")
+                             .arg(QDir::toNativeSeparators(path), BoundedFile::sizeText(maxLogBytes));
+                return {};
+            }
             files.append(path);
+        } else if (info.exists()) {
+            // A FIFO would block the import until somebody writes; a device may never end.
+            *error = BoundedFile::notARegularFile(path);
+            return {};
         } else {
             *error = Tr::tr("%1: no such file or folder").arg(QDir::toNativeSeparators(path));
             return {};

@@ -1,5 +1,6 @@
 #include "core/observe/observationplan.h"
 
+#include "core/util/boundedfile.h"
 #include "core/util/coretr.h"
 #include "core/util/jsonreader.h"
 #include "core/util/randomsource.h"
@@ -110,11 +111,11 @@ Result<ObservationPlan> ObservationPlan::load(const QString &idOrFile)
         return Result<ObservationPlan>::failure(Tr::tr("\"%1\" is neither an observation plan (%2) nor a file")
                                                     .arg(idOrFile, ids.join(QStringLiteral(", "))));
     }
-    QFile file(idOrFile);
-    if (!file.open(QIODevice::ReadOnly))
-        return Result<ObservationPlan>::failure(idOrFile, file.errorString());
+    const auto bytes = BoundedFile::read(idOrFile, {1024 * 1024, Tr::tr("a plan file")});
+    if (!bytes)
+        return Result<ObservationPlan>::failure(idOrFile, bytes.error());
     QJsonParseError error{};
-    const QJsonDocument document = QJsonDocument::fromJson(file.read(1024 * 1024), &error);
+    const QJsonDocument document = QJsonDocument::fromJson(*bytes, &error);
     if (error.error != QJsonParseError::NoError)
         return Result<ObservationPlan>::failure(
             idOrFile, Tr::tr("not JSON: %1 at byte %2").arg(error.errorString()).arg(error.offset));

@@ -1,6 +1,7 @@
 #include "core/policy/policyjson.h"
 
 #include "core/policy/policyfields.h"
+#include "core/util/boundedfile.h"
 #include "core/util/coretr.h"
 #include "core/util/exportfile.h"
 #include "core/util/jsonreader.h"
@@ -351,13 +352,11 @@ Result<BackoffPolicy> fromJson(const QByteArray &json)
 
 Result<BackoffPolicy> readFile(const QString &path)
 {
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly))
-        return Result<BackoffPolicy>::failure(Tr::tr("cannot read %1: %2").arg(path, file.errorString()));
     // A policy is a few kilobytes; refuse anything absurd before parsing it.
-    if (file.size() > 4 * 1024 * 1024)
-        return Result<BackoffPolicy>::failure(Tr::tr("%1 is too large to be a policy file").arg(path));
-    auto result = fromJson(file.readAll());
+    const auto bytes = BoundedFile::read(path, {4 * 1024 * 1024, Tr::tr("a policy file")});
+    if (!bytes)
+        return bytes.errorDetail();
+    auto result = fromJson(*bytes);
     if (!result)
         return Result<BackoffPolicy>::failure(Tr::tr("%1: %2").arg(QDir::toNativeSeparators(path), result.error()));
     return result;

@@ -1,9 +1,11 @@
 #include "core/proxy/faultrule.h"
 
 #include "core/http/httpheaders.h"
+#include "core/util/boundedfile.h"
 #include "core/util/coretr.h"
 #include "core/util/jsonreader.h"
 
+#include <QDir>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonParseError>
@@ -625,6 +627,17 @@ Result<FaultRuleList> FaultRuleList::fromJson(const QByteArray &json)
         list.rules.append(*rule);
     }
     list.nameRules();
+    return list;
+}
+
+Result<FaultRuleList> FaultRuleList::readFile(const QString &path)
+{
+    const auto bytes = BoundedFile::read(path, {16 * 1024 * 1024, Tr::tr("a fault rules file")});
+    if (!bytes)
+        return bytes.errorDetail();
+    auto list = fromJson(*bytes);
+    if (!list)
+        return Result<FaultRuleList>::failure(Tr::tr("%1: %2").arg(QDir::toNativeSeparators(path), list.error()));
     return list;
 }
 

@@ -109,6 +109,8 @@ struct FaultRuleList
     /// Reads a `retrylab-faults` version 1 document. Errors name the rule and
     /// the field: `rules[1] ("outage").status: must be a status from 100 to 599 (got 700)`.
     static Result<FaultRuleList> fromJson(const QByteArray &json);
+    /// Reads a `retrylab-faults` file of at most 16 MiB; errors name the file.
+    static Result<FaultRuleList> readFile(const QString &path);
     /// Reads `--fault` lines; errors name the line: `--fault 2 ("p=2 status=503"): p: ...`.
     static Result<FaultRuleList> fromSpecs(const QStringList &specs);
     /// Refuses more than maxRules rules, saying how many there are.

@@ -6,6 +6,7 @@
 #include "core/policy/policyjson.h"
 #include "core/policy/presets.h"
 #include "core/record/transportjson.h"
+#include "core/util/boundedfile.h"
 #include "core/util/coretr.h"
 #include "core/util/jsonreader.h"
 
@@ -741,16 +742,10 @@ Result<Scenario> fromJson(const QByteArray &json)
 Result<Scenario> readFile(const QString &path)
 {
     const QString shown = QDir::toNativeSeparators(path);
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly))
-        return Result<Scenario>::failure(Tr::tr("%1: cannot read: %2").arg(shown, file.errorString()));
-    if (file.size() > maxFileBytes) {
-        return Result<Scenario>::failure(Tr::tr("%1: %2 bytes is too large for a scenario file (at most %3)")
-                                             .arg(shown)
-                                             .arg(file.size())
-                                             .arg(maxFileBytes));
-    }
-    auto scenario = fromJson(file.readAll());
+    const auto bytes = BoundedFile::read(path, {maxFileBytes, Tr::tr("a scenario file")});
+    if (!bytes)
+        return bytes.errorDetail();
+    auto scenario = fromJson(*bytes);
     if (!scenario)
         return Result<Scenario>::failure(Tr::tr("%1: %2").arg(shown, scenario.error()));
     if (scenario.value().name.isEmpty())

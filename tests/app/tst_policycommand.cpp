@@ -13,6 +13,8 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <sys/stat.h>
+
 using namespace RetryLab;
 
 /// retrylab policy export, its output read back, and its gRPC service config
@@ -98,6 +100,29 @@ private Q_SLOTS:
         const auto outcome = CommandTesting::run(arguments);
         QCOMPARE(outcome.exitCode, 2);
         QVERIFY2(outcome.err.contains(expected), qPrintable(outcome.err));
+    }
+
+    void fifoAndDevices_areRefusedAtOnce()
+    {
+        // A FIFO nobody writes to hung the reader; /dev/zero (size 0, endless) filled the memory.
+        const QString fifo = m_dir.filePath(QStringLiteral("policy-pipe"));
+        QCOMPARE(::mkfifo(QFile::encodeName(fifo).constData(), 0600), 0);
+        const auto piped = CommandTesting::run({QStringLiteral("policy"), QStringLiteral("check"), fifo}, 20'000);
+        QCOMPARE(piped.exitCode, 2);
+        QVERIFY2(piped.err.contains(
+                     QStringLiteral("cannot read %1: it is a FIFO (named pipe), not a regular file").arg(fifo)),
+            qPrintable(piped.err));
+        const auto zero = CommandTesting::run(
+            {QStringLiteral("policy"), QStringLiteral("check"), QStringLiteral("/dev/zero")}, 20'000);
+        QCOMPARE(zero.exitCode, 2);
+        QVERIFY2(zero.err.contains(QLatin1String("it is a device, not a regular file")), qPrintable(zero.err));
+        // A 14 MB file is too large, as request --policy says, not "invalid JSON at offset 4194304".
+        const QString huge = m_dir.filePath(QStringLiteral("huge.json"));
+        QVERIFY(CommandTesting::write(huge, QByteArray(14 * 1000 * 1000, ' ')));
+        const auto large = CommandTesting::run({QStringLiteral("policy"), QStringLiteral("check"), huge}, 20'000);
+        QCOMPARE(large.exitCode, 2);
+        QVERIFY2(large.err.contains(QStringLiteral("%1 is larger than 4 MiB, the most a policy file may be").arg(huge)),
+            qPrintable(large.err));
     }
 
     // Several mistakes: the first in the order they are checked is named, in one line with the help hint.

@@ -422,12 +422,7 @@ void ProxyView::loadRules()
         this, tr("Load fault rules"), QString(), tr("Fault rules (*.json);;All files (*)"));
     if (path.isEmpty())
         return;
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly)) {
-        m_rulesProblem->setText(tr("Cannot read %1: %2").arg(path, file.errorString()));
-        return;
-    }
-    const Result<FaultRuleList> rules = FaultRuleList::fromJson(file.read(16 * 1024 * 1024));
+    const Result<FaultRuleList> rules = FaultRuleList::readFile(path);
     if (!rules) {
         // The rules stay as they were.
         m_rulesProblem->setText(tr("%1 was not loaded: %2").arg(path, rules.error()));
