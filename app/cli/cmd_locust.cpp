@@ -137,20 +137,19 @@ Core::Result<void> writeFiles(
         const QList<Core::JUnitExport::Suite> suites{
             Core::JUnitExport::suiteFor(judged.scenarioName, run, judged.verdicts)};
         if (const auto written = Core::JUnitExport::writeFile(*options.junitPath, suites, exportOptions); !written)
-            return Core::Result<void>::failure(Tr::tr("cannot write %1: %2").arg(*options.junitPath, written.error()));
+            return written.errorDetail();
     }
     if (const auto written = Core::ReportJson::writeFile(options.outputPath, run, exportOptions, judged.verdicts);
         !written) {
-        return Core::Result<void>::failure(
-            Tr::tr("cannot write %1: %2").arg(QDir::toNativeSeparators(options.outputPath), written.error()));
+        return written.errorDetail();
     }
     if (options.harPath) {
         if (const auto written = Core::HarExport::writeFile(*options.harPath, run, exportOptions); !written)
-            return Core::Result<void>::failure(Tr::tr("cannot write %1: %2").arg(*options.harPath, written.error()));
+            return written.errorDetail();
     }
     if (options.csvPath) {
         if (const auto written = Core::CsvExport::writeFile(*options.csvPath, run, exportOptions); !written)
-            return Core::Result<void>::failure(Tr::tr("cannot write %1: %2").arg(*options.csvPath, written.error()));
+            return written.errorDetail();
     }
     return {};
 }
@@ -257,7 +256,7 @@ int run(const Options &options)
         return usageError(exportCommand, generated.error(), UsageHint::SeeHelp);
     const QString path = QDir::toNativeSeparators(options.outputPath);
     if (const auto written = Core::ExportFile::write(options.outputPath, generated->locustfile); !written)
-        return usageError(exportCommand, Tr::tr("cannot write %1: %2").arg(path, written.error()), UsageHint::SeeHelp);
+        return usageError(exportCommand, written.error(), UsageHint::SeeHelp);
     QTextStream err(stderr);
     for (const QString &note : std::as_const(generated->notes))
         err << Tr::tr("note: %1").arg(note) << Qt::endl;

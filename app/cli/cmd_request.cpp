@@ -562,7 +562,7 @@ int send(const Options &options, const Core::Scenario &scenario, Console &consol
                           .arg(Core::requestOutcomeName(result.outcome), result.reason));
     }
     const ResponsePrinter response(&console, {options.include, live, options.shared.redact, options.outputPath});
-    const bool bodyWritten = response.print(run, scenario.requests.constFirst().spec.method);
+    const ResponsePrinter::Body body = response.print(run, scenario.requests.constFirst().spec.method);
 
     QStringList written;
     QStringList errors;
@@ -573,9 +573,10 @@ int send(const Options &options, const Core::Scenario &scenario, Console &consol
     for (const QString &message : std::as_const(errors))
         console.error(Tr::tr("retrylab request: %1").arg(message));
     qCDebug(lcRequest) << "finished:" << Core::requestOutcomeName(result.outcome) << result.attempts << "attempts";
-    if (!errors.isEmpty())
+    // A file that cannot be written is a file error (2), as the help says, whatever the request did.
+    if (!errors.isEmpty() || body == ResponsePrinter::Body::WriteFailed)
         return ExitUsage;
-    return succeeded && bodyWritten ? ExitOk : ExitFailed;
+    return succeeded && body == ResponsePrinter::Body::Delivered ? ExitOk : ExitFailed;
 }
 
 } // namespace

@@ -45,7 +45,7 @@ QString ResponsePrinter::sizeText(qint64 bytes)
     return Tr::tr("%1 MiB").arg(double(bytes) / (1024.0 * 1024.0), 0, 'f', 1);
 }
 
-bool ResponsePrinter::print(const Core::RunRecord &run, const QByteArray &method) const
+ResponsePrinter::Body ResponsePrinter::print(const Core::RunRecord &run, const QByteArray &method) const
 {
     const Core::RequestResult result = run.results.value(0);
     Core::AttemptRecord last;
@@ -54,13 +54,13 @@ bool ResponsePrinter::print(const Core::RunRecord &run, const QByteArray &method
             last = a;
     }
     if (!last.httpStatus)
-        return true;
+        return Body::Delivered;
     printHead(last, method);
     if (!m_settings.outputPath.isEmpty())
         return writeBody(result.body, last.bytesReceived);
     if (!result.body.isEmpty())
         showBody(result.body, last);
-    return true;
+    return Body::Delivered;
 }
 
 void ResponsePrinter::printHead(const Core::AttemptRecord &last, const QByteArray &method) const
@@ -82,7 +82,7 @@ void ResponsePrinter::printHead(const Core::AttemptRecord &last, const QByteArra
     }
 }
 
-bool ResponsePrinter::writeBody(const QByteArray &body, qint64 received) const
+ResponsePrinter::Body ResponsePrinter::writeBody(const QByteArray &body, qint64 received) const
 {
     const QString path = QDir::toNativeSeparators(m_settings.outputPath);
     // A body cut at the limit is not what the server sent: no file rather than a wrong one.
@@ -90,16 +90,16 @@ bool ResponsePrinter::writeBody(const QByteArray &body, qint64 received) const
         m_console->error(Tr::tr("retrylab request: -o %1: the body has %2, of which RetryLab keeps the first "
                                 "%3; nothing was written")
                              .arg(path, sizeText(received), sizeText(body.size())));
-        return false;
+        return Body::Cut;
     }
     const auto written = Core::ExportFile::write(m_settings.outputPath, body);
     if (!written) {
         m_console->error(Tr::tr("retrylab request: -o: %1").arg(written.error()));
-        return false;
+        return Body::WriteFailed;
     }
     if (m_settings.live)
         m_console->print(Tr::tr("Wrote the body to %1 (%2)").arg(path, sizeText(*written)));
-    return true;
+    return Body::Delivered;
 }
 
 void ResponsePrinter::showBody(const QByteArray &body, const Core::AttemptRecord &last) const

@@ -28,8 +28,15 @@ public:
 
     ResponsePrinter(Console *console, Settings settings);
 
-    /// The response to the run's one request, if one came. False if -o could not write the body.
-    bool print(const Core::RunRecord &run, const QByteArray &method) const;
+    /// What became of the body.
+    enum class Body {
+        Delivered, ///< shown, written by -o, or there was none
+        Cut, ///< longer than what was kept, so -o wrote nothing
+        WriteFailed, ///< -o could not write it (a file error)
+    };
+
+    /// The response to the run's one request, if one came.
+    Body print(const Core::RunRecord &run, const QByteArray &method) const;
 
     /// Whether a terminal should not be sent `body`: it holds NUL, control characters other than tab,
     /// line ends and form feed (escape sequences included), or text that is not UTF-8.
@@ -39,7 +46,7 @@ public:
 
 private:
     void printHead(const Core::AttemptRecord &last, const QByteArray &method) const;
-    bool writeBody(const QByteArray &body, qint64 received) const;
+    Body writeBody(const QByteArray &body, qint64 received) const;
     void showBody(const QByteArray &body, const Core::AttemptRecord &last) const;
 
     Console *m_console;

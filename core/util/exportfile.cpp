@@ -3,13 +3,18 @@
 
 #include <QCoreApplication>
 #include <QDir>
+#include <QElapsedTimer>
 #include <QFileInfo>
 #include <QLoggingCategory>
 #include <QSaveFile>
+#include <QThread>
 
 #include <cerrno>
+#include <optional>
 
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 namespace {
 Q_LOGGING_CATEGORY(lcExportFile, "retrylab.core.exportfile")
@@ -72,14 +77,58 @@ Target targetOf(const QString &path)
     return Target::Special;
 }
 
+bool isFifo(const QString &path)
+{
+    struct stat info = {};
+    return ::stat(QFile::encodeName(path).constData(), &info) == 0 && S_ISFIFO(info.st_mode);
+}
+
+// How long a FIFO's reader may take to open it (one started just before, as `cat fifo &`).
+constexpr int fifoReaderWaitMs = 2000;
+
+// The write end of a FIFO, or -1 with errno ENXIO when no process opened it
+// for reading within fifoReaderWaitMs: a plain open would wait for ever.
+int openFifoForWriting(const QString &path)
+{
+    const QByteArray name = QFile::encodeName(path);
+    QElapsedTimer waited;
+    waited.start();
+    for (;;) {
+        const int fd = ::open(name.constData(), O_WRONLY | O_NONBLOCK | O_CLOEXEC);
+        if (fd >= 0) {
+            ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+            return fd;
+        }
+        if (errno != ENXIO || waited.elapsed() >= fifoReaderWaitMs)
+            return -1;
+        QThread::msleep(20);
+    }
+}
+
+QString noReader(const QString &shown)
+{
+    return Tr::tr("cannot write %1: no process reads this FIFO (start the reader first)").arg(shown);
+}
+
 // A device, a FIFO or a socket is written as it is: renaming a temporary file
 // over it would replace the device node (or the pipe) with a regular file.
 Result<qint64> writeSpecial(const QString &path, const QString &shown, const std::function<bool(QIODevice &)> &produce)
 {
     QFile file(path);
     errno = 0;
-    if (!file.open(QIODevice::WriteOnly | QIODevice::Unbuffered))
+    if (isFifo(path)) {
+        const int fd = openFifoForWriting(path);
+        if (fd < 0) {
+            return Result<qint64>::failure(
+                errno == ENXIO ? noReader(shown) : Tr::tr("cannot write %1: %2").arg(shown, qt_error_string(errno)));
+        }
+        if (!file.open(fd, QIODevice::WriteOnly | QIODevice::Unbuffered, QFileDevice::AutoCloseHandle)) {
+            ::close(fd);
+            return Result<qint64>::failure(Tr::tr("cannot write %1: %2").arg(shown, file.errorString()));
+        }
+    } else if (!file.open(QIODevice::WriteOnly | QIODevice::Unbuffered)) {
         return Result<qint64>::failure(Tr::tr("cannot write %1: %2").arg(shown, reasonOf(file, errno)));
+    }
     errno = 0;
     CountingWriter writer(file);
     if (!produce(writer) || file.error() != QFileDevice::NoError)
@@ -111,6 +160,11 @@ Result<qint64> writeWith(const QString &path, const std::function<bool(QIODevice
         break;
     }
 
+    // The new file keeps the permissions of the one it replaces (a 0444 file stays 0444).
+    // The *User flags say what this process may do; Qt would set them as the owner's.
+    const QFileDevice::Permissions userFlags = QFileDevice::ReadUser | QFileDevice::WriteUser | QFileDevice::ExeUser;
+    const std::optional<QFileDevice::Permissions> kept
+        = targetOf(path) == Target::Regular ? std::optional(QFile::permissions(path) & ~userFlags) : std::nullopt;
     QSaveFile file(path);
     // Unbuffered: a full disk fails the write that hits it.
     errno = 0;
@@ -127,6 +181,8 @@ Result<qint64> writeWith(const QString &path, const std::function<bool(QIODevice
     errno = 0;
     if (!file.commit())
         return Result<qint64>::failure(Tr::tr("cannot write %1: %2").arg(shown, reasonOf(file, errno)));
+    if (kept && (QFile::permissions(path) & ~userFlags) != *kept)
+        QFile::setPermissions(path, *kept);
     qCDebug(lcExportFile) << "wrote" << written << "bytes to" << shown;
     return written;
 }
@@ -140,8 +196,22 @@ Result<void> checkWritable(const QString &path)
     const Target target = targetOf(path);
     if (target == Target::Directory)
         return Result<void>::failure(Tr::tr("it is a directory"));
-    if (target == Target::Special) // written in place: its directory (/dev) need not be writable
-        return file.isWritable() ? Result<void>{} : Result<void>::failure(Tr::tr("the file is not writable"));
+    if (target == Target::Special) { // written in place: its directory (/dev) need not be writable
+        if (!file.isWritable())
+            return Result<void>::failure(Tr::tr("the file is not writable"));
+        if (isFifo(path)) {
+            const int fd = openFifoForWriting(path);
+            if (fd < 0)
+                return Result<void>::failure(Tr::tr("no process reads this FIFO (start the reader first)"));
+            ::close(fd); // the reader sees an end of file only once nobody holds the write end
+        }
+        return {};
+    }
+    if (target == Target::Missing && file.isSymLink()) {
+        // A link to nowhere: the file would be made where it points, if its directory exists.
+        return Result<void>::failure(Tr::tr("it is a symbolic link to %1, which does not exist")
+                                         .arg(QDir::toNativeSeparators(file.symLinkTarget())));
+    }
     if (!directory.isDir()) {
         return Result<void>::failure(
             Tr::tr("the directory %1 does not exist").arg(QDir::toNativeSeparators(directory.filePath())));

@@ -158,6 +158,14 @@ void TestLocustCommandLine::import_writesTheReportAndSaysWhat()
     QVERIFY2(
         unwritable.err.startsWith(QLatin1String("retrylab import-locust: cannot write ")), qPrintable(unwritable.err));
     QVERIFY(unwritable.out.isEmpty());
+    // The file is named once: "cannot write X: cannot write X: ..." said it twice.
+    const Outcome full
+        = CommandTesting::run(arguments("import-locust", {m_logs, QStringLiteral("-o"), QStringLiteral("/dev/full")}));
+    QCOMPARE(full.exitCode, 2);
+    QVERIFY2(
+        full.err.startsWith(QLatin1String("retrylab import-locust: cannot write /dev/full: No space left on device")),
+        qPrintable(full.err));
+    QCOMPARE(full.err.count(QLatin1String("cannot write")), 1);
 }
 
 QTEST_GUILESS_MAIN(TestLocustCommandLine)

@@ -166,6 +166,7 @@ private Q_SLOTS:
     void head_printsTheHeaders();
     void output_writesTheBodyByteForByte();
     void output_largerThanKept_writesNothing();
+    void output_toAFullDevice_isAFileError();
     void output_largeBodyWrittenWhole();
     void largeBody_cutOnStandardOutputWithAWarning();
     void binaryBody_notDumpedOnATerminal();
@@ -419,6 +420,10 @@ void TestRequestCommand::usageErrors_exit2AndSendNothing_data()
         << QStringLiteral("reading headers from a file is not supported");
     QTest::addRow("-o into a missing folder") << QStringList{QStringLiteral("-o"), QStringLiteral("/nonexistent/x/out"),
         u} << QStringLiteral("-o /nonexistent/x/out: cannot write there");
+    QVERIFY(QFile::link(QStringLiteral("/nonexistent-dir/out.bin"), m_dir.filePath(QStringLiteral("dangling.bin"))));
+    QTest::addRow("-o through a dangling link")
+        << QStringList{QStringLiteral("-o"), m_dir.filePath(QStringLiteral("dangling.bin")), u}
+        << QStringLiteral("it is a symbolic link to /nonexistent-dir/out.bin, which does not exist");
     QTest::addRow("-o same as --report") << QStringList{QStringLiteral("-o"), QStringLiteral("same.json"),
         QStringLiteral("--report"), QStringLiteral("same.json"), u}
                                          << QStringLiteral("-o names a file that another");
@@ -538,6 +543,17 @@ void TestRequestCommand::output_largerThanKept_writesNothing()
                                           "nothing was written")),
         qPrintable(o.err));
     QCOMPARE(CommandTesting::read(path), QByteArray("what the user had"));
+}
+
+void TestRequestCommand::output_toAFullDevice_isAFileError()
+{
+    // The help says 2 for a file error; the request itself succeeded.
+    ResponseServer server;
+    QVERIFY(server.start());
+    server.body = "body";
+    const Outcome o = request({QStringLiteral("-o"), QStringLiteral("/dev/full"), server.url()});
+    QVERIFY2(o.exitCode == 2, qPrintable(describe(o)));
+    QVERIFY2(o.err.contains(QLatin1String("cannot write /dev/full: No space left on device")), qPrintable(describe(o)));
 }
 
 void TestRequestCommand::output_largeBodyWrittenWhole()

@@ -22,6 +22,8 @@ private Q_SLOTS:
     void write_emptyPath_fails();
     void write_toADevice_writesInPlace();
     void write_toAFifo_feedsItsReader();
+    void write_toAFifoNobodyReads_failsInsteadOfWaiting();
+    void write_overAReadOnlyFile_keepsItsPermissions();
     void write_fullDisk_saysSo();
     void checkWritable_data();
     void checkWritable();
@@ -111,6 +113,34 @@ void TestExportFile::write_toAFifo_feedsItsReader()
     QCOMPARE(QDir(dir.path()).entryList(QDir::Files | QDir::System | QDir::NoDotAndDotDot).size(), 1);
 }
 
+void TestExportFile::write_toAFifoNobodyReads_failsInsteadOfWaiting()
+{
+    QTemporaryDir dir;
+    const QString fifo = dir.filePath(QStringLiteral("lonely.fifo"));
+    QCOMPARE(::mkfifo(QFile::encodeName(fifo).constData(), 0600), 0);
+    const auto written = ExportFile::write(fifo, "x");
+    QVERIFY(!written.ok());
+    QCOMPARE(written.error(),
+        QStringLiteral("cannot write %1: no process reads this FIFO (start the reader first)").arg(fifo));
+    const auto checked = ExportFile::checkWritable(fifo);
+    QVERIFY(!checked.ok());
+    QVERIFY2(checked.error().contains(QLatin1String("no process reads this FIFO")), qPrintable(checked.error()));
+}
+
+void TestExportFile::write_overAReadOnlyFile_keepsItsPermissions()
+{
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("kept.json"));
+    QVERIFY(ExportFile::write(path, "old"));
+    const QFileDevice::Permissions readOnly = QFileDevice::ReadOwner | QFileDevice::ReadGroup | QFileDevice::ReadOther;
+    QVERIFY(QFile::setPermissions(path, readOnly));
+    // As root the file may be replaced; otherwise the check refuses it. Either way it stays 0444.
+    if (ExportFile::checkWritable(path).ok())
+        QVERIFY(ExportFile::write(path, "new"));
+    QCOMPARE(
+        QFile::permissions(path) & ~(QFileDevice::ReadUser | QFileDevice::WriteUser | QFileDevice::ExeUser), readOnly);
+}
+
 void TestExportFile::write_emptyPath_fails()
 {
     const auto written = ExportFile::write(QString(), "x");
@@ -127,6 +157,8 @@ void TestExportFile::checkWritable_data()
     QTest::addRow("a directory") << QStringLiteral("sub") << QStringLiteral("it is a directory");
     QTest::addRow("missing directory") << QStringLiteral("missing/x.json") << QStringLiteral("does not exist");
     QTest::addRow("no name") << QString() << QStringLiteral("no file name given");
+    QTest::addRow("dangling link") << QStringLiteral(
+        "dangling.json") << QStringLiteral("it is a symbolic link to /nonexistent-dir/x.json, which does not exist");
 }
 
 void TestExportFile::checkWritable()
@@ -136,6 +168,7 @@ void TestExportFile::checkWritable()
     QTemporaryDir dir;
     QVERIFY(QDir(dir.path()).mkdir(QStringLiteral("sub")));
     QVERIFY(ExportFile::write(dir.filePath(QStringLiteral("existing.json")), "{}"));
+    QVERIFY(QFile::link(QStringLiteral("/nonexistent-dir/x.json"), dir.filePath(QStringLiteral("dangling.json"))));
     const auto writable = ExportFile::checkWritable(name.isEmpty() ? QString() : dir.filePath(name));
     if (problem.isEmpty()) {
         QVERIFY2(writable, qPrintable(writable.error()));
