@@ -155,6 +155,9 @@ HttpResponseStream::Status HttpResponseStream::parseHead(QByteArrayView head)
             if (m_head.status < 100)
                 return fail(Tr::tr("the upstream's status %1 is below 100").arg(m_head.status));
             m_head.reason = line.size() > 13 ? line.sliced(13).toByteArray() : QByteArray();
+            // A bare CR or a NUL would be read otherwise by the next hop (RFC 9110 section 5.5).
+            if (const QString problem = fieldValueProblem(m_head.reason); !problem.isEmpty())
+                return fail(Tr::tr("the upstream's reason phrase: %1").arg(problem));
             continue;
         }
         if (line.front() == ' ' || line.front() == '\t')
@@ -168,7 +171,16 @@ HttpResponseStream::Status HttpResponseStream::parseHead(QByteArrayView head)
             return fail(Tr::tr("the upstream sent white space before a header's colon"));
         if (m_head.headers.size() >= m_limits.maxHeaderFields)
             return fail(Tr::tr("the upstream sent more than %1 header fields").arg(m_limits.maxHeaderFields));
-        m_head.headers.append({name.toByteArray(), line.sliced(colon + 1).trimmed().toByteArray()});
+        if (const QString problem = tokenProblem(name); !problem.isEmpty())
+            return fail(Tr::tr("the upstream sent a header name that is no token: %1").arg(problem));
+        // RFC 9110 section 5.5: a CR, LF or NUL in a value must be refused or replaced. Passed on,
+        // a bare CR makes the client read other headers (a Set-Cookie of the upstream's choosing)
+        // or another body length than the proxy did.
+        const QByteArrayView value = line.sliced(colon + 1).trimmed();
+        if (const QString problem = fieldValueProblem(value); !problem.isEmpty()) {
+            return fail(Tr::tr("the upstream's %1 header: %2").arg(QString::fromLatin1(clip(name, 40)), problem));
+        }
+        m_head.headers.append({name.toByteArray(), value.toByteArray()});
     }
     if (first)
         return fail(Tr::tr("the upstream sent an empty response head"));

@@ -7,6 +7,7 @@
 #include "core/util/coretr.h"
 
 #include <QDateTime>
+#include <QLoggingCategory>
 #include <QSslConfiguration>
 #include <QSslSocket>
 #include <QTcpSocket>
@@ -20,6 +21,8 @@
 namespace RetryLab::Core {
 
 namespace {
+
+Q_LOGGING_CATEGORY(lcProxyConnection, "retrylab.proxy.connection", QtInfoMsg)
 
 /// Upstream reads happen in pieces of this size, so that a fast upstream
 /// cannot make one read hold a whole large body.
@@ -288,6 +291,9 @@ void ProxyConnection::proceed()
         applyLocalFault();
         return;
     }
+    // Bytes that came after the last answer (while its end was still being delivered) answer nothing.
+    if (m_upstream && m_upstream->bytesAvailable() > 0)
+        dropUnsolicitedUpstream();
     m_reusedUpstream = m_upstream && m_upstream->state() == QAbstractSocket::ConnectedState;
     if (m_reusedUpstream)
         sendRequest();
@@ -501,7 +507,14 @@ void ProxyConnection::sendRequest()
 
 void ProxyConnection::readUpstream()
 {
-    if (!m_upstream || !m_busy || m_afterFlush)
+    if (!m_upstream)
+        return;
+    if (!m_busy && m_upstream->bytesAvailable() > 0) {
+        // Nothing was asked: these bytes must not become the answer to the next request.
+        dropUnsolicitedUpstream();
+        return;
+    }
+    if (!m_busy || m_afterFlush)
         return;
     if (!m_responseHeld) {
         // A delay before responding starts when the upstream's answer begins to arrive.
@@ -594,7 +607,14 @@ void ProxyConnection::readUpstream()
             const bool upstreamCloses
                 = headerValue(m_stream.head().headers, "Connection").value_or(QByteArray()).toLower().contains("close")
                 || m_stream.head().minorVersion == 0;
-            if (upstreamCloses)
+            // More after the answer than it framed: an answer nobody asked for, never handed on.
+            const bool unsolicited = m_stream.bufferedBytes() > 0;
+            if (unsolicited) {
+                qCWarning(lcProxyConnection).noquote()
+                    << "the upstream sent" << m_stream.bufferedBytes()
+                    << "bytes after its answer; its connection is closed instead of reused";
+            }
+            if (upstreamCloses || unsolicited)
                 dropUpstream(false);
             const QString reason = QString::fromLatin1(m_stream.head().reason);
             endAfterFlush([this, code, reason] {
@@ -605,6 +625,13 @@ void ProxyConnection::readUpstream()
             return;
         }
     }
+}
+
+void ProxyConnection::dropUnsolicitedUpstream()
+{
+    qCWarning(lcProxyConnection).noquote()
+        << "the upstream sent" << m_upstream->bytesAvailable() << "bytes nobody asked for; its connection is closed";
+    dropUpstream();
 }
 
 void ProxyConnection::dropUpstream(bool abort)

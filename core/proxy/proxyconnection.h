@@ -73,6 +73,8 @@ private:
     void finishUpstreamClose(QTcpSocket *socket);
     qint64 pendingToClient() const;
     void answerLocally(int status, const QString &message, const QString &action, const QByteArray &extraHeaders = {});
+    /// The upstream sent bytes no request asked for: they are never handed on.
+    void dropUnsolicitedUpstream();
     void dropUpstream(bool abort = true);
     void endAfterFlush(std::function<void()> finish);
     void clientGone();

@@ -332,6 +332,55 @@ private Q_SLOTS:
         QCOMPARE(m_log.first().action, action);
     }
 
+    void bareCrOrNulInAnUpstreamHeader_is502_data()
+    {
+        QTest::addColumn<QByteArray>("head");
+        // Passed on, a client splitting at the bare CR reads a Set-Cookie the upstream chose.
+        QTest::addRow("bare CR") << QByteArray("X-A: a\rSet-Cookie: session=evil\r\n");
+        QTest::addRow("NUL") << QByteArray("X-A: a\0b\r\n", 13);
+        QTest::addRow("reason phrase") << QByteArray("");
+    }
+
+    void bareCrOrNulInAnUpstreamHeader_is502()
+    {
+        QFETCH(QByteArray, head);
+        const bool inReason = head.isEmpty();
+        ScriptedUpstream upstream([head, inReason](int, int, QTcpSocket *s) {
+            s->write(QByteArray("HTTP/1.1 200 O") + (inReason ? QByteArray("K\rX", 3) : QByteArray("K")) + "\r\n" + head
+                + "Content-Length: 2\r\n\r\nok");
+        });
+        QVERIFY(startProxy(upstream.url()));
+        QNetworkAccessManager manager;
+        const Answer a = ProxyTesting::fetch(manager, via(QStringLiteral("/x")));
+        QCOMPARE(a.status, 502);
+        for (const auto &[name, value] : a.headers)
+            QVERIFY2(name.compare("Set-Cookie", Qt::CaseInsensitive) != 0, value.constData());
+        QTRY_VERIFY(!m_log.isEmpty());
+        QCOMPARE(m_log.first().action, QStringLiteral("upstream-broken"));
+    }
+
+    void anUnsolicitedUpstreamAnswer_neverReachesTheNextRequest()
+    {
+        // The first answer comes with a second one glued on; the next request on the
+        // same client connection must get its own answer from a fresh upstream connection.
+        ScriptedUpstream upstream([](int connection, int, QTcpSocket *s) {
+            if (connection == 0) {
+                s->write("HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\nfirst"
+                         "HTTP/1.1 200 OK\r\nSet-Cookie: session=evil\r\nContent-Length: 5\r\n\r\nevil!");
+            } else {
+                s->write("HTTP/1.1 200 OK\r\nContent-Length: 6\r\n\r\nsecond");
+            }
+        });
+        QVERIFY(startProxy(upstream.url()));
+        QNetworkAccessManager manager;
+        const Answer first = ProxyTesting::fetch(manager, via(QStringLiteral("/one")));
+        QCOMPARE(first.body, QByteArray("first"));
+        const Answer second = ProxyTesting::fetch(manager, via(QStringLiteral("/two")));
+        QCOMPARE(second.status, 200);
+        QCOMPARE(second.body, QByteArray("second"));
+        QCOMPARE(upstream.connections, 2);
+    }
+
     void aBodyCutShortReachesTheClientCut()
     {
         QVERIFY(startProxy(m_upstream->baseUrl()));
