@@ -218,6 +218,11 @@ bool printAndWrite(const Options &options, const Core::ObservationReport &report
         out << Tr::tr("%1 older logical requests were dropped to keep memory bounded.")
                    .arg(observer.droppedLogicalRequests())
             << Qt::endl;
+    if (observer.droppedClients() > 0)
+        out << Tr::tr("%1 clients seen first were forgotten to keep the table within %2 clients.")
+                   .arg(observer.droppedClients())
+                   .arg(observer.maxClients())
+            << Qt::endl;
     bool written = true;
     if (!options.reportPath.isEmpty()) {
         const auto result = Core::ExportFile::write(

@@ -120,6 +120,7 @@ ObservationReport ObservationReport::from(const Observer &observer)
     report.plan = observer.plan();
     report.gapWindowMs = observer.groupingSettings().gapWindowMs;
     report.droppedLogicalRequests = observer.droppedLogicalRequests();
+    report.droppedClients = observer.droppedClients();
     const QList<LogicalRequest> all = observer.allLogicalRequests();
     QHash<QString, QList<LogicalRequest>> byClient;
     for (const LogicalRequest &r : all)
@@ -196,6 +197,7 @@ QJsonObject ObservationReport::toJson() const
         {QStringLiteral("plan"), plan.toJson()},
         {QStringLiteral("gapWindowMs"), gapWindowMs},
         {QStringLiteral("droppedLogicalRequests"), droppedLogicalRequests},
+        {QStringLiteral("droppedClients"), droppedClients},
         {QStringLiteral("pass"), allPass()},
         {QStringLiteral("clients"), clientArray},
     };
@@ -230,6 +232,7 @@ Result<ObservationReport> ObservationReport::fromJson(const QJsonObject &object)
     report.gapWindowMs = r.number(QStringLiteral("gapWindowMs"), 0.0, 1e12).value_or(0.0);
     report.droppedLogicalRequests
         = static_cast<int>(r.integer(QStringLiteral("droppedLogicalRequests"), 0, 1'000'000'000).value_or(0));
+    report.droppedClients = static_cast<int>(r.integer(QStringLiteral("droppedClients"), 0, 1'000'000'000).value_or(0));
     if (auto planReader = r.object(QStringLiteral("plan"))) {
         const auto plan = ObservationPlan::fromJson(planReader->object());
         if (plan)

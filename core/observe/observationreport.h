@@ -36,6 +36,8 @@ struct ObservationReport
     ObservationPlan plan;
     double gapWindowMs = 0.0;
     int droppedLogicalRequests = 0;
+    /// Clients forgotten to keep the observer's table bounded (Observer::maxClients()).
+    int droppedClients = 0;
     QList<Client> clients;
 
     static inline const QString format = QStringLiteral("retrylab-observation");

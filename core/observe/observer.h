@@ -28,7 +28,9 @@ struct ServerLogEntry;
 /// the client's policy and judge it. Lives on the server's thread.
 ///
 /// Memory is bounded: beyond maxLogicalRequests() the oldest logical requests
-/// are forgotten, and their clients count them as dropped.
+/// are forgotten, and their clients count them as dropped; beyond maxClients()
+/// the client seen first is forgotten (droppedClients() counts them), and a
+/// User-Agent longer than maxUserAgentChars is cut before it names a client.
 class Observer final : public QObject
 {
     Q_OBJECT
@@ -51,6 +53,13 @@ public:
     /// Logical requests kept in all (1-1000000).
     void setMaxLogicalRequests(int count);
     int maxLogicalRequests() const { return m_maxLogicalRequests; }
+    /// Clients kept in all (1-1000000).
+    void setMaxClients(int count);
+    int maxClients() const { return m_maxClients; }
+    /// Clients forgotten to keep the table within maxClients().
+    int droppedClients() const { return m_droppedClients; }
+    /// The longest User-Agent kept whole; a longer one is cut and ends in "...".
+    static constexpr qsizetype maxUserAgentChars = 256;
 
     /// Clients in the order they were first seen.
     QList<ObservedClient> clients() const;
@@ -119,6 +128,8 @@ private:
     AttemptGrouper m_grouper;
     std::unique_ptr<RandomSource> m_random;
     int m_maxLogicalRequests = 20'000;
+    int m_maxClients = 10'000;
+    int m_droppedClients = 0;
     QHash<QString, ClientState> m_clients;
     QStringList m_clientOrder;
     /// Oldest first; ids are consecutive, so id - front().id is the position.

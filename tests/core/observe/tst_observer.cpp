@@ -1,4 +1,5 @@
 #include "core/faultserver/faultserver.h"
+#include "core/observe/observationreport.h"
 #include "core/observe/observer.h"
 
 #include <QNetworkAccessManager>
@@ -216,6 +217,27 @@ private Q_SLOTS:
         send(QStringLiteral("/m/4"));
         QCOMPARE(m_observer->allLogicalRequests().constLast().attempts.size(), 2);
         QVERIFY(m_observer->allLogicalRequests().constLast().attempts.constLast().complete);
+    }
+
+    void theClientTableIsBounded()
+    {
+        // Beyond the table's size the client seen first is forgotten, and counted.
+        m_observer->setPlan(*ObservationPlan::load(QStringLiteral("pass")));
+        m_observer->setMaxClients(3);
+        for (int i = 0; i < 5; ++i)
+            QCOMPARE(send(QStringLiteral("/c"), "client/" + QByteArray::number(i)).status, 200);
+        const QList<ObservedClient> clients = m_observer->clients();
+        QCOMPARE(clients.size(), 3);
+        QCOMPARE(clients.constFirst().userAgent, QStringLiteral("client/2"));
+        QCOMPARE(m_observer->droppedClients(), 2);
+        QCOMPARE(ObservationReport::from(*m_observer).droppedClients, 2);
+        // A 60 KB User-Agent names its client by its first characters only.
+        QCOMPARE(send(QStringLiteral("/c"), QByteArray(60 * 1024, 'u')).status, 200);
+        const ObservedClient huge = m_observer->clients().constLast();
+        QCOMPARE(huge.userAgent, QString(Observer::maxUserAgentChars, QLatin1Char('u')) + QStringLiteral("..."));
+        QVERIFY(huge.id.size() < 300);
+        m_observer->clear();
+        QCOMPARE(m_observer->droppedClients(), 0);
     }
 
     void garbageIsShownAndLosesNothing()
