@@ -70,6 +70,7 @@ private Q_SLOTS:
     void rejectUnknown_suggestsCloseName_data();
     void rejectUnknown_suggestsCloseName();
     void rejectUnknown_hugeKey_costsALine();
+    void rejectUnknown_manyKeys_nameTheFirstAndCountTheRest();
     void closestName_withinTwoEdits_data();
     void closestName_withinTwoEdits();
     void firstErrorMode_keepsTheFirst_salvageKeepsAll();
@@ -367,6 +368,20 @@ void TestJsonReader::rejectUnknown_hugeKey_costsALine()
     const QString all = errors.first().text() + QLatin1Char('\n') + errors.last().text();
     QVERIFY2(all.contains(QLatin1String("15728640 characters in all")), qPrintable(all.left(600)));
     QVERIFY2(all.contains(QLatin1String("did you mean \"maxAttempts\"")), qPrintable(all.left(600)));
+}
+
+void TestJsonReader::rejectUnknown_manyKeys_nameTheFirstAndCountTheRest()
+{
+    // A million unknown keys took seconds to refuse: each was compared with every known name.
+    QJsonObject many;
+    for (int i = 0; i < 100'000; ++i)
+        many.insert(QStringLiteral("k%1").arg(i, 6, 10, QLatin1Char('0')), i);
+    JsonReader r(many, {}, JsonReader::Mode::Salvage);
+    r.rejectUnknown({QStringLiteral("maxAttempts")});
+    const QList<Error> errors = r.errors();
+    QCOMPARE(errors.size(), 21);
+    QCOMPARE(errors.first().text(), QStringLiteral("k000000: unknown field (known: maxAttempts)"));
+    QCOMPARE(errors.last().message, QStringLiteral("99980 more unknown fields"));
 }
 
 void TestJsonReader::closestName_withinTwoEdits_data()
