@@ -102,8 +102,8 @@ Connection::Connection(Host &host, QTcpSocket *socket, const Settings &settings)
     m_idleTimer->setInterval(m_idleMs);
     m_requestTimer = new QTimer(socket);
     m_requestTimer->setSingleShot(true);
-    m_requestTimer->setInterval(settings.headerTimeoutMs);
-    m_minBodyBytesPerSecond = settings.minBodyBytesPerSecond;
+    m_pace = RequestPace(settings.headerTimeoutMs, settings.minBodyBytesPerSecond);
+    m_requestTimer->setInterval(m_pace.periodMs());
     m_waitingSinceNs = m_host.clock().nowNs();
 }
 
@@ -188,22 +188,18 @@ void Connection::handleReadable()
 
 void Connection::updateRequestTimer()
 {
-    if (!m_socket || m_state != State::Reading || !m_parser.isPartial()) {
+    const bool partial = m_socket && m_state == State::Reading && m_parser.isPartial();
+    switch (m_pace.afterRead(partial, m_parser.isReadingBody(), m_bytesReceived, m_requestTimer->isActive())) {
+    case RequestPace::Timer::Stop:
         m_requestTimer->stop();
-        m_timingBody = false;
-        return;
-    }
-    if (!m_requestTimer->isActive()) {
-        // The first bytes of a request: its header section has headerTimeoutMs, however it trickles.
-        m_timingBody = false;
-        m_waitingSinceNs = m_host.clock().nowNs();
+        break;
+    case RequestPace::Timer::Start:
+        if (!m_requestTimer->isActive())
+            m_waitingSinceNs = m_host.clock().nowNs();
         m_requestTimer->start();
-        return;
-    }
-    if (m_parser.isReadingBody() && !m_timingBody) {
-        m_timingBody = true;
-        m_periodStartBytes = m_bytesReceived;
-        m_requestTimer->start(); // the first period of the body begins
+        break;
+    case RequestPace::Timer::Keep:
+        break;
     }
 }
 
@@ -211,28 +207,10 @@ void Connection::handleRequestTimeout()
 {
     if (!m_socket || m_state != State::Reading || !m_parser.isPartial())
         return;
-    const int periodMs = m_requestTimer->interval();
-    if (!m_parser.isReadingBody()) {
-        answerDeadline(
-            Tr::tr("the request's header section was not complete %1 ms after its first byte").arg(periodMs));
-        return;
-    }
-    if (!m_timingBody) { // the header section ended in the same read as the deadline
-        m_timingBody = true;
-        m_periodStartBytes = m_bytesReceived;
+    if (const auto missed = m_pace.expired(m_parser.isReadingBody(), m_bytesReceived))
+        answerDeadline(*missed);
+    else
         m_requestTimer->start();
-        return;
-    }
-    const qint64 arrived = m_bytesReceived - m_periodStartBytes;
-    const qint64 needed = m_minBodyBytesPerSecond * periodMs / 1000;
-    if (m_minBodyBytesPerSecond <= 0 || arrived >= needed) {
-        m_periodStartBytes = m_bytesReceived;
-        m_requestTimer->start();
-        return;
-    }
-    answerDeadline(Tr::tr("the body arrived at %1 bytes/s, below the minimum of %2 bytes/s")
-                       .arg(arrived * 1000 / std::max(1, periodMs))
-                       .arg(m_minBodyBytesPerSecond));
 }
 
 bool Connection::isEvictable() const
@@ -452,7 +430,7 @@ void Connection::dispatch()
     // busy, and afterAnswer() starts it again if it stopped meanwhile.
     m_state = State::Busy;
     m_requestTimer->stop();
-    m_timingBody = false;
+    m_pace.afterRead(false, false, m_bytesReceived, false);
     m_startNs = m_host.clock().nowNs();
     m_bytesSent = 0;
     const HttpRequest &r = m_request;

@@ -3,6 +3,7 @@
 #include "core/faultserver/responseplan.h"
 #include "core/faultserver/serverlogentry.h"
 #include "core/http/httprequestparser.h"
+#include "core/http/requestpace.h"
 
 #include <QByteArray>
 #include <QElapsedTimer>
@@ -147,10 +148,8 @@ private:
     QElapsedTimer m_sinceActivity; ///< since the last read or answer (real time, as the timer's)
     QTimer *m_requestTimer = nullptr; ///< header deadline, then body-rate periods; child of the socket
     QString m_deadlineMissed; ///< a deadline ran out, its 408 not yet sent (answerDeadline)
-    qint64 m_minBodyBytesPerSecond = 0;
     qint64 m_bytesReceived = 0; ///< on this connection, in all
-    qint64 m_periodStartBytes = 0; ///< m_bytesReceived when the current body-rate period began
-    bool m_timingBody = false; ///< the request timer measures the body's rate
+    RequestPace m_pace; ///< what the request timer does
     bool m_drainPending = false; ///< waiting for the client to read its answers
     qint64 m_heldBytes = 0; ///< what this connection counts in Host::heldBytes()
     qint64 m_waitingSinceNs = 0;

@@ -73,7 +73,9 @@ QString addressOf(const QTcpSocket *socket)
 
 ProxyConnection::ProxyConnection(ProxyServer *server, QTcpSocket *client)
     : QObject(server), m_server(server), m_client(client), m_connectTimer(new QTimer(this)),
-      m_idleTimer(new QTimer(this)), m_faultTimer(new QTimer(this)), m_throttleTimer(new QTimer(this))
+      m_idleTimer(new QTimer(this)), m_requestTimer(new QTimer(this)),
+      m_pace(server->options().headerTimeoutMs, server->options().minBodyBytesPerSecond),
+      m_faultTimer(new QTimer(this)), m_throttleTimer(new QTimer(this))
 {
     m_faultTimer->setSingleShot(true);
     m_faultTimer->setTimerType(Qt::PreciseTimer);
@@ -85,6 +87,10 @@ ProxyConnection::ProxyConnection(ProxyServer *server, QTcpSocket *client)
     m_peer = QStringLiteral("%1:%2").arg(addressOf(client)).arg(client->peerPort());
     m_connectTimer->setSingleShot(true);
     m_idleTimer->setSingleShot(true);
+    m_requestTimer->setSingleShot(true);
+    m_requestTimer->setInterval(m_pace.periodMs());
+    connect(m_requestTimer, &QTimer::timeout, this, &ProxyConnection::requestTimedOut);
+    m_waitingSinceNs = SteadyClock::instance().nowNs();
     connect(m_connectTimer, &QTimer::timeout, this, [this] {
         upstreamFailed(
             Tr::tr("the upstream did not accept a connection within %1 ms").arg(m_server->options().connectTimeoutMs),
@@ -201,6 +207,7 @@ void ProxyConnection::readClient()
     const QByteArray bytes = m_client->readAll();
     if (m_closing)
         return; // the connection ends after the answer in progress: nothing more is taken up
+    m_bytesFromClient += bytes.size();
     if (!m_busy)
         m_idleTimer->start(m_server->options().idleTimeoutMs); // a slow request is still activity
     HttpRequestParser::Status status = m_parser.feed(bytes);
@@ -216,10 +223,62 @@ void ProxyConnection::readClient()
         m_parser.acknowledgeContinue();
     }
     pump();
+    updateRequestTimer();
+}
+
+void ProxyConnection::updateRequestTimer()
+{
+    // Timed only between exchanges: while one runs, what the client sends next waits its turn.
+    const bool partial = m_client && !m_closing && !m_busy && m_queue.isEmpty() && m_parser.isPartial();
+    switch (m_pace.afterRead(partial, m_parser.isReadingBody(), m_bytesFromClient, m_requestTimer->isActive())) {
+    case RequestPace::Timer::Stop:
+        m_requestTimer->stop();
+        break;
+    case RequestPace::Timer::Start:
+        m_requestTimer->start();
+        break;
+    case RequestPace::Timer::Keep:
+        break;
+    }
+}
+
+void ProxyConnection::requestTimedOut()
+{
+    if (!m_client || m_closing || m_busy || !m_queue.isEmpty() || !m_parser.isPartial())
+        return;
+    if (const auto missed = m_pace.expired(m_parser.isReadingBody(), m_bytesFromClient))
+        rejectRequest(408, *missed);
+    else
+        m_requestTimer->start();
+}
+
+bool ProxyConnection::isEvictable() const
+{
+    return m_client && !m_busy && !m_closing && m_queue.isEmpty();
+}
+
+void ProxyConnection::evict()
+{
+    m_requestTimer->stop();
+    m_idleTimer->stop();
+    if (m_client && m_parser.isPartial()) {
+        rejectRequest(503, Tr::tr("the proxy is at its connection limit, and this connection waited longest"));
+        return;
+    }
+    if (m_upstream)
+        dropUpstream();
+    if (m_client)
+        m_client->disconnectFromHost(); // clientGone() then lets the connection go
 }
 
 void ProxyConnection::rejectMalformed()
 {
+    rejectRequest(m_parser.errorStatus(), m_parser.errorString());
+}
+
+void ProxyConnection::rejectRequest(int status, const QString &message)
+{
+    m_requestTimer->stop();
     m_entry = ServerLogEntry{};
     m_entry.time = QDateTime::currentDateTimeUtc();
     m_entry.peer = m_peer;
@@ -231,7 +290,8 @@ void ProxyConnection::rejectMalformed()
     m_throttled.clear();
     m_afterFlush = nullptr;
     m_closeAfter = true;
-    answerLocally(m_parser.errorStatus(), m_parser.errorString(), QStringLiteral("reject"));
+    answerLocally(
+        status, message, QStringLiteral("reject"), status == 503 ? QByteArray("Retry-After: 1\r\n") : QByteArray());
 }
 
 void ProxyConnection::pump()
@@ -245,6 +305,7 @@ void ProxyConnection::pump()
         return;
     }
     m_idleTimer->stop();
+    m_requestTimer->stop();
     m_busy = true;
     m_request = m_queue.takeFirst();
     m_headSent = false;
@@ -777,6 +838,8 @@ void ProxyConnection::finishExchange(const QString &action, const QString &detai
         return;
     }
     m_idleTimer->start(m_server->options().idleTimeoutMs);
+    m_waitingSinceNs = SteadyClock::instance().nowNs();
+    updateRequestTimer(); // a request that arrived meanwhile starts its deadline now
     // A pipelined request waits for the event loop: many answered locally would otherwise nest.
     if (m_queue.isEmpty())
         pump();

@@ -3,6 +3,7 @@
 #include "core/faultserver/serverlogentry.h"
 #include "core/http/httprequestparser.h"
 #include "core/http/httpresponsestream.h"
+#include "core/http/requestpace.h"
 #include "core/proxy/faultruleset.h"
 
 #include <QByteArray>
@@ -37,6 +38,12 @@ public:
     void abort();
     /// Bytes waiting for the client plus those read from the upstream and not passed on.
     qint64 bufferedBytes() const;
+    /// No exchange in progress: the client is idle, or still sending a request.
+    bool isEvictable() const;
+    /// Since when it has waited without an exchange (accepted, or its last answer done).
+    qint64 waitingSinceNs() const { return m_waitingSinceNs; }
+    /// Closes the client to make room at the limit: a request partly sent gets 503 first.
+    void evict();
 
     /// The request as it goes upstream: hop-by-hop headers dropped, Host
     /// rewritten (unless kept), Via and X-Forwarded-For added, the body with a
@@ -59,6 +66,11 @@ private:
     /// Passes body bytes on with the fault applied; true when cut=N ended the body here.
     bool forwardBody(QByteArray body);
     void rejectMalformed();
+    /// Answers `status` with `message` to a request that cannot be taken up, and closes.
+    void rejectRequest(int status, const QString &message);
+    /// The header deadline and the body's pace (RequestPace) after a read or an exchange.
+    void updateRequestTimer();
+    void requestTimedOut();
     void deliver(const QByteArray &bytes);
     void releaseThrottled();
     void resetClient();
@@ -85,6 +97,10 @@ private:
     QPointer<QTcpSocket> m_upstream;
     QTimer *m_connectTimer;
     QTimer *m_idleTimer;
+    QTimer *m_requestTimer; ///< header deadline, then the body's pace
+    RequestPace m_pace;
+    qint64 m_bytesFromClient = 0;
+    qint64 m_waitingSinceNs = 0;
     QString m_peer;
     HttpRequestParser m_parser;
     QList<HttpRequest> m_queue;

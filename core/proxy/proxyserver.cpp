@@ -20,8 +20,13 @@ ProxyServer::ProxyServer(const ProxyOptions &options, QObject *parent)
 {
     qRegisterMetaType<ServerLogEntry>();
     connect(m_tcp, &QTcpServer::newConnection, this, [this] {
-        while (QTcpSocket *socket = m_tcp->nextPendingConnection())
+        while (QTcpSocket *socket = m_tcp->nextPendingConnection()) {
+            if (m_connections.size() >= m_options.maxConnections && !evictOne()) {
+                refuseOverCapacity(socket);
+                continue;
+            }
             m_connections.append(new ProxyConnection(this, socket));
+        }
     });
 }
 
@@ -40,6 +45,14 @@ bool ProxyServer::listen()
     }
     if (u.scheme() != QLatin1String("http") && u.scheme() != QLatin1String("https")) {
         m_error = Tr::tr("the upstream must be an http or https URL, not \"%1\"").arg(u.scheme());
+        return false;
+    }
+    if (m_options.maxConnections < 1 || m_options.maxConnections > 100'000) {
+        m_error = Tr::tr("the connection limit must be from 1 to 100000 (got %1)").arg(m_options.maxConnections);
+        return false;
+    }
+    if (m_options.headerTimeoutMs < 100 || m_options.headerTimeoutMs > 3'600'000) {
+        m_error = Tr::tr("the header deadline must be from 100 ms to 1 h (got %1 ms)").arg(m_options.headerTimeoutMs);
         return false;
     }
     if (!m_options.address.isLoopback() && !m_options.allowNonLoopback) {
@@ -161,6 +174,38 @@ ProxyFault ProxyServer::decideFault(const HttpRequest &request, const QString &p
 void ProxyServer::faultExchangeEnded(const ProxyFault &fault, bool succeeded)
 {
     m_faults.complete(fault.logicalId, succeeded, nowMs());
+}
+
+bool ProxyServer::evictOne()
+{
+    ProxyConnection *victim = nullptr;
+    for (ProxyConnection *c : std::as_const(m_connections)) {
+        if (c->isEvictable() && (!victim || c->waitingSinceNs() < victim->waitingSinceNs()))
+            victim = c;
+    }
+    if (!victim)
+        return false;
+    qCDebug(lcProxy) << "at the limit of" << m_options.maxConnections << "connections: the longest waiting goes";
+    ++m_evicted;
+    // Out of the count at once; it deletes itself once its client is gone (a 503 may still be on its way).
+    m_connections.removeOne(victim);
+    victim->evict();
+    return true;
+}
+
+void ProxyServer::refuseOverCapacity(QTcpSocket *socket)
+{
+    ++m_refused;
+    const QByteArray body = Tr::tr("the proxy is at its limit of %1 connections, each with an exchange in progress\n")
+                                .arg(m_options.maxConnections)
+                                .toUtf8();
+    socket->write("HTTP/1.1 503 Service Unavailable\r\nRetry-After: 1\r\nConnection: close\r\n"
+                  "Content-Type: text/plain; charset=utf-8\r\nContent-Length: "
+        + QByteArray::number(body.size()) + "\r\n\r\n" + body);
+    socket->disconnectFromHost();
+    connect(socket, &QTcpSocket::disconnected, socket, &QObject::deleteLater);
+    if (socket->state() == QAbstractSocket::UnconnectedState)
+        socket->deleteLater();
 }
 
 void ProxyServer::forget(ProxyConnection *connection)

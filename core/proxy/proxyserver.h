@@ -14,6 +14,7 @@
 
 QT_BEGIN_NAMESPACE
 class QTcpServer;
+class QTcpSocket;
 QT_END_NAMESPACE
 
 namespace RetryLab::Core {
@@ -39,6 +40,17 @@ struct ProxyOptions
     int connectTimeoutMs = 10'000;
     /// A client connection with no request in progress is closed after this long.
     int idleTimeoutMs = 30'000;
+    /// A request's header section must be complete this long after its first
+    /// byte (100 ms-1 h), however it trickles in (slowloris): "408 Request
+    /// Timeout" and a close otherwise. The same pace as the fault server's (RequestPace).
+    int headerTimeoutMs = 10'000;
+    /// A request body must arrive at this rate at least (bytes per second, 0:
+    /// no minimum), measured over each period of headerTimeoutMs; slower gets 408.
+    qint64 minBodyBytesPerSecond = 16 * 1024;
+    /// Client connections at once (1-100000). At the limit a new client takes
+    /// the place of the one that has waited longest without an exchange in
+    /// progress; when every one is busy it gets "503 Service Unavailable".
+    int maxConnections = 2048;
     /// Credentials in targets are masked in the log, as the fault server's are.
     bool redactLog = true;
     /// A PEM file of CA certificates trusted for an https upstream in addition
@@ -88,6 +100,11 @@ public:
     const QList<QSslCertificate> &caCertificates() const { return m_caCertificates; }
     /// Requests sent to the upstream (those a fault answered locally are not).
     quint64 upstreamRequestCount() const { return m_upstreamRequests; }
+    /// Client connections open now.
+    int connectionCount() const { return int(m_connections.size()); }
+    /// Connections closed to make room at the limit, and those refused with 503.
+    quint64 evictedConnections() const { return m_evicted; }
+    quint64 refusedConnections() const { return m_refused; }
 
     // --- faults
     /// Replaces the fault rules; they apply from the next request on.
@@ -112,6 +129,11 @@ Q_SIGNALS:
 private:
     friend class ProxyConnection;
     void record(ServerLogEntry entry);
+    /// At the connection limit: closes the connection that has waited longest
+    /// without an exchange in progress; false when every one is busy.
+    bool evictOne();
+    /// Beyond the limit with nobody to evict: 503 with Retry-After, and a close.
+    void refuseOverCapacity(QTcpSocket *socket);
     void forget(ProxyConnection *connection);
     ProxyFault decideFault(const HttpRequest &request, const QString &peer);
     void faultExchangeEnded(const ProxyFault &fault, bool succeeded);
@@ -123,6 +145,8 @@ private:
     QList<ProxyConnection *> m_connections;
     quint64 m_sequence = 0;
     quint64 m_upstreamRequests = 0;
+    quint64 m_evicted = 0;
+    quint64 m_refused = 0;
     FaultRuleSet m_faults;
     QList<QSslCertificate> m_caCertificates;
 };

@@ -21,6 +21,7 @@
 #include <QTcpSocket>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTimer>
 
 #include <functional>
 #include <memory>
@@ -379,6 +380,57 @@ private Q_SLOTS:
         QCOMPARE(second.status, 200);
         QCOMPARE(second.body, QByteArray("second"));
         QCOMPARE(upstream.connections, 2);
+    }
+
+    void aSlowlorisClientGets408AtTheHeaderDeadline()
+    {
+        // A byte every 50 ms kept the connection for ever: each byte restarted the idle timer.
+        ProxyOptions options;
+        options.upstream = m_upstream->baseUrl();
+        options.headerTimeoutMs = 300;
+        ProxyServer proxy(options);
+        QVERIFY2(proxy.listen(), qPrintable(proxy.errorString()));
+        QTcpSocket client;
+        client.connectToHost(QHostAddress::LocalHost, quint16(proxy.listenUrl().port()));
+        QVERIFY(client.waitForConnected(5000));
+        QByteArray received;
+        connect(&client, &QTcpSocket::readyRead, &client, [&] { received += client.readAll(); });
+        client.write("GET /status/200 HTTP/1.1\r\nX-Slow: ");
+        QTimer trickle;
+        connect(&trickle, &QTimer::timeout, &client, [&] {
+            if (client.state() == QAbstractSocket::ConnectedState)
+                client.write("x");
+        });
+        trickle.start(50);
+        QTRY_VERIFY_WITH_TIMEOUT(client.state() == QAbstractSocket::UnconnectedState, 10'000);
+        QVERIFY2(received.startsWith("HTTP/1.1 408 "), received.constData());
+        QVERIFY(received.contains("not complete 300 ms after its first byte"));
+        QCOMPARE(m_upstream->handledCount(), 0);
+    }
+
+    void atTheConnectionLimitTheLongestWaitingMakesRoom()
+    {
+        ProxyOptions options;
+        options.upstream = m_upstream->baseUrl();
+        options.maxConnections = 2;
+        ProxyServer proxy(options);
+        QVERIFY2(proxy.listen(), qPrintable(proxy.errorString()));
+        QTcpSocket first;
+        QTcpSocket second;
+        first.connectToHost(QHostAddress::LocalHost, quint16(proxy.listenUrl().port()));
+        QVERIFY(first.waitForConnected(5000));
+        QTRY_COMPARE(proxy.connectionCount(), 1);
+        second.connectToHost(QHostAddress::LocalHost, quint16(proxy.listenUrl().port()));
+        QVERIFY(second.waitForConnected(5000));
+        QTRY_COMPARE(proxy.connectionCount(), 2);
+        // A third client is served; the first, idle the longest, makes room.
+        QNetworkAccessManager manager;
+        const Answer a = ProxyTesting::fetch(manager, proxy.listenUrl().resolved(QUrl(QStringLiteral("/status/200"))));
+        QCOMPARE(a.status, 200);
+        QTRY_COMPARE(first.state(), QAbstractSocket::UnconnectedState);
+        QCOMPARE(second.state(), QAbstractSocket::ConnectedState);
+        QCOMPARE(proxy.evictedConnections(), quint64(1));
+        QCOMPARE(proxy.connectionCount(), 2);
     }
 
     void aBodyCutShortReachesTheClientCut()
