@@ -25,7 +25,7 @@ namespace RetryLab::Ui {
 
 namespace {
 
-QString msText(const std::optional<double> &ms)
+QString rowMsText(const std::optional<double> &ms)
 {
     if (!ms)
         return QStringLiteral("-");
@@ -184,7 +184,7 @@ void CompareDialog::showResults()
         const Core::ComparisonRow &row = rows.at(i);
         const QStringList cells{row.policy.name, QString::number(row.requests), QString::number(row.succeeded),
             QString::number(row.failed), QString::number(row.attempts), QString::number(row.peakAttemptsPerSecond),
-            msText(row.medianSuccessMs), msText(row.maxSuccessMs)};
+            rowMsText(row.medianSuccessMs), rowMsText(row.maxSuccessMs)};
         for (int column = 0; column < cells.size(); ++column) {
             auto *item = new QTableWidgetItem(cells.at(column));
             if (column == 0)

@@ -15,7 +15,7 @@ namespace RetryLab::Ui {
 
 namespace {
 
-enum Column { HostColumn, PathColumn, PolicyColumn, ColumnCount };
+enum EndpointColumn { HostColumn, PathColumn, PolicyColumn, EndpointColumnCount };
 
 } // namespace
 
@@ -44,7 +44,7 @@ EndpointPoliciesDialog::EndpointPoliciesDialog(const QList<Core::BackoffPolicy> 
     intro->setWordWrap(true);
     layout->addWidget(intro);
 
-    m_table = new QTableWidget(0, ColumnCount, this);
+    m_table = new QTableWidget(0, EndpointColumnCount, this);
     m_table->setObjectName(QStringLiteral("endpointTable"));
     m_table->setHorizontalHeaderLabels({tr("Host"), tr("Path"), tr("Policy")});
     m_table->horizontalHeader()->setSectionResizeMode(PolicyColumn, QHeaderView::Stretch);

@@ -47,7 +47,7 @@ constexpr qint64 slowestRefreshMs = 5000;
 constexpr int maxHistogramColumns = 30; // the last column collects everything beyond
 constexpr int maxCauseSeries = 6; // the rest is summed as "other"
 
-QString formatMs(std::optional<double> ms)
+QString statisticMsText(std::optional<double> ms)
 {
     if (!ms)
         return QStringLiteral("\u2014");
@@ -494,10 +494,12 @@ void StatisticsView::refreshFigures()
             : QString());
     const auto request = s.requestLatency();
     set(Figure::RequestLatency,
-        QStringLiteral("%1 / %2 / %3").arg(formatMs(request.p50), formatMs(request.p90), formatMs(request.p99)));
+        QStringLiteral("%1 / %2 / %3")
+            .arg(statisticMsText(request.p50), statisticMsText(request.p90), statisticMsText(request.p99)));
     const auto attempt = s.attemptLatency();
     set(Figure::AttemptLatency,
-        QStringLiteral("%1 / %2 / %3").arg(formatMs(attempt.p50), formatMs(attempt.p90), formatMs(attempt.p99)));
+        QStringLiteral("%1 / %2 / %3")
+            .arg(statisticMsText(attempt.p50), statisticMsText(attempt.p90), statisticMsText(attempt.p99)));
     // Two different counts, each named: failed attempts (retried or not) and the
     // requests that ended without success.
     const qint64 failedRequests = s.requestCount() - s.requestCount(Core::RequestOutcome::Succeeded)

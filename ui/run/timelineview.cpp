@@ -36,7 +36,7 @@ constexpr double rightMargin = 8.0;
 constexpr double hitTolerancePx = 3.0;
 const double unbounded = std::numeric_limits<double>::infinity();
 
-QString formatMs(double ms)
+QString axisMsText(double ms)
 {
     if (!std::isfinite(ms))
         return {};
@@ -466,7 +466,7 @@ QString TimelineView::toolTipFor(const Hit &hit) const
             if (l.resultReason != 0)
                 rows += row(tr("Why"), s.string(l.resultReason).toHtmlEscaped());
             if (l.firstStartNs >= 0 && l.endNs >= l.firstStartNs)
-                rows += row(tr("Took"), formatMs(double(l.endNs - l.firstStartNs) / 1e6));
+                rows += row(tr("Took"), axisMsText(double(l.endNs - l.firstStartNs) / 1e6));
         } else {
             rows += row(tr("Result"), l.sleeping() ? tr("waiting to retry") : tr("running"));
         }
@@ -485,22 +485,22 @@ QString TimelineView::toolTipFor(const Hit &hit) const
             rows += row(tr("Cause"), s.string(r.cause).toHtmlEscaped());
         if (r.reason != 0)
             rows += row(tr("Reason"), s.string(r.reason).toHtmlEscaped());
-        QString timing = tr("started at +%1, ").arg(formatMs(s.toRunMs(r.startNs)));
-        timing += r.inFlight() ? tr("running for %1").arg(formatMs(endMsOf(hit.row) - s.toRunMs(r.startNs)))
-                               : tr("took %1").arg(formatMs(double(r.endNs - r.startNs) / 1e6));
+        QString timing = tr("started at +%1, ").arg(axisMsText(s.toRunMs(r.startNs)));
+        timing += r.inFlight() ? tr("running for %1").arg(axisMsText(endMsOf(hit.row) - s.toRunMs(r.startNs)))
+                               : tr("took %1").arg(axisMsText(double(r.endNs - r.startNs) / 1e6));
         if (r.queuedMs >= 0.1F) // below that it is bookkeeping, not waiting for a slot
-            timing += tr(", queued %1 before").arg(formatMs(r.queuedMs));
+            timing += tr(", queued %1 before").arg(axisMsText(r.queuedMs));
         if (r.firstByteMs >= 0.0F)
-            timing += tr(", first byte after %1").arg(formatMs(r.firstByteMs));
+            timing += tr(", first byte after %1").arg(axisMsText(r.firstByteMs));
         rows += row(tr("Timing"), timing);
         if (r.attemptIndex > 0) {
             rows += row(tr("Delay before"),
-                tr("planned %1, timer gave %2").arg(formatMs(r.plannedDelayMs), formatMs(r.actualDelayMs)));
+                tr("planned %1, timer gave %2").arg(axisMsText(r.plannedDelayMs), axisMsText(r.actualDelayMs)));
         }
         if (r.retryAfterMs >= 0.0F)
-            rows += row(tr("Retry-After"), formatMs(r.retryAfterMs));
+            rows += row(tr("Retry-After"), axisMsText(r.retryAfterMs));
         if (r.nextDelayMs >= 0.0F) {
-            QString next = formatMs(r.nextDelayMs);
+            QString next = axisMsText(r.nextDelayMs);
             if (r.retryNote != 0)
                 next += QStringLiteral(": ") + s.string(r.retryNote).toHtmlEscaped();
             rows += row(tr("Next delay"), next);
@@ -513,17 +513,17 @@ QString TimelineView::toolTipFor(const Hit &hit) const
         for (quint32 p = l.firstRow; p != RunSession::noRow && p != quint32(hit.row); p = s.attemptRow(p).nextInLane)
             previousEnd = endMsOf(p);
         rows += row(tr("Backoff before attempt"), QString::number(r.attemptIndex + 1));
-        rows += row(tr("Planned delay"), formatMs(r.plannedDelayMs));
-        rows += row(tr("Timer gave"), formatMs(r.actualDelayMs));
-        rows += row(tr("Gap on the axis"), formatMs(s.toRunMs(r.startNs) - previousEnd));
+        rows += row(tr("Planned delay"), axisMsText(r.plannedDelayMs));
+        rows += row(tr("Timer gave"), axisMsText(r.actualDelayMs));
+        rows += row(tr("Gap on the axis"), axisMsText(s.toRunMs(r.startNs) - previousEnd));
         if (r.queuedMs >= 0.1F)
-            rows += row(tr("Queued for a slot"), formatMs(r.queuedMs));
+            rows += row(tr("Queued for a slot"), axisMsText(r.queuedMs));
         break;
     }
     case Hit::Kind::PendingRetry: {
         const RunSession::AttemptRow &r = s.attemptRow(hit.row);
-        rows += row(tr("Retry planned in"), formatMs(l.pendingDelayMs));
-        rows += row(tr("Waiting for"), formatMs(nowMs() - s.toRunMs(r.endNs)));
+        rows += row(tr("Retry planned in"), axisMsText(l.pendingDelayMs));
+        rows += row(tr("Waiting for"), axisMsText(nowMs() - s.toRunMs(r.endNs)));
         if (r.retryNote != 0)
             rows += row(tr("Why"), s.string(r.retryNote).toHtmlEscaped());
         if (l.attemptsLeft >= 0)

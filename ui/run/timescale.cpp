@@ -12,7 +12,7 @@ namespace RetryLab::Ui {
 
 namespace {
 
-constexpr double second = 1000.0;
+constexpr double msPerSecond = 1000.0;
 constexpr int maxTicks = 1000;
 
 int decimalsFor(double step)
@@ -200,10 +200,10 @@ QString TimeScale::label(double ms, double stepMs)
         const double rounded = std::round(ms * std::pow(10.0, decimals)) / std::pow(10.0, decimals);
         return Tr::tr("%1 ms").arg(QString::number(rounded == 0.0 ? 0.0 : rounded, 'f', decimals));
     }
-    const int decimals = decimalsFor(stepMs / second);
+    const int decimals = decimalsFor(stepMs / msPerSecond);
     const double scale = std::pow(10.0, decimals);
     // Round first, so that 59.99 s with a 0.1 s step reads 60.0 s and not 59:60.
-    double seconds = std::round(std::abs(ms) / second * scale) / scale;
+    double seconds = std::round(std::abs(ms) / msPerSecond * scale) / scale;
     const QString sign = ms < 0.0 && seconds != 0.0 ? QStringLiteral("-") : QString();
     if (seconds < 60.0)
         return sign + Tr::tr("%1 s").arg(QString::number(seconds, 'f', decimals));

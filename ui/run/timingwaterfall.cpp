@@ -14,7 +14,7 @@ namespace RetryLab::Ui {
 
 namespace {
 
-QString durationText(double ms)
+QString phaseDurationText(double ms)
 {
     if (ms >= 1000.0)
         return TimingWaterfall::tr("%1 s").arg(ms / 1000.0, 0, 'f', 2);
@@ -138,7 +138,7 @@ void TimingWaterfall::paintEvent(QPaintEvent *)
         const QRect bar = barRect(i);
         p.fillRect(bar, readableOn(phaseColor(phase.kind), background, 2.0));
         p.drawText(QRect(bar.right() + 6, y, width() - bar.right() - 6, rowHeight()), Qt::AlignLeft | Qt::AlignVCenter,
-            durationText(phase.lengthMs));
+            phaseDurationText(phase.lengthMs));
     }
 }
 
@@ -151,7 +151,7 @@ bool TimingWaterfall::event(QEvent *event)
             const Phase &phase = m_phases.at(row);
             QToolTip::showText(help->globalPos(),
                 tr("%1: %2 (from %3 to %4 ms of the attempt)\n%5")
-                    .arg(phase.name, durationText(phase.lengthMs))
+                    .arg(phase.name, phaseDurationText(phase.lengthMs))
                     .arg(phase.startMs, 0, 'f', 2)
                     .arg(phase.startMs + phase.lengthMs, 0, 'f', 2)
                     .arg(phase.explanation),
