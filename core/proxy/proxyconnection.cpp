@@ -100,13 +100,27 @@ ProxyConnection::ProxyConnection(ProxyServer *server, QTcpSocket *client)
         if (!m_busy && m_client)
             m_client->disconnectFromHost();
     });
+    // Beyond this Qt stops reading the client: while reading is paused, TCP holds it back.
+    client->setReadBufferSize(256 * 1024);
     connect(client, &QTcpSocket::readyRead, this, &ProxyConnection::readClient);
     connect(client, &QTcpSocket::bytesWritten, this, &ProxyConnection::clientWrote);
     connect(client, &QTcpSocket::disconnected, this, &ProxyConnection::clientGone);
     m_idleTimer->start(m_server->options().idleTimeoutMs);
 }
 
-ProxyConnection::~ProxyConnection() = default;
+ProxyConnection::~ProxyConnection()
+{
+    m_server->adjustHeldBytes(-m_heldBytes);
+}
+
+void ProxyConnection::updateHeldBytes()
+{
+    qint64 held = m_parser.heldBytes();
+    for (const HttpRequest &queued : std::as_const(m_queue))
+        held += queued.body.size();
+    m_server->adjustHeldBytes(held - m_heldBytes);
+    m_heldBytes = held;
+}
 
 void ProxyConnection::abort()
 {
@@ -204,6 +218,21 @@ void ProxyConnection::readClient()
 {
     if (!m_client)
         return;
+    const ProxyOptions &options = m_server->options();
+    if (!m_closing && m_server->heldBytes() + m_client->bytesAvailable() > options.maxHeldBytes) {
+        if (m_busy) {
+            // An exchange runs on this connection: the client waits (TCP holds it back) until it ends.
+            m_readingPaused = true;
+            return;
+        }
+        // All clients together hold as much of their requests as the proxy allows: this one waits outside.
+        m_client->readAll();
+        rejectRequest(503,
+            Tr::tr("the proxy holds %1 MiB of requests not yet sent upstream, its limit; try again")
+                .arg(options.maxHeldBytes / (1024 * 1024)));
+        return;
+    }
+    m_readingPaused = false;
     const QByteArray bytes = m_client->readAll();
     if (m_closing)
         return; // the connection ends after the answer in progress: nothing more is taken up
@@ -222,6 +251,7 @@ void ProxyConnection::readClient()
             m_client->write("HTTP/1.1 100 Continue\r\n\r\n");
         m_parser.acknowledgeContinue();
     }
+    updateHeldBytes();
     pump();
     updateRequestTimer();
 }
@@ -308,6 +338,7 @@ void ProxyConnection::pump()
     m_requestTimer->stop();
     m_busy = true;
     m_request = m_queue.takeFirst();
+    updateHeldBytes();
     m_headSent = false;
     m_paused = false;
     m_bytesToClient = 0;
@@ -840,6 +871,8 @@ void ProxyConnection::finishExchange(const QString &action, const QString &detai
     m_idleTimer->start(m_server->options().idleTimeoutMs);
     m_waitingSinceNs = SteadyClock::instance().nowNs();
     updateRequestTimer(); // a request that arrived meanwhile starts its deadline now
+    if (m_readingPaused)
+        QMetaObject::invokeMethod(this, &ProxyConnection::readClient, Qt::QueuedConnection);
     // A pipelined request waits for the event loop: many answered locally would otherwise nest.
     if (m_queue.isEmpty())
         pump();

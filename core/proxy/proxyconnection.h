@@ -71,6 +71,9 @@ private:
     /// The header deadline and the body's pace (RequestPace) after a read or an exchange.
     void updateRequestTimer();
     void requestTimedOut();
+    /// What this connection counts in ProxyServer::heldBytes(): the request being
+    /// read and those queued behind the one in progress.
+    void updateHeldBytes();
     void deliver(const QByteArray &bytes);
     void releaseThrottled();
     void resetClient();
@@ -100,6 +103,8 @@ private:
     QTimer *m_requestTimer; ///< header deadline, then the body's pace
     RequestPace m_pace;
     qint64 m_bytesFromClient = 0;
+    qint64 m_heldBytes = 0;
+    bool m_readingPaused = false; ///< over the held-bytes limit while an exchange runs
     qint64 m_waitingSinceNs = 0;
     QString m_peer;
     HttpRequestParser m_parser;

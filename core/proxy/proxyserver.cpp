@@ -9,6 +9,8 @@
 #include <QTcpServer>
 #include <QTcpSocket>
 
+#include <malloc.h>
+
 namespace {
 Q_LOGGING_CATEGORY(lcProxy, "retrylab.proxy", QtInfoMsg)
 } // namespace
@@ -49,6 +51,11 @@ bool ProxyServer::listen()
     }
     if (m_options.maxConnections < 1 || m_options.maxConnections > 100'000) {
         m_error = Tr::tr("the connection limit must be from 1 to 100000 (got %1)").arg(m_options.maxConnections);
+        return false;
+    }
+    if (m_options.maxHeldBytes < 64 * 1024 || m_options.maxHeldBytes > 64LL * 1024 * 1024 * 1024) {
+        m_error = Tr::tr("the limit of request bytes held must be from 64 KiB to 64 GiB (got %1 bytes)")
+                      .arg(m_options.maxHeldBytes);
         return false;
     }
     if (m_options.headerTimeoutMs < 100 || m_options.headerTimeoutMs > 3'600'000) {
@@ -212,6 +219,17 @@ void ProxyServer::forget(ProxyConnection *connection)
 {
     m_connections.removeOne(connection);
     connection->deleteLater();
+    // Thousands of clients that left keep their buffers' memory in the allocator's
+    // free lists: returned to the system once nobody is connected.
+    if (m_connections.isEmpty()) {
+        QMetaObject::invokeMethod(
+            this,
+            [this] {
+                if (m_connections.isEmpty())
+                    ::malloc_trim(0);
+            },
+            Qt::QueuedConnection);
+    }
 }
 
 } // namespace RetryLab::Core

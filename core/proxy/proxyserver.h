@@ -51,6 +51,12 @@ struct ProxyOptions
     /// the place of the one that has waited longest without an exchange in
     /// progress; when every one is busy it gets "503 Service Unavailable".
     int maxConnections = 2048;
+    /// Request bytes all client connections together may hold before their
+    /// requests go upstream (64 KiB-64 GiB), as the fault server's limit: a
+    /// client that would take more gets "503 Service Unavailable" and a close.
+    /// Each connection holds at most one request body of 8 MiB being read, plus
+    /// requests it pipelined.
+    qint64 maxHeldBytes = 256 * 1024 * 1024;
     /// Credentials in targets are masked in the log, as the fault server's are.
     bool redactLog = true;
     /// A PEM file of CA certificates trusted for an https upstream in addition
@@ -105,6 +111,8 @@ public:
     /// Connections closed to make room at the limit, and those refused with 503.
     quint64 evictedConnections() const { return m_evicted; }
     quint64 refusedConnections() const { return m_refused; }
+    /// Request bytes the client connections hold now (ProxyOptions::maxHeldBytes).
+    qint64 heldBytes() const { return m_heldBytes; }
 
     // --- faults
     /// Replaces the fault rules; they apply from the next request on.
@@ -138,6 +146,7 @@ private:
     ProxyFault decideFault(const HttpRequest &request, const QString &peer);
     void faultExchangeEnded(const ProxyFault &fault, bool succeeded);
     void countUpstreamRequest() { ++m_upstreamRequests; }
+    void adjustHeldBytes(qint64 delta) { m_heldBytes += delta; }
 
     ProxyOptions m_options;
     QTcpServer *m_tcp;
@@ -146,6 +155,7 @@ private:
     quint64 m_sequence = 0;
     quint64 m_upstreamRequests = 0;
     quint64 m_evicted = 0;
+    qint64 m_heldBytes = 0;
     quint64 m_refused = 0;
     FaultRuleSet m_faults;
     QList<QSslCertificate> m_caCertificates;

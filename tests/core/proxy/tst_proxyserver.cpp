@@ -433,6 +433,43 @@ private Q_SLOTS:
         QCOMPARE(proxy.connectionCount(), 2);
     }
 
+    void heldUploadsBeyondTheLimitGet503()
+    {
+        // 200 clients holding 8 MiB uploads cost 1.8 GiB: the fault server's limit applies here too.
+        ProxyOptions options;
+        options.upstream = m_upstream->baseUrl();
+        options.maxHeldBytes = 512 * 1024;
+        ProxyServer proxy(options);
+        QVERIFY2(proxy.listen(), qPrintable(proxy.errorString()));
+        QList<std::shared_ptr<QTcpSocket>> clients;
+        QList<std::shared_ptr<QByteArray>> answers;
+        for (int i = 0; i < 4; ++i) {
+            auto client = std::make_shared<QTcpSocket>();
+            auto answer = std::make_shared<QByteArray>();
+            connect(client.get(), &QTcpSocket::readyRead, client.get(),
+                [c = client.get(), answer] { *answer += c->readAll(); });
+            client->connectToHost(QHostAddress::LocalHost, quint16(proxy.listenUrl().port()));
+            QVERIFY(client->waitForConnected(5000));
+            // 200 KiB of a 1 MiB upload, then nothing more.
+            client->write("PUT /status/200 HTTP/1.1\r\nHost: a\r\nContent-Length: 1048576\r\n\r\n");
+            client->write(QByteArray(200 * 1024, 'u'));
+            clients.append(client);
+            answers.append(answer);
+            QTRY_VERIFY(proxy.heldBytes() >= (i < 2 ? (i + 1) * 200 * 1024 : 400 * 1024));
+        }
+        // Two fit; the others are refused and closed; none reached the upstream.
+        QTRY_VERIFY_WITH_TIMEOUT(
+            answers[2]->startsWith("HTTP/1.1 503 ") && answers[3]->startsWith("HTTP/1.1 503 "), 10'000);
+        QVERIFY2(answers[3]->contains("Retry-After: 1"), answers[3]->constData());
+        QVERIFY(answers[0]->isEmpty() && answers[1]->isEmpty());
+        QVERIFY(proxy.heldBytes() <= options.maxHeldBytes);
+        QCOMPARE(m_upstream->handledCount(), 0);
+        // Those that left give their bytes back.
+        clients[0]->abort();
+        clients[1]->abort();
+        QTRY_COMPARE(proxy.heldBytes(), qint64(0));
+    }
+
     void aBodyCutShortReachesTheClientCut()
     {
         QVERIFY(startProxy(m_upstream->baseUrl()));
