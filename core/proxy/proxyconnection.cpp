@@ -624,7 +624,7 @@ void ProxyConnection::readUpstream()
         if (carried) {
             status = *std::exchange(carried, std::nullopt);
         } else {
-            if (m_client && pendingToClient() > m_server->options().maxBufferedBytes) {
+            if (m_client && pendingToClient() > m_server->bufferLimitPerConnection()) {
                 m_paused = true; // clientWrote() reads on
                 return;
             }
@@ -749,7 +749,7 @@ void ProxyConnection::endAfterFlush(std::function<void()> finish)
 
 void ProxyConnection::clientWrote()
 {
-    if (m_paused && m_client && pendingToClient() <= m_server->options().maxBufferedBytes / 2) {
+    if (m_paused && m_client && pendingToClient() <= m_server->bufferLimitPerConnection() / 2) {
         m_paused = false;
         const quint64 exchange = m_exchange;
         readUpstream();

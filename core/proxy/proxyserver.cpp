@@ -9,6 +9,8 @@
 #include <QTcpServer>
 #include <QTcpSocket>
 
+#include <algorithm>
+
 #include <malloc.h>
 
 namespace {
@@ -181,6 +183,12 @@ ProxyFault ProxyServer::decideFault(const HttpRequest &request, const QString &p
 void ProxyServer::faultExchangeEnded(const ProxyFault &fault, bool succeeded)
 {
     m_faults.complete(fault.logicalId, succeeded, nowMs());
+}
+
+qint64 ProxyServer::bufferLimitPerConnection() const
+{
+    const qint64 share = m_options.maxTotalBufferedBytes / std::max<qsizetype>(1, m_connections.size());
+    return std::clamp<qint64>(share, 64 * 1024, std::max<qint64>(64 * 1024, m_options.maxBufferedBytes));
 }
 
 bool ProxyServer::evictOne()

@@ -36,6 +36,10 @@ struct ProxyOptions
     /// Bytes of a response waiting for a slow client before the proxy stops
     /// reading from the upstream (back-pressure), per connection.
     qint64 maxBufferedBytes = 1024 * 1024;
+    /// The same for all connections together: with many slow clients each may
+    /// hold this divided by their number, when that is less than maxBufferedBytes
+    /// (3,000 clients that never read held 3 GiB before).
+    qint64 maxTotalBufferedBytes = 256 * 1024 * 1024;
     /// A connection to the upstream that does not open within this is answered 504.
     int connectTimeoutMs = 10'000;
     /// A client connection with no request in progress is closed after this long.
@@ -111,6 +115,9 @@ public:
     /// Connections closed to make room at the limit, and those refused with 503.
     quint64 evictedConnections() const { return m_evicted; }
     quint64 refusedConnections() const { return m_refused; }
+    /// Response bytes one connection may hold for its client now: maxBufferedBytes,
+    /// or less when many share maxTotalBufferedBytes (64 KiB at least).
+    qint64 bufferLimitPerConnection() const;
     /// Request bytes the client connections hold now (ProxyOptions::maxHeldBytes).
     qint64 heldBytes() const { return m_heldBytes; }
 

@@ -287,6 +287,44 @@ private Q_SLOTS:
         QCOMPARE(received, 16 * chunk.size());
     }
 
+    void manySlowClientsShareOneBufferLimit()
+    {
+        // 3,000 clients that never read held 3 GiB: each may hold the total limit's share only.
+        QTcpServer upstream;
+        QVERIFY(upstream.listen(QHostAddress::LocalHost));
+        const QByteArray chunk(1024 * 1024, 'z');
+        connect(&upstream, &QTcpServer::newConnection, this, [&] {
+            QTcpSocket *s = upstream.nextPendingConnection();
+            connect(s, &QTcpSocket::readyRead, s, [s, chunk] {
+                s->readAll();
+                s->write("HTTP/1.1 200 OK\r\nContent-Length: " + QByteArray::number(16 * chunk.size()) + "\r\n\r\n");
+                for (int i = 0; i < 16; ++i)
+                    s->write(chunk);
+            });
+        });
+        ProxyOptions options;
+        options.upstream = QUrl(QStringLiteral("http://127.0.0.1:%1").arg(upstream.serverPort()));
+        options.maxTotalBufferedBytes = 256 * 1024;
+        ProxyServer proxy(options);
+        QVERIFY2(proxy.listen(), qPrintable(proxy.errorString()));
+        std::vector<std::unique_ptr<QTcpSocket>> clients;
+        for (int i = 0; i < 4; ++i) {
+            auto client = std::make_unique<QTcpSocket>();
+            client->setReadBufferSize(64 * 1024);
+            client->connectToHost(QHostAddress::LocalHost, quint16(proxy.listenUrl().port()));
+            QVERIFY(client->waitForConnected(5000));
+            client->write("GET /big HTTP/1.1\r\nHost: a\r\n\r\n");
+            clients.push_back(std::move(client));
+        }
+        QTRY_COMPARE(proxy.connectionCount(), 4);
+        QCOMPARE(proxy.bufferLimitPerConnection(), qint64(64 * 1024));
+        // Each holds its 64 KiB share, a piece read from its upstream and that socket's buffer: not 1 MiB each.
+        const qint64 most = 4 * (64 + 64 + 4 * 64) * 1024;
+        QTRY_VERIFY_WITH_TIMEOUT(proxy.bufferedBytes() >= 128 * 1024, 10'000);
+        QVERIFY(!QTest::qWaitFor([&] { return proxy.bufferedBytes() > most; }, 1000));
+        QVERIFY2(proxy.bufferedBytes() <= most, qPrintable(QString::number(proxy.bufferedBytes())));
+    }
+
     void chunkedAnswersPassThrough()
     {
         QTcpServer upstream;
