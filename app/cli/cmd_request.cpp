@@ -561,7 +561,8 @@ int send(const Options &options, const Core::Scenario &scenario, Console &consol
         console.error(Tr::tr("retrylab request: %1 after %n attempt(s): %2", nullptr, result.attempts)
                           .arg(Core::requestOutcomeName(result.outcome), result.reason));
     }
-    const ResponsePrinter response(&console, {options.include, live, options.shared.redact, options.outputPath});
+    const ResponsePrinter response(
+        &console, {options.include, live, options.shared.redact, options.outputPath, options.bodyLimit});
     const ResponsePrinter::Body body = response.print(run, scenario.requests.constFirst().spec.method);
 
     QStringList written;

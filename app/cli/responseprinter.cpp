@@ -87,9 +87,11 @@ ResponsePrinter::Body ResponsePrinter::writeBody(const QByteArray &body, qint64 
     const QString path = QDir::toNativeSeparators(m_settings.outputPath);
     // A body cut at the limit is not what the server sent: no file rather than a wrong one.
     if (received > body.size()) {
-        m_console->error(Tr::tr("retrylab request: -o %1: the body has %2, of which RetryLab keeps the first "
-                                "%3; nothing was written")
-                             .arg(path, sizeText(received), sizeText(body.size())));
+        // The limit, not what is left of the body: the run's memory budget may have let go of that.
+        m_console->error(
+            Tr::tr("retrylab request: -o %1: the body has %2, more than RetryLab keeps of one (%3, "
+                   "--max-body); nothing was written")
+                .arg(path, sizeText(received), sizeText(std::max(m_settings.bodyLimit, qint64(body.size())))));
         return Body::Cut;
     }
     const auto written = Core::ExportFile::write(m_settings.outputPath, body);

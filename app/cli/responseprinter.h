@@ -24,6 +24,7 @@ public:
         bool live = true; ///< the status line and "Wrote the body" on the Console (not with --quiet)
         bool redact = true;
         QString outputPath; ///< -o; empty: standard output
+        qint64 bodyLimit = 0; ///< the most of a body kept (--max-body), for the message when one is longer
     };
 
     ResponsePrinter(Console *console, Settings settings);

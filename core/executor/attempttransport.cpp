@@ -23,6 +23,9 @@ namespace RetryLab::Core {
 
 namespace {
 
+/// How far Qt reads a body the executor drains as it comes (AttemptTransport::setBodyLimit).
+constexpr qint64 bodyReadAheadBytes = 256 * 1024;
+
 // Keeps the first `limit` bytes of a response body; the rest is only counted.
 void keepBody(QByteArray &kept, const QByteArray &chunk, qint64 limit)
 {
@@ -211,6 +214,10 @@ void AttemptTransport::sendHop(ExecutorRequest &r)
             && req->current.expectedBytes <= m_bodyLimit - req->body.size() && bodyStopsAtLength(*req);
         if (!fits && !req->readingBody) {
             req->readingBody = true;
+            // What is not kept is read as it comes and dropped; beyond this much unread, Qt stops
+            // reading the socket, so that a fast server cannot fill the memory (a 2 GB body held
+            // 1.3 GB while the executor's thread caught up).
+            reply->setReadBufferSize(bodyReadAheadBytes);
             QObject::connect(reply, &QNetworkReply::readyRead, m_context, [this, id, reply] {
                 ExecutorRequest *reading = replyOwner(id, reply);
                 if (!reading)
