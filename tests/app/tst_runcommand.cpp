@@ -266,7 +266,7 @@ void TestRunCommand::usageErrors_exitTwo_data()
     QTest::addRow("negative seed") << QStringList{QStringLiteral("--seed"), QStringLiteral("-3"), good}
                                    << QStringLiteral("--seed must be a whole number");
     QTest::addRow("missing file") << QStringList{QStringLiteral("/nonexistent/x.json")}
-                                  << QStringLiteral("/nonexistent/x.json: cannot read");
+                                  << QStringLiteral("cannot read /nonexistent/x.json: no such file");
     QTest::addRow("report into a missing directory")
         << QStringList{QStringLiteral("--report"), QStringLiteral("/nonexistent/dir/r.json"), good}
         << QStringLiteral(
