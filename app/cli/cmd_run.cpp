@@ -11,7 +11,7 @@
 #include "core/executor/preparedtransport.h"
 #include "core/scenario/scenarioreader.h"
 #include "core/scenario/scenariorunner.h"
-#include "core/util/descriptorlimit.h"
+#include "core/runtime/descriptorlimit.h"
 #include "core/util/terminaltext.h"
 
 #include <QCommandLineParser>

@@ -5,7 +5,7 @@
 #include "app/cli/interruptwatcher.h"
 #include "app/cli/subcommand.h"
 #include "core/faultserver/faultserver.h"
-#include "core/util/descriptorlimit.h"
+#include "core/runtime/descriptorlimit.h"
 #include "core/util/randomsource.h"
 
 #include <QCommandLineParser>

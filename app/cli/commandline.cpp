@@ -2,10 +2,10 @@
 
 #include "app/cli/clitr.h"
 
-#include "core/util/descriptorlimit.h"
+#include "core/runtime/descriptorlimit.h"
 #include "core/util/englishplurals.h"
 #include "core/util/version.h"
-#include "core/util/workerthread.h"
+#include "core/runtime/workerthread.h"
 
 #include <QAbstractEventDispatcher>
 #include <QCommandLineParser>

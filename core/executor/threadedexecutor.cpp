@@ -3,7 +3,7 @@
 #include "core/executor/redirectstep.h"
 #include "core/executor/retryexecutor.h"
 #include "core/policy/retrybudget.h"
-#include "core/util/workerthread.h"
+#include "core/runtime/workerthread.h"
 
 #include <QMutexLocker>
 

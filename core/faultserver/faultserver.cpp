@@ -14,7 +14,7 @@
 #include "core/http/retryheaders.h"
 #include "core/util/clock.h"
 #include "core/util/coretr.h"
-#include "core/util/descriptorlimit.h"
+#include "core/runtime/descriptorlimit.h"
 #include "core/util/terminaltext.h"
 
 #include <QHash>

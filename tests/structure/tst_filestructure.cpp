@@ -62,8 +62,6 @@ const QList<Exception> kExceptions = {
         "the suite's cases and expectations with the Conformance functions that build them: named after the suite"},
     {Kind::FileName, "core/util/clock.cpp",
         "the Clock interface and its two clocks; only SteadyClock::instance() is out of line: named after the interface"},
-    {Kind::FileName, "core/util/epolldispatcher.cpp",
-        "EpollEventDispatcher: to be renamed when review step 4 moves it to core/runtime, with its includers"},
 };
 // clang-format on
 

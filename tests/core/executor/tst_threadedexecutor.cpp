@@ -3,7 +3,7 @@
 // (so that the test's thread can be kept busy without keeping the server from answering).
 #include "core/executor/threadedexecutor.h"
 #include "core/faultserver/faultserver.h"
-#include "core/util/workerthread.h"
+#include "core/runtime/workerthread.h"
 #include "tests/core/executor/executorcollector.h"
 
 #include <QElapsedTimer>

@@ -1,4 +1,4 @@
-#include "core/util/descriptorlimit.h"
+#include "core/runtime/descriptorlimit.h"
 
 #include <QDir>
 #include <QFile>

@@ -1,6 +1,6 @@
-#include "core/util/workerthread.h"
+#include "core/runtime/workerthread.h"
 
-#include "core/util/epolldispatcher.h"
+#include "core/runtime/epolleventdispatcher.h"
 
 #include <QAbstractEventDispatcher>
 #include <QDeadlineTimer>

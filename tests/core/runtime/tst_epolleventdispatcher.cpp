@@ -2,8 +2,8 @@
 // without windows (posted events, timers, socket notifiers through real loopback
 // sockets, nested loops, quit from another thread), and what it adds (sockets kept
 // registered, deadlines finer than a millisecond).
-#include "core/util/epolldispatcher.h"
-#include "core/util/workerthread.h"
+#include "core/runtime/epolleventdispatcher.h"
+#include "core/runtime/workerthread.h"
 
 #include <QAbstractEventDispatcher>
 #include <QElapsedTimer>
@@ -361,4 +361,4 @@ void TestEpollDispatcher::deleteLater_isCarriedOut()
 }
 
 QTEST_GUILESS_MAIN(TestEpollDispatcher)
-#include "tst_epolldispatcher.moc"
+#include "tst_epolleventdispatcher.moc"

@@ -1,7 +1,7 @@
-#include "core/util/epolldispatcher.h"
+#include "core/runtime/epolleventdispatcher.h"
 
 #include "core/util/clock.h"
-#include "core/util/timerfd.h"
+#include "core/runtime/timerfd.h"
 
 #include <QCoreApplication>
 #include <QEvent>

@@ -1,4 +1,4 @@
-#include "core/util/timerfd.h"
+#include "core/runtime/timerfd.h"
 
 #include <algorithm>
 #include <cerrno>
