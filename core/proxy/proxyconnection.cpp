@@ -108,9 +108,12 @@ ProxyConnection::ProxyConnection(ProxyServer *server, QTcpSocket *client)
     m_idleTimer->start(m_server->options().idleTimeoutMs);
 }
 
-ProxyConnection::~ProxyConnection()
+ProxyConnection::~ProxyConnection() = default;
+
+void ProxyConnection::releaseHeldBytes()
 {
     m_server->adjustHeldBytes(-m_heldBytes);
+    m_heldBytes = 0;
 }
 
 void ProxyConnection::updateHeldBytes()

@@ -44,6 +44,9 @@ public:
     qint64 waitingSinceNs() const { return m_waitingSinceNs; }
     /// Closes the client to make room at the limit: a request partly sent gets 503 first.
     void evict();
+    /// Gives back what it counts in ProxyServer::heldBytes(), as the server lets it go (not in
+    /// the destructor, which also runs as the server's children are deleted, the server gone).
+    void releaseHeldBytes();
 
     /// The request as it goes upstream: hop-by-hop headers dropped, Host
     /// rewritten (unless kept), Via and X-Forwarded-For added, the body with a

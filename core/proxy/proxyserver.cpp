@@ -102,6 +102,7 @@ void ProxyServer::close()
     m_connections.clear();
     for (ProxyConnection *c : connections) {
         c->abort();
+        c->releaseHeldBytes();
         c->deleteLater();
     }
 }
@@ -229,6 +230,7 @@ void ProxyServer::refuseOverCapacity(QTcpSocket *socket)
 void ProxyServer::forget(ProxyConnection *connection)
 {
     m_connections.removeOne(connection);
+    connection->releaseHeldBytes();
     connection->deleteLater();
     // Thousands of clients that left keep their buffers' memory in the allocator's
     // free lists: returned to the system once nobody is connected.
