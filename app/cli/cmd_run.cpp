@@ -9,9 +9,9 @@
 
 #include "app/cli/clitr.h"
 #include "core/executor/preparedtransport.h"
+#include "core/runtime/descriptorlimit.h"
 #include "core/scenario/scenarioreader.h"
 #include "core/scenario/scenariorunner.h"
-#include "core/runtime/descriptorlimit.h"
 #include "core/util/terminaltext.h"
 
 #include <QCommandLineParser>

@@ -3,9 +3,9 @@
 #include "app/cli/clitr.h"
 
 #include "core/runtime/descriptorlimit.h"
+#include "core/runtime/workerthread.h"
 #include "core/util/englishplurals.h"
 #include "core/util/version.h"
-#include "core/runtime/workerthread.h"
 
 #include <QAbstractEventDispatcher>
 #include <QCommandLineParser>

@@ -1,7 +1,7 @@
 #include "core/executor/precisewakeups.h"
 
-#include "core/util/clock.h"
 #include "core/runtime/timerfd.h"
+#include "core/util/clock.h"
 
 #include <QSocketNotifier>
 

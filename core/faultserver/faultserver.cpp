@@ -12,9 +12,9 @@
 #include "core/http/redactor.h"
 #include "core/http/retryafter.h"
 #include "core/http/retryheaders.h"
+#include "core/runtime/descriptorlimit.h"
 #include "core/util/clock.h"
 #include "core/util/coretr.h"
-#include "core/runtime/descriptorlimit.h"
 #include "core/util/terminaltext.h"
 
 #include <QHash>

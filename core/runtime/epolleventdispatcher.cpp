@@ -1,7 +1,7 @@
 #include "core/runtime/epolleventdispatcher.h"
 
-#include "core/util/clock.h"
 #include "core/runtime/timerfd.h"
+#include "core/util/clock.h"
 
 #include <QCoreApplication>
 #include <QEvent>

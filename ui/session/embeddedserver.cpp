@@ -1,7 +1,7 @@
 #include "ui/session/embeddedserver.h"
 
-#include "core/util/exportfile.h"
 #include "core/runtime/workerthread.h"
+#include "core/util/exportfile.h"
 
 #include <QDateTime>
 #include <QDir>
