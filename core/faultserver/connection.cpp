@@ -430,7 +430,7 @@ void Connection::dispatch()
     // busy, and afterAnswer() starts it again if it stopped meanwhile.
     m_state = State::Busy;
     m_requestTimer->stop();
-    m_pace.afterRead(false, false, m_bytesReceived, false);
+    m_pace.reset();
     m_startNs = m_host.clock().nowNs();
     m_bytesSent = 0;
     const HttpRequest &r = m_request;

@@ -37,6 +37,9 @@ public:
     /// whether the timer runs now.
     Timer afterRead(bool partial, bool readingBody, qint64 bytesReceived, bool timerActive);
 
+    /// A request was taken up whole: nothing to time until the next one's first bytes.
+    void reset() { m_timingBody = false; }
+
     /// The timer fired while a request was partly received: no value to start
     /// it again (the body kept its pace), or why the request missed its deadline
     /// ("the request's header section was not complete 10000 ms after its first byte").

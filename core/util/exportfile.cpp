@@ -61,7 +61,7 @@ private:
     qint64 m_count = 0;
 };
 
-enum class Target { Missing, Regular, Directory, Special };
+enum class Target { Missing, Regular, Directory, Fifo, Special };
 
 // What `path` names, symbolic links followed: /dev/stdout is a pipe or a
 // terminal, /dev/null a character device, a FIFO a reader's end.
@@ -74,13 +74,9 @@ Target targetOf(const QString &path)
         return Target::Regular;
     if (S_ISDIR(info.st_mode))
         return Target::Directory;
+    if (S_ISFIFO(info.st_mode))
+        return Target::Fifo;
     return Target::Special;
-}
-
-bool isFifo(const QString &path)
-{
-    struct stat info = {};
-    return ::stat(QFile::encodeName(path).constData(), &info) == 0 && S_ISFIFO(info.st_mode);
 }
 
 // How long a FIFO's reader may take to open it (one started just before, as `cat fifo &`).
@@ -112,11 +108,12 @@ QString noReader(const QString &shown)
 
 // A device, a FIFO or a socket is written as it is: renaming a temporary file
 // over it would replace the device node (or the pipe) with a regular file.
-Result<qint64> writeSpecial(const QString &path, const QString &shown, const std::function<bool(QIODevice &)> &produce)
+Result<qint64> writeSpecial(
+    const QString &path, const QString &shown, bool fifo, const std::function<bool(QIODevice &)> &produce)
 {
     QFile file(path);
     errno = 0;
-    if (isFifo(path)) {
+    if (fifo) {
         const int fd = openFifoForWriting(path);
         if (fd < 0) {
             return Result<qint64>::failure(
@@ -150,11 +147,13 @@ Result<qint64> writeWith(const QString &path, const std::function<bool(QIODevice
     const QString shown = QDir::toNativeSeparators(path);
     if (path.isEmpty())
         return Result<qint64>::failure(Tr::tr("no file name given"));
-    switch (targetOf(path)) {
+    const Target target = targetOf(path);
+    switch (target) {
     case Target::Directory:
         return Result<qint64>::failure(Tr::tr("cannot write %1: it is a directory").arg(shown));
+    case Target::Fifo:
     case Target::Special:
-        return writeSpecial(path, shown, produce);
+        return writeSpecial(path, shown, target == Target::Fifo, produce);
     case Target::Missing:
     case Target::Regular:
         break;
@@ -164,7 +163,7 @@ Result<qint64> writeWith(const QString &path, const std::function<bool(QIODevice
     // The *User flags say what this process may do; Qt would set them as the owner's.
     const QFileDevice::Permissions userFlags = QFileDevice::ReadUser | QFileDevice::WriteUser | QFileDevice::ExeUser;
     const std::optional<QFileDevice::Permissions> kept
-        = targetOf(path) == Target::Regular ? std::optional(QFile::permissions(path) & ~userFlags) : std::nullopt;
+        = target == Target::Regular ? std::optional(QFile::permissions(path) & ~userFlags) : std::nullopt;
     QSaveFile file(path);
     // Unbuffered: a full disk fails the write that hits it.
     errno = 0;
@@ -196,10 +195,11 @@ Result<void> checkWritable(const QString &path)
     const Target target = targetOf(path);
     if (target == Target::Directory)
         return Result<void>::failure(Tr::tr("it is a directory"));
-    if (target == Target::Special) { // written in place: its directory (/dev) need not be writable
+    if (target == Target::Fifo
+        || target == Target::Special) { // written in place: its directory (/dev) need not be writable
         if (!file.isWritable())
             return Result<void>::failure(Tr::tr("the file is not writable"));
-        if (isFifo(path)) {
+        if (target == Target::Fifo) {
             const int fd = openFifoForWriting(path);
             if (fd < 0)
                 return Result<void>::failure(Tr::tr("no process reads this FIFO (start the reader first)"));

@@ -102,6 +102,29 @@ private:
     Answer m_answer;
 };
 
+/// An upstream of the suite's own that answers every request with 16 MiB, written
+/// as fast as the kernel takes it.
+class FastUpstream : public QTcpServer
+{
+public:
+    static constexpr qint64 bodyBytes = 16 * 1024 * 1024;
+
+    FastUpstream()
+    {
+        connect(this, &QTcpServer::newConnection, this, [this] {
+            QTcpSocket *s = nextPendingConnection();
+            connect(s, &QTcpSocket::readyRead, s, [s] {
+                s->readAll();
+                const QByteArray chunk(1024 * 1024, 'z');
+                s->write("HTTP/1.1 200 OK\r\nContent-Length: " + QByteArray::number(bodyBytes) + "\r\n\r\n");
+                for (qint64 sent = 0; sent < bodyBytes; sent += chunk.size())
+                    s->write(chunk);
+            });
+        });
+        listen(QHostAddress::LocalHost);
+    }
+};
+
 } // namespace
 
 class TestProxyServer : public QObject
@@ -253,18 +276,8 @@ private Q_SLOTS:
     {
         // 16 MiB from an upstream of the suite's own that writes as fast as it may,
         // to a client that does not read: what the proxy holds stays near its cap.
-        QTcpServer upstream;
-        QVERIFY(upstream.listen(QHostAddress::LocalHost));
-        const QByteArray chunk(1024 * 1024, 'z');
-        connect(&upstream, &QTcpServer::newConnection, this, [&] {
-            QTcpSocket *s = upstream.nextPendingConnection();
-            connect(s, &QTcpSocket::readyRead, s, [s, chunk] {
-                s->readAll();
-                s->write("HTTP/1.1 200 OK\r\nContent-Length: " + QByteArray::number(16 * chunk.size()) + "\r\n\r\n");
-                for (int i = 0; i < 16; ++i)
-                    s->write(chunk);
-            });
-        });
+        FastUpstream upstream;
+        QVERIFY(upstream.isListening());
         QVERIFY(startProxy(QUrl(QStringLiteral("http://127.0.0.1:%1").arg(upstream.serverPort()))));
         QTcpSocket client;
         client.setReadBufferSize(64 * 1024);
@@ -284,24 +297,14 @@ private Q_SLOTS:
         const auto heads = readResponses(client, 1, &bodies);
         QCOMPARE(heads.value(0).status, 200);
         received = bodies.value(0).size();
-        QCOMPARE(received, 16 * chunk.size());
+        QCOMPARE(received, FastUpstream::bodyBytes);
     }
 
     void manySlowClientsShareOneBufferLimit()
     {
         // 3,000 clients that never read held 3 GiB: each may hold the total limit's share only.
-        QTcpServer upstream;
-        QVERIFY(upstream.listen(QHostAddress::LocalHost));
-        const QByteArray chunk(1024 * 1024, 'z');
-        connect(&upstream, &QTcpServer::newConnection, this, [&] {
-            QTcpSocket *s = upstream.nextPendingConnection();
-            connect(s, &QTcpSocket::readyRead, s, [s, chunk] {
-                s->readAll();
-                s->write("HTTP/1.1 200 OK\r\nContent-Length: " + QByteArray::number(16 * chunk.size()) + "\r\n\r\n");
-                for (int i = 0; i < 16; ++i)
-                    s->write(chunk);
-            });
-        });
+        FastUpstream upstream;
+        QVERIFY(upstream.isListening());
         ProxyOptions options;
         options.upstream = QUrl(QStringLiteral("http://127.0.0.1:%1").arg(upstream.serverPort()));
         options.maxTotalBufferedBytes = 256 * 1024;
