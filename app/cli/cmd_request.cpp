@@ -548,6 +548,8 @@ int send(const Options &options, const Core::Scenario &scenario, Console &consol
     Core::ScenarioRunner runner;
     runner.setScenario(scenario);
     runner.setResponseBodyLimit(options.bodyLimit);
+    if (options.transferLimit)
+        runner.setTransferLimit(*options.transferLimit);
     RunPrinter printer(&runner, &console, live);
     if (const QString failure = execute(runner, console); !failure.isEmpty()) {
         console.error(Tr::tr("retrylab request: %1").arg(failure));
@@ -635,6 +637,8 @@ Core::Result<Options> parse(const QStringList &arguments)
     if (!bodyLimit)
         return bodyLimit.errorDetail();
     options.bodyLimit = *bodyLimit;
+    if (parser.isSet(table.maxBody) || !options.outputPath.isEmpty())
+        options.transferLimit = options.bodyLimit; // nothing beyond it would be shown or written
 
     if (parser.isSet(table.policy))
         options.policy = parser.value(table.policy);

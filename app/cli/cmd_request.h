@@ -38,6 +38,9 @@ struct Options
     std::optional<QString> fromCurl; ///< --from-curl: a whole curl command line
     bool insecure = false;
     qint64 bodyLimit = 0; ///< --max-body, else the default for where the body goes
+    /// Where the transfer of a body ends: at --max-body, or at what -o can write, else
+    /// the executor's default (a body shown on the terminal is counted that far).
+    std::optional<qint64> transferLimit;
     bool idempotent = false;
     QStringList fallbacks; ///< --fallback URLs, as given
     std::optional<SavedRequest::Source> saved; ///< --collection, --request, --env, --env-name

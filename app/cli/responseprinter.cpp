@@ -57,7 +57,7 @@ ResponsePrinter::Body ResponsePrinter::print(const Core::RunRecord &run, const Q
         return Body::Delivered;
     printHead(last, method);
     if (!m_settings.outputPath.isEmpty())
-        return writeBody(result.body, last.bytesReceived);
+        return writeBody(result.body, last);
     if (!result.body.isEmpty())
         showBody(result.body, last);
     return Body::Delivered;
@@ -82,11 +82,17 @@ void ResponsePrinter::printHead(const Core::AttemptRecord &last, const QByteArra
     }
 }
 
-ResponsePrinter::Body ResponsePrinter::writeBody(const QByteArray &body, qint64 received) const
+ResponsePrinter::Body ResponsePrinter::writeBody(const QByteArray &body, const Core::AttemptRecord &last) const
 {
     const QString path = QDir::toNativeSeparators(m_settings.outputPath);
     // A body cut at the limit is not what the server sent: no file rather than a wrong one.
-    if (received > body.size()) {
+    if (last.transferEnded) {
+        m_console->error(Tr::tr("retrylab request: -o %1: the body is longer than %2, the most RetryLab keeps of one "
+                                "(--max-body); the transfer was ended there and nothing was written")
+                             .arg(path, sizeText(last.bytesReceived)));
+        return Body::Cut;
+    }
+    if (const qint64 received = last.bytesReceived; received > body.size()) {
         // The limit, not what is left of the body: the run's memory budget may have let go of that.
         m_console->error(
             Tr::tr("retrylab request: -o %1: the body has %2, more than RetryLab keeps of one (%3, "
@@ -117,7 +123,11 @@ void ResponsePrinter::showBody(const QByteArray &body, const Core::AttemptRecord
     writeStandardOutput(::isatty(STDOUT_FILENO) && !shown.endsWith('\n') ? QByteArray(shown + '\n') : shown);
     if (shown != body)
         m_console->error(Tr::tr("note: credentials in the body are masked; --no-redact or -o FILE give it as it came"));
-    if (last.bytesReceived > body.size()) {
+    if (last.transferEnded) {
+        m_console->error(Tr::tr("warning: the body is longer than %1; the transfer was ended there and only the "
+                                "first %2 are shown")
+                             .arg(sizeText(last.bytesReceived), sizeText(body.size())));
+    } else if (last.bytesReceived > body.size()) {
         m_console->error(Tr::tr("warning: the body has %1; only the first %2 are shown")
                              .arg(sizeText(last.bytesReceived), sizeText(body.size())));
     }

@@ -47,7 +47,7 @@ public:
 
 private:
     void printHead(const Core::AttemptRecord &last, const QByteArray &method) const;
-    Body writeBody(const QByteArray &body, qint64 received) const;
+    Body writeBody(const QByteArray &body, const Core::AttemptRecord &last) const;
     void showBody(const QByteArray &body, const Core::AttemptRecord &last) const;
 
     Console *m_console;

@@ -103,7 +103,8 @@ Classification conclude(AttemptRecord &record, AttemptEnd end, const RequestSpec
     const int status = record.httpStatus.value_or(0);
     const bool bodyExpected = record.method != "HEAD" && status >= 200 && status != 204 && status != 304;
     observation.brokenStream = record.httpStatus && bodyExpected && record.expectedBytes >= 0
-        && record.bytesReceived < record.expectedBytes && observation.cutBy == AttemptObservation::CutBy::Nothing;
+        && record.bytesReceived < record.expectedBytes && observation.cutBy == AttemptObservation::CutBy::Nothing
+        && !record.transferEnded;
     if (observation.brokenStream) {
         record.end = AttemptEnd::NetworkError;
         if (record.networkError == QNetworkReply::NoError) {

@@ -175,6 +175,7 @@ void AttemptTransport::sendHop(ExecutorRequest &r)
     r.body.clear();
     r.bytesReceived = 0;
     r.readingBody = false;
+    r.transferEnded = false;
     r.current.expectedBytes = -1; // until this hop's headers say
     r.tls = TlsDetails{};
 
@@ -222,9 +223,19 @@ void AttemptTransport::sendHop(ExecutorRequest &r)
                 ExecutorRequest *reading = replyOwner(id, reply);
                 if (!reading)
                     return;
-                const QByteArray chunk = reply->readAll();
+                const qint64 limit = transferLimit();
+                // Never more than the limit: Qt's buffer may hold more than is left of it.
+                const QByteArray chunk = reply->read(
+                    std::min<qint64>(reply->bytesAvailable(), std::max<qint64>(0, limit - reading->bytesReceived)));
                 reading->bytesReceived += chunk.size();
                 keepBody(reading->body, chunk, m_bodyLimit);
+                if (reading->bytesReceived >= limit && reply->bytesAvailable() > 0) {
+                    // There is more than the limit allows: the rest is never read. abort()
+                    // finishes the reply at once, through the executor's handler, which may
+                    // let go of the request: nothing here touches it afterwards.
+                    reading->transferEnded = true;
+                    reply->abort();
+                }
             });
         }
     });
@@ -317,7 +328,7 @@ Classification AttemptTransport::conclude(ExecutorRequest &r, AttemptEnd end)
     const QDateTime receivedAt = m_clock.wallTime();
 
     if (QNetworkReply *reply = r.reply) {
-        if (reply->bytesAvailable() > 0) {
+        if (reply->bytesAvailable() > 0 && !r.transferEnded) {
             const QByteArray chunk = reply->readAll();
             r.bytesReceived += chunk.size();
             keepBody(r.body, chunk, m_bodyLimit);
@@ -342,6 +353,8 @@ Classification AttemptTransport::conclude(ExecutorRequest &r, AttemptEnd end)
         record.networkError = end == AttemptEnd::Response || end == AttemptEnd::NetworkError
             ? reply->error()
             : QNetworkReply::OperationCanceledError;
+        if (r.transferEnded && end == AttemptEnd::Response)
+            record.networkError = QNetworkReply::NoError; // the executor's abort(), not the server's doing
         record.errorString = record.networkError == QNetworkReply::NoError ? QString() : reply->errorString();
         if (!r.tls.errors.isEmpty() && !r.tls.errorsIgnored) {
             record.errorString += Tr::tr(" (TLS: %1; not ignored)").arg(r.tls.errors.join(QStringLiteral("; ")));
@@ -360,7 +373,8 @@ Classification AttemptTransport::conclude(ExecutorRequest &r, AttemptEnd end)
     }
     record.bytesReceived = r.bytesReceived;
     record.responseBody = r.body;
-    record.responseBodyTruncated = r.bytesReceived > r.body.size();
+    record.transferEnded = r.transferEnded;
+    record.responseBodyTruncated = r.bytesReceived > r.body.size() || r.transferEnded;
 
     Classification classification = AttemptObserver::conclude(record, end, r.spec, r.policy, r.body, receivedAt);
     if (r.transport.usesProxy() && classification.networkFault && !record.httpStatus

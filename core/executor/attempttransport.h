@@ -11,6 +11,8 @@
 #include <QNetworkRequest>
 #include <QString>
 
+#include <algorithm>
+#include <limits>
 #include <memory>
 #include <optional>
 
@@ -54,6 +56,14 @@ public:
     /// Bytes of each attempt's response body kept in its record; the rest is counted.
     void setBodyLimit(qint64 bytes) { m_bodyLimit = bytes; }
     qint64 bodyLimit() const { return m_bodyLimit; }
+    /// Bytes of a response body read before its transfer is ended (the reply is
+    /// aborted and the record says AttemptRecord::transferEnded); never less
+    /// than the body limit. 0, as at first: no limit.
+    void setTransferLimit(qint64 bytes) { m_transferLimit = bytes; }
+    qint64 transferLimit() const
+    {
+        return m_transferLimit > 0 ? std::max(m_transferLimit, m_bodyLimit) : std::numeric_limits<qint64>::max();
+    }
 
     /// Whether attempts carry X-Retry-Request-Id and X-Retry-Attempt (and the
     /// request's RequestSpec::attemptHeaders agrees).
@@ -117,6 +127,7 @@ private:
     QByteArray m_requestIdPrefix; ///< "<pid>.<executor>-": unique within the process, X-Retry-Request-Id's start
     QList<QByteArray> m_attemptNumbers; ///< "1", "2", ... of X-Retry-Attempt, made once
     qint64 m_bodyLimit = 0;
+    qint64 m_transferLimit = 0;
     bool m_attemptHeaders = true;
 };
 

@@ -73,6 +73,7 @@ struct ExecutorRequest
     QByteArray body;
     qint64 bytesReceived = 0;
     bool readingBody = false; ///< readyRead is connected: the body is read as it arrives
+    bool transferEnded = false; ///< the body reached the transfer limit and the reply was aborted
 };
 
 } // namespace RetryLab::Core

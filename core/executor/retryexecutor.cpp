@@ -75,6 +75,7 @@ RetryExecutor::RetryExecutor(QNetworkAccessManager *manager, QObject *parent)
     m_wakeups = new PreciseWakeups([this](quint64 key) { handleWakeup(key); }, this);
     m_policyProblem = firstPolicyError(m_policy);
     m_transport.setBodyLimit(defaultResponseBodyLimit);
+    m_transport.setTransferLimit(defaultTransferLimit);
 }
 
 RetryExecutor::~RetryExecutor()
@@ -121,6 +122,11 @@ void RetryExecutor::setSeed(quint64 seed)
 void RetryExecutor::setResponseBodyLimit(qint64 bytes)
 {
     m_transport.setBodyLimit(std::clamp<qint64>(bytes, minResponseBodyLimit, maxResponseBodyLimit));
+}
+
+void RetryExecutor::setTransferLimit(qint64 bytes)
+{
+    m_transport.setTransferLimit(std::clamp<qint64>(bytes, minResponseBodyLimit, maxTransferLimit));
 }
 
 qint64 RetryExecutor::nowNs() const

@@ -82,6 +82,15 @@ public:
     void setResponseBodyLimit(qint64 bytes);
     qint64 responseBodyLimit() const { return m_transport.bodyLimit(); }
 
+    /// Bytes of a response body read at most: beyond them the executor ends the
+    /// transfer (AttemptRecord::transferEnded) and the attempt is judged by its
+    /// status, so that an endless or huge body ends the attempt instead of
+    /// running into its timeout. Never less than the body kept; 1 GiB by default.
+    static constexpr qint64 defaultTransferLimit = 1024LL * 1024 * 1024;
+    static constexpr qint64 maxTransferLimit = 1024LL * 1024 * 1024 * 1024;
+    void setTransferLimit(qint64 bytes);
+    qint64 transferLimit() const { return m_transport.transferLimit(); }
+
     /// Whether every attempt carries "X-Retry-Request-Id" (the same for all
     /// attempts of a logical request) and "X-Retry-Attempt" (1, 2, ...), as
     /// AWS SDKs (amz-sdk-request) and Google's client libraries do. A server

@@ -181,6 +181,8 @@ QJsonObject attemptObject(const AttemptRecord &a, const RunRecord &run, const Re
         {QStringLiteral("protocol"), a.protocol},
         {QStringLiteral("tls"), a.tls.isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(tlsObject(a.tls))},
     };
+    if (a.transferEnded)
+        o.insert(QStringLiteral("transferEnded"), true); // only then: reports of whole bodies stay as they were
     insertTime(o, QStringLiteral("start"), a.startNs, run);
     // "ending" is how the attempt ended; the instant is "endMs" / "endUtc".
     insertTime(o, QStringLiteral("end"), a.endNs, run);

@@ -174,6 +174,10 @@ struct AttemptRecord
     QByteArray responseBody;
     /// responseBody holds only the first part of what arrived.
     bool responseBodyTruncated = false;
+    /// The executor ended the transfer when the body reached its limit
+    /// (RetryExecutor::setTransferLimit): the server had more to send than
+    /// bytesReceived, and the rest was never read.
+    bool transferEnded = false;
     /// A store that bounds its memory (RunSession, RunRecorder, a report within
     /// its body budget) let these bodies go; the record had them.
     bool requestBodyDropped = false;

@@ -123,6 +123,8 @@ void ScenarioRunner::start()
     m_executor->setSeed(m_seed);
     if (m_responseBodyLimit)
         m_executor->setResponseBodyLimit(*m_responseBodyLimit);
+    if (m_transferLimit)
+        m_executor->setTransferLimit(*m_transferLimit);
     // The recorder connects first, so the record holds each result before it is announced.
     m_recorder = std::make_unique<RunRecorder>(m_executor.get());
     m_recorder->setRunSeed(m_seed);

@@ -43,6 +43,9 @@ public:
     /// Bytes of each response body kept (RetryExecutor::setResponseBodyLimit);
     /// takes effect at the next start().
     void setResponseBodyLimit(qint64 bytes) { m_responseBodyLimit = bytes; }
+    /// Bytes of a response body read before the transfer is ended
+    /// (RetryExecutor::setTransferLimit); takes effect at the next start().
+    void setTransferLimit(qint64 bytes) { m_transferLimit = bytes; }
     /// Plays scripts on this server instead of starting one. Not owned.
     void setFaultServer(FaultServer *server);
 
@@ -103,6 +106,7 @@ private:
 
     Scenario m_scenario;
     std::optional<qint64> m_responseBodyLimit;
+    std::optional<qint64> m_transferLimit;
     QPointer<FaultServer> m_externalServer;
     std::unique_ptr<FaultServer> m_ownServer;
     FaultServer *m_server = nullptr;

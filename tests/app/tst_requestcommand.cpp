@@ -105,6 +105,8 @@ public:
 
     QByteArray headers = "Content-Type: application/octet-stream\r\n";
     QByteArray body;
+    /// Announces 10 GB and sends `body` over and over until the client goes.
+    bool endless = false;
     QList<Received> received;
 
 private:
@@ -129,6 +131,16 @@ private:
         r.body = buffer.mid(end + 4, length);
         m_buffers.remove(socket);
         received.append(r);
+        if (endless) {
+            socket->write("HTTP/1.1 200 OK\r\n" + headers + "Content-Length: 10000000000\r\n\r\n");
+            const auto more = [socket, piece = body] {
+                while (socket->state() == QAbstractSocket::ConnectedState && socket->bytesToWrite() < 256 * 1024)
+                    socket->write(piece);
+            };
+            more();
+            connect(socket, &QTcpSocket::bytesWritten, socket, more);
+            return;
+        }
         socket->write("HTTP/1.1 200 OK\r\n" + headers + "Content-Length: " + QByteArray::number(body.size())
             + "\r\nConnection: close\r\n\r\n" + body);
         socket->disconnectFromHost();
@@ -167,6 +179,7 @@ private Q_SLOTS:
     void output_writesTheBodyByteForByte();
     void output_largerThanKept_writesNothing();
     void output_toAFullDevice_isAFileError();
+    void endlessBody_maxBodyEndsTheTransfer();
     void output_largeBodyWrittenWhole();
     void largeBody_cutOnStandardOutputWithAWarning();
     void binaryBody_notDumpedOnATerminal();
@@ -539,10 +552,37 @@ void TestRequestCommand::output_largerThanKept_writesNothing()
     const Outcome o
         = request({QStringLiteral("--max-body"), QStringLiteral("65536"), QStringLiteral("-o"), path, server.url()});
     QVERIFY2(o.exitCode == 1, qPrintable(describe(o)));
-    QVERIFY2(o.err.contains(QLatin1String("the body has 100.0 KiB, more than RetryLab keeps of one (64.0 KiB, "
-                                          "--max-body); nothing was written")),
+    QVERIFY2(o.err.contains(QLatin1String("the body is longer than 64.0 KiB, the most RetryLab keeps of one "
+                                          "(--max-body); the transfer was ended there and nothing was written")),
         qPrintable(o.err));
     QCOMPARE(CommandTesting::read(path), QByteArray("what the user had"));
+}
+
+void TestRequestCommand::endlessBody_maxBodyEndsTheTransfer()
+{
+    // 10 GB announced and sent without end: --max-body ends the transfer, for -o
+    // (nothing written, exit 1) and on standard output (the first part shown).
+    ResponseServer server;
+    QVERIFY(server.start());
+    server.endless = true;
+    server.headers = "Content-Type: text/plain\r\n";
+    server.body = QByteArray(16 * 1024, 'e');
+    const QString path = m_dir.filePath(QStringLiteral("endless.txt"));
+    const Outcome toFile
+        = request({QStringLiteral("--max-body"), QStringLiteral("65536"), QStringLiteral("-o"), path, server.url()});
+    QVERIFY2(toFile.exitCode == 1, qPrintable(describe(toFile)));
+    QVERIFY2(toFile.err.contains(QLatin1String("the body is longer than 64.0 KiB, the most RetryLab keeps of one "
+                                               "(--max-body); the transfer was ended there and nothing was written")),
+        qPrintable(toFile.err));
+    QVERIFY(!QFileInfo::exists(path));
+
+    const Outcome shown = request({QStringLiteral("--max-body"), QStringLiteral("65536"), server.url()});
+    QVERIFY2(shown.exitCode == 0, qPrintable(describe(shown)));
+    QCOMPARE(shown.out, QByteArray(65536, 'e'));
+    QVERIFY2(shown.err.contains(QLatin1String("warning: the body is longer than 64.0 KiB; the transfer was ended "
+                                              "there and only the first 64.0 KiB are shown")),
+        qPrintable(shown.err));
+    QCOMPARE(server.received.size(), 2); // one attempt each: a status of 200 is a success
 }
 
 void TestRequestCommand::output_toAFullDevice_isAFileError()

@@ -729,7 +729,11 @@ QString AttemptInspector::exchangeText() const
         text += headersText(a.responseHeaders);
         if (!a.responseBody.isEmpty()) {
             text += QLatin1Char('\n') + bodyAsText(shownBody(a.responseBody, a.responseHeaders), a.responseHeaders);
-            if (a.responseBodyTruncated)
+            if (a.transferEnded)
+                text += QLatin1Char('\n')
+                    + tr("[the first %1; the transfer was ended after %2, the rest never read]")
+                          .arg(BodyView::sizeText(a.responseBody.size()), BodyView::sizeText(a.bytesReceived));
+            else if (a.responseBodyTruncated)
                 text += QLatin1Char('\n')
                     + tr("[the first %1 of %2]")
                           .arg(BodyView::sizeText(a.responseBody.size()), BodyView::sizeText(a.bytesReceived));

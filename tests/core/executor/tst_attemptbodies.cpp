@@ -29,6 +29,9 @@ private Q_SLOTS:
     void responseBodyLimit_boundsEachAttempt();
     void attemptCutMidBody_keepsWhatArrived();
     void chunkedBodyWithAContentLength_countedWholeAndKeptToTheLimit();
+    void endlessBody_transferEndsAtTheLimit_data();
+    void endlessBody_transferEndsAtTheLimit();
+    void bodyOfExactlyTheTransferLimit_isWhole();
     void recorder_bodyBudget_dropsOldestFirstAndSaysSo();
     void recorder_sharedBodies_countOnce();
 
@@ -273,6 +276,82 @@ void TestAttemptBodies::chunkedBodyWithAContentLength_countedWholeAndKeptToTheLi
     QCOMPARE(a.responseBody.left(1000), QByteArray(1000, 'a'));
     QCOMPARE(a.responseBody.mid(4000), QByteArray(96, 'e'));
     QVERIFY(a.responseBodyTruncated);
+}
+
+void TestAttemptBodies::endlessBody_transferEndsAtTheLimit_data()
+{
+    QTest::addColumn<bool>("chunked");
+    QTest::addRow("10 GB announced") << false;
+    QTest::addRow("chunked, no end") << true;
+}
+
+void TestAttemptBodies::endlessBody_transferEndsAtTheLimit()
+{
+    // A server that never stops sending: the attempt ends when the body reaches
+    // the transfer limit, judged by its status, not by its timeout.
+    QFETCH(bool, chunked);
+    QTcpServer server;
+    QVERIFY(server.listen(QHostAddress::LocalHost));
+    connect(&server, &QTcpServer::newConnection, &server, [&server, chunked] {
+        QTcpSocket *socket = server.nextPendingConnection();
+        const QByteArray piece(16 * 1024, 'x');
+        const auto more = [socket, piece, chunked] {
+            while (socket->state() == QAbstractSocket::ConnectedState && socket->bytesToWrite() < 256 * 1024)
+                socket->write(chunked ? "4000\r\n" + piece + "\r\n" : piece);
+        };
+        connect(socket, &QTcpSocket::readyRead, socket, [socket, more, chunked] {
+            if (!socket->readAll().contains("\r\n\r\n"))
+                return;
+            socket->write(chunked ? "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n"
+                                  : "HTTP/1.1 200 OK\r\nContent-Length: 10000000000\r\n\r\n");
+            more();
+            connect(socket, &QTcpSocket::bytesWritten, socket, more);
+        });
+        connect(socket, &QTcpSocket::disconnected, socket, &QObject::deleteLater);
+    });
+
+    RetryExecutor executor;
+    executor.setResponseBodyLimit(RetryExecutor::minResponseBodyLimit);
+    constexpr qint64 limit = 1024 * 1024 + 1;
+    executor.setTransferLimit(limit);
+    QCOMPARE(executor.transferLimit(), limit);
+    BackoffPolicy policy = fastPolicy(3);
+    policy.attemptTimeoutMs = 60'000.0;
+    executor.setPolicy(policy);
+    RequestSpec spec;
+    spec.url = QUrl(QStringLiteral("http://127.0.0.1:%1/endless").arg(server.serverPort()));
+    RequestResult result;
+    const auto attempts = run(executor, spec, &result);
+    QCOMPARE(attempts.size(), 1);
+    const AttemptRecord &a = attempts.at(0);
+    QCOMPARE(a.end, AttemptEnd::Response);
+    QCOMPARE(a.httpStatus, 200);
+    QVERIFY2(a.succeeded(), qPrintable(a.reason + a.errorString));
+    QCOMPARE(a.networkError, QNetworkReply::NoError);
+    QVERIFY(a.transferEnded);
+    QCOMPARE(a.bytesReceived, limit);
+    QCOMPARE(a.responseBody, QByteArray(RetryExecutor::minResponseBodyLimit, 'x'));
+    QVERIFY(a.responseBodyTruncated);
+    QCOMPARE(result.outcome, RequestOutcome::Succeeded);
+}
+
+void TestAttemptBodies::bodyOfExactlyTheTransferLimit_isWhole()
+{
+    constexpr qint64 limit = 64 * 1024;
+    store(QStringLiteral("exact-transfer"), QByteArray(limit, 'q'), "application/octet-stream");
+    RetryExecutor executor;
+    executor.setResponseBodyLimit(RetryExecutor::minResponseBodyLimit);
+    executor.setTransferLimit(limit);
+    QCOMPARE(RetryExecutor().transferLimit(), RetryExecutor::defaultTransferLimit);
+    executor.setPolicy(fastPolicy(1));
+    RequestSpec spec;
+    spec.url = url(QStringLiteral("/eventual/exact-transfer"));
+    const auto attempts = run(executor, spec);
+    QCOMPARE(attempts.size(), 1);
+    const AttemptRecord &a = attempts.at(0);
+    QVERIFY(a.succeeded());
+    QVERIFY(!a.transferEnded);
+    QCOMPARE(a.bytesReceived, limit);
 }
 
 void TestAttemptBodies::recorder_bodyBudget_dropsOldestFirstAndSaysSo()

@@ -80,6 +80,7 @@ RunRecord runWithBodies()
         c0.responseBody.append(char(i % 256));
     c0.bytesReceived = 5000;
     c0.responseBodyTruncated = true;
+    c0.transferEnded = true;
 
     run.attempts = {a0, a1, b0, b1, c0};
     for (quint64 id : {1, 2, 3}) {
@@ -136,6 +137,7 @@ void TestReportBodies::report_unredacted_bodiesRoundTrip()
         QCOMPARE(read.requestBody, written.requestBody);
         QCOMPARE(read.responseBody, written.responseBody);
         QCOMPARE(read.responseBodyTruncated, written.responseBodyTruncated);
+        QCOMPARE(read.transferEnded, written.transferEnded);
         QCOMPARE(read.requestBodyDropped, false);
         QCOMPARE(read.responseBodyDropped, false);
         QCOMPARE(read.bytesReceived, written.bytesReceived);
@@ -164,6 +166,8 @@ void TestReportBodies::report_requestBodyOnlyWhereItIsNotTheRequests()
                  .isEmpty(),
         false);
     QCOMPARE(attempts.at(4).toObject().value(QStringLiteral("responseBodyTruncated")).toBool(), true);
+    QCOMPARE(attempts.at(4).toObject().value(QStringLiteral("transferEnded")).toBool(), true);
+    QVERIFY(!attempts.at(0).toObject().contains(QStringLiteral("transferEnded")));
 }
 
 void TestReportBodies::report_redacted_secretsInBodiesAreGone()
