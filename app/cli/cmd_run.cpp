@@ -9,7 +9,9 @@
 
 #include "app/cli/clitr.h"
 #include "core/executor/preparedtransport.h"
+#include "core/executor/retryexecutor.h"
 #include "core/runtime/descriptorlimit.h"
+#include "core/runtime/memorylimit.h"
 #include "core/scenario/scenarioreader.h"
 #include "core/scenario/scenariorunner.h"
 #include "core/util/terminaltext.h"
@@ -19,8 +21,12 @@
 #include <QDir>
 #include <QEventLoop>
 #include <QLoggingCategory>
+#include <QTimer>
 
 #include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
 
 namespace {
 Q_LOGGING_CATEGORY(lcRun, "retrylab.cli.run", QtInfoMsg)
@@ -82,10 +88,34 @@ void fitConcurrency(Core::Scenario &scenario, Console &console)
     scenario.concurrency = int(fit);
 }
 
+// Under an address-space limit (ulimit -v), each attempt in flight may hold its
+// kept body twice (the reply's buffer, then the record), Qt's socket buffers, and
+// a sixth of a network manager's thread (an 8 MiB stack): about 8 MiB of address
+// space, measured. Fewer run at once than would exhaust it.
+void fitConcurrencyToMemory(Core::Scenario &scenario, Console &console)
+{
+    const qint64 limit = Core::MemoryLimit::addressSpaceLimit();
+    if (limit < 0)
+        return;
+    constexpr qint64 perAttempt = 8 * 1024 * 1024;
+    const qint64 fit = Core::MemoryLimit::attemptsThatFit(Core::MemoryLimit::available(), perAttempt);
+    if (scenario.concurrency <= fit)
+        return;
+    constexpr double mib = 1024.0 * 1024.0;
+    console.error(Tr::tr("warning: %1 attempts in flight may take %2 MiB, more than half of the %3 MiB the "
+                         "address-space limit leaves (ulimit -v %4): running %5 at once instead")
+                      .arg(QString::number(scenario.concurrency),
+                          QString::number(double(perAttempt * scenario.concurrency) / mib, 'f', 0),
+                          QString::number(double(Core::MemoryLimit::available()) / mib, 'f', 0),
+                          QString::number(limit / 1024), QString::number(fit)));
+    scenario.concurrency = int(fit);
+}
+
 struct Execution
 {
     QString failure; ///< why the run could not start or go on; empty when it ran
     bool interrupted = false;
+    bool outOfMemory = false; ///< the interruption was an allocation that failed
 };
 
 // Runs the scenario to its end, or until Ctrl+C has cancelled what still ran.
@@ -105,8 +135,21 @@ Execution execute(Core::ScenarioRunner &runner, Console &console, bool live)
     InterruptWatcher interrupt;
     QObject::connect(&interrupt, &InterruptWatcher::interrupted, &runner, [&] {
         execution.interrupted = true;
-        console.error(
-            Tr::tr("retrylab run: interrupted; cancelling what still runs (press Ctrl+C again to quit at once)"));
+        execution.outOfMemory = interrupt.outOfMemory();
+        if (execution.outOfMemory) {
+            console.error(Tr::tr("retrylab run: out of memory (ulimit -v); cancelling what still runs, and "
+                                 "writing what was recorded"));
+            // The handler that failed was abandoned halfway: an attempt it served may never end. What
+            // was recorded is written after a few seconds whatever still waits.
+            QTimer::singleShot(std::chrono::seconds(5), &loop, [&] {
+                console.error(Tr::tr("retrylab run: requests still waited 5 s after the cancel; writing what "
+                                     "was recorded without them"));
+                loop.quit();
+            });
+        } else {
+            console.error(
+                Tr::tr("retrylab run: interrupted; cancelling what still runs (press Ctrl+C again to quit at once)"));
+        }
         runner.cancel();
     });
     runner.start();
@@ -141,7 +184,8 @@ int finish(const RunCommand::Options &options, const Core::ScenarioRunner &runne
     }
     if (execution.interrupted) {
         // Whatever the expectations say, requests were cancelled or never sent: the run did not do its work.
-        console.error(Tr::tr("retrylab run: interrupted; the run fails"));
+        console.error(execution.outOfMemory ? Tr::tr("retrylab run: ran out of memory; the run fails")
+                                            : Tr::tr("retrylab run: interrupted; the run fails"));
         return ExitFailed;
     }
     return runner.allExpectationsHold() ? ExitOk : ExitFailed;
@@ -213,6 +257,7 @@ int run(const Options &options)
     if (const auto writable = options.shared.checkOutputFiles(); !writable)
         return usageError(command, writable.error(), UsageHint::None, redact);
     fitConcurrency(scenario, console);
+    fitConcurrencyToMemory(scenario, console);
 
     const bool live = !options.shared.quiet;
     if (live) {
@@ -235,7 +280,15 @@ int run(const Options &options)
     if (live)
         printer.printSummary();
     printer.printExpectations();
-    return finish(options, runner, execution, console);
+    const int code = finish(options, runner, execution, console);
+    if (execution.outOfMemory) {
+        // A handler abandoned halfway may have left the executor or Qt's network threads in
+        // a state their destructors cannot undo: the files are written, the process ends here.
+        std::fflush(stdout);
+        std::fflush(stderr);
+        std::_Exit(code);
+    }
+    return code;
 }
 
 } // namespace RunCommand

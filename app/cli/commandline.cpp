@@ -1,6 +1,7 @@
 #include "app/cli/commandline.h"
 
 #include "app/cli/clitr.h"
+#include "app/cli/headlessapplication.h"
 
 #include "core/runtime/descriptorlimit.h"
 #include "core/runtime/workerthread.h"
@@ -158,7 +159,7 @@ int CommandLine::exec(int &argc, char **argv) const
             app = makeGuiApplication(argc, argv, true);
         } else {
             preferQtEventLoop();
-            app = std::make_unique<QCoreApplication>(argc, argv);
+            app = std::make_unique<HeadlessApplication>(argc, argv);
         }
         setApplicationInfo();
         const int code = command->run(app->arguments());

@@ -24,10 +24,12 @@ int fds[2] = {-1, -1};
 // ends the run as Ctrl+C does, with what was recorded printed and written.
 constexpr int interruptions[] = {SIGINT, SIGTERM, SIGHUP};
 
+constexpr char signalByte = 1;
+constexpr char memoryByte = 2;
+
 void forward(int)
 {
-    const char byte = 1;
-    [[maybe_unused]] const auto written = ::write(fds[0], &byte, 1);
+    [[maybe_unused]] const auto written = ::write(fds[0], &signalByte, 1);
 }
 
 void restoreDefaults()
@@ -51,6 +53,7 @@ InterruptWatcher::InterruptWatcher(QObject *parent) : QObject(parent)
     connect(notifier, &QSocketNotifier::activated, this, [this, notifier] {
         char byte = 0;
         [[maybe_unused]] const auto got = ::read(fds[1], &byte, 1);
+        m_outOfMemory = byte == memoryByte;
         notifier->setEnabled(false);
         restoreDefaults(); // the next Ctrl+C ends the process
         Q_EMIT interrupted();
@@ -61,6 +64,15 @@ InterruptWatcher::InterruptWatcher(QObject *parent) : QObject(parent)
     action.sa_flags = SA_RESTART;
     m_active = std::all_of(std::begin(interruptions), std::end(interruptions),
         [&action](int signal) { return ::sigaction(signal, &action, nullptr) == 0; });
+#endif
+}
+
+void InterruptWatcher::noteOutOfMemory()
+{
+#if defined(Q_OS_UNIX)
+    if (const int fd = fds[0]; fd >= 0) {
+        [[maybe_unused]] const auto written = ::write(fd, &memoryByte, 1);
+    }
 #endif
 }
 
