@@ -23,9 +23,6 @@ namespace RetryLab::Core {
 
 namespace {
 
-// Keys, buckets and resources are created by clients; without a bound a
-// client could grow the server without limit.
-constexpr qsizetype maxStateEntries = 100'000;
 // /eventual keeps bodies: all of them together may take this many request bodies.
 constexpr qint64 eventualStorageInBodies = 8;
 constexpr qint64 maxDelayMs = FaultInstruction::maxDelayMs;
@@ -273,7 +270,7 @@ ResponsePlan FaultEndpoints::failEndpoint(const QString &nText, const RequestTar
     qint64 failures = 0;
     {
         QMutexLocker lock(&m_mutex);
-        if (!m_failCounters.contains(key) && m_failCounters.size() >= maxStateEntries)
+        if (!m_failCounters.contains(key) && m_failCounters.size() >= m_maxStateEntries)
             return ResponsePlan::error(503, Tr::tr("too many /fail keys; reset the server (POST /_control/reset)"));
         FailCounter &counter = m_failCounters[key];
         ++counter.requests;
@@ -400,7 +397,7 @@ ResponsePlan FaultEndpoints::rateLimitEndpoint(const RequestTarget &target)
 
     const qint64 now = m_clock->nowNs();
     QMutexLocker lock(&m_mutex);
-    if (!m_buckets.contains(key) && m_buckets.size() >= maxStateEntries)
+    if (!m_buckets.contains(key) && m_buckets.size() >= m_maxStateEntries)
         return ResponsePlan::error(503, Tr::tr("too many rate-limit keys; reset the server (POST /_control/reset)"));
     auto it = m_buckets.find(key);
     if (it == m_buckets.end())
@@ -564,7 +561,7 @@ ResponsePlan FaultEndpoints::occEndpoint(const HttpRequest &r, const QString &se
     // The check happens when the wait is over, so that concurrent writers really race.
     auto decide = [this, name, read, ifMatch, body, bodyEtag, envelope]() -> ResponsePlan {
         QMutexLocker lock(&m_mutex);
-        if (!m_occ.contains(name) && m_occ.size() >= maxStateEntries)
+        if (!m_occ.contains(name) && m_occ.size() >= m_maxStateEntries)
             return ResponsePlan::error(503, Tr::tr("too many /occ resources; reset the server (POST /_control/reset)"));
         OccResource &res = m_occ[name];
         if (read) {
@@ -650,7 +647,7 @@ ResponsePlan FaultEndpoints::eventualEndpoint(const HttpRequest &r, const QStrin
                 QJsonObject{{QStringLiteral("name"), name}, {QStringLiteral("updated"), true}},
                 Tr::tr("updated \"%1\"").arg(name));
         }
-        if (m_eventual.size() >= maxStateEntries) {
+        if (m_eventual.size() >= m_maxStateEntries) {
             return ResponsePlan::error(
                 503, Tr::tr("too many /eventual resources; reset the server (POST /_control/reset)"));
         }

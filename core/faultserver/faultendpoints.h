@@ -8,6 +8,8 @@
 #include <QMutex>
 #include <QString>
 
+#include <algorithm>
+
 namespace RetryLab::Core {
 
 class Clock;
@@ -38,6 +40,12 @@ public:
     void setSeed(quint64 seed);
     /// /eventual keeps the bodies of at most eight requests of this size in all.
     void setMaxBodyBytes(qint64 bytes);
+    /// Keys, buckets and resources are made by clients (/fail keys, /ratelimit
+    /// buckets, /occ and /eventual names): beyond this many of each kind a new one
+    /// is refused until a reset, so that no client grows the server without limit.
+    static constexpr qsizetype defaultMaxStateEntries = 100'000;
+    void setMaxStateEntries(qsizetype entries) { m_maxStateEntries = std::max<qsizetype>(1, entries); }
+    qsizetype maxStateEntries() const { return m_maxStateEntries; }
 
     /// What the request gets, by its path.
     ResponsePlan handle(const HttpRequest &request);
@@ -95,6 +103,7 @@ private:
     const Clock *m_clock;
     mutable QMutex m_mutex; // guards everything below
     qint64 m_maxBodyBytes = 8 * 1024 * 1024;
+    qsizetype m_maxStateEntries = defaultMaxStateEntries;
     QHash<QString, FailCounter> m_failCounters;
     QHash<QString, Bucket> m_buckets;
     QHash<QString, OccResource> m_occ;

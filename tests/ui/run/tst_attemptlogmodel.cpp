@@ -45,7 +45,7 @@ private Q_SLOTS:
     void sort_liveAppendIntoMiddle_keepsPersistentIndexes();
     void visibleFinishedIndexes_mapBothWays();
     void sessionCleared_resetsModel();
-    void millionRows_appendThenFilterAndSort_correct();
+    void manyRows_appendThenFilterAndSort_correct();
 };
 
 void TestAttemptLogModel::tester_liveAppendsFiltersSortsAndClear()
@@ -407,8 +407,11 @@ void TestAttemptLogModel::sessionCleared_resetsModel()
     QCOMPARE(model.totalCount(), 0);
 }
 
-void TestAttemptLogModel::millionRows_appendThenFilterAndSort_correct()
+void TestAttemptLogModel::manyRows_appendThenFilterAndSort_correct()
 {
+    // A hundred thousand rows in ten live batches: enough for every index the model keeps to
+    // be exercised at scale under the sanitizers in a few seconds of CPU. A million is
+    // bench_views' (bench/README.md), where the time is measured.
     RunSession session;
     AttemptLogModel model;
     model.setSession(&session);
@@ -417,19 +420,19 @@ void TestAttemptLogModel::millionRows_appendThenFilterAndSort_correct()
     SyntheticCounts total;
     qint64 firstId = 1;
     int batches = 0;
-    while (session.finishedCount() < 1'000'000) {
-        const SyntheticCounts c = syntheticRun(session, 50'000, quint64(firstId), 2.0, firstId);
+    while (session.finishedCount() < 100'000) {
+        const SyntheticCounts c = syntheticRun(session, 10'000, quint64(firstId), 2.0, firstId);
         total.attempts += c.attempts;
         total.failed += c.failed;
         total.retried += c.retried;
         total.succeeded += c.succeeded;
-        firstId += 50'000;
+        firstId += 10'000;
         session.flush();
         ++batches;
     }
     QCOMPARE(inserted.count(), batches);
     QCOMPARE(model.rowCount(), int(session.finishedCount()));
-    QVERIFY(model.rowCount() >= 1'000'000);
+    QVERIFY(model.rowCount() >= 100'000);
     QCOMPARE(qint64(model.rowCount()), total.attempts);
     QCOMPARE(model.index(model.rowCount() - 1, AttemptLogModel::Attempt).data().isValid(), true);
 
@@ -441,8 +444,8 @@ void TestAttemptLogModel::millionRows_appendThenFilterAndSort_correct()
     QCOMPARE(qsizetype(model.rowCount()), countRows(session, [](const auto &row) { return row.httpStatus == 429; }));
     model.setTextFilter(QStringLiteral("refused"));
     QCOMPARE(qint64(model.rowCount()), 3 * total.failed); // every refused request tried three times
-    model.setTextFilter(QStringLiteral("#555555"));
-    QCOMPARE(model.rowCount(), int(session.lane(session.laneOf(555'555)).attempts));
+    model.setTextFilter(QStringLiteral("#55555"));
+    QCOMPARE(model.rowCount(), int(session.lane(session.laneOf(55'555)).attempts));
 
     model.setTextFilter(QString());
     model.sort(AttemptLogModel::Duration, Qt::DescendingOrder);
