@@ -6,7 +6,7 @@
 // Writes JSON (default bench/observe-results.json); scripts/bench.sh runs it.
 //   build-bench/bench/bench_observe [--out FILE]
 
-#include "core/faultserver/serverlogentry.h"
+#include "core/http/serverlogentry.h"
 #include "core/observe/observationreport.h"
 #include "core/observe/observer.h"
 #include "core/policy/backoff.h"

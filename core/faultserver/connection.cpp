@@ -1,8 +1,8 @@
 #include "core/faultserver/connection.h"
 
-#include "core/faultserver/socketcontrol.h"
 #include "core/http/httpheaders.h"
 #include "core/http/retryheaders.h"
+#include "core/runtime/socketcontrol.h"
 #include "core/util/clock.h"
 #include "core/util/coretr.h"
 

@@ -3,9 +3,9 @@
 #include "core/faultserver/endpointcatalog.h"
 #include "core/faultserver/faultinstruction.h"
 #include "core/faultserver/scriptedtests.h"
-#include "core/faultserver/serverlogentry.h"
 #include "core/faultserver/tlsfault.h"
 #include "core/http/httprequestparser.h"
+#include "core/http/serverlogentry.h"
 #include "core/util/result.h"
 
 #include <QByteArray>

@@ -1,6 +1,6 @@
 #include "core/faultserver/tlslistener.h"
 
-#include "core/faultserver/socketcontrol.h"
+#include "core/runtime/socketcontrol.h"
 #include "core/util/clock.h"
 #include "core/util/coretr.h"
 

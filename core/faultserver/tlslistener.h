@@ -1,7 +1,7 @@
 #pragma once
 
-#include "core/faultserver/serverlogentry.h"
 #include "core/faultserver/tlsfault.h"
+#include "core/http/serverlogentry.h"
 
 #include <QSet>
 #include <QSslConfiguration>

@@ -1,4 +1,4 @@
-#include "core/observe/attemptgrouper.h"
+#include "core/grouping/attemptgrouper.h"
 
 #include "core/util/coretr.h"
 

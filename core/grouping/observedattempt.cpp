@@ -1,4 +1,4 @@
-#include "core/observe/observedattempt.h"
+#include "core/grouping/observedattempt.h"
 
 #include "core/util/coretr.h"
 

@@ -1,4 +1,4 @@
-#include "core/faultserver/serverlogentry.h"
+#include "core/http/serverlogentry.h"
 
 #include "core/http/redactor.h"
 #include "core/util/terminaltext.h"

@@ -1,7 +1,7 @@
 #pragma once
 
+#include "core/grouping/observedattempt.h"
 #include "core/observe/observationplan.h"
-#include "core/observe/observedattempt.h"
 #include "core/observe/policyinference.h"
 #include "core/observe/verdicts.h"
 #include "core/util/result.h"

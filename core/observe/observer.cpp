@@ -3,8 +3,8 @@
 #include "core/faultserver/faultendpoints.h"
 #include "core/faultserver/faultserver.h"
 #include "core/faultserver/requesttarget.h"
-#include "core/faultserver/serverlogentry.h"
 #include "core/http/redactor.h"
+#include "core/http/serverlogentry.h"
 #include "core/util/coretr.h"
 #include "core/util/randomsource.h"
 

@@ -1,8 +1,8 @@
 #pragma once
 
-#include "core/observe/attemptgrouper.h"
+#include "core/grouping/attemptgrouper.h"
+#include "core/grouping/observedattempt.h"
 #include "core/observe/observationplan.h"
-#include "core/observe/observedattempt.h"
 #include "core/observe/policyinference.h"
 #include "core/observe/verdicts.h"
 

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "core/observe/observedattempt.h"
+#include "core/grouping/observedattempt.h"
 #include "core/policy/backoffpolicy.h"
 
 #include <QJsonObject>

@@ -1,6 +1,6 @@
 #include "core/proxy/faultruleset.h"
 
-#include "core/faultserver/serverlogentry.h"
+#include "core/http/serverlogentry.h"
 #include "core/util/coretr.h"
 
 #include <QJsonArray>

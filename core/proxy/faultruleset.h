@@ -1,8 +1,8 @@
 #pragma once
 
+#include "core/grouping/attemptgrouper.h"
 #include "core/http/httprequestparser.h"
 #include "core/http/pathpattern.h"
-#include "core/observe/attemptgrouper.h"
 #include "core/proxy/faultrule.h"
 #include "core/util/randomsource.h"
 

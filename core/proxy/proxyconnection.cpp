@@ -1,8 +1,8 @@
 #include "core/proxy/proxyconnection.h"
 
-#include "core/faultserver/socketcontrol.h"
 #include "core/http/httpheaders.h"
 #include "core/proxy/proxyserver.h"
+#include "core/runtime/socketcontrol.h"
 #include "core/util/clock.h"
 #include "core/util/coretr.h"
 

@@ -1,9 +1,9 @@
 #pragma once
 
-#include "core/faultserver/serverlogentry.h"
 #include "core/http/httprequestparser.h"
 #include "core/http/httpresponsestream.h"
 #include "core/http/requestpace.h"
+#include "core/http/serverlogentry.h"
 #include "core/proxy/faultruleset.h"
 
 #include <QByteArray>

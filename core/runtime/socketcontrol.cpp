@@ -1,4 +1,4 @@
-#include "core/faultserver/socketcontrol.h"
+#include "core/runtime/socketcontrol.h"
 
 #include <QAbstractSocket>
 #include <QSslSocket>

@@ -1,7 +1,7 @@
 #pragma once
 
+#include "core/grouping/observedattempt.h"
 #include "core/observe/observationplan.h"
-#include "core/observe/observedattempt.h"
 #include "ui/session/observedlanes.h"
 
 #include <QHash>

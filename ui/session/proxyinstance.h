@@ -1,6 +1,6 @@
 #pragma once
 
-#include "core/faultserver/serverlogentry.h"
+#include "core/http/serverlogentry.h"
 #include "core/proxy/faultrule.h"
 #include "core/proxy/faultruleset.h"
 #include "ui/session/observedlanes.h"

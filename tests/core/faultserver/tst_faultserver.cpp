@@ -1,7 +1,7 @@
 #include "core/faultserver/faultendpoints.h"
 #include "core/faultserver/faultserver.h"
-#include "core/faultserver/socketcontrol.h"
 #include "core/http/retryafter.h"
+#include "core/runtime/socketcontrol.h"
 #include "core/util/clock.h"
 #include "core/util/terminaltext.h"
 #include "tests/tools/requiredtool.h"

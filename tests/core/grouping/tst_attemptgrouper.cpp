@@ -1,5 +1,5 @@
-#include "core/faultserver/serverlogentry.h"
-#include "core/observe/attemptgrouper.h"
+#include "core/grouping/attemptgrouper.h"
+#include "core/http/serverlogentry.h"
 
 #include <QTest>
 

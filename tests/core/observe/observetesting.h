@@ -3,7 +3,7 @@
 // Logical requests as a client with a known policy would produce them, for the
 // inference and verdict suites: no sockets, a seeded generator, exact times.
 
-#include "core/observe/observedattempt.h"
+#include "core/grouping/observedattempt.h"
 #include "core/policy/backoff.h"
 #include "core/util/randomsource.h"
 

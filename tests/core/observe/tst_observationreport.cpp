@@ -1,4 +1,4 @@
-#include "core/faultserver/serverlogentry.h"
+#include "core/http/serverlogentry.h"
 #include "core/observe/observationreport.h"
 #include "core/observe/observer.h"
 
