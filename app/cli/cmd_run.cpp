@@ -271,7 +271,9 @@ int run(const Options &options)
     Core::ScenarioRunner runner;
     runner.setScenario(scenario);
     RunPrinter printer(&runner, &console, live);
-    const Execution execution = execute(runner, console, live);
+    Execution execution = execute(runner, console, live);
+    // A failed allocation after Ctrl+C, or one the watcher did not hear of, is one all the same.
+    execution.outOfMemory = execution.outOfMemory || Core::MemoryLimit::exhausted();
     if (!execution.failure.isEmpty()) {
         console.error(
             Tr::tr("retrylab run: %1: %2").arg(QDir::toNativeSeparators(options.scenarioPath), execution.failure));

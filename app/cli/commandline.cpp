@@ -4,6 +4,7 @@
 #include "app/cli/headlessapplication.h"
 
 #include "core/runtime/descriptorlimit.h"
+#include "core/runtime/memorylimit.h"
 #include "core/runtime/workerthread.h"
 #include "core/util/englishplurals.h"
 #include "core/util/version.h"
@@ -15,6 +16,8 @@
 #include <QTextStream>
 
 #include <csignal>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
 
 namespace RetryLab::Cli {
@@ -162,7 +165,18 @@ int CommandLine::exec(int &argc, char **argv) const
             app = std::make_unique<HeadlessApplication>(argc, argv);
         }
         setApplicationInfo();
-        const int code = command->run(app->arguments());
+        int code = command->run(app->arguments());
+        if (windowless && Core::MemoryLimit::exhausted()) {
+            // HeadlessApplication caught a failed allocation: the command ended early (as if
+            // interrupted) and wrote what it had; its result cannot be a success, and the
+            // handler it abandoned may have left objects their destructors cannot undo.
+            QTextStream(stderr) << Tr::tr("%1: an allocation failed (ulimit -v?): the command ended early and "
+                                          "fails; what it recorded was written\n")
+                                       .arg(program);
+            std::fflush(stdout);
+            std::fflush(stderr);
+            std::_Exit(code == ExitOk ? ExitFailed : code);
+        }
         // What the command left to deleteLater() goes before the application: network
         // managers among it, whose threads hold OpenSSL's per-thread state until they
         // end. They have been joined once the application is gone, but may not have

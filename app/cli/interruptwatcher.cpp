@@ -3,6 +3,7 @@
 #include <QSocketNotifier>
 
 #include <algorithm>
+#include <atomic>
 #include <csignal>
 #include <iterator>
 
@@ -19,6 +20,8 @@ namespace {
 // A signal handler may only do async-signal-safe things: it writes a byte
 // that the notifier reads on the event loop.
 int fds[2] = {-1, -1};
+// The write end for noteOutOfMemory(), which any thread may call while the watcher goes.
+std::atomic<int> memoryFd{-1};
 
 // Ctrl+C, kill, and the terminal closing (SIGHUP, as when an ssh session drops): each
 // ends the run as Ctrl+C does, with what was recorded printed and written.
@@ -64,13 +67,14 @@ InterruptWatcher::InterruptWatcher(QObject *parent) : QObject(parent)
     action.sa_flags = SA_RESTART;
     m_active = std::all_of(std::begin(interruptions), std::end(interruptions),
         [&action](int signal) { return ::sigaction(signal, &action, nullptr) == 0; });
+    memoryFd.store(fds[0]);
 #endif
 }
 
 void InterruptWatcher::noteOutOfMemory()
 {
 #if defined(Q_OS_UNIX)
-    if (const int fd = fds[0]; fd >= 0) {
+    if (const int fd = memoryFd.load(); fd >= 0) {
         [[maybe_unused]] const auto written = ::write(fd, &memoryByte, 1);
     }
 #endif
@@ -82,6 +86,7 @@ InterruptWatcher::~InterruptWatcher()
     if (fds[0] < 0)
         return;
     restoreDefaults();
+    memoryFd.store(-1);
     ::close(fds[0]);
     ::close(fds[1]);
     fds[0] = fds[1] = -1;

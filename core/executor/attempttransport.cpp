@@ -313,7 +313,8 @@ void AttemptTransport::cut(ExecutorRequest &r)
     // not an end to handle (the manager's finished() comes at once).
     forgetReply(r);
     r.reply->disconnect(m_context);
-    const QByteArray rest = r.reply->readAll();
+    const QByteArray rest = r.reply->read(
+        std::min<qint64>(r.reply->bytesAvailable(), std::max<qint64>(0, transferLimit() - r.bytesReceived)));
     r.bytesReceived += rest.size();
     keepBody(r.body, rest, m_bodyLimit);
     r.reply->abort();
