@@ -36,6 +36,8 @@ const QString command = QStringLiteral("conformance");
 
 QString cellText(const Core::ConformanceCellResult &cell)
 {
+    if (!cell.cell.applies())
+        return Tr::tr("n/a");
     if (!cell.done)
         return QStringLiteral("-");
     return Tr::tr("%1 %2/%3")
@@ -88,8 +90,8 @@ void printIntroduction(const NamedPolicy &named, const std::optional<NamedPolicy
         console.print(Tr::tr("Expected outcomes follow the rules of \"%1\" (%2)")
                           .arg(expectation->policy.name, expectation->origin));
     }
-    console.print(Tr::tr("Waits compressed x%1: base %2, cap %3, %4; %n cell(s), each its own client", nullptr,
-        static_cast<int>(runner.cells().size()))
+    console.print(Tr::tr(
+        "Waits compressed x%1: base %2, cap %3, %4; %n cell(s), each its own client", nullptr, runner.playedCount())
                       .arg(Core::Conformance::compressionFactor(named.policy), 0, 'g', 3)
                       .arg(RunPrinter::duration(run.baseDelayMs), RunPrinter::duration(run.maxBackoffMs),
                           run.deadlineMs > 0.0 ? Tr::tr("deadline %1").arg(RunPrinter::duration(run.deadlineMs))
@@ -147,7 +149,7 @@ void printResults(
                           .arg(name, RunPrinter::duration(double(runner.timeLimitMs()))));
     }
     console.print(Tr::tr("%1: %2 of %3 cells pass (%4)")
-                      .arg(name, QString::number(runner.passedCount()), QString::number(runner.cells().size()),
+                      .arg(name, QString::number(runner.passedCount()), QString::number(runner.playedCount()),
                           RunPrinter::duration(double(elapsedMs))));
 }
 

@@ -59,6 +59,8 @@ ConformanceRunner::ConformanceRunner(QObject *parent) : QObject(parent)
 ConformanceRunner::~ConformanceRunner()
 {
     for (auto &client : m_clients) {
+        if (!client)
+            continue; // a cell that does not apply has none
         client->recorder.reset();
         client->executor.reset();
     }
@@ -97,6 +99,10 @@ void ConformanceRunner::planCells()
     for (const ConformanceCase &cell : Conformance::cases(expectations)) {
         ConformanceCellResult planned;
         planned.cell = cell;
+        if (!cell.applies()) {
+            planned.done = true;
+            planned.verdict = {true, ConformanceCase::notApplicableReason()};
+        }
         m_cells.append(planned);
     }
 }
@@ -112,21 +118,27 @@ int ConformanceRunner::timeLimitMs() const
     return int(std::clamp(30'000.0 + 2.0 * longest, 60'000.0, 86'400'000.0));
 }
 
+int ConformanceRunner::playedCount() const
+{
+    return static_cast<int>(std::count_if(
+        m_cells.cbegin(), m_cells.cend(), [](const ConformanceCellResult &c) { return c.cell.applies(); }));
+}
+
 int ConformanceRunner::finishedCount() const
 {
-    return static_cast<int>(
-        std::count_if(m_cells.cbegin(), m_cells.cend(), [](const ConformanceCellResult &c) { return c.done; }));
+    return static_cast<int>(std::count_if(
+        m_cells.cbegin(), m_cells.cend(), [](const ConformanceCellResult &c) { return c.cell.applies() && c.done; }));
 }
 
 int ConformanceRunner::passedCount() const
 {
-    return static_cast<int>(std::count_if(
-        m_cells.cbegin(), m_cells.cend(), [](const ConformanceCellResult &c) { return c.done && c.verdict.passed; }));
+    return static_cast<int>(std::count_if(m_cells.cbegin(), m_cells.cend(),
+        [](const ConformanceCellResult &c) { return c.cell.applies() && c.done && c.verdict.passed; }));
 }
 
 bool ConformanceRunner::allPassed() const
 {
-    return !m_cells.isEmpty() && passedCount() == m_cells.size();
+    return playedCount() > 0 && passedCount() == playedCount();
 }
 
 void ConformanceRunner::start()
@@ -162,7 +174,7 @@ void ConformanceRunner::start()
     for (qsizetype i = 0; i < m_cells.size() && error.isEmpty(); ++i) {
         const FaultSequence &sequence = m_cells[i].cell.sequence;
         QString id;
-        if (!sequence.steps.isEmpty()) {
+        if (!sequence.steps.isEmpty() && m_cells[i].cell.applies()) {
             const Result<QString> created = m_server->createTest(sequence.steps);
             if (created)
                 id = *created;
@@ -189,6 +201,10 @@ void ConformanceRunner::start()
     m_timeLimit.start(timeLimitMs());
     Q_EMIT started();
     for (int i = 0; i < m_cells.size(); ++i) {
+        if (!m_cells[i].cell.applies()) {
+            m_clients.push_back(nullptr); // one per cell, by index
+            continue;
+        }
         auto client = std::make_unique<Client>();
         client->executor = std::make_unique<RetryExecutor>();
         client->executor->setPolicy(policy);
@@ -205,7 +221,7 @@ void ConformanceRunner::start()
 
 void ConformanceRunner::handleCellFinished(int index, const RequestResult &result)
 {
-    if (!m_running || index < 0 || index >= m_cells.size() || m_cells[index].done)
+    if (!m_running || index < 0 || index >= m_cells.size() || m_cells[index].done || !m_clients[index])
         return;
     ConformanceCellResult &cell = m_cells[index];
     m_records[index] = m_clients[index]->recorder->record();
@@ -231,7 +247,7 @@ void ConformanceRunner::handleCellFinished(int index, const RequestResult &resul
             + QLatin1Char('\n') + cell.verdict.message;
     }
     Q_EMIT cellFinished(index);
-    if (finishedCount() == m_cells.size())
+    if (finishedCount() == playedCount())
         conclude();
 }
 
@@ -239,8 +255,10 @@ void ConformanceRunner::cancel()
 {
     if (!m_running)
         return;
-    for (auto &client : m_clients)
-        client->executor->cancelAll();
+    for (auto &client : m_clients) {
+        if (client)
+            client->executor->cancelAll();
+    }
 }
 
 void ConformanceRunner::conclude()
@@ -252,7 +270,7 @@ void ConformanceRunner::conclude()
         m_ownServer.release()->deleteLater();
     }
     m_server = nullptr;
-    qCDebug(lcConformance) << passedCount() << "of" << m_cells.size() << "cells passed";
+    qCDebug(lcConformance) << passedCount() << "of" << playedCount() << "cells passed";
     Q_EMIT finished();
 }
 
@@ -260,6 +278,8 @@ void ConformanceRunner::releaseClients()
 {
     // Possibly called from a handler of the last run's signals: delete later.
     for (auto &client : m_clients) {
+        if (!client)
+            continue;
         client->recorder.release()->deleteLater();
         client->executor->disconnect(this);
         client->executor.release()->deleteLater();
@@ -309,6 +329,8 @@ QList<ExpectationResult> ConformanceRunner::expectationResults() const
     QList<ExpectationResult> list;
     for (qsizetype i = 0; i < m_cells.size(); ++i) {
         const ConformanceCellResult &c = m_cells[i];
+        if (!c.cell.applies())
+            continue;
         ExpectationResult r;
         r.name = c.cell.name();
         r.passed = c.done && c.verdict.passed;

@@ -68,13 +68,16 @@ public:
     BackoffPolicy runPolicy() const { return Conformance::compressed(m_policy); }
     bool isRunning() const { return m_running; }
     const QList<ConformanceCellResult> &cells() const { return m_cells; }
+    /// The cells played (ConformanceCase::applies()); the others are done at once.
+    int playedCount() const;
+    /// Of the played cells, those finished and those that passed.
     int finishedCount() const;
     int passedCount() const;
     bool allPassed() const;
 
     /// The cells' runs as one record (request i+1 is cell i), for the exports.
     RunRecord record() const;
-    /// One verdict per cell, named after it, for JUnit and the JSON report.
+    /// One verdict per played cell, named after it, for JUnit and the JSON report.
     QList<ExpectationResult> expectationResults() const;
 
 public Q_SLOTS:

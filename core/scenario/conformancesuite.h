@@ -34,6 +34,15 @@ struct FaultSequence
     /// Every attempt goes to a port where nothing listens (connection
     /// refused): the request never leaves the client.
     bool unreachable = false;
+    /// The request is a whole read-modify-write, and the steps script its reads
+    /// and writes in turn: a read of /occ/{name}, then a write carrying the
+    /// version it read (which makes it conditional, the only column it plays).
+    enum class ReadModifyWrite {
+        None, ///< a single request
+        Iam, ///< IAM's shape: POST :getIamPolicy, POST :setIamPolicy with the etag in the body
+        IfMatch, ///< HTTP's: GET with an ETag, PUT with If-Match
+    };
+    ReadModifyWrite readModifyWrite = ReadModifyWrite::None;
 };
 
 /// What the policy's rules say a cell must do, derived from the retry rules
@@ -79,6 +88,11 @@ struct ConformanceCase
 
     /// "503, then OK / never (POST)"; the JUnit test case name.
     QString name() const;
+    /// Whether the cell is played: a read-modify-write's write carries the version
+    /// it read, so only the conditional column applies to its rows.
+    bool applies() const;
+    /// Why a cell that does not apply is not played.
+    static QString notApplicableReason();
     /// The request against a server at `base`; `testId` selects the script (empty: none).
     /// An unreachable sequence goes to `unreachable` instead (a closed port).
     RequestSpec request(const QUrl &base, const QString &testId, const QUrl &unreachable = {}) const;

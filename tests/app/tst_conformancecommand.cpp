@@ -62,7 +62,7 @@ void TestConformanceCommand::builtInPresets_everyCellPasses()
     QFETCH(QString, preset);
     const Outcome o = CommandTesting::run({QStringLiteral("conformance"), QStringLiteral("--policy"), preset});
     QVERIFY2(o.exitCode == 0, qPrintable(o.out + o.err));
-    QVERIFY2(o.out.contains(QLatin1String(": 44 of 44 cells pass")), qPrintable(o.out));
+    QVERIFY2(o.out.contains(QLatin1String(": 46 of 46 cells pass")), qPrintable(o.out));
     QVERIFY(!o.out.contains(QLatin1String("FAIL")));
 }
 
@@ -106,10 +106,10 @@ void TestConformanceCommand::wrongExpectation_failsWithReasons_exitOne()
     QVERIFY(o.out.contains(QLatin1String("FAIL  connection reset twice, then OK / always idempotent (GET)")));
     QVERIFY2(o.out.contains(QLatin1String("expected succeeded after 3 attempts, status 200, but it ended gave-up")),
         qPrintable(o.out));
-    static const QRegularExpression verdict(QStringLiteral(R"(curl --retry: (\d+) of 44 cells pass)"));
+    static const QRegularExpression verdict(QStringLiteral(R"(curl --retry: (\d+) of 46 cells pass)"));
     const auto m = verdict.match(o.out);
     QVERIFY(m.hasMatch());
-    QVERIFY(m.captured(1).toInt() < 44);
+    QVERIFY(m.captured(1).toInt() < 46);
     QVERIFY(m.captured(1).toInt() > 0);
 }
 
@@ -141,7 +141,7 @@ void TestConformanceCommand::exports_junitAndReportReadBack()
             QStringLiteral("--junit"), junit, QStringLiteral("--report"), report, QStringLiteral("--csv"), csv});
     QVERIFY2(o.exitCode == 0, qPrintable(o.out + o.err));
     QVERIFY(!o.out.contains(QLatin1String("fault sequence"))); // quiet: no matrix
-    QVERIFY(o.out.contains(QLatin1String("Memorystore for Redis: 44 of 44 cells pass")));
+    QVERIFY(o.out.contains(QLatin1String("Memorystore for Redis: 46 of 46 cells pass")));
 
     QXmlStreamReader xml(CommandTesting::read(junit));
     QStringList cases;
@@ -150,14 +150,14 @@ void TestConformanceCommand::exports_junitAndReportReadBack()
             cases.append(xml.attributes().value(QLatin1String("name")).toString());
     }
     QVERIFY2(!xml.hasError(), qPrintable(xml.errorString()));
-    QCOMPARE(cases.size(), 44);
+    QCOMPARE(cases.size(), 46);
     QCOMPARE(cases.first(), QStringLiteral("503, then OK / always idempotent (GET)"));
 
     const auto read = ReportJson::readFile(report);
     QVERIFY2(read.ok(), qPrintable(read.error()));
-    QCOMPARE(read->run.requests.size(), 44);
-    QCOMPARE(read->expectations.size(), 44);
-    QVERIFY(read->run.attempts.size() > 44);
+    QCOMPARE(read->run.requests.size(), 46);
+    QCOMPARE(read->expectations.size(), 46);
+    QVERIFY(read->run.attempts.size() > 46);
     const QList<QStringList> rows = CommandTesting::parseCsv(CommandTesting::read(csv));
     QCOMPARE(rows.size(), read->run.attempts.size() + 1);
 

@@ -284,7 +284,11 @@ void TestLocustCommand::conformanceMatrix_cellByCell()
     Core::Scenario scenario;
     scenario.name = QStringLiteral("conformance");
     scenario.policy = policy;
+    qsizetype played = 0;
     for (qsizetype i = 0; i < cases.size(); ++i) {
+        if (!cases[i].applies())
+            continue; // the matrix does not play it either
+        ++played;
         QString testId;
         if (!cases[i].sequence.steps.isEmpty()) {
             QNetworkRequest create(host.resolved(QUrl(QStringLiteral("/_control/tests"))));
@@ -310,7 +314,7 @@ void TestLocustCommand::conformanceMatrix_cellByCell()
 
     const QString logs = m_dir.filePath(QStringLiteral("matrix-attempts"));
     QProcess locust;
-    startLocust(locust, logs, headless(locustfile, int(cases.size()), host.toString(), QStringLiteral("12s")));
+    startLocust(locust, logs, headless(locustfile, int(played), host.toString(), QStringLiteral("12s")));
     QTRY_VERIFY_WITH_TIMEOUT(locust.state() == QProcess::NotRunning, 90'000);
     const QString output = QString::fromUtf8(locust.readAll());
 
@@ -319,6 +323,8 @@ void TestLocustCommand::conformanceMatrix_cellByCell()
     QCOMPARE(imported->unfinished, 0);
     QStringList misses;
     for (qsizetype i = 0; i < cases.size(); ++i) {
+        if (!cases[i].applies())
+            continue;
         const QString prefix = QStringLiteral("cell%1-").arg(i);
         std::optional<Core::RequestResult> result;
         for (const Core::RequestResult &r : imported->run.results) {
@@ -339,7 +345,7 @@ void TestLocustCommand::conformanceMatrix_cellByCell()
             misses.append(cases[i].name() + QStringLiteral(": ") + verdict.message);
     }
     QVERIFY2(misses.isEmpty(), qPrintable(misses.join(QStringLiteral("\n\n"))));
-    QCOMPARE(imported->run.results.size(), cases.size());
+    QCOMPARE(imported->run.results.size(), played);
     serve.terminate();
     QVERIFY(serve.waitForFinished(10'000));
 }

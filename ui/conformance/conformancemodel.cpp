@@ -5,8 +5,10 @@
 #include "core/http/redactor.h"
 
 #include <QColor>
+#include <QGuiApplication>
 #include <QIcon>
 #include <QPainter>
+#include <QPalette>
 #include <QPixmap>
 #include <QPolygonF>
 
@@ -107,6 +109,8 @@ const Core::ConformanceCellResult *ConformanceModel::cellAt(const QModelIndex &i
 
 ConformanceModel::CellState ConformanceModel::stateOf(const Core::ConformanceCellResult &cell) const
 {
+    if (!cell.cell.applies())
+        return CellState::NotApplicable;
     if (cell.done)
         return cell.verdict.passed ? CellState::Passed : CellState::Failed;
     return m_running ? CellState::Running : CellState::Planned;
@@ -137,6 +141,8 @@ QVariant ConformanceModel::data(const QModelIndex &index, int role) const
             return tr("expect %1").arg(cell->cell.expected.summary());
         case CellState::Running:
             return tr("running...");
+        case CellState::NotApplicable:
+            return tr("n/a");
         case CellState::Passed:
         case CellState::Failed:
             // What happened is the cell's content; whether it was expected is the mark
@@ -155,6 +161,8 @@ QVariant ConformanceModel::data(const QModelIndex &index, int role) const
         return {};
     case Qt::ToolTipRole: {
         // Verdicts quote reasons that came from the server; they are shown redacted.
+        if (state == CellState::NotApplicable)
+            return Core::ConformanceCase::notApplicableReason();
         if (cell->done) {
             return tr("%1 after %n attempt(s), %2\n%3", nullptr, cell->result.attempts)
                 .arg(Core::requestOutcomeTitle(cell->result.outcome),
@@ -172,13 +180,17 @@ QVariant ConformanceModel::data(const QModelIndex &index, int role) const
     case Qt::ForegroundRole:
         if (state == CellState::Passed || state == CellState::Failed)
             return QColor(Qt::black);
+        if (state == CellState::NotApplicable) // greyed, as a disabled item is
+            return QGuiApplication::palette().color(QPalette::Disabled, QPalette::Text);
         return {};
     case StateRole:
         return int(state);
     case OutcomeRole:
-        return cell->done ? QVariant(Core::requestOutcomeName(cell->result.outcome)) : QVariant();
+        return state == CellState::Passed || state == CellState::Failed
+            ? QVariant(Core::requestOutcomeName(cell->result.outcome))
+            : QVariant();
     case AttemptsRole:
-        return cell->done ? QVariant(cell->result.attempts) : QVariant();
+        return state == CellState::Passed || state == CellState::Failed ? QVariant(cell->result.attempts) : QVariant();
     default:
         return {};
     }
@@ -197,6 +209,11 @@ QVariant ConformanceModel::headerData(int section, Qt::Orientation orientation, 
         return {};
     const Core::FaultSequence &sequence = m_cells[qsizetype(section) * m_classes.size()].cell.sequence;
     if (role == Qt::ToolTipRole) {
+        if (sequence.readModifyWrite != Core::FaultSequence::ReadModifyWrite::None) {
+            return tr("a whole read-modify-write of a resource on /occ; server steps for its reads and writes in "
+                      "turn: %1, then /occ answers as itself")
+                .arg(sequence.steps.join(QStringLiteral(", ")));
+        }
         return sequence.steps.isEmpty() ? tr("the path answers %1 to every attempt").arg(sequence.thenStatus)
                                         : tr("server steps: %1, then the path answers %2")
                                               .arg(sequence.steps.join(QStringLiteral(", ")))

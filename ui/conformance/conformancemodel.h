@@ -24,7 +24,8 @@ public:
         AttemptsRole, ///< attempts made once the cell ran
         ExpectationRole, ///< "as expected" / "NOT as expected" once the cell ran
     };
-    enum class CellState { Planned, Running, Passed, Failed };
+    /// NotApplicable: a cell the matrix does not play (ConformanceCase::applies()).
+    enum class CellState { Planned, Running, Passed, Failed, NotApplicable };
     Q_ENUM(CellState)
 
     explicit ConformanceModel(QObject *parent = nullptr);

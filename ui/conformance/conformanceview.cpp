@@ -252,11 +252,11 @@ QString ConformanceView::runningText() const
 {
     const QString progress = m_runner->finishedCount() == 0
         ? tr("Running %n cell(s) for \u201c%1\u201d against the embedded fault server...", nullptr,
-            static_cast<int>(m_runner->cells().size()))
+            m_runner->playedCount())
               .arg(m_runner->policy().name)
         : tr("%1 of %2 cells done for \u201c%3\u201d...")
               .arg(m_runner->finishedCount())
-              .arg(m_runner->cells().size())
+              .arg(m_runner->playedCount())
               .arg(m_runner->policy().name);
     return progress + pendingText();
 }
@@ -281,7 +281,7 @@ void ConformanceView::handleFinished()
     setRunning(false);
     m_model->setRunning(false);
     const int passed = m_runner->passedCount();
-    const int total = static_cast<int>(m_runner->cells().size());
+    const int total = m_runner->playedCount();
     const QString ran = m_runner->policy().name;
     const QString pending = pendingText();
     if (m_pendingPolicy) {

@@ -42,7 +42,7 @@ class TestConformanceSuite : public QObject
 
 private Q_SLOTS:
     void initTestCase();
-    void matrix_elevenSequencesByFourClasses();
+    void matrix_sequencesByFourClasses();
     void compressed_shrinksWaitsKeepsRules_data();
     void compressed_shrinksWaitsKeepsRules();
     void expect_followsThePolicyRules_data();
@@ -51,10 +51,14 @@ private Q_SLOTS:
     void expect_retryAfterBeyondTheDeadline_failsFast();
     void expect_deadlineOnly_endsAfterAnUnknownNumberOfAttempts();
     void caseRequest_carriesMethodPreconditionAndScript();
+    void expect_readModifyWrite_restartsTheWholeSequence_data();
+    void expect_readModifyWrite_restartsTheWholeSequence();
+    void caseRequest_readModifyWrite_inItsShape();
     void judge_namesEveryDifference();
     void judge_fewerAttemptsPassOnlyWhenTheDeadlineRanOut();
     void runner_presetPassesOnTheEmbeddedServer();
     void runner_expectationsOfAnotherPolicy_failWhereTheyDiffer();
+    void runner_readModifyWriteRows_playTheRestart();
     void runner_recordAndVerdicts_forTheExports();
     void runner_everyPresetPasses_data();
     void runner_everyPresetPasses();
@@ -69,10 +73,18 @@ void TestConformanceSuite::initTestCase()
     qRegisterMetaType<RetryLab::Core::RequestResult>();
 }
 
-void TestConformanceSuite::matrix_elevenSequencesByFourClasses()
+void TestConformanceSuite::matrix_sequencesByFourClasses()
 {
     const QList<ConformanceCase> cases = Conformance::cases(preset("google-cloud-storage"));
-    QCOMPARE(cases.size(), 44);
+    QCOMPARE(cases.size(), 52);
+    // The read-modify-write rows play only in the conditional column.
+    const auto played
+        = std::count_if(cases.cbegin(), cases.cend(), [](const ConformanceCase &c) { return c.applies(); });
+    QCOMPARE(played, 46);
+    for (const ConformanceCase &c : cases) {
+        if (c.sequence.readModifyWrite != FaultSequence::ReadModifyWrite::None)
+            QCOMPARE(c.applies(), c.idempotency == IdempotencyClass::Conditional);
+    }
     QCOMPARE(cases[0].sequence.id, QStringLiteral("503-then-ok"));
     QCOMPARE(cases[0].idempotency, IdempotencyClass::Always);
     QCOMPARE(cases[2].idempotency, IdempotencyClass::GenerationMatch);
@@ -83,7 +95,7 @@ void TestConformanceSuite::matrix_elevenSequencesByFourClasses()
         ids.insert(s.id);
         QVERIFY2(FaultInstruction::parseList(s.steps).ok(), qPrintable(s.id));
     }
-    QCOMPARE(ids.size(), 11);
+    QCOMPARE(ids.size(), 13);
     QCOMPARE(Conformance::idempotencyName(IdempotencyClass::Conditional), QStringLiteral("conditional"));
     QCOMPARE(Conformance::idempotencyName(IdempotencyClass::GenerationMatch), QStringLiteral("generation-match"));
     QCOMPARE(cases[5].name(), QStringLiteral("500, 502, 503, 504, then OK / conditional (POST + If-Match)"));
@@ -280,6 +292,70 @@ void TestConformanceSuite::caseRequest_carriesMethodPreconditionAndScript()
     QCOMPARE(never.url.path(), QStringLiteral("/status/503"));
 }
 
+void TestConformanceSuite::expect_readModifyWrite_restartsTheWholeSequence_data()
+{
+    QTest::addColumn<QString>("row");
+    QTest::addColumn<int>("maxAttempts");
+    QTest::addColumn<bool>("retryConflicts");
+    QTest::addColumn<RequestOutcome>("outcome");
+    QTest::addColumn<int>("attempts");
+    QTest::addColumn<int>("status");
+    // read, write (stale), read again, write: the restart counts as one retry.
+    QTest::addRow("IAM, 409 ABORTED") << "iam-rmw-409-restart" << 5 << true << RequestOutcome::Succeeded << 4 << 200;
+    QTest::addRow("If-Match, 412") << "rmw-412-restart" << 5 << true << RequestOutcome::Succeeded << 4 << 200;
+    QTest::addRow("one attempt allowed") << "iam-rmw-409-restart" << 1 << true << RequestOutcome::AttemptsExhausted << 2
+                                         << 409;
+    QTest::addRow("conflicts not retried") << "rmw-412-restart" << 5 << false << RequestOutcome::GaveUp << 2 << 412;
+}
+
+void TestConformanceSuite::expect_readModifyWrite_restartsTheWholeSequence()
+{
+    QFETCH(QString, row);
+    QFETCH(int, maxAttempts);
+    QFETCH(bool, retryConflicts);
+    QFETCH(RequestOutcome, outcome);
+    QFETCH(int, attempts);
+    QFETCH(int, status);
+    BackoffPolicy policy = Conformance::compressed(preset("google-cloud-storage"));
+    policy.maxAttempts = maxAttempts;
+    policy.classification.retryConflictAborted = retryConflicts;
+    const ConformanceExpectation e
+        = Conformance::expect(policy, sequence(qPrintable(row)), IdempotencyClass::Conditional);
+    QCOMPARE(e.outcomes, QList<RequestOutcome>{outcome});
+    QCOMPARE(e.minAttempts, attempts);
+    QCOMPARE(e.maxAttempts, attempts);
+    QVERIFY(e.checkFinalStatus);
+    QCOMPARE(e.finalStatus, std::optional<int>(status));
+    QCOMPARE(e.scriptSteps, 2);
+    QVERIFY2(
+        e.explanation.value(0).contains(QLatin1String("(read)")), qPrintable(e.explanation.join(QLatin1Char('\n'))));
+    QVERIFY2(
+        e.explanation.value(1).contains(QLatin1String("(write)")), qPrintable(e.explanation.join(QLatin1Char('\n'))));
+}
+
+void TestConformanceSuite::caseRequest_readModifyWrite_inItsShape()
+{
+    const QUrl base(QStringLiteral("http://127.0.0.1:5555"));
+    const RequestSpec iam = ConformanceCase{sequence("iam-rmw-409-restart"), IdempotencyClass::Conditional, {}}.request(
+        base, QStringLiteral("t3"));
+    QCOMPARE(iam.kind, RequestSpec::Kind::ReadModifyWrite);
+    QCOMPARE(iam.url.path(), QStringLiteral("/occ/conformance-iam-rmw-409-restart-t3:getIamPolicy"));
+    QCOMPARE(iam.url.query(), QStringLiteral("etag=body&envelope=policy"));
+    QCOMPARE(iam.readModifyWrite.readMethod, QByteArray("POST"));
+    QCOMPARE(iam.readModifyWrite.writeMethod, QByteArray("POST"));
+    QCOMPARE(
+        iam.readModifyWrite.writeUrl.path(), QStringLiteral("/occ/conformance-iam-rmw-409-restart-t3:setIamPolicy"));
+    QCOMPARE(iam.readModifyWrite.etagPointer, QStringLiteral("/etag"));
+    QCOMPARE(iam.readModifyWrite.writeEnvelope, QStringLiteral("policy"));
+    QCOMPARE(headerValue(iam.headers, "X-Retry-Test-Id").value_or(QByteArray()), QByteArray("t3"));
+    const RequestSpec ifMatch = ConformanceCase{sequence("rmw-412-restart"), IdempotencyClass::Conditional, {}}.request(
+        base, QStringLiteral("t4"));
+    QCOMPARE(ifMatch.kind, RequestSpec::Kind::ReadModifyWrite);
+    QVERIFY(ifMatch.readModifyWrite.isDefault()); // GET with an ETag, PUT with If-Match
+    QCOMPARE(ifMatch.url.path(), QStringLiteral("/occ/conformance-rmw-412-restart-t4"));
+    QVERIFY(!ConformanceCase({sequence("rmw-412-restart"), IdempotencyClass::Never, {}}).applies());
+}
+
 void TestConformanceSuite::judge_namesEveryDifference()
 {
     ConformanceCase cell{sequence("429-retry-after-then-ok"), IdempotencyClass::Always, {}};
@@ -318,11 +394,13 @@ void TestConformanceSuite::runner_presetPassesOnTheEmbeddedServer()
     ConformanceRunner runner;
     runner.setFaultServer(&server);
     runner.setPolicy(*Presets::find(QStringLiteral("aws-standard")));
-    QCOMPARE(runner.cells().size(), 44);
+    QCOMPARE(runner.cells().size(), 52);
+    QCOMPARE(runner.playedCount(), 46);
     QCOMPARE(runner.finishedCount(), 0);
     QSignalSpy cells(&runner, &ConformanceRunner::cellFinished);
     QVERIFY(runToEnd(runner));
-    QCOMPARE(cells.size(), 44);
+    QCOMPARE(cells.size(), 46);
+    QCOMPARE(runner.passedCount(), 46);
     for (const ConformanceCellResult &cell : runner.cells())
         QVERIFY2(
             cell.done && cell.verdict.passed, qPrintable(cell.cell.name() + QLatin1Char('\n') + cell.verdict.message));
@@ -358,24 +436,62 @@ void TestConformanceSuite::runner_expectationsOfAnotherPolicy_failWhereTheyDiffe
         qPrintable(reset.verdict.message));
 }
 
+void TestConformanceSuite::runner_readModifyWriteRows_playTheRestart()
+{
+    // The whole sequence against the embedded server's /occ: read, a write the script
+    // answers stale, then read and write again, which lands.
+    ConformanceRunner runner;
+    runner.setPolicy(*Presets::find(QStringLiteral("google-cloud-storage")));
+    QVERIFY(runToEnd(runner));
+    int played = 0;
+    for (const ConformanceCellResult &cell : runner.cells()) {
+        if (cell.cell.sequence.readModifyWrite == FaultSequence::ReadModifyWrite::None)
+            continue;
+        if (!cell.cell.applies()) {
+            QVERIFY(cell.done && cell.attempts.isEmpty());
+            QVERIFY(cell.verdict.message.startsWith(QLatin1String("not played")));
+            continue;
+        }
+        ++played;
+        QVERIFY2(cell.verdict.passed, qPrintable(cell.cell.name() + QLatin1Char('\n') + cell.verdict.message));
+        QCOMPARE(cell.result.outcome, RequestOutcome::Succeeded);
+        QCOMPARE(cell.stepsUsed, 2);
+        QStringList steps;
+        for (const AttemptRecord &a : cell.attempts)
+            steps.append(
+                QStringLiteral("%1 %2 %3").arg(a.step, QString::fromLatin1(a.method)).arg(a.httpStatus.value_or(0)));
+        const bool iam = cell.cell.sequence.readModifyWrite == FaultSequence::ReadModifyWrite::Iam;
+        const QStringList expected = iam
+            ? QStringList{QStringLiteral("read POST 200"), QStringLiteral("write POST 409"),
+                QStringLiteral("read POST 200"), QStringLiteral("write POST 200")}
+            : QStringList{QStringLiteral("read GET 200"), QStringLiteral("write PUT 412"),
+                QStringLiteral("read GET 200"), QStringLiteral("write PUT 200")};
+        QCOMPARE(steps, expected);
+        QCOMPARE(cell.attempts.at(2).sequenceRound, 1);
+    }
+    QCOMPARE(played, 2);
+    QVERIFY(runner.allPassed());
+    QCOMPARE(runner.expectationResults().size(), runner.playedCount());
+}
+
 void TestConformanceSuite::runner_recordAndVerdicts_forTheExports()
 {
     ConformanceRunner runner;
     runner.setPolicy(*Presets::find(QStringLiteral("grpc-retry-policy")));
     QVERIFY(runToEnd(runner));
     const RunRecord run = runner.record();
-    QCOMPARE(run.requests.size(), 44);
-    QCOMPARE(run.results.size(), 44);
+    QCOMPARE(run.requests.size(), 46); // the cells played
+    QCOMPARE(run.results.size(), 46);
     QCOMPARE(run.policy, runner.runPolicy());
     QSet<quint64> ids;
     for (const AttemptRecord &a : run.attempts) {
-        QVERIFY(a.requestId >= 1 && a.requestId <= 44);
+        QVERIFY(a.requestId >= 1 && a.requestId <= 52);
         QVERIFY(a.startNs >= run.epochNs - 2'000'000); // aligned on the earliest cell, to the millisecond
         ids.insert(a.requestId);
     }
-    QCOMPARE(ids.size(), 44);
+    QCOMPARE(ids.size(), 46);
     const QList<ExpectationResult> verdicts = runner.expectationResults();
-    QCOMPARE(verdicts.size(), 44);
+    QCOMPARE(verdicts.size(), 46);
     QCOMPARE(verdicts[0].name, runner.cells().at(0).cell.name());
     QCOMPARE(verdicts[0].requestIds, QList<quint64>{1});
     QVERIFY(std::all_of(verdicts.cbegin(), verdicts.cend(), [](const ExpectationResult &r) { return r.passed; }));
