@@ -73,8 +73,8 @@ ConformanceView::ConformanceView(QWidget *parent)
     m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
     // Two lines a row: sized to contents, rows were measured before the columns stretched and came out tall.
     m_table->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
-    // One line per cell ("gave up, 1 attempt"): the eleven rows fit at 1366x768.
-    m_table->verticalHeader()->setDefaultSectionSize(fontMetrics().lineSpacing() + 8);
+    // One line per cell ("gave up (1)"): the thirteen rows fit at 1366x768.
+    m_table->verticalHeader()->setDefaultSectionSize(fontMetrics().lineSpacing() + 4);
     // Long sequence names are elided (the tooltip has them whole) so that the cells keep
     // room for their outcome.
     m_table->verticalHeader()->setMaximumWidth(fontMetrics().horizontalAdvance(QLatin1Char('M')) * 17);
