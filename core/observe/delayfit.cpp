@@ -56,6 +56,10 @@ struct Level
     double low = 0.0; ///< estimated lower end of the band
     double high = 0.0; ///< estimated upper end of the band
     double term = 0.0; ///< the level the growth is fitted to
+    /// max - min, or with ten samples or more the 10th to 90th percentile: a
+    /// loaded machine holds up a few retries by tens of milliseconds, which
+    /// must not read as jitter.
+    double innerSpread = 0.0;
 };
 
 struct GrowthFit
@@ -190,6 +194,13 @@ void DelayFit::fit(const Samples &samples, InferredPolicy &p)
         const double widen = l.count >= 2 ? (l.max - l.min) / (l.count - 1) : 0.0;
         l.low = std::max(0.0, l.min - widen);
         l.high = l.max + widen;
+        if (l.count >= 10) {
+            const auto at
+                = [&values](double fraction) { return values[qsizetype(fraction * double(values.size() - 1))]; };
+            l.innerSpread = at(0.9) - at(0.1);
+        } else {
+            l.innerSpread = l.max - l.min;
+        }
         levels.append(l);
         mostSamples = std::max(mostSamples, l.count);
         globalMin = globalMin < 0 ? l.min : std::min(globalMin, l.min);
@@ -228,9 +239,16 @@ void DelayFit::fit(const Samples &samples, InferredPolicy &p)
         p.jitter = JitterKind::Unclear;
         p.jitterConfidence = {0.1, Tr::tr("one delay per retry index only: a spread needs several logical requests")};
     } else {
+        // The machine's own noise: as given, or the spread of a first retry that came at once
+        // (urllib3's), which is all timers and scheduling.
+        double noise = samples.timingNoiseMs;
+        if (levels.size() >= 2 && levels[0].index == 0 && levels[1].median > tolerance(0.0) * 2
+            && levels[0].median <= 0.2 * levels[1].median && levels[0].count >= 3) {
+            noise = std::max(noise, levels[0].innerSpread);
+        }
         bool flat = true;
         for (const Level &l : spread)
-            flat = flat && l.max - l.min <= tolerance(l.median);
+            flat = flat && l.innerSpread <= tolerance(l.median) + noise;
         QList<double> ratios;
         QList<double> fractions;
         for (const Level &l : spread) {
@@ -351,8 +369,19 @@ void DelayFit::fit(const Samples &samples, InferredPolicy &p)
         if (l.count * 3 >= mostSamples)
             points.append(l);
     }
-    if (points.size() >= 2 && points.first().index == 0 && points.first().term <= tolerance(0.0)
-        && points[1].term > tolerance(0.0) * 2) {
+    const auto firstCameAtOnce = [&points] {
+        if (points.size() < 2 || points.first().index != 0 || points[1].term <= tolerance(0.0) * 2)
+            return false;
+        const double firstTerm = points[0].term;
+        if (firstTerm <= tolerance(0.0))
+            return true;
+        // On a loaded machine "at once" arrives a few milliseconds late (8 ms seen): still at once when
+        // it is a small part of the next delay and the step to that one is far larger than the next step.
+        if (points.size() < 3 || firstTerm > 0.2 * points[1].term)
+            return false;
+        return points[1].term / firstTerm >= 3.0 * (points[2].term / points[1].term);
+    };
+    if (firstCameAtOnce()) {
         p.firstRetryImmediate = true;
         points.removeFirst();
     }

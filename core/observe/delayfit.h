@@ -24,6 +24,9 @@ struct Samples
     /// (delay before retry n, delay before retry n+1) of the same logical request.
     QList<QPair<double, double>> consecutive;
     int total = 0;
+    /// How far this machine's timers and scheduling move a delay (ms): delays
+    /// of one retry index that differ by no more than this are not jitter.
+    double timingNoiseMs = 0.0;
 
     void add(int retryIndex, double delayMs, double previousDelayMs);
 };

@@ -337,7 +337,7 @@ void inferWaves(const QList<LogicalRequest> &requests, InferredPolicy &p)
 
 } // namespace
 
-InferredPolicy PolicyInference::infer(const QList<LogicalRequest> &requests)
+InferredPolicy PolicyInference::infer(const QList<LogicalRequest> &requests, double timingNoiseMs)
 {
     InferredPolicy p;
     p.logicalRequests = int(requests.size());
@@ -345,6 +345,7 @@ InferredPolicy PolicyInference::infer(const QList<LogicalRequest> &requests)
     // Delays per retry index, leaving out those that measure something else: after
     // a Retry-After (the server chose the wait) and after a stall (the client's timeout).
     DelayFit::Samples samples;
+    samples.timingNoiseMs = std::max(0.0, timingNoiseMs);
     for (const LogicalRequest &r : requests) {
         if (r.attempts.size() > 1)
             ++p.retriedLogicalRequests;

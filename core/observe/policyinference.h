@@ -101,8 +101,11 @@ namespace PolicyInference {
 
 /// Infers the policy from one client's logical requests (any order; attempts in
 /// arrival order). Linear in the number of attempts, apart from sorting the
-/// delays of each retry index. Deterministic.
-InferredPolicy infer(const QList<LogicalRequest> &requests);
+/// delays of each retry index. Deterministic. `timingNoiseMs`: how far the
+/// machine's scheduling moves a delay (a loaded machine, tens of milliseconds),
+/// which the jitter is judged above; the spread of a first retry that came at
+/// once counts as such noise too.
+InferredPolicy infer(const QList<LogicalRequest> &requests, double timingNoiseMs = 0.0);
 
 QString growthName(Growth growth); ///< "unknown", "none", "constant", "linear", "exponential"
 QString jitterName(

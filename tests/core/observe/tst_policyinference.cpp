@@ -249,6 +249,57 @@ private Q_SLOTS:
         QCOMPARE(p.maxAttempts.value_or(-1), 5);
     }
 
+    void aFirstImmediateRetry_lateOnALoadedMachine_data()
+    {
+        QTest::addColumn<QList<double>>("delays");
+        QTest::addColumn<bool>("atOnce");
+        // urllib3's 0, 0.1 s, 0.2 s, 0.4 s with the first retry 8 ms late, as a loaded machine delays it.
+        QTest::addRow("urllib3, first late") << QList<double>{8.0, 100.4, 200.6, 401.0} << true;
+        // A steep exponential is not an immediate first retry: every step is as large as the first.
+        QTest::addRow("x10 exponential") << QList<double>{10.0, 100.0, 1000.0, 10'000.0} << false;
+        QTest::addRow("x2 exponential") << QList<double>{20.0, 40.0, 80.0, 160.0} << false;
+    }
+
+    void aFirstImmediateRetry_lateOnALoadedMachine()
+    {
+        QFETCH(QList<double>, delays);
+        QFETCH(bool, atOnce);
+        QList<LogicalRequest> requests;
+        for (int r = 0; r < 4; ++r) {
+            double t = r * 100'000.0;
+            QList<ObservedAttempt> attempts{attempt(t, std::nullopt, 503)};
+            for (qsizetype i = 0; i < delays.size(); ++i) {
+                const double delay = delays[i] + (r % 2) * 1.5; // a little spread, as real timers give
+                t += delay + 1.0;
+                attempts.append(attempt(t, delay, 503));
+            }
+            requests.append(request(quint64(r + 1), "GET", attempts));
+        }
+        const InferredPolicy p = PolicyInference::infer(requests);
+        QCOMPARE(p.firstRetryImmediate, atOnce);
+        QCOMPARE(p.growth, Growth::Exponential);
+    }
+
+    void noJitter_aFewRetriesHeldUp_isStillNoJitter()
+    {
+        // curl --retry on a loaded machine: 100, 200, 400 ms exactly, but three of the thirty
+        // logical requests had each retry held up by 12 to 20 ms. That is not a random amount added.
+        QList<LogicalRequest> requests;
+        for (int r = 0; r < 30; ++r) {
+            const double late = r % 10 == 3 ? 12.0 + (r % 7) : 0.0;
+            double t = r * 10'000.0;
+            QList<ObservedAttempt> attempts{attempt(t, std::nullopt, 503)};
+            for (double delay : {100.0, 200.0, 400.0}) {
+                t += delay + late + 1.0;
+                attempts.append(attempt(t, delay + late + (r % 3) * 0.5, 503));
+            }
+            requests.append(request(quint64(r + 1), "GET", attempts));
+        }
+        const InferredPolicy p = PolicyInference::infer(requests);
+        QVERIFY2(p.jitter == JitterKind::None, qPrintable(describe(p)));
+        QCOMPARE(p.growth, Growth::Exponential);
+    }
+
     void retryAfter_data()
     {
         QTest::addColumn<double>("honour");

@@ -92,6 +92,7 @@ private:
     FaultServer *m_server = nullptr; // lives in m_thread
     Observer *m_observer = nullptr; // lives in m_thread
     double m_overheadMs = 0.0;
+    double m_noiseMs = 0.0;
 
     template<typename F>
     void onServerThread(F function)
@@ -194,7 +195,11 @@ private Q_SLOTS:
         QVERIFY(!delays.isEmpty());
         std::sort(delays.begin(), delays.end());
         m_overheadMs = delays[delays.size() / 2];
-        qInfo() << "the client's own time per retry:" << m_overheadMs << "ms (median of" << delays.size() << ")";
+        // How far scheduling moves one delay here: the spread of these waitless retries
+        // (10th to 90th percentile), which the inference must not take for jitter.
+        m_noiseMs = delays[delays.size() * 9 / 10] - delays[delays.size() / 10];
+        qInfo() << "the client's own time per retry:" << m_overheadMs << "ms (median of" << delays.size() << "), spread"
+                << m_noiseMs << "ms";
     }
 
     void cleanupTestCase()
@@ -239,7 +244,7 @@ private:
             return QStringLiteral("%1 logical requests observed, not %2").arg(requests.size()).arg(expected);
         if (requests.first().rule != GroupingRule::RetryRequestId)
             return QStringLiteral("grouped by another rule than the request id header");
-        const InferredPolicy p = PolicyInference::infer(requests);
+        const InferredPolicy p = PolicyInference::infer(requests, m_noiseMs);
         const QString why = p.summary() + QStringLiteral(" | ") + p.growthConfidence.evidence + QStringLiteral(" | ")
             + p.jitterConfidence.evidence + QStringLiteral(" | ") + p.maxAttemptsConfidence.evidence;
         qInfo().noquote() << id << "->" << why;
