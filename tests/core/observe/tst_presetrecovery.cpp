@@ -260,7 +260,9 @@ private:
         // Within 10 %, and the client's own time per retry on top. Where the
         // level is the top of a band drawn at random (full and equal jitter),
         // 15 %: the top is seen only through the largest draw of each index.
-        const double slack = m_overheadMs / preset.baseDelayMs + (drawsItsTop(preset) ? 0.05 : 0.0);
+        // On a loaded machine each delay moves by this machine's timing noise, measured at the
+        // start (twice it: the band's edges move both ways).
+        const double slack = (m_overheadMs + 2.0 * m_noiseMs) / preset.baseDelayMs + (drawsItsTop(preset) ? 0.05 : 0.0);
         if (!p.baseMs || !within(*p.baseMs, preset.baseDelayMs, 0.10 + slack))
             return QStringLiteral("base not %1 ms: ").arg(preset.baseDelayMs) + why;
         if (preset.algorithm != BackoffAlgorithm::Constant
