@@ -98,16 +98,17 @@ void fitConcurrencyToMemory(Core::Scenario &scenario, Console &console)
     if (limit < 0)
         return;
     constexpr qint64 perAttempt = 8 * 1024 * 1024;
-    const qint64 fit = Core::MemoryLimit::attemptsThatFit(Core::MemoryLimit::available(), perAttempt);
+    const qint64 available = Core::MemoryLimit::available(); // reads /proc once
+    const qint64 fit = Core::MemoryLimit::attemptsThatFit(available, perAttempt);
     if (scenario.concurrency <= fit)
         return;
     constexpr double mib = 1024.0 * 1024.0;
-    console.error(Tr::tr("warning: %1 attempts in flight may take %2 MiB, more than half of the %3 MiB the "
-                         "address-space limit leaves (ulimit -v %4): running %5 at once instead")
-                      .arg(QString::number(scenario.concurrency),
-                          QString::number(double(perAttempt * scenario.concurrency) / mib, 'f', 0),
-                          QString::number(double(Core::MemoryLimit::available()) / mib, 'f', 0),
-                          QString::number(limit / 1024), QString::number(fit)));
+    console.error(
+        Tr::tr("warning: %1 attempts in flight may take %2 MiB, more than half of the %3 MiB the "
+               "address-space limit leaves (ulimit -v %4): running %5 at once instead")
+            .arg(QString::number(scenario.concurrency),
+                QString::number(double(perAttempt * scenario.concurrency) / mib, 'f', 0),
+                QString::number(double(available) / mib, 'f', 0), QString::number(limit / 1024), QString::number(fit)));
     scenario.concurrency = int(fit);
 }
 
@@ -284,8 +285,9 @@ int run(const Options &options)
     printer.printExpectations();
     const int code = finish(options, runner, execution, console);
     if (execution.outOfMemory) {
-        // A handler abandoned halfway may have left the executor or Qt's network threads in
-        // a state their destructors cannot undo: the files are written, the process ends here.
+        // A handler abandoned halfway may have left the executor or Qt's network threads in a
+        // state their destructors cannot undo: the files are written, the process ends here,
+        // before the runner's destructor (CommandLine::exec does the same for other commands).
         std::fflush(stdout);
         std::fflush(stderr);
         std::_Exit(code);

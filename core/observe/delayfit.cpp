@@ -62,6 +62,23 @@ struct Level
     double innerSpread = 0.0;
 };
 
+/// Whether the first retry came at once (urllib3's), by the level `of` each
+/// retry index: within the tolerance of 0, or, as on a loaded machine where
+/// "at once" arrives a few milliseconds late (8 ms seen), a small part of the
+/// next delay with a step to it far larger than the step after.
+template<typename Of>
+bool firstCameAtOnce(const QList<Level> &levels, Of of)
+{
+    if (levels.size() < 2 || levels.first().index != 0 || of(levels[1]) <= tolerance(0.0) * 2)
+        return false;
+    const double first = of(levels[0]);
+    if (first <= tolerance(0.0))
+        return true;
+    if (levels.size() < 3 || first > 0.2 * of(levels[1]))
+        return false;
+    return of(levels[1]) / first >= 3.0 * (of(levels[2]) / of(levels[1]));
+}
+
 struct GrowthFit
 {
     Growth growth = Growth::Unknown;
@@ -242,8 +259,7 @@ void DelayFit::fit(const Samples &samples, InferredPolicy &p)
         // The machine's own noise: as given, or the spread of a first retry that came at once
         // (urllib3's), which is all timers and scheduling.
         double noise = samples.timingNoiseMs;
-        if (levels.size() >= 2 && levels[0].index == 0 && levels[1].median > tolerance(0.0) * 2
-            && levels[0].median <= 0.2 * levels[1].median && levels[0].count >= 3) {
+        if (levels[0].count >= 3 && firstCameAtOnce(levels, [](const Level &l) { return l.median; })) {
             noise = std::max(noise, levels[0].innerSpread);
         }
         bool flat = true;
@@ -369,19 +385,7 @@ void DelayFit::fit(const Samples &samples, InferredPolicy &p)
         if (l.count * 3 >= mostSamples)
             points.append(l);
     }
-    const auto firstCameAtOnce = [&points] {
-        if (points.size() < 2 || points.first().index != 0 || points[1].term <= tolerance(0.0) * 2)
-            return false;
-        const double firstTerm = points[0].term;
-        if (firstTerm <= tolerance(0.0))
-            return true;
-        // On a loaded machine "at once" arrives a few milliseconds late (8 ms seen): still at once when
-        // it is a small part of the next delay and the step to that one is far larger than the next step.
-        if (points.size() < 3 || firstTerm > 0.2 * points[1].term)
-            return false;
-        return points[1].term / firstTerm >= 3.0 * (points[2].term / points[1].term);
-    };
-    if (firstCameAtOnce()) {
+    if (firstCameAtOnce(points, [](const Level &l) { return l.term; })) {
         p.firstRetryImmediate = true;
         points.removeFirst();
     }

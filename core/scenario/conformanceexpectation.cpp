@@ -119,6 +119,46 @@ struct Endings
     }
 };
 
+// The class of a network fault the client saw (a timeout is one of its own).
+NetworkFaultClass faultOf(const Observation &seen)
+{
+    return seen.kind == Observation::Kind::Timeout ? NetworkFaultClass::Timeout : seen.fault;
+}
+
+// What the rules do about a network fault; one they do not name is retried after
+// a delay when it is a timeout or a broken stream, and given up on otherwise.
+FaultAction networkAction(const ClassificationRules &rules, NetworkFaultClass fault)
+{
+    const FaultAction fallback = fault == NetworkFaultClass::BrokenStream || fault == NetworkFaultClass::Timeout
+        ? FaultAction::RetryAfterDelay
+        : FaultAction::GiveUp;
+    return rules.networkActions.value(fault, fallback);
+}
+
+// The backoff before retry `retryIndex`, scaled by the rules' factor for what was seen.
+Backoff::Range waitAfter(const BackoffPolicy &policy, const Observation &seen, qint64 retryIndex)
+{
+    const Backoff::Range wait = Backoff::delayRange(policy, retryIndex);
+    const double factor = seen.kind != Observation::Kind::Response
+        ? policy.classification.delayFactor(faultOf(seen))
+        : policy.classification.statusDelayFactor(seen.status.value_or(0));
+    if (factor == 1.0)
+        return wait;
+    return {Backoff::scaledDelayMs(policy, wait.minMs, factor), Backoff::scaledDelayMs(policy, wait.maxMs, factor)};
+}
+
+// The expectation's ends, limits and timing from the endings the model found.
+void fillIn(ConformanceExpectation &e, const Endings &endings, const BackoffPolicy &policy, double elapsedMax)
+{
+    e.outcomes = endings.outcomes;
+    e.minAttempts = endings.minAttempts;
+    e.maxAttempts = endings.maxAttempts;
+    e.deadlineMs = std::max(0.0, policy.deadlineMs);
+    e.longestMs = policy.deadlineMs > 0.0 ? std::min(elapsedMax, policy.deadlineMs + attemptUpperMs) : elapsedMax;
+    e.checkFinalStatus = endings.statusKnown;
+    e.finalStatus = endings.statusKnown ? endings.status : std::nullopt;
+}
+
 // A read-modify-write: the script plays its reads and writes in turn. A read
 // that passes leads to the write; a write whose version is stale (409 ABORTED,
 // a 412 to its If-Match) starts the whole sequence again, as does any retried
@@ -174,13 +214,8 @@ ConformanceExpectation expectReadModifyWrite(const BackoffPolicy &policy, const 
             retry = true;
             rule = Tr::tr("a retryable status; the write carries the version it read, so it is conditional");
         } else if (!answered) {
-            // As for a single request (expect()): the same defaults for a fault the rules do not name.
-            const NetworkFaultClass fault
-                = seen.kind == Observation::Kind::Timeout ? NetworkFaultClass::Timeout : seen.fault;
-            const FaultAction fallback = fault == NetworkFaultClass::BrokenStream || fault == NetworkFaultClass::Timeout
-                ? FaultAction::RetryAfterDelay
-                : FaultAction::GiveUp;
-            const FaultAction action = rules.networkActions.value(fault, fallback);
+            const NetworkFaultClass fault = faultOf(seen);
+            const FaultAction action = networkAction(rules, fault);
             retry = action != FaultAction::GiveUp;
             rule = Tr::tr("%1 for %2").arg(faultActionName(action), networkFaultClassName(fault));
         } else {
@@ -198,11 +233,7 @@ ConformanceExpectation expectReadModifyWrite(const BackoffPolicy &policy, const 
             endings.add(RequestOutcome::AttemptsExhausted, k + 1, seen.status);
             break;
         }
-        Backoff::Range wait = Backoff::delayRange(policy, retryIndex++);
-        if (const double factor = answered ? rules.statusDelayFactor(status) : 1.0; factor != 1.0) {
-            wait = {
-                Backoff::scaledDelayMs(policy, wait.minMs, factor), Backoff::scaledDelayMs(policy, wait.maxMs, factor)};
-        }
+        const Backoff::Range wait = waitAfter(policy, seen, retryIndex++);
         if (policy.deadlineMs > 0.0 && wait.minMs >= policy.deadlineMs - elapsedMin) {
             e.explanation.append(
                 Tr::tr("%1: %2 - %3, but the wait would cross the deadline").arg(attempt, seen.what, rule));
@@ -233,13 +264,7 @@ ConformanceExpectation expectReadModifyWrite(const BackoffPolicy &policy, const 
     }
     if (endings.outcomes.isEmpty()) // the model ran out of attempts: only a deadline ends it
         endings.add(RequestOutcome::DeadlineExceeded, modelledAttempts, std::nullopt, false);
-    e.outcomes = endings.outcomes;
-    e.minAttempts = endings.minAttempts;
-    e.maxAttempts = endings.maxAttempts;
-    e.deadlineMs = std::max(0.0, policy.deadlineMs);
-    e.longestMs = policy.deadlineMs > 0.0 ? std::min(elapsedMax, policy.deadlineMs + attemptUpperMs) : elapsedMax;
-    e.checkFinalStatus = endings.statusKnown;
-    e.finalStatus = endings.statusKnown ? endings.status : std::nullopt;
+    fillIn(e, endings, policy, elapsedMax);
     return e;
 }
 
@@ -359,12 +384,8 @@ ConformanceExpectation expect(const BackoffPolicy &policy, const FaultSequence &
                 rule = Tr::tr("not a retryable status");
             }
         } else {
-            const NetworkFaultClass fault
-                = seen.kind == Observation::Kind::Timeout ? NetworkFaultClass::Timeout : seen.fault;
-            const FaultAction fallback = fault == NetworkFaultClass::BrokenStream || fault == NetworkFaultClass::Timeout
-                ? FaultAction::RetryAfterDelay
-                : FaultAction::GiveUp;
-            const FaultAction action = rules.networkActions.value(fault, fallback);
+            const NetworkFaultClass fault = faultOf(seen);
+            const FaultAction action = networkAction(rules, fault);
             retry = action != FaultAction::GiveUp;
             immediate = action == FaultAction::RetryImmediately;
             rule = Tr::tr("%1 for %2").arg(faultActionName(action), networkFaultClassName(fault));
@@ -438,14 +459,7 @@ ConformanceExpectation expect(const BackoffPolicy &policy, const FaultSequence &
         if (immediate && !usedImmediate) {
             usedImmediate = true;
         } else {
-            wait = Backoff::delayRange(policy, retryIndex++);
-            const double factor = seen.kind != Observation::Kind::Response
-                ? rules.delayFactor(seen.kind == Observation::Kind::Timeout ? NetworkFaultClass::Timeout : seen.fault)
-                : rules.statusDelayFactor(seen.status.value_or(0));
-            if (factor != 1.0) {
-                wait = {Backoff::scaledDelayMs(policy, wait.minMs, factor),
-                    Backoff::scaledDelayMs(policy, wait.maxMs, factor)};
-            }
+            wait = waitAfter(policy, seen, retryIndex++);
         }
         QString waitText = wait.minMs == wait.maxMs
             ? Tr::tr("%1 ms").arg(wait.minMs, 0, 'f', 1)
@@ -509,13 +523,7 @@ ConformanceExpectation expect(const BackoffPolicy &policy, const FaultSequence &
 
     if (endings.outcomes.isEmpty()) // unreachable: every path adds an ending
         endings.add(RequestOutcome::GaveUp, 1, std::nullopt, false);
-    e.outcomes = endings.outcomes;
-    e.minAttempts = endings.minAttempts;
-    e.maxAttempts = endings.maxAttempts;
-    e.deadlineMs = std::max(0.0, policy.deadlineMs);
-    e.longestMs = policy.deadlineMs > 0.0 ? std::min(elapsedMax, policy.deadlineMs + attemptUpperMs) : elapsedMax;
-    e.checkFinalStatus = endings.statusKnown;
-    e.finalStatus = endings.statusKnown ? endings.status : std::nullopt;
+    fillIn(e, endings, policy, elapsedMax);
     return e;
 }
 
