@@ -5,8 +5,8 @@
 #include "core/executor/retryexecutor.h"
 #include "core/observe/observationplan.h"
 #include "ui/observe/clientsview.h"
-#include "ui/session/embeddedserver.h"
-#include "ui/session/observation.h"
+#include "ui/session/hosting/embeddedserver.h"
+#include "ui/session/hosting/observation.h"
 
 #include <QDeadlineTimer>
 #include <QDockWidget>

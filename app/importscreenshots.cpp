@@ -11,7 +11,7 @@
 #include "ui/mainwindow.h"
 #include "ui/openedrun.h"
 #include "ui/run/timelineview.h"
-#include "ui/session/runsession.h"
+#include "ui/session/run/runsession.h"
 
 #include <QDir>
 #include <QDockWidget>

@@ -2,7 +2,7 @@
 #include "app/screenshotcommand.h"
 #include "app/startupprobe.h"
 #include "ui/mainwindow.h"
-#include "ui/session/embeddedserver.h"
+#include "ui/session/hosting/embeddedserver.h"
 
 #include <QApplication>
 

@@ -5,8 +5,8 @@
 #include "core/executor/retryexecutor.h"
 #include "core/proxy/faultrule.h"
 #include "ui/proxy/proxyview.h"
-#include "ui/session/embeddedserver.h"
-#include "ui/session/proxyinstance.h"
+#include "ui/session/hosting/embeddedserver.h"
+#include "ui/session/hosting/proxyinstance.h"
 
 #include <QDeadlineTimer>
 #include <QDockWidget>

@@ -11,7 +11,7 @@
 #include "app/screenshotstep.h"
 #include "app/windowscreenshots.h"
 #include "ui/mainwindow.h"
-#include "ui/session/embeddedserver.h"
+#include "ui/session/hosting/embeddedserver.h"
 #include "ui/widgets/darkpalette.h"
 
 #include <QApplication>

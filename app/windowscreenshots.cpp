@@ -21,9 +21,9 @@
 #include "ui/run/timelineview.h"
 #include "ui/runactions.h"
 #include "ui/server/serverview.h"
-#include "ui/session/embeddedserver.h"
-#include "ui/session/requestrunner.h"
-#include "ui/session/runsession.h"
+#include "ui/session/hosting/embeddedserver.h"
+#include "ui/session/request/requestrunner.h"
+#include "ui/session/run/runsession.h"
 #include "ui/transportcontroller.h"
 #include "ui/widgets/serverlogmodel.h"
 

@@ -11,7 +11,7 @@
 #include "ui/run/attemptlogmodel.h"
 #include "ui/run/errorlogview.h"
 #include "ui/run/timelineview.h"
-#include "ui/session/runsession.h"
+#include "ui/session/run/runsession.h"
 
 #include <QApplication>
 #include <QCommandLineParser>

@@ -17,8 +17,8 @@
 #include "ui/mainwindow.h"
 #include "ui/run/errorlogview.h"
 #include "ui/run/timelineview.h"
-#include "ui/session/embeddedserver.h"
-#include "ui/session/runsession.h"
+#include "ui/session/hosting/embeddedserver.h"
+#include "ui/session/run/runsession.h"
 
 #include <QAbstractScrollArea>
 #include <QApplication>

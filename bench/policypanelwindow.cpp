@@ -4,7 +4,7 @@
 #include "core/policy/policyjson.h"
 #include "ui/policy/policyeditor.h"
 #include "ui/policy/policypanel.h"
-#include "ui/session/settings.h"
+#include "ui/session/settings/settings.h"
 #include "ui/widgets/darkpalette.h"
 
 #include <QApplication>

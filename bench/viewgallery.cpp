@@ -19,7 +19,7 @@
 #include "ui/run/errorlogview.h"
 #include "ui/run/statisticsview.h"
 #include "ui/run/timelineview.h"
-#include "ui/session/runsession.h"
+#include "ui/session/run/runsession.h"
 #include "ui/widgets/darkpalette.h"
 
 #include <QApplication>

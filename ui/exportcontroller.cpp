@@ -5,8 +5,8 @@
 #include "core/export/harexport.h"
 #include "core/export/reportjson.h"
 #include "ui/run/errorlogview.h"
-#include "ui/session/runsession.h"
-#include "ui/session/settings.h"
+#include "ui/session/run/runsession.h"
+#include "ui/session/settings/settings.h"
 #include "ui/widgets/messagebar.h"
 
 #include <QDateTime>

@@ -13,7 +13,7 @@
 #include "ui/import/postmanimportdialog.h"
 #include "ui/policy/policypanel.h"
 #include "ui/request/requestcomposer.h"
-#include "ui/session/settings.h"
+#include "ui/session/settings/settings.h"
 #include "ui/widgets/fieldmessage.h"
 #include "ui/widgets/messagebar.h"
 

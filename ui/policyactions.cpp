@@ -10,8 +10,8 @@
 #include "ui/policy/layercalculator.h"
 #include "ui/policy/policyeditor.h"
 #include "ui/policy/policypanel.h"
-#include "ui/session/requestrunner.h"
-#include "ui/session/settings.h"
+#include "ui/session/request/requestrunner.h"
+#include "ui/session/settings/settings.h"
 #include "ui/widgets/messagebar.h"
 
 #include <QAction>

@@ -7,9 +7,9 @@
 #include "core/export/harexport.h"
 #include "core/faultserver/faultserver.h" // complete for RequestRunner::server()
 #include "ui/request/requestcomposer.h"
-#include "ui/session/requestrunner.h"
-#include "ui/session/runsession.h"
-#include "ui/session/settings.h"
+#include "ui/session/request/requestrunner.h"
+#include "ui/session/run/runsession.h"
+#include "ui/session/settings/settings.h"
 #include "ui/statusbarpresenter.h"
 #include "ui/widgets/messagebar.h"
 

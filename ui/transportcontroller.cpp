@@ -6,8 +6,8 @@
 #include "ui/request/transportform.h"
 #include "ui/server/httpspanel.h"
 #include "ui/server/serverview.h"
-#include "ui/session/embeddedserver.h"
-#include "ui/session/settings.h"
+#include "ui/session/hosting/embeddedserver.h"
+#include "ui/session/settings/settings.h"
 #include "ui/widgets/insecurebanner.h"
 #include "ui/widgets/messagebar.h"
 

@@ -1,8 +1,8 @@
 #include "tests/ui/session/sessionfixtures.h"
 #include "ui/exportcontroller.h"
 #include "ui/run/errorlogview.h"
-#include "ui/session/runsession.h"
-#include "ui/session/settings.h"
+#include "ui/session/run/runsession.h"
+#include "ui/session/settings/settings.h"
 #include "ui/widgets/messagebar.h"
 
 #include <QFile>

@@ -13,9 +13,9 @@
 #include "ui/mainwindow.h"
 #include "ui/policy/policypanel.h"
 #include "ui/request/requestcomposer.h"
-#include "ui/session/requestrunner.h"
-#include "ui/session/runsession.h"
-#include "ui/session/settings.h"
+#include "ui/session/request/requestrunner.h"
+#include "ui/session/run/runsession.h"
+#include "ui/session/settings/settings.h"
 
 #include <QAction>
 #include <QApplication>

@@ -12,8 +12,8 @@
 #include "ui/run/replaybar.h"
 #include "ui/run/statisticsview.h"
 #include "ui/run/timelineview.h"
-#include "ui/session/runreplay.h"
-#include "ui/session/runsession.h"
+#include "ui/session/run/runreplay.h"
+#include "ui/session/run/runsession.h"
 #include "ui/widgets/bodyview.h"
 #include "ui/widgets/messagebar.h"
 

@@ -8,9 +8,9 @@
 #include "ui/policy/policypanel.h"
 #include "ui/policyactions.h"
 #include "ui/run/errorlogview.h"
-#include "ui/session/requestrunner.h"
-#include "ui/session/runsession.h"
-#include "ui/session/settings.h"
+#include "ui/session/request/requestrunner.h"
+#include "ui/session/run/runsession.h"
+#include "ui/session/settings/settings.h"
 #include "ui/widgets/messagebar.h"
 
 #include <QAction>

@@ -6,9 +6,9 @@
 #include "ui/run/errorlogview.h"
 #include "ui/run/statisticsview.h"
 #include "ui/run/timelineview.h"
-#include "ui/session/runreplay.h"
-#include "ui/session/runsession.h"
-#include "ui/session/settings.h"
+#include "ui/session/run/runreplay.h"
+#include "ui/session/run/runsession.h"
+#include "ui/session/settings/settings.h"
 #include "ui/widgets/messagebar.h"
 
 #include <QAction>

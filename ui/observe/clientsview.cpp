@@ -5,8 +5,8 @@
 #include "core/observe/verdicts.h"
 #include "ui/observe/clientlistmodel.h"
 #include "ui/observe/verdictpanel.h"
-#include "ui/session/embeddedserver.h"
-#include "ui/session/observation.h"
+#include "ui/session/hosting/embeddedserver.h"
+#include "ui/session/hosting/observation.h"
 #include "ui/widgets/flowlayout.h"
 
 #include <QApplication>

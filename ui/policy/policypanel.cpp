@@ -3,7 +3,7 @@
 #include "core/policy/presets.h"
 #include "ui/policy/policyeditor.h"
 #include "ui/policy/schedulepreviewchart.h"
-#include "ui/session/settings.h"
+#include "ui/session/settings/settings.h"
 
 #include <QResizeEvent>
 #include <QScrollArea>

@@ -2,7 +2,7 @@
 
 #include "core/policy/policyjson.h"
 #include "core/policy/presets.h"
-#include "ui/session/settings.h"
+#include "ui/session/settings/settings.h"
 #include "ui/widgets/fieldmessage.h"
 #include "ui/widgets/flowlayout.h"
 

@@ -2,7 +2,7 @@
 
 #include "core/util/exportfile.h"
 #include "ui/proxy/faultrulesmodel.h"
-#include "ui/session/runsession.h"
+#include "ui/session/run/runsession.h"
 #include "ui/widgets/flowlayout.h"
 #include "ui/widgets/serverlogmodel.h"
 

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "ui/session/proxyinstance.h"
+#include "ui/session/hosting/proxyinstance.h"
 
 #include <QHash>
 #include <QList>

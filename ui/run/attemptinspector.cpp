@@ -6,7 +6,7 @@
 #include "core/http/retryheaders.h"
 #include "core/record/runstatistics.h"
 #include "ui/run/timingwaterfall.h"
-#include "ui/session/runsession.h"
+#include "ui/session/run/runsession.h"
 #include "ui/widgets/bodyview.h"
 #include "ui/widgets/credentialmask.h"
 #include "ui/widgets/outcomestyle.h"

@@ -1,6 +1,6 @@
 #include "ui/run/attemptlogmodel.h"
 
-#include "ui/session/runsession.h"
+#include "ui/session/run/runsession.h"
 #include "ui/widgets/outcomestyle.h"
 
 #include <QLocale>

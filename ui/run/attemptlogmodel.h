@@ -1,7 +1,7 @@
 #pragma once
 
 #include "core/record/runstatistics.h"
-#include "ui/session/runsession.h"
+#include "ui/session/run/runsession.h"
 
 #include <QAbstractTableModel>
 #include <QPointer>

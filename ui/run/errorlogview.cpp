@@ -1,6 +1,6 @@
 #include "ui/run/errorlogview.h"
 
-#include "ui/session/runsession.h"
+#include "ui/session/run/runsession.h"
 
 #include <QAction>
 #include <QCheckBox>

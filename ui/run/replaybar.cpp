@@ -1,6 +1,6 @@
 #include "ui/run/replaybar.h"
 
-#include "ui/session/runreplay.h"
+#include "ui/session/run/runreplay.h"
 
 #include <QComboBox>
 #include <QHBoxLayout>

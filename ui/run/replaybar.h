@@ -1,6 +1,6 @@
 #pragma once
 
-#include "ui/session/runreplay.h"
+#include "ui/session/run/runreplay.h"
 
 #include <QPointer>
 #include <QWidget>

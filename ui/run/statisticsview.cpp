@@ -1,7 +1,7 @@
 #include "ui/run/statisticsview.h"
 
 #include "core/record/runstatistics.h"
-#include "ui/session/runsession.h"
+#include "ui/session/run/runsession.h"
 #include "ui/widgets/outcomestyle.h"
 #include "ui/widgets/timeaxis.h"
 

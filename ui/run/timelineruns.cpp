@@ -1,6 +1,6 @@
 #include "ui/run/timelineruns.h"
 
-#include "ui/session/runsession.h"
+#include "ui/session/run/runsession.h"
 #include "ui/session/uitr.h"
 
 #include <QFontMetrics>

@@ -2,7 +2,7 @@
 
 #include "ui/run/timelinelegend.h"
 #include "ui/run/timelineruns.h"
-#include "ui/session/runsession.h"
+#include "ui/session/run/runsession.h"
 #include "ui/widgets/outcomestyle.h"
 
 #include <QApplication>

@@ -3,7 +3,7 @@
 #include "core/faultserver/faultserver.h"
 #include "core/faultserver/tlsfault.h"
 #include "core/util/exportfile.h"
-#include "ui/session/embeddedserver.h"
+#include "ui/session/hosting/embeddedserver.h"
 #include "ui/widgets/fieldmessage.h"
 #include "ui/widgets/flowlayout.h"
 

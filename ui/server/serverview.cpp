@@ -2,7 +2,7 @@
 
 #include "core/faultserver/faultinstruction.h"
 #include "ui/server/httpspanel.h"
-#include "ui/session/embeddedserver.h"
+#include "ui/session/hosting/embeddedserver.h"
 #include "ui/widgets/fieldmessage.h"
 #include "ui/widgets/serverlogmodel.h"
 

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "ui/session/serverscenario.h"
+#include "ui/session/hosting/serverscenario.h"
 
 #include <QPointer>
 #include <QWidget>

@@ -9,7 +9,7 @@
 #include "ui/mainwindow.h"
 #include "ui/policy/policypanel.h"
 #include "ui/request/requestcomposer.h"
-#include "ui/session/runsession.h"
+#include "ui/session/run/runsession.h"
 
 #include <QAbstractItemModelTester>
 #include <QAction>

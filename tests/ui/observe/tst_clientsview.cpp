@@ -7,9 +7,9 @@
 #include "ui/observe/verdictpanel.h"
 #include "ui/policy/policypanel.h"
 #include "ui/run/timelineview.h"
-#include "ui/session/embeddedserver.h"
-#include "ui/session/observation.h"
-#include "ui/session/runsession.h"
+#include "ui/session/hosting/embeddedserver.h"
+#include "ui/session/hosting/observation.h"
+#include "ui/session/run/runsession.h"
 
 #include <QCheckBox>
 #include <QComboBox>

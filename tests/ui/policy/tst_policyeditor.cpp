@@ -4,7 +4,7 @@
 #include "core/policy/presets.h"
 #include "ui/policy/faultactionmodel.h"
 #include "ui/policy/policyeditor.h"
-#include "ui/session/settings.h"
+#include "ui/session/settings/settings.h"
 #include "ui/widgets/fieldmessage.h"
 #include "ui/widgets/unitspinbox.h"
 

@@ -2,7 +2,7 @@
 #include "ui/policy/policyeditor.h"
 #include "ui/policy/policypanel.h"
 #include "ui/policy/schedulepreviewchart.h"
-#include "ui/session/settings.h"
+#include "ui/session/settings/settings.h"
 #include "ui/widgets/unitspinbox.h"
 
 #include <QComboBox>

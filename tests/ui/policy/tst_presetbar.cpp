@@ -1,7 +1,7 @@
 #include "core/policy/policyjson.h"
 #include "core/policy/presets.h"
 #include "ui/policy/presetbar.h"
-#include "ui/session/settings.h"
+#include "ui/session/settings/settings.h"
 #include "ui/widgets/fieldmessage.h"
 
 #include <QComboBox>

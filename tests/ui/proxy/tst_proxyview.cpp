@@ -4,9 +4,9 @@
 #include "ui/proxy/faultrulesmodel.h"
 #include "ui/proxy/proxyview.h"
 #include "ui/run/timelineview.h"
-#include "ui/session/proxyinstance.h"
-#include "ui/session/runsession.h"
-#include "ui/session/settings.h"
+#include "ui/session/hosting/proxyinstance.h"
+#include "ui/session/run/runsession.h"
+#include "ui/session/settings/settings.h"
 #include "ui/widgets/serverlogmodel.h"
 
 #include <QJsonDocument>

@@ -9,7 +9,7 @@
 #include "ui/run/errorlogview.h"
 #include "ui/run/timelineview.h"
 #include "ui/run/timingwaterfall.h"
-#include "ui/session/runsession.h"
+#include "ui/session/run/runsession.h"
 #include "ui/widgets/bodyview.h"
 
 #include <QAction>

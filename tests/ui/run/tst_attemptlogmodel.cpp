@@ -1,6 +1,6 @@
 #include "tests/ui/session/sessionfixtures.h"
 #include "ui/run/attemptlogmodel.h"
-#include "ui/session/runsession.h"
+#include "ui/session/run/runsession.h"
 
 #include <QAbstractItemModelTester>
 #include <QSignalSpy>

@@ -3,7 +3,7 @@
 #include "ui/run/attemptlogmodel.h"
 #include "ui/run/statisticsview.h"
 #include "ui/run/timelineview.h"
-#include "ui/session/runsession.h"
+#include "ui/session/run/runsession.h"
 
 #include <QAbstractItemModelTester>
 #include <QSignalSpy>

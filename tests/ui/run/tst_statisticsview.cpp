@@ -2,7 +2,7 @@
 #include "core/faultserver/faultserver.h"
 #include "tests/ui/session/sessionfixtures.h"
 #include "ui/run/statisticsview.h"
-#include "ui/session/runsession.h"
+#include "ui/session/run/runsession.h"
 
 #include <QAreaSeries>
 #include <QBarCategoryAxis>

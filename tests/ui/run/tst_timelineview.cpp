@@ -1,7 +1,7 @@
 #include "core/util/clock.h"
 #include "tests/ui/session/sessionfixtures.h"
 #include "ui/run/timelineview.h"
-#include "ui/session/runsession.h"
+#include "ui/session/run/runsession.h"
 #include "ui/widgets/outcomestyle.h"
 
 #include <QApplication>

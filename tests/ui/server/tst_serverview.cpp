@@ -1,5 +1,5 @@
 #include "ui/server/serverview.h"
-#include "ui/session/embeddedserver.h"
+#include "ui/session/hosting/embeddedserver.h"
 #include "ui/widgets/fieldmessage.h"
 #include "ui/widgets/serverlogmodel.h"
 

@@ -4,7 +4,7 @@
 // and a deterministic synthetic run of any size (shared by the ui tests and bench/).
 
 #include "core/record/attemptrecord.h"
-#include "ui/session/runsession.h"
+#include "ui/session/run/runsession.h"
 
 #include <QString>
 

@@ -3,7 +3,7 @@
 #include "tests/ui/windowparts.h"
 #include "ui/mainwindow.h"
 #include "ui/run/timelineview.h"
-#include "ui/session/runsession.h"
+#include "ui/session/run/runsession.h"
 #include "ui/widgets/messagebar.h"
 #include "ui/widgets/outcomestyle.h"
 #include "ui/widgets/pictureexport.h"

@@ -1,4 +1,4 @@
-#include "ui/session/stringpool.h"
+#include "ui/session/run/stringpool.h"
 
 namespace RetryLab::Ui {
 

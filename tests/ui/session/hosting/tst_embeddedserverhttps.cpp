@@ -3,7 +3,7 @@
 // file requests trust, shared by every window running at the same time.
 
 #include "core/faultserver/faultserver.h"
-#include "ui/session/embeddedserver.h"
+#include "ui/session/hosting/embeddedserver.h"
 
 #include <QCoreApplication>
 #include <QFile>

@@ -1,5 +1,5 @@
 #include "tests/ui/session/sessionfixtures.h"
-#include "ui/session/runsession.h"
+#include "ui/session/run/runsession.h"
 
 #include <QTest>
 

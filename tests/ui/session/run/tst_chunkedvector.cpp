@@ -1,4 +1,4 @@
-#include "ui/session/chunkedvector.h"
+#include "ui/session/run/chunkedvector.h"
 
 #include <QTest>
 

@@ -5,8 +5,8 @@
 #include "core/policy/backoffpolicy.h"
 #include "core/policy/endpointpolicy.h"
 #include "core/record/transportoptions.h"
-#include "ui/session/proxysettings.h"
-#include "ui/session/serverscenario.h"
+#include "ui/session/hosting/proxysettings.h"
+#include "ui/session/hosting/serverscenario.h"
 
 #include <QByteArray>
 #include <QList>

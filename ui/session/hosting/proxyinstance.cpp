@@ -1,11 +1,11 @@
-#include "ui/session/proxyinstance.h"
+#include "ui/session/hosting/proxyinstance.h"
 
 #include "core/observe/observationreport.h"
 #include "core/observe/observer.h"
 #include "core/proxy/proxycontrol.h"
 #include "core/proxy/proxyserver.h"
 #include "core/util/clock.h"
-#include "ui/session/runsession.h"
+#include "ui/session/run/runsession.h"
 #include "ui/session/uitr.h"
 
 #include <QCoreApplication>

@@ -1,11 +1,11 @@
-#include "ui/session/requestrunner.h"
+#include "ui/session/request/requestrunner.h"
 
 #include "core/executor/preparedtransport.h"
 #include "core/executor/threadedexecutor.h"
 #include "core/faultserver/faultserver.h"
 #include "core/http/retryheaders.h"
 #include "core/util/randomsource.h"
-#include "ui/session/runsession.h"
+#include "ui/session/run/runsession.h"
 
 #include <QHostAddress>
 #include <QLoggingCategory>

@@ -1,6 +1,6 @@
-#include "ui/session/runreplay.h"
+#include "ui/session/run/runreplay.h"
 
-#include "ui/session/runsession.h"
+#include "ui/session/run/runsession.h"
 
 #include <algorithm>
 #include <cmath>

@@ -1,6 +1,6 @@
 #include "tests/ui/session/sessionfixtures.h"
-#include "ui/session/runreplay.h"
-#include "ui/session/runsession.h"
+#include "ui/session/run/runreplay.h"
+#include "ui/session/run/runsession.h"
 
 #include <QSignalSpy>
 #include <QTest>

@@ -1,4 +1,4 @@
-#include "ui/session/serverscenario.h"
+#include "ui/session/hosting/serverscenario.h"
 
 #include "core/faultserver/faultinstruction.h"
 #include "core/util/randomsource.h"

@@ -6,8 +6,8 @@
 #include "core/record/attemptrecord.h"
 #include "core/record/runrecord.h"
 #include "core/record/runstatistics.h"
-#include "ui/session/chunkedvector.h"
-#include "ui/session/stringpool.h"
+#include "ui/session/run/chunkedvector.h"
+#include "ui/session/run/stringpool.h"
 
 #include <QDateTime>
 #include <QHash>

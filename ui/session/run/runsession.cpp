@@ -1,4 +1,4 @@
-#include "ui/session/runsession.h"
+#include "ui/session/run/runsession.h"
 
 #include "core/executor/threadedexecutor.h"
 #include "core/util/clock.h"

@@ -1,11 +1,11 @@
-#include "ui/session/observation.h"
+#include "ui/session/hosting/observation.h"
 
 #include "core/faultserver/faultserver.h"
 #include "core/observe/observer.h"
 #include "core/record/attemptrecord.h"
 #include "core/util/clock.h"
-#include "ui/session/embeddedserver.h"
-#include "ui/session/runsession.h"
+#include "ui/session/hosting/embeddedserver.h"
+#include "ui/session/run/runsession.h"
 #include "ui/session/uitr.h"
 
 #include <QLoggingCategory>

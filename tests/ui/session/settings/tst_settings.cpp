@@ -2,7 +2,7 @@
 #include "core/policy/policyjson.h"
 #include "core/policy/presets.h"
 #include "tests/core/collections/transportfixtures.h"
-#include "ui/session/settings.h"
+#include "ui/session/settings/settings.h"
 
 #include <QDir>
 #include <QFile>

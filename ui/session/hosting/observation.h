@@ -2,7 +2,7 @@
 
 #include "core/grouping/observedattempt.h"
 #include "core/observe/observationplan.h"
-#include "ui/session/observedlanes.h"
+#include "ui/session/run/observedlanes.h"
 
 #include <QHash>
 #include <QList>

@@ -1,7 +1,7 @@
 #include "core/executor/threadedexecutor.h"
 #include "core/faultserver/faultserver.h"
-#include "ui/session/requestrunner.h"
-#include "ui/session/runsession.h"
+#include "ui/session/request/requestrunner.h"
+#include "ui/session/run/runsession.h"
 
 #include <QSignalSpy>
 #include <QTest>

@@ -1,7 +1,7 @@
-#include "ui/session/observedlanes.h"
+#include "ui/session/run/observedlanes.h"
 
 #include "core/record/attemptrecord.h"
-#include "ui/session/runsession.h"
+#include "ui/session/run/runsession.h"
 #include "ui/session/uitr.h"
 
 namespace RetryLab::Ui {

@@ -1,4 +1,4 @@
-#include "ui/session/proxysettings.h"
+#include "ui/session/hosting/proxysettings.h"
 
 #include "core/util/jsonreader.h"
 

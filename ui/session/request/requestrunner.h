@@ -5,7 +5,7 @@
 #include "core/policy/endpointpolicy.h"
 #include "core/record/attemptrecord.h"
 #include "core/util/result.h"
-#include "ui/session/serverscenario.h"
+#include "ui/session/hosting/serverscenario.h"
 
 #include <QHash>
 #include <QObject>

@@ -1,4 +1,4 @@
-#include "ui/session/embeddedserver.h"
+#include "ui/session/hosting/embeddedserver.h"
 
 #include "core/runtime/workerthread.h"
 #include "core/util/exportfile.h"

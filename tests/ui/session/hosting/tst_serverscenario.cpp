@@ -1,5 +1,5 @@
 #include "core/faultserver/faultinstruction.h"
-#include "ui/session/serverscenario.h"
+#include "ui/session/hosting/serverscenario.h"
 
 #include <QJsonArray>
 #include <QTest>

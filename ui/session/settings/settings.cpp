@@ -1,4 +1,4 @@
-#include "ui/session/settings.h"
+#include "ui/session/settings/settings.h"
 
 #include "core/collections/savedtransport.h"
 #include "core/herd/herdparametersjson.h"
