@@ -9,9 +9,11 @@
 #include "ui/session/settings/settings.h"
 #include "ui/widgets/messagebar.h"
 
+#include <QAction>
 #include <QDateTime>
 #include <QDir>
 #include <QFileInfo>
+#include <QMenu>
 #include <QStandardPaths>
 
 namespace RetryLab::Ui {
@@ -38,7 +40,45 @@ ExportController::ExportController(
     RunSession *session, ErrorLogView *errorLog, Settings *settings, MessageBar *messages, QWidget *dialogParent)
     : QObject(dialogParent), m_session(session), m_errorLog(errorLog), m_settings(settings), m_messages(messages),
       m_dialogParent(dialogParent)
-{ }
+{
+    if (!m_errorLog)
+        return;
+    connect(m_errorLog, &ErrorLogView::exportRequested, this, [this](ErrorLogView::ExportFormat format, bool visible) {
+        exportAs(format == ErrorLogView::ExportFormat::Csv ? Format::Csv : Format::Json, visible, options());
+    });
+}
+
+void ExportController::addExportActions(QMenu *file)
+{
+    QAction *exportRun
+        = file->addAction(tr("&Export run\u2026"), this, [this] { exportAs(Format::Json, false, options()); });
+    exportRun->setObjectName(QStringLiteral("exportRun"));
+    exportRun->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
+    exportRun->setToolTip(tr("Save every attempt as a JSON report, CSV or HAR (Ctrl+E)"));
+    QMenu *exportMenu = file->addMenu(tr("Export run &as"));
+    for (const FormatInfo &info : formats()) {
+        exportMenu->addAction(
+            tr("%1\u2026").arg(info.title), this, [this, f = info.format] { exportAs(f, false, options()); });
+    }
+}
+
+void ExportController::addRedactAction(QMenu *file)
+{
+    m_redactAction = file->addAction(tr("&Redact credentials in exports"));
+    m_redactAction->setObjectName(QStringLiteral("redactExports"));
+    m_redactAction->setCheckable(true);
+    m_redactAction->setChecked(true);
+    m_redactAction->setToolTip(tr("Authorization, cookies, API keys, tokens and passwords are replaced by REDACTED in "
+                                  "exports and in \"Copy as curl\". Turned on at every start."));
+}
+
+Core::ExportOptions ExportController::options() const
+{
+    Core::ExportOptions options;
+    // Without the toggle (a controller made alone), exports redact: the safe default.
+    options.redactCredentials = !m_redactAction || m_redactAction->isChecked();
+    return options;
+}
 
 QString ExportController::chooseFile(QFileDialog::AcceptMode mode, const QString &title, const QString &suggestion,
     const QString &filters, QString *selectedFilter) const

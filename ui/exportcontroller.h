@@ -11,6 +11,9 @@
 
 #include <functional>
 
+class QAction;
+class QMenu;
+
 namespace RetryLab::Ui {
 
 class ErrorLogView;
@@ -21,7 +24,9 @@ class Settings;
 /// Writes the window's run to a file: the format by the chosen filter or the
 /// file's extension, the error log's shown rows or the whole run, and a message
 /// above the tabs that says what was written (or why not, with the run kept).
-/// It also asks for file names, through a chooser that tests replace.
+/// It also asks for file names, through a chooser that tests replace. It owns the
+/// File menu's export actions and the "Redact credentials" toggle that every export
+/// and copy of the window follows (options()).
 class ExportController final : public QObject
 {
     Q_OBJECT
@@ -59,6 +64,13 @@ public:
     QString chooseFile(QFileDialog::AcceptMode mode, const QString &title, const QString &suggestion,
         const QString &filters, QString *selectedFilter = nullptr) const;
 
+    /// Adds "Export run…" (Ctrl+E) and "Export run as" to the File menu.
+    void addExportActions(QMenu *file);
+    /// Adds the "Redact credentials in exports" toggle, on at every start.
+    void addRedactAction(QMenu *file);
+    /// What the window's exports and copies follow now: credentials redacted or not.
+    Core::ExportOptions options() const;
+
     /// Asks for a file (in the last export folder), then writes it.
     void exportAs(Format preferred, bool onlyVisibleRows, const Core::ExportOptions &options);
     /// Writes the run (or the error log's shown rows) to `path`; the outcome is
@@ -74,6 +86,7 @@ private:
     QWidget *m_dialogParent;
     FileChooser m_fileChooser;
     SecretSource m_secrets;
+    QAction *m_redactAction = nullptr;
 };
 
 } // namespace RetryLab::Ui

@@ -8,6 +8,7 @@
 #include "ui/runactions.h"
 #include "ui/statusbarpresenter.h"
 #include "ui/transportcontroller.h"
+#include "ui/workspacetabs.h"
 
 #include "core/collections/requesttemplate.h"
 #include "core/collections/secretmask.h"
@@ -44,7 +45,6 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QScreen>
-#include <QScrollArea>
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QVBoxLayout>
@@ -120,8 +120,8 @@ MainWindow::~MainWindow()
     m_openedRun->close();
     m_runner->stop();
     // The matrix runs on the embedded server: stop it before the server goes.
-    m_conformance->cancel();
-    m_conformance->setFaultServer(nullptr);
+    m_tabs->conformance()->cancel();
+    m_tabs->conformance()->setFaultServer(nullptr);
     m_server->stop();
 }
 
@@ -173,90 +173,12 @@ void MainWindow::buildDocks()
 
 void MainWindow::buildTabs()
 {
-    m_timeline = new TimelineView;
-    m_timeline->setObjectName(QStringLiteral("timeline"));
-    m_errorLog = new ErrorLogView;
-    m_errorLog->setObjectName(QStringLiteral("errorLog"));
-    m_statistics = new StatisticsView;
-    m_statistics->setObjectName(QStringLiteral("statistics"));
-    m_serverView = new ServerView;
-    m_serverView->setObjectName(QStringLiteral("server"));
-    m_conformance = new ConformanceView;
-    m_conformance->setObjectName(QStringLiteral("conformance"));
-    m_simulator = new SimulatorView;
-    m_simulator->setObjectName(QStringLiteral("simulator"));
-
-    m_timeline->setSession(m_session);
-    m_errorLog->setSession(m_session);
-    m_statistics->setSession(m_session);
-    m_serverView->setServer(m_server);
-
-    // Pages with forms and charts scroll rather than make the window too big for a
-    // laptop screen; the timeline and the log scroll on their own.
-    const auto scrollable = [](QWidget *page) {
-        auto *area = new QScrollArea;
-        area->setObjectName(page->objectName() + QStringLiteral("Scroll"));
-        area->setFrameShape(QFrame::NoFrame);
-        area->setWidgetResizable(true);
-        area->setWidget(page);
-        return area;
-    };
-    // The Clients tab's lanes: the run views again, on the observation's session.
-    m_observation = new Observation(m_server, this);
-    m_observation->setObjectName(QStringLiteral("observation"));
-    auto *observedViews = new QTabWidget;
-    observedViews->setObjectName(QStringLiteral("observedViews"));
-    observedViews->setDocumentMode(true);
-    auto *observedTimeline = new TimelineView;
-    observedTimeline->setObjectName(QStringLiteral("observedTimeline"));
-    auto *observedLog = new ErrorLogView;
-    auto *observedStatistics = new StatisticsView;
-    observedTimeline->setSession(m_observation->session());
-    observedLog->setSession(m_observation->session());
-    observedStatistics->setSession(m_observation->session());
-    observedViews->addTab(observedTimeline, tr("Timeline"));
-    observedViews->addTab(observedLog, tr("Error log"));
-    observedViews->addTab(scrollable(observedStatistics), tr("Statistics"));
-    m_clientsView = new ClientsView(m_observation, m_server, observedViews);
-    connect(m_clientsView, &ClientsView::policyRequested, this, [this](const Core::BackoffPolicy &policy) {
+    m_tabs = new WorkspaceTabs(m_session, m_server);
+    connect(m_tabs, &WorkspaceTabs::policyRequested, this, [this](const Core::BackoffPolicy &policy) {
         m_policyPanel->setPolicy(policy);
         m_policyDock->show();
         m_policyDock->raise();
     });
-    // The Proxy tab's lanes: the run views once more, on the current proxy's session.
-    auto *proxyLanes = new QTabWidget;
-    proxyLanes->setObjectName(QStringLiteral("proxyLanes"));
-    proxyLanes->setDocumentMode(true);
-    auto *proxyTimeline = new TimelineView;
-    proxyTimeline->setObjectName(QStringLiteral("proxyTimeline"));
-    auto *proxyLog = new ErrorLogView;
-    auto *proxyStatistics = new StatisticsView;
-    proxyLanes->addTab(proxyTimeline, tr("Timeline"));
-    proxyLanes->addTab(proxyLog, tr("Error log"));
-    proxyLanes->addTab(scrollable(proxyStatistics), tr("Statistics"));
-    m_proxyView = new ProxyView(proxyLanes);
-    m_proxyView->setObjectName(QStringLiteral("proxy"));
-    connect(m_proxyView, &ProxyView::currentProxyChanged, this,
-        [proxyTimeline, proxyLog, proxyStatistics](ProxyInstance *proxy) {
-            RunSession *session = proxy ? proxy->session() : nullptr;
-            proxyTimeline->setSession(session);
-            proxyLog->setSession(session);
-            proxyStatistics->setSession(session);
-        });
-    m_tabs = new QTabWidget;
-    m_tabs->setObjectName(QStringLiteral("tabs"));
-    m_tabs->setDocumentMode(true);
-    m_tabs->addTab(m_timeline, tr("Timeline"));
-    m_tabs->addTab(m_errorLog, tr("Error log"));
-    m_tabs->addTab(scrollable(m_statistics), tr("Statistics"));
-    m_tabs->addTab(scrollable(m_serverView), tr("Server"));
-    m_tabs->addTab(scrollable(m_clientsView), tr("Clients"));
-    m_tabs->addTab(scrollable(m_proxyView), tr("Proxy"));
-    m_tabs->addTab(m_conformance, tr("Conformance"));
-    // Its form scrolls on its own with Run below it; the page scrolls only when the
-    // window is smaller than the charts' minimum (1366x768 is not).
-    m_tabs->addTab(scrollable(m_simulator), tr("Herd simulator"));
-
     m_messages = new MessageBar;
     m_messages->setObjectName(QStringLiteral("messages"));
     auto *central = new QWidget;
@@ -265,7 +187,8 @@ void MainWindow::buildTabs()
     layout->setSpacing(0);
     m_insecureBanner = new InsecureBanner;
     layout->addWidget(m_insecureBanner);
-    m_openedRun = new OpenedRun(m_session, m_timeline, m_errorLog, m_statistics, m_inspector, m_messages, this);
+    m_openedRun = new OpenedRun(
+        m_session, m_tabs->timeline(), m_tabs->errorLog(), m_tabs->statistics(), m_inspector, m_messages, this);
     m_openedRun->setObjectName(QStringLiteral("openedRun"));
     layout->addWidget(m_messages);
     layout->addWidget(m_openedRun->banner());
@@ -273,99 +196,30 @@ void MainWindow::buildTabs()
     setCentralWidget(central);
 }
 
-QWidget *MainWindow::tab(Tab which) const
-{
-    switch (which) {
-    case Tab::Timeline:
-        return m_timeline;
-    case Tab::ErrorLog:
-        return m_errorLog;
-    case Tab::Statistics:
-        return m_statistics;
-    case Tab::Server:
-        return m_serverView;
-    case Tab::Conformance:
-        return m_conformance;
-    case Tab::Simulator:
-        return m_simulator;
-    case Tab::Clients:
-        return m_clientsView;
-    case Tab::Proxy:
-        return m_proxyView;
-    }
-    return nullptr;
-}
-
 void MainWindow::showTab(Tab which)
 {
-    QWidget *page = tab(which);
-    for (int i = 0; i < m_tabs->count(); ++i) {
-        QWidget *candidate = m_tabs->widget(i);
-        if (candidate == page || candidate->isAncestorOf(page)) {
-            m_tabs->setCurrentIndex(i);
-            return;
-        }
-    }
-}
-
-void MainWindow::focusCurrentTab()
-{
-    // The keyboard follows the eyes: the first widget of the page that takes Tab,
-    // in the page's own focus order, rather than whatever the docks held.
-    QWidget *page = m_tabs->currentWidget();
-    if (!page)
-        return;
-    QWidget *candidate = page;
-    do {
-        if (page->isAncestorOf(candidate) && candidate->isVisible() && candidate->isEnabled()
-            && (candidate->focusPolicy() & Qt::TabFocus) == Qt::TabFocus) {
-            candidate->setFocus(Qt::ShortcutFocusReason);
-            return;
-        }
-        candidate = candidate->nextInFocusChain();
-    } while (candidate && candidate != page);
-    page->setFocus(Qt::ShortcutFocusReason);
+    m_tabs->showTab(which);
 }
 
 MainWindow::Tab MainWindow::currentTab() const
 {
-    for (Tab each : {Tab::Timeline, Tab::ErrorLog, Tab::Statistics, Tab::Server, Tab::Conformance, Tab::Simulator,
-             Tab::Clients, Tab::Proxy}) {
-        QWidget *page = tab(each);
-        if (m_tabs->currentWidget() == page || m_tabs->currentWidget()->isAncestorOf(page))
-            return each;
-    }
-    return Tab::Timeline;
+    return m_tabs->currentTab();
 }
 
 void MainWindow::buildMenus()
 {
-    m_exports = new ExportController(m_session, m_errorLog, m_settings, m_messages, this);
+    m_exports = new ExportController(m_session, m_tabs->errorLog(), m_settings, m_messages, this);
     m_exports->setObjectName(QStringLiteral("exports"));
     m_presentation = new PresentationController(
-        {this, m_tabs, m_timeline, {m_policyDock, m_requestDock, m_collectionsDock, m_inspectorDock}, m_session,
+        {this, m_tabs, m_tabs->timeline(), {m_policyDock, m_requestDock, m_collectionsDock, m_inspectorDock}, m_session,
             m_openedRun, m_exports, m_messages},
         this);
     m_presentation->setObjectName(QStringLiteral("presentationController"));
 
     QMenu *file = menuBar()->addMenu(tr("&File"));
-    QAction *exportRun = file->addAction(tr("&Export run\u2026"), this,
-        [this] { m_exports->exportAs(ExportController::Format::Json, false, exportOptions()); });
-    exportRun->setObjectName(QStringLiteral("exportRun"));
-    exportRun->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
-    exportRun->setToolTip(tr("Save every attempt as a JSON report, CSV or HAR (Ctrl+E)"));
-    QMenu *exportMenu = file->addMenu(tr("Export run &as"));
-    for (const ExportController::FormatInfo &info : ExportController::formats()) {
-        exportMenu->addAction(tr("%1\u2026").arg(info.title), this,
-            [this, f = info.format] { m_exports->exportAs(f, false, exportOptions()); });
-    }
+    m_exports->addExportActions(file);
     m_presentation->addPictureAction(file);
-    m_redactAction = file->addAction(tr("&Redact credentials in exports"));
-    m_redactAction->setObjectName(QStringLiteral("redactExports"));
-    m_redactAction->setCheckable(true);
-    m_redactAction->setChecked(true);
-    m_redactAction->setToolTip(tr("Authorization, cookies, API keys, tokens and passwords are replaced by REDACTED in "
-                                  "exports and in \"Copy as curl\". Turned on at every start."));
+    m_exports->addRedactAction(file);
     file->addSeparator();
     QAction *openRun = file->addAction(tr("&Open run\u2026"), this, [this] {
         const QString path = m_exports->chooseFile(QFileDialog::AcceptOpen, tr("Open a run (JSON report)"),
@@ -396,7 +250,7 @@ void MainWindow::buildMenus()
 
     m_runActions
         = new RunActions({m_composer, m_runner, m_session, m_settings, m_executor, m_status, m_messages,
-                             [this] { return exportOptions(); }, [this] { return m_collections->secretValues(); }},
+                             [this] { return m_exports->options(); }, [this] { return m_collections->secretValues(); }},
             this);
     m_runActions->setObjectName(QStringLiteral("runActions"));
     QMenu *request = menuBar()->addMenu(tr("&Request"));
@@ -447,7 +301,7 @@ void MainWindow::buildMenus()
     for (int i = 0; i < m_tabs->count(); ++i) {
         QAction *show = view->addAction(m_tabs->tabText(i), this, [this, i] {
             m_tabs->setCurrentIndex(i);
-            focusCurrentTab();
+            m_tabs->focusCurrentTab();
         });
         show->setObjectName(QStringLiteral("showTab%1").arg(i + 1));
         show->setShortcut(QKeySequence(Qt::ALT | static_cast<Qt::Key>(Qt::Key_1 + i)));
@@ -471,7 +325,7 @@ void MainWindow::buildMenus()
 
 void MainWindow::buildStatusBar()
 {
-    m_status = new StatusBarPresenter(statusBar(), m_executor, this);
+    m_status = new StatusBarPresenter(statusBar(), m_session, this);
     connect(m_status, &StatusBarPresenter::updated, this, [this](int inFlight, int running) {
         m_composer->setActivity(inFlight, running, m_runner->isRepeating(), m_runner->repeatCount());
     });
@@ -483,14 +337,14 @@ void MainWindow::loadSettings()
     m_composer->setDraft(m_settings->requestDraft());
     m_imports->noteDraftKept();
     m_composer->setRecentUrls(m_settings->recentUrlTemplates());
-    m_serverView->setScenario(m_settings->serverScenario());
-    m_runner->setScenario(m_serverView->scenario());
-    m_proxyView->setProxies(m_settings->proxies());
+    m_tabs->serverView()->setScenario(m_settings->serverScenario());
+    m_runner->setScenario(m_tabs->serverView()->scenario());
+    m_tabs->proxyView()->setProxies(m_settings->proxies());
     handlePolicyChanged();
     if (const auto parameters = m_settings->simulatorParameters())
-        m_simulator->setParameters(*parameters);
+        m_tabs->simulator()->setParameters(*parameters);
     if (const QString choice = m_settings->conformancePolicyChoice(); !choice.isEmpty())
-        m_conformance->setPolicyChoice(choice);
+        m_tabs->conformance()->setPolicyChoice(choice);
 
     if (!restoreLayout()) {
         const QSize available = screen() ? screen()->availableGeometry().size() : QSize(1600, 1000);
@@ -521,11 +375,11 @@ bool MainWindow::restoreLayout()
 void MainWindow::saveSettings()
 {
     m_settings->setRequestDraft(m_composer->draft());
-    m_settings->setServerScenario(m_serverView->scenario());
-    m_settings->setProxies(m_proxyView->proxies());
-    if (const auto parameters = m_simulator->parameters())
+    m_settings->setServerScenario(m_tabs->serverView()->scenario());
+    m_settings->setProxies(m_tabs->proxyView()->proxies());
+    if (const auto parameters = m_tabs->simulator()->parameters())
         m_settings->setSimulatorParameters(*parameters);
-    m_settings->setConformancePolicyChoice(m_conformance->policyChoice());
+    m_settings->setConformancePolicyChoice(m_tabs->conformance()->policyChoice());
     m_settings->setWindowGeometry(saveGeometry());
     m_settings->setWindowState(saveState(Settings::windowStateVersion));
     if (const auto synced = m_settings->sync(); !synced)
@@ -563,24 +417,25 @@ void MainWindow::connectParts()
     connect(m_settings, &Settings::recentUrlsChanged, this,
         [this] { m_composer->setRecentUrls(m_settings->recentUrlTemplates()); });
 
-    connect(m_simulator, &SimulatorView::parametersEdited, this, [this] {
-        if (const auto parameters = m_simulator->parameters())
+    connect(m_tabs->simulator(), &SimulatorView::parametersEdited, this, [this] {
+        if (const auto parameters = m_tabs->simulator()->parameters())
             m_settings->setSimulatorParameters(*parameters);
     });
-    connect(m_conformance, &ConformanceView::policyChoiceChanged, m_settings, &Settings::setConformancePolicyChoice);
+    connect(m_tabs->conformance(), &ConformanceView::policyChoiceChanged, m_settings,
+        &Settings::setConformancePolicyChoice);
     connect(m_policyPanel, &PolicyPanel::policyChanged, this, &MainWindow::handlePolicyChanged);
     connect(m_policyPanel, &PolicyPanel::validityChanged, this, &MainWindow::handlePolicyChanged);
 
-    connect(m_serverView, &ServerView::scenarioChanged, this, &MainWindow::handleServerScenarioChanged);
-    connect(m_serverView, &ServerView::scenarioProblemChanged, this, [this](const QString &problem) {
+    connect(m_tabs->serverView(), &ServerView::scenarioChanged, this, &MainWindow::handleServerScenarioChanged);
+    connect(m_tabs->serverView(), &ServerView::scenarioProblemChanged, this, [this](const QString &problem) {
         m_composer->setBlocker(QStringLiteral("scenario"),
             problem.isEmpty() ? QString() : tr("the server scenario (Server tab) has an error: %1").arg(problem));
     });
-    connect(m_serverView, &ServerView::restartRequested, this, [this] {
+    connect(m_tabs->serverView(), &ServerView::restartRequested, this, [this] {
         m_runner->restartSharedScenario();
         m_composer->setPreviewContext(m_runner->nextContext());
     });
-    if (const QString problem = m_serverView->scenarioProblem(); !problem.isEmpty())
+    if (const QString problem = m_tabs->serverView()->scenarioProblem(); !problem.isEmpty())
         m_composer->setBlocker(
             QStringLiteral("scenario"), tr("the server scenario (Server tab) has an error: %1").arg(problem));
     handleServerScenarioChanged();
@@ -601,26 +456,20 @@ void MainWindow::connectParts()
     connect(m_executor, &Core::ThreadedExecutor::circuitStateChanged, m_status, &StatusBarPresenter::scheduleUpdate);
     connect(m_executor, &Core::ThreadedExecutor::budgetChanged, m_status, &StatusBarPresenter::scheduleUpdate);
 
-    connect(
-        m_errorLog, &ErrorLogView::exportRequested, this, [this](ErrorLogView::ExportFormat format, bool onlyVisible) {
-            using Format = ExportController::Format;
-            m_exports->exportAs(
-                format == ErrorLogView::ExportFormat::Csv ? Format::Csv : Format::Json, onlyVisible, exportOptions());
-        });
-    connect(m_errorLog, &ErrorLogView::attemptActivated, this, [this](qsizetype row) {
+    connect(m_tabs->errorLog(), &ErrorLogView::attemptActivated, this, [this](qsizetype row) {
         showTab(Tab::Timeline);
-        m_timeline->showAttempt(row);
+        m_tabs->timeline()->showAttempt(row);
     });
-    connect(m_timeline, &TimelineView::attemptClicked, m_errorLog, &ErrorLogView::showAttempt);
-    connect(m_timeline, &TimelineView::attemptClicked, this, &MainWindow::inspectAttempt);
-    connect(m_errorLog, &ErrorLogView::attemptSelected, this, &MainWindow::inspectAttempt);
+    connect(m_tabs->timeline(), &TimelineView::attemptClicked, m_tabs->errorLog(), &ErrorLogView::showAttempt);
+    connect(m_tabs->timeline(), &TimelineView::attemptClicked, this, &MainWindow::inspectAttempt);
+    connect(m_tabs->errorLog(), &ErrorLogView::attemptSelected, this, &MainWindow::inspectAttempt);
     connect(m_inspector, &AttemptInspector::attemptShown, this, [this](qsizetype row) {
-        m_errorLog->showAttempt(row);
-        m_timeline->showAttempt(row);
+        m_tabs->errorLog()->showAttempt(row);
+        m_tabs->timeline()->showAttempt(row);
     });
     connect(m_server, &EmbeddedServer::runningChanged, this, &MainWindow::updateServerStatus);
     m_transport = new TransportController(
-        {m_settings, m_server, m_executor, m_composer, m_serverView, m_insecureBanner, m_messages}, this);
+        {m_settings, m_server, m_executor, m_composer, m_tabs->serverView(), m_insecureBanner, m_messages}, this);
     m_transport->setObjectName(QStringLiteral("transport"));
     connect(m_runActions, &RunActions::runCleared, m_transport, &TransportController::clearRun);
     // Sending is about the live run: it closes an opened report (see the banner).
@@ -640,8 +489,8 @@ void MainWindow::handlePolicyChanged()
 {
     const bool usable = m_policyPanel->isUsable();
     if (usable) {
-        m_executor->setPolicy(m_policyPanel->policy());
-        m_conformance->setPolicy(m_policyPanel->policy());
+        m_runner->setPolicy(m_policyPanel->policy());
+        m_tabs->conformance()->setPolicy(m_policyPanel->policy());
     }
     m_composer->setPolicy(m_policyPanel->policy());
     m_composer->setBlocker(QStringLiteral("policy"),
@@ -651,7 +500,7 @@ void MainWindow::handlePolicyChanged()
 
 void MainWindow::handleServerScenarioChanged()
 {
-    const ServerScenario scenario = m_serverView->scenario();
+    const ServerScenario scenario = m_tabs->serverView()->scenario();
     m_runner->setScenario(scenario);
     m_settings->setServerScenario(scenario);
     QString note;
@@ -672,7 +521,7 @@ void MainWindow::handleServerScenarioChanged()
 void MainWindow::handleSent()
 {
     m_composer->setPreviewContext(m_runner->nextContext());
-    m_serverView->setSharedTestId(m_runner->sharedTestId());
+    m_tabs->serverView()->setSharedTestId(m_runner->sharedTestId());
     m_status->scheduleUpdate();
 }
 
@@ -686,21 +535,14 @@ void MainWindow::updateServerStatus()
     if (m_server->isRunning()) {
         m_status->setServer(tr("Server: %1").arg(m_server->baseUrl().toString()));
         m_runner->setServer(m_server->server());
-        m_conformance->setFaultServer(m_server->server());
+        m_tabs->conformance()->setFaultServer(m_server->server());
     } else {
         m_status->setServer(tr("Server: not running"), m_server->errorString());
         m_runner->setServer(nullptr, m_server->errorString());
         // Without the application's server the matrix starts a server of its own.
-        m_conformance->setFaultServer(nullptr);
+        m_tabs->conformance()->setFaultServer(nullptr);
     }
     m_composer->setPreviewContext(m_runner->nextContext());
-}
-
-Core::ExportOptions MainWindow::exportOptions() const
-{
-    Core::ExportOptions options;
-    options.redactCredentials = m_redactAction->isChecked();
-    return options;
 }
 
 void MainWindow::inspectAttempt(qsizetype sessionRow)

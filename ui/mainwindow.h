@@ -2,12 +2,12 @@
 
 #include "core/export/exportoptions.h"
 #include "core/faultserver/faultserver.h"
+#include "ui/workspacetabs.h"
 
 #include <QMainWindow>
 
 class QAction;
 class QDockWidget;
-class QTabWidget;
 
 namespace RetryLab::Core {
 struct RequestDraft;
@@ -17,30 +17,21 @@ class ThreadedExecutor;
 namespace RetryLab::Ui {
 
 class AttemptInspector;
-class ClientsView;
 class CollectionSidebar;
-class ConformanceView;
 class EmbeddedServer;
-class ErrorLogView;
 class ExportController;
 class ImportController;
 class InsecureBanner;
 class MessageBar;
-class Observation;
 class OpenedRun;
 class PolicyPanel;
 class PresentationController;
-class ProxyView;
 class RequestComposer;
 class RequestRunner;
 class RunActions;
 class RunSession;
-class ServerView;
 class Settings;
-class SimulatorView;
-class StatisticsView;
 class StatusBarPresenter;
-class TimelineView;
 class TransportController;
 
 /// RetryLab's window. The policy dock says how to retry, the request dock what to
@@ -62,8 +53,7 @@ class MainWindow final : public QMainWindow
     Q_OBJECT
 
 public:
-    enum class Tab { Timeline, ErrorLog, Statistics, Server, Conformance, Simulator, Clients, Proxy };
-    Q_ENUM(Tab)
+    using Tab = WorkspaceTabs::Tab;
 
     struct Options
     {
@@ -105,12 +95,7 @@ private:
     bool restoreLayout();
     /// Puts the docks back where a new window has them.
     void resetLayout();
-    /// The view of a tab (the page itself may be a scroll area around it).
-    QWidget *tab(Tab tab) const;
-    /// Alt+1…8: the keyboard focus goes into the tab shown, not left in a dock.
-    void focusCurrentTab();
 
-    Core::ExportOptions exportOptions() const;
     void handlePolicyChanged();
     void handleServerScenarioChanged();
     void handleSent();
@@ -133,17 +118,7 @@ private:
     QDockWidget *m_collectionsDock = nullptr;
     MessageBar *m_messages = nullptr;
     InsecureBanner *m_insecureBanner = nullptr;
-    QTabWidget *m_tabs = nullptr;
-    TimelineView *m_timeline = nullptr;
-    ErrorLogView *m_errorLog = nullptr;
-    StatisticsView *m_statistics = nullptr;
-    ServerView *m_serverView = nullptr;
-    Observation *m_observation = nullptr;
-    ClientsView *m_clientsView = nullptr;
-    ProxyView *m_proxyView = nullptr;
-    ConformanceView *m_conformance = nullptr;
-    SimulatorView *m_simulator = nullptr;
-    QAction *m_redactAction = nullptr;
+    WorkspaceTabs *m_tabs = nullptr;
 
     StatusBarPresenter *m_status = nullptr;
     ExportController *m_exports = nullptr;

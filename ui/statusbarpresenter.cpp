@@ -2,6 +2,7 @@
 
 #include "core/executor/threadedexecutor.h"
 #include "core/policy/circuitbreaker.h"
+#include "ui/session/run/runsession.h"
 
 #include <QLabel>
 #include <QLocale>
@@ -40,8 +41,8 @@ QLabel *field(QStatusBar *bar, const char *name, const QString &tip)
 
 } // namespace
 
-StatusBarPresenter::StatusBarPresenter(QStatusBar *bar, Core::ThreadedExecutor *executor, QObject *parent)
-    : QObject(parent), m_executor(executor),
+StatusBarPresenter::StatusBarPresenter(QStatusBar *bar, RunSession *session, QObject *parent)
+    : QObject(parent), m_session(session),
       m_breakerStatus(field(bar, "breakerStatus", tr("The circuit breaker of each host the requests went to"))),
       m_budgetStatus(field(bar, "budgetStatus", tr("Tokens left in the retry budget shared by all requests"))),
       m_activityStatus(field(bar, "activityStatus", tr("Attempts on the wire now, and logical requests not finished"))),
@@ -91,21 +92,23 @@ void StatusBarPresenter::setSeed(quint64 seed, bool drawn)
 void StatusBarPresenter::update()
 {
     m_updateTimer->stop();
-    const int inFlight = m_executor->inFlightCount();
-    const int running = m_executor->activeCount();
+    const Core::ThreadedExecutor *executor = m_session->executor();
+    const int inFlight = executor ? executor->inFlightCount() : 0;
+    const int running = executor ? executor->activeCount() : 0;
     m_activityStatus->setText(tr("In flight: %1 · running: %2").arg(inFlight).arg(running));
 
-    const Core::BackoffPolicy &policy = m_executor->policy();
+    const Core::BackoffPolicy policy = executor ? executor->policy() : Core::BackoffPolicy{};
     bool anyOpen = false;
     if (!policy.circuitBreaker.enabled) {
         m_breakerStatus->setText(tr("Circuit breaker: off"));
     } else {
-        QStringList hosts = m_executor->hosts();
+        const QHash<QString, Core::CircuitBreaker::State> states = m_session->circuitStates();
+        QStringList hosts = states.keys();
         hosts.sort();
         QStringList parts;
         QStringList all;
         for (const QString &host : std::as_const(hosts)) {
-            const auto state = m_executor->circuitState(host);
+            const auto state = states.value(host);
             anyOpen = anyOpen || state != Core::CircuitBreaker::State::Closed;
             const QString part = tr("%1 %2").arg(host, breakerStateText(state));
             all.append(part);
@@ -129,8 +132,8 @@ void StatusBarPresenter::update()
         m_budgetStatus->setText(tr("Retry budget: off"));
     } else {
         m_budgetStatus->setText(tr("Retry budget: %1 / %2 tokens")
-                                    .arg(QLocale().toString(m_executor->budgetTokens(), 'f', 1),
-                                        QLocale().toString(m_executor->budgetCapacity(), 'f', 0)));
+                                    .arg(QLocale().toString(m_session->budgetTokens(), 'f', 1),
+                                        QLocale().toString(m_session->budgetCapacity(), 'f', 0)));
     }
     Q_EMIT updated(inFlight, running);
 }

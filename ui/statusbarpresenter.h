@@ -7,24 +7,25 @@ class QLabel;
 class QStatusBar;
 class QTimer;
 
-namespace RetryLab::Core {
-class ThreadedExecutor;
-} // namespace RetryLab::Core
-
 namespace RetryLab::Ui {
+
+class RunSession;
 
 /// The window's status bar: the circuit breaker of each host (closed, OPEN,
 /// half-open, polled while one is not closed, since an open breaker turns
 /// half-open by time alone), the retry budget's tokens, the attempts in flight
 /// and requests running, and the embedded server's address. Updates from the
-/// executor's many signals are coalesced into one every 100 ms.
+/// executor's many signals are coalesced into one every 100 ms. The breakers and
+/// the budget are read from the session, as the statistics read them, so the two
+/// never disagree.
 class StatusBarPresenter final : public QObject
 {
     Q_OBJECT
 
 public:
-    /// Adds its fields to `bar`; `executor` is not owned and must outlive it.
-    StatusBarPresenter(QStatusBar *bar, Core::ThreadedExecutor *executor, QObject *parent = nullptr);
+    /// Adds its fields to `bar`. `session` is the live run's, attached to the executor
+    /// whose activity and policy are shown; it is not owned and must outlive this.
+    StatusBarPresenter(QStatusBar *bar, RunSession *session, QObject *parent = nullptr);
 
     /// Updates within 100 ms, once however often it is asked.
     void scheduleUpdate();
@@ -39,7 +40,7 @@ Q_SIGNALS:
     void updated(int attemptsInFlight, int requestsRunning);
 
 private:
-    Core::ThreadedExecutor *m_executor;
+    RunSession *m_session;
     QLabel *m_breakerStatus;
     QLabel *m_budgetStatus;
     QLabel *m_activityStatus;

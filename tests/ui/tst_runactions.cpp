@@ -47,7 +47,7 @@ private:
         Ui::RequestRunner runner{&executor, &session};
         Ui::RequestComposer composer;
         QStatusBar bar;
-        Ui::StatusBarPresenter status{&bar, &executor};
+        Ui::StatusBarPresenter status{&bar, &session};
         Ui::MessageBar messages;
         bool redact = true;
         QStringList secrets;

@@ -1,5 +1,6 @@
 #include "core/executor/threadedexecutor.h"
 #include "core/faultserver/faultserver.h"
+#include "ui/session/run/runsession.h"
 #include "ui/statusbarpresenter.h"
 
 #include <QLabel>
@@ -37,7 +38,9 @@ void TestStatusBarPresenter::fields_sayWhatIsOff()
     policy.circuitBreaker.enabled = false;
     policy.retryBudget.kind = Core::RetryBudgetKind::None;
     executor.setPolicy(policy);
-    StatusBarPresenter presenter(&bar, &executor);
+    Ui::RunSession session;
+    session.attach(&executor);
+    StatusBarPresenter presenter(&bar, &session);
     QSignalSpy updated(&presenter, &StatusBarPresenter::updated);
     presenter.update();
     QCOMPARE(updated.count(), 1);
@@ -51,7 +54,9 @@ void TestStatusBarPresenter::scheduledUpdates_areCoalesced()
 {
     QStatusBar bar;
     Core::ThreadedExecutor executor;
-    StatusBarPresenter presenter(&bar, &executor);
+    Ui::RunSession session;
+    session.attach(&executor);
+    StatusBarPresenter presenter(&bar, &session);
     QSignalSpy updated(&presenter, &StatusBarPresenter::updated);
     for (int i = 0; i < 50; ++i)
         presenter.scheduleUpdate();
@@ -64,7 +69,9 @@ void TestStatusBarPresenter::server_textAndReason()
 {
     QStatusBar bar;
     Core::ThreadedExecutor executor;
-    StatusBarPresenter presenter(&bar, &executor);
+    Ui::RunSession session;
+    session.attach(&executor);
+    StatusBarPresenter presenter(&bar, &session);
     presenter.setServer(QStringLiteral("Server: not running"), QStringLiteral("address in use"));
     auto *label = bar.findChild<QLabel *>(QStringLiteral("serverStatus"));
     QCOMPARE(label->text(), QStringLiteral("Server: not running"));
@@ -87,7 +94,9 @@ void TestStatusBarPresenter::openBreaker_isShownAndPolledUntilItCloses()
     // Long enough to be seen OPEN however slowly the machine delivers the results.
     policy.circuitBreaker.openMs = 2'000;
     executor.setPolicy(policy);
-    StatusBarPresenter presenter(&bar, &executor);
+    Ui::RunSession session;
+    session.attach(&executor);
+    StatusBarPresenter presenter(&bar, &session);
     QSignalSpy idle(&executor, &Core::ThreadedExecutor::idle);
     Core::RequestSpec spec;
     spec.url = QUrl(server.baseUrl().toString() + QStringLiteral("/status/503"));
@@ -104,7 +113,9 @@ void TestStatusBarPresenter::seed_shownWithHowToReplayIt()
 {
     QStatusBar bar;
     Core::ThreadedExecutor executor;
-    StatusBarPresenter presenter(&bar, &executor);
+    Ui::RunSession session;
+    session.attach(&executor);
+    StatusBarPresenter presenter(&bar, &session);
     auto *label = bar.findChild<QLabel *>(QStringLiteral("seedStatus"));
     QVERIFY(label);
     QVERIFY(label->isHidden()); // no send yet

@@ -55,6 +55,7 @@ private Q_SLOTS:
     void hidden_redrawsWhenShownOrRead();
     void cleared_showsNothing();
     void cleared_whileBreakerOpen_stillShowsItOpen();
+    void policyChanged_breakersAndBudgetAsTheExecutorHasThem();
     void darkPalette_usesDarkTheme();
     void scope_latestRunByDefault_allRunsOrOneOnRequest();
     void scope_runStillGoing_countsItsRunningRequests();
@@ -312,6 +313,46 @@ void TestStatisticsView::cleared_whileBreakerOpen_stillShowsItOpen()
     session.clear();
     view.refresh();
     QCOMPARE(view.figureText(Figure::CircuitBreakers), QStringLiteral("%1 open").arg(host));
+}
+
+void TestStatisticsView::policyChanged_breakersAndBudgetAsTheExecutorHasThem()
+{
+    // A new policy drops the breakers and starts a new budget without a signal per
+    // host: the figures follow the executor's state, as the status bar does.
+    Core::FaultServer server;
+    QVERIFY2(server.listen(), qPrintable(server.errorString()));
+    Core::ThreadedExecutor executor;
+    Core::BackoffPolicy policy;
+    policy.maxAttempts = 1;
+    policy.circuitBreaker.enabled = true;
+    policy.circuitBreaker.consecutiveFailures = 1;
+    policy.circuitBreaker.openMs = 600'000.0;
+    policy.retryBudget.kind = Core::RetryBudgetKind::GrpcThrottling;
+    executor.setPolicy(policy);
+    RunSession session;
+    session.attach(&executor);
+    StatisticsView view;
+    view.setSession(&session);
+
+    Core::RequestSpec spec;
+    spec.url = server.baseUrl().resolved(QUrl(QStringLiteral("/status/503")));
+    QSignalSpy finished(&executor, &Core::ThreadedExecutor::requestFinished);
+    session.submit(spec);
+    QTRY_COMPARE(finished.size(), 1);
+    const QString host = executor.hosts().value(0);
+    QTRY_COMPARE(executor.circuitState(host), Core::CircuitBreaker::State::Open);
+    view.refresh();
+    QCOMPARE(view.figureText(Figure::CircuitBreakers), QStringLiteral("%1 open").arg(host));
+
+    Core::BackoffPolicy changed = policy;
+    changed.circuitBreaker.consecutiveFailures = 3;
+    changed.retryBudget.grpcMaxTokens = 40.0;
+    executor.setPolicy(changed);
+    QCOMPARE(session.budgetCapacity(), 40.0);
+    QTRY_COMPARE(executor.circuitState(host), Core::CircuitBreaker::State::Closed);
+    view.refresh();
+    QCOMPARE(view.figureText(Figure::CircuitBreakers), QStringLiteral("all closed"));
+    QCOMPARE(view.figureText(Figure::RetryBudget), QStringLiteral("40 of 40 tokens"));
 }
 
 // After the hand-computed run (all finished by 1040 ms), an idle minute, then a

@@ -118,6 +118,12 @@ Core::Result<Core::RequestSpec> RequestRunner::prepare(const Core::RequestDraft 
     return spec;
 }
 
+void RequestRunner::setPolicy(const Core::BackoffPolicy &policy)
+{
+    if (m_executor)
+        m_executor->setPolicy(policy);
+}
+
 Core::Result<quint64> RequestRunner::submit(const Core::RequestDraft &draft, const QString &label)
 {
     using R = Core::Result<quint64>;

@@ -29,8 +29,9 @@ class RunSession;
 /// shared copy, selected by X-Retry-Test-Id. Only requests to the embedded server carry
 /// the header; a request to another host goes out without the script.
 ///
-/// The concurrency limit is the executor's: at most that many attempts are on the
-/// wire at once; a request sleeping before its retry holds no slot.
+/// The runner is the one owner of the executor's settings: the policy (setPolicy()) and
+/// the concurrency limit (each send's). At most that many attempts are on the wire at
+/// once; a request sleeping before its retry holds no slot.
 class RequestRunner final : public QObject
 {
     Q_OBJECT
@@ -55,6 +56,8 @@ public:
     /// Policies of their own for some hosts or paths (the first match wins);
     /// the other requests run under the executor's policy.
     void setEndpointPolicies(const QList<Core::EndpointPolicy> &policies) { m_endpointPolicies = policies; }
+    /// The policy of requests no endpoint policy matches, from the next attempt on.
+    void setPolicy(const Core::BackoffPolicy &policy);
     const QList<Core::EndpointPolicy> &endpointPolicies() const { return m_endpointPolicies; }
 
     /// The active environment, for {{name}} in the next sends; an empty name: none.

@@ -37,8 +37,6 @@ void RunSession::attach(ThreadedExecutor *executor)
     connect(executor, &ThreadedExecutor::requestFinished, this, &RunSession::recordResult);
     connect(executor, &ThreadedExecutor::circuitStateChanged, this, &RunSession::recordCircuitState);
     connect(executor, &ThreadedExecutor::budgetChanged, this, &RunSession::recordBudget);
-    m_budgetTokens = executor->budgetTokens();
-    m_budgetCapacity = executor->budgetCapacity();
 }
 
 quint64 RunSession::submit(const RequestSpec &spec)
@@ -78,11 +76,6 @@ void RunSession::clear()
     m_records.clear();
     m_spans.clear();
     m_circuitStates.clear();
-    // A breaker outlives the run it opened in: it still refuses requests after a clear.
-    if (m_executor) {
-        for (const QString &host : m_executor->hosts())
-            m_circuitStates.insert(host, m_executor->circuitState(host));
-    }
     m_policy = m_executor ? m_executor->policy() : BackoffPolicy{};
     resetOrigin();
     m_statistics.clear();
@@ -207,6 +200,26 @@ void RunSession::recordResult(const RequestResult &result)
     m_statistics.addResult(result);
     noteTime(result.endNs);
     markDirty();
+}
+
+QHash<QString, CircuitBreaker::State> RunSession::circuitStates() const
+{
+    if (!m_executor)
+        return m_circuitStates;
+    QHash<QString, CircuitBreaker::State> states;
+    for (const QString &host : m_executor->hosts())
+        states.insert(host, m_executor->circuitState(host));
+    return states;
+}
+
+double RunSession::budgetTokens() const
+{
+    return m_executor ? m_executor->budgetTokens() : m_budgetTokens;
+}
+
+double RunSession::budgetCapacity() const
+{
+    return m_executor ? m_executor->budgetCapacity() : m_budgetCapacity;
 }
 
 void RunSession::recordCircuitState(const QString &host, CircuitBreaker::State state)

@@ -133,9 +133,14 @@ public:
     bool hasActivity() const { return runningRequestCount() > 0; }
 
     const Core::RunStatistics &statistics() const { return m_statistics; }
-    const QHash<QString, Core::CircuitBreaker::State> &circuitStates() const { return m_circuitStates; }
-    double budgetTokens() const { return m_budgetTokens; }
-    double budgetCapacity() const { return m_budgetCapacity; }
+
+    // The breakers and the retry budget: the one place the window reads them from.
+    /// The circuit breaker of each host: the executor's, as it last reported them, while
+    /// one is attached (a breaker outlives the run it opened in); else what was recorded.
+    QHash<QString, Core::CircuitBreaker::State> circuitStates() const;
+    /// The retry budget's tokens and capacity, from the same source.
+    double budgetTokens() const;
+    double budgetCapacity() const;
 
     // The records (RecordRetention), for exports.
     void setRetainedRecordLimit(qsizetype limit) { m_records.setRetainedRecordLimit(limit); }
