@@ -101,7 +101,7 @@ MainWindow::MainWindow(const Options &options, QWidget *parent)
     for (qsizetype i = 1; i < flow.size(); ++i)
         setTabOrder(flow.at(i - 1), flow.at(i));
     setTabOrder(flow.constLast(), m_tabs);
-    m_defaultState = saveState(Settings::windowStateVersion);
+    m_presentation->keepDefaultLayout(Settings::windowStateVersion);
     loadSettings();
     connectParts();
 
@@ -295,7 +295,7 @@ void MainWindow::buildMenus()
     QAction *inspect = m_inspectorDock->toggleViewAction();
     inspect->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_I));
     view->addAction(inspect);
-    view->addAction(tr("&Reset layout"), this, &MainWindow::resetLayout);
+    m_presentation->addLayoutAction(view);
     m_presentation->addViewActions(view);
     view->addSeparator();
     for (int i = 0; i < m_tabs->count(); ++i) {
@@ -550,16 +550,6 @@ void MainWindow::inspectAttempt(qsizetype sessionRow)
     m_inspector->showAttempt(sessionRow);
     m_inspectorDock->show();
     m_inspectorDock->raise();
-}
-
-void MainWindow::resetLayout()
-{
-    m_policyDock->show();
-    m_requestDock->show();
-    m_policyDock->setFloating(false);
-    m_requestDock->setFloating(false);
-    m_inspectorDock->setFloating(false);
-    restoreState(m_defaultState, Settings::windowStateVersion);
 }
 
 void MainWindow::closeEvent(QCloseEvent *event)

@@ -93,8 +93,6 @@ private:
     /// Geometry and dock layout from the settings; false when nothing was stored
     /// or the stored data was refused (the window keeps its default layout).
     bool restoreLayout();
-    /// Puts the docks back where a new window has them.
-    void resetLayout();
 
     void handlePolicyChanged();
     void handleServerScenarioChanged();
@@ -127,8 +125,6 @@ private:
     TransportController *m_transport = nullptr;
     RunActions *m_runActions = nullptr;
     PresentationController *m_presentation = nullptr;
-
-    QByteArray m_defaultState;
 };
 
 } // namespace RetryLab::Ui

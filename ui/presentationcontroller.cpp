@@ -56,6 +56,31 @@ void PresentationController::addPictureAction(QMenu *file)
     picture->setToolTip(tr("The tab on top as a PNG picture or an SVG drawing, for slides (Ctrl+Shift+E)"));
 }
 
+void PresentationController::addLayoutAction(QMenu *view)
+{
+    QAction *reset = view->addAction(tr("&Reset layout"), this, &PresentationController::resetLayout);
+    reset->setObjectName(QStringLiteral("resetLayout"));
+}
+
+void PresentationController::keepDefaultLayout(int version)
+{
+    m_stateVersion = version;
+    m_defaultState = m_parts.window->saveState(version);
+}
+
+void PresentationController::resetLayout()
+{
+    if (m_presentation) {
+        if (m_presentationAction)
+            m_presentationAction->setChecked(false); // toggles setPresentation(false)
+        else
+            setPresentation(false);
+    }
+    for (QDockWidget *dock : std::as_const(m_parts.docks))
+        dock->setFloating(false);
+    m_parts.window->restoreState(m_defaultState, m_stateVersion);
+}
+
 void PresentationController::exportPicture()
 {
     const QString png = tr("PNG picture (*.png)");

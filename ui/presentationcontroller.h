@@ -25,7 +25,8 @@ class TimelineView;
 /// The window's ways of showing retries to people: View > Presentation (a larger
 /// font, thicker bars, the timeline alone and full screen; off again restores the
 /// layout), View > Replay the Run (the finished or the opened run played back),
-/// and File > Export picture of the tab (PNG or SVG, for slides).
+/// File > Export picture of the tab (PNG or SVG, for slides), and View > Reset layout
+/// (the docks back where a new window has them).
 class PresentationController final : public QObject
 {
     Q_OBJECT
@@ -53,11 +54,18 @@ public:
     void addViewActions(QMenu *view);
     /// Adds File > Export picture of the tab (Ctrl+Shift+E).
     void addPictureAction(QMenu *file);
+    /// Adds View > Reset layout.
+    void addLayoutAction(QMenu *view);
+    /// Takes the window's dock layout now as the one Reset layout goes back to.
+    void keepDefaultLayout(int version);
 
     bool isPresentation() const { return m_presentation; }
 
 public Q_SLOTS:
     void setPresentation(bool on);
+    /// Leaves presentation mode, docks every dock again and restores the layout kept by
+    /// keepDefaultLayout(), closed docks shown again as a new window has them.
+    void resetLayout();
     /// The finished run (or the opened one) played back (see OpenedRun); says
     /// why not while the run goes on or before anything was sent.
     void replayRun();
@@ -74,6 +82,8 @@ private:
     QByteArray m_statePresented; ///< the dock layout to restore after presentation mode
     QFont m_fontPresented;
     bool m_wasMaximized = false;
+    QByteArray m_defaultState; ///< keepDefaultLayout()'s
+    int m_stateVersion = 0;
 };
 
 } // namespace RetryLab::Ui

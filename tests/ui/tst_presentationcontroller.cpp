@@ -38,6 +38,7 @@ class TestPresentationController final : public QObject
 private Q_SLOTS:
     void initTestCase();
     void presentation_timelineAloneLarger_offGivesTheDocksBack();
+    void resetLayout_floatedAndClosedDocks_backAsAtStart();
     void replay_nothingSent_saysSo();
     void replay_finishedRun_playsOnTheTimeline();
     void exportPicture_namedAfterTheTab_suffixOfTheChosenFilter();
@@ -86,6 +87,7 @@ private:
             window.addDockWidget(Qt::TopDockWidgetArea, top);
             controller.addViewActions(&view);
             controller.addPictureAction(&file);
+            controller.addLayoutAction(&view);
             window.resize(900, 600);
         }
         QAction *action(const char *name) const { return view.findChild<QAction *>(QLatin1String(name)); }
@@ -130,6 +132,27 @@ void TestPresentationController::presentation_timelineAloneLarger_offGivesTheDoc
     QCOMPARE(w.window.font().pointSizeF(), pointSize);
     QTRY_VERIFY(w.left->isVisible());
     QVERIFY(w.top->isVisible());
+}
+
+void TestPresentationController::resetLayout_floatedAndClosedDocks_backAsAtStart()
+{
+    Window w;
+    w.window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w.window));
+    w.controller.keepDefaultLayout(3);
+    const Qt::DockWidgetArea leftArea = w.window.dockWidgetArea(w.left);
+
+    w.left->setFloating(true);
+    w.top->close();
+    w.action("presentation")->setChecked(true);
+    QVERIFY(w.controller.isPresentation());
+
+    w.action("resetLayout")->trigger();
+    QVERIFY(!w.controller.isPresentation());
+    QVERIFY(!w.left->isFloating());
+    QCOMPARE(w.window.dockWidgetArea(w.left), leftArea);
+    QTRY_VERIFY(w.top->isVisible());
+    QVERIFY(w.left->isVisible());
 }
 
 void TestPresentationController::replay_nothingSent_saysSo()
