@@ -2,6 +2,7 @@
 
 #include "core/policy/policyfields.h"
 #include "core/util/coretr.h"
+#include "core/util/durationtext.h"
 
 #include <QCoreApplication>
 
@@ -106,42 +107,6 @@ std::optional<Enum> valueIn(const std::array<std::pair<Enum, const char *>, N> &
     return std::nullopt;
 }
 
-// A duration as a person reads it: "24 h", "5 min", "1.5 s", "31.7 years".
-QString readableDuration(double ms)
-{
-    struct Unit
-    {
-        double ms;
-        const char *name;
-    };
-    static constexpr std::array<Unit, 6> units{{{365.25 * 86'400'000.0, QT_TRANSLATE_NOOP("RetryLab", "years")},
-        {2.0 * 86'400'000.0, QT_TRANSLATE_NOOP("RetryLab", "days")}, {3'600'000.0, QT_TRANSLATE_NOOP("RetryLab", "h")},
-        {60'000.0, QT_TRANSLATE_NOOP("RetryLab", "min")}, {1000.0, QT_TRANSLATE_NOOP("RetryLab", "s")},
-        {0.0, QT_TRANSLATE_NOOP("RetryLab", "ms")}}};
-    const double magnitude = std::abs(ms);
-    for (const Unit &unit : units) {
-        if (magnitude < unit.ms && unit.ms > 0.0)
-            continue;
-        // Hours are counted up to two days: "24 h" is the limit people know.
-        const double divisor = unit.ms > 0.0 ? (unit.ms == 2.0 * 86'400'000.0 ? 86'400'000.0 : unit.ms) : 1.0;
-        const double value = ms / divisor;
-        // Beyond a million of the largest unit, digits say nothing: "3.17e+297 years", not 298 of them.
-        const QString number = std::abs(value) >= 1e6 ? QString::number(value, 'g', 3)
-            : std::abs(value) >= 100.0                ? QString::number(value, 'f', 0)
-                                                      : QString::number(value, 'g', 3);
-        return QStringLiteral("%1 %2").arg(number, Tr::tr(unit.name));
-    }
-    return {};
-}
-
-// The number typed, and what it means when the unit alone does not say it.
-QString typedDuration(double ms)
-{
-    const QString typed = Tr::tr("%1 ms").arg(ms, 0, 'g', 15);
-    const QString readable = readableDuration(ms);
-    return ms >= -1000.0 && ms < 1000.0 ? typed : Tr::tr("%1 (%2)").arg(typed, readable);
-}
-
 // A number as a message shows it: whole numbers without a fraction, others to six digits.
 QString numberText(double value)
 {
@@ -186,7 +151,8 @@ public:
         if (!checkFinite(field, value))
             return false;
         if (value < 0.0) {
-            error(field.id, Tr::tr("cannot be negative (got %1).").arg(typedDuration(value)));
+            error(field.id,
+                Tr::tr("cannot be negative (got %1).").arg(DurationText::format(value, DurationText::Style::Exact)));
             return false;
         }
         if (field.minExclusive && value == 0.0) {
@@ -196,7 +162,7 @@ public:
         if (value > field.max) {
             error(field.id,
                 Tr::tr("%1 is beyond the sensible limit of %2.")
-                    .arg(typedDuration(value), readableDuration(field.max)));
+                    .arg(DurationText::format(value, DurationText::Style::Exact), DurationText::format(field.max)));
             return false;
         }
         return true;

@@ -3,6 +3,7 @@
 #include "core/policy/backoff.h"
 #include "core/policy/policyfields.h"
 #include "core/util/coretr.h"
+#include "core/util/durationtext.h"
 
 #include <QCoreApplication>
 
@@ -12,17 +13,6 @@
 namespace RetryLab::Core {
 
 namespace {
-
-QString duration(double ms)
-{
-    if (!std::isfinite(ms))
-        return Tr::tr("without end");
-    if (ms >= 120'000.0)
-        return Tr::tr("%1 min").arg(ms / 60'000.0, 0, 'f', 1);
-    if (ms >= 1000.0)
-        return Tr::tr("%1 s").arg(ms / 1000.0, 0, 'f', 1);
-    return Tr::tr("%1 ms").arg(ms, 0, 'f', 0);
-}
 
 PolicyIssue warning(PolicyFieldId field, const QString &message)
 {
@@ -75,9 +65,9 @@ QList<PolicyIssue> advisePolicy(const BackoffPolicy &p, const PolicyUsage &usage
             advice.append(warning(deadlineBound ? PolicyFieldId::Deadline : PolicyFieldId::MaxBackoff,
                 Tr::tr("a person may wait %1 before this policy gives up (%2). For an interactive request, a few "
                        "attempts and a short deadline: failing fast and saying so beats a long spinner.")
-                    .arg(duration(wait),
+                    .arg(std::isfinite(wait) ? DurationText::format(wait) : Tr::tr("without end"),
                         deadlineBound ? Tr::tr("the deadline")
-                                      : Tr::tr("delays of up to %1 each").arg(duration(p.maxBackoffMs)))));
+                                      : Tr::tr("delays of up to %1 each").arg(DurationText::format(p.maxBackoffMs)))));
         }
     }
 

@@ -2,6 +2,7 @@
 
 #include "core/policy/backoff.h"
 #include "core/util/coretr.h"
+#include "core/util/durationtext.h"
 
 #include <QCoreApplication>
 
@@ -49,15 +50,6 @@ Pass giveUp(const BackoffPolicy &p, double callMs, bool fast)
         pass.elapsedMs += wait;
     }
     return pass;
-}
-
-QString duration(double ms)
-{
-    if (ms >= 120'000.0)
-        return Tr::tr("%1 min").arg(ms / 60'000.0, 0, 'f', 1);
-    if (ms >= 1000.0)
-        return Tr::tr("%1 s").arg(ms / 1000.0, 0, 'f', 2);
-    return Tr::tr("%1 ms").arg(ms, 0, 'f', 0);
 }
 
 QString count(double n)
@@ -128,7 +120,7 @@ QString describe(const Result &result, const Assumptions &a)
             Tr::tr("layer %1 %2: up to %3 attempts%4, gives up after %5 to %6")
                 .arg(i + 1)
                 .arg(l.name, count(double(l.maxAttempts)), l.boundByDeadline ? Tr::tr(" (its deadline)") : QString(),
-                    duration(l.minGiveUpMs), duration(l.maxGiveUpMs)));
+                    DurationText::format(l.minGiveUpMs), DurationText::format(l.maxGiveUpMs)));
     }
     lines.append(Tr::tr("attempts at the server per user action: at most %1; expected %2 when each attempt fails "
                         "with probability %3")
@@ -137,7 +129,7 @@ QString describe(const Result &result, const Assumptions &a)
                      .arg(a.failureProbability));
     lines.append(Tr::tr("the user action still fails with probability %1; the longest wait before it gives up: %2")
                      .arg(result.failureProbability, 0, 'g', 4)
-                     .arg(duration(result.worstCaseGiveUpMs)));
+                     .arg(DurationText::format(result.worstCaseGiveUpMs)));
     if (!result.warning.isEmpty())
         lines.append(Tr::tr("warning: %1").arg(result.warning));
     return lines.join(QLatin1Char('\n'));

@@ -96,7 +96,7 @@ void TestPolicyAdvice::eachRule_warnsWithItsReason_data()
     deadline.maxAttempts = 0;
     deadline.deadlineMs = 300'000;
     QTest::addRow("interactive, 5 min deadline") << deadline << 1 << true << "deadlineMs"
-                                                 << "5.0 min";
+                                                 << "may wait 5 min before";
 
     QTest::addRow("no budget, high concurrency") << gentle() << 10 << false << "retryBudget.kind"
                                                  << "multiplies";
