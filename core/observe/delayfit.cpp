@@ -1,6 +1,7 @@
 #include "core/observe/delayfit.h"
 
 #include "core/util/coretr.h"
+#include "core/util/durationtext.h"
 
 #include <algorithm>
 #include <cmath>
@@ -13,19 +14,9 @@ double DelayFit::confidenceFromCount(int count, double quality)
     return std::clamp(quality * count / (count + 2.0), 0.0, 1.0);
 }
 
-QString DelayFit::delayText(double ms)
-{
-    if (ms >= 10'000.0)
-        return Tr::tr("%1 s").arg(ms / 1000.0, 0, 'f', 1);
-    if (ms >= 100.0)
-        return Tr::tr("%1 ms").arg(qRound64(ms));
-    return Tr::tr("%1 ms").arg(ms, 0, 'f', 1);
-}
-
 namespace {
 
 using DelayFit::confidenceFromCount;
-using DelayFit::delayText;
 
 /// How far two measured delays may differ and still be "the same": the client's
 /// timer, a new connection and the scheduler add a few milliseconds.
@@ -103,7 +94,7 @@ GrowthFit fitGrowth(const QList<Level> &points)
     if (points.size() == 1) {
         f.growth = Growth::Unknown;
         f.base = points.first().term;
-        f.evidence = Tr::tr("one retry index only (delay %1): growth cannot be told").arg(delayText(f.base));
+        f.evidence = Tr::tr("one retry index only (delay %1): growth cannot be told").arg(DurationText::format(f.base));
         return f;
     }
     if (highest - lowest <= tolerance(highest) || highest <= lowest * 1.15) {
@@ -113,7 +104,7 @@ GrowthFit fitGrowth(const QList<Level> &points)
         f.growth = Growth::Constant;
         f.base = median(terms);
         f.evidence = Tr::tr("levels %1 to %2 over %3 retry indexes: constant")
-                         .arg(delayText(lowest), delayText(highest))
+                         .arg(DurationText::format(lowest), DurationText::format(highest))
                          .arg(points.size());
         return f;
     }
@@ -156,7 +147,7 @@ GrowthFit fitGrowth(const QList<Level> &points)
         f.base = a;
         f.error = errLin;
         f.evidence = Tr::tr("levels grow by the same step (%1 each; fit error %2 %, exponential %3 %)")
-                         .arg(delayText(a))
+                         .arg(DurationText::format(a))
                          .arg(errLin * 100, 0, 'f', 1)
                          .arg(errExp * 100, 0, 'f', 1);
     } else {
@@ -166,7 +157,7 @@ GrowthFit fitGrowth(const QList<Level> &points)
         f.error = errExp;
         f.evidence = points.size() == 2
             ? Tr::tr("two retry indexes (%1, %2): x%3 each; with two points linear growth looks the same")
-                  .arg(delayText(points[0].term), delayText(points[1].term))
+                  .arg(DurationText::format(points[0].term), DurationText::format(points[1].term))
                   .arg(m, 0, 'f', 2)
             : Tr::tr("levels grow by x%1 per retry (fit error %2 %, linear %3 %)")
                   .arg(m, 0, 'f', 2)
@@ -236,7 +227,7 @@ void DelayFit::fit(const Samples &samples, InferredPolicy &p)
         p.growthConfidence = {confidenceFromCount(samples.total),
             Tr::tr("all %1 retries came within %2 of the previous answer")
                 .arg(samples.total)
-                .arg(delayText(globalMax))};
+                .arg(DurationText::format(globalMax))};
         p.baseConfidence = p.growthConfidence;
         p.jitterConfidence = p.growthConfidence;
         return;
@@ -305,7 +296,7 @@ void DelayFit::fit(const Samples &samples, InferredPolicy &p)
             p.jitterConfidence = {confidenceFromCount(pairs, 0.8),
                 Tr::tr("each of %1 delays stayed within three times the one before, and none below %2")
                     .arg(pairs)
-                    .arg(delayText(globalMin))};
+                    .arg(DurationText::format(globalMin))};
         } else if (additive) {
             p.jitter = JitterKind::Additive;
             QList<double> widths;
@@ -314,7 +305,7 @@ void DelayFit::fit(const Samples &samples, InferredPolicy &p)
             p.additiveJitterMs = median(widths);
             p.jitterConfidence = {countConfidence * 0.9,
                 Tr::tr("the band keeps a width of about %1 while its level grows x%2: a random amount added")
-                    .arg(delayText(*p.additiveJitterMs))
+                    .arg(DurationText::format(*p.additiveJitterMs))
                     .arg(levelRatio, 0, 'f', 1)};
         } else if (r < 0.3) {
             p.jitter = JitterKind::Full;
@@ -371,11 +362,11 @@ void DelayFit::fit(const Samples &samples, InferredPolicy &p)
         p.multiplier = 3.0;
         p.capMs = globalMax;
         p.growthConfidence = p.jitterConfidence;
-        p.baseConfidence
-            = {p.jitterConfidence.value * 0.8, Tr::tr("the smallest delay seen, %1").arg(delayText(globalMin))};
+        p.baseConfidence = {
+            p.jitterConfidence.value * 0.8, Tr::tr("the smallest delay seen, %1").arg(DurationText::format(globalMin))};
         p.multiplierConfidence
             = {p.jitterConfidence.value, Tr::tr("decorrelated jitter draws up to three times the previous delay")};
-        p.capConfidence = {0.3, Tr::tr("the largest delay seen, %1").arg(delayText(globalMax))};
+        p.capConfidence = {0.3, Tr::tr("the largest delay seen, %1").arg(DurationText::format(globalMax))};
         return;
     }
 
@@ -441,7 +432,7 @@ void DelayFit::fit(const Samples &samples, InferredPolicy &p)
         p.capMs = p.jitter == JitterKind::Full || p.jitter == JitterKind::Equal ? top : median(terms);
         p.capConfidence = {confidenceFromCount(int(plateau.size()) * 2, 0.9),
             Tr::tr("the delays stop growing at about %1 from retry %2 on")
-                .arg(delayText(*p.capMs))
+                .arg(DurationText::format(*p.capMs))
                 .arg(plateau.first().index + 1)};
     } else {
         p.capConfidence = {0.0, Tr::tr("no cap was reached within %1 retries").arg(levels.last().index + 1)};

@@ -38,8 +38,6 @@ void fit(const Samples &samples, InferredPolicy &policy);
 
 /// How sure a finding from `count` samples is (0 to 1), scaled by how well they fit (`quality`).
 double confidenceFromCount(int count, double quality = 1.0);
-/// A delay as the inference's reasons print it: "0.5 ms", "250 ms", "12.5 s".
-QString delayText(double ms);
 
 } // namespace DelayFit
 

@@ -2,6 +2,7 @@
 
 #include "core/observe/delayfit.h"
 #include "core/util/coretr.h"
+#include "core/util/durationtext.h"
 
 #include <QHash>
 #include <QJsonArray>
@@ -14,7 +15,6 @@ namespace RetryLab::Core {
 namespace {
 
 using DelayFit::confidenceFromCount;
-using DelayFit::delayText;
 
 bool isMethodIdempotent(const QByteArray &method)
 {
@@ -123,7 +123,7 @@ void inferLimit(const QList<LogicalRequest> &requests, InferredPolicy &p)
         p.deadlineMs = longestElapsed;
         p.maxAttemptsConfidence = {0.0,
             Tr::tr("gave up after different numbers of attempts but after %1 to %2 each: a deadline, not a count")
-                .arg(delayText(shortestElapsed), delayText(longestElapsed))};
+                .arg(DurationText::format(shortestElapsed), DurationText::format(longestElapsed))};
         return;
     }
     int most = 0;
@@ -169,7 +169,7 @@ void inferBehaviour(const QList<LogicalRequest> &requests, InferredPolicy &p)
                     ++retryAfterKept;
                 else if (retryAfterExample.isEmpty())
                     retryAfterExample = Tr::tr("retried %1 after Retry-After: %2 s")
-                                            .arg(delayText(*next->delayMs))
+                                            .arg(DurationText::format(*next->delayMs))
                                             .arg(needed / 1000.0);
                 const double ratio = needed > 0 ? *next->delayMs / needed : 1.0;
                 shortestRatio = shortestRatio < 0 ? ratio : std::min(shortestRatio, ratio);
@@ -263,7 +263,7 @@ void inferBehaviour(const QList<LogicalRequest> &requests, InferredPolicy &p)
                                       "(its timeout and its delay)")
                                    .arg(stallRetried)
                                    .arg(stallServed)
-                                   .arg(delayText(*p.stallGiveUpMs))
+                                   .arg(DurationText::format(*p.stallGiveUpMs))
                              : Tr::tr("did not retry after %1 stalls").arg(stallServed));
     }
 }
@@ -332,7 +332,7 @@ void inferWaves(const QList<LogicalRequest> &requests, InferredPolicy &p)
               : Tr::tr("retries of requests that started together spread out (%1 of %2 rounds, widest %3)")
                     .arg(spread)
                     .arg(aligned + spread)
-                    .arg(delayText(widest)));
+                    .arg(DurationText::format(widest)));
 }
 
 } // namespace
@@ -553,21 +553,21 @@ QString InferredPolicy::summary() const
         text = Tr::tr("Retries at once, without waiting");
         break;
     case Growth::Constant:
-        text = Tr::tr("Constant delay of %1").arg(delayText(baseMs.value_or(0)));
+        text = Tr::tr("Constant delay of %1").arg(DurationText::format(baseMs.value_or(0)));
         break;
     case Growth::Linear:
         text = Tr::tr("Linear backoff: %1, %2, %3, ...")
-                   .arg(delayText(baseMs.value_or(0)), delayText(2 * baseMs.value_or(0)),
-                       delayText(3 * baseMs.value_or(0)));
+                   .arg(DurationText::format(baseMs.value_or(0)), DurationText::format(2 * baseMs.value_or(0)),
+                       DurationText::format(3 * baseMs.value_or(0)));
         break;
     case Growth::Exponential:
         text = Tr::tr("Exponential backoff from %1, x%2")
-                   .arg(delayText(baseMs.value_or(0)))
+                   .arg(DurationText::format(baseMs.value_or(0)))
                    .arg(multiplier.value_or(0), 0, 'f', 2);
         break;
     }
     if (capMs)
-        text += Tr::tr(", capped at %1").arg(delayText(*capMs));
+        text += Tr::tr(", capped at %1").arg(DurationText::format(*capMs));
     if (jitter != JitterKind::None && jitter != JitterKind::Unclear)
         text += Tr::tr(", %1 jitter").arg(PolicyInference::jitterName(jitter));
     else if (jitter == JitterKind::None)
@@ -576,7 +576,7 @@ QString InferredPolicy::summary() const
     if (maxAttempts)
         text += Tr::tr("stops after %1 attempts").arg(*maxAttempts);
     else if (deadlineMs)
-        text += Tr::tr("stops after about %1").arg(delayText(*deadlineMs));
+        text += Tr::tr("stops after about %1").arg(DurationText::format(*deadlineMs));
     else
         text += Tr::tr("never seen giving up");
     if (honoursRetryAfter.value)

@@ -4,6 +4,7 @@
 #include "core/policy/policyfields.h"
 #include "core/policy/presets.h"
 #include "core/util/coretr.h"
+#include "core/util/durationtext.h"
 
 #include <algorithm>
 #include <cmath>
@@ -78,11 +79,6 @@ Verdict::Outcome fromFinding(const Finding &f, bool passWhen)
     if (!f.value)
         return Verdict::Outcome::NotObserved;
     return *f.value == passWhen ? Verdict::Outcome::Pass : Verdict::Outcome::Fail;
-}
-
-QString msText(double ms)
-{
-    return ms >= 10'000 ? Tr::tr("%1 s").arg(ms / 1000.0, 0, 'f', 1) : Tr::tr("%1 ms").arg(qRound64(ms));
 }
 
 /// The longest run of attempts of a logical request that never succeeded.
@@ -196,7 +192,7 @@ QList<Verdict> Judge::judge(const QList<LogicalRequest> &requests, const Inferre
             case Growth::Exponential:
                 outcome = O::Pass;
                 evidence = p.growthConfidence.evidence;
-                evidence += p.capMs ? Tr::tr("; capped at %1").arg(msText(*p.capMs))
+                evidence += p.capMs ? Tr::tr("; capped at %1").arg(DurationText::format(*p.capMs))
                                     : Tr::tr("; no cap was reached in the retries seen");
                 break;
             case Growth::Linear:
@@ -248,7 +244,8 @@ QList<Verdict> Judge::judge(const QList<LogicalRequest> &requests, const Inferre
             outcome = O::Pass;
         } else if (p.deadlineMs) {
             outcome = O::Pass;
-            evidence = Tr::tr("stops after about %1 whatever the attempts: %2").arg(msText(*p.deadlineMs), evidence);
+            evidence = Tr::tr("stops after about %1 whatever the attempts: %2")
+                           .arg(DurationText::format(*p.deadlineMs), evidence);
         } else if (longest >= 25) {
             outcome = O::Fail;
             evidence
@@ -318,8 +315,8 @@ std::optional<PresetComparison> Judge::closestPreset(const InferredPolicy &p)
         const QString jitter = PolicyInference::jitterName(p.jitter);
         const bool jitterMatches = jitter == jitterOfPolicy(b);
         row(QStringLiteral("jitter"), jitter, jitterOfPolicy(b), jitterMatches, 1.0, jitterMatches ? 0.0 : 1.0);
-        const QString presetLimit
-            = b.maxAttempts > 0 ? QString::number(b.maxAttempts) : Tr::tr("deadline %1").arg(msText(b.deadlineMs));
+        const QString presetLimit = b.maxAttempts > 0 ? QString::number(b.maxAttempts)
+                                                      : Tr::tr("deadline %1").arg(DurationText::format(b.deadlineMs));
         if (b.maxAttempts == 0 && b.deadlineMs > 0 && (p.giveUpElapsedMs || p.deadlineMs)) {
             // A deadline shows as the time spent before giving up, whatever the attempts.
             // A client that fails fast gives up early by a whole delay: when the next
@@ -328,8 +325,8 @@ std::optional<PresetComparison> Judge::closestPreset(const InferredPolicy &p)
             const double spent = p.giveUpElapsedMs.value_or(p.deadlineMs.value_or(0.0));
             const double next = p.maxAttempts ? Backoff::delayRange(b, *p.maxAttempts - 1).maxMs : 0.0;
             const bool same = spent <= 1.05 * b.deadlineMs && spent + next >= 0.85 * b.deadlineMs;
-            row(QStringLiteral("maxAttempts"), Tr::tr("gave up after %1").arg(msText(spent)), presetLimit, same, 0.5,
-                same ? 0.0 : 1.0);
+            row(QStringLiteral("maxAttempts"), Tr::tr("gave up after %1").arg(DurationText::format(spent)), presetLimit,
+                same, 0.5, same ? 0.0 : 1.0);
         } else if (p.maxAttempts) {
             const bool same = *p.maxAttempts == b.maxAttempts;
             row(QStringLiteral("maxAttempts"), QString::number(*p.maxAttempts), presetLimit, same, 0.5,
