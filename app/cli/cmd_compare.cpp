@@ -10,6 +10,7 @@
 #include "core/export/texttimeline.h"
 #include "core/scenario/policycomparison.h"
 #include "core/scenario/scenarioreader.h"
+#include "core/util/durationtext.h"
 #include "core/util/randomsource.h"
 
 #include <QCommandLineParser>
@@ -38,7 +39,7 @@ QJsonValue optionalMs(const std::optional<double> &ms)
 
 QString msText(const std::optional<double> &ms)
 {
-    return ms ? Core::TextTimeline::formatTime(*ms) : QStringLiteral("-");
+    return ms ? Core::DurationText::format(*ms) : QStringLiteral("-");
 }
 
 struct OptionTable
@@ -171,7 +172,7 @@ void printSummary(QTextStream &out, const QList<Core::ComparisonRow> &rows)
         if (cut)
             cells.append(QString::number(row.cancelled));
         cells += {QString::number(row.attempts), QString::number(row.peakAttemptsPerSecond),
-            msText(row.medianSuccessMs), msText(row.maxSuccessMs), Core::TextTimeline::formatTime(row.runMs)};
+            msText(row.medianSuccessMs), msText(row.maxSuccessMs), Core::DurationText::format(row.runMs)};
         table.addRow(cells);
     }
     for (const QString &line : table.lines())

@@ -4,6 +4,7 @@
 #include "core/policy/backoff.h"
 #include "core/policy/policyfields.h"
 #include "core/util/coretr.h"
+#include "core/util/durationtext.h"
 
 #include <QCoreApplication>
 #include <QLocale>
@@ -24,11 +25,6 @@ namespace {
 constexpr double curlFirstWaitMs = 1000.0;
 constexpr double curlWaitMultiplier = 2.0;
 constexpr double curlMaxWaitMs = 600'000.0;
-
-QString secondsText(double ms)
-{
-    return QString::number(ms / 1000.0, 'f', QLocale::FloatingPointShortest);
-}
 
 } // namespace
 
@@ -72,8 +68,8 @@ Flags fromPolicy(const BackoffPolicy &p)
         if (curlsOwnBackoff) {
             if (p.maxBackoffMs != curlMaxWaitMs) {
                 notes.append(Tr::tr("curl's own backoff (1 s, doubled) matches the policy, but grows to 10 minutes; "
-                                    "curl cannot cap it at %1 s.")
-                                 .arg(secondsText(p.maxBackoffMs)));
+                                    "curl cannot cap it at %1.")
+                                 .arg(DurationText::format(p.maxBackoffMs)));
             }
         } else {
             const qint64 seconds = std::max<qint64>(1, std::llround(p.baseDelayMs / 1000.0));
@@ -108,8 +104,8 @@ Flags fromPolicy(const BackoffPolicy &p)
         }
         if (p.classification.honourRetryAfter) {
             notes.append(Tr::tr("curl honours Retry-After (since 7.66.0) but has no option to cap it; the policy caps "
-                                "it at %1 s.")
-                             .arg(secondsText(p.classification.maxRetryAfterMs)));
+                                "it at %1.")
+                             .arg(DurationText::format(p.classification.maxRetryAfterMs)));
         } else {
             notes.append(Tr::tr("curl always honours Retry-After; the policy ignores it."));
         }

@@ -3,6 +3,7 @@
 #include "core/http/httpstatuslist.h"
 #include "core/policy/backoff.h"
 #include "core/util/coretr.h"
+#include "core/util/durationtext.h"
 
 #include <QCoreApplication>
 #include <QJsonArray>
@@ -22,11 +23,6 @@ namespace {
 
 // gRPC reports failures to connect, and connections that break, as UNAVAILABLE.
 const QString unavailable = QStringLiteral("UNAVAILABLE");
-
-QString secondsText(double ms)
-{
-    return QString::number(ms / 1000.0, 'f', QLocale::FloatingPointShortest);
-}
 
 } // namespace
 
@@ -87,9 +83,9 @@ Export fromPolicy(const BackoffPolicy &p, const QString &service, const QString 
         // The most retries the deadline leaves room for, as the policy preview counts them.
         maxAttempts = int(std::max<qint64>(0, previewSchedule(p, maxPreviewRetries, 0, 0).retriesWithinDeadline)) + 1;
         warnings.append(Tr::tr("The policy is bounded only by its deadline; gRPC needs maxAttempts, so %1 was written "
-                               "(the most attempts that fit into %2 s at the shortest waits).")
+                               "(the most attempts that fit into %2 at the shortest waits).")
                             .arg(maxAttempts)
-                            .arg(secondsText(p.deadlineMs)));
+                            .arg(DurationText::format(p.deadlineMs)));
     }
     if (maxAttempts > clientMaxAttempts) {
         warnings.append(Tr::tr("maxAttempts %1 is above %2: gRPC clients treat it as %2 unless the channel raises "

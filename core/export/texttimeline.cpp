@@ -2,6 +2,7 @@
 
 #include "core/record/runstatistics.h"
 #include "core/util/coretr.h"
+#include "core/util/durationtext.h"
 
 #include <QCoreApplication>
 #include <QHash>
@@ -60,15 +61,6 @@ double tickStepMs(double spanMs, int width, int minColumns)
     }
 }
 
-QString formatTime(double ms)
-{
-    if (ms == 0.0)
-        return Tr::tr("0 s");
-    if (std::abs(ms) < 1000.0)
-        return Tr::tr("%1 ms").arg(QString::number(ms, 'g', 4));
-    return Tr::tr("%1 s").arg(QString::number(ms / 1000.0, 'g', 4));
-}
-
 QString legend()
 {
     return Tr::tr("o succeeded   x failed, retried   ! failed for good   c cancelled   - waiting   "
@@ -113,7 +105,7 @@ QStringList render(const RunRecord &run, const QList<Lane> &lanes, const Options
             break;
         const int col = column(t, span, width);
         ticks[col] = QLatin1Char('+');
-        const QString text = formatTime(t);
+        const QString text = DurationText::format(t);
         if (col >= freeFrom && col + text.size() <= labels.size()) {
             labels.replace(col, text.size(), text);
             freeFrom = col + static_cast<int>(text.size()) + 1;
@@ -160,7 +152,7 @@ QStringList render(const RunRecord &run, const QList<Lane> &lanes, const Options
 
         QString summary;
         if (result) {
-            const QString total = formatTime(result->totalMs());
+            const QString total = DurationText::format(result->totalMs());
             summary = result->outcome == RequestOutcome::Succeeded
                 ? Tr::tr("%n attempt(s), %1", nullptr, result->attempts).arg(total)
                 : Tr::tr("%n attempt(s), %1 after %2", nullptr, result->attempts)

@@ -37,8 +37,6 @@ struct Options
 int column(double ms, double spanMs, int width);
 /// A tick spacing from 1-2-5 steps that leaves at least `minColumns` between ticks.
 double tickStepMs(double spanMs, int width, int minColumns = 10);
-/// "0 s", "250 ms", "1.5 s".
-QString formatTime(double ms);
 
 /// Two ruler lines (time labels, ticks) and one line per lane, labels
 /// padded to the longest one.

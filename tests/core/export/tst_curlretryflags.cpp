@@ -84,7 +84,7 @@ void TestCurlRetryFlags::storagePreset_usesCurlBackoffAndNamesTheDifferences()
     QVERIFY(notes(flags, QStringLiteral("no jitter")));
     QVERIFY(notes(flags, QStringLiteral("it cannot retry 501, 505-599 alone")));
     QVERIFY(!notes(flags, QStringLiteral("curl also retries HTTP 408"))); // so does Cloud Storage
-    QVERIFY(notes(flags, QStringLiteral("caps it at 60 s")));
+    QVERIFY(notes(flags, QStringLiteral("caps it at 1 min")));
 }
 
 void TestCurlRetryFlags::constantDelay_becomesRetryDelay()

@@ -40,7 +40,7 @@ private Q_SLOTS:
     void column_mapsTimeOntoTheAxis();
     void tickStep_isOneTwoFive_data();
     void tickStep_isOneTwoFive();
-    void formatTime_readable();
+    void render_rulerLabelsReadAsDurations();
     void render_lanesRulerAndSummaries();
     void render_crowdedColumnsCountRetries();
 };
@@ -89,12 +89,17 @@ void TestTextTimeline::tickStep_isOneTwoFive()
     QCOMPARE(TextTimeline::tickStepMs(span, width, 10), step);
 }
 
-void TestTextTimeline::formatTime_readable()
+void TestTextTimeline::render_rulerLabelsReadAsDurations()
 {
-    QCOMPARE(TextTimeline::formatTime(0), QStringLiteral("0 s"));
-    QCOMPARE(TextTimeline::formatTime(250), QStringLiteral("250 ms"));
-    QCOMPARE(TextTimeline::formatTime(1500), QStringLiteral("1.5 s"));
-    QCOMPARE(TextTimeline::formatTime(2000), QStringLiteral("2 s"));
+    RunRecord run;
+    run.epochNs = 0;
+    TextTimeline::Options options;
+    options.width = 60;
+    options.spanMs = 3000;
+    const QStringList lines = TextTimeline::render(run, {}, options);
+    QVERIFY(!lines.isEmpty());
+    // A tick every 500 ms (see tickStep), each labelled the way every duration reads.
+    QCOMPARE(lines[0].simplified(), QStringLiteral("0 ms 500 ms 1 s 1.5 s 2 s 2.5 s"));
 }
 
 void TestTextTimeline::render_lanesRulerAndSummaries()
@@ -115,7 +120,7 @@ void TestTextTimeline::render_lanesRulerAndSummaries()
     const QStringList lines
         = TextTimeline::render(run, {{QStringLiteral("first"), 1}, {QStringLiteral("second"), 2}}, options);
     QCOMPARE(lines.size(), 4);
-    QCOMPARE(lines[0], QStringLiteral("         0 s       500 ms"));
+    QCOMPARE(lines[0], QStringLiteral("         0 ms      500 ms"));
     QCOMPARE(lines[1], QStringLiteral("        |+---------+---------|"));
     QCOMPARE(lines[2], QStringLiteral("first   |x-x---o             |  3 attempt(s), 301 ms"));
     QCOMPARE(lines[3], QStringLiteral("second  |          !         |  1 attempt(s), gave-up after 1 ms"));
