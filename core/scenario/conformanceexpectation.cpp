@@ -7,6 +7,7 @@
 #include "core/policy/classifier.h"
 #include "core/scenario/conformancesuite.h"
 #include "core/util/coretr.h"
+#include "core/util/durationtext.h"
 
 #include <algorithm>
 #include <cmath>
@@ -462,8 +463,8 @@ ConformanceExpectation expect(const BackoffPolicy &policy, const FaultSequence &
             wait = waitAfter(policy, seen, retryIndex++);
         }
         QString waitText = wait.minMs == wait.maxMs
-            ? Tr::tr("%1 ms").arg(wait.minMs, 0, 'f', 1)
-            : Tr::tr("%1-%2 ms").arg(wait.minMs, 0, 'f', 1).arg(wait.maxMs, 0, 'f', 1);
+            ? DurationText::format(wait.minMs)
+            : Tr::tr("%1 to %2").arg(DurationText::format(wait.minMs), DurationText::format(wait.maxMs));
         if (seen.retryAfterSeconds && rules.honourRetryAfter) {
             const double asked = *seen.retryAfterSeconds * 1000.0;
             if (policy.deadlineMs > 0.0) {
@@ -478,7 +479,7 @@ ConformanceExpectation expect(const BackoffPolicy &policy, const FaultSequence &
             }
             const double bounded = std::min(asked, rules.maxRetryAfterMs);
             wait = {bounded, bounded};
-            waitText = Tr::tr("%1 ms as Retry-After asks").arg(bounded, 0, 'f', 0);
+            waitText = Tr::tr("%1 as Retry-After asks").arg(DurationText::format(bounded));
             if (k == 0)
                 e.retryAfterDelayMs = bounded;
         }

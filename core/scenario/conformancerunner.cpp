@@ -3,6 +3,7 @@
 #include "core/executor/retryexecutor.h"
 #include "core/executor/runrecorder.h"
 #include "core/faultserver/faultserver.h"
+#include "core/util/durationtext.h"
 
 #include <QCoreApplication>
 #include <QHostAddress>
@@ -240,10 +241,9 @@ void ConformanceRunner::handleCellFinished(int index, const RequestResult &resul
         // Why it could not finish comes before what it did not do.
         cell.verdict.passed = false;
         cell.verdict.message
-            = tr("the matrix's time limit of %1 s ran out before this cell finished (the model allows it up to "
-                 "%2 s)")
-                  .arg(QString::number(timeLimitMs() / 1000.0, 'f', 1),
-                      QString::number(cell.cell.expected.longestMs / 1000.0, 'f', 1))
+            = tr("the matrix's time limit of %1 ran out before this cell finished (the model allows it up to "
+                 "%2)")
+                  .arg(DurationText::format(double(timeLimitMs())), DurationText::format(cell.cell.expected.longestMs))
             + QLatin1Char('\n') + cell.verdict.message;
     }
     Q_EMIT cellFinished(index);

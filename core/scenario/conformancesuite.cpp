@@ -2,6 +2,7 @@
 
 #include "core/http/retryheaders.h"
 #include "core/util/coretr.h"
+#include "core/util/durationtext.h"
 
 #include <QCoreApplication>
 
@@ -41,7 +42,7 @@ QString ConformanceExpectation::summary() const
     if (checkFinalStatus)
         text += Tr::tr(", %1").arg(statusPhrase(finalStatus));
     if (retryAfterDelayMs)
-        text += Tr::tr(", waiting %1 ms as Retry-After asks").arg(*retryAfterDelayMs, 0, 'f', 0);
+        text += Tr::tr(", waiting %1 as Retry-After asks").arg(DurationText::format(*retryAfterDelayMs));
     return text;
 }
 
@@ -229,9 +230,9 @@ ConformanceVerdict judge(
         const auto second = std::find_if(
             attempts.cbegin(), attempts.cend(), [](const AttemptRecord &a) { return a.attemptIndex == 1; });
         if (second != attempts.cend() && std::abs(second->plannedDelayMs - *e.retryAfterDelayMs) > 1.0) {
-            misses.append(Tr::tr("it waited %1 ms before the second attempt instead of the %2 ms Retry-After asks")
-                              .arg(second->plannedDelayMs, 0, 'f', 0)
-                              .arg(*e.retryAfterDelayMs, 0, 'f', 0));
+            misses.append(
+                Tr::tr("it waited %1 before the second attempt instead of the %2 Retry-After asks")
+                    .arg(DurationText::format(second->plannedDelayMs), DurationText::format(*e.retryAfterDelayMs)));
         }
     }
     const int expectedSteps = std::min(result.attempts, e.scriptSteps);

@@ -2,6 +2,7 @@
 
 #include "core/record/runrecord.h"
 #include "core/util/coretr.h"
+#include "core/util/durationtext.h"
 
 #include <QCoreApplication>
 #include <QMap>
@@ -12,11 +13,6 @@
 namespace RetryLab::Core {
 
 namespace {
-
-QString milliseconds(double ms)
-{
-    return ms >= 100.0 ? QString::number(ms, 'f', 0) : QString::number(ms, 'g', 3);
-}
 
 QString statusText(const std::optional<int> &status)
 {
@@ -60,9 +56,9 @@ QString ScenarioExpectation::describe() const
     if (checkFinalStatus)
         parts.append(finalStatus ? Tr::tr("status %1").arg(*finalStatus) : Tr::tr("no HTTP status"));
     if (minTotalMs)
-        parts.append(Tr::tr("at least %1 ms").arg(milliseconds(*minTotalMs)));
+        parts.append(Tr::tr("at least %1").arg(DurationText::format(*minTotalMs, DurationText::Style::Exact)));
     if (maxTotalMs)
-        parts.append(Tr::tr("within %1 ms").arg(milliseconds(*maxTotalMs)));
+        parts.append(Tr::tr("within %1").arg(DurationText::format(*maxTotalMs, DurationText::Style::Exact)));
     if (minSuccessRate)
         parts.append(Tr::tr("success rate at least %1 %").arg(*minSuccessRate * 100.0, 0, 'g', 4));
     if (!lastCause.isEmpty())
@@ -161,9 +157,9 @@ QList<ExpectationResult> evaluateExpectations(
                 miss(Tr::tr("%1 ended with status %2").arg(who, statusText(result->finalStatus)));
             const double total = result->totalMs();
             if (e.minTotalMs && total < *e.minTotalMs)
-                miss(Tr::tr("%1 took only %2 ms").arg(who, milliseconds(total)));
+                miss(Tr::tr("%1 took only %2").arg(who, DurationText::format(total)));
             if (e.maxTotalMs && total > *e.maxTotalMs)
-                miss(Tr::tr("%1 took %2 ms").arg(who, milliseconds(total)));
+                miss(Tr::tr("%1 took %2").arg(who, DurationText::format(total)));
             if (!e.lastCause.isEmpty()) {
                 const AttemptRecord *last = lastAttempts.value(ids[i]);
                 const QString cause = last ? last->cause : Tr::tr("(no attempt)");

@@ -4,6 +4,7 @@
 #include "core/executor/retryexecutor.h"
 #include "core/faultserver/faultserver.h"
 #include "core/http/retryheaders.h"
+#include "core/util/durationtext.h"
 #include "core/util/randomsource.h"
 
 #include <QCoreApplication>
@@ -301,7 +302,9 @@ void ScenarioRunner::conclude()
     if (m_timedOut) {
         for (ExpectationResult &verdict : m_verdicts) {
             if (!verdict.passed) {
-                verdict.message += tr(" (the scenario's time limit of %1 ms ran out)").arg(m_scenario.timeoutMs);
+                verdict.message
+                    += tr(" (the scenario's time limit of %1 ran out)")
+                           .arg(DurationText::format(double(m_scenario.timeoutMs), DurationText::Style::Exact));
             }
         }
         // A run cut short proves nothing about what it did not get to: it
@@ -309,10 +312,10 @@ void ScenarioRunner::conclude()
         ExpectationResult limit;
         limit.name = tr("time limit");
         limit.passed = false;
-        limit.message = tr("the run did not finish within the scenario's time limit of %1 ms; %2 of %n request(s) "
+        limit.message = tr("the run did not finish within the scenario's time limit of %1; %2 of %n request(s) "
                            "finished, the rest were cancelled or never sent",
             nullptr, m_total)
-                            .arg(m_scenario.timeoutMs)
+                            .arg(DurationText::format(double(m_scenario.timeoutMs), DurationText::Style::Exact))
                             .arg(m_finished);
         limit.durationMs = m_scenario.timeoutMs;
         limit.requestIds = m_names.keys();
