@@ -4,6 +4,7 @@
 #include "core/import/curlrequestreader.h"
 #include "core/policy/policyfields.h"
 #include "core/util/coretr.h"
+#include "core/util/durationtext.h"
 #include "core/util/shellwords.h"
 
 #include <QCoreApplication>
@@ -432,20 +433,23 @@ QList<PolicyChange> applyRetryHints(const ImportedRequest::RetryHints &hints, Ba
         policy.maxBackoffMs = std::max(policy.maxBackoffMs, *hints.delayMs);
         changes.append(
             {fieldPath(PolicyFieldId::BaseDelay), QStringLiteral("--retry-delay %1").arg(seconds(*hints.delayMs)),
-                Tr::tr("a constant wait of %1 ms before every retry").arg(*hints.delayMs)});
+                Tr::tr("a constant wait of %1 before every retry")
+                    .arg(DurationText::format(*hints.delayMs, DurationText::Style::Exact))});
     }
     if (hints.maxTimeMs && *hints.maxTimeMs > 0.0) {
         policy.deadlineMs = *hints.maxTimeMs;
-        changes.append(
-            {fieldPath(PolicyFieldId::Deadline), QStringLiteral("--retry-max-time %1").arg(seconds(*hints.maxTimeMs)),
-                Tr::tr("a total deadline of %1 ms").arg(*hints.maxTimeMs)});
+        changes.append({fieldPath(PolicyFieldId::Deadline),
+            QStringLiteral("--retry-max-time %1").arg(seconds(*hints.maxTimeMs)),
+            Tr::tr("a total deadline of %1").arg(DurationText::format(*hints.maxTimeMs, DurationText::Style::Exact))});
     }
     if (hints.attemptTimeoutMs) {
         policy.attemptTimeoutMs = *hints.attemptTimeoutMs;
         changes.append({fieldPath(PolicyFieldId::AttemptTimeout),
             QStringLiteral("--max-time %1").arg(seconds(*hints.attemptTimeoutMs)),
-            *hints.attemptTimeoutMs > 0.0 ? Tr::tr("a per-attempt timeout of %1 ms").arg(*hints.attemptTimeoutMs)
-                                          : Tr::tr("no per-attempt timeout")});
+            *hints.attemptTimeoutMs > 0.0
+                ? Tr::tr("a per-attempt timeout of %1")
+                      .arg(DurationText::format(*hints.attemptTimeoutMs, DurationText::Style::Exact))
+                : Tr::tr("no per-attempt timeout")});
     }
     if (hints.retryAllErrors) {
         for (NetworkFaultClass fault : allNetworkFaultClasses())

@@ -6,10 +6,10 @@
 #include "core/import/importjson.h"
 #include "core/policy/policyjson.h"
 #include "core/util/coretr.h"
+#include "core/util/durationtext.h"
 #include "core/util/jsonreader.h"
 
 #include <QHash>
-#include <QLocale>
 #include <QLoggingCategory>
 #include <QSet>
 
@@ -493,18 +493,6 @@ QHash<QString, QString> pageTitles(const JsonReader &log)
     return titles;
 }
 
-QString formatMs(double ms)
-{
-    const QLocale c = QLocale::c();
-    if (ms < 10.0)
-        return Tr::tr("%1 ms").arg(c.toString(ms, 'f', 1));
-    if (ms < 1000.0)
-        return Tr::tr("%1 ms").arg(c.toString(ms, 'f', 0));
-    if (ms < 60'000.0)
-        return Tr::tr("%1 s").arg(c.toString(ms / 1000.0, 'f', 2));
-    return Tr::tr("%1 min").arg(c.toString(ms / 60'000.0, 'f', 1));
-}
-
 } // namespace
 
 QString Entry::summary() const
@@ -519,7 +507,7 @@ QString Entry::summary() const
         outcome = error.isEmpty() ? Tr::tr("no response") : redactor.text(error);
     QStringList parts{outcome};
     if (timeMs >= 0.0)
-        parts.append(formatMs(timeMs));
+        parts.append(DurationText::format(timeMs));
     if (attempts > 1)
         parts.append(Tr::tr("%n attempt(s)", nullptr, attempts));
     return Tr::tr("%1 %2 → %3").arg(QString::fromUtf8(request.spec.method), url, parts.join(QStringLiteral(" · ")));

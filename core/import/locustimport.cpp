@@ -2,6 +2,7 @@
 
 #include "core/util/boundedfile.h"
 #include "core/util/coretr.h"
+#include "core/util/durationtext.h"
 #include "core/util/jsonreader.h"
 
 #include <QDateTime>
@@ -214,10 +215,9 @@ Result<Imported> read(const QStringList &paths)
         epochMs = std::min(epochMs, w.startUnixMs);
     for (const Worker &w : std::as_const(workers)) {
         imported.workers.append(w.name);
-        imported.notes.append(Tr::tr("%1: its clock started %2 ms after the run's; its attempts are placed by its "
+        imported.notes.append(Tr::tr("%1: its clock started %2 after the run's; its attempts are placed by its "
                                      "monotonic clock from there")
-                                  .arg(w.name)
-                                  .arg(w.startUnixMs - epochMs, 0, 'f', 1));
+                                  .arg(w.name, DurationText::format(w.startUnixMs - epochMs)));
     }
     std::stable_sort(
         lines.begin(), lines.end(), [](const Line &a, const Line &b) { return a.startWallMs < b.startWallMs; });

@@ -953,17 +953,16 @@ void TestCurlCommandLine::applyRetryHints_data()
     QTest::addRow("man --retry-delay") << QStringLiteral("curl --retry-delay 5 --retry 7 https://example.com")
                                        << QStringList{QStringLiteral("maxAttempts <- --retry 7: at most 8 attempts"),
                                               QStringLiteral("baseDelayMs <- --retry-delay 5: a constant wait of "
-                                                             "5000 ms before every retry")};
+                                                             "5000 ms (5 s) before every retry")};
     QTest::addRow("delay 0 is curl's own backoff") << QStringLiteral("curl --retry-delay 0 --retry 1 http://h/")
                                                    << QStringList{QStringLiteral("maxAttempts <- --retry 1: at most 2 "
                                                                                  "attempts")};
-    QTest::addRow("times") << QStringLiteral("curl --retry-max-time 30 -m 2.5 --retry-all-errors http://h/")
-                           << QStringList{
-                                  QStringLiteral("deadlineMs <- --retry-max-time 30: a total deadline of 30000 ms"),
-                                  QStringLiteral(
-                                      "attemptTimeoutMs <- --max-time 2.5: a per-attempt timeout of 2500 ms"),
-                                  QStringLiteral("classification.networkActions <- --retry-all-errors: every network "
-                                                 "fault is retried after a delay")};
+    QTest::addRow("times")
+        << QStringLiteral("curl --retry-max-time 30 -m 2.5 --retry-all-errors http://h/")
+        << QStringList{QStringLiteral("deadlineMs <- --retry-max-time 30: a total deadline of 30000 ms (30 s)"),
+               QStringLiteral("attemptTimeoutMs <- --max-time 2.5: a per-attempt timeout of 2500 ms (2.5 s)"),
+               QStringLiteral("classification.networkActions <- --retry-all-errors: every network "
+                              "fault is retried after a delay")};
     QTest::addRow("connrefused") << QStringLiteral("curl --retry-connrefused http://h/")
                                  << QStringList{QStringLiteral("classification.networkActions.connection-refused <- "
                                                                "--retry-connrefused: a refused connection is retried "

@@ -263,13 +263,14 @@ void TestHarImport::chrome_pickerSummaries()
     QCOMPARE(entries.at(0).started, QDateTime(QDate(2025, 5, 6), QTime(9, 14, 3, 118), Qt::UTC));
     QCOMPARE(entries.at(0).summary(), QStringLiteral("GET https://shop.example.com/?utm_source=mail → 200 · 188 ms"));
     // The bearer token is in a header, not in the line; the line masks what a URL could carry.
-    QCOMPARE(entries.at(1).summary(), QStringLiteral("POST https://api.shop.example.com/v2/cart/items → 201 · 84 ms"));
+    QCOMPARE(
+        entries.at(1).summary(), QStringLiteral("POST https://api.shop.example.com/v2/cart/items → 201 · 84.3 ms"));
     QCOMPARE(
         entries.at(2).summary(), QStringLiteral("POST http://legacy.shop.example.com:8080/login → 302 Found · 1.25 s"));
     QCOMPARE(entries.at(3).status, 0);
     QCOMPARE(entries.at(3).error, QStringLiteral("net::ERR_BLOCKED_BY_CLIENT"));
     QCOMPARE(entries.at(3).summary(),
-        QStringLiteral("GET https://ads.tracker.example/pixel.js → net::ERR_BLOCKED_BY_CLIENT · 0.5 ms"));
+        QStringLiteral("GET https://ads.tracker.example/pixel.js → net::ERR_BLOCKED_BY_CLIENT · 0.528 ms"));
     QCOMPARE(entries.at(4).attempts, 1);
 
     HarImport::Entry secret = entries.at(0);
@@ -500,7 +501,7 @@ void TestHarImport::retryLabRun_roundTrip_attemptsBecomeOneRequest()
     QVERIFY2(std::abs(first.timeMs - 17529.2) < 0.01, qPrintable(QString::number(first.timeMs)));
     QCOMPARE(first.summary(),
         QStringLiteral("GET https://REDACTED:REDACTED@api.example.com/v1/items?page=2&access_token=REDACTED"
-                       "&note=a%2Cb%22c → 200 OK · 17.53 s · 4 attempts"));
+                       "&note=a%2Cb%22c → 200 OK · 17.5 s · 4 attempts"));
     QVERIFY2(archive->entries.at(2).request.ignored.join(QLatin1Char('\n')).contains(QLatin1String("increment")),
         qPrintable(archive->entries.at(2).request.ignored.join(QLatin1Char('\n'))));
     QCOMPARE(archive->entries.at(1).status, 500);
