@@ -4,6 +4,7 @@
 #include "core/http/redactor.h"
 #include "core/policy/backoffpolicy.h"
 #include "core/util/coretr.h"
+#include "core/util/durationtext.h"
 #include "core/util/jsonpointer.h"
 
 #include <algorithm>
@@ -113,7 +114,8 @@ Result<void> checkRequest(const RequestSpec &spec)
     if (spec.attemptTimeoutMs
         && !(*spec.attemptTimeoutMs >= 0.0 && *spec.attemptTimeoutMs <= PolicyLimits::maxDeadlineMs)) {
         return Result<void>::failure(
-            Tr::tr("the per-attempt timeout must lie between 0 and %1 ms").arg(PolicyLimits::maxDeadlineMs, 0, 'f', 0));
+            Tr::tr("the per-attempt timeout must lie between 0 and %1")
+                .arg(DurationText::format(PolicyLimits::maxDeadlineMs, DurationText::Style::Exact)));
     }
     return checkTransport(spec.transport);
 }

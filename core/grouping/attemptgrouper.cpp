@@ -1,6 +1,7 @@
 #include "core/grouping/attemptgrouper.h"
 
 #include "core/util/coretr.h"
+#include "core/util/durationtext.h"
 
 namespace RetryLab::Core {
 
@@ -192,12 +193,12 @@ AttemptGrouper::Decision AttemptGrouper::assign(
             d.closed.append({id, Tr::tr("gap")});
             close(id);
             start(key, false,
-                Tr::tr("%1 ms after the previous answer, beyond the gap window of %2 ms")
-                    .arg(qRound64(gap))
-                    .arg(qRound64(m_settings.gapWindowMs)));
+                Tr::tr("%1 after the previous answer, beyond the gap window of %2")
+                    .arg(DurationText::format(gap), DurationText::format(m_settings.gapWindowMs)));
             return d;
         }
-        join(id, GroupingRule::SameRequest, Tr::tr("the same request %1 ms after a failed answer").arg(qRound64(gap)));
+        join(id, GroupingRule::SameRequest,
+            Tr::tr("the same request %1 after a failed answer").arg(DurationText::format(gap)));
         m_lastOfClient.insert(client, id);
         return d;
     }

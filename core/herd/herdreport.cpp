@@ -1,6 +1,7 @@
 #include "core/herd/herdreport.h"
 
 #include "core/util/coretr.h"
+#include "core/util/durationtext.h"
 
 #include <QLocale>
 
@@ -129,19 +130,19 @@ QString HerdReport::summarySentence() const
         if (cell.clients == clients)
             row.append(&cell);
     }
-    const auto seconds = [](double ms) { return QLocale().toString(ms / 1000.0, 'f', 1); };
     const auto count = [](double n) { return QLocale().toString(std::llround(n)); };
     const auto byTime
         = [](const HerdCellResult *a, const HerdCellResult *b) { return a->completionMs.mean < b->completionMs.mean; };
     const HerdCellResult *first = *std::min_element(row.cbegin(), row.cend(), byTime);
     const HerdCellResult *last = *std::max_element(row.cbegin(), row.cend(), byTime);
     const QString clientsText = QLocale().toString(clients);
-    QString sentence
-        = Tr::tr("At %1 clients %2 was done first, after %3 s and %4 calls")
-              .arg(clientsText, first->strategy.title(), seconds(first->completionMs.mean), count(first->calls.mean));
+    QString sentence = Tr::tr("At %1 clients %2 was done first, after %3 and %4 calls")
+                           .arg(clientsText, first->strategy.title(), DurationText::format(first->completionMs.mean),
+                               count(first->calls.mean));
     if (last != first) {
-        sentence += Tr::tr("; %1 took %2 s and %3 calls")
-                        .arg(last->strategy.title(), seconds(last->completionMs.mean), count(last->calls.mean));
+        sentence
+            += Tr::tr("; %1 took %2 and %3 calls")
+                   .arg(last->strategy.title(), DurationText::format(last->completionMs.mean), count(last->calls.mean));
     }
     const HerdCellResult *fewest = *std::min_element(row.cbegin(), row.cend(),
         [](const HerdCellResult *a, const HerdCellResult *b) { return a->calls.mean < b->calls.mean; });

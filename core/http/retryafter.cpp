@@ -1,6 +1,7 @@
 #include "core/http/retryafter.h"
 #include "core/http/httpheaders.h"
 #include "core/util/coretr.h"
+#include "core/util/durationtext.h"
 
 #include <QCoreApplication>
 #include <QLocale>
@@ -181,7 +182,8 @@ RetryAfter parseRetryAfter(const QByteArray &raw, const QDateTime &now)
         result.reason = Tr::tr("Retry-After date %1 is already past; retry now").arg(QString::fromLatin1(value));
     } else {
         result.delayMs = static_cast<double>(diff);
-        result.reason = Tr::tr("Retry-After date %1 is %2 s away").arg(QString::fromLatin1(value)).arg(diff / 1000.0);
+        result.reason = Tr::tr("Retry-After date %1 is %2 away")
+                            .arg(QString::fromLatin1(value), DurationText::format(double(diff)));
     }
     return result;
 }

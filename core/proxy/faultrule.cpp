@@ -3,6 +3,7 @@
 #include "core/http/httpheaders.h"
 #include "core/util/boundedfile.h"
 #include "core/util/coretr.h"
+#include "core/util/durationtext.h"
 #include "core/util/jsonreader.h"
 
 #include <QDir>
@@ -258,11 +259,6 @@ Result<FaultRule> build(const QList<std::pair<QString, std::optional<QString>>> 
     return r;
 }
 
-QString ms(double value)
-{
-    return Tr::tr("%1 ms").arg(number(value));
-}
-
 } // namespace
 
 bool FaultRule::globMatch(QByteArrayView glob, QByteArrayView text)
@@ -375,10 +371,14 @@ QString FaultRule::describe() const
                            : Tr::tr("answer %1").arg(status);
         break;
     case Kind::Latency:
-        what = latencyShape == LatencyShape::Fixed ? Tr::tr("wait %1").arg(ms(latencyMs))
+        what = latencyShape == LatencyShape::Fixed
+            ? Tr::tr("wait %1").arg(DurationText::format(latencyMs, DurationText::Style::Exact))
             : latencyShape == LatencyShape::Uniform
-            ? Tr::tr("wait %1 to %2").arg(number(latencyMs), ms(latencyMaxMs))
-            : Tr::tr("wait a lognormal time (median %1, sigma %2)").arg(ms(latencyMs), number(latencySigma));
+            ? Tr::tr("wait %1 to %2")
+                  .arg(DurationText::format(latencyMs, DurationText::Style::Exact),
+                      DurationText::format(latencyMaxMs, DurationText::Style::Exact))
+            : Tr::tr("wait a lognormal time (median %1, sigma %2)")
+                  .arg(DurationText::format(latencyMs, DurationText::Style::Exact), number(latencySigma));
         what += latencyBeforeResponse ? Tr::tr(" before responding") : Tr::tr(" before forwarding");
         break;
     case Kind::Bandwidth:

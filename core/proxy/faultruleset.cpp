@@ -2,6 +2,7 @@
 
 #include "core/http/serverlogentry.h"
 #include "core/util/coretr.h"
+#include "core/util/durationtext.h"
 
 #include <QJsonArray>
 
@@ -87,9 +88,9 @@ QString ProxyFault::describe() const
         break;
     }
     if (delayBeforeForwardMs > 0.0)
-        parts << Tr::tr("+%1 ms before forwarding").arg(delayBeforeForwardMs, 0, 'f', 1);
+        parts << Tr::tr("+%1 before forwarding").arg(DurationText::format(delayBeforeForwardMs));
     if (delayBeforeResponseMs > 0.0)
-        parts << Tr::tr("+%1 ms before responding").arg(delayBeforeResponseMs, 0, 'f', 1);
+        parts << Tr::tr("+%1 before responding").arg(DurationText::format(delayBeforeResponseMs));
     if (bandwidthBytesPerS > 0)
         parts << Tr::tr("%1 bytes/s").arg(bandwidthBytesPerS);
     QStringList quoted;

@@ -46,7 +46,7 @@ void TestRequestCheck::sendable_data()
         << ok << QByteArray("GET\nHost:") << QVariant()
         << QStringLiteral("the method is not an HTTP method: a line feed (LF) at byte 4 cannot stand in a method or "
                           "header name");
-    const QString timeout = QStringLiteral("the per-attempt timeout must lie between 0 and 604800000 ms");
+    const QString timeout = QStringLiteral("the per-attempt timeout must lie between 0 and 604800000 ms (7 days)");
     QTest::addRow("negative timeout") << ok << QByteArray("GET") << QVariant(-0.5) << timeout;
     QTest::addRow("timeout beyond a week")
         << ok << QByteArray("GET") << QVariant(PolicyLimits::maxDeadlineMs + 1) << timeout;
