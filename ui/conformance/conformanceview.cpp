@@ -5,6 +5,7 @@
 #include "core/http/redactor.h"
 #include "core/policy/presets.h"
 #include "core/scenario/conformancerunner.h"
+#include "core/util/durationtext.h"
 
 #include <QComboBox>
 #include <QHBoxLayout>
@@ -31,11 +32,6 @@ namespace {
 
 // The policy box's item data: the index into Presets::all(), or this for the edited policy.
 constexpr int editedPolicyItem = -1;
-
-QString milliseconds(double ms)
-{
-    return ms >= 10.0 ? QString::number(ms, 'f', 0) : QString::number(ms, 'g', 2);
-}
 
 } // namespace
 
@@ -242,10 +238,11 @@ void ConformanceView::showPlan()
         return;
     }
     m_status->setText(
-        tr("Each cell shows what the policy's rules expect. The run compresses the waits (base %1 ms, cap %2 ms%3) "
+        tr("Each cell shows what the policy's rules expect. The run compresses the waits (base %1, cap %2%3) "
            "so that the matrix takes a few seconds; what is retried, and how often, stays as the policy says.")
-            .arg(milliseconds(run.baseDelayMs), milliseconds(run.maxBackoffMs),
-                run.deadlineMs > 0.0 ? tr(", deadline %1 ms").arg(milliseconds(run.deadlineMs)) : QString()));
+            .arg(Core::DurationText::format(run.baseDelayMs), Core::DurationText::format(run.maxBackoffMs),
+                run.deadlineMs > 0.0 ? tr(", deadline %1").arg(Core::DurationText::format(run.deadlineMs))
+                                     : QString()));
 }
 
 QString ConformanceView::runningText() const

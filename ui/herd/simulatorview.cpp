@@ -1,5 +1,6 @@
 #include "ui/herd/simulatorview.h"
 
+#include "core/util/durationtext.h"
 #include "ui/herd/herdcharts.h"
 #include "ui/herd/herdjob.h"
 #include "ui/herd/herdparametersform.h"
@@ -245,10 +246,10 @@ void SimulatorView::handleJobFinished(const HerdReport &report, double seconds)
 {
     setRunning(false);
     m_progress->setValue(m_progress->maximum());
-    m_info = tr("%L1 runs, %L2 simulated events, in %3 s.")
+    m_info = tr("%L1 runs, %L2 simulated events, in %3.")
                  .arg(static_cast<qint64>(report.cells.size()) * report.parameters.runs)
                  .arg(report.events)
-                 .arg(seconds, 0, 'f', 2);
+                 .arg(Core::DurationText::format(seconds * 1000.0));
     showStatus(m_info);
     m_charts->setReport(report);
     Q_EMIT finished();

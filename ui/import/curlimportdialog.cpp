@@ -2,6 +2,7 @@
 
 #include "core/http/redactor.h"
 #include "core/policy/policyfields.h"
+#include "core/util/durationtext.h"
 #include "ui/import/importeddraft.h"
 #include "ui/widgets/fieldmessage.h"
 
@@ -41,7 +42,7 @@ QString currentValue(const Core::BackoffPolicy &policy, const QString &path)
     case Core::PolicyField::Unit::Attempts:
         return CurlImportDialog::tr("now %n attempt(s)", nullptr, int(value));
     case Core::PolicyField::Unit::Milliseconds:
-        return CurlImportDialog::tr("now %1 ms").arg(locale.toString(value));
+        return CurlImportDialog::tr("now %1").arg(Core::DurationText::format(value, Core::DurationText::Style::Exact));
     case Core::PolicyField::Unit::None:
     case Core::PolicyField::Unit::Fraction:
     case Core::PolicyField::Unit::Factor:

@@ -1,6 +1,7 @@
 #include "ui/import/harimportdialog.h"
 
 #include "core/http/redactor.h"
+#include "core/util/durationtext.h"
 
 #include <QCheckBox>
 #include <QDialogButtonBox>
@@ -62,7 +63,6 @@ HarImportDialog::HarImportDialog(const Core::HarImport::Archive &archive, const 
     m_table->setWordWrap(false);
     m_table->setAlternatingRowColors(true);
     const Core::Redactor redactor;
-    const QLocale locale;
     for (int row = 0; row < m_table->rowCount(); ++row) {
         const Core::HarImport::Entry &entry = archive.entries.at(row);
         const Core::ImportedRequest &request = entry.request;
@@ -75,8 +75,7 @@ HarImportDialog::HarImportDialog(const Core::HarImport::Archive &archive, const 
             status = entry.error;
         if (entry.attempts > 1)
             status += tr(" (%n attempt(s))", nullptr, entry.attempts);
-        const QString time
-            = entry.timeMs < 0 ? QStringLiteral("\u2014") : tr("%1 ms").arg(locale.toString(entry.timeMs, 'f', 0));
+        const QString time = entry.timeMs < 0 ? QStringLiteral("\u2014") : Core::DurationText::format(entry.timeMs);
         const QStringList cells{QString::fromLatin1(request.spec.method), url, status, time, entry.pageTitle};
         for (int column = 0; column < ColumnCount; ++column) {
             auto *item = new QTableWidgetItem(cells.at(column));

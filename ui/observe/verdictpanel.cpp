@@ -1,6 +1,7 @@
 #include "ui/observe/verdictpanel.h"
 
 #include "core/record/runstatistics.h"
+#include "core/util/durationtext.h"
 #include "ui/widgets/outcomestyle.h"
 
 #include <QHeaderView>
@@ -49,7 +50,7 @@ QString confidenceText(double value)
 
 QString optionalMs(std::optional<double> value)
 {
-    return value ? VerdictPanel::tr("%1 ms").arg(*value, 0, 'f', *value < 100 ? 1 : 0) : VerdictPanel::tr("unknown");
+    return value ? Core::DurationText::format(*value) : VerdictPanel::tr("unknown");
 }
 
 QString findingText(const Core::Finding &f)

@@ -1,6 +1,7 @@
 #include "ui/policy/comparedialog.h"
 
 #include "core/scenario/scenarioreader.h"
+#include "core/util/durationtext.h"
 #include "core/util/randomsource.h"
 #include "ui/policy/comparisontimeline.h"
 #include "ui/policy/policystackchooser.h"
@@ -27,10 +28,7 @@ namespace {
 
 QString rowMsText(const std::optional<double> &ms)
 {
-    if (!ms)
-        return QStringLiteral("-");
-    return *ms >= 1000.0 ? CompareDialog::tr("%1 s").arg(*ms / 1000.0, 0, 'f', 2)
-                         : CompareDialog::tr("%1 ms").arg(*ms, 0, 'f', 0);
+    return ms ? Core::DurationText::format(*ms) : QStringLiteral("-");
 }
 
 } // namespace

@@ -1,6 +1,7 @@
 #include "ui/policy/comparisontimeline.h"
 
 #include "core/record/runstatistics.h"
+#include "core/util/durationtext.h"
 #include "ui/widgets/outcomestyle.h"
 #include "ui/widgets/timeaxis.h"
 
@@ -75,7 +76,7 @@ void ComparisonTimeline::paintEvent(QPaintEvent *)
     p.setPen(pal.color(QPalette::Text));
     for (double t = 0.0; t <= span + 1e-9; t += step) {
         p.drawLine(x(t), margin + axisHeight - 6, x(t), margin + axisHeight);
-        const QString label = t >= 1000.0 ? tr("%1 s").arg(t / 1000.0, 0, 'g', 4) : tr("%1 ms").arg(t, 0, 'f', 0);
+        const QString label = Core::DurationText::format(t);
         p.drawText(QRect(x(t) - 40, margin, 80, axisHeight - 6), Qt::AlignHCenter | Qt::AlignBottom, label);
     }
     QColor grid = pal.color(QPalette::Text);

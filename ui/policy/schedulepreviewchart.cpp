@@ -1,5 +1,7 @@
 #include "ui/policy/schedulepreviewchart.h"
 
+#include "core/util/durationtext.h"
+
 #include <QAreaSeries>
 #include <QChart>
 #include <QChartView>
@@ -311,8 +313,8 @@ void SchedulePreviewChart::redraw()
     if (hasDeadline && count > 0) {
         const qint64 fit = std::max<qint64>(m_preview.retriesWithinDeadline, 0);
         if (fit == 0)
-            notes.append(tr("Not even the first retry fits in the %1 s deadline.")
-                             .arg(locale.toString(p.deadlineMs / 1000.0, 'g', 6)));
+            notes.append(
+                tr("Not even the first retry fits in the %1 deadline.").arg(Core::DurationText::format(p.deadlineMs)));
         else if (!m_truncated && (fit < count || p.maxAttempts <= 0))
             notes.append(tr("Retries that fit in the deadline at best: %1; then the client gives up instead of "
                             "sleeping past it.")

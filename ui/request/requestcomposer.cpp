@@ -2,6 +2,7 @@
 
 #include "core/executor/requestcheck.h"
 #include "core/policy/classifier.h"
+#include "core/util/durationtext.h"
 #include "ui/request/headertablemodel.h"
 #include "ui/request/readmodifywriteform.h"
 #include "ui/request/transportform.h"
@@ -125,12 +126,10 @@ QList<Endpoint> endpointExamples(const Core::BackoffPolicy &policy)
     };
 }
 
-QString formatSeconds(double ms)
+// An interval or timeout of zero means there is none.
+QString intervalText(double ms)
 {
-    if (ms <= 0.0)
-        return RequestComposer::tr("none");
-    return ms < 1000.0 ? RequestComposer::tr("%1 ms").arg(ms, 0, 'f', 0)
-                       : RequestComposer::tr("%1 s").arg(QLocale().toString(ms / 1000.0, 'g', 4));
+    return ms <= 0.0 ? RequestComposer::tr("none") : Core::DurationText::format(ms);
 }
 
 } // namespace
@@ -801,10 +800,10 @@ void RequestComposer::refresh()
             .arg(d.concurrency)
         + why);
     m_repeatAction->setToolTip(
-        tr("Send one request every %1 until Stop (Ctrl+R)").arg(formatSeconds(d.repeatIntervalMs)) + why);
+        tr("Send one request every %1 until Stop (Ctrl+R)").arg(intervalText(d.repeatIntervalMs)) + why);
 
     m_removeHeader->setEnabled(m_headerModel->headerCount() > 0);
-    m_policyTimeout->setText(tr("Otherwise the policy's: %1").arg(formatSeconds(m_policy.attemptTimeoutMs)));
+    m_policyTimeout->setText(tr("Otherwise the policy's: %1").arg(intervalText(m_policy.attemptTimeoutMs)));
     m_timeout->setEnabled(m_ownTimeout->isChecked());
     updateTabTitles();
     updateButtonTexts();
@@ -838,7 +837,7 @@ void RequestComposer::updateButtonTexts()
 {
     m_batchAction->setText(tr("Batch \u00d7%1").arg(m_batchCount->value()));
     m_repeatAction->setText(
-        m_repeating ? tr("Repeating\u2026") : tr("Repeat every %1").arg(formatSeconds(m_interval->value() * 1000.0)));
+        m_repeating ? tr("Repeating\u2026") : tr("Repeat every %1").arg(intervalText(m_interval->value() * 1000.0)));
 }
 
 void RequestComposer::changeEvent(QEvent *event)

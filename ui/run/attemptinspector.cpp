@@ -5,6 +5,7 @@
 #include "core/http/redactor.h"
 #include "core/http/retryheaders.h"
 #include "core/record/runstatistics.h"
+#include "core/util/durationtext.h"
 #include "ui/run/timingwaterfall.h"
 #include "ui/session/run/runsession.h"
 #include "ui/widgets/bodyview.h"
@@ -42,16 +43,6 @@ namespace {
 
 // How long "Copied ..." stays beside the buttons.
 constexpr int copyNoteMs = 4000;
-
-QString msText(double ms)
-{
-    if (!std::isfinite(ms))
-        return AttemptInspector::tr("unknown");
-    if (std::abs(ms) >= 1000.0)
-        return AttemptInspector::tr("%1 s").arg(ms / 1000.0, 0, 'f', 3);
-    const double size = std::abs(ms);
-    return AttemptInspector::tr("%1 ms").arg(ms, 0, 'f', size < 1.0 && size > 0.0 ? 3 : size < 10.0 ? 2 : 1);
-}
 
 QString html(const QString &text)
 {
@@ -491,7 +482,7 @@ void AttemptInspector::refresh()
 
     if (row.inFlight()) {
         showNothing(tr("In flight for %1: what came back shows when the attempt ends.")
-                        .arg(msText((m_session->nowNs() - row.startNs) / 1e6)));
+                        .arg(Core::DurationText::format((m_session->nowNs() - row.startNs) / 1e6)));
         updateTitle();
         return;
     }
@@ -505,7 +496,7 @@ void AttemptInspector::refresh()
     const QColor colour = readableOn(outcomeColor(outcome), palette().color(QPalette::Window));
     QString status = m_session->statusText(row);
     if (a.nextDelayMs >= 0.0)
-        status += tr(", retried after %1").arg(msText(a.nextDelayMs));
+        status += tr(", retried after %1").arg(Core::DurationText::format(a.nextDelayMs));
     m_banner->setText(QStringLiteral("<span style=\"color:%1\">\u25a0</span> <b>%2</b> \u2014 %3")
                           .arg(colour.name(), html(attemptOutcomeTitle(outcome)), html(shownText(status))));
 
@@ -528,16 +519,18 @@ void AttemptInspector::refresh()
         const double late = a.actualDelayMs - a.plannedDelayMs;
         rows.append({tr("Delay before it"),
             tr("planned %1, actual %2 (%3%4)")
-                .arg(msText(a.plannedDelayMs), msText(a.actualDelayMs), late >= 0.0 ? QStringLiteral("+") : QString(),
-                    msText(late))});
+                .arg(Core::DurationText::format(a.plannedDelayMs), Core::DurationText::format(a.actualDelayMs),
+                    late >= 0.0 ? QStringLiteral("+") : QString(), Core::DurationText::format(late))});
     } else {
         rows.append({tr("Delay before it"), tr("none: the first attempt")});
     }
-    rows.append({tr("Delay after it"), a.nextDelayMs >= 0.0 ? msText(a.nextDelayMs) : tr("none: no retry followed")});
+    rows.append({tr("Delay after it"),
+        a.nextDelayMs >= 0.0 ? Core::DurationText::format(a.nextDelayMs) : tr("none: no retry followed")});
     if (!a.retryAfterRaw.isEmpty()) {
         rows.append({tr("Retry-After"),
             QString::fromLatin1(a.retryAfterRaw)
-                + (a.retryAfterMs ? tr(" (honoured: %1)").arg(msText(*a.retryAfterMs)) : QString())});
+                + (a.retryAfterMs ? tr(" (honoured: %1)").arg(Core::DurationText::format(*a.retryAfterMs))
+                                  : QString())});
     }
     if (!a.step.isEmpty())
         rows.append({tr("Read-modify-write"), tr("%1 step, round %2").arg(a.step).arg(a.sequenceRound + 1)});
@@ -589,21 +582,24 @@ void AttemptInspector::refresh()
     // Timing.
     m_waterfall->setRecord(a);
     const auto point = [&a](qint64 ns) {
-        return ns >= 0 && a.startNs >= 0 ? QStringLiteral("+") + msText((ns - a.startNs) / 1e6) : tr("not reported");
+        return ns >= 0 && a.startNs >= 0 ? QStringLiteral("+") + Core::DurationText::format((ns - a.startNs) / 1e6)
+                                         : tr("not reported");
     };
     QList<Row> &times = m_timingRows;
     times.clear();
-    times.append(
-        {tr("Queued"), a.queuedNs > 0 ? tr("%1 before the start").arg(msText(a.queuedNs / 1e6)) : tr("not at all")});
+    times.append({tr("Queued"),
+        a.queuedNs > 0 ? tr("%1 before the start").arg(Core::DurationText::format(a.queuedNs / 1e6))
+                       : tr("not at all")});
     times.append({tr("Started"),
         tr("%1 into the run (%2 UTC)")
-            .arg(msText(m_session->toRunMs(a.startNs)), a.startWall.toUTC().toString(QStringLiteral("HH:mm:ss.zzz")))});
+            .arg(Core::DurationText::format(m_session->toRunMs(a.startNs)),
+                a.startWall.toUTC().toString(QStringLiteral("HH:mm:ss.zzz")))});
     times.append({tr("Connection started"),
         a.connectionStartedNs >= 0 ? point(a.connectionStartedNs) : tr("not reported (a reused connection)")});
     times.append({tr("Request sent"), point(a.requestSentNs)});
     times.append({tr("First byte"), point(a.firstByteNs)});
     times.append({tr("Finished"), point(a.finishedNs >= 0 ? a.finishedNs : a.endNs)});
-    times.append({tr("Duration"), msText(a.durationMs())});
+    times.append({tr("Duration"), Core::DurationText::format(a.durationMs())});
     m_timingTable->setText(tableHtml(times));
     updateNavigation();
 }
@@ -773,7 +769,9 @@ QString AttemptInspector::timingText() const
         return {};
     QString text = m_title->text() + QLatin1Char('\n');
     for (const TimingWaterfall::Phase &phase : m_waterfall->phases())
-        text += QStringLiteral("%1: %2 (from %3)\n").arg(phase.name, msText(phase.lengthMs), msText(phase.startMs));
+        text += QStringLiteral("%1: %2 (from %3)\n")
+                    .arg(phase.name, Core::DurationText::format(phase.lengthMs),
+                        Core::DurationText::format(phase.startMs));
     return text + plainText(m_timingRows);
 }
 

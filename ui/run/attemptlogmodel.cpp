@@ -1,5 +1,6 @@
 #include "ui/run/attemptlogmodel.h"
 
+#include "core/util/durationtext.h"
 #include "ui/session/run/runsession.h"
 #include "ui/widgets/outcomestyle.h"
 
@@ -28,20 +29,6 @@ AttemptLogModel::OutcomeFlag flagOf(AttemptOutcome outcome)
         break;
     }
     return AttemptLogModel::ShowCancelled;
-}
-
-QString formatMs(double ms)
-{
-    // Group separators make a column of numbers harder to scan, not easier.
-    QLocale locale;
-    locale.setNumberOptions(QLocale::OmitGroupSeparator);
-    if (ms < 1.0)
-        return AttemptLogModel::tr("%1 ms").arg(locale.toString(ms, 'f', 3));
-    if (ms < 100.0)
-        return AttemptLogModel::tr("%1 ms").arg(locale.toString(ms, 'f', 1));
-    if (ms < 10'000.0)
-        return AttemptLogModel::tr("%1 ms").arg(locale.toString(ms, 'f', 0));
-    return AttemptLogModel::tr("%1 s").arg(locale.toString(ms / 1000.0, 'f', 2));
 }
 
 bool isStringColumn(int column)
@@ -146,9 +133,9 @@ QString AttemptLogModel::displayText(qsizetype finishedIndex, int column) const
     case Reason:
         return s.string(row.reason);
     case NextDelay:
-        return row.nextDelayMs >= 0.0F ? formatMs(row.nextDelayMs) : QStringLiteral("\u2014");
+        return row.nextDelayMs >= 0.0F ? Core::DurationText::format(row.nextDelayMs) : QStringLiteral("\u2014");
     case Duration:
-        return formatMs(static_cast<double>(row.endNs - row.startNs) / 1e6);
+        return Core::DurationText::format(static_cast<double>(row.endNs - row.startNs) / 1e6);
     default:
         return {};
     }

@@ -1,5 +1,6 @@
 #include "ui/run/replaybar.h"
 
+#include "core/util/durationtext.h"
 #include "ui/session/run/runreplay.h"
 
 #include <QComboBox>
@@ -17,12 +18,6 @@ namespace RetryLab::Ui {
 namespace {
 
 constexpr int sliderSteps = 1000;
-
-QString durationText(double ms)
-{
-    return ms < 1000.0 ? ReplayBar::tr("%1 ms").arg(QLocale().toString(ms, 'f', 0))
-                       : ReplayBar::tr("%1 s").arg(QLocale().toString(ms / 1000.0, 'f', 2));
-}
 
 } // namespace
 
@@ -105,7 +100,7 @@ void ReplayBar::updatePosition(double ms)
     m_syncing = true;
     m_position->setValue(duration > 0.0 ? int(std::lround(ms / duration * sliderSteps)) : sliderSteps);
     m_syncing = false;
-    m_time->setText(tr("%1 of %2").arg(durationText(ms), durationText(duration)));
+    m_time->setText(tr("%1 of %2").arg(Core::DurationText::format(ms), Core::DurationText::format(duration)));
 }
 
 void ReplayBar::updatePlaying(bool playing)

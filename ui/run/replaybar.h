@@ -13,7 +13,7 @@ class QToolButton;
 namespace RetryLab::Ui {
 
 /// The controls of a replay (RunReplay): play and pause, the speed (0.1x to 10x), the
-/// playhead as a slider that can be dragged, and where it is ("1.25 s of 5.00 s").
+/// playhead as a slider that can be dragged, and where it is ("1.25 s of 5 s").
 class ReplayBar final : public QWidget
 {
     Q_OBJECT

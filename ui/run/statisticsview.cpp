@@ -1,6 +1,7 @@
 #include "ui/run/statisticsview.h"
 
 #include "core/record/runstatistics.h"
+#include "core/util/durationtext.h"
 #include "ui/session/run/runsession.h"
 #include "ui/widgets/outcomestyle.h"
 #include "ui/widgets/timeaxis.h"
@@ -49,11 +50,7 @@ constexpr int maxCauseSeries = 6; // the rest is summed as "other"
 
 QString statisticMsText(std::optional<double> ms)
 {
-    if (!ms)
-        return QStringLiteral("\u2014");
-    if (*ms >= 10'000.0)
-        return StatisticsView::tr("%1 s").arg(*ms / 1000.0, 0, 'f', 2);
-    return StatisticsView::tr("%1 ms").arg(*ms, 0, 'f', *ms < 10.0 ? 2 : (*ms < 1000.0 ? 1 : 0));
+    return ms ? Core::DurationText::format(*ms) : QStringLiteral("\u2014");
 }
 
 QString figureName(StatisticsView::Figure figure)
@@ -635,8 +632,7 @@ void StatisticsView::refreshErrors()
     }
     const RunStatistics &s = *m_stats;
     const double width = s.binWidthMs();
-    c->setTitle(width >= 1000.0 ? tr("Errors per %1 s, by cause").arg(width / 1000.0)
-                                : tr("Errors per %1 ms, by cause").arg(width));
+    c->setTitle(tr("Errors per %1, by cause").arg(Core::DurationText::format(width)));
 
     // The commonest causes get a band each, the rest share one; the bands are stacked
     // steps, so that the top edge is the total and no cause hides behind another.

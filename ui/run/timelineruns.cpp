@@ -1,5 +1,6 @@
 #include "ui/run/timelineruns.h"
 
+#include "core/util/durationtext.h"
 #include "ui/session/run/runsession.h"
 #include "ui/session/uitr.h"
 
@@ -101,7 +102,7 @@ QString toolTip(const TimeScale::Gap &gap)
     const double ms = std::max(0.0, gap.toMs - gap.fromMs);
     return Tr::tr("Idle for %1: nothing was running.\nDrawn narrow so that the runs on either side keep their width; "
                   "zoom or drag to see it at scale.")
-        .arg(TimeScale::label(ms, 100.0));
+        .arg(Core::DurationText::format(ms));
 }
 
 } // namespace RetryLab::Ui::TimelineRuns

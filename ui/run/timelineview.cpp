@@ -1,5 +1,6 @@
 #include "ui/run/timelineview.h"
 
+#include "core/util/durationtext.h"
 #include "ui/run/timelinelegend.h"
 #include "ui/run/timelineruns.h"
 #include "ui/session/run/runsession.h"
@@ -35,15 +36,6 @@ constexpr double zoomStep = 1.5;
 constexpr double rightMargin = 8.0;
 constexpr double hitTolerancePx = 3.0;
 const double unbounded = std::numeric_limits<double>::infinity();
-
-QString axisMsText(double ms)
-{
-    if (!std::isfinite(ms))
-        return {};
-    if (std::abs(ms) >= 10'000.0)
-        return TimelineView::tr("%1 s").arg(ms / 1000.0, 0, 'f', 2);
-    return TimelineView::tr("%1 ms").arg(ms, 0, 'f', std::abs(ms) < 10.0 ? 2 : (std::abs(ms) < 1000.0 ? 1 : 0));
-}
 
 QString row(const QString &name, const QString &value)
 {
@@ -466,7 +458,7 @@ QString TimelineView::toolTipFor(const Hit &hit) const
             if (l.resultReason != 0)
                 rows += row(tr("Why"), s.string(l.resultReason).toHtmlEscaped());
             if (l.firstStartNs >= 0 && l.endNs >= l.firstStartNs)
-                rows += row(tr("Took"), axisMsText(double(l.endNs - l.firstStartNs) / 1e6));
+                rows += row(tr("Took"), Core::DurationText::format(double(l.endNs - l.firstStartNs) / 1e6));
         } else {
             rows += row(tr("Result"), l.sleeping() ? tr("waiting to retry") : tr("running"));
         }
@@ -485,22 +477,24 @@ QString TimelineView::toolTipFor(const Hit &hit) const
             rows += row(tr("Cause"), s.string(r.cause).toHtmlEscaped());
         if (r.reason != 0)
             rows += row(tr("Reason"), s.string(r.reason).toHtmlEscaped());
-        QString timing = tr("started at +%1, ").arg(axisMsText(s.toRunMs(r.startNs)));
-        timing += r.inFlight() ? tr("running for %1").arg(axisMsText(endMsOf(hit.row) - s.toRunMs(r.startNs)))
-                               : tr("took %1").arg(axisMsText(double(r.endNs - r.startNs) / 1e6));
+        QString timing = tr("started at +%1, ").arg(Core::DurationText::format(s.toRunMs(r.startNs)));
+        timing += r.inFlight()
+            ? tr("running for %1").arg(Core::DurationText::format(endMsOf(hit.row) - s.toRunMs(r.startNs)))
+            : tr("took %1").arg(Core::DurationText::format(double(r.endNs - r.startNs) / 1e6));
         if (r.queuedMs >= 0.1F) // below that it is bookkeeping, not waiting for a slot
-            timing += tr(", queued %1 before").arg(axisMsText(r.queuedMs));
+            timing += tr(", queued %1 before").arg(Core::DurationText::format(r.queuedMs));
         if (r.firstByteMs >= 0.0F)
-            timing += tr(", first byte after %1").arg(axisMsText(r.firstByteMs));
+            timing += tr(", first byte after %1").arg(Core::DurationText::format(r.firstByteMs));
         rows += row(tr("Timing"), timing);
         if (r.attemptIndex > 0) {
             rows += row(tr("Delay before"),
-                tr("planned %1, timer gave %2").arg(axisMsText(r.plannedDelayMs), axisMsText(r.actualDelayMs)));
+                tr("planned %1, timer gave %2")
+                    .arg(Core::DurationText::format(r.plannedDelayMs), Core::DurationText::format(r.actualDelayMs)));
         }
         if (r.retryAfterMs >= 0.0F)
-            rows += row(tr("Retry-After"), axisMsText(r.retryAfterMs));
+            rows += row(tr("Retry-After"), Core::DurationText::format(r.retryAfterMs));
         if (r.nextDelayMs >= 0.0F) {
-            QString next = axisMsText(r.nextDelayMs);
+            QString next = Core::DurationText::format(r.nextDelayMs);
             if (r.retryNote != 0)
                 next += QStringLiteral(": ") + s.string(r.retryNote).toHtmlEscaped();
             rows += row(tr("Next delay"), next);
@@ -513,17 +507,17 @@ QString TimelineView::toolTipFor(const Hit &hit) const
         for (quint32 p = l.firstRow; p != RunSession::noRow && p != quint32(hit.row); p = s.attemptRow(p).nextInLane)
             previousEnd = endMsOf(p);
         rows += row(tr("Backoff before attempt"), QString::number(r.attemptIndex + 1));
-        rows += row(tr("Planned delay"), axisMsText(r.plannedDelayMs));
-        rows += row(tr("Timer gave"), axisMsText(r.actualDelayMs));
-        rows += row(tr("Gap on the axis"), axisMsText(s.toRunMs(r.startNs) - previousEnd));
+        rows += row(tr("Planned delay"), Core::DurationText::format(r.plannedDelayMs));
+        rows += row(tr("Timer gave"), Core::DurationText::format(r.actualDelayMs));
+        rows += row(tr("Gap on the axis"), Core::DurationText::format(s.toRunMs(r.startNs) - previousEnd));
         if (r.queuedMs >= 0.1F)
-            rows += row(tr("Queued for a slot"), axisMsText(r.queuedMs));
+            rows += row(tr("Queued for a slot"), Core::DurationText::format(r.queuedMs));
         break;
     }
     case Hit::Kind::PendingRetry: {
         const RunSession::AttemptRow &r = s.attemptRow(hit.row);
-        rows += row(tr("Retry planned in"), axisMsText(l.pendingDelayMs));
-        rows += row(tr("Waiting for"), axisMsText(nowMs() - s.toRunMs(r.endNs)));
+        rows += row(tr("Retry planned in"), Core::DurationText::format(l.pendingDelayMs));
+        rows += row(tr("Waiting for"), Core::DurationText::format(nowMs() - s.toRunMs(r.endNs)));
         if (r.retryNote != 0)
             rows += row(tr("Why"), s.string(r.retryNote).toHtmlEscaped());
         if (l.attemptsLeft >= 0)

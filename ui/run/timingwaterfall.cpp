@@ -1,6 +1,7 @@
 #include "ui/run/timingwaterfall.h"
 
 #include "core/export/harexport.h"
+#include "core/util/durationtext.h"
 #include "ui/widgets/outcomestyle.h"
 
 #include <QHelpEvent>
@@ -13,13 +14,6 @@
 namespace RetryLab::Ui {
 
 namespace {
-
-QString phaseDurationText(double ms)
-{
-    if (ms >= 1000.0)
-        return TimingWaterfall::tr("%1 s").arg(ms / 1000.0, 0, 'f', 2);
-    return TimingWaterfall::tr("%1 ms").arg(ms, 0, 'f', ms < 1.0 ? 3 : ms < 10.0 ? 2 : 1);
-}
 
 // One hue per phase, made readable on the palette's background when painted.
 QColor phaseColor(TimingWaterfall::Kind kind)
@@ -138,7 +132,7 @@ void TimingWaterfall::paintEvent(QPaintEvent *)
         const QRect bar = barRect(i);
         p.fillRect(bar, readableOn(phaseColor(phase.kind), background, 2.0));
         p.drawText(QRect(bar.right() + 6, y, width() - bar.right() - 6, rowHeight()), Qt::AlignLeft | Qt::AlignVCenter,
-            phaseDurationText(phase.lengthMs));
+            Core::DurationText::format(phase.lengthMs));
     }
 }
 
@@ -151,7 +145,7 @@ bool TimingWaterfall::event(QEvent *event)
             const Phase &phase = m_phases.at(row);
             QToolTip::showText(help->globalPos(),
                 tr("%1: %2 (from %3 to %4 ms of the attempt)\n%5")
-                    .arg(phase.name, phaseDurationText(phase.lengthMs))
+                    .arg(phase.name, Core::DurationText::format(phase.lengthMs))
                     .arg(phase.startMs, 0, 'f', 2)
                     .arg(phase.startMs + phase.lengthMs, 0, 'f', 2)
                     .arg(phase.explanation),

@@ -1,5 +1,6 @@
 #include "ui/widgets/serverlogmodel.h"
 
+#include "core/util/durationtext.h"
 #include "ui/widgets/outcomestyle.h"
 
 #include <QLocale>
@@ -113,7 +114,7 @@ QVariant ServerLogModel::data(const QModelIndex &index, int role) const
         case Status:
             return e.status ? QString::number(*e.status) : QStringLiteral("\u2014");
         case Duration:
-            return tr("%1 ms").arg(QLocale().toString(e.durationMs, 'f', e.durationMs < 10.0 ? 1 : 0));
+            return Core::DurationText::format(e.durationMs);
         case Peer:
             return e.peer;
         case Detail:

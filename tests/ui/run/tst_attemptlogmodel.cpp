@@ -109,7 +109,7 @@ void TestAttemptLogModel::columns_showTheRecord()
     QCOMPARE(text(0, AttemptLogModel::Outcome), QStringLiteral("Failed, retried"));
     QCOMPARE(text(0, AttemptLogModel::Cause), QStringLiteral("http-503"));
     QCOMPARE(text(0, AttemptLogModel::Reason), r.reason);
-    QCOMPARE(text(0, AttemptLogModel::NextDelay), QStringLiteral("2000 ms"));
+    QCOMPARE(text(0, AttemptLogModel::NextDelay), QStringLiteral("2 s"));
     QCOMPARE(text(1, AttemptLogModel::NextDelay), QStringLiteral("\u2014"));
     QCOMPARE(text(0, AttemptLogModel::Duration), QStringLiteral("12.5 ms"));
     QCOMPARE(text(0, AttemptLogModel::Time),

@@ -79,8 +79,8 @@ void TestStatisticsView::figures_showHandComputedRun()
     QCOMPARE(view.figureText(Figure::Attempts), QStringLiteral("7"));
     QCOMPARE(view.figureText(Figure::RetryAmplification), QStringLiteral("1.75\u00d7")); // 7 / 4
     // Requests: 50, 520, 980 ms. Attempts: 10 10 50 80 100 120 ms.
-    QCOMPARE(view.figureText(Figure::RequestLatency), QStringLiteral("520.0 ms / 980.0 ms / 980.0 ms"));
-    QCOMPARE(view.figureText(Figure::AttemptLatency), QStringLiteral("50.0 ms / 120.0 ms / 120.0 ms"));
+    QCOMPARE(view.figureText(Figure::RequestLatency), QStringLiteral("520 ms / 980 ms / 980 ms"));
+    QCOMPARE(view.figureText(Figure::AttemptLatency), QStringLiteral("50 ms / 120 ms / 120 ms"));
     // Failed attempts and failed requests, each counted for what it is.
     QCOMPARE(view.figureText(Figure::Errors), QStringLiteral("4 / 1"));
     const auto *words = view.findChild<QLabel *>(QStringLiteral("amplificationWords"));
@@ -384,7 +384,7 @@ void TestStatisticsView::scope_latestRunByDefault_allRunsOrOneOnRequest()
     QCOMPARE(view.figureText(Figure::Requests), QStringLiteral("2 done"));
     QCOMPARE(view.figureText(Figure::Attempts), QStringLiteral("2"));
     QCOMPARE(view.figureText(Figure::SuccessRate), QStringLiteral("50.0 %"));
-    QCOMPARE(view.figureText(Figure::RequestLatency), QStringLiteral("40.0 ms / 80.0 ms / 80.0 ms"));
+    QCOMPARE(view.figureText(Figure::RequestLatency), QStringLiteral("40 ms / 80 ms / 80 ms"));
     QCOMPARE(view.figureText(Figure::Errors), QStringLiteral("1 / 1"));
     // Its errors counted from its own start: the 503 ends 90 ms into the run.
     QCOMPARE(view.shownStatistics().binCount(), 1);
@@ -402,7 +402,7 @@ void TestStatisticsView::scope_latestRunByDefault_allRunsOrOneOnRequest()
     view.setScope(0); // the first run: the hand-computed figures
     QCOMPARE(view.figureText(Figure::Requests), QStringLiteral("4 done"));
     QCOMPARE(view.figureText(Figure::RetryAmplification), QStringLiteral("1.75\u00d7"));
-    QCOMPARE(view.figureText(Figure::RequestLatency), QStringLiteral("520.0 ms / 980.0 ms / 980.0 ms"));
+    QCOMPARE(view.figureText(Figure::RequestLatency), QStringLiteral("520 ms / 980 ms / 980 ms"));
     QCOMPARE(view.figureText(Figure::Errors), QStringLiteral("4 / 1"));
     QCOMPARE(
         valuesOf(
