@@ -12,6 +12,7 @@
 #include "app/cli/policyargument.h"
 #include "core/policy/presets.h"
 #include "core/scenario/conformancerunner.h"
+#include "core/util/durationtext.h"
 #include "core/util/terminaltext.h"
 
 #include <QCommandLineParser>
@@ -93,8 +94,8 @@ void printIntroduction(const NamedPolicy &named, const std::optional<NamedPolicy
     console.print(Tr::tr(
         "Waits compressed x%1: base %2, cap %3, %4; %n cell(s), each its own client", nullptr, runner.playedCount())
                       .arg(Core::Conformance::compressionFactor(named.policy), 0, 'g', 3)
-                      .arg(RunPrinter::duration(run.baseDelayMs), RunPrinter::duration(run.maxBackoffMs),
-                          run.deadlineMs > 0.0 ? Tr::tr("deadline %1").arg(RunPrinter::duration(run.deadlineMs))
+                      .arg(Core::DurationText::format(run.baseDelayMs), Core::DurationText::format(run.maxBackoffMs),
+                          run.deadlineMs > 0.0 ? Tr::tr("deadline %1").arg(Core::DurationText::format(run.deadlineMs))
                                                : Tr::tr("no deadline")));
 }
 
@@ -146,11 +147,11 @@ void printResults(
         console.error(Tr::tr("retrylab conformance: %1: the time limit of %2 ran out; %n cell(s) still running "
                              "were cancelled and fail",
             nullptr, int(unfinished))
-                          .arg(name, RunPrinter::duration(double(runner.timeLimitMs()))));
+                          .arg(name, Core::DurationText::format(double(runner.timeLimitMs()))));
     }
     console.print(Tr::tr("%1: %2 of %3 cells pass (%4)")
                       .arg(name, QString::number(runner.passedCount()), QString::number(runner.playedCount()),
-                          RunPrinter::duration(double(elapsedMs))));
+                          Core::DurationText::format(double(elapsedMs))));
 }
 
 } // namespace

@@ -14,6 +14,7 @@
 #include "core/record/runstatistics.h"
 #include "core/scenario/scenarioreader.h"
 #include "core/scenario/scenariorunner.h"
+#include "core/util/durationtext.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
@@ -71,7 +72,7 @@ QStringList introduction(const Core::Scenario &plain, const Core::Scenario &jitt
                 server.toString()),
         Tr::tr("Both back off exponentially: %1 first, doubling up to %2, at most %3 attempts, Retry-After ignored so "
                "that the backoff alone decides.")
-            .arg(RunPrinter::duration(p.baseDelayMs), RunPrinter::duration(p.maxBackoffMs))
+            .arg(Core::DurationText::format(p.baseDelayMs), Core::DurationText::format(p.maxBackoffMs))
             .arg(p.maxAttempts),
         Tr::tr("\"%1\" waits exactly that long; \"%2\" draws each wait at random up to it (%3).")
             .arg(plain.policy.name, jittered.policy.name, Core::algorithmTitle(jittered.policy.algorithm)),
@@ -163,8 +164,8 @@ void printComparison(const std::array<Group, 2> &groups, Console &console)
         const auto median = done.percentile(50.0);
         table.addRow({groups[i].title,
             Tr::tr("%1 of %2").arg(stats.requestCount(Core::RequestOutcome::Succeeded)).arg(stats.requestCount()),
-            QString::number(calls[i]), median ? RunPrinter::duration(*median) : QStringLiteral("-"),
-            RunPrinter::duration(lastDone[i])});
+            QString::number(calls[i]), median ? Core::DurationText::format(*median) : QStringLiteral("-"),
+            Core::DurationText::format(lastDone[i])});
     }
     console.print();
     console.print(table.lines());
@@ -174,13 +175,13 @@ void printComparison(const std::array<Group, 2> &groups, Console &console)
     if (saved > 0.0) {
         console.print(Tr::tr("With full jitter the last client was through %1 sooner, with %2 calls instead of %3: the "
                              "retries no longer arrive in waves, so the endpoint's capacity is used as it refills.")
-                          .arg(RunPrinter::duration(saved))
+                          .arg(Core::DurationText::format(saved))
                           .arg(calls[1])
                           .arg(calls[0]));
     } else {
         console.print(Tr::tr("In this run full jitter did not finish sooner (%1 later, %2 calls instead of %3); run "
                              "the demo again, or with another --seed, to see how much the outcome varies.")
-                          .arg(RunPrinter::duration(-saved))
+                          .arg(Core::DurationText::format(-saved))
                           .arg(calls[1])
                           .arg(calls[0]));
     }

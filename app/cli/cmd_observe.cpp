@@ -7,6 +7,7 @@
 #include "core/faultserver/faultserver.h"
 #include "core/observe/observationreport.h"
 #include "core/observe/observer.h"
+#include "core/util/durationtext.h"
 #include "core/util/exportfile.h"
 #include "core/util/randomsource.h"
 #include "core/util/terminaltext.h"
@@ -42,7 +43,7 @@ QString attemptLine(const Core::Observer &observer, const Core::ObservedAttempt 
                        .arg(a.attemptIndex)
                        .arg(QString::fromLatin1(a.method.isEmpty() ? QByteArray("-") : a.method), a.target, a.served());
     if (a.delayMs)
-        line += Tr::tr("  after %1 ms").arg(qRound64(*a.delayMs));
+        line += Tr::tr("  after %1").arg(Core::DurationText::format(*a.delayMs));
     line += QStringLiteral("  [%1]").arg(Core::GroupingRules::name(a.rule));
     return line;
 }

@@ -6,6 +6,7 @@
 
 #include "core/record/runstatistics.h"
 #include "core/scenario/scenariorunner.h"
+#include "core/util/durationtext.h"
 #include "core/util/terminaltext.h"
 
 #include <QCoreApplication>
@@ -21,7 +22,7 @@ namespace {
 
 QString latency(const std::optional<double> &ms)
 {
-    return ms ? RunPrinter::duration(*ms) : QStringLiteral("-");
+    return ms ? Core::DurationText::format(*ms) : QStringLiteral("-");
 }
 
 } // namespace
@@ -34,15 +35,6 @@ RunPrinter::RunPrinter(Core::ScenarioRunner *runner, Console *console, bool live
     connect(runner, &Core::ScenarioRunner::attemptFinished, this, &RunPrinter::handleAttemptFinished);
     connect(runner, &Core::ScenarioRunner::retryScheduled, this, &RunPrinter::handleRetryScheduled);
     connect(runner, &Core::ScenarioRunner::requestFinished, this, &RunPrinter::handleRequestFinished);
-}
-
-QString RunPrinter::duration(double ms)
-{
-    if (ms >= 1000.0)
-        return tr("%1 s").arg(ms / 1000.0, 0, 'f', 2);
-    if (ms >= 10.0)
-        return tr("%1 ms").arg(ms, 0, 'f', 0);
-    return tr("%1 ms").arg(ms, 0, 'f', 1);
 }
 
 QString RunPrinter::describeFailure(const Core::AttemptRecord &record)
@@ -115,7 +107,7 @@ void RunPrinter::handleRequestFinished(const Core::RequestResult &result)
         spec.kind == Core::RequestSpec::Kind::ReadModifyWrite ? tr("GET+PUT") : QString::fromLatin1(spec.method),
         spec.url.toString(QUrl::FullyEncoded));
     const QString label = Core::TerminalText::escaped(m_runner->requestLabel(result.requestId));
-    const QString took = duration(result.totalMs());
+    const QString took = Core::DurationText::format(result.totalMs());
     if (result.outcome == Core::RequestOutcome::Succeeded && result.fallback > 0) {
         m_console->print(
             tr("%1 %2 (%3) succeeded after %n attempt(s) in %4, HTTP %5 from %6", nullptr, result.attempts)
@@ -211,7 +203,7 @@ void RunPrinter::printSummary()
     m_console->print(line);
     if (m_runner->timedOut()) {
         m_console->print(tr("The scenario's time limit of %1 ran out; requests still running were cancelled.")
-                             .arg(duration(scenario.timeoutMs)));
+                             .arg(Core::DurationText::format(scenario.timeoutMs)));
     }
 }
 

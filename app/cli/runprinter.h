@@ -32,8 +32,6 @@ public:
 
     /// "HTTP 503 Service Unavailable", "connection reset (RemoteHostClosedError)", ...
     static QString describeFailure(const Core::AttemptRecord &record);
-    /// "1.234 s" / "12.3 ms".
-    static QString duration(double ms);
 
 private:
     void handleAttemptFinished(const Core::AttemptRecord &record);
