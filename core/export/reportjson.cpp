@@ -1,8 +1,8 @@
 #include "core/export/reportjson.h"
 #include "core/export/jsonstream.h"
 
-#include "core/http/redactor.h"
 #include "core/policy/policyjson.h"
+#include "core/record/recordredactor.h"
 #include "core/record/transportjson.h"
 #include "core/util/exportfile.h"
 #include "core/util/version.h"
@@ -105,18 +105,19 @@ QJsonObject tlsObject(const TlsDetails &tls)
     };
 }
 
-QJsonObject requestObject(quint64 id, const RequestSpec &spec, const Redactor &redactor)
+// `spec` as redacted.
+QJsonObject requestObject(quint64 id, const RequestSpec &spec)
 {
     QJsonObject o{
         {QStringLiteral("id"), unsignedValue(id)},
         {QStringLiteral("kind"), requestKindName(spec.kind)},
         {QStringLiteral("method"), bytesValue(spec.method)},
-        {QStringLiteral("url"), redactor.urlString(spec.url)},
-        {QStringLiteral("headers"), headersValue(redactor.headers(spec.headers))},
-        {QStringLiteral("body"), bytesValue(redactor.body(spec.body, spec.headers))},
+        {QStringLiteral("url"), spec.url.toString(QUrl::FullyEncoded)},
+        {QStringLiteral("headers"), headersValue(spec.headers)},
+        {QStringLiteral("body"), bytesValue(spec.body)},
         {QStringLiteral("idempotent"), spec.idempotent},
         {QStringLiteral("attemptTimeoutMs"), optionalNumber(spec.attemptTimeoutMs)},
-        {QStringLiteral("label"), redactor.text(spec.label)},
+        {QStringLiteral("label"), spec.label},
         {QStringLiteral("increment"), integerValue(spec.increment)},
     };
     if (!spec.transport.isDefault())
@@ -133,7 +134,8 @@ QJsonObject requestObject(quint64 id, const RequestSpec &spec, const Redactor &r
         o.insert(QStringLiteral("readModifyWrite"),
             QJsonObject{{QStringLiteral("readMethod"), QString::fromLatin1(shape.readMethod)},
                 {QStringLiteral("writeMethod"), QString::fromLatin1(shape.writeMethod)},
-                {QStringLiteral("writeUrl"), shape.writeUrl.isEmpty() ? QString() : redactor.urlString(shape.writeUrl)},
+                {QStringLiteral("writeUrl"),
+                    shape.writeUrl.isEmpty() ? QString() : shape.writeUrl.toString(QUrl::FullyEncoded)},
                 {QStringLiteral("valuePointer"), shape.valuePointer},
                 {QStringLiteral("etagPointer"), shape.etagPointer},
                 {QStringLiteral("writeEnvelope"), shape.writeEnvelope}});
@@ -141,14 +143,40 @@ QJsonObject requestObject(quint64 id, const RequestSpec &spec, const Redactor &r
     if (!spec.fallbackUrls.isEmpty()) {
         QJsonArray urls;
         for (const QUrl &url : spec.fallbackUrls)
-            urls.append(redactor.urlString(url));
+            urls.append(url.toString(QUrl::FullyEncoded));
         o.insert(QStringLiteral("fallbackUrls"), urls);
     }
     return o;
 }
 
-// `withBodies`: the attempt's bodies fit within the export's body budget.
-QJsonObject attemptObject(const AttemptRecord &a, const RunRecord &run, const Redactor &redactor, bool withBodies)
+// The request body only where it is not the request's own (a read-modify-write
+// step's), so that a batch does not repeat one body per attempt.
+bool hasOwnRequestBody(const AttemptRecord &a, const RunRecord &run)
+{
+    const auto spec = run.requests.constFind(a.requestId);
+    return spec == run.requests.cend() || a.requestBody != spec->body;
+}
+
+// The attempt as the report writes it, before it is redacted: no request body that is
+// its request's, and beyond the body budget no body at all, said instead (the
+// request's own body is in "requests").
+AttemptRecord attemptAsWritten(const AttemptRecord &a, bool ownRequestBody, bool withBodies)
+{
+    AttemptRecord out = a;
+    if (!withBodies) {
+        out.requestBodyDropped = a.requestBodyDropped || (ownRequestBody && !a.requestBody.isEmpty());
+        out.responseBodyDropped = a.responseBodyDropped || !a.responseBody.isEmpty();
+        out.requestBody.clear();
+        out.responseBody.clear();
+    }
+    if (!ownRequestBody)
+        out.requestBody.clear();
+    return out;
+}
+
+// `a` as attemptAsWritten() made it, and redacted. `withBodies`: the attempt's bodies
+// fit within the export's body budget; `ownRequestBody` as hasOwnRequestBody() says.
+QJsonObject attemptObject(const AttemptRecord &a, const RunRecord &run, bool withBodies, bool ownRequestBody)
 {
     QJsonObject o{
         {QStringLiteral("requestId"), unsignedValue(a.requestId)},
@@ -156,8 +184,8 @@ QJsonObject attemptObject(const AttemptRecord &a, const RunRecord &run, const Re
         {QStringLiteral("step"), a.step},
         {QStringLiteral("sequenceRound"), a.sequenceRound},
         {QStringLiteral("method"), bytesValue(a.method)},
-        {QStringLiteral("url"), redactor.urlString(a.url)},
-        {QStringLiteral("requestHeaders"), headersValue(redactor.headers(a.requestHeaders))},
+        {QStringLiteral("url"), a.url.toString(QUrl::FullyEncoded)},
+        {QStringLiteral("requestHeaders"), headersValue(a.requestHeaders)},
         {QStringLiteral("queuedMs"), double(a.queuedNs) / 1e6},
         {QStringLiteral("durationMs"), a.durationMs()},
         {QStringLiteral("plannedDelayMs"), numberValue(a.plannedDelayMs)},
@@ -165,16 +193,16 @@ QJsonObject attemptObject(const AttemptRecord &a, const RunRecord &run, const Re
         // "ending", not "end" (a jq keyword: .end fails to parse); a report written before still reads back.
         {QStringLiteral("ending"), attemptEndName(a.end)},
         {QStringLiteral("httpStatus"), optionalInt(a.httpStatus)},
-        {QStringLiteral("reasonPhrase"), bytesValue(redactor.body(a.reasonPhrase, {}))},
+        {QStringLiteral("reasonPhrase"), bytesValue(a.reasonPhrase)},
         {QStringLiteral("networkError"), networkErrorName(a.networkError)},
         {QStringLiteral("networkErrorCode"), int(a.networkError)},
-        {QStringLiteral("errorString"), redactor.text(a.errorString)},
-        {QStringLiteral("responseHeaders"), headersValue(redactor.headers(a.responseHeaders))},
+        {QStringLiteral("errorString"), a.errorString},
+        {QStringLiteral("responseHeaders"), headersValue(a.responseHeaders)},
         {QStringLiteral("bytesReceived"), integerValue(a.bytesReceived)},
         {QStringLiteral("expectedBytes"), integerValue(a.expectedBytes)},
         {QStringLiteral("decision"), decisionName(a.decision)},
         {QStringLiteral("cause"), a.cause},
-        {QStringLiteral("reason"), redactor.text(a.reason)},
+        {QStringLiteral("reason"), a.reason},
         {QStringLiteral("retryAfterMs"), optionalNumber(a.retryAfterMs)},
         {QStringLiteral("retryAfterRaw"), bytesValue(a.retryAfterRaw)},
         {QStringLiteral("nextDelayMs"), numberValue(a.nextDelayMs)},
@@ -196,12 +224,12 @@ QJsonObject attemptObject(const AttemptRecord &a, const RunRecord &run, const Re
         QJsonObject h{
             {QStringLiteral("status"), hop.status},
             {QStringLiteral("method"), bytesValue(hop.method)},
-            {QStringLiteral("from"), redactor.urlString(hop.from)},
-            {QStringLiteral("to"), redactor.urlString(hop.to)},
+            {QStringLiteral("from"), hop.from.toString(QUrl::FullyEncoded)},
+            {QStringLiteral("to"), hop.to.toString(QUrl::FullyEncoded)},
             {QStringLiteral("followed"), hop.followed},
             {QStringLiteral("crossOrigin"), hop.crossOrigin},
             {QStringLiteral("droppedHeaders"), headerNames(hop.droppedHeaders)},
-            {QStringLiteral("note"), redactor.text(hop.note)},
+            {QStringLiteral("note"), hop.note},
         };
         insertTime(h, QStringLiteral("start"), hop.startNs, run);
         insertTime(h, QStringLiteral("connectionStarted"), hop.connectionStartedNs, run);
@@ -215,38 +243,31 @@ QJsonObject attemptObject(const AttemptRecord &a, const RunRecord &run, const Re
     if (a.fallback > 0)
         o.insert(QStringLiteral("fallback"), a.fallback);
 
-    // The request body only where it is not the request's own (a read-modify-write
-    // step's), so that a batch does not repeat one body per attempt.
-    const RequestSpec spec = run.requests.value(a.requestId);
-    const bool ownRequestBody = a.requestBody != spec.body || !run.requests.contains(a.requestId);
     if (!withBodies) {
-        // Beyond the body budget: said, not written (the request's own body is in "requests").
-        o.insert(
-            QStringLiteral("requestBodyDropped"), a.requestBodyDropped || (ownRequestBody && !a.requestBody.isEmpty()));
-        o.insert(QStringLiteral("responseBodyDropped"), a.responseBodyDropped || !a.responseBody.isEmpty());
+        o.insert(QStringLiteral("requestBodyDropped"), a.requestBodyDropped);
+        o.insert(QStringLiteral("responseBodyDropped"), a.responseBodyDropped);
         return o;
     }
     if (ownRequestBody)
-        o.insert(QStringLiteral("requestBody"), bytesValue(redactor.body(a.requestBody, a.requestHeaders)));
-    o.insert(QStringLiteral("responseBody"), bytesValue(redactor.body(a.responseBody, a.responseHeaders)));
+        o.insert(QStringLiteral("requestBody"), bytesValue(a.requestBody));
+    o.insert(QStringLiteral("responseBody"), bytesValue(a.responseBody));
     o.insert(QStringLiteral("responseBodyTruncated"), a.responseBodyTruncated);
     o.insert(QStringLiteral("requestBodyDropped"), a.requestBodyDropped);
     o.insert(QStringLiteral("responseBodyDropped"), a.responseBodyDropped);
     return o;
 }
 
-// `responseHeaders`: the final response's headers, which tell how to redact its body.
-QJsonObject resultObject(
-    const RequestResult &r, const HeaderList &responseHeaders, const RunRecord &run, const Redactor &redactor)
+// `r` as redacted.
+QJsonObject resultObject(const RequestResult &r, const RunRecord &run)
 {
     QJsonObject o{
         {QStringLiteral("requestId"), unsignedValue(r.requestId)},
         {QStringLiteral("outcome"), requestOutcomeName(r.outcome)},
         {QStringLiteral("attempts"), r.attempts},
-        {QStringLiteral("reason"), redactor.text(r.reason)},
+        {QStringLiteral("reason"), r.reason},
         {QStringLiteral("finalStatus"), optionalInt(r.finalStatus)},
         {QStringLiteral("totalMs"), r.totalMs()},
-        {QStringLiteral("body"), bytesValue(redactor.body(r.body, responseHeaders))},
+        {QStringLiteral("body"), bytesValue(r.body)},
     };
     insertTime(o, QStringLiteral("start"), r.startNs, run);
     insertTime(o, QStringLiteral("end"), r.endNs, run);
@@ -280,7 +301,7 @@ QJsonObject summaryObject(const RunRecord &run)
 QJsonObject reportSkeleton(
     const RunRecord &run, const ExportOptions &options, const QList<ExpectationResult> &expectations)
 {
-    const Redactor redactor(options.redactCredentials);
+    const RecordRedactor redactor(options.redactCredentials);
     QList<quint64> ids = run.requests.keys();
     std::sort(ids.begin(), ids.end());
     // The policy may change between requests of one run: each one used, with its requests.
@@ -299,14 +320,15 @@ QJsonObject reportSkeleton(
     }
 
     QJsonArray verdicts;
-    for (const ExpectationResult &e : expectations) {
+    for (const ExpectationResult &verdict : expectations) {
+        const ExpectationResult e = redactor.redacted(verdict);
         QJsonArray requestIds;
         for (quint64 id : e.requestIds)
             requestIds.append(unsignedValue(id));
         verdicts.append(QJsonObject{
-            {QStringLiteral("name"), redactor.text(e.name)},
+            {QStringLiteral("name"), e.name},
             {QStringLiteral("passed"), e.passed},
-            {QStringLiteral("message"), redactor.text(e.message)},
+            {QStringLiteral("message"), e.message},
             {QStringLiteral("durationMs"), numberValue(e.durationMs)},
             {QStringLiteral("requestIds"), requestIds},
         });
@@ -339,16 +361,18 @@ QJsonObject reportSkeleton(
     return report;
 }
 
-// The large arrays, element by element. `redactor` and the data must outlive the producers.
+// The large arrays, element by element, each element redacted as it is written: a
+// redacted copy of one record at a time, never of the run. The run must outlive the
+// producers; the redactor is a value each of them holds.
 QList<JsonStream::StreamedArray> reportArrays(const RunRecord &run, const ExportOptions &options)
 {
-    const auto redactor = std::make_shared<const Redactor>(options.redactCredentials);
+    const RecordRedactor redactor(options.redactCredentials);
     QList<JsonStream::StreamedArray> arrays;
     arrays.append({{QStringLiteral("requests")}, [&run, redactor](const auto &emit) {
                        QList<quint64> ids = run.requests.keys();
                        std::sort(ids.begin(), ids.end());
                        for (quint64 id : std::as_const(ids)) {
-                           QJsonObject request = requestObject(id, run.requests.value(id), *redactor);
+                           QJsonObject request = requestObject(id, redactor.redacted(run.requests.value(id)));
                            if (const int index = run.requestPolicies.value(id, -1);
                                index >= 0 && index < run.policies.size())
                                request.insert(QStringLiteral("policyIndex"), index);
@@ -361,7 +385,12 @@ QList<JsonStream::StreamedArray> reportArrays(const RunRecord &run, const Export
     arrays.append({{QStringLiteral("attempts")}, [&run, redactor, budget](const auto &emit) {
                        const QList<bool> withBodies = run.attemptBodiesWithin(budget);
                        for (qsizetype i = 0; i < run.attempts.size(); ++i) {
-                           if (!emit(attemptObject(run.attempts.at(i), run, *redactor, withBodies.at(i))))
+                           const AttemptRecord &a = run.attempts.at(i);
+                           const bool ownRequestBody = hasOwnRequestBody(a, run);
+                           // Bodies left out are not redacted either.
+                           const AttemptRecord shown
+                               = redactor.redacted(attemptAsWritten(a, ownRequestBody, withBodies.at(i)));
+                           if (!emit(attemptObject(shown, run, withBodies.at(i), ownRequestBody)))
                                return false;
                        }
                        return true;
@@ -371,8 +400,9 @@ QList<JsonStream::StreamedArray> reportArrays(const RunRecord &run, const Export
                        for (const AttemptRecord &a : run.attempts)
                            lastResponseHeaders.insert(a.requestId, &a.responseHeaders);
                        for (const RequestResult &r : run.results) {
+                           // Its body is read by the headers of the response it came with.
                            const HeaderList *headers = lastResponseHeaders.value(r.requestId);
-                           if (!emit(resultObject(r, headers ? *headers : HeaderList(), run, *redactor)))
+                           if (!emit(resultObject(redactor.redacted(r, headers ? *headers : HeaderList()), run)))
                                return false;
                        }
                        return true;
