@@ -1,8 +1,8 @@
 #include "core/export/harexport.h"
 #include "core/export/jsonstream.h"
 
-#include "core/http/redactor.h"
 #include "core/policy/policyjson.h"
+#include "core/record/recordredactor.h"
 #include "core/record/transportjson.h"
 #include "core/util/exportfile.h"
 #include "core/util/version.h"
@@ -130,11 +130,10 @@ QString defaultRequestMimeType(const QByteArray &body)
                                                                 : QStringLiteral("application/octet-stream");
 }
 
-// The postData of a request that sent `sent` with `headers`: text as it is,
-// anything else base64 (HAR has no field for bytes).
-QJsonObject postDataObject(const QByteArray &sent, const HeaderList &headers, const Redactor &redactor)
+// The postData of a request that sent `sent` with `headers`, written as `body` (the
+// redacted copy of `sent`): text as it is, anything else base64 (HAR has no field for bytes).
+QJsonObject postDataObject(const QByteArray &sent, const QByteArray &body, const HeaderList &headers)
 {
-    const QByteArray body = redactor.body(sent, headers);
     QJsonObject postData{
         {QStringLiteral("mimeType"), mimeTypeOf(headers, defaultRequestMimeType(sent))},
         {QStringLiteral("params"), QJsonArray()},
@@ -149,27 +148,40 @@ QJsonObject postDataObject(const QByteArray &sent, const HeaderList &headers, co
     return postData;
 }
 
-// `withBodies`: the attempt's bodies fit within the export's body budget.
-QJsonObject requestObject(const AttemptRecord &a, const RunRecord &run, const Redactor &redactor, bool withBodies)
+// The attempt with the bodies its entry shows: its own, or for a record without
+// them (an older report) its request's body when it is a single request, and the
+// request's final body for its last attempt. The write of a read-modify-write
+// sends a body the executor computed.
+AttemptRecord withEntryBodies(const AttemptRecord &a, const RunRecord &run, const RequestResult *finalResult)
 {
-    const HeaderList headers = redactor.headers(a.requestHeaders);
-    const QUrl url = redactor.url(a.url);
+    AttemptRecord out = a;
+    const auto spec = run.requests.constFind(a.requestId);
+    if (out.requestBody.isEmpty() && spec != run.requests.constEnd() && spec->kind == RequestSpec::Kind::Single)
+        out.requestBody = spec->body;
+    if (out.responseBody.isEmpty() && finalResult && !a.responseBodyDropped)
+        out.responseBody = finalResult->body;
+    return out;
+}
+
+// `a`: the attempt withEntryBodies() made, whose sizes and bodies decide what is
+// written; `shown`: its redacted copy, which is what is written.
+// `withBodies`: the attempt's bodies fit within the export's body budget.
+QJsonObject requestObject(const AttemptRecord &a, const AttemptRecord &shown, const RunRecord &run, bool withBodies)
+{
+    const HeaderList &headers = shown.requestHeaders;
     QJsonObject request{
-        {QStringLiteral("method"), text(a.method)},
-        {QStringLiteral("url"), url.toString(QUrl::FullyEncoded)},
-        {QStringLiteral("httpVersion"), a.protocol.isEmpty() ? QStringLiteral("HTTP/1.1") : a.protocol},
+        {QStringLiteral("method"), text(shown.method)},
+        {QStringLiteral("url"), shown.url.toString(QUrl::FullyEncoded)},
+        {QStringLiteral("httpVersion"), shown.protocol.isEmpty() ? QStringLiteral("HTTP/1.1") : shown.protocol},
         {QStringLiteral("cookies"), requestCookies(headers)},
         {QStringLiteral("headers"), headerArray(headers)},
-        {QStringLiteral("queryString"), queryArray(url)},
+        {QStringLiteral("queryString"), queryArray(shown.url)},
         {QStringLiteral("headersSize"), -1},
     };
 
-    // The attempt's own record of what it sent; records without one (older reports)
-    // sent their request's body when it is a single request. The write of a
-    // read-modify-write sends a body the executor computed.
     const auto spec = run.requests.constFind(a.requestId);
     const bool single = spec != run.requests.constEnd() && spec->kind == RequestSpec::Kind::Single;
-    const QByteArray sent = !a.requestBody.isEmpty() ? a.requestBody : single ? spec->body : QByteArray();
+    const QByteArray &sent = a.requestBody;
     if (sent.isEmpty() && (a.requestBodyDropped || (!single && a.step != QLatin1String("read")))) {
         request.insert(QStringLiteral("bodySize"), -1);
         return request;
@@ -178,15 +190,15 @@ QJsonObject requestObject(const AttemptRecord &a, const RunRecord &run, const Re
     if (!sent.isEmpty() && !withBodies && sent != (single ? spec->body : QByteArray())) {
         request.insert(QStringLiteral("comment"), QStringLiteral("body dropped to bound memory"));
     } else if (!sent.isEmpty()) {
-        request.insert(QStringLiteral("postData"), postDataObject(sent, a.requestHeaders, redactor));
+        request.insert(QStringLiteral("postData"), postDataObject(sent, shown.requestBody, headers));
     }
     return request;
 }
 
-QJsonObject responseObject(
-    const AttemptRecord &a, const RequestResult *finalResult, const Redactor &redactor, bool withBodies)
+// `a` and `shown` as for requestObject().
+QJsonObject responseObject(const AttemptRecord &a, const AttemptRecord &shown, bool withBodies)
 {
-    const HeaderList headers = redactor.headers(a.responseHeaders);
+    const HeaderList &headers = shown.responseHeaders;
     const bool gotResponse = a.httpStatus.has_value();
     const auto location = headerValue(headers, "Location");
 
@@ -196,13 +208,11 @@ QJsonObject responseObject(
     };
     // Each attempt's own body (the executor keeps the first part of each); records
     // without one (older reports) have at least the final response's.
-    const QByteArray kept = !a.responseBody.isEmpty() ? a.responseBody
-        : finalResult && !a.responseBodyDropped       ? finalResult->body
-                                                      : QByteArray();
+    const QByteArray &kept = a.responseBody;
     if (gotResponse && (a.responseBodyDropped || (!kept.isEmpty() && !withBodies))) {
         content.insert(QStringLiteral("comment"), QStringLiteral("body dropped to bound memory"));
     } else if (gotResponse && !kept.isEmpty()) {
-        const QByteArray body = redactor.body(kept, a.responseHeaders);
+        const QByteArray &body = shown.responseBody;
         if (isUtf8(body)) {
             content.insert(QStringLiteral("text"), text(body));
         } else {
@@ -217,9 +227,9 @@ QJsonObject responseObject(
 
     QJsonObject response{
         {QStringLiteral("status"), a.httpStatus.value_or(0)},
-        {QStringLiteral("statusText"), gotResponse ? redactor.text(text(a.reasonPhrase)) : QString()},
+        {QStringLiteral("statusText"), gotResponse ? text(shown.reasonPhrase) : QString()},
         {QStringLiteral("httpVersion"),
-            gotResponse ? (a.protocol.isEmpty() ? QStringLiteral("HTTP/1.1") : a.protocol) : QString()},
+            gotResponse ? (shown.protocol.isEmpty() ? QStringLiteral("HTTP/1.1") : shown.protocol) : QString()},
         {QStringLiteral("cookies"), responseCookies(headers)},
         {QStringLiteral("headers"), headerArray(headers)},
         {QStringLiteral("content"), content},
@@ -230,7 +240,7 @@ QJsonObject responseObject(
     // Like a browser's export: _error for transport failures, not for HTTP error statuses.
     if (!gotResponse || a.end != AttemptEnd::Response) {
         response.insert(
-            QStringLiteral("_error"), redactor.text(a.errorString.isEmpty() ? attemptEndName(a.end) : a.errorString));
+            QStringLiteral("_error"), shown.errorString.isEmpty() ? attemptEndName(shown.end) : shown.errorString);
     }
     return response;
 }
@@ -271,12 +281,11 @@ QDateTime startOf(const AttemptRecord &a, const RunRecord &run)
 }
 
 // A browser's entry for a redirect that was followed: its request, the 3xx
-// with its Location, and the timings of that exchange alone.
-QJsonObject hopEntry(
-    const AttemptRecord &a, const RedirectHop &hop, int index, const RunRecord &run, const Redactor &redactor)
+// with its Location, and the timings of that exchange alone. `a` and `hop` are redacted.
+QJsonObject hopEntry(const AttemptRecord &a, const RedirectHop &hop, int index, const RunRecord &run)
 {
-    const QUrl from = redactor.url(hop.from);
-    const QString to = redactor.urlString(hop.to);
+    const QUrl &from = hop.from;
+    const QString to = hop.to.toString(QUrl::FullyEncoded);
     const Timings timings
         = timingsBetween(hop.startNs, hop.connectionStartedNs, hop.requestSentNs, hop.firstByteNs, hop.finishedNs);
     const QString version = a.protocol.isEmpty() ? QStringLiteral("HTTP/1.1") : a.protocol;
@@ -391,7 +400,7 @@ QList<const AttemptRecord *> byStart(const RunRecord &run)
 // The archive without its entries, which writeEntries() produces one at a time.
 QJsonObject harSkeleton(const RunRecord &run, const ExportOptions &options)
 {
-    const Redactor redactor(options.redactCredentials);
+    const RecordRedactor redactor(options.redactCredentials);
     const QList<const AttemptRecord *> attempts = byStart(run);
     QJsonArray pages;
     QSet<quint64> paged;
@@ -399,10 +408,12 @@ QJsonObject harSkeleton(const RunRecord &run, const ExportOptions &options)
         if (paged.contains(a->requestId))
             continue;
         paged.insert(a->requestId);
-        const RequestSpec spec = run.requests.value(a->requestId);
-        QString title = QStringLiteral("%1 %2").arg(text(a->method), redactor.urlString(a->url));
+        // The title: the first attempt's method and URL and the request's label, none of them bodies.
+        const AttemptRecord first = redactor.redacted(*a, RecordRedactor::Bodies::Omit);
+        const RequestSpec spec = redactor.redacted(run.requests.value(a->requestId), RecordRedactor::Bodies::Omit);
+        QString title = QStringLiteral("%1 %2").arg(text(first.method), first.url.toString(QUrl::FullyEncoded));
         if (!spec.label.isEmpty())
-            title += QStringLiteral(" (%1)").arg(redactor.text(spec.label));
+            title += QStringLiteral(" (%1)").arg(spec.label);
         pages.append(QJsonObject{
             {QStringLiteral("startedDateTime"), startOf(*a, run).toString(Qt::ISODateWithMs)},
             {QStringLiteral("id"), pageId(a->requestId)},
@@ -438,7 +449,7 @@ QJsonObject harSkeleton(const RunRecord &run, const ExportOptions &options)
 bool writeEntries(
     const RunRecord &run, const ExportOptions &options, const std::function<bool(const QJsonObject &)> &emit)
 {
-    const Redactor redactor(options.redactCredentials);
+    const RecordRedactor redactor(options.redactCredentials);
 
     const QList<const AttemptRecord *> attempts = byStart(run);
 
@@ -455,70 +466,76 @@ bool writeEntries(
     for (qsizetype i = 0; i < run.attempts.size(); ++i)
         withBodies.insert(&run.attempts.at(i), bodiesWithin.at(i));
 
-    for (const AttemptRecord *a : std::as_const(attempts)) {
+    for (const AttemptRecord *original : std::as_const(attempts)) {
+        const RequestResult *finalResult
+            = lastAttempt.value(original->requestId) == original ? results.value(original->requestId) : nullptr;
+        const bool bodies = withBodies.value(original);
+        // Redacted as a whole as its entries are written, one attempt at a time.
+        const AttemptRecord written = withEntryBodies(*original, run, finalResult);
+        const AttemptRecord shown = redactor.redacted(written);
+
         // One entry per redirect followed, as browsers write them, then the last exchange's.
         const RedirectHop *lastFollowed = nullptr;
-        for (qsizetype i = 0; i < a->redirects.size(); ++i) {
-            if (!a->redirects.at(i).followed)
+        for (qsizetype i = 0; i < shown.redirects.size(); ++i) {
+            if (!shown.redirects.at(i).followed)
                 continue;
-            if (!emit(hopEntry(*a, a->redirects.at(i), int(i), run, redactor)))
+            if (!emit(hopEntry(shown, shown.redirects.at(i), int(i), run)))
                 return false;
-            lastFollowed = &a->redirects.at(i);
+            lastFollowed = &shown.redirects.at(i);
         }
-        QJsonObject request = requestObject(*a, run, redactor, withBodies.value(a));
+        QJsonObject request = requestObject(written, shown, run, bodies);
         if (lastFollowed) {
-            const QUrl finalUrl = redactor.url(lastFollowed->to);
             request.insert(QStringLiteral("method"), text(lastFollowed->nextMethod()));
-            request.insert(QStringLiteral("url"), finalUrl.toString(QUrl::FullyEncoded));
-            request.insert(QStringLiteral("queryString"), queryArray(finalUrl));
+            request.insert(QStringLiteral("url"), lastFollowed->to.toString(QUrl::FullyEncoded));
+            request.insert(QStringLiteral("queryString"), queryArray(lastFollowed->to));
         }
 
-        const Timings timings = timingsOf(*a);
-        const RequestResult *finalResult = lastAttempt.value(a->requestId) == a ? results.value(a->requestId) : nullptr;
+        const Timings timings = timingsOf(shown);
         QJsonObject entry{
-            {QStringLiteral("pageref"), pageId(a->requestId)},
-            {QStringLiteral("startedDateTime"), wallOf(a->lastExchangeStartNs(), *a, run).toString(Qt::ISODateWithMs)},
+            {QStringLiteral("pageref"), pageId(shown.requestId)},
+            {QStringLiteral("startedDateTime"),
+                wallOf(shown.lastExchangeStartNs(), shown, run).toString(Qt::ISODateWithMs)},
             {QStringLiteral("time"), timings.total()},
             {QStringLiteral("request"), request},
-            {QStringLiteral("response"), responseObject(*a, finalResult, redactor, withBodies.value(a))},
+            {QStringLiteral("response"), responseObject(written, shown, bodies)},
             {QStringLiteral("cache"), QJsonObject()},
             {QStringLiteral("timings"), timingsObject(timings)},
-            {QStringLiteral("_requestId"), double(a->requestId)},
-            {QStringLiteral("_attemptIndex"), a->attemptIndex},
-            {QStringLiteral("_step"), a->step},
-            {QStringLiteral("_sequenceRound"), a->sequenceRound},
-            {QStringLiteral("_plannedDelayMs"), number(a->plannedDelayMs)},
-            {QStringLiteral("_actualDelayMs"), number(a->actualDelayMs)},
-            {QStringLiteral("_queuedMs"), ms(a->queuedNs)},
-            {QStringLiteral("_nextDelayMs"), a->nextDelayMs >= 0.0 ? number(a->nextDelayMs) : QJsonValue()},
-            {QStringLiteral("_retryAfterMs"), a->retryAfterMs ? number(*a->retryAfterMs) : QJsonValue()},
-            {QStringLiteral("_end"), attemptEndName(a->end)},
-            {QStringLiteral("_classification"), a->cause},
-            {QStringLiteral("_decision"), decisionName(a->decision)},
-            {QStringLiteral("_reason"), redactor.text(a->reason)},
+            {QStringLiteral("_requestId"), double(shown.requestId)},
+            {QStringLiteral("_attemptIndex"), shown.attemptIndex},
+            {QStringLiteral("_step"), shown.step},
+            {QStringLiteral("_sequenceRound"), shown.sequenceRound},
+            {QStringLiteral("_plannedDelayMs"), number(shown.plannedDelayMs)},
+            {QStringLiteral("_actualDelayMs"), number(shown.actualDelayMs)},
+            {QStringLiteral("_queuedMs"), ms(shown.queuedNs)},
+            {QStringLiteral("_nextDelayMs"), shown.nextDelayMs >= 0.0 ? number(shown.nextDelayMs) : QJsonValue()},
+            {QStringLiteral("_retryAfterMs"), shown.retryAfterMs ? number(*shown.retryAfterMs) : QJsonValue()},
+            {QStringLiteral("_end"), attemptEndName(shown.end)},
+            {QStringLiteral("_classification"), shown.cause},
+            {QStringLiteral("_decision"), decisionName(shown.decision)},
+            {QStringLiteral("_reason"), shown.reason},
         };
         // The seed that drew this request's jitter, to replay it.
-        if (const auto spec = run.requests.constFind(a->requestId); spec != run.requests.cend() && spec->seed) {
+        if (const auto spec = run.requests.constFind(shown.requestId); spec != run.requests.cend() && spec->seed) {
             entry.insert(QStringLiteral("_seed"), QString::number(*spec->seed));
             entry.insert(QStringLiteral("_seedStream"), double(spec->seedStream));
         } else if (run.seed) {
             entry.insert(QStringLiteral("_seed"), QString::number(*run.seed));
         }
-        if (!a->tls.isEmpty()) {
+        if (!shown.tls.isEmpty()) {
             // What the browsers' exports keep of TLS, and whether errors were ignored.
             entry.insert(QStringLiteral("_tls"),
                 QJsonObject{
-                    {QStringLiteral("protocol"), a->tls.protocol},
-                    {QStringLiteral("cipher"), a->tls.cipher},
-                    {QStringLiteral("peerSubject"), a->tls.peerSubject},
-                    {QStringLiteral("peerIssuer"), a->tls.peerIssuer},
-                    {QStringLiteral("peerNotBefore"), a->tls.peerNotBefore},
-                    {QStringLiteral("peerNotAfter"), a->tls.peerNotAfter},
-                    {QStringLiteral("errors"), QJsonArray::fromStringList(a->tls.errors)},
-                    {QStringLiteral("errorsIgnored"), a->tls.errorsIgnored},
+                    {QStringLiteral("protocol"), shown.tls.protocol},
+                    {QStringLiteral("cipher"), shown.tls.cipher},
+                    {QStringLiteral("peerSubject"), shown.tls.peerSubject},
+                    {QStringLiteral("peerIssuer"), shown.tls.peerIssuer},
+                    {QStringLiteral("peerNotBefore"), shown.tls.peerNotBefore},
+                    {QStringLiteral("peerNotAfter"), shown.tls.peerNotAfter},
+                    {QStringLiteral("errors"), QJsonArray::fromStringList(shown.tls.errors)},
+                    {QStringLiteral("errorsIgnored"), shown.tls.errorsIgnored},
                 });
         }
-        const QHostAddress address(a->url.host());
+        const QHostAddress address(shown.url.host());
         if (!address.isNull())
             entry.insert(QStringLiteral("serverIPAddress"), address.toString());
         if (!emit(entry))
@@ -565,13 +582,14 @@ Result<qint64> writeFile(const QString &path, const RunRecord &run, const Export
 
 namespace {
 
-QJsonObject specRequestObject(const RequestSpec &spec, const Redactor &redactor)
+// `spec` as composed, whose body's size is written; `shown` its redacted copy.
+QJsonObject specRequestObject(const RequestSpec &spec, const RequestSpec &shown)
 {
-    const HeaderList headers = redactor.headers(spec.headers);
-    const QUrl url = redactor.url(spec.url);
-    const bool http2 = spec.transport.httpVersion != TransportOptions::HttpVersion::Http1;
+    const HeaderList &headers = shown.headers;
+    const QUrl &url = shown.url;
+    const bool http2 = shown.transport.httpVersion != TransportOptions::HttpVersion::Http1;
     QJsonObject request{
-        {QStringLiteral("method"), text(spec.method.trimmed().toUpper())},
+        {QStringLiteral("method"), text(shown.method.trimmed().toUpper())},
         {QStringLiteral("url"), url.toString(QUrl::FullyEncoded)},
         {QStringLiteral("httpVersion"), http2 ? QStringLiteral("HTTP/2.0") : QStringLiteral("HTTP/1.1")},
         {QStringLiteral("cookies"), requestCookies(headers)},
@@ -581,28 +599,29 @@ QJsonObject specRequestObject(const RequestSpec &spec, const Redactor &redactor)
         {QStringLiteral("bodySize"), double(spec.body.size())},
     };
     if (!spec.body.isEmpty())
-        request.insert(QStringLiteral("postData"), postDataObject(spec.body, spec.headers, redactor));
+        request.insert(QStringLiteral("postData"), postDataObject(spec.body, shown.body, headers));
     return request;
 }
 
-QString pageTitle(const RequestSpec &spec, const Redactor &redactor)
+// Of a redacted request.
+QString pageTitle(const RequestSpec &shown)
 {
-    QString title = QStringLiteral("%1 %2").arg(text(spec.method.trimmed().toUpper()), redactor.urlString(spec.url));
-    if (!spec.label.isEmpty())
-        title += QStringLiteral(" (%1)").arg(redactor.text(spec.label));
+    QString title
+        = QStringLiteral("%1 %2").arg(text(shown.method.trimmed().toUpper()), shown.url.toString(QUrl::FullyEncoded));
+    if (!shown.label.isEmpty())
+        title += QStringLiteral(" (%1)").arg(shown.label);
     return title;
 }
 
-} // namespace
-
-QJsonObject requestEntry(const RequestSpec &request, const ExportOptions &options, const QDateTime &started)
+// requestEntry() of `request` and its redacted copy `shown`.
+QJsonObject specEntry(
+    const RequestSpec &request, const RequestSpec &shown, const ExportOptions &options, const QDateTime &started)
 {
-    const Redactor redactor(options.redactCredentials);
     const QDateTime when = started.isValid() ? started.toUTC() : QDateTime::currentDateTimeUtc();
     QJsonObject entry{
         {QStringLiteral("startedDateTime"), when.toString(Qt::ISODateWithMs)},
         {QStringLiteral("time"), 0},
-        {QStringLiteral("request"), specRequestObject(request, redactor)},
+        {QStringLiteral("request"), specRequestObject(request, shown)},
         {QStringLiteral("response"),
             QJsonObject{
                 {QStringLiteral("status"), 0},
@@ -620,7 +639,7 @@ QJsonObject requestEntry(const RequestSpec &request, const ExportOptions &option
             }},
         {QStringLiteral("cache"), QJsonObject()},
         {QStringLiteral("timings"), timingsObject(Timings{})},
-        {QStringLiteral("_label"), redactor.text(request.label)},
+        {QStringLiteral("_label"), shown.label},
         {QStringLiteral("_idempotent"), request.idempotent},
         {QStringLiteral("_attemptTimeoutMs"),
             request.attemptTimeoutMs ? number(*request.attemptTimeoutMs) : QJsonValue(QJsonValue::Null)},
@@ -630,7 +649,7 @@ QJsonObject requestEntry(const RequestSpec &request, const ExportOptions &option
         {QStringLiteral("_increment"), double(request.increment)},
         {QStringLiteral("_httpVersion"), TransportJson::httpVersionName(request.transport.httpVersion)},
     };
-    const QHostAddress address(request.url.host());
+    const QHostAddress address(shown.url.host());
     if (!address.isNull())
         entry.insert(QStringLiteral("serverIPAddress"), address.toString());
     if (!options.redactCredentials)
@@ -638,10 +657,18 @@ QJsonObject requestEntry(const RequestSpec &request, const ExportOptions &option
     return entry;
 }
 
+} // namespace
+
+QJsonObject requestEntry(const RequestSpec &request, const ExportOptions &options, const QDateTime &started)
+{
+    return specEntry(request, RecordRedactor(options.redactCredentials).redacted(request), options, started);
+}
+
 QJsonObject requestHar(const RequestSpec &request, const ExportOptions &options, const QDateTime &started)
 {
-    const Redactor redactor(options.redactCredentials);
-    QJsonObject entry = requestEntry(request, options, started);
+    // Redacted once, for the entry and the page's title.
+    const RequestSpec shown = RecordRedactor(options.redactCredentials).redacted(request);
+    QJsonObject entry = specEntry(request, shown, options, started);
     const QString page = QStringLiteral("request");
     entry.insert(QStringLiteral("pageref"), page);
     QJsonObject log{
@@ -653,7 +680,7 @@ QJsonObject requestHar(const RequestSpec &request, const ExportOptions &options,
             QJsonArray{QJsonObject{
                 {QStringLiteral("startedDateTime"), entry.value(QStringLiteral("startedDateTime"))},
                 {QStringLiteral("id"), page},
-                {QStringLiteral("title"), pageTitle(request, redactor)},
+                {QStringLiteral("title"), pageTitle(shown)},
                 {QStringLiteral("pageTimings"),
                     QJsonObject{{QStringLiteral("onContentLoad"), -1}, {QStringLiteral("onLoad"), -1}}},
             }}},
