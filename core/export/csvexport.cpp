@@ -1,6 +1,6 @@
 #include "core/export/csvexport.h"
 
-#include "core/http/redactor.h"
+#include "core/record/recordredactor.h"
 #include "core/util/exportfile.h"
 
 #include <QIODevice>
@@ -100,13 +100,15 @@ QStringList columns()
     };
 }
 
-// "302 GET http://a/x -> http://b/y in 1.2 ms (Authorization not sent: another origin); 301 ...".
-QString redirectsCell(const QList<RedirectHop> &hops, const Redactor &redactor)
+// "302 GET http://a/x -> http://b/y in 1.2 ms (Authorization not sent: another origin); 301 ...",
+// of hops already redacted.
+QString redirectsCell(const QList<RedirectHop> &hops)
 {
     QStringList parts;
     for (const RedirectHop &hop : hops) {
         QString part = QString::number(hop.status) + QLatin1Char(' ') + QString::fromLatin1(hop.method)
-            + QLatin1Char(' ') + redactor.urlString(hop.from) + QLatin1String(" -> ") + redactor.urlString(hop.to);
+            + QLatin1Char(' ') + hop.from.toString(QUrl::FullyEncoded) + QLatin1String(" -> ")
+            + hop.to.toString(QUrl::FullyEncoded);
         if (hop.startNs >= 0 && hop.finishedNs >= hop.startNs)
             part += QStringLiteral(" in %1 ms").arg(double(hop.finishedNs - hop.startNs) / 1e6, 0, 'f', 3);
         QStringList dropped;
@@ -115,7 +117,7 @@ QString redirectsCell(const QList<RedirectHop> &hops, const Redactor &redactor)
         if (!dropped.isEmpty())
             part += QStringLiteral(" (%1 not sent: another origin)").arg(dropped.join(QStringLiteral(", ")));
         if (!hop.followed)
-            part += QStringLiteral(" (not followed: %1)").arg(redactor.text(hop.note));
+            part += QStringLiteral(" (not followed: %1)").arg(hop.note);
         parts.append(part);
     }
     return parts.join(QStringLiteral("; "));
@@ -137,7 +139,7 @@ namespace {
 // The header row, then one row per attempt, each handed to `emit` as soon as it is made.
 bool writeRows(const RunRecord &run, const ExportOptions &options, const std::function<bool(const QByteArray &)> &emit)
 {
-    const Redactor redactor(options.redactCredentials);
+    const RecordRedactor redactor(options.redactCredentials);
     const QLatin1String lineEnd("\r\n");
 
     QHash<quint64, RequestOutcome> outcomes;
@@ -157,57 +159,70 @@ bool writeRows(const RunRecord &run, const ExportOptions &options, const std::fu
     if (!emit(QString(names.join(QLatin1Char(',')) + lineEnd).toUtf8()))
         return false;
 
-    for (const AttemptRecord *a : std::as_const(rows)) {
-        const RequestSpec spec = run.requests.value(a->requestId);
+    // A request's label, redacted once per request rather than once per row.
+    QHash<quint64, QString> labels;
+    const auto labelOf = [&](quint64 requestId) {
+        auto label = labels.constFind(requestId);
+        if (label == labels.cend()) {
+            label = labels.insert(
+                requestId, redactor.redacted(run.requests.value(requestId), RecordRedactor::Bodies::Omit).label);
+        }
+        return *label;
+    };
+
+    for (const AttemptRecord *original : std::as_const(rows)) {
+        // Redacted as a whole as its row is written, one attempt at a time; a CSV row has no bodies.
+        const AttemptRecord a = redactor.redacted(*original, RecordRedactor::Bodies::Omit);
+        const RequestSpec spec = run.requests.value(a.requestId);
         // One wall-clock start, derived from the monotonic one (the JSON report's "startUtc").
         const QDateTime startUtc
-            = (a->startNs >= 0 && run.startedAt.isValid()) ? run.wallTimeOf(a->startNs) : a->startWall;
+            = (a.startNs >= 0 && run.startedAt.isValid()) ? run.wallTimeOf(a.startNs) : a.startWall;
         QStringList fields{
             options.redactCredentials ? QStringLiteral("true") : QStringLiteral("false"),
-            QString::number(a->requestId),
-            QString::number(a->attemptIndex),
-            a->step,
-            QString::number(a->sequenceRound),
-            neutralised(redactor.text(spec.label)),
-            QString::fromUtf8(a->method),
-            redactor.urlString(a->url),
+            QString::number(a.requestId),
+            QString::number(a.attemptIndex),
+            a.step,
+            QString::number(a.sequenceRound),
+            neutralised(labelOf(a.requestId)),
+            QString::fromUtf8(a.method),
+            a.url.toString(QUrl::FullyEncoded),
             startUtc.isValid() ? startUtc.toUTC().toString(Qt::ISODateWithMs) : QString(),
-            instant(a->startNs, run),
-            instant(a->endNs, run),
-            number(a->durationMs()),
-            number(double(a->queuedNs) / 1e6),
-            number(a->plannedDelayMs),
-            number(a->actualDelayMs),
-            instant(a->connectionStartedNs, run),
-            instant(a->requestSentNs, run),
-            instant(a->firstByteNs, run),
-            instant(a->finishedNs, run),
-            attemptEndName(a->end),
-            a->httpStatus ? QString::number(*a->httpStatus) : QString(),
-            neutralised(redactor.text(QString::fromUtf8(a->reasonPhrase))),
+            instant(a.startNs, run),
+            instant(a.endNs, run),
+            number(a.durationMs()),
+            number(double(a.queuedNs) / 1e6),
+            number(a.plannedDelayMs),
+            number(a.actualDelayMs),
+            instant(a.connectionStartedNs, run),
+            instant(a.requestSentNs, run),
+            instant(a.firstByteNs, run),
+            instant(a.finishedNs, run),
+            attemptEndName(a.end),
+            a.httpStatus ? QString::number(*a.httpStatus) : QString(),
+            neutralised(QString::fromUtf8(a.reasonPhrase)),
             // Empty for none, where the JSON report writes "NoError".
-            a->networkError == QNetworkReply::NoError ? QString() : networkErrorName(a->networkError),
-            neutralised(redactor.text(a->errorString)),
-            QString::number(a->bytesReceived),
-            a->expectedBytes >= 0 ? QString::number(a->expectedBytes) : QString(),
-            decisionName(a->decision),
-            a->cause,
-            neutralised(redactor.text(a->reason)),
-            a->retryAfterMs ? number(*a->retryAfterMs) : QString(),
-            neutralised(QString::fromUtf8(a->retryAfterRaw)),
-            a->nextDelayMs >= 0.0 ? number(a->nextDelayMs) : QString(),
-            outcomes.contains(a->requestId) ? requestOutcomeName(outcomes.value(a->requestId)) : QString(),
-            headerCell(redactor.headers(a->requestHeaders)),
-            headerCell(redactor.headers(a->responseHeaders)),
-            a->protocol,
-            a->tls.protocol,
-            a->tls.cipher,
-            neutralised(a->tls.peerSubject),
-            neutralised(a->tls.errors.join(QStringLiteral("; "))),
-            a->tls.errorsIgnored ? QStringLiteral("true") : QStringLiteral("false"),
-            neutralised(redirectsCell(a->redirects, redactor)),
+            a.networkError == QNetworkReply::NoError ? QString() : networkErrorName(a.networkError),
+            neutralised(a.errorString),
+            QString::number(a.bytesReceived),
+            a.expectedBytes >= 0 ? QString::number(a.expectedBytes) : QString(),
+            decisionName(a.decision),
+            a.cause,
+            neutralised(a.reason),
+            a.retryAfterMs ? number(*a.retryAfterMs) : QString(),
+            neutralised(QString::fromUtf8(a.retryAfterRaw)),
+            a.nextDelayMs >= 0.0 ? number(a.nextDelayMs) : QString(),
+            outcomes.contains(a.requestId) ? requestOutcomeName(outcomes.value(a.requestId)) : QString(),
+            headerCell(a.requestHeaders),
+            headerCell(a.responseHeaders),
+            a.protocol,
+            a.tls.protocol,
+            a.tls.cipher,
+            neutralised(a.tls.peerSubject),
+            neutralised(a.tls.errors.join(QStringLiteral("; "))),
+            a.tls.errorsIgnored ? QStringLiteral("true") : QStringLiteral("false"),
+            neutralised(redirectsCell(a.redirects)),
             // 0: the request's URL; n: its n-th fallback endpoint (the url column names it).
-            QString::number(a->fallback),
+            QString::number(a.fallback),
             // The seed that replays it: the window's Replay seed or `run --seed` draws the same
             // jitter and the same answers of the embedded server's /fail?p= and /delay?dist=.
             spec.seed ? QString::number(*spec.seed) : (run.seed ? QString::number(*run.seed) : QString()),

@@ -1,8 +1,8 @@
 #include "core/export/curlcommand.h"
 
 #include "core/export/curlretryflags.h"
-#include "core/http/redactor.h"
 #include "core/policy/classifier.h"
+#include "core/record/recordredactor.h"
 #include "core/util/coretr.h"
 #include "core/util/shellwords.h"
 
@@ -65,7 +65,8 @@ QByteArray defaultContentType(const QByteArray &body)
 Command build(const RequestSpec &request, const ExportOptions &options, const std::optional<BackoffPolicy> &policy)
 {
     Command command;
-    const Redactor redactor(options.redactCredentials);
+    // Redacted as a whole, once; the command is built from the copy.
+    const RequestSpec shown = RecordRedactor(options.redactCredentials).redacted(request);
 
     QByteArray method = request.method.trimmed().toUpper();
     if (method.isEmpty())
@@ -75,15 +76,15 @@ Command build(const RequestSpec &request, const ExportOptions &options, const st
                                     "command sends only the request as composed."));
     }
 
-    HeaderList headers = request.headers;
-    if (!request.body.isEmpty() && !headerValue(headers, "Content-Type"))
-        headers.append({QByteArray("Content-Type"), defaultContentType(request.body)});
-
-    const HeaderList shownHeaders = redactor.headers(headers);
-    const QByteArray body = redactor.body(request.body, headers);
-    const QUrl url = redactor.url(request.url);
-    command.credentialsRedacted
-        = options.redactCredentials && (shownHeaders != headers || body != request.body || url != request.url);
+    // The Content-Type the executor adds says JSON exactly when the redactor would read the body
+    // as JSON without it, so the body redacted without it reads the same.
+    HeaderList shownHeaders = shown.headers;
+    if (!request.body.isEmpty() && !headerValue(shownHeaders, "Content-Type"))
+        shownHeaders.append({QByteArray("Content-Type"), defaultContentType(request.body)});
+    const QByteArray &body = shown.body;
+    const QUrl &url = shown.url;
+    command.credentialsRedacted = options.redactCredentials
+        && (shown.headers != request.headers || shown.body != request.body || shown.url != request.url);
     if (command.credentialsRedacted) {
         command.notes.append(Tr::tr("Credentials are redacted: the command will not authenticate until they are put "
                                     "back."));

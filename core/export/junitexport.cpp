@@ -1,6 +1,6 @@
 #include "core/export/junitexport.h"
 
-#include "core/http/redactor.h"
+#include "core/record/recordredactor.h"
 #include "core/util/exportfile.h"
 
 #include <QHostInfo>
@@ -64,6 +64,20 @@ qsizetype failures(const Suite &suite)
     return std::count_if(suite.results.cbegin(), suite.results.cend(), [](const auto &r) { return !r.passed; });
 }
 
+// The suites as the file shows them: every text that can carry a credential redacted, once, before writing.
+QList<Suite> redactedSuites(QList<Suite> suites, const RecordRedactor &redactor)
+{
+    if (!redactor.isEnabled())
+        return suites;
+    for (Suite &suite : suites) {
+        suite.name = redactor.redactedText(suite.name);
+        suite.policyName = redactor.redactedText(suite.policyName);
+        for (ExpectationResult &result : suite.results)
+            result = redactor.redacted(result);
+    }
+    return suites;
+}
+
 QString idList(const QList<quint64> &ids)
 {
     QStringList parts;
@@ -100,10 +114,9 @@ Suite suiteFor(const QString &name, const RunRecord &run, const QList<Expectatio
     return suite;
 }
 
-QByteArray toXml(const QList<Suite> &suites, const ExportOptions &options)
+QByteArray toXml(const QList<Suite> &given, const ExportOptions &options)
 {
-    const Redactor redactor(options.redactCredentials);
-    const auto clean = [&redactor](const QString &text) { return xmlSafe(redactor.text(text)); };
+    const QList<Suite> suites = redactedSuites(given, RecordRedactor(options.redactCredentials));
 
     qsizetype tests = 0;
     qsizetype failed = 0;
@@ -141,7 +154,7 @@ QByteArray toXml(const QList<Suite> &suites, const ExportOptions &options)
     const QString host = xmlSafe(QHostInfo::localHostName());
     for (qsizetype s = 0; s < suites.size(); ++s) {
         const Suite &suite = suites.at(s);
-        const QString suiteName = clean(suite.name);
+        const QString suiteName = xmlSafe(suite.name);
         w.writeStartElement(QStringLiteral("testsuite"));
         w.writeAttribute(QStringLiteral("name"), suiteName);
         w.writeAttribute(QStringLiteral("id"), QString::number(s));
@@ -162,7 +175,7 @@ QByteArray toXml(const QList<Suite> &suites, const ExportOptions &options)
             w.writeAttribute(QStringLiteral("name"), name);
             w.writeAttribute(QStringLiteral("value"), value);
         };
-        property(QStringLiteral("policy"), clean(suite.policyName));
+        property(QStringLiteral("policy"), xmlSafe(suite.policyName));
         if (suite.seed)
             property(QStringLiteral("seed"), QString::number(*suite.seed));
         property(
@@ -178,10 +191,10 @@ QByteArray toXml(const QList<Suite> &suites, const ExportOptions &options)
 
         for (const ExpectationResult &r : suite.results) {
             w.writeStartElement(QStringLiteral("testcase"));
-            w.writeAttribute(QStringLiteral("name"), clean(r.name));
+            w.writeAttribute(QStringLiteral("name"), xmlSafe(r.name));
             w.writeAttribute(QStringLiteral("classname"), QStringLiteral("retrylab.") + suiteName);
             w.writeAttribute(QStringLiteral("time"), seconds(r.durationMs));
-            const QString message = clean(r.message);
+            const QString message = xmlSafe(r.message);
             if (!r.passed) {
                 w.writeStartElement(QStringLiteral("failure"));
                 w.writeAttribute(QStringLiteral("message"), message.section(QLatin1Char('\n'), 0, 0));
