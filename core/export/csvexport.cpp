@@ -159,13 +159,15 @@ bool writeRows(const RunRecord &run, const ExportOptions &options, const std::fu
     if (!emit(QString(names.join(QLatin1Char(',')) + lineEnd).toUtf8()))
         return false;
 
-    // A request's label, redacted once per request rather than once per row.
+    // A request's label, redacted once per request rather than once per row; the pass is
+    // handed the label alone, the only part of the request a row shows.
     QHash<quint64, QString> labels;
     const auto labelOf = [&](quint64 requestId) {
         auto label = labels.constFind(requestId);
         if (label == labels.cend()) {
-            label = labels.insert(
-                requestId, redactor.redacted(run.requests.value(requestId), RecordRedactor::Bodies::Omit).label);
+            RequestSpec labelled;
+            labelled.label = run.requests.value(requestId).label;
+            label = labels.insert(requestId, redactor.redacted(labelled).label);
         }
         return *label;
     };

@@ -163,9 +163,8 @@ AttemptRecord withEntryBodies(const AttemptRecord &a, const RunRecord &run, cons
     return out;
 }
 
-// `a`: the attempt withEntryBodies() made, whose sizes and bodies decide what is
-// written; `shown`: its redacted copy, which is what is written.
-// `withBodies`: the attempt's bodies fit within the export's body budget.
+// `a`: the attempt withEntryBodies() made, whose sizes and bodies decide what is written; `shown`:
+// its redacted copy, which is written. `withBodies`: its bodies fit within the export's body budget.
 QJsonObject requestObject(const AttemptRecord &a, const AttemptRecord &shown, const RunRecord &run, bool withBodies)
 {
     const HeaderList &headers = shown.requestHeaders;
@@ -408,9 +407,15 @@ QJsonObject harSkeleton(const RunRecord &run, const ExportOptions &options)
         if (paged.contains(a->requestId))
             continue;
         paged.insert(a->requestId);
-        // The title: the first attempt's method and URL and the request's label, none of them bodies.
-        const AttemptRecord first = redactor.redacted(*a, RecordRedactor::Bodies::Omit);
-        const RequestSpec spec = redactor.redacted(run.requests.value(a->requestId), RecordRedactor::Bodies::Omit);
+        // The title shows the first attempt's method and URL and the request's label: the pass is
+        // handed only those, as it would otherwise redact all of the attempt once more for them.
+        AttemptRecord titled;
+        titled.method = a->method;
+        titled.url = a->url;
+        const AttemptRecord first = redactor.redacted(titled);
+        RequestSpec labelled;
+        labelled.label = run.requests.value(a->requestId).label;
+        const RequestSpec spec = redactor.redacted(labelled);
         QString title = QStringLiteral("%1 %2").arg(text(first.method), first.url.toString(QUrl::FullyEncoded));
         if (!spec.label.isEmpty())
             title += QStringLiteral(" (%1)").arg(spec.label);
@@ -603,8 +608,7 @@ QJsonObject specRequestObject(const RequestSpec &spec, const RequestSpec &shown)
     return request;
 }
 
-// Of a redacted request.
-QString pageTitle(const RequestSpec &shown)
+QString pageTitle(const RequestSpec &shown) // redacted
 {
     QString title
         = QStringLiteral("%1 %2").arg(text(shown.method.trimmed().toUpper()), shown.url.toString(QUrl::FullyEncoded));
