@@ -51,9 +51,11 @@ struct ExecutorRequest
     RequestOutcome primaryOutcome = RequestOutcome::GaveUp; ///< how the policy ended on the request's URL
     QString primaryReason;
     QStringList fallbackFailures; ///< why each fallback tried failed, in order
-    /// Whether the last attempt's fault lets a fallback be asked (Classification::fallbackAllowed);
-    /// true before any attempt, as when the circuit was open from the start.
-    bool fallbackAllowed = true;
+    /// Whether the last attempt's fault lets a fallback be asked (RetryPlanner::fallbackVerdict);
+    /// allowed before any attempt, as when the circuit was open from the start.
+    RetryPlanner::FallbackVerdict fallbackVerdict{true, {}, {}};
+    /// With RequestSpec::fallbackOn set, what sent it to each fallback so far (RequestResult::fallbackTriggers).
+    QStringList fallbackTriggers;
 
     qint64 submittedNs = 0;
     qint64 queuedSinceNs = 0;

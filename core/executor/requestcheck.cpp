@@ -3,6 +3,7 @@
 #include "core/http/httpheaders.h"
 #include "core/http/redactor.h"
 #include "core/policy/backoffpolicy.h"
+#include "core/policy/fallbacktriggers.h"
 #include "core/util/coretr.h"
 #include "core/util/durationtext.h"
 #include "core/util/jsonpointer.h"
@@ -104,6 +105,8 @@ Result<void> checkRequest(const RequestSpec &spec)
         if (auto url = checkUrl(spec.fallbackUrls.at(i), Tr::tr("fallback %1").arg(i + 1)); !url)
             return url;
     }
+    if (auto triggers = FallbackTriggers::normalized(spec.fallbackOn); !triggers)
+        return Result<void>::failure(Tr::tr("the fallback list: %1").arg(triggers.error()));
     if (spec.method.trimmed().isEmpty() || spec.method.contains(' '))
         return Result<void>::failure(Tr::tr("\"%1\" is not an HTTP method").arg(QString::fromLatin1(spec.method)));
     // The method is not quoted from here on: it may hold the line break that is the problem.

@@ -13,7 +13,8 @@ namespace RetryLab::Core {
 /// never shows the URL's password, nor a secret query parameter.
 /// The transport's values are checked too (checkTransport); its files are
 /// read by PreparedTransport::prepare() when the request is submitted.
-/// Fallback URLs are checked alike, and allowed on single requests only, at most maxFallbacks.
+/// Fallback URLs are checked alike, and allowed on single requests only, at most maxFallbacks;
+/// every entry of the fallback list (RequestSpec::fallbackOn) is one FallbackTriggers knows.
 Result<void> checkRequest(const RequestSpec &spec);
 
 /// Whether every header can go onto the wire as it is (RFC 9110 sections 5.1

@@ -522,7 +522,7 @@ void RetryExecutor::decideNext(const RequestPtr &r, AttemptRecord &record, const
 {
     record.cause = c.cause;
     ++r->attemptIndex;
-    r->fallbackAllowed = c.fallbackAllowed;
+    r->fallbackVerdict = RetryPlanner::fallbackVerdict(r->spec, c);
     if (r->fallback > 0) {
         // A fallback endpoint: one attempt, no backoff.
         const RetryPlanner::Decision decision
@@ -638,24 +638,30 @@ bool RetryExecutor::takeFallback(const RequestPtr &r, RequestOutcome &outcome, Q
     } else if (outcome != RequestOutcome::Succeeded && outcome != RequestOutcome::Cancelled) {
         r->fallbackFailures.append(reason);
     }
-    if (!RetryPlanner::takesFallback(r->spec, r->fallback, outcome, r->fallbackAllowed)) {
+    const RetryPlanner::FallbackVerdict &verdict = r->fallbackVerdict;
+    if (!RetryPlanner::takesFallback(r->spec, r->fallback, outcome, verdict.allowed)) {
         if (r->fallback > 0 && outcome != RequestOutcome::Succeeded && outcome != RequestOutcome::Cancelled) {
             // Every fallback failed too: the request ends as the policy ended it, and says what the fallbacks got.
             outcome = r->primaryOutcome;
             reason = tr("%1; then %2").arg(r->primaryReason, r->fallbackFailures.join(QStringLiteral("; ")));
         }
-        if (!r->fallbackAllowed && RetryPlanner::takesFallback(r->spec, r->fallback, outcome, true)) {
+        if (!verdict.allowed && RetryPlanner::takesFallback(r->spec, r->fallback, outcome, true)) {
             // The fallbacks are there but the fault is not one to repeat elsewhere: say so.
-            reason = tr("%1; no fallback asked: a fallback is another attempt, and this fault or this request is "
-                        "not one to repeat")
-                         .arg(reason);
+            reason = tr("%1; no fallback asked: %2").arg(reason, verdict.refusal);
         }
         return false;
     }
     ++r->fallback;
     const QString next = RetryPlanner::fallbackName(r->spec, r->fallback);
-    const QString why = r->fallback == 1 ? tr("the policy gave up (%1): trying %2").arg(r->primaryReason, next)
-                                         : tr("%1: trying %2").arg(reason, next);
+    QString why = r->fallback == 1 ? tr("the policy gave up (%1): trying %2").arg(r->primaryReason, next)
+                                   : tr("%1: trying %2").arg(reason, next);
+    if (!r->spec.fallbackOn.isEmpty()) {
+        // The request's own list sent it there: say which entry (none matched when no attempt was made).
+        const QString trigger = verdict.trigger.isEmpty() ? requestOutcomeName(outcome) : verdict.trigger;
+        r->fallbackTriggers.append(trigger);
+        why = verdict.trigger.isEmpty() ? tr("%1 (no attempt was made)").arg(why)
+                                        : tr("%1 (\"%2\" is in the request's fallback list)").arg(why, trigger);
+    }
     qCInfo(lcExecutor).noquote() << "request" << r->id << why;
     // The fallback's attempt goes out at once and is bounded by its own timeout, not by the deadline that passed.
     cancelWakeup(Wakeup::Deadline, r->id);
@@ -703,6 +709,7 @@ void RetryExecutor::finishRequest(const RequestPtr &r, RequestOutcome outcome, Q
     result.endNs = nowNs();
     result.body = r->body;
     result.fallback = r->fallback;
+    result.fallbackTriggers = r->fallbackTriggers;
 
     if (outcome == RequestOutcome::Succeeded) {
         qCDebug(lcExecutor).noquote() << "request" << r->id << "succeeded after" << result.attempts << "attempt(s)";

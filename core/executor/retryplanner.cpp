@@ -2,6 +2,7 @@
 
 #include "core/http/retryafter.h"
 #include "core/policy/backoff.h"
+#include "core/policy/fallbacktriggers.h"
 #include "core/policy/retrybudget.h"
 #include "core/util/coretr.h"
 #include "core/util/jsonpointer.h"
@@ -260,6 +261,30 @@ Decision decide(const State &state, const RequestSpec &spec, const Attempt &atte
     decision.retryCost = cost;
     decision.retryAfterTimeout = afterTimeout;
     return decision;
+}
+
+FallbackVerdict fallbackVerdict(const RequestSpec &spec, const Classification &c)
+{
+    FallbackVerdict verdict;
+    if (spec.fallbackOn.isEmpty()) {
+        verdict.allowed = c.fallbackAllowed;
+        if (!verdict.allowed)
+            verdict.refusal
+                = Tr::tr("a fallback is another attempt, and this fault or this request is not one to repeat");
+        return verdict;
+    }
+    verdict.trigger = FallbackTriggers::match(spec.fallbackOn, c);
+    if (verdict.trigger.isEmpty()) {
+        verdict.refusal = Tr::tr("%1 is not in the request's fallback list (%2)")
+                              .arg(c.cause, spec.fallbackOn.join(QStringLiteral(", ")));
+    } else if (!c.repeatable) {
+        verdict.refusal = Tr::tr("\"%1\" is in the request's fallback list, but a fallback is another attempt, and "
+                                 "this request is not one to repeat")
+                              .arg(verdict.trigger);
+    } else {
+        verdict.allowed = true;
+    }
+    return verdict;
 }
 
 bool takesFallback(const RequestSpec &spec, int current, RequestOutcome outcome, bool lastAttemptAllows)

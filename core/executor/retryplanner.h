@@ -100,11 +100,29 @@ struct Decision
 Decision decide(const State &state, const RequestSpec &spec, const Attempt &attempt,
     const Classification &classification, const BackoffPolicy &policy, const RetryBudget &budget, RandomSource &random);
 
+/// Whether the attempt classified as `classification` lets the request move on
+/// to a fallback once the policy ends it, and which rule said so.
+struct FallbackVerdict
+{
+    bool allowed = false;
+    /// With RequestSpec::fallbackOn set: the entry the attempt's fault matched
+    /// (also when the request may not be repeated); empty otherwise.
+    QString trigger;
+    /// Why not, when not allowed: a clause for the request's reason.
+    QString refusal;
+};
+
+/// Without RequestSpec::fallbackOn, the policy's rule: Classification::fallbackAllowed
+/// (a fault the policy retries, of a request that may be repeated). With it, a
+/// fault it lists (FallbackTriggers::match), of a request that may be repeated
+/// (Classification::repeatable): the list replaces the policy's transient faults,
+/// never the idempotency rules.
+FallbackVerdict fallbackVerdict(const RequestSpec &spec, const Classification &classification);
+
 /// Whether a request the policy ended with `outcome` moves on to a fallback
 /// endpoint: after giving up (attempts exhausted, deadline, circuit open, budget
 /// spent), not after a success, a cancel or an invalid request; only when the
-/// last attempt allows one (Classification::fallbackAllowed: a fault the policy
-/// retries, of a request that may be repeated; `lastAttemptAllows` is true when
+/// last attempt allows one (fallbackVerdict; `lastAttemptAllows` is true when
 /// no attempt was made); and only while RequestSpec::fallbackUrls has one after
 /// `current` (0: the request's URL; n: its n-th fallback).
 bool takesFallback(const RequestSpec &spec, int current, RequestOutcome outcome, bool lastAttemptAllows);

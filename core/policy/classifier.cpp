@@ -265,7 +265,8 @@ Classification classify(const AttemptObservation &o, const ClassificationRules &
     if (o.cutBy == AttemptObservation::CutBy::Deadline) {
         c.cause = QStringLiteral("deadline");
         c.reason = Tr::tr("the total deadline was reached during the attempt");
-        c.fallbackAllowed = idempotencyOf(o, rules).retryable;
+        c.repeatable = idempotencyOf(o, rules).retryable;
+        c.fallbackAllowed = c.repeatable;
         return c;
     }
 
@@ -376,10 +377,13 @@ Classification classify(const AttemptObservation &o, const ClassificationRules &
     }
 
     c.decision = decisionFor(action);
-    if (!c.isRetry())
+    if (!c.isRetry()) {
+        c.repeatable = c.notSent || idempotencyOf(o, rules).retryable;
         return c;
+    }
 
     const IdempotencyVerdict verdict = idempotencyOf(o, rules);
+    c.repeatable = c.notSent || verdict.retryable;
     if (!verdict.retryable && c.notSent) {
         c.reason = Tr::tr("%1: %2 never reached the server, so it cannot have been applied and is safe to repeat")
                        .arg(c.reason, QString::fromLatin1(o.method.toUpper()));

@@ -89,6 +89,11 @@ struct Classification
     /// request that may be repeated. Never after a permanent answer (400, 401, a
     /// stale 409) or a POST whose outcome is unknown.
     bool fallbackAllowed = false;
+    /// Whether the request may be sent again after this attempt, whatever its
+    /// fault: it is idempotent or safe by the rules (idempotencyOf), or this
+    /// attempt never left the client (notSent). A fallback that the request's
+    /// own list triggers (RequestSpec::fallbackOn) needs this, as a retry does.
+    bool repeatable = false;
 
     bool isRetry() const { return decision == Decision::RetryAfterDelay || decision == Decision::RetryImmediately; }
 };

@@ -10,6 +10,7 @@
 #include <QNetworkReply>
 #include <QPair>
 #include <QString>
+#include <QStringList>
 #include <QUrl>
 
 #include <optional>
@@ -81,6 +82,11 @@ struct RequestSpec
     /// the circuit for its host open, the retry budget spent): one attempt
     /// each, without backoff, until one answers with a success. Single requests only.
     QList<QUrl> fallbackUrls;
+    /// Which faults send the request to its fallbacks (FallbackTriggers: "503",
+    /// "5xx", "timeout", ...), kept normalized. Empty: the faults its policy
+    /// retries (Classification::fallbackAllowed). Set: the faults it lists, in
+    /// place of those, of a request that may be repeated (Classification::repeatable).
+    QStringList fallbackOn;
 };
 
 /// How one attempt ended, as seen by the executor (not the classification).
@@ -235,6 +241,11 @@ struct RequestResult
     /// The endpoint of the last attempt: 0 the request's URL, n its n-th fallback. With
     /// Succeeded and n > 0, the fallback answered after the policy gave up on the URL.
     int fallback = 0;
+    /// With RequestSpec::fallbackOn set, what sent the request to each fallback it
+    /// tried, in order: the entry of that list its fault matched, or the outcome's
+    /// name ("circuit-open") when the policy refused it before any attempt. Empty
+    /// without such a list.
+    QStringList fallbackTriggers;
 
     double totalMs() const { return (startNs >= 0 && endNs >= startNs) ? (endNs - startNs) / 1e6 : 0.0; }
 };

@@ -33,6 +33,9 @@ private Q_SLOTS:
     void cancelDuringFallback_endsTheRequest();
     void invalidFallbacks_refusedWithReason_data();
     void invalidFallbacks_refusedWithReason();
+    void fallbackOn_listReplacesTransientFaults_idempotencyStillRules_data();
+    void fallbackOn_listReplacesTransientFaults_idempotencyStillRules();
+    void fallbackOn_badEntry_refusedNamingIt();
 
 private:
     QUrl primary(const QString &path) const { return m_primary.baseUrl().resolved(QUrl(path)); }
@@ -325,6 +328,124 @@ void TestExecutorFallback::invalidFallbacks_refusedWithReason()
     for (int i = 0; i <= maxFallbacks; ++i)
         many.fallbackUrls.append(alternative(QStringLiteral("/status/200")));
     QVERIFY(!checkRequest(many));
+}
+
+// A request's own list (RequestSpec::fallbackOn) replaces the faults the policy calls
+// transient as what leads to a fallback; whether the request may be repeated is still
+// the idempotency rules' to say.
+void TestExecutorFallback::fallbackOn_listReplacesTransientFaults_idempotencyStillRules_data()
+{
+    QTest::addColumn<QByteArray>("method");
+    QTest::addColumn<QString>("path");
+    QTest::addColumn<QByteArray>("header"); // "Name: value", or empty
+    QTest::addColumn<QStringList>("fallbackOn");
+    QTest::addColumn<double>("attemptTimeoutMs"); // 0: the policy's
+    QTest::addColumn<double>("deadlineMs"); // 0: none
+    QTest::addColumn<QString>("trigger"); // the entry that sent it to the fallback; empty: none did
+    QTest::addColumn<QString>("reason"); // part of the result's reason, or of the move's
+    const QStringList only503{QStringLiteral("503")};
+    const QStringList onlyTimeout{QStringLiteral("timeout")};
+    QTest::addRow("503 listed") << QByteArray("GET") << QStringLiteral("/status/503") << QByteArray() << only503 << 0.0
+                                << 0.0 << QStringLiteral("503")
+                                << QStringLiteral("\"503\" is in the request's fallback list");
+    QTest::addRow("500 transient but not listed")
+        << QByteArray("GET") << QStringLiteral("/status/500") << QByteArray() << only503 << 0.0 << 0.0 << QString()
+        << QStringLiteral("no fallback asked: http-500 is not in the request's fallback list (503)");
+    QTest::addRow("502 by its class") << QByteArray("GET") << QStringLiteral("/status/502") << QByteArray()
+                                      << QStringList({QStringLiteral("5xx")}) << 0.0 << 0.0 << QStringLiteral("5xx")
+                                      << QStringLiteral("\"5xx\" is in");
+    QTest::addRow("400, not transient, listed")
+        << QByteArray("GET") << QStringLiteral("/status/400") << QByteArray() << QStringList({QStringLiteral("4xx")})
+        << 0.0 << 0.0 << QStringLiteral("4xx") << QStringLiteral("\"4xx\" is in");
+    QTest::addRow("attempt timeout listed")
+        << QByteArray("GET") << QStringLiteral("/delay/5000") << QByteArray() << onlyTimeout << 200.0 << 0.0
+        << QStringLiteral("timeout") << QStringLiteral("\"timeout\" is in");
+    QTest::addRow("deadline cut, timeout listed")
+        << QByteArray("GET") << QStringLiteral("/delay/5000") << QByteArray() << onlyTimeout << 0.0 << 300.0
+        << QStringLiteral("timeout") << QStringLiteral("\"timeout\" is in");
+    QTest::addRow("503 with only timeout listed")
+        << QByteArray("GET") << QStringLiteral("/status/503") << QByteArray() << onlyTimeout << 0.0 << 0.0 << QString()
+        << QStringLiteral("http-503 is not in the request's fallback list (timeout)");
+    QTest::addRow("timeout with only 503 listed")
+        << QByteArray("GET") << QStringLiteral("/delay/5000") << QByteArray() << only503 << 200.0 << 0.0 << QString()
+        << QStringLiteral("attempt-timeout is not in the request's fallback list (503)");
+    QTest::addRow("POST reset listed, outcome unknown")
+        << QByteArray("POST") << QStringLiteral("/fault/reset") << QByteArray()
+        << QStringList({QStringLiteral("connection-reset")}) << 0.0 << 0.0 << QString()
+        << QStringLiteral("\"connection-reset\" is in the request's fallback list, but a fallback is another "
+                          "attempt");
+    QTest::addRow("POST 503 listed") << QByteArray("POST") << QStringLiteral("/status/503") << QByteArray() << only503
+                                     << 0.0 << 0.0 << QString() << QStringLiteral("this request is not one to repeat");
+    QTest::addRow("POST reset listed, with an Idempotency-Key")
+        << QByteArray("POST") << QStringLiteral("/fault/reset") << QByteArray("Idempotency-Key: k-2")
+        << QStringList({QStringLiteral("connection-reset")}) << 0.0 << 0.0 << QStringLiteral("connection-reset")
+        << QStringLiteral("\"connection-reset\" is in");
+}
+
+void TestExecutorFallback::fallbackOn_listReplacesTransientFaults_idempotencyStillRules()
+{
+    QFETCH(QByteArray, method);
+    QFETCH(QString, path);
+    QFETCH(QByteArray, header);
+    QFETCH(QStringList, fallbackOn);
+    QFETCH(double, attemptTimeoutMs);
+    QFETCH(double, deadlineMs);
+    QFETCH(QString, trigger);
+    QFETCH(QString, reason);
+    BackoffPolicy policy = fastPolicy(deadlineMs > 0.0 ? 0 : 2);
+    policy.deadlineMs = deadlineMs;
+    RetryExecutor executor;
+    executor.setPolicy(policy);
+    Collector c(&executor);
+    QSignalSpy scheduled(&executor, &RetryExecutor::retryScheduled);
+    RequestSpec spec;
+    spec.method = method;
+    if (method != "GET") {
+        spec.body = R"({"value": 1})";
+        spec.headers.append({QByteArray("Content-Type"), QByteArray("application/json")});
+    }
+    if (!header.isEmpty()) {
+        const qsizetype colon = header.indexOf(':');
+        spec.headers.append({header.left(colon), header.mid(colon + 1).trimmed()});
+    }
+    if (attemptTimeoutMs > 0.0)
+        spec.attemptTimeoutMs = attemptTimeoutMs;
+    spec.url = primary(path);
+    spec.fallbackUrls = {alternative(QStringLiteral("/status/200"))};
+    spec.fallbackOn = fallbackOn;
+    executor.submit(spec);
+    QTRY_COMPARE_WITH_TIMEOUT(c.results.size(), 1, 15'000);
+    const RequestResult &result = c.results.constFirst();
+    const bool fallsBack = !trigger.isEmpty();
+    QCOMPARE(result.outcome == RequestOutcome::Succeeded, fallsBack);
+    QCOMPARE(result.fallback, fallsBack ? 1 : 0);
+    QCOMPARE(m_alternative.log().size(), fallsBack ? 1 : 0);
+    QCOMPARE(result.fallbackTriggers, fallsBack ? QStringList{trigger} : QStringList());
+    if (fallsBack) {
+        // The move to the fallback says which entry sent it there.
+        const QString move = scheduled.constLast().at(3).toString();
+        QVERIFY2(move.contains(QLatin1String("trying fallback 1 of 1")), qPrintable(move));
+        QVERIFY2(move.contains(reason), qPrintable(move));
+    } else {
+        QVERIFY2(result.reason.contains(reason), qPrintable(result.reason));
+    }
+}
+
+void TestExecutorFallback::fallbackOn_badEntry_refusedNamingIt()
+{
+    RequestSpec spec;
+    spec.url = primary(QStringLiteral("/status/503"));
+    spec.fallbackUrls = {alternative(QStringLiteral("/status/200"))};
+    spec.fallbackOn = {QStringLiteral("503"), QStringLiteral("6xx")};
+    RetryExecutor executor;
+    Collector c(&executor);
+    executor.submit(spec);
+    QTRY_COMPARE_WITH_TIMEOUT(c.results.size(), 1, 5000);
+    QCOMPARE(c.results.constFirst().outcome, RequestOutcome::InvalidRequest);
+    QVERIFY2(
+        c.results.constFirst().reason.contains(QLatin1String("\"6xx\"")), qPrintable(c.results.constFirst().reason));
+    QCOMPARE(m_primary.log().size(), 0);
+    QCOMPARE(m_alternative.log().size(), 0);
 }
 
 QTEST_GUILESS_MAIN(TestExecutorFallback)
