@@ -4,6 +4,7 @@
 #include "core/executor/requestcheck.h"
 #include "core/http/redactor.h"
 #include "core/policy/backoffpolicy.h"
+#include "core/policy/fallbacktriggers.h"
 #include "core/util/coretr.h"
 #include "core/util/jsonreader.h"
 
@@ -175,6 +176,8 @@ QJsonObject RequestDraft::toJson(bool keepCredentials) const
             fallbacks.append(keepCredentials ? fallback : urlTemplateWithoutCredentials(fallback));
         object.insert(QStringLiteral("fallbacks"), fallbacks);
     }
+    if (!fallbackOn.isEmpty())
+        object.insert(QStringLiteral("fallbackOn"), FallbackTriggers::toJson(fallbackOn));
     // A string: JSON numbers lose whole numbers beyond 2^53.
     if (seed)
         object.insert(QStringLiteral("seed"), QString::number(*seed));
@@ -241,6 +244,14 @@ Result<RequestDraft> RequestDraft::fromJson(const QJsonObject &object)
             else
                 draft.fallbackTemplates.append(url.toString());
         }
+    }
+
+    if (auto list = reader.array(QStringLiteral("fallbackOn"))) {
+        auto entries = FallbackTriggers::fromJson(list->array());
+        if (entries)
+            draft.fallbackOn = *entries;
+        else
+            reader.fail(QStringLiteral("fallbackOn"), entries.errorDetail());
     }
 
     // A string: JSON numbers lose whole numbers beyond 2^53. Null: no seed.

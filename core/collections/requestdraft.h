@@ -50,6 +50,9 @@ struct RequestDraft
     /// Alternative services (URLs with placeholders), tried in order, one attempt
     /// each, once the policy gives up on the URL (RequestSpec::fallbackUrls).
     QStringList fallbackTemplates;
+    /// The faults that lead to a fallback, as typed (RequestSpec::fallbackOn,
+    /// FallbackTriggers); empty: the faults the policy retries.
+    QStringList fallbackOn;
     /// Send a read-modify-write (read, change an integer by `increment`, write
     /// back under the version read; restarted whole on a conflict) instead of
     /// the method and body above.

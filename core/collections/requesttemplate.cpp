@@ -3,6 +3,7 @@
 #include "core/collections/variables.h"
 #include "core/executor/requestcheck.h"
 #include "core/http/httpheaders.h"
+#include "core/policy/fallbacktriggers.h"
 #include "core/util/coretr.h"
 
 #include <QCoreApplication>
@@ -182,6 +183,10 @@ Result<RequestSpec> build(const RequestDraft &typed, const ExpansionContext &con
             return R::failure(Tr::tr("Fallback %1: %2").arg(i + 1).arg(fallback.error()));
         spec.fallbackUrls.append(*fallback);
     }
+    if (auto triggers = FallbackTriggers::normalized(draft.fallbackOn); triggers)
+        spec.fallbackOn = *triggers;
+    else
+        return R::failure(Tr::tr("Fallback on: %1").arg(triggers.error()));
     if (draft.readModifyWrite) {
         spec.kind = RequestSpec::Kind::ReadModifyWrite;
         spec.increment = draft.increment;

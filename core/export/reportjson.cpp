@@ -1,6 +1,7 @@
 #include "core/export/reportjson.h"
 #include "core/export/jsonstream.h"
 
+#include "core/policy/fallbacktriggers.h"
 #include "core/policy/policyjson.h"
 #include "core/record/recordredactor.h"
 #include "core/record/transportjson.h"
@@ -146,6 +147,9 @@ QJsonObject requestObject(quint64 id, const RequestSpec &spec)
             urls.append(url.toString(QUrl::FullyEncoded));
         o.insert(QStringLiteral("fallbackUrls"), urls);
     }
+    // Only when the request has its own list: reports without one stay as they were.
+    if (!spec.fallbackOn.isEmpty())
+        o.insert(QStringLiteral("fallbackOn"), FallbackTriggers::toJson(spec.fallbackOn));
     return o;
 }
 
@@ -273,6 +277,8 @@ QJsonObject resultObject(const RequestResult &r, const RunRecord &run)
     insertTime(o, QStringLiteral("end"), r.endNs, run);
     if (r.fallback > 0)
         o.insert(QStringLiteral("fallback"), r.fallback);
+    if (!r.fallbackTriggers.isEmpty())
+        o.insert(QStringLiteral("fallbackTriggers"), QJsonArray::fromStringList(r.fallbackTriggers));
     return o;
 }
 

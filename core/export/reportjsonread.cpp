@@ -1,6 +1,7 @@
 #include "core/export/reportjson.h"
 
 #include "core/http/headerinterner.h"
+#include "core/policy/fallbacktriggers.h"
 #include "core/policy/policyjson.h"
 #include "core/record/transportjson.h"
 #include "core/util/boundedfile.h"
@@ -317,6 +318,15 @@ RequestSpec readRequest(JsonReader &f)
         }
         s.fallbackUrls.append(u);
     }
+    if (f.contains(QStringLiteral("fallbackOn"))) {
+        if (auto list = f.array(QStringLiteral("fallbackOn"))) {
+            auto entries = FallbackTriggers::fromJson(list->array());
+            if (entries)
+                s.fallbackOn = *entries;
+            else
+                f.fail(QStringLiteral("fallbackOn"), entries.errorDetail());
+        }
+    }
     if (!f.value(QStringLiteral("transport")).isUndefined() && !f.value(QStringLiteral("transport")).isNull()) {
         if (auto transport = f.object(QStringLiteral("transport")))
             s.transport = TransportJson::read(*transport);
@@ -430,6 +440,7 @@ RequestResult readResult(JsonReader &f, qint64 epochNs)
     r.endNs = instant(f, QStringLiteral("end"), epochNs);
     r.body = bytes(f, QStringLiteral("body"));
     r.fallback = int(integer(f, QStringLiteral("fallback"), 0, 1'000).value_or(0));
+    r.fallbackTriggers = strings(f, QStringLiteral("fallbackTriggers"));
     return r;
 }
 

@@ -101,14 +101,19 @@ QString match(const QStringList &entries, const Classification &c)
     return {};
 }
 
-QString syntax()
+QStringList faultNames()
 {
     QStringList faults;
     for (NetworkFaultClass fault : allNetworkFaultClasses())
         faults.append(networkFaultClassName(fault));
+    return faults;
+}
+
+QString syntax()
+{
     return Tr::tr("give an HTTP status from 400 to 599 (\"503\"), a class of them (\"4xx\", \"5xx\"), or a "
                   "network fault: %1")
-        .arg(faults.join(QStringLiteral(", ")));
+        .arg(faultNames().join(QStringLiteral(", ")));
 }
 
 } // namespace RetryLab::Core::FallbackTriggers

@@ -42,6 +42,9 @@ QStringList split(const QString &text);
 /// as `classification` matches; empty when none does, or the attempt succeeded.
 QString match(const QStringList &entries, const Classification &classification);
 
+/// The network faults an entry may name, by networkFaultClassName.
+QStringList faultNames();
+
 /// What an entry may be, in a sentence, for help texts and errors.
 QString syntax();
 

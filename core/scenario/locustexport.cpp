@@ -138,6 +138,10 @@ Result<Generated> locustfile(const Scenario &scenario, const BackoffPolicy &poli
             for (const QString &fallback : r.fallbackTemplates)
                 fallbacks.append(locustUrl(fallback));
             entry.insert(QStringLiteral("fallbacks"), fallbacks);
+            if (!r.spec.fallbackOn.isEmpty())
+                notes.append(Tr::tr("%1: its list of the faults that lead to a fallback (\"fallbackOn\") is not "
+                                    "carried: the Locust file moves on to a fallback whenever the policy gives up")
+                                 .arg(where));
         }
         if (r.spec.kind == RequestSpec::Kind::ReadModifyWrite) {
             const ReadModifyWriteShape &shape = r.spec.readModifyWrite;

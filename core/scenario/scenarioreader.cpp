@@ -3,6 +3,7 @@
 #include "core/executor/requestcheck.h"
 #include "core/faultserver/faultinstruction.h"
 #include "core/http/httpheaders.h"
+#include "core/policy/fallbacktriggers.h"
 #include "core/policy/policyjson.h"
 #include "core/policy/presets.h"
 #include "core/record/transportjson.h"
@@ -390,6 +391,22 @@ void readFallbacks(JsonReader &o, const QString &key, bool rmw, ScenarioRequest 
     }
 }
 
+// The request's own list of the faults that lead to its fallbacks, which it must have.
+void readFallbackOn(JsonReader &o, const QString &key, ScenarioRequest &request)
+{
+    if (request.fallbackTemplates.isEmpty()) {
+        o.fail(key, Tr::tr("names the faults that lead to the fallbacks; give \"fallbacks\" too"));
+        return;
+    }
+    if (auto list = o.array(key)) {
+        auto entries = FallbackTriggers::fromJson(list->array());
+        if (entries)
+            request.spec.fallbackOn = *entries;
+        else
+            o.fail(key, entries.errorDetail());
+    }
+}
+
 void readRequest(JsonReader &requests, qsizetype index, Scenario &scenario)
 {
     const QJsonValue value = requests.value(index);
@@ -401,8 +418,8 @@ void readRequest(JsonReader &requests, qsizetype index, Scenario &scenario)
     o->rejectUnknown({QStringLiteral("name"), QStringLiteral("label"), QStringLiteral("kind"), QStringLiteral("method"),
         QStringLiteral("url"), QStringLiteral("headers"), QStringLiteral("body"), QStringLiteral("idempotent"),
         QStringLiteral("attemptTimeoutMs"), QStringLiteral("count"), QStringLiteral("concurrency"),
-        QStringLiteral("increment"), QStringLiteral("script"), QStringLiteral("transport"),
-        QStringLiteral("fallbacks")});
+        QStringLiteral("increment"), QStringLiteral("script"), QStringLiteral("transport"), QStringLiteral("fallbacks"),
+        QStringLiteral("fallbackOn")});
     if (o->failed())
         return;
 
@@ -473,6 +490,11 @@ void readRequest(JsonReader &requests, qsizetype index, Scenario &scenario)
 
     if (o->contains(QStringLiteral("fallbacks"))) {
         readFallbacks(*o, QStringLiteral("fallbacks"), rmw, request);
+        if (o->failed())
+            return;
+    }
+    if (o->contains(QStringLiteral("fallbackOn"))) {
+        readFallbackOn(*o, QStringLiteral("fallbackOn"), request);
         if (o->failed())
             return;
     }

@@ -47,6 +47,7 @@ void TestRequestDraft::json_roundTripsEveryField()
     draft.repeatIntervalMs = 2500;
     draft.seed = 18446744073709551615ULL; // beyond 2^53: kept exactly
     draft.fallbackTemplates = {QStringLiteral("{server}/status/200?key={id}"), QStringLiteral("https://backup.test/x")};
+    draft.fallbackOn = {QStringLiteral("503"), QStringLiteral("timeout")};
 
     const auto back = RequestDraft::fromJson(draft.toJson());
     QVERIFY2(back, qPrintable(back.error()));
@@ -161,6 +162,9 @@ void TestRequestDraft::json_badField_pathAndReason_data()
     QTest::addRow("empty fallback") << QJsonObject{{QStringLiteral("fallbacks"),
         QJsonArray{QStringLiteral("http://h/"), QString()}}}
                                     << QStringLiteral("fallbacks[1]") << QStringLiteral("must be a URL");
+    QTest::addRow("fallbackOn entry not a fault")
+        << QJsonObject{{QStringLiteral("fallbackOn"), QJsonArray{QStringLiteral("5xx"), QStringLiteral("6xx")}}}
+        << QStringLiteral("fallbackOn[1]") << QStringLiteral("\"6xx\" is not a fault");
     QTest::addRow("seed with a sign") << QJsonObject{{QStringLiteral("seed"), QStringLiteral("+3")}}
                                       << QStringLiteral("seed") << QStringLiteral("written as a string");
     QTest::addRow("transport not an object")

@@ -108,6 +108,16 @@ void TestRequestTemplate::build_expandsUrlHeadersAndBody()
     QVERIFY(spec->idempotent);
     QCOMPARE(spec->attemptTimeoutMs, std::optional<double>(750.0));
     QCOMPARE(spec->fallbackUrls, QList<QUrl>{QUrl(QStringLiteral("http://127.0.0.1:4711/status/200?key=abcd-7"))});
+    QVERIFY(spec->fallbackOn.isEmpty());
+    // The list of faults that lead to a fallback, as typed, kept normalized; a bad entry is named.
+    draft.fallbackOn = {QStringLiteral("5XX"), QStringLiteral(" timeout")};
+    QCOMPARE(RequestTemplate::build(draft, context(QStringLiteral("abcd-7")))->fallbackOn,
+        (QStringList{QStringLiteral("5xx"), QStringLiteral("timeout")}));
+    draft.fallbackOn.append(QStringLiteral("teapot"));
+    const auto badList = RequestTemplate::build(draft, context(QStringLiteral("abcd-7")));
+    QVERIFY(!badList);
+    QVERIFY2(badList.error().contains(QLatin1String("\"teapot\"")), qPrintable(badList.error()));
+    draft.fallbackOn.clear();
     // A fallback that cannot be sent stops the send and is named.
     draft.fallbackTemplates.append(QStringLiteral("{nope}/x"));
     const auto refused = RequestTemplate::build(draft, context(QStringLiteral("abcd-7")));

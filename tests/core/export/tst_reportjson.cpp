@@ -157,6 +157,7 @@ private Q_SLOTS:
     void attemptHeadersOff_isWrittenAndReadBack();
     void readBack_repeatedHeaders_shareOneCopy();
     void fallbacks_roundTrip_andAbsentWhenNone();
+    void fallbackOn_roundTrip_saysWhatSentIt_absentWithoutAList();
     void readModifyWriteShape_roundTrips();
     void streamed_equalsTheWholeDocument();
     void olderReport_withEnd_readsBack();
@@ -354,6 +355,33 @@ void TestReportJson::fallbacks_roundTrip_andAbsentWhenNone()
     const auto refused = ReportJson::fromJson(bad);
     QVERIFY(!refused.ok());
     QVERIFY2(refused.error().contains(QLatin1String("fallbackUrls")), qPrintable(refused.error()));
+}
+
+void TestReportJson::fallbackOn_roundTrip_saysWhatSentIt_absentWithoutAList()
+{
+    RunRecord run = ExportSamples::sampleRun();
+    run.requests[1].fallbackUrls = {QUrl(QStringLiteral("http://127.0.0.1:9/alt"))};
+    run.results.last().fallback = 1;
+    // Without a list of the request's own, the report keeps its keys.
+    const QByteArray without = ReportJson::toJson(run, ExportOptions{false});
+    QVERIFY(!without.contains("fallbackOn"));
+    QVERIFY(!without.contains("fallbackTriggers"));
+
+    run.requests[1].fallbackOn = {QStringLiteral("503"), QStringLiteral("timeout")};
+    run.results.last().fallbackTriggers = {QStringLiteral("timeout")};
+    const auto back = ReportJson::fromJson(ReportJson::toJson(run, ExportOptions{false}));
+    QVERIFY2(back.ok(), qPrintable(back.error()));
+    QCOMPARE(back->run.requests.value(1).fallbackOn, run.requests.value(1).fallbackOn);
+    QCOMPARE(back->run.results.last().fallbackTriggers, QStringList{QStringLiteral("timeout")});
+    QVERIFY(back->run.requests.value(2).fallbackOn.isEmpty());
+
+    // An entry that is none is refused with its place named.
+    QByteArray bad = ReportJson::toJson(run, ExportOptions{false});
+    bad.replace("\"503\"", "\"6xx\"");
+    const auto refused = ReportJson::fromJson(bad);
+    QVERIFY(!refused.ok());
+    QVERIFY2(refused.error().contains(QLatin1String("fallbackOn[0]")), qPrintable(refused.error()));
+    QVERIFY2(refused.error().contains(QLatin1String("\"6xx\"")), qPrintable(refused.error()));
 }
 
 void TestReportJson::roundTrip_isStable()

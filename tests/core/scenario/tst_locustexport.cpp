@@ -66,6 +66,7 @@ private Q_SLOTS:
     void delays_matchTheCoreLibrary_data();
     void delays_matchTheCoreLibrary();
     void file_isPythonWithTheScenarioInside();
+    void fallbackOn_notCarried_saidInTheNotes();
     void unsupported_isRefusedNamingIt_data();
     void unsupported_isRefusedNamingIt();
 
@@ -165,6 +166,17 @@ void TestLocustExport::delays_matchTheCoreLibrary()
         const double critical = 1.949 * std::sqrt(2.0 / samples);
         QVERIFY2(d < critical, qPrintable(QStringLiteral("index %1: KS D = %2 >= %3").arg(n).arg(d).arg(critical)));
     }
+}
+
+void TestLocustExport::fallbackOn_notCarried_saidInTheNotes()
+{
+    const Scenario scenario = scenarioOf(
+        R"([{"name": "orders", "url": "http://127.0.0.1:9/x", "fallbacks": ["http://127.0.0.1:9/y"],
+            "fallbackOn": ["503"]}])");
+    const auto generated = LocustExport::locustfile(scenario, scenario.policy, QStringLiteral("run-8"), 7);
+    QVERIFY2(generated, qPrintable(generated.error()));
+    const QString notes = generated->notes.join(QLatin1Char(' '));
+    QVERIFY2(notes.contains(QLatin1String("requests[0] (orders): its list of the faults")), qPrintable(notes));
 }
 
 void TestLocustExport::file_isPythonWithTheScenarioInside()

@@ -84,7 +84,8 @@ void TestScenarioReader::everyField_isRead()
              "idempotent": true, "attemptTimeoutMs": 250, "count": 4, "concurrency": 2,
              "script": {"steps": ["return-503", "reset*2"], "shared": true}},
             {"name": "post", "method": "POST", "url": "https://example.test/items", "body": {"a": [1, 2]},
-             "fallbacks": ["https://backup.example.test/items", "{server}/status/200"]},
+             "fallbacks": ["https://backup.example.test/items", "{server}/status/200"],
+             "fallbackOn": ["503", "5XX", "timeout"]},
             {"name": "rmw", "kind": "read-modify-write", "url": "{server}/occ/x", "increment": -3,
              "script": ["pass"]}
         ],
@@ -134,6 +135,9 @@ void TestScenarioReader::everyField_isRead()
     QCOMPARE(post.concurrency, 1);
     QVERIFY(post.usesServer()); // its URL is elsewhere, but its second fallback is {server}'s
     QVERIFY(!post.spec.attemptTimeoutMs);
+    QCOMPARE(
+        post.spec.fallbackOn, (QStringList{QStringLiteral("503"), QStringLiteral("5xx"), QStringLiteral("timeout")}));
+    QVERIFY(get.spec.fallbackOn.isEmpty());
 
     const ScenarioRequest &rmw = s.requests[2];
     QCOMPARE(rmw.spec.kind, RequestSpec::Kind::ReadModifyWrite);
@@ -251,6 +255,14 @@ void TestScenarioReader::malformed_namesTheFieldOrLine_data()
     QTest::addRow("fallback not a URL") << request(
         R"("url": "{server}/b", "fallbacks": ["http://x.test/", "ftp://y.test/"])")
                                         << QStringLiteral("requests[1].fallbacks[1]: \"ftp://y.test/\" is not an http");
+    QTest::addRow("fallbackOn entry not a fault")
+        << request(R"("url": "{server}/b", "fallbacks": ["http://x.test/"], "fallbackOn": ["503", "reset"])")
+        << QStringLiteral("requests[1].fallbackOn[1]: \"reset\" is not a fault that can lead to a fallback");
+    QTest::addRow("fallbackOn entry not a string")
+        << request(R"("url": "{server}/b", "fallbacks": ["http://x.test/"], "fallbackOn": [503])")
+        << QStringLiteral("requests[1].fallbackOn[0]: expected a status");
+    QTest::addRow("fallbackOn without fallbacks") << request(R"("url": "{server}/b", "fallbackOn": ["503"])")
+                                                  << QStringLiteral("requests[1].fallbackOn: names the faults");
     QTest::addRow("fallback of a read-modify-write")
         << request(R"("url": "{server}/occ/b", "kind": "read-modify-write", "fallbacks": ["http://x.test/"])")
         << QStringLiteral("requests[1].fallbacks: fallback endpoints are for single requests");
