@@ -13,6 +13,7 @@
 #include "core/executor/requestcheck.h"
 #include "core/executor/retryexecutor.h"
 #include "core/faultserver/faultserver.h"
+#include "core/policy/fallbacktriggers.h"
 #include "core/policy/policyjson.h"
 #include "core/policy/presets.h"
 #include "core/scenario/scenariorunner.h"
@@ -137,9 +138,9 @@ QString helpText(const QCommandLineParser &parser)
         "the environments file the window writes (environments.json): from the environment selected last\n"
         "in the window, the file's only one, or the one --env-name names. {server} stands for a fault\n"
         "server started for the request and {id} for a new key, as in the window. The policy, seed and\n"
-        "connection saved with the request apply; --policy, --retry-*, --seed, --idempotent, --fallback\n"
-        "and --insecure given here go over them. No URL or curl option goes with --collection; without\n"
-        "it, --request is curl's -X.\n");
+        "connection saved with the request apply; --policy, --retry-*, --seed, --idempotent, --fallback,\n"
+        "--fallback-on and --insecure given here go over them. No URL or curl option goes with\n"
+        "--collection; without it, --request is curl's -X.\n");
     return help;
 }
 
@@ -173,6 +174,7 @@ struct OptionTable
     QCommandLineOption maxBody;
     QCommandLineOption idempotent;
     QCommandLineOption fallback;
+    QCommandLineOption fallbackOn;
     HeadlessOptions::Table shared;
     QCommandLineOption collection;
     QCommandLineOption savedRequest;
@@ -215,6 +217,12 @@ OptionTable::OptionTable()
                  "Give it again for more (at most %1), tried in order.")
               .arg(Core::maxFallbacks),
           Tr::tr("URL")),
+      fallbackOn(QStringLiteral("fallback-on"),
+          Tr::tr("Which faults send the request to its fallbacks, in place of those the policy retries: HTTP statuses "
+                 "(503), classes of them (5xx), or network faults (%1), separated by commas. A request that may not "
+                 "be repeated (a POST whose outcome is unknown) still never goes to a fallback.")
+              .arg(Core::FallbackTriggers::faultNames().join(QStringLiteral(", "))),
+          Tr::tr("LIST")),
       shared(HeadlessOptions::Seed | HeadlessOptions::Quiet | HeadlessOptions::NoRedact | HeadlessOptions::ReportFiles,
           Tr::tr("Print only the response and errors, not each retry, notes and the files written.")),
       collection(QStringLiteral("collection"),
@@ -246,7 +254,7 @@ void OptionTable::addTo(QCommandLineParser &parser) const
                "that cannot be read or written."));
     parser.addOption(policy);
     parser.addOptions(overrides);
-    parser.addOptions({include, output, fromCurl, insecure, maxBody, idempotent, fallback});
+    parser.addOptions({include, output, fromCurl, insecure, maxBody, idempotent, fallback, fallbackOn});
     parser.addOptions(shared.options());
     parser.addOptions({collection, savedRequest, environment, environmentName});
 }
@@ -256,7 +264,7 @@ QList<Core::CurlCommandLine::ExtraOption> OptionTable::ownOptions() const
 {
     QList<Core::CurlCommandLine::ExtraOption> own;
     for (const QCommandLineOption *o :
-        {&policy, &include, &output, &fromCurl, &insecure, &maxBody, &idempotent, &fallback})
+        {&policy, &include, &output, &fromCurl, &insecure, &maxBody, &idempotent, &fallback, &fallbackOn})
         own.append({o->names(), !o->valueName().isEmpty()});
     for (const QCommandLineOption &o : overrides)
         own.append({o.names(), true});
@@ -401,7 +409,7 @@ Core::Result<Core::ImportedRequest> requestFromCurl(const Options &options)
     return imported;
 }
 
-// --insecure, --idempotent and --fallback on the request.
+// --insecure, --idempotent, --fallback and --fallback-on on the request.
 Core::Result<void> applyRequestOptions(const Options &options, Core::RequestSpec &spec)
 {
     // Certificate checks are what prove the server is the one named in the
@@ -425,6 +433,15 @@ Core::Result<void> applyRequestOptions(const Options &options, Core::RequestSpec
     // Checked with the request (checkRequest), the fallback named in the error.
     for (const QString &fallback : options.fallbacks)
         spec.fallbackUrls.append(QUrl::fromUserInput(fallback));
+    if (!options.fallbackOn.isEmpty()) {
+        const auto triggers = Core::FallbackTriggers::normalized(options.fallbackOn);
+        if (!triggers)
+            return Core::Result<void>::failure(Tr::tr("--fallback-on: %1").arg(triggers.error()));
+        if (spec.fallbackUrls.isEmpty())
+            return Core::Result<void>::failure(
+                Tr::tr("--fallback-on names the faults that lead to a fallback; give --fallback too"));
+        spec.fallbackOn = *triggers;
+    }
     if (!spec.fallbackUrls.isEmpty()) {
         if (const auto usable = Core::checkRequest(spec); !usable)
             return usable;
@@ -648,6 +665,8 @@ Core::Result<Options> parse(const QStringList &arguments)
     options.insecure = parser.isSet(table.insecure);
     options.idempotent = parser.isSet(table.idempotent);
     options.fallbacks = parser.values(table.fallback);
+    for (const QString &list : parser.values(table.fallbackOn))
+        options.fallbackOn += Core::FallbackTriggers::split(list);
     if (fromCollection) {
         options.saved = SavedRequest::Source{parser.value(table.collection), parser.value(table.savedRequest),
             parser.value(table.environment), parser.value(table.environmentName)};

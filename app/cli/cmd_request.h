@@ -43,6 +43,7 @@ struct Options
     std::optional<qint64> transferLimit;
     bool idempotent = false;
     QStringList fallbacks; ///< --fallback URLs, as given
+    QStringList fallbackOn; ///< --fallback-on entries, split at commas, as given
     std::optional<SavedRequest::Source> saved; ///< --collection, --request, --env, --env-name
     /// The URL and the curl options as given, retrylab's own options among them
     /// (`ownOptions`, which the curl reading skips).

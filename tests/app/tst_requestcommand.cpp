@@ -172,6 +172,7 @@ private Q_SLOTS:
     void status500_twoAttempts_failsForGood();
     void quiet_printsOnlyTheBody();
     void fallback_answersAfterThePolicyGivesUp();
+    void fallbackOn_onlyTheListedFaultsLeadToTheFallback();
     void usageErrors_exit2AndSendNothing_data();
     void usageErrors_exit2AndSendNothing();
     void include_printsStatusAndHeadersBeforeTheBody();
@@ -383,6 +384,44 @@ void TestRequestCommand::fallback_answersAfterThePolicyGivesUp()
     QVERIFY2(bad.exitCode == 2, qPrintable(describe(bad)));
     QVERIFY2(bad.err.contains(QLatin1String("fallback 1")), qPrintable(bad.err));
     QCOMPARE(m_server.log().size(), 4);
+}
+
+void TestRequestCommand::fallbackOn_onlyTheListedFaultsLeadToTheFallback()
+{
+    // 500 is transient to the policy, but the list names 503 and timeouts only: no fallback.
+    const Outcome unlisted = request(fast()
+        << QStringLiteral("--retry-max-attempts") << QStringLiteral("2") << QStringLiteral("--fallback")
+        << url(QStringLiteral("/status/200")) << QStringLiteral("--fallback-on") << QStringLiteral("503, timeout")
+        << url(QStringLiteral("/status/500")));
+    QVERIFY2(unlisted.exitCode == 1, qPrintable(describe(unlisted)));
+    QVERIFY2(unlisted.err.contains(QLatin1String("http-500 is not in the request's fallback list (503, timeout)")),
+        qPrintable(unlisted.err));
+    QCOMPARE(m_server.log().size(), 2);
+
+    // A 400 the policy would not retry falls back when the list names its class; the move says which entry.
+    const Outcome listed
+        = request(fast() << QStringLiteral("--fallback") << url(QStringLiteral("/status/200"))
+                         << QStringLiteral("--fallback-on") << QStringLiteral("503") << QStringLiteral("--fallback-on")
+                         << QStringLiteral("4XX") << url(QStringLiteral("/status/400")));
+    QVERIFY2(listed.exitCode == 0, qPrintable(describe(listed)));
+    QVERIFY2(listed.err.contains(QLatin1String("\"4xx\" is in the request's fallback list")), qPrintable(listed.err));
+    QVERIFY2(listed.err.contains(QLatin1String("from fallback 1 of 1")), qPrintable(listed.err));
+    QCOMPARE(m_server.log().size(), 4);
+
+    // A bad entry, or a list without fallbacks, is a usage error naming it, and nothing is sent.
+    const Outcome bad = request({QStringLiteral("--fallback"), url(QStringLiteral("/status/200")),
+        QStringLiteral("--fallback-on"), QStringLiteral("5xx,6xx"), url(QStringLiteral("/status/503"))});
+    QVERIFY2(bad.exitCode == 2, qPrintable(describe(bad)));
+    QVERIFY2(bad.err.contains(QLatin1String("--fallback-on: \"6xx\"")), qPrintable(bad.err));
+    const Outcome alone
+        = request({QStringLiteral("--fallback-on"), QStringLiteral("503"), url(QStringLiteral("/status/503"))});
+    QVERIFY2(alone.exitCode == 2, qPrintable(describe(alone)));
+    QVERIFY2(alone.err.contains(QLatin1String("give --fallback too")), qPrintable(alone.err));
+    QCOMPARE(m_server.log().size(), 4);
+
+    // --help lists it.
+    const Outcome help = request({QStringLiteral("--help")});
+    QVERIFY2(help.out.contains("--fallback-on <LIST>"), help.out.constData());
 }
 
 void TestRequestCommand::quiet_printsOnlyTheBody()
