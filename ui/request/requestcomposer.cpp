@@ -2,6 +2,7 @@
 
 #include "core/executor/requestcheck.h"
 #include "core/policy/classifier.h"
+#include "core/policy/fallbacktriggers.h"
 #include "core/util/durationtext.h"
 #include "ui/request/headertablemodel.h"
 #include "ui/request/readmodifywriteform.h"
@@ -267,6 +268,7 @@ RequestComposer::RequestComposer(QWidget *parent)
     connect(m_headerModel, &HeaderTableModel::headersChanged, this, &RequestComposer::handleEdited);
     connect(m_body, &QPlainTextEdit::textChanged, this, &RequestComposer::handleEdited);
     connect(m_fallbacks, &QPlainTextEdit::textChanged, this, &RequestComposer::handleEdited);
+    connect(m_fallbackOn, &QLineEdit::textChanged, this, &RequestComposer::handleEdited);
     connect(m_readModifyWrite, &ReadModifyWriteForm::changed, this, &RequestComposer::handleEdited);
     connect(m_idempotent, &QCheckBox::toggled, this, &RequestComposer::handleEdited);
     connect(m_ownTimeout, &QCheckBox::toggled, this, &RequestComposer::handleEdited);
@@ -465,10 +467,31 @@ QWidget *RequestComposer::buildFallbacksTab()
     note->setObjectName(QStringLiteral("fallbacksNote"));
     note->setWordWrap(true);
     note->setAlignment(Qt::AlignTop | Qt::AlignLeft);
+
+    // The request's own list of the faults that lead to a fallback, in place of the policy's transient ones.
+    m_fallbackOn = new QLineEdit;
+    m_fallbackOn->setObjectName(QStringLiteral("fallbackOn"));
+    m_fallbackOn->setPlaceholderText(tr("the faults the policy retries; or e.g. 503, 5xx, timeout"));
+    m_fallbackOn->setToolTip(tr("Which faults send the request to its fallbacks: HTTP statuses (503), classes of them "
+                                "(5xx) or network faults (%1), separated by commas. Empty: the faults the policy "
+                                "retries. A request that may not be repeated never goes to a fallback.")
+                                 .arg(Core::FallbackTriggers::faultNames().join(QStringLiteral(", "))));
+    auto *fallbackOnLabel = new QLabel(tr("Fall back on:"));
+    fallbackOnLabel->setBuddy(m_fallbackOn);
+    m_fallbackOnMessage = new FieldMessage;
+    m_fallbackOnMessage->setObjectName(QStringLiteral("fallbackOnMessage"));
+    auto *fallbackOnRow = new QHBoxLayout;
+    fallbackOnRow->addWidget(fallbackOnLabel);
+    fallbackOnRow->addWidget(m_fallbackOn, 1);
+
     auto *page = new QWidget;
+    auto *left = new QVBoxLayout;
+    left->addWidget(m_fallbacks, 1);
+    left->addLayout(fallbackOnRow);
+    left->addWidget(m_fallbackOnMessage);
     auto *layout = new QHBoxLayout(page);
     layout->setContentsMargins(0, 4, 0, 0);
-    layout->addWidget(m_fallbacks, 3);
+    layout->addLayout(left, 3);
     layout->addWidget(note, 2);
     return page;
 }
@@ -535,6 +558,7 @@ Core::RequestDraft RequestComposer::draft() const
         if (!line.trimmed().isEmpty())
             d.fallbackTemplates.append(line.trimmed());
     }
+    d.fallbackOn = Core::FallbackTriggers::split(m_fallbackOn->text());
     d.idempotent = m_idempotent->isChecked();
     if (m_ownTimeout->isChecked())
         d.attemptTimeoutMs = m_timeout->storedValue();
@@ -562,6 +586,8 @@ void RequestComposer::setDraft(const Core::RequestDraft &draft)
     if (const QString fallbacks = draft.fallbackTemplates.join(QLatin1Char('\n'));
         m_fallbacks->toPlainText() != fallbacks)
         m_fallbacks->setPlainText(fallbacks);
+    if (const QString fallbackOn = draft.fallbackOn.join(QStringLiteral(", ")); m_fallbackOn->text() != fallbackOn)
+        m_fallbackOn->setText(fallbackOn);
     m_idempotent->setChecked(draft.idempotent);
     m_ownTimeout->setChecked(draft.attemptTimeoutMs.has_value());
     if (draft.attemptTimeoutMs)
@@ -762,6 +788,21 @@ void RequestComposer::refresh()
     else
         m_idempotency->setMessage(FieldMessage::Kind::Note, tr("Retried as the policy says: %1.").arg(verdict.reason));
 
+    // The fallback list, checked where it is typed.
+    if (const auto triggers = Core::FallbackTriggers::normalized(d.fallbackOn); !triggers) {
+        m_fallbackOnMessage->setMessage(FieldMessage::Kind::Error, triggers.error());
+    } else if (!triggers->isEmpty() && d.fallbackTemplates.isEmpty()) {
+        m_fallbackOnMessage->setMessage(
+            FieldMessage::Kind::Note, tr("The list applies once there is a fallback URL above."));
+    } else if (!triggers->isEmpty()) {
+        m_fallbackOnMessage->setMessage(FieldMessage::Kind::Note,
+            tr("Falls back after %1 only, in place of the faults the policy retries; a request that may not be "
+               "repeated still never does.")
+                .arg(QLocale().createSeparatedList(*triggers)));
+    } else {
+        m_fallbackOnMessage->clear();
+    }
+
     if (!problem.isEmpty())
         m_message->setMessage(FieldMessage::Kind::Error, tr("Cannot send: %1").arg(problem));
     else if (!verdict.retryable)
@@ -824,7 +865,9 @@ void RequestComposer::updateTabTitles()
             : m_transport->problem().isEmpty()  ? tr("Connection")
                                                 : tr("Connection ⚠"));
     const qsizetype fallbacks = draft().fallbackTemplates.size();
-    m_details->setTabText(5, fallbacks > 0 ? tr("Fallbacks (%1)").arg(fallbacks) : tr("Fallbacks"));
+    const QString fallbacksTab = fallbacks > 0 ? tr("Fallbacks (%1)").arg(fallbacks) : tr("Fallbacks");
+    m_details->setTabText(
+        5, m_fallbackOnMessage->kind() == FieldMessage::Kind::Error ? tr("%1 \u26a0").arg(fallbacksTab) : fallbacksTab);
     m_details->setTabText(6, m_readModifyWrite->isOn() ? tr("Read-modify-write \u2713") : tr("Read-modify-write"));
     // A read-modify-write sends its own methods: the method field has no say.
     m_method->setEnabled(!m_readModifyWrite->isOn());

@@ -147,6 +147,8 @@ private:
     // Body.
     QPlainTextEdit *m_body;
     QPlainTextEdit *m_fallbacks = nullptr; ///< one URL per line
+    QLineEdit *m_fallbackOn = nullptr; ///< the faults that lead to a fallback, separated by commas
+    FieldMessage *m_fallbackOnMessage = nullptr; ///< what the list means, or what is wrong with it
     ReadModifyWriteForm *m_readModifyWrite = nullptr;
     // Options.
     QCheckBox *m_idempotent;

@@ -51,6 +51,7 @@ private Q_SLOTS:
     void narrow_sendButtonsWrapBelowTheUrl();
     void retryHeaders_shownGreyed_switchOffPerRequest();
     void fallbacks_typedOnePerLine_checkedAndCounted();
+    void fallbackOn_typedList_checkedWhereTyped_keptInTheDraft();
     void readModifyWrite_tabSetsKindAndShape();
 
 private:
@@ -512,6 +513,50 @@ void TestRequestComposer::fallbacks_typedOnePerLine_checkedAndCounted()
     QCOMPARE(fallbacks->toPlainText(), QStringLiteral("http://127.0.0.1:1/alt"));
     QCOMPARE(tabs->tabText(tab), QStringLiteral("Fallbacks (1)"));
     QVERIFY(m_composer->canSend());
+}
+
+void TestRequestComposer::fallbackOn_typedList_checkedWhereTyped_keptInTheDraft()
+{
+    auto *fallbacks = m_composer->findChild<QPlainTextEdit *>(QStringLiteral("fallbacks"));
+    auto *fallbackOn = m_composer->findChild<QLineEdit *>(QStringLiteral("fallbackOn"));
+    auto *message = m_composer->findChild<FieldMessage *>(QStringLiteral("fallbackOnMessage"));
+    auto *tabs = m_composer->findChild<QTabWidget *>(QStringLiteral("details"));
+    QVERIFY(fallbacks && fallbackOn && message && tabs);
+    const int tab = tabs->indexOf(fallbackOn->parentWidget());
+    QCOMPARE(tab, tabs->indexOf(fallbacks->parentWidget())); // on the Fallbacks tab
+    tabs->setCurrentIndex(tab);
+    QVERIFY(m_composer->draft().fallbackOn.isEmpty());
+    QCOMPARE(message->kind(), FieldMessage::Kind::None); // empty: the policy's faults, nothing to say
+
+    fallbacks->setPlainText(QStringLiteral("{server}/status/200"));
+    fallbackOn->setFocus();
+    QTest::keyClicks(fallbackOn, QStringLiteral("503, timeout"));
+    QCOMPARE(m_composer->draft().fallbackOn, (QStringList{QStringLiteral("503"), QStringLiteral("timeout")}));
+    QCOMPARE(message->kind(), FieldMessage::Kind::Note);
+    QVERIFY2(message->text().contains(QLatin1String("503")) && message->text().contains(QLatin1String("timeout")),
+        qPrintable(message->text()));
+    QVERIFY(m_composer->canSend());
+    QCOMPARE(tabs->tabText(tab), QStringLiteral("Fallbacks (1)"));
+
+    // A wrong entry is named under the field, marks the tab and blocks Send.
+    QTest::keyClicks(fallbackOn, QStringLiteral(", 6xx"));
+    QCOMPARE(message->kind(), FieldMessage::Kind::Error);
+    QVERIFY2(message->text().contains(QLatin1String("\"6xx\"")), qPrintable(message->text()));
+    QVERIFY(!m_composer->canSend());
+    QVERIFY2(m_composer->problem().contains(QLatin1String("\"6xx\"")), qPrintable(m_composer->problem()));
+    QVERIFY2(tabs->tabText(tab).contains(QChar(0x26a0)), qPrintable(tabs->tabText(tab)));
+
+    // The draft keeps the list (it is saved with the request) and brings it back into the field.
+    Core::RequestDraft draft;
+    draft.fallbackTemplates = {QStringLiteral("http://127.0.0.1:1/alt")};
+    draft.fallbackOn = {QStringLiteral("5xx"), QStringLiteral("connection-reset")};
+    const auto saved = Core::RequestDraft::fromJson(draft.toJson());
+    QVERIFY2(saved, qPrintable(saved.error()));
+    m_composer->setDraft(*saved);
+    QCOMPARE(fallbackOn->text(), QStringLiteral("5xx, connection-reset"));
+    QCOMPARE(m_composer->draft().fallbackOn, draft.fallbackOn);
+    QVERIFY(m_composer->canSend());
+    QCOMPARE(message->kind(), FieldMessage::Kind::Note);
 }
 
 void TestRequestComposer::readModifyWrite_tabSetsKindAndShape()

@@ -34,7 +34,7 @@ bool sameSpec(const RequestSpec &a, const RequestSpec &b)
 {
     return a.kind == b.kind && a.method == b.method && a.url == b.url && a.headers == b.headers && a.body == b.body
         && a.idempotent == b.idempotent && a.attemptTimeoutMs == b.attemptTimeoutMs && a.increment == b.increment
-        && a.attemptHeaders == b.attemptHeaders;
+        && a.attemptHeaders == b.attemptHeaders && a.fallbackUrls == b.fallbackUrls && a.fallbackOn == b.fallbackOn;
 }
 
 // "host:port" (IPv6 in brackets), never the user info.
@@ -264,6 +264,7 @@ quint32 AttemptStore::finishRequest(const RequestResult &result)
     l.outcome = static_cast<quint8>(result.outcome);
     l.finalStatus = result.finalStatus ? toInt16(*result.finalStatus) : qint16(-1);
     l.resultReason = m_strings.intern(result.reason);
+    l.fallbackTriggers = m_strings.intern(result.fallbackTriggers.join(QLatin1Char(',')));
     l.pendingDelayMs = -1.0F;
     l.pendingSinceNs = -1;
     if (l.firstStartNs < 0)

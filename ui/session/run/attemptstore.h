@@ -73,6 +73,8 @@ public:
         quint32 policy = noRow; ///< index into policies(); noRow when unknown
         quint32 label = 0; ///< interned
         quint32 resultReason = 0; ///< interned
+        /// Interned: RequestResult::fallbackTriggers joined by commas (empty for most requests).
+        quint32 fallbackTriggers = 0;
         float pendingDelayMs = -1.0F; ///< a retry is planned and has not started
         quint32 lastFinished = noRow; ///< finished index of its latest finished attempt
         qint64 pendingSinceNs = -1;

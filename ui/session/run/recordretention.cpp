@@ -252,6 +252,8 @@ RequestResult RecordRetention::rebuildResult(quint32 laneIndex) const
     r.startNs = l.firstStartNs;
     r.endNs = l.endNs;
     r.fallback = l.lastRow != AttemptStore::noRow ? m_store.attemptRow(l.lastRow).fallback : 0;
+    // Entries and outcome names hold no comma.
+    r.fallbackTriggers = m_store.string(l.fallbackTriggers).split(QLatin1Char(','), Qt::SkipEmptyParts);
     return r;
 }
 

@@ -307,6 +307,8 @@ void TestRunSession::runRecord_loadThenExport_roundTrips()
     Core::RequestSpec a;
     a.url = QUrl(QStringLiteral("http://127.0.0.1:1/a"));
     a.label = QStringLiteral("first");
+    a.fallbackUrls = {QUrl(QStringLiteral("http://127.0.0.1:1/alt"))};
+    a.fallbackOn = {QStringLiteral("503"), QStringLiteral("timeout")};
     Core::RequestSpec b = a;
     b.label = QStringLiteral("second");
     run.requests = {{1, a}, {2, b}};
@@ -314,6 +316,7 @@ void TestRunSession::runRecord_loadThenExport_roundTrips()
         httpAttempt(1, 1, 1110, 1120, 200)};
     run.results
         = {result(2, RequestOutcome::Succeeded, 1, 1005, 1020), result(1, RequestOutcome::Succeeded, 2, 1000, 1120)};
+    run.results[1].fallbackTriggers = {QStringLiteral("503")};
 
     RunSession session;
     session.loadRunRecord(run);
@@ -341,6 +344,10 @@ void TestRunSession::runRecord_loadThenExport_roundTrips()
     QCOMPARE(back.results.size(), 2);
     QCOMPARE(back.results.at(0).requestId, 2u);
     QCOMPARE(back.results.at(1).attempts, 2);
+    // What sent a request to its fallback stays with its result, and its list with its spec.
+    QCOMPARE(back.results.at(1).fallbackTriggers, QStringList{QStringLiteral("503")});
+    QVERIFY(back.results.at(0).fallbackTriggers.isEmpty());
+    QCOMPARE(back.requests.value(1).fallbackOn, a.fallbackOn);
     QVERIFY(session.isRecordComplete());
 }
 
