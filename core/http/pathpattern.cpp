@@ -1,5 +1,7 @@
 #include "core/http/pathpattern.h"
 
+#include "core/util/wildcardmatch.h"
+
 #include <cctype>
 
 namespace RetryLab::Core {
@@ -127,56 +129,17 @@ bool PathPattern::matches(QByteArrayView path) const
 
 bool PathPattern::matchesSegments(const QList<QString> &segments) const
 {
-    // The classic wildcard walk with one backtrack point, over segments: `**` is
-    // the star, a segment glob the single element. Correct for several `**`
-    // (a later one subsumes an earlier one's choices).
-    qsizetype p = 0;
-    qsizetype s = 0;
-    qsizetype starP = -1;
-    qsizetype starS = 0;
-    while (s < segments.size()) {
-        if (p < m_segments.size() && !m_segments[p].globstar && segmentMatches(m_segments[p], segments[s])) {
-            ++p;
-            ++s;
-        } else if (p < m_segments.size() && m_segments[p].globstar) {
-            starP = p++;
-            starS = s;
-        } else if (starP >= 0) {
-            p = starP + 1;
-            s = ++starS;
-        } else {
-            return false;
-        }
-    }
-    while (p < m_segments.size() && m_segments[p].globstar)
-        ++p;
-    return p == m_segments.size();
+    // `**` is the star, a segment glob the single element.
+    return wildcardMatch(
+        m_segments.size(), segments.size(), [this](qsizetype p) { return m_segments[p].globstar; },
+        [this, &segments](qsizetype p, qsizetype s) { return segmentMatches(m_segments[p], segments[s]); });
 }
 
 bool PathPattern::segmentMatches(const Segment &glob, QStringView segment)
 {
-    qsizetype g = 0;
-    qsizetype t = 0;
-    qsizetype starG = -1;
-    qsizetype starT = 0;
-    const qsizetype size = glob.text.size();
-    while (t < segment.size()) {
-        if (g < size && glob.wild[g] != '*' && (glob.wild[g] == '?' || glob.text[g] == segment[t])) {
-            ++g;
-            ++t;
-        } else if (g < size && glob.wild[g] == '*') {
-            starG = g++;
-            starT = t;
-        } else if (starG >= 0) {
-            g = starG + 1;
-            t = ++starT;
-        } else {
-            return false;
-        }
-    }
-    while (g < size && glob.wild[g] == '*')
-        ++g;
-    return g == size;
+    return wildcardMatch(
+        glob.text.size(), segment.size(), [&glob](qsizetype g) { return glob.wild[g] == '*'; },
+        [&glob, segment](qsizetype g, qsizetype t) { return glob.wild[g] == '?' || glob.text[g] == segment[t]; });
 }
 
 } // namespace RetryLab::Core

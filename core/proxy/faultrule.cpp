@@ -5,6 +5,7 @@
 #include "core/util/coretr.h"
 #include "core/util/durationtext.h"
 #include "core/util/jsonreader.h"
+#include "core/util/wildcardmatch.h"
 
 #include <QDir>
 #include <QJsonArray>
@@ -263,28 +264,9 @@ Result<FaultRule> build(const QList<std::pair<QString, std::optional<QString>>> 
 
 bool FaultRule::globMatch(QByteArrayView glob, QByteArrayView text)
 {
-    // Iterative, with one backtrack point: linear for globs of stars and literals.
-    qsizetype g = 0;
-    qsizetype t = 0;
-    qsizetype starG = -1;
-    qsizetype starT = 0;
-    while (t < text.size()) {
-        if (g < glob.size() && (glob[g] == '?' || glob[g] == text[t])) {
-            ++g;
-            ++t;
-        } else if (g < glob.size() && glob[g] == '*') {
-            starG = g++;
-            starT = t;
-        } else if (starG >= 0) {
-            g = starG + 1;
-            t = ++starT;
-        } else {
-            return false;
-        }
-    }
-    while (g < glob.size() && glob[g] == '*')
-        ++g;
-    return g == glob.size();
+    return wildcardMatch(
+        glob.size(), text.size(), [glob](qsizetype g) { return glob[g] == '*'; },
+        [glob, text](qsizetype g, qsizetype t) { return glob[g] == '?' || glob[g] == text[t]; });
 }
 
 bool FaultRule::answersLocally() const
