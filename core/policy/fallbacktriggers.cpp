@@ -1,4 +1,6 @@
 #include "core/policy/fallbacktriggers.h"
+
+#include "core/http/httpstatuslist.h"
 #include "core/util/coretr.h"
 
 #include <QRegularExpression>
@@ -7,28 +9,23 @@ namespace RetryLab::Core::FallbackTriggers {
 
 namespace {
 
-// "503" -> 503, "5xx" -> 5 with `wholeClass`; nullopt for anything else.
-std::optional<int> statusOfTrigger(const QString &entry, bool *wholeClass)
+// The statuses an entry names ("503", "5xx"), read as every status list is
+// (HttpStatusList); nullopt when it names none or one that is not a failure.
+std::optional<QSet<int>> statusesOf(const QString &entry)
 {
-    if (entry.size() != 3)
+    const Result<QSet<int>> statuses = HttpStatusList::parse(entry);
+    if (!statuses || statuses->isEmpty())
         return std::nullopt;
-    const QChar first = entry.at(0);
-    if (first != QLatin1Char('4') && first != QLatin1Char('5'))
-        return std::nullopt;
-    if (entry.mid(1) == QLatin1String("xx")) {
-        *wholeClass = true;
-        return first.digitValue();
+    for (int status : *statuses) {
+        if (status < 400 || status > 599)
+            return std::nullopt;
     }
-    if (!entry.at(1).isDigit() || !entry.at(2).isDigit())
-        return std::nullopt;
-    *wholeClass = false;
-    return entry.toInt();
+    return *statuses;
 }
 
 bool isTrigger(const QString &entry)
 {
-    bool wholeClass = false;
-    return statusOfTrigger(entry, &wholeClass) || networkFaultClassFromName(entry);
+    return statusesOf(entry) || networkFaultClassFromName(entry);
 }
 
 } // namespace
@@ -90,9 +87,8 @@ QString match(const QStringList &entries, const Classification &c)
     const std::optional<NetworkFaultClass> fault
         = c.cause == QLatin1String("deadline") ? std::optional(NetworkFaultClass::Timeout) : c.networkFault;
     for (const QString &entry : entries) {
-        bool wholeClass = false;
-        if (const auto status = statusOfTrigger(entry, &wholeClass)) {
-            if (c.httpStatus && (wholeClass ? *c.httpStatus / 100 == *status : *c.httpStatus == *status))
+        if (const auto statuses = statusesOf(entry)) {
+            if (c.httpStatus && statuses->contains(*c.httpStatus))
                 return entry;
         } else if (fault && networkFaultClassFromName(entry) == fault) {
             return entry;

@@ -8,10 +8,6 @@ namespace RetryLab::Core::DurationText {
 
 namespace {
 
-constexpr double msPerSecond = 1000.0;
-constexpr double msPerMinute = 60.0 * msPerSecond;
-constexpr double msPerHour = 60.0 * msPerMinute;
-constexpr double msPerDay = 24.0 * msPerHour;
 constexpr double msPerYear = 365.25 * msPerDay;
 // Hours are counted up to two days and days up to two years: "36 h" and
 // "400 days" read better than "1 days 12 h" and "1.1 years", and the plural

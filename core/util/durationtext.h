@@ -11,6 +11,12 @@ namespace RetryLab::Core {
 /// from here.
 namespace DurationText {
 
+/// The units of a duration in milliseconds, for the formatter and for axes that step by them.
+inline constexpr double msPerSecond = 1000.0;
+inline constexpr double msPerMinute = 60.0 * msPerSecond;
+inline constexpr double msPerHour = 60.0 * msPerMinute;
+inline constexpr double msPerDay = 24.0 * msPerHour;
+
 enum class Style {
     /// A measured or computed duration, to three significant digits below a
     /// minute and in whole units above: "0.25 ms", "850 ms", "1.5 s", "12.3 s",

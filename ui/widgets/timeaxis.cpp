@@ -1,4 +1,6 @@
 #include "ui/widgets/timeaxis.h"
+
+#include "core/util/durationtext.h"
 #include "ui/session/uitr.h"
 
 #include <QCoreApplication>
@@ -12,10 +14,10 @@ namespace RetryLab::Ui::TimeAxis {
 
 namespace {
 
-constexpr double second = 1000.0;
-constexpr double minute = 60.0 * second;
-constexpr double hour = 60.0 * minute;
-constexpr double day = 24.0 * hour;
+constexpr double second = Core::DurationText::msPerSecond;
+constexpr double minute = Core::DurationText::msPerMinute;
+constexpr double hour = Core::DurationText::msPerHour;
+constexpr double day = Core::DurationText::msPerDay;
 constexpr std::array clockSteps{1 * second, 2 * second, 5 * second, 10 * second, 15 * second, 30 * second, 1 * minute,
     2 * minute, 5 * minute, 10 * minute, 15 * minute, 30 * minute, 1 * hour, 2 * hour, 3 * hour, 6 * hour, 12 * hour,
     24 * hour};

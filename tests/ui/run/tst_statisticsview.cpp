@@ -284,75 +284,80 @@ void TestStatisticsView::darkPalette_usesDarkTheme()
     QCOMPARE(view.chart(Chart::AttemptsHistogram)->titleBrush().color(), QColor(0xe6, 0xe6, 0xe6));
 }
 
-void TestStatisticsView::cleared_whileBreakerOpen_stillShowsItOpen()
+namespace {
+
+// A statistics view of a session on a live executor, whose one request to a 503
+// has opened its host's breaker (one failure opens it, for ten minutes).
+struct OpenBreaker
 {
     Core::FaultServer server;
-    QVERIFY2(server.listen(), qPrintable(server.errorString()));
     Core::ThreadedExecutor executor;
-    Core::BackoffPolicy policy;
-    policy.maxAttempts = 1;
-    policy.circuitBreaker.enabled = true;
-    policy.circuitBreaker.consecutiveFailures = 1;
-    policy.circuitBreaker.openMs = 600'000.0;
-    executor.setPolicy(policy);
     RunSession session;
-    session.attach(&executor);
     StatisticsView view;
-    view.setSession(&session);
+    QString host;
 
-    Core::RequestSpec spec;
-    spec.url = server.baseUrl().resolved(QUrl(QStringLiteral("/status/503")));
-    QSignalSpy finished(&executor, &Core::ThreadedExecutor::requestFinished);
-    session.submit(spec);
-    QTRY_COMPARE(finished.size(), 1);
-    const QString host = executor.hosts().value(0);
-    QCOMPARE(executor.circuitState(host), Core::CircuitBreaker::State::Open);
-    view.refresh();
-    QVERIFY(view.figureText(Figure::CircuitBreakers).contains(QStringLiteral("open")));
+    static Core::BackoffPolicy policy()
+    {
+        Core::BackoffPolicy policy;
+        policy.maxAttempts = 1;
+        policy.circuitBreaker.enabled = true;
+        policy.circuitBreaker.consecutiveFailures = 1;
+        policy.circuitBreaker.openMs = 600'000.0;
+        return policy;
+    }
 
-    session.clear();
-    view.refresh();
-    QCOMPARE(view.figureText(Figure::CircuitBreakers), QStringLiteral("%1 open").arg(host));
+    void open(const Core::BackoffPolicy &with)
+    {
+        QVERIFY2(server.listen(), qPrintable(server.errorString()));
+        executor.setPolicy(with);
+        session.attach(&executor);
+        view.setSession(&session);
+        Core::RequestSpec spec;
+        spec.url = server.baseUrl().resolved(QUrl(QStringLiteral("/status/503")));
+        QSignalSpy finished(&executor, &Core::ThreadedExecutor::requestFinished);
+        session.submit(spec);
+        QTRY_COMPARE(finished.size(), 1);
+        host = executor.hosts().value(0);
+        QTRY_COMPARE(executor.circuitState(host), Core::CircuitBreaker::State::Open);
+        view.refresh();
+        QCOMPARE(view.figureText(Figure::CircuitBreakers), QStringLiteral("%1 open").arg(host));
+    }
+};
+
+} // namespace
+
+void TestStatisticsView::cleared_whileBreakerOpen_stillShowsItOpen()
+{
+    OpenBreaker b;
+    b.open(OpenBreaker::policy());
+    if (QTest::currentTestFailed())
+        return;
+
+    b.session.clear();
+    b.view.refresh();
+    QCOMPARE(b.view.figureText(Figure::CircuitBreakers), QStringLiteral("%1 open").arg(b.host));
 }
 
 void TestStatisticsView::policyChanged_breakersAndBudgetAsTheExecutorHasThem()
 {
     // A new policy drops the breakers and starts a new budget without a signal per
     // host: the figures follow the executor's state, as the status bar does.
-    Core::FaultServer server;
-    QVERIFY2(server.listen(), qPrintable(server.errorString()));
-    Core::ThreadedExecutor executor;
-    Core::BackoffPolicy policy;
-    policy.maxAttempts = 1;
-    policy.circuitBreaker.enabled = true;
-    policy.circuitBreaker.consecutiveFailures = 1;
-    policy.circuitBreaker.openMs = 600'000.0;
+    Core::BackoffPolicy policy = OpenBreaker::policy();
     policy.retryBudget.kind = Core::RetryBudgetKind::GrpcThrottling;
-    executor.setPolicy(policy);
-    RunSession session;
-    session.attach(&executor);
-    StatisticsView view;
-    view.setSession(&session);
-
-    Core::RequestSpec spec;
-    spec.url = server.baseUrl().resolved(QUrl(QStringLiteral("/status/503")));
-    QSignalSpy finished(&executor, &Core::ThreadedExecutor::requestFinished);
-    session.submit(spec);
-    QTRY_COMPARE(finished.size(), 1);
-    const QString host = executor.hosts().value(0);
-    QTRY_COMPARE(executor.circuitState(host), Core::CircuitBreaker::State::Open);
-    view.refresh();
-    QCOMPARE(view.figureText(Figure::CircuitBreakers), QStringLiteral("%1 open").arg(host));
+    OpenBreaker b;
+    b.open(policy);
+    if (QTest::currentTestFailed())
+        return;
 
     Core::BackoffPolicy changed = policy;
     changed.circuitBreaker.consecutiveFailures = 3;
     changed.retryBudget.grpcMaxTokens = 40.0;
-    executor.setPolicy(changed);
-    QCOMPARE(session.budgetCapacity(), 40.0);
-    QTRY_COMPARE(executor.circuitState(host), Core::CircuitBreaker::State::Closed);
-    view.refresh();
-    QCOMPARE(view.figureText(Figure::CircuitBreakers), QStringLiteral("all closed"));
-    QCOMPARE(view.figureText(Figure::RetryBudget), QStringLiteral("40 of 40 tokens"));
+    b.executor.setPolicy(changed);
+    QCOMPARE(b.session.budgetCapacity(), 40.0);
+    QTRY_COMPARE(b.executor.circuitState(b.host), Core::CircuitBreaker::State::Closed);
+    b.view.refresh();
+    QCOMPARE(b.view.figureText(Figure::CircuitBreakers), QStringLiteral("all closed"));
+    QCOMPARE(b.view.figureText(Figure::RetryBudget), QStringLiteral("40 of 40 tokens"));
 }
 
 // After the hand-computed run (all finished by 1040 ms), an idle minute, then a

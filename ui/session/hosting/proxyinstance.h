@@ -3,8 +3,8 @@
 #include "core/http/serverlogentry.h"
 #include "core/proxy/faultrule.h"
 #include "core/proxy/faultruleset.h"
-#include "ui/session/run/observedlanes.h"
 #include "ui/session/hosting/proxysettings.h"
+#include "ui/session/run/observedlanes.h"
 
 #include <QJsonObject>
 #include <QList>

@@ -37,16 +37,15 @@ bool sameSpec(const RequestSpec &a, const RequestSpec &b)
         && a.attemptHeaders == b.attemptHeaders && a.fallbackUrls == b.fallbackUrls && a.fallbackOn == b.fallbackOn;
 }
 
-// "host:port" (IPv6 in brackets), never the user info.
-QString storeHostOf(const QUrl &url)
+} // namespace
+
+QString AttemptStore::hostOf(const QUrl &url)
 {
     return url
         .toString(
             QUrl::RemoveScheme | QUrl::RemoveUserInfo | QUrl::RemovePath | QUrl::RemoveQuery | QUrl::RemoveFragment)
         .remove(0, 2);
 }
-
-} // namespace
 
 void AttemptStore::clear()
 {
@@ -107,7 +106,7 @@ qsizetype AttemptStore::noteRequest(quint64 requestId, const RequestSpec &spec)
     l.spec = static_cast<quint32>(m_specs.size() - 1);
     l.label = m_strings.intern(spec.label);
     // Once two hosts are in the run, lane titles name the host: "#22 GET /" could be either.
-    const QString host = storeHostOf(spec.url);
+    const QString host = hostOf(spec.url);
     if (m_firstHost.isEmpty())
         m_firstHost = host;
     else if (host != m_firstHost)

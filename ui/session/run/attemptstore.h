@@ -102,6 +102,9 @@ public:
         }
     };
 
+    /// "host:port" of a URL (IPv6 in brackets), never its user info: how lanes tell hosts apart.
+    static QString hostOf(const QUrl &url);
+
     /// Forgets every row, lane, spec and policy; the time axis stays.
     void clear();
 

@@ -35,8 +35,10 @@ void RunSession::attach(ThreadedExecutor *executor)
     connect(executor, &ThreadedExecutor::attemptFinished, this, &RunSession::recordAttempt);
     connect(executor, &ThreadedExecutor::retryScheduled, this, &RunSession::handleRetryScheduled);
     connect(executor, &ThreadedExecutor::requestFinished, this, &RunSession::recordResult);
-    connect(executor, &ThreadedExecutor::circuitStateChanged, this, &RunSession::recordCircuitState);
-    connect(executor, &ThreadedExecutor::budgetChanged, this, &RunSession::recordBudget);
+    // The breakers and the budget are read from the executor while it is attached: its
+    // reports only say that the views have something new to show.
+    connect(executor, &ThreadedExecutor::circuitStateChanged, this, &RunSession::markDirty);
+    connect(executor, &ThreadedExecutor::budgetChanged, this, &RunSession::markDirty);
 }
 
 quint64 RunSession::submit(const RequestSpec &spec)

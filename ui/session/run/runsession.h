@@ -69,6 +69,8 @@ public:
     void recordRetryScheduled(
         quint64 requestId, int nextAttemptIndex, double delayMs, const QString &reason, int attemptsLeft, qint64 atNs);
     void recordResult(const Core::RequestResult &result);
+    /// A breaker's and the budget's state, for a session with no executor attached
+    /// (an attached one's are read from the executor).
     void recordCircuitState(const QString &host, Core::CircuitBreaker::State state);
     void recordBudget(double tokens, double capacity);
 

@@ -8,19 +8,6 @@ namespace RetryLab::Ui::RunText {
 
 using namespace RetryLab::Core;
 
-namespace {
-
-// "host:port" (IPv6 in brackets), never the user info.
-QString titleHostOf(const QUrl &url)
-{
-    return url
-        .toString(
-            QUrl::RemoveScheme | QUrl::RemoveUserInfo | QUrl::RemovePath | QUrl::RemoveQuery | QUrl::RemoveFragment)
-        .remove(0, 2);
-}
-
-} // namespace
-
 QString laneTitle(const AttemptStore &store, qsizetype laneIndex)
 {
     if (laneIndex < 0 || laneIndex >= store.laneCount())
@@ -28,7 +15,7 @@ QString laneTitle(const AttemptStore &store, qsizetype laneIndex)
     const AttemptStore::Lane &l = store.lane(laneIndex);
     const QString id = QLatin1Char('#') + QString::number(l.requestId);
     const RequestSpec *s = store.spec(laneIndex);
-    const QString host = store.mixedHosts() && s ? titleHostOf(s->url) : QString();
+    const QString host = store.mixedHosts() && s ? AttemptStore::hostOf(s->url) : QString();
     if (l.label != 0)
         return id + QLatin1Char(' ') + store.string(l.label)
             + (host.isEmpty() ? QString() : QStringLiteral(" @ ") + host);
