@@ -120,6 +120,30 @@ Classification conclude(AttemptRecord &record, AttemptEnd end, const RequestSpec
     if (classification.retryAfter && classification.retryAfter->delayMs)
         record.retryAfterMs = classification.retryAfter->delayMs;
 
+    if (spec.responseCheck && record.httpStatus && !classification.networkFault && !observation.redirectRefused
+        && classification.decision != Classification::Decision::Success
+        && spec.responseCheck->acceptsStatus(*record.httpStatus)) {
+        classification.decision = Classification::Decision::Success;
+        classification.reason = Tr::tr("HTTP %1 is a status the conditions expect").arg(*record.httpStatus);
+        classification.restartSequence = false;
+    }
+    if (spec.responseCheck && classification.decision == Classification::Decision::Success) {
+        if (const std::optional<QString> failure = spec.responseCheck->failure(record, body)) {
+            // The server answered, but not as the user requires: a failed attempt like a
+            // transient fault, repeated only when the request may be repeated.
+            const IdempotencyVerdict verdict = idempotencyOf(observation, policy.classification);
+            classification.cause = QStringLiteral("condition");
+            classification.repeatable = verdict.retryable;
+            classification.fallbackAllowed = verdict.retryable;
+            if (verdict.retryable) {
+                classification.decision = Classification::Decision::RetryAfterDelay;
+                classification.reason = Tr::tr("a condition failed: %1").arg(*failure);
+            } else {
+                classification.decision = Classification::Decision::GiveUp;
+                classification.reason = Tr::tr("a condition failed: %1; not retried: %2").arg(*failure, verdict.reason);
+            }
+        }
+    }
     if (!record.redirects.isEmpty())
         classification.reason += describeRedirects(record.redirects);
     // Qt keeps the status of a reply whose body broke off (a truncated chunked

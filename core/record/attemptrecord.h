@@ -2,6 +2,7 @@
 
 #include "core/http/httpheaders.h"
 #include "core/policy/classifier.h"
+#include "core/record/responsecheck.h"
 #include "core/record/transportoptions.h"
 
 #include <QByteArray>
@@ -13,6 +14,7 @@
 #include <QStringList>
 #include <QUrl>
 
+#include <memory>
 #include <optional>
 
 namespace RetryLab::Core {
@@ -87,6 +89,8 @@ struct RequestSpec
     /// retries (Classification::fallbackAllowed). Set: the faults it lists, in
     /// place of those, of a request that may be repeated (Classification::repeatable).
     QStringList fallbackOn;
+    /// Conditions an answer must meet as well to be a success (a monitor's); none: the classifier decides.
+    std::shared_ptr<const ResponseCheck> responseCheck;
 };
 
 /// How one attempt ended, as seen by the executor (not the classification).

@@ -407,6 +407,8 @@ void readFallbackOn(JsonReader &o, const QString &key, ScenarioRequest &request)
     }
 }
 
+bool readRequestFields(JsonReader *o, ScenarioRequest &request, const QStringList &extraKeys);
+
 void readRequest(JsonReader &requests, qsizetype index, Scenario &scenario)
 {
     const QJsonValue value = requests.value(index);
@@ -415,33 +417,43 @@ void readRequest(JsonReader &requests, qsizetype index, Scenario &scenario)
         return;
     }
     auto o = requests.object(index);
-    o->rejectUnknown({QStringLiteral("name"), QStringLiteral("label"), QStringLiteral("kind"), QStringLiteral("method"),
-        QStringLiteral("url"), QStringLiteral("headers"), QStringLiteral("body"), QStringLiteral("idempotent"),
-        QStringLiteral("attemptTimeoutMs"), QStringLiteral("count"), QStringLiteral("concurrency"),
-        QStringLiteral("increment"), QStringLiteral("script"), QStringLiteral("transport"), QStringLiteral("fallbacks"),
-        QStringLiteral("fallbackOn")});
-    if (o->failed())
-        return;
-
     ScenarioRequest request;
+    if (!readRequestFields(&*o, request, {}))
+        return;
+    for (qsizetype i = 0; i < scenario.requests.size(); ++i) {
+        if (scenario.requests[i].name == request.name) {
+            o->fail(
+                QStringLiteral("name"), Tr::tr("\"%1\" is already the name of requests[%2]").arg(request.name).arg(i));
+            return;
+        }
+    }
+    scenario.requests.append(request);
+}
+
+bool readRequestFields(JsonReader *o, ScenarioRequest &request, const QStringList &extraKeys)
+{
+    o->rejectUnknown(
+        QStringList{QStringLiteral("name"), QStringLiteral("label"), QStringLiteral("kind"), QStringLiteral("method"),
+            QStringLiteral("url"), QStringLiteral("headers"), QStringLiteral("body"), QStringLiteral("idempotent"),
+            QStringLiteral("attemptTimeoutMs"), QStringLiteral("count"), QStringLiteral("concurrency"),
+            QStringLiteral("increment"), QStringLiteral("script"), QStringLiteral("transport"),
+            QStringLiteral("fallbacks"), QStringLiteral("fallbackOn")}
+        + extraKeys);
+    if (o->failed())
+        return false;
+
     const QString nameKey = QStringLiteral("name");
     const auto name = o->string(nameKey, Presence::Required);
     if (o->failed())
-        return;
+        return false;
     if (name->trimmed().isEmpty() || name->size() > 100) {
         o->fail(nameKey, Tr::tr("a name has 1 to 100 characters"));
-        return;
+        return false;
     }
     for (QChar c : *name) {
         if (c.category() == QChar::Other_Control) {
             o->fail(nameKey, Tr::tr("a name cannot hold control characters"));
-            return;
-        }
-    }
-    for (qsizetype i = 0; i < scenario.requests.size(); ++i) {
-        if (scenario.requests[i].name == *name) {
-            o->fail(nameKey, Tr::tr("\"%1\" is already the name of requests[%2]").arg(*name).arg(i));
-            return;
+            return false;
         }
     }
     request.name = *name;
@@ -449,12 +461,12 @@ void readRequest(JsonReader &requests, qsizetype index, Scenario &scenario)
 
     const QString kind = o->string(QStringLiteral("kind")).value_or(QStringLiteral("single"));
     if (o->failed())
-        return;
+        return false;
     if (kind == QLatin1String("read-modify-write")) {
         request.spec.kind = RequestSpec::Kind::ReadModifyWrite;
     } else if (kind != QLatin1String("single")) {
         o->fail(QStringLiteral("kind"), Tr::tr("unknown kind \"%1\" (known: single, read-modify-write)").arg(kind));
-        return;
+        return false;
     }
     const bool rmw = request.spec.kind == RequestSpec::Kind::ReadModifyWrite;
 
@@ -462,21 +474,21 @@ void readRequest(JsonReader &requests, qsizetype index, Scenario &scenario)
         static const QRegularExpression token(QStringLiteral("^[A-Za-z]{1,20}$"));
         if (!token.match(*method).hasMatch()) {
             o->fail(QStringLiteral("method"), Tr::tr("\"%1\" is not an HTTP method").arg(*method));
-            return;
+            return false;
         }
         if (rmw) {
             o->fail(QStringLiteral("method"),
                 Tr::tr("a read-modify-write request sends GET, then PUT; leave the method out"));
-            return;
+            return false;
         }
         request.spec.method = method->toUpper().toLatin1();
     }
     if (o->failed())
-        return;
+        return false;
 
     const auto url = o->string(QStringLiteral("url"), Presence::Required);
     if (o->failed())
-        return;
+        return false;
     checkUrl(*o, QStringLiteral("url"), *url);
     request.urlTemplate = *url;
 
@@ -485,18 +497,18 @@ void readRequest(JsonReader &requests, qsizetype index, Scenario &scenario)
     if (o->contains(QStringLiteral("body"))) {
         readBody(*o, rmw, request.spec);
         if (rmw)
-            return;
+            return false;
     }
 
     if (o->contains(QStringLiteral("fallbacks"))) {
         readFallbacks(*o, QStringLiteral("fallbacks"), rmw, request);
         if (o->failed())
-            return;
+            return false;
     }
     if (o->contains(QStringLiteral("fallbackOn"))) {
         readFallbackOn(*o, QStringLiteral("fallbackOn"), request);
         if (o->failed())
-            return;
+            return false;
     }
     request.spec.idempotent = o->boolean(QStringLiteral("idempotent")).value_or(false);
     if (o->contains(QStringLiteral("transport"))) {
@@ -517,7 +529,7 @@ void readRequest(JsonReader &requests, qsizetype index, Scenario &scenario)
     if (o->contains(QStringLiteral("increment"))) {
         if (!rmw) {
             o->fail(QStringLiteral("increment"), Tr::tr("only a read-modify-write request has an increment"));
-            return;
+            return false;
         }
         request.spec.increment
             = o->integer(QStringLiteral("increment"), -(qint64(1) << 52), qint64(1) << 52).value_or(1);
@@ -526,7 +538,7 @@ void readRequest(JsonReader &requests, qsizetype index, Scenario &scenario)
     if (o->contains(QStringLiteral("readModifyWrite")) && !o->failed()) {
         if (!rmw) {
             o->fail(QStringLiteral("readModifyWrite"), Tr::tr("only a read-modify-write request has this shape"));
-            return;
+            return false;
         }
         readShape(*o, QStringLiteral("readModifyWrite"), request);
     }
@@ -538,8 +550,7 @@ void readRequest(JsonReader &requests, qsizetype index, Scenario &scenario)
                     .arg(Scenario::serverPlaceholder()));
         }
     }
-    if (!o->failed())
-        scenario.requests.append(request);
+    return !o->failed();
 }
 
 void readAttempts(JsonReader &r, const QString &key, ScenarioExpectation &e)
@@ -783,6 +794,16 @@ Result<Scenario> readFile(const QString &path)
     }
     qCDebug(lcScenarioReader) << "read" << path << "with" << scenario.value().requests.size() << "request entries";
     return scenario;
+}
+
+bool readRequestEntry(JsonReader &entry, ScenarioRequest &request, const QStringList &extraKeys)
+{
+    return readRequestFields(&entry, request, extraKeys);
+}
+
+bool readPolicyValue(JsonReader &r, const QString &key, BackoffPolicy &policy, QString &origin)
+{
+    return readPolicyAt(r, key, policy, origin);
 }
 
 QStringList builtInScenarios()

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "core/scenario/scenario.h"
+#include "core/util/jsonreader.h"
 #include "core/util/result.h"
 
 #include <QByteArray>
@@ -29,6 +30,16 @@ Result<Scenario> fromJson(const QByteArray &json);
 /// Reads a file (Qt resource paths such as ":/scenarios/x.json" too). The
 /// error starts with the file name; a scenario without a name takes the file's.
 Result<Scenario> readFile(const QString &path);
+
+/// Reads the fields of one request entry of a scenario's "requests" from `entry`
+/// (an object reader), into `request`, with the same rules and errors; other
+/// formats made of request entries (monitors files) allow their own fields
+/// beside them in `extraKeys` and read those themselves. False when it failed
+/// (the error is in `entry`'s reader). The uniqueness of names is the caller's.
+bool readRequestEntry(JsonReader &entry, ScenarioRequest &request, const QStringList &extraKeys = {});
+/// Reads a policy as a scenario's "policy" takes it: a preset name, {"preset":
+/// NAME, "overrides": {...}} or a whole policy object. `origin` says which.
+bool readPolicyValue(JsonReader &r, const QString &key, BackoffPolicy &policy, QString &origin);
 
 /// The scenarios shipped in resources/scenarios/, as resource paths, sorted.
 QStringList builtInScenarios();
