@@ -2,6 +2,7 @@
 
 #include <QByteArray>
 #include <QList>
+#include <QMetaType>
 #include <QString>
 
 #include <optional>
@@ -21,7 +22,8 @@ struct StoredAttempt
     std::optional<int> status; ///< the HTTP status, when an answer came
     QString cause; ///< the classification's machine word: "http-503", "connection-reset", "condition"
     QString reason; ///< the sentence for people: why it failed and was (not) retried
-    /// The retry decision after it: "success", "retry", "retry-now" or "give-up".
+    /// The retry decision after it (decisionName()): "success", "retry-after-delay",
+    /// "retry-immediately" or "give-up".
     QString decision;
     double delayBeforeMs = 0.0; ///< the delay the timer gave before it (0 for the first)
     double queuedMs = 0.0;
@@ -87,3 +89,6 @@ inline constexpr int aggregateRetentionDays = 365;
 } // namespace HistoryLimits
 
 } // namespace RetryLab::Core
+
+Q_DECLARE_METATYPE(RetryLab::Core::StoredCheck)
+Q_DECLARE_METATYPE(RetryLab::Core::StateEvent)

@@ -1,0 +1,362 @@
+#include "core/monitor/monitorengine.h"
+
+#include "core/executor/retryexecutor.h"
+#include "core/monitor/monitorschedule.h"
+#include "core/scenario/scenario.h"
+#include "core/util/clock.h"
+#include "core/util/coretr.h"
+
+#include <QLoggingCategory>
+
+#include <algorithm>
+#include <cmath>
+
+namespace RetryLab::Core {
+
+namespace {
+
+Q_LOGGING_CATEGORY(lcMonitorEngine, "retrylab.core.monitorengine")
+
+// Conditions read the body; more than this is rarely needed to judge an answer.
+constexpr qint64 monitorBodyLimit = 64 * 1024;
+
+double phaseMsOf(qint64 fromNs, qint64 toNs)
+{
+    return fromNs >= 0 && toNs >= fromNs ? static_cast<double>(toNs - fromNs) / 1e6 : -1.0;
+}
+
+} // namespace
+
+StoredAttempt storedAttemptOf(const AttemptRecord &record)
+{
+    StoredAttempt a;
+    a.index = record.attemptIndex;
+    a.startMs = record.startWall.isValid() ? record.startWall.toMSecsSinceEpoch() : 0;
+    a.success = record.succeeded();
+    a.status = record.httpStatus;
+    a.cause = record.cause;
+    a.reason = record.reason;
+    a.decision = decisionName(record.decision);
+    a.delayBeforeMs = record.actualDelayMs;
+    a.queuedMs = static_cast<double>(record.queuedNs) / 1e6;
+    a.connectMs = phaseMsOf(record.connectionStartedNs, record.requestSentNs);
+    a.firstByteMs = phaseMsOf(record.lastExchangeStartNs(), record.firstByteNs);
+    a.totalMs = record.durationMs();
+    a.bytes = record.bytesReceived;
+    if (!a.success)
+        a.failureBody = record.responseBody.left(HistoryLimits::failureBodyBytes);
+    return a;
+}
+
+MonitorEngine::MonitorEngine(QObject *parent) : QObject(parent), m_clock(&SteadyClock::instance())
+{
+    m_timer.setSingleShot(true);
+    m_timer.setTimerType(Qt::PreciseTimer);
+    connect(&m_timer, &QTimer::timeout, this, &MonitorEngine::handleTimer);
+}
+
+MonitorEngine::~MonitorEngine() = default;
+
+void MonitorEngine::setClock(const Clock *clock)
+{
+    m_clock = clock ? clock : &SteadyClock::instance();
+}
+
+void MonitorEngine::setMonitors(const QList<Monitor> &monitors)
+{
+    Q_ASSERT(!m_running);
+    m_entries.clear();
+    m_byName.clear();
+    m_entries.reserve(static_cast<size_t>(monitors.size()));
+    for (const Monitor &monitor : monitors) {
+        Entry entry;
+        entry.monitor = monitor;
+        entry.machine = MonitorStateMachine(monitor.downAfter, monitor.upAfter);
+        entry.intervalMs = std::max<qint64>(1, std::llround(monitor.intervalMs));
+        entry.phaseMs = MonitorSchedule::phaseMs(monitor.name, entry.intervalMs);
+        entry.seed = MonitorSchedule::seedOf(monitor.name);
+        m_byName.insert(monitor.name, static_cast<int>(m_entries.size()));
+        m_entries.push_back(std::move(entry));
+    }
+}
+
+qint64 MonitorEngine::nowMs() const
+{
+    return m_clock->wallTime().toMSecsSinceEpoch();
+}
+
+void MonitorEngine::start()
+{
+    if (m_running)
+        return;
+    m_running = true;
+    m_stopping = false;
+    if (!m_executor) {
+        m_executor = new RetryExecutor(nullptr, this);
+        m_executor->setConcurrencyLimit(m_concurrencyLimit);
+        m_executor->setResponseBodyLimit(monitorBodyLimit);
+        connect(m_executor, &RetryExecutor::attemptFinished, this, &MonitorEngine::handleAttemptFinished);
+        connect(m_executor, &RetryExecutor::requestFinished, this, &MonitorEngine::handleRequestFinished);
+    }
+    const qint64 now = nowMs();
+    for (int i = 0; i < static_cast<int>(m_entries.size()); ++i) {
+        Entry &entry = m_entries[static_cast<size_t>(i)];
+        if (entry.monitor.paused) {
+            applyChange(entry, entry.machine.pause(), now);
+            continue;
+        }
+        schedule(i, MonitorSchedule::nextDueMs(now, entry.intervalMs, entry.phaseMs));
+    }
+    qCInfo(lcMonitorEngine) << "started" << m_entries.size() << "monitors";
+    armTimer();
+}
+
+void MonitorEngine::stop()
+{
+    if (!m_running || m_stopping)
+        return;
+    m_stopping = true;
+    m_timer.stop();
+    m_queue = {};
+    if (m_byRequest.isEmpty()) {
+        m_running = false;
+        Q_EMIT stopped();
+    }
+}
+
+void MonitorEngine::schedule(int index, qint64 atMs)
+{
+    Entry &entry = m_entries[static_cast<size_t>(index)];
+    entry.dueMs = atMs;
+    ++entry.generation;
+    m_queue.push(Due{atMs, index, entry.generation});
+}
+
+void MonitorEngine::scheduleNext(int index)
+{
+    Entry &entry = m_entries[static_cast<size_t>(index)];
+    const bool down = entry.machine.state() == MonitorState::Down;
+    const qint64 interval = std::max<qint64>(1, std::llround(entry.monitor.intervalFor(down)));
+    const qint64 now = nowMs();
+    if (down && entry.monitor.downIntervalMs) {
+        // While down, sooner and from now: the next check comes one short interval after this one began.
+        schedule(index, std::max(now, entry.startedMs + interval));
+    } else {
+        schedule(index, MonitorSchedule::nextDueMs(std::max(now, entry.dueMs + 1), entry.intervalMs, entry.phaseMs));
+    }
+}
+
+void MonitorEngine::armTimer()
+{
+    while (!m_queue.empty()) {
+        const Due &top = m_queue.top();
+        const Entry &entry = m_entries[static_cast<size_t>(top.index)];
+        if (top.generation == entry.generation && entry.machine.state() != MonitorState::Paused)
+            break;
+        m_queue.pop();
+    }
+    if (m_queue.empty() || m_stopping) {
+        m_timer.stop();
+        return;
+    }
+    const qint64 wait = std::max<qint64>(0, m_queue.top().atMs - nowMs());
+    m_timer.start(static_cast<int>(std::min<qint64>(wait, 24LL * 3600 * 1000)));
+}
+
+void MonitorEngine::handleTimer()
+{
+    const qint64 now = nowMs();
+    while (!m_queue.empty() && !m_stopping) {
+        const Due top = m_queue.top();
+        if (top.atMs > now)
+            break;
+        m_queue.pop();
+        Entry &entry = m_entries[static_cast<size_t>(top.index)];
+        if (top.generation != entry.generation || entry.machine.state() == MonitorState::Paused)
+            continue;
+        if (entry.inFlight) {
+            entry.duePending = true;
+            continue;
+        }
+        startCheck(top.index, top.atMs);
+    }
+    armTimer();
+}
+
+void MonitorEngine::startCheck(int index, qint64 dueMs)
+{
+    Entry &entry = m_entries[static_cast<size_t>(index)];
+    const qint64 now = nowMs();
+    const float late = static_cast<float>(std::max<qint64>(0, now - dueMs));
+    if (m_late.size() < static_cast<size_t>(lateSampleCount))
+        m_late.push_back(late);
+    else
+        m_late[static_cast<size_t>(m_lateCount % lateSampleCount)] = late;
+    ++m_lateCount;
+
+    RequestSpec spec = entry.monitor.request;
+    ++entry.checks;
+    const QString key = entry.monitor.name + QLatin1Char('-') + QString::number(entry.checks);
+    spec.url = Scenario::resolveUrl(entry.monitor.urlTemplate, QUrl(), key);
+    spec.seed = entry.seed;
+    spec.seedStream = entry.checks;
+    if (spec.label.isEmpty())
+        spec.label = entry.monitor.name;
+    entry.inFlight = true;
+    entry.duePending = false;
+    entry.dueMs = dueMs;
+    entry.startedMs = now;
+    entry.attempts.clear();
+    ++entry.generation; // nothing else is due until this check ends
+    ++m_checksStarted;
+    Q_EMIT checkStarted(entry.monitor.name);
+    const quint64 id = m_executor->reserveId();
+    entry.requestId = id;
+    m_byRequest.insert(id, index);
+    const BackoffPolicy policy = entry.monitor.checkPolicy();
+    m_executor->submitAs(id, spec, &policy);
+}
+
+void MonitorEngine::handleAttemptFinished(const AttemptRecord &record)
+{
+    const auto it = m_byRequest.constFind(record.requestId);
+    if (it == m_byRequest.constEnd())
+        return;
+    Entry &entry = m_entries[static_cast<size_t>(*it)];
+    entry.attempts.append(storedAttemptOf(record));
+    Q_EMIT attemptFinished(entry.monitor.name, record);
+}
+
+void MonitorEngine::handleRequestFinished(const RequestResult &result)
+{
+    const auto it = m_byRequest.constFind(result.requestId);
+    if (it == m_byRequest.constEnd())
+        return;
+    const int index = *it;
+    m_byRequest.erase(it);
+    Entry &entry = m_entries[static_cast<size_t>(index)];
+    entry.inFlight = false;
+    ++m_checksFinished;
+
+    StoredCheck check;
+    check.monitor = entry.monitor.name;
+    check.agent = m_agent;
+    check.startMs = entry.startedMs;
+    check.endMs = std::max(entry.startedMs, nowMs());
+    check.success = result.outcome == RequestOutcome::Succeeded;
+    check.maintenance = entry.monitor.inMaintenance(entry.startedMs);
+    check.outcome = requestOutcomeName(result.outcome);
+    check.finalStatus = result.finalStatus;
+    if (!check.success)
+        check.reason = result.reason;
+    check.attempts = std::move(entry.attempts);
+    entry.attempts = {};
+    Q_EMIT checkFinished(check);
+
+    if (entry.machine.state() != MonitorState::Paused)
+        applyChange(entry, entry.machine.checkFinished(check.success, check.maintenance, check.reason), check.endMs);
+
+    if (m_stopping) {
+        if (m_byRequest.isEmpty()) {
+            m_running = false;
+            Q_EMIT stopped();
+        }
+        return;
+    }
+    if (entry.machine.state() == MonitorState::Paused)
+        return;
+    if (entry.duePending)
+        startCheck(index, entry.dueMs);
+    else
+        scheduleNext(index);
+    armTimer();
+}
+
+void MonitorEngine::applyChange(Entry &entry, const std::optional<MonitorStateMachine::Change> &change, qint64 atMs)
+{
+    if (!change)
+        return;
+    StateEvent event;
+    event.monitor = entry.monitor.name;
+    event.agent = m_agent;
+    event.atMs = atMs;
+    event.from = change->from;
+    event.to = change->to;
+    event.reason = change->reason;
+    qCInfo(lcMonitorEngine) << entry.monitor.name << monitorStateName(change->from) << "->"
+                            << monitorStateName(change->to) << change->reason;
+    Q_EMIT stateChanged(event);
+}
+
+int MonitorEngine::indexOf(const QString &monitor) const
+{
+    return m_byName.value(monitor, -1);
+}
+
+bool MonitorEngine::pause(const QString &monitor)
+{
+    const int index = indexOf(monitor);
+    if (index < 0)
+        return false;
+    Entry &entry = m_entries[static_cast<size_t>(index)];
+    ++entry.generation;
+    applyChange(entry, entry.machine.pause(), nowMs());
+    return true;
+}
+
+bool MonitorEngine::resume(const QString &monitor)
+{
+    const int index = indexOf(monitor);
+    if (index < 0)
+        return false;
+    Entry &entry = m_entries[static_cast<size_t>(index)];
+    const auto change = entry.machine.resume();
+    if (!change)
+        return false;
+    applyChange(entry, change, nowMs());
+    if (m_running && !m_stopping && !entry.inFlight) {
+        schedule(index, MonitorSchedule::nextDueMs(nowMs(), entry.intervalMs, entry.phaseMs));
+        armTimer();
+    }
+    return true;
+}
+
+bool MonitorEngine::checkNow(const QString &monitor)
+{
+    const int index = indexOf(monitor);
+    if (index < 0 || !m_running || m_stopping)
+        return false;
+    Entry &entry = m_entries[static_cast<size_t>(index)];
+    if (entry.inFlight || entry.machine.state() == MonitorState::Paused)
+        return false;
+    startCheck(index, nowMs());
+    return true;
+}
+
+MonitorState MonitorEngine::state(const QString &monitor) const
+{
+    const int index = indexOf(monitor);
+    return index < 0 ? MonitorState::Pending : m_entries[static_cast<size_t>(index)].machine.state();
+}
+
+QStringList MonitorEngine::monitorNames() const
+{
+    QStringList names;
+    names.reserve(static_cast<qsizetype>(m_entries.size()));
+    for (const Entry &entry : m_entries)
+        names.append(entry.monitor.name);
+    return names;
+}
+
+double MonitorEngine::latenessQuantileMs(double q) const
+{
+    if (m_late.empty())
+        return 0.0;
+    std::vector<float> sorted = m_late;
+    const size_t at
+        = std::min(sorted.size() - 1, static_cast<size_t>(std::ceil(std::clamp(q, 0.0, 1.0) * sorted.size())) - 1);
+    std::nth_element(sorted.begin(), sorted.begin() + static_cast<std::ptrdiff_t>(at), sorted.end());
+    return sorted[at];
+}
+
+} // namespace RetryLab::Core

@@ -1,0 +1,144 @@
+#pragma once
+
+#include "core/history/storedcheck.h"
+#include "core/monitor/monitor.h"
+#include "core/monitor/monitorstatemachine.h"
+#include "core/record/attemptrecord.h"
+
+#include <QHash>
+#include <QObject>
+#include <QPointer>
+#include <QString>
+#include <QTimer>
+
+#include <functional>
+#include <memory>
+#include <queue>
+#include <vector>
+
+namespace RetryLab::Core {
+
+class Clock;
+class RetryExecutor;
+
+/// Runs monitors: each one's checks at its interval, on its own phase
+/// (MonitorSchedule), through a RetryExecutor under the monitor's policy; every
+/// check with its attempts becomes a StoredCheck, every change of state a
+/// StateEvent. The engine, its executor and its timers live on the thread the
+/// engine lives on when start() is called: the window moves it to a thread of
+/// its own, the headless command runs it on the main thread, which has nothing
+/// else to do.
+///
+/// One timer serves every monitor: the due times wait in a queue, so ten
+/// thousand monitors cost one wake-up per due time, not ten thousand timers.
+/// A check that is still running when its next one is due delays that one
+/// until it ends (a monitor never overlaps itself); how late each check
+/// started is kept (lateness()).
+class MonitorEngine final : public QObject
+{
+    Q_OBJECT
+
+public:
+    explicit MonitorEngine(QObject *parent = nullptr);
+    ~MonitorEngine() override;
+
+    /// The agent that runs these monitors, kept with every check (`--agent`).
+    void setAgent(const QString &agent) { m_agent = agent; }
+    const QString &agent() const { return m_agent; }
+    /// The wall clock of due times and stored times (tests may inject one); not owned.
+    void setClock(const Clock *clock);
+    /// Attempts in flight at once over all monitors.
+    void setConcurrencyLimit(int limit) { m_concurrencyLimit = limit; }
+    /// Before start(): the monitors to run (names are unique).
+    void setMonitors(const QList<Monitor> &monitors);
+
+    void start();
+    /// Starts no more checks; once the checks in flight have ended, emits stopped().
+    void stop();
+    bool isRunning() const { return m_running; }
+    bool isStopping() const { return m_stopping; }
+
+    bool pause(const QString &monitor);
+    bool resume(const QString &monitor);
+    /// Runs a check of `monitor` now, unless one is running.
+    bool checkNow(const QString &monitor);
+
+    int monitorCount() const { return static_cast<int>(m_entries.size()); }
+    MonitorState state(const QString &monitor) const;
+    QStringList monitorNames() const;
+    qint64 checksStarted() const { return m_checksStarted; }
+    qint64 checksFinished() const { return m_checksFinished; }
+    int checksInFlight() const { return static_cast<int>(m_byRequest.size()); }
+
+    /// How late checks started after they were due, in ms: the samples kept
+    /// (the last lateSampleCount) and their quantile q (0..1).
+    double latenessQuantileMs(double q) const;
+    qint64 latenessSamples() const { return m_lateCount; }
+    static constexpr int lateSampleCount = 1 << 16;
+
+Q_SIGNALS:
+    void checkStarted(const QString &monitor);
+    /// One attempt of a check ended (the monitor is in `monitor`).
+    void attemptFinished(const QString &monitor, const RetryLab::Core::AttemptRecord &record);
+    void checkFinished(const RetryLab::Core::StoredCheck &check);
+    void stateChanged(const RetryLab::Core::StateEvent &event);
+    /// Every check in flight at stop() has ended.
+    void stopped();
+
+private:
+    struct Entry
+    {
+        Monitor monitor;
+        MonitorStateMachine machine;
+        qint64 phaseMs = 0;
+        qint64 intervalMs = 0;
+        quint64 seed = 0;
+        quint64 checks = 0; ///< started so far, the check's stream of the seed and its {id}
+        quint64 generation = 0; ///< bumped when its due time changes: older queue entries are stale
+        qint64 dueMs = -1;
+        bool inFlight = false;
+        bool duePending = false; ///< due while a check still ran: it starts when that one ends
+        quint64 requestId = 0;
+        qint64 startedMs = 0;
+        QList<StoredAttempt> attempts;
+    };
+    struct Due
+    {
+        qint64 atMs;
+        int index;
+        quint64 generation;
+        bool operator>(const Due &other) const { return atMs > other.atMs; }
+    };
+
+    qint64 nowMs() const;
+    void schedule(int index, qint64 atMs);
+    void scheduleNext(int index);
+    void armTimer();
+    void handleTimer();
+    void startCheck(int index, qint64 dueMs);
+    void handleAttemptFinished(const AttemptRecord &record);
+    void handleRequestFinished(const RequestResult &result);
+    void applyChange(Entry &entry, const std::optional<MonitorStateMachine::Change> &change, qint64 atMs);
+    int indexOf(const QString &monitor) const;
+
+    QString m_agent;
+    const Clock *m_clock = nullptr;
+    int m_concurrencyLimit = 512;
+    std::vector<Entry> m_entries;
+    QHash<QString, int> m_byName;
+    QHash<quint64, int> m_byRequest;
+    std::priority_queue<Due, std::vector<Due>, std::greater<>> m_queue;
+    QTimer m_timer;
+    RetryExecutor *m_executor = nullptr;
+    bool m_running = false;
+    bool m_stopping = false;
+    qint64 m_checksStarted = 0;
+    qint64 m_checksFinished = 0;
+    std::vector<float> m_late;
+    qint64 m_lateCount = 0;
+};
+
+/// What the history keeps of one attempt (bodies only on failure, bounded).
+StoredAttempt storedAttemptOf(const AttemptRecord &record);
+
+} // namespace RetryLab::Core

@@ -1,0 +1,52 @@
+#pragma once
+
+#include "core/collections/environment.h"
+#include "core/monitor/monitor.h"
+#include "core/util/result.h"
+
+#include <QByteArray>
+#include <QJsonObject>
+#include <QList>
+#include <QString>
+
+namespace RetryLab::Core {
+
+/// What a monitors file holds.
+struct MonitorsFile
+{
+    QList<Monitor> monitors;
+    QList<Environment> environments;
+    /// The environment whose variables filled the monitors' {{names}}; empty: none.
+    QString environment;
+    /// The "alerts" entries as written, each with its path ("alerts[1]"), for the alert module to read.
+    QList<QJsonObject> alertEntries;
+    QStringList alertNames;
+
+    const Monitor *find(const QString &name) const;
+};
+
+/// Reads monitors files (format "retrylab-monitors", version 1): monitors, the
+/// environments their {{variables}} come from, and alert targets. A monitor
+/// entry takes the fields of a scenario's request entry (name, method, url,
+/// headers, body, transport, idempotent, attemptTimeoutMs, fallbacks,
+/// fallbackOn) and its own: intervalMs, downIntervalMs, policy (as a scenario
+/// spells it, or "none"), timeoutMs, conditions, downAfter, upAfter,
+/// maintenance, objective, alerts, paused. Errors name the file and the JSON
+/// path ("monitors.json: monitors[2].intervalMs: ..."). The format is described
+/// in docs/files.md.
+namespace MonitorsFileReader {
+
+inline constexpr int formatVersion = 1;
+inline constexpr char formatName[] = "retrylab-monitors";
+inline constexpr int maxMonitors = 100'000;
+inline constexpr double minIntervalMs = 100.0;
+inline constexpr double maxIntervalMs = 7.0 * 24 * 3600 * 1000;
+inline constexpr qint64 maxFileBytes = 64 * 1024 * 1024;
+
+/// `environment` overrides the file's "environment" (its name must be one of its environments).
+Result<MonitorsFile> fromJson(const QByteArray &json, const QString &environment = {});
+Result<MonitorsFile> readFile(const QString &path, const QString &environment = {});
+
+} // namespace MonitorsFileReader
+
+} // namespace RetryLab::Core

@@ -1,0 +1,215 @@
+#include "core/faultserver/faultserver.h"
+#include "core/monitor/monitorengine.h"
+#include "core/monitor/monitorsfile.h"
+
+#include <QSignalSpy>
+#include <QTest>
+
+using namespace RetryLab::Core;
+
+class TestMonitorEngine : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase();
+    void faultsTheRetriesHide_checksSucceedWithEveryAttemptKept();
+    void sameFaultsWithoutRetries_checksFailAndTheMonitorGoesDown();
+    void failedCondition_isAFailedAttemptThatIsRetried();
+    void expectedStatus_isASuccess();
+    void outageAndRecovery_changeStateWithReasons();
+    void stop_finishesTheChecksInFlightAndStartsNoMore();
+    void pauseResumeAndCheckNow();
+
+private:
+    Monitor monitor(const QByteArray &entry) const;
+    FaultServer m_server;
+};
+
+namespace {
+
+const QByteArray fastPolicy = R"({"name": "fast", "algorithm": "constant", "baseDelayMs": 30, "maxAttempts": 4,
+    "attemptTimeoutMs": 5000, "jitterMs": 0, "intervalJitter": "none"})";
+
+} // namespace
+
+void TestMonitorEngine::initTestCase()
+{
+    QVERIFY2(m_server.listen(), qPrintable(m_server.errorString()));
+}
+
+Monitor TestMonitorEngine::monitor(const QByteArray &entry) const
+{
+    QByteArray json = R"({"format": "retrylab-monitors", "version": 1, "environments": [{"name": "test",
+        "variables": [{"name": "server", "value": ")"
+        + m_server.baseUrl().toString().toUtf8() + R"("}]}], "environment": "test", "monitors": [)" + entry + "]}";
+    json.replace("FAST", fastPolicy);
+    const auto read = MonitorsFileReader::fromJson(json);
+    if (!read)
+        qFatal("%s", qPrintable(read.error()));
+    return read->monitors.constFirst();
+}
+
+void TestMonitorEngine::faultsTheRetriesHide_checksSucceedWithEveryAttemptKept()
+{
+    MonitorEngine engine;
+    engine.setAgent(QStringLiteral("test-agent"));
+    engine.setMonitors({monitor(R"({"name": "hidden", "url": "{{server}}/fail/2?key={id}", "intervalMs": 200,
+        "policy": FAST})")});
+    QSignalSpy checks(&engine, &MonitorEngine::checkFinished);
+    QSignalSpy states(&engine, &MonitorEngine::stateChanged);
+    engine.start();
+    QTRY_VERIFY_WITH_TIMEOUT(checks.size() >= 2, 20'000);
+    engine.stop();
+    QTRY_VERIFY(!engine.isRunning());
+    const auto check = checks.constFirst().constFirst().value<StoredCheck>();
+    QCOMPARE(check.monitor, QStringLiteral("hidden"));
+    QCOMPARE(check.agent, QStringLiteral("test-agent"));
+    QVERIFY(check.success);
+    QCOMPARE(check.outcome, QStringLiteral("succeeded"));
+    QCOMPARE(check.attempts.size(), 3);
+    QVERIFY(!check.attempts[0].success);
+    QCOMPARE(check.attempts[0].status, std::optional<int>(503));
+    QCOMPARE(check.attempts[0].cause, QStringLiteral("http-503"));
+    QCOMPARE(check.attempts[0].decision, QStringLiteral("retry-after-delay"));
+    QVERIFY(!check.attempts[0].failureBody.isEmpty() || check.attempts[0].bytes == 0);
+    QVERIFY(check.attempts[1].delayBeforeMs >= 25.0);
+    QVERIFY(check.attempts[2].success);
+    QVERIFY(check.attempts[2].failureBody.isEmpty());
+    QVERIFY(check.attempts[0].startMs >= check.startMs);
+    QVERIFY(check.endMs >= check.attempts[2].startMs);
+    QCOMPARE(engine.state(QStringLiteral("hidden")), MonitorState::Up);
+    QCOMPARE(states.size(), 1);
+}
+
+void TestMonitorEngine::sameFaultsWithoutRetries_checksFailAndTheMonitorGoesDown()
+{
+    MonitorEngine engine;
+    engine.setMonitors({monitor(R"({"name": "bare", "url": "{{server}}/fail/2?key={id}", "intervalMs": 200,
+        "policy": "none"})")});
+    QSignalSpy checks(&engine, &MonitorEngine::checkFinished);
+    QSignalSpy states(&engine, &MonitorEngine::stateChanged);
+    engine.start();
+    QTRY_VERIFY_WITH_TIMEOUT(checks.size() >= 2, 20'000);
+    engine.stop();
+    QTRY_VERIFY(!engine.isRunning());
+    const auto check = checks.constFirst().constFirst().value<StoredCheck>();
+    QVERIFY(!check.success);
+    QCOMPARE(check.attempts.size(), 1);
+    QCOMPARE(check.finalStatus, std::optional<int>(503));
+    QVERIFY(!check.reason.isEmpty());
+    QCOMPARE(engine.state(QStringLiteral("bare")), MonitorState::Down);
+    const auto event = states.constFirst().constFirst().value<StateEvent>();
+    QCOMPARE(event.to, MonitorState::Down);
+    QVERIFY2(event.reason.contains(QStringLiteral("503")), qPrintable(event.reason));
+}
+
+void TestMonitorEngine::failedCondition_isAFailedAttemptThatIsRetried()
+{
+    MonitorEngine engine;
+    engine.setMonitors({monitor(R"({"name": "cond", "url": "{{server}}/status/200", "intervalMs": 60000,
+        "policy": FAST, "conditions": [{"bodyContains": "text that is never there"}]})")});
+    QSignalSpy checks(&engine, &MonitorEngine::checkFinished);
+    engine.start();
+    QVERIFY(engine.checkNow(QStringLiteral("cond")));
+    QTRY_VERIFY_WITH_TIMEOUT(checks.size() >= 1, 20'000);
+    engine.stop();
+    const auto check = checks.constFirst().constFirst().value<StoredCheck>();
+    QVERIFY(!check.success);
+    QCOMPARE(check.attempts.size(), 4);
+    for (const StoredAttempt &a : check.attempts) {
+        QVERIFY(!a.success);
+        QCOMPARE(a.status, std::optional<int>(200));
+        QCOMPARE(a.cause, QStringLiteral("condition"));
+        QVERIFY2(a.reason.contains(QStringLiteral("text that is never there")), qPrintable(a.reason));
+    }
+    QCOMPARE(check.outcome, QStringLiteral("attempts-exhausted"));
+}
+
+void TestMonitorEngine::expectedStatus_isASuccess()
+{
+    MonitorEngine engine;
+    engine.setMonitors({monitor(R"({"name": "gone", "url": "{{server}}/status/404", "intervalMs": 60000,
+        "policy": FAST, "conditions": [{"status": "404"}, {"responseTimeUnderMs": 10000}]})")});
+    QSignalSpy checks(&engine, &MonitorEngine::checkFinished);
+    engine.start();
+    QVERIFY(engine.checkNow(QStringLiteral("gone")));
+    QTRY_VERIFY_WITH_TIMEOUT(checks.size() >= 1, 20'000);
+    engine.stop();
+    const auto check = checks.constFirst().constFirst().value<StoredCheck>();
+    QVERIFY2(check.success, qPrintable(check.reason));
+    QCOMPARE(check.attempts.size(), 1);
+    QCOMPARE(check.finalStatus, std::optional<int>(404));
+}
+
+void TestMonitorEngine::outageAndRecovery_changeStateWithReasons()
+{
+    // The same key for every check: the first three fail, the rest succeed.
+    MonitorEngine engine;
+    engine.setMonitors({monitor(R"({"name": "outage", "url": "{{server}}/fail/3?key=outage-1", "intervalMs": 150,
+        "policy": "none", "downAfter": 2, "upAfter": 1})")});
+    QSignalSpy states(&engine, &MonitorEngine::stateChanged);
+    engine.start();
+    QTRY_VERIFY_WITH_TIMEOUT(states.size() >= 2, 20'000);
+    engine.stop();
+    const auto down = states.at(0).constFirst().value<StateEvent>();
+    const auto up = states.at(1).constFirst().value<StateEvent>();
+    QCOMPARE(down.from, MonitorState::Pending);
+    QCOMPARE(down.to, MonitorState::Down);
+    QVERIFY2(down.reason.contains(QStringLiteral("2 checks in a row failed")), qPrintable(down.reason));
+    QCOMPARE(up.from, MonitorState::Down);
+    QCOMPARE(up.to, MonitorState::Up);
+    QVERIFY(up.atMs >= down.atMs);
+}
+
+void TestMonitorEngine::stop_finishesTheChecksInFlightAndStartsNoMore()
+{
+    MonitorEngine engine;
+    engine.setMonitors({monitor(R"({"name": "slow", "url": "{{server}}/delay/400", "intervalMs": 60000,
+        "policy": "none"})")});
+    QSignalSpy started(&engine, &MonitorEngine::checkStarted);
+    QSignalSpy checks(&engine, &MonitorEngine::checkFinished);
+    QSignalSpy stopped(&engine, &MonitorEngine::stopped);
+    engine.start();
+    QVERIFY(engine.checkNow(QStringLiteral("slow")));
+    QCOMPARE(engine.checksInFlight(), 1);
+    engine.stop();
+    QVERIFY(engine.isRunning());
+    QVERIFY(!engine.checkNow(QStringLiteral("slow")));
+    QTRY_COMPARE_WITH_TIMEOUT(stopped.size(), 1, 20'000);
+    QCOMPARE(checks.size(), 1);
+    QVERIFY(checks.constFirst().constFirst().value<StoredCheck>().success);
+    QCOMPARE(started.size(), 1);
+    QVERIFY(!engine.isRunning());
+}
+
+void TestMonitorEngine::pauseResumeAndCheckNow()
+{
+    MonitorEngine engine;
+    engine.setMonitors({monitor(R"({"name": "p", "url": "{{server}}/status/200", "intervalMs": 100,
+                            "policy": "none", "paused": true})"),
+        monitor(R"({"name": "ticker", "url": "{{server}}/status/200", "intervalMs": 100, "policy": "none"})")});
+    QSignalSpy checks(&engine, &MonitorEngine::checkFinished);
+    const auto countOf = [&checks](const QString &name) {
+        return std::count_if(checks.cbegin(), checks.cend(),
+            [&name](const QList<QVariant> &args) { return args.constFirst().value<StoredCheck>().monitor == name; });
+    };
+    engine.start();
+    QCOMPARE(engine.state(QStringLiteral("p")), MonitorState::Paused);
+    QVERIFY(!engine.checkNow(QStringLiteral("p")));
+    QVERIFY(engine.resume(QStringLiteral("p")));
+    QTRY_VERIFY_WITH_TIMEOUT(countOf(QStringLiteral("p")) >= 2, 20'000);
+    QCOMPARE(engine.state(QStringLiteral("p")), MonitorState::Up);
+    QVERIFY(engine.pause(QStringLiteral("p")));
+    const auto pausedAt = countOf(QStringLiteral("p"));
+    const auto tickerAt = countOf(QStringLiteral("ticker"));
+    // The other monitor goes on at the same interval; the paused one stays silent meanwhile.
+    QTRY_VERIFY_WITH_TIMEOUT(countOf(QStringLiteral("ticker")) >= tickerAt + 4, 20'000);
+    QVERIFY(countOf(QStringLiteral("p")) <= pausedAt + 1); // at most the check that was in flight
+    QCOMPARE(engine.state(QStringLiteral("p")), MonitorState::Paused);
+    QVERIFY(!engine.pause(QStringLiteral("nobody")));
+    engine.stop();
+}
+
+QTEST_GUILESS_MAIN(TestMonitorEngine)
+#include "tst_monitorengine.moc"
