@@ -1,0 +1,117 @@
+#include "core/monitor/incidenttracker.h"
+
+#include <QTest>
+
+using namespace RetryLab::Core;
+
+class TestIncidentTracker : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void failedChecks_openAndCloseAnIncident();
+    void retriedChecks_makeAHiddenIncident();
+    void hiddenThenFailed_closesTheHiddenOneAndOpensAnIncident();
+    void maintenance_isLeftOut();
+    void monitorsAndAgents_areTrackedApart();
+};
+
+namespace {
+
+// A check at `startMs` whose attempts are `pattern`: 'x' failed, 'o' succeeded; it succeeded when the last did.
+StoredCheck check(qint64 startMs, const QByteArray &pattern, const QString &monitor = QStringLiteral("m"),
+    const QString &agent = QString())
+{
+    StoredCheck c;
+    c.monitor = monitor;
+    c.agent = agent;
+    c.startMs = startMs;
+    qint64 at = startMs;
+    for (int i = 0; i < pattern.size(); ++i) {
+        StoredAttempt a;
+        a.index = i;
+        a.startMs = at;
+        a.success = pattern[i] == 'o';
+        a.reason = a.success ? QString() : QStringLiteral("fault at %1").arg(at);
+        a.totalMs = 10;
+        c.attempts.append(a);
+        at += 100;
+    }
+    c.endMs = at;
+    c.success = pattern.endsWith('o');
+    c.reason = c.success ? QString() : c.attempts.constLast().reason;
+    return c;
+}
+
+} // namespace
+
+void TestIncidentTracker::failedChecks_openAndCloseAnIncident()
+{
+    IncidentTracker t;
+    QVERIFY(!t.checkFinished(check(0, "o")).opened);
+    const auto opened = t.checkFinished(check(1000, "xx"));
+    QVERIFY(opened.opened);
+    QCOMPARE(opened.opened->startMs, 1000);
+    QCOMPARE(opened.opened->firstError, QStringLiteral("fault at 1000"));
+    QVERIFY(!t.checkFinished(check(2000, "xx")).opened);
+    QVERIFY(t.open(QStringLiteral("m")));
+    const auto closed = t.checkFinished(check(3000, "o"));
+    QVERIFY(closed.closed);
+    QCOMPARE(closed.closed->startMs, 1000);
+    QCOMPARE(closed.closed->endMs, std::optional<qint64>(3000));
+    QCOMPARE(closed.closed->checks, 2);
+    QCOMPARE(closed.closed->attempts, 4);
+    QCOMPARE(closed.closed->lastError, QStringLiteral("fault at 2100"));
+    QVERIFY(!closed.closed->hidden);
+    QVERIFY(!t.open(QStringLiteral("m")));
+}
+
+void TestIncidentTracker::retriedChecks_makeAHiddenIncident()
+{
+    IncidentTracker t;
+    QVERIFY(!t.checkFinished(check(0, "xo")).closed);
+    QVERIFY(!t.checkFinished(check(1000, "xxo")).closed);
+    const auto closed = t.checkFinished(check(2000, "o"));
+    QVERIFY(closed.closed);
+    QVERIFY(closed.closed->hidden);
+    QCOMPARE(closed.closed->startMs, 0);
+    QCOMPARE(closed.closed->endMs, std::optional<qint64>(1300));
+    QCOMPARE(closed.closed->checks, 2);
+    QCOMPARE(closed.closed->failedAttempts, 3);
+    QCOMPARE(closed.closed->attempts, 5);
+    QVERIFY(!closed.opened);
+}
+
+void TestIncidentTracker::hiddenThenFailed_closesTheHiddenOneAndOpensAnIncident()
+{
+    IncidentTracker t;
+    t.checkFinished(check(0, "xo"));
+    const auto update = t.checkFinished(check(1000, "xxx"));
+    QVERIFY(update.closedHidden);
+    QCOMPARE(update.closedHidden->endMs, std::optional<qint64>(200));
+    QVERIFY(update.opened);
+    QCOMPARE(update.opened->startMs, 1000);
+}
+
+void TestIncidentTracker::maintenance_isLeftOut()
+{
+    IncidentTracker t;
+    StoredCheck failed = check(0, "x");
+    failed.maintenance = true;
+    QVERIFY(!t.checkFinished(failed).opened);
+    QVERIFY(!t.open(QStringLiteral("m")));
+}
+
+void TestIncidentTracker::monitorsAndAgents_areTrackedApart()
+{
+    IncidentTracker t;
+    QVERIFY(t.checkFinished(check(0, "x", QStringLiteral("a"), QStringLiteral("east"))).opened);
+    QVERIFY(t.checkFinished(check(0, "x", QStringLiteral("a"), QStringLiteral("west"))).opened);
+    QVERIFY(t.checkFinished(check(0, "x", QStringLiteral("b"), QStringLiteral("east"))).opened);
+    const auto closed = t.checkFinished(check(500, "o", QStringLiteral("a"), QStringLiteral("east")));
+    QCOMPARE(closed.closed->agent, QStringLiteral("east"));
+    QVERIFY(t.open(QStringLiteral("b")));
+}
+
+QTEST_GUILESS_MAIN(TestIncidentTracker)
+#include "tst_incidenttracker.moc"
