@@ -4,8 +4,7 @@
 #include "core/faultserver/faultinstruction.h"
 #include "core/http/httpheaders.h"
 #include "core/policy/fallbacktriggers.h"
-#include "core/policy/policyjson.h"
-#include "core/policy/presets.h"
+#include "core/policy/policyreference.h"
 #include "core/record/transportjson.h"
 #include "core/util/boundedfile.h"
 #include "core/util/coretr.h"
@@ -40,30 +39,13 @@ QString describe(const QJsonValue &value)
     return JsonReader::describe(value);
 }
 
-QJsonObject merged(QJsonObject base, const QJsonObject &overrides)
-{
-    for (auto it = overrides.begin(); it != overrides.end(); ++it) {
-        const QJsonValue existing = base.value(it.key());
-        if (existing.isObject() && it.value().isObject())
-            base.insert(it.key(), merged(existing.toObject(), it.value().toObject()));
-        else
-            base.insert(it.key(), it.value());
-    }
-    return base;
-}
-
-QString presetList()
-{
-    return Presets::ids().join(QStringLiteral(", "));
-}
-
-// A policy nested in the scenario reports its own errors with paths inside the
-// policy; they are nested under the scenario's path to it.
-bool readPolicyAt(JsonReader &r, const JsonReader::Key &key, BackoffPolicy &policy, QString &origin);
-
+// A preset's name, a policy object or a preset with overrides (PolicyReference).
 void readPolicy(JsonReader &r, Scenario &scenario)
 {
-    readPolicyAt(r, QStringLiteral("policy"), scenario.policy, scenario.policyOrigin);
+    if (auto read = PolicyReference::read(r, QStringLiteral("policy"))) {
+        scenario.policy = std::move(read->policy);
+        scenario.policyOrigin = std::move(read->origin);
+    }
 }
 
 // {"host": "*.example.com", "path": "/upload/**", "policy": ...}, each a policy value as "policy" takes.
@@ -86,84 +68,15 @@ void readEndpointPolicies(JsonReader &r, Scenario &scenario)
                 Tr::tr("a path pattern starts with /, or has no / at all to match the last segment (got \"%1\")")
                     .arg(endpoint.path));
         }
-        if (o->failed() || !readPolicyAt(*o, QStringLiteral("policy"), endpoint.policy, endpoint.origin))
+        if (o->failed())
             return;
+        auto read = PolicyReference::read(*o, QStringLiteral("policy"));
+        if (!read)
+            return;
+        endpoint.policy = std::move(read->policy);
+        endpoint.origin = std::move(read->origin);
         scenario.endpointPolicies.append(endpoint);
     }
-}
-
-bool readPolicyAt(JsonReader &r, const JsonReader::Key &key, BackoffPolicy &policy, QString &origin)
-{
-    const QJsonValue v = r.value(key);
-    if (v.isUndefined()) {
-        r.fail(key, Tr::tr("missing; name a preset (%1) or give a policy object").arg(presetList()));
-        return false;
-    }
-    if (v.isString()) {
-        const auto preset = Presets::find(v.toString());
-        if (!preset) {
-            r.fail(key, Tr::tr("unknown preset \"%1\" (known: %2)").arg(v.toString(), presetList()));
-            return false;
-        }
-        policy = *preset;
-        origin = Tr::tr("preset %1").arg(v.toString());
-        return true;
-    }
-    if (!v.isObject()) {
-        r.fail(key, Tr::tr("expected a preset name or a policy object, got %1").arg(describe(v)));
-        return false;
-    }
-    const QJsonObject object = v.toObject();
-    if (!object.contains(QStringLiteral("preset"))) {
-        auto read = PolicyJson::fromJsonObject(object);
-        if (!read) {
-            r.fail(key, read.errorDetail());
-            return false;
-        }
-        policy = std::move(read).value();
-        origin = Tr::tr("inline");
-        return true;
-    }
-
-    auto p = r.object(key);
-    p->rejectUnknown({QStringLiteral("preset"), QStringLiteral("overrides")});
-    const auto presetName = p->string(QStringLiteral("preset"), Presence::Required);
-    if (r.failed())
-        return false;
-    const auto preset = Presets::find(*presetName);
-    if (!preset) {
-        p->fail(QStringLiteral("preset"), Tr::tr("unknown preset \"%1\" (known: %2)").arg(*presetName, presetList()));
-        return false;
-    }
-    const QJsonValue overrides = p->value(QStringLiteral("overrides"));
-    if (overrides.isUndefined()) {
-        policy = *preset;
-        origin = Tr::tr("preset %1").arg(*presetName);
-        return true;
-    }
-    if (!overrides.isObject()) {
-        p->fail(QStringLiteral("overrides"),
-            Tr::tr("expected an object of policy fields, got %1").arg(describe(overrides)));
-        return false;
-    }
-    auto changes = p->object(QStringLiteral("overrides"));
-    for (const QString &fixed : {QStringLiteral("format"), QStringLiteral("version")}) {
-        if (changes->contains(fixed)) {
-            changes->fail(fixed, Tr::tr("cannot be overridden"));
-            return false;
-        }
-    }
-    auto read = PolicyJson::fromJsonObject(merged(PolicyJson::toJsonObject(*preset), changes->object()));
-    if (!read) {
-        changes->fail(QString(), read.errorDetail());
-        return false;
-    }
-    policy = std::move(read).value();
-    if (!changes->contains(QStringLiteral("name")))
-        policy.name = Tr::tr("%1 (modified)").arg(preset->name);
-    origin
-        = Tr::tr("preset %1 with overrides: %2").arg(*presetName, changes->object().keys().join(QStringLiteral(", ")));
-    return !r.failed();
 }
 
 std::optional<quint64> readSeed(JsonReader &r, const QString &key)
