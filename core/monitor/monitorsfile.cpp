@@ -1,5 +1,6 @@
 #include "core/monitor/monitorsfile.h"
 
+#include "core/policy/policyreference.h"
 #include "core/scenario/scenario.h"
 #include "core/scenario/scenarioreader.h"
 #include "core/util/boundedfile.h"
@@ -171,8 +172,11 @@ bool readMonitorPolicy(JsonReader &o, Monitor &monitor)
         o.fail(key, Tr::tr("missing; name a preset, give a policy object, or \"none\" for one attempt per check"));
         return false;
     }
-    if (!ScenarioReader::readPolicyValue(o, key, monitor.policy, monitor.policyOrigin))
+    auto read = PolicyReference::read(o, key);
+    if (!read)
         return false;
+    monitor.policy = std::move(read->policy);
+    monitor.policyOrigin = std::move(read->origin);
     if (const QString problem = firstPolicyError(monitor.policy); !problem.isEmpty()) {
         o.fail(key, problem);
         return false;

@@ -714,11 +714,6 @@ bool readRequestEntry(JsonReader &entry, ScenarioRequest &request, const QString
     return readRequestFields(&entry, request, extraKeys);
 }
 
-bool readPolicyValue(JsonReader &r, const QString &key, BackoffPolicy &policy, QString &origin)
-{
-    return readPolicyAt(r, key, policy, origin);
-}
-
 QStringList builtInScenarios()
 {
     const QDir dir(QStringLiteral(":/scenarios"));

@@ -37,9 +37,6 @@ Result<Scenario> readFile(const QString &path);
 /// beside them in `extraKeys` and read those themselves. False when it failed
 /// (the error is in `entry`'s reader). The uniqueness of names is the caller's.
 bool readRequestEntry(JsonReader &entry, ScenarioRequest &request, const QStringList &extraKeys = {});
-/// Reads a policy as a scenario's "policy" takes it: a preset name, {"preset":
-/// NAME, "overrides": {...}} or a whole policy object. `origin` says which.
-bool readPolicyValue(JsonReader &r, const QString &key, BackoffPolicy &policy, QString &origin);
 
 /// The scenarios shipped in resources/scenarios/, as resource paths, sorted.
 QStringList builtInScenarios();
