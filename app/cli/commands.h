@@ -40,5 +40,6 @@ int runLayers(const QStringList &arguments);
 int runCompare(const QStringList &arguments);
 int runExportLocust(const QStringList &arguments);
 int runImportLocust(const QStringList &arguments);
+int runMonitor(const QStringList &arguments);
 
 } // namespace RetryLab::Cli

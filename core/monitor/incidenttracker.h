@@ -3,6 +3,7 @@
 #include "core/history/storedcheck.h"
 
 #include <QHash>
+#include <QMetaType>
 #include <QString>
 
 #include <optional>
@@ -57,3 +58,5 @@ private:
 };
 
 } // namespace RetryLab::Core
+
+Q_DECLARE_METATYPE(RetryLab::Core::MonitorIncident)

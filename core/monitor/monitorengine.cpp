@@ -1,5 +1,6 @@
 #include "core/monitor/monitorengine.h"
 
+#include "core/alerts/alertdispatcher.h"
 #include "core/executor/retryexecutor.h"
 #include "core/monitor/monitorschedule.h"
 #include "core/scenario/scenario.h"
@@ -53,6 +54,17 @@ MonitorEngine::MonitorEngine(QObject *parent) : QObject(parent), m_clock(&Steady
     m_timer.setSingleShot(true);
     m_timer.setTimerType(Qt::PreciseTimer);
     connect(&m_timer, &QTimer::timeout, this, &MonitorEngine::handleTimer);
+    m_stopGrace.setSingleShot(true);
+    connect(&m_stopGrace, &QTimer::timeout, this, [this] {
+        if (m_alerts && m_alerts->pendingDeliveries() > 0) {
+            qCWarning(lcMonitorEngine) << "stopping with" << m_alerts->pendingDeliveries()
+                                       << "alert deliveries still on their way";
+        }
+        if (m_stopping && m_byRequest.isEmpty() && m_running) {
+            m_running = false;
+            Q_EMIT stopped();
+        }
+    });
 }
 
 MonitorEngine::~MonitorEngine() = default;
@@ -97,6 +109,15 @@ void MonitorEngine::start()
         m_executor->setResponseBodyLimit(monitorBodyLimit);
         connect(m_executor, &RetryExecutor::attemptFinished, this, &MonitorEngine::handleAttemptFinished);
         connect(m_executor, &RetryExecutor::requestFinished, this, &MonitorEngine::handleRequestFinished);
+        // Webhooks go through the same executor; their reports are the dispatcher's, not a check's.
+        m_alerts = new AlertDispatcher(m_executor, nullptr, this);
+        m_alerts->setTargets(m_alertTargets);
+        // A stop waits for the alerts on their way; the dispatcher counts one as done
+        // once its signal has gone out, so the engine looks again just after.
+        const auto lookAgain
+            = [this] { QMetaObject::invokeMethod(this, &MonitorEngine::finishStopping, Qt::QueuedConnection); };
+        connect(m_alerts, &AlertDispatcher::delivered, this, lookAgain);
+        connect(m_alerts, &AlertDispatcher::failed, this, lookAgain);
     }
     const qint64 now = nowMs();
     for (int i = 0; i < static_cast<int>(m_entries.size()); ++i) {
@@ -107,7 +128,7 @@ void MonitorEngine::start()
         }
         schedule(i, MonitorSchedule::nextDueMs(now, entry.intervalMs, entry.phaseMs));
     }
-    qCInfo(lcMonitorEngine) << "started" << m_entries.size() << "monitors";
+    qCDebug(lcMonitorEngine) << "started" << m_entries.size() << "monitors";
     armTimer();
 }
 
@@ -118,10 +139,19 @@ void MonitorEngine::stop()
     m_stopping = true;
     m_timer.stop();
     m_queue = {};
-    if (m_byRequest.isEmpty()) {
-        m_running = false;
-        Q_EMIT stopped();
-    }
+    m_stopGrace.start(stopGraceMs);
+    finishStopping();
+}
+
+void MonitorEngine::finishStopping()
+{
+    if (!m_stopping || !m_running || !m_byRequest.isEmpty())
+        return;
+    if (m_alerts && m_alerts->pendingDeliveries() > 0)
+        return; // deliveryFinished() calls again
+    m_stopGrace.stop();
+    m_running = false;
+    Q_EMIT stopped();
 }
 
 void MonitorEngine::schedule(int index, qint64 atMs)
@@ -252,15 +282,13 @@ void MonitorEngine::handleRequestFinished(const RequestResult &result)
     check.attempts = std::move(entry.attempts);
     entry.attempts = {};
     Q_EMIT checkFinished(check);
+    trackIncidents(entry, check);
 
     if (entry.machine.state() != MonitorState::Paused)
         applyChange(entry, entry.machine.checkFinished(check.success, check.maintenance, check.reason), check.endMs);
 
     if (m_stopping) {
-        if (m_byRequest.isEmpty()) {
-            m_running = false;
-            Q_EMIT stopped();
-        }
+        finishStopping();
         return;
     }
     if (entry.machine.state() == MonitorState::Paused)
@@ -270,6 +298,41 @@ void MonitorEngine::handleRequestFinished(const RequestResult &result)
     else
         scheduleNext(index);
     armTimer();
+}
+
+void MonitorEngine::trackIncidents(const Entry &entry, const StoredCheck &check)
+{
+    const IncidentTracker::Update update = m_incidents.checkFinished(check);
+    for (const auto *ended : {&update.closedHidden, &update.closed}) {
+        if (!*ended)
+            continue;
+        const MonitorIncident &incident = **ended;
+        Q_EMIT incidentEnded(incident);
+        if (!incident.hidden)
+            continue;
+        AlertEvent event;
+        event.kind = AlertEvent::Kind::HiddenIncident;
+        event.monitor = incident.monitor;
+        event.agent = incident.agent;
+        event.atMs = incident.endMs.value_or(check.endMs);
+        event.incidentStartMs = incident.startMs;
+        event.incidentEndMs = incident.endMs.value_or(0);
+        event.failedAttempts = incident.failedAttempts;
+        event.retriedChecks = incident.checks;
+        event.reason = Tr::tr("%1 checks succeeded only after %2 failed attempts; first error: %3")
+                           .arg(incident.checks)
+                           .arg(incident.failedAttempts)
+                           .arg(incident.firstError);
+        raise(entry, event);
+    }
+    if (update.opened)
+        Q_EMIT incidentStarted(*update.opened);
+}
+
+void MonitorEngine::raise(const Entry &entry, const AlertEvent &event)
+{
+    if (m_alerts && !entry.monitor.alerts.isEmpty())
+        m_alerts->raise(event, entry.monitor.alerts);
 }
 
 void MonitorEngine::applyChange(Entry &entry, const std::optional<MonitorStateMachine::Change> &change, qint64 atMs)
@@ -283,9 +346,10 @@ void MonitorEngine::applyChange(Entry &entry, const std::optional<MonitorStateMa
     event.from = change->from;
     event.to = change->to;
     event.reason = change->reason;
-    qCInfo(lcMonitorEngine) << entry.monitor.name << monitorStateName(change->from) << "->"
+    qCDebug(lcMonitorEngine) << entry.monitor.name << monitorStateName(change->from) << "->"
                             << monitorStateName(change->to) << change->reason;
     Q_EMIT stateChanged(event);
+    raise(entry, AlertEvent::stateChange(event));
 }
 
 int MonitorEngine::indexOf(const QString &monitor) const

@@ -1,6 +1,9 @@
 #pragma once
 
+#include "core/alerts/alertevent.h"
+#include "core/alerts/alerttarget.h"
 #include "core/history/storedcheck.h"
+#include "core/monitor/incidenttracker.h"
 #include "core/monitor/monitor.h"
 #include "core/monitor/monitorstatemachine.h"
 #include "core/record/attemptrecord.h"
@@ -18,6 +21,7 @@
 
 namespace RetryLab::Core {
 
+class AlertDispatcher;
 class Clock;
 class RetryExecutor;
 
@@ -51,10 +55,17 @@ public:
     void setConcurrencyLimit(int limit) { m_concurrencyLimit = limit; }
     /// Before start(): the monitors to run (names are unique).
     void setMonitors(const QList<Monitor> &monitors);
+    /// Before start(): the targets monitors name in Monitor::alerts. Each change of
+    /// state and each hidden incident of a monitor is raised to its targets.
+    void setAlertTargets(const QList<AlertTarget> &targets) { m_alertTargets = targets; }
+    /// The dispatcher of the alerts, once started (its signals tell of deliveries).
+    AlertDispatcher *alerts() const { return m_alerts; }
 
     void start();
-    /// Starts no more checks; once the checks in flight have ended, emits stopped().
+    /// Starts no more checks; once the checks in flight have ended and the alerts
+    /// on their way have been delivered (or stopGraceMs has passed), emits stopped().
     void stop();
+    static constexpr int stopGraceMs = 10'000;
     bool isRunning() const { return m_running; }
     bool isStopping() const { return m_stopping; }
 
@@ -82,6 +93,10 @@ Q_SIGNALS:
     void attemptFinished(const QString &monitor, const RetryLab::Core::AttemptRecord &record);
     void checkFinished(const RetryLab::Core::StoredCheck &check);
     void stateChanged(const RetryLab::Core::StateEvent &event);
+    /// A run of failed checks began (IncidentTracker).
+    void incidentStarted(const RetryLab::Core::MonitorIncident &incident);
+    /// An incident, or a hidden one, ended.
+    void incidentEnded(const RetryLab::Core::MonitorIncident &incident);
     /// Every check in flight at stop() has ended.
     void stopped();
 
@@ -118,6 +133,9 @@ private:
     void startCheck(int index, qint64 dueMs);
     void handleAttemptFinished(const AttemptRecord &record);
     void handleRequestFinished(const RequestResult &result);
+    void finishStopping();
+    void trackIncidents(const Entry &entry, const StoredCheck &check);
+    void raise(const Entry &entry, const AlertEvent &event);
     void applyChange(Entry &entry, const std::optional<MonitorStateMachine::Change> &change, qint64 atMs);
     int indexOf(const QString &monitor) const;
 
@@ -130,8 +148,12 @@ private:
     std::priority_queue<Due, std::vector<Due>, std::greater<>> m_queue;
     QTimer m_timer;
     RetryExecutor *m_executor = nullptr;
+    QList<AlertTarget> m_alertTargets;
+    AlertDispatcher *m_alerts = nullptr;
+    IncidentTracker m_incidents;
     bool m_running = false;
     bool m_stopping = false;
+    QTimer m_stopGrace;
     qint64 m_checksStarted = 0;
     qint64 m_checksFinished = 0;
     std::vector<float> m_late;

@@ -1,5 +1,7 @@
 #include "core/monitor/monitorsfile.h"
 
+#include "core/alerts/alerttargetjson.h"
+
 #include "core/policy/policyreference.h"
 #include "core/scenario/scenario.h"
 #include "core/scenario/scenarioreader.h"
@@ -253,13 +255,14 @@ Result<Monitor> readMonitor(
         monitor.objective = objective;
     }
     if (const auto alerts = o.strings(QStringLiteral("alerts"))) {
+        const QStringList alertNames = file.alertNames();
         for (const QString &name : *alerts) {
-            if (!file.alertNames.contains(name)) {
+            if (!alertNames.contains(name)) {
                 o.fail(QStringLiteral("alerts"),
-                    file.alertNames.isEmpty()
+                    alertNames.isEmpty()
                         ? Tr::tr("\"%1\" is not an alert target: the file's \"alerts\" names none").arg(name)
                         : Tr::tr("\"%1\" is not an alert target (known: %2)")
-                              .arg(name, file.alertNames.join(QStringLiteral(", "))));
+                              .arg(name, alertNames.join(QStringLiteral(", "))));
                 break;
             }
         }
@@ -274,6 +277,14 @@ Result<Monitor> readMonitor(
 }
 
 } // namespace
+
+QStringList MonitorsFile::alertNames() const
+{
+    QStringList names;
+    for (const AlertTarget &target : alertTargets)
+        names.append(target.name);
+    return names;
+}
 
 const Monitor *MonitorsFile::find(const QString &name) const
 {
@@ -363,21 +374,10 @@ Result<MonitorsFile> fromJson(const QByteArray &json, const QString &environment
     }
 
     if (auto alerts = r.array(QStringLiteral("alerts"))) {
-        for (qsizetype i = 0; i < alerts->size(); ++i) {
-            auto o = alerts->object(i, Presence::Required);
-            if (!o)
-                return r.firstError();
-            const auto name = o->string(QStringLiteral("name"), Presence::Required);
-            if (!name)
-                return r.firstError();
-            if (file.alertNames.contains(*name)) {
-                o->fail(
-                    QStringLiteral("name"), Tr::tr("\"%1\" is already the name of another alert target").arg(*name));
-                return r.firstError();
-            }
-            file.alertNames.append(*name);
-            file.alertEntries.append(o->object());
-        }
+        auto targets = AlertTargetJson::readList(*alerts);
+        if (!targets)
+            return r.firstError();
+        file.alertTargets = std::move(*targets);
     }
     if (r.failed())
         return r.firstError();

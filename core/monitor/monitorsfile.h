@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/alerts/alerttarget.h"
 #include "core/collections/environment.h"
 #include "core/monitor/monitor.h"
 #include "core/util/result.h"
@@ -18,9 +19,9 @@ struct MonitorsFile
     QList<Environment> environments;
     /// The environment whose variables filled the monitors' {{names}}; empty: none.
     QString environment;
-    /// The "alerts" entries as written, each with its path ("alerts[1]"), for the alert module to read.
-    QList<QJsonObject> alertEntries;
-    QStringList alertNames;
+    /// The alert targets monitors name in their "alerts".
+    QList<AlertTarget> alertTargets;
+    QStringList alertNames() const;
 
     const Monitor *find(const QString &name) const;
 };

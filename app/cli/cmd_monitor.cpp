@@ -1,0 +1,234 @@
+#include "app/cli/cmd_monitor.h"
+
+#include "app/cli/clitr.h"
+#include "app/cli/commands.h"
+#include "app/cli/console.h"
+#include "app/cli/interruptwatcher.h"
+#include "app/cli/subcommand.h"
+#include "core/alerts/alertdispatcher.h"
+#include "core/monitor/incidenttracker.h"
+#include "core/monitor/monitorengine.h"
+#include "core/monitor/monitorsfile.h"
+#include "core/util/durationtext.h"
+
+#include <QCommandLineParser>
+#include <QCoreApplication>
+#include <QDateTime>
+#include <QDir>
+#include <QHash>
+#include <QLoggingCategory>
+#include <QSysInfo>
+#include <QTimer>
+
+#include <cmath>
+
+namespace {
+Q_LOGGING_CATEGORY(lcMonitorCommand, "retrylab.cli.monitor", QtInfoMsg)
+} // namespace
+
+namespace RetryLab::Cli {
+
+namespace {
+
+const QString command = QStringLiteral("monitor");
+
+struct OptionTable
+{
+    OptionTable();
+    void addTo(QCommandLineParser &parser) const;
+
+    QCommandLineOption help;
+    QCommandLineOption agent;
+    QCommandLineOption env;
+    QCommandLineOption duration;
+    QCommandLineOption quiet;
+};
+
+OptionTable::OptionTable()
+    : help({QStringLiteral("h"), QStringLiteral("help")}, Tr::tr("Show this help.")),
+      agent(QStringLiteral("agent"),
+          Tr::tr("The name this agent's checks are kept under (default: this machine's name)."), Tr::tr("NAME")),
+      env(QStringLiteral("env"), Tr::tr("Fill {{variables}} from this environment of the file."), Tr::tr("NAME")),
+      duration(QStringLiteral("duration"), Tr::tr("Stop after this many seconds (default: until interrupted)."),
+          Tr::tr("S")),
+      quiet({QStringLiteral("q"), QStringLiteral("quiet")},
+          Tr::tr("Print only changes of state and incidents, no banner and no summary."))
+{ }
+
+void OptionTable::addTo(QCommandLineParser &parser) const
+{
+    parser.setApplicationDescription(Tr::tr(
+        "Runs the monitors of a monitors file until --duration ends or it is interrupted (Ctrl+C, SIGTERM),\n"
+        "and prints changes of state and incidents as they happen. Interrupted, it lets the checks in flight end\n"
+        "and exits 0."));
+    parser.addOptions({help, agent, env, duration, quiet});
+    parser.addPositionalArgument(QStringLiteral("FILE"), Tr::tr("The monitors file (format retrylab-monitors)."));
+}
+
+Core::Result<void> readOptions(
+    const QCommandLineParser &parser, const OptionTable &table, MonitorCommand::Options &options)
+{
+    const QStringList positional = parser.positionalArguments();
+    if (positional.isEmpty())
+        return Core::Result<void>::failure(Tr::tr("name a monitors file"));
+    if (positional.size() > 1)
+        return Core::Result<void>::failure(Tr::tr("unexpected argument \"%1\"").arg(positional.at(1)));
+    options.file = positional.constFirst();
+    options.agent = parser.value(table.agent).trimmed();
+    if (parser.isSet(table.agent) && (options.agent.isEmpty() || options.agent.size() > 100))
+        return Core::Result<void>::failure(Tr::tr("--agent needs a name of 1 to 100 characters"));
+    options.environment = parser.value(table.env);
+    if (parser.isSet(table.duration)) {
+        bool ok = false;
+        const double s = parser.value(table.duration).toDouble(&ok);
+        if (!ok || !std::isfinite(s) || s <= 0.0 || s > 366.0 * 24 * 3600) {
+            return Core::Result<void>::failure(
+                Tr::tr("--duration must be a number of seconds above 0 and at most a year (got \"%1\")")
+                    .arg(parser.value(table.duration)));
+        }
+        options.durationS = s;
+    }
+    options.quiet = parser.isSet(table.quiet);
+    return {};
+}
+
+QString timeText(qint64 utcMs)
+{
+    return QDateTime::fromMSecsSinceEpoch(utcMs, Qt::UTC).toString(Qt::ISODate);
+}
+
+QString incidentLine(const Core::MonitorIncident &incident)
+{
+    const QString span = incident.endMs
+        ? Tr::tr("%1 to %2 (%3)")
+              .arg(timeText(incident.startMs), timeText(*incident.endMs),
+                  Core::DurationText::format(static_cast<double>(*incident.endMs - incident.startMs)))
+        : Tr::tr("since %1").arg(timeText(incident.startMs));
+    if (incident.hidden) {
+        return Tr::tr("%1  %2  hidden incident %3: %4 checks succeeded after %5 failed attempts; first error: %6")
+            .arg(timeText(incident.endMs.value_or(incident.startMs)), incident.monitor, span)
+            .arg(incident.checks)
+            .arg(incident.failedAttempts)
+            .arg(incident.firstError);
+    }
+    return Tr::tr("%1  %2  incident ended, %3: %4 failed checks, %5 attempts; last error: %6")
+        .arg(timeText(incident.endMs.value_or(incident.startMs)), incident.monitor, span)
+        .arg(incident.checks)
+        .arg(incident.attempts)
+        .arg(incident.lastError);
+}
+
+struct Tally
+{
+    qint64 checks = 0;
+    qint64 checksSucceeded = 0;
+    qint64 attempts = 0;
+    qint64 attemptsSucceeded = 0;
+};
+
+QString percent(qint64 part, qint64 whole)
+{
+    return whole == 0 ? QStringLiteral("-") : QString::number(100.0 * part / whole, 'f', 3) + QLatin1Char('%');
+}
+
+} // namespace
+
+namespace MonitorCommand {
+
+Core::Result<Options> parse(const QStringList &arguments)
+{
+    return parseOptionTable<Options, OptionTable>(
+        arguments, Tr::tr("Usage: retrylab monitor [options] FILE"), &readOptions, QStringLiteral("\n"), command);
+}
+
+int run(const Options &options)
+{
+    Console::installMessageHandler(true);
+    Console console;
+    const auto file = Core::MonitorsFileReader::readFile(options.file, options.environment);
+    if (!file)
+        return usageError(command, file.error());
+
+    Core::MonitorEngine engine;
+    engine.setAgent(options.agent.isEmpty() ? QSysInfo::machineHostName() : options.agent);
+    engine.setMonitors(file->monitors);
+
+    engine.setAlertTargets(file->alertTargets);
+    QHash<QString, Tally> tallies;
+    QObject::connect(&engine, &Core::MonitorEngine::stateChanged, &engine, [&console](const Core::StateEvent &e) {
+        console.print(Tr::tr("%1  %2  %3 -> %4: %5")
+                          .arg(timeText(e.atMs), e.monitor, Core::monitorStateName(e.from),
+                              Core::monitorStateName(e.to), e.reason));
+    });
+    QObject::connect(&engine, &Core::MonitorEngine::checkFinished, &engine, [&tallies](const Core::StoredCheck &check) {
+        if (check.maintenance)
+            return;
+        Tally &t = tallies[check.monitor];
+        ++t.checks;
+        t.checksSucceeded += check.success ? 1 : 0;
+        for (const Core::StoredAttempt &a : check.attempts) {
+            ++t.attempts;
+            t.attemptsSucceeded += a.success ? 1 : 0;
+        }
+    });
+    QObject::connect(
+        &engine, &Core::MonitorEngine::incidentStarted, &engine, [&console](const Core::MonitorIncident &incident) {
+            console.print(Tr::tr("%1  %2  incident started: %3")
+                              .arg(timeText(incident.startMs), incident.monitor, incident.firstError));
+        });
+    QObject::connect(&engine, &Core::MonitorEngine::incidentEnded, &engine,
+        [&console](const Core::MonitorIncident &incident) { console.print(incidentLine(incident)); });
+
+    InterruptWatcher interrupts;
+    if (!interrupts.isActive())
+        qCWarning(lcMonitorCommand) << "could not install the signal handlers; stop the monitors with SIGKILL";
+    QObject::connect(&interrupts, &InterruptWatcher::interrupted, &engine, [&engine] { engine.stop(); });
+    QObject::connect(&engine, &Core::MonitorEngine::stopped, &engine, [] { QCoreApplication::quit(); });
+    QTimer durationTimer;
+    durationTimer.setSingleShot(true);
+    if (options.durationS) {
+        QObject::connect(&durationTimer, &QTimer::timeout, &engine, [&engine] { engine.stop(); });
+        durationTimer.start(static_cast<int>(std::min(*options.durationS * 1000.0, 2'000'000'000.0)));
+    }
+
+    if (!options.quiet) {
+        console.print(QCoreApplication::translate("monitor", "Monitoring %n endpoint(s) from %1 as agent %2", nullptr,
+            static_cast<int>(file->monitors.size()))
+                          .arg(QDir::toNativeSeparators(options.file), engine.agent()));
+    }
+    engine.start();
+    Core::AlertDispatcher *alerts = engine.alerts();
+    QObject::connect(alerts, &Core::AlertDispatcher::failed, &engine,
+        [&console](const QString &target, const Core::AlertEvent &event, const QString &reason) {
+            console.error(Tr::tr("warning: the alert \"%1\" of %2 did not reach %3: %4")
+                              .arg(event.title(), event.monitor, target, reason));
+        });
+    QObject::connect(alerts, &Core::AlertDispatcher::desktopNotification, &engine,
+        [&console](const QString &title, const QString &text) {
+            console.print(
+                Tr::tr("notification: %1: %2").arg(title, QString(text).replace(QLatin1Char('\n'), QLatin1Char(' '))));
+        });
+    QCoreApplication::exec();
+
+    if (!options.quiet) {
+        for (const Core::Monitor &monitor : file->monitors) {
+            const Tally t = tallies.value(monitor.name);
+            console.print(Tr::tr("%1: %2 checks, %3 of checks and %4 of attempts succeeded, %5 attempts per check")
+                              .arg(monitor.name)
+                              .arg(t.checks)
+                              .arg(percent(t.checksSucceeded, t.checks), percent(t.attemptsSucceeded, t.attempts),
+                                  t.checks == 0 ? QStringLiteral("-")
+                                                : QString::number(double(t.attempts) / double(t.checks), 'f', 2)));
+        }
+    }
+    return ExitOk;
+}
+
+} // namespace MonitorCommand
+
+int runMonitor(const QStringList &arguments)
+{
+    return parseAndRun(command, arguments, &MonitorCommand::parse, &MonitorCommand::run);
+}
+
+} // namespace RetryLab::Cli

@@ -1,0 +1,125 @@
+// retrylab monitor, run as a program against the fault server: what it prints
+// live, its summary, its exit codes, and an interruption that ends it cleanly.
+
+#include "tests/app/commandtesting.h"
+
+#include "core/faultserver/faultserver.h"
+
+#include <QProcess>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace RetryLab::Core;
+using namespace CommandTesting;
+
+class TestMonitorCommand : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase();
+    void duration_printsStatesIncidentsAndASummary();
+    void badInput_exits2NamingIt_data();
+    void badInput_exits2NamingIt();
+    void sigterm_endsTheChecksInFlightAndExits0();
+
+private:
+    QString writeFile(const QByteArray &monitors);
+    FaultServer m_server;
+    QTemporaryDir m_dir;
+    int m_files = 0;
+};
+
+void TestMonitorCommand::initTestCase()
+{
+    QVERIFY2(m_server.listen(), qPrintable(m_server.errorString()));
+    QVERIFY(m_dir.isValid());
+}
+
+QString TestMonitorCommand::writeFile(const QByteArray &monitors)
+{
+    QByteArray json = R"({"format": "retrylab-monitors", "version": 1, "monitors": [)" + monitors + "]}";
+    json.replace("SERVER", m_server.baseUrl().toString().toUtf8());
+    const QString path = m_dir.filePath(QStringLiteral("monitors-%1.json").arg(++m_files));
+    write(path, json);
+    return path;
+}
+
+void TestMonitorCommand::duration_printsStatesIncidentsAndASummary()
+{
+    const QString path = writeFile(R"({"name": "outage", "url": "SERVER/fail/3?key=cmd-outage", "intervalMs": 200,
+        "policy": "none", "downAfter": 2},
+        {"name": "retried", "url": "SERVER/fail/1?key={id}", "intervalMs": 200,
+         "policy": {"preset": "aws-standard", "overrides": {"baseDelayMs": 10}}})");
+    const Outcome o = run({QStringLiteral("monitor"), path, QStringLiteral("--duration"), QStringLiteral("3"),
+                              QStringLiteral("--agent"), QStringLiteral("ci-agent")},
+        60'000);
+    QVERIFY2(o.exitCode == 0, qPrintable(o.err));
+    QVERIFY2(o.out.contains(QStringLiteral("as agent ci-agent")), qPrintable(o.out));
+    QVERIFY2(o.out.contains(QStringLiteral("outage  pending -> down: 2 checks in a row failed")), qPrintable(o.out));
+    QVERIFY2(o.out.contains(QStringLiteral("outage  incident started")), qPrintable(o.out));
+    QVERIFY2(o.out.contains(QStringLiteral("outage  incident ended")), qPrintable(o.out));
+    QVERIFY2(o.out.contains(QStringLiteral("outage  down -> up")), qPrintable(o.out));
+    QVERIFY2(o.out.contains(QStringLiteral("retried  pending -> up")), qPrintable(o.out));
+    // Every check of "retried" needs one retry: all its checks succeed, half its attempts fail.
+    QVERIFY2(o.out.contains(QStringLiteral("100.000% of checks and 50.000% of attempts succeeded, 2.00 attempts per "
+                                           "check")),
+        qPrintable(o.out));
+    QVERIFY2(!o.err.contains(QStringLiteral("retrylab.core")), qPrintable(o.err));
+}
+
+void TestMonitorCommand::badInput_exits2NamingIt_data()
+{
+    QTest::addColumn<QStringList>("arguments");
+    QTest::addColumn<QString>("words");
+    QTest::addRow("no file") << QStringList{} << "name a monitors file";
+    QTest::addRow("missing file") << QStringList{QStringLiteral("/nonexistent/monitors.json")}
+                                  << "/nonexistent/monitors.json";
+    QTest::addRow("interval 0") << QStringList{QStringLiteral("INTERVAL0")} << "monitors[0].intervalMs";
+    QTest::addRow("duration 0") << QStringList{QStringLiteral("GOOD"), QStringLiteral("--duration"),
+        QStringLiteral("0")} << "--duration";
+    QTest::addRow("duration NaN") << QStringList{QStringLiteral("GOOD"), QStringLiteral("--duration"),
+        QStringLiteral("nan")} << "--duration";
+    QTest::addRow("unknown environment") << QStringList{QStringLiteral("GOOD"), QStringLiteral("--env"),
+        QStringLiteral("prod")} << "\"prod\" is not an environment";
+    QTest::addRow("unknown option") << QStringList{QStringLiteral("GOOD"), QStringLiteral("--intervall")}
+                                    << "intervall";
+}
+
+void TestMonitorCommand::badInput_exits2NamingIt()
+{
+    QFETCH(QStringList, arguments);
+    QFETCH(QString, words);
+    for (QString &a : arguments) {
+        if (a == QLatin1String("GOOD"))
+            a = writeFile(R"({"name": "a", "url": "SERVER/status/200", "intervalMs": 1000, "policy": "none"})");
+        if (a == QLatin1String("INTERVAL0"))
+            a = writeFile(R"({"name": "a", "url": "SERVER/status/200", "intervalMs": 0, "policy": "none"})");
+    }
+    const Outcome o = run(QStringList{QStringLiteral("monitor")} + arguments);
+    QCOMPARE(o.exitCode, 2);
+    QVERIFY2(o.err.contains(words), qPrintable(o.err));
+    QVERIFY2(o.err.startsWith(QStringLiteral("retrylab monitor: ")), qPrintable(o.err));
+}
+
+void TestMonitorCommand::sigterm_endsTheChecksInFlightAndExits0()
+{
+    const QString path = writeFile(R"({"name": "slow", "url": "SERVER/delay/300", "intervalMs": 100,
+        "policy": "none"})");
+    QProcess process;
+    process.start(QStringLiteral(RETRYLAB_BINARY), {QStringLiteral("monitor"), path});
+    QVERIFY(process.waitForStarted());
+    QByteArray out;
+    // The first check succeeds (the monitor goes up): then a check is in flight or about to be.
+    QTRY_VERIFY_WITH_TIMEOUT((out += process.readAllStandardOutput()).contains("slow  pending -> up"), 30'000);
+    process.terminate();
+    QTRY_VERIFY_WITH_TIMEOUT(process.state() == QProcess::NotRunning, 30'000);
+    out += process.readAllStandardOutput();
+    QCOMPARE(process.exitStatus(), QProcess::NormalExit);
+    QCOMPARE(process.exitCode(), 0);
+    QVERIFY2(out.contains("slow: "), out.constData());
+}
+
+QTEST_GUILESS_MAIN(TestMonitorCommand)
+#include "tst_monitorcommand.moc"
