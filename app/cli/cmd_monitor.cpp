@@ -6,6 +6,9 @@
 #include "app/cli/interruptwatcher.h"
 #include "app/cli/subcommand.h"
 #include "core/alerts/alertdispatcher.h"
+#include "core/metrics/metricsregistry.h"
+#include "core/metrics/metricsserver.h"
+#include "core/metrics/monitormetrics.h"
 #include "core/monitor/incidenttracker.h"
 #include "core/monitor/monitorengine.h"
 #include "core/monitor/monitorsfile.h"
@@ -38,6 +41,8 @@ struct OptionTable
     void addTo(QCommandLineParser &parser) const;
 
     QCommandLineOption help;
+    QCommandLineOption metrics;
+    QCommandLineOption allow;
     QCommandLineOption agent;
     QCommandLineOption env;
     QCommandLineOption duration;
@@ -46,6 +51,12 @@ struct OptionTable
 
 OptionTable::OptionTable()
     : help({QStringLiteral("h"), QStringLiteral("help")}, Tr::tr("Show this help.")),
+      metrics(QStringLiteral("metrics-listen"),
+          Tr::tr("Serve Prometheus metrics at http://HOST:PORT/metrics (loopback only, unless "
+                 "--allow-non-loopback; port 0: one the system chooses, printed)."),
+          Tr::tr("HOST:PORT")),
+      allow(QStringLiteral("allow-non-loopback"),
+          Tr::tr("Allow --metrics-listen on an address other machines can reach.")),
       agent(QStringLiteral("agent"),
           Tr::tr("The name this agent's checks are kept under (default: this machine's name)."), Tr::tr("NAME")),
       env(QStringLiteral("env"), Tr::tr("Fill {{variables}} from this environment of the file."), Tr::tr("NAME")),
@@ -61,7 +72,7 @@ void OptionTable::addTo(QCommandLineParser &parser) const
         "Runs the monitors of a monitors file until --duration ends or it is interrupted (Ctrl+C, SIGTERM),\n"
         "and prints changes of state and incidents as they happen. Interrupted, it lets the checks in flight end\n"
         "and exits 0."));
-    parser.addOptions({help, agent, env, duration, quiet});
+    parser.addOptions({help, metrics, allow, agent, env, duration, quiet});
     parser.addPositionalArgument(QStringLiteral("FILE"), Tr::tr("The monitors file (format retrylab-monitors)."));
 }
 
@@ -74,6 +85,14 @@ Core::Result<void> readOptions(
     if (positional.size() > 1)
         return Core::Result<void>::failure(Tr::tr("unexpected argument \"%1\"").arg(positional.at(1)));
     options.file = positional.constFirst();
+    if (parser.isSet(table.metrics)) {
+        const auto listen = Core::MetricsServer::parseListen(parser.value(table.metrics));
+        if (!listen)
+            return Core::Result<void>::failure(Tr::tr("--metrics-listen: %1").arg(listen.error()));
+        options.metricsAddress = listen->first;
+        options.metricsPort = listen->second;
+    }
+    options.allowNonLoopback = parser.isSet(table.allow);
     options.agent = parser.value(table.agent).trimmed();
     if (parser.isSet(table.agent) && (options.agent.isEmpty() || options.agent.size() > 100))
         return Core::Result<void>::failure(Tr::tr("--agent needs a name of 1 to 100 characters"));
@@ -154,6 +173,19 @@ int run(const Options &options)
     engine.setMonitors(file->monitors);
 
     engine.setAlertTargets(file->alertTargets);
+
+    Core::MetricsRegistry registry;
+    Core::MonitorMetrics metrics(&registry);
+    Core::MetricsServer metricsServer(&registry);
+    if (options.metricsAddress) {
+        if (!metricsServer.listen(*options.metricsAddress, options.metricsPort, options.allowNonLoopback)) {
+            if (!options.metricsAddress->isLoopback() && !options.allowNonLoopback)
+                return usageError(command, metricsServer.errorString());
+            console.error(Tr::tr("retrylab monitor: %1").arg(metricsServer.errorString()));
+            return ExitFailed;
+        }
+        engine.setMetrics(&metrics);
+    }
     QHash<QString, Tally> tallies;
     QObject::connect(&engine, &Core::MonitorEngine::stateChanged, &engine, [&console](const Core::StateEvent &e) {
         console.print(Tr::tr("%1  %2  %3 -> %4: %5")
@@ -196,6 +228,8 @@ int run(const Options &options)
             static_cast<int>(file->monitors.size()))
                           .arg(QDir::toNativeSeparators(options.file), engine.agent()));
     }
+    if (metricsServer.isListening())
+        console.print(Tr::tr("Prometheus metrics at %1").arg(metricsServer.url().toString()));
     engine.start();
     Core::AlertDispatcher *alerts = engine.alerts();
     QObject::connect(alerts, &Core::AlertDispatcher::failed, &engine,

@@ -2,6 +2,7 @@
 
 #include "core/util/result.h"
 
+#include <QHostAddress>
 #include <QString>
 #include <QStringList>
 
@@ -15,6 +16,10 @@ struct Options
 {
     QString help; ///< --help: the text to print instead of running
     QString file;
+    /// --metrics-listen HOST:PORT: where /metrics is served; none: not served.
+    std::optional<QHostAddress> metricsAddress;
+    quint16 metricsPort = 0;
+    bool allowNonLoopback = false;
     QString agent; ///< --agent; empty: this machine's name
     QString environment; ///< --env: overrides the file's "environment"
     std::optional<double> durationS; ///< --duration; none: until interrupted

@@ -2,11 +2,13 @@
 
 #include "core/alerts/alertdispatcher.h"
 #include "core/executor/retryexecutor.h"
+#include "core/metrics/monitormetrics.h"
 #include "core/monitor/monitorschedule.h"
 #include "core/scenario/scenario.h"
 #include "core/util/clock.h"
 #include "core/util/coretr.h"
 
+#include <QDateTime>
 #include <QLoggingCategory>
 
 #include <algorithm>
@@ -122,6 +124,8 @@ void MonitorEngine::start()
     const qint64 now = nowMs();
     for (int i = 0; i < static_cast<int>(m_entries.size()); ++i) {
         Entry &entry = m_entries[static_cast<size_t>(i)];
+        if (m_metrics)
+            m_metrics->setState(entry.monitor.name, monitorStateName(entry.machine.state()));
         if (entry.monitor.paused) {
             applyChange(entry, entry.machine.pause(), now);
             continue;
@@ -254,6 +258,14 @@ void MonitorEngine::handleAttemptFinished(const AttemptRecord &record)
         return;
     Entry &entry = m_entries[static_cast<size_t>(*it)];
     entry.attempts.append(storedAttemptOf(record));
+    if (m_metrics) {
+        m_metrics->recordAttempt(entry.monitor.name, record.succeeded(), record.durationMs() / 1000.0);
+        if (!record.tls.peerNotAfter.isEmpty()) {
+            const QDateTime notAfter = QDateTime::fromString(record.tls.peerNotAfter, Qt::ISODate);
+            if (notAfter.isValid())
+                m_metrics->setCertificateExpiry(entry.monitor.name, notAfter.toSecsSinceEpoch());
+        }
+    }
     Q_EMIT attemptFinished(entry.monitor.name, record);
 }
 
@@ -281,6 +293,8 @@ void MonitorEngine::handleRequestFinished(const RequestResult &result)
         check.reason = result.reason;
     check.attempts = std::move(entry.attempts);
     entry.attempts = {};
+    if (m_metrics)
+        m_metrics->recordCheck(check.monitor, check.success, check.durationMs() / 1000.0);
     Q_EMIT checkFinished(check);
     trackIncidents(entry, check);
 
@@ -347,7 +361,9 @@ void MonitorEngine::applyChange(Entry &entry, const std::optional<MonitorStateMa
     event.to = change->to;
     event.reason = change->reason;
     qCDebug(lcMonitorEngine) << entry.monitor.name << monitorStateName(change->from) << "->"
-                            << monitorStateName(change->to) << change->reason;
+                             << monitorStateName(change->to) << change->reason;
+    if (m_metrics)
+        m_metrics->setState(event.monitor, monitorStateName(event.to));
     Q_EMIT stateChanged(event);
     raise(entry, AlertEvent::stateChange(event));
 }

@@ -23,6 +23,7 @@ namespace RetryLab::Core {
 
 class AlertDispatcher;
 class Clock;
+class MonitorMetrics;
 class RetryExecutor;
 
 /// Runs monitors: each one's checks at its interval, on its own phase
@@ -58,6 +59,9 @@ public:
     /// Before start(): the targets monitors name in Monitor::alerts. Each change of
     /// state and each hidden incident of a monitor is raised to its targets.
     void setAlertTargets(const QList<AlertTarget> &targets) { m_alertTargets = targets; }
+    /// Where checks, attempts, states and certificate expiries are counted for
+    /// Prometheus (`--metrics-listen`); not owned, may be null.
+    void setMetrics(MonitorMetrics *metrics) { m_metrics = metrics; }
     /// The dispatcher of the alerts, once started (its signals tell of deliveries).
     AlertDispatcher *alerts() const { return m_alerts; }
 
@@ -150,6 +154,7 @@ private:
     RetryExecutor *m_executor = nullptr;
     QList<AlertTarget> m_alertTargets;
     AlertDispatcher *m_alerts = nullptr;
+    MonitorMetrics *m_metrics = nullptr;
     IncidentTracker m_incidents;
     bool m_running = false;
     bool m_stopping = false;

@@ -3,10 +3,16 @@
 
 #include "tests/app/commandtesting.h"
 
+#include "tests/tools/requiredtool.h"
+
 #include "core/faultserver/faultserver.h"
 
+#include <QNetworkAccessManager>
+#include <QNetworkReply>
 #include <QProcess>
+#include <QRegularExpression>
 #include <QSignalSpy>
+#include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -23,10 +29,19 @@ private Q_SLOTS:
     void badInput_exits2NamingIt_data();
     void badInput_exits2NamingIt();
     void sigterm_endsTheChecksInFlightAndExits0();
+    void metrics_areServedOnLoopbackAndPassPromtool();
+    void metrics_refuseANonLoopbackAddress();
 
 private:
     QString writeFile(const QByteArray &monitors);
     FaultServer m_server;
+    FaultServer m_https{httpsOptions()};
+    static FaultServerOptions httpsOptions()
+    {
+        FaultServerOptions options;
+        options.httpsPort = 0;
+        return options;
+    }
     QTemporaryDir m_dir;
     int m_files = 0;
 };
@@ -34,6 +49,7 @@ private:
 void TestMonitorCommand::initTestCase()
 {
     QVERIFY2(m_server.listen(), qPrintable(m_server.errorString()));
+    QVERIFY2(m_https.listen(), qPrintable(m_https.errorString()));
     QVERIFY(m_dir.isValid());
 }
 
@@ -119,6 +135,81 @@ void TestMonitorCommand::sigterm_endsTheChecksInFlightAndExits0()
     QCOMPARE(process.exitStatus(), QProcess::NormalExit);
     QCOMPARE(process.exitCode(), 0);
     QVERIFY2(out.contains("slow: "), out.constData());
+}
+
+void TestMonitorCommand::metrics_areServedOnLoopbackAndPassPromtool()
+{
+    const QString ca = m_dir.filePath(QStringLiteral("ca.pem"));
+    QVERIFY(write(ca, m_https.caCertificate().toPem()));
+    QByteArray entries = R"({"name": "tls", "url": "HTTPS/status/200", "intervalMs": 200, "policy": "none",
+        "transport": {"caBundlePath": "CA"}, "conditions": [{"certificateValidDays": 0}]},
+        {"name": "flaky", "url": "SERVER/fail/1?key={id}", "intervalMs": 200,
+         "policy": {"preset": "aws-standard", "overrides": {"baseDelayMs": 10}}})";
+    entries.replace("HTTPS", m_https.httpsBaseUrl().toString().toUtf8());
+    entries.replace("CA", ca.toUtf8());
+    const QString path = writeFile(entries);
+    QProcess process;
+    process.start(QStringLiteral(RETRYLAB_BINARY),
+        {QStringLiteral("monitor"), path, QStringLiteral("--metrics-listen"), QStringLiteral("127.0.0.1:0")});
+    QVERIFY(process.waitForStarted());
+    QByteArray out;
+    const QRegularExpression urlLine(QStringLiteral("Prometheus metrics at (http://127\\.0\\.0\\.1:\\d+/metrics)"));
+    QTRY_VERIFY_WITH_TIMEOUT(
+        urlLine.match(QString::fromUtf8(out += process.readAllStandardOutput())).hasMatch(), 30'000);
+    const QUrl url(urlLine.match(QString::fromUtf8(out)).captured(1));
+    QNetworkAccessManager manager;
+    QByteArray text;
+    const auto scrape = [&] {
+        QNetworkReply *reply = manager.get(QNetworkRequest(url));
+        QSignalSpy done(reply, &QNetworkReply::finished);
+        if (!done.wait(10'000))
+            return QByteArray();
+        reply->deleteLater();
+        return reply->readAll();
+    };
+    // Both monitors up, and "flaky" with a failed and a good attempt per check.
+    QTRY_VERIFY_WITH_TIMEOUT((text = scrape()).contains("retrylab_monitor_up{monitor=\"tls\"} 1")
+            && text.contains("retrylab_monitor_up{monitor=\"flaky\"} 1")
+            && text.contains("retrylab_monitor_attempts_total{monitor=\"flaky\",outcome=\"failure\"} 2"),
+        30'000);
+    QVERIFY2(text.contains("retrylab_monitor_checks_total{monitor=\"flaky\",outcome=\"success\"}"), text.constData());
+    QVERIFY2(text.contains("retrylab_monitor_check_duration_seconds_bucket{monitor=\"flaky\",le=\"+Inf\"}"),
+        text.constData());
+    QVERIFY2(text.contains("retrylab_monitor_attempt_duration_seconds_count{monitor=\"tls\"}"), text.constData());
+    const QRegularExpression expiry(QStringLiteral("retrylab_monitor_certificate_expiry_timestamp_seconds\\{monitor="
+                                                   "\"tls\"\\} (\\d+)"));
+    const auto match = expiry.match(QString::fromUtf8(text));
+    QVERIFY2(match.hasMatch(), text.constData());
+    QVERIFY(match.captured(1).toLongLong() > QDateTime::currentSecsSinceEpoch());
+    process.terminate();
+    QTRY_VERIFY_WITH_TIMEOUT(process.state() == QProcess::NotRunning, 30'000);
+    QCOMPARE(process.exitCode(), 0);
+
+    const QString promtool = QStandardPaths::findExecutable(QStringLiteral("promtool"));
+    if (promtool.isEmpty())
+        RETRYLAB_MISSING_TOOL("promtool is missing: install the Debian package prometheus");
+    QProcess check;
+    check.start(promtool, {QStringLiteral("check"), QStringLiteral("metrics")});
+    QVERIFY(check.waitForStarted());
+    check.write(text);
+    check.closeWriteChannel();
+    QVERIFY(check.waitForFinished(60'000));
+    const QByteArray said = check.readAllStandardOutput() + check.readAllStandardError();
+    QVERIFY2(check.exitCode() == 0 && said.trimmed().isEmpty(), said.constData());
+}
+
+void TestMonitorCommand::metrics_refuseANonLoopbackAddress()
+{
+    const QString path
+        = writeFile(R"({"name": "a", "url": "SERVER/status/200", "intervalMs": 1000, "policy": "none"})");
+    const Outcome o = run({QStringLiteral("monitor"), path, QStringLiteral("--metrics-listen"),
+        QStringLiteral("0.0.0.0:0"), QStringLiteral("--duration"), QStringLiteral("1")});
+    QCOMPARE(o.exitCode, 2);
+    QVERIFY2(o.err.contains(QStringLiteral("--allow-non-loopback")), qPrintable(o.err));
+    const Outcome garbage
+        = run({QStringLiteral("monitor"), path, QStringLiteral("--metrics-listen"), QStringLiteral("127.0.0.1")});
+    QCOMPARE(garbage.exitCode, 2);
+    QVERIFY2(garbage.err.contains(QStringLiteral("--metrics-listen")), qPrintable(garbage.err));
 }
 
 QTEST_GUILESS_MAIN(TestMonitorCommand)

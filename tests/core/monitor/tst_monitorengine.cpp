@@ -1,7 +1,11 @@
+#include "tests/core/capturingserver.h"
+
 #include "core/faultserver/faultserver.h"
 #include "core/monitor/monitorengine.h"
 #include "core/monitor/monitorsfile.h"
 
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QSignalSpy>
 #include <QTest>
 
@@ -20,8 +24,11 @@ private Q_SLOTS:
     void outageAndRecovery_changeStateWithReasons();
     void stop_finishesTheChecksInFlightAndStartsNoMore();
     void pauseResumeAndCheckNow();
+    void stateChangesAndHiddenIncidents_reachTheWebhook();
+    void hiddenIncident_endsWithACleanCheckAndIsRaised();
 
 private:
+    MonitorsFile file(const QByteArray &entries, const QByteArray &extra = {}) const;
     Monitor monitor(const QByteArray &entry) const;
     FaultServer m_server;
 };
@@ -38,16 +45,22 @@ void TestMonitorEngine::initTestCase()
     QVERIFY2(m_server.listen(), qPrintable(m_server.errorString()));
 }
 
-Monitor TestMonitorEngine::monitor(const QByteArray &entry) const
+MonitorsFile TestMonitorEngine::file(const QByteArray &entries, const QByteArray &extra) const
 {
     QByteArray json = R"({"format": "retrylab-monitors", "version": 1, "environments": [{"name": "test",
         "variables": [{"name": "server", "value": ")"
-        + m_server.baseUrl().toString().toUtf8() + R"("}]}], "environment": "test", "monitors": [)" + entry + "]}";
+        + m_server.baseUrl().toString().toUtf8() + R"("}]}], "environment": "test", )" + extra + R"("monitors": [)"
+        + entries + "]}";
     json.replace("FAST", fastPolicy);
     const auto read = MonitorsFileReader::fromJson(json);
     if (!read)
         qFatal("%s", qPrintable(read.error()));
-    return read->monitors.constFirst();
+    return *read;
+}
+
+Monitor TestMonitorEngine::monitor(const QByteArray &entry) const
+{
+    return file(entry).monitors.constFirst();
 }
 
 void TestMonitorEngine::faultsTheRetriesHide_checksSucceedWithEveryAttemptKept()
@@ -209,6 +222,97 @@ void TestMonitorEngine::pauseResumeAndCheckNow()
     QCOMPARE(engine.state(QStringLiteral("p")), MonitorState::Paused);
     QVERIFY(!engine.pause(QStringLiteral("nobody")));
     engine.stop();
+}
+
+void TestMonitorEngine::stateChangesAndHiddenIncidents_reachTheWebhook()
+{
+    CapturingServer::Server receiver;
+    QVERIFY(receiver.start());
+    // Every check needs one retry until the key's two faults are used, then one comes clean:
+    // /fail/1 with a key per check fails once per check, a hidden incident that never ends
+    // on its own; the monitor is stopped after a few checks of it.
+    const MonitorsFile f = file(R"({"name": "hooked", "url": "{{server}}/fail/1?key={id}", "intervalMs": 150,
+        "policy": FAST, "alerts": ["hook"]},
+        {"name": "clean-after", "url": "{{server}}/fail/2?key=clean-after-1", "intervalMs": 150, "policy": "none",
+         "alerts": ["hook"]})",
+        R"("alerts": [{"name": "hook", "kind": "webhook", "url": ")" + receiver.baseUrl()
+            + R"(/hook", "minIntervalMs": 0, "policy": {"preset": "aws-standard", "overrides": {"baseDelayMs": 10}}}],)");
+    MonitorEngine engine;
+    engine.setMonitors(f.monitors);
+    engine.setAlertTargets(f.alertTargets);
+    QSignalSpy ended(&engine, &MonitorEngine::incidentEnded);
+    QSignalSpy started(&engine, &MonitorEngine::incidentStarted);
+    engine.start();
+    // clean-after: two failed checks (down, an incident), then good ones (up, the incident ends).
+    QTRY_VERIFY_WITH_TIMEOUT(ended.size() >= 1, 20'000);
+    const auto incident = ended.constFirst().constFirst().value<MonitorIncident>();
+    QCOMPARE(incident.monitor, QStringLiteral("clean-after"));
+    QVERIFY(!incident.hidden);
+    QCOMPARE(incident.checks, 2);
+    QCOMPARE(started.size(), 1);
+    const auto bodies = [&receiver] {
+        QList<QJsonObject> out;
+        for (const CapturingServer::Request &r : receiver.requests)
+            out.append(QJsonDocument::fromJson(r.body).object());
+        return out;
+    };
+    const auto has = [&bodies](const QString &monitor, const QString &event, const QString &to) {
+        for (const QJsonObject &o : bodies()) {
+            if (o.value(QStringLiteral("monitor")).toString() == monitor
+                && o.value(QStringLiteral("event")).toString() == event
+                && (to.isEmpty() || o.value(QStringLiteral("to")).toString() == to))
+                return true;
+        }
+        return false;
+    };
+    QTRY_VERIFY_WITH_TIMEOUT(
+        has(QStringLiteral("clean-after"), QStringLiteral("state-change"), QStringLiteral("down")), 20'000);
+    QTRY_VERIFY_WITH_TIMEOUT(
+        has(QStringLiteral("clean-after"), QStringLiteral("state-change"), QStringLiteral("up")), 20'000);
+    QTRY_VERIFY_WITH_TIMEOUT(
+        has(QStringLiteral("hooked"), QStringLiteral("state-change"), QStringLiteral("up")), 20'000);
+    engine.stop();
+    QTRY_VERIFY(!engine.isRunning());
+    for (const CapturingServer::Request &r : receiver.requests) {
+        QCOMPARE(r.method, QByteArray("POST"));
+        QCOMPARE(r.target, QByteArray("/hook"));
+        QVERIFY(!r.header("Idempotency-Key").isEmpty());
+    }
+}
+
+void TestMonitorEngine::hiddenIncident_endsWithACleanCheckAndIsRaised()
+{
+    CapturingServer::Server receiver;
+    QVERIFY(receiver.start());
+    // A script the server plays in order: the first two checks each need a retry, the rest come clean.
+    const auto script = m_server.createTest(
+        {QStringLiteral("return-503"), QStringLiteral("pass"), QStringLiteral("return-503"), QStringLiteral("pass")});
+    QVERIFY2(script, qPrintable(script.error()));
+    const MonitorsFile f = file(R"({"name": "flaky", "url": "{{server}}/status/200", "intervalMs": 150,
+        "headers": {"X-Retry-Test-Id": ")"
+            + script->toUtf8() + R"("},
+        "policy": {"preset": "aws-standard", "overrides": {"baseDelayMs": 10, "maxAttempts": 2}}, "alerts": ["hook"]})",
+        R"("alerts": [{"name": "hook", "kind": "webhook", "url": ")" + receiver.baseUrl()
+            + R"(/hook", "minIntervalMs": 0}],)");
+    MonitorEngine engine;
+    engine.setMonitors(f.monitors);
+    engine.setAlertTargets(f.alertTargets);
+    QSignalSpy ended(&engine, &MonitorEngine::incidentEnded);
+    engine.start();
+    QTRY_VERIFY_WITH_TIMEOUT(ended.size() >= 1, 20'000);
+    const auto hidden = ended.constFirst().constFirst().value<MonitorIncident>();
+    QVERIFY(hidden.hidden);
+    QCOMPARE(hidden.monitor, QStringLiteral("flaky"));
+    QCOMPARE(hidden.checks, 2);
+    QCOMPARE(hidden.failedAttempts, 2);
+    QTRY_VERIFY_WITH_TIMEOUT(std::any_of(receiver.requests.cbegin(), receiver.requests.cend(),
+                                 [](const CapturingServer::Request &r) {
+                                     return QJsonDocument::fromJson(r.body).object().value(QStringLiteral("event"))
+                                         == QStringLiteral("hidden-incident");
+                                 }),
+        20'000);
+    engine.stop();
+    QTRY_VERIFY(!engine.isRunning());
 }
 
 QTEST_GUILESS_MAIN(TestMonitorEngine)

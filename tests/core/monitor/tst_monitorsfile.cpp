@@ -65,7 +65,7 @@ void TestMonitorsFile::fullFile_readsEveryField()
     QCOMPARE(m.alerts, QStringList{QStringLiteral("ops")});
     QVERIFY(m.paused);
     QVERIFY(m.request.responseCheck);
-    QCOMPARE(read->alertNames, QStringList{QStringLiteral("ops")});
+    QCOMPARE(read->alertNames(), QStringList{QStringLiteral("ops")});
     // The check's deadline is the timeout; the attempt timeout no longer than it.
     QCOMPARE(m.checkPolicy().deadlineMs, 8000.0);
     QVERIFY(m.checkPolicy().attemptTimeoutMs <= 8000.0);
