@@ -145,7 +145,7 @@ QString helpText(const QCommandLineParser &parser)
 }
 
 // The policy saved with a request of a collection, when --policy does not name another.
-Core::Result<ChosenPolicy> chooseSavedPolicy(const SavedRequest &saved)
+Core::Result<ChosenPolicy> chooseSavedPolicy(const Core::SavedRequest &saved)
 {
     auto policy = saved.policy();
     if (!policy)
@@ -374,7 +374,7 @@ Core::Result<void> checkRequestSource(
 }
 
 // The request of a saved request, {server} standing for `server` when it needs one.
-Core::Result<Core::ImportedRequest> requestFromSaved(const SavedRequest &saved, const Core::FaultServer *server)
+Core::Result<Core::ImportedRequest> requestFromSaved(const Core::SavedRequest &saved, const Core::FaultServer *server)
 {
     auto spec = saved.build(server ? server->baseUrl() : QUrl());
     if (!spec)
@@ -454,7 +454,7 @@ Core::Result<void> applyRequestOptions(const Options &options, Core::RequestSpec
 // options, then retrylab's overrides; refused when the result cannot be used,
 // naming the option that made it so.
 Core::Result<ChosenPolicy> choosePolicy(
-    const Options &options, const SavedRequest *saved, const Core::ImportedRequest::RetryHints &retry)
+    const Options &options, const Core::SavedRequest *saved, const Core::ImportedRequest::RetryHints &retry)
 {
     auto chosen
         = saved && !options.policy ? chooseSavedPolicy(*saved) : readPolicy(options.policy.value_or(defaultPolicy));
@@ -668,7 +668,7 @@ Core::Result<Options> parse(const QStringList &arguments)
     for (const QString &list : parser.values(table.fallbackOn))
         options.fallbackOn += Core::FallbackTriggers::split(list);
     if (fromCollection) {
-        options.saved = SavedRequest::Source{parser.value(table.collection), parser.value(table.savedRequest),
+        options.saved = Core::SavedRequest::Source{parser.value(table.collection), parser.value(table.savedRequest),
             parser.value(table.environment), parser.value(table.environmentName)};
     }
     return options;
@@ -685,9 +685,9 @@ int run(const Options &options)
     const bool live = !options.shared.quiet;
 
     // The request: a saved one, the curl options given here, or a whole curl command.
-    std::optional<SavedRequest> saved;
+    std::optional<Core::SavedRequest> saved;
     if (options.saved) {
-        auto loaded = SavedRequest::load(*options.saved);
+        auto loaded = Core::SavedRequest::load(*options.saved);
         if (!loaded)
             return usage(loaded.error());
         saved = std::move(loaded).value();

@@ -1,7 +1,7 @@
 #pragma once
 
 #include "app/cli/headlessoptions.h"
-#include "app/cli/savedrequest.h"
+#include "core/collections/savedrequest.h"
 
 #include "core/import/curlcommandline.h"
 #include "core/policy/policyfields.h"
@@ -44,7 +44,7 @@ struct Options
     bool idempotent = false;
     QStringList fallbacks; ///< --fallback URLs, as given
     QStringList fallbackOn; ///< --fallback-on entries, split at commas, as given
-    std::optional<SavedRequest::Source> saved; ///< --collection, --request, --env, --env-name
+    std::optional<Core::SavedRequest::Source> saved; ///< --collection, --request, --env, --env-name
     /// The URL and the curl options as given, retrylab's own options among them
     /// (`ownOptions`, which the curl reading skips).
     QStringList requestArguments;

@@ -1,22 +1,22 @@
-#include "app/cli/savedrequest.h"
+#include "core/collections/savedrequest.h"
 
-#include "app/cli/clitr.h"
 #include "core/collections/collectionjson.h"
 #include "core/collections/collectionstore.h"
 #include "core/collections/environmentsjson.h"
 #include "core/collections/requesttemplate.h"
 #include "core/collections/variables.h"
+#include "core/util/coretr.h"
 
 #include <QCoreApplication>
 #include <QDir>
 
 #include <algorithm>
 
-namespace RetryLab::Cli {
+namespace RetryLab::Core {
 
 namespace {
 
-using R = Core::Result<SavedRequest>;
+using R = Result<SavedRequest>;
 
 QString native(const QString &path)
 {
@@ -24,7 +24,7 @@ QString native(const QString &path)
 }
 
 // The first of the problems a file has, and how many more there are.
-QString damage(const QList<Core::Error> &leftOut)
+QString damage(const QList<Error> &leftOut)
 {
     if (leftOut.size() == 1)
         return leftOut.constFirst().text();
@@ -41,18 +41,18 @@ QString listed(const QStringList &names)
     return text;
 }
 
-QStringList pathsOf(const QList<Core::Collection::Request> &requests)
+QStringList pathsOf(const QList<Collection::Request> &requests)
 {
     QStringList paths;
-    for (const Core::Collection::Request &request : requests)
+    for (const Collection::Request &request : requests)
         paths.append(request.path);
     return paths;
 }
 
-QStringList namesOf(const QList<Core::Environment> &environments)
+QStringList namesOf(const QList<Environment> &environments)
 {
     QStringList names;
-    for (const Core::Environment &environment : environments)
+    for (const Environment &environment : environments)
         names.append(environment.name);
     return names;
 }
@@ -69,11 +69,10 @@ QStringList braced(const QStringList &names)
 // is damaged anywhere is not sent from, since what was left out could be the
 // very request or variable asked for.
 template<typename Read>
-Core::Result<Read> readWhole(
-    const QString &option, const QString &path, Core::Result<Read> (*parse)(const QByteArray &))
+Result<Read> readWhole(const QString &option, const QString &path, Result<Read> (*parse)(const QByteArray &))
 {
-    using Failure = Core::Result<Read>;
-    const auto bytes = Core::CollectionStore::readFile(path);
+    using Failure = Result<Read>;
+    const auto bytes = CollectionStore::readFile(path);
     if (!bytes)
         return Failure::failure(Tr::tr("%1: %2").arg(option, bytes.error()));
     auto read = parse(*bytes);
@@ -86,28 +85,29 @@ Core::Result<Read> readWhole(
 
 struct Found
 {
-    Core::CollectionItem item;
+    CollectionItem item;
     QString path;
 };
 
-Core::Result<Found> findRequest(const Core::Collection &collection, const QString &file, const QString &name)
+Result<Found> findRequest(
+    const Collection &collection, const QString &file, const QString &name, const SavedRequest::Source::Names &n)
 {
-    using Failure = Core::Result<Found>;
-    const QList<Core::Collection::Request> all = collection.requests();
+    using Failure = Result<Found>;
+    const QList<Collection::Request> all = collection.requests();
     if (all.isEmpty())
-        return Failure::failure(Tr::tr("--collection %1 holds no request").arg(file));
+        return Failure::failure(Tr::tr("%1 %2 holds no request").arg(n.collection, file));
     if (name.isEmpty()) {
-        return Failure::failure(
-            Tr::tr("--collection needs --request NAME, one of the requests of %1: %2").arg(file, listed(pathsOf(all))));
+        return Failure::failure(Tr::tr("%1 needs %2 NAME, one of the requests of %3: %4")
+                                    .arg(n.collection, n.request, file, listed(pathsOf(all))));
     }
-    const QList<Core::Collection::Request> found = collection.find(name);
+    const QList<Collection::Request> found = collection.find(name);
     if (found.isEmpty()) {
-        return Failure::failure(Tr::tr("--request \"%1\": %2 has no request of that name or path; it has %3")
-                                    .arg(name, file, listed(pathsOf(all))));
+        return Failure::failure(Tr::tr("%1 \"%2\": %3 has no request of that name or path; it has %4")
+                                    .arg(n.request, name, file, listed(pathsOf(all))));
     }
     if (found.size() > 1) {
-        return Failure::failure(Tr::tr("--request \"%1\" names %2 requests of %3 (%4): give its path")
-                                    .arg(name)
+        return Failure::failure(Tr::tr("%1 \"%2\" names %3 requests of %4 (%5): give its path")
+                                    .arg(n.request, name)
                                     .arg(found.size())
                                     .arg(file, listed(pathsOf(found))));
     }
@@ -115,28 +115,28 @@ Core::Result<Found> findRequest(const Core::Collection &collection, const QStrin
 }
 
 // --env-name's environment, else the one selected last in the window, else the only one.
-Core::Result<Core::Environment> chooseEnvironment(
-    const Core::EnvironmentsJson::Read &read, const QString &file, const QString &name)
+Result<Environment> chooseEnvironment(
+    const EnvironmentsJson::Read &read, const QString &file, const QString &name, const SavedRequest::Source::Names &n)
 {
-    using Failure = Core::Result<Core::Environment>;
+    using Failure = Result<Environment>;
     const QStringList names = namesOf(read.environments);
     if (!name.isEmpty()) {
-        if (const Core::Environment *named = read.find(name))
+        if (const Environment *named = read.find(name))
             return *named;
-        return Failure::failure(Tr::tr("--env-name \"%1\": %2 has no environment of that name; it has %3")
-                                    .arg(name, file, names.isEmpty() ? Tr::tr("none") : listed(names)));
+        return Failure::failure(
+            Tr::tr("%1 \"%2\": %3 has no environment of that name; it has %4")
+                .arg(n.environmentName, name, file, names.isEmpty() ? Tr::tr("none") : listed(names)));
     }
-    if (const Core::Environment *active = read.find(read.active))
+    if (const Environment *active = read.find(read.active))
         return *active;
     if (names.size() == 1)
         return read.environments.constFirst();
     if (names.isEmpty())
-        return Failure::failure(Tr::tr("--env %1 holds no environment").arg(file));
-    return Failure::failure(
-        Tr::tr("--env %1 holds %2 environments and none is selected: choose one with --env-name (%3)")
-            .arg(file)
-            .arg(names.size())
-            .arg(listed(names)));
+        return Failure::failure(Tr::tr("%1 %2 holds no environment").arg(n.environmentFile, file));
+    return Failure::failure(Tr::tr("%1 %2 holds %3 environments and none is selected: choose one with %4 (%5)")
+                                .arg(n.environmentFile, file)
+                                .arg(names.size())
+                                .arg(n.environmentName, listed(names)));
 }
 
 } // namespace
@@ -146,60 +146,63 @@ R SavedRequest::load(const Source &source)
     SavedRequest saved;
     saved.m_source = source;
     const QString file = native(source.collectionFile);
-    const auto read = readWhole(QStringLiteral("--collection"), source.collectionFile, &Core::CollectionJson::fromJson);
+    const auto read = readWhole(source.names.collection, source.collectionFile, &CollectionJson::fromJson);
     if (!read)
         return R(read.errorDetail());
-    auto found = findRequest(read->collection, file, source.request);
+    auto found = findRequest(read->collection, file, source.request, source.names);
     if (!found)
         return R(found.errorDetail());
     saved.m_item = std::move(found.value().item);
     saved.m_path = found.value().path;
 
-    std::optional<Core::Environment> environment;
+    std::optional<Environment> environment;
     if (!source.environmentFile.isEmpty()) {
         const auto environments
-            = readWhole(QStringLiteral("--env"), source.environmentFile, &Core::EnvironmentsJson::fromJson);
+            = readWhole(source.names.environmentFile, source.environmentFile, &EnvironmentsJson::fromJson);
         if (!environments)
             return R(environments.errorDetail());
-        auto chosen = chooseEnvironment(*environments, native(source.environmentFile), source.environmentName);
+        auto chosen
+            = chooseEnvironment(*environments, native(source.environmentFile), source.environmentName, source.names);
         if (!chosen)
             return R(chosen.errorDetail());
         environment = std::move(chosen).value();
         saved.m_environmentName = environment->name;
         saved.m_values = environment->values();
     } else if (!source.environmentName.isEmpty()) {
-        return R::failure(Tr::tr("--env-name needs --env FILE, the file that holds the environment"));
+        return R::failure(Tr::tr("%1 needs %2 FILE, the file that holds the environment")
+                              .arg(source.names.environmentName, source.names.environmentFile));
     }
     if (const QString missing = saved.missingValues(environment ? &*environment : nullptr); !missing.isEmpty())
         return R::failure(missing);
 
     // The window refuses these too: sent, they would only earn 401s.
     if (const QStringList masked = saved.m_item.request.maskedCredentialHeaders(); !masked.isEmpty()) {
-        return R::failure(Tr::tr("%1: the value of %2 was not saved and reads REDACTED; in the window, put a "
-                                 "{{variable}} there instead and give its value with --env")
-                              .arg(saved.description(), masked.join(QStringLiteral(", "))));
+        return R::failure(
+            Tr::tr("%1: the value of %2 was not saved and reads REDACTED; in the window, put a "
+                   "{{variable}} there instead and give its value with %3")
+                .arg(saved.description(), masked.join(QStringLiteral(", ")), source.names.environmentFile));
     }
     return saved;
 }
 
-QString SavedRequest::missingValues(const Core::Environment *environment) const
+QString SavedRequest::missingValues(const Environment *environment) const
 {
-    QStringList unresolved = Core::Variables::referencedNames(m_item.request);
+    QStringList unresolved = Variables::referencedNames(m_item.request);
     unresolved.removeIf([this](const QString &name) { return m_values.contains(name); });
     if (unresolved.isEmpty())
         return {};
     const QString names = braced(unresolved).join(QStringLiteral(", "));
     const QString file = native(m_source.collectionFile);
     if (!environment) {
-        return Tr::tr("the saved request \"%1\" of %2 uses %3; give --env FILE with an environment that defines a "
+        return Tr::tr("the saved request \"%1\" of %2 uses %3; give %4 FILE with an environment that defines a "
                       "value for each")
-            .arg(m_path, file, names);
+            .arg(m_path, file, names, m_source.names.environmentFile);
     }
     QString message = Tr::tr("%1 has no value in the environment \"%2\" of %3 (the saved request \"%4\" of %5 uses it)")
                           .arg(names, environment->name, native(m_source.environmentFile), m_path, file);
     // A secret's value is in the file only when its environment keeps secrets on disk.
     const auto secret = std::find_if(unresolved.cbegin(), unresolved.cend(), [&](const QString &name) {
-        const Core::EnvironmentVariable *variable = environment->find(name);
+        const EnvironmentVariable *variable = environment->find(name);
         return variable && variable->secret;
     });
     if (secret != unresolved.cend()) {
@@ -221,20 +224,20 @@ QString SavedRequest::description() const
 bool SavedRequest::needsServer() const
 {
     // After the variables: a variable may hold {server} ("base": "{server}").
-    const auto resolved = Core::Variables::apply(m_item.request, m_values, m_environmentName);
+    const auto resolved = Variables::apply(m_item.request, m_values, m_environmentName);
     if (!resolved)
         return false; // load() refused it already
-    const QString server = Core::RequestTemplate::serverPlaceholder();
-    return Core::RequestTemplate::usesServer(*resolved) || resolved->writeUrlTemplate.contains(server)
+    const QString server = RequestTemplate::serverPlaceholder();
+    return RequestTemplate::usesServer(*resolved) || resolved->writeUrlTemplate.contains(server)
         || std::any_of(resolved->fallbackTemplates.cbegin(), resolved->fallbackTemplates.cend(),
             [&](const QString &fallback) { return fallback.contains(server); });
 }
 
-Core::Result<Core::BackoffPolicy> SavedRequest::policy() const
+Result<BackoffPolicy> SavedRequest::policy() const
 {
     if (const auto policy = m_item.policy.policy())
         return *policy;
-    return Core::Result<Core::BackoffPolicy>::failure(
+    return Result<BackoffPolicy>::failure(
         Tr::tr("%1 uses the preset \"%2\", which this RetryLab does not have; give --policy")
             .arg(description(), m_item.policy.preset));
 }
@@ -251,17 +254,17 @@ std::optional<quint64> SavedRequest::seed() const
     return m_item.request.seed;
 }
 
-Core::Result<Core::RequestSpec> SavedRequest::build(const QUrl &serverUrl) const
+Result<RequestSpec> SavedRequest::build(const QUrl &serverUrl) const
 {
-    Core::ExpansionContext context;
+    ExpansionContext context;
     context.serverUrl = serverUrl;
-    context.requestKey = Core::RequestTemplate::newKeyToken() + QStringLiteral("-1");
+    context.requestKey = RequestTemplate::newKeyToken() + QStringLiteral("-1");
     context.variables = m_values;
     context.environmentName = m_environmentName;
-    auto spec = Core::RequestTemplate::build(m_item.request, context);
+    auto spec = RequestTemplate::build(m_item.request, context);
     if (!spec)
-        return Core::Result<Core::RequestSpec>::failure(Tr::tr("%1: %2").arg(description(), spec.error()));
+        return Result<RequestSpec>::failure(Tr::tr("%1: %2").arg(description(), spec.error()));
     return spec;
 }
 
-} // namespace RetryLab::Cli
+} // namespace RetryLab::Core

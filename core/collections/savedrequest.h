@@ -12,12 +12,12 @@
 
 #include <optional>
 
-namespace RetryLab::Cli {
+namespace RetryLab::Core {
 
 /// The request `retrylab request --collection FILE --request NAME [--env FILE]`
 /// sends: read from a collection file as the window writes it, its {{variables}}
 /// filled in from an environments file as the window writes it, and turned into
-/// a RequestSpec as the window turns it (Core::RequestTemplate), with the
+/// a RequestSpec as the window turns it (RequestTemplate), with the
 /// policy, seed and connection saved with it. Whatever stops it from being sent
 /// (a file that cannot be read, a damaged one, a name that is not there, a
 /// variable without a value) is an error that names the file, the place in it
@@ -34,9 +34,19 @@ public:
         QString environmentFile;
         /// Empty: the environment selected last in the window, or the file's only one.
         QString environmentName;
+        /// What the four are called where they were given, for the messages: the
+        /// command's options, or a monitors file's fields ("monitors[2].collection").
+        struct Names
+        {
+            QString collection = QStringLiteral("--collection");
+            QString request = QStringLiteral("--request");
+            QString environmentFile = QStringLiteral("--env");
+            QString environmentName = QStringLiteral("--env-name");
+        };
+        Names names = {};
     };
 
-    static Core::Result<SavedRequest> load(const Source &source);
+    static Result<SavedRequest> load(const Source &source);
 
     /// "Orders/Create".
     QString path() const { return m_path; }
@@ -48,26 +58,26 @@ public:
     bool needsServer() const;
     /// The policy saved with the request; an error when it names a preset this
     /// RetryLab does not have.
-    Core::Result<Core::BackoffPolicy> policy() const;
+    Result<BackoffPolicy> policy() const;
     /// Where that policy comes from, for the run's description.
     QString policyOrigin() const;
     /// The jitter seed saved with the request, if any.
     std::optional<quint64> seed() const;
     /// The request to send: {server} stands for `serverUrl` (empty: none is
     /// running) and {id} for a new key.
-    Core::Result<Core::RequestSpec> build(const QUrl &serverUrl) const;
+    Result<RequestSpec> build(const QUrl &serverUrl) const;
 
 private:
     SavedRequest() = default;
     /// Why the request cannot be sent with the values of `environment` (null:
     /// none was given): the {{names}} it uses that have none. Empty when it can.
-    QString missingValues(const Core::Environment *environment) const;
+    QString missingValues(const Environment *environment) const;
 
     Source m_source;
-    Core::CollectionItem m_item;
+    CollectionItem m_item;
     QString m_path;
     QString m_environmentName; ///< empty without --env
     QHash<QString, QString> m_values;
 };
 
-} // namespace RetryLab::Cli
+} // namespace RetryLab::Core
