@@ -1,6 +1,7 @@
 #include "core/monitor/monitorsfile.h"
 
 #include "core/alerts/alerttargetjson.h"
+#include "core/collections/savedrequest.h"
 
 #include "core/policy/policyreference.h"
 #include "core/scenario/scenario.h"
@@ -162,9 +163,74 @@ bool readMaintenance(JsonReader &r, Monitor &monitor)
     return true;
 }
 
-bool readMonitorPolicy(JsonReader &o, Monitor &monitor)
+// {"name": ..., "collection": "shop.json", "request": "Orders/List", "environments": "environments.json",
+//  "environment": "Staging"}: a request saved in a collection, as `retrylab request --collection` sends it.
+bool readCollectionRequest(
+    JsonReader &o, const QDir &folder, ScenarioRequest &request, std::optional<PolicyReference::Read> &savedPolicy)
+{
+    const QStringList own{QStringLiteral("name"), QStringLiteral("collection"), QStringLiteral("request"),
+        QStringLiteral("environments"), QStringLiteral("environment")};
+    o.rejectUnknown(own + monitorKeys());
+    const auto name = o.string(QStringLiteral("name"), Presence::Required);
+    const auto collection = o.string(QStringLiteral("collection"), Presence::Required);
+    const auto saved = o.string(QStringLiteral("request"), Presence::Required);
+    const auto environments = o.string(QStringLiteral("environments"));
+    const auto environment = o.string(QStringLiteral("environment"));
+    if (o.failed())
+        return false;
+    if (name->trimmed().isEmpty() || name->size() > 100) {
+        o.fail(QStringLiteral("name"), Tr::tr("a name has 1 to 100 characters"));
+        return false;
+    }
+    SavedRequest::Source source;
+    source.collectionFile = QDir::cleanPath(folder.filePath(*collection));
+    source.request = *saved;
+    if (environments)
+        source.environmentFile = QDir::cleanPath(folder.filePath(*environments));
+    source.environmentName = environment.value_or(QString());
+    source.names.collection = o.pathOf(QStringLiteral("collection"));
+    source.names.request = o.pathOf(QStringLiteral("request"));
+    source.names.environmentFile = o.pathOf(QStringLiteral("environments"));
+    source.names.environmentName = o.pathOf(QStringLiteral("environment"));
+    const auto loaded = SavedRequest::load(source);
+    if (!loaded) {
+        o.fail(QStringLiteral("collection"), loaded.error());
+        return false;
+    }
+    if (loaded->needsServer()) {
+        o.fail(QStringLiteral("request"),
+            Tr::tr("the saved request \"%1\" uses {server}; a monitor has no embedded server").arg(loaded->path()));
+        return false;
+    }
+    const auto spec = loaded->build(QUrl());
+    if (!spec) {
+        o.fail(QStringLiteral("request"), spec.error());
+        return false;
+    }
+    request.name = *name;
+    request.spec = *spec;
+    request.spec.label = *name;
+    request.urlTemplate = spec->url.toString();
+    if (!o.contains(QStringLiteral("policy"))) {
+        // The policy saved with the request, when the monitor names none.
+        const auto policy = loaded->policy();
+        if (!policy) {
+            o.fail(QStringLiteral("request"), policy.error());
+            return false;
+        }
+        savedPolicy = PolicyReference::Read{*policy, loaded->policyOrigin()};
+    }
+    return true;
+}
+
+bool readMonitorPolicy(JsonReader &o, Monitor &monitor, const std::optional<PolicyReference::Read> &savedPolicy)
 {
     const QString key = QStringLiteral("policy");
+    if (savedPolicy && !o.contains(key)) {
+        monitor.policy = savedPolicy->policy;
+        monitor.policyOrigin = savedPolicy->origin;
+        return true;
+    }
     if (o.value(key).isString() && o.value(key).toString() == QLatin1String("none")) {
         monitor.policy = singleAttemptPolicy();
         monitor.policyOrigin = QStringLiteral("none");
@@ -186,8 +252,8 @@ bool readMonitorPolicy(JsonReader &o, Monitor &monitor)
     return true;
 }
 
-Result<Monitor> readMonitor(
-    JsonReader &monitors, qsizetype index, const MonitorsFile &file, const QHash<QString, QString> &values)
+Result<Monitor> readMonitor(JsonReader &monitors, qsizetype index, const MonitorsFile &file,
+    const QHash<QString, QString> &values, const QDir &folder)
 {
     const QString at = monitors.pathOf(index);
     const QJsonValue value = monitors.value(index);
@@ -208,8 +274,13 @@ Result<Monitor> readMonitor(
         }
     }
     ScenarioRequest request;
-    if (!ScenarioReader::readRequestEntry(o, request, monitorKeys()))
+    std::optional<PolicyReference::Read> savedPolicy;
+    if (entry.contains(QStringLiteral("collection"))) {
+        if (!readCollectionRequest(o, folder, request, savedPolicy))
+            return refuse();
+    } else if (!ScenarioReader::readRequestEntry(o, request, monitorKeys())) {
         return refuse();
+    }
     if (request.urlTemplate.contains(Scenario::serverPlaceholder())
         || request.writeUrlTemplate.contains(Scenario::serverPlaceholder())) {
         o.fail(QStringLiteral("url"),
@@ -236,7 +307,7 @@ Result<Monitor> readMonitor(
         return refuse();
     monitor.downIntervalMs = o.number(
         QStringLiteral("downIntervalMs"), MonitorsFileReader::minIntervalMs, MonitorsFileReader::maxIntervalMs);
-    if (!readMonitorPolicy(o, monitor))
+    if (!readMonitorPolicy(o, monitor, savedPolicy))
         return refuse();
     monitor.timeoutMs = o.number(QStringLiteral("timeoutMs"), 1.0, PolicyLimits::maxDeadlineMs)
                             .value_or(std::min(30'000.0, std::max(1'000.0, monitor.intervalMs)));
@@ -297,8 +368,9 @@ const Monitor *MonitorsFile::find(const QString &name) const
 
 namespace MonitorsFileReader {
 
-Result<MonitorsFile> fromJson(const QByteArray &json, const QString &environment)
+Result<MonitorsFile> fromJson(const QByteArray &json, const QString &environment, const QString &folderPath)
 {
+    const QDir folder(folderPath.isEmpty() ? QDir::currentPath() : folderPath);
     using R = Result<MonitorsFile>;
     QJsonParseError parseError;
     const QJsonDocument document = QJsonDocument::fromJson(json, &parseError);
@@ -390,7 +462,7 @@ Result<MonitorsFile> fromJson(const QByteArray &json, const QString &environment
             Tr::tr("%1 monitors; one file holds at most %2").arg(monitors->size()).arg(maxMonitors));
     }
     for (qsizetype i = 0; i < monitors->size(); ++i) {
-        auto monitor = readMonitor(*monitors, i, file, values);
+        auto monitor = readMonitor(*monitors, i, file, values, folder);
         if (!monitor)
             return monitor.errorDetail();
         file.monitors.append(std::move(monitor).value());
@@ -407,7 +479,7 @@ Result<MonitorsFile> readFile(const QString &path, const QString &environment)
     const auto bytes = BoundedFile::read(path, {maxFileBytes, Tr::tr("a monitors file")});
     if (!bytes)
         return bytes.errorDetail();
-    auto file = fromJson(*bytes, environment);
+    auto file = fromJson(*bytes, environment, QFileInfo(path).absolutePath());
     if (!file)
         return Result<MonitorsFile>::failure(Tr::tr("%1: %2").arg(shown, file.error()));
     // Certificate files named relative to the monitors file are found beside it.

@@ -32,7 +32,11 @@ struct MonitorsFile
 /// headers, body, transport, idempotent, attemptTimeoutMs, fallbacks,
 /// fallbackOn) and its own: intervalMs, downIntervalMs, policy (as a scenario
 /// spells it, or "none"), timeoutMs, conditions, downAfter, upAfter,
-/// maintenance, objective, alerts, paused. Errors name the file and the JSON
+/// maintenance, objective, alerts, paused. A monitor may instead name a request
+/// saved in a collection: "collection" (its file), "request" (its name or
+/// path), and optionally "environments" (an environments file) and
+/// "environment"; without "policy" it keeps the policy saved with the request.
+/// Errors name the file and the JSON
 /// path ("monitors.json: monitors[2].intervalMs: ..."). The format is described
 /// in docs/files.md.
 namespace MonitorsFileReader {
@@ -45,7 +49,8 @@ inline constexpr double maxIntervalMs = 7.0 * 24 * 3600 * 1000;
 inline constexpr qint64 maxFileBytes = 64 * 1024 * 1024;
 
 /// `environment` overrides the file's "environment" (its name must be one of its environments).
-Result<MonitorsFile> fromJson(const QByteArray &json, const QString &environment = {});
+/// Collections named by monitors are found relative to `folder` (empty: the current folder).
+Result<MonitorsFile> fromJson(const QByteArray &json, const QString &environment = {}, const QString &folder = {});
 Result<MonitorsFile> readFile(const QString &path, const QString &environment = {});
 
 } // namespace MonitorsFileReader

@@ -1,5 +1,8 @@
 #include "core/monitor/monitorsfile.h"
 
+#include "core/collections/collectionjson.h"
+#include "core/policy/presets.h"
+
 #include <QFile>
 #include <QTemporaryDir>
 #include <QTest>
@@ -18,6 +21,7 @@ private Q_SLOTS:
     void badInput_namesThePath();
     void readFile_namesTheFile();
     void maintenanceWindows_containTheirTimes();
+    void collectionRequest_becomesAMonitorWithItsSavedPolicy();
 };
 
 namespace {
@@ -223,6 +227,58 @@ void TestMonitorsFile::maintenanceWindows_containTheirTimes()
     once.toMs = base + 1000;
     QVERIFY(once.contains(base));
     QVERIFY(!once.contains(base + 1000));
+}
+
+void TestMonitorsFile::collectionRequest_becomesAMonitorWithItsSavedPolicy()
+{
+    QTemporaryDir dir;
+    Collection collection;
+    collection.name = QStringLiteral("Shop");
+    CollectionItem folder = CollectionItem::makeFolder(QStringLiteral("Orders"));
+    RequestDraft draft;
+    draft.method = QStringLiteral("POST");
+    draft.urlTemplate = QStringLiteral("https://shop.test/orders");
+    draft.body = QStringLiteral("{}");
+    draft.idempotent = true;
+    folder.items.append(CollectionItem::makeRequest(
+        QStringLiteral("Create"), draft, SavedPolicy::from(*Presets::find(QStringLiteral("aws-standard")))));
+    collection.items.append(folder);
+    QFile out(dir.filePath(QStringLiteral("shop.json")));
+    QVERIFY(out.open(QIODevice::WriteOnly));
+    out.write(CollectionJson::toJson(collection));
+    out.close();
+
+    const QByteArray json = wrap(R"({"name": "create-order", "collection": "shop.json", "request": "Orders/Create",
+        "intervalMs": 5000})");
+    const auto read = MonitorsFileReader::fromJson(json, {}, dir.path());
+    QVERIFY2(read, qPrintable(read.error()));
+    const Monitor &m = read->monitors.constFirst();
+    QCOMPARE(m.name, QStringLiteral("create-order"));
+    QCOMPARE(m.request.method, QByteArray("POST"));
+    QCOMPARE(m.urlTemplate, QStringLiteral("https://shop.test/orders"));
+    QVERIFY(m.request.idempotent);
+    QCOMPARE(m.policy.maxAttempts, Presets::find(QStringLiteral("aws-standard"))->maxAttempts);
+    // A policy of the monitor's own wins over the saved one.
+    const auto none = MonitorsFileReader::fromJson(wrap(R"({"name": "c", "collection": "shop.json",
+        "request": "Create", "intervalMs": 5000, "policy": "none"})"),
+        {}, dir.path());
+    QVERIFY2(none, qPrintable(none.error()));
+    QCOMPARE(none->monitors.constFirst().policy.maxAttempts, 1);
+    // A name that is not there: the error names the field and what the collection has.
+    const auto missing = MonitorsFileReader::fromJson(wrap(R"({"name": "c", "collection": "shop.json",
+        "request": "Orders/Delete", "intervalMs": 5000})"),
+        {}, dir.path());
+    QVERIFY(!missing);
+    QCOMPARE(missing.errorDetail().path, QStringLiteral("monitors[0].collection"));
+    QVERIFY2(
+        missing.error().contains(QStringLiteral("monitors[0].request \"Orders/Delete\"")), qPrintable(missing.error()));
+    QVERIFY2(missing.error().contains(QStringLiteral("Orders/Create")), qPrintable(missing.error()));
+    // Request fields of their own do not go with a saved request.
+    const auto mixed = MonitorsFileReader::fromJson(wrap(R"({"name": "c", "collection": "shop.json",
+        "request": "Create", "url": "https://x.test/", "intervalMs": 5000})"),
+        {}, dir.path());
+    QVERIFY(!mixed);
+    QCOMPARE(mixed.errorDetail().path, QStringLiteral("monitors[0].url"));
 }
 
 QTEST_GUILESS_MAIN(TestMonitorsFile)
