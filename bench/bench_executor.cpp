@@ -25,6 +25,7 @@
 //        bench_executor --serve      (the child: prints "PORT <n>", serves until killed)
 
 #include "bench/processmemory.h"
+#include "bench/serverprocess.h"
 #include "core/executor/retryexecutor.h"
 #include "core/faultserver/faultserver.h"
 #include "core/policy/backoffpolicy.h"
@@ -120,63 +121,6 @@ void waitUntil(const std::function<bool()> &done, int limitMs, const char *what)
             qFatal("timed out after %d ms waiting for %s", limitMs, what);
         QCoreApplication::processEvents(QEventLoop::WaitForMoreEvents);
     }
-}
-
-/// The fault server in a child process.
-class ServerProcess final
-{
-public:
-    bool start()
-    {
-        m_process.setProgram(QCoreApplication::applicationFilePath());
-        m_process.setArguments({QStringLiteral("--serve")});
-        m_process.setProcessChannelMode(QProcess::ForwardedErrorChannel);
-        m_process.start();
-        if (!m_process.waitForStarted(10'000))
-            return false;
-        QByteArray line;
-        QElapsedTimer timer;
-        timer.start();
-        while (!line.endsWith('\n') && timer.elapsed() < 10'000) {
-            if (!m_process.waitForReadyRead(1000))
-                continue;
-            line += m_process.readLine();
-        }
-        if (!line.startsWith("PORT "))
-            return false;
-        m_base = QUrl(QStringLiteral("http://127.0.0.1:%1").arg(line.mid(5).trimmed().toInt()));
-        return true;
-    }
-    ~ServerProcess()
-    {
-        m_process.kill();
-        m_process.waitForFinished(5000);
-    }
-
-    QUrl url(const QString &pathAndQuery) const { return QUrl(m_base.toString() + pathAndQuery); }
-    /// CPU time the server has used so far, in seconds (-1 if it cannot be read).
-    double cpuSeconds() const { return otherProcessCpuSeconds(m_process.processId()); }
-
-private:
-    QProcess m_process;
-    QUrl m_base;
-};
-
-int serve()
-{
-#if defined(Q_OS_LINUX)
-    ::prctl(PR_SET_PDEATHSIG, SIGTERM); // never outlive the benchmark
-#endif
-    FaultServerOptions options;
-    options.maxConnections = 20'000;
-    options.logCapacity = 1000;
-    FaultServer server(options);
-    if (!server.listen()) {
-        qCCritical(lcBench).noquote() << "the fault server cannot listen:" << server.errorString();
-        return 1;
-    }
-    QTextStream(stdout) << "PORT " << server.serverPort() << Qt::endl;
-    return QCoreApplication::exec();
 }
 
 /// Plain QNetworkAccessManager use: `concurrency` GETs in flight, spread over as
@@ -655,7 +599,7 @@ int main(int argc, char *argv[])
     QCoreApplication app(argc, argv);
     raiseFileLimit();
     if (app.arguments().contains(QStringLiteral("--serve")))
-        return serve();
+        return serveFaults();
 
     // One line per retry would measure the terminal, not the executor.
     QLoggingCategory::setFilterRules(QStringLiteral("retrylab.core.*.info=false"));
