@@ -23,6 +23,19 @@ AttemptRecord answered(int status, qint64 announced = 100, qint64 received = 100
     return record;
 }
 
+// A body must say "ok"; 404 is what the caller expects.
+class BodySaysOk final : public ResponseCheck
+{
+public:
+    std::optional<QString> failure(const AttemptRecord &, const QByteArray &body) const override
+    {
+        if (body.contains("ok"))
+            return std::nullopt;
+        return QStringLiteral("the body does not say ok");
+    }
+    bool acceptsStatus(int status) const override { return status == 404; }
+};
+
 BackoffPolicy policy()
 {
     BackoffPolicy p;
@@ -51,6 +64,8 @@ private Q_SLOTS:
     void retryAfter_recordedAndHonouredPerPolicy_data();
     void retryAfter_recordedAndHonouredPerPolicy();
     void redirects_appendedToTheReason();
+    void responseCheck_failsAGoodAnswer_andRetriesWhatMayBeRepeated();
+    void responseCheck_acceptsAStatusTheClassifierRefuses();
 };
 
 void TestAttemptObserver::completeAnswer_isWhatItSays_data()
@@ -286,6 +301,55 @@ void TestAttemptObserver::redirects_appendedToTheReason()
     QCOMPARE(c.reason,
         QStringLiteral("HTTP 200: success; followed 1 redirect(s); Authorization not sent to http://b.test/landing "
                        "(another origin)"));
+}
+
+void TestAttemptObserver::responseCheck_failsAGoodAnswer_andRetriesWhatMayBeRepeated()
+{
+    RequestSpec spec;
+    spec.responseCheck = std::make_shared<BodySaysOk>();
+    AttemptRecord good = answered(200);
+    QCOMPARE(AttemptObserver::conclude(good, AttemptEnd::Response, spec, policy(), "all ok", receivedAt).decision,
+        Classification::Decision::Success);
+
+    AttemptRecord record = answered(200);
+    const Classification c
+        = AttemptObserver::conclude(record, AttemptEnd::Response, spec, policy(), "nope", receivedAt);
+    QCOMPARE(c.decision, Classification::Decision::RetryAfterDelay);
+    QCOMPARE(c.cause, QStringLiteral("condition"));
+    QVERIFY2(c.reason.contains(QStringLiteral("the body does not say ok")), qPrintable(c.reason));
+    QVERIFY(c.repeatable);
+
+    // A POST nobody vouched for is not repeated for a failed condition either.
+    spec.method = "POST";
+    AttemptRecord post = answered(200);
+    post.method = "POST";
+    const Classification p = AttemptObserver::conclude(post, AttemptEnd::Response, spec, policy(), "nope", receivedAt);
+    QCOMPARE(p.decision, Classification::Decision::GiveUp);
+    QCOMPARE(p.cause, QStringLiteral("condition"));
+    QVERIFY(!p.repeatable);
+    spec.idempotent = true;
+    AttemptRecord vouched = answered(200);
+    vouched.method = "POST";
+    QCOMPARE(AttemptObserver::conclude(vouched, AttemptEnd::Response, spec, policy(), "nope", receivedAt).decision,
+        Classification::Decision::RetryAfterDelay);
+}
+
+void TestAttemptObserver::responseCheck_acceptsAStatusTheClassifierRefuses()
+{
+    RequestSpec spec;
+    spec.responseCheck = std::make_shared<BodySaysOk>();
+    AttemptRecord record = answered(404);
+    const Classification c = AttemptObserver::conclude(record, AttemptEnd::Response, spec, policy(), "ok", receivedAt);
+    QCOMPARE(c.decision, Classification::Decision::Success);
+    QVERIFY2(c.reason.contains(QStringLiteral("404")), qPrintable(c.reason));
+    // Accepted, it still has to pass the other conditions.
+    AttemptRecord empty = answered(404);
+    QCOMPARE(AttemptObserver::conclude(empty, AttemptEnd::Response, spec, policy(), "", receivedAt).cause,
+        QStringLiteral("condition"));
+    // Without the check, 404 stays a failure.
+    AttemptRecord plain = answered(404);
+    QCOMPARE(AttemptObserver::conclude(plain, AttemptEnd::Response, RequestSpec{}, policy(), "ok", receivedAt).decision,
+        Classification::Decision::GiveUp);
 }
 
 QTEST_GUILESS_MAIN(TestAttemptObserver)
