@@ -35,6 +35,8 @@ struct StoredAttempt
     /// The response body of a failed attempt, at most HistoryLimits::failureBodyBytes
     /// of it; always empty for a success.
     QByteArray failureBody;
+
+    friend bool operator==(const StoredAttempt &, const StoredAttempt &) = default;
 };
 
 /// One check of a monitor: the logical request with all its attempts.
@@ -55,6 +57,8 @@ struct StoredCheck
     QList<StoredAttempt> attempts;
 
     double durationMs() const { return static_cast<double>(endMs - startMs); }
+
+    friend bool operator==(const StoredCheck &, const StoredCheck &) = default;
 };
 
 /// The state of a monitor, as its checks decided it.
@@ -77,6 +81,8 @@ struct StateEvent
     MonitorState from = MonitorState::Pending;
     MonitorState to = MonitorState::Pending;
     QString reason;
+
+    friend bool operator==(const StateEvent &, const StateEvent &) = default;
 };
 
 namespace HistoryLimits {

@@ -1,0 +1,223 @@
+#include "core/history/checkwriter.h"
+
+#include "core/history/historyencoding.h"
+
+#include <QSqlError>
+
+namespace RetryLab::Core {
+
+namespace {
+
+// Beyond this many checks of one series in one millisecond something is wrong
+// with the clock, not with the monitor.
+constexpr int maxStartShiftMs = 1000;
+
+QVariant optionalInt(const std::optional<int> &value)
+{
+    return value ? QVariant(*value) : QVariant();
+}
+
+QVariant failureBody(const StoredAttempt &attempt)
+{
+    if (attempt.success || attempt.failureBody.isEmpty())
+        return QVariant();
+    return attempt.failureBody.left(HistoryLimits::failureBodyBytes);
+}
+
+} // namespace
+
+CheckWriter::CheckWriter(const QSqlDatabase &db, HistoryInterner &interner)
+    : m_db(db), m_interner(interner), m_checkInsert(db), m_attemptInsert(db), m_eventInsert(db), m_existing(db)
+{ }
+
+bool CheckWriter::prepare()
+{
+    const bool prepared
+        = m_checkInsert.prepare(
+              QStringLiteral("INSERT INTO checks (series, start_ms, duration_ms, flags, attempts, attempts_ok,"
+                             " outcome, final_status, reason, a_success, a_start_off, a_status, a_cause, a_reason,"
+                             " a_decision, a_delay, a_queued, a_connect, a_tls, a_first_byte, a_total, a_bytes, a_body)"
+                             " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+                             " ON CONFLICT (series, start_ms) DO NOTHING"))
+        && m_attemptInsert.prepare(
+            QStringLiteral("INSERT INTO attempts (series, start_ms, idx, flags, start_off, status, cause, reason,"
+                           " decision, delay, queued, connect, tls, first_byte, total, bytes, body)"
+                           " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"))
+        && m_eventInsert.prepare(QStringLiteral(
+            "INSERT INTO state_events (series, at_ms, from_state, to_state, reason) VALUES (?, ?, ?, ?, ?)"))
+        && m_existing.prepare(QStringLiteral(
+            "SELECT duration_ms, flags, attempts, attempts_ok FROM checks WHERE series = ? AND start_ms = ?"));
+    if (!prepared) {
+        for (const QSqlQuery *query : {&m_checkInsert, &m_attemptInsert, &m_eventInsert, &m_existing}) {
+            if (query->lastError().isValid())
+                return failed(*query);
+        }
+    }
+    return prepared;
+}
+
+bool CheckWriter::failed(const QSqlQuery &query)
+{
+    m_lastError = query.lastError().databaseText().simplified();
+    if (m_lastError.isEmpty())
+        m_lastError = query.lastError().text().simplified();
+    return false;
+}
+
+QVariant CheckWriter::text(const QString &value)
+{
+    if (value.isEmpty())
+        return QVariant();
+    const auto id = m_interner.id(HistoryInterner::Table::Texts, value);
+    if (!id) {
+        m_textFailed = true;
+        return QVariant();
+    }
+    return *id;
+}
+
+bool CheckWriter::write(const StoredCheck &check)
+{
+    m_textFailed = false;
+    m_lastError.clear();
+    const auto series = m_interner.series(check.monitor, check.agent);
+    if (!series) {
+        m_lastError = m_interner.lastError();
+        return false;
+    }
+    qint64 startMs = check.startMs;
+    for (int shift = 0;; ++shift, ++startMs) {
+        const Insert inserted = insertCheck(check, *series, startMs);
+        if (inserted == Insert::Failed)
+            return false;
+        if (inserted == Insert::Written)
+            break;
+        if (shift == 0 && sameCheckStored(check, *series))
+            return true;
+        if (!m_lastError.isEmpty())
+            return false;
+        if (shift == maxStartShiftMs) {
+            m_lastError
+                = QStringLiteral("more than %1 checks of one monitor start in one millisecond").arg(maxStartShiftMs);
+            return false;
+        }
+    }
+    const int maintenance = check.maintenance ? HistoryEncoding::maintenanceFlag : 0;
+    for (qsizetype i = 1; i < check.attempts.size(); ++i) {
+        const StoredAttempt &attempt = check.attempts.at(i);
+        QSqlQuery &q = m_attemptInsert;
+        q.bindValue(0, *series);
+        q.bindValue(1, startMs);
+        q.bindValue(2, static_cast<int>(i));
+        q.bindValue(3, HistoryEncoding::flags(attempt.success, false) | maintenance);
+        q.bindValue(4, attempt.startMs - startMs);
+        q.bindValue(5, optionalInt(attempt.status));
+        q.bindValue(6, text(attempt.cause));
+        q.bindValue(7, text(attempt.reason));
+        q.bindValue(8, text(attempt.decision));
+        q.bindValue(9, HistoryEncoding::amount(attempt.delayBeforeMs));
+        q.bindValue(10, HistoryEncoding::amount(attempt.queuedMs));
+        q.bindValue(11, HistoryEncoding::phase(attempt.connectMs));
+        q.bindValue(12, HistoryEncoding::phase(attempt.tlsMs));
+        q.bindValue(13, HistoryEncoding::phase(attempt.firstByteMs));
+        q.bindValue(14, HistoryEncoding::amount(attempt.totalMs));
+        q.bindValue(15, attempt.bytes);
+        q.bindValue(16, failureBody(attempt));
+        if (m_textFailed) {
+            m_lastError = m_interner.lastError();
+            return false;
+        }
+        if (!q.exec())
+            return failed(q);
+    }
+    return true;
+}
+
+CheckWriter::Insert CheckWriter::insertCheck(const StoredCheck &check, qint64 series, qint64 startMs)
+{
+    int succeeded = 0;
+    for (const StoredAttempt &attempt : check.attempts)
+        succeeded += attempt.success ? 1 : 0;
+    QSqlQuery &q = m_checkInsert;
+    q.bindValue(0, series);
+    q.bindValue(1, startMs);
+    q.bindValue(2, check.endMs - check.startMs);
+    q.bindValue(3, HistoryEncoding::flags(check.success, check.maintenance));
+    q.bindValue(4, static_cast<int>(check.attempts.size()));
+    q.bindValue(5, succeeded);
+    q.bindValue(6, text(check.outcome));
+    q.bindValue(7, optionalInt(check.finalStatus));
+    q.bindValue(8, text(check.reason));
+    if (check.attempts.isEmpty()) {
+        for (int column = 9; column <= 22; ++column)
+            q.bindValue(column, QVariant());
+    } else {
+        const StoredAttempt &first = check.attempts.constFirst();
+        q.bindValue(9, first.success ? 1 : 0);
+        q.bindValue(10, first.startMs - startMs);
+        q.bindValue(11, optionalInt(first.status));
+        q.bindValue(12, text(first.cause));
+        q.bindValue(13, text(first.reason));
+        q.bindValue(14, text(first.decision));
+        q.bindValue(15, HistoryEncoding::amount(first.delayBeforeMs));
+        q.bindValue(16, HistoryEncoding::amount(first.queuedMs));
+        q.bindValue(17, HistoryEncoding::phase(first.connectMs));
+        q.bindValue(18, HistoryEncoding::phase(first.tlsMs));
+        q.bindValue(19, HistoryEncoding::phase(first.firstByteMs));
+        q.bindValue(20, HistoryEncoding::amount(first.totalMs));
+        q.bindValue(21, first.bytes);
+        q.bindValue(22, failureBody(first));
+    }
+    if (m_textFailed) {
+        m_lastError = m_interner.lastError();
+        return Insert::Failed;
+    }
+    if (!q.exec()) {
+        failed(q);
+        return Insert::Failed;
+    }
+    return q.numRowsAffected() > 0 ? Insert::Written : Insert::Taken;
+}
+
+bool CheckWriter::sameCheckStored(const StoredCheck &check, qint64 series)
+{
+    int succeeded = 0;
+    for (const StoredAttempt &attempt : check.attempts)
+        succeeded += attempt.success ? 1 : 0;
+    QSqlQuery &q = m_existing;
+    q.bindValue(0, series);
+    q.bindValue(1, check.startMs);
+    if (!q.exec())
+        return failed(q);
+    m_lastError.clear();
+    const bool same = q.next() && q.value(0).toLongLong() == check.endMs - check.startMs
+        && q.value(1).toInt() == HistoryEncoding::flags(check.success, check.maintenance)
+        && q.value(2).toInt() == check.attempts.size() && q.value(3).toInt() == succeeded;
+    q.finish();
+    return same;
+}
+
+bool CheckWriter::write(const StateEvent &event)
+{
+    m_textFailed = false;
+    const auto series = m_interner.series(event.monitor, event.agent);
+    if (!series) {
+        m_lastError = m_interner.lastError();
+        return false;
+    }
+    QSqlQuery &q = m_eventInsert;
+    q.bindValue(0, *series);
+    q.bindValue(1, event.atMs);
+    q.bindValue(2, static_cast<int>(event.from));
+    q.bindValue(3, static_cast<int>(event.to));
+    q.bindValue(4, text(event.reason));
+    if (m_textFailed) {
+        m_lastError = m_interner.lastError();
+        return false;
+    }
+    if (!q.exec())
+        return failed(q);
+    return true;
+}
+
+} // namespace RetryLab::Core

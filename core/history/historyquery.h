@@ -1,0 +1,94 @@
+#pragma once
+
+#include "core/history/historyfigures.h"
+#include "core/history/storedcheck.h"
+#include "core/policy/backoffpolicy.h"
+#include "core/util/result.h"
+
+#include <QList>
+#include <QString>
+#include <QStringList>
+
+#include <memory>
+
+namespace RetryLab::Core {
+
+class HistoryConnection;
+class SeriesReader;
+
+/// The read side of a monitors' history: figures per monitor and agent, the
+/// incidents, an availability objective, and what another policy would have
+/// done. It has a connection of its own, and on SQLite it is a WAL reader: it
+/// never blocks the writer, and sees what was committed when each call began.
+/// Like the store, it belongs to the thread that opened it.
+///
+/// Counting: maintenance checks and their attempts are left out of every figure
+/// (MonitorSummary::maintenanceChecks counts them apart). Where a window reaches
+/// past the raw retention, counts come from the aggregates and the rest from raw
+/// rows only (MonitorSummary::fromAggregates says so).
+class HistoryQuery final
+{
+public:
+    /// A SQLite file or a PostgreSQL URL, as HistoryStore::open takes it. Refuses
+    /// a file that does not exist or is not a history, and a newer schema.
+    static Result<std::unique_ptr<HistoryQuery>> open(const QString &database);
+    ~HistoryQuery();
+    HistoryQuery(const HistoryQuery &) = delete;
+    HistoryQuery &operator=(const HistoryQuery &) = delete;
+
+    QString where() const;
+
+    /// The monitors in the history, sorted by name.
+    Result<QStringList> monitors();
+    /// One summary per monitor and agent with a check in the window, sorted by
+    /// monitor then agent.
+    Result<QList<MonitorSummary>> summaries(const HistoryFilter &filter);
+    /// The seen and hidden incidents (see Incident) of the raw checks in the
+    /// window, per monitor and agent, sorted by start.
+    Result<QList<Incident>> incidents(const HistoryFilter &filter);
+    /// The checks in the window with every attempt, sorted by start.
+    Result<QList<StoredCheck>> checks(const HistoryFilter &filter);
+    /// The state changes in the window (by their time), sorted by time.
+    Result<QList<StateEvent>> stateEvents(const HistoryFilter &filter);
+
+    /// An availability objective (`target` in (0, 1), such as 0.999) of
+    /// `monitor`'s checks, every agent together, over the budget window ending at
+    /// `nowMs`: the error budget left, and the burn rates of the alert's long and
+    /// short windows, which alert when both pass the threshold.
+    Result<ObjectiveStatus> objective(
+        const QString &monitor, double target, qint64 nowMs, const ObjectiveWindows &windows = {});
+
+    /// What `monitor`'s checks that started in [sinceMs, untilMs) would have
+    /// looked like under `policy`. The method: each recorded check time t starts
+    /// a counterfactual check; its attempt k at time t_k takes the outcome and the
+    /// duration of the recorded attempt of that monitor whose start is nearest t_k.
+    /// When none lies within the gap (WhatIfOptions::gapMs; by default twice the
+    /// median interval between recorded checks, at least 60 s), the check is
+    /// unknown: left out and counted. A failure is retried when the policy's
+    /// classifier retries it, for GET (a stored status is the status, a network
+    /// cause the matching Qt error, a failed condition an HTTP 503), until a
+    /// success, maxAttempts or the deadline; the next attempt starts at t_k plus
+    /// the borrowed attempt's duration plus the policy's delay
+    /// (Backoff::delayMs, from a RandomSource seeded with `seed`: the same seed
+    /// gives the same figures). A policy of one attempt is named "none". See
+    /// WhatIfSimulator for the fine print. The result is an estimate.
+    Result<WhatIf> whatIf(const QString &monitor, qint64 sinceMs, qint64 untilMs, const BackoffPolicy &policy,
+        quint64 seed, const WhatIfOptions &options = {});
+
+private:
+    struct Series
+    {
+        qint64 id = 0;
+        QString monitor;
+        QString agent;
+    };
+    HistoryQuery() = default;
+    Result<QList<Series>> series(const QString &monitor, const QString &agent);
+    qint64 rolledUntilMs() const;
+    Result<MonitorSummary> summarize(const Series &series, const HistoryFilter &filter, qint64 rolledUntil);
+
+    std::unique_ptr<HistoryConnection> m_connection;
+    std::unique_ptr<SeriesReader> m_reader;
+};
+
+} // namespace RetryLab::Core

@@ -1,0 +1,58 @@
+#pragma once
+
+#include "core/history/historyfigures.h"
+
+#include <QList>
+#include <QString>
+
+#include <optional>
+
+namespace RetryLab::Core {
+
+/// One check as the incident rules see it (maintenance checks are never given).
+struct IncidentCheck
+{
+    qint64 startMs = 0;
+    qint64 endMs = 0;
+    bool success = false;
+    int attempts = 0;
+    int failedAttempts = 0;
+    QString reason; ///< why a failed check failed
+    /// Of the failed attempts, for a check that succeeded after them.
+    qint64 firstFailedAttemptStartMs = 0;
+    QString firstFailedReason;
+    QString lastFailedReason;
+};
+
+/// Finds the seen and hidden incidents (see Incident) of one series of checks
+/// given in start order. Runs break only at a clean check (one that succeeded
+/// without a failed attempt), so the caller may leave out every clean check but
+/// the one right after a failed or retried one.
+class IncidentFinder final
+{
+public:
+    IncidentFinder(const QString &monitor, const QString &agent) : m_monitor(monitor), m_agent(agent) { }
+
+    void add(const IncidentCheck &check);
+    /// Closes the runs still going and returns every incident, sorted by start.
+    QList<Incident> finish();
+
+    /// Mean time between failures over [spanStartMs, spanEndMs): the time not in
+    /// a seen incident over their number; empty without a seen incident.
+    static std::optional<double> mtbfMs(const QList<Incident> &incidents, qint64 spanStartMs, qint64 spanEndMs);
+    /// Mean duration of the seen incidents that ended; empty without one.
+    static std::optional<double> mttrMs(const QList<Incident> &incidents);
+
+private:
+    void closeFailing(std::optional<qint64> endMs);
+    void closeHidden();
+
+    QString m_monitor;
+    QString m_agent;
+    std::optional<Incident> m_failing;
+    qint64 m_failingLastEndMs = 0;
+    std::optional<Incident> m_hidden;
+    QList<Incident> m_incidents;
+};
+
+} // namespace RetryLab::Core
