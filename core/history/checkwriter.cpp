@@ -1,6 +1,7 @@
 #include "core/history/checkwriter.h"
 
 #include "core/history/historyencoding.h"
+#include "core/history/historyschema.h"
 
 #include <QSqlError>
 
@@ -26,8 +27,9 @@ QVariant failureBody(const StoredAttempt &attempt)
 
 } // namespace
 
-CheckWriter::CheckWriter(const QSqlDatabase &db, HistoryInterner &interner)
-    : m_db(db), m_interner(interner), m_checkInsert(db), m_attemptInsert(db), m_eventInsert(db), m_existing(db)
+CheckWriter::CheckWriter(const QSqlDatabase &db, const SqlDialect &dialect, HistoryInterner &interner)
+    : m_db(db), m_dialect(dialect), m_interner(interner), m_checkInsert(db), m_attemptInsert(db), m_eventInsert(db),
+      m_existing(db)
 { }
 
 bool CheckWriter::prepare()
@@ -102,6 +104,7 @@ bool CheckWriter::write(const StoredCheck &check)
             return false;
         }
     }
+    count(check, *series, startMs);
     const int maintenance = check.maintenance ? HistoryEncoding::maintenanceFlag : 0;
     for (qsizetype i = 1; i < check.attempts.size(); ++i) {
         const StoredAttempt &attempt = check.attempts.at(i);
@@ -195,6 +198,52 @@ bool CheckWriter::sameCheckStored(const StoredCheck &check, qint64 series)
         && q.value(2).toInt() == check.attempts.size() && q.value(3).toInt() == succeeded;
     q.finish();
     return same;
+}
+
+void CheckWriter::count(const StoredCheck &check, qint64 series, qint64 startMs)
+{
+    Totals &totals = m_hours[qMakePair(series, HistoryEncoding::floorTo(startMs, HistoryEncoding::hourMs))];
+    if (check.maintenance) {
+        totals.maintenanceChecks += 1;
+        totals.maintenanceAttempts += check.attempts.size();
+        return;
+    }
+    totals.checks += 1;
+    totals.checksSucceeded += check.success ? 1 : 0;
+    totals.attempts += check.attempts.size();
+    const qint64 durationMs = check.endMs - check.startMs;
+    totals.durationSumMs += durationMs;
+    totals.durationMaxMs = std::max(totals.durationMaxMs, durationMs);
+    for (const StoredAttempt &attempt : check.attempts) {
+        totals.attemptsSucceeded += attempt.success ? 1 : 0;
+        const qint64 total = HistoryEncoding::amount(attempt.totalMs).toLongLong();
+        totals.attemptSum += total;
+        totals.attemptMax = std::max(totals.attemptMax, total);
+    }
+}
+
+bool CheckWriter::finish()
+{
+    if (m_hours.isEmpty())
+        return true;
+    QSqlQuery q(m_db);
+    if (!q.prepare(QStringLiteral("INSERT INTO agg_hour (series, bucket_ms, %1) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?,"
+                                  " ?, ?)%2")
+                       .arg(QLatin1String(HistorySchema::aggregateColumns),
+                           HistorySchema::aggregateMerge(QStringLiteral("agg_hour"), m_dialect))))
+        return failed(q);
+    for (auto it = m_hours.cbegin(); it != m_hours.cend(); ++it) {
+        const Totals &t = it.value();
+        const QList<qint64> values{it.key().first, it.key().second, t.checks, t.checksSucceeded, t.attempts,
+            t.attemptsSucceeded, t.maintenanceChecks, t.maintenanceAttempts, t.durationSumMs, t.durationMaxMs,
+            t.attemptSum, t.attemptMax};
+        for (int i = 0; i < values.size(); ++i)
+            q.bindValue(i, values.at(i));
+        if (!q.exec())
+            return failed(q);
+    }
+    m_hours.clear();
+    return true;
 }
 
 bool CheckWriter::write(const StateEvent &event)

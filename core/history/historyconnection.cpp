@@ -117,8 +117,14 @@ Result<void> HistoryConnection::connect()
         db.setDatabaseName(m_location.path);
         db.setConnectOptions(QStringLiteral("QSQLITE_BUSY_TIMEOUT=%1").arg(m_settings.busyTimeoutMs));
     }
-    if (db.open())
+    if (db.open()) {
+        if (m_location.isPostgres()) {
+            // CREATE ... IF NOT EXISTS and friends say NOTICE on stderr; only trouble should.
+            QSqlQuery quiet(db);
+            quiet.exec(QStringLiteral("SET client_min_messages TO WARNING"));
+        }
         return {};
+    }
     QString why = db.lastError().databaseText().simplified();
     if (why.isEmpty())
         why = db.lastError().text().simplified();

@@ -22,6 +22,22 @@ inline int flags(bool success, bool maintenance)
 
 inline constexpr double perMs = 100.0;
 
+inline constexpr qint64 minuteMs = 60LL * 1000;
+inline constexpr qint64 hourMs = 60 * minuteMs;
+
+/// The start of the bucket of `step` milliseconds that holds `value` (also before 1970).
+inline qint64 floorTo(qint64 value, qint64 step)
+{
+    return value - ((value % step) + step) % step;
+}
+
+/// The first bucket start at or after `value`.
+inline qint64 ceilTo(qint64 value, qint64 step)
+{
+    const qint64 floored = floorTo(value, step);
+    return floored == value ? value : floored + step;
+}
+
 /// A duration that is always there (total, queued, the delay before).
 inline QVariant amount(double ms)
 {

@@ -61,7 +61,7 @@ QString HistoryQuery::where() const
 Result<QList<HistoryQuery::Series>> HistoryQuery::series(const QString &monitor, const QString &agent)
 {
     QSqlQuery query(m_connection->database());
-    query.setForwardOnly(true);
+    query.setForwardOnly(m_connection->dialect().streamsRows());
     QString sql = QStringLiteral("SELECT s.id, m.name, a.name FROM series AS s JOIN monitors AS m ON m.id = s.monitor"
                                  " JOIN agents AS a ON a.id = s.agent WHERE 1 = 1");
     if (!monitor.isEmpty())
@@ -90,7 +90,7 @@ qint64 HistoryQuery::rolledUntilMs() const
 Result<QStringList> HistoryQuery::monitors()
 {
     QSqlQuery query(m_connection->database());
-    query.setForwardOnly(true);
+    query.setForwardOnly(m_connection->dialect().streamsRows());
     if (!query.exec(QStringLiteral("SELECT name FROM monitors ORDER BY name")))
         return Result<QStringList>::failure(
             Tr::tr("the history cannot be read: %1").arg(query.lastError().databaseText()));
@@ -100,46 +100,56 @@ Result<QStringList> HistoryQuery::monitors()
     return names;
 }
 
-Result<MonitorSummary> HistoryQuery::summarize(const Series &series, const HistoryFilter &filter, qint64 rolledUntil)
+Result<SeriesReader::Counts> HistoryQuery::count(
+    qint64 series, qint64 sinceMs, qint64 untilMs, qint64 rolledUntil, bool *fromAggregates)
+{
+    // Before rolledUntil the raw rows are gone: the edges of the window there are
+    // counted from the per-minute aggregates.
+    const auto rolled = m_reader->counts(series, sinceMs, std::min(untilMs, rolledUntil), true);
+    if (!rolled)
+        return rolled;
+    const auto raw = m_reader->counts(series, std::max(sinceMs, rolledUntil), untilMs, false);
+    if (!raw)
+        return raw;
+    if (fromAggregates && rolled->checks + rolled->maintenanceChecks > 0)
+        *fromAggregates = true;
+    SeriesReader::Counts total = *rolled;
+    total += *raw;
+    return total;
+}
+
+Result<MonitorSummary> HistoryQuery::summarize(
+    const Series &series, const HistoryFilter &filter, qint64 rolledUntil, SummaryDetail detail)
 {
     MonitorSummary summary;
     summary.monitor = series.monitor;
     summary.agent = series.agent;
     const qint64 rawSince = std::max(filter.sinceMs, rolledUntil);
     summary.rawSinceMs = rawSince;
-    SeriesReader::Counts counts;
-    if (rawSince < filter.untilMs) {
-        const auto raw = m_reader->rawCounts(series.id, rawSince, filter.untilMs);
-        if (!raw)
-            return raw.errorDetail();
-        counts = *raw;
-    }
-    if (filter.sinceMs < rolledUntil) {
-        const auto rolled = m_reader->aggregateCounts(series.id, filter.sinceMs, std::min(filter.untilMs, rolledUntil));
-        if (!rolled)
-            return rolled.errorDetail();
-        summary.fromAggregates = rolled->checks + rolled->maintenanceChecks > 0;
-        counts += *rolled;
-    }
-    summary.checks = counts.checks;
-    summary.checksSucceeded = counts.checksSucceeded;
-    summary.attempts = counts.attempts;
-    summary.attemptsSucceeded = counts.attemptsSucceeded;
-    summary.maintenanceChecks = counts.maintenanceChecks;
-    summary.checkAvailability = ratio(counts.checksSucceeded, counts.checks);
-    summary.attemptAvailability = ratio(counts.attemptsSucceeded, counts.attempts);
-    summary.attemptsPerCheck = ratio(counts.attempts, counts.checks);
-    if (!counts.firstStartMs || rawSince >= filter.untilMs)
+    const auto counts = count(series.id, filter.sinceMs, filter.untilMs, rolledUntil, &summary.fromAggregates);
+    if (!counts)
+        return counts.errorDetail();
+    summary.checks = counts->checks;
+    summary.checksSucceeded = counts->checksSucceeded;
+    summary.attempts = counts->attempts;
+    summary.attemptsSucceeded = counts->attemptsSucceeded;
+    summary.maintenanceChecks = counts->maintenanceChecks;
+    summary.checkAvailability = ratio(counts->checksSucceeded, counts->checks);
+    summary.attemptAvailability = ratio(counts->attemptsSucceeded, counts->attempts);
+    summary.attemptsPerCheck = ratio(counts->attempts, counts->checks);
+    const auto span = m_reader->rawSpan(series.id, rawSince, filter.untilMs);
+    if (!span)
+        return span.errorDetail();
+    if (!span->has_value())
         return summary;
 
-    const auto checkLatency = m_reader->checkLatency(series.id, rawSince, filter.untilMs);
-    if (!checkLatency)
-        return checkLatency.errorDetail();
-    summary.checkLatency = *checkLatency;
-    const auto attemptLatency = m_reader->attemptLatency(series.id, rawSince, filter.untilMs);
-    if (!attemptLatency)
-        return attemptLatency.errorDetail();
-    summary.attemptLatency = *attemptLatency;
+    if (detail == SummaryDetail::Full) {
+        const auto latencies = m_reader->latencies(series.id, rawSince, filter.untilMs);
+        if (!latencies)
+            return latencies.errorDetail();
+        summary.checkLatency = latencies->checks;
+        summary.attemptLatency = latencies->attempts;
+    }
 
     const auto incidentChecks = m_reader->incidentChecks(series.id, rawSince, filter.untilMs);
     if (!incidentChecks)
@@ -150,12 +160,12 @@ Result<MonitorSummary> HistoryQuery::summarize(const Series &series, const Histo
     const QList<Incident> incidents = finder.finish();
     for (const Incident &incident : incidents)
         (incident.hidden ? summary.hiddenIncidents : summary.incidents) += 1;
-    summary.mtbfMs = IncidentFinder::mtbfMs(incidents, *counts.firstStartMs, *counts.lastEndMs);
+    summary.mtbfMs = IncidentFinder::mtbfMs(incidents, (*span)->firstStartMs, (*span)->lastEndMs);
     summary.mttrMs = IncidentFinder::mttrMs(incidents);
     return summary;
 }
 
-Result<QList<MonitorSummary>> HistoryQuery::summaries(const HistoryFilter &filter)
+Result<QList<MonitorSummary>> HistoryQuery::summaries(const HistoryFilter &filter, SummaryDetail detail)
 {
     const auto found = series(filter.monitor, filter.agent);
     if (!found)
@@ -163,7 +173,7 @@ Result<QList<MonitorSummary>> HistoryQuery::summaries(const HistoryFilter &filte
     const qint64 rolledUntil = rolledUntilMs();
     QList<MonitorSummary> result;
     for (const Series &one : *found) {
-        auto summary = summarize(one, filter, rolledUntil);
+        auto summary = summarize(one, filter, rolledUntil, detail);
         if (!summary)
             return summary.errorDetail();
         if (summary->checks + summary->maintenanceChecks > 0)
@@ -241,29 +251,19 @@ Result<ObjectiveStatus> HistoryQuery::objective(
     const qint64 rolledUntil = rolledUntilMs();
     bool fromAggregates = false;
     // The checks of every agent of the monitor that started in [sinceMs, nowMs).
-    const auto count = [&](qint64 sinceMs) -> Result<SeriesReader::Counts> {
+    const auto countSince = [&](qint64 sinceMs) -> Result<SeriesReader::Counts> {
         SeriesReader::Counts total;
         for (const Series &one : *found) {
-            const qint64 rawSince = std::max(sinceMs, rolledUntil);
-            if (rawSince < nowMs) {
-                const auto raw = m_reader->rawCounts(one.id, rawSince, nowMs);
-                if (!raw)
-                    return raw.errorDetail();
-                total += *raw;
-            }
-            if (sinceMs < rolledUntil) {
-                const auto rolled = m_reader->aggregateCounts(one.id, sinceMs, std::min(nowMs, rolledUntil));
-                if (!rolled)
-                    return rolled.errorDetail();
-                fromAggregates = fromAggregates || rolled->checks > 0;
-                total += *rolled;
-            }
+            const auto counted = count(one.id, sinceMs, nowMs, rolledUntil, &fromAggregates);
+            if (!counted)
+                return counted;
+            total += *counted;
         }
         return total;
     };
     const double budgetRate = 1.0 - target;
     const auto burn = [&](qint64 windowMs) -> Result<BurnRate> {
-        const auto counted = count(nowMs - windowMs);
+        const auto counted = countSince(nowMs - windowMs);
         if (!counted)
             return counted.errorDetail();
         BurnRate rate;
@@ -281,7 +281,7 @@ Result<ObjectiveStatus> HistoryQuery::objective(
     status.nowMs = nowMs;
     status.budgetWindowMs = windows.budgetWindowMs;
     status.burnRateThreshold = windows.burnRateThreshold;
-    const auto budget = count(nowMs - windows.budgetWindowMs);
+    const auto budget = countSince(nowMs - windows.budgetWindowMs);
     if (!budget)
         return budget.errorDetail();
     status.fromAggregates = fromAggregates;

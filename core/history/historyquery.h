@@ -1,6 +1,7 @@
 #pragma once
 
 #include "core/history/historyfigures.h"
+#include "core/history/seriesreader.h"
 #include "core/history/storedcheck.h"
 #include "core/policy/backoffpolicy.h"
 #include "core/util/result.h"
@@ -14,7 +15,6 @@
 namespace RetryLab::Core {
 
 class HistoryConnection;
-class SeriesReader;
 
 /// The read side of a monitors' history: figures per monitor and agent, the
 /// incidents, an availability objective, and what another policy would have
@@ -40,9 +40,16 @@ public:
 
     /// The monitors in the history, sorted by name.
     Result<QStringList> monitors();
+    /// What a summary reads.
+    enum class SummaryDetail {
+        Full,
+        /// No percentiles: they read a row per check of the window; the rest reads
+        /// hourly aggregates and the failed and retried checks.
+        WithoutLatency,
+    };
     /// One summary per monitor and agent with a check in the window, sorted by
     /// monitor then agent.
-    Result<QList<MonitorSummary>> summaries(const HistoryFilter &filter);
+    Result<QList<MonitorSummary>> summaries(const HistoryFilter &filter, SummaryDetail detail = SummaryDetail::Full);
     /// The seen and hidden incidents (see Incident) of the raw checks in the
     /// window, per monitor and agent, sorted by start.
     Result<QList<Incident>> incidents(const HistoryFilter &filter);
@@ -85,7 +92,10 @@ private:
     HistoryQuery() = default;
     Result<QList<Series>> series(const QString &monitor, const QString &agent);
     qint64 rolledUntilMs() const;
-    Result<MonitorSummary> summarize(const Series &series, const HistoryFilter &filter, qint64 rolledUntil);
+    Result<MonitorSummary> summarize(
+        const Series &series, const HistoryFilter &filter, qint64 rolledUntil, SummaryDetail detail);
+    Result<SeriesReader::Counts> count(
+        qint64 series, qint64 sinceMs, qint64 untilMs, qint64 rolledUntil, bool *fromAggregates);
 
     std::unique_ptr<HistoryConnection> m_connection;
     std::unique_ptr<SeriesReader> m_reader;

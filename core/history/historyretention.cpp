@@ -1,5 +1,6 @@
 #include "core/history/historyretention.h"
 
+#include "core/history/historyencoding.h"
 #include "core/history/historyschema.h"
 #include "core/util/coretr.h"
 
@@ -15,69 +16,46 @@ namespace RetryLab::Core {
 
 namespace {
 
-qint64 floorTo(qint64 value, qint64 step)
-{
-    qint64 floored = value - value % step;
-    if (value < 0 && value % step != 0)
-        floored -= step;
-    return floored;
-}
-
 const QString rolledUntilKey = QStringLiteral("rolled_until_ms");
 
 } // namespace
 
 qint64 HistoryRetention::rawCutoff(qint64 nowMs, int rawRetentionDays)
 {
-    return floorTo(nowMs - rawRetentionDays * dayMs, hourMs);
+    return HistoryEncoding::floorTo(nowMs - rawRetentionDays * dayMs, HistoryEncoding::hourMs);
 }
 
-QStringList HistoryRetention::rollupStatements(const QString &table, qint64 bucketMs) const
+QStringList HistoryRetention::rollupStatements() const
 {
-    const QString bucket = QStringLiteral("start_ms - start_ms % %1").arg(bucketMs);
+    const QString bucket = QStringLiteral("start_ms - start_ms % %1").arg(HistoryEncoding::minuteMs);
     const QString counted = QStringLiteral("(flags & 2) = 0");
-    // The checks first: they make the row of every bucket; their retries land in
-    // the bucket of their check's start and add to it.
-    const QString checks
-        = QStringLiteral(
-            "INSERT INTO %1 (series, bucket_ms, checks, checks_ok, attempts, attempts_ok, maintenance_checks,"
-            " maintenance_attempts, duration_sum_ms, duration_max_ms, attempt_sum, attempt_max)"
-            " SELECT series, %2,"
-            " SUM(CASE WHEN %3 THEN 1 ELSE 0 END), SUM(CASE WHEN (flags & 3) = 1 THEN 1 ELSE 0 END),"
-            " SUM(CASE WHEN %3 THEN attempts ELSE 0 END), SUM(CASE WHEN %3 THEN attempts_ok ELSE 0 END),"
-            " SUM(CASE WHEN %3 THEN 0 ELSE 1 END), SUM(CASE WHEN %3 THEN 0 ELSE attempts END),"
-            " SUM(CASE WHEN %3 THEN duration_ms ELSE 0 END), MAX(CASE WHEN %3 THEN duration_ms ELSE 0 END),"
-            " SUM(CASE WHEN %3 THEN COALESCE(a_total, 0) ELSE 0 END),"
-            " MAX(CASE WHEN %3 THEN COALESCE(a_total, 0) ELSE 0 END)"
-            " FROM checks WHERE series = ? AND start_ms < ? GROUP BY series, %2"
-            " ON CONFLICT (series, bucket_ms) DO UPDATE SET checks = %1.checks + excluded.checks,"
-            " checks_ok = %1.checks_ok + excluded.checks_ok, attempts = %1.attempts + excluded.attempts,"
-            " attempts_ok = %1.attempts_ok + excluded.attempts_ok,"
-            " maintenance_checks = %1.maintenance_checks + excluded.maintenance_checks,"
-            " maintenance_attempts = %1.maintenance_attempts + excluded.maintenance_attempts,"
-            " duration_sum_ms = %1.duration_sum_ms + excluded.duration_sum_ms, duration_max_ms = %4,"
-            " attempt_sum = %1.attempt_sum + excluded.attempt_sum, attempt_max = %5")
-              .arg(table, bucket, counted,
-                  m_dialect.greatest(
-                      table + QStringLiteral(".duration_max_ms"), QStringLiteral("excluded.duration_max_ms")),
-                  m_dialect.greatest(table + QStringLiteral(".attempt_max"), QStringLiteral("excluded.attempt_max")));
-    const QString retries
-        = QStringLiteral(
-            "INSERT INTO %1 (series, bucket_ms, checks, checks_ok, attempts, attempts_ok, maintenance_checks,"
-            " maintenance_attempts, duration_sum_ms, duration_max_ms, attempt_sum, attempt_max)"
-            " SELECT series, %2, 0, 0, 0, 0, 0, 0, 0, 0, SUM(COALESCE(total, 0)), MAX(COALESCE(total, 0))"
-            " FROM attempts WHERE series = ? AND start_ms < ? AND %3 GROUP BY series, %2"
-            " ON CONFLICT (series, bucket_ms) DO UPDATE SET attempt_sum = %1.attempt_sum + excluded.attempt_sum,"
-            " attempt_max = %4")
-              .arg(table, bucket, counted,
-                  m_dialect.greatest(table + QStringLiteral(".attempt_max"), QStringLiteral("excluded.attempt_max")));
+    const QString merge = HistorySchema::aggregateMerge(QStringLiteral("agg_minute"), m_dialect);
+    const QString columns = QLatin1String(HistorySchema::aggregateColumns);
+    // The checks first: they make the row of every minute; their retries land in
+    // the minute of their check's start and add to it.
+    const QString checks = QStringLiteral(
+        "INSERT INTO agg_minute (series, bucket_ms, %4) SELECT series, %1,"
+        " SUM(CASE WHEN %2 THEN 1 ELSE 0 END), SUM(CASE WHEN (flags & 3) = 1 THEN 1 ELSE 0 END),"
+        " SUM(CASE WHEN %2 THEN attempts ELSE 0 END), SUM(CASE WHEN %2 THEN attempts_ok ELSE 0 END),"
+        " SUM(CASE WHEN %2 THEN 0 ELSE 1 END), SUM(CASE WHEN %2 THEN 0 ELSE attempts END),"
+        " SUM(CASE WHEN %2 THEN duration_ms ELSE 0 END), MAX(CASE WHEN %2 THEN duration_ms ELSE 0 END),"
+        " SUM(CASE WHEN %2 THEN COALESCE(a_total, 0) ELSE 0 END),"
+        " MAX(CASE WHEN %2 THEN COALESCE(a_total, 0) ELSE 0 END)"
+        " FROM checks WHERE series = ? AND start_ms < ? GROUP BY series, %1%3")
+                               .arg(bucket, counted, merge, columns);
+    const QString retries = QStringLiteral("INSERT INTO agg_minute (series, bucket_ms, %4) SELECT series, %1,"
+                                           " 0, 0, 0, 0, 0, 0, 0, 0, SUM(COALESCE(total, 0)), MAX(COALESCE(total, 0))"
+                                           " FROM attempts WHERE series = ? AND start_ms < ? AND %2"
+                                           " GROUP BY series, %1%3")
+                                .arg(bucket, counted, merge, columns);
     return {checks, retries};
 }
 
 Result<void> HistoryRetention::apply(qint64 nowMs, int rawRetentionDays, int aggregateRetentionDays)
 {
     const qint64 cutoff = rawCutoff(nowMs, rawRetentionDays);
-    const qint64 aggregateCutoff = floorTo(nowMs - aggregateRetentionDays * dayMs, hourMs);
+    const qint64 aggregateCutoff
+        = HistoryEncoding::floorTo(nowMs - aggregateRetentionDays * dayMs, HistoryEncoding::hourMs);
     QSqlQuery query(m_db);
     const auto fail = [&](const QString &statement, QString why = {}) {
         if (why.isEmpty())
@@ -97,8 +75,8 @@ Result<void> HistoryRetention::apply(qint64 nowMs, int rawRetentionDays, int agg
     while (query.next())
         series.append(query.value(0).toLongLong());
 
-    QStringList rawStatements = rollupStatements(QStringLiteral("agg_minute"), minuteMs);
-    rawStatements += rollupStatements(QStringLiteral("agg_hour"), hourMs);
+    // agg_hour already counts these checks: every flush keeps it up.
+    QStringList rawStatements = rollupStatements();
     rawStatements << QStringLiteral("DELETE FROM attempts WHERE series = ? AND start_ms < ?")
                   << QStringLiteral("DELETE FROM checks WHERE series = ? AND start_ms < ?");
     const QStringList agedStatements{

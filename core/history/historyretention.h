@@ -8,8 +8,9 @@
 namespace RetryLab::Core {
 
 /// Rolls raw checks and attempts older than the raw retention into per-minute
-/// and per-hour aggregates and deletes them; deletes aggregates and state
-/// events older than the aggregate retention. The boundary is a whole hour, so
+/// aggregates and deletes them (the per-hour aggregates already count them: the
+/// writer keeps those up); deletes aggregates and state events older than the
+/// aggregate retention. The boundary is a whole hour, so
 /// that a minute or an hour is never half raw, half rolled; `retrylab_meta`
 /// keeps it as `rolled_until_ms`, where readers switch from aggregates to raw
 /// rows. A check stored later with an older start (a backlog written after an
@@ -21,8 +22,6 @@ public:
     HistoryRetention(const QSqlDatabase &db, const SqlDialect &dialect) : m_db(db), m_dialect(dialect) { }
 
     static constexpr qint64 dayMs = 24LL * 3600 * 1000;
-    static constexpr qint64 hourMs = 3600LL * 1000;
-    static constexpr qint64 minuteMs = 60LL * 1000;
 
     Result<void> apply(qint64 nowMs, int rawRetentionDays, int aggregateRetentionDays);
 
@@ -30,7 +29,7 @@ public:
     static qint64 rawCutoff(qint64 nowMs, int rawRetentionDays);
 
 private:
-    QStringList rollupStatements(const QString &table, qint64 bucketMs) const;
+    QStringList rollupStatements() const;
 
     QSqlDatabase m_db;
     SqlDialect m_dialect;

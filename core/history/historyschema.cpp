@@ -38,6 +38,10 @@ QStringList createVersion1()
                        " a_decision INTEGER, a_delay %BIG%, a_queued %BIG%, a_connect %BIG%, a_tls %BIG%,"
                        " a_first_byte %BIG%, a_total %BIG%, a_bytes %BIG%, a_body %BLOB%,"
                        " PRIMARY KEY (series, start_ms))%COMPACT%"),
+        // The failed and the retried checks, for incidents: a few percent of the
+        // rows of a healthy monitor.
+        QStringLiteral("CREATE INDEX checks_trouble ON checks (series, start_ms)"
+                       " WHERE (flags & 2) = 0 AND ((flags & 1) = 0 OR attempts_ok < attempts)"),
         QStringLiteral("CREATE TABLE attempts (series INTEGER NOT NULL, start_ms %BIG% NOT NULL, idx INTEGER NOT NULL,"
                        " flags INTEGER NOT NULL, start_off %BIG%, status INTEGER, cause INTEGER, reason INTEGER,"
                        " decision INTEGER, delay %BIG%, queued %BIG%, connect %BIG%, tls %BIG%, first_byte %BIG%,"
@@ -122,6 +126,20 @@ Result<void> run(QSqlQuery &query, const QString &statement, const QString &wher
 }
 
 } // namespace
+
+QString aggregateMerge(const QString &table, const SqlDialect &dialect)
+{
+    QStringList sets;
+    for (const char *column : {"checks", "checks_ok", "attempts", "attempts_ok", "maintenance_checks",
+             "maintenance_attempts", "duration_sum_ms", "attempt_sum"})
+        sets << QStringLiteral("%2 = %1.%2 + excluded.%2").arg(table, QLatin1String(column));
+    for (const char *column : {"duration_max_ms", "attempt_max"}) {
+        const QString name = QLatin1String(column);
+        sets << name + QStringLiteral(" = ")
+                + dialect.greatest(table + QLatin1Char('.') + name, QStringLiteral("excluded.") + name);
+    }
+    return QStringLiteral(" ON CONFLICT (series, bucket_ms) DO UPDATE SET ") + sets.join(QStringLiteral(", "));
+}
 
 QString metaValue(const QSqlDatabase &db, const QString &name)
 {

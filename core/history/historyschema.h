@@ -29,7 +29,11 @@ namespace RetryLab::Core {
 ///   integer hundredths of a millisecond (10 µs), -1 stored as NULL; a start
 ///   within a check is an offset from the check's start. Small integers take one
 ///   or two bytes, 0 and 1 none.
-/// - `agg_minute` and `agg_hour`: what retention rolls old raw checks into.
+/// - `checks_trouble`: a partial index of the failed and retried checks (maintenance
+///   left out), which is all that incidents read of a healthy monitor.
+/// - `agg_hour`: per-hour counts and durations, kept up by every flush, so that a
+///   month's availability is 720 rows. `agg_minute`: per-minute counts, made by
+///   retention from the raw checks it deletes, for the edges of a window.
 /// - `state_events`: the monitors' state changes.
 namespace HistorySchema {
 
@@ -41,6 +45,14 @@ inline constexpr char formatName[] = "retrylab-history";
 Result<void> prepareForWriting(const QSqlDatabase &db, const SqlDialect &dialect, const QString &where);
 /// Checks that a reader understands the schema: the format, and a version it knows.
 Result<void> checkForReading(const QSqlDatabase &db, const SqlDialect &dialect, const QString &where);
+
+/// The columns of `agg_minute` and `agg_hour` after (series, bucket_ms), in order.
+inline constexpr char aggregateColumns[] = "checks, checks_ok, attempts, attempts_ok, maintenance_checks,"
+                                           " maintenance_attempts, duration_sum_ms, duration_max_ms, attempt_sum,"
+                                           " attempt_max";
+/// The end of an upsert into an aggregate table: a bucket already there adds
+/// the new counts and sums and keeps the larger maxima.
+QString aggregateMerge(const QString &table, const SqlDialect &dialect);
 
 /// A `retrylab_meta` value; empty when absent.
 QString metaValue(const QSqlDatabase &db, const QString &name);

@@ -177,12 +177,13 @@ bool HistoryStore::flush()
         if (!begin.exec(m_connection->dialect().beginWrite())) {
             why = begin.lastError().databaseText().simplified();
         } else {
-            CheckWriter writer(db, *m_interner);
+            CheckWriter writer(db, m_connection->dialect(), *m_interner);
             bool written = writer.prepare();
             for (auto it = m_checks.cbegin(); written && it != m_checks.cend(); ++it)
                 written = writer.write(*it);
             for (auto it = m_events.cbegin(); written && it != m_events.cend(); ++it)
                 written = writer.write(*it);
+            written = written && writer.finish();
             if (!written) {
                 why = writer.lastError();
             } else if (QSqlQuery commit(db); !commit.exec(QStringLiteral("COMMIT"))) {
@@ -195,7 +196,8 @@ bool HistoryStore::flush()
             m_warning.clear();
             return true;
         }
-        QSqlQuery(db).exec(QStringLiteral("ROLLBACK"));
+        if (db.isOpen())
+            QSqlQuery(db).exec(QStringLiteral("ROLLBACK"));
     }
     // Ids the rolled-back transaction added are gone with it.
     m_interner->forget();

@@ -7,6 +7,7 @@
 #include <QSqlError>
 #include <QSqlQuery>
 
+#include <algorithm>
 #include <array>
 
 namespace RetryLab::Core {
@@ -17,16 +18,9 @@ namespace {
 const QString seriesRange = QStringLiteral("series = ? AND start_ms >= ? AND start_ms < ?");
 const QString counted = QStringLiteral("(flags & 2) = 0");
 
-qint64 ceilTo(qint64 value, qint64 step)
-{
-    const qint64 floored = value - ((value % step) + step) % step;
-    return floored == value ? value : floored + step;
-}
-
-qint64 floorTo(qint64 value, qint64 step)
-{
-    return value - ((value % step) + step) % step;
-}
+// Incidents read the troubled checks through the partial index while they are
+// fewer than this; past it one pass over the range costs less than a lookup each.
+constexpr qint64 sparseTroubleLimit = 20'000;
 
 void bindRange(QSqlQuery &query, int times, qint64 series, qint64 sinceMs, qint64 untilMs)
 {
@@ -51,10 +45,6 @@ SeriesReader::Counts &SeriesReader::Counts::operator+=(const Counts &other)
     attempts += other.attempts;
     attemptsSucceeded += other.attemptsSucceeded;
     maintenanceChecks += other.maintenanceChecks;
-    if (other.firstStartMs)
-        firstStartMs = std::min(other.firstStartMs.value(), firstStartMs.value_or(*other.firstStartMs));
-    if (other.lastEndMs)
-        lastEndMs = std::max(other.lastEndMs.value(), lastEndMs.value_or(*other.lastEndMs));
     return *this;
 }
 
@@ -76,7 +66,7 @@ QString SeriesReader::text(const QVariant &id)
         return it.value();
     // Another agent may have added texts since the last read: read them all again.
     QSqlQuery query(m_db);
-    query.setForwardOnly(true);
+    query.setForwardOnly(m_dialect.streamsRows());
     if (query.exec(QStringLiteral("SELECT id, text FROM texts"))) {
         while (query.next())
             m_texts.insert(query.value(0).toLongLong(), query.value(1).toString());
@@ -87,14 +77,14 @@ QString SeriesReader::text(const QVariant &id)
 Result<SeriesReader::Counts> SeriesReader::rawCounts(qint64 series, qint64 sinceMs, qint64 untilMs)
 {
     QSqlQuery query(m_db);
-    query.setForwardOnly(true);
-    query.prepare(QStringLiteral("SELECT COUNT(*), SUM(CASE WHEN %1 THEN 1 ELSE 0 END),"
-                                 " SUM(CASE WHEN (flags & 3) = 1 THEN 1 ELSE 0 END),"
-                                 " SUM(CASE WHEN %1 THEN attempts ELSE 0 END),"
-                                 " SUM(CASE WHEN %1 THEN attempts_ok ELSE 0 END),"
-                                 " MIN(start_ms), MAX(start_ms + duration_ms)"
-                                 " FROM checks WHERE %2")
-                      .arg(counted, seriesRange));
+    query.setForwardOnly(m_dialect.streamsRows());
+    if (!query.prepare(QStringLiteral("SELECT COUNT(*), SUM(CASE WHEN %1 THEN 1 ELSE 0 END),"
+                                      " SUM(CASE WHEN (flags & 3) = 1 THEN 1 ELSE 0 END),"
+                                      " SUM(CASE WHEN %1 THEN attempts ELSE 0 END),"
+                                      " SUM(CASE WHEN %1 THEN attempts_ok ELSE 0 END)"
+                                      " FROM checks WHERE %2")
+                           .arg(counted, seriesRange)))
+        return failure(query);
     bindRange(query, 1, series, sinceMs, untilMs);
     if (!query.exec() || !query.next())
         return failure(query);
@@ -105,105 +95,153 @@ Result<SeriesReader::Counts> SeriesReader::rawCounts(qint64 series, qint64 since
     counts.checksSucceeded = query.value(2).toLongLong();
     counts.attempts = query.value(3).toLongLong();
     counts.attemptsSucceeded = query.value(4).toLongLong();
-    if (!query.value(5).isNull()) {
-        counts.firstStartMs = query.value(5).toLongLong();
-        counts.lastEndMs = query.value(6).toLongLong();
-    }
     return counts;
 }
 
-Result<SeriesReader::Counts> SeriesReader::aggregateCounts(qint64 series, qint64 sinceMs, qint64 untilMs)
+Result<std::optional<SeriesReader::Span>> SeriesReader::rawSpan(qint64 series, qint64 sinceMs, qint64 untilMs)
 {
-    struct Part
-    {
-        QString table;
-        qint64 since;
-        qint64 until;
-    };
-    QList<Part> parts;
-    const qint64 firstHour = ceilTo(sinceMs, HistoryRetention::hourMs);
-    const qint64 lastHour = floorTo(untilMs, HistoryRetention::hourMs);
-    if (firstHour < lastHour) {
-        parts = {{QStringLiteral("agg_minute"), sinceMs, firstHour}, {QStringLiteral("agg_hour"), firstHour, lastHour},
-            {QStringLiteral("agg_minute"), lastHour, untilMs}};
-    } else {
-        parts = {{QStringLiteral("agg_minute"), sinceMs, untilMs}};
-    }
-    Counts counts;
+    // Two walks down the key, not a scan: the first check, and the last one.
     QSqlQuery query(m_db);
-    query.setForwardOnly(true);
-    for (const Part &part : std::as_const(parts)) {
-        if (part.since >= part.until)
-            continue;
-        query.prepare(QStringLiteral("SELECT CAST(SUM(checks) AS BIGINT), CAST(SUM(checks_ok) AS BIGINT),"
-                                     " CAST(SUM(attempts) AS BIGINT), CAST(SUM(attempts_ok) AS BIGINT),"
-                                     " CAST(SUM(maintenance_checks) AS BIGINT)"
-                                     " FROM %1 WHERE series = ? AND bucket_ms >= ? AND bucket_ms < ?")
-                          .arg(part.table));
-        bindRange(query, 1, series, part.since, part.until);
-        if (!query.exec() || !query.next())
+    query.setForwardOnly(m_dialect.streamsRows());
+    Span span;
+    for (const QString &order : {QStringLiteral("ASC"), QStringLiteral("DESC")}) {
+        if (!query.prepare(QStringLiteral("SELECT start_ms, start_ms + duration_ms FROM checks WHERE %1"
+                                          " ORDER BY start_ms %2 LIMIT 1")
+                               .arg(seriesRange, order)))
             return failure(query);
-        counts.checks += query.value(0).toLongLong();
-        counts.checksSucceeded += query.value(1).toLongLong();
-        counts.attempts += query.value(2).toLongLong();
-        counts.attemptsSucceeded += query.value(3).toLongLong();
-        counts.maintenanceChecks += query.value(4).toLongLong();
+        bindRange(query, 1, series, sinceMs, untilMs);
+        if (!query.exec())
+            return failure(query);
+        if (!query.next())
+            return std::optional<Span>();
+        if (order == QLatin1String("ASC"))
+            span.firstStartMs = query.value(0).toLongLong();
+        else
+            span.lastEndMs = query.value(1).toLongLong();
         query.finish();
     }
+    return std::optional<Span>(span);
+}
+
+Result<SeriesReader::Counts> SeriesReader::counts(qint64 series, qint64 sinceMs, qint64 untilMs, bool rolledUp)
+{
+    Counts total;
+    if (sinceMs >= untilMs)
+        return total;
+    const qint64 firstHour = HistoryEncoding::ceilTo(sinceMs, HistoryEncoding::hourMs);
+    const qint64 lastHour = HistoryEncoding::floorTo(untilMs, HistoryEncoding::hourMs);
+    QList<QPair<qint64, qint64>> edges;
+    if (firstHour < lastHour) {
+        const auto hours = bucketCounts(QStringLiteral("agg_hour"), series, firstHour, lastHour);
+        if (!hours)
+            return hours.errorDetail();
+        total += *hours;
+        edges = {{sinceMs, firstHour}, {lastHour, untilMs}};
+    } else {
+        edges = {{sinceMs, untilMs}};
+    }
+    for (const auto &[from, to] : std::as_const(edges)) {
+        if (from >= to)
+            continue;
+        const auto edge
+            = rolledUp ? bucketCounts(QStringLiteral("agg_minute"), series, from, to) : rawCounts(series, from, to);
+        if (!edge)
+            return edge.errorDetail();
+        total += *edge;
+    }
+    return total;
+}
+
+Result<SeriesReader::Counts> SeriesReader::bucketCounts(
+    const QString &table, qint64 series, qint64 sinceMs, qint64 untilMs)
+{
+    QSqlQuery query(m_db);
+    query.setForwardOnly(m_dialect.streamsRows());
+    if (!query.prepare(QStringLiteral("SELECT CAST(SUM(checks) AS BIGINT), CAST(SUM(checks_ok) AS BIGINT),"
+                                      " CAST(SUM(attempts) AS BIGINT), CAST(SUM(attempts_ok) AS BIGINT),"
+                                      " CAST(SUM(maintenance_checks) AS BIGINT)"
+                                      " FROM %1 WHERE series = ? AND bucket_ms >= ? AND bucket_ms < ?")
+                           .arg(table)))
+        return failure(query);
+    bindRange(query, 1, series, sinceMs, untilMs);
+    if (!query.exec() || !query.next())
+        return failure(query);
+    Counts counts;
+    counts.checks = query.value(0).toLongLong();
+    counts.checksSucceeded = query.value(1).toLongLong();
+    counts.attempts = query.value(2).toLongLong();
+    counts.attemptsSucceeded = query.value(3).toLongLong();
+    counts.maintenanceChecks = query.value(4).toLongLong();
     return counts;
 }
 
-Result<LatencyPercentiles> SeriesReader::percentiles(
-    const QString &valuesSql, int placeholders, qint64 series, qint64 sinceMs, qint64 untilMs, double divisor)
+LatencyPercentiles SeriesReader::percentilesOf(std::vector<qint64> &values, double divisor)
 {
-    // Nearest rank: the p-th percentile of n values is the ceil(p * n / 100)-th
-    // smallest. The database ranks; three rows come back.
-    QSqlQuery query(m_db);
-    query.setForwardOnly(true);
-    query.prepare(QStringLiteral("SELECT n, rn, v FROM (SELECT v, ROW_NUMBER() OVER (ORDER BY v) AS rn,"
-                                 " COUNT(*) OVER () AS n FROM (%1) AS u) AS r"
-                                 " WHERE rn = (n * 50 + 99) / 100 OR rn = (n * 90 + 99) / 100"
-                                 " OR rn = (n * 99 + 99) / 100")
-                      .arg(valuesSql));
-    bindRange(query, placeholders, series, sinceMs, untilMs);
-    if (!query.exec())
-        return failure(query);
+    // Nearest rank: the p-th percentile of n values is the ceil(p * n / 100)-th smallest.
     LatencyPercentiles result;
-    while (query.next()) {
-        const qint64 n = query.value(0).toLongLong();
-        const qint64 rank = query.value(1).toLongLong();
-        const double value = static_cast<double>(query.value(2).toLongLong()) / divisor;
-        const std::array<std::pair<int, std::optional<double> *>, 3> wanted{
-            {{50, &result.p50Ms}, {90, &result.p90Ms}, {99, &result.p99Ms}}};
-        for (const auto &[p, slot] : wanted) {
-            if (rank == (n * p + 99) / 100)
-                *slot = value;
-        }
+    const auto n = static_cast<qint64>(values.size());
+    if (n == 0)
+        return result;
+    const std::array<std::pair<int, std::optional<double> *>, 3> wanted{
+        {{50, &result.p50Ms}, {90, &result.p90Ms}, {99, &result.p99Ms}}};
+    for (const auto &[p, slot] : wanted) {
+        const auto nth = values.begin() + ((n * p + 99) / 100 - 1);
+        std::nth_element(values.begin(), nth, values.end());
+        *slot = static_cast<double>(*nth) / divisor;
     }
     return result;
 }
 
-Result<LatencyPercentiles> SeriesReader::checkLatency(qint64 series, qint64 sinceMs, qint64 untilMs)
+Result<SeriesReader::Latencies> SeriesReader::latencies(qint64 series, qint64 sinceMs, qint64 untilMs)
 {
-    return percentiles(QStringLiteral("SELECT duration_ms AS v FROM checks WHERE %1 AND %2").arg(seriesRange, counted),
-        1, series, sinceMs, untilMs, 1.0);
-}
-
-Result<LatencyPercentiles> SeriesReader::attemptLatency(qint64 series, qint64 sinceMs, qint64 untilMs)
-{
-    return percentiles(QStringLiteral("SELECT a_total AS v FROM checks WHERE %1 AND %2 AND a_total IS NOT NULL"
-                                      " UNION ALL SELECT total AS v FROM attempts WHERE %1 AND %2")
-                           .arg(seriesRange, counted),
-        2, series, sinceMs, untilMs, HistoryEncoding::perMs);
+    std::vector<qint64> checkValues;
+    std::vector<qint64> attemptValues;
+    QSqlQuery query(m_db);
+    query.setForwardOnly(m_dialect.streamsRows());
+    if (!query.prepare(
+            QStringLiteral("SELECT duration_ms, a_total FROM checks WHERE %1 AND %2").arg(seriesRange, counted)))
+        return failure(query);
+    bindRange(query, 1, series, sinceMs, untilMs);
+    if (!query.exec())
+        return failure(query);
+    while (query.next()) {
+        checkValues.push_back(query.value(0).toLongLong());
+        if (const QVariant total = query.value(1); !total.isNull())
+            attemptValues.push_back(total.toLongLong());
+    }
+    if (query.lastError().isValid())
+        return failure(query);
+    if (!query.prepare(QStringLiteral("SELECT total FROM attempts WHERE %1 AND %2").arg(seriesRange, counted)))
+        return failure(query);
+    bindRange(query, 1, series, sinceMs, untilMs);
+    if (!query.exec())
+        return failure(query);
+    while (query.next())
+        attemptValues.push_back(query.value(0).toLongLong());
+    Latencies result;
+    result.checks = percentilesOf(checkValues, 1.0);
+    result.attempts = percentilesOf(attemptValues, HistoryEncoding::perMs);
+    return result;
 }
 
 Result<QList<IncidentCheck>> SeriesReader::incidentChecks(qint64 series, qint64 sinceMs, qint64 untilMs)
 {
-    // 1: failed, 2: succeeded after a failed attempt, 0: clean. A clean check is
-    // read only when it ends a run (the check before it was not clean).
-    const QString kind
-        = QStringLiteral("CASE WHEN (flags & 1) = 0 THEN 1 WHEN attempts_ok < attempts THEN 2 ELSE 0 END");
-    // The failed retries first, whole: PostgreSQL streams one query at a time per
+    // The partial index's condition, word for word: SQLite uses the index only
+    // for a query that states it.
+    const QString troubled = QStringLiteral("(flags & 2) = 0 AND ((flags & 1) = 0 OR attempts_ok < attempts)");
+    const QString index = m_dialect.indexedBy(QStringLiteral("checks_trouble"));
+    QSqlQuery query(m_db);
+    query.setForwardOnly(m_dialect.streamsRows());
+    if (!query.prepare(
+            QStringLiteral("SELECT COUNT(*) FROM checks%1 WHERE %2 AND %3").arg(index, seriesRange, troubled)))
+        return failure(query);
+    bindRange(query, 1, series, sinceMs, untilMs);
+    if (!query.exec() || !query.next())
+        return failure(query);
+    const bool sparse = query.value(0).toLongLong() <= sparseTroubleLimit;
+    query.finish();
+
+    // The failed retries, whole: PostgreSQL streams one query at a time per
     // connection, and they are few next to the checks.
     struct FailedRetry
     {
@@ -212,47 +250,66 @@ Result<QList<IncidentCheck>> SeriesReader::incidentChecks(qint64 series, qint64 
         QVariant reason;
     };
     QList<FailedRetry> failedRetries;
-    {
-        QSqlQuery retries(m_db);
-        retries.setForwardOnly(true);
-        retries.prepare(QStringLiteral("SELECT start_ms, start_off, reason FROM attempts WHERE %1 AND (flags & 3) = 0"
-                                       " ORDER BY start_ms, idx")
-                            .arg(seriesRange));
-        bindRange(retries, 1, series, sinceMs, untilMs);
-        if (!retries.exec())
-            return failure(retries);
-        while (retries.next())
-            failedRetries.append({retries.value(0).toLongLong(), retries.value(1).toLongLong(), retries.value(2)});
-    }
+    if (!query.prepare(QStringLiteral("SELECT start_ms, start_off, reason FROM attempts WHERE %1 AND (flags & 3) = 0"
+                                      " ORDER BY start_ms, idx")
+                           .arg(seriesRange)))
+        return failure(query);
+    bindRange(query, 1, series, sinceMs, untilMs);
+    if (!query.exec())
+        return failure(query);
+    while (query.next())
+        failedRetries.append({query.value(0).toLongLong(), query.value(1).toLongLong(), query.value(2)});
+    query.finish();
+
+    // Each troubled check with the start of the counted check after it.
+    const QString columns = QStringLiteral(
+        "start_ms, duration_ms, flags, attempts, attempts_ok, reason, a_success, a_start_off, a_reason");
     QSqlQuery checks(m_db);
-    checks.setForwardOnly(true);
-    checks.prepare(QStringLiteral("SELECT start_ms, duration_ms, kind, attempts, attempts_ok, reason, a_success,"
-                                  " a_start_off, a_reason FROM (SELECT start_ms, duration_ms, attempts, attempts_ok,"
-                                  " reason, a_success, a_start_off, a_reason, %1 AS kind,"
-                                  " LAG(%1) OVER (ORDER BY start_ms) AS previous_kind"
-                                  " FROM checks WHERE %2 AND %3) AS w"
-                                  " WHERE kind <> 0 OR previous_kind <> 0 ORDER BY start_ms")
-                       .arg(kind, seriesRange, counted));
+    checks.setForwardOnly(m_dialect.streamsRows());
+    if (sparse) {
+        if (!checks.prepare(QStringLiteral(
+                "SELECT %1, (SELECT n.start_ms FROM checks AS n WHERE n.series = c.series"
+                " AND n.start_ms > c.start_ms AND n.start_ms < ? AND (n.flags & 2) = 0"
+                " ORDER BY n.start_ms LIMIT 1) AS next_start FROM checks AS c%2 WHERE %3 AND %4 ORDER BY c.start_ms")
+                                .arg(columns, index, seriesRange, troubled)))
+            return failure(checks);
+        checks.addBindValue(untilMs);
+    } else {
+        if (!checks.prepare(
+                QStringLiteral("SELECT %1, next_start FROM (SELECT %1, LEAD(start_ms) OVER (ORDER BY start_ms)"
+                               " AS next_start FROM checks WHERE %2 AND (flags & 2) = 0) AS w"
+                               " WHERE (flags & 1) = 0 OR attempts_ok < attempts ORDER BY start_ms")
+                    .arg(columns, seriesRange)))
+            return failure(checks);
+    }
     bindRange(checks, 1, series, sinceMs, untilMs);
     if (!checks.exec())
         return failure(checks);
-    qsizetype retry = 0;
 
     QList<IncidentCheck> result;
+    qsizetype retry = 0;
+    std::optional<qint64> cleanAfter; // the check after the last troubled one, unless troubled too
+    const auto cleanCheckAt = [](qint64 startMs) {
+        IncidentCheck clean;
+        clean.startMs = startMs;
+        clean.endMs = startMs;
+        clean.success = true;
+        return clean;
+    };
     while (checks.next()) {
         IncidentCheck check;
         check.startMs = checks.value(0).toLongLong();
+        if (cleanAfter && *cleanAfter != check.startMs)
+            result.append(cleanCheckAt(*cleanAfter));
         check.endMs = check.startMs + checks.value(1).toLongLong();
-        const int checkKind = checks.value(2).toInt();
-        check.success = checkKind != 1;
+        check.success = (checks.value(2).toInt() & HistoryEncoding::successFlag) != 0;
         check.attempts = checks.value(3).toInt();
         check.failedAttempts = check.attempts - checks.value(4).toInt();
-        if (checkKind == 1)
-            check.reason = text(checks.value(5));
-        // The failed retries of this check (and skip those of checks not read).
         while (retry < failedRetries.size() && failedRetries.at(retry).checkStartMs < check.startMs)
             ++retry;
-        if (checkKind == 2) {
+        if (!check.success) {
+            check.reason = text(checks.value(5));
+        } else {
             bool first = true;
             const auto failedAttempt = [&](qint64 startMs, const QVariant &reason) {
                 if (first) {
@@ -270,9 +327,12 @@ Result<QList<IncidentCheck>> SeriesReader::incidentChecks(qint64 series, qint64 
                 check.firstFailedAttemptStartMs = check.startMs;
         }
         result.append(check);
+        cleanAfter = checks.value(9).isNull() ? std::nullopt : std::optional<qint64>(checks.value(9).toLongLong());
     }
     if (checks.lastError().isValid())
         return failure(checks);
+    if (cleanAfter)
+        result.append(cleanCheckAt(*cleanAfter));
     return result;
 }
 
@@ -283,11 +343,13 @@ Result<QList<StoredCheck>> SeriesReader::checks(
     QList<QPair<qint64, StoredAttempt>> retries;
     {
         QSqlQuery query(m_db);
-        query.setForwardOnly(true);
-        query.prepare(QStringLiteral("SELECT start_ms, idx, flags, start_off, status, cause, reason, decision, delay,"
-                                     " queued, connect, tls, first_byte, total, bytes, body FROM attempts WHERE %1"
-                                     " ORDER BY start_ms, idx")
-                          .arg(seriesRange));
+        query.setForwardOnly(m_dialect.streamsRows());
+        if (!query.prepare(
+                QStringLiteral("SELECT start_ms, idx, flags, start_off, status, cause, reason, decision, delay,"
+                               " queued, connect, tls, first_byte, total, bytes, body FROM attempts WHERE %1"
+                               " ORDER BY start_ms, idx")
+                    .arg(seriesRange)))
+            return failure(query);
         bindRange(query, 1, series, sinceMs, untilMs);
         if (!query.exec())
             return failure(query);
@@ -313,12 +375,13 @@ Result<QList<StoredCheck>> SeriesReader::checks(
         }
     }
     QSqlQuery checks(m_db);
-    checks.setForwardOnly(true);
-    checks.prepare(
-        QStringLiteral("SELECT start_ms, duration_ms, flags, outcome, final_status, reason, a_success,"
-                       " a_start_off, a_status, a_cause, a_reason, a_decision, a_delay, a_queued, a_connect,"
-                       " a_tls, a_first_byte, a_total, a_bytes, a_body FROM checks WHERE %1 ORDER BY start_ms")
-            .arg(seriesRange));
+    checks.setForwardOnly(m_dialect.streamsRows());
+    if (!checks.prepare(
+            QStringLiteral("SELECT start_ms, duration_ms, flags, outcome, final_status, reason, a_success,"
+                           " a_start_off, a_status, a_cause, a_reason, a_decision, a_delay, a_queued, a_connect,"
+                           " a_tls, a_first_byte, a_total, a_bytes, a_body FROM checks WHERE %1 ORDER BY start_ms")
+                .arg(seriesRange)))
+        return failure(checks);
     bindRange(checks, 1, series, sinceMs, untilMs);
     if (!checks.exec())
         return failure(checks);
@@ -371,9 +434,10 @@ Result<QList<StateEvent>> SeriesReader::events(
     qint64 series, const QString &monitor, const QString &agent, qint64 sinceMs, qint64 untilMs)
 {
     QSqlQuery query(m_db);
-    query.setForwardOnly(true);
-    query.prepare(QStringLiteral("SELECT at_ms, from_state, to_state, reason FROM state_events"
-                                 " WHERE series = ? AND at_ms >= ? AND at_ms < ? ORDER BY at_ms, id"));
+    query.setForwardOnly(m_dialect.streamsRows());
+    if (!query.prepare(QStringLiteral("SELECT at_ms, from_state, to_state, reason FROM state_events"
+                                      " WHERE series = ? AND at_ms >= ? AND at_ms < ? ORDER BY at_ms, id")))
+        return failure(query);
     bindRange(query, 1, series, sinceMs, untilMs);
     if (!query.exec())
         return failure(query);
@@ -400,10 +464,12 @@ Result<void> SeriesReader::replayInputs(qint64 series, qint64 sinceMs, qint64 un
     qint64 poolUntilMs, QList<qint64> *checkStartsMs, QList<ReplayAttempt> *attempts)
 {
     QSqlQuery checks(m_db);
-    checks.setForwardOnly(true);
-    checks.prepare(QStringLiteral("SELECT start_ms, start_ms + a_start_off, a_success, a_status, a_cause, a_reason,"
-                                  " a_total FROM checks WHERE %1 AND %2")
-                       .arg(seriesRange, counted));
+    checks.setForwardOnly(m_dialect.streamsRows());
+    if (!checks.prepare(
+            QStringLiteral("SELECT start_ms, start_ms + a_start_off, a_success, a_status, a_cause, a_reason,"
+                           " a_total FROM checks WHERE %1 AND %2")
+                .arg(seriesRange, counted)))
+        return failure(checks);
     bindRange(checks, 1, series, poolSinceMs, poolUntilMs);
     if (!checks.exec())
         return failure(checks);
@@ -425,10 +491,11 @@ Result<void> SeriesReader::replayInputs(qint64 series, qint64 sinceMs, qint64 un
     if (checks.lastError().isValid())
         return failure(checks);
     QSqlQuery retries(m_db);
-    retries.setForwardOnly(true);
-    retries.prepare(QStringLiteral("SELECT start_ms + start_off, flags, status, cause, reason, total FROM attempts"
-                                   " WHERE %1 AND %2")
-                        .arg(seriesRange, counted));
+    retries.setForwardOnly(m_dialect.streamsRows());
+    if (!retries.prepare(QStringLiteral("SELECT start_ms + start_off, flags, status, cause, reason, total FROM attempts"
+                                        " WHERE %1 AND %2")
+                             .arg(seriesRange, counted)))
+        return failure(retries);
     bindRange(retries, 1, series, poolSinceMs, poolUntilMs);
     if (!retries.exec())
         return failure(retries);

@@ -31,6 +31,18 @@ public:
     QString exclusiveLock() const;
     /// One row, one column: the size of the database in bytes.
     QString sizeQuery() const;
+    /// " INDEXED BY index" after a table in SQLite, which has no statistics to
+    /// prefer a small partial index by; PostgreSQL's planner chooses by itself.
+    QString indexedBy(const QString &index) const
+    {
+        return isPostgres() ? QString() : QStringLiteral(" INDEXED BY ") + index;
+    }
+    /// Whether reads stream rows (QSqlQuery::setForwardOnly). SQLite does, so that
+    /// a month of checks never sits in memory. Qt's PostgreSQL driver streams a
+    /// forward-only query in single-row mode, one query at a time per connection:
+    /// the next query on the connection throws away the rows not yet read. There
+    /// the results are read whole.
+    bool streamsRows() const { return !isPostgres(); }
 
 private:
     Kind m_kind;
