@@ -13,7 +13,7 @@ namespace {
 // with the clock, not with the monitor.
 constexpr int maxStartShiftMs = 1000;
 
-QVariant optionalInt(const std::optional<int> &value)
+QVariant nullableInt(const std::optional<int> &value)
 {
     return value ? QVariant(*value) : QVariant();
 }
@@ -94,7 +94,7 @@ bool CheckWriter::write(const StoredCheck &check)
             return false;
         if (inserted == Insert::Written)
             break;
-        if (shift == 0 && sameCheckStored(check, *series))
+        if (sameCheckStored(check, *series, startMs))
             return true;
         if (!m_lastError.isEmpty())
             return false;
@@ -114,7 +114,7 @@ bool CheckWriter::write(const StoredCheck &check)
         q.bindValue(2, static_cast<int>(i));
         q.bindValue(3, HistoryEncoding::flags(attempt.success, false) | maintenance);
         q.bindValue(4, attempt.startMs - startMs);
-        q.bindValue(5, optionalInt(attempt.status));
+        q.bindValue(5, nullableInt(attempt.status));
         q.bindValue(6, text(attempt.cause));
         q.bindValue(7, text(attempt.reason));
         q.bindValue(8, text(attempt.decision));
@@ -149,7 +149,7 @@ CheckWriter::Insert CheckWriter::insertCheck(const StoredCheck &check, qint64 se
     q.bindValue(4, static_cast<int>(check.attempts.size()));
     q.bindValue(5, succeeded);
     q.bindValue(6, text(check.outcome));
-    q.bindValue(7, optionalInt(check.finalStatus));
+    q.bindValue(7, nullableInt(check.finalStatus));
     q.bindValue(8, text(check.reason));
     if (check.attempts.isEmpty()) {
         for (int column = 9; column <= 22; ++column)
@@ -158,7 +158,7 @@ CheckWriter::Insert CheckWriter::insertCheck(const StoredCheck &check, qint64 se
         const StoredAttempt &first = check.attempts.constFirst();
         q.bindValue(9, first.success ? 1 : 0);
         q.bindValue(10, first.startMs - startMs);
-        q.bindValue(11, optionalInt(first.status));
+        q.bindValue(11, nullableInt(first.status));
         q.bindValue(12, text(first.cause));
         q.bindValue(13, text(first.reason));
         q.bindValue(14, text(first.decision));
@@ -182,14 +182,14 @@ CheckWriter::Insert CheckWriter::insertCheck(const StoredCheck &check, qint64 se
     return q.numRowsAffected() > 0 ? Insert::Written : Insert::Taken;
 }
 
-bool CheckWriter::sameCheckStored(const StoredCheck &check, qint64 series)
+bool CheckWriter::sameCheckStored(const StoredCheck &check, qint64 series, qint64 startMs)
 {
     int succeeded = 0;
     for (const StoredAttempt &attempt : check.attempts)
         succeeded += attempt.success ? 1 : 0;
     QSqlQuery &q = m_existing;
     q.bindValue(0, series);
-    q.bindValue(1, check.startMs);
+    q.bindValue(1, startMs);
     if (!q.exec())
         return failed(q);
     m_lastError.clear();

@@ -50,7 +50,7 @@ private:
 
     enum class Insert { Written, Taken, Failed };
     Insert insertCheck(const StoredCheck &check, qint64 series, qint64 startMs);
-    bool sameCheckStored(const StoredCheck &check, qint64 series);
+    bool sameCheckStored(const StoredCheck &check, qint64 series, qint64 startMs);
     bool failed(const QSqlQuery &query);
     QVariant text(const QString &value);
 

@@ -19,13 +19,19 @@ class HistoryConnection;
 /// The read side of a monitors' history: figures per monitor and agent, the
 /// incidents, an availability objective, and what another policy would have
 /// done. It has a connection of its own, and on SQLite it is a WAL reader: it
-/// never blocks the writer, and sees what was committed when each call began.
-/// Like the store, it belongs to the thread that opened it.
+/// never blocks the writer, and each of its queries sees what was committed when
+/// it began. Like the store, it belongs to the thread that opened it.
 ///
 /// Counting: maintenance checks and their attempts are left out of every figure
 /// (MonitorSummary::maintenanceChecks counts them apart). Where a window reaches
-/// past the raw retention, counts come from the aggregates and the rest from raw
-/// rows only (MonitorSummary::fromAggregates says so).
+/// past the raw retention, the counts there come from the aggregates, and
+/// percentiles, incidents, MTBF and MTTR from the raw rows only
+/// (MonitorSummary::fromAggregates says so).
+///
+/// Measured on 26 million checks (100 monitors, one check each every 10 s for
+/// 30 days, 1.5 GB of SQLite): one monitor's 30-day summary without latency
+/// 35 ms (with percentiles 0.2 to 0.4 s), every monitor's last 24 hours 0.65 to
+/// 0.85 s, a what-if of one monitor's 30 days 0.4 to 0.6 s.
 class HistoryQuery final
 {
 public:

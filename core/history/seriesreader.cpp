@@ -31,7 +31,7 @@ void bindRange(QSqlQuery &query, int times, qint64 series, qint64 sinceMs, qint6
     }
 }
 
-std::optional<int> optionalInt(const QVariant &value)
+std::optional<int> storedInt(const QVariant &value)
 {
     return value.isNull() ? std::nullopt : std::optional<int>(value.toInt());
 }
@@ -359,7 +359,7 @@ Result<QList<StoredCheck>> SeriesReader::checks(
             attempt.index = query.value(1).toInt();
             attempt.success = (query.value(2).toInt() & HistoryEncoding::successFlag) != 0;
             attempt.startMs = checkStart + query.value(3).toLongLong();
-            attempt.status = optionalInt(query.value(4));
+            attempt.status = storedInt(query.value(4));
             attempt.cause = text(query.value(5));
             attempt.reason = text(query.value(6));
             attempt.decision = text(query.value(7));
@@ -398,14 +398,14 @@ Result<QList<StoredCheck>> SeriesReader::checks(
         check.success = (flags & HistoryEncoding::successFlag) != 0;
         check.maintenance = (flags & HistoryEncoding::maintenanceFlag) != 0;
         check.outcome = text(checks.value(3));
-        check.finalStatus = optionalInt(checks.value(4));
+        check.finalStatus = storedInt(checks.value(4));
         check.reason = text(checks.value(5));
         if (!checks.value(6).isNull()) {
             StoredAttempt first;
             first.index = 0;
             first.success = checks.value(6).toInt() != 0;
             first.startMs = check.startMs + checks.value(7).toLongLong();
-            first.status = optionalInt(checks.value(8));
+            first.status = storedInt(checks.value(8));
             first.cause = text(checks.value(9));
             first.reason = text(checks.value(10));
             first.decision = text(checks.value(11));
@@ -482,7 +482,7 @@ Result<void> SeriesReader::replayInputs(qint64 series, qint64 sinceMs, qint64 un
         ReplayAttempt attempt;
         attempt.startMs = checks.value(1).toLongLong();
         attempt.success = checks.value(2).toInt() != 0;
-        attempt.status = optionalInt(checks.value(3));
+        attempt.status = storedInt(checks.value(3));
         attempt.cause = text(checks.value(4));
         attempt.reason = text(checks.value(5));
         attempt.totalMs = HistoryEncoding::fromAmount(checks.value(6));
@@ -503,7 +503,7 @@ Result<void> SeriesReader::replayInputs(qint64 series, qint64 sinceMs, qint64 un
         ReplayAttempt attempt;
         attempt.startMs = retries.value(0).toLongLong();
         attempt.success = (retries.value(1).toInt() & HistoryEncoding::successFlag) != 0;
-        attempt.status = optionalInt(retries.value(2));
+        attempt.status = storedInt(retries.value(2));
         attempt.cause = text(retries.value(3));
         attempt.reason = text(retries.value(4));
         attempt.totalMs = HistoryEncoding::fromAmount(retries.value(5));
