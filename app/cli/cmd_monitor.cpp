@@ -6,6 +6,8 @@
 #include "app/cli/interruptwatcher.h"
 #include "app/cli/subcommand.h"
 #include "core/alerts/alertdispatcher.h"
+#include "core/history/historyquery.h"
+#include "core/history/historystore.h"
 #include "core/metrics/metricsregistry.h"
 #include "core/metrics/metricsserver.h"
 #include "core/metrics/monitormetrics.h"
@@ -18,11 +20,14 @@
 #include <QCoreApplication>
 #include <QDateTime>
 #include <QDir>
+#include <QFileInfo>
 #include <QHash>
 #include <QLoggingCategory>
+#include <QStandardPaths>
 #include <QSysInfo>
 #include <QTimer>
 
+#include <algorithm>
 #include <cmath>
 
 namespace {
@@ -41,6 +46,7 @@ struct OptionTable
     void addTo(QCommandLineParser &parser) const;
 
     QCommandLineOption help;
+    QCommandLineOption db;
     QCommandLineOption metrics;
     QCommandLineOption allow;
     QCommandLineOption agent;
@@ -51,6 +57,11 @@ struct OptionTable
 
 OptionTable::OptionTable()
     : help({QStringLiteral("h"), QStringLiteral("help")}, Tr::tr("Show this help.")),
+      db(QStringLiteral("db"),
+          Tr::tr("Keep the history in this SQLite file, or in PostgreSQL at postgresql://USER@HOST:PORT/DB "
+                 "(shared by several agents). Default: %1.")
+              .arg(QDir::toNativeSeparators(MonitorCommand::defaultDatabase())),
+          Tr::tr("FILE|URL")),
       metrics(QStringLiteral("metrics-listen"),
           Tr::tr("Serve Prometheus metrics at http://HOST:PORT/metrics (loopback only, unless "
                  "--allow-non-loopback; port 0: one the system chooses, printed)."),
@@ -68,11 +79,12 @@ OptionTable::OptionTable()
 
 void OptionTable::addTo(QCommandLineParser &parser) const
 {
-    parser.setApplicationDescription(Tr::tr(
-        "Runs the monitors of a monitors file until --duration ends or it is interrupted (Ctrl+C, SIGTERM),\n"
-        "and prints changes of state and incidents as they happen. Interrupted, it lets the checks in flight end\n"
-        "and exits 0."));
-    parser.addOptions({help, metrics, allow, agent, env, duration, quiet});
+    parser.setApplicationDescription(
+        Tr::tr("Runs the monitors of a monitors file until --duration ends or it is interrupted (Ctrl+C, SIGTERM),\n"
+               "keeping every check and attempt in the history (read it back with retrylab history), and prints\n"
+               "changes of state and incidents as they happen. Interrupted, it lets the checks in flight end,\n"
+               "writes what is left and exits 0."));
+    parser.addOptions({help, db, metrics, allow, agent, env, duration, quiet});
     parser.addPositionalArgument(QStringLiteral("FILE"), Tr::tr("The monitors file (format retrylab-monitors)."));
 }
 
@@ -85,6 +97,9 @@ Core::Result<void> readOptions(
     if (positional.size() > 1)
         return Core::Result<void>::failure(Tr::tr("unexpected argument \"%1\"").arg(positional.at(1)));
     options.file = positional.constFirst();
+    options.database = parser.value(table.db);
+    if (parser.isSet(table.db) && options.database.trimmed().isEmpty())
+        return Core::Result<void>::failure(Tr::tr("--db needs a file or a postgresql:// URL"));
     if (parser.isSet(table.metrics)) {
         const auto listen = Core::MetricsServer::parseListen(parser.value(table.metrics));
         if (!listen)
@@ -154,6 +169,12 @@ QString percent(qint64 part, qint64 whole)
 
 namespace MonitorCommand {
 
+QString defaultDatabase()
+{
+    const QString folder = QStandardPaths::writableLocation(QStandardPaths::AppDataLocation);
+    return QDir(folder.isEmpty() ? QDir::homePath() : folder).filePath(QStringLiteral("history.sqlite"));
+}
+
 Core::Result<Options> parse(const QStringList &arguments)
 {
     return parseOptionTable<Options, OptionTable>(
@@ -168,8 +189,36 @@ int run(const Options &options)
     if (!file)
         return usageError(command, file.error());
 
+    const QString agent = options.agent.isEmpty() ? QSysInfo::machineHostName() : options.agent;
+    QString database = options.database;
+    if (database.isEmpty()) {
+        // The default folder is RetryLab's own: made when missing. A folder the user named must exist.
+        database = defaultDatabase();
+        QDir().mkpath(QFileInfo(database).absolutePath());
+    }
+    auto store = Core::HistoryStore::open(database, agent);
+    if (!store)
+        return usageError(command, Tr::tr("--db: %1").arg(store.error()));
+    std::unique_ptr<Core::HistoryQuery> objectives;
+    if (std::any_of(file->monitors.cbegin(), file->monitors.cend(),
+            [](const Core::Monitor &m) { return m.objective && !m.alerts.isEmpty(); })) {
+        auto query = Core::HistoryQuery::open(database);
+        if (!query)
+            return usageError(command, Tr::tr("--db: %1").arg(query.error()));
+        objectives = std::move(query).value();
+    }
+
     Core::MonitorEngine engine;
-    engine.setAgent(options.agent.isEmpty() ? QSysInfo::machineHostName() : options.agent);
+    engine.setAgent(agent);
+    engine.setHistory(store->get());
+    engine.setObjectiveSource(objectives.get());
+    QObject::connect(&engine, &Core::MonitorEngine::historyWarning, &engine, [&console](const QString &message) {
+        if (message.isEmpty())
+            console.error(Tr::tr("the history is written again"));
+        else
+            console.error(
+                Tr::tr("warning: %1; the checks wait in memory and are written when it works again").arg(message));
+    });
     engine.setMonitors(file->monitors);
 
     engine.setAlertTargets(file->alertTargets);
@@ -227,6 +276,7 @@ int run(const Options &options)
         console.print(QCoreApplication::translate("monitor", "Monitoring %n endpoint(s) from %1 as agent %2", nullptr,
             static_cast<int>(file->monitors.size()))
                           .arg(QDir::toNativeSeparators(options.file), engine.agent()));
+        console.print(Tr::tr("History in %1").arg((*store)->where()));
     }
     if (metricsServer.isListening())
         console.print(Tr::tr("Prometheus metrics at %1").arg(metricsServer.url().toString()));
@@ -244,6 +294,15 @@ int run(const Options &options)
         });
     QCoreApplication::exec();
 
+    if ((*store)->backlog() > 0) {
+        console.error(Tr::tr("warning: %1 checks and changes of state could not be written to the history: %2")
+                          .arg((*store)->backlog())
+                          .arg((*store)->warning()));
+    }
+    if ((*store)->droppedChecks() > 0) {
+        console.error(Tr::tr("warning: %1 checks were dropped while the history could not be written")
+                          .arg((*store)->droppedChecks()));
+    }
     if (!options.quiet) {
         for (const Core::Monitor &monitor : file->monitors) {
             const Tally t = tallies.value(monitor.name);

@@ -9,13 +9,15 @@
 #include <optional>
 
 /// `retrylab monitor FILE [options]`: the monitors of a monitors file, for as
-/// long as --duration says or until interrupted.
+/// long as --duration says or until interrupted, with every check kept in the
+/// history database.
 namespace RetryLab::Cli::MonitorCommand {
 
 struct Options
 {
     QString help; ///< --help: the text to print instead of running
     QString file;
+    QString database; ///< --db: a SQLite file or a postgresql:// URL; empty: the default file
     /// --metrics-listen HOST:PORT: where /metrics is served; none: not served.
     std::optional<QHostAddress> metricsAddress;
     quint16 metricsPort = 0;
@@ -28,5 +30,7 @@ struct Options
 
 Core::Result<Options> parse(const QStringList &arguments);
 int run(const Options &options);
+/// Where the history goes without --db: history.sqlite in the application's data folder.
+QString defaultDatabase();
 
 } // namespace RetryLab::Cli::MonitorCommand

@@ -41,5 +41,6 @@ int runCompare(const QStringList &arguments);
 int runExportLocust(const QStringList &arguments);
 int runImportLocust(const QStringList &arguments);
 int runMonitor(const QStringList &arguments);
+int runHistory(const QStringList &arguments);
 
 } // namespace RetryLab::Cli

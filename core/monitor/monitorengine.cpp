@@ -1,12 +1,16 @@
 #include "core/monitor/monitorengine.h"
 
 #include "core/alerts/alertdispatcher.h"
+#include "core/collections/requesttemplate.h"
 #include "core/executor/retryexecutor.h"
+#include "core/history/historyquery.h"
+#include "core/history/historystore.h"
 #include "core/metrics/monitormetrics.h"
 #include "core/monitor/monitorschedule.h"
 #include "core/scenario/scenario.h"
 #include "core/util/clock.h"
 #include "core/util/coretr.h"
+#include "core/util/durationtext.h"
 
 #include <QDateTime>
 #include <QLoggingCategory>
@@ -51,21 +55,22 @@ StoredAttempt storedAttemptOf(const AttemptRecord &record)
     return a;
 }
 
-MonitorEngine::MonitorEngine(QObject *parent) : QObject(parent), m_clock(&SteadyClock::instance())
+MonitorEngine::MonitorEngine(QObject *parent)
+    : QObject(parent), m_clock(&SteadyClock::instance()), m_keyToken(RequestTemplate::newKeyToken())
 {
     m_timer.setSingleShot(true);
     m_timer.setTimerType(Qt::PreciseTimer);
     connect(&m_timer, &QTimer::timeout, this, &MonitorEngine::handleTimer);
+    connect(&m_flushTimer, &QTimer::timeout, this, &MonitorEngine::flushHistory);
+    connect(&m_retentionTimer, &QTimer::timeout, this, &MonitorEngine::applyRetention);
+    connect(&m_burnRateTimer, &QTimer::timeout, this, &MonitorEngine::checkBurnRates);
     m_stopGrace.setSingleShot(true);
     connect(&m_stopGrace, &QTimer::timeout, this, [this] {
         if (m_alerts && m_alerts->pendingDeliveries() > 0) {
             qCWarning(lcMonitorEngine) << "stopping with" << m_alerts->pendingDeliveries()
                                        << "alert deliveries still on their way";
         }
-        if (m_stopping && m_byRequest.isEmpty() && m_running) {
-            m_running = false;
-            Q_EMIT stopped();
-        }
+        finishStopping(true);
     });
 }
 
@@ -116,8 +121,10 @@ void MonitorEngine::start()
         m_alerts->setTargets(m_alertTargets);
         // A stop waits for the alerts on their way; the dispatcher counts one as done
         // once its signal has gone out, so the engine looks again just after.
-        const auto lookAgain
-            = [this] { QMetaObject::invokeMethod(this, &MonitorEngine::finishStopping, Qt::QueuedConnection); };
+        const auto lookAgain = [this] {
+            QMetaObject::invokeMethod(
+                this, [this] { finishStopping(); }, Qt::QueuedConnection);
+        };
         connect(m_alerts, &AlertDispatcher::delivered, this, lookAgain);
         connect(m_alerts, &AlertDispatcher::failed, this, lookAgain);
     }
@@ -134,6 +141,13 @@ void MonitorEngine::start()
     }
     qCDebug(lcMonitorEngine) << "started" << m_entries.size() << "monitors";
     armTimer();
+    if (m_store) {
+        m_flushTimer.start(flushIntervalMs);
+        m_retentionTimer.start(retentionIntervalMs);
+        applyRetention();
+    }
+    if (m_objectives)
+        m_burnRateTimer.start(burnRateIntervalMs);
 }
 
 void MonitorEngine::stop()
@@ -147,15 +161,88 @@ void MonitorEngine::stop()
     finishStopping();
 }
 
-void MonitorEngine::finishStopping()
+void MonitorEngine::finishStopping(bool graceOver)
 {
     if (!m_stopping || !m_running || !m_byRequest.isEmpty())
         return;
-    if (m_alerts && m_alerts->pendingDeliveries() > 0)
-        return; // deliveryFinished() calls again
+    if (!graceOver && m_alerts && m_alerts->pendingDeliveries() > 0)
+        return; // delivered() or failed() calls again
     m_stopGrace.stop();
+    m_flushTimer.stop();
+    m_retentionTimer.stop();
+    m_burnRateTimer.stop();
+    flushHistory();
     m_running = false;
     Q_EMIT stopped();
+}
+
+void MonitorEngine::flushHistory()
+{
+    if (!m_store)
+        return;
+    const bool written = m_store->flush();
+    if (m_metrics) {
+        m_metrics->setHistoryBacklog(m_store->backlog());
+        const qint64 dropped = m_store->droppedChecks();
+        if (dropped > m_droppedReported)
+            m_metrics->addHistoryDropped(dropped - m_droppedReported);
+    }
+    m_droppedReported = m_store->droppedChecks();
+    const QString warning = written ? QString() : m_store->warning();
+    if (warning != m_historyWarning) {
+        m_historyWarning = warning;
+        Q_EMIT historyWarning(warning);
+    }
+}
+
+void MonitorEngine::applyRetention()
+{
+    if (m_store && !m_store->applyRetention(nowMs()))
+        qCWarning(lcMonitorEngine).noquote() << "rolling up the history failed:" << m_store->warning();
+}
+
+void MonitorEngine::checkBurnRates()
+{
+    if (!m_objectives)
+        return;
+    const qint64 now = nowMs();
+    for (const Entry &entry : m_entries) {
+        if (!entry.monitor.objective || entry.monitor.alerts.isEmpty())
+            continue;
+        const auto status = m_objectives->objective(entry.monitor.name, *entry.monitor.objective, now);
+        if (!status) {
+            qCWarning(lcMonitorEngine).noquote()
+                << "the burn rate of" << entry.monitor.name << "cannot be read:" << status.error();
+            continue;
+        }
+        const bool burning = status->alerting;
+        const bool was = m_burning.contains(entry.monitor.name);
+        if (burning == was)
+            continue;
+        if (!burning) {
+            m_burning.remove(entry.monitor.name);
+            continue;
+        }
+        m_burning.insert(entry.monitor.name);
+        AlertEvent event;
+        event.kind = AlertEvent::Kind::BurnRate;
+        event.monitor = entry.monitor.name;
+        event.agent = m_agent;
+        event.atMs = now;
+        event.burnRate = status->longWindow.rate.value_or(0.0);
+        event.burnThreshold = status->burnRateThreshold;
+        event.longWindowMs = status->longWindow.windowMs;
+        event.shortWindowMs = status->shortWindow.windowMs;
+        event.objective = status->target;
+        event.reason = Tr::tr("the error budget of the objective %1 burns %2 times too fast over the last %3 (and %4 "
+                              "times over the last %5)")
+                           .arg(status->target)
+                           .arg(status->longWindow.rate.value_or(0.0), 0, 'f', 1)
+                           .arg(DurationText::format(double(status->longWindow.windowMs)))
+                           .arg(status->shortWindow.rate.value_or(0.0), 0, 'f', 1)
+                           .arg(DurationText::format(double(status->shortWindow.windowMs)));
+        raise(entry, event);
+    }
 }
 
 void MonitorEngine::schedule(int index, qint64 atMs)
@@ -230,7 +317,9 @@ void MonitorEngine::startCheck(int index, qint64 dueMs)
 
     RequestSpec spec = entry.monitor.request;
     ++entry.checks;
-    const QString key = entry.monitor.name + QLatin1Char('-') + QString::number(entry.checks);
+    // New for every run: a server that outlives this one has seen the keys of the last.
+    const QString key
+        = m_keyToken + QLatin1Char('-') + entry.monitor.name + QLatin1Char('-') + QString::number(entry.checks);
     spec.url = Scenario::resolveUrl(entry.monitor.urlTemplate, QUrl(), key);
     spec.seed = entry.seed;
     spec.seedStream = entry.checks;
@@ -295,6 +384,8 @@ void MonitorEngine::handleRequestFinished(const RequestResult &result)
     entry.attempts = {};
     if (m_metrics)
         m_metrics->recordCheck(check.monitor, check.success, check.durationMs() / 1000.0);
+    if (m_store)
+        m_store->append(check);
     Q_EMIT checkFinished(check);
     trackIncidents(entry, check);
 
@@ -364,6 +455,8 @@ void MonitorEngine::applyChange(Entry &entry, const std::optional<MonitorStateMa
                              << monitorStateName(change->to) << change->reason;
     if (m_metrics)
         m_metrics->setState(event.monitor, monitorStateName(event.to));
+    if (m_store)
+        m_store->append(event);
     Q_EMIT stateChanged(event);
     raise(entry, AlertEvent::stateChange(event));
 }

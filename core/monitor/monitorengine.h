@@ -11,6 +11,7 @@
 #include <QHash>
 #include <QObject>
 #include <QPointer>
+#include <QSet>
 #include <QString>
 #include <QTimer>
 
@@ -23,6 +24,8 @@ namespace RetryLab::Core {
 
 class AlertDispatcher;
 class Clock;
+class HistoryQuery;
+class HistoryStore;
 class MonitorMetrics;
 class RetryExecutor;
 
@@ -62,6 +65,17 @@ public:
     /// Where checks, attempts, states and certificate expiries are counted for
     /// Prometheus (`--metrics-listen`); not owned, may be null.
     void setMetrics(MonitorMetrics *metrics) { m_metrics = metrics; }
+    /// Where every check and change of state is kept; not owned, may be null. The
+    /// store belongs to the engine's thread. Writes go in batches (flushIntervalMs)
+    /// and once more when the engine stops; raw rows past the retention are rolled
+    /// up at start and every hour.
+    void setHistory(HistoryStore *store) { m_store = store; }
+    static constexpr int flushIntervalMs = 1000;
+    static constexpr int retentionIntervalMs = 3'600'000;
+    /// What the burn rates of monitors with an objective are read from (every
+    /// burnRateIntervalMs); a burn rate over its threshold raises an alert. Not owned.
+    void setObjectiveSource(HistoryQuery *query) { m_objectives = query; }
+    static constexpr int burnRateIntervalMs = 60'000;
     /// The dispatcher of the alerts, once started (its signals tell of deliveries).
     AlertDispatcher *alerts() const { return m_alerts; }
 
@@ -101,6 +115,9 @@ Q_SIGNALS:
     void incidentStarted(const RetryLab::Core::MonitorIncident &incident);
     /// An incident, or a hidden one, ended.
     void incidentEnded(const RetryLab::Core::MonitorIncident &incident);
+    /// Writing the history failed (the checks wait in memory, see HistoryStore),
+    /// or works again after it failed (an empty message).
+    void historyWarning(const QString &message);
     /// Every check in flight at stop() has ended.
     void stopped();
 
@@ -137,7 +154,10 @@ private:
     void startCheck(int index, qint64 dueMs);
     void handleAttemptFinished(const AttemptRecord &record);
     void handleRequestFinished(const RequestResult &result);
-    void finishStopping();
+    void finishStopping(bool graceOver = false);
+    void flushHistory();
+    void applyRetention();
+    void checkBurnRates();
     void trackIncidents(const Entry &entry, const StoredCheck &check);
     void raise(const Entry &entry, const AlertEvent &event);
     void applyChange(Entry &entry, const std::optional<MonitorStateMachine::Change> &change, qint64 atMs);
@@ -145,6 +165,7 @@ private:
 
     QString m_agent;
     const Clock *m_clock = nullptr;
+    QString m_keyToken; ///< the start of every {id} of this engine's checks
     int m_concurrencyLimit = 512;
     std::vector<Entry> m_entries;
     QHash<QString, int> m_byName;
@@ -155,6 +176,14 @@ private:
     QList<AlertTarget> m_alertTargets;
     AlertDispatcher *m_alerts = nullptr;
     MonitorMetrics *m_metrics = nullptr;
+    HistoryStore *m_store = nullptr;
+    HistoryQuery *m_objectives = nullptr;
+    QTimer m_flushTimer;
+    QTimer m_retentionTimer;
+    QTimer m_burnRateTimer;
+    QString m_historyWarning;
+    qint64 m_droppedReported = 0;
+    QSet<QString> m_burning; ///< monitors whose burn rate alert holds now
     IncidentTracker m_incidents;
     bool m_running = false;
     bool m_stopping = false;

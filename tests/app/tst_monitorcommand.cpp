@@ -7,6 +7,9 @@
 
 #include "core/faultserver/faultserver.h"
 
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QNetworkAccessManager>
 #include <QNetworkReply>
 #include <QProcess>
@@ -15,6 +18,8 @@
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
+
+#include <signal.h>
 
 using namespace RetryLab::Core;
 using namespace CommandTesting;
@@ -31,6 +36,11 @@ private Q_SLOTS:
     void sigterm_endsTheChecksInFlightAndExits0();
     void metrics_areServedOnLoopbackAndPassPromtool();
     void metrics_refuseANonLoopbackAddress();
+    void history_readsBackWhatTheMonitorKept();
+    void history_badInput_exits2NamingIt_data();
+    void history_badInput_exits2NamingIt();
+    void sigkill_losesNothingAlreadyWritten();
+    void defaultDatabase_isInTheDataFolder();
 
 private:
     QString writeFile(const QByteArray &monitors);
@@ -51,6 +61,8 @@ void TestMonitorCommand::initTestCase()
     QVERIFY2(m_server.listen(), qPrintable(m_server.errorString()));
     QVERIFY2(m_https.listen(), qPrintable(m_https.errorString()));
     QVERIFY(m_dir.isValid());
+    // The default history of the programs this suite starts goes here, never to the user's.
+    qputenv("XDG_DATA_HOME", m_dir.filePath(QStringLiteral("data")).toUtf8());
 }
 
 QString TestMonitorCommand::writeFile(const QByteArray &monitors)
@@ -210,6 +222,156 @@ void TestMonitorCommand::metrics_refuseANonLoopbackAddress()
         = run({QStringLiteral("monitor"), path, QStringLiteral("--metrics-listen"), QStringLiteral("127.0.0.1")});
     QCOMPARE(garbage.exitCode, 2);
     QVERIFY2(garbage.err.contains(QStringLiteral("--metrics-listen")), qPrintable(garbage.err));
+}
+
+void TestMonitorCommand::history_readsBackWhatTheMonitorKept()
+{
+    const QString db = m_dir.filePath(QStringLiteral("kept.sqlite"));
+    const QString path = writeFile(R"({"name": "outage", "url": "SERVER/fail/3?key=history-outage", "intervalMs": 200,
+        "policy": "none", "downAfter": 2},
+        {"name": "retried", "url": "SERVER/fail/1?key={id}", "intervalMs": 200,
+         "policy": {"preset": "aws-standard", "overrides": {"baseDelayMs": 10}}})");
+    const Outcome monitored = run({QStringLiteral("monitor"), path, QStringLiteral("--db"), db,
+        QStringLiteral("--duration"), QStringLiteral("3"), QStringLiteral("--agent"), QStringLiteral("east")});
+    QVERIFY2(monitored.exitCode == 0, qPrintable(monitored.err));
+
+    const Outcome json
+        = run({QStringLiteral("history"), QStringLiteral("--db"), db, QStringLiteral("--since"), QStringLiteral("1h"),
+            QStringLiteral("--what-if"), QStringLiteral("none"), QStringLiteral("--format"), QStringLiteral("json")});
+    QVERIFY2(json.exitCode == 0, qPrintable(json.err));
+    const QJsonObject root = QJsonDocument::fromJson(json.out.toUtf8()).object();
+    QCOMPARE(root.value(QStringLiteral("format")).toString(), QStringLiteral("retrylab-history"));
+    const QJsonArray monitors = root.value(QStringLiteral("monitors")).toArray();
+    QCOMPARE(monitors.size(), 2);
+    QJsonObject outage;
+    QJsonObject retried;
+    for (const QJsonValue &m : monitors) {
+        const QJsonObject o = m.toObject();
+        QCOMPARE(o.value(QStringLiteral("agent")).toString(), QStringLiteral("east"));
+        (o.value(QStringLiteral("name")).toString() == QLatin1String("outage") ? outage : retried) = o;
+    }
+    QVERIFY(outage.value(QStringLiteral("checks")).toInt() >= 5);
+    QCOMPARE(
+        outage.value(QStringLiteral("checks")).toInt() - outage.value(QStringLiteral("checksSucceeded")).toInt(), 3);
+    const QJsonArray outageIncidents = outage.value(QStringLiteral("incidents")).toArray();
+    QCOMPARE(outageIncidents.size(), 1);
+    QVERIFY(!outageIncidents.at(0).toObject().value(QStringLiteral("hidden")).toBool());
+    QVERIFY(outageIncidents.at(0).toObject().value(QStringLiteral("end")).isString());
+    // Every check of "retried" succeeded after one failed attempt: one long hidden incident.
+    const QJsonObject availability = retried.value(QStringLiteral("availability")).toObject();
+    QCOMPARE(availability.value(QStringLiteral("checks")).toDouble(), 1.0);
+    QCOMPARE(availability.value(QStringLiteral("attempts")).toDouble(), 0.5);
+    QCOMPARE(retried.value(QStringLiteral("attempts")).toInt(), 2 * retried.value(QStringLiteral("checks")).toInt());
+    QCOMPARE(
+        retried.value(QStringLiteral("attemptsSucceeded")).toInt(), retried.value(QStringLiteral("checks")).toInt());
+    const QJsonArray hidden = retried.value(QStringLiteral("incidents")).toArray();
+    QCOMPARE(hidden.size(), 1);
+    QVERIFY(hidden.at(0).toObject().value(QStringLiteral("hidden")).toBool());
+    // Without retries, the same night: each check takes the failed first attempt nearest to it.
+    const QJsonObject whatIf = retried.value(QStringLiteral("whatIf")).toObject();
+    QCOMPARE(whatIf.value(QStringLiteral("policy")).toString(), QStringLiteral("none"));
+    QVERIFY(whatIf.value(QStringLiteral("estimate")).toBool());
+    QCOMPARE(whatIf.value(QStringLiteral("attemptsPerCheck")).toDouble(), 1.0);
+    QVERIFY2(whatIf.value(QStringLiteral("availability")).toObject().value(QStringLiteral("checks")).toDouble() < 0.5,
+        qPrintable(json.out));
+
+    const Outcome text = run({QStringLiteral("history"), QStringLiteral("--db"), db, QStringLiteral("--monitor"),
+        QStringLiteral("retried"), QStringLiteral("--what-if"), QStringLiteral("none"), QStringLiteral("--objective"),
+        QStringLiteral("0.999")});
+    QVERIFY2(text.exitCode == 0, qPrintable(text.err));
+    QVERIFY2(text.out.contains(QStringLiteral("hidden incident")), qPrintable(text.out));
+    QVERIFY2(text.out.contains(QStringLiteral("what-if none (an estimate)")), qPrintable(text.out));
+    QVERIFY2(text.out.contains(QStringLiteral("objective 99.900 %")), qPrintable(text.out));
+    QVERIFY2(!text.out.contains(QStringLiteral("outage")), qPrintable(text.out));
+
+    const Outcome csv = run(
+        {QStringLiteral("history"), QStringLiteral("--db"), db, QStringLiteral("--format"), QStringLiteral("csv")});
+    QVERIFY2(csv.exitCode == 0, qPrintable(csv.err));
+    const QList<QStringList> rows = parseCsv(csv.out.toUtf8());
+    QCOMPARE(rows.size(), 3);
+    QCOMPARE(rows.at(0).at(0), QStringLiteral("monitor"));
+    QVERIFY(rows.at(0).contains(QStringLiteral("availabilityAttempts")));
+}
+
+void TestMonitorCommand::history_badInput_exits2NamingIt_data()
+{
+    QTest::addColumn<QStringList>("arguments");
+    QTest::addColumn<QString>("words");
+    QTest::addRow("missing database") << QStringList{QStringLiteral("--db"), QStringLiteral("/nonexistent/h.sqlite")}
+                                      << "/nonexistent";
+    QTest::addRow("damaged database") << QStringList{QStringLiteral("--db"), QStringLiteral("DAMAGED")} << "damaged";
+    QTest::addRow("bad since") << QStringList{QStringLiteral("--since"), QStringLiteral("yesterday")} << "--since";
+    QTest::addRow("until before since") << QStringList{QStringLiteral("--since"), QStringLiteral("1h"),
+        QStringLiteral("--until"), QStringLiteral("2h")}
+                                        << "--until";
+    QTest::addRow("unknown policy") << QStringList{QStringLiteral("--what-if"), QStringLiteral("nope")} << "--what-if";
+    QTest::addRow("objective 1") << QStringList{QStringLiteral("--objective"), QStringLiteral("1")} << "--objective";
+    QTest::addRow("format") << QStringList{QStringLiteral("--format"), QStringLiteral("xml")} << "--format";
+    QTest::addRow("refusing PostgreSQL") << QStringList{QStringLiteral("--db"),
+        QStringLiteral("postgresql://nobody@127.0.0.1:1/none")}
+                                         << "127.0.0.1:1";
+}
+
+void TestMonitorCommand::history_badInput_exits2NamingIt()
+{
+    QFETCH(QStringList, arguments);
+    QFETCH(QString, words);
+    const QString damaged = m_dir.filePath(QStringLiteral("damaged.sqlite"));
+    write(damaged, QByteArray("SQLite format 3") + QByteArray(5000, 'x'));
+    for (QString &a : arguments) {
+        if (a == QLatin1String("DAMAGED"))
+            a = damaged;
+    }
+    const Outcome o = run(QStringList{QStringLiteral("history")} + arguments);
+    QCOMPARE(o.exitCode, 2);
+    QVERIFY2(o.err.contains(words), qPrintable(o.err));
+    // Refused, never replaced.
+    QCOMPARE(read(damaged).left(15), QByteArray("SQLite format 3"));
+}
+
+void TestMonitorCommand::sigkill_losesNothingAlreadyWritten()
+{
+    const QString db = m_dir.filePath(QStringLiteral("killed.sqlite"));
+    const QString path = writeFile(R"({"name": "k", "url": "SERVER/status/200", "intervalMs": 100, "policy": "none"})");
+    QProcess process;
+    process.start(QStringLiteral(RETRYLAB_BINARY), {QStringLiteral("monitor"), path, QStringLiteral("--db"), db});
+    QVERIFY(process.waitForStarted());
+    QByteArray out;
+    QTRY_VERIFY_WITH_TIMEOUT((out += process.readAllStandardOutput()).contains("k  pending -> up"), 30'000);
+    // Past two flushes of the history (one a second), then killed without a chance to write more.
+    const auto checksIn = [&db]() -> int {
+        const Outcome json = run({QStringLiteral("history"), QStringLiteral("--db"), db, QStringLiteral("--format"),
+            QStringLiteral("json")});
+        const QJsonArray monitors
+            = QJsonDocument::fromJson(json.out.toUtf8()).object().value(QStringLiteral("monitors")).toArray();
+        return monitors.isEmpty() ? 0 : monitors.at(0).toObject().value(QStringLiteral("checks")).toInt();
+    };
+    int before = 0;
+    QTRY_VERIFY_WITH_TIMEOUT((before = checksIn()) >= 5, 30'000);
+    ::kill(pid_t(process.processId()), SIGKILL);
+    QVERIFY(process.waitForFinished(10'000));
+    QVERIFY(checksIn() >= before);
+    // The file is whole, and a new monitor takes over the lock the killed one left.
+    const Outcome again = run({QStringLiteral("monitor"), path, QStringLiteral("--db"), db,
+        QStringLiteral("--duration"), QStringLiteral("1")});
+    QVERIFY2(again.exitCode == 0, qPrintable(again.err));
+    QVERIFY(checksIn() > before);
+}
+
+void TestMonitorCommand::defaultDatabase_isInTheDataFolder()
+{
+    const QString path = writeFile(R"({"name": "d", "url": "SERVER/status/200", "intervalMs": 200, "policy": "none"})");
+    const Outcome o = run({QStringLiteral("monitor"), path, QStringLiteral("--duration"), QStringLiteral("1")});
+    QVERIFY2(o.exitCode == 0, qPrintable(o.err));
+    QVERIFY2(o.out.contains(m_dir.filePath(QStringLiteral("data"))), qPrintable(o.out));
+    const Outcome history = run({QStringLiteral("history"), QStringLiteral("--format"), QStringLiteral("csv")});
+    QVERIFY2(history.exitCode == 0, qPrintable(history.err));
+    QVERIFY2(history.out.contains(QStringLiteral("\r\nd,")), qPrintable(history.out));
+    // A folder the user names must exist: it is not made for them.
+    const Outcome missing = run({QStringLiteral("monitor"), path, QStringLiteral("--db"),
+        m_dir.filePath(QStringLiteral("no/such/folder/h.sqlite")), QStringLiteral("--duration"), QStringLiteral("1")});
+    QCOMPARE(missing.exitCode, 2);
+    QVERIFY2(missing.err.contains(QStringLiteral("no/such/folder")), qPrintable(missing.err));
 }
 
 QTEST_GUILESS_MAIN(TestMonitorCommand)
