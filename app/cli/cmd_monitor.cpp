@@ -131,7 +131,7 @@ QString timeText(qint64 utcMs)
     return QDateTime::fromMSecsSinceEpoch(utcMs, Qt::UTC).toString(Qt::ISODate);
 }
 
-QString incidentLine(const Core::MonitorIncident &incident)
+QString incidentLine(const Core::Incident &incident)
 {
     const QString span = incident.endMs
         ? Tr::tr("%1 to %2 (%3)")
@@ -253,12 +253,12 @@ int run(const Options &options)
         }
     });
     QObject::connect(
-        &engine, &Core::MonitorEngine::incidentStarted, &engine, [&console](const Core::MonitorIncident &incident) {
+        &engine, &Core::MonitorEngine::incidentStarted, &engine, [&console](const Core::Incident &incident) {
             console.print(Tr::tr("%1  %2  incident started: %3")
                               .arg(timeText(incident.startMs), incident.monitor, incident.firstError));
         });
     QObject::connect(&engine, &Core::MonitorEngine::incidentEnded, &engine,
-        [&console](const Core::MonitorIncident &incident) { console.print(incidentLine(incident)); });
+        [&console](const Core::Incident &incident) { console.print(incidentLine(incident)); });
 
     InterruptWatcher interrupts;
     if (!interrupts.isActive())

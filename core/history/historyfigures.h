@@ -1,6 +1,7 @@
 #pragma once
 
 #include <QList>
+#include <QMetaType>
 #include <QString>
 
 #include <limits>
@@ -50,6 +51,7 @@ struct Incident
     QString lastError;
     qint64 checks = 0; ///< the checks of the run
     qint64 attempts = 0; ///< every attempt of those checks
+    qint64 failedAttempts = 0; ///< the failed ones among them
     bool hidden = false;
 };
 
@@ -159,3 +161,5 @@ struct WhatIf
 };
 
 } // namespace RetryLab::Core
+
+Q_DECLARE_METATYPE(RetryLab::Core::Incident)

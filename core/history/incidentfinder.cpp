@@ -1,6 +1,7 @@
 #include "core/history/incidentfinder.h"
 
 #include <algorithm>
+#include <utility>
 
 namespace RetryLab::Core {
 
@@ -19,6 +20,7 @@ void IncidentFinder::add(const IncidentCheck &check)
         m_failing->lastError = check.reason;
         m_failing->checks += 1;
         m_failing->attempts += check.attempts;
+        m_failing->failedAttempts += check.failedAttempts;
         m_failingLastEndMs = std::max(m_failingLastEndMs, check.endMs);
         return;
     }
@@ -39,6 +41,7 @@ void IncidentFinder::add(const IncidentCheck &check)
     m_hidden->lastError = check.lastFailedReason;
     m_hidden->checks += 1;
     m_hidden->attempts += check.attempts;
+    m_hidden->failedAttempts += check.failedAttempts;
     m_hidden->endMs = std::max(m_hidden->endMs.value_or(check.endMs), check.endMs);
 }
 
@@ -60,6 +63,11 @@ void IncidentFinder::closeHidden()
     m_hidden->durationMs = *m_hidden->endMs - m_hidden->startMs;
     m_incidents.append(*m_hidden);
     m_hidden.reset();
+}
+
+QList<Incident> IncidentFinder::takeEnded()
+{
+    return std::exchange(m_incidents, {});
 }
 
 QList<Incident> IncidentFinder::finish()

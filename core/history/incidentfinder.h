@@ -36,6 +36,10 @@ public:
     void add(const IncidentCheck &check);
     /// Closes the runs still going and returns every incident, sorted by start.
     QList<Incident> finish();
+    /// Followed as checks arrive: the seen incident going on now, if any, and the
+    /// incidents that ended since the last call (in the order they ended).
+    const std::optional<Incident> &failing() const { return m_failing; }
+    QList<Incident> takeEnded();
 
     /// Mean time between failures over [spanStartMs, spanEndMs): the time not in
     /// a seen incident over their number; empty without a seen incident.

@@ -1,62 +1,40 @@
 #pragma once
 
+#include "core/history/historyfigures.h"
+#include "core/history/incidentfinder.h"
 #include "core/history/storedcheck.h"
 
 #include <QHash>
-#include <QMetaType>
+#include <QList>
 #include <QString>
 
 #include <optional>
 
 namespace RetryLab::Core {
 
-/// A stretch of time when a monitor's endpoint failed. An incident is a run of
-/// failed checks: from the first one's start to the start of the next good
-/// check. A hidden incident is a run of good checks each of which needed a
-/// failed attempt first (the retries hid the fault from the client): from the
-/// first failed attempt's start to the end of the run's last check. The same
-/// definitions as the history's figures (HistoryQuery); checks in a maintenance
-/// window are left out of both.
-struct MonitorIncident
-{
-    QString monitor;
-    QString agent;
-    qint64 startMs = 0;
-    std::optional<qint64> endMs; ///< none while it lasts
-    bool hidden = false;
-    QString firstError;
-    QString lastError;
-    int checks = 0;
-    int attempts = 0; ///< attempts during it, good ones included
-    int failedAttempts = 0;
-};
-
 /// Follows monitors' checks as they end and says when an incident opens and
-/// when it, or a hidden one, closes: what `retrylab monitor` prints live and
-/// what raises an alert on a hidden incident. Pure logic.
+/// which incidents, seen or hidden (see Incident), have ended: what `retrylab
+/// monitor` prints live and what raises the alert on a hidden incident. The
+/// rules are the history's own (IncidentFinder), one finder per monitor and
+/// agent; checks in a maintenance window are left out. Pure logic.
 class IncidentTracker final
 {
 public:
     struct Update
     {
-        std::optional<MonitorIncident> opened; ///< an incident began with this check
-        std::optional<MonitorIncident> closed; ///< an incident or a hidden one ended before this check
-        std::optional<MonitorIncident> closedHidden; ///< a hidden one ended (when an incident opens at once)
+        std::optional<Incident> opened; ///< a seen incident began with this check
+        QList<Incident> ended; ///< incidents, seen or hidden, that this check ended, in order
     };
 
     Update checkFinished(const StoredCheck &check);
-    /// The incident of `monitor` that is open now, if any.
-    std::optional<MonitorIncident> open(const QString &monitor) const;
+    /// The seen incident of `monitor` going on now, if any (of any agent).
+    std::optional<Incident> open(const QString &monitor) const;
+
+    /// A stored check as the incident rules read it.
+    static IncidentCheck incidentCheckOf(const StoredCheck &check);
 
 private:
-    struct Runs
-    {
-        std::optional<MonitorIncident> incident;
-        std::optional<MonitorIncident> hidden;
-    };
-    QHash<QString, Runs> m_runs; ///< by monitor and agent
+    QHash<QString, IncidentFinder> m_finders; ///< by monitor and agent
 };
 
 } // namespace RetryLab::Core
-
-Q_DECLARE_METATYPE(RetryLab::Core::MonitorIncident)

@@ -408,10 +408,7 @@ void MonitorEngine::handleRequestFinished(const RequestResult &result)
 void MonitorEngine::trackIncidents(const Entry &entry, const StoredCheck &check)
 {
     const IncidentTracker::Update update = m_incidents.checkFinished(check);
-    for (const auto *ended : {&update.closedHidden, &update.closed}) {
-        if (!*ended)
-            continue;
-        const MonitorIncident &incident = **ended;
+    for (const Incident &incident : update.ended) {
         Q_EMIT incidentEnded(incident);
         if (!incident.hidden)
             continue;
@@ -422,8 +419,8 @@ void MonitorEngine::trackIncidents(const Entry &entry, const StoredCheck &check)
         event.atMs = incident.endMs.value_or(check.endMs);
         event.incidentStartMs = incident.startMs;
         event.incidentEndMs = incident.endMs.value_or(0);
-        event.failedAttempts = incident.failedAttempts;
-        event.retriedChecks = incident.checks;
+        event.failedAttempts = static_cast<int>(incident.failedAttempts);
+        event.retriedChecks = static_cast<int>(incident.checks);
         event.reason = Tr::tr("%1 checks succeeded only after %2 failed attempts; first error: %3")
                            .arg(incident.checks)
                            .arg(incident.failedAttempts)

@@ -112,9 +112,9 @@ Q_SIGNALS:
     void checkFinished(const RetryLab::Core::StoredCheck &check);
     void stateChanged(const RetryLab::Core::StateEvent &event);
     /// A run of failed checks began (IncidentTracker).
-    void incidentStarted(const RetryLab::Core::MonitorIncident &incident);
+    void incidentStarted(const RetryLab::Core::Incident &incident);
     /// An incident, or a hidden one, ended.
-    void incidentEnded(const RetryLab::Core::MonitorIncident &incident);
+    void incidentEnded(const RetryLab::Core::Incident &incident);
     /// Writing the history failed (the checks wait in memory, see HistoryStore),
     /// or works again after it failed (an empty message).
     void historyWarning(const QString &message);

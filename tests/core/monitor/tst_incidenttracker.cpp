@@ -52,33 +52,38 @@ void TestIncidentTracker::failedChecks_openAndCloseAnIncident()
     const auto opened = t.checkFinished(check(1000, "xx"));
     QVERIFY(opened.opened);
     QCOMPARE(opened.opened->startMs, 1000);
-    QCOMPARE(opened.opened->firstError, QStringLiteral("fault at 1000"));
+    QCOMPARE(opened.opened->firstError, QStringLiteral("fault at 1100")); // the failed check's reason
     QVERIFY(!t.checkFinished(check(2000, "xx")).opened);
     QVERIFY(t.open(QStringLiteral("m")));
     const auto closed = t.checkFinished(check(3000, "o"));
-    QVERIFY(closed.closed);
-    QCOMPARE(closed.closed->startMs, 1000);
-    QCOMPARE(closed.closed->endMs, std::optional<qint64>(3000));
-    QCOMPARE(closed.closed->checks, 2);
-    QCOMPARE(closed.closed->attempts, 4);
-    QCOMPARE(closed.closed->lastError, QStringLiteral("fault at 2100"));
-    QVERIFY(!closed.closed->hidden);
+    QCOMPARE(closed.ended.size(), 1);
+    const Incident &incident = closed.ended.constFirst();
+    QCOMPARE(incident.startMs, 1000);
+    QCOMPARE(incident.endMs, std::optional<qint64>(3000));
+    QCOMPARE(incident.durationMs, 2000);
+    QCOMPARE(incident.checks, 2);
+    QCOMPARE(incident.attempts, 4);
+    QCOMPARE(incident.failedAttempts, 4);
+    QCOMPARE(incident.lastError, QStringLiteral("fault at 2100"));
+    QVERIFY(!incident.hidden);
     QVERIFY(!t.open(QStringLiteral("m")));
 }
 
 void TestIncidentTracker::retriedChecks_makeAHiddenIncident()
 {
     IncidentTracker t;
-    QVERIFY(!t.checkFinished(check(0, "xo")).closed);
-    QVERIFY(!t.checkFinished(check(1000, "xxo")).closed);
+    QVERIFY(t.checkFinished(check(0, "xo")).ended.isEmpty());
+    QVERIFY(t.checkFinished(check(1000, "xxo")).ended.isEmpty());
     const auto closed = t.checkFinished(check(2000, "o"));
-    QVERIFY(closed.closed);
-    QVERIFY(closed.closed->hidden);
-    QCOMPARE(closed.closed->startMs, 0);
-    QCOMPARE(closed.closed->endMs, std::optional<qint64>(1300));
-    QCOMPARE(closed.closed->checks, 2);
-    QCOMPARE(closed.closed->failedAttempts, 3);
-    QCOMPARE(closed.closed->attempts, 5);
+    QCOMPARE(closed.ended.size(), 1);
+    const Incident &hidden = closed.ended.constFirst();
+    QVERIFY(hidden.hidden);
+    QCOMPARE(hidden.startMs, 0);
+    QCOMPARE(hidden.endMs, std::optional<qint64>(1300));
+    QCOMPARE(hidden.checks, 2);
+    QCOMPARE(hidden.failedAttempts, 3);
+    QCOMPARE(hidden.attempts, 5);
+    QCOMPARE(hidden.firstError, QStringLiteral("fault at 0"));
     QVERIFY(!closed.opened);
 }
 
@@ -87,8 +92,9 @@ void TestIncidentTracker::hiddenThenFailed_closesTheHiddenOneAndOpensAnIncident(
     IncidentTracker t;
     t.checkFinished(check(0, "xo"));
     const auto update = t.checkFinished(check(1000, "xxx"));
-    QVERIFY(update.closedHidden);
-    QCOMPARE(update.closedHidden->endMs, std::optional<qint64>(200));
+    QCOMPARE(update.ended.size(), 1);
+    QVERIFY(update.ended.constFirst().hidden);
+    QCOMPARE(update.ended.constFirst().endMs, std::optional<qint64>(200));
     QVERIFY(update.opened);
     QCOMPARE(update.opened->startMs, 1000);
 }
@@ -109,7 +115,8 @@ void TestIncidentTracker::monitorsAndAgents_areTrackedApart()
     QVERIFY(t.checkFinished(check(0, "x", QStringLiteral("a"), QStringLiteral("west"))).opened);
     QVERIFY(t.checkFinished(check(0, "x", QStringLiteral("b"), QStringLiteral("east"))).opened);
     const auto closed = t.checkFinished(check(500, "o", QStringLiteral("a"), QStringLiteral("east")));
-    QCOMPARE(closed.closed->agent, QStringLiteral("east"));
+    QCOMPARE(closed.ended.size(), 1);
+    QCOMPARE(closed.ended.constFirst().agent, QStringLiteral("east"));
     QVERIFY(t.open(QStringLiteral("b")));
 }
 

@@ -245,7 +245,7 @@ void TestMonitorEngine::stateChangesAndHiddenIncidents_reachTheWebhook()
     engine.start();
     // clean-after: two failed checks (down, an incident), then good ones (up, the incident ends).
     QTRY_VERIFY_WITH_TIMEOUT(ended.size() >= 1, 20'000);
-    const auto incident = ended.constFirst().constFirst().value<MonitorIncident>();
+    const auto incident = ended.constFirst().constFirst().value<Incident>();
     QCOMPARE(incident.monitor, QStringLiteral("clean-after"));
     QVERIFY(!incident.hidden);
     QCOMPARE(incident.checks, 2);
@@ -300,7 +300,7 @@ void TestMonitorEngine::hiddenIncident_endsWithACleanCheckAndIsRaised()
     QSignalSpy ended(&engine, &MonitorEngine::incidentEnded);
     engine.start();
     QTRY_VERIFY_WITH_TIMEOUT(ended.size() >= 1, 20'000);
-    const auto hidden = ended.constFirst().constFirst().value<MonitorIncident>();
+    const auto hidden = ended.constFirst().constFirst().value<Incident>();
     QVERIFY(hidden.hidden);
     QCOMPARE(hidden.monitor, QStringLiteral("flaky"));
     QCOMPARE(hidden.checks, 2);
