@@ -16,13 +16,17 @@
 #  10. herd simulator, a million clients in one run                 bench_herdsimulator --million
 #  11. fault server holding 10,000 idle keep-alive connections       scripts/bench-connections.py
 #  12. backoff timers with the window live (1,000 requests)          bench_windowtimers
+#  13. monitor engine: 10,000 endpoints at a 10 s interval, 5 min     bench_monitor --part engine
+#  14. monitor history: 100 monitors x 30 days (26 M checks)          bench_monitor --part history
 #
-# Usage: scripts/bench.sh [--quick] [--out FILE]
-#   --quick   fewer repetitions and shorter load runs (a smoke run, not for bench/README.md)
+# Usage: scripts/bench.sh [--quick] [--only-monitor] [--out FILE]
+#   --quick          fewer repetitions and shorter load runs (a smoke run, not for bench/README.md)
+#   --only-monitor   run 13 and 14 only, and put their figures into the results file that is there
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 quick=0
+only_monitor=0
 out=bench/results.json
 while (($#)); do
     case "$1" in
@@ -30,12 +34,16 @@ while (($#)); do
         quick=1
         shift
         ;;
+    --only-monitor)
+        only_monitor=1
+        shift
+        ;;
     --out)
         out=${2:?--out needs a file}
         shift 2
         ;;
     -h | --help)
-        sed -n '2,21p' "$0" | sed 's/^# \{0,1\}//'
+        sed -n '2,25p' "$0" | sed 's/^# \{0,1\}//'
         exit 0
         ;;
     *)
@@ -49,7 +57,11 @@ done
 
 build_dir=build-bench
 cmake --preset bench >/dev/null
-cmake --build --preset bench
+if ((only_monitor)); then
+    cmake --build build-bench -j2 --target bench_monitor
+else
+    cmake --build --preset bench
+fi
 
 work=$(mktemp -d)
 server_pid=""
@@ -65,6 +77,30 @@ echo "== machine: $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg)"
 load_before=$(cut -d' ' -f1 /proc/loadavg)
 quick_flag=()
 ((quick)) && quick_flag=(--quick)
+
+monitor_rows='
+    def f(d): (. * pow(10; d) | round) / pow(10; d);
+    ("| 13 | monitor engine: \(."13_monitor_engine".monitors) endpoints on the fault server every \(."13_monitor_engine".intervalMs / 1000) s for \(."13_monitor_engine".durationS | f(0)) s, a fifth retried | \(."13_monitor_engine".checks) checks (\(."13_monitor_engine".checksPerSecond | f(0))/s, \(."13_monitor_engine".attemptsPerCheck | f(2)) attempts each); CPU \(."13_monitor_engine".cpuMicrosecondsPerCheck | f(0)) us per check (\(."13_monitor_engine".coresBusy | f(2)) cores); peak RSS \(."13_monitor_engine".peakResidentKiB / 1024 | f(0)) MiB, \(."13_monitor_engine".bytesPerMonitor / 1024 | f(1)) KiB per monitor; late start p50 \(."13_monitor_engine".lateP50Ms | f(1)) ms, p99 \(."13_monitor_engine".lateP99Ms | f(1)) ms, max \(."13_monitor_engine".lateMaxMs | f(0)) ms | p99 < 50 ms |"),
+    ("| 14 | monitor history: \(."14_monitor_history".monitors) monitors x \(."14_monitor_history".days) days at 10 s, SQLite | \(."14_monitor_history".checks) checks written at \(."14_monitor_history".checksWrittenPerSecond | f(0))/s; \(."14_monitor_history".bytesPerAttempt | f(1)) bytes per stored attempt; one monitor'"'"'s \(."14_monitor_history".days) days (availability, \(."14_monitor_history".oneMonitorIncidents) incidents) \(."14_monitor_history".oneMonitorWindowMs | f(1)) ms (with percentiles \(."14_monitor_history".oneMonitorWindowWithPercentilesMs | f(0)) ms); every monitor'"'"'s 24 h \(."14_monitor_history".allMonitorsDayMs | f(0)) ms (with percentiles \(."14_monitor_history".allMonitorsDayWithPercentilesMs | f(0)) ms); what-if of one monitor'"'"'s \(."14_monitor_history".days) days \(."14_monitor_history".whatIfWindowMs | f(0)) ms | <= 64 B; < 200 ms; < 1 s; < 2 s |")
+'
+run_monitor_benchmarks() {
+    echo "== 13-14. monitor engine and history"
+    "$build_dir/bin/bench_monitor" --part engine "${quick_flag[@]}" --out "$work/monitor-engine.json"
+    "$build_dir/bin/bench_monitor" --part history "${quick_flag[@]}" --out "$work/monitor-history.json"
+}
+
+if ((only_monitor)); then
+    run_monitor_benchmarks
+    [[ -f "$out" ]] || echo '{}' >"$out"
+    jq --slurpfile engine "$work/monitor-engine.json" --slurpfile history "$work/monitor-history.json" \
+        --arg commit "$(git rev-parse --short HEAD 2>/dev/null || echo unknown)" \
+        '. + { "13_monitor_engine": ($engine[0].engine + { commit: $commit, quick: ('"$quick"' == 1) }),
+               "14_monitor_history": ($history[0].history + { commit: $commit, quick: ('"$quick"' == 1) }) }' \
+        "$out" >"$work/merged.json"
+    mv "$work/merged.json" "$out"
+    jq -r "$monitor_rows" "$out"
+    exit 0
+fi
 
 echo "== 1-3. retry executor (fault server in a child process)"
 # Memory first, in a process of its own, so that its peak is its own.
@@ -201,6 +237,8 @@ python3 scripts/bench-connections.py --binary "$build_dir/bin/retrylab" --connec
 echo "== 12. backoff timers while the window draws the run"
 QT_QPA_PLATFORM=offscreen "$build_dir/bench/bench_windowtimers" --requests 1000 --out "$work/windowtimers.json" 2>&1 | grep -v "propagateSizeHints\|XDG_RUNTIME_DIR"
 
+run_monitor_benchmarks
+
 load_after=$(cut -d' ' -f1 /proc/loadavg)
 mkdir -p "$(dirname "$out")"
 jq -n \
@@ -211,6 +249,7 @@ jq -n \
     --slurpfile observe "$work/observe.json" --slurpfile proxy "$work/proxy.json" \
     --slurpfile startup "$work/startup.json" --slurpfile million "$work/million.json" \
     --slurpfile connections "$work/connections.json" --slurpfile windowtimers "$work/windowtimers.json" \
+    --slurpfile monitorengine "$work/monitor-engine.json" --slurpfile monitorhistory "$work/monitor-history.json" \
     --arg commit "$(git rev-parse --short HEAD 2>/dev/null || echo unknown)" \
     --arg date "$(date -u +%Y-%m-%dT%H:%M:%SZ)" --arg cpu "$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ //')" \
     --argjson cores "$(nproc)" --arg load "$load_before -> $load_after" --argjson quick "$quick" '{
@@ -230,7 +269,9 @@ jq -n \
         "9_startup": $startup[0],
         "10_herd_million": ($million[0] + { target: "1,000,000 clients, one run, one strategy: <= 10 s and <= 2 GiB" }),
         "11_idle_connections": ($connections[0] + { target: "10,000 idle keep-alive connections on one thread, bounded memory" }),
-        "12_window_timers": $windowtimers[0]
+        "12_window_timers": $windowtimers[0],
+        "13_monitor_engine": $monitorengine[0].engine,
+        "14_monitor_history": $monitorhistory[0].history
     }' >"$out"
 
 echo
@@ -259,3 +300,4 @@ jq -r '
     ("| 11 | fault server holding \(."11_idle_connections".connections) idle keep-alive connections (one thread) | +\((."11_idle_connections".rss_held_kib - ."11_idle_connections".rss_before_kib) / 1024 | f(0)) MiB, \(."11_idle_connections".bytes_per_connection / 1024 | f(1)) KiB per connection; a probe meanwhile: p50 \(."11_idle_connections".probe_while_held.p50_ms | f(2)) ms, max \(."11_idle_connections".probe_while_held.max_ms | f(1)) ms; a second request on each: \(."11_idle_connections".second_round_answered) answered | bounded memory |"),
     ("| 12 | backoff timers with the window live: 1,000 requests failing twice, default policy, the timeline following the live edge and the error log the newest row (offscreen), the executor on a thread of its own; actual - planned | p50 \(."12_window_timers".window_lateness_ms.p50 | f(2)) ms, p99 \(."12_window_timers".window_lateness_ms.p99 | f(2)) ms, max \(."12_window_timers".window_lateness_ms.max | f(1)) ms; the same requests on the main thread without a window: p99 \(."12_window_timers".headless_lateness_ms.p99 | f(2)) ms; timeline frames drawn in p50 \(."12_window_timers".timeline_frame_draw_ms.p50 | f(1)) ms, p99 \(."12_window_timers".timeline_frame_draw_ms.p99 | f(1)) ms, one every \(."12_window_timers".timeline_frame_interval_ms.p50 | f(0)) ms (p99 \(."12_window_timers".timeline_frame_interval_ms.p99 | f(0)) ms); window thread kept busy: p99 \(."12_window_timers".gui_thread_stall_ms.p99 | f(1)) ms, max \(."12_window_timers".gui_thread_stall_ms.max | f(0)) ms; \(."12_window_timers".reports_per_batch | f(1)) reports per batch | p99 <= 2 ms; frames < 33 ms |")
 ' "$out"
+jq -r "$monitor_rows" "$out"

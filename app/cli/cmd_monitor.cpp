@@ -47,6 +47,7 @@ struct OptionTable
 
     QCommandLineOption help;
     QCommandLineOption db;
+    QCommandLineOption retention;
     QCommandLineOption metrics;
     QCommandLineOption allow;
     QCommandLineOption agent;
@@ -62,6 +63,11 @@ OptionTable::OptionTable()
                  "(shared by several agents). Default: %1.")
               .arg(QDir::toNativeSeparators(MonitorCommand::defaultDatabase())),
           Tr::tr("FILE|URL")),
+      retention(QStringLiteral("retention-days"),
+          Tr::tr("Keep raw checks and attempts this many days (default %1), then only per-minute and per-hour "
+                 "figures, which are kept a year.")
+              .arg(Core::HistoryLimits::defaultRawRetentionDays),
+          Tr::tr("N")),
       metrics(QStringLiteral("metrics-listen"),
           Tr::tr("Serve Prometheus metrics at http://HOST:PORT/metrics (loopback only, unless "
                  "--allow-non-loopback; port 0: one the system chooses, printed)."),
@@ -84,7 +90,7 @@ void OptionTable::addTo(QCommandLineParser &parser) const
                "keeping every check and attempt in the history (read it back with retrylab history), and prints\n"
                "changes of state and incidents as they happen. Interrupted, it lets the checks in flight end,\n"
                "writes what is left and exits 0."));
-    parser.addOptions({help, db, metrics, allow, agent, env, duration, quiet});
+    parser.addOptions({help, db, retention, metrics, allow, agent, env, duration, quiet});
     parser.addPositionalArgument(QStringLiteral("FILE"), Tr::tr("The monitors file (format retrylab-monitors)."));
 }
 
@@ -100,6 +106,17 @@ Core::Result<void> readOptions(
     options.database = parser.value(table.db);
     if (parser.isSet(table.db) && options.database.trimmed().isEmpty())
         return Core::Result<void>::failure(Tr::tr("--db needs a file or a postgresql:// URL"));
+    if (parser.isSet(table.retention)) {
+        bool ok = false;
+        const int days = parser.value(table.retention).toInt(&ok);
+        if (!ok || days < 1 || days > Core::HistoryLimits::aggregateRetentionDays) {
+            return Core::Result<void>::failure(
+                Tr::tr("--retention-days must be a whole number from 1 to %1 (got \"%2\")")
+                    .arg(Core::HistoryLimits::aggregateRetentionDays)
+                    .arg(parser.value(table.retention)));
+        }
+        options.retentionDays = days;
+    }
     if (parser.isSet(table.metrics)) {
         const auto listen = Core::MetricsServer::parseListen(parser.value(table.metrics));
         if (!listen)
@@ -196,7 +213,9 @@ int run(const Options &options)
         database = defaultDatabase();
         QDir().mkpath(QFileInfo(database).absolutePath());
     }
-    auto store = Core::HistoryStore::open(database, agent);
+    Core::HistoryStore::Options storeOptions;
+    storeOptions.rawRetentionDays = options.retentionDays;
+    auto store = Core::HistoryStore::open(database, agent, storeOptions);
     if (!store)
         return usageError(command, Tr::tr("--db: %1").arg(store.error()));
     std::unique_ptr<Core::HistoryQuery> objectives;
@@ -276,7 +295,12 @@ int run(const Options &options)
         console.print(QCoreApplication::translate("monitor", "Monitoring %n endpoint(s) from %1 as agent %2", nullptr,
             static_cast<int>(file->monitors.size()))
                           .arg(QDir::toNativeSeparators(options.file), engine.agent()));
-        console.print(Tr::tr("History in %1").arg((*store)->where()));
+        const qint64 bytes = (*store)->databaseBytes();
+        console.print(bytes >= 0 ? Tr::tr("History in %1 (%2 MiB; raw checks kept %3 days)")
+                                       .arg((*store)->where())
+                                       .arg(double(bytes) / 1048576.0, 0, 'f', 1)
+                                       .arg(options.retentionDays)
+                                 : Tr::tr("History in %1").arg((*store)->where()));
     }
     if (metricsServer.isListening())
         console.print(Tr::tr("Prometheus metrics at %1").arg(metricsServer.url().toString()));
@@ -286,6 +310,14 @@ int run(const Options &options)
         [&console](const QString &target, const Core::AlertEvent &event, const QString &reason) {
             console.error(Tr::tr("warning: the alert \"%1\" of %2 did not reach %3: %4")
                               .arg(event.title(), event.monitor, target, reason));
+        });
+    QObject::connect(alerts, &Core::AlertDispatcher::deliveryFinished, &engine,
+        [&console](const QString &target, const Core::RequestResult &result) {
+            if (result.outcome == Core::RequestOutcome::Succeeded) {
+                console.print(QCoreApplication::translate(
+                    "monitor", "alert delivered to %1 after %n attempt(s)", nullptr, result.attempts)
+                                  .arg(target));
+            }
         });
     QObject::connect(alerts, &Core::AlertDispatcher::desktopNotification, &engine,
         [&console](const QString &title, const QString &text) {

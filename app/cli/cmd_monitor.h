@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/history/storedcheck.h"
 #include "core/util/result.h"
 
 #include <QHostAddress>
@@ -18,6 +19,8 @@ struct Options
     QString help; ///< --help: the text to print instead of running
     QString file;
     QString database; ///< --db: a SQLite file or a postgresql:// URL; empty: the default file
+    int retentionDays
+        = Core::HistoryLimits::defaultRawRetentionDays; ///< --retention-days: raw rows kept, then rolled up
     /// --metrics-listen HOST:PORT: where /metrics is served; none: not served.
     std::optional<QHostAddress> metricsAddress;
     quint16 metricsPort = 0;

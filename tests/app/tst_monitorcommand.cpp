@@ -113,6 +113,8 @@ void TestMonitorCommand::badInput_exits2NamingIt_data()
         QStringLiteral("prod")} << "\"prod\" is not an environment";
     QTest::addRow("unknown option") << QStringList{QStringLiteral("GOOD"), QStringLiteral("--intervall")}
                                     << "intervall";
+    QTest::addRow("retention 0") << QStringList{QStringLiteral("GOOD"), QStringLiteral("--retention-days"),
+        QStringLiteral("0")} << "--retention-days";
 }
 
 void TestMonitorCommand::badInput_exits2NamingIt()
