@@ -41,6 +41,7 @@ private Q_SLOTS:
     void history_badInput_exits2NamingIt();
     void sigkill_losesNothingAlreadyWritten();
     void defaultDatabase_isInTheDataFolder();
+    void secondWriter_isRefused();
 
 private:
     QString writeFile(const QByteArray &monitors);
@@ -374,6 +375,27 @@ void TestMonitorCommand::defaultDatabase_isInTheDataFolder()
         m_dir.filePath(QStringLiteral("no/such/folder/h.sqlite")), QStringLiteral("--duration"), QStringLiteral("1")});
     QCOMPARE(missing.exitCode, 2);
     QVERIFY2(missing.err.contains(QStringLiteral("no/such/folder")), qPrintable(missing.err));
+}
+
+void TestMonitorCommand::secondWriter_isRefused()
+{
+    const QString db = m_dir.filePath(QStringLiteral("one-writer.sqlite"));
+    const QString path = writeFile(R"({"name": "w", "url": "SERVER/status/200", "intervalMs": 200, "policy": "none"})");
+    QProcess first;
+    first.start(QStringLiteral(RETRYLAB_BINARY), {QStringLiteral("monitor"), path, QStringLiteral("--db"), db});
+    QVERIFY(first.waitForStarted());
+    QByteArray out;
+    QTRY_VERIFY_WITH_TIMEOUT((out += first.readAllStandardOutput()).contains("w  pending -> up"), 30'000);
+    const Outcome second = run({QStringLiteral("monitor"), path, QStringLiteral("--db"), db,
+        QStringLiteral("--duration"), QStringLiteral("1")});
+    QCOMPARE(second.exitCode, 2);
+    QVERIFY2(second.err.contains(db), qPrintable(second.err));
+    // Reading while it writes is fine.
+    const Outcome history = run({QStringLiteral("history"), QStringLiteral("--db"), db});
+    QVERIFY2(history.exitCode == 0, qPrintable(history.err));
+    first.terminate();
+    QTRY_VERIFY_WITH_TIMEOUT(first.state() == QProcess::NotRunning, 30'000);
+    QCOMPARE(first.exitCode(), 0);
 }
 
 QTEST_GUILESS_MAIN(TestMonitorCommand)
