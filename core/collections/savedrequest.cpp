@@ -18,7 +18,7 @@ namespace {
 
 using R = Result<SavedRequest>;
 
-QString native(const QString &path)
+QString nativePath(const QString &path)
 {
     return QDir::toNativeSeparators(path);
 }
@@ -77,9 +77,9 @@ Result<Read> readWhole(const QString &option, const QString &path, Result<Read> 
         return Failure::failure(Tr::tr("%1: %2").arg(option, bytes.error()));
     auto read = parse(*bytes);
     if (!read)
-        return Failure::failure(Tr::tr("%1 %2: %3").arg(option, native(path), read.error()));
+        return Failure::failure(Tr::tr("%1 %2: %3").arg(option, nativePath(path), read.error()));
     if (!read->leftOut.isEmpty())
-        return Failure::failure(Tr::tr("%1 %2: %3").arg(option, native(path), damage(read->leftOut)));
+        return Failure::failure(Tr::tr("%1 %2: %3").arg(option, nativePath(path), damage(read->leftOut)));
     return read;
 }
 
@@ -145,7 +145,7 @@ R SavedRequest::load(const Source &source)
 {
     SavedRequest saved;
     saved.m_source = source;
-    const QString file = native(source.collectionFile);
+    const QString file = nativePath(source.collectionFile);
     const auto read = readWhole(source.names.collection, source.collectionFile, &CollectionJson::fromJson);
     if (!read)
         return R(read.errorDetail());
@@ -161,8 +161,8 @@ R SavedRequest::load(const Source &source)
             = readWhole(source.names.environmentFile, source.environmentFile, &EnvironmentsJson::fromJson);
         if (!environments)
             return R(environments.errorDetail());
-        auto chosen
-            = chooseEnvironment(*environments, native(source.environmentFile), source.environmentName, source.names);
+        auto chosen = chooseEnvironment(
+            *environments, nativePath(source.environmentFile), source.environmentName, source.names);
         if (!chosen)
             return R(chosen.errorDetail());
         environment = std::move(chosen).value();
@@ -192,14 +192,14 @@ QString SavedRequest::missingValues(const Environment *environment) const
     if (unresolved.isEmpty())
         return {};
     const QString names = braced(unresolved).join(QStringLiteral(", "));
-    const QString file = native(m_source.collectionFile);
+    const QString file = nativePath(m_source.collectionFile);
     if (!environment) {
         return Tr::tr("the saved request \"%1\" of %2 uses %3; give %4 FILE with an environment that defines a "
                       "value for each")
             .arg(m_path, file, names, m_source.names.environmentFile);
     }
     QString message = Tr::tr("%1 has no value in the environment \"%2\" of %3 (the saved request \"%4\" of %5 uses it)")
-                          .arg(names, environment->name, native(m_source.environmentFile), m_path, file);
+                          .arg(names, environment->name, nativePath(m_source.environmentFile), m_path, file);
     // A secret's value is in the file only when its environment keeps secrets on disk.
     const auto secret = std::find_if(unresolved.cbegin(), unresolved.cend(), [&](const QString &name) {
         const EnvironmentVariable *variable = environment->find(name);
@@ -216,9 +216,9 @@ QString SavedRequest::missingValues(const Environment *environment) const
 QString SavedRequest::description() const
 {
     if (m_environmentName.isEmpty())
-        return Tr::tr("the saved request \"%1\" of %2").arg(m_path, native(m_source.collectionFile));
+        return Tr::tr("the saved request \"%1\" of %2").arg(m_path, nativePath(m_source.collectionFile));
     return Tr::tr("the saved request \"%1\" of %2 with the environment \"%3\" of %4")
-        .arg(m_path, native(m_source.collectionFile), m_environmentName, native(m_source.environmentFile));
+        .arg(m_path, nativePath(m_source.collectionFile), m_environmentName, nativePath(m_source.environmentFile));
 }
 
 bool SavedRequest::needsServer() const
