@@ -295,10 +295,8 @@ void MonitorEngine::handleTimer()
         Entry &entry = m_entries[static_cast<size_t>(top.index)];
         if (top.generation != entry.generation || entry.machine.state() == MonitorState::Paused)
             continue;
-        if (entry.inFlight) {
-            entry.duePending = true;
-            continue;
-        }
+        if (entry.inFlight)
+            continue; // startCheck() made its due times stale; it schedules the next when it ends
         startCheck(top.index, top.atMs);
     }
     armTimer();
@@ -326,7 +324,6 @@ void MonitorEngine::startCheck(int index, qint64 dueMs)
     if (spec.label.isEmpty())
         spec.label = entry.monitor.name;
     entry.inFlight = true;
-    entry.duePending = false;
     entry.dueMs = dueMs;
     entry.startedMs = now;
     entry.attempts.clear();
@@ -398,10 +395,7 @@ void MonitorEngine::handleRequestFinished(const RequestResult &result)
     }
     if (entry.machine.state() == MonitorState::Paused)
         return;
-    if (entry.duePending)
-        startCheck(index, entry.dueMs);
-    else
-        scheduleNext(index);
+    scheduleNext(index);
     armTimer();
 }
 

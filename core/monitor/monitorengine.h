@@ -39,9 +39,10 @@ class RetryExecutor;
 ///
 /// One timer serves every monitor: the due times wait in a queue, so ten
 /// thousand monitors cost one wake-up per due time, not ten thousand timers.
-/// A check that is still running when its next one is due delays that one
-/// until it ends (a monitor never overlaps itself); how late each check
-/// started is kept (lateness()).
+/// A monitor never overlaps itself: its next check is due at the first grid
+/// time after its running one ends, so a check longer than the interval skips
+/// the times it covered. How late each check started is kept
+/// (latenessQuantileMs()).
 class MonitorEngine final : public QObject
 {
     Q_OBJECT
@@ -133,7 +134,6 @@ private:
         quint64 generation = 0; ///< bumped when its due time changes: older queue entries are stale
         qint64 dueMs = -1;
         bool inFlight = false;
-        bool duePending = false; ///< due while a check still ran: it starts when that one ends
         quint64 requestId = 0;
         qint64 startedMs = 0;
         QList<StoredAttempt> attempts;
