@@ -113,19 +113,7 @@ bool CheckWriter::write(const StoredCheck &check)
         q.bindValue(1, startMs);
         q.bindValue(2, static_cast<int>(i));
         q.bindValue(3, HistoryEncoding::flags(attempt.success, false) | maintenance);
-        q.bindValue(4, attempt.startMs - startMs);
-        q.bindValue(5, nullableInt(attempt.status));
-        q.bindValue(6, text(attempt.cause));
-        q.bindValue(7, text(attempt.reason));
-        q.bindValue(8, text(attempt.decision));
-        q.bindValue(9, HistoryEncoding::amount(attempt.delayBeforeMs));
-        q.bindValue(10, HistoryEncoding::amount(attempt.queuedMs));
-        q.bindValue(11, HistoryEncoding::phase(attempt.connectMs));
-        q.bindValue(12, HistoryEncoding::phase(attempt.tlsMs));
-        q.bindValue(13, HistoryEncoding::phase(attempt.firstByteMs));
-        q.bindValue(14, HistoryEncoding::amount(attempt.totalMs));
-        q.bindValue(15, attempt.bytes);
-        q.bindValue(16, failureBody(attempt));
+        bindAttempt(q, 4, attempt, startMs);
         if (m_textFailed) {
             m_lastError = m_interner.lastError();
             return false;
@@ -134,6 +122,24 @@ bool CheckWriter::write(const StoredCheck &check)
             return failed(q);
     }
     return true;
+}
+
+void CheckWriter::bindAttempt(QSqlQuery &q, int column, const StoredAttempt &attempt, qint64 checkStartMs)
+{
+    // The same thirteen columns in `attempts` (a retry) and in `checks` (its first attempt, a_...).
+    q.bindValue(column++, attempt.startMs - checkStartMs);
+    q.bindValue(column++, nullableInt(attempt.status));
+    q.bindValue(column++, text(attempt.cause));
+    q.bindValue(column++, text(attempt.reason));
+    q.bindValue(column++, text(attempt.decision));
+    q.bindValue(column++, HistoryEncoding::amount(attempt.delayBeforeMs));
+    q.bindValue(column++, HistoryEncoding::amount(attempt.queuedMs));
+    q.bindValue(column++, HistoryEncoding::phase(attempt.connectMs));
+    q.bindValue(column++, HistoryEncoding::phase(attempt.tlsMs));
+    q.bindValue(column++, HistoryEncoding::phase(attempt.firstByteMs));
+    q.bindValue(column++, HistoryEncoding::amount(attempt.totalMs));
+    q.bindValue(column++, attempt.bytes);
+    q.bindValue(column, failureBody(attempt));
 }
 
 CheckWriter::Insert CheckWriter::insertCheck(const StoredCheck &check, qint64 series, qint64 startMs)
@@ -157,19 +163,7 @@ CheckWriter::Insert CheckWriter::insertCheck(const StoredCheck &check, qint64 se
     } else {
         const StoredAttempt &first = check.attempts.constFirst();
         q.bindValue(9, first.success ? 1 : 0);
-        q.bindValue(10, first.startMs - startMs);
-        q.bindValue(11, nullableInt(first.status));
-        q.bindValue(12, text(first.cause));
-        q.bindValue(13, text(first.reason));
-        q.bindValue(14, text(first.decision));
-        q.bindValue(15, HistoryEncoding::amount(first.delayBeforeMs));
-        q.bindValue(16, HistoryEncoding::amount(first.queuedMs));
-        q.bindValue(17, HistoryEncoding::phase(first.connectMs));
-        q.bindValue(18, HistoryEncoding::phase(first.tlsMs));
-        q.bindValue(19, HistoryEncoding::phase(first.firstByteMs));
-        q.bindValue(20, HistoryEncoding::amount(first.totalMs));
-        q.bindValue(21, first.bytes);
-        q.bindValue(22, failureBody(first));
+        bindAttempt(q, 10, first, startMs);
     }
     if (m_textFailed) {
         m_lastError = m_interner.lastError();

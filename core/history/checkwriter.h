@@ -53,6 +53,8 @@ private:
     bool sameCheckStored(const StoredCheck &check, qint64 series, qint64 startMs);
     bool failed(const QSqlQuery &query);
     QVariant text(const QString &value);
+    /// Binds an attempt's thirteen columns from `column` on (start offset to body).
+    void bindAttempt(QSqlQuery &q, int column, const StoredAttempt &attempt, qint64 checkStartMs);
 
     QSqlDatabase m_db;
     SqlDialect m_dialect;

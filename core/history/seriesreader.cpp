@@ -56,6 +56,24 @@ Error SeriesReader::failure(const QSqlQuery &query) const
     return Error{QString(), Tr::tr("the history cannot be read: %1").arg(why)};
 }
 
+void SeriesReader::readAttempt(const QSqlQuery &q, int column, qint64 checkStartMs, StoredAttempt &attempt)
+{
+    // The columns CheckWriter::bindAttempt() writes, in its order.
+    attempt.startMs = checkStartMs + q.value(column++).toLongLong();
+    attempt.status = storedInt(q.value(column++));
+    attempt.cause = text(q.value(column++));
+    attempt.reason = text(q.value(column++));
+    attempt.decision = text(q.value(column++));
+    attempt.delayBeforeMs = HistoryEncoding::fromAmount(q.value(column++));
+    attempt.queuedMs = HistoryEncoding::fromAmount(q.value(column++));
+    attempt.connectMs = HistoryEncoding::fromPhase(q.value(column++));
+    attempt.tlsMs = HistoryEncoding::fromPhase(q.value(column++));
+    attempt.firstByteMs = HistoryEncoding::fromPhase(q.value(column++));
+    attempt.totalMs = HistoryEncoding::fromAmount(q.value(column++));
+    attempt.bytes = q.value(column++).toLongLong();
+    attempt.failureBody = q.value(column).toByteArray();
+}
+
 QString SeriesReader::text(const QVariant &id)
 {
     if (id.isNull())
@@ -358,19 +376,7 @@ Result<QList<StoredCheck>> SeriesReader::checks(
             StoredAttempt attempt;
             attempt.index = query.value(1).toInt();
             attempt.success = (query.value(2).toInt() & HistoryEncoding::successFlag) != 0;
-            attempt.startMs = checkStart + query.value(3).toLongLong();
-            attempt.status = storedInt(query.value(4));
-            attempt.cause = text(query.value(5));
-            attempt.reason = text(query.value(6));
-            attempt.decision = text(query.value(7));
-            attempt.delayBeforeMs = HistoryEncoding::fromAmount(query.value(8));
-            attempt.queuedMs = HistoryEncoding::fromAmount(query.value(9));
-            attempt.connectMs = HistoryEncoding::fromPhase(query.value(10));
-            attempt.tlsMs = HistoryEncoding::fromPhase(query.value(11));
-            attempt.firstByteMs = HistoryEncoding::fromPhase(query.value(12));
-            attempt.totalMs = HistoryEncoding::fromAmount(query.value(13));
-            attempt.bytes = query.value(14).toLongLong();
-            attempt.failureBody = query.value(15).toByteArray();
+            readAttempt(query, 3, checkStart, attempt);
             retries.append({checkStart, attempt});
         }
     }
@@ -404,19 +410,7 @@ Result<QList<StoredCheck>> SeriesReader::checks(
             StoredAttempt first;
             first.index = 0;
             first.success = checks.value(6).toInt() != 0;
-            first.startMs = check.startMs + checks.value(7).toLongLong();
-            first.status = storedInt(checks.value(8));
-            first.cause = text(checks.value(9));
-            first.reason = text(checks.value(10));
-            first.decision = text(checks.value(11));
-            first.delayBeforeMs = HistoryEncoding::fromAmount(checks.value(12));
-            first.queuedMs = HistoryEncoding::fromAmount(checks.value(13));
-            first.connectMs = HistoryEncoding::fromPhase(checks.value(14));
-            first.tlsMs = HistoryEncoding::fromPhase(checks.value(15));
-            first.firstByteMs = HistoryEncoding::fromPhase(checks.value(16));
-            first.totalMs = HistoryEncoding::fromAmount(checks.value(17));
-            first.bytes = checks.value(18).toLongLong();
-            first.failureBody = checks.value(19).toByteArray();
+            readAttempt(checks, 7, check.startMs, first);
             check.attempts.append(first);
         }
         while (retry < retries.size() && retries.at(retry).first < check.startMs)

@@ -12,6 +12,8 @@
 #include <QSqlDatabase>
 #include <QString>
 
+class QSqlQuery;
+
 #include <vector>
 
 namespace RetryLab::Core {
@@ -82,6 +84,8 @@ private:
     Result<LatencyPercentiles> percentiles(
         const QString &valuesSql, int placeholders, qint64 series, qint64 sinceMs, qint64 untilMs, double divisor);
     QString text(const QVariant &id);
+    /// Reads the columns CheckWriter binds for an attempt, from `column` on.
+    void readAttempt(const QSqlQuery &q, int column, qint64 checkStartMs, StoredAttempt &attempt);
     Error failure(const QSqlQuery &query) const;
 
     QSqlDatabase m_db;

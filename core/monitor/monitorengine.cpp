@@ -90,6 +90,7 @@ void MonitorEngine::setMonitors(const QList<Monitor> &monitors)
     for (const Monitor &monitor : monitors) {
         Entry entry;
         entry.monitor = monitor;
+        entry.policy = monitor.checkPolicy();
         entry.machine = MonitorStateMachine(monitor.downAfter, monitor.upAfter);
         entry.intervalMs = std::max<qint64>(1, std::llround(monitor.intervalMs));
         entry.phaseMs = MonitorSchedule::phaseMs(monitor.name, entry.intervalMs);
@@ -333,8 +334,7 @@ void MonitorEngine::startCheck(int index, qint64 dueMs)
     const quint64 id = m_executor->reserveId();
     entry.requestId = id;
     m_byRequest.insert(id, index);
-    const BackoffPolicy policy = entry.monitor.checkPolicy();
-    m_executor->submitAs(id, spec, &policy);
+    m_executor->submitAs(id, spec, &entry.policy);
 }
 
 void MonitorEngine::handleAttemptFinished(const AttemptRecord &record)

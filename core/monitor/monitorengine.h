@@ -126,6 +126,7 @@ private:
     struct Entry
     {
         Monitor monitor;
+        BackoffPolicy policy; ///< Monitor::checkPolicy(), made once
         MonitorStateMachine machine;
         qint64 phaseMs = 0;
         qint64 intervalMs = 0;

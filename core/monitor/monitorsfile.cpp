@@ -39,57 +39,41 @@ const QStringList &monitorKeys()
 std::optional<Error> substituteVariables(
     QJsonObject &entry, const QHash<QString, QString> &values, const QString &environment)
 {
-    const auto fill = [&](const QString &text, const QString &) -> std::optional<QString> {
+    // `text` with its variables filled in, or the error at `path` for the first one without a value.
+    std::optional<Error> problem;
+    const auto fill = [&](const QString &text, const QString &path) {
         QStringList unresolved;
         QString out = VariableSubstitution::substitute(text, values, &unresolved);
-        if (!unresolved.isEmpty())
-            return std::nullopt;
+        if (!unresolved.isEmpty() && !problem) {
+            problem = Error{path,
+                environment.isEmpty()
+                    ? Tr::tr("{{%1}} is not defined: the file chooses no environment").arg(unresolved.constFirst())
+                    : Tr::tr("{{%1}} is not defined in the environment \"%2\"")
+                          .arg(unresolved.constFirst(), environment)};
+        }
         return out;
     };
-    const auto missing = [&](const QString &text, const QString &path) -> Error {
-        QStringList unresolved;
-        VariableSubstitution::substitute(text, values, &unresolved);
-        return Error{path,
-            environment.isEmpty()
-                ? Tr::tr("{{%1}} is not defined: the file chooses no environment").arg(unresolved.constFirst())
-                : Tr::tr("{{%1}} is not defined in the environment \"%2\"").arg(unresolved.constFirst(), environment)};
-    };
     for (const QString &key : {QStringLiteral("url"), QStringLiteral("body")}) {
-        const QJsonValue v = entry.value(key);
-        if (!v.isString())
-            continue;
-        const auto filled = fill(v.toString(), key);
-        if (!filled)
-            return missing(v.toString(), key);
-        entry.insert(key, *filled);
+        if (entry.value(key).isString())
+            entry.insert(key, fill(entry.value(key).toString(), key));
     }
     if (entry.value(QStringLiteral("headers")).isObject()) {
         QJsonObject headers = entry.value(QStringLiteral("headers")).toObject();
         for (auto it = headers.begin(); it != headers.end(); ++it) {
-            if (!it.value().isString())
-                continue;
-            const QString path = QStringLiteral("headers.") + it.key();
-            const auto filled = fill(it.value().toString(), path);
-            if (!filled)
-                return missing(it.value().toString(), path);
-            it.value() = *filled;
+            if (it.value().isString())
+                it.value() = fill(it.value().toString(), QStringLiteral("headers.") + it.key());
         }
         entry.insert(QStringLiteral("headers"), headers);
     }
     if (entry.value(QStringLiteral("fallbacks")).isArray()) {
         QJsonArray fallbacks = entry.value(QStringLiteral("fallbacks")).toArray();
         for (qsizetype i = 0; i < fallbacks.size(); ++i) {
-            if (!fallbacks[i].isString())
-                continue;
-            const QString path = QStringLiteral("fallbacks[%1]").arg(i);
-            const auto filled = fill(fallbacks[i].toString(), path);
-            if (!filled)
-                return missing(fallbacks[i].toString(), path);
-            fallbacks[i] = *filled;
+            if (fallbacks[i].isString())
+                fallbacks[i] = fill(fallbacks[i].toString(), QStringLiteral("fallbacks[%1]").arg(i));
         }
         entry.insert(QStringLiteral("fallbacks"), fallbacks);
     }
-    return std::nullopt;
+    return problem;
 }
 
 std::optional<QTime> readClock(const QString &text)

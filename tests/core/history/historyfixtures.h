@@ -1,7 +1,9 @@
 #pragma once
 
+#include "core/history/historystore.h"
 #include "core/history/storedcheck.h"
 
+#include <QDebug>
 #include <QList>
 #include <QString>
 
@@ -43,6 +45,19 @@ inline Core::StoredCheck checkOf(const QString &monitor, const QString &agent, q
     check.finalStatus = check.attempts.isEmpty() ? std::nullopt : check.attempts.constLast().status;
     check.reason = check.success || check.attempts.isEmpty() ? QString() : check.attempts.constLast().reason;
     return check;
+}
+
+/// Writes `checks` to the history at `file` in one flush, as agent "writer".
+inline bool writeHistory(const QString &file, const QList<Core::StoredCheck> &checks)
+{
+    auto store = Core::HistoryStore::open(file, QStringLiteral("writer"));
+    if (!store) {
+        qWarning() << store.error();
+        return false;
+    }
+    for (const Core::StoredCheck &check : checks)
+        (*store)->append(check);
+    return (*store)->flush();
 }
 
 } // namespace RetryLab::Testing

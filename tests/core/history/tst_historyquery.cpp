@@ -14,6 +14,7 @@
 using namespace RetryLab;
 using namespace RetryLab::Core;
 using RetryLab::Testing::checkOf;
+using RetryLab::Testing::writeHistory;
 
 namespace {
 
@@ -87,25 +88,13 @@ private:
         return std::move(query).value();
     }
 
-    static bool write(const QString &file, const QList<StoredCheck> &checks)
-    {
-        auto store = HistoryStore::open(file, QStringLiteral("writer"));
-        if (!store) {
-            qWarning() << store.error();
-            return false;
-        }
-        for (const StoredCheck &check : checks)
-            (*store)->append(check);
-        return (*store)->flush();
-    }
-
 private Q_SLOTS:
     void initTestCase()
     {
         QStandardPaths::setTestModeEnabled(true);
         QVERIFY(m_dir.isValid());
         m_incidents = m_dir.filePath(QStringLiteral("incidents.db"));
-        QVERIFY(write(m_incidents, handBuilt()));
+        QVERIFY(writeHistory(m_incidents, handBuilt()));
     }
 
     void summary_countsChecksAndAttempts_leavesMaintenanceOut()
@@ -236,7 +225,7 @@ private Q_SLOTS:
                 checks << checkOf(QStringLiteral("busy"), QStringLiteral("a"),
                     nowMs - 30LL * 24 * 3'600'000 + (b * 8 + i) * minuteMs, block.at(i));
         }
-        QVERIFY(write(file, checks));
+        QVERIFY(writeHistory(file, checks));
         auto query = openQuery(file);
         QVERIFY(query);
         for (const auto &[since, count] : {std::pair<qint64, int>{0, blocks},
@@ -292,7 +281,7 @@ private Q_SLOTS:
         StoredCheck maintenance = checkOf(QStringLiteral("p"), QStringLiteral("a"), t0, {true}, 5000);
         maintenance.maintenance = true;
         checks << maintenance;
-        QVERIFY(write(file, checks));
+        QVERIFY(writeHistory(file, checks));
         auto query = openQuery(file);
         QVERIFY(query);
         const auto summaries = query->summaries({});
@@ -321,7 +310,7 @@ private Q_SLOTS:
             checks << checkOf(QStringLiteral("slo"), QStringLiteral("a"), nowMs - k * minuteMs - 30'000, {!failed});
         }
         checks << checkOf(QStringLiteral("slo"), QStringLiteral("b"), nowMs - 100 * minuteMs, {true});
-        QVERIFY(write(file, checks));
+        QVERIFY(writeHistory(file, checks));
         auto query = openQuery(file);
         QVERIFY(query);
 

@@ -16,6 +16,7 @@
 using namespace RetryLab;
 using namespace RetryLab::Core;
 using RetryLab::Testing::checkOf;
+using RetryLab::Testing::writeHistory;
 
 namespace {
 
@@ -57,18 +58,6 @@ private:
     QTemporaryDir m_dir;
     QString m_outages;
     QString m_gappy;
-
-    static bool write(const QString &file, const QList<StoredCheck> &checks)
-    {
-        auto store = HistoryStore::open(file, QStringLiteral("writer"));
-        if (!store) {
-            qWarning() << store.error();
-            return false;
-        }
-        for (const StoredCheck &check : checks)
-            (*store)->append(check);
-        return (*store)->flush();
-    }
 
     static std::unique_ptr<HistoryQuery> openQuery(const QString &file)
     {
@@ -113,7 +102,7 @@ private Q_SLOTS:
             }
             outages << checkOf(QStringLiteral("shop"), QStringLiteral("a"), t, attempts, 50.0, 2 * minuteMs);
         }
-        QVERIFY(write(m_outages, outages));
+        QVERIFY(writeHistory(m_outages, outages));
 
         // Two hours of checks every minute, but none from minute 30 to minute 89
         // (the agent was down); the checks at minutes 27, 28 and 29 failed.
@@ -126,7 +115,7 @@ private Q_SLOTS:
             const bool failed = minute >= 27 && minute <= 29;
             gappy << checkOf(QStringLiteral("gappy"), QStringLiteral("a"), start + minute * minuteMs, {!failed}, 50.0);
         }
-        QVERIFY(write(m_gappy, gappy));
+        QVERIFY(writeHistory(m_gappy, gappy));
     }
 
     void recorded_hidesPartOfEachOutage()
