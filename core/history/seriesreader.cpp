@@ -31,6 +31,15 @@ void bindRange(QSqlQuery &query, int times, qint64 series, qint64 sinceMs, qint6
     }
 }
 
+// Prepares `sql`, whose one range condition takes (series, since, until), binds them and runs it.
+bool runRange(QSqlQuery &query, const QString &sql, qint64 series, qint64 sinceMs, qint64 untilMs)
+{
+    if (!query.prepare(sql))
+        return false;
+    bindRange(query, 1, series, sinceMs, untilMs);
+    return query.exec();
+}
+
 std::optional<int> storedInt(const QVariant &value)
 {
     return value.isNull() ? std::nullopt : std::optional<int>(value.toInt());
@@ -123,12 +132,11 @@ Result<std::optional<SeriesReader::Span>> SeriesReader::rawSpan(qint64 series, q
     query.setForwardOnly(m_dialect.streamsRows());
     Span span;
     for (const QString &order : {QStringLiteral("ASC"), QStringLiteral("DESC")}) {
-        if (!query.prepare(QStringLiteral("SELECT start_ms, start_ms + duration_ms FROM checks WHERE %1"
-                                          " ORDER BY start_ms %2 LIMIT 1")
-                               .arg(seriesRange, order)))
-            return failure(query);
-        bindRange(query, 1, series, sinceMs, untilMs);
-        if (!query.exec())
+        if (!runRange(query,
+                QStringLiteral("SELECT start_ms, start_ms + duration_ms FROM checks WHERE %1"
+                               " ORDER BY start_ms %2 LIMIT 1")
+                    .arg(seriesRange, order),
+                series, sinceMs, untilMs))
             return failure(query);
         if (!query.next())
             return std::optional<Span>();
@@ -216,11 +224,9 @@ Result<SeriesReader::Latencies> SeriesReader::latencies(qint64 series, qint64 si
     std::vector<qint64> attemptValues;
     QSqlQuery query(m_db);
     query.setForwardOnly(m_dialect.streamsRows());
-    if (!query.prepare(
-            QStringLiteral("SELECT duration_ms, a_total FROM checks WHERE %1 AND %2").arg(seriesRange, counted)))
-        return failure(query);
-    bindRange(query, 1, series, sinceMs, untilMs);
-    if (!query.exec())
+    if (!runRange(query,
+            QStringLiteral("SELECT duration_ms, a_total FROM checks WHERE %1 AND %2").arg(seriesRange, counted), series,
+            sinceMs, untilMs))
         return failure(query);
     while (query.next()) {
         checkValues.push_back(query.value(0).toLongLong());
@@ -229,10 +235,8 @@ Result<SeriesReader::Latencies> SeriesReader::latencies(qint64 series, qint64 si
     }
     if (query.lastError().isValid())
         return failure(query);
-    if (!query.prepare(QStringLiteral("SELECT total FROM attempts WHERE %1 AND %2").arg(seriesRange, counted)))
-        return failure(query);
-    bindRange(query, 1, series, sinceMs, untilMs);
-    if (!query.exec())
+    if (!runRange(query, QStringLiteral("SELECT total FROM attempts WHERE %1 AND %2").arg(seriesRange, counted), series,
+            sinceMs, untilMs))
         return failure(query);
     while (query.next())
         attemptValues.push_back(query.value(0).toLongLong());
@@ -268,12 +272,11 @@ Result<QList<IncidentCheck>> SeriesReader::incidentChecks(qint64 series, qint64 
         QVariant reason;
     };
     QList<FailedRetry> failedRetries;
-    if (!query.prepare(QStringLiteral("SELECT start_ms, start_off, reason FROM attempts WHERE %1 AND (flags & 3) = 0"
-                                      " ORDER BY start_ms, idx")
-                           .arg(seriesRange)))
-        return failure(query);
-    bindRange(query, 1, series, sinceMs, untilMs);
-    if (!query.exec())
+    if (!runRange(query,
+            QStringLiteral("SELECT start_ms, start_off, reason FROM attempts WHERE %1 AND (flags & 3) = 0"
+                           " ORDER BY start_ms, idx")
+                .arg(seriesRange),
+            series, sinceMs, untilMs))
         return failure(query);
     while (query.next())
         failedRetries.append({query.value(0).toLongLong(), query.value(1).toLongLong(), query.value(2)});
@@ -362,14 +365,12 @@ Result<QList<StoredCheck>> SeriesReader::checks(
     {
         QSqlQuery query(m_db);
         query.setForwardOnly(m_dialect.streamsRows());
-        if (!query.prepare(
+        if (!runRange(query,
                 QStringLiteral("SELECT start_ms, idx, flags, start_off, status, cause, reason, decision, delay,"
                                " queued, connect, tls, first_byte, total, bytes, body FROM attempts WHERE %1"
                                " ORDER BY start_ms, idx")
-                    .arg(seriesRange)))
-            return failure(query);
-        bindRange(query, 1, series, sinceMs, untilMs);
-        if (!query.exec())
+                    .arg(seriesRange),
+                series, sinceMs, untilMs))
             return failure(query);
         while (query.next()) {
             const qint64 checkStart = query.value(0).toLongLong();
@@ -382,14 +383,12 @@ Result<QList<StoredCheck>> SeriesReader::checks(
     }
     QSqlQuery checks(m_db);
     checks.setForwardOnly(m_dialect.streamsRows());
-    if (!checks.prepare(
+    if (!runRange(checks,
             QStringLiteral("SELECT start_ms, duration_ms, flags, outcome, final_status, reason, a_success,"
                            " a_start_off, a_status, a_cause, a_reason, a_decision, a_delay, a_queued, a_connect,"
                            " a_tls, a_first_byte, a_total, a_bytes, a_body FROM checks WHERE %1 ORDER BY start_ms")
-                .arg(seriesRange)))
-        return failure(checks);
-    bindRange(checks, 1, series, sinceMs, untilMs);
-    if (!checks.exec())
+                .arg(seriesRange),
+            series, sinceMs, untilMs))
         return failure(checks);
     qsizetype retry = 0;
 
@@ -429,11 +428,10 @@ Result<QList<StateEvent>> SeriesReader::events(
 {
     QSqlQuery query(m_db);
     query.setForwardOnly(m_dialect.streamsRows());
-    if (!query.prepare(QStringLiteral("SELECT at_ms, from_state, to_state, reason FROM state_events"
-                                      " WHERE series = ? AND at_ms >= ? AND at_ms < ? ORDER BY at_ms, id")))
-        return failure(query);
-    bindRange(query, 1, series, sinceMs, untilMs);
-    if (!query.exec())
+    if (!runRange(query,
+            QStringLiteral("SELECT at_ms, from_state, to_state, reason FROM state_events"
+                           " WHERE series = ? AND at_ms >= ? AND at_ms < ? ORDER BY at_ms, id"),
+            series, sinceMs, untilMs))
         return failure(query);
     QList<StateEvent> result;
     const auto state = [](const QVariant &value) {
@@ -459,13 +457,11 @@ Result<void> SeriesReader::replayInputs(qint64 series, qint64 sinceMs, qint64 un
 {
     QSqlQuery checks(m_db);
     checks.setForwardOnly(m_dialect.streamsRows());
-    if (!checks.prepare(
+    if (!runRange(checks,
             QStringLiteral("SELECT start_ms, start_ms + a_start_off, a_success, a_status, a_cause, a_reason,"
                            " a_total FROM checks WHERE %1 AND %2")
-                .arg(seriesRange, counted)))
-        return failure(checks);
-    bindRange(checks, 1, series, poolSinceMs, poolUntilMs);
-    if (!checks.exec())
+                .arg(seriesRange, counted),
+            series, poolSinceMs, poolUntilMs))
         return failure(checks);
     while (checks.next()) {
         const qint64 start = checks.value(0).toLongLong();
@@ -486,12 +482,11 @@ Result<void> SeriesReader::replayInputs(qint64 series, qint64 sinceMs, qint64 un
         return failure(checks);
     QSqlQuery retries(m_db);
     retries.setForwardOnly(m_dialect.streamsRows());
-    if (!retries.prepare(QStringLiteral("SELECT start_ms + start_off, flags, status, cause, reason, total FROM attempts"
-                                        " WHERE %1 AND %2")
-                             .arg(seriesRange, counted)))
-        return failure(retries);
-    bindRange(retries, 1, series, poolSinceMs, poolUntilMs);
-    if (!retries.exec())
+    if (!runRange(retries,
+            QStringLiteral("SELECT start_ms + start_off, flags, status, cause, reason, total FROM attempts"
+                           " WHERE %1 AND %2")
+                .arg(seriesRange, counted),
+            series, poolSinceMs, poolUntilMs))
         return failure(retries);
     while (retries.next()) {
         ReplayAttempt attempt;

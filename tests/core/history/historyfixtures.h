@@ -1,11 +1,14 @@
 #pragma once
 
+#include "core/history/historyquery.h"
 #include "core/history/historystore.h"
 #include "core/history/storedcheck.h"
 
 #include <QDebug>
 #include <QList>
 #include <QString>
+
+#include <memory>
 
 namespace RetryLab::Testing {
 
@@ -58,6 +61,17 @@ inline bool writeHistory(const QString &file, const QList<Core::StoredCheck> &ch
     for (const Core::StoredCheck &check : checks)
         (*store)->append(check);
     return (*store)->flush();
+}
+
+/// A reader of the history at `file` (or URL); null, with the reason logged, when it cannot be opened.
+inline std::unique_ptr<Core::HistoryQuery> openHistoryQuery(const QString &file)
+{
+    auto query = Core::HistoryQuery::open(file);
+    if (!query) {
+        qWarning() << query.error();
+        return {};
+    }
+    return std::move(query).value();
 }
 
 } // namespace RetryLab::Testing

@@ -19,6 +19,7 @@
 using namespace RetryLab;
 using namespace RetryLab::Core;
 using RetryLab::Testing::checkOf;
+using RetryLab::Testing::openHistoryQuery;
 using RetryLab::Testing::PostgresCluster;
 
 namespace {
@@ -77,16 +78,6 @@ private:
         return std::move(store).value();
     }
 
-    static std::unique_ptr<HistoryQuery> openQuery(const QString &url)
-    {
-        auto query = HistoryQuery::open(url);
-        if (!query) {
-            qWarning() << query.error();
-            return {};
-        }
-        return std::move(query).value();
-    }
-
 private Q_SLOTS:
     void initTestCase()
     {
@@ -135,7 +126,7 @@ private Q_SLOTS:
         QVERIFY2(errors.at(0).isEmpty(), qPrintable(errors.at(0)));
         QVERIFY2(errors.at(1).isEmpty(), qPrintable(errors.at(1)));
 
-        auto query = openQuery(url);
+        auto query = openHistoryQuery(url);
         QVERIFY(query);
         const auto summaries = query->summaries({});
         QVERIFY2(summaries, qPrintable(summaries.error()));
@@ -179,7 +170,7 @@ private Q_SLOTS:
         QVERIFY2(store->flush(), qPrintable(store->warning()));
         QCOMPARE(store->backlog(), 0);
         QCOMPARE(store->warning(), QString());
-        auto query = openQuery(url);
+        auto query = openHistoryQuery(url);
         QVERIFY(query);
         const auto checks = query->checks({});
         QCOMPARE(checks->size(), 50);
@@ -212,7 +203,7 @@ private Q_SLOTS:
         QVERIFY(store);
         store->append(checkOf(QStringLiteral("api"), QString(), nowMs, {true}));
         QVERIFY(store->flush());
-        auto query = openQuery(tcp);
+        auto query = openHistoryQuery(tcp);
         QVERIFY(query);
         QCOMPARE(query->checks({})->size(), 1);
         QCOMPARE(query->checks({})->at(0).agent, QStringLiteral("local"));
@@ -245,7 +236,7 @@ private Q_SLOTS:
             store->append(event);
             QVERIFY2(store->flush(), qPrintable(store->warning()));
         }
-        auto query = openQuery(url);
+        auto query = openHistoryQuery(url);
         QVERIFY(query);
         const auto checks = query->checks({});
         QVERIFY2(checks, qPrintable(checks.error()));
@@ -276,8 +267,8 @@ private Q_SLOTS:
             QVERIFY2(store->applyRetention(nowMs), qPrintable(store->warning()));
             QVERIFY(store->databaseBytes() > 0);
         }
-        auto postgres = openQuery(url);
-        auto sqlite = openQuery(file);
+        auto postgres = openHistoryQuery(url);
+        auto sqlite = openHistoryQuery(file);
         QVERIFY(postgres && sqlite);
 
         const auto pgSummaries = postgres->summaries({});

@@ -14,6 +14,7 @@
 using namespace RetryLab;
 using namespace RetryLab::Core;
 using RetryLab::Testing::checkOf;
+using RetryLab::Testing::openHistoryQuery;
 using RetryLab::Testing::writeHistory;
 
 namespace {
@@ -78,16 +79,6 @@ private:
         return checks;
     }
 
-    static std::unique_ptr<HistoryQuery> openQuery(const QString &file)
-    {
-        auto query = HistoryQuery::open(file);
-        if (!query) {
-            qWarning() << query.error();
-            return {};
-        }
-        return std::move(query).value();
-    }
-
 private Q_SLOTS:
     void initTestCase()
     {
@@ -99,7 +90,7 @@ private Q_SLOTS:
 
     void summary_countsChecksAndAttempts_leavesMaintenanceOut()
     {
-        auto query = openQuery(m_incidents);
+        auto query = openHistoryQuery(m_incidents);
         QVERIFY(query);
         const auto summaries = query->summaries({});
         QVERIFY2(summaries, qPrintable(summaries.error()));
@@ -128,7 +119,7 @@ private Q_SLOTS:
 
     void summary_filtersByAgentMonitorAndWindow()
     {
-        auto query = openQuery(m_incidents);
+        auto query = openHistoryQuery(m_incidents);
         QVERIFY(query);
         const auto onlyB = query->summaries({QStringLiteral("api"), QStringLiteral("b"), 0, nowMs});
         QCOMPARE(onlyB->size(), 1);
@@ -151,7 +142,7 @@ private Q_SLOTS:
 
     void incidents_seenAndHidden_exactly()
     {
-        auto query = openQuery(m_incidents);
+        auto query = openHistoryQuery(m_incidents);
         QVERIFY(query);
         const auto incidents = query->incidents({QStringLiteral("api"), QStringLiteral("a"), 0, nowMs});
         QVERIFY2(incidents, qPrintable(incidents.error()));
@@ -226,7 +217,7 @@ private Q_SLOTS:
                     nowMs - 30LL * 24 * 3'600'000 + (b * 8 + i) * minuteMs, block.at(i));
         }
         QVERIFY(writeHistory(file, checks));
-        auto query = openQuery(file);
+        auto query = openHistoryQuery(file);
         QVERIFY(query);
         for (const auto &[since, count] : {std::pair<qint64, int>{0, blocks},
                  {checks.at(8 * 100).startMs, blocks - 100}, {checks.at(8 * (blocks - 10)).startMs, 10}}) {
@@ -250,7 +241,7 @@ private Q_SLOTS:
 
     void summary_mtbfAndMttr()
     {
-        auto query = openQuery(m_incidents);
+        auto query = openHistoryQuery(m_incidents);
         QVERIFY(query);
         const auto summaries = query->summaries({QString(), QStringLiteral("a"), 0, nowMs});
         const MonitorSummary &s = summaries->at(0);
@@ -282,7 +273,7 @@ private Q_SLOTS:
         maintenance.maintenance = true;
         checks << maintenance;
         QVERIFY(writeHistory(file, checks));
-        auto query = openQuery(file);
+        auto query = openHistoryQuery(file);
         QVERIFY(query);
         const auto summaries = query->summaries({});
         QCOMPARE(summaries->size(), 1);
@@ -311,7 +302,7 @@ private Q_SLOTS:
         }
         checks << checkOf(QStringLiteral("slo"), QStringLiteral("b"), nowMs - 100 * minuteMs, {true});
         QVERIFY(writeHistory(file, checks));
-        auto query = openQuery(file);
+        auto query = openHistoryQuery(file);
         QVERIFY(query);
 
         const auto status = query->objective(QStringLiteral("slo"), 0.99, nowMs);

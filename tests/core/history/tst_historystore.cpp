@@ -23,6 +23,7 @@
 using namespace RetryLab;
 using namespace RetryLab::Core;
 using RetryLab::Testing::checkOf;
+using RetryLab::Testing::openHistoryQuery;
 
 namespace {
 
@@ -122,16 +123,6 @@ private:
             return {};
         }
         return std::move(store).value();
-    }
-
-    static std::unique_ptr<HistoryQuery> openQuery(const QString &file)
-    {
-        auto query = HistoryQuery::open(file);
-        if (!query) {
-            qWarning() << query.error();
-            return {};
-        }
-        return std::move(query).value();
     }
 
     static StoredCheck everyField()
@@ -238,7 +229,7 @@ private Q_SLOTS:
             QCOMPARE(store->backlog(), 0);
             QCOMPARE(store->warning(), QString());
         }
-        auto query = openQuery(file);
+        auto query = openHistoryQuery(file);
         QVERIFY(query);
         const auto checks = query->checks({});
         QVERIFY2(checks, qPrintable(checks.error()));
@@ -270,7 +261,7 @@ private Q_SLOTS:
         for (int i = 0; i < 500; ++i)
             store->append(checkOf(QStringLiteral("api"), QString(), nowMs + i * 1000, {true}));
         QCOMPARE(store->backlog(), 500);
-        auto query = openQuery(file);
+        auto query = openHistoryQuery(file);
         QVERIFY(query);
         QCOMPARE(query->checks({})->size(), 0);
         QVERIFY2(store->flush(), qPrintable(store->warning()));
@@ -313,7 +304,7 @@ private Q_SLOTS:
         // The same check again (a flush whose commit's answer was lost) is not stored twice.
         store->append(first);
         QVERIFY2(store->flush(), qPrintable(store->warning()));
-        auto query = openQuery(file);
+        auto query = openHistoryQuery(file);
         QVERIFY(query);
         const auto checks = query->checks({});
         QCOMPARE(checks->size(), 2);
@@ -368,7 +359,7 @@ private Q_SLOTS:
         QVERIFY2(store->flush(), qPrintable(store->warning()));
         QCOMPARE(store->backlog(), 0);
         QCOMPARE(store->warning(), QString());
-        auto query = openQuery(file);
+        auto query = openHistoryQuery(file);
         QVERIFY(query);
         QCOMPARE(query->checks({})->size(), 25);
         const auto summaries = query->summaries({});
@@ -509,7 +500,7 @@ private Q_SLOTS:
                 QStringList{QStringLiteral("1")});
             QCOMPARE(raw.column(QStringLiteral("PRAGMA journal_mode")), QStringList{QStringLiteral("wal")});
         }
-        auto query = openQuery(file);
+        auto query = openHistoryQuery(file);
         QVERIFY(query);
         QCOMPARE(query->checks({})->size(), 1);
     }
@@ -560,7 +551,7 @@ private Q_SLOTS:
 
         QVERIFY2(store->applyRetention(nowMs), qPrintable(store->warning()));
         QVERIFY2(store->applyRetention(nowMs), "a second run must not count the rolled checks twice");
-        auto query = openQuery(file);
+        auto query = openHistoryQuery(file);
         QVERIFY(query);
         const qint64 cutoff = nowMs - 30 * dayMs;
         // Raw rows older than the raw retention are gone, the newer stay.
@@ -676,7 +667,7 @@ private Q_SLOTS:
             RawSqlite raw(file);
             QCOMPARE(raw.column(QStringLiteral("PRAGMA integrity_check")), QStringList{QStringLiteral("ok")});
         }
-        auto query = openQuery(file);
+        auto query = openHistoryQuery(file);
         QVERIFY(query);
         const auto checks = query->checks({});
         QVERIFY2(checks, qPrintable(checks.error()));
