@@ -55,6 +55,20 @@ struct Incident
     bool hidden = false;
 };
 
+/// One check as a history chart draws it: no texts and no attempts, so a
+/// month of one monitor (259,200 checks at 10 s) stays a few megabytes.
+struct CheckPoint
+{
+    qint64 startMs = 0;
+    float durationMs = 0.0F; ///< the whole check, backoff included
+    float attemptMinMs = 0.0F; ///< the fastest attempt's total time
+    float attemptMaxMs = 0.0F; ///< the slowest attempt's total time
+    quint16 attempts = 0;
+    quint16 failedAttempts = 0;
+    bool success = false;
+    bool maintenance = false;
+};
+
 /// What one monitor did, as one agent saw it, over a filter's window.
 struct MonitorSummary
 {
@@ -163,3 +177,4 @@ struct WhatIf
 } // namespace RetryLab::Core
 
 Q_DECLARE_METATYPE(RetryLab::Core::Incident)
+Q_DECLARE_METATYPE(RetryLab::Core::CheckPoint)

@@ -203,6 +203,24 @@ Result<QList<Incident>> HistoryQuery::incidents(const HistoryFilter &filter)
     return result;
 }
 
+Result<QList<CheckPoint>> HistoryQuery::checkPoints(const HistoryFilter &filter)
+{
+    const auto found = series(filter.monitor, filter.agent);
+    if (!found)
+        return found.errorDetail();
+    QList<CheckPoint> result;
+    for (const Series &one : *found) {
+        auto points = m_reader->checkPoints(one.id, filter.sinceMs, filter.untilMs);
+        if (!points)
+            return points.errorDetail();
+        result += std::move(points).value();
+    }
+    if (found->size() > 1)
+        std::stable_sort(result.begin(), result.end(),
+            [](const CheckPoint &a, const CheckPoint &b) { return a.startMs < b.startMs; });
+    return result;
+}
+
 Result<QList<StoredCheck>> HistoryQuery::checks(const HistoryFilter &filter)
 {
     const auto found = series(filter.monitor, filter.agent);

@@ -59,6 +59,9 @@ public:
     /// The seen and hidden incidents (see Incident) of the raw checks in the
     /// window, per monitor and agent, sorted by start.
     Result<QList<Incident>> incidents(const HistoryFilter &filter);
+    /// The checks in the window as points to draw (of every agent matching the
+    /// filter), sorted by start.
+    Result<QList<CheckPoint>> checkPoints(const HistoryFilter &filter);
     /// The checks in the window with every attempt, sorted by start.
     Result<QList<StoredCheck>> checks(const HistoryFilter &filter);
     /// The state changes in the window (by their time), sorted by time.

@@ -357,6 +357,65 @@ Result<QList<IncidentCheck>> SeriesReader::incidentChecks(qint64 series, qint64 
     return result;
 }
 
+Result<QList<CheckPoint>> SeriesReader::checkPoints(qint64 series, qint64 sinceMs, qint64 untilMs)
+{
+    // The retries' times and outcomes first (one streaming query at a time).
+    struct Retry
+    {
+        qint64 checkStartMs;
+        float totalMs;
+        bool success;
+    };
+    std::vector<Retry> retries;
+    QSqlQuery query(m_db);
+    query.setForwardOnly(m_dialect.streamsRows());
+    if (!runRange(query,
+            QStringLiteral("SELECT start_ms, total, flags FROM attempts WHERE %1 ORDER BY start_ms, idx")
+                .arg(seriesRange),
+            series, sinceMs, untilMs))
+        return failure(query);
+    while (query.next())
+        retries.push_back({query.value(0).toLongLong(), static_cast<float>(HistoryEncoding::fromAmount(query.value(1))),
+            (query.value(2).toInt() & HistoryEncoding::successFlag) != 0});
+    query.finish();
+
+    if (!runRange(query,
+            QStringLiteral("SELECT start_ms, duration_ms, flags, a_success, a_total FROM checks WHERE %1"
+                           " ORDER BY start_ms")
+                .arg(seriesRange),
+            series, sinceMs, untilMs))
+        return failure(query);
+    QList<CheckPoint> result;
+    std::size_t retry = 0;
+    while (query.next()) {
+        CheckPoint point;
+        point.startMs = query.value(0).toLongLong();
+        point.durationMs = query.value(1).toFloat();
+        const int flags = query.value(2).toInt();
+        point.success = (flags & HistoryEncoding::successFlag) != 0;
+        point.maintenance = (flags & HistoryEncoding::maintenanceFlag) != 0;
+        bool any = false;
+        const auto addAttempt = [&](float totalMs, bool success) {
+            point.attemptMinMs = any ? std::min(point.attemptMinMs, totalMs) : totalMs;
+            point.attemptMaxMs = any ? std::max(point.attemptMaxMs, totalMs) : totalMs;
+            any = true;
+            ++point.attempts;
+            if (!success)
+                ++point.failedAttempts;
+        };
+        if (!query.value(3).isNull())
+            addAttempt(static_cast<float>(HistoryEncoding::fromAmount(query.value(4))), query.value(3).toInt() != 0);
+        while (retry < retries.size() && retries[retry].checkStartMs < point.startMs)
+            ++retry;
+        for (; retry < retries.size() && retries[retry].checkStartMs == point.startMs; ++retry)
+            addAttempt(retries[retry].totalMs, retries[retry].success);
+        result.append(point);
+    }
+    if (query.lastError().isValid())
+        return failure(query);
+    return result;
+}
+
 Result<QList<StoredCheck>> SeriesReader::checks(
     qint64 series, const QString &monitor, const QString &agent, qint64 sinceMs, qint64 untilMs)
 {

@@ -69,6 +69,8 @@ public:
     /// monitor down for days), one pass over the range finds them instead.
     Result<QList<IncidentCheck>> incidentChecks(qint64 series, qint64 sinceMs, qint64 untilMs);
     /// Whole checks with every attempt, in start order.
+    /// The checks of a series in start order, as points to draw.
+    Result<QList<CheckPoint>> checkPoints(qint64 series, qint64 sinceMs, qint64 untilMs);
     Result<QList<StoredCheck>> checks(
         qint64 series, const QString &monitor, const QString &agent, qint64 sinceMs, qint64 untilMs);
     Result<QList<StateEvent>> events(

@@ -117,6 +117,36 @@ private Q_SLOTS:
         QCOMPARE(b.mttrMs.value(), 60'000.0);
     }
 
+    void checkPoints_carryAttemptsAndTheirTimes_withoutTexts()
+    {
+        auto query = openHistoryQuery(m_incidents);
+        QVERIFY(query);
+        const auto points = query->checkPoints({QStringLiteral("api"), QStringLiteral("a"), startOf(3), startOf(8)});
+        QVERIFY2(points, qPrintable(points.error()));
+        QCOMPARE(points->size(), 5);
+        const CheckPoint &three = points->at(0);
+        QCOMPARE(three.startMs, startOf(3));
+        QCOMPARE(three.attempts, 3);
+        QCOMPARE(three.failedAttempts, 3);
+        QVERIFY(!three.success);
+        QCOMPARE(three.durationMs, 2020.0F); // three attempts 1 s apart, the last 20 ms long
+        QCOMPARE(three.attemptMinMs, 20.0F);
+        QCOMPARE(three.attemptMaxMs, 20.0F);
+        QVERIFY(points->at(1).maintenance);
+        QVERIFY(points->at(2).success);
+        QCOMPARE(points->at(2).attempts, 1);
+        const CheckPoint &seven = points->at(4);
+        QCOMPARE(seven.startMs, startOf(7));
+        QCOMPARE(seven.attempts, 3);
+        QCOMPARE(seven.failedAttempts, 2);
+        QVERIFY(seven.success);
+        // Both agents, merged in start order.
+        const auto both = query->checkPoints({QStringLiteral("api"), QString(), startOf(0), startOf(2)});
+        QCOMPARE(both->size(), 4);
+        QCOMPARE(both->at(1).startMs, startOf(0) + 500);
+        QVERIFY(!both->at(3).success);
+    }
+
     void summary_filtersByAgentMonitorAndWindow()
     {
         auto query = openHistoryQuery(m_incidents);
