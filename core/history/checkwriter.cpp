@@ -94,8 +94,10 @@ bool CheckWriter::write(const StoredCheck &check)
             return false;
         if (inserted == Insert::Written)
             break;
-        if (sameCheckStored(check, *series, startMs))
+        if (sameCheckStored(check, *series, startMs)) {
+            m_written = {*series, startMs};
             return true;
+        }
         if (!m_lastError.isEmpty())
             return false;
         if (shift == maxStartShiftMs) {
@@ -105,6 +107,7 @@ bool CheckWriter::write(const StoredCheck &check)
         }
     }
     count(check, *series, startMs);
+    m_written = {*series, startMs};
     const int maintenance = check.maintenance ? HistoryEncoding::maintenanceFlag : 0;
     for (qsizetype i = 1; i < check.attempts.size(); ++i) {
         const StoredAttempt &attempt = check.attempts.at(i);

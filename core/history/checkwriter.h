@@ -27,6 +27,14 @@ public:
 
     bool prepare();
     bool write(const StoredCheck &check);
+    /// Where the last check write() took is stored: its series and start (a
+    /// millisecond later than asked when the start was taken).
+    struct Written
+    {
+        qint64 series = 0;
+        qint64 startMs = 0;
+    };
+    Written lastWritten() const { return m_written; }
     bool write(const StateEvent &event);
     /// Writes the per-hour aggregates; call it last, before the commit.
     bool finish();
@@ -58,6 +66,7 @@ private:
 
     QSqlDatabase m_db;
     SqlDialect m_dialect;
+    Written m_written;
     HistoryInterner &m_interner;
     QHash<QPair<qint64, qint64>, Totals> m_hours;
     QSqlQuery m_checkInsert;

@@ -44,6 +44,9 @@ struct Incident
     QString monitor;
     QString agent;
     qint64 startMs = 0;
+    /// The start of its first check (a hidden incident starts at that check's
+    /// first failed attempt, which may come later).
+    qint64 firstCheckMs = 0;
     std::optional<qint64> endMs; ///< none: still going at the end of the window
     /// end - start; for an incident still going, up to its last failed check's end.
     qint64 durationMs = 0;

@@ -118,6 +118,106 @@ Result<SeriesReader::Counts> HistoryQuery::count(
     return total;
 }
 
+Result<QList<Incident>> HistoryQuery::foundIncidents(const Series &series, qint64 sinceMs, qint64 untilMs)
+{
+    const auto checks = m_reader->incidentChecks(series.id, sinceMs, untilMs);
+    if (!checks)
+        return checks.errorDetail();
+    IncidentFinder finder(series.monitor, series.agent);
+    for (const IncidentCheck &check : *checks)
+        finder.add(check);
+    return finder.finish();
+}
+
+Result<std::optional<qint64>> HistoryQuery::storedSince(const Series &series, qint64 sinceMs)
+{
+    const auto cover = m_reader->incidentCoverFrom(series.id);
+    if (!cover)
+        return cover.errorDetail();
+    if (!cover->has_value())
+        return std::optional<qint64>();
+    return std::optional<qint64>(std::max(sinceMs, **cover));
+}
+
+// Runs break only at a clean check, and every stored incident was found with all
+// the checks before it: a stored incident whose checks lie in the window is the
+// one the window's checks alone make. Before the first stored one, its first
+// check is read too (it ends a seen incident going on) and what starts with it
+// is left to the stored ones; after the last, the checks from the one that ended
+// it on.
+Result<QList<Incident>> HistoryQuery::seriesIncidents(const Series &series, qint64 sinceMs, qint64 untilMs)
+{
+    const auto from = storedSince(series, sinceMs);
+    if (!from)
+        return from.errorDetail();
+    if (!from->has_value())
+        return foundIncidents(series, sinceMs, untilMs);
+    const auto stored = m_reader->storedIncidents(series.id, series.monitor, series.agent, **from, untilMs);
+    if (!stored)
+        return stored.errorDetail();
+    if (stored->isEmpty())
+        return foundIncidents(series, sinceMs, untilMs);
+    const qint64 firstMs = stored->constFirst().incident.firstCheckMs;
+    auto before = foundIncidents(series, sinceMs, firstMs + 1);
+    if (!before)
+        return before.errorDetail();
+    auto after = foundIncidents(series, stored->constLast().closedMs, untilMs);
+    if (!after)
+        return after.errorDetail();
+    QList<Incident> result;
+    result.reserve(before->size() + stored->size() + after->size());
+    for (const Incident &incident : *before) {
+        if (incident.startMs < firstMs)
+            result.append(incident);
+    }
+    for (const SeriesReader::StoredIncident &one : *stored)
+        result.append(one.incident);
+    result += std::move(after).value();
+    return result;
+}
+
+Result<IncidentTotals> HistoryQuery::seriesIncidentTotals(
+    const Series &series, qint64 sinceMs, qint64 untilMs, qint64 spanStartMs, qint64 spanEndMs)
+{
+    const auto addUp = [&](const QList<Incident> &incidents, bool (*keep)(const Incident &, qint64), qint64 limit) {
+        IncidentTotals totals;
+        for (const Incident &incident : incidents) {
+            if (keep(incident, limit))
+                totals.add(incident, spanStartMs, spanEndMs);
+        }
+        return totals;
+    };
+    const auto all = [](const Incident &, qint64) { return true; };
+    const auto from = storedSince(series, sinceMs);
+    if (!from)
+        return from.errorDetail();
+    SeriesReader::StoredTotals stored;
+    if (from->has_value()) {
+        auto read = m_reader->storedIncidentTotals(series.id, **from, untilMs);
+        if (!read)
+            return read.errorDetail();
+        stored = *read;
+    }
+    if (stored.totals.seen + stored.totals.hidden == 0) {
+        const auto found = foundIncidents(series, sinceMs, untilMs);
+        if (!found)
+            return found.errorDetail();
+        return addUp(*found, all, 0);
+    }
+    const auto before = foundIncidents(series, sinceMs, stored.firstCheckMs + 1);
+    if (!before)
+        return before.errorDetail();
+    const auto after = foundIncidents(series, stored.lastClosedMs, untilMs);
+    if (!after)
+        return after.errorDetail();
+    IncidentTotals totals = addUp(
+        *before, [](const Incident &incident, qint64 firstMs) { return incident.startMs < firstMs; },
+        stored.firstCheckMs);
+    totals += stored.totals;
+    totals += addUp(*after, all, 0);
+    return totals;
+}
+
 Result<MonitorSummary> HistoryQuery::summarize(
     const Series &series, const HistoryFilter &filter, qint64 rolledUntil, SummaryDetail detail)
 {
@@ -151,17 +251,14 @@ Result<MonitorSummary> HistoryQuery::summarize(
         summary.attemptLatency = latencies->attempts;
     }
 
-    const auto incidentChecks = m_reader->incidentChecks(series.id, rawSince, filter.untilMs);
-    if (!incidentChecks)
-        return incidentChecks.errorDetail();
-    IncidentFinder finder(series.monitor, series.agent);
-    for (const IncidentCheck &check : *incidentChecks)
-        finder.add(check);
-    const QList<Incident> incidents = finder.finish();
-    for (const Incident &incident : incidents)
-        (incident.hidden ? summary.hiddenIncidents : summary.incidents) += 1;
-    summary.mtbfMs = IncidentFinder::mtbfMs(incidents, (*span)->firstStartMs, (*span)->lastEndMs);
-    summary.mttrMs = IncidentFinder::mttrMs(incidents);
+    const auto totals
+        = seriesIncidentTotals(series, rawSince, filter.untilMs, (*span)->firstStartMs, (*span)->lastEndMs);
+    if (!totals)
+        return totals.errorDetail();
+    summary.incidents = totals->seen;
+    summary.hiddenIncidents = totals->hidden;
+    summary.mtbfMs = totals->mtbfMs((*span)->firstStartMs, (*span)->lastEndMs);
+    summary.mttrMs = totals->mttrMs();
     return summary;
 }
 
@@ -190,13 +287,10 @@ Result<QList<Incident>> HistoryQuery::incidents(const HistoryFilter &filter)
     const qint64 rawSince = std::max(filter.sinceMs, rolledUntilMs());
     QList<Incident> result;
     for (const Series &one : *found) {
-        const auto checks = m_reader->incidentChecks(one.id, rawSince, filter.untilMs);
-        if (!checks)
-            return checks.errorDetail();
-        IncidentFinder finder(one.monitor, one.agent);
-        for (const IncidentCheck &check : *checks)
-            finder.add(check);
-        result += finder.finish();
+        auto incidents = seriesIncidents(one, rawSince, filter.untilMs);
+        if (!incidents)
+            return incidents.errorDetail();
+        result += std::move(incidents).value();
     }
     std::stable_sort(
         result.begin(), result.end(), [](const Incident &a, const Incident &b) { return a.startMs < b.startMs; });

@@ -105,6 +105,17 @@ private:
         const Series &series, const HistoryFilter &filter, qint64 rolledUntil, SummaryDetail detail);
     Result<SeriesReader::Counts> count(
         qint64 series, qint64 sinceMs, qint64 untilMs, qint64 rolledUntil, bool *fromAggregates);
+    /// The incidents of a series over [sinceMs, untilMs) of raw checks: the stored
+    /// ones (IncidentRecorder) and, found in the checks, those before the first
+    /// stored one and after the last.
+    Result<QList<Incident>> seriesIncidents(const Series &series, qint64 sinceMs, qint64 untilMs);
+    /// The same, added up; the stored ones by the database.
+    Result<IncidentTotals> seriesIncidentTotals(
+        const Series &series, qint64 sinceMs, qint64 untilMs, qint64 spanStartMs, qint64 spanEndMs);
+    /// The incidents found in the checks of [sinceMs, untilMs) alone.
+    Result<QList<Incident>> foundIncidents(const Series &series, qint64 sinceMs, qint64 untilMs);
+    /// Where stored incidents may start: the later of sinceMs and the cover.
+    Result<std::optional<qint64>> storedSince(const Series &series, qint64 sinceMs);
 
     std::unique_ptr<HistoryConnection> m_connection;
     std::unique_ptr<SeriesReader> m_reader;

@@ -77,7 +77,10 @@ Result<void> HistoryRetention::apply(qint64 nowMs, int rawRetentionDays, int agg
 
     // agg_hour already counts these checks: every flush keeps it up.
     QStringList rawStatements = rollupStatements();
-    rawStatements << QStringLiteral("DELETE FROM attempts WHERE series = ? AND start_ms < ?")
+    // An incident goes with its first check; one that began before the cutoff is
+    // found again in the raw checks left (HistoryQuery reads the window's edges so).
+    rawStatements << QStringLiteral("DELETE FROM incidents WHERE series = ? AND first_check_ms < ?")
+                  << QStringLiteral("DELETE FROM attempts WHERE series = ? AND start_ms < ?")
                   << QStringLiteral("DELETE FROM checks WHERE series = ? AND start_ms < ?");
     const QStringList agedStatements{
         QStringLiteral("DELETE FROM agg_minute WHERE series = ? AND bucket_ms < ?"),

@@ -65,6 +65,20 @@ QStringList createVersion1()
     };
 }
 
+// Version 1 -> 2: incidents kept as they end, so that a month's incidents are
+// read, not found again among a month of checks.
+QStringList createVersion2()
+{
+    return {
+        QStringLiteral("CREATE TABLE incidents (series INTEGER NOT NULL, first_check_ms %BIG% NOT NULL,"
+                       " start_off %BIG% NOT NULL, end_off %BIG% NOT NULL, closed_off %BIG% NOT NULL,"
+                       " hidden INTEGER NOT NULL, checks %BIG% NOT NULL, attempts %BIG% NOT NULL,"
+                       " failed_attempts %BIG% NOT NULL, first_error INTEGER, last_error INTEGER,"
+                       " PRIMARY KEY (series, first_check_ms))%COMPACT%"),
+        QStringLiteral("CREATE TABLE incident_cover (series INTEGER NOT NULL PRIMARY KEY, from_ms %BIG% NOT NULL)"),
+    };
+}
+
 struct Migration
 {
     int from;
@@ -72,8 +86,9 @@ struct Migration
 };
 
 // One entry per version step, in order; a new version appends its step here.
-const std::array<Migration, 1> migrations{{
+const std::array<Migration, 2> migrations{{
     {0, &createVersion1},
+    {1, &createVersion2},
 }};
 static_assert(migrations.size() == currentVersion, "one migration per version step");
 

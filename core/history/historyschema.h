@@ -35,9 +35,16 @@ namespace RetryLab::Core {
 ///   month's availability is 720 rows. `agg_minute`: per-minute counts, made by
 ///   retention from the raw checks it deletes, for the edges of a window.
 /// - `state_events`: the monitors' state changes.
+///
+/// Version 2 adds the incidents as the writer found them when they ended
+/// (IncidentRecorder): `incidents`, key (series, first_check_ms), with the
+/// incident's start, end and the start of the check that ended it as offsets
+/// from its first check; and `incident_cover`, per series the time from which
+/// every incident is there. A month of a flaky monitor holds tens of thousands
+/// of incidents among 259,200 checks: reading them beats finding them again.
 namespace HistorySchema {
 
-inline constexpr int currentVersion = 1;
+inline constexpr int currentVersion = 2;
 inline constexpr char formatName[] = "retrylab-history";
 
 /// Creates or migrates the schema for a writer; `where` names the database in

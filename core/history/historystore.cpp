@@ -5,6 +5,7 @@
 #include "core/history/historyinterner.h"
 #include "core/history/historyretention.h"
 #include "core/history/historyschema.h"
+#include "core/history/incidentrecorder.h"
 #include "core/util/coretr.h"
 
 #include <QDir>
@@ -85,6 +86,7 @@ Result<std::unique_ptr<HistoryStore>> HistoryStore::open(
         !prepared)
         return prepared.errorDetail();
     store->m_interner = std::make_unique<HistoryInterner>(store->m_connection->database());
+    store->m_incidents = std::make_unique<IncidentRecorder>();
     qCDebug(lcHistoryStore) << "writing" << location->describe() << "as agent" << store->m_agent;
     return store;
 }
@@ -178,16 +180,31 @@ bool HistoryStore::flush()
             why = begin.lastError().databaseText().simplified();
         } else {
             CheckWriter writer(db, m_connection->dialect(), *m_interner);
+            IncidentRecorder::Batch incidents(*m_incidents, db, m_connection->dialect(), *m_interner);
             bool written = writer.prepare();
-            for (auto it = m_checks.cbegin(); written && it != m_checks.cend(); ++it)
+            if (written && !incidents.prepare()) {
+                written = false;
+                why = incidents.lastError();
+            }
+            for (auto it = m_checks.cbegin(); written && it != m_checks.cend(); ++it) {
                 written = writer.write(*it);
+                if (written) {
+                    const CheckWriter::Written at = writer.lastWritten();
+                    written = incidents.add(at.series, at.startMs, *it);
+                    if (!written)
+                        why = incidents.lastError();
+                }
+            }
             for (auto it = m_events.cbegin(); written && it != m_events.cend(); ++it)
                 written = writer.write(*it);
             written = written && writer.finish();
             if (!written) {
-                why = writer.lastError();
+                if (why.isEmpty())
+                    why = writer.lastError();
             } else if (QSqlQuery commit(db); !commit.exec(QStringLiteral("COMMIT"))) {
                 why = commit.lastError().databaseText().simplified();
+            } else {
+                incidents.commit();
             }
         }
         if (why.isEmpty()) {

@@ -14,6 +14,7 @@ namespace RetryLab::Core {
 
 class HistoryConnection;
 class HistoryInterner;
+class IncidentRecorder;
 
 /// How a HistoryStore behaves; every field has a default that suits a monitor.
 struct HistoryStoreOptions
@@ -104,6 +105,7 @@ private:
     std::unique_ptr<QLockFile> m_lock;
     std::unique_ptr<HistoryConnection> m_connection;
     std::unique_ptr<HistoryInterner> m_interner;
+    std::unique_ptr<IncidentRecorder> m_incidents;
     QString m_agent;
     Options m_options;
     std::deque<StoredCheck> m_checks;

@@ -5,6 +5,68 @@
 
 namespace RetryLab::Core {
 
+IncidentCheck incidentCheckOf(const StoredCheck &check)
+{
+    IncidentCheck c;
+    c.startMs = check.startMs;
+    c.endMs = check.endMs;
+    c.success = check.success;
+    c.attempts = static_cast<int>(check.attempts.size());
+    c.reason = check.reason;
+    bool first = true;
+    for (const StoredAttempt &a : check.attempts) {
+        if (a.success)
+            continue;
+        ++c.failedAttempts;
+        if (first) {
+            c.firstFailedAttemptStartMs = a.startMs;
+            c.firstFailedReason = a.reason;
+            first = false;
+        }
+        c.lastFailedReason = a.reason;
+    }
+    return c;
+}
+
+void IncidentTotals::add(const Incident &incident, qint64 spanStartMs, qint64 spanEndMs)
+{
+    if (incident.hidden) {
+        ++hidden;
+        return;
+    }
+    ++seen;
+    const qint64 end = incident.endMs.value_or(spanEndMs);
+    seenDownMs += std::max<qint64>(0, std::min(end, spanEndMs) - std::max(incident.startMs, spanStartMs));
+    if (incident.endMs) {
+        ++seenEnded;
+        seenEndedMs += incident.durationMs;
+    }
+}
+
+IncidentTotals &IncidentTotals::operator+=(const IncidentTotals &other)
+{
+    seen += other.seen;
+    hidden += other.hidden;
+    seenDownMs += other.seenDownMs;
+    seenEnded += other.seenEnded;
+    seenEndedMs += other.seenEndedMs;
+    return *this;
+}
+
+std::optional<double> IncidentTotals::mtbfMs(qint64 spanStartMs, qint64 spanEndMs) const
+{
+    if (seen == 0)
+        return std::nullopt;
+    return static_cast<double>(std::max<qint64>(0, spanEndMs - spanStartMs - seenDownMs)) / static_cast<double>(seen);
+}
+
+std::optional<double> IncidentTotals::mttrMs() const
+{
+    if (seenEnded == 0)
+        return std::nullopt;
+    return static_cast<double>(seenEndedMs) / static_cast<double>(seenEnded);
+}
+
 void IncidentFinder::add(const IncidentCheck &check)
 {
     if (!check.success) {
@@ -14,6 +76,7 @@ void IncidentFinder::add(const IncidentCheck &check)
             incident.monitor = m_monitor;
             incident.agent = m_agent;
             incident.startMs = check.startMs;
+            incident.firstCheckMs = check.startMs;
             incident.firstError = check.reason;
             m_failing = incident;
         }
@@ -34,6 +97,7 @@ void IncidentFinder::add(const IncidentCheck &check)
         incident.monitor = m_monitor;
         incident.agent = m_agent;
         incident.startMs = check.firstFailedAttemptStartMs;
+        incident.firstCheckMs = check.startMs;
         incident.firstError = check.firstFailedReason;
         incident.hidden = true;
         m_hidden = incident;
@@ -83,33 +147,18 @@ QList<Incident> IncidentFinder::finish()
 
 std::optional<double> IncidentFinder::mtbfMs(const QList<Incident> &incidents, qint64 spanStartMs, qint64 spanEndMs)
 {
-    qint64 seen = 0;
-    qint64 downMs = 0;
-    for (const Incident &incident : incidents) {
-        if (incident.hidden)
-            continue;
-        ++seen;
-        const qint64 end = incident.endMs.value_or(spanEndMs);
-        downMs += std::max<qint64>(0, std::min(end, spanEndMs) - std::max(incident.startMs, spanStartMs));
-    }
-    if (seen == 0)
-        return std::nullopt;
-    return static_cast<double>(std::max<qint64>(0, spanEndMs - spanStartMs - downMs)) / static_cast<double>(seen);
+    IncidentTotals totals;
+    for (const Incident &incident : incidents)
+        totals.add(incident, spanStartMs, spanEndMs);
+    return totals.mtbfMs(spanStartMs, spanEndMs);
 }
 
 std::optional<double> IncidentFinder::mttrMs(const QList<Incident> &incidents)
 {
-    qint64 ended = 0;
-    qint64 totalMs = 0;
-    for (const Incident &incident : incidents) {
-        if (incident.hidden || !incident.endMs)
-            continue;
-        ++ended;
-        totalMs += incident.durationMs;
-    }
-    if (ended == 0)
-        return std::nullopt;
-    return static_cast<double>(totalMs) / static_cast<double>(ended);
+    IncidentTotals totals;
+    for (const Incident &incident : incidents)
+        totals.add(incident, 0, 0);
+    return totals.mttrMs();
 }
 
 } // namespace RetryLab::Core

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "core/history/historyfigures.h"
+#include "core/history/storedcheck.h"
 
 #include <QList>
 #include <QString>
@@ -22,6 +23,29 @@ struct IncidentCheck
     qint64 firstFailedAttemptStartMs = 0;
     QString firstFailedReason;
     QString lastFailedReason;
+};
+
+/// A stored check as the incident rules read it.
+IncidentCheck incidentCheckOf(const StoredCheck &check);
+
+/// Incidents added up for MTBF and MTTR, so that incidents counted by the
+/// database and incidents found in checks make one figure.
+struct IncidentTotals
+{
+    qint64 seen = 0;
+    qint64 hidden = 0;
+    qint64 seenDownMs = 0; ///< time in seen incidents, within the span
+    qint64 seenEnded = 0;
+    qint64 seenEndedMs = 0; ///< the durations of the seen incidents that ended
+
+    /// Adds one incident; an incident still going counts as down up to spanEndMs.
+    void add(const Incident &incident, qint64 spanStartMs, qint64 spanEndMs);
+    IncidentTotals &operator+=(const IncidentTotals &other);
+    /// Mean time between failures over [spanStartMs, spanEndMs): the time not in
+    /// a seen incident over their number; empty without a seen incident.
+    std::optional<double> mtbfMs(qint64 spanStartMs, qint64 spanEndMs) const;
+    /// Mean duration of the seen incidents that ended; empty without one.
+    std::optional<double> mttrMs() const;
 };
 
 /// Finds the seen and hidden incidents (see Incident) of one series of checks

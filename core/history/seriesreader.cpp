@@ -357,6 +357,93 @@ Result<QList<IncidentCheck>> SeriesReader::incidentChecks(qint64 series, qint64 
     return result;
 }
 
+Result<std::optional<qint64>> SeriesReader::incidentCoverFrom(qint64 series)
+{
+    QSqlQuery query(m_db);
+    query.setForwardOnly(m_dialect.streamsRows());
+    if (!query.prepare(QStringLiteral("SELECT from_ms FROM incident_cover WHERE series = ?")))
+        return failure(query);
+    query.addBindValue(series);
+    if (!query.exec())
+        return failure(query);
+    if (!query.next())
+        return std::optional<qint64>();
+    return std::optional<qint64>(query.value(0).toLongLong());
+}
+
+namespace {
+
+// The stored incidents of a range: first check inside, closing check before its end.
+const QString storedIncidentRange
+    = QStringLiteral("series = ? AND first_check_ms >= ? AND first_check_ms < ? AND first_check_ms + closed_off < ?");
+
+} // namespace
+
+Result<QList<SeriesReader::StoredIncident>> SeriesReader::storedIncidents(
+    qint64 series, const QString &monitor, const QString &agent, qint64 sinceMs, qint64 untilMs)
+{
+    QSqlQuery query(m_db);
+    query.setForwardOnly(m_dialect.streamsRows());
+    if (!query.prepare(QStringLiteral("SELECT first_check_ms, start_off, end_off, closed_off, hidden, checks, attempts,"
+                                      " failed_attempts, first_error, last_error FROM incidents WHERE %1"
+                                      " ORDER BY first_check_ms")
+                           .arg(storedIncidentRange)))
+        return failure(query);
+    for (const qint64 value : {series, sinceMs, untilMs, untilMs})
+        query.addBindValue(value);
+    if (!query.exec())
+        return failure(query);
+    QList<StoredIncident> result;
+    while (query.next()) {
+        StoredIncident stored;
+        Incident &incident = stored.incident;
+        incident.monitor = monitor;
+        incident.agent = agent;
+        incident.firstCheckMs = query.value(0).toLongLong();
+        incident.startMs = incident.firstCheckMs + query.value(1).toLongLong();
+        incident.endMs = incident.firstCheckMs + query.value(2).toLongLong();
+        incident.durationMs = *incident.endMs - incident.startMs;
+        stored.closedMs = incident.firstCheckMs + query.value(3).toLongLong();
+        incident.hidden = query.value(4).toInt() != 0;
+        incident.checks = query.value(5).toLongLong();
+        incident.attempts = query.value(6).toLongLong();
+        incident.failedAttempts = query.value(7).toLongLong();
+        incident.firstError = text(query.value(8));
+        incident.lastError = text(query.value(9));
+        result.append(std::move(stored));
+    }
+    if (query.lastError().isValid())
+        return failure(query);
+    return result;
+}
+
+Result<SeriesReader::StoredTotals> SeriesReader::storedIncidentTotals(qint64 series, qint64 sinceMs, qint64 untilMs)
+{
+    QSqlQuery query(m_db);
+    query.setForwardOnly(m_dialect.streamsRows());
+    if (!query.prepare(QStringLiteral("SELECT SUM(1 - hidden), SUM(hidden),"
+                                      " SUM(CASE WHEN hidden = 0 THEN end_off - start_off ELSE 0 END),"
+                                      " MIN(first_check_ms), MAX(first_check_ms + closed_off) FROM incidents WHERE %1")
+                           .arg(storedIncidentRange)))
+        return failure(query);
+    for (const qint64 value : {series, sinceMs, untilMs, untilMs})
+        query.addBindValue(value);
+    if (!query.exec() || !query.next())
+        return failure(query);
+    StoredTotals result;
+    if (query.value(3).isNull())
+        return result;
+    // Every one of them ended inside the window.
+    result.totals.seen = query.value(0).toLongLong();
+    result.totals.hidden = query.value(1).toLongLong();
+    result.totals.seenDownMs = query.value(2).toLongLong();
+    result.totals.seenEnded = result.totals.seen;
+    result.totals.seenEndedMs = result.totals.seenDownMs;
+    result.firstCheckMs = query.value(3).toLongLong();
+    result.lastClosedMs = query.value(4).toLongLong();
+    return result;
+}
+
 Result<QList<CheckPoint>> SeriesReader::checkPoints(qint64 series, qint64 sinceMs, qint64 untilMs)
 {
     // The retries' times and outcomes first (one streaming query at a time).

@@ -68,9 +68,31 @@ public:
     /// and the clean check that follows each of them. When they are many (a
     /// monitor down for days), one pass over the range finds them instead.
     Result<QList<IncidentCheck>> incidentChecks(qint64 series, qint64 sinceMs, qint64 untilMs);
-    /// Whole checks with every attempt, in start order.
+    /// The time from which every incident of the series is stored (see
+    /// IncidentRecorder); empty when none is.
+    Result<std::optional<qint64>> incidentCoverFrom(qint64 series);
+    /// A stored incident and the start of the check that ended it.
+    struct StoredIncident
+    {
+        Incident incident;
+        qint64 closedMs = 0;
+    };
+    /// The stored incidents whose first check starts at or after `sinceMs` and
+    /// that ended with a check before `untilMs`, in start order.
+    Result<QList<StoredIncident>> storedIncidents(
+        qint64 series, const QString &monitor, const QString &agent, qint64 sinceMs, qint64 untilMs);
+    /// The same incidents added up, with the first one's first check and the
+    /// last one's closing check (both 0 without incidents).
+    struct StoredTotals
+    {
+        IncidentTotals totals;
+        qint64 firstCheckMs = 0;
+        qint64 lastClosedMs = 0;
+    };
+    Result<StoredTotals> storedIncidentTotals(qint64 series, qint64 sinceMs, qint64 untilMs);
     /// The checks of a series in start order, as points to draw.
     Result<QList<CheckPoint>> checkPoints(qint64 series, qint64 sinceMs, qint64 untilMs);
+    /// Whole checks with every attempt, in start order.
     Result<QList<StoredCheck>> checks(
         qint64 series, const QString &monitor, const QString &agent, qint64 sinceMs, qint64 untilMs);
     Result<QList<StateEvent>> events(

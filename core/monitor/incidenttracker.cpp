@@ -2,29 +2,6 @@
 
 namespace RetryLab::Core {
 
-IncidentCheck IncidentTracker::incidentCheckOf(const StoredCheck &check)
-{
-    IncidentCheck c;
-    c.startMs = check.startMs;
-    c.endMs = check.endMs;
-    c.success = check.success;
-    c.attempts = static_cast<int>(check.attempts.size());
-    c.reason = check.reason;
-    bool first = true;
-    for (const StoredAttempt &a : check.attempts) {
-        if (a.success)
-            continue;
-        ++c.failedAttempts;
-        if (first) {
-            c.firstFailedAttemptStartMs = a.startMs;
-            c.firstFailedReason = a.reason;
-            first = false;
-        }
-        c.lastFailedReason = a.reason;
-    }
-    return c;
-}
-
 IncidentTracker::Update IncidentTracker::checkFinished(const StoredCheck &check)
 {
     Update update;
@@ -35,7 +12,7 @@ IncidentTracker::Update IncidentTracker::checkFinished(const StoredCheck &check)
     if (it == m_finders.end())
         it = m_finders.insert(key, IncidentFinder(check.monitor, check.agent));
     const bool wasFailing = it->failing().has_value();
-    it->add(incidentCheckOf(check));
+    it->add(Core::incidentCheckOf(check));
     update.ended = it->takeEnded();
     if (!wasFailing && it->failing())
         update.opened = it->failing();

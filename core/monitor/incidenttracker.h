@@ -30,9 +30,6 @@ public:
     /// The seen incident of `monitor` going on now, if any (of any agent).
     std::optional<Incident> open(const QString &monitor) const;
 
-    /// A stored check as the incident rules read it.
-    static IncidentCheck incidentCheckOf(const StoredCheck &check);
-
 private:
     QHash<QString, IncidentFinder> m_finders; ///< by monitor and agent
 };

@@ -4,6 +4,7 @@
 // the size per attempt, and a writer killed in the middle of its work.
 
 #include "core/history/historyquery.h"
+#include "core/history/historyschema.h"
 #include "core/history/historystore.h"
 #include "tests/core/history/historyfixtures.h"
 
@@ -450,7 +451,8 @@ private Q_SLOTS:
             QVERIFY(raw.exec(QStringLiteral("UPDATE retrylab_meta SET value = '7' WHERE name = 'schema_version'")));
         }
         const QString expected
-            = QStringLiteral("written by a newer RetryLab: schema version 7, this one reads up to 1");
+            = QStringLiteral("written by a newer RetryLab: schema version 7, this one reads up to %1")
+                  .arg(HistorySchema::currentVersion);
         const auto store = HistoryStore::open(file, QStringLiteral("here"));
         QVERIFY(!store);
         QVERIFY2(store.error().contains(expected), qPrintable(store.error()));
@@ -497,7 +499,7 @@ private Q_SLOTS:
         {
             RawSqlite raw(file);
             QCOMPARE(raw.column(QStringLiteral("SELECT value FROM retrylab_meta WHERE name = 'schema_version'")),
-                QStringList{QStringLiteral("1")});
+                QStringList{QString::number(HistorySchema::currentVersion)});
             QCOMPARE(raw.column(QStringLiteral("PRAGMA journal_mode")), QStringList{QStringLiteral("wal")});
         }
         auto query = openHistoryQuery(file);
