@@ -15,6 +15,7 @@
 //            SQLite file (--db FILE, default a temporary one): checks written per
 //            second and bytes per stored attempt; then, each the median of three
 //            runs: one monitor's availability and incidents over the whole window,
+//            its checks as the points the window's history chart draws,
 //            every monitor's summary of the last 24 h, and a what-if of one
 //            monitor's whole window with no retries.
 //
@@ -293,6 +294,14 @@ QJsonObject measureHistory(const HistoryRun &run, QTextStream &out)
             "every monitor's day");
     const double allMonitorsFullMs
         = medianMs([&] { return bool((*query)->summaries(lastDay)); }, "every monitor's day with percentiles");
+    qint64 points = 0;
+    const double checkPointsMs = medianMs(
+        [&] {
+            const auto read = (*query)->checkPoints(whole);
+            points = read ? read->size() : -1;
+            return bool(read);
+        },
+        "one monitor's check points");
     const double whatIfMs = medianMs(
         [&] { return bool((*query)->whatIf(one, startMs, endMs, singleAttemptPolicy(), 1)); }, "the what-if");
 
@@ -311,6 +320,8 @@ QJsonObject measureHistory(const HistoryRun &run, QTextStream &out)
         {QStringLiteral("allMonitorsDayMs"), allMonitorsMs},
         {QStringLiteral("allMonitorsDayWithPercentilesMs"), allMonitorsFullMs},
         {QStringLiteral("whatIfWindowMs"), whatIfMs},
+        {QStringLiteral("oneMonitorCheckPoints"), points},
+        {QStringLiteral("oneMonitorCheckPointsMs"), checkPointsMs},
     };
     out << QStringLiteral("history: %1 monitors x %2 days: %3 checks, %4 attempts written in %5 s (%6 checks/s)")
                .arg(run.monitors)
@@ -333,6 +344,11 @@ QJsonObject measureHistory(const HistoryRun &run, QTextStream &out)
     out << QStringLiteral("  every monitor's last 24 h: %1 ms (%2 ms with percentiles)")
                .arg(allMonitorsMs, 0, 'f', 1)
                .arg(allMonitorsFullMs, 0, 'f', 1)
+        << Qt::endl;
+    out << QStringLiteral("  one monitor's %1 days as %2 points for the history chart: %3 ms")
+               .arg(run.days)
+               .arg(points)
+               .arg(checkPointsMs, 0, 'f', 1)
         << Qt::endl;
     out << QStringLiteral("  what-if of one monitor's %1 days with no retries: %2 ms")
                .arg(run.days)
