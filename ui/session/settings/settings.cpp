@@ -51,6 +51,11 @@ const QString serverHttpsKey = QStringLiteral("server/https");
 const QString serverHttpsPortKey = QStringLiteral("server/httpsPort");
 const QString serverTlsCertificateKey = QStringLiteral("server/tlsCertificate");
 const QString serverTlsKeyKey = QStringLiteral("server/tlsKey");
+const QString monitorDatabaseKey = QStringLiteral("monitor/database");
+const QString closeWithMonitorsKey = QStringLiteral("monitor/closeWithMonitors");
+const QString acknowledgedIncidentsKey = QStringLiteral("monitor/acknowledgedIncidents");
+// Incidents acknowledged, newest kept: older ones have left the raw history anyway.
+constexpr qsizetype maxAcknowledgedIncidents = 5000;
 
 QString typeName(const QVariant &value)
 {
@@ -831,6 +836,55 @@ void Settings::setServerTlsFiles(const QString &certificateFile, const QString &
 {
     m_settings->setValue(serverTlsCertificateKey, certificateFile);
     m_settings->setValue(serverTlsKeyKey, keyFile);
+}
+
+QString Settings::monitorDatabase() const
+{
+    const QVariant value = m_settings->value(monitorDatabaseKey);
+    return value.typeId() == QMetaType::QString ? value.toString().trimmed() : QString();
+}
+
+void Settings::setMonitorDatabase(const QString &database)
+{
+    m_settings->setValue(monitorDatabaseKey, database.trimmed());
+}
+
+Settings::CloseWithMonitors Settings::closeWithMonitors() const
+{
+    const QString value = m_settings->value(closeWithMonitorsKey).toString();
+    if (value == QLatin1String("keep"))
+        return CloseWithMonitors::KeepMonitoring;
+    if (value == QLatin1String("quit"))
+        return CloseWithMonitors::Quit;
+    return CloseWithMonitors::Ask;
+}
+
+void Settings::setCloseWithMonitors(CloseWithMonitors choice)
+{
+    switch (choice) {
+    case CloseWithMonitors::Ask:
+        m_settings->remove(closeWithMonitorsKey);
+        return;
+    case CloseWithMonitors::KeepMonitoring:
+        m_settings->setValue(closeWithMonitorsKey, QStringLiteral("keep"));
+        return;
+    case CloseWithMonitors::Quit:
+        m_settings->setValue(closeWithMonitorsKey, QStringLiteral("quit"));
+        return;
+    }
+}
+
+QStringList Settings::acknowledgedIncidents() const
+{
+    const QVariant value = m_settings->value(acknowledgedIncidentsKey);
+    return value.typeId() == QMetaType::QStringList || value.typeId() == QMetaType::QString ? value.toStringList()
+                                                                                            : QStringList();
+}
+
+void Settings::setAcknowledgedIncidents(const QStringList &keys)
+{
+    m_settings->setValue(
+        acknowledgedIncidentsKey, keys.mid(std::max<qsizetype>(0, keys.size() - maxAcknowledgedIncidents)));
 }
 
 } // namespace RetryLab::Ui

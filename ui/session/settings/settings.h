@@ -138,6 +138,19 @@ public:
     QString exportDirectory() const;
     void setExportDirectory(const QString &directory);
 
+    // The monitors' history: a SQLite file or a PostgreSQL URL; empty: the
+    // default file in the application's data folder.
+    QString monitorDatabase() const;
+    void setMonitorDatabase(const QString &database);
+    // What closing the window does while monitors run: ask (nothing stored yet),
+    // keep monitoring with the tray icon, or quit.
+    enum class CloseWithMonitors { Ask, KeepMonitoring, Quit };
+    CloseWithMonitors closeWithMonitors() const;
+    void setCloseWithMonitors(CloseWithMonitors choice);
+    // The acknowledged incidents: "monitor|agent|startMs" keys.
+    QStringList acknowledgedIncidents() const;
+    void setAcknowledgedIncidents(const QStringList &keys);
+
 Q_SIGNALS:
     void userPresetsChanged();
     void recentUrlsChanged();

@@ -70,6 +70,7 @@ private Q_SLOTS:
     void transport_newRequest_startsFromTheDefault();
     void transport_damagedDefault_isReported_defaultsUsed();
     void serverHttps_onByDefault_offWhenTurnedOff();
+    void monitorSettings_roundTrip_askByDefault();
 
 private:
     static QString settingsPath();
@@ -589,6 +590,30 @@ void TestSettings::windowLayout_bytes_roundTrip()
     QCOMPARE(settings.windowGeometry(), geometry);
     QCOMPARE(settings.windowState(), state);
     QVERIFY(settings.problems().isEmpty());
+}
+
+void TestSettings::monitorSettings_roundTrip_askByDefault()
+{
+    {
+        Settings settings;
+        QCOMPARE(settings.monitorDatabase(), QString());
+        QCOMPARE(settings.closeWithMonitors(), Settings::CloseWithMonitors::Ask);
+        QVERIFY(settings.acknowledgedIncidents().isEmpty());
+        settings.setMonitorDatabase(QStringLiteral(" postgresql://monitor@127.0.0.1:5432/history "));
+        settings.setCloseWithMonitors(Settings::CloseWithMonitors::KeepMonitoring);
+        settings.setAcknowledgedIncidents({QStringLiteral("api|a|1000"), QStringLiteral("api|a|2000")});
+        QVERIFY(settings.sync());
+    }
+    {
+        Settings settings;
+        QCOMPARE(settings.monitorDatabase(), QStringLiteral("postgresql://monitor@127.0.0.1:5432/history"));
+        QCOMPARE(settings.closeWithMonitors(), Settings::CloseWithMonitors::KeepMonitoring);
+        QCOMPARE(settings.acknowledgedIncidents(),
+            QStringList({QStringLiteral("api|a|1000"), QStringLiteral("api|a|2000")}));
+        settings.setCloseWithMonitors(Settings::CloseWithMonitors::Ask);
+    }
+    Settings settings;
+    QCOMPARE(settings.closeWithMonitors(), Settings::CloseWithMonitors::Ask);
 }
 
 void TestSettings::endpointPolicies_roundTrip_damagedEntryLeftOut()
