@@ -63,7 +63,14 @@ void TransportController::showPreferences()
     auto *dialog = new PreferencesDialog(m_parts.settings->defaultTransport(), m_parts.composer->window());
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     m_preferences = dialog;
-    connect(dialog, &QDialog::accepted, this, [this, dialog] { setDefaultTransport(dialog->defaultTransport()); });
+    dialog->setMonitorDatabase(m_parts.settings->monitorDatabase(), m_monitorDatabaseInUse);
+    dialog->setCloseWithMonitors(m_parts.settings->closeWithMonitors());
+    connect(dialog, &QDialog::accepted, this, [this, dialog] {
+        setDefaultTransport(dialog->defaultTransport());
+        m_parts.settings->setCloseWithMonitors(dialog->closeWithMonitors());
+        if (dialog->monitorDatabase() != m_parts.settings->monitorDatabase())
+            Q_EMIT monitorDatabaseChosen(dialog->monitorDatabase());
+    });
     dialog->open();
 }
 

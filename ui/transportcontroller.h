@@ -53,6 +53,8 @@ public:
 
     /// Tools → Preferences (window-modal, not blocking).
     void showPreferences();
+    /// The monitors' history now in use, shown in Preferences.
+    void setMonitorDatabaseInUse(const QString &where) { m_monitorDatabaseInUse = where; }
     PreferencesDialog *preferencesDialog() const { return m_preferences; }
     /// What OK in Preferences does.
     void setDefaultTransport(const Core::TransportOptions &options);
@@ -62,10 +64,16 @@ public:
     /// The run was cleared.
     void clearRun();
 
+Q_SIGNALS:
+    /// OK in Preferences chose another history for the monitors (empty: the
+    /// default file); the settings keep it once it opened.
+    void monitorDatabaseChosen(const QString &database);
+
 private:
     void updateBanner();
 
     Parts m_parts;
+    QString m_monitorDatabaseInUse;
     QPointer<PreferencesDialog> m_preferences;
 };
 

@@ -6,6 +6,7 @@
 #include "app/cli/interruptwatcher.h"
 #include "app/cli/subcommand.h"
 #include "core/alerts/alertdispatcher.h"
+#include "core/history/historylocation.h"
 #include "core/history/historyquery.h"
 #include "core/history/historystore.h"
 #include "core/metrics/metricsregistry.h"
@@ -23,7 +24,6 @@
 #include <QFileInfo>
 #include <QHash>
 #include <QLoggingCategory>
-#include <QStandardPaths>
 #include <QSysInfo>
 #include <QTimer>
 
@@ -188,8 +188,7 @@ namespace MonitorCommand {
 
 QString defaultDatabase()
 {
-    const QString folder = QStandardPaths::writableLocation(QStandardPaths::AppDataLocation);
-    return QDir(folder.isEmpty() ? QDir::homePath() : folder).filePath(QStringLiteral("history.sqlite"));
+    return Core::HistoryLocation::defaultDatabase();
 }
 
 Core::Result<Options> parse(const QStringList &arguments)

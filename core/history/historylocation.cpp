@@ -4,10 +4,17 @@
 
 #include <QDir>
 #include <QFileInfo>
+#include <QStandardPaths>
 #include <QUrl>
 #include <QUrlQuery>
 
 namespace RetryLab::Core {
+
+QString HistoryLocation::defaultDatabase()
+{
+    const QString folder = QStandardPaths::writableLocation(QStandardPaths::AppDataLocation);
+    return QDir(folder.isEmpty() ? QDir::homePath() : folder).filePath(QStringLiteral("history.sqlite"));
+}
 
 Result<HistoryLocation> HistoryLocation::parse(const QString &database)
 {

@@ -22,6 +22,9 @@ struct HistoryLocation
     QString databaseName;
     QString socketDirectory; ///< PostgreSQL: `?host=/dir`; empty: TCP to host:port
 
+    /// The history file `retrylab monitor` and the window share when none is
+    /// chosen: history.sqlite in the application's data folder.
+    static QString defaultDatabase();
     /// A SQLite path or a PostgreSQL URL; an error says what is wrong with the URL.
     static Result<HistoryLocation> parse(const QString &database);
 
