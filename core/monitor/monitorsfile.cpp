@@ -2,7 +2,7 @@
 
 #include "core/alerts/alerttargetjson.h"
 #include "core/collections/savedrequest.h"
-
+#include "core/monitor/savedrequestmonitor.h"
 #include "core/policy/policyreference.h"
 #include "core/scenario/scenario.h"
 #include "core/scenario/scenarioreader.h"
@@ -181,29 +181,18 @@ bool readCollectionRequest(
         o.fail(QStringLiteral("collection"), loaded.error());
         return false;
     }
-    if (loaded->needsServer()) {
-        o.fail(QStringLiteral("request"),
-            Tr::tr("the saved request \"%1\" uses {server}; a monitor has no embedded server").arg(loaded->path()));
+    const bool keepSavedPolicy = !o.contains(QStringLiteral("policy"));
+    const auto made = monitorFromSavedRequest(*loaded, *name, keepSavedPolicy);
+    if (!made) {
+        o.fail(QStringLiteral("request"), made.error());
         return false;
     }
-    const auto spec = loaded->build(QUrl());
-    if (!spec) {
-        o.fail(QStringLiteral("request"), spec.error());
-        return false;
-    }
-    request.name = *name;
-    request.spec = *spec;
-    request.spec.label = *name;
-    request.urlTemplate = spec->url.toString();
-    if (!o.contains(QStringLiteral("policy"))) {
-        // The policy saved with the request, when the monitor names none.
-        const auto policy = loaded->policy();
-        if (!policy) {
-            o.fail(QStringLiteral("request"), policy.error());
-            return false;
-        }
-        savedPolicy = PolicyReference::Read{*policy, loaded->policyOrigin()};
-    }
+    request.name = made->name;
+    request.spec = made->request;
+    request.urlTemplate = made->urlTemplate;
+    // The policy saved with the request, when the monitor names none.
+    if (keepSavedPolicy)
+        savedPolicy = PolicyReference::Read{made->policy, made->policyOrigin};
     return true;
 }
 
