@@ -1,0 +1,40 @@
+#pragma once
+
+#include "core/monitor/monitor.h"
+#include "core/policy/backoffpolicy.h"
+#include "core/record/attemptrecord.h"
+
+#include <QList>
+#include <QString>
+#include <QStringList>
+
+namespace RetryLab::Ui {
+
+/// `wanted`, or "wanted (2)", "wanted (3)"... : the first not in `taken`; at
+/// most 100 characters, as a monitors file allows.
+QString uniqueMonitorName(const QString &wanted, const QStringList &taken);
+
+/// A monitor of the request being composed, under `policy`: named after its
+/// host and path ("api.example.com/health"), made unique among `takenNames`,
+/// with Monitor's defaults for the rest (a check a minute, 30 s timeout).
+Core::Monitor monitorFromRequest(
+    const Core::RequestSpec &spec, const Core::BackoffPolicy &policy, const QStringList &takenNames);
+
+/// The monitors made of saved requests, and why the others could not be made.
+struct CollectionMonitors
+{
+    QList<Core::Monitor> monitors;
+    QStringList errors;
+};
+
+/// One monitor per saved request of the collection file `collectionFile`:
+/// `requestOrFolder` is a request's path ("Orders/List") or a folder's, for
+/// every request under it ("Orders"); empty: every request of the collection.
+/// Each is made as a monitors file's collection entry makes it
+/// (Core::monitorFromSavedRequest): its {{variables}} from the environment
+/// `environmentName` of `environmentFile` (both may be empty), the policy
+/// saved with it, and named after its path, made unique among `takenNames`.
+CollectionMonitors monitorsFromCollection(const QString &collectionFile, const QString &requestOrFolder,
+    const QString &environmentFile, const QString &environmentName, const QStringList &takenNames);
+
+} // namespace RetryLab::Ui
