@@ -11,6 +11,8 @@
 #include <QTest>
 #include <QToolTip>
 
+#include <cmath>
+
 using namespace RetryLab;
 using Ui::BeatBarDelegate;
 using Ui::MonitorListModel;
@@ -39,16 +41,42 @@ Core::StoredCheck beatCheck(qint64 startMs, int attempts, bool success, bool mai
     return check;
 }
 
-// The colours met walking up a cell's middle column, runs of one colour merged.
-QList<QColor> runsUp(const QImage &image, const QRect &cell)
+// The pixel drawn for the logical pixel `at`: the grab is in device pixels
+// (QT_SCALE_FACTOR=1.5 makes a logical pixel one and a half of them).
+QColor pixelAt(const QImage &image, const QPoint &at)
+{
+    const double ratio = image.devicePixelRatio();
+    return image.pixelColor(int((at.x() + 0.5) * ratio), int((at.y() + 0.5) * ratio));
+}
+
+// The device pixels of a logical rect; at a fractional scale its edges are left out,
+// since they are shared with the pixels around it.
+QRect devicePixels(const QImage &image, const QRect &logical)
+{
+    const double ratio = image.devicePixelRatio();
+    const int left = int(std::ceil(logical.left() * ratio));
+    const int top = int(std::ceil(logical.top() * ratio));
+    const int right = int(std::floor((logical.right() + 1) * ratio)) - 1;
+    const int bottom = int(std::floor((logical.bottom() + 1) * ratio)) - 1;
+    return QRect(QPoint(left, top), QPoint(right, bottom));
+}
+
+// The colours met walking up a cell's middle column, runs of one colour
+// merged, and the background at either end left out.
+QList<QColor> runsUp(const QImage &image, const QRect &cell, const QColor &base)
 {
     QList<QColor> runs;
-    const int x = cell.center().x();
-    for (int y = cell.bottom(); y >= cell.top(); --y) {
+    const QRect pixels = devicePixels(image, cell);
+    const int x = pixels.center().x();
+    for (int y = pixels.bottom(); y >= pixels.top(); --y) {
         const QColor colour = image.pixelColor(x, y);
         if (runs.isEmpty() || runs.last() != colour)
             runs.append(colour);
     }
+    while (!runs.isEmpty() && runs.first() == base)
+        runs.removeFirst();
+    while (!runs.isEmpty() && runs.last() == base)
+        runs.removeLast();
     return runs;
 }
 
@@ -124,9 +152,10 @@ void TestBeatBarDelegate::oneAttemptSuccess_isOneSuccessCell()
     const QRect one = cell(39);
     QVERIFY(one.width() >= 4);
     QVERIFY(one.height() >= 12);
-    QCOMPARE(runsUp(grab(), one), (QList<QColor>{Ui::outcomeColor(Core::AttemptOutcome::Success)}));
+    QCOMPARE(runsUp(grab(), one, m_view->palette().color(QPalette::Base)),
+        (QList<QColor>{Ui::outcomeColor(Core::AttemptOutcome::Success)}));
     const QRect item = m_view->visualRect(m_model->index(0, MonitorListModel::RecentChecks));
-    QCOMPARE(grab().pixelColor(BeatBarDelegate::markRect(item, 39).center()), m_view->palette().color(QPalette::Base));
+    QCOMPARE(pixelAt(grab(), BeatBarDelegate::markRect(item, 39).center()), m_view->palette().color(QPalette::Base));
 }
 
 void TestBeatBarDelegate::threeAttempts_showThreeSegments_failedThenSucceeded()
@@ -135,7 +164,7 @@ void TestBeatBarDelegate::threeAttempts_showThreeSegments_failedThenSucceeded()
     const QColor success = Ui::outcomeColor(Core::AttemptOutcome::Success);
     const QColor base = m_view->palette().color(QPalette::Base);
     // Bottom to top: attempt 1 failed, a gap, attempt 2 failed, a gap, attempt 3 succeeded.
-    QCOMPARE(runsUp(grab(), cell(38)), (QList<QColor>{failure, base, failure, base, success}));
+    QCOMPARE(runsUp(grab(), cell(38), base), (QList<QColor>{failure, base, failure, base, success}));
 }
 
 void TestBeatBarDelegate::failedCheck_failureColourAndAMarkUnderIt()
@@ -143,13 +172,13 @@ void TestBeatBarDelegate::failedCheck_failureColourAndAMarkUnderIt()
     const QColor failure = Ui::outcomeColor(Core::AttemptOutcome::Failed);
     const QColor base = m_view->palette().color(QPalette::Base);
     const QImage image = grab();
-    QCOMPARE(runsUp(image, cell(37)), (QList<QColor>{failure, base, failure}));
+    QCOMPARE(runsUp(image, cell(37), base), (QList<QColor>{failure, base, failure}));
     const QRect item = m_view->visualRect(m_model->index(0, MonitorListModel::RecentChecks));
     const QRect mark = BeatBarDelegate::markRect(item, 37);
     QVERIFY(mark.height() >= 2);
     // The mark is in the text colour: a shape, not a colour, says "failed".
-    QCOMPARE(image.pixelColor(mark.center()), m_view->palette().color(QPalette::Text));
-    QCOMPARE(image.pixelColor(BeatBarDelegate::markRect(item, 38).center()), base);
+    QCOMPARE(pixelAt(image, mark.center()), m_view->palette().color(QPalette::Text));
+    QCOMPARE(pixelAt(image, BeatBarDelegate::markRect(item, 38).center()), base);
 }
 
 void TestBeatBarDelegate::maintenanceCheck_isHatched()
@@ -160,8 +189,9 @@ void TestBeatBarDelegate::maintenanceCheck_isHatched()
     const QColor text = m_view->palette().color(QPalette::Text);
     int greys = 0;
     int lines = 0;
-    for (int y = hatched.top(); y <= hatched.bottom(); ++y) {
-        for (int x = hatched.left(); x <= hatched.right(); ++x) {
+    const QRect pixels = devicePixels(image, hatched);
+    for (int y = pixels.top(); y <= pixels.bottom(); ++y) {
+        for (int x = pixels.left(); x <= pixels.right(); ++x) {
             const QColor colour = image.pixelColor(x, y);
             QVERIFY2(colour == grey || colour == text, qPrintable(colour.name()));
             (colour == grey ? greys : lines) += 1;
@@ -170,7 +200,7 @@ void TestBeatBarDelegate::maintenanceCheck_isHatched()
     QVERIFY(greys > 0);
     QVERIFY(lines > 0);
     const QRect item = m_view->visualRect(m_model->index(0, MonitorListModel::RecentChecks));
-    QCOMPARE(image.pixelColor(BeatBarDelegate::markRect(item, 36).center()), m_view->palette().color(QPalette::Base));
+    QCOMPARE(pixelAt(image, BeatBarDelegate::markRect(item, 36).center()), m_view->palette().color(QPalette::Base));
 }
 
 void TestBeatBarDelegate::missingHistory_leavesEmptyCells()
@@ -178,8 +208,14 @@ void TestBeatBarDelegate::missingHistory_leavesEmptyCells()
     const QImage image = grab();
     for (const int slot : {0, 20, 35}) {
         const QRect empty = cell(slot);
-        QCOMPARE(image.pixelColor(empty.center()), m_view->palette().color(QPalette::Base));
-        QCOMPARE(image.pixelColor(empty.topLeft()).rgb(), m_view->palette().color(QPalette::Mid).rgb());
+        QCOMPARE(pixelAt(image, empty.center()), m_view->palette().color(QPalette::Base));
+        // An outline in the Mid colour, somewhere along its left edge.
+        const QRect pixels = devicePixels(image, empty.adjusted(-1, 0, 0, 0));
+        bool outlined = false;
+        for (int x = pixels.left(); x <= pixels.left() + 2; ++x)
+            outlined = outlined
+                || image.pixelColor(x, pixels.center().y()).rgb() == m_view->palette().color(QPalette::Mid).rgb();
+        QVERIFY(outlined);
     }
 }
 
@@ -218,12 +254,16 @@ void TestBeatBarDelegate::sparkline_drawsTheDurations_andTheMedianText()
     const QImage image = grab();
     const QColor base = m_view->palette().color(QPalette::Base);
     int drawn = 0;
-    for (int x = line.left() + 2; x < line.right() - 2; ++x)
-        drawn += image.pixelColor(x, line.top()) != base ? 1 : 0;
+    for (int x = line.left() + 2; x < line.right() - 2; ++x) {
+        bool ink = false;
+        for (int y = line.top() - 1; y <= line.top() + 1; ++y)
+            ink = ink || pixelAt(image, QPoint(x, y)) != base;
+        drawn += ink ? 1 : 0;
+    }
     QVERIFY2(drawn > line.width() / 2, qPrintable(QString::number(drawn)));
     int below = 0;
     for (int x = line.left() + 2; x < line.right() - 2; ++x)
-        below += image.pixelColor(x, line.bottom()) != base ? 1 : 0;
+        below += pixelAt(image, QPoint(x, line.bottom())) != base ? 1 : 0;
     QCOMPARE(below, 0);
 }
 
