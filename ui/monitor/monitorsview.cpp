@@ -19,6 +19,7 @@
 #include <QMenu>
 #include <QSortFilterProxyModel>
 #include <QStackedWidget>
+#include <QStyle>
 #include <QTableView>
 #include <QTimer>
 #include <QToolBar>
@@ -105,15 +106,22 @@ MonitorsView::MonitorsView(QWidget *parent)
     m_table->setItemDelegateForColumn(MonitorListModel::Latency, new SparklineDelegate(m_table));
     QHeaderView *header = m_table->horizontalHeader();
     header->setStretchLastSection(true);
-    // Fixed widths: sizing a thousand rows to their contents would read every cell.
-    const int unit = fontMetrics().averageCharWidth();
-    m_table->setColumnWidth(MonitorListModel::State, 11 * unit);
-    m_table->setColumnWidth(MonitorListModel::Name, 22 * unit);
-    m_table->setColumnWidth(MonitorListModel::RecentChecks, 4 + MonitorListModel::beatCount * 5);
-    for (const int column : {MonitorListModel::Checks24h, MonitorListModel::Attempts24h, MonitorListModel::Checks30d,
-             MonitorListModel::Attempts30d})
-        m_table->setColumnWidth(column, 13 * unit);
-    m_table->setColumnWidth(MonitorListModel::Latency, 16 * unit);
+    // Fixed widths, from the header's texts: sizing a thousand rows to their contents would read every cell.
+    const QFontMetrics headerFont = header->fontMetrics();
+    const int padding = 2 * style()->pixelMetric(QStyle::PM_HeaderMargin, nullptr, header) + 8;
+    for (int column = 0; column < MonitorListModel::ColumnCount; ++column) {
+        const QString title = m_model->headerData(column, Qt::Horizontal).toString();
+        m_table->setColumnWidth(column, headerFont.horizontalAdvance(title) + padding);
+    }
+    int stateWidth = 0;
+    for (const Core::MonitorState state :
+        {Core::MonitorState::Pending, Core::MonitorState::Up, Core::MonitorState::Down, Core::MonitorState::Paused})
+        stateWidth = std::max(stateWidth, fontMetrics().horizontalAdvance(MonitorListModel::stateText(state)));
+    m_table->setColumnWidth(MonitorListModel::State, stateWidth + m_table->iconSize().width() + 32);
+    m_table->setColumnWidth(MonitorListModel::Name, 22 * fontMetrics().averageCharWidth());
+    // The grid line takes a pixel of the section; the rest is five pixels a check.
+    m_table->setColumnWidth(MonitorListModel::RecentChecks, 4 + MonitorListModel::beatCount * 5 + 1);
+    m_table->setColumnWidth(MonitorListModel::Latency, fontMetrics().horizontalAdvance(QStringLiteral("999 ms")) + 64);
     m_table->setContextMenuPolicy(Qt::CustomContextMenu);
     m_table->setAccessibleName(tr("Monitors"));
 
@@ -129,8 +137,9 @@ MonitorsView::MonitorsView(QWidget *parent)
     m_filter->setAccessibleName(tr("Filter monitors by name"));
 
     buildActions();
-    m_filter->setPlaceholderText(
-        tr("Filter by name (%1)").arg(action(Action::Filter)->shortcut().toString(QKeySequence::NativeText)));
+    m_filter->setPlaceholderText(tr("Filter by name"));
+    m_filter->setToolTip(action(Action::Filter)->toolTip());
+    m_filter->setMinimumWidth(16 * fontMetrics().averageCharWidth());
     m_emptyText->setText(tr("No monitors yet. A monitor sends a request every interval and keeps how each check "
                             "went.\n\nAdd one from the request you are composing (%1), from a request saved in a "
                             "collection (%2), or from a monitors file (%3).")
