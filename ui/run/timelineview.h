@@ -1,6 +1,6 @@
 #pragma once
 
-#include "ui/run/timescale.h"
+#include "ui/widgets/timescale.h"
 
 #include <QAbstractScrollArea>
 

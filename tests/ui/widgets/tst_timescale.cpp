@@ -1,4 +1,4 @@
-#include "ui/run/timescale.h"
+#include "ui/widgets/timescale.h"
 
 #include <QTest>
 

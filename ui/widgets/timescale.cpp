@@ -1,4 +1,4 @@
-#include "ui/run/timescale.h"
+#include "ui/widgets/timescale.h"
 #include "ui/session/uitr.h"
 #include "ui/widgets/timeaxis.h"
 
