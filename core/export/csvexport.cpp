@@ -31,14 +31,6 @@ QString instant(qint64 ns, const RunRecord &run)
     return ns < 0 ? QString() : number(double(ns - run.epochNs) / 1e6);
 }
 
-// Text from servers and users must not turn into a spreadsheet formula.
-QString neutralised(const QString &text)
-{
-    if (!text.isEmpty() && QStringView(u"=+-@\t\r").contains(text.front()))
-        return QLatin1Char('\'') + text;
-    return text;
-}
-
 QString headerCell(const HeaderList &headers)
 {
     QJsonArray array;
@@ -121,6 +113,13 @@ QString redirectsCell(const QList<RedirectHop> &hops)
         parts.append(part);
     }
     return parts.join(QStringLiteral("; "));
+}
+
+QString neutralised(const QString &text)
+{
+    if (!text.isEmpty() && QStringView(u"=+-@\t\r").contains(text.front()))
+        return QLatin1Char('\'') + text;
+    return text;
 }
 
 QString quoteField(const QString &field)

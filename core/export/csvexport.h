@@ -26,6 +26,10 @@ QStringList columns();
 QByteArray toCsv(const RunRecord &run, const ExportOptions &options = {});
 Result<qint64> writeFile(const QString &path, const RunRecord &run, const ExportOptions &options = {});
 
+/// Text from servers and users prefixed with ' when it starts with = + - @, a tab
+/// or CR, so that a spreadsheet does not evaluate it as a formula.
+QString neutralised(const QString &text);
+
 /// One field, quoted per RFC 4180 when it needs to be.
 QString quoteField(const QString &field);
 
