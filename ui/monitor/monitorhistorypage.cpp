@@ -30,6 +30,7 @@ constexpr qint64 pageHourMs = 3600LL * 1000;
 QWidget *scrollable(QWidget *content)
 {
     // A panel taller than the tab scrolls rather than squeezing the history view.
+    content->setContentsMargins(8, 6, 8, 6);
     auto *area = new QScrollArea;
     area->setWidget(content);
     area->setWidgetResizable(true);

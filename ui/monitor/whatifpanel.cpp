@@ -59,8 +59,9 @@ WhatIfPanel::WhatIfPanel(QWidget *parent)
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addLayout(bar);
     layout->addWidget(m_message);
-    layout->addWidget(m_results);
+    // The method comes before the figures: nobody should read them as measured.
     layout->addWidget(m_method);
+    layout->addWidget(m_results);
     layout->addStretch(1);
     setTabOrder(m_policy, m_replay);
 
