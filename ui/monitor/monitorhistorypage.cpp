@@ -27,7 +27,7 @@ namespace {
 
 constexpr qint64 pageHourMs = 3600LL * 1000;
 
-QWidget *scrollable(QWidget *content)
+QWidget *monitorPanelScrollArea(QWidget *content)
 {
     // A panel taller than the tab scrolls rather than squeezing the history view.
     content->setContentsMargins(8, 6, 8, 6);
@@ -84,8 +84,8 @@ MonitorHistoryPage::MonitorHistoryPage(QWidget *parent)
     m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse | Qt::TextSelectableByKeyboard);
 
     m_view->setMinimumHeight(150);
-    m_tabs->addTab(scrollable(m_objective), tr("&Objective"));
-    m_tabs->addTab(scrollable(m_whatIf), tr("&What if"));
+    m_tabs->addTab(monitorPanelScrollArea(m_objective), tr("&Objective"));
+    m_tabs->addTab(monitorPanelScrollArea(m_whatIf), tr("&What if"));
     m_tabs->setMinimumHeight(110);
     m_splitter->addWidget(m_view);
     m_splitter->addWidget(m_tabs);

@@ -1,3 +1,7 @@
+// One job, drawn and hit-tested over one layout: the legend, the plot, the strip and
+// the axis, and the pointer and keys that zoom, pan and pick a check over them. The
+// data per column (HistoryColumns), the axis labels (WallClockAxis) and the
+// maintenance stretches (MaintenanceIntervals) live in their own files.
 #include "ui/monitor/monitorhistoryview.h"
 #include "core/util/durationtext.h"
 #include "ui/monitor/wallclockaxis.h"
@@ -29,11 +33,6 @@ constexpr int historySettleMs = 250;
 constexpr int historyHitPx = 4;
 constexpr int historyStripPx = 12;
 constexpr int historyDragPx = 4;
-
-bool startsBefore(const Core::CheckPoint &point, qint64 ms)
-{
-    return point.startMs < ms;
-}
 
 QString stateWord(Core::MonitorState state)
 {
@@ -108,17 +107,12 @@ void MonitorHistoryView::setWindow(qint64 sinceMs, qint64 untilMs)
     m_scale.setBounds(double(m_sinceMs), double(m_untilMs));
     m_scale.showAll();
     m_lastEmitted = {m_sinceMs, m_untilMs};
-    ++m_generation;
     viewport()->update();
 }
 
 void MonitorHistoryView::setCheckPoints(QList<Core::CheckPoint> points)
 {
-    const auto earlier = [](const Core::CheckPoint &a, const Core::CheckPoint &b) { return a.startMs < b.startMs; };
-    if (!std::is_sorted(points.cbegin(), points.cend(), earlier))
-        std::stable_sort(points.begin(), points.end(), earlier);
-    m_points = std::move(points);
-    ++m_generation;
+    m_data.setPoints(std::move(points));
     viewport()->update();
 }
 
@@ -138,44 +132,13 @@ void MonitorHistoryView::setStateEvents(QList<Core::StateEvent> events)
 
 void MonitorHistoryView::setMaintenance(const QList<Core::MaintenanceWindow> &windows)
 {
-    setMaintenanceIntervals(expandMaintenance(windows, m_sinceMs, m_untilMs));
+    setMaintenanceIntervals(MaintenanceIntervals::expand(windows, m_sinceMs, m_untilMs));
 }
 
 void MonitorHistoryView::setMaintenanceIntervals(QList<Interval> intervals)
 {
     m_maintenance = std::move(intervals);
     viewport()->update();
-}
-
-QList<MonitorHistoryView::Interval> MonitorHistoryView::expandMaintenance(
-    const QList<Core::MaintenanceWindow> &windows, qint64 sinceMs, qint64 untilMs)
-{
-    QList<Interval> list;
-    const auto add = [&list, sinceMs, untilMs](qint64 from, qint64 to) {
-        from = std::max(from, sinceMs);
-        to = std::min(to, untilMs);
-        if (to > from)
-            list.append({from, to});
-    };
-    for (const Core::MaintenanceWindow &window : windows) {
-        if (window.fromMs && window.toMs) {
-            add(*window.fromMs, *window.toMs);
-            continue;
-        }
-        if (!window.dailyFrom || !window.dailyTo)
-            continue;
-        const qint64 from = window.dailyFrom->msecsSinceStartOfDay();
-        qint64 to = window.dailyTo->msecsSinceStartOfDay();
-        if (to <= from)
-            to += historyDayMs; // across midnight: ends the next day
-        // From the day before the window: a window across midnight reaches into it.
-        const qint64 firstDay
-            = (sinceMs >= 0 ? sinceMs / historyDayMs : (sinceMs - historyDayMs + 1) / historyDayMs) - 1;
-        for (qint64 day = firstDay * historyDayMs; day < untilMs; day += historyDayMs)
-            add(day + from, day + to);
-    }
-    std::sort(list.begin(), list.end(), [](const Interval &a, const Interval &b) { return a.fromMs < b.fromMs; });
-    return list;
 }
 
 void MonitorHistoryView::setLogScale(bool on)
@@ -225,7 +188,7 @@ MonitorHistoryView::Layout MonitorHistoryView::layoutFor(const QSize &size) cons
     layout.axisY = layout.strip.bottom() + 1;
     layout.scale = m_scale;
     layout.scale.setWidth(layout.plot.width());
-    layout.y = yAxisFor(columnsFor(layout.scale), layout.plot.height());
+    layout.y = yAxisFor(m_data.columns(layout.scale), layout.plot.height());
     return layout;
 }
 
@@ -272,42 +235,7 @@ const QList<MonitorHistoryView::Column> &MonitorHistoryView::columns() const
 {
     TimeScale scale = m_scale;
     scale.setWidth(plotRect().width());
-    return columnsFor(scale);
-}
-
-const QList<MonitorHistoryView::Column> &MonitorHistoryView::columnsFor(const TimeScale &scale) const
-{
-    const int width = std::max(1, int(scale.widthPx));
-    if (m_columnsGeneration == m_generation && m_columnsWidth == width && m_columnsStart == scale.startMs
-        && m_columnsEnd == scale.endMs)
-        return m_columns;
-    m_columns = QList<Column>(width);
-    const double perMs = double(width) / scale.spanMs();
-    const auto from = qint64(std::floor(scale.startMs));
-    auto it = std::lower_bound(m_points.cbegin(), m_points.cend(), from, startsBefore);
-    Column *columns = m_columns.data();
-    for (; it != m_points.cend() && double(it->startMs) <= scale.endMs; ++it) {
-        const auto index = std::clamp(int((double(it->startMs) - scale.startMs) * perMs), 0, width - 1);
-        Column &column = columns[index];
-        ++column.checks;
-        column.checkMinMs = std::min(column.checkMinMs, it->durationMs);
-        column.checkMaxMs = std::max(column.checkMaxMs, it->durationMs);
-        if (it->attempts > 0) {
-            column.attemptMinMs = std::min(column.attemptMinMs, it->attemptMinMs);
-            column.attemptMaxMs = std::max(column.attemptMaxMs, it->attemptMaxMs);
-        }
-        if (it->maintenance)
-            ++column.maintenance;
-        else if (!it->success)
-            ++column.failed;
-        else if (it->failedAttempts > 0)
-            ++column.retried;
-    }
-    m_columnsGeneration = m_generation;
-    m_columnsWidth = width;
-    m_columnsStart = scale.startMs;
-    m_columnsEnd = scale.endMs;
-    return m_columns;
+    return m_data.columns(scale);
 }
 
 MonitorHistoryView::YAxis MonitorHistoryView::yAxisFor(const QList<Column> &columns, int plotHeight) const
@@ -390,14 +318,14 @@ void MonitorHistoryView::paintEvent(QPaintEvent *)
 void MonitorHistoryView::paintAll(QPainter &painter, const Layout &layout) const
 {
     painter.fillRect(QRect(QPoint(0, 0), layout.size), palette().color(QPalette::Base));
-    const QList<Column> &columns = columnsFor(layout.scale);
+    const QList<Column> &columns = m_data.columns(layout.scale);
     paintBands(painter, layout);
     paintYAxis(painter, layout);
     paintLatency(painter, layout, columns);
     paintStrip(painter, layout, columns);
     paintTimeAxis(painter, layout);
     paintLegend(painter, layout);
-    if (m_points.isEmpty()) {
+    if (m_data.points().isEmpty()) {
         painter.setPen(palette().color(QPalette::PlaceholderText));
         painter.drawText(layout.plot, Qt::AlignCenter, tr("No checks in this window"));
     }
@@ -586,23 +514,9 @@ QString MonitorHistoryView::timeText(qint64 utcMs) const
 std::optional<qsizetype> MonitorHistoryView::checkNear(const QPoint &viewportPos) const
 {
     const Layout layout = layoutFor(viewport()->size());
-    if (m_points.isEmpty() || viewportPos.y() < layout.plot.top() || viewportPos.y() > layout.strip.bottom())
+    if (viewportPos.y() < layout.plot.top() || viewportPos.y() > layout.strip.bottom())
         return std::nullopt;
-    const double x = viewportPos.x() - layout.plot.left();
-    const auto at = qint64(std::llround(layout.scale.toTime(x)));
-    const auto it = std::lower_bound(m_points.cbegin(), m_points.cend(), at, startsBefore);
-    std::optional<qsizetype> best;
-    double bestDistance = historyHitPx + 0.5;
-    for (auto candidate : {it - 1, it}) {
-        if (candidate < m_points.cbegin() || candidate >= m_points.cend())
-            continue;
-        const double distance = std::abs(layout.scale.toPixel(double(candidate->startMs)) - x);
-        if (distance < bestDistance) {
-            bestDistance = distance;
-            best = candidate - m_points.cbegin();
-        }
-    }
-    return best;
+    return m_data.nearest(layout.scale, viewportPos.x() - layout.plot.left(), historyHitPx);
 }
 
 QString MonitorHistoryView::toolTipAt(const QPoint &viewportPos) const
@@ -625,7 +539,7 @@ QString MonitorHistoryView::toolTipAt(const QPoint &viewportPos) const
         return {};
     QStringList lines;
     if (const std::optional<qsizetype> index = checkNear(viewportPos)) {
-        const Core::CheckPoint &point = m_points.at(*index);
+        const Core::CheckPoint &point = m_data.points().at(*index);
         const QString outcome = point.maintenance ? tr("maintenance (not counted)")
             : point.success ? (point.failedAttempts > 0 ? tr("succeeded after retries") : tr("succeeded"))
                             : tr("failed");
@@ -735,7 +649,7 @@ void MonitorHistoryView::mouseReleaseEvent(QMouseEvent *event)
         return;
     }
     if (const std::optional<qsizetype> index = checkNear(event->position().toPoint()))
-        Q_EMIT checkActivated(m_points.at(*index).startMs);
+        Q_EMIT checkActivated(m_data.points().at(*index).startMs);
 }
 
 void MonitorHistoryView::keyPressEvent(QKeyEvent *event)

@@ -3,6 +3,8 @@
 #include "core/history/historyfigures.h"
 #include "core/history/storedcheck.h"
 #include "core/monitor/monitor.h"
+#include "ui/monitor/historycolumns.h"
+#include "ui/monitor/maintenanceintervals.h"
 #include "ui/widgets/timescale.h"
 
 #include <QAbstractScrollArea>
@@ -35,13 +37,8 @@ class MonitorHistoryView final : public QAbstractScrollArea
     Q_OBJECT
 
 public:
-    /// A stretch of wall time, [fromMs, toMs) in UTC epoch milliseconds.
-    struct Interval
-    {
-        qint64 fromMs = 0;
-        qint64 toMs = 0;
-        friend bool operator==(const Interval &, const Interval &) = default;
-    };
+    using Interval = TimeInterval;
+    using Column = HistoryColumns::Column;
 
     /// What a part of the drawing means; its colour is colourOf().
     enum class Element {
@@ -54,19 +51,6 @@ public:
         Maintenance,
     };
 
-    /// The aggregate of the checks that start within one pixel column.
-    struct Column
-    {
-        float checkMinMs = std::numeric_limits<float>::infinity();
-        float checkMaxMs = -std::numeric_limits<float>::infinity();
-        float attemptMinMs = std::numeric_limits<float>::infinity();
-        float attemptMaxMs = -std::numeric_limits<float>::infinity();
-        int checks = 0;
-        int failed = 0; ///< failed checks outside maintenance
-        int retried = 0; ///< succeeded checks with a failed attempt
-        int maintenance = 0;
-    };
-
     explicit MonitorHistoryView(QWidget *parent = nullptr);
 
     /// The window the data covers (UTC epoch ms); the view shows all of it.
@@ -76,18 +60,14 @@ public:
     /// The checks to draw, of any order (sorted here). The visible range stays:
     /// finer data for a zoomed-in range replaces the coarser data.
     void setCheckPoints(QList<Core::CheckPoint> points);
-    const QList<Core::CheckPoint> &checkPoints() const { return m_points; }
+    const QList<Core::CheckPoint> &checkPoints() const { return m_data.points(); }
     void setIncidents(QList<Core::Incident> incidents);
     void setStateEvents(QList<Core::StateEvent> events);
-    /// The monitor's maintenance windows, expanded into intervals over the window
-    /// (call after setWindow()).
+    /// The monitor's maintenance windows, expanded (MaintenanceIntervals::expand())
+    /// over the window: call after setWindow().
     void setMaintenance(const QList<Core::MaintenanceWindow> &windows);
     void setMaintenanceIntervals(QList<Interval> intervals);
     const QList<Interval> &maintenanceIntervals() const { return m_maintenance; }
-    /// Every stretch of [sinceMs, untilMs) inside one of `windows`: a one-off window
-    /// clipped to it, a daily one (UTC, perhaps across midnight) once per day; sorted.
-    static QList<Interval> expandMaintenance(
-        const QList<Core::MaintenanceWindow> &windows, qint64 sinceMs, qint64 untilMs);
 
     void setLogScale(bool on);
     bool logScale() const { return m_logScale; }
@@ -147,7 +127,6 @@ private:
 
     Layout layoutFor(const QSize &size) const;
     YAxis yAxisFor(const QList<Column> &columns, int plotHeight) const;
-    const QList<Column> &columnsFor(const TimeScale &scale) const;
     void paintAll(QPainter &painter, const Layout &layout) const;
     void paintBands(QPainter &painter, const Layout &layout) const;
     void paintLatency(QPainter &painter, const Layout &layout, const QList<Column> &columns) const;
@@ -163,20 +142,13 @@ private:
 
     qint64 m_sinceMs = 0;
     qint64 m_untilMs = 1000;
-    QList<Core::CheckPoint> m_points;
+    HistoryColumns m_data;
     QList<Core::Incident> m_incidents;
     QList<Core::StateEvent> m_events;
     QList<Interval> m_maintenance;
     bool m_logScale = false;
     QTimeZone m_zone = QTimeZone::systemTimeZone();
     TimeScale m_scale;
-    // The aggregates of one zoom level, recomputed when the range, the width or the data change.
-    mutable QList<Column> m_columns;
-    mutable double m_columnsStart = 0.0;
-    mutable double m_columnsEnd = 0.0;
-    mutable int m_columnsWidth = -1;
-    mutable quint64 m_columnsGeneration = 0;
-    quint64 m_generation = 1;
     QTimer m_settle;
     Interval m_lastEmitted;
     QPoint m_pressPos;

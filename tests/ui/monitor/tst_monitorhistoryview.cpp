@@ -281,7 +281,7 @@ void TestMonitorHistoryView::maintenance_dailyWindowsExpandedOverTheWindow()
     once.fromMs = t0 - 10 * minute;
     once.toMs = t0 + 5 * minute;
     const qint64 day = 24 * 60 * minute;
-    const QList<Interval> intervals = MonitorHistoryView::expandMaintenance({nightly, once}, t0, t0 + 2 * day);
+    const QList<Interval> intervals = Ui::MaintenanceIntervals::expand({nightly, once}, t0, t0 + 2 * day);
     const QList<Interval> expected{{t0, t0 + 5 * minute}, {t0, t0 + 60 * minute},
         {t0 + 23 * 60 * minute, t0 + day + 60 * minute}, {t0 + day + 23 * 60 * minute, t0 + 2 * day}};
     QCOMPARE(intervals.size(), expected.size());
