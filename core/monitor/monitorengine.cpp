@@ -85,19 +85,113 @@ void MonitorEngine::setMonitors(const QList<Monitor> &monitors)
 {
     Q_ASSERT(!m_running);
     m_entries.clear();
+    m_freeSlots.clear();
     m_byName.clear();
-    m_entries.reserve(static_cast<size_t>(monitors.size()));
-    for (const Monitor &monitor : monitors) {
-        Entry entry;
-        entry.monitor = monitor;
-        entry.policy = monitor.checkPolicy();
-        entry.machine = MonitorStateMachine(monitor.downAfter, monitor.upAfter);
-        entry.intervalMs = std::max<qint64>(1, std::llround(monitor.intervalMs));
-        entry.phaseMs = MonitorSchedule::phaseMs(monitor.name, entry.intervalMs);
-        entry.seed = MonitorSchedule::seedOf(monitor.name);
-        m_byName.insert(monitor.name, static_cast<int>(m_entries.size()));
+    for (const Monitor &monitor : monitors)
+        insert(makeEntry(monitor));
+}
+
+MonitorEngine::Entry MonitorEngine::makeEntry(const Monitor &monitor) const
+{
+    Entry entry;
+    entry.monitor = monitor;
+    entry.policy = monitor.checkPolicy();
+    entry.machine = MonitorStateMachine(monitor.downAfter, monitor.upAfter);
+    entry.intervalMs = std::max<qint64>(1, std::llround(monitor.intervalMs));
+    entry.phaseMs = MonitorSchedule::phaseMs(monitor.name, entry.intervalMs);
+    entry.seed = MonitorSchedule::seedOf(monitor.name);
+    entry.checks = m_retiredChecks.value(monitor.name, 0);
+    return entry;
+}
+
+int MonitorEngine::insert(Entry entry)
+{
+    int index = static_cast<int>(m_entries.size());
+    if (!m_freeSlots.empty()) {
+        index = m_freeSlots.back();
+        m_freeSlots.pop_back();
+        // Queue entries of the slot's earlier monitor must stay stale.
+        entry.generation = m_entries[static_cast<size_t>(index)].generation + 1;
+        m_entries[static_cast<size_t>(index)] = std::move(entry);
+    } else {
         m_entries.push_back(std::move(entry));
     }
+    m_byName.insert(m_entries[static_cast<size_t>(index)].monitor.name, index);
+    return index;
+}
+
+// Puts a monitor into the running schedule, as start() does for each one.
+void MonitorEngine::activate(int index)
+{
+    Entry &entry = m_entries[static_cast<size_t>(index)];
+    if (m_metrics)
+        m_metrics->setState(entry.monitor.name, monitorStateName(entry.machine.state()));
+    if (entry.monitor.paused) {
+        applyChange(entry, entry.machine.pause(), nowMs());
+        return;
+    }
+    schedule(index, MonitorSchedule::nextDueMs(nowMs(), entry.intervalMs, entry.phaseMs));
+}
+
+bool MonitorEngine::addMonitor(const Monitor &monitor)
+{
+    if (monitor.name.isEmpty() || m_byName.contains(monitor.name))
+        return false;
+    const int index = insert(makeEntry(monitor));
+    if (m_running && !m_stopping) {
+        activate(index);
+        armTimer();
+    }
+    qCDebug(lcMonitorEngine) << "added" << monitor.name;
+    return true;
+}
+
+bool MonitorEngine::replaceMonitor(const QString &name, const Monitor &monitor)
+{
+    const int index = indexOf(name);
+    if (index < 0 || monitor.name.isEmpty() || (monitor.name != name && m_byName.contains(monitor.name)))
+        return false;
+    retire(index);
+    const bool added = addMonitor(monitor);
+    Q_ASSERT(added);
+    return added;
+}
+
+bool MonitorEngine::removeMonitor(const QString &name)
+{
+    const int index = indexOf(name);
+    if (index < 0)
+        return false;
+    retire(index);
+    if (m_running && !m_stopping)
+        armTimer();
+    qCDebug(lcMonitorEngine) << "removed" << name;
+    return true;
+}
+
+void MonitorEngine::retire(int index)
+{
+    Entry &entry = m_entries[static_cast<size_t>(index)];
+    m_byName.remove(entry.monitor.name);
+    m_burning.remove(entry.monitor.name);
+    m_retiredChecks.insert(entry.monitor.name, entry.checks);
+    entry.retired = true;
+    ++entry.generation;
+    if (!entry.inFlight)
+        release(index);
+}
+
+// A retired slot without a check in flight: free for the next monitor added.
+void MonitorEngine::release(int index)
+{
+    Entry &entry = m_entries[static_cast<size_t>(index)];
+    Q_ASSERT(entry.retired && !entry.inFlight);
+    const quint64 generation = entry.generation;
+    Entry empty;
+    entry = std::move(empty);
+    entry.retired = true;
+    entry.generation = generation;
+    m_freeSlots.push_back(index);
 }
 
 qint64 MonitorEngine::nowMs() const
@@ -129,18 +223,11 @@ void MonitorEngine::start()
         connect(m_alerts, &AlertDispatcher::delivered, this, lookAgain);
         connect(m_alerts, &AlertDispatcher::failed, this, lookAgain);
     }
-    const qint64 now = nowMs();
     for (int i = 0; i < static_cast<int>(m_entries.size()); ++i) {
-        Entry &entry = m_entries[static_cast<size_t>(i)];
-        if (m_metrics)
-            m_metrics->setState(entry.monitor.name, monitorStateName(entry.machine.state()));
-        if (entry.monitor.paused) {
-            applyChange(entry, entry.machine.pause(), now);
-            continue;
-        }
-        schedule(i, MonitorSchedule::nextDueMs(now, entry.intervalMs, entry.phaseMs));
+        if (!m_entries[static_cast<size_t>(i)].retired)
+            activate(i);
     }
-    qCDebug(lcMonitorEngine) << "started" << m_entries.size() << "monitors";
+    qCDebug(lcMonitorEngine) << "started" << m_byName.size() << "monitors";
     armTimer();
     if (m_store) {
         m_flushTimer.start(flushIntervalMs);
@@ -208,7 +295,7 @@ void MonitorEngine::checkBurnRates()
         return;
     const qint64 now = nowMs();
     for (const Entry &entry : m_entries) {
-        if (!entry.monitor.objective || entry.monitor.alerts.isEmpty())
+        if (entry.retired || !entry.monitor.objective || entry.monitor.alerts.isEmpty())
             continue;
         const auto status = m_objectives->objective(entry.monitor.name, *entry.monitor.objective, now);
         if (!status) {
@@ -383,17 +470,23 @@ void MonitorEngine::handleRequestFinished(const RequestResult &result)
         m_metrics->recordCheck(check.monitor, check.success, check.durationMs() / 1000.0);
     if (m_store)
         m_store->append(check);
+    // A handler may remove, replace, pause or check the monitor: each bumps the
+    // generation, and then this check schedules nothing (and a removed one feeds no state).
+    const quint64 generation = entry.generation;
+    const auto changed = [&] { return entry.retired || entry.generation != generation; };
     Q_EMIT checkFinished(check);
     trackIncidents(entry, check);
 
-    if (entry.machine.state() != MonitorState::Paused)
+    if (!changed() && entry.machine.state() != MonitorState::Paused)
         applyChange(entry, entry.machine.checkFinished(check.success, check.maintenance, check.reason), check.endMs);
+    if (entry.retired && !entry.inFlight && entry.generation == generation)
+        release(index); // removed while its check ran; a slot freed from a handler is released already
 
     if (m_stopping) {
         finishStopping();
         return;
     }
-    if (entry.machine.state() == MonitorState::Paused)
+    if (changed() || entry.machine.state() == MonitorState::Paused)
         return;
     scheduleNext(index);
     armTimer();
@@ -503,12 +596,25 @@ MonitorState MonitorEngine::state(const QString &monitor) const
     return index < 0 ? MonitorState::Pending : m_entries[static_cast<size_t>(index)].machine.state();
 }
 
+std::optional<qint64> MonitorEngine::nextDueMs(const QString &monitor) const
+{
+    const int index = indexOf(monitor);
+    if (index < 0 || !m_running || m_stopping)
+        return std::nullopt;
+    const Entry &entry = m_entries[static_cast<size_t>(index)];
+    if (entry.inFlight || entry.machine.state() == MonitorState::Paused || entry.dueMs < 0)
+        return std::nullopt;
+    return entry.dueMs;
+}
+
 QStringList MonitorEngine::monitorNames() const
 {
     QStringList names;
-    names.reserve(static_cast<qsizetype>(m_entries.size()));
-    for (const Entry &entry : m_entries)
-        names.append(entry.monitor.name);
+    names.reserve(m_byName.size());
+    for (const Entry &entry : m_entries) {
+        if (!entry.retired)
+            names.append(entry.monitor.name);
+    }
     return names;
 }
 

@@ -15,8 +15,10 @@
 #include <QString>
 #include <QTimer>
 
+#include <deque>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <queue>
 #include <vector>
 
@@ -42,7 +44,9 @@ class RetryExecutor;
 /// A monitor never overlaps itself: its next check is due at the first grid
 /// time after its running one ends, so a check longer than the interval skips
 /// the times it covered. How late each check started is kept
-/// (latenessQuantileMs()).
+/// (latenessQuantileMs()). Monitors may be added, replaced and removed while
+/// the engine runs; the queue entries of one that is gone go stale, as those of
+/// a paused one do.
 class MonitorEngine final : public QObject
 {
     Q_OBJECT
@@ -60,6 +64,17 @@ public:
     void setConcurrencyLimit(int limit) { m_concurrencyLimit = limit; }
     /// Before start(): the monitors to run (names are unique).
     void setMonitors(const QList<Monitor> &monitors);
+    /// Adds a monitor, before start() or while running (then scheduled on its
+    /// phase at once, or paused when Monitor::paused). False when the name is taken.
+    bool addMonitor(const Monitor &monitor);
+    /// Puts `monitor` (which may have another name) in place of `name`: its state
+    /// starts again from Pending, its history stays where it is. A check of the
+    /// old one in flight ends and is stored under the old name. False when `name`
+    /// is unknown or the new name belongs to another monitor.
+    bool replaceMonitor(const QString &name, const Monitor &monitor);
+    /// Removes a monitor: a check of it in flight ends and is stored, nothing
+    /// more is scheduled. False when `name` is unknown.
+    bool removeMonitor(const QString &name);
     /// Before start(): the targets monitors name in Monitor::alerts. Each change of
     /// state and each hidden incident of a monitor is raised to its targets.
     void setAlertTargets(const QList<AlertTarget> &targets) { m_alertTargets = targets; }
@@ -93,9 +108,13 @@ public:
     /// Runs a check of `monitor` now, unless one is running.
     bool checkNow(const QString &monitor);
 
-    int monitorCount() const { return static_cast<int>(m_entries.size()); }
+    int monitorCount() const { return static_cast<int>(m_byName.size()); }
     MonitorState state(const QString &monitor) const;
     QStringList monitorNames() const;
+    /// The wall time (UTC epoch ms) of `monitor`'s next check; empty while it is
+    /// paused or running a check, when the engine is not running, or for a name it
+    /// does not know.
+    std::optional<qint64> nextDueMs(const QString &monitor) const;
     qint64 checksStarted() const { return m_checksStarted; }
     qint64 checksFinished() const { return m_checksFinished; }
     int checksInFlight() const { return static_cast<int>(m_byRequest.size()); }
@@ -138,6 +157,8 @@ private:
         quint64 requestId = 0;
         qint64 startedMs = 0;
         QList<StoredAttempt> attempts;
+        /// Removed or replaced: no longer named; its slot is free once a check in flight has ended.
+        bool retired = false;
     };
     struct Due
     {
@@ -163,12 +184,20 @@ private:
     void raise(const Entry &entry, const AlertEvent &event);
     void applyChange(Entry &entry, const std::optional<MonitorStateMachine::Change> &change, qint64 atMs);
     int indexOf(const QString &monitor) const;
+    Entry makeEntry(const Monitor &monitor) const;
+    int insert(Entry entry);
+    void activate(int index);
+    void retire(int index);
+    void release(int index);
 
     QString m_agent;
     const Clock *m_clock = nullptr;
     QString m_keyToken; ///< the start of every {id} of this engine's checks
     int m_concurrencyLimit = 512;
-    std::vector<Entry> m_entries;
+    /// A deque: adding a monitor from a signal's handler leaves references to the others valid.
+    std::deque<Entry> m_entries;
+    std::vector<int> m_freeSlots; ///< slots of retired entries, reused with their generation counting on
+    QHash<QString, quint64> m_retiredChecks; ///< checks started under a name that is gone: its {id}s go on from there
     QHash<QString, int> m_byName;
     QHash<quint64, int> m_byRequest;
     std::priority_queue<Due, std::vector<Due>, std::greater<>> m_queue;

@@ -1,12 +1,17 @@
 #include "tests/core/capturingserver.h"
 
 #include "core/faultserver/faultserver.h"
+#include "core/history/historyquery.h"
+#include "core/history/historystore.h"
 #include "core/monitor/monitorengine.h"
+#include "core/monitor/monitorschedule.h"
 #include "core/monitor/monitorsfile.h"
 
+#include <QDateTime>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QSignalSpy>
+#include <QTemporaryDir>
 #include <QTest>
 
 using namespace RetryLab::Core;
@@ -26,10 +31,15 @@ private Q_SLOTS:
     void pauseResumeAndCheckNow();
     void stateChangesAndHiddenIncidents_reachTheWebhook();
     void hiddenIncident_endsWithACleanCheckAndIsRaised();
+    void addMonitor_whileRunning_isScheduledOnItsPhase();
+    void removeMonitor_checkInFlightIsStoredAndNothingMoreRuns();
+    void replaceMonitor_renamed_oldCheckKeepsItsNameAndStateStartsAgain();
+    void nextDueMs_emptyWhilePausedRunningOrUnknown();
 
 private:
     MonitorsFile file(const QByteArray &entries, const QByteArray &extra = {}) const;
     Monitor monitor(const QByteArray &entry) const;
+    static qsizetype countOf(const QSignalSpy &checks, const QString &name);
     FaultServer m_server;
 };
 
@@ -313,6 +323,175 @@ void TestMonitorEngine::hiddenIncident_endsWithACleanCheckAndIsRaised()
         20'000);
     engine.stop();
     QTRY_VERIFY(!engine.isRunning());
+}
+
+qsizetype TestMonitorEngine::countOf(const QSignalSpy &checks, const QString &name)
+{
+    return std::count_if(checks.cbegin(), checks.cend(),
+        [&name](const QList<QVariant> &args) { return args.constFirst().value<StoredCheck>().monitor == name; });
+}
+
+void TestMonitorEngine::addMonitor_whileRunning_isScheduledOnItsPhase()
+{
+    MonitorEngine engine;
+    engine.setMonitors({monitor(R"({"name": "first", "url": "{{server}}/status/200", "intervalMs": 60000,
+        "policy": "none"})")});
+    QSignalSpy checks(&engine, &MonitorEngine::checkFinished);
+    engine.start();
+    const Monitor added = monitor(R"({"name": "added", "url": "{{server}}/status/200", "intervalMs": 150,
+        "policy": "none"})");
+    QVERIFY(engine.addMonitor(added));
+    QVERIFY(!engine.addMonitor(added)); // the name is taken
+    QCOMPARE(engine.monitorCount(), 2);
+    QCOMPARE(engine.monitorNames(), (QStringList{QStringLiteral("first"), QStringLiteral("added")}));
+    const auto due = engine.nextDueMs(QStringLiteral("added"));
+    QVERIFY(due.has_value());
+    const qint64 phase = MonitorSchedule::phaseMs(QStringLiteral("added"), 150);
+    QCOMPARE((*due - phase) % 150, 0);
+    QTRY_VERIFY_WITH_TIMEOUT(countOf(checks, QStringLiteral("added")) >= 3, 20'000);
+    QCOMPARE(engine.state(QStringLiteral("added")), MonitorState::Up);
+    QCOMPARE(countOf(checks, QStringLiteral("first")), 0);
+
+    // A monitor added paused waits, as one paused in the file does.
+    QSignalSpy states(&engine, &MonitorEngine::stateChanged);
+    Monitor paused = added;
+    paused.name = QStringLiteral("added paused");
+    paused.paused = true;
+    QVERIFY(engine.addMonitor(paused));
+    QCOMPARE(engine.state(paused.name), MonitorState::Paused);
+    QCOMPARE(states.size(), 1);
+    QVERIFY(!engine.nextDueMs(paused.name));
+    engine.stop();
+    QTRY_VERIFY(!engine.isRunning());
+}
+
+void TestMonitorEngine::removeMonitor_checkInFlightIsStoredAndNothingMoreRuns()
+{
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString database = dir.filePath(QStringLiteral("history.sqlite"));
+    auto store = HistoryStore::open(database, QStringLiteral("agent"));
+    QVERIFY2(store, qPrintable(store.error()));
+    MonitorEngine engine;
+    engine.setHistory(store->get());
+    engine.setMonitors({monitor(R"({"name": "slow", "url": "{{server}}/delay/400", "intervalMs": 200,
+                            "policy": "none"})"),
+        monitor(R"({"name": "ticker", "url": "{{server}}/status/200", "intervalMs": 100, "policy": "none"})")});
+    QSignalSpy started(&engine, &MonitorEngine::checkStarted);
+    QSignalSpy checks(&engine, &MonitorEngine::checkFinished);
+    engine.start();
+    QTRY_VERIFY_WITH_TIMEOUT(engine.checksInFlight() >= 1 && !engine.nextDueMs(QStringLiteral("slow")), 20'000);
+    QVERIFY(engine.removeMonitor(QStringLiteral("slow")));
+    QVERIFY(!engine.removeMonitor(QStringLiteral("slow")));
+    QCOMPARE(engine.monitorNames(), QStringList{QStringLiteral("ticker")});
+    QVERIFY(!engine.nextDueMs(QStringLiteral("slow")));
+    QVERIFY(!engine.checkNow(QStringLiteral("slow")));
+    QTRY_COMPARE_WITH_TIMEOUT(countOf(checks, QStringLiteral("slow")), 1, 20'000);
+    const auto slowStarted = std::count_if(started.cbegin(), started.cend(),
+        [](const QList<QVariant> &args) { return args.constFirst().toString() == QLatin1String("slow"); });
+    // The ticker goes on for longer than two of the removed one's intervals; it starts nothing.
+    const auto tickerAt = countOf(checks, QStringLiteral("ticker"));
+    QTRY_VERIFY_WITH_TIMEOUT(countOf(checks, QStringLiteral("ticker")) >= tickerAt + 6, 20'000);
+    QCOMPARE(countOf(checks, QStringLiteral("slow")), 1);
+    QCOMPARE(std::count_if(started.cbegin(), started.cend(),
+                 [](const QList<QVariant> &args) { return args.constFirst().toString() == QLatin1String("slow"); }),
+        slowStarted);
+    // Its slot is used again by the next monitor added, whose checks run.
+    QVERIFY(engine.addMonitor(monitor(R"({"name": "again", "url": "{{server}}/status/200", "intervalMs": 100,
+        "policy": "none"})")));
+    QTRY_VERIFY_WITH_TIMEOUT(countOf(checks, QStringLiteral("again")) >= 2, 20'000);
+    QCOMPARE(countOf(checks, QStringLiteral("slow")), 1);
+    engine.stop();
+    QTRY_VERIFY_WITH_TIMEOUT(!engine.isRunning(), 20'000);
+
+    auto query = HistoryQuery::open(database);
+    QVERIFY2(query, qPrintable(query.error()));
+    HistoryFilter filter;
+    filter.monitor = QStringLiteral("slow");
+    const auto stored = (*query)->checks(filter);
+    QVERIFY2(stored, qPrintable(stored.error()));
+    QCOMPARE(stored->size(), 1);
+    QVERIFY(stored->constFirst().success);
+}
+
+void TestMonitorEngine::replaceMonitor_renamed_oldCheckKeepsItsNameAndStateStartsAgain()
+{
+    MonitorEngine engine;
+    engine.setMonitors({monitor(R"({"name": "old", "url": "{{server}}/delay/400", "intervalMs": 60000,
+                            "policy": "none"})"),
+        monitor(R"({"name": "other", "url": "{{server}}/status/200", "intervalMs": 60000, "policy": "none"})")});
+    QSignalSpy checks(&engine, &MonitorEngine::checkFinished);
+    QSignalSpy states(&engine, &MonitorEngine::stateChanged);
+    engine.start();
+    QVERIFY(engine.checkNow(QStringLiteral("old")));
+    QTRY_COMPARE_WITH_TIMEOUT(countOf(checks, QStringLiteral("old")), 1, 20'000);
+    QCOMPARE(engine.state(QStringLiteral("old")), MonitorState::Up);
+
+    QVERIFY(engine.checkNow(QStringLiteral("old")));
+    const Monitor renamed = monitor(R"({"name": "new", "url": "{{server}}/status/503", "intervalMs": 100,
+        "policy": "none"})");
+    QVERIFY(!engine.replaceMonitor(QStringLiteral("nobody"), renamed));
+    Monitor clash = renamed;
+    clash.name = QStringLiteral("other");
+    QVERIFY(!engine.replaceMonitor(QStringLiteral("old"), clash));
+    QVERIFY(engine.replaceMonitor(QStringLiteral("old"), renamed));
+    QStringList names = engine.monitorNames();
+    names.sort();
+    QCOMPARE(names, (QStringList{QStringLiteral("new"), QStringLiteral("other")}));
+    QCOMPARE(engine.state(QStringLiteral("new")), MonitorState::Pending);
+    // The old check in flight ends under the old name and moves no state of the new one.
+    QTRY_COMPARE_WITH_TIMEOUT(countOf(checks, QStringLiteral("old")), 2, 20'000);
+    QTRY_VERIFY_WITH_TIMEOUT(countOf(checks, QStringLiteral("new")) >= 1, 20'000);
+    QTRY_COMPARE_WITH_TIMEOUT(engine.state(QStringLiteral("new")), MonitorState::Down, 20'000);
+    const auto last = states.constLast().constFirst().value<StateEvent>();
+    QCOMPARE(last.monitor, QStringLiteral("new"));
+    QCOMPARE(last.from, MonitorState::Pending);
+    QCOMPARE(last.to, MonitorState::Down);
+    for (const QList<QVariant> &args : std::as_const(checks)) {
+        const auto check = args.constFirst().value<StoredCheck>();
+        if (check.monitor == QLatin1String("new"))
+            QCOMPARE(check.finalStatus, std::optional<int>(503));
+    }
+
+    // Replaced under its own name, it keeps running with the new settings.
+    Monitor slower = renamed;
+    slower.intervalMs = 60'000;
+    slower.request.url = QUrl();
+    slower.urlTemplate = m_server.baseUrl().toString() + QStringLiteral("/status/200");
+    QVERIFY(engine.replaceMonitor(QStringLiteral("new"), slower));
+    QCOMPARE(engine.state(QStringLiteral("new")), MonitorState::Pending);
+    QTRY_VERIFY_WITH_TIMEOUT(engine.nextDueMs(QStringLiteral("new")).has_value(), 20'000);
+    const qint64 phase = MonitorSchedule::phaseMs(QStringLiteral("new"), 60'000);
+    QCOMPARE((*engine.nextDueMs(QStringLiteral("new")) - phase) % 60'000, 0);
+    engine.stop();
+    QTRY_VERIFY_WITH_TIMEOUT(!engine.isRunning(), 20'000);
+}
+
+void TestMonitorEngine::nextDueMs_emptyWhilePausedRunningOrUnknown()
+{
+    MonitorEngine engine;
+    engine.setMonitors({monitor(R"({"name": "slow", "url": "{{server}}/delay/400", "intervalMs": 60000,
+        "policy": "none"})")});
+    const QString slow = QStringLiteral("slow");
+    QVERIFY(!engine.nextDueMs(slow)); // not running yet
+    engine.start();
+    const qint64 now = QDateTime::currentMSecsSinceEpoch();
+    const auto due = engine.nextDueMs(slow);
+    QVERIFY(due.has_value());
+    QVERIFY(*due >= now - 1000 && *due <= now + 60'000);
+    QVERIFY(!engine.nextDueMs(QStringLiteral("nobody")));
+    QVERIFY(engine.checkNow(slow));
+    QVERIFY(!engine.nextDueMs(slow)); // running a check
+    QSignalSpy checks(&engine, &MonitorEngine::checkFinished);
+    QTRY_COMPARE_WITH_TIMEOUT(checks.size(), 1, 20'000);
+    QVERIFY(engine.nextDueMs(slow).has_value());
+    QVERIFY(engine.pause(slow));
+    QVERIFY(!engine.nextDueMs(slow));
+    QVERIFY(engine.resume(slow));
+    QVERIFY(engine.nextDueMs(slow).has_value());
+    engine.stop();
+    QVERIFY(!engine.nextDueMs(slow));
+    QTRY_VERIFY_WITH_TIMEOUT(!engine.isRunning(), 20'000);
 }
 
 QTEST_GUILESS_MAIN(TestMonitorEngine)
