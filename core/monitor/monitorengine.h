@@ -35,9 +35,9 @@ class RetryExecutor;
 /// (MonitorSchedule), through a RetryExecutor under the monitor's policy; every
 /// check with its attempts becomes a StoredCheck, every change of state a
 /// StateEvent. The engine, its executor and its timers live on the thread the
-/// engine lives on when start() is called: the window moves it to a thread of
-/// its own, the headless command runs it on the main thread, which has nothing
-/// else to do.
+/// engine is made on: its timers are members, which moveToThread() would leave
+/// behind, so the window makes it on a thread of its own (MonitorWorker), and the
+/// headless command runs it on the main thread, which has nothing else to do.
 ///
 /// One timer serves every monitor: the due times wait in a queue, so ten
 /// thousand monitors cost one wake-up per due time, not ten thousand timers.

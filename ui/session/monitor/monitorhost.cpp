@@ -91,6 +91,11 @@ void MonitorHost::open(const QString &database)
         QDir().mkpath(QFileInfo(path).absolutePath());
     }
     const bool switching = isOpen();
+    if (switching && path == m_database) {
+        // Opening it again would meet its own lock; it is the one in use already.
+        Q_EMIT opened(path, QString());
+        return;
+    }
     startThread();
     MonitorWorker *worker = m_worker;
     post([worker, path, switching, monitors = m_monitors, targets = m_alertTargets] {
@@ -260,7 +265,7 @@ bool MonitorHost::resume(const QString &name)
 bool MonitorHost::checkNow(const QString &name)
 {
     const int index = indexOf(name);
-    if (index < 0 || m_monitors[index].paused || !m_worker)
+    if (index < 0 || m_monitors[index].paused || !m_worker || !isOpen())
         return false;
     MonitorWorker *worker = m_worker;
     post([worker, name] { worker->checkNow(name); });
@@ -301,11 +306,10 @@ void MonitorHost::handleIncidentEnded(const Core::Incident &incident)
 {
     if (!incident.hidden)
         return;
+    const QString attempts = tr("%n failed attempt(s)", nullptr, static_cast<int>(incident.failedAttempts));
     Q_EMIT notification(tr("%1: the retries hid a fault").arg(incident.monitor),
-        tr("%n check(s) succeeded only after %1 failed attempts; the first error: %2", nullptr,
-            static_cast<int>(incident.checks))
-            .arg(incident.failedAttempts)
-            .arg(incident.firstError));
+        tr("%n check(s) succeeded only after %1; the first error: %2", nullptr, static_cast<int>(incident.checks))
+            .arg(attempts, incident.firstError));
 }
 
 bool MonitorHost::shutdown(int waitMs)

@@ -49,8 +49,8 @@ public:
     /// running, the same as switchDatabase().
     void open(const QString &database = {});
     /// Opens `database` (on the engine's thread) and moves the running engine to
-    /// it; if it cannot be opened, databaseSwitchFailed() and the engine goes on
-    /// writing the old one.
+    /// it; opened() when it has, or databaseSwitchFailed() when it cannot be
+    /// opened, and then the engine goes on writing the old one.
     void switchDatabase(const QString &database);
     /// The history the engine writes; empty until one opened.
     QString database() const { return m_database; }
@@ -60,8 +60,9 @@ public:
     /// cannot be read is left as it is: monitorsFileFailed() says why, false,
     /// and nothing is saved over it until a later loadSaved() succeeds.
     bool loadSaved();
-    /// Adds the monitors of a monitors file (and its alert targets); a name
-    /// already taken gets " (2)", " (3)" ... The error, or empty.
+    /// Adds the monitors of a monitors file (and its alert targets: where a
+    /// target's name is taken, the one already here stays); a monitor's name
+    /// already taken gets " (2)", " (3)" ... The error naming the file, or empty.
     QString importFile(const QString &path);
 
     const QList<Core::Monitor> &monitors() const { return m_monitors; }
@@ -77,7 +78,7 @@ public:
     /// Pausing is kept in the file (Monitor::paused).
     bool pause(const QString &name);
     bool resume(const QString &name);
-    /// A check now, unless one is running or it is paused.
+    /// A check now, unless one is running or it is paused. False before opened().
     bool checkNow(const QString &name);
 
     /// Stops the engine (checks in flight end and are stored), flushes and

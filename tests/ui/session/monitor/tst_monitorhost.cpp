@@ -8,6 +8,7 @@
 #include "core/history/historystore.h"
 #include "core/monitor/monitorsfile.h"
 #include "core/monitor/monitorsfilewriter.h"
+#include "core/util/englishplurals.h"
 #include "ui/session/hosting/embeddedserver.h"
 #include "ui/session/monitor/historyreader.h"
 #include "ui/session/monitor/monitorhost.h"
@@ -59,6 +60,7 @@ private:
 void TestMonitorHost::initTestCase()
 {
     QStandardPaths::setTestModeEnabled(true);
+    EnglishPlurals::install(); // as the window does: "1 check", "2 checks"
     QVERIFY2(m_server.start(), qPrintable(m_server.errorString()));
 }
 
@@ -157,6 +159,16 @@ void TestMonitorHost::downAndUpAgain_notifyInWordsForPeople()
     QCOMPARE(notes.at(1).at(0).toString(), QStringLiteral("api is up again"));
     QCOMPARE(notes.size(), 2);
     QCOMPARE(states.size(), 2);
+
+    // Retries that hide a fault: told once the run of such checks ends with a clean one.
+    QVERIFY(host.addMonitor(monitor(R"({"name": "hiding", "url": "{{server}}/fail/2?key=hidden", "intervalMs": 100,
+        "policy": {"name": "quick", "algorithm": "constant", "baseDelayMs": 10, "maxAttempts": 4,
+                   "attemptTimeoutMs": 5000, "jitterMs": 0, "intervalJitter": "none"}})")));
+    QTRY_VERIFY_WITH_TIMEOUT(notes.size() >= 3, 20'000);
+    QCOMPARE(notes.at(2).at(0).toString(), QStringLiteral("hiding: the retries hid a fault"));
+    const QString hidden = notes.at(2).at(1).toString();
+    QVERIFY2(hidden.startsWith(QLatin1String("1 check succeeded only after 2 failed attempts")), qPrintable(hidden));
+    QVERIFY2(hidden.contains(QLatin1String("503")), qPrintable(hidden));
 }
 
 void TestMonitorHost::pauseAndResume_stopAndRestartTheChecksAndAreSaved()
@@ -358,6 +370,9 @@ void TestMonitorHost::switchDatabase_works_newChecksGoToTheNewHistory()
     QTRY_COMPARE_WITH_TIMEOUT(opened.size(), 2, 20'000);
     QCOMPARE(opened.constLast().at(1).toString(), QString());
     QCOMPARE(host.database(), second);
+    host.switchDatabase(second); // the one in use: nothing to do, and said so
+    QTRY_COMPARE_WITH_TIMEOUT(opened.size(), 3, 20'000);
+    QCOMPARE(opened.constLast().at(1).toString(), QString());
     HistoryReader reader(second);
     QTRY_VERIFY_WITH_TIMEOUT(stored(reader, QStringLiteral("api")) >= 2, 20'000);
     // The first history was closed whole: another writer may take it now.
