@@ -106,8 +106,6 @@ Core::Result<void> OpenedRun::open(const QString &path)
 
     m_report = std::make_unique<Core::ReportJson::Report>(std::move(read).value());
     m_path = path;
-    show(m_report->run);
-
     const Core::RunRecord &run = m_report->run;
     const QString date = run.startedAt.isValid()
         ? run.startedAt.toLocalTime().toString(QStringLiteral("yyyy-MM-dd HH:mm:ss"))
@@ -115,33 +113,52 @@ Core::Result<void> OpenedRun::open(const QString &path)
     QString policy = QStringLiteral("\u201c%1\u201d").arg(run.policy.name);
     if (run.policies.size() > 1)
         policy += tr(" (and %n more)", nullptr, int(run.policies.size() - 1));
-    m_text->setText(tr("<b>Opened from %1</b>, run of %2, policy %3: <b>read-only</b>. %4 Send, Batch and Repeat go "
-                       "back to the live run.")
-                        .arg(QFileInfo(path).fileName().toHtmlEscaped(), date, policy.toHtmlEscaped(),
-                            m_report->redacted ? tr("Credentials in it are masked.")
-                                               : tr("It holds credentials (written with redaction off).")));
-    m_text->setToolTip(QDir::toNativeSeparators(QFileInfo(path).absoluteFilePath()));
-    m_banner->show();
-    m_timeline->zoomToFit();
+    const QString fileName = QFileInfo(path).fileName();
+    present(run, fileName,
+        tr("<b>Opened from %1</b>, run of %2, policy %3: <b>read-only</b>. %4 Send, Batch and Repeat go back to the "
+           "live run.")
+            .arg(fileName.toHtmlEscaped(), date, policy.toHtmlEscaped(),
+                m_report->redacted ? tr("Credentials in it are masked.")
+                                   : tr("It holds credentials (written with redaction off).")),
+        QDir::toNativeSeparators(QFileInfo(path).absoluteFilePath()));
     return {};
+}
+
+void OpenedRun::showRecord(const Core::RunRecord &run, const QString &title)
+{
+    m_report.reset();
+    m_path.clear();
+    present(run, title,
+        tr("<b>%1</b>: <b>read-only</b>. Send, Batch and Repeat go back to the live run.").arg(title.toHtmlEscaped()),
+        QString());
 }
 
 void OpenedRun::replayRecord(const Core::RunRecord &record)
 {
     m_report.reset();
     m_path.clear();
-    show(record);
     const QString date = record.startedAt.isValid()
         ? record.startedAt.toLocalTime().toString(QStringLiteral("HH:mm:ss"))
         : tr("an unknown time");
-    m_text->setText(tr("<b>Replay of the run of %1</b>, %n request(s): <b>read-only</b>. Send, Batch and Repeat go "
-                       "back to the live run.",
-        nullptr, int(record.requests.size()))
-                        .arg(date));
-    m_text->setToolTip(QString());
+    present(record, tr("replay of the run of %1").arg(date),
+        tr("<b>Replay of the run of %1</b>, %n request(s): <b>read-only</b>. Send, Batch and Repeat go back to the "
+           "live run.",
+            nullptr, int(record.requests.size()))
+            .arg(date),
+        QString());
+    m_replay->play();
+}
+
+void OpenedRun::present(
+    const Core::RunRecord &record, const QString &title, const QString &text, const QString &toolTip)
+{
+    // Before the views change: the window names what they show when they do.
+    m_title = title;
+    show(record);
+    m_text->setText(text);
+    m_text->setToolTip(toolTip);
     m_banner->show();
     m_timeline->zoomToFit();
-    m_replay->play();
 }
 
 void OpenedRun::show(const Core::RunRecord &record)
@@ -163,6 +180,7 @@ void OpenedRun::close()
     m_replay.reset();
     m_report.reset();
     m_path.clear();
+    m_title.clear();
     m_banner->hide();
 }
 

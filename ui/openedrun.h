@@ -29,9 +29,10 @@ class TimelineView;
 
 /// File > Open run: a JSON report shown in the run's views (timeline, error log,
 /// statistics, attempt inspector) instead of the live run, read-only. View > Replay
-/// the run shows a copy of the live run's record the same way. Either can be played
-/// back at 0.1x to 10x with the banner's replay bar (RunReplay): the views follow the
-/// playhead.
+/// the run shows a copy of the live run's record the same way, and so does a run
+/// made in memory (showRecord(): one check of a monitor's history). Each can be
+/// played back at 0.1x to 10x with the banner's replay bar (RunReplay): the views
+/// follow the playhead.
 ///
 /// The live run is not touched: it keeps recording what is running, and the
 /// views go back to it when the opened run is closed (the banner's Close, or
@@ -54,6 +55,10 @@ public:
     QPushButton *closeButton() const { return m_close; }
 
     Core::Result<void> open(const QString &path);
+    /// Shows `run`, made in memory, as an opened file is shown: read-only, every
+    /// request at once, replay at hand. The banner names it by `title` (plain
+    /// text: "Check of api at 2026-11-29 03:12:07 from the monitor history").
+    void showRecord(const Core::RunRecord &run, const QString &title);
     bool isOpen() const { return m_replay != nullptr; }
     /// The opened run's playback; null when none is open.
     RunReplay *replay() const { return m_replay.get(); }
@@ -61,6 +66,9 @@ public:
     /// Shows `record` (a finished run of the live session) and plays it from its start.
     void replayRecord(const Core::RunRecord &record);
     QString fileName() const { return m_path; }
+    /// What is shown, in a few words for the window's title: the file's name, the
+    /// title given to showRecord(), or that it is a replay; empty when none is open.
+    QString title() const { return m_title; }
     const Core::ReportJson::Report *report() const { return m_report.get(); }
     /// The session the views show: the opened run's, or the live one.
     RunSession *shownSession() const;
@@ -77,6 +85,8 @@ Q_SIGNALS:
 private:
     void showSession(RunSession *session);
     void show(const Core::RunRecord &record);
+    /// show(), then the banner with `text` (rich text) over the views, zoomed to fit.
+    void present(const Core::RunRecord &record, const QString &title, const QString &text, const QString &toolTip);
 
     RunSession *m_live;
     TimelineView *m_timeline;
@@ -93,6 +103,7 @@ private:
     std::unique_ptr<RunReplay> m_replay;
     std::unique_ptr<Core::ReportJson::Report> m_report;
     QString m_path;
+    QString m_title;
     QPointer<QMessageBox> m_errorBox;
 };
 

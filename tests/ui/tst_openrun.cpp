@@ -1,4 +1,6 @@
 #include "core/export/reportjson.h"
+#include "core/monitor/checkrun.h"
+#include "core/monitor/monitor.h"
 #include "core/util/englishplurals.h"
 #include "tests/ui/windowparts.h"
 #include "ui/importcontroller.h"
@@ -68,6 +70,7 @@ private Q_SLOTS:
 
     void report_isShownInEveryView_readOnly_closeReturnsToLive();
     void send_closesTheOpenedRun();
+    void monitorCheck_isShownAsAnOpenedRun_closeReturnsToLive();
     void damagedReport_isRefused_andTheRunKept_data();
     void damagedReport_isRefused_andTheRunKept();
     void replay_finishedRun_playsBackAtTheChosenSpeed();
@@ -220,6 +223,125 @@ void TestOpenRun::send_closesTheOpenedRun()
     QVERIFY(!openedRunOf(*window)->isOpen());
     QCOMPARE(errorLogViewOf(*window)->session(), sessionOf(*window));
     QTRY_COMPARE(errorLogViewOf(*window)->model()->rowCount(), 2);
+}
+
+void TestOpenRun::monitorCheck_isShownAsAnOpenedRun_closeReturnsToLive()
+{
+    // A check of the monitor history: a 503, a reset, then a 200.
+    Core::Monitor monitor;
+    monitor.name = QStringLiteral("api<1>");
+    monitor.urlTemplate = QStringLiteral("https://api.example.test/health");
+    monitor.policy = fastPolicy();
+    Core::StoredCheck check;
+    check.monitor = monitor.name;
+    check.startMs = QDateTime(QDate(2026, 11, 29), QTime(3, 12, 7), Qt::UTC).toMSecsSinceEpoch();
+    check.endMs = check.startMs + 160;
+    check.success = true;
+    check.outcome = QStringLiteral("succeeded");
+    check.finalStatus = 200;
+    Core::StoredAttempt unavailable;
+    unavailable.startMs = check.startMs + 2;
+    unavailable.status = 503;
+    unavailable.cause = QStringLiteral("http-503");
+    unavailable.reason = QStringLiteral("HTTP 503: server error; transient, retry after a delay");
+    unavailable.decision = QStringLiteral("retry-after-delay");
+    unavailable.connectMs = 1.0;
+    unavailable.firstByteMs = 20.0;
+    unavailable.totalMs = 21.0;
+    unavailable.bytes = 24;
+    unavailable.failureBody = R"({"status":503,"why":"x"})";
+    Core::StoredAttempt reset;
+    reset.index = 1;
+    reset.startMs = check.startMs + 73;
+    reset.cause = QStringLiteral("connection-reset");
+    reset.reason = QStringLiteral("connection reset or closed by the server; transient: retry after a delay");
+    reset.decision = QStringLiteral("retry-after-delay");
+    reset.delayBeforeMs = 50.0;
+    reset.totalMs = 5.0;
+    Core::StoredAttempt ok;
+    ok.index = 2;
+    ok.startMs = check.startMs + 128;
+    ok.success = true;
+    ok.status = 200;
+    ok.cause = QStringLiteral("http-200");
+    ok.reason = QStringLiteral("HTTP 200: success");
+    ok.decision = QStringLiteral("success");
+    ok.delayBeforeMs = 50.0;
+    ok.totalMs = 30.0;
+    ok.bytes = 2;
+    check.attempts = {unavailable, reset, ok};
+    const QString title = QStringLiteral("Check of api<1> at 2026-11-29 03:12:07 from the monitor history");
+
+    const auto window = makeWindow();
+    QVERIFY(sendAndWait(*window, QStringLiteral("{server}/fail/1?key={id}"), 1));
+    Ui::RunSession *live = sessionOf(*window);
+    QCOMPARE(live->finishedCount(), 2);
+
+    Ui::OpenedRun *opened = openedRunOf(*window);
+    opened->showRecord(Core::runRecordOf(check, &monitor), title);
+    QVERIFY(opened->isOpen());
+    Ui::RunSession *shown = opened->shownSession();
+    QVERIFY(shown != live);
+    QCOMPARE(timelineViewOf(*window)->session(), shown);
+    QCOMPARE(errorLogViewOf(*window)->session(), shown);
+    QCOMPARE(statisticsViewOf(*window)->session(), shown);
+    QCOMPARE(inspectorOf(*window)->session(), shown);
+    QCOMPARE(shown->finishedCount(), 3);
+    QCOMPARE(shown->laneCount(), 1);
+    QCOMPARE(errorLogViewOf(*window)->model()->rowCount(), 3);
+    QTRY_COMPARE(statisticsViewOf(*window)->figureText(Ui::StatisticsView::Figure::Attempts), QStringLiteral("3"));
+
+    // The timeline draws the three attempts one after another, with the delays between them.
+    window->showTab(MainWindow::Tab::Timeline);
+    QTRY_VERIFY(timelineViewOf(*window)->attemptRect(2).isValid());
+    const QRectF first = timelineViewOf(*window)->attemptRect(0);
+    const QRectF second = timelineViewOf(*window)->attemptRect(1);
+    const QRectF third = timelineViewOf(*window)->attemptRect(2);
+    QVERIFY(first.isValid() && second.isValid());
+    QVERIFY(first.right() < second.left());
+    QVERIFY(second.right() < third.left());
+
+    // The inspector shows each attempt as the history kept it, the 503's body too.
+    window->inspectAttempt(0);
+    QVERIFY(inspectorDockOf(*window)->isVisible());
+    QCOMPARE(inspectorOf(*window)->record().httpStatus, 503);
+    QCOMPARE(inspectorOf(*window)->record().reason, unavailable.reason);
+    QVERIFY2(inspectorOf(*window)->responseBodyView()->body().bytes.contains("\"status\":503"),
+        inspectorOf(*window)->responseBodyView()->body().bytes.constData());
+    inspectorOf(*window)->showNext();
+    QCOMPARE(inspectorOf(*window)->record().cause, QStringLiteral("connection-reset"));
+    QCOMPARE(inspectorOf(*window)->record().end, Core::AttemptEnd::NetworkError);
+    QCOMPARE(inspectorOf(*window)->record().actualDelayMs, 50.0);
+    inspectorOf(*window)->showNext();
+    QCOMPARE(inspectorOf(*window)->record().httpStatus, 200);
+
+    // Read-only, named by its title (as text, not markup), and it can be replayed.
+    QVERIFY(opened->banner()->isVisible());
+    const QString banner = opened->bannerText();
+    QVERIFY2(banner.contains(title.toHtmlEscaped()), qPrintable(banner));
+    QVERIFY2(banner.contains(QLatin1String("read-only")), qPrintable(banner));
+    QCOMPARE(opened->title(), title);
+    QVERIFY(opened->fileName().isEmpty());
+    QVERIFY(!opened->report());
+    QVERIFY(window->windowTitle().contains(QLatin1String("read-only")));
+    QVERIFY(opened->replay());
+    QVERIFY(opened->replayBar()->isEnabled());
+    QVERIFY(!opened->replay()->isPlaying()); // shown whole, as a file is
+    opened->replayBar()->playButton()->click();
+    QVERIFY(opened->replay()->isPlaying());
+
+    // Close: the live run, as it was.
+    opened->closeButton()->click();
+    QVERIFY(!opened->isOpen());
+    QVERIFY(!opened->banner()->isVisible());
+    QVERIFY(opened->title().isEmpty());
+    QCOMPARE(timelineViewOf(*window)->session(), live);
+    QCOMPARE(errorLogViewOf(*window)->session(), live);
+    QCOMPARE(statisticsViewOf(*window)->session(), live);
+    QCOMPARE(inspectorOf(*window)->session(), live);
+    QCOMPARE(errorLogViewOf(*window)->model()->rowCount(), 2);
+    QCOMPARE(live->finishedCount(), 2);
+    QCOMPARE(window->windowTitle(), QStringLiteral("RetryLab"));
 }
 
 void TestOpenRun::damagedReport_isRefused_andTheRunKept_data()
