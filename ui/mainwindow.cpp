@@ -2,6 +2,7 @@
 
 #include "ui/exportcontroller.h"
 #include "ui/importcontroller.h"
+#include "ui/monitorcontroller.h"
 #include "ui/openedrun.h"
 #include "ui/policyactions.h"
 #include "ui/presentationcontroller.h"
@@ -17,6 +18,8 @@
 #include "ui/collections/environmentbar.h"
 #include "ui/conformance/conformanceview.h"
 #include "ui/herd/simulatorview.h"
+#include "ui/monitor/monitorhistorypage.h"
+#include "ui/monitor/monitorsview.h"
 #include "ui/observe/clientsview.h"
 #include "ui/policy/policyeditor.h"
 #include "ui/policy/policypanel.h"
@@ -38,14 +41,15 @@
 #include "ui/widgets/wheelguard.h"
 
 #include <QAction>
+#include <QApplication>
 #include <QCloseEvent>
 #include <QDockWidget>
-#include <QFileInfo>
 #include <QLoggingCategory>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QScreen>
 #include <QStatusBar>
+#include <QSystemTrayIcon>
 #include <QTabWidget>
 #include <QVBoxLayout>
 
@@ -90,6 +94,8 @@ MainWindow::MainWindow(const Options &options, QWidget *parent)
     m_runner->setServer(m_server->server(), m_server->errorString());
     m_runner->setEndpointPolicies(m_settings->endpointPolicies());
 
+    m_dataDirectory = options.dataDirectory;
+    m_systemTray = options.systemTray;
     m_collections = new CollectionSidebar(options.dataDirectory);
     buildDocks();
     buildTabs();
@@ -104,6 +110,7 @@ MainWindow::MainWindow(const Options &options, QWidget *parent)
     m_presentation->keepDefaultLayout(Settings::windowStateVersion);
     loadSettings();
     connectParts();
+    connectMonitors();
 
     if (!m_server->isRunning() && options.startServer) {
         m_messages->showMessage(FieldMessage::Kind::Error,
@@ -117,6 +124,7 @@ MainWindow::MainWindow(const Options &options, QWidget *parent)
 
 MainWindow::~MainWindow()
 {
+    m_monitors->shutdown();
     m_openedRun->close();
     m_runner->stop();
     // The matrix runs on the embedded server: stop it before the server goes.
@@ -479,10 +487,52 @@ void MainWindow::connectParts()
     connect(m_imports, &ImportController::runFileOpened, m_openedRun, &OpenedRun::open);
     connect(m_openedRun, &OpenedRun::sessionChanged, this, [this](RunSession *shown, bool readOnly) {
         m_exports->setSession(shown);
-        setWindowTitle(readOnly
-                ? tr("RetryLab \u2014 %1 (read-only)").arg(QFileInfo(m_openedRun->fileName()).fileName())
-                : tr("RetryLab"));
+        setWindowTitle(readOnly ? tr("RetryLab \u2014 %1 (read-only)").arg(m_openedRun->title()) : tr("RetryLab"));
     });
+}
+
+void MainWindow::connectMonitors()
+{
+    MonitorController::Parts parts;
+    parts.settings = m_settings;
+    parts.monitors = m_tabs->monitors();
+    parts.history = m_tabs->monitorHistory();
+    parts.incidents = m_tabs->incidents();
+    parts.databaseLabel = m_tabs->monitorDatabaseLabel();
+    parts.collections = m_collections;
+    parts.openedRun = m_openedRun;
+    parts.messages = m_messages;
+    parts.window = this;
+    parts.systemTray = m_systemTray.value_or(QSystemTrayIcon::isSystemTrayAvailable());
+    parts.currentRequest = [this](const QString &idKey) {
+        Core::ExpansionContext context = m_runner->nextContext();
+        context.requestKey = idKey;
+        return RequestTemplate::build(m_composer->draft(), context);
+    };
+    parts.currentPolicy = [this] { return m_policyPanel->policy(); };
+    parts.showPage = [this](QWidget *page) {
+        for (Tab tab : {Tab::Monitors, Tab::MonitorHistory, Tab::Incidents}) {
+            if (m_tabs->view(tab) == page)
+                showTab(tab);
+        }
+    };
+    parts.showTimeline = [this] { showTab(Tab::Timeline); };
+    m_monitors = new MonitorController(parts, m_dataDirectory, this);
+    connect(m_transport, &TransportController::monitorDatabaseChosen, m_monitors, &MonitorController::switchDatabase);
+    connect(m_monitors, &MonitorController::databaseInUseChanged, m_transport,
+        &TransportController::setMonitorDatabaseInUse);
+    connect(m_monitors, &MonitorController::showWindowRequested, this, [this] {
+        showNormal();
+        raise();
+        activateWindow();
+    });
+    connect(m_monitors, &MonitorController::quitRequested, this, [this] {
+        close();
+        QApplication::quit();
+    });
+    connect(
+        m_policyPanel, &PolicyPanel::policyChanged, m_tabs->monitorHistory(), &MonitorHistoryPage::setCurrentPolicy);
+    m_monitors->start();
 }
 
 void MainWindow::handlePolicyChanged()
@@ -554,8 +604,23 @@ void MainWindow::inspectAttempt(qsizetype sessionRow)
 
 void MainWindow::closeEvent(QCloseEvent *event)
 {
+    switch (m_monitors->closeRequested()) {
+    case MonitorController::Close::Cancel:
+        event->ignore();
+        return;
+    case MonitorController::Close::Hide:
+        // The monitors go on; the tray icon brings the window back or quits.
+        saveSettings();
+        QApplication::setQuitOnLastWindowClosed(false);
+        event->ignore();
+        hide();
+        return;
+    case MonitorController::Close::Quit:
+        break;
+    }
     m_runner->stop();
     saveSettings();
+    m_monitors->shutdown();
     QMainWindow::closeEvent(event);
 }
 

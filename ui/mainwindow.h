@@ -6,6 +6,8 @@
 
 #include <QMainWindow>
 
+#include <optional>
+
 class QAction;
 class QDockWidget;
 
@@ -23,6 +25,7 @@ class ExportController;
 class ImportController;
 class InsecureBanner;
 class MessageBar;
+class MonitorController;
 class OpenedRun;
 class PolicyPanel;
 class PresentationController;
@@ -60,8 +63,11 @@ public:
         /// How the embedded server listens (loopback, a free port by default).
         Core::FaultServerOptions server;
         bool startServer = true;
-        /// Where collections and environments are kept; empty: the user's data folder.
+        /// Where collections, environments, the monitors and their default
+        /// history are kept; empty: the user's data folder.
         QString dataDirectory = {};
+        /// Whether a tray icon can be shown; unset: as the platform says.
+        std::optional<bool> systemTray = {};
     };
 
     explicit MainWindow(QWidget *parent = nullptr);
@@ -99,6 +105,7 @@ private:
     void handleSent();
     void updateServerStatus();
     void showProblem(const QString &text);
+    void connectMonitors();
 
     Settings *m_settings;
     EmbeddedServer *m_server;
@@ -125,6 +132,9 @@ private:
     TransportController *m_transport = nullptr;
     RunActions *m_runActions = nullptr;
     PresentationController *m_presentation = nullptr;
+    MonitorController *m_monitors = nullptr;
+    QString m_dataDirectory;
+    std::optional<bool> m_systemTray;
 };
 
 } // namespace RetryLab::Ui

@@ -2,6 +2,9 @@
 
 #include "ui/conformance/conformanceview.h"
 #include "ui/herd/simulatorview.h"
+#include "ui/monitor/incidentsview.h"
+#include "ui/monitor/monitorhistorypage.h"
+#include "ui/monitor/monitorsview.h"
 #include "ui/observe/clientsview.h"
 #include "ui/proxy/proxyview.h"
 #include "ui/run/errorlogview.h"
@@ -12,7 +15,9 @@
 #include "ui/session/hosting/proxyinstance.h"
 #include "ui/session/run/runsession.h"
 
+#include <QLabel>
 #include <QScrollArea>
+#include <QVBoxLayout>
 
 namespace RetryLab::Ui {
 
@@ -43,7 +48,9 @@ WorkspaceTabs::WorkspaceTabs(RunSession *session, EmbeddedServer *server, QWidge
     : QTabWidget(parent), m_timeline(named<TimelineView>("timeline")), m_errorLog(named<ErrorLogView>("errorLog")),
       m_statistics(named<StatisticsView>("statistics")), m_serverView(named<ServerView>("server")),
       m_observation(new Observation(server, this)), m_conformance(named<ConformanceView>("conformance")),
-      m_simulator(named<SimulatorView>("simulator"))
+      m_simulator(named<SimulatorView>("simulator")), m_monitors(named<MonitorsView>("monitors")),
+      m_monitorHistory(named<MonitorHistoryPage>("monitorHistory")), m_incidents(named<IncidentsView>("incidents")),
+      m_monitorPages(named<QTabWidget>("monitorPages")), m_monitorDatabase(named<QLabel>("monitorDatabase"))
 {
     setObjectName(QStringLiteral("tabs"));
     setDocumentMode(true);
@@ -93,6 +100,24 @@ WorkspaceTabs::WorkspaceTabs(RunSession *session, EmbeddedServer *server, QWidge
     // Its form scrolls on its own with Run below it; the page scrolls only when the
     // window is smaller than the charts' minimum (1366x768 is not).
     addTab(scrollable(m_simulator), tr("Herd simulator"));
+
+    // The monitors: the table, one monitor's history, and the incidents of all,
+    // under the history in use.
+    m_monitorPages->setDocumentMode(true);
+    m_monitorPages->addTab(m_monitors, tr("Monitors"));
+    m_monitorPages->addTab(scrollable(m_monitorHistory), tr("History"));
+    m_monitorPages->addTab(m_incidents, tr("Incidents"));
+    m_monitorDatabase->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_monitorDatabase->setWordWrap(true);
+    m_monitorDatabase->setContentsMargins(6, 3, 6, 0);
+    auto *monitorsPage = new QWidget;
+    monitorsPage->setObjectName(QStringLiteral("monitorsPage"));
+    auto *monitorsLayout = new QVBoxLayout(monitorsPage);
+    monitorsLayout->setContentsMargins(0, 0, 0, 0);
+    monitorsLayout->setSpacing(0);
+    monitorsLayout->addWidget(m_monitorDatabase);
+    monitorsLayout->addWidget(m_monitorPages, 1);
+    addTab(monitorsPage, tr("Monitors"));
 }
 
 void WorkspaceTabs::addRunViews(
@@ -123,6 +148,12 @@ QWidget *WorkspaceTabs::view(Tab which) const
         return m_clientsView;
     case Tab::Proxy:
         return m_proxyView;
+    case Tab::Monitors:
+        return m_monitors;
+    case Tab::MonitorHistory:
+        return m_monitorHistory;
+    case Tab::Incidents:
+        return m_incidents;
     }
     return nullptr;
 }
@@ -134,6 +165,11 @@ void WorkspaceTabs::showTab(Tab which)
         QWidget *candidate = widget(i);
         if (candidate == page || candidate->isAncestorOf(page)) {
             setCurrentIndex(i);
+            for (int p = 0; p < m_monitorPages->count(); ++p) {
+                QWidget *monitorPage = m_monitorPages->widget(p);
+                if (monitorPage == page || monitorPage->isAncestorOf(page))
+                    m_monitorPages->setCurrentIndex(p);
+            }
             return;
         }
     }
@@ -146,6 +182,14 @@ WorkspaceTabs::Tab WorkspaceTabs::currentTab() const
         QWidget *page = view(each);
         if (currentWidget() == page || currentWidget()->isAncestorOf(page))
             return each;
+    }
+    if (currentWidget()->isAncestorOf(m_monitorPages)) {
+        for (Tab each : {Tab::MonitorHistory, Tab::Incidents}) {
+            QWidget *shown = m_monitorPages->currentWidget();
+            if (shown == view(each) || shown->isAncestorOf(view(each)))
+                return each;
+        }
+        return Tab::Monitors;
     }
     return Tab::Timeline;
 }

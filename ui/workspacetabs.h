@@ -2,6 +2,8 @@
 
 #include <QTabWidget>
 
+class QLabel;
+
 namespace RetryLab::Core {
 struct BackoffPolicy;
 } // namespace RetryLab::Core
@@ -12,6 +14,9 @@ class ClientsView;
 class ConformanceView;
 class EmbeddedServer;
 class ErrorLogView;
+class IncidentsView;
+class MonitorHistoryPage;
+class MonitorsView;
 class Observation;
 class ProxyView;
 class RunSession;
@@ -21,8 +26,9 @@ class StatisticsView;
 class TimelineView;
 
 /// The window's tabs: the live run (timeline, error log, statistics), the embedded
-/// server, the clients observed on it, the fault proxies, the conformance matrix and
-/// the herd simulator. The Clients and Proxy tabs hold the run views again, on the
+/// server, the clients observed on it, the fault proxies, the conformance matrix,
+/// the herd simulator, and the monitors (their table, a monitor's history and the
+/// incidents, as pages of one tab). The Clients and Proxy tabs hold the run views again, on the
 /// observation's session and on the current proxy's. Pages with forms and charts
 /// scroll rather than make the window too big for a laptop screen.
 class WorkspaceTabs final : public QTabWidget
@@ -30,7 +36,19 @@ class WorkspaceTabs final : public QTabWidget
     Q_OBJECT
 
 public:
-    enum class Tab { Timeline, ErrorLog, Statistics, Server, Conformance, Simulator, Clients, Proxy };
+    enum class Tab {
+        Timeline,
+        ErrorLog,
+        Statistics,
+        Server,
+        Conformance,
+        Simulator,
+        Clients,
+        Proxy,
+        Monitors,
+        MonitorHistory,
+        Incidents
+    };
     Q_ENUM(Tab)
 
     /// `session` is the live run's, `server` the embedded one; neither is owned.
@@ -44,12 +62,17 @@ public:
     ProxyView *proxyView() const { return m_proxyView; }
     ConformanceView *conformance() const { return m_conformance; }
     SimulatorView *simulator() const { return m_simulator; }
+    MonitorsView *monitors() const { return m_monitors; }
+    MonitorHistoryPage *monitorHistory() const { return m_monitorHistory; }
+    IncidentsView *incidents() const { return m_incidents; }
+    /// Above the Monitors tab's pages: the history in use.
+    QLabel *monitorDatabaseLabel() const { return m_monitorDatabase; }
 
     /// The view of a tab (the page itself may be a scroll area around it).
     QWidget *view(Tab tab) const;
     void showTab(Tab tab);
     Tab currentTab() const;
-    /// Alt+1…8: the keyboard focus goes into the tab shown, not left in a dock.
+    /// Alt+1…9: the keyboard focus goes into the tab shown, not left in a dock.
     void focusCurrentTab();
 
 Q_SIGNALS:
@@ -68,6 +91,11 @@ private:
     ProxyView *m_proxyView = nullptr;
     ConformanceView *m_conformance;
     SimulatorView *m_simulator;
+    MonitorsView *m_monitors;
+    MonitorHistoryPage *m_monitorHistory;
+    IncidentsView *m_incidents;
+    QTabWidget *m_monitorPages;
+    QLabel *m_monitorDatabase;
 };
 
 } // namespace RetryLab::Ui

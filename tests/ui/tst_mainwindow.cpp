@@ -209,7 +209,7 @@ void TestMainWindow::startsWithTheServerAndItsAddress()
     QVERIFY(window->findChild<QLabel *>(QStringLiteral("serverStatus"))->text().contains(url));
     QCOMPARE(policyDockOf(*window)->objectName(), QStringLiteral("policyDock"));
     QCOMPARE(requestDockOf(*window)->objectName(), QStringLiteral("requestDock"));
-    QCOMPARE(tabsOf(*window)->count(), 8);
+    QCOMPARE(tabsOf(*window)->count(), 9);
     QVERIFY(composerOf(*window)->canSend());
     QVERIFY(composerOf(*window)->previewUrl().startsWith(url + QStringLiteral("/fail/3?key=")));
     QVERIFY(messagesOf(*window).isEmpty());

@@ -7,6 +7,7 @@
 #include "ui/collections/environmentdialog.h"
 
 #include <QAction>
+#include <QDir>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
@@ -183,6 +184,25 @@ void CollectionSidebar::reload()
 QModelIndex CollectionSidebar::currentIndex() const
 {
     return m_filter->mapToSource(m_view->currentIndex());
+}
+
+std::optional<CollectionSidebar::MonitorSource> CollectionSidebar::monitorSource() const
+{
+    const QModelIndex current = currentIndex();
+    if (!current.isValid())
+        return std::nullopt;
+    const Core::Collection collection = m_model->collection(m_model->collectionRow(current));
+    if (collection.fileName.isEmpty())
+        return std::nullopt;
+    QStringList path;
+    for (QModelIndex at = current; at.isValid() && at.parent().isValid(); at = at.parent())
+        path.prepend(at.data(Qt::DisplayRole).toString());
+    MonitorSource source;
+    source.collectionFile = QDir(m_store.collectionsDirectory()).filePath(collection.fileName);
+    source.path = path.join(QLatin1Char('/'));
+    source.environmentFile = m_store.environmentsFile();
+    source.environmentName = m_active;
+    return source;
 }
 
 void CollectionSidebar::setCurrentIndex(const QModelIndex &sourceIndex)

@@ -11,6 +11,7 @@
 #include <QWidget>
 
 #include <functional>
+#include <optional>
 #include <utility>
 
 class QAction;
@@ -103,6 +104,18 @@ public:
 
     /// The selected item, as an index of model(); invalid when nothing is selected.
     QModelIndex currentIndex() const;
+    /// Where monitors of the current item come from: its collection's file, the
+    /// item's path ("Orders/Create", a folder's "Orders", or empty for the whole
+    /// collection), the environments file and the active environment. Nothing
+    /// when no item is current or its collection was never saved.
+    struct MonitorSource
+    {
+        QString collectionFile;
+        QString path;
+        QString environmentFile;
+        QString environmentName;
+    };
+    std::optional<MonitorSource> monitorSource() const;
     void setCurrentIndex(const QModelIndex &sourceIndex);
 
 Q_SIGNALS:

@@ -68,6 +68,7 @@ void MonitorHost::startThread()
     connect(m_worker, &MonitorWorker::incidentEnded, this, &MonitorHost::incidentEnded);
     connect(m_worker, &MonitorWorker::historyWarning, this, &MonitorHost::historyWarning);
     connect(m_worker, &MonitorWorker::nextDueTimes, this, &MonitorHost::nextDueTimes);
+    connect(m_worker, &MonitorWorker::desktopNotification, this, &MonitorHost::alertNotification);
     connect(m_worker, &MonitorWorker::databaseUsed, this, &MonitorHost::handleOpened);
     m_thread->start();
 }

@@ -105,6 +105,9 @@ Q_SIGNALS:
     /// For a tray icon or a banner: a monitor went down, came back up, or its
     /// retries hid a fault.
     void notification(const QString &title, const QString &text);
+    /// A desktop alert target of the monitors file was raised (a burn rate over
+    /// its threshold, a change of state it names): the dispatcher's words.
+    void alertNotification(const QString &title, const QString &text);
     /// The monitors file could not be read or written.
     void monitorsFileFailed(const QString &error);
 

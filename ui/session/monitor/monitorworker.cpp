@@ -85,6 +85,9 @@ void MonitorWorker::startEngine(const QList<Core::Monitor> &monitors, const QLis
     connect(m_engine, &Core::MonitorEngine::incidentEnded, this, &MonitorWorker::incidentEnded);
     connect(m_engine, &Core::MonitorEngine::historyWarning, this, &MonitorWorker::historyWarning);
     m_engine->start();
+    // A monitors file's desktop targets (burn rates among them) show in the window.
+    if (Core::AlertDispatcher *alerts = m_engine->alerts())
+        connect(alerts, &Core::AlertDispatcher::desktopNotification, this, &MonitorWorker::desktopNotification);
     m_dueTimer = new QTimer(this);
     connect(m_dueTimer, &QTimer::timeout, this, &MonitorWorker::sendDueTimes);
     m_dueTimer->start(dueTimesIntervalMs);

@@ -75,6 +75,8 @@ Q_SIGNALS:
     void incidentEnded(const RetryLab::Core::Incident &incident);
     void historyWarning(const QString &message);
     void nextDueTimes(const QHash<QString, qint64> &dueMs);
+    /// A desktop alert target of the monitors file was raised.
+    void desktopNotification(const QString &title, const QString &text);
     /// The answer to a useDatabase() MonitorHost posted (`error` empty: in use).
     void databaseUsed(const QString &database, const QString &error, bool switching);
     void finished();
