@@ -25,6 +25,7 @@
 
 #include "bench/processmemory.h"
 #include "bench/serverprocess.h"
+#include "bench/synthetichistory.h"
 #include "core/history/historyquery.h"
 #include "core/history/historystore.h"
 #include "core/monitor/monitorengine.h"
@@ -166,24 +167,6 @@ struct HistoryRun
     QString database;
 };
 
-StoredAttempt syntheticAttempt(int index, qint64 startMs, bool success, double totalMs)
-{
-    StoredAttempt a;
-    a.index = index;
-    a.startMs = startMs;
-    a.success = success;
-    a.status = success ? 200 : 503;
-    a.cause = success ? QStringLiteral("http-200") : QStringLiteral("http-503");
-    a.reason = success ? QString() : QStringLiteral("HTTP 503: server error; transient, retry after a delay");
-    a.decision = success ? QStringLiteral("success") : QStringLiteral("retry-after-delay");
-    a.delayBeforeMs = index == 0 ? 0.0 : 120.0;
-    a.connectMs = index == 0 ? 0.4 : -1.0;
-    a.firstByteMs = totalMs * 0.8;
-    a.totalMs = totalMs;
-    a.bytes = success ? 16 : 48;
-    return a;
-}
-
 // Median of three runs of `query`, in ms; fails the benchmark when a run fails.
 double medianMs(const std::function<bool()> &query, const char *what)
 {
@@ -217,50 +200,14 @@ QJsonObject measureHistory(const HistoryRun &run, QTextStream &out)
             qFatal("%s", qPrintable(store.error()));
         QElapsedTimer timer;
         timer.start();
+        RetryLab::Bench::SyntheticCounts counts;
         for (int m = 0; m < run.monitors; ++m) {
             const QString name = QStringLiteral("monitor-%1").arg(m, 3, 10, QLatin1Char('0'));
-            RandomSource random(MonitorSchedule::seedOf(name));
-            const qint64 phase = MonitorSchedule::phaseMs(name, run.intervalMs);
-            const qint64 outageOfDay = random.uniformInt(0, dayMs - 600'000);
-            for (qint64 t = startMs + phase; t < endMs; t += run.intervalMs) {
-                StoredCheck check;
-                check.monitor = name;
-                check.startMs = t;
-                const qint64 ofDay = (t - startMs) % dayMs;
-                const bool outage = ofDay >= outageOfDay && ofDay < outageOfDay + 600'000;
-                const double draw = random.uniform(0.0, 1.0);
-                qint64 at = t;
-                if (outage || draw < 0.001) {
-                    for (int i = 0; i < 3; ++i) {
-                        check.attempts.append(syntheticAttempt(i, at, false, 20.0));
-                        at += 140;
-                    }
-                    check.success = false;
-                    check.outcome = QStringLiteral("attempts-exhausted");
-                    check.finalStatus = 503;
-                    check.reason = QStringLiteral("gave up after 3 attempts: HTTP 503");
-                } else if (draw < 0.2) {
-                    check.attempts.append(syntheticAttempt(0, at, false, 18.0));
-                    check.attempts.append(syntheticAttempt(1, at + 138, true, 22.0));
-                    at += 160;
-                    check.success = true;
-                } else {
-                    check.attempts.append(syntheticAttempt(0, at, true, 21.0));
-                    at += 21;
-                    check.success = true;
-                }
-                if (check.success) {
-                    check.outcome = QStringLiteral("succeeded");
-                    check.finalStatus = 200;
-                }
-                check.endMs = at;
-                attempts += check.attempts.size();
-                ++checks;
-                (*store)->append(check);
-                if (checks % 20'000 == 0 && !(*store)->flush())
-                    qFatal("%s", qPrintable((*store)->warning()));
-            }
+            if (!RetryLab::Bench::writeSyntheticMonitor(**store, name, startMs, endMs, run.intervalMs, counts))
+                qFatal("%s", qPrintable((*store)->warning()));
         }
+        checks = counts.checks;
+        attempts = counts.attempts;
         if (!(*store)->flush())
             qFatal("%s", qPrintable((*store)->warning()));
         writeSeconds = timer.elapsed() / 1000.0;
