@@ -9,27 +9,47 @@
 // the thread is kept from its events), and how many reports reached the window per
 // batch. Then the same requests on a RetryExecutor on this thread, without a window,
 // for the ratio. Writes JSON (--out).
-//   bench_windowtimers [--requests N] [--out FILE]
+//
+// With --monitors N the window also runs N monitors against its embedded server
+// every 10 s (a fifth answered 503 once and retried), and the Monitors tab and
+// one monitor's 30-day history (a synthetic month written first, as
+// bench_monitor writes it) take the turns instead of the run views: the frames
+// and draw times are theirs. It also times how long the month of that monitor
+// takes from the request to the drawn chart, and one draw of it.
+//   bench_windowtimers [--requests N] [--monitors N] [--out FILE]
 // With BENCH_DEBUG set it also names every event that keeps a thread over 30 ms.
+#include "bench/synthetichistory.h"
 #include "core/executor/retryexecutor.h"
 #include "core/executor/threadedexecutor.h"
+#include "core/monitor/monitorsfilewriter.h"
 #include "tests/ui/windowparts.h"
 #include "ui/mainwindow.h"
+#include "ui/monitor/monitorhistorypage.h"
+#include "ui/monitor/monitorhistoryview.h"
+#include "ui/monitor/monitorlistmodel.h"
+#include "ui/monitor/monitorsview.h"
+#include "ui/monitorcontroller.h"
 #include "ui/run/errorlogview.h"
 #include "ui/run/timelineview.h"
 #include "ui/session/hosting/embeddedserver.h"
+#include "ui/session/monitor/monitorhost.h"
 #include "ui/session/run/runsession.h"
 
 #include <QAbstractScrollArea>
 #include <QApplication>
 #include <QCommandLineParser>
+#include <QDir>
 #include <QElapsedTimer>
 #include <QFile>
+#include <QImage>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QLoggingCategory>
+#include <QPainter>
 #include <QStandardPaths>
+#include <QTableView>
 #include <QTabWidget>
+#include <QTemporaryDir>
 #include <QTextStream>
 #include <QTimer>
 
@@ -159,12 +179,13 @@ class TimedApplication final : public QApplication
 public:
     using QApplication::QApplication;
     QList<double> paintMs;
-    void timePaints(QObject *widget) { m_painted = widget; }
+    void timePaints(QObject *widget) { m_painted = {widget}; }
+    void timePaints(const QList<QObject *> &widgets) { m_painted = widgets; }
     void setPaintRecording(bool on) { m_recordPaints = on; }
 
     bool notify(QObject *receiver, QEvent *event) override
     {
-        const bool timedPaint = m_recordPaints && receiver == m_painted && event->type() == QEvent::Paint;
+        const bool timedPaint = m_recordPaints && event->type() == QEvent::Paint && m_painted.contains(receiver);
         if (!m_debug && !timedPaint)
             return QApplication::notify(receiver, event);
         QElapsedTimer timer;
@@ -183,9 +204,53 @@ public:
 
 private:
     const bool m_debug = benchDebug();
-    QObject *m_painted = nullptr;
+    QList<QObject *> m_painted;
     bool m_recordPaints = false;
 };
+
+constexpr qint64 monthMs = 30LL * 86'400'000;
+const QString chartedMonitor = QStringLiteral("monitor-0000");
+
+// A month of `chartedMonitor` in the history the window will open.
+void writeMonth(const QString &database)
+{
+    auto store = HistoryStore::open(database, QStringLiteral("bench"));
+    if (!store)
+        qFatal("bench_windowtimers: %s", qPrintable(store.error()));
+    const qint64 endMs = QDateTime::currentMSecsSinceEpoch() - 60'000;
+    Bench::SyntheticCounts counts;
+    if (!Bench::writeSyntheticMonitor(**store, chartedMonitor, endMs - monthMs, endMs, 10'000, counts)
+        || !(*store)->flush())
+        qFatal("bench_windowtimers: %s", qPrintable((*store)->warning()));
+}
+
+// `count` monitors of the embedded server at 10 s, a fifth retried once, as a monitors file.
+QString writeMonitors(const QString &folder, const QUrl &server, int count)
+{
+    BackoffPolicy quick;
+    quick.name = QStringLiteral("monitor");
+    quick.baseDelayMs = 50.0;
+    quick.maxBackoffMs = 200.0;
+    quick.maxAttempts = 3;
+    QList<Monitor> monitors;
+    for (int i = 0; i < count; ++i) {
+        Monitor monitor;
+        monitor.name = QStringLiteral("monitor-%1").arg(i, 4, 10, QLatin1Char('0'));
+        monitor.urlTemplate
+            = server.toString() + (i % 5 == 4 ? QStringLiteral("/fail/1?key={id}") : QStringLiteral("/status/200"));
+        monitor.request.url = QUrl(monitor.urlTemplate);
+        monitor.request.idempotent = true;
+        monitor.intervalMs = 10'000.0;
+        monitor.timeoutMs = 5'000.0;
+        monitor.policy = quick;
+        monitor.policyOrigin = QStringLiteral("inline");
+        monitors.append(monitor);
+    }
+    const QString path = QDir(folder).filePath(QStringLiteral("bench-monitors.json"));
+    if (const auto written = MonitorsFileWriter::writeFile(path, monitors); !written)
+        qFatal("bench_windowtimers: %s", qPrintable(written.error()));
+    return path;
+}
 
 } // namespace
 
@@ -204,12 +269,24 @@ int main(int argc, char *argv[])
         QStringLiteral("n"), QStringLiteral("1000"));
     const QCommandLineOption outOption(QStringLiteral("out"), QStringLiteral("JSON file."), QStringLiteral("file"),
         QStringLiteral("bench_windowtimers.json"));
-    parser.addOptions({requestsOption, outOption});
+    const QCommandLineOption monitorsOption(QStringLiteral("monitors"),
+        QStringLiteral("Monitors checking the embedded server every 10 s; the Monitors tab and a history are shown."),
+        QStringLiteral("n"), QStringLiteral("0"));
+    parser.addOptions({requestsOption, monitorsOption, outOption});
     parser.process(app);
     const int count = std::max(1, parser.value(requestsOption).toInt());
+    const int monitorCount = std::max(0, parser.value(monitorsOption).toInt());
+    const bool monitorsShown = monitorCount > 0;
     QTextStream out(stdout);
 
-    Ui::MainWindow window;
+    QTemporaryDir dataDir;
+    Ui::MainWindow::Options options;
+    if (monitorsShown) {
+        options.dataDirectory = dataDir.path();
+        options.systemTray = false;
+        writeMonth(QDir(dataDir.path()).filePath(QStringLiteral("history.sqlite")));
+    }
+    Ui::MainWindow window(options);
     window.resize(1440, 900);
     window.show();
     if (!window.server()->isRunning())
@@ -224,16 +301,65 @@ int main(int argc, char *argv[])
     window.showTab(Ui::MainWindow::Tab::Timeline);
     QCoreApplication::processEvents();
 
+    // With monitors: they run, and the month of one is read and drawn.
+    auto *controller = window.findChild<Ui::MonitorController *>(QStringLiteral("monitorController"));
+    auto *monitorsView = window.findChild<Ui::MonitorsView *>(QStringLiteral("monitors"));
+    auto *history = window.findChild<Ui::MonitorHistoryPage *>(QStringLiteral("monitorHistory"));
+    double monthLoadMs = 0.0;
+    QList<double> monthDrawMs;
+    qint64 monitorChecks = 0;
+    qint64 monthPoints = 0;
+    if (monitorsShown) {
+        QObject::connect(controller->host(), &Ui::MonitorHost::checkFinished, &window,
+            [&monitorChecks](const StoredCheck &) { ++monitorChecks; });
+        const QString error = controller->host()->importFile(writeMonitors(dataDir.path(), base, monitorCount));
+        if (!error.isEmpty())
+            qFatal("bench_windowtimers: %s", qPrintable(error));
+        waitUntil([&] { return controller->host()->isOpen() && monitorChecks >= monitorCount / 10; }, 120'000);
+        window.showTab(Ui::MainWindow::Tab::MonitorHistory);
+        QElapsedTimer load;
+        load.start();
+        history->setCurrentMonitor(chartedMonitor);
+        history->setWindowMs(monthMs);
+        waitUntil([&] { return history->historyView()->checkPoints().size() > 250'000; }, 60'000);
+        history->historyView()->viewport()->repaint();
+        monthLoadMs = static_cast<double>(load.nsecsElapsed()) / 1e6;
+        monthPoints = history->historyView()->checkPoints().size();
+        QImage image(history->historyView()->viewport()->size(), QImage::Format_ARGB32_Premultiplied);
+        for (int i = 0; i < 5; ++i) {
+            QElapsedTimer draw;
+            draw.start();
+            QPainter painter(&image);
+            history->historyView()->render(painter, image.size());
+            painter.end();
+            monthDrawMs.append(static_cast<double>(draw.nsecsElapsed()) / 1e6);
+        }
+        window.showTab(Ui::MainWindow::Tab::Monitors);
+        QCoreApplication::processEvents();
+    }
+    const auto firstTab = monitorsShown ? Ui::MainWindow::Tab::Monitors : Ui::MainWindow::Tab::Timeline;
+    const auto secondTab = monitorsShown ? Ui::MainWindow::Tab::MonitorHistory : Ui::MainWindow::Tab::ErrorLog;
+    QWidget *firstView = monitorsShown ? monitorsView->table()->viewport() : timelineViewOf(window)->viewport();
+    QWidget *secondView = monitorsShown ? history->historyView()->viewport() : nullptr;
+
     // The two tabs take turns in view; a 5 ms timer measures how late the window's thread gets to it.
-    FrameClock frames(timelineViewOf(window)->viewport());
-    app.timePaints(timelineViewOf(window)->viewport());
+    FrameClock frames(firstView);
+    std::unique_ptr<FrameClock> secondFrames;
+    if (secondView) {
+        secondFrames = std::make_unique<FrameClock>(secondView);
+        app.timePaints({firstView, secondView});
+    } else {
+        app.timePaints(firstView);
+    }
     QTimer turns;
     turns.setInterval(250);
-    QObject::connect(&turns, &QTimer::timeout, &window, [&window, &frames, &app] {
-        const bool timeline = window.currentTab() != Ui::MainWindow::Tab::Timeline;
-        window.showTab(timeline ? Ui::MainWindow::Tab::Timeline : Ui::MainWindow::Tab::ErrorLog);
-        frames.setRecording(timeline);
-        app.setPaintRecording(timeline);
+    QObject::connect(&turns, &QTimer::timeout, &window, [&, firstTab, secondTab] {
+        const bool first = window.currentTab() != firstTab;
+        window.showTab(first ? firstTab : secondTab);
+        frames.setRecording(first);
+        if (secondFrames)
+            secondFrames->setRecording(!first);
+        app.setPaintRecording(first || secondFrames != nullptr);
     });
     QList<double> stallMs;
     QElapsedTimer probeClock;
@@ -260,6 +386,8 @@ int main(int argc, char *argv[])
     probe.stop();
     turns.stop();
     frames.setRecording(false);
+    if (secondFrames)
+        secondFrames->setRecording(false);
     app.setPaintRecording(false);
     const qint64 batches = executor->batchesDelivered();
     const qint64 reports = executor->reportsDelivered();
@@ -278,7 +406,7 @@ int main(int argc, char *argv[])
     const QJsonObject frameTimes = distribution(frames.intervalsMs);
     const QJsonObject paintTimes = distribution(app.paintMs);
     const QJsonObject stalls = distribution(stallMs);
-    const QJsonObject result{
+    QJsonObject result{
         {QStringLiteral("requests"), count},
         {QStringLiteral("policy"),
             QStringLiteral("google-truncated-exponential, 2^n s + U[0, 1 s], each request failing twice")},
@@ -309,6 +437,32 @@ int main(int argc, char *argv[])
                .arg(stalls.value(QStringLiteral("max")).toDouble(), 0, 'f', 1)
                .arg(paintTimes.value(QStringLiteral("p99")).toDouble(), 0, 'f', 1)
                .arg(batches > 0 ? static_cast<double>(reports) / batches : 0.0, 0, 'f', 1);
+    if (monitorsShown) {
+        const QJsonObject secondFrameTimes = distribution(secondFrames->intervalsMs);
+        const QJsonObject monthDraw = distribution(monthDrawMs);
+        result.insert(QStringLiteral("monitors"), monitorCount);
+        result.insert(QStringLiteral("monitor_checks"), monitorChecks);
+        result.insert(QStringLiteral("monitors_frame_interval_ms"), frameTimes);
+        result.insert(QStringLiteral("history_frame_interval_ms"), secondFrameTimes);
+        result.insert(QStringLiteral("frame_draw_ms"), paintTimes);
+        result.insert(QStringLiteral("history_month_points"), monthPoints);
+        result.insert(QStringLiteral("history_month_load_ms"), monthLoadMs);
+        result.insert(QStringLiteral("history_month_draw_ms"), monthDraw);
+        result.insert(QStringLiteral("target"),
+            QStringLiteral("frames under 33 ms at p99 and backoff lateness p99 under 2 ms with 1,000 monitors; a "
+                           "month of one monitor drawn in under 300 ms"));
+        out << QStringLiteral("with %1 monitors (%2 checks during the run): Monitors tab frames every %3 ms at p99, "
+                              "history %4 ms at p99, drawn in %5 ms at p99; a month of one monitor (%6 checks) "
+                              "read and drawn in %7 ms, one draw %8 ms (p50)\n")
+                   .arg(monitorCount)
+                   .arg(monitorChecks)
+                   .arg(frameTimes.value(QStringLiteral("p99")).toDouble(), 0, 'f', 1)
+                   .arg(secondFrameTimes.value(QStringLiteral("p99")).toDouble(), 0, 'f', 1)
+                   .arg(paintTimes.value(QStringLiteral("p99")).toDouble(), 0, 'f', 1)
+                   .arg(monthPoints)
+                   .arg(monthLoadMs, 0, 'f', 0)
+                   .arg(monthDraw.value(QStringLiteral("p50")).toDouble(), 0, 'f', 1);
+    }
     out.flush();
     QFile file(parser.value(outOption));
     if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate))

@@ -347,26 +347,46 @@ void MonitorHistoryView::paintBands(QPainter &painter, const Layout &layout) con
         if (visible(interval.fromMs, interval.toMs))
             painter.fillRect(span(interval.fromMs, interval.toMs), colourOf(Element::Maintenance));
     }
-    painter.save();
-    painter.setClipRect(plot.adjusted(0, 0, 0, layout.strip.height() + 2));
+    // A month of a flaky endpoint holds tens of thousands of incidents, most
+    // narrower than a pixel: the bands are merged in pixels first, per kind, so
+    // that a frame paints at most a band per column.
+    struct Run
+    {
+        double left = 0.0;
+        double right = 0.0;
+    };
+    QList<Run> seen;
+    QList<Run> hidden;
     for (const Core::Incident &incident : m_incidents) {
         const qint64 end = incidentEnd(incident, m_untilMs);
         if (!visible(incident.startMs, end))
             continue;
         const QRectF band = span(incident.startMs, end);
-        if (!incident.hidden) {
-            painter.fillRect(band, colourOf(Element::Incident));
-            continue;
-        }
-        // Hidden: hatched, never a solid fill, and labelled where it is wide enough.
-        const QColor colour = colourOf(Element::HiddenIncident);
+        QList<Run> &runs = incident.hidden ? hidden : seen;
+        const double left = std::floor(band.left());
+        const double right = std::max(left + 1.0, std::ceil(band.right()));
+        if (!runs.isEmpty() && left <= runs.last().right)
+            runs.last().right = std::max(runs.last().right, right);
+        else
+            runs.append({left, right});
+    }
+    const double top = plot.top();
+    const double height = layout.strip.bottom() - plot.top() + 1;
+    painter.save();
+    painter.setClipRect(plot.adjusted(0, 0, 0, layout.strip.height() + 2));
+    for (const Run &run : std::as_const(seen))
+        painter.fillRect(QRectF(run.left, top, run.right - run.left, height), colourOf(Element::Incident));
+    // Hidden: hatched, never a solid fill, and labelled where it is wide enough.
+    const QColor colour = colourOf(Element::HiddenIncident);
+    const QString label = tr("hidden");
+    const int labelWidth = fontMetrics().horizontalAdvance(label) + 6;
+    painter.setPen(colour);
+    for (const Run &run : std::as_const(hidden)) {
+        const QRectF band(run.left, top, run.right - run.left, height);
         painter.fillRect(band, QBrush(colour, Qt::BDiagPattern));
         painter.fillRect(QRectF(band.left(), band.top(), band.width(), 3.0), colour);
-        const QString label = tr("hidden");
-        if (band.width() > fontMetrics().horizontalAdvance(label) + 6) {
-            painter.setPen(colour);
+        if (band.width() > labelWidth)
             painter.drawText(band.adjusted(3, 4, 0, 0), Qt::AlignLeft | Qt::AlignTop, label);
-        }
     }
     painter.restore();
 }
