@@ -18,10 +18,11 @@
 #  12. backoff timers with the window live (1,000 requests)          bench_windowtimers
 #  13. monitor engine: 10,000 endpoints at a 10 s interval, 5 min     bench_monitor --part engine
 #  14. monitor history: 100 monitors x 30 days (26 M checks)          bench_monitor --part history
+#  15. the window with 1,000 monitors and a month's history shown     bench_windowtimers --monitors
 #
 # Usage: scripts/bench.sh [--quick] [--only-monitor] [--out FILE]
 #   --quick          fewer repetitions and shorter load runs (a smoke run, not for bench/README.md)
-#   --only-monitor   run 13 and 14 only, and put their figures into the results file that is there
+#   --only-monitor   run 13 to 15 only, and put their figures into the results file that is there
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -58,7 +59,7 @@ done
 build_dir=build-bench
 cmake --preset bench >/dev/null
 if ((only_monitor)); then
-    cmake --build build-bench -j2 --target bench_monitor
+    cmake --build build-bench -j2 --target bench_monitor bench_windowtimers
 else
     cmake --build --preset bench
 fi
@@ -81,21 +82,27 @@ quick_flag=()
 monitor_rows='
     def f(d): (. * pow(10; d) | round) / pow(10; d);
     ("| 13 | monitor engine: \(."13_monitor_engine".monitors) endpoints on the fault server every \(."13_monitor_engine".intervalMs / 1000) s for \(."13_monitor_engine".durationS | f(0)) s, a fifth retried | \(."13_monitor_engine".checks) checks (\(."13_monitor_engine".checksPerSecond | f(0))/s, \(."13_monitor_engine".attemptsPerCheck | f(2)) attempts each); CPU \(."13_monitor_engine".cpuMicrosecondsPerCheck | f(0)) us per check (\(."13_monitor_engine".coresBusy | f(2)) cores); peak RSS \(."13_monitor_engine".peakResidentKiB / 1024 | f(0)) MiB, \(."13_monitor_engine".bytesPerMonitor / 1024 | f(1)) KiB per monitor; late start p50 \(."13_monitor_engine".lateP50Ms | f(1)) ms, p99 \(."13_monitor_engine".lateP99Ms | f(1)) ms, max \(."13_monitor_engine".lateMaxMs | f(0)) ms | p99 < 50 ms |"),
-    ("| 14 | monitor history: \(."14_monitor_history".monitors) monitors x \(."14_monitor_history".days) days at 10 s, SQLite | \(."14_monitor_history".checks) checks written at \(."14_monitor_history".checksWrittenPerSecond | f(0))/s; \(."14_monitor_history".bytesPerAttempt | f(1)) bytes per stored attempt; one monitor'"'"'s \(."14_monitor_history".days) days (availability, \(."14_monitor_history".oneMonitorIncidents) incidents) \(."14_monitor_history".oneMonitorWindowMs | f(1)) ms (with percentiles \(."14_monitor_history".oneMonitorWindowWithPercentilesMs | f(0)) ms); every monitor'"'"'s 24 h \(."14_monitor_history".allMonitorsDayMs | f(0)) ms (with percentiles \(."14_monitor_history".allMonitorsDayWithPercentilesMs | f(0)) ms); what-if of one monitor'"'"'s \(."14_monitor_history".days) days \(."14_monitor_history".whatIfWindowMs | f(0)) ms | <= 64 B; < 200 ms; < 1 s; < 2 s |")
+    ("| 14 | monitor history: \(."14_monitor_history".monitors) monitors x \(."14_monitor_history".days) days at 10 s, SQLite | \(."14_monitor_history".checks) checks written at \(."14_monitor_history".checksWrittenPerSecond | f(0))/s; \(."14_monitor_history".bytesPerAttempt | f(1)) bytes per stored attempt; one monitor'"'"'s \(."14_monitor_history".days) days (availability, \(."14_monitor_history".oneMonitorIncidents) incidents) \(."14_monitor_history".oneMonitorWindowMs | f(1)) ms (with percentiles \(."14_monitor_history".oneMonitorWindowWithPercentilesMs | f(0)) ms); every monitor'"'"'s 24 h \(."14_monitor_history".allMonitorsDayMs | f(0)) ms (with percentiles \(."14_monitor_history".allMonitorsDayWithPercentilesMs | f(0)) ms); what-if of one monitor'"'"'s \(."14_monitor_history".days) days \(."14_monitor_history".whatIfWindowMs | f(0)) ms | <= 64 B; < 200 ms; < 1 s; < 2 s |"),
+    ("| 15 | the window with \(."15_monitor_window".monitors) monitors checking the embedded server every 10 s, the Monitors tab and a 30-day history taking turns, 1,000 requests failing twice meanwhile | frames drawn in \(."15_monitor_window".frame_draw_ms.p99 | f(1)) ms at p99; window thread stalls p99 \(."15_monitor_window".gui_thread_stall_ms.p99 | f(1)) ms; backoff lateness p99 \(."15_monitor_window".window_lateness_ms.p99 | f(2)) ms (without the window \(."15_monitor_window".headless_lateness_ms.p99 | f(2)) ms); a month of one monitor (\(."15_monitor_window".history_month_points) checks) read and drawn in \(."15_monitor_window".history_month_load_ms | f(0)) ms, one draw \(."15_monitor_window".history_month_draw_ms.p50 | f(1)) ms | < 33 ms; < 2 ms; < 300 ms |")
 '
 run_monitor_benchmarks() {
     echo "== 13-14. monitor engine and history"
     "$build_dir/bin/bench_monitor" --part engine "${quick_flag[@]}" --out "$work/monitor-engine.json"
     "$build_dir/bin/bench_monitor" --part history "${quick_flag[@]}" --out "$work/monitor-history.json"
+    echo "== 15. the window with 1,000 monitors and a month of history shown"
+    QT_QPA_PLATFORM=offscreen "$build_dir/bench/bench_windowtimers" --requests 1000 --monitors 1000 \
+        --out "$work/monitor-window.json" 2>&1 | grep -v "propagateSizeHints\|XDG_RUNTIME_DIR\|does not support"
 }
 
 if ((only_monitor)); then
     run_monitor_benchmarks
     [[ -f "$out" ]] || echo '{}' >"$out"
     jq --slurpfile engine "$work/monitor-engine.json" --slurpfile history "$work/monitor-history.json" \
+        --slurpfile window "$work/monitor-window.json" \
         --arg commit "$(git rev-parse --short HEAD 2>/dev/null || echo unknown)" \
         '. + { "13_monitor_engine": ($engine[0].engine + { commit: $commit, quick: ('"$quick"' == 1) }),
-               "14_monitor_history": ($history[0].history + { commit: $commit, quick: ('"$quick"' == 1) }) }' \
+               "14_monitor_history": ($history[0].history + { commit: $commit, quick: ('"$quick"' == 1) }),
+               "15_monitor_window": ($window[0] + { commit: $commit, quick: ('"$quick"' == 1) }) }' \
         "$out" >"$work/merged.json"
     mv "$work/merged.json" "$out"
     jq -r "$monitor_rows" "$out"
@@ -250,6 +257,7 @@ jq -n \
     --slurpfile startup "$work/startup.json" --slurpfile million "$work/million.json" \
     --slurpfile connections "$work/connections.json" --slurpfile windowtimers "$work/windowtimers.json" \
     --slurpfile monitorengine "$work/monitor-engine.json" --slurpfile monitorhistory "$work/monitor-history.json" \
+    --slurpfile monitorwindow "$work/monitor-window.json" \
     --arg commit "$(git rev-parse --short HEAD 2>/dev/null || echo unknown)" \
     --arg date "$(date -u +%Y-%m-%dT%H:%M:%SZ)" --arg cpu "$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ //')" \
     --argjson cores "$(nproc)" --arg load "$load_before -> $load_after" --argjson quick "$quick" '{
@@ -271,7 +279,8 @@ jq -n \
         "11_idle_connections": ($connections[0] + { target: "10,000 idle keep-alive connections on one thread, bounded memory" }),
         "12_window_timers": $windowtimers[0],
         "13_monitor_engine": $monitorengine[0].engine,
-        "14_monitor_history": $monitorhistory[0].history
+        "14_monitor_history": $monitorhistory[0].history,
+        "15_monitor_window": $monitorwindow[0]
     }' >"$out"
 
 echo
