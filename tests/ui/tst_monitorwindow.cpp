@@ -5,6 +5,8 @@
 // history that cannot be opened; a change of state told without a tray; and
 // closing to the tray, asked once, then quitting.
 
+#include "core/monitor/monitorsfilewriter.h"
+#include "tests/core/history/historyfixtures.h"
 #include "tests/ui/session/monitor/monitorfixtures.h"
 #include "tests/ui/windowparts.h"
 #include "ui/monitor/incidentlistmodel.h"
@@ -152,6 +154,57 @@ private Q_SLOTS:
         QCOMPARE(window->currentTab(), MainWindow::Tab::Timeline);
         QCOMPARE(sessionOf(*window)->attemptRowCount(), 0); // the live run is untouched
         QVERIFY(window->windowTitle().contains(QLatin1String("Check of flaky")));
+    }
+
+    void aStoredHistory_isShown_incidentsAndTheMonth()
+    {
+        // A history as the engine writes it, of a monitor that is paused now:
+        // an hour of checks a minute, with an outage (checks 10-12 failed) and a
+        // stretch the retries hid (checks 30-31 needed a second attempt).
+        const qint64 now = QDateTime::currentMSecsSinceEpoch();
+        const qint64 start = now - 3'600'000;
+        QList<Core::StoredCheck> checks;
+        for (int i = 0; i < 60; ++i) {
+            QList<bool> outcomes{true};
+            if (i >= 10 && i <= 12)
+                outcomes = {false, false};
+            else if (i == 30 || i == 31)
+                outcomes = {false, true};
+            checks.append(
+                Testing::checkOf(QStringLiteral("api"), QStringLiteral("here"), start + i * 60'000, outcomes));
+        }
+        QVERIFY(Testing::writeHistory(m_dir->filePath(QStringLiteral("history.sqlite")), checks));
+        Core::Monitor paused
+            = monitorOf(QUrl(QStringLiteral("http://127.0.0.1:9")), R"({"name": "api", "url": "{{server}}/",
+            "intervalMs": 60000, "policy": "none", "paused": true})");
+        QVERIFY(Core::MonitorsFileWriter::writeFile(m_dir->filePath(QStringLiteral("monitors.json")), {paused}));
+
+        auto window = makeWindow();
+        MonitorController *controller = controllerOf(*window);
+        QTRY_VERIFY_WITH_TIMEOUT(controller->host()->isOpen(), 20'000);
+        auto *incidents = windowPart<IncidentsView>(*window, "incidents");
+        QTRY_COMPARE_WITH_TIMEOUT(incidents->model()->rowCount(), 2, 20'000);
+        QStringList kinds;
+        for (int row = 0; row < 2; ++row) {
+            for (int column = 0; column < incidents->model()->columnCount(); ++column)
+                kinds.append(incidents->model()->index(row, column).data().toString());
+        }
+        QVERIFY2(
+            kinds.contains(QStringLiteral("hidden")) || kinds.join(QLatin1Char(' ')).contains(QLatin1String("Hidden")),
+            qPrintable(kinds.join(QLatin1Char('|'))));
+
+        // The beat bar starts from the history; the month shows all sixty checks.
+        MonitorListModel *model = windowPart<MonitorsView>(*window, "monitors")->model();
+        QTRY_VERIFY_WITH_TIMEOUT(!model->index(0, MonitorListModel::RecentChecks)
+                                      .data(MonitorListModel::BeatsRole)
+                                      .value<QList<MonitorBeat>>()
+                                      .isEmpty(),
+            20'000);
+        auto *page = windowPart<MonitorHistoryPage>(*window, "monitorHistory");
+        page->setCurrentMonitor(QStringLiteral("api"));
+        page->setWindowMs(30LL * 86'400'000);
+        QTRY_COMPARE_WITH_TIMEOUT(page->historyView()->checkPoints().size(), 60, 20'000);
+        QTRY_VERIFY_WITH_TIMEOUT(page->summaryLabel()->text().contains(QLatin1String("95")), 20'000);
     }
 
     void aDownMonitor_isToldInTheMessageBar_withoutATray()
