@@ -406,7 +406,8 @@ void MonitorEngine::startCheck(int index, qint64 dueMs)
     // New for every run: a server that outlives this one has seen the keys of the last.
     const QString key
         = m_keyToken + QLatin1Char('-') + entry.monitor.name + QLatin1Char('-') + QString::number(entry.checks);
-    spec.url = Scenario::resolveUrl(entry.monitor.urlTemplate, QUrl(), key);
+    const bool needsServer = entry.monitor.urlTemplate.contains(Scenario::serverPlaceholder());
+    spec.url = Scenario::resolveUrl(entry.monitor.urlTemplate, m_serverUrl, key);
     spec.seed = entry.seed;
     spec.seedStream = entry.checks;
     if (spec.label.isEmpty())
@@ -421,6 +422,17 @@ void MonitorEngine::startCheck(int index, qint64 dueMs)
     const quint64 id = m_executor->reserveId();
     entry.requestId = id;
     m_byRequest.insert(id, index);
+    if (needsServer && m_serverUrl.isEmpty()) {
+        // A failed check without attempts, finished later as the executor would
+        // finish it: never inside the call that started it.
+        RequestResult result;
+        result.requestId = id;
+        result.outcome = RequestOutcome::InvalidRequest;
+        result.reason = Tr::tr("{server}: the embedded fault server is not running");
+        QMetaObject::invokeMethod(
+            this, [this, result] { handleRequestFinished(result); }, Qt::QueuedConnection);
+        return;
+    }
     m_executor->submitAs(id, spec, &entry.policy);
 }
 

@@ -14,6 +14,7 @@
 #include <QSet>
 #include <QString>
 #include <QTimer>
+#include <QUrl>
 
 #include <deque>
 #include <functional>
@@ -62,6 +63,13 @@ public:
     void setClock(const Clock *clock);
     /// Attempts in flight at once over all monitors.
     void setConcurrencyLimit(int limit) { m_concurrencyLimit = limit; }
+    /// The embedded fault server's base URL ("http://127.0.0.1:PORT"): what
+    /// {server} in a monitor's URL stands for, read at each check, so it may
+    /// change while the engine runs (the window's server gets a new port at every
+    /// start). Empty: none is running, and a check of a monitor that uses
+    /// {server} fails with that reason (stored like any other failed check).
+    void setServerUrl(const QUrl &base) { m_serverUrl = base; }
+    const QUrl &serverUrl() const { return m_serverUrl; }
     /// Before start(): the monitors to run (names are unique).
     void setMonitors(const QList<Monitor> &monitors);
     /// Adds a monitor, before start() or while running (then scheduled on its
@@ -193,6 +201,7 @@ private:
     QString m_agent;
     const Clock *m_clock = nullptr;
     QString m_keyToken; ///< the start of every {id} of this engine's checks
+    QUrl m_serverUrl; ///< what {server} stands for; empty: no embedded server
     int m_concurrencyLimit = 512;
     /// A deque: adding a monitor from a signal's handler leaves references to the others valid.
     std::deque<Entry> m_entries;

@@ -149,8 +149,8 @@ bool readMaintenance(JsonReader &r, Monitor &monitor)
 
 // {"name": ..., "collection": "shop.json", "request": "Orders/List", "environments": "environments.json",
 //  "environment": "Staging"}: a request saved in a collection, as `retrylab request --collection` sends it.
-bool readCollectionRequest(
-    JsonReader &o, const QDir &folder, ScenarioRequest &request, std::optional<PolicyReference::Read> &savedPolicy)
+bool readCollectionRequest(JsonReader &o, const QDir &folder, bool allowServer, ScenarioRequest &request,
+    std::optional<PolicyReference::Read> &savedPolicy)
 {
     const QStringList own{QStringLiteral("name"), QStringLiteral("collection"), QStringLiteral("request"),
         QStringLiteral("environments"), QStringLiteral("environment")};
@@ -182,7 +182,7 @@ bool readCollectionRequest(
         return false;
     }
     const bool keepSavedPolicy = !o.contains(QStringLiteral("policy"));
-    const auto made = monitorFromSavedRequest(*loaded, *name, keepSavedPolicy);
+    const auto made = monitorFromSavedRequest(*loaded, *name, keepSavedPolicy, allowServer);
     if (!made) {
         o.fail(QStringLiteral("request"), made.error());
         return false;
@@ -226,7 +226,7 @@ bool readMonitorPolicy(JsonReader &o, Monitor &monitor, const std::optional<Poli
 }
 
 Result<Monitor> readMonitor(JsonReader &monitors, qsizetype index, const MonitorsFile &file,
-    const QHash<QString, QString> &values, const QDir &folder)
+    const QHash<QString, QString> &values, const QDir &folder, const MonitorsFileReader::ReadOptions &options)
 {
     const QString at = monitors.pathOf(index);
     const QJsonValue value = monitors.value(index);
@@ -249,16 +249,29 @@ Result<Monitor> readMonitor(JsonReader &monitors, qsizetype index, const Monitor
     ScenarioRequest request;
     std::optional<PolicyReference::Read> savedPolicy;
     if (entry.contains(QStringLiteral("collection"))) {
-        if (!readCollectionRequest(o, folder, request, savedPolicy))
+        if (!readCollectionRequest(o, folder, options.allowServer, request, savedPolicy))
             return refuse();
     } else if (!ScenarioReader::readRequestEntry(o, request, monitorKeys())) {
         return refuse();
     }
-    if (request.urlTemplate.contains(Scenario::serverPlaceholder())
-        || request.writeUrlTemplate.contains(Scenario::serverPlaceholder())) {
+    const QString server = Scenario::serverPlaceholder();
+    if (!options.allowServer && request.urlTemplate.contains(server)) {
         o.fail(QStringLiteral("url"),
-            Tr::tr("a monitor has no embedded server; start one with `retrylab serve` and use its URL"));
+            Tr::tr("{server} is the window's embedded fault server, which `retrylab monitor` does not have; start "
+                   "one with `retrylab serve` and use its URL"));
         return refuse();
+    }
+    // Only the URL is expanded at each check: {server} anywhere else would be sent as written.
+    if (request.writeUrlTemplate.contains(server)) {
+        o.fail(QStringLiteral("readModifyWrite"), Tr::tr("a monitor expands {server} in its url only"));
+        return refuse();
+    }
+    for (qsizetype i = 0; i < request.fallbackTemplates.size(); ++i) {
+        if (request.fallbackTemplates.at(i).contains(server)) {
+            o.fail(QStringLiteral("fallbacks"),
+                Tr::tr("fallback %1: a monitor expands {server} in its url only").arg(i + 1));
+            return refuse();
+        }
     }
     Monitor monitor;
     monitor.name = request.name;
@@ -341,7 +354,8 @@ const Monitor *MonitorsFile::find(const QString &name) const
 
 namespace MonitorsFileReader {
 
-Result<MonitorsFile> fromJson(const QByteArray &json, const QString &environment, const QString &folderPath)
+Result<MonitorsFile> fromJson(
+    const QByteArray &json, const QString &environment, const QString &folderPath, const ReadOptions &options)
 {
     const QDir folder(folderPath.isEmpty() ? QDir::currentPath() : folderPath);
     using R = Result<MonitorsFile>;
@@ -435,7 +449,7 @@ Result<MonitorsFile> fromJson(const QByteArray &json, const QString &environment
             Tr::tr("%1 monitors; one file holds at most %2").arg(monitors->size()).arg(maxMonitors));
     }
     for (qsizetype i = 0; i < monitors->size(); ++i) {
-        auto monitor = readMonitor(*monitors, i, file, values, folder);
+        auto monitor = readMonitor(*monitors, i, file, values, folder, options);
         if (!monitor)
             return monitor.errorDetail();
         file.monitors.append(std::move(monitor).value());
@@ -446,13 +460,13 @@ Result<MonitorsFile> fromJson(const QByteArray &json, const QString &environment
     return file;
 }
 
-Result<MonitorsFile> readFile(const QString &path, const QString &environment)
+Result<MonitorsFile> readFile(const QString &path, const QString &environment, const ReadOptions &options)
 {
     const QString shown = QDir::toNativeSeparators(path);
     const auto bytes = BoundedFile::read(path, {maxFileBytes, Tr::tr("a monitors file")});
     if (!bytes)
         return bytes.errorDetail();
-    auto file = fromJson(*bytes, environment, QFileInfo(path).absolutePath());
+    auto file = fromJson(*bytes, environment, QFileInfo(path).absolutePath(), options);
     if (!file)
         return Result<MonitorsFile>::failure(Tr::tr("%1: %2").arg(shown, file.error()));
     // Certificate files named relative to the monitors file are found beside it.

@@ -48,10 +48,23 @@ inline constexpr double minIntervalMs = 100.0;
 inline constexpr double maxIntervalMs = 7.0 * 24 * 3600 * 1000;
 inline constexpr qint64 maxFileBytes = 64 * 1024 * 1024;
 
+/// What the reader lets through that `retrylab monitor` cannot run.
+struct ReadOptions
+{
+    /// "{server}" may stand in a monitor's url (and a saved request's, for a
+    /// collection entry) and is kept in Monitor::urlTemplate: the window's
+    /// monitors, whose engine knows the embedded fault server
+    /// (MonitorEngine::setServerUrl). Off: refused with the file and JSON path,
+    /// since the headless command has no embedded server. Fallbacks and a write
+    /// URL never may use it.
+    bool allowServer = false;
+};
+
 /// `environment` overrides the file's "environment" (its name must be one of its environments).
 /// Collections named by monitors are found relative to `folder` (empty: the current folder).
-Result<MonitorsFile> fromJson(const QByteArray &json, const QString &environment = {}, const QString &folder = {});
-Result<MonitorsFile> readFile(const QString &path, const QString &environment = {});
+Result<MonitorsFile> fromJson(const QByteArray &json, const QString &environment = {}, const QString &folder = {},
+    const ReadOptions &options = {});
+Result<MonitorsFile> readFile(const QString &path, const QString &environment = {}, const ReadOptions &options = {});
 
 } // namespace MonitorsFileReader
 

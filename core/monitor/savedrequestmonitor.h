@@ -14,8 +14,12 @@ namespace RetryLab::Core {
 /// environment's values, labelled with the monitor's name, its URL as the
 /// template; with `keepSavedPolicy`, the policy saved with the request (an
 /// error when it names a preset this RetryLab lacks). A request that uses
-/// {server} is refused: a monitor has no embedded server. The interval,
-/// conditions and the rest keep Monitor's defaults.
-Result<Monitor> monitorFromSavedRequest(const SavedRequest &saved, const QString &name, bool keepSavedPolicy);
+/// {server} is refused: `retrylab monitor` has no embedded server. With
+/// `allowServer` (the window's monitors) {server} may stand in the URL and is
+/// kept in Monitor::urlTemplate; elsewhere (headers, body, fallbacks, write
+/// URL) it is refused still, since only the URL is expanded at each check. The
+/// interval, conditions and the rest keep Monitor's defaults.
+Result<Monitor> monitorFromSavedRequest(
+    const SavedRequest &saved, const QString &name, bool keepSavedPolicy, bool allowServer = false);
 
 } // namespace RetryLab::Core

@@ -35,10 +35,13 @@ private Q_SLOTS:
     void removeMonitor_checkInFlightIsStoredAndNothingMoreRuns();
     void replaceMonitor_renamed_oldCheckKeepsItsNameAndStateStartsAgain();
     void nextDueMs_emptyWhilePausedRunningOrUnknown();
+    void serverPlaceholder_isTheServerSet_atEachCheck();
+    void serverPlaceholder_withoutServer_isAStoredFailedCheck();
 
 private:
     MonitorsFile file(const QByteArray &entries, const QByteArray &extra = {}) const;
     Monitor monitor(const QByteArray &entry) const;
+    static Monitor windowMonitor(const QByteArray &entry);
     static qsizetype countOf(const QSignalSpy &checks, const QString &name);
     FaultServer m_server;
 };
@@ -71,6 +74,17 @@ MonitorsFile TestMonitorEngine::file(const QByteArray &entries, const QByteArray
 Monitor TestMonitorEngine::monitor(const QByteArray &entry) const
 {
     return file(entry).monitors.constFirst();
+}
+
+// As the window reads its own monitors: {server} kept in the URL template.
+Monitor TestMonitorEngine::windowMonitor(const QByteArray &entry)
+{
+    QByteArray json = R"({"format": "retrylab-monitors", "version": 1, "monitors": [)" + entry + "]}";
+    json.replace("FAST", fastPolicy);
+    const auto read = MonitorsFileReader::fromJson(json, {}, {}, {.allowServer = true});
+    if (!read)
+        qFatal("%s", qPrintable(read.error()));
+    return read->monitors.constFirst();
 }
 
 void TestMonitorEngine::faultsTheRetriesHide_checksSucceedWithEveryAttemptKept()
@@ -492,6 +506,84 @@ void TestMonitorEngine::nextDueMs_emptyWhilePausedRunningOrUnknown()
     engine.stop();
     QVERIFY(!engine.nextDueMs(slow));
     QTRY_VERIFY_WITH_TIMEOUT(!engine.isRunning(), 20'000);
+}
+
+void TestMonitorEngine::serverPlaceholder_isTheServerSet_atEachCheck()
+{
+    // Two faults per key, hidden by the retries: the check reached the real server.
+    const Monitor local = windowMonitor(R"({"name": "local", "url": "{server}/fail/2?key={id}",
+        "intervalMs": 60000, "policy": FAST})");
+    QCOMPARE(local.urlTemplate, QStringLiteral("{server}/fail/2?key={id}"));
+    MonitorEngine engine;
+    engine.setServerUrl(m_server.baseUrl());
+    engine.setMonitors({local});
+    QSignalSpy checks(&engine, &MonitorEngine::checkFinished);
+    engine.start();
+    QVERIFY(engine.checkNow(QStringLiteral("local")));
+    QTRY_VERIFY_WITH_TIMEOUT(checks.size() >= 1, 20'000);
+    auto check = checks.constFirst().constFirst().value<StoredCheck>();
+    QVERIFY2(check.success, qPrintable(check.reason));
+    QCOMPARE(check.attempts.size(), 3);
+    QCOMPARE(check.finalStatus, std::optional<int>(200));
+
+    // A server started again elsewhere: the next check goes there.
+    FaultServer other;
+    QVERIFY2(other.listen(), qPrintable(other.errorString()));
+    QVERIFY(other.baseUrl() != m_server.baseUrl());
+    QSignalSpy otherRequests(&other, &FaultServer::requestHandled);
+    engine.setServerUrl(other.baseUrl());
+    QVERIFY(engine.checkNow(QStringLiteral("local")));
+    QTRY_VERIFY_WITH_TIMEOUT(checks.size() >= 2, 20'000);
+    check = checks.at(1).constFirst().value<StoredCheck>();
+    QVERIFY2(check.success, qPrintable(check.reason));
+    QCOMPARE(otherRequests.size(), 3);
+    engine.stop();
+    QTRY_VERIFY_WITH_TIMEOUT(!engine.isRunning(), 20'000);
+}
+
+void TestMonitorEngine::serverPlaceholder_withoutServer_isAStoredFailedCheck()
+{
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString database = dir.filePath(QStringLiteral("history.sqlite"));
+    auto store = HistoryStore::open(database, QStringLiteral("agent"));
+    QVERIFY2(store, qPrintable(store.error()));
+    MonitorEngine engine;
+    engine.setHistory(store->get());
+    engine.setMonitors({windowMonitor(R"({"name": "local", "url": "{server}/status/200", "intervalMs": 60000,
+        "policy": FAST})")});
+    QSignalSpy checks(&engine, &MonitorEngine::checkFinished);
+    QSignalSpy states(&engine, &MonitorEngine::stateChanged);
+    engine.start();
+    QVERIFY(engine.checkNow(QStringLiteral("local")));
+    QTRY_VERIFY_WITH_TIMEOUT(checks.size() >= 1, 20'000);
+    const auto check = checks.constFirst().constFirst().value<StoredCheck>();
+    QVERIFY(!check.success);
+    QVERIFY(check.attempts.isEmpty());
+    QVERIFY2(
+        check.reason.contains(QStringLiteral("the embedded fault server is not running")), qPrintable(check.reason));
+    QTRY_COMPARE(engine.state(QStringLiteral("local")), MonitorState::Down);
+    QVERIFY(!states.isEmpty());
+
+    // Once the server runs, the next check succeeds.
+    engine.setServerUrl(m_server.baseUrl());
+    QVERIFY(engine.checkNow(QStringLiteral("local")));
+    QTRY_VERIFY_WITH_TIMEOUT(checks.size() >= 2, 20'000);
+    QVERIFY2(checks.at(1).constFirst().value<StoredCheck>().success,
+        qPrintable(checks.at(1).constFirst().value<StoredCheck>().reason));
+    engine.stop();
+    QTRY_VERIFY_WITH_TIMEOUT(!engine.isRunning(), 20'000);
+
+    auto query = HistoryQuery::open(database);
+    QVERIFY2(query, qPrintable(query.error()));
+    HistoryFilter filter;
+    filter.monitor = QStringLiteral("local");
+    const auto stored = (*query)->checks(filter);
+    QVERIFY2(stored, qPrintable(stored.error()));
+    QCOMPARE(stored->size(), 2);
+    QVERIFY(!stored->at(0).success);
+    QVERIFY2(stored->at(0).reason.contains(QStringLiteral("not running")), qPrintable(stored->at(0).reason));
+    QVERIFY(stored->at(1).success);
 }
 
 QTEST_GUILESS_MAIN(TestMonitorEngine)

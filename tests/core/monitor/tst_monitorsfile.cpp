@@ -22,6 +22,10 @@ private Q_SLOTS:
     void readFile_namesTheFile();
     void maintenanceWindows_containTheirTimes();
     void collectionRequest_becomesAMonitorWithItsSavedPolicy();
+    void serverPlaceholder_withoutTheOption_isRefusedNamingFileAndPath();
+    void serverPlaceholder_allowed_staysInTheUrlTemplate();
+    void serverPlaceholder_allowed_staysOutOfFallbacks();
+    void collectionRequest_usingServer_keptOnlyWhenAllowed();
 };
 
 namespace {
@@ -279,6 +283,94 @@ void TestMonitorsFile::collectionRequest_becomesAMonitorWithItsSavedPolicy()
         {}, dir.path());
     QVERIFY(!mixed);
     QCOMPARE(mixed.errorDetail().path, QStringLiteral("monitors[0].url"));
+}
+
+void TestMonitorsFile::serverPlaceholder_withoutTheOption_isRefusedNamingFileAndPath()
+{
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("window.json"));
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write(wrap(R"({"name": "ok", "url": "http://127.0.0.1:1/", "intervalMs": 1000, "policy": "none"},
+        {"name": "local", "url": "{server}/status/200", "intervalMs": 1000, "policy": "none"})"));
+    file.close();
+    const auto read = MonitorsFileReader::readFile(path);
+    QVERIFY(!read);
+    QVERIFY2(read.error().startsWith(path + QStringLiteral(": monitors[1].url: ")), qPrintable(read.error()));
+    QVERIFY2(read.error().contains(QStringLiteral("embedded fault server")), qPrintable(read.error()));
+    QVERIFY2(read.error().contains(QStringLiteral("retrylab serve")), qPrintable(read.error()));
+    QVERIFY2(MonitorsFileReader::readFile(path, {}, {.allowServer = true}), "the window reads it");
+}
+
+void TestMonitorsFile::serverPlaceholder_allowed_staysInTheUrlTemplate()
+{
+    // A variable may hold {server} too: it is filled in before the check expands {server}.
+    const QByteArray json = wrap(R"({"name": "local", "url": "{server}/fail/2?key={id}", "intervalMs": 1000,
+            "policy": "none"},
+        {"name": "via-variable", "url": "{{base}}/status/200", "intervalMs": 1000, "policy": "none"})",
+        R"("environments": [{"name": "here", "variables": [{"name": "base", "value": "{server}"}]}],
+        "environment": "here", )");
+    const auto read = MonitorsFileReader::fromJson(json, {}, {}, {.allowServer = true});
+    QVERIFY2(read, qPrintable(read.error()));
+    QCOMPARE(read->monitors.size(), 2);
+    QCOMPARE(read->monitors.at(0).urlTemplate, QStringLiteral("{server}/fail/2?key={id}"));
+    QCOMPARE(read->monitors.at(1).urlTemplate, QStringLiteral("{server}/status/200"));
+    const auto refused = MonitorsFileReader::fromJson(json);
+    QVERIFY(!refused);
+    QCOMPARE(refused.errorDetail().path, QStringLiteral("monitors[0].url"));
+}
+
+void TestMonitorsFile::serverPlaceholder_allowed_staysOutOfFallbacks()
+{
+    // A check expands the URL only: a fallback to {server} would be sent as written.
+    const QByteArray json = wrap(R"({"name": "f", "url": "{server}/status/503", "intervalMs": 1000,
+        "policy": "none", "fallbacks": ["http://127.0.0.1:1/", "{server}/status/200"]})");
+    const auto read = MonitorsFileReader::fromJson(json, {}, {}, {.allowServer = true});
+    QVERIFY(!read);
+    QCOMPARE(read.errorDetail().path, QStringLiteral("monitors[0].fallbacks"));
+    QVERIFY2(read.error().contains(QStringLiteral("fallback 2")), qPrintable(read.error()));
+}
+
+void TestMonitorsFile::collectionRequest_usingServer_keptOnlyWhenAllowed()
+{
+    QTemporaryDir dir;
+    Collection collection;
+    collection.name = QStringLiteral("Local");
+    RequestDraft draft;
+    draft.urlTemplate = QStringLiteral("{server}/fail/3?key={id}");
+    collection.items.append(CollectionItem::makeRequest(
+        QStringLiteral("Flaky"), draft, SavedPolicy::from(*Presets::find(QStringLiteral("aws-standard")))));
+    RequestDraft inBody;
+    inBody.method = QStringLiteral("POST");
+    inBody.urlTemplate = QStringLiteral("{server}/status/200");
+    inBody.body = QStringLiteral("{\"callback\": \"{server}/hook\"}");
+    collection.items.append(CollectionItem::makeRequest(
+        QStringLiteral("Callback"), inBody, SavedPolicy::from(*Presets::find(QStringLiteral("aws-standard")))));
+    QFile out(dir.filePath(QStringLiteral("local.json")));
+    QVERIFY(out.open(QIODevice::WriteOnly));
+    out.write(CollectionJson::toJson(collection));
+    out.close();
+
+    const QByteArray json
+        = wrap(R"({"name": "flaky", "collection": "local.json", "request": "Flaky", "intervalMs": 5000})");
+    const auto refused = MonitorsFileReader::fromJson(json, {}, dir.path());
+    QVERIFY(!refused);
+    QCOMPARE(refused.errorDetail().path, QStringLiteral("monitors[0].request"));
+    QVERIFY2(refused.error().contains(QStringLiteral("{server}")), qPrintable(refused.error()));
+
+    const auto read = MonitorsFileReader::fromJson(json, {}, dir.path(), {.allowServer = true});
+    QVERIFY2(read, qPrintable(read.error()));
+    const Monitor &m = read->monitors.constFirst();
+    QVERIFY2(m.urlTemplate.startsWith(QStringLiteral("{server}/fail/3?key=")), qPrintable(m.urlTemplate));
+    QVERIFY2(!m.request.url.toString().contains(QStringLiteral("invalid")), "the stand-in is never kept");
+
+    // Only the URL is expanded at each check: {server} in the body is refused still.
+    const auto body = MonitorsFileReader::fromJson(
+        wrap(R"({"name": "cb", "collection": "local.json", "request": "Callback", "intervalMs": 5000})"), {},
+        dir.path(), {.allowServer = true});
+    QVERIFY(!body);
+    QCOMPARE(body.errorDetail().path, QStringLiteral("monitors[0].request"));
+    QVERIFY2(body.error().contains(QStringLiteral("outside its URL")), qPrintable(body.error()));
 }
 
 QTEST_GUILESS_MAIN(TestMonitorsFile)

@@ -8,7 +8,9 @@
 #include "core/record/transportjson.h"
 
 #include <QFile>
+#include <QJsonArray>
 #include <QJsonDocument>
+#include <QJsonObject>
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
@@ -25,6 +27,7 @@ private Q_SLOTS:
     void writeFile_isReadableByItsOwnerOnly_evenOverAnOpenFile();
     void writeFile_missingFolder_namesTheFile();
     void toJson_isTheFormatAndVersionTheReaderTakes();
+    void serverPlaceholder_isWrittenAsTypedAndReadBackByTheWindow();
 
 private:
     static MonitorsFile richFile();
@@ -195,6 +198,31 @@ void TestMonitorsFileWriter::toJson_isTheFormatAndVersionTheReaderTakes()
     QVERIFY(MonitorsFileReader::fromJson(QJsonDocument(json).toJson()));
     // Without its alert targets, a monitor that names them is refused, as the writer's comment warns.
     QVERIFY(!MonitorsFileReader::fromJson(QJsonDocument(MonitorsFileWriter::toJson(original.monitors)).toJson()));
+}
+
+void TestMonitorsFileWriter::serverPlaceholder_isWrittenAsTypedAndReadBackByTheWindow()
+{
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("monitors.json"));
+    Monitor monitor;
+    monitor.name = QStringLiteral("local");
+    monitor.urlTemplate = QStringLiteral("{server}/fail/2?key={id}");
+    monitor.request.label = monitor.name;
+    monitor.policy = singleAttemptPolicy();
+    const auto written = MonitorsFileWriter::writeFile(path, {monitor});
+    QVERIFY2(written, qPrintable(written.error()));
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    const QJsonObject entry
+        = QJsonDocument::fromJson(file.readAll()).object().value(QStringLiteral("monitors")).toArray().at(0).toObject();
+    QCOMPARE(entry.value(QStringLiteral("url")).toString(), monitor.urlTemplate);
+    const auto read = MonitorsFileReader::readFile(path, {}, {.allowServer = true});
+    QVERIFY2(read, qPrintable(read.error()));
+    QCOMPARE(read->monitors.constFirst().urlTemplate, monitor.urlTemplate);
+    // The headless command refuses the same file, saying where.
+    const auto headless = MonitorsFileReader::readFile(path);
+    QVERIFY(!headless);
+    QVERIFY2(headless.error().contains(QStringLiteral("monitors[0].url")), qPrintable(headless.error()));
 }
 
 QTEST_GUILESS_MAIN(TestMonitorsFileWriter)
