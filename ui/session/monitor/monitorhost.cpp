@@ -28,6 +28,14 @@ QString sentence(const QString &text)
     return text.isEmpty() ? text : text.at(0).toUpper() + text.mid(1);
 }
 
+// The window's own monitors may use {server}: its engine knows the embedded server.
+Core::MonitorsFileReader::ReadOptions windowMonitorsReading()
+{
+    Core::MonitorsFileReader::ReadOptions options;
+    options.allowServer = true;
+    return options;
+}
+
 } // namespace
 
 MonitorHost::MonitorHost(const QString &monitorsFile, QObject *parent)
@@ -60,6 +68,7 @@ void MonitorHost::startThread()
     m_thread = new QThread;
     m_thread->setObjectName(QStringLiteral("monitors"));
     m_worker = new MonitorWorker(m_agent.isEmpty() ? QSysInfo::machineHostName() : m_agent);
+    m_worker->setServerUrl(m_serverUrl); // before it moves: still this thread's
     m_worker->moveToThread(m_thread);
     // Queued: the worker emits on its thread, these arrive on the window's.
     connect(m_worker, &MonitorWorker::checkFinished, this, &MonitorHost::checkFinished);
@@ -79,6 +88,13 @@ void MonitorHost::post(Call &&call)
     if (!m_worker || m_shutDown)
         return;
     QMetaObject::invokeMethod(m_worker, std::forward<Call>(call), Qt::QueuedConnection);
+}
+
+void MonitorHost::setServerUrl(const QUrl &base)
+{
+    m_serverUrl = base;
+    MonitorWorker *worker = m_worker;
+    post([worker, base] { worker->setServerUrl(base); });
 }
 
 void MonitorHost::open(const QString &database)
@@ -130,7 +146,7 @@ bool MonitorHost::loadSaved()
         m_unreadFile.clear();
         return true;
     }
-    const auto file = Core::MonitorsFileReader::readFile(m_monitorsFile);
+    const auto file = Core::MonitorsFileReader::readFile(m_monitorsFile, {}, windowMonitorsReading());
     if (!file) {
         m_unreadFile = file.error();
         qCWarning(lcMonitorHost).noquote() << "the saved monitors cannot be read:" << m_unreadFile;
@@ -148,7 +164,7 @@ bool MonitorHost::loadSaved()
 
 QString MonitorHost::importFile(const QString &path)
 {
-    const auto file = Core::MonitorsFileReader::readFile(path);
+    const auto file = Core::MonitorsFileReader::readFile(path, {}, windowMonitorsReading());
     if (!file)
         return file.error();
     for (const Core::AlertTarget &target : file->alertTargets) {

@@ -9,6 +9,7 @@
 #include <QList>
 #include <QObject>
 #include <QString>
+#include <QUrl>
 
 class QThread;
 
@@ -44,6 +45,12 @@ public:
     /// The agent checks are stored under; before open(). Empty: the host name.
     void setAgent(const QString &agent) { m_agent = agent; }
     QString agent() const { return m_agent; }
+    /// The embedded fault server's base URL, which {server} in a monitor's URL
+    /// stands for at each check; empty while it is not running (such checks then
+    /// fail, saying so). May be called at any time, before open() too; it stays
+    /// across database switches. The monitors file keeps {server} as written.
+    void setServerUrl(const QUrl &base);
+    QUrl serverUrl() const { return m_serverUrl; }
 
     /// Opens the history and runs the monitors on it; opened() tells. While
     /// running, the same as switchDatabase().
@@ -56,7 +63,8 @@ public:
     QString database() const { return m_database; }
     bool isOpen() const { return !m_database.isEmpty(); }
 
-    /// Reads the monitors file (a missing one is an empty list). A file that
+    /// Reads the monitors file (a missing one is an empty list); its monitors may
+    /// use {server} (see setServerUrl()), as may those importFile() adds. A file that
     /// cannot be read is left as it is: monitorsFileFailed() says why, false,
     /// and nothing is saved over it until a later loadSaved() succeeds.
     bool loadSaved();
@@ -124,6 +132,7 @@ private:
 
     QString m_monitorsFile;
     QString m_agent;
+    QUrl m_serverUrl;
     QString m_database;
     QList<Core::Monitor> m_monitors;
     QList<Core::AlertTarget> m_alertTargets;

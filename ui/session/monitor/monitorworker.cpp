@@ -76,6 +76,7 @@ void MonitorWorker::startEngine(const QList<Core::Monitor> &monitors, const QLis
 {
     m_engine = new Core::MonitorEngine(this);
     m_engine->setAgent(m_store->agent());
+    m_engine->setServerUrl(m_serverUrl);
     m_engine->setHistory(m_store.get());
     m_engine->setMonitors(monitors);
     m_engine->setAlertTargets(targets);
@@ -103,6 +104,13 @@ void MonitorWorker::setMonitors(const QList<Core::Monitor> &monitors, const QLis
         m_engine->removeMonitor(name);
     for (const Core::Monitor &monitor : monitors)
         m_engine->addMonitor(monitor);
+}
+
+void MonitorWorker::setServerUrl(const QUrl &base)
+{
+    m_serverUrl = base;
+    if (m_engine)
+        m_engine->setServerUrl(base);
 }
 
 void MonitorWorker::setAlertTargets(const QList<Core::AlertTarget> &targets)

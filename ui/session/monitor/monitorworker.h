@@ -10,6 +10,7 @@
 #include <QList>
 #include <QObject>
 #include <QString>
+#include <QUrl>
 
 #include <memory>
 
@@ -56,6 +57,9 @@ public:
     void pause(const QString &name);
     void resume(const QString &name);
     void checkNow(const QString &name);
+    /// What {server} in a monitor's URL stands for (empty: no server); kept for
+    /// an engine made later.
+    void setServerUrl(const QUrl &base);
 
     /// Stops the engine (its checks in flight end and are stored), closes the
     /// history, quits the thread; finished() then.
@@ -88,6 +92,7 @@ private:
     void tearDown();
 
     QString m_agent;
+    QUrl m_serverUrl;
     std::unique_ptr<Core::HistoryStore> m_store;
     std::unique_ptr<Core::HistoryQuery> m_objectives;
     Core::MonitorEngine *m_engine = nullptr;

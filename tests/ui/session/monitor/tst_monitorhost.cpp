@@ -38,6 +38,7 @@ private Q_SLOTS:
     void removeMonitor_endsItsChecks();
     void replaceMonitor_renamed_runsUnderTheNewName();
     void savedMonitors_loadInANewHost();
+    void serverMonitor_savedAndLoaded_checksTheServerSet();
     void brokenMonitorsFile_isReportedAndNeverOverwritten();
     void importFile_withAClash_addsASuffix();
     void switchDatabase_missingFolder_failsAndKeepsWritingTheOld();
@@ -278,6 +279,57 @@ void TestMonitorHost::savedMonitors_loadInANewHost()
     openHost(second, m_dir->filePath(QStringLiteral("history.sqlite")));
     QTRY_VERIFY_WITH_TIMEOUT(countOf(checks, QStringLiteral("api")) >= 2, 20'000);
     QCOMPARE(countOf(checks, QStringLiteral("resting")), 0);
+}
+
+void TestMonitorHost::serverMonitor_savedAndLoaded_checksTheServerSet()
+{
+    const QString file = m_dir->filePath(QStringLiteral("monitors.json"));
+    Monitor local = ticker(QStringLiteral("local"), 150);
+    local.urlTemplate = QStringLiteral("{server}/status/200");
+    local.request.url = QUrl();
+    {
+        MonitorHost first(file);
+        QVERIFY(first.loadSaved());
+        QVERIFY(first.addMonitor(local));
+    }
+    QFile saved(file);
+    QVERIFY(saved.open(QIODevice::ReadOnly));
+    QVERIFY2(saved.readAll().contains("\"{server}/status/200\""), "the file keeps {server} as typed");
+    saved.close();
+
+    // The server's URL may come before the history opens, as in the window.
+    MonitorHost second(file);
+    second.setServerUrl(m_server.baseUrl());
+    QCOMPARE(second.serverUrl(), m_server.baseUrl());
+    QSignalSpy checks(&second, &MonitorHost::checkFinished);
+    QSignalSpy opened(&second, &MonitorHost::opened);
+    QVERIFY(second.loadSaved());
+    QCOMPARE(second.monitors().size(), 1);
+    QCOMPARE(second.monitors().constFirst().urlTemplate, QStringLiteral("{server}/status/200"));
+    openHost(second, m_dir->filePath(QStringLiteral("first.sqlite")));
+    QTRY_VERIFY_WITH_TIMEOUT(countOf(checks, QStringLiteral("local")) >= 2, 20'000);
+    for (const QList<QVariant> &args : std::as_const(checks)) {
+        const auto check = args.constFirst().value<StoredCheck>();
+        QVERIFY2(check.success, qPrintable(check.reason));
+    }
+
+    // Kept across a database switch.
+    second.switchDatabase(m_dir->filePath(QStringLiteral("second.sqlite")));
+    QTRY_COMPARE_WITH_TIMEOUT(opened.size(), 2, 20'000);
+    checks.clear();
+    QTRY_VERIFY_WITH_TIMEOUT(countOf(checks, QStringLiteral("local")) >= 2, 20'000);
+    QVERIFY2(checks.constLast().constFirst().value<StoredCheck>().success,
+        qPrintable(checks.constLast().constFirst().value<StoredCheck>().reason));
+
+    // The server stopped: the checks fail, saying why.
+    second.setServerUrl(QUrl());
+    QTRY_VERIFY_WITH_TIMEOUT(
+        checks.constLast().constFirst().value<StoredCheck>().reason.contains(QStringLiteral("not running")), 20'000);
+
+    // Another window's file with {server} imports as well.
+    MonitorHost third(m_dir->filePath(QStringLiteral("third.json")));
+    QCOMPARE(third.importFile(file), QString());
+    QCOMPARE(third.monitors().constFirst().urlTemplate, QStringLiteral("{server}/status/200"));
 }
 
 void TestMonitorHost::brokenMonitorsFile_isReportedAndNeverOverwritten()
