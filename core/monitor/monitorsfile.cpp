@@ -266,6 +266,18 @@ Result<Monitor> readMonitor(JsonReader &monitors, qsizetype index, const Monitor
         o.fail(QStringLiteral("readModifyWrite"), Tr::tr("a monitor expands {server} in its url only"));
         return refuse();
     }
+    const QByteArray serverBytes = server.toUtf8();
+    if (request.spec.body.contains(serverBytes)) {
+        o.fail(QStringLiteral("body"), Tr::tr("a monitor expands {server} in its url only"));
+        return refuse();
+    }
+    for (const auto &header : std::as_const(request.spec.headers)) {
+        if (header.second.contains(serverBytes)) {
+            o.fail(QStringLiteral("headers"),
+                Tr::tr("%1: a monitor expands {server} in its url only").arg(QString::fromLatin1(header.first)));
+            return refuse();
+        }
+    }
     for (qsizetype i = 0; i < request.fallbackTemplates.size(); ++i) {
         if (request.fallbackTemplates.at(i).contains(server)) {
             o.fail(QStringLiteral("fallbacks"),

@@ -24,7 +24,7 @@ private Q_SLOTS:
     void collectionRequest_becomesAMonitorWithItsSavedPolicy();
     void serverPlaceholder_withoutTheOption_isRefusedNamingFileAndPath();
     void serverPlaceholder_allowed_staysInTheUrlTemplate();
-    void serverPlaceholder_allowed_staysOutOfFallbacks();
+    void serverPlaceholder_allowed_onlyInTheUrl();
     void collectionRequest_usingServer_keptOnlyWhenAllowed();
 };
 
@@ -320,7 +320,7 @@ void TestMonitorsFile::serverPlaceholder_allowed_staysInTheUrlTemplate()
     QCOMPARE(refused.errorDetail().path, QStringLiteral("monitors[0].url"));
 }
 
-void TestMonitorsFile::serverPlaceholder_allowed_staysOutOfFallbacks()
+void TestMonitorsFile::serverPlaceholder_allowed_onlyInTheUrl()
 {
     // A check expands the URL only: a fallback to {server} would be sent as written.
     const QByteArray json = wrap(R"({"name": "f", "url": "{server}/status/503", "intervalMs": 1000,
@@ -329,6 +329,17 @@ void TestMonitorsFile::serverPlaceholder_allowed_staysOutOfFallbacks()
     QVERIFY(!read);
     QCOMPARE(read.errorDetail().path, QStringLiteral("monitors[0].fallbacks"));
     QVERIFY2(read.error().contains(QStringLiteral("fallback 2")), qPrintable(read.error()));
+    const auto header = MonitorsFileReader::fromJson(wrap(R"({"name": "h", "url": "{server}/status/200",
+        "intervalMs": 1000, "policy": "none", "headers": {"X-Back": "{server}/hook"}})"),
+        {}, {}, {.allowServer = true});
+    QVERIFY(!header);
+    QCOMPARE(header.errorDetail().path, QStringLiteral("monitors[0].headers"));
+    QVERIFY2(header.error().contains(QStringLiteral("X-Back")), qPrintable(header.error()));
+    const auto body = MonitorsFileReader::fromJson(wrap(R"({"name": "b", "url": "{server}/status/200",
+        "intervalMs": 1000, "policy": "none", "method": "POST", "body": "{server}/hook"})"),
+        {}, {}, {.allowServer = true});
+    QVERIFY(!body);
+    QCOMPARE(body.errorDetail().path, QStringLiteral("monitors[0].body"));
 }
 
 void TestMonitorsFile::collectionRequest_usingServer_keptOnlyWhenAllowed()
