@@ -2,6 +2,7 @@
 
 #include "core/collections/collectionjson.h"
 #include "core/collections/collectionstore.h"
+#include "core/collections/requesttemplate.h"
 #include "core/collections/savedrequest.h"
 #include "core/monitor/savedrequestmonitor.h"
 #include "ui/session/uitr.h"
@@ -48,6 +49,22 @@ Core::Monitor monitorFromRequest(
     monitor.urlTemplate = spec.url.toString();
     monitor.policy = policy;
     monitor.policyOrigin = QStringLiteral("inline");
+    return monitor;
+}
+
+Core::Monitor monitorFromRequest(const Core::RequestSpec &spec, const QString &urlTemplate,
+    const Core::BackoffPolicy &policy, const QStringList &takenNames)
+{
+    const QString typed = urlTemplate.trimmed();
+    if (typed.isEmpty())
+        return monitorFromRequest(spec, policy, takenNames);
+    Core::Monitor monitor = monitorFromRequest(spec, policy, takenNames);
+    monitor.urlTemplate = typed;
+    if (typed.contains(Core::RequestTemplate::serverPlaceholder())) {
+        // The host is the server's address of today: the template names it for good.
+        monitor.name = uniqueMonitorName(typed.section(QLatin1Char('?'), 0, 0), takenNames);
+        monitor.request.label = monitor.name;
+    }
     return monitor;
 }
 

@@ -19,6 +19,15 @@ QString uniqueMonitorName(const QString &wanted, const QStringList &taken);
 /// with Monitor's defaults for the rest (a check a minute, 30 s timeout).
 Core::Monitor monitorFromRequest(
     const Core::RequestSpec &spec, const Core::BackoffPolicy &policy, const QStringList &takenNames);
+/// The same, with `urlTemplate` (the URL as typed, its {{variables}} filled in)
+/// as the monitor's URL template: {server} stays in it, for the engine to fill
+/// with the embedded server's URL at each check (MonitorEngine::setServerUrl),
+/// since the server gets a new port at every start; {id} stays too. `spec` is
+/// the request built from it and gives the rest. A monitor of {server} is named
+/// after the template without its query ("{server}/fail/3"); an empty template
+/// is the overload above.
+Core::Monitor monitorFromRequest(const Core::RequestSpec &spec, const QString &urlTemplate,
+    const Core::BackoffPolicy &policy, const QStringList &takenNames);
 
 /// The monitors made of saved requests, and why the others could not be made.
 struct CollectionMonitors

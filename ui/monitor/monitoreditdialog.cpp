@@ -1,5 +1,6 @@
 #include "ui/monitor/monitoreditdialog.h"
 
+#include "core/collections/requesttemplate.h"
 #include "core/monitor/monitorcondition.h"
 #include "core/monitor/monitorsfile.h"
 #include "core/policy/presets.h"
@@ -308,7 +309,9 @@ MonitorEditDialog::Parsed MonitorEditDialog::parseConditions() const
 void MonitorEditDialog::validate()
 {
     const QString name = m_name->text().trimmed();
-    const QUrl url(m_url->text().trimmed());
+    // {server} is the embedded server, filled in at each check: a loopback address stands in for it here.
+    const QUrl url(QString(m_url->text().trimmed())
+                       .replace(Core::RequestTemplate::serverPlaceholder(), QStringLiteral("http://127.0.0.1:1")));
     static const QRegularExpression token(QStringLiteral("^[A-Za-z]+$"));
     QString problem;
     if (name.isEmpty())
@@ -321,7 +324,8 @@ void MonitorEditDialog::validate()
         problem = tr("Give the URL to check, such as https://api.example.com/health.");
     else if (!url.isValid() || (url.scheme() != QLatin1String("http") && url.scheme() != QLatin1String("https"))
         || url.host().isEmpty() || m_url->text().contains(QLatin1String("{{")))
-        problem = tr("The URL needs http:// or https:// and a host, such as https://api.example.com/health.");
+        problem = tr("The URL needs http:// or https:// and a host, such as https://api.example.com/health "
+                     "(or {server}/status/200 for the embedded server).");
     else if (m_interval->storedValue() < Core::MonitorsFileReader::minIntervalMs)
         problem = tr("Check at most every %1: the interval must be at least that.")
                       .arg(Core::DurationText::format(Core::MonitorsFileReader::minIntervalMs));

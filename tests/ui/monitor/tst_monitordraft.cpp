@@ -53,6 +53,7 @@ private Q_SLOTS:
     void initTestCase();
     void uniqueName_addsANumberUntilFree();
     void fromRequest_namedAfterHostAndPath_keepsSpecAndPolicy();
+    void fromRequest_withTypedTemplate_keepsServerAndId();
     void fromCollection_oneRequest_keepsItsSavedPolicy();
     void fromCollection_folder_oneMonitorPerRequest_andSaysWhyNotForTheOthers();
     void fromCollection_unknownPathOrFile_isAnError();
@@ -92,6 +93,32 @@ void TestMonitorDraft::fromRequest_namedAfterHostAndPath_keepsSpecAndPolicy()
 
     spec.url = QUrl(QStringLiteral("http://10.0.0.1/"));
     QCOMPARE(Ui::monitorFromRequest(spec, policy, {}).name, QStringLiteral("10.0.0.1"));
+}
+
+void TestMonitorDraft::fromRequest_withTypedTemplate_keepsServerAndId()
+{
+    // As the window builds it: {server} filled in with today's port, {id} with a key.
+    Core::RequestSpec spec;
+    spec.url = QUrl(QStringLiteral("http://127.0.0.1:41234/fail/3?key=retrylab-monitor-id"));
+    Core::BackoffPolicy policy;
+    policy.maxAttempts = 5;
+    const QString typed = QStringLiteral("{server}/fail/3?key={id}");
+    const Core::Monitor monitor
+        = Ui::monitorFromRequest(spec, QStringLiteral("  %1 ").arg(typed), policy, {QStringLiteral("{server}/fail/3")});
+    QCOMPARE(monitor.urlTemplate, typed);
+    QCOMPARE(monitor.name, QStringLiteral("{server}/fail/3 (2)"));
+    QCOMPARE(monitor.request.label, monitor.name);
+    QCOMPARE(monitor.policy.maxAttempts, 5);
+    QCOMPARE(monitor.policyOrigin, QStringLiteral("inline"));
+
+    // Without {server}, named after host and path as before, the template as typed.
+    spec.url = QUrl(QStringLiteral("https://api.example.com/orders?key=retrylab-monitor-id"));
+    const Core::Monitor plain
+        = Ui::monitorFromRequest(spec, QStringLiteral("https://api.example.com/orders?key={id}"), policy, {});
+    QCOMPARE(plain.name, QStringLiteral("api.example.com/orders"));
+    QCOMPARE(plain.urlTemplate, QStringLiteral("https://api.example.com/orders?key={id}"));
+    // No template: the first overload.
+    QCOMPARE(Ui::monitorFromRequest(spec, QString(), policy, {}).urlTemplate, spec.url.toString());
 }
 
 void TestMonitorDraft::fromCollection_oneRequest_keepsItsSavedPolicy()

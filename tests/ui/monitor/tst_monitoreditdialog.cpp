@@ -83,6 +83,7 @@ private Q_SLOTS:
     void unchanged_givesTheSameMonitorBack_keepingWhatItDoesNotShow();
     void invalid_disablesOkWithAMessage_data();
     void invalid_disablesOkWithAMessage();
+    void serverPlaceholder_isAValidUrl_keptAsTyped();
     void conditions_readAsAMonitorsFileReadsThem();
     void policy_noneAPresetOrTheCurrentOne();
     void minimumSize_fitsTheSmallestWindowAtScaleOneAndAHalf();
@@ -200,6 +201,20 @@ void TestMonitorEditDialog::invalid_disablesOkWithAMessage()
     QVERIFY(!okEnabled(dialog));
     QVERIFY2(dialog.problem().contains(message), qPrintable(dialog.problem()));
     QCOMPARE(shownMessage(dialog), dialog.problem());
+}
+
+void TestMonitorEditDialog::serverPlaceholder_isAValidUrl_keptAsTyped()
+{
+    MonitorEditDialog dialog(sampleMonitor(), {});
+    auto *url = field<QLineEdit>(dialog, "monitorUrl");
+    url->setText(QStringLiteral("{server}/fail/3?key={id}"));
+    QVERIFY(okEnabled(dialog));
+    QCOMPARE(dialog.monitor().urlTemplate, QStringLiteral("{server}/fail/3?key={id}"));
+    // A typo is caught all the same.
+    url->setText(QStringLiteral("{server}"));
+    QVERIFY(okEnabled(dialog));
+    url->setText(QStringLiteral("server}/status/200"));
+    QVERIFY(!okEnabled(dialog));
 }
 
 void TestMonitorEditDialog::conditions_readAsAMonitorsFileReadsThem()
