@@ -69,7 +69,7 @@ Core::Monitor monitorFromRequest(const Core::RequestSpec &spec, const QString &u
 }
 
 CollectionMonitors monitorsFromCollection(const QString &collectionFile, const QString &requestOrFolder,
-    const QString &environmentFile, const QString &environmentName, const QStringList &takenNames)
+    const QString &environmentFile, const QString &environmentName, const QStringList &takenNames, bool allowServer)
 {
     CollectionMonitors made;
     const auto bytes = Core::CollectionStore::readFile(collectionFile);
@@ -111,7 +111,7 @@ CollectionMonitors monitorsFromCollection(const QString &collectionFile, const Q
             made.errors.append(saved.error());
             continue;
         }
-        const auto monitor = Core::monitorFromSavedRequest(*saved, uniqueMonitorName(path, taken), true);
+        const auto monitor = Core::monitorFromSavedRequest(*saved, uniqueMonitorName(path, taken), true, allowServer);
         if (!monitor) {
             made.errors.append(monitor.error());
             continue;

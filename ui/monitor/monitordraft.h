@@ -43,7 +43,10 @@ struct CollectionMonitors
 /// (Core::monitorFromSavedRequest): its {{variables}} from the environment
 /// `environmentName` of `environmentFile` (both may be empty), the policy
 /// saved with it, and named after its path, made unique among `takenNames`.
+/// With `allowServer`, a request whose URL uses {server} keeps it (for an
+/// engine told the server's URL); without, it is refused.
 CollectionMonitors monitorsFromCollection(const QString &collectionFile, const QString &requestOrFolder,
-    const QString &environmentFile, const QString &environmentName, const QStringList &takenNames);
+    const QString &environmentFile, const QString &environmentName, const QStringList &takenNames,
+    bool allowServer = false);
 
 } // namespace RetryLab::Ui

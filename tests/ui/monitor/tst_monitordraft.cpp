@@ -151,6 +151,12 @@ void TestMonitorDraft::fromCollection_folder_oneMonitorPerRequest_andSaysWhyNotF
 
     const auto all = Ui::monitorsFromCollection(file, {}, {}, {}, {});
     QCOMPARE(all.monitors.size(), 3);
+
+    // The window's monitors may keep {server}: the engine fills it in.
+    const auto window = Ui::monitorsFromCollection(file, QStringLiteral("Orders"), {}, {}, {}, true);
+    QVERIFY2(window.errors.isEmpty(), qPrintable(window.errors.join(QLatin1Char('\n'))));
+    QCOMPARE(window.monitors.size(), 3);
+    QCOMPARE(window.monitors.at(2).urlTemplate, QStringLiteral("{server}/upload"));
 }
 
 void TestMonitorDraft::fromCollection_unknownPathOrFile_isAnError()
