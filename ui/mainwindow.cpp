@@ -13,6 +13,7 @@
 
 #include "core/collections/requesttemplate.h"
 #include "core/collections/secretmask.h"
+#include "core/collections/variables.h"
 #include "core/executor/threadedexecutor.h"
 #include "ui/collections/collectionsidebar.h"
 #include "ui/collections/environmentbar.h"
@@ -32,6 +33,7 @@
 #include "ui/server/serverview.h"
 #include "ui/session/hosting/embeddedserver.h"
 #include "ui/session/hosting/observation.h"
+#include "ui/session/monitor/monitorhost.h"
 #include "ui/session/request/requestrunner.h"
 #include "ui/session/run/runsession.h"
 #include "ui/session/settings/settings.h"
@@ -510,6 +512,11 @@ void MainWindow::connectMonitors()
         return RequestTemplate::build(m_composer->draft(), context);
     };
     parts.currentPolicy = [this] { return m_policyPanel->policy(); };
+    parts.currentUrlTemplate = [this] {
+        const Core::ExpansionContext context = m_runner->nextContext();
+        const auto resolved = Core::Variables::apply(m_composer->draft(), context.variables, context.environmentName);
+        return resolved ? resolved->urlTemplate : QString();
+    };
     parts.showPage = [this](QWidget *page) {
         for (Tab tab : {Tab::Monitors, Tab::MonitorHistory, Tab::Incidents}) {
             if (m_tabs->view(tab) == page)
@@ -518,6 +525,10 @@ void MainWindow::connectMonitors()
     };
     parts.showTimeline = [this] { showTab(Tab::Timeline); };
     m_monitors = new MonitorController(parts, m_dataDirectory, this);
+    // {server} in a monitor's URL is the embedded server of this start.
+    m_monitors->host()->setServerUrl(m_server->baseUrl());
+    connect(m_server, &EmbeddedServer::runningChanged, m_monitors,
+        [this] { m_monitors->host()->setServerUrl(m_server->baseUrl()); });
     connect(m_transport, &TransportController::monitorDatabaseChosen, m_monitors, &MonitorController::switchDatabase);
     connect(m_monitors, &MonitorController::databaseInUseChanged, m_transport,
         &TransportController::setMonitorDatabaseInUse);

@@ -479,7 +479,11 @@ void MonitorController::addFromCurrentRequest()
         return;
     }
     const Core::BackoffPolicy policy = m_parts.currentPolicy ? m_parts.currentPolicy() : Core::BackoffPolicy{};
-    Core::Monitor monitor = monitorFromRequest(*spec, policy, m_parts.monitors->model()->names());
+    // The URL as typed keeps {server}: the embedded server's port changes at
+    // every start, and the monitor must outlive it.
+    Core::Monitor monitor
+        = monitorFromRequest(*spec, m_parts.currentUrlTemplate ? m_parts.currentUrlTemplate() : QString(), policy,
+            m_parts.monitors->model()->names());
     monitor.urlTemplate.replace(idKey, QStringLiteral("{id}"));
     m_parts.monitors->editNewMonitor(monitor);
 }
@@ -493,7 +497,7 @@ void MonitorController::addFromCollection()
         return;
     }
     const CollectionMonitors made = monitorsFromCollection(source->collectionFile, source->path,
-        source->environmentFile, source->environmentName, m_parts.monitors->model()->names());
+        source->environmentFile, source->environmentName, m_parts.monitors->model()->names(), true);
     if (!made.errors.isEmpty())
         m_parts.monitors->showMessage(made.errors.join(QLatin1Char('\n')));
     if (made.monitors.size() == 1)

@@ -66,6 +66,8 @@ public:
         /// and the policy dock's policy.
         std::function<Core::Result<Core::RequestSpec>(const QString &idKey)> currentRequest;
         std::function<Core::BackoffPolicy()> currentPolicy;
+        /// The request's URL as typed, its {{variables}} filled in, {server} and {id} kept.
+        std::function<QString()> currentUrlTemplate;
         /// Brings a page of the Monitors tab (or the timeline) forward.
         std::function<void(QWidget *page)> showPage;
         std::function<void()> showTimeline;

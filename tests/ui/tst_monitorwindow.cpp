@@ -11,6 +11,7 @@
 #include "tests/ui/windowparts.h"
 #include "ui/monitor/incidentlistmodel.h"
 #include "ui/monitor/incidentsview.h"
+#include "ui/monitor/monitoreditdialog.h"
 #include "ui/monitor/monitorhistorypage.h"
 #include "ui/monitor/monitorhistoryview.h"
 #include "ui/monitor/monitorlistmodel.h"
@@ -205,6 +206,29 @@ private Q_SLOTS:
         page->setWindowMs(30LL * 86'400'000);
         QTRY_COMPARE_WITH_TIMEOUT(page->historyView()->checkPoints().size(), 60, 20'000);
         QTRY_VERIFY_WITH_TIMEOUT(page->summaryLabel()->text().contains(QLatin1String("95")), 20'000);
+    }
+
+    void theCurrentRequest_becomesAMonitor_keepingServer()
+    {
+        auto window = makeWindow();
+        Core::RequestDraft draft = composerOf(*window)->draft();
+        draft.urlTemplate = QStringLiteral("{server}/fail/1?key={id}");
+        composerOf(*window)->setDraft(draft);
+        auto *monitors = windowPart<MonitorsView>(*window, "monitors");
+        Q_EMIT monitors->addFromCurrentRequestRequested();
+        MonitorEditDialog *dialog = nullptr;
+        QTRY_VERIFY((dialog = monitors->findChild<MonitorEditDialog *>()) != nullptr);
+        QCOMPARE(dialog->monitor().urlTemplate, QStringLiteral("{server}/fail/1?key={id}"));
+        dialog->accept();
+        MonitorController *controller = controllerOf(*window);
+        QTRY_COMPARE(controller->host()->monitors().size(), 1);
+        QCOMPARE(controller->host()->monitors().constFirst().urlTemplate, QStringLiteral("{server}/fail/1?key={id}"));
+        // Its checks reach this start's server: a 503 first, then the retry's answer.
+        QSignalSpy checks(controller->host(), &MonitorHost::checkFinished);
+        QTRY_VERIFY_WITH_TIMEOUT(!checks.isEmpty(), 20'000);
+        const auto check = checks.constFirst().constFirst().value<Core::StoredCheck>();
+        QVERIFY(!check.attempts.isEmpty());
+        QCOMPARE(check.attempts.constFirst().status, std::optional<int>(503));
     }
 
     void aDownMonitor_isToldInTheMessageBar_withoutATray()
