@@ -5,6 +5,7 @@
 #include "app/cli/subcommand.h"
 #include "app/clientsscreenshot.h"
 #include "app/importscreenshots.h"
+#include "app/monitorscreenshots.h"
 #include "app/proxyscreenshot.h"
 #include "app/screenshotcollections.h"
 #include "app/screenshotcontext.h"
@@ -52,6 +53,11 @@ constexpr ScreenshotStep steps[] = {
     {"presentation", WindowScreenshots::savePresentation},
     {"layer calculator", WindowScreenshots::saveLayers},
     {"compare policies", WindowScreenshots::saveCompare},
+    // Last: the monitors go on checking (and telling of what they find) once started.
+    {"monitors and their history", MonitorScreenshots::start},
+    {"monitors", MonitorScreenshots::saveMonitors},
+    {"monitor history", MonitorScreenshots::saveHistory},
+    {"incidents", MonitorScreenshots::saveIncidents},
 };
 
 struct Options
