@@ -116,7 +116,7 @@ QList<Profile> profiles()
     checkout.objective = 0.999;
     checkout.troubles
         = {retried(hoursAgo(58, 20), 20, Fault::Http503, 0.97, 0.05), outage(hoursAgo(46, 10), 3, Fault::Http503),
-            maintenance(hoursAgo(31), 40), retried(hoursAgo(20, 30), 12, Fault::Reset, 0.97, 0.05),
+            maintenance(hoursAgo(31), 40), retried(hoursAgo(20, 30), 12, Fault::Reset, 1.0, 0.05),
             slowdown(hoursAgo(7), 25, 2.2), retried(11, 4, Fault::Http503, 0.97, 0.05)};
 
     Profile search;
@@ -138,7 +138,7 @@ QList<Profile> profiles()
     auth.sigma = 0.2;
     auth.bytes = 870;
     auth.downAfter = 2;
-    auth.troubles = {retried(hoursAgo(10), 15, Fault::Http429, 0.97, 0.2), retried(19, 20, Fault::Http429, 0.12, 0.05)};
+    auth.troubles = {retried(hoursAgo(10), 15, Fault::Http429, 1.0, 0.2), retried(19, 20, Fault::Http429, 0.08, 0.05)};
 
     Profile cdn;
     cdn.name = QStringLiteral("images CDN");
