@@ -54,7 +54,8 @@ void TestScreenshotCommand::screenshot_writesANonEmptyPngPerTab()
             QStringLiteral("connection.png"), QStringLiteral("readmodifywrite.png"), QStringLiteral("import-curl.png"),
             QStringLiteral("import-har.png"), QStringLiteral("import-postman.png"), QStringLiteral("openrun.png"),
             QStringLiteral("preferences.png"), QStringLiteral("clients.png"), QStringLiteral("proxy.png"),
-            QStringLiteral("layers.png"), QStringLiteral("compare.png"), QStringLiteral("presentation.png")}) {
+            QStringLiteral("layers.png"), QStringLiteral("compare.png"), QStringLiteral("presentation.png"),
+            QStringLiteral("monitors.png"), QStringLiteral("monitor-history.png"), QStringLiteral("incidents.png")}) {
         const QString path = QDir(out).filePath(name);
         QVERIFY2(QFile::exists(path), qPrintable(path));
         QVERIFY2(stdOut.contains(QDir::toNativeSeparators(path).toLocal8Bit()), stdOut.constData());
@@ -78,7 +79,7 @@ void TestScreenshotCommand::screenshot_writesANonEmptyPngPerTab()
             QCOMPARE(image.size(), QSize(1280, 800));
     }
     // The user's settings were not touched: the command leaves nothing behind in the folder either.
-    QCOMPARE(QDir(out).entryList(QDir::Files).size(), 21);
+    QCOMPARE(QDir(out).entryList(QDir::Files).size(), 24);
 }
 
 void TestScreenshotCommand::screenshot_unwritableFolder_failsWithAMessage()
