@@ -79,21 +79,6 @@ void clearMessages(ScreenshotContext &context)
     context.part<Ui::MonitorsView>("monitors")->messageBar()->clear();
 }
 
-// The columns fit their contents, and the whole error texts push the kind and the
-// acknowledgement out of sight: the first error gets a part of the width, as a
-// person drags the header, and the last error (which stretches) the rest.
-void fitErrors(QTableView &table)
-{
-    using Model = Ui::IncidentListModel;
-    int others = 0;
-    for (int column = 0; column < Model::ColumnCount; ++column) {
-        if (column != Model::FirstErrorColumn && column != Model::LastErrorColumn)
-            others += table.columnWidth(column);
-    }
-    const int left = table.viewport()->width() - others;
-    table.setColumnWidth(Model::FirstErrorColumn, std::max(left / 2, 120));
-}
-
 } // namespace
 
 void start(ScreenshotContext &context)
@@ -213,7 +198,6 @@ void saveIncidents(ScreenshotContext &context)
     table->setFocus(Qt::OtherFocusReason);
     clearMessages(context);
     ScreenshotContext::settle(400);
-    fitErrors(*table);
     ScreenshotContext::settle(50);
     context.save(&context.window(), QStringLiteral("incidents.png"));
 }

@@ -100,9 +100,18 @@ IncidentsView::IncidentsView(QWidget *parent)
 
 void IncidentsView::setIncidents(QList<Core::Incident> incidents)
 {
+    const bool first = m_model->rowCount() == 0;
     m_model->setIncidents(std::move(incidents));
     refillMonitors();
+    if (!first || m_model->rowCount() == 0)
+        return;
+    // Sized once, when the first incidents come; then the widths are the person's.
+    // An error text is long: its columns stop at a width that leaves the kind
+    // and the acknowledgement in view (the whole text is the cell's tooltip).
     m_table->resizeColumnsToContents();
+    const int errorWidth = fontMetrics().averageCharWidth() * 32;
+    for (const int column : {IncidentListModel::FirstErrorColumn, IncidentListModel::LastErrorColumn})
+        m_table->setColumnWidth(column, std::min(m_table->columnWidth(column), errorWidth));
 }
 
 void IncidentsView::setAcknowledged(QSet<QString> keys)
