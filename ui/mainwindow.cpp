@@ -524,6 +524,7 @@ void MainWindow::connectMonitors()
         }
     };
     parts.showTimeline = [this] { showTab(Tab::Timeline); };
+    parts.inspectAttempt = [this](qsizetype row) { inspectAttempt(row); };
     m_monitors = new MonitorController(parts, m_dataDirectory, this);
     // {server} in a monitor's URL is the embedded server of this start.
     m_monitors->host()->setServerUrl(m_server->baseUrl());

@@ -262,6 +262,17 @@ void MonitorController::wireHost()
             tr("Check of %1 at %2 from the monitor history").arg(check.monitor, localTime(check.startMs)));
         if (m_parts.showTimeline)
             m_parts.showTimeline();
+        // The attempt that tells most: the first that failed, else the only one.
+        if (m_parts.inspectAttempt) {
+            qsizetype row = 0;
+            for (qsizetype i = 0; i < check.attempts.size(); ++i) {
+                if (!check.attempts.at(i).success) {
+                    row = i;
+                    break;
+                }
+            }
+            m_parts.inspectAttempt(row);
+        }
     });
     connect(m_reader, &HistoryReader::readFailed, this, [this](quint64 id, const QString &error) {
         qCInfo(lcMonitorController).noquote() << "a history read failed:" << error;
@@ -443,10 +454,12 @@ void MonitorController::readWindow(const QString &monitor, qint64 sinceMs, qint6
     m_window.monitor = monitor;
     m_window.sinceMs = sinceMs;
     m_window.untilMs = untilMs;
-    m_window.summary = m_reader->summaries(filter, Core::HistoryQuery::SummaryDetail::Full, QStringLiteral("window"));
+    // In the order a person sees them: the chart first, its bands, then the
+    // figures (percentiles of a month take a while).
     m_window.points = m_reader->checkPoints(filter, QStringLiteral("window"));
     m_window.incidents = m_reader->incidents(filter, QStringLiteral("window"));
     m_window.events = m_reader->stateEvents(filter, QStringLiteral("window"));
+    m_window.summary = m_reader->summaries(filter, Core::HistoryQuery::SummaryDetail::Full, QStringLiteral("window"));
     const Core::Monitor *known = m_host->monitor(monitor);
     if (known) {
         m_parts.history->setMaintenance(known->maintenance);

@@ -71,6 +71,8 @@ public:
         /// Brings a page of the Monitors tab (or the timeline) forward.
         std::function<void(QWidget *page)> showPage;
         std::function<void()> showTimeline;
+        /// Shows an attempt of the run on view in the attempt inspector.
+        std::function<void(qsizetype attemptRow)> inspectAttempt;
     };
 
     /// `dataDirectory`: where the monitors file and the default history go;

@@ -154,6 +154,9 @@ private Q_SLOTS:
         QVERIFY2(opened->title().startsWith(QLatin1String("Check of flaky at ")), qPrintable(opened->title()));
         QCOMPARE(window->currentTab(), MainWindow::Tab::Timeline);
         QCOMPARE(sessionOf(*window)->attemptRowCount(), 0); // the live run is untouched
+        // The inspector shows the check's failed attempt.
+        QTRY_VERIFY(inspectorDockOf(*window)->isVisible());
+        QCOMPARE(inspectorOf(*window)->currentRow(), 0);
         QVERIFY(window->windowTitle().contains(QLatin1String("Check of flaky")));
     }
 
@@ -225,6 +228,9 @@ private Q_SLOTS:
         QCOMPARE(controller->host()->monitors().constFirst().urlTemplate, QStringLiteral("{server}/fail/1?key={id}"));
         // Its checks reach this start's server: a 503 first, then the retry's answer.
         QSignalSpy checks(controller->host(), &MonitorHost::checkFinished);
+        QTRY_VERIFY_WITH_TIMEOUT(controller->host()->isOpen(), 20'000);
+        const QString name = controller->host()->monitors().constFirst().name;
+        QTRY_VERIFY_WITH_TIMEOUT(controller->host()->checkNow(name) || !checks.isEmpty(), 20'000);
         QTRY_VERIFY_WITH_TIMEOUT(!checks.isEmpty(), 20'000);
         const auto check = checks.constFirst().constFirst().value<Core::StoredCheck>();
         QVERIFY(!check.attempts.isEmpty());
