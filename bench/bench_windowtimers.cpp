@@ -321,7 +321,13 @@ int main(int argc, char *argv[])
         load.start();
         history->setCurrentMonitor(chartedMonitor);
         history->setWindowMs(monthMs);
-        waitUntil([&] { return history->historyView()->checkPoints().size() > 250'000; }, 60'000);
+        // Drawn means with its bands: the incidents come after the checks.
+        waitUntil(
+            [&] {
+                return history->historyView()->checkPoints().size() > 250'000
+                    && !history->historyView()->incidents().isEmpty();
+            },
+            60'000);
         history->historyView()->viewport()->repaint();
         monthLoadMs = static_cast<double>(load.nsecsElapsed()) / 1e6;
         monthPoints = history->historyView()->checkPoints().size();

@@ -103,6 +103,7 @@ void MonitorHistoryView::setWindow(qint64 sinceMs, qint64 untilMs)
 {
     m_sinceMs = sinceMs;
     m_untilMs = std::max(untilMs, sinceMs + qint64(historyMinSpanMs));
+    ++m_bandsGeneration;
     m_scale.setWidth(std::max(1, plotRect().width()));
     m_scale.setBounds(double(m_sinceMs), double(m_untilMs));
     m_scale.showAll();
@@ -119,6 +120,7 @@ void MonitorHistoryView::setCheckPoints(QList<Core::CheckPoint> points)
 void MonitorHistoryView::setIncidents(QList<Core::Incident> incidents)
 {
     m_incidents = std::move(incidents);
+    ++m_bandsGeneration;
     viewport()->update();
 }
 
@@ -138,6 +140,7 @@ void MonitorHistoryView::setMaintenance(const QList<Core::MaintenanceWindow> &wi
 void MonitorHistoryView::setMaintenanceIntervals(QList<Interval> intervals)
 {
     m_maintenance = std::move(intervals);
+    ++m_bandsGeneration;
     viewport()->update();
 }
 
@@ -332,6 +335,23 @@ void MonitorHistoryView::paintAll(QPainter &painter, const Layout &layout) const
 }
 
 void MonitorHistoryView::paintBands(QPainter &painter, const Layout &layout) const
+{
+    const qreal ratio = painter.device() ? painter.device()->devicePixelRatioF() : 1.0;
+    const BandsKey key{layout.scale.startMs, layout.scale.endMs, layout.size, layout.plot, layout.strip, ratio,
+        palette().cacheKey(), m_bandsGeneration};
+    if (!(key == m_bandsKey) || m_bands.isNull()) {
+        m_bands = QImage(layout.size * ratio, QImage::Format_ARGB32_Premultiplied);
+        m_bands.setDevicePixelRatio(ratio);
+        m_bands.fill(Qt::transparent);
+        QPainter bands(&m_bands);
+        bands.setFont(painter.font());
+        drawBands(bands, layout);
+        m_bandsKey = key;
+    }
+    painter.drawImage(QPointF(0, 0), m_bands);
+}
+
+void MonitorHistoryView::drawBands(QPainter &painter, const Layout &layout) const
 {
     const QRect &plot = layout.plot;
     const auto span = [&layout, &plot](qint64 from, qint64 to) {

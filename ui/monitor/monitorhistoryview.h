@@ -8,6 +8,7 @@
 #include "ui/widgets/timescale.h"
 
 #include <QAbstractScrollArea>
+#include <QImage>
 #include <QList>
 #include <QTimer>
 #include <QTimeZone>
@@ -61,6 +62,7 @@ public:
     /// finer data for a zoomed-in range replaces the coarser data.
     void setCheckPoints(QList<Core::CheckPoint> points);
     const QList<Core::CheckPoint> &checkPoints() const { return m_data.points(); }
+    const QList<Core::Incident> &incidents() const { return m_incidents; }
     void setIncidents(QList<Core::Incident> incidents);
     void setStateEvents(QList<Core::StateEvent> events);
     /// The monitor's maintenance windows, expanded (MaintenanceIntervals::expand())
@@ -129,6 +131,7 @@ private:
     YAxis yAxisFor(const QList<Column> &columns, int plotHeight) const;
     void paintAll(QPainter &painter, const Layout &layout) const;
     void paintBands(QPainter &painter, const Layout &layout) const;
+    void drawBands(QPainter &painter, const Layout &layout) const;
     void paintLatency(QPainter &painter, const Layout &layout, const QList<Column> &columns) const;
     void paintYAxis(QPainter &painter, const Layout &layout) const;
     void paintStrip(QPainter &painter, const Layout &layout, const QList<Column> &columns) const;
@@ -144,6 +147,23 @@ private:
     qint64 m_untilMs = 1000;
     HistoryColumns m_data;
     QList<Core::Incident> m_incidents;
+    /// The bands drawn last, kept while the range, size and incidents stay: a
+    /// month's hatched bands cost a frame 20 ms to fill, a picture of them 1 ms.
+    struct BandsKey
+    {
+        double startMs = 0.0;
+        double endMs = 0.0;
+        QSize size;
+        QRect plot;
+        QRect strip;
+        qreal ratio = 0.0;
+        qint64 palette = 0;
+        quint64 generation = 0;
+        bool operator==(const BandsKey &) const = default;
+    };
+    mutable QImage m_bands;
+    mutable BandsKey m_bandsKey;
+    quint64 m_bandsGeneration = 1;
     QList<Core::StateEvent> m_events;
     QList<Interval> m_maintenance;
     bool m_logScale = false;
