@@ -73,11 +73,14 @@ Result<QUrl> url(const QString &urlTemplate, const ExpansionContext &context)
 {
     using R = Result<QUrl>;
     QStringList unresolved;
-    const QString trimmed = Variables::substitute(urlTemplate, context.variables, &unresolved).trimmed();
-    if (!unresolved.isEmpty()) {
+    QStringList unknownDynamic;
+    const QString trimmed
+        = Variables::resolve(urlTemplate, context.variables, context.dynamic, &unresolved, &unknownDynamic).trimmed();
+    if (!unresolved.isEmpty() || !unknownDynamic.isEmpty()) {
         RequestDraft urlOnly;
         urlOnly.urlTemplate = urlTemplate;
-        return R::failure(Variables::apply(urlOnly, context.variables, context.environmentName).error());
+        return R::failure(
+            Variables::apply(urlOnly, context.variables, context.environmentName, context.dynamic).error());
     }
     if (trimmed.isEmpty())
         return R::failure(Tr::tr("Enter a URL, for example {server}/status/200."));
@@ -146,7 +149,7 @@ QString headerProblem(const DraftHeader &header, int row)
 Result<RequestSpec> build(const RequestDraft &typed, const ExpansionContext &context)
 {
     using R = Result<RequestSpec>;
-    const auto resolved = Variables::apply(typed, context.variables, context.environmentName);
+    const auto resolved = Variables::apply(typed, context.variables, context.environmentName, context.dynamic);
     if (!resolved)
         return R::failure(resolved.error());
     const RequestDraft &draft = *resolved;

@@ -10,6 +10,8 @@
 
 namespace RetryLab::Core {
 
+class DynamicVariables;
+
 /// What the placeholders of a request stand for when one logical request is made.
 struct ExpansionContext
 {
@@ -23,6 +25,9 @@ struct ExpansionContext
     QHash<QString, QString> variables = {};
     /// Its name, for the message about an undefined variable; empty when none is active.
     QString environmentName = {};
+    /// Postman's {{$guid}}, {{$timestamp}}... (DynamicVariables), resolved after
+    /// the {{name}} ones; null: {{$name}} is left as written. Not owned.
+    DynamicVariables *dynamic = nullptr;
 };
 
 /// Turns a RequestDraft into a RequestSpec. Two placeholders may appear in the URL,

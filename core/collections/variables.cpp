@@ -1,5 +1,6 @@
 #include "core/collections/variables.h"
 
+#include "core/collections/dynamicvariables.h"
 #include "core/util/coretr.h"
 
 #include <QCoreApplication>
@@ -35,24 +36,41 @@ QStringList referencedNames(const RequestDraft &draft)
     return names;
 }
 
-Result<RequestDraft> apply(
-    const RequestDraft &draft, const QHash<QString, QString> &values, const QString &environmentName)
+QString resolve(const QString &text, const QHash<QString, QString> &values, DynamicVariables *dynamic,
+    QStringList *unresolved, QStringList *unknownDynamic)
+{
+    const QString substituted = substitute(text, values, unresolved);
+    return dynamic ? dynamic->expand(substituted, unknownDynamic) : substituted;
+}
+
+Result<RequestDraft> apply(const RequestDraft &draft, const QHash<QString, QString> &values,
+    const QString &environmentName, DynamicVariables *dynamic)
 {
     QStringList unresolved;
+    QStringList unknown;
+    const auto fill = [&](const QString &text) { return resolve(text, values, dynamic, &unresolved, &unknown); };
     RequestDraft out = draft;
-    out.urlTemplate = substitute(draft.urlTemplate, values, &unresolved);
+    out.urlTemplate = fill(draft.urlTemplate);
     for (DraftHeader &header : out.headers) {
         if (!header.enabled)
             continue;
-        header.name = substitute(header.name, values, &unresolved);
-        header.value = substitute(header.value, values, &unresolved);
+        header.name = fill(header.name);
+        header.value = fill(header.value);
     }
-    out.body = substitute(draft.body, values, &unresolved);
+    out.body = fill(draft.body);
     for (QString &fallback : out.fallbackTemplates)
-        fallback = substitute(fallback, values, &unresolved);
-    out.writeUrlTemplate = substitute(draft.writeUrlTemplate, values, &unresolved);
-    if (unresolved.isEmpty())
+        fallback = fill(fallback);
+    out.writeUrlTemplate = fill(draft.writeUrlTemplate);
+    if (unresolved.isEmpty() && unknown.isEmpty())
         return out;
+    if (unresolved.isEmpty()) {
+        QStringList quoted;
+        for (const QString &name : unknown)
+            quoted.append(QStringLiteral("{{%1}}").arg(name));
+        return Result<RequestDraft>::failure(
+            Tr::tr("%1 is not a dynamic variable (known: %2).")
+                .arg(quoted.join(QStringLiteral(", ")), DynamicVariables::names().join(QStringLiteral(", "))));
+    }
     QStringList quoted;
     for (const QString &name : unresolved)
         quoted.append(QStringLiteral("{{%1}}").arg(name));
