@@ -58,7 +58,8 @@ void parseBody(const QByteArray &body, ParsedBody *out)
     QJsonParseError error{};
     const QJsonDocument document = QJsonDocument::fromJson(body, &error);
     if (error.error != QJsonParseError::NoError) {
-        out->problem = Tr::tr("the body is not JSON (%1)").arg(jsonSyntaxError(body, error).message);
+        out->problem
+            = Tr::tr("the body is not JSON (%1: %2)").arg(lineAndColumn(body, error.offset), error.errorString());
         return;
     }
     out->document = document.isArray() ? QJsonValue(document.array()) : QJsonValue(document.object());
