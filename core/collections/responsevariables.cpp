@@ -15,24 +15,25 @@ namespace RetryLab::Core {
 
 namespace {
 
-using Source = ResponseVariables::Rule::Source;
+using RuleSource = ResponseVariables::Rule::Source;
 
-const QList<Source> &allSources()
+const QList<RuleSource> &allSources()
 {
-    static const QList<Source> all{Source::JsonPointer, Source::Header, Source::Regex, Source::Status};
+    static const QList<RuleSource> all{
+        RuleSource::JsonPointer, RuleSource::Header, RuleSource::Regex, RuleSource::Status};
     return all;
 }
 
-QString fieldOf(Source source)
+QString fieldOf(RuleSource source)
 {
     switch (source) {
-    case Source::JsonPointer:
+    case RuleSource::JsonPointer:
         return QStringLiteral("pointer");
-    case Source::Header:
+    case RuleSource::Header:
         return QStringLiteral("header");
-    case Source::Regex:
+    case RuleSource::Regex:
         return QStringLiteral("pattern");
-    case Source::Status:
+    case RuleSource::Status:
         break;
     }
     return {};
@@ -77,7 +78,7 @@ ResponseVariables::Outcome applyRules(const QList<ResponseVariables::Rule> &rule
         std::optional<QString> value;
         QString problem;
         switch (rule.from) {
-        case Source::JsonPointer: {
+        case RuleSource::JsonPointer: {
             parseBody(body, &parsed);
             const QString shown = rule.pointer.isEmpty() ? Tr::tr("the pointer \"\"") : rule.pointer;
             if (!parsed.document) {
@@ -89,13 +90,13 @@ ResponseVariables::Outcome applyRules(const QList<ResponseVariables::Rule> &rule
             }
             break;
         }
-        case Source::Header:
+        case RuleSource::Header:
             if (const auto found = headerValue(headers, rule.header.toLatin1()))
                 value = QString::fromUtf8(*found);
             else
                 problem = Tr::tr("the response has no %1 header").arg(rule.header);
             break;
-        case Source::Regex: {
+        case RuleSource::Regex: {
             const QRegularExpression expression(rule.pattern);
             const QRegularExpressionMatch match = expression.match(bodyText);
             if (!match.hasMatch())
@@ -108,7 +109,7 @@ ResponseVariables::Outcome applyRules(const QList<ResponseVariables::Rule> &rule
                 problem = Tr::tr("%1 matches the body, but its first group takes no part").arg(rule.pattern);
             break;
         }
-        case Source::Status:
+        case RuleSource::Status:
             if (status)
                 value = QString::number(*status);
             else
@@ -164,17 +165,17 @@ Result<ResponseVariables::Rule> ResponseVariables::ruleFromJson(const QJsonObjec
     if (reader.failed())
         return reader.result(rule);
     switch (rule.from) {
-    case Source::JsonPointer:
+    case RuleSource::JsonPointer:
         rule.pointer = reader.string(field, Presence::Required).value_or(QString());
         if (!reader.failed() && !JsonPointer::isValid(rule.pointer))
             reader.fail(field, Tr::tr("\"%1\" is not a JSON pointer (\"\" or \"/a/0/b\")").arg(rule.pointer));
         break;
-    case Source::Header:
+    case RuleSource::Header:
         rule.header = reader.string(field, Presence::Required).value_or(QString());
         if (!reader.failed() && !isToken(QStringView(rule.header)))
             reader.fail(field, Tr::tr("\"%1\" is not a header name").arg(rule.header));
         break;
-    case Source::Regex: {
+    case RuleSource::Regex: {
         rule.pattern = reader.string(field, Presence::Required).value_or(QString());
         const QRegularExpression expression(rule.pattern);
         if (!reader.failed() && !expression.isValid()) {
@@ -185,7 +186,7 @@ Result<ResponseVariables::Rule> ResponseVariables::ruleFromJson(const QJsonObjec
         }
         break;
     }
-    case Source::Status:
+    case RuleSource::Status:
         break;
     }
     return reader.result(rule);
