@@ -195,7 +195,7 @@ QString DynamicVariables::uuid()
 
 std::optional<QString> DynamicVariables::value(const QString &name)
 {
-    const QDateTime now = m_clock->wallTime().toUTC();
+    const auto now = [this] { return m_clock->wallTime().toUTC(); };
     const auto digits = [this](int count) {
         QString out;
         for (int i = 0; i < count; ++i)
@@ -205,9 +205,9 @@ std::optional<QString> DynamicVariables::value(const QString &name)
     if (name == QLatin1String("$guid") || name == QLatin1String("$randomUUID"))
         return uuid();
     if (name == QLatin1String("$timestamp"))
-        return QString::number(now.toSecsSinceEpoch());
+        return QString::number(now().toSecsSinceEpoch());
     if (name == QLatin1String("$isoTimestamp"))
-        return now.toString(Qt::ISODateWithMs);
+        return now().toString(Qt::ISODateWithMs);
     if (name == QLatin1String("$randomInt"))
         return QString::number(m_random.uniformInt(0, 1000));
     if (name == QLatin1String("$randomBoolean"))
@@ -298,9 +298,9 @@ std::optional<QString> DynamicVariables::value(const QString &name)
     }
     // Within a year of the clock's time, to the second, written as $isoTimestamp is.
     if (name == QLatin1String("$randomDateFuture"))
-        return now.addSecs(m_random.uniformInt(60, dynSecondsPerYear)).toString(Qt::ISODateWithMs);
+        return now().addSecs(m_random.uniformInt(60, dynSecondsPerYear)).toString(Qt::ISODateWithMs);
     if (name == QLatin1String("$randomDatePast"))
-        return now.addSecs(-m_random.uniformInt(60, dynSecondsPerYear)).toString(Qt::ISODateWithMs);
+        return now().addSecs(-m_random.uniformInt(60, dynSecondsPerYear)).toString(Qt::ISODateWithMs);
     if (name == QLatin1String("$randomJobTitle")) {
         const QString level = pick(dynJobLevels());
         const QString area = pick(dynJobAreas());
