@@ -1,5 +1,7 @@
 #include "core/monitor/monitorcondition.h"
 
+#include "core/assertions/assertionresult.h"
+
 #include "core/http/httpheaders.h"
 #include "core/http/httpstatuslist.h"
 #include "core/record/attemptrecord.h"
@@ -16,20 +18,6 @@ namespace RetryLab::Core {
 namespace {
 
 constexpr auto certificateDayMs = static_cast<qint64>(DurationText::msPerDay);
-
-QString jsonText(const QJsonValue &value)
-{
-    if (value.isString())
-        return QLatin1Char('"') + value.toString() + QLatin1Char('"');
-    if (value.isNull())
-        return QStringLiteral("null");
-    if (value.isBool())
-        return value.toBool() ? QStringLiteral("true") : QStringLiteral("false");
-    if (value.isDouble())
-        return QString::number(value.toDouble(), 'g', 15);
-    const QJsonDocument document = value.isArray() ? QJsonDocument(value.toArray()) : QJsonDocument(value.toObject());
-    return QString::fromUtf8(document.toJson(QJsonDocument::Compact));
-}
 
 const QStringList &conditionKeys()
 {
@@ -155,36 +143,56 @@ std::optional<MonitorCondition> readCondition(JsonReader &o)
 
 QString MonitorCondition::describe() const
 {
+    if (const auto assertion = toAssertion())
+        return assertion->describe();
+    return Tr::tr("certificate valid for more than %1 days").arg(days);
+}
+
+std::optional<Assertion> MonitorCondition::toAssertion() const
+{
+    Assertion a;
     switch (kind) {
     case Kind::Status:
-        return Tr::tr("status in %1").arg(statusText);
+        a.kind = Assertion::Kind::StatusIn;
+        a.statuses = statuses;
+        a.statusText = statusText;
+        return a;
     case Kind::ResponseTimeUnder:
-        return Tr::tr("response time under %1 ms").arg(maxMs);
+        a.kind = Assertion::Kind::ResponseTimeUnder;
+        a.maxMs = maxMs;
+        return a;
     case Kind::BodyContains:
-        return Tr::tr("body contains \"%1\"").arg(text);
+        a.kind = Assertion::Kind::BodyContains;
+        a.text = text;
+        return a;
     case Kind::JsonPointerEquals:
-        return Tr::tr("%1 equals %2").arg(pointer, jsonText(expected));
+        a.kind = Assertion::Kind::JsonPointerEquals;
+        a.pointer = pointer;
+        a.expected = expected;
+        return a;
     case Kind::Header:
-        return pattern.isEmpty() ? Tr::tr("header %1 present").arg(QString::fromLatin1(header))
-                                 : Tr::tr("header %1 matches %2").arg(QString::fromLatin1(header), pattern);
+        a.kind = pattern.isEmpty() ? Assertion::Kind::HeaderPresent : Assertion::Kind::HeaderMatches;
+        a.header = header;
+        a.pattern = QRegularExpression(pattern);
+        return a;
     case Kind::CertificateValidDays:
-        return Tr::tr("certificate valid for more than %1 days").arg(days);
+        return std::nullopt;
     }
-    return {};
+    return std::nullopt;
 }
 
 MonitorConditions::MonitorConditions(QList<MonitorCondition> conditions) : m_conditions(std::move(conditions))
 {
-    m_patterns.reserve(m_conditions.size());
+    m_assertions.reserve(m_conditions.size());
     for (const MonitorCondition &c : m_conditions)
-        m_patterns.emplace_back(c.pattern.isEmpty() ? QString() : c.pattern);
+        m_assertions.push_back(c.toAssertion());
 }
 
 std::optional<QString> MonitorConditions::failure(const AttemptRecord &record, const QByteArray &body) const
 {
     const qint64 now = QDateTime::currentMSecsSinceEpoch();
     for (qsizetype i = 0; i < m_conditions.size(); ++i) {
-        if (auto failed = evaluate(m_conditions[i], m_patterns[static_cast<size_t>(i)], record, body, now))
+        if (auto failed = evaluate(m_conditions[i], m_assertions[static_cast<size_t>(i)], record, body, now))
             return failed;
     }
     return std::nullopt;
@@ -220,70 +228,30 @@ std::optional<QList<MonitorCondition>> MonitorConditions::read(JsonReader &r, co
 std::optional<QString> MonitorConditions::evaluate(
     const MonitorCondition &condition, const AttemptRecord &record, const QByteArray &body, qint64 nowUtcMs)
 {
-    return evaluate(condition, QRegularExpression(condition.pattern), record, body, nowUtcMs);
+    return evaluate(condition, condition.toAssertion(), record, body, nowUtcMs);
 }
 
-std::optional<QString> MonitorConditions::evaluate(const MonitorCondition &c, const QRegularExpression &pattern,
+std::optional<QString> MonitorConditions::evaluate(const MonitorCondition &c, const std::optional<Assertion> &assertion,
     const AttemptRecord &record, const QByteArray &body, qint64 nowUtcMs)
 {
-    switch (c.kind) {
-    case MonitorCondition::Kind::Status:
-        if (!record.httpStatus)
-            return Tr::tr("no HTTP status (expected %1)").arg(c.statusText);
-        if (!c.statuses.contains(*record.httpStatus))
-            return Tr::tr("HTTP %1 is not in %2").arg(*record.httpStatus).arg(c.statusText);
-        return std::nullopt;
-    case MonitorCondition::Kind::ResponseTimeUnder: {
-        const double ms = record.durationMs();
-        if (ms >= c.maxMs)
-            return Tr::tr("the response took %1 ms, not under %2 ms").arg(ms, 0, 'f', 1).arg(c.maxMs);
-        return std::nullopt;
+    // Every kind but the certificate's is a collection's assertion too: one evaluation for both.
+    if (assertion) {
+        const AssertionResult result = Core::evaluate(*assertion, record, body);
+        return result.passed ? std::nullopt : std::optional<QString>(result.message);
     }
-    case MonitorCondition::Kind::BodyContains:
-        if (!body.contains(c.text.toUtf8())) {
-            return record.responseBodyTruncated
-                ? Tr::tr("the first %1 bytes of the body do not contain \"%2\"").arg(body.size()).arg(c.text)
-                : Tr::tr("the body does not contain \"%1\"").arg(c.text);
-        }
-        return std::nullopt;
-    case MonitorCondition::Kind::JsonPointerEquals: {
-        QJsonParseError error;
-        const QJsonDocument document = QJsonDocument::fromJson(body, &error);
-        if (error.error != QJsonParseError::NoError)
-            return Tr::tr("the body is not JSON (%1), so %2 cannot be read").arg(error.errorString(), c.pointer);
-        const QJsonValue root = document.isArray() ? QJsonValue(document.array()) : QJsonValue(document.object());
-        const std::optional<QJsonValue> found = JsonPointer::get(root, c.pointer);
-        if (!found)
-            return Tr::tr("the body has nothing at %1 (expected %2)").arg(c.pointer, jsonText(c.expected));
-        if (*found != c.expected)
-            return Tr::tr("%1 is %2, not %3").arg(c.pointer, jsonText(*found), jsonText(c.expected));
-        return std::nullopt;
-    }
-    case MonitorCondition::Kind::Header: {
-        const auto value = headerValue(record.responseHeaders, c.header);
-        const QString name = QString::fromLatin1(c.header);
-        if (!value)
-            return Tr::tr("the answer has no %1 header").arg(name);
-        if (!c.pattern.isEmpty() && !pattern.match(QString::fromUtf8(*value)).hasMatch())
-            return Tr::tr("the %1 header does not match %2").arg(name, c.pattern);
-        return std::nullopt;
-    }
-    case MonitorCondition::Kind::CertificateValidDays: {
-        if (record.tls.peerNotAfter.isEmpty())
-            return Tr::tr("no server certificate to check (the answer did not come over TLS)");
-        const QDateTime notAfter = QDateTime::fromString(record.tls.peerNotAfter, Qt::ISODate);
-        if (!notAfter.isValid())
-            return Tr::tr("the certificate's expiry \"%1\" cannot be read").arg(record.tls.peerNotAfter);
-        const qint64 left = notAfter.toMSecsSinceEpoch() - nowUtcMs;
-        if (left <= static_cast<qint64>(c.days) * certificateDayMs) {
-            return left <= 0 ? Tr::tr("the certificate expired on %1").arg(record.tls.peerNotAfter)
-                             : Tr::tr("the certificate expires in %1 days (%2), not more than %3")
-                                   .arg(left / certificateDayMs)
-                                   .arg(record.tls.peerNotAfter)
-                                   .arg(c.days);
-        }
-        return std::nullopt;
-    }
+    Q_ASSERT(c.kind == MonitorCondition::Kind::CertificateValidDays);
+    if (record.tls.peerNotAfter.isEmpty())
+        return Tr::tr("no server certificate to check (the answer did not come over TLS)");
+    const QDateTime notAfter = QDateTime::fromString(record.tls.peerNotAfter, Qt::ISODate);
+    if (!notAfter.isValid())
+        return Tr::tr("the certificate's expiry \"%1\" cannot be read").arg(record.tls.peerNotAfter);
+    const qint64 left = notAfter.toMSecsSinceEpoch() - nowUtcMs;
+    if (left <= static_cast<qint64>(c.days) * certificateDayMs) {
+        return left <= 0 ? Tr::tr("the certificate expired on %1").arg(record.tls.peerNotAfter)
+                         : Tr::tr("the certificate expires in %1 days (%2), not more than %3")
+                               .arg(left / certificateDayMs)
+                               .arg(record.tls.peerNotAfter)
+                               .arg(c.days);
     }
     return std::nullopt;
 }

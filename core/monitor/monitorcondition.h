@@ -1,12 +1,12 @@
 #pragma once
 
+#include "core/assertions/assertion.h"
 #include "core/record/responsecheck.h"
 #include "core/util/jsonreader.h"
 
 #include <QByteArray>
 #include <QJsonValue>
 #include <QList>
-#include <QRegularExpression>
 #include <QSet>
 #include <QString>
 
@@ -39,6 +39,9 @@ struct MonitorCondition
 
     /// "status in 2xx", "body contains \"ok\"": what it asks, for lists and reports.
     QString describe() const;
+    /// The same check as a collection's assertion, whose evaluation every kind
+    /// but CertificateValidDays (which has none) shares; nothing for that one.
+    std::optional<Assertion> toAssertion() const;
 };
 
 /// A monitor's conditions as the executor asks them (ResponseCheck): every one
@@ -63,11 +66,12 @@ public:
         const MonitorCondition &condition, const AttemptRecord &record, const QByteArray &body, qint64 nowUtcMs);
 
 private:
-    static std::optional<QString> evaluate(const MonitorCondition &condition, const QRegularExpression &pattern,
+    static std::optional<QString> evaluate(const MonitorCondition &condition, const std::optional<Assertion> &assertion,
         const AttemptRecord &record, const QByteArray &body, qint64 nowUtcMs);
 
     QList<MonitorCondition> m_conditions;
-    std::vector<QRegularExpression> m_patterns; ///< compiled once, one per condition (empty when unused)
+    /// One per condition, made once (their patterns compiled once): toAssertion().
+    std::vector<std::optional<Assertion>> m_assertions;
 };
 
 } // namespace RetryLab::Core
