@@ -24,6 +24,11 @@ QString Assertion::jsonText(const QJsonValue &value)
     return QString::fromUtf8(document.toJson(QJsonDocument::Compact));
 }
 
+QString Assertion::pointerText() const
+{
+    return pointer.isEmpty() ? Tr::tr("the whole body") : pointer;
+}
+
 QString Assertion::describe() const
 {
     const QString headerName = QString::fromLatin1(header);
@@ -52,13 +57,13 @@ QString Assertion::describe() const
         what = Tr::tr("body contains \"%1\"").arg(text);
         break;
     case Kind::JsonPointerEquals:
-        what = Tr::tr("%1 equals %2").arg(pointer, jsonText(expected));
+        what = Tr::tr("%1 equals %2").arg(pointerText(), jsonText(expected));
         break;
     case Kind::JsonPointerExists:
-        what = Tr::tr("%1 exists").arg(pointer);
+        what = Tr::tr("%1 exists").arg(pointerText());
         break;
     case Kind::JsonPointerMatches:
-        what = Tr::tr("%1 matches %2").arg(pointer, pattern.pattern());
+        what = Tr::tr("%1 matches %2").arg(pointerText(), pattern.pattern());
         break;
     case Kind::Schema:
         what = Tr::tr("body valid against the schema");

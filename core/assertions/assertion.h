@@ -50,6 +50,8 @@ struct Assertion
 
     /// What it asks: "status 200", "not body contains \"error\"", "/id exists".
     QString describe() const;
+    /// The pointer as messages name it: "/id", or "the whole body" for "".
+    QString pointerText() const;
     /// `name`, or describe() when it has none.
     QString displayName() const { return name.isEmpty() ? describe() : name; }
 

@@ -86,28 +86,28 @@ Finding checkPointer(const Assertion &a, const AttemptRecord &record, const QByt
     const ParsedBody parsed = parsedBody(body);
     if (!parsed.value) {
         const QString why = Tr::tr("the body is not JSON (%1), so %2 cannot be read%3")
-                                .arg(parsed.error, a.pointer, truncatedNote(record, body));
+                                .arg(parsed.error, a.pointerText(), truncatedNote(record, body));
         return {false, false, Tr::tr("a body that is not JSON"), why, {}};
     }
     const std::optional<QJsonValue> found = JsonPointer::get(*parsed.value, a.pointer);
     if (!found) {
         const QString why = a.kind == Assertion::Kind::JsonPointerEquals
-            ? Tr::tr("the body has nothing at %1 (expected %2)").arg(a.pointer, Assertion::jsonText(a.expected))
-            : Tr::tr("the body has nothing at %1").arg(a.pointer);
-        return {false, true, Tr::tr("nothing at %1").arg(a.pointer), why, {}};
+            ? Tr::tr("the body has nothing at %1 (expected %2)").arg(a.pointerText(), Assertion::jsonText(a.expected))
+            : Tr::tr("the body has nothing at %1").arg(a.pointerText());
+        return {false, true, Tr::tr("nothing at %1").arg(a.pointerText()), why, {}};
     }
     Finding f{true, true, Assertion::jsonText(*found), {}, {}};
     if (a.kind == Assertion::Kind::JsonPointerEquals) {
         f.holds = *found == a.expected;
-        f.why = Tr::tr("%1 is %2, not %3").arg(a.pointer, f.came, Assertion::jsonText(a.expected));
+        f.why = Tr::tr("%1 is %2, not %3").arg(a.pointerText(), f.came, Assertion::jsonText(a.expected));
     } else if (a.kind == Assertion::Kind::JsonPointerMatches) {
         if (!found->isString()) {
             f.holds = false;
             f.why = Tr::tr("%1 is %2, not a string to match %3")
-                        .arg(a.pointer, JsonReader::describe(*found), a.pattern.pattern());
+                        .arg(a.pointerText(), JsonReader::describe(*found), a.pattern.pattern());
         } else {
             f.holds = a.pattern.match(found->toString()).hasMatch();
-            f.why = Tr::tr("%1 is %2, which does not match %3").arg(a.pointer, f.came, a.pattern.pattern());
+            f.why = Tr::tr("%1 is %2, which does not match %3").arg(a.pointerText(), f.came, a.pattern.pattern());
         }
     }
     return f;
