@@ -53,7 +53,7 @@ void TestIncludeGraph::moduleGraph_isReadFromTheBuild()
         folders.append(module.folder);
     for (const char *expected : {"core/util", "core/http", "core/policy", "core/record", "core/executor",
              "core/faultserver", "core/export", "core/herd", "core/scenario", "core/collections", "core/grouping",
-             "core/proxy", "ui/session", "ui", "app/cli"})
+             "core/assertions", "core/proxy", "ui/session", "ui", "app/cli"})
         QVERIFY2(folders.contains(QLatin1String(expected)), expected);
     // Spot checks of the arrows the build declares.
     for (const Module &module : modules) {
@@ -90,6 +90,15 @@ void TestIncludeGraph::moduleGraph_isReadFromTheBuild()
         }
         if (module.folder == QLatin1String("core/grouping"))
             QCOMPARE(module.allowed, QStringList{QStringLiteral("core/util")});
+        // Assertions are values about an answer: they never send a request themselves,
+        // and monitors share their evaluation.
+        if (module.folder == QLatin1String("core/assertions")) {
+            QVERIFY(module.allowed.contains(QStringLiteral("core/record")));
+            for (const char *other : {"core/executor", "core/collections", "core/monitor", "ui/session"})
+                QVERIFY2(!module.allowed.contains(QLatin1String(other)), other);
+        }
+        if (module.folder == QLatin1String("core/monitor"))
+            QVERIFY(module.allowed.contains(QStringLiteral("core/assertions")));
         // Scenario requests expand {server} and {id} with the collections' request templates.
         if (module.folder == QLatin1String("core/scenario"))
             QVERIFY(module.allowed.contains(QStringLiteral("core/collections")));
