@@ -61,12 +61,11 @@ std::optional<QRegularExpression> readPattern(JsonReader &o, const QString &key)
 
 // "exists" is only ever true: an absence is written as "not", so that each
 // assertion has one way to be written.
-bool readExists(JsonReader &o)
+void readExists(JsonReader &o)
 {
     const auto exists = o.boolean(QStringLiteral("exists"), Presence::Required);
     if (exists && !*exists)
         o.fail(QStringLiteral("exists"), Tr::tr("is true or left out; for an absence write \"not\": true"));
-    return exists.value_or(false);
 }
 
 bool readStatus(JsonReader &o, Assertion &a)
