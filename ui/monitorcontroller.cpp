@@ -452,8 +452,6 @@ void MonitorController::readWindow(const QString &monitor, qint64 sinceMs, qint6
     const Core::HistoryFilter filter{monitor, QString(), sinceMs, untilMs};
     m_window = {};
     m_window.monitor = monitor;
-    m_window.sinceMs = sinceMs;
-    m_window.untilMs = untilMs;
     // In the order a person sees them: the chart first, its bands, then the
     // figures (percentiles of a month take a while).
     m_window.points = m_reader->checkPoints(filter, QStringLiteral("window"));

@@ -148,8 +148,6 @@ private:
     struct WindowRead
     {
         QString monitor;
-        qint64 sinceMs = 0;
-        qint64 untilMs = 0;
         quint64 summary = 0;
         quint64 points = 0;
         quint64 incidents = 0;
