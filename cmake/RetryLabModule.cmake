@@ -1,16 +1,23 @@
 # retrylab_add_module(NAME Policy SOURCES ... LIBRARIES RetryLab::Http Qt6::Network [PCH core|gui])
 #
-# One module = one folder = one static library, retrylab_<name> with the alias
+# One module = one folder = one library, retrylab_<name> with the alias
 # RetryLab::<Name>. LIBRARIES are linked PUBLIC (a module's headers expose its
 # dependencies' types); they are the module's allowed dependencies, and a suite
 # that links only this module fails to link if the module reaches past them.
 # Headers are included with their folder from the source root:
 # #include "core/policy/backoffpolicy.h".
+# The libraries are static, except where RETRYLAB_LIBRARY_TYPE says SHARED: the
+# asan preset, whose two hundred suites would otherwise each carry an instrumented
+# copy of the libraries they link (a hundred to three hundred megabytes a suite,
+# seventeen gigabytes in all, and as many minutes of linking).
+set(RETRYLAB_LIBRARY_TYPE STATIC CACHE STRING "STATIC or SHARED: how the modules are built")
+set_property(CACHE RETRYLAB_LIBRARY_TYPE PROPERTY STRINGS STATIC SHARED)
+
 function(retrylab_add_module)
     cmake_parse_arguments(ARG "" "NAME;PCH" "SOURCES;LIBRARIES" ${ARGN})
     string(TOLOWER "${ARG_NAME}" lower)
     set(target retrylab_${lower})
-    qt_add_library(${target} STATIC ${ARG_SOURCES})
+    qt_add_library(${target} ${RETRYLAB_LIBRARY_TYPE} ${ARG_SOURCES})
     add_library(RetryLab::${ARG_NAME} ALIAS ${target})
     target_include_directories(${target} PUBLIC ${PROJECT_SOURCE_DIR})
     target_link_libraries(${target} PUBLIC ${ARG_LIBRARIES} PRIVATE RetryLab::CompileOptions)
