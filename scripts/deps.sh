@@ -26,6 +26,8 @@ packages=(
     # the monitors' history: Qt SQL's SQLite driver, and its PostgreSQL driver with a
     # real PostgreSQL server for the shared history of several agents (tests/core/history)
     libqt6sql6-sqlite libqt6sql6-psql postgresql
+    # Qt's JavaScript engine (QJSEngine): the scripts of the collections retrylab run runs (core/scripting)
+    qt6-declarative-dev
     # Prometheus and promtool, which scrape and check the monitors' /metrics (tests/core/metrics)
     prometheus
     "$@"
