@@ -187,6 +187,8 @@ QByteArray toXml(const QList<Suite> &given, const ExportOptions &options)
             property(QStringLiteral("insecureWarning"),
                 xmlSafe(ExportOptions::insecureWarning(suite.certificateErrorsIgnored, suite.insecureHosts)));
         }
+        for (const auto &[name, value] : suite.properties)
+            property(xmlSafe(name), xmlSafe(value));
         w.writeEndElement(); // properties
 
         for (const ExpectationResult &r : suite.results) {

@@ -7,6 +7,8 @@
 
 #include <QByteArray>
 #include <QDateTime>
+#include <QList>
+#include <QPair>
 #include <QStringList>
 
 namespace RetryLab::Core {
@@ -33,6 +35,8 @@ struct Suite
     QStringList insecureHosts;
     /// The seed the run drew its jitter from (property "seed"), when known.
     std::optional<quint64> seed;
+    /// More properties, written after those above in this order ("attempts", "retried").
+    QList<QPair<QString, QString>> properties;
 };
 
 /// A suite for a finished run: its start, duration and policy come from the record.
