@@ -1,6 +1,8 @@
 #pragma once
 
+#include "core/assertions/assertion.h"
 #include "core/collections/requestdraft.h"
+#include "core/collections/responsevariables.h"
 #include "core/policy/backoffpolicy.h"
 
 #include <QList>
@@ -41,6 +43,10 @@ struct CollectionItem
     // A request:
     RequestDraft request;
     SavedPolicy policy;
+    /// What its answer must show when a collection is run (`retrylab run`).
+    QList<Assertion> assertions;
+    /// Values taken from its answer into the run's variables, for the requests after it.
+    QList<ResponseVariables::Rule> extract;
     // A folder: its folders and requests, in the order shown.
     QList<CollectionItem> items;
 

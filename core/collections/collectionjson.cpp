@@ -1,5 +1,6 @@
 #include "core/collections/collectionjson.h"
 
+#include "core/assertions/assertionjson.h"
 #include "core/collections/jsontext.h"
 #include "core/http/redactor.h"
 #include "core/policy/policyjson.h"
@@ -56,7 +57,52 @@ QJsonObject itemToJson(const CollectionItem &item)
     else
         policy.insert(QStringLiteral("preset"), item.policy.preset);
     object.insert(QStringLiteral("policy"), policy);
+    // Only when there are some, so that the files written before them stay as they were.
+    if (!item.assertions.isEmpty())
+        object.insert(QStringLiteral("assertions"), AssertionJson::write(item.assertions));
+    if (!item.extract.isEmpty())
+        object.insert(QStringLiteral("extract"), ResponseVariables(item.extract).toJson());
     return object;
+}
+
+// The elements of the list at `key` that read, each other one listed in
+// `leftOut` with its place: one misspelt assertion does not lose the request.
+template<typename T, typename ReadOne>
+QList<T> readList(
+    const QJsonObject &object, const QString &key, const QString &path, QList<Error> *leftOut, ReadOne readOne)
+{
+    QList<T> out;
+    const QJsonValue value = object.value(key);
+    const QString listPath = path + QLatin1Char('.') + key;
+    if (value.isUndefined() || value.isNull())
+        return out;
+    if (!value.isArray()) {
+        leftOut->append({listPath, Tr::tr("must be a list, not %1").arg(JsonReader::describe(value))});
+        return out;
+    }
+    const QJsonArray array = value.toArray();
+    for (qsizetype i = 0; i < array.size(); ++i) {
+        const QString elementPath = QStringLiteral("%1[%2]").arg(listPath).arg(i);
+        if (!array.at(i).isObject()) {
+            leftOut->append({elementPath, Tr::tr("must be an object, not %1").arg(JsonReader::describe(array.at(i)))});
+            continue;
+        }
+        Result<T> one = readOne(array.at(i).toObject(), elementPath);
+        if (one)
+            out.append(std::move(one).value());
+        else
+            leftOut->append(one.errorDetail());
+    }
+    return out;
+}
+
+Result<Assertion> readAssertion(const QJsonObject &object, const QString &path)
+{
+    JsonReader reader(object, path);
+    auto assertion = AssertionJson::readOne(reader);
+    if (!assertion)
+        return reader.firstError();
+    return *assertion;
 }
 
 std::optional<SavedPolicy> readPolicy(JsonReader &reader)
@@ -100,8 +146,9 @@ std::optional<CollectionItem> readItem(const QJsonValue &value, const QString &p
         reader.rejectUnknown(
             {QStringLiteral("type"), QStringLiteral("id"), QStringLiteral("name"), QStringLiteral("items")});
     } else {
-        reader.rejectUnknown({QStringLiteral("type"), QStringLiteral("id"), QStringLiteral("name"),
-            QStringLiteral("request"), QStringLiteral("policy")});
+        reader.rejectUnknown(
+            {QStringLiteral("type"), QStringLiteral("id"), QStringLiteral("name"), QStringLiteral("request"),
+                QStringLiteral("policy"), QStringLiteral("assertions"), QStringLiteral("extract")});
     }
     item.id = reader.string(QStringLiteral("id")).value_or(QString());
     if (item.id.isEmpty())
@@ -120,6 +167,14 @@ std::optional<CollectionItem> readItem(const QJsonValue &value, const QString &p
             reader.fail(QStringLiteral("request"), draft.errorDetail());
         if (auto policy = readPolicy(reader))
             item.policy = *policy;
+        if (!reader.failed()) {
+            item.assertions
+                = readList<Assertion>(value.toObject(), QStringLiteral("assertions"), path, leftOut, readAssertion);
+            item.extract = readList<ResponseVariables::Rule>(value.toObject(), QStringLiteral("extract"), path, leftOut,
+                [](const QJsonObject &object, const QString &at) {
+                    return ResponseVariables::ruleFromJson(object, at);
+                });
+        }
     }
     if (reader.failed()) {
         leftOut->append(reader.firstError());

@@ -1,3 +1,4 @@
+#include "core/assertions/assertionjson.h"
 #include "core/collections/collectionjson.h"
 #include "core/collections/collectionstore.h"
 #include "core/collections/environmentsjson.h"
@@ -9,6 +10,7 @@
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QTemporaryDir>
@@ -74,6 +76,60 @@ private Q_SLOTS:
         // Stable output: written twice, the same bytes (readable diffs in git).
         QCOMPARE(CollectionJson::toJson(back), json);
         QVERIFY(json.contains("\"formatVersion\": 1"));
+    }
+
+    void json_assertionsAndExtract_roundTrip_writtenOnlyWhenThere()
+    {
+        Collection collection = sample();
+        QVERIFY(!CollectionJson::toJson(collection).contains("\"assertions\""));
+        QVERIFY(!CollectionJson::toJson(collection).contains("\"extract\""));
+        const auto assertions = AssertionJson::read(QJsonDocument::fromJson(R"([{"kind": "status", "equals": 200},
+            {"kind": "jsonPointer", "pointer": "/token", "exists": true, "name": "has a token"},
+            {"kind": "header", "header": "ETag", "not": true, "exists": true}])")
+                                                        .array());
+        QVERIFY2(assertions, qPrintable(assertions.error()));
+        const auto extract = ResponseVariables::fromJson(QJsonDocument::fromJson(R"([
+            {"name": "token", "from": "jsonPointer", "pointer": "/token"}, {"name": "etag", "from": "header",
+            "header": "ETag"}])")
+                                                             .array());
+        QVERIFY2(extract, qPrintable(extract.error()));
+        CollectionItem &login = collection.items[0].items[0];
+        login.assertions = *assertions;
+        login.extract = extract->rules();
+
+        const QByteArray json = CollectionJson::toJson(collection);
+        const auto read = CollectionJson::fromJson(json);
+        QVERIFY2(read, qPrintable(read.error()));
+        QVERIFY(read->leftOut.isEmpty());
+        const CollectionItem &back = read->collection.items.at(0).items.at(0);
+        QCOMPARE(back.assertions.size(), 3);
+        QCOMPARE(AssertionJson::write(back.assertions), AssertionJson::write(*assertions));
+        QCOMPARE(back.extract, extract->rules());
+        QVERIFY(read->collection.items.at(1).assertions.isEmpty());
+        QCOMPARE(CollectionJson::toJson(read->collection), json);
+    }
+
+    void json_badAssertionOrRule_isLeftOutWithItsPath_theRequestKept()
+    {
+        const QByteArray json = R"({"formatVersion": 1, "name": "c", "items": [
+            {"type": "request", "id": "r1", "name": "Login", "request": {"method": "GET", "url": "{{base}}/"},
+             "policy": {"preset": "aws-standard"},
+             "assertions": [{"kind": "status", "equals": 200}, {"kind": "stauts", "equals": 200}, 5],
+             "extract": [{"name": "token", "from": "header"}, {"name": "id", "from": "status"}]},
+            {"type": "request", "id": "r2", "name": "Other", "request": {"method": "GET", "url": "{{base}}/"},
+             "policy": {"preset": "aws-standard"}, "assertions": {}}]})";
+        const auto read = CollectionJson::fromJson(json);
+        QVERIFY2(read, qPrintable(read.error()));
+        QStringList paths;
+        for (const Error &error : read->leftOut)
+            paths.append(error.path);
+        QCOMPARE(paths,
+            (QStringList{QStringLiteral("items[0].assertions[1].kind"), QStringLiteral("items[0].assertions[2]"),
+                QStringLiteral("items[0].extract[0].header"), QStringLiteral("items[1].assertions")}));
+        QCOMPARE(read->collection.items.size(), 2);
+        QCOMPARE(read->collection.items.at(0).assertions.size(), 1);
+        QCOMPARE(read->collection.items.at(0).extract.size(), 1);
+        QCOMPARE(read->collection.items.at(0).extract.at(0).name, QStringLiteral("id"));
     }
 
     void json_neverHoldsLiteralSecrets()
