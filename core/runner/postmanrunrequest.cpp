@@ -10,6 +10,8 @@
 #include <QRegularExpression>
 #include <QUrl>
 
+#include <algorithm>
+
 namespace RetryLab::Core::PostmanRunRequest {
 
 namespace {
