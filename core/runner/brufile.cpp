@@ -3,6 +3,7 @@
 #include "core/util/coretr.h"
 
 #include <QLoggingCategory>
+#include <QPair>
 #include <QRegularExpression>
 #include <QSet>
 
@@ -26,6 +27,8 @@ const QSet<QString> &bruTextBlocks()
         QStringLiteral("script:post-response"),
         QStringLiteral("tests"),
         QStringLiteral("docs"),
+        QStringLiteral("body"),
+        QStringLiteral("example"),
     };
     return names;
 }
@@ -55,6 +58,15 @@ const QSet<QString> &bruDictionaryBlocks()
         QStringLiteral("vars:post-response"),
         QStringLiteral("assert"),
         QStringLiteral("settings"),
+        QStringLiteral("app"),
+        QStringLiteral("metadata"),
+        QStringLiteral("http"),
+        QStringLiteral("grpc"),
+        QStringLiteral("ws"),
+        QStringLiteral("body:grpc"),
+        QStringLiteral("body:ws"),
+        QStringLiteral("auth:oauth1"),
+        QStringLiteral("auth:akamai-edgegrid"),
     };
     return names;
 }
@@ -212,37 +224,103 @@ private:
         return error(open, Tr::tr("unclosed block %1").arg(block.name));
     }
 
+    // The index of the first line from `from` whose trimmed text starts with
+    // `marker`, or the number of lines.
+    qsizetype lineStartingWith(qsizetype from, QLatin1String marker) const
+    {
+        while (from < m_lines.size() && !m_lines.at(from).trimmed().startsWith(marker))
+            ++from;
+        return from;
+    }
+
+    // A "quoted key" (Bruno writes keys with blanks or colons so): its text and
+    // the rest of the line after it, or nothing when the quote is not closed.
+    static std::optional<QPair<QString, QString>> quotedKey(const QString &line)
+    {
+        QString key;
+        for (qsizetype i = 1; i < line.size(); ++i) {
+            const QChar c = line.at(i);
+            if (c == QLatin1Char('\\') && i + 1 < line.size() && line.at(i + 1) == QLatin1Char('"')) {
+                key += QLatin1Char('"');
+                ++i;
+            } else if (c == QLatin1Char('"')) {
+                return QPair<QString, QString>(key, line.mid(i + 1));
+            } else {
+                key += c;
+            }
+        }
+        return std::nullopt;
+    }
+
     Result<qsizetype> readDictionary(qsizetype open, BruFile::Block &block)
     {
+        static const QLatin1String tripleQuote("'''");
+        static const QRegularExpression blank(QStringLiteral(R"(\s)"));
         for (qsizetype i = open + 1; i < m_lines.size(); ++i) {
             QString line = m_lines.at(i).trimmed();
             if (line.isEmpty())
                 continue;
             if (line == QLatin1String("}"))
                 return i;
+            if (line.startsWith(QLatin1Char('@'))) {
+                // An annotation of the next entry (@description, @number): not used.
+                // Its ''' argument may run over several lines.
+                if (line.count(tripleQuote) == 1) {
+                    i = lineStartingWith(i + 1, tripleQuote);
+                    if (i == m_lines.size())
+                        return error(open, Tr::tr("unclosed block %1").arg(block.name));
+                }
+                continue;
+            }
             BruFile::Entry entry;
             entry.line = int(i) + 1;
             entry.enabled = !line.startsWith(QLatin1Char('~'));
             if (!entry.enabled)
                 line = line.mid(1);
-            const qsizetype colon = line.indexOf(QLatin1Char(':'));
-            entry.key = colon < 0 ? QString() : line.left(colon).trimmed();
-            // As Bruno's grammar: a key holds no blanks ("url http://x" is no "url").
-            static const QRegularExpression blank(QStringLiteral(R"(\s)"));
-            if (entry.key.isEmpty() || entry.key.contains(blank)) {
+            QString rest;
+            if (line.startsWith(QLatin1Char('"'))) {
+                const auto quoted = quotedKey(line);
+                if (quoted && quoted->second.trimmed().startsWith(QLatin1Char(':'))) {
+                    entry.key = quoted->first;
+                    rest = quoted->second.trimmed().mid(1);
+                }
+            } else if (const qsizetype colon = line.indexOf(QLatin1Char(':')); colon > 0) {
+                entry.key = line.left(colon).trimmed();
+                rest = line.mid(colon + 1);
+                // As Bruno's grammar: a key holds no blanks ("url http://x" is no
+                // "url"), but an assert's left side may ("res.body['a b']").
+                if (block.name != QLatin1String("assert") && entry.key.contains(blank))
+                    entry.key.clear();
+            }
+            if (entry.key.isEmpty()) {
                 return error(
                     i, Tr::tr("expected \"name: value\" in block %1, not \"%2\"").arg(block.name, shortened(line)));
             }
-            entry.value = line.mid(colon + 1).trimmed();
-            if (entry.value == QLatin1String("'''")) {
-                // Bruno's multi-line value: up to a line that holds ''' alone.
-                qsizetype end = i + 1;
-                while (end < m_lines.size() && m_lines.at(end).trimmed() != QLatin1String("'''"))
-                    ++end;
+            entry.value = rest.trimmed();
+            if (entry.value.startsWith(tripleQuote)) {
+                const qsizetype closing = entry.value.indexOf(tripleQuote, 3);
+                if (closing > 0) {
+                    entry.value = entry.value.mid(3, closing - 3);
+                } else {
+                    // Bruno's multi-line value: up to a line that starts with '''.
+                    const qsizetype end = lineStartingWith(i + 1, tripleQuote);
+                    if (end == m_lines.size())
+                        return error(i, Tr::tr("unclosed ''' value of %1 in block %2").arg(entry.key, block.name));
+                    int firstLine = 0;
+                    entry.value = bruOutdented(m_lines, i + 1, end, firstLine);
+                    i = end;
+                }
+            } else if (entry.value == QLatin1String("[")) {
+                // A list value (meta's tags): its items, one a line.
+                const qsizetype end = lineStartingWith(i + 1, QLatin1String("]"));
                 if (end == m_lines.size())
-                    return error(i, Tr::tr("unclosed ''' value of %1 in block %2").arg(entry.key, block.name));
-                int firstLine = 0;
-                entry.value = bruOutdented(m_lines, i + 1, end, firstLine);
+                    return error(i, Tr::tr("unclosed list value of %1 in block %2").arg(entry.key, block.name));
+                QStringList items;
+                for (qsizetype item = i + 1; item < end; ++item) {
+                    if (!bruIsBlank(m_lines.at(item)))
+                        items.append(m_lines.at(item).trimmed());
+                }
+                entry.value = items.join(QLatin1Char('\n'));
                 i = end;
             }
             block.entries.append(entry);
@@ -291,7 +369,9 @@ std::optional<BruFile::Shape> BruFile::shapeOf(const QString &name)
         return Shape::Text;
     if (name == QLatin1String("vars:secret"))
         return Shape::List;
-    if (bruDictionaryBlocks().contains(name) || methods().contains(name))
+    // OAuth 2's extra parameters: auth:oauth2:additional_params:auth_req:headers...
+    if (bruDictionaryBlocks().contains(name) || methods().contains(name)
+        || name.startsWith(QLatin1String("auth:oauth2:additional_params:")))
         return Shape::Dictionary;
     return std::nullopt;
 }

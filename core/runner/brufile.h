@@ -15,8 +15,10 @@ namespace RetryLab::Core {
 /// beyond the block's shape, which its name decides.
 ///
 /// - Dictionary blocks (`meta`, `get`, `headers`, `auth:bearer`, `vars`, `assert`...)
-///   hold `key: value` lines; a `~` before the key disables the entry, and
-///   a value of `'''` goes on to a line holding `'''` alone.
+///   hold `key: value` lines; a `~` before the key disables the entry, a
+///   "quoted key" may hold blanks and colons (an assert's key may hold blanks
+///   unquoted), a value of `'''` goes on to a line starting with `'''`, one of
+///   `[` to a line starting with `]`; `@annotation(...)` lines are skipped.
 /// - Text blocks (`body:json`, `script:pre-request`, `tests`, `docs`...) keep
 ///   their inner text, de-indented by its common indentation, and the line
 ///   where that text begins; they end at a `}` at the start of a line.

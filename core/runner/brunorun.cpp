@@ -43,6 +43,8 @@ struct Ordered
     int seq = std::numeric_limits<int>::max();
     QString name;
     RunItem item;
+    /// Not run (a gRPC or WebSocket request); listed in `ignored`.
+    bool skipped = false;
 };
 
 // A piece of a script with the line of the .bru where it begins; 0: generated,
@@ -421,7 +423,8 @@ private:
             }
             if (!item)
                 return item.errorDetail();
-            ordered.append(std::move(item).value());
+            if (!item->skipped)
+                ordered.append(std::move(item).value());
         }
         std::stable_sort(ordered.begin(), ordered.end(), [](const Ordered &a, const Ordered &b) {
             if (a.seq != b.seq)
@@ -490,7 +493,7 @@ private:
 
         const BruFile::Block *method = nullptr;
         for (const BruFile::Block &block : file.blocks()) {
-            if (!BruFile::methods().contains(block.name))
+            if (!BruFile::methods().contains(block.name) && block.name != QLatin1String("http"))
                 continue;
             if (method) {
                 return Error{file.where(block.line),
@@ -500,6 +503,13 @@ private:
             method = &block;
         }
         if (!method) {
+            for (const QString &kind : {QStringLiteral("grpc"), QStringLiteral("ws")}) {
+                if (const BruFile::Block *other = file.block(kind)) {
+                    ignore(file, other->line, Tr::tr("a %1 request is not run").arg(kind));
+                    ordered.skipped = true;
+                    return ordered;
+                }
+            }
             const BruFile::Block *meta = file.block(QStringLiteral("meta"));
             return Error{file.where(meta ? meta->line : 1),
                 Tr::tr("no request block (%1)").arg(BruFile::methods().join(QStringLiteral(", ")))};
@@ -511,7 +521,10 @@ private:
         item.place = relative;
         item.id = relative;
         RequestDraft &request = item.request;
-        request.method = method->name.toUpper();
+        // `http { method: PURGE }`: a method of its own.
+        request.method
+            = (method->name == QLatin1String("http") ? method->value(QStringLiteral("method")) : method->name)
+                  .toUpper();
         request.urlTemplate = withPathParameters(method->value(QStringLiteral("url")), file);
         request.headers = mergedHeaders(outer.headers, headersOf(file));
         readBody(file, *method, request);
@@ -582,7 +595,7 @@ private:
     // Gives the Content-Type with its boundary, or nothing when no field is sent.
     QString multipartBody(const BruFile &file, RequestDraft &request)
     {
-        static const QRegularExpression fileValue(QStringLiteral(R"(^@file\((.*)\)(\s+@contentType\(.*\))?$)"));
+        static const QRegularExpression fileValue(QStringLiteral(R"(^@file\((.*?)\)(\s+@contentType\(.*\))?$)"));
         static const QRegularExpression typed(QStringLiteral(R"(^(.*?)\s+@contentType\(([^)]*)\)$)"));
         const BruFile::Block *block = file.block(QStringLiteral("body:multipart-form"));
         if (!block)

@@ -19,7 +19,8 @@ namespace RetryLab::Core {
 /// - The headers and vars:pre-request of collection.bru and of the folders are
 ///   copied into each request below them, outermost first (a request's own
 ///   header replaces one of the same name), as Bruno sends them.
-/// - Each other .bru file is a request: method, url (params:path filled in),
+/// - Each other .bru file is a request (gRPC and WebSocket ones are listed in
+///   `ignored` and left out): method (`http { method: PURGE }` too), url (params:path filled in),
 ///   headers (disabled ones kept, disabled), body by the request's body mode
 ///   (json, text, xml, sparql, form-urlencoded, multipart-form, graphql; with
 ///   its Content-Type unless a header sets one), auth (inherit, none, basic,

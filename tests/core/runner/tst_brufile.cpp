@@ -23,6 +23,7 @@ private Q_SLOTS:
     void parse_textBlock_outdentsAndKeepsItsFirstLine();
     void parse_multilineValue_isOutdented();
     void parse_secretList_readsNames();
+    void parse_newerSyntax_annotationsQuotedKeysAndLists();
     void parse_emptyBlocksAndCrLf_areRead();
     void parse_refused_namesFileAndLine_data();
     void parse_refused_namesFileAndLine();
@@ -143,6 +144,41 @@ void TestBruFile::parse_secretList_readsNames()
     QCOMPARE(secrets->entries,
         QList<BruFile::Entry>(
             {entryOf("token", "", true, 5), entryOf("old", "", false, 6), entryOf("password", "", true, 6)}));
+}
+
+void TestBruFile::parse_newerSyntax_annotationsQuotedKeysAndLists()
+{
+    const Result<BruFile> file = BruFile::parse(QStringLiteral("meta {\n"
+                                                               "  name: a\n"
+                                                               "  tags: [\n"
+                                                               "    smoke\n"
+                                                               "    regression\n"
+                                                               "  ]\n"
+                                                               "}\n"
+                                                               "headers {\n"
+                                                               "  @description('''one''')\n"
+                                                               "  X-One: 1\n"
+                                                               "  @description('''\n"
+                                                               "    several: lines\n"
+                                                               "  ''')\n"
+                                                               "  ~\"X Two: b\": 2\n"
+                                                               "  X-Three: '''inline'''\n"
+                                                               "}\n"
+                                                               "assert {\n"
+                                                               "  res.body['a b']: eq 1\n"
+                                                               "}\n"
+                                                               "http {\n"
+                                                               "  method: purge\n"
+                                                               "}\n"),
+        QStringLiteral("n.bru"));
+    QVERIFY2(file.ok(), qPrintable(file.error()));
+    QCOMPARE(file->block(QStringLiteral("meta"))->value(QStringLiteral("tags")), QStringLiteral("smoke\nregression"));
+    QCOMPARE(file->block(QStringLiteral("headers"))->entries,
+        QList<BruFile::Entry>({entryOf("X-One", "1", true, 10), entryOf("X Two: b", "2", false, 14),
+            entryOf("X-Three", "inline", true, 15)}));
+    QCOMPARE(file->block(QStringLiteral("assert"))->entries,
+        QList<BruFile::Entry>({entryOf("res.body['a b']", "eq 1", true, 18)}));
+    QCOMPARE(file->block(QStringLiteral("http"))->value(QStringLiteral("method")), QStringLiteral("purge"));
 }
 
 void TestBruFile::parse_emptyBlocksAndCrLf_areRead()

@@ -413,12 +413,16 @@ body:graphql:vars {
   {"id": 1}
 }
 )");
+    writeFile(dir.path(), s("purge.bru"), "meta {\n  seq: 6\n}\nhttp {\n  method: purge\n  url: http://h/cache\n}\n");
+    writeFile(dir.path(), s("socket.bru"), "meta {\n  type: ws\n  seq: 7\n}\nws {\n  url: ws://h/s\n}\n");
     writeFile(dir.path(), s("unused.bru"),
         "meta {\n  seq: 5\n}\nget {\n  url: http://h/u\n  auth: digest\n}\nbody:json {\n  {\"a\": 1}\n}\n");
     const Result<RunCollection> read = BrunoRun::readFolder(dir.path());
     QVERIFY2(read.ok(), qPrintable(read.error()));
     const QList<RunItem> &items = read->items;
-    QCOMPARE(items.size(), 5);
+    QCOMPARE(items.size(), 6);
+    QCOMPARE(items.at(5).request.method, s("PURGE"));
+    QCOMPARE(items.at(5).request.urlTemplate, s("http://h/cache"));
     QCOMPARE(items.at(0).request.body, s("hello {{who}}"));
     QCOMPARE(items.at(0).request.headers, (QList<DraftHeader>{{s("Content-Type"), s("text/plain"), true}}));
     // A Content-Type of its own is kept, not doubled.
@@ -446,6 +450,7 @@ body:graphql:vars {
     QCOMPARE(items.at(4).auth.kind, RunAuth::Kind::None);
     QCOMPARE(read->ignored,
         (QStringList{s("multipart.bru:11: file field \"avatar\" (images/a.png) is not sent: files are not read"),
+            s("socket.bru:5: a ws request is not run"),
             s("unused.bru:6: auth digest is not sent: the runner sends basic, bearer and apikey")}));
 }
 
