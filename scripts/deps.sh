@@ -50,15 +50,26 @@ for pkg in "${packages[@]}"; do
     fi
 done
 
-if ((${#missing[@]} == 0)); then
-    exit 0
+if ((${#missing[@]} > 0)); then
+    echo "Installing missing packages: ${missing[*]}"
+    SUDO=""
+    if [[ $(id -u) -ne 0 ]]; then
+        SUDO="sudo"
+    fi
+    export DEBIAN_FRONTEND=noninteractive
+    $SUDO apt-get update -qq
+    $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
 fi
 
-echo "Installing missing packages: ${missing[*]}"
-SUDO=""
-if [[ $(id -u) -ne 0 ]]; then
-    SUDO="sudo"
+# The libraries a collection's scripts may require() (moment, lodash, crypto-js,
+# uuid, chai, ajv, tv4), at the versions third_party/sandbox/package-lock.json
+# pins; core/scripting builds their browser bundles into the program, and its
+# configuration fails without them. `npm ci` runs only when node_modules is
+# missing or the lock file changed since the last install.
+sandbox="$(cd "$(dirname "$0")/.." && pwd)/third_party/sandbox"
+stamp="$sandbox/node_modules/.installed-package-lock.json"
+if [[ ! -f "$stamp" ]] || ! cmp -s "$sandbox/package-lock.json" "$stamp"; then
+    echo "Installing the script sandbox's libraries into $sandbox/node_modules"
+    npm ci --prefix "$sandbox" --no-audit --no-fund --loglevel=error
+    cp "$sandbox/package-lock.json" "$stamp"
 fi
-export DEBIAN_FRONTEND=noninteractive
-$SUDO apt-get update -qq
-$SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
