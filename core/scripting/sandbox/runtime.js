@@ -16,6 +16,7 @@
     var SCRIPT_FILE = 'retrylab-script';
     var MAX_CONSOLE_LINES = 1000;
     var libraries = {};
+    var loading = {};
     var current = null;
     var timers = [];
     var timerSequence = 0;
@@ -151,7 +152,14 @@
             return libraries[name];
         var factory = host.compileLibrary(name);
         var module = {exports: {}};
-        factory.call(module.exports, module, module.exports, undefined, undefined, undefined);
+        // As under Node: `global` is the global object (crypto-js finds
+        // global.crypto there; Qt 6.4's engine has no globalThis).
+        loading[name] = true;
+        try {
+            factory.call(module.exports, module, module.exports, undefined, undefined, global);
+        } finally {
+            delete loading[name];
+        }
         var exported = module.exports;
         if (name === 'chai')
             exported.use(rt.chaiPostman);
@@ -169,7 +177,9 @@
         Object.defineProperty(global, name, {
             configurable: true,
             enumerable: false,
-            get: function () { return rt.require(library); },
+            // lodash reads the global `_` while it loads (for noConflict):
+            // it sees none then, rather than loading itself again.
+            get: function () { return loading[library] ? undefined : rt.require(library); },
         });
     }
     // The Postman sandbox's own globals for three of its libraries.
