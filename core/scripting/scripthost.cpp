@@ -17,7 +17,7 @@ namespace RetryLab::Core {
 
 namespace {
 
-struct Library
+struct SandboxLibrary
 {
     QLatin1String name;
     QLatin1String bundle;
@@ -25,13 +25,13 @@ struct Library
 
 // The browser bundles core/scripting/CMakeLists.txt builds in.
 constexpr std::array libraryBundles = {
-    Library{QLatin1String("moment"), QLatin1String("moment/min/moment.min.js")},
-    Library{QLatin1String("lodash"), QLatin1String("lodash/lodash.min.js")},
-    Library{QLatin1String("crypto-js"), QLatin1String("crypto-js/crypto-js.js")},
-    Library{QLatin1String("uuid"), QLatin1String("uuid/dist/umd/uuid.min.js")},
-    Library{QLatin1String("chai"), QLatin1String("chai/chai.js")},
-    Library{QLatin1String("ajv"), QLatin1String("ajv/dist/ajv.bundle.js")},
-    Library{QLatin1String("tv4"), QLatin1String("tv4/tv4.js")},
+    SandboxLibrary{QLatin1String("moment"), QLatin1String("moment/min/moment.min.js")},
+    SandboxLibrary{QLatin1String("lodash"), QLatin1String("lodash/lodash.min.js")},
+    SandboxLibrary{QLatin1String("crypto-js"), QLatin1String("crypto-js/crypto-js.js")},
+    SandboxLibrary{QLatin1String("uuid"), QLatin1String("uuid/dist/umd/uuid.min.js")},
+    SandboxLibrary{QLatin1String("chai"), QLatin1String("chai/chai.js")},
+    SandboxLibrary{QLatin1String("ajv"), QLatin1String("ajv/dist/ajv.bundle.js")},
+    SandboxLibrary{QLatin1String("tv4"), QLatin1String("tv4/tv4.js")},
 };
 
 } // namespace
