@@ -60,6 +60,7 @@ private Q_SLOTS:
     void topLevelConstNamedLikeALegacyGlobal_isAllowed();
     void setTimeout_runsAfterTheBody();
     void typicalTestScript_costOfOneRun();
+    void newSandbox_costOfItsFirstRun();
 };
 
 void TestScriptSandbox::pmTest_passAndFail_recordsEachWithTheAssertionMessage()
@@ -435,6 +436,13 @@ void TestScriptSandbox::uncaughtException_isTheScriptsErrorWithItsFileLine()
         QStringLiteral("item[0].event[1], line 2: AssertionError: expected 1 to equal 2"));
     QCOMPARE(runTest(sandbox, QStringLiteral("throw 'plain';")).outcome.error,
         QStringLiteral("item[0].event[1]: Uncaught plain"));
+    // Endless recursion is an error of the script, not the end of the program.
+    const QString recursion
+        = runTest(sandbox, QStringLiteral("function deeper(n) { return deeper(n + 1) + 1; }\ndeeper(0);"))
+              .outcome.error;
+    QVERIFY2(recursion.startsWith(QStringLiteral("item[0].event[1], line 1: RangeError")), qPrintable(recursion));
+    QCOMPARE(testLines(runTest(sandbox, QStringLiteral("pm.test('after', () => {});")).outcome),
+        QStringList({QStringLiteral("after: pass")}));
 }
 
 void TestScriptSandbox::syntaxError_namesTheLineInTheFile()
@@ -598,6 +606,17 @@ pm.environment.set("widgetId", pm.response.json().id);
     {
         const Run run = runTest(sandbox, source, response);
         QCOMPARE(run.outcome.tests.size(), 4);
+    }
+}
+
+void TestScriptSandbox::newSandbox_costOfItsFirstRun()
+{
+    // A new engine with the sandbox's own JavaScript, then a script that loads chai.
+    QBENCHMARK
+    {
+        ScriptSandbox sandbox(postman());
+        QCOMPARE(
+            runTest(sandbox, QStringLiteral("pm.test('t', () => pm.expect(1).to.equal(1));")).outcome.tests.size(), 1);
     }
 }
 
