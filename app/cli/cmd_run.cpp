@@ -202,25 +202,65 @@ Core::Result<Options> parse(const QStringList &arguments)
     parser.setApplicationDescription(
         Tr::tr("Runs a scenario file: its requests under its retry policy, against the embedded fault server where "
                "the URLs say {server}. Prints each retry as it happens, then a summary and the expectation verdicts.\n"
-               "Exit status: 0 when every expectation holds, 1 when one does not (or the run could not start), 2 for "
-               "a usage error or a file that cannot be read or written."));
-    parser.addPositionalArgument(QStringLiteral("scenario"),
-        Tr::tr("The scenario file (JSON, format retrylab-scenario)."), Tr::tr("SCENARIO.json"));
+               "Or runs a collection, request after request, as newman and bru run do, but with retries: a RetryLab "
+               "collection, a Postman collection (v2.0, v2.1), a Bruno collection folder or a HAR file, with their "
+               "pre-request and test scripts, assertions and variables. Each request is sent under its own policy, "
+               "its folder's, its collection's, else --policy (default: one attempt); a request that passed only "
+               "after retries is said so.\n"
+               "Exit status: 0 when every expectation (every assertion and test) holds, 1 when one does not (or the "
+               "run could not start), 2 for a usage error or a file that cannot be read or written."));
+    parser.addPositionalArgument(QStringLiteral("file"),
+        Tr::tr("The scenario file (JSON, format retrylab-scenario), or the collection file or Bruno folder."),
+        Tr::tr("SCENARIO.json|COLLECTION"));
     const HeadlessOptions::Table shared(
         HeadlessOptions::Seed | HeadlessOptions::Quiet | HeadlessOptions::NoRedact | HeadlessOptions::ReportFiles,
-        Tr::tr("Print only the expectation verdicts, not each retry and the summary."));
+        Tr::tr("Print only the expectation verdicts (a collection: only the requests that failed), not each retry "
+               "and the summary."));
     parser.addOptions(shared.options());
     const QCommandLineOption insecureOption(QStringLiteral("insecure"),
         Tr::tr("Allow the requests whose transport ignores certificate errors (\"insecureHosts\"); without it such "
-               "a scenario is refused."));
+               "a scenario is refused. A collection: ignore certificate errors for every host it sends to."));
     parser.addOption(insecureOption);
+    const QCommandLineOption env(QStringLiteral("env"),
+        Tr::tr("Collections: a RetryLab environments file, a Postman environment, or the name of a Bruno "
+               "collection's environment."),
+        Tr::tr("FILE|NAME"));
+    const QCommandLineOption envName(QStringLiteral("env-name"),
+        Tr::tr("Collections: which environment of a RetryLab environments file (default: the one selected last)."),
+        Tr::tr("NAME"));
+    const QCommandLineOption globals(
+        QStringLiteral("globals"), Tr::tr("Collections: a Postman globals file."), Tr::tr("FILE"));
+    const QCommandLineOption var(QStringLiteral("var"),
+        Tr::tr("Collections: a variable, over the environment's (repeatable)."), Tr::tr("NAME=VALUE"));
+    const QCommandLineOption folder(QStringLiteral("folder"),
+        Tr::tr("Collections: run only the requests of this folder, by name or path (repeatable)."), Tr::tr("NAME"));
+    const QCommandLineOption iterations(QStringLiteral("iterations"),
+        Tr::tr("Collections: run it N times (default: once, or once per row of --data)."), Tr::tr("N"));
+    const QCommandLineOption data(QStringLiteral("data"),
+        Tr::tr("Collections: a CSV or JSON file of rows, one iteration per row; its columns are variables."),
+        Tr::tr("FILE"));
+    const QCommandLineOption delay(
+        QStringLiteral("delay-request"), Tr::tr("Collections: wait MS between two requests."), Tr::tr("MS"));
+    const QCommandLineOption bail(QStringLiteral("bail"), Tr::tr("Collections: stop at the first request that fails."));
+    const QCommandLineOption policy(QStringLiteral("policy"),
+        Tr::tr("Collections: the policy of requests that have none of their own (a preset or a policy file; "
+               "default: none, one attempt)."),
+        Tr::tr("PRESET|FILE"));
+    const QCommandLineOption timeoutRequest(QStringLiteral("timeout-request"),
+        Tr::tr("Collections: each attempt's timeout, where a request sets none."), Tr::tr("MS"));
+    const QCommandLineOption scriptTimeout(QStringLiteral("script-timeout"),
+        Tr::tr("Collections: the longest one script may run (default: 5000)."), Tr::tr("MS"));
+    const QList<const QCommandLineOption *> collectionOnly = {&env, &envName, &globals, &var, &folder, &iterations,
+        &data, &delay, &bail, &policy, &timeoutRequest, &scriptTimeout};
+    for (const QCommandLineOption *option : collectionOnly)
+        parser.addOption(*option);
 
     if (const auto parsed = parseSubcommand(parser, arguments); !parsed)
         return Core::Result<Options>::failure(withHelpHint(command, parsed.error()));
     Options options;
     if (shared.helpRequested(parser)) {
-        options.help
-            = subcommandHelp(parser, Tr::tr("Usage: retrylab run [options] SCENARIO.json")) + QLatin1Char('\n');
+        options.help = subcommandHelp(parser, Tr::tr("Usage: retrylab run [options] SCENARIO.json|COLLECTION"))
+            + QLatin1Char('\n');
         return options;
     }
     auto values = shared.read(parser);
@@ -230,17 +270,77 @@ Core::Result<Options> parse(const QStringList &arguments)
     options.insecure = parser.isSet(insecureOption);
     const QStringList positional = parser.positionalArguments();
     if (positional.isEmpty())
-        return Core::Result<Options>::failure(Tr::tr("name a scenario file; see retrylab run --help"));
+        return Core::Result<Options>::failure(Tr::tr("name a scenario file or a collection; see retrylab run --help"));
     if (positional.size() > 1) {
         return Core::Result<Options>::failure(
-            Tr::tr("unexpected argument \"%1\"; give one scenario file").arg(positional.at(1)));
+            Tr::tr("unexpected argument \"%1\"; give one scenario file or collection").arg(positional.at(1)));
     }
     options.scenarioPath = positional.first();
+
+    QStringList given;
+    for (const QCommandLineOption *option : collectionOnly) {
+        if (parser.isSet(*option))
+            given.append(QStringLiteral("--") + option->names().constFirst());
+    }
+    if (!RunCollectionCommand::isCollection(options.scenarioPath)) {
+        if (!given.isEmpty()) {
+            return Core::Result<Options>::failure(Tr::tr("%1: only a collection takes %2; this is a scenario file")
+                                                      .arg(options.scenarioPath, given.join(QStringLiteral(", "))));
+        }
+        return options;
+    }
+    RunCollectionCommand::Options collection;
+    collection.collectionPath = options.scenarioPath;
+    collection.shared = options.shared;
+    collection.insecure = options.insecure;
+    collection.given = given;
+    collection.environment = parser.value(env);
+    collection.environmentName = parser.value(envName);
+    collection.globalsPath = parser.value(globals);
+    collection.variables = parser.values(var);
+    collection.folders = parser.values(folder);
+    collection.dataPath = parser.value(data);
+    collection.bail = parser.isSet(bail);
+    collection.policy = parser.value(policy);
+    const auto number = [&parser](const QCommandLineOption &option, qint64 low, qint64 high) -> std::optional<qint64> {
+        bool ok = false;
+        const qint64 value = parser.value(option).toLongLong(&ok);
+        if (!ok || value < low || value > high)
+            return std::nullopt;
+        return value;
+    };
+    struct Bounded
+    {
+        const QCommandLineOption *option;
+        qint64 low;
+        qint64 high;
+    };
+    for (const Bounded &bounded : {Bounded{&iterations, 1, 1'000'000}, Bounded{&delay, 0, 3'600'000},
+             Bounded{&timeoutRequest, 1, 3'600'000}, Bounded{&scriptTimeout, 1, 600'000}}) {
+        if (parser.isSet(*bounded.option) && !number(*bounded.option, bounded.low, bounded.high)) {
+            return Core::Result<Options>::failure(withHelpHint(command,
+                Tr::tr("--%1: \"%2\" is not a whole number from %3 to %4")
+                    .arg(bounded.option->names().constFirst(), parser.value(*bounded.option))
+                    .arg(bounded.low)
+                    .arg(bounded.high)));
+        }
+    }
+    if (parser.isSet(iterations))
+        collection.iterations = int(*number(iterations, 1, 1'000'000));
+    if (parser.isSet(delay))
+        collection.delayRequestMs = int(*number(delay, 0, 3'600'000));
+    if (parser.isSet(timeoutRequest))
+        collection.timeoutRequestMs = double(*number(timeoutRequest, 1, 3'600'000));
+    if (parser.isSet(scriptTimeout))
+        collection.scriptTimeoutMs = int(*number(scriptTimeout, 1, 600'000));
+    options.collection = std::move(collection);
     return options;
 }
 
 int run(const Options &options)
 {
+    if (options.collection)
+        return RunCollectionCommand::run(*options.collection);
     const bool redact = options.shared.redact;
     Console console(redact);
     Console::installMessageHandler(redact);

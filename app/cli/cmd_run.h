@@ -1,5 +1,6 @@
 #pragma once
 
+#include "app/cli/cmd_runcollection.h"
 #include "app/cli/headlessoptions.h"
 
 #include "core/util/result.h"
@@ -7,7 +8,10 @@
 #include <QString>
 #include <QStringList>
 
-/// `retrylab run [options] SCENARIO.json`: runs a scenario file and checks its expectations.
+#include <optional>
+
+/// `retrylab run [options] SCENARIO.json|COLLECTION`: runs a scenario file and checks its
+/// expectations, or runs a collection (RunCollectionCommand).
 namespace RetryLab::Cli::RunCommand {
 
 struct Options
@@ -16,6 +20,8 @@ struct Options
     HeadlessOptions shared;
     bool insecure = false; ///< --insecure: a scenario may switch certificate checks off
     QString scenarioPath;
+    /// Set when the file is a collection (or a Bruno folder): what runs instead of a scenario.
+    std::optional<RunCollectionCommand::Options> collection;
 };
 
 /// `arguments` as the command gets them: program, "run", options.

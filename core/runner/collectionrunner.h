@@ -36,10 +36,13 @@ struct CollectionRunOptions
     int delayRequestMs = 0;
     /// Stop at the first request that fails.
     bool bail = false;
+    /// One attempt, never retried: what a request runs with when nothing says
+    /// otherwise, as newman sends it.
+    static BackoffPolicy singleAttempt();
     /// The policy of requests whose collection, folder and own say none.
-    BackoffPolicy defaultPolicy;
+    BackoffPolicy defaultPolicy = singleAttempt();
     /// What defaultPolicy is called, for the report ("aws-standard", "none", a file).
-    QString defaultPolicyName;
+    QString defaultPolicyName = QStringLiteral("none");
     /// Each attempt's timeout where the request does not set its own (newman's --timeout-request).
     std::optional<double> attemptTimeoutMs;
     /// Ignore certificate errors for every host the run sends to.

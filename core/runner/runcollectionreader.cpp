@@ -2,6 +2,7 @@
 
 #include "core/import/harimport.h"
 #include "core/import/importjson.h"
+#include "core/runner/brunorun.h"
 #include "core/runner/harrun.h"
 #include "core/runner/postmanrun.h"
 #include "core/runner/retrylabrun.h"
@@ -41,10 +42,8 @@ Detected detect(const QJsonObject &document)
 Result<RunCollection> read(const QString &path)
 {
     const QFileInfo info(path);
-    if (info.isDir()) {
-        return Error{
-            path, Tr::tr("a folder: a Bruno collection folder (with bruno.json) is read by BrunoRun, not as a file")};
-    }
+    if (info.isDir())
+        return BrunoRun::readFolder(path);
     // The largest of the formats' limits: each reader applies its own again.
     const auto bytes = ImportJson::readFile(path, HarImport::maxFileBytes, Tr::tr("collections"));
     if (!bytes)

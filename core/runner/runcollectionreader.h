@@ -11,7 +11,7 @@ namespace RetryLab::Core {
 /// content rather than its name: a Postman collection (`info.schema` or
 /// `info._postman_id`; PostmanRun), a RetryLab collection (`formatVersion` and
 /// `items`; RetryLabRun) or a HAR file (`log.entries`; HarRun). A folder is a
-/// Bruno collection, which BrunoRun reads; given one, read() says so.
+/// Bruno collection (BrunoRun).
 namespace RunCollectionReader {
 
 /// The collection at `path`. An error's path is the file and its message

@@ -20,7 +20,7 @@ private Q_SLOTS:
     void read_detectsTheFormatByContent();
     void read_errorsNameTheFileAndThePlace_data();
     void read_errorsNameTheFileAndThePlace();
-    void read_folder_isLeftToBrunoRun();
+    void read_folder_isReadAsABrunoCollection();
     void har_eachEntryOneRequestInOrder_noFolders();
 
 private:
@@ -103,17 +103,27 @@ void TestRunCollectionReader::read_errorsNameTheFileAndThePlace()
     QVERIFY2(collection.errorDetail().message.startsWith(message), qPrintable(collection.error()));
 }
 
-void TestRunCollectionReader::read_folder_isLeftToBrunoRun()
+void TestRunCollectionReader::read_folder_isReadAsABrunoCollection()
 {
     const QString folder = m_dir.filePath(QStringLiteral("bruno"));
     QVERIFY(QDir().mkpath(folder));
-    const auto collection = RunCollectionReader::read(folder);
-    QVERIFY(!collection.ok());
-    QCOMPARE(collection.errorDetail().path, folder);
-    QVERIFY2(collection.errorDetail().message.contains(QLatin1String("BrunoRun")), qPrintable(collection.error()));
+    const auto notYet = RunCollectionReader::read(folder);
+    QVERIFY(!notYet);
+    QVERIFY2(notYet.error().contains(QLatin1String("bruno.json")), qPrintable(notYet.error()));
 
-    const QString missing = m_dir.filePath(QStringLiteral("none.json"));
-    QCOMPARE(RunCollectionReader::read(missing).errorDetail().path, missing);
+    QFile manifest(QDir(folder).filePath(QStringLiteral("bruno.json")));
+    QVERIFY(manifest.open(QIODevice::WriteOnly));
+    manifest.write(R"({"version": "1", "name": "Shop", "type": "collection"})");
+    manifest.close();
+    QFile request(QDir(folder).filePath(QStringLiteral("ping.bru")));
+    QVERIFY(request.open(QIODevice::WriteOnly));
+    request.write("meta {\n  name: ping\n  seq: 1\n}\n\nget {\n  url: {{base}}/ping\n}\n");
+    request.close();
+    const auto collection = RunCollectionReader::read(folder);
+    QVERIFY2(collection, qPrintable(collection.error()));
+    QCOMPARE(collection->format, RunCollection::Format::Bruno);
+    QCOMPARE(collection->name, QStringLiteral("Shop"));
+    QCOMPARE(collection->requestCount(), 1);
 }
 
 void TestRunCollectionReader::har_eachEntryOneRequestInOrder_noFolders()

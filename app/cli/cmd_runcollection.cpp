@@ -1,0 +1,433 @@
+#include "app/cli/cmd_runcollection.h"
+
+#include "app/cli/clitr.h"
+#include "app/cli/commands.h"
+#include "app/cli/console.h"
+#include "app/cli/interruptwatcher.h"
+#include "app/cli/policyargument.h"
+#include "app/cli/runseed.h"
+#include "app/cli/subcommand.h"
+#include "app/cli/texttable.h"
+
+#include "core/collections/datarows.h"
+#include "core/collections/environmentsjson.h"
+#include "core/collections/requesttemplate.h"
+#include "core/export/junitexport.h"
+#include "core/faultserver/faultserver.h"
+#include "core/import/postmanimport.h"
+#include "core/runner/collectionrunner.h"
+#include "core/runner/runcollectionreader.h"
+#include "core/scenario/scenarioreader.h"
+#include "core/util/terminaltext.h"
+
+#include <QDir>
+#include <QEventLoop>
+#include <QFile>
+#include <QFileInfo>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QLoggingCategory>
+
+namespace {
+Q_LOGGING_CATEGORY(lcRunCollection, "retrylab.cli.runcollection", QtInfoMsg)
+} // namespace
+
+namespace RetryLab::Cli::RunCollectionCommand {
+
+namespace {
+
+const QString command = QStringLiteral("run");
+
+QString escaped(const QString &text)
+{
+    return Core::TerminalText::escaped(text);
+}
+
+/// --env: a Bruno collection's environment by name, a Postman environment file,
+/// or a RetryLab environments file (its environment --env-name, else the one
+/// selected last, else its only one).
+Core::Result<void> loadEnvironment(
+    const Options &options, const Core::RunCollection &collection, Core::ScriptScopes &scopes, QString *name)
+{
+    const QString &environment = options.environment;
+    if (environment.isEmpty())
+        return {};
+    if (collection.format == Core::RunCollection::Format::Bruno && !QFileInfo(environment).isFile()) {
+        QStringList names;
+        for (const Core::RunEnvironment &candidate : collection.environments) {
+            if (candidate.name == environment) {
+                for (const auto &[key, value] : candidate.values)
+                    scopes.environment.insert(key, value);
+                *name = candidate.name;
+                return {};
+            }
+            names.append(candidate.name);
+        }
+        return Core::Result<void>::failure(QStringLiteral("--env"),
+            names.isEmpty() ? Tr::tr("the collection has no environment \"%1\", and no "
+                                     "environments folder")
+                                  .arg(environment)
+                            : Tr::tr("the collection has no environment \"%1\" (it has: %2)")
+                                  .arg(environment, names.join(QStringLiteral(", "))));
+    }
+    QFile file(environment);
+    if (!file.open(QIODevice::ReadOnly))
+        return Core::Result<void>::failure(environment, file.errorString());
+    const QByteArray bytes = file.read(Core::PostmanImport::maxFileBytes + 1);
+    const QJsonDocument document = QJsonDocument::fromJson(bytes);
+    if (document.isObject() && document.object().contains(QStringLiteral("values"))) {
+        const auto postman = Core::PostmanImport::readEnvironment(bytes);
+        if (!postman)
+            return Core::Result<void>::failure(environment, postman.error());
+        for (const auto &[key, value] : postman->values)
+            scopes.environment.insert(key, value);
+        *name = postman->name;
+        return {};
+    }
+    const auto read = Core::EnvironmentsJson::fromJson(bytes);
+    if (!read) {
+        return Core::Result<void>::failure(environment,
+            Tr::tr("neither a Postman environment nor a RetryLab environments file: %1").arg(read.error()));
+    }
+    QString wanted = options.environmentName;
+    if (wanted.isEmpty())
+        wanted = !read->active.isEmpty()     ? read->active
+            : read->environments.size() == 1 ? read->environments.constFirst().name
+                                             : QString();
+    const Core::Environment *chosen = read->find(wanted);
+    if (!chosen) {
+        QStringList names;
+        for (const Core::Environment &candidate : read->environments)
+            names.append(candidate.name);
+        return Core::Result<void>::failure(environment,
+            wanted.isEmpty()
+                ? Tr::tr("it has several environments; name one with --env-name (%1)")
+                      .arg(names.join(QStringLiteral(", ")))
+                : Tr::tr("it has no environment \"%1\" (it has: %2)").arg(wanted, names.join(QStringLiteral(", "))));
+    }
+    const auto values = chosen->values();
+    for (auto it = values.cbegin(); it != values.cend(); ++it)
+        scopes.environment.insert(it.key(), it.value());
+    *name = chosen->name;
+    return {};
+}
+
+Core::Result<void> loadGlobals(const QString &path, Core::ScriptScopes &scopes)
+{
+    if (path.isEmpty())
+        return {};
+    const auto globals = Core::PostmanImport::readEnvironmentFile(path);
+    if (!globals)
+        return Core::Result<void>::failure(path, globals.error());
+    for (const auto &[key, value] : globals->values)
+        scopes.globals.insert(key, value);
+    return {};
+}
+
+/// --var NAME=VALUE, over the environment's values.
+Core::Result<void> loadVariables(const QStringList &variables, Core::ScriptScopes &scopes)
+{
+    for (const QString &assignment : variables) {
+        const qsizetype equals = assignment.indexOf(QLatin1Char('='));
+        if (equals <= 0) {
+            return Core::Result<void>::failure(
+                QStringLiteral("--var"), Tr::tr("\"%1\" is not NAME=VALUE").arg(escaped(assignment)));
+        }
+        scopes.environment.insert(assignment.left(equals), assignment.mid(equals + 1));
+    }
+    return {};
+}
+
+bool usesServer(const QList<Core::RunItem> &items)
+{
+    return std::any_of(items.cbegin(), items.cend(), [](const Core::RunItem &item) {
+        return item.isFolder() ? usesServer(item.items) : Core::RequestTemplate::usesServer(item.request);
+    });
+}
+
+QString statusText(const Core::CollectionRequestRun &run)
+{
+    if (run.skipped)
+        return Tr::tr("skipped");
+    if (!run.sent())
+        return Tr::tr("not sent");
+    QStringList statuses;
+    for (const Core::AttemptRecord &attempt : run.attempts) {
+        if (attempt.httpStatus)
+            statuses.append(QString::number(*attempt.httpStatus));
+        else if (attempt.end == Core::AttemptEnd::NetworkError)
+            statuses.append(Core::networkErrorName(attempt.networkError));
+        else
+            statuses.append(Core::attemptEndName(attempt.end));
+    }
+    const Core::RequestResult &result = *run.result;
+    QString text = Tr::tr("%1, %2 ms")
+                       .arg(statuses.isEmpty() ? Tr::tr("no attempt") : statuses.constLast())
+                       .arg(QString::number(result.totalMs(), 'f', 0));
+    if (statuses.size() > 1)
+        text += Tr::tr(", after %n attempt(s): %1", nullptr, int(statuses.size()))
+                    .arg(statuses.join(QStringLiteral(" → ")));
+    return text;
+}
+
+/// What happened to one request, as the run goes.
+void printRequest(const Core::CollectionRequestRun &run, int iterations, Console &console)
+{
+    QString title = QStringLiteral("→ ") + escaped(run.path);
+    if (iterations > 1)
+        title += Tr::tr("  (iteration %1/%2)").arg(run.iteration + 1).arg(iterations);
+    console.print(title);
+    if (run.sent()) {
+        console.print(
+            QStringLiteral("  %1 %2 [%3]")
+                .arg(QString::fromLatin1(run.spec.method), escaped(run.spec.url.toDisplayString()), statusText(run)));
+        if (run.retried() && !run.failed())
+            console.print(Tr::tr("  passed after retries: %n attempt(s) under %1", nullptr, run.result->attempts)
+                              .arg(escaped(run.policyName)));
+    } else {
+        console.print(QStringLiteral("  [%1]").arg(statusText(run)));
+    }
+    for (const QString &line : run.console)
+        console.print(QStringLiteral("  │ ") + escaped(line));
+    for (const Core::AssertionResult &assertion : run.assertions) {
+        console.print(assertion.passed
+                ? QStringLiteral("  ✓ %1").arg(escaped(assertion.name))
+                : QStringLiteral("  ✗ %1: %2").arg(escaped(assertion.name), escaped(assertion.message)));
+    }
+    for (const Core::ScriptTest &test : run.tests) {
+        if (test.skipped)
+            console.print(QStringLiteral("  - %1 (skipped)").arg(escaped(test.name)));
+        else if (test.passed)
+            console.print(QStringLiteral("  ✓ %1").arg(escaped(test.name)));
+        else
+            console.print(QStringLiteral("  ✗ %1: %2").arg(escaped(test.name), escaped(test.error)));
+    }
+    for (const QString &error : run.errors)
+        console.print(QStringLiteral("  ✗ %1").arg(escaped(error)));
+}
+
+void printSummary(const Core::CollectionRunResult &result, Console &console)
+{
+    int attempts = 0;
+    int sent = 0;
+    int assertions = 0;
+    int failedAssertions = 0;
+    int tests = 0;
+    int failedTests = 0;
+    int skippedTests = 0;
+    int errors = 0;
+    for (const Core::CollectionRequestRun &run : result.requests) {
+        sent += run.sent() ? 1 : 0;
+        attempts += int(run.attempts.size());
+        assertions += int(run.assertions.size());
+        failedAssertions += run.failedAssertions();
+        for (const Core::ScriptTest &test : run.tests) {
+            ++tests;
+            skippedTests += test.skipped ? 1 : 0;
+        }
+        failedTests += run.failedTests();
+        errors += int(run.errors.size());
+    }
+    console.print();
+    TextTable table({QString(), Tr::tr("executed"), Tr::tr("failed")});
+    table.setRightAligned(1);
+    table.setRightAligned(2);
+    table.addRow({Tr::tr("iterations"), QString::number(result.iterations), QStringLiteral("0")});
+    table.addRow({Tr::tr("requests"), QString::number(sent), QString::number(result.failedRequests())});
+    table.addRow({Tr::tr("attempts"), QString::number(attempts), QString::number(attempts - sent)});
+    table.addRow({Tr::tr("assertions"), QString::number(assertions), QString::number(failedAssertions)});
+    table.addRow({Tr::tr("tests"), QString::number(tests - skippedTests), QString::number(failedTests)});
+    table.addRow({Tr::tr("errors"), QString::number(errors), QString::number(errors)});
+    console.print(table.lines());
+    console.print(Tr::tr("%n request(s) passed after retries", nullptr, result.retriedRequests()));
+    console.print(Tr::tr("Took %1 ms").arg(QString::number(result.durationMs, 'f', 0)));
+    if (!result.stoppedEarly.isEmpty())
+        console.print(Tr::tr("Stopped early: %1").arg(escaped(result.stoppedEarly)));
+}
+
+/// Every assertion and test of every request as a verdict: the report keeps
+/// them, and JUnit has one suite per request with one case per verdict.
+QList<Core::ExpectationResult> verdictsOf(const Core::CollectionRequestRun &run)
+{
+    QList<Core::ExpectationResult> verdicts;
+    const double ms = run.result ? run.result->totalMs() : 0.0;
+    const QList<quint64> ids = run.requestId ? QList<quint64>{run.requestId} : QList<quint64>{};
+    for (const Core::AssertionResult &assertion : run.assertions)
+        verdicts.append({assertion.name, assertion.passed, assertion.message, ms, ids});
+    for (const Core::ScriptTest &test : run.tests) {
+        if (!test.skipped)
+            verdicts.append({test.name, test.passed, test.error, ms, ids});
+    }
+    for (const QString &error : run.errors)
+        verdicts.append({Tr::tr("request runs"), false, error, ms, ids});
+    if (verdicts.isEmpty() && run.sent())
+        verdicts.append({Tr::tr("request runs"), true, statusText(run), ms, ids});
+    return verdicts;
+}
+
+int writeFiles(const Options &options, const Core::CollectionRunResult &result, Console &console)
+{
+    QList<Core::ExpectationResult> all;
+    QList<Core::JUnitExport::Suite> suites;
+    for (const Core::CollectionRequestRun &run : result.requests) {
+        const QList<Core::ExpectationResult> verdicts = verdictsOf(run);
+        for (Core::ExpectationResult verdict : verdicts) {
+            verdict.name = run.path + QStringLiteral(" › ") + verdict.name;
+            all.append(verdict);
+        }
+        Core::JUnitExport::Suite suite;
+        suite.name = result.iterations > 1 ? QStringLiteral("%1 (iteration %2)").arg(run.path).arg(run.iteration + 1)
+                                           : run.path;
+        suite.results = verdicts;
+        suite.timestamp = run.attempts.isEmpty() ? result.startedAt : run.attempts.constFirst().startWall;
+        suite.durationMs = run.result ? run.result->totalMs() : 0.0;
+        suite.policyName = run.policyName;
+        suite.seed = result.seed;
+        suite.properties = {{QStringLiteral("attempts"), QString::number(run.attempts.size())},
+            {QStringLiteral("retried"), run.retried() ? QStringLiteral("true") : QStringLiteral("false")}};
+        if (run.sent() && !run.spec.transport.insecureHosts.isEmpty()) {
+            suite.certificateErrorsIgnored = run.attempts.size();
+            suite.insecureHosts = run.spec.transport.insecureHosts;
+        }
+        suites.append(suite);
+    }
+    QStringList written;
+    QStringList errors;
+    options.shared.writeFiles(result.record, all, suites, &written, &errors);
+    if (!options.shared.quiet)
+        console.print(written);
+    for (const QString &message : std::as_const(errors))
+        console.error(Tr::tr("retrylab run: %1").arg(message));
+    return errors.isEmpty() ? ExitOk : ExitUsage;
+}
+
+} // namespace
+
+bool isCollection(const QString &path)
+{
+    const QFileInfo info(path);
+    if (info.isDir())
+        return true;
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly))
+        return false; // the scenario reader says what is wrong with it
+    const QJsonDocument document = QJsonDocument::fromJson(file.read(Core::PostmanImport::maxFileBytes + 1));
+    if (!document.isObject())
+        return false;
+    return document.object().value(QStringLiteral("format")).toString()
+        != QLatin1String(Core::ScenarioReader::formatName);
+}
+
+int run(const Options &options)
+{
+    const bool redact = options.shared.redact;
+    Console console(redact);
+    Console::installMessageHandler(redact);
+    if (!redact)
+        console.error(HeadlessOptions::noRedactWarning());
+
+    auto read = Core::RunCollectionReader::read(options.collectionPath);
+    if (!read)
+        return usageError(command, read.error(), UsageHint::None, redact);
+    Core::RunCollection collection = std::move(read).value();
+
+    Core::CollectionRunOptions runOptions;
+    if (const auto unknown = collection.unknownFolders(options.folders); !unknown.isEmpty()) {
+        return usageError(command,
+            Tr::tr("--folder: the collection has no folder %1").arg(unknown.join(QStringLiteral(", "))),
+            UsageHint::None, redact);
+    }
+    runOptions.folders = options.folders;
+    for (const auto &loaded : {loadGlobals(options.globalsPath, runOptions.scopes),
+             loadEnvironment(options, collection, runOptions.scopes, &runOptions.environmentName),
+             loadVariables(options.variables, runOptions.scopes)}) {
+        if (!loaded)
+            return usageError(command, loaded.error(), UsageHint::None, redact);
+    }
+    if (!options.dataPath.isEmpty()) {
+        const auto rows = Core::DataRows::readFile(options.dataPath);
+        if (!rows) {
+            return usageError(
+                command, Tr::tr("--data %1: %2").arg(options.dataPath, rows.error()), UsageHint::None, redact);
+        }
+        if (rows->rows.isEmpty()) {
+            return usageError(
+                command, Tr::tr("--data %1: the file has no rows").arg(options.dataPath), UsageHint::None, redact);
+        }
+        runOptions.dataRows = rows->rows;
+    }
+    runOptions.iterations
+        = options.iterations.value_or(runOptions.dataRows.isEmpty() ? 1 : int(runOptions.dataRows.size()));
+    runOptions.delayRequestMs = options.delayRequestMs;
+    runOptions.bail = options.bail;
+    runOptions.attemptTimeoutMs = options.timeoutRequestMs;
+    runOptions.insecure = options.insecure;
+    runOptions.scriptTimeLimitMs = options.scriptTimeoutMs;
+    if (!options.policy.isEmpty()) {
+        const auto policy = resolvePolicy(options.policy);
+        if (!policy)
+            return usageError(command, Tr::tr("--policy: %1").arg(policy.error()), UsageHint::None, redact);
+        runOptions.defaultPolicy = policy->policy;
+        runOptions.defaultPolicyName = policy->policy.name;
+    }
+    if (const auto writable = options.shared.checkOutputFiles(); !writable)
+        return usageError(command, writable.error(), UsageHint::None, redact);
+    const RunSeed seed(options.shared.seed);
+    runOptions.seed = seed.value();
+
+    std::unique_ptr<Core::FaultServer> server;
+    if (usesServer(collection.items)) {
+        Core::FaultServerOptions serverOptions;
+        serverOptions.seed = seed.value();
+        server = std::make_unique<Core::FaultServer>(serverOptions);
+        if (!server->listen()) {
+            console.error(
+                Tr::tr("retrylab run: the embedded fault server cannot listen: %1").arg(server->errorString()));
+            return ExitFailed;
+        }
+        runOptions.serverUrl = server->baseUrl();
+    }
+
+    const bool live = !options.shared.quiet;
+    Core::CollectionRunner runner(collection, runOptions);
+    if (live) {
+        console.print(Tr::tr("%1 \"%2\" (%3): %n request(s)", nullptr, int(runner.selection().size()))
+                          .arg(Core::RunCollection::formatName(collection.format), escaped(collection.name),
+                              QDir::toNativeSeparators(options.collectionPath)));
+        console.print(Tr::tr("Default policy %1, %2").arg(escaped(runOptions.defaultPolicyName), seed.text()));
+        if (server)
+            console.print(Tr::tr("Embedded fault server on %1").arg(runOptions.serverUrl.toString()));
+        for (const QString &ignored : std::as_const(collection.ignored))
+            console.error(Tr::tr("note: not used: %1").arg(escaped(ignored)));
+    }
+    QObject::connect(
+        &runner, &Core::CollectionRunner::requestFinished, &runner, [&](const Core::CollectionRequestRun &run) {
+            if (live || run.failed())
+                printRequest(run, runOptions.iterations, console);
+        });
+    QEventLoop loop;
+    QObject::connect(&runner, &Core::CollectionRunner::finished, &loop, &QEventLoop::quit);
+    bool interrupted = false;
+    InterruptWatcher interrupt;
+    QObject::connect(&interrupt, &InterruptWatcher::interrupted, &runner, [&] {
+        interrupted = true;
+        console.error(Tr::tr("retrylab run: interrupted; stopping after the request in flight"));
+        runner.stop();
+    });
+    runner.start();
+    loop.exec();
+
+    const Core::CollectionRunResult &result = runner.result();
+    printSummary(result, console);
+    qCDebug(lcRunCollection) << "ran" << result.requests.size() << "requests";
+    const int written = writeFiles(options, result, console);
+    if (written != ExitOk)
+        return written;
+    if (interrupted) {
+        console.error(Tr::tr("retrylab run: interrupted; the run fails"));
+        return ExitFailed;
+    }
+    return result.passed() ? ExitOk : ExitFailed;
+}
+
+} // namespace RetryLab::Cli::RunCollectionCommand
