@@ -202,16 +202,16 @@ QString rawContentType(const QString &language)
     return types.value(language.toLower(), QStringLiteral("text/plain"));
 }
 
-// Form encoding of `text` as browsers write it, with its {{variables}} left as
-// they are, so that the runner can still fill them in.
+// Form encoding of `text` as newman writes it (postman-request's qs, RFC 3986:
+// every byte but A-Z a-z 0-9 - . _ ~ as %XX, a space as %20, not the browsers'
+// "+"), so that a server sees the same bytes from both; its {{variables}} are
+// left as they are, so that the runner can still fill them in.
 QString formEncodedKeepingVariables(const QString &text)
 {
     static const QRegularExpression reference(QStringLiteral("\\{\\{[^{}]*\\}\\}"));
     QString out;
     qsizetype at = 0;
-    const auto encode = [](const QString &piece) {
-        return QString::fromLatin1(QUrl::toPercentEncoding(piece, "* ", "~").replace(' ', '+'));
-    };
+    const auto encode = [](const QString &piece) { return QString::fromLatin1(QUrl::toPercentEncoding(piece)); };
     for (auto match = reference.globalMatch(text); match.hasNext();) {
         const auto found = match.next();
         out += encode(text.mid(at, found.capturedStart() - at)) + found.captured();
