@@ -244,9 +244,14 @@ Result<RunCollection> read(const QByteArray &json)
     if (json.size() > PostmanImport::maxFileBytes)
         return R::failure(
             ImportJson::tooLarge(json.size(), PostmanImport::maxFileBytes, Tr::tr("Postman collections")));
-    const auto document = ImportJson::parseObject(json, Tr::tr("a Postman collection"));
+    auto document = ImportJson::parseObject(json, Tr::tr("a Postman collection"));
     if (!document)
         return document.errorDetail();
+    // Postman's API (GET /collections/ID) and its exports wrap the collection
+    // in {"collection": {...}}; newman runs such a file, so the runner does too.
+    if (const QJsonValue wrapped = document->value(QStringLiteral("collection"));
+        wrapped.isObject() && !document->contains(QStringLiteral("info")))
+        document = wrapped.toObject();
     if (const auto version = checkVersion(*document); !version)
         return version.errorDetail();
 

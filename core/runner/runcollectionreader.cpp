@@ -21,7 +21,10 @@ enum class Detected { Postman, RetryLab, Har, Unknown };
 
 Detected detect(const QJsonObject &document)
 {
-    const QJsonValue info = document.value(QStringLiteral("info"));
+    QJsonValue info = document.value(QStringLiteral("info"));
+    // Postman's API wraps a collection in {"collection": {...}} (PostmanRun unwraps it).
+    if (!info.isObject())
+        info = document.value(QStringLiteral("collection")).toObject().value(QStringLiteral("info"));
     if (info.isObject()
         && (info.toObject().contains(QStringLiteral("schema"))
             || info.toObject().contains(QStringLiteral("_postman_id"))))

@@ -47,6 +47,9 @@ void TestRunCollectionReader::read_detectsTheFormatByContent_data()
 
     QTest::addRow("Postman by schema") << postmanSchema << RunCollection::Format::Postman << 1;
     QTest::addRow("Postman by id") << postmanId << RunCollection::Format::Postman << 1;
+    // As Postman's API and its exports write it (OWASP crAPI ships one); newman runs it.
+    QTest::addRow("Postman wrapped in {\"collection\": ...}")
+        << QByteArray("{\"collection\": " + postmanSchema + "}") << RunCollection::Format::Postman << 1;
     QTest::addRow("RetryLab") << retryLab() << RunCollection::Format::RetryLab << 1;
     QTest::addRow("HAR") << har() << RunCollection::Format::Har << 3;
 }
