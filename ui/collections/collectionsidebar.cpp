@@ -1,8 +1,10 @@
 #include "ui/collections/collectionsidebar.h"
 
+#include "core/runner/retrylabrun.h"
 #include "ui/collections/collectiondelegate.h"
 #include "ui/collections/collectionfilter.h"
 #include "ui/collections/collectionmodel.h"
+#include "ui/collections/collectionrundialog.h"
 #include "ui/collections/environmentbar.h"
 #include "ui/collections/environmentdialog.h"
 
@@ -93,6 +95,11 @@ CollectionSidebar::CollectionSidebar(const QString &dataRoot, QWidget *parent)
         Qt::WidgetWithChildrenShortcut, &CollectionSidebar::renameSelected);
     m_delete = makeAction(tr("De&lete\u2026"), QStringLiteral("deleteItem"), QKeySequence(QKeySequence::Delete),
         Qt::WidgetWithChildrenShortcut, &CollectionSidebar::deleteSelected);
+    m_runCollection = makeAction(tr("&Run collection…"), QStringLiteral("runCollection"),
+        QKeySequence(Qt::CTRL | Qt::Key_F5), Qt::WidgetWithChildrenShortcut, &CollectionSidebar::runSelectedCollection);
+    m_runFolder
+        = makeAction(tr("Run f&older…"), QStringLiteral("runFolder"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_F5),
+            Qt::WidgetWithChildrenShortcut, &CollectionSidebar::runSelectedFolder);
     m_saveRequest->setToolTip(tr("Save what the composer holds, with the policy, over the request loaded last "
                                  "(or as a new one) (Ctrl+S)"));
 
@@ -111,10 +118,20 @@ CollectionSidebar::CollectionSidebar(const QString &dataRoot, QWidget *parent)
     add->setToolTip(tr("A new request (what the composer holds), folder or collection"));
     add->setMenu(newMenu);
     add->setPopupMode(QToolButton::InstantPopup);
+    auto *runMenu = new QMenu(this);
+    runMenu->addAction(m_runCollection);
+    runMenu->addAction(m_runFolder);
+    auto *runButton = new QToolButton;
+    runButton->setObjectName(QStringLiteral("runButton"));
+    runButton->setText(tr("Run"));
+    runButton->setToolTip(tr("Run the selected collection or folder, request after request, with their policies"));
+    runButton->setMenu(runMenu);
+    runButton->setPopupMode(QToolButton::InstantPopup);
     auto *tools = new QHBoxLayout;
     tools->setContentsMargins(0, 0, 0, 0);
     tools->addWidget(save);
     tools->addWidget(add);
+    tools->addWidget(runButton);
     tools->addStretch();
 
     auto *layout = new QVBoxLayout(this);
@@ -222,6 +239,8 @@ void CollectionSidebar::updateActions()
     m_rename->setEnabled(any);
     m_delete->setEnabled(any);
     m_newFolder->setEnabled(m_model->rowCount() > 0);
+    m_runCollection->setEnabled(any);
+    m_runFolder->setEnabled(any && m_model->kind(current) == CollectionModel::Kind::Folder);
     m_empty->setVisible(m_model->rowCount() == 0);
 }
 
@@ -342,6 +361,63 @@ void CollectionSidebar::deleteSelected()
         m_model->remove(current);
 }
 
+QString CollectionSidebar::pathOf(const QModelIndex &sourceIndex) const
+{
+    QStringList path;
+    for (QModelIndex at = sourceIndex; at.isValid() && at.parent().isValid(); at = at.parent())
+        path.prepend(at.data(Qt::DisplayRole).toString());
+    return path.join(QLatin1Char('/'));
+}
+
+void CollectionSidebar::runSelectedCollection()
+{
+    const QModelIndex current = currentIndex();
+    if (current.isValid())
+        run(current, {});
+}
+
+void CollectionSidebar::runSelectedFolder()
+{
+    const QModelIndex current = currentIndex();
+    if (current.isValid() && m_model->kind(current) == CollectionModel::Kind::Folder)
+        run(current, pathOf(current));
+}
+
+void CollectionSidebar::run(const QModelIndex &sourceIndex, const QString &folderPath)
+{
+    const Core::Collection collection = m_model->collection(m_model->collectionRow(sourceIndex));
+    const QString source = collection.fileName.isEmpty()
+        ? collection.name
+        : QDir(m_store.collectionsDirectory()).filePath(collection.fileName);
+    const auto runnable = Core::RetryLabRun::fromCollection(collection, source);
+    if (!runnable) {
+        Q_EMIT problem(tr("\"%1\" cannot run: %2").arg(collection.name, runnable.error()));
+        return;
+    }
+    Core::CollectionRunOptions proposed = m_lastRun;
+    proposed.folders = folderPath.isEmpty() ? QStringList() : QStringList{folderPath};
+    proposed.environmentName = m_active;
+    proposed.scopes = {};
+    const QHash<QString, QString> values = variables();
+    for (auto it = values.cbegin(); it != values.cend(); ++it)
+        proposed.scopes.environment.insert(it.key(), it.value());
+
+    const QString what = folderPath.isEmpty() ? collection.name : tr("%1 of %2").arg(folderPath, collection.name);
+    std::optional<Core::CollectionRunOptions> chosen;
+    if (m_askRunOptions) {
+        chosen = m_askRunOptions(what, proposed);
+    } else {
+        CollectionRunDialog dialog(what, m_active, this);
+        dialog.setOptions(proposed);
+        if (dialog.exec() == QDialog::Accepted)
+            chosen = dialog.options(proposed);
+    }
+    if (!chosen)
+        return;
+    m_lastRun = *chosen;
+    Q_EMIT runRequested(*runnable, *chosen);
+}
+
 void CollectionSidebar::handleContextMenu(const QPoint &position)
 {
     QMenu menu(this);
@@ -351,6 +427,10 @@ void CollectionSidebar::handleContextMenu(const QPoint &position)
     menu.addAction(m_newFolder);
     menu.addAction(m_newCollection);
     if (m_view->indexAt(position).isValid()) {
+        menu.addSeparator();
+        if (m_runFolder->isEnabled())
+            menu.addAction(m_runFolder);
+        menu.addAction(m_runCollection);
         menu.addSeparator();
         menu.addAction(m_duplicate);
         menu.addAction(m_rename);

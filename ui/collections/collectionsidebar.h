@@ -4,6 +4,8 @@
 #include "core/collections/environment.h"
 #include "core/collections/requestdraft.h"
 #include "core/policy/backoffpolicy.h"
+#include "core/runner/collectionrunner.h"
+#include "core/runner/runcollection.h"
 #include "ui/collections/environmentbar.h"
 
 #include <QHash>
@@ -32,6 +34,10 @@ class CollectionModel;
 /// stores what the composer holds. Every change is written at once, to the
 /// collection's own file (CollectionStore).
 ///
+/// "Run collection" and "Run folder" ask how to run (CollectionRunDialog) and
+/// hand the collection, with the chosen environment's variables, to the window's
+/// collection runner (runRequested).
+///
 /// It also holds the environments: the switcher for the toolbar (environmentBar())
 /// and their editor. Secret values stay in memory unless their environment opts
 /// in to keeping them on disk; secretValues() lists them for exports to mask.
@@ -44,6 +50,10 @@ public:
     using RequestSource = std::function<std::pair<Core::RequestDraft, Core::BackoffPolicy>()>;
     /// Asks the user to confirm a deletion (tests answer without a dialog).
     using Confirmer = std::function<bool(const QString &question)>;
+    /// Asks how to run `what` (a collection's or a folder's name), starting from
+    /// `proposed`; nothing when the person cancelled (tests answer without a dialog).
+    using RunOptionsAsker = std::function<std::optional<Core::CollectionRunOptions>(
+        const QString &what, const Core::CollectionRunOptions &proposed)>;
 
     /// `dataRoot`: where the files live; empty: the user's data folder.
     explicit CollectionSidebar(const QString &dataRoot = {}, QWidget *parent = nullptr);
@@ -55,6 +65,7 @@ public:
     const Core::CollectionStore &store() const { return m_store; }
     void setRequestSource(RequestSource source) { m_source = std::move(source); }
     void setConfirmer(Confirmer confirmer) { m_confirm = std::move(confirmer); }
+    void setRunOptionsAsker(RunOptionsAsker asker) { m_askRunOptions = std::move(asker); }
 
     CollectionModel *model() const { return m_model; }
     CollectionFilter *filter() const { return m_filter; }
@@ -72,6 +83,8 @@ public:
     QAction *duplicateAction() const { return m_duplicate; }
     QAction *renameAction() const { return m_rename; }
     QAction *deleteAction() const { return m_delete; }
+    QAction *runCollectionAction() const { return m_runCollection; }
+    QAction *runFolderAction() const { return m_runFolder; }
 
     // --- environments ---
     const QList<Core::Environment> &environments() const { return m_environments; }
@@ -101,6 +114,10 @@ public:
     void duplicateSelected();
     void renameSelected();
     void deleteSelected();
+    /// Runs the collection of the selected item (runRequested), after asking how.
+    void runSelectedCollection();
+    /// Runs the selected folder, after asking how.
+    void runSelectedFolder();
 
     /// The selected item, as an index of model(); invalid when nothing is selected.
     QModelIndex currentIndex() const;
@@ -123,6 +140,9 @@ Q_SIGNALS:
     void environmentChanged(const QString &name, const QHash<QString, QString> &variables);
     /// Something the user must know: a file that was not written, a preset that is gone.
     void problem(const QString &message);
+    /// Run `collection` as `options` say (their folders name the folder run).
+    void runRequested(
+        const RetryLab::Core::RunCollection &collection, const RetryLab::Core::CollectionRunOptions &options);
 
 private:
     void reload();
@@ -132,6 +152,9 @@ private:
     void updateActions();
     void saveEnvironments();
     void startEditing(const QModelIndex &sourceIndex);
+    void run(const QModelIndex &sourceIndex, const QString &folderPath);
+    /// The path of the item at `sourceIndex` inside its collection ("Orders/Refunds").
+    QString pathOf(const QModelIndex &sourceIndex) const;
 
     Core::CollectionStore m_store;
     CollectionModel *m_model;
@@ -150,9 +173,14 @@ private:
     QAction *m_duplicate;
     QAction *m_rename;
     QAction *m_delete;
+    QAction *m_runCollection;
+    QAction *m_runFolder;
 
     RequestSource m_source;
     Confirmer m_confirm;
+    RunOptionsAsker m_askRunOptions;
+    /// The last run's choices, proposed for the next.
+    Core::CollectionRunOptions m_lastRun;
     QList<Core::Environment> m_environments;
     QString m_active;
     QString m_openedId;
