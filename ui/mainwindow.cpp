@@ -15,6 +15,8 @@
 #include "core/collections/secretmask.h"
 #include "core/collections/variables.h"
 #include "core/executor/threadedexecutor.h"
+#include "ui/collectionruncontroller.h"
+#include "ui/collections/collectionrunpanel.h"
 #include "ui/collections/collectionsidebar.h"
 #include "ui/collections/environmentbar.h"
 #include "ui/conformance/conformanceview.h"
@@ -113,6 +115,7 @@ MainWindow::MainWindow(const Options &options, QWidget *parent)
     loadSettings();
     connectParts();
     connectMonitors();
+    connectCollectionRuns();
 
     if (!m_server->isRunning() && options.startServer) {
         m_messages->showMessage(FieldMessage::Kind::Error,
@@ -173,6 +176,12 @@ void MainWindow::buildDocks()
     splitDockWidget(m_collectionsDock, m_policyDock, Qt::Horizontal);
     // The environment switcher sits on the menu bar's row: always in sight, no row of its own.
     menuBar()->setCornerWidget(m_collections->environmentBar(), Qt::TopRightCorner);
+
+    // A collection run's results, shown when a run starts.
+    m_collectionRunDock = new QDockWidget(tr("Collection run"), this);
+    m_collectionRunDock->setObjectName(QStringLiteral("collectionRunDock"));
+    addDockWidget(Qt::BottomDockWidgetArea, m_collectionRunDock);
+    m_collectionRunDock->hide();
 
     resizeDocks({m_collectionsDock, m_policyDock},
         {fontMetrics().horizontalAdvance(QLatin1Char('x')) * 30,
@@ -302,6 +311,7 @@ void MainWindow::buildMenus()
     view->addAction(m_policyDock->toggleViewAction());
     view->addAction(m_requestDock->toggleViewAction());
     view->addAction(m_collectionsDock->toggleViewAction());
+    view->addAction(m_collectionRunDock->toggleViewAction());
     QAction *inspect = m_inspectorDock->toggleViewAction();
     inspect->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_I));
     view->addAction(inspect);
@@ -545,6 +555,26 @@ void MainWindow::connectMonitors()
     connect(
         m_policyPanel, &PolicyPanel::policyChanged, m_tabs->monitorHistory(), &MonitorHistoryPage::setCurrentPolicy);
     m_monitors->start();
+}
+
+void MainWindow::connectCollectionRuns()
+{
+    CollectionRunController::Parts parts;
+    parts.collections = m_collections;
+    parts.panelParent = m_collectionRunDock;
+    parts.messages = m_messages;
+    parts.serverUrl = [this] { return m_server->baseUrl(); };
+    parts.openRecord = [this](const Core::RunRecord &record, const QString &title) {
+        m_openedRun->showRecord(record, title);
+        showTab(Tab::Timeline);
+    };
+    parts.showPanel = [this] {
+        m_collectionRunDock->show();
+        m_collectionRunDock->raise();
+    };
+    m_collectionRuns = new CollectionRunController(parts, this);
+    m_collectionRuns->setObjectName(QStringLiteral("collectionRuns"));
+    m_collectionRunDock->setWidget(m_collectionRuns->panel());
 }
 
 void MainWindow::handlePolicyChanged()

@@ -26,6 +26,7 @@ class ImportController;
 class InsecureBanner;
 class MessageBar;
 class MonitorController;
+class CollectionRunController;
 class OpenedRun;
 class PolicyPanel;
 class PresentationController;
@@ -94,6 +95,7 @@ private:
     void buildStatusBar();
     void connectParts();
     void connectCollections();
+    void connectCollectionRuns();
     void loadSettings();
     void saveSettings();
     /// Geometry and dock layout from the settings; false when nothing was stored
@@ -121,6 +123,9 @@ private:
     QDockWidget *m_inspectorDock = nullptr;
     CollectionSidebar *m_collections = nullptr;
     QDockWidget *m_collectionsDock = nullptr;
+    /// The results of a collection run from the Collections dock, below the tabs.
+    QDockWidget *m_collectionRunDock = nullptr;
+    CollectionRunController *m_collectionRuns = nullptr;
     MessageBar *m_messages = nullptr;
     InsecureBanner *m_insecureBanner = nullptr;
     WorkspaceTabs *m_tabs = nullptr;

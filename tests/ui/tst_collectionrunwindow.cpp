@@ -1,0 +1,105 @@
+// A collection run from the window's Collections dock: the results dock opens,
+// the requests appear as they end, and a request's attempts open in the timeline.
+#include "windowparts.h"
+
+#include "core/collections/collection.h"
+#include "ui/collectionruncontroller.h"
+#include "ui/collections/collectionmodel.h"
+#include "ui/collections/collectionrunmodel.h"
+#include "ui/collections/collectionrunpanel.h"
+#include "ui/collections/collectionsidebar.h"
+#include "ui/mainwindow.h"
+#include "ui/openedrun.h"
+#include "ui/session/request/collectionrunhost.h"
+
+#include <QDockWidget>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace RetryLab;
+using namespace RetryLab::Ui;
+
+namespace {
+
+Core::BackoffPolicy quick(int attempts)
+{
+    Core::BackoffPolicy policy;
+    policy.name = QStringLiteral("quick");
+    policy.maxAttempts = attempts;
+    policy.baseDelayMs = 5;
+    policy.maxBackoffMs = 20;
+    policy.jitterMs = 5;
+    policy.circuitBreaker = {};
+    policy.retryBudget = {};
+    return policy;
+}
+
+} // namespace
+
+class TestCollectionRunWindow : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true);
+        QCoreApplication::setOrganizationName(QStringLiteral("RetryLab"));
+        QCoreApplication::setApplicationName(QStringLiteral("tst_collectionrunwindow"));
+    }
+
+    void runFromTheDock_showsResults_andOpensAttemptsInTheTimeline()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        MainWindow::Options options;
+        options.dataDirectory = dir.path();
+        options.systemTray = false;
+        MainWindow window(options);
+        window.resize(1024, 640);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+
+        auto *dock = windowPart<QDockWidget>(window, "collectionRunDock");
+        QVERIFY(!dock->isVisible());
+        auto *sidebar = windowPart<CollectionSidebar>(window, "collections");
+        CollectionModel *model = sidebar->model();
+        const QModelIndex collection = model->addCollection(QStringLiteral("Checkout"));
+        Core::RequestDraft flaky;
+        flaky.urlTemplate = QStringLiteral("{server}/fail/2?key={id}");
+        model->addItem(collection,
+            Core::CollectionItem::makeRequest(QStringLiteral("pay"), flaky, Core::SavedPolicy::from(quick(4))));
+        Core::RequestDraft plain;
+        plain.urlTemplate = QStringLiteral("{server}/status/204");
+        model->addItem(collection,
+            Core::CollectionItem::makeRequest(QStringLiteral("receipt"), plain, Core::SavedPolicy::from(quick(4))));
+        sidebar->setRunOptionsAsker(
+            [](const QString &, const Core::CollectionRunOptions &proposed) { return std::optional(proposed); });
+        sidebar->setCurrentIndex(collection);
+
+        auto *controller = windowPart<CollectionRunController>(window, "collectionRuns");
+        QSignalSpy finished(controller->host(), &CollectionRunHost::finished);
+        QVERIFY(sidebar->runCollectionAction()->isEnabled());
+        sidebar->runCollectionAction()->trigger();
+        QTRY_VERIFY(dock->isVisible());
+        QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 1, 30'000);
+
+        CollectionRunPanel *panel = controller->panel();
+        QCOMPARE(dock->widget(), panel);
+        QCOMPARE(panel->model()->rowCount(), 2);
+        QCOMPARE(panel->model()->index(0, CollectionRunModel::StatusColumn).data().toString(),
+            QStringLiteral("200 after 3 attempts: 503 → 503 → 200"));
+        QVERIFY(panel->result().passed());
+
+        QVERIFY(panel->selectRequest(0));
+        panel->openAttemptsAction()->trigger();
+        QCOMPARE(window.currentTab(), MainWindow::Tab::Timeline);
+        auto *opened = windowPart<OpenedRun>(window, "openedRun");
+        QVERIFY2(opened->title().contains(QStringLiteral("pay")), qPrintable(opened->title()));
+    }
+};
+
+QTEST_MAIN(TestCollectionRunWindow)
+#include "tst_collectionrunwindow.moc"
