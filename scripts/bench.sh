@@ -19,15 +19,18 @@
 #  13. monitor engine: 10,000 endpoints at a 10 s interval, 5 min     bench_monitor --part engine
 #  14. monitor history: 100 monitors x 30 days (26 M checks)          bench_monitor --part history
 #  15. the window with 1,000 monitors and a month's history shown     bench_windowtimers --monitors
+#  16. a collection of 1,000 requests with scripts: retrylab run, newman  bench_collectionrun
 #
-# Usage: scripts/bench.sh [--quick] [--only-monitor] [--out FILE]
-#   --quick          fewer repetitions and shorter load runs (a smoke run, not for bench/README.md)
-#   --only-monitor   run 13 to 15 only, and put their figures into the results file that is there
+# Usage: scripts/bench.sh [--quick] [--only-monitor] [--only-collection] [--out FILE]
+#   --quick            fewer repetitions and shorter load runs (a smoke run, not for bench/README.md)
+#   --only-monitor     run 13 to 15 only, and put their figures into the results file that is there
+#   --only-collection  run 16 only, likewise
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 quick=0
 only_monitor=0
+only_collection=0
 out=bench/results.json
 while (($#)); do
     case "$1" in
@@ -39,12 +42,16 @@ while (($#)); do
         only_monitor=1
         shift
         ;;
+    --only-collection)
+        only_collection=1
+        shift
+        ;;
     --out)
         out=${2:?--out needs a file}
         shift 2
         ;;
     -h | --help)
-        sed -n '2,25p' "$0" | sed 's/^# \{0,1\}//'
+        sed -n '2,28p' "$0" | sed 's/^# \{0,1\}//'
         exit 0
         ;;
     *)
@@ -60,6 +67,8 @@ build_dir=build-bench
 cmake --preset bench >/dev/null
 if ((only_monitor)); then
     cmake --build build-bench -j2 --target bench_monitor bench_windowtimers
+elif ((only_collection)); then
+    cmake --build build-bench -j2 --target bench_collectionrun retrylab-cli
 else
     cmake --build --preset bench
 fi
@@ -93,6 +102,30 @@ run_monitor_benchmarks() {
     QT_QPA_PLATFORM=offscreen "$build_dir/bench/bench_windowtimers" --requests 1000 --monitors 1000 \
         --out "$work/monitor-window.json" 2>&1 | grep -v "propagateSizeHints\|XDG_RUNTIME_DIR\|does not support"
 }
+
+collection_rows='
+    def f(d): (. * pow(10; d) | round) / pow(10; d);
+    ("| 16 | a Postman collection of \(."16_collection_run".requests) requests in 10 folders, a pre-request script and two pm.tests each, against the fault server; each runner a process of its own, median of \(."16_collection_run".rounds) | retrylab run \(."16_collection_run".retrylab.wallMs / 1000 | f(2)) s (\(."16_collection_run".retrylab.msPerRequest | f(2)) ms a request), CPU \(."16_collection_run".retrylab.cpuSeconds | f(2)) s, peak RSS \(."16_collection_run".retrylab.maxRssKiB / 1024 | f(0)) MiB; with the JSON report and JUnit \(."16_collection_run".retrylabWithReports.wallMs / 1000 | f(2)) s, \(."16_collection_run".retrylabWithReports.maxRssKiB / 1024 | f(0)) MiB; newman 6 \(."16_collection_run".newman.wallMs / 1000 | f(2)) s, CPU \(."16_collection_run".newman.cpuSeconds | f(2)) s, \(."16_collection_run".newman.maxRssKiB / 1024 | f(0)) MiB; time ratio \(."16_collection_run".wallRatio | f(2)), memory ratio \(."16_collection_run".rssRatio | f(2)) | time and memory stated; newman the anchor |")
+'
+run_collection_benchmark() {
+    echo "== 16. a collection of 1,000 requests: retrylab run and newman 6"
+    tests/tools/install-node-tools.sh "$build_dir/node-tools" >/dev/null
+    "$build_dir/bin/bench_collectionrun" --cli "$build_dir/bin/retrylab-cli" \
+        --newman "$build_dir/node-tools/node_modules/.bin/newman" --requests 1000 \
+        --rounds "$( ((quick)) && echo 1 || echo 3)" --out "$work/collection.json" 2>&1 | grep -v "file descriptor limit"
+}
+
+if ((only_collection)); then
+    run_collection_benchmark
+    [[ -f "$out" ]] || echo '{}' >"$out"
+    jq --slurpfile collection "$work/collection.json" \
+        --arg commit "$(git rev-parse --short HEAD 2>/dev/null || echo unknown)" \
+        '. + { "16_collection_run": ($collection[0] + { commit: $commit, quick: ('"$quick"' == 1) }) }' \
+        "$out" >"$work/merged.json"
+    mv "$work/merged.json" "$out"
+    jq -r "$collection_rows" "$out"
+    exit 0
+fi
 
 if ((only_monitor)); then
     run_monitor_benchmarks
@@ -245,6 +278,7 @@ echo "== 12. backoff timers while the window draws the run"
 QT_QPA_PLATFORM=offscreen "$build_dir/bench/bench_windowtimers" --requests 1000 --out "$work/windowtimers.json" 2>&1 | grep -v "propagateSizeHints\|XDG_RUNTIME_DIR"
 
 run_monitor_benchmarks
+run_collection_benchmark
 
 load_after=$(cut -d' ' -f1 /proc/loadavg)
 mkdir -p "$(dirname "$out")"
@@ -257,7 +291,7 @@ jq -n \
     --slurpfile startup "$work/startup.json" --slurpfile million "$work/million.json" \
     --slurpfile connections "$work/connections.json" --slurpfile windowtimers "$work/windowtimers.json" \
     --slurpfile monitorengine "$work/monitor-engine.json" --slurpfile monitorhistory "$work/monitor-history.json" \
-    --slurpfile monitorwindow "$work/monitor-window.json" \
+    --slurpfile monitorwindow "$work/monitor-window.json" --slurpfile collection "$work/collection.json" \
     --arg commit "$(git rev-parse --short HEAD 2>/dev/null || echo unknown)" \
     --arg date "$(date -u +%Y-%m-%dT%H:%M:%SZ)" --arg cpu "$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ //')" \
     --argjson cores "$(nproc)" --arg load "$load_before -> $load_after" --argjson quick "$quick" '{
@@ -280,7 +314,8 @@ jq -n \
         "12_window_timers": $windowtimers[0],
         "13_monitor_engine": $monitorengine[0].engine,
         "14_monitor_history": $monitorhistory[0].history,
-        "15_monitor_window": $monitorwindow[0]
+        "15_monitor_window": $monitorwindow[0],
+        "16_collection_run": $collection[0]
     }' >"$out"
 
 echo
@@ -310,3 +345,4 @@ jq -r '
     ("| 12 | backoff timers with the window live: 1,000 requests failing twice, default policy, the timeline following the live edge and the error log the newest row (offscreen), the executor on a thread of its own; actual - planned | p50 \(."12_window_timers".window_lateness_ms.p50 | f(2)) ms, p99 \(."12_window_timers".window_lateness_ms.p99 | f(2)) ms, max \(."12_window_timers".window_lateness_ms.max | f(1)) ms; the same requests on the main thread without a window: p99 \(."12_window_timers".headless_lateness_ms.p99 | f(2)) ms; timeline frames drawn in p50 \(."12_window_timers".timeline_frame_draw_ms.p50 | f(1)) ms, p99 \(."12_window_timers".timeline_frame_draw_ms.p99 | f(1)) ms, one every \(."12_window_timers".timeline_frame_interval_ms.p50 | f(0)) ms (p99 \(."12_window_timers".timeline_frame_interval_ms.p99 | f(0)) ms); window thread kept busy: p99 \(."12_window_timers".gui_thread_stall_ms.p99 | f(1)) ms, max \(."12_window_timers".gui_thread_stall_ms.max | f(0)) ms; \(."12_window_timers".reports_per_batch | f(1)) reports per batch | p99 <= 2 ms; frames < 33 ms |")
 ' "$out"
 jq -r "$monitor_rows" "$out"
+jq -r "$collection_rows" "$out"
