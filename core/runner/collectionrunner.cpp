@@ -320,6 +320,13 @@ void CollectionRunner::sendPrepared()
     }
     draft = resolved.value();
     applyAuth(draft, auth);
+    // newman (postman-runtime) sends "Accept: */*" when the request names no
+    // Accept, and Qt sends none: a server that picks its answer by Accept must
+    // see a Postman collection as newman shows it. Added here, as the request
+    // goes out, since newman's pre-request scripts do not see it either.
+    const QString accept = QStringLiteral("Accept");
+    if (m_collection.format == RunCollection::Format::Postman && !hasHeader(draft, accept))
+        draft.headers.append({accept, QStringLiteral("*/*")});
 
     ExpansionContext context;
     context.serverUrl = m_options.serverUrl;

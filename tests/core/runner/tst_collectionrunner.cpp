@@ -282,6 +282,34 @@ private Q_SLOTS:
         QCOMPARE(capture.requests.at(3).header("Authorization"), QByteArray());
     }
 
+    void run_postmanWithoutAccept_sendsAcceptAnyAsNewman()
+    {
+        CapturingServer::Server capture;
+        QVERIFY(capture.start());
+        const QString base = QString::fromLatin1(capture.baseUrl());
+        RunItem own = request(QStringLiteral("own"), base + QStringLiteral("/own"));
+        own.request.headers.append({QStringLiteral("accept"), QStringLiteral("application/json")});
+        RunItem disabled = request(QStringLiteral("disabled"), base + QStringLiteral("/disabled"));
+        disabled.request.headers.append({QStringLiteral("Accept"), QStringLiteral("text/plain")});
+        disabled.request.headers.last().enabled = false;
+        RunCollection collection;
+        collection.items = {request(QStringLiteral("none"), base + QStringLiteral("/none")), own, disabled};
+
+        collection.format = RunCollection::Format::Postman;
+        QCOMPARE(runToEnd(collection, {}).requests.size(), 3);
+        QCOMPARE(capture.requests.size(), 3);
+        QCOMPARE(capture.requests.at(0).header("Accept"), QByteArray("*/*"));
+        QCOMPARE(capture.requests.at(1).header("Accept"), QByteArray("application/json"));
+        QCOMPARE(capture.requests.at(2).header("Accept"), QByteArray("*/*"));
+
+        // Only newman's format: a RetryLab collection sends what it says.
+        collection.format = RunCollection::Format::RetryLab;
+        QCOMPARE(runToEnd(collection, {}).requests.size(), 3);
+        QCOMPARE(capture.requests.size(), 6);
+        QCOMPARE(capture.requests.at(3).header("Accept"), QByteArray());
+        QCOMPARE(capture.requests.at(4).header("Accept"), QByteArray("application/json"));
+    }
+
     void run_delayRequest_waitsBetweenRequests()
     {
         RunCollection collection;
