@@ -16,6 +16,7 @@
 #include <QElapsedTimer>
 #include <QFile>
 #include <QFileInfo>
+#include <QHash>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -57,10 +58,6 @@ const QSet<QString> &ownHeaders()
         // RetryLab's attempt headers, which name the logical request and the attempt.
         QStringLiteral("x-retry-request-id"),
         QStringLiteral("x-retry-attempt"),
-        // A REAL DIFFERENCE, left out only so that the rest is compared: newman
-        // sends "Accept: */*" when the request sets no Accept, RetryLab (Qt)
-        // sends none. Reported to the lead; requests that set Accept compare it.
-        QStringLiteral("accept"),
         // A REAL DIFFERENCE, likewise: Qt adds "Accept-Language: en,*" to every
         // request, newman sends none.
         QStringLiteral("accept-language"),
@@ -140,18 +137,35 @@ QString comparable(const LoggedRequest &request)
     return masked(text);
 }
 
-/// "request › test: passed|failed", in the order the tests ran, from newman's
-/// JSON report (run.executions[].assertions[]); skipped tests are left out.
+/// Each item's id to its path in the collection newman's report holds:
+/// its folders' names and its own, joined by '/', as RetryLab names a request.
+void collectPaths(const QJsonArray &items, const QString &prefix, QHash<QString, QString> *paths)
+{
+    for (const QJsonValue &item : items) {
+        const QString path = prefix + item[QLatin1String("name")].toString();
+        paths->insert(item[QLatin1String("id")].toString(), path);
+        collectPaths(item[QLatin1String("item")].toArray(), path + QLatin1Char('/'), paths);
+    }
+}
+
+/// "request path › test: passed|failed", in the order the tests ran, from
+/// newman's JSON report (run.executions[].assertions[]); skipped tests are
+/// left out.
 QStringList newmanVerdicts(const QString &path)
 {
     QFile file(path);
     if (!file.open(QIODevice::ReadOnly))
         return {QStringLiteral("no newman report at ") + path};
-    const QJsonObject run = QJsonDocument::fromJson(file.readAll()).object().value(QLatin1String("run")).toObject();
+    const QJsonObject report = QJsonDocument::fromJson(file.readAll()).object();
+    QHash<QString, QString> paths;
+    collectPaths(report.value(QLatin1String("collection"))[QLatin1String("item")].toArray(), QString(), &paths);
+    const QJsonObject run = report.value(QLatin1String("run")).toObject();
     QStringList verdicts;
     const QJsonArray executions = run.value(QLatin1String("executions")).toArray();
     for (const QJsonValue &execution : executions) {
-        const QString request = execution[QLatin1String("item")][QLatin1String("name")].toString();
+        const QJsonValue item = execution[QLatin1String("item")];
+        const QString request
+            = paths.value(item[QLatin1String("id")].toString(), item[QLatin1String("name")].toString());
         const QJsonArray assertions = execution[QLatin1String("assertions")].toArray();
         for (const QJsonValue &assertion : assertions) {
             if (assertion[QLatin1String("skipped")].toBool())
@@ -165,8 +179,8 @@ QStringList newmanVerdicts(const QString &path)
     return verdicts;
 }
 
-/// The same from RetryLab's JUnit file: one suite per request (named by its
-/// folder path, newman names the request alone), a case per test. The cases
+/// The same from RetryLab's JUnit file: one suite per request, named by its
+/// path (and " (iteration N)" in a run of several), a case per test. The cases
 /// named "request runs" are RetryLab's own (a script's error, a request not
 /// sent), which newman's assertions do not list.
 QStringList retryLabVerdicts(const QString &path)
@@ -174,6 +188,7 @@ QStringList retryLabVerdicts(const QString &path)
     QFile file(path);
     if (!file.open(QIODevice::ReadOnly))
         return {QStringLiteral("no JUnit file at ") + path};
+    static const QRegularExpression iteration(QStringLiteral(" \\(iteration \\d+\\)$"));
     QXmlStreamReader xml(&file);
     QStringList verdicts;
     QString request;
@@ -183,7 +198,7 @@ QStringList retryLabVerdicts(const QString &path)
         const auto token = xml.readNext();
         if (token == QXmlStreamReader::StartElement) {
             if (xml.name() == QLatin1String("testsuite"))
-                request = xml.attributes().value(QLatin1String("name")).toString().section(QLatin1Char('/'), -1);
+                request = xml.attributes().value(QLatin1String("name")).toString().remove(iteration);
             if (xml.name() == QLatin1String("testcase")) {
                 testCase = xml.attributes().value(QLatin1String("name")).toString();
                 failed = false;
@@ -258,8 +273,10 @@ private:
     /// Empty when node, newman and httpbin are there; else what is missing and its package.
     QString missingTool() const;
     bool startHttpbin(QString *error);
-    /// Runs newman on the collection and environment; its requests go to `log`.
-    Finished runNewman(const QString &collection, const QString &environment, const QString &report);
+    /// Runs newman on the collection and environment (and `data`, newman's -d,
+    /// unless empty); its requests go to `log`.
+    Finished runNewman(
+        const QString &collection, const QString &environment, const QString &report, const QString &data = {});
     Finished runRetryLab(const QStringList &arguments);
     /// The server's log so far, moved to `keep`, so that the next run starts a fresh one.
     QList<LoggedRequest> takeLog(const QString &keep);
@@ -334,13 +351,15 @@ bool TestNewmanParity::startHttpbin(QString *error)
     return false;
 }
 
-Finished TestNewmanParity::runNewman(const QString &collection, const QString &environment, const QString &report)
+Finished TestNewmanParity::runNewman(
+    const QString &collection, const QString &environment, const QString &report, const QString &data)
 {
-    return runProgram(m_newman,
-        {QStringLiteral("run"), collection, QStringLiteral("--environment"), environment, QStringLiteral("--reporters"),
-            QStringLiteral("cli,json"), QStringLiteral("--reporter-json-export"), report, QStringLiteral("--color"),
-            QStringLiteral("off")},
-        m_dir.path());
+    QStringList arguments{QStringLiteral("run"), collection, QStringLiteral("--environment"), environment,
+        QStringLiteral("--reporters"), QStringLiteral("cli,json"), QStringLiteral("--reporter-json-export"), report,
+        QStringLiteral("--color"), QStringLiteral("off")};
+    if (!data.isEmpty())
+        arguments << QStringLiteral("--iteration-data") << data;
+    return runProgram(m_newman, arguments, m_dir.path());
 }
 
 Finished TestNewmanParity::runRetryLab(const QStringList &arguments)
@@ -360,20 +379,29 @@ void TestNewmanParity::collection_sameRequestsAndVerdictsAsNewman_data()
 {
     QTest::addColumn<QString>("collection");
     QTest::addColumn<QString>("environment");
+    QTest::addColumn<QString>("data"); // newman's -d, retrylab run's --data; empty: none
     // Written for this suite (tests/app/data/newman/*.json).
-    QTest::newRow("chaining and scripts")
-        << QStringLiteral("chaining.postman_collection.json") << QStringLiteral("httpbin.postman_environment.json");
+    QTest::newRow("chaining and scripts") << QStringLiteral("chaining.postman_collection.json")
+                                          << QStringLiteral("httpbin.postman_environment.json") << QString();
     QTest::newRow("auth and bodies") << QStringLiteral("auth-bodies.postman_collection.json")
-                                     << QStringLiteral("httpbin.postman_environment.json");
+                                     << QStringLiteral("httpbin.postman_environment.json") << QString();
     // Public collections (tests/app/data/newman/public/*/SOURCE.md), their base URL pointed at httpbin.
     QTest::newRow("realworld Conduit") << QStringLiteral("public/conduit/Conduit.postman_collection.json")
-                                       << QStringLiteral("public/conduit/httpbin.postman_environment.json");
+                                       << QStringLiteral("public/conduit/httpbin.postman_environment.json")
+                                       << QString();
+    QTest::newRow("newman sample v2.0") << QStringLiteral("public/newman-sample/sample-collection.json")
+                                        << QStringLiteral("public/newman-sample/httpbin.postman_environment.json")
+                                        << QString();
+    QTest::newRow("newman steph data file") << QStringLiteral("public/newman-steph/steph.postman_collection.json")
+                                            << QStringLiteral("public/newman-steph/httpbin.postman_environment.json")
+                                            << QStringLiteral("public/newman-steph/steph.postman_data.json");
 }
 
 void TestNewmanParity::collection_sameRequestsAndVerdictsAsNewman()
 {
     QFETCH(QString, collection);
     QFETCH(QString, environment);
+    QFETCH(QString, data);
     const QString missing = missingTool();
     if (!missing.isEmpty())
         RETRYLAB_MISSING_TOOL(qPrintable(missing));
@@ -384,21 +412,25 @@ void TestNewmanParity::collection_sameRequestsAndVerdictsAsNewman()
         readText(dataDir + QLatin1Char('/') + environment)
             .replace(QLatin1String("@HTTPBIN@"), QStringLiteral("http://127.0.0.1:%1").arg(m_httpbinPort))));
     const QString file = dataDir + QLatin1Char('/') + collection;
+    const QString dataFile = data.isEmpty() ? QString() : dataDir + QLatin1Char('/') + data;
 
     QElapsedTimer clock;
     clock.start();
     QFile::remove(m_log);
     const QString newmanReport = m_dir.filePath(QStringLiteral("newman.json"));
-    const Finished newman = runNewman(file, env, newmanReport);
+    const Finished newman = runNewman(file, env, newmanReport, dataFile);
     QVERIFY2(newman.exitCode == 0 || newman.exitCode == 1, qPrintable(newman.output));
     const QList<LoggedRequest> sentByNewman = takeLog(m_dir.filePath(QStringLiteral("newman.log")));
     const qint64 newmanMs = clock.restart();
 
     const QString junit = m_dir.filePath(QStringLiteral("retrylab.xml"));
     // --no-redact: the JUnit names must be the requests' names as written.
-    const Finished retryLab = runRetryLab({QStringLiteral("run"), file, QStringLiteral("--env"), env,
-        QStringLiteral("--report"), m_dir.filePath(QStringLiteral("retrylab.json")), QStringLiteral("--junit"), junit,
-        QStringLiteral("--no-redact"), QStringLiteral("--seed"), QStringLiteral("1")});
+    QStringList arguments{QStringLiteral("run"), file, QStringLiteral("--env"), env, QStringLiteral("--report"),
+        m_dir.filePath(QStringLiteral("retrylab.json")), QStringLiteral("--junit"), junit,
+        QStringLiteral("--no-redact"), QStringLiteral("--seed"), QStringLiteral("1")};
+    if (!dataFile.isEmpty())
+        arguments << QStringLiteral("--data") << dataFile;
+    const Finished retryLab = runRetryLab(arguments);
     QVERIFY2(retryLab.exitCode == 0 || retryLab.exitCode == 1, qPrintable(retryLab.output));
     const QList<LoggedRequest> sentByRetryLab = takeLog(m_dir.filePath(QStringLiteral("retrylab.log")));
     qInfo("%s: newman %lld ms, retrylab run %lld ms", qPrintable(collection), newmanMs, clock.elapsed());
