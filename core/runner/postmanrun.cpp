@@ -32,6 +32,10 @@ Result<void> checkVersion(const QJsonObject &document)
     if (!document.contains(QStringLiteral("info"))) {
         if (document.contains(QStringLiteral("requests")) || document.contains(QStringLiteral("order")))
             return Result<void>::failure(Tr::tr("Postman collection v1 is not supported: %1").arg(again));
+        // Postman's SDK, and so newman, reads an "item" list without "info" as
+        // a v2 collection named by its "name" (newman's own tests hold such files).
+        if (document.value(QStringLiteral("item")).isArray())
+            return {};
         return Result<void>::failure(
             QStringLiteral("info"), Tr::tr("missing: a Postman collection v2.0 or v2.1 starts with \"info\""));
     }
@@ -88,9 +92,27 @@ public:
     // The pre-request and test scripts of `owner`'s `event` list.
     void readEvents(JsonReader &owner, RunScript &preRequest, RunScript &test)
     {
-        auto events = given(owner, QStringLiteral("event")) ? owner.array(QStringLiteral("event")) : std::nullopt;
-        for (qsizetype i = 0; events && i < events->size() && !events->failed(); ++i) {
-            auto event = events->object(i, Presence::Required);
+        const QString key = QStringLiteral("event");
+        if (owner.value(key).isObject()) {
+            // A single event, not in a list: Postman's SDK takes it as a list of one.
+            const QString path = owner.pathOf(key);
+            JsonReader one(QJsonArray{owner.value(key)}, path);
+            readEventList(one, preRequest, test);
+            if (one.failed()) {
+                Error error = one.firstError();
+                error.path = error.path.mid(path.size()); // "[0].script...", under the owner's "event"
+                owner.fail(key, error);
+            }
+            return;
+        }
+        if (auto events = given(owner, key) ? owner.array(key) : std::nullopt)
+            readEventList(*events, preRequest, test);
+    }
+
+    void readEventList(JsonReader &events, RunScript &preRequest, RunScript &test)
+    {
+        for (qsizetype i = 0; i < events.size() && !events.failed(); ++i) {
+            auto event = events.object(i, Presence::Required);
             if (!event)
                 return;
             const auto listen = event->string(QStringLiteral("listen"), Presence::Required);
@@ -259,7 +281,9 @@ Result<RunCollection> read(const QByteArray &json)
     collection.format = RunCollection::Format::Postman;
     collection.dialect = ScriptDialect::Postman;
     JsonReader root(*document);
-    if (auto info = root.object(QStringLiteral("info"), Presence::Required))
+    if (!root.contains(QStringLiteral("info")))
+        collection.name = ImportJson::text(root, QStringLiteral("name")).value_or(QString());
+    else if (auto info = root.object(QStringLiteral("info"), Presence::Required))
         collection.name = ImportJson::text(*info, QStringLiteral("name")).value_or(QString());
     Reader reader(collection);
     reader.readVariables(root);

@@ -34,6 +34,9 @@ Detected detect(const QJsonObject &document)
         return Detected::Postman;
     if (document.contains(QStringLiteral("formatVersion")) && document.contains(QStringLiteral("items")))
         return Detected::RetryLab;
+    // Postman's SDK (newman) reads an "item" list without "info" as a v2 collection.
+    if (!document.contains(QStringLiteral("info")) && document.value(QStringLiteral("item")).isArray())
+        return Detected::Postman;
     const QJsonValue log = document.value(QStringLiteral("log"));
     if (log.isObject() && log.toObject().contains(QStringLiteral("entries")))
         return Detected::Har;

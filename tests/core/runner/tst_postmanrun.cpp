@@ -123,6 +123,7 @@ private Q_SLOTS:
     void v21_requests();
     void v21_ignoredNamesTheirPlaces();
     void v20_authObjectsScriptStringsAndShortForm();
+    void withoutInfo_readAsNewmanDoes_nameAndSingleEvent();
     void malformed_data();
     void malformed();
     void readFile_namesTheFileAndThePlace();
@@ -311,6 +312,32 @@ void TestPostmanRun::v20_authObjectsScriptStringsAndShortForm()
     QCOMPARE(requests.at(2).item->request.method, QStringLiteral("GET"));
     QCOMPARE(requests.at(2).item->request.urlTemplate, QStringLiteral("https://example.test/short"));
     QCOMPARE(requests.at(2).auth, basic(QStringLiteral("{{user}}"), QStringLiteral("secret")));
+}
+
+void TestPostmanRun::withoutInfo_readAsNewmanDoes_nameAndSingleEvent()
+{
+    // As newman's test/integration/inherited-entities: no "info", and an
+    // event that is an object rather than a list of one.
+    const QByteArray json = R"json({
+      "name": "Inherited",
+      "item": [{"name": "f", "item": [
+        {"name": "a", "request": "http://x/a",
+         "event": {"listen": "test", "script": {"exec": ["pm.test('t', function () {});"]}}}]}]
+    })json";
+    const auto collection = PostmanRun::read(json);
+    QVERIFY2(collection.ok(), qPrintable(collection.error()));
+    QCOMPARE(collection->name, QStringLiteral("Inherited"));
+    QCOMPARE(collection->format, RunCollection::Format::Postman);
+    const auto requests = collection->requests();
+    QCOMPARE(requests.size(), 1);
+    QCOMPARE(requests.at(0).item->test,
+        (RunScript{QStringLiteral("pm.test('t', function () {});"), QStringLiteral("item[0].item[0].event[0]"), 0}));
+
+    // A broken single event is named where it is.
+    const auto broken = PostmanRun::read(R"({"item": [{"name": "a", "request": "http://x/a",
+        "event": {"listen": "test", "script": {"exec": [1]}}}]})");
+    QVERIFY(!broken.ok());
+    QCOMPARE(broken.errorDetail().path, QStringLiteral("item[0].event[0].script.exec[0]"));
 }
 
 void TestPostmanRun::malformed_data()

@@ -50,6 +50,9 @@ void TestRunCollectionReader::read_detectsTheFormatByContent_data()
     // As Postman's API and its exports write it (OWASP crAPI ships one); newman runs it.
     QTest::addRow("Postman wrapped in {\"collection\": ...}")
         << QByteArray("{\"collection\": " + postmanSchema + "}") << RunCollection::Format::Postman << 1;
+    // Without "info", as Postman's SDK reads it (newman's inherited-entities test collection).
+    QTest::addRow("Postman without info")
+        << QByteArray(R"j({"name": "n", "item": [{"request": "http://x/a"}]})j") << RunCollection::Format::Postman << 1;
     QTest::addRow("RetryLab") << retryLab() << RunCollection::Format::RetryLab << 1;
     QTest::addRow("HAR") << har() << RunCollection::Format::Har << 3;
 }
