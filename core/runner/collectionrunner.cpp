@@ -8,6 +8,7 @@
 #include "core/executor/retryexecutor.h"
 #include "core/executor/runrecorder.h"
 #include "core/util/coretr.h"
+#include "core/util/variablesubstitution.h"
 
 #include <QLoggingCategory>
 #include <QTimer>
@@ -33,6 +34,18 @@ RunAuth resolvedAuth(RunAuth auth, const QHash<QString, QString> &values, Dynami
     for (QString *text : {&auth.username, &auth.password, &auth.token, &auth.key, &auth.value})
         *text = Variables::resolve(*text, values, dynamic, unresolved, unknown);
     return auth;
+}
+
+/// The values with the references in them replaced once more, as newman does
+/// ({{url}} holding "{{base}}/get"; Postman import's Nesting::OneLevel).
+QHash<QString, QString> nestedResolved(const QHash<QString, QString> &values)
+{
+    QHash<QString, QString> resolved = values;
+    for (auto it = resolved.begin(); it != resolved.end(); ++it) {
+        if (it->contains(QLatin1String("{{")))
+            *it = VariableSubstitution::substitute(*it, values);
+    }
+    return resolved;
 }
 
 bool hasHeader(const RequestDraft &draft, const QString &name)
@@ -300,7 +313,9 @@ void CollectionRunner::sendPrepared()
         draft.headers.append({name, value});
     draft.body = m_scriptRequest.body;
 
-    const QHash<QString, QString> values = m_scopes.flattened();
+    QHash<QString, QString> values = m_scopes.flattened();
+    if (m_collection.format == RunCollection::Format::Postman)
+        values = nestedResolved(values);
     QStringList unresolved;
     QStringList unknown;
     const RunAuth auth = resolvedAuth(request.auth, values, m_dynamic.get(), &unresolved, &unknown);

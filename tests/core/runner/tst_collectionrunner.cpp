@@ -310,6 +310,37 @@ private Q_SLOTS:
         QCOMPARE(capture.requests.at(4).header("Accept"), QByteArray("application/json"));
     }
 
+    void run_postmanVariableHoldingAVariable_resolvedAsNewman()
+    {
+        CapturingServer::Server capture;
+        QVERIFY(capture.start());
+        RunCollection collection;
+        collection.format = RunCollection::Format::Postman;
+        collection.items = {request(QStringLiteral("nested"), QStringLiteral("{{url}}"))};
+        collection.items[0].request.headers.append({QStringLiteral("X-Id"), QStringLiteral("{{id}}")});
+        CollectionRunOptions options;
+        options.scopes.environment.insert(QStringLiteral("base"), QString::fromLatin1(capture.baseUrl()));
+        options.scopes.environment.insert(QStringLiteral("url"), QStringLiteral("{{base}}/get?leaf={{leaf}}"));
+        options.scopes.collection.insert(QStringLiteral("leaf"), QStringLiteral("yes"));
+        options.scopes.environment.insert(QStringLiteral("id"), QStringLiteral("{{$randomInt}}"));
+
+        const CollectionRunResult result = runToEnd(collection, options);
+        QCOMPARE(result.requests.size(), 1);
+        QVERIFY2(result.requests.at(0).errors.isEmpty(), qPrintable(result.requests.at(0).errors.join(u'\n')));
+        QCOMPARE(capture.requests.size(), 1);
+        QCOMPARE(capture.requests.at(0).target, QByteArray("/get?leaf=yes"));
+        bool number = false;
+        capture.requests.at(0).header("X-Id").toInt(&number);
+        QVERIFY2(number, capture.requests.at(0).header("X-Id").constData());
+
+        // A RetryLab collection inserts a value as it is: the request is not sent.
+        collection.format = RunCollection::Format::RetryLab;
+        const CollectionRunResult own = runToEnd(collection, options);
+        QCOMPARE(own.requests.size(), 1);
+        QVERIFY(!own.requests.at(0).sent());
+        QCOMPARE(capture.requests.size(), 1);
+    }
+
     void run_delayRequest_waitsBetweenRequests()
     {
         RunCollection collection;
