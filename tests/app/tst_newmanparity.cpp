@@ -395,6 +395,9 @@ void TestNewmanParity::collection_sameRequestsAndVerdictsAsNewman_data()
     QTest::newRow("newman steph data file") << QStringLiteral("public/newman-steph/steph.postman_collection.json")
                                             << QStringLiteral("public/newman-steph/httpbin.postman_environment.json")
                                             << QStringLiteral("public/newman-steph/steph.postman_data.json");
+    QTest::newRow("newman inherited entities")
+        << QStringLiteral("public/newman-inherited-entities/inherited-entities.postman_collection.json")
+        << QStringLiteral("public/newman-inherited-entities/inherited-entities.postman_environment.json") << QString();
 }
 
 void TestNewmanParity::collection_sameRequestsAndVerdictsAsNewman()
