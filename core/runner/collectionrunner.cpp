@@ -377,6 +377,14 @@ void CollectionRunner::sendPrepared()
         m_current.policyName = request.policy->displayName();
     }
     m_current.spec = spec;
+    // Test scripts see the request as it was sent (pm.request, Bruno's req), as in
+    // newman: variables filled in, the authorization and the runner's own headers added.
+    m_scriptRequest.method = QString::fromLatin1(spec.method);
+    m_scriptRequest.url = spec.url.toString(QUrl::FullyEncoded);
+    m_scriptRequest.headers.clear();
+    for (const auto &[name, value] : std::as_const(spec.headers))
+        m_scriptRequest.headers.append({QString::fromLatin1(name), QString::fromUtf8(value)});
+    m_scriptRequest.body = QString::fromUtf8(spec.body);
     m_current.requestId = m_recorder->submit(spec, policy);
 }
 

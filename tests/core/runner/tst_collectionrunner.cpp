@@ -408,6 +408,29 @@ private Q_SLOTS:
         QCOMPARE(result.requests.at(1).spec.url.query(), QStringLiteral("seen=1&l=collection"));
     }
 
+    void run_testScripts_seeTheRequestAsSent()
+    {
+        RunCollection collection;
+        collection.format = RunCollection::Format::Postman;
+        RunItem item = request(QStringLiteral("sent"), QStringLiteral("{server}/status/200?who={{who}}"));
+        item.auth.kind = RunAuth::Kind::Bearer;
+        item.auth.token = QStringLiteral("t0k");
+        item.test.source = QStringLiteral(
+            "pm.test('url', () => pm.expect(pm.request.url.toString()).to.include('who=ada'));\n"
+            "pm.test('auth', () => pm.expect(pm.request.headers.get('Authorization')).to.equal('Bearer t0k'));");
+        collection.items = {item};
+        CollectionRunOptions options;
+        options.serverUrl = m_server.baseUrl();
+        options.scopes.environment.insert(QStringLiteral("who"), QStringLiteral("ada"));
+
+        const CollectionRunResult result = runToEnd(collection, options);
+        QCOMPARE(result.requests.size(), 1);
+        const CollectionRequestRun &run = result.requests.at(0);
+        QCOMPARE(run.tests.size(), 2);
+        QVERIFY2(run.tests.at(0).passed, qPrintable(run.tests.at(0).error));
+        QVERIFY2(run.tests.at(1).passed, qPrintable(run.tests.at(1).error));
+    }
+
     void run_setNextRequest_loopsAndStops()
     {
         RunCollection collection;
