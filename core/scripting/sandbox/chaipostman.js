@@ -124,13 +124,14 @@
                         'expected response body json at "' + pathOrValue + '" to contain #{exp} but got #{act}',
                         'expected response body json at "' + pathOrValue + '" to not contain #{exp}', value, found.value, true);
         });
+        // On a response its JSON body; on any other value (pm.expect(data)) the value itself.
         Assertion.addMethod('jsonSchema', function (schema) {
-            var response = responseOf(this, 'the JSON body');
-            var json = jsonOf(response);
+            var subject = utils.flag(this, 'object');
+            var json = isResponse(subject) ? jsonOf(subject) : {ok: true, value: subject};
             var Ajv = rt.require('ajv');
             var ajv = new Ajv({allErrors: true, logger: false});
             var valid = json.ok && ajv.validate(schema, json.value);
-            this.assert(valid, 'expected data to satisfy schema but found following errors: ' +
+            this.assert(valid, 'expected data to satisfy schema but found following errors: \n' +
                                    (json.ok ? ajv.errorsText() : 'the body is not JSON'),
                         'expected data to not satisfy schema', true, valid);
         });

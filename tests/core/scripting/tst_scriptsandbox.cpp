@@ -136,6 +136,8 @@ pm.test("a wrong header value", function () { pm.response.to.have.header("X-Requ
 pm.test("a missing header", function () { pm.expect(pm.response).to.have.header("X-Missing"); });
 pm.test("not a client error", function () { pm.response.to.be.clientError; });
 pm.test("slow", function () { pm.response.to.have.responseTime.below(10); });
+pm.test("a value's schema", function () { pm.expect({id: 1}).to.be.jsonSchema({type: "object", required: ["id"]}); });
+pm.test("a value off its schema", function () { pm.expect({id: "x"}).to.be.jsonSchema({properties: {id: {type: "number"}}}); });
 )js"));
     QCOMPARE(run.outcome.error, QString());
     QCOMPARE(testLines(run.outcome),
@@ -144,7 +146,10 @@ pm.test("slow", function () { pm.response.to.have.responseTime.below(10); });
                            "'abc-123'"),
             QStringLiteral("a missing header: fail: expected response to have header with key 'X-Missing'"),
             QStringLiteral("not a client error: fail: expected response code to be 4XX but found 200"),
-            QStringLiteral("slow: fail: expected 42.5 to be below 10")}));
+            QStringLiteral("slow: fail: expected 42.5 to be below 10"), QStringLiteral("a value's schema: pass"),
+            QStringLiteral(
+                "a value off its schema: fail: expected data to satisfy schema but found following errors: \n"
+                "data.id should be number")}));
 
     const Run serverError
         = runTest(sandbox, js(R"js(pm.test("5xx", () => { pm.response.to.be.serverError; pm.response.to.be.error; });
