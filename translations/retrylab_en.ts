@@ -9,33 +9,6 @@
     </message>
 </context>
 <context>
-    <name>RetryLab</name>
-    <message>
-        <source>years</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>days</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>h</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>min</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>s</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>ms</source>
-        <translation type="unfinished"></translation>
-    </message>
-</context>
-<context>
     <name>RetryLab::App</name>
     <message>
         <source>the embedded server does not run, so no client can be observed for clients.png</source>
@@ -183,6 +156,42 @@
     </message>
     <message>
         <source>the embedded server has no HTTPS port for connection.png</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the window runs monitors already; the monitors&apos; pictures need a history of their own</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the screenshots&apos; monitors do not read: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the monitors&apos; history %1 did not open</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>only %1 of %2 monitors were checked live</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the monitors&apos; figures of the last day did not arrive</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the monitor &quot;%1&quot; is not in the table</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the history of &quot;%1&quot; was not read in time</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no incidents were read for incidents.png</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>cannot write the monitors&apos; history %1: %2</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -608,10 +617,6 @@ the logs back into a report.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>cannot write %1: %2</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>note: %1</source>
         <translation type="unfinished"></translation>
     </message>
@@ -691,10 +696,6 @@ opens like any run. The workers&apos; clocks are placed on one time axis by each
     </message>
     <message>
         <source>expectations: %1 passed, %2 failed</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>  after %1 ms</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -914,10 +915,6 @@ retry budget with many clients, more than 10 attempts. Exit status 1 when it war
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>cannot read %1: %2</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>%1: %2</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1033,14 +1030,6 @@ retry budget with many clients, more than 10 attempts. Exit status 1 when it war
     </message>
     <message>
         <source>--duration must be a number of seconds (got &quot;%1&quot;)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>--faults: cannot read %1: %2</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>--faults %1: %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -1283,10 +1272,6 @@ and have no effect.
         </translation>
     </message>
     <message>
-        <source>retrylab request: -o %1: the body has %2, of which RetryLab keeps the first %3; nothing was written</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>retrylab request: -o: %1</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1308,39 +1293,6 @@ and have no effect.
     </message>
     <message>
         <source>retrylab run: %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Runs a scenario file: its requests under its retry policy, against the embedded fault server where the URLs say {server}. Prints each retry as it happens, then a summary and the expectation verdicts.
-Exit status: 0 when every expectation holds, 1 when one does not (or the run could not start), 2 for a usage error or a file that cannot be read or written.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>The scenario file (JSON, format retrylab-scenario).</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>SCENARIO.json</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Print only the expectation verdicts, not each retry and the summary.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Allow the requests whose transport ignores certificate errors (&quot;insecureHosts&quot;); without it such a scenario is refused.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Usage: retrylab run [options] SCENARIO.json</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>name a scenario file; see retrylab run --help</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>unexpected argument &quot;%1&quot;; give one scenario file</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -1794,20 +1746,6 @@ Run &apos;%1 COMMAND --help&apos; for a command&apos;s options.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>
-A saved request (--collection FILE --request NAME): FILE is a collection as the window writes it,
-one of the JSON files of its collections folder; NAME is a request&apos;s name, or its path with its
-folders (&quot;Orders/Create&quot;) when the name is not unique. {{name}} takes its value from --env FILE,
-the environments file the window writes (environments.json): from the environment selected last
-in the window, the file&apos;s only one, or the one --env-name names. {server} stands for a fault
-server started for the request and {id} for a new key, as in the window. The policy, seed and
-connection saved with the request apply; --policy, --retry-*, --seed, --idempotent, --fallback
-and --insecure given here go over them. No URL or curl option goes with --collection; without
-it, --request is curl&apos;s -X.
-</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Sends one request, as curl would, under a retry policy: prints each retry as it happens, then the response (the status line, the headers with -i, and the body on standard output). The attempts and messages go to standard error, so that the body can be piped. The request may also be one saved in a collection (--collection).
 Exit status: 0 when the request succeeded, 1 when it failed for good, 2 for a usage error or a file that cannot be read or written.</source>
         <translation type="unfinished"></translation>
@@ -1844,94 +1782,8 @@ Exit status: 0 when the request succeeded, 1 when it failed for good, 2 for a us
         <source>sending %1</source>
         <translation type="unfinished"></translation>
     </message>
-    <message numerus="yes">
-        <source>%1 (and %n more problem(s))</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
-        <source> and %n more</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
-        </translation>
-    </message>
-    <message>
-        <source>%1 %2: %3</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>--collection %1 holds no request</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>--collection needs --request NAME, one of the requests of %1: %2</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>--request &quot;%1&quot;: %2 has no request of that name or path; it has %3</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>--request &quot;%1&quot; names %2 requests of %3 (%4): give its path</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>--env-name &quot;%1&quot;: %2 has no environment of that name; it has %3</source>
-        <translation type="unfinished"></translation>
-    </message>
     <message>
         <source>none</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>--env %1 holds no environment</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>--env %1 holds %2 environments and none is selected: choose one with --env-name (%3)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>--env-name needs --env FILE, the file that holds the environment</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1: the value of %2 was not saved and reads REDACTED; in the window, put a {{variable}} there instead and give its value with --env</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>the saved request &quot;%1&quot; of %2 uses %3; give --env FILE with an environment that defines a value for each</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1 has no value in the environment &quot;%2&quot; of %3 (the saved request &quot;%4&quot; of %5 uses it)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>; {{%1}} is a secret, and the file keeps its value only when the environment keeps its secrets on disk</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>the saved request &quot;%1&quot; of %2</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>the saved request &quot;%1&quot; of %2 with the environment &quot;%3&quot; of %4</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1 uses the preset &quot;%2&quot;, which this RetryLab does not have; give --policy</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>preset %1, saved with the request</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>saved with the request</source>
         <translation type="unfinished"></translation>
     </message>
     <message numerus="yes">
@@ -2004,17 +1856,690 @@ printing its URL and one line per request it handles.</source>
         <source>retrylab %1: %2</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>cancelled</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>retrylab compare: interrupted; cancelling what still runs (press Ctrl+C again to quit at once)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>retrylab compare: interrupted; %n request(s) were cancelled before they ended, so the comparison is incomplete</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>n/a</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The history: a SQLite file or postgresql://USER@HOST:PORT/DB (default: %1).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>FILE|URL</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Only this monitor.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Only what this agent saw.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>From this time: ISO 8601 with its zone, a date, or a span back from now (15m, 24h, 30d; default 24h).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>T</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Up to this time, as --since takes it (default: now).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Replay the window through this policy too: a preset, &quot;none&quot; (one attempt per check) or a policy file. The result is an estimate.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>POLICY</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Seed of the what-if&apos;s jitter (default 1).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>An availability objective of checks, such as 0.999: its error budget left and burn rates.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>TARGET</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>text (default), json or csv.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Reads back what retrylab monitor kept: per monitor and agent, the availability of checks (what a
+client with the monitor&apos;s policy saw) beside that of single attempts (what the server gave),
+attempts per check, latency, incidents and the ones the retries hid, MTBF and MTTR.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>--db needs a file or a postgresql:// URL</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>--since: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>--until: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>--until must come after --since</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>--what-if: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>--objective is a fraction between 0 and 1, such as 0.999 (got &quot;%1&quot;)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>--format is text, json or csv (got &quot;%1&quot;)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>History in %1, %2 to %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No check in this window.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>monitor</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>agent</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>checks</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>checks ok</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>attempts ok</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>attempts/check</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>p50</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>p99</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>incidents</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>hidden</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>MTBF</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>MTTR</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 (%2): counts before %3 come from the roll-ups; latency and incidents start there</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 (%2): %3 %4 to %5 (%6), %7 checks, %8 attempts; first error: %9</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>hidden incident</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>incident</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>now</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: objective %2 over 30 days: %3 available, %4 of the error budget left; burn rate %5 over 1 h, %6 over 5 min (alert above %7)%8</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>: ALERTING</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: what-if %2 (an estimate): %3 instead of %4, %5 attempts per check instead of %6; %7 incidents (%8 hidden) instead of %9 (%10)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>  %1 checks left out: no recorded attempt within %2 of a replayed one</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; reaches back more than a century</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is not a time: give ISO 8601 with its zone (2026-11-29T02:00:00Z), a date (2026-11-29), &quot;now&quot;, or a span back from now (15m, 24h, 30d)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Usage: retrylab history [options]</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>retrylab history: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>--monitor &quot;%1&quot;: %2 has no such monitor (it has %3)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Keep the history in this SQLite file, or in PostgreSQL at postgresql://USER@HOST:PORT/DB (shared by several agents). Default: %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Keep raw checks and attempts this many days (default %1), then only per-minute and per-hour figures, which are kept a year.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Serve Prometheus metrics at http://HOST:PORT/metrics (loopback only, unless --allow-non-loopback; port 0: one the system chooses, printed).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>HOST:PORT</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Allow --metrics-listen on an address other machines can reach.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The name this agent&apos;s checks are kept under (default: this machine&apos;s name).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Fill {{variables}} from this environment of the file.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Stop after this many seconds (default: until interrupted).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Print only changes of state and incidents, no banner and no summary.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Runs the monitors of a monitors file until --duration ends or it is interrupted (Ctrl+C, SIGTERM),
+keeping every check and attempt in the history (read it back with retrylab history), and prints
+changes of state and incidents as they happen. Interrupted, it lets the checks in flight end,
+writes what is left and exits 0.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The monitors file (format retrylab-monitors).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>name a monitors file</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>--retention-days must be a whole number from 1 to %1 (got &quot;%2&quot;)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>--metrics-listen: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>--agent needs a name of 1 to 100 characters</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>--duration must be a number of seconds above 0 and at most a year (got &quot;%1&quot;)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 to %2 (%3)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>since %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1  %2  hidden incident %3: %4 checks succeeded after %5 failed attempts; first error: %6</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1  %2  incident ended, %3: %4 failed checks, %5 attempts; last error: %6</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Usage: retrylab monitor [options] FILE</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>--db: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the history is written again</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>warning: %1; the checks wait in memory and are written when it works again</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>retrylab monitor: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1  %2  %3 -&gt; %4: %5</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1  %2  incident started: %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>History in %1 (%2 MiB; raw checks kept %3 days)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>History in %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Prometheus metrics at %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>warning: the alert &quot;%1&quot; of %2 did not reach %3: %4</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>notification: %1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>warning: %1 checks and changes of state could not be written to the history: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>warning: %1 checks were dropped while the history could not be written</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: %2 checks, %3 of checks and %4 of attempts succeeded, %5 attempts per check</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>  after %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 clients seen first were forgotten to keep the table within %2 clients.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>--faults: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>--faults and --fault: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>
+A saved request (--collection FILE --request NAME): FILE is a collection as the window writes it,
+one of the JSON files of its collections folder; NAME is a request&apos;s name, or its path with its
+folders (&quot;Orders/Create&quot;) when the name is not unique. {{name}} takes its value from --env FILE,
+the environments file the window writes (environments.json): from the environment selected last
+in the window, the file&apos;s only one, or the one --env-name names. {server} stands for a fault
+server started for the request and {id} for a new key, as in the window. The policy, seed and
+connection saved with the request apply; --policy, --retry-*, --seed, --idempotent, --fallback,
+--fallback-on and --insecure given here go over them. No URL or curl option goes with
+--collection; without it, --request is curl&apos;s -X.
+</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Which faults send the request to its fallbacks, in place of those the policy retries: HTTP statuses (503), classes of them (5xx), or network faults (%1), separated by commas. A request that may not be repeated (a POST whose outcome is unknown) still never goes to a fallback.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>LIST</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>--fallback-on: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>--fallback-on names the faults that lead to a fallback; give --fallback too</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>warning: %1 attempts in flight may take %2 MiB, more than half of the %3 MiB the address-space limit leaves (ulimit -v %4): running %5 at once instead</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>retrylab run: out of memory (ulimit -v); cancelling what still runs, and writing what was recorded</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>retrylab run: requests still waited 5 s after the cancel; writing what was recorded without them</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>retrylab run: ran out of memory; the run fails</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Runs a scenario file: its requests under its retry policy, against the embedded fault server where the URLs say {server}. Prints each retry as it happens, then a summary and the expectation verdicts.
+Or runs a collection, request after request, as newman and bru run do, but with retries: a RetryLab collection, a Postman collection (v2.0, v2.1), a Bruno collection folder or a HAR file, with their pre-request and test scripts, assertions and variables. Each request is sent under its own policy, its folder&apos;s, its collection&apos;s, else --policy (default: one attempt); a request that passed only after retries is said so.
+Exit status: 0 when every expectation (every assertion and test) holds, 1 when one does not (or the run could not start), 2 for a usage error or a file that cannot be read or written.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The scenario file (JSON, format retrylab-scenario), or the collection file or Bruno folder.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>SCENARIO.json|COLLECTION</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Print only the expectation verdicts (a collection: only the requests that failed), not each retry and the summary.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Allow the requests whose transport ignores certificate errors (&quot;insecureHosts&quot;); without it such a scenario is refused. A collection: ignore certificate errors for every host it sends to.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Collections: a RetryLab environments file, a Postman environment, or the name of a Bruno collection&apos;s environment.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>FILE|NAME</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Collections: which environment of a RetryLab environments file (default: the one selected last).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Collections: a Postman globals file.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Collections: a variable, over the environment&apos;s (repeatable).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>NAME=VALUE</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Collections: run only the requests of this folder, by name or path (repeatable).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Collections: run it N times (default: once, or once per row of --data).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Collections: a CSV or JSON file of rows, one iteration per row; its columns are variables.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Collections: wait MS between two requests.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Collections: stop at the first request that fails.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Collections: the policy of requests that have none of their own (a preset or a policy file; default: none, one attempt).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>PRESET|FILE</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Collections: each attempt&apos;s timeout, where a request sets none.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Collections: the longest one script may run (default: 5000).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Usage: retrylab run [options] SCENARIO.json|COLLECTION</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>name a scenario file or a collection; see retrylab run --help</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>unexpected argument &quot;%1&quot;; give one scenario file or collection</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: only a collection takes %2; this is a scenario file</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>--%1: &quot;%2&quot; is not a whole number from %3 to %4</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the collection has no environment &quot;%1&quot;, and no environments folder</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the collection has no environment &quot;%1&quot; (it has: %2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>neither a Postman environment nor a RetryLab environments file: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>it has several environments; name one with --env-name (%1)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>it has no environment &quot;%1&quot; (it has: %2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is not NAME=VALUE</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>skipped</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>not sent</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1, %2 ms</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no attempt</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>, after %n attempt(s): %1</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>  (iteration %1/%2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>  passed after retries: %n attempt(s) under %1</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>executed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>iterations</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>assertions</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>tests</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>errors</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>%n request(s) passed after retries</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Took %1 ms</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Stopped early: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>request runs</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>--folder: the collection has no folder %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>--data %1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>--data %1: the file has no rows</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>retrylab run: the embedded fault server cannot listen: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 &quot;%2&quot; (%3): %n request(s)</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Default policy %1, %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>note: not used: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>retrylab run: interrupted; stopping after the request in flight</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>watch endpoints for days under retry policies, keeping every check and attempt (exit 0, 2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>what the monitors kept: availability of checks and of attempts, incidents, what-if (exit 0, 2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: an allocation failed (ulimit -v?): the command ended early and fails; what it recorded was written
+</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>retrylab request: -o %1: the body is longer than %2, the most RetryLab keeps of one (--max-body); the transfer was ended there and nothing was written</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>retrylab request: -o %1: the body has %2, more than RetryLab keeps of one (%3, --max-body); nothing was written</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>warning: the body is longer than %1; the transfer was ended there and only the first %2 are shown</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>RetryLab::Cli::RunPrinter</name>
-    <message>
-        <source>%1 s</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1 ms</source>
-        <translation type="unfinished"></translation>
-    </message>
     <message>
         <source>no answer within the per-attempt timeout</source>
         <translation type="unfinished"></translation>
@@ -2265,14 +2790,6 @@ printing its URL and one line per request it handles.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>%1 %2 cannot be read: %3</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1 %2 is too large to be a certificate or key file (%3 bytes)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>the client certificate %1 is a PKCS#12 file, which holds its own key: leave the client key (%2) empty</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2443,10 +2960,6 @@ printing its URL and one line per request it handles.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>the per-attempt timeout must lie between 0 and %1 ms</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>HTTP</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2597,10 +3110,6 @@ printing its URL and one line per request it handles.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>curl&apos;s own backoff (1 s, doubled) matches the policy, but grows to 10 minutes; curl cannot cap it at %1 s.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>curl&apos;s --retry-delay takes whole seconds: %1 ms became %2 s.</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2618,10 +3127,6 @@ printing its URL and one line per request it handles.</source>
     </message>
     <message>
         <source>curl has no jitter: every client waits exactly the same time, so clients that failed together retry together.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>curl honours Retry-After (since 7.66.0) but has no option to cap it; the policy caps it at %1 s.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -2678,10 +3183,6 @@ printing its URL and one line per request it handles.</source>
             <numerusform></numerusform>
             <numerusform></numerusform>
         </translation>
-    </message>
-    <message>
-        <source>The policy is bounded only by its deadline; gRPC needs maxAttempts, so %1 was written (the most attempts that fit into %2 s at the shortest waits).</source>
-        <translation type="unfinished"></translation>
     </message>
     <message>
         <source>maxAttempts %1 is above %2: gRPC clients treat it as %2 unless the channel raises the limit.</source>
@@ -2865,14 +3366,6 @@ printing its URL and one line per request it handles.</source>
     </message>
     <message>
         <source>cannot read %1: %2</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1 is too large to be a report (%2 bytes)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>0 s</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -3656,14 +4149,6 @@ or as a step of the HTTPS port&apos;s handshake script, POST /_control/tls/hands
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>cannot read the %1 file: %2</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>the %1 file is over 1 MiB: not a PEM file</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>RetryLab fault server CA</source>
         <translation type="unfinished"></translation>
     </message>
@@ -3996,14 +4481,6 @@ or as a step of the HTTPS port&apos;s handshake script, POST /_control/tls/hands
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>At %1 clients %2 was done first, after %3 s and %4 calls</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>; %1 took %2 s and %3 calls</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>; %1 made the fewest calls (%2)</source>
         <translation type="unfinished"></translation>
     </message>
@@ -4272,10 +4749,6 @@ or as a step of the HTTPS port&apos;s handshake script, POST /_control/tls/hands
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Retry-After date %1 is %2 s away</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>%1, beyond the %2 ms left before the deadline: giving up now</source>
         <translation type="unfinished"></translation>
     </message>
@@ -4369,18 +4842,6 @@ or as a step of the HTTPS port&apos;s handshake script, POST /_control/tls/hands
             <numerusform></numerusform>
             <numerusform></numerusform>
         </translation>
-    </message>
-    <message>
-        <source>a constant wait of %1 ms before every retry</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>a total deadline of %1 ms</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>a per-attempt timeout of %1 ms</source>
-        <translation type="unfinished"></translation>
     </message>
     <message>
         <source>no per-attempt timeout</source>
@@ -4508,10 +4969,6 @@ or as a step of the HTTPS port&apos;s handshake script, POST /_control/tls/hands
     </message>
     <message>
         <source>%1: %2 is larger than %3 MiB</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1: cannot read %2: %3</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -4701,10 +5158,6 @@ or as a step of the HTTPS port&apos;s handshake script, POST /_control/tls/hands
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>%1: its clock started %2 ms after the run&apos;s; its attempts are placed by its monotonic clock from there</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>the collection</source>
         <translation type="unfinished"></translation>
     </message>
@@ -4890,14 +5343,6 @@ or as a step of the HTTPS port&apos;s handshake script, POST /_control/tls/hands
     </message>
     <message>
         <source>gap</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1 ms after the previous answer, beyond the gap window of %2 ms</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>the same request %1 ms after a failed answer</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -5807,10 +6252,6 @@ or as a step of the HTTPS port&apos;s handshake script, POST /_control/tls/hands
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>%1 is too large to be a policy file</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>When the server fails, one user action sends up to %1 attempts, %2 times what the busiest layer alone would send: the layers multiply. Retry in one layer (usually the one closest to the user) and let the others fail fast.</source>
         <translation type="unfinished"></translation>
     </message>
@@ -6103,14 +6544,6 @@ or as a step of the HTTPS port&apos;s handshake script, POST /_control/tls/hands
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>+%1 ms before forwarding</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>+%1 ms before responding</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>%1 bytes/s</source>
         <translation type="unfinished"></translation>
     </message>
@@ -6357,10 +6790,6 @@ or as a step of the HTTPS port&apos;s handshake script, POST /_control/tls/hands
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>, waiting %1 ms as Retry-After asks</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>%1 / %2</source>
         <translation type="unfinished"></translation>
     </message>
@@ -6508,15 +6937,7 @@ or as a step of the HTTPS port&apos;s handshake script, POST /_control/tls/hands
         </translation>
     </message>
     <message>
-        <source>%1-%2 ms</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>%1: %2 - Retry-After is beyond the deadline: give up at once</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1 ms as Retry-After asks</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -6548,10 +6969,6 @@ or as a step of the HTTPS port&apos;s handshake script, POST /_control/tls/hands
     </message>
     <message>
         <source>it ended with %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>it waited %1 ms before the second attempt instead of the %2 ms Retry-After asks</source>
         <translation type="unfinished"></translation>
     </message>
     <message numerus="yes">
@@ -6667,14 +7084,6 @@ observed: %3
         </translation>
     </message>
     <message>
-        <source>at least %1 ms</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>within %1 ms</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>success rate at least %1 %</source>
         <translation type="unfinished"></translation>
     </message>
@@ -6703,14 +7112,6 @@ observed: %3
     </message>
     <message>
         <source>%1 ended with status %2</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1 took only %2 ms</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1 took %2 ms</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -6960,14 +7361,6 @@ observed: %3
     </message>
     <message>
         <source>the scenario would send %1 requests; at most %2 are allowed</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1: cannot read: %2</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1: %2 bytes is too large for a scenario file (at most %3)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -7493,6 +7886,1633 @@ observed: %3
         <source>%1 is not a placeholder; a URL may use %2 (the embedded server) and %3 (a key of its own for every request)</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>%1 did not finish within %2 and was killed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 was ended by a signal%2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 exited with status %2%3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>could not start %1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>up</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>down</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>paused</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 (agent %2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 is %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Retries hid an incident of %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 burns its error budget at %2× (threshold %3×)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>%n alert(s) suppressed</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>at %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the same alert went to &quot;%1&quot; %2 ago (at most one in %3)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>&quot;%1&quot; takes at most %n alert(s) a minute</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n alert(s) to &quot;%1&quot; were held back by its rate limit</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>monitors: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>expected an http:// or https:// URL with a host, got &quot;%1&quot;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>empty; give the program&apos;s absolute path, then its arguments</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>expected the program&apos;s absolute path, got &quot;%1&quot;: the monitor may run with another PATH and working directory</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>empty; give the target a name that monitors refer to</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>unknown alert target kind &quot;%1&quot; (known: %2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>a second alert target named &quot;%1&quot;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the whole body</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>status in %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>response time under %1 ms</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>header %1 present</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>header %1 equals &quot;%2&quot;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>header %1 matches %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>body contains &quot;%1&quot;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 equals %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 exists</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 matches %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>body valid against the schema</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>not %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>a %1 assertion has one of %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>a %1 assertion has one of %2, not several (%3)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>not a regular expression: %1 at %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>is true or left out; for an absence write &quot;not&quot;: true</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is not a status class (1xx to 5xx)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>names no status</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is not a header name</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>an empty text is in every body; give the text to look for</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is not a JSON pointer (RFC 6901: &quot;&quot; or &quot;/a/0/b&quot;)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>unknown kind &quot;%1&quot;; did you mean &quot;%2&quot;?</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>unknown kind &quot;%1&quot; (known: %2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source> (only its first %1 bytes were kept)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no status</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no HTTP status (expected %1)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>HTTP %1 is not in %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no %1 header</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the answer has no %1 header</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the %1 header does not match %2: it is %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the body is not JSON (%1), so %2 cannot be read%3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>a body that is not JSON</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the body has nothing at %1 (expected %2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the body has nothing at %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>nothing at %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 is %2, not %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 is %2, not a string to match %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 is %2, which does not match %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the body is not JSON (%1)%2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>a valid body</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>a body with %n failure(s)</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>the body is not valid against the schema: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the response took %1 ms, not under %2 ms</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the first %1 bytes of the body do not contain &quot;%2&quot;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the body does not contain &quot;%1&quot;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>a body that contains it</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>a body without it</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 expected, %2 came</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source> (not checked: %1)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>a schema is an object or a boolean, not %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>takes one schema in draft 2020-12 (a list of schemas is prefixItems)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>not a regular expression: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>unknown type &quot;%1&quot; (known: %2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is not supported: only references to &quot;#/$defs/...&quot; are</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; names no schema of $defs</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; refers to itself</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the schema false allows nothing here</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>references nest more than %1 deep</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&apos;enum&apos; %1: %2 is none of them</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&apos;const&apos; %1: %2 differs</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&apos;type&apos; %1: %2 is %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&apos;%1&apos; %2: %3 %4</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>is less</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>is more</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>is not more</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>is not less</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&apos;minLength&apos; %1: %2 has %3 characters</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&apos;maxLength&apos; %1: %2 has %3 characters</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&apos;pattern&apos; %1: %2 does not match</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&apos;minItems&apos; %1: %2 items</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&apos;maxItems&apos; %1: %2 items</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&apos;required&apos; %1: missing</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&apos;additionalProperties&apos; false: %1 is not one of the properties</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>line %1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>a quote inside a quoted field must be doubled</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>a quote inside a field that does not start with one (quote the whole field and double the quote)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>text after the closing quote of a field (a comma must follow it)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the quoted field that starts here never ends</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the data file is empty; its first line must name the variables</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>column %1 of the header has no name</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; names two columns</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 fields, but the header names %2 variables</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the data file is empty; it must hold a JSON array of objects</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>a data file must hold a JSON array of objects, one per iteration</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>a data file</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Fallback on: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the body is empty</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the body is not JSON (%1: %2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source> (only the first %1 bytes of the body were kept)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the pointer &quot;&quot;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1, so %2 is not in it</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 is not in the body</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the response has no %1 header</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 does not match the body</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 matches the body, but its first group takes no part</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no response came, so there is no status</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is not a variable name (letters, digits, &apos;_&apos;, &apos;-&apos; and &apos;.&apos;, starting with a letter or &apos;_&apos;)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>unknown source &quot;%1&quot; (known: %2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is not a JSON pointer (&quot;&quot; or &quot;/a/0/b&quot;)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>not a valid regular expression: %1 at character %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 (and %n more problem(s))</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source> and %n more</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1 %2: %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 %2 holds no request</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 needs %2 NAME, one of the requests of %3: %4</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 &quot;%2&quot;: %3 has no request of that name or path; it has %4</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 &quot;%2&quot; names %3 requests of %4 (%5): give its path</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 &quot;%2&quot;: %3 has no environment of that name; it has %4</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 %2 holds no environment</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 %2 holds %3 environments and none is selected: choose one with %4 (%5)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 needs %2 FILE, the file that holds the environment</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: the value of %2 was not saved and reads REDACTED; in the window, put a {{variable}} there instead and give its value with %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the saved request &quot;%1&quot; of %2 uses %3; give %4 FILE with an environment that defines a value for each</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 has no value in the environment &quot;%2&quot; of %3 (the saved request &quot;%4&quot; of %5 uses it)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>; {{%1}} is a secret, and the file keeps its value only when the environment keeps its secrets on disk</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the saved request &quot;%1&quot; of %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the saved request &quot;%1&quot; of %2 with the environment &quot;%3&quot; of %4</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 uses the preset &quot;%2&quot;, which this RetryLab does not have; give --policy</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>preset %1, saved with the request</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>saved with the request</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 is not a dynamic variable (known: %2).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>HTTP %1 is a status the conditions expect</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>a condition failed: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>a condition failed: %1; not retried: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>a certificate or key file</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the fallback list: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the per-attempt timeout must lie between 0 and %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>a fallback is another attempt, and this fault or this request is not one to repeat</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 is not in the request&apos;s fallback list (%2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is in the request&apos;s fallback list, but a fallback is another attempt, and this request is not one to repeat</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>curl&apos;s own backoff (1 s, doubled) matches the policy, but grows to 10 minutes; curl cannot cap it at %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>curl honours Retry-After (since 7.66.0) but has no option to cap it; the policy caps it at %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The policy is bounded only by its deadline; gRPC needs maxAttempts, so %1 was written (the most attempts that fit into %2 at the shortest waits).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>a report</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>a PEM file</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the %1 file: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 after the previous answer, beyond the gap window of %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the same request %1 after a failed answer</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>At %1 clients %2 was done first, after %3 and %4 calls</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>; %1 took %2 and %3 calls</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 is damaged (%2); it was left as it is: move it aside, or name another file</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the Qt SQL driver %1 is not installed (Debian: %2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the folder %1 does not exist</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>there is no history at %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 is a folder, not a history file</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 is not a SQLite database; it was left as it is: name another file</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the system user</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>cannot connect to PostgreSQL at %1 (database %2, user %3): %4</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 cannot be opened: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 cannot be switched to WAL mode: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: %2 failed: %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no history database was named</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the PostgreSQL URL is not valid (postgresql://USER@HOST:PORT/DATABASE): %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the PostgreSQL URL names no host (postgresql://USER@HOST:PORT/DATABASE)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the PostgreSQL URL names no database (postgresql://USER@HOST:PORT/DATABASE)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the PostgreSQL URL&apos;s host= must be an absolute socket folder, not %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the socket in %1 (port %2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>PostgreSQL database %1 at %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the history cannot be read: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>an availability objective lies between 0 and 1 (0.999 is 99.9 %), not %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the history has no monitor named %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the policy %1 cannot be replayed: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the history has no monitor named %1 checked by agent %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the retention could not be applied: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 was written by a newer RetryLab: schema version %2, this one reads up to %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the schema of %1 cannot be prepared: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 is a SQLite database but not a RetryLab history; it was left as it is</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 is not a RetryLab history: its format is &quot;%2&quot;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 is damaged: its schema version is not a number</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 holds no RetryLab history</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 has schema version %2, older than this RetryLab&apos;s %3: a monitor writing to it upgrades it</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 is being written by another RetryLab (process %2 on %3; lock file %4): one store writes a SQLite history at a time</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the lock file %1 cannot be created</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>the history %1 cannot be written (%2); %n check(s) and event(s) are kept to try again</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>unknown database error</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the history %1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the upstream&apos;s reason phrase: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the upstream sent a header name that is no token: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the upstream&apos;s %1 header: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Retry-After date %1 is %2 away</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>a constant wait of %1 before every retry</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>a total deadline of %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>a per-attempt timeout of %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: standard input is larger than %2, the most a file given to it may be</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>a file given to %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 is larger than %2, the most an attempt log may be</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: its clock started %2 after the run&apos;s; its attempts are placed by its monotonic clock from there</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>not a valid metric name: use letters, digits, &apos;_&apos; and &apos;:&apos;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is not a valid label name: use letters, digits and &apos;_&apos;, not starting with &quot;__&quot;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the label &quot;%1&quot; is named twice</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>a histogram cannot have a label named &quot;le&quot;: its buckets use it</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>bucket bounds must be finite and strictly increasing (the +Inf bucket is implied)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>this metric is declared already</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no address to listen on for the metrics</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>refusing to serve metrics on %1: it is not a loopback address, and anyone who reaches it could read the monitors&apos; names and health; allow non-loopback addresses explicitly (--allow-non-loopback) to do so</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>cannot listen for metrics on %1 port %2: %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>too many connections to the metrics server</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>not found: the metrics are at /metrics</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the metrics are read with GET (or HEAD)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>expected HOST:PORT, e.g. 127.0.0.1:9464, [::1]:9464 or localhost:9464; %1 (got &quot;%2&quot;)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the address is empty</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the IPv6 address has no closing bracket</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>an IPv6 address goes in brackets, as in [::1]:9464</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the port is missing</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the port must be a number from 0 (any free port) to 65535</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the port must be at most 65535</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the host is missing</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is not an IPv6 address</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is not an IPv4 address or localhost (no host name is looked up)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 to %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>daily %1-%2 UTC</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>One attempt per check, never retried.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>a condition has one of %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>a condition has one of %1, not several (%2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>missing; the value the pointer must find</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>certificate valid for more than %1 days</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no server certificate to check (the answer did not come over TLS)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the certificate&apos;s expiry &quot;%1&quot; cannot be read</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the certificate expired on %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the certificate expires in %1 days (%2), not more than %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the error budget of the objective %1 burns %2 times too fast over the last %3 (and %4 times over the last %5)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>{server}: the embedded fault server is not running</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 checks succeeded only after %2 failed attempts; first error: %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>{{%1}} is not defined: the file chooses no environment</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>{{%1}} is not defined in the environment &quot;%2&quot;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is not a date and time with its zone (2026-11-29T02:00:00Z)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>a window is either daily or from-to, not both</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is not a daily window of UTC times (&quot;02:00-02:30&quot;)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the window ends before it starts</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>missing; name a preset, give a policy object, or &quot;none&quot; for one attempt per check</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>a monitor sends one request per check; &quot;%1&quot; belongs to scenarios</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>{server} is the window&apos;s embedded fault server, which `retrylab monitor` does not have; start one with `retrylab serve` and use its URL</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>a monitor expands {server} in its url only</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: a monitor expands {server} in its url only</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>fallback %1: a monitor expands {server} in its url only</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is already the name of another monitor</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>an objective is a fraction between 0 and 1, such as 0.999 (got %1)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is not an alert target: the file&apos;s &quot;alerts&quot; names none</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is not an alert target (known: %2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>a monitors file holds one JSON object</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is not a monitors file (expected &quot;%2&quot;)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>written by a newer RetryLab (version %1; this one reads up to %2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is already the name of another environment</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is not an environment: the file has none</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is not an environment of the file (known: %2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 monitors; one file holds at most %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>empty; a monitors file has at least one monitor</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>a monitors file</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: cannot make it private: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the check succeeded again</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the check succeeded</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 checks in a row succeeded</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the check failed: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 checks in a row failed, the last: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the check failed (%1 of %2 before down): %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>resumed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the saved request &quot;%1&quot; uses {server}; a monitor has no embedded server</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the saved request &quot;%1&quot; uses {server} outside its URL; a monitor expands {server} in the URL only</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>a plan file</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is not a fault that can lead to a fallback: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>expected a status, a class of them or a fault&apos;s name</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>give an HTTP status from 400 to 599 (&quot;503&quot;), a class of them (&quot;4xx&quot;, &quot;5xx&quot;), or a network fault: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>a policy file</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 rules are too many: a proxy takes at most %2, as it checks every request against each</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>a fault rules file</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>+%1 before forwarding</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>+%1 before responding</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the proxy holds %1 MiB of requests not yet sent upstream, its limit; try again</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the proxy is at its connection limit, and this connection waited longest</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the header deadline must be from 100 ms to 1 h (got %1 ms)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the proxy is at its limit of %1 connections, each with an exchange in progress
+</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>a line outside any block: &quot;%1&quot;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>unknown block &quot;%1&quot;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>block %1 opens with &quot;%2&quot;; it takes &quot;%3&quot;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>unclosed block %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>expected &quot;name: value&quot; in block %1, not &quot;%2&quot;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>unclosed &apos;&apos;&apos; value of %1 in block %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>unclosed list value of %1 in block %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>between needs two values, as &quot;between 1, 10&quot;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no such folder</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>not a Bruno collection: the folder has no bruno.json</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>a Bruno file</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>not valid JSON: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1:%2: %3 is left as written: process.env is not read</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>docs are not used</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>auth %1 is not sent: the runner sends basic, bearer and apikey</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>secret variable &quot;%1&quot;: Bruno keeps its value outside the file; give it with --var %1=VALUE</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>a second request block (%1); the first is %2 at line %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>a %1 request is not run</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no request block (%1)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>body mode %1 is not sent</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>file field &quot;%1&quot; (%2) is not sent: files are not read</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>GraphQL variables that are not a JSON object are not sent</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>One attempt per request, never retried.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>stopped</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the run reached its limit of %1 requests (a pm.setNextRequest loop?)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the authorization uses variables without a value: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no fault server runs in this run</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>its policy &quot;%1&quot; is not a preset of this RetryLab</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no attempt was made: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>no answer after %n attempt(s): %1</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>extract %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>--bail: &quot;%1&quot; failed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>pm.setNextRequest(null) in &quot;%1&quot;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>: the body (%1 bytes) is not text; sent without it</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Postman collection v1 is not supported: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>missing: a Postman collection v2.0 or v2.1 starts with &quot;info&quot;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is not the schema of a Postman collection v2.0 or v2.1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>: a &quot;%1&quot; script is not run</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>: %1 authorization is not supported; sent without authorization</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>folders nested more than %1 deep</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>: variables of an item are not used</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>: not a JSON object, so not sent: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>: file field &quot;%1&quot; is not sent</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>: a file body is not sent</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is not a built-in preset</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>RetryLab collections</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>a RetryLab collection</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>collections</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>a collection</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>not a collection retrylab run knows: no &quot;info.schema&quot; or &quot;info._postman_id&quot; (a Postman collection), no &quot;formatVersion&quot; and &quot;items&quot; (a RetryLab collection), no &quot;log.entries&quot; (a HAR file)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>attempt %1 (%2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>read</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>write</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: %2 - the version read; write it back</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: %2 - the write landed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>a stale version: read, modify and write again</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>a stale version, and the policy does not retry conflicts</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>a retryable status; the write carries the version it read, so it is conditional</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: %2 - %3: start again from the read after %4-%5 ms</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 as Retry-After asks</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>, waiting %1 as Retry-After asks</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>not played: a read-modify-write&apos;s write carries the version it read, so it is conditional; only the conditional column plays it</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>IAM read-modify-write: write 409 ABORTED</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>read-modify-write: If-Match write gets 412</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>it waited %1 before the second attempt instead of the %2 Retry-After asks</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: its list of the faults that lead to a fallback (&quot;fallbackOn&quot;) is not carried: the Locust file moves on to a fallback whenever the policy gives up</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>at least %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>within %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 took only %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 took %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>names the faults that lead to the fallbacks; give &quot;fallbacks&quot; too</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>a scenario file</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>script</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1, line %2: %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the script sandbox did not start: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>stopped after the time limit of %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the sandbox failed: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>a folder</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>a FIFO (named pipe)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>a device</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>a socket</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>not a regular file</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 MiB</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 KiB</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>1 byte</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 bytes</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>cannot read %1: no such file</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>cannot read %1: it is %2, not a regular file</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>cannot read %1: it is a folder, not a file</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 is larger than %2, the most %3 may be</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 min %2 s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 h</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 h %2 min</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 days</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 days %2 h</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 years</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>cannot write %1: no process reads this FIFO (start the reader first)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no process reads this FIFO (start the reader first)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>it is a symbolic link to %1, which does not exist</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 more unknown fields</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>RetryLab::Core::AlertDispatcher</name>
+    <message>
+        <source>there is no alert target named &quot;%1&quot;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no executor carries webhooks</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>alert %1 to %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>the webhook was not delivered (%1, %n attempt(s)): %2</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>the executor carrying the webhook was destroyed</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>RetryLab::Core::ConformanceRunner</name>
@@ -7514,6 +9534,10 @@ observed: %3
     </message>
     <message>
         <source>did not run</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the matrix&apos;s time limit of %1 ran out before this cell finished (the model allows it up to %2)</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -7567,7 +9591,15 @@ observed: %3
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>%1; no fallback asked: a fallback is another attempt, and this fault or this request is not one to repeat</source>
+        <source>%1; no fallback asked: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 (no attempt was made)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 (&quot;%2&quot; is in the request&apos;s fallback list)</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -7590,15 +9622,15 @@ observed: %3
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source> (the scenario&apos;s time limit of %1 ms ran out)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>time limit</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source> (the scenario&apos;s time limit of %1 ran out)</source>
+        <translation type="unfinished"></translation>
+    </message>
     <message numerus="yes">
-        <source>the run did not finish within the scenario&apos;s time limit of %1 ms; %2 of %n request(s) finished, the rest were cancelled or never sent</source>
+        <source>the run did not finish within the scenario&apos;s time limit of %1; %2 of %n request(s) finished, the rest were cancelled or never sent</source>
         <translation type="unfinished">
             <numerusform></numerusform>
             <numerusform></numerusform>
@@ -7787,21 +9819,81 @@ Drawn narrow so that the runs on either side keep their width; zoom or drag to s
         <source>h</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>skipped</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>not sent</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no attempt: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no answer: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 after %2 attempts: %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no answer after %1 attempts: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>request runs</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>monitor</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the collection holds no request</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the collection has no request or folder &quot;%1&quot;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>collection</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>request</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>environments file</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>environment</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A collection run is going on; stop it or wait for its end before starting another.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>in flight</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>network error %1</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>RetryLab::Ui::AttemptInspector</name>
-    <message>
-        <source>unknown</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1 s</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1 ms</source>
-        <translation type="unfinished"></translation>
-    </message>
     <message>
         <source>success</source>
         <translation type="unfinished"></translation>
@@ -8174,17 +10266,13 @@ Drawn narrow so that the runs on either side keep their width; zoom or drag to s
         <source>[the first %1 of %2]</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>[the first %1; the transfer was ended after %2, the rest never read]</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>RetryLab::Ui::AttemptLogModel</name>
-    <message>
-        <source>%1 ms</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1 s</source>
-        <translation type="unfinished"></translation>
-    </message>
     <message>
         <source>%1 (%2)</source>
         <translation type="unfinished"></translation>
@@ -8240,6 +10328,51 @@ Next: %2</source>
     </message>
     <message>
         <source>Duration</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>RetryLab::Ui::BeatBarDelegate</name>
+    <message>
+        <source>succeeded, in maintenance (not counted)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>failed, in maintenance (not counted)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>succeeded after %n failed attempt(s)</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>succeeded</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>failed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>%n attempt(s), %1</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>HTTP %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No check yet</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -8562,6 +10695,251 @@ Policy: %3</source>
     </message>
 </context>
 <context>
+    <name>RetryLab::Ui::CollectionRunDialog</name>
+    <message>
+        <source>Run %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>How many times the whole selection runs</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source> ms</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A pause between two requests</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Stop at the first request that &amp;fails</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>None: one attempt each</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The policy of requests that have none of their own, nor their folder</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the request&apos;s or its policy&apos;s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Each attempt&apos;s timeout where the request does not set its own</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Iterations:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Delay between requests:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Default &amp;policy:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Attempt &amp;timeout:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No environment: variables come from the collection alone.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Environment: %1 (the one chosen in the toolbar)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Run</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>RetryLab::Ui::CollectionRunModel</name>
+    <message>
+        <source>Error</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>running</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>passed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>retried</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>failed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>skipped</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 (iteration %2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>sending…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: passed after %2 attempts under the policy %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Assertion: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Test: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Request</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Status or message</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Time</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Verdict</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>RetryLab::Ui::CollectionRunPanel</name>
+    <message>
+        <source>Failed o&amp;nly</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Open attempts</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Show the attempts of the selected request in the timeline and the inspector (Enter)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>E&amp;xport…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Write the run as a JSON report, JUnit XML or HAR</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>S&amp;top</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Stop the run after cancelling the request in flight (Esc)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No collection has run yet</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Show only the requests that failed, with their failed assertions, tests and errors</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Requests run: %1, in %2.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Stopped early: %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Not used: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 passed · %2 failed · %3 retried</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Requests done out of those the run will send</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Requests the run sent</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Retried: passed only after more than one attempt, what a runner without retries would have failed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 (iteration %2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 in %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The run goes on; export it once it has ended.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>RetryLab JSON report (*.json)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>JUnit XML (*.xml)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>HAR (*.har)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Export the run</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The run was not exported: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Exported to %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Failed only</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Expand all</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Collapse all</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>RetryLab::Ui::CollectionSidebar</name>
     <message>
         <source>Search by name or URL</source>
@@ -8659,17 +11037,33 @@ Policy: %3</source>
         <source>The environments were not saved: %1</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>&amp;Run collection…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Run f&amp;older…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Run</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Run the selected collection or folder, request after request, with their policies</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; cannot run: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 of %2</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>RetryLab::Ui::CompareDialog</name>
-    <message>
-        <source>%1 s</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1 ms</source>
-        <translation type="unfinished"></translation>
-    </message>
     <message>
         <source>Compare policies</source>
         <translation type="unfinished"></translation>
@@ -8781,14 +11175,6 @@ Policy: %3</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>%1 s</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1 ms</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>%1: %2 of %3 succeeded, %4 attempts, busiest second %5</source>
         <translation type="unfinished"></translation>
     </message>
@@ -8872,6 +11258,14 @@ Policy: %3</source>
         <source>server steps: %1, then the path answers %2</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>n/a</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>a whole read-modify-write of a resource on /occ; server steps for its reads and writes in turn: %1, then /occ answers as itself</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>RetryLab::Ui::ConformanceView</name>
@@ -8911,14 +11305,6 @@ Policy: %3</source>
         <source>This policy cannot run: %1</source>
         <translation type="unfinished"></translation>
     </message>
-    <message>
-        <source>Each cell shows what the policy&apos;s rules expect. The run compresses the waits (base %1 ms, cap %2 ms%3) so that the matrix takes a few seconds; what is retried, and how often, stays as the policy says.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>, deadline %1 ms</source>
-        <translation type="unfinished"></translation>
-    </message>
     <message numerus="yes">
         <source>Running %n cell(s) for “%1” against the embedded fault server...</source>
         <translation type="unfinished">
@@ -8951,6 +11337,14 @@ Policy: %3</source>
 %2</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Each cell shows what the policy&apos;s rules expect. The run compresses the waits (base %1, cap %2%3) so that the matrix takes a few seconds; what is retried, and how often, stays as the policy says.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>, deadline %1</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>RetryLab::Ui::CurlImportDialog</name>
@@ -8960,10 +11354,6 @@ Policy: %3</source>
             <numerusform></numerusform>
             <numerusform></numerusform>
         </translation>
-    </message>
-    <message>
-        <source>now %1 ms</source>
-        <translation type="unfinished"></translation>
     </message>
     <message>
         <source>now none</source>
@@ -9351,6 +11741,30 @@ Policy: %3</source>
         <source>To bound memory only the newest request and response bodies are kept (%1 MiB); older bodies dropped: %2 (empty in the file). Attempts and statistics are complete.</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>&amp;Export run…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Save every attempt as a JSON report, CSV or HAR (Ctrl+E)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Export run &amp;as</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Redact credentials in exports</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Authorization, cookies, API keys, tokens and passwords are replaced by REDACTED in exports and in &quot;Copy as curl&quot;. Turned on at every start.</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>RetryLab::Ui::FaultActionModel</name>
@@ -9611,10 +12025,6 @@ Policy: %3</source>
             <numerusform></numerusform>
             <numerusform></numerusform>
         </translation>
-    </message>
-    <message>
-        <source>%1 ms</source>
-        <translation type="unfinished"></translation>
     </message>
     <message>
         <source>Also take the run&apos;s policy “%1”</source>
@@ -9927,6 +12337,13 @@ Policy: %3</source>
     </message>
     <message>
         <source>seed: &quot;%1&quot; is not a whole number from 0 to 2^64 - 1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>RetryLab::Ui::HistoryReaderWorker</name>
+    <message>
+        <source>no history is open</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -10250,6 +12667,147 @@ Policy: %3</source>
     </message>
 </context>
 <context>
+    <name>RetryLab::Ui::IncidentListModel</name>
+    <message>
+        <source>ongoing</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 / %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>hidden</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>seen</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>yes</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Still failing at the end of the window, after %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Every check succeeded, but only after failed attempts: the retries hid it</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Checks failed: users saw it</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Monitor</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Agent</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Start</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Duration</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>First error</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Last error</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Attempts / failed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Hidden or seen</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Acknowledged</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>RetryLab::Ui::IncidentsView</name>
+    <message>
+        <source>&amp;Hidden only</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Unacknowledged only</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>E&amp;xport…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Export incidents</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>CSV files (*.csv);;All files (*)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Filter by monitor, agent or error</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Find:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Monitor</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>All monitors</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Only the incidents retries hid: every check succeeded after failed attempts</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Save the incidents shown as CSV</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Show in history</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Toggle acknowledged</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 cannot be written: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>%n incident(s) written to %1</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>RetryLab::Ui::InsecureBanner</name>
     <message>
         <source>⚠ Certificate errors are IGNORED for %1: the server&apos;s identity is not checked (Request → Connection).</source>
@@ -10357,63 +12915,7 @@ Policy: %3</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Timeline</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Error log</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Statistics</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Server</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Clients</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Proxy</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Conformance</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Herd simulator</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>&amp;File</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&amp;Export run…</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Save every attempt as a JSON report, CSV or HAR (Ctrl+E)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Export run &amp;as</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1…</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&amp;Redact credentials in exports</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Authorization, cookies, API keys, tokens and passwords are replaced by REDACTED in exports and in &quot;Copy as curl&quot;. Turned on at every start.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -10442,10 +12944,6 @@ Policy: %3</source>
     </message>
     <message>
         <source>&amp;View</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&amp;Reset layout</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -10516,6 +13014,10 @@ Policy: %3</source>
         <source>RetryLab report (*.json);;All files (*)</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Collection run</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>RetryLab::Ui::MessageBar</name>
@@ -10525,6 +13027,996 @@ Policy: %3</source>
     </message>
     <message>
         <source>Dismiss</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>RetryLab::Ui::MonitorController</name>
+    <message>
+        <source>RetryLab monitors</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Show RetryLab</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Quit</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The monitors&apos; history was not switched: %1. They go on writing %2.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>That check is no longer in the history (retention removed it).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Check of %1 at %2 from the monitor history</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The history could not be read: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A monitor named “%1” exists already.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>“%1” could not be changed: the name “%2” is taken or it is gone.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>“%1” cannot be checked now: it is paused, a check is running, or the history is not open.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The monitors&apos; history was not switched: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The monitors&apos; history could not be opened: %1. The monitors do not run; choose another history in Tools &gt; Preferences.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>History: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>History: %1 (opened with the first monitor)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The current request cannot be monitored: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Choose a saved request, a folder or a collection in the Collections dock first (View &gt; Collections); its requests become monitors.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Keep monitoring?</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>%n monitor(s) are running. Keep monitoring with RetryLab in the tray, or stop them and quit?</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>The answer is kept; Tools &gt; Preferences changes it. The tray icon&apos;s menu shows the window or quits.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Keep monitoring</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Stop and quit</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>RetryLab::Ui::MonitorEditDialog</name>
+    <message>
+        <source>New Monitor</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Edit Monitor</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Request</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Schedule</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>C&amp;onditions</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Name:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Method:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;URL:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Paused: no checks until resumed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Headers, body and transport are kept as they were.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Check &amp;every:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>as when up</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>While &amp;down, every:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The whole check, retries included, ends after this</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Check &amp;timeout:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Policy:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source> failed checks in a row</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Down &amp;after:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source> good checks in a row</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Up a&amp;gain after:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>any the policy calls a success; or 2xx, or 200,204</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>S&amp;tatus:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>ms</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no limit</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Answer &amp;within:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Body contains:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>ok, 200, true</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>JSON value equals</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>equals</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;JSON at:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>present is enough</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Header value matches</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>matches</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Header:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>not checked</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source> days</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Certificate &amp;valid for:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Current policy (%1)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>None: one attempt per check</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Preset: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Also kept: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Answer within</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Body contains</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>JSON at</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Header</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Certificate valid for</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Give the monitor a name.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Another monitor is called &quot;%1&quot;; choose another name.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The method is a word such as GET or POST.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Give the URL to check, such as https://api.example.com/health.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The URL needs http:// or https:// and a host, such as https://api.example.com/health (or {server}/status/200 for the embedded server).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Check at most every %1: the interval must be at least that.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Check at least every %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The interval while down is between %1 and %2, or none.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The check timeout must be more than 0 s.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The check timeout is at most %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>RetryLab::Ui::MonitorHistoryPage</name>
+    <message>
+        <source>&amp;Log scale</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Monitor:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>1 h</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>24 h</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>7 d</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>30 d</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The last hour</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The last 24 hours</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The last 7 days</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The last 30 days</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Refresh</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Read the window again, up to now (F5)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Objective</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;What if</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Choose a monitor.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Reading…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No checks in this window.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>unknown</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Checks %1 available (attempts %2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 attempts per check</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>%n incident(s)</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n hidden by retries</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>MTBF %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>MTTR %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>(%n check(s) in maintenance, not counted)</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>(before %1 from aggregates: no incidents or percentiles there)</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>RetryLab::Ui::MonitorHistoryView</name>
+    <message>
+        <source>Pending</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Up</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Down</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Paused</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Monitor history</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Check latency</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Attempt latency</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Failed check</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Retried check</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Incident</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Hidden incident</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Maintenance</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No checks in this window</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>hidden</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 at %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Agent: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>maintenance (not counted)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>succeeded after retries</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>succeeded</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>failed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: check %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Attempts: %1 (%2 failed)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Check latency: %1 (backoff included)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Attempt latency: %1 to %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>ongoing</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Hidden incident from %1, %2: retries hid %3 failed attempts of %4</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Incident from %1, %2: %3 failed attempts of %4</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Last error: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Maintenance from %1 to %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>RetryLab::Ui::MonitorHost</name>
+    <message>
+        <source>The monitors are not saved: the file holding them could not be read (%1); fix or move it.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 cannot be removed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 is down</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 is up again</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>%n failed attempt(s)</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1: the retries hid a fault</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>%n check(s) succeeded only after %1; the first error: %2</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>RetryLab::Ui::MonitorListModel</name>
+    <message>
+        <source>%1 %</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Pending</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Up</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Down</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Paused</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No checks in this window</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 of %2 attempts succeeded</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 of %2 checks succeeded</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source> (%n check(s) in maintenance not counted)</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Median duration of the last %n check(s), retries included</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 of the last %n check(s) failed</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>paused</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>running</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>in %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>State</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Recent checks</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Checks 24 h</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Attempts 24 h</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Checks 30 d</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Attempts 30 d</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Latency</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Next check</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The last %1 checks, newest on the right; a check is split by its attempts</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Share of checks that succeeded, retries included (what users of a retrying client see)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Share of single attempts that succeeded (what the retries hid)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Recent check durations; the text is their median</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>RetryLab::Ui::MonitorWorker</name>
+    <message>
+        <source>the monitors have stopped</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>RetryLab::Ui::MonitorsView</name>
+    <message>
+        <source>Edit monitor %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Monitors</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Filter monitors by name</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Filter by name</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No monitors yet. A monitor sends a request every interval and keeps how each check went.
+
+Add one from the request you are composing (%1), from a request saved in a collection (%2), or from a monitors file (%3).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 (%2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Add from &amp;Current Request</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Monitor the request being composed, under its policy</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Add from C&amp;ollection…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Monitor a request saved in a collection, or every request of a folder</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Add from Monitors &amp;File…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Add the monitors of a monitors file</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Edit…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Edit the monitor</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Pause</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Stop checking</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Resume</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Check again</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Delete</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Delete the monitor (undo brings it back)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Check &amp;Now</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Run a check now</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Show &amp;History</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Show the monitor&apos;s checks, incidents and availability</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Undo</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Redo</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Filter</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Filter the monitors by name</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Add Monitor</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Add</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Add monitors</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Add Monitors from File</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Monitors files (*.json);;All files (*)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Add monitor %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>Add %n monitor(s)</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Delete monitor %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>Delete %n monitor(s)</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1. %2 brings it back.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>RetryLab::Ui::ObjectivePanel</name>
+    <message>
+        <source>No objective set for this monitor. Give it one in the monitors file, such as &quot;objective&quot;: 0.999, to see its error budget and burn rates.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Error budget left</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Target:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Availability:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Error budget:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Burn rate, long window:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Burn rate, short window:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Alert:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 %</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>last %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: no checks counted</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: %2× (%3 of %4 checks failed): %5 the threshold of %6×</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>over</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>under</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 of checks over %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 (%2 of %3 checks failed)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no checks counted in the last %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 left: %2 of %3 allowed failed checks spent</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Overspent by %1: %2 failed checks of %3 allowed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>unknown: no checks counted</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Alerting: both windows burn the budget faster than %1×</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Not alerting</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Part of the window was counted from per-minute and per-hour aggregates.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -10591,6 +14083,14 @@ Policy: %3</source>
             <numerusform></numerusform>
             <numerusform></numerusform>
         </translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;%1&lt;/b&gt;: &lt;b&gt;read-only&lt;/b&gt;. Send, Batch and Repeat go back to the live run.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>replay of the run of %1</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -10961,6 +14461,62 @@ Left as written: %2</source>
         <source>Connection of new requests</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Monitors</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A SQLite file, or postgresql://USER@HOST:PORT/DB to share one history between monitor agents. Empty: the default file.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Browse…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;History:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Ask</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Keep monitoring, with the tray icon</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Stop monitoring and quit</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Closing the window:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No history is open.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>In use: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the folder %1 does not exist</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 is a folder; name a file in it</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Monitor history</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>SQLite histories (*.sqlite *.db);;All files (*)</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>RetryLab::Ui::PresentationController</name>
@@ -11010,6 +14566,10 @@ Left as written: %2</source>
     </message>
     <message>
         <source>Nothing to replay yet: send a request first.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Reset layout</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -11324,10 +14884,6 @@ Certificate errors are never ignored: the client gets 502 with the reason.</sour
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Cannot read %1: %2</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>%1 was not loaded: %2</source>
         <translation type="unfinished"></translation>
     </message>
@@ -11441,14 +14997,6 @@ p=0.3, every=3, first=2, from=S to=S. Double-click a rule to edit it.</source>
 <context>
     <name>RetryLab::Ui::ReplayBar</name>
     <message>
-        <source>%1 ms</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1 s</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>How fast the run plays back: 0.1× narrates a five-second run in fifty</source>
         <translation type="unfinished"></translation>
     </message>
@@ -11533,14 +15081,6 @@ p=0.3, every=3, first=2, from=S to=S. Double-click a rule to edit it.</source>
     </message>
     <message>
         <source>none</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1 ms</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1 s</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -11855,6 +15395,30 @@ Cannot send: %1</source>
         <source>eventually consistent: PUT creates it, then GET answers 404 for 1 s</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>the faults the policy retries; or e.g. 503, 5xx, timeout</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Which faults send the request to its fallbacks: HTTP statuses (503), classes of them (5xx) or network faults (%1), separated by commas. Empty: the faults the policy retries. A request that may not be repeated never goes to a fallback.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Fall back on:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The list applies once there is a fallback URL above.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Falls back after %1 only, in place of the faults the policy retries; a request that may not be repeated still never does.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 ⚠</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>RetryLab::Ui::RequestRunner</name>
@@ -11959,17 +15523,6 @@ Cannot send: %1</source>
     </message>
 </context>
 <context>
-    <name>RetryLab::Ui::RunSession</name>
-    <message>
-        <source>in flight</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>network error %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-</context>
-<context>
     <name>RetryLab::Ui::SchedulePreviewChart</name>
     <message>
         <source>Delays jitter can produce</source>
@@ -12052,10 +15605,6 @@ Cannot send: %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Not even the first retry fits in the %1 s deadline.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Retries that fit in the deadline at best: %1; then the client gives up instead of sleeping past it.</source>
         <translation type="unfinished"></translation>
     </message>
@@ -12089,6 +15638,10 @@ Cannot send: %1</source>
     </message>
     <message>
         <source>Deadline (right axis)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Not even the first retry fits in the %1 deadline.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -12164,10 +15717,6 @@ Cannot send: %1</source>
     </message>
     <message>
         <source>%1 (resent)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1 ms</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -12508,24 +16057,16 @@ return-200</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>%L1 runs, %L2 simulated events, in %3 s.</source>
+        <source>Cancelled after %L1 of %L2 runs; the charts still show the previous results.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Cancelled after %L1 of %L2 runs; the charts still show the previous results.</source>
+        <source>%L1 runs, %L2 simulated events, in %3.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
     <name>RetryLab::Ui::StatisticsView</name>
-    <message>
-        <source>%1 s</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1 ms</source>
-        <translation type="unfinished"></translation>
-    </message>
     <message>
         <source>Latest run</source>
         <translation type="unfinished"></translation>
@@ -12703,19 +16244,15 @@ return-200</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Errors per %1 s, by cause</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Errors per %1 ms, by cause</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>other</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <source>%1 (%2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Errors per %1, by cause</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -12806,14 +16343,6 @@ return-200</source>
     </message>
     <message>
         <source>actual gap (solid)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1 s</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1 ms</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -12975,14 +16504,6 @@ return-200</source>
 </context>
 <context>
     <name>RetryLab::Ui::TimingWaterfall</name>
-    <message>
-        <source>%1 s</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1 ms</source>
-        <translation type="unfinished"></translation>
-    </message>
     <message>
         <source>Queued</source>
         <translation type="unfinished"></translation>
@@ -13274,10 +16795,6 @@ return-200</source>
 <context>
     <name>RetryLab::Ui::VerdictPanel</name>
     <message>
-        <source>%1 ms</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>unknown</source>
         <translation type="unfinished"></translation>
     </message>
@@ -13438,6 +16955,142 @@ source: %2
     <message>
         <source>Closest preset: none until the retries show a policy</source>
         <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>RetryLab::Ui::WhatIfPanel</name>
+    <message>
+        <source>unknown</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Replay</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Policy:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Replay the recorded checks of this window under the chosen policy</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The policy dock&apos;s (%1)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>None (one attempt per check)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Preset: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Replaying the history…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The replay failed: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Choose a policy and press Replay to estimate how this window&apos;s checks would have gone under it.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Recorded</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Estimate: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Availability of checks</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Attempts per check</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Incidents seen</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Incidents hidden by retries</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Checks counted</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 (%2 unknown)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Estimate, not a measurement: each counterfactual attempt at time t takes the outcome and duration of the recorded attempt nearest t; a check with an attempt farther than %1 from every recorded one is unknown and left out. Retry budgets, circuit breakers and Retry-After are not replayed.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>RetryLab::Ui::WorkspaceTabs</name>
+    <message>
+        <source>Timeline</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Error log</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Statistics</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Server</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Clients</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Proxy</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Conformance</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Herd simulator</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Monitors</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>History</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Incidents</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>monitor</name>
+    <message numerus="yes">
+        <source>alert delivered to %1 after %n attempt(s)</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
     </message>
 </context>
 </TS>
