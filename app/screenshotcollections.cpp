@@ -35,9 +35,9 @@ QString write(const QString &dataDirectory)
     shop.name = QStringLiteral("Shop API");
     Core::CollectionItem orders = Core::CollectionItem::makeFolder(QStringLiteral("Orders"));
     orders.items = {
-        request(QStringLiteral("List orders"), QStringLiteral("GET"), QStringLiteral("{{base}}/fail/3?key={id}"),
+        request(QStringLiteral("List orders"), QStringLiteral("GET"), QStringLiteral("{{base}}/fail/2?key={id}"),
             QStringLiteral("aws-standard")),
-        request(QStringLiteral("Create order"), QStringLiteral("POST"), QStringLiteral("{{base}}/status/503"),
+        request(QStringLiteral("Create order"), QStringLiteral("POST"), QStringLiteral("{{base}}/status/422"),
             QStringLiteral("google-cloud-storage")),
         request(QStringLiteral("Cancel order"), QStringLiteral("DELETE"), QStringLiteral("{{base}}/status/200"),
             QStringLiteral("grpc-retry-policy")),
@@ -49,6 +49,24 @@ QString write(const QString &dataDirectory)
         request(QStringLiteral("Refund"), QStringLiteral("PUT"), QStringLiteral("{{base}}/status/429"),
             QStringLiteral("polly-default")),
     };
+    // What a collection run checks of each answer (the Collection run dock's picture).
+    const auto status = [](const QString &text) {
+        Core::Assertion assertion;
+        assertion.kind = text.endsWith(QLatin1String("xx")) ? Core::Assertion::Kind::StatusClass
+                                                            : Core::Assertion::Kind::StatusEquals;
+        assertion.statusText = text;
+        const int first = text.left(1).toInt() * 100;
+        if (assertion.kind == Core::Assertion::Kind::StatusClass) {
+            for (int code = first; code < first + 100; ++code)
+                assertion.statuses.insert(code);
+        } else {
+            assertion.statuses = {text.toInt()};
+        }
+        return assertion;
+    };
+    orders.items[0].assertions = {status(QStringLiteral("200"))};
+    orders.items[1].assertions = {status(QStringLiteral("2xx"))};
+    payments.items[0].assertions = {status(QStringLiteral("200"))};
     shop.items = {orders, payments,
         request(QStringLiteral("Health"), QStringLiteral("GET"), QStringLiteral("{{base}}/status/200"), QString())};
     Core::Collection checks;

@@ -46,6 +46,7 @@ constexpr ScreenshotStep steps[] = {
     {"connection", WindowScreenshots::saveConnection},
     {"read-modify-write", WindowScreenshots::saveReadModifyWrite},
     {"collections", WindowScreenshots::saveCollections},
+    {"collection run", WindowScreenshots::saveCollectionRun},
     {"imports and opened run", saveImportScreenshots},
     {"clients", saveClientsScreenshot},
     {"proxy", saveProxyScreenshot},

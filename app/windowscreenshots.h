@@ -27,6 +27,8 @@ void saveConnection(ScreenshotContext &context);
 void saveReadModifyWrite(ScreenshotContext &context);
 /// collections.png: the sidebar with a request loaded from it.
 void saveCollections(ScreenshotContext &context);
+/// The Collection run dock after a run of the Shop API from the Collections dock.
+void saveCollectionRun(ScreenshotContext &context);
 /// preferences.png: Tools > Preferences.
 void savePreferences(ScreenshotContext &context);
 /// presentation.png: View > Presentation.

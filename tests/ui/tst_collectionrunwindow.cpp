@@ -3,6 +3,7 @@
 #include "windowparts.h"
 
 #include "core/collections/collection.h"
+#include "core/policy/presets.h"
 #include "ui/collectionruncontroller.h"
 #include "ui/collections/collectionmodel.h"
 #include "ui/collections/collectionrunmodel.h"
@@ -75,6 +76,13 @@ private Q_SLOTS:
         plain.urlTemplate = QStringLiteral("{server}/status/204");
         model->addItem(collection,
             Core::CollectionItem::makeRequest(QStringLiteral("receipt"), plain, Core::SavedPolicy::from(quick(4))));
+        Core::RequestDraft create;
+        create.method = QStringLiteral("POST");
+        create.urlTemplate = QStringLiteral("{server}/status/503");
+        create.body = QStringLiteral("{\"request\": \"{id}\"}");
+        model->addItem(collection,
+            Core::CollectionItem::makeRequest(QStringLiteral("create"), create,
+                Core::SavedPolicy::from(*Core::Presets::find(QStringLiteral("google-cloud-storage")))));
         sidebar->setRunOptionsAsker(
             [](const QString &, const Core::CollectionRunOptions &proposed) { return std::optional(proposed); });
         sidebar->setCurrentIndex(collection);
@@ -88,7 +96,7 @@ private Q_SLOTS:
 
         CollectionRunPanel *panel = controller->panel();
         QCOMPARE(dock->widget(), panel);
-        QCOMPARE(panel->model()->rowCount(), 2);
+        QCOMPARE(panel->model()->rowCount(), 3);
         QCOMPARE(panel->model()->index(0, CollectionRunModel::StatusColumn).data().toString(),
             QStringLiteral("200 after 3 attempts: 503 → 503 → 200"));
         QVERIFY(panel->result().passed());

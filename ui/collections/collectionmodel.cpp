@@ -16,6 +16,9 @@ struct CollectionModel::Node
     QString name;
     Core::RequestDraft request;
     Core::SavedPolicy policy;
+    /// What a run checks of the request's answer and takes from it (kept through edits and saves).
+    QList<Core::Assertion> assertions;
+    QList<Core::ResponseVariables::Rule> extract;
     QString fileName;
     Node *parent = nullptr;
     std::vector<std::unique_ptr<Node>> children;
@@ -63,6 +66,8 @@ std::unique_ptr<CollectionModel::Node> CollectionModel::fromItem(const Core::Col
     node->name = item.name;
     node->request = item.request;
     node->policy = item.policy;
+    node->assertions = item.assertions;
+    node->extract = item.extract;
     node->parent = parent;
     for (const Core::CollectionItem &child : item.items)
         node->children.push_back(fromItem(child, node.get()));
@@ -78,6 +83,8 @@ Core::CollectionItem CollectionModel::toItem(const Node &node)
     if (node.kind == Kind::Request) {
         item.request = node.request;
         item.policy = node.policy;
+        item.assertions = node.assertions;
+        item.extract = node.extract;
     }
     for (const auto &child : node.children)
         item.items.append(toItem(*child));
@@ -92,6 +99,8 @@ std::unique_ptr<CollectionModel::Node> CollectionModel::copyWithNewIds(const Nod
     copy->name = node.name;
     copy->request = node.request;
     copy->policy = node.policy;
+    copy->assertions = node.assertions;
+    copy->extract = node.extract;
     copy->parent = parent;
     for (const auto &child : node.children)
         copy->children.push_back(copyWithNewIds(*child, copy.get()));

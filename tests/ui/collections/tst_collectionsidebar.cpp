@@ -51,6 +51,15 @@ private:
         login.urlTemplate = QStringLiteral("{{base}}/login");
         auth.items.append(Core::CollectionItem::makeRequest(
             QStringLiteral("Login"), login, Core::SavedPolicy::from(Core::Presets::all().constFirst().policy)));
+        // What a collection run checks and takes: kept through every edit the sidebar saves.
+        Core::Assertion created;
+        created.statuses = {201};
+        created.statusText = QStringLiteral("201");
+        auth.items.last().assertions = {created};
+        Core::ResponseVariables::Rule token;
+        token.name = QStringLiteral("token");
+        token.pointer = QStringLiteral("/token");
+        auth.items.last().extract = {token};
         Core::CollectionItem orders = Core::CollectionItem::makeFolder(QStringLiteral("Orders"));
         Core::RequestDraft list;
         list.urlTemplate = QStringLiteral("{server}/orders/list");
@@ -169,7 +178,12 @@ private Q_SLOTS:
         QTest::keyClick(editor, Qt::Key_Return);
         // The delegate commits on the next turn of the event loop.
         QTRY_COMPARE(login.data().toString(), QStringLiteral("Sign in"));
-        QCOMPARE(onDisk(dir.path(), QStringLiteral("API")).items.at(0).items.at(0).name, QStringLiteral("Sign in"));
+        const Core::CollectionItem saved = onDisk(dir.path(), QStringLiteral("API")).items.at(0).items.at(0);
+        QCOMPARE(saved.name, QStringLiteral("Sign in"));
+        QCOMPARE(saved.assertions.size(), 1);
+        QCOMPARE(saved.assertions.at(0).statusText, QStringLiteral("201"));
+        QCOMPARE(saved.extract.size(), 1);
+        QCOMPARE(saved.extract.at(0).name, QStringLiteral("token"));
         // An empty name is refused.
         QVERIFY(!sidebar.model()->setData(login, QStringLiteral("  ")));
     }
@@ -209,6 +223,13 @@ private Q_SLOTS:
         QVERIFY(api.items.at(2).items.at(0).id != api.items.at(1).items.at(0).id);
         QCOMPARE(api.items.at(2).items.at(0).request, api.items.at(1).items.at(0).request);
         QCOMPARE(sidebar.currentIndex().data().toString(), QStringLiteral("Orders copy"));
+        const QModelIndex auth = find(sidebar.model(), QStringLiteral("Auth"));
+        sidebar.setCurrentIndex(auth);
+        sidebar.duplicateAction()->trigger();
+        const Core::Collection again = onDisk(dir.path(), QStringLiteral("API"));
+        QCOMPARE(again.items.at(1).name, QStringLiteral("Auth copy"));
+        QCOMPARE(again.items.at(1).items.at(0).assertions, again.items.at(0).items.at(0).assertions);
+        QCOMPARE(again.items.at(1).items.at(0).extract, again.items.at(0).items.at(0).extract);
     }
 
     void delete_asksFirst_andACollectionTakesItsFile()
