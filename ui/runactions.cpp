@@ -74,6 +74,8 @@ bool RunActions::sendWith(const QString &refusal, const std::function<std::optio
         return false;
     startRunIfEmpty();
     const RequestDraft draft = m_parts.composer->draft();
+    // Each request of this send, batch or repeat carries the Checks tab as it is now.
+    m_parts.runner->setChecks(m_parts.composer->checks());
     const quint64 sentBefore = m_sentCount;
     const std::optional<QString> problem = go(draft);
     rememberSentUrl(draft, sentBefore);

@@ -259,6 +259,17 @@ bool CollectionModel::updateRequest(
     return true;
 }
 
+bool CollectionModel::updateRequest(const QModelIndex &index, const Core::RequestDraft &draft,
+    const Core::SavedPolicy &policy, const RequestChecks &checks)
+{
+    Node *node = nodeOf(index);
+    if (node == m_root.get() || node->kind != Kind::Request)
+        return false;
+    node->assertions = checks.assertions;
+    node->extract = checks.extract;
+    return updateRequest(index, draft, policy);
+}
+
 QModelIndex CollectionModel::duplicate(const QModelIndex &index)
 {
     Node *node = nodeOf(index);

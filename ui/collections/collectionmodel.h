@@ -1,6 +1,7 @@
 #pragma once
 
 #include "core/collections/collection.h"
+#include "ui/session/run/requestchecks.h"
 
 #include <QAbstractItemModel>
 #include <QList>
@@ -54,8 +55,11 @@ public:
     /// Adds into `where` (a collection or folder; into the parent of a request,
     /// after it). Returns the new item's index.
     QModelIndex addItem(const QModelIndex &where, const Core::CollectionItem &item);
-    /// Replaces a request's draft and policy (saving over it).
+    /// Replaces a request's draft and policy (saving over it); its checks stay.
     bool updateRequest(const QModelIndex &index, const Core::RequestDraft &draft, const Core::SavedPolicy &policy);
+    /// The same, with its assertions and extract rules replaced too.
+    bool updateRequest(const QModelIndex &index, const Core::RequestDraft &draft, const Core::SavedPolicy &policy,
+        const RequestChecks &checks);
     /// A copy after the original ("Login copy"), with new ids.
     QModelIndex duplicate(const QModelIndex &index);
     /// Removes an item or a whole collection (collectionRemoved for the latter).

@@ -264,6 +264,7 @@ void CollectionSidebar::activate(const QModelIndex &sourceIndex)
     }
     m_openedId = item->id;
     Q_EMIT requestActivated(item->request, *policy);
+    Q_EMIT checksActivated(RequestChecks{item->assertions, item->extract});
 }
 
 void CollectionSidebar::newCollection()
@@ -300,7 +301,10 @@ void CollectionSidebar::saveRequest()
         return;
     }
     const auto [draft, policy] = m_source();
-    m_model->updateRequest(opened, draft, Core::SavedPolicy::from(policy));
+    if (m_checksSource)
+        m_model->updateRequest(opened, draft, Core::SavedPolicy::from(policy), m_checksSource());
+    else
+        m_model->updateRequest(opened, draft, Core::SavedPolicy::from(policy));
     setCurrentIndex(opened);
 }
 
@@ -312,8 +316,14 @@ void CollectionSidebar::saveAsNewRequest()
     QModelIndex where = currentIndex();
     if (!where.isValid())
         where = m_model->rowCount() > 0 ? m_model->index(0, 0) : m_model->addCollection(tr("My requests"));
-    const QModelIndex added = m_model->addItem(
-        where, Core::CollectionItem::makeRequest(nameFor(draft), draft, Core::SavedPolicy::from(policy)));
+    Core::CollectionItem item
+        = Core::CollectionItem::makeRequest(nameFor(draft), draft, Core::SavedPolicy::from(policy));
+    if (m_checksSource) {
+        const RequestChecks checks = m_checksSource();
+        item.assertions = checks.assertions;
+        item.extract = checks.extract;
+    }
+    const QModelIndex added = m_model->addItem(where, item);
     m_openedId = added.data(CollectionModel::IdRole).toString();
     startEditing(added);
 }

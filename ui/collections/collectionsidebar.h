@@ -7,6 +7,7 @@
 #include "core/runner/collectionrunner.h"
 #include "core/runner/runcollection.h"
 #include "ui/collections/environmentbar.h"
+#include "ui/session/run/requestchecks.h"
 
 #include <QHash>
 #include <QPointer>
@@ -48,6 +49,8 @@ class CollectionSidebar final : public QWidget
 public:
     /// What the composer and the policy editor hold now, for "Save request".
     using RequestSource = std::function<std::pair<Core::RequestDraft, Core::BackoffPolicy>()>;
+    /// What the composer's Checks tab holds now, saved with the request.
+    using ChecksSource = std::function<RequestChecks()>;
     /// Asks the user to confirm a deletion (tests answer without a dialog).
     using Confirmer = std::function<bool(const QString &question)>;
     /// Asks how to run `what` (a collection's or a folder's name), starting from
@@ -64,6 +67,9 @@ public:
     void setDataRoot(const QString &dataRoot);
     const Core::CollectionStore &store() const { return m_store; }
     void setRequestSource(RequestSource source) { m_source = std::move(source); }
+    /// Without one, "Save request" keeps a saved request's checks as they were,
+    /// and "Save as new request" saves none.
+    void setChecksSource(ChecksSource source) { m_checksSource = std::move(source); }
     void setConfirmer(Confirmer confirmer) { m_confirm = std::move(confirmer); }
     void setRunOptionsAsker(RunOptionsAsker asker) { m_askRunOptions = std::move(asker); }
 
@@ -137,6 +143,9 @@ public:
 
 Q_SIGNALS:
     void requestActivated(const RetryLab::Core::RequestDraft &draft, const RetryLab::Core::BackoffPolicy &policy);
+    /// Right after requestActivated(): the request's assertions and extract rules
+    /// (empty when it has none, so that the composer does not keep another's).
+    void checksActivated(const RetryLab::Ui::RequestChecks &checks);
     void environmentChanged(const QString &name, const QHash<QString, QString> &variables);
     /// Something the user must know: a file that was not written, a preset that is gone.
     void problem(const QString &message);
@@ -177,6 +186,7 @@ private:
     QAction *m_runFolder;
 
     RequestSource m_source;
+    ChecksSource m_checksSource;
     Confirmer m_confirm;
     RunOptionsAsker m_askRunOptions;
     /// The last run's choices, proposed for the next.

@@ -4,6 +4,7 @@
 #include "core/policy/classifier.h"
 #include "core/policy/fallbacktriggers.h"
 #include "core/util/durationtext.h"
+#include "ui/request/checksform.h"
 #include "ui/request/headertablemodel.h"
 #include "ui/request/readmodifywriteform.h"
 #include "ui/request/transportform.h"
@@ -254,6 +255,9 @@ RequestComposer::RequestComposer(QWidget *parent)
     readModifyWrite->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     readModifyWrite->setWidget(m_readModifyWrite);
     m_details->addTab(readModifyWrite, QString());
+    m_checks = new ChecksForm;
+    m_checks->setObjectName(QStringLiteral("checks"));
+    m_details->addTab(m_checks, QString());
 
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(6, 4, 6, 4);
@@ -278,6 +282,11 @@ RequestComposer::RequestComposer(QWidget *parent)
     connect(m_interval, &QDoubleSpinBox::valueChanged, this, &RequestComposer::handleEdited);
     connect(m_seed, &QLineEdit::textChanged, this, &RequestComposer::handleEdited);
     connect(m_transport, &TransportForm::transportChanged, this, &RequestComposer::handleEdited);
+    connect(m_checks, &ChecksForm::checksChanged, this, [this] {
+        updateTabTitles();
+        if (!m_filling)
+            Q_EMIT checksChanged();
+    });
 
     setDraft(Core::RequestDraft{});
 }
@@ -601,6 +610,25 @@ void RequestComposer::setDraft(const Core::RequestDraft &draft)
     refresh();
 }
 
+RequestChecks RequestComposer::checks() const
+{
+    return m_checks->checks();
+}
+
+void RequestComposer::setChecks(const RequestChecks &checks)
+{
+    const bool wasFilling = m_filling;
+    m_filling = true;
+    m_checks->setChecks(checks);
+    m_filling = wasFilling;
+    updateTabTitles();
+}
+
+void RequestComposer::showChecks()
+{
+    m_details->setCurrentIndex(m_details->indexOf(m_checks));
+}
+
 void RequestComposer::setRecentUrls(const QStringList &templates)
 {
     QStringList items;
@@ -869,6 +897,12 @@ void RequestComposer::updateTabTitles()
     m_details->setTabText(
         5, m_fallbackOnMessage->kind() == FieldMessage::Kind::Error ? tr("%1 \u26a0").arg(fallbacksTab) : fallbacksTab);
     m_details->setTabText(6, m_readModifyWrite->isOn() ? tr("Read-modify-write \u2713") : tr("Read-modify-write"));
+    const RequestChecks checks = m_checks->checks();
+    const int checkCount = static_cast<int>(checks.assertions.size() + checks.extract.size());
+    QString checksTab = checkCount > 0 ? tr("Checks (%1)").arg(checkCount) : tr("Checks");
+    if (const int invalid = m_checks->invalidCount(); invalid > 0)
+        checksTab += tr(" \u26a0 %1 not used").arg(invalid);
+    m_details->setTabText(m_details->indexOf(m_checks), checksTab);
     // A read-modify-write sends its own methods: the method field has no say.
     m_method->setEnabled(!m_readModifyWrite->isOn());
     m_method->setToolTip(m_readModifyWrite->isOn() ? tr("The Read-modify-write tab sets the methods of its read and "

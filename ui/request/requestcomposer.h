@@ -3,6 +3,7 @@
 #include "core/collections/requestdraft.h"
 #include "core/collections/requesttemplate.h"
 #include "core/policy/backoffpolicy.h"
+#include "ui/session/run/requestchecks.h"
 
 #include <QMap>
 #include <QWidget>
@@ -24,6 +25,7 @@ class QToolButton;
 
 namespace RetryLab::Ui {
 
+class ChecksForm;
 class FieldMessage;
 class HeaderTableModel;
 class ReadModifyWriteForm;
@@ -47,6 +49,15 @@ public:
     Core::RequestDraft draft() const;
     /// Fills every field; emits no draftChanged().
     void setDraft(const Core::RequestDraft &draft);
+
+    /// The Checks tab: the request's assertions and extract rules that read (rows
+    /// that do not are marked there and left out). A send takes them with it.
+    RequestChecks checks() const;
+    /// Fills the Checks tab (a saved request's); emits no checksChanged().
+    void setChecks(const RequestChecks &checks);
+    ChecksForm *checksForm() const { return m_checks; }
+    /// Shows the Checks tab.
+    void showChecks();
 
     /// Recent URL templates offered in the URL field, newest first.
     void setRecentUrls(const QStringList &templates);
@@ -103,6 +114,8 @@ public:
 Q_SIGNALS:
     /// The user changed a field.
     void draftChanged();
+    /// The user changed the assertions or extract rules.
+    void checksChanged();
     /// The hosts whose certificate errors the request ignores changed (by the
     /// user, or by setDraft()).
     void ignoredCertificateHostsChanged(const QStringList &hosts);
@@ -165,6 +178,8 @@ private:
     quint64 m_lastSeed = 0;
     // Connection.
     TransportForm *m_transport;
+    // Checks.
+    ChecksForm *m_checks = nullptr;
 
     QAction *m_sendAction;
     QAction *m_batchAction;

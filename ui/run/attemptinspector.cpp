@@ -6,6 +6,7 @@
 #include "core/http/retryheaders.h"
 #include "core/record/runstatistics.h"
 #include "core/util/durationtext.h"
+#include "ui/run/checksverdictview.h"
 #include "ui/run/timingwaterfall.h"
 #include "ui/session/run/runsession.h"
 #include "ui/widgets/bodyview.h"
@@ -134,7 +135,7 @@ QString bodyAsText(const QByteArray &body, const HeaderList &headers)
 AttemptInspector::AttemptInspector(QWidget *parent)
     : QWidget(parent), m_previous(new QAction(this)), m_next(new QAction(this)), m_title(new QLabel),
       m_banner(new QLabel), m_reveal(new QCheckBox(tr("Show credentials"))), m_copyNote(new QLabel),
-      m_copyNoteTimer(new QTimer(this)), m_pages(new QTabWidget)
+      m_copyNoteTimer(new QTimer(this)), m_pages(new QTabWidget), m_checks(new ChecksVerdictView)
 {
     setObjectName(QStringLiteral("attemptInspector"));
 
@@ -205,6 +206,8 @@ AttemptInspector::AttemptInspector(QWidget *parent)
     m_pages->addTab(buildMessagePage(false), tr("Request"));
     m_pages->addTab(buildMessagePage(true), tr("Response"));
     m_pages->addTab(buildTimingPage(), tr("Timing"));
+    m_pages->addTab(m_checks, tr("Checks"));
+    m_pages->setTabVisible(int(Page::Checks), false);
 
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(6, 4, 6, 4);
@@ -326,6 +329,7 @@ void AttemptInspector::setSession(RunSession *session)
     if (session) {
         connect(session, &RunSession::updated, this, &AttemptInspector::handleSessionUpdated);
         connect(session, &RunSession::cleared, this, &AttemptInspector::handleSessionCleared);
+        connect(session, &RunSession::checksEvaluated, this, &AttemptInspector::handleChecksEvaluated);
     }
     showAttempt(-1);
 }
@@ -345,6 +349,39 @@ void AttemptInspector::handleSessionUpdated()
 void AttemptInspector::handleSessionCleared()
 {
     showAttempt(-1);
+}
+
+void AttemptInspector::handleChecksEvaluated(quint64 requestId)
+{
+    if (m_session && m_row >= 0 && m_session->lane(m_session->attemptRow(m_row).lane).requestId == requestId)
+        updateChecks();
+}
+
+bool AttemptInspector::hasChecks() const
+{
+    return m_pages->isTabVisible(int(Page::Checks));
+}
+
+// The Checks page belongs to the request: every attempt of it shows the same verdict,
+// that of its last attempt, so that stepping through the retries keeps it in view.
+void AttemptInspector::updateChecks()
+{
+    const RequestChecks *checks = nullptr;
+    quint64 requestId = 0;
+    if (m_session && m_row >= 0) {
+        requestId = m_session->lane(m_session->attemptRow(m_row).lane).requestId;
+        checks = m_session->checks(requestId);
+    }
+    if (!checks) {
+        if (page() == Page::Checks)
+            setPage(Page::Summary);
+        m_pages->setTabVisible(int(Page::Checks), false);
+        m_checks->clear();
+        return;
+    }
+    m_checks->setVerdict(*checks, m_session->checkVerdict(requestId));
+    m_pages->setTabText(int(Page::Checks), m_checks->titleText());
+    m_pages->setTabVisible(int(Page::Checks), true);
 }
 
 void AttemptInspector::showAttempt(qsizetype sessionRow)
@@ -452,6 +489,7 @@ void AttemptInspector::showNothing(const QString &why)
     m_record = AttemptRecord{};
     m_title->setText(tr("No attempt selected"));
     m_banner->setText(html(why));
+    updateChecks();
     m_summaryRows.clear();
     m_timingRows.clear();
     m_summary->clear();
@@ -479,6 +517,7 @@ void AttemptInspector::refresh()
     m_hasSpec = spec != nullptr;
     m_spec = spec ? *spec : RequestSpec{};
     updateTitle();
+    updateChecks();
 
     if (row.inFlight()) {
         showNothing(tr("In flight for %1: what came back shows when the attempt ends.")

@@ -18,6 +18,7 @@ class QToolButton;
 namespace RetryLab::Ui {
 
 class BodyView;
+class ChecksVerdictView;
 class RunSession;
 class TimingWaterfall;
 
@@ -38,7 +39,8 @@ class AttemptInspector final : public QWidget
     Q_OBJECT
 
 public:
-    enum class Page { Summary, Request, Response, Timing };
+    /// Checks is shown only for a request that carries checks (sent from the composer with some).
+    enum class Page { Summary, Request, Response, Timing, Checks };
     Q_ENUM(Page)
 
     explicit AttemptInspector(QWidget *parent = nullptr);
@@ -86,6 +88,10 @@ public:
     BodyView *requestBodyView() const { return m_requestBody; }
     BodyView *responseBodyView() const { return m_responseBody; }
     TimingWaterfall *waterfall() const { return m_waterfall; }
+    /// The verdicts of the shown attempt's request on its checks.
+    ChecksVerdictView *checksView() const { return m_checks; }
+    /// True when the shown attempt's request carries checks (the Checks page is there).
+    bool hasChecks() const;
     QAction *previousAction() const { return m_previous; }
     QAction *nextAction() const { return m_next; }
     /// The last "Copied ..." message.
@@ -108,6 +114,8 @@ private:
         const QString &objectName, const QString &text, const QString &what, const std::function<QString()> &content);
     void handleSessionUpdated();
     void handleSessionCleared();
+    void handleChecksEvaluated(quint64 requestId);
+    void updateChecks();
     void refresh();
     void showNothing(const QString &why);
     void fillHeaders(QTableWidget *table, const Core::HeaderList &headers) const;
@@ -150,6 +158,7 @@ private:
     BodyView *m_responseBody;
     TimingWaterfall *m_waterfall;
     QLabel *m_timingTable;
+    ChecksVerdictView *m_checks;
     QList<QWidget *> m_needsRecord; ///< copy buttons that have nothing to copy without a record
 };
 

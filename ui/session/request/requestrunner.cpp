@@ -22,6 +22,8 @@ RequestRunner::RequestRunner(Core::ThreadedExecutor *executor, RunSession *sessi
     : QObject(parent), m_executor(executor), m_session(session), m_keyToken(Core::RequestTemplate::newKeyToken())
 {
     connect(executor, &Core::ThreadedExecutor::requestFinished, this, &RequestRunner::handleRequestFinished);
+    if (session)
+        connect(session, &RunSession::checksEvaluated, this, &RequestRunner::handleChecksEvaluated);
     m_repeatTimer.setTimerType(Qt::PreciseTimer);
     connect(&m_repeatTimer, &QTimer::timeout, this, &RequestRunner::handleRepeatTick);
 }
@@ -57,8 +59,30 @@ QString RequestRunner::nextKey() const
 
 void RequestRunner::setEnvironment(const QString &name, const QHash<QString, QString> &variables)
 {
+    // Values taken from responses belong to the environment they were taken with.
+    if (name != m_environmentName)
+        clearTakenVariables();
     m_environmentName = name;
     m_variables = variables;
+}
+
+void RequestRunner::clearTakenVariables()
+{
+    if (m_taken.isEmpty())
+        return;
+    m_taken.clear();
+    Q_EMIT takenVariablesChanged();
+}
+
+void RequestRunner::handleChecksEvaluated(quint64 requestId)
+{
+    const RequestChecks::Verdict *verdict = m_session ? m_session->checkVerdict(requestId) : nullptr;
+    if (!verdict || verdict->values.isEmpty())
+        return;
+    for (const auto &[name, value] : verdict->values)
+        m_taken.insert(name, value);
+    qCDebug(lcRunner) << "request" << requestId << "set" << verdict->values.size() << "variables";
+    Q_EMIT takenVariablesChanged();
 }
 
 Core::ExpansionContext RequestRunner::nextContext() const
@@ -69,6 +93,8 @@ Core::ExpansionContext RequestRunner::nextContext() const
     context.serverProblem = m_serverProblem;
     context.requestKey = nextKey();
     context.variables = m_variables;
+    for (auto it = m_taken.cbegin(); it != m_taken.cend(); ++it)
+        context.variables.insert(it.key(), it.value());
     context.environmentName = m_environmentName;
     return context;
 }
@@ -138,6 +164,8 @@ Core::Result<quint64> RequestRunner::submit(const Core::RequestDraft &draft, con
     // ever arrive inside it, handleRequestFinished() deletes m_unsentTestId instead.
     const Core::EndpointPolicy *endpoint = Core::matchingEndpointPolicy(m_endpointPolicies, spec->url);
     const quint64 id = endpoint ? m_session->submit(*spec, endpoint->policy) : m_session->submit(*spec);
+    if (id != 0)
+        m_session->setChecks(id, m_checks);
     if (!m_unsentTestId.isEmpty()) {
         if (id == 0)
             deleteTest(std::exchange(m_unsentTestId, QString()));

@@ -6,6 +6,7 @@
 #include "core/record/attemptrecord.h"
 #include "core/util/result.h"
 #include "ui/session/hosting/serverscenario.h"
+#include "ui/session/run/requestchecks.h"
 
 #include <QHash>
 #include <QObject>
@@ -65,8 +66,19 @@ public:
     void setEnvironment(const QString &name, const QHash<QString, QString> &variables);
     QString environmentName() const { return m_environmentName; }
 
-    /// What the placeholders of the next request will stand for (for previews).
+    /// What the placeholders of the next request will stand for (for previews):
+    /// the environment's variables, with the values taken from responses over them.
     Core::ExpansionContext nextContext() const;
+
+    /// The checks every request of the next sends carries (the composer's Checks
+    /// tab): evaluated on its last attempt when it ends (RunSession::checkVerdict()).
+    /// The values its extract rules take become variables of the next sends, over the
+    /// environment's, until another environment is chosen (takenVariables()).
+    void setChecks(const RequestChecks &checks) { m_checks = checks; }
+    const RequestChecks &checks() const { return m_checks; }
+    /// The variables taken from responses so far, by name.
+    const QHash<QString, QString> &takenVariables() const { return m_taken; }
+    void clearTakenVariables();
 
     /// Sends one request; returns its id or why it was not sent.
     Core::Result<quint64> send(const Core::RequestDraft &draft);
@@ -101,12 +113,16 @@ Q_SIGNALS:
     void failed(const QString &message);
     /// A send, batch or repeat starts with `seed`: the draft's, or a fresh one (`drawn`).
     void seedChosen(quint64 seed, bool drawn);
+    /// The variables taken from responses changed (a request's extract rules, or
+    /// cleared): previews of the next request should be redrawn (nextContext()).
+    void takenVariablesChanged();
 
 private:
     /// Builds the next logical request: expands the draft (consuming a key) and
     /// attaches the scenario. Errors say what is wrong; nothing is consumed then.
     Core::Result<Core::RequestSpec> prepare(const Core::RequestDraft &draft, const QString &label = {});
     void handleRequestFinished(const Core::RequestResult &result);
+    void handleChecksEvaluated(quint64 requestId);
     void handleRepeatTick();
     QString nextKey() const;
     /// True when the URL reaches the embedded server (same scheme, host and port as its HTTP or HTTPS port).
@@ -124,6 +140,8 @@ private:
     QString m_serverProblem;
     QString m_environmentName;
     QHash<QString, QString> m_variables;
+    RequestChecks m_checks;
+    QHash<QString, QString> m_taken; ///< from responses, over m_variables
 
     ServerScenario m_scenario;
     QList<Core::EndpointPolicy> m_endpointPolicies;

@@ -77,6 +77,7 @@ void RunSession::clear()
     m_store.clear();
     m_records.clear();
     m_spans.clear();
+    m_checked.clear();
     m_circuitStates.clear();
     m_policy = m_executor ? m_executor->policy() : BackoffPolicy{};
     resetOrigin();
@@ -175,6 +176,7 @@ void RunSession::recordAttempt(const AttemptRecord &record)
     const qsizetype finishedIndex = m_store.finishAttempt(record);
     m_records.keepAttempt(record, finishedIndex);
     m_statistics.addAttempt(record);
+    m_checked.noteAttempt(record);
     noteTime(std::max(record.startNs, record.endNs));
     markDirty();
 }
@@ -202,6 +204,8 @@ void RunSession::recordResult(const RequestResult &result)
     m_statistics.addResult(result);
     noteTime(result.endNs);
     markDirty();
+    if (m_checked.finish(result))
+        Q_EMIT checksEvaluated(result.requestId);
 }
 
 QHash<QString, CircuitBreaker::State> RunSession::circuitStates() const

@@ -7,6 +7,7 @@
 #include "core/record/runrecord.h"
 #include "core/record/runstatistics.h"
 #include "ui/session/run/attemptstore.h"
+#include "ui/session/run/checkedrequests.h"
 #include "ui/session/run/recordretention.h"
 #include "ui/session/run/runspans.h"
 #include "ui/session/run/runtext.h"
@@ -56,6 +57,15 @@ public:
     quint64 submit(const Core::RequestSpec &spec, const Core::BackoffPolicy &policy);
     /// Remembers the spec of a request submitted elsewhere (labels, URL, exports).
     void noteRequest(quint64 requestId, const Core::RequestSpec &spec);
+
+    /// Gives a submitted request checks (before its attempts are reported: right
+    /// after submit()); when it ends, they are evaluated on its last attempt and
+    /// checksEvaluated() says so. Empty checks are not kept.
+    void setChecks(quint64 requestId, const RequestChecks &checks) { m_checked.setChecks(requestId, checks); }
+    /// The checks of a request; null when it has none.
+    const RequestChecks *checks(quint64 requestId) const { return m_checked.checks(requestId); }
+    /// What its checks said; null while it runs or when it has none.
+    const RequestChecks::Verdict *checkVerdict(quint64 requestId) const { return m_checked.verdict(requestId); }
 
     /// Forgets everything; the time origin becomes now. Emits cleared() at once.
     void clear();
@@ -178,6 +188,9 @@ Q_SIGNALS:
     void updated();
     /// Everything was forgotten; models reset.
     void cleared();
+    /// A request with checks ended and they were evaluated (checkVerdict()); at once,
+    /// not coalesced, so that values it took reach the next request.
+    void checksEvaluated(quint64 requestId);
 
 private:
     /// When what the executor reports now happened (a batch reaches this thread later).
@@ -198,6 +211,7 @@ private:
     RecordRetention m_records{m_store};
     RunSpans m_spans{m_store, m_records};
     Core::RunStatistics m_statistics;
+    CheckedRequests m_checked;
     QHash<QString, Core::CircuitBreaker::State> m_circuitStates;
     double m_budgetTokens = 0.0;
     double m_budgetCapacity = 0.0;
