@@ -87,20 +87,20 @@ ChecksForm::ChecksForm(QWidget *parent)
     header->setSectionResizeMode(AssertionTableModel::Check, QHeaderView::Stretch);
     const QFontMetrics metrics = fontMetrics();
     m_assertionView->setColumnWidth(
-        AssertionTableModel::Kind, metrics.horizontalAdvance(QStringLiteral("JSON pointer matches")) + 30);
-    m_assertionView->setColumnWidth(AssertionTableModel::Target, metrics.horizontalAdvance(QStringLiteral("x")) * 16);
-    m_assertionView->setColumnWidth(AssertionTableModel::Expected, metrics.horizontalAdvance(QStringLiteral("x")) * 18);
-    m_assertionView->setColumnWidth(AssertionTableModel::Name, metrics.horizontalAdvance(QStringLiteral("x")) * 10);
+        AssertionTableModel::Kind, metrics.horizontalAdvance(QStringLiteral("JSON pointer matches")) + 24);
+    m_assertionView->setColumnWidth(AssertionTableModel::Target, metrics.horizontalAdvance(QStringLiteral("x")) * 11);
+    m_assertionView->setColumnWidth(AssertionTableModel::Expected, metrics.horizontalAdvance(QStringLiteral("x")) * 13);
+    m_assertionView->setColumnWidth(AssertionTableModel::Name, metrics.horizontalAdvance(QStringLiteral("x")) * 8);
 
     m_extractView->setModel(m_extract);
     m_extractView->setItemDelegateForColumn(
         ExtractRuleTableModel::Source, new ChecksChoiceDelegate(ExtractRuleTableModel::ChoicesRole, m_extractView));
     m_extractView->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
     m_extractView->horizontalHeader()->setSectionResizeMode(ExtractRuleTableModel::Check, QHeaderView::Stretch);
-    m_extractView->setColumnWidth(ExtractRuleTableModel::Variable, metrics.horizontalAdvance(QStringLiteral("x")) * 10);
+    m_extractView->setColumnWidth(ExtractRuleTableModel::Variable, metrics.horizontalAdvance(QStringLiteral("x")) * 8);
     m_extractView->setColumnWidth(
         ExtractRuleTableModel::Source, metrics.horizontalAdvance(QStringLiteral("Regular expression")) + 30);
-    m_extractView->setColumnWidth(ExtractRuleTableModel::Where, metrics.horizontalAdvance(QStringLiteral("x")) * 16);
+    m_extractView->setColumnWidth(ExtractRuleTableModel::Where, metrics.horizontalAdvance(QStringLiteral("x")) * 12);
 
     auto *addAssertionButton = checksButton(
         QStringLiteral("addAssertion"), tr("Add"), tr("Add an assertion after the current one (Insert)"));
@@ -150,8 +150,8 @@ ChecksForm::ChecksForm(QWidget *parent)
     splitter->addWidget(
         titled(tr("&Assertions on the answer:"), m_assertionView, addAssertionButton, m_removeAssertion));
     splitter->addWidget(titled(tr("Values into &variables:"), m_extractView, addRuleButton, m_removeRule));
-    splitter->setStretchFactor(0, 3);
-    splitter->setStretchFactor(1, 2);
+    splitter->setStretchFactor(0, 2);
+    splitter->setStretchFactor(1, 1);
 
     m_summary->setObjectName(QStringLiteral("checksSummary"));
     m_summary->setWordWrap(true);
@@ -268,10 +268,20 @@ void ChecksForm::updateSummary()
         text = tr("%1 checks run on the last attempt of each request sent from here; the verdicts show in the "
                   "attempt inspector's Checks page.")
                    .arg(used);
+    // The first row at fault says why in full here; the table has room for the start only.
+    QString first;
+    for (int row = 0; row < m_assertions->rowCount() && first.isEmpty(); ++row) {
+        if (!m_assertions->problem(row).isEmpty())
+            first = tr("assertion %1: %2").arg(row + 1).arg(m_assertions->problem(row));
+    }
+    for (int row = 0; row < m_extract->rowCount() && first.isEmpty(); ++row) {
+        if (!m_extract->problem(row).isEmpty())
+            first = tr("variable rule %1: %2").arg(row + 1).arg(m_extract->problem(row));
+    }
     if (invalid == 1)
-        text = tr("\u26a0 1 row not used until corrected (marked \u26a0). ") + text;
+        text = tr("\u26a0 1 row not used until corrected: %1. ").arg(first) + text;
     else if (invalid > 1)
-        text = tr("\u26a0 %1 rows not used until corrected (marked \u26a0). ").arg(invalid) + text;
+        text = tr("\u26a0 %1 rows not used until corrected; %2. ").arg(invalid).arg(first) + text;
     m_summary->setText(text);
 }
 

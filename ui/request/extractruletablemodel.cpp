@@ -276,7 +276,7 @@ QVariant ExtractRuleTableModel::headerData(int section, Qt::Orientation orientat
         case Source:
             return tr("From");
         case Where:
-            return tr("Pointer, header or pattern");
+            return tr("Where");
         case Check:
             return tr("Sets");
         default:
@@ -287,6 +287,8 @@ QVariant ExtractRuleTableModel::headerData(int section, Qt::Orientation orientat
         return tr("The variable the value goes into, used by the next requests as {{name}} (over the "
                   "environment's, until another environment is chosen)");
     }
+    if (role == Qt::ToolTipRole && section == Where)
+        return tr("The JSON pointer (/data/token), the header's name or the regular expression (its first group)");
     return {};
 }
 
