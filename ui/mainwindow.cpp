@@ -409,6 +409,13 @@ void MainWindow::saveSettings()
 void MainWindow::connectCollections()
 {
     m_collections->setRequestSource([this] { return std::pair{m_composer->draft(), m_policyPanel->policy()}; });
+    // A saved request's assertions and extract rules travel with it: into the file when it is
+    // saved, into the composer's Checks tab when it is opened.
+    m_collections->setChecksSource([this] { return m_composer->checks(); });
+    connect(m_collections, &CollectionSidebar::checksActivated, m_composer, &RequestComposer::setChecks);
+    // A value an answer gave (an extract rule) shows in the "Sends to" line at once.
+    connect(m_runner, &RequestRunner::takenVariablesChanged, m_composer,
+        [this] { m_composer->setPreviewContext(m_runner->nextContext()); });
     m_exports->setSecretSource([this] { return m_collections->secretValues(); });
     connect(m_collections, &CollectionSidebar::requestActivated, this,
         [this](const RequestDraft &draft, const Core::BackoffPolicy &policy) {

@@ -11,6 +11,7 @@
 #include "ui/collections/collectionsidebar.h"
 #include "ui/mainwindow.h"
 #include "ui/openedrun.h"
+#include "ui/request/requestcomposer.h"
 #include "ui/session/request/collectionrunhost.h"
 
 #include <QDockWidget>
@@ -106,6 +107,52 @@ private Q_SLOTS:
         QCOMPARE(window.currentTab(), MainWindow::Tab::Timeline);
         auto *opened = windowPart<OpenedRun>(window, "openedRun");
         QVERIFY2(opened->title().contains(QStringLiteral("pay")), qPrintable(opened->title()));
+    }
+
+    void checks_savedWithTheRequest_andBackInTheComposerWhenOpened()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        MainWindow::Options options;
+        options.dataDirectory = dir.path();
+        options.systemTray = false;
+        MainWindow window(options);
+        window.resize(1024, 640);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+
+        auto *sidebar = windowPart<CollectionSidebar>(window, "collections");
+        const QModelIndex collection = sidebar->model()->addCollection(QStringLiteral("Checked"));
+        Core::RequestDraft other;
+        other.urlTemplate = QStringLiteral("{server}/status/204");
+        const QModelIndex plain = sidebar->model()->addItem(
+            collection, Core::CollectionItem::makeRequest(QStringLiteral("plain"), other, Core::SavedPolicy{}));
+        auto *composer = windowPart<RequestComposer>(window, "composer");
+        RequestChecks checks;
+        Core::Assertion created;
+        created.statuses = {201};
+        created.statusText = QStringLiteral("201");
+        checks.assertions = {created};
+        Core::ResponseVariables::Rule id;
+        id.name = QStringLiteral("orderId");
+        id.pointer = QStringLiteral("/id");
+        checks.extract = {id};
+        composer->setChecks(checks);
+        sidebar->setCurrentIndex(collection);
+        sidebar->saveAsNewAction()->trigger();
+        const Core::Collection saved = sidebar->model()->collection(0);
+        const auto withChecks = std::find_if(saved.items.cbegin(), saved.items.cend(),
+            [](const Core::CollectionItem &item) { return !item.assertions.isEmpty(); });
+        QVERIFY(withChecks != saved.items.cend());
+        QCOMPARE(withChecks->extract.size(), 1);
+
+        // Another request clears the tab; the saved one fills it again.
+        sidebar->activate(sidebar->model()->indexOfId(plain.data(CollectionModel::IdRole).toString()));
+        QVERIFY(composer->checks().assertions.isEmpty());
+        sidebar->activate(sidebar->model()->indexOfId(withChecks->id));
+        QCOMPARE(composer->checks().assertions.size(), 1);
+        QCOMPARE(composer->checks().assertions.at(0).statusText, QStringLiteral("201"));
+        QCOMPARE(composer->checks().extract.at(0).name, QStringLiteral("orderId"));
     }
 };
 
