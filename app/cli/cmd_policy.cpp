@@ -3,8 +3,11 @@
 #include "app/cli/clitr.h"
 #include "app/cli/commands.h"
 #include "app/cli/subcommand.h"
+#include "core/export/botocoreexport.h"
 #include "core/export/curlretryflags.h"
 #include "core/export/grpcserviceconfig.h"
+#include "core/export/tenacityexport.h"
+#include "core/export/urllib3export.h"
 #include "core/policy/policyjson.h"
 #include "core/policy/presets.h"
 #include "core/util/exportfile.h"
@@ -14,6 +17,7 @@
 #include <QCommandLineParser>
 #include <QFile>
 #include <QTextStream>
+#include <QUrl>
 
 namespace RetryLab::Cli {
 
@@ -33,6 +37,7 @@ struct OptionTable
     QCommandLineOption format;
     QCommandLineOption preset;
     QCommandLineOption out;
+    QCommandLineOption runnable;
     QCommandLineOption service;
     QCommandLineOption method;
     QCommandLineOption clients;
@@ -41,9 +46,14 @@ struct OptionTable
 
 OptionTable::OptionTable()
     : help({QStringLiteral("h"), QStringLiteral("help")}, Tr::tr("Show this help.")),
-      format(QStringLiteral("format"), Tr::tr("grpc, curl or json (default json)."), Tr::tr("FORMAT")),
+      format(QStringLiteral("format"), Tr::tr("grpc, curl, json, tenacity, urllib3 or botocore (default json)."),
+          Tr::tr("FORMAT")),
       preset(QStringLiteral("preset"), Tr::tr("Export a built-in preset (a wrong id lists them)."), Tr::tr("ID")),
       out(QStringLiteral("out"), Tr::tr("Write to this file instead of standard output."), Tr::tr("FILE")),
+      runnable(QStringLiteral("runnable"),
+          Tr::tr("tenacity, urllib3, botocore: a complete program that sends one GET to URL (or its first argument) "
+                 "under the policy, exit status 0 on success, 1 on failure."),
+          Tr::tr("URL")),
       service(QStringLiteral("service"),
           Tr::tr("gRPC: the service the config applies to, e.g. pkg.Orders (default: every service)."), Tr::tr("NAME")),
       method(QStringLiteral("method"), Tr::tr("gRPC: the method within --service (default: every method)."),
@@ -59,11 +69,12 @@ void OptionTable::addTo(QCommandLineParser &parser) const
     parser.setApplicationDescription(
         Tr::tr("export: writes a retry policy (a preset, or a policy JSON file as File > Export policy writes it)\n"
                "for another client: a gRPC service config (methodConfig.retryPolicy, gRFC A6), curl's retry flags,\n"
-               "or RetryLab's own policy JSON. What the other client cannot express is said on standard error.\n"
+               "Python code for tenacity, urllib3 (with requests) or botocore, or RetryLab's own policy JSON.\n"
+               "What the other client cannot express is said on standard error.\n"
                "check: warns, with the reason, about a policy that is aggressive for its use: no jitter with more\n"
                "than a few clients, immediate retries above one, minutes of waiting for an interactive request, no\n"
                "retry budget with many clients, more than 10 attempts. Exit status 1 when it warns."));
-    parser.addOptions({help, format, preset, out, service, method, clients, interactive});
+    parser.addOptions({help, format, preset, out, runnable, service, method, clients, interactive});
     parser.addPositionalArgument(QStringLiteral("export|check"), Tr::tr("The action: export or check."));
     parser.addPositionalArgument(QStringLiteral("FILE"), Tr::tr("A policy JSON file (instead of --preset)."));
 }
@@ -77,22 +88,48 @@ Core::Result<Action> readAction(const QCommandLineParser &parser, const OptionTa
     if (positional.first() != QLatin1String("export") && positional.first() != QLatin1String("check"))
         return Read::failure(Tr::tr("unknown action \"%1\" (known: export, check)").arg(positional.first()));
     const bool check = positional.takeFirst() == QLatin1String("check");
-    if (check && (parser.isSet(table.format) || parser.isSet(table.out) || parser.isSet(table.service)))
-        return Read::failure(Tr::tr("--format, --out, --service and --method go with export"));
+    if (check
+        && (parser.isSet(table.format) || parser.isSet(table.out) || parser.isSet(table.service)
+            || parser.isSet(table.runnable)))
+        return Read::failure(Tr::tr("--format, --out, --runnable, --service and --method go with export"));
     if (!check && (parser.isSet(table.clients) || parser.isSet(table.interactive)))
         return Read::failure(Tr::tr("--clients and --interactive go with check"));
     return check ? Action::Check : Action::Export;
 }
 
-// --format, --service and --method, which go together.
+QStringList exportFormats()
+{
+    return {QStringLiteral("grpc"), QStringLiteral("curl"), QStringLiteral("json"), QStringLiteral("tenacity"),
+        QStringLiteral("urllib3"), QStringLiteral("botocore")};
+}
+
+// The formats that can be written as a program that sends a request.
+QStringList runnableFormats()
+{
+    return {QStringLiteral("tenacity"), QStringLiteral("urllib3"), QStringLiteral("botocore")};
+}
+
+// --format, --runnable, --service and --method, which go together.
 Core::Result<void> readExportOptions(const QCommandLineParser &parser, const OptionTable &table, Options &options)
 {
     if (!parser.value(table.format).isEmpty())
         options.format = parser.value(table.format);
-    if (options.format != QLatin1String("grpc") && options.format != QLatin1String("curl")
-        && options.format != QLatin1String("json")) {
-        return Core::Result<void>::failure(
-            Tr::tr("--format must be grpc, curl or json (got \"%1\")").arg(options.format));
+    if (!exportFormats().contains(options.format)) {
+        return Core::Result<void>::failure(Tr::tr("--format must be one of %1 (got \"%2\")")
+                                               .arg(exportFormats().join(QStringLiteral(", ")), options.format));
+    }
+    if (parser.isSet(table.runnable)) {
+        if (!runnableFormats().contains(options.format)) {
+            return Core::Result<void>::failure(Tr::tr("--runnable goes with --format %1; %2 cannot be a program")
+                                                   .arg(runnableFormats().join(QStringLiteral("|")), options.format));
+        }
+        const QUrl url(parser.value(table.runnable), QUrl::StrictMode);
+        if (!url.isValid() || (url.scheme() != QLatin1String("http") && url.scheme() != QLatin1String("https"))
+            || url.host().isEmpty()) {
+            return Core::Result<void>::failure(
+                Tr::tr("--runnable needs an http:// or https:// URL (got \"%1\")").arg(parser.value(table.runnable)));
+        }
+        options.runnableUrl = url.toString(QUrl::FullyEncoded);
     }
     if ((parser.isSet(table.service) || parser.isSet(table.method)) && options.format != QLatin1String("grpc"))
         return Core::Result<void>::failure(Tr::tr("--service and --method go with --format grpc"));
@@ -151,6 +188,23 @@ QByteArray exported(const Options &options, QStringList *notes)
             text += '\n';
         *notes = config.warnings;
         return text;
+    }
+    if (runnableFormats().contains(options.format)) {
+        using Writer = Core::PythonSource::Code (*)(const Core::BackoffPolicy &);
+        using ProgramWriter = Core::PythonSource::Code (*)(const Core::BackoffPolicy &, const QString &);
+        Writer snippet = &Core::TenacityExport::snippet;
+        ProgramWriter program = &Core::TenacityExport::program;
+        if (options.format == QLatin1String("urllib3")) {
+            snippet = &Core::Urllib3Export::snippet;
+            program = &Core::Urllib3Export::program;
+        } else if (options.format == QLatin1String("botocore")) {
+            snippet = &Core::BotocoreExport::snippet;
+            program = &Core::BotocoreExport::program;
+        }
+        const Core::PythonSource::Code code
+            = options.runnableUrl ? program(options.policy, *options.runnableUrl) : snippet(options.policy);
+        *notes = code.notes;
+        return code.text.toUtf8();
     }
     if (options.format == QLatin1String("curl")) {
         const auto flags = Core::CurlRetryFlags::fromPolicy(options.policy);
@@ -225,7 +279,8 @@ namespace PolicyCommand {
 Core::Result<Options> parse(const QStringList &arguments)
 {
     return parseOptionTable<Options, OptionTable>(arguments,
-        Tr::tr("Usage: retrylab policy export --format grpc|curl|json [--preset ID | FILE] [options]\n"
+        Tr::tr("Usage: retrylab policy export --format grpc|curl|json|tenacity|urllib3|botocore [--preset ID | FILE]\n"
+               "                             [--runnable URL] [options]\n"
                "       retrylab policy check [--preset ID | FILE] [--clients N] [--interactive]"),
         &readOptions);
 }

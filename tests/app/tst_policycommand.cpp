@@ -84,7 +84,7 @@ private Q_SLOTS:
         QTest::addRow("neither") << args({"export"}) << "either --preset ID or a policy file";
         QTest::addRow("both") << args({"export", "--preset", "curl-retry", "x.json"}) << "not both";
         QTest::addRow("format") << args({"export", "--format", "yaml", "--preset", "curl-retry"})
-                                << "--format must be grpc, curl or json";
+                                << "--format must be one of grpc, curl, json, tenacity, urllib3, botocore";
         QTest::addRow("preset") << args({"export", "--preset", "nope"}) << "no preset \"nope\" (known: ";
         QTest::addRow("file") << args({"export", "/nonexistent/policy.json"}) << "cannot read";
         QTest::addRow("service without grpc")
@@ -132,8 +132,9 @@ private Q_SLOTS:
         QTest::addColumn<QString>("expected");
         const auto args
             = [](std::initializer_list<const char *> words) { return CommandTesting::arguments("policy", words); };
-        QTest::addRow("format before preset") << args({"export", "--format", "yaml", "--preset", "nope"})
-                                              << "--format must be grpc, curl or json (got \"yaml\")";
+        QTest::addRow("format before preset")
+            << args({"export", "--format", "yaml", "--preset", "nope"})
+            << "--format must be one of grpc, curl, json, tenacity, urllib3, botocore (got \"yaml\")";
         QTest::addRow("clients before arguments") << args({"check", "--clients", "0", "a.json", "b.json"})
                                                   << "--clients must be a whole number from 1 to 100000000 (got \"0\")";
         QTest::addRow("arguments before preset")
