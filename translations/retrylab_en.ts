@@ -813,19 +813,6 @@ exit 0 when every verdict passes, 1 when one fails, 2 for usage errors.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>export: writes a retry policy (a preset, or a policy JSON file as File &gt; Export policy writes it)
-for another client: a gRPC service config (methodConfig.retryPolicy, gRFC A6), curl&apos;s retry flags,
-or RetryLab&apos;s own policy JSON. What the other client cannot express is said on standard error.
-check: warns, with the reason, about a policy that is aggressive for its use: no jitter with more
-than a few clients, immediate retries above one, minutes of waiting for an interactive request, no
-retry budget with many clients, more than 10 attempts. Exit status 1 when it warns.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>grpc, curl or json (default json).</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>FORMAT</source>
         <translation type="unfinished"></translation>
     </message>
@@ -870,20 +857,11 @@ retry budget with many clients, more than 10 attempts. Exit status 1 when it war
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Usage: retrylab policy export --format grpc|curl|json [--preset ID | FILE] [options]
-       retrylab policy check [--preset ID | FILE] [--clients N] [--interactive]</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>say what to do: export or check</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <source>unknown action &quot;%1&quot; (known: export, check)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>--format, --out, --service and --method go with export</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -896,10 +874,6 @@ retry budget with many clients, more than 10 attempts. Exit status 1 when it war
     </message>
     <message>
         <source>give either --preset ID or a policy file, not both and not neither</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>--format must be grpc, curl or json (got &quot;%1&quot;)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -2535,6 +2509,46 @@ Exit status: 0 when every expectation (every assertion and test) holds, 1 when o
     </message>
     <message>
         <source>warning: the body is longer than %1; the transfer was ended there and only the first %2 are shown</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>grpc, curl, json, tenacity, urllib3 or botocore (default json).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>tenacity, urllib3, botocore: a complete program that sends one GET to URL (or its first argument) under the policy, exit status 0 on success, 1 on failure.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>export: writes a retry policy (a preset, or a policy JSON file as File &gt; Export policy writes it)
+for another client: a gRPC service config (methodConfig.retryPolicy, gRFC A6), curl&apos;s retry flags,
+Python code for tenacity, urllib3 (with requests) or botocore, or RetryLab&apos;s own policy JSON.
+What the other client cannot express is said on standard error.
+check: warns, with the reason, about a policy that is aggressive for its use: no jitter with more
+than a few clients, immediate retries above one, minutes of waiting for an interactive request, no
+retry budget with many clients, more than 10 attempts. Exit status 1 when it warns.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>--format, --out, --runnable, --service and --method go with export</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>--format must be one of %1 (got &quot;%2&quot;)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>--runnable goes with --format %1; %2 cannot be a program</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>--runnable needs an http:// or https:// URL (got &quot;%1&quot;)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Usage: retrylab policy export --format grpc|curl|json|tenacity|urllib3|botocore [--preset ID | FILE]
+                             [--runnable URL] [options]
+       retrylab policy check [--preset ID | FILE] [--clients N] [--interactive]</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -9487,6 +9501,174 @@ observed: %3
         <source>%1 more unknown fields</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>The policy is bounded only by its deadline; botocore needs a count, so total_max_attempts=%1 was written (the most attempts that fit at the shortest waits).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>botocore has no deadline; the policy gives up after %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>botocore&apos;s delays are fixed by its mode: standard waits U[0, 1 s * 2^n] capped at 20 s (full jitter); the policy&apos;s %1 from %2 ms, x%3, capped at %4 ms cannot be set.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>botocore&apos;s delays are fixed by its mode: legacy waits U[0, 1 s * 2^n] without a cap (full jitter); the policy&apos;s %1 from %2 ms, x%3, capped at %4 ms cannot be set.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>botocore&apos;s retry quota is fixed (500, a retry costs 5, a timeout 10, a success refunds 1); the policy&apos;s numbers cannot be set.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>botocore has no gRPC-style retry throttling; legacy mode was written, without a quota.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>botocore retries HTTP 500, 502, 503 and 504 and throttling error codes; it cannot retry %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>botocore also retries HTTP %1, which the policy does not.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>botocore retries a 429 only when its error code says throttling (Throttling, TooManyRequestsException, SlowDown, ...).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>botocore retries every connection error and timeout; the policy gives up on %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>botocore ignores Retry-After; the policy waits as long as it asks.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>botocore retries every operation, writes included; the policy retries POST and PATCH only when marked idempotent.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 waits its backoff after every fault; the policy retries %2 at once.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 waits the same backoff whatever the fault; the policy&apos;s per-fault delay factors were not exported.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>409 ABORTED restarts a whole read-modify-write sequence in RetryLab; %1 cannot, so the application must restart the sequence itself.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 has no circuit breaker; the breaker was not exported.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>tenacity has no decorrelated jitter; the export waits U[0, min(cap, base * multiplier^n)] (wait_random_exponential) with the policy&apos;s base and cap.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>tenacity waits v * (1 - %1) + U[0, v * %2] for the policy&apos;s v * U[1 - %1, 1 + %1]; it does not cap the sum, so a wait near the cap may pass it by up to %3 %.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>tenacity cannot randomise a growing linear wait; the export waits exactly (n + 1) * %1 ms without the policy&apos;s %2 jitter.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The policy caps the jittered wait at %1 ms, which makes that wait more likely; tenacity draws evenly up to the cap instead.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>requests raises ConnectionError for %2 as for %1, so tenacity retries %2 too, which the policy gives up on.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The policy retries other network faults; the export retries only the requests exceptions named in retry_if_exception_type.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>stop_after_delay is checked after each attempt: tenacity does not give up early when the next wait would cross the deadline of %1, and an attempt may run past it.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>tenacity ignores Retry-After; the policy waits as long as it asks (up to %1).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>tenacity retries whatever the decorated function does; the policy retries POST and PATCH only when marked idempotent, so decorate only idempotent calls.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The policy retries PUT and DELETE only with a precondition; tenacity cannot tell, so decorate them only when they carry one.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>tenacity has no retry budget; each decorated call retries on its own.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>urllib3 cannot wait a constant time; with backoff_factor %1 s it waits 0, then doubles from %2 ms.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>urllib3 cannot grow the wait linearly; with backoff_factor %1 s it waits 0, then doubles from %2 ms.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>urllib3 always doubles the wait; the policy multiplies it by %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>urllib3 retries the first time at once (backoff_factor * 2^(n-1), 0 for the first retry); the policy waits %1 ms first. Every later wait is the policy&apos;s base * 2^n.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>urllib3 1.26 has no jitter; the policy&apos;s %1 jitter was not exported.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>urllib3 1.26 (Debian 12) has no jitter: every client waits the same time, so clients that failed together retry together (urllib3 2 adds backoff_jitter, U[0, jitter] added); the policy&apos;s %1 was not exported.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The policy is bounded only by its deadline; urllib3 needs a count, so total=%1 was written (the most retries that fit at the shortest waits).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>urllib3 has no deadline; the policy gives up after %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>urllib3 counts a reset and a read timeout alike (read); the policy retries only %1, urllib3 retries both.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>urllib3 retries a host it cannot resolve as a connection error, which the policy gives up on.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The policy retries PUT and DELETE with a precondition; urllib3 cannot look for one, so they are not retried at all.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>urllib3 never retries POST or PATCH here; the policy retries them when marked idempotent or sent with an Idempotency-Key.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>urllib3 honours Retry-After only on 413, 429 and 503 and without a cap; the policy caps it at %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>urllib3 also retries HTTP %1 when it carries Retry-After, which the policy does not.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>urllib3 has no retry budget; each request retries on its own.</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>RetryLab::Core::AlertDispatcher</name>
@@ -9891,6 +10073,185 @@ Drawn narrow so that the runs on either side keep their width; zoom or drag to s
         <source>network error %1</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>no attempt was made: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>RetryLab::Ui::AssertionTableModel</name>
+    <message>
+        <source>Status is</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Status class</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Status in</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Time under (ms)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Header present</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Header equals</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Header matches</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Body contains</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>JSON pointer equals</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>JSON pointer exists</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>JSON pointer matches</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Body valid against schema</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>e.g. 200</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>e.g. 2xx</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>e.g. 200,204 or 500-504</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>milliseconds, e.g. 800</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>header name, e.g. ETag</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>JSON pointer, e.g. /id</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the whole value</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>regular expression</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>text to find</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>JSON value, e.g. 7, true, &quot;ok&quot;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>JSON Schema, e.g. {&quot;type&quot;:&quot;object&quot;}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>give a number</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is not a number</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>give a JSON Schema, e.g. {&quot;type&quot;: &quot;object&quot;}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>not JSON: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Not used: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 needs nothing here.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Checked on the last attempt of each request sent: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>not</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>⚠ not used: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Kind</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Target</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Expected</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Not</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Check</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The status (200, 2xx, 200,204), the time in milliseconds, the header&apos;s name or the JSON pointer (/id), as the kind asks</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The header&apos;s value, a regular expression (searched), the text the body contains, a JSON value (plain text is taken as a string) or a JSON Schema, as the kind asks</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Turns the check around: the header must be absent, the body must not contain the text</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>What the verdicts call it; empty: the check&apos;s own description</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>What the row checks, or why it cannot be used</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>RetryLab::Ui::AttemptInspector</name>
@@ -10270,6 +10631,10 @@ Drawn narrow so that the runs on either side keep their width; zoom or drag to s
         <source>[the first %1; the transfer was ended after %2, the rest never read]</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Checks</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>RetryLab::Ui::AttemptLogModel</name>
@@ -10500,6 +10865,157 @@ Next: %2</source>
     </message>
     <message>
         <source>The tree shows the first %1 values of %2; Text shows all of it.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>RetryLab::Ui::ChecksForm</name>
+    <message>
+        <source>Remove</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Remove the selected assertions (Delete)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Remove the selected rules (Delete)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Add</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Add an assertion after the current one (Insert)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Add a rule after the current one (Insert)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Assertions on the answer:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Values into &amp;variables:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Checked on the last attempt of each request sent from here (after its retries), and saved with it.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>1 check runs on the last attempt of each request sent from here; its verdict shows in the attempt inspector&apos;s Checks page.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 checks run on the last attempt of each request sent from here; the verdicts show in the attempt inspector&apos;s Checks page.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>assertion %1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>variable rule %1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>⚠ 1 row not used until corrected: %1. </source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>⚠ %1 rows not used until corrected; %2. </source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>RetryLab::Ui::ChecksVerdictView</name>
+    <message>
+        <source>Result</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Check</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>What came</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Checks</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>This request carries no checks.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Checks …</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Checks run when the request ends, on its last attempt (%1 of them).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Checks ✗</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Nothing was checked: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>attempt %1, the request&apos;s last</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No assertions; the extract rules ran on %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Checks ✓ %1/%2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>✓ The assertion passed on %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>✓ All %1 assertions passed on %2.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Checks ✗ %1/%2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>✗ %1 of %2 assertions FAILED on %3.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>✓ passed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>✗ FAILED</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 = %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>⚠ not set: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Variables for the next requests:
+%1</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -11763,6 +12279,85 @@ Policy: %3</source>
     </message>
     <message>
         <source>Authorization, cookies, API keys, tokens and passwords are replaced by REDACTED in exports and in &quot;Copy as curl&quot;. Turned on at every start.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>RetryLab::Ui::ExtractRuleTableModel</name>
+    <message>
+        <source>JSON pointer</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Header</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Regular expression</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>e.g. /access_token</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>e.g. ETag</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>e.g. id=(\d+): the first group</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>give the variable a name</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Not used: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The status needs nothing here.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>⚠ not used: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>{{%1}} ← the status</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>{{%1}} ← %2 %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Variable</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>From</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Where</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Sets</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The variable the value goes into, used by the next requests as {{name}} (over the environment&apos;s, until another environment is chosen)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The JSON pointer (/data/token), the header&apos;s name or the regular expression (its first group)</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -15417,6 +16012,18 @@ Cannot send: %1</source>
     </message>
     <message>
         <source>%1 ⚠</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Checks (%1)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Checks</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source> ⚠ %1 not used</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
