@@ -395,6 +395,19 @@ ResponsePlan FaultEndpoints::rateLimitEndpoint(const RequestTarget &target)
     if (key.isEmpty() || key.size() > maxKeyLength)
         return ResponsePlan::error(400, Tr::tr("key must have 1 to %1 characters").arg(maxKeyLength));
 
+    // How the limit is told: X-RateLimit-* (the default), the IETF httpapi draft's RateLimit and
+    // RateLimit-Policy, or Retry-After alone (on a 429, which every style has).
+    enum class Style { XRateLimit, Ietf, RetryAfterOnly };
+    const QString styleName = target.query(QLatin1String("headers")).value_or(QStringLiteral("x-ratelimit"));
+    Style style = Style::XRateLimit;
+    if (styleName == QLatin1String("ietf"))
+        style = Style::Ietf;
+    else if (styleName == QLatin1String("retry-after"))
+        style = Style::RetryAfterOnly;
+    else if (styleName != QLatin1String("x-ratelimit"))
+        return ResponsePlan::error(
+            400, Tr::tr("headers must be x-ratelimit, ietf or retry-after (got \"%1\")").arg(shortened(styleName, 40)));
+
     const qint64 now = m_clock->nowNs();
     QMutexLocker lock(&m_mutex);
     if (!m_buckets.contains(key) && m_buckets.size() >= m_maxStateEntries)
@@ -412,6 +425,26 @@ ResponsePlan FaultEndpoints::rateLimitEndpoint(const RequestTarget &target)
     const auto seconds
         = [](double value) { return static_cast<qint64>(std::clamp(std::ceil(value), 0.0, double(maxSeconds))); };
     const auto resetSeconds = [&b, &seconds] { return seconds((static_cast<double>(b.burst) - b.tokens) / b.rps); };
+    const auto addLimitHeaders = [&](ResponsePlan &p, qint64 remaining) {
+        switch (style) {
+        case Style::XRateLimit:
+            p.addHeader("X-RateLimit-Limit", QByteArray::number(burst));
+            p.addHeader("X-RateLimit-Remaining", QByteArray::number(remaining));
+            p.addHeader("X-RateLimit-Reset", QByteArray::number(resetSeconds()));
+            break;
+        case Style::Ietf: {
+            // The window a whole bucket takes to refill, in whole seconds.
+            const qint64 window = std::max<qint64>(1, seconds(static_cast<double>(burst) / b.rps));
+            p.addHeader("RateLimit",
+                "\"default\";r=" + QByteArray::number(remaining) + ";t=" + QByteArray::number(resetSeconds()));
+            p.addHeader(
+                "RateLimit-Policy", "\"default\";q=" + QByteArray::number(burst) + ";w=" + QByteArray::number(window));
+            break;
+        }
+        case Style::RetryAfterOnly:
+            break;
+        }
+    };
     if (b.tokens >= 1.0) {
         b.tokens -= 1.0;
         ResponsePlan p = ResponsePlan::json(200,
@@ -420,9 +453,7 @@ ResponsePlan FaultEndpoints::rateLimitEndpoint(const RequestTarget &target)
                 .arg(shortened(key))
                 .arg(b.tokens, 0, 'f', 2)
                 .arg(burst));
-        p.addHeader("X-RateLimit-Limit", QByteArray::number(burst));
-        p.addHeader("X-RateLimit-Remaining", QByteArray::number(static_cast<qint64>(std::floor(b.tokens))));
-        p.addHeader("X-RateLimit-Reset", QByteArray::number(resetSeconds()));
+        addLimitHeaders(p, static_cast<qint64>(std::floor(b.tokens)));
         return p;
     }
     const qint64 wait = std::max<qint64>(1, seconds((1.0 - b.tokens) / rps));
@@ -435,9 +466,7 @@ ResponsePlan FaultEndpoints::rateLimitEndpoint(const RequestTarget &target)
             .arg(burst)
             .arg(rps));
     p.addHeader("Retry-After", QByteArray::number(wait));
-    p.addHeader("X-RateLimit-Limit", QByteArray::number(burst));
-    p.addHeader("X-RateLimit-Remaining", "0");
-    p.addHeader("X-RateLimit-Reset", QByteArray::number(resetSeconds()));
+    addLimitHeaders(p, 0);
     return p;
 }
 

@@ -4,6 +4,7 @@
 #include "core/faultserver/requesttarget.h"
 #include "core/faultserver/responseplan.h"
 #include "core/http/httprequestparser.h"
+#include "core/http/ratelimitheaders.h"
 #include "core/util/clock.h"
 
 #include <QJsonDocument>
@@ -63,6 +64,7 @@ private Q_SLOTS:
     void delay_waitsThenAnswers();
     void delay_distributions_areSeeded();
     void rateLimit_bucketsRefillOnTheClock();
+    void rateLimit_tellsTheLimitInEachStyle();
     void occ_etagAndIfMatch();
     void occ_delay_checksWhenTheWaitIsOver();
     void occ_etagInTheBody_asAnIamPolicy();
@@ -359,6 +361,52 @@ void TestFaultEndpoints::rateLimit_bucketsRefillOnTheClock()
     QCOMPARE(header(slow(), "Retry-After"), QByteArray("10"));
     endpoints.reset();
     QCOMPARE(slow().status, 200);
+}
+
+void TestFaultEndpoints::rateLimit_tellsTheLimitInEachStyle()
+{
+    ManualClock clock;
+    FaultEndpoints endpoints;
+    endpoints.setClock(&clock);
+    const QDateTime now = QDateTime::currentDateTimeUtc();
+    const auto limited = [&](const char *style) {
+        return endpoints.handle(
+            request("GET", QByteArray("/ratelimit?rps=2&burst=3&key=") + style + "&headers=" + style));
+    };
+
+    // The IETF draft's fields, read back by the client's own parser.
+    ResponsePlan ok = limited("ietf");
+    QCOMPARE(ok.status, 200);
+    QCOMPARE(header(ok, "RateLimit"), QByteArray(R"("default";r=2;t=1)"));
+    QCOMPARE(header(ok, "RateLimit-Policy"), QByteArray(R"("default";q=3;w=2)"));
+    QCOMPARE(header(ok, "X-RateLimit-Remaining"), QByteArray("(none)"));
+    limited("ietf");
+    limited("ietf");
+    const ResponsePlan over = limited("ietf");
+    QCOMPARE(over.status, 429);
+    QCOMPARE(header(over, "Retry-After"), QByteArray("1"));
+    const RateLimitHeaders parsed = RateLimitHeaders::parse(over.headers, now);
+    QCOMPARE(parsed.style, RateLimitHeaders::Style::Ietf);
+    QVERIFY(parsed.exhausted());
+    QCOMPARE(parsed.limit, 3);
+    QCOMPARE(parsed.windowSeconds, 2);
+    QCOMPARE(parsed.resetMs, 2000.0);
+
+    // Retry-After alone: nothing else says how many are left.
+    for (int i = 0; i < 3; ++i)
+        QVERIFY(!RateLimitHeaders::parse(limited("retry-after").headers, now).isPresent());
+    const ResponsePlan bare = limited("retry-after");
+    QCOMPARE(bare.status, 429);
+    QCOMPARE(header(bare, "Retry-After"), QByteArray("1"));
+
+    // The default, spelt out, is what the endpoint always sent.
+    const RateLimitHeaders x = RateLimitHeaders::parse(limited("x-ratelimit").headers, now);
+    QCOMPARE(x.style, RateLimitHeaders::Style::XRateLimit);
+    QCOMPARE(x.remaining, 2);
+
+    const ResponsePlan wrong = endpoints.handle(request("GET", "/ratelimit?headers=draft"));
+    QCOMPARE(wrong.status, 400);
+    QVERIFY(wrong.detail.contains(QStringLiteral("x-ratelimit, ietf or retry-after")));
 }
 
 void TestFaultEndpoints::occ_etagAndIfMatch()
