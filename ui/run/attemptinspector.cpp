@@ -2,6 +2,7 @@
 
 #include "core/executor/retryplanner.h"
 #include "core/export/curlcommand.h"
+#include "core/http/ratelimitheaders.h"
 #include "core/http/redactor.h"
 #include "core/http/retryheaders.h"
 #include "core/record/runstatistics.h"
@@ -570,6 +571,17 @@ void AttemptInspector::refresh()
             QString::fromLatin1(a.retryAfterRaw)
                 + (a.retryAfterMs ? tr(" (honoured: %1)").arg(Core::DurationText::format(*a.retryAfterMs))
                                   : QString())});
+    }
+    // What the server said of the client's rate limit, in whichever style it used.
+    if (const Core::RateLimitHeaders limit = Core::RateLimitHeaders::parse(
+            a.responseHeaders, a.startWall.isValid() ? a.startWall : QDateTime::currentDateTimeUtc());
+        limit.isPresent()) {
+        QString text = limit.describe();
+        if (!limit.resetReading.isEmpty())
+            text += tr("; the reset read as %1").arg(limit.resetReading);
+        for (const QString &problem : limit.problems)
+            text += QLatin1Char('\n') + tr("not used: %1").arg(shownText(problem));
+        rows.append({tr("Rate limit"), text});
     }
     if (!a.step.isEmpty())
         rows.append({tr("Read-modify-write"), tr("%1 step, round %2").arg(a.step).arg(a.sequenceRound + 1)});

@@ -87,8 +87,9 @@ void fillSession(RunSession &session)
     AttemptRecord failed = orderAttempt(0, spec);
     failed.httpStatus = 503;
     failed.reasonPhrase = "Service Unavailable";
-    failed.responseHeaders = {
-        {"Content-Type", "application/json"}, {"Retry-After", "1"}, {"Set-Cookie", "track=SECRET-SET-COOKIE; Path=/"}};
+    failed.responseHeaders = {{"Content-Type", "application/json"}, {"Retry-After", "1"},
+        {"Set-Cookie", "track=SECRET-SET-COOKIE; Path=/"}, {"RateLimit", R"("default";r=0;t=30)"},
+        {"RateLimit-Policy", R"("default";q=100;w=60)"}};
     failed.responseBody = R"({"status":503,"error":"overloaded"})";
     failed.bytesReceived = failed.responseBody.size();
     failed.expectedBytes = failed.bytesReceived;
@@ -335,6 +336,9 @@ void TestAttemptInspector::summary_classificationDelaysRedirectsProtocolTls()
     QVERIFY(first.contains(QLatin1String("Delay before it: none: the first attempt")));
     QVERIFY(first.contains(QLatin1String("Delay after it: 150 ms")));
     QVERIFY(first.contains(QLatin1String("Retry-After: 1 (honoured: 1 s)")));
+    QVERIFY2(first.contains(QLatin1String("Rate limit: 0 of 100 left, resets in 30 s, window 1 min (RateLimit); "
+                                          "the reset read as seconds from now")),
+        qPrintable(first));
     QVERIFY(first.contains(QStringLiteral("Redirects: 307 http://127.0.0.1:8080/old-orders \u2192 "
                                           "http://127.0.0.1:8080/orders?access_token=REDACTED&x=1")));
     QVERIFY(first.contains(QLatin1String("Protocol: not reported")));
