@@ -51,6 +51,10 @@ QList<FaultServerEndpoint> endpoints()
                    "/occ/{name}:setIamPolicy writes")},
         {QStringLiteral("GET, PUT"), QStringLiteral("/eventual/{name}"), QStringLiteral("?hidden_ms=T"),
             Tr::tr("eventually consistent resource: PUT creates it (201), GET answers 404 for T ms (default 1000)")},
+        {QStringLiteral("GET, POST"), QStringLiteral("/operation/{name}"),
+            QStringLiteral("?done_after_ms=T&error=CODE"),
+            Tr::tr("long-running operation: the first request starts it; polls answer \"done\": false for T ms "
+                   "(default 1000), then \"done\": true with a response, or with error CODE (1-16)")},
         {QStringLiteral("POST"), QStringLiteral("/_control/tests"), QStringLiteral("{\"instructions\": [...]}"),
             Tr::tr("store a scripted test and get its id; send X-Retry-Test-Id: <id> to use its steps")},
         {QStringLiteral("GET"), QStringLiteral("/_control/tests/{id}"), QString(),

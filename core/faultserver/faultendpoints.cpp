@@ -94,6 +94,7 @@ void FaultEndpoints::reset()
     m_occ.clear();
     m_eventual.clear();
     m_eventualBytes = 0;
+    m_operations.clear();
     m_random.reseed(m_random.seed());
 }
 
@@ -113,7 +114,8 @@ bool FaultEndpoints::owns(const RequestTarget &target)
         return first == QLatin1String("ratelimit") || first == QLatin1String("redirect");
     case 2:
         return first == QLatin1String("status") || first == QLatin1String("delay") || first == QLatin1String("fail")
-            || first == QLatin1String("fault") || first == QLatin1String("occ") || first == QLatin1String("eventual");
+            || first == QLatin1String("fault") || first == QLatin1String("occ") || first == QLatin1String("eventual")
+            || first == QLatin1String("operation");
     default:
         return false;
     }
@@ -155,6 +157,8 @@ ResponsePlan FaultEndpoints::handle(const HttpRequest &r, const RequestTarget &t
         return occEndpoint(r, segments[1], target);
     if (first == QLatin1String("eventual") && count == 2)
         return eventualEndpoint(r, segments[1], target);
+    if (first == QLatin1String("operation") && count == 2)
+        return operationEndpoint(r, segments[1], target);
     return ResponsePlan::error(404, Tr::tr("no endpoint at %1; GET / lists them").arg(shortened(target.path())));
 }
 
@@ -705,6 +709,58 @@ ResponsePlan FaultEndpoints::eventualEndpoint(const HttpRequest &r, const QStrin
     p.contentType = it->contentType;
     p.detail = Tr::tr("\"%1\" is visible").arg(name);
     return p;
+}
+
+// A long-running operation, as Google's APIs poll them (operations.get): the first request
+// for a name starts it; every poll answers 200 with "done": false until done_after_ms have
+// passed, then "done": true with a response, or with the error (a google.rpc.Code) asked for.
+ResponsePlan FaultEndpoints::operationEndpoint(const HttpRequest &r, const QString &name, const RequestTarget &target)
+{
+    if (!RequestTarget::isResourceName(name))
+        return badName();
+    if (r.method != "GET" && r.method != "HEAD" && r.method != "POST")
+        return wrongMethod(Tr::tr("/operation/{name} takes GET, HEAD and POST"), "GET, HEAD, POST");
+    const auto doneAfter = target.integer("done_after_ms", 0, maxEventualHiddenMs, 1000);
+    if (!doneAfter)
+        return badRequest(doneAfter);
+    std::optional<int> error;
+    if (target.query(QLatin1String("error"))) {
+        // google.rpc.Code: 1 CANCELLED to 16 UNAUTHENTICATED; 0 (OK) is not an error.
+        const auto code = target.integer("error", 1, 16, 13);
+        if (!code)
+            return badRequest(code);
+        error = int(*code);
+    }
+    const qint64 now = m_clock->nowNs();
+    QMutexLocker lock(&m_mutex);
+    auto it = m_operations.find(name);
+    if (it == m_operations.end()) {
+        if (m_operations.size() >= m_maxStateEntries)
+            return ResponsePlan::error(503, Tr::tr("too many operations; reset the server (POST /_control/reset)"));
+        it = m_operations.insert(name, Operation{now, *doneAfter, error});
+    }
+    const QString fullName = QStringLiteral("operations/") + name;
+    const double elapsedMs = (now - it->startedNs) / 1e6;
+    if (elapsedMs < static_cast<double>(it->doneAfterMs)) {
+        const int percent = it->doneAfterMs > 0 ? int(100.0 * elapsedMs / static_cast<double>(it->doneAfterMs)) : 100;
+        const qint64 left = static_cast<qint64>(std::ceil(static_cast<double>(it->doneAfterMs) - elapsedMs));
+        return ResponsePlan::json(200,
+            QJsonObject{{QStringLiteral("name"), fullName}, {QStringLiteral("done"), false},
+                {QStringLiteral("metadata"), QJsonObject{{QStringLiteral("progressPercent"), percent}}}},
+            Tr::tr("operation \"%1\" runs for another %2 ms").arg(name).arg(left));
+    }
+    if (it->error) {
+        return ResponsePlan::json(200,
+            QJsonObject{{QStringLiteral("name"), fullName}, {QStringLiteral("done"), true},
+                {QStringLiteral("error"),
+                    QJsonObject{{QStringLiteral("code"), *it->error},
+                        {QStringLiteral("message"), QStringLiteral("the operation failed, as asked")}}}},
+            Tr::tr("operation \"%1\" is done with error %2").arg(name).arg(*it->error));
+    }
+    return ResponsePlan::json(200,
+        QJsonObject{{QStringLiteral("name"), fullName}, {QStringLiteral("done"), true},
+            {QStringLiteral("response"), QJsonObject{{QStringLiteral("name"), name}}}},
+        Tr::tr("operation \"%1\" is done").arg(name));
 }
 
 } // namespace RetryLab::Core

@@ -6,6 +6,8 @@
 #include <QByteArray>
 #include <QHash>
 #include <QMutex>
+
+#include <optional>
 #include <QString>
 
 #include <algorithm>
@@ -87,6 +89,14 @@ private:
         qint64 createdNs = 0;
         qint64 hiddenMs = 0;
     };
+    /// A long-running operation of /operation/{name}: done once doneAfterMs have passed
+    /// since its first poll, with a response or the error it was given.
+    struct Operation
+    {
+        qint64 startedNs = 0;
+        qint64 doneAfterMs = 0;
+        std::optional<int> error;
+    };
 
     ResponsePlan statusEndpoint(const QString &code, const RequestTarget &target);
     ResponsePlan delayEndpoint(const QString &ms, const RequestTarget &target);
@@ -99,6 +109,7 @@ private:
     ResponsePlan writeWithBodyEtag(
         OccResource &resource, const QString &name, const QByteArray &body, const QString &envelope);
     ResponsePlan eventualEndpoint(const HttpRequest &request, const QString &name, const RequestTarget &target);
+    ResponsePlan operationEndpoint(const HttpRequest &request, const QString &name, const RequestTarget &target);
 
     const Clock *m_clock;
     mutable QMutex m_mutex; // guards everything below
@@ -109,6 +120,7 @@ private:
     QHash<QString, OccResource> m_occ;
     QHash<QString, EventualResource> m_eventual;
     qint64 m_eventualBytes = 0; ///< bodies kept by /eventual
+    QHash<QString, Operation> m_operations;
     RandomSource m_random;
     /// "status %1 as asked", translated once, around its placeholder: the detail of every
     /// /status answer is made by joining, where QString::arg() would parse it each time.

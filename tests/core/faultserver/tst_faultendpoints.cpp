@@ -65,6 +65,7 @@ private Q_SLOTS:
     void delay_distributions_areSeeded();
     void rateLimit_bucketsRefillOnTheClock();
     void rateLimit_tellsTheLimitInEachStyle();
+    void operation_pollsUntilDone_withAResponseOrAnError();
     void occ_etagAndIfMatch();
     void occ_delay_checksWhenTheWaitIsOver();
     void occ_etagInTheBody_asAnIamPolicy();
@@ -407,6 +408,44 @@ void TestFaultEndpoints::rateLimit_tellsTheLimitInEachStyle()
     const ResponsePlan wrong = endpoints.handle(request("GET", "/ratelimit?headers=draft"));
     QCOMPARE(wrong.status, 400);
     QVERIFY(wrong.detail.contains(QStringLiteral("x-ratelimit, ietf or retry-after")));
+}
+
+void TestFaultEndpoints::operation_pollsUntilDone_withAResponseOrAnError()
+{
+    ManualClock clock;
+    FaultEndpoints endpoints;
+    endpoints.setClock(&clock);
+    const auto poll = [&](const QByteArray &target) { return endpoints.handle(request("GET", target)); };
+
+    ResponsePlan first = poll("/operation/build-1?done_after_ms=3000");
+    QCOMPARE(first.status, 200);
+    QCOMPARE(json(first).value(QStringLiteral("done")).toBool(), false);
+    QCOMPARE(json(first).value(QStringLiteral("name")).toString(), QStringLiteral("operations/build-1"));
+    clock.advanceMs(1500);
+    // Later polls keep the operation's first parameters.
+    const ResponsePlan halfway = poll("/operation/build-1?done_after_ms=1");
+    QCOMPARE(json(halfway).value(QStringLiteral("done")).toBool(), false);
+    QCOMPARE(
+        json(halfway).value(QStringLiteral("metadata")).toObject().value(QStringLiteral("progressPercent")).toInt(),
+        50);
+    clock.advanceMs(1500);
+    const ResponsePlan done = poll("/operation/build-1");
+    QCOMPARE(json(done).value(QStringLiteral("done")).toBool(), true);
+    QCOMPARE(json(done).value(QStringLiteral("response")).toObject().value(QStringLiteral("name")).toString(),
+        QStringLiteral("build-1"));
+    QVERIFY(!json(done).contains(QStringLiteral("error")));
+
+    QCOMPARE(json(poll("/operation/bad?done_after_ms=0&error=4"))
+                 .value(QStringLiteral("error"))
+                 .toObject()
+                 .value(QStringLiteral("code"))
+                 .toInt(),
+        4);
+    QCOMPARE(poll("/operation/x?error=0").status, 400);
+    QCOMPARE(poll("/operation/x?done_after_ms=-1").status, 400);
+    QCOMPARE(endpoints.handle(request("PUT", "/operation/x")).status, 405);
+    endpoints.reset();
+    QCOMPARE(json(poll("/operation/build-1?done_after_ms=3000")).value(QStringLiteral("done")).toBool(), false);
 }
 
 void TestFaultEndpoints::occ_etagAndIfMatch()
