@@ -1,3 +1,7 @@
+// The endpoints that answer from the request and from small state kept per name (fail
+// counters, rate-limit buckets, optimistic-concurrency resources, eventual resources and
+// long-running operations) are one job here: they share one mutex, one limit on that state,
+// its reset, and the error answers, so each is a member of FaultEndpoints in this file.
 #include "core/faultserver/faultendpoints.h"
 
 #include "core/faultserver/endpointcatalog.h"
