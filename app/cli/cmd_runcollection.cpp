@@ -12,10 +12,10 @@
 #include "core/collections/datarows.h"
 #include "core/collections/environmentsjson.h"
 #include "core/collections/requesttemplate.h"
-#include "core/export/junitexport.h"
 #include "core/faultserver/faultserver.h"
 #include "core/import/postmanimport.h"
 #include "core/runner/collectionrunner.h"
+#include "core/runner/collectionrunreport.h"
 #include "core/runner/runcollectionreader.h"
 #include "core/scenario/scenarioreader.h"
 #include "core/util/terminaltext.h"
@@ -145,31 +145,6 @@ bool usesServer(const QList<Core::RunItem> &items)
     });
 }
 
-QString statusText(const Core::CollectionRequestRun &run)
-{
-    if (run.skipped)
-        return Tr::tr("skipped");
-    if (!run.sent())
-        return Tr::tr("not sent");
-    QStringList statuses;
-    for (const Core::AttemptRecord &attempt : run.attempts) {
-        if (attempt.httpStatus)
-            statuses.append(QString::number(*attempt.httpStatus));
-        else if (attempt.end == Core::AttemptEnd::NetworkError)
-            statuses.append(Core::networkErrorName(attempt.networkError));
-        else
-            statuses.append(Core::attemptEndName(attempt.end));
-    }
-    const Core::RequestResult &result = *run.result;
-    QString text = Tr::tr("%1, %2 ms")
-                       .arg(statuses.isEmpty() ? Tr::tr("no attempt") : statuses.constLast())
-                       .arg(QString::number(result.totalMs(), 'f', 0));
-    if (statuses.size() > 1)
-        text += Tr::tr(", after %n attempt(s): %1", nullptr, int(statuses.size()))
-                    .arg(statuses.join(QStringLiteral(" → ")));
-    return text;
-}
-
 /// What happened to one request, as the run goes.
 void printRequest(const Core::CollectionRequestRun &run, int iterations, Console &console)
 {
@@ -179,13 +154,14 @@ void printRequest(const Core::CollectionRequestRun &run, int iterations, Console
     console.print(title);
     if (run.sent()) {
         console.print(
-            QStringLiteral("  %1 %2 [%3]")
-                .arg(QString::fromLatin1(run.spec.method), escaped(run.spec.url.toDisplayString()), statusText(run)));
-        if (run.retried() && !run.failed())
+            QStringLiteral("  %1 %2 [%3, %4 ms]")
+                .arg(QString::fromLatin1(run.spec.method), escaped(run.spec.url.toDisplayString()),
+                    Core::CollectionRunReport::statusText(run), QString::number(run.result->totalMs(), 'f', 0)));
+        if (run.passedAfterRetries())
             console.print(Tr::tr("  passed after retries: %n attempt(s) under %1", nullptr, run.result->attempts)
                               .arg(escaped(run.policyName)));
     } else {
-        console.print(QStringLiteral("  [%1]").arg(statusText(run)));
+        console.print(QStringLiteral("  [%1]").arg(Core::CollectionRunReport::statusText(run)));
     }
     for (const QString &line : run.console)
         console.print(QStringLiteral("  │ ") + escaped(line));
@@ -239,61 +215,20 @@ void printSummary(const Core::CollectionRunResult &result, Console &console)
     table.addRow({Tr::tr("tests"), QString::number(tests - skippedTests), QString::number(failedTests)});
     table.addRow({Tr::tr("errors"), QString::number(errors), QString::number(errors)});
     console.print(table.lines());
-    console.print(Tr::tr("%n request(s) passed after retries", nullptr, result.retriedRequests()));
+    console.print(Tr::tr("%n request(s) passed after retries", nullptr, result.passedAfterRetries()));
     console.print(Tr::tr("Took %1 ms").arg(QString::number(result.durationMs, 'f', 0)));
     if (!result.stoppedEarly.isEmpty())
         console.print(Tr::tr("Stopped early: %1").arg(escaped(result.stoppedEarly)));
 }
 
-/// Every assertion and test of every request as a verdict: the report keeps
-/// them, and JUnit has one suite per request with one case per verdict.
-QList<Core::ExpectationResult> verdictsOf(const Core::CollectionRequestRun &run)
-{
-    QList<Core::ExpectationResult> verdicts;
-    const double ms = run.result ? run.result->totalMs() : 0.0;
-    const QList<quint64> ids = run.requestId ? QList<quint64>{run.requestId} : QList<quint64>{};
-    for (const Core::AssertionResult &assertion : run.assertions)
-        verdicts.append({assertion.name, assertion.passed, assertion.message, ms, ids});
-    for (const Core::ScriptTest &test : run.tests) {
-        if (!test.skipped)
-            verdicts.append({test.name, test.passed, test.error, ms, ids});
-    }
-    for (const QString &error : run.errors)
-        verdicts.append({Tr::tr("request runs"), false, error, ms, ids});
-    if (verdicts.isEmpty() && run.sent())
-        verdicts.append({Tr::tr("request runs"), true, statusText(run), ms, ids});
-    return verdicts;
-}
-
+// The files the options ask for: the report and JUnit with one verdict per assertion, test
+// and error (CollectionRunReport, as the window writes them), HAR and CSV of every attempt.
 int writeFiles(const Options &options, const Core::CollectionRunResult &result, Console &console)
 {
-    QList<Core::ExpectationResult> all;
-    QList<Core::JUnitExport::Suite> suites;
-    for (const Core::CollectionRequestRun &run : result.requests) {
-        const QList<Core::ExpectationResult> verdicts = verdictsOf(run);
-        for (Core::ExpectationResult verdict : verdicts) {
-            verdict.name = run.path + QStringLiteral(" › ") + verdict.name;
-            all.append(verdict);
-        }
-        Core::JUnitExport::Suite suite;
-        suite.name = result.iterations > 1 ? QStringLiteral("%1 (iteration %2)").arg(run.path).arg(run.iteration + 1)
-                                           : run.path;
-        suite.results = verdicts;
-        suite.timestamp = run.attempts.isEmpty() ? result.startedAt : run.attempts.constFirst().startWall;
-        suite.durationMs = run.result ? run.result->totalMs() : 0.0;
-        suite.policyName = run.policyName;
-        suite.seed = result.seed;
-        suite.properties = {{QStringLiteral("attempts"), QString::number(run.attempts.size())},
-            {QStringLiteral("retried"), run.retried() ? QStringLiteral("true") : QStringLiteral("false")}};
-        if (run.sent() && !run.spec.transport.insecureHosts.isEmpty()) {
-            suite.certificateErrorsIgnored = run.attempts.size();
-            suite.insecureHosts = run.spec.transport.insecureHosts;
-        }
-        suites.append(suite);
-    }
     QStringList written;
     QStringList errors;
-    options.shared.writeFiles(result.record, all, suites, &written, &errors);
+    options.shared.writeFiles(result.record, Core::CollectionRunReport::allVerdicts(result),
+        Core::CollectionRunReport::junitSuites(result), &written, &errors);
     if (!options.shared.quiet)
         console.print(written);
     for (const QString &message : std::as_const(errors))

@@ -150,10 +150,10 @@ int CollectionRunResult::failedRequests() const
         requests.cbegin(), requests.cend(), [](const CollectionRequestRun &run) { return run.failed(); }));
 }
 
-int CollectionRunResult::retriedRequests() const
+int CollectionRunResult::passedAfterRetries() const
 {
     return int(std::count_if(
-        requests.cbegin(), requests.cend(), [](const CollectionRequestRun &run) { return run.retried(); }));
+        requests.cbegin(), requests.cend(), [](const CollectionRequestRun &run) { return run.passedAfterRetries(); }));
 }
 
 CollectionRunner::CollectionRunner(RunCollection collection, CollectionRunOptions options, QObject *parent)

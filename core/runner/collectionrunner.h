@@ -90,8 +90,10 @@ struct CollectionRequestRun
     bool skipped = false;
 
     bool sent() const { return result.has_value(); }
-    /// Succeeded after more than one attempt: what a runner without retries would have failed.
+    /// More than one attempt was sent.
     bool retried() const;
+    /// It passed, after more than one attempt: what a runner without retries would have failed.
+    bool passedAfterRetries() const { return retried() && !failed(); }
     int failedAssertions() const;
     int failedTests() const;
     bool failed() const;
@@ -116,7 +118,8 @@ struct CollectionRunResult
     QStringList ignored;
 
     int failedRequests() const;
-    int retriedRequests() const;
+    /// The requests that passed only after retries.
+    int passedAfterRetries() const;
     bool passed() const { return failedRequests() == 0; }
 };
 

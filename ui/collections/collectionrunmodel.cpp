@@ -1,7 +1,7 @@
 #include "ui/collections/collectionrunmodel.h"
 
+#include "core/runner/collectionrunreport.h"
 #include "core/util/durationtext.h"
-#include "ui/collections/collectionrunreport.h"
 #include "ui/widgets/outcomestyle.h"
 
 #include <algorithm>
@@ -244,8 +244,8 @@ QVariant CollectionRunModel::requestData(const Row &row, int column, int role) c
         if (role == Qt::ToolTipRole && row.run->sent())
             return QStringLiteral("%1 %2\n%3")
                 .arg(QString::fromLatin1(row.run->spec.method), row.run->spec.url.toDisplayString(),
-                    CollectionRunReport::statusText(*row.run));
-        return CollectionRunReport::statusText(*row.run);
+                    Core::CollectionRunReport::statusText(*row.run));
+        return Core::CollectionRunReport::statusText(*row.run);
     case TimeColumn:
         return row.run && row.run->result ? Core::DurationText::format(row.run->result->totalMs()) : QString();
     case VerdictColumn:

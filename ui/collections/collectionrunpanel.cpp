@@ -1,8 +1,8 @@
 #include "ui/collections/collectionrunpanel.h"
 
+#include "core/runner/collectionrunreport.h"
 #include "core/util/durationtext.h"
 #include "ui/collections/collectionrunmodel.h"
-#include "ui/collections/collectionrunreport.h"
 
 #include <QAction>
 #include <QCheckBox>
@@ -310,14 +310,14 @@ void CollectionRunPanel::openAttempts()
         = m_result.iterations > 1 ? tr("%1 (iteration %2)").arg(run->path).arg(run->iteration + 1) : run->path;
     if (!m_result.collectionName.isEmpty())
         title = tr("%1 in %2").arg(title, m_result.collectionName);
-    Q_EMIT openRecord(CollectionRunReport::recordOf(m_result, *run), title);
+    Q_EMIT openRecord(Core::CollectionRunReport::recordOf(m_result, *run), title);
 }
 
 Core::Result<qint64> CollectionRunPanel::exportTo(const QString &path) const
 {
     if (m_running)
         return Core::Result<qint64>::failure(tr("The run goes on; export it once it has ended."));
-    return CollectionRunReport::write(path, m_result);
+    return Core::CollectionRunReport::write(path, m_result);
 }
 
 void CollectionRunPanel::exportRun()

@@ -48,7 +48,7 @@ void ChecksVerdictView::clear()
     m_variables->hide();
 }
 
-void ChecksVerdictView::setVerdict(const RequestChecks &checks, const RequestChecks::Verdict *verdict)
+void ChecksVerdictView::setVerdict(const RequestChecks &checks, const ChecksVerdict *verdict)
 {
     m_table->setRowCount(0);
     if (!verdict) {

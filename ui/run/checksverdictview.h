@@ -24,7 +24,7 @@ public:
     explicit ChecksVerdictView(QWidget *parent = nullptr);
 
     /// The checks of the request and, once it ended, their verdict (null before).
-    void setVerdict(const RequestChecks &checks, const RequestChecks::Verdict *verdict);
+    void setVerdict(const RequestChecks &checks, const ChecksVerdict *verdict);
     void clear();
 
     /// "2 of 3 assertions passed" and the like, for the tab's title.

@@ -130,7 +130,7 @@ private Q_SLOTS:
         QCOMPARE(run.attempts.size(), 3);
         QVERIFY(run.retried());
         QVERIFY(retried.passed());
-        QCOMPARE(retried.retriedRequests(), 1);
+        QCOMPARE(retried.passedAfterRetries(), 1);
         QCOMPARE(run.policyName, QStringLiteral("quick"));
     }
 

@@ -1,6 +1,6 @@
 #include "core/runner/collectionrunner.h"
+#include "core/runner/collectionrunreport.h"
 #include "ui/collections/collectionrunmodel.h"
-#include "ui/collections/collectionrunreport.h"
 
 #include <QAbstractItemModelTester>
 #include <QSignalSpy>
@@ -186,8 +186,8 @@ void TestCollectionRunModel::setResult_replacesTheRows()
     QCOMPARE(model.index(1, 0).data().toString(), QStringLiteral("one (iteration 2)"));
     QCOMPARE(model.rowCount(model.index(1, 0)), 1);
     QCOMPARE(model.index(1, CollectionRunModel::VerdictColumn).data().toString(), QStringLiteral("failed"));
-    QCOMPARE(Ui::CollectionRunReport::verdictsOf(second).size(), 1);
-    QCOMPARE(Ui::CollectionRunReport::allVerdicts(result).at(1).name, QStringLiteral("one › status 200"));
+    QCOMPARE(Core::CollectionRunReport::verdictsOf(second).size(), 1);
+    QCOMPARE(Core::CollectionRunReport::allVerdicts(result).at(1).name, QStringLiteral("one › status 200"));
 }
 
 QTEST_MAIN(TestCollectionRunModel)

@@ -76,7 +76,7 @@ void RequestRunner::clearTakenVariables()
 
 void RequestRunner::handleChecksEvaluated(quint64 requestId)
 {
-    const RequestChecks::Verdict *verdict = m_session ? m_session->checkVerdict(requestId) : nullptr;
+    const ChecksVerdict *verdict = m_session ? m_session->checkVerdict(requestId) : nullptr;
     if (!verdict || verdict->values.isEmpty())
         return;
     for (const auto &[name, value] : verdict->values)

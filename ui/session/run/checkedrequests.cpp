@@ -25,20 +25,20 @@ void CheckedRequests::noteAttempt(const Core::AttemptRecord &record)
         m_lastAttempts.insert(record.requestId, record);
 }
 
-std::optional<RequestChecks::Verdict> CheckedRequests::finish(const Core::RequestResult &result)
+std::optional<ChecksVerdict> CheckedRequests::finish(const Core::RequestResult &result)
 {
     const auto checks = m_checks.constFind(result.requestId);
     if (checks == m_checks.cend() || m_verdicts.contains(result.requestId))
         return std::nullopt;
     const auto last = m_lastAttempts.constFind(result.requestId);
-    RequestChecks::Verdict verdict
+    ChecksVerdict verdict
         = last == m_lastAttempts.cend() ? RequestChecks::notChecked(result.reason) : checks->evaluate(last.value());
     m_lastAttempts.remove(result.requestId);
     m_verdicts.insert(result.requestId, verdict);
     return verdict;
 }
 
-const RequestChecks::Verdict *CheckedRequests::verdict(quint64 requestId) const
+const ChecksVerdict *CheckedRequests::verdict(quint64 requestId) const
 {
     const auto it = m_verdicts.constFind(requestId);
     return it == m_verdicts.cend() ? nullptr : &it.value();

@@ -22,9 +22,9 @@ public:
     /// Keeps the attempt when its request has checks.
     void noteAttempt(const Core::AttemptRecord &record);
     /// Checks the request that ended; its verdict, or nothing when it has no checks.
-    std::optional<RequestChecks::Verdict> finish(const Core::RequestResult &result);
+    std::optional<ChecksVerdict> finish(const Core::RequestResult &result);
     /// What the checks said, once the request ended; null before or without checks.
-    const RequestChecks::Verdict *verdict(quint64 requestId) const;
+    const ChecksVerdict *verdict(quint64 requestId) const;
 
     bool isEmpty() const { return m_checks.isEmpty(); }
     void clear();
@@ -32,7 +32,7 @@ public:
 private:
     QHash<quint64, RequestChecks> m_checks;
     QHash<quint64, Core::AttemptRecord> m_lastAttempts;
-    QHash<quint64, RequestChecks::Verdict> m_verdicts;
+    QHash<quint64, ChecksVerdict> m_verdicts;
 };
 
 } // namespace RetryLab::Ui

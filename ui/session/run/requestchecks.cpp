@@ -7,15 +7,15 @@
 
 namespace RetryLab::Ui {
 
-int RequestChecks::Verdict::failedCount() const
+int ChecksVerdict::failedCount() const
 {
     return static_cast<int>(
         std::count_if(results.cbegin(), results.cend(), [](const Core::AssertionResult &r) { return !r.passed; }));
 }
 
-RequestChecks::Verdict RequestChecks::evaluate(const Core::AttemptRecord &last) const
+ChecksVerdict RequestChecks::evaluate(const Core::AttemptRecord &last) const
 {
-    Verdict verdict;
+    ChecksVerdict verdict;
     verdict.attemptIndex = last.attemptIndex;
     verdict.results = Core::evaluateAll(assertions, last);
     if (extract.isEmpty())
@@ -35,9 +35,9 @@ RequestChecks::Verdict RequestChecks::evaluate(const Core::AttemptRecord &last) 
     return verdict;
 }
 
-RequestChecks::Verdict RequestChecks::notChecked(const QString &reason)
+ChecksVerdict RequestChecks::notChecked(const QString &reason)
 {
-    Verdict verdict;
+    ChecksVerdict verdict;
     verdict.error = Tr::tr("no attempt was made: %1").arg(reason);
     return verdict;
 }

@@ -16,6 +16,24 @@ struct AttemptRecord;
 
 namespace RetryLab::Ui {
 
+/// What the checks said of one request.
+struct ChecksVerdict
+{
+    /// The attempt checked (its index within the request); -1 when none was made.
+    int attemptIndex = -1;
+    QList<Core::AssertionResult> results;
+    /// The variables set, in the order of the rules (a name set twice: its last value).
+    QList<std::pair<QString, QString>> values;
+    /// One sentence per rule that found nothing ("token: /access_token is not in the body").
+    QStringList problems;
+    /// Why nothing could be checked ("no attempt was made: ..."); empty otherwise.
+    QString error;
+
+    int failedCount() const;
+    /// Every assertion held and something was checked.
+    bool passed() const { return error.isEmpty() && failedCount() == 0; }
+};
+
 /// What a request sent from the window must show of its answer (assertions) and
 /// takes from it (extract rules): the checks of a saved request (CollectionItem's
 /// assertions and extract), edited in the composer's Checks tab. Checked once per
@@ -25,29 +43,11 @@ struct RequestChecks
     QList<Core::Assertion> assertions;
     QList<Core::ResponseVariables::Rule> extract;
 
-    /// What the checks said of one request.
-    struct Verdict
-    {
-        /// The attempt checked (its index within the request); -1 when none was made.
-        int attemptIndex = -1;
-        QList<Core::AssertionResult> results;
-        /// The variables set, in the order of the rules (a name set twice: its last value).
-        QList<std::pair<QString, QString>> values;
-        /// One sentence per rule that found nothing ("token: /access_token is not in the body").
-        QStringList problems;
-        /// Why nothing could be checked ("no attempt was made: ..."); empty otherwise.
-        QString error;
-
-        int failedCount() const;
-        /// Every assertion held and something was checked.
-        bool passed() const { return error.isEmpty() && failedCount() == 0; }
-    };
-
     bool isEmpty() const { return assertions.isEmpty() && extract.isEmpty(); }
     /// The checks on the last attempt of a request.
-    Verdict evaluate(const Core::AttemptRecord &last) const;
+    ChecksVerdict evaluate(const Core::AttemptRecord &last) const;
     /// The verdict on a request that made no attempt (refused by an open breaker).
-    static Verdict notChecked(const QString &reason);
+    static ChecksVerdict notChecked(const QString &reason);
 
     friend bool operator==(const RequestChecks &, const RequestChecks &) = default;
 };

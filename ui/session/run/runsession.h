@@ -65,7 +65,7 @@ public:
     /// The checks of a request; null when it has none.
     const RequestChecks *checks(quint64 requestId) const { return m_checked.checks(requestId); }
     /// What its checks said; null while it runs or when it has none.
-    const RequestChecks::Verdict *checkVerdict(quint64 requestId) const { return m_checked.verdict(requestId); }
+    const ChecksVerdict *checkVerdict(quint64 requestId) const { return m_checked.verdict(requestId); }
 
     /// Forgets everything; the time origin becomes now. Emits cleared() at once.
     void clear();

@@ -105,7 +105,7 @@ void TestCollectionRunHost::run_goesOnAnotherThread_andItsRequestsArriveOnThisOn
     const auto result = finished.at(0).at(0).value<Core::CollectionRunResult>();
     QCOMPARE(result.collectionName, QStringLiteral("two"));
     QCOMPARE(result.requests.size(), 4);
-    QCOMPARE(result.retriedRequests(), 2);
+    QCOMPARE(result.passedAfterRetries(), 2);
     QCOMPARE(result.record.attempts.size(), 8);
     QVERIFY(result.passed());
 }

@@ -1,34 +1,34 @@
-#include "ui/collections/collectionrunreport.h"
+#include "core/runner/collectionrunreport.h"
 
 #include "core/export/harexport.h"
 #include "core/export/reportjson.h"
-#include "ui/session/uitr.h"
+#include "core/util/coretr.h"
 
 #include <QFileInfo>
 
-namespace RetryLab::Ui::CollectionRunReport {
+namespace RetryLab::Core::CollectionRunReport {
 
 namespace {
 
-QString attemptStatusText(const Core::AttemptRecord &attempt)
+QString attemptStatusText(const AttemptRecord &attempt)
 {
     if (attempt.httpStatus)
         return QString::number(*attempt.httpStatus);
-    if (attempt.end == Core::AttemptEnd::NetworkError)
-        return Core::networkErrorName(attempt.networkError);
-    return Core::attemptEndName(attempt.end);
+    if (attempt.end == AttemptEnd::NetworkError)
+        return networkErrorName(attempt.networkError);
+    return attemptEndName(attempt.end);
 }
 
 } // namespace
 
-QString statusText(const Core::CollectionRequestRun &run)
+QString statusText(const CollectionRequestRun &run)
 {
     if (run.skipped)
         return Tr::tr("skipped");
     if (!run.sent())
         return Tr::tr("not sent");
     QStringList statuses;
-    for (const Core::AttemptRecord &attempt : run.attempts)
+    for (const AttemptRecord &attempt : run.attempts)
         statuses.append(attemptStatusText(attempt));
     if (statuses.isEmpty())
         return Tr::tr("no attempt: %1").arg(run.result->reason);
@@ -42,14 +42,14 @@ QString statusText(const Core::CollectionRequestRun &run)
                     : Tr::tr("no answer after %1 attempts: %2").arg(count, sequence);
 }
 
-QList<Core::ExpectationResult> verdictsOf(const Core::CollectionRequestRun &run)
+QList<ExpectationResult> verdictsOf(const CollectionRequestRun &run)
 {
-    QList<Core::ExpectationResult> verdicts;
+    QList<ExpectationResult> verdicts;
     const double ms = run.result ? run.result->totalMs() : 0.0;
     const QList<quint64> ids = run.requestId ? QList<quint64>{run.requestId} : QList<quint64>{};
-    for (const Core::AssertionResult &assertion : run.assertions)
+    for (const AssertionResult &assertion : run.assertions)
         verdicts.append({assertion.name, assertion.passed, assertion.message, ms, ids});
-    for (const Core::ScriptTest &test : run.tests) {
+    for (const ScriptTest &test : run.tests) {
         if (!test.skipped)
             verdicts.append({test.name, test.passed, test.error, ms, ids});
     }
@@ -60,11 +60,11 @@ QList<Core::ExpectationResult> verdictsOf(const Core::CollectionRequestRun &run)
     return verdicts;
 }
 
-QList<Core::ExpectationResult> allVerdicts(const Core::CollectionRunResult &result)
+QList<ExpectationResult> allVerdicts(const CollectionRunResult &result)
 {
-    QList<Core::ExpectationResult> all;
-    for (const Core::CollectionRequestRun &run : result.requests) {
-        for (Core::ExpectationResult verdict : verdictsOf(run)) {
+    QList<ExpectationResult> all;
+    for (const CollectionRequestRun &run : result.requests) {
+        for (ExpectationResult verdict : verdictsOf(run)) {
             verdict.name = run.path + QStringLiteral(" › ") + verdict.name;
             all.append(verdict);
         }
@@ -72,11 +72,11 @@ QList<Core::ExpectationResult> allVerdicts(const Core::CollectionRunResult &resu
     return all;
 }
 
-QList<Core::JUnitExport::Suite> junitSuites(const Core::CollectionRunResult &result)
+QList<JUnitExport::Suite> junitSuites(const CollectionRunResult &result)
 {
-    QList<Core::JUnitExport::Suite> suites;
-    for (const Core::CollectionRequestRun &run : result.requests) {
-        Core::JUnitExport::Suite suite;
+    QList<JUnitExport::Suite> suites;
+    for (const CollectionRequestRun &run : result.requests) {
+        JUnitExport::Suite suite;
         suite.name = result.iterations > 1 ? QStringLiteral("%1 (iteration %2)").arg(run.path).arg(run.iteration + 1)
                                            : run.path;
         suite.results = verdictsOf(run);
@@ -95,22 +95,22 @@ QList<Core::JUnitExport::Suite> junitSuites(const Core::CollectionRunResult &res
     return suites;
 }
 
-Core::RunRecord recordOf(const Core::CollectionRunResult &result, const Core::CollectionRequestRun &run)
+RunRecord recordOf(const CollectionRunResult &result, const CollectionRequestRun &run)
 {
-    Core::RunRecord record;
+    RunRecord record;
     const quint64 id = run.requestId;
-    const Core::RunRecord &whole = result.record;
+    const RunRecord &whole = result.record;
     if (id != 0 && whole.requests.contains(id)) {
         record.policy = whole.policyOf(id);
         record.startedAt = whole.startedAt;
         record.epochNs = whole.epochNs;
         record.seed = whole.seed;
         record.requests.insert(id, whole.requests.value(id));
-        for (const Core::AttemptRecord &attempt : whole.attempts) {
+        for (const AttemptRecord &attempt : whole.attempts) {
             if (attempt.requestId == id)
                 record.attempts.append(attempt);
         }
-        for (const Core::RequestResult &each : whole.results) {
+        for (const RequestResult &each : whole.results) {
             if (each.requestId == id)
                 record.results.append(each);
         }
@@ -143,18 +143,17 @@ Format formatOf(const QString &path)
     return Format::Report;
 }
 
-Core::Result<qint64> write(
-    const QString &path, const Core::CollectionRunResult &result, const Core::ExportOptions &options)
+Result<qint64> write(const QString &path, const CollectionRunResult &result, const ExportOptions &options)
 {
     switch (formatOf(path)) {
     case Format::JUnit:
-        return Core::JUnitExport::writeFile(path, junitSuites(result), options);
+        return JUnitExport::writeFile(path, junitSuites(result), options);
     case Format::Har:
-        return Core::HarExport::writeFile(path, result.record, options);
+        return HarExport::writeFile(path, result.record, options);
     case Format::Report:
         break;
     }
-    return Core::ReportJson::writeFile(path, result.record, options, allVerdicts(result));
+    return ReportJson::writeFile(path, result.record, options, allVerdicts(result));
 }
 
-} // namespace RetryLab::Ui::CollectionRunReport
+} // namespace RetryLab::Core::CollectionRunReport
