@@ -1,5 +1,7 @@
 #include "core/import/postmanimport.h"
 
+#include "core/import/postmanurl.h"
+
 #include "core/import/importbody.h"
 #include "core/import/importjson.h"
 #include "core/util/coretr.h"
@@ -10,7 +12,6 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QLoggingCategory>
-#include <QRegularExpression>
 #include <QUrl>
 
 // One job: a Postman collection v2.1 into requests, by Postman's rules. Variables,
@@ -217,92 +218,6 @@ void applyAuth(JsonReader &auth, const QString &owner, const Variables &variable
     }
 }
 
-QString segmentText(const QJsonValue &value)
-{
-    if (value.isObject())
-        return ImportJson::scalarText(value.toObject().value(QStringLiteral("value"))).value_or(QString());
-    return ImportJson::scalarText(value).value_or(QString());
-}
-
-// The URL object's parts, as Postman's own library assembles them when the
-// object has host or path (raw is then only what the app shows).
-QString assembleUrl(JsonReader &url)
-{
-    QString text;
-    const QString protocol = ImportJson::text(url, QStringLiteral("protocol")).value_or(QString());
-    if (!protocol.isEmpty()) {
-        text += protocol;
-        if (!protocol.endsWith(QLatin1Char(':')))
-            text += QLatin1Char(':');
-        text += QStringLiteral("//");
-    }
-    const QJsonValue host = url.value(QStringLiteral("host"));
-    if (host.isArray()) {
-        QStringList labels;
-        for (const QJsonValue &label : host.toArray())
-            labels.append(segmentText(label));
-        text += labels.join(QLatin1Char('.'));
-    } else if (!host.isUndefined() && !host.isNull()) {
-        text += ImportJson::text(url, QStringLiteral("host")).value_or(QString());
-    }
-    const QString port = ImportJson::text(url, QStringLiteral("port")).value_or(QString());
-    if (!port.isEmpty())
-        text += QLatin1Char(':') + port;
-    const QJsonValue path = url.value(QStringLiteral("path"));
-    if (path.isArray()) {
-        QStringList segments;
-        for (const QJsonValue &segment : path.toArray())
-            segments.append(segmentText(segment));
-        if (!segments.isEmpty())
-            text += QLatin1Char('/') + segments.join(QLatin1Char('/'));
-    } else if (path.isString() && !path.toString().isEmpty()) {
-        if (!path.toString().startsWith(QLatin1Char('/')))
-            text += QLatin1Char('/');
-        text += path.toString();
-    }
-    if (present(url, QStringLiteral("query"))) {
-        auto query = url.array(QStringLiteral("query"));
-        QStringList items;
-        for (qsizetype i = 0; query && i < query->size(); ++i) {
-            auto item = query->object(i, Presence::Required);
-            if (!item)
-                return text;
-            if (ImportJson::flag(*item, QStringLiteral("disabled")).value_or(false))
-                continue;
-            const QString key = ImportJson::text(*item, QStringLiteral("key")).value_or(QString());
-            const bool hasValue = present(*item, QStringLiteral("value"));
-            const QString value = ImportJson::text(*item, QStringLiteral("value")).value_or(QString());
-            items.append(hasValue ? key + QLatin1Char('=') + value : key);
-        }
-        if (!items.isEmpty())
-            text += QLatin1Char('?') + items.join(QLatin1Char('&'));
-    }
-    const QString hash = ImportJson::text(url, QStringLiteral("hash")).value_or(QString());
-    if (!hash.isEmpty())
-        text += QLatin1Char('#') + hash;
-    return text;
-}
-
-// `:name` path segments replaced by the URL's path variables.
-QString applyPathVariables(const QString &text, const QHash<QString, QString> &pathVariables)
-{
-    if (pathVariables.isEmpty())
-        return text;
-    const qsizetype queryAt = text.indexOf(QRegularExpression(QStringLiteral("[?#]")));
-    const QString before = queryAt < 0 ? text : text.left(queryAt);
-    const QString after = queryAt < 0 ? QString() : text.mid(queryAt);
-    const qsizetype schemeEnd = before.indexOf(QLatin1String("://"));
-    const qsizetype pathAt = before.indexOf(QLatin1Char('/'), schemeEnd < 0 ? 0 : schemeEnd + 3);
-    if (pathAt < 0)
-        return text;
-    QStringList segments = before.mid(pathAt).split(QLatin1Char('/'));
-    for (QString &segment : segments) {
-        if (segment.startsWith(QLatin1Char(':')) && pathVariables.contains(segment.mid(1)))
-            segment = pathVariables.value(segment.mid(1));
-    }
-    return before.left(pathAt) + segments.join(QLatin1Char('/')) + after;
-}
-
 QString insertQuery(QString text, const QList<QPair<QByteArray, QByteArray>> &additions)
 {
     for (const auto &[key, value] : additions) {
@@ -332,7 +247,7 @@ std::optional<QString> readUrl(JsonReader &request, const Variables &variables, 
         if (!url)
             return std::nullopt;
         if (present(*url, QStringLiteral("host")) || present(*url, QStringLiteral("path"))) {
-            text = assembleUrl(*url);
+            text = PostmanUrl::assemble(*url);
         } else if (present(*url, QStringLiteral("raw"))) {
             text = ImportJson::text(*url, QStringLiteral("raw")).value_or(QString());
         } else {
@@ -358,7 +273,7 @@ std::optional<QString> readUrl(JsonReader &request, const Variables &variables, 
         request.fail(key, Tr::tr("empty; a request needs a URL"));
         return std::nullopt;
     }
-    text = applyPathVariables(variables.resolve(text.trimmed(), b.unresolved), pathVariables);
+    text = PostmanUrl::withPathVariables(variables.resolve(text.trimmed(), b.unresolved), pathVariables);
     // Postman sends a URL without a scheme over http.
     if (!text.contains(QLatin1String("://")) && !text.startsWith(QLatin1String("{{")))
         text.prepend(QStringLiteral("http://"));
@@ -396,18 +311,6 @@ void readHeaders(JsonReader &request, const Variables &variables, Building &b)
             continue;
         b.request.spec.headers.append({resolvedName, variables.resolve(value, b.unresolved).toUtf8()});
     }
-}
-
-QByteArray rawContentType(const QString &language)
-{
-    static const QHash<QString, QByteArray> types{
-        {QStringLiteral("json"), "application/json"},
-        {QStringLiteral("xml"), "application/xml"},
-        {QStringLiteral("html"), "text/html"},
-        {QStringLiteral("javascript"), "application/javascript"},
-        {QStringLiteral("text"), "text/plain"},
-    };
-    return types.value(language.toLower(), QByteArrayLiteral("text/plain"));
 }
 
 // A list of {key, value, disabled, ...} fields of a body.
@@ -450,7 +353,7 @@ void readBody(JsonReader &request, const Variables &variables, Building &b)
                                      .toObject()
                                      .value(QStringLiteral("language"))
                                      .toString();
-        contentType = rawContentType(language);
+        contentType = PostmanUrl::rawContentType(language);
     } else if (mode == QLatin1String("urlencoded")) {
         QList<QPair<QString, QString>> fields;
         readFields(*body, mode, [&](JsonReader &field) {

@@ -2,6 +2,7 @@
 
 #include "core/import/importbody.h"
 #include "core/import/importjson.h"
+#include "core/import/postmanurl.h"
 #include "core/util/coretr.h"
 
 #include <QHash>
@@ -27,87 +28,6 @@ bool disabled(JsonReader &reader)
     return ImportJson::flag(reader, QStringLiteral("disabled")).value_or(false);
 }
 
-QString segmentText(const QJsonValue &value)
-{
-    if (value.isObject())
-        return ImportJson::scalarText(value.toObject().value(QStringLiteral("value"))).value_or(QString());
-    return ImportJson::scalarText(value).value_or(QString());
-}
-
-QString joinedSegments(JsonReader &url, const QString &key, QChar separator)
-{
-    const QJsonValue value = url.value(key);
-    if (value.isString())
-        return value.toString();
-    auto list = url.array(key);
-    QStringList parts;
-    for (qsizetype i = 0; list && i < list->size(); ++i) {
-        const QJsonValue part = list->value(i);
-        if (part.isArray() || (part.isObject() && part.toObject().value(QStringLiteral("value")).isObject())) {
-            list->fail(i, Tr::tr("expected a string, got %1").arg(JsonReader::describe(part)));
-            return {};
-        }
-        parts.append(segmentText(part));
-    }
-    return parts.join(separator);
-}
-
-// The URL object's parts as Postman's library puts them together when the
-// object has a host or a path (`raw` is then only what the app shows).
-QString assembleUrl(JsonReader &url)
-{
-    QString text;
-    const QString protocol = ImportJson::text(url, QStringLiteral("protocol")).value_or(QString());
-    if (!protocol.isEmpty())
-        text += protocol + (protocol.endsWith(QLatin1Char(':')) ? QString() : QStringLiteral(":"))
-            + QStringLiteral("//");
-    if (given(url, QStringLiteral("host")))
-        text += joinedSegments(url, QStringLiteral("host"), QLatin1Char('.'));
-    const QString port = ImportJson::text(url, QStringLiteral("port")).value_or(QString());
-    if (!port.isEmpty())
-        text += QLatin1Char(':') + port;
-    if (given(url, QStringLiteral("path"))) {
-        const QString path = joinedSegments(url, QStringLiteral("path"), QLatin1Char('/'));
-        if (!path.isEmpty())
-            text += (path.startsWith(QLatin1Char('/')) ? QString() : QStringLiteral("/")) + path;
-    }
-    if (given(url, QStringLiteral("query"))) {
-        auto query = url.array(QStringLiteral("query"));
-        QStringList items;
-        for (qsizetype i = 0; query && i < query->size(); ++i) {
-            auto item = query->object(i, Presence::Required);
-            if (!item || disabled(*item))
-                continue;
-            const QString key = ImportJson::text(*item, QStringLiteral("key")).value_or(QString());
-            const auto value = ImportJson::text(*item, QStringLiteral("value"));
-            const bool hasValue = given(*item, QStringLiteral("value"));
-            items.append(hasValue ? key + QLatin1Char('=') + value.value_or(QString()) : key);
-        }
-        if (!items.isEmpty())
-            text += QLatin1Char('?') + items.join(QLatin1Char('&'));
-    }
-    const QString hash = ImportJson::text(url, QStringLiteral("hash")).value_or(QString());
-    if (!hash.isEmpty())
-        text += QLatin1Char('#') + hash;
-    return text;
-}
-
-// Path segments `:name` replaced by the URL's path variables, as written: their
-// {{variables}} are filled in with the rest of the URL's.
-QString withPathVariables(const QString &text, const QHash<QString, QString> &variables)
-{
-    if (variables.isEmpty())
-        return text;
-    static const QRegularExpression queryOrHash(QStringLiteral("[?#]"));
-    const qsizetype end = text.indexOf(queryOrHash);
-    QStringList segments = (end < 0 ? text : text.left(end)).split(QLatin1Char('/'));
-    for (QString &segment : segments) {
-        if (segment.startsWith(QLatin1Char(':')) && variables.contains(segment.mid(1)))
-            segment = variables.value(segment.mid(1));
-    }
-    return segments.join(QLatin1Char('/')) + (end < 0 ? QString() : text.mid(end));
-}
-
 std::optional<QString> readUrl(JsonReader &request)
 {
     const QString key = QStringLiteral("url");
@@ -124,7 +44,7 @@ std::optional<QString> readUrl(JsonReader &request)
         if (!url)
             return std::nullopt;
         if (given(*url, QStringLiteral("host")) || given(*url, QStringLiteral("path"))) {
-            text = assembleUrl(*url);
+            text = PostmanUrl::assemble(*url);
         } else if (given(*url, QStringLiteral("raw"))) {
             text = url->string(QStringLiteral("raw")).value_or(QString());
         } else {
@@ -144,7 +64,7 @@ std::optional<QString> readUrl(JsonReader &request)
     }
     if (request.failed())
         return std::nullopt;
-    text = withPathVariables(text.trimmed(), pathVariables);
+    text = PostmanUrl::withPathVariables(text.trimmed(), pathVariables);
     if (text.isEmpty()) {
         request.fail(key, Tr::tr("empty; a request needs a URL"));
         return std::nullopt;
@@ -188,18 +108,6 @@ bool hasHeader(const QList<DraftHeader> &headers, const QString &name)
 {
     return std::any_of(headers.cbegin(), headers.cend(),
         [&](const DraftHeader &header) { return header.name.compare(name, Qt::CaseInsensitive) == 0; });
-}
-
-QString rawContentType(const QString &language)
-{
-    static const QHash<QString, QString> types{
-        {QStringLiteral("json"), QStringLiteral("application/json")},
-        {QStringLiteral("xml"), QStringLiteral("application/xml")},
-        {QStringLiteral("html"), QStringLiteral("text/html")},
-        {QStringLiteral("javascript"), QStringLiteral("application/javascript")},
-        {QStringLiteral("text"), QStringLiteral("text/plain")},
-    };
-    return types.value(language.toLower(), QStringLiteral("text/plain"));
 }
 
 // Form encoding of `text` as newman writes it (postman-request's qs, RFC 3986:
@@ -274,7 +182,7 @@ void readBody(JsonReader &request, RequestDraft &draft, QStringList &ignored)
                                      .toObject()
                                      .value(QStringLiteral("language"))
                                      .toString();
-        contentType = rawContentType(language);
+        contentType = QString::fromLatin1(PostmanUrl::rawContentType(language));
     } else if (mode == QLatin1String("urlencoded")) {
         QStringList pairs;
         eachField(*body, mode, [&](JsonReader &field) {
