@@ -157,7 +157,7 @@ QString code(const BackoffPolicy &p, const BotocoreParts &b, bool program, const
                         "import sys\nfrom urllib.parse import urlsplit\n\n"
                         "import botocore.session\nfrom botocore import UNSIGNED\nfrom botocore.config import Config\n"
                         "from botocore.exceptions import BotoCoreError, ClientError\n\n");
-    s += QStringLiteral("URL = sys.argv[1] if len(sys.argv) > 1 else %1\n\n").arg(PythonSource::stringLiteral(url));
+    s += PythonSource::urlLine(url) + QLatin1Char('\n');
     s += config(p, b, true);
     s += QStringLiteral("\n\ndef main():\n"
                         "    parts = urlsplit(URL)\n"
@@ -173,10 +173,8 @@ QString code(const BackoffPolicy &p, const BotocoreParts &b, bool program, const
                         "        print(f'failed: {error!r}', file=sys.stderr)\n"
                         "        return 1\n"
                         "    print(response['ResponseMetadata']['HTTPStatusCode'])\n"
-                        "    return 0\n"
-                        "\n\n"
-                        "if __name__ == '__main__':\n"
-                        "    sys.exit(main())\n");
+                        "    return 0\n");
+    s += PythonSource::mainGuard();
     return s;
 }
 

@@ -69,6 +69,30 @@ QString statusSet(QList<int> statuses)
     return QLatin1Char('{') + parts.join(QStringLiteral(", ")) + QLatin1Char('}');
 }
 
+QString urlLine(const QString &url)
+{
+    return QStringLiteral("URL = sys.argv[1] if len(sys.argv) > 1 else %1\n").arg(stringLiteral(url));
+}
+
+QString requestsMain(const QString &call, const QString &exceptions)
+{
+    return QStringLiteral("\n\ndef main():\n"
+                          "    try:\n"
+                          "        response = %1\n"
+                          "    except %2 as error:\n"
+                          "        print(f'failed: {error!r}', file=sys.stderr)\n"
+                          "        return 1\n"
+                          "    print(response.status_code)\n"
+                          "    return 0 if response.status_code < 400 else 1\n")
+               .arg(call, exceptions)
+        + mainGuard();
+}
+
+QString mainGuard()
+{
+    return QStringLiteral("\n\nif __name__ == '__main__':\n    sys.exit(main())\n");
+}
+
 QString comment(const QString &text)
 {
     QString line;

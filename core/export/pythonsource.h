@@ -37,6 +37,18 @@ QString statusSet(QList<int> statuses);
 /// `text` as one `# ` comment line (line breaks and control characters removed).
 QString comment(const QString &text);
 
+/// A program's `URL = ...` line: its first command-line argument, else `url`.
+QString urlLine(const QString &url);
+
+/// The end of a program sending one GET with requests: main() makes the request
+/// with `call` ("get(URL)"), reports `exceptions` ("requests.RequestException")
+/// on standard error and returns 1, else prints the status and returns 0 below
+/// 400; then the `__main__` guard.
+QString requestsMain(const QString &call, const QString &exceptions);
+
+/// The `if __name__ == '__main__':` guard that exits with main()'s status.
+QString mainGuard();
+
 /// The policy's statuses, sorted.
 QList<int> sortedStatuses(const BackoffPolicy &policy);
 

@@ -220,7 +220,7 @@ QString code(const BackoffPolicy &p, const TenacityParts &t, bool program, const
         s += QStringLiteral("import sys\n\n");
     s += QStringLiteral("import requests\nfrom tenacity import %1\n\n").arg(names.join(QStringLiteral(", ")));
     if (program)
-        s += QStringLiteral("URL = sys.argv[1] if len(sys.argv) > 1 else %1\n").arg(PythonSource::stringLiteral(url));
+        s += PythonSource::urlLine(url);
     s += QStringLiteral("RETRYABLE_STATUSES = %1\n\n\n").arg(PythonSource::statusSet(PythonSource::sortedStatuses(p)));
     s += QStringLiteral("def retryable_status(response):\n    return response.status_code in RETRYABLE_STATUSES\n\n\n");
     s += QStringLiteral("@retry(\n    wait=%1,\n").arg(t.wait);
@@ -234,17 +234,8 @@ QString code(const BackoffPolicy &p, const TenacityParts &t, bool program, const
     else
         s += QStringLiteral("    return requests.get(url, timeout=%1)\n").arg(timeoutArgument(p));
     if (program) {
-        s += QStringLiteral("\n\ndef main():\n"
-                            "    try:\n"
-                            "        response = get(URL)\n"
-                            "    except (RetryError, requests.RequestException) as error:\n"
-                            "        print(f'failed: {error!r}', file=sys.stderr)\n"
-                            "        return 1\n"
-                            "    print(response.status_code)\n"
-                            "    return 0 if response.status_code < 400 else 1\n"
-                            "\n\n"
-                            "if __name__ == '__main__':\n"
-                            "    sys.exit(main())\n");
+        s += PythonSource::requestsMain(
+            QStringLiteral("get(URL)"), QStringLiteral("(RetryError, requests.RequestException)"));
     }
     return s;
 }

@@ -174,7 +174,7 @@ QString code(const BackoffPolicy &p, const Urllib3Parts &u, bool program, const 
     s += QStringLiteral("import requests\nfrom requests.adapters import HTTPAdapter\nfrom urllib3.util.retry import "
                         "Retry\n\n");
     if (program)
-        s += QStringLiteral("URL = sys.argv[1] if len(sys.argv) > 1 else %1\n\n").arg(PythonSource::stringLiteral(url));
+        s += PythonSource::urlLine(url) + QLatin1Char('\n');
     s += QStringLiteral("\nclass PolicyRetry(Retry):\n"
                         "    # The longest wait (urllib3 1.26; with urllib3 2 pass backoff_max= instead).\n"
                         "    DEFAULT_BACKOFF_MAX = %1\n\n\n")
@@ -191,17 +191,8 @@ QString code(const BackoffPolicy &p, const Urllib3Parts &u, bool program, const 
     const QString timeout = p.attemptTimeoutMs > 0.0 ? seconds(p.attemptTimeoutMs) : QStringLiteral("None");
     s += QStringLiteral("TIMEOUT = %1  # seconds, for connecting and for each read\n").arg(timeout);
     if (program) {
-        s += QStringLiteral("\n\ndef main():\n"
-                            "    try:\n"
-                            "        response = session.get(URL, timeout=TIMEOUT)\n"
-                            "    except requests.RequestException as error:\n"
-                            "        print(f'failed: {error!r}', file=sys.stderr)\n"
-                            "        return 1\n"
-                            "    print(response.status_code)\n"
-                            "    return 0 if response.status_code < 400 else 1\n"
-                            "\n\n"
-                            "if __name__ == '__main__':\n"
-                            "    sys.exit(main())\n");
+        s += PythonSource::requestsMain(
+            QStringLiteral("session.get(URL, timeout=TIMEOUT)"), QStringLiteral("requests.RequestException"));
     } else {
         s += QStringLiteral("# response = session.get(url, timeout=TIMEOUT)\n");
     }
