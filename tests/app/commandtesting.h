@@ -6,9 +6,11 @@
 #include <QFile>
 #include <QList>
 #include <QProcess>
+#include <QRegularExpression>
 #include <QSignalSpy>
 #include <QString>
 #include <QStringList>
+#include <QUrl>
 
 #include <initializer_list>
 
@@ -39,6 +41,27 @@ inline Outcome run(const QStringList &arguments, int timeoutMs = 60'000)
     outcome.out = QString::fromUtf8(process.readAllStandardOutput());
     outcome.err = QString::fromUtf8(process.readAllStandardError());
     return outcome;
+}
+
+/// Starts `retrylab observe` with `arguments` and returns its base URL once it
+/// prints it; an empty URL when it does not within about ten seconds.
+inline QUrl startObserver(QProcess &process, const QStringList &arguments)
+{
+    process.start(QStringLiteral(RETRYLAB_BINARY), QStringList{QStringLiteral("observe")} + arguments);
+    if (!process.waitForStarted(10'000))
+        return {};
+    static const QRegularExpression url(QStringLiteral("observing on (http://127\\.0\\.0\\.1:\\d+)"));
+    QByteArray seen;
+    QSignalSpy output(&process, &QProcess::readyReadStandardOutput);
+    for (int i = 0; i < 100; ++i) {
+        seen += process.readAllStandardOutput();
+        const auto match = url.match(QString::fromUtf8(seen));
+        if (match.hasMatch())
+            return QUrl(match.captured(1));
+        if (process.state() != QProcess::Running || (!output.wait(200) && i > 50))
+            break;
+    }
+    return {};
 }
 
 /// A command line: the subcommand, then the words as written ({"--upstream", "http://..."}).

@@ -23,26 +23,6 @@ class TestObserveCommand : public QObject
     Q_OBJECT
 
 private:
-    /// Starts `retrylab observe` and returns its base URL once it prints it.
-    static QUrl start(QProcess &process, const QStringList &arguments)
-    {
-        process.start(QStringLiteral(RETRYLAB_BINARY), QStringList{QStringLiteral("observe")} + arguments);
-        if (!process.waitForStarted(10'000))
-            return {};
-        static const QRegularExpression url(QStringLiteral("observing on (http://127\\.0\\.0\\.1:\\d+)"));
-        QByteArray seen;
-        QSignalSpy output(&process, &QProcess::readyReadStandardOutput);
-        for (int i = 0; i < 100; ++i) {
-            seen += process.readAllStandardOutput();
-            const auto match = url.match(QString::fromUtf8(seen));
-            if (match.hasMatch())
-                return QUrl(match.captured(1));
-            if (process.state() != QProcess::Running || (!output.wait(200) && i > 50))
-                break;
-        }
-        return {};
-    }
-
     static int get(QNetworkAccessManager &manager, const QUrl &url)
     {
         QNetworkRequest request(url);
@@ -136,7 +116,7 @@ private Q_SLOTS:
         const QString reportPath = dir.filePath(QStringLiteral("observation.json"));
         const QString junitPath = dir.filePath(QStringLiteral("observation.xml"));
         QProcess process;
-        const QUrl base = start(process,
+        const QUrl base = CommandTesting::startObserver(process,
             {QStringLiteral("--requests"), QStringLiteral("2"), QStringLiteral("--report"), reportPath,
                 QStringLiteral("--junit"), junitPath});
         QVERIFY2(base.isValid(), qPrintable(QString::fromUtf8(process.readAllStandardError())));
@@ -178,7 +158,7 @@ private Q_SLOTS:
         QTemporaryDir dir;
         const QString reportPath = dir.filePath(QStringLiteral("interrupted.json"));
         QProcess process;
-        const QUrl base = start(process,
+        const QUrl base = CommandTesting::startObserver(process,
             {QStringLiteral("--plan"), QStringLiteral("always-503"), QStringLiteral("--report"), reportPath,
                 QStringLiteral("--quiet")});
         QVERIFY(base.isValid());
@@ -205,7 +185,7 @@ private Q_SLOTS:
         QTemporaryDir dir;
         const QString reportPath = dir.filePath(QStringLiteral("curl.json"));
         QProcess observe;
-        const QUrl base = start(observe,
+        const QUrl base = CommandTesting::startObserver(observe,
             {QStringLiteral("--plan"), QStringLiteral("503-retry-after-1"), QStringLiteral("--requests"),
                 QStringLiteral("1"), QStringLiteral("--report"), reportPath});
         QVERIFY(base.isValid());

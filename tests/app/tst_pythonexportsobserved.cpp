@@ -108,26 +108,6 @@ class TestPythonExportsObserved : public QObject
 private:
     QTemporaryDir m_dir;
 
-    /// Starts `retrylab observe` on a free port and returns its base URL once it prints it.
-    static QUrl startObserver(QProcess &process, const QStringList &arguments)
-    {
-        process.start(QStringLiteral(RETRYLAB_BINARY), QStringList{QStringLiteral("observe")} + arguments);
-        if (!process.waitForStarted(10'000))
-            return {};
-        static const QRegularExpression url(QStringLiteral("observing on (http://127\\.0\\.0\\.1:\\d+)"));
-        QByteArray seen;
-        QSignalSpy output(&process, &QProcess::readyReadStandardOutput);
-        for (int i = 0; i < 100; ++i) {
-            seen += process.readAllStandardOutput();
-            const auto match = url.match(QString::fromUtf8(seen));
-            if (match.hasMatch())
-                return QUrl(match.captured(1));
-            if (process.state() != QProcess::Running || (!output.wait(200) && i > 50))
-                break;
-        }
-        return {};
-    }
-
     /// Whether Debian's python3 has `module`.
     static bool hasModule(const char *module)
     {
@@ -163,7 +143,7 @@ private:
         const QString reportPath = m_dir.filePath(QStringLiteral("report-%1.json").arg(QFileInfo(program).baseName()));
         QFile::remove(reportPath);
         QProcess observer;
-        const QUrl base = startObserver(observer,
+        const QUrl base = CommandTesting::startObserver(observer,
             {QStringLiteral("--plan"), QStringLiteral("always-503"), QStringLiteral("--report"), reportPath,
                 QStringLiteral("--quiet")});
         if (!base.isValid()) {
