@@ -27,6 +27,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QLoggingCategory>
+#include <QSet>
 
 namespace {
 Q_LOGGING_CATEGORY(lcRunCollection, "retrylab.cli.runcollection", QtInfoMsg)
@@ -208,7 +209,12 @@ void printSummary(const Core::CollectionRunResult &result, Console &console)
     TextTable table({QString(), Tr::tr("executed"), Tr::tr("failed")});
     table.setRightAligned(1);
     table.setRightAligned(2);
-    table.addRow({Tr::tr("iterations"), QString::number(result.iterations), QStringLiteral("0")});
+    QSet<int> failedIterations;
+    for (const Core::CollectionRequestRun &run : result.requests) {
+        if (run.failed())
+            failedIterations.insert(run.iteration);
+    }
+    table.addRow({Tr::tr("iterations"), QString::number(result.iterations), QString::number(failedIterations.size())});
     table.addRow({Tr::tr("requests"), QString::number(sent), QString::number(result.failedRequests())});
     table.addRow({Tr::tr("attempts"), QString::number(attempts), QString::number(attempts - sent)});
     table.addRow({Tr::tr("assertions"), QString::number(assertions), QString::number(failedAssertions)});

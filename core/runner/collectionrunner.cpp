@@ -22,11 +22,6 @@ namespace RetryLab::Core {
 
 namespace {
 
-QJsonValue jsonOf(const QString &text)
-{
-    return QJsonValue(text);
-}
-
 /// The auth's texts with the run's variables in; the names without a value go to `unresolved`.
 RunAuth resolvedAuth(RunAuth auth, const QHash<QString, QString> &values, DynamicVariables *dynamic,
     QStringList *unresolved, QStringList *unknown)
@@ -180,7 +175,7 @@ CollectionRunner::CollectionRunner(RunCollection collection, CollectionRunOption
     m_scopes = m_options.scopes;
     for (const auto &[name, value] : std::as_const(m_collection.variables)) {
         if (!m_scopes.collection.contains(name))
-            m_scopes.collection.insert(name, jsonOf(value));
+            m_scopes.collection.insert(name, QJsonValue(value));
     }
     m_iterationCount = std::max(1, m_options.iterations);
 
@@ -275,12 +270,12 @@ void CollectionRunner::runRequest(int position)
     if (!m_options.dataRows.isEmpty()) {
         const auto &row = m_options.dataRows.at(m_iteration % m_options.dataRows.size());
         for (auto it = row.cbegin(); it != row.cend(); ++it)
-            m_scopes.data.insert(it.key(), jsonOf(it.value()));
+            m_scopes.data.insert(it.key(), QJsonValue(it.value()));
     }
     for (const auto &[name, value] : item.variables) {
         QStringList unresolved;
         const QString text = Variables::resolve(value, m_scopes.flattened(), m_dynamic.get(), &unresolved, nullptr);
-        m_scopes.local.insert(name, jsonOf(text));
+        m_scopes.local.insert(name, QJsonValue(text));
     }
 
     m_scriptRequest = ScriptRequest{};
@@ -422,7 +417,7 @@ void CollectionRunner::afterResponse()
     if (!item.extract.isEmpty()) {
         const ResponseVariables::Outcome outcome = ResponseVariables(item.extract).apply(last);
         for (auto it = outcome.values.cbegin(); it != outcome.values.cend(); ++it) {
-            m_scopes.local.insert(it.key(), jsonOf(it.value()));
+            m_scopes.local.insert(it.key(), QJsonValue(it.value()));
             m_current.extracted.append({it.key(), it.value()});
         }
         for (const QString &problem : outcome.problems)

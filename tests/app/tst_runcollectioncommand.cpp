@@ -11,6 +11,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -174,6 +175,9 @@ private Q_SLOTS:
             path("env.postman.json"), QStringLiteral("--folder"), QStringLiteral("Orders"),
             QStringLiteral("--iterations"), QStringLiteral("2"), QStringLiteral("--report"), report}));
         QCOMPARE(outcome.exitCode, 1);
+        // Both iterations had a failed request.
+        QVERIFY2(QRegularExpression(QStringLiteral("iterations +2 +2\\n")).match(outcome.out).hasMatch(),
+            qPrintable(outcome.out));
         auto read = ReportJson::readFile(report);
         QVERIFY2(read, qPrintable(read.error()));
         QCOMPARE(read->run.attempts.size(), 6);
