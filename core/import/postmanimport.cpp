@@ -233,51 +233,13 @@ QString insertQuery(QString text, const QList<QPair<QByteArray, QByteArray>> &ad
 // The URL as text, resolved; nothing when the file is refused.
 std::optional<QString> readUrl(JsonReader &request, const Variables &variables, Building &b)
 {
-    const QString key = QStringLiteral("url");
-    if (!request.contains(key) || request.value(key).isNull()) {
-        request.fail(key, Tr::tr("missing; a request needs a URL"));
+    auto written = PostmanUrl::read(request);
+    if (!written)
         return std::nullopt;
-    }
-    QString text;
-    QHash<QString, QString> pathVariables;
-    if (request.value(key).isString()) {
-        text = request.value(key).toString();
-    } else {
-        auto url = request.object(key);
-        if (!url)
-            return std::nullopt;
-        if (present(*url, QStringLiteral("host")) || present(*url, QStringLiteral("path"))) {
-            text = PostmanUrl::assemble(*url);
-        } else if (present(*url, QStringLiteral("raw"))) {
-            text = ImportJson::text(*url, QStringLiteral("raw")).value_or(QString());
-        } else {
-            url->failHere(Tr::tr("neither \"raw\" nor \"host\" and \"path\": a request needs a URL"));
-            return std::nullopt;
-        }
-        if (present(*url, QStringLiteral("variable"))) {
-            auto list = url->array(QStringLiteral("variable"));
-            for (qsizetype i = 0; list && i < list->size(); ++i) {
-                auto variable = list->object(i, Presence::Required);
-                if (!variable)
-                    break;
-                const QString name = ImportJson::text(*variable, QStringLiteral("key")).value_or(QString());
-                const QString value = ImportJson::text(*variable, QStringLiteral("value")).value_or(QString());
-                if (!name.isEmpty() && !ImportJson::flag(*variable, QStringLiteral("disabled")).value_or(false))
-                    pathVariables.insert(name, variables.resolve(value, b.unresolved));
-            }
-        }
-        if (url->failed())
-            return std::nullopt;
-    }
-    if (text.trimmed().isEmpty()) {
-        request.fail(key, Tr::tr("empty; a request needs a URL"));
-        return std::nullopt;
-    }
-    text = PostmanUrl::withPathVariables(variables.resolve(text.trimmed(), b.unresolved), pathVariables);
-    // Postman sends a URL without a scheme over http.
-    if (!text.contains(QLatin1String("://")) && !text.startsWith(QLatin1String("{{")))
-        text.prepend(QStringLiteral("http://"));
-    return text;
+    for (QString &value : written->pathVariables)
+        value = variables.resolve(value, b.unresolved);
+    return PostmanUrl::withDefaultScheme(
+        PostmanUrl::withPathVariables(variables.resolve(written->text, b.unresolved), written->pathVariables));
 }
 
 void readHeaders(JsonReader &request, const Variables &variables, Building &b)

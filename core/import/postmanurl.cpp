@@ -118,4 +118,54 @@ QByteArray rawContentType(const QString &language)
     return types.value(language.toLower(), QByteArrayLiteral("text/plain"));
 }
 
+std::optional<Written> read(JsonReader &request)
+{
+    const QString key = QStringLiteral("url");
+    if (!given(request, key)) {
+        request.fail(key, Tr::tr("missing; a request needs a URL"));
+        return std::nullopt;
+    }
+    Written written;
+    if (request.value(key).isString()) {
+        written.text = request.value(key).toString();
+    } else {
+        auto url = request.object(key);
+        if (!url)
+            return std::nullopt;
+        if (given(*url, QStringLiteral("host")) || given(*url, QStringLiteral("path"))) {
+            written.text = assemble(*url);
+        } else if (given(*url, QStringLiteral("raw"))) {
+            written.text = url->string(QStringLiteral("raw")).value_or(QString());
+        } else {
+            url->failHere(Tr::tr("neither \"raw\" nor \"host\" and \"path\": a request needs a URL"));
+            return std::nullopt;
+        }
+        auto list = given(*url, QStringLiteral("variable")) ? url->array(QStringLiteral("variable")) : std::nullopt;
+        for (qsizetype i = 0; list && i < list->size(); ++i) {
+            auto variable = list->object(i, Presence::Required);
+            if (!variable || disabled(*variable))
+                continue;
+            const auto name = ImportJson::text(*variable, QStringLiteral("key"), Presence::Required);
+            const QString value = ImportJson::text(*variable, QStringLiteral("value")).value_or(QString());
+            if (name && !name->isEmpty())
+                written.pathVariables.insert(*name, value);
+        }
+    }
+    if (request.failed())
+        return std::nullopt;
+    written.text = written.text.trimmed();
+    if (written.text.isEmpty()) {
+        request.fail(key, Tr::tr("empty; a request needs a URL"));
+        return std::nullopt;
+    }
+    return written;
+}
+
+QString withDefaultScheme(QString text)
+{
+    if (!text.contains(QLatin1String("://")) && !text.startsWith(QLatin1String("{{")))
+        text.prepend(QStringLiteral("http://"));
+    return text;
+}
+
 } // namespace RetryLab::Core::PostmanUrl

@@ -30,50 +30,10 @@ bool disabled(JsonReader &reader)
 
 std::optional<QString> readUrl(JsonReader &request)
 {
-    const QString key = QStringLiteral("url");
-    if (!given(request, key)) {
-        request.fail(key, Tr::tr("missing; a request needs a URL"));
+    const auto written = PostmanUrl::read(request);
+    if (!written)
         return std::nullopt;
-    }
-    QString text;
-    QHash<QString, QString> pathVariables;
-    if (request.value(key).isString()) {
-        text = request.value(key).toString();
-    } else {
-        auto url = request.object(key);
-        if (!url)
-            return std::nullopt;
-        if (given(*url, QStringLiteral("host")) || given(*url, QStringLiteral("path"))) {
-            text = PostmanUrl::assemble(*url);
-        } else if (given(*url, QStringLiteral("raw"))) {
-            text = url->string(QStringLiteral("raw")).value_or(QString());
-        } else {
-            url->failHere(Tr::tr("neither \"raw\" nor \"host\" and \"path\": a request needs a URL"));
-            return std::nullopt;
-        }
-        auto list = given(*url, QStringLiteral("variable")) ? url->array(QStringLiteral("variable")) : std::nullopt;
-        for (qsizetype i = 0; list && i < list->size(); ++i) {
-            auto variable = list->object(i, Presence::Required);
-            if (!variable || disabled(*variable))
-                continue;
-            const auto name = ImportJson::text(*variable, QStringLiteral("key"), Presence::Required);
-            const QString value = ImportJson::text(*variable, QStringLiteral("value")).value_or(QString());
-            if (name && !name->isEmpty())
-                pathVariables.insert(*name, value);
-        }
-    }
-    if (request.failed())
-        return std::nullopt;
-    text = PostmanUrl::withPathVariables(text.trimmed(), pathVariables);
-    if (text.isEmpty()) {
-        request.fail(key, Tr::tr("empty; a request needs a URL"));
-        return std::nullopt;
-    }
-    // Postman sends a URL without a scheme over http; one that starts with a
-    // variable ({{baseUrl}}/users) gets its scheme from the variable.
-    if (!text.contains(QLatin1String("://")) && !text.startsWith(QLatin1String("{{")))
-        text.prepend(QStringLiteral("http://"));
-    return text;
+    return PostmanUrl::withDefaultScheme(PostmanUrl::withPathVariables(written->text, written->pathVariables));
 }
 
 void readHeaders(JsonReader &request, QList<DraftHeader> &headers)
