@@ -2379,29 +2379,6 @@ Exit status: 0 when every expectation (every assertion and test) holds, 1 when o
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>skipped</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>not sent</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1, %2 ms</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>no attempt</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message numerus="yes">
-        <source>, after %n attempt(s): %1</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
-        </translation>
-    </message>
-    <message>
         <source>  (iteration %1/%2)</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2445,10 +2422,6 @@ Exit status: 0 when every expectation (every assertion and test) holds, 1 when o
     </message>
     <message>
         <source>Stopped early: %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>request runs</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -3641,10 +3614,6 @@ retry budget with many clients, more than 10 attempts. Exit status 1 when it war
     </message>
     <message>
         <source>answer 200 with N bytes (default 16) sent one every T ms (default 100)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>token bucket per key: R tokens per second (0.001 to 100000), B at most; over the limit 429 with Retry-After</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -8858,10 +8827,6 @@ observed: %3
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>One attempt per check, never retried.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>a condition has one of %1</source>
         <translation type="unfinished"></translation>
     </message>
@@ -9184,10 +9149,6 @@ observed: %3
     </message>
     <message>
         <source>GraphQL variables that are not a JSON object are not sent</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>One attempt per request, never retried.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -9669,6 +9630,126 @@ observed: %3
         <source>urllib3 has no retry budget; each request retries on its own.</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>token bucket per key: R tokens per second (0.001 to 100000), B at most; over the limit 429 with Retry-After; the limit told as X-RateLimit-* (the default), as the IETF draft&apos;s RateLimit and RateLimit-Policy, or by Retry-After alone</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>long-running operation: the first request starts it; polls answer &quot;done&quot;: false for T ms (default 1000), then &quot;done&quot;: true with a response, or with error CODE (1-16)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>headers must be x-ratelimit, ietf or retry-after (got &quot;%1&quot;)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>/operation/{name} takes GET, HEAD and POST</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>too many operations; reset the server (POST /_control/reset)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>operation &quot;%1&quot; runs for another %2 ms</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>operation &quot;%1&quot; is done with error %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>operation &quot;%1&quot; is done</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: &quot;%2&quot; is not a whole number of 0 or more</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: &quot;%2&quot; is not a number of seconds or a Unix time</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>seconds from now</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>a Unix time in milliseconds</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>a Unix time in seconds</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: a reset %2 away (read as %3) is not a rate limit a client waits for</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>RateLimit: empty</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no rate-limit fields</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 of %2 left</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 left</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>a quota of %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>resets in %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>window %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>nothing usable</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>One attempt, never retried.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>skipped</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>not sent</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no attempt: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no answer: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 after %2 attempts: %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no answer after %1 attempts: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>request runs</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>RetryLab::Core::AlertDispatcher</name>
@@ -9999,34 +10080,6 @@ Drawn narrow so that the runs on either side keep their width; zoom or drag to s
     </message>
     <message>
         <source>h</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>skipped</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>not sent</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>no attempt: %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>no answer: %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1 after %2 attempts: %3</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>no answer after %1 attempts: %2</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>request runs</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -10633,6 +10686,18 @@ Drawn narrow so that the runs on either side keep their width; zoom or drag to s
     </message>
     <message>
         <source>Checks</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>; the reset read as %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>not used: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Rate limit</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

@@ -58,15 +58,4 @@ bool Monitor::inMaintenance(qint64 utcMs) const
         [utcMs](const MaintenanceWindow &window) { return window.contains(utcMs); });
 }
 
-BackoffPolicy singleAttemptPolicy()
-{
-    BackoffPolicy p;
-    p.name = QStringLiteral("none");
-    p.description = Tr::tr("One attempt per check, never retried.");
-    p.maxAttempts = 1;
-    p.circuitBreaker = {};
-    p.retryBudget = {};
-    return p;
-}
-
 } // namespace RetryLab::Core

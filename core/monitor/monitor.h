@@ -63,7 +63,4 @@ struct Monitor
     bool inMaintenance(qint64 utcMs) const;
 };
 
-/// The policy of a monitor that does not retry ("policy": "none"): one attempt per check.
-BackoffPolicy singleAttemptPolicy();
-
 } // namespace RetryLab::Core

@@ -392,6 +392,17 @@ bool isUsable(const BackoffPolicy &policy)
     return std::none_of(issues.cbegin(), issues.cend(), [](const PolicyIssue &i) { return i.isError(); });
 }
 
+BackoffPolicy singleAttemptPolicy()
+{
+    BackoffPolicy p;
+    p.name = QStringLiteral("none");
+    p.description = Tr::tr("One attempt, never retried.");
+    p.maxAttempts = 1;
+    p.circuitBreaker = {};
+    p.retryBudget = {};
+    return p;
+}
+
 QString firstPolicyError(const BackoffPolicy &policy)
 {
     for (const PolicyIssue &issue : validatePolicy(policy)) {

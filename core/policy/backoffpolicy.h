@@ -193,6 +193,10 @@ QList<PolicyIssue> validatePolicy(const BackoffPolicy &policy);
 bool isUsable(const BackoffPolicy &policy);
 /// The first error validatePolicy() reports; empty for a usable policy.
 QString firstPolicyError(const BackoffPolicy &policy);
+
+/// The policy "none": one attempt, never retried. A monitor's "policy": "none",
+/// and a collection run's requests without a policy of their own, as newman sends them.
+BackoffPolicy singleAttemptPolicy();
 /// Joins the errors (and warnings) into one readable paragraph.
 QString describeIssues(const QList<PolicyIssue> &issues);
 

@@ -106,17 +106,6 @@ ScriptResponse scriptResponseOf(const AttemptRecord &attempt)
 
 } // namespace
 
-BackoffPolicy CollectionRunOptions::singleAttempt()
-{
-    BackoffPolicy policy;
-    policy.name = QStringLiteral("none");
-    policy.description = Tr::tr("One attempt per request, never retried.");
-    policy.maxAttempts = 1;
-    policy.circuitBreaker = {};
-    policy.retryBudget = {};
-    return policy;
-}
-
 bool CollectionRequestRun::retried() const
 {
     return result && result->attempts > 1;

@@ -36,11 +36,9 @@ struct CollectionRunOptions
     int delayRequestMs = 0;
     /// Stop at the first request that fails.
     bool bail = false;
-    /// One attempt, never retried: what a request runs with when nothing says
-    /// otherwise, as newman sends it.
-    static BackoffPolicy singleAttempt();
-    /// The policy of requests whose collection, folder and own say none.
-    BackoffPolicy defaultPolicy = singleAttempt();
+    /// The policy of requests whose collection, folder and own say none; by
+    /// default one attempt, as newman sends them.
+    BackoffPolicy defaultPolicy = singleAttemptPolicy();
     /// What defaultPolicy is called, for the report ("aws-standard", "none", a file).
     QString defaultPolicyName = QStringLiteral("none");
     /// Each attempt's timeout where the request does not set its own (newman's --timeout-request).
