@@ -12,6 +12,10 @@
 # seventeen gigabytes in all, and as many minutes of linking).
 set(RETRYLAB_LIBRARY_TYPE STATIC CACHE STRING "STATIC or SHARED: how the modules are built")
 set_property(CACHE RETRYLAB_LIBRARY_TYPE PROPERTY STRINGS STATIC SHARED)
+# The asan preset builds the libraries as unity batches, which parse Qt's headers
+# once per sixteen files: a precompiled header there costs more than it saves.
+# The suites, one file each, keep theirs (retrylab_share_test_pch()).
+option(RETRYLAB_LIBRARY_PCH "Precompiled headers for the libraries and programs" ON)
 
 function(retrylab_add_module)
     cmake_parse_arguments(ARG "" "NAME;PCH" "SOURCES;LIBRARIES" ${ARGN})
@@ -69,7 +73,7 @@ endfunction()
 #   core: Qt Core + Network (the core modules, the session and the CLI)
 #   gui:  Qt Core + Network + Gui + Widgets + Charts (the widgets and the app)
 function(retrylab_reuse_pch target kind)
-    if(CMAKE_DISABLE_PRECOMPILE_HEADERS)
+    if(CMAKE_DISABLE_PRECOMPILE_HEADERS OR NOT RETRYLAB_LIBRARY_PCH)
         return()
     endif()
     set(donor retrylab_pch_${kind})
