@@ -161,6 +161,38 @@ private:
         return requests;
     }
 
+    /// What the client itself adds to every delay (reading the answer, deciding,
+    /// sending again): retries without any wait. Slow builds (the sanitizers) add
+    /// more; the tolerances grow by it. Measured again after a miss, when the
+    /// machine may have grown busier than it was at the start: the larger figures stay.
+    bool measureNoise()
+    {
+        BackoffPolicy immediate;
+        immediate.name = QStringLiteral("immediate");
+        immediate.algorithm = BackoffAlgorithm::Immediate;
+        immediate.maxAttempts = 3;
+        const QList<LogicalRequest> requests = run(Presets::Preset{QStringLiteral("overhead"), immediate}, false);
+        QList<double> delays;
+        for (const LogicalRequest &r : requests) {
+            for (const ObservedAttempt &a : r.attempts) {
+                if (a.delayMs)
+                    delays.append(*a.delayMs);
+            }
+        }
+        if (delays.isEmpty()) {
+            qWarning() << "no waitless retry was seen; the timing noise stays" << m_noiseMs << "ms";
+            return false;
+        }
+        std::sort(delays.begin(), delays.end());
+        m_overheadMs = std::max(m_overheadMs, delays[delays.size() / 2]);
+        // How far scheduling moves one delay here: the spread of these waitless retries
+        // (10th to 90th percentile), which the inference must not take for jitter.
+        m_noiseMs = std::max(m_noiseMs, delays[delays.size() * 9 / 10] - delays[delays.size() / 10]);
+        qInfo() << "the client's own time per retry:" << m_overheadMs << "ms (median of" << delays.size() << "), spread"
+                << m_noiseMs << "ms";
+        return true;
+    }
+
 private Q_SLOTS:
     void initTestCase()
     {
@@ -177,29 +209,7 @@ private Q_SLOTS:
         });
         QVERIFY2(listening, qPrintable(m_server->errorString()));
 
-        // What the client itself adds to every delay (reading the answer,
-        // deciding, sending again): retries without any wait. Slow builds (the
-        // sanitizers) add more; the tolerances below grow by it.
-        BackoffPolicy immediate;
-        immediate.name = QStringLiteral("immediate");
-        immediate.algorithm = BackoffAlgorithm::Immediate;
-        immediate.maxAttempts = 3;
-        const QList<LogicalRequest> requests = run(Presets::Preset{QStringLiteral("overhead"), immediate}, false);
-        QList<double> delays;
-        for (const LogicalRequest &r : requests) {
-            for (const ObservedAttempt &a : r.attempts) {
-                if (a.delayMs)
-                    delays.append(*a.delayMs);
-            }
-        }
-        QVERIFY(!delays.isEmpty());
-        std::sort(delays.begin(), delays.end());
-        m_overheadMs = delays[delays.size() / 2];
-        // How far scheduling moves one delay here: the spread of these waitless retries
-        // (10th to 90th percentile), which the inference must not take for jitter.
-        m_noiseMs = delays[delays.size() * 9 / 10] - delays[delays.size() / 10];
-        qInfo() << "the client's own time per retry:" << m_overheadMs << "ms (median of" << delays.size() << "), spread"
-                << m_noiseMs << "ms";
+        QVERIFY2(measureNoise(), "no waitless retry was seen");
     }
 
     void cleanupTestCase()
@@ -223,11 +233,13 @@ private Q_SLOTS:
     {
         // The inference reads arrival times on a shared machine, where another
         // process may hold up the server's thread for tens of milliseconds: a
-        // trial that misses gets another, and the preset fails only when three miss.
+        // trial that misses gets another, with the noise measured again, and the
+        // preset fails only when three miss.
         QFETCH(QString, id);
         QString missed = mismatch(id);
         for (int trial = 2; trial <= 3 && !missed.isEmpty(); ++trial) {
             qWarning().noquote() << id << "missed on trial" << trial - 1 << "- trying again:" << missed;
+            measureNoise();
             missed = mismatch(id);
         }
         QVERIFY2(missed.isEmpty(), qPrintable(missed));
