@@ -1,7 +1,5 @@
 #include "core/export/pythonsource.h"
 
-#include "core/util/coretr.h"
-
 #include <QCoreApplication>
 #include <QLocale>
 #include <QLoggingCategory>
@@ -106,44 +104,18 @@ QString comment(const QString &text)
 
 QList<int> sortedStatuses(const BackoffPolicy &policy)
 {
-    QList<int> statuses(
-        policy.classification.retryableStatuses.cbegin(), policy.classification.retryableStatuses.cend());
-    std::sort(statuses.begin(), statuses.end());
-    return statuses;
+    return SourceText::sortedStatuses(policy);
 }
 
 bool givesUp(const BackoffPolicy &policy, NetworkFaultClass fault)
 {
-    return policy.classification.networkActions.value(fault, FaultAction::GiveUp) == FaultAction::GiveUp;
+    return SourceText::givesUp(policy, fault);
 }
 
 QStringList commonNotes(const BackoffPolicy &p, const QString &library)
 {
-    QStringList notes;
-    const auto &c = p.classification;
-    QStringList immediate;
-    for (NetworkFaultClass fault : allNetworkFaultClasses()) {
-        if (c.networkActions.value(fault, FaultAction::GiveUp) == FaultAction::RetryImmediately)
-            immediate << networkFaultClassName(fault);
-    }
-    if (!immediate.isEmpty()) {
-        notes.append(Tr::tr("%1 waits its backoff after every fault; the policy retries %2 at once.")
-                         .arg(library, immediate.join(QStringLiteral(", "))));
-    }
-    if (!c.networkDelayFactors.isEmpty() || !c.statusDelayFactors.isEmpty()) {
-        notes.append(Tr::tr("%1 waits the same backoff whatever the fault; the policy's per-fault delay factors "
-                            "were not exported.")
-                         .arg(library));
-    }
-    if (c.retryConflictAborted && !c.retryableStatuses.contains(409)) {
-        notes.append(Tr::tr("409 ABORTED restarts a whole read-modify-write sequence in RetryLab; %1 cannot, so the "
-                            "application must restart the sequence itself.")
-                         .arg(library));
-    }
-    if (p.circuitBreaker.enabled)
-        notes.append(Tr::tr("%1 has no circuit breaker; the breaker was not exported.").arg(library));
-    qCDebug(lcPythonSource) << p.name << library << notes.size() << "common notes";
-    return notes;
+    qCDebug(lcPythonSource) << p.name << "notes for" << library;
+    return SourceText::commonNotes(p, library, SourceText::Breaker::Absent);
 }
 
 } // namespace RetryLab::Core::PythonSource

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/export/sourcetext.h"
 #include "core/policy/backoffpolicy.h"
 
 #include <QList>
@@ -14,11 +15,7 @@ namespace RetryLab::Core {
 namespace PythonSource {
 
 /// Exported Python code and what the target library cannot express, one sentence each.
-struct Code
-{
-    QString text;
-    QStringList notes;
-};
+using Code = SourceText::Code;
 
 /// `text` as a single-quoted Python literal; quotes, backslashes and control
 /// characters escaped, so no value can end the string or the line.
