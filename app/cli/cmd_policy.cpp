@@ -3,15 +3,10 @@
 #include "app/cli/clitr.h"
 #include "app/cli/commands.h"
 #include "app/cli/subcommand.h"
-#include "core/export/botocoreexport.h"
-#include "core/export/curlretryflags.h"
-#include "core/export/grpcserviceconfig.h"
-#include "core/export/tenacityexport.h"
-#include "core/export/urllib3export.h"
+#include "core/export/policyexport.h"
 #include "core/policy/policyjson.h"
 #include "core/policy/presets.h"
 #include "core/util/exportfile.h"
-#include "core/util/shellwords.h"
 #include "core/util/terminaltext.h"
 
 #include <QCommandLineParser>
@@ -46,13 +41,14 @@ struct OptionTable
 
 OptionTable::OptionTable()
     : help({QStringLiteral("h"), QStringLiteral("help")}, Tr::tr("Show this help.")),
-      format(QStringLiteral("format"), Tr::tr("grpc, curl, json, tenacity, urllib3 or botocore (default json)."),
-          Tr::tr("FORMAT")),
+      format(QStringLiteral("format"),
+          Tr::tr("%1 (default json).").arg(Core::PolicyExport::names().join(QStringLiteral(", "))), Tr::tr("FORMAT")),
       preset(QStringLiteral("preset"), Tr::tr("Export a built-in preset (a wrong id lists them)."), Tr::tr("ID")),
       out(QStringLiteral("out"), Tr::tr("Write to this file instead of standard output."), Tr::tr("FILE")),
       runnable(QStringLiteral("runnable"),
-          Tr::tr("tenacity, urllib3, botocore: a complete program that sends one GET to URL (or its first argument) "
-                 "under the policy, exit status 0 on success, 1 on failure."),
+          Tr::tr("%1: a complete program that sends one GET to URL (or its first argument) under the policy, exit "
+                 "status 0 on success, 1 on failure.")
+              .arg(Core::PolicyExport::runnableNames().join(QStringLiteral(", "))),
           Tr::tr("URL")),
       service(QStringLiteral("service"),
           Tr::tr("gRPC: the service the config applies to, e.g. pkg.Orders (default: every service)."), Tr::tr("NAME")),
@@ -68,8 +64,10 @@ void OptionTable::addTo(QCommandLineParser &parser) const
 {
     parser.setApplicationDescription(
         Tr::tr("export: writes a retry policy (a preset, or a policy JSON file as File > Export policy writes it)\n"
-               "for another client: a gRPC service config (methodConfig.retryPolicy, gRFC A6), curl's retry flags,\n"
-               "Python code for tenacity, urllib3 (with requests) or botocore, or RetryLab's own policy JSON.\n"
+               "for another client: a gRPC service config (methodConfig.retryPolicy, gRFC A6), curl's retry flags\n"
+               "(or a shell script running curl), Python code for tenacity, urllib3 (with requests) or botocore,\n"
+               "Polly 8 C# or Microsoft.Extensions.Http.Resilience options, Resilience4j or Envoy YAML, Go with\n"
+               "cenkalti/backoff, Java with google-http-java-client, or RetryLab's own policy JSON.\n"
                "What the other client cannot express is said on standard error.\n"
                "check: warns, with the reason, about a policy that is aggressive for its use: no jitter with more\n"
                "than a few clients, immediate retries above one, minutes of waiting for an interactive request, no\n"
@@ -97,31 +95,21 @@ Core::Result<Action> readAction(const QCommandLineParser &parser, const OptionTa
     return check ? Action::Check : Action::Export;
 }
 
-QStringList exportFormats()
-{
-    return {QStringLiteral("grpc"), QStringLiteral("curl"), QStringLiteral("json"), QStringLiteral("tenacity"),
-        QStringLiteral("urllib3"), QStringLiteral("botocore")};
-}
-
-// The formats that can be written as a program that sends a request.
-QStringList runnableFormats()
-{
-    return {QStringLiteral("tenacity"), QStringLiteral("urllib3"), QStringLiteral("botocore")};
-}
-
 // --format, --runnable, --service and --method, which go together.
 Core::Result<void> readExportOptions(const QCommandLineParser &parser, const OptionTable &table, Options &options)
 {
     if (!parser.value(table.format).isEmpty())
         options.format = parser.value(table.format);
-    if (!exportFormats().contains(options.format)) {
-        return Core::Result<void>::failure(Tr::tr("--format must be one of %1 (got \"%2\")")
-                                               .arg(exportFormats().join(QStringLiteral(", ")), options.format));
+    if (!Core::PolicyExport::names().contains(options.format)) {
+        return Core::Result<void>::failure(
+            Tr::tr("--format must be one of %1 (got \"%2\")")
+                .arg(Core::PolicyExport::names().join(QStringLiteral(", ")), options.format));
     }
     if (parser.isSet(table.runnable)) {
-        if (!runnableFormats().contains(options.format)) {
-            return Core::Result<void>::failure(Tr::tr("--runnable goes with --format %1; %2 cannot be a program")
-                                                   .arg(runnableFormats().join(QStringLiteral("|")), options.format));
+        if (!Core::PolicyExport::runnableNames().contains(options.format)) {
+            return Core::Result<void>::failure(
+                Tr::tr("--runnable goes with --format %1; %2 cannot be a program")
+                    .arg(Core::PolicyExport::runnableNames().join(QStringLiteral("|")), options.format));
         }
         const QUrl url(parser.value(table.runnable), QUrl::StrictMode);
         if (!url.isValid() || (url.scheme() != QLatin1String("http") && url.scheme() != QLatin1String("https"))
@@ -181,40 +169,13 @@ int check(const Options &options)
 // The policy in the chosen format, and what that format cannot express.
 QByteArray exported(const Options &options, QStringList *notes)
 {
-    if (options.format == QLatin1String("grpc")) {
-        const auto config = Core::GrpcServiceConfig::fromPolicy(options.policy, options.service, options.method);
-        QByteArray text = Core::GrpcServiceConfig::toJson(config);
-        if (!text.endsWith('\n'))
-            text += '\n';
-        *notes = config.warnings;
-        return text;
-    }
-    if (runnableFormats().contains(options.format)) {
-        using Writer = Core::PythonSource::Code (*)(const Core::BackoffPolicy &);
-        using ProgramWriter = Core::PythonSource::Code (*)(const Core::BackoffPolicy &, const QString &);
-        Writer snippet = &Core::TenacityExport::snippet;
-        ProgramWriter program = &Core::TenacityExport::program;
-        if (options.format == QLatin1String("urllib3")) {
-            snippet = &Core::Urllib3Export::snippet;
-            program = &Core::Urllib3Export::program;
-        } else if (options.format == QLatin1String("botocore")) {
-            snippet = &Core::BotocoreExport::snippet;
-            program = &Core::BotocoreExport::program;
-        }
-        const Core::PythonSource::Code code
-            = options.runnableUrl ? program(options.policy, *options.runnableUrl) : snippet(options.policy);
-        *notes = code.notes;
-        return code.text.toUtf8();
-    }
-    if (options.format == QLatin1String("curl")) {
-        const auto flags = Core::CurlRetryFlags::fromPolicy(options.policy);
-        QStringList words;
-        for (const QString &a : flags.arguments)
-            words << Core::ShellWords::quote(a);
-        *notes = flags.notes;
-        return words.join(QLatin1Char(' ')).toUtf8() + '\n';
-    }
-    return Core::PolicyJson::toJson(options.policy);
+    Core::PolicyExport::Options target;
+    target.runnableUrl = options.runnableUrl;
+    target.grpcService = options.service;
+    target.grpcMethod = options.method;
+    const Core::SourceText::Code code = Core::PolicyExport::write(options.format, options.policy, target);
+    *notes = code.notes;
+    return code.text.toUtf8();
 }
 
 int exportPolicy(const Options &options)
@@ -279,9 +240,10 @@ namespace PolicyCommand {
 Core::Result<Options> parse(const QStringList &arguments)
 {
     return parseOptionTable<Options, OptionTable>(arguments,
-        Tr::tr("Usage: retrylab policy export --format grpc|curl|json|tenacity|urllib3|botocore [--preset ID | FILE]\n"
-               "                             [--runnable URL] [options]\n"
-               "       retrylab policy check [--preset ID | FILE] [--clients N] [--interactive]"),
+        Tr::tr("Usage: retrylab policy export --format FORMAT [--preset ID | FILE] [--runnable URL] [options]\n"
+               "       retrylab policy check [--preset ID | FILE] [--clients N] [--interactive]\n"
+               "Formats: %1")
+            .arg(Core::PolicyExport::names().join(QLatin1Char('|'))),
         &readOptions);
 }
 

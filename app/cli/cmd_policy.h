@@ -21,8 +21,8 @@ struct Options
     Action action = Action::Export;
     Core::BackoffPolicy policy; ///< --preset ID or the policy file, read
     Core::PolicyUsage usage; ///< check: --clients, --interactive
-    QString format = QStringLiteral("json"); ///< export: grpc, curl, json, tenacity, urllib3 or botocore
-    /// export --runnable URL (tenacity, urllib3, botocore): a program sending one GET there, not a snippet
+    QString format = QStringLiteral("json"); ///< export: a name of Core::PolicyExport::formats()
+    /// export --runnable URL (the runnable formats): a program sending one GET there, not a snippet
     std::optional<QString> runnableUrl;
     QString service; ///< export --format grpc: --service, empty for every service
     QString method; ///< and --method within it
