@@ -23,6 +23,8 @@ packages=(
     wget python3 python3-requests python3-urllib3 python3-botocore python3-tenacity python3-backoff
     # Locust's master and workers, which run the file retrylab export-locust writes (tests/app/tst_locustcommand)
     python3-locust
+    # a YAML reader for the Resilience4j and Envoy exports (tests/core/export/tst_policyexports)
+    python3-yaml
     # the monitors' history: Qt SQL's SQLite driver, and its PostgreSQL driver with a
     # real PostgreSQL server for the shared history of several agents (tests/core/history)
     libqt6sql6-sqlite libqt6sql6-psql postgresql

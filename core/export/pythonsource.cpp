@@ -93,13 +93,7 @@ QString mainGuard()
 
 QString comment(const QString &text)
 {
-    QString line;
-    for (const QChar c : text)
-        line += (c.unicode() < 0x20 || c.unicode() == 0x7f || c.category() == QChar::Separator_Line
-                    || c.category() == QChar::Separator_Paragraph)
-            ? QLatin1Char(' ')
-            : c;
-    return QStringLiteral("# ") + line.trimmed();
+    return SourceText::comment(QStringLiteral("# "), text);
 }
 
 QList<int> sortedStatuses(const BackoffPolicy &policy)

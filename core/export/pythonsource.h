@@ -31,7 +31,7 @@ QString number(double value);
 /// {408, 429, *range(500, 600)}; "set()" when there is none.
 QString statusSet(QList<int> statuses);
 
-/// `text` as one `# ` comment line (line breaks and control characters removed).
+/// `text` as one `# ` comment line (SourceText::comment).
 QString comment(const QString &text);
 
 /// A program's `URL = ...` line: its first command-line argument, else `url`.
