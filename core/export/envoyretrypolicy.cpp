@@ -51,9 +51,9 @@ void backoffNotes(const BackoffPolicy &p, QStringList &notes)
 
 } // namespace
 
-SourceText::Code yaml(const BackoffPolicy &p)
+Code yaml(const BackoffPolicy &p)
 {
-    SourceText::Code out;
+    Code out;
     QStringList &notes = out.notes;
     const auto &c = p.classification;
     const auto retried = [&p](NetworkFaultClass fault) { return !SourceText::givesUp(p, fault); };

@@ -27,8 +27,10 @@ namespace RetryLab::Core {
 /// route's. Durations are written as proto3 JSON durations ("1.5s").
 namespace EnvoyRetryPolicy {
 
+using Code = SourceText::Code;
+
 /// The YAML fragment: `route:` with `timeout` and `retry_policy`.
-SourceText::Code yaml(const BackoffPolicy &policy);
+Code yaml(const BackoffPolicy &policy);
 
 } // namespace EnvoyRetryPolicy
 

@@ -202,17 +202,17 @@ QString stringLiteral(const QString &text)
     return out;
 }
 
-SourceText::Code snippet(const BackoffPolicy &policy)
+Code snippet(const BackoffPolicy &policy)
 {
-    SourceText::Code out;
+    Code out;
     out.text = code(policy, false, {}, out.notes);
     qCDebug(lcGoBackoffExport) << policy.name << "snippet," << out.notes.size() << "notes";
     return out;
 }
 
-SourceText::Code program(const BackoffPolicy &policy, const QString &url)
+Code program(const BackoffPolicy &policy, const QString &url)
 {
-    SourceText::Code out;
+    Code out;
     out.text = code(policy, true, url, out.notes);
     qCDebug(lcGoBackoffExport) << policy.name << "program," << out.notes.size() << "notes";
     return out;

@@ -24,12 +24,14 @@ namespace RetryLab::Core {
 /// for an operation to ask for a wait, so Retry-After is a note.
 namespace GoBackoffExport {
 
+using Code = SourceText::Code;
+
 /// The imports, the status and error checks, the backoff and `get(url)`.
-SourceText::Code snippet(const BackoffPolicy &policy);
+Code snippet(const BackoffPolicy &policy);
 
 /// A complete `package main`: one GET to `url` (or its first argument) under
 /// the policy; exit status 0 on a final status below 400, 1 otherwise.
-SourceText::Code program(const BackoffPolicy &policy, const QString &url);
+Code program(const BackoffPolicy &policy, const QString &url);
 
 /// `text` as a double-quoted Go string literal: quotes, backslashes and control
 /// characters escaped, lone surrogates replaced, so no value can end it.

@@ -31,9 +31,9 @@ QString millis(double ms)
 
 } // namespace
 
-SourceText::Code snippet(const BackoffPolicy &p)
+Code snippet(const BackoffPolicy &p)
 {
-    SourceText::Code out;
+    Code out;
     QStringList &notes = out.notes;
     const auto &c = p.classification;
     // setRandomizationFactor refuses 1: the largest double below it keeps the draw's range.

@@ -25,8 +25,10 @@ namespace RetryLab::Core {
 /// request at a time, so each request gets new ones.
 namespace GoogleHttpJavaExport {
 
+using Code = SourceText::Code;
+
 /// The class `RetryPolicy` with `apply(HttpRequest)`.
-SourceText::Code snippet(const BackoffPolicy &policy);
+Code snippet(const BackoffPolicy &policy);
 
 } // namespace GoogleHttpJavaExport
 

@@ -223,9 +223,9 @@ QString timeSpan(double milliseconds)
     return days > 0 ? QStringLiteral("%1.%2").arg(days).arg(clock) : clock;
 }
 
-SourceText::Code snippet(const BackoffPolicy &p)
+Code snippet(const BackoffPolicy &p)
 {
-    SourceText::Code out;
+    Code out;
     const PollyRetry retry = retryOf(p);
     out.notes.append(retry.notes);
     const Exceptions exceptions = exceptionsOf(p, out.notes);
@@ -309,9 +309,9 @@ SourceText::Code snippet(const BackoffPolicy &p)
     return out;
 }
 
-SourceText::Code options(const BackoffPolicy &p)
+Code options(const BackoffPolicy &p)
 {
-    SourceText::Code out;
+    Code out;
     QStringList &notes = out.notes;
     const auto &c = p.classification;
     QJsonObject root;

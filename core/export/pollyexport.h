@@ -35,11 +35,13 @@ namespace RetryLab::Core {
 /// "d.hh:mm:ss.fffffff" as .NET's configuration binder reads them.
 namespace PollyExport {
 
+using Code = SourceText::Code;
+
 /// C#: the pipeline, its retry, its timeouts and breaker, and the status check.
-SourceText::Code snippet(const BackoffPolicy &policy);
+Code snippet(const BackoffPolicy &policy);
 
 /// The standard resilience handler's options as an indented JSON object.
-SourceText::Code options(const BackoffPolicy &policy);
+Code options(const BackoffPolicy &policy);
 
 /// `milliseconds` as a .NET TimeSpan string: "00:00:00.2000000", "1.00:00:00.0000000".
 QString timeSpan(double milliseconds);

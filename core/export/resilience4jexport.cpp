@@ -146,9 +146,9 @@ QString instanceName(const BackoffPolicy &policy)
     return SourceText::slug(policy.name, QStringLiteral("retrylab"));
 }
 
-SourceText::Code yaml(const BackoffPolicy &p)
+Code yaml(const BackoffPolicy &p)
 {
-    SourceText::Code out;
+    Code out;
     QStringList &notes = out.notes;
     const QString name = instanceName(p);
     const auto &c = p.classification;

@@ -29,8 +29,10 @@ namespace RetryLab::Core {
 /// written in milliseconds ("1000ms"), which Spring Boot reads.
 namespace Resilience4jExport {
 
+using Code = SourceText::Code;
+
 /// The YAML document.
-SourceText::Code yaml(const BackoffPolicy &policy);
+Code yaml(const BackoffPolicy &policy);
 
 /// The instance name the YAML uses for the policy: its name as a slug.
 QString instanceName(const BackoffPolicy &policy);
