@@ -9,6 +9,7 @@
 #include "ui/policy/grpcmethoddialog.h"
 #include "ui/policy/layercalculator.h"
 #include "ui/policy/policyeditor.h"
+#include "ui/policy/policyexportdialog.h"
 #include "ui/policy/policypanel.h"
 #include "ui/session/request/requestrunner.h"
 #include "ui/session/settings/settings.h"
@@ -35,6 +36,8 @@ QMenu *PolicyActions::addMenu(QMenuBar *bar)
         ->setObjectName(QStringLiteral("exportPolicy"));
     policy->addAction(tr("Export as &gRPC service config\u2026"), this, &PolicyActions::exportPolicyAsGrpc)
         ->setObjectName(QStringLiteral("exportPolicyGrpc"));
+    policy->addAction(tr("E&xport\u2026"), this, &PolicyActions::showExportDialog)
+        ->setObjectName(QStringLiteral("exportPolicyFormats"));
     policy->addSeparator();
     policy->addAction(tr("Endpoint &policies\u2026"), this, &PolicyActions::editEndpointPolicies)
         ->setObjectName(QStringLiteral("endpointPolicies"));
@@ -83,6 +86,29 @@ void PolicyActions::exportPolicy()
     const bool ok = editor->presetBar()->exportFile(path);
     m_parts.messages->showMessage(
         ok ? FieldMessage::Kind::Success : FieldMessage::Kind::Error, editor->presetBar()->lastMessage());
+}
+
+void PolicyActions::showExportDialog()
+{
+    auto *dialog = new PolicyExportDialog(m_parts.dialogParent);
+    dialog->setObjectName(QStringLiteral("policyExportDialog"));
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->setPolicy(m_parts.policyPanel->policy());
+    if (m_parts.requestUrl)
+        dialog->setRequestUrl(m_parts.requestUrl());
+    QString directory = m_parts.settings->exportDirectory();
+    if (directory.isEmpty())
+        directory = QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation);
+    dialog->setDirectory(directory);
+    ExportController *exports = m_parts.exports;
+    dialog->setFileChooser([exports](const QString &title, const QString &suggestion, const QString &filter) {
+        return exports->chooseFile(QFileDialog::AcceptSave, title, suggestion, filter);
+    });
+    connect(dialog, &PolicyExportDialog::saved, this, [this](const QString &path) {
+        m_parts.messages->showMessage(
+            FieldMessage::Kind::Success, tr("Exported %1.").arg(QDir::toNativeSeparators(path)));
+    });
+    dialog->show();
 }
 
 void PolicyActions::showLayerCalculator()

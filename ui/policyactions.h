@@ -18,9 +18,9 @@ class RequestRunner;
 class Settings;
 
 /// The Policy menu: the policy imported from or exported to JSON, exported as a
-/// gRPC service config, endpoint policies (a policy per host or path for the
-/// requests sent), the layer calculator and the comparison of policies. What a
-/// file action did, or why not, is said above the tabs.
+/// gRPC service config or in any export format (PolicyExportDialog), endpoint policies (a policy per host or path for
+/// the requests sent), the layer calculator and the comparison of policies. What a file action did, or why not, is said
+/// above the tabs.
 class PolicyActions final : public QObject
 {
     Q_OBJECT
@@ -52,6 +52,8 @@ public Q_SLOTS:
     void exportPolicy();
     /// The policy as methodConfig.retryPolicy (GrpcServiceConfig).
     void exportPolicyAsGrpc();
+    /// The Export dialog: the policy in any export format, previewed, copied or saved.
+    void showExportDialog();
     void editEndpointPolicies();
     void showLayerCalculator();
     void showCompare();

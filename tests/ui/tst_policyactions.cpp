@@ -5,6 +5,7 @@
 #include "ui/policy/comparedialog.h"
 #include "ui/policy/grpcmethoddialog.h"
 #include "ui/policy/layercalculator.h"
+#include "ui/policy/policyexportdialog.h"
 #include "ui/policy/policypanel.h"
 #include "ui/policyactions.h"
 #include "ui/run/errorlogview.h"
@@ -15,6 +16,7 @@
 
 #include <QAction>
 #include <QApplication>
+#include <QDir>
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -23,6 +25,7 @@
 #include <QMenu>
 #include <QMenuBar>
 #include <QProcess>
+#include <QPushButton>
 #include <QSettings>
 #include <QStandardPaths>
 #include <QTemporaryDir>
@@ -49,6 +52,7 @@ private Q_SLOTS:
     void exportPolicyAsGrpc_offersTheRequestsMethod_realGrpcObeysIt();
     void exportPolicyAsGrpc_cancelledDialog_asksForNoFile();
     void calculatorAndComparison_openWithTheEditedPolicy();
+    void exportDialog_opensWithThePolicyAndSavesThroughTheController();
 
 private:
     struct Parts
@@ -139,7 +143,8 @@ void TestPolicyActions::menu_holdsEveryPolicyAction()
     }
     QCOMPARE(names,
         (QStringList{QStringLiteral("importPolicy"), QStringLiteral("exportPolicy"), QStringLiteral("exportPolicyGrpc"),
-            QStringLiteral("endpointPolicies"), QStringLiteral("layerCalculator"), QStringLiteral("comparePolicies")}));
+            QStringLiteral("exportPolicyFormats"), QStringLiteral("endpointPolicies"),
+            QStringLiteral("layerCalculator"), QStringLiteral("comparePolicies")}));
 }
 
 void TestPolicyActions::exports_suggestAFileInTheExportFolder_cancelWritesNothing_data()
@@ -276,6 +281,39 @@ void TestPolicyActions::calculatorAndComparison_openWithTheEditedPolicy()
     compare->close();
     QTRY_VERIFY(!parts.parent.findChild<Ui::LayerCalculator *>());
     QTRY_VERIFY(!parts.parent.findChild<Ui::CompareDialog *>());
+}
+
+// Policy > Export…: the edited policy, the request's URL for programs, and Save… asking the
+// controller (which tests answer) for a file in the export folder.
+void TestPolicyActions::exportDialog_opensWithThePolicyAndSavesThroughTheController()
+{
+    Parts parts;
+    parts.panel.setPolicy(editedPolicy());
+    parts.requestUrl = QStringLiteral("http://127.0.0.1:8123/checkout");
+    parts.parent.show();
+    QString suggested;
+    const QString chosen = m_dir.filePath(QStringLiteral("checkout.go"));
+    parts.exports.setFileChooser([&](auto, auto, const QString &suggestion, auto, auto) {
+        suggested = suggestion;
+        return chosen;
+    });
+
+    parts.actions.showExportDialog();
+    auto *dialog = parts.parent.findChild<Ui::PolicyExportDialog *>();
+    QVERIFY(dialog);
+    QVERIFY(dialog->isVisible());
+    QVERIFY(dialog->testAttribute(Qt::WA_DeleteOnClose));
+    QVERIFY(dialog->setFormat(QStringLiteral("go-backoff")));
+    dialog->setRunnable(true);
+    QVERIFY(dialog->text().contains(QLatin1String("Checkout Service")));
+    QVERIFY(dialog->text().contains(QLatin1String("\"http://127.0.0.1:8123/checkout\"")));
+    dialog->findChild<QPushButton *>(QStringLiteral("exportSave"))->click();
+    QCOMPARE(suggested, QDir(m_dir.path()).filePath(QStringLiteral("checkout-service.go")));
+    QFile file(chosen);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    QCOMPARE(QString::fromUtf8(file.readAll()), dialog->text());
+    dialog->close();
+    QTRY_VERIFY(!parts.parent.findChild<Ui::PolicyExportDialog *>());
 }
 
 QTEST_MAIN(TestPolicyActions)
