@@ -84,7 +84,19 @@ private Q_SLOTS:
         QTest::addRow("neither") << args({"export"}) << "either --preset ID or a policy file";
         QTest::addRow("both") << args({"export", "--preset", "curl-retry", "x.json"}) << "not both";
         QTest::addRow("format") << args({"export", "--format", "yaml", "--preset", "curl-retry"})
-                                << "--format must be one of grpc, curl, json, tenacity, urllib3, botocore";
+                                << "--format must be one of grpc, curl, json, tenacity, urllib3, botocore, polly, "
+                                   "polly-options, resilience4j, envoy, go-backoff, google-http-java (got \"yaml\")";
+        for (const char *format :
+            {"grpc", "json", "polly", "polly-options", "resilience4j", "envoy", "google-http-java"}) {
+            QTest::addRow("runnable %s", format)
+                << args({"export", "--format", format, "--runnable", "http://127.0.0.1:1/", "--preset", "curl-retry"})
+                << QStringLiteral("--runnable goes with --format curl|tenacity|urllib3|botocore|go-backoff; %1 cannot "
+                                  "be a program")
+                       .arg(QLatin1String(format));
+        }
+        QTest::addRow("runnable without http")
+            << args({"export", "--format", "go-backoff", "--runnable", "ftp://h/", "--preset", "curl-retry"})
+            << "--runnable needs an http:// or https:// URL (got \"ftp://h/\")";
         QTest::addRow("preset") << args({"export", "--preset", "nope"}) << "no preset \"nope\" (known: ";
         QTest::addRow("file") << args({"export", "/nonexistent/policy.json"}) << "cannot read";
         QTest::addRow("service without grpc")
@@ -134,7 +146,8 @@ private Q_SLOTS:
             = [](std::initializer_list<const char *> words) { return CommandTesting::arguments("policy", words); };
         QTest::addRow("format before preset")
             << args({"export", "--format", "yaml", "--preset", "nope"})
-            << "--format must be one of grpc, curl, json, tenacity, urllib3, botocore (got \"yaml\")";
+            << "--format must be one of grpc, curl, json, tenacity, urllib3, botocore, polly, polly-options, "
+               "resilience4j, envoy, go-backoff, google-http-java (got \"yaml\")";
         QTest::addRow("clients before arguments") << args({"check", "--clients", "0", "a.json", "b.json"})
                                                   << "--clients must be a whole number from 1 to 100000000 (got \"0\")";
         QTest::addRow("arguments before preset")
@@ -246,6 +259,68 @@ private Q_SLOTS:
         QCOMPARE(outcome.exitCode, 0);
         QCOMPARE(outcome.out.trimmed(), Core::CurlRetryFlags::fromPolicy(preset).arguments.join(QLatin1Char(' ')));
         QVERIFY(outcome.out.startsWith(QStringLiteral("--retry ")));
+    }
+
+    // The formats beyond Python each write their text to standard output and their notes to standard error.
+    void newFormatsAreAccepted_data()
+    {
+        QTest::addColumn<QString>("format");
+        QTest::addColumn<QString>("expected");
+        QTest::addRow("polly") << "polly"
+                               << "new ResiliencePipelineBuilder<HttpResponseMessage>()";
+        QTest::addRow("polly-options") << "polly-options"
+                                       << "\"MaxRetryAttempts\": 3";
+        QTest::addRow("resilience4j") << "resilience4j"
+                                      << "resilience4j:\n  retry:\n    instances:\n      curl-retry:\n";
+        QTest::addRow("envoy") << "envoy"
+                               << "  retry_policy:\n";
+        QTest::addRow("go-backoff") << "go-backoff"
+                                    << "backoff.NewExponentialBackOff()";
+        QTest::addRow("google-http-java") << "google-http-java"
+                                          << "new ExponentialBackOff.Builder()";
+    }
+
+    void newFormatsAreAccepted()
+    {
+        QFETCH(QString, format);
+        QFETCH(QString, expected);
+        const auto outcome = CommandTesting::run({QStringLiteral("policy"), QStringLiteral("export"),
+            QStringLiteral("--format"), format, QStringLiteral("--preset"), QStringLiteral("curl-retry")});
+        QCOMPARE(outcome.exitCode, 0);
+        QVERIFY2(outcome.out.contains(expected), qPrintable(outcome.out));
+        QVERIFY2(outcome.err.contains(QLatin1String("note: ")), qPrintable(outcome.err));
+    }
+
+    // --runnable makes a program of each runnable format, with the URL as its default.
+    void runnableFormatsWriteAProgram_data()
+    {
+        QTest::addColumn<QString>("format");
+        QTest::addColumn<QString>("expected");
+        QTest::addRow("curl") << "curl"
+                              << "#!/bin/sh\n";
+        QTest::addRow("tenacity") << "tenacity"
+                                  << "sys.exit(main())";
+        QTest::addRow("urllib3") << "urllib3"
+                                 << "sys.exit(main())";
+        QTest::addRow("botocore") << "botocore"
+                                  << "sys.exit(main())";
+        QTest::addRow("go-backoff") << "go-backoff"
+                                    << "package main\n";
+    }
+
+    void runnableFormatsWriteAProgram()
+    {
+        QFETCH(QString, format);
+        QFETCH(QString, expected);
+        const QString path = m_dir.filePath(QStringLiteral("program-") + format);
+        const auto outcome = CommandTesting::run({QStringLiteral("policy"), QStringLiteral("export"),
+            QStringLiteral("--format"), format, QStringLiteral("--runnable"), QStringLiteral("http://127.0.0.1:9/x"),
+            QStringLiteral("--preset"), QStringLiteral("aws-standard"), QStringLiteral("--out"), path});
+        QCOMPARE(outcome.exitCode, 0);
+        QVERIFY(outcome.out.isEmpty());
+        const QString text = QString::fromUtf8(CommandTesting::read(path));
+        QVERIFY2(text.contains(expected), qPrintable(text));
+        QVERIFY2(text.contains(QLatin1String("http://127.0.0.1:9/x")), qPrintable(text));
     }
 
     void grpcServiceConfigIsObeyedByRealGrpc_data()

@@ -1,11 +1,13 @@
-// The proof of the Python exports: the program `retrylab policy export
-// --runnable` writes is run under Debian's python3 with the real library
-// against `retrylab observe`, and the policy the observer infers from what the
-// library did must be the exported one.
+// The proof of the runnable exports: the program `retrylab policy export
+// --runnable` writes is run under Debian's python3 with the real library (or,
+// for curl, the script under /bin/sh with Debian's curl) against `retrylab
+// observe`, and the policy the observer infers from what the library did must
+// be the exported one.
 
 #include "commandtesting.h"
 
 #include "core/export/botocoreexport.h"
+#include "core/export/curlscript.h"
 #include "core/export/tenacityexport.h"
 #include "core/export/urllib3export.h"
 #include "core/observe/observationreport.h"
@@ -125,7 +127,8 @@ private:
         const QString policyPath = m_dir.filePath(tag + QStringLiteral(".json"));
         if (!Core::PolicyJson::writeFile(policyPath, policy))
             return {};
-        const QString program = m_dir.filePath(tag + QStringLiteral(".py"));
+        const QString program
+            = m_dir.filePath(tag + (format == QLatin1String("curl") ? QStringLiteral(".sh") : QStringLiteral(".py")));
         const auto outcome = CommandTesting::run({QStringLiteral("policy"), QStringLiteral("export"),
             QStringLiteral("--format"), format, QStringLiteral("--runnable"),
             QStringLiteral("http://127.0.0.1:9/bucket/key"), QStringLiteral("--out"), program, policyPath});
@@ -137,8 +140,10 @@ private:
     }
 
     /// Runs `count` copies of the program at once against a fresh `retrylab observe`
-    /// (every attempt answered 503), `parallel` at a time, each on its own path; the observer's report.
-    std::optional<Core::ObservationReport> observe(const QString &program, int count, int parallel)
+    /// (every attempt answered 503), `parallel` at a time, each on its own path, with
+    /// `interpreter`; the observer's report.
+    std::optional<Core::ObservationReport> observe(const QString &program, int count, int parallel,
+        const QString &interpreter = QStringLiteral("/usr/bin/python3"))
     {
         const QString reportPath = m_dir.filePath(QStringLiteral("report-%1.json").arg(QFileInfo(program).baseName()));
         QFile::remove(reportPath);
@@ -158,8 +163,8 @@ private:
             for (int i = first; i < std::min(count, first + parallel); ++i) {
                 auto client = std::make_unique<QProcess>();
                 client->setProcessChannelMode(QProcess::MergedChannels);
-                client->start(QStringLiteral("/usr/bin/python3"),
-                    {program, base.resolved(QUrl(QStringLiteral("/bucket/key-%1").arg(i))).toString()});
+                client->start(
+                    interpreter, {program, base.resolved(QUrl(QStringLiteral("/bucket/key-%1").arg(i))).toString()});
                 clients.push_back(std::move(client));
             }
             for (auto &client : clients) {
@@ -319,6 +324,46 @@ private Q_SLOTS:
             const double high = std::min(standard.maxBackoffMs, standard.baseDelayMs * std::pow(2.0, d.retryIndex));
             QVERIFY2(d.maxMs <= high + 100.0, qPrintable(describeInferred(*p)));
         }
+    }
+
+    // curl's script: its retry flags can say a constant wait of whole seconds (--retry-delay) or
+    // curl's own backoff, 1 s doubled, without jitter; those are what it is proved on. Neither can
+    // be scaled down, so a few clients suffice: there is no jitter to tell apart.
+    void curlScriptFollowsTheExportedPolicy_data()
+    {
+        QTest::addColumn<QString>("preset");
+        QTest::addColumn<double>("baseMs");
+        QTest::newRow("curl-retry: curl's own backoff") << QStringLiteral("curl-retry") << 1000.0;
+        QTest::newRow("azure-retry-pattern: constant 1 s") << QStringLiteral("azure-retry-pattern") << 1000.0;
+    }
+
+    void curlScriptFollowsTheExportedPolicy()
+    {
+        QFETCH(QString, preset);
+        QFETCH(double, baseMs);
+        if (!QFileInfo::exists(QStringLiteral("/usr/bin/curl")))
+            RETRYLAB_MISSING_TOOL("curl is missing: install the Debian package curl (scripts/deps.sh does)");
+        Core::BackoffPolicy policy = *Core::Presets::find(preset);
+        policy.baseDelayMs = baseMs;
+        if (policy.algorithm == Core::BackoffAlgorithm::Constant)
+            policy.maxBackoffMs = baseMs;
+        policy.maxAttempts = 4;
+        policy.deadlineMs = 0.0;
+        policy.attemptTimeoutMs = 10'000.0;
+        const QString program = exportProgram(policy, QStringLiteral("curl"), QStringLiteral("curl-") + preset);
+        QVERIFY(!program.isEmpty());
+        QVERIFY(CommandTesting::read(program).contains("--user-agent retrylab-curl/1.0"));
+        std::optional<Core::InferredPolicy> p;
+        for (int trial = 1; trial <= 3; ++trial) {
+            const auto report = observe(program, 3, 3, QStringLiteral("/bin/sh"));
+            QVERIFY(report);
+            p = inferredFor(*report, QLatin1String(Core::CurlScript::userAgent));
+            QVERIFY(p);
+            if (matchesExported(policy, *p))
+                break;
+            qWarning().noquote() << "trial" << trial << "did not match:" << describeInferred(*p);
+        }
+        compareInferred(policy, *p);
     }
 };
 
