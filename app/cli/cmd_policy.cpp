@@ -2,6 +2,7 @@
 
 #include "app/cli/clitr.h"
 #include "app/cli/commands.h"
+#include "app/cli/console.h"
 #include "app/cli/subcommand.h"
 #include "core/export/policyexport.h"
 #include "core/policy/policyjson.h"
@@ -249,6 +250,8 @@ Core::Result<Options> parse(const QStringList &arguments)
 
 int run(const Options &options)
 {
+    // The exporters' debug lines are for developers; standard error carries the notes.
+    Console::installMessageHandler(true);
     return options.action == Action::Check ? check(options) : exportPolicy(options);
 }
 
