@@ -25,7 +25,11 @@ SourceText::Code program(const BackoffPolicy &policy, const QString &url)
     s += QStringLiteral("# Usage: sh this-file.sh [URL]; prints the final status, exit status 0 when it is below "
                         "400, 1 otherwise.\n");
     s += QStringLiteral("url=%1\nif [ $# -gt 0 ]; then\n    url=$1\nfi\n").arg(ShellWords::quote(url));
-    s += QStringLiteral("status=$(curl --silent --show-error --output /dev/null --write-out '%{http_code}' \\\n"
+    // The body goes to a file of its own: before a retry curl truncates its output, which
+    // /dev/null refuses (curl: (23) Failed to truncate file), and then it does not retry.
+    s += QStringLiteral("body=$(mktemp) || exit 1\n"
+                        "trap 'rm -f \"$body\"' EXIT\n");
+    s += QStringLiteral("status=$(curl --silent --show-error --output \"$body\" --write-out '%{http_code}' \\\n"
                         "    --user-agent %1 \\\n")
              .arg(ShellWords::quote(QLatin1String(userAgent)));
     if (!words.isEmpty())
