@@ -97,6 +97,7 @@ Classification conclude(AttemptRecord &record, AttemptEnd end, const RequestSpec
     }
     observation.responseHeaders = record.responseHeaders;
     observation.bodyPrefix = body.left(4096);
+    observation.body = body; // shared: a JSON pointer may look past the prefix
     // A body shorter than its Content-Length is broken whatever Qt says: when
     // the connection drops right after the headers, Qt 6.4 often finishes the
     // reply without an error.
@@ -120,8 +121,9 @@ Classification conclude(AttemptRecord &record, AttemptEnd end, const RequestSpec
     if (classification.retryAfter && classification.retryAfter->delayMs)
         record.retryAfterMs = classification.retryAfter->delayMs;
 
+    // A status the conditions expect is no fault, but a retryOnResponse condition is the policy's own verdict.
     if (spec.responseCheck && record.httpStatus && !classification.networkFault && !observation.redirectRefused
-        && classification.decision != Classification::Decision::Success
+        && !classification.responseCondition && classification.decision != Classification::Decision::Success
         && spec.responseCheck->acceptsStatus(*record.httpStatus)) {
         classification.decision = Classification::Decision::Success;
         classification.reason = Tr::tr("HTTP %1 is a status the conditions expect").arg(*record.httpStatus);

@@ -1,6 +1,7 @@
 #include "core/policy/backoffpolicy.h"
 
 #include "core/policy/policyfields.h"
+#include "core/policy/responseconditions.h"
 #include "core/util/coretr.h"
 #include "core/util/durationtext.h"
 
@@ -293,7 +294,51 @@ void checkStatusDelayFactors(IssueCollector &c, const PolicyField &field, const 
     }
 }
 
+// Each condition must be usable; the field names the one at fault, as the file does:
+// "retryOnResponse[2].jsonPointer".
+void checkResponseConditions(IssueCollector &c, const PolicyField &field, const BackoffPolicy &p)
+{
+    const auto &conditions = p.classification.retryOnResponse;
+    if (conditions.size() > field.max) {
+        c.error(field.id,
+            Tr::tr("%1 conditions are more than the %2 a policy may have.").arg(conditions.size()).arg(field.max));
+        return;
+    }
+    for (qsizetype i = 0; i < conditions.size(); ++i) {
+        if (const auto problem = ResponseConditions::problemOf(conditions.at(i))) {
+            c.error(QStringLiteral("%1[%2].%3").arg(field.name()).arg(i).arg(problem->key), problem->message);
+            return;
+        }
+    }
+}
+
 } // namespace
+
+ResponseRetryCondition ResponseRetryCondition::jsonEquals(const QString &pointer, const QJsonValue &value)
+{
+    ResponseRetryCondition c;
+    c.kind = Kind::JsonPointer;
+    c.jsonPointer = pointer;
+    c.equals = value;
+    return c;
+}
+
+ResponseRetryCondition ResponseRetryCondition::headerPresent(const QString &name, std::optional<QString> value)
+{
+    ResponseRetryCondition c;
+    c.kind = Kind::Header;
+    c.header = name;
+    c.headerValue = std::move(value);
+    return c;
+}
+
+ResponseRetryCondition ResponseRetryCondition::bodyContains(const QString &text)
+{
+    ResponseRetryCondition c;
+    c.kind = Kind::BodyContains;
+    c.bodyText = text;
+    return c;
+}
 
 QSet<int> ClassificationRules::defaultRetryableStatuses()
 {
@@ -342,6 +387,9 @@ QList<PolicyIssue> validatePolicy(const BackoffPolicy &p)
             break;
         case Id::StatusDelayFactors:
             checkStatusDelayFactors(c, field, p);
+            break;
+        case Id::RetryOnResponse:
+            checkResponseConditions(c, field, p);
             break;
         default:
             Q_ASSERT(field.check != PolicyField::Check::Special);

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <QJsonValue>
 #include <QList>
 #include <QMap>
 #include <QSet>
@@ -54,6 +55,34 @@ enum class NetworkFaultClass {
     Other,
 };
 
+/// A response the policy retries although its status says success: many APIs
+/// answer 200 while the work is pending ({"status": "PENDING"}) or tell a
+/// transient error in the body or a header ({"error": {"retryable": true}}).
+struct ResponseRetryCondition
+{
+    enum class Kind {
+        JsonPointer, ///< the body is JSON and the value at `jsonPointer` equals `equals`
+        Header, ///< the response carries `header`, with `headerValue` when one is given
+        BodyContains, ///< the body contains `bodyText`
+    };
+    Kind kind = Kind::JsonPointer;
+    /// JsonPointer: an RFC 6901 pointer ("/status") and the JSON value it must equal.
+    QString jsonPointer;
+    QJsonValue equals;
+    /// Header: the header's name (compared case-insensitively) and, when set, the
+    /// value it must have (trimmed, compared exactly); unset: present is enough.
+    QString header;
+    std::optional<QString> headerValue;
+    /// BodyContains: text the body contains (as UTF-8, case-sensitive).
+    QString bodyText;
+
+    static ResponseRetryCondition jsonEquals(const QString &pointer, const QJsonValue &value);
+    static ResponseRetryCondition headerPresent(const QString &name, std::optional<QString> value = std::nullopt);
+    static ResponseRetryCondition bodyContains(const QString &text);
+
+    friend bool operator==(const ResponseRetryCondition &, const ResponseRetryCondition &) = default;
+};
+
 /// Which requests may be retried, and how each fault is treated.
 struct ClassificationRules
 {
@@ -86,6 +115,9 @@ struct ClassificationRules
     QMap<int, double> statusDelayFactors;
     /// The factor for a status (1 when none is set).
     double statusDelayFactor(int status) const { return statusDelayFactors.value(status, 1.0); }
+    /// Answers that are successes by their status but retried all the same,
+    /// the first that matches giving the reason (at most PolicyLimits::maxResponseConditions).
+    QList<ResponseRetryCondition> retryOnResponse;
 
     static QSet<int> defaultRetryableStatuses();
     static QMap<NetworkFaultClass, FaultAction> defaultNetworkActions();
@@ -184,6 +216,7 @@ inline constexpr double maxDeadlineMs = 7.0 * 24.0 * 3600.0 * 1000.0; ///< one w
 inline constexpr double maxMultiplier = 100.0;
 inline constexpr int maxAttempts = 1000; ///< more is a retry storm, and a run of hours
 inline constexpr double maxDelayFactor = 10.0;
+inline constexpr int maxResponseConditions = 32; ///< ClassificationRules::retryOnResponse
 } // namespace PolicyLimits
 
 /// Checks every field; an empty list means the policy is sound. Which fields an

@@ -1,4 +1,6 @@
 #include "core/policy/classifier.h"
+
+#include "core/policy/responseconditions.h"
 #include "core/util/coretr.h"
 
 #include <QCoreApplication>
@@ -330,7 +332,12 @@ Classification classify(const AttemptObservation &o, const ClassificationRules &
                               "much arrived); the client must send the rest, not repeat the request");
             return c;
         }
-        if (status >= 200 && status < 400) {
+        std::optional<ResponseConditions::Match> condition;
+        if (status >= 200 && status < 400 && !rules.retryOnResponse.isEmpty()) {
+            condition = ResponseConditions::match(
+                rules.retryOnResponse, o.responseHeaders, o.body.isEmpty() ? o.bodyPrefix : o.body);
+        }
+        if (status >= 200 && status < 400 && !condition) {
             c.decision = Classification::Decision::Success;
             c.cause = statusCause(status);
             c.reason = successReason(status);
@@ -341,7 +348,13 @@ Classification classify(const AttemptObservation &o, const ClassificationRules &
         const bool stalePrecondition = status == 412 && !preconditionOf(o.requestHeaders, o.url).isEmpty();
         if (aborted)
             c.cause = QStringLiteral("http-409-aborted");
-        if ((aborted || stalePrecondition) && !o.readModifyWrite) {
+        if (condition) {
+            // A success by its status that the policy retries, as it does a retryable status.
+            c.responseCondition = condition->index;
+            c.cause = QStringLiteral("response-") + ResponseConditions::kindName(condition->kind);
+            c.reason = Tr::tr("HTTP %1, but %2 (the policy retries on it)").arg(status).arg(condition->found);
+            action = FaultAction::RetryAfterDelay;
+        } else if ((aborted || stalePrecondition) && !o.readModifyWrite) {
             // The version the write names is gone; sending the same bytes again
             // meets the same refusal. Only a new read can give a usable ETag.
             c.reason

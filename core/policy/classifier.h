@@ -52,6 +52,9 @@ struct AttemptObservation
     HeaderList responseHeaders;
     /// The first bytes of the response body (for {"status":"ABORTED"}).
     QByteArray bodyPrefix;
+    /// The whole body as the executor kept it (the record's, shared, not copied),
+    /// for ClassificationRules::retryOnResponse; empty: bodyPrefix is all there is.
+    QByteArray body;
     /// Wall time when the response arrived, for Retry-After dates.
     QDateTime receivedAt;
 };
@@ -83,6 +86,8 @@ struct Classification
     bool notSent = false;
     /// Parsed Retry-After, if the response carried one.
     std::optional<RetryAfter> retryAfter;
+    /// The index of the ClassificationRules::retryOnResponse condition the answer met.
+    std::optional<int> responseCondition;
     /// Whether a fallback endpoint may be asked after this attempt. A fallback is
     /// one more attempt: only after a fault the policy retries, of a request that
     /// may be repeated (isRetry()), or when the total deadline cut an attempt of a

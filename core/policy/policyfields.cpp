@@ -200,6 +200,13 @@ QList<PolicyField> makeFieldTable()
             .help = RL_TR("The backoff delay after an HTTP status, times this factor (absent: 1): \"429=2\" waits "
                           "twice as long after a rate limit as after a 503."),
             .unit = U::Factor, .check = C::Special, .min = 0.0, .max = maxDelayFactor},
+        {.id = Id::RetryOnResponse, .section = S::Responses, .type = T::Collection, .key = "retryOnResponse",
+            .label = RL_TR("Retry on &response"),
+            .help = RL_TR("Answers retried although their status is a success, one condition per line: "
+                          "json /status = \"PENDING\" (the JSON body's value at a pointer equals a JSON value), "
+                          "header X-Retry = yes (a header with that value), header X-Pending (a header present), "
+                          "body try again (the body contains the text). The usual rules of idempotency apply."),
+            .check = C::Special, .min = 0.0, .max = maxResponseConditions},
 
         {.id = Id::NetworkActions, .section = S::NetworkFaults, .type = T::Collection, .key = "networkActions",
             .label = RL_TR("Network faults"),

@@ -84,6 +84,7 @@ enum class PolicyFieldId {
     HonourRetryAfter,
     MaxRetryAfter,
     StatusDelayFactors,
+    RetryOnResponse,
     NetworkActions,
     NetworkDelayFactors,
     BreakerEnabled,

@@ -1,6 +1,7 @@
 #include "core/policy/policyjson.h"
 
 #include "core/policy/policyfields.h"
+#include "core/policy/responseconditions.h"
 #include "core/util/boundedfile.h"
 #include "core/util/coretr.h"
 #include "core/util/exportfile.h"
@@ -98,10 +99,103 @@ QJsonValue scalarValue(const PolicyField &field, const BackoffPolicy &p)
 
 // validatePolicy() names the classification fields as the policy editor shows
 // them; in the file they live in "classification".
+// An element of a collection ("retryOnResponse[2].jsonPointer") goes under its field's path.
 QString jsonPath(const QString &field)
 {
-    const PolicyField *f = policyFieldNamed(field);
-    return f ? f->path() : field;
+    if (const PolicyField *f = policyFieldNamed(field))
+        return f->path();
+    const qsizetype bracket = field.indexOf(QLatin1Char('['));
+    if (bracket > 0) {
+        if (const PolicyField *f = policyFieldNamed(field.left(bracket)))
+            return f->path() + field.mid(bracket);
+    }
+    return field;
+}
+
+// The keys of a condition object: its kind's key, and the value it must equal.
+const QString jsonPointerKey = QStringLiteral("jsonPointer");
+const QString headerKey = QStringLiteral("header");
+const QString bodyContainsKey = QStringLiteral("bodyContains");
+const QString equalsKey = QStringLiteral("equals");
+
+// [{"jsonPointer": "/status", "equals": "PENDING"}, {"header": "X-Pending"}, {"bodyContains": "later"}];
+// false when refused. Whether a pointer or a name is usable is validatePolicy()'s call.
+bool readResponseConditions(JsonReader &c, ClassificationRules &rules)
+{
+    auto list = c.array(keyOf(Id::RetryOnResponse));
+    if (!list)
+        return !c.failed();
+    const PolicyField &field = policyField(Id::RetryOnResponse);
+    if (list->size() > field.max) {
+        list->failHere(Tr::tr("%1 conditions are more than the %2 a policy may have").arg(list->size()).arg(field.max));
+        return false;
+    }
+    QList<ResponseRetryCondition> conditions;
+    for (qsizetype i = 0; i < list->size(); ++i) {
+        auto item = list->object(i, Presence::Required);
+        if (!item)
+            return false;
+        item->rejectUnknown({jsonPointerKey, headerKey, bodyContainsKey, equalsKey});
+        if (item->failed())
+            return false;
+        QStringList kinds;
+        for (const QString &key : {jsonPointerKey, headerKey, bodyContainsKey}) {
+            if (item->contains(key))
+                kinds.append(key);
+        }
+        if (kinds.size() != 1) {
+            item->failHere(kinds.isEmpty() ? Tr::tr("a condition needs one of jsonPointer, header or bodyContains")
+                                           : Tr::tr("a condition has one kind, not %1 (%2): write an object for each")
+                                                 .arg(kinds.size())
+                                                 .arg(kinds.join(QStringLiteral(", "))));
+            return false;
+        }
+        const QString &kind = kinds.constFirst();
+        const auto subject = item->string(kind, Presence::Required);
+        if (!subject)
+            return false;
+        if (kind == jsonPointerKey) {
+            if (!item->require(equalsKey))
+                return false;
+            conditions.append(ResponseRetryCondition::jsonEquals(*subject, item->value(equalsKey)));
+        } else if (kind == headerKey) {
+            std::optional<QString> value;
+            if (item->contains(equalsKey)) {
+                value = item->string(equalsKey);
+                if (!value)
+                    return false;
+            }
+            conditions.append(ResponseRetryCondition::headerPresent(*subject, value));
+        } else {
+            if (item->contains(equalsKey)) {
+                item->fail(equalsKey, Tr::tr("a bodyContains condition compares nothing: leave equals out"));
+                return false;
+            }
+            conditions.append(ResponseRetryCondition::bodyContains(*subject));
+        }
+    }
+    rules.retryOnResponse = conditions;
+    return true;
+}
+
+QJsonArray responseConditionsJson(const QList<ResponseRetryCondition> &conditions)
+{
+    QJsonArray list;
+    for (const ResponseRetryCondition &c : conditions) {
+        switch (c.kind) {
+        case ResponseRetryCondition::Kind::JsonPointer:
+            list.append(QJsonObject{{jsonPointerKey, c.jsonPointer}, {equalsKey, c.equals}});
+            break;
+        case ResponseRetryCondition::Kind::Header:
+            list.append(c.headerValue ? QJsonObject{{headerKey, c.header}, {equalsKey, *c.headerValue}}
+                                      : QJsonObject{{headerKey, c.header}});
+            break;
+        case ResponseRetryCondition::Kind::BodyContains:
+            list.append(QJsonObject{{bodyContainsKey, c.bodyText}});
+            break;
+        }
+    }
+    return list;
 }
 
 void readStatuses(JsonReader &c, ClassificationRules &rules)
@@ -229,6 +323,10 @@ void readSections(JsonReader &r, BackoffPolicy &p, std::initializer_list<Section
             if (!readStatusDelayFactors(r, p.classification))
                 return;
             break;
+        case Id::RetryOnResponse:
+            if (!readResponseConditions(r, p.classification))
+                return;
+            break;
         default:
             break;
         }
@@ -281,6 +379,8 @@ QJsonObject toJsonObject(const BackoffPolicy &p)
             factors.insert(QString::number(it.key()), it.value());
         classification.insert(keyOf(Id::StatusDelayFactors), factors);
     }
+    if (!p.classification.retryOnResponse.isEmpty())
+        classification.insert(keyOf(Id::RetryOnResponse), responseConditionsJson(p.classification.retryOnResponse));
     nested[policyField(Id::BudgetKind).object()].insert(keyOf(Id::BudgetKind), retryBudgetKindName(p.retryBudget.kind));
     object.insert(keyOf(Id::Algorithm), algorithmName(p.algorithm));
     if (p.intervalJitter != IntervalJitter::None)

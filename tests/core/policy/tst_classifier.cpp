@@ -1,9 +1,13 @@
 #include "core/policy/classifier.h"
 
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QTest>
 
 using namespace RetryLab::Core;
 using Decision = Classification::Decision;
+
+Q_DECLARE_METATYPE(RetryLab::Core::ResponseRetryCondition)
 
 class TestClassifier : public QObject
 {
@@ -33,7 +37,36 @@ private Q_SLOTS:
     void retryAfter_isReadFromResponse();
     void editedRules_changeDecision();
     void everyDecision_hasAReason();
+    void retryOnResponse_eachKindMatchesOrNot_data();
+    void retryOnResponse_eachKindMatchesOrNot();
+    void retryOnResponse_jsonPointerReadsPastTheFirst4KiB();
+    void retryOnResponse_bodyNotJson_meetsNoJsonCondition_data();
+    void retryOnResponse_bodyNotJson_meetsNoJsonCondition();
+    void retryOnResponse_followsTheIdempotencyRules_data();
+    void retryOnResponse_followsTheIdempotencyRules();
+    void retryOnResponse_errorStatusesAreNotConditions();
 };
+
+namespace {
+
+AttemptObservation okAnswer(const QByteArray &body, const HeaderList &headers = {})
+{
+    AttemptObservation o;
+    o.httpStatus = 200;
+    o.responseHeaders = headers;
+    o.body = body;
+    o.bodyPrefix = body.left(4096);
+    return o;
+}
+
+ClassificationRules retryingOn(const QList<ResponseRetryCondition> &conditions)
+{
+    ClassificationRules rules;
+    rules.retryOnResponse = conditions;
+    return rules;
+}
+
+} // namespace
 
 void TestClassifier::statusByMethodByIdempotency_data()
 {
@@ -523,6 +556,182 @@ void TestClassifier::everyDecision_hasAReason()
         QVERIFY(!c.reason.isEmpty());
         QVERIFY(!c.cause.isEmpty());
     }
+}
+
+void TestClassifier::retryOnResponse_eachKindMatchesOrNot_data()
+{
+    using C = ResponseRetryCondition;
+    QTest::addColumn<C>("condition");
+    QTest::addColumn<QByteArray>("body");
+    QTest::addColumn<HeaderList>("headers");
+    QTest::addColumn<QString>("cause"); // empty: a success
+    QTest::addColumn<QString>("found");
+
+    const QByteArray pending = R"({"status":"PENDING","error":{"retryable":true},"n":3})";
+    const QByteArray done = R"({"status":"DONE","error":{"retryable":false},"n":"3"})";
+    QTest::addRow("json string equal") << C::jsonEquals(QStringLiteral("/status"), QStringLiteral("PENDING")) << pending
+                                       << HeaderList{} << "response-json"
+                                       << "HTTP 200, but /status is \"PENDING\"";
+    QTest::addRow("json string other") << C::jsonEquals(QStringLiteral("/status"), QStringLiteral("PENDING")) << done
+                                       << HeaderList{} << ""
+                                       << "";
+    QTest::addRow("json bool equal") << C::jsonEquals(QStringLiteral("/error/retryable"), true) << pending
+                                     << HeaderList{} << "response-json"
+                                     << "/error/retryable is true";
+    QTest::addRow("json bool other") << C::jsonEquals(QStringLiteral("/error/retryable"), true) << done << HeaderList{}
+                                     << ""
+                                     << "";
+    // A number is not the string of its digits.
+    QTest::addRow("json number") << C::jsonEquals(QStringLiteral("/n"), 3) << pending << HeaderList{} << "response-json"
+                                 << "/n is 3";
+    QTest::addRow("json number vs string") << C::jsonEquals(QStringLiteral("/n"), 3) << done << HeaderList{} << ""
+                                           << "";
+    QTest::addRow("json pointer absent") << C::jsonEquals(QStringLiteral("/nothing"), QJsonValue::Null) << pending
+                                         << HeaderList{} << ""
+                                         << "";
+    QTest::addRow("header with value") << C::headerPresent(QStringLiteral("X-Retry"), QStringLiteral("yes"))
+                                       << QByteArray() << HeaderList{{"x-retry", " yes "}} << "response-header"
+                                       << "X-Retry is \"yes\"";
+    QTest::addRow("header other value") << C::headerPresent(QStringLiteral("X-Retry"), QStringLiteral("yes"))
+                                        << QByteArray() << HeaderList{{"X-Retry", "no"}} << ""
+                                        << "";
+    QTest::addRow("header present") << C::headerPresent(QStringLiteral("X-Pending")) << QByteArray()
+                                    << HeaderList{{"X-Pending", "1"}} << "response-header"
+                                    << "it carries X-Pending";
+    QTest::addRow("header absent") << C::headerPresent(QStringLiteral("X-Pending")) << QByteArray()
+                                   << HeaderList{{"X-Other", "1"}} << ""
+                                   << "";
+    QTest::addRow("body contains") << C::bodyContains(QStringLiteral("try again"))
+                                   << QByteArray("please try again later") << HeaderList{} << "response-body"
+                                   << "the body contains \"try again\"";
+    QTest::addRow("body lacks") << C::bodyContains(QStringLiteral("try again")) << QByteArray("all done")
+                                << HeaderList{} << ""
+                                << "";
+    QTest::addRow("body case differs") << C::bodyContains(QStringLiteral("try again")) << QByteArray("Try Again")
+                                       << HeaderList{} << ""
+                                       << "";
+}
+
+void TestClassifier::retryOnResponse_eachKindMatchesOrNot()
+{
+    QFETCH(ResponseRetryCondition, condition);
+    QFETCH(QByteArray, body);
+    QFETCH(HeaderList, headers);
+    QFETCH(QString, cause);
+    QFETCH(QString, found);
+    const auto c = classify(okAnswer(body, headers), retryingOn({condition}));
+    if (cause.isEmpty()) {
+        QCOMPARE(c.decision, Decision::Success);
+        QCOMPARE(c.cause, QStringLiteral("http-200"));
+        QVERIFY(!c.responseCondition);
+        return;
+    }
+    QCOMPARE(c.decision, Decision::RetryAfterDelay);
+    QCOMPARE(c.cause, cause);
+    QCOMPARE(c.responseCondition, std::optional<int>(0));
+    QVERIFY2(c.reason.contains(found), qPrintable(c.reason));
+    QVERIFY2(c.reason.contains(QStringLiteral("the policy retries on it")), qPrintable(c.reason));
+    QCOMPARE(c.httpStatus, std::optional<int>(200));
+    QVERIFY(c.repeatable);
+    QVERIFY(c.fallbackAllowed);
+}
+
+void TestClassifier::retryOnResponse_jsonPointerReadsPastTheFirst4KiB()
+{
+    // {"padding": "xxxx...", "status": "PENDING"}: the member the pointer names starts after 8 KiB.
+    const QJsonObject object{{QStringLiteral("padding"), QString(8192, QLatin1Char('x'))},
+        {QStringLiteral("status"), QStringLiteral("PENDING")}};
+    const QByteArray body = QJsonDocument(object).toJson(QJsonDocument::Compact);
+    QVERIFY(body.indexOf("PENDING") > 8192);
+    const ClassificationRules rules
+        = retryingOn({ResponseRetryCondition::jsonEquals(QStringLiteral("/status"), QStringLiteral("PENDING"))});
+    const auto c = classify(okAnswer(body), rules);
+    QCOMPARE(c.decision, Decision::RetryAfterDelay);
+    QCOMPARE(c.cause, QStringLiteral("response-json"));
+
+    // The second condition matches when the first does not, and is the one named.
+    ClassificationRules two = retryingOn({ResponseRetryCondition::bodyContains(QStringLiteral("absent")),
+        ResponseRetryCondition::jsonEquals(QStringLiteral("/status"), QStringLiteral("PENDING"))});
+    QCOMPARE(classify(okAnswer(body), two).responseCondition, std::optional<int>(1));
+}
+
+void TestClassifier::retryOnResponse_bodyNotJson_meetsNoJsonCondition_data()
+{
+    QTest::addColumn<QByteArray>("body");
+    QTest::addRow("empty") << QByteArray();
+    QTest::addRow("text") << QByteArray("status: PENDING");
+    QTest::addRow("cut off") << QByteArray(R"({"status":"PEND)");
+    QTest::addRow("a bare string") << QByteArray(R"("PENDING")");
+    QTest::addRow("binary") << QByteArray("\0\xff", 2) + QByteArray(R"({"status":"PENDING"})");
+    QTest::addRow("deep") << QByteArray(2000, '[') + QByteArray(2000, ']');
+}
+
+void TestClassifier::retryOnResponse_bodyNotJson_meetsNoJsonCondition()
+{
+    QFETCH(QByteArray, body);
+    const ClassificationRules rules = retryingOn({
+        ResponseRetryCondition::jsonEquals(QStringLiteral("/status"), QStringLiteral("PENDING")),
+        ResponseRetryCondition::jsonEquals(QStringLiteral("/0/0"), QJsonValue::Null),
+    });
+    const auto c = classify(okAnswer(body), rules);
+    QCOMPARE(c.decision, Decision::Success);
+    QVERIFY(!c.responseCondition);
+}
+
+void TestClassifier::retryOnResponse_followsTheIdempotencyRules_data()
+{
+    QTest::addColumn<QByteArray>("method");
+    QTest::addColumn<QString>("mark"); // "", "flag", "key"
+    QTest::addColumn<bool>("retryNonIdempotent");
+    QTest::addColumn<bool>("retried");
+
+    QTest::addRow("GET") << QByteArray("GET") << QString() << false << true;
+    QTest::addRow("DELETE") << QByteArray("DELETE") << QString() << false << true;
+    QTest::addRow("POST") << QByteArray("POST") << QString() << false << false;
+    QTest::addRow("PATCH") << QByteArray("PATCH") << QString() << false << false;
+    QTest::addRow("POST marked") << QByteArray("POST") << QStringLiteral("flag") << false << true;
+    QTest::addRow("POST with a key") << QByteArray("POST") << QStringLiteral("key") << false << true;
+    QTest::addRow("POST, policy retries it") << QByteArray("POST") << QString() << true << true;
+}
+
+void TestClassifier::retryOnResponse_followsTheIdempotencyRules()
+{
+    QFETCH(QByteArray, method);
+    QFETCH(QString, mark);
+    QFETCH(bool, retryNonIdempotent);
+    QFETCH(bool, retried);
+    AttemptObservation o = okAnswer(R"({"done": false})");
+    o.method = method;
+    o.markedIdempotent = mark == QLatin1String("flag");
+    if (mark == QLatin1String("key"))
+        o.requestHeaders.emplaceBack("Idempotency-Key", "k-1");
+    ClassificationRules rules = retryingOn({ResponseRetryCondition::jsonEquals(QStringLiteral("/done"), false)});
+    rules.retryNonIdempotent = retryNonIdempotent;
+    const auto c = classify(o, rules);
+    if (retried) {
+        QCOMPARE(c.decision, Decision::RetryAfterDelay);
+        QCOMPARE(c.cause, QStringLiteral("response-json"));
+    } else {
+        QCOMPARE(c.decision, Decision::GiveUp);
+        QCOMPARE(c.cause, QStringLiteral("response-json/not-idempotent"));
+        QVERIFY2(c.reason.contains(QStringLiteral("/done is false")), qPrintable(c.reason));
+        QVERIFY2(c.reason.contains(QStringLiteral("not idempotent")), qPrintable(c.reason));
+        QVERIFY(!c.fallbackAllowed);
+    }
+}
+
+void TestClassifier::retryOnResponse_errorStatusesAreNotConditions()
+{
+    // A 404 with {"status": "PENDING"} is what the statuses say it is: a client error.
+    AttemptObservation o = okAnswer(R"({"status":"PENDING"})");
+    o.httpStatus = 404;
+    o.networkError = QNetworkReply::ContentNotFoundError;
+    const ClassificationRules rules
+        = retryingOn({ResponseRetryCondition::jsonEquals(QStringLiteral("/status"), QStringLiteral("PENDING"))});
+    const auto c = classify(o, rules);
+    QCOMPARE(c.decision, Decision::GiveUp);
+    QCOMPARE(c.cause, QStringLiteral("http-404"));
+    QVERIFY(!c.responseCondition);
 }
 
 QTEST_GUILESS_MAIN(TestClassifier)

@@ -103,6 +103,11 @@ void changeField(const PolicyField &field, BackoffPolicy &policy)
     case PolicyFieldId::StatusDelayFactors:
         policy.classification.statusDelayFactors[429] = 2.0;
         break;
+    case PolicyFieldId::RetryOnResponse:
+        policy.classification.retryOnResponse
+            = {ResponseRetryCondition::jsonEquals(QStringLiteral("/status"), QStringLiteral("PENDING")),
+                ResponseRetryCondition::headerPresent(QStringLiteral("X-Pending"))};
+        break;
     default:
         QFAIL(qPrintable(QStringLiteral("no way to change %1").arg(field.name())));
     }
@@ -120,6 +125,10 @@ void setValue(const PolicyField &field, BackoffPolicy &policy, double value)
         break;
     case PolicyFieldId::StatusDelayFactors:
         policy.classification.statusDelayFactors = {{429, value}};
+        break;
+    case PolicyFieldId::RetryOnResponse: // as many conditions as the value says
+        policy.classification.retryOnResponse.fill(
+            ResponseRetryCondition::bodyContains(QStringLiteral("later")), static_cast<qsizetype>(value));
         break;
     default:
         field.setNumber(policy, value);
@@ -454,6 +463,8 @@ void TestPolicyFields::table_everyRangeIsEnforcedByValidatePolicy()
         QSKIP("a whole number cannot hold NaN");
     if (field.id == PolicyFieldId::RetryableStatuses && std::isnan(value))
         QSKIP("a status cannot be NaN");
+    if (field.id == PolicyFieldId::RetryOnResponse && !(value >= 0.0))
+        QSKIP("a list holds no fewer than no conditions");
     BackoffPolicy policy = policyUsing(field);
     // 0 attempts is within the range, and then needs a deadline.
     if (field.id == PolicyFieldId::MaxAttempts)

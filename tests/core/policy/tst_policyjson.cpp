@@ -41,6 +41,7 @@ private Q_SLOTS:
     void invalidFiles_nameTheField();
     void notJson_givesTheOffsetOfThePlace();
     void missingFields_keepDefaults();
+    void retryOnResponse_readsTheDocumentedForm();
     void files_writeAndRead();
     void unreadableFile_saysWhy();
 };
@@ -72,6 +73,16 @@ void TestPolicyJson::roundTrip_isLossless()
     p.retryBudget.kind = RetryBudgetKind::GrpcThrottling;
     p.retryBudget.grpcMaxTokens = 7;
     p.retryBudget.grpcTokenRatio = 0.25;
+    p.classification.retryOnResponse = {
+        ResponseRetryCondition::jsonEquals(QStringLiteral("/status"), QStringLiteral("PENDING")),
+        ResponseRetryCondition::jsonEquals(QStringLiteral("/error/retryable"), true),
+        ResponseRetryCondition::jsonEquals(QStringLiteral("/a~1b/0"), QJsonObject{{QStringLiteral("x"), 1.5}}),
+        ResponseRetryCondition::jsonEquals(QStringLiteral(""), QJsonValue::Null),
+        ResponseRetryCondition::headerPresent(QStringLiteral("X-Retry"), QStringLiteral("yes")),
+        ResponseRetryCondition::headerPresent(QStringLiteral("X-Pending")),
+        ResponseRetryCondition::headerPresent(QStringLiteral("X-Empty"), QString()),
+        ResponseRetryCondition::bodyContains(QStringLiteral(" try again ")),
+    };
 
     const auto back = PolicyJson::fromJson(PolicyJson::toJson(p));
     QVERIFY2(back.ok(), qPrintable(back.error()));
@@ -243,6 +254,58 @@ void TestPolicyJson::invalidFiles_nameTheField_data()
     QTest::addRow("breaker window") << QByteArray(R"({"circuitBreaker":{"enabled":true,"window":0}})")
                                     << "circuitBreaker.window"
                                     << "must lie between 1 and 100000 (got 0)";
+
+    // Conditions on a response: the reader refuses their shape, validatePolicy() their contents;
+    // both name the condition where it is in the file.
+    const auto conditions = [](const QByteArray &list) -> QByteArray {
+        return QByteArray(R"({"classification":{"retryOnResponse":)") + list + QByteArray("}}");
+    };
+    QTest::addRow("conditions not a list") << conditions(R"({"header":"X"})") << "classification.retryOnResponse"
+                                           << "expected an array, got an object";
+    QTest::addRow("condition not an object") << conditions("[3]") << "classification.retryOnResponse[0]"
+                                             << "expected an object, got a number";
+    QTest::addRow("condition of no kind")
+        << conditions(R"([{"header":"X"},{"equals":1}])") << "classification.retryOnResponse[1]"
+        << "a condition needs one of jsonPointer, header or bodyContains";
+    QTest::addRow("condition of two kinds")
+        << conditions(R"([{"header":"X","bodyContains":"y"}])") << "classification.retryOnResponse[0]"
+        << "a condition has one kind, not 2 (header, bodyContains)";
+    QTest::addRow("condition key misspelt")
+        << conditions(R"([{"jsonPointer":"/a","equal":1}])") << "classification.retryOnResponse[0].equal"
+        << "did you mean \"equals\"?";
+    QTest::addRow("json pointer without a value")
+        << conditions(R"([{"jsonPointer":"/a"}])") << "classification.retryOnResponse[0].equals"
+        << "missing";
+    QTest::addRow("json pointer not a string")
+        << conditions(R"([{"jsonPointer":5,"equals":1}])") << "classification.retryOnResponse[0].jsonPointer"
+        << "expected a string, got a number";
+    QTest::addRow("json pointer that does not parse")
+        << conditions(R"([{"bodyContains":"x"},{"jsonPointer":"status","equals":"PENDING"}])")
+        << "classification.retryOnResponse[1].jsonPointer"
+        << "\"status\" is not a JSON pointer";
+    QTest::addRow("json pointer with a bad escape")
+        << conditions(R"([{"jsonPointer":"/a~2","equals":1}])") << "classification.retryOnResponse[0].jsonPointer"
+        << "is not a JSON pointer";
+    QTest::addRow("empty header name") << conditions(R"([{"header":""}])") << "classification.retryOnResponse[0].header"
+                                       << "the header's name is empty";
+    QTest::addRow("header name with a space")
+        << conditions(R"([{"header":"X Retry","equals":"yes"}])") << "classification.retryOnResponse[0].header"
+        << "\"X Retry\" is not a header name";
+    QTest::addRow("header value not a string")
+        << conditions(R"([{"header":"X-Retry","equals":true}])") << "classification.retryOnResponse[0].equals"
+        << "expected a string, got true";
+    QTest::addRow("empty body text") << conditions(R"([{"bodyContains":""}])")
+                                     << "classification.retryOnResponse[0].bodyContains"
+                                     << "the text is empty";
+    QTest::addRow("body text with a value")
+        << conditions(R"([{"bodyContains":"x","equals":"y"}])") << "classification.retryOnResponse[0].equals"
+        << "leave equals out";
+    QByteArray many = "[";
+    for (int i = 0; i < 33; ++i)
+        many += QByteArray(i ? "," : "") + R"({"header":"X-Pending"})";
+    many += "]";
+    QTest::addRow("too many conditions") << conditions(many) << "classification.retryOnResponse"
+                                         << "33 conditions are more than the 32 a policy may have";
 }
 
 void TestPolicyJson::invalidFiles_nameTheField()
@@ -256,6 +319,31 @@ void TestPolicyJson::invalidFiles_nameTheField()
     QCOMPARE(error.path, path);
     QVERIFY2(error.message.contains(messageContains), qPrintable(error.message));
     QCOMPARE(result.error(), error.text());
+}
+
+void TestPolicyJson::retryOnResponse_readsTheDocumentedForm()
+{
+    // The example of docs/executor.md ("Retrying on what the response says"), key for key.
+    const auto read = PolicyJson::fromJson(R"({"classification": {"retryOnResponse": [
+        {"jsonPointer": "/status", "equals": "PENDING"},
+        {"jsonPointer": "/error/retryable", "equals": true},
+        {"header": "X-Retry", "equals": "yes"},
+        {"header": "X-Pending"},
+        {"bodyContains": "try again"}]}})");
+    QVERIFY2(read, qPrintable(read.error()));
+    const ClassificationRules &rules = read->classification;
+    const QList<ResponseRetryCondition> expected{
+        ResponseRetryCondition::jsonEquals(QStringLiteral("/status"), QStringLiteral("PENDING")),
+        ResponseRetryCondition::jsonEquals(QStringLiteral("/error/retryable"), true),
+        ResponseRetryCondition::headerPresent(QStringLiteral("X-Retry"), QStringLiteral("yes")),
+        ResponseRetryCondition::headerPresent(QStringLiteral("X-Pending")),
+        ResponseRetryCondition::bodyContains(QStringLiteral("try again")),
+    };
+    QVERIFY(rules.retryOnResponse == expected);
+
+    // Without conditions the key is not written, so that files stay as they were.
+    const QJsonObject plain = PolicyJson::toJsonObject(BackoffPolicy{});
+    QVERIFY(!plain.value(QStringLiteral("classification")).toObject().contains(QStringLiteral("retryOnResponse")));
 }
 
 void TestPolicyJson::missingFields_keepDefaults()
