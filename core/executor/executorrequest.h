@@ -63,6 +63,9 @@ struct ExecutorRequest
     qint64 sleepStartNs = 0;
     double plannedDelayMs = 0.0;
     double actualDelayMs = 0.0;
+    /// Why the next attempt waited for a spent rate limit before it started
+    /// (RateLimitHold); its record's reason says so. Empty when it did not.
+    QString holdNote;
 
     // The attempt on the wire (AttemptTransport's).
     HopRequest hop; ///< the request in flight: the attempt's own, or where a redirect led

@@ -8,6 +8,7 @@
 #include "core/executor/retryplanner.h"
 #include "core/policy/retrybudget.h"
 #include "core/util/clock.h"
+#include "core/util/durationtext.h"
 #include "core/util/randomsource.h"
 
 #include <QLoggingCategory>
@@ -17,6 +18,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <utility>
 
 // The requests' state machine: submitting, the queue and its slots, the wake-ups
 // (backoff, attempt timeout, deadline), the breakers and the budget, the
@@ -251,9 +253,49 @@ void RetryExecutor::dispatchQueued()
 {
     while (m_inFlight < m_concurrencyLimit && !m_queue.isEmpty()) {
         const RequestPtr request = find(m_queue.takeFirst());
-        if (request && request->phase == Request::Phase::Queued)
+        if (request && request->phase == Request::Phase::Queued && !holdBack(request))
             startAttempt(request);
     }
+}
+
+bool RetryExecutor::holdBack(const RequestPtr &r)
+{
+    if (m_rateLimitHolds.isEmpty() || !r->policy.classification.honourRateLimitReset)
+        return false;
+    const qint64 now = nowNs();
+    const auto hold = m_rateLimitHolds.holdOn(r->host, now);
+    if (!hold)
+        return false;
+    const double waitMs = (hold->untilNs - now) / 1e6;
+    const double deadlineMs = r->policy.deadlineMs;
+    if (deadlineMs > 0.0 && r->fallback == 0 && r->firstStartNs >= 0) {
+        const double leftMs = deadlineMs - (now - r->firstStartNs) / 1e6;
+        if (waitMs >= leftMs) {
+            // As with a Retry-After beyond the deadline: a certain failure, told now.
+            finishRequest(r, RequestOutcome::DeadlineExceeded,
+                tr("%1: attempt %2 would wait %3 for its reset, beyond the %4 ms left before the deadline; "
+                   "giving up now")
+                    .arg(hold->reason)
+                    .arg(r->attemptIndex + 1)
+                    .arg(DurationText::format(waitMs))
+                    .arg(std::floor(std::max(0.0, leftMs))));
+            return true;
+        }
+    }
+    // Off the queue but still Queued: the wait counts in the attempt's queued time.
+    r->holdNote = tr("held back %1 before it started: %2").arg(DurationText::format(waitMs), hold->reason);
+    qCDebug(lcExecutor).noquote() << "request" << r->id << r->holdNote;
+    wakeAfter(Wakeup::RateLimit, r->id, hold->untilNs - now);
+    return true;
+}
+
+void RetryExecutor::handleRateLimitReset(quint64 requestId)
+{
+    const RequestPtr r = find(requestId);
+    if (!r || r->phase != Request::Phase::Queued)
+        return;
+    m_queue.prepend(r->id); // it was first in line; queuedSinceNs stays, so the record counts the wait
+    dispatchQueued();
 }
 
 CircuitBreaker &RetryExecutor::breakerFor(const QString &host)
@@ -466,6 +508,8 @@ void RetryExecutor::concludeAttempt(const RequestPtr &r, AttemptEnd end)
         }
     }
     r->breakerTrial = false;
+    if (r->policy.classification.honourRateLimitReset)
+        m_rateLimitHolds.note(r->host, classification, r->policy.classification.maxRetryAfterMs, nowNs());
 
     // The decision first, the breaker and budget signals after it: their
     // handlers may call cancel() or submit(), and must find the request settled.
@@ -505,6 +549,9 @@ void RetryExecutor::handleWakeup(quint64 key)
     case Wakeup::Deadline:
         handleDeadline(requestId);
         break;
+    case Wakeup::RateLimit:
+        handleRateLimitReset(requestId);
+        break;
     }
 }
 
@@ -522,13 +569,14 @@ void RetryExecutor::decideNext(const RequestPtr &r, AttemptRecord &record, const
 {
     record.cause = c.cause;
     ++r->attemptIndex;
+    QString holdNote = std::exchange(r->holdNote, QString());
     r->fallbackVerdict = RetryPlanner::fallbackVerdict(r->spec, c);
     if (r->fallback > 0) {
         // A fallback endpoint: one attempt, no backoff.
         const RetryPlanner::Decision decision
             = RetryPlanner::decideFallback(r->plan, r->spec, r->fallback, record.end, c);
         record.decision = decision.recordDecision;
-        record.reason = decision.recordReason;
+        record.reason = holdNote.isEmpty() ? decision.recordReason : tr("%1 (%2)").arg(decision.recordReason, holdNote);
         record.nextDelayMs = -1.0;
         const AttemptRecord copy = record;
         Q_EMIT attemptFinished(copy);
@@ -544,7 +592,7 @@ void RetryExecutor::decideNext(const RequestPtr &r, AttemptRecord &record, const
         = RetryPlanner::decide(r->plan, r->spec, attempt, c, r->policy, *m_budget, random);
     r->plan = decision.state;
     record.decision = decision.recordDecision;
-    record.reason = decision.recordReason;
+    record.reason = holdNote.isEmpty() ? decision.recordReason : tr("%1 (%2)").arg(decision.recordReason, holdNote);
     record.nextDelayMs = decision.nextDelayMs;
 
     const auto emitRecord = [this, &record] {
@@ -682,6 +730,7 @@ void RetryExecutor::finishRequest(const RequestPtr &r, RequestOutcome outcome, Q
         return;
     releaseSlot(*r);
     cancelWakeup(Wakeup::Retry, r->id);
+    cancelWakeup(Wakeup::RateLimit, r->id);
     const bool refunded = r->retryPaid && r->lastRetryCost > 0.0;
     if (r->retryPaid) {
         // Cancelled or out of time while waiting to retry: the retry it paid for never went out.

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "core/executor/attempttransport.h"
+#include "core/executor/ratelimithold.h"
 #include "core/policy/backoffpolicy.h"
 #include "core/policy/circuitbreaker.h"
 #include "core/record/attemptrecord.h"
@@ -64,7 +65,11 @@ public:
     const BackoffPolicy &policy() const { return m_policy; }
 
     /// Requests in flight at once (across all hosts), 1..1000; the rest wait in a
-    /// queue and the wait is recorded in AttemptRecord::queuedNs.
+    /// queue and the wait is recorded in AttemptRecord::queuedNs. Under a policy
+    /// that honours rate-limit resets, an attempt to a host whose last answer said
+    /// none of its quota is left waits there too, until the reset (at most the
+    /// policy's maxRetryAfterMs, never past the request's deadline), and its
+    /// record's reason says so.
     void setConcurrencyLimit(int limit);
     int concurrencyLimit() const { return m_concurrencyLimit; }
 
@@ -148,13 +153,17 @@ private:
 
     static qint64 timerNs(double ms);
     /// What a request waits for on m_wakeups: its key is the request id and this.
-    enum class Wakeup : quint64 { Retry = 0, AttemptTimeout = 1, Deadline = 2 };
+    enum class Wakeup : quint64 { Retry = 0, AttemptTimeout = 1, Deadline = 2, RateLimit = 3 };
     void wakeAfter(Wakeup kind, quint64 requestId, qint64 ns);
     void cancelWakeup(Wakeup kind, quint64 requestId);
     void handleWakeup(quint64 key);
 
     void enqueue(const RequestPtr &request, bool front);
     void dispatchQueued();
+    /// Keeps a queued request back while the rate limit of its host is spent:
+    /// true when it waits (or ended, its deadline coming first), false to start it.
+    bool holdBack(const RequestPtr &request);
+    void handleRateLimitReset(quint64 requestId);
     void startAttempt(const RequestPtr &request);
     void handleReplyFinished(quint64 requestId);
     /// A manager's finished(): one connection per manager instead of one per reply.
@@ -187,6 +196,7 @@ private:
     /// timeout set after it for the same moment.
     PreciseWakeups *m_wakeups = nullptr;
     QHash<QString, std::shared_ptr<CircuitBreaker>> m_breakers;
+    RateLimitHold m_rateLimitHolds;
     QHash<QString, CircuitBreaker::State> m_reportedBreakerStates;
     int m_reportedNotClosed = 0; ///< hosts whose last reported state is not Closed
     QString m_lastBreakerHost; ///< the host breakerFor() was last asked for

@@ -213,14 +213,16 @@ Decision decide(const State &state, const RequestSpec &spec, const Attempt &atte
     }
 
     const double remainingMs = policy.deadlineMs > 0.0 ? std::max(0.0, policy.deadlineMs - attempt.elapsedMs) : -1.0;
-    if (c.retryAfter) {
-        const RetryAfterDecision ra
-            = boundRetryAfter(*c.retryAfter, policy.classification.maxRetryAfterMs, remainingMs);
+    // The server's own word on when to come back: Retry-After, or else the reset of
+    // a spent rate limit (ClassificationRules::honourRateLimitReset), bounded alike.
+    const bool rateLimit = !(c.retryAfter && c.retryAfter->isValid()) && c.rateLimitReset;
+    if (const auto &server = rateLimit ? c.rateLimitReset : c.retryAfter) {
+        const RetryAfterDecision ra = boundRetryAfter(*server, policy.classification.maxRetryAfterMs, remainingMs);
         if (ra.action == RetryAfterDecision::Action::GiveUp)
             return giveUp(RequestOutcome::DeadlineExceeded, Tr::tr("%1; %2").arg(what, ra.reason), ra.reason);
         if (ra.action == RetryAfterDecision::Action::Wait) {
             delay = ra.delayMs;
-            delayReason = ra.reason;
+            delayReason = rateLimit ? Tr::tr("waiting for the rate limit reset: %1").arg(ra.reason) : ra.reason;
         }
     }
 

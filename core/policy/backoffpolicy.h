@@ -100,7 +100,12 @@ struct ClassificationRules
     bool putDeleteNeedPrecondition = false;
     /// Honour Retry-After on 429/503 and friends.
     bool honourRetryAfter = true;
-    /// Largest Retry-After accepted; larger values are clamped (and the reason says so).
+    /// Wait until a rate limit's reset (X-RateLimit-Reset, RateLimit's t=) before
+    /// retrying an answer without Retry-After whose quota is spent, and hold back
+    /// the attempts to a host whose answer said none of its quota is left.
+    bool honourRateLimitReset = false;
+    /// Largest Retry-After (or rate-limit reset) accepted; larger values are
+    /// clamped (and the reason says so).
     double maxRetryAfterMs = 60'000.0;
     /// How each network fault class is treated.
     QMap<NetworkFaultClass, FaultAction> networkActions = defaultNetworkActions();

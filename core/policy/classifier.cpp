@@ -1,7 +1,9 @@
 #include "core/policy/classifier.h"
 
+#include "core/http/ratelimitheaders.h"
 #include "core/policy/responseconditions.h"
 #include "core/util/coretr.h"
+#include "core/util/durationtext.h"
 
 #include <QCoreApplication>
 #include <QUrlQuery>
@@ -253,6 +255,34 @@ QString successReason(int status)
     return lastReason;
 }
 
+// What the rate-limit fields say of the wait until the quota is back: set when
+// none is left, or on an answer the policy retries that gives a reset alone.
+void readRateLimit(Classification &c, const AttemptObservation &o)
+{
+    const QDateTime now = o.receivedAt.isValid() ? o.receivedAt : QDateTime::currentDateTimeUtc();
+    const RateLimitHeaders limits = RateLimitHeaders::parse(o.responseHeaders, now);
+    if (!limits.resetMs || (limits.remaining && !limits.exhausted()))
+        return;
+    const char *field = "RateLimit";
+    switch (limits.style) {
+    case RateLimitHeaders::Style::XRateLimit:
+        field = "X-RateLimit-Reset";
+        break;
+    case RateLimitHeaders::Style::IetfSeparate:
+        field = "RateLimit-Reset";
+        break;
+    case RateLimitHeaders::Style::Ietf:
+    case RateLimitHeaders::Style::None:
+        break;
+    }
+    RetryAfter wait;
+    wait.kind = RetryAfter::Kind::DelaySeconds;
+    wait.delayMs = *limits.resetMs;
+    wait.reason = Tr::tr("%1: the quota resets in %2").arg(QLatin1String(field), DurationText::format(*limits.resetMs));
+    c.rateLimitReset = wait;
+    c.rateLimitExhausted = limits.exhausted();
+}
+
 } // namespace
 
 Classification classify(const AttemptObservation &o, const ClassificationRules &rules)
@@ -341,6 +371,8 @@ Classification classify(const AttemptObservation &o, const ClassificationRules &
             c.decision = Classification::Decision::Success;
             c.cause = statusCause(status);
             c.reason = successReason(status);
+            if (rules.honourRateLimitReset)
+                readRateLimit(c, o); // a spent quota holds back the next requests
             return c;
         }
         c.cause = statusCause(status);
@@ -390,6 +422,8 @@ Classification classify(const AttemptObservation &o, const ClassificationRules &
     }
 
     c.decision = decisionFor(action);
+    if (rules.honourRateLimitReset && o.httpStatus)
+        readRateLimit(c, o);
     if (!c.isRetry()) {
         c.repeatable = c.notSent || idempotencyOf(o, rules).retryable;
         return c;

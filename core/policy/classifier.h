@@ -86,6 +86,15 @@ struct Classification
     bool notSent = false;
     /// Parsed Retry-After, if the response carried one.
     std::optional<RetryAfter> retryAfter;
+    /// With ClassificationRules::honourRateLimitReset: the wait until the rate
+    /// limit's quota is whole again, as the response's rate-limit fields tell it,
+    /// when they say none is left (or, on an answer the policy retries, give a
+    /// reset without a count). The planner waits it when there is no usable
+    /// Retry-After, bounded as Retry-After is.
+    std::optional<RetryAfter> rateLimitReset;
+    /// The rate-limit fields say remaining 0 and when it resets: the executor
+    /// holds back further attempts to the host until then.
+    bool rateLimitExhausted = false;
     /// The index of the ClassificationRules::retryOnResponse condition the answer met.
     std::optional<int> responseCondition;
     /// Whether a fallback endpoint may be asked after this attempt. A fallback is

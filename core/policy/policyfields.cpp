@@ -190,9 +190,17 @@ QList<PolicyField> makeFieldTable()
                           "the backoff delay, up to the bound below. A Retry-After beyond the deadline gives up at "
                           "once."),
             .access = flagAt<&P::classification, &CR::honourRetryAfter>()},
+        {.id = Id::HonourRateLimitReset, .section = S::Responses, .type = T::Switch, .key = "honourRateLimitReset",
+            .label = RL_TR("Wait for the rate &limit reset"),
+            .help = RL_TR("When an answer the policy retries has no Retry-After but its rate-limit fields "
+                          "(X-RateLimit-Remaining and -Reset, or RateLimit's r= and t=) say the quota is spent, wait "
+                          "until the reset instead of the backoff delay, up to the bound below. After any answer that "
+                          "says none of the quota is left, hold back the attempts to that host until the reset."),
+            .access = flagAt<&P::classification, &CR::honourRateLimitReset>()},
         {.id = Id::MaxRetryAfter, .section = S::Responses, .type = T::Number, .key = "maxRetryAfterMs",
             .label = RL_TR("Longest Retry-&After"),
-            .help = RL_TR("The longest Retry-After accepted; a longer one is cut to this bound, and the log says so."),
+            .help = RL_TR("The longest Retry-After (or rate-limit reset) accepted; a longer one is cut to this bound, "
+                          "and the log says so."),
             .unit = U::Milliseconds, .displayScale = 1000.0, .check = C::Duration, .max = maxDelayMs,
             .access = numberAt<&P::classification, &CR::maxRetryAfterMs>()},
         {.id = Id::StatusDelayFactors, .section = S::Responses, .type = T::Collection, .key = "statusDelayFactors",
@@ -593,7 +601,8 @@ QString unusedFieldReason(const BackoffPolicy &policy, const QString &field)
     }
     if (f->delayField)
         return unusedFieldReason(policy.algorithm, *f->delayField);
-    if (f->id == PolicyFieldId::MaxRetryAfter && !policy.classification.honourRetryAfter)
+    if (f->id == PolicyFieldId::MaxRetryAfter && !policy.classification.honourRetryAfter
+        && !policy.classification.honourRateLimitReset)
         return Tr::tr("Retry-After is not honoured, so it needs no bound.");
     if (f->section == PolicyField::Section::CircuitBreaker && !policy.circuitBreaker.enabled)
         return Tr::tr("The circuit breaker is off.");

@@ -59,7 +59,8 @@ QString unusedFieldReason(BackoffAlgorithm algorithm, DelayField field);
 /// Why `policy` does not read the field named `field` (PolicyField::name(),
 /// e.g. "multiplier" or "circuitBreaker.openMs"); empty when it does or the
 /// name is unknown. Besides the algorithm's fields, a switch turns a group off:
-/// honourRetryAfter its bound, circuitBreaker.enabled the breaker's numbers.
+/// honourRetryAfter (with honourRateLimitReset) its bound, circuitBreaker.enabled
+/// the breaker's numbers.
 QString unusedFieldReason(const BackoffPolicy &policy, const QString &field);
 
 /// Every field of a BackoffPolicy, in the order of policyFields().
@@ -82,6 +83,7 @@ enum class PolicyFieldId {
     RetryNonIdempotent,
     PutDeleteNeedPrecondition,
     HonourRetryAfter,
+    HonourRateLimitReset,
     MaxRetryAfter,
     StatusDelayFactors,
     RetryOnResponse,

@@ -45,6 +45,8 @@ private Q_SLOTS:
     void retryOnResponse_followsTheIdempotencyRules_data();
     void retryOnResponse_followsTheIdempotencyRules();
     void retryOnResponse_errorStatusesAreNotConditions();
+    void rateLimitReset_readOnlyWhenThePolicyHonoursIt_data();
+    void rateLimitReset_readOnlyWhenThePolicyHonoursIt();
 };
 
 namespace {
@@ -732,6 +734,64 @@ void TestClassifier::retryOnResponse_errorStatusesAreNotConditions()
     QCOMPARE(c.decision, Decision::GiveUp);
     QCOMPARE(c.cause, QStringLiteral("http-404"));
     QVERIFY(!c.responseCondition);
+}
+
+void TestClassifier::rateLimitReset_readOnlyWhenThePolicyHonoursIt_data()
+{
+    QTest::addColumn<int>("status");
+    QTest::addColumn<HeaderList>("headers");
+    QTest::addColumn<double>("resetMs"); // < 0: none read
+    QTest::addColumn<bool>("exhausted");
+    QTest::addColumn<QString>("reasonContains");
+
+    QTest::addRow("x-ratelimit spent") << 429
+                                       << HeaderList{{"X-RateLimit-Limit", "10"}, {"X-RateLimit-Remaining", "0"},
+                                              {"X-RateLimit-Reset", "3"}}
+                                       << 3000.0 << true << "X-RateLimit-Reset: the quota resets in 3 s";
+    QTest::addRow("ietf spent") << 429
+                                << HeaderList{{"RateLimit", "\"default\";r=0;t=2"},
+                                       {"RateLimit-Policy", "\"default\";q=5;w=10"}}
+                                << 2000.0 << true << "RateLimit: the quota resets in 2 s";
+    QTest::addRow("success, spent") << 200 << HeaderList{{"X-RateLimit-Remaining", "0"}, {"X-RateLimit-Reset", "1"}}
+                                    << 1000.0 << true << "X-RateLimit-Reset";
+    QTest::addRow("reset alone on a 503")
+        << 503 << HeaderList{{"RateLimit-Reset", "4"}} << 4000.0 << false << "RateLimit-Reset";
+    QTest::addRow("quota left") << 429 << HeaderList{{"X-RateLimit-Remaining", "5"}, {"X-RateLimit-Reset", "3"}} << -1.0
+                                << false << "";
+    QTest::addRow("no reset") << 429 << HeaderList{{"X-RateLimit-Remaining", "0"}} << -1.0 << false << "";
+    QTest::addRow("unreadable reset") << 429
+                                      << HeaderList{{"X-RateLimit-Remaining", "0"}, {"X-RateLimit-Reset", "soon"}}
+                                      << -1.0 << false << "";
+}
+
+void TestClassifier::rateLimitReset_readOnlyWhenThePolicyHonoursIt()
+{
+    QFETCH(int, status);
+    QFETCH(HeaderList, headers);
+    QFETCH(double, resetMs);
+    QFETCH(bool, exhausted);
+    QFETCH(QString, reasonContains);
+    AttemptObservation o;
+    o.httpStatus = status;
+    o.networkError = status >= 400 ? QNetworkReply::UnknownContentError : QNetworkReply::NoError;
+    o.responseHeaders = headers;
+    o.receivedAt = QDateTime::currentDateTimeUtc();
+
+    QVERIFY(!classify(o, ClassificationRules{}).rateLimitReset); // off by default
+    ClassificationRules rules;
+    rules.honourRateLimitReset = true;
+    const auto c = classify(o, rules);
+    QCOMPARE(c.decision, status == 200 ? Decision::Success : Decision::RetryAfterDelay);
+    if (resetMs < 0) {
+        QVERIFY(!c.rateLimitReset);
+        QVERIFY(!c.rateLimitExhausted);
+        return;
+    }
+    QVERIFY(c.rateLimitReset);
+    QCOMPARE(*c.rateLimitReset->delayMs, resetMs);
+    QCOMPARE(c.rateLimitExhausted, exhausted);
+    QVERIFY2(c.rateLimitReset->reason.contains(reasonContains), qPrintable(c.rateLimitReset->reason));
+    QVERIFY(!c.retryAfter); // a rate limit's reset is not a Retry-After
 }
 
 QTEST_GUILESS_MAIN(TestClassifier)

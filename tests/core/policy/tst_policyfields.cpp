@@ -264,6 +264,9 @@ void TestPolicyFields::unusedFieldReason_ofAPolicy_byJsonName_data()
     QTest::addRow("retry-after bound used") << QString() << QStringLiteral("maxRetryAfterMs") << QString();
     QTest::addRow("retry-after not honoured")
         << QStringLiteral("ignore retry-after") << QStringLiteral("maxRetryAfterMs") << QStringLiteral("not honoured");
+    // The bound applies to the wait for a rate limit's reset as well.
+    QTest::addRow("retry-after ignored, rate-limit reset honoured")
+        << QStringLiteral("rate-limit reset only") << QStringLiteral("maxRetryAfterMs") << QString();
     QTest::addRow("breaker off") << QString() << QStringLiteral("circuitBreaker.openMs") << QStringLiteral("is off");
     QTest::addRow("breaker switch itself") << QString() << QStringLiteral("circuitBreaker") << QString();
     QTest::addRow("breaker on") << QStringLiteral("breaker") << QStringLiteral("circuitBreaker.window") << QString();
@@ -283,6 +286,10 @@ void TestPolicyFields::unusedFieldReason_ofAPolicy_byJsonName()
         policy.classification.honourRetryAfter = false;
     else if (change == QLatin1String("breaker"))
         policy.circuitBreaker.enabled = true;
+    else if (change == QLatin1String("rate-limit reset only")) {
+        policy.classification.honourRetryAfter = false;
+        policy.classification.honourRateLimitReset = true;
+    }
     const QString actual = unusedFieldReason(policy, field);
     if (reason.isEmpty())
         QCOMPARE(actual, QString());

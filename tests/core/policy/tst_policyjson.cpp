@@ -73,6 +73,7 @@ void TestPolicyJson::roundTrip_isLossless()
     p.retryBudget.kind = RetryBudgetKind::GrpcThrottling;
     p.retryBudget.grpcMaxTokens = 7;
     p.retryBudget.grpcTokenRatio = 0.25;
+    p.classification.honourRateLimitReset = true;
     p.classification.retryOnResponse = {
         ResponseRetryCondition::jsonEquals(QStringLiteral("/status"), QStringLiteral("PENDING")),
         ResponseRetryCondition::jsonEquals(QStringLiteral("/error/retryable"), true),
@@ -260,6 +261,9 @@ void TestPolicyJson::invalidFiles_nameTheField_data()
     const auto conditions = [](const QByteArray &list) -> QByteArray {
         return QByteArray(R"({"classification":{"retryOnResponse":)") + list + QByteArray("}}");
     };
+    QTest::addRow("rate-limit switch not a boolean")
+        << QByteArray(R"({"classification":{"honourRateLimitReset":"yes"}})") << "classification.honourRateLimitReset"
+        << "expected true or false, got a string";
     QTest::addRow("conditions not a list") << conditions(R"({"header":"X"})") << "classification.retryOnResponse"
                                            << "expected an array, got an object";
     QTest::addRow("condition not an object") << conditions("[3]") << "classification.retryOnResponse[0]"
@@ -324,7 +328,7 @@ void TestPolicyJson::invalidFiles_nameTheField()
 void TestPolicyJson::retryOnResponse_readsTheDocumentedForm()
 {
     // The example of docs/executor.md ("Retrying on what the response says"), key for key.
-    const auto read = PolicyJson::fromJson(R"({"classification": {"retryOnResponse": [
+    const auto read = PolicyJson::fromJson(R"({"classification": {"honourRateLimitReset": true, "retryOnResponse": [
         {"jsonPointer": "/status", "equals": "PENDING"},
         {"jsonPointer": "/error/retryable", "equals": true},
         {"header": "X-Retry", "equals": "yes"},
@@ -332,6 +336,7 @@ void TestPolicyJson::retryOnResponse_readsTheDocumentedForm()
         {"bodyContains": "try again"}]}})");
     QVERIFY2(read, qPrintable(read.error()));
     const ClassificationRules &rules = read->classification;
+    QVERIFY(rules.honourRateLimitReset);
     const QList<ResponseRetryCondition> expected{
         ResponseRetryCondition::jsonEquals(QStringLiteral("/status"), QStringLiteral("PENDING")),
         ResponseRetryCondition::jsonEquals(QStringLiteral("/error/retryable"), true),
@@ -344,6 +349,8 @@ void TestPolicyJson::retryOnResponse_readsTheDocumentedForm()
     // Without conditions the key is not written, so that files stay as they were.
     const QJsonObject plain = PolicyJson::toJsonObject(BackoffPolicy{});
     QVERIFY(!plain.value(QStringLiteral("classification")).toObject().contains(QStringLiteral("retryOnResponse")));
+    QCOMPARE(plain.value(QStringLiteral("classification")).toObject().value(QStringLiteral("honourRateLimitReset")),
+        QJsonValue(false));
 }
 
 void TestPolicyJson::missingFields_keepDefaults()
