@@ -2,6 +2,7 @@
 
 #include "core/http/httpstatuslist.h"
 #include "core/policy/policyfields.h"
+#include "core/policy/responseconditions.h"
 #include "ui/policy/faultactiondelegate.h"
 #include "ui/policy/faultactionmodel.h"
 #include "ui/policy/presetbar.h"
@@ -21,6 +22,7 @@
 #include <QStyle>
 #include <QTableView>
 #include <QTabWidget>
+#include <QTextDocument>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -89,6 +91,22 @@ void shrinkable(QComboBox *combo)
     combo->setMinimumContentsLength(12);
     // ...and as wide as there is room for, so that it elides only when it must.
     combo->setSizePolicy(QSizePolicy::Expanding, combo->sizePolicy().verticalPolicy());
+}
+
+// validatePolicy() names a condition on a response by its place in the file,
+// "retryOnResponse[2].header"; the editor shows it at the conditions' field, by its line.
+PolicyIssue placedAtItsField(PolicyIssue issue)
+{
+    const QString conditions = Core::policyFieldName(Id::RetryOnResponse);
+    if (!issue.field.startsWith(conditions + QLatin1Char('[')))
+        return issue;
+    const qsizetype close = issue.field.indexOf(QLatin1Char(']'));
+    bool ok = false;
+    const int index = issue.field.mid(conditions.size() + 1, close - conditions.size() - 1).toInt(&ok);
+    issue.field = conditions;
+    if (ok)
+        issue.message = PolicyEditor::tr("condition %1: %2").arg(index + 1).arg(issue.message);
+    return issue;
 }
 
 QFormLayout *newForm(QWidget *parent)
@@ -250,6 +268,29 @@ QWidget *PolicyEditor::buildClassificationTab()
         if (m_statusFactorsError.isEmpty())
             m_statusFactorsEdit->setText(
                 Core::HttpStatusList::formatFactors(m_policy.classification.statusDelayFactors));
+    });
+    // One condition a line, as the statuses are one text: typed, read, and refused with the line at fault.
+    m_conditionsEdit = new QPlainTextEdit(http);
+    m_conditionsEdit->setPlaceholderText(tr("none; one a line, e.g.\n"
+                                            "json /status = \"PENDING\"\n"
+                                            "header X-Retry = yes\n"
+                                            "body try again"));
+    m_conditionsEdit->setTabChangesFocus(true);
+    m_conditionsEdit->setLineWrapMode(QPlainTextEdit::NoWrap);
+    m_conditionsEdit->setFixedHeight(m_conditionsEdit->fontMetrics().lineSpacing() * 5
+        + 2 * (m_conditionsEdit->frameWidth() + int(m_conditionsEdit->document()->documentMargin())));
+    connect(m_conditionsEdit, &QPlainTextEdit::textChanged, this, [this] {
+        if (!m_updating)
+            handleConditionsEdited();
+    });
+    addField(form, Core::policyField(Id::RetryOnResponse), m_conditionsEdit, [this] {
+        if (!m_conditionsError.isEmpty())
+            return;
+        const QString text = Core::ResponseConditions::format(m_policy.classification.retryOnResponse);
+        // Text that reads as the policy's conditions stays as typed (comments, spacing).
+        const auto shown = Core::ResponseConditions::parse(m_conditionsEdit->toPlainText());
+        if (!shown || *shown != m_policy.classification.retryOnResponse)
+            m_conditionsEdit->setPlainText(text);
     });
     column->addWidget(http);
 
@@ -500,9 +541,11 @@ void PolicyEditor::handlePresetChosen(const BackoffPolicy &policy)
 bool PolicyEditor::showPolicy(const BackoffPolicy &policy)
 {
     // Unreadable statuses text is replaced too, even when the policy is the same.
-    const bool statusesPending = !m_statusesError.isEmpty() || !m_statusFactorsError.isEmpty();
+    const bool statusesPending
+        = !m_statusesError.isEmpty() || !m_statusFactorsError.isEmpty() || !m_conditionsError.isEmpty();
     m_statusesError.clear();
     m_statusFactorsError.clear();
+    m_conditionsError.clear();
     if (policy == m_policy && !statusesPending)
         return false;
     m_policy = policy;
@@ -561,6 +604,23 @@ void PolicyEditor::handleStatusFactorsEdited(const QString &text)
         return;
     }
     m_policy.classification.statusDelayFactors = *parsed;
+    handleFieldEdited();
+}
+
+void PolicyEditor::handleConditionsEdited()
+{
+    auto parsed = Core::ResponseConditions::parse(m_conditionsEdit->toPlainText());
+    if (!parsed) {
+        m_conditionsError = parsed.error();
+        revalidate();
+        return;
+    }
+    m_conditionsError.clear();
+    if (*parsed == m_policy.classification.retryOnResponse) {
+        revalidate();
+        return;
+    }
+    m_policy.classification.retryOnResponse = *parsed;
     handleFieldEdited();
 }
 
@@ -637,7 +697,10 @@ void PolicyEditor::revalidate()
         issues.append(
             {PolicyIssue::Severity::Error, Core::policyFieldName(Id::StatusDelayFactors), m_statusFactorsError});
     }
-    issues.append(Core::validatePolicy(m_policy));
+    if (!m_conditionsError.isEmpty())
+        issues.append({PolicyIssue::Severity::Error, Core::policyFieldName(Id::RetryOnResponse), m_conditionsError});
+    for (const PolicyIssue &issue : Core::validatePolicy(m_policy))
+        issues.append(placedAtItsField(issue));
     issues.append(Core::advisePolicy(m_policy, m_usage));
     m_issues = issues;
 

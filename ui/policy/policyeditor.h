@@ -18,6 +18,7 @@ class QComboBox;
 class QFormLayout;
 class QLabel;
 class QLineEdit;
+class QPlainTextEdit;
 class QTabWidget;
 class QTableView;
 QT_END_NAMESPACE
@@ -115,6 +116,7 @@ private:
     void handleFieldEdited();
     void handleStatusesEdited(const QString &text);
     void handleStatusFactorsEdited(const QString &text);
+    void handleConditionsEdited();
     void handlePresetChosen(const Core::BackoffPolicy &policy);
     /// Shows `policy`; false when it was shown already (and nothing was pending).
     bool showPolicy(const Core::BackoffPolicy &policy);
@@ -129,6 +131,10 @@ private:
     QLineEdit *m_statusFactorsEdit = nullptr;
     /// Text in the factors field that does not read as STATUS=FACTOR pairs (the policy keeps the last good ones).
     QString m_statusFactorsError;
+    /// The conditions on a response, one a line (Core::ResponseConditions' text).
+    QPlainTextEdit *m_conditionsEdit = nullptr;
+    /// Text in the conditions field that does not read (the policy keeps the last good conditions).
+    QString m_conditionsError;
     QList<Core::PolicyIssue> m_issues;
     bool m_usable = true;
     QString m_invalidReason;

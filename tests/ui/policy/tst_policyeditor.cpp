@@ -2,6 +2,7 @@
 #include "core/policy/policyfields.h"
 #include "core/policy/policyjson.h"
 #include "core/policy/presets.h"
+#include "core/policy/responseconditions.h"
 #include "ui/policy/faultactionmodel.h"
 #include "ui/policy/policyeditor.h"
 #include "ui/session/settings/settings.h"
@@ -174,6 +175,7 @@ void enterThroughWidgets(PolicyEditor &editor, const BackoffPolicy &p)
     honour->setChecked(true);
     setShown(spin(editor, "maxRetryAfterMs"), p.classification.maxRetryAfterMs);
     honour->setChecked(p.classification.honourRetryAfter);
+    child<QCheckBox>(editor, "honourRateLimitReset")->setChecked(p.classification.honourRateLimitReset);
     auto *faults = child<QTableView>(editor, "networkActions");
     for (int row = 0; row < faults->model()->rowCount(); ++row) {
         const auto fault = static_cast<Core::NetworkFaultClass>(
@@ -230,6 +232,9 @@ void verifyWidgetsShow(const PolicyEditor &editor, const BackoffPolicy &p)
     QCOMPARE(Core::HttpStatusList::parseFactors(child<QLineEdit>(editor, "statusDelayFactors")->text()).value(),
         p.classification.statusDelayFactors);
     QCOMPARE(child<QCheckBox>(editor, "honourRetryAfter")->isChecked(), p.classification.honourRetryAfter);
+    QCOMPARE(child<QCheckBox>(editor, "honourRateLimitReset")->isChecked(), p.classification.honourRateLimitReset);
+    QCOMPARE(Core::ResponseConditions::parse(child<QPlainTextEdit>(editor, "retryOnResponse")->toPlainText()).value(),
+        p.classification.retryOnResponse);
     QCOMPARE(Core::HttpStatusList::parse(child<QLineEdit>(editor, "retryableStatuses")->text()).value(),
         p.classification.retryableStatuses);
     QCOMPARE(child<QLineEdit>(editor, "name")->text(), p.name);
@@ -288,6 +293,7 @@ private Q_SLOTS:
     void invalidInput_showsMessageAtTheFieldAndEmitsInvalid();
     void warning_isToldApartFromErrors_andPolicyStaysUsable();
     void unreadableStatuses_keepLastGoodValueUntilFixed();
+    void responseConditions_typedOneALine_errorsAtTheField();
     void inapplicableFields_areDisabledWithTheReason();
     void intervalJitterAndDelayFactors_reachThePolicy();
     void advice_followsTheUsage_atTheFields();
@@ -380,6 +386,7 @@ void TestPolicyEditor::roundTrip_everyFieldNonDefault_throughTheWidgets()
     p.classification.retryNonIdempotent = true;
     p.classification.putDeleteNeedPrecondition = true;
     p.classification.honourRetryAfter = false;
+    p.classification.honourRateLimitReset = true;
     p.classification.maxRetryAfterMs = 12'000.0;
     for (auto fault : Core::allNetworkFaultClasses()) {
         const auto standard = Core::ClassificationRules::defaultNetworkActions().value(fault);
@@ -550,6 +557,60 @@ void TestPolicyEditor::unreadableStatuses_keepLastGoodValueUntilFixed()
     typeInto(statuses, QStringLiteral("302"));
     QVERIFY(!editor.isUsable());
     QVERIFY2(editor.invalidReason().contains(QLatin1String("not an error")), qPrintable(editor.invalidReason()));
+}
+
+void TestPolicyEditor::responseConditions_typedOneALine_errorsAtTheField()
+{
+    using Condition = Core::ResponseRetryCondition;
+    PolicyEditor editor;
+    QSignalSpy changed(&editor, &PolicyEditor::policyChanged);
+    auto *conditions = child<QPlainTextEdit>(editor, "retryOnResponse");
+    QVERIFY(conditions->toPlainText().isEmpty());
+    QVERIFY(!conditions->placeholderText().isEmpty());
+
+    // As a person types: every keystroke is read, and the last reads as one condition.
+    conditions->setFocus();
+    QTest::keyClicks(conditions, QStringLiteral("json /done = false"));
+    QVERIFY2(editor.isUsable(), qPrintable(editor.invalidReason()));
+    const QList<Condition> one{Condition::jsonEquals(QStringLiteral("/done"), false)};
+    QCOMPARE(editor.policy().classification.retryOnResponse, one);
+    QVERIFY(!changed.isEmpty());
+    QCOMPARE(message(editor, "retryOnResponse")->kind(), FieldMessage::Kind::None);
+
+    // A line that does not read: the error names it, and the policy keeps the last good conditions.
+    QTest::keyClick(conditions, Qt::Key_Return);
+    QTest::keyClicks(conditions, QStringLiteral("header"));
+    QVERIFY(!editor.isUsable());
+    QCOMPARE(editor.policy().classification.retryOnResponse, one);
+    QCOMPARE(message(editor, "retryOnResponse")->kind(), FieldMessage::Kind::Error);
+    QVERIFY2(message(editor, "retryOnResponse")->text().contains(QLatin1String("line 2: write header NAME")),
+        qPrintable(message(editor, "retryOnResponse")->text()));
+    QTest::keyClicks(conditions, QStringLiteral(" X-Pending"));
+    QVERIFY2(editor.isUsable(), qPrintable(editor.invalidReason()));
+    QCOMPARE(editor.policy().classification.retryOnResponse,
+        (QList<Condition>{one.constFirst(), Condition::headerPresent(QStringLiteral("X-Pending"))}));
+
+    // A condition that reads but cannot be used: validatePolicy()'s error, at the field, by its place.
+    conditions->setPlainText(QStringLiteral("body later\njson status = \"PENDING\""));
+    QVERIFY(!editor.isUsable());
+    QCOMPARE(message(editor, "retryOnResponse")->kind(), FieldMessage::Kind::Error);
+    QVERIFY2(message(editor, "retryOnResponse")
+                 ->text()
+                 .contains(QLatin1String("condition 2: \"status\" is not a JSON pointer")),
+        qPrintable(message(editor, "retryOnResponse")->text()));
+    QVERIFY2(editor.invalidReason().contains(QLatin1String("condition 2")), qPrintable(editor.invalidReason()));
+
+    // A policy set from outside shows its conditions, one a line, and reads back the same.
+    BackoffPolicy p;
+    p.classification.retryOnResponse = {Condition::jsonEquals(QStringLiteral("/status"), QStringLiteral("PENDING")),
+        Condition::headerPresent(QStringLiteral("X-Retry"), QStringLiteral("yes")),
+        Condition::bodyContains(QStringLiteral("try again"))};
+    editor.setPolicy(p);
+    QVERIFY(editor.isUsable());
+    QCOMPARE(
+        conditions->toPlainText(), QStringLiteral("json /status = \"PENDING\"\nheader X-Retry = yes\nbody try again"));
+    QCOMPARE(message(editor, "retryOnResponse")->kind(), FieldMessage::Kind::None);
+    QCOMPARE(editor.policy(), p);
 }
 
 void TestPolicyEditor::advice_followsTheUsage_atTheFields()
