@@ -96,6 +96,8 @@ private Q_SLOTS:
     void deadline_neverSleepsIntoCertainFailure();
     void retryAfter_honouredBoundedOrFailsFast_data();
     void retryAfter_honouredBoundedOrFailsFast();
+    void rateLimitReset_waitedWithoutAUsableRetryAfter_data();
+    void rateLimitReset_waitedWithoutAUsableRetryAfter();
     void budget_askedLast_neverSpent_data();
     void budget_askedLast_neverSpent();
     void readModifyWrite_steps_data();
@@ -540,6 +542,62 @@ void TestRetryPlanner::retryAfter_honouredBoundedOrFailsFast()
     // The backoff is drawn and counted whatever Retry-After says.
     QCOMPARE(d.state.retryIndex, 1);
     QCOMPARE(d.state.previousDelayMs, 100.0);
+}
+
+void TestRetryPlanner::rateLimitReset_waitedWithoutAUsableRetryAfter_data()
+{
+    QTest::addColumn<QByteArray>("retryAfter"); // empty: none
+    QTest::addColumn<double>("maxRetryAfterMs");
+    QTest::addColumn<double>("deadlineMs");
+    QTest::addColumn<int>("action");
+    QTest::addColumn<double>("delayMs");
+    QTest::addColumn<QString>("reason");
+
+    const int retry = int(Action::Retry);
+    const QString reset = QStringLiteral("X-RateLimit-Reset: the quota resets in 3 s");
+    QTest::addRow("no Retry-After") << QByteArray() << 60'000.0 << 0.0 << retry << 3000.0
+                                    << what + QStringLiteral(" (waiting for the rate limit reset: %1)").arg(reset);
+    QTest::addRow("Retry-After wins") << QByteArray("1") << 60'000.0 << 0.0 << retry << 1000.0
+                                      << what + QStringLiteral(" (Retry-After asks for 1 s)");
+    QTest::addRow("unusable Retry-After")
+        << QByteArray("soon") << 60'000.0 << 0.0 << retry << 3000.0
+        << what + QStringLiteral(" (waiting for the rate limit reset: %1)").arg(reset);
+    QTest::addRow("bounded") << QByteArray() << 500.0 << 0.0 << retry << 500.0
+                             << what
+            + QStringLiteral(" (waiting for the rate limit reset: %1, bounded to 500 ms)").arg(reset);
+    QTest::addRow("beyond the deadline fails fast")
+        << QByteArray() << 60'000.0 << 2000.0 << int(Action::Finish) << -1.0
+        << what + QStringLiteral("; %1, beyond the 2000 ms left before the deadline: giving up now").arg(reset);
+}
+
+void TestRetryPlanner::rateLimitReset_waitedWithoutAUsableRetryAfter()
+{
+    QFETCH(QByteArray, retryAfter);
+    QFETCH(double, maxRetryAfterMs);
+    QFETCH(double, deadlineMs);
+    QFETCH(int, action);
+    QFETCH(double, delayMs);
+    QFETCH(QString, reason);
+
+    BackoffPolicy policy = exponential(5, deadlineMs);
+    policy.classification.maxRetryAfterMs = maxRetryAfterMs;
+    policy.classification.honourRateLimitReset = true;
+    Classification c = retryable();
+    if (!retryAfter.isEmpty())
+        c.retryAfter = parseRetryAfter(retryAfter, QDateTime(QDate(2025, 1, 1), QTime(0, 0), Qt::UTC));
+    RetryAfter reset;
+    reset.kind = RetryAfter::Kind::DelaySeconds;
+    reset.delayMs = 3000.0;
+    reset.reason = QStringLiteral("X-RateLimit-Reset: the quota resets in 3 s");
+    c.rateLimitReset = reset;
+    c.rateLimitExhausted = true;
+    RandomSource random(seed);
+    const auto d = RetryPlanner::decide({}, RequestSpec{}, RetryPlanner::Attempt{}, c, policy, RetryBudget{}, random);
+    QCOMPARE(int(d.action), action);
+    QCOMPARE(d.nextDelayMs, delayMs);
+    QCOMPARE(d.reason, reason);
+    if (d.action == Action::Finish)
+        QCOMPARE(d.outcome, RequestOutcome::DeadlineExceeded);
 }
 
 void TestRetryPlanner::budget_askedLast_neverSpent_data()
