@@ -2485,24 +2485,6 @@ Exit status: 0 when every expectation (every assertion and test) holds, 1 when o
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>grpc, curl, json, tenacity, urllib3 or botocore (default json).</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>tenacity, urllib3, botocore: a complete program that sends one GET to URL (or its first argument) under the policy, exit status 0 on success, 1 on failure.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>export: writes a retry policy (a preset, or a policy JSON file as File &gt; Export policy writes it)
-for another client: a gRPC service config (methodConfig.retryPolicy, gRFC A6), curl&apos;s retry flags,
-Python code for tenacity, urllib3 (with requests) or botocore, or RetryLab&apos;s own policy JSON.
-What the other client cannot express is said on standard error.
-check: warns, with the reason, about a policy that is aggressive for its use: no jitter with more
-than a few clients, immediate retries above one, minutes of waiting for an interactive request, no
-retry budget with many clients, more than 10 attempts. Exit status 1 when it warns.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>--format, --out, --runnable, --service and --method go with export</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2519,9 +2501,29 @@ retry budget with many clients, more than 10 attempts. Exit status 1 when it war
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Usage: retrylab policy export --format grpc|curl|json|tenacity|urllib3|botocore [--preset ID | FILE]
-                             [--runnable URL] [options]
-       retrylab policy check [--preset ID | FILE] [--clients N] [--interactive]</source>
+        <source>%1 (default json).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: a complete program that sends one GET to URL (or its first argument) under the policy, exit status 0 on success, 1 on failure.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>export: writes a retry policy (a preset, or a policy JSON file as File &gt; Export policy writes it)
+for another client: a gRPC service config (methodConfig.retryPolicy, gRFC A6), curl&apos;s retry flags
+(or a shell script running curl), Python code for tenacity, urllib3 (with requests) or botocore,
+Polly 8 C# or Microsoft.Extensions.Http.Resilience options, Resilience4j or Envoy YAML, Go with
+cenkalti/backoff, Java with google-http-java-client, or RetryLab&apos;s own policy JSON.
+What the other client cannot express is said on standard error.
+check: warns, with the reason, about a policy that is aggressive for its use: no jitter with more
+than a few clients, immediate retries above one, minutes of waiting for an interactive request, no
+retry budget with many clients, more than 10 attempts. Exit status 1 when it warns.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Usage: retrylab policy export --format FORMAT [--preset ID | FILE] [--runnable URL] [options]
+       retrylab policy check [--preset ID | FILE] [--clients N] [--interactive]
+Formats: %1</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -9846,6 +9848,322 @@ observed: %3
         <source>&quot;%1&quot; is not a kind of condition (json, header or body)</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Envoy&apos;s backoff always grows as U[0, base * 2^n]; the policy&apos;s %1 wait was exported with max_interval equal to base_interval, a random wait in [0, %2 ms].</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Envoy cannot retry at once; the shortest base_interval, 1 ms, was written.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Envoy&apos;s backoff is full jitter, U[0, base * 2^n]; the policy&apos;s %1 was exported as that.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Envoy&apos;s backoff always doubles; the policy&apos;s multiplier %1 was not exported.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Envoy&apos;s reset condition covers resets, broken answers and per-try timeouts alike; the policy retries only some of them, but Envoy retries all.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Envoy resolves hosts, makes TLS and reads HTTP itself: %1, which the policy retries, are not retry conditions of a route.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The policy is bounded only by its deadline; num_retries %1 is the most retries that fit, and the route timeout stops them.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The route timeout bounds the request, retries included, as the deadline does, but Envoy does not give up early when the next wait would cross it.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The policy retries no status and no network fault; retry_on needs a condition, so num_retries is 0.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Envoy reads Retry-After only as seconds; an HTTP date in it is ignored and the backoff applies.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Envoy&apos;s retry budget is a cluster setting (circuit_breakers.thresholds.retry_budget: a share of the active requests), not the policy&apos;s %1 budget; it was not exported.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Envoy&apos;s circuit breakers limit connections and requests; ejecting a failing host is the cluster&apos;s outlier_detection (consecutive_5xx, base_ejection_time). The breaker was not exported.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Envoy retries every method the route serves; the policy retries POST and PATCH only when marked idempotent, so put the retry policy on routes of idempotent requests.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Go&apos;s net/http has no error of its own for an answer that is not HTTP; the export treats protocol-failure as the other faults.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The policy makes a single attempt: WithMaxRetries(b, 0) never retries.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>cenkalti/backoff v4 ignores Retry-After; the policy waits as long as it asks (up to %1).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>HttpBackOffIOExceptionHandler retries every IOException; the policy gives up on %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>setMaxElapsedTimeMillis stops the retries once the deadline of %1 has passed; the library does not give up early when the next wait would cross it, and an attempt may run past it.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>ExponentialBackOff always has a maximum elapsed time; the policy has no deadline, so Integer.MAX_VALUE ms (about 24 days) was written.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The attempt timeout of %1 bounds each connect and each read, not a whole attempt.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The policy is bounded only by its deadline; setNumberOfRetries(Integer.MAX_VALUE) lets the maximum elapsed time stop the retries.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>google-http-java-client ignores Retry-After; the policy waits as long as it asks (up to %1).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>gRPC service config</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>curl retry flags</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>RetryLab policy JSON</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>tenacity (Python)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>urllib3 Retry (Python)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>botocore Config (Python)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Polly 8 pipeline (C#)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Microsoft.Extensions.Http.Resilience options (JSON)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Resilience4j (Spring Boot YAML)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Envoy route retry_policy (YAML)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>cenkalti/backoff v4 (Go)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Google HTTP Client for Java</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Polly moves a constant or linear delay by up to ±25 % (UseJitter); the policy&apos;s %1 jitter was not exported as such.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The policy makes a single attempt; Polly&apos;s retry needs at least one retry, so no retry strategy was written.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Polly&apos;s exponential backoff always doubles; the policy&apos;s multiplier %1 was not exported.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Polly&apos;s exponential jitter is its decorrelated jitter v2 around Delay * 2^n; the policy&apos;s %1 was exported as that.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Polly&apos;s circuit breaker counts the failures within a sampling duration (%1 was written), not within the last %2 outcomes.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Polly&apos;s circuit breaker cannot count failures in a row; it opens when all of at least %1 calls within %2 failed.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Polly keeps a circuit open at least 0.5 s; the policy&apos;s %1 became 0.5 s.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Polly lets one trial call through a half-open circuit; the policy lets %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>HttpClient throws HttpRequestException for %2 as for %1, so Polly retries %2 too, which the policy gives up on.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The policy retries other network faults; Polly retries only the exceptions named in ShouldHandle.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The total timeout cancels the call at the deadline of %1, but Polly does not give up early when the next wait would cross it.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Polly ignores Retry-After unless a DelayGenerator reads it; none was written, as the policy ignores it too.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>ShouldRetryAfterHeader waits as long as Retry-After asks, without the policy&apos;s cap of %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The policy makes a single attempt, but the standard resilience handler always retries (3 times unless told otherwise); use a pipeline without a retry instead.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The standard resilience handler retries HTTP 408, 429 and 5xx and options cannot list statuses; the policy retries %1, so set Retry.ShouldHandle in code.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The standard resilience handler retries every HttpRequestException and timeout; the policy gives up on %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The standard resilience handler needs the attempt timeout within the total timeout: %1 became %2.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The policy has no deadline, but the standard resilience handler always has a total timeout (30 s unless TotalRequestTimeout says otherwise).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The policy has no attempt timeout, but the standard resilience handler always has one (10 s unless AttemptTimeout says otherwise).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The policy has no circuit breaker, but the standard resilience handler always has one; its defaults were left as they are.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 does not cap the jittered wait at %2 ms as the policy does.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 has no decorrelated jitter; the export waits U[0, min(cap, base * multiplier^n)] with the policy&apos;s base and cap.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 caps the wait before it draws the jitter, so a wait near the cap may pass it by up to %2 %.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 cannot add the policy&apos;s random 0-%2 ms to the exponential wait; it waits the exponential term alone.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 cannot grow the wait linearly; every wait is %2 ms.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 needs a randomization factor below 1: %2 became %3, so the shortest wait is a little above zero.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 needs an initial interval of at least %2 ms; it was written.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 needs a multiplier of at least %2: %3 became %2.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Resilience4j draws a wait from wait * [1 - f, 1 + f]; it has no %1, so each wait is drawn with randomizedWaitFactor %2.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>randomizedWaitFactor must be below 1: %1 became %2.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Resilience4j caps the wait before it draws the jitter, so a wait near the cap may pass it by up to %1 %.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Resilience4j cannot add the policy&apos;s random 0-%1 ms to the wait; it waits the exponential term alone.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Resilience4j cannot grow the wait linearly from its properties; every wait is %1 ms.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 jitter</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>java.io.IOException stands for %2 as for %1, so Resilience4j retries %2 too, which the policy gives up on; list narrower exception classes to tell them apart.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The policy retries other network faults; Resilience4j retries only the classes in retryExceptions.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Resilience4j has no deadline across retries and needs maxAttempts, so %1 was written (the most attempts that fit into %2 at the shortest waits).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Resilience4j has no deadline across retries; the policy&apos;s %1 was not exported.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Resilience4j cannot list HTTP statuses in YAML: a retryOnResultPredicate is needed, a Predicate class such as %1 that is true for HTTP %2, named in resultPredicate.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The attempt timeout is a TimeLimiter, which bounds only calls that return a CompletableFuture (or a reactive type).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Resilience4j cannot count failures in a row; its breaker opens when all of the last %1 calls failed.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Resilience4j ignores Retry-After; the policy waits as long as it asks (up to %1). An intervalBiFunction written in code could read it.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 retries every call it wraps; the policy retries POST and PATCH only when marked idempotent, so wrap only idempotent calls.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The policy retries PUT and DELETE only with a precondition; %1 cannot tell, so wrap them only when they carry one.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 has no retry budget; each client retries on its own.</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>RetryLab::Core::AlertDispatcher</name>
@@ -14931,6 +15249,14 @@ Add one from the request you are composing (%1), from a request saved in a colle
         <source>Exported %1 (methodConfig.retryPolicy for %2; load it as the channel&apos;s service config).</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>E&amp;xport…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Exported %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>RetryLab::Ui::PolicyEditor</name>
@@ -15119,6 +15445,61 @@ Add one from the request you are composing (%1), from a request saved in a colle
 json /status = &quot;PENDING&quot;
 header X-Retry = yes
 body try again</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>RetryLab::Ui::PolicyExportDialog</name>
+    <message>
+        <source>A complete &amp;program that requests</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Copy</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Save…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Export the policy</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Format:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>What the format cannot express:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A program needs an http:// or https:// URL; the snippet is shown instead.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Nothing dropped: the format expresses the whole policy.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Copied to the clipboard.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Could not save: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Saved %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Save the policy as %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 (*.%2);;All files (*)</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
