@@ -10164,6 +10164,18 @@ observed: %3
         <source>%1 has no retry budget; each client retries on its own.</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Envoy reads X-RateLimit-Reset only as a Unix time, before a retry: not the IETF RateLimit field, a reset in seconds from now, nor a spent quota before the first attempt, which the policy holds requests back for.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The policy retries answers that succeed by status but say otherwise (%1); %2 decides by status and faults only, so the application must check those answers itself.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The policy waits for a spent rate limit&apos;s reset (RateLimit, X-RateLimit-Reset) and holds back requests to a host whose quota is spent; %1 reads neither field and waits its backoff instead.</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>RetryLab::Core::AlertDispatcher</name>

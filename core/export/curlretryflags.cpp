@@ -1,5 +1,6 @@
 #include "core/export/curlretryflags.h"
 
+#include "core/export/sourcetext.h"
 #include "core/http/httpstatuslist.h"
 #include "core/policy/backoff.h"
 #include "core/policy/policyfields.h"
@@ -190,6 +191,7 @@ Flags fromPolicy(const BackoffPolicy &p)
         notes.append(Tr::tr("curl has no circuit breaker."));
     if (p.retryBudget.kind != RetryBudgetKind::None)
         notes.append(Tr::tr("curl has no retry budget; each curl process retries on its own."));
+    notes.append(SourceText::responseNotes(p, QStringLiteral("curl")));
 
     qCDebug(lcCurlRetryFlags) << p.name << "->" << args;
     return flags;

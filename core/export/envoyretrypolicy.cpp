@@ -155,17 +155,25 @@ Code yaml(const BackoffPolicy &p)
         s += QStringLiteral("    per_try_timeout: %1\n").arg(durationString(p.attemptTimeoutMs));
     s += QStringLiteral("    retry_back_off:\n      base_interval: %1\n      max_interval: %2\n")
              .arg(durationString(baseMs), durationString(maxMs));
-    if (c.honourRetryAfter && retries > 0) {
+    // Envoy waits for the reset headers it is given before a retry of a rate-limited answer:
+    // Retry-After as the policy honours it, X-RateLimit-Reset as it honours a rate limit's reset.
+    if ((c.honourRetryAfter || c.honourRateLimitReset) && retries > 0) {
         s += QStringLiteral("    rate_limited_retry_back_off:\n"
-                            "      reset_headers:\n"
-                            "        - name: retry-after\n"
-                            "          format: SECONDS\n"
-                            "        - name: x-ratelimit-reset\n"
-                            "          format: UNIX_TIMESTAMP\n"
-                            "      max_interval: %1\n")
-                 .arg(durationString(c.maxRetryAfterMs));
-        notes.append(Tr::tr("Envoy reads Retry-After only as seconds; an HTTP date in it is ignored and the backoff "
-                            "applies."));
+                            "      reset_headers:\n");
+        if (c.honourRetryAfter)
+            s += QStringLiteral("        - name: retry-after\n          format: SECONDS\n");
+        if (c.honourRateLimitReset)
+            s += QStringLiteral("        - name: x-ratelimit-reset\n          format: UNIX_TIMESTAMP\n");
+        s += QStringLiteral("      max_interval: %1\n").arg(durationString(c.maxRetryAfterMs));
+        if (c.honourRetryAfter) {
+            notes.append(Tr::tr("Envoy reads Retry-After only as seconds; an HTTP date in it is ignored and the "
+                                "backoff applies."));
+        }
+        if (c.honourRateLimitReset) {
+            notes.append(Tr::tr("Envoy reads X-RateLimit-Reset only as a Unix time, before a retry: not the IETF "
+                                "RateLimit field, a reset in seconds from now, nor a spent quota before the first "
+                                "attempt, which the policy holds requests back for."));
+        }
     }
 
     if (p.retryBudget.kind != RetryBudgetKind::None) {
@@ -182,7 +190,8 @@ Code yaml(const BackoffPolicy &p)
         notes.append(Tr::tr("Envoy retries every method the route serves; the policy retries POST and PATCH only "
                             "when marked idempotent, so put the retry policy on routes of idempotent requests."));
     }
-    notes.append(SourceText::commonNotes(p, QStringLiteral("Envoy"), SourceText::Breaker::Exported));
+    notes.append(SourceText::commonNotes(
+        p, QStringLiteral("Envoy"), SourceText::Breaker::Exported, SourceText::RateLimitReset::Exported));
     out.text = s;
     qCDebug(lcEnvoyRetryPolicy) << p.name << notes.size() << "notes";
     return out;

@@ -1,5 +1,6 @@
 #include "core/export/grpcserviceconfig.h"
 
+#include "core/export/sourcetext.h"
 #include "core/http/httpstatuslist.h"
 #include "core/policy/backoff.h"
 #include "core/util/coretr.h"
@@ -276,6 +277,7 @@ Export fromPolicy(const BackoffPolicy &p, const QString &service, const QString 
     }
 
     out.serviceConfig = config;
+    warnings.append(SourceText::responseNotes(p, QStringLiteral("gRPC")));
     qCDebug(lcGrpcServiceConfig) << "exported" << p.name << "with" << warnings.size() << "warnings";
     return out;
 }

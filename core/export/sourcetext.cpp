@@ -1,6 +1,7 @@
 #include "core/export/sourcetext.h"
 
 #include "core/policy/backoff.h"
+#include "core/policy/responseconditions.h"
 #include "core/util/coretr.h"
 
 #include <QCoreApplication>
@@ -94,7 +95,28 @@ bool givesUp(const BackoffPolicy &policy, NetworkFaultClass fault)
     return policy.classification.networkActions.value(fault, FaultAction::GiveUp) == FaultAction::GiveUp;
 }
 
-QStringList commonNotes(const BackoffPolicy &p, const QString &library, Breaker breaker)
+QStringList responseNotes(const BackoffPolicy &p, const QString &library, RateLimitReset reset)
+{
+    QStringList notes;
+    const auto &c = p.classification;
+    if (!c.retryOnResponse.isEmpty()) {
+        QStringList conditions;
+        for (const ResponseRetryCondition &condition : c.retryOnResponse)
+            conditions << ResponseConditions::formatLine(condition);
+        notes.append(Tr::tr("The policy retries answers that succeed by status but say otherwise (%1); %2 decides "
+                            "by status and faults only, so the application must check those answers itself.")
+                         .arg(conditions.join(QStringLiteral("; ")), library));
+    }
+    if (c.honourRateLimitReset && reset == RateLimitReset::Absent) {
+        notes.append(Tr::tr("The policy waits for a spent rate limit's reset (RateLimit, X-RateLimit-Reset) and "
+                            "holds back requests to a host whose quota is spent; %1 reads neither field and waits its "
+                            "backoff instead.")
+                         .arg(library));
+    }
+    return notes;
+}
+
+QStringList commonNotes(const BackoffPolicy &p, const QString &library, Breaker breaker, RateLimitReset reset)
 {
     QStringList notes;
     const auto &c = p.classification;
@@ -119,6 +141,7 @@ QStringList commonNotes(const BackoffPolicy &p, const QString &library, Breaker 
     }
     if (p.circuitBreaker.enabled && breaker == Breaker::Absent)
         notes.append(Tr::tr("%1 has no circuit breaker; the breaker was not exported.").arg(library));
+    notes.append(responseNotes(p, library, reset));
     qCDebug(lcSourceText) << p.name << library << notes.size() << "common notes";
     return notes;
 }

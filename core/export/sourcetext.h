@@ -52,10 +52,22 @@ bool givesUp(const BackoffPolicy &policy, NetworkFaultClass fault);
 /// exporter writes its own notes about the breaker).
 enum class Breaker { Absent, Exported };
 
+/// Whether the target waits for a spent rate limit's reset (X-RateLimit-Reset) itself.
+enum class RateLimitReset { Absent, Exported };
+
 /// Notes for what most targets lack: immediate retries of some faults, per-fault
 /// delay factors, 409 ABORTED restarts, and the circuit breaker when `breaker`
 /// says the target has none. `library` names the target in the sentences.
-QStringList commonNotes(const BackoffPolicy &policy, const QString &library, Breaker breaker);
+QStringList commonNotes(const BackoffPolicy &policy, const QString &library, Breaker breaker,
+    RateLimitReset reset = RateLimitReset::Absent);
+
+/// Notes for what the policy reads in an answer beyond its status, which no
+/// target here can: the conditions on a response's content (retryOnResponse),
+/// and waiting for a spent rate limit's reset (honourRateLimitReset), unless
+/// `reset` says the target waits for it. commonNotes() includes them; the
+/// exports that do not call it (gRPC, curl) ask for them alone.
+QStringList responseNotes(
+    const BackoffPolicy &policy, const QString &library, RateLimitReset reset = RateLimitReset::Absent);
 
 /// Notes on which calls to wrap: the policy retries POST and PATCH only when
 /// marked idempotent, PUT and DELETE perhaps only with a precondition, and a

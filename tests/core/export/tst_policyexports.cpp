@@ -445,7 +445,43 @@ private Q_SLOTS:
                      .value(QLatin1String("reset_headers"))
                      .toArray()
                      .size(),
-            2);
+            1);
+    }
+
+    // What the policy reads in an answer beyond its status: no target reads the content, and
+    // only Envoy waits for X-RateLimit-Reset; every export says what it leaves out.
+    void responseReading_isNotedByEveryFormat()
+    {
+        BackoffPolicy p = preset("aws-standard");
+        p.classification.retryOnResponse
+            = {ResponseRetryCondition::jsonEquals(QStringLiteral("/status"), QStringLiteral("PENDING")),
+                ResponseRetryCondition::headerPresent(QStringLiteral("X-Pending"))};
+        p.classification.honourRateLimitReset = true;
+        QVERIFY2(isUsable(p), qPrintable(firstPolicyError(p)));
+        for (const PolicyExport::Format &f : PolicyExport::formats()) {
+            if (f.name == QLatin1String("json"))
+                continue; // the policy itself, nothing left out
+            const auto out = PolicyExport::write(f.name, p);
+            QVERIFY2(hasNote(out, QStringLiteral("json /status = \"PENDING\"; header X-Pending")),
+                qPrintable(f.name + QLatin1Char(':') + out.notes.join(QLatin1Char('\n'))));
+            QCOMPARE(
+                hasNote(out, QStringLiteral("waits for a spent rate limit's reset")), f.name != QLatin1String("envoy"));
+        }
+        const auto envoy = EnvoyRetryPolicy::yaml(p);
+        QVERIFY2(envoy.text.contains(
+                     QStringLiteral("        - name: x-ratelimit-reset\n          format: UNIX_TIMESTAMP\n")),
+            qPrintable(envoy.text));
+        QVERIFY(hasNote(envoy, QStringLiteral("X-RateLimit-Reset only as a Unix time")));
+        // Without the option, Envoy is not told to wait for the reset either.
+        p.classification.honourRateLimitReset = false;
+        p.classification.retryOnResponse.clear();
+        const auto plain = EnvoyRetryPolicy::yaml(p);
+        QVERIFY(!plain.text.contains(QStringLiteral("x-ratelimit-reset")));
+        for (const PolicyExport::Format &f : PolicyExport::formats()) {
+            const auto out = PolicyExport::write(f.name, p);
+            QVERIFY(!hasNote(out, QStringLiteral("succeed by status but say otherwise")));
+            QVERIFY(!hasNote(out, QStringLiteral("rate limit's reset")));
+        }
     }
 
     void goBackoff_text()
