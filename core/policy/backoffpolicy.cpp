@@ -81,6 +81,11 @@ constexpr std::array<std::pair<RetryBudgetKind, const char *>, 3> budgetNames{{
     {RetryBudgetKind::GrpcThrottling, "grpc-throttling"},
 }};
 
+constexpr std::array<std::pair<RateLimiterKind, const char *>, 2> rateLimiterNames{{
+    {RateLimiterKind::None, "none"},
+    {RateLimiterKind::AwsAdaptive, "aws-adaptive"},
+}};
+
 constexpr std::array<std::pair<IntervalJitter, const char *>, 4> intervalJitterNames{{
     {IntervalJitter::None, "none"},
     {IntervalJitter::Full, "full"},
@@ -571,6 +576,24 @@ QString retryBudgetKindName(RetryBudgetKind kind)
 std::optional<RetryBudgetKind> retryBudgetKindFromName(const QString &name)
 {
     return valueIn(budgetNames, name);
+}
+
+QString rateLimiterKindName(RateLimiterKind kind)
+{
+    return nameIn(rateLimiterNames, kind);
+}
+
+std::optional<RateLimiterKind> rateLimiterKindFromName(const QString &name)
+{
+    return valueIn(rateLimiterNames, name);
+}
+
+QList<RateLimiterKind> allRateLimiterKinds()
+{
+    QList<RateLimiterKind> all;
+    for (const auto &[kind, name] : rateLimiterNames)
+        all.append(kind);
+    return all;
 }
 
 } // namespace RetryLab::Core

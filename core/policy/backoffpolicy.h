@@ -168,6 +168,26 @@ struct RetryBudgetSettings
     friend bool operator==(const RetryBudgetSettings &, const RetryBudgetSettings &) = default;
 };
 
+/// A client-side limit on the rate of attempts, which adapts to the server's
+/// throttling answers (AdaptiveRateLimiter).
+enum class RateLimiterKind {
+    None,
+    AwsAdaptive, ///< the AWS SDKs' adaptive retry mode: a token bucket whose rate follows a CUBIC curve
+};
+
+struct RateLimiterSettings
+{
+    RateLimiterKind kind = RateLimiterKind::None;
+    /// The share of the measured rate kept after a throttling answer (botocore: 0.7).
+    double beta = 0.7;
+    /// The CUBIC curve's scale constant C, in requests/s per s³ (botocore: 0.4).
+    double scale = 0.4;
+    /// The bucket never fills slower than this, in requests/s (botocore: 0.5).
+    double minRate = 0.5;
+
+    friend bool operator==(const RateLimiterSettings &, const RateLimiterSettings &) = default;
+};
+
 /// A complete retry policy: a plain value, cheap to copy, compared by value.
 /// Times are in milliseconds; 0 means "not set" for the deadline, the attempt
 /// timeout and the attempt limit (but never all limits at once: see validate()).
@@ -198,6 +218,7 @@ struct BackoffPolicy
     ClassificationRules classification;
     CircuitBreakerSettings circuitBreaker;
     RetryBudgetSettings retryBudget;
+    RateLimiterSettings rateLimiter;
 
     friend bool operator==(const BackoffPolicy &, const BackoffPolicy &) = default;
 };
@@ -257,5 +278,9 @@ QList<IntervalJitter> allIntervalJitters();
 
 QString retryBudgetKindName(RetryBudgetKind kind);
 std::optional<RetryBudgetKind> retryBudgetKindFromName(const QString &name);
+
+QString rateLimiterKindName(RateLimiterKind kind); ///< "none", "aws-adaptive"
+std::optional<RateLimiterKind> rateLimiterKindFromName(const QString &name);
+QList<RateLimiterKind> allRateLimiterKinds();
 
 } // namespace RetryLab::Core
