@@ -10176,6 +10176,18 @@ observed: %3
         <source>The policy waits for a spent rate limit&apos;s reset (RateLimit, X-RateLimit-Reset) and holds back requests to a host whose quota is spent; %1 reads neither field and waits its backoff instead.</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>beta must be a finite number.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>beta must lie strictly between %1 and %2 (got %3): it is the share of the rate kept after a throttling answer.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>unknown kind of rate limiter &quot;%1&quot; (known: %2)</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>RetryLab::Core::AlertDispatcher</name>
@@ -10301,6 +10313,14 @@ observed: %3
     </message>
     <message>
         <source>%1 (%2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>waited %1 for the adaptive rate limiter (%2 requests/s)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1; %2</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -15457,6 +15477,14 @@ Add one from the request you are composing (%1), from a request saved in a colle
 json /status = &quot;PENDING&quot;
 header X-Retry = yes
 body try again</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Rate limiter (this client)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>AWS SDK adaptive mode</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

@@ -66,6 +66,8 @@ struct ExecutorRequest
     /// Why the next attempt waited for a spent rate limit before it started
     /// (RateLimitHold); its record's reason says so. Empty when it did not.
     QString holdNote;
+    /// The attempt leaving the queue holds its token of the adaptive rate limiter.
+    bool tokenTaken = false;
 
     // The attempt on the wire (AttemptTransport's).
     HopRequest hop; ///< the request in flight: the attempt's own, or where a redirect led

@@ -6,6 +6,7 @@
 #include "core/executor/redirectstep.h"
 #include "core/executor/requestcheck.h"
 #include "core/executor/retryplanner.h"
+#include "core/policy/adaptiveratelimiter.h"
 #include "core/policy/retrybudget.h"
 #include "core/util/clock.h"
 #include "core/util/durationtext.h"
@@ -30,6 +31,23 @@ Q_LOGGING_CATEGORY(lcExecutor, "retrylab.core.executor", QtInfoMsg)
 namespace RetryLab::Core {
 
 namespace {
+
+/// What the AWS SDKs' adaptive mode takes for throttling: HTTP 429, or an error
+/// answer whose code is one of the throttling codes botocore lists (S3's 503
+/// SlowDown, "ThrottlingException", ...), found in the first part of its body.
+bool isThrottling(const AttemptRecord &record)
+{
+    if (!record.httpStatus || *record.httpStatus < 400)
+        return false;
+    if (*record.httpStatus == 429)
+        return true;
+    static const QByteArrayList codes = {"Throttling", "ThrottledException", "RequestThrottled",
+        "TooManyRequestsException", "ProvisionedThroughputExceededException", "TransactionInProgressException",
+        "RequestLimitExceeded", "BandwidthLimitExceeded", "LimitExceededException", "SlowDown",
+        "PriorRequestNotComplete", "EC2ThrottledException"};
+    const QByteArray head = record.responseBody.left(4096);
+    return std::any_of(codes.cbegin(), codes.cend(), [&head](const QByteArray &code) { return head.contains(code); });
+}
 
 std::chrono::milliseconds toTimerMs(double ms)
 {
@@ -57,6 +75,7 @@ bool isFailureForBreaker(const AttemptRecord &record, const Classification &clas
 
 RetryExecutor::RetryExecutor(QNetworkAccessManager *manager, QObject *parent)
     : QObject(parent), m_ownClock(std::make_unique<SteadyClock>()), m_budget(std::make_unique<RetryBudget>()),
+      m_limiter(std::make_unique<AdaptiveRateLimiter>()),
       // The injected manager is used as it is configured; the executor frees
       // its replies itself either way.
       m_transport(this, *m_ownClock, m_requests, manager ? manager : new QNetworkAccessManager(this), manager,
@@ -90,6 +109,7 @@ void RetryExecutor::setPolicy(const BackoffPolicy &policy)
 {
     const bool breakerChanged = !(policy.circuitBreaker == m_policy.circuitBreaker);
     const bool budgetChanged = !(policy.retryBudget == m_policy.retryBudget);
+    const bool limiterChanged = !(policy.rateLimiter == m_policy.rateLimiter);
     m_policy = policy;
     m_policyProblem = firstPolicyError(policy);
     if (breakerChanged) {
@@ -108,6 +128,8 @@ void RetryExecutor::setPolicy(const BackoffPolicy &policy)
         m_budget = std::make_unique<RetryBudget>(policy.retryBudget);
         noteBudget();
     }
+    if (limiterChanged)
+        m_limiter = std::make_unique<AdaptiveRateLimiter>(policy.rateLimiter, nowNs() / 1e6);
 }
 
 void RetryExecutor::setConcurrencyLimit(int limit)
@@ -260,6 +282,30 @@ void RetryExecutor::dispatchQueued()
 
 bool RetryExecutor::holdBack(const RequestPtr &r)
 {
+    return holdForReset(r) || waitForToken(r);
+}
+
+bool RetryExecutor::waitForToken(const RequestPtr &r)
+{
+    // One token per attempt: taken when the attempt first leaves the queue, its wait
+    // then passed on a wakeup of its own, after which the attempt starts.
+    if (!m_limiter->active() || r->tokenTaken)
+        return false;
+    r->tokenTaken = true;
+    const double waitMs = m_limiter->acquireDelayMs(nowNs() / 1e6);
+    if (waitMs <= 0.0)
+        return false;
+    const QString note = tr("waited %1 for the adaptive rate limiter (%2 requests/s)")
+                             .arg(DurationText::format(waitMs))
+                             .arg(m_limiter->currentRate(), 0, 'g', 3);
+    r->holdNote = r->holdNote.isEmpty() ? note : tr("%1; %2").arg(r->holdNote, note);
+    qCDebug(lcExecutor).noquote() << "request" << r->id << note;
+    wakeAfter(Wakeup::RateLimit, r->id, timerNs(waitMs));
+    return true;
+}
+
+bool RetryExecutor::holdForReset(const RequestPtr &r)
+{
     if (m_rateLimitHolds.isEmpty() || !r->policy.classification.honourRateLimitReset)
         return false;
     const qint64 now = nowNs();
@@ -283,7 +329,8 @@ bool RetryExecutor::holdBack(const RequestPtr &r)
         }
     }
     // Off the queue but still Queued: the wait counts in the attempt's queued time.
-    r->holdNote = tr("held back %1 before it started: %2").arg(DurationText::format(waitMs), hold->reason);
+    const QString note = tr("held back %1 before it started: %2").arg(DurationText::format(waitMs), hold->reason);
+    r->holdNote = r->holdNote.isEmpty() ? note : tr("%1; %2").arg(r->holdNote, note);
     qCDebug(lcExecutor).noquote() << "request" << r->id << r->holdNote;
     wakeAfter(Wakeup::RateLimit, r->id, hold->untilNs - now);
     return true;
@@ -350,6 +397,7 @@ void RetryExecutor::noteBudget()
 
 void RetryExecutor::startAttempt(const RequestPtr &r)
 {
+    r->tokenTaken = false; // the next attempt takes a token of its own
     const qint64 now = nowNs();
     const double deadlineMs = r->policy.deadlineMs;
     if (deadlineMs > 0.0 && r->fallback == 0 && r->firstStartNs >= 0 && (now - r->firstStartNs) / 1e6 >= deadlineMs) {
@@ -508,6 +556,8 @@ void RetryExecutor::concludeAttempt(const RequestPtr &r, AttemptEnd end)
         }
     }
     r->breakerTrial = false;
+    if (m_limiter->active() && end != AttemptEnd::Cancelled && end != AttemptEnd::Deadline)
+        m_limiter->onResponse(nowNs() / 1e6, isThrottling(record));
     if (r->policy.classification.honourRateLimitReset)
         m_rateLimitHolds.note(r->host, classification, r->policy.classification.maxRetryAfterMs, nowNs());
 

@@ -19,6 +19,7 @@ class QNetworkReply;
 
 namespace RetryLab::Core {
 
+class AdaptiveRateLimiter;
 class Clock;
 class PreciseWakeups;
 class RandomSource;
@@ -160,9 +161,12 @@ private:
 
     void enqueue(const RequestPtr &request, bool front);
     void dispatchQueued();
-    /// Keeps a queued request back while the rate limit of its host is spent:
-    /// true when it waits (or ended, its deadline coming first), false to start it.
+    /// Keeps a queued request back while the rate limit of its host is spent, or
+    /// until the adaptive rate limiter has a token for it: true when it waits (or
+    /// ended, its deadline coming first), false to start it.
     bool holdBack(const RequestPtr &request);
+    bool holdForReset(const RequestPtr &request);
+    bool waitForToken(const RequestPtr &request);
     void handleRateLimitReset(quint64 requestId);
     void startAttempt(const RequestPtr &request);
     void handleReplyFinished(quint64 requestId);
@@ -191,6 +195,9 @@ private:
     std::unique_ptr<Clock> m_ownClock;
     quint64 m_seed = 0x5EEDULL;
     std::unique_ptr<RetryBudget> m_budget;
+    /// The client's adaptive rate limiter (the policy's rateLimiter), shared by
+    /// every request as the budget is; of kind None it never holds one back.
+    std::unique_ptr<AdaptiveRateLimiter> m_limiter;
     /// Every request's backoff sleep, attempt timeout and total deadline, in one
     /// list: they come due in the order of their times, a deadline before a
     /// timeout set after it for the same moment.

@@ -230,6 +230,19 @@ void checkMultiplier(IssueCollector &c, const PolicyField &field, const BackoffP
     }
 }
 
+// Beta keeps a share of the rate: 1 would never slow down, 0 would stop.
+void checkBeta(IssueCollector &c, const PolicyField &field, const BackoffPolicy &p)
+{
+    const double beta = p.rateLimiter.beta;
+    if (std::isnan(beta) || std::isinf(beta))
+        c.error(field.id, Tr::tr("beta must be a finite number."));
+    else if (!(beta > field.min && beta < field.max))
+        c.error(field.id,
+            Tr::tr("beta must lie strictly between %1 and %2 (got %3): it is the share of the rate kept after a "
+                   "throttling answer.")
+                .arg(numberText(field.min), numberText(field.max), numberText(beta)));
+}
+
 // 0 attempts means no limit, which needs a deadline.
 void checkAttempts(IssueCollector &c, const PolicyField &field, const BackoffPolicy &p)
 {
@@ -383,6 +396,9 @@ QList<PolicyIssue> validatePolicy(const BackoffPolicy &p)
             break;
         case Id::MaxAttempts:
             checkAttempts(c, field, p);
+            break;
+        case Id::LimiterBeta:
+            checkBeta(c, field, p);
             break;
         case Id::RetryableStatuses:
             checkStatuses(c, field, p);

@@ -76,10 +76,16 @@ bool grpcBudget(const BackoffPolicy &p)
     return p.retryBudget.kind == RetryBudgetKind::GrpcThrottling;
 }
 
+bool adaptiveLimiter(const BackoffPolicy &p)
+{
+    return p.rateLimiter.kind == RateLimiterKind::AwsAdaptive;
+}
+
 using P = BackoffPolicy;
 using CR = ClassificationRules;
 using CB = CircuitBreakerSettings;
 using RB = RetryBudgetSettings;
+using RL = RateLimiterSettings;
 using namespace PolicyLimits;
 
 // The labels and help are the policy editor's; the ranges validatePolicy()'s.
@@ -292,6 +298,29 @@ QList<PolicyField> makeFieldTable()
             .help = RL_TR("gRPC retryThrottling tokenRatio: what a success adds back (the gRPC example uses 0.1)."),
             .check = C::Range, .min = 0.0, .max = 1000.0, .minExclusive = true, .checkedWhen = &grpcBudget,
             .access = numberAt<&P::retryBudget, &RB::grpcTokenRatio>()},
+
+        {.id = Id::LimiterKind, .section = S::RateLimiter, .type = T::Choice, .key = "kind",
+            .label = RL_TR("Rate &limiter"),
+            .help = RL_TR("A limit on how fast this client sends attempts, first and retries alike, that adapts to "
+                          "the server's throttling answers (429, 503) as the AWS SDKs' adaptive retry mode does.")},
+        {.id = Id::LimiterBeta, .section = S::RateLimiter, .type = T::Number, .key = "beta",
+            .label = RL_TR("&Beta (rate kept)"),
+            .help = RL_TR("After a throttling answer the rate drops to beta times the rate measured then (AWS: "
+                          "0.7)."),
+            .unit = U::Factor, .check = C::Special, .min = 0.0, .max = 1.0, .minExclusive = true,
+            .checkedWhen = &adaptiveLimiter,
+            .access = numberAt<&P::rateLimiter, &RL::beta>()},
+        {.id = Id::LimiterScale, .section = S::RateLimiter, .type = T::Number, .key = "scale",
+            .label = RL_TR("C&ubic scale"),
+            .help = RL_TR("The scale constant C of the CUBIC curve the rate grows back along after a throttling "
+                          "answer, in requests/s per second cubed (AWS: 0.4)."),
+            .check = C::Range, .min = 0.0, .max = 1000.0, .minExclusive = true, .checkedWhen = &adaptiveLimiter,
+            .access = numberAt<&P::rateLimiter, &RL::scale>()},
+        {.id = Id::LimiterMinRate, .section = S::RateLimiter, .type = T::Number, .key = "minRate",
+            .label = RL_TR("Mi&nimum rate (requests/s)"),
+            .help = RL_TR("The limiter never lets fewer attempts through than this many a second (AWS: 0.5)."),
+            .check = C::Range, .min = 0.0, .max = 100'000.0, .minExclusive = true, .checkedWhen = &adaptiveLimiter,
+            .access = numberAt<&P::rateLimiter, &RL::minRate>()},
     };
 }
 // clang-format on
@@ -314,6 +343,8 @@ QString PolicyField::object() const
         return QStringLiteral("circuitBreaker");
     case Section::RetryBudget:
         return QStringLiteral("retryBudget");
+    case Section::RateLimiter:
+        return QStringLiteral("rateLimiter");
     }
     return {};
 }

@@ -102,6 +102,10 @@ enum class PolicyFieldId {
     AwsSuccessRefund,
     GrpcMaxTokens,
     GrpcTokenRatio,
+    LimiterKind,
+    LimiterBeta,
+    LimiterScale,
+    LimiterMinRate,
 };
 
 /// One field of a BackoffPolicy as every reader, writer and form knows it: its
@@ -119,7 +123,7 @@ struct PolicyField
 {
     /// The group of fields a form shows together, which also says where the
     /// field lives in the file: at the top, or in "classification",
-    /// "circuitBreaker" or "retryBudget".
+    /// "circuitBreaker", "retryBudget" or "rateLimiter".
     enum class Section {
         Details, ///< name, description, source
         Delay, ///< the delay formula
@@ -128,6 +132,7 @@ struct PolicyField
         NetworkFaults, ///< what to do after a network fault (in "classification")
         CircuitBreaker,
         RetryBudget,
+        RateLimiter,
     };
     enum class Type {
         Text,
@@ -203,7 +208,7 @@ struct PolicyField
     /// Where it is in the file: "baseDelayMs", "classification.maxRetryAfterMs".
     QString path() const;
     /// The object of the file that holds it: empty at the top, else "classification",
-    /// "circuitBreaker" or "retryBudget".
+    /// "circuitBreaker", "retryBudget" or "rateLimiter".
     QString object() const;
     /// The label, translated, with its & mnemonic.
     QString title() const;

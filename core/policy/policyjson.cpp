@@ -308,6 +308,11 @@ void readSections(JsonReader &r, BackoffPolicy &p, std::initializer_list<Section
                 p.retryBudget.kind = *kind;
             break;
         }
+        case Id::LimiterKind:
+            if (const auto kind = r.named(key, allRateLimiterKinds(), &rateLimiterKindName, Presence::Optional,
+                    Tr::tr("unknown kind of rate limiter \"%1\" (known: %2)")))
+                p.rateLimiter.kind = *kind;
+            break;
         case Id::RetryableStatuses:
             readStatuses(r, p.classification);
             break;
@@ -345,8 +350,10 @@ QJsonObject toJsonObject(const BackoffPolicy &p)
         {QStringLiteral("version"), formatVersion},
     };
     QHash<QString, QJsonObject> nested;
+    // The rate limiter is written only when there is one, so that files without it stay as they were.
+    const bool limiter = p.rateLimiter.kind != RateLimiterKind::None;
     for (const PolicyField &field : policyFields()) {
-        if (!field.isScalar())
+        if (!field.isScalar() || (field.section == Section::RateLimiter && !limiter))
             continue;
         const QString outer = field.object();
         (outer.isEmpty() ? object : nested[outer]).insert(QLatin1String(field.key), scalarValue(field, p));
@@ -382,6 +389,9 @@ QJsonObject toJsonObject(const BackoffPolicy &p)
     if (!p.classification.retryOnResponse.isEmpty())
         classification.insert(keyOf(Id::RetryOnResponse), responseConditionsJson(p.classification.retryOnResponse));
     nested[policyField(Id::BudgetKind).object()].insert(keyOf(Id::BudgetKind), retryBudgetKindName(p.retryBudget.kind));
+    if (limiter)
+        nested[policyField(Id::LimiterKind).object()].insert(
+            keyOf(Id::LimiterKind), rateLimiterKindName(p.rateLimiter.kind));
     object.insert(keyOf(Id::Algorithm), algorithmName(p.algorithm));
     if (p.intervalJitter != IntervalJitter::None)
         object.insert(keyOf(Id::IntervalJitter), intervalJitterName(p.intervalJitter));
@@ -404,9 +414,10 @@ Result<BackoffPolicy> fromJsonObject(const QJsonObject &object)
     const QString classificationKey = policyField(Id::RetryableStatuses).object();
     const QString breakerKey = policyField(Id::BreakerEnabled).object();
     const QString budgetKey = policyField(Id::BudgetKind).object();
+    const QString limiterKey = policyField(Id::LimiterKind).object();
     r.rejectUnknown(QStringList{QStringLiteral("format"), QStringLiteral("version")}
         + keysOf({Section::Details, Section::Delay, Section::Limits})
-        + QStringList{classificationKey, breakerKey, budgetKey});
+        + QStringList{classificationKey, breakerKey, budgetKey, limiterKey});
 
     if (const auto format = r.string(QStringLiteral("format")); format && *format != QLatin1String("retrylab-policy"))
         r.fail(QStringLiteral("format"), Tr::tr("expected \"retrylab-policy\", got \"%1\"").arg(*format));
@@ -428,6 +439,10 @@ Result<BackoffPolicy> fromJsonObject(const QJsonObject &object)
     if (auto budget = r.object(budgetKey)) {
         budget->rejectUnknown(keysOf({Section::RetryBudget}));
         readSections(*budget, p, {Section::RetryBudget});
+    }
+    if (auto limiter = r.object(limiterKey)) {
+        limiter->rejectUnknown(keysOf({Section::RateLimiter}));
+        readSections(*limiter, p, {Section::RateLimiter});
     }
     if (r.failed())
         return r.firstError();

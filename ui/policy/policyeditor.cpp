@@ -38,6 +38,7 @@ namespace RetryLab::Ui {
 using Core::BackoffAlgorithm;
 using Core::BackoffPolicy;
 using Core::PolicyIssue;
+using Core::RateLimiterKind;
 using Core::RetryBudgetKind;
 using Id = Core::PolicyFieldId;
 using Section = Core::PolicyField::Section;
@@ -382,6 +383,24 @@ QWidget *PolicyEditor::buildProtectionTab()
     budgetForm->addRow(m_budgetNote);
     addTableFields(budgetForm, Section::RetryBudget);
     column->addWidget(budget);
+
+    auto *limiter = new QGroupBox(tr("Rate limiter (this client)"), page);
+    auto *limiterForm = newForm(limiter);
+    m_limiterCombo = new QComboBox(limiter);
+    shrinkable(m_limiterCombo);
+    m_limiterCombo->addItem(tr("None"), static_cast<int>(RateLimiterKind::None));
+    m_limiterCombo->addItem(tr("AWS SDK adaptive mode"), static_cast<int>(RateLimiterKind::AwsAdaptive));
+    connect(m_limiterCombo, &QComboBox::currentIndexChanged, this, [this](int index) {
+        if (m_updating || index < 0)
+            return;
+        m_policy.rateLimiter.kind = static_cast<RateLimiterKind>(m_limiterCombo->itemData(index).toInt());
+        handleFieldEdited();
+    });
+    addField(limiterForm, Core::policyField(Id::LimiterKind), m_limiterCombo, [this] {
+        m_limiterCombo->setCurrentIndex(m_limiterCombo->findData(static_cast<int>(m_policy.rateLimiter.kind)));
+    });
+    addTableFields(limiterForm, Section::RateLimiter);
+    column->addWidget(limiter);
     column->addStretch(1);
     return page;
 }
@@ -655,9 +674,10 @@ void PolicyEditor::updateApplicability()
             label->setEnabled(f.editor->isEnabled());
     }
 
-    // A budget's numbers are shown for their kind of budget only.
+    // A budget's and a limiter's numbers are shown for their kind only.
     for (Field &f : m_fields) {
-        if (!f.descriptor || f.descriptor->section != Section::RetryBudget || !f.descriptor->checkedWhen)
+        if (!f.descriptor || !f.descriptor->checkedWhen
+            || (f.descriptor->section != Section::RetryBudget && f.descriptor->section != Section::RateLimiter))
             continue;
         f.form->setRowVisible(f.editor, f.descriptor->checkedWhen(m_policy) || withIssues.contains(f.name));
     }

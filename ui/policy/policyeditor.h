@@ -154,6 +154,7 @@ private:
     QTableView *m_faultView = nullptr;
     QComboBox *m_budgetCombo = nullptr;
     QLabel *m_budgetNote = nullptr;
+    QComboBox *m_limiterCombo = nullptr;
     QLabel *m_breakerNote = nullptr;
     FieldMessage *m_summary = nullptr;
     FieldMessage *m_otherIssues = nullptr;

@@ -2,7 +2,8 @@
 // loopback with real timers: a policy that retries on a JSON value, a body text
 // (ClassificationRules::retryOnResponse), and one that waits for a spent rate
 // limit's reset, before a retry and before the next request to the same host
-// (ClassificationRules::honourRateLimitReset).
+// (ClassificationRules::honourRateLimitReset); and the AWS SDKs' adaptive rate
+// limiter, which slows the whole client down after throttling answers.
 
 #include "core/executor/retryexecutor.h"
 #include "core/faultserver/faultserver.h"
@@ -10,6 +11,7 @@
 
 #include <QSignalSpy>
 #include <QTest>
+#include <QTimer>
 
 using namespace RetryLab::Core;
 using RetryLab::Core::Testing::Collector;
@@ -30,6 +32,7 @@ private Q_SLOTS:
     void rateLimitReset_beyondTheDeadline_givesUpAtOnce();
     void rateLimitSpent_nextRequestToTheHostWaitsForTheReset();
     void rateLimitSpent_holdIsBoundedByMaxRetryAfter();
+    void adaptiveLimiter_slowsTheClientToTheServersRate();
 
 private:
     QUrl url(const QString &pathAndQuery) const { return m_server.baseUrl().resolved(QUrl(pathAndQuery)); }
@@ -273,6 +276,64 @@ void TestExecutorResponse::rateLimitSpent_holdIsBoundedByMaxRetryAfter()
     // The reset is 2 s away; the hold ends at the policy's bound.
     QVERIFY2(held.queuedNs >= 150'000'000 && held.queuedNs < 1'500'000'000, qPrintable(QString::number(held.queuedNs)));
     QVERIFY2(held.reason.contains(QStringLiteral("bounded to 200 ms")), qPrintable(held.reason));
+}
+
+// Eighty requests, twenty a second for four seconds, at a server that lets ten a second
+// through after a burst of ten. Sent as they come, a third or more meet a 429; with the
+// adaptive limiter, the first 429s turn its token bucket on at a share of the rate it
+// measured, and the attempts after them wait for tokens at about the rate the server
+// allows, so far fewer are refused. (Paced, not all at once: the limiter measures the
+// client's rate in half-second buckets, and a client throttled before its first half
+// second would start from the minimum rate, as botocore's does: the burst lasts a second.)
+void TestExecutorResponse::adaptiveLimiter_slowsTheClientToTheServersRate()
+{
+    const auto run = [this](const BackoffPolicy &policy, const QString &key) {
+        RetryExecutor executor;
+        executor.setPolicy(policy);
+        executor.setConcurrencyLimit(1);
+        Collector c(&executor);
+        const QUrl limited = url(QStringLiteral("/ratelimit?rps=10&burst=10&key=%1").arg(key));
+        int submitted = 0;
+        QTimer pace;
+        pace.setTimerType(Qt::PreciseTimer);
+        pace.setInterval(50);
+        QObject::connect(&pace, &QTimer::timeout, &executor, [&] {
+            executor.submit(Testing::getSpec(limited));
+            if (++submitted == 80)
+                pace.stop();
+        });
+        pace.start();
+        [&] { QTRY_COMPARE_WITH_TIMEOUT(c.results.size(), 80, 90'000); }();
+        return c.attempts;
+    };
+    const auto refused = [](const QList<AttemptRecord> &attempts) {
+        return std::count_if(attempts.cbegin(), attempts.cend(),
+            [](const AttemptRecord &a) { return a.httpStatus == std::optional<int>(429); });
+    };
+
+    BackoffPolicy fast = quickConstant(1);
+    const QList<AttemptRecord> unlimited = run(fast, QStringLiteral("unlimited"));
+    QCOMPARE(unlimited.size(), 80);
+    const auto refusedUnlimited = refused(unlimited);
+
+    BackoffPolicy adaptive = fast;
+    adaptive.rateLimiter.kind = RateLimiterKind::AwsAdaptive;
+    const QList<AttemptRecord> limited = run(adaptive, QStringLiteral("adaptive"));
+    QCOMPARE(limited.size(), 80);
+    const auto refusedLimited = refused(limited);
+    qInfo() << "429s without the limiter" << refusedUnlimited << "with it" << refusedLimited;
+    QVERIFY2(refusedUnlimited >= 15, qPrintable(QString::number(refusedUnlimited)));
+    QVERIFY2(refusedLimited * 2 < refusedUnlimited,
+        qPrintable(QStringLiteral("%1 429s with the limiter, %2 without").arg(refusedLimited).arg(refusedUnlimited)));
+    // The waits are the limiter's, on record: in the attempts' queued time and their reasons.
+    qint64 longestWaitNs = 0;
+    for (const AttemptRecord &a : limited) {
+        if (a.reason.contains(QStringLiteral("for the adaptive rate limiter")))
+            longestWaitNs = std::max(longestWaitNs, a.queuedNs);
+    }
+    QVERIFY2(longestWaitNs >= 50'000'000, qPrintable(QString::number(longestWaitNs)));
+    // Until the first 429, nothing waits: the limiter starts off, as botocore's does.
+    QVERIFY(!limited.constFirst().reason.contains(QStringLiteral("adaptive rate limiter")));
 }
 
 QTEST_GUILESS_MAIN(TestExecutorResponse)

@@ -57,6 +57,9 @@ BackoffPolicy policyUsing(const PolicyField &field)
         policy.retryBudget.kind = RetryBudgetKind::AwsStandard;
     if (QByteArrayView(field.key).startsWith("grpc"))
         policy.retryBudget.kind = RetryBudgetKind::GrpcThrottling;
+    // The limiter's numbers need a limiter; its kind is changed from none.
+    if (field.section == PolicyField::Section::RateLimiter && field.type == Type::Number)
+        policy.rateLimiter.kind = RateLimiterKind::AwsAdaptive;
     return policy;
 }
 
@@ -90,6 +93,9 @@ void changeField(const PolicyField &field, BackoffPolicy &policy)
         break;
     case PolicyFieldId::BudgetKind:
         policy.retryBudget.kind = RetryBudgetKind::GrpcThrottling;
+        break;
+    case PolicyFieldId::LimiterKind:
+        policy.rateLimiter.kind = RateLimiterKind::AwsAdaptive;
         break;
     case PolicyFieldId::RetryableStatuses:
         policy.classification.retryableStatuses = {408, 503};
@@ -364,13 +370,14 @@ void TestPolicyFields::table_followsTheIdsAndSpellsEachNameOnce()
         }
     }
     // The last id has its row.
-    QCOMPARE(policyFields().size(), static_cast<qsizetype>(PolicyFieldId::GrpcTokenRatio) + 1);
+    QCOMPARE(policyFields().size(), static_cast<qsizetype>(PolicyFieldId::LimiterMinRate) + 1);
     QVERIFY(!policyFieldNamed(QStringLiteral("telepathy")));
     // The classification's fields go by their key, the breaker's and budget's by their path.
     QCOMPARE(policyFieldName(PolicyFieldId::MaxRetryAfter), QStringLiteral("maxRetryAfterMs"));
     QCOMPARE(policyField(PolicyFieldId::MaxRetryAfter).path(), QStringLiteral("classification.maxRetryAfterMs"));
     QCOMPARE(policyFieldName(PolicyFieldId::BreakerOpen), QStringLiteral("circuitBreaker.openMs"));
     QCOMPARE(policyFieldName(PolicyFieldId::GrpcMaxTokens), QStringLiteral("retryBudget.grpcMaxTokens"));
+    QCOMPARE(policyFieldName(PolicyFieldId::LimiterBeta), QStringLiteral("rateLimiter.beta"));
 }
 
 void TestPolicyFields::table_everyFieldIsDescribed()
@@ -453,10 +460,12 @@ void TestPolicyFields::table_everyRangeIsEnforcedByValidatePolicy_data()
             << field.id << (field.minExclusive ? field.min : field.min - step) << true;
         QTest::addRow("%s above", name.constData()) << field.id << field.max + step << true;
         QTest::addRow("%s not a number", name.constData()) << field.id << std::nan("") << true;
-        // The bounds themselves are values of the field.
+        // The bounds themselves are values of the field, but for the limiter's beta,
+        // which must lie strictly between 0 and 1.
         if (!field.minExclusive)
             QTest::addRow("%s at the minimum", name.constData()) << field.id << field.min << false;
-        QTest::addRow("%s at the maximum", name.constData()) << field.id << field.max << false;
+        QTest::addRow("%s at the maximum", name.constData())
+            << field.id << field.max << (field.id == PolicyFieldId::LimiterBeta);
     }
 }
 

@@ -73,6 +73,7 @@ void TestPolicyJson::roundTrip_isLossless()
     p.retryBudget.kind = RetryBudgetKind::GrpcThrottling;
     p.retryBudget.grpcMaxTokens = 7;
     p.retryBudget.grpcTokenRatio = 0.25;
+    p.rateLimiter = {RateLimiterKind::AwsAdaptive, 0.6, 0.5, 1.5};
     p.classification.honourRateLimitReset = true;
     p.classification.retryOnResponse = {
         ResponseRetryCondition::jsonEquals(QStringLiteral("/status"), QStringLiteral("PENDING")),
@@ -93,11 +94,11 @@ void TestPolicyJson::roundTrip_isLossless()
 
 void TestPolicyJson::presets_allLoadAndRoundTrip()
 {
-    const QStringList expected{QStringLiteral("aws-standard"), QStringLiteral("azure-batch"),
-        QStringLiteral("azure-interactive"), QStringLiteral("azure-retry-pattern"), QStringLiteral("curl-retry"),
-        QStringLiteral("google-cloud-storage"), QStringLiteral("google-cloud-storage-client"),
-        QStringLiteral("grpc-retry-policy"), QStringLiteral("iam"), QStringLiteral("iam-retry-404"),
-        QStringLiteral("memorystore"), QStringLiteral("polly-default")};
+    const QStringList expected{QStringLiteral("aws-adaptive"), QStringLiteral("aws-standard"),
+        QStringLiteral("azure-batch"), QStringLiteral("azure-interactive"), QStringLiteral("azure-retry-pattern"),
+        QStringLiteral("curl-retry"), QStringLiteral("google-cloud-storage"),
+        QStringLiteral("google-cloud-storage-client"), QStringLiteral("grpc-retry-policy"), QStringLiteral("iam"),
+        QStringLiteral("iam-retry-404"), QStringLiteral("memorystore"), QStringLiteral("polly-default")};
     QCOMPARE(Presets::ids(), expected);
     for (const auto &preset : Presets::all()) {
         QVERIFY2(isUsable(preset.policy), qPrintable(preset.id));
@@ -159,6 +160,21 @@ void TestPolicyJson::presets_matchTheirSources()
     QCOMPARE(aws.retryBudget.awsCapacity, 500.0);
     QCOMPARE(aws.maxBackoffMs, 20'000.0);
 
+    // Adaptive mode is standard mode and botocore's rate limiter.
+    auto adaptive = *Presets::find(QStringLiteral("aws-adaptive"));
+    QCOMPARE(adaptive.rateLimiter.kind, RateLimiterKind::AwsAdaptive);
+    QCOMPARE(adaptive.rateLimiter.beta, 0.7);
+    QCOMPARE(adaptive.rateLimiter.scale, 0.4);
+    QCOMPARE(adaptive.rateLimiter.minRate, 0.5);
+    QVERIFY(adaptive.source.contains(QLatin1String("adaptive mode")));
+    adaptive.rateLimiter = {};
+    adaptive.name = aws.name;
+    adaptive.description = aws.description;
+    adaptive.source = aws.source;
+    QVERIFY(adaptive == aws);
+    // Without a limiter the file has no "rateLimiter" object.
+    QVERIFY(!PolicyJson::toJsonObject(aws).contains(QLatin1String("rateLimiter")));
+
     const auto grpc = *Presets::find(QStringLiteral("grpc-retry-policy"));
     QCOMPARE(grpc.maxAttempts, 4);
     QCOMPARE(grpc.baseDelayMs, 100.0);
@@ -216,6 +232,23 @@ void TestPolicyJson::invalidFiles_nameTheField_data()
                                          << "expected a whole number, got 2.5";
     QTest::addRow("absurd attempts") << QByteArray(R"({"maxAttempts":1e10})") << "maxAttempts"
                                      << "10000000000 is beyond the sensible limit of 1000";
+    QTest::addRow("limiter beta of 1") << QByteArray(R"({"rateLimiter":{"kind":"aws-adaptive","beta":1}})")
+                                       << "rateLimiter.beta"
+                                       << "beta must lie strictly between 0 and 1 (got 1)";
+    QTest::addRow("limiter beta of 0") << QByteArray(R"({"rateLimiter":{"kind":"aws-adaptive","beta":0}})")
+                                       << "rateLimiter.beta"
+                                       << "beta must lie strictly between 0 and 1 (got 0)";
+    QTest::addRow("negative limiter scale")
+        << QByteArray(R"({"rateLimiter":{"kind":"aws-adaptive","scale":-0.4}})") << "rateLimiter.scale"
+        << "must be above 0";
+    QTest::addRow("limiter minimum rate of 0")
+        << QByteArray(R"({"rateLimiter":{"kind":"aws-adaptive","minRate":0}})") << "rateLimiter.minRate"
+        << "must be above 0";
+    QTest::addRow("unknown limiter") << QByteArray(R"({"rateLimiter":{"kind":"aws-cautious"}})") << "rateLimiter.kind"
+                                     << "unknown kind of rate limiter \"aws-cautious\" (known: none, aws-adaptive)";
+    QTest::addRow("unknown limiter field")
+        << QByteArray(R"({"rateLimiter":{"kind":"aws-adaptive","bta":0.5}})") << "rateLimiter.bta"
+        << "did you mean \"beta\"?";
     QTest::addRow("unknown field") << QByteArray(R"({"baseDelay":5})") << "baseDelay"
                                    << "unknown field; did you mean \"baseDelayMs\"?";
     QTest::addRow("unknown nested field") << QByteArray(R"({"circuitBreaker":{"openMS":5}})") << "circuitBreaker.openMS"
