@@ -21,9 +21,16 @@ namespace RetryLab::Core {
 
 namespace {
 
+// A value of the policy, as it was written.
 QString duration(double ms)
 {
     return DurationText::format(ms, DurationText::Style::Exact);
+}
+
+// A time measured.
+QString measured(double ms)
+{
+    return DurationText::format(ms);
 }
 
 // "a string", "a number": what a value is, for the message about a done that is not a boolean.
@@ -208,7 +215,7 @@ void OperationPoller::handleRequestFinished(const RequestResult &result)
     case OperationPoll::State::Done:
         finish(OperationResult::Ending::Done,
             tr("done after %n poll(s) in %1", nullptr, m_result.pollCount())
-                .arg(duration((m_executor->nowNs() - m_result.startNs) / 1e6)));
+                .arg(measured((m_executor->nowNs() - m_result.startNs) / 1e6)));
         return;
     case OperationPoll::State::OperationFailed:
         finish(OperationResult::Ending::OperationFailed, m_result.reason);
@@ -236,7 +243,7 @@ void OperationPoller::handleRequestFinished(const RequestResult &result)
                 tr("not done within the total timeout of %1: poll %2 would be sent at %3")
                     .arg(duration(m_policy.totalTimeoutMs))
                     .arg(polls + 1)
-                    .arg(duration(elapsedMs + delayMs)));
+                    .arg(measured(elapsedMs + delayMs)));
             return;
         }
     }
