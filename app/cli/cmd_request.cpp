@@ -3,6 +3,7 @@
 #include "app/cli/commands.h"
 #include "app/cli/console.h"
 #include "app/cli/interruptwatcher.h"
+#include "app/cli/operationrun.h"
 #include "app/cli/responseprinter.h"
 #include "app/cli/runprinter.h"
 #include "app/cli/runseed.h"
@@ -175,6 +176,7 @@ struct OptionTable
     QCommandLineOption idempotent;
     QCommandLineOption fallback;
     QCommandLineOption fallbackOn;
+    QCommandLineOption poll;
     HeadlessOptions::Table shared;
     QCommandLineOption collection;
     QCommandLineOption savedRequest;
@@ -223,6 +225,12 @@ OptionTable::OptionTable()
                  "be repeated (a POST whose outcome is unknown) still never goes to a fallback.")
               .arg(Core::FallbackTriggers::faultNames().join(QStringLiteral(", "))),
           Tr::tr("LIST")),
+      poll(QStringLiteral("poll"),
+          Tr::tr("The request starts or reads a long-running operation: poll its URL with GET until the answer says "
+                 "done, under this polling policy (a preset: %1; or a polling policy JSON file), each poll retried "
+                 "under the retry policy. One line per poll; -i, -o and the report files do not apply.")
+              .arg(Core::PollingPolicy::presetIds().join(QStringLiteral(", "))),
+          Tr::tr("ID|FILE")),
       shared(HeadlessOptions::Seed | HeadlessOptions::Quiet | HeadlessOptions::NoRedact | HeadlessOptions::ReportFiles,
           Tr::tr("Print only the response and errors, not each retry, notes and the files written.")),
       collection(QStringLiteral("collection"),
@@ -254,7 +262,7 @@ void OptionTable::addTo(QCommandLineParser &parser) const
                "that cannot be read or written."));
     parser.addOption(policy);
     parser.addOptions(overrides);
-    parser.addOptions({include, output, fromCurl, insecure, maxBody, idempotent, fallback, fallbackOn});
+    parser.addOptions({include, output, fromCurl, insecure, maxBody, idempotent, fallback, fallbackOn, poll});
     parser.addOptions(shared.options());
     parser.addOptions({collection, savedRequest, environment, environmentName});
 }
@@ -264,7 +272,7 @@ QList<Core::CurlCommandLine::ExtraOption> OptionTable::ownOptions() const
 {
     QList<Core::CurlCommandLine::ExtraOption> own;
     for (const QCommandLineOption *o :
-        {&policy, &include, &output, &fromCurl, &insecure, &maxBody, &idempotent, &fallback, &fallbackOn})
+        {&policy, &include, &output, &fromCurl, &insecure, &maxBody, &idempotent, &fallback, &fallbackOn, &poll})
         own.append({o->names(), !o->valueName().isEmpty()});
     for (const QCommandLineOption &o : overrides)
         own.append({o.names(), true});
@@ -350,7 +358,7 @@ Core::Result<qint64> readBodyLimit(const QCommandLineParser &parser, const QComm
 Core::Result<void> checkRequestSource(
     const QCommandLineParser &parser, const OptionTable &table, bool fromCollection, bool hasRequestArguments)
 {
-    for (const QCommandLineOption *single : {&table.policy, &table.output, &table.fromCurl, &table.maxBody,
+    for (const QCommandLineOption *single : {&table.policy, &table.output, &table.fromCurl, &table.maxBody, &table.poll,
              &table.collection, &table.savedRequest, &table.environment, &table.environmentName}) {
         if (parser.values(*single).size() > 1)
             return Core::Result<void>::failure(Tr::tr("--%1 is given more than once").arg(single->names().constLast()));
@@ -667,6 +675,15 @@ Core::Result<Options> parse(const QStringList &arguments)
     options.fallbacks = parser.values(table.fallback);
     for (const QString &list : parser.values(table.fallbackOn))
         options.fallbackOn += Core::FallbackTriggers::split(list);
+    if (parser.isSet(table.poll)) {
+        options.poll = parser.value(table.poll);
+        if (options.include || !options.outputPath.isEmpty() || options.shared.writesRunFiles()
+            || !options.shared.junitPath.isEmpty()) {
+            return Core::Result<Options>::failure(
+                Tr::tr("--poll prints a line per poll and the last answer's body: -i, -o, --report, --har, --csv "
+                       "and --junit do not go with it"));
+        }
+    }
     if (fromCollection) {
         options.saved = Core::SavedRequest::Source{parser.value(table.collection), parser.value(table.savedRequest),
             parser.value(table.environment), parser.value(table.environmentName)};
@@ -720,6 +737,18 @@ int run(const Options &options)
                           .arg(spec.transport.insecureHosts.join(QStringLiteral(", "))));
     }
 
+    if (options.poll) {
+        auto polling = OperationRun::readPollingPolicy(*options.poll);
+        if (!polling)
+            return usage(polling.error());
+        if (live) {
+            console.print(Tr::tr("%1 %2 under the policy \"%3\" (%4), polled under %5, %6")
+                              .arg(QString::fromLatin1(spec.method), spec.url.toString(QUrl::FullyEncoded),
+                                  policy->policy.name, policy->origin, polling->origin, seed.text()));
+        }
+        return OperationRun::run(
+            {spec, policy->policy, std::move(polling).value(), seed.value(), options.bodyLimit, live, redact}, console);
+    }
     const Core::Scenario scenario = scenarioFor(spec, *policy, seed.value());
     if (live) {
         for (const QString &ignored : std::as_const(request.ignored))

@@ -44,6 +44,8 @@ struct Options
     bool idempotent = false;
     QStringList fallbacks; ///< --fallback URLs, as given
     QStringList fallbackOn; ///< --fallback-on entries, split at commas, as given
+    /// --poll: a polling policy preset or file; the request starts a long-running operation.
+    std::optional<QString> poll;
     std::optional<Core::SavedRequest::Source> saved; ///< --collection, --request, --env, --env-name
     /// The URL and the curl options as given, retrylab's own options among them
     /// (`ownOptions`, which the curl reading skips).
