@@ -104,6 +104,11 @@ int run(const Settings &settings, Console &console)
     poll.method = "GET";
     poll.body.clear();
     poll.idempotent = true;
+    // A GET has no body to describe: the first request's Content-Type and Content-Length stay with it.
+    poll.headers.removeIf([](const QPair<QByteArray, QByteArray> &header) {
+        return header.first.compare("Content-Type", Qt::CaseInsensitive) == 0
+            || header.first.compare("Content-Length", Qt::CaseInsensitive) == 0;
+    });
 
     if (settings.live) {
         QObject::connect(&executor, &Core::RetryExecutor::retryScheduled, &poller,

@@ -2,9 +2,12 @@
 
 #include <QFile>
 #include <QProcess>
+#include <QScopeGuard>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
+
+#include <algorithm>
 
 using namespace RetryLab::Core;
 
@@ -42,6 +45,7 @@ private Q_SLOTS:
     void init();
     void operation_pollsUntilDone_exit0();
     void pollMeeting503s_isRetriedUnderTheRetryPolicy();
+    void postStartingTheOperation_pollsWithGet();
     void operationWithError_exit1WithTheCode();
     void totalTimeout_exit1WithTheReason();
     void badPollingPolicy_exit2AndSendNothing_data();
@@ -132,6 +136,32 @@ void TestRequestPoll::pollMeeting503s_isRetriedUnderTheRetryPolicy()
     QVERIFY2(o.err.contains(QLatin1String("\npoll 1 after 20 ms: done=false (3 attempts)\npoll 2 after 30 ms")),
         qPrintable(o.err));
     QCOMPARE(m_server.consumedInstructions(*created), 3);
+}
+
+void TestRequestPoll::postStartingTheOperation_pollsWithGet()
+{
+    // Whether each request came with a Content-Type, in order (the hook runs on the server's thread, this one).
+    QList<bool> typed;
+    m_server.setRequestHook([&typed](const HttpRequest &r, ServerLogEntry &) -> std::optional<FaultInstruction> {
+        typed.append(std::any_of(r.headers.cbegin(), r.headers.cend(),
+            [](const auto &h) { return h.first.compare("Content-Type", Qt::CaseInsensitive) == 0; }));
+        return std::nullopt;
+    });
+    const auto unhook = qScopeGuard([this] { m_server.setRequestHook({}); });
+    const QString policy = writePolicy(
+        "scaled.json", R"({"initialDelayMs": 20, "multiplier": 1.5, "maxDelayMs": 200, "totalTimeoutMs": 20000})");
+    const Outcome o = request(fast() << QStringLiteral("-d") << QStringLiteral("size=3") << QStringLiteral("--poll")
+                                     << policy << url(QStringLiteral("/operation/cli5?done_after_ms=100")));
+    QVERIFY2(o.exitCode == 0, qPrintable(describe(o)));
+    const auto log = m_server.log();
+    QVERIFY(log.size() >= 2);
+    QCOMPARE(log.constFirst().method, QByteArray("POST"));
+    for (qsizetype i = 1; i < log.size(); ++i)
+        QCOMPARE(log.at(i).method, QByteArray("GET"));
+    // The form's Content-Type went with the POST only: a GET has no body to describe.
+    QCOMPARE(typed.size(), log.size());
+    QVERIFY(typed.constFirst());
+    QCOMPARE(typed.count(true), 1);
 }
 
 void TestRequestPoll::operationWithError_exit1WithTheCode()
