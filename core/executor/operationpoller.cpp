@@ -131,7 +131,10 @@ OperationPoller::OperationPoller(RetryExecutor *executor, QObject *parent)
 
 OperationPoller::~OperationPoller()
 {
-    if (m_running && m_inFlight && m_executor)
+    // The cancelled request's end must not reach a poller half destroyed.
+    const bool cancel = m_running && m_inFlight && m_executor;
+    m_running = false;
+    if (cancel)
         m_executor->cancel(m_current.requestId);
 }
 

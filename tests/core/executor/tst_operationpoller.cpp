@@ -51,6 +51,7 @@ private Q_SLOTS:
     void answerThatIsNotAnOperation_isUnreadable();
     void policyWithoutAnEnd_isRefusedBeforeAnythingIsSent();
     void cancel_endsAtOnce();
+    void destroyedWhilePolling_cancelsItsRequestQuietly();
 
 private:
     QUrl url(const QString &pathAndQuery) const { return QUrl(m_server.baseUrl().toString() + pathAndQuery); }
@@ -269,6 +270,21 @@ void TestOperationPoller::cancel_endsAtOnce()
     QVERIFY(!poller.isRunning());
     QTRY_COMPARE_WITH_TIMEOUT(m_executor->activeCount(), 0, finishTimeoutMs);
     QCOMPARE(finished.size(), 1);
+}
+
+void TestOperationPoller::destroyedWhilePolling_cancelsItsRequestQuietly()
+{
+    auto poller = std::make_unique<OperationPoller>(m_executor.get());
+    QSignalSpy finished(poller.get(), &OperationPoller::finished);
+    QSignalSpy started(poller.get(), &OperationPoller::pollStarted);
+    // A first request that stays on the wire until it is cancelled.
+    const RequestSpec spec = getSpec(url(QStringLiteral("/fault/stall")));
+    QVERIFY(poller->start(spec, spec, scaledPolicy(60000)).ok());
+    QCOMPARE(started.size(), 1);
+    QTRY_COMPARE_WITH_TIMEOUT(m_executor->inFlightCount(), 1, finishTimeoutMs);
+    poller.reset();
+    QCOMPARE(finished.size(), 0); // nothing is reported from a destructor
+    QTRY_COMPARE_WITH_TIMEOUT(m_executor->activeCount(), 0, finishTimeoutMs);
 }
 
 QTEST_GUILESS_MAIN(TestOperationPoller)
