@@ -2526,6 +2526,80 @@ retry budget with many clients, more than 10 attempts. Exit status 1 when it war
 Formats: %1</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>The request starts or reads a long-running operation: poll its URL with GET until the answer says done, under this polling policy (a preset: %1; or a polling policy JSON file), each poll retried under the retry policy. One line per poll; -i, -o and the report files do not apply.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>--poll prints a line per poll and the last answer&apos;s body: -i, -o, --report, --har, --csv and --junit do not go with it</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 %2 under the policy &quot;%3&quot; (%4), polled under %5, %6</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>first request</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>poll %1 after %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>(%n attempt(s))</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1: done=false %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: done=true %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: failed %2: %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: not an operation %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>%n attempt(s) in all</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>operation %1 (%2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>operation failed (%1): %2 (%3)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>--poll %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>--poll &quot;%1&quot; is neither a polling policy file nor a preset (presets: %2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>  attempt %1 failed: %2; retry in %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>note: credentials in the body are masked; --no-redact gives it as it came</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>RetryLab::Cli::RunPrinter</name>
@@ -10188,6 +10262,42 @@ observed: %3
         <source>unknown kind of rate limiter &quot;%1&quot; (known: %2)</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>a boolean</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>must name a member of the answer, such as &quot;/done&quot;.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is not a JSON pointer: it starts with &quot;/&quot;, and &quot;~&quot; is written &quot;~0&quot;, &quot;/&quot; in a name &quot;~1&quot;.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>must lie between 1 and %1 (got %2): below 1 the polls would come ever faster.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the longest wait (%1) is shorter than the first (%2).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>must lie between 0 and %1 (got %2).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>a polling policy without an end: set totalTimeoutMs, maxPolls or both, or an operation that never finishes is polled forever.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>a polling policy file must hold a JSON object</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>a polling policy file</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>RetryLab::Core::AlertDispatcher</name>
@@ -10239,6 +10349,97 @@ observed: %3
     </message>
     <message>
         <source>the matrix&apos;s time limit of %1 ran out before this cell finished (the model allows it up to %2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>RetryLab::Core::OperationPoller</name>
+    <message>
+        <source>an operation is being polled already</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>there is no executor to send the polls</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the polling policy cannot be used: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the polling policy cannot be used: %1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>cancelled by the user</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>poll %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the first request</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 failed after %n attempt(s): %2: %3</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>done after %n poll(s) in %1</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>not done after %n poll(s), the most the polling policy allows</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>not done within the total timeout of %1: poll %2 would be sent at %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>not done within the total timeout of %1 (%n poll(s))</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>the answer is not a JSON object, so it does not say whether the operation is done</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is %2, not true or false</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>code %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no code</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the operation failed (%1)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the operation failed (%1): %2</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
