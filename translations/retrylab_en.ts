@@ -10298,6 +10298,18 @@ observed: %3
         <source>a polling policy file</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>botocore&apos;s adaptive mode comes with standard mode&apos;s retry quota (500, a retry costs 5), which the policy does not have.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>botocore&apos;s rate limiter is fixed (beta 0.7, scale 0.4, at least 0.5 requests/s); the policy&apos;s beta %1, scale %2 and minimum %3 cannot be set.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The policy slows the whole client down after throttling answers (%1: a token bucket whose rate follows a CUBIC curve); %2 has no such limiter, so it sends as fast as it retries.</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>RetryLab::Core::AlertDispatcher</name>

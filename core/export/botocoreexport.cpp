@@ -39,7 +39,9 @@ BotocoreParts parts(const BackoffPolicy &p)
     BotocoreParts out;
     QStringList &notes = out.notes;
     out.mode = mode(p);
-    const bool standard = out.mode == QLatin1String("standard");
+    // Adaptive mode is standard mode with the client rate limiter: the same delays and quota.
+    const bool standard = out.mode != QLatin1String("legacy");
+    const bool adaptive = out.mode == QLatin1String("adaptive");
 
     out.attempts = p.maxAttempts;
     if (p.maxAttempts == 0) {
@@ -75,8 +77,17 @@ BotocoreParts parts(const BackoffPolicy &p)
             notes.append(Tr::tr("botocore's retry quota is fixed (500, a retry costs 5, a timeout 10, a success "
                                 "refunds 1); the policy's numbers cannot be set."));
         }
-    } else if (budget.kind == RetryBudgetKind::GrpcThrottling) {
+    } else if (budget.kind == RetryBudgetKind::GrpcThrottling && !adaptive) {
         notes.append(Tr::tr("botocore has no gRPC-style retry throttling; legacy mode was written, without a quota."));
+    }
+    if (adaptive && budget.kind != RetryBudgetKind::AwsStandard) {
+        notes.append(Tr::tr("botocore's adaptive mode comes with standard mode's retry quota (500, a retry costs "
+                            "5), which the policy does not have."));
+    }
+    if (adaptive && !(p.rateLimiter == RateLimiterSettings{RateLimiterKind::AwsAdaptive})) {
+        notes.append(Tr::tr("botocore's rate limiter is fixed (beta 0.7, scale 0.4, at least 0.5 requests/s); the "
+                            "policy's beta %1, scale %2 and minimum %3 cannot be set.")
+                         .arg(number(p.rateLimiter.beta), number(p.rateLimiter.scale), number(p.rateLimiter.minRate)));
     }
 
     const QList<int> statuses = PythonSource::sortedStatuses(p);
@@ -118,7 +129,8 @@ BotocoreParts parts(const BackoffPolicy &p)
                             "only when marked idempotent."));
     if (p.attemptTimeoutMs > 0.0)
         out.timeout = seconds(p.attemptTimeoutMs);
-    notes.append(PythonSource::commonNotes(p, QStringLiteral("botocore")));
+    notes.append(SourceText::commonNotes(p, QStringLiteral("botocore"), SourceText::Breaker::Absent,
+        SourceText::RateLimitReset::Absent, adaptive ? SourceText::Limiter::Exported : SourceText::Limiter::Absent));
     return out;
 }
 
@@ -182,7 +194,9 @@ QString code(const BackoffPolicy &p, const BotocoreParts &b, bool program, const
 
 QString mode(const BackoffPolicy &policy)
 {
-    // Adaptive adds a client-side rate limiter, which no RetryLab policy has yet.
+    // Adaptive is standard mode with the client-side rate limiter of the AWS SDKs.
+    if (policy.rateLimiter.kind == RateLimiterKind::AwsAdaptive)
+        return QStringLiteral("adaptive");
     return policy.retryBudget.kind == RetryBudgetKind::AwsStandard ? QStringLiteral("standard")
                                                                    : QStringLiteral("legacy");
 }

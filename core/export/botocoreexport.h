@@ -14,8 +14,9 @@ namespace RetryLab::Core {
 /// waits rand(0, 1) * 2^n s capped at 20 s and keeps a retry quota (500, a
 /// retry costs 5, a timeout 10, a success refunds 1); `legacy` waits the same
 /// without the cap and without a quota; `adaptive` is standard plus a
-/// client-side rate limiter. The export writes standard for a policy with the
-/// AWS retry quota, legacy otherwise, the attempt limit, and the per-attempt
+/// client-side rate limiter. The export writes adaptive for a policy with the
+/// AWS adaptive rate limiter, standard for one with the AWS retry quota, legacy
+/// otherwise, the attempt limit, and the per-attempt
 /// timeout as connect and read timeouts; every other difference is a note.
 namespace BotocoreExport {
 
@@ -27,7 +28,8 @@ PythonSource::Code snippet(const BackoffPolicy &policy);
 /// on failure.
 PythonSource::Code program(const BackoffPolicy &policy, const QString &url);
 
-/// The retry mode the export writes for the policy: "standard" or "legacy".
+/// The retry mode the export writes for the policy: "adaptive" (a policy with the
+/// AWS adaptive rate limiter), "standard" (the AWS retry quota) or "legacy".
 QString mode(const BackoffPolicy &policy);
 
 /// What botocore's standard mode waits: full jitter from 1 s, doubled, capped at 20 s.

@@ -192,6 +192,7 @@ Flags fromPolicy(const BackoffPolicy &p)
     if (p.retryBudget.kind != RetryBudgetKind::None)
         notes.append(Tr::tr("curl has no retry budget; each curl process retries on its own."));
     notes.append(SourceText::responseNotes(p, QStringLiteral("curl")));
+    notes.append(SourceText::limiterNotes(p, QStringLiteral("curl")));
 
     qCDebug(lcCurlRetryFlags) << p.name << "->" << args;
     return flags;

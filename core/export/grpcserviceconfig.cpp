@@ -278,6 +278,7 @@ Export fromPolicy(const BackoffPolicy &p, const QString &service, const QString 
 
     out.serviceConfig = config;
     warnings.append(SourceText::responseNotes(p, QStringLiteral("gRPC")));
+    warnings.append(SourceText::limiterNotes(p, QStringLiteral("gRPC")));
     qCDebug(lcGrpcServiceConfig) << "exported" << p.name << "with" << warnings.size() << "warnings";
     return out;
 }

@@ -116,7 +116,17 @@ QStringList responseNotes(const BackoffPolicy &p, const QString &library, RateLi
     return notes;
 }
 
-QStringList commonNotes(const BackoffPolicy &p, const QString &library, Breaker breaker, RateLimitReset reset)
+QStringList limiterNotes(const BackoffPolicy &p, const QString &library)
+{
+    if (p.rateLimiter.kind == RateLimiterKind::None)
+        return {};
+    return {Tr::tr("The policy slows the whole client down after throttling answers (%1: a token bucket whose rate "
+                   "follows a CUBIC curve); %2 has no such limiter, so it sends as fast as it retries.")
+                .arg(rateLimiterKindName(p.rateLimiter.kind), library)};
+}
+
+QStringList commonNotes(
+    const BackoffPolicy &p, const QString &library, Breaker breaker, RateLimitReset reset, Limiter limiter)
 {
     QStringList notes;
     const auto &c = p.classification;
@@ -142,6 +152,8 @@ QStringList commonNotes(const BackoffPolicy &p, const QString &library, Breaker 
     if (p.circuitBreaker.enabled && breaker == Breaker::Absent)
         notes.append(Tr::tr("%1 has no circuit breaker; the breaker was not exported.").arg(library));
     notes.append(responseNotes(p, library, reset));
+    if (limiter == Limiter::Absent)
+        notes.append(limiterNotes(p, library));
     qCDebug(lcSourceText) << p.name << library << notes.size() << "common notes";
     return notes;
 }

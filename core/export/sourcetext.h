@@ -54,12 +54,19 @@ enum class Breaker { Absent, Exported };
 
 /// Whether the target waits for a spent rate limit's reset (X-RateLimit-Reset) itself.
 enum class RateLimitReset { Absent, Exported };
+/// Whether the target has the policy's client rate limiter (botocore's adaptive mode).
+enum class Limiter { Absent, Exported };
 
 /// Notes for what most targets lack: immediate retries of some faults, per-fault
 /// delay factors, 409 ABORTED restarts, and the circuit breaker when `breaker`
 /// says the target has none. `library` names the target in the sentences.
 QStringList commonNotes(const BackoffPolicy &policy, const QString &library, Breaker breaker,
-    RateLimitReset reset = RateLimitReset::Absent);
+    RateLimitReset reset = RateLimitReset::Absent, Limiter limiter = Limiter::Absent);
+
+/// The note for a policy whose client rate limiter (rateLimiter, the AWS SDKs'
+/// adaptive mode) the target lacks; empty without one. commonNotes() includes it
+/// unless `limiter` says the target has it; the gRPC and curl exports ask for it alone.
+QStringList limiterNotes(const BackoffPolicy &policy, const QString &library);
 
 /// Notes for what the policy reads in an answer beyond its status, which no
 /// target here can: the conditions on a response's content (retryOnResponse),

@@ -448,6 +448,22 @@ private Q_SLOTS:
             1);
     }
 
+    // The client rate limiter (aws-adaptive) is botocore's adaptive mode; every other format notes its absence.
+    void rateLimiter_isNotedWhereItIsNotExported()
+    {
+        const BackoffPolicy adaptive = preset("aws-adaptive");
+        QCOMPARE(adaptive.rateLimiter.kind, RateLimiterKind::AwsAdaptive);
+        for (const PolicyExport::Format &f : PolicyExport::formats()) {
+            if (f.name == QLatin1String("json"))
+                continue;
+            const auto out = PolicyExport::write(f.name, adaptive);
+            QCOMPARE(hasNote(out, QStringLiteral("has no such limiter")), f.name != QLatin1String("botocore"));
+            QVERIFY(!hasNote(PolicyExport::write(f.name, preset("aws-standard")), QStringLiteral("no such limiter")));
+        }
+        QVERIFY(
+            PolicyExport::write(QStringLiteral("json"), adaptive).text.contains(QStringLiteral("\"aws-adaptive\"")));
+    }
+
     // What the policy reads in an answer beyond its status: no target reads the content, and
     // only Envoy waits for X-RateLimit-Reset; every export says what it leaves out.
     void responseReading_isNotedByEveryFormat()

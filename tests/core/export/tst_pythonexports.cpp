@@ -185,6 +185,24 @@ private Q_SLOTS:
         QVERIFY(hasNote(iam, QStringLiteral("botocore has no deadline")));
         QVERIFY(hasNote(iam, QStringLiteral("cannot retry 404")) == false);
         QVERIFY(hasNote(BotocoreExport::snippet(pythonPreset("iam-retry-404")), QStringLiteral("cannot retry 404")));
+
+        // The adaptive rate limiter is botocore's adaptive mode: standard's delays and quota, no note.
+        const auto adaptive = BotocoreExport::snippet(pythonPreset("aws-adaptive"));
+        QVERIFY2(adaptive.text.contains(QStringLiteral("'mode': 'adaptive'")), qPrintable(adaptive.text));
+        QVERIFY(!hasNote(adaptive, QStringLiteral("fixed by its mode")));
+        QVERIFY(!hasNote(adaptive, QStringLiteral("slows the whole client down")));
+        QVERIFY(!hasNote(adaptive, QStringLiteral("rate limiter is fixed")));
+        BackoffPolicy tuned = pythonPreset("aws-adaptive");
+        tuned.rateLimiter.beta = 0.5;
+        tuned.retryBudget.kind = RetryBudgetKind::None;
+        const auto tunedOut = BotocoreExport::snippet(tuned);
+        QVERIFY(tunedOut.text.contains(QStringLiteral("'mode': 'adaptive'")));
+        QVERIFY(hasNote(tunedOut, QStringLiteral("rate limiter is fixed (beta 0.7, scale 0.4")));
+        QVERIFY(hasNote(tunedOut, QStringLiteral("adaptive mode comes with standard mode's retry quota")));
+        // Every other target says it has no such limiter.
+        QVERIFY(hasNote(
+            TenacityExport::snippet(pythonPreset("aws-adaptive")), QStringLiteral("tenacity has no such limiter")));
+        QVERIFY(!hasNote(TenacityExport::snippet(pythonPreset("aws-standard")), QStringLiteral("no such limiter")));
     }
 
     void program_usesTheUrlAndItsArgument()
