@@ -287,7 +287,8 @@ void TestScenarioReader::malformed_namesTheFieldOrLine_data()
     QTest::addRow("policy missing") << QByteArray(R"({"format": "retrylab-scenario", "requests": []})")
                                     << QStringLiteral("policy: missing");
     QTest::addRow("unknown preset") << QByteArray(R"({"format": "retrylab-scenario", "policy": "gcs", "requests": []})")
-                                    << QStringLiteral("policy: unknown preset \"gcs\" (known: aws-standard");
+                                    << QStringLiteral(
+                                           "policy: unknown preset \"gcs\" (known: aws-adaptive, aws-standard");
     QTest::addRow("policy a number") << QByteArray(R"({"format": "retrylab-scenario", "policy": 3, "requests": []})")
                                      << QStringLiteral(
                                             "policy: expected a preset name or a policy object, got a number");

@@ -83,6 +83,9 @@ const QList<NumberField> &numberFields()
         {"retryBudget.awsSuccessRefund", [](const BackoffPolicy &p) { return p.retryBudget.awsSuccessRefund; }},
         {"retryBudget.grpcMaxTokens", [](const BackoffPolicy &p) { return p.retryBudget.grpcMaxTokens; }},
         {"retryBudget.grpcTokenRatio", [](const BackoffPolicy &p) { return p.retryBudget.grpcTokenRatio; }},
+        {"rateLimiter.beta", [](const BackoffPolicy &p) { return p.rateLimiter.beta; }},
+        {"rateLimiter.scale", [](const BackoffPolicy &p) { return p.rateLimiter.scale; }},
+        {"rateLimiter.minRate", [](const BackoffPolicy &p) { return p.rateLimiter.minRate; }},
     };
     return fields;
 }
@@ -207,6 +210,15 @@ void enterThroughWidgets(PolicyEditor &editor, const BackoffPolicy &p)
             setShown(spin(editor, field.name), field.value(p));
     }
     choose(budget, static_cast<int>(p.retryBudget.kind));
+
+    // The limiter's numbers are editable once a limiter is chosen.
+    auto *limiter = child<QComboBox>(editor, "rateLimiter.kind");
+    choose(limiter, static_cast<int>(Core::RateLimiterKind::AwsAdaptive));
+    for (const auto &field : numberFields()) {
+        if (QByteArray(field.name).startsWith("rateLimiter."))
+            setShown(spin(editor, field.name), field.value(p));
+    }
+    choose(limiter, static_cast<int>(p.rateLimiter.kind));
 }
 
 // Checks that every widget shows the policy (to the precision it displays).
@@ -224,6 +236,7 @@ void verifyWidgetsShow(const PolicyEditor &editor, const BackoffPolicy &p)
     QCOMPARE(child<QComboBox>(editor, "algorithm")->currentData().toInt(), static_cast<int>(p.algorithm));
     QCOMPARE(child<QComboBox>(editor, "intervalJitter")->currentData().toInt(), static_cast<int>(p.intervalJitter));
     QCOMPARE(child<QComboBox>(editor, "retryBudget.kind")->currentData().toInt(), static_cast<int>(p.retryBudget.kind));
+    QCOMPARE(child<QComboBox>(editor, "rateLimiter.kind")->currentData().toInt(), static_cast<int>(p.rateLimiter.kind));
     QCOMPARE(child<QCheckBox>(editor, "circuitBreaker")->isChecked(), p.circuitBreaker.enabled);
     QCOMPARE(child<QCheckBox>(editor, "retryConflictAborted")->isChecked(), p.classification.retryConflictAborted);
     QCOMPARE(child<QCheckBox>(editor, "retryNonIdempotent")->isChecked(), p.classification.retryNonIdempotent);
