@@ -14,6 +14,7 @@
 #include "ui/herd/simulatorview.h"
 #include "ui/policy/comparedialog.h"
 #include "ui/policy/layercalculator.h"
+#include "ui/policy/policyexportdialog.h"
 #include "ui/policy/policypanel.h"
 #include "ui/policy/policystackchooser.h"
 #include "ui/presentationcontroller.h"
@@ -387,6 +388,18 @@ void saveLayers(ScreenshotContext &context)
     calculator.show();
     ScreenshotContext::settle(200);
     context.save(&calculator, QStringLiteral("layers.png"));
+}
+
+void savePolicyExport(ScreenshotContext &context)
+{
+    // Policy -> Export…: the dock's policy as an Envoy route, the notes beneath it.
+    Ui::PolicyExportDialog dialog(&context.window());
+    dialog.setPolicy(context.part<Ui::PolicyPanel>("policyPanel")->policy());
+    dialog.setFormat(QStringLiteral("envoy"));
+    dialog.resize(900, 640);
+    dialog.show();
+    ScreenshotContext::settle(200);
+    context.save(&dialog, QStringLiteral("policy-export.png"));
 }
 
 void saveCompare(ScreenshotContext &context)

@@ -37,6 +37,8 @@ void savePresentation(ScreenshotContext &context);
 void saveLayers(ScreenshotContext &context);
 /// compare.png: Policy > Compare policies on one short outage.
 void saveCompare(ScreenshotContext &context);
+/// policy-export.png: Policy > Export…, the policy as an Envoy route with what Envoy cannot express.
+void savePolicyExport(ScreenshotContext &context);
 
 } // namespace WindowScreenshots
 
