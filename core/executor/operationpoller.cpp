@@ -4,6 +4,7 @@
 #include "core/util/coretr.h"
 #include "core/util/durationtext.h"
 #include "core/util/jsonpointer.h"
+#include "core/util/jsonreader.h"
 
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -25,34 +26,6 @@ namespace {
 QString duration(double ms)
 {
     return DurationText::format(ms, DurationText::Style::Exact);
-}
-
-// A time measured.
-QString measured(double ms)
-{
-    return DurationText::format(ms);
-}
-
-// "a string", "a number": what a value is, for the message about a done that is not a boolean.
-QString kindOf(const QJsonValue &value)
-{
-    switch (value.type()) {
-    case QJsonValue::Null:
-        return Tr::tr("null");
-    case QJsonValue::Double:
-        return Tr::tr("a number");
-    case QJsonValue::String:
-        return Tr::tr("a string");
-    case QJsonValue::Array:
-        return Tr::tr("an array");
-    case QJsonValue::Object:
-        return Tr::tr("an object");
-    case QJsonValue::Bool:
-        return Tr::tr("a boolean");
-    case QJsonValue::Undefined:
-        break;
-    }
-    return Tr::tr("nothing");
 }
 
 } // namespace
@@ -164,15 +137,20 @@ Result<void> OperationPoller::start(const RequestSpec &first, const RequestSpec 
 
 void OperationPoller::cancel()
 {
-    if (!m_running)
-        return;
+    if (m_running)
+        stop(OperationResult::Ending::Cancelled, tr("cancelled by the user"));
+}
+
+void OperationPoller::stop(OperationResult::Ending ending, const QString &reason)
+{
+    // A poll on the wire ends with the operation: kept as failed, its request cancelled.
     const bool inFlight = m_inFlight;
     const quint64 id = m_current.requestId;
     if (inFlight) {
         m_current.state = OperationPoll::State::RequestFailed;
         m_result.polls.append(m_current);
     }
-    finish(OperationResult::Ending::Cancelled, tr("cancelled by the user"));
+    finish(ending, reason);
     if (inFlight && m_executor)
         m_executor->cancel(id);
 }
@@ -218,7 +196,7 @@ void OperationPoller::handleRequestFinished(const RequestResult &result)
     case OperationPoll::State::Done:
         finish(OperationResult::Ending::Done,
             tr("done after %n poll(s) in %1", nullptr, m_result.pollCount())
-                .arg(measured((m_executor->nowNs() - m_result.startNs) / 1e6)));
+                .arg(DurationText::format((m_executor->nowNs() - m_result.startNs) / 1e6)));
         return;
     case OperationPoll::State::OperationFailed:
         finish(OperationResult::Ending::OperationFailed, m_result.reason);
@@ -246,7 +224,7 @@ void OperationPoller::handleRequestFinished(const RequestResult &result)
                 tr("not done within the total timeout of %1: poll %2 would be sent at %3")
                     .arg(duration(m_policy.totalTimeoutMs))
                     .arg(polls + 1)
-                    .arg(measured(elapsedMs + delayMs)));
+                    .arg(DurationText::format(elapsedMs + delayMs)));
             return;
         }
     }
@@ -268,17 +246,11 @@ void OperationPoller::handleDeadline()
 {
     if (!m_running)
         return;
-    const bool inFlight = m_inFlight;
-    const quint64 id = m_current.requestId;
-    if (inFlight) {
-        m_current.state = OperationPoll::State::RequestFailed;
-        m_result.polls.append(m_current);
-    }
-    finish(OperationResult::Ending::TotalTimeout,
-        tr("not done within the total timeout of %1 (%n poll(s))", nullptr, m_result.pollCount())
+    // Counted with the poll on the wire, which stop() records.
+    const int polls = m_result.pollCount() + (m_inFlight && m_current.isPoll() ? 1 : 0);
+    stop(OperationResult::Ending::TotalTimeout,
+        tr("not done within the total timeout of %1 (%n poll(s))", nullptr, polls)
             .arg(duration(m_policy.totalTimeoutMs)));
-    if (inFlight && m_executor)
-        m_executor->cancel(id);
 }
 
 OperationPoll::State OperationPoller::readAnswer(const QByteArray &body)
@@ -295,7 +267,7 @@ OperationPoll::State OperationPoller::readAnswer(const QByteArray &body)
     if (!done)
         return OperationPoll::State::NotDone;
     if (!done->isBool()) {
-        m_result.reason = tr("\"%1\" is %2, not true or false").arg(m_policy.donePointer, kindOf(*done));
+        m_result.reason = tr("\"%1\" is %2, not true or false").arg(m_policy.donePointer, JsonReader::describe(*done));
         return OperationPoll::State::Unreadable;
     }
     if (!done->toBool())

@@ -114,6 +114,8 @@ private:
     /// Unreadable the reason (and the error's code and message) in m_result.
     OperationPoll::State readAnswer(const QByteArray &body);
     void finish(OperationResult::Ending ending, const QString &reason);
+    /// Ends the operation now, the poll on the wire with it.
+    void stop(OperationResult::Ending ending, const QString &reason);
 
     QPointer<RetryExecutor> m_executor;
     QTimer *m_delayTimer = nullptr;

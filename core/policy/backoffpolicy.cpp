@@ -113,6 +113,17 @@ std::optional<Enum> valueIn(const std::array<std::pair<Enum, const char *>, N> &
     return std::nullopt;
 }
 
+// Every value of a table, in its order.
+template<typename Enum, std::size_t N>
+QList<Enum> valuesIn(const std::array<std::pair<Enum, const char *>, N> &table)
+{
+    QList<Enum> all;
+    all.reserve(qsizetype(N));
+    for (const auto &[v, name] : table)
+        all.append(v);
+    return all;
+}
+
 // A number as a message shows it: whole numbers without a fraction, others to six digits.
 QString numberText(double value)
 {
@@ -545,10 +556,7 @@ std::optional<NetworkFaultClass> networkFaultClassFromName(const QString &name)
 
 QList<NetworkFaultClass> allNetworkFaultClasses()
 {
-    QList<NetworkFaultClass> all;
-    for (const auto &[fault, name] : faultNames)
-        all.append(fault);
-    return all;
+    return valuesIn(faultNames);
 }
 
 QString intervalJitterName(IntervalJitter jitter)
@@ -578,10 +586,7 @@ std::optional<IntervalJitter> intervalJitterFromName(const QString &name)
 
 QList<IntervalJitter> allIntervalJitters()
 {
-    QList<IntervalJitter> all;
-    for (const auto &[jitter, name] : intervalJitterNames)
-        all.append(jitter);
-    return all;
+    return valuesIn(intervalJitterNames);
 }
 
 QString retryBudgetKindName(RetryBudgetKind kind)
@@ -606,10 +611,7 @@ std::optional<RateLimiterKind> rateLimiterKindFromName(const QString &name)
 
 QList<RateLimiterKind> allRateLimiterKinds()
 {
-    QList<RateLimiterKind> all;
-    for (const auto &[kind, name] : rateLimiterNames)
-        all.append(kind);
-    return all;
+    return valuesIn(rateLimiterNames);
 }
 
 } // namespace RetryLab::Core

@@ -1,9 +1,8 @@
 #include "core/faultserver/faultserver.h"
+#include "tests/app/commandtesting.h"
 
 #include <QFile>
-#include <QProcess>
 #include <QScopeGuard>
-#include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -13,12 +12,7 @@ using namespace RetryLab::Core;
 
 namespace {
 
-struct Outcome
-{
-    int exitCode = -1; ///< -1: crashed or did not finish
-    QString out;
-    QString err;
-};
+using CommandTesting::Outcome;
 
 QString describe(const Outcome &o)
 {
@@ -74,20 +68,7 @@ void TestRequestPoll::init()
 
 Outcome TestRequestPoll::request(const QStringList &arguments)
 {
-    QProcess process;
-    QSignalSpy finished(&process, &QProcess::finished);
-    process.start(QStringLiteral(RETRYLAB_CLI_BINARY), QStringList{QStringLiteral("request")} + arguments);
-    Outcome outcome;
-    if (!process.waitForStarted(10'000) || !finished.wait(60'000)) {
-        process.kill();
-        process.waitForFinished();
-        outcome.err = QStringLiteral("did not finish: ") + process.errorString();
-        return outcome;
-    }
-    outcome.exitCode = process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1;
-    outcome.out = QString::fromUtf8(process.readAllStandardOutput());
-    outcome.err = QString::fromUtf8(process.readAllStandardError());
-    return outcome;
+    return CommandTesting::run(QStringList{QStringLiteral("request")} + arguments);
 }
 
 QString TestRequestPoll::writePolicy(const char *name, const QByteArray &json)
