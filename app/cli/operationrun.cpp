@@ -27,17 +27,12 @@ namespace OperationRun {
 
 namespace {
 
-QString seconds(double ms)
-{
-    return Core::DurationText::format(ms);
-}
-
 // "poll 3 after 2.25 s" or "first request".
 QString pollName(const Core::OperationPoll &poll)
 {
     if (!poll.isPoll())
         return Tr::tr("first request");
-    return Tr::tr("poll %1 after %2").arg(poll.index).arg(seconds(poll.delayMs));
+    return Tr::tr("poll %1 after %2").arg(poll.index).arg(Core::DurationText::format(poll.delayMs));
 }
 
 QString pollLine(const Core::OperationPoll &poll)
@@ -113,8 +108,9 @@ int run(const Settings &settings, Console &console)
     if (settings.live) {
         QObject::connect(&executor, &Core::RetryExecutor::retryScheduled, &poller,
             [&console](quint64, int nextAttemptIndex, double delayMs, const QString &reason, int) {
-                console.print(
-                    Tr::tr("  attempt %1 failed: %2; retry in %3").arg(nextAttemptIndex).arg(reason, seconds(delayMs)));
+                console.print(Tr::tr("  attempt %1 failed: %2; retry in %3")
+                                  .arg(nextAttemptIndex)
+                                  .arg(reason, Core::DurationText::format(delayMs)));
             });
         QObject::connect(&poller, &Core::OperationPoller::pollFinished, &poller,
             [&console](const Core::OperationPoll &p) { console.print(pollLine(p)); });
