@@ -254,6 +254,24 @@ void checkBeta(IssueCollector &c, const PolicyField &field, const BackoffPolicy 
                 .arg(numberText(field.min), numberText(field.max), numberText(beta)));
 }
 
+// A hedge needs time between its attempts: with none they all go out at once,
+// which is a fan-out that multiplies the load by the attempt count.
+void checkHedgingDelay(IssueCollector &c, const PolicyField &field, const BackoffPolicy &p)
+{
+    const double delay = p.hedging.delayMs;
+    if (std::isnan(delay) || std::isinf(delay))
+        c.error(field.id, Tr::tr("the hedging delay must be a finite number of milliseconds."));
+    else if (!(delay > 0.0))
+        c.error(field.id,
+            Tr::tr("the hedging delay must be above 0 ms (got %1): with no delay every attempt goes out at once, "
+                   "multiplying the load instead of hedging the slow answers.")
+                .arg(numberText(delay)));
+    else if (delay > field.max)
+        c.error(field.id,
+            Tr::tr("%1 is beyond the sensible limit of %2.")
+                .arg(DurationText::format(delay, DurationText::Style::Exact), DurationText::format(field.max)));
+}
+
 // 0 attempts means no limit, which needs a deadline.
 void checkAttempts(IssueCollector &c, const PolicyField &field, const BackoffPolicy &p)
 {
@@ -411,6 +429,9 @@ QList<PolicyIssue> validatePolicy(const BackoffPolicy &p)
         case Id::LimiterBeta:
             checkBeta(c, field, p);
             break;
+        case Id::HedgingDelay:
+            checkHedgingDelay(c, field, p);
+            break;
         case Id::RetryableStatuses:
             checkStatuses(c, field, p);
             break;
@@ -486,8 +507,9 @@ BackoffPolicy singleAttemptPolicy()
 QString firstPolicyError(const BackoffPolicy &policy)
 {
     for (const PolicyIssue &issue : validatePolicy(policy)) {
+        // The message names no field (the editor shows it beside the field): say which.
         if (issue.isError())
-            return issue.message;
+            return issue.field.isEmpty() ? issue.message : Tr::tr("%1: %2").arg(issue.field, issue.message);
     }
     return {};
 }

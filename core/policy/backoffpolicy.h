@@ -188,6 +188,23 @@ struct RateLimiterSettings
     friend bool operator==(const RateLimiterSettings &, const RateLimiterSettings &) = default;
 };
 
+/// Hedging (gRPC's hedgingPolicy, Polly v8's hedging strategy): a further
+/// attempt goes out while the earlier ones are still in flight, and the first
+/// acceptable answer wins; the others are cancelled. A hedging policy sends its
+/// attempts on the hedging delay instead of backing off: its delay formula is
+/// not used. An answer the classification would retry (gRPC's non-fatal status
+/// codes) sends the next attempt at once; any other answer ends the request.
+struct HedgingSettings
+{
+    bool enabled = false;
+    /// Attempts in all, the first included (gRPC maxAttempts, Polly's MaxHedgedAttempts + 1).
+    int maxAttempts = 3;
+    /// From one attempt's start to the next one's (gRPC hedgingDelay, Polly's Delay).
+    double delayMs = 100.0;
+
+    friend bool operator==(const HedgingSettings &, const HedgingSettings &) = default;
+};
+
 /// A complete retry policy: a plain value, cheap to copy, compared by value.
 /// Times are in milliseconds; 0 means "not set" for the deadline, the attempt
 /// timeout and the attempt limit (but never all limits at once: see validate()).
@@ -219,6 +236,7 @@ struct BackoffPolicy
     CircuitBreakerSettings circuitBreaker;
     RetryBudgetSettings retryBudget;
     RateLimiterSettings rateLimiter;
+    HedgingSettings hedging;
 
     friend bool operator==(const BackoffPolicy &, const BackoffPolicy &) = default;
 };
@@ -243,6 +261,7 @@ inline constexpr double maxMultiplier = 100.0;
 inline constexpr int maxAttempts = 1000; ///< more is a retry storm, and a run of hours
 inline constexpr double maxDelayFactor = 10.0;
 inline constexpr int maxResponseConditions = 32; ///< ClassificationRules::retryOnResponse
+inline constexpr int maxHedgedAttempts = 10; ///< Polly's bound; gRPC takes at most 5
 } // namespace PolicyLimits
 
 /// Checks every field; an empty list means the policy is sound. Which fields an
@@ -250,7 +269,8 @@ inline constexpr int maxResponseConditions = 32; ///< ClassificationRules::retry
 QList<PolicyIssue> validatePolicy(const BackoffPolicy &policy);
 /// True when validatePolicy() reports no error.
 bool isUsable(const BackoffPolicy &policy);
-/// The first error validatePolicy() reports; empty for a usable policy.
+/// The first error validatePolicy() reports, after the field it is about
+/// ("hedging.delayMs: ..."); empty for a usable policy.
 QString firstPolicyError(const BackoffPolicy &policy);
 
 /// The policy "none": one attempt, never retried. A monitor's "policy": "none",

@@ -81,11 +81,17 @@ bool adaptiveLimiter(const BackoffPolicy &p)
     return p.rateLimiter.kind == RateLimiterKind::AwsAdaptive;
 }
 
+bool hedgingOn(const BackoffPolicy &p)
+{
+    return p.hedging.enabled;
+}
+
 using P = BackoffPolicy;
 using CR = ClassificationRules;
 using CB = CircuitBreakerSettings;
 using RB = RetryBudgetSettings;
 using RL = RateLimiterSettings;
+using HS = HedgingSettings;
 using namespace PolicyLimits;
 
 // The labels and help are the policy editor's; the ranges validatePolicy()'s.
@@ -321,6 +327,29 @@ QList<PolicyField> makeFieldTable()
             .help = RL_TR("The limiter never lets fewer attempts through than this many a second (AWS: 0.5)."),
             .check = C::Range, .min = 0.0, .max = 100'000.0, .minExclusive = true, .checkedWhen = &adaptiveLimiter,
             .access = numberAt<&P::rateLimiter, &RL::minRate>()},
+
+        {.id = Id::HedgingEnabled, .section = S::Hedging, .type = T::Switch, .key = "enabled",
+            .label = RL_TR("&Hedge slow attempts"),
+            .help = RL_TR("Instead of waiting for an attempt to fail, send another after the hedging delay while the "
+                          "first is still in flight, and keep the first acceptable answer (gRPC's hedgingPolicy, "
+                          "Polly's hedging strategy). It trades load for tail latency; the delay formula is not used. "
+                          "An answer the policy would retry sends the next attempt at once. Only requests the "
+                          "policy may repeat are hedged."),
+            .access = flagAt<&P::hedging, &HS::enabled>()},
+        {.id = Id::HedgingMaxAttempts, .section = S::Hedging, .type = T::WholeNumber, .key = "maxAttempts",
+            .label = RL_TR("Hedged &attempts in all"),
+            .help = RL_TR("Attempts in all, the first included (gRPC maxAttempts, which gRPC caps at 5; Polly's "
+                          "MaxHedgedAttempts is one less)."),
+            .unit = U::Attempts, .check = C::Range, .min = 2.0, .max = maxHedgedAttempts, .checkedWhen = &hedgingOn,
+            .access = numberAt<&P::hedging, &HS::maxAttempts>()},
+        {.id = Id::HedgingDelay, .section = S::Hedging, .type = T::Number, .key = "delayMs",
+            .label = RL_TR("Hedging &delay"),
+            .help = RL_TR("From one attempt's start to the next one's, unless an answer comes first (gRPC "
+                          "hedgingDelay). Set it near the latency a slow answer exceeds, such as the 95th "
+                          "percentile: lower sends more load, higher saves less time."),
+            .unit = U::Milliseconds, .check = C::Special, .max = maxDelayMs, .minExclusive = true,
+            .checkedWhen = &hedgingOn,
+            .access = numberAt<&P::hedging, &HS::delayMs>()},
     };
 }
 // clang-format on
@@ -345,6 +374,8 @@ QString PolicyField::object() const
         return QStringLiteral("retryBudget");
     case Section::RateLimiter:
         return QStringLiteral("rateLimiter");
+    case Section::Hedging:
+        return QStringLiteral("hedging");
     }
     return {};
 }
@@ -630,6 +661,8 @@ QString unusedFieldReason(const BackoffPolicy &policy, const QString &field)
                       "their own.")
             .arg(algorithmTitle(policy.algorithm));
     }
+    if (policy.hedging.enabled && (f->delayField || f->id == PolicyFieldId::IntervalJitter))
+        return Tr::tr("Not used while hedging: the attempts go out on the hedging delay.");
     if (f->delayField)
         return unusedFieldReason(policy.algorithm, *f->delayField);
     if (f->id == PolicyFieldId::MaxRetryAfter && !policy.classification.honourRetryAfter
@@ -637,6 +670,9 @@ QString unusedFieldReason(const BackoffPolicy &policy, const QString &field)
         return Tr::tr("Retry-After is not honoured, so it needs no bound.");
     if (f->section == PolicyField::Section::CircuitBreaker && !policy.circuitBreaker.enabled)
         return Tr::tr("The circuit breaker is off.");
+    if (f->section == PolicyField::Section::Hedging && f->id != PolicyFieldId::HedgingEnabled
+        && !policy.hedging.enabled)
+        return Tr::tr("Hedging is off.");
     return {};
 }
 

@@ -106,6 +106,9 @@ enum class PolicyFieldId {
     LimiterBeta,
     LimiterScale,
     LimiterMinRate,
+    HedgingEnabled,
+    HedgingMaxAttempts,
+    HedgingDelay,
 };
 
 /// One field of a BackoffPolicy as every reader, writer and form knows it: its
@@ -123,7 +126,7 @@ struct PolicyField
 {
     /// The group of fields a form shows together, which also says where the
     /// field lives in the file: at the top, or in "classification",
-    /// "circuitBreaker", "retryBudget" or "rateLimiter".
+    /// "circuitBreaker", "retryBudget", "rateLimiter" or "hedging".
     enum class Section {
         Details, ///< name, description, source
         Delay, ///< the delay formula
@@ -133,6 +136,7 @@ struct PolicyField
         CircuitBreaker,
         RetryBudget,
         RateLimiter,
+        Hedging,
     };
     enum class Type {
         Text,
@@ -208,7 +212,7 @@ struct PolicyField
     /// Where it is in the file: "baseDelayMs", "classification.maxRetryAfterMs".
     QString path() const;
     /// The object of the file that holds it: empty at the top, else "classification",
-    /// "circuitBreaker", "retryBudget" or "rateLimiter".
+    /// "circuitBreaker", "retryBudget", "rateLimiter" or "hedging".
     QString object() const;
     /// The label, translated, with its & mnemonic.
     QString title() const;

@@ -352,8 +352,11 @@ QJsonObject toJsonObject(const BackoffPolicy &p)
     QHash<QString, QJsonObject> nested;
     // The rate limiter is written only when there is one, so that files without it stay as they were.
     const bool limiter = p.rateLimiter.kind != RateLimiterKind::None;
+    // Hedging, too, only when it is on.
+    const bool hedging = p.hedging.enabled;
     for (const PolicyField &field : policyFields()) {
-        if (!field.isScalar() || (field.section == Section::RateLimiter && !limiter))
+        if (!field.isScalar() || (field.section == Section::RateLimiter && !limiter)
+            || (field.section == Section::Hedging && !hedging))
             continue;
         const QString outer = field.object();
         (outer.isEmpty() ? object : nested[outer]).insert(QLatin1String(field.key), scalarValue(field, p));
@@ -415,9 +418,10 @@ Result<BackoffPolicy> fromJsonObject(const QJsonObject &object)
     const QString breakerKey = policyField(Id::BreakerEnabled).object();
     const QString budgetKey = policyField(Id::BudgetKind).object();
     const QString limiterKey = policyField(Id::LimiterKind).object();
+    const QString hedgingKey = policyField(Id::HedgingEnabled).object();
     r.rejectUnknown(QStringList{QStringLiteral("format"), QStringLiteral("version")}
         + keysOf({Section::Details, Section::Delay, Section::Limits})
-        + QStringList{classificationKey, breakerKey, budgetKey, limiterKey});
+        + QStringList{classificationKey, breakerKey, budgetKey, limiterKey, hedgingKey});
 
     if (const auto format = r.string(QStringLiteral("format")); format && *format != QLatin1String("retrylab-policy"))
         r.fail(QStringLiteral("format"), Tr::tr("expected \"retrylab-policy\", got \"%1\"").arg(*format));
@@ -443,6 +447,10 @@ Result<BackoffPolicy> fromJsonObject(const QJsonObject &object)
     if (auto limiter = r.object(limiterKey)) {
         limiter->rejectUnknown(keysOf({Section::RateLimiter}));
         readSections(*limiter, p, {Section::RateLimiter});
+    }
+    if (auto hedging = r.object(hedgingKey)) {
+        hedging->rejectUnknown(keysOf({Section::Hedging}));
+        readSections(*hedging, p, {Section::Hedging});
     }
     if (r.failed())
         return r.firstError();

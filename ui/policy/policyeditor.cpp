@@ -401,6 +401,10 @@ QWidget *PolicyEditor::buildProtectionTab()
     });
     addTableFields(limiterForm, Section::RateLimiter);
     column->addWidget(limiter);
+
+    auto *hedging = new QGroupBox(tr("Hedging (parallel attempts)"), page);
+    addTableFields(newForm(hedging), Section::Hedging);
+    column->addWidget(hedging);
     column->addStretch(1);
     return page;
 }

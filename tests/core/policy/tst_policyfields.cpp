@@ -60,6 +60,9 @@ BackoffPolicy policyUsing(const PolicyField &field)
     // The limiter's numbers need a limiter; its kind is changed from none.
     if (field.section == PolicyField::Section::RateLimiter && field.type == Type::Number)
         policy.rateLimiter.kind = RateLimiterKind::AwsAdaptive;
+    // Hedging's numbers need hedging on; its switch is turned on from off.
+    if (field.section == PolicyField::Section::Hedging && field.type != Type::Switch)
+        policy.hedging.enabled = true;
     return policy;
 }
 
@@ -370,7 +373,7 @@ void TestPolicyFields::table_followsTheIdsAndSpellsEachNameOnce()
         }
     }
     // The last id has its row.
-    QCOMPARE(policyFields().size(), static_cast<qsizetype>(PolicyFieldId::LimiterMinRate) + 1);
+    QCOMPARE(policyFields().size(), static_cast<qsizetype>(PolicyFieldId::HedgingDelay) + 1);
     QVERIFY(!policyFieldNamed(QStringLiteral("telepathy")));
     // The classification's fields go by their key, the breaker's and budget's by their path.
     QCOMPARE(policyFieldName(PolicyFieldId::MaxRetryAfter), QStringLiteral("maxRetryAfterMs"));
@@ -378,6 +381,7 @@ void TestPolicyFields::table_followsTheIdsAndSpellsEachNameOnce()
     QCOMPARE(policyFieldName(PolicyFieldId::BreakerOpen), QStringLiteral("circuitBreaker.openMs"));
     QCOMPARE(policyFieldName(PolicyFieldId::GrpcMaxTokens), QStringLiteral("retryBudget.grpcMaxTokens"));
     QCOMPARE(policyFieldName(PolicyFieldId::LimiterBeta), QStringLiteral("rateLimiter.beta"));
+    QCOMPARE(policyFieldName(PolicyFieldId::HedgingDelay), QStringLiteral("hedging.delayMs"));
 }
 
 void TestPolicyFields::table_everyFieldIsDescribed()

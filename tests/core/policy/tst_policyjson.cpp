@@ -74,6 +74,7 @@ void TestPolicyJson::roundTrip_isLossless()
     p.retryBudget.grpcMaxTokens = 7;
     p.retryBudget.grpcTokenRatio = 0.25;
     p.rateLimiter = {RateLimiterKind::AwsAdaptive, 0.6, 0.5, 1.5};
+    p.hedging = {true, 4, 250.0};
     p.classification.honourRateLimitReset = true;
     p.classification.retryOnResponse = {
         ResponseRetryCondition::jsonEquals(QStringLiteral("/status"), QStringLiteral("PENDING")),
@@ -97,8 +98,9 @@ void TestPolicyJson::presets_allLoadAndRoundTrip()
     const QStringList expected{QStringLiteral("aws-adaptive"), QStringLiteral("aws-standard"),
         QStringLiteral("azure-batch"), QStringLiteral("azure-interactive"), QStringLiteral("azure-retry-pattern"),
         QStringLiteral("curl-retry"), QStringLiteral("google-cloud-storage"),
-        QStringLiteral("google-cloud-storage-client"), QStringLiteral("grpc-retry-policy"), QStringLiteral("iam"),
-        QStringLiteral("iam-retry-404"), QStringLiteral("memorystore"), QStringLiteral("polly-default")};
+        QStringLiteral("google-cloud-storage-client"), QStringLiteral("grpc-hedging"),
+        QStringLiteral("grpc-retry-policy"), QStringLiteral("iam"), QStringLiteral("iam-retry-404"),
+        QStringLiteral("memorystore"), QStringLiteral("polly-default")};
     QCOMPARE(Presets::ids(), expected);
     for (const auto &preset : Presets::all()) {
         QVERIFY2(isUsable(preset.policy), qPrintable(preset.id));
@@ -175,6 +177,16 @@ void TestPolicyJson::presets_matchTheirSources()
     // Without a limiter the file has no "rateLimiter" object.
     QVERIFY(!PolicyJson::toJsonObject(aws).contains(QLatin1String("rateLimiter")));
 
+    // gRPC's hedging example: maxAttempts 4, hedgingDelay 0.5 s, UNAVAILABLE, INTERNAL and ABORTED non-fatal.
+    const auto hedging = *Presets::find(QStringLiteral("grpc-hedging"));
+    QCOMPARE(hedging.hedging, (HedgingSettings{true, 4, 500.0}));
+    QCOMPARE(hedging.classification.retryableStatuses, (QSet<int>{409, 500, 503}));
+    QVERIFY(hedging.classification.retryConflictAborted);
+    QCOMPARE(hedging.retryBudget.kind, RetryBudgetKind::GrpcThrottling);
+    // Without hedging the file has no "hedging" object.
+    QVERIFY(!PolicyJson::toJsonObject(aws).contains(QLatin1String("hedging")));
+    QVERIFY(PolicyJson::toJsonObject(hedging).contains(QLatin1String("hedging")));
+
     const auto grpc = *Presets::find(QStringLiteral("grpc-retry-policy"));
     QCOMPARE(grpc.maxAttempts, 4);
     QCOMPARE(grpc.baseDelayMs, 100.0);
@@ -249,6 +261,25 @@ void TestPolicyJson::invalidFiles_nameTheField_data()
     QTest::addRow("unknown limiter field")
         << QByteArray(R"({"rateLimiter":{"kind":"aws-adaptive","bta":0.5}})") << "rateLimiter.bta"
         << "did you mean \"beta\"?";
+    QTest::addRow("hedging delay of 0") << QByteArray(R"({"hedging":{"enabled":true,"delayMs":0}})")
+                                        << "hedging.delayMs"
+                                        << "the hedging delay must be above 0 ms (got 0): with no delay every "
+                                           "attempt goes out at once";
+    QTest::addRow("negative hedging delay")
+        << QByteArray(R"({"hedging":{"enabled":true,"delayMs":-5}})") << "hedging.delayMs"
+        << "must be above 0 ms (got -5)";
+    QTest::addRow("one hedged attempt") << QByteArray(R"({"hedging":{"enabled":true,"maxAttempts":1}})")
+                                        << "hedging.maxAttempts"
+                                        << "must lie between 2 and 10 (got 1)";
+    QTest::addRow("too many hedged attempts")
+        << QByteArray(R"({"hedging":{"enabled":true,"maxAttempts":11}})") << "hedging.maxAttempts"
+        << "(got 11)";
+    QTest::addRow("hedging delay as text")
+        << QByteArray(R"({"hedging":{"enabled":true,"delayMs":"fast"}})") << "hedging.delayMs"
+        << "expected a number";
+    QTest::addRow("unknown hedging field")
+        << QByteArray(R"({"hedging":{"enabled":true,"delay":100}})") << "hedging.delay"
+        << "did you mean \"delayMs\"?";
     QTest::addRow("unknown field") << QByteArray(R"({"baseDelay":5})") << "baseDelay"
                                    << "unknown field; did you mean \"baseDelayMs\"?";
     QTest::addRow("unknown nested field") << QByteArray(R"({"circuitBreaker":{"openMS":5}})") << "circuitBreaker.openMS"

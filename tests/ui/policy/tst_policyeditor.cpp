@@ -86,6 +86,8 @@ const QList<NumberField> &numberFields()
         {"rateLimiter.beta", [](const BackoffPolicy &p) { return p.rateLimiter.beta; }},
         {"rateLimiter.scale", [](const BackoffPolicy &p) { return p.rateLimiter.scale; }},
         {"rateLimiter.minRate", [](const BackoffPolicy &p) { return p.rateLimiter.minRate; }},
+        {"hedging.maxAttempts", [](const BackoffPolicy &p) { return double(p.hedging.maxAttempts); }},
+        {"hedging.delayMs", [](const BackoffPolicy &p) { return p.hedging.delayMs; }},
     };
     return fields;
 }
@@ -219,6 +221,15 @@ void enterThroughWidgets(PolicyEditor &editor, const BackoffPolicy &p)
             setShown(spin(editor, field.name), field.value(p));
     }
     choose(limiter, static_cast<int>(p.rateLimiter.kind));
+
+    // Hedging's numbers, once it is on.
+    auto *hedging = child<QCheckBox>(editor, "hedging.enabled");
+    hedging->setChecked(true);
+    for (const auto &field : numberFields()) {
+        if (QByteArray(field.name).startsWith("hedging."))
+            setShown(spin(editor, field.name), field.value(p));
+    }
+    hedging->setChecked(p.hedging.enabled);
 }
 
 // Checks that every widget shows the policy (to the precision it displays).
@@ -238,6 +249,7 @@ void verifyWidgetsShow(const PolicyEditor &editor, const BackoffPolicy &p)
     QCOMPARE(child<QComboBox>(editor, "retryBudget.kind")->currentData().toInt(), static_cast<int>(p.retryBudget.kind));
     QCOMPARE(child<QComboBox>(editor, "rateLimiter.kind")->currentData().toInt(), static_cast<int>(p.rateLimiter.kind));
     QCOMPARE(child<QCheckBox>(editor, "circuitBreaker")->isChecked(), p.circuitBreaker.enabled);
+    QCOMPARE(child<QCheckBox>(editor, "hedging.enabled")->isChecked(), p.hedging.enabled);
     QCOMPARE(child<QCheckBox>(editor, "retryConflictAborted")->isChecked(), p.classification.retryConflictAborted);
     QCOMPARE(child<QCheckBox>(editor, "retryNonIdempotent")->isChecked(), p.classification.retryNonIdempotent);
     QCOMPARE(
