@@ -116,7 +116,7 @@ void AttemptTransport::start(ExecutorRequest &r, qint64 now)
         if (r.requestIdValue.isEmpty()) {
             // "<pid>.<executor>-<id>" in one allocation.
             std::array<char, 24> digits{};
-            const qsizetype length = std::to_chars(digits.begin(), digits.end(), r.id).ptr - digits.begin();
+            const qsizetype length = std::to_chars(digits.begin(), digits.end(), r.logicalId()).ptr - digits.begin();
             r.requestIdValue = QByteArray(m_requestIdPrefix.size() + length, Qt::Uninitialized);
             std::copy_n(m_requestIdPrefix.constData(), m_requestIdPrefix.size(), r.requestIdValue.data());
             std::copy_n(digits.begin(), length, r.requestIdValue.data() + m_requestIdPrefix.size());
@@ -128,7 +128,7 @@ void AttemptTransport::start(ExecutorRequest &r, qint64 now)
 
     AttemptRecord &record = r.current;
     record = AttemptRecord{};
-    record.requestId = r.id;
+    record.requestId = r.logicalId();
     record.attemptIndex = r.attemptIndex;
     record.fallback = r.fallback;
     record.step = r.plan.step;

@@ -24,7 +24,9 @@ namespace RetryLab::Core {
 
 struct ExecutorRequest
 {
-    enum class Phase { Queued, InFlight, Sleeping, Refused, Done };
+    /// Hedging: the request sends no attempt itself but its attempts, each a
+    /// request of its own (hedgeOf), and waits for the first acceptable answer.
+    enum class Phase { Queued, InFlight, Sleeping, Refused, Hedging, Done };
 
     // Copying the spec and the policy in, rather than assigning over default
     // ones, spares building their defaults (methods, the status set, the fault
@@ -68,6 +70,16 @@ struct ExecutorRequest
     QString holdNote;
     /// The attempt leaving the queue holds its token of the adaptive rate limiter.
     bool tokenTaken = false;
+
+    // Hedging (BackoffPolicy::hedging): a hedged request's attempts are requests
+    // of their own under ids of their own, which the executor never reports.
+    quint64 hedgeOf = 0; ///< an attempt of this hedged request; 0 for a request of its own
+    QList<quint64> hedgeAttempts; ///< the hedged request's attempts that have not ended
+    qint64 lastHedgeStartNs = -1; ///< when its last attempt went out
+    /// Why its attempts still running were cut (an answer came first, the deadline, a cancel).
+    QString hedgeEnd;
+    /// The id the request's signals and records carry: the hedged request's for its attempts.
+    quint64 logicalId() const { return hedgeOf ? hedgeOf : id; }
 
     // The attempt on the wire (AttemptTransport's).
     HopRequest hop; ///< the request in flight: the attempt's own, or where a redirect led

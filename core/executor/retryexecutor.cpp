@@ -165,7 +165,7 @@ const Clock &RetryExecutor::clock() const
 
 int RetryExecutor::activeCount() const
 {
-    return static_cast<int>(m_requests.size());
+    return static_cast<int>(m_requests.size()) - m_hedgeAttempts;
 }
 
 CircuitBreaker::State RetryExecutor::circuitState(const QString &host) const
@@ -275,7 +275,11 @@ void RetryExecutor::dispatchQueued()
 {
     while (m_inFlight < m_concurrencyLimit && !m_queue.isEmpty()) {
         const RequestPtr request = find(m_queue.takeFirst());
-        if (request && request->phase == Request::Phase::Queued && !holdBack(request))
+        if (!request || request->phase != Request::Phase::Queued)
+            continue;
+        if (hedges(*request))
+            startHedging(request); // holds no slot itself: its attempts do
+        else if (!holdBack(request))
             startAttempt(request);
     }
 }
@@ -453,9 +457,208 @@ void RetryExecutor::startAttempt(const RequestPtr &r)
     if (timeoutMs > 0.0)
         wakeAfter(Wakeup::AttemptTimeout, r->id, timerNs(timeoutMs));
 
-    qCDebug(lcExecutor).noquote() << "request" << r->id << "attempt" << r->attemptIndex + 1 << r->hop.method
+    if (r->hedgeOf) {
+        if (const RequestPtr hedged = find(r->hedgeOf)) {
+            // Hedged when an earlier attempt is still out; the next goes after the delay unless an answer comes first.
+            r->current.hedged
+                = std::any_of(hedged->hedgeAttempts.cbegin(), hedged->hedgeAttempts.cend(), [this, r](quint64 id) {
+                      const RequestPtr other = find(id);
+                      return id != r->id && other && other->phase == Request::Phase::InFlight;
+                  });
+            hedged->lastHedgeStartNs = now;
+            cancelWakeup(Wakeup::Retry, hedged->id);
+            if (hedged->attemptIndex < hedged->policy.hedging.maxAttempts)
+                wakeAfter(Wakeup::Retry, hedged->id, timerNs(hedged->policy.hedging.delayMs));
+        }
+    }
+
+    qCDebug(lcExecutor).noquote() << "request" << r->logicalId() << "attempt" << r->attemptIndex + 1 << r->hop.method
                                   << r->spec.url.toDisplayString(QUrl::RemoveUserInfo | QUrl::RemoveQuery);
-    Q_EMIT attemptStarted(r->id, r->current.attemptIndex);
+    Q_EMIT attemptStarted(r->logicalId(), r->current.attemptIndex);
+}
+
+bool RetryExecutor::hedges(const Request &r)
+{
+    if (!r.policy.hedging.enabled || r.hedgeOf || r.fallback > 0 || r.spec.kind != RequestSpec::Kind::Single)
+        return false;
+    // Parallel attempts are repeats: only what the policy may repeat is hedged.
+    AttemptObservation observation;
+    observation.method = r.spec.method;
+    observation.markedIdempotent = r.spec.idempotent;
+    observation.requestHeaders = r.spec.headers;
+    observation.url = r.spec.url;
+    return idempotencyOf(observation, r.policy.classification).retryable;
+}
+
+void RetryExecutor::startHedging(const RequestPtr &r)
+{
+    const qint64 queuedSince = r->queuedSinceNs;
+    r->phase = Request::Phase::Hedging;
+    r->firstStartNs = nowNs();
+    if (r->policy.deadlineMs > 0.0)
+        wakeAfter(Wakeup::Deadline, r->id, timerNs(r->policy.deadlineMs));
+    sendHedge(r);
+    // The first attempt's record counts the wait in the queue of the request itself.
+    if (const RequestPtr first = find(r->hedgeAttempts.value(0)))
+        first->queuedSinceNs = queuedSince;
+}
+
+bool RetryExecutor::sendHedge(const RequestPtr &r)
+{
+    double cost = 0.0;
+    if (r->attemptIndex > 0) {
+        // Every attempt beyond the first is a retry to the budget, as gRPC's throttling counts hedges.
+        cost = m_budget->tryAcquireRetry(false);
+        if (cost < 0.0) {
+            qCInfo(lcExecutor).noquote() << "request" << r->id << "sends no further hedged attempt: the retry budget"
+                                         << "refused it";
+            return false;
+        }
+        if (m_budget->enabled())
+            noteBudget();
+    }
+    auto attempt = std::make_shared<Request>(r->spec, r->policy);
+    attempt->id = reserveId();
+    attempt->hedgeOf = r->id;
+    attempt->host = r->host;
+    attempt->transport = r->transport;
+    attempt->attemptIndex = r->attemptIndex++;
+    attempt->plan = r->plan;
+    attempt->submittedNs = r->submittedNs;
+    attempt->firstStartNs = r->firstStartNs;
+    attempt->lastRetryCost = cost;
+    const qint64 now = nowNs();
+    if (attempt->attemptIndex > 0) {
+        attempt->plannedDelayMs = r->policy.hedging.delayMs;
+        attempt->actualDelayMs = r->lastHedgeStartNs >= 0 ? (now - r->lastHedgeStartNs) / 1e6 : 0.0;
+    }
+    m_requests.insert(attempt->id, attempt);
+    ++m_hedgeAttempts;
+    r->hedgeAttempts.append(attempt->id);
+    enqueue(attempt, true);
+    return true;
+}
+
+void RetryExecutor::dropHedgeAttempt(const RequestPtr &attempt, RequestOutcome outcome, const QString &reason)
+{
+    attempt->phase = Request::Phase::Done;
+    cancelWakeup(Wakeup::RateLimit, attempt->id);
+    if (m_requests.remove(attempt->id))
+        --m_hedgeAttempts;
+    const RequestPtr r = find(attempt->hedgeOf);
+    if (!r)
+        return;
+    r->hedgeAttempts.removeOne(attempt->id);
+    // The attempts already out may still answer; with none out the request ends as its attempt could not start.
+    if (r->phase == Request::Phase::Hedging && r->hedgeAttempts.isEmpty()) {
+        endHedging(r, reason, AttemptEnd::Cancelled);
+        finishRequest(r, outcome, reason);
+    }
+}
+
+void RetryExecutor::endHedging(const RequestPtr &r, const QString &why, AttemptEnd end)
+{
+    r->phase = Request::Phase::Sleeping; // no longer hedging: attempts cut now only say why
+    r->hedgeEnd = why;
+    cancelWakeup(Wakeup::Retry, r->id);
+    const QList<quint64> attempts = std::exchange(r->hedgeAttempts, {});
+    for (quint64 id : attempts) {
+        const RequestPtr attempt = find(id);
+        if (!attempt || attempt->phase == Request::Phase::Done)
+            continue;
+        if (attempt->phase == Request::Phase::InFlight) {
+            cutAttempt(attempt, end);
+        } else {
+            attempt->phase = Request::Phase::Done;
+            cancelWakeup(Wakeup::RateLimit, id);
+            if (attempt->lastRetryCost > 0.0)
+                m_budget->refund(attempt->lastRetryCost); // paid for, never sent
+            if (m_requests.remove(id))
+                --m_hedgeAttempts;
+        }
+    }
+}
+
+void RetryExecutor::decideHedge(const RequestPtr &attempt, AttemptRecord &record, const Classification &c)
+{
+    record.cause = c.cause;
+    record.nextDelayMs = -1.0;
+    attempt->phase = Request::Phase::Done;
+    if (m_requests.remove(attempt->id))
+        --m_hedgeAttempts;
+    const RequestPtr r = find(attempt->hedgeOf);
+    const auto emitRecord = [this, &record] {
+        const AttemptRecord copy = record;
+        Q_EMIT attemptFinished(copy);
+    };
+    if (!r || r->phase != Request::Phase::Hedging) {
+        // Cut because the request ended: an answer came first, its deadline passed, or it was cancelled.
+        record.decision = Classification::Decision::GiveUp;
+        record.reason = r && !r->hedgeEnd.isEmpty() ? tr("%1; %2").arg(c.reason, r->hedgeEnd) : c.reason;
+        emitRecord();
+        return;
+    }
+    r->hedgeAttempts.removeOne(attempt->id);
+    record.decision = c.decision;
+    const int maxAttempts = r->policy.hedging.maxAttempts;
+    const bool nonFatal = c.decision == Classification::Decision::RetryAfterDelay
+        || c.decision == Classification::Decision::RetryImmediately;
+
+    if (!nonFatal) {
+        // The first acceptable answer, or a fatal one: either ends the request, and the others are cut.
+        record.hedgeWinner = true;
+        const int running = int(r->hedgeAttempts.size());
+        record.reason = running == 0
+            ? c.reason
+            : tr("%1; it answered first: %n other attempt(s) cancelled", nullptr, running).arg(c.reason);
+        r->current = record;
+        r->body = attempt->body;
+        r->fallbackVerdict = RetryPlanner::fallbackVerdict(r->spec, c);
+        emitRecord();
+        if (r->phase != Request::Phase::Hedging)
+            return; // a handler of attemptFinished cancelled it
+        endHedging(r, tr("attempt %1 answered first").arg(record.attemptIndex + 1), AttemptEnd::Cancelled);
+        if (c.decision == Classification::Decision::Success)
+            finishRequest(r, RequestOutcome::Succeeded, c.reason);
+        else
+            finishRequest(r, RequestOutcome::GaveUp, tr("attempt %1: %2").arg(record.attemptIndex + 1).arg(c.reason));
+        return;
+    }
+
+    // Not fatal (gRPC's non-fatal status codes): the next attempt goes out now, without waiting for the delay.
+    const bool more = r->attemptIndex < maxAttempts;
+    const bool sent = more && sendHedge(r);
+    if (sent) {
+        cancelWakeup(Wakeup::Retry, r->id);
+        record.nextDelayMs = 0.0;
+        record.reason = tr("%1; not fatal: attempt %2 goes out now").arg(c.reason).arg(r->attemptIndex);
+    } else if (!r->hedgeAttempts.isEmpty()) {
+        record.reason = tr("%1; waiting for the %n attempt(s) still in flight", nullptr, int(r->hedgeAttempts.size()))
+                            .arg(c.reason);
+    } else {
+        record.reason = more ? tr("%1; the retry budget refused a further attempt").arg(c.reason)
+                             : tr("%1; all %2 hedged attempts failed").arg(c.reason).arg(maxAttempts);
+    }
+    if (r->hedgeAttempts.isEmpty()) {
+        r->current = record;
+        r->body = attempt->body;
+        r->fallbackVerdict = RetryPlanner::fallbackVerdict(r->spec, c);
+    }
+    emitRecord();
+    if (r->phase != Request::Phase::Hedging)
+        return; // a handler of attemptFinished cancelled it
+    if (r->hedgeAttempts.isEmpty()) {
+        endHedging(r, QString(), AttemptEnd::Cancelled);
+        if (more)
+            finishRequest(r, RequestOutcome::BudgetExhausted,
+                tr("retry budget exhausted after %1 hedged attempt(s): %2").arg(r->attemptIndex).arg(c.reason));
+        else
+            finishRequest(r, RequestOutcome::AttemptsExhausted,
+                tr("all %1 hedged attempts failed; the last: %2").arg(maxAttempts).arg(c.reason));
+        return;
+    }
+    if (sent)
+        dispatchQueued();
 }
 
 void RetryExecutor::handleManagerFinished(QNetworkReply *reply)
@@ -513,6 +716,12 @@ void RetryExecutor::handleDeadline(quint64 requestId)
         return;
     if (r->phase == Request::Phase::InFlight) {
         cutAttempt(r, AttemptEnd::Deadline);
+        return;
+    }
+    if (r->phase == Request::Phase::Hedging) {
+        const QString why = tr("the total deadline of %1 ms was reached").arg(r->policy.deadlineMs);
+        endHedging(r, why, AttemptEnd::Deadline);
+        finishRequest(r, RequestOutcome::DeadlineExceeded, why);
         return;
     }
     if (r->phase != Request::Phase::Done) {
@@ -608,6 +817,12 @@ void RetryExecutor::handleWakeup(quint64 key)
 void RetryExecutor::handleRetryTimeout(quint64 requestId)
 {
     const RequestPtr r = find(requestId);
+    if (r && r->phase == Request::Phase::Hedging) {
+        // The hedging delay passed with no answer: the next attempt goes out beside those in flight.
+        if (r->attemptIndex < r->policy.hedging.maxAttempts && sendHedge(r))
+            dispatchQueued();
+        return;
+    }
     if (!r || r->phase != Request::Phase::Sleeping)
         return;
     r->actualDelayMs = (nowNs() - r->sleepStartNs) / 1e6;
@@ -617,6 +832,10 @@ void RetryExecutor::handleRetryTimeout(quint64 requestId)
 
 void RetryExecutor::decideNext(const RequestPtr &r, AttemptRecord &record, const Classification &c)
 {
+    if (r->hedgeOf) {
+        decideHedge(r, record, c);
+        return;
+    }
     record.cause = c.cause;
     ++r->attemptIndex;
     QString holdNote = std::exchange(r->holdNote, QString());
@@ -709,10 +928,16 @@ void RetryExecutor::cancel(quint64 requestId)
     const RequestPtr r = find(requestId);
     if (!r || r->phase == Request::Phase::Done)
         return;
+    if (r->hedgeOf) {
+        cancel(r->hedgeOf); // an attempt's id is the executor's own; the request is what is cancelled
+        return;
+    }
     if (r->phase == Request::Phase::InFlight) {
         cutAttempt(r, AttemptEnd::Cancelled);
         return;
     }
+    if (r->phase == Request::Phase::Hedging)
+        endHedging(r, tr("cancelled by the user"), AttemptEnd::Cancelled);
     finishRequest(r, RequestOutcome::Cancelled, tr("cancelled by the user"));
 }
 
@@ -721,7 +946,9 @@ void RetryExecutor::cancelAll()
     // Queued ones first, so that cancelling in-flight attempts frees no slot for them.
     const QList<quint64> ids = m_requests.keys();
     for (quint64 id : ids) {
-        if (const RequestPtr r = find(id); r && r->phase != Request::Phase::InFlight)
+        // A hedged request cuts its attempts in flight: it goes with those.
+        if (const RequestPtr r = find(id);
+            r && r->phase != Request::Phase::InFlight && r->phase != Request::Phase::Hedging && !r->hedgeOf)
             cancel(id);
     }
     for (quint64 id : ids)
@@ -778,6 +1005,10 @@ void RetryExecutor::finishRequest(const RequestPtr &r, RequestOutcome outcome, Q
 {
     if (r->phase == Request::Phase::Done)
         return;
+    if (r->hedgeOf) {
+        dropHedgeAttempt(r, outcome, reason);
+        return;
+    }
     releaseSlot(*r);
     cancelWakeup(Wakeup::Retry, r->id);
     cancelWakeup(Wakeup::RateLimit, r->id);

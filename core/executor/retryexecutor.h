@@ -169,6 +169,21 @@ private:
     bool waitForToken(const RequestPtr &request);
     void handleRateLimitReset(quint64 requestId);
     void startAttempt(const RequestPtr &request);
+    /// Hedging (BackoffPolicy::hedging): whether the request sends hedged attempts
+    /// (only a request the policy may repeat, on its own URL).
+    static bool hedges(const Request &request);
+    /// The hedged request leaves the queue: its first attempt is queued.
+    void startHedging(const RequestPtr &request);
+    /// Queues the hedged request's next attempt, paid for by the retry budget
+    /// beyond the first; false when the budget refuses it.
+    bool sendHedge(const RequestPtr &request);
+    /// An attempt of a hedged request ended: the first acceptable answer wins.
+    void decideHedge(const RequestPtr &attempt, AttemptRecord &record, const Classification &classification);
+    /// Cuts every attempt of the hedged request still running (their records say
+    /// `why`) and drops those still queued, before the request itself finishes.
+    void endHedging(const RequestPtr &request, const QString &why, AttemptEnd end);
+    /// An attempt of a hedged request could not start (the breaker, the deadline).
+    void dropHedgeAttempt(const RequestPtr &attempt, RequestOutcome outcome, const QString &reason);
     void handleReplyFinished(quint64 requestId);
     /// A manager's finished(): one connection per manager instead of one per reply.
     void handleManagerFinished(QNetworkReply *reply);
@@ -213,6 +228,7 @@ private:
     std::atomic<quint64> m_nextId{1};
     int m_concurrencyLimit = 6;
     int m_inFlight = 0;
+    int m_hedgeAttempts = 0; ///< entries of m_requests that are attempts of hedged requests
     /// The attempts on the wire; after m_ownClock and m_requests, which it reads.
     AttemptTransport m_transport;
     QUrl m_lastHostUrl; ///< the URL submitted last, and its hostKey()

@@ -215,6 +215,10 @@ QJsonObject attemptObject(const AttemptRecord &a, const RunRecord &run, bool wit
     };
     if (a.transferEnded)
         o.insert(QStringLiteral("transferEnded"), true); // only then: reports of whole bodies stay as they were
+    if (a.hedged)
+        o.insert(QStringLiteral("hedged"), true); // the hedging keys, too, only under a hedging policy
+    if (a.hedgeWinner)
+        o.insert(QStringLiteral("hedgeWinner"), true);
     insertTime(o, QStringLiteral("start"), a.startNs, run);
     // "ending" is how the attempt ended; the instant is "endMs" / "endUtc".
     insertTime(o, QStringLiteral("end"), a.endNs, run);

@@ -377,6 +377,8 @@ AttemptRecord readAttempt(JsonReader &f, qint64 epochNs, const QHash<quint64, Re
     a.bytesReceived = integer(f, QStringLiteral("bytesReceived")).value_or(0);
     a.expectedBytes = integer(f, QStringLiteral("expectedBytes")).value_or(-1);
     a.transferEnded = f.boolean(QStringLiteral("transferEnded")).value_or(false);
+    a.hedged = f.boolean(QStringLiteral("hedged")).value_or(false);
+    a.hedgeWinner = f.boolean(QStringLiteral("hedgeWinner")).value_or(false);
     a.decision = named(f, QStringLiteral("decision"), allDecisions, &decisionName, Classification::Decision::GiveUp,
         Presence::Required);
     a.cause = text(f, QStringLiteral("cause"));

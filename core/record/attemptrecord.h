@@ -209,6 +209,12 @@ struct AttemptRecord
     QByteArray retryAfterRaw;
     /// The delay scheduled after this attempt; -1 when no retry follows.
     double nextDelayMs = -1.0;
+    /// Under a hedging policy: the attempt went out while an earlier attempt of
+    /// its request was still in flight (BackoffPolicy::hedging).
+    bool hedged = false;
+    /// Under a hedging policy: the attempt whose answer the request kept; the
+    /// others still in flight then were cancelled.
+    bool hedgeWinner = false;
 
     double durationMs() const { return (startNs >= 0 && endNs >= startNs) ? (endNs - startNs) / 1e6 : 0.0; }
     /// Where the last exchange began (the one whose answer the attempt kept):

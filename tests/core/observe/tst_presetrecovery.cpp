@@ -264,6 +264,16 @@ private:
         const auto algorithm = p.algorithm();
         if (!algorithm)
             return QStringLiteral("no algorithm: ") + why;
+        if (preset.hedging.enabled) {
+            // Against a server that fails at once, a hedge sends its next attempt at once after each
+            // failure (tst_executorhedging shows it racing slow answers): immediate retries, up to
+            // the hedging policy's attempts.
+            if (*algorithm != BackoffAlgorithm::Immediate)
+                return algorithmName(*algorithm) + QStringLiteral(" instead of immediate: ") + why;
+            if (p.maxAttempts != preset.hedging.maxAttempts)
+                return QStringLiteral("attempt limit not %1: ").arg(preset.hedging.maxAttempts) + why;
+            return {};
+        }
         const bool sameFormula = *algorithm == preset.algorithm
             || (*algorithm == BackoffAlgorithm::GoogleTruncatedExponential
                 && preset.algorithm == BackoffAlgorithm::IamTruncatedExponential);
