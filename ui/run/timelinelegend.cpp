@@ -14,7 +14,7 @@ using Core::AttemptOutcome;
 
 namespace {
 
-enum class Glyph { Swatch, Fallback, Marker, Planned, Actual };
+enum class Glyph { Swatch, Fallback, Winner, Marker, Planned, Actual };
 
 struct Entry
 {
@@ -32,6 +32,10 @@ QList<Entry> entries(const QColor &actualGap)
     list.append({Glyph::Fallback,
         QCoreApplication::translate("RetryLab::Ui::TimelineView", "at a fallback endpoint (band on top)"),
         fallbackColor()});
+    list.append({Glyph::Winner,
+        QCoreApplication::translate(
+            "RetryLab::Ui::TimelineView", "hedged: attempts side by side, the answer kept outlined"),
+        hedgeWinnerColor()});
     // The lane markers add one colour of their own: a request that was not worth retrying.
     list.append({Glyph::Marker, Core::requestOutcomeTitle(Core::RequestOutcome::GaveUp),
         requestOutcomeColor(Core::RequestOutcome::GaveUp)});
@@ -107,6 +111,18 @@ void paint(QPainter &p, const QRect &band, const QPalette &palette, const QFontM
             p.setPen(entry.colour);
             p.setBrush(Qt::NoBrush);
             p.drawRect(box.adjusted(0, 0, -1, -1));
+            break;
+        }
+        case Glyph::Winner: {
+            // Two thin bars, one above the other, the lower one outlined: two attempts at once, the second kept.
+            const QRect box(x, middle - swatch / 2, swatch, swatch);
+            const int half = box.height() / 2;
+            p.fillRect(QRect(box.left(), box.top(), box.width(), half - 1), outcomeColor(AttemptOutcome::Cancelled));
+            const QRect kept(box.left(), box.top() + half, box.width(), box.height() - half);
+            p.fillRect(kept, outcomeColor(AttemptOutcome::Success));
+            p.setPen(QPen(entry.colour, 2.0));
+            p.setBrush(Qt::NoBrush);
+            p.drawRect(kept.adjusted(1, 1, -1, -1));
             break;
         }
         case Glyph::Marker:

@@ -14,6 +14,7 @@
 #include <QScrollBar>
 #include <QToolButton>
 #include <QToolTip>
+#include <QVarLengthArray>
 
 #include <algorithm>
 #include <cmath>
@@ -382,7 +383,19 @@ QRectF TimelineView::attemptRect(qsizetype rowIndex) const
     const double x0 = time.left() + m_scale.toPixel(m_session->toRunMs(r.startNs));
     const double x1 = time.left() + m_scale.toPixel(endMsOf(rowIndex));
     const double inset = m_presentation ? 3.0 : 5.0;
-    return QRectF(x0, y + inset, std::max(minBarWidth(), x1 - x0), m_laneHeight - 2.0 * inset);
+    const double height = m_laneHeight - 2.0 * inset;
+    Tracks trackOf;
+    if (const int tracks = hedgeTracks(r.lane, trackOf); tracks > 0) {
+        // Its track: the lane's rows in order, up to this one.
+        qsizetype index = 0;
+        for (quint32 row = m_session->lane(r.lane).firstRow; row != RunSession::noRow && row != quint32(rowIndex);
+             row = m_session->attemptRow(row).nextInLane)
+            ++index;
+        const double trackHeight = height / tracks;
+        return QRectF(x0, y + inset + trackOf.value(index) * trackHeight, std::max(minBarWidth(), x1 - x0),
+            std::max(2.0, trackHeight - 1.0));
+    }
+    return QRectF(x0, y + inset, std::max(minBarWidth(), x1 - x0), height);
 }
 
 TimelineView::Hit TimelineView::hitAt(const QPoint &pos) const
@@ -403,10 +416,19 @@ TimelineView::Hit TimelineView::hitAt(const QPoint &pos) const
     const double t = m_scale.toTime(pos.x() - time.left());
     const double tolerance = hitTolerancePx / m_scale.pixelsPerMs();
     const RunSession::Lane &l = m_session->lane(lane);
+    // Under hedging, the track under the pointer: the attempt drawn there.
+    Tracks trackOf;
+    const int tracks = hedgeTracks(lane, trackOf);
+    const double inLane = (qint64(pos.y()) - area.top() + verticalScrollBar()->value()) % m_laneHeight;
+    const int track = tracks > 0 ? std::clamp(int(inLane * tracks / m_laneHeight), 0, tracks - 1) : 0;
     // Bars first: near a narrow bar, the bar wins over the gap beside it.
+    qsizetype index = -1;
     for (quint32 r = l.firstRow; r != RunSession::noRow; r = m_session->attemptRow(r).nextInLane) {
+        ++index;
         const double start = m_session->toRunMs(m_session->attemptRow(r).startNs);
         const double end = std::max(endMsOf(r), start + 2.0 / m_scale.pixelsPerMs());
+        if (tracks > 0 && trackOf.value(index) != track)
+            continue;
         if (t >= start - tolerance && t <= end + tolerance) {
             hit.kind = Hit::Kind::Attempt;
             hit.row = r;
@@ -472,6 +494,10 @@ QString TimelineView::toolTipFor(const Hit &hit) const
             attempt += QStringLiteral(" (%1)").arg(step.toHtmlEscaped());
         rows += row(tr("Attempt"), attempt);
         rows += row(tr("Outcome"), Core::attemptOutcomeTitle(r.outcome).toHtmlEscaped());
+        if (r.hedgeWinner())
+            rows += row(tr("Hedging"), tr("the answer the request kept"));
+        else if (r.hedged())
+            rows += row(tr("Hedging"), tr("sent while an earlier attempt was still in flight"));
         rows += row(tr("Status"), s.statusText(r).toHtmlEscaped());
         if (r.cause != 0)
             rows += row(tr("Cause"), s.string(r.cause).toHtmlEscaped());
@@ -607,6 +633,31 @@ void TimelineView::paintLanes(QPainter &p, const QList<TimeScale::Tick> &ticks)
     p.restore();
 }
 
+int TimelineView::hedgeTracks(qsizetype lane, Tracks &trackOf) const
+{
+    // Hedged attempts run side by side: each gets a track of the lane, the first
+    // free one when it starts, so that a lane shows how many were out at once.
+    const RunSession &s = *m_session;
+    const RunSession::Lane &l = s.lane(lane);
+    bool hedged = false;
+    for (quint32 r = l.firstRow; r != RunSession::noRow && !hedged; r = s.attemptRow(r).nextInLane)
+        hedged = s.attemptRow(r).hedged();
+    if (!hedged)
+        return 0;
+    QVarLengthArray<double, 8> trackEnds;
+    for (quint32 r = l.firstRow; r != RunSession::noRow; r = s.attemptRow(r).nextInLane) {
+        const double start = s.toRunMs(s.attemptRow(r).startNs);
+        qsizetype track = 0;
+        while (track < trackEnds.size() && trackEnds[track] > start)
+            ++track;
+        if (track == trackEnds.size())
+            trackEnds.append(0.0);
+        trackEnds[track] = endMsOf(r);
+        trackOf.append(int(track));
+    }
+    return int(trackEnds.size());
+}
+
 void TimelineView::paintLane(QPainter &p, qsizetype laneIndex, int y)
 {
     const RunSession &s = *m_session;
@@ -619,11 +670,18 @@ void TimelineView::paintLane(QPainter &p, qsizetype laneIndex, int y)
     double previousEnd = std::numeric_limits<double>::quiet_NaN();
     double lastPixel = -1e9;
 
+    Tracks trackOf;
+    const int tracks = hedgeTracks(laneIndex, trackOf);
+    const double trackHeight = barHeight / double(std::max(1, tracks));
+
+    qsizetype index = -1;
     for (quint32 r = l.firstRow; r != RunSession::noRow; r = s.attemptRow(r).nextInLane) {
+        ++index;
         const RunSession::AttemptRow &row = s.attemptRow(r);
         const double start = s.toRunMs(row.startNs);
         const double end = endMsOf(r);
-        if (std::isfinite(previousEnd))
+        // A hedge waits from the start of the attempt before it, not from its end: no gap to draw.
+        if (std::isfinite(previousEnd) && trackOf.isEmpty())
             paintDelay(p, previousEnd, row.plannedDelayMs, start, y, false);
         previousEnd = end;
         if (start > m_scale.endMs)
@@ -638,11 +696,18 @@ void TimelineView::paintLane(QPainter &p, qsizetype laneIndex, int y)
             continue;
         lastPixel = std::floor(x0);
         const QColor colour = outcomeColor(row.outcome);
-        const QRectF bar(x0, barTop, width, barHeight);
+        const double top = trackOf.isEmpty() ? barTop : barTop + trackOf.value(index) * trackHeight;
+        const double height = trackOf.isEmpty() ? barHeight : std::max(2.0, trackHeight - 1.0);
+        const QRectF bar(x0, top, width, height);
         p.fillRect(bar, colour);
         if (row.fallback > 0) // at a fallback endpoint: a band along the top, and the outline, in its colour
-            p.fillRect(QRectF(x0, barTop, width, std::max(3.0, std::round(barHeight / 3.0))), fallbackColor());
-        if (width >= 5.0) {
+            p.fillRect(QRectF(x0, top, width, std::max(3.0, std::round(height / 3.0))), fallbackColor());
+        if (!trackOf.isEmpty() && row.hedgeWinner()) {
+            // The answer the hedged request kept.
+            p.setPen(QPen(hedgeWinnerColor(), 2.0));
+            p.setBrush(Qt::NoBrush);
+            p.drawRect(bar.adjusted(1, 1, -1, -1));
+        } else if (width >= 5.0) {
             p.setPen(row.fallback > 0 ? fallbackColor() : colour.darker(135));
             p.setBrush(Qt::NoBrush);
             p.drawRect(bar.adjusted(0, 0, -1, -1));

@@ -3,6 +3,7 @@
 #include "ui/widgets/timescale.h"
 
 #include <QAbstractScrollArea>
+#include <QVarLengthArray>
 
 #include <limits>
 #include <QPair>
@@ -127,6 +128,10 @@ private:
     void zoomAtPixel(double timeAreaX, double factor);
     double nowMs() const;
     double endMsOf(qsizetype row) const;
+    /// Under hedging, the track of the lane each of its attempts is drawn in, in
+    /// lane order; returns how many tracks, 0 for a lane without hedged attempts.
+    using Tracks = QVarLengthArray<int, 16>;
+    int hedgeTracks(qsizetype lane, Tracks &trackOf) const;
     double laneTop(qsizetype lane) const;
 
     void paintLanes(QPainter &p, const QList<TimeScale::Tick> &ticks);

@@ -32,6 +32,11 @@ QColor fallbackColor()
     return QColor(0x1d, 0x3f, 0x8c); // deep indigo: apart from every outcome's colour
 }
 
+QColor hedgeWinnerColor()
+{
+    return QColor(0x11, 0x18, 0x27); // near black: an outline that reads on every outcome's colour
+}
+
 QColor requestOutcomeColor(RequestOutcome outcome)
 {
     switch (outcome) {

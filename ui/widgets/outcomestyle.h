@@ -16,6 +16,8 @@ QColor requestOutcomeColor(Core::RequestOutcome outcome);
 /// The mark of an attempt at a fallback endpoint (Core::RequestSpec::fallbackUrls): a
 /// band along the top of its bar, over the outcome's colour, and its outline.
 QColor fallbackColor();
+/// The outline of the attempt whose answer a hedged request kept.
+QColor hedgeWinnerColor();
 /// Whether the palette is a dark one (the window darker than its text).
 bool isDarkPalette(const QPalette &palette);
 /// WCAG relative luminance (0 black .. 1 white).

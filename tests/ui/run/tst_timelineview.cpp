@@ -67,6 +67,7 @@ private Q_SLOTS:
     void palette_lightAndDark_barsInOutcomeColours_data();
     void palette_lightAndDark_barsInOutcomeColours();
     void fallbackAttempt_bandInTheFallbackColour();
+    void hedgedAttempts_sideBySideInOneLane_winnerOutlined();
     void emptySession_showsNoLanes();
     void fit_showsTheLatestRun_thenTheWholeSession();
 
@@ -367,6 +368,59 @@ void TestTimelineView::fallbackAttempt_bandInTheFallbackColour()
     // The attempts at the request's own URL have no band.
     const QRect first = m_view->attemptRect(2).toRect();
     QCOMPARE(image.pixelColor(first.center().x(), first.top() + 1), Ui::outcomeColor(Core::AttemptOutcome::Retried));
+}
+
+void TestTimelineView::hedgedAttempts_sideBySideInOneLane_winnerOutlined()
+{
+    // Request 4 hedges: attempt 1 stalls from 500 ms, attempt 2 goes out at 600 ms beside it and
+    // answers at 650 ms; attempt 1 is then cut. The records arrive winner first.
+    m_session->recordAttemptStarted(4, 0, 500 * ms);
+    m_session->recordAttemptStarted(4, 1, 600 * ms);
+    QCOMPARE(m_session->inFlightCount(), 2);
+    AttemptRecord winner = httpAttempt(4, 1, 600, 650, 200);
+    winner.hedged = true;
+    winner.hedgeWinner = true;
+    winner.plannedDelayMs = 100;
+    winner.actualDelayMs = 100;
+    AttemptRecord cut = httpAttempt(4, 0, 500, 650, 200);
+    cut.httpStatus.reset();
+    cut.end = AttemptEnd::Cancelled;
+    cut.decision = Decision::GiveUp;
+    cut.reason = QStringLiteral("cancelled; attempt 2 answered first");
+    m_session->recordAttempt(winner);
+    QCOMPARE(m_session->inFlightCount(), 1);
+    m_session->recordAttempt(cut);
+    QCOMPARE(m_session->inFlightCount(), 0);
+    m_session->recordResult(result(4, RequestOutcome::Succeeded, 2, 500, 650));
+    m_clock->setNs(700 * ms);
+    m_session->flush();
+
+    // Two rows in the lane, each filled by its own record: none left open.
+    const qsizetype lane = m_session->laneCount() - 1;
+    QCOMPARE(m_session->lane(lane).attempts, quint32(2));
+    const qsizetype firstRow = m_session->lane(lane).firstRow;
+    const qsizetype secondRow = m_session->attemptRow(firstRow).nextInLane;
+    QCOMPARE(m_session->attemptRow(firstRow).end, quint8(AttemptEnd::Cancelled));
+    QCOMPARE(m_session->attemptRow(firstRow).endNs, qint64(650 * ms));
+    QVERIFY(m_session->attemptRow(secondRow).hedged());
+    QVERIFY(m_session->attemptRow(secondRow).hedgeWinner());
+    QVERIFY(!m_session->attemptRow(firstRow).hedged());
+
+    // One above the other within the lane, overlapping in time.
+    const QRectF first = m_view->attemptRect(firstRow);
+    const QRectF second = m_view->attemptRect(secondRow);
+    QVERIFY2(first.bottom() <= second.top(), qPrintable(QStringLiteral("%1 %2").arg(first.bottom()).arg(second.top())));
+    QVERIFY(first.right() > second.left());
+    QCOMPARE(m_view->hitAt(first.center().toPoint()).row, firstRow);
+    QCOMPARE(m_view->hitAt(second.center().toPoint()).row, secondRow);
+    QVERIFY(m_view->toolTipFor(m_view->hitAt(second.center().toPoint()))
+                .contains(QStringLiteral("the answer the request kept")));
+
+    const QImage image = m_view->viewport()->grab().toImage();
+    const QRect bar = second.toRect();
+    QCOMPARE(image.pixelColor(bar.center().x(), bar.top() + 1), Ui::hedgeWinnerColor());
+    QCOMPARE(image.pixelColor(bar.center()), Ui::outcomeColor(Core::AttemptOutcome::Success));
+    QCOMPARE(image.pixelColor(first.center().toPoint()), Ui::outcomeColor(Core::AttemptOutcome::Cancelled));
 }
 
 void TestTimelineView::emptySession_showsNoLanes()

@@ -159,6 +159,19 @@ quint32 AttemptStore::appendRow(quint32 laneIndex, int attemptIndex, qint64 star
     return index;
 }
 
+quint32 AttemptStore::openRowOf(const Lane &lane, std::optional<quint32> attemptIndex) const
+{
+    // The latest row of the lane still in flight (of that attempt): a walk along
+    // the lane, which only a hedged request with several attempts out needs.
+    quint32 found = noRow;
+    for (quint32 row = lane.firstRow; row != noRow; row = m_rows[row].nextInLane) {
+        const AttemptRow &r = m_rows[row];
+        if (r.inFlight() && r.endNs < 0 && (!attemptIndex || r.attemptIndex == *attemptIndex))
+            found = row;
+    }
+    return found;
+}
+
 quint32 AttemptStore::startAttempt(quint64 requestId, int attemptIndex, qint64 startNs)
 {
     const quint32 laneIndex = laneFor(requestId);
@@ -168,8 +181,8 @@ quint32 AttemptStore::startAttempt(quint64 requestId, int attemptIndex, qint64 s
     }
     const quint32 row = appendRow(laneIndex, attemptIndex, startNs);
     Lane &l = m_lanes[laneIndex];
-    if (l.openRow == noRow)
-        ++m_inFlight;
+    ++l.openRows; // a hedged attempt goes out beside the one in flight
+    ++m_inFlight;
     l.openRow = row;
     l.pendingDelayMs = -1.0F;
     l.pendingSinceNs = -1;
@@ -179,12 +192,16 @@ quint32 AttemptStore::startAttempt(quint64 requestId, int attemptIndex, qint64 s
 qsizetype AttemptStore::finishAttempt(const AttemptRecord &record)
 {
     const quint32 laneIndex = laneFor(record.requestId);
+    const auto attemptIndex = quint32(std::max(0, record.attemptIndex));
     quint32 row = noRow;
     {
         Lane &l = m_lanes[laneIndex];
-        if (l.openRow != noRow && m_rows[l.openRow].attemptIndex == quint32(std::max(0, record.attemptIndex))) {
+        if (l.openRow != noRow && m_rows[l.openRow].attemptIndex == attemptIndex)
             row = l.openRow;
-            l.openRow = noRow;
+        else if (l.openRows > 1)
+            row = openRowOf(l, attemptIndex); // hedged attempts end in any order
+        if (row != noRow) {
+            --l.openRows;
             --m_inFlight;
         }
     }
@@ -192,6 +209,8 @@ qsizetype AttemptStore::finishAttempt(const AttemptRecord &record)
         row = appendRow(laneIndex, record.attemptIndex, record.startNs);
     fillRow(m_rows[row], record);
     Lane &l = m_lanes[laneIndex];
+    if (row == l.openRow)
+        l.openRow = l.openRows > 0 ? openRowOf(l, std::nullopt) : noRow;
     if (l.firstStartNs < 0 && record.startNs >= 0)
         l.firstStartNs = record.startNs;
     m_finished.append(row);
@@ -223,6 +242,8 @@ void AttemptStore::fillRow(AttemptRow &row, const AttemptRecord &record)
     row.end = static_cast<quint8>(record.end);
     row.decision = static_cast<quint8>(record.decision);
     row.fallback = static_cast<quint8>(std::clamp(record.fallback, 0, 255));
+    row.hedging
+        = quint8((record.hedged ? AttemptRow::hedgedBit : 0) | (record.hedgeWinner ? AttemptRow::winnerBit : 0));
     row.outcome = attemptOutcomeOf(record);
 }
 
@@ -268,15 +289,20 @@ quint32 AttemptStore::finishRequest(const RequestResult &result)
     l.pendingSinceNs = -1;
     if (l.firstStartNs < 0)
         l.firstStartNs = result.startNs >= 0 ? result.startNs : result.endNs;
-    if (l.openRow != noRow) {
+    while (l.openRows > 0) {
         // An attempt that never reported back: close it so that it stops growing.
-        AttemptRow &row = m_rows[l.openRow];
+        const quint32 open = l.openRow != noRow ? l.openRow : openRowOf(l, std::nullopt);
+        if (open == noRow)
+            break;
+        AttemptRow &row = m_rows[open];
         row.endNs = std::max(row.startNs, result.endNs);
         row.outcome = AttemptOutcome::Cancelled;
         row.end = static_cast<quint8>(AttemptEnd::Cancelled);
         l.openRow = noRow;
+        --l.openRows;
         --m_inFlight;
     }
+    l.openRow = noRow;
     m_resultLanes.push_back(laneIndex);
     return laneIndex;
 }

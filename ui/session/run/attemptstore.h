@@ -11,6 +11,7 @@
 #include <QList>
 
 #include <limits>
+#include <optional>
 #include <vector>
 
 namespace RetryLab::Ui {
@@ -54,9 +55,14 @@ public:
         quint8 end = 0; ///< Core::AttemptEnd
         quint8 decision = 0; ///< Core::Classification::Decision
         quint8 fallback = 0; ///< Core::AttemptRecord::fallback: 0 the request's URL, n its n-th fallback
+        quint8 hedging = 0; ///< hedgedBit, winnerBit: Core::AttemptRecord::hedged, hedgeWinner
         Core::AttemptOutcome outcome = Core::AttemptOutcome::InFlight;
 
         bool inFlight() const { return outcome == Core::AttemptOutcome::InFlight; }
+        static constexpr quint8 hedgedBit = 1;
+        static constexpr quint8 winnerBit = 2;
+        bool hedged() const { return hedging & hedgedBit; }
+        bool hedgeWinner() const { return hedging & winnerBit; }
     };
 
     /// One logical request.
@@ -67,7 +73,8 @@ public:
         qint64 endNs = -1; ///< when its result arrived; -1 while running
         quint32 firstRow = noRow;
         quint32 lastRow = noRow;
-        quint32 openRow = noRow; ///< the attempt in flight now
+        quint32 openRow = noRow; ///< the attempt in flight now; under hedging the latest of those
+        quint32 openRows = 0; ///< attempts in flight now: more than one only under hedging
         quint32 attempts = 0; ///< rows so far
         quint32 spec = noRow; ///< index into the spec table; noRow when unknown
         quint32 policy = noRow; ///< index into policies(); noRow when unknown
@@ -171,11 +178,13 @@ public:
     qsizetype detailCount() const { return m_details.size(); }
     const Detail &detail(quint32 id) const;
 
-    int inFlightCount() const { return m_inFlight; }
+    int inFlightCount() const { return m_inFlight; } ///< attempts in flight, hedged ones each
     int runningRequestCount() const { return m_running; }
 
 private:
     quint32 appendRow(quint32 lane, int attemptIndex, qint64 startNs);
+    /// The latest row of `lane` still in flight, of that attempt when given; noRow for none.
+    quint32 openRowOf(const Lane &lane, std::optional<quint32> attemptIndex) const;
     void fillRow(AttemptRow &row, const Core::AttemptRecord &record);
     quint32 internDetail(const Core::AttemptRecord &record);
     quint32 policyIndex(const Core::BackoffPolicy &policy);

@@ -210,6 +210,8 @@ AttemptRecord RecordRetention::rebuildAttempt(quint32 rowIndex) const
             r.requestBodyDropped = detail.step == QLatin1String("write");
     }
     r.fallback = row.fallback;
+    r.hedged = row.hedged();
+    r.hedgeWinner = row.hedgeWinner();
     if (s && row.fallback > 0 && row.fallback <= s->fallbackUrls.size())
         r.url = s->fallbackUrls.at(row.fallback - 1);
     r.responseBodyDropped = row.bytesReceived > 0;

@@ -87,7 +87,7 @@ QPair<int, int> RunSpans::activityOf(qsizetype firstLane, qsizetype endLane) con
     int inFlight = 0;
     for (qsizetype i = std::max<qsizetype>(0, firstLane); i < std::min(endLane, m_store.laneCount()); ++i) {
         running += m_store.lane(i).finished ? 0 : 1;
-        inFlight += m_store.lane(i).openRow != AttemptStore::noRow ? 1 : 0;
+        inFlight += int(m_store.lane(i).openRows);
     }
     return {running, inFlight};
 }
