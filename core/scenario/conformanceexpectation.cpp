@@ -160,6 +160,144 @@ void fillIn(ConformanceExpectation &e, const Endings &endings, const BackoffPoli
     e.finalStatus = endings.statusKnown ? endings.status : std::nullopt;
 }
 
+// What the retry rules make of one step of a single request (docs/executor.md,
+// "What is retried"): a success, a fault to repeat (at once or after a delay), or
+// the end, and the rule that says so.
+struct StepVerdict
+{
+    bool success = false;
+    bool retry = false;
+    bool immediate = false;
+    QString rule;
+};
+
+StepVerdict judgeStep(const Observation &seen, const ClassificationRules &rules, IdempotencyClass idempotency,
+    bool repeatable, const QString &idempotencyReason)
+{
+    StepVerdict v;
+    if (seen.kind == Observation::Kind::Response) {
+        const int status = *seen.status;
+        if (status >= 200 && status < 400) {
+            v.success = true;
+            v.rule = Tr::tr("success");
+        } else if (seen.aborted) {
+            // IAM's rule: the whole read-modify-write starts again; a cell is a single request, which cannot
+            // re-read.
+            v.rule = Tr::tr("409 ABORTED: a concurrent writer won; the same request cannot succeed, only a new "
+                            "read-modify-write can");
+        } else if (status == 412
+            && (idempotency == IdempotencyClass::Conditional || idempotency == IdempotencyClass::GenerationMatch)) {
+            // A cell is a single request: the same write with the same stale ETag cannot succeed.
+            v.rule = Tr::tr("stale version: retrying the same write cannot succeed");
+        } else if (rules.retryableStatuses.contains(status)) {
+            v.retry = true;
+            v.rule = Tr::tr("a retryable status");
+        } else {
+            v.rule = Tr::tr("not a retryable status");
+        }
+    } else {
+        const NetworkFaultClass fault = faultOf(seen);
+        const FaultAction action = networkAction(rules, fault);
+        v.retry = action != FaultAction::GiveUp;
+        v.immediate = action == FaultAction::RetryImmediately;
+        v.rule = Tr::tr("%1 for %2").arg(faultActionName(action), networkFaultClassName(fault));
+    }
+    // A request that never left the client cannot have been applied.
+    const bool notSent = seen.kind == Observation::Kind::Network && isNotSentFault(seen.fault);
+    if (v.retry && !repeatable && notSent) {
+        v.rule = Tr::tr("%1; POST was never sent, so it is safe to repeat").arg(v.rule);
+    } else if (v.retry && !repeatable) {
+        v.retry = false;
+        v.rule = Tr::tr("%1, but %2").arg(v.rule, idempotencyReason);
+    } else if (v.retry) {
+        v.rule = Tr::tr("%1; %2").arg(v.rule, idempotencyReason);
+    }
+    return v;
+}
+
+// A hedged single request (BackoffPolicy::hedging): the answers of the fault
+// server on loopback come long before a hedging delay of attemptUpperMs or more,
+// so each attempt has ended when the next goes out, at once after an answer the
+// rules would retry (a non-fatal one); any other answer ends the request. A
+// shorter delay lets attempts overlap and end in any order: the model then
+// bounds the attempts only.
+ConformanceExpectation expectHedged(const BackoffPolicy &policy, const FaultSequence &sequence,
+    IdempotencyClass idempotency, const QString &idempotencyReason)
+{
+    ConformanceExpectation e;
+    const auto parsed = FaultInstruction::parseList(sequence.steps);
+    const QList<FaultInstruction> steps = parsed ? parsed.value() : QList<FaultInstruction>();
+    e.scriptSteps = static_cast<int>(steps.size());
+    const ClassificationRules &rules = policy.classification;
+    const RetryBudgetSettings &budget = policy.retryBudget;
+    const int allowed = policy.hedging.maxAttempts;
+    const bool overlap = policy.hedging.delayMs < attemptUpperMs;
+    double tokens = budget.kind == RetryBudgetKind::AwsStandard ? budget.awsCapacity
+        : budget.kind == RetryBudgetKind::GrpcThrottling        ? budget.grpcMaxTokens
+                                                                : 0.0;
+    Endings endings;
+    double elapsedMax = 0.0;
+    for (int k = 0; k < allowed; ++k) {
+        const QString attempt = Tr::tr("attempt %1").arg(k + 1);
+        const FaultInstruction step = k < steps.size() ? steps[k] : FaultInstruction();
+        Observation seen = observe(step, sequence.thenStatus, policy);
+        if (sequence.unreachable) {
+            seen = Observation{};
+            seen.kind = Observation::Kind::Network;
+            seen.fault = NetworkFaultClass::ConnectionRefused;
+            seen.what = Tr::tr("connection refused");
+        }
+        elapsedMax += std::min(seen.durationMs, policy.hedging.delayMs) + attemptUpperMs;
+        const StepVerdict verdict = judgeStep(seen, rules, idempotency, true, idempotencyReason);
+        if (verdict.success) {
+            e.explanation.append(Tr::tr("%1: %2 - %3: it wins").arg(attempt, seen.what, verdict.rule));
+            endings.add(RequestOutcome::Succeeded, k + 1, seen.status);
+            break;
+        }
+        if (!verdict.retry) {
+            e.explanation.append(Tr::tr("%1: %2 - %3: fatal, the request ends").arg(attempt, seen.what, verdict.rule));
+            endings.add(RequestOutcome::GaveUp, k + 1, seen.status);
+            break;
+        }
+        // Not fatal: the breaker's failures cost gRPC's throttling a token.
+        if (budget.kind == RetryBudgetKind::GrpcThrottling)
+            tokens = std::max(0.0, tokens - 1.0);
+        if (k + 1 == allowed) {
+            e.explanation.append(Tr::tr("%1: %2 - %3, and the last of %n hedged attempt(s)", nullptr, allowed)
+                                     .arg(attempt, seen.what, verdict.rule));
+            endings.add(RequestOutcome::AttemptsExhausted, k + 1, seen.status);
+            break;
+        }
+        const bool refused = budget.kind == RetryBudgetKind::AwsStandard
+            ? tokens < budget.awsRetryCost
+            : budget.kind == RetryBudgetKind::GrpcThrottling && !(tokens > budget.grpcMaxTokens / 2.0);
+        if (refused) {
+            e.explanation.append(
+                Tr::tr("%1: %2 - the retry budget refuses a further hedged attempt").arg(attempt, seen.what));
+            endings.add(RequestOutcome::BudgetExhausted, k + 1, seen.status);
+            break;
+        }
+        if (budget.kind == RetryBudgetKind::AwsStandard)
+            tokens -= budget.awsRetryCost;
+        e.explanation.append(Tr::tr("%1: %2 - %3: not fatal, the next hedged attempt goes out at once")
+                                 .arg(attempt, seen.what, verdict.rule));
+        if (policy.deadlineMs > 0.0 && elapsedMax >= policy.deadlineMs)
+            endings.add(RequestOutcome::DeadlineExceeded, k + 1, seen.status, false);
+    }
+    if (endings.outcomes.isEmpty())
+        endings.add(RequestOutcome::GaveUp, 1, std::nullopt, false);
+    if (overlap) {
+        e.explanation.append(Tr::tr("the hedging delay of %1 is shorter than an answer may take here: attempts may "
+                                    "overlap and answer in any order")
+                                 .arg(DurationText::format(policy.hedging.delayMs)));
+        endings.minAttempts = 1;
+        endings.maxAttempts = allowed;
+        endings.statusKnown = false;
+    }
+    fillIn(e, endings, policy, elapsedMax);
+    return e;
+}
+
 // A read-modify-write: the script plays its reads and writes in turn. A read
 // that passes leads to the write; a write whose version is stale (409 ABORTED,
 // a 412 to its If-Match) starts the whole sequence again, as does any retried
@@ -305,6 +443,9 @@ ConformanceExpectation expect(const BackoffPolicy &policy, const FaultSequence &
             : Tr::tr("POST is not idempotent and carries no Idempotency-Key or precondition");
         break;
     }
+    // A hedging policy hedges what it may repeat; the rest goes out once, retried as ever.
+    if (policy.hedging.enabled && repeatable)
+        return expectHedged(policy, sequence, idempotency, idempotencyReason);
 
     Endings endings;
     int failures = 0;
@@ -359,48 +500,11 @@ ConformanceExpectation expect(const BackoffPolicy &policy, const FaultSequence &
         elapsedMin += seen.durationMs;
         elapsedMax += seen.durationMs + attemptUpperMs;
 
-        // The classification the retry rules ask for (docs/executor.md, "What is retried").
-        bool success = false;
-        bool retry = false;
-        bool immediate = false;
-        QString rule;
-        if (seen.kind == Observation::Kind::Response) {
-            const int status = *seen.status;
-            if (status >= 200 && status < 400) {
-                success = true;
-                rule = Tr::tr("success");
-            } else if (seen.aborted) {
-                // IAM's rule: the whole read-modify-write starts again; a cell is a single request, which cannot
-                // re-read.
-                rule = Tr::tr("409 ABORTED: a concurrent writer won; the same request cannot succeed, only a new "
-                              "read-modify-write can");
-            } else if (status == 412
-                && (idempotency == IdempotencyClass::Conditional || idempotency == IdempotencyClass::GenerationMatch)) {
-                // A cell is a single request: the same write with the same stale ETag cannot succeed.
-                rule = Tr::tr("stale version: retrying the same write cannot succeed");
-            } else if (rules.retryableStatuses.contains(status)) {
-                retry = true;
-                rule = Tr::tr("a retryable status");
-            } else {
-                rule = Tr::tr("not a retryable status");
-            }
-        } else {
-            const NetworkFaultClass fault = faultOf(seen);
-            const FaultAction action = networkAction(rules, fault);
-            retry = action != FaultAction::GiveUp;
-            immediate = action == FaultAction::RetryImmediately;
-            rule = Tr::tr("%1 for %2").arg(faultActionName(action), networkFaultClassName(fault));
-        }
-        // A request that never left the client cannot have been applied.
-        const bool notSent = seen.kind == Observation::Kind::Network && isNotSentFault(seen.fault);
-        if (retry && !repeatable && notSent) {
-            rule = Tr::tr("%1; POST was never sent, so it is safe to repeat").arg(rule);
-        } else if (retry && !repeatable) {
-            retry = false;
-            rule = Tr::tr("%1, but %2").arg(rule, idempotencyReason);
-        } else if (retry) {
-            rule = Tr::tr("%1; %2").arg(rule, idempotencyReason);
-        }
+        const StepVerdict verdict = judgeStep(seen, rules, idempotency, repeatable, idempotencyReason);
+        const bool success = verdict.success;
+        const bool retry = verdict.retry;
+        const bool immediate = verdict.immediate;
+        const QString &rule = verdict.rule;
 
         // The breaker and the budget hear of every attempt before the decision.
         const bool breakerFailure = seen.kind != Observation::Kind::Response || seen.status.value_or(0) >= 500
