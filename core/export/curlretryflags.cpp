@@ -193,6 +193,7 @@ Flags fromPolicy(const BackoffPolicy &p)
         notes.append(Tr::tr("curl has no retry budget; each curl process retries on its own."));
     notes.append(SourceText::responseNotes(p, QStringLiteral("curl")));
     notes.append(SourceText::limiterNotes(p, QStringLiteral("curl")));
+    notes.append(SourceText::hedgingNotes(p, QStringLiteral("curl")));
 
     qCDebug(lcCurlRetryFlags) << p.name << "->" << args;
     return flags;

@@ -103,8 +103,9 @@ Code yaml(const BackoffPolicy &p)
     }
 
     // ---- num_retries
-    int retries = p.maxAttempts > 0 ? p.maxAttempts - 1 : 0;
-    if (p.maxAttempts == 0) {
+    const bool hedging = p.hedging.enabled;
+    int retries = hedging ? p.hedging.maxAttempts - 1 : p.maxAttempts > 0 ? p.maxAttempts - 1 : 0;
+    if (!hedging && p.maxAttempts == 0) {
         retries = SourceText::attemptsFor(p) - 1;
         notes.append(Tr::tr("The policy is bounded only by its deadline; num_retries %1 is the most retries that fit, "
                             "and the route timeout stops them.")
@@ -116,11 +117,11 @@ Code yaml(const BackoffPolicy &p)
     double maxMs = p.maxBackoffMs;
     if (p.algorithm == BackoffAlgorithm::Constant || p.algorithm == BackoffAlgorithm::Linear)
         maxMs = baseMs = std::min(p.baseDelayMs, p.maxBackoffMs);
-    if (p.algorithm == BackoffAlgorithm::Immediate)
-        maxMs = baseMs = smallestIntervalMs;
+    if (p.algorithm == BackoffAlgorithm::Immediate || hedging)
+        maxMs = baseMs = smallestIntervalMs; // a hedge does not back off
     baseMs = std::max(baseMs, smallestIntervalMs);
     maxMs = std::max(maxMs, baseMs);
-    if (retries > 0)
+    if (retries > 0 && !hedging)
         backoffNotes(p, notes);
 
     QString s;
@@ -151,13 +152,26 @@ Code yaml(const BackoffPolicy &p)
         s += QStringLiteral("    retriable_status_codes: [%1]\n").arg(codes.join(QStringLiteral(", ")));
     }
     s += QStringLiteral("    num_retries: %1\n").arg(retries);
-    if (p.attemptTimeoutMs > 0.0)
+    if (hedging) {
+        // Envoy hedges on the per-try timeout: the hedging delay is that timeout, and the attempt goes on.
+        s += QStringLiteral("    per_try_timeout: %1\n").arg(durationString(p.hedging.delayMs));
+        notes.append(Tr::tr("Envoy hedges only when a per-try timeout passes: the hedging delay of %1 became "
+                            "per_try_timeout with hedge_on_per_try_timeout, and Envoy waits its shortest backoff "
+                            "(1 ms) before each hedge.")
+                         .arg(DurationText::format(p.hedging.delayMs)));
+        if (p.attemptTimeoutMs > 0.0) {
+            notes.append(Tr::tr("The policy's attempt timeout of %1 cannot be expressed beside the hedge: Envoy's "
+                                "per-try timeout now starts the hedges, and the route timeout bounds the attempts.")
+                             .arg(DurationText::format(p.attemptTimeoutMs)));
+        }
+    } else if (p.attemptTimeoutMs > 0.0) {
         s += QStringLiteral("    per_try_timeout: %1\n").arg(durationString(p.attemptTimeoutMs));
+    }
     s += QStringLiteral("    retry_back_off:\n      base_interval: %1\n      max_interval: %2\n")
              .arg(durationString(baseMs), durationString(maxMs));
     // Envoy waits for the reset headers it is given before a retry of a rate-limited answer:
     // Retry-After as the policy honours it, X-RateLimit-Reset as it honours a rate limit's reset.
-    if ((c.honourRetryAfter || c.honourRateLimitReset) && retries > 0) {
+    if ((c.honourRetryAfter || c.honourRateLimitReset) && retries > 0 && !hedging) {
         s += QStringLiteral("    rate_limited_retry_back_off:\n"
                             "      reset_headers:\n");
         if (c.honourRetryAfter)
@@ -176,6 +190,9 @@ Code yaml(const BackoffPolicy &p)
         }
     }
 
+    if (hedging)
+        s += QStringLiteral("  hedge_policy:\n    hedge_on_per_try_timeout: true\n");
+
     if (p.retryBudget.kind != RetryBudgetKind::None) {
         notes.append(Tr::tr("Envoy's retry budget is a cluster setting (circuit_breakers.thresholds.retry_budget: a "
                             "share of the active requests), not the policy's %1 budget; it was not exported.")
@@ -190,8 +207,8 @@ Code yaml(const BackoffPolicy &p)
         notes.append(Tr::tr("Envoy retries every method the route serves; the policy retries POST and PATCH only "
                             "when marked idempotent, so put the retry policy on routes of idempotent requests."));
     }
-    notes.append(SourceText::commonNotes(
-        p, QStringLiteral("Envoy"), SourceText::Breaker::Exported, SourceText::RateLimitReset::Exported));
+    notes.append(SourceText::commonNotes(p, QStringLiteral("Envoy"), SourceText::Breaker::Exported,
+        SourceText::RateLimitReset::Exported, SourceText::Limiter::Absent, SourceText::Hedging::Exported));
     out.text = s;
     qCDebug(lcEnvoyRetryPolicy) << p.name << notes.size() << "notes";
     return out;

@@ -100,6 +100,7 @@ Export fromPolicy(const BackoffPolicy &p, const QString &service, const QString 
     double initialMs = p.baseDelayMs;
     double maxMs = p.maxBackoffMs;
     double multiplier = p.multiplier;
+    const qsizetype delayNotesFrom = warnings.size(); // a hedging policy has no backoff to note
     switch (a) {
     case BackoffAlgorithm::FullJitter:
         break; // exactly gRPC's random(0, min(initialBackoff * multiplier^(n-1), maxBackoff))
@@ -158,6 +159,8 @@ Export fromPolicy(const BackoffPolicy &p, const QString &service, const QString 
     maxMs = std::max(maxMs, initialMs);
     if (multiplier <= 0.0)
         multiplier = 1.0;
+    if (p.hedging.enabled)
+        warnings.remove(delayNotesFrom, warnings.size() - delayNotesFrom);
 
     // ---- status codes
     QStringList codes;
@@ -215,7 +218,31 @@ Export fromPolicy(const BackoffPolicy &p, const QString &service, const QString 
         warnings.append(Tr::tr("A method name needs a service name; gRPC rejects a name with only a method."));
     QJsonObject methodConfig{{QStringLiteral("name"), QJsonArray{name}}};
 
-    if (maxAttempts < 2) {
+    if (p.hedging.enabled) {
+        // A6: hedgingPolicy and retryPolicy are exclusive; hedging replaces the backoff.
+        const int hedged = p.hedging.maxAttempts;
+        if (hedged > clientMaxAttempts) {
+            warnings.append(Tr::tr("hedgingPolicy.maxAttempts is %1; gRPC clients treat anything above %2 as %2 "
+                                   "unless the channel raises the limit.")
+                                .arg(hedged)
+                                .arg(clientMaxAttempts));
+        }
+        QJsonArray codeArray;
+        for (const QString &code : std::as_const(codes))
+            codeArray.append(code);
+        QJsonObject hedging{
+            {QStringLiteral("maxAttempts"), hedged},
+            {QStringLiteral("hedgingDelay"), durationString(p.hedging.delayMs)},
+        };
+        if (!codeArray.isEmpty())
+            hedging.insert(QStringLiteral("nonFatalStatusCodes"), codeArray);
+        methodConfig.insert(QStringLiteral("hedgingPolicy"), hedging);
+        if (p.attemptTimeoutMs > 0.0) {
+            warnings.append(
+                Tr::tr("A timed-out attempt sends the next hedge at once in RetryLab; gRPC has no "
+                       "per-attempt timeout, so a slow call keeps running until an answer or the deadline."));
+        }
+    } else if (maxAttempts < 2) {
         warnings.append(Tr::tr("The policy makes a single attempt; gRPC requires maxAttempts >= 2, so no retryPolicy "
                                "was written."));
     } else if (codes.isEmpty()) {
@@ -242,7 +269,7 @@ Export fromPolicy(const BackoffPolicy &p, const QString &service, const QString 
                                "but gRPC does not give up early when the next backoff would cross it: the call fails "
                                "only when the deadline has passed."));
     }
-    if (p.attemptTimeoutMs > 0.0) {
+    if (p.attemptTimeoutMs > 0.0 && !p.hedging.enabled) {
         warnings.append(Tr::tr("The per-attempt timeout of %1 ms cannot be expressed in a gRPC retryPolicy.")
                             .arg(p.attemptTimeoutMs));
     }

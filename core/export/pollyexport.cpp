@@ -196,7 +196,8 @@ QStringList sharedNotes(const BackoffPolicy &p)
     QStringList notes;
     notes.append(SourceText::idempotencyNotes(p, QStringLiteral("Polly")));
     notes.append(SourceText::budgetNotes(p, QStringLiteral("Polly")));
-    notes.append(SourceText::commonNotes(p, QStringLiteral("Polly"), SourceText::Breaker::Exported));
+    notes.append(SourceText::commonNotes(p, QStringLiteral("Polly"), SourceText::Breaker::Exported,
+        SourceText::RateLimitReset::Absent, SourceText::Limiter::Absent, SourceText::Hedging::Exported));
     return notes;
 }
 
@@ -226,7 +227,8 @@ QString timeSpan(double milliseconds)
 Code snippet(const BackoffPolicy &p)
 {
     Code out;
-    const PollyRetry retry = retryOf(p);
+    const bool hedging = p.hedging.enabled;
+    const PollyRetry retry = hedging ? PollyRetry{} : retryOf(p);
     out.notes.append(retry.notes);
     const Exceptions exceptions = exceptionsOf(p, out.notes);
     const auto &c = p.classification;
@@ -243,15 +245,26 @@ Code snippet(const BackoffPolicy &p)
     s += SourceText::comment(QStringLiteral("// "),
              QStringLiteral("Retry policy \"%1\" for Polly 8 (NuGet: Polly.Core), written by RetryLab.").arg(p.name))
         + QLatin1Char('\n');
-    s += QStringLiteral("using System;\nusing System.Net.Http;\nusing System.Threading.Tasks;\nusing Polly;\n"
-                        "using Polly.CircuitBreaker;\nusing Polly.Retry;\nusing Polly.Timeout;\n\n");
+    s += QStringLiteral(
+        "using System;\nusing System.Net.Http;\nusing System.Threading.Tasks;\nusing Polly;\n"
+        "using Polly.CircuitBreaker;\nusing Polly.Hedging;\nusing Polly.Retry;\nusing Polly.Timeout;\n\n");
     s += QStringLiteral("var pipeline = new ResiliencePipelineBuilder<HttpResponseMessage>()\n");
     if (p.deadlineMs > 0.0) {
         s += QStringLiteral("    // The deadline: the whole call, retries and waits included.\n");
         s += QStringLiteral("    .AddTimeout(%1)\n").arg(csTimeSpan(p.deadlineMs));
         out.notes.append(deadlineNote(p));
     }
-    if (retry.retries) {
+    if (hedging) {
+        // Polly's hedging: a further call after Delay while the others run, at once after a handled outcome.
+        s += QStringLiteral("    .AddHedging(new HedgingStrategyOptions<HttpResponseMessage>\n    {\n");
+        s += QStringLiteral("        MaxHedgedAttempts = %1,\n").arg(p.hedging.maxAttempts - 1);
+        s += QStringLiteral("        Delay = %1,\n").arg(csTimeSpan(p.hedging.delayMs));
+        s += QStringLiteral("        ShouldHandle = %1,\n").arg(predicate);
+        s += QStringLiteral("    })\n");
+        if (c.honourRetryAfter)
+            out.notes.append(Tr::tr("Polly's hedging does not wait for Retry-After, and neither does the policy while "
+                                    "it hedges."));
+    } else if (retry.retries) {
         s += QStringLiteral("    .AddRetry(new RetryStrategyOptions<HttpResponseMessage>\n    {\n");
         s += QStringLiteral("        MaxRetryAttempts = %1,\n").arg(retry.maxRetryAttempts);
         s += QStringLiteral("        BackoffType = DelayBackoffType.%1,\n").arg(retry.backoffType);
@@ -316,8 +329,18 @@ Code options(const BackoffPolicy &p)
     const auto &c = p.classification;
     QJsonObject root;
 
-    const PollyRetry retry = retryOf(p);
-    if (retry.retries) {
+    const bool hedging = p.hedging.enabled;
+    const PollyRetry retry = hedging ? PollyRetry{} : retryOf(p);
+    if (hedging) {
+        // HttpStandardHedgingResilienceOptions: the hedging, and per endpoint its timeout and breaker.
+        notes.append(Tr::tr("These are the options of the standard hedging handler (AddStandardHedgingHandler); its "
+                            "attempt timeout and circuit breaker sit under \"Endpoint\"."));
+        root.insert(QStringLiteral("Hedging"),
+            QJsonObject{
+                {QStringLiteral("MaxHedgedAttempts"), p.hedging.maxAttempts - 1},
+                {QStringLiteral("Delay"), timeSpan(p.hedging.delayMs)},
+            });
+    } else if (retry.retries) {
         notes.append(retry.notes);
         QJsonObject r{
             {QStringLiteral("MaxRetryAttempts"), p.maxAttempts > 0 ? p.maxAttempts - 1 : INT_MAX},
@@ -345,17 +368,18 @@ Code options(const BackoffPolicy &p)
     for (int s = 500; s < 600; ++s)
         standard << s;
     const QList<int> statuses = SourceText::sortedStatuses(p);
-    if (retry.retries && statuses != standard) {
+    if ((hedging || retry.retries) && statuses != standard) {
         notes.append(Tr::tr("The standard resilience handler retries HTTP 408, 429 and 5xx and options cannot list "
-                            "statuses; the policy retries %1, so set Retry.ShouldHandle in code.")
-                         .arg(statuses.isEmpty() ? Tr::tr("none") : HttpStatusList::format(statuses)));
+                            "statuses; the policy retries %1, so set %2.ShouldHandle in code.")
+                         .arg(statuses.isEmpty() ? Tr::tr("none") : HttpStatusList::format(statuses),
+                             hedging ? QStringLiteral("Hedging") : QStringLiteral("Retry")));
     }
     QStringList givenUp;
     for (NetworkFaultClass fault : allNetworkFaultClasses()) {
         if (fault != NetworkFaultClass::Other && SourceText::givesUp(p, fault))
             givenUp << networkFaultClassName(fault);
     }
-    if (retry.retries && !givenUp.isEmpty()) {
+    if ((hedging || retry.retries) && !givenUp.isEmpty()) {
         notes.append(Tr::tr("The standard resilience handler retries every HttpRequestException and timeout; the "
                             "policy gives up on %1.")
                          .arg(givenUp.join(QStringLiteral(", "))));
@@ -376,8 +400,11 @@ Code options(const BackoffPolicy &p)
         notes.append(Tr::tr("The policy has no deadline, but the standard resilience handler always has a total "
                             "timeout (30 s unless TotalRequestTimeout says otherwise)."));
     }
+    QJsonObject endpoint; // the hedging handler's per-endpoint options
+    QJsonObject &perAttempt = hedging ? endpoint : root;
     if (attemptMs > 0.0) {
-        root.insert(QStringLiteral("AttemptTimeout"), QJsonObject{{QStringLiteral("Timeout"), timeSpan(attemptMs)}});
+        perAttempt.insert(hedging ? QStringLiteral("Timeout") : QStringLiteral("AttemptTimeout"),
+            QJsonObject{{QStringLiteral("Timeout"), timeSpan(attemptMs)}});
     } else {
         notes.append(Tr::tr("The policy has no attempt timeout, but the standard resilience handler always has one "
                             "(10 s unless AttemptTimeout says otherwise)."));
@@ -389,7 +416,7 @@ Code options(const BackoffPolicy &p)
         // The handler's validation wants the sampling duration at least twice the attempt timeout.
         if (b.samplingMs < 2.0 * attemptMs)
             b.samplingMs = 2.0 * attemptMs;
-        root.insert(QStringLiteral("CircuitBreaker"),
+        perAttempt.insert(QStringLiteral("CircuitBreaker"),
             QJsonObject{
                 {QStringLiteral("FailureRatio"), b.failureRatio},
                 {QStringLiteral("MinimumThroughput"), b.minimumThroughput},
@@ -400,6 +427,8 @@ Code options(const BackoffPolicy &p)
         notes.append(Tr::tr("The policy has no circuit breaker, but the standard resilience handler always has one; "
                             "its defaults were left as they are."));
     }
+    if (!endpoint.isEmpty())
+        root.insert(QStringLiteral("Endpoint"), endpoint);
     notes.append(sharedNotes(p));
 
     out.text = QString::fromUtf8(QJsonDocument(root).toJson(QJsonDocument::Indented));

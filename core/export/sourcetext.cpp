@@ -3,6 +3,7 @@
 #include "core/policy/backoff.h"
 #include "core/policy/responseconditions.h"
 #include "core/util/coretr.h"
+#include "core/util/durationtext.h"
 
 #include <QCoreApplication>
 #include <QLocale>
@@ -125,8 +126,19 @@ QStringList limiterNotes(const BackoffPolicy &p, const QString &library)
                 .arg(rateLimiterKindName(p.rateLimiter.kind), library)};
 }
 
-QStringList commonNotes(
-    const BackoffPolicy &p, const QString &library, Breaker breaker, RateLimitReset reset, Limiter limiter)
+QStringList hedgingNotes(const BackoffPolicy &p, const QString &library)
+{
+    if (!p.hedging.enabled)
+        return {};
+    return {Tr::tr("The policy hedges (up to %1 attempts, a further one every %2 while the earlier ones are in "
+                   "flight, the first acceptable answer kept); %3 cannot, so the export retries one attempt at a time "
+                   "after a failure, with the policy's backoff, which the policy itself does not use while it hedges.")
+                .arg(p.hedging.maxAttempts)
+                .arg(DurationText::format(p.hedging.delayMs), library)};
+}
+
+QStringList commonNotes(const BackoffPolicy &p, const QString &library, Breaker breaker, RateLimitReset reset,
+    Limiter limiter, Hedging hedging)
 {
     QStringList notes;
     const auto &c = p.classification;
@@ -154,6 +166,8 @@ QStringList commonNotes(
     notes.append(responseNotes(p, library, reset));
     if (limiter == Limiter::Absent)
         notes.append(limiterNotes(p, library));
+    if (hedging == Hedging::Absent)
+        notes.append(hedgingNotes(p, library));
     qCDebug(lcSourceText) << p.name << library << notes.size() << "common notes";
     return notes;
 }

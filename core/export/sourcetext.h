@@ -57,11 +57,18 @@ enum class RateLimitReset { Absent, Exported };
 /// Whether the target has the policy's client rate limiter (botocore's adaptive mode).
 enum class Limiter { Absent, Exported };
 
+/// Whether the target sends hedged attempts itself (gRPC's hedgingPolicy, Polly's hedging).
+enum class Hedging { Absent, Exported };
 /// Notes for what most targets lack: immediate retries of some faults, per-fault
 /// delay factors, 409 ABORTED restarts, and the circuit breaker when `breaker`
 /// says the target has none. `library` names the target in the sentences.
 QStringList commonNotes(const BackoffPolicy &policy, const QString &library, Breaker breaker,
-    RateLimitReset reset = RateLimitReset::Absent, Limiter limiter = Limiter::Absent);
+    RateLimitReset reset = RateLimitReset::Absent, Limiter limiter = Limiter::Absent,
+    Hedging hedging = Hedging::Absent);
+/// The note for a hedging policy (BackoffPolicy::hedging) the target cannot
+/// express; empty without hedging. commonNotes() includes it unless `hedging`
+/// says the target hedges; the curl export asks for it alone.
+QStringList hedgingNotes(const BackoffPolicy &policy, const QString &library);
 
 /// The note for a policy whose client rate limiter (rateLimiter, the AWS SDKs'
 /// adaptive mode) the target lacks; empty without one. commonNotes() includes it

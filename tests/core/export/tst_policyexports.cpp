@@ -2,6 +2,7 @@
 #include "core/export/envoyretrypolicy.h"
 #include "core/export/gobackoffexport.h"
 #include "core/export/googlehttpjavaexport.h"
+#include "core/export/grpcserviceconfig.h"
 #include "core/export/policyexport.h"
 #include "core/export/pollyexport.h"
 #include "core/export/resilience4jexport.h"
@@ -16,6 +17,8 @@
 #include <QProcess>
 #include <QRegularExpression>
 #include <QTest>
+
+#include <algorithm>
 
 using namespace RetryLab::Core;
 
@@ -446,6 +449,79 @@ private Q_SLOTS:
                      .toArray()
                      .size(),
             1);
+    }
+
+    // Hedging (grpc-hedging): gRPC's hedgingPolicy, Polly's AddHedging and its hedging handler's options,
+    // Envoy's hedge on the per-try timeout; every other format says it cannot hedge.
+    void hedging_exportedWhereTheTargetHedges_notedElsewhere()
+    {
+        const BackoffPolicy hedged = preset("grpc-hedging");
+        QVERIFY(hedged.hedging.enabled);
+
+        const GrpcServiceConfig::Export grpc = GrpcServiceConfig::fromPolicy(hedged);
+        const QJsonObject method = grpc.serviceConfig.value(QLatin1String("methodConfig")).toArray().at(0).toObject();
+        QVERIFY(!method.contains(QLatin1String("retryPolicy"))); // exclusive with hedgingPolicy
+        const QJsonObject hedging = method.value(QLatin1String("hedgingPolicy")).toObject();
+        QCOMPARE(hedging.value(QLatin1String("maxAttempts")).toInt(), 4);
+        QCOMPARE(hedging.value(QLatin1String("hedgingDelay")).toString(), QStringLiteral("0.500s"));
+        QCOMPARE(hedging.value(QLatin1String("nonFatalStatusCodes")).toArray(),
+            QJsonArray({QStringLiteral("ABORTED"), QStringLiteral("INTERNAL"), QStringLiteral("UNKNOWN"),
+                QStringLiteral("UNAVAILABLE")}));
+        QVERIFY(grpc.serviceConfig.contains(QLatin1String("retryThrottling"))); // it throttles hedges too
+        // No note about a backoff the export does not write.
+        QVERIFY(std::none_of(grpc.warnings.cbegin(), grpc.warnings.cend(),
+            [](const QString &w) { return w.contains(QLatin1String("random time in [0, backoff]")); }));
+        BackoffPolicy six = hedged;
+        six.hedging.maxAttempts = 6;
+        const QStringList sixWarnings = GrpcServiceConfig::fromPolicy(six).warnings;
+        QVERIFY(std::any_of(sixWarnings.cbegin(), sixWarnings.cend(),
+            [](const QString &w) { return w.contains(QLatin1String("treat anything above 5 as 5")); }));
+
+        const auto polly = PollyExport::snippet(hedged);
+        QVERIFY2(
+            polly.text.contains(QStringLiteral("    .AddHedging(new HedgingStrategyOptions<HttpResponseMessage>\n")),
+            qPrintable(polly.text));
+        QVERIFY(polly.text.contains(QStringLiteral("        MaxHedgedAttempts = 3,\n")));
+        QVERIFY(polly.text.contains(QStringLiteral("        Delay = TimeSpan.FromMilliseconds(500),\n")));
+        QVERIFY(polly.text.contains(QStringLiteral("using Polly.Hedging;")));
+        QVERIFY(!polly.text.contains(QStringLiteral("AddRetry")));
+        QVERIFY(!hasNote(polly, QStringLiteral("cannot, so the export retries")));
+
+        QString error;
+        const auto options = QJsonDocument::fromJson(PollyExport::options(hedged).text.toUtf8()).object();
+        QCOMPARE(
+            options.value(QLatin1String("Hedging")).toObject().value(QLatin1String("MaxHedgedAttempts")).toInt(), 3);
+        QCOMPARE(options.value(QLatin1String("Hedging")).toObject().value(QLatin1String("Delay")).toString(),
+            QStringLiteral("00:00:00.5000000"));
+        QVERIFY(options.value(QLatin1String("Endpoint")).toObject().contains(QLatin1String("Timeout")));
+        QVERIFY(!options.contains(QLatin1String("Retry")));
+
+        const auto envoy = EnvoyRetryPolicy::yaml(hedged);
+        QVERIFY2(envoy.text.contains(QStringLiteral("    per_try_timeout: 0.500s\n")), qPrintable(envoy.text));
+        QVERIFY(envoy.text.contains(QStringLiteral("    num_retries: 3\n")));
+        QVERIFY(envoy.text.contains(QStringLiteral("  hedge_policy:\n    hedge_on_per_try_timeout: true\n")));
+        QVERIFY(hasNote(envoy, QStringLiteral("Envoy hedges only when a per-try timeout passes")));
+        if (m_haveYaml) {
+            const auto route = yamlAsJson(envoy.text, &error);
+            QVERIFY2(route, qPrintable(error));
+            QVERIFY(route->value(QLatin1String("route"))
+                        .toObject()
+                        .value(QLatin1String("hedge_policy"))
+                        .toObject()
+                        .value(QLatin1String("hedge_on_per_try_timeout"))
+                        .toBool());
+        }
+
+        const QStringList hedgers{QStringLiteral("grpc"), QStringLiteral("polly"), QStringLiteral("polly-options"),
+            QStringLiteral("envoy"), QStringLiteral("json")};
+        for (const PolicyExport::Format &f : PolicyExport::formats()) {
+            const auto out = PolicyExport::write(f.name, hedged);
+            QVERIFY2(hasNote(out, QStringLiteral("cannot, so the export retries one attempt at a time"))
+                    == !hedgers.contains(f.name),
+                qPrintable(f.name));
+            QVERIFY(!hasNote(PolicyExport::write(f.name, preset("grpc-retry-policy")), QStringLiteral("hedges")));
+        }
+        QVERIFY(PolicyExport::write(QStringLiteral("json"), hedged).text.contains(QStringLiteral("\"hedging\"")));
     }
 
     // The client rate limiter (aws-adaptive) is botocore's adaptive mode; every other format notes its absence.
