@@ -88,6 +88,12 @@ void printSummary(QTextStream &out, const HerdReport &report)
     printTable(out, report, Tr::tr("Calls (mean per run)"), [](const HerdCellResult &c) { return c.calls.mean; });
     printTable(
         out, report, Tr::tr("Completion time, ms (mean)"), [](const HerdCellResult &c) { return c.completionMs.mean; });
+    if (p.model == HerdModel::Latency) {
+        printTable(out, report, Tr::tr("Time to an answer, median, ms (mean over runs)"),
+            [](const HerdCellResult &c) { return c.latencyP50Ms.mean; });
+        printTable(out, report, Tr::tr("Time to an answer, 99th percentile, ms (mean over runs)"),
+            [](const HerdCellResult &c) { return c.latencyP99Ms.mean; });
+    }
     printTable(out, report, Tr::tr("Attempts per client (99th percentile)"),
         [](const HerdCellResult &c) { return static_cast<double>(c.attemptsQuantile(0.99)); });
     printTable(out, report, Tr::tr("Succeeded, % of clients"),
@@ -130,13 +136,13 @@ struct OptionTable
 
 OptionTable::OptionTable()
     : help({QStringLiteral("h"), QStringLiteral("help")}, Tr::tr("Shows this help.")),
-      model(QStringLiteral("model"), Tr::tr("occ, capacity or outage. Default occ."), QStringLiteral("model")),
+      model(QStringLiteral("model"), Tr::tr("occ, capacity, outage or latency. Default occ."), QStringLiteral("model")),
       clients(QStringLiteral("clients"),
           Tr::tr("Client counts: first:last:step, a number, or a comma-separated list. Default 10:190:10."),
           QStringLiteral("spec")),
       strategies(QStringLiteral("strategies"),
           Tr::tr("Comma-separated strategies, or \"all\". Known: %1. Default: %2.")
-              .arg(strategyNames(HerdStrategy::all(), QStringLiteral(", ")))
+              .arg(strategyNames(HerdStrategy::allFor(HerdModel::Latency), QStringLiteral(", ")))
               .arg(strategyNames(HerdStrategy::defaults(), QStringLiteral(","))),
           QStringLiteral("list")),
       seed(QStringLiteral("seed"), Tr::tr("Random seed. Default: a fresh one, printed."), QStringLiteral("S")),
@@ -159,7 +165,8 @@ void OptionTable::addTo(QCommandLineParser &parser) const
         Tr::tr("Simulates many clients contending for one server on a virtual clock and compares backoff "
                "strategies by calls and completion time. Models: occ (conditional writes to one row, as in "
                "the AWS study), capacity (a server with a rate and a bounded queue), outage (the same server, "
-               "down for a while)."));
+               "down for a while), latency (slow answers of a lognormal time, where the hedging strategy trades "
+               "load for a shorter tail)."));
     parser.addOption(help);
     parser.addOptions({model, clients, strategies, seed, csv, loadCsv, arrivals, ignoreRetryAfter, timing, quiet});
     for (const HerdParameterField &field : herdParameterFields())
@@ -174,8 +181,8 @@ Result<void> readChoices(const QCommandLineParser &parser, const OptionTable &ta
     if (parser.isSet(table.model)) {
         const auto m = herdModelFromName(parser.value(table.model));
         if (!m) {
-            return Result<void>::failure(
-                Tr::tr("--model: unknown model \"%1\"; use occ, capacity or outage.").arg(parser.value(table.model)));
+            return Result<void>::failure(Tr::tr("--model: unknown model \"%1\"; use occ, capacity, outage or latency.")
+                                             .arg(parser.value(table.model)));
         }
         model = *m;
     }
@@ -190,7 +197,7 @@ Result<void> readChoices(const QCommandLineParser &parser, const OptionTable &ta
     if (parser.isSet(table.strategies)) {
         const QString list = parser.value(table.strategies).trimmed();
         if (list == QLatin1String("all")) {
-            p.strategies = HerdStrategy::all();
+            p.strategies = HerdStrategy::allFor(p.model);
         } else {
             const auto strategies = parseStrategies(list);
             if (!strategies)

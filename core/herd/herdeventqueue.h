@@ -25,6 +25,8 @@ enum class EventKind : quint8 {
     ServiceDone, ///< server models: the request in service is done (value: server epoch)
     OutageStarts,
     OutageEnds,
+    AnswerArrives, ///< latency model: an answer reaches its client (value: 1 for a failure)
+    HedgeDue, ///< latency model: a hedging client's delay passed (value: attempts it had sent then)
 };
 
 struct Event

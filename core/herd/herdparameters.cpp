@@ -113,6 +113,16 @@ bool poissonArrivals(const HerdParameters &p)
     return p.arrivals == ArrivalMode::Poisson;
 }
 
+bool latencyOnly(const HerdParameters &p)
+{
+    return p.model == HerdModel::Latency;
+}
+
+bool hedgingPlayed(const HerdParameters &p)
+{
+    return std::any_of(p.strategies.cbegin(), p.strategies.cend(), [](const HerdStrategy &s) { return s.hedging; });
+}
+
 } // namespace
 
 QString herdModelName(HerdModel model)
@@ -124,6 +134,8 @@ QString herdModelName(HerdModel model)
         return QStringLiteral("capacity");
     case HerdModel::Outage:
         return QStringLiteral("outage");
+    case HerdModel::Latency:
+        return QStringLiteral("latency");
     }
     return {};
 }
@@ -137,6 +149,8 @@ QString herdModelTitle(HerdModel model)
         return Tr::tr("Capacity-limited server");
     case HerdModel::Outage:
         return Tr::tr("Outage and recovery");
+    case HerdModel::Latency:
+        return Tr::tr("Slow answers (hedging)");
     }
     return {};
 }
@@ -152,7 +166,7 @@ std::optional<HerdModel> herdModelFromName(const QString &name)
 
 QList<HerdModel> allHerdModels()
 {
-    return {HerdModel::OptimisticConcurrency, HerdModel::CapacityLimited, HerdModel::Outage};
+    return {HerdModel::OptimisticConcurrency, HerdModel::CapacityLimited, HerdModel::Outage, HerdModel::Latency};
 }
 
 QString arrivalModeName(ArrivalMode mode)
@@ -171,16 +185,22 @@ std::optional<ArrivalMode> arrivalModeFromName(const QString &name)
 
 QString HerdStrategy::name() const
 {
+    if (hedging)
+        return QStringLiteral("hedging");
     return algorithm ? algorithmName(*algorithm) : QStringLiteral("none");
 }
 
 QString HerdStrategy::title() const
 {
+    if (hedging)
+        return Tr::tr("Hedging");
     return algorithm ? algorithmTitle(*algorithm) : Tr::tr("No backoff");
 }
 
 int HerdStrategy::index() const
 {
+    if (hedging)
+        return 1 + static_cast<int>(allAlgorithms().size());
     if (!algorithm)
         return 0;
     return 1 + static_cast<int>(allAlgorithms().indexOf(*algorithm));
@@ -190,6 +210,8 @@ std::optional<HerdStrategy> HerdStrategy::fromName(const QString &name)
 {
     if (name == QLatin1String("none"))
         return HerdStrategy{};
+    if (name == QLatin1String("hedging"))
+        return hedge();
     if (const auto algorithm = algorithmFromName(name))
         return HerdStrategy{*algorithm};
     return std::nullopt;
@@ -200,6 +222,14 @@ QList<HerdStrategy> HerdStrategy::all()
     QList<HerdStrategy> strategies{HerdStrategy{}};
     for (BackoffAlgorithm algorithm : allAlgorithms())
         strategies.append(HerdStrategy{algorithm});
+    return strategies;
+}
+
+QList<HerdStrategy> HerdStrategy::allFor(HerdModel model)
+{
+    QList<HerdStrategy> strategies = all();
+    if (model == HerdModel::Latency)
+        strategies.append(hedge());
     return strategies;
 }
 
@@ -244,6 +274,18 @@ HerdParameters HerdParameters::defaultsFor(HerdModel model)
         p.arrivalRatePerSec = 50.0;
         p.outageStartMs = 1000.0;
         p.outageEndMs = 3000.0;
+        p.binMs = 50.0;
+        break;
+    case HerdModel::Latency:
+        // Answers with a median of 100 ms and a long tail (sigma 0.8: 95th percentile 373 ms), one in
+        // a hundred failing; hedging after 250 ms against retrying at once, and full jitter.
+        p.clientCounts = {100, 1000};
+        p.strategies = {HerdStrategy{}, HerdStrategy{BackoffAlgorithm::FullJitter}, HerdStrategy::hedge()};
+        p.baseDelayMs = 50.0;
+        p.maxBackoffMs = 1000.0;
+        p.jitterMs = 50.0;
+        p.maxAttempts = 3;
+        p.failureRate = 0.01;
         p.binMs = 50.0;
         break;
     }
@@ -334,8 +376,8 @@ QList<Error> HerdParameters::errors() const
             = model != HerdModel::OptimisticConcurrency && retryAfterS && *retryAfterS == 0 && honourRetryAfter;
         QStringList spinning;
         for (const HerdStrategy &s : strategies) {
-            if (s.algorithm == BackoffAlgorithm::Immediate)
-                continue;
+            if (s.algorithm == BackoffAlgorithm::Immediate || s.hedging)
+                continue; // one retry, or hedgedAttempts in all
             const bool noWait = !s.algorithm || zeroRetryAfter || !(Backoff::delayRange(policyFor(s), 0).maxMs > 0.0);
             if (noWait)
                 spinning.append(s.name());
@@ -347,6 +389,12 @@ QList<Error> HerdParameters::errors() const
                        "limit.")
                     .arg(spinning.join(QLatin1String(", "))));
         }
+    }
+
+    if (hedgingPlayed(*this) && !latencyOnly(*this)) {
+        problems.add("strategies",
+            Tr::tr("hedging is played by the latency model only, where answers are slow rather than refused; "
+                   "choose --model latency or another strategy."));
     }
 
     if (capacityOrOutage(*this) && overloadStatus != 503 && overloadStatus != 429)
@@ -491,6 +539,23 @@ const QList<HerdParameterField> &herdParameterFields()
         numberField("outageEndMs", "outage-end-ms", "ms",
             QT_TRANSLATE_NOOP("RetryLab::Core", "Outage end (outage model)."), C::Range, 0.0, maxHorizonMs, &outageOnly,
             true, &P::outageEndMs),
+        numberField("latencyMedianMs", "latency-median-ms", "ms",
+            QT_TRANSLATE_NOOP("RetryLab::Core", "Median time the server takes to answer (latency model)."),
+            C::AboveMinimum, 0.0, maxNetworkDelayMs, &latencyOnly, true, &P::latencyMedianMs),
+        numberField("latencySigma", "latency-sigma", "s",
+            QT_TRANSLATE_NOOP(
+                "RetryLab::Core", "Sigma of the lognormal answer time: 0 for none, 1 for a long tail (latency model)."),
+            C::Range, 0.0, 4.0, &latencyOnly, true, &P::latencySigma),
+        numberField("failureRate", "failure-rate", "p",
+            QT_TRANSLATE_NOOP("RetryLab::Core", "Share of answers that fail with 503 (latency model)."), C::Range, 0.0,
+            1.0, &latencyOnly, true, &P::failureRate),
+        wholeField("hedgedAttempts", "hedged-attempts",
+            QT_TRANSLATE_NOOP("RetryLab::Core", "Attempts in all of the hedging strategy, the first included."),
+            C::Range, 2, PolicyLimits::maxHedgedAttempts, &hedgingPlayed, true, &P::hedgedAttempts),
+        numberField("hedgingDelayMs", "hedging-delay-ms", "ms",
+            QT_TRANSLATE_NOOP(
+                "RetryLab::Core", "Time from one attempt of the hedging strategy to the next, unless one answered."),
+            C::AboveMinimum, 0.0, maxHorizonMs, &hedgingPlayed, true, &P::hedgingDelayMs),
         numberField("binMs", "bin-ms", "ms", QT_TRANSLATE_NOOP("RetryLab::Core", "Width of a server-load bin."),
             C::AboveMinimum, 0.0, maxHorizonMs, nullptr, true, &P::binMs),
         numberField("horizonMs", "horizon-ms", "ms",
@@ -598,7 +663,7 @@ Result<QList<HerdStrategy>> parseStrategies(const QString &text)
         const auto strategy = HerdStrategy::fromName(name);
         if (!strategy) {
             QStringList known;
-            for (const HerdStrategy &s : HerdStrategy::all())
+            for (const HerdStrategy &s : HerdStrategy::allFor(HerdModel::Latency))
                 known.append(s.name());
             return Strategies::failure(
                 field, Tr::tr("unknown strategy \"%1\"; known: %2.").arg(name, known.join(QLatin1String(", "))));

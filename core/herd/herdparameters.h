@@ -21,9 +21,14 @@ enum class HerdModel {
     CapacityLimited,
     /// The capacity-limited server, down from outageStartMs to outageEndMs.
     Outage,
+    /// A server of unlimited capacity whose answers take a lognormal time (median
+    /// latencyMedianMs, sigma latencySigma), as the fault server's
+    /// /delay/{ms}?dist=lognormal does, and fail with failureRate: where hedging
+    /// pays, and what load it costs.
+    Latency,
 };
 
-QString herdModelName(HerdModel model); ///< stable identifier: "occ", "capacity", "outage"
+QString herdModelName(HerdModel model); ///< stable identifier: "occ", "capacity", "outage", "latency"
 QString herdModelTitle(HerdModel model); ///< human title
 std::optional<HerdModel> herdModelFromName(const QString &name);
 QList<HerdModel> allHerdModels();
@@ -37,20 +42,29 @@ enum class ArrivalMode {
 QString arrivalModeName(ArrivalMode mode); ///< "herd" or "poisson"
 std::optional<ArrivalMode> arrivalModeFromName(const QString &name);
 
-/// A strategy the simulator compares: one of the core backoff algorithms, or no
-/// backoff at all (a failed client tries again as soon as its answer arrives).
+/// A strategy the simulator compares: one of the core backoff algorithms, no
+/// backoff at all (a failed client tries again as soon as its answer arrives),
+/// or hedging (the latency model only: a further attempt every hedgingDelayMs
+/// while none has answered, at once after a failure, up to hedgedAttempts; the
+/// first success wins).
 struct HerdStrategy
 {
-    std::optional<BackoffAlgorithm> algorithm; ///< empty: no backoff
+    std::optional<BackoffAlgorithm> algorithm; ///< empty: no backoff, or hedging
+    bool hedging = false;
 
-    QString name() const; ///< "none" or the algorithm's stable name
+    QString name() const; ///< "none", "hedging" or the algorithm's stable name
     QString title() const;
     /// Position in all(): stable, used to colour and to order strategies.
     int index() const;
 
     static std::optional<HerdStrategy> fromName(const QString &name);
-    /// No backoff followed by every algorithm of the core library.
+    /// No backoff followed by every algorithm of the core library: every strategy
+    /// each model plays.
     static QList<HerdStrategy> all();
+    /// The hedging strategy, which the latency model plays besides all().
+    static HerdStrategy hedge() { return HerdStrategy{std::nullopt, true}; }
+    /// What `model` can play: all(), and hedging for the latency model.
+    static QList<HerdStrategy> allFor(HerdModel model);
     /// The five strategies of the AWS study plus the seed documents' Google algorithm.
     static QList<HerdStrategy> defaults();
 
@@ -114,6 +128,14 @@ struct HerdParameters
     // Outage model.
     double outageStartMs = 1000.0;
     double outageEndMs = 3000.0;
+
+    // Latency model: how long the server takes to answer, and how often it fails (503).
+    double latencyMedianMs = 100.0;
+    double latencySigma = 0.8;
+    double failureRate = 0.0;
+    // The hedging strategy (BackoffPolicy::hedging): attempts in all, and the time between them.
+    int hedgedAttempts = 3;
+    double hedgingDelayMs = 250.0;
 
     /// Width of a server-load bin.
     double binMs = 100.0;

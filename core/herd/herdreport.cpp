@@ -131,6 +131,32 @@ QString HerdReport::summarySentence() const
             row.append(&cell);
     }
     const auto count = [](double n) { return QLocale().toString(std::llround(n)); };
+    if (parameters.model == HerdModel::Latency) {
+        // Slow answers: what each strategy did to the tail, and what load it cost.
+        const auto byTail = [](const HerdCellResult *a, const HerdCellResult *b) {
+            return a->latencyP99Ms.mean < b->latencyP99Ms.mean;
+        };
+        const HerdCellResult *best = *std::min_element(row.cbegin(), row.cend(), byTail);
+        const HerdCellResult *worst = *std::max_element(row.cbegin(), row.cend(), byTail);
+        QString sentence = Tr::tr("At %1 clients %2 answered 99 % of them within %3 (median %4) for %5 calls")
+                               .arg(QLocale().toString(clients), best->strategy.title(),
+                                   DurationText::format(best->latencyP99Ms.mean),
+                                   DurationText::format(best->latencyP50Ms.mean), count(best->calls.mean));
+        if (worst != best) {
+            sentence += Tr::tr("; %1 within %2 (median %3) for %4 calls")
+                            .arg(worst->strategy.title(), DurationText::format(worst->latencyP99Ms.mean),
+                                DurationText::format(worst->latencyP50Ms.mean), count(worst->calls.mean));
+            if (worst->calls.mean > 0.0 && worst->latencyP99Ms.mean > 0.0) {
+                const double load = (best->calls.mean / worst->calls.mean - 1.0) * 100.0;
+                const double tail = (1.0 - best->latencyP99Ms.mean / worst->latencyP99Ms.mean) * 100.0;
+                sentence += load >= 0.0 ? Tr::tr(": %1 % more load for a %2 % shorter tail")
+                                              .arg(QLocale().toString(load, 'f', 0), QLocale().toString(tail, 'f', 0))
+                                        : Tr::tr(": %1 % less load and a %2 % shorter tail")
+                                              .arg(QLocale().toString(-load, 'f', 0), QLocale().toString(tail, 'f', 0));
+            }
+        }
+        return sentence + QLatin1Char('.');
+    }
     const auto byTime
         = [](const HerdCellResult *a, const HerdCellResult *b) { return a->completionMs.mean < b->completionMs.mean; };
     const HerdCellResult *first = *std::min_element(row.cbegin(), row.cend(), byTime);
@@ -196,6 +222,8 @@ QStringList HerdReport::csvColumns()
         QStringLiteral("recovery_peak_load_per_s"),
         QStringLiteral("gave_up"),
         QStringLiteral("unfinished"),
+        QStringLiteral("latency_p50_ms"),
+        QStringLiteral("latency_p99_ms"),
     };
 }
 
@@ -232,6 +260,8 @@ QString HerdReport::toCsv() const
             outage ? fixed(c.recoveryPeakLoadPerSec.mean) : QString(),
             QString::number(c.gaveUp),
             QString::number(c.unfinished),
+            fixed(c.latencyP50Ms.mean),
+            fixed(c.latencyP99Ms.mean),
         };
         csv += row.join(QLatin1Char(',')) + QLatin1Char('\n');
     }

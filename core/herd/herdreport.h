@@ -36,6 +36,10 @@ struct HerdCellResult
     /// end has finished, and the busiest bin in that stretch (the retry storm).
     HerdStatistic recoveryMs;
     HerdStatistic recoveryPeakLoadPerSec;
+    /// Per run, the median and the 99th percentile of how long the clients that
+    /// succeeded took (HerdRunOutcome::latencyP50Ms, latencyP99Ms).
+    HerdStatistic latencyP50Ms;
+    HerdStatistic latencyP99Ms;
 
     /// attemptHistogram[k]: clients, summed over the runs, that made k attempts.
     QList<qint64> attemptHistogram;

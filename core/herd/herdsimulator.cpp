@@ -1,3 +1,9 @@
+// One herd on a virtual clock, as one job: the event loop, the four server
+// models (conditional writes, a bounded queue, an outage, slow answers) and the
+// clients' backoff and hedging all act on one event queue and one array of client
+// states, which the hot loop prefetches; split apart, each piece would reach into
+// the others' state for every event.
+
 #include "core/herd/herdsimulator.h"
 
 #include "core/herd/herdeventqueue.h"
@@ -125,7 +131,10 @@ struct ClientState
     double finishMs = -1.0;
     double readMs = 0.0; ///< OCC: when the current attempt's read reached the row
     int attempts = 0;
+    quint8 sent = 0; ///< hedging: attempts sent so far
+    quint8 outstanding = 0; ///< hedging: attempts sent whose answer has not arrived
     bool done = false;
+    bool succeeded = false;
 };
 
 class SimulationRun
@@ -163,8 +172,16 @@ private:
 
     // The client sends its request at `timeMs`. In the OCC model that is a read:
     // it reaches the row, the version travels back, and the write goes out at once.
+    // A hedging client looks again after the hedging delay.
     void send(int client, double timeMs)
     {
+        if (m_cell.strategy.hedging) {
+            ClientState &c = m_clients[static_cast<std::size_t>(client)];
+            ++c.sent;
+            ++c.outstanding;
+            if (c.sent < m_p.hedgedAttempts)
+                push(timeMs + m_p.hedgingDelayMs, EventKind::HedgeDue, client, c.sent);
+        }
         if (m_p.model == HerdModel::OptimisticConcurrency) {
             ClientState &c = m_clients[static_cast<std::size_t>(client)];
             c.readMs = timeMs + networkDelay();
@@ -176,6 +193,11 @@ private:
     }
 
     void answered(int client, double sentMs, Answer answer);
+    /// Latency model: a request reaches the server, which answers after a lognormal time.
+    void serve(int client, double timeMs);
+    /// Latency model: an answer reaches its client; under hedging the first success wins.
+    void answerArrives(int client, double timeMs, bool failure);
+    void hedgeFailed(int client, double timeMs);
     void finish(int client, double timeMs, bool succeeded);
     void failed(int client, double timeMs, bool overloadAnswer);
     void handle(const Event &e);
@@ -206,6 +228,7 @@ private:
     std::vector<qint64> m_load;
     int m_active = 0;
     HerdRunOutcome m_out;
+    double m_latencyMu = 0.0; // latency model: log of the median answer time
 
     // OCC: when the row last changed.
     double m_lastWriteMs = -std::numeric_limits<double>::infinity();
@@ -223,6 +246,7 @@ HerdRunOutcome SimulationRun::execute()
 {
     const int n = m_cell.clients;
     m_out.clients = n;
+    m_latencyMu = std::log(std::max(m_p.latencyMedianMs, 1e-9));
     m_clients.reserve(static_cast<std::size_t>(n));
     m_waiting.resize(static_cast<std::size_t>(std::max(0, m_p.queueCapacity)));
 
@@ -299,8 +323,21 @@ void SimulationRun::handle(const Event &e)
         break;
     }
     case EventKind::RequestArrives:
-        accept(e.client, e.timeMs);
+        if (m_p.model == HerdModel::Latency)
+            serve(e.client, e.timeMs);
+        else
+            accept(e.client, e.timeMs);
         break;
+    case EventKind::AnswerArrives:
+        answerArrives(e.client, e.timeMs, e.value != 0);
+        break;
+    case EventKind::HedgeDue: {
+        // The delay passed and no later attempt went out meanwhile: the next one goes beside the others.
+        const ClientState &c = m_clients[static_cast<std::size_t>(e.client)];
+        if (!c.done && c.sent == e.value && c.sent < m_p.hedgedAttempts)
+            send(e.client, e.timeMs);
+        break;
+    }
     case EventKind::ServiceDone:
         if (e.value != m_epoch)
             break; // dropped by an outage
@@ -338,6 +375,47 @@ void SimulationRun::accept(int client, double timeMs)
     } else {
         answered(client, timeMs, Answer::Overloaded);
     }
+}
+
+void SimulationRun::serve(int client, double timeMs)
+{
+    countCall(timeMs);
+    ++m_clients[static_cast<std::size_t>(client)].attempts;
+    const double latency
+        = m_p.latencySigma > 0.0 ? m_random.lognormal(m_latencyMu, m_p.latencySigma) : m_p.latencyMedianMs;
+    const bool failure = m_p.failureRate > 0.0 && m_random.uniform(0.0, 1.0) < m_p.failureRate;
+    push(timeMs + latency + networkDelay(), EventKind::AnswerArrives, client, failure ? 1 : 0);
+}
+
+void SimulationRun::answerArrives(int client, double timeMs, bool failure)
+{
+    ClientState &c = m_clients[static_cast<std::size_t>(client)];
+    if (c.done || timeMs > m_p.horizonMs)
+        return; // a hedge that lost: its request was cut, its load already counted
+    if (!m_cell.strategy.hedging) {
+        if (failure)
+            failed(client, timeMs, true);
+        else
+            finish(client, timeMs, true);
+        return;
+    }
+    --c.outstanding;
+    if (failure)
+        hedgeFailed(client, timeMs);
+    else
+        finish(client, timeMs, true);
+}
+
+// A failure is not fatal to a hedging client: its next attempt goes at once, or it
+// waits for those still out, or, with none out and none left, it gives up.
+void SimulationRun::hedgeFailed(int client, double timeMs)
+{
+    ClientState &c = m_clients[static_cast<std::size_t>(client)];
+    const bool pastDeadline = m_p.deadlineMs > 0.0 && timeMs - c.arrivalMs >= m_p.deadlineMs;
+    if (c.sent < m_p.hedgedAttempts && !pastDeadline)
+        send(client, timeMs);
+    else if (c.outstanding == 0)
+        finish(client, timeMs, false);
 }
 
 void SimulationRun::startService(int client, double timeMs)
@@ -379,6 +457,7 @@ void SimulationRun::finish(int client, double timeMs, bool succeeded)
 {
     ClientState &c = m_clients[static_cast<std::size_t>(client)];
     c.done = true;
+    c.succeeded = succeeded;
     c.finishMs = timeMs;
     --m_active;
     if (succeeded)
@@ -414,6 +493,8 @@ void SimulationRun::failed(int client, double timeMs, bool overloadAnswer)
 
 void SimulationRun::summarise()
 {
+    std::vector<double> latencies;
+    latencies.reserve(m_clients.size());
     for (ClientState &c : m_clients) {
         if (!c.done) {
             ++m_out.unfinished;
@@ -421,6 +502,18 @@ void SimulationRun::summarise()
             m_out.completionMs = m_p.horizonMs;
         }
         m_out.attempts.append(c.attempts);
+        if (c.done && c.succeeded)
+            latencies.push_back(c.finishMs - c.arrivalMs);
+    }
+    // The percentiles of the clients that succeeded: the tail that hedging trades load for.
+    const auto percentile = [&latencies](double q) {
+        const auto rank = static_cast<std::size_t>(std::ceil(q * double(latencies.size()))) - 1;
+        std::nth_element(latencies.begin(), latencies.begin() + std::ptrdiff_t(rank), latencies.end());
+        return latencies[rank];
+    };
+    if (!latencies.empty()) {
+        m_out.latencyP50Ms = percentile(0.5);
+        m_out.latencyP99Ms = percentile(0.99);
     }
     const double perSecond = 1000.0 / m_p.binMs;
     m_out.loadPerBin.reserve(static_cast<qsizetype>(m_load.size()));
@@ -497,6 +590,8 @@ HerdCellResult runCell(const HerdParameters &p, int clients, const HerdStrategy 
     QList<double> peak;
     QList<double> recovery;
     QList<double> stormPeak;
+    QList<double> latencyP50;
+    QList<double> latencyP99;
     std::vector<qint64> loadSums;
     for (int run = 0; run < p.runs; ++run) {
         if (control && control->isCancelled()) {
@@ -520,6 +615,8 @@ HerdCellResult runCell(const HerdParameters &p, int clients, const HerdStrategy 
         peak.append(out.peakLoadPerSec);
         recovery.append(out.recoveryMs);
         stormPeak.append(out.recoveryPeakLoadPerSec);
+        latencyP50.append(out.latencyP50Ms);
+        latencyP99.append(out.latencyP99Ms);
         result.gaveUp += out.gaveUp;
         result.unfinished += out.unfinished;
         for (int a : out.attempts) {
@@ -540,6 +637,8 @@ HerdCellResult runCell(const HerdParameters &p, int clients, const HerdStrategy 
     result.peakLoadPerSec = HerdStatistic::of(peak);
     result.recoveryMs = HerdStatistic::of(recovery);
     result.recoveryPeakLoadPerSec = HerdStatistic::of(stormPeak);
+    result.latencyP50Ms = HerdStatistic::of(latencyP50);
+    result.latencyP99Ms = HerdStatistic::of(latencyP99);
     result.meanLoadPerBin.reserve(static_cast<qsizetype>(loadSums.size()));
     for (qint64 sum : loadSums)
         result.meanLoadPerBin.append(static_cast<double>(sum) / p.runs);

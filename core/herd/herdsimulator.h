@@ -67,6 +67,10 @@ struct HerdRunOutcome
     double peakLoadPerSec = 0.0;
     double recoveryMs = 0.0; ///< outage model only
     double recoveryPeakLoadPerSec = 0.0; ///< outage model only
+    /// How long the clients that succeeded took, from their first attempt to
+    /// their answer: the median and the 99th percentile (0 when none succeeded).
+    double latencyP50Ms = 0.0;
+    double latencyP99Ms = 0.0;
     qint64 events = 0;
     bool cancelled = false;
     /// The run stopped because the virtual clock stood still for too many

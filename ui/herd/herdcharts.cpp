@@ -48,6 +48,7 @@ QColor baseStrategyColor(const HerdStrategy &strategy)
         QColor(0x8c, 0x51, 0x0a), // constant
         QColor(0x35, 0x97, 0x8f), // linear
         QColor(0x3a, 0x3a, 0x3a), // immediate
+        QColor(0xb8, 0x86, 0x0b), // hedging
     };
     return palette.value(strategy.index() % palette.size());
 }
@@ -262,9 +263,16 @@ void HerdCharts::plotGrid()
         double (*value)(const HerdCellResult &);
         bool counts; ///< drawn in thousands or millions when large
     };
+    // Slow answers: the tail each strategy left is what matters, not when the last client was done.
+    const bool latency = p.model == HerdModel::Latency;
+    m_completionView->chart()->setTitle(
+        latency ? tr("Time to an answer, 99th percentile, vs clients") : tr("Completion time vs clients"));
     const Plot plots[] = {
         {m_callsView, tr("calls"), [](const HerdCellResult &c) { return c.calls.mean; }, true},
-        {m_completionView, tr("seconds"), [](const HerdCellResult &c) { return c.completionMs.mean / 1000.0; }, false},
+        {m_completionView, tr("seconds"),
+            latency ? [](const HerdCellResult &c) { return c.latencyP99Ms.mean / 1000.0; }
+                    : [](const HerdCellResult &c) { return c.completionMs.mean / 1000.0; },
+            false},
     };
     const CountScale clientScale
         = CountScale::forLargest(p.clientCounts.isEmpty() ? 0.0 : static_cast<double>(p.clientCounts.last()));

@@ -76,7 +76,7 @@ HerdParametersForm::HerdParametersForm(QWidget *parent) : QWidget(parent)
     auto *strategyLayout = new QVBoxLayout(strategyGroup);
     m_strategies = new QListWidget(strategyGroup);
     m_strategies->setObjectName(QStringLiteral("strategyList"));
-    for (const HerdStrategy &s : HerdStrategy::all()) {
+    for (const HerdStrategy &s : HerdStrategy::allFor(HerdModel::Latency)) {
         auto *item = new QListWidgetItem(s.title(), m_strategies);
         item->setData(Qt::UserRole, s.name());
         item->setToolTip(s.algorithm ? algorithmFormula(*s.algorithm) : tr("retry as soon as the answer arrives"));
@@ -153,6 +153,25 @@ HerdParametersForm::HerdParametersForm(QWidget *parent) : QWidget(parent)
     outage->addRow(tr("Up again at"), m_outageEnd);
     formLayout->addWidget(m_outageGroup);
 
+    // Latency model: slow answers, and the hedging strategy that races them.
+    m_latencyGroup = new QGroupBox(tr("Slow answers and hedging"), this);
+    auto *latency = new QFormLayout(m_latencyGroup);
+    m_latencyMedian = doubleSpin(0.01, HerdLimits::maxNetworkDelayMs, 1, ms, m_latencyGroup);
+    m_latencySigma = doubleSpin(0.0, 4.0, 2, QString(), m_latencyGroup);
+    m_latencySigma->setSingleStep(0.1);
+    m_latencySigma->setToolTip(tr("Sigma of the lognormal answer time: 0 for none, 1 for a long tail."));
+    m_failureRate = doubleSpin(0.0, 100.0, 2, tr(" %"), m_latencyGroup);
+    m_hedgedAttempts = intSpin(2, PolicyLimits::maxHedgedAttempts, m_latencyGroup);
+    m_hedgingDelay = doubleSpin(0.01, PolicyLimits::maxDelayMs, 1, ms, m_latencyGroup);
+    m_hedgingDelay->setToolTip(tr("The hedging strategy sends a further attempt when none has answered for this "
+                                  "long, and at once after a failure."));
+    latency->addRow(tr("Median answer"), m_latencyMedian);
+    latency->addRow(tr("Tail (sigma)"), m_latencySigma);
+    latency->addRow(tr("Failing answers"), m_failureRate);
+    latency->addRow(tr("Hedged attempts"), m_hedgedAttempts);
+    latency->addRow(tr("Hedging delay"), m_hedgingDelay);
+    formLayout->addWidget(m_latencyGroup);
+
     auto *outputGroup = new QGroupBox(tr("Load chart"), this);
     auto *output = new QFormLayout(outputGroup);
     m_bin = doubleSpin(1.0, 3'600'000.0, 0, ms, outputGroup);
@@ -168,10 +187,11 @@ HerdParametersForm::HerdParametersForm(QWidget *parent) : QWidget(parent)
     connect(m_strategies, &QListWidget::itemChanged, this, &HerdParametersForm::edited);
     connect(m_status, &QComboBox::currentIndexChanged, this, &HerdParametersForm::edited);
     connect(m_honourRetryAfter, &QCheckBox::toggled, this, &HerdParametersForm::edited);
-    for (QSpinBox *spin : {m_runs, m_maxAttempts, m_queue, m_retryAfter})
+    for (QSpinBox *spin : {m_runs, m_maxAttempts, m_queue, m_retryAfter, m_hedgedAttempts})
         connect(spin, &QSpinBox::valueChanged, this, &HerdParametersForm::edited);
-    for (QDoubleSpinBox *spin : {m_base, m_cap, m_multiplier, m_jitter, m_deadline, m_networkMean, m_networkSd,
-             m_arrivalRate, m_serviceRate, m_outageStart, m_outageEnd, m_bin})
+    for (QDoubleSpinBox *spin :
+        {m_base, m_cap, m_multiplier, m_jitter, m_deadline, m_networkMean, m_networkSd, m_arrivalRate, m_serviceRate,
+            m_outageStart, m_outageEnd, m_latencyMedian, m_latencySigma, m_failureRate, m_hedgingDelay, m_bin})
         connect(spin, &QDoubleSpinBox::valueChanged, this, &HerdParametersForm::edited);
 
     fill(HerdParameters::defaultsFor(HerdModel::OptimisticConcurrency));
@@ -226,6 +246,11 @@ Result<HerdParameters> HerdParametersForm::parameters() const
     p.honourRetryAfter = m_honourRetryAfter->isChecked();
     p.outageStartMs = m_outageStart->value();
     p.outageEndMs = m_outageEnd->value();
+    p.latencyMedianMs = m_latencyMedian->value();
+    p.latencySigma = m_latencySigma->value();
+    p.failureRate = m_failureRate->value() / 100.0;
+    p.hedgedAttempts = m_hedgedAttempts->value();
+    p.hedgingDelayMs = m_hedgingDelay->value();
     p.binMs = m_bin->value();
 
     for (const Error &problem : p.errors()) {
@@ -281,6 +306,11 @@ void HerdParametersForm::fill(const HerdParameters &p)
     m_honourRetryAfter->setChecked(p.honourRetryAfter);
     m_outageStart->setValue(p.outageStartMs);
     m_outageEnd->setValue(p.outageEndMs);
+    m_latencyMedian->setValue(p.latencyMedianMs);
+    m_latencySigma->setValue(p.latencySigma);
+    m_failureRate->setValue(p.failureRate * 100.0);
+    m_hedgedAttempts->setValue(p.hedgedAttempts);
+    m_hedgingDelay->setValue(p.hedgingDelayMs);
     m_bin->setValue(p.binMs);
     updateEnabledFields();
 }
@@ -303,8 +333,13 @@ void HerdParametersForm::handleModelChanged()
         m_runs->setValue(runs);
         m_seed->setText(seed);
         const QSignalBlocker blockList(m_strategies);
-        for (int row = 0; row < m_strategies->count(); ++row)
-            m_strategies->item(row)->setCheckState(checks.value(row));
+        const bool latency = model() == HerdModel::Latency;
+        for (int row = 0; row < m_strategies->count(); ++row) {
+            QListWidgetItem *item = m_strategies->item(row);
+            // Hedging races slow answers: the latency model plays it, and only that one.
+            const bool hedging = item->data(Qt::UserRole).toString() == HerdStrategy::hedge().name();
+            item->setCheckState(hedging ? (latency ? Qt::Checked : Qt::Unchecked) : checks.value(row));
+        }
     }
     Q_EMIT edited();
 }
@@ -312,8 +347,9 @@ void HerdParametersForm::handleModelChanged()
 void HerdParametersForm::updateEnabledFields()
 {
     const HerdModel current = model();
-    m_serverGroup->setEnabled(current != HerdModel::OptimisticConcurrency);
+    m_serverGroup->setEnabled(current == HerdModel::CapacityLimited || current == HerdModel::Outage);
     m_outageGroup->setEnabled(current == HerdModel::Outage);
+    m_latencyGroup->setEnabled(current == HerdModel::Latency);
     m_arrivalRate->setEnabled(m_arrivals->currentData().toString() == arrivalModeName(ArrivalMode::Poisson));
 }
 

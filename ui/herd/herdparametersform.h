@@ -71,6 +71,12 @@ private:
     QGroupBox *m_outageGroup = nullptr;
     QDoubleSpinBox *m_outageStart = nullptr;
     QDoubleSpinBox *m_outageEnd = nullptr;
+    QGroupBox *m_latencyGroup = nullptr;
+    QDoubleSpinBox *m_latencyMedian = nullptr;
+    QDoubleSpinBox *m_latencySigma = nullptr;
+    QDoubleSpinBox *m_failureRate = nullptr;
+    QSpinBox *m_hedgedAttempts = nullptr;
+    QDoubleSpinBox *m_hedgingDelay = nullptr;
     QDoubleSpinBox *m_bin = nullptr;
 };
 

@@ -177,7 +177,7 @@ void SimulatorView::changeEvent(QEvent *event)
 
 void SimulatorView::applyPalette()
 {
-    for (const HerdStrategy &s : HerdStrategy::all())
+    for (const HerdStrategy &s : HerdStrategy::allFor(HerdModel::Latency))
         m_form->setStrategyColor(s, strategyColor(s));
     const QPalette pal = palette();
     m_statusLabel->setPalette(pal);

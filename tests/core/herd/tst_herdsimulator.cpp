@@ -25,6 +25,21 @@ private:
         return p;
     }
 
+    // Slow answers of exactly `medianMs` (sigma 0) over a network of exactly 10 ms each way.
+    static HerdParameters latency(double medianMs, double failureRate, QList<HerdStrategy> strategies)
+    {
+        HerdParameters p = HerdParameters::defaultsFor(HerdModel::Latency);
+        p.clientCounts = {20};
+        p.runs = 1;
+        p.strategies = std::move(strategies);
+        p.latencyMedianMs = medianMs;
+        p.latencySigma = 0.0;
+        p.failureRate = failureRate;
+        p.networkMeanMs = 10.0;
+        p.networkSdMs = 0.0;
+        return p;
+    }
+
     static HerdStrategy strategy(const char *name) { return *HerdStrategy::fromName(QString::fromLatin1(name)); }
 
     static HerdReport mustRun(const HerdParameters &p)
@@ -65,6 +80,11 @@ private Q_SLOTS:
     void outage_nobodySucceedsDuringTheOutage();
     void outage_recoveryMeasuredAfterTheEnd();
     void outage_noBackoff_stormsHarderAtRecovery();
+
+    void latency_hedgesGoOutOnTheDelayAndTheFirstAnswerWins();
+    void latency_failedAnswers_sendTheNextHedgeAtOnce();
+    void latency_longTail_hedgingTradesLoadForAShorterTail();
+    void latency_hedging_refusedByTheOtherModels();
 
     void load_binsAddUpToCalls();
     void csv_oneRowPerCellWithTheRequiredColumns();
@@ -465,6 +485,101 @@ void TestHerdSimulator::outage_noBackoff_stormsHarderAtRecovery()
         QVERIFY(c.recoveryMs.mean > 0.0);
         QVERIFY(c.recoveryPeakLoadPerSec.mean > 0.0);
     }
+}
+
+void TestHerdSimulator::latency_hedgesGoOutOnTheDelayAndTheFirstAnswerWins()
+{
+    // Every answer takes 300 ms: the first attempt goes at 0 and answers at 10 + 300 + 10 = 320 ms;
+    // hedges go at 100 and 200 ms (reaching the server at 110 and 210 ms) and lose the race.
+    HerdParameters p = latency(300.0, 0.0, {HerdStrategy::hedge(), HerdStrategy{}});
+    p.hedgedAttempts = 3;
+    p.hedgingDelayMs = 100.0;
+    const auto hedged = HerdSimulator::runOnce(p, 20, HerdStrategy::hedge(), 0);
+    QVERIFY2(hedged, qPrintable(hedged.error()));
+    QCOMPARE(hedged->succeeded, 20);
+    QCOMPARE(hedged->calls, 60); // three attempts each reached the server
+    QCOMPARE(hedged->completionMs, 320.0);
+    QCOMPARE(hedged->latencyP50Ms, 320.0);
+    QCOMPARE(hedged->latencyP99Ms, 320.0);
+    for (int attempts : hedged->attempts)
+        QCOMPARE(attempts, 3);
+
+    // Without hedging: one attempt each, the same answer time.
+    const auto single = HerdSimulator::runOnce(p, 20, HerdStrategy{}, 0);
+    QCOMPARE(single->calls, 20);
+    QCOMPARE(single->latencyP99Ms, 320.0);
+
+    // A delay longer than the answer: no hedge goes out at all.
+    p.hedgingDelayMs = 400.0;
+    QCOMPARE(HerdSimulator::runOnce(p, 20, HerdStrategy::hedge(), 0)->calls, 20);
+}
+
+void TestHerdSimulator::latency_failedAnswers_sendTheNextHedgeAtOnce()
+{
+    // Every answer fails after 100 ms: each failure sends the next attempt at once (not after the
+    // 1 s delay), three in all, 120 ms each, and then the client gives up.
+    HerdParameters p = latency(100.0, 1.0, {HerdStrategy::hedge()});
+    p.hedgedAttempts = 3;
+    p.hedgingDelayMs = 1000.0;
+    const auto out = HerdSimulator::runOnce(p, 20, HerdStrategy::hedge(), 0);
+    QVERIFY2(out, qPrintable(out.error()));
+    QCOMPARE(out->gaveUp, 20);
+    QCOMPARE(out->succeeded, 0);
+    QCOMPARE(out->calls, 60);
+    QCOMPARE(out->completionMs, 360.0);
+    QCOMPARE(out->latencyP99Ms, 0.0); // nobody succeeded
+}
+
+void TestHerdSimulator::latency_longTail_hedgingTradesLoadForAShorterTail()
+{
+    // The default latency model: a median of 100 ms and a long tail (sigma 0.8), as
+    // /delay/100?dist=lognormal&sigma=0.8 answers; hedging after 250 ms.
+    HerdParameters p = HerdParameters::defaultsFor(HerdModel::Latency);
+    p.clientCounts = {1000};
+    p.runs = 5;
+    p.failureRate = 0.0;
+    p.strategies = {HerdStrategy{}, HerdStrategy::hedge()};
+    const HerdReport report = mustRun(p);
+    const HerdCellResult *none = report.find(1000, HerdStrategy{});
+    const HerdCellResult *hedging = report.find(1000, HerdStrategy::hedge());
+    QVERIFY(none && hedging);
+    QCOMPARE(none->calls.mean, 1000.0); // no failure: one attempt each
+    // The load hedging adds: the share of answers slower than the delay, about 13 % at sigma 0.8,
+    // sends a second attempt, and some of those a third.
+    QVERIFY2(
+        hedging->calls.mean > 1050.0 && hedging->calls.mean < 1300.0, qPrintable(QString::number(hedging->calls.mean)));
+    // The tail it saves: the 99th percentile of a lognormal with sigma 0.8 is 6.4 times the median,
+    // about 660 ms here; hedged, an answer needs the first attempt or one sent 250 ms later to be quick.
+    QVERIFY2(none->latencyP99Ms.mean > 550.0, qPrintable(QString::number(none->latencyP99Ms.mean)));
+    QVERIFY2(hedging->latencyP99Ms.mean < 0.75 * none->latencyP99Ms.mean,
+        qPrintable(QStringLiteral("%1 against %2").arg(hedging->latencyP99Ms.mean).arg(none->latencyP99Ms.mean)));
+    // The median barely moves: most answers come before the first hedge.
+    QVERIFY(std::abs(hedging->latencyP50Ms.mean - none->latencyP50Ms.mean) < 15.0);
+    const QString sentence = report.summarySentence();
+    QVERIFY2(sentence.startsWith(QStringLiteral("At 1,000 clients Hedging answered 99 % of them within")),
+        qPrintable(sentence));
+    QVERIFY2(sentence.contains(QStringLiteral("% more load for a ")), qPrintable(sentence));
+    const QString csv = report.toCsv();
+    QVERIFY(csv.section(QLatin1Char('\n'), 0, 0).endsWith(QLatin1String("latency_p50_ms,latency_p99_ms")));
+    QVERIFY(csv.contains(QLatin1String("latency,1000,hedging,5,")));
+}
+
+void TestHerdSimulator::latency_hedging_refusedByTheOtherModels()
+{
+    HerdParameters p = occ({10}, 1, {HerdStrategy{}, HerdStrategy::hedge()});
+    const QStringList problems = p.validate();
+    QVERIFY2(problems.join(QLatin1Char('\n')).contains(QStringLiteral("hedging is played by the latency model only")),
+        qPrintable(problems.join(QLatin1Char('\n'))));
+    QVERIFY(HerdStrategy::fromName(QStringLiteral("hedging")) == HerdStrategy::hedge());
+    QVERIFY(HerdStrategy::allFor(HerdModel::Latency).contains(HerdStrategy::hedge()));
+    QVERIFY(!HerdStrategy::all().contains(HerdStrategy::hedge()));
+    // Its numbers are checked once hedging is chosen.
+    HerdParameters bad = latency(100.0, 0.0, {HerdStrategy::hedge()});
+    bad.hedgedAttempts = 1;
+    bad.hedgingDelayMs = 0.0;
+    const QString text = bad.validate().join(QLatin1Char('\n'));
+    QVERIFY2(text.contains(QStringLiteral("hedgedAttempts: 1 is below the minimum of 2.")), qPrintable(text));
+    QVERIFY2(text.contains(QStringLiteral("hedgingDelayMs: 0 must be greater than 0.")), qPrintable(text));
 }
 
 void TestHerdSimulator::load_binsAddUpToCalls()

@@ -62,6 +62,13 @@ private:
         p.outageStartMs = 1500.0;
         p.outageEndMs = 4500.0;
         p.binMs = 250.0;
+        p.latencyMedianMs = 80.5;
+        p.latencySigma = 1.25;
+        p.failureRate = 0.05;
+        p.hedgedAttempts = 4;
+        p.hedgingDelayMs = 175.0;
+        if (model == HerdModel::Latency)
+            p.strategies.append(HerdStrategy::hedge());
         return p;
     }
 
@@ -85,7 +92,7 @@ void TestHerdParametersForm::defaults_areValid()
     QVERIFY2(p, qPrintable(p.error()));
     QCOMPARE(p->model, HerdModel::OptimisticConcurrency);
     QCOMPARE(p->clientCounts, HerdParameters::defaultsFor(HerdModel::OptimisticConcurrency).clientCounts);
-    QCOMPARE(child<QListWidget>(form, "strategyList")->count(), HerdStrategy::all().size());
+    QCOMPARE(child<QListWidget>(form, "strategyList")->count(), HerdStrategy::allFor(HerdModel::Latency).size());
 }
 
 void TestHerdParametersForm::setParameters_roundTrips_data()
@@ -126,6 +133,11 @@ void TestHerdParametersForm::setParameters_roundTrips()
     QCOMPARE(back->outageStartMs, p.outageStartMs);
     QCOMPARE(back->outageEndMs, p.outageEndMs);
     QCOMPARE(back->binMs, p.binMs);
+    QCOMPARE(back->latencyMedianMs, p.latencyMedianMs);
+    QCOMPARE(back->latencySigma, p.latencySigma);
+    QCOMPARE(back->failureRate, p.failureRate);
+    QCOMPARE(back->hedgedAttempts, p.hedgedAttempts);
+    QCOMPARE(back->hedgingDelayMs, p.hedgingDelayMs);
 
     // "Not sent" is a value of its own.
     HerdParameters silent = p;
@@ -247,6 +259,20 @@ void TestHerdParametersForm::modelChange_loadsDefaultsAndEnablesItsFields()
     QCOMPARE(p->outageEndMs, HerdParameters::defaultsFor(HerdModel::Outage).outageEndMs);
     QVERIFY(group(form, QStringLiteral("Server"))->isEnabled());
     QVERIFY(group(form, QStringLiteral("Outage"))->isEnabled());
+    QVERIFY(!group(form, QStringLiteral("Slow answers and hedging"))->isEnabled());
+
+    // The latency model brings hedging, ticked, and its own fields; no server queue.
+    model->setCurrentIndex(model->findData(herdModelName(HerdModel::Latency)));
+    const auto latency = form.parameters();
+    QVERIFY2(latency, qPrintable(latency.error()));
+    QVERIFY(latency->strategies.contains(HerdStrategy::hedge()));
+    QVERIFY(group(form, QStringLiteral("Slow answers and hedging"))->isEnabled());
+    QVERIFY(!group(form, QStringLiteral("Server"))->isEnabled());
+    // Back to a model that cannot play it: hedging is unticked, and the form stays valid.
+    model->setCurrentIndex(model->findData(herdModelName(HerdModel::CapacityLimited)));
+    const auto capacity = form.parameters();
+    QVERIFY2(capacity, qPrintable(capacity.error()));
+    QVERIFY(!capacity->strategies.contains(HerdStrategy::hedge()));
 }
 
 QTEST_MAIN(TestHerdParametersForm)

@@ -103,8 +103,8 @@ void TestSimulatorView::defaults_formIsValidAndRunEnabled()
     Ui::SimulatorView view;
     QVERIFY(child<QPushButton>(view, "runButton")->isEnabled());
     QVERIFY(!child<QPushButton>(view, "cancelButton")->isEnabled());
-    QCOMPARE(child<QComboBox>(view, "modelCombo")->count(), 3);
-    QCOMPARE(child<QListWidget>(view, "strategyList")->count(), HerdStrategy::all().size());
+    QCOMPARE(child<QComboBox>(view, "modelCombo")->count(), 4);
+    QCOMPARE(child<QListWidget>(view, "strategyList")->count(), HerdStrategy::allFor(HerdModel::Latency).size());
     const auto p = view.parameters();
     QVERIFY2(p, qPrintable(p.error()));
     const HerdParameters defaults = HerdParameters::defaultsFor(HerdModel::OptimisticConcurrency);
@@ -463,8 +463,8 @@ void TestSimulatorView::darkPalette_coloursContrastWithTheBase()
     view.setPalette(dark);
     const QColor base = dark.color(QPalette::Base);
 
-    // Every strategy (black "immediate" included) and the error text.
-    for (const HerdStrategy &s : HerdStrategy::all()) {
+    // Every strategy (black "immediate" included, and hedging) and the error text.
+    for (const HerdStrategy &s : HerdStrategy::allFor(HerdModel::Latency)) {
         const double ratio = Ui::contrastRatio(view.strategyColor(s), base);
         QVERIFY2(ratio >= 3.0, qPrintable(QStringLiteral("%1: %2").arg(s.name()).arg(ratio)));
     }
