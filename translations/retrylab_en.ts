@@ -1450,15 +1450,7 @@ and have no effect.
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Simulates many clients contending for one server on a virtual clock and compares backoff strategies by calls and completion time. Models: occ (conditional writes to one row, as in the AWS study), capacity (a server with a rate and a bounded queue), outage (the same server, down for a while).</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Shows this help.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>occ, capacity or outage. Default occ.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -1503,10 +1495,6 @@ and have no effect.
     </message>
     <message>
         <source>unexpected argument &quot;%1&quot;.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>--model: unknown model &quot;%1&quot;; use occ, capacity or outage.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -2598,6 +2586,26 @@ Formats: %1</source>
     </message>
     <message>
         <source>note: credentials in the body are masked; --no-redact gives it as it came</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Time to an answer, median, ms (mean over runs)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Time to an answer, 99th percentile, ms (mean over runs)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>occ, capacity, outage or latency. Default occ.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Simulates many clients contending for one server on a virtual clock and compares backoff strategies by calls and completion time. Models: occ (conditional writes to one row, as in the AWS study), capacity (a server with a rate and a bounded queue), outage (the same server, down for a while), latency (slow answers of a lognormal time, where the hedging strategy trades load for a shorter tail).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>--model: unknown model &quot;%1&quot;; use occ, capacity, outage or latency.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -10115,10 +10123,6 @@ observed: %3
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>The standard resilience handler retries HTTP 408, 429 and 5xx and options cannot list statuses; the policy retries %1, so set Retry.ShouldHandle in code.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>The standard resilience handler retries every HttpRequestException and timeout; the policy gives up on %1.</source>
         <translation type="unfinished"></translation>
     </message>
@@ -10263,10 +10267,6 @@ observed: %3
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>a boolean</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>must name a member of the answer, such as &quot;/done&quot;.</source>
         <translation type="unfinished"></translation>
     </message>
@@ -10308,6 +10308,129 @@ observed: %3
     </message>
     <message>
         <source>The policy slows the whole client down after throttling answers (%1: a token bucket whose rate follows a CUBIC curve); %2 has no such limiter, so it sends as fast as it retries.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Envoy hedges only when a per-try timeout passes: the hedging delay of %1 became per_try_timeout with hedge_on_per_try_timeout, and Envoy waits its shortest backoff (1 ms) before each hedge.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The policy&apos;s attempt timeout of %1 cannot be expressed beside the hedge: Envoy&apos;s per-try timeout now starts the hedges, and the route timeout bounds the attempts.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>hedgingPolicy.maxAttempts is %1; gRPC clients treat anything above %2 as %2 unless the channel raises the limit.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A timed-out attempt sends the next hedge at once in RetryLab; gRPC has no per-attempt timeout, so a slow call keeps running until an answer or the deadline.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Polly&apos;s hedging does not wait for Retry-After, and neither does the policy while it hedges.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>These are the options of the standard hedging handler (AddStandardHedgingHandler); its attempt timeout and circuit breaker sit under &quot;Endpoint&quot;.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The standard resilience handler retries HTTP 408, 429 and 5xx and options cannot list statuses; the policy retries %1, so set %2.ShouldHandle in code.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The policy hedges (up to %1 attempts, a further one every %2 while the earlier ones are in flight, the first acceptable answer kept); %3 cannot, so the export retries one attempt at a time after a failure, with the policy&apos;s backoff, which the policy itself does not use while it hedges.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Slow answers (hedging)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Hedging</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>hedging is played by the latency model only, where answers are slow rather than refused; choose --model latency or another strategy.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Median time the server takes to answer (latency model).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Sigma of the lognormal answer time: 0 for none, 1 for a long tail (latency model).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Share of answers that fail with 503 (latency model).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Attempts in all of the hedging strategy, the first included.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Time from one attempt of the hedging strategy to the next, unless one answered.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>At %1 clients %2 answered 99 % of them within %3 (median %4) for %5 calls</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>; %1 within %2 (median %3) for %4 calls</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>: %1 % more load for a %2 % shorter tail</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>: %1 % less load and a %2 % shorter tail</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the hedging delay must be a finite number of milliseconds.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the hedging delay must be above 0 ms (got %1): with no delay every attempt goes out at once, multiplying the load instead of hedging the slow answers.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Not used while hedging: the attempts go out on the hedging delay.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Hedging is off.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: %2 - %3: it wins</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: %2 - %3: fatal, the request ends</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>%1: %2 - %3, and the last of %n hedged attempt(s)</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1: %2 - the retry budget refuses a further hedged attempt</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: %2 - %3: not fatal, the next hedged attempt goes out at once</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the hedging delay of %1 is shorter than an answer may take here: attempts may overlap and answer in any order</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -10534,6 +10657,48 @@ observed: %3
     </message>
     <message>
         <source>%1; %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>%1; it answered first: %n other attempt(s) cancelled</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>attempt %1 answered first</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>attempt %1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1; not fatal: attempt %2 goes out now</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>%1; waiting for the %n attempt(s) still in flight</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1; the retry budget refused a further attempt</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1; all %2 hedged attempts failed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>retry budget exhausted after %1 hedged attempt(s): %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>all %1 hedged attempts failed; the last: %2</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -13488,6 +13653,10 @@ Policy: %3</source>
         <source>calls/s</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Time to an answer, 99th percentile, vs clients</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>RetryLab::Ui::HerdJob</name>
@@ -13668,6 +13837,42 @@ Policy: %3</source>
     </message>
     <message>
         <source>seed: &quot;%1&quot; is not a whole number from 0 to 2^64 - 1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Slow answers and hedging</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Sigma of the lognormal answer time: 0 for none, 1 for a long tail.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source> %</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The hedging strategy sends a further attempt when none has answered for this long, and at once after a failure.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Median answer</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Tail (sigma)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Failing answers</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Hedged attempts</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Hedging delay</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -15698,6 +15903,10 @@ body try again</source>
     </message>
     <message>
         <source>AWS SDK adaptive mode</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Hedging (parallel attempts)</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -17924,6 +18133,22 @@ return-200</source>
     </message>
     <message>
         <source>%1 requests</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>hedged: attempts side by side, the answer kept outlined</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Hedging</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the answer the request kept</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>sent while an earlier attempt was still in flight</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
