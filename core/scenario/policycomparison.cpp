@@ -5,6 +5,7 @@
 #include "core/util/coretr.h"
 
 #include <QCoreApplication>
+#include <QSet>
 
 #include <algorithm>
 
@@ -36,9 +37,15 @@ void ComparisonRow::summarise()
     runMs = first >= 0 && last >= first ? double(last - first) / 1e6 : 0.0;
 
     // Attempts that went out (a refused or invalid request sends none), and the busiest second.
+    // A hedged request's attempts all went out: the ones its winner cut were load too.
+    QSet<quint64> hedgedRequests;
+    for (const AttemptRecord &a : std::as_const(record.attempts)) {
+        if (a.hedged)
+            hedgedRequests.insert(a.requestId);
+    }
     QList<qint64> starts;
     for (const AttemptRecord &a : std::as_const(record.attempts)) {
-        if (a.startNs >= 0 && a.end != AttemptEnd::Cancelled)
+        if (a.startNs >= 0 && (a.end != AttemptEnd::Cancelled || hedgedRequests.contains(a.requestId)))
             starts.append(a.startNs);
     }
     std::sort(starts.begin(), starts.end());

@@ -140,6 +140,45 @@ private Q_SLOTS:
         QCOMPARE(text.out.count(QLatin1String("r #1")), 2);
     }
 
+    // Hedging against a retry on the same slow answers: the hedge wins the race at the cost of
+    // a second attempt per request; the retry policy waits the slow answer out.
+    void hedging_againstRetrying_moreAttemptsShorterWaits()
+    {
+        Core::BackoffPolicy hedged;
+        hedged.name = QStringLiteral("hedged");
+        hedged.hedging = {true, 3, 100.0};
+        hedged.attemptTimeoutMs = 5000;
+        const QString hedgedPath = m_dir.filePath(QStringLiteral("hedged.json"));
+        QVERIFY(Core::PolicyJson::writeFile(hedgedPath, hedged));
+        const QString patient = policyFile("waiting", 3);
+        const QString scenario = m_dir.filePath(QStringLiteral("slow.json"));
+        QFile file(scenario);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        // Each request's first answer takes 600 ms; a second one comes at once. Eight slots: room for the hedges.
+        file.write(R"({"format": "retrylab-scenario", "name": "slow", "policy": "iam", "concurrency": 8,
+            "requests": [{"name": "r", "url": "{server}/status/200", "count": 4, "script": ["delay-600ms"]}]})");
+        file.close();
+
+        const auto outcome = CommandTesting::run({QStringLiteral("compare"), QStringLiteral("--policy"), hedgedPath,
+            QStringLiteral("--policy"), patient, QStringLiteral("--scenario"), scenario, QStringLiteral("--seed"),
+            QStringLiteral("1"), QStringLiteral("--json")});
+        QVERIFY2(outcome.exitCode == 0, qPrintable(outcome.err));
+        const QJsonArray rows
+            = QJsonDocument::fromJson(outcome.out.toUtf8()).object().value(QStringLiteral("policies")).toArray();
+        QCOMPARE(rows.size(), 2);
+        const QJsonObject h = rows.at(0).toObject();
+        const QJsonObject w = rows.at(1).toObject();
+        QCOMPARE(h.value(QStringLiteral("policy")).toString(), QStringLiteral("hedged"));
+        QCOMPARE(h.value(QStringLiteral("succeeded")).toInt(), 4);
+        QCOMPARE(h.value(QStringLiteral("attempts")).toInt(), 8); // the slow one and its hedge, each
+        QCOMPARE(w.value(QStringLiteral("succeeded")).toInt(), 4);
+        QCOMPARE(w.value(QStringLiteral("attempts")).toInt(), 4);
+        const double hedgedMs = h.value(QStringLiteral("medianSuccessMs")).toDouble();
+        const double waitedMs = w.value(QStringLiteral("medianSuccessMs")).toDouble();
+        QVERIFY2(hedgedMs >= 95.0 && hedgedMs < 500.0, qPrintable(QString::number(hedgedMs)));
+        QVERIFY2(waitedMs >= 590.0, qPrintable(QString::number(waitedMs)));
+    }
+
     void interrupted_countsCutRequestsApartAndFails()
     {
         // "stuck" stalls until its attempt times out (never: the policy has no attempt timeout).
