@@ -89,6 +89,7 @@ QStringList columns()
         QStringLiteral("redirects"),
         QStringLiteral("fallback"),
         QStringLiteral("seed"),
+        QStringLiteral("hedging"),
     };
 }
 
@@ -227,6 +228,8 @@ bool writeRows(const RunRecord &run, const ExportOptions &options, const std::fu
             // The seed that replays it: the window's Replay seed or `run --seed` draws the same
             // jitter and the same answers of the embedded server's /fail?p= and /delay?dist=.
             spec.seed ? QString::number(*spec.seed) : (run.seed ? QString::number(*run.seed) : QString()),
+            // Under a hedging policy: "winner" for the answer kept, "hedged" for an attempt sent beside another.
+            a.hedgeWinner ? QStringLiteral("winner") : (a.hedged ? QStringLiteral("hedged") : QString()),
         };
         Q_ASSERT(fields.size() == names.size());
         for (QString &field : fields)

@@ -731,6 +731,11 @@ void AttemptInspector::updateTitle()
                                  spec ? Core::RetryPlanner::fallbackName(*spec, row.fallback)
                                       : tr("fallback %1").arg(row.fallback)));
     }
+    // A hedged request's attempts overlap: say which one the request kept, and which went out beside another.
+    if (row.hedgeWinner())
+        m_title->setText(tr("%1 \u00b7 the answer kept (hedging)").arg(m_title->text()));
+    else if (row.hedged())
+        m_title->setText(tr("%1 \u00b7 hedged").arg(m_title->text()));
     m_title->setToolTip(m_title->text());
 }
 

@@ -123,6 +123,7 @@ private Q_SLOTS:
     void reader_rejectsBrokenCsv();
     void headerRow_isStableAndEveryRowComplete();
     void rows_onePerAttemptInStartOrder();
+    void hedging_saysWhichAttemptWonAndWhichWentBeside();
     void embeddedCommasQuotesAndLineBreaks_parseBack();
     void values_timesNumbersAndUnknowns();
     void formulas_areNeutralised();
@@ -175,13 +176,14 @@ void TestCsvExport::headerRow_isStableAndEveryRowComplete()
     QVERIFY(csv.endsWith("\r\n"));
     const Table t = parse(csv);
     QCOMPARE(t.header, CsvExport::columns());
-    QCOMPARE(t.header.size(), 44);
+    QCOMPARE(t.header.size(), 45);
     // "redacted" comes first, where no reader misses it; new columns go at the end.
     QCOMPARE(t.header.indexOf(QStringLiteral("redacted")), 0);
     QCOMPARE(t.header.mid(35),
         (QStringList{QStringLiteral("protocol"), QStringLiteral("tls_protocol"), QStringLiteral("tls_cipher"),
             QStringLiteral("tls_peer_subject"), QStringLiteral("tls_errors"), QStringLiteral("tls_errors_ignored"),
-            QStringLiteral("redirects"), QStringLiteral("fallback"), QStringLiteral("seed")}));
+            QStringLiteral("redirects"), QStringLiteral("fallback"), QStringLiteral("seed"),
+            QStringLiteral("hedging")}));
     for (const QStringList &row : t.rows)
         QCOMPARE(row.size(), t.header.size());
 }
@@ -250,6 +252,20 @@ void TestCsvExport::rows_onePerAttemptInStartOrder()
         (QStringList{QStringLiteral("1/0"), QStringLiteral("2/0"), QStringLiteral("3/0"), QStringLiteral("3/1"),
             QStringLiteral("4/0"), QStringLiteral("3/2"), QStringLiteral("3/3"), QStringLiteral("1/1"),
             QStringLiteral("1/2"), QStringLiteral("1/3")}));
+}
+
+void TestCsvExport::hedging_saysWhichAttemptWonAndWhichWentBeside()
+{
+    RunRecord run = ExportSamples::sampleRun();
+    run.attempts[0].hedgeWinner = true;
+    run.attempts[1].hedged = true;
+    const Table t = parse(CsvExport::toCsv(run));
+    QStringList cells;
+    for (qsizetype i = 0; i < t.rows.size(); ++i)
+        cells.append(t.cell(i, QStringLiteral("hedging")));
+    QCOMPARE(cells.count(QStringLiteral("winner")), 1);
+    QCOMPARE(cells.count(QStringLiteral("hedged")), 1);
+    QCOMPARE(cells.count(QString()), t.rows.size() - 2);
 }
 
 void TestCsvExport::embeddedCommasQuotesAndLineBreaks_parseBack()

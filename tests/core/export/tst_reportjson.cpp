@@ -157,6 +157,7 @@ private Q_SLOTS:
     void attemptHeadersOff_isWrittenAndReadBack();
     void readBack_repeatedHeaders_shareOneCopy();
     void fallbacks_roundTrip_andAbsentWhenNone();
+    void hedging_roundTrips_andAbsentWithoutIt();
     void fallbackOn_roundTrip_saysWhatSentIt_absentWithoutAList();
     void readModifyWriteShape_roundTrips();
     void streamed_equalsTheWholeDocument();
@@ -355,6 +356,21 @@ void TestReportJson::fallbacks_roundTrip_andAbsentWhenNone()
     const auto refused = ReportJson::fromJson(bad);
     QVERIFY(!refused.ok());
     QVERIFY2(refused.error().contains(QLatin1String("fallbackUrls")), qPrintable(refused.error()));
+}
+
+void TestReportJson::hedging_roundTrips_andAbsentWithoutIt()
+{
+    RunRecord run = ExportSamples::sampleRun();
+    QVERIFY(!ReportJson::toJson(run, ExportOptions{false}).contains("hedge")); // reports without stay as they were
+    run.attempts[1].hedged = true;
+    run.attempts[1].hedgeWinner = true;
+    run.attempts[2].hedged = true;
+    const auto back = ReportJson::fromJson(ReportJson::toJson(run, ExportOptions{false}));
+    QVERIFY2(back.ok(), qPrintable(back.error()));
+    for (qsizetype i = 0; i < run.attempts.size(); ++i) {
+        QCOMPARE(back->run.attempts.at(i).hedged, run.attempts.at(i).hedged);
+        QCOMPARE(back->run.attempts.at(i).hedgeWinner, run.attempts.at(i).hedgeWinner);
+    }
 }
 
 void TestReportJson::fallbackOn_roundTrip_saysWhatSentIt_absentWithoutAList()

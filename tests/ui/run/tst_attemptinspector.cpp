@@ -215,6 +215,7 @@ private Q_SLOTS:
     void copyButtons_putTheRightTextOnTheClipboard();
     void copyBody_takesTheShownBody();
     void navigation_previousAndNextAttemptOfTheSameRequest();
+    void hedgedAttempts_saySoInTheTitle();
     void inFlight_thenItsRecordWhenItEnds();
     void droppedAndTruncatedBodies_areSaid();
     void sessionCleared_showsNothing();
@@ -476,6 +477,32 @@ void TestAttemptInspector::navigation_previousAndNextAttemptOfTheSameRequest()
     m_inspector->showAttempt(2);
     QCOMPARE(m_inspector->previousRow(), -1);
     QCOMPARE(m_inspector->nextRow(), -1);
+}
+
+void TestAttemptInspector::hedgedAttempts_saySoInTheTitle()
+{
+    // Request 9 hedged: attempt 2 went out beside attempt 1 and its answer was kept.
+    const Core::RequestSpec spec = orderSpec();
+    m_session->noteRequest(9, spec);
+    AttemptRecord first = orderAttempt(0, spec);
+    first.requestId = 9;
+    first.end = Core::AttemptEnd::Cancelled;
+    first.httpStatus.reset();
+    AttemptRecord second = orderAttempt(1, spec);
+    second.requestId = 9;
+    second.hedged = true;
+    second.hedgeWinner = true;
+    m_session->recordAttempt(second);
+    m_session->recordAttempt(first);
+    m_session->flush();
+    const qsizetype kept = m_session->attemptRowCount() - 2;
+    const qsizetype cut = m_session->attemptRowCount() - 1;
+    QLabel *title = m_inspector->titleLabel();
+    QVERIFY(title);
+    m_inspector->showAttempt(kept);
+    QVERIFY2(title->text().endsWith(QStringLiteral("the answer kept (hedging)")), qPrintable(title->text()));
+    m_inspector->showAttempt(cut);
+    QVERIFY2(!title->text().contains(QStringLiteral("hedg")), qPrintable(title->text()));
 }
 
 void TestAttemptInspector::inFlight_thenItsRecordWhenItEnds()
