@@ -54,6 +54,7 @@ constexpr ScreenshotStep steps[] = {
     {"presentation", WindowScreenshots::savePresentation},
     {"layer calculator", WindowScreenshots::saveLayers},
     {"compare policies", WindowScreenshots::saveCompare},
+    {"hedging compared", WindowScreenshots::saveCompareHedging},
     {"policy export", WindowScreenshots::savePolicyExport},
     // Last: the monitors go on checking (and telling of what they find) once started.
     {"monitors and their history", MonitorScreenshots::start},

@@ -430,4 +430,32 @@ void saveCompare(ScreenshotContext &context)
     context.save(&compare, QStringLiteral("compare.png"));
 }
 
+void saveCompareHedging(ScreenshotContext &context)
+{
+    // Policy -> Compare policies: gRPC's hedging example against its retry example on answers that
+    // are slow at first, each request's second attempt quick.
+    const QString scenario = context.scratchPath(QStringLiteral("compare-hedging.json"));
+    QFile file(scenario);
+    if (file.open(QIODevice::WriteOnly)) {
+        file.write(R"({"format": "retrylab-scenario", "name": "slow first answers", "policy": "iam",
+                "concurrency": 12, "requests": [{"name": "client", "url": "{server}/status/200", "count": 6,
+                "script": ["delay-1200ms"]}]})");
+        file.close();
+    }
+    Ui::CompareDialog compare(&context.window());
+    compare.setCurrentPolicy(*Core::Presets::find(QStringLiteral("grpc-hedging")));
+    const QStringList ids = Core::Presets::ids();
+    compare.chooser()->setChoice(1, int(ids.indexOf(QStringLiteral("grpc-retry-policy"))) + 1);
+    compare.setScenarioPath(scenario);
+    compare.setSeed(7);
+    compare.show();
+    QEventLoop loop;
+    QObject::connect(&compare, &Ui::CompareDialog::comparisonFinished, &loop, &QEventLoop::quit);
+    QTimer::singleShot(30'000, &loop, &QEventLoop::quit);
+    if (compare.run())
+        loop.exec();
+    ScreenshotContext::settle(200);
+    context.save(&compare, QStringLiteral("compare-hedging.png"));
+}
+
 } // namespace RetryLab::App::WindowScreenshots

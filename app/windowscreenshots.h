@@ -37,6 +37,8 @@ void savePresentation(ScreenshotContext &context);
 void saveLayers(ScreenshotContext &context);
 /// compare.png: Policy > Compare policies on one short outage.
 void saveCompare(ScreenshotContext &context);
+/// compare-hedging.png: the same, gRPC's hedging against its retry policy on slow first answers.
+void saveCompareHedging(ScreenshotContext &context);
 /// policy-export.png: Policy > Export…, the policy as an Envoy route with what Envoy cannot express.
 void savePolicyExport(ScreenshotContext &context);
 

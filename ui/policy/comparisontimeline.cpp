@@ -107,21 +107,53 @@ void ComparisonTimeline::paintEvent(QPaintEvent *)
                 label.isEmpty() ? tr("request %1").arg(id) : label);
             p.setPen(grid);
             p.drawLine(left, y + laneHeight / 2, right, y + laneHeight / 2);
-            double previousEnd = -1.0;
+            // The request's attempts in the order they started (a hedged request reports its winner first).
+            QList<const Core::AttemptRecord *> attempts;
+            bool hedged = false;
             for (const Core::AttemptRecord &a : row.record.attempts) {
-                if (a.requestId != id || a.startNs < 0)
-                    continue;
+                if (a.requestId == id && a.startNs >= 0) {
+                    attempts.append(&a);
+                    hedged = hedged || a.hedged;
+                }
+            }
+            std::sort(attempts.begin(), attempts.end(),
+                [](const Core::AttemptRecord *a, const Core::AttemptRecord *b) { return a->startNs < b->startNs; });
+            // Hedged attempts overlap: each gets a track of the lane, the first free one when it starts.
+            QList<int> trackOf;
+            QList<qint64> trackEnds;
+            for (const Core::AttemptRecord *a : std::as_const(attempts)) {
+                qsizetype track = 0;
+                while (hedged && track < trackEnds.size() && trackEnds.at(track) > a->startNs)
+                    ++track;
+                if (track == trackEnds.size())
+                    trackEnds.append(0);
+                trackEnds[track] = std::max(a->startNs, a->endNs);
+                trackOf.append(int(track));
+            }
+            const int tracks = hedged ? int(trackEnds.size()) : 1;
+            const int trackHeight = std::max(2, (laneHeight - 4) / tracks);
+            double previousEnd = -1.0;
+            for (qsizetype i = 0; i < attempts.size(); ++i) {
+                const Core::AttemptRecord &a = *attempts.at(i);
                 const double start = double(a.startNs - row.record.epochNs) / 1e6;
                 const double end = a.endNs >= a.startNs ? double(a.endNs - row.record.epochNs) / 1e6 : start;
-                if (previousEnd >= 0.0) {
+                if (previousEnd >= 0.0 && !hedged) {
                     p.setPen(QPen(pal.color(QPalette::Mid), 1));
                     p.drawLine(x(previousEnd), y + laneHeight / 2, x(start), y + laneHeight / 2);
                 }
-                // At least 3 px, so that a quick attempt still shows.
+                // At least 3 px, so that a quick attempt still shows; the answer a hedge kept, 5.
                 const int from = x(start);
-                const int to = std::max(from + 3, x(end));
-                p.fillRect(QRect(from, y + 2, to - from, laneHeight - 4),
-                    readableOn(outcomeColor(Core::attemptOutcomeOf(a)), pal.color(QPalette::Base)));
+                const int to = std::max(from + (a.hedgeWinner ? 5 : 3), x(end));
+                const QRect bar = hedged
+                    ? QRect(from, y + 2 + trackOf.at(i) * trackHeight, to - from, std::max(2, trackHeight - 1))
+                    : QRect(from, y + 2, to - from, laneHeight - 4);
+                p.fillRect(bar, readableOn(outcomeColor(Core::attemptOutcomeOf(a)), pal.color(QPalette::Base)));
+                if (hedged && a.hedgeWinner && bar.width() >= 8) {
+                    // The answer the hedged request kept.
+                    p.setPen(QPen(hedgeWinnerColor(), 2));
+                    p.setBrush(Qt::NoBrush);
+                    p.drawRect(bar.adjusted(1, 1, -1, -1));
+                }
                 previousEnd = end;
             }
             y += laneHeight;

@@ -33,8 +33,7 @@ QList<Entry> entries(const QColor &actualGap)
         QCoreApplication::translate("RetryLab::Ui::TimelineView", "at a fallback endpoint (band on top)"),
         fallbackColor()});
     list.append({Glyph::Winner,
-        QCoreApplication::translate(
-            "RetryLab::Ui::TimelineView", "hedged: attempts side by side, the answer kept outlined"),
+        QCoreApplication::translate("RetryLab::Ui::TimelineView", "hedged: side by side, kept one outlined"),
         hedgeWinnerColor()});
     // The lane markers add one colour of their own: a request that was not worth retrying.
     list.append({Glyph::Marker, Core::requestOutcomeTitle(Core::RequestOutcome::GaveUp),
