@@ -11536,6 +11536,14 @@ Drawn narrow so that the runs on either side keep their width; zoom or drag to s
         <source>Rate limit</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>%1 · the answer kept (hedging)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 · hedged</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>RetryLab::Ui::AttemptLogModel</name>
@@ -18136,10 +18144,6 @@ return-200</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>hedged: attempts side by side, the answer kept outlined</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Hedging</source>
         <translation type="unfinished"></translation>
     </message>
@@ -18149,6 +18153,10 @@ return-200</source>
     </message>
     <message>
         <source>sent while an earlier attempt was still in flight</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>hedged: side by side, kept one outlined</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
