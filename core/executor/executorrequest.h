@@ -70,6 +70,8 @@ struct ExecutorRequest
     QString holdNote;
     /// The attempt leaving the queue holds its token of the adaptive rate limiter.
     bool tokenTaken = false;
+    /// It waits for that token, holding the concurrency slot it will go out in.
+    bool waitingForToken = false;
 
     // Hedging (BackoffPolicy::hedging): a hedged request's attempts are requests
     // of their own under ids of their own, which the executor never reports.

@@ -273,7 +273,7 @@ void RetryExecutor::enqueue(const RequestPtr &request, bool front)
 
 void RetryExecutor::dispatchQueued()
 {
-    while (m_inFlight < m_concurrencyLimit && !m_queue.isEmpty()) {
+    while (m_inFlight + m_tokenWaiters < m_concurrencyLimit && !m_queue.isEmpty()) {
         const RequestPtr request = find(m_queue.takeFirst());
         if (!request || request->phase != Request::Phase::Queued)
             continue;
@@ -304,6 +304,8 @@ bool RetryExecutor::waitForToken(const RequestPtr &r)
                              .arg(m_limiter->currentRate(), 0, 'g', 3);
     r->holdNote = r->holdNote.isEmpty() ? note : tr("%1; %2").arg(r->holdNote, note);
     qCDebug(lcExecutor).noquote() << "request" << r->id << note;
+    r->waitingForToken = true;
+    ++m_tokenWaiters;
     wakeAfter(Wakeup::RateLimit, r->id, timerNs(waitMs));
     return true;
 }
@@ -345,6 +347,8 @@ void RetryExecutor::handleRateLimitReset(quint64 requestId)
     const RequestPtr r = find(requestId);
     if (!r || r->phase != Request::Phase::Queued)
         return;
+    if (std::exchange(r->waitingForToken, false))
+        --m_tokenWaiters; // its slot is its own again in dispatchQueued()
     m_queue.prepend(r->id); // it was first in line; queuedSinceNs stays, so the record counts the wait
     dispatchQueued();
 }
@@ -543,6 +547,8 @@ void RetryExecutor::dropHedgeAttempt(const RequestPtr &attempt, RequestOutcome o
 {
     attempt->phase = Request::Phase::Done;
     cancelWakeup(Wakeup::RateLimit, attempt->id);
+    if (std::exchange(attempt->waitingForToken, false))
+        --m_tokenWaiters;
     if (m_requests.remove(attempt->id))
         --m_hedgeAttempts;
     const RequestPtr r = find(attempt->hedgeOf);
@@ -571,6 +577,8 @@ void RetryExecutor::endHedging(const RequestPtr &r, const QString &why, AttemptE
         } else {
             attempt->phase = Request::Phase::Done;
             cancelWakeup(Wakeup::RateLimit, id);
+            if (std::exchange(attempt->waitingForToken, false))
+                --m_tokenWaiters;
             if (attempt->lastRetryCost > 0.0)
                 m_budget->refund(attempt->lastRetryCost); // paid for, never sent
             if (m_requests.remove(id))
@@ -1012,6 +1020,8 @@ void RetryExecutor::finishRequest(const RequestPtr &r, RequestOutcome outcome, Q
     releaseSlot(*r);
     cancelWakeup(Wakeup::Retry, r->id);
     cancelWakeup(Wakeup::RateLimit, r->id);
+    if (std::exchange(r->waitingForToken, false))
+        --m_tokenWaiters;
     const bool refunded = r->retryPaid && r->lastRetryCost > 0.0;
     if (r->retryPaid) {
         // Cancelled or out of time while waiting to retry: the retry it paid for never went out.

@@ -229,6 +229,10 @@ private:
     int m_concurrencyLimit = 6;
     int m_inFlight = 0;
     int m_hedgeAttempts = 0; ///< entries of m_requests that are attempts of hedged requests
+    /// Attempts waiting for their token of the adaptive rate limiter: each holds a
+    /// concurrency slot, so that only as many reserve tokens as can go out, and a
+    /// rate that grows back speeds up the attempts that have not reserved yet.
+    int m_tokenWaiters = 0;
     /// The attempts on the wire; after m_ownClock and m_requests, which it reads.
     AttemptTransport m_transport;
     QUrl m_lastHostUrl; ///< the URL submitted last, and its hostKey()
