@@ -34,10 +34,11 @@ QList<FaultServerEndpoint> endpoints()
         {QStringLiteral("any"), QStringLiteral("/fault/drip"), QStringLiteral("?bytes=N&ms=T"),
             Tr::tr("answer 200 with N bytes (default 16) sent one every T ms (default 100)")},
         {QStringLiteral("any"), QStringLiteral("/ratelimit"),
-            QStringLiteral("?rps=R&burst=B&key=K  ?headers=x-ratelimit|ietf|retry-after"),
+            QStringLiteral("?rps=R&burst=B&key=K  ?headers=x-ratelimit|ietf|retry-after|s3"),
             Tr::tr("token bucket per key: R tokens per second (0.001 to 100000), B at most; over the limit 429 with "
                    "Retry-After; the limit told as X-RateLimit-* (the default), as the IETF draft's RateLimit and "
-                   "RateLimit-Policy, or by Retry-After alone")},
+                   "RateLimit-Policy, or by Retry-After alone; s3: over the limit 503 SlowDown, as Amazon S3 "
+                   "throttles")},
         {QStringLiteral("any"), QStringLiteral("/redirect"), QStringLiteral("?to=URL&code=C"),
             Tr::tr("answer C (301, 302, 303, 307 or 308; default 302) with Location: URL, a path or an http(s) URL "
                    "on a loopback address")},

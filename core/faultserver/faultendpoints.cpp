@@ -404,17 +404,20 @@ ResponsePlan FaultEndpoints::rateLimitEndpoint(const RequestTarget &target)
         return ResponsePlan::error(400, Tr::tr("key must have 1 to %1 characters").arg(maxKeyLength));
 
     // How the limit is told: X-RateLimit-* (the default), the IETF httpapi draft's RateLimit and
-    // RateLimit-Policy, or Retry-After alone (on a 429, which every style has).
-    enum class Style { XRateLimit, Ietf, RetryAfterOnly };
+    // RateLimit-Policy, or Retry-After alone (on a 429, which every style has); or as Amazon S3
+    // throttles, a 503 whose XML error says SlowDown, which the AWS SDKs take for throttling.
+    enum class Style { XRateLimit, Ietf, RetryAfterOnly, S3 };
     const QString styleName = target.query(QLatin1String("headers")).value_or(QStringLiteral("x-ratelimit"));
     Style style = Style::XRateLimit;
     if (styleName == QLatin1String("ietf"))
         style = Style::Ietf;
     else if (styleName == QLatin1String("retry-after"))
         style = Style::RetryAfterOnly;
+    else if (styleName == QLatin1String("s3"))
+        style = Style::S3;
     else if (styleName != QLatin1String("x-ratelimit"))
-        return ResponsePlan::error(
-            400, Tr::tr("headers must be x-ratelimit, ietf or retry-after (got \"%1\")").arg(shortened(styleName, 40)));
+        return ResponsePlan::error(400,
+            Tr::tr("headers must be x-ratelimit, ietf, retry-after or s3 (got \"%1\")").arg(shortened(styleName, 40)));
 
     const qint64 now = m_clock->nowNs();
     QMutexLocker lock(&m_mutex);
@@ -450,6 +453,7 @@ ResponsePlan FaultEndpoints::rateLimitEndpoint(const RequestTarget &target)
             break;
         }
         case Style::RetryAfterOnly:
+        case Style::S3:
             break;
         }
     };
@@ -465,6 +469,19 @@ ResponsePlan FaultEndpoints::rateLimitEndpoint(const RequestTarget &target)
         return p;
     }
     const qint64 wait = std::max<qint64>(1, seconds((1.0 - b.tokens) / rps));
+    if (style == Style::S3) {
+        ResponsePlan p;
+        p.status = 503;
+        p.contentType = "application/xml";
+        p.body = QByteArrayLiteral("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<Error><Code>SlowDown</Code>"
+                                   "<Message>Please reduce your request rate.</Message></Error>");
+        p.detail = Tr::tr("slowed down (S3): key \"%1\" has %2 of %3 tokens at %4/s")
+                       .arg(shortened(key))
+                       .arg(b.tokens, 0, 'f', 2)
+                       .arg(burst)
+                       .arg(rps);
+        return p;
+    }
     ResponsePlan p = ResponsePlan::json(429,
         QJsonObject{{QStringLiteral("status"), 429}, {QStringLiteral("error"), QStringLiteral("rate limited")},
             {QStringLiteral("retry_after"), wait}},

@@ -405,9 +405,19 @@ void TestFaultEndpoints::rateLimit_tellsTheLimitInEachStyle()
     QCOMPARE(x.style, RateLimitHeaders::Style::XRateLimit);
     QCOMPARE(x.remaining, 2);
 
+    // As Amazon S3 throttles: a 503 whose XML error code is SlowDown, and no limit headers.
+    for (int i = 0; i < 3; ++i)
+        QCOMPARE(limited("s3").status, 200);
+    const ResponsePlan slowDown = limited("s3");
+    QCOMPARE(slowDown.status, 503);
+    QCOMPARE(slowDown.contentType, QByteArray("application/xml"));
+    QVERIFY(slowDown.body.contains("<Code>SlowDown</Code>"));
+    QVERIFY(!RateLimitHeaders::parse(slowDown.headers, now).isPresent());
+    QCOMPARE(header(slowDown, "Retry-After"), QByteArray("(none)"));
+
     const ResponsePlan wrong = endpoints.handle(request("GET", "/ratelimit?headers=draft"));
     QCOMPARE(wrong.status, 400);
-    QVERIFY(wrong.detail.contains(QStringLiteral("x-ratelimit, ietf or retry-after")));
+    QVERIFY(wrong.detail.contains(QStringLiteral("x-ratelimit, ietf, retry-after or s3")));
 }
 
 void TestFaultEndpoints::operation_pollsUntilDone_withAResponseOrAnError()
