@@ -130,6 +130,7 @@ struct OptionTable
     QCommandLineOption loadCsv;
     QCommandLineOption arrivals;
     QCommandLineOption ignoreRetryAfter;
+    QCommandLineOption rateLimiter;
     QCommandLineOption timing;
     QCommandLineOption quiet;
 };
@@ -155,6 +156,10 @@ OptionTable::OptionTable()
           QStringLiteral("mode")),
       ignoreRetryAfter(
           QStringLiteral("ignore-retry-after"), Tr::tr("Clients ignore Retry-After and use their backoff.")),
+      rateLimiter(QStringLiteral("rate-limiter"),
+          Tr::tr("none, or aws-adaptive: each client limits its own rate after 429 answers, as the AWS SDKs' "
+                 "adaptive mode does. Default none."),
+          QStringLiteral("kind")),
       timing(QStringLiteral("timing"), Tr::tr("Prints the wall time and simulated events per second to stderr.")),
       quiet(QStringLiteral("quiet"), Tr::tr("No progress on stderr."))
 { }
@@ -168,7 +173,8 @@ void OptionTable::addTo(QCommandLineParser &parser) const
                "down for a while), latency (slow answers of a lognormal time, where the hedging strategy trades "
                "load for a shorter tail)."));
     parser.addOption(help);
-    parser.addOptions({model, clients, strategies, seed, csv, loadCsv, arrivals, ignoreRetryAfter, timing, quiet});
+    parser.addOptions(
+        {model, clients, strategies, seed, csv, loadCsv, arrivals, ignoreRetryAfter, rateLimiter, timing, quiet});
     for (const HerdParameterField &field : herdParameterFields())
         parser.addOption(QCommandLineOption(QLatin1String(field.option), field.help(), QLatin1String(field.valueName)));
 }
@@ -222,6 +228,14 @@ Result<void> readChoices(const QCommandLineParser &parser, const OptionTable &ta
         p.arrivals = *mode;
     }
     p.honourRetryAfter = !parser.isSet(table.ignoreRetryAfter);
+    if (parser.isSet(table.rateLimiter)) {
+        const auto kind = rateLimiterKindFromName(parser.value(table.rateLimiter));
+        if (!kind) {
+            return Result<void>::failure(Tr::tr("--rate-limiter: unknown kind \"%1\"; use none or aws-adaptive.")
+                                             .arg(parser.value(table.rateLimiter)));
+        }
+        p.rateLimiter = *kind;
+    }
     return {};
 }
 

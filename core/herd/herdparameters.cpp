@@ -305,6 +305,7 @@ BackoffPolicy HerdParameters::policyFor(const HerdStrategy &strategy) const
     policy.maxAttempts = maxAttempts;
     policy.deadlineMs = deadlineMs;
     policy.attemptTimeoutMs = 0.0;
+    policy.rateLimiter.kind = rateLimiter;
     return policy;
 }
 

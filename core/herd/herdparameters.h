@@ -124,6 +124,10 @@ struct HerdParameters
     int overloadStatus = 503; ///< 503 or 429
     std::optional<int> retryAfterS; ///< Retry-After sent with an overload answer
     bool honourRetryAfter = true;
+    /// Each client's own rate limiter (BackoffPolicy::rateLimiter, botocore's
+    /// constants): aws-adaptive slows a client down after its throttling answers
+    /// (the overload answer when it is 429), as every AWS SDK client does alone.
+    RateLimiterKind rateLimiter = RateLimiterKind::None;
 
     // Outage model.
     double outageStartMs = 1000.0;

@@ -123,8 +123,21 @@ QList<std::pair<QString, FieldReader>> fieldReaders()
                 p.honourRetryAfter = *honour;
                 return true;
             }},
+        {QStringLiteral("rateLimiter"),
+            [](JsonReader &r, HerdParameters &p) {
+                const auto kind = r.named(QStringLiteral("rateLimiter"), allRateLimiterKinds(), &rateLimiterKindName);
+                if (!kind)
+                    return false;
+                p.rateLimiter = *kind;
+                return true;
+            }},
         numeric("outageStartMs"),
         numeric("outageEndMs"),
+        numeric("latencyMedianMs"),
+        numeric("latencySigma"),
+        numeric("failureRate"),
+        numeric("hedgedAttempts"),
+        numeric("hedgingDelayMs"),
         numeric("binMs"),
     };
 }
@@ -161,6 +174,7 @@ QJsonObject toJsonObject(const HerdParameters &p)
         {QStringLiteral("strategies"), strategies},
         {QStringLiteral("arrivals"), arrivalModeName(p.arrivals)},
         {QStringLiteral("honourRetryAfter"), p.honourRetryAfter},
+        {QStringLiteral("rateLimiter"), rateLimiterKindName(p.rateLimiter)},
     };
     for (const HerdParameterField &field : herdParameterFields()) {
         if (!field.stored)

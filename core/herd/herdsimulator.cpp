@@ -9,6 +9,7 @@
 #include "core/herd/herdeventqueue.h"
 
 #include "core/http/retryafter.h"
+#include "core/policy/adaptiveratelimiter.h"
 #include "core/policy/backoff.h"
 #include "core/policy/classifier.h"
 #include "core/util/coretr.h"
@@ -175,6 +176,9 @@ private:
     // A hedging client looks again after the hedging delay.
     void send(int client, double timeMs)
     {
+        // A client with a rate limiter waits for its token first (none while the limiter is off).
+        if (!m_limiters.empty())
+            timeMs += m_limiters[static_cast<std::size_t>(client)].acquireDelayMs(timeMs);
         if (m_cell.strategy.hedging) {
             ClientState &c = m_clients[static_cast<std::size_t>(client)];
             ++c.sent;
@@ -229,6 +233,7 @@ private:
     int m_active = 0;
     HerdRunOutcome m_out;
     double m_latencyMu = 0.0; // latency model: log of the median answer time
+    std::vector<AdaptiveRateLimiter> m_limiters; // each client's own, when the parameters ask for one
 
     // OCC: when the row last changed.
     double m_lastWriteMs = -std::numeric_limits<double>::infinity();
@@ -247,6 +252,8 @@ HerdRunOutcome SimulationRun::execute()
     const int n = m_cell.clients;
     m_out.clients = n;
     m_latencyMu = std::log(std::max(m_p.latencyMedianMs, 1e-9));
+    if (m_cell.policy.rateLimiter.kind != RateLimiterKind::None)
+        m_limiters.assign(static_cast<std::size_t>(n), AdaptiveRateLimiter(m_cell.policy.rateLimiter));
     m_clients.reserve(static_cast<std::size_t>(n));
     m_waiting.resize(static_cast<std::size_t>(std::max(0, m_p.queueCapacity)));
 
@@ -392,6 +399,8 @@ void SimulationRun::answerArrives(int client, double timeMs, bool failure)
     ClientState &c = m_clients[static_cast<std::size_t>(client)];
     if (c.done || timeMs > m_p.horizonMs)
         return; // a hedge that lost: its request was cut, its load already counted
+    if (!m_limiters.empty())
+        m_limiters[static_cast<std::size_t>(client)].onResponse(timeMs, false); // a slow answer is no throttle
     if (!m_cell.strategy.hedging) {
         if (failure)
             failed(client, timeMs, true);
@@ -445,6 +454,11 @@ void SimulationRun::answered(int client, double sentMs, Answer answer)
     const double arrivesMs = sentMs + networkDelay();
     if (arrivesMs > m_p.horizonMs)
         return; // the run ends before the client hears back: it stays unfinished
+    // Throttling, to the AWS SDKs: a 429. A 503 is a server fault, unless its body says SlowDown.
+    if (!m_limiters.empty()) {
+        m_limiters[static_cast<std::size_t>(client)].onResponse(
+            arrivesMs, answer == Answer::Overloaded && m_p.overloadStatus == 429);
+    }
     if (answer == Answer::Ok)
         finish(client, arrivesMs, true);
     else if (answer == Answer::Overloaded && !m_cell.overloadRetried)

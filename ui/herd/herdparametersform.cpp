@@ -107,6 +107,12 @@ HerdParametersForm::HerdParametersForm(QWidget *parent) : QWidget(parent)
     backoff->addRow(tr("Additive jitter"), m_jitter);
     backoff->addRow(tr("Attempts"), m_maxAttempts);
     backoff->addRow(tr("Deadline"), m_deadline);
+    m_rateLimiter = new QCheckBox(tr("Each client limits its own rate after 429s (AWS adaptive mode)"), backoffGroup);
+    m_rateLimiter->setObjectName(QStringLiteral("rateLimiterCheck"));
+    m_rateLimiter->setToolTip(tr("botocore's adaptive rate limiter in every client: after a throttling answer "
+                                 "(429) the client sends no faster than a token bucket whose rate follows a CUBIC "
+                                 "curve."));
+    backoff->addRow(m_rateLimiter);
     formLayout->addWidget(backoffGroup);
 
     // Network and arrivals
@@ -187,6 +193,7 @@ HerdParametersForm::HerdParametersForm(QWidget *parent) : QWidget(parent)
     connect(m_strategies, &QListWidget::itemChanged, this, &HerdParametersForm::edited);
     connect(m_status, &QComboBox::currentIndexChanged, this, &HerdParametersForm::edited);
     connect(m_honourRetryAfter, &QCheckBox::toggled, this, &HerdParametersForm::edited);
+    connect(m_rateLimiter, &QCheckBox::toggled, this, &HerdParametersForm::edited);
     for (QSpinBox *spin : {m_runs, m_maxAttempts, m_queue, m_retryAfter, m_hedgedAttempts})
         connect(spin, &QSpinBox::valueChanged, this, &HerdParametersForm::edited);
     for (QDoubleSpinBox *spin :
@@ -244,6 +251,7 @@ Result<HerdParameters> HerdParametersForm::parameters() const
     if (m_retryAfter->value() >= 0)
         p.retryAfterS = m_retryAfter->value();
     p.honourRetryAfter = m_honourRetryAfter->isChecked();
+    p.rateLimiter = m_rateLimiter->isChecked() ? RateLimiterKind::AwsAdaptive : RateLimiterKind::None;
     p.outageStartMs = m_outageStart->value();
     p.outageEndMs = m_outageEnd->value();
     p.latencyMedianMs = m_latencyMedian->value();
@@ -304,6 +312,7 @@ void HerdParametersForm::fill(const HerdParameters &p)
     m_status->setCurrentIndex(std::max(0, m_status->findData(p.overloadStatus)));
     m_retryAfter->setValue(p.retryAfterS.value_or(-1));
     m_honourRetryAfter->setChecked(p.honourRetryAfter);
+    m_rateLimiter->setChecked(p.rateLimiter != RateLimiterKind::None);
     m_outageStart->setValue(p.outageStartMs);
     m_outageEnd->setValue(p.outageEndMs);
     m_latencyMedian->setValue(p.latencyMedianMs);

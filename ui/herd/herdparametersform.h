@@ -68,6 +68,7 @@ private:
     QComboBox *m_status = nullptr;
     QSpinBox *m_retryAfter = nullptr;
     QCheckBox *m_honourRetryAfter = nullptr;
+    QCheckBox *m_rateLimiter = nullptr;
     QGroupBox *m_outageGroup = nullptr;
     QDoubleSpinBox *m_outageStart = nullptr;
     QDoubleSpinBox *m_outageEnd = nullptr;

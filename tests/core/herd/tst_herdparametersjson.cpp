@@ -64,6 +64,12 @@ void TestHerdParametersJson::roundTrip_keepsEveryStoredField()
     p.retryAfterS = 2;
     p.honourRetryAfter = false;
     p.outageEndMs = 4000.0;
+    p.latencyMedianMs = 42.0;
+    p.latencySigma = 1.5;
+    p.failureRate = 0.2;
+    p.hedgedAttempts = 5;
+    p.hedgingDelayMs = 120.0;
+    p.rateLimiter = RateLimiterKind::AwsAdaptive;
     QVERIFY2(p.errors().isEmpty(), qPrintable(p.validate().join(QLatin1Char('\n'))));
 
     const QJsonObject json = HerdParametersJson::toJsonObject(p);
@@ -78,6 +84,7 @@ void TestHerdParametersJson::roundTrip_keepsEveryStoredField()
     QCOMPARE(q.strategies, p.strategies);
     QCOMPARE(q.arrivals, p.arrivals);
     QCOMPARE(q.honourRetryAfter, p.honourRetryAfter);
+    QCOMPARE(q.rateLimiter, p.rateLimiter);
     for (const HerdParameterField &field : herdParameterFields()) {
         if (field.stored)
             QCOMPARE(field.value(q), field.value(p));

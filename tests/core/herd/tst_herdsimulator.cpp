@@ -85,6 +85,7 @@ private Q_SLOTS:
     void latency_failedAnswers_sendTheNextHedgeAtOnce();
     void latency_longTail_hedgingTradesLoadForAShorterTail();
     void latency_hedging_refusedByTheOtherModels();
+    void capacity_adaptiveRateLimiter_slowsEachThrottledClient();
 
     void load_binsAddUpToCalls();
     void csv_oneRowPerCellWithTheRequiredColumns();
@@ -580,6 +581,39 @@ void TestHerdSimulator::latency_hedging_refusedByTheOtherModels()
     const QString text = bad.validate().join(QLatin1Char('\n'));
     QVERIFY2(text.contains(QStringLiteral("hedgedAttempts: 1 is below the minimum of 2.")), qPrintable(text));
     QVERIFY2(text.contains(QStringLiteral("hedgingDelayMs: 0 must be greater than 0.")), qPrintable(text));
+}
+
+void TestHerdSimulator::capacity_adaptiveRateLimiter_slowsEachThrottledClient()
+{
+    // 100 clients at once against a server of 200/s with a queue of 20 that answers 429 without
+    // Retry-After; without backoff they retry at every round trip.
+    HerdParameters p = HerdParameters::defaultsFor(HerdModel::CapacityLimited);
+    p.clientCounts = {100};
+    p.runs = 3;
+    p.overloadStatus = 429;
+    p.retryAfterS.reset();
+    p.strategies = {HerdStrategy{}};
+    const HerdReport free = mustRun(p);
+    p.rateLimiter = RateLimiterKind::AwsAdaptive;
+    QCOMPARE(p.policyFor(HerdStrategy{}).rateLimiter.kind, RateLimiterKind::AwsAdaptive);
+    const HerdReport limited = mustRun(p);
+    const HerdCellResult *a = free.find(100, HerdStrategy{});
+    const HerdCellResult *b = limited.find(100, HerdStrategy{});
+    QCOMPARE(a->succeededShare.mean, 1.0);
+    QCOMPARE(b->succeededShare.mean, 1.0);
+    // A throttled client's bucket starts from what it measured, at least 0.5/s: it stops hammering.
+    QVERIFY2(b->calls.mean < 0.5 * a->calls.mean,
+        qPrintable(QStringLiteral("%1 calls limited, %2 free").arg(b->calls.mean).arg(a->calls.mean)));
+    QVERIFY2(b->peakLoadPerSec.mean < a->peakLoadPerSec.mean,
+        qPrintable(QStringLiteral("%1/s limited, %2/s free").arg(b->peakLoadPerSec.mean).arg(a->peakLoadPerSec.mean)));
+    // The price: the throttled ones wait for tokens.
+    QVERIFY(b->completionMs.mean > a->completionMs.mean);
+
+    // A 503 is not throttling: the limiter never turns on, and nothing changes.
+    p.overloadStatus = 503;
+    HerdParameters unthrottled = p;
+    unthrottled.rateLimiter = RateLimiterKind::None;
+    QCOMPARE(mustRun(p).toCsv(), mustRun(unthrottled).toCsv());
 }
 
 void TestHerdSimulator::load_binsAddUpToCalls()

@@ -67,6 +67,7 @@ private:
         p.failureRate = 0.05;
         p.hedgedAttempts = 4;
         p.hedgingDelayMs = 175.0;
+        p.rateLimiter = RateLimiterKind::AwsAdaptive;
         if (model == HerdModel::Latency)
             p.strategies.append(HerdStrategy::hedge());
         return p;
@@ -138,6 +139,7 @@ void TestHerdParametersForm::setParameters_roundTrips()
     QCOMPARE(back->failureRate, p.failureRate);
     QCOMPARE(back->hedgedAttempts, p.hedgedAttempts);
     QCOMPARE(back->hedgingDelayMs, p.hedgingDelayMs);
+    QCOMPARE(back->rateLimiter, p.rateLimiter);
 
     // "Not sent" is a value of its own.
     HerdParameters silent = p;
