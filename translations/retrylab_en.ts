@@ -2608,6 +2608,14 @@ Formats: %1</source>
         <source>--model: unknown model &quot;%1&quot;; use occ, capacity, outage or latency.</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>none, or aws-adaptive: each client limits its own rate after 429 answers, as the AWS SDKs&apos; adaptive mode does. Default none.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>--rate-limiter: unknown kind &quot;%1&quot;; use none or aws-adaptive.</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>RetryLab::Cli::RunPrinter</name>
@@ -9715,15 +9723,7 @@ observed: %3
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>token bucket per key: R tokens per second (0.001 to 100000), B at most; over the limit 429 with Retry-After; the limit told as X-RateLimit-* (the default), as the IETF draft&apos;s RateLimit and RateLimit-Policy, or by Retry-After alone</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>long-running operation: the first request starts it; polls answer &quot;done&quot;: false for T ms (default 1000), then &quot;done&quot;: true with a response, or with error CODE (1-16)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>headers must be x-ratelimit, ietf or retry-after (got &quot;%1&quot;)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -10431,6 +10431,18 @@ observed: %3
     </message>
     <message>
         <source>the hedging delay of %1 is shorter than an answer may take here: attempts may overlap and answer in any order</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>token bucket per key: R tokens per second (0.001 to 100000), B at most; over the limit 429 with Retry-After; the limit told as X-RateLimit-* (the default), as the IETF draft&apos;s RateLimit and RateLimit-Policy, or by Retry-After alone; s3: over the limit 503 SlowDown, as Amazon S3 throttles</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>headers must be x-ratelimit, ietf, retry-after or s3 (got &quot;%1&quot;)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>slowed down (S3): key &quot;%1&quot; has %2 of %3 tokens at %4/s</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -13881,6 +13893,14 @@ Policy: %3</source>
     </message>
     <message>
         <source>Hedging delay</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Each client limits its own rate after 429s (AWS adaptive mode)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>botocore&apos;s adaptive rate limiter in every client: after a throttling answer (429) the client sends no faster than a token bucket whose rate follows a CUBIC curve.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
