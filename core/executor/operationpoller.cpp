@@ -1,6 +1,7 @@
 #include "core/executor/operationpoller.h"
 
 #include "core/executor/retryexecutor.h"
+#include "core/executor/threadedexecutor.h"
 #include "core/util/coretr.h"
 #include "core/util/durationtext.h"
 #include "core/util/jsonpointer.h"
@@ -84,8 +85,27 @@ int OperationResult::attemptCount() const
     return count;
 }
 
+template<typename E>
+void OperationPoller::attach(E *executor)
+{
+    if (!executor)
+        return;
+    m_executor.object = executor;
+    m_executor.submit = [executor](const RequestSpec &spec) { return executor->submit(spec); };
+    m_executor.cancel = [executor](quint64 id) { executor->cancel(id); };
+    m_executor.nowNs = [executor] { return executor->nowNs(); };
+    connect(executor, &E::attemptFinished, this, &OperationPoller::handleAttemptFinished);
+    connect(executor, &E::requestFinished, this, &OperationPoller::handleRequestFinished);
+}
+
+OperationPoller::OperationPoller(ThreadedExecutor *executor, QObject *parent)
+    : OperationPoller(static_cast<RetryExecutor *>(nullptr), parent)
+{
+    attach(executor);
+}
+
 OperationPoller::OperationPoller(RetryExecutor *executor, QObject *parent)
-    : QObject(parent), m_executor(executor), m_delayTimer(new QTimer(this)), m_deadlineTimer(new QTimer(this))
+    : QObject(parent), m_delayTimer(new QTimer(this)), m_deadlineTimer(new QTimer(this))
 {
     qRegisterMetaType<OperationPoll>();
     qRegisterMetaType<OperationResult>();
@@ -96,10 +116,7 @@ OperationPoller::OperationPoller(RetryExecutor *executor, QObject *parent)
     }
     connect(m_delayTimer, &QTimer::timeout, this, &OperationPoller::handleDelayElapsed);
     connect(m_deadlineTimer, &QTimer::timeout, this, &OperationPoller::handleDeadline);
-    if (executor) {
-        connect(executor, &RetryExecutor::attemptFinished, this, &OperationPoller::handleAttemptFinished);
-        connect(executor, &RetryExecutor::requestFinished, this, &OperationPoller::handleRequestFinished);
-    }
+    attach(executor);
 }
 
 OperationPoller::~OperationPoller()
@@ -108,7 +125,7 @@ OperationPoller::~OperationPoller()
     const bool cancel = m_running && m_inFlight && m_executor;
     m_running = false;
     if (cancel)
-        m_executor->cancel(m_current.requestId);
+        m_executor.cancel(m_current.requestId);
 }
 
 Result<void> OperationPoller::start(const RequestSpec &first, const RequestSpec &poll, const PollingPolicy &policy)
@@ -128,7 +145,7 @@ Result<void> OperationPoller::start(const RequestSpec &first, const RequestSpec 
     m_policy = policy;
     m_result = {};
     m_running = true;
-    m_result.startNs = m_executor->nowNs();
+    m_result.startNs = m_executor.nowNs();
     if (policy.totalTimeoutMs > 0.0)
         m_deadlineTimer->start(int(std::ceil(policy.totalTimeoutMs)));
     send(0, 0.0);
@@ -152,7 +169,7 @@ void OperationPoller::stop(OperationResult::Ending ending, const QString &reason
     }
     finish(ending, reason);
     if (inFlight && m_executor)
-        m_executor->cancel(id);
+        m_executor.cancel(id);
 }
 
 void OperationPoller::send(int index, double delayMs)
@@ -161,7 +178,7 @@ void OperationPoller::send(int index, double delayMs)
     m_current.index = index;
     m_current.delayMs = delayMs;
     m_inFlight = true;
-    m_current.requestId = m_executor->submit(index == 0 ? m_first : m_poll);
+    m_current.requestId = m_executor.submit(index == 0 ? m_first : m_poll);
     qCDebug(lcPoller) << "request" << index << "is executor request" << m_current.requestId;
     Q_EMIT pollStarted(index, m_current.requestId);
 }
@@ -196,7 +213,7 @@ void OperationPoller::handleRequestFinished(const RequestResult &result)
     case OperationPoll::State::Done:
         finish(OperationResult::Ending::Done,
             tr("done after %n poll(s) in %1", nullptr, m_result.pollCount())
-                .arg(DurationText::format((m_executor->nowNs() - m_result.startNs) / 1e6)));
+                .arg(DurationText::format((m_executor.nowNs() - m_result.startNs) / 1e6)));
         return;
     case OperationPoll::State::OperationFailed:
         finish(OperationResult::Ending::OperationFailed, m_result.reason);
@@ -217,7 +234,7 @@ void OperationPoller::handleRequestFinished(const RequestResult &result)
     }
     const double delayMs = m_policy.delayBeforePoll(polls);
     if (m_policy.totalTimeoutMs > 0.0) {
-        const double elapsedMs = (m_executor->nowNs() - m_result.startNs) / 1e6;
+        const double elapsedMs = (m_executor.nowNs() - m_result.startNs) / 1e6;
         if (elapsedMs + delayMs >= m_policy.totalTimeoutMs) {
             // Waiting for a poll that would come too late only delays the same answer.
             finish(OperationResult::Ending::TotalTimeout,
@@ -298,7 +315,7 @@ void OperationPoller::finish(OperationResult::Ending ending, const QString &reas
     m_deadlineTimer->stop();
     m_result.ending = ending;
     m_result.reason = reason;
-    m_result.endNs = m_executor ? m_executor->nowNs() : m_result.startNs;
+    m_result.endNs = m_executor ? m_executor.nowNs() : m_result.startNs;
     qCDebug(lcPoller) << "operation ended:" << operationEndingName(ending) << reason;
     Q_EMIT finished(m_result);
 }

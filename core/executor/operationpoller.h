@@ -10,6 +10,7 @@
 #include <QPointer>
 #include <QString>
 
+#include <functional>
 #include <optional>
 
 class QTimer;
@@ -17,6 +18,7 @@ class QTimer;
 namespace RetryLab::Core {
 
 class RetryExecutor;
+class ThreadedExecutor;
 
 /// One request of a long-running operation: the first (index 0, which starts it or
 /// reads it once) or a poll (1, 2, ...), each a logical request of the executor
@@ -86,6 +88,9 @@ class OperationPoller final : public QObject
 
 public:
     explicit OperationPoller(RetryExecutor *executor, QObject *parent = nullptr);
+    /// The same through the window's executor on its own thread: the polls' ids are
+    /// known at once, their ends arrive queued.
+    explicit OperationPoller(ThreadedExecutor *executor, QObject *parent = nullptr);
     ~OperationPoller() override;
 
     /// Starts polling; refused (nothing sent) when `policy` is not usable or a poll
@@ -117,7 +122,18 @@ private:
     /// Ends the operation now, the poll on the wire with it.
     void stop(OperationResult::Ending ending, const QString &reason);
 
-    QPointer<RetryExecutor> m_executor;
+    /// What the poller asks of its executor, whichever it is.
+    struct Executor
+    {
+        QPointer<QObject> object;
+        std::function<quint64(const RequestSpec &)> submit;
+        std::function<void(quint64)> cancel;
+        std::function<qint64()> nowNs;
+        explicit operator bool() const { return !object.isNull(); }
+    };
+    template<typename E>
+    void attach(E *executor);
+    Executor m_executor;
     QTimer *m_delayTimer = nullptr;
     QTimer *m_deadlineTimer = nullptr;
     RequestSpec m_first;
