@@ -17081,6 +17081,18 @@ Cannot send: %1</source>
         <source> ⚠ %1 not used</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Send one request</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Poll until done (%1)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Send starts or reads a long-running operation and asks again after each wait of the polling policy until its answer says &quot;done&quot;: true (Google&apos;s operations.get, 1 s x1.5 up to 45 s). Each poll is a lane of its own, its retries inside it.</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>RetryLab::Ui::RequestRunner</name>
@@ -17114,6 +17126,22 @@ Cannot send: %1</source>
     </message>
     <message>
         <source>Repeating stopped (requests sent: %1): %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>An operation is being polled already; stop it first.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>operation</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 start</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>poll %1</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -17181,6 +17209,10 @@ Cannot send: %1</source>
     </message>
     <message>
         <source>Copied a HAR entry to the clipboard, WITH credentials.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Not sent: no polling policy &quot;%1&quot;</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

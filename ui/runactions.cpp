@@ -6,6 +6,7 @@
 #include "core/export/curlcommand.h"
 #include "core/export/harexport.h"
 #include "core/faultserver/faultserver.h" // complete for RequestRunner::server()
+#include "core/policy/pollingpolicy.h"
 #include "ui/request/requestcomposer.h"
 #include "ui/session/request/requestrunner.h"
 #include "ui/session/run/runsession.h"
@@ -87,6 +88,16 @@ bool RunActions::sendWith(const QString &refusal, const std::function<std::optio
 void RunActions::send()
 {
     sendWith(tr("Not sent"), [this](const RequestDraft &draft) -> std::optional<QString> {
+        if (!draft.pollingPreset.isEmpty()) {
+            // A long-running operation: its start, then its polls until done.
+            const auto policy = Core::PollingPolicy::preset(draft.pollingPreset);
+            if (!policy)
+                return tr("Not sent: no polling policy \"%1\"").arg(draft.pollingPreset);
+            const auto started = m_parts.runner->startOperation(draft, *policy);
+            if (started)
+                return std::nullopt;
+            return tr("Not sent: %1").arg(started.error());
+        }
         const auto id = m_parts.runner->send(draft);
         if (id)
             return std::nullopt;

@@ -68,6 +68,10 @@ struct RequestDraft
     int concurrency = 6;
     /// Gap between two sends while repeating.
     int repeatIntervalMs = 1000;
+    /// A polling preset (PollingPolicy::presetIds(), "google-lro"): Send polls the
+    /// long-running operation the request starts or reads until it is done. Empty:
+    /// Send sends one request.
+    QString pollingPreset;
     /// The seed of the jitter of the next sends, to replay a run; unset: a
     /// fresh one for each send, batch or repeat.
     std::optional<quint64> seed;

@@ -3,6 +3,7 @@
 #include "core/executor/requestcheck.h"
 #include "core/policy/classifier.h"
 #include "core/policy/fallbacktriggers.h"
+#include "core/policy/pollingpolicy.h"
 #include "core/util/durationtext.h"
 #include "ui/request/checksform.h"
 #include "ui/request/headertablemodel.h"
@@ -549,7 +550,21 @@ QWidget *RequestComposer::buildBatchTab()
     auto *form = new QFormLayout(page);
     form->setContentsMargins(0, 6, 0, 0);
     form->addRow(tr("Batch size:"), m_batchCount);
-    form->addRow(tr("Concurrency:"), m_concurrency);
+    // Send polls a long-running operation until done, each poll a lane of its own.
+    m_polling = new QComboBox(page);
+    m_polling->setObjectName(QStringLiteral("polling"));
+    m_polling->addItem(tr("Send one request"), QString());
+    for (const QString &id : Core::PollingPolicy::presetIds())
+        m_polling->addItem(tr("Poll until done (%1)").arg(id), id);
+    m_polling->setToolTip(tr("Send starts or reads a long-running operation and asks again after each wait of the "
+                             "polling policy until its answer says \"done\": true (Google's operations.get, 1 s "
+                             "x1.5 up to 45 s). Each poll is a lane of its own, its retries inside it."));
+    connect(m_polling, &QComboBox::currentIndexChanged, this, &RequestComposer::handleEdited);
+    auto *concurrencyRow = new QHBoxLayout;
+    concurrencyRow->addWidget(m_concurrency);
+    concurrencyRow->addSpacing(12);
+    concurrencyRow->addWidget(m_polling, 1);
+    form->addRow(tr("Concurrency:"), concurrencyRow);
     form->addRow(tr("Repeat every:"), repeatRow);
     return page;
 }
@@ -573,6 +588,7 @@ Core::RequestDraft RequestComposer::draft() const
         d.attemptTimeoutMs = m_timeout->storedValue();
     d.batchCount = m_batchCount->value();
     d.concurrency = m_concurrency->value();
+    d.pollingPreset = m_polling->currentData().toString();
     d.repeatIntervalMs = static_cast<int>(std::lround(m_interval->value() * 1000.0));
     bool seedOk = false;
     const quint64 seed = m_seed->text().toULongLong(&seedOk);
@@ -603,6 +619,7 @@ void RequestComposer::setDraft(const Core::RequestDraft &draft)
         m_timeout->setStoredValue(*draft.attemptTimeoutMs);
     m_batchCount->setValue(draft.batchCount);
     m_concurrency->setValue(draft.concurrency);
+    m_polling->setCurrentIndex(std::max(0, m_polling->findData(draft.pollingPreset)));
     m_interval->setValue(draft.repeatIntervalMs / 1000.0);
     m_seed->setText(draft.seed ? QString::number(*draft.seed) : QString());
     m_transport->setTransport(draft.transport);

@@ -172,6 +172,7 @@ private:
     // Batch and repeat.
     QSpinBox *m_batchCount;
     QSpinBox *m_concurrency;
+    QComboBox *m_polling = nullptr;
     QDoubleSpinBox *m_interval;
     QLineEdit *m_seed;
     QToolButton *m_replaySeed;

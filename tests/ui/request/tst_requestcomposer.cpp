@@ -207,11 +207,18 @@ void TestRequestComposer::draft_roundTripsThroughTheFields()
     draft.batchCount = 42;
     draft.concurrency = 3;
     draft.repeatIntervalMs = 750;
+    draft.pollingPreset = QStringLiteral("google-lro");
     QSignalSpy changed(m_composer, &RequestComposer::draftChanged);
     m_composer->setDraft(draft);
     QCOMPARE(changed.count(), 0);
     QCOMPARE(m_composer->draft(), draft);
     QVERIFY(m_composer->batchAction()->text().contains(QLatin1String("42")));
+    // The polling choice: a preset by its id, or none.
+    auto *polling = m_composer->findChild<QComboBox *>(QStringLiteral("polling"));
+    QVERIFY(polling);
+    QCOMPARE(polling->currentData().toString(), QStringLiteral("google-lro"));
+    polling->setCurrentIndex(0);
+    QVERIFY(m_composer->draft().pollingPreset.isEmpty());
 }
 
 void TestRequestComposer::typing_emitsDraftChanged()

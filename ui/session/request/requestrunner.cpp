@@ -273,12 +273,58 @@ void RequestRunner::handleRepeatTick()
     Q_EMIT failed(tr("Repeating stopped (requests sent: %1): %2").arg(m_repeatCount - 1).arg(id.error()));
 }
 
+Core::Result<void> RequestRunner::startOperation(const Core::RequestDraft &draft, const Core::PollingPolicy &policy)
+{
+    using R = Core::Result<void>;
+    if (!m_executor || !m_session)
+        return R::failure(tr("Nothing to send with."));
+    if (isPolling())
+        return R::failure(tr("An operation is being polled already; stop it first."));
+    if (const auto files = checkTransportFiles(draft); !files)
+        return files;
+    beginRun(draft);
+    const auto spec = prepare(draft, QString());
+    if (!spec)
+        return R::failure(spec.error());
+    m_executor->setConcurrencyLimit(draft.concurrency);
+    ++m_runStream;
+    m_operationSpec = *spec;
+    if (m_operationSpec.label.isEmpty())
+        m_operationSpec.label = tr("operation");
+    // Every request of the operation shares one copy of the scenario, played in order.
+    m_operationTestId = std::exchange(m_unsentTestId, QString());
+    if (!m_poller) {
+        m_poller = new Core::OperationPoller(m_executor.data(), this);
+        connect(m_poller, &Core::OperationPoller::pollStarted, this, [this](int index, quint64 requestId) {
+            // Each request a lane of its own, named for what it is: polls apart from retries.
+            Core::RequestSpec lane = m_operationSpec;
+            lane.label = index == 0 ? tr("%1 start").arg(m_operationSpec.label) : tr("poll %1").arg(index);
+            m_session->noteRequest(requestId, lane);
+            Q_EMIT sent(requestId);
+        });
+        connect(m_poller, &Core::OperationPoller::finished, this, [this](const Core::OperationResult &result) {
+            if (!m_operationTestId.isEmpty())
+                deleteTest(std::exchange(m_operationTestId, QString()));
+            qCInfo(lcRunner).noquote() << "operation" << Core::operationEndingName(result.ending) << result.reason;
+            Q_EMIT operationFinished(result);
+        });
+    }
+    if (const auto started = m_poller->start(m_operationSpec, m_operationSpec, policy); !started) {
+        if (!m_operationTestId.isEmpty())
+            deleteTest(std::exchange(m_operationTestId, QString()));
+        return started;
+    }
+    return {};
+}
+
 void RequestRunner::stop()
 {
     const bool was = isRepeating();
     m_repeatTimer.stop();
     if (was)
         Q_EMIT repeatingChanged(false);
+    if (isPolling())
+        m_poller->cancel();
     if (m_executor)
         m_executor->cancelAll();
 }

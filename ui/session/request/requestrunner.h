@@ -2,6 +2,7 @@
 
 #include "core/collections/requestdraft.h"
 #include "core/collections/requesttemplate.h"
+#include "core/executor/operationpoller.h"
 #include "core/policy/endpointpolicy.h"
 #include "core/record/attemptrecord.h"
 #include "core/util/result.h"
@@ -88,7 +89,14 @@ public:
     /// Sends one request now and another every draft.repeatIntervalMs until stop().
     /// The draft is taken as it is now.
     Core::Result<void> startRepeat(const Core::RequestDraft &draft);
-    /// Stops repeating and cancels every request (ThreadedExecutor::cancelAll).
+    /// Polls the long-running operation the draft starts or reads (Google's
+    /// operations.get): its first request, then the same request again after each
+    /// wait of `policy`, until an answer says done. Each is a logical request and
+    /// a lane of its own, labelled as the start or as poll N, its retries inside
+    /// it; operationFinished() tells how it ended. One operation at a time.
+    Core::Result<void> startOperation(const Core::RequestDraft &draft, const Core::PollingPolicy &policy);
+    bool isPolling() const { return m_poller && m_poller->isRunning(); }
+    /// Stops repeating and polling, and cancels every request (ThreadedExecutor::cancelAll).
     void stop();
 
     bool isRepeating() const { return m_repeatTimer.isActive(); }
@@ -116,6 +124,8 @@ Q_SIGNALS:
     /// The variables taken from responses changed (a request's extract rules, or
     /// cleared): previews of the next request should be redrawn (nextContext()).
     void takenVariablesChanged();
+    /// The operation startOperation() polls ended: done, failed, or not done in time.
+    void operationFinished(const RetryLab::Core::OperationResult &result);
 
 private:
     /// Builds the next logical request: expands the draft (consuming a key) and
@@ -148,6 +158,9 @@ private:
     QString m_sharedTestId;
     QHash<quint64, QString> m_perRequestTests; ///< request id -> its copy of the script
     QString m_unsentTestId; ///< made by prepare(), not yet filed under a request id
+    Core::OperationPoller *m_poller = nullptr; ///< made at the first operation
+    Core::RequestSpec m_operationSpec; ///< every request of the operation polled now
+    QString m_operationTestId; ///< its copy of the scenario, deleted when it ends
 
     /// Keys are "<token>-<n>": the token differs per run of the program, so that keys
     /// stay fresh on a server that outlives the window (retrylab serve).

@@ -42,6 +42,7 @@ private Q_SLOTS:
     void seed_freshForEachSend_andTheDraftsSeedReplaysABatch();
     void seed_alsoReplaysTheEmbeddedServersRandomAnswers();
     void endpointPolicies_theFirstMatchRunsTheRequest();
+    void operation_pollsUntilDone_eachPollALaneWithItsRetries();
 };
 
 void TestRequestRunner::perRequestScenario_testDeletedWhenItsRequestFinishes()
@@ -127,6 +128,56 @@ void TestRequestRunner::scenario_requestToAnotherHost_carriesNoTestId()
     QTRY_COMPARE(finished.size(), 2);
     QVERIFY(!embedded.log().isEmpty());
     QVERIFY(!embedded.log().constFirst().testId.isEmpty());
+}
+
+void TestRequestRunner::operation_pollsUntilDone_eachPollALaneWithItsRetries()
+{
+    Core::FaultServer server;
+    QVERIFY2(server.listen(), qPrintable(server.errorString()));
+    Core::ThreadedExecutor executor;
+    executor.setPolicy(fastPolicy());
+    Ui::RunSession session;
+    session.attach(&executor);
+    RequestRunner runner(&executor, &session);
+    runner.setServer(&server);
+    // The operation's requests share one copy of the script: the start passes, the first poll
+    // meets a 503 and is retried within its own lane, the rest pass.
+    Ui::ServerScenario scenario;
+    scenario.instructions = {QStringLiteral("pass"), QStringLiteral("return-503")};
+    QVERIFY(runner.setScenario(scenario));
+
+    Core::RequestDraft draft;
+    draft.urlTemplate = QStringLiteral("{server}/operation/build-7?done_after_ms=600");
+    Core::PollingPolicy policy;
+    policy.initialDelayMs = 100.0;
+    policy.multiplier = 1.5;
+    policy.maxDelayMs = 200.0;
+    policy.totalTimeoutMs = 20'000.0;
+    QSignalSpy finished(&runner, &RequestRunner::operationFinished);
+    QVERIFY(runner.startOperation(draft, policy));
+    QVERIFY(runner.isPolling());
+    const auto twice = runner.startOperation(draft, policy);
+    QVERIFY(!twice);
+    QVERIFY2(twice.error().contains(QStringLiteral("polled already")), qPrintable(twice.error()));
+    QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 1, 20'000);
+    const auto result = finished.at(0).at(0).value<Core::OperationResult>();
+    QVERIFY2(result.succeeded(), qPrintable(result.reason));
+    QVERIFY(!runner.isPolling());
+    QVERIFY2(result.pollCount() >= 3, qPrintable(QString::number(result.pollCount()))); // 600 ms at 100-200 ms a poll
+    QCOMPARE(server.testCount(), 0); // the operation's copy of the script is gone with it
+
+    // One lane per request: the start, then each poll; the retry stays inside its poll's lane.
+    session.flush();
+    QCOMPARE(session.laneCount(), qsizetype(result.polls.size()));
+    QVERIFY2(session.laneTitle(0).contains(QStringLiteral("operation start")), qPrintable(session.laneTitle(0)));
+    QVERIFY2(session.laneTitle(1).contains(QStringLiteral("poll 1")), qPrintable(session.laneTitle(1)));
+    QCOMPARE(session.lane(0).attempts, quint32(1));
+    QCOMPARE(session.lane(1).attempts, quint32(2)); // the 503, then its retry
+    for (qsizetype lane = 2; lane < session.laneCount(); ++lane) {
+        QCOMPARE(session.lane(lane).attempts, quint32(1));
+        QVERIFY2(
+            session.laneTitle(lane).contains(QStringLiteral("poll %1").arg(lane)), qPrintable(session.laneTitle(lane)));
+    }
 }
 
 QTEST_MAIN(TestRequestRunner)
