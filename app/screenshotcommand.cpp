@@ -56,6 +56,7 @@ constexpr ScreenshotStep steps[] = {
     {"compare policies", WindowScreenshots::saveCompare},
     {"hedging compared", WindowScreenshots::saveCompareHedging},
     {"policy export", WindowScreenshots::savePolicyExport},
+    {"long-running operation", WindowScreenshots::saveOperation},
     // Last: the monitors go on checking (and telling of what they find) once started.
     {"monitors and their history", MonitorScreenshots::start},
     {"monitors", MonitorScreenshots::saveMonitors},

@@ -458,4 +458,37 @@ void saveCompareHedging(ScreenshotContext &context)
     context.save(&compare, QStringLiteral("compare-hedging.png"));
 }
 
+void saveOperation(ScreenshotContext &context)
+{
+    // A long-running operation polled until done (Batch & repeat: Poll until done), its polls
+    // lanes of their own; the scenario's 503 meets the first poll, which retries in its lane.
+    Ui::MainWindow &window = context.window();
+    context.part<Ui::RunActions>("runActions")->clearRun();
+    auto *serverView = context.part<Ui::ServerView>("server");
+    Ui::ServerScenario scenario;
+    scenario.instructions = {QStringLiteral("pass"), QStringLiteral("return-503")};
+    serverView->setScenario(scenario);
+    Core::RequestDraft draft = demoDraft();
+    draft.urlTemplate = QStringLiteral("{server}/operation/deploy-42?done_after_ms=4000");
+    draft.pollingPreset = QStringLiteral("google-lro");
+    auto *composer = context.part<Ui::RequestComposer>("composer");
+    composer->setDraft(draft);
+    auto *runner = context.part<Ui::RequestRunner>("runner");
+    QEventLoop loop;
+    QObject::connect(runner, &Ui::RequestRunner::operationFinished, &loop, &QEventLoop::quit);
+    QTimer::singleShot(30'000, &loop, &QEventLoop::quit);
+    context.part<Ui::RunActions>("runActions")->send();
+    if (runner->isPolling())
+        loop.exec();
+    serverView->setScenario({});
+    window.showTab(Ui::MainWindow::Tab::Timeline);
+    context.part<Ui::RunSession>("session")->flush();
+    // Fit twice: the latest request's run, then the whole session.
+    context.part<Ui::TimelineView>("timeline")->zoomToFit();
+    context.part<Ui::TimelineView>("timeline")->zoomToFit();
+    ScreenshotContext::settle(400);
+    context.save(&window, QStringLiteral("operation.png"));
+    composer->setDraft(shownDraft());
+}
+
 } // namespace RetryLab::App::WindowScreenshots

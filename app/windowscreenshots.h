@@ -41,6 +41,8 @@ void saveCompare(ScreenshotContext &context);
 void saveCompareHedging(ScreenshotContext &context);
 /// policy-export.png: Policy > Export…, the policy as an Envoy route with what Envoy cannot express.
 void savePolicyExport(ScreenshotContext &context);
+/// operation.png: a long-running operation polled until done, each poll a lane of its own.
+void saveOperation(ScreenshotContext &context);
 
 } // namespace WindowScreenshots
 
