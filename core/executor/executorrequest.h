@@ -78,6 +78,7 @@ struct ExecutorRequest
     quint64 hedgeOf = 0; ///< an attempt of this hedged request; 0 for a request of its own
     QList<quint64> hedgeAttempts; ///< the hedged request's attempts that have not ended
     qint64 lastHedgeStartNs = -1; ///< when its last attempt went out
+    int hedgesStarted = 0; ///< its attempts that went out (a queued one may be dropped unsent)
     /// Why its attempts still running were cut (an answer came first, the deadline, a cancel).
     QString hedgeEnd;
     /// The id the request's signals and records carry: the hedged request's for its attempts.

@@ -470,6 +470,7 @@ void RetryExecutor::startAttempt(const RequestPtr &r)
                       return id != r->id && other && other->phase == Request::Phase::InFlight;
                   });
             hedged->lastHedgeStartNs = now;
+            ++hedged->hedgesStarted;
             cancelWakeup(Wakeup::Retry, hedged->id);
             if (hedged->attemptIndex < hedged->policy.hedging.maxAttempts)
                 wakeAfter(Wakeup::Retry, hedged->id, timerNs(hedged->policy.hedging.delayMs));
@@ -585,6 +586,8 @@ void RetryExecutor::endHedging(const RequestPtr &r, const QString &why, AttemptE
                 --m_hedgeAttempts;
         }
     }
+    // The request made the attempts that went out, not those dropped unsent.
+    r->attemptIndex = r->hedgesStarted;
 }
 
 void RetryExecutor::decideHedge(const RequestPtr &attempt, AttemptRecord &record, const Classification &c)

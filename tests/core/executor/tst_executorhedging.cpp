@@ -34,6 +34,7 @@ private Q_SLOTS:
     void cancel_cutsEveryAttemptInFlight();
     void retryBudget_refusesFurtherHedges();
     void notIdempotent_isNotHedged();
+    void openBreaker_stopsTheHedges();
     void unusablePolicy_isRefusedWithTheReason_data();
     void unusablePolicy_isRefusedWithTheReason();
 
@@ -330,6 +331,26 @@ void TestExecutorHedging::notIdempotent_isNotHedged()
     QCOMPARE(c.attemptsOf(id).constFirst().end, AttemptEnd::AttemptTimeout);
     QVERIFY(!c.attemptsOf(id).constFirst().hedged);
     QCOMPARE(requestsSeen(), 1);
+}
+
+void TestExecutorHedging::openBreaker_stopsTheHedges()
+{
+    // The breaker opens on the first failure: the hedge that 503 sends at once is refused.
+    BackoffPolicy policy = hedging(4, 5'000);
+    policy.circuitBreaker.enabled = true;
+    policy.circuitBreaker.consecutiveFailures = 1;
+    policy.circuitBreaker.openMs = 60'000;
+    RetryExecutor executor;
+    executor.setPolicy(policy);
+    Collector c(&executor);
+    const quint64 id = executor.submit(Testing::getSpec(url(QStringLiteral("/status/503"))));
+    QTRY_VERIFY_WITH_TIMEOUT(c.resultOf(id).has_value(), 20'000);
+    const RequestResult result = *c.resultOf(id);
+    QCOMPARE(result.outcome, RequestOutcome::CircuitOpen);
+    QCOMPARE(result.attempts, 1); // the refused hedge never went out
+    QCOMPARE(c.attemptsOf(id).size(), 1);
+    QCOMPARE(requestsSeen(), 1);
+    QCOMPARE(executor.activeCount(), 0);
 }
 
 void TestExecutorHedging::unusablePolicy_isRefusedWithTheReason_data()
