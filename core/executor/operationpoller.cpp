@@ -91,7 +91,9 @@ void OperationPoller::attach(E *executor)
     if (!executor)
         return;
     m_executor.object = executor;
-    m_executor.submit = [executor](const RequestSpec &spec) { return executor->submit(spec); };
+    m_executor.submit = [executor](const RequestSpec &spec, const BackoffPolicy *policy) {
+        return policy ? executor->submit(spec, *policy) : executor->submit(spec);
+    };
     m_executor.cancel = [executor](quint64 id) { executor->cancel(id); };
     m_executor.nowNs = [executor] { return executor->nowNs(); };
     connect(executor, &E::attemptFinished, this, &OperationPoller::handleAttemptFinished);
@@ -178,7 +180,8 @@ void OperationPoller::send(int index, double delayMs)
     m_current.index = index;
     m_current.delayMs = delayMs;
     m_inFlight = true;
-    m_current.requestId = m_executor.submit(index == 0 ? m_first : m_poll);
+    m_current.requestId
+        = m_executor.submit(index == 0 ? m_first : m_poll, m_requestPolicy ? &*m_requestPolicy : nullptr);
     qCDebug(lcPoller) << "request" << index << "is executor request" << m_current.requestId;
     Q_EMIT pollStarted(index, m_current.requestId);
 }

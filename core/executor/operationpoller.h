@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/policy/backoffpolicy.h"
 #include "core/policy/pollingpolicy.h"
 #include "core/record/attemptrecord.h"
 #include "core/util/result.h"
@@ -98,6 +99,9 @@ public:
     Result<void> start(const RequestSpec &first, const RequestSpec &poll, const PollingPolicy &policy);
     /// Cancels the request in flight and ends with Ending::Cancelled.
     void cancel();
+    /// The retry policy of the requests of the next operations (a policy per
+    /// endpoint); none: the executor's.
+    void setRequestPolicy(std::optional<BackoffPolicy> policy) { m_requestPolicy = std::move(policy); }
     bool isRunning() const { return m_running; }
     const OperationResult &result() const { return m_result; }
 
@@ -126,7 +130,8 @@ private:
     struct Executor
     {
         QPointer<QObject> object;
-        std::function<quint64(const RequestSpec &)> submit;
+        /// The request under `policy`, or under the executor's own when it is null.
+        std::function<quint64(const RequestSpec &, const BackoffPolicy *)> submit;
         std::function<void(quint64)> cancel;
         std::function<qint64()> nowNs;
         explicit operator bool() const { return !object.isNull(); }
@@ -134,6 +139,7 @@ private:
     template<typename E>
     void attach(E *executor);
     Executor m_executor;
+    std::optional<BackoffPolicy> m_requestPolicy;
     QTimer *m_delayTimer = nullptr;
     QTimer *m_deadlineTimer = nullptr;
     RequestSpec m_first;

@@ -15,6 +15,7 @@
 #include <QLoggingCategory>
 #include <QNetworkAccessManager>
 #include <QNetworkReply>
+#include <QScopedValueRollback>
 #include <QTimer>
 
 #include <algorithm>
@@ -273,6 +274,8 @@ void RetryExecutor::enqueue(const RequestPtr &request, bool front)
 
 void RetryExecutor::dispatchQueued()
 {
+    if (m_cancellingAll)
+        return;
     while (m_inFlight + m_tokenWaiters < m_concurrencyLimit && !m_queue.isEmpty()) {
         const RequestPtr request = find(m_queue.takeFirst());
         if (!request || request->phase != Request::Phase::Queued)
@@ -519,8 +522,6 @@ bool RetryExecutor::sendHedge(const RequestPtr &r)
                                          << "refused it";
             return false;
         }
-        if (m_budget->enabled())
-            noteBudget();
     }
     auto attempt = std::make_shared<Request>(r->spec, r->policy);
     attempt->id = reserveId();
@@ -540,7 +541,9 @@ bool RetryExecutor::sendHedge(const RequestPtr &r)
     m_requests.insert(attempt->id, attempt);
     ++m_hedgeAttempts;
     r->hedgeAttempts.append(attempt->id);
-    enqueue(attempt, true);
+    // The first takes its request's place in line; a hedge goes behind the others, so that
+    // the attempts of one request leave the queue in their order.
+    enqueue(attempt, attempt->attemptIndex == 0);
     return true;
 }
 
@@ -550,11 +553,17 @@ void RetryExecutor::dropHedgeAttempt(const RequestPtr &attempt, RequestOutcome o
     cancelWakeup(Wakeup::RateLimit, attempt->id);
     if (std::exchange(attempt->waitingForToken, false))
         --m_tokenWaiters;
+    if (attempt->lastRetryCost > 0.0) {
+        m_budget->refund(std::exchange(attempt->lastRetryCost, 0.0)); // paid for, never sent
+        noteBudget();
+    }
     if (m_requests.remove(attempt->id))
         --m_hedgeAttempts;
     const RequestPtr r = find(attempt->hedgeOf);
-    if (!r)
+    if (!r) {
+        noteIdle();
         return;
+    }
     r->hedgeAttempts.removeOne(attempt->id);
     // The attempts already out may still answer; with none out the request ends as its attempt could not start.
     if (r->phase == Request::Phase::Hedging && r->hedgeAttempts.isEmpty()) {
@@ -569,6 +578,7 @@ void RetryExecutor::endHedging(const RequestPtr &r, const QString &why, AttemptE
     r->hedgeEnd = why;
     cancelWakeup(Wakeup::Retry, r->id);
     const QList<quint64> attempts = std::exchange(r->hedgeAttempts, {});
+    bool refunded = false;
     for (quint64 id : attempts) {
         const RequestPtr attempt = find(id);
         if (!attempt || attempt->phase == Request::Phase::Done)
@@ -580,14 +590,18 @@ void RetryExecutor::endHedging(const RequestPtr &r, const QString &why, AttemptE
             cancelWakeup(Wakeup::RateLimit, id);
             if (std::exchange(attempt->waitingForToken, false))
                 --m_tokenWaiters;
-            if (attempt->lastRetryCost > 0.0)
-                m_budget->refund(attempt->lastRetryCost); // paid for, never sent
+            if (attempt->lastRetryCost > 0.0) {
+                m_budget->refund(std::exchange(attempt->lastRetryCost, 0.0)); // paid for, never sent
+                refunded = true;
+            }
             if (m_requests.remove(id))
                 --m_hedgeAttempts;
         }
     }
     // The request made the attempts that went out, not those dropped unsent.
     r->attemptIndex = r->hedgesStarted;
+    if (refunded)
+        noteBudget();
 }
 
 void RetryExecutor::decideHedge(const RequestPtr &attempt, AttemptRecord &record, const Classification &c)
@@ -607,6 +621,7 @@ void RetryExecutor::decideHedge(const RequestPtr &attempt, AttemptRecord &record
         record.decision = Classification::Decision::GiveUp;
         record.reason = r && !r->hedgeEnd.isEmpty() ? tr("%1; %2").arg(c.reason, r->hedgeEnd) : c.reason;
         emitRecord();
+        noteIdle(); // a handler may have ended the request while its attempts were being cut
         return;
     }
     r->hedgeAttempts.removeOne(attempt->id);
@@ -650,11 +665,10 @@ void RetryExecutor::decideHedge(const RequestPtr &attempt, AttemptRecord &record
         record.reason = more ? tr("%1; the retry budget refused a further attempt").arg(c.reason)
                              : tr("%1; all %2 hedged attempts failed").arg(c.reason).arg(maxAttempts);
     }
-    if (r->hedgeAttempts.isEmpty()) {
-        r->current = record;
-        r->body = attempt->body;
-        r->fallbackVerdict = RetryPlanner::fallbackVerdict(r->spec, c);
-    }
+    // The last answer so far: the request ends with it unless another comes.
+    r->current = record;
+    r->body = attempt->body;
+    r->fallbackVerdict = RetryPlanner::fallbackVerdict(r->spec, c);
     emitRecord();
     if (r->phase != Request::Phase::Hedging)
         return; // a handler of attemptFinished cancelled it
@@ -830,8 +844,11 @@ void RetryExecutor::handleRetryTimeout(quint64 requestId)
     const RequestPtr r = find(requestId);
     if (r && r->phase == Request::Phase::Hedging) {
         // The hedging delay passed with no answer: the next attempt goes out beside those in flight.
-        if (r->attemptIndex < r->policy.hedging.maxAttempts && sendHedge(r))
+        if (r->attemptIndex < r->policy.hedging.maxAttempts && sendHedge(r)) {
+            if (m_budget->enabled())
+                noteBudget(); // the hedge paid for itself
             dispatchQueued();
+        }
         return;
     }
     if (!r || r->phase != Request::Phase::Sleeping)
@@ -954,7 +971,9 @@ void RetryExecutor::cancel(quint64 requestId)
 
 void RetryExecutor::cancelAll()
 {
-    // Queued ones first, so that cancelling in-flight attempts frees no slot for them.
+    // Queued ones first, so that cancelling in-flight attempts frees no slot for them;
+    // and nothing starts meanwhile, though a slot held for a token or a cut hedge frees.
+    const QScopedValueRollback<bool> cancelling(m_cancellingAll, true);
     const QList<quint64> ids = m_requests.keys();
     for (quint64 id : ids) {
         // A hedged request cuts its attempts in flight: it goes with those.
@@ -1069,13 +1088,18 @@ void RetryExecutor::finishRequest(const RequestPtr &r, RequestOutcome outcome, Q
     if (refunded && m_budget->enabled())
         noteBudget();
     dispatchQueued();
-    if (m_requests.isEmpty()) {
-        // Containers keep the room of their largest size: after 100,000 requests
-        // that is megabytes the executor would hold for nothing once idle.
-        m_requests.squeeze();
-        m_queue.squeeze();
-        Q_EMIT idle();
-    }
+    noteIdle();
+}
+
+void RetryExecutor::noteIdle()
+{
+    if (!m_requests.isEmpty())
+        return;
+    // Containers keep the room of their largest size: after 100,000 requests
+    // that is megabytes the executor would hold for nothing once idle.
+    m_requests.squeeze();
+    m_queue.squeeze();
+    Q_EMIT idle();
 }
 
 } // namespace RetryLab::Core

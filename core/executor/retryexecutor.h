@@ -194,6 +194,8 @@ private:
     void concludeAttempt(const RequestPtr &request, AttemptEnd end);
     void decideNext(const RequestPtr &request, AttemptRecord &record, const Classification &classification);
     void finishRequest(const RequestPtr &request, RequestOutcome outcome, QString reason);
+    /// Emits idle() when no request is left (the last hedged attempt may outlive its request).
+    void noteIdle();
     /// The policy ended the request with `outcome`: moves it to its next fallback endpoint
     /// and returns true, or returns false with the outcome and reason it ends with.
     bool takeFallback(const RequestPtr &request, RequestOutcome &outcome, QString &reason);
@@ -233,6 +235,7 @@ private:
     /// concurrency slot, so that only as many reserve tokens as can go out, and a
     /// rate that grows back speeds up the attempts that have not reserved yet.
     int m_tokenWaiters = 0;
+    bool m_cancellingAll = false; ///< cancelAll() runs: nothing leaves the queue
     /// The attempts on the wire; after m_ownClock and m_requests, which it reads.
     AttemptTransport m_transport;
     QUrl m_lastHostUrl; ///< the URL submitted last, and its hostKey()

@@ -35,6 +35,7 @@ private Q_SLOTS:
     void retryBudget_refusesFurtherHedges();
     void notIdempotent_isNotHedged();
     void openBreaker_stopsTheHedges();
+    void cancelAll_cutsEveryHedge_andNothingStartsMeanwhile();
     void unusablePolicy_isRefusedWithTheReason_data();
     void unusablePolicy_isRefusedWithTheReason();
 
@@ -337,6 +338,7 @@ void TestExecutorHedging::openBreaker_stopsTheHedges()
 {
     // The breaker opens on the first failure: the hedge that 503 sends at once is refused.
     BackoffPolicy policy = hedging(4, 5'000);
+    policy.retryBudget.kind = RetryBudgetKind::AwsStandard;
     policy.circuitBreaker.enabled = true;
     policy.circuitBreaker.consecutiveFailures = 1;
     policy.circuitBreaker.openMs = 60'000;
@@ -348,9 +350,35 @@ void TestExecutorHedging::openBreaker_stopsTheHedges()
     const RequestResult result = *c.resultOf(id);
     QCOMPARE(result.outcome, RequestOutcome::CircuitOpen);
     QCOMPARE(result.attempts, 1); // the refused hedge never went out
+    QCOMPARE(result.finalStatus, std::optional<int>(503)); // the last answer that came
+    QCOMPARE(executor.budgetTokens(), executor.budgetCapacity()); // and its cost came back
     QCOMPARE(c.attemptsOf(id).size(), 1);
     QCOMPARE(requestsSeen(), 1);
     QCOMPARE(executor.activeCount(), 0);
+}
+
+void TestExecutorHedging::cancelAll_cutsEveryHedge_andNothingStartsMeanwhile()
+{
+    // Two slots: two hedged requests' first attempts take them, their hedges and a third request wait.
+    RetryExecutor executor;
+    executor.setPolicy(hedging(3, 1)); // the hedges come due at once, and queue for a slot
+    executor.setConcurrencyLimit(2);
+    Collector c(&executor);
+    QSignalSpy started(&executor, &RetryExecutor::attemptStarted);
+    QSignalSpy idle(&executor, &RetryExecutor::idle);
+    for (int i = 0; i < 3; ++i)
+        executor.submit(scripted(QStringList(3, QStringLiteral("stall"))));
+    // By the time the server has read both first attempts, the hedges' 1 ms has passed.
+    QTRY_COMPARE_WITH_TIMEOUT(requestsSeen(), 2, 20'000);
+    QCOMPARE(started.size(), 2);
+    executor.cancelAll();
+    QCOMPARE(started.size(), 2); // cutting the first two freed slots, and nothing took them
+    QCOMPARE(c.results.size(), 3);
+    for (const RequestResult &r : std::as_const(c.results))
+        QCOMPARE(r.outcome, RequestOutcome::Cancelled);
+    QCOMPARE(idle.size(), 1);
+    QCOMPARE(executor.activeCount(), 0);
+    QCOMPARE(executor.inFlightCount(), 0);
 }
 
 void TestExecutorHedging::unusablePolicy_isRefusedWithTheReason_data()
