@@ -419,8 +419,11 @@ TimelineView::Hit TimelineView::hitAt(const QPoint &pos) const
     // Under hedging, the track under the pointer: the attempt drawn there.
     Tracks trackOf;
     const int tracks = hedgeTracks(lane, trackOf);
-    const double inLane = (qint64(pos.y()) - area.top() + verticalScrollBar()->value()) % m_laneHeight;
-    const int track = tracks > 0 ? std::clamp(int(inLane * tracks / m_laneHeight), 0, tracks - 1) : 0;
+    // Bars are drawn inside the lane's insets: the tracks share what lies between them.
+    const double inset = m_presentation ? 3.0 : 5.0;
+    const double inLane = double((qint64(pos.y()) - area.top() + verticalScrollBar()->value()) % m_laneHeight) - inset;
+    const int track
+        = tracks > 0 ? std::clamp(int(std::floor(inLane * tracks / (m_laneHeight - 2.0 * inset))), 0, tracks - 1) : 0;
     // Bars first: near a narrow bar, the bar wins over the gap beside it.
     qsizetype index = -1;
     for (quint32 r = l.firstRow; r != RunSession::noRow; r = m_session->attemptRow(r).nextInLane) {

@@ -377,6 +377,8 @@ void TestTimelineView::hedgedAttempts_sideBySideInOneLane_winnerOutlined()
     m_session->recordAttemptStarted(4, 0, 500 * ms);
     m_session->recordAttemptStarted(4, 1, 600 * ms);
     QCOMPARE(m_session->inFlightCount(), 2);
+    // Out beside the first: on a track of its own while both run.
+    QVERIFY(m_session->attemptRow(m_session->attemptRowCount() - 1).hedged());
     AttemptRecord winner = httpAttempt(4, 1, 600, 650, 200);
     winner.hedged = true;
     winner.hedgeWinner = true;

@@ -181,7 +181,10 @@ quint32 AttemptStore::startAttempt(quint64 requestId, int attemptIndex, qint64 s
     }
     const quint32 row = appendRow(laneIndex, attemptIndex, startNs);
     Lane &l = m_lanes[laneIndex];
-    ++l.openRows; // a hedged attempt goes out beside the one in flight
+    // Out beside another: a hedge, drawn on a track of its own before its record says so.
+    if (l.openRows > 0)
+        m_rows[row].hedging |= AttemptRow::hedgedBit;
+    ++l.openRows;
     ++m_inFlight;
     l.openRow = row;
     l.pendingDelayMs = -1.0F;
