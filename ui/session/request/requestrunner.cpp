@@ -300,6 +300,7 @@ Core::Result<void> RequestRunner::startOperation(const Core::RequestDraft &draft
             Core::RequestSpec lane = m_operationSpec;
             lane.label = index == 0 ? tr("%1 start").arg(m_operationSpec.label) : tr("poll %1").arg(index);
             m_session->noteRequest(requestId, lane);
+            m_session->setChecks(requestId, m_checks);
             Q_EMIT sent(requestId);
         });
         connect(m_poller, &Core::OperationPoller::finished, this, [this](const Core::OperationResult &result) {
@@ -309,6 +310,9 @@ Core::Result<void> RequestRunner::startOperation(const Core::RequestDraft &draft
             Q_EMIT operationFinished(result);
         });
     }
+    // A policy of the operation's endpoint runs its requests, as it runs a Send.
+    const Core::EndpointPolicy *endpoint = Core::matchingEndpointPolicy(m_endpointPolicies, spec->url);
+    m_poller->setRequestPolicy(endpoint ? std::optional<Core::BackoffPolicy>(endpoint->policy) : std::nullopt);
     if (const auto started = m_poller->start(m_operationSpec, m_operationSpec, policy); !started) {
         if (!m_operationTestId.isEmpty())
             deleteTest(std::exchange(m_operationTestId, QString()));
