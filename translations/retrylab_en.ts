@@ -10430,10 +10430,6 @@ observed: %3
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>the hedging delay of %1 is shorter than an answer may take here: attempts may overlap and answer in any order</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>token bucket per key: R tokens per second (0.001 to 100000), B at most; over the limit 429 with Retry-After; the limit told as X-RateLimit-* (the default), as the IETF draft&apos;s RateLimit and RateLimit-Policy, or by Retry-After alone; s3: over the limit 503 SlowDown, as Amazon S3 throttles</source>
         <translation type="unfinished"></translation>
     </message>
@@ -10443,6 +10439,14 @@ observed: %3
     </message>
     <message>
         <source>slowed down (S3): key &quot;%1&quot; has %2 of %3 tokens at %4/s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the circuit breaker may open on the failures and refuse a further attempt</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>an answer may take longer here than the hedging delay of %1: attempts may overlap and answer in any order</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

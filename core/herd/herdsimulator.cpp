@@ -341,7 +341,8 @@ void SimulationRun::handle(const Event &e)
     case EventKind::HedgeDue: {
         // The delay passed and no later attempt went out meanwhile: the next one goes beside the others.
         const ClientState &c = m_clients[static_cast<std::size_t>(e.client)];
-        if (!c.done && c.sent == e.value && c.sent < m_p.hedgedAttempts)
+        const bool pastDeadline = m_p.deadlineMs > 0.0 && e.timeMs - c.arrivalMs >= m_p.deadlineMs;
+        if (!c.done && c.sent == e.value && c.sent < m_p.hedgedAttempts && !pastDeadline)
             send(e.client, e.timeMs);
         break;
     }
@@ -403,7 +404,7 @@ void SimulationRun::answerArrives(int client, double timeMs, bool failure)
         m_limiters[static_cast<std::size_t>(client)].onResponse(timeMs, false); // a slow answer is no throttle
     if (!m_cell.strategy.hedging) {
         if (failure)
-            failed(client, timeMs, true);
+            failed(client, timeMs, false); // a server fault, not an overload answer: no Retry-After
         else
             finish(client, timeMs, true);
         return;

@@ -231,7 +231,7 @@ ConformanceExpectation expectHedged(const BackoffPolicy &policy, const FaultSequ
     const ClassificationRules &rules = policy.classification;
     const RetryBudgetSettings &budget = policy.retryBudget;
     const int allowed = policy.hedging.maxAttempts;
-    const bool overlap = policy.hedging.delayMs < attemptUpperMs;
+    bool overlap = policy.hedging.delayMs < attemptUpperMs;
     double tokens = budget.kind == RetryBudgetKind::AwsStandard ? budget.awsCapacity
         : budget.kind == RetryBudgetKind::GrpcThrottling        ? budget.grpcMaxTokens
                                                                 : 0.0;
@@ -248,6 +248,9 @@ ConformanceExpectation expectHedged(const BackoffPolicy &policy, const FaultSequ
             seen.what = Tr::tr("connection refused");
         }
         elapsedMax += std::min(seen.durationMs, policy.hedging.delayMs) + attemptUpperMs;
+        // A step slower than the hedging delay (a delay, a drip, a stall) is still out when the next goes.
+        if (seen.durationMs >= policy.hedging.delayMs)
+            overlap = true;
         const StepVerdict verdict = judgeStep(seen, rules, idempotency, true, idempotencyReason);
         if (verdict.success) {
             e.explanation.append(Tr::tr("%1: %2 - %3: it wins").arg(attempt, seen.what, verdict.rule));
@@ -286,8 +289,13 @@ ConformanceExpectation expectHedged(const BackoffPolicy &policy, const FaultSequ
     }
     if (endings.outcomes.isEmpty())
         endings.add(RequestOutcome::GaveUp, 1, std::nullopt, false);
+    if (policy.circuitBreaker.enabled) {
+        // Every attempt feeds the breaker, which may refuse the next hedge.
+        e.explanation.append(Tr::tr("the circuit breaker may open on the failures and refuse a further attempt"));
+        endings.add(RequestOutcome::CircuitOpen, 1, std::nullopt, false);
+    }
     if (overlap) {
-        e.explanation.append(Tr::tr("the hedging delay of %1 is shorter than an answer may take here: attempts may "
+        e.explanation.append(Tr::tr("an answer may take longer here than the hedging delay of %1: attempts may "
                                     "overlap and answer in any order")
                                  .arg(DurationText::format(policy.hedging.delayMs)));
         endings.minAttempts = 1;
