@@ -17342,6 +17342,10 @@ Cannot send: %1</source>
         <source>Not even the first retry fits in the %1 deadline.</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Hedging is on: a further attempt goes out every %1 while none has answered, %2 in all, the next at once after an answer the policy would retry; the delays charted here are not used.</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>RetryLab::Ui::ServerLogModel</name>

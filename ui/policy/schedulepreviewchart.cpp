@@ -446,6 +446,14 @@ void SchedulePreviewChart::redraw()
 
     if (count > 0)
         notes.append(tr("Waited so far adds up the delays; the attempts themselves take time on top."));
+    if (p.hedging.enabled) {
+        // The attempts of a hedging policy do not back off: say so before anything the chart shows.
+        notes.prepend(tr("Hedging is on: a further attempt goes out every %1 while none has answered, %2 in all, "
+                         "the next at once after an answer the policy would retry; the delays charted here are "
+                         "not used.")
+                          .arg(Core::DurationText::format(p.hedging.delayMs))
+                          .arg(p.hedging.maxAttempts));
+    }
     if (!m_problem.isEmpty())
         notes.prepend(tr("The policy has errors (see the editor); the chart shows what its numbers would do."));
     m_noteText = notes.join(QLatin1Char(' '));

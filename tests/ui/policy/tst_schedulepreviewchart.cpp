@@ -64,6 +64,7 @@ private Q_SLOTS:
     void series_matchPreviewSchedule_forASeededPolicy();
     void manyChanges_areCoalescedIntoOneRedraw();
     void zeroRetries_drawsNothingAndSaysWhy();
+    void hedging_saysTheChartedDelaysAreNotUsed();
     void deadlineOnly_drawsUntilTheDeadlineIsCrossed();
     void thousandRetries_drawnWhole_andMoreAreTruncatedWithANote();
     void reroll_changesSamplesButNotTheBand();
@@ -173,6 +174,17 @@ void TestSchedulePreviewChart::zeroRetries_drawsNothingAndSaysWhy()
     QCOMPARE(series<QLineSeries>(chart, QStringLiteral("sample0"))->count(), 0);
     QVERIFY2(chart.note().contains(QLatin1String("single attempt")), qPrintable(chart.note()));
     QVERIFY(!chart.isTruncated());
+}
+
+void TestSchedulePreviewChart::hedging_saysTheChartedDelaysAreNotUsed()
+{
+    SchedulePreviewChart chart;
+    show(chart, *Core::Presets::find(QStringLiteral("grpc-hedging")));
+    QVERIFY2(chart.note().startsWith(QLatin1String("Hedging is on: a further attempt goes out every 500 ms while none "
+                                                   "has answered, 4 in all")),
+        qPrintable(chart.note()));
+    show(chart, *Core::Presets::find(QStringLiteral("grpc-retry-policy")));
+    QVERIFY(!chart.note().contains(QLatin1String("Hedging")));
 }
 
 void TestSchedulePreviewChart::deadlineOnly_drawsUntilTheDeadlineIsCrossed()
