@@ -3455,10 +3455,6 @@ Formats: %1</source>
         <source>%1 s</source>
         <translation type="unfinished"></translation>
     </message>
-    <message>
-        <source>o succeeded   x failed, retried   ! failed for good   c cancelled   - waiting   2-9 retried attempts in one column</source>
-        <translation type="unfinished"></translation>
-    </message>
     <message numerus="yes">
         <source>%n attempt(s), %1</source>
         <translation type="unfinished">
@@ -10447,6 +10443,10 @@ observed: %3
     </message>
     <message>
         <source>an answer may take longer here than the hedging delay of %1: attempts may overlap and answer in any order</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>o succeeded   x failed, retried   ! failed for good   c cancelled   - waiting   = hedged: attempts in flight side by side   2-9 retried attempts in one column</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

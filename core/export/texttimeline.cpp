@@ -64,7 +64,7 @@ double tickStepMs(double spanMs, int width, int minColumns)
 QString legend()
 {
     return Tr::tr("o succeeded   x failed, retried   ! failed for good   c cancelled   - waiting   "
-                  "2-9 retried attempts in one column");
+                  "= hedged: attempts in flight side by side   2-9 retried attempts in one column");
 }
 
 QStringList render(const RunRecord &run, const QList<Lane> &lanes, const Options &options)
@@ -132,6 +132,15 @@ QStringList render(const RunRecord &run, const QList<Lane> &lanes, const Options
             const int to = column(msSinceStart(run, endNs), span, width);
             for (int c = from; c <= to; ++c)
                 row[c] = QLatin1Char('-');
+        }
+        // A hedged request waited for nothing: its attempts ran side by side.
+        if (std::any_of(own.cbegin(), own.cend(), [](const AttemptRecord *a) { return a->hedged; })) {
+            for (const AttemptRecord *a : std::as_const(own)) {
+                const int from = column(msSinceStart(run, a->startNs), span, width);
+                const int to = column(msSinceStart(run, std::max(a->startNs, a->endNs)), span, width);
+                for (int c = from; c <= to; ++c)
+                    row[c] = QLatin1Char('=');
+            }
         }
         for (const AttemptRecord *a : std::as_const(own)) {
             const int c = column(msSinceStart(run, a->startNs), span, width);

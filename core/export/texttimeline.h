@@ -17,7 +17,8 @@ namespace RetryLab::Core {
 ///
 /// Marks: `o` succeeded, `x` failed and was retried, `!` failed for good,
 /// `c` cancelled, a digit 2-9 (or `+`) for that many retried attempts falling
-/// into one character; a final `o` or `!` wins over the count.
+/// into one character; a final `o` or `!` wins over the count. A hedged
+/// request's attempts run side by side: `=` where they were in flight.
 namespace TextTimeline {
 
 struct Lane

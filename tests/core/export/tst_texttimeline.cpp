@@ -42,6 +42,7 @@ private Q_SLOTS:
     void tickStep_isOneTwoFive();
     void render_rulerLabelsReadAsDurations();
     void render_lanesRulerAndSummaries();
+    void render_hedgedAttemptsRunSideBySide();
     void render_crowdedColumnsCountRetries();
 };
 
@@ -125,6 +126,43 @@ void TestTextTimeline::render_lanesRulerAndSummaries()
     QCOMPARE(lines[2], QStringLiteral("first   |x-x---o             |  3 attempt(s), 301 ms"));
     QCOMPARE(lines[3], QStringLiteral("second  |          !         |  1 attempt(s), gave-up after 1 ms"));
     QVERIFY(TextTimeline::legend().contains(QLatin1String("o succeeded")));
+}
+
+void TestTextTimeline::render_hedgedAttemptsRunSideBySide()
+{
+    // One request: attempt 1 from 0 to 600 ms, cut when attempt 2 (a hedge from 200 ms) answered at 600 ms.
+    RunRecord run;
+    run.epochNs = 0;
+    AttemptRecord first;
+    first.requestId = 1;
+    first.startNs = 0;
+    first.endNs = 600'000'000;
+    first.end = AttemptEnd::Cancelled;
+    first.decision = Classification::Decision::GiveUp;
+    AttemptRecord hedge = first;
+    hedge.attemptIndex = 1;
+    hedge.startNs = 200'000'000;
+    hedge.end = AttemptEnd::Response;
+    hedge.httpStatus = 200;
+    hedge.decision = Classification::Decision::Success;
+    hedge.hedged = true;
+    hedge.hedgeWinner = true;
+    run.attempts = {hedge, first};
+    RequestResult result;
+    result.requestId = 1;
+    result.outcome = RequestOutcome::Succeeded;
+    result.attempts = 2;
+    result.startNs = 0;
+    result.endNs = 600'000'000;
+    run.results = {result};
+    TextTimeline::Options options;
+    options.width = 12;
+    options.spanMs = 1200.0;
+    const QStringList lines = TextTimeline::render(run, {{QStringLiteral("r"), 1}}, options);
+    QCOMPARE(lines.size(), 3);
+    // c at 0, o at 200 ms, and '=' while they ran, not '-' for a wait.
+    QVERIFY2(lines.at(2).startsWith(QStringLiteral("r  |c=o====     |")), qPrintable(lines.at(2)));
+    QVERIFY(TextTimeline::legend().contains(QLatin1String("= hedged")));
 }
 
 void TestTextTimeline::render_crowdedColumnsCountRetries()
