@@ -299,7 +299,10 @@ Core::Result<void> RequestRunner::startOperation(const Core::RequestDraft &draft
             // Each request a lane of its own, named for what it is: polls apart from retries.
             Core::RequestSpec lane = m_operationSpec;
             lane.label = index == 0 ? tr("%1 start").arg(m_operationSpec.label) : tr("poll %1").arg(index);
-            m_session->noteRequest(requestId, lane);
+            if (m_operationPolicy)
+                m_session->noteRequest(requestId, lane, *m_operationPolicy);
+            else
+                m_session->noteRequest(requestId, lane);
             m_session->setChecks(requestId, m_checks);
             Q_EMIT sent(requestId);
         });
@@ -312,7 +315,8 @@ Core::Result<void> RequestRunner::startOperation(const Core::RequestDraft &draft
     }
     // A policy of the operation's endpoint runs its requests, as it runs a Send.
     const Core::EndpointPolicy *endpoint = Core::matchingEndpointPolicy(m_endpointPolicies, spec->url);
-    m_poller->setRequestPolicy(endpoint ? std::optional<Core::BackoffPolicy>(endpoint->policy) : std::nullopt);
+    m_operationPolicy = endpoint ? std::optional<Core::BackoffPolicy>(endpoint->policy) : std::nullopt;
+    m_poller->setRequestPolicy(m_operationPolicy);
     if (const auto started = m_poller->start(m_operationSpec, m_operationSpec, policy); !started) {
         if (!m_operationTestId.isEmpty())
             deleteTest(std::exchange(m_operationTestId, QString()));

@@ -160,6 +160,7 @@ private:
     QString m_unsentTestId; ///< made by prepare(), not yet filed under a request id
     Core::OperationPoller *m_poller = nullptr; ///< made at the first operation
     Core::RequestSpec m_operationSpec; ///< every request of the operation polled now
+    std::optional<Core::BackoffPolicy> m_operationPolicy; ///< its endpoint's policy; none: the executor's
     QString m_operationTestId; ///< its copy of the scenario, deleted when it ends
 
     /// Keys are "<token>-<n>": the token differs per run of the program, so that keys

@@ -72,6 +72,12 @@ void RunSession::noteRequest(quint64 requestId, const RequestSpec &spec)
     markDirty();
 }
 
+void RunSession::noteRequest(quint64 requestId, const RequestSpec &spec, const BackoffPolicy &policy)
+{
+    noteRequest(requestId, spec);
+    m_store.setPolicy(requestId, policy);
+}
+
 void RunSession::clear()
 {
     m_store.clear();

@@ -57,6 +57,8 @@ public:
     quint64 submit(const Core::RequestSpec &spec, const Core::BackoffPolicy &policy);
     /// Remembers the spec of a request submitted elsewhere (labels, URL, exports).
     void noteRequest(quint64 requestId, const Core::RequestSpec &spec);
+    /// The same under a policy of its own (a policy per endpoint), which its lane records.
+    void noteRequest(quint64 requestId, const Core::RequestSpec &spec, const Core::BackoffPolicy &policy);
 
     /// Gives a submitted request checks (before its attempts are reported: right
     /// after submit()); when it ends, they are evaluated on its last attempt and

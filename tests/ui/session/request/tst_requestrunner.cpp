@@ -145,6 +145,12 @@ void TestRequestRunner::operation_pollsUntilDone_eachPollALaneWithItsRetries()
     Ui::ServerScenario scenario;
     scenario.instructions = {QStringLiteral("pass"), QStringLiteral("return-503")};
     QVERIFY(runner.setScenario(scenario));
+    // The operation's endpoint has a policy of its own, which its polls run and record.
+    Core::EndpointPolicy operations;
+    operations.path = QStringLiteral("/operation/**");
+    operations.policy = fastPolicy();
+    operations.policy.name = QStringLiteral("operations");
+    runner.setEndpointPolicies({operations});
 
     Core::RequestDraft draft;
     draft.urlTemplate = QStringLiteral("{server}/operation/build-7?done_after_ms=600");
@@ -173,6 +179,10 @@ void TestRequestRunner::operation_pollsUntilDone_eachPollALaneWithItsRetries()
     QVERIFY2(session.laneTitle(1).contains(QStringLiteral("poll 1")), qPrintable(session.laneTitle(1)));
     QCOMPARE(session.lane(0).attempts, quint32(1));
     QCOMPARE(session.lane(1).attempts, quint32(2)); // the 503, then its retry
+    for (qsizetype lane = 0; lane < session.laneCount(); ++lane) {
+        QVERIFY(session.policy(lane));
+        QCOMPARE(session.policy(lane)->name, QStringLiteral("operations"));
+    }
     for (qsizetype lane = 2; lane < session.laneCount(); ++lane) {
         QCOMPARE(session.lane(lane).attempts, quint32(1));
         QVERIFY2(
