@@ -36,6 +36,7 @@ private Q_SLOTS:
     void notIdempotent_isNotHedged();
     void openBreaker_stopsTheHedges();
     void cancelAll_cutsEveryHedge_andNothingStartsMeanwhile();
+    void lognormalAnswers_hedgingTradesLoadForTheTail();
     void unusablePolicy_isRefusedWithTheReason_data();
     void unusablePolicy_isRefusedWithTheReason();
 
@@ -379,6 +380,56 @@ void TestExecutorHedging::cancelAll_cutsEveryHedge_andNothingStartsMeanwhile()
     QCOMPARE(idle.size(), 1);
     QCOMPARE(executor.activeCount(), 0);
     QCOMPARE(executor.inFlightCount(), 0);
+}
+
+void TestExecutorHedging::lognormalAnswers_hedgingTradesLoadForTheTail()
+{
+    // What the herd's latency model plays on a virtual clock, on the wire: 200 requests to
+    // /delay/100?dist=lognormal&sigma=0.8 (a median of 100 ms, a 99th percentile of about 640 ms),
+    // once one attempt each, once hedged after 250 ms.
+    const auto run = [this](const BackoffPolicy &policy, int *attempts) {
+        m_server.reseed(7);
+        RetryExecutor executor;
+        executor.setPolicy(policy);
+        executor.setConcurrencyLimit(200);
+        Collector c(&executor);
+        for (int i = 0; i < 200; ++i)
+            executor.submit(Testing::getSpec(url(QStringLiteral("/delay/100?dist=lognormal&sigma=0.8"))));
+        QList<double> ms;
+        if (!QTest::qWaitFor([&c] { return c.results.size() == 200; }, 60'000))
+            return ms;
+        *attempts = int(c.attempts.size());
+        for (const RequestResult &r : std::as_const(c.results))
+            ms.append(r.totalMs());
+        std::sort(ms.begin(), ms.end());
+        return ms;
+    };
+    BackoffPolicy single = Testing::fastPolicy(1);
+    single.attemptTimeoutMs = 20'000;
+    int singleAttempts = 0;
+    const QList<double> alone = run(single, &singleAttempts);
+    int hedgedAttempts = 0;
+    const QList<double> hedged = run(hedging(3, 250), &hedgedAttempts);
+    QCOMPARE(alone.size(), 200);
+    QCOMPARE(hedged.size(), 200);
+    const auto at = [](const QList<double> &sorted, double q) { return sorted.at(qsizetype(q * (sorted.size() - 1))); };
+    const QString record = QStringLiteral("one attempt: %1 attempts, median %2 ms, 99th percentile %3 ms; hedged: %4 "
+                                          "attempts, median %5 ms, 99th percentile %6 ms")
+                               .arg(singleAttempts)
+                               .arg(at(alone, 0.5), 0, 'f', 0)
+                               .arg(at(alone, 0.99), 0, 'f', 0)
+                               .arg(hedgedAttempts)
+                               .arg(at(hedged, 0.5), 0, 'f', 0)
+                               .arg(at(hedged, 0.99), 0, 'f', 0);
+    qInfo().noquote() << record;
+    QCOMPARE(singleAttempts, 200);
+    // The load it adds: the answers slower than 250 ms (about 13 %) sent a second attempt, some a third.
+    QVERIFY2(hedgedAttempts > 210 && hedgedAttempts < 300, qPrintable(record));
+    // The tail it saves, the median unmoved.
+    QVERIFY2(at(hedged, 0.99) < 0.8 * at(alone, 0.99), qPrintable(record));
+    QVERIFY2(std::abs(at(hedged, 0.5) - at(alone, 0.5)) < 40.0, qPrintable(record));
+    // Every attempt reached the server, the cut ones too: their answers come late, and the log has them all.
+    QTRY_COMPARE_WITH_TIMEOUT(requestsSeen(), singleAttempts + hedgedAttempts, 30'000);
 }
 
 void TestExecutorHedging::unusablePolicy_isRefusedWithTheReason_data()
