@@ -267,8 +267,12 @@ private:
         if (preset.hedging.enabled) {
             // Against a server that fails at once, a hedge sends its next attempt at once after each
             // failure (tst_executorhedging shows it racing slow answers): immediate retries, up to
-            // the hedging policy's attempts.
-            if (*algorithm != BackoffAlgorithm::Immediate)
+            // the hedging policy's attempts; or, where the client's own work per attempt stands out
+            // (a sanitizer build), a constant wait no longer than that work.
+            const bool atOnce = *algorithm == BackoffAlgorithm::Immediate
+                || (*algorithm == BackoffAlgorithm::Constant && p.baseMs
+                    && *p.baseMs <= 3.0 * m_overheadMs + 2.0 * m_noiseMs + 1.0);
+            if (!atOnce)
                 return algorithmName(*algorithm) + QStringLiteral(" instead of immediate: ") + why;
             if (p.maxAttempts != preset.hedging.maxAttempts)
                 return QStringLiteral("attempt limit not %1: ").arg(preset.hedging.maxAttempts) + why;
