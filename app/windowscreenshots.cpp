@@ -35,6 +35,7 @@
 #include <QDockWidget>
 #include <QEventLoop>
 #include <QFile>
+#include <QFileInfo>
 #include <QLoggingCategory>
 #include <QTabWidget>
 #include <QTimer>
@@ -402,22 +403,24 @@ void savePolicyExport(ScreenshotContext &context)
     context.save(&dialog, QStringLiteral("policy-export.png"));
 }
 
-void saveCompare(ScreenshotContext &context)
+namespace {
+
+// Policy -> Compare policies on a scenario of its own (`json`): `current` against the presets
+// `others`, seed 7, saved as `file` once the comparison has run.
+void saveComparison(ScreenshotContext &context, const QByteArray &json, const Core::BackoffPolicy &current,
+    const QStringList &others, const QString &file)
 {
-    // Policy -> Compare policies: the demo policy, Azure's interactive one and AWS's on one outage.
-    const QString scenario = context.scratchPath(QStringLiteral("compare.json"));
-    QFile file(scenario);
-    if (file.open(QIODevice::WriteOnly)) {
-        file.write(R"({"format": "retrylab-scenario", "name": "a short outage", "policy": "iam",
-                "concurrency": 6, "requests": [{"name": "client", "url": "{server}/status/200", "count": 6,
-                "script": ["return-503*2"]}]})");
-        file.close();
+    const QString scenario = context.scratchPath(QFileInfo(file).completeBaseName() + QStringLiteral(".json"));
+    QFile out(scenario);
+    if (out.open(QIODevice::WriteOnly)) {
+        out.write(json);
+        out.close();
     }
     Ui::CompareDialog compare(&context.window());
-    compare.setCurrentPolicy(demoPolicy());
+    compare.setCurrentPolicy(current);
     const QStringList ids = Core::Presets::ids();
-    compare.chooser()->setChoice(1, int(ids.indexOf(QStringLiteral("azure-interactive"))) + 1);
-    compare.chooser()->setChoice(2, int(ids.indexOf(QStringLiteral("aws-standard"))) + 1);
+    for (qsizetype i = 0; i < others.size(); ++i)
+        compare.chooser()->setChoice(int(i) + 1, int(ids.indexOf(others.at(i))) + 1);
     compare.setScenarioPath(scenario);
     compare.setSeed(7);
     compare.show();
@@ -427,35 +430,30 @@ void saveCompare(ScreenshotContext &context)
     if (compare.run())
         loop.exec();
     ScreenshotContext::settle(200);
-    context.save(&compare, QStringLiteral("compare.png"));
+    context.save(&compare, file);
+}
+
+} // namespace
+
+void saveCompare(ScreenshotContext &context)
+{
+    // Policy -> Compare policies: the demo policy, Azure's interactive one and AWS's on one outage.
+    saveComparison(context, R"({"format": "retrylab-scenario", "name": "a short outage", "policy": "iam",
+                "concurrency": 6, "requests": [{"name": "client", "url": "{server}/status/200", "count": 6,
+                "script": ["return-503*2"]}]})",
+        demoPolicy(), {QStringLiteral("azure-interactive"), QStringLiteral("aws-standard")},
+        QStringLiteral("compare.png"));
 }
 
 void saveCompareHedging(ScreenshotContext &context)
 {
-    // Policy -> Compare policies: gRPC's hedging example against its retry example on answers that
-    // are slow at first, each request's second attempt quick.
-    const QString scenario = context.scratchPath(QStringLiteral("compare-hedging.json"));
-    QFile file(scenario);
-    if (file.open(QIODevice::WriteOnly)) {
-        file.write(R"({"format": "retrylab-scenario", "name": "slow first answers", "policy": "iam",
+    // The same: gRPC's hedging example against its retry example on answers that are slow at
+    // first, each request's second attempt quick.
+    saveComparison(context, R"({"format": "retrylab-scenario", "name": "slow first answers", "policy": "iam",
                 "concurrency": 12, "requests": [{"name": "client", "url": "{server}/status/200", "count": 6,
-                "script": ["delay-1200ms"]}]})");
-        file.close();
-    }
-    Ui::CompareDialog compare(&context.window());
-    compare.setCurrentPolicy(*Core::Presets::find(QStringLiteral("grpc-hedging")));
-    const QStringList ids = Core::Presets::ids();
-    compare.chooser()->setChoice(1, int(ids.indexOf(QStringLiteral("grpc-retry-policy"))) + 1);
-    compare.setScenarioPath(scenario);
-    compare.setSeed(7);
-    compare.show();
-    QEventLoop loop;
-    QObject::connect(&compare, &Ui::CompareDialog::comparisonFinished, &loop, &QEventLoop::quit);
-    QTimer::singleShot(30'000, &loop, &QEventLoop::quit);
-    if (compare.run())
-        loop.exec();
-    ScreenshotContext::settle(200);
-    context.save(&compare, QStringLiteral("compare-hedging.png"));
+                "script": ["delay-1200ms"]}]})",
+        *Core::Presets::find(QStringLiteral("grpc-hedging")), {QStringLiteral("grpc-retry-policy")},
+        QStringLiteral("compare-hedging.png"));
 }
 
 void saveOperation(ScreenshotContext &context)
