@@ -33,23 +33,6 @@ namespace RetryLab::Core {
 
 namespace {
 
-/// What the AWS SDKs' adaptive mode takes for throttling: HTTP 429, or an error
-/// answer whose code is one of the throttling codes botocore lists (S3's 503
-/// SlowDown, "ThrottlingException", ...), found in the first part of its body.
-bool isThrottling(const AttemptRecord &record)
-{
-    if (!record.httpStatus || *record.httpStatus < 400)
-        return false;
-    if (*record.httpStatus == 429)
-        return true;
-    static const QByteArrayList codes = {"Throttling", "ThrottledException", "RequestThrottled",
-        "TooManyRequestsException", "ProvisionedThroughputExceededException", "TransactionInProgressException",
-        "RequestLimitExceeded", "BandwidthLimitExceeded", "LimitExceededException", "SlowDown",
-        "PriorRequestNotComplete", "EC2ThrottledException"};
-    const QByteArray head = record.responseBody.left(4096);
-    return std::any_of(codes.cbegin(), codes.cend(), [&head](const QByteArray &code) { return head.contains(code); });
-}
-
 std::chrono::milliseconds toTimerMs(double ms)
 {
     if (!(ms > 0.0))
@@ -791,7 +774,7 @@ void RetryExecutor::concludeAttempt(const RequestPtr &r, AttemptEnd end)
     }
     r->breakerTrial = false;
     if (m_limiter->active() && end != AttemptEnd::Cancelled && end != AttemptEnd::Deadline)
-        m_limiter->onResponse(nowNs() / 1e6, isThrottling(record));
+        m_limiter->onResponse(nowNs() / 1e6, AdaptiveRateLimiter::isThrottling(record.httpStatus, record.responseBody));
     if (r->policy.classification.honourRateLimitReset)
         m_rateLimitHolds.note(r->host, classification, r->policy.classification.maxRetryAfterMs, nowNs());
 

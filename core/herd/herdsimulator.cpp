@@ -202,6 +202,11 @@ private:
     /// Latency model: an answer reaches its client; under hedging the first success wins.
     void answerArrives(int client, double timeMs, bool failure);
     void hedgeFailed(int client, double timeMs);
+    /// The client's deadline has passed by `timeMs`: it sends no further hedge.
+    bool pastDeadline(const ClientState &c, double timeMs) const
+    {
+        return m_p.deadlineMs > 0.0 && timeMs - c.arrivalMs >= m_p.deadlineMs;
+    }
     void finish(int client, double timeMs, bool succeeded);
     void failed(int client, double timeMs, bool overloadAnswer);
     void handle(const Event &e);
@@ -341,8 +346,7 @@ void SimulationRun::handle(const Event &e)
     case EventKind::HedgeDue: {
         // The delay passed and no later attempt went out meanwhile: the next one goes beside the others.
         const ClientState &c = m_clients[static_cast<std::size_t>(e.client)];
-        const bool pastDeadline = m_p.deadlineMs > 0.0 && e.timeMs - c.arrivalMs >= m_p.deadlineMs;
-        if (!c.done && c.sent == e.value && c.sent < m_p.hedgedAttempts && !pastDeadline)
+        if (!c.done && c.sent == e.value && c.sent < m_p.hedgedAttempts && !pastDeadline(c, e.timeMs))
             send(e.client, e.timeMs);
         break;
     }
@@ -421,8 +425,7 @@ void SimulationRun::answerArrives(int client, double timeMs, bool failure)
 void SimulationRun::hedgeFailed(int client, double timeMs)
 {
     ClientState &c = m_clients[static_cast<std::size_t>(client)];
-    const bool pastDeadline = m_p.deadlineMs > 0.0 && timeMs - c.arrivalMs >= m_p.deadlineMs;
-    if (c.sent < m_p.hedgedAttempts && !pastDeadline)
+    if (c.sent < m_p.hedgedAttempts && !pastDeadline(c, timeMs))
         send(client, timeMs);
     else if (c.outstanding == 0)
         finish(client, timeMs, false);
@@ -455,10 +458,10 @@ void SimulationRun::answered(int client, double sentMs, Answer answer)
     const double arrivesMs = sentMs + networkDelay();
     if (arrivesMs > m_p.horizonMs)
         return; // the run ends before the client hears back: it stays unfinished
-    // Throttling, to the AWS SDKs: a 429. A 503 is a server fault, unless its body says SlowDown.
+    // The overload answer carries no body: a 429 throttles, a 503 does not.
     if (!m_limiters.empty()) {
         m_limiters[static_cast<std::size_t>(client)].onResponse(
-            arrivesMs, answer == Answer::Overloaded && m_p.overloadStatus == 429);
+            arrivesMs, answer == Answer::Overloaded && AdaptiveRateLimiter::isThrottling(m_p.overloadStatus, {}));
     }
     if (answer == Answer::Ok)
         finish(client, arrivesMs, true);

@@ -1,6 +1,7 @@
 #include "core/policy/adaptiveratelimiter.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 
 namespace RetryLab::Core {
@@ -18,6 +19,20 @@ AdaptiveRateLimiter::AdaptiveRateLimiter(RateLimiterSettings settings, double st
       m_lastThrottleS(startMs / 1000.0)
 {
     m_fillRate = std::max(m_fillRate, m_settings.minRate);
+}
+
+bool AdaptiveRateLimiter::isThrottling(std::optional<int> status, QByteArrayView body)
+{
+    if (!status || *status < 400)
+        return false;
+    if (*status == 429)
+        return true;
+    static constexpr std::array<const char *, 12> codes{"Throttling", "ThrottledException", "RequestThrottled",
+        "TooManyRequestsException", "ProvisionedThroughputExceededException", "TransactionInProgressException",
+        "RequestLimitExceeded", "BandwidthLimitExceeded", "LimitExceededException", "SlowDown",
+        "PriorRequestNotComplete", "EC2ThrottledException"};
+    const QByteArrayView head = body.first(std::min<qsizetype>(body.size(), 4096));
+    return std::any_of(codes.cbegin(), codes.cend(), [head](const char *code) { return head.contains(code); });
 }
 
 double AdaptiveRateLimiter::acquireDelayMs(double nowMs)

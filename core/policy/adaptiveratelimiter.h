@@ -2,6 +2,10 @@
 
 #include "core/policy/backoffpolicy.h"
 
+#include <QByteArrayView>
+
+#include <optional>
+
 namespace RetryLab::Core {
 
 /// The AWS SDKs' adaptive retry mode: a client-side token bucket whose fill rate
@@ -50,6 +54,10 @@ public:
     double acquireDelayMs(double nowMs);
     /// Feeds the answer to an attempt (or its network fault, not throttled).
     void onResponse(double nowMs, bool throttled);
+    /// What the AWS SDKs take for throttling: HTTP 429, or an error answer whose
+    /// body carries one of the throttling codes botocore lists (S3's 503
+    /// SlowDown, "ThrottlingException", ...) in its first 4 KiB. A plain 503 is not.
+    static bool isThrottling(std::optional<int> status, QByteArrayView body);
 
     /// The bucket's fill rate in requests/s.
     double currentRate() const { return m_fillRate; }

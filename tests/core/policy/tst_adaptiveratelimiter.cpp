@@ -43,6 +43,8 @@ class TestAdaptiveRateLimiter final : public QObject
     Q_OBJECT
 
 private Q_SLOTS:
+    void isThrottling_429OrACodeBotocoreKnows_data();
+    void isThrottling_429OrACodeBotocoreKnows();
     void none_neverLimitsNorEnables();
     void beforeTheFirstThrottle_nothingWaits();
     void measuredRate_followsTheResponses();
@@ -225,6 +227,32 @@ void TestAdaptiveRateLimiter::bucket_spacesAttemptsAtOneOverTheRate()
         waits.append(limiter.acquireDelayMs(later));
     QCOMPARE(waits.first(), 0.0);
     QVERIFY(std::abs(waits.last() - waits.at(waits.size() - 2) - 1000.0 / rate) < 1e-6);
+}
+
+void TestAdaptiveRateLimiter::isThrottling_429OrACodeBotocoreKnows_data()
+{
+    QTest::addColumn<int>("status");
+    QTest::addColumn<QByteArray>("body");
+    QTest::addColumn<bool>("throttling");
+    QTest::addRow("429") << 429 << QByteArray() << true;
+    QTest::addRow("503 SlowDown (S3)") << 503
+                                       << QByteArray(
+                                              "<Error><Code>SlowDown</Code><Message>Please reduce</Message></Error>")
+                                       << true;
+    QTest::addRow("400 ThrottlingException")
+        << 400 << QByteArray(R"({"__type":"ThrottlingException","message":"Rate exceeded"})") << true;
+    QTest::addRow("plain 503") << 503 << QByteArray("Service Unavailable") << false;
+    QTest::addRow("200 saying SlowDown") << 200 << QByteArray("SlowDown") << false;
+    QTest::addRow("code beyond 4 KiB") << 503 << (QByteArray(5000, ' ') + "SlowDown") << false;
+}
+
+void TestAdaptiveRateLimiter::isThrottling_429OrACodeBotocoreKnows()
+{
+    QFETCH(int, status);
+    QFETCH(QByteArray, body);
+    QFETCH(bool, throttling);
+    QCOMPARE(AdaptiveRateLimiter::isThrottling(status, body), throttling);
+    QVERIFY(!AdaptiveRateLimiter::isThrottling(std::nullopt, body)); // no answer: a network fault
 }
 
 QTEST_GUILESS_MAIN(TestAdaptiveRateLimiter)
