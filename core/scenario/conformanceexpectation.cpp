@@ -160,6 +160,36 @@ void fillIn(ConformanceExpectation &e, const Endings &endings, const BackoffPoli
     e.finalStatus = endings.statusKnown ? endings.status : std::nullopt;
 }
 
+// What the client sees of attempt `k` (0-based) of a single request: its scripted
+// step, the path's answer past the script, or a refused connection for an
+// unreachable sequence.
+Observation observeAttempt(
+    const QList<FaultInstruction> &steps, int k, const FaultSequence &sequence, const BackoffPolicy &policy)
+{
+    if (sequence.unreachable) {
+        Observation seen;
+        seen.kind = Observation::Kind::Network;
+        seen.fault = NetworkFaultClass::ConnectionRefused;
+        seen.what = Tr::tr("connection refused");
+        return seen;
+    }
+    return observe(k < steps.size() ? steps[k] : FaultInstruction(), sequence.thenStatus, policy);
+}
+
+// The retry budget's tokens before the first attempt.
+double initialTokens(const RetryBudgetSettings &budget)
+{
+    switch (budget.kind) {
+    case RetryBudgetKind::AwsStandard:
+        return budget.awsCapacity;
+    case RetryBudgetKind::GrpcThrottling:
+        return budget.grpcMaxTokens;
+    case RetryBudgetKind::None:
+        break;
+    }
+    return 0.0;
+}
+
 // What the retry rules make of one step of a single request (docs/executor.md,
 // "What is retried"): a success, a fault to repeat (at once or after a delay), or
 // the end, and the rule that says so.
@@ -232,21 +262,12 @@ ConformanceExpectation expectHedged(const BackoffPolicy &policy, const FaultSequ
     const RetryBudgetSettings &budget = policy.retryBudget;
     const int allowed = policy.hedging.maxAttempts;
     bool overlap = policy.hedging.delayMs < attemptUpperMs;
-    double tokens = budget.kind == RetryBudgetKind::AwsStandard ? budget.awsCapacity
-        : budget.kind == RetryBudgetKind::GrpcThrottling        ? budget.grpcMaxTokens
-                                                                : 0.0;
+    double tokens = initialTokens(budget);
     Endings endings;
     double elapsedMax = 0.0;
     for (int k = 0; k < allowed; ++k) {
         const QString attempt = Tr::tr("attempt %1").arg(k + 1);
-        const FaultInstruction step = k < steps.size() ? steps[k] : FaultInstruction();
-        Observation seen = observe(step, sequence.thenStatus, policy);
-        if (sequence.unreachable) {
-            seen = Observation{};
-            seen.kind = Observation::Kind::Network;
-            seen.fault = NetworkFaultClass::ConnectionRefused;
-            seen.what = Tr::tr("connection refused");
-        }
+        const Observation seen = observeAttempt(steps, k, sequence, policy);
         elapsedMax += std::min(seen.durationMs, policy.hedging.delayMs) + attemptUpperMs;
         // A step slower than the hedging delay (a delay, a drip, a stall) is still out when the next goes.
         if (seen.durationMs >= policy.hedging.delayMs)
@@ -461,9 +482,7 @@ ConformanceExpectation expect(const BackoffPolicy &policy, const FaultSequence &
     bool usedImmediate = false;
     double elapsedMin = 0.0; // since the first attempt started, lower and upper bounds
     double elapsedMax = 0.0;
-    double tokens = budget.kind == RetryBudgetKind::AwsStandard ? budget.awsCapacity
-        : budget.kind == RetryBudgetKind::GrpcThrottling        ? budget.grpcMaxTokens
-                                                                : 0.0;
+    double tokens = initialTokens(budget);
     int consecutive = 0;
     QList<bool> window;
     bool breakerOpen = false;
@@ -494,15 +513,7 @@ ConformanceExpectation expect(const BackoffPolicy &policy, const FaultSequence &
             halfOpen = true;
         }
 
-        const FaultInstruction step
-            = k < steps.size() ? steps[k] : FaultInstruction(); // past the script: the path answers
-        Observation seen = observe(step, sequence.thenStatus, policy);
-        if (sequence.unreachable) {
-            seen = Observation{};
-            seen.kind = Observation::Kind::Network;
-            seen.fault = NetworkFaultClass::ConnectionRefused;
-            seen.what = Tr::tr("connection refused");
-        }
+        const Observation seen = observeAttempt(steps, k, sequence, policy);
         const int attempts = k + 1;
         lastStatus = seen.status;
         elapsedMin += seen.durationMs;
