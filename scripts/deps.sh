@@ -32,6 +32,9 @@ packages=(
     qt6-declarative-dev
     # Prometheus and promtool, which scrape and check the monitors' /metrics (tests/core/metrics)
     prometheus
+    # real TCP servers and clients behind retrylab proxy --tcp (tests/core/proxy/tst_tcpproxyclients);
+    # PostgreSQL's psql comes with postgresql above
+    redis-server redis-tools python3-redis
     "$@"
 )
 
@@ -74,4 +77,14 @@ if [[ ! -f "$stamp" ]] || ! cmp -s "$sandbox/package-lock.json" "$stamp"; then
     echo "Installing the script sandbox's libraries into $sandbox/node_modules"
     npm ci --prefix "$sandbox" --no-audit --no-fund --loglevel=error
     cp "$sandbox/package-lock.json" "$stamp"
+fi
+
+# toxiproxy's own Node.js client (third_party/toxiproxy-client), which the tests point
+# at retrylab proxy --api; installed the same way, when missing or its lock file changed.
+client="$(cd "$(dirname "$0")/.." && pwd)/third_party/toxiproxy-client"
+stamp="$client/node_modules/.installed-package-lock.json"
+if [[ ! -f "$stamp" ]] || ! cmp -s "$client/package-lock.json" "$stamp"; then
+    echo "Installing toxiproxy's Node.js client into $client/node_modules"
+    npm ci --prefix "$client" --no-audit --no-fund --loglevel=error
+    cp "$client/package-lock.json" "$stamp"
 fi

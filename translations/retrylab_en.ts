@@ -983,10 +983,6 @@ exit 0 when every verdict passes, 1 when one fails, 2 for usage errors.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Usage: retrylab proxy --upstream URL [options]</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>--upstream is required</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1765,24 +1761,6 @@ Exit status: 0 when the request succeeded, 1 when it failed for good, 2 for a us
     </message>
     <message>
         <source>--report, --har and --csv hold one policy&apos;s run; give one --policy (--junit takes several)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Runs an HTTP/1.1 reverse proxy on loopback in front of a real service: every request to the listen
-address goes to the upstream and its answer streams back. Prints one line per exchange; at the end
-(Ctrl+C or --duration) the clients seen through it, grouped into logical requests, their inferred
-retry policies and the verdicts, as retrylab observe does.
-
-Faults, one rule per --fault (or a retrylab-faults file): a fault, optional matches and a schedule:
-  status=CODE [retry-after=S]   answer without calling the upstream
-  latency=MS | MIN-MAX | lognormal:MEDIAN:SIGMA [at=request|response]
-  bandwidth=BYTES[k|m]          bytes per second of the answer
-  reset[=before|after|unsent]   reset instead of the answer, after its headers, or unforwarded
-  empty | stall | cut=N | corrupt[=N]
-  method=M path=GLOB header=NAME[:GLOB]   p=P every=N first=N from=S to=S   name=NAME off
-e.g. --fault &apos;status=503 p=0.3 path=/api/*&apos;. While it runs, the control port switches rules:
-  curl -X POST -H &apos;Content-Type: application/json&apos; \
-    &apos;http://127.0.0.1:PORT/_control/faults?enabled=false&apos;   (or ?rule=NAME&amp;enabled=true)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -2614,6 +2592,124 @@ Formats: %1</source>
     </message>
     <message>
         <source>--rate-limiter: unknown kind &quot;%1&quot;; use none or aws-adaptive.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A TCP proxy for any protocol (Redis, PostgreSQL, ...): --upstream is HOST:PORT, faults are --toxic.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>With --tcp, a toxic (repeatable), e.g. &apos;latency latency=1000 jitter=100 stream=downstream&apos;.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>TOXIC</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Serve toxiproxy&apos;s HTTP API on this loopback address (e.g. 127.0.0.1:8474): alone it starts with no proxy, as toxiproxy-server does; with --tcp its proxy is named &quot;tcp&quot;.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Runs an HTTP/1.1 reverse proxy on loopback in front of a real service: every request to the listen
+address goes to the upstream and its answer streams back. Prints one line per exchange; at the end
+(Ctrl+C or --duration) the clients seen through it, grouped into logical requests, their inferred
+retry policies and the verdicts, as retrylab observe does.
+
+Faults, one rule per --fault (or a retrylab-faults file): a fault, optional matches and a schedule:
+  status=CODE [retry-after=S]   answer without calling the upstream
+  latency=MS | MIN-MAX | lognormal:MEDIAN:SIGMA [at=request|response]
+  bandwidth=BYTES[k|m]          bytes per second of the answer
+  reset[=before|after|unsent]   reset instead of the answer, after its headers, or unforwarded
+  empty | stall | cut=N | corrupt[=N]
+  method=M path=GLOB header=NAME[:GLOB]   p=P every=N first=N from=S to=S   name=NAME off
+e.g. --fault &apos;status=503 p=0.3 path=/api/*&apos;. While it runs, the control port switches rules:
+  curl -X POST -H &apos;Content-Type: application/json&apos; \
+    &apos;http://127.0.0.1:PORT/_control/faults?enabled=false&apos;   (or ?rule=NAME&amp;enabled=true)
+
+With --tcp it passes bytes between its clients and --upstream HOST:PORT, whatever the protocol,
+through toxiproxy&apos;s toxics, one per --toxic: the type, then its attributes and where it applies:
+  latency latency=MS jitter=MS      bandwidth rate=KB/S        slow_close delay=MS
+  timeout timeout=MS (0: never)     reset_peer timeout=MS      limit_data bytes=N
+  slicer average_size=N size_variation=N delay=US
+  stream=upstream|downstream (default downstream)   toxicity=P (default 1)   name=NAME
+e.g. retrylab proxy --tcp --listen 127.0.0.1:26379 --upstream 127.0.0.1:6379 --toxic &apos;limit_data bytes=100&apos;
+--api 127.0.0.1:8474 serves toxiproxy&apos;s HTTP API (/proxies, /populate, /reset, /version), so that
+toxiproxy&apos;s clients create and change proxies and toxics.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>--%1 is an HTTP fault option; --tcp and --api take --toxic</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>--api needs ADDRESS:PORT, e.g. 127.0.0.1:8474 (got &quot;%1&quot;)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>--api listens on loopback only (got %1)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>--%1 needs --tcp; with --api alone, proxies are made through the API</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>--upstream HOST:PORT is required with --tcp</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>--toxic %1 (&quot;%2&quot;): %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>--toxic %1: the name %2 is taken; give one with name=NAME</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>--toxic needs --tcp (or --api); HTTP faults are --fault</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Usage: retrylab proxy --upstream URL [options]
+       retrylab proxy --tcp --upstream HOST:PORT [--toxic TOXIC ...] [options]
+       retrylab proxy --api 127.0.0.1:8474</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 connections, %2 bytes up, %3 bytes down; ended: %4</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>toxic %1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>retrylab proxy: --api: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>proxy %1 on %2 -&gt; %3 made through the API</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>proxy %1 toxics now: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>proxy %1 deleted through the API</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>RetryLab TCP proxy on %1 -&gt; %2; Ctrl+C stops.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>warning: listening on %1, which other machines may reach; anyone who does can reach %2 through it</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>toxiproxy API on %1 (version %2 of its API); Ctrl+C stops.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -10447,6 +10543,282 @@ observed: %3
     </message>
     <message>
         <source>o succeeded   x failed, retried   ! failed for good   c cancelled   - waiting   = hedged: attempts in flight side by side   2-9 retried attempts in one column</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 needs HOST:PORT, e.g. 127.0.0.1:6379 (got &quot;%2&quot;)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the upstream</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the listen address</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the listen address must be an IP address or localhost (got &quot;%1&quot;)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 B</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 KB</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>#%1 %2 %3 s, %4 up, %5 down, %6</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>, %1 dropped</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no upstream: give HOST:PORT of the service to forward to</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 is not a loopback address; other machines could reach the proxy (allow it explicitly)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>cannot listen on %1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>toxic already exists: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>a proxy takes at most 100 toxics</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>toxic not found: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 connections open already</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>must be a number (got &quot;%1&quot;)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>must be a number</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>must be a whole number 0 or more (got %1)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>must be at most %1 (got %2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>must be &quot;upstream&quot; or &quot;downstream&quot; (got &quot;%1&quot;)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>must be a probability from 0 to 1 (got %1)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>must be 1-100 letters, digits, &apos;_&apos;, &apos;.&apos; or &apos;-&apos; (got &quot;%1&quot;)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>is not an attribute of %1 (it has %2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>must be 1 or more</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>must be 1 KB/s or more</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 +- %2 latency</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 latency</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>bandwidth %1 KB/s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>close delayed %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no data, closed after %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no data, never closed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>reset after %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>reset at once</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>sliced into %1 +- %2 byte writes %3 us apart</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>closed after %1 bytes</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>, to %1 % of connections</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>is not a field of a toxic (%1)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>is required (one of %1)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is not a toxic (one of %2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>cannot change; remove the toxic and add another</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>is not a field of a toxic</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>is empty; start with a type (%1)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is not key=value (e.g. latency=1000, stream=upstream)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>bad request body: %1 at offset %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>bad request body: expected a JSON object</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>must be a string HOST:PORT</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>must be a loopback address (got %1)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the toxiproxy API listens on loopback only, not on %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the Host header must name loopback (got &quot;%1&quot;)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>requests from the origin %1 are not allowed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>requests from web pages are not allowed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>method not allowed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>not found: %1 (the toxiproxy API has /proxies, /populate, /reset, /version)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>is not a field of a proxy (%1)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>missing required field: name</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>must be 1-100 letters, digits, &apos;_&apos;, &apos;.&apos;, &apos;:&apos; or &apos;-&apos;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>proxy already exists</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>at most %1 proxies</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>missing required field: upstream</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>must be true or false</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>bad request body: expected a JSON array of proxies</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>proxies[%1]%2: %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>proxy not found</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>not found</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>name: cannot change; delete the proxy and create another</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>enabled: must be true or false</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: is not a field of a proxy</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>toxic already exists</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>toxic not found</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

@@ -47,6 +47,9 @@ struct OptionTable
     QCommandLineOption faults;
     QCommandLineOption seed;
     QCommandLineOption control;
+    QCommandLineOption tcp;
+    QCommandLineOption toxic;
+    QCommandLineOption api;
 };
 
 OptionTable::OptionTable()
@@ -74,29 +77,49 @@ OptionTable::OptionTable()
           Tr::tr("Seed of the fault probabilities and latencies (default: the file's, or a fresh one, printed)."),
           Tr::tr("N")),
       control(QStringLiteral("control"),
-          Tr::tr("Port of the control endpoint on 127.0.0.1 (default: a free one, printed)."), Tr::tr("PORT"))
+          Tr::tr("Port of the control endpoint on 127.0.0.1 (default: a free one, printed)."), Tr::tr("PORT")),
+      tcp(QStringLiteral("tcp"),
+          Tr::tr(
+              "A TCP proxy for any protocol (Redis, PostgreSQL, ...): --upstream is HOST:PORT, faults are --toxic.")),
+      toxic(QStringLiteral("toxic"),
+          Tr::tr("With --tcp, a toxic (repeatable), e.g. 'latency latency=1000 jitter=100 stream=downstream'."),
+          Tr::tr("TOXIC")),
+      api(QStringLiteral("api"),
+          Tr::tr("Serve toxiproxy's HTTP API on this loopback address (e.g. 127.0.0.1:8474): alone it starts with "
+                 "no proxy, as toxiproxy-server does; with --tcp its proxy is named \"tcp\"."),
+          Tr::tr("ADDR:PORT"))
 { }
 
 void OptionTable::addTo(QCommandLineParser &parser) const
 {
-    parser.setApplicationDescription(
-        Tr::tr("Runs an HTTP/1.1 reverse proxy on loopback in front of a real service: every request to the listen\n"
-               "address goes to the upstream and its answer streams back. Prints one line per exchange; at the end\n"
-               "(Ctrl+C or --duration) the clients seen through it, grouped into logical requests, their inferred\n"
-               "retry policies and the verdicts, as retrylab observe does.\n"
-               "\n"
-               "Faults, one rule per --fault (or a retrylab-faults file): a fault, optional matches and a schedule:\n"
-               "  status=CODE [retry-after=S]   answer without calling the upstream\n"
-               "  latency=MS | MIN-MAX | lognormal:MEDIAN:SIGMA [at=request|response]\n"
-               "  bandwidth=BYTES[k|m]          bytes per second of the answer\n"
-               "  reset[=before|after|unsent]   reset instead of the answer, after its headers, or unforwarded\n"
-               "  empty | stall | cut=N | corrupt[=N]\n"
-               "  method=M path=GLOB header=NAME[:GLOB]   p=P every=N first=N from=S to=S   name=NAME off\n"
-               "e.g. --fault 'status=503 p=0.3 path=/api/*'. While it runs, the control port switches rules:\n"
-               "  curl -X POST -H 'Content-Type: application/json' \\\n"
-               "    'http://127.0.0.1:PORT/_control/faults?enabled=false'   (or ?rule=NAME&enabled=true)"));
-    parser.addOptions(
-        {help, listen, upstream, keepHost, allow, duration, report, quiet, fault, faults, seed, control, cacert});
+    parser.setApplicationDescription(Tr::tr(
+        "Runs an HTTP/1.1 reverse proxy on loopback in front of a real service: every request to the listen\n"
+        "address goes to the upstream and its answer streams back. Prints one line per exchange; at the end\n"
+        "(Ctrl+C or --duration) the clients seen through it, grouped into logical requests, their inferred\n"
+        "retry policies and the verdicts, as retrylab observe does.\n"
+        "\n"
+        "Faults, one rule per --fault (or a retrylab-faults file): a fault, optional matches and a schedule:\n"
+        "  status=CODE [retry-after=S]   answer without calling the upstream\n"
+        "  latency=MS | MIN-MAX | lognormal:MEDIAN:SIGMA [at=request|response]\n"
+        "  bandwidth=BYTES[k|m]          bytes per second of the answer\n"
+        "  reset[=before|after|unsent]   reset instead of the answer, after its headers, or unforwarded\n"
+        "  empty | stall | cut=N | corrupt[=N]\n"
+        "  method=M path=GLOB header=NAME[:GLOB]   p=P every=N first=N from=S to=S   name=NAME off\n"
+        "e.g. --fault 'status=503 p=0.3 path=/api/*'. While it runs, the control port switches rules:\n"
+        "  curl -X POST -H 'Content-Type: application/json' \\\n"
+        "    'http://127.0.0.1:PORT/_control/faults?enabled=false'   (or ?rule=NAME&enabled=true)\n"
+        "\n"
+        "With --tcp it passes bytes between its clients and --upstream HOST:PORT, whatever the protocol,\n"
+        "through toxiproxy's toxics, one per --toxic: the type, then its attributes and where it applies:\n"
+        "  latency latency=MS jitter=MS      bandwidth rate=KB/S        slow_close delay=MS\n"
+        "  timeout timeout=MS (0: never)     reset_peer timeout=MS      limit_data bytes=N\n"
+        "  slicer average_size=N size_variation=N delay=US\n"
+        "  stream=upstream|downstream (default downstream)   toxicity=P (default 1)   name=NAME\n"
+        "e.g. retrylab proxy --tcp --listen 127.0.0.1:26379 --upstream 127.0.0.1:6379 --toxic 'limit_data bytes=100'\n"
+        "--api 127.0.0.1:8474 serves toxiproxy's HTTP API (/proxies, /populate, /reset, /version), so that\n"
+        "toxiproxy's clients create and change proxies and toxics."));
+    parser.addOptions({help, listen, upstream, keepHost, allow, duration, report, quiet, fault, faults, seed, control,
+        cacert, tcp, toxic, api});
 }
 
 // --upstream, --keep-host, --cacert, --allow-non-loopback and --listen.
@@ -210,10 +233,89 @@ void runUntilStopped(const Options &options, Core::ProxyServer &proxy)
     QCoreApplication::exec();
 }
 
+// --tcp, --toxic and --api; the HTTP options have no meaning there.
+Core::Result<void> readTcpOptions(const QCommandLineParser &parser, const OptionTable &table, Options &options)
+{
+    using Read = Core::Result<void>;
+    for (const QCommandLineOption *http :
+        {&table.keepHost, &table.cacert, &table.fault, &table.faults, &table.control}) {
+        if (parser.isSet(*http)) {
+            return Read::failure(
+                Tr::tr("--%1 is an HTTP fault option; --tcp and --api take --toxic").arg(http->names().constLast()));
+        }
+    }
+    if (parser.isSet(table.api)) {
+        Core::TcpProxyOptions address;
+        if (const auto set = address.setListen(parser.value(table.api)); !set || address.port == 0)
+            return Read::failure(
+                Tr::tr("--api needs ADDRESS:PORT, e.g. 127.0.0.1:8474 (got \"%1\")").arg(parser.value(table.api)));
+        if (!address.address.isLoopback())
+            return Read::failure(Tr::tr("--api listens on loopback only (got %1)").arg(parser.value(table.api)));
+        options.apiAddress = address.address;
+        options.apiPort = address.port;
+    }
+    options.mode = parser.isSet(table.tcp) ? Options::Mode::Tcp : Options::Mode::Api;
+    if (options.mode == Options::Mode::Api) {
+        for (const QCommandLineOption *tcpOnly : {&table.upstream, &table.listen, &table.toxic}) {
+            if (parser.isSet(*tcpOnly)) {
+                return Read::failure(Tr::tr("--%1 needs --tcp; with --api alone, proxies are made through the API")
+                                         .arg(tcpOnly->names().constLast()));
+            }
+        }
+    } else {
+        if (!parser.isSet(table.upstream))
+            return Read::failure(Tr::tr("--upstream HOST:PORT is required with --tcp"));
+        if (const auto set = options.tcp.setUpstream(parser.value(table.upstream)); !set)
+            return Read::failure(QStringLiteral("--upstream: ") + set.error());
+        if (parser.isSet(table.listen)) {
+            if (const auto set = options.tcp.setListen(parser.value(table.listen)); !set)
+                return Read::failure(QStringLiteral("--listen: ") + set.error());
+        }
+        options.tcp.allowNonLoopback = parser.isSet(table.allow);
+        const QStringList toxics = parser.values(table.toxic);
+        for (qsizetype i = 0; i < toxics.size(); ++i) {
+            auto toxic = Core::Toxic::parse(toxics.at(i));
+            if (!toxic)
+                return Read::failure(Tr::tr("--toxic %1 (\"%2\"): %3").arg(i + 1).arg(toxics.at(i), toxic.error()));
+            for (const Core::Toxic &earlier : std::as_const(options.toxics)) {
+                if (earlier.name == toxic->name) {
+                    return Read::failure(Tr::tr("--toxic %1: the name %2 is taken; give one with name=NAME")
+                                             .arg(i + 1)
+                                             .arg(toxic->name));
+                }
+            }
+            options.toxics << std::move(toxic).value();
+        }
+    }
+    if (parser.isSet(table.duration)) {
+        bool ok = false;
+        options.durationS = parser.value(table.duration).toDouble(&ok);
+        if (!ok || !std::isfinite(options.durationS) || options.durationS <= 0 || options.durationS > 7 * 24 * 3600) {
+            return Read::failure(
+                Tr::tr("--duration must be a number of seconds (got \"%1\")").arg(parser.value(table.duration)));
+        }
+    }
+    if (parser.isSet(table.seed)) {
+        bool ok = false;
+        options.faults.seed = parser.value(table.seed).toULongLong(&ok);
+        if (!ok)
+            return Read::failure(
+                Tr::tr("--seed must be a whole number 0 or more (got \"%1\")").arg(parser.value(table.seed)));
+    }
+    if (parser.isSet(table.report))
+        options.reportPath = parser.value(table.report);
+    options.quiet = parser.isSet(table.quiet);
+    return {};
+}
+
 Core::Result<void> readOptions(const QCommandLineParser &parser, const OptionTable &table, Options &options)
 {
     if (const auto none = noPositionalArguments(parser); !none)
         return none;
+    if (parser.isSet(table.tcp) || parser.isSet(table.api))
+        return readTcpOptions(parser, table, options);
+    if (parser.isSet(table.toxic))
+        return Core::Result<void>::failure(Tr::tr("--toxic needs --tcp (or --api); HTTP faults are --fault"));
     auto proxy = readProxyOptions(parser, table);
     if (!proxy)
         return proxy.errorDetail();
@@ -232,12 +334,17 @@ namespace ProxyCommand {
 
 Core::Result<Options> parse(const QStringList &arguments)
 {
-    return parseOptionTable<Options, OptionTable>(
-        arguments, Tr::tr("Usage: retrylab proxy --upstream URL [options]"), &readOptions);
+    return parseOptionTable<Options, OptionTable>(arguments,
+        Tr::tr("Usage: retrylab proxy --upstream URL [options]\n"
+               "       retrylab proxy --tcp --upstream HOST:PORT [--toxic TOXIC ...] [options]\n"
+               "       retrylab proxy --api 127.0.0.1:8474"),
+        &readOptions);
 }
 
 int run(const Options &options)
 {
+    if (options.mode != Options::Mode::Reverse)
+        return runTcp(options);
     QTextStream out(stdout);
     QTextStream err(stderr);
     Core::FaultRuleList rules = options.faults;

@@ -62,6 +62,7 @@ void ToxicPipe::startTimer(Active &active)
         return;
     active.timer = new QTimer(this);
     active.timer->setSingleShot(true);
+    active.timer->setTimerType(Qt::PreciseTimer); // a coarse timer may fire a little early
     connect(active.timer, &QTimer::timeout, m_link, [link = m_link, reset, name = toxic.name] {
         link->finish(reset ? QStringLiteral("reset_peer") : QStringLiteral("timeout"), name, reset);
     });
@@ -275,7 +276,7 @@ void ToxicPipe::closeOutput()
         if (active->applies && active->toxic.type == Toxic::Type::SlowClose)
             delayMs = std::max(delayMs, active->toxic.delayMs);
     }
-    QTimer::singleShot(int(delayMs), m_link, [link = m_link, out = m_out] {
+    QTimer::singleShot(int(delayMs), Qt::PreciseTimer, m_link, [link = m_link, out = m_out] {
         if (out)
             link->socketClosing(out);
     });

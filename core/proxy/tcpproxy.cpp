@@ -137,6 +137,8 @@ bool TcpProxy::listen()
                       .arg(hostPort(m_options.address.toString(), m_options.port), m_tcp->errorString());
         return false;
     }
+    // Switched off and on again, it listens where it did (toxiproxy's proxies keep their address).
+    m_options.port = m_tcp->serverPort();
     m_error.clear();
     m_enabled = true;
     return true;

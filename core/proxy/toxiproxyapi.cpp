@@ -188,9 +188,11 @@ Answer ToxiproxyApi::handle(const HttpRequest &request)
             return error(
                 403, Tr::tr("requests from the origin %1 are not allowed").arg(QString::fromLatin1(origin->left(100))));
     }
-    // toxiproxy refuses browsers, so that a web page cannot drive it.
-    if (request.header("User-Agent").value_or(QByteArray()).startsWith("Mozilla/"))
-        return error(403, Tr::tr("User agent not allowed"));
+    // A page in a browser cannot drive it: browsers mark requests a page of another site makes.
+    // (toxiproxy refuses every User-Agent starting "Mozilla/", which Qt's own requests send too.)
+    const QByteArray site = request.header("Sec-Fetch-Site").value_or(QByteArray());
+    if (site == "cross-site" || site == "same-site")
+        return error(403, Tr::tr("requests from web pages are not allowed"));
     return route(request);
 }
 

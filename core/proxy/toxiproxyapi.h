@@ -36,8 +36,9 @@ namespace RetryLab::Core {
 /// Errors are toxiproxy's shape, {"error": "proxy not found", "status": 404}:
 /// 400 for a body that does not read (naming the field), 404, 405, 409 for a
 /// name taken, 500 when a proxy cannot listen. Proxies listen on loopback only.
-/// As toxiproxy does, a request from a browser (User-Agent "Mozilla/...") is
-/// refused, and so is a Host or Origin that is not loopback (DNS rebinding).
+/// A web page cannot drive it: a request a browser marks as another site's
+/// (Sec-Fetch-Site) is refused, and so is a Host or Origin that is not
+/// loopback (DNS rebinding).
 class ToxiproxyApi final : public QObject
 {
     Q_OBJECT

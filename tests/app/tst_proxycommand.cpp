@@ -4,12 +4,15 @@
 #include "core/observe/observationreport.h"
 
 #include <QFile>
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QNetworkAccessManager>
 #include <QNetworkReply>
 #include <QProcess>
 #include <QRegularExpression>
 #include <QSignalSpy>
+#include <QTcpServer>
+#include <QTcpSocket>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -69,6 +72,22 @@ private Q_SLOTS:
         QTest::addRow("no CA bundle") << args({"--upstream", "https://127.0.0.1:1", "--cacert", "/nonexistent.pem"})
                                       << "holds no PEM certificate";
         QTest::addRow("bad control") << args({"--upstream", "http://127.0.0.1:1", "--control", "x"}) << "--control";
+        QTest::addRow("tcp without upstream") << args({"--tcp"}) << "--upstream HOST:PORT is required with --tcp";
+        QTest::addRow("tcp url upstream")
+            << args({"--tcp", "--upstream", "http://127.0.0.1:1/"}) << "--upstream: the upstream needs HOST:PORT";
+        QTest::addRow("bad toxic") << args({"--tcp", "--upstream", "127.0.0.1:1", "--toxic", "latency latency=-1"})
+                                   << "--toxic 1 (\"latency latency=-1\"): attributes.latency: must be a whole number";
+        QTest::addRow("toxic named twice") << args(
+            {"--tcp", "--upstream", "127.0.0.1:1", "--toxic", "latency latency=1", "--toxic", "latency latency=2"})
+                                           << "--toxic 2: the name latency_downstream is taken";
+        QTest::addRow("http fault on tcp") << args({"--tcp", "--upstream", "127.0.0.1:1", "--fault", "status=503"})
+                                           << "--fault is an HTTP fault option";
+        QTest::addRow("toxic without tcp")
+            << args({"--upstream", "http://127.0.0.1:1", "--toxic", "latency"}) << "--toxic needs --tcp";
+        QTest::addRow("api not loopback") << args({"--api", "0.0.0.0:8474"}) << "--api listens on loopback only";
+        QTest::addRow("api without port") << args({"--api", "127.0.0.1"}) << "--api needs ADDRESS:PORT";
+        QTest::addRow("api with upstream")
+            << args({"--api", "127.0.0.1:1", "--upstream", "127.0.0.1:2"}) << "--upstream needs --tcp";
     }
 
     void usageErrorsExitTwo()
@@ -188,6 +207,88 @@ private Q_SLOTS:
         QVERIFY2(report, qPrintable(report.error()));
         QCOMPARE(report->clients.size(), 1);
         QCOMPARE(report->clients[0].requests.constFirst().attempts.size(), 2);
+    }
+
+    // --tcp between a client and a server of the suite: a toxic cuts the answer, the report says so.
+    void tcpProxyAppliesToxicsAndReports()
+    {
+        QTcpServer upstream;
+        QVERIFY(upstream.listen(QHostAddress::LocalHost, 0));
+        connect(&upstream, &QTcpServer::newConnection, this, [&upstream] {
+            QTcpSocket *socket = upstream.nextPendingConnection();
+            socket->write(QByteArray(100, 'u'));
+        });
+        QTemporaryDir dir;
+        const QString reportPath = dir.filePath(QStringLiteral("tcp.json"));
+        QProcess process;
+        process.start(QStringLiteral(RETRYLAB_BINARY),
+            {QStringLiteral("proxy"), QStringLiteral("--tcp"), QStringLiteral("--upstream"),
+                QStringLiteral("127.0.0.1:%1").arg(upstream.serverPort()), QStringLiteral("--toxic"),
+                QStringLiteral("limit_data bytes=10"), QStringLiteral("--seed"), QStringLiteral("4"),
+                QStringLiteral("--report"), reportPath});
+        QVERIFY(process.waitForStarted(10'000));
+        static const QRegularExpression listening(QStringLiteral("TCP proxy on 127\\.0\\.0\\.1:(\\d+) -> "));
+        QByteArray seen;
+        const int port = waitForOutput(process, listening, &seen).captured(1).toInt();
+        QVERIFY2(port > 0, seen.constData());
+        QVERIFY2(seen.contains("toxic limit_data_downstream: closed after 10 bytes downstream"), seen.constData());
+        QTcpSocket client;
+        client.connectToHost(QHostAddress::LocalHost, quint16(port));
+        QTRY_COMPARE_WITH_TIMEOUT(client.state(), QAbstractSocket::UnconnectedState, 10'000);
+        QCOMPARE(client.readAll(), QByteArray(10, 'u'));
+        QByteArray more;
+        const QRegularExpression ended(QStringLiteral("#1 127\\.0\\.0\\.1:\\d+ .* limit_data"));
+        QVERIFY2(waitForOutput(process, ended, &seen).hasMatch(), seen.constData());
+        const QString out = stop(process, seen);
+        QVERIFY2(out.contains(QStringLiteral("1 connections, 0 bytes up, 10 bytes down; ended: limit_data 1")),
+            qPrintable(out));
+        const QJsonObject report = QJsonDocument::fromJson(CommandTesting::read(reportPath)).object();
+        QCOMPARE(report.value(QStringLiteral("format")).toString(), QStringLiteral("retrylab-tcp-proxy"));
+        const QJsonObject connection = report.value(QStringLiteral("connections")).toArray().at(0).toObject();
+        QCOMPARE(connection.value(QStringLiteral("end")).toString(), QStringLiteral("limit_data"));
+        QCOMPARE(connection.value(QStringLiteral("bytesDownstream")).toInt(), 10);
+    }
+
+    // --api alone serves toxiproxy's API with no proxy; one made through it forwards.
+    void apiStartsEmptyAndMakesProxies()
+    {
+        QTcpServer probe;
+        QVERIFY(probe.listen(QHostAddress::LocalHost, 0));
+        const quint16 apiPort = probe.serverPort();
+        probe.close();
+        QProcess process;
+        process.start(QStringLiteral(RETRYLAB_BINARY),
+            {QStringLiteral("proxy"), QStringLiteral("--api"), QStringLiteral("127.0.0.1:%1").arg(apiPort)});
+        QVERIFY(process.waitForStarted(10'000));
+        QByteArray seen;
+        QVERIFY2(
+            waitForOutput(process, QRegularExpression(QStringLiteral("toxiproxy API on http://127")), &seen).hasMatch(),
+            seen.constData());
+        QNetworkAccessManager manager;
+        const auto call = [&](const QByteArray &method, const QString &path, const QByteArray &body = {}) {
+            QNetworkRequest request(QUrl(QStringLiteral("http://127.0.0.1:%1%2").arg(apiPort).arg(path)));
+            request.setHeader(QNetworkRequest::ContentTypeHeader, QStringLiteral("application/json"));
+            QNetworkReply *reply = manager.sendCustomRequest(request, method, body);
+            QSignalSpy finished(reply, &QNetworkReply::finished);
+            finished.wait(10'000);
+            reply->deleteLater();
+            return std::pair{reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt(), reply->readAll()};
+        };
+        QCOMPARE(call("GET", QStringLiteral("/proxies")), std::pair(200, QByteArray("{}")));
+        const auto created = call("POST", QStringLiteral("/proxies"),
+            QByteArrayLiteral(R"({"name": "svc", "listen": "127.0.0.1:0", "upstream": "127.0.0.1:9"})"));
+        QCOMPARE(created.first, 201);
+        QVERIFY2(created.second.contains(R"("upstream":"127.0.0.1:9")"), created.second.constData());
+        const auto missing = call("GET", QStringLiteral("/proxies/nothing"));
+        QCOMPARE(missing, std::pair(404, QByteArray(R"({"error":"proxy not found","status":404})")));
+        const auto bad = call("POST", QStringLiteral("/proxies/svc/toxics"),
+            QByteArrayLiteral(R"({"type": "latency", "attributes": {"latency": "x"}})"));
+        QCOMPARE(bad.first, 400);
+        QVERIFY2(bad.second.contains("attributes.latency: must be a number"), bad.second.constData());
+        QVERIFY(waitForOutput(process,
+            QRegularExpression(QStringLiteral("proxy svc on 127\\.0\\.0\\.1:\\d+ -> 127\\.0\\.0\\.1:9")), &seen)
+                    .hasMatch());
+        QVERIFY(!stop(process, seen).isEmpty());
     }
 
     void aBadFaultsFileSaysWhere()

@@ -4,8 +4,10 @@
 
 #include "core/proxy/tcpproxy.h"
 #include "core/proxy/toxic.h"
+#include "core/proxy/toxiproxyapi.h"
 
 #include <QElapsedTimer>
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QRandomGenerator>
 #include <QSignalSpy>
@@ -141,6 +143,8 @@ private Q_SLOTS:
     void upstreamThatRefusesClosesTheClient();
     void memoryIsBoundedWhenTheClientDoesNotRead();
     void listenAndUpstreamAreChecked();
+    void apiAnswersInToxiproxysShapes();
+    void apiRefusesWebPages();
 };
 
 void TestTcpProxy::toxicsReadAsToxiproxyWritesThem()
@@ -501,6 +505,86 @@ void TestTcpProxy::listenAndUpstreamAreChecked()
     QVERIFY(!taken.listen());
     QVERIFY2(
         taken.errorString().startsWith(QStringLiteral("cannot listen on 127.0.0.1:")), qPrintable(taken.errorString()));
+}
+
+namespace {
+
+HttpRequest apiRequest(const QByteArray &method, const QByteArray &path, const QByteArray &body = {},
+    QList<QPair<QByteArray, QByteArray>> headers = {{"Host", "127.0.0.1:8474"}})
+{
+    HttpRequest request;
+    request.method = method;
+    request.path = path;
+    request.target = path;
+    request.body = body;
+    request.headers = std::move(headers);
+    return request;
+}
+
+} // namespace
+
+void TestTcpProxy::apiAnswersInToxiproxysShapes()
+{
+    Upstream upstream;
+    ToxiproxyApi api;
+    const QByteArray create
+        = R"({"name": "svc", "listen": "localhost:0", "upstream": ")" + upstream.address().toLatin1() + R"("})";
+    auto answer = api.handle(apiRequest("POST", "/proxies", create));
+    QCOMPARE(answer.status, 201);
+    const QJsonObject proxy = QJsonDocument::fromJson(answer.body).object();
+    QCOMPARE(proxy.value(QStringLiteral("name")).toString(), QStringLiteral("svc"));
+    QCOMPARE(proxy.value(QStringLiteral("enabled")).toBool(), true);
+    QCOMPARE(proxy.value(QStringLiteral("toxics")).toArray().size(), 0);
+    QVERIFY(proxy.value(QStringLiteral("listen")).toString().startsWith(QStringLiteral("127.0.0.1:")));
+    QCOMPARE(api.handle(apiRequest("POST", "/proxies", create)).body,
+        QByteArray(R"({"error":"proxy already exists","status":409})"));
+    QCOMPARE(api.handle(apiRequest("POST", "/proxies", R"({"name": "x", "upstream": "nowhere"})")).status, 400);
+    QCOMPARE(api.handle(apiRequest(
+                            "POST", "/proxies", R"({"name": "x", "upstream": "127.0.0.1:1", "listen": "10.0.0.1:80"})"))
+                 .status,
+        400);
+    QCOMPARE(api.handle(apiRequest("POST", "/proxies", "{not json")).status, 400);
+    answer
+        = api.handle(apiRequest("POST", "/proxies/svc/toxics", R"({"type": "latency", "attributes": {"latency": 5}})"));
+    QCOMPARE(answer.status, 200);
+    QCOMPARE(QJsonDocument::fromJson(answer.body).object().value(QStringLiteral("name")).toString(),
+        QStringLiteral("latency_downstream"));
+    QCOMPARE(api.handle(apiRequest("POST", "/proxies/svc/toxics", R"({"type": "latency"})")).status, 409);
+    QCOMPARE(api.handle(apiRequest("GET", "/proxies/svc/toxics/nothing")).body,
+        QByteArray(R"({"error":"toxic not found","status":404})"));
+    QCOMPARE(
+        api.handle(apiRequest("POST", "/proxies/svc/toxics/latency_downstream", R"({"attributes": {"latency": 9}})"))
+            .status,
+        200);
+    QCOMPARE(api.proxy(QStringLiteral("svc"))->toxic(QStringLiteral("latency_downstream"))->latencyMs, 9);
+    QCOMPARE(api.handle(apiRequest("PUT", "/proxies/svc")).status, 405);
+    QCOMPARE(api.handle(apiRequest("GET", "/elsewhere")).status, 404);
+    QCOMPARE(api.handle(apiRequest("POST", "/reset")).status, 204);
+    QVERIFY(api.proxy(QStringLiteral("svc"))->toxics().isEmpty());
+    QCOMPARE(api.handle(apiRequest("GET", "/version")).body, QByteArray(R"({"version":"2.12.0"})"));
+    answer
+        = api.handle(apiRequest("POST", "/populate", R"([{"name": "svc", "upstream": "127.0.0.1:1"}, {"name": 5}])"));
+    QCOMPARE(answer.status, 400);
+    QVERIFY2(answer.body.contains("proxies[1]"), answer.body.constData());
+    QCOMPARE(api.handle(apiRequest("DELETE", "/proxies/svc")).status, 204);
+    QCOMPARE(api.handle(apiRequest("GET", "/proxies")).body, QByteArray("{}"));
+}
+
+void TestTcpProxy::apiRefusesWebPages()
+{
+    ToxiproxyApi api;
+    QCOMPARE(api.handle(apiRequest("GET", "/proxies", {}, {{"Host", "evil.example:8474"}})).status, 421);
+    QCOMPARE(
+        api.handle(apiRequest("POST", "/reset", {}, {{"Host", "localhost:8474"}, {"Origin", "https://evil.example"}}))
+            .status,
+        403);
+    QCOMPARE(
+        api.handle(apiRequest("POST", "/reset", {}, {{"Host", "localhost:8474"}, {"Sec-Fetch-Site", "cross-site"}}))
+            .status,
+        403);
+    QCOMPARE(api.handle(apiRequest("POST", "/reset", {}, {{"Host", "localhost:8474"}, {"User-Agent", "Mozilla/5.0"}}))
+                 .status,
+        204);
 }
 
 QTEST_MAIN(TestTcpProxy)
