@@ -96,6 +96,15 @@ HttpRequest HttpRequestParser::takeRequest()
     return std::exchange(m_request, HttpRequest{});
 }
 
+QByteArray HttpRequestParser::takeBuffered()
+{
+    QByteArray rest = m_buffer.mid(m_pos);
+    m_buffer.clear();
+    m_pos = 0;
+    m_scan = 0;
+    return rest;
+}
+
 bool HttpRequestParser::isReadingBody() const
 {
     switch (m_phase) {
@@ -392,7 +401,15 @@ HttpRequestParser::Status HttpRequestParser::parseRequestLine(QByteArrayView lin
     m_request.minorVersion = std::min(version[7] - '0', 1);
 
     QByteArrayView pathAndQuery;
-    if (target.front() == '/') {
+    if (method == "CONNECT") {
+        // authority-form, as a client asks a forward proxy for a tunnel: host:port, nothing else.
+        const qsizetype colon = target.lastIndexOf(':');
+        bool portOk = false;
+        const uint port = colon > 0 ? target.sliced(colon + 1).toUInt(&portOk) : 0;
+        if (!portOk || port == 0 || port > 65535 || target.contains('/') || target.contains('@'))
+            return fail(400, Tr::tr("CONNECT needs host:port as its target (got \"%1\")").arg(printable(target)));
+        pathAndQuery = "/";
+    } else if (target.front() == '/') {
         pathAndQuery = target;
     } else if (target == "*") {
         if (method != "OPTIONS")

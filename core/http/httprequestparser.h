@@ -77,6 +77,9 @@ public:
     /// The request of the last Complete; valid until the next feed()/next().
     const HttpRequest &request() const { return m_request; }
     HttpRequest takeRequest();
+    /// The bytes received after the last complete request, taken out of the
+    /// parser: what a client sent into a CONNECT tunnel before it was open.
+    QByteArray takeBuffered();
 
     /// 400, 413, 414, 431, 501 or 505 after an Error; 0 otherwise.
     int errorStatus() const { return m_errorStatus; }

@@ -31,9 +31,10 @@ const QStringList &faultKeys()
 const QStringList &allKeys()
 {
     static const QStringList keys = [] {
-        QStringList k{QStringLiteral("name"), QStringLiteral("off"), QStringLiteral("method"), QStringLiteral("path"),
-            QStringLiteral("header"), QStringLiteral("p"), QStringLiteral("every"), QStringLiteral("first"),
-            QStringLiteral("from"), QStringLiteral("to"), QStringLiteral("retry-after"), QStringLiteral("at")};
+        QStringList k{QStringLiteral("name"), QStringLiteral("off"), QStringLiteral("method"), QStringLiteral("host"),
+            QStringLiteral("path"), QStringLiteral("header"), QStringLiteral("p"), QStringLiteral("every"),
+            QStringLiteral("first"), QStringLiteral("from"), QStringLiteral("to"), QStringLiteral("retry-after"),
+            QStringLiteral("at")};
         k += faultKeys();
         return k;
     }();
@@ -89,6 +90,13 @@ std::optional<QString> apply(FaultRule &r, const QString &key, const QString &va
         if (!isToken(value.toLatin1()) || value.size() > 32)
             return Tr::tr("\"%1\" is not an HTTP method").arg(value.left(40));
         r.method = value.toUpper().toLatin1();
+    } else if (key == QLatin1String("host")) {
+        if (auto e = needsValue())
+            return e;
+        if (value.contains(QRegularExpression(QStringLiteral("[\\s/:@]"))))
+            return Tr::tr("is a host name or address without port or path, * and ? as wildcards (got \"%1\")")
+                .arg(value.left(40));
+        r.host = value.toLower().toUtf8();
     } else if (key == QLatin1String("path")) {
         if (auto e = needsValue())
             return e;
@@ -332,6 +340,8 @@ QString FaultRule::spec() const
         words << QStringLiteral("to=") + number(*toS);
     if (!method.isEmpty())
         words << QStringLiteral("method=") + QString::fromLatin1(method);
+    if (!host.isEmpty())
+        words << QStringLiteral("host=") + QString::fromUtf8(host);
     if (!path.isEmpty())
         words << QStringLiteral("path=") + path;
     if (!headerName.isEmpty())
@@ -394,6 +404,8 @@ QString FaultRule::describe() const
         when << Tr::tr("the first %1 attempts of each logical request among").arg(firstPerLogicalRequest);
     QString which = QString::fromLatin1(method.isEmpty() ? QByteArray("any method") : method);
     which += QLatin1Char(' ') + (path.isEmpty() ? QStringLiteral("*") : path);
+    if (!host.isEmpty())
+        which += Tr::tr(" on %1").arg(QString::fromUtf8(host));
     if (!headerName.isEmpty())
         which += Tr::tr(" with %1%2")
                      .arg(QString::fromLatin1(headerName),
@@ -464,6 +476,8 @@ QJsonObject FaultRule::toJson() const
         o.insert(QStringLiteral("to"), *toS);
     if (!method.isEmpty())
         o.insert(QStringLiteral("method"), QString::fromLatin1(method));
+    if (!host.isEmpty())
+        o.insert(QStringLiteral("host"), QString::fromUtf8(host));
     if (!path.isEmpty())
         o.insert(QStringLiteral("path"), path);
     if (!headerName.isEmpty())

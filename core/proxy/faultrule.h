@@ -21,7 +21,8 @@ namespace RetryLab::Core {
 ///     latency=lognormal:200:0.5 at=response method=GET
 ///     reset=after first=2 name=flaky-downloads
 ///
-/// Match: `method=GET`, `path=/api/**` (a PathPattern, as everywhere a path is
+/// Match: `method=GET`, `host=*.example.com` (the host a forward proxy's request
+/// is for, or the Host header's), `path=/api/**` (a PathPattern, as everywhere a path is
 /// matched: `*` within a segment, `**` across segments, `?` one character),
 /// `header=Name` (sent) or `header=Name:glob` (sent with a value matching the
 /// glob, where `*` is any run of characters and `?` one).
@@ -51,6 +52,9 @@ struct FaultRule
 
     // --- match
     QByteArray method; ///< empty: any
+    /// `*` and `?` glob on the host a request is for, lowercase: the host of an
+    /// absolute-form target or a CONNECT, else of the Host header; empty: any.
+    QByteArray host;
     QString path; ///< PathPattern on the path (without the query); empty: any
     QByteArray headerName; ///< empty: no header condition
     QByteArray headerGlob; ///< empty: the header only has to be sent

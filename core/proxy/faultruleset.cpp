@@ -99,6 +99,29 @@ QString ProxyFault::describe() const
     return Tr::tr("fault %1: %2").arg(quoted.join(QStringLiteral(", ")), parts.join(QStringLiteral("; ")));
 }
 
+QByteArray FaultRuleSet::requestHost(const HttpRequest &request)
+{
+    QByteArray authority;
+    if (request.method == "CONNECT") {
+        authority = request.target;
+    } else if (const qsizetype scheme = request.target.indexOf("://"); scheme > 0 && !request.target.startsWith('/')) {
+        authority = request.target.mid(scheme + 3);
+        const qsizetype end = authority.indexOf('/');
+        const qsizetype query = authority.indexOf('?');
+        authority.truncate(std::min(end < 0 ? authority.size() : end, query < 0 ? authority.size() : query));
+        authority = authority.mid(authority.lastIndexOf('@') + 1);
+    } else {
+        authority = request.header("Host").value_or(QByteArray());
+    }
+    // "[::1]:8080" gives "::1", "example.com:443" "example.com".
+    if (authority.startsWith('[')) {
+        const qsizetype close = authority.indexOf(']');
+        return authority.mid(1, close < 0 ? -1 : close - 1).toLower();
+    }
+    const qsizetype colon = authority.lastIndexOf(':');
+    return (colon < 0 ? authority : authority.left(colon)).toLower();
+}
+
 FaultRuleSet::FaultRuleSet(quint64 seed) : m_random(seed)
 { }
 
@@ -150,6 +173,8 @@ bool FaultRuleSet::matches(qsizetype index, const HttpRequest &request) const
 {
     const FaultRule &rule = m_rules[index];
     if (!rule.method.isEmpty() && rule.method != request.method)
+        return false;
+    if (!rule.host.isEmpty() && !FaultRule::globMatch(rule.host, requestHost(request)))
         return false;
     if (!m_paths[index].matches(QByteArrayView(request.path)))
         return false;

@@ -55,6 +55,10 @@ struct ProxyFault
 class FaultRuleSet
 {
 public:
+    /// The host a request is for, lowercase, without port: an absolute-form
+    /// target's, a CONNECT's, else the Host header's.
+    static QByteArray requestHost(const HttpRequest &request);
+
     explicit FaultRuleSet(quint64 seed = 0x5EEDULL);
 
     /// Replaces the rules. With `restart`, counters, the time origin (`nowMs`)

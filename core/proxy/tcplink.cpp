@@ -2,7 +2,9 @@
 
 #include "core/runtime/socketcontrol.h"
 #include "core/util/clock.h"
+#include "core/util/coretr.h"
 
+#include <QJsonArray>
 #include <QTcpSocket>
 #include <QTimer>
 
@@ -31,6 +33,44 @@ qint64 spread(QRandomGenerator64 *random, qint64 range)
 }
 
 } // namespace
+
+// --- TcpLinkSummary
+
+QString TcpLinkSummary::summary() const
+{
+    const auto bytes = [](qint64 n) {
+        return n < 10'000 ? Tr::tr("%1 B").arg(n) : Tr::tr("%1 KB").arg(double(n) / 1000.0, 0, 'f', 1);
+    };
+    QString line = Tr::tr("#%1 %2 %3 s, %4 up, %5 down, %6")
+                       .arg(id)
+                       .arg(client)
+                       .arg(durationMs / 1000.0, 0, 'f', 3)
+                       .arg(bytes(bytesUpstream), bytes(bytesDownstream), end);
+    if (bytesDropped > 0)
+        line += Tr::tr(", %1 dropped").arg(bytes(bytesDropped));
+    if (!detail.isEmpty())
+        line += QStringLiteral(" (%1)").arg(detail);
+    if (!toxics.isEmpty())
+        line += QStringLiteral(" [%1]").arg(toxics.join(QStringLiteral(", ")));
+    return line;
+}
+
+QJsonObject TcpLinkSummary::toJson() const
+{
+    return {
+        {QStringLiteral("id"), double(id)},
+        {QStringLiteral("proxy"), proxy},
+        {QStringLiteral("client"), client},
+        {QStringLiteral("started"), started.toString(Qt::ISODateWithMs)},
+        {QStringLiteral("durationMs"), durationMs},
+        {QStringLiteral("bytesUpstream"), double(bytesUpstream)},
+        {QStringLiteral("bytesDownstream"), double(bytesDownstream)},
+        {QStringLiteral("bytesDropped"), double(bytesDropped)},
+        {QStringLiteral("toxics"), QJsonArray::fromStringList(toxics)},
+        {QStringLiteral("end"), end},
+        {QStringLiteral("detail"), detail},
+    };
+}
 
 // --- ToxicPipe
 
@@ -199,7 +239,7 @@ void ToxicPipe::readInput()
 {
     if (!m_in || m_closing)
         return;
-    const qint64 limit = m_link->m_proxy->options().maxBufferedBytes;
+    const qint64 limit = m_link->m_settings.maxBufferedBytes;
     bool read = false;
     while (m_in->bytesAvailable() > 0 && m_queuedBytes < limit && !m_closeAfterDrain) {
         QByteArray bytes = m_in->read(std::min(m_in->bytesAvailable(), readChunk));
@@ -216,11 +256,19 @@ void ToxicPipe::readInput()
         release();
 }
 
+void ToxicPipe::inject(const QByteArray &bytes)
+{
+    if (bytes.isEmpty())
+        return;
+    enqueue(transform(bytes, nowNs()));
+    release();
+}
+
 void ToxicPipe::release()
 {
     if (m_closing || !m_out || m_out->state() != QAbstractSocket::ConnectedState)
         return;
-    const qint64 limit = m_link->m_proxy->options().maxBufferedBytes;
+    const qint64 limit = m_link->m_settings.maxBufferedBytes;
     const qint64 now = nowNs();
     while (!m_queue.empty() && m_queue.front().readyNs <= now && m_out->bytesToWrite() < limit) {
         Segment segment = std::move(m_queue.front());
@@ -284,22 +332,24 @@ void ToxicPipe::closeOutput()
 
 // --- TcpLink
 
-TcpLink::TcpLink(TcpProxy *proxy, QTcpSocket *client, quint64 id, quint64 seed)
-    : QObject(proxy), m_proxy(proxy), m_id(id), m_random(seed), m_client(client), m_upstream(new QTcpSocket(this)),
-      m_up(new ToxicPipe(this, Toxic::Stream::Upstream, &m_random)),
+TcpLink::TcpLink(QObject *parent, QTcpSocket *client, const TcpLinkSettings &settings, quint64 id, quint64 seed,
+    const ToxicList &toxics)
+    : QObject(parent), m_settings(settings), m_id(id), m_random(seed), m_client(client),
+      m_upstream(new QTcpSocket(this)), m_up(new ToxicPipe(this, Toxic::Stream::Upstream, &m_random)),
       m_down(new ToxicPipe(this, Toxic::Stream::Downstream, &m_random)), m_connectTimer(new QTimer(this))
 {
     client->setParent(this);
+    client->disconnect(); // whoever read it before lets go
     m_startNs = nowNs();
     m_summary.id = id;
-    m_summary.proxy = proxy->name();
+    m_summary.proxy = settings.proxyName;
     m_summary.started = QDateTime::currentDateTimeUtc();
     m_summary.client = client->peerAddress().toString() + QLatin1Char(':') + QString::number(client->peerPort());
     client->setReadBufferSize(readChunk);
     m_upstream->setReadBufferSize(readChunk);
     m_up->setSockets(client, m_upstream);
     m_down->setSockets(m_upstream, client);
-    setToxics(proxy->toxics());
+    setToxics(toxics);
 
     connect(client, &QTcpSocket::disconnected, this, [this] { socketClosed(m_client); });
     connect(m_upstream, &QTcpSocket::disconnected, this, [this] { socketClosed(m_upstream); });
@@ -309,7 +359,9 @@ TcpLink::TcpLink(TcpProxy *proxy, QTcpSocket *client, quint64 id, quint64 seed)
     });
     connect(m_upstream, &QTcpSocket::errorOccurred, this, [this](QAbstractSocket::SocketError error) {
         if (!m_connected) {
-            finish(QStringLiteral("upstream-refused"), m_upstream ? m_upstream->errorString() : QString(), false);
+            const QString why = m_upstream ? m_upstream->errorString() : QString();
+            Q_EMIT upstreamFailed(QStringLiteral("upstream-refused"), why);
+            finish(QStringLiteral("upstream-refused"), why, false);
             return;
         }
         if (error != QAbstractSocket::RemoteHostClosedError && m_summary.detail.isEmpty() && m_upstream)
@@ -318,13 +370,22 @@ TcpLink::TcpLink(TcpProxy *proxy, QTcpSocket *client, quint64 id, quint64 seed)
     connect(m_upstream, &QTcpSocket::connected, this, &TcpLink::upstreamConnected);
     m_connectTimer->setSingleShot(true);
     connect(m_connectTimer, &QTimer::timeout, this, [this] {
-        finish(QStringLiteral("upstream-timeout"),
-            QStringLiteral("no connection to %1 within %2 ms")
-                .arg(m_proxy->options().upstream())
-                .arg(m_proxy->options().connectTimeoutMs));
+        const QString why = QStringLiteral("no connection to %1:%2 within %3 ms")
+                                .arg(m_settings.upstreamHost)
+                                .arg(m_settings.upstreamPort)
+                                .arg(m_settings.connectTimeoutMs);
+        Q_EMIT upstreamFailed(QStringLiteral("upstream-timeout"), why);
+        finish(QStringLiteral("upstream-timeout"), why);
     });
-    m_connectTimer->start(m_proxy->options().connectTimeoutMs);
-    m_upstream->connectToHost(m_proxy->options().upstreamHost, m_proxy->options().upstreamPort);
+    m_connectTimer->start(m_settings.connectTimeoutMs);
+    m_upstream->connectToHost(m_settings.upstreamHost, m_settings.upstreamPort);
+    // Bytes already waiting in the client's socket are taken as they would be on arrival.
+    QTimer::singleShot(0, m_up, &ToxicPipe::readInput);
+}
+
+void TcpLink::sendUpstreamFirst(const QByteArray &bytes)
+{
+    m_up->inject(bytes);
 }
 
 TcpLink::~TcpLink() = default;
@@ -344,6 +405,7 @@ void TcpLink::upstreamConnected()
 {
     m_connectTimer->stop();
     m_connected = true;
+    Q_EMIT upstreamReady();
     m_up->release();
     m_down->readInput();
 }
@@ -428,7 +490,7 @@ void TcpLink::maybeDone()
     m_summary.bytesDownstream = m_down->passedBytes();
     m_summary.bytesDropped = m_up->droppedBytes() + m_down->droppedBytes();
     m_summary.toxics = m_up->appliedNames() + m_down->appliedNames();
-    m_proxy->linkEnded(this, m_summary);
+    Q_EMIT ended(m_summary);
 }
 
 } // namespace RetryLab::Core

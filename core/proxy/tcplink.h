@@ -1,6 +1,6 @@
 #pragma once
 
-#include "core/proxy/tcpproxy.h"
+#include "core/proxy/tcplinksummary.h"
 #include "core/proxy/toxic.h"
 
 #include <QByteArray>
@@ -20,6 +20,17 @@ namespace RetryLab::Core {
 
 class TcpLink;
 
+/// Where a TcpLink connects and what it may hold.
+struct TcpLinkSettings
+{
+    QString proxyName; ///< for its summary
+    QString upstreamHost;
+    quint16 upstreamPort = 0;
+    /// Bytes one direction holds before it stops reading from its sender.
+    qint64 maxBufferedBytes = 1024 * 1024;
+    int connectTimeoutMs = 10'000;
+};
+
 /// One direction of a TcpLink: reads from one socket, puts the bytes through
 /// the toxics of its stream, and writes them to the other socket when their
 /// time comes, in order.
@@ -35,6 +46,8 @@ public:
     void setToxics(const ToxicList &toxics);
     /// Reads what the input has, while there is room.
     void readInput();
+    /// Takes bytes as if read from the input.
+    void inject(const QByteArray &bytes);
     /// Writes what is due; schedules the rest.
     void release();
     /// The input closed: pass on what is queued, then close the output (after a slow close).
@@ -85,15 +98,21 @@ private:
     QStringList m_applied;
 };
 
-/// One connection through a TcpProxy: the client's socket, the upstream's,
-/// and a ToxicPipe each way.
+/// One connection through a TcpProxy (or a CONNECT tunnel of the forward
+/// proxy): the client's socket, which it takes over, the upstream's, and a
+/// ToxicPipe each way. It reports its end once (ended()); its owner deletes it.
 class TcpLink final : public QObject
 {
     Q_OBJECT
 
 public:
-    TcpLink(TcpProxy *proxy, QTcpSocket *client, quint64 id, quint64 seed);
+    TcpLink(QObject *parent, QTcpSocket *client, const TcpLinkSettings &settings, quint64 id, quint64 seed,
+        const ToxicList &toxics);
     ~TcpLink() override;
+
+    /// Bytes the client sent before the link took it over, to go upstream first.
+    void sendUpstreamFirst(const QByteArray &bytes);
+    const TcpLinkSettings &settings() const { return m_settings; }
 
     void setToxics(const ToxicList &toxics);
     /// Ends the connection: both sides closed (FIN), or reset (RST).
@@ -103,6 +122,14 @@ public:
     qint64 bufferedBytes() const;
     quint64 id() const { return m_id; }
 
+Q_SIGNALS:
+    /// The upstream accepted the connection; bytes flow from now on.
+    void upstreamReady();
+    /// The upstream could not be reached (`end` "upstream-refused" or
+    /// "upstream-timeout"), before the client's side is closed.
+    void upstreamFailed(const QString &end, const QString &detail);
+    void ended(const RetryLab::Core::TcpLinkSummary &summary);
+
 private:
     friend class ToxicPipe;
     void upstreamConnected();
@@ -111,7 +138,7 @@ private:
     void socketClosed(QTcpSocket *socket);
     void maybeDone();
 
-    TcpProxy *m_proxy;
+    TcpLinkSettings m_settings;
     quint64 m_id;
     QRandomGenerator64 m_random;
     QPointer<QTcpSocket> m_client;

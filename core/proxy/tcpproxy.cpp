@@ -70,42 +70,6 @@ QString TcpProxyOptions::upstream() const
     return hostPort(upstreamHost, upstreamPort);
 }
 
-QString TcpLinkSummary::summary() const
-{
-    const auto bytes = [](qint64 n) {
-        return n < 10'000 ? Tr::tr("%1 B").arg(n) : Tr::tr("%1 KB").arg(double(n) / 1000.0, 0, 'f', 1);
-    };
-    QString line = Tr::tr("#%1 %2 %3 s, %4 up, %5 down, %6")
-                       .arg(id)
-                       .arg(client)
-                       .arg(durationMs / 1000.0, 0, 'f', 3)
-                       .arg(bytes(bytesUpstream), bytes(bytesDownstream), end);
-    if (bytesDropped > 0)
-        line += Tr::tr(", %1 dropped").arg(bytes(bytesDropped));
-    if (!detail.isEmpty())
-        line += QStringLiteral(" (%1)").arg(detail);
-    if (!toxics.isEmpty())
-        line += QStringLiteral(" [%1]").arg(toxics.join(QStringLiteral(", ")));
-    return line;
-}
-
-QJsonObject TcpLinkSummary::toJson() const
-{
-    return {
-        {QStringLiteral("id"), double(id)},
-        {QStringLiteral("proxy"), proxy},
-        {QStringLiteral("client"), client},
-        {QStringLiteral("started"), started.toString(Qt::ISODateWithMs)},
-        {QStringLiteral("durationMs"), durationMs},
-        {QStringLiteral("bytesUpstream"), double(bytesUpstream)},
-        {QStringLiteral("bytesDownstream"), double(bytesDownstream)},
-        {QStringLiteral("bytesDropped"), double(bytesDropped)},
-        {QStringLiteral("toxics"), QJsonArray::fromStringList(toxics)},
-        {QStringLiteral("end"), end},
-        {QStringLiteral("detail"), detail},
-    };
-}
-
 TcpProxy::TcpProxy(const TcpProxyOptions &options, QObject *parent)
     : QObject(parent), m_options(options), m_tcp(new QTcpServer(this)), m_random(QRandomGenerator64::securelySeeded())
 {
@@ -294,7 +258,14 @@ void TcpProxy::accept()
             Q_EMIT linkClosed(summary);
             continue;
         }
-        auto *link = new TcpLink(this, client, id, m_random.generate64());
+        TcpLinkSettings settings;
+        settings.proxyName = m_options.name;
+        settings.upstreamHost = m_options.upstreamHost;
+        settings.upstreamPort = m_options.upstreamPort;
+        settings.maxBufferedBytes = m_options.maxBufferedBytes;
+        settings.connectTimeoutMs = m_options.connectTimeoutMs;
+        auto *link = new TcpLink(this, client, settings, id, m_random.generate64(), m_toxics);
+        connect(link, &TcpLink::ended, this, [this, link](const TcpLinkSummary &summary) { linkEnded(link, summary); });
         m_links << link;
         Q_EMIT linkOpened(
             id, client->peerAddress().toString() + QLatin1Char(':') + QString::number(client->peerPort()));

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/proxy/tcplinksummary.h"
 #include "core/proxy/toxic.h"
 #include "core/util/result.h"
 
@@ -44,30 +45,6 @@ struct TcpProxyOptions
     /// "ADDRESS:PORT" (a name that is loopback, e.g. localhost, is allowed) into address and port.
     Result<void> setListen(const QString &addressPort);
     QString upstream() const;
-};
-
-/// One connection through a TcpProxy, as it ended: who, how much each way,
-/// which toxics applied to it and what closed it.
-struct TcpLinkSummary
-{
-    quint64 id = 0;
-    QString proxy;
-    QString client; ///< "127.0.0.1:PORT"
-    QDateTime started;
-    double durationMs = 0.0;
-    qint64 bytesUpstream = 0; ///< client to upstream, as passed on
-    qint64 bytesDownstream = 0; ///< upstream to client, as passed on
-    qint64 bytesDropped = 0; ///< taken in and never passed on (timeout, limit_data, a close)
-    QStringList toxics; ///< names of the toxics that applied to it
-    /// What ended it: "client-closed", "upstream-closed", "upstream-refused",
-    /// "upstream-timeout", "timeout", "reset_peer", "limit_data", "proxy-closed",
-    /// "disabled", "removed", "over-capacity".
-    QString end;
-    QString detail; ///< the socket's words, when there are any
-
-    /// One line for the log: "#3 127.0.0.1:4711 1.2 s, 23 B up, 4.1 KB down, upstream-closed [latency_downstream]".
-    QString summary() const;
-    QJsonObject toJson() const;
 };
 
 /// A TCP proxy on loopback that passes bytes between its clients and one
@@ -137,7 +114,6 @@ Q_SIGNALS:
     void toxicsChanged();
 
 private:
-    friend class TcpLink;
     void accept();
     void closeAll(const QString &end);
     void linkEnded(TcpLink *link, const TcpLinkSummary &summary);

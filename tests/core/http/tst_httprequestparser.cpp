@@ -70,6 +70,7 @@ private Q_SLOTS:
     void limits_areConfigurable();
     void isPartial_tracksUnfinishedRequests();
     void header_lookupIsCaseInsensitive();
+    void connect_takesAnAuthorityAndLeavesTheTunnelBytes();
 };
 
 void TestHttpRequestParser::goodRequests_parseAtEverySplit_data()
@@ -412,6 +413,26 @@ void TestHttpRequestParser::header_lookupIsCaseInsensitive()
     QCOMPARE(o.request.header("x-retry-test-id"), std::optional<QByteArray>("t1"));
     QCOMPARE(o.request.header("missing"), std::nullopt);
     QCOMPARE(o.request.combinedHeader("X-LIST"), QByteArray("a, b"));
+}
+
+// A forward proxy's tunnel request: authority-form, and what follows it is the tunnel's.
+void TestHttpRequestParser::connect_takesAnAuthorityAndLeavesTheTunnelBytes()
+{
+    HttpRequestParser parser;
+    QCOMPARE(parser.feed("CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n\x16\x03\x01hello"),
+        Status::Complete);
+    const HttpRequest request = parser.takeRequest();
+    QCOMPARE(request.method, QByteArray("CONNECT"));
+    QCOMPARE(request.target, QByteArray("example.com:443"));
+    QCOMPARE(parser.takeBuffered(), QByteArray("\x16\x03\x01hello"));
+    QCOMPARE(parser.takeBuffered(), QByteArray());
+    for (const char *bad : {"CONNECT example.com HTTP/1.1\r\n\r\n", "CONNECT example.com:0 HTTP/1.1\r\n\r\n",
+             "CONNECT http://example.com:443/ HTTP/1.1\r\n\r\n", "CONNECT u@example.com:443 HTTP/1.1\r\n\r\n"}) {
+        HttpRequestParser refusing;
+        QCOMPARE(refusing.feed(bad), Status::Error);
+        QCOMPARE(refusing.errorStatus(), 400);
+        QVERIFY2(refusing.errorString().startsWith(QStringLiteral("CONNECT needs host:port")), bad);
+    }
 }
 
 QTEST_GUILESS_MAIN(TestHttpRequestParser)

@@ -68,6 +68,7 @@ private Q_SLOTS:
         QTest::newRow("stall") << "stall method=GET";
         QTest::newRow("cut") << "cut=512";
         QTest::newRow("corrupt") << "corrupt=7";
+        QTest::newRow("host") << "reset=unsent host=*.example.com method=CONNECT";
     }
 
     void parse_everyKindRoundTrips()
@@ -288,6 +289,26 @@ private Q_SLOTS:
             ProxyFault::Outcome::Forward);
         QCOMPARE(set.counts(0).matched, quint64(1));
         QCOMPARE(set.counts(0).fired, quint64(1));
+    }
+
+    // host= matches the host a forward proxy's request is for: absolute-form, CONNECT, else Host.
+    void decide_matchesTheHost()
+    {
+        FaultRuleSet set = withRules({QStringLiteral("status=503 host=*.example.com")});
+        const auto outcome = [&](const QByteArray &method, const QByteArray &target, const HeaderList &headers) {
+            HttpRequest r = request(method, "/", headers);
+            r.target = target;
+            return set.decide(r, QStringLiteral("127.0.0.1:1"), 0).outcome;
+        };
+        QCOMPARE(outcome("GET", "http://api.example.com:8080/x?y", {}), ProxyFault::Outcome::Status);
+        QCOMPARE(outcome("GET", "http://user@API.Example.com/", {}), ProxyFault::Outcome::Status);
+        QCOMPARE(outcome("CONNECT", "www.example.com:443", {}), ProxyFault::Outcome::Status);
+        QCOMPARE(outcome("GET", "/x", {{"Host", "a.example.com:80"}}), ProxyFault::Outcome::Status);
+        QCOMPARE(outcome("GET", "http://example.org/", {{"Host", "a.example.com"}}), ProxyFault::Outcome::Forward);
+        QCOMPARE(outcome("CONNECT", "example.com:443", {}), ProxyFault::Outcome::Forward);
+        QCOMPARE(FaultRuleSet::requestHost(request("GET", "/", {{"Host", "[::1]:8080"}})), QByteArray("::1"));
+        QVERIFY(!FaultRule::parse(QStringLiteral("status=503 host=example.com:443")));
+        QVERIFY(!FaultRule::parse(QStringLiteral("status=503 host=")));
     }
 
     void decide_everyNth()
