@@ -983,10 +983,6 @@ exit 0 when every verdict passes, 1 when one fails, 2 for usage errors.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>--upstream is required</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>--upstream must be an http or https URL with a host (got &quot;%1&quot;)</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2671,12 +2667,6 @@ toxiproxy&apos;s clients create and change proxies and toxics.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Usage: retrylab proxy --upstream URL [options]
-       retrylab proxy --tcp --upstream HOST:PORT [--toxic TOXIC ...] [options]
-       retrylab proxy --api 127.0.0.1:8474</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>%1 connections, %2 bytes up, %3 bytes down; ended: %4</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2710,6 +2700,57 @@ toxiproxy&apos;s clients create and change proxies and toxics.</source>
     </message>
     <message>
         <source>toxiproxy API on %1 (version %2 of its API); Ctrl+C stops.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A forward proxy (HTTP_PROXY, HTTPS_PROXY) instead of a reverse one: no --upstream; each request names its own, CONNECT opens tunnels.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>With --forward, the ports CONNECT may reach besides any port on loopback (default 443,8443; &quot;any&quot; for all).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>--connect-ports needs --forward</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>--forward takes no --upstream: each request names its own</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>--keep-host has no meaning with --forward: the Host names the request&apos;s own server</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>--connect-ports takes ports 1-65535 separated by commas, or &quot;any&quot; (got &quot;%1&quot;)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>--connect-ports names no port (&quot;any&quot; allows all)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>--upstream is required (or --forward for a forward proxy)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>RetryLab forward proxy on %1; Ctrl+C stops. Point clients at it: HTTP_PROXY=%1 HTTPS_PROXY=%1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>--forward is an HTTP proxy; --tcp and --api are TCP proxies: choose one</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Usage: retrylab proxy --upstream URL [options]
+       retrylab proxy --forward [options]
+       retrylab proxy --tcp --upstream HOST:PORT [--toxic TOXIC ...] [options]
+       retrylab proxy --api 127.0.0.1:8474</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>anything this machine reaches</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -10819,6 +10860,46 @@ observed: %3
     </message>
     <message>
         <source>toxic not found</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>CONNECT needs host:port as its target (got &quot;%1&quot;)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>is a host name or address without port or path, * and ? as wildcards (got &quot;%1&quot;)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source> on %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>a forward proxy has no upstream: each request names its own</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>CONNECT to port %1 is not allowed: this proxy tunnels to ports %2 and to any port on loopback</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>this is a forward proxy: send absolute-form requests (GET http://host/path) or CONNECT host:port, as clients do with HTTP_PROXY</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the request target &quot;%1&quot; has no host</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>corrupt does not apply inside a tunnel (its bytes are TLS): passed unchanged</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the tunnel&apos;s upstream cannot be reached: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 bytes up, %2 down, %3</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

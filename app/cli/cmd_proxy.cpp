@@ -49,6 +49,8 @@ struct OptionTable
     QCommandLineOption control;
     QCommandLineOption tcp;
     QCommandLineOption toxic;
+    QCommandLineOption forward;
+    QCommandLineOption connectPorts;
     QCommandLineOption api;
 };
 
@@ -84,6 +86,13 @@ OptionTable::OptionTable()
       toxic(QStringLiteral("toxic"),
           Tr::tr("With --tcp, a toxic (repeatable), e.g. 'latency latency=1000 jitter=100 stream=downstream'."),
           Tr::tr("TOXIC")),
+      forward(QStringLiteral("forward"),
+          Tr::tr("A forward proxy (HTTP_PROXY, HTTPS_PROXY) instead of a reverse one: no --upstream; each request "
+                 "names its own, CONNECT opens tunnels.")),
+      connectPorts(QStringLiteral("connect-ports"),
+          Tr::tr("With --forward, the ports CONNECT may reach besides any port on loopback (default 443,8443; "
+                 "\"any\" for all)."),
+          Tr::tr("LIST")),
       api(QStringLiteral("api"),
           Tr::tr("Serve toxiproxy's HTTP API on this loopback address (e.g. 127.0.0.1:8474): alone it starts with "
                  "no proxy, as toxiproxy-server does; with --tcp its proxy is named \"tcp\"."),
@@ -119,21 +128,63 @@ void OptionTable::addTo(QCommandLineParser &parser) const
         "--api 127.0.0.1:8474 serves toxiproxy's HTTP API (/proxies, /populate, /reset, /version), so that\n"
         "toxiproxy's clients create and change proxies and toxics."));
     parser.addOptions({help, listen, upstream, keepHost, allow, duration, report, quiet, fault, faults, seed, control,
-        cacert, tcp, toxic, api});
+        cacert, forward, connectPorts, tcp, toxic, api});
 }
 
-// --upstream, --keep-host, --cacert, --allow-non-loopback and --listen.
+// --forward and --connect-ports.
+Core::Result<void> readForwardOptions(
+    const QCommandLineParser &parser, const OptionTable &table, Core::ProxyOptions &proxy)
+{
+    using Read = Core::Result<void>;
+    if (!parser.isSet(table.forward)) {
+        if (parser.isSet(table.connectPorts))
+            return Read::failure(Tr::tr("--connect-ports needs --forward"));
+        return {};
+    }
+    if (parser.isSet(table.upstream))
+        return Read::failure(Tr::tr("--forward takes no --upstream: each request names its own"));
+    if (parser.isSet(table.keepHost))
+        return Read::failure(
+            Tr::tr("--keep-host has no meaning with --forward: the Host names the request's own server"));
+    proxy.forward = true;
+    if (parser.isSet(table.connectPorts)) {
+        const QString list = parser.value(table.connectPorts);
+        proxy.connectPorts.clear();
+        if (list != QLatin1String("any")) {
+            for (const QString &part : list.split(QLatin1Char(','), Qt::SkipEmptyParts)) {
+                bool ok = false;
+                const uint port = part.trimmed().toUInt(&ok);
+                if (!ok || port == 0 || port > 65535) {
+                    return Read::failure(
+                        Tr::tr("--connect-ports takes ports 1-65535 separated by commas, or \"any\" (got \"%1\")")
+                            .arg(list));
+                }
+                proxy.connectPorts << quint16(port);
+            }
+            if (proxy.connectPorts.isEmpty())
+                return Read::failure(Tr::tr("--connect-ports names no port (\"any\" allows all)"));
+        }
+    }
+    return {};
+}
+
+// --upstream (or --forward), --keep-host, --cacert, --allow-non-loopback and --listen.
 Core::Result<Core::ProxyOptions> readProxyOptions(const QCommandLineParser &parser, const OptionTable &table)
 {
     using Read = Core::Result<Core::ProxyOptions>;
-    if (!parser.isSet(table.upstream))
-        return Read::failure(Tr::tr("--upstream is required"));
     Core::ProxyOptions proxy;
-    proxy.upstream = QUrl(parser.value(table.upstream), QUrl::StrictMode);
-    if (!proxy.upstream.isValid() || proxy.upstream.host().isEmpty()
-        || (proxy.upstream.scheme() != QLatin1String("http") && proxy.upstream.scheme() != QLatin1String("https"))) {
-        return Read::failure(Tr::tr("--upstream must be an http or https URL with a host (got \"%1\")")
-                                 .arg(parser.value(table.upstream)));
+    if (const auto forward = readForwardOptions(parser, table, proxy); !forward)
+        return forward.errorDetail();
+    if (!proxy.forward && !parser.isSet(table.upstream))
+        return Read::failure(Tr::tr("--upstream is required (or --forward for a forward proxy)"));
+    if (!proxy.forward) {
+        proxy.upstream = QUrl(parser.value(table.upstream), QUrl::StrictMode);
+        if (!proxy.upstream.isValid() || proxy.upstream.host().isEmpty()
+            || (proxy.upstream.scheme() != QLatin1String("http")
+                && proxy.upstream.scheme() != QLatin1String("https"))) {
+            return Read::failure(Tr::tr("--upstream must be an http or https URL with a host (got \"%1\")")
+                                     .arg(parser.value(table.upstream)));
+        }
     }
     proxy.keepHost = parser.isSet(table.keepHost);
     proxy.caBundlePath = parser.value(table.cacert);
@@ -213,9 +264,15 @@ Core::Result<void> readRunOptions(const QCommandLineParser &parser, const Option
 // Where the proxy listens and the rules it applies.
 void printBanner(const Core::ProxyServer &proxy, const Core::ProxyControl &control, quint64 seed, QTextStream &out)
 {
-    out << Tr::tr("RetryLab proxy on %1 -> %2; Ctrl+C stops.")
-               .arg(proxy.listenUrl().toString(), proxy.options().upstream.toString())
-        << Qt::endl;
+    if (proxy.options().forward) {
+        out << Tr::tr("RetryLab forward proxy on %1; Ctrl+C stops. Point clients at it: HTTP_PROXY=%1 HTTPS_PROXY=%1")
+                   .arg(proxy.listenUrl().toString())
+            << Qt::endl;
+    } else {
+        out << Tr::tr("RetryLab proxy on %1 -> %2; Ctrl+C stops.")
+                   .arg(proxy.listenUrl().toString(), proxy.options().upstream.toString())
+            << Qt::endl;
+    }
     for (const Core::FaultRule &rule : proxy.faultRules())
         out << Tr::tr("fault %1%2: %3").arg(rule.name, rule.enabled ? QString() : Tr::tr(" (off)"), rule.describe())
             << Qt::endl;
@@ -316,6 +373,9 @@ Core::Result<void> readOptions(const QCommandLineParser &parser, const OptionTab
         return readTcpOptions(parser, table, options);
     if (parser.isSet(table.toxic))
         return Core::Result<void>::failure(Tr::tr("--toxic needs --tcp (or --api); HTTP faults are --fault"));
+    if (parser.isSet(table.forward) && (parser.isSet(table.tcp) || parser.isSet(table.api)))
+        return Core::Result<void>::failure(
+            Tr::tr("--forward is an HTTP proxy; --tcp and --api are TCP proxies: choose one"));
     auto proxy = readProxyOptions(parser, table);
     if (!proxy)
         return proxy.errorDetail();
@@ -336,6 +396,7 @@ Core::Result<Options> parse(const QStringList &arguments)
 {
     return parseOptionTable<Options, OptionTable>(arguments,
         Tr::tr("Usage: retrylab proxy --upstream URL [options]\n"
+               "       retrylab proxy --forward [options]\n"
                "       retrylab proxy --tcp --upstream HOST:PORT [--toxic TOXIC ...] [options]\n"
                "       retrylab proxy --api 127.0.0.1:8474"),
         &readOptions);
@@ -366,7 +427,9 @@ int run(const Options &options)
     if (!options.proxy.address.isLoopback()) {
         err << Tr::tr("warning: listening on %1, which other machines may reach; anyone who does can reach %2 "
                       "through it and meet its faults")
-                   .arg(options.proxy.address.toString(), options.proxy.upstream.toString())
+                   .arg(options.proxy.address.toString(),
+                       options.proxy.forward ? Tr::tr("anything this machine reaches")
+                                             : options.proxy.upstream.toString())
             << Qt::endl;
     }
     // The observer groups and judges what passes; the proxy, not a plan, decides the answers.

@@ -245,6 +245,9 @@ void ProxyConnection::readClient()
     HttpRequestParser::Status status = m_parser.feed(bytes);
     while (status == HttpRequestParser::Status::Complete) {
         m_queue.append(m_parser.takeRequest());
+        // What follows a CONNECT is the tunnel's (a TLS hello), not another request.
+        if (m_queue.constLast().method == "CONNECT" && m_server->options().forward)
+            break;
         status = m_parser.next();
     }
     if (m_parser.expectsContinue()) {
@@ -309,12 +312,16 @@ void ProxyConnection::rejectMalformed()
     rejectRequest(m_parser.errorStatus(), m_parser.errorString());
 }
 
-void ProxyConnection::rejectRequest(int status, const QString &message)
+void ProxyConnection::rejectRequest(int status, const QString &message, const HttpRequest *request)
 {
     m_requestTimer->stop();
     m_entry = ServerLogEntry{};
     m_entry.time = QDateTime::currentDateTimeUtc();
     m_entry.peer = m_peer;
+    if (request) {
+        m_entry.method = request->method;
+        m_entry.target = QString::fromUtf8(request->target);
+    }
     m_entry.receivedNs = SteadyClock::instance().nowNs();
     m_startNs = m_entry.receivedNs;
     m_busy = true;
@@ -361,6 +368,14 @@ void ProxyConnection::pump()
 
     ++m_exchange;
     m_dechunk = false;
+    if (m_server->options().forward) {
+        const auto [status, refusal] = ProxyServer::forwardRefusal(m_request, m_server->options().connectPorts);
+        if (status != 0) {
+            m_fault = ProxyFault{};
+            rejectRequest(status, refusal, &m_request);
+            return;
+        }
+    }
     m_fault = m_server->decideFault(m_request, m_peer);
     m_waiting = Waiting::Nothing;
     m_responseHeld = m_fault.delayBeforeResponseMs <= 0.0;
@@ -386,6 +401,15 @@ void ProxyConnection::proceed()
         applyLocalFault();
         return;
     }
+    if (m_server->options().forward && m_request.method == "CONNECT") {
+        handOverTunnel();
+        return;
+    }
+    // A forward proxy's requests each name their upstream; a kept-alive connection serves only its own.
+    const QUrl upstream = exchangeUpstream();
+    if (m_upstream && upstream != m_upstreamUrl)
+        dropUpstream();
+    m_upstreamUrl = upstream;
     // Bytes that came after the last answer (while its end was still being delivered) answer nothing.
     if (m_upstream && m_upstream->bytesAvailable() > 0)
         dropUnsolicitedUpstream();
@@ -394,6 +418,37 @@ void ProxyConnection::proceed()
         sendRequest();
     else
         connectUpstream();
+}
+
+QUrl ProxyConnection::exchangeUpstream() const
+{
+    if (!m_server->options().forward)
+        return m_server->options().upstream;
+    const QUrl target(QString::fromLatin1(m_request.target));
+    QUrl upstream;
+    upstream.setScheme(target.scheme().toLower());
+    upstream.setHost(target.host());
+    upstream.setPort(target.port());
+    return upstream;
+}
+
+void ProxyConnection::handOverTunnel()
+{
+    // The client's socket and whatever it sent past the CONNECT go to a tunnel; this connection ends here.
+    QTcpSocket *client = m_client;
+    m_client = nullptr;
+    m_busy = false;
+    m_idleTimer->stop();
+    m_requestTimer->stop();
+    m_faultTimer->stop();
+    client->disconnect(this);
+    const QByteArray early = m_parser.takeBuffered();
+    m_server->openTunnel(client, m_request, m_fault, m_entry, early);
+    if (m_upstream) {
+        m_upstream->disconnect(this);
+        m_upstream->abort();
+    }
+    m_server->forget(this);
 }
 
 void ProxyConnection::faultTimerFired()
@@ -543,7 +598,7 @@ void ProxyConnection::connectUpstream()
         m_upstream->abort();
         m_upstream->deleteLater();
     }
-    const QUrl &upstream = m_server->options().upstream;
+    const QUrl &upstream = m_upstreamUrl;
     const bool tls = upstream.scheme() == QLatin1String("https");
     QTcpSocket *socket = tls ? new QSslSocket(this) : new QTcpSocket(this);
     m_upstream = socket;
@@ -554,8 +609,8 @@ void ProxyConnection::connectUpstream()
         if (socket != m_upstream || error == QAbstractSocket::RemoteHostClosedError)
             return;
         if (socket->state() != QAbstractSocket::ConnectedState && !m_headSent && m_busy)
-            upstreamFailed(Tr::tr("the upstream %1 cannot be reached: %2")
-                               .arg(m_server->options().upstream.toString(), socket->errorString()),
+            upstreamFailed(
+                Tr::tr("the upstream %1 cannot be reached: %2").arg(m_upstreamUrl.toString(), socket->errorString()),
                 502, QStringLiteral("upstream-unreachable"));
     });
     const int port = upstream.port(tls ? 443 : 80);
@@ -596,7 +651,7 @@ void ProxyConnection::sendRequest()
     if (!m_busy || !m_upstream)
         return;
     const QString client = m_peer.section(QLatin1Char(':'), 0, -2);
-    m_upstream->write(upstreamRequest(m_request, m_server->options().upstream, m_server->options().keepHost, client));
+    m_upstream->write(upstreamRequest(m_request, m_upstreamUrl, m_server->options().keepHost, client));
     m_server->countUpstreamRequest();
 }
 

@@ -10,6 +10,7 @@
 #include <QList>
 #include <QObject>
 #include <QPointer>
+#include <QUrl>
 
 #include <functional>
 
@@ -66,11 +67,15 @@ private:
     void faultTimerFired();
     void proceed();
     void applyLocalFault();
+    /// Where this exchange goes: the reverse proxy's upstream, or the forward proxy's request's own.
+    QUrl exchangeUpstream() const;
+    /// A CONNECT the faults let through: the client goes to a tunnel of the server.
+    void handOverTunnel();
     /// Passes body bytes on with the fault applied; true when cut=N ended the body here.
     bool forwardBody(QByteArray body);
     void rejectMalformed();
     /// Answers `status` with `message` to a request that cannot be taken up, and closes.
-    void rejectRequest(int status, const QString &message);
+    void rejectRequest(int status, const QString &message, const HttpRequest *request = nullptr);
     /// The header deadline and the body's pace (RequestPace) after a read or an exchange.
     void updateRequestTimer();
     void requestTimedOut();
@@ -101,6 +106,7 @@ private:
     ProxyServer *m_server;
     QPointer<QTcpSocket> m_client;
     QPointer<QTcpSocket> m_upstream;
+    QUrl m_upstreamUrl; ///< where m_upstream is connected (or connecting)
     QTimer *m_connectTimer;
     QTimer *m_idleTimer;
     QTimer *m_requestTimer; ///< header deadline, then the body's pace

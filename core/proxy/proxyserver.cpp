@@ -1,15 +1,20 @@
 #include "core/proxy/proxyserver.h"
 
+#include "core/http/httpheaders.h"
 #include "core/http/redactor.h"
 #include "core/proxy/proxyconnection.h"
+#include "core/proxy/tcplink.h"
 #include "core/util/clock.h"
 #include "core/util/coretr.h"
 
 #include <QLoggingCategory>
+#include <QPointer>
 #include <QTcpServer>
 #include <QTcpSocket>
 
 #include <algorithm>
+#include <cmath>
+#include <memory>
 
 #include <malloc.h>
 
@@ -43,11 +48,15 @@ bool ProxyServer::listen()
 {
     close();
     const QUrl &u = m_options.upstream;
-    if (!u.isValid() || u.host().isEmpty()) {
+    if (m_options.forward && !u.isEmpty()) {
+        m_error = Tr::tr("a forward proxy has no upstream: each request names its own");
+        return false;
+    }
+    if (!m_options.forward && (!u.isValid() || u.host().isEmpty())) {
         m_error = Tr::tr("the upstream \"%1\" is not a URL with a host").arg(u.toString());
         return false;
     }
-    if (u.scheme() != QLatin1String("http") && u.scheme() != QLatin1String("https")) {
+    if (!m_options.forward && u.scheme() != QLatin1String("http") && u.scheme() != QLatin1String("https")) {
         m_error = Tr::tr("the upstream must be an http or https URL, not \"%1\"").arg(u.scheme());
         return false;
     }
@@ -105,6 +114,12 @@ void ProxyServer::close()
         c->releaseHeldBytes();
         c->deleteLater();
     }
+    const QList<TcpLink *> tunnels = std::exchange(m_tunnels, {});
+    for (TcpLink *tunnel : tunnels) {
+        tunnel->disconnect(this);
+        tunnel->abortNow(QStringLiteral("proxy-closed"));
+        tunnel->deleteLater();
+    }
 }
 
 qint64 ProxyServer::bufferedBytes() const
@@ -112,7 +127,139 @@ qint64 ProxyServer::bufferedBytes() const
     qint64 total = 0;
     for (const ProxyConnection *c : m_connections)
         total += c->bufferedBytes();
+    for (const TcpLink *tunnel : m_tunnels)
+        total += tunnel->bufferedBytes();
     return total;
+}
+
+std::pair<int, QString> ProxyServer::forwardRefusal(const HttpRequest &request, const QList<quint16> &connectPorts)
+{
+    if (request.method == "CONNECT") {
+        const QByteArray host = FaultRuleSet::requestHost(request);
+        const quint16 port = quint16(request.target.mid(request.target.lastIndexOf(':') + 1).toUInt());
+        const QHostAddress address(QString::fromLatin1(host));
+        const bool loopback = host == "localhost" || (!address.isNull() && address.isLoopback());
+        if (loopback || connectPorts.isEmpty() || connectPorts.contains(port))
+            return {0, {}};
+        QStringList allowed;
+        for (quint16 p : connectPorts)
+            allowed << QString::number(p);
+        return {403,
+            Tr::tr("CONNECT to port %1 is not allowed: this proxy tunnels to ports %2 and to any port on loopback")
+                .arg(port)
+                .arg(allowed.join(QStringLiteral(", ")))};
+    }
+    if (!request.target.startsWith("http://") && !request.target.startsWith("https://")) {
+        return {400,
+            Tr::tr("this is a forward proxy: send absolute-form requests (GET http://host/path) or CONNECT host:port, "
+                   "as clients do with HTTP_PROXY")};
+    }
+    const QUrl url(QString::fromLatin1(request.target));
+    if (!url.isValid() || url.host().isEmpty())
+        return {
+            400, Tr::tr("the request target \"%1\" has no host").arg(QString::fromLatin1(request.target.left(200)))};
+    return {0, {}};
+}
+
+void ProxyServer::openTunnel(QTcpSocket *client, const HttpRequest &request, const ProxyFault &fault,
+    ServerLogEntry entry, const QByteArray &early)
+{
+    TcpLinkSettings settings;
+    settings.proxyName = QStringLiteral("forward");
+    const QByteArray authority = request.target;
+    settings.upstreamHost = QString::fromLatin1(FaultRuleSet::requestHost(request));
+    settings.upstreamPort = quint16(authority.mid(authority.lastIndexOf(':') + 1).toUInt());
+    settings.maxBufferedBytes = bufferLimitPerConnection();
+    settings.connectTimeoutMs = m_options.connectTimeoutMs;
+    // The fault's effects inside the tunnel, as the TCP proxy's toxics.
+    ToxicList toxics;
+    QStringList notes;
+    if (fault.delayBeforeResponseMs > 0) {
+        Toxic latency;
+        latency.name = QStringLiteral("latency");
+        latency.type = Toxic::Type::Latency;
+        latency.latencyMs = qint64(std::llround(fault.delayBeforeResponseMs));
+        toxics << latency;
+    }
+    if (fault.bandwidthBytesPerS > 0) {
+        Toxic bandwidth;
+        bandwidth.name = QStringLiteral("bandwidth");
+        bandwidth.type = Toxic::Type::Bandwidth;
+        bandwidth.rateKBps = std::max<qint64>(1, (fault.bandwidthBytesPerS + 999) / 1000);
+        toxics << bandwidth;
+    }
+    if (fault.outcome == ProxyFault::Outcome::Cut) {
+        Toxic cut;
+        cut.name = QStringLiteral("cut");
+        cut.type = Toxic::Type::LimitData;
+        cut.bytes = fault.cutAfterBytes;
+        toxics << cut;
+    }
+    if (fault.outcome == ProxyFault::Outcome::Corrupt)
+        notes << Tr::tr("corrupt does not apply inside a tunnel (its bytes are TLS): passed unchanged");
+    const bool resetBefore
+        = fault.outcome == ProxyFault::Outcome::Reset && fault.resetPoint == FaultRule::ResetPoint::BeforeHeaders;
+    const bool resetAfter
+        = fault.outcome == ProxyFault::Outcome::Reset && fault.resetPoint == FaultRule::ResetPoint::AfterHeaders;
+
+    auto *tunnel = new TcpLink(this, client, settings, m_sequence + 1, m_sequence * 7919 + 13, toxics);
+    m_tunnels << tunnel;
+    QPointer<QTcpSocket> clientSocket = client;
+    auto state = std::make_shared<ServerLogEntry>(std::move(entry));
+    state->detail = notes.join(QStringLiteral("; "));
+    connect(tunnel, &TcpLink::upstreamReady, this, [tunnel, clientSocket, state, resetBefore, resetAfter] {
+        if (!clientSocket)
+            return;
+        if (resetBefore) {
+            state->action = QStringLiteral("reset");
+            tunnel->finish(QStringLiteral("reset"), {}, true);
+            return;
+        }
+        state->status = 200;
+        clientSocket->write("HTTP/1.1 200 Connection established\r\n\r\n");
+        if (resetAfter) {
+            clientSocket->flush();
+            state->action = QStringLiteral("reset-after-headers");
+            tunnel->finish(QStringLiteral("reset"), {}, true);
+        }
+    });
+    connect(tunnel, &TcpLink::upstreamFailed, this, [clientSocket, state](const QString &end, const QString &why) {
+        const int status = end == QLatin1String("upstream-timeout") ? 504 : 502;
+        state->status = status;
+        state->action = end == QLatin1String("upstream-timeout") ? end : QStringLiteral("upstream-unreachable");
+        const QByteArray body = Tr::tr("the tunnel's upstream cannot be reached: %1").arg(why).toUtf8() + '\n';
+        if (clientSocket) {
+            clientSocket->write("HTTP/1.1 " + QByteArray::number(status) + ' ' + reasonPhrase(status)
+                + "\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: " + QByteArray::number(body.size())
+                + "\r\nConnection: close\r\n\r\n" + body);
+        }
+    });
+    connect(tunnel, &TcpLink::ended, this, [this, tunnel, state, fault](const TcpLinkSummary &summary) {
+        m_tunnels.removeOne(tunnel);
+        tunnel->deleteLater();
+        ServerLogEntry done = *state;
+        if (done.action.isEmpty())
+            done.action = summary.end == QLatin1String("limit_data") ? QStringLiteral("broken-stream")
+                                                                     : QStringLiteral("tunnel");
+        const QString bytes = Tr::tr("%1 bytes up, %2 down, %3")
+                                  .arg(summary.bytesUpstream)
+                                  .arg(summary.bytesDownstream)
+                                  .arg(summary.end);
+        QStringList detail;
+        if (fault.any())
+            detail << fault.describe();
+        if (!done.detail.isEmpty())
+            detail << done.detail;
+        detail << bytes;
+        if (!summary.detail.isEmpty() && done.status != 502 && done.status != 504)
+            detail << summary.detail;
+        done.detail = detail.join(QStringLiteral("; "));
+        done.bytesSent = summary.bytesDownstream;
+        done.durationMs = double(SteadyClock::instance().nowNs() - done.receivedNs) / 1e6;
+        faultExchangeEnded(fault, done.status == 200 && done.action == QLatin1String("tunnel"));
+        record(done);
+    });
+    tunnel->sendUpstreamFirst(early);
 }
 
 bool ProxyServer::isListening() const

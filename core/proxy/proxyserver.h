@@ -20,6 +20,7 @@ QT_END_NAMESPACE
 namespace RetryLab::Core {
 
 class ProxyConnection;
+class TcpLink;
 
 /// How a ProxyServer listens and where it forwards. Validated by listen().
 struct ProxyOptions
@@ -63,19 +64,24 @@ struct ProxyOptions
     qint64 maxHeldBytes = 256 * 1024 * 1024;
     /// Credentials in targets are masked in the log, as the fault server's are.
     bool redactLog = true;
+    /// A forward proxy (HTTP_PROXY) instead of a reverse one: no upstream; each
+    /// request names its own (absolute-form "http://host/path"), and CONNECT
+    /// opens a tunnel to host:port with faults at the connection level.
+    bool forward = false;
+    /// Ports a CONNECT may reach, besides any port of a loopback host; empty: any.
+    QList<quint16> connectPorts{443, 8443};
     /// A PEM file of CA certificates trusted for an https upstream in addition
     /// to the system's (a private CA, a test server's). Certificate errors are
     /// never ignored: they end the exchange with 502 and the reason.
     QString caBundlePath;
 };
 
-/// An HTTP/1.1 reverse proxy on loopback: every request to its address goes to
-/// the upstream, and the upstream's answer comes back as it arrives (status,
-/// headers, body; hop-by-hop headers dropped as RFC 9110 section 7.6.1 says;
-/// Content-Length and chunked bodies streamed, never held whole; a slow client
-/// holds the upstream back instead of filling memory). Each client connection
-/// has its own upstream connection, kept alive while both sides allow it;
-/// pipelined requests are answered in order.
+/// An HTTP/1.1 reverse proxy on loopback (or, with ProxyOptions::forward, a
+/// forward proxy: see there): every request to its address goes to the upstream, and the upstream's answer comes back
+/// as it arrives (status, headers, body; hop-by-hop headers dropped as RFC 9110 section 7.6.1 says; Content-Length and
+/// chunked bodies streamed, never held whole; a slow client holds the upstream back instead of filling memory). Each
+/// client connection has its own upstream connection, kept alive while both sides allow it; pipelined requests are
+/// answered in order.
 ///
 /// Fault rules (FaultRule, FaultRuleSet) apply to each request as it is taken
 /// up; they can be replaced and switched at any time, and the next request
@@ -110,8 +116,12 @@ public:
     const QList<QSslCertificate> &caCertificates() const { return m_caCertificates; }
     /// Requests sent to the upstream (those a fault answered locally are not).
     quint64 upstreamRequestCount() const { return m_upstreamRequests; }
-    /// Client connections open now.
-    int connectionCount() const { return int(m_connections.size()); }
+    /// Client connections open now (CONNECT tunnels among them).
+    int connectionCount() const { return int(m_connections.size() + m_tunnels.size()); }
+    /// CONNECT tunnels open now.
+    int tunnelCount() const { return int(m_tunnels.size()); }
+    /// Why a forward proxy does not take up a request (empty: it does), and the status to answer.
+    static std::pair<int, QString> forwardRefusal(const HttpRequest &request, const QList<quint16> &connectPorts);
     /// Connections closed to make room at the limit, and those refused with 503.
     quint64 evictedConnections() const { return m_evicted; }
     quint64 refusedConnections() const { return m_refused; }
@@ -153,12 +163,17 @@ private:
     ProxyFault decideFault(const HttpRequest &request, const QString &peer);
     void faultExchangeEnded(const ProxyFault &fault, bool succeeded);
     void countUpstreamRequest() { ++m_upstreamRequests; }
+    /// Takes over a client that asked for a CONNECT tunnel: the fault decided for
+    /// it becomes toxics of the tunnel (TcpLink); `early` went with the request.
+    void openTunnel(QTcpSocket *client, const HttpRequest &request, const ProxyFault &fault, ServerLogEntry entry,
+        const QByteArray &early);
     void adjustHeldBytes(qint64 delta) { m_heldBytes += delta; }
 
     ProxyOptions m_options;
     QTcpServer *m_tcp;
     QString m_error;
     QList<ProxyConnection *> m_connections;
+    QList<TcpLink *> m_tunnels;
     quint64 m_sequence = 0;
     quint64 m_upstreamRequests = 0;
     quint64 m_evicted = 0;

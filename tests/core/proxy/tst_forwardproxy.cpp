@@ -1,0 +1,299 @@
+// The fault proxy as a forward proxy (HTTP_PROXY, HTTPS_PROXY): Qt, curl and
+// Python's requests point at it and reach the fault server's HTTP and HTTPS
+// ports through it; fault rules match the host, and a CONNECT tunnel's faults
+// act on the connection as curl reports them.
+
+#include "../../tools/requiredtool.h"
+#include "core/faultserver/faultserver.h"
+#include "core/proxy/proxyserver.h"
+#include "proxytesting.h"
+
+#include <QElapsedTimer>
+#include <QFile>
+#include <QNetworkProxy>
+#include <QProcess>
+#include <QSignalSpy>
+#include <QSslConfiguration>
+#include <QStandardPaths>
+#include <QTcpServer>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <memory>
+
+using namespace RetryLab::Core;
+
+namespace {
+
+struct Finished
+{
+    int exitCode = -1;
+    QString out;
+    QString err;
+    qint64 ms = 0;
+};
+
+// Runs a program to its end while the event loop (and the proxy) goes on.
+Finished runProgram(const QString &program, const QStringList &arguments,
+    const QProcessEnvironment &environment = QProcessEnvironment::systemEnvironment())
+{
+    QProcess process;
+    process.setProcessEnvironment(environment);
+    QElapsedTimer clock;
+    clock.start();
+    process.start(program, arguments);
+    if (!QTest::qWaitFor([&] { return process.state() == QProcess::NotRunning; }, 60'000)) {
+        process.kill();
+        (void)QTest::qWaitFor([&] { return process.state() == QProcess::NotRunning; }, 5000);
+    }
+    Finished finished;
+    finished.ms = clock.elapsed();
+    finished.exitCode = process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1;
+    finished.out = QString::fromUtf8(process.readAllStandardOutput());
+    finished.err = QString::fromUtf8(process.readAllStandardError());
+    return finished;
+}
+
+quint16 freePort()
+{
+    QTcpServer probe;
+    probe.listen(QHostAddress::LocalHost, 0);
+    return probe.serverPort();
+}
+
+} // namespace
+
+class TestForwardProxy : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase();
+    void init();
+    void qtReachesHttpAndHttpsThroughIt();
+    void rulesMatchTheHost();
+    void aForwardProxyRefusesWhatItCannotForward();
+    void connectFaultsAsCurlSeesThem_data();
+    void connectFaultsAsCurlSeesThem();
+    void anUpstreamThatRefusesIsA502();
+    void pythonRequestsUsesItFromTheEnvironment();
+
+private:
+    ProxyTesting::Answer get(const QUrl &url);
+    Finished curl(const QStringList &arguments);
+
+    FaultServer m_server;
+    std::unique_ptr<ProxyServer> m_proxy;
+    QList<ServerLogEntry> m_log;
+    QTemporaryDir m_dir;
+    QString m_caFile;
+};
+
+void TestForwardProxy::initTestCase()
+{
+    FaultServerOptions options;
+    options.httpsPort = 0;
+    m_server.setOptions(options);
+    QVERIFY2(m_server.listen(), qPrintable(m_server.errorString()));
+    m_caFile = m_dir.filePath(QStringLiteral("ca.pem"));
+    QFile ca(m_caFile);
+    QVERIFY(ca.open(QIODevice::WriteOnly));
+    ca.write(m_server.trustAnchorsPem());
+}
+
+void TestForwardProxy::init()
+{
+    ProxyOptions options;
+    options.forward = true;
+    m_proxy = std::make_unique<ProxyServer>(options);
+    QVERIFY2(m_proxy->listen(), qPrintable(m_proxy->errorString()));
+    m_log.clear();
+    connect(m_proxy.get(), &ProxyServer::exchangeFinished, this, [this](const ServerLogEntry &e) { m_log << e; });
+}
+
+ProxyTesting::Answer TestForwardProxy::get(const QUrl &url)
+{
+    QNetworkAccessManager manager;
+    manager.setProxy(QNetworkProxy(QNetworkProxy::HttpProxy, QStringLiteral("127.0.0.1"), m_proxy->listenUrl().port()));
+    QSslConfiguration tls = QSslConfiguration::defaultConfiguration();
+    tls.addCaCertificate(m_server.caCertificate());
+    QSslConfiguration::setDefaultConfiguration(tls);
+    return ProxyTesting::fetch(manager, url);
+}
+
+Finished TestForwardProxy::curl(const QStringList &arguments)
+{
+    return runProgram(QStringLiteral("curl"),
+        QStringList{QStringLiteral("-sS"), QStringLiteral("-o"), QStringLiteral("/dev/null"), QStringLiteral("-w"),
+            QStringLiteral("%{http_code}"), QStringLiteral("--cacert"), m_caFile, QStringLiteral("-x"),
+            m_proxy->listenUrl().toString()}
+            + arguments);
+}
+
+void TestForwardProxy::qtReachesHttpAndHttpsThroughIt()
+{
+    const QUrl plain = m_server.baseUrl().resolved(QUrl(QStringLiteral("/status/200")));
+    ProxyTesting::Answer answer = get(plain);
+    QCOMPARE(answer.status, 200);
+    QTRY_COMPARE(m_log.size(), 1);
+    QCOMPARE(m_log.at(0).method, QByteArray("GET"));
+    QCOMPARE(m_log.at(0).target, plain.toString()); // absolute-form, as the client sent it
+    QCOMPARE(m_log.at(0).action, QStringLiteral("forwarded"));
+
+    // HTTPS goes through a tunnel: the proxy sees a CONNECT and bytes, never the request.
+    const QUrl secure = m_server.httpsBaseUrl().resolved(QUrl(QStringLiteral("/status/201")));
+    answer = get(secure);
+    QCOMPARE(answer.status, 201);
+    QTRY_COMPARE_WITH_TIMEOUT(m_proxy->tunnelCount(), 0, 60'000); // the tunnel ends when the client lets go
+    QTRY_COMPARE(m_log.size(), 2);
+    QCOMPARE(m_log.at(1).method, QByteArray("CONNECT"));
+    QCOMPARE(m_log.at(1).target, QStringLiteral("127.0.0.1:%1").arg(m_server.httpsBaseUrl().port()));
+    QCOMPARE(m_log.at(1).status, std::optional<int>(200));
+    QCOMPARE(m_log.at(1).action, QStringLiteral("tunnel"));
+    QVERIFY(m_log.at(1).bytesSent > 0);
+}
+
+void TestForwardProxy::rulesMatchTheHost()
+{
+    m_proxy->setFaultRules(FaultRuleList::fromSpecs({QStringLiteral("status=503 host=localhost")}).value());
+    const QString path = QStringLiteral("/status/200");
+    QCOMPARE(get(QUrl(QStringLiteral("http://localhost:%1%2").arg(m_server.serverPort()).arg(path))).status, 503);
+    QCOMPARE(get(QUrl(QStringLiteral("http://127.0.0.1:%1%2").arg(m_server.serverPort()).arg(path))).status, 200);
+    QTRY_COMPARE(m_log.size(), 2);
+    QCOMPARE(m_log.at(0).action, QStringLiteral("fault-status"));
+    QCOMPARE(m_log.at(1).action, QStringLiteral("forwarded"));
+}
+
+void TestForwardProxy::aForwardProxyRefusesWhatItCannotForward()
+{
+    // A request without a host of its own: the client was not told it talks to a proxy.
+    QNetworkAccessManager direct;
+    const auto origin = ProxyTesting::fetch(direct, m_proxy->listenUrl().resolved(QUrl(QStringLiteral("/status/200"))));
+    QCOMPARE(origin.status, 400);
+    QVERIFY2(origin.body.contains("this is a forward proxy"), origin.body.constData());
+
+    if (QStandardPaths::findExecutable(QStringLiteral("curl")).isEmpty())
+        RETRYLAB_MISSING_TOOL("curl is missing: install the Debian package curl (scripts/deps.sh does)");
+    // A tunnel to a port that is not for TLS, elsewhere than loopback (no name is resolved to refuse it).
+    const Finished smtp = curl({QStringLiteral("-p"), QStringLiteral("http://mail.example.invalid:25/")});
+    QVERIFY2(smtp.err.contains(QStringLiteral("CONNECT tunnel failed, response 403")), qPrintable(smtp.err));
+    QTRY_COMPARE(m_log.size(), 2);
+    QCOMPARE(m_log.at(1).method, QByteArray("CONNECT"));
+    QCOMPARE(m_log.at(1).target, QStringLiteral("mail.example.invalid:25"));
+    QVERIFY2(m_log.at(1).detail.contains(QStringLiteral("CONNECT to port 25 is not allowed")),
+        qPrintable(m_log.at(1).detail));
+
+    // A reverse proxy's options do not make a forward proxy.
+    ProxyOptions both;
+    both.forward = true;
+    both.upstream = QUrl(QStringLiteral("http://127.0.0.1:1"));
+    ProxyServer refused(both);
+    QVERIFY(!refused.listen());
+    QVERIFY(refused.errorString().contains(QStringLiteral("a forward proxy has no upstream")));
+}
+
+void TestForwardProxy::connectFaultsAsCurlSeesThem_data()
+{
+    QTest::addColumn<QString>("rule");
+    QTest::addColumn<int>("curlExit");
+    QTest::addColumn<QString>("curlSays");
+    QTest::addColumn<QString>("action");
+    QTest::addColumn<int>("atLeastMs");
+    QTest::addRow("refused") << "status=403 method=CONNECT" << 56 << "CONNECT tunnel failed, response 403"
+                             << "fault-status" << 0;
+    QTest::addRow("reset unsent") << "reset=unsent method=CONNECT" << 56 << ""
+                                  << "reset" << 0;
+    QTest::addRow("reset before") << "reset=before method=CONNECT" << 56 << ""
+                                  << "reset" << 0;
+    QTest::addRow("empty") << "empty method=CONNECT" << 56 << ""
+                           << "empty" << 0;
+    QTest::addRow("latency") << "latency=400 method=CONNECT" << 0 << ""
+                             << "tunnel" << 400;
+    QTest::addRow("latency inside") << "latency=150 at=response method=CONNECT" << 0 << ""
+                                    << "tunnel" << 300;
+    QTest::addRow("cut") << "cut=100 method=CONNECT" << 35 << ""
+                         << "broken-stream" << 0;
+    QTest::addRow("bandwidth") << "bandwidth=2k method=CONNECT" << 0 << ""
+                               << "tunnel" << 400;
+    QTest::addRow("corrupt passes") << "corrupt method=CONNECT" << 0 << ""
+                                    << "tunnel" << 0;
+}
+
+void TestForwardProxy::connectFaultsAsCurlSeesThem()
+{
+    QFETCH(QString, rule);
+    QFETCH(int, curlExit);
+    QFETCH(QString, curlSays);
+    QFETCH(QString, action);
+    QFETCH(int, atLeastMs);
+    if (QStandardPaths::findExecutable(QStringLiteral("curl")).isEmpty())
+        RETRYLAB_MISSING_TOOL("curl is missing: install the Debian package curl (scripts/deps.sh does)");
+    m_proxy->setFaultRules(FaultRuleList::fromSpecs({rule}).value());
+    const Finished run = curl({m_server.httpsBaseUrl().resolved(QUrl(QStringLiteral("/status/200"))).toString()});
+    QVERIFY2(run.exitCode == curlExit, qPrintable(QStringLiteral("exit %1: %2").arg(run.exitCode).arg(run.err)));
+    if (!curlSays.isEmpty())
+        QVERIFY2(run.err.contains(curlSays), qPrintable(run.err));
+    if (curlExit == 0)
+        QCOMPARE(run.out, QStringLiteral("200"));
+    QVERIFY2(run.ms >= atLeastMs, qPrintable(QString::number(run.ms)));
+    QTRY_COMPARE_WITH_TIMEOUT(m_log.size(), 1, 20'000);
+    QCOMPARE(m_log.at(0).method, QByteArray("CONNECT"));
+    QCOMPARE(m_log.at(0).action, action);
+    if (rule.startsWith(QLatin1String("corrupt")))
+        QVERIFY2(m_log.at(0).detail.contains(QStringLiteral("corrupt does not apply inside a tunnel")),
+            qPrintable(m_log.at(0).detail));
+}
+
+void TestForwardProxy::anUpstreamThatRefusesIsA502()
+{
+    if (QStandardPaths::findExecutable(QStringLiteral("curl")).isEmpty())
+        RETRYLAB_MISSING_TOOL("curl is missing: install the Debian package curl (scripts/deps.sh does)");
+    const quint16 port = freePort();
+    const Finished tunnel = curl({QStringLiteral("https://127.0.0.1:%1/").arg(port)});
+    QVERIFY2(tunnel.err.contains(QStringLiteral("CONNECT tunnel failed, response 502")), qPrintable(tunnel.err));
+    const Finished plain = curl({QStringLiteral("http://127.0.0.1:%1/").arg(port)});
+    QCOMPARE(plain.out, QStringLiteral("502"));
+    QTRY_COMPARE(m_log.size(), 2);
+    QCOMPARE(m_log.at(0).action, QStringLiteral("upstream-unreachable"));
+    QCOMPARE(m_log.at(0).status, std::optional<int>(502));
+    QVERIFY2(
+        m_log.at(0).detail.contains(QStringLiteral("refused"), Qt::CaseInsensitive), qPrintable(m_log.at(0).detail));
+    QCOMPARE(m_log.at(1).action, QStringLiteral("upstream-unreachable"));
+}
+
+void TestForwardProxy::pythonRequestsUsesItFromTheEnvironment()
+{
+    const Finished probe
+        = runProgram(QStringLiteral("/usr/bin/python3"), {QStringLiteral("-c"), QStringLiteral("import requests")});
+    if (probe.exitCode != 0)
+        RETRYLAB_MISSING_TOOL(
+            "requests is missing: install the Debian package python3-requests (scripts/deps.sh does)");
+    QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+    environment.insert(QStringLiteral("HTTP_PROXY"), m_proxy->listenUrl().toString());
+    environment.insert(QStringLiteral("HTTPS_PROXY"), m_proxy->listenUrl().toString());
+    environment.insert(QStringLiteral("NO_PROXY"), QString());
+    environment.insert(QStringLiteral("REQUESTS_CA_BUNDLE"), m_caFile);
+    m_proxy->setFaultRules(FaultRuleList::fromSpecs({QStringLiteral("status=503 first=1 method=GET")}).value());
+    const QString script
+        = QStringLiteral("import sys, requests\n"
+                         "from requests.adapters import HTTPAdapter\n"
+                         "from urllib3.util.retry import Retry\n"
+                         "session = requests.Session()\n"
+                         "session.mount('http://', HTTPAdapter(max_retries=Retry(total=3, backoff_factor=0.1, "
+                         "status_forcelist=[503])))\n"
+                         "print(session.get(sys.argv[1]).status_code, requests.get(sys.argv[2]).status_code)\n");
+    const Finished python = runProgram(QStringLiteral("/usr/bin/python3"),
+        {QStringLiteral("-c"), script, m_server.baseUrl().resolved(QUrl(QStringLiteral("/status/200"))).toString(),
+            m_server.httpsBaseUrl().resolved(QUrl(QStringLiteral("/status/200"))).toString()},
+        environment);
+    QVERIFY2(python.exitCode == 0, qPrintable(python.err.right(2000)));
+    QCOMPARE(python.out.trimmed(), QStringLiteral("200 200"));
+    // urllib3 retried the 503 the rule gave its first attempt; the HTTPS request went through a tunnel.
+    QTRY_COMPARE(m_log.size(), 3);
+    QCOMPARE(m_log.at(0).status, std::optional<int>(503));
+    QCOMPARE(m_log.at(1).status, std::optional<int>(200));
+    QCOMPARE(m_log.at(2).method, QByteArray("CONNECT"));
+}
+
+QTEST_MAIN(TestForwardProxy)
+#include "tst_forwardproxy.moc"
