@@ -64,12 +64,12 @@ ResponsePlan gcsError(int status, const QString &message)
         message);
 }
 
-ResponsePlan failed(const StorageFailure &f)
+ResponsePlan storageFailed(const StorageFailure &f)
 {
     return gcsError(f.status, f.message);
 }
 
-ResponsePlan wrongMethod(const char *allowed)
+ResponsePlan storageWrongMethod(const char *allowed)
 {
     ResponsePlan p = gcsError(405, Tr::tr("this Cloud Storage resource takes %1").arg(QLatin1String(allowed)));
     p.addHeader("Allow", allowed);
@@ -98,7 +98,7 @@ ResponsePlan objectAnswer(const StorageObject &o)
 }
 
 // The answer that `plan` was, cut after `bytes` of its body, as the testbench's broken streams are.
-ResponsePlan broken(ResponsePlan plan, qint64 bytes)
+ResponsePlan cutAnswer(ResponsePlan plan, qint64 bytes)
 {
     if (plan.kind != ResponsePlan::Kind::Respond || plan.body.isEmpty()) {
         ResponsePlan empty = ResponsePlan::fault(ResponsePlan::Kind::Empty);
@@ -218,12 +218,12 @@ ResponsePlan StorageEndpoints::handle(const HttpRequest &r, const QString &testI
     if (call.operation.isEmpty()) {
         const bool upload = segments.value(0) == QLatin1String("upload");
         if (upload)
-            return n == 5 ? wrongMethod("POST, PUT")
+            return n == 5 ? storageWrongMethod("POST, PUT")
                           : gcsError(404, Tr::tr("uploads go to /upload/storage/v1/b/{bucket}/o"));
         if (segments.value(0) == QLatin1String("download"))
-            return n == 6 ? wrongMethod("GET")
+            return n == 6 ? storageWrongMethod("GET")
                           : gcsError(404, Tr::tr("downloads come from /download/storage/v1/b/{bucket}/o/{object}"));
-        return wrongMethod(n == 6 ? "GET, DELETE" : "GET");
+        return storageWrongMethod(n == 6 ? "GET, DELETE" : "GET");
     }
     auto pre = preconditionsOf(call.target);
     if (!pre)
@@ -251,7 +251,7 @@ ResponsePlan StorageEndpoints::handle(const HttpRequest &r, const QString &testI
     case StorageInstruction::Kind::BrokenStream: {
         // As the testbench: the operation is carried out, its answer is what breaks.
         consume(call);
-        return noted(broken(serve(call, std::nullopt), StorageInstruction::brokenStreamBytes));
+        return noted(cutAnswer(serve(call, std::nullopt), StorageInstruction::brokenStreamBytes));
     }
     case StorageInstruction::Kind::BrokenStreamAfterBytes:
     case StorageInstruction::Kind::StallAfterBytes:
@@ -293,7 +293,7 @@ ResponsePlan StorageEndpoints::serve(const Call &call, const std::optional<Stora
     if (call.operation == opObjectsDelete) {
         const auto removed = m_objects.remove(call.bucket, call.object, call.preconditions);
         if (const auto *f = std::get_if<StorageFailure>(&removed))
-            return failed(*f);
+            return storageFailed(*f);
         ResponsePlan p;
         p.status = 204;
         p.detail = Tr::tr("deleted gs://%1/%2").arg(call.bucket, RequestTarget::shortened(call.object));
@@ -306,7 +306,7 @@ ResponsePlan StorageEndpoints::getObject(const Call &call, const std::optional<S
 {
     const auto found = m_objects.object(call.bucket, call.object, call.preconditions);
     if (const auto *f = std::get_if<StorageFailure>(&found))
-        return failed(*f);
+        return storageFailed(*f);
     const StorageObject &o = std::get<StorageObject>(found);
     const bool media = call.segments.value(0) == QLatin1String("download")
         || call.target.query(QLatin1String("alt")) == QLatin1String("media");
@@ -351,7 +351,7 @@ ResponsePlan StorageEndpoints::getObject(const Call &call, const std::optional<S
     const QString note = instructionNote(call.testId, call.operation, *instruction);
     consume(call);
     if (instruction->kind == StorageInstruction::Kind::BrokenStreamAfterBytes) {
-        ResponsePlan cut = broken(p, instruction->afterBytes);
+        ResponsePlan cut = cutAnswer(p, instruction->afterBytes);
         cut.detail = note + QStringLiteral(": ") + cut.detail;
         return cut;
     }
@@ -390,7 +390,7 @@ ResponsePlan StorageEndpoints::insertObject(const Call &call, const std::optiona
         const auto started = m_objects.startUpload(call.bucket, name,
             contentType.isEmpty() ? QStringLiteral("application/octet-stream") : contentType, call.preconditions);
         if (const auto *f = std::get_if<StorageFailure>(&started))
-            return failed(*f);
+            return storageFailed(*f);
         const QString id = std::get<QString>(started);
         QByteArray location = "/upload/storage/v1/b/" + QUrl::toPercentEncoding(call.bucket)
             + "/o?uploadType=resumable&upload_id=" + id.toLatin1();
@@ -414,7 +414,7 @@ ResponsePlan StorageEndpoints::insertObject(const Call &call, const std::optiona
     const auto store = [this, call, name, contentType] {
         const auto stored = m_objects.insert(call.bucket, name, call.request.body, contentType, call.preconditions);
         if (const auto *f = std::get_if<StorageFailure>(&stored))
-            return failed(*f);
+            return storageFailed(*f);
         return objectAnswer(std::get<StorageObject>(stored));
     };
     if (!instruction || r.body.size() < instruction->afterBytes)
@@ -441,7 +441,7 @@ ResponsePlan StorageEndpoints::uploadChunk(const Call &call, const std::optional
             400, Tr::tr("a PUT to /upload/storage/v1/b/{bucket}/o continues a resumable upload: ?upload_id="));
     const auto current = m_objects.upload(*id);
     if (const auto *f = std::get_if<StorageFailure>(&current))
-        return failed(*f);
+        return storageFailed(*f);
     if (const StorageUpload &u = std::get<StorageUpload>(current); u.object)
         return objectAnswer(*u.object);
 
@@ -488,7 +488,7 @@ ResponsePlan StorageEndpoints::uploadChunk(const Call &call, const std::optional
             const qint64 keepUntil = failAfter ? failAfter->afterBytes : std::numeric_limits<qint64>::max();
             const auto appended = m_objects.appendUpload(id, first, call.request.body, keepUntil);
             if (const auto *f = std::get_if<StorageFailure>(&appended))
-                return failed(*f);
+                return storageFailed(*f);
             persisted = std::get<StorageUpload>(appended).data.size();
         } else {
             persisted = std::get<StorageUpload>(m_objects.upload(id)).data.size();
@@ -503,7 +503,7 @@ ResponsePlan StorageEndpoints::uploadChunk(const Call &call, const std::optional
         if (total && persisted == *total) {
             const auto finished = m_objects.finishUpload(id);
             if (const auto *f = std::get_if<StorageFailure>(&finished))
-                return failed(*f);
+                return storageFailed(*f);
             return objectAnswer(*std::get<StorageUpload>(finished).object);
         }
         ResponsePlan p;
@@ -539,7 +539,7 @@ ResponsePlan StorageEndpoints::retryTestEndpoint(const HttpRequest &r, const QSt
         return ResponsePlan::error(refusal->status, refusal->message);
     if (segments.value(0) == QLatin1String("retry_tests")) {
         if (r.method != "GET")
-            return wrongMethod("GET");
+            return storageWrongMethod("GET");
         QJsonArray all;
         for (const QJsonObject &test : m_tests.describeAll())
             all.append(test);
@@ -548,7 +548,7 @@ ResponsePlan StorageEndpoints::retryTestEndpoint(const HttpRequest &r, const QSt
     }
     if (segments.size() == 1) {
         if (r.method != "POST")
-            return wrongMethod("POST");
+            return storageWrongMethod("POST");
         QJsonParseError error;
         const QJsonDocument doc = QJsonDocument::fromJson(r.body, &error);
         if (!doc.isObject())
@@ -575,7 +575,7 @@ ResponsePlan StorageEndpoints::retryTestEndpoint(const HttpRequest &r, const QSt
             return p;
         }
     } else {
-        return wrongMethod("GET, DELETE");
+        return storageWrongMethod("GET, DELETE");
     }
     return ResponsePlan::error(404, Tr::tr("no retry test \"%1\"").arg(RequestTarget::shortened(id)));
 }

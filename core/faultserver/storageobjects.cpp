@@ -12,7 +12,7 @@ namespace RetryLab::Core {
 
 namespace {
 
-StorageFailure failure(int status, const QString &message)
+StorageFailure storeRefusal(int status, const QString &message)
 {
     return StorageFailure{status, message};
 }
@@ -59,7 +59,7 @@ std::optional<StorageFailure> StorageObjects::check(const StorageObject *existin
 {
     const qint64 generation = existing ? existing->generation : 0;
     const auto failed = [](const char *name, qint64 expected) {
-        return failure(412, Tr::tr("precondition %1=%2 failed").arg(QLatin1String(name)).arg(expected));
+        return storeRefusal(412, Tr::tr("precondition %1=%2 failed").arg(QLatin1String(name)).arg(expected));
     };
     if (pre.ifGenerationMatch && *pre.ifGenerationMatch != generation)
         return failed("ifGenerationMatch", *pre.ifGenerationMatch);
@@ -76,13 +76,13 @@ std::optional<StorageFailure> StorageObjects::check(const StorageObject *existin
 std::optional<StorageFailure> StorageObjects::reserve(qint64 bytes) const
 {
     if (bytes > m_maxBytes) {
-        return failure(413,
+        return storeRefusal(413,
             Tr::tr("%1 bytes are more than this server keeps for all its objects together (%2 bytes)")
                 .arg(bytes)
                 .arg(m_maxBytes));
     }
     if (m_held + bytes > m_maxBytes) {
-        return failure(507,
+        return storeRefusal(507,
             Tr::tr("the server's objects and uploads hold %1 of %2 bytes: %3 more do not fit; delete objects first")
                 .arg(m_held)
                 .arg(m_maxBytes)
@@ -97,7 +97,7 @@ StorageObjects::Outcome<StorageObject> StorageObjects::object(
     QMutexLocker lock(&m_mutex);
     const auto it = m_objects.constFind(key(bucket, name));
     if (it == m_objects.cend())
-        return failure(404, Tr::tr("no such object: %1").arg(objectPath(bucket, name)));
+        return storeRefusal(404, Tr::tr("no such object: %1").arg(objectPath(bucket, name)));
     if (auto failed = check(&*it, pre))
         return *failed;
     return *it;
@@ -126,7 +126,8 @@ StorageObjects::Outcome<StorageObject> StorageObjects::store(StorageObject objec
         return *failed;
     const qint64 freed = existing ? existing->data.size() : 0;
     if (!existing && m_objects.size() >= maxObjects)
-        return failure(507, Tr::tr("the server holds %1 objects, its limit: delete objects first").arg(maxObjects));
+        return storeRefusal(
+            507, Tr::tr("the server holds %1 objects, its limit: delete objects first").arg(maxObjects));
     m_held -= freed;
     if (auto full = reserve(object.data.size())) {
         m_held += freed;
@@ -153,7 +154,7 @@ StorageObjects::Outcome<bool> StorageObjects::remove(
     QMutexLocker lock(&m_mutex);
     const auto it = m_objects.find(key(bucket, name));
     if (it == m_objects.end())
-        return failure(404, Tr::tr("no such object: %1").arg(objectPath(bucket, name)));
+        return storeRefusal(404, Tr::tr("no such object: %1").arg(objectPath(bucket, name)));
     if (auto failed = check(&*it, pre))
         return *failed;
     m_held -= it->data.size();
@@ -174,7 +175,8 @@ StorageObjects::Outcome<QString> StorageObjects::startUpload(
             }
         }
         if (m_uploads.size() >= maxUploads)
-            return failure(507, Tr::tr("the server holds %1 unfinished resumable uploads, its limit").arg(maxUploads));
+            return storeRefusal(
+                507, Tr::tr("the server holds %1 unfinished resumable uploads, its limit").arg(maxUploads));
     }
     StorageUpload upload;
     upload.id = QStringLiteral("u%1").arg(m_nextUpload++);
@@ -191,7 +193,7 @@ StorageObjects::Outcome<StorageUpload> StorageObjects::upload(const QString &id)
     QMutexLocker lock(&m_mutex);
     const auto it = m_uploads.constFind(id);
     if (it == m_uploads.cend())
-        return failure(404, Tr::tr("no resumable upload \"%1\"").arg(RequestTarget::shortened(id)));
+        return storeRefusal(404, Tr::tr("no resumable upload \"%1\"").arg(RequestTarget::shortened(id)));
     return *it;
 }
 
@@ -201,12 +203,12 @@ StorageObjects::Outcome<StorageUpload> StorageObjects::appendUpload(
     QMutexLocker lock(&m_mutex);
     const auto it = m_uploads.find(id);
     if (it == m_uploads.end())
-        return failure(404, Tr::tr("no resumable upload \"%1\"").arg(RequestTarget::shortened(id)));
+        return storeRefusal(404, Tr::tr("no resumable upload \"%1\"").arg(RequestTarget::shortened(id)));
     const qint64 persisted = it->data.size();
     if (it->object)
         return *it;
     if (offset > persisted) {
-        return failure(400,
+        return storeRefusal(400,
             Tr::tr("the chunk starts at byte %1, but only %2 bytes are persisted: ask for the upload's state "
                    "(Content-Range: bytes */*) and resume from there")
                 .arg(offset)
@@ -229,7 +231,7 @@ StorageObjects::Outcome<StorageUpload> StorageObjects::finishUpload(const QStrin
     QMutexLocker lock(&m_mutex);
     const auto it = m_uploads.find(id);
     if (it == m_uploads.end())
-        return failure(404, Tr::tr("no resumable upload \"%1\"").arg(RequestTarget::shortened(id)));
+        return storeRefusal(404, Tr::tr("no resumable upload \"%1\"").arg(RequestTarget::shortened(id)));
     if (it->object)
         return *it;
     // The session's bytes become the object's: count them once.

@@ -14,7 +14,7 @@ namespace RetryLab::Core {
 namespace {
 // Replay keys remembered per test: a client's own ids, bounded.
 constexpr qsizetype maxServedKeys = 10'000;
-constexpr qsizetype maxReplayKeyLength = 256;
+constexpr qsizetype maxStorageReplayKeyLength = 256;
 } // namespace
 
 QStringList StorageOperations::served()
@@ -193,7 +193,7 @@ void StorageRetryTests::consume(const QString &id, const QString &operation, con
         const StorageInstruction used = queue.takeFirst();
         --it->left;
         --m_totalInstructions;
-        if (!replayKey.isEmpty() && replayKey.size() <= maxReplayKeyLength && it->served.size() < maxServedKeys)
+        if (!replayKey.isEmpty() && replayKey.size() <= maxStorageReplayKeyLength && it->served.size() < maxServedKeys)
             it->served.insert(replayKey, used);
         return;
     }
