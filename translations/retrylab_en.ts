@@ -10902,6 +10902,306 @@ observed: %3
         <source>%1 bytes up, %2 down, %3</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>pausing %1 ms after %2 body bytes</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cloud Storage, in memory: the bucket (every valid bucket name exists; storage.buckets.get)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cloud Storage: the bucket&apos;s objects (storage.objects.list)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cloud Storage: an object&apos;s metadata, its bytes with alt=media (Range too; also under /download/storage/v1), or its deletion; a failed precondition gets 412</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cloud Storage: a media upload, or a resumable one (Location, then PUT chunks with Content-Range; 308 with Range until the last); objects and uploads share a bounded memory</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cloud Storage&apos;s retry test API (as the storage-testbench&apos;s): store a retry test; a request with x-retry-test-id: &lt;id&gt; meets the next instruction of its operation</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>a retry test&apos;s instructions left and whether it is completed; DELETE forgets it (GET /retry_tests lists them all)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the Cloud Storage object limit must be from 1 MiB to 64 GiB (got %1 bytes)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>this Cloud Storage resource takes %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>object gs://%1/%2 generation %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the answer has no body to break: closed without an answer</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 of %2 body bytes sent, then closed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>retry test %1, %2: %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no Cloud Storage resource at %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is not a valid bucket name (3-63 of a-z 0-9 - _ ., starting and ending with a letter or digit)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>an object name is 1-1024 bytes of UTF-8 without CR or LF</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>uploads go to /upload/storage/v1/b/{bucket}/o</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>downloads come from /download/storage/v1/b/{bucket}/o/{object}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Retry Test: Caused a %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>bucket %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 objects in %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>deleted gs://%1/%2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>alt must be json or media (got &quot;%1&quot;)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 bytes of gs://%2/%3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Range must be &quot;bytes=FIRST-&quot; or &quot;bytes=FIRST-LAST&quot;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the object has %1 bytes</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>uploadType is required (media or resumable)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the body of a resumable upload&apos;s start is the object&apos;s JSON metadata: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>not an object</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>a resumable upload needs the object&apos;s name (?name= or &quot;name&quot; in the body)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>resumable upload %1 started</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>uploadType &quot;%1&quot; is not served here (media or resumable)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>a media upload needs the object&apos;s name: ?name=</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Fault injected during a single-shot upload</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>a PUT to /upload/storage/v1/b/{bucket}/o continues a resumable upload: ?upload_id=</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Content-Range must be &quot;bytes FIRST-LAST/TOTAL&quot;, &quot;bytes FIRST-LAST/*&quot;, &quot;bytes */TOTAL&quot; or &quot;bytes */*&quot;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Content-Range says %1 bytes, the body has %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Content-Range goes past the total it names</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Content-Range &quot;bytes */...&quot; comes without a body</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Fault injected during a resumable upload</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 bytes are persisted, more than the total %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>resumable upload %1: %2 bytes persisted</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 retry tests</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the body must be a JSON object {&quot;instructions&quot;: {...}}: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>retry test %1 created</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>retry tests are at /retry_test/{id}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>retry test %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>retry test %1 deleted</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no retry test &quot;%1&quot;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>instruction &quot;%1&quot; for %2: %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the status must be from 400 to 599</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the size must be at most %1K</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>it counts uploaded bytes, so it applies to storage.objects.insert only</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>it cuts a download, so it applies to storage.objects.get only</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the stall must be from 1 to %1 s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>it stalls a transfer, so it applies to storage.objects.get and storage.objects.insert only</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the storage-testbench knows this instruction, but RetryLab&apos;s fault server does not play it</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>unknown instruction (known: return-&lt;code&gt;, return-reset-connection, return-broken-stream, return-broken-stream-after-&lt;N&gt;K, return-&lt;code&gt;-after-&lt;N&gt;K, stall-for-&lt;S&gt;s-after-&lt;N&gt;K)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>precondition %1=%2 failed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 bytes are more than this server keeps for all its objects together (%2 bytes)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the server&apos;s objects and uploads hold %1 of %2 bytes: %3 more do not fit; delete objects first</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no such object: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the server holds %1 objects, its limit: delete objects first</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the server holds %1 unfinished resumable uploads, its limit</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no resumable upload &quot;%1&quot;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the chunk starts at byte %1, but only %2 bytes are persisted: ask for the upload&apos;s state (Content-Range: bytes */*) and resume from there</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>unknown field (known: instructions, transport)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>only &quot;HTTP&quot; is served here (the testbench&apos;s gRPC is not)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>instructions is not defined: give an object of operation names to lists of instructions</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 is not an operation this server serves (it serves %2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>expected a list of instructions</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>at most %1 instructions per test</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>an instruction is a string</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the server holds %1 retry tests, its limit: delete some (DELETE /retry_test/{id})</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the retry tests would hold more than %1 instructions in all: delete some</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>RetryLab::Core::AlertDispatcher</name>

@@ -539,6 +539,10 @@ void Connection::execute(ResponsePlan plan)
         if (const auto retryAfter = plan.header("Retry-After"))
             m_entry.retryAfter = *retryAfter;
         const bool body = statusHasBody(plan.status);
+        if (plan.pauseMs > 0 && body && !head && plan.pauseAfterBytes < plan.body.size()) {
+            executePausedBody(std::move(plan), keepAlive);
+            return;
+        }
         writeHead(plan.status, plan.headers, plan.contentType, body ? plan.body.size() : 0, keepAlive, plan.action,
             body && !head ? plan.body : QByteArray());
         finishRequest(plan.action, plan.detail, plan.status);
@@ -591,8 +595,38 @@ void Connection::execute(ResponsePlan plan)
     }
 }
 
+void Connection::executePausedBody(ResponsePlan plan, bool keepAlive)
+{
+    const qint64 first = std::max<qint64>(0, plan.pauseAfterBytes);
+    writeHead(
+        plan.status, plan.headers, plan.contentType, plan.body.size(), keepAlive, plan.action, plan.body.first(first));
+    m_pendingAction = Tr::tr("pausing %1 ms after %2 body bytes").arg(plan.pauseMs).arg(first);
+    m_entry.detail = plan.detail;
+    QTimer::singleShot(plan.pauseMs, Qt::PreciseTimer, m_socket,
+        guarded([rest = plan.body.sliced(first), action = plan.action, detail = plan.detail, status = plan.status,
+                    keepAlive](Connection &c) {
+            if (!c.m_socket || c.m_state != State::Busy)
+                return;
+            c.m_socket->write(rest);
+            c.m_bytesSent += rest.size();
+            c.finishRequest(action, detail, status);
+            c.afterAnswer(keepAlive);
+        }));
+}
+
 void Connection::executeBrokenStream(ResponsePlan plan, bool head)
 {
+    if (!plan.body.isEmpty()) {
+        // A real answer cut short: its status, headers and the first sentBytes of its body.
+        const qint64 sent = head ? 0 : std::clamp<qint64>(plan.sentBytes, 0, plan.body.size());
+        writeHead(plan.status, plan.headers, plan.contentType, plan.announcedBytes, false, plan.action,
+            plan.body.first(sent));
+        m_socket->flush();
+        finishRequest(plan.action, plan.detail, plan.status);
+        m_state = State::Closing;
+        m_socket->disconnectFromHost();
+        return;
+    }
     // The body is written as the client takes it, never built whole: 16 MiB
     // to a client that does not read costs maxUnsentBytes, not 16 MiB.
     const qint64 body = head ? 0 : plan.sentBytes;

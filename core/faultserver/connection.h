@@ -123,6 +123,8 @@ private:
     void answerDeadline(const QString &message);
     void execute(ResponsePlan plan);
     void executeBrokenStream(ResponsePlan plan, bool head);
+    /// Respond with ResponsePlan::pauseMs: the body up to pauseAfterBytes, the pause, the rest.
+    void executePausedBody(ResponsePlan plan, bool keepAlive);
     void dripNext(qint64 left, int intervalMs, bool keepAlive);
     /// Writes `left` bytes of filler as the client takes them, then calls `then`.
     void streamFill(qint64 left, std::function<void(Connection &)> then);

@@ -56,6 +56,25 @@ QList<FaultServerEndpoint> endpoints()
             QStringLiteral("?done_after_ms=T&error=CODE"),
             Tr::tr("long-running operation: the first request starts it; polls answer \"done\": false for T ms "
                    "(default 1000), then \"done\": true with a response, or with error CODE (1-16)")},
+        {QStringLiteral("GET"), QStringLiteral("/storage/v1/b/{bucket}"), QString(),
+            Tr::tr("Cloud Storage, in memory: the bucket (every valid bucket name exists; storage.buckets.get)")},
+        {QStringLiteral("GET"), QStringLiteral("/storage/v1/b/{bucket}/o"), QStringLiteral("?prefix=P"),
+            Tr::tr("Cloud Storage: the bucket's objects (storage.objects.list)")},
+        {QStringLiteral("GET, DELETE"), QStringLiteral("/storage/v1/b/{bucket}/o/{object}"),
+            QStringLiteral("?alt=media  ?ifGenerationMatch=G  ?ifMetagenerationMatch=M"),
+            Tr::tr("Cloud Storage: an object's metadata, its bytes with alt=media (Range too; also under "
+                   "/download/storage/v1), or its deletion; a failed precondition gets 412")},
+        {QStringLiteral("POST, PUT"), QStringLiteral("/upload/storage/v1/b/{bucket}/o"),
+            QStringLiteral("?uploadType=media|resumable&name=N  ?upload_id=U  ?ifGenerationMatch=G"),
+            Tr::tr("Cloud Storage: a media upload, or a resumable one (Location, then PUT chunks with Content-Range; "
+                   "308 with Range until the last); objects and uploads share a bounded memory")},
+        {QStringLiteral("POST"), QStringLiteral("/retry_test"),
+            QStringLiteral("{\"instructions\": {\"storage.objects.get\": [...]}}"),
+            Tr::tr("Cloud Storage's retry test API (as the storage-testbench's): store a retry test; a request with "
+                   "x-retry-test-id: <id> meets the next instruction of its operation")},
+        {QStringLiteral("GET, DELETE"), QStringLiteral("/retry_test/{id}"), QString(),
+            Tr::tr("a retry test's instructions left and whether it is completed; DELETE forgets it (GET /retry_tests "
+                   "lists them all)")},
         {QStringLiteral("POST"), QStringLiteral("/_control/tests"), QStringLiteral("{\"instructions\": [...]}"),
             Tr::tr("store a scripted test and get its id; send X-Retry-Test-Id: <id> to use its steps")},
         {QStringLiteral("GET"), QStringLiteral("/_control/tests/{id}"), QString(),

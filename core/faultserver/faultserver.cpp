@@ -7,6 +7,9 @@
 #include "core/faultserver/requesttarget.h"
 #include "core/faultserver/servercertificates.h"
 #include "core/faultserver/serverlog.h"
+#include "core/faultserver/storageendpoints.h"
+#include "core/faultserver/storageobjects.h"
+#include "core/faultserver/storageretrytests.h"
 #include "core/faultserver/tlslistener.h"
 #include "core/http/httprequestparser.h"
 #include "core/http/redactor.h"
@@ -77,9 +80,11 @@ class FaultServerPrivate final : public Connection::Host, public TlsListener::Ho
 public:
     explicit FaultServerPrivate(FaultServer *server, const FaultServerOptions &opts)
         : q(server), tcp(new QTcpServer(server)), options(opts), tests(opts.maxTests), log(opts.logCapacity),
-          endpoints(opts.seed), control(tests, log, *this, [server] { server->reset(); }), timeouts(server)
+          endpoints(opts.seed), control(tests, log, *this, [server] { server->reset(); }), storageTests(opts.maxTests),
+          storage(storageTests, storageObjects), timeouts(server)
     {
         endpoints.setMaxBodyBytes(opts.maxBodyBytes);
+        storageObjects.setMaxBytes(opts.maxStorageBytes);
         QObject::connect(tcp, &QTcpServer::newConnection, q, [this] { handleNewConnections(); });
         QObject::connect(
             tcp, &QTcpServer::acceptError, q, [this](QAbstractSocket::SocketError error) { handleAcceptError(error); });
@@ -166,6 +171,9 @@ public:
     ServerLog log;
     FaultEndpoints endpoints;
     ControlEndpoints control;
+    StorageRetryTests storageTests;
+    StorageObjects storageObjects;
+    StorageEndpoints storage;
     /// Deadline answers, a batch per pass of the event loop (server thread).
     BatchedWork timeouts;
 };
@@ -450,7 +458,7 @@ ResponsePlan FaultServerPrivate::decide(const HttpRequest &r, ServerLogEntry &e)
         if (!ControlEndpoints::owns(target)) {
             hooked = requestHook(r, e);
             // The endpoints keep working as they are: the hook's step is for the other paths.
-            if (FaultEndpoints::owns(target))
+            if (FaultEndpoints::owns(target) || StorageEndpoints::owns(r))
                 hooked.reset();
         }
     }
@@ -460,6 +468,16 @@ ResponsePlan FaultServerPrivate::decide(const HttpRequest &r, ServerLogEntry &e)
         return play(r, *hooked, Tr::tr("observation plan: %1").arg(hooked->toString()));
     }
     const QByteArray requestId = r.header(RetryHeaders::requestId).value_or(QByteArray()).trimmed();
+    if (storageTests.contains(e.testId)) {
+        // A test of Cloud Storage's retry test API: its instructions are per operation of the storage
+        // API; any other path answers as it would without the header, as in the testbench.
+        if (!StorageEndpoints::owns(r))
+            return route(r);
+        const QString replayKey = requestId.isEmpty() || e.clientAttempt.isEmpty()
+            ? QString()
+            : QString::fromLatin1(requestId) + QLatin1Char('#') + e.clientAttempt;
+        return storage.handle(r, e.testId, replayKey);
+    }
     const auto taken = tests.take(e.testId, requestId, e.clientAttempt);
     if (!taken)
         return ResponsePlan::error(400, taken.error());
@@ -491,6 +509,8 @@ ResponsePlan FaultServerPrivate::route(const HttpRequest &r)
     const RequestTarget target(r);
     if (ControlEndpoints::owns(target))
         return control.handle(r, target);
+    if (StorageEndpoints::owns(r))
+        return storage.handle(r, QString(), QString());
     return endpoints.handle(r, target);
 }
 
@@ -555,6 +575,8 @@ void FaultServer::setOptions(const FaultServerOptions &options)
     m_d->endpoints.setSeed(options.seed);
     m_d->endpoints.setMaxBodyBytes(options.maxBodyBytes);
     m_d->tests.setMaxTests(options.maxTests);
+    m_d->storageTests.setMaxTests(options.maxTests);
+    m_d->storageObjects.setMaxBytes(options.maxStorageBytes);
     m_d->log.setCapacity(options.logCapacity);
 }
 
@@ -606,6 +628,10 @@ bool FaultServer::listen()
         return fail(Tr::tr("the body limit must be from 0 to 1 GiB (got %1 bytes)").arg(o.maxBodyBytes));
     if (o.maxTests < 1 || o.maxTests > 1'000'000)
         return fail(Tr::tr("the scripted test limit must be from 1 to 1000000 (got %1)").arg(o.maxTests));
+    if (o.maxStorageBytes < 1024 * 1024 || o.maxStorageBytes > 64LL * 1024 * 1024 * 1024) {
+        return fail(Tr::tr("the Cloud Storage object limit must be from 1 MiB to 64 GiB (got %1 bytes)")
+                        .arg(o.maxStorageBytes));
+    }
     const bool loopback = o.address.isLoopback();
     if (!loopback && !o.allowNonLoopback) {
         return fail(Tr::tr("refusing to listen on %1: it is not a loopback address, and the fault server would "
@@ -793,6 +819,8 @@ void FaultServer::reset()
         m_d->handshakeStepsUsed = 0;
     }
     m_d->tests.clear();
+    m_d->storageTests.clear();
+    m_d->storageObjects.clear();
     m_d->endpoints.reset();
     m_d->log.clear();
 }

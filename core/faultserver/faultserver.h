@@ -68,6 +68,11 @@ struct FaultServerOptions
     /// Scripted tests held at once (1-1000000); createTest() refuses more until
     /// some are deleted (deleteTest(), DELETE /_control/tests/{id}) or the server is reset.
     int maxTests = 10'000;
+    /// Bytes the Cloud Storage API (/storage/v1, /upload/storage/v1) keeps for its
+    /// objects and unfinished uploads together (1 MiB-64 GiB); beyond it an upload
+    /// gets 507 (413 when it alone is larger). Retry tests (POST /retry_test)
+    /// count against maxTests, apart from the scripted tests.
+    qint64 maxStorageBytes = 64LL * 1024 * 1024;
 
     /// Serve HTTPS too, on this port of the same address (0: one the system
     /// chooses), with every endpoint of the HTTP port; and one more port per
@@ -101,6 +106,8 @@ struct FaultServerOptions
 ///   /status/{code}  /delay/{ms}  /fail/{n}?key=K  /fault/{reset,empty,stall,
 ///   broken,garbage,drip}  /ratelimit  /occ/{name}  /eventual/{name}
 ///   POST /_control/tests, GET|DELETE /_control/tests/{id}, GET /_control/log, POST /_control/reset
+///   Cloud Storage's JSON API and retry test API (StorageEndpoints): /storage/v1/...,
+///   /upload/storage/v1/..., POST /retry_test, GET|DELETE /retry_test/{id}
 ///   GET /_control/ca.pem, GET /_control/tls, POST|DELETE /_control/tls/handshakes
 ///
 /// HTTPS (FaultServerOptions::httpsPort): a second port serves every endpoint

@@ -48,6 +48,11 @@ struct ResponsePlan
     bool chunked = false; ///< BrokenStream: one chunk, then the close instead of the last chunk
     qint64 dripBytes = 0; ///< Drip
     int dripIntervalMs = 0; ///< Drip
+    /// Respond: with pauseMs > 0, the body stops after this many bytes for pauseMs,
+    /// then goes on (a download that stalls midway). BrokenStream: with a body,
+    /// sentBytes of that body go out under `status` and `headers`, not filler.
+    qint64 pauseAfterBytes = 0;
+    int pauseMs = 0;
 
     void addHeader(QByteArray name, QByteArray value) { headers.append({std::move(name), std::move(value)}); }
     /// The value of the first header of that name (case-insensitive), for tests and callers that inspect plans.
