@@ -2711,10 +2711,6 @@ toxiproxy&apos;s clients create and change proxies and toxics.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>--connect-ports needs --forward</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>--forward takes no --upstream: each request names its own</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2751,6 +2747,34 @@ toxiproxy&apos;s clients create and change proxies and toxics.</source>
     </message>
     <message>
         <source>anything this machine reaches</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>With --forward, decrypt CONNECT tunnels so that --fault rules apply to the HTTPS requests inside: clients must trust a CA made for this run (--intercept-ca).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>With --intercept, write the CA&apos;s certificate (PEM) here for clients to trust (default: a file in the temporary folder, printed).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>--%1 needs --forward</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>--intercept-ca needs --intercept</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>--intercept: no CA: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>--intercept-ca: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>warning: --intercept decrypts HTTPS between clients and their servers: clients must trust the CA in %1 (curl --cacert, REQUESTS_CA_BUNDLE, SSL_CERT_FILE), and what they send, credentials included, passes through this proxy in the clear (its log masks credentials)</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -11200,6 +11224,38 @@ observed: %3
     </message>
     <message>
         <source>the retry tests would hold more than %1 instructions in all: delete some</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>inside an intercepted tunnel to %1 only requests for it are taken (GET /path)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>bytes came before the tunnel was open; TLS interception needs the client to wait for the proxy&apos;s 200</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the connection cannot carry TLS</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>TLS intercepted with the proxy&apos;s CA; the requests inside follow as https://%1:%2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the TLS handshake with the client failed (%1): does it trust the proxy&apos;s CA?</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>TLS interception is for a forward proxy; a reverse proxy&apos;s upstream is its own</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>TLS interception needs a CA certificate and its private key</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no certificate for %1: %2</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

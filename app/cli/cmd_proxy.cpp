@@ -7,11 +7,13 @@
 #include "core/observe/observationreport.h"
 #include "core/observe/observer.h"
 #include "core/proxy/proxycontrol.h"
+#include "core/tls/certificatefactory.h"
 #include "core/util/exportfile.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
 #include <QDateTime>
+#include <QDir>
 #include <QFile>
 #include <QJsonDocument>
 #include <QRandomGenerator>
@@ -51,6 +53,8 @@ struct OptionTable
     QCommandLineOption toxic;
     QCommandLineOption forward;
     QCommandLineOption connectPorts;
+    QCommandLineOption intercept;
+    QCommandLineOption interceptCa;
     QCommandLineOption api;
 };
 
@@ -93,6 +97,13 @@ OptionTable::OptionTable()
           Tr::tr("With --forward, the ports CONNECT may reach besides any port on loopback (default 443,8443; "
                  "\"any\" for all)."),
           Tr::tr("LIST")),
+      intercept(QStringLiteral("intercept"),
+          Tr::tr("With --forward, decrypt CONNECT tunnels so that --fault rules apply to the HTTPS requests inside: "
+                 "clients must trust a CA made for this run (--intercept-ca).")),
+      interceptCa(QStringLiteral("intercept-ca"),
+          Tr::tr("With --intercept, write the CA's certificate (PEM) here for clients to trust (default: a file in "
+                 "the temporary folder, printed)."),
+          Tr::tr("FILE")),
       api(QStringLiteral("api"),
           Tr::tr("Serve toxiproxy's HTTP API on this loopback address (e.g. 127.0.0.1:8474): alone it starts with "
                  "no proxy, as toxiproxy-server does; with --tcp its proxy is named \"tcp\"."),
@@ -128,7 +139,7 @@ void OptionTable::addTo(QCommandLineParser &parser) const
         "--api 127.0.0.1:8474 serves toxiproxy's HTTP API (/proxies, /populate, /reset, /version), so that\n"
         "toxiproxy's clients create and change proxies and toxics."));
     parser.addOptions({help, listen, upstream, keepHost, allow, duration, report, quiet, fault, faults, seed, control,
-        cacert, forward, connectPorts, tcp, toxic, api});
+        cacert, forward, connectPorts, intercept, interceptCa, tcp, toxic, api});
 }
 
 // --forward and --connect-ports.
@@ -137,10 +148,15 @@ Core::Result<void> readForwardOptions(
 {
     using Read = Core::Result<void>;
     if (!parser.isSet(table.forward)) {
-        if (parser.isSet(table.connectPorts))
-            return Read::failure(Tr::tr("--connect-ports needs --forward"));
+        for (const QCommandLineOption *forwardOnly : {&table.connectPorts, &table.intercept, &table.interceptCa}) {
+            if (parser.isSet(*forwardOnly))
+                return Read::failure(Tr::tr("--%1 needs --forward").arg(forwardOnly->names().constLast()));
+        }
         return {};
     }
+    if (parser.isSet(table.interceptCa) && !parser.isSet(table.intercept))
+        return Read::failure(Tr::tr("--intercept-ca needs --intercept"));
+    proxy.intercept = parser.isSet(table.intercept);
     if (parser.isSet(table.upstream))
         return Read::failure(Tr::tr("--forward takes no --upstream: each request names its own"));
     if (parser.isSet(table.keepHost))
@@ -384,8 +400,33 @@ Core::Result<void> readOptions(const QCommandLineParser &parser, const OptionTab
         return read;
     if (parser.isSet(table.report))
         options.reportPath = parser.value(table.report);
+    if (parser.isSet(table.interceptCa))
+        options.interceptCaPath = parser.value(table.interceptCa);
     options.quiet = parser.isSet(table.quiet);
     return {};
+}
+
+// --intercept: a CA of this run's own, its certificate written where clients can trust it.
+Core::Result<QString> makeInterceptionCa(Core::ProxyOptions &proxy, const QString &wantedPath)
+{
+    Core::CertificateRequest request;
+    request.commonName = QStringLiteral("RetryLab proxy interception CA");
+    request.organization = QStringLiteral("RetryLab proxy (TLS interception)");
+    request.certificateAuthority = true;
+    const QDateTime now = QDateTime::currentDateTimeUtc();
+    request.notBefore = now.addSecs(-3600);
+    request.notAfter = now.addDays(30);
+    const auto ca = Core::CertificateFactory::selfSigned(request);
+    if (!ca)
+        return Core::Result<QString>::failure(Tr::tr("--intercept: no CA: %1").arg(ca.error()));
+    const QString path = wantedPath.isEmpty()
+        ? QDir::temp().filePath(QStringLiteral("retrylab-intercept-ca-%1.pem").arg(QCoreApplication::applicationPid()))
+        : wantedPath;
+    if (const auto written = Core::ExportFile::write(path, ca->certificate.toPem()); !written)
+        return Core::Result<QString>::failure(Tr::tr("--intercept-ca: %1").arg(written.error()));
+    proxy.interceptCaCertificate = ca->certificate;
+    proxy.interceptCaKey = ca->privateKey;
+    return path;
 }
 
 } // namespace
@@ -412,7 +453,20 @@ int run(const Options &options)
     if (!rules.seed)
         rules.seed = QRandomGenerator::system()->generate64() >> 1;
 
-    Core::ProxyServer proxy(options.proxy);
+    Core::ProxyOptions proxyOptions = options.proxy;
+    if (proxyOptions.intercept) {
+        const auto ca = makeInterceptionCa(proxyOptions, options.interceptCaPath.value_or(QString()));
+        if (!ca) {
+            err << Tr::tr("retrylab proxy: %1").arg(ca.error()) << Qt::endl;
+            return ExitUsage;
+        }
+        err << Tr::tr("warning: --intercept decrypts HTTPS between clients and their servers: clients must trust the "
+                      "CA in %1 (curl --cacert, REQUESTS_CA_BUNDLE, SSL_CERT_FILE), and what they send, credentials "
+                      "included, passes through this proxy in the clear (its log masks credentials)")
+                   .arg(*ca)
+            << Qt::endl;
+    }
+    Core::ProxyServer proxy(proxyOptions);
     proxy.setFaultRules(rules);
     Core::ProxyControl control(&proxy);
     if (!control.listen(QHostAddress(QHostAddress::LocalHost), options.controlPort)) {

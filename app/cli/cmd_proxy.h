@@ -36,6 +36,7 @@ struct Options
     /// the file's, else none (a fresh one is drawn when it runs, and printed).
     Core::FaultRuleList faults;
     quint16 controlPort = 0; ///< --control; 0: a free one
+    std::optional<QString> interceptCaPath; ///< --intercept-ca FILE
 };
 
 /// `arguments` as the command gets them: program, "proxy", options.

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "core/faultserver/certificatefactory.h"
+#include "core/tls/certificatefactory.h"
 #include "core/faultserver/tlsfault.h"
 #include "core/util/result.h"
 

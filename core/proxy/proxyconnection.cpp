@@ -368,7 +368,18 @@ void ProxyConnection::pump()
 
     ++m_exchange;
     m_dechunk = false;
-    if (m_server->options().forward) {
+    if (m_interceptUpstream.isValid()) {
+        // Inside an intercepted tunnel: requests are origin-form, for the tunnel's server.
+        if (!m_request.target.startsWith('/')) {
+            m_fault = ProxyFault{};
+            rejectRequest(400,
+                Tr::tr("inside an intercepted tunnel to %1 only requests for it are taken (GET /path)")
+                    .arg(m_interceptUpstream.toString()),
+                &m_request);
+            return;
+        }
+        m_entry.target = m_interceptUpstream.toString(QUrl::StripTrailingSlash) + m_entry.target;
+    } else if (m_server->options().forward) {
         const auto [status, refusal] = ProxyServer::forwardRefusal(m_request, m_server->options().connectPorts);
         if (status != 0) {
             m_fault = ProxyFault{};
@@ -402,7 +413,10 @@ void ProxyConnection::proceed()
         return;
     }
     if (m_server->options().forward && m_request.method == "CONNECT") {
-        handOverTunnel();
+        if (m_server->options().intercept)
+            intercept();
+        else
+            handOverTunnel();
         return;
     }
     // A forward proxy's requests each name their upstream; a kept-alive connection serves only its own.
@@ -424,6 +438,8 @@ QUrl ProxyConnection::exchangeUpstream() const
 {
     if (!m_server->options().forward)
         return m_server->options().upstream;
+    if (m_interceptUpstream.isValid())
+        return m_interceptUpstream;
     const QUrl target(QString::fromLatin1(m_request.target));
     QUrl upstream;
     upstream.setScheme(target.scheme().toLower());
@@ -449,6 +465,56 @@ void ProxyConnection::handOverTunnel()
         m_upstream->abort();
     }
     m_server->forget(this);
+}
+
+void ProxyConnection::intercept()
+{
+    auto *tls = qobject_cast<QSslSocket *>(m_client.data());
+    const QString host = QString::fromLatin1(FaultRuleSet::requestHost(m_request));
+    const quint16 port = quint16(m_request.target.mid(m_request.target.lastIndexOf(':') + 1).toUInt());
+    if (!m_parser.takeBuffered().isEmpty()) {
+        // TLS can only start on a connection that carried nothing past the CONNECT.
+        m_closeAfter = true;
+        answerLocally(400,
+            Tr::tr("bytes came before the tunnel was open; TLS interception needs the client to wait "
+                   "for the proxy's 200"),
+            QStringLiteral("reject"));
+        return;
+    }
+    const auto certificate = m_server->interceptCertificate(host);
+    if (!tls || !certificate) {
+        m_closeAfter = true;
+        answerLocally(500, certificate ? Tr::tr("the connection cannot carry TLS") : certificate.error(),
+            QStringLiteral("reject"));
+        return;
+    }
+    m_interceptUpstream.setScheme(QStringLiteral("https"));
+    m_interceptUpstream.setHost(host);
+    m_interceptUpstream.setPort(port);
+    writeClient("HTTP/1.1 200 Connection established\r\n\r\n");
+    tls->flush();
+    finishExchange(QStringLiteral("intercept"),
+        Tr::tr("TLS intercepted with the proxy's CA; the requests inside follow as https://%1:%2").arg(host).arg(port),
+        200);
+    tls->setLocalCertificate(certificate->first);
+    tls->setPrivateKey(certificate->second);
+    tls->setProtocol(QSsl::TlsV1_2OrLater);
+    tls->setPeerVerifyMode(QSslSocket::VerifyNone); // no client certificate is asked for
+    connect(tls, &QSslSocket::errorOccurred, this, [this, host](QAbstractSocket::SocketError error) {
+        if (error != QAbstractSocket::SslHandshakeFailedError && error != QAbstractSocket::SslInternalError)
+            return;
+        // The client refused the certificate (it does not trust the CA) or spoke no TLS.
+        ServerLogEntry refused;
+        refused.time = QDateTime::currentDateTimeUtc();
+        refused.peer = m_peer;
+        refused.method = "CONNECT";
+        refused.target = QStringLiteral("%1:%2").arg(host).arg(m_interceptUpstream.port());
+        refused.action = QStringLiteral("intercept-refused");
+        refused.detail = Tr::tr("the TLS handshake with the client failed (%1): does it trust the proxy's CA?")
+                             .arg(m_client ? m_client->errorString() : QString());
+        m_server->record(refused);
+    });
+    tls->startServerEncryption();
 }
 
 void ProxyConnection::faultTimerFired()

@@ -71,6 +71,9 @@ private:
     QUrl exchangeUpstream() const;
     /// A CONNECT the faults let through: the client goes to a tunnel of the server.
     void handOverTunnel();
+    /// A CONNECT with TLS interception: 200, then TLS with the client as the host's
+    /// server, and the requests inside taken up as https://host:port.
+    void intercept();
     /// Passes body bytes on with the fault applied; true when cut=N ended the body here.
     bool forwardBody(QByteArray body);
     void rejectMalformed();
@@ -107,6 +110,7 @@ private:
     QPointer<QTcpSocket> m_client;
     QPointer<QTcpSocket> m_upstream;
     QUrl m_upstreamUrl; ///< where m_upstream is connected (or connecting)
+    QUrl m_interceptUpstream; ///< the intercepted tunnel's https://host:port; empty before (or without) one
     QTimer *m_connectTimer;
     QTimer *m_idleTimer;
     QTimer *m_requestTimer; ///< header deadline, then the body's pace

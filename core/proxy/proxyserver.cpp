@@ -4,11 +4,13 @@
 #include "core/http/redactor.h"
 #include "core/proxy/proxyconnection.h"
 #include "core/proxy/tcplink.h"
+#include "core/tls/certificatefactory.h"
 #include "core/util/clock.h"
 #include "core/util/coretr.h"
 
 #include <QLoggingCategory>
 #include <QPointer>
+#include <QSslSocket>
 #include <QTcpServer>
 #include <QTcpSocket>
 
@@ -24,8 +26,38 @@ Q_LOGGING_CATEGORY(lcProxy, "retrylab.proxy", QtInfoMsg)
 
 namespace RetryLab::Core {
 
+namespace {
+
+// Hands out QSslSockets when the proxy intercepts TLS: a client's connection turns
+// into TLS after its CONNECT. Until then it is plain, as a QTcpSocket would be.
+class ProxyListener final : public QTcpServer
+{
+public:
+    ProxyListener(bool tls, QObject *parent) : QTcpServer(parent), m_tls(tls) { }
+
+protected:
+    void incomingConnection(qintptr descriptor) override
+    {
+        if (!m_tls) {
+            QTcpServer::incomingConnection(descriptor);
+            return;
+        }
+        auto *socket = new QSslSocket(this);
+        if (!socket->setSocketDescriptor(descriptor)) {
+            delete socket;
+            return;
+        }
+        addPendingConnection(socket);
+    }
+
+private:
+    bool m_tls;
+};
+
+} // namespace
+
 ProxyServer::ProxyServer(const ProxyOptions &options, QObject *parent)
-    : QObject(parent), m_options(options), m_tcp(new QTcpServer(this))
+    : QObject(parent), m_options(options), m_tcp(new ProxyListener(options.forward && options.intercept, this))
 {
     qRegisterMetaType<ServerLogEntry>();
     connect(m_tcp, &QTcpServer::newConnection, this, [this] {
@@ -48,6 +80,16 @@ bool ProxyServer::listen()
 {
     close();
     const QUrl &u = m_options.upstream;
+    if (m_options.intercept && !m_options.forward) {
+        m_error = Tr::tr("TLS interception is for a forward proxy; a reverse proxy's upstream is its own");
+        return false;
+    }
+    if (m_options.intercept
+        && (m_options.interceptCaCertificate.isNull() || m_options.interceptCaKey.isNull()
+            || !CertificateFactory::keyMatches(m_options.interceptCaCertificate, m_options.interceptCaKey))) {
+        m_error = Tr::tr("TLS interception needs a CA certificate and its private key");
+        return false;
+    }
     if (m_options.forward && !u.isEmpty()) {
         m_error = Tr::tr("a forward proxy has no upstream: each request names its own");
         return false;
@@ -130,6 +172,33 @@ qint64 ProxyServer::bufferedBytes() const
     for (const TcpLink *tunnel : m_tunnels)
         total += tunnel->bufferedBytes();
     return total;
+}
+
+Result<std::pair<QSslCertificate, QSslKey>> ProxyServer::interceptCertificate(const QString &host)
+{
+    using Made = Result<std::pair<QSslCertificate, QSslKey>>;
+    if (const auto found = m_interceptCertificates.constFind(host); found != m_interceptCertificates.cend())
+        return *found;
+    CertificateRequest request;
+    request.commonName = host;
+    request.organization = QStringLiteral("RetryLab proxy (TLS interception)");
+    const QHostAddress address(host);
+    if (address.isNull())
+        request.dnsNames << host;
+    else
+        request.ipAddresses << address;
+    const QDateTime now = QDateTime::currentDateTimeUtc();
+    request.notBefore = now.addSecs(-3600);
+    request.notAfter = now.addDays(30);
+    const auto issued = CertificateFactory::issue(
+        request, IssuedCertificate{m_options.interceptCaCertificate, m_options.interceptCaKey});
+    if (!issued)
+        return Made::failure(Tr::tr("no certificate for %1: %2").arg(host, issued.error()));
+    if (m_interceptCertificates.size() >= 1000)
+        m_interceptCertificates.clear();
+    const std::pair made{issued->certificate, issued->privateKey};
+    m_interceptCertificates.insert(host, made);
+    return made;
 }
 
 std::pair<int, QString> ProxyServer::forwardRefusal(const HttpRequest &request, const QList<quint16> &connectPorts)

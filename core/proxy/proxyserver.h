@@ -3,10 +3,12 @@
 #include "core/http/serverlogentry.h"
 #include "core/proxy/faultruleset.h"
 
+#include <QHash>
 #include <QHostAddress>
 #include <QList>
 #include <QObject>
 #include <QSslCertificate>
+#include <QSslKey>
 #include <QString>
 #include <QUrl>
 
@@ -70,6 +72,14 @@ struct ProxyOptions
     bool forward = false;
     /// Ports a CONNECT may reach, besides any port of a loopback host; empty: any.
     QList<quint16> connectPorts{443, 8443};
+    /// A forward proxy decrypts its CONNECT tunnels (TLS interception), so that the
+    /// HTTP fault rules apply to the requests inside: it presents each client a
+    /// certificate for the host it asked for, signed by this CA, which the client
+    /// must trust; to the server it speaks TLS of its own, checking its certificate
+    /// as always (caBundlePath). Only on purpose: what clients send passes in the clear here.
+    bool intercept = false;
+    QSslCertificate interceptCaCertificate;
+    QSslKey interceptCaKey;
     /// A PEM file of CA certificates trusted for an https upstream in addition
     /// to the system's (a private CA, a test server's). Certificate errors are
     /// never ignored: they end the exchange with 502 and the reason.
@@ -167,6 +177,9 @@ private:
     /// it becomes toxics of the tunnel (TcpLink); `early` went with the request.
     void openTunnel(QTcpSocket *client, const HttpRequest &request, const ProxyFault &fault, ServerLogEntry entry,
         const QByteArray &early);
+    /// The certificate and key the interception presents for `host`, made once per host
+    /// (at most 1000 kept) and signed by the interception CA.
+    Result<std::pair<QSslCertificate, QSslKey>> interceptCertificate(const QString &host);
     void adjustHeldBytes(qint64 delta) { m_heldBytes += delta; }
 
     ProxyOptions m_options;
@@ -174,6 +187,7 @@ private:
     QString m_error;
     QList<ProxyConnection *> m_connections;
     QList<TcpLink *> m_tunnels;
+    QHash<QString, std::pair<QSslCertificate, QSslKey>> m_interceptCertificates;
     quint64 m_sequence = 0;
     quint64 m_upstreamRequests = 0;
     quint64 m_evicted = 0;

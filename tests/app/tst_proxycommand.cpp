@@ -227,7 +227,9 @@ private Q_SLOTS:
                 QStringLiteral("limit_data bytes=10"), QStringLiteral("--seed"), QStringLiteral("4"),
                 QStringLiteral("--report"), reportPath});
         QVERIFY(process.waitForStarted(10'000));
-        static const QRegularExpression listening(QStringLiteral("TCP proxy on 127\\.0\\.0\\.1:(\\d+) -> "));
+        // The seed line comes last: the toxics are printed by then.
+        static const QRegularExpression listening(
+            QStringLiteral("TCP proxy on 127\\.0\\.0\\.1:(\\d+) -> [^\\n]*\\n[\\s\\S]*seed \\d+"));
         QByteArray seen;
         const int port = waitForOutput(process, listening, &seen).captured(1).toInt();
         QVERIFY2(port > 0, seen.constData());

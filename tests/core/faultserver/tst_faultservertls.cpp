@@ -1,4 +1,4 @@
-#include "core/faultserver/certificatefactory.h"
+#include "core/tls/certificatefactory.h"
 #include "core/faultserver/faultserver.h"
 
 #include <QDir>

@@ -6,6 +6,7 @@
 #include "../../tools/requiredtool.h"
 #include "core/faultserver/faultserver.h"
 #include "core/proxy/proxyserver.h"
+#include "core/tls/certificatefactory.h"
 #include "proxytesting.h"
 
 #include <QElapsedTimer>
@@ -77,6 +78,8 @@ private Q_SLOTS:
     void connectFaultsAsCurlSeesThem();
     void anUpstreamThatRefusesIsA502();
     void pythonRequestsUsesItFromTheEnvironment();
+    void interceptionAppliesHttpFaultsInsideHttps();
+    void interceptionIsRefusedByAClientThatDoesNotTrustItsCa();
 
 private:
     ProxyTesting::Answer get(const QUrl &url);
@@ -115,10 +118,15 @@ ProxyTesting::Answer TestForwardProxy::get(const QUrl &url)
 {
     QNetworkAccessManager manager;
     manager.setProxy(QNetworkProxy(QNetworkProxy::HttpProxy, QStringLiteral("127.0.0.1"), m_proxy->listenUrl().port()));
-    QSslConfiguration tls = QSslConfiguration::defaultConfiguration();
+    // The client trusts the fault server's CA for this request only: the proxy, in the same
+    // process, must not come to trust it through the default configuration.
+    const QSslConfiguration before = QSslConfiguration::defaultConfiguration();
+    QSslConfiguration tls = before;
     tls.addCaCertificate(m_server.caCertificate());
     QSslConfiguration::setDefaultConfiguration(tls);
-    return ProxyTesting::fetch(manager, url);
+    ProxyTesting::Answer answer = ProxyTesting::fetch(manager, url);
+    QSslConfiguration::setDefaultConfiguration(before);
+    return answer;
 }
 
 Finished TestForwardProxy::curl(const QStringList &arguments)
@@ -293,6 +301,110 @@ void TestForwardProxy::pythonRequestsUsesItFromTheEnvironment()
     QCOMPARE(m_log.at(0).status, std::optional<int>(503));
     QCOMPARE(m_log.at(1).status, std::optional<int>(200));
     QCOMPARE(m_log.at(2).method, QByteArray("CONNECT"));
+}
+
+namespace {
+
+// A CA for interception, as retrylab proxy --intercept makes one; its certificate in `path`.
+IssuedCertificate interceptionCa(const QString &path)
+{
+    CertificateRequest request;
+    request.commonName = QStringLiteral("interception test CA");
+    request.certificateAuthority = true;
+    request.notBefore = QDateTime::currentDateTimeUtc().addSecs(-60);
+    request.notAfter = QDateTime::currentDateTimeUtc().addDays(1);
+    IssuedCertificate ca = CertificateFactory::selfSigned(request).value();
+    QFile file(path);
+    if (file.open(QIODevice::WriteOnly))
+        file.write(ca.certificate.toPem());
+    return ca;
+}
+
+} // namespace
+
+void TestForwardProxy::interceptionAppliesHttpFaultsInsideHttps()
+{
+    if (QStandardPaths::findExecutable(QStringLiteral("curl")).isEmpty())
+        RETRYLAB_MISSING_TOOL("curl is missing: install the Debian package curl (scripts/deps.sh does)");
+    const QString caPath = m_dir.filePath(QStringLiteral("intercept-ca.pem"));
+    const IssuedCertificate ca = interceptionCa(caPath);
+    ProxyOptions options;
+    options.forward = true;
+    options.intercept = true;
+    options.interceptCaCertificate = ca.certificate;
+    options.interceptCaKey = ca.privateKey;
+    options.caBundlePath = m_caFile; // the proxy checks the fault server's certificate as any client would
+    m_proxy = std::make_unique<ProxyServer>(options);
+    QVERIFY2(m_proxy->listen(), qPrintable(m_proxy->errorString()));
+    connect(m_proxy.get(), &ProxyServer::exchangeFinished, this, [this](const ServerLogEntry &e) { m_log << e; });
+    m_proxy->setFaultRules(
+        FaultRuleList::fromSpecs({QStringLiteral("status=503 retry-after=1 path=/status/202")}).value());
+
+    const QString base = m_server.httpsBaseUrl().toString(QUrl::StripTrailingSlash);
+    const auto through = [&](const QString &path) {
+        return runProgram(QStringLiteral("curl"),
+            {QStringLiteral("-sS"), QStringLiteral("-o"), QStringLiteral("/dev/null"), QStringLiteral("-w"),
+                QStringLiteral("%{http_code}"), QStringLiteral("--cacert"), caPath, QStringLiteral("-x"),
+                m_proxy->listenUrl().toString(), base + path});
+    };
+    // The rule answers inside the TLS the client thinks it has with the server.
+    const Finished faulted = through(QStringLiteral("/status/202"));
+    QVERIFY2(faulted.exitCode == 0, qPrintable(faulted.err));
+    QCOMPARE(faulted.out, QStringLiteral("503"));
+    const Finished passed = through(QStringLiteral("/status/201"));
+    QCOMPARE(passed.out, QStringLiteral("201"));
+    QTRY_COMPARE(m_log.size(), 4);
+    QCOMPARE(m_log.at(0).method, QByteArray("CONNECT"));
+    QCOMPARE(m_log.at(0).action, QStringLiteral("intercept"));
+    QCOMPARE(m_log.at(1).target, base + QStringLiteral("/status/202"));
+    QCOMPARE(m_log.at(1).action, QStringLiteral("fault-status"));
+    QCOMPARE(m_log.at(3).target, base + QStringLiteral("/status/201"));
+    QCOMPARE(m_log.at(3).action, QStringLiteral("forwarded"));
+    QCOMPARE(m_log.at(3).status, std::optional<int>(201));
+
+    // Without the fault server's CA the proxy refuses the server, as a client would: 502 with the reason.
+    options.caBundlePath.clear();
+    m_proxy = std::make_unique<ProxyServer>(options);
+    QVERIFY(m_proxy->listen());
+    m_log.clear();
+    connect(m_proxy.get(), &ProxyServer::exchangeFinished, this, [this](const ServerLogEntry &e) { m_log << e; });
+    QCOMPARE(through(QStringLiteral("/status/200")).out, QStringLiteral("502"));
+    QTRY_COMPARE(m_log.size(), 2);
+    QCOMPARE(m_log.at(1).action, QStringLiteral("upstream-tls"));
+}
+
+void TestForwardProxy::interceptionIsRefusedByAClientThatDoesNotTrustItsCa()
+{
+    if (QStandardPaths::findExecutable(QStringLiteral("curl")).isEmpty())
+        RETRYLAB_MISSING_TOOL("curl is missing: install the Debian package curl (scripts/deps.sh does)");
+    const IssuedCertificate ca = interceptionCa(m_dir.filePath(QStringLiteral("other-ca.pem")));
+    ProxyOptions options;
+    options.forward = true;
+    options.intercept = true;
+    options.interceptCaCertificate = ca.certificate;
+    options.interceptCaKey = ca.privateKey;
+    m_proxy = std::make_unique<ProxyServer>(options);
+    QVERIFY(m_proxy->listen());
+    connect(m_proxy.get(), &ProxyServer::exchangeFinished, this, [this](const ServerLogEntry &e) { m_log << e; });
+    // The client trusts the server's CA only: the interception's certificate is refused, nothing is sent.
+    const Finished refused = curl({m_server.httpsBaseUrl().resolved(QUrl(QStringLiteral("/status/200"))).toString()});
+    QCOMPARE(refused.exitCode, 60);
+    QTRY_COMPARE(m_log.size(), 2);
+    QCOMPARE(m_log.at(1).action, QStringLiteral("intercept-refused"));
+    QVERIFY2(
+        m_log.at(1).detail.contains(QStringLiteral("does it trust the proxy's CA?")), qPrintable(m_log.at(1).detail));
+
+    // A reverse proxy does not intercept, and interception needs its CA.
+    ProxyOptions reverse;
+    reverse.upstream = QUrl(QStringLiteral("http://127.0.0.1:1"));
+    reverse.intercept = true;
+    QVERIFY(!ProxyServer(reverse).listen());
+    ProxyOptions noCa;
+    noCa.forward = true;
+    noCa.intercept = true;
+    ProxyServer withoutCa(noCa);
+    QVERIFY(!withoutCa.listen());
+    QVERIFY(withoutCa.errorString().contains(QStringLiteral("needs a CA certificate")));
 }
 
 QTEST_MAIN(TestForwardProxy)

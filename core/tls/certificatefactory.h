@@ -36,10 +36,9 @@ struct IssuedCertificate
 };
 
 /// Makes X.509 certificates with fresh keys, in memory, for the fault server's
-/// HTTPS port and its TLS faults. Qt 6.4 can read certificates but not make
-/// them, so this class uses OpenSSL's libcrypto; it is the one file of the
-/// project that does, and its interface speaks Qt types only, so that nothing
-/// else sees OpenSSL. Keys are ECDSA P-256: as accepted by every TLS client as
+/// HTTPS port and its TLS faults, and for the forward proxy's TLS interception. Qt 6.4 can read certificates but not
+/// make them, so this class uses OpenSSL's libcrypto; it is the one file of the project that does, and its interface
+/// speaks Qt types only, so that nothing else sees OpenSSL. Keys are ECDSA P-256: as accepted by every TLS client as
 /// RSA, and made in well under a millisecond, so that every start of the server
 /// can afford new ones and no private key ever needs to be kept in a file.
 class CertificateFactory final
