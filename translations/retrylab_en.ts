@@ -1764,11 +1764,6 @@ Exit status: 0 when the request succeeded, 1 when it failed for good, 2 for a us
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Runs RetryLab&apos;s fault-injection HTTP server on loopback until interrupted (Ctrl+C, SIGTERM or SIGHUP),
-printing its URL and one line per request it handles.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>--bind needs an IP address (got &quot;%1&quot;)</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2775,6 +2770,89 @@ toxiproxy&apos;s clients create and change proxies and toxics.</source>
     </message>
     <message>
         <source>warning: --intercept decrypts HTTPS between clients and their servers: clients must trust the CA in %1 (curl --cacert, REQUESTS_CA_BUNDLE, SSL_CERT_FILE), and what they send, credentials included, passes through this proxy in the clear (its log masks credentials)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Record every answer the upstream gives (status, headers, body, timing; credentials masked) into this folder, for retrylab serve --replay.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>DIR</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>--record needs a folder</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>retrylab proxy: --record: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>recording the upstream&apos;s answers into %1 (%2 there already)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>answers recorded into %1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source> (and %1 too large to record, over %2 MiB)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Serve a recording made by retrylab proxy --record instead of the fault endpoints, offline: each request gets the answer recorded for its method, path, query and body.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>With --replay, a fault rule on top of the recording (repeatable), as retrylab proxy takes them.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>With --replay, fault rules from a JSON file (format retrylab-faults).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>With --replay, answer at once instead of after the time the service took.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Runs RetryLab&apos;s fault-injection HTTP server on loopback until interrupted (Ctrl+C, SIGTERM or SIGHUP),
+printing its URL and one line per request it handles.
+With --replay DIR it serves a recording made by retrylab proxy --record instead, offline, with the
+proxy&apos;s --fault rules on top; a request nothing was recorded for gets 404 naming what was asked.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>--%1 needs --replay; the fault server&apos;s own faults are its endpoints and scripted tests</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>--replay serves HTTP only; --https-port is the fault server&apos;s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>--replay: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>RetryLab replay of %1 (%2 recorded answers) listening on %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>fault %1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Random faults drawn with seed %1 (--seed %1 repeats them).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Press Ctrl+C to stop.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>stopped after %1 replayed and %2 not recorded</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -11256,6 +11334,90 @@ observed: %3
     </message>
     <message>
         <source>no certificate for %1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>must be a list of [name, value] pairs</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>must be [name, value]</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source> (body %1...)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>cannot make the recording folder %1 (is its parent writable?)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 holds something that is not a recording to add to: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>cannot write to the recording folder %1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>cannot write exchanges.jsonl: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 is no recording: recording.json cannot be read (%2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1/recording.json: not a %2 file</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1/recording.json: version %2 is not one this RetryLab reads (%3)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1/exchanges.jsonl cannot be read: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: more than %2 exchanges</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: needs method, a path starting with /, status 100-599 and bodySha256</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: body must name a file under bodies/</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: %2 cannot be read: %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: the recording&apos;s bodies are larger than a replay holds</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>not recorded: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>; nothing was recorded for %1 (%2 exchanges in %3)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>; recorded for this path: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 is not a loopback address; other machines could read the recording (allow it explicitly)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>recorded %1 from %2</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

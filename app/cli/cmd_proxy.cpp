@@ -55,6 +55,7 @@ struct OptionTable
     QCommandLineOption connectPorts;
     QCommandLineOption intercept;
     QCommandLineOption interceptCa;
+    QCommandLineOption record;
     QCommandLineOption api;
 };
 
@@ -104,6 +105,10 @@ OptionTable::OptionTable()
           Tr::tr("With --intercept, write the CA's certificate (PEM) here for clients to trust (default: a file in "
                  "the temporary folder, printed)."),
           Tr::tr("FILE")),
+      record(QStringLiteral("record"),
+          Tr::tr("Record every answer the upstream gives (status, headers, body, timing; credentials masked) into "
+                 "this folder, for retrylab serve --replay."),
+          Tr::tr("DIR")),
       api(QStringLiteral("api"),
           Tr::tr("Serve toxiproxy's HTTP API on this loopback address (e.g. 127.0.0.1:8474): alone it starts with "
                  "no proxy, as toxiproxy-server does; with --tcp its proxy is named \"tcp\"."),
@@ -139,7 +144,7 @@ void OptionTable::addTo(QCommandLineParser &parser) const
         "--api 127.0.0.1:8474 serves toxiproxy's HTTP API (/proxies, /populate, /reset, /version), so that\n"
         "toxiproxy's clients create and change proxies and toxics."));
     parser.addOptions({help, listen, upstream, keepHost, allow, duration, report, quiet, fault, faults, seed, control,
-        cacert, forward, connectPorts, intercept, interceptCa, tcp, toxic, api});
+        cacert, forward, connectPorts, intercept, interceptCa, record, tcp, toxic, api});
 }
 
 // --forward and --connect-ports.
@@ -402,6 +407,11 @@ Core::Result<void> readOptions(const QCommandLineParser &parser, const OptionTab
         options.reportPath = parser.value(table.report);
     if (parser.isSet(table.interceptCa))
         options.interceptCaPath = parser.value(table.interceptCa);
+    if (parser.isSet(table.record)) {
+        options.recordDirectory = parser.value(table.record);
+        if (options.recordDirectory->isEmpty())
+            return Core::Result<void>::failure(Tr::tr("--record needs a folder"));
+    }
     options.quiet = parser.isSet(table.quiet);
     return {};
 }
@@ -468,6 +478,18 @@ int run(const Options &options)
     }
     Core::ProxyServer proxy(proxyOptions);
     proxy.setFaultRules(rules);
+    std::unique_ptr<Core::RecordingWriter> recorder;
+    if (options.recordDirectory) {
+        auto opened = Core::RecordingWriter::open(*options.recordDirectory);
+        if (!opened) {
+            err << Tr::tr("retrylab proxy: --record: %1").arg(opened.error()) << Qt::endl;
+            return ExitUsage;
+        }
+        recorder = std::move(opened).value();
+        proxy.setRecorder(recorder.get());
+        QObject::connect(&proxy, &Core::ProxyServer::recordingFailed, &proxy,
+            [&err](const QString &error) { err << Tr::tr("retrylab proxy: --record: %1").arg(error) << Qt::endl; });
+    }
     Core::ProxyControl control(&proxy);
     if (!control.listen(QHostAddress(QHostAddress::LocalHost), options.controlPort)) {
         err << Tr::tr("retrylab proxy: control port: %1").arg(control.errorString()) << Qt::endl;
@@ -501,8 +523,25 @@ int run(const Options &options)
     const QDateTime started = QDateTime::currentDateTimeUtc();
     printBanner(proxy, control, *rules.seed, out);
     const QString listenUrl = proxy.listenUrl().toString();
+    if (recorder) {
+        out << Tr::tr("recording the upstream's answers into %1 (%2 there already)")
+                   .arg(QDir::toNativeSeparators(recorder->directory()))
+                   .arg(recorder->count())
+            << Qt::endl;
+    }
+    const int recordedBefore = recorder ? recorder->count() : 0;
     runUntilStopped(options, proxy);
     proxy.close();
+    if (recorder) {
+        out << Tr::tr("answers recorded into %1: %2")
+                   .arg(QDir::toNativeSeparators(recorder->directory()))
+                   .arg(recorder->count() - recordedBefore);
+        if (recorder->skipped() > 0)
+            out << Tr::tr(" (and %1 too large to record, over %2 MiB)")
+                       .arg(recorder->skipped())
+                       .arg(Core::RecordingWriter::maxBodyBytes / (1024 * 1024));
+        out << Qt::endl;
+    }
     observer.finish();
 
     Core::ObservationReport report = Core::ObservationReport::from(observer);

@@ -37,6 +37,7 @@ struct Options
     Core::FaultRuleList faults;
     quint16 controlPort = 0; ///< --control; 0: a free one
     std::optional<QString> interceptCaPath; ///< --intercept-ca FILE
+    std::optional<QString> recordDirectory; ///< --record DIR
 };
 
 /// `arguments` as the command gets them: program, "proxy", options.

@@ -5,6 +5,8 @@
 #include "app/cli/interruptwatcher.h"
 #include "app/cli/subcommand.h"
 #include "core/faultserver/faultserver.h"
+#include "core/proxy/proxyserver.h"
+#include "core/proxy/replayserver.h"
 #include "core/runtime/descriptorlimit.h"
 #include "core/util/randomsource.h"
 
@@ -62,6 +64,10 @@ struct OptionTable
     QCommandLineOption tlsCert;
     QCommandLineOption tlsKey;
     QCommandLineOption tlsKeyPassFile;
+    QCommandLineOption replay;
+    QCommandLineOption fault;
+    QCommandLineOption faults;
+    QCommandLineOption noTiming;
 };
 
 OptionTable::OptionTable()
@@ -92,16 +98,29 @@ OptionTable::OptionTable()
       tlsKeyPassFile(QStringLiteral("tls-key-pass-file"),
           Tr::tr("The passphrase of an encrypted --tls-key: the first line of FILE (a file, so that it shows in no "
                  "process list)."),
-          Tr::tr("FILE"))
+          Tr::tr("FILE")),
+      replay(QStringLiteral("replay"),
+          Tr::tr("Serve a recording made by retrylab proxy --record instead of the fault endpoints, offline: each "
+                 "request gets the answer recorded for its method, path, query and body."),
+          Tr::tr("DIR")),
+      fault(QStringLiteral("fault"),
+          Tr::tr("With --replay, a fault rule on top of the recording (repeatable), as retrylab proxy takes them."),
+          Tr::tr("RULE")),
+      faults(QStringLiteral("faults"), Tr::tr("With --replay, fault rules from a JSON file (format retrylab-faults)."),
+          Tr::tr("FILE")),
+      noTiming(QStringLiteral("no-timing"),
+          Tr::tr("With --replay, answer at once instead of after the time the service took."))
 { }
 
 void OptionTable::addTo(QCommandLineParser &parser) const
 {
     parser.setApplicationDescription(Tr::tr(
         "Runs RetryLab's fault-injection HTTP server on loopback until interrupted (Ctrl+C, SIGTERM or SIGHUP),\n"
-        "printing its URL and one line per request it handles."));
+        "printing its URL and one line per request it handles.\n"
+        "With --replay DIR it serves a recording made by retrylab proxy --record instead, offline, with the\n"
+        "proxy's --fault rules on top; a request nothing was recorded for gets 404 naming what was asked."));
     parser.addOptions({help, port, bind, allow, seed, maxConnections, idle, quiet, noRedact, httpsPort, tlsCert, tlsKey,
-        tlsKeyPassFile});
+        tlsKeyPassFile, replay, fault, faults, noTiming});
 }
 
 // The numbers, the seed, the address and the certificate options, checked in that order.
@@ -146,6 +165,32 @@ Core::Result<void> readOptions(
         return Core::Result<void>::failure(Tr::tr("--tls-key-pass-file needs --tls-key"));
     options.tlsKeyPassFile = parser.value(table.tlsKeyPassFile);
     options.quiet = parser.isSet(table.quiet);
+    if (!parser.isSet(table.replay)) {
+        for (const QCommandLineOption *replayOnly : {&table.fault, &table.faults, &table.noTiming}) {
+            if (parser.isSet(*replayOnly)) {
+                return Core::Result<void>::failure(Tr::tr("--%1 needs --replay; the fault server's own faults are its "
+                                                          "endpoints and scripted tests")
+                                                       .arg(replayOnly->names().constLast()));
+            }
+        }
+        return {};
+    }
+    if (parser.isSet(table.httpsPort))
+        return Core::Result<void>::failure(Tr::tr("--replay serves HTTP only; --https-port is the fault server's"));
+    options.replayDirectory = parser.value(table.replay);
+    options.replayTiming = !parser.isSet(table.noTiming);
+    if (parser.isSet(table.faults)) {
+        const auto read = Core::FaultRuleList::readFile(parser.value(table.faults));
+        if (!read)
+            return Core::Result<void>::failure(Tr::tr("--faults: %1").arg(read.error()));
+        options.replayFaults = *read;
+    }
+    if (parser.isSet(table.fault)) {
+        const auto read = Core::FaultRuleList::fromSpecs(parser.values(table.fault));
+        if (!read)
+            return read.errorDetail();
+        options.replayFaults.rules += read->rules;
+    }
     return {};
 }
 
@@ -197,6 +242,8 @@ Core::Result<Options> parse(const QStringList &arguments)
 
 int run(const Options &options)
 {
+    if (options.replayDirectory)
+        return runReplay(options);
     QTextStream out(stdout);
     QTextStream err(stderr);
     Core::FaultServerOptions serverOptions = options.server;
@@ -238,6 +285,67 @@ int run(const Options &options)
     QCoreApplication::exec();
     err << QCoreApplication::translate(
         "serve", "stopped after %n request(s)", nullptr, static_cast<int>(server.handledCount()))
+        << Qt::endl;
+    return ExitOk;
+}
+
+int runReplay(const Options &options)
+{
+    QTextStream out(stdout);
+    QTextStream err(stderr);
+    auto recording = Core::Recording::read(*options.replayDirectory);
+    if (!recording)
+        return usageError(command, Tr::tr("--replay: %1").arg(recording.error()));
+    const qsizetype recorded = recording->exchanges().size();
+    // The recording answers on a port of its own; the fault rules sit in front, on the port asked for.
+    Core::ReplayServer::Options replayOptions;
+    replayOptions.recordedTiming = options.replayTiming;
+    Core::ReplayServer replay(std::move(recording).value(), replayOptions);
+    if (!replay.listen()) {
+        err << Tr::tr("retrylab serve: %1").arg(replay.errorString()) << Qt::endl;
+        return ExitFailed;
+    }
+    Core::ProxyOptions front;
+    front.address = options.server.address;
+    front.port = options.server.port;
+    front.allowNonLoopback = options.server.allowNonLoopback;
+    front.maxConnections = options.server.maxConnections;
+    front.idleTimeoutMs = options.server.idleTimeoutMs;
+    front.upstream = replay.baseUrl();
+    front.keepHost = true;
+    Core::ProxyServer proxy(front);
+    Core::FaultRuleList rules = options.replayFaults;
+    rules.seed = options.seed.value_or(Core::RandomSource::freshSeed());
+    proxy.setFaultRules(rules);
+    if (!proxy.listen()) {
+        if (!front.address.isLoopback() && !front.allowNonLoopback)
+            return usageError(command, proxy.errorString());
+        err << Tr::tr("retrylab serve: %1").arg(proxy.errorString()) << Qt::endl;
+        return ExitFailed;
+    }
+    InterruptWatcher interrupts;
+    QObject::connect(&interrupts, &InterruptWatcher::interrupted, &proxy, [] { QCoreApplication::quit(); });
+    out << Tr::tr("RetryLab replay of %1 (%2 recorded answers) listening on %3")
+               .arg(QDir::toNativeSeparators(replay.recording().directory()))
+               .arg(recorded)
+               .arg(proxy.listenUrl().toString())
+        << Qt::endl;
+    for (const Core::FaultRule &rule : proxy.faultRules())
+        out << Tr::tr("fault %1: %2").arg(rule.name, rule.describe()) << Qt::endl;
+    out << Tr::tr("Random faults drawn with seed %1 (--seed %1 repeats them).").arg(*rules.seed) << Qt::endl;
+    if (!options.quiet) {
+        out << Tr::tr("Press Ctrl+C to stop.") << Qt::endl;
+        // What the recording answered, and what a fault did instead of it.
+        QObject::connect(&replay, &Core::ReplayServer::requestHandled, &replay,
+            [&out](const Core::ServerLogEntry &entry) { out << entry.summary() << Qt::endl; });
+        QObject::connect(
+            &proxy, &Core::ProxyServer::exchangeFinished, &proxy, [&out](const Core::ServerLogEntry &entry) {
+                if (entry.action != QLatin1String("forwarded"))
+                    out << entry.summary() << Qt::endl;
+            });
+    }
+    QCoreApplication::exec();
+    err << Tr::tr("stopped after %1 replayed and %2 not recorded").arg(replay.answered()).arg(replay.notRecordedCount())
         << Qt::endl;
     return ExitOk;
 }

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "core/faultserver/faultserver.h"
+#include "core/proxy/faultrule.h"
 #include "core/util/result.h"
 
 #include <QString>
@@ -19,10 +20,15 @@ struct Options
     std::optional<quint64> seed; ///< --seed; without it, a fresh one is drawn and printed
     QString tlsKeyPassFile; ///< --tls-key-pass-file: read when the server starts
     bool quiet = false;
+    std::optional<QString> replayDirectory; ///< --replay DIR
+    Core::FaultRuleList replayFaults; ///< --faults FILE, then --fault rules
+    bool replayTiming = true; ///< without --no-timing
 };
 
 /// `arguments` as the command gets them: program, "serve", options.
 Core::Result<Options> parse(const QStringList &arguments);
 int run(const Options &options);
+/// --replay: the recording, with the fault rules in front.
+int runReplay(const Options &options);
 
 } // namespace RetryLab::Cli::ServeCommand

@@ -1,6 +1,7 @@
 #include "core/proxy/proxyconnection.h"
 
 #include "core/http/httpheaders.h"
+#include "core/http/redactor.h"
 #include "core/proxy/proxyserver.h"
 #include "core/runtime/socketcontrol.h"
 #include "core/util/clock.h"
@@ -719,6 +720,56 @@ void ProxyConnection::sendRequest()
     const QString client = m_peer.section(QLatin1Char(':'), 0, -2);
     m_upstream->write(upstreamRequest(m_request, m_upstreamUrl, m_server->options().keepHost, client));
     m_server->countUpstreamRequest();
+    m_recording = m_server->recorder() != nullptr;
+    if (m_recording) {
+        m_sentUpstreamNs = SteadyClock::instance().nowNs();
+        m_record = RecordedExchange{};
+        m_record.method = m_request.method;
+        m_record.path = m_request.path;
+        m_record.query = RecordedExchange::maskedQuery(m_request.query);
+        m_record.bodySha256 = RecordedExchange::sha256Of(m_request.body);
+        m_record.origin = m_upstreamUrl.toString(QUrl::StripTrailingSlash);
+        const Redactor redactor;
+        for (const auto &[name, value] : m_request.headers)
+            m_record.requestHeaders.append({name, redactor.headerValue(name, value)});
+    }
+}
+
+void ProxyConnection::recordHead()
+{
+    const HttpResponseStream::Head &head = m_stream.head();
+    m_record.status = head.status;
+    m_record.reason = head.reason;
+    const QList<QByteArray> named = connectionOptions(head.headers);
+    for (const auto &[name, value] : head.headers) {
+        if (isHopByHop(name, named) || name.compare("Content-Length", Qt::CaseInsensitive) == 0
+            || name.compare("Transfer-Encoding", Qt::CaseInsensitive) == 0)
+            continue;
+        m_record.headers.append({name, value});
+    }
+    m_record.firstByteMs = double(SteadyClock::instance().nowNs() - m_sentUpstreamNs) / 1e6;
+}
+
+void ProxyConnection::recordBody()
+{
+    const QByteArray &wire = m_stream.body();
+    for (const HttpResponseStream::Piece &piece : m_stream.payload())
+        m_record.body.append(wire.constData() + piece.at, piece.length);
+    if (m_record.body.size() > RecordingWriter::maxBodyBytes) {
+        // Too large to replay from memory: this answer is not recorded.
+        m_recording = false;
+        m_record = RecordedExchange{};
+        if (m_server->recorder())
+            m_server->recorder()->countSkipped();
+    }
+}
+
+void ProxyConnection::recordEnd()
+{
+    m_recording = false;
+    m_record.durationMs = double(SteadyClock::instance().nowNs() - m_sentUpstreamNs) / 1e6;
+    m_record.recorded = QDateTime::currentDateTimeUtc();
+    m_server->recordExchange(std::exchange(m_record, RecordedExchange{}));
 }
 
 void ProxyConnection::readUpstream()
@@ -801,6 +852,11 @@ void ProxyConnection::readUpstream()
                 return;
             }
         }
+        if (m_recording && m_stream.headComplete() && code >= 200) {
+            if (m_record.status == 0)
+                recordHead();
+            recordBody();
+        }
         if (forwardBody(m_stream.body())) {
             dropUpstream();
             m_closeAfter = true;
@@ -830,6 +886,8 @@ void ProxyConnection::readUpstream()
                     << "the upstream sent" << m_stream.bufferedBytes()
                     << "bytes after its answer; its connection is closed instead of reused";
             }
+            if (m_recording)
+                recordEnd();
             if (upstreamCloses || unsolicited)
                 dropUpstream(false);
             const QString reason = QString::fromLatin1(m_stream.head().reason);

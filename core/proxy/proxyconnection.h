@@ -5,6 +5,7 @@
 #include "core/http/requestpace.h"
 #include "core/http/serverlogentry.h"
 #include "core/proxy/faultruleset.h"
+#include "core/proxy/recording.h"
 
 #include <QByteArray>
 #include <QList>
@@ -91,6 +92,10 @@ private:
     void pump();
     void connectUpstream();
     void sendRequest();
+    /// Recording (ProxyServer::recorder()): the answer's head, its body's content, its end.
+    void recordHead();
+    void recordBody();
+    void recordEnd();
     void readUpstream();
     void upstreamClosed();
     void upstreamFailed(const QString &why, int status, const QString &action);
@@ -110,6 +115,9 @@ private:
     QPointer<QTcpSocket> m_client;
     QPointer<QTcpSocket> m_upstream;
     QUrl m_upstreamUrl; ///< where m_upstream is connected (or connecting)
+    RecordedExchange m_record;
+    bool m_recording = false; ///< the exchange in progress is being recorded
+    qint64 m_sentUpstreamNs = 0;
     QUrl m_interceptUpstream; ///< the intercepted tunnel's https://host:port; empty before (or without) one
     QTimer *m_connectTimer;
     QTimer *m_idleTimer;

@@ -174,6 +174,17 @@ qint64 ProxyServer::bufferedBytes() const
     return total;
 }
 
+void ProxyServer::recordExchange(const RecordedExchange &exchange)
+{
+    if (!m_recorder)
+        return;
+    if (const auto written = m_recorder->append(exchange); !written && written.error() != m_lastRecordingError) {
+        m_lastRecordingError = written.error();
+        qCWarning(lcProxy).noquote() << "recording:" << written.error();
+        Q_EMIT recordingFailed(written.error());
+    }
+}
+
 Result<std::pair<QSslCertificate, QSslKey>> ProxyServer::interceptCertificate(const QString &host)
 {
     using Made = Result<std::pair<QSslCertificate, QSslKey>>;

@@ -2,6 +2,7 @@
 
 #include "core/http/serverlogentry.h"
 #include "core/proxy/faultruleset.h"
+#include "core/proxy/recording.h"
 
 #include <QHash>
 #include <QHostAddress>
@@ -22,6 +23,7 @@ QT_END_NAMESPACE
 namespace RetryLab::Core {
 
 class ProxyConnection;
+class RecordingWriter;
 class TcpLink;
 
 /// How a ProxyServer listens and where it forwards. Validated by listen().
@@ -141,6 +143,12 @@ public:
     /// Request bytes the client connections hold now (ProxyOptions::maxHeldBytes).
     qint64 heldBytes() const { return m_heldBytes; }
 
+    // --- recording
+    /// Records every answer the upstream gives from now on into `writer` (not
+    /// owned; nullptr stops): what a replay serves back (ReplayServer).
+    void setRecorder(RecordingWriter *writer) { m_recorder = writer; }
+    RecordingWriter *recorder() const { return m_recorder; }
+
     // --- faults
     /// Replaces the fault rules; they apply from the next request on.
     /// FaultRuleSet::setRules() says what `restart` keeps.
@@ -160,6 +168,8 @@ Q_SIGNALS:
     void exchangeFinished(const RetryLab::Core::ServerLogEntry &entry);
     /// The rules changed, or one was switched on or off.
     void faultRulesChanged();
+    /// An answer could not be written to the recording (the first of each kind of failure).
+    void recordingFailed(const QString &error);
 
 private:
     friend class ProxyConnection;
@@ -173,6 +183,7 @@ private:
     ProxyFault decideFault(const HttpRequest &request, const QString &peer);
     void faultExchangeEnded(const ProxyFault &fault, bool succeeded);
     void countUpstreamRequest() { ++m_upstreamRequests; }
+    void recordExchange(const RecordedExchange &exchange);
     /// Takes over a client that asked for a CONNECT tunnel: the fault decided for
     /// it becomes toxics of the tunnel (TcpLink); `early` went with the request.
     void openTunnel(QTcpSocket *client, const HttpRequest &request, const ProxyFault &fault, ServerLogEntry entry,
@@ -188,6 +199,8 @@ private:
     QList<ProxyConnection *> m_connections;
     QList<TcpLink *> m_tunnels;
     QHash<QString, std::pair<QSslCertificate, QSslKey>> m_interceptCertificates;
+    RecordingWriter *m_recorder = nullptr;
+    QString m_lastRecordingError;
     quint64 m_sequence = 0;
     quint64 m_upstreamRequests = 0;
     quint64 m_evicted = 0;

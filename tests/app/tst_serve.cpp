@@ -40,6 +40,7 @@ private Q_SLOTS:
     void encryptedKey_passFile_servesWithTheGivenCertificate();
     void encryptedKey_wrongOrMissingPassphrase_fails_data();
     void encryptedKey_wrongOrMissingPassphrase_fails();
+    void replay_servesWhatProxyRecorded();
 
 private:
     /// A server certificate signed by a CA of the suite's own, its key
@@ -111,6 +112,16 @@ void TestServe::badArguments_exitWithUsage_data()
     QTest::addRow("pass file without a key") << QStringList{QStringLiteral("--https-port"), QStringLiteral("0"),
         QStringLiteral("--tls-key-pass-file"), QStringLiteral("p.txt")}
                                              << QStringLiteral("--tls-key-pass-file needs --tls-key");
+    QTest::addRow("fault without replay") << QStringList{QStringLiteral("--fault"), QStringLiteral("status=503")}
+                                          << QStringLiteral("--fault needs --replay");
+    QTest::addRow("replay of nothing") << QStringList{QStringLiteral("--replay"), QStringLiteral("/nonexistent/rec")}
+                                       << QStringLiteral("--replay: /nonexistent/rec is no recording");
+    QTest::addRow("replay over https") << QStringList{QStringLiteral("--replay"), QStringLiteral("/tmp"),
+        QStringLiteral("--https-port"), QStringLiteral("0")}
+                                       << QStringLiteral("--replay serves HTTP only");
+    QTest::addRow("replay with a bad fault") << QStringList{QStringLiteral("--replay"), QStringLiteral("/tmp"),
+        QStringLiteral("--fault"), QStringLiteral("p=2 status=503")}
+                                             << QStringLiteral("p: must be a probability");
 }
 
 void TestServe::badArguments_exitWithUsage()
@@ -465,5 +476,63 @@ void TestServe::encryptedKey_wrongOrMissingPassphrase_fails()
     QVERIFY2(!error.contains(QLatin1String("PLANTED")), qPrintable(error));
 }
 
-QTEST_GUILESS_MAIN(TestServe)
+// retrylab proxy --record in front of a fault server, then retrylab serve --replay of what it wrote, offline.
+void TestServe::replay_servesWhatProxyRecorded()
+{
+    QProcess upstream;
+    const QUrl upstreamUrl = start(upstream, {QStringLiteral("--quiet")});
+    QVERIFY(upstreamUrl.isValid());
+    QTemporaryDir dir;
+    const QString folder = dir.filePath(QStringLiteral("rec"));
+    QProcess recorder;
+    recorder.start(QStringLiteral(RETRYLAB_BINARY),
+        {QStringLiteral("proxy"), QStringLiteral("--upstream"), upstreamUrl.toString(), QStringLiteral("--record"),
+            folder, QStringLiteral("--quiet")});
+    QVERIFY(recorder.waitForStarted(10'000));
+    static const QRegularExpression proxyUrl(QStringLiteral("proxy on (http://\\S+) ->"));
+    QByteArray output;
+    QRegularExpressionMatch match;
+    QVERIFY(QTest::qWaitFor(
+        [&] {
+            output += recorder.readAllStandardOutput();
+            match = proxyUrl.match(QString::fromLocal8Bit(output));
+            return match.hasMatch();
+        },
+        10'000));
+    QNetworkAccessManager manager;
+    const auto get = [&](const QUrl &url) {
+        QNetworkReply *reply = manager.get(QNetworkRequest(url));
+        QSignalSpy finished(reply, &QNetworkReply::finished);
+        finished.wait(20'000);
+        reply->deleteLater();
+        return std::pair{reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt(), reply->readAll()};
+    };
+    const QUrl proxied(match.captured(1));
+    QCOMPARE(get(proxied.resolved(QUrl(QStringLiteral("/status/418")))).first, 418);
+    recorder.terminate();
+    QVERIFY(recorder.waitForFinished(15'000));
+    const QByteArray closing = recorder.readAllStandardOutput();
+    QVERIFY2(closing.contains("answers recorded into ") && closing.contains(": 1"), closing.constData());
+    upstream.terminate();
+    QVERIFY(upstream.waitForFinished(15'000));
+
+    QProcess replay;
+    const QUrl replayUrl = start(replay,
+        {QStringLiteral("--replay"), folder, QStringLiteral("--fault"), QStringLiteral("status=503 first=1 path=/status/418"),
+            QStringLiteral("--seed"), QStringLiteral("1")});
+    QVERIFY(replayUrl.isValid());
+    QCOMPARE(get(replayUrl.resolved(QUrl(QStringLiteral("/status/418")))).first, 503);
+    QCOMPARE(get(replayUrl.resolved(QUrl(QStringLiteral("/status/418")))).first, 418);
+    const auto missing = get(replayUrl.resolved(QUrl(QStringLiteral("/status/419"))));
+    QCOMPARE(missing.first, 404);
+    QVERIFY2(missing.second.startsWith("not recorded: GET /status/419; nothing was recorded for /status/419"),
+        missing.second.constData());
+    replay.terminate();
+    QVERIFY(replay.waitForFinished(15'000));
+    const QString log = QString::fromLocal8Bit(replay.readAllStandardOutput());
+    QVERIFY2(log.contains(QStringLiteral("GET /status/418 -> 418 replayed")), qPrintable(log));
+    QVERIFY2(log.contains(QStringLiteral("404 not-recorded")), qPrintable(log));
+}
+
+QTEST_MAIN(TestServe)
 #include "tst_serve.moc"
