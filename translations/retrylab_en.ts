@@ -11953,6 +11953,10 @@ Drawn narrow so that the runs on either side keep their width; zoom or drag to s
         <source>no attempt was made: %1</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>recording: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>RetryLab::Ui::AssertionTableModel</name>
@@ -17535,6 +17539,44 @@ p=0.3, every=3, first=2, from=S to=S. Double-click a rule to edit it.</source>
         <source>Point the client at %1 (-&gt; %2). Seed %3. Switch faults from a script: curl -X POST -H &apos;Content-Type: application/json&apos; &apos;%4?enabled=false&apos;</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Choose…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>not recording</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A folder to record every answer of the upstream into (status, headers, body, timing;
+credentials masked), from the next start on. Serve it back offline from the Server
+tab (Replay a recording…) or with retrylab serve --replay.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Choose the folder to record answers into</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Record answers</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Record answers into</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source> Recording answers into %1: %2 so far.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source> Not recorded: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source> (recording changes at the next start)</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>RetryLab::Ui::ReadModifyWriteForm</name>
@@ -18544,6 +18586,31 @@ return-200</source>
     </message>
     <message>
         <source> (older ones dropped: %1)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Replay a recording…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Serve a recording made by the Proxy tab (Record answers) or retrylab proxy --record,
+offline, on a second port: each request gets the answer recorded for it</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Replay a recording</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Not replayed: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Replay of %1 (%2 recorded answers) on %3: answers join the log below, marked replayed or not-recorded</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Stop replay</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

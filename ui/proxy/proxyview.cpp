@@ -7,6 +7,7 @@
 #include "ui/widgets/serverlogmodel.h"
 
 #include <QCheckBox>
+#include <QDir>
 #include <QFile>
 #include <QFileDialog>
 #include <QFormLayout>
@@ -46,13 +47,13 @@ ProxySettings newProxy(int number)
 ProxyView::ProxyView(QWidget *laneViews, QWidget *parent)
     : QWidget(parent), m_list(new QListWidget), m_addProxy(new QPushButton(tr("Add"))),
       m_removeProxy(new QPushButton(tr("Remove"))), m_name(new QLineEdit), m_upstream(new QLineEdit),
-      m_caBundle(new QLineEdit), m_port(new QSpinBox), m_keepHost(new QCheckBox(tr("Keep Host"))),
-      m_startStop(new QPushButton(tr("Start"))), m_status(new QLabel), m_rules(new FaultRulesModel(this)),
-      m_rulesView(new QTableView), m_rulesProblem(new QLabel), m_addRule(new QPushButton(tr("Add"))),
-      m_removeRule(new QPushButton(tr("Remove"))), m_allOn(new QPushButton(tr("All on"))),
-      m_allOff(new QPushButton(tr("All off"))), m_loadRules(new QPushButton(tr("Load…"))),
-      m_saveRules(new QPushButton(tr("Save…"))), m_bottom(new QTabWidget), m_logView(new QTableView),
-      m_clients(new QPlainTextEdit), m_refresh(new QTimer(this))
+      m_caBundle(new QLineEdit), m_record(new QLineEdit), m_chooseRecord(new QPushButton(tr("Choose\u2026"))),
+      m_port(new QSpinBox), m_keepHost(new QCheckBox(tr("Keep Host"))), m_startStop(new QPushButton(tr("Start"))),
+      m_status(new QLabel), m_rules(new FaultRulesModel(this)), m_rulesView(new QTableView), m_rulesProblem(new QLabel),
+      m_addRule(new QPushButton(tr("Add"))), m_removeRule(new QPushButton(tr("Remove"))),
+      m_allOn(new QPushButton(tr("All on"))), m_allOff(new QPushButton(tr("All off"))),
+      m_loadRules(new QPushButton(tr("Load…"))), m_saveRules(new QPushButton(tr("Save…"))), m_bottom(new QTabWidget),
+      m_logView(new QTableView), m_clients(new QPlainTextEdit), m_refresh(new QTimer(this))
 {
     m_list->setObjectName(QStringLiteral("proxyList"));
     m_addProxy->setObjectName(QStringLiteral("proxyAdd"));
@@ -78,6 +79,13 @@ ProxyView::ProxyView(QWidget *laneViews, QWidget *parent)
     m_caBundle->setPlaceholderText(tr("none: the system's CAs only"));
     m_caBundle->setToolTip(tr("A PEM file of CA certificates trusted for an https upstream besides the system's.\n"
                               "Certificate errors are never ignored: the client gets 502 with the reason."));
+    m_record->setObjectName(QStringLiteral("proxyRecord"));
+    m_record->setPlaceholderText(tr("not recording"));
+    m_record->setToolTip(tr("A folder to record every answer of the upstream into (status, headers, body, timing;\n"
+                            "credentials masked), from the next start on. Serve it back offline from the Server\n"
+                            "tab (Replay a recording\u2026) or with retrylab serve --replay."));
+    m_chooseRecord->setObjectName(QStringLiteral("proxyChooseRecord"));
+    m_chooseRecord->setToolTip(tr("Choose the folder to record answers into"));
     m_port->setRange(0, 65535);
     m_port->setSpecialValueText(tr("any free port"));
     m_port->setToolTip(tr("The port on 127.0.0.1 that clients are pointed at (the proxy listens on loopback only)."));
@@ -130,6 +138,10 @@ ProxyView::ProxyView(QWidget *laneViews, QWidget *parent)
     form->addRow(tr("Name"), m_name);
     form->addRow(tr("Upstream"), m_upstream);
     form->addRow(tr("CA bundle"), m_caBundle);
+    auto *recordRow = new QHBoxLayout;
+    recordRow->addWidget(m_record, 1);
+    recordRow->addWidget(m_chooseRecord);
+    form->addRow(tr("Record answers"), recordRow);
     auto *portRow = new QHBoxLayout;
     portRow->addWidget(m_port);
     portRow->addWidget(m_keepHost);
@@ -185,8 +197,15 @@ ProxyView::ProxyView(QWidget *laneViews, QWidget *parent)
         Q_EMIT proxiesChanged();
     });
     connect(m_list, &QListWidget::currentRowChanged, this, [this] { showProxy(); });
-    for (QLineEdit *edit : {m_name, m_upstream, m_caBundle})
+    for (QLineEdit *edit : {m_name, m_upstream, m_caBundle, m_record})
         connect(edit, &QLineEdit::editingFinished, this, &ProxyView::applyForm);
+    connect(m_chooseRecord, &QPushButton::clicked, this, [this] {
+        const QString directory = QFileDialog::getExistingDirectory(this, tr("Record answers into"), m_record->text());
+        if (directory.isEmpty())
+            return;
+        m_record->setText(directory);
+        applyForm();
+    });
     connect(m_port, &QSpinBox::editingFinished, this, &ProxyView::applyForm);
     connect(m_keepHost, &QCheckBox::toggled, this, &ProxyView::applyForm);
     connect(m_startStop, &QPushButton::clicked, this, &ProxyView::startOrStop);
@@ -315,13 +334,15 @@ void ProxyView::showProxy()
 {
     ProxyInstance *proxy = currentProxy();
     m_showing = true;
-    for (QWidget *w : std::initializer_list<QWidget *>{m_name, m_upstream, m_caBundle, m_port, m_keepHost, m_startStop,
-             m_rulesView, m_addRule, m_removeRule, m_allOn, m_allOff, m_loadRules, m_saveRules, m_removeProxy})
+    for (QWidget *w : std::initializer_list<QWidget *>{m_name, m_upstream, m_caBundle, m_record, m_chooseRecord, m_port,
+             m_keepHost, m_startStop, m_rulesView, m_addRule, m_removeRule, m_allOn, m_allOff, m_loadRules, m_saveRules,
+             m_removeProxy})
         w->setEnabled(proxy != nullptr);
     if (proxy) {
         m_name->setText(proxy->settings().name);
         m_upstream->setText(proxy->settings().upstream.toString());
         m_caBundle->setText(proxy->settings().caBundlePath);
+        m_record->setText(proxy->settings().recordDirectory);
         m_port->setValue(proxy->settings().port);
         m_keepHost->setChecked(proxy->settings().keepHost);
         m_rules->setRules({});
@@ -331,6 +352,7 @@ void ProxyView::showProxy()
         m_name->clear();
         m_upstream->clear();
         m_caBundle->clear();
+        m_record->clear();
         m_rules->setRules({});
         m_logView->setModel(nullptr);
     }
@@ -349,6 +371,7 @@ void ProxyView::applyForm()
     s.name = m_name->text().trimmed();
     s.upstream = QUrl(m_upstream->text().trimmed(), QUrl::StrictMode);
     s.caBundlePath = m_caBundle->text().trimmed();
+    s.recordDirectory = m_record->text().trimmed();
     s.port = quint16(m_port->value());
     s.keepHost = m_keepHost->isChecked();
     if (s == proxy->settings())
@@ -393,6 +416,18 @@ void ProxyView::updateStatus()
                            .arg(proxy->controlUrl().toString());
         if (proxy->settings().port != 0 && proxy->settings().port != proxy->listenUrl().port())
             text += tr(" (the new port applies at the next start)");
+        if (!proxy->recordingDirectory().isEmpty()) {
+            text += tr(" Recording answers into %1: %2 so far.")
+                        .arg(QDir::toNativeSeparators(proxy->recordingDirectory()))
+                        .arg(proxy->recordedCount());
+            if (!proxy->recordingProblem().isEmpty())
+                text += tr(" Not recorded: %1").arg(proxy->recordingProblem());
+        }
+        const QString wanted = proxy->settings().recordDirectory.isEmpty()
+            ? QString()
+            : QDir(proxy->settings().recordDirectory).absolutePath();
+        if (wanted != proxy->recordingDirectory())
+            text += tr(" (recording changes at the next start)");
         m_status->setText(text);
     } else if (!proxy->errorString().isEmpty()) {
         m_status->setText(tr("Cannot start: %1").arg(proxy->errorString()));
@@ -408,6 +443,8 @@ void ProxyView::refresh()
         return;
     if (proxy->isRunning())
         m_rules->setCounts(proxy->counts());
+    if (proxy->isRunning() && !proxy->recordingDirectory().isEmpty())
+        updateStatus(); // the count of answers recorded
     const QString report = proxy->clientsReport();
     if (report != m_clients->toPlainText())
         m_clients->setPlainText(report);

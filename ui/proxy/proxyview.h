@@ -84,6 +84,8 @@ private:
     QLineEdit *m_name;
     QLineEdit *m_upstream;
     QLineEdit *m_caBundle;
+    QLineEdit *m_record;
+    QPushButton *m_chooseRecord;
     QSpinBox *m_port;
     QCheckBox *m_keepHost;
     QPushButton *m_startStop;

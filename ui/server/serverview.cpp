@@ -3,6 +3,7 @@
 #include "core/faultserver/faultinstruction.h"
 #include "ui/server/httpspanel.h"
 #include "ui/session/hosting/embeddedserver.h"
+#include "ui/session/hosting/replayinstance.h"
 #include "ui/widgets/fieldmessage.h"
 #include "ui/widgets/serverlogmodel.h"
 
@@ -11,6 +12,8 @@
 #include <QCheckBox>
 #include <QClipboard>
 #include <QComboBox>
+#include <QDir>
+#include <QFileDialog>
 #include <QGroupBox>
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -68,7 +71,8 @@ QString grammarToolTip()
 
 ServerView::ServerView(QWidget *parent)
     : QWidget(parent), m_address(new QLabel(this)), m_serverProblem(new FieldMessage(this)),
-      m_copyAddress(new QToolButton(this)), m_resetServer(new QToolButton(this)), m_https(new HttpsPanel(this)),
+      m_copyAddress(new QToolButton(this)), m_resetServer(new QToolButton(this)), m_replayButton(new QToolButton(this)),
+      m_replayStatus(new QLabel(this)), m_replay(new ReplayInstance(this)), m_https(new HttpsPanel(this)),
       m_preset(new QComboBox), m_presetDescription(new QLabel), m_script(new QPlainTextEdit),
       m_insertStep(new QComboBox), m_scriptMessage(new FieldMessage), m_perRequest(new QRadioButton),
       m_shared(new QRadioButton), m_sharing(new QButtonGroup(this)), m_status(new QLabel), m_restart(new QToolButton),
@@ -94,6 +98,28 @@ ServerView::ServerView(QWidget *parent)
     addressRow->addWidget(m_address, 1);
     addressRow->addWidget(m_copyAddress);
     addressRow->addWidget(m_resetServer);
+
+    // The second server: a recording served back.
+    m_replayButton->setObjectName(QStringLiteral("serverReplay"));
+    m_replayButton->setText(tr("Replay a recording\u2026"));
+    m_replayButton->setToolTip(
+        tr("Serve a recording made by the Proxy tab (Record answers) or retrylab proxy --record,\n"
+           "offline, on a second port: each request gets the answer recorded for it"));
+    m_replayStatus->setObjectName(QStringLiteral("serverReplayStatus"));
+    m_replayStatus->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_replayStatus->setWordWrap(true);
+    m_replayStatus->hide();
+    connect(m_replayButton, &QToolButton::clicked, this, [this] {
+        if (m_replay->isRunning()) {
+            stopReplay();
+            return;
+        }
+        const QString directory = QFileDialog::getExistingDirectory(this, tr("Replay a recording"));
+        if (!directory.isEmpty())
+            startReplay(directory);
+    });
+    connect(m_replay, &ReplayInstance::requestHandled, m_logModel, &ServerLogModel::append);
+    addressRow->addWidget(m_replayButton);
 
     // The scenario.
     m_preset->setObjectName(QStringLiteral("scenarioPreset"));
@@ -235,6 +261,7 @@ ServerView::ServerView(QWidget *parent)
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(6, 6, 6, 6);
     layout->addLayout(addressRow);
+    layout->addWidget(m_replayStatus);
     layout->addWidget(m_serverProblem);
     m_https->setObjectName(QStringLiteral("https"));
     layout->addWidget(m_https);
@@ -257,6 +284,31 @@ ServerView::ServerView(QWidget *parent)
 }
 
 ServerView::~ServerView() = default;
+
+bool ServerView::startReplay(const QString &directory)
+{
+    const bool started = m_replay->start(directory);
+    m_replayStatus->show();
+    if (!started) {
+        m_replayStatus->setText(tr("Not replayed: %1").arg(m_replay->errorString()));
+        m_replayButton->setText(tr("Replay a recording\u2026"));
+        return false;
+    }
+    m_replayStatus->setText(tr("Replay of %1 (%2 recorded answers) on %3: answers join the log below, marked "
+                               "replayed or not-recorded")
+                                .arg(QDir::toNativeSeparators(m_replay->directory()))
+                                .arg(m_replay->recordedCount())
+                                .arg(m_replay->baseUrl().toString()));
+    m_replayButton->setText(tr("Stop replay"));
+    return true;
+}
+
+void ServerView::stopReplay()
+{
+    m_replay->stop();
+    m_replayStatus->hide();
+    m_replayButton->setText(tr("Replay a recording\u2026"));
+}
 
 void ServerView::setServer(EmbeddedServer *server)
 {

@@ -30,6 +30,8 @@ class ServerLogModel;
 /// A valid script becomes the scenario for the next sends at once (scenarioChanged());
 /// an invalid one is refused: the last valid scenario is kept and scenarioProblem()
 /// says what is wrong, so that the window can refuse to send until it is fixed.
+class ReplayInstance;
+
 class ServerView final : public QWidget
 {
     Q_OBJECT
@@ -57,6 +59,13 @@ public:
     QComboBox *presetChooser() const { return m_preset; }
     /// HTTPS: on/off, its URLs, the CA.
     HttpsPanel *httpsPanel() const { return m_https; }
+
+    /// Serves the recording in `directory` as a second server beside the fault
+    /// server (its answers join the log); false with the reason shown when the
+    /// folder is no recording. What "Replay a recording…" does after its dialog.
+    bool startReplay(const QString &directory);
+    void stopReplay();
+    ReplayInstance *replay() const { return m_replay; }
 
 Q_SIGNALS:
     void scenarioChanged(const RetryLab::Ui::ServerScenario &scenario);
@@ -89,6 +98,9 @@ private:
     FieldMessage *m_serverProblem;
     QToolButton *m_copyAddress;
     QToolButton *m_resetServer;
+    QToolButton *m_replayButton;
+    QLabel *m_replayStatus;
+    ReplayInstance *m_replay;
     HttpsPanel *m_https;
     QComboBox *m_preset;
     QLabel *m_presetDescription;

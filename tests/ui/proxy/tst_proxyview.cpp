@@ -4,7 +4,9 @@
 #include "ui/proxy/faultrulesmodel.h"
 #include "ui/proxy/proxyview.h"
 #include "ui/run/timelineview.h"
+#include "ui/server/serverview.h"
 #include "ui/session/hosting/proxyinstance.h"
+#include "ui/session/hosting/replayinstance.h"
 #include "ui/session/run/runsession.h"
 #include "ui/session/settings/settings.h"
 #include "ui/widgets/serverlogmodel.h"
@@ -23,6 +25,7 @@
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QToolButton>
 
 using namespace RetryLab;
 
@@ -147,6 +150,67 @@ private Q_SLOTS:
         // The clients: grouped and inferred.
         view()->refresh();
         QTRY_VERIFY(view()->clientsText()->toPlainText().contains(QStringLiteral("shop-app/3.1")));
+    }
+
+    // Record answers: the folder fills as requests pass; the Server tab replays it offline.
+    void recordsAnswersThatTheServerTabReplays()
+    {
+        auto *add = view()->findChild<QPushButton *>(QStringLiteral("proxyAdd"));
+        add->click();
+        view()->upstreamEdit()->setText(m_upstream->baseUrl().toString());
+        QMetaObject::invokeMethod(view()->upstreamEdit(), "editingFinished");
+        auto *record = view()->findChild<QLineEdit *>(QStringLiteral("proxyRecord"));
+        QVERIFY(record);
+        // A folder that cannot be made: the proxy does not start, and says why.
+        QFile blocker(m_dir.filePath(QStringLiteral("blocker")));
+        QVERIFY(blocker.open(QIODevice::WriteOnly));
+        blocker.close();
+        record->setText(blocker.fileName() + QStringLiteral("/rec"));
+        QMetaObject::invokeMethod(record, "editingFinished");
+        view()->startButton()->click();
+        QVERIFY(!view()->currentProxy()->isRunning());
+        QVERIFY2(view()->status()->text().contains(QStringLiteral("recording: cannot make the recording folder")),
+            qPrintable(view()->status()->text()));
+
+        const QString folder = m_dir.filePath(QStringLiteral("recorded"));
+        record->setText(folder);
+        QMetaObject::invokeMethod(record, "editingFinished");
+        QCOMPARE(view()->currentProxy()->settings().recordDirectory, folder);
+        view()->startButton()->click();
+        QVERIFY2(view()->currentProxy()->isRunning(), qPrintable(view()->status()->text()));
+        QCOMPARE(send(through(QStringLiteral("/status/207"))), 207);
+        QTRY_COMPARE(view()->currentProxy()->recordedCount(), 1);
+        view()->refresh();
+        QVERIFY2(view()->status()->text().contains(QStringLiteral("Recording answers into"))
+                && view()->status()->text().contains(QStringLiteral(": 1 so far")),
+            qPrintable(view()->status()->text()));
+        view()->startButton()->click(); // stopped: the recording is complete on disk
+        m_upstream->close();
+
+        auto *server = m_window->findChild<Ui::ServerView *>();
+        QVERIFY(server);
+        QVERIFY(!server->startReplay(m_dir.filePath(QStringLiteral("nothing-here"))));
+        auto *replayStatus = server->findChild<QLabel *>(QStringLiteral("serverReplayStatus"));
+        QVERIFY(replayStatus);
+        QVERIFY2(replayStatus->text().startsWith(QStringLiteral("Not replayed:")), qPrintable(replayStatus->text()));
+        QVERIFY(server->startReplay(folder));
+        QVERIFY2(
+            replayStatus->text().contains(QStringLiteral("(1 recorded answers)")), qPrintable(replayStatus->text()));
+        const QUrl replayed = server->replay()->baseUrl().resolved(QUrl(QStringLiteral("/status/207")));
+        QCOMPARE(send(replayed), 207);
+        QCOMPARE(send(server->replay()->baseUrl().resolved(QUrl(QStringLiteral("/status/208")))), 404);
+        QTRY_VERIFY(server->logModel()->receivedCount() >= 2);
+        server->logModel()->flush();
+        QStringList actions;
+        for (int row = 0; row < server->logModel()->rowCount(); ++row)
+            actions << server->logModel()->entry(row).action;
+        QVERIFY2(actions.contains(QStringLiteral("replayed")) && actions.contains(QStringLiteral("not-recorded")),
+            qPrintable(actions.join(QLatin1Char(','))));
+        auto *button = server->findChild<QToolButton *>(QStringLiteral("serverReplay"));
+        QCOMPARE(button->text(), QStringLiteral("Stop replay"));
+        button->click();
+        QVERIFY(!server->replay()->isRunning());
+        QVERIFY(replayStatus->isHidden());
     }
 
     void aLineThatDoesNotReadKeepsTheRuleAndSaysWhy()

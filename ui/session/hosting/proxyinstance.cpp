@@ -4,6 +4,7 @@
 #include "core/observe/observer.h"
 #include "core/proxy/proxycontrol.h"
 #include "core/proxy/proxyserver.h"
+#include "core/proxy/recording.h"
 #include "core/util/clock.h"
 #include "ui/session/run/runsession.h"
 #include "ui/session/uitr.h"
@@ -67,8 +68,18 @@ bool ProxyInstance::start()
     FaultRuleList rules = m_settings.rules;
     rules.seed = m_seed;
 
+    std::unique_ptr<RecordingWriter> recorder;
+    if (!m_settings.recordDirectory.isEmpty()) {
+        auto opened = RecordingWriter::open(m_settings.recordDirectory);
+        if (!opened) {
+            m_error = Tr::tr("recording: %1").arg(opened.error());
+            return false;
+        }
+        recorder = std::move(opened).value();
+    }
     auto *proxy = new ProxyServer(options);
     proxy->setFaultRules(rules);
+    proxy->setRecorder(recorder.get());
     if (!proxy->listen()) {
         m_error = proxy->errorString();
         delete proxy;
@@ -89,6 +100,12 @@ bool ProxyInstance::start()
         Q_EMIT exchangeFinished(entry);
     });
     connect(proxy, &ProxyServer::faultRulesChanged, this, &ProxyInstance::rulesChanged);
+    connect(proxy, &ProxyServer::recordingFailed, this, [this](const QString &error) {
+        m_recordingProblem = error;
+        Q_EMIT runningChanged(true);
+    });
+    m_recorder = std::move(recorder);
+    m_recordingProblem.clear();
     m_proxy = proxy;
     m_control = control;
     m_thread.start();
@@ -109,6 +126,7 @@ void ProxyInstance::stop()
     m_control = nullptr;
     m_thread.quit();
     m_thread.wait();
+    m_recorder.reset();
     // The exchanges the proxy logged last are still queued for this thread.
     QCoreApplication::sendPostedEvents(this, QEvent::MetaCall);
     m_observer->finish();
@@ -171,6 +189,18 @@ QList<FaultRuleSet::Counts> ProxyInstance::counts() const
             counts.append(proxy->faultCounts(i));
     });
     return counts;
+}
+
+QString ProxyInstance::recordingDirectory() const
+{
+    return m_recorder ? m_recorder->directory() : QString();
+}
+
+int ProxyInstance::recordedCount() const
+{
+    int count = 0;
+    onProxyThread([recorder = m_recorder.get(), &count] { count = recorder ? recorder->count() : 0; });
+    return count;
 }
 
 void ProxyInstance::observe(const ServerLogEntry &entry)

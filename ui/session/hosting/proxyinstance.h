@@ -18,6 +18,7 @@ namespace RetryLab::Core {
 class Observer;
 class ProxyControl;
 class ProxyServer;
+class RecordingWriter;
 } // namespace RetryLab::Core
 
 namespace RetryLab::Ui {
@@ -53,6 +54,11 @@ public:
     QUrl controlUrl() const { return m_controlUrl; }
     /// The seed the rules draw from in this run.
     quint64 seed() const { return m_seed; }
+    /// While it records (ProxySettings::recordDirectory): the folder, and the answers in it.
+    QString recordingDirectory() const;
+    int recordedCount() const;
+    /// The last answer that could not be recorded, and why; empty while all were.
+    QString recordingProblem() const { return m_recordingProblem; }
 
     void setRules(const Core::FaultRuleList &rules);
     void setRuleEnabled(const QString &name, bool enabled);
@@ -88,6 +94,8 @@ private:
     QUrl m_listenUrl;
     QUrl m_controlUrl;
     quint64 m_seed = 0;
+    std::unique_ptr<Core::RecordingWriter> m_recorder; ///< written on the proxy's thread
+    QString m_recordingProblem;
     RunSession *m_session;
     std::unique_ptr<Core::Observer> m_observer;
     ObservedLanes m_lanes;

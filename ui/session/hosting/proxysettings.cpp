@@ -12,14 +12,15 @@ QJsonObject ProxySettings::toJson() const
 {
     return {{QStringLiteral("name"), name}, {QStringLiteral("upstream"), upstream.toString()},
         {QStringLiteral("port"), int(port)}, {QStringLiteral("keepHost"), keepHost},
-        {QStringLiteral("caBundle"), caBundlePath}, {QStringLiteral("faults"), rules.toJson()}};
+        {QStringLiteral("caBundle"), caBundlePath}, {QStringLiteral("record"), recordDirectory},
+        {QStringLiteral("faults"), rules.toJson()}};
 }
 
 Result<ProxySettings> ProxySettings::fromJson(const QJsonObject &object)
 {
     JsonReader r(object);
     r.rejectUnknown({QStringLiteral("name"), QStringLiteral("upstream"), QStringLiteral("port"),
-        QStringLiteral("keepHost"), QStringLiteral("caBundle"), QStringLiteral("faults")});
+        QStringLiteral("keepHost"), QStringLiteral("caBundle"), QStringLiteral("record"), QStringLiteral("faults")});
     ProxySettings s;
     s.name = r.string(QStringLiteral("name")).value_or(QString());
     const auto upstream = r.string(QStringLiteral("upstream"), Presence::Required);
@@ -28,6 +29,7 @@ Result<ProxySettings> ProxySettings::fromJson(const QJsonObject &object)
     s.port = quint16(r.integer(QStringLiteral("port"), 0, 65535).value_or(0));
     s.keepHost = r.boolean(QStringLiteral("keepHost")).value_or(false);
     s.caBundlePath = r.string(QStringLiteral("caBundle")).value_or(QString());
+    s.recordDirectory = r.string(QStringLiteral("record")).value_or(QString());
     if (r.failed())
         return Result<ProxySettings>(r.firstError());
     if (object.contains(QStringLiteral("faults"))) {
@@ -43,7 +45,8 @@ Result<ProxySettings> ProxySettings::fromJson(const QJsonObject &object)
 bool ProxySettings::operator==(const ProxySettings &other) const
 {
     return name == other.name && upstream == other.upstream && port == other.port && keepHost == other.keepHost
-        && caBundlePath == other.caBundlePath && rules.rules == other.rules.rules && rules.seed == other.rules.seed;
+        && caBundlePath == other.caBundlePath && recordDirectory == other.recordDirectory
+        && rules.rules == other.rules.rules && rules.seed == other.rules.seed;
 }
 
 } // namespace RetryLab::Ui

@@ -18,6 +18,9 @@ struct ProxySettings
     quint16 port = 0; ///< 0: a free one
     bool keepHost = false;
     QString caBundlePath; ///< extra CAs for an https upstream, as in the request's Connection
+    /// A folder the upstream's answers are recorded into (Core::RecordingWriter) while it
+    /// runs, for a replay (Server tab); empty: nothing is recorded.
+    QString recordDirectory;
     Core::FaultRuleList rules;
 
     QJsonObject toJson() const;
