@@ -57,6 +57,7 @@ constexpr ScreenshotStep steps[] = {
     {"hedging compared", WindowScreenshots::saveCompareHedging},
     {"policy export", WindowScreenshots::savePolicyExport},
     {"long-running operation", WindowScreenshots::saveOperation},
+    {"Cloud Storage cases", WindowScreenshots::saveStorageCases},
     // Last: the monitors go on checking (and telling of what they find) once started.
     {"monitors and their history", MonitorScreenshots::start},
     {"monitors", MonitorScreenshots::saveMonitors},

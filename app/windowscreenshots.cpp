@@ -11,6 +11,7 @@
 #include "ui/collections/collectionrunpanel.h"
 #include "ui/collections/collectionsidebar.h"
 #include "ui/conformance/conformanceview.h"
+#include "ui/conformance/storageconformanceview.h"
 #include "ui/herd/simulatorview.h"
 #include "ui/policy/comparedialog.h"
 #include "ui/policy/layercalculator.h"
@@ -37,6 +38,7 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QLoggingCategory>
+#include <QTableView>
 #include <QTabWidget>
 #include <QTimer>
 #include <QTreeView>
@@ -454,6 +456,35 @@ void saveCompareHedging(ScreenshotContext &context)
                 "script": ["delay-1200ms"]}]})",
         *Core::Presets::find(QStringLiteral("grpc-hedging")), {QStringLiteral("grpc-retry-policy")},
         QStringLiteral("compare-hedging.png"));
+}
+
+void saveStorageCases(ScreenshotContext &context)
+{
+    // Google's Cloud Storage retry cases played under the Cloud Storage preset, a cell chosen.
+    Ui::MainWindow &window = context.window();
+    auto *policyDock = context.part<QDockWidget>("policyDock");
+    policyDock->hide();
+    window.showTab(Ui::MainWindow::Tab::Conformance);
+    auto *conformance = context.part<Ui::ConformanceView>("conformance");
+    auto *suites = conformance->findChild<QTabWidget *>(QStringLiteral("conformanceSuites"));
+    Ui::StorageConformanceView *storage = conformance->storageCases();
+    if (!suites || !storage) {
+        context.fail(Tr::tr("the Conformance tab has no Cloud Storage cases"));
+        return;
+    }
+    suites->setCurrentWidget(storage);
+    bool done = false;
+    QObject::connect(storage, &Ui::StorageConformanceView::finished, storage, [&done] { done = true; });
+    storage->run();
+    if (!ScreenshotContext::waitFor([&] { return done; }, 120'000))
+        context.warn(Tr::tr("the Cloud Storage cases did not finish within two minutes; saving what there is"));
+    if (auto *matrix = storage->findChild<QTableView *>(QStringLiteral("storageMatrix")))
+        matrix->setCurrentIndex(storage->model()->index(12, 3));
+    ScreenshotContext::settle(300);
+    context.save(&window, QStringLiteral("conformance-storage.png"));
+    suites->setCurrentIndex(0);
+    policyDock->show();
+    window.showTab(Ui::MainWindow::Tab::Timeline);
 }
 
 void saveOperation(ScreenshotContext &context)

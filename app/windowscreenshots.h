@@ -43,6 +43,8 @@ void saveCompareHedging(ScreenshotContext &context);
 void savePolicyExport(ScreenshotContext &context);
 /// operation.png: a long-running operation polled until done, each poll a lane of its own.
 void saveOperation(ScreenshotContext &context);
+/// conformance-storage.png: Google's Cloud Storage retry cases, played.
+void saveStorageCases(ScreenshotContext &context);
 
 } // namespace WindowScreenshots
 

@@ -194,6 +194,14 @@
         <source>cannot write the monitors&apos; history %1: %2</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>the Conformance tab has no Cloud Storage cases</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the Cloud Storage cases did not finish within two minutes; saving what there is</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>RetryLab::Cli</name>
@@ -11420,6 +11428,98 @@ observed: %3
         <source>recorded %1 from %2</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>ACLs are not modelled by the fault server&apos;s storage API</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>bucket writes and listings are not modelled: every valid bucket name exists</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>IAM policies of buckets are not modelled</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>HMAC keys belong to projects, which are not modelled</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Pub/Sub notifications are not modelled</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>server-side copies (compose, copy, rewrite) are not served; their retry rule is the same as insert&apos;s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>metadata updates (patch, update) are not served; their retry rule is the same as delete&apos;s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>project service accounts are not modelled</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>not JSON: %1 at offset %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>must be a list of cases</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 is neither served by the fault server nor known as unsupported</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>has no instruction list</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the program carries no retry_tests.json</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the fault server for the Cloud Storage cases did not start: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the retry test was refused: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the object to act on could not be made: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>succeeded</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>failed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>; instructions left unused</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>; %1 attempts where %2 were expected</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>expected %1, got %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>failure</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>cancelled</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>RetryLab::Core::AlertDispatcher</name>
@@ -13759,6 +13859,14 @@ Policy: %3</source>
     </message>
     <message>
         <source>, deadline %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Fault sequences × idempotency</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cloud Storage cases (Google&apos;s)</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -19068,6 +19176,123 @@ offline, on a second port: each request gets the answer recorded for it</source>
     </message>
     <message>
         <source>Retry budget: %1 / %2 tokens</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>RetryLab::Ui::StorageConformanceModel</name>
+    <message>
+        <source>This case does not name %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>success</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>failure</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>expect %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>running…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>✓ pass, %1 (%n attempt(s))</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>✗ FAIL (%n attempt(s))</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>cancelled</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Case %1, %2
+Instructions: %3
+Precondition provided: %4; expected: %5</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>yes</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>RetryLab::Ui::StorageConformanceView</name>
+    <message>
+        <source>Run cases</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Play every case against a fault server of its own (about half a minute: some cases stall for 10 s)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Select a cell to see the case, its instructions and what happened.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>%n method(s) of the file are not played: the fault server does not serve them (hover for why).</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Not run: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The cases cannot be read: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Playing %1 runs of Google&apos;s Cloud Storage retry cases under %2…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 of %2 runs as the cases expect, under %3 (waits compressed, timeouts as the policy says). Cases: %4.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 runs of Google&apos;s Cloud Storage retry cases (%2), each instruction list against each method the fault server serves, with and without preconditions as the case says. Run them under %3.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Expected: %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>success</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>failure</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

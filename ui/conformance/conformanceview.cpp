@@ -1,6 +1,7 @@
 #include "ui/conformance/conformanceview.h"
 
 #include "ui/conformance/conformancemodel.h"
+#include "ui/conformance/storageconformanceview.h"
 
 #include "core/http/redactor.h"
 #include "core/policy/presets.h"
@@ -17,6 +18,7 @@
 #include <QPushButton>
 #include <QSignalBlocker>
 #include <QTableView>
+#include <QTabWidget>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -90,11 +92,23 @@ ConformanceView::ConformanceView(QWidget *parent)
     controls->addWidget(m_runButton);
     controls->addWidget(m_cancelButton);
 
+    // Two suites under the one policy: RetryLab's matrix, and Google's Cloud Storage cases.
+    auto *matrixPage = new QWidget(this);
+    auto *matrixLayout = new QVBoxLayout(matrixPage);
+    matrixLayout->setContentsMargins(0, 0, 0, 0);
+    matrixLayout->addWidget(m_status);
+    matrixLayout->addWidget(m_table, 1);
+    matrixLayout->addWidget(m_details);
+    m_storage = new StorageConformanceView(this);
+    m_storage->setObjectName(QStringLiteral("storageCases"));
+    auto *suites = new QTabWidget(this);
+    suites->setObjectName(QStringLiteral("conformanceSuites"));
+    suites->setDocumentMode(true);
+    suites->addTab(matrixPage, tr("Fault sequences \u00d7 idempotency"));
+    suites->addTab(m_storage, tr("Cloud Storage cases (Google's)"));
     auto *layout = new QVBoxLayout(this);
     layout->addLayout(controls);
-    layout->addWidget(m_status);
-    layout->addWidget(m_table, 1);
-    layout->addWidget(m_details);
+    layout->addWidget(suites, 1);
 
     connect(m_policyBox, &QComboBox::currentIndexChanged, this, &ConformanceView::handlePolicyChosen);
     // A preset the user picked stays picked while the policy dock is edited or saved.
@@ -227,6 +241,7 @@ void ConformanceView::handlePolicyChosen()
 
 void ConformanceView::showPlan()
 {
+    m_storage->setPolicy(m_runner->policy());
     m_model->setRunning(false);
     m_model->setCells(m_runner->cells());
     const Core::BackoffPolicy run = m_runner->runPolicy();

@@ -20,6 +20,7 @@ class FaultServer;
 namespace RetryLab::Ui {
 
 class ConformanceModel;
+class StorageConformanceView;
 
 /// The conformance tab: the matrix of fault sequences x idempotency classes
 /// for one policy, run against the embedded fault server. Before a run each
@@ -56,6 +57,8 @@ public:
 
     bool isRunning() const;
     ConformanceModel *model() const { return m_model; }
+    /// The second suite: Google's Cloud Storage retry cases.
+    StorageConformanceView *storageCases() const { return m_storage; }
     const Core::ConformanceRunner &runner() const { return *m_runner; }
 
 public Q_SLOTS:
@@ -94,6 +97,7 @@ private:
     QLabel *m_status = nullptr;
     QTableView *m_table = nullptr;
     QPlainTextEdit *m_details = nullptr;
+    StorageConformanceView *m_storage = nullptr;
 };
 
 } // namespace RetryLab::Ui

@@ -1,5 +1,6 @@
 #include "ui/conformance/conformancemodel.h"
 #include "ui/conformance/conformanceview.h"
+#include "ui/conformance/storageconformanceview.h"
 #include "ui/widgets/outcomestyle.h"
 
 #include "core/faultserver/faultserver.h"
@@ -56,6 +57,8 @@ private Q_SLOTS:
     void view_runOnTheGivenServer_fillsTheMatrix();
     void view_cancel_endsTheRun();
     void view_policyChangedDuringRun_resultsKeepTheRunPolicy();
+    void storageCases_planThenEveryRunAsTheCasesExpect();
+    void storageCases_cancelEndsTheRun();
 };
 
 void TestConformanceView::initTestCase()
@@ -311,6 +314,73 @@ void TestConformanceView::view_policyChangedDuringRun_resultsKeepTheRunPolicy()
     QCOMPARE(view.runner().policy(), second);
     view.cancel();
     QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 2, 10'000);
+}
+
+// Google's Cloud Storage cases, the tab's second suite: planned, then played under the chosen preset.
+void TestConformanceView::storageCases_planThenEveryRunAsTheCasesExpect()
+{
+    Ui::ConformanceView view;
+    Ui::StorageConformanceView *storage = view.storageCases();
+    QVERIFY(storage);
+    Ui::StorageConformanceModel *model = storage->model();
+    QAbstractItemModelTester tester(model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    // A row per case and instruction list that has a method served, a column per method.
+    QCOMPARE(model->columnCount(), 5);
+    QCOMPARE(model->rowCount(), 18);
+    QCOMPARE(model->runs().size(), 45);
+    QCOMPARE(model->headerData(0, Qt::Vertical).toString(), QStringLiteral("1: return-503, return-503"));
+    int cells = 0;
+    for (int row = 0; row < model->rowCount(); ++row) {
+        for (int column = 0; column < model->columnCount(); ++column) {
+            const QModelIndex index = model->index(row, column);
+            if (model->runAt(index) < 0) {
+                QCOMPARE(index.data().toString(), QStringLiteral("\u2014"));
+                continue;
+            }
+            ++cells;
+            QVERIFY(index.data().toString().startsWith(QStringLiteral("expect ")));
+        }
+    }
+    QCOMPARE(cells, 45);
+    auto *notPlayed = storage->findChild<QLabel *>(QStringLiteral("storageNotPlayed"));
+    QVERIFY2(notPlayed->text().startsWith(QStringLiteral("42 method")), qPrintable(notPlayed->text()));
+    QVERIFY(notPlayed->toolTip().contains(QStringLiteral("storage.hmacKey.get: HMAC keys")));
+
+    // The tab's policy box chooses the policy: the Cloud Storage preset by default.
+    auto *status = storage->findChild<QLabel *>(QStringLiteral("storageStatus"));
+    QVERIFY2(status->text().contains(QStringLiteral("Google Cloud Storage")), qPrintable(status->text()));
+    QSignalSpy finished(storage, &Ui::StorageConformanceView::finished);
+    storage->findChild<QPushButton *>(QStringLiteral("storageRun"))->click();
+    QVERIFY(storage->isRunning());
+    QVERIFY(!storage->findChild<QPushButton *>(QStringLiteral("storageRun"))->isEnabled());
+    QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 1, 120'000);
+    QStringList failures;
+    for (const Core::StorageConformanceRun &run : model->runs()) {
+        if (run.state != Core::StorageConformanceRun::State::Passed)
+            failures << run.name() + QStringLiteral(": ") + run.detail;
+    }
+    QVERIFY2(failures.isEmpty(), qPrintable(failures.join(QLatin1Char('\n'))));
+    QCOMPARE(finished.at(0).at(0).toInt(), 45);
+    QVERIFY2(
+        status->text().startsWith(QStringLiteral("45 of 45 runs as the cases expect")), qPrintable(status->text()));
+    const QModelIndex first = model->index(0, 0);
+    QVERIFY2(first.data().toString().startsWith(QStringLiteral("\u2713 pass")), qPrintable(first.data().toString()));
+}
+
+void TestConformanceView::storageCases_cancelEndsTheRun()
+{
+    Ui::ConformanceView view;
+    Ui::StorageConformanceView *storage = view.storageCases();
+    QSignalSpy finished(storage, &Ui::StorageConformanceView::finished);
+    storage->run();
+    QVERIFY(storage->isRunning());
+    storage->cancel();
+    QCOMPARE(finished.size(), 1);
+    QVERIFY(!storage->isRunning());
+    const auto cancelled = std::count_if(storage->model()->runs().cbegin(), storage->model()->runs().cend(),
+        [](const Core::StorageConformanceRun &r) { return r.state == Core::StorageConformanceRun::State::Cancelled; });
+    QCOMPARE(cancelled, 45);
+    QVERIFY(storage->findChild<QPushButton *>(QStringLiteral("storageRun"))->isEnabled());
 }
 
 QTEST_MAIN(TestConformanceView)
