@@ -101,6 +101,11 @@ int runTcp(const Options &options)
                     << Qt::endl;
             });
         });
+        QObject::connect(api.get(), &Core::ToxiproxyApi::httpExchangeFinished, api.get(),
+            [&out, quiet = options.quiet](const QString &proxy, const Core::ServerLogEntry &entry) {
+                if (!quiet)
+                    out << QStringLiteral("[%1] ").arg(proxy) << entry.summary() << Qt::endl;
+            });
         QObject::connect(api.get(), &Core::ToxiproxyApi::proxyRemoved, api.get(),
             [&out](const QString &name) { out << Tr::tr("proxy %1 deleted through the API").arg(name) << Qt::endl; });
     }

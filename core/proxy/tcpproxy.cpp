@@ -1,5 +1,6 @@
 #include "core/proxy/tcpproxy.h"
 
+#include "core/proxy/proxyserver.h"
 #include "core/proxy/tcplink.h"
 #include "core/util/coretr.h"
 
@@ -153,6 +154,13 @@ bool TcpProxy::reconfigure(const TcpProxyOptions &options)
     if (!moved && wasListening)
         next.port = m_tcp->serverPort();
     m_options = next;
+    if (m_http && (old.upstreamHost != next.upstreamHost || old.upstreamPort != next.upstreamPort)) {
+        // The HTTP fault layer calls the new upstream, with the same rules.
+        FaultRuleList rules;
+        rules.rules = m_http->faultRules();
+        delete std::exchange(m_http, nullptr);
+        setHttpFaultRules(rules);
+    }
     if (!wasListening || !moved)
         return true;
     m_tcp->close();
@@ -219,6 +227,39 @@ void TcpProxy::setSeed(quint64 seed)
     m_random.seed(seed);
 }
 
+Result<void> TcpProxy::setHttpFaultRules(const FaultRuleList &rules)
+{
+    if (rules.rules.isEmpty()) {
+        delete std::exchange(m_http, nullptr);
+        return {};
+    }
+    if (!m_http) {
+        ProxyOptions options;
+        options.upstream.setScheme(QStringLiteral("http"));
+        options.upstream.setHost(m_options.upstreamHost);
+        options.upstream.setPort(m_options.upstreamPort);
+        options.keepHost = true; // the client named the host it meant
+        auto *http = new ProxyServer(options, this);
+        if (!http->listen()) {
+            const QString why = http->errorString();
+            delete http;
+            return Result<void>::failure(Tr::tr("the HTTP fault layer cannot start: %1").arg(why));
+        }
+        connect(http, &ProxyServer::exchangeFinished, this, &TcpProxy::httpExchangeFinished);
+        m_http = http;
+    }
+    FaultRuleList seeded = rules;
+    if (!seeded.seed)
+        seeded.seed = m_random.generate64() >> 1;
+    m_http->setFaultRules(seeded);
+    return {};
+}
+
+QJsonObject TcpProxy::httpFaultState() const
+{
+    return m_http ? m_http->faultState() : QJsonObject();
+}
+
 qint64 TcpProxy::bufferedBytes() const
 {
     qint64 total = 0;
@@ -262,6 +303,11 @@ void TcpProxy::accept()
         settings.proxyName = m_options.name;
         settings.upstreamHost = m_options.upstreamHost;
         settings.upstreamPort = m_options.upstreamPort;
+        if (m_http) {
+            // The toxics act between the client and the HTTP fault layer, which calls the upstream.
+            settings.upstreamHost = QStringLiteral("127.0.0.1");
+            settings.upstreamPort = quint16(m_http->listenUrl().port());
+        }
         settings.maxBufferedBytes = m_options.maxBufferedBytes;
         settings.connectTimeoutMs = m_options.connectTimeoutMs;
         auto *link = new TcpLink(this, client, settings, id, m_random.generate64(), m_toxics);

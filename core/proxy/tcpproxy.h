@@ -1,5 +1,7 @@
 #pragma once
 
+#include "core/http/serverlogentry.h"
+#include "core/proxy/faultrule.h"
 #include "core/proxy/tcplinksummary.h"
 #include "core/proxy/toxic.h"
 #include "core/util/result.h"
@@ -19,6 +21,7 @@ QT_END_NAMESPACE
 
 namespace RetryLab::Core {
 
+class ProxyServer;
 class TcpLink;
 
 /// How a TcpProxy listens and where it connects. Validated by listen().
@@ -99,6 +102,16 @@ public:
     /// Seed of the toxicity draws and of latency jitter and slice sizes.
     void setSeed(quint64 seed);
 
+    // --- HTTP faults, for an upstream that speaks HTTP/1.1
+    /// Puts a fault proxy (ProxyServer, on a loopback port of its own) between the
+    /// toxics and the upstream, applying these rules to each request; an empty
+    /// list takes it away. New connections go through it; open ones keep their way.
+    /// False with the reason when it cannot listen.
+    Result<void> setHttpFaultRules(const FaultRuleList &rules);
+    /// The rules in force, and their counts (FaultRuleSet::stateJson()); empty without.
+    QJsonObject httpFaultState() const;
+    bool hasHttpFaults() const { return m_http != nullptr; }
+
     /// Connections open now, and accepted since it was made.
     int connectionCount() const { return int(m_links.size()); }
     quint64 acceptedCount() const { return m_accepted; }
@@ -112,6 +125,8 @@ Q_SIGNALS:
     void linkOpened(quint64 id, const QString &client);
     void linkClosed(const RetryLab::Core::TcpLinkSummary &summary);
     void toxicsChanged();
+    /// One per HTTP exchange through the fault rules (setHttpFaultRules()).
+    void httpExchangeFinished(const RetryLab::Core::ServerLogEntry &entry);
 
 private:
     void accept();
@@ -126,6 +141,7 @@ private:
     ToxicList m_toxics;
     QList<TcpLink *> m_links;
     QRandomGenerator64 m_random;
+    ProxyServer *m_http = nullptr; ///< the HTTP fault layer, when there are rules
     quint64 m_accepted = 0;
 };
 

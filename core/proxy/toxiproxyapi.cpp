@@ -213,6 +213,7 @@ Answer ToxiproxyApi::route(const HttpRequest &request)
             return error(405, Tr::tr("method not allowed"));
         for (TcpProxy *proxy : std::as_const(m_proxies)) {
             proxy->removeAllToxics();
+            proxy->setHttpFaultRules({});
             if (!proxy->setEnabled(true))
                 return error(500, proxy->errorString());
         }
@@ -275,6 +276,8 @@ Result<TcpProxy *> ToxiproxyApi::createProxy(const QJsonObject &object, int *sta
     if (!enabled.toBool(true))
         created->setEnabled(false);
     connect(created, &TcpProxy::linkClosed, this, &ToxiproxyApi::linkClosed);
+    connect(created, &TcpProxy::httpExchangeFinished, this,
+        [this, name = options.name](const ServerLogEntry &entry) { Q_EMIT httpExchangeFinished(name, entry); });
     m_proxies << created;
     Q_EMIT proxyCreated(created);
     return created;
@@ -344,6 +347,8 @@ Answer ToxiproxyApi::proxiesRoute(const HttpRequest &request, const QStringList 
         return error(404, Tr::tr("proxy not found"));
     if (parts.size() >= 3 && parts.at(2) == QLatin1String("toxics"))
         return toxicsRoute(request, found, parts);
+    if (parts.size() == 3 && parts.at(2) == QLatin1String("faults"))
+        return faultsRoute(request, found);
     if (parts.size() != 2)
         return error(404, Tr::tr("not found"));
     if (method == "GET")
@@ -398,6 +403,26 @@ void ToxiproxyApi::removeProxy(TcpProxy *proxy)
     proxy->close();
     proxy->deleteLater();
     Q_EMIT proxyRemoved(name);
+}
+
+Answer ToxiproxyApi::faultsRoute(const HttpRequest &request, TcpProxy *proxy)
+{
+    // RetryLab's own: HTTP fault rules for a proxy whose upstream speaks HTTP/1.1.
+    const QByteArray &method = request.method;
+    if (method == "GET")
+        return json(200, proxy->httpFaultState());
+    if (method == "DELETE") {
+        proxy->setHttpFaultRules({});
+        return noContent();
+    }
+    if (method != "POST")
+        return error(405, Tr::tr("method not allowed"));
+    const auto rules = FaultRuleList::fromJson(request.body);
+    if (!rules)
+        return error(400, rules.error());
+    if (const auto set = proxy->setHttpFaultRules(*rules); !set)
+        return error(500, set.error());
+    return json(200, proxy->httpFaultState());
 }
 
 Answer ToxiproxyApi::toxicsRoute(const HttpRequest &request, TcpProxy *proxy, const QStringList &parts)

@@ -33,6 +33,13 @@ namespace RetryLab::Core {
 ///     DELETE /proxies/{name}/toxics/{toxic} 204
 ///     POST   /reset                         every proxy enabled, every toxic removed: 204
 ///
+/// And RetryLab's own, for a proxy whose upstream speaks HTTP/1.1: its HTTP fault
+/// rules (FaultRule, a retrylab-faults document), behind the toxics:
+///
+///     GET    /proxies/{name}/faults         the rules, their state and counts
+///     POST   /proxies/{name}/faults         a retrylab-faults document: replaces them
+///     DELETE /proxies/{name}/faults         none: bytes go straight to the upstream (204)
+///
 /// Errors are toxiproxy's shape, {"error": "proxy not found", "status": 404}:
 /// 400 for a body that does not read (naming the field), 404, 405, 409 for a
 /// name taken, 500 when a proxy cannot listen. Proxies listen on loopback only.
@@ -81,11 +88,14 @@ Q_SIGNALS:
     void proxyRemoved(const QString &name);
     /// A connection through any of the proxies ended.
     void linkClosed(const RetryLab::Core::TcpLinkSummary &summary);
+    /// An HTTP exchange through a proxy's fault rules.
+    void httpExchangeFinished(const QString &proxy, const RetryLab::Core::ServerLogEntry &entry);
 
 private:
     Answer route(const HttpRequest &request);
     Answer proxiesRoute(const HttpRequest &request, const QStringList &parts);
     Answer toxicsRoute(const HttpRequest &request, TcpProxy *proxy, const QStringList &parts);
+    Answer faultsRoute(const HttpRequest &request, TcpProxy *proxy);
     Answer populate(const QByteArray &body);
     Answer updateProxy(TcpProxy *proxy, const QJsonObject &object);
     void removeProxy(TcpProxy *proxy);

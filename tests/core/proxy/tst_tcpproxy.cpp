@@ -2,6 +2,7 @@
 // the test, the proxy, and an upstream server of the test that echoes, or
 // sends what it is told, or closes. Each toxic is seen as a client sees it.
 
+#include "core/faultserver/faultserver.h"
 #include "core/proxy/tcpproxy.h"
 #include "core/proxy/toxic.h"
 #include "core/proxy/toxiproxyapi.h"
@@ -9,6 +10,8 @@
 #include <QElapsedTimer>
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <QNetworkAccessManager>
+#include <QNetworkReply>
 #include <QRandomGenerator>
 #include <QSignalSpy>
 #include <QTcpServer>
@@ -145,6 +148,7 @@ private Q_SLOTS:
     void listenAndUpstreamAreChecked();
     void apiAnswersInToxiproxysShapes();
     void apiRefusesWebPages();
+    void httpFaultsGoBehindTheToxics();
 };
 
 void TestTcpProxy::toxicsReadAsToxiproxyWritesThem()
@@ -585,6 +589,50 @@ void TestTcpProxy::apiRefusesWebPages()
     QCOMPARE(api.handle(apiRequest("POST", "/reset", {}, {{"Host", "localhost:8474"}, {"User-Agent", "Mozilla/5.0"}}))
                  .status,
         204);
+}
+
+// A proxy of the API in front of an HTTP upstream takes the HTTP fault rules too (RetryLab's own route).
+void TestTcpProxy::httpFaultsGoBehindTheToxics()
+{
+    FaultServer server;
+    QVERIFY(server.listen());
+    ToxiproxyApi api;
+    const QByteArray create = R"({"name": "web", "listen": "127.0.0.1:0", "upstream": "127.0.0.1:)"
+        + QByteArray::number(server.serverPort()) + R"("})";
+    QCOMPARE(api.handle(apiRequest("POST", "/proxies", create)).status, 201);
+    TcpProxy *proxy = api.proxy(QStringLiteral("web"));
+    QSignalSpy exchanges(&api, &ToxiproxyApi::httpExchangeFinished);
+    auto answer = api.handle(apiRequest("POST", "/proxies/web/faults",
+        R"({"format": "retrylab-faults", "version": 1, "rules": [{"status": 503, "every": 2, "name": "half"}]})"));
+    QCOMPARE(answer.status, 200);
+    QVERIFY2(answer.body.contains("\"half\""), answer.body.constData());
+    QVERIFY(proxy->addToxic(toxic(QStringLiteral("latency latency=100"))));
+    QNetworkAccessManager manager;
+    const QUrl url(QStringLiteral("http://127.0.0.1:%1/status/200").arg(proxy->serverPort()));
+    QList<int> statuses;
+    QElapsedTimer clock;
+    clock.start();
+    for (int i = 0; i < 4; ++i) {
+        QNetworkReply *reply = manager.get(QNetworkRequest(url));
+        QSignalSpy finished(reply, &QNetworkReply::finished);
+        QVERIFY(finished.wait(10'000));
+        statuses << reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
+        reply->deleteLater();
+    }
+    QCOMPARE(statuses, (QList<int>{200, 503, 200, 503}));
+    QVERIFY2(clock.elapsed() >= 400, qPrintable(QString::number(clock.elapsed()))); // the toxic acted too
+    QCOMPARE(server.log().size(), 2); // the 503s never reached it
+    QTRY_COMPARE(exchanges.size(), 4);
+    QCOMPARE(exchanges.at(1).at(0).toString(), QStringLiteral("web"));
+    QCOMPARE(exchanges.at(1).at(1).value<ServerLogEntry>().action, QStringLiteral("fault-status"));
+    QVERIFY(api.handle(apiRequest("GET", "/proxies/web/faults")).body.contains("\"half\""));
+    QCOMPARE(api.handle(apiRequest("POST", "/proxies/web/faults", R"({"format": "retrylab-faults", "version": 1,
+        "rules": [{"status": 700}]})"))
+                 .status,
+        400);
+    QCOMPARE(api.handle(apiRequest("DELETE", "/proxies/web/faults")).status, 204);
+    QVERIFY(!proxy->hasHttpFaults());
+    QCOMPARE(api.handle(apiRequest("GET", "/proxies/web/faults")).body, QByteArray("{}"));
 }
 
 QTEST_MAIN(TestTcpProxy)
