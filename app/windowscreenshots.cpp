@@ -32,6 +32,7 @@
 #include "ui/transportcontroller.h"
 #include "ui/widgets/serverlogmodel.h"
 
+#include <QComboBox>
 #include <QDialog>
 #include <QDockWidget>
 #include <QEventLoop>
@@ -375,6 +376,9 @@ void savePresentation(ScreenshotContext &context)
     ScreenshotContext::settle(400);
     context.save(&context.window(), QStringLiteral("presentation.png"));
     presentation->setPresentation(false);
+    // Leaving full screen on a small screen (offscreen: 800 px) restores what fits it; the
+    // pictures after this one are taken at the size asked for again.
+    context.window().resize(context.size());
     ScreenshotContext::settle(200);
 }
 
@@ -466,13 +470,13 @@ void saveStorageCases(ScreenshotContext &context)
     policyDock->hide();
     window.showTab(Ui::MainWindow::Tab::Conformance);
     auto *conformance = context.part<Ui::ConformanceView>("conformance");
-    auto *suites = conformance->findChild<QTabWidget *>(QStringLiteral("conformanceSuites"));
+    auto *suites = conformance->findChild<QComboBox *>(QStringLiteral("conformanceSuites"));
     Ui::StorageConformanceView *storage = conformance->storageCases();
     if (!suites || !storage) {
         context.fail(Tr::tr("the Conformance tab has no Cloud Storage cases"));
         return;
     }
-    suites->setCurrentWidget(storage);
+    suites->setCurrentIndex(1);
     bool done = false;
     QObject::connect(storage, &Ui::StorageConformanceView::finished, storage, [&done] { done = true; });
     storage->run();

@@ -11524,6 +11524,14 @@ observed: %3
         <source>the HTTP fault layer cannot start: %1</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>CONNECT is for a forward proxy; this server opens no tunnels</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>is not a header field that can be sent (a name of token characters, a value on one line)</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>RetryLab::Core::AlertDispatcher</name>
@@ -13871,6 +13879,10 @@ Policy: %3</source>
     </message>
     <message>
         <source>Cloud Storage cases (Google&apos;s)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Which suite the tab shows: RetryLab&apos;s matrix, or Google&apos;s retry conformance cases for Cloud Storage client libraries</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

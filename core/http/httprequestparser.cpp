@@ -402,6 +402,8 @@ HttpRequestParser::Status HttpRequestParser::parseRequestLine(QByteArrayView lin
 
     QByteArrayView pathAndQuery;
     if (method == "CONNECT") {
+        if (!m_limits.acceptConnect)
+            return fail(405, Tr::tr("CONNECT is for a forward proxy; this server opens no tunnels"));
         // authority-form, as a client asks a forward proxy for a tunnel: host:port, nothing else.
         const qsizetype colon = target.lastIndexOf(':');
         bool portOk = false;

@@ -39,7 +39,7 @@ struct HttpRequest
 ///
 /// It reads Content-Length and chunked bodies, keeps bytes that follow a
 /// request for the next one (pipelining), and refuses what a careful server
-/// refuses: malformed syntax (400), a header section over the limit (431), a
+/// refuses: malformed syntax (400), CONNECT unless asked for (405), a header section over the limit (431), a
 /// request line over its limit (414), a body over its limit (413), transfer
 /// codings other than chunked (501) and HTTP versions other than 1.0 and 1.1
 /// (505). Both Content-Length and Transfer-Encoding is refused (400), because
@@ -56,6 +56,9 @@ public:
         qsizetype maxRequestLineBytes = 8 * 1024;
         qsizetype maxBodyBytes = 8 * 1024 * 1024;
         int maxHeaderFields = 200;
+        /// CONNECT host:port (authority-form) is taken, as a forward proxy takes it;
+        /// otherwise it is refused with 405, as a server that opens no tunnels does.
+        bool acceptConnect = false;
     };
 
     enum class Status {

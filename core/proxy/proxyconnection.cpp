@@ -60,6 +60,13 @@ bool isIdempotent(const QByteArray &method)
     return methods.contains(method);
 }
 
+HttpRequestParser::Limits parserLimits(const ProxyOptions &options)
+{
+    HttpRequestParser::Limits limits;
+    limits.acceptConnect = options.forward; // a reverse proxy has no tunnels to open
+    return limits;
+}
+
 QString addressOf(const QTcpSocket *socket)
 {
     QHostAddress address = socket->peerAddress();
@@ -76,7 +83,7 @@ ProxyConnection::ProxyConnection(ProxyServer *server, QTcpSocket *client)
     : QObject(server), m_server(server), m_client(client), m_connectTimer(new QTimer(this)),
       m_idleTimer(new QTimer(this)), m_requestTimer(new QTimer(this)),
       m_pace(server->options().headerTimeoutMs, server->options().minBodyBytesPerSecond),
-      m_faultTimer(new QTimer(this)), m_throttleTimer(new QTimer(this))
+      m_parser(parserLimits(server->options())), m_faultTimer(new QTimer(this)), m_throttleTimer(new QTimer(this))
 {
     m_faultTimer->setSingleShot(true);
     m_faultTimer->setTimerType(Qt::PreciseTimer);
@@ -105,6 +112,8 @@ ProxyConnection::ProxyConnection(ProxyServer *server, QTcpSocket *client)
     client->setReadBufferSize(256 * 1024);
     connect(client, &QTcpSocket::readyRead, this, &ProxyConnection::readClient);
     connect(client, &QTcpSocket::bytesWritten, this, &ProxyConnection::clientWrote);
+    if (auto *tls = qobject_cast<QSslSocket *>(client))
+        connect(tls, &QSslSocket::encryptedBytesWritten, this, &ProxyConnection::clientWrote);
     connect(client, &QTcpSocket::disconnected, this, &ProxyConnection::clientGone);
     m_idleTimer->start(m_server->options().idleTimeoutMs);
 }
@@ -139,9 +148,19 @@ qint64 ProxyConnection::bufferedBytes() const
     return pendingToClient() + (m_upstream ? m_upstream->bytesAvailable() : 0);
 }
 
+qint64 ProxyConnection::clientBytesToWrite() const
+{
+    if (!m_client)
+        return 0;
+    // An intercepted tunnel's socket moves its plain bytes into its encrypted buffer at once:
+    // those count as waiting for the client too, or a slow reader would hold nothing back.
+    const auto *tls = qobject_cast<const QSslSocket *>(m_client.data());
+    return m_client->bytesToWrite() + (tls ? tls->encryptedBytesToWrite() : 0);
+}
+
 qint64 ProxyConnection::pendingToClient() const
 {
-    return (m_client ? m_client->bytesToWrite() : 0) + m_throttled.size();
+    return clientBytesToWrite() + m_throttled.size();
 }
 
 QByteArray ProxyConnection::upstreamRequest(
@@ -222,6 +241,9 @@ void ProxyConnection::readClient()
 {
     if (!m_client)
         return;
+    // Bytes after a CONNECT are the tunnel's: they wait in the socket until it opens.
+    if (connectWaiting())
+        return;
     const ProxyOptions &options = m_server->options();
     if (!m_closing && m_server->heldBytes() + m_client->bytesAvailable() > options.maxHeldBytes) {
         if (m_busy) {
@@ -261,6 +283,15 @@ void ProxyConnection::readClient()
     updateHeldBytes();
     pump();
     updateRequestTimer();
+}
+
+bool ProxyConnection::connectWaiting() const
+{
+    if (!m_server->options().forward || m_interceptUpstream.isValid())
+        return false;
+    if (m_busy && m_request.method == "CONNECT")
+        return true;
+    return std::any_of(m_queue.cbegin(), m_queue.cend(), [](const HttpRequest &r) { return r.method == "CONNECT"; });
 }
 
 void ProxyConnection::updateRequestTimer()
@@ -388,7 +419,9 @@ void ProxyConnection::pump()
             return;
         }
     }
-    m_fault = m_server->decideFault(m_request, m_peer);
+    // With interception the rules are for the requests inside; the CONNECT itself is not faulted.
+    const bool intercepting = m_server->options().intercept && m_request.method == "CONNECT";
+    m_fault = intercepting ? ProxyFault{} : m_server->decideFault(m_request, m_peer);
     m_waiting = Waiting::Nothing;
     m_responseHeld = m_fault.delayBeforeResponseMs <= 0.0;
     m_upstreamClosePending = false;
@@ -473,7 +506,7 @@ void ProxyConnection::intercept()
     auto *tls = qobject_cast<QSslSocket *>(m_client.data());
     const QString host = QString::fromLatin1(FaultRuleSet::requestHost(m_request));
     const quint16 port = quint16(m_request.target.mid(m_request.target.lastIndexOf(':') + 1).toUInt());
-    if (!m_parser.takeBuffered().isEmpty()) {
+    if (!m_parser.takeBuffered().isEmpty() || m_client->bytesAvailable() > 0) {
         // TLS can only start on a connection that carried nothing past the CONNECT.
         m_closeAfter = true;
         answerLocally(400,
@@ -494,6 +527,7 @@ void ProxyConnection::intercept()
     m_interceptUpstream.setPort(port);
     writeClient("HTTP/1.1 200 Connection established\r\n\r\n");
     tls->flush();
+    m_closeAfter = false; // an HTTP/1.0 CONNECT (Python's http.client sends one) keeps its tunnel too
     finishExchange(QStringLiteral("intercept"),
         Tr::tr("TLS intercepted with the proxy's CA; the requests inside follow as https://%1:%2").arg(host).arg(port),
         200);
@@ -742,8 +776,10 @@ void ProxyConnection::recordHead()
     m_record.reason = head.reason;
     const QList<QByteArray> named = connectionOptions(head.headers);
     for (const auto &[name, value] : head.headers) {
-        if (isHopByHop(name, named) || name.compare("Content-Length", Qt::CaseInsensitive) == 0
-            || name.compare("Transfer-Encoding", Qt::CaseInsensitive) == 0)
+        // A HEAD's or a 304's Content-Length names a body that is not there: it is kept as it was.
+        const bool lengthWithoutBody = m_request.method == "HEAD" || head.status == 304;
+        if (isHopByHop(name, named) || name.compare("Transfer-Encoding", Qt::CaseInsensitive) == 0
+            || (name.compare("Content-Length", Qt::CaseInsensitive) == 0 && !lengthWithoutBody))
             continue;
         m_record.headers.append({name, value});
     }
@@ -753,20 +789,34 @@ void ProxyConnection::recordHead()
 void ProxyConnection::recordBody()
 {
     const QByteArray &wire = m_stream.body();
+    qint64 added = 0;
+    for (const HttpResponseStream::Piece &piece : m_stream.payload())
+        added += piece.length;
+    // Too large to replay from memory, or all connections together hold too much: not recorded.
+    if (m_record.body.size() + added > RecordingWriter::maxBodyBytes || !m_server->reserveRecording(added)) {
+        abandonRecording(true);
+        return;
+    }
+    m_recordingHeld += added;
     for (const HttpResponseStream::Piece &piece : m_stream.payload())
         m_record.body.append(wire.constData() + piece.at, piece.length);
-    if (m_record.body.size() > RecordingWriter::maxBodyBytes) {
-        // Too large to replay from memory: this answer is not recorded.
-        m_recording = false;
-        m_record = RecordedExchange{};
-        if (m_server->recorder())
-            m_server->recorder()->countSkipped();
-    }
+}
+
+void ProxyConnection::abandonRecording(bool countSkipped)
+{
+    if (!m_recording)
+        return;
+    m_recording = false;
+    m_record = RecordedExchange{};
+    m_server->releaseRecording(std::exchange(m_recordingHeld, 0));
+    if (countSkipped && m_server->recorder())
+        m_server->recorder()->countSkipped();
 }
 
 void ProxyConnection::recordEnd()
 {
     m_recording = false;
+    m_server->releaseRecording(std::exchange(m_recordingHeld, 0));
     m_record.durationMs = double(SteadyClock::instance().nowNs() - m_sentUpstreamNs) / 1e6;
     m_record.recorded = QDateTime::currentDateTimeUtc();
     m_server->recordExchange(std::exchange(m_record, RecordedExchange{}));
@@ -939,7 +989,7 @@ void ProxyConnection::clientWrote()
         if (m_busy && exchange == m_exchange && m_upstreamClosePending && !m_paused && m_upstream)
             finishUpstreamClose(m_upstream);
     }
-    if (!m_busy && m_closeAfter && !m_connectionFault && m_client && m_client->bytesToWrite() == 0)
+    if (!m_busy && m_closeAfter && !m_connectionFault && m_client && clientBytesToWrite() == 0)
         m_client->disconnectFromHost();
 }
 
@@ -982,6 +1032,13 @@ void ProxyConnection::finishUpstreamClose(QTcpSocket *socket)
         return;
     }
     if (status == HttpResponseStream::Status::Complete) {
+        if (m_recording && m_stream.headComplete()) {
+            if (m_record.status == 0)
+                recordHead();
+            recordBody();
+            if (m_recording)
+                recordEnd();
+        }
         forwardBody(m_stream.body());
         m_closeAfter = true;
         endAfterFlush([this] {
@@ -1032,6 +1089,7 @@ void ProxyConnection::finishExchange(const QString &action, const QString &detai
     if (!m_busy)
         return;
     m_busy = false;
+    abandonRecording(false); // an answer that did not end whole is not recorded
     m_faultTimer->stop();
     m_waiting = Waiting::Nothing;
     m_entry.action = action;
@@ -1046,7 +1104,7 @@ void ProxyConnection::finishExchange(const QString &action, const QString &detai
         // after this one was never answered, and the client may send it elsewhere.
         m_closing = true;
         m_queue.clear();
-        if (!m_connectionFault && m_client && m_client->bytesToWrite() == 0)
+        if (!m_connectionFault && m_client && clientBytesToWrite() == 0)
             m_client->disconnectFromHost();
         return;
     }

@@ -96,6 +96,12 @@ private:
     void recordHead();
     void recordBody();
     void recordEnd();
+    /// Drops the answer being recorded (it did not end whole, or is too large) and what it held.
+    void abandonRecording(bool countSkipped);
+    /// A forward CONNECT waits or runs: what the client sends next is the tunnel's.
+    bool connectWaiting() const;
+    /// What waits for the client in its socket, encrypted bytes too.
+    qint64 clientBytesToWrite() const;
     void readUpstream();
     void upstreamClosed();
     void upstreamFailed(const QString &why, int status, const QString &action);
@@ -118,6 +124,7 @@ private:
     RecordedExchange m_record;
     bool m_recording = false; ///< the exchange in progress is being recorded
     qint64 m_sentUpstreamNs = 0;
+    qint64 m_recordingHeld = 0; ///< body bytes counted in ProxyServer's recording budget
     QUrl m_interceptUpstream; ///< the intercepted tunnel's https://host:port; empty before (or without) one
     QTimer *m_connectTimer;
     QTimer *m_idleTimer;

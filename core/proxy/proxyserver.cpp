@@ -62,7 +62,8 @@ ProxyServer::ProxyServer(const ProxyOptions &options, QObject *parent)
     qRegisterMetaType<ServerLogEntry>();
     connect(m_tcp, &QTcpServer::newConnection, this, [this] {
         while (QTcpSocket *socket = m_tcp->nextPendingConnection()) {
-            if (m_connections.size() >= m_options.maxConnections && !evictOne()) {
+            // CONNECT tunnels count: each holds a client and an upstream as a connection does.
+            if (m_connections.size() + m_tunnels.size() >= m_options.maxConnections && !evictOne()) {
                 refuseOverCapacity(socket);
                 continue;
             }
@@ -172,6 +173,14 @@ qint64 ProxyServer::bufferedBytes() const
     for (const TcpLink *tunnel : m_tunnels)
         total += tunnel->bufferedBytes();
     return total;
+}
+
+bool ProxyServer::reserveRecording(qint64 bytes)
+{
+    if (m_recordingBytes + bytes > m_options.maxRecordingBytes)
+        return false;
+    m_recordingBytes += bytes;
+    return true;
 }
 
 void ProxyServer::recordExchange(const RecordedExchange &exchange)
@@ -418,7 +427,8 @@ void ProxyServer::faultExchangeEnded(const ProxyFault &fault, bool succeeded)
 
 qint64 ProxyServer::bufferLimitPerConnection() const
 {
-    const qint64 share = m_options.maxTotalBufferedBytes / std::max<qsizetype>(1, m_connections.size());
+    const qint64 share
+        = m_options.maxTotalBufferedBytes / std::max<qsizetype>(1, m_connections.size() + m_tunnels.size());
     return std::clamp<qint64>(share, 64 * 1024, std::max<qint64>(64 * 1024, m_options.maxBufferedBytes));
 }
 

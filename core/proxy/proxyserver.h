@@ -45,6 +45,8 @@ struct ProxyOptions
     /// hold this divided by their number, when that is less than maxBufferedBytes
     /// (3,000 clients that never read held 3 GiB before).
     qint64 maxTotalBufferedBytes = 256 * 1024 * 1024;
+    /// Bodies of answers being recorded, all connections together (setRecorder()).
+    qint64 maxRecordingBytes = 256 * 1024 * 1024;
     /// A connection to the upstream that does not open within this is answered 504.
     int connectTimeoutMs = 10'000;
     /// A client connection with no request in progress is closed after this long.
@@ -184,6 +186,10 @@ private:
     void faultExchangeEnded(const ProxyFault &fault, bool succeeded);
     void countUpstreamRequest() { ++m_upstreamRequests; }
     void recordExchange(const RecordedExchange &exchange);
+    /// Answers being recorded hold their bodies until they end: all connections together
+    /// at most maxRecordingBytes; false (record nothing more of it) beyond.
+    bool reserveRecording(qint64 bytes);
+    void releaseRecording(qint64 bytes) { m_recordingBytes -= bytes; }
     /// Takes over a client that asked for a CONNECT tunnel: the fault decided for
     /// it becomes toxics of the tunnel (TcpLink); `early` went with the request.
     void openTunnel(QTcpSocket *client, const HttpRequest &request, const ProxyFault &fault, ServerLogEntry entry,
@@ -200,6 +206,7 @@ private:
     QList<TcpLink *> m_tunnels;
     QHash<QString, std::pair<QSslCertificate, QSslKey>> m_interceptCertificates;
     RecordingWriter *m_recorder = nullptr;
+    qint64 m_recordingBytes = 0;
     QString m_lastRecordingError;
     quint64 m_sequence = 0;
     quint64 m_upstreamRequests = 0;

@@ -11,6 +11,8 @@
 #include <QJsonObject>
 #include <QSaveFile>
 
+#include <algorithm>
+
 namespace RetryLab::Core {
 
 namespace {
@@ -40,7 +42,17 @@ Result<HeaderList> headersFromJson(const QJsonValue &value, const QString &field
         if (pair.size() != 2 || !pair.at(0).isString() || !pair.at(1).isString())
             return Result<HeaderList>::failure(
                 QStringLiteral("%1[%2]").arg(field).arg(i), Tr::tr("must be [name, value]"));
-        headers.append({pair.at(0).toString().toLatin1(), pair.at(1).toString().toLatin1()});
+        const QByteArray name = pair.at(0).toString().toLatin1();
+        const QByteArray text = pair.at(1).toString().toLatin1();
+        // What goes back on the wire at a replay: a field name is a token, a value has no line break.
+        const bool token = !name.isEmpty() && std::all_of(name.cbegin(), name.cend(), [](char c) {
+            return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')
+                || QByteArrayView("!#$%&'*+-.^_`|~").contains(c);
+        });
+        if (!token || text.contains('\r') || text.contains('\n') || text.contains('\0'))
+            return Result<HeaderList>::failure(QStringLiteral("%1[%2]").arg(field).arg(i),
+                Tr::tr("is not a header field that can be sent (a name of token characters, a value on one line)"));
+        headers.append({name, text});
     }
     return headers;
 }
@@ -105,9 +117,14 @@ Result<std::unique_ptr<RecordingWriter>> RecordingWriter::open(const QString &di
                 Tr::tr("cannot write to the recording folder %1: %2").arg(shown, file.errorString()));
     }
     writer->m_lines.setFileName(dir.filePath(QStringLiteral("exchanges.jsonl")));
-    if (!writer->m_lines.open(QIODevice::WriteOnly | QIODevice::Append))
+    if (!writer->m_lines.open(QIODevice::ReadWrite))
         return Opened::failure(
             Tr::tr("cannot write to the recording folder %1: %2").arg(shown, writer->m_lines.errorString()));
+    // A line cut off by a crash is cut away, so that the next one starts on a line of its own.
+    const QByteArray all = writer->m_lines.readAll();
+    if (!all.isEmpty() && !all.endsWith('\n'))
+        writer->m_lines.resize(all.lastIndexOf('\n') + 1);
+    writer->m_lines.seek(writer->m_lines.size());
     return writer;
 }
 
@@ -139,8 +156,13 @@ Result<void> RecordingWriter::append(const RecordedExchange &exchange)
         {QStringLiteral("recorded"), exchange.recorded.toString(Qt::ISODateWithMs)},
     };
     const QByteArray text = QJsonDocument(line).toJson(QJsonDocument::Compact) + '\n';
-    if (m_lines.write(text) != text.size() || !m_lines.flush())
-        return Result<void>::failure(Tr::tr("cannot write exchanges.jsonl: %1").arg(m_lines.errorString()));
+    const qint64 before = m_lines.size();
+    if (m_lines.write(text) != text.size() || !m_lines.flush()) {
+        const QString why = m_lines.errorString();
+        m_lines.resize(before); // no half line stays behind
+        m_lines.seek(before);
+        return Result<void>::failure(Tr::tr("cannot write exchanges.jsonl: %1").arg(why));
+    }
     m_count = number;
     return {};
 }
@@ -176,10 +198,15 @@ Result<Recording> Recording::read(const QString &directory)
     qint64 bodyBytes = 0;
     int number = 0;
     while (!lines.atEnd()) {
-        const QByteArray text = lines.readLine(64 * 1024 * 1024).trimmed();
+        const QByteArray raw = lines.readLine(64 * 1024 * 1024);
+        const QByteArray text = raw.trimmed();
         ++number;
         if (text.isEmpty())
             continue;
+        // A last line without its end was being written when the recorder stopped (a crash, a
+        // full disk): what came before it stands, and the next recorder cuts it off.
+        if (!raw.endsWith('\n') && lines.atEnd() && QJsonDocument::fromJson(text).isNull())
+            break;
         const auto where = [&](const QString &field) {
             return QStringLiteral("%1/exchanges.jsonl line %2%3")
                 .arg(shown)

@@ -11,6 +11,7 @@
 #include <QTcpSocket>
 #include <QTimer>
 
+#include <algorithm>
 #include <cmath>
 
 namespace RetryLab::Core {
@@ -34,7 +35,12 @@ private:
     {
         if (!m_socket)
             return;
-        m_parser.feed(m_socket->readAll());
+        // Requests pipelined behind one whose answer waits are kept in order, never lost.
+        HttpRequestParser::Status status = m_parser.feed(m_socket->readAll());
+        while (status == HttpRequestParser::Status::Complete) {
+            m_queue.append(m_parser.takeRequest());
+            status = m_parser.next();
+        }
         takeUp();
     }
 
@@ -42,8 +48,7 @@ private:
     {
         if (m_busy || !m_socket)
             return;
-        const HttpRequestParser::Status status = m_parser.status();
-        if (status == HttpRequestParser::Status::Error) {
+        if (m_queue.isEmpty() && m_parser.status() == HttpRequestParser::Status::Error) {
             const QByteArray body = m_parser.errorString().toUtf8() + '\n';
             m_socket->write("HTTP/1.1 " + QByteArray::number(m_parser.errorStatus()) + ' '
                 + reasonPhrase(m_parser.errorStatus())
@@ -52,9 +57,9 @@ private:
             m_socket->disconnectFromHost();
             return;
         }
-        if (status != HttpRequestParser::Status::Complete)
+        if (m_queue.isEmpty())
             return;
-        const HttpRequest request = m_parser.takeRequest();
+        const HttpRequest request = m_queue.takeFirst();
         m_keepAlive = request.keepAlive;
         m_entry = ServerLogEntry{};
         m_entry.time = QDateTime::currentDateTimeUtc();
@@ -66,7 +71,7 @@ private:
         double delayMs = 0.0;
         m_pending = m_server->answer(request, &delayMs, m_entry);
         m_busy = true;
-        m_timer.start(std::max(0, int(std::lround(delayMs))));
+        m_timer.start(int(std::clamp(delayMs, 0.0, 600'000.0))); // a recording's wait is ten minutes at most
     }
 
     void send()
@@ -83,13 +88,13 @@ private:
             m_socket->disconnectFromHost();
             return;
         }
-        m_parser.next();
         takeUp();
     }
 
     ReplayServer *m_server;
     QPointer<QTcpSocket> m_socket;
     HttpRequestParser m_parser;
+    QList<HttpRequest> m_queue;
     QTimer m_timer;
     QByteArray m_pending;
     ServerLogEntry m_entry;
@@ -170,7 +175,7 @@ QByteArray ReplayServer::answer(const HttpRequest &request, double *delayMs, Ser
     for (const auto &[name, value] : recorded->headers)
         head += name + ": " + value + "\r\n";
     head += "X-RetryLab-Replay: recorded\r\n";
-    if (recorded->status != 204 && recorded->status != 304)
+    if (recorded->status != 204 && !headerValue(recorded->headers, "Content-Length"))
         head += "Content-Length: " + QByteArray::number(recorded->body.size()) + "\r\n";
     if (!request.keepAlive)
         head += "Connection: close\r\n";

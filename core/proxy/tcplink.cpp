@@ -16,6 +16,9 @@ namespace RetryLab::Core {
 namespace {
 
 constexpr qint64 readChunk = 64 * 1024;
+// What a queued segment costs besides its bytes, so that a slicer of 1-byte slices
+// cannot hold a million allocations within the bytes' bound.
+constexpr qint64 segmentOverhead = 64;
 // A close that waits for a slow reader to take what is left gives up after this.
 constexpr int closeGraceMs = 10'000;
 
@@ -119,10 +122,14 @@ void ToxicPipe::setToxics(const ToxicList &toxics)
             [&](const std::unique_ptr<Active> &active) { return active && active->toxic.name == toxic.name; });
         if (found != m_toxics.end()) {
             std::unique_ptr<Active> active = std::move(*found);
-            const bool retime = active->toxic.timeoutMs != toxic.timeoutMs || active->toxic.type != toxic.type;
+            const bool wasApplying = active->applies;
             if (active->toxic.toxicity != toxic.toxicity)
-                active->applies = m_random->generateDouble() < toxic.toxicity;
+                active->applies = toxic.toxicity >= 1.0 || m_random->generateDouble() < toxic.toxicity;
+            // A timer starts when the toxic comes to apply (or its timeout changes) and stops when it no longer does.
+            const bool retime = active->toxic.timeoutMs != toxic.timeoutMs || active->applies != wasApplying;
             active->toxic = toxic;
+            if (active->applies && !m_applied.contains(toxic.name))
+                m_applied << toxic.name;
             if (retime)
                 startTimer(*active);
             kept.push_back(std::move(active));
@@ -230,7 +237,7 @@ void ToxicPipe::enqueue(std::deque<Segment> segments)
         // Bytes leave in the order they came, whatever their draws of latency.
         segment.readyNs = std::max(segment.readyNs, m_lastReadyNs);
         m_lastReadyNs = segment.readyNs;
-        m_queuedBytes += segment.bytes.size();
+        m_queuedBytes += segment.bytes.size() + segmentOverhead;
         m_queue.push_back(std::move(segment));
     }
 }
@@ -241,7 +248,9 @@ void ToxicPipe::readInput()
         return;
     const qint64 limit = m_link->m_settings.maxBufferedBytes;
     bool read = false;
-    while (m_in->bytesAvailable() > 0 && m_queuedBytes < limit && !m_closeAfterDrain) {
+    // What waits in the output socket counts too: a slow reader holds the sender back.
+    const auto held = [this] { return m_queuedBytes + (m_out ? m_out->bytesToWrite() : 0); };
+    while (m_in->bytesAvailable() > 0 && held() < limit && !m_closeAfterDrain) {
         QByteArray bytes = m_in->read(std::min(m_in->bytesAvailable(), readChunk));
         if (bytes.isEmpty())
             break;
@@ -273,7 +282,7 @@ void ToxicPipe::release()
     while (!m_queue.empty() && m_queue.front().readyNs <= now && m_out->bytesToWrite() < limit) {
         Segment segment = std::move(m_queue.front());
         m_queue.pop_front();
-        m_queuedBytes -= segment.bytes.size();
+        m_queuedBytes -= segment.bytes.size() + segmentOverhead;
         m_passed += segment.bytes.size();
         m_out->write(segment.bytes);
     }
@@ -309,7 +318,8 @@ void ToxicPipe::dropQueued()
 {
     m_closing = true;
     m_releaseTimer->stop();
-    m_dropped += m_queuedBytes;
+    for (const Segment &segment : m_queue)
+        m_dropped += segment.bytes.size();
     m_queue.clear();
     m_queuedBytes = 0;
 }

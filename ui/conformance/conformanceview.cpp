@@ -17,8 +17,8 @@
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QSignalBlocker>
+#include <QStackedWidget>
 #include <QTableView>
-#include <QTabWidget>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -43,6 +43,9 @@ ConformanceView::ConformanceView(QWidget *parent)
     m_policyBox = new QComboBox(this);
     m_policyBox->setObjectName(QStringLiteral("policyBox"));
     m_policyBox->setToolTip(tr("The policy whose retry rules the matrix checks"));
+    // Long preset names are elided rather than widening the window (1024 px at the least).
+    m_policyBox->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_policyBox->setMinimumContentsLength(16);
     const QList<Core::Presets::Preset> &presets = Core::Presets::all();
     for (int i = 0; i < presets.size(); ++i)
         m_policyBox->addItem(tr("Preset: %1").arg(presets[i].policy.name), i);
@@ -92,7 +95,8 @@ ConformanceView::ConformanceView(QWidget *parent)
     controls->addWidget(m_runButton);
     controls->addWidget(m_cancelButton);
 
-    // Two suites under the one policy: RetryLab's matrix, and Google's Cloud Storage cases.
+    // Two suites under the one policy: RetryLab's matrix, and Google's Cloud Storage cases,
+    // chosen in the controls' row so that the matrix keeps every row in view at 1366x768.
     auto *matrixPage = new QWidget(this);
     auto *matrixLayout = new QVBoxLayout(matrixPage);
     matrixLayout->setContentsMargins(0, 0, 0, 0);
@@ -101,14 +105,28 @@ ConformanceView::ConformanceView(QWidget *parent)
     matrixLayout->addWidget(m_details);
     m_storage = new StorageConformanceView(this);
     m_storage->setObjectName(QStringLiteral("storageCases"));
-    auto *suites = new QTabWidget(this);
-    suites->setObjectName(QStringLiteral("conformanceSuites"));
-    suites->setDocumentMode(true);
-    suites->addTab(matrixPage, tr("Fault sequences \u00d7 idempotency"));
-    suites->addTab(m_storage, tr("Cloud Storage cases (Google's)"));
+    auto *pages = new QStackedWidget(this);
+    pages->addWidget(matrixPage);
+    pages->addWidget(m_storage);
+    auto *suiteBox = new QComboBox(this);
+    suiteBox->setObjectName(QStringLiteral("conformanceSuites"));
+    // Elided rather than widening the window: the names are whole in the list.
+    suiteBox->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    suiteBox->setMinimumContentsLength(14);
+    suiteBox->addItem(tr("Fault sequences \u00d7 idempotency"));
+    suiteBox->addItem(tr("Cloud Storage cases (Google's)"));
+    suiteBox->setToolTip(tr("Which suite the tab shows: RetryLab's matrix, or Google's retry conformance cases for "
+                            "Cloud Storage client libraries"));
+    controls->insertWidget(2, suiteBox);
+    connect(suiteBox, &QComboBox::currentIndexChanged, this, [this, pages](int index) {
+        pages->setCurrentIndex(index);
+        // The Cloud Storage cases have buttons of their own.
+        m_runButton->setVisible(index == 0);
+        m_cancelButton->setVisible(index == 0);
+    });
     auto *layout = new QVBoxLayout(this);
     layout->addLayout(controls);
-    layout->addWidget(suites, 1);
+    layout->addWidget(pages, 1);
 
     connect(m_policyBox, &QComboBox::currentIndexChanged, this, &ConformanceView::handlePolicyChosen);
     // A preset the user picked stays picked while the policy dock is edited or saved.

@@ -1,7 +1,7 @@
 #pragma once
 
 #include "core/policy/backoffpolicy.h"
-#include "core/scenario/storageconformance.h"
+#include "core/scenario/storageconformancerunner.h"
 
 #include <QAbstractTableModel>
 #include <QWidget>

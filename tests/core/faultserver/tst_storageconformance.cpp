@@ -1,5 +1,5 @@
 #include "core/policy/presets.h"
-#include "core/scenario/storageconformance.h"
+#include "core/scenario/storageconformancerunner.h"
 
 #include <QFile>
 #include <QSignalSpy>

@@ -418,7 +418,9 @@ void TestHttpRequestParser::header_lookupIsCaseInsensitive()
 // A forward proxy's tunnel request: authority-form, and what follows it is the tunnel's.
 void TestHttpRequestParser::connect_takesAnAuthorityAndLeavesTheTunnelBytes()
 {
-    HttpRequestParser parser;
+    HttpRequestParser::Limits proxy;
+    proxy.acceptConnect = true;
+    HttpRequestParser parser(proxy);
     QCOMPARE(parser.feed("CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n\x16\x03\x01hello"),
         Status::Complete);
     const HttpRequest request = parser.takeRequest();
@@ -428,11 +430,15 @@ void TestHttpRequestParser::connect_takesAnAuthorityAndLeavesTheTunnelBytes()
     QCOMPARE(parser.takeBuffered(), QByteArray());
     for (const char *bad : {"CONNECT example.com HTTP/1.1\r\n\r\n", "CONNECT example.com:0 HTTP/1.1\r\n\r\n",
              "CONNECT http://example.com:443/ HTTP/1.1\r\n\r\n", "CONNECT u@example.com:443 HTTP/1.1\r\n\r\n"}) {
-        HttpRequestParser refusing;
+        HttpRequestParser refusing(proxy);
         QCOMPARE(refusing.feed(bad), Status::Error);
         QCOMPARE(refusing.errorStatus(), 400);
         QVERIFY2(refusing.errorString().startsWith(QStringLiteral("CONNECT needs host:port")), bad);
     }
+    // A server that opens no tunnels (the fault server, a reverse proxy) refuses CONNECT.
+    HttpRequestParser server;
+    QCOMPARE(server.feed("CONNECT example.com:443 HTTP/1.1\r\n\r\n"), Status::Error);
+    QCOMPARE(server.errorStatus(), 405);
 }
 
 QTEST_GUILESS_MAIN(TestHttpRequestParser)

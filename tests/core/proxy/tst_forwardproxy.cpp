@@ -17,6 +17,7 @@
 #include <QSslConfiguration>
 #include <QStandardPaths>
 #include <QTcpServer>
+#include <QTcpSocket>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -80,6 +81,8 @@ private Q_SLOTS:
     void pythonRequestsUsesItFromTheEnvironment();
     void interceptionAppliesHttpFaultsInsideHttps();
     void interceptionIsRefusedByAClientThatDoesNotTrustItsCa();
+    void tunnelsCountAgainstTheConnectionLimit();
+    void aReverseProxyRefusesConnect();
 
 private:
     ProxyTesting::Answer get(const QUrl &url);
@@ -362,6 +365,26 @@ void TestForwardProxy::interceptionAppliesHttpFaultsInsideHttps()
     QCOMPARE(m_log.at(3).action, QStringLiteral("forwarded"));
     QCOMPARE(m_log.at(3).status, std::optional<int>(201));
 
+    // Python's http.client tunnels with an HTTP/1.0 CONNECT: the intercepted tunnel stays open for it.
+    const Finished probe
+        = runProgram(QStringLiteral("/usr/bin/python3"), {QStringLiteral("-c"), QStringLiteral("import requests")});
+    if (probe.exitCode != 0)
+        RETRYLAB_MISSING_TOOL(
+            "requests is missing: install the Debian package python3-requests (scripts/deps.sh does)");
+    QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+    environment.insert(QStringLiteral("HTTPS_PROXY"), m_proxy->listenUrl().toString());
+    environment.insert(QStringLiteral("NO_PROXY"), QString());
+    environment.insert(QStringLiteral("REQUESTS_CA_BUNDLE"), caPath);
+    const Finished python = runProgram(QStringLiteral("/usr/bin/python3"),
+        {QStringLiteral("-c"),
+            QStringLiteral("import sys, requests\n"
+                           "print(requests.get(sys.argv[1] + '/status/202').status_code, "
+                           "requests.get(sys.argv[1] + '/status/203').status_code)\n"),
+            base},
+        environment);
+    QVERIFY2(python.exitCode == 0, qPrintable(python.err.right(2000)));
+    QCOMPARE(python.out.trimmed(), QStringLiteral("503 203"));
+
     // Without the fault server's CA the proxy refuses the server, as a client would: 502 with the reason.
     options.caBundlePath.clear();
     m_proxy = std::make_unique<ProxyServer>(options);
@@ -405,6 +428,62 @@ void TestForwardProxy::interceptionIsRefusedByAClientThatDoesNotTrustItsCa()
     ProxyServer withoutCa(noCa);
     QVERIFY(!withoutCa.listen());
     QVERIFY(withoutCa.errorString().contains(QStringLiteral("needs a CA certificate")));
+}
+
+void TestForwardProxy::tunnelsCountAgainstTheConnectionLimit()
+{
+    ProxyOptions options;
+    options.forward = true;
+    options.maxConnections = 2;
+    m_proxy = std::make_unique<ProxyServer>(options);
+    QVERIFY(m_proxy->listen());
+    QTcpServer upstream;
+    QVERIFY(upstream.listen(QHostAddress::LocalHost, 0));
+    const auto open = [&](const QByteArray &request) {
+        auto socket = std::make_unique<QTcpSocket>();
+        socket->connectToHost(QHostAddress::LocalHost, m_proxy->listenUrl().port());
+        (void)QTest::qWaitFor([&] { return socket->state() == QAbstractSocket::ConnectedState; }, 5000);
+        socket->write(request);
+        return socket;
+    };
+    const QByteArray authority = "127.0.0.1:" + QByteArray::number(upstream.serverPort());
+    const QByteArray connect = "CONNECT " + authority + " HTTP/1.1\r\nHost: " + authority + "\r\n\r\n";
+    auto first = open(connect);
+    auto second = open(connect);
+    QVERIFY(QTest::qWaitFor([&] { return m_proxy->tunnelCount() == 2; }, 5000));
+    // Both tunnels are busy: a third client is turned away instead of opening more.
+    auto third = open("GET http://127.0.0.1:1/ HTTP/1.1\r\nHost: 127.0.0.1:1\r\n\r\n");
+    QByteArray answer;
+    QVERIFY(QTest::qWaitFor(
+        [&] {
+            answer += third->readAll();
+            return answer.contains("\r\n\r\n");
+        },
+        5000));
+    QVERIFY2(answer.startsWith("HTTP/1.1 503"), answer.constData());
+    QCOMPARE(m_proxy->refusedConnections(), quint64(1));
+}
+
+void TestForwardProxy::aReverseProxyRefusesConnect()
+{
+    ProxyOptions options;
+    options.upstream = m_server.baseUrl();
+    ProxyServer reverse(options);
+    QVERIFY(reverse.listen());
+    const qsizetype logged = m_server.log().size();
+    QTcpSocket socket;
+    socket.connectToHost(QHostAddress::LocalHost, reverse.listenUrl().port());
+    QVERIFY(socket.waitForConnected(5000));
+    socket.write("CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n");
+    QByteArray answer;
+    QVERIFY(QTest::qWaitFor(
+        [&] {
+            answer += socket.readAll();
+            return answer.contains("\r\n\r\n");
+        },
+        5000));
+    QVERIFY2(answer.startsWith("HTTP/1.1 405"), answer.constData());
+    QCOMPARE(m_server.log().size(), logged); // nothing went upstream
 }
 
 QTEST_MAIN(TestForwardProxy)

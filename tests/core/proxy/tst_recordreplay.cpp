@@ -70,6 +70,8 @@ private Q_SLOTS:
     void aRequestNotRecordedGetsA404NamingIt();
     void faultRulesApplyOnTopOfAReplay();
     void badFoldersAndRecordingsAreRefusedSayingWhere();
+    void aLineCutOffByACrashIsLeftBehind();
+    void pipelinedRequestsWaitTheirTurnAtAReplay();
 };
 
 void TestRecordReplay::recordsWhatTheServiceAnsweredAndReplaysIt()
@@ -296,6 +298,83 @@ void TestRecordReplay::badFoldersAndRecordingsAreRefusedSayingWhere()
     rewrite.close();
     QVERIFY2(Recording::read(broken).error().contains(QStringLiteral("body must name a file under bodies/")),
         qPrintable(Recording::read(broken).error()));
+}
+
+void TestRecordReplay::aLineCutOffByACrashIsLeftBehind()
+{
+    QTemporaryDir dir;
+    RecordedExchange exchange;
+    exchange.method = "GET";
+    exchange.path = "/a";
+    exchange.bodySha256 = RecordedExchange::sha256Of({});
+    exchange.status = 200;
+    {
+        auto writer = RecordingWriter::open(dir.path());
+        QVERIFY(writer);
+        QVERIFY(writer.value()->append(exchange));
+    }
+    QFile lines(dir.filePath(QStringLiteral("exchanges.jsonl")));
+    QVERIFY(lines.open(QIODevice::Append));
+    lines.write("{\"method\": \"GET\", \"pa"); // the recorder stopped mid-line
+    lines.close();
+    QCOMPARE(Recording::read(dir.path()).value().exchanges().size(), 1);
+    // The next recorder cuts the half line away and goes on after the last whole one.
+    auto writer = RecordingWriter::open(dir.path());
+    QVERIFY2(writer, qPrintable(writer.error()));
+    exchange.path = "/b";
+    QVERIFY(writer.value()->append(exchange));
+    writer.value().reset();
+    const auto recording = Recording::read(dir.path());
+    QVERIFY2(recording, qPrintable(recording.error()));
+    QCOMPARE(recording->exchanges().size(), 2);
+    QCOMPARE(recording->exchanges().at(1).path, QByteArray("/b"));
+
+    // A header that would split the answer on the wire is refused.
+    QVERIFY(lines.open(QIODevice::Append));
+    lines.write("{\"method\": \"GET\", \"path\": \"/c\", \"status\": 200, \"bodySha256\": \""
+        + RecordedExchange::sha256Of({})
+        + "\", \"requestHeaders\": [], \"headers\": [[\"X-A\", \"1\\r\\nSet-Cookie: x\"]]}\n");
+    lines.close();
+    QVERIFY2(Recording::read(dir.path()).error().contains(QStringLiteral("headers[0]: is not a header field")),
+        qPrintable(Recording::read(dir.path()).error()));
+}
+
+void TestRecordReplay::pipelinedRequestsWaitTheirTurnAtAReplay()
+{
+    FaultServer server;
+    QVERIFY(server.listen());
+    QTemporaryDir dir;
+    auto writer = RecordingWriter::open(dir.path());
+    QVERIFY(writer);
+    ProxyOptions options;
+    options.upstream = server.baseUrl();
+    ProxyServer proxy(options);
+    proxy.setRecorder(writer->get());
+    QVERIFY(proxy.listen());
+    QCOMPARE(fetch(proxy.listenUrl().resolved(QUrl(QStringLiteral("/delay/200")))).status, 200);
+    QCOMPARE(fetch(proxy.listenUrl().resolved(QUrl(QStringLiteral("/status/201")))).status, 201);
+    QCOMPARE(fetch(proxy.listenUrl().resolved(QUrl(QStringLiteral("/status/201"))), "HEAD").status, 201);
+
+    ReplayServer replay(Recording::read(dir.path()).value(), {});
+    QVERIFY(replay.listen());
+    // Two requests at once: the second waits for the first's recorded 200 ms, then is answered too.
+    QTcpSocket socket;
+    socket.connectToHost(QHostAddress::LocalHost, replay.baseUrl().port());
+    QVERIFY(socket.waitForConnected(5000));
+    socket.write("GET /delay/200 HTTP/1.1\r\nHost: x\r\n\r\nGET /status/201 HTTP/1.1\r\nHost: x\r\n\r\n"
+                 "HEAD /status/201 HTTP/1.1\r\nHost: x\r\n\r\n");
+    QByteArray answers;
+    QVERIFY(QTest::qWaitFor(
+        [&] {
+            answers += socket.readAll();
+            return answers.count("X-RetryLab-Replay: recorded") == 3;
+        },
+        10'000));
+    QVERIFY(answers.indexOf("HTTP/1.1 200") < answers.indexOf("HTTP/1.1 201"));
+    // The HEAD's answer keeps the length of the body it did not send.
+    const qsizetype head = answers.lastIndexOf("HTTP/1.1 201");
+    QVERIFY2(answers.mid(head).contains("Content-Length: ") && !answers.mid(head).contains("Content-Length: 0"),
+        answers.mid(head).constData());
 }
 
 QTEST_MAIN(TestRecordReplay)

@@ -1,4 +1,4 @@
-#include "core/scenario/storageconformance.h"
+#include "core/scenario/storageconformancerunner.h"
 
 #include "core/executor/retryexecutor.h"
 #include "core/faultserver/faultserver.h"
@@ -269,8 +269,10 @@ void StorageConformanceRunner::setUp(int index)
         base() + QStringLiteral("/upload/storage/v1/b/conformance/o?uploadType=media&name=") + storageObjectOf(index)));
     upload.setHeader(QNetworkRequest::ContentTypeHeader, QByteArrayLiteral("application/octet-stream"));
     QNetworkReply *reply = m_manager->post(upload, data);
-    connect(reply, &QNetworkReply::finished, this, [this, reply, index, createTest] {
+    connect(reply, &QNetworkReply::finished, this, [this, reply, index, createTest, generation] {
         reply->deleteLater();
+        if (generation != m_generation || !m_running)
+            return; // an upload of a run that was cancelled (and maybe started again)
         const QByteArray answer = reply->readAll();
         if (reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt() != 200) {
             finishRun(index, false, 0,
@@ -350,8 +352,8 @@ void StorageConformanceRunner::checkUsed(int index, bool succeeded, int attempts
             detail
                 = Tr::tr("expected %1, got %2").arg(run.expectSuccess ? Tr::tr("success") : Tr::tr("failure"), detail);
         }
-        finishRun(index, passed, attempts, detail);
         m_suite.runs[index].succeeded = succeeded;
+        finishRun(index, passed, attempts, detail);
     });
 }
 
