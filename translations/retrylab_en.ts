@@ -17660,10 +17660,6 @@ p=0.3, every=3, first=2, from=S to=S. Double-click a rule to edit it.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Point the client at %1 (-&gt; %2). Seed %3. Switch faults from a script: curl -X POST -H &apos;Content-Type: application/json&apos; &apos;%4?enabled=false&apos;</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Choose…</source>
         <translation type="unfinished"></translation>
     </message>
@@ -17699,6 +17695,32 @@ tab (Replay a recording…) or with retrylab serve --replay.</source>
     </message>
     <message>
         <source> (recording changes at the next start)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Forward proxy</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A forward proxy instead: no upstream; clients point HTTP_PROXY and HTTPS_PROXY (or
+their proxy option) at it and reach every service through it. Rules match host= too;
+a CONNECT tunnel&apos;s faults act on the connection. Applies at the next start.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>forward proxy</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Point clients at it: HTTP_PROXY=%1 HTTPS_PROXY=%1 (a forward proxy).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Point the client at %1 (-&gt; %2).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 Seed %2. Switch faults from a script: curl -X POST -H &apos;Content-Type: application/json&apos; &apos;%3?enabled=false&apos;</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

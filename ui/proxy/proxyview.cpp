@@ -48,12 +48,13 @@ ProxyView::ProxyView(QWidget *laneViews, QWidget *parent)
     : QWidget(parent), m_list(new QListWidget), m_addProxy(new QPushButton(tr("Add"))),
       m_removeProxy(new QPushButton(tr("Remove"))), m_name(new QLineEdit), m_upstream(new QLineEdit),
       m_caBundle(new QLineEdit), m_record(new QLineEdit), m_chooseRecord(new QPushButton(tr("Choose\u2026"))),
-      m_port(new QSpinBox), m_keepHost(new QCheckBox(tr("Keep Host"))), m_startStop(new QPushButton(tr("Start"))),
-      m_status(new QLabel), m_rules(new FaultRulesModel(this)), m_rulesView(new QTableView), m_rulesProblem(new QLabel),
-      m_addRule(new QPushButton(tr("Add"))), m_removeRule(new QPushButton(tr("Remove"))),
-      m_allOn(new QPushButton(tr("All on"))), m_allOff(new QPushButton(tr("All off"))),
-      m_loadRules(new QPushButton(tr("Load…"))), m_saveRules(new QPushButton(tr("Save…"))), m_bottom(new QTabWidget),
-      m_logView(new QTableView), m_clients(new QPlainTextEdit), m_refresh(new QTimer(this))
+      m_port(new QSpinBox), m_keepHost(new QCheckBox(tr("Keep Host"))), m_forward(new QCheckBox(tr("Forward proxy"))),
+      m_startStop(new QPushButton(tr("Start"))), m_status(new QLabel), m_rules(new FaultRulesModel(this)),
+      m_rulesView(new QTableView), m_rulesProblem(new QLabel), m_addRule(new QPushButton(tr("Add"))),
+      m_removeRule(new QPushButton(tr("Remove"))), m_allOn(new QPushButton(tr("All on"))),
+      m_allOff(new QPushButton(tr("All off"))), m_loadRules(new QPushButton(tr("Load…"))),
+      m_saveRules(new QPushButton(tr("Save…"))), m_bottom(new QTabWidget), m_logView(new QTableView),
+      m_clients(new QPlainTextEdit), m_refresh(new QTimer(this))
 {
     m_list->setObjectName(QStringLiteral("proxyList"));
     m_addProxy->setObjectName(QStringLiteral("proxyAdd"));
@@ -72,6 +73,10 @@ ProxyView::ProxyView(QWidget *laneViews, QWidget *parent)
 
     m_list->setMaximumWidth(150);
     m_keepHost->setToolTip(tr("Send the client's Host header on; by default it names the upstream."));
+    m_forward->setObjectName(QStringLiteral("proxyForward"));
+    m_forward->setToolTip(tr("A forward proxy instead: no upstream; clients point HTTP_PROXY and HTTPS_PROXY (or\n"
+                             "their proxy option) at it and reach every service through it. Rules match host= too;\n"
+                             "a CONNECT tunnel's faults act on the connection. Applies at the next start."));
     m_upstream->setPlaceholderText(QStringLiteral("https://api.example.com"));
     m_upstream->setToolTip(
         tr("The real service: an http or https URL; a path is put in front of every request's path."));
@@ -145,6 +150,7 @@ ProxyView::ProxyView(QWidget *laneViews, QWidget *parent)
     auto *portRow = new QHBoxLayout;
     portRow->addWidget(m_port);
     portRow->addWidget(m_keepHost);
+    portRow->addWidget(m_forward);
     portRow->addStretch();
     portRow->addWidget(m_startStop);
     form->addRow(tr("Port"), portRow);
@@ -208,6 +214,7 @@ ProxyView::ProxyView(QWidget *laneViews, QWidget *parent)
     });
     connect(m_port, &QSpinBox::editingFinished, this, &ProxyView::applyForm);
     connect(m_keepHost, &QCheckBox::toggled, this, &ProxyView::applyForm);
+    connect(m_forward, &QCheckBox::toggled, this, &ProxyView::applyForm);
     connect(m_startStop, &QPushButton::clicked, this, &ProxyView::startOrStop);
     connect(m_rules, &FaultRulesModel::rulesEdited, this, [this](const QList<FaultRule> &rules) {
         if (ProxyInstance *proxy = currentProxy()) {
@@ -326,7 +333,9 @@ void ProxyView::setCurrentProxy(int index)
 
 QString ProxyView::listTitle(const ProxyInstance *proxy) const
 {
-    const QString name = proxy->settings().name.isEmpty() ? proxy->settings().upstream.host() : proxy->settings().name;
+    const QString name = !proxy->settings().name.isEmpty() ? proxy->settings().name
+        : proxy->settings().forward                        ? tr("forward proxy")
+                                                           : proxy->settings().upstream.host();
     return proxy->isRunning() ? tr("● %1").arg(name) : name;
 }
 
@@ -335,8 +344,8 @@ void ProxyView::showProxy()
     ProxyInstance *proxy = currentProxy();
     m_showing = true;
     for (QWidget *w : std::initializer_list<QWidget *>{m_name, m_upstream, m_caBundle, m_record, m_chooseRecord, m_port,
-             m_keepHost, m_startStop, m_rulesView, m_addRule, m_removeRule, m_allOn, m_allOff, m_loadRules, m_saveRules,
-             m_removeProxy})
+             m_keepHost, m_forward, m_startStop, m_rulesView, m_addRule, m_removeRule, m_allOn, m_allOff, m_loadRules,
+             m_saveRules, m_removeProxy})
         w->setEnabled(proxy != nullptr);
     if (proxy) {
         m_name->setText(proxy->settings().name);
@@ -345,6 +354,9 @@ void ProxyView::showProxy()
         m_record->setText(proxy->settings().recordDirectory);
         m_port->setValue(proxy->settings().port);
         m_keepHost->setChecked(proxy->settings().keepHost);
+        m_forward->setChecked(proxy->settings().forward);
+        m_upstream->setEnabled(!proxy->settings().forward);
+        m_keepHost->setEnabled(!proxy->settings().forward);
         m_rules->setRules({});
         m_rules->setRules(proxy->rules());
         m_logView->setModel(m_logs.value(proxy));
@@ -374,6 +386,9 @@ void ProxyView::applyForm()
     s.recordDirectory = m_record->text().trimmed();
     s.port = quint16(m_port->value());
     s.keepHost = m_keepHost->isChecked();
+    s.forward = m_forward->isChecked();
+    m_upstream->setEnabled(!s.forward);
+    m_keepHost->setEnabled(!s.forward);
     if (s == proxy->settings())
         return;
     proxy->setSettings(s);
@@ -409,9 +424,14 @@ void ProxyView::updateStatus()
     }
     m_startStop->setText(proxy->isRunning() ? tr("Stop") : tr("Start"));
     if (proxy->isRunning()) {
-        QString text = tr("Point the client at %1 (-> %2). Seed %3. Switch faults from a script: curl -X POST "
-                          "-H 'Content-Type: application/json' '%4?enabled=false'")
-                           .arg(proxy->listenUrl().toString(), proxy->settings().upstream.toString())
+        const QString where = proxy->settings().forward
+            ? tr("Point clients at it: HTTP_PROXY=%1 HTTPS_PROXY=%1 (a forward proxy).")
+                  .arg(proxy->listenUrl().toString())
+            : tr("Point the client at %1 (-> %2).")
+                  .arg(proxy->listenUrl().toString(), proxy->settings().upstream.toString());
+        QString text = tr("%1 Seed %2. Switch faults from a script: curl -X POST "
+                          "-H 'Content-Type: application/json' '%3?enabled=false'")
+                           .arg(where)
                            .arg(proxy->seed())
                            .arg(proxy->controlUrl().toString());
         if (proxy->settings().port != 0 && proxy->settings().port != proxy->listenUrl().port())

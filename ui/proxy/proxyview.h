@@ -88,6 +88,7 @@ private:
     QPushButton *m_chooseRecord;
     QSpinBox *m_port;
     QCheckBox *m_keepHost;
+    QCheckBox *m_forward;
     QPushButton *m_startStop;
     QLabel *m_status;
     FaultRulesModel *m_rules;

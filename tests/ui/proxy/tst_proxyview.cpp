@@ -11,11 +11,13 @@
 #include "ui/session/settings/settings.h"
 #include "ui/widgets/serverlogmodel.h"
 
+#include <QCheckBox>
 #include <QJsonDocument>
 #include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
 #include <QNetworkAccessManager>
+#include <QNetworkProxy>
 #include <QNetworkReply>
 #include <QPlainTextEdit>
 #include <QPushButton>
@@ -211,6 +213,30 @@ private Q_SLOTS:
         button->click();
         QVERIFY(!server->replay()->isRunning());
         QVERIFY(replayStatus->isHidden());
+    }
+
+    // The same tab as a forward proxy: clients reach any server through it, grouped into lanes.
+    void aForwardProxyServesClientsThatPointAtIt()
+    {
+        view()->findChild<QPushButton *>(QStringLiteral("proxyAdd"))->click();
+        auto *forward = view()->findChild<QCheckBox *>(QStringLiteral("proxyForward"));
+        QVERIFY(forward);
+        forward->setChecked(true);
+        QVERIFY(view()->currentProxy()->settings().forward);
+        QVERIFY(!view()->upstreamEdit()->isEnabled());
+        view()->startButton()->click();
+        QVERIFY2(view()->currentProxy()->isRunning(), qPrintable(view()->status()->text()));
+        QVERIFY2(
+            view()->status()->text().contains(QStringLiteral("HTTP_PROXY=")), qPrintable(view()->status()->text()));
+        m_manager->setProxy(QNetworkProxy(QNetworkProxy::HttpProxy, QStringLiteral("127.0.0.1"),
+            quint16(view()->currentProxy()->listenUrl().port())));
+        QCOMPARE(send(m_upstream->baseUrl().resolved(QUrl(QStringLiteral("/status/200")))), 200);
+        QTRY_COMPARE(view()->logModel()->receivedCount(), quint64(1));
+        view()->logModel()->flush();
+        QCOMPARE(view()->logModel()->entry(0).target,
+            m_upstream->baseUrl().resolved(QUrl(QStringLiteral("/status/200"))).toString());
+        QTRY_VERIFY(view()->currentProxy()->session()->laneCount() >= 1);
+        m_manager->setProxy(QNetworkProxy::NoProxy);
     }
 
     void aLineThatDoesNotReadKeepsTheRuleAndSaysWhy()

@@ -60,7 +60,9 @@ bool ProxyInstance::start()
 {
     stop();
     ProxyOptions options;
-    options.upstream = m_settings.upstream;
+    options.forward = m_settings.forward;
+    if (!options.forward)
+        options.upstream = m_settings.upstream;
     options.port = m_settings.port;
     options.keepHost = m_settings.keepHost;
     options.caBundlePath = m_settings.caBundlePath;

@@ -13,17 +13,19 @@ QJsonObject ProxySettings::toJson() const
     return {{QStringLiteral("name"), name}, {QStringLiteral("upstream"), upstream.toString()},
         {QStringLiteral("port"), int(port)}, {QStringLiteral("keepHost"), keepHost},
         {QStringLiteral("caBundle"), caBundlePath}, {QStringLiteral("record"), recordDirectory},
-        {QStringLiteral("faults"), rules.toJson()}};
+        {QStringLiteral("forward"), forward}, {QStringLiteral("faults"), rules.toJson()}};
 }
 
 Result<ProxySettings> ProxySettings::fromJson(const QJsonObject &object)
 {
     JsonReader r(object);
-    r.rejectUnknown({QStringLiteral("name"), QStringLiteral("upstream"), QStringLiteral("port"),
-        QStringLiteral("keepHost"), QStringLiteral("caBundle"), QStringLiteral("record"), QStringLiteral("faults")});
+    r.rejectUnknown(
+        {QStringLiteral("name"), QStringLiteral("upstream"), QStringLiteral("port"), QStringLiteral("keepHost"),
+            QStringLiteral("caBundle"), QStringLiteral("record"), QStringLiteral("forward"), QStringLiteral("faults")});
     ProxySettings s;
     s.name = r.string(QStringLiteral("name")).value_or(QString());
-    const auto upstream = r.string(QStringLiteral("upstream"), Presence::Required);
+    s.forward = r.boolean(QStringLiteral("forward")).value_or(false);
+    const auto upstream = r.string(QStringLiteral("upstream"), s.forward ? Presence::Optional : Presence::Required);
     if (upstream)
         s.upstream = QUrl(*upstream);
     s.port = quint16(r.integer(QStringLiteral("port"), 0, 65535).value_or(0));
@@ -45,7 +47,7 @@ Result<ProxySettings> ProxySettings::fromJson(const QJsonObject &object)
 bool ProxySettings::operator==(const ProxySettings &other) const
 {
     return name == other.name && upstream == other.upstream && port == other.port && keepHost == other.keepHost
-        && caBundlePath == other.caBundlePath && recordDirectory == other.recordDirectory
+        && caBundlePath == other.caBundlePath && recordDirectory == other.recordDirectory && forward == other.forward
         && rules.rules == other.rules.rules && rules.seed == other.rules.seed;
 }
 

@@ -21,6 +21,8 @@ struct ProxySettings
     /// A folder the upstream's answers are recorded into (Core::RecordingWriter) while it
     /// runs, for a replay (Server tab); empty: nothing is recorded.
     QString recordDirectory;
+    /// A forward proxy (HTTP_PROXY): no upstream, each request names its own, CONNECT opens tunnels.
+    bool forward = false;
     Core::FaultRuleList rules;
 
     QJsonObject toJson() const;
