@@ -74,8 +74,9 @@ private:
     /// A CONNECT with TLS interception: 200, then TLS with the client as the host's
     /// server, and the requests inside taken up as https://host:port.
     void intercept();
-    /// Passes body bytes on with the fault applied; true when cut=N ended the body here.
-    bool forwardBody(QByteArray body);
+    /// Passes body bytes on with the fault applied, after `head` when the answer's head
+    /// goes with them; true when cut=N ended the body here.
+    bool forwardBody(QByteArray body, const QByteArray &head = {});
     void rejectMalformed();
     /// Answers `status` with `message` to a request that cannot be taken up, and closes.
     void rejectRequest(int status, const QString &message, const HttpRequest *request = nullptr);
@@ -102,9 +103,15 @@ private:
     /// The upstream sent bytes no request asked for: they are never handed on.
     void dropUnsolicitedUpstream();
     void dropUpstream(bool abort = true);
-    void endAfterFlush(std::function<void()> finish);
+    template<typename Finish>
+    void endAfterFlush(Finish finish);
     void clientGone();
     qint64 writeClient(const QByteArray &bytes);
+    /// Writes past Qt's buffer when it can (SocketControl::writeNow), through the socket otherwise.
+    static void writeNow(QTcpSocket *socket, const QByteArray &bytes);
+    /// Counts activity for the idle timeout without restarting its timer.
+    void touchIdle();
+    void idleTimerFired();
 
     ProxyServer *m_server;
     QPointer<QTcpSocket> m_client;
@@ -120,6 +127,8 @@ private:
     bool m_readingPaused = false; ///< over the held-bytes limit while an exchange runs
     qint64 m_waitingSinceNs = 0;
     QString m_peer;
+    QString m_clientAddress; ///< the peer's address without its port, for X-Forwarded-For
+    qint64 m_activityNs = 0; ///< the last activity the idle timeout counts from
     HttpRequestParser m_parser;
     QList<HttpRequest> m_queue;
     bool m_busy = false;
