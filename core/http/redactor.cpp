@@ -1,5 +1,6 @@
 #include "core/http/redactor.h"
 
+#include <QHash>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -283,14 +284,35 @@ bool Redactor::isSensitiveName(QStringView name)
     return isSensitiveWord(word);
 }
 
-bool Redactor::isSensitiveHeader(QByteArrayView name)
+namespace {
+
+bool judgeHeaderName(QByteArrayView name)
 {
     if (containsName(fixedHeaders, name))
         return true;
     // "Code" or "Session" alone are parameters' credentials, not headers' ("status code: 503").
     if (containsName(harmlessHeaders, name) || containsName(sensitiveWholeNames, name))
         return false;
-    return isSensitiveName(QString::fromLatin1(name));
+    return Redactor::isSensitiveName(QString::fromLatin1(name));
+}
+
+} // namespace
+
+bool Redactor::isSensitiveHeader(QByteArrayView name)
+{
+    // Asked for every header of every request the fault server and the proxies log, and
+    // judged through lower-case copies and words: remembered per name instead, for the
+    // few dozen names clients send. A client that sends ever new names empties the memo
+    // now and then, so it stays small; one per thread, as the servers' threads are.
+    constexpr qsizetype maxRemembered = 512;
+    thread_local QHash<QByteArray, bool> judged;
+    if (const auto found = judged.constFind(QByteArray::fromRawData(name.data(), name.size())); found != judged.cend())
+        return *found;
+    const bool sensitive = judgeHeaderName(name);
+    if (judged.size() >= maxRemembered)
+        judged.clear();
+    judged.insert(name.toByteArray(), sensitive);
+    return sensitive;
 }
 
 QByteArray Redactor::headerValue(QByteArrayView name, const QByteArray &value) const
