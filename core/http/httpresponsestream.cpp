@@ -125,6 +125,7 @@ HttpResponseStream::Status HttpResponseStream::parseHead(QByteArrayView head)
 {
     m_head = Head{};
     m_head.raw = head.toByteArray();
+    m_head.headers.reserve(16); // one allocation for the usual dozen fields
     qsizetype pos = 0;
     bool first = true;
     while (pos < head.size()) {
@@ -190,10 +191,13 @@ HttpResponseStream::Status HttpResponseStream::parseHead(QByteArrayView head)
         || m_head.status == 204 || m_head.status == 304;
     std::optional<QByteArray> transferEncoding;
     std::optional<qint64> length;
+    const auto named = [](const QByteArray &name, QByteArrayView wanted) {
+        return name.size() == wanted.size() && name.compare(wanted, Qt::CaseInsensitive) == 0;
+    };
     for (const auto &[name, value] : m_head.headers) {
-        if (name.compare("Transfer-Encoding", Qt::CaseInsensitive) == 0) {
+        if (named(name, "Transfer-Encoding")) {
             transferEncoding = transferEncoding ? *transferEncoding + ", " + value : value;
-        } else if (name.compare("Content-Length", Qt::CaseInsensitive) == 0) {
+        } else if (named(name, "Content-Length")) {
             if (!isDigits(value) || value.size() > 18)
                 return fail(Tr::tr("the upstream's Content-Length is not a number: \"%1\"")
                                 .arg(QString::fromLatin1(value.left(40))));
@@ -228,9 +232,13 @@ HttpResponseStream::Status HttpResponseStream::run()
         case Phase::Head: {
             qsizetype end = m_buffer.indexOf("\r\n\r\n", m_pos);
             qsizetype after = end >= 0 ? end + 4 : -1;
-            if (const qsizetype bare = m_buffer.indexOf("\n\n", m_pos); bare >= 0 && (end < 0 || bare < end)) {
-                end = bare;
-                after = bare + 2;
+            // A bare "\n\n" counts only before the first "\r\n\r\n": looked for there, not
+            // through the body that follows in the same read.
+            const QByteArrayView before
+                = QByteArrayView(m_buffer).sliced(m_pos, (end >= 0 ? end + 2 : m_buffer.size()) - m_pos);
+            if (const qsizetype bare = before.indexOf("\n\n"); bare >= 0) {
+                end = m_pos + bare;
+                after = end + 2;
             }
             if (end < 0) {
                 if (bufferedBytes() > m_limits.maxHeadBytes)

@@ -48,6 +48,15 @@ bool isHopByHop(const QByteArray &name, const QList<QByteArray> &named)
     return std::any_of(fixed.cbegin(), fixed.cend(), same) || std::any_of(named.cbegin(), named.cend(), same);
 }
 
+/// The bytes of the header lines, to reserve a head's room at once.
+qsizetype headBytes(const HeaderList &headers)
+{
+    qsizetype bytes = 0;
+    for (const auto &[name, value] : headers)
+        bytes += name.size() + value.size() + 4;
+    return bytes;
+}
+
 QList<QByteArray> connectionOptions(const HeaderList &headers)
 {
     QList<QByteArray> named;
@@ -183,7 +192,9 @@ QByteArray ProxyConnection::upstreamRequest(
     QByteArray prefix = upstream.path(QUrl::FullyEncoded).toLatin1();
     if (prefix.endsWith('/'))
         prefix.chop(1);
-    QByteArray out = r.method + ' ' + prefix + target + " HTTP/1.1\r\n";
+    QByteArray out;
+    out.reserve(headBytes(r.headers) + target.size() + r.body.size() + 256); // one allocation, not one per line
+    out += r.method + ' ' + prefix + target + " HTTP/1.1\r\n";
     const QList<QByteArray> named = connectionOptions(r.headers);
     bool hostSent = false;
     for (const auto &[name, value] : r.headers) {
@@ -222,7 +233,9 @@ QByteArray ProxyConnection::upstreamRequest(
 QByteArray ProxyConnection::clientHead(
     const HttpResponseStream::Head &head, bool close, bool clientIsHttp10, bool dropChunking)
 {
-    QByteArray out = "HTTP/1.1 " + QByteArray::number(head.status) + ' '
+    QByteArray out;
+    out.reserve(headBytes(head.headers) + head.reason.size() + 64);
+    out += "HTTP/1.1 " + QByteArray::number(head.status) + ' '
         + (head.reason.isEmpty() ? reasonPhrase(head.status) : head.reason) + "\r\n";
     const QList<QByteArray> named = connectionOptions(head.headers);
     for (const auto &[name, value] : head.headers) {
