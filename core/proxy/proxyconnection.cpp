@@ -69,6 +69,16 @@ QList<QByteArray> connectionOptions(const HeaderList &headers)
     return named;
 }
 
+/// "http://host:port" of an absolute-form target, empty for any other.
+QByteArrayView originOf(QByteArrayView target)
+{
+    const qsizetype scheme = target.indexOf("://");
+    if (scheme <= 0)
+        return {};
+    const qsizetype path = target.indexOf('/', scheme + 3);
+    return path < 0 ? target : target.first(path);
+}
+
 /// RFC 9110 section 9.2.2.
 bool isIdempotent(const QByteArray &method)
 {
@@ -477,6 +487,8 @@ void ProxyConnection::proceed()
     if (m_upstream && upstream != m_upstreamUrl)
         dropUpstream();
     m_upstreamUrl = upstream;
+    if (m_server->options().forward && !m_interceptUpstream.isValid())
+        m_upstreamOrigin = originOf(m_request.target).toByteArray();
     // Bytes that came after the last answer (while its end was still being delivered) answer nothing.
     if (m_upstream && m_upstream->bytesAvailable() > 0)
         dropUnsolicitedUpstream();
@@ -493,6 +505,9 @@ QUrl ProxyConnection::exchangeUpstream() const
         return m_server->options().upstream;
     if (m_interceptUpstream.isValid())
         return m_interceptUpstream;
+    // A client sends request after request to the same origin: its URL is not parsed again.
+    if (!m_upstreamOrigin.isEmpty() && originOf(m_request.target) == m_upstreamOrigin)
+        return m_upstreamUrl;
     const QUrl target(QString::fromLatin1(m_request.target));
     QUrl upstream;
     upstream.setScheme(target.scheme().toLower());

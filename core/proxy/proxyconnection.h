@@ -117,6 +117,7 @@ private:
     QPointer<QTcpSocket> m_client;
     QPointer<QTcpSocket> m_upstream;
     QUrl m_upstreamUrl; ///< where m_upstream is connected (or connecting)
+    QByteArray m_upstreamOrigin; ///< a forward proxy's "http://host:port" that m_upstreamUrl was made from
     QUrl m_interceptUpstream; ///< the intercepted tunnel's https://host:port; empty before (or without) one
     QTimer *m_connectTimer;
     QTimer *m_idleTimer;
