@@ -3,6 +3,9 @@
 
 #include "core/util/coretr.h"
 
+#include <cstring>
+#include <utility>
+
 namespace RetryLab::Core {
 
 namespace {
@@ -13,6 +16,28 @@ constexpr qsizetype maxTrailerBytes = 64 * 1024;
 QByteArray clip(QByteArrayView text, qsizetype n)
 {
     return text.first(std::min(n, text.size())).toByteArray();
+}
+
+/// Where the head that starts at `from` ends: the first "\r\n\r\n", or a bare "\n\n"
+/// before it; the position of the empty line's start and the one after it, or -1 twice.
+/// Found from line feed to line feed with memchr: QByteArray::indexOf() of a four-byte
+/// needle hashed every byte, 2,000 instructions for a small answer.
+std::pair<qsizetype, qsizetype> headEnd(const QByteArray &buffer, qsizetype from)
+{
+    const char *data = buffer.constData();
+    const qsizetype size = buffer.size();
+    for (qsizetype i = from; i < size;) {
+        const void *found = std::memchr(data + i, '\n', size_t(size - i));
+        if (!found)
+            break;
+        i = static_cast<const char *>(found) - data;
+        if (i + 1 < size && data[i + 1] == '\n')
+            return {i, i + 2};
+        if (i - 1 >= from && data[i - 1] == '\r' && i + 2 < size && data[i + 1] == '\r' && data[i + 2] == '\n')
+            return {i - 1, i + 3};
+        ++i;
+    }
+    return {-1, -1};
 }
 
 } // namespace
@@ -230,16 +255,7 @@ HttpResponseStream::Status HttpResponseStream::run()
     for (;;) {
         switch (m_phase) {
         case Phase::Head: {
-            qsizetype end = m_buffer.indexOf("\r\n\r\n", m_pos);
-            qsizetype after = end >= 0 ? end + 4 : -1;
-            // A bare "\n\n" counts only before the first "\r\n\r\n": looked for there, not
-            // through the body that follows in the same read.
-            const QByteArrayView before
-                = QByteArrayView(m_buffer).sliced(m_pos, (end >= 0 ? end + 2 : m_buffer.size()) - m_pos);
-            if (const qsizetype bare = before.indexOf("\n\n"); bare >= 0) {
-                end = m_pos + bare;
-                after = end + 2;
-            }
+            const auto [end, after] = headEnd(m_buffer, m_pos);
             if (end < 0) {
                 if (bufferedBytes() > m_limits.maxHeadBytes)
                     return fail(
