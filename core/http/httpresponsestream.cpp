@@ -44,7 +44,36 @@ std::pair<qsizetype, qsizetype> headEnd(const QByteArray &buffer, qsizetype from
 
 void HttpResponseStream::reset()
 {
-    *this = HttpResponseStream(m_limits);
+    // Field by field rather than a fresh stream assigned: the proxy resets its stream for
+    // every exchange, and small buffers keep their room for the next answer instead of
+    // being freed and allocated again (large ones are freed: an idle connection holds
+    // little). Every member of the class is here.
+    constexpr qsizetype keptRoom = 16 * 1024;
+    const auto empty = [](QByteArray &bytes) {
+        if (bytes.capacity() > keptRoom)
+            bytes.clear();
+        else
+            bytes.resize(0);
+    };
+    m_requestMethod = QByteArrayLiteral("GET");
+    m_phase = Phase::Head;
+    m_status = Status::NeedMore;
+    empty(m_buffer);
+    m_pos = 0;
+    m_previousHeaders = std::move(m_head.headers); // see parseHead()
+    m_head = Head{};
+    m_headDone = false;
+    m_framing = Framing::None;
+    m_length = 0;
+    m_remaining = 0;
+    m_chunks = ChunkedDecoder(ChunkedDecoder::Grammar::Tolerant);
+    empty(m_body);
+    m_bodyTotal = 0;
+    m_payload.clear();
+    m_payloadTotal = 0;
+    m_trailerBytes = 0;
+    m_truncated = false;
+    m_error.clear();
 }
 
 HttpResponseStream::Status HttpResponseStream::fail(QString message)
@@ -148,6 +177,10 @@ HttpResponseStream::Status HttpResponseStream::failChunk(QByteArrayView line)
 
 HttpResponseStream::Status HttpResponseStream::parseHead(QByteArrayView head)
 {
+    // The answers on one connection repeat most of their fields (Server, Content-Type,
+    // Connection): a field equal to the one at its place in the last head is taken as
+    // that one was, checked then, instead of checked and copied into two new arrays.
+    const HeaderList previous = std::exchange(m_previousHeaders, {});
     m_head = Head{};
     m_head.raw = head.toByteArray();
     m_head.headers.reserve(16); // one allocation for the usual dozen fields
@@ -197,6 +230,13 @@ HttpResponseStream::Status HttpResponseStream::parseHead(QByteArrayView head)
             return fail(Tr::tr("the upstream sent white space before a header's colon"));
         if (m_head.headers.size() >= m_limits.maxHeaderFields)
             return fail(Tr::tr("the upstream sent more than %1 header fields").arg(m_limits.maxHeaderFields));
+        if (const qsizetype at = m_head.headers.size(); at < previous.size() && previous[at].first == name) {
+            const QByteArrayView value = line.sliced(colon + 1).trimmed();
+            if (previous[at].second == value) {
+                m_head.headers.append(previous[at]);
+                continue;
+            }
+        }
         if (const QString problem = tokenProblem(name); !problem.isEmpty())
             return fail(Tr::tr("the upstream sent a header name that is no token: %1").arg(problem));
         // RFC 9110 section 5.5: a CR, LF or NUL in a value must be refused or replaced. Passed on,

@@ -79,6 +79,13 @@ QByteArrayView originOf(QByteArrayView target)
     return path < 0 ? target : target.first(path);
 }
 
+/// The detail of every forwarded answer, translated once rather than per request.
+const QString &answeredText()
+{
+    static const QString text = Tr::tr("the upstream answered %1 %2");
+    return text;
+}
+
 /// RFC 9110 section 9.2.2.
 bool isIdempotent(const QByteArray &method)
 {
@@ -909,7 +916,7 @@ void ProxyConnection::readUpstream()
             endAfterFlush([this, code, reason] {
                 const bool corrupt = m_fault.outcome == ProxyFault::Outcome::Corrupt;
                 finishExchange(corrupt ? QStringLiteral("corrupt") : QStringLiteral("forwarded"),
-                    Tr::tr("the upstream answered %1 %2").arg(code).arg(reason), code);
+                    answeredText().arg(QString::number(code), reason), code);
             });
             return;
         }
