@@ -34,6 +34,12 @@ constexpr qint64 readPieceBytes = 64 * 1024;
 /// A bandwidth limit releases bytes this often.
 constexpr int throttleTickMs = 20;
 
+/// A field name, case-insensitively; the lengths first, so that most names cost no call.
+bool isField(QByteArrayView name, QByteArrayView wanted)
+{
+    return name.size() == wanted.size() && name.compare(wanted, Qt::CaseInsensitive) == 0;
+}
+
 /// Hop-by-hop fields (RFC 9110 section 7.6.1), and those the Connection field names.
 bool isHopByHop(const QByteArray &name, const QList<QByteArray> &named)
 {
@@ -42,9 +48,7 @@ bool isHopByHop(const QByteArray &name, const QList<QByteArray> &named)
     // passing the header on.
     static constexpr std::array<QByteArrayView, 8> fixed{"connection", "keep-alive", "proxy-connection", "te",
         "trailer", "upgrade", "proxy-authenticate", "proxy-authorization"};
-    const auto same = [&name](QByteArrayView other) {
-        return name.size() == other.size() && name.compare(other, Qt::CaseInsensitive) == 0;
-    };
+    const auto same = [&name](QByteArrayView other) { return isField(name, other); };
     return std::any_of(fixed.cbegin(), fixed.cend(), same) || std::any_of(named.cbegin(), named.cend(), same);
 }
 
@@ -61,7 +65,7 @@ QList<QByteArray> connectionOptions(const HeaderList &headers)
 {
     QList<QByteArray> named;
     for (const auto &[name, value] : headers) {
-        if (name.compare("Connection", Qt::CaseInsensitive) != 0)
+        if (!isField(name, "Connection"))
             continue;
         for (const QByteArray &option : value.split(','))
             named.append(option.trimmed().toLower());
@@ -215,12 +219,10 @@ QByteArray ProxyConnection::upstreamRequest(
     const QList<QByteArray> named = connectionOptions(r.headers);
     bool hostSent = false;
     for (const auto &[name, value] : r.headers) {
-        if (isHopByHop(name, named) || name.compare("Content-Length", Qt::CaseInsensitive) == 0
-            || name.compare("Transfer-Encoding", Qt::CaseInsensitive) == 0
-            || name.compare("Expect", Qt::CaseInsensitive) == 0
-            || name.compare("X-Forwarded-For", Qt::CaseInsensitive) == 0)
+        if (isHopByHop(name, named) || isField(name, "Content-Length") || isField(name, "Transfer-Encoding")
+            || isField(name, "Expect") || isField(name, "X-Forwarded-For"))
             continue;
-        if (name.compare("Host", Qt::CaseInsensitive) == 0) {
+        if (isField(name, "Host")) {
             if (!keepHost)
                 continue;
             hostSent = true;
@@ -256,7 +258,7 @@ QByteArray ProxyConnection::clientHead(
         + (head.reason.isEmpty() ? reasonPhrase(head.status) : head.reason) + "\r\n";
     const QList<QByteArray> named = connectionOptions(head.headers);
     for (const auto &[name, value] : head.headers) {
-        if (isHopByHop(name, named) || (dropChunking && name.compare("Transfer-Encoding", Qt::CaseInsensitive) == 0))
+        if (isHopByHop(name, named) || (dropChunking && isField(name, "Transfer-Encoding")))
             continue;
         out += name + ": " + value + "\r\n";
     }
