@@ -280,10 +280,11 @@ if ((only_servers)); then
         --slurpfile callgrind "$work/callgrind.json" --slurpfile machine "$work/machine.json" \
         --arg commit "$(git rev-parse --short HEAD 2>/dev/null || echo unknown)" \
         --arg date "$(date -u +%Y-%m-%dT%H:%M:%SZ)" \
-        '. + { machine: $machine[0],
-               "4_fault_server_vs_nginx": ($servers[0] + { commit: $commit, date: $date, quick: ('"$quick"' == 1), target: ">= 0.7" }),
-               "8_fault_proxy": ($proxy[0] + { quick: ('"$quick"' == 1) }),
-               "17_hot_path_counts": ($callgrind[0] + { commit: $commit, date: $date }) }' \
+        '. + { machine: ((.machine // {}) + ($machine[0] | { cpu, cpu_family, cpu_model, spectre_v2 })),
+               "4_fault_server_vs_nginx": ($servers[0] + { commit: $commit, date: $date, quick: ('"$quick"' == 1),
+                   target: ">= 0.7", machine: $machine[0] }),
+               "8_fault_proxy": ($proxy[0] + { quick: ('"$quick"' == 1), machine: $machine[0] }),
+               "17_hot_path_counts": ($callgrind[0] + { commit: $commit, date: $date, machine: $machine[0] }) }' \
         "$out" >"$work/merged.json"
     mv "$work/merged.json" "$out"
     jq -r "$server_rows" "$out"
