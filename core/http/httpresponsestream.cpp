@@ -3,6 +3,9 @@
 
 #include "core/util/coretr.h"
 
+#include <cstring>
+#include <utility>
+
 namespace RetryLab::Core {
 
 namespace {
@@ -15,11 +18,62 @@ QByteArray clip(QByteArrayView text, qsizetype n)
     return text.first(std::min(n, text.size())).toByteArray();
 }
 
+/// Where the head that starts at `from` ends: the first "\r\n\r\n", or a bare "\n\n"
+/// before it; the position of the empty line's start and the one after it, or -1 twice.
+/// Found from line feed to line feed with memchr: QByteArray::indexOf() of a four-byte
+/// needle hashed every byte, 2,000 instructions for a small answer.
+std::pair<qsizetype, qsizetype> headEnd(const QByteArray &buffer, qsizetype from)
+{
+    const char *data = buffer.constData();
+    const qsizetype size = buffer.size();
+    for (qsizetype i = from; i < size;) {
+        const void *found = std::memchr(data + i, '\n', size_t(size - i));
+        if (!found)
+            break;
+        i = static_cast<const char *>(found) - data;
+        if (i + 1 < size && data[i + 1] == '\n')
+            return {i, i + 2};
+        if (i - 1 >= from && data[i - 1] == '\r' && i + 2 < size && data[i + 1] == '\r' && data[i + 2] == '\n')
+            return {i - 1, i + 3};
+        ++i;
+    }
+    return {-1, -1};
+}
+
 } // namespace
 
 void HttpResponseStream::reset()
 {
-    *this = HttpResponseStream(m_limits);
+    // Field by field rather than a fresh stream assigned: the proxy resets its stream for
+    // every exchange, and small buffers keep their room for the next answer instead of
+    // being freed and allocated again (large ones are freed: an idle connection holds
+    // little). Every member of the class is here.
+    constexpr qsizetype keptRoom = 16 * 1024;
+    const auto empty = [](QByteArray &bytes) {
+        if (bytes.capacity() > keptRoom)
+            bytes.clear();
+        else
+            bytes.resize(0);
+    };
+    m_requestMethod = QByteArrayLiteral("GET");
+    m_phase = Phase::Head;
+    m_status = Status::NeedMore;
+    empty(m_buffer);
+    m_pos = 0;
+    m_previousHeaders = std::move(m_head.headers); // see parseHead()
+    m_head = Head{};
+    m_headDone = false;
+    m_framing = Framing::None;
+    m_length = 0;
+    m_remaining = 0;
+    m_chunks = ChunkedDecoder(ChunkedDecoder::Grammar::Tolerant);
+    empty(m_body);
+    m_bodyTotal = 0;
+    m_payload.clear();
+    m_payloadTotal = 0;
+    m_trailerBytes = 0;
+    m_truncated = false;
+    m_error.clear();
 }
 
 HttpResponseStream::Status HttpResponseStream::fail(QString message)
@@ -123,8 +177,13 @@ HttpResponseStream::Status HttpResponseStream::failChunk(QByteArrayView line)
 
 HttpResponseStream::Status HttpResponseStream::parseHead(QByteArrayView head)
 {
+    // The answers on one connection repeat most of their fields (Server, Content-Type,
+    // Connection): a field equal to the one at its place in the last head is taken as
+    // that one was, checked then, instead of checked and copied into two new arrays.
+    const HeaderList previous = std::exchange(m_previousHeaders, {});
     m_head = Head{};
     m_head.raw = head.toByteArray();
+    m_head.headers.reserve(16); // one allocation for the usual dozen fields
     qsizetype pos = 0;
     bool first = true;
     while (pos < head.size()) {
@@ -171,6 +230,13 @@ HttpResponseStream::Status HttpResponseStream::parseHead(QByteArrayView head)
             return fail(Tr::tr("the upstream sent white space before a header's colon"));
         if (m_head.headers.size() >= m_limits.maxHeaderFields)
             return fail(Tr::tr("the upstream sent more than %1 header fields").arg(m_limits.maxHeaderFields));
+        if (const qsizetype at = m_head.headers.size(); at < previous.size() && previous[at].first == name) {
+            const QByteArrayView value = line.sliced(colon + 1).trimmed();
+            if (previous[at].second == value) {
+                m_head.headers.append(previous[at]);
+                continue;
+            }
+        }
         if (const QString problem = tokenProblem(name); !problem.isEmpty())
             return fail(Tr::tr("the upstream sent a header name that is no token: %1").arg(problem));
         // RFC 9110 section 5.5: a CR, LF or NUL in a value must be refused or replaced. Passed on,
@@ -190,10 +256,13 @@ HttpResponseStream::Status HttpResponseStream::parseHead(QByteArrayView head)
         || m_head.status == 204 || m_head.status == 304;
     std::optional<QByteArray> transferEncoding;
     std::optional<qint64> length;
+    const auto named = [](const QByteArray &name, QByteArrayView wanted) {
+        return name.size() == wanted.size() && name.compare(wanted, Qt::CaseInsensitive) == 0;
+    };
     for (const auto &[name, value] : m_head.headers) {
-        if (name.compare("Transfer-Encoding", Qt::CaseInsensitive) == 0) {
+        if (named(name, "Transfer-Encoding")) {
             transferEncoding = transferEncoding ? *transferEncoding + ", " + value : value;
-        } else if (name.compare("Content-Length", Qt::CaseInsensitive) == 0) {
+        } else if (named(name, "Content-Length")) {
             if (!isDigits(value) || value.size() > 18)
                 return fail(Tr::tr("the upstream's Content-Length is not a number: \"%1\"")
                                 .arg(QString::fromLatin1(value.left(40))));
@@ -226,12 +295,7 @@ HttpResponseStream::Status HttpResponseStream::run()
     for (;;) {
         switch (m_phase) {
         case Phase::Head: {
-            qsizetype end = m_buffer.indexOf("\r\n\r\n", m_pos);
-            qsizetype after = end >= 0 ? end + 4 : -1;
-            if (const qsizetype bare = m_buffer.indexOf("\n\n", m_pos); bare >= 0 && (end < 0 || bare < end)) {
-                end = bare;
-                after = bare + 2;
-            }
+            const auto [end, after] = headEnd(m_buffer, m_pos);
             if (end < 0) {
                 if (bufferedBytes() > m_limits.maxHeadBytes)
                     return fail(

@@ -118,6 +118,7 @@ private:
     QByteArray m_buffer;
     qsizetype m_pos = 0;
     Head m_head;
+    HeaderList m_previousHeaders; ///< the last answer's fields, kept by reset() for parseHead()
     bool m_headDone = false;
     Framing m_framing = Framing::None;
     qint64 m_length = 0;

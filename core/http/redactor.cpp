@@ -1,5 +1,6 @@
 #include "core/http/redactor.h"
 
+#include <QHash>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -283,14 +284,35 @@ bool Redactor::isSensitiveName(QStringView name)
     return isSensitiveWord(word);
 }
 
-bool Redactor::isSensitiveHeader(QByteArrayView name)
+namespace {
+
+bool judgeHeaderName(QByteArrayView name)
 {
     if (containsName(fixedHeaders, name))
         return true;
     // "Code" or "Session" alone are parameters' credentials, not headers' ("status code: 503").
     if (containsName(harmlessHeaders, name) || containsName(sensitiveWholeNames, name))
         return false;
-    return isSensitiveName(QString::fromLatin1(name));
+    return Redactor::isSensitiveName(QString::fromLatin1(name));
+}
+
+} // namespace
+
+bool Redactor::isSensitiveHeader(QByteArrayView name)
+{
+    // Asked for every header of every request the fault server and the proxies log, and
+    // judged through lower-case copies and words: remembered per name instead, for the
+    // few dozen names clients send. A client that sends ever new names empties the memo
+    // now and then, so it stays small; one per thread, as the servers' threads are.
+    constexpr qsizetype maxRemembered = 512;
+    thread_local QHash<QByteArray, bool> judged;
+    if (const auto found = judged.constFind(QByteArray::fromRawData(name.data(), name.size())); found != judged.cend())
+        return *found;
+    const bool sensitive = judgeHeaderName(name);
+    if (judged.size() >= maxRemembered)
+        judged.clear();
+    judged.insert(name.toByteArray(), sensitive);
+    return sensitive;
 }
 
 QByteArray Redactor::headerValue(QByteArrayView name, const QByteArray &value) const
@@ -368,15 +390,11 @@ QString Redactor::urlString(const QUrl &url) const
     return this->url(url).toString(QUrl::FullyEncoded);
 }
 
-QString Redactor::text(const QString &input) const
-{
-    if (!m_enabled || input.isEmpty())
-        return input;
-    // Every rule below needs a ':' or '=' or an auth scheme word; most text has none
-    // of them, and a large header value should not go through six expressions for nothing.
-    if (!mayHoldCredentials(input))
-        return input;
+namespace {
 
+/// Redactor::text() past its quick checks: the expressions.
+QString redactText(const Redactor &redactor, const QString &input)
+{
     static const QRegularExpression urlPattern(QStringLiteral(R"re([A-Za-z][A-Za-z0-9+.\-]*://[^\s"'<>\\]+)re"));
     static const QRegularExpression headerLine(
         QStringLiteral(
@@ -393,14 +411,14 @@ QString Redactor::text(const QString &input) const
         // Not after "/" or ".": "/etc/passwd: Permission denied" names a file, not a password.
         QStringLiteral(R"re((?<![A-Za-z0-9_\-/.])([A-Za-z][A-Za-z0-9_\-]{0,99})([ \t]*:[ \t]*)([^\s,;"'<>]+))re"));
 
-    QString out = replaceMatches(input, urlPattern, [this](const QRegularExpressionMatch &m) -> QString {
+    QString out = replaceMatches(input, urlPattern, [&redactor](const QRegularExpressionMatch &m) -> QString {
         const QString original = m.captured(0);
         const QUrl parsed(original, QUrl::TolerantMode);
-        const QUrl redacted = url(parsed);
+        const QUrl redacted = redactor.url(parsed);
         return redacted == parsed ? original : redacted.toString(QUrl::FullyEncoded);
     });
-    out = replaceMatches(out, headerLine, [this](const QRegularExpressionMatch &m) -> QString {
-        const QByteArray value = headerValue(m.captured(1).toLatin1(), m.captured(3).toUtf8());
+    out = replaceMatches(out, headerLine, [&redactor](const QRegularExpressionMatch &m) -> QString {
+        const QByteArray value = redactor.headerValue(m.captured(1).toLatin1(), m.captured(3).toUtf8());
         return m.captured(1) + m.captured(2) + QString::fromUtf8(value);
     });
     out = replaceMatches(out, schemeCredential, [](const QRegularExpressionMatch &m) -> QString {
@@ -409,13 +427,13 @@ QString Redactor::text(const QString &input) const
         return m.captured(1) + m.captured(2) + maskText;
     });
     out = replaceMatches(out, jsonPair, [](const QRegularExpressionMatch &m) -> QString {
-        if (!isSensitiveName(m.capturedView(1)))
+        if (!Redactor::isSensitiveName(m.capturedView(1)))
             return m.captured(0);
         return QLatin1Char('"') + m.captured(1) + QLatin1Char('"') + m.captured(2) + QLatin1Char('"') + maskText
             + QLatin1Char('"');
     });
     out = replaceMatches(out, assignment, [](const QRegularExpressionMatch &m) -> QString {
-        if (!isSensitiveName(decodeFormName(m.capturedView(1))))
+        if (!Redactor::isSensitiveName(decodeFormName(m.capturedView(1))))
             return m.captured(0);
         return m.captured(1) + QLatin1Char('=') + maskText;
     });
@@ -423,11 +441,45 @@ QString Redactor::text(const QString &input) const
         // "scheme://" and "host:port" look like pairs too; only names that are sensitive headers count.
         // The fixed headers were handled as whole lines above.
         const QByteArray name = m.capturedView(1).toLatin1();
-        if (!isSensitiveHeader(name) || containsName(fixedHeaders, name)
+        if (!Redactor::isSensitiveHeader(name) || containsName(fixedHeaders, name)
             || m.capturedView(3).startsWith(QLatin1String("//")) || m.capturedView(3) == maskText)
             return m.captured(0);
         return m.captured(1) + m.captured(2) + maskText;
     });
+    return out;
+}
+
+} // namespace
+
+QString Redactor::text(const QString &input) const
+{
+    if (!m_enabled || input.isEmpty())
+        return input;
+    // Every rule below needs a ':' or '=' or an auth scheme word; most text has none
+    // of them, and a large header value should not go through six expressions for nothing.
+    if (!mayHoldCredentials(input))
+        return input;
+    // A server's log and the observer redact the same targets over and over (a client
+    // polling one URL, every request of a forward proxy naming http://host:port/...):
+    // the last few redactions of the thread are kept, as six expressions and a URL
+    // parse cost some 25,000 instructions. Long text is not kept.
+    struct Remembered
+    {
+        QString input;
+        QString output;
+    };
+    constexpr qsizetype maxRememberedChars = 2048;
+    thread_local std::array<Remembered, 4> remembered;
+    thread_local size_t nextSlot = 0;
+    for (const Remembered &r : remembered) {
+        if (!r.input.isNull() && r.input == input)
+            return r.output;
+    }
+    const QString out = redactText(*this, input);
+    if (input.size() <= maxRememberedChars) {
+        remembered[nextSlot] = {input, out};
+        nextSlot = (nextSlot + 1) % remembered.size();
+    }
     return out;
 }
 

@@ -14,6 +14,9 @@
 #include <QTcpSocket>
 #include <QTimer>
 
+#include <algorithm>
+#include <array>
+
 // One job: one client connection of the proxy and its upstream, kept in step. Reading
 // the client, forwarding upstream, streaming the answer back under back-pressure and
 // applying the faults all turn on one exchange's state; a client half and an upstream
@@ -32,25 +35,60 @@ constexpr qint64 readPieceBytes = 64 * 1024;
 /// A bandwidth limit releases bytes this often.
 constexpr int throttleTickMs = 20;
 
+/// A field name, case-insensitively; the lengths first, so that most names cost no call.
+bool isField(QByteArrayView name, QByteArrayView wanted)
+{
+    return name.size() == wanted.size() && name.compare(wanted, Qt::CaseInsensitive) == 0;
+}
+
 /// Hop-by-hop fields (RFC 9110 section 7.6.1), and those the Connection field names.
 bool isHopByHop(const QByteArray &name, const QList<QByteArray> &named)
 {
-    static const QList<QByteArray> fixed{"connection", "keep-alive", "proxy-connection", "te", "trailer", "upgrade",
-        "proxy-authenticate", "proxy-authorization"};
-    const QByteArray lower = name.toLower();
-    return fixed.contains(lower) || named.contains(lower);
+    // Compared in place, case-insensitively: a lower-case copy of every header's name
+    // and a list search through QByteArray's operator== cost more than the rest of
+    // passing the header on.
+    static constexpr std::array<QByteArrayView, 8> fixed{"connection", "keep-alive", "proxy-connection", "te",
+        "trailer", "upgrade", "proxy-authenticate", "proxy-authorization"};
+    const auto same = [&name](QByteArrayView other) { return isField(name, other); };
+    return std::any_of(fixed.cbegin(), fixed.cend(), same) || std::any_of(named.cbegin(), named.cend(), same);
+}
+
+/// The bytes of the header lines, to reserve a head's room at once.
+qsizetype headBytes(const HeaderList &headers)
+{
+    qsizetype bytes = 0;
+    for (const auto &[name, value] : headers)
+        bytes += name.size() + value.size() + 4;
+    return bytes;
 }
 
 QList<QByteArray> connectionOptions(const HeaderList &headers)
 {
     QList<QByteArray> named;
     for (const auto &[name, value] : headers) {
-        if (name.compare("Connection", Qt::CaseInsensitive) != 0)
+        if (!isField(name, "Connection"))
             continue;
         for (const QByteArray &option : value.split(','))
             named.append(option.trimmed().toLower());
     }
     return named;
+}
+
+/// "http://host:port" of an absolute-form target, empty for any other.
+QByteArrayView originOf(QByteArrayView target)
+{
+    const qsizetype scheme = target.indexOf("://");
+    if (scheme <= 0)
+        return {};
+    const qsizetype path = target.indexOf('/', scheme + 3);
+    return path < 0 ? target : target.first(path);
+}
+
+/// The detail of every forwarded answer, translated once rather than per request.
+const QString &answeredText()
+{
+    static const QString text = Tr::tr("the upstream answered %1 %2");
+    return text;
 }
 
 /// RFC 9110 section 9.2.2.
@@ -92,7 +130,8 @@ ProxyConnection::ProxyConnection(ProxyServer *server, QTcpSocket *client)
     m_throttleTimer->setTimerType(Qt::PreciseTimer);
     connect(m_throttleTimer, &QTimer::timeout, this, &ProxyConnection::releaseThrottled);
     client->setParent(this);
-    m_peer = QStringLiteral("%1:%2").arg(addressOf(client)).arg(client->peerPort());
+    m_clientAddress = addressOf(client);
+    m_peer = m_clientAddress + QLatin1Char(':') + QString::number(client->peerPort());
     m_connectTimer->setSingleShot(true);
     m_idleTimer->setSingleShot(true);
     m_requestTimer->setSingleShot(true);
@@ -104,21 +143,43 @@ ProxyConnection::ProxyConnection(ProxyServer *server, QTcpSocket *client)
             Tr::tr("the upstream did not accept a connection within %1 ms").arg(m_server->options().connectTimeoutMs),
             504, QStringLiteral("upstream-timeout"));
     });
-    connect(m_idleTimer, &QTimer::timeout, this, [this] {
-        if (!m_busy && m_client)
-            m_client->disconnectFromHost();
-    });
+    connect(m_idleTimer, &QTimer::timeout, this, &ProxyConnection::idleTimerFired);
     // Beyond this Qt stops reading the client: while reading is paused, TCP holds it back.
     client->setReadBufferSize(256 * 1024);
+    // Written as they come, past Qt's buffer (writeNow): Nagle's algorithm would hold a
+    // second small write back until the client's delayed ACK, 40 ms.
+    client->setSocketOption(QAbstractSocket::LowDelayOption, 1);
     connect(client, &QTcpSocket::readyRead, this, &ProxyConnection::readClient);
     connect(client, &QTcpSocket::bytesWritten, this, &ProxyConnection::clientWrote);
     if (auto *tls = qobject_cast<QSslSocket *>(client))
         connect(tls, &QSslSocket::encryptedBytesWritten, this, &ProxyConnection::clientWrote);
     connect(client, &QTcpSocket::disconnected, this, &ProxyConnection::clientGone);
-    m_idleTimer->start(m_server->options().idleTimeoutMs);
+    touchIdle();
 }
 
 ProxyConnection::~ProxyConnection() = default;
+
+void ProxyConnection::touchIdle()
+{
+    m_activityNs = SteadyClock::instance().nowNs();
+    if (!m_idleTimer->isActive())
+        m_idleTimer->start(m_server->options().idleTimeoutMs);
+}
+
+void ProxyConnection::idleTimerFired()
+{
+    // The timer is not restarted at every request (three timer changes per request cost
+    // more than parsing it): it fires at the first deadline and, when there was activity
+    // since or an exchange runs, waits for what is left.
+    const qint64 idleMs = m_server->options().idleTimeoutMs;
+    const qint64 quietMs = (SteadyClock::instance().nowNs() - m_activityNs) / 1'000'000;
+    if (m_busy || quietMs < idleMs) {
+        m_idleTimer->start(int(m_busy ? idleMs : std::max<qint64>(1, idleMs - quietMs)));
+        return;
+    }
+    if (m_client)
+        m_client->disconnectFromHost();
+}
 
 void ProxyConnection::releaseHeldBytes()
 {
@@ -172,16 +233,16 @@ QByteArray ProxyConnection::upstreamRequest(
     QByteArray prefix = upstream.path(QUrl::FullyEncoded).toLatin1();
     if (prefix.endsWith('/'))
         prefix.chop(1);
-    QByteArray out = r.method + ' ' + prefix + target + " HTTP/1.1\r\n";
+    QByteArray out;
+    out.reserve(headBytes(r.headers) + target.size() + r.body.size() + 256); // one allocation, not one per line
+    out += r.method + ' ' + prefix + target + " HTTP/1.1\r\n";
     const QList<QByteArray> named = connectionOptions(r.headers);
     bool hostSent = false;
     for (const auto &[name, value] : r.headers) {
-        if (isHopByHop(name, named) || name.compare("Content-Length", Qt::CaseInsensitive) == 0
-            || name.compare("Transfer-Encoding", Qt::CaseInsensitive) == 0
-            || name.compare("Expect", Qt::CaseInsensitive) == 0
-            || name.compare("X-Forwarded-For", Qt::CaseInsensitive) == 0)
+        if (isHopByHop(name, named) || isField(name, "Content-Length") || isField(name, "Transfer-Encoding")
+            || isField(name, "Expect") || isField(name, "X-Forwarded-For"))
             continue;
-        if (name.compare("Host", Qt::CaseInsensitive) == 0) {
+        if (isField(name, "Host")) {
             if (!keepHost)
                 continue;
             hostSent = true;
@@ -211,11 +272,13 @@ QByteArray ProxyConnection::upstreamRequest(
 QByteArray ProxyConnection::clientHead(
     const HttpResponseStream::Head &head, bool close, bool clientIsHttp10, bool dropChunking)
 {
-    QByteArray out = "HTTP/1.1 " + QByteArray::number(head.status) + ' '
+    QByteArray out;
+    out.reserve(headBytes(head.headers) + head.reason.size() + 64);
+    out += "HTTP/1.1 " + QByteArray::number(head.status) + ' '
         + (head.reason.isEmpty() ? reasonPhrase(head.status) : head.reason) + "\r\n";
     const QList<QByteArray> named = connectionOptions(head.headers);
     for (const auto &[name, value] : head.headers) {
-        if (isHopByHop(name, named) || (dropChunking && name.compare("Transfer-Encoding", Qt::CaseInsensitive) == 0))
+        if (isHopByHop(name, named) || (dropChunking && isField(name, "Transfer-Encoding")))
             continue;
         out += name + ": " + value + "\r\n";
     }
@@ -227,14 +290,24 @@ QByteArray ProxyConnection::clientHead(
     return out;
 }
 
+void ProxyConnection::writeNow(QTcpSocket *socket, const QByteArray &bytes)
+{
+    // Straight to the kernel when the socket holds nothing of its own, as the fault server
+    // does: one system call, where QTcpSocket::write() turns a write notifier on, waits a
+    // turn of the event loop, writes, and turns it off (two epoll_ctl and a wake-up). What
+    // the kernel does not take goes through the socket as before, bytesWritten() and all.
+    const qint64 direct = SocketControl::writeNow(socket, bytes);
+    if (direct < bytes.size())
+        socket->write(direct == 0 ? bytes : bytes.sliced(direct));
+}
+
 qint64 ProxyConnection::writeClient(const QByteArray &bytes)
 {
     if (!m_client || bytes.isEmpty())
         return 0;
-    const qint64 written = m_client->write(bytes);
-    if (written > 0)
-        m_bytesToClient += written;
-    return written;
+    writeNow(m_client, bytes);
+    m_bytesToClient += bytes.size();
+    return bytes.size();
 }
 
 void ProxyConnection::readClient()
@@ -264,7 +337,7 @@ void ProxyConnection::readClient()
         return; // the connection ends after the answer in progress: nothing more is taken up
     m_bytesFromClient += bytes.size();
     if (!m_busy)
-        m_idleTimer->start(m_server->options().idleTimeoutMs); // a slow request is still activity
+        touchIdle(); // a slow request is still activity
     HttpRequestParser::Status status = m_parser.feed(bytes);
     while (status == HttpRequestParser::Status::Complete) {
         m_queue.append(m_parser.takeRequest());
@@ -376,7 +449,6 @@ void ProxyConnection::pump()
             rejectMalformed();
         return;
     }
-    m_idleTimer->stop();
     m_requestTimer->stop();
     m_busy = true;
     m_request = m_queue.takeFirst();
@@ -458,6 +530,8 @@ void ProxyConnection::proceed()
     if (m_upstream && upstream != m_upstreamUrl)
         dropUpstream();
     m_upstreamUrl = upstream;
+    if (m_server->options().forward && !m_interceptUpstream.isValid())
+        m_upstreamOrigin = originOf(m_request.target).toByteArray();
     // Bytes that came after the last answer (while its end was still being delivered) answer nothing.
     if (m_upstream && m_upstream->bytesAvailable() > 0)
         dropUnsolicitedUpstream();
@@ -474,6 +548,9 @@ QUrl ProxyConnection::exchangeUpstream() const
         return m_server->options().upstream;
     if (m_interceptUpstream.isValid())
         return m_interceptUpstream;
+    // A client sends request after request to the same origin: its URL is not parsed again.
+    if (!m_upstreamOrigin.isEmpty() && originOf(m_request.target) == m_upstreamOrigin)
+        return m_upstreamUrl;
     const QUrl target(QString::fromLatin1(m_request.target));
     QUrl upstream;
     upstream.setScheme(target.scheme().toLower());
@@ -648,10 +725,12 @@ void ProxyConnection::releaseThrottled()
     }
 }
 
-bool ProxyConnection::forwardBody(QByteArray body)
+bool ProxyConnection::forwardBody(QByteArray body, const QByteArray &head)
 {
-    if (body.isEmpty())
+    if (body.isEmpty()) {
+        deliver(head);
         return false;
+    }
     const QList<HttpResponseStream::Piece> &pieces = m_stream.payload();
     if (m_fault.outcome == ProxyFault::Outcome::Corrupt && m_fault.corruptEvery > 0) {
         // The content's bytes at offsets 0, N, 2N, ... inverted; the chunk framing is left alone.
@@ -684,10 +763,10 @@ bool ProxyConnection::forwardBody(QByteArray body)
             if (end > p.at)
                 content += body.mid(p.at, end - p.at);
         }
-        deliver(content);
+        deliver(head + content);
     } else {
         body.truncate(wireEnd);
-        deliver(body);
+        deliver(head.isEmpty() ? body : head + body);
     }
     return cut;
 }
@@ -704,6 +783,7 @@ void ProxyConnection::connectUpstream()
     QTcpSocket *socket = tls ? new QSslSocket(this) : new QTcpSocket(this);
     m_upstream = socket;
     socket->setReadBufferSize(4 * readPieceBytes); // beyond it Qt stops reading: TCP holds the upstream back
+    socket->setSocketOption(QAbstractSocket::LowDelayOption, 1);
     connect(socket, &QTcpSocket::readyRead, this, &ProxyConnection::readUpstream);
     connect(socket, &QTcpSocket::disconnected, this, &ProxyConnection::upstreamClosed);
     connect(socket, &QAbstractSocket::errorOccurred, this, [this, socket](QAbstractSocket::SocketError error) {
@@ -751,8 +831,7 @@ void ProxyConnection::sendRequest()
 {
     if (!m_busy || !m_upstream)
         return;
-    const QString client = m_peer.section(QLatin1Char(':'), 0, -2);
-    m_upstream->write(upstreamRequest(m_request, m_upstreamUrl, m_server->options().keepHost, client));
+    writeNow(m_upstream, upstreamRequest(m_request, m_upstreamUrl, m_server->options().keepHost, m_clientAddress));
     m_server->countUpstreamRequest();
     m_recording = m_server->recorder() != nullptr;
     if (m_recording) {
@@ -853,7 +932,7 @@ void ProxyConnection::readUpstream()
                 m_paused = true; // clientWrote() reads on
                 return;
             }
-            status = m_stream.feed(m_upstream->read(readPieceBytes));
+            status = m_stream.feed(m_upstream->read(std::min(m_upstream->bytesAvailable(), readPieceBytes)));
         }
         if (status == HttpResponseStream::Status::Error) {
             if (!m_headSent) {
@@ -870,6 +949,8 @@ void ProxyConnection::readUpstream()
         }
         const int code = m_stream.headComplete() ? m_stream.head().status : 0;
         const bool clientIsHttp10 = m_request.minorVersion == 0;
+        // The head goes out with the body's first bytes: one write, one segment.
+        QByteArray head;
         if (m_stream.headComplete() && !m_headSent) {
             const bool final = code >= 200;
             if (final && m_fault.outcome == ProxyFault::Outcome::Reset
@@ -887,10 +968,11 @@ void ProxyConnection::readUpstream()
             m_dechunk = final && clientIsHttp10 && chunked;
             m_closeAfter = m_closeAfter || m_stream.framing() == HttpResponseStream::Framing::UntilClose || m_dechunk;
             if (final || !clientIsHttp10) // HTTP/1.0 has no interim answers
-                deliver(clientHead(m_stream.head(), final && m_closeAfter, clientIsHttp10, m_dechunk));
+                head = clientHead(m_stream.head(), final && m_closeAfter, clientIsHttp10, m_dechunk);
             if (const auto retryAfter = headerValue(m_stream.head().headers, "Retry-After"))
                 m_entry.retryAfter = *retryAfter;
             if (final && m_fault.outcome == ProxyFault::Outcome::Reset) {
+                deliver(head);
                 dropUpstream();
                 m_closeAfter = true;
                 m_connectionFault = true;
@@ -907,7 +989,7 @@ void ProxyConnection::readUpstream()
                 recordHead();
             recordBody();
         }
-        if (forwardBody(m_stream.body())) {
+        if (forwardBody(m_stream.body(), head)) {
             dropUpstream();
             m_closeAfter = true;
             endAfterFlush([this, code] {
@@ -944,7 +1026,7 @@ void ProxyConnection::readUpstream()
             endAfterFlush([this, code, reason] {
                 const bool corrupt = m_fault.outcome == ProxyFault::Outcome::Corrupt;
                 finishExchange(corrupt ? QStringLiteral("corrupt") : QStringLiteral("forwarded"),
-                    Tr::tr("the upstream answered %1 %2").arg(code).arg(reason), code);
+                    answeredText().arg(QString::number(code), reason), code);
             });
             return;
         }
@@ -971,8 +1053,10 @@ void ProxyConnection::dropUpstream(bool abort)
     m_upstream = nullptr;
 }
 
-void ProxyConnection::endAfterFlush(std::function<void()> finish)
+template<typename Finish>
+void ProxyConnection::endAfterFlush(Finish finish)
 {
+    // Called at once when nothing is throttled: a std::function would allocate for the lambda.
     if (m_throttled.isEmpty())
         finish();
     else
@@ -1108,8 +1192,8 @@ void ProxyConnection::finishExchange(const QString &action, const QString &detai
             m_client->disconnectFromHost();
         return;
     }
-    m_idleTimer->start(m_server->options().idleTimeoutMs);
-    m_waitingSinceNs = SteadyClock::instance().nowNs();
+    touchIdle();
+    m_waitingSinceNs = m_activityNs;
     updateRequestTimer(); // a request that arrived meanwhile starts its deadline now
     if (m_readingPaused)
         QMetaObject::invokeMethod(this, &ProxyConnection::readClient, Qt::QueuedConnection);

@@ -75,8 +75,9 @@ private:
     /// A CONNECT with TLS interception: 200, then TLS with the client as the host's
     /// server, and the requests inside taken up as https://host:port.
     void intercept();
-    /// Passes body bytes on with the fault applied; true when cut=N ended the body here.
-    bool forwardBody(QByteArray body);
+    /// Passes body bytes on with the fault applied, after `head` when the answer's head
+    /// goes with them; true when cut=N ended the body here.
+    bool forwardBody(QByteArray body, const QByteArray &head = {});
     void rejectMalformed();
     /// Answers `status` with `message` to a request that cannot be taken up, and closes.
     void rejectRequest(int status, const QString &message, const HttpRequest *request = nullptr);
@@ -113,9 +114,15 @@ private:
     /// The upstream sent bytes no request asked for: they are never handed on.
     void dropUnsolicitedUpstream();
     void dropUpstream(bool abort = true);
-    void endAfterFlush(std::function<void()> finish);
+    template<typename Finish>
+    void endAfterFlush(Finish finish);
     void clientGone();
     qint64 writeClient(const QByteArray &bytes);
+    /// Writes past Qt's buffer when it can (SocketControl::writeNow), through the socket otherwise.
+    static void writeNow(QTcpSocket *socket, const QByteArray &bytes);
+    /// Counts activity for the idle timeout without restarting its timer.
+    void touchIdle();
+    void idleTimerFired();
 
     ProxyServer *m_server;
     QPointer<QTcpSocket> m_client;
@@ -125,6 +132,7 @@ private:
     bool m_recording = false; ///< the exchange in progress is being recorded
     qint64 m_sentUpstreamNs = 0;
     qint64 m_recordingHeld = 0; ///< body bytes counted in ProxyServer's recording budget
+    QByteArray m_upstreamOrigin; ///< a forward proxy's "http://host:port" that m_upstreamUrl was made from
     QUrl m_interceptUpstream; ///< the intercepted tunnel's https://host:port; empty before (or without) one
     QTimer *m_connectTimer;
     QTimer *m_idleTimer;
@@ -135,6 +143,8 @@ private:
     bool m_readingPaused = false; ///< over the held-bytes limit while an exchange runs
     qint64 m_waitingSinceNs = 0;
     QString m_peer;
+    QString m_clientAddress; ///< the peer's address without its port, for X-Forwarded-For
+    qint64 m_activityNs = 0; ///< the last activity the idle timeout counts from
     HttpRequestParser m_parser;
     QList<HttpRequest> m_queue;
     bool m_busy = false;

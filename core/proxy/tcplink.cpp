@@ -254,8 +254,12 @@ void ToxicPipe::readInput()
         QByteArray bytes = m_in->read(std::min(m_in->bytesAvailable(), readChunk));
         if (bytes.isEmpty())
             break;
-        enqueue(transform(std::move(bytes), nowNs()));
         read = true;
+        if (passesStraight()) {
+            passOn(bytes);
+            continue;
+        }
+        enqueue(transform(std::move(bytes), nowNs()));
     }
     if (m_closeAfterDrain && m_in->bytesAvailable() > 0) {
         m_dropped += m_in->bytesAvailable();
@@ -263,6 +267,26 @@ void ToxicPipe::readInput()
     }
     if (read || m_inputEnded || m_closeAfterDrain)
         release();
+}
+
+bool ToxicPipe::passesStraight() const
+{
+    // No toxic acts and nothing waits before these bytes: they go out as they came,
+    // without a queue of segments (a deque allocated per read) or a timer.
+    return m_queue.empty() && !m_closing && m_out && m_out->state() == QAbstractSocket::ConnectedState
+        && m_out->bytesToWrite() == 0
+        && std::none_of(m_toxics.cbegin(), m_toxics.cend(), [](const auto &active) { return active->applies; });
+}
+
+void ToxicPipe::passOn(const QByteArray &bytes)
+{
+    // Straight to the kernel (one system call, where QTcpSocket::write() turns a write
+    // notifier on and off around a turn of the event loop); what it does not take goes
+    // through the socket, whose bytesWritten() releases more as before.
+    const qint64 direct = SocketControl::writeNow(m_out, bytes);
+    if (direct < bytes.size())
+        m_out->write(direct == 0 ? bytes : bytes.sliced(direct));
+    m_passed += bytes.size();
 }
 
 void ToxicPipe::inject(const QByteArray &bytes)
@@ -357,6 +381,10 @@ TcpLink::TcpLink(QObject *parent, QTcpSocket *client, const TcpLinkSettings &set
     m_summary.client = client->peerAddress().toString() + QLatin1Char(':') + QString::number(client->peerPort());
     client->setReadBufferSize(readChunk);
     m_upstream->setReadBufferSize(readChunk);
+    // Bytes pass as they come (ToxicPipe::passOn): Nagle's algorithm would hold a small
+    // write back until the peer's delayed ACK. toxiproxy and nginx's stream proxy set it too.
+    client->setSocketOption(QAbstractSocket::LowDelayOption, 1);
+    m_upstream->setSocketOption(QAbstractSocket::LowDelayOption, 1);
     m_up->setSockets(client, m_upstream);
     m_down->setSockets(m_upstream, client);
     setToxics(toxics);

@@ -78,6 +78,9 @@ private:
     void startTimer(Active &active);
     std::deque<Segment> transform(QByteArray bytes, qint64 nowNs);
     void enqueue(std::deque<Segment> segments);
+    /// No toxic applies and nothing is queued: bytes may skip the queue.
+    bool passesStraight() const;
+    void passOn(const QByteArray &bytes);
     void closeOutput();
 
     TcpLink *m_link;
