@@ -799,8 +799,11 @@ void ProxyConnection::connectUpstream()
     if (tls) {
         auto *ssl = static_cast<QSslSocket *>(socket);
         if (!m_server->caCertificates().isEmpty()) {
+            // The system's CAs named as well: adding to Qt's default turns off its loading of them
+            // on demand, and a public upstream would then be refused. Read once, as the executor does.
+            static const QList<QSslCertificate> system = QSslConfiguration::systemCaCertificates();
             QSslConfiguration configuration = QSslConfiguration::defaultConfiguration();
-            configuration.addCaCertificates(m_server->caCertificates());
+            configuration.setCaCertificates(system + m_server->caCertificates());
             ssl->setSslConfiguration(configuration);
         }
         // Certificate errors are not ignored: they end the exchange with 502 and the reason.

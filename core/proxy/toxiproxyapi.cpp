@@ -20,23 +20,23 @@ namespace {
 
 using Answer = ToxiproxyApi::Answer;
 
-Answer error(int status, const QString &message)
+Answer apiError(int status, const QString &message)
 {
     const QJsonObject body{{QStringLiteral("error"), message}, {QStringLiteral("status"), status}};
     return {status, QJsonDocument(body).toJson(QJsonDocument::Compact)};
 }
 
-Answer json(int status, const QJsonObject &object)
+Answer apiJson(int status, const QJsonObject &object)
 {
     return {status, QJsonDocument(object).toJson(QJsonDocument::Compact)};
 }
 
-Answer json(int status, const QJsonArray &array)
+Answer apiJson(int status, const QJsonArray &array)
 {
     return {status, QJsonDocument(array).toJson(QJsonDocument::Compact)};
 }
 
-Answer noContent()
+Answer apiNoContent()
 {
     return {204, {}};
 }
@@ -100,7 +100,7 @@ ToxiproxyApi::ToxiproxyApi(QObject *parent) : QObject(parent), m_tcp(new QTcpSer
                     const bool failed = status == HttpRequestParser::Status::Error;
                     const HttpRequest request = failed ? HttpRequest() : parser->takeRequest();
                     const Answer answer
-                        = failed ? error(parser->errorStatus(), parser->errorString()) : handle(request);
+                        = failed ? apiError(parser->errorStatus(), parser->errorString()) : handle(request);
                     const bool keepAlive = !failed && request.keepAlive;
                     QByteArray head
                         = "HTTP/1.1 " + QByteArray::number(answer.status) + ' ' + reasonPhrase(answer.status) + "\r\n";
@@ -180,19 +180,19 @@ TcpProxy *ToxiproxyApi::proxy(const QString &name) const
 Answer ToxiproxyApi::handle(const HttpRequest &request)
 {
     if (const auto host = request.header("Host"); host && !isLoopbackHost(*host))
-        return error(
+        return apiError(
             421, Tr::tr("the Host header must name loopback (got \"%1\")").arg(QString::fromLatin1(host->left(100))));
     if (const auto origin = request.header("Origin"); origin) {
         const QUrl url(QString::fromLatin1(*origin));
         if (!isLoopbackHost(url.host().toLatin1()) && url.host() != QLatin1String("::1"))
-            return error(
+            return apiError(
                 403, Tr::tr("requests from the origin %1 are not allowed").arg(QString::fromLatin1(origin->left(100))));
     }
     // A page in a browser cannot drive it: browsers mark requests a page of another site makes.
     // (toxiproxy refuses every User-Agent starting "Mozilla/", which Qt's own requests send too.)
     const QByteArray site = request.header("Sec-Fetch-Site").value_or(QByteArray());
     if (site == "cross-site" || site == "same-site")
-        return error(403, Tr::tr("requests from web pages are not allowed"));
+        return apiError(403, Tr::tr("requests from web pages are not allowed"));
     return route(request);
 }
 
@@ -205,28 +205,28 @@ Answer ToxiproxyApi::route(const HttpRequest &request)
     const QByteArray &method = request.method;
     if (parts == QStringList{QStringLiteral("version")}) {
         if (method != "GET")
-            return error(405, Tr::tr("method not allowed"));
-        return json(200, QJsonObject{{QStringLiteral("version"), QString::fromLatin1(apiVersion)}});
+            return apiError(405, Tr::tr("method not allowed"));
+        return apiJson(200, QJsonObject{{QStringLiteral("version"), QString::fromLatin1(apiVersion)}});
     }
     if (parts == QStringList{QStringLiteral("reset")}) {
         if (method != "POST")
-            return error(405, Tr::tr("method not allowed"));
+            return apiError(405, Tr::tr("method not allowed"));
         for (TcpProxy *proxy : std::as_const(m_proxies)) {
             proxy->removeAllToxics();
             proxy->setHttpFaultRules({});
             if (!proxy->setEnabled(true))
-                return error(500, proxy->errorString());
+                return apiError(500, proxy->errorString());
         }
-        return noContent();
+        return apiNoContent();
     }
     if (parts == QStringList{QStringLiteral("populate")}) {
         if (method != "POST")
-            return error(405, Tr::tr("method not allowed"));
+            return apiError(405, Tr::tr("method not allowed"));
         return populate(request.body);
     }
     if (!parts.isEmpty() && parts.first() == QLatin1String("proxies"))
         return proxiesRoute(request, parts);
-    return error(
+    return apiError(
         404, Tr::tr("not found: %1 (the toxiproxy API has /proxies, /populate, /reset, /version)").arg(path.left(200)));
 }
 
@@ -288,7 +288,7 @@ Answer ToxiproxyApi::populate(const QByteArray &body)
     QJsonParseError parse;
     const QJsonDocument document = QJsonDocument::fromJson(body, &parse);
     if (parse.error != QJsonParseError::NoError || !document.isArray())
-        return error(400, Tr::tr("bad request body: expected a JSON array of proxies"));
+        return apiError(400, Tr::tr("bad request body: expected a JSON array of proxies"));
     QJsonArray created;
     const QJsonArray list = document.array();
     for (qsizetype i = 0; i < list.size(); ++i) {
@@ -311,14 +311,14 @@ Answer ToxiproxyApi::populate(const QByteArray &body)
         int status = 400;
         const auto made = createProxy(object, &status);
         if (!made) {
-            return error(status,
+            return apiError(status,
                 Tr::tr("proxies[%1]%2: %3")
                     .arg(i)
                     .arg(name.isEmpty() ? QString() : QStringLiteral(" (\"%1\")").arg(name.left(100)), made.error()));
         }
         created.append((*made)->toJson());
     }
-    return json(201, QJsonObject{{QStringLiteral("proxies"), created}});
+    return apiJson(201, QJsonObject{{QStringLiteral("proxies"), created}});
 }
 
 Answer ToxiproxyApi::proxiesRoute(const HttpRequest &request, const QStringList &parts)
@@ -329,41 +329,41 @@ Answer ToxiproxyApi::proxiesRoute(const HttpRequest &request, const QStringList 
             QJsonObject all;
             for (const TcpProxy *proxy : std::as_const(m_proxies))
                 all.insert(proxy->name(), proxy->toJson());
-            return json(200, all);
+            return apiJson(200, all);
         }
         if (method != "POST")
-            return error(405, Tr::tr("method not allowed"));
+            return apiError(405, Tr::tr("method not allowed"));
         const auto object = objectBody(request.body);
         if (!object)
-            return error(400, object.error());
+            return apiError(400, object.error());
         int status = 400;
         const auto made = createProxy(*object, &status);
         if (!made)
-            return error(status, status == 409 ? made.errorDetail().message : made.error());
-        return json(201, (*made)->toJson());
+            return apiError(status, status == 409 ? made.errorDetail().message : made.error());
+        return apiJson(201, (*made)->toJson());
     }
     TcpProxy *found = proxy(parts.at(1));
     if (!found)
-        return error(404, Tr::tr("proxy not found"));
+        return apiError(404, Tr::tr("proxy not found"));
     if (parts.size() >= 3 && parts.at(2) == QLatin1String("toxics"))
         return toxicsRoute(request, found, parts);
     if (parts.size() == 3 && parts.at(2) == QLatin1String("faults"))
         return faultsRoute(request, found);
     if (parts.size() != 2)
-        return error(404, Tr::tr("not found"));
+        return apiError(404, Tr::tr("not found"));
     if (method == "GET")
-        return json(200, found->toJson());
+        return apiJson(200, found->toJson());
     if (method == "DELETE") {
         removeProxy(found);
-        return noContent();
+        return apiNoContent();
     }
     if (method == "POST" || method == "PATCH") {
         const auto object = objectBody(request.body);
         if (!object)
-            return error(400, object.error());
+            return apiError(400, object.error());
         return updateProxy(found, *object);
     }
-    return error(405, Tr::tr("method not allowed"));
+    return apiError(405, Tr::tr("method not allowed"));
 }
 
 Answer ToxiproxyApi::updateProxy(TcpProxy *proxy, const QJsonObject &object)
@@ -373,27 +373,27 @@ Answer ToxiproxyApi::updateProxy(TcpProxy *proxy, const QJsonObject &object)
         const QString key = it.key();
         if (key == QLatin1String("upstream")) {
             if (const auto set = options.setUpstream(it.value().toString()); !set)
-                return error(400, QStringLiteral("upstream: ") + set.error());
+                return apiError(400, QStringLiteral("upstream: ") + set.error());
         } else if (key == QLatin1String("listen")) {
             if (const auto read = readListen(it.value(), options); !read)
-                return error(400, read.error());
+                return apiError(400, read.error());
         } else if (key == QLatin1String("name")) {
             if (it.value().toString() != proxy->name())
-                return error(400, Tr::tr("name: cannot change; delete the proxy and create another"));
+                return apiError(400, Tr::tr("name: cannot change; delete the proxy and create another"));
         } else if (key == QLatin1String("enabled")) {
             if (!it.value().isBool())
-                return error(400, Tr::tr("enabled: must be true or false"));
+                return apiError(400, Tr::tr("enabled: must be true or false"));
         } else if (key != QLatin1String("toxics")) {
-            return error(400, Tr::tr("%1: is not a field of a proxy").arg(key.left(40)));
+            return apiError(400, Tr::tr("%1: is not a field of a proxy").arg(key.left(40)));
         }
     }
     if (!proxy->reconfigure(options))
-        return error(500, proxy->errorString());
+        return apiError(500, proxy->errorString());
     if (object.contains(QStringLiteral("enabled"))) {
         if (!proxy->setEnabled(object.value(QStringLiteral("enabled")).toBool()))
-            return error(500, proxy->errorString());
+            return apiError(500, proxy->errorString());
     }
-    return json(200, proxy->toJson());
+    return apiJson(200, proxy->toJson());
 }
 
 void ToxiproxyApi::removeProxy(TcpProxy *proxy)
@@ -410,19 +410,19 @@ Answer ToxiproxyApi::faultsRoute(const HttpRequest &request, TcpProxy *proxy)
     // RetryLab's own: HTTP fault rules for a proxy whose upstream speaks HTTP/1.1.
     const QByteArray &method = request.method;
     if (method == "GET")
-        return json(200, proxy->httpFaultState());
+        return apiJson(200, proxy->httpFaultState());
     if (method == "DELETE") {
         proxy->setHttpFaultRules({});
-        return noContent();
+        return apiNoContent();
     }
     if (method != "POST")
-        return error(405, Tr::tr("method not allowed"));
+        return apiError(405, Tr::tr("method not allowed"));
     const auto rules = FaultRuleList::fromJson(request.body);
     if (!rules)
-        return error(400, rules.error());
+        return apiError(400, rules.error());
     if (const auto set = proxy->setHttpFaultRules(*rules); !set)
-        return error(500, set.error());
-    return json(200, proxy->httpFaultState());
+        return apiError(500, set.error());
+    return apiJson(200, proxy->httpFaultState());
 }
 
 Answer ToxiproxyApi::toxicsRoute(const HttpRequest &request, TcpProxy *proxy, const QStringList &parts)
@@ -433,44 +433,44 @@ Answer ToxiproxyApi::toxicsRoute(const HttpRequest &request, TcpProxy *proxy, co
             QJsonArray toxics;
             for (const Toxic &toxic : proxy->toxics())
                 toxics.append(toxic.toJson());
-            return json(200, toxics);
+            return apiJson(200, toxics);
         }
         if (method != "POST")
-            return error(405, Tr::tr("method not allowed"));
+            return apiError(405, Tr::tr("method not allowed"));
         const auto object = objectBody(request.body);
         if (!object)
-            return error(400, object.error());
+            return apiError(400, object.error());
         const auto toxic = Toxic::fromJson(*object);
         if (!toxic)
-            return error(400, toxic.error());
+            return apiError(400, toxic.error());
         if (const auto added = proxy->addToxic(*toxic); !added) {
             const bool taken = proxy->toxic(toxic->name) != nullptr;
-            return error(taken ? 409 : 400, taken ? Tr::tr("toxic already exists") : added.error());
+            return apiError(taken ? 409 : 400, taken ? Tr::tr("toxic already exists") : added.error());
         }
-        return json(200, toxic->toJson());
+        return apiJson(200, toxic->toJson());
     }
     if (parts.size() != 4)
-        return error(404, Tr::tr("not found"));
+        return apiError(404, Tr::tr("not found"));
     const QString name = parts.at(3);
     const Toxic *toxic = proxy->toxic(name);
     if (!toxic)
-        return error(404, Tr::tr("toxic not found"));
+        return apiError(404, Tr::tr("toxic not found"));
     if (method == "GET")
-        return json(200, toxic->toJson());
+        return apiJson(200, toxic->toJson());
     if (method == "DELETE") {
         proxy->removeToxic(name);
-        return noContent();
+        return apiNoContent();
     }
     if (method == "POST" || method == "PATCH") {
         const auto object = objectBody(request.body);
         if (!object)
-            return error(400, object.error());
+            return apiError(400, object.error());
         const auto updated = proxy->updateToxic(name, *object);
         if (!updated)
-            return error(400, updated.error());
-        return json(200, updated->toJson());
+            return apiError(400, updated.error());
+        return apiJson(200, updated->toJson());
     }
-    return error(405, Tr::tr("method not allowed"));
+    return apiError(405, Tr::tr("method not allowed"));
 }
 
 } // namespace RetryLab::Core
