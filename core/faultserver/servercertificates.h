@@ -1,7 +1,7 @@
 #pragma once
 
-#include "core/tls/certificatefactory.h"
 #include "core/faultserver/tlsfault.h"
+#include "core/tls/certificatefactory.h"
 #include "core/util/result.h"
 
 #include <QByteArray>

@@ -518,8 +518,8 @@ void TestServe::replay_servesWhatProxyRecorded()
 
     QProcess replay;
     const QUrl replayUrl = start(replay,
-        {QStringLiteral("--replay"), folder, QStringLiteral("--fault"), QStringLiteral("status=503 first=1 path=/status/418"),
-            QStringLiteral("--seed"), QStringLiteral("1")});
+        {QStringLiteral("--replay"), folder, QStringLiteral("--fault"),
+            QStringLiteral("status=503 first=1 path=/status/418"), QStringLiteral("--seed"), QStringLiteral("1")});
     QVERIFY(replayUrl.isValid());
     QCOMPARE(get(replayUrl.resolved(QUrl(QStringLiteral("/status/418")))).first, 503);
     QCOMPARE(get(replayUrl.resolved(QUrl(QStringLiteral("/status/418")))).first, 418);

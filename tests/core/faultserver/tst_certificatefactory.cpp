@@ -1,5 +1,5 @@
-#include "core/tls/certificatefactory.h"
 #include "core/faultserver/servercertificates.h"
+#include "core/tls/certificatefactory.h"
 
 #include <QSslCertificateExtension>
 #include <QSslConfiguration>

@@ -1,5 +1,5 @@
-#include "core/tls/certificatefactory.h"
 #include "core/faultserver/faultserver.h"
+#include "core/tls/certificatefactory.h"
 
 #include <QDir>
 #include <QFile>
