@@ -6942,10 +6942,6 @@ or as a step of the HTTPS port&apos;s handshake script, POST /_control/tls/hands
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>the control port listens on loopback only, not on %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>cannot listen on %1:%2: %3</source>
         <translation type="unfinished"></translation>
     </message>
@@ -10885,10 +10881,6 @@ observed: %3
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>the toxiproxy API listens on loopback only, not on %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>the Host header must name loopback (got &quot;%1&quot;)</source>
         <translation type="unfinished"></translation>
     </message>
@@ -11530,6 +11522,18 @@ observed: %3
     </message>
     <message>
         <source>is not a header field that can be sent (a name of token characters, a value on one line)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 listens on loopback only, not on %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the control port</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the toxiproxy API</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

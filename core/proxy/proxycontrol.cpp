@@ -7,8 +7,6 @@
 
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QTcpServer>
-#include <QTcpSocket>
 #include <QUrlQuery>
 
 namespace RetryLab::Core {
@@ -54,72 +52,43 @@ ProxyControl::Answer toggle(ProxyServer *proxy, const std::optional<QString> &ru
 
 } // namespace
 
-ProxyControl::ProxyControl(ProxyServer *proxy, QObject *parent)
-    : QObject(parent), m_proxy(proxy), m_tcp(new QTcpServer(this))
+ProxyControl::ProxyControl(ProxyServer *proxy, QObject *parent) : QObject(parent), m_proxy(proxy)
 {
-    connect(m_tcp, &QTcpServer::newConnection, this, [this] {
-        while (QTcpSocket *socket = m_tcp->nextPendingConnection()) {
-            socket->setParent(this);
-            auto parser = std::make_shared<HttpRequestParser>();
-            connect(socket, &QTcpSocket::disconnected, socket, &QObject::deleteLater);
-            connect(socket, &QTcpSocket::readyRead, socket, [this, socket, parser] {
-                const HttpRequestParser::Status status = parser->feed(socket->readAll());
-                if (status == HttpRequestParser::Status::NeedMore)
-                    return;
-                Answer answer;
-                if (status == HttpRequestParser::Status::Error)
-                    answer = error(parser->errorStatus(), parser->errorString());
-                else if (!m_proxy)
-                    answer = error(503, Tr::tr("the proxy is gone"));
-                else
-                    answer = handle(m_proxy, parser->takeRequest());
-                socket->write("HTTP/1.1 " + QByteArray::number(answer.status) + ' ' + reasonPhrase(answer.status)
-                    + "\r\nContent-Type: application/json\r\nContent-Length: " + QByteArray::number(answer.body.size())
-                    + "\r\nConnection: close\r\n\r\n" + answer.body);
-                QObject::disconnect(socket, &QTcpSocket::readyRead, nullptr, nullptr); // one request per connection
-                socket->disconnectFromHost();
-            });
-        }
-    });
+    m_endpoint = new LoopbackEndpoint(
+        Tr::tr("the control port"),
+        [this](const HttpRequest &request) {
+            return m_proxy ? handle(m_proxy, request) : error(503, Tr::tr("the proxy is gone"));
+        },
+        &error, this);
 }
 
 ProxyControl::~ProxyControl() = default;
 
 bool ProxyControl::listen(const QHostAddress &address, quint16 port)
 {
-    close();
-    if (!address.isLoopback()) {
-        m_error = Tr::tr("the control port listens on loopback only, not on %1").arg(address.toString());
-        return false;
-    }
-    if (!m_tcp->listen(address, port)) {
-        m_error = Tr::tr("cannot listen on %1:%2: %3").arg(address.toString()).arg(port).arg(m_tcp->errorString());
-        return false;
-    }
-    m_error.clear();
-    return true;
+    return m_endpoint->listen(address, port);
 }
 
 void ProxyControl::close()
 {
-    if (m_tcp->isListening())
-        m_tcp->close();
+    m_endpoint->close();
 }
 
 bool ProxyControl::isListening() const
 {
-    return m_tcp->isListening();
+    return m_endpoint->isListening();
+}
+
+QString ProxyControl::errorString() const
+{
+    return m_endpoint->errorString();
 }
 
 QUrl ProxyControl::url() const
 {
-    if (!m_tcp->isListening())
-        return {};
-    QUrl url;
-    url.setScheme(QStringLiteral("http"));
-    url.setHost(m_tcp->serverAddress().toString());
-    url.setPort(m_tcp->serverPort());
-    url.setPath(QStringLiteral("/_control/faults"));
+    QUrl url = m_endpoint->url();
+    if (!url.isEmpty())
+        url.setPath(QStringLiteral("/_control/faults"));
     return url;
 }
 

@@ -1,16 +1,13 @@
 #pragma once
 
 #include "core/http/httprequestparser.h"
+#include "core/proxy/loopbackendpoint.h"
 
 #include <QByteArray>
 #include <QHostAddress>
 #include <QObject>
 #include <QPointer>
 #include <QUrl>
-
-QT_BEGIN_NAMESPACE
-class QTcpServer;
-QT_END_NAMESPACE
 
 namespace RetryLab::Core {
 
@@ -40,22 +37,17 @@ public:
     bool listen(const QHostAddress &address = QHostAddress(QHostAddress::LocalHost), quint16 port = 0);
     void close();
     bool isListening() const;
-    QString errorString() const { return m_error; }
+    QString errorString() const;
     /// "http://127.0.0.1:PORT/_control/faults".
     QUrl url() const;
 
-    struct Answer
-    {
-        int status = 200;
-        QByteArray body; ///< JSON
-    };
+    using Answer = LoopbackEndpoint::Answer;
     /// What the control port answers to a request; it changes the proxy's rules.
     static Answer handle(ProxyServer *proxy, const HttpRequest &request);
 
 private:
     QPointer<ProxyServer> m_proxy;
-    QTcpServer *m_tcp;
-    QString m_error;
+    LoopbackEndpoint *m_endpoint;
 };
 
 } // namespace RetryLab::Core

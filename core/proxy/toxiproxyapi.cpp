@@ -1,15 +1,12 @@
 #include "core/proxy/toxiproxyapi.h"
 
 #include "core/http/controlguard.h"
-#include "core/http/httpheaders.h"
 #include "core/util/coretr.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QRegularExpression>
-#include <QTcpServer>
-#include <QTcpSocket>
 #include <QUrl>
 
 #include <memory>
@@ -87,78 +84,37 @@ Result<void> readListen(const QJsonValue &value, TcpProxyOptions &options)
 
 } // namespace
 
-ToxiproxyApi::ToxiproxyApi(QObject *parent) : QObject(parent), m_tcp(new QTcpServer(this))
+ToxiproxyApi::ToxiproxyApi(QObject *parent) : QObject(parent)
 {
-    connect(m_tcp, &QTcpServer::newConnection, this, [this] {
-        while (QTcpSocket *socket = m_tcp->nextPendingConnection()) {
-            socket->setParent(this);
-            auto parser = std::make_shared<HttpRequestParser>();
-            connect(socket, &QTcpSocket::disconnected, socket, &QObject::deleteLater);
-            connect(socket, &QTcpSocket::readyRead, socket, [this, socket, parser] {
-                HttpRequestParser::Status status = parser->feed(socket->readAll());
-                while (status != HttpRequestParser::Status::NeedMore) {
-                    const bool failed = status == HttpRequestParser::Status::Error;
-                    const HttpRequest request = failed ? HttpRequest() : parser->takeRequest();
-                    const Answer answer
-                        = failed ? apiError(parser->errorStatus(), parser->errorString()) : handle(request);
-                    const bool keepAlive = !failed && request.keepAlive;
-                    QByteArray head
-                        = "HTTP/1.1 " + QByteArray::number(answer.status) + ' ' + reasonPhrase(answer.status) + "\r\n";
-                    if (answer.status != 204) {
-                        head += "Content-Type: " + answer.contentType
-                            + "\r\nContent-Length: " + QByteArray::number(answer.body.size()) + "\r\n";
-                    }
-                    head += keepAlive ? "\r\n" : "Connection: close\r\n\r\n";
-                    socket->write(head + (answer.status == 204 ? QByteArray() : answer.body));
-                    if (!keepAlive) {
-                        QObject::disconnect(socket, &QTcpSocket::readyRead, nullptr, nullptr);
-                        socket->disconnectFromHost();
-                        return;
-                    }
-                    status = parser->next();
-                }
-            });
-        }
-    });
+    m_endpoint = new LoopbackEndpoint(
+        Tr::tr("the toxiproxy API"), [this](const HttpRequest &request) { return handle(request); }, &apiError, this);
 }
 
 ToxiproxyApi::~ToxiproxyApi() = default;
 
 bool ToxiproxyApi::listen(const QHostAddress &address, quint16 port)
 {
-    close();
-    if (!address.isLoopback()) {
-        m_error = Tr::tr("the toxiproxy API listens on loopback only, not on %1").arg(address.toString());
-        return false;
-    }
-    if (!m_tcp->listen(address, port)) {
-        m_error = Tr::tr("cannot listen on %1:%2: %3").arg(address.toString()).arg(port).arg(m_tcp->errorString());
-        return false;
-    }
-    m_error.clear();
-    return true;
+    return m_endpoint->listen(address, port);
 }
 
 void ToxiproxyApi::close()
 {
-    if (m_tcp->isListening())
-        m_tcp->close();
+    m_endpoint->close();
 }
 
 bool ToxiproxyApi::isListening() const
 {
-    return m_tcp->isListening();
+    return m_endpoint->isListening();
+}
+
+QString ToxiproxyApi::errorString() const
+{
+    return m_endpoint->errorString();
 }
 
 QUrl ToxiproxyApi::url() const
 {
-    if (!m_tcp->isListening())
-        return {};
-    QUrl url;
-    url.setScheme(QStringLiteral("http"));
-    url.setHost(m_tcp->serverAddress().toString());
-    url.setPort(m_tcp->serverPort());
-    return url;
+    return m_endpoint->url();
 }
 
 void ToxiproxyApi::setSeed(quint64 seed)

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "core/http/httprequestparser.h"
+#include "core/proxy/loopbackendpoint.h"
 #include "core/proxy/tcpproxy.h"
 
 #include <QByteArray>
@@ -9,10 +10,6 @@
 #include <QObject>
 #include <QString>
 #include <QUrl>
-
-QT_BEGIN_NAMESPACE
-class QTcpServer;
-QT_END_NAMESPACE
 
 namespace RetryLab::Core {
 
@@ -63,16 +60,11 @@ public:
     bool listen(const QHostAddress &address = QHostAddress(QHostAddress::LocalHost), quint16 port = 8474);
     void close();
     bool isListening() const;
-    QString errorString() const { return m_error; }
+    QString errorString() const;
     /// "http://127.0.0.1:8474".
     QUrl url() const;
 
-    struct Answer
-    {
-        int status = 200;
-        QByteArray body;
-        QByteArray contentType = "application/json";
-    };
+    using Answer = LoopbackEndpoint::Answer;
     /// What the API answers to a request; it changes the proxies.
     Answer handle(const HttpRequest &request);
 
@@ -100,8 +92,7 @@ private:
     Answer updateProxy(TcpProxy *proxy, const QJsonObject &object);
     void removeProxy(TcpProxy *proxy);
 
-    QTcpServer *m_tcp;
-    QString m_error;
+    LoopbackEndpoint *m_endpoint;
     QList<TcpProxy *> m_proxies;
     std::optional<quint64> m_seed;
 };
