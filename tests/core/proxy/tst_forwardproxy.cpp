@@ -4,6 +4,7 @@
 // act on the connection as curl reports them.
 
 #include "../../tools/requiredtool.h"
+#include "../executor/realservers.h"
 #include "core/faultserver/faultserver.h"
 #include "core/proxy/proxyserver.h"
 #include "core/tls/certificatefactory.h"
@@ -27,41 +28,9 @@ using namespace RetryLab::Core;
 
 namespace {
 
-struct Finished
-{
-    int exitCode = -1;
-    QString out;
-    QString err;
-    qint64 ms = 0;
-};
-
-// Runs a program to its end while the event loop (and the proxy) goes on.
-Finished runProgram(const QString &program, const QStringList &arguments,
-    const QProcessEnvironment &environment = QProcessEnvironment::systemEnvironment())
-{
-    QProcess process;
-    process.setProcessEnvironment(environment);
-    QElapsedTimer clock;
-    clock.start();
-    process.start(program, arguments);
-    if (!QTest::qWaitFor([&] { return process.state() == QProcess::NotRunning; }, 60'000)) {
-        process.kill();
-        (void)QTest::qWaitFor([&] { return process.state() == QProcess::NotRunning; }, 5000);
-    }
-    Finished finished;
-    finished.ms = clock.elapsed();
-    finished.exitCode = process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1;
-    finished.out = QString::fromUtf8(process.readAllStandardOutput());
-    finished.err = QString::fromUtf8(process.readAllStandardError());
-    return finished;
-}
-
-quint16 freePort()
-{
-    QTcpServer probe;
-    probe.listen(QHostAddress::LocalHost, 0);
-    return probe.serverPort();
-}
+using ProxyTesting::Finished;
+using ProxyTesting::runProgram;
+using RealServers::freePort;
 
 } // namespace
 

@@ -2,6 +2,7 @@
 // the test, the proxy, and an upstream server of the test that echoes, or
 // sends what it is told, or closes. Each toxic is seen as a client sees it.
 
+#include "../executor/realservers.h"
 #include "core/faultserver/faultserver.h"
 #include "core/proxy/tcpproxy.h"
 #include "core/proxy/toxic.h"
@@ -436,12 +437,7 @@ void TestTcpProxy::toxicityDecidesPerConnectionFromTheSeed()
 
 void TestTcpProxy::upstreamThatRefusesClosesTheClient()
 {
-    quint16 freePort = 0;
-    {
-        QTcpServer probe;
-        QVERIFY(probe.listen(QHostAddress::LocalHost, 0));
-        freePort = probe.serverPort();
-    }
+    const quint16 freePort = RealServers::freePort();
     TcpProxyOptions options;
     QVERIFY(options.setUpstream(QStringLiteral("127.0.0.1:%1").arg(freePort)));
     TcpProxy proxy(options);

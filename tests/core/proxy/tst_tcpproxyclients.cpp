@@ -6,9 +6,11 @@
 // waited for with QTest::qWaitFor, never a blocking wait.
 
 #include "../../tools/requiredtool.h"
+#include "../executor/realservers.h"
 #include "../history/postgrescluster.h"
 #include "core/proxy/tcpproxy.h"
 #include "core/proxy/toxiproxyapi.h"
+#include "proxytesting.h"
 
 #include <QDir>
 #include <QElapsedTimer>
@@ -28,43 +30,9 @@ using RetryLab::Testing::PostgresCluster;
 
 namespace {
 
-struct Finished
-{
-    int exitCode = -1;
-    QString out;
-    QString err;
-    qint64 ms = 0;
-    bool timedOut = false;
-};
-
-// Runs a program to its end while the event loop (and the proxy) goes on.
-Finished runProgram(const QString &program, const QStringList &arguments, int timeoutMs = 60'000,
-    const QProcessEnvironment &environment = QProcessEnvironment::systemEnvironment())
-{
-    QProcess process;
-    process.setProcessEnvironment(environment);
-    QElapsedTimer clock;
-    clock.start();
-    process.start(program, arguments);
-    Finished finished;
-    if (!QTest::qWaitFor([&] { return process.state() == QProcess::NotRunning; }, timeoutMs)) {
-        finished.timedOut = true;
-        process.kill();
-        (void)QTest::qWaitFor([&] { return process.state() == QProcess::NotRunning; }, 5000);
-    }
-    finished.ms = clock.elapsed();
-    finished.exitCode = process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1;
-    finished.out = QString::fromUtf8(process.readAllStandardOutput());
-    finished.err = QString::fromUtf8(process.readAllStandardError());
-    return finished;
-}
-
-int freePort()
-{
-    QTcpServer probe;
-    probe.listen(QHostAddress::LocalHost, 0);
-    return probe.serverPort();
-}
+using ProxyTesting::Finished;
+using ProxyTesting::runProgram;
+using RealServers::freePort;
 
 // A redis-server of the suite's own, on a free loopback port, keeping nothing on disk.
 class RedisServer
@@ -134,7 +102,7 @@ Finished redisCli(const TcpProxy &proxy, const QStringList &command)
         QStringList{QStringLiteral("-h"), QStringLiteral("127.0.0.1"), QStringLiteral("-p"),
             QString::number(proxy.serverPort())}
             + command,
-        30'000);
+        QProcessEnvironment::systemEnvironment(), 30'000);
 }
 
 QString sourceFile(const QString &name)
@@ -245,8 +213,8 @@ void TestTcpProxyClients::redisPyReconnectsWithBackoff()
         "client = redis.Redis(host='127.0.0.1', port=int(sys.argv[1]), socket_timeout=5,\n"
         "    retry=Retry(ExponentialBackoff(cap=2.0, base=0.1), 5), retry_on_error=[ConnectionError])\n"
         "print('ping', client.ping())\n");
-    const Finished python = runProgram(QStringLiteral("/usr/bin/python3"),
-        {QStringLiteral("-c"), script, QString::number(proxy->serverPort())}, 60'000);
+    const Finished python = runProgram(
+        QStringLiteral("/usr/bin/python3"), {QStringLiteral("-c"), script, QString::number(proxy->serverPort())});
     QVERIFY2(python.exitCode == 0, qPrintable(python.err.right(2000)));
     QCOMPARE(python.out.trimmed(), QStringLiteral("ping True"));
     // redis-py waits base * 2^failures between connections: 0.2 s, 0.4 s, 0.8 s, seen as the gaps between them.
@@ -280,7 +248,7 @@ void TestTcpProxyClients::psqlSeesEachToxic()
                 QStringLiteral("127.0.0.1"), QStringLiteral("-p"), QString::number(proxy->serverPort()),
                 QStringLiteral("-U"), QStringLiteral("retrylab"), QStringLiteral("-d"), QStringLiteral("postgres"),
                 QStringLiteral("-c"), sql},
-            60'000, environment);
+            environment);
     };
     Finished clean = psql(QStringLiteral("select 40 + 2"));
     QVERIFY2(clean.exitCode == 0, qPrintable(clean.err));
@@ -331,7 +299,7 @@ void TestTcpProxyClients::toxiproxyNodeClientDrivesTheApi()
     const Finished node = runProgram(QStringLiteral("node"),
         {sourceFile(QStringLiteral("toxiproxyclient.js")), api.url().toString(QUrl::StripTrailingSlash),
             m_redis.address()},
-        120'000, environment);
+        environment, 120'000);
     QVERIFY2(node.exitCode == 0, qPrintable(node.out + node.err));
     QVERIFY2(node.out.trimmed().endsWith(QStringLiteral("done")), qPrintable(node.out));
     for (const char *step :
