@@ -115,20 +115,8 @@ load_before=$(cut -d' ' -f1 /proc/loadavg)
 quick_flag=()
 ((quick)) && quick_flag=(--quick)
 
-free_port() {
-    # Below the kernel's ephemeral range, so that no client connection holds it as
-    # its local port (after a long run thousands do); free of any socket at all.
-    local low port
-    low=$(cut -f1 /proc/sys/net/ipv4/ip_local_port_range 2>/dev/null || echo 32768)
-    ((low > 21000)) || low=60000
-    while :; do
-        port=$((20000 + RANDOM % (low - 20000)))
-        if ! ss -Htan "sport = :$port" | grep -q .; then
-            echo "$port"
-            return
-        fi
-    done
-}
+# shellcheck source=scripts/bench-common.sh
+source scripts/bench-common.sh # the working directory is the checkout
 
 run_server_benchmark() {
     echo "== 4. fault server against nginx, both loaded by wrk on loopback"
