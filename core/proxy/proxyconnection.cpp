@@ -871,17 +871,16 @@ void ProxyConnection::recordHead()
 void ProxyConnection::recordBody()
 {
     const QByteArray &wire = m_stream.body();
-    qint64 added = 0;
+    const qsizetype before = m_record.body.size();
     for (const HttpResponseStream::Piece &piece : m_stream.payload())
-        added += piece.length;
+        m_record.body.append(wire.constData() + piece.at, piece.length);
+    const qint64 added = m_record.body.size() - before;
     // Too large to replay from memory, or all connections together hold too much: not recorded.
-    if (m_record.body.size() + added > RecordingWriter::maxBodyBytes || !m_server->reserveRecording(added)) {
+    if (m_record.body.size() > RecordingWriter::maxBodyBytes || !m_server->reserveRecording(added)) {
         abandonRecording(true);
         return;
     }
     m_recordingHeld += added;
-    for (const HttpResponseStream::Piece &piece : m_stream.payload())
-        m_record.body.append(wire.constData() + piece.at, piece.length);
 }
 
 void ProxyConnection::abandonRecording(bool countSkipped)

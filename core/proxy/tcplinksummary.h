@@ -22,7 +22,7 @@ struct TcpLinkSummary
     QStringList toxics; ///< names of the toxics that applied to it
     /// What ended it: "client-closed", "upstream-closed", "upstream-refused",
     /// "upstream-timeout", "timeout", "reset_peer", "limit_data", "proxy-closed",
-    /// "disabled", "removed", "over-capacity".
+    /// "disabled", "over-capacity".
     QString end;
     QString detail; ///< the socket's words, when there are any
 
