@@ -12,6 +12,7 @@
 
 QT_BEGIN_NAMESPACE
 class QTcpServer;
+class QTcpSocket;
 QT_END_NAMESPACE
 
 namespace RetryLab::Core {
@@ -48,7 +49,7 @@ public:
     QUrl url() const;
 
 private:
-    void serve(class QTcpSocket *socket, HttpRequestParser *parser);
+    void serve(QTcpSocket *socket, HttpRequestParser *parser);
 
     QString m_name;
     Handler m_handler;
