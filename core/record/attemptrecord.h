@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/auth/authspec.h"
 #include "core/http/httpheaders.h"
 #include "core/policy/classifier.h"
 #include "core/record/responsecheck.h"
@@ -72,6 +73,9 @@ struct RequestSpec
     ReadModifyWriteShape readModifyWrite;
     /// TLS, proxy and HTTP version.
     TransportOptions transport;
+    /// How every attempt proves who sends it (Inherit and None: not at all); its
+    /// {{variables}} already filled in. The executor applies it to each attempt.
+    AuthSpec auth;
     /// The seed of the run this request belongs to, and its stream in the run:
     /// its jitter is drawn from RandomSource::derive(seed, stream) alone, so a
     /// run replayed with the same seed draws the same delays for each request,

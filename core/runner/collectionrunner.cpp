@@ -87,6 +87,15 @@ void applyAuth(RequestDraft &draft, const RunAuth &auth)
             draft.urlTemplate = url + fragment;
         }
         return;
+    case RunAuth::Kind::Digest:
+    case RunAuth::Kind::OAuth2ClientCredentials:
+    case RunAuth::Kind::OAuth2RefreshToken:
+    case RunAuth::Kind::OAuth2AuthorizationCode:
+    case RunAuth::Kind::AwsSigV4:
+    case RunAuth::Kind::GoogleServiceAccount:
+        // Answered, signed or fetched for every attempt by the executor.
+        draft.auth = auth;
+        return;
     }
 }
 
