@@ -35,6 +35,8 @@ packages=(
     # real TCP servers and clients behind retrylab proxy --tcp (tests/core/proxy/tst_tcpproxyclients);
     # PostgreSQL's psql comes with postgresql above
     redis-server redis-tools python3-redis
+    # HTTP Digest answered to a real server: Apache's mod_auth_digest and htdigest (tests/core/auth)
+    apache2 apache2-utils
     "$@"
 )
 

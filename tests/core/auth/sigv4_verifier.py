@@ -13,7 +13,7 @@ import datetime
 import hmac
 import sys
 import types
-from http.server import BaseHTTPRequestHandler, HTTPServer
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import parse_qsl, urlsplit
 
 import botocore.auth
@@ -93,7 +93,7 @@ class Handler(BaseHTTPRequestHandler):
 
 
 def main():
-    server = HTTPServer(("127.0.0.1", 0), Handler)
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
     print(f"PORT {server.server_address[1]}", flush=True)
     server.serve_forever()
 
