@@ -197,15 +197,19 @@ Result<QList<AuthChallenge>> AuthChallenge::parse(QByteArrayView fieldValue)
 
 Result<QList<AuthChallenge>> AuthChallenge::parse(const QList<QByteArray> &fieldValues)
 {
+    // Qt may hand repeated fields over joined by line feeds: each line is a field.
+    QList<QByteArray> fields;
+    for (const QByteArray &value : fieldValues)
+        fields += value.split('\n');
     QList<AuthChallenge> all;
-    for (qsizetype i = 0; i < fieldValues.size(); ++i) {
-        const Result<QList<AuthChallenge>> one = challengeParseOne(fieldValues[i]);
+    for (qsizetype i = 0; i < fields.size(); ++i) {
+        const Result<QList<AuthChallenge>> one = challengeParseOne(fields[i].trimmed());
         if (!one) {
-            const QString message = fieldValues.size() == 1
+            const QString message = fields.size() == 1
                 ? Tr::tr("the authentication challenge is malformed: %1").arg(one.error())
                 : Tr::tr("authentication challenge %1 of %2 is malformed: %3")
                       .arg(i + 1)
-                      .arg(fieldValues.size())
+                      .arg(fields.size())
                       .arg(one.error());
             return Result<QList<AuthChallenge>>::failure(message);
         }

@@ -28,8 +28,9 @@ struct AuthChallenge
     /// The value of the first parameter called `name` (lower case).
     std::optional<QByteArray> param(QByteArrayView name) const;
 
-    /// Every challenge of `fieldValues`, one entry per field line. An error
-    /// says which field and byte are malformed and why.
+    /// Every challenge of `fieldValues`, one entry per field (entries holding
+    /// several fields joined by line feeds are split). An error says which
+    /// field and byte are malformed and why.
     static Result<QList<AuthChallenge>> parse(const QList<QByteArray> &fieldValues);
     static Result<QList<AuthChallenge>> parse(QByteArrayView fieldValue);
 
