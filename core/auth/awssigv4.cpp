@@ -301,22 +301,8 @@ bool AwsSigV4::isS3(const QString &service)
 
 QByteArray AwsSigV4::uriEncode(QByteArrayView bytes, bool keepSlash)
 {
-    static constexpr char hex[] = "0123456789ABCDEF";
-    QByteArray result;
-    result.reserve(bytes.size() * 3);
-    for (const char c : bytes) {
-        const auto u = static_cast<unsigned char>(c);
-        const bool unreserved = (u >= 'A' && u <= 'Z') || (u >= 'a' && u <= 'z') || (u >= '0' && u <= '9') || u == '-'
-            || u == '.' || u == '_' || u == '~';
-        if (unreserved || (keepSlash && u == '/')) {
-            result += c;
-        } else {
-            result += '%';
-            result += hex[u >> 4];
-            result += hex[u & 0xF];
-        }
-    }
-    return result;
+    // Qt keeps exactly RFC 3986's unreserved characters and writes upper-case hex.
+    return bytes.toByteArray().toPercentEncoding(keepSlash ? QByteArrayLiteral("/") : QByteArray());
 }
 
 QByteArray AwsSigV4::encodedPath(const QUrl &url)

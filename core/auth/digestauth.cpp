@@ -40,24 +40,11 @@ bool digestIsPlainAscii(QByteArrayView text)
     return true;
 }
 
-// RFC 8187 ext-value: UTF-8''percent-encoded, attr-char kept.
+// RFC 8187 ext-value: UTF-8'' and the bytes percent-encoded but attr-chars
+// (the unreserved characters and !#$&+^`|).
 QByteArray digestExtValue(QByteArrayView utf8)
 {
-    static constexpr char hex[] = "0123456789ABCDEF";
-    QByteArray result = QByteArrayLiteral("UTF-8''");
-    for (const char c : utf8) {
-        const auto u = static_cast<unsigned char>(c);
-        const bool attrChar = (u >= 'A' && u <= 'Z') || (u >= 'a' && u <= 'z') || (u >= '0' && u <= '9')
-            || QByteArrayView("!#$&+-.^_`|~").contains(c);
-        if (attrChar) {
-            result += c;
-        } else {
-            result += '%';
-            result += hex[u >> 4];
-            result += hex[u & 0xF];
-        }
-    }
-    return result;
+    return QByteArrayLiteral("UTF-8''") + utf8.toByteArray().toPercentEncoding(QByteArrayLiteral("!#$&+^`|"));
 }
 
 QString digestSupportedList()

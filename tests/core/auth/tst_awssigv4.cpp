@@ -8,6 +8,7 @@
 
 #include "../../tools/requiredtool.h"
 
+#include <QCryptographicHash>
 #include <QDirIterator>
 #include <QFile>
 #include <QFileInfo>
@@ -221,6 +222,7 @@ private Q_SLOTS:
     void uriEncode_keepsOnlyUnreserved();
     void sentUrl_carriesThePathAndQueryAsSigned();
     void resigning_replacesEarlierSignatureHeaders();
+    void presigningAPresignedUrl_replacesItsParameters();
     void precomputedPayloadHash_isSigned();
     void badInput_isRefusedWithASentence_data();
     void badInput_isRefusedWithASentence();
@@ -439,6 +441,21 @@ void TestAwsSigV4::resigning_replacesEarlierSignatureHeaders()
     QVERIFY(later.ok());
     QCOMPARE(headerOf(later->headers, "X-Amz-Date"), QByteArray("20150830T123605Z"));
     QVERIFY(later->signature != first->signature);
+}
+
+void TestAwsSigV4::presigningAPresignedUrl_replacesItsParameters()
+{
+    AwsSigV4Request request;
+    request.url = QUrl(QStringLiteral("https://bucket.s3.amazonaws.com/key?x-id=GetObject"));
+    AuthSpec auth = credentials(QStringLiteral("s3"), sessionToken);
+    auth.presign = true;
+    const Result<AwsSigV4Signature> first = AwsSigV4::sign(request, auth, testTime());
+    QVERIFY(first.ok());
+    request.url = first->url;
+    const Result<AwsSigV4Signature> again = AwsSigV4::sign(request, auth, testTime());
+    QVERIFY(again.ok());
+    QCOMPARE(again->url, first->url);
+    QCOMPARE(again->canonicalRequest, first->canonicalRequest);
 }
 
 void TestAwsSigV4::precomputedPayloadHash_isSigned()
