@@ -1,6 +1,7 @@
 #pragma once
 
 #include "core/executor/managerpool.h"
+#include "core/executor/requestauth.h"
 #include "core/http/headerinterner.h"
 #include "core/policy/classifier.h"
 #include "core/record/attemptrecord.h"
@@ -72,6 +73,8 @@ public:
 
     /// The records' repeated header names and values, one copy each.
     HeaderInterner &interner() { return m_interner; }
+    /// The requests' auth: its token cache is this transport's.
+    RequestAuth &auth() { return m_auth; }
 
     /// Starts attempt `r.attemptIndex`: its request (RetryPlanner's, with the
     /// attempt headers) in r.hop, its record begun in r.current at `nowNs`, a
@@ -105,6 +108,13 @@ public:
 private:
     void sendHop(ExecutorRequest &r);
     bool followRedirect(ExecutorRequest &r);
+    /// The token request of `r` was answered: true when the attempt's own request went out after it.
+    bool followToken(ExecutorRequest &r);
+    /// A 401 with a Digest challenge for a request with Digest auth: true when
+    /// the answer went out.
+    bool followChallenge(ExecutorRequest &r);
+    /// Sends the attempt's own request, its auth applied.
+    void sendOwnHop(ExecutorRequest &r);
     /// The reply no longer answers to its request (ended, aborted, or left for a redirect).
     void forgetReply(const ExecutorRequest &r);
     /// The request whose hop `reply` is now, or null; for handlers that neither
@@ -122,6 +132,7 @@ private:
     QNetworkRequest m_hopRequest; ///< the attributes of every hop
     QNetworkRequest m_defaultTransportRequest; ///< the same with the default transport applied
     HeaderInterner m_interner;
+    RequestAuth m_auth;
     QString m_lastReasonText; ///< the last reason phrase Qt gave, and its bytes
     QByteArray m_lastReason;
     QByteArray m_requestIdPrefix; ///< "<pid>.<executor>-": unique within the process, X-Retry-Request-Id's start

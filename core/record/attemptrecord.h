@@ -117,7 +117,12 @@ QString networkErrorName(QNetworkReply::NetworkError error);
 /// the record, and it never carries credentials to another origin.
 struct RedirectHop
 {
-    int status = 0; ///< 301, 302, 303, 307 or 308
+    /// What the hop was: a redirect followed (or not), the request of an
+    /// access token that went before the attempt's own (RequestSpec::auth), or
+    /// the server's Digest challenge, answered by the next hop.
+    enum class Kind { Redirect, Token, Challenge };
+    Kind kind = Kind::Redirect;
+    int status = 0; ///< 301, 302, 303, 307 or 308 for a redirect; the answer's for the others
     QByteArray method; ///< of the request that got the redirect (a 303 turns the next into a GET)
     QUrl from;
     QUrl to; ///< the Location, resolved against `from`

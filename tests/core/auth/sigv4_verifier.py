@@ -6,8 +6,11 @@ Listens on 127.0.0.1 on a free port and prints "PORT <n>" once it does. For
 every GET it takes the X-Amz-* parameters of the query, signs the same request
 again with botocore's SigV4QueryAuth (S3SigV4QueryAuth for service s3) with
 its own secret at the X-Amz-Date of the URL, and answers 200 when the
-signatures match and the URL has not expired at NOW ("20150830T123600Z"),
-403 with the reason otherwise. tst_awssigv4 starts it.
+signatures match and the URL has not expired at NOW ("20150830T123600Z", or
+"now" for the clock's time), 403 with the reason otherwise. A GET or POST
+signed in its Authorization header instead is signed again the same way with
+botocore's SigV4Auth, over the headers it names and the body. Each verdict is
+printed too ("OK ..." or "REFUSED ..."). tst_awssigv4 and tst_executorauth start it.
 """
 import datetime
 import hmac
@@ -40,6 +43,40 @@ botocore.auth.datetime = types.SimpleNamespace(
     datetime=FixedClock, timedelta=datetime.timedelta, timezone=datetime.timezone)
 
 
+def verify_header(handler, body):
+    """The reason a request signed in its Authorization header is refused, or None."""
+    field = handler.headers.get("Authorization", "")
+    scheme, _, rest = field.partition(" ")
+    if scheme != "AWS4-HMAC-SHA256":
+        return "no AWS4-HMAC-SHA256 authorization"
+    params = dict(p.strip().split("=", 1) for p in rest.split(",") if "=" in p)
+    try:
+        access_key, date, region, service, terminal = params["Credential"].split("/")
+        signed_names = params["SignedHeaders"].split(";")
+        signature = params["Signature"]
+        timestamp = handler.headers["X-Amz-Date"]
+    except (KeyError, ValueError, TypeError):
+        return "incomplete authorization"
+    if access_key != ACCESS_KEY or terminal != "aws4_request" or timestamp[:8] != date:
+        return "unknown access key or malformed credential scope"
+    # botocore adds these itself when it signs.
+    own = {"x-amz-date", "x-amz-security-token", "x-amz-content-sha256"}
+    headers = {}
+    for name in signed_names:
+        if name not in own and name != "host" and handler.headers.get(name) is not None:
+            headers[name] = handler.headers.get(name)
+    url = f"http://{handler.headers['Host']}{handler.path}"
+    request = AWSRequest(method=handler.command, url=url, headers=headers, data=body)
+    FixedClock.now_value = datetime.datetime.strptime(timestamp, TIME_FORMAT)
+    credentials = Credentials(ACCESS_KEY, SECRET, handler.headers.get("X-Amz-Security-Token"))
+    signer_class = botocore.auth.S3SigV4Auth if service == "s3" else botocore.auth.SigV4Auth
+    signer_class(credentials, service, region).add_auth(request)
+    expected = request.headers["Authorization"].rpartition("Signature=")[2]
+    if not hmac.compare_digest(expected, signature):
+        return "the signature does not match"
+    return None
+
+
 def verify(handler):
     """The reason the request is refused, or None."""
     parts = urlsplit(handler.path)
@@ -57,7 +94,7 @@ def verify(handler):
     if access_key != ACCESS_KEY or terminal != "aws4_request" or timestamp[:8] != date:
         return "unknown access key or malformed credential scope"
     signed_at = datetime.datetime.strptime(timestamp, TIME_FORMAT)
-    now = datetime.datetime.strptime(NOW, TIME_FORMAT)
+    now = datetime.datetime.utcnow() if NOW == "now" else datetime.datetime.strptime(NOW, TIME_FORMAT)
     if now > signed_at + datetime.timedelta(seconds=expires):
         return "the URL expired"
     # The request as it was before signing: its own parameters, in their order.
@@ -80,7 +117,17 @@ def verify(handler):
 
 class Handler(BaseHTTPRequestHandler):
     def do_GET(self):
-        reason = verify(self)
+        self.answer(b"")
+
+    def do_POST(self):
+        self.answer(self.rfile.read(int(self.headers.get("Content-Length", "0"))))
+
+    def answer(self, request_body):
+        if "X-Amz-Signature=" in self.path:
+            reason = verify(self)
+        else:
+            reason = verify_header(self, request_body)
+        print(f"REFUSED {reason}" if reason else f"OK {self.command} {self.path}", flush=True)
         body = (reason or "ok").encode()
         self.send_response(403 if reason else 200)
         self.send_header("Content-Type", "text/plain")
