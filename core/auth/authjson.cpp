@@ -3,6 +3,11 @@
 #include "core/util/coretr.h"
 #include "core/util/jsonreader.h"
 
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QJsonDocument>
+
 namespace RetryLab::Core::AuthJson {
 
 namespace {
@@ -140,6 +145,34 @@ AuthSpec read(JsonReader &reader)
             = int(reader.integer(QStringLiteral("expires"), 1, maxPresignSeconds).value_or(auth.expiresSeconds));
     }
     reader.rejectUnknown(known);
+    return auth;
+}
+
+Result<AuthSpec> readFile(const QString &path)
+{
+    constexpr qint64 maxFileBytes = 1024 * 1024;
+    QFile file(path);
+    const QString shown = QDir::toNativeSeparators(path);
+    if (!file.open(QIODevice::ReadOnly))
+        return Result<AuthSpec>::failure(Tr::tr("%1: cannot read: %2").arg(shown, file.errorString()));
+    if (file.size() > maxFileBytes)
+        return Result<AuthSpec>::failure(Tr::tr("%1: larger than an auth file can be (1 MiB)").arg(shown));
+    const QByteArray text = file.readAll();
+    QJsonParseError parseError;
+    const QJsonDocument document = QJsonDocument::fromJson(text, &parseError);
+    if (parseError.error != QJsonParseError::NoError) {
+        return Result<AuthSpec>::failure(Tr::tr("%1: %2").arg(shown, jsonSyntaxError(text, parseError).text()));
+    }
+    if (!document.isObject()) {
+        return Result<AuthSpec>::failure(
+            Tr::tr("%1: an auth file holds one object, such as {\"type\": \"basic\", ...}").arg(shown));
+    }
+    JsonReader reader(document.object());
+    AuthSpec auth = read(reader);
+    if (reader.failed())
+        return Result<AuthSpec>::failure(Tr::tr("%1: %2").arg(shown, reader.firstError().text()));
+    if (!auth.keyFile.isEmpty() && QFileInfo(auth.keyFile).isRelative() && !auth.keyFile.contains(QLatin1String("{{")))
+        auth.keyFile = QFileInfo(path).dir().filePath(auth.keyFile);
     return auth;
 }
 

@@ -2,6 +2,8 @@
 
 #include "core/auth/authspec.h"
 
+#include "core/util/result.h"
+
 #include <QJsonObject>
 
 namespace RetryLab::Core {
@@ -34,6 +36,11 @@ enum class Secrets { Leave, Write };
 
 QJsonObject toJson(const AuthSpec &auth, Secrets secrets = Secrets::Leave);
 AuthSpec read(JsonReader &reader);
+
+/// The auth object of a file of its own (`retrylab request --auth FILE`); a
+/// relative keyFile is taken from the file's folder. Errors name the file and
+/// the field, never a secret.
+Result<AuthSpec> readFile(const QString &path);
 
 /// What is missing for the auth to be sent at all ("the AWS secret access key
 /// is empty"), once its variables are filled in; empty when nothing is.

@@ -26,8 +26,7 @@ namespace {
 RunAuth resolvedAuth(RunAuth auth, const QHash<QString, QString> &values, DynamicVariables *dynamic,
     QStringList *unresolved, QStringList *unknown)
 {
-    for (QString *text : {&auth.username, &auth.password, &auth.token, &auth.key, &auth.value})
-        *text = Variables::resolve(*text, values, dynamic, unresolved, unknown);
+    auth.forEachText([&](QString &text) { text = Variables::resolve(text, values, dynamic, unresolved, unknown); });
     return auth;
 }
 
