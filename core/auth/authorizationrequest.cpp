@@ -1,11 +1,11 @@
 #include "core/auth/authorizationrequest.h"
 
 #include "core/auth/tokenresponse.h"
+#include "core/http/formurlencoded.h"
 #include "core/util/coretr.h"
 
 #include <QCryptographicHash>
 #include <QRandomGenerator>
-#include <QUrlQuery>
 
 namespace RetryLab::Core {
 
@@ -84,26 +84,28 @@ Result<AuthorizationRequest> AuthorizationRequest::make(
 
 Result<QString> AuthorizationRequest::codeFromRedirect(const QUrl &redirect) const
 {
-    const QUrlQuery query(redirect);
-    const auto item = [&](const char *name) {
-        return query.queryItemValue(QLatin1String(name), QUrl::FullyDecoded)
-            .replace(QLatin1Char('+'), QLatin1Char(' '));
-    };
-    const QString returnedState = query.queryItemValue(QStringLiteral("state"), QUrl::FullyDecoded);
+    // The query as a form: "+" is a space there, as authorization servers write it.
+    const FormUrlEncoded::Fields query = FormUrlEncoded::decode(redirect.query(QUrl::FullyEncoded).toLatin1());
+    const auto returnedState = FormUrlEncoded::value(query, QStringLiteral("state"));
     // The state is checked first, also for an error: a redirect of another request is no answer to this one.
-    if (!query.hasQueryItem(QStringLiteral("state")))
+    if (!returnedState) {
         return Result<QString>::failure(
             Tr::tr("the redirect carries no state, so it cannot be told apart from a forged one"));
-    if (returnedState != state)
+    }
+    if (*returnedState != state) {
         return Result<QString>::failure(
             Tr::tr("the redirect's state is not the one this request sent: it answers another request, or was forged"));
-    if (query.hasQueryItem(QStringLiteral("error"))) {
+    }
+    if (const auto code = FormUrlEncoded::value(query, QStringLiteral("error"))) {
         OAuthError error;
-        error.code = item("error").left(60);
-        error.description = item("error_description").simplified().left(200);
+        error.code = code->simplified().left(60);
+        error.description = FormUrlEncoded::value(query, QStringLiteral("error_description"))
+                                .value_or(QString())
+                                .simplified()
+                                .left(200);
         return Error{error.code, Tr::tr("the authorization server refused: %1").arg(error.sentence())};
     }
-    const QString code = query.queryItemValue(QStringLiteral("code"), QUrl::FullyDecoded);
+    const QString code = FormUrlEncoded::value(query, QStringLiteral("code")).value_or(QString());
     if (code.isEmpty())
         return Result<QString>::failure(Tr::tr("the redirect carries no authorization code"));
     return code;
