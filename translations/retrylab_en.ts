@@ -2863,6 +2863,14 @@ proxy&apos;s --fault rules on top; a request nothing was recorded for gets 404 n
         <source>stopped after %1 replayed and %2 not recorded</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>The request&apos;s auth from a JSON file, for the kinds curl has no option for: {&quot;type&quot;: &quot;oauth2-client-credentials&quot;, &quot;tokenUrl&quot;: ..., &quot;clientId&quot;: ..., &quot;clientSecret&quot;: ...}, &quot;oauth2-refresh-token&quot;, &quot;google-service-account&quot; with &quot;keyFile&quot;, or any other (basic, bearer, apikey, digest, aws-sigv4). It goes over -u, --digest and --aws-sigv4.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>--auth %1</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>RetryLab::Cli::RunPrinter</name>
@@ -5497,10 +5505,6 @@ or as a step of the HTTPS port&apos;s handshake script, POST /_control/tls/hands
     </message>
     <message>
         <source>%1: the request sets %2 itself</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1 authorization of %2 (not supported: add its header by hand)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -9451,10 +9455,6 @@ observed: %3
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>auth %1 is not sent: the runner sends basic, bearer and apikey</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>secret variable &quot;%1&quot;: Bruno keeps its value outside the file; give it with --var %1=VALUE</source>
         <translation type="unfinished"></translation>
     </message>
@@ -9543,10 +9543,6 @@ observed: %3
     </message>
     <message>
         <source>: a &quot;%1&quot; script is not run</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>: %1 authorization is not supported; sent without authorization</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -12242,6 +12238,134 @@ observed: %3
         <source>the Digest nonce count is exhausted; a new challenge is needed</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>%1: cannot read: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: larger than an auth file can be (1 MiB)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: an auth file holds one object, such as {&quot;type&quot;: &quot;basic&quot;, ...}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Auth: %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the token request to %1 failed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>; an access token from %1 first</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>; the server&apos;s %1 challenge answered</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the token URL &quot;%1&quot; is not an http or https URL</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the authorization code flow needs a person at a browser: get the tokens in the window&apos;s Auth tab, then send with their refresh token</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no access token</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the server refused the Digest credentials of &quot;%1&quot;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The API key %1 goes in the query: add %1=... to the URL.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>curl signs with headers; RetryLab presigns the URL (the query carries the signature).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>curl 7.88 signs a query with parameters out of order differently from AWS: such a signature is refused.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>curl fetches no access token (%1): get one from %2 and add --oauth2-bearer TOKEN.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the key file&apos;s token_uri</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>unknown hop kind &quot;%1&quot; (known: redirect, token, challenge)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 takes provider1[:provider2[:region[:service]]], such as aws:amz:us-east-1:s3, not &quot;%2&quot;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: only the &quot;aws&quot; provider is signed (AWS4-HMAC-SHA256), not &quot;%2&quot;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>--aws-sigv4 signs with the keys -u gives: add -u ACCESS_KEY_ID:SECRET_ACCESS_KEY</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>--aws-sigv4 names no region and the host %1 gives none: write aws:amz:REGION:SERVICE</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>--aws-sigv4 names no service and the host %1 gives none: write aws:amz:REGION:SERVICE</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>--digest is not used: --aws-sigv4 signs the request.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>--digest without -u sends no credentials.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>oauth2 with the authorization code grant needs a person at a browser, and no token or refresh token was kept</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>oauth2 with the %1 grant is not supported</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 is not supported</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 authorization of %2 (%3: add its header by hand)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>auth oauth2 with the %1 grant is not sent: the runner fetches client_credentials tokens, and refresh tokens it is given</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>unnamed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>auth %1 is not sent: the runner sends basic, bearer, apikey, digest, awsv4 and oauth2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>: %1 authorization: %2; sent without authorization</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>RetryLab::Core::AlertDispatcher</name>
@@ -12508,6 +12632,14 @@ observed: %3
     </message>
     <message>
         <source>all %1 hedged attempts failed; the last: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the request&apos;s auth cannot be used: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>401 with the cached access token: a fresh token is fetched and the request sent again</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -13357,6 +13489,26 @@ Drawn narrow so that the runs on either side keep their width; zoom or drag to s
         <source>%1 · hedged</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>, %1 ms</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>access token from %1 (%2%3)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no token from %1 (%2): %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 challenge answered</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Auth</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>RetryLab::Ui::AttemptLogModel</name>
@@ -13415,6 +13567,193 @@ Next: %2</source>
     </message>
     <message>
         <source>Duration</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>RetryLab::Ui::AuthForm</name>
+    <message>
+        <source>The request is sent as it is: its headers may still carry credentials.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Authorization: Basic, unless a header of the request sets Authorization itself.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Authorization: Bearer, unless a header of the request sets Authorization itself.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The key goes in a header or in the query, unless the request sets it itself.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The first request goes without credentials; the server&apos;s 401 challenge is answered within the same attempt, and later attempts answer its nonce with the count one higher.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Every attempt is signed at its own time (AWS4-HMAC-SHA256); with Presign, the signature goes in the URL&apos;s query instead of the headers.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>An access token is fetched before the first attempt (a step of the attempt), kept until shortly before it expires, and fetched again once after a 401. The retry policy applies to the token request too.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The code is asked for in your browser (PKCE, a redirect to 127.0.0.1); the tokens it gives are then used and refreshed as for a refresh token.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Presign the URL</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No auth</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Type:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;User name:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Password:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>T&amp;oken:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Key name:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Value:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>In a header</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>In the query</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Sent:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Authori&amp;zation URL:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Token &amp;URL:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Client ID:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Client &amp;secret:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Refresh token:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Sco&amp;pe:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Audience:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Basic header</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>In the body</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Client sent:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Access &amp;key ID:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Secret access ke&amp;y:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Session toke&amp;n:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Re&amp;gion:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Ser&amp;vice:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source> s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Valid for:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the service account&apos;s JSON key</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Choose the key file</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Key &amp;file:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Show</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Show or hide the value</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Service account key</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>JSON key files (*.json);;All files (*)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Auth</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Auth · %1</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -18966,6 +19305,10 @@ Cannot send: %1</source>
         <source>Send starts or reads a long-running operation and asks again after each wait of the polling policy until its answer says &quot;done&quot;: true (Google&apos;s operations.get, 1 s x1.5 up to 45 s). Each poll is a lane of its own, its retries inside it.</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Auth: re-enter the secrets that read REDACTED: they were not saved.</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>RetryLab::Ui::RequestRunner</name>
@@ -20228,6 +20571,14 @@ Precondition provided: %4; expected: %5</source>
     </message>
     <message>
         <source>hedged: side by side, kept one outlined</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Auth</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 of it went to auth first (a token fetched or a challenge answered; hatched)</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

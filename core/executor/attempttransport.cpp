@@ -353,6 +353,7 @@ bool AttemptTransport::followToken(ExecutorRequest &r)
         // The attempt ends with the token endpoint's answer, its reason said plainly.
         qCInfo(lcExecutor).noquote() << "request" << r.id << "got no token:" << problem;
         r.auth.problem = problem;
+        r.bytesReceived = std::max<qint64>(r.bytesReceived, body.size());
         r.body = body;
         hop.followed = false;
         hop.note = problem;

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/auth/accesstoken.h"
 #include "core/auth/authspec.h"
 #include "core/auth/digestsession.h"
 #include "core/executor/hoprequest.h"
@@ -89,17 +90,15 @@ public:
 private:
     struct CachedToken
     {
-        QByteArray accessToken;
-        QByteArray tokenType;
-        qint64 expiresNs = -1; ///< monotonic; -1: the server gave no lifetime
-        qint64 renewNs = -1; ///< when to fetch the next
-        QString refreshToken; ///< a rotated refresh token, used in place of the spec's
+        AccessToken token;
+        qint64 marginNs = RequestAuth::renewMarginNs; ///< fetched again this long before it expires
     };
 
     static QByteArray keyOf(const AuthSpec &auth);
 
     const Clock &m_clock;
     QHash<QByteArray, CachedToken> m_tokens;
+    QHash<QByteArray, qint64> m_fetchStartNs; ///< when the token request of a key went out
 };
 
 } // namespace RetryLab::Core
