@@ -150,6 +150,7 @@ void AttemptTransport::start(ExecutorRequest &r, qint64 now)
     }
     r.auth.problem.clear();
     r.auth.challengeAnswered = false;
+    r.auth.tokenFailed = false;
     if (std::optional<HopRequest> token = m_auth.tokenRequest(r.spec.auth, r.auth)) {
         // The token first, on a hop of its own; the attempt's request waits for it.
         record.requestHeaders = hop.headers;
@@ -298,6 +299,7 @@ std::optional<AttemptEnd> AttemptTransport::finished(ExecutorRequest &r)
             return std::nullopt;
         if (!hasStatus) {
             r.auth.problem = Tr::tr("the token request to %1 failed").arg(Redactor().urlString(r.hop.url));
+            r.auth.tokenFailed = true;
             m_auth.abandonFetch(r.auth);
         }
     } else if (hasStatus && (followChallenge(r) || followRedirect(r))) {
@@ -312,7 +314,10 @@ bool AttemptTransport::followRedirect(ExecutorRequest &r)
     const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
     if (!isRedirectStatus(status))
         return false; // no Location to look for
-    auto step = nextHop(r.hop, status, reply->rawHeader(QByteArrayLiteral("Location")), r.current.redirects.size());
+    // Token requests and Digest challenges are hops too, not redirects: they do not count.
+    const auto redirectsSoFar = std::count_if(r.current.redirects.cbegin(), r.current.redirects.cend(),
+        [](const RedirectHop &hop) { return hop.kind == RedirectHop::Kind::Redirect; });
+    auto step = nextHop(r.hop, status, reply->rawHeader(QByteArrayLiteral("Location")), redirectsSoFar);
     if (!step)
         return false;
     if (step->hop.followed)
@@ -330,6 +335,13 @@ bool AttemptTransport::followRedirect(ExecutorRequest &r)
     reply->deleteLater(); // finished: it says nothing more
     r.reply = nullptr;
     r.hop = step->next;
+    const AuthSpec::Kind kind = r.spec.auth.kind;
+    if (!step->hop.crossOrigin && (kind == AuthSpec::Kind::AwsSigV4 || kind == AuthSpec::Kind::Digest)) {
+        // A signature or a Digest answer names the path: the new one is signed or answered afresh.
+        r.hop.headers.removeIf(
+            [](const auto &h) { return h.first.compare("Authorization", Qt::CaseInsensitive) == 0; });
+        m_auth.apply(r.spec.auth, r.auth, r.hop);
+    }
     sendHop(r);
     return true;
 }
@@ -353,6 +365,7 @@ bool AttemptTransport::followToken(ExecutorRequest &r)
         // The attempt ends with the token endpoint's answer, its reason said plainly.
         qCInfo(lcExecutor).noquote() << "request" << r.id << "got no token:" << problem;
         r.auth.problem = problem;
+        r.auth.tokenFailed = true;
         r.bytesReceived = std::max<qint64>(r.bytesReceived, body.size());
         r.body = body;
         hop.followed = false;

@@ -785,9 +785,11 @@ void RetryExecutor::concludeAttempt(const RequestPtr &r, AttemptEnd end)
     releaseSlot(*r);
     r->phase = Request::Phase::Sleeping; // not in flight; decideNext() moves it on
 
-    // Feed the breaker and the budget with what really happened on the wire.
+    // Feed the breaker and the budget with what really happened on the wire: not
+    // with a token endpoint's failure, which says nothing about the request's host.
     CircuitBreaker &breaker = breakerFor(r->host);
-    if (end == AttemptEnd::Cancelled || end == AttemptEnd::Deadline) {
+    const bool tokenFailed = r->auth.tokenFailed;
+    if (end == AttemptEnd::Cancelled || end == AttemptEnd::Deadline || tokenFailed) {
         if (r->breakerTrial)
             breaker.release();
     } else if (isFailureForBreaker(record, classification)) {
@@ -805,9 +807,9 @@ void RetryExecutor::concludeAttempt(const RequestPtr &r, AttemptEnd end)
         }
     }
     r->breakerTrial = false;
-    if (m_limiter->active() && end != AttemptEnd::Cancelled && end != AttemptEnd::Deadline)
+    if (m_limiter->active() && end != AttemptEnd::Cancelled && end != AttemptEnd::Deadline && !tokenFailed)
         m_limiter->onResponse(nowNs() / 1e6, AdaptiveRateLimiter::isThrottling(record.httpStatus, record.responseBody));
-    if (r->policy.classification.honourRateLimitReset)
+    if (r->policy.classification.honourRateLimitReset && !tokenFailed)
         m_rateLimitHolds.note(r->host, classification, r->policy.classification.maxRetryAfterMs, nowNs());
 
     // The decision first, the breaker and budget signals after it: their
@@ -893,6 +895,8 @@ void RetryExecutor::decideNext(const RequestPtr &r, AttemptRecord &record, const
         r->plannedDelayMs = 0.0;
         r->actualDelayMs = 0.0;
         Q_EMIT retryScheduled(r->id, r->attemptIndex, 0.0, record.reason, -1);
+        if (r->phase == Request::Phase::Done)
+            return; // a handler of retryScheduled cancelled it
         enqueue(r, true);
         dispatchQueued();
         return;
