@@ -26,7 +26,7 @@ private Q_SLOTS:
     void bashCompletion_loadsTheScriptFromItsFolder();
     void fish_offers_data();
     void fish_offers();
-    void zsh_readsTheScripts();
+    void zsh_readsTheScripts_andCompinitTiesThemToTheirPrograms();
 
 private:
     QTemporaryDir m_dir; ///< the current folder of the shells: files to complete
@@ -258,7 +258,7 @@ void TestShellCompletion::fish_offers()
         QVERIFY2(!words.contains(notOffered), qPrintable(output.lines.join(QLatin1Char('\n'))));
 }
 
-void TestShellCompletion::zsh_readsTheScripts()
+void TestShellCompletion::zsh_readsTheScripts_andCompinitTiesThemToTheirPrograms()
 {
     if (toolMissing("zsh"))
         RETRYLAB_MISSING_TOOL("zsh is missing (Debian package zsh)");
@@ -272,6 +272,16 @@ void TestShellCompletion::zsh_readsTheScripts()
         QCOMPARE(output.exitCode, 0);
         QVERIFY2(output.err.isEmpty(), qPrintable(output.err));
     }
+    // compinit, given the folder in fpath as /usr/share/zsh/vendor-completions is, ties
+    // each function to its program.
+    const QString script = QStringLiteral("fpath=('%1/zsh' $fpath)\nautoload -U compinit\n"
+                                          "compinit -u -d '%2/zcompdump'\n"
+                                          "print -r -- $_comps[retrylab] $_comps[retrylab-cli]\n")
+                               .arg(completionDir, m_dir.path());
+    const ShellOutput output
+        = runShell(QStringLiteral("zsh"), {QStringLiteral("-f"), QStringLiteral("-c"), script}, m_dir.path());
+    QCOMPARE(output.exitCode, 0);
+    QCOMPARE(output.lines, QStringList{QStringLiteral("_retrylab _retrylab-cli")});
 }
 
 QTEST_GUILESS_MAIN(TestShellCompletion)
