@@ -15,6 +15,14 @@ cd "$(dirname "$0")/.."
 if [[ ${1:-} != --no-deps ]]; then
     ./scripts/deps.sh
 fi
+# What the packages are made and checked with, and the Debian package of each
+# (scripts/deps.sh installs them all): a missing one stops here, named.
+for tool in dpkg-buildflags:dpkg-dev dpkg-shlibdeps:dpkg-dev dpkg-deb:dpkg lintian:lintian file:file cpack:cmake; do
+    if ! command -v "${tool%%:*}" >/dev/null; then
+        echo "RetryLab: ${tool%%:*} is missing (Debian package ${tool#*:}); scripts/deps.sh installs it" >&2
+        exit 1
+    fi
+done
 
 # Debian's flags for a package: optimised, fortified, stack protector, full RELRO and
 # immediate binding (hardening=+all), without debug information (cpack strips it).
