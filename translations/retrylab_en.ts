@@ -202,6 +202,26 @@
         <source>the Cloud Storage cases did not finish within two minutes; saving what there is</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Open the window at the request, its URL ready to type.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Open the window and ask for a run (a JSON report) to open.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Open the window at the Monitors tab.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>File not opened</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 was not opened: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>RetryLab::Cli</name>
@@ -2873,6 +2893,10 @@ proxy&apos;s --fault rules on top; a request nothing was recorded for gets 404 n
     </message>
     <message>
         <source>--auth: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A file to open in the window: a run report, a scenario, a collection, a monitors file or a policy (told apart by content). With a window already open, it opens there.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -15670,6 +15694,25 @@ Policy: %3</source>
     </message>
     <message>
         <source>Error: </source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>RetryLab::Ui::FileOpener</name>
+    <message>
+        <source>a file the window opens</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: the scenario has no request</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 is an observation report, which the window does not show; its verdicts are in the file, as retrylab observe wrote them</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
