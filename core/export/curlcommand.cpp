@@ -1,5 +1,6 @@
 #include "core/export/curlcommand.h"
 
+#include "core/export/curlconnectionflags.h"
 #include "core/export/curlretryflags.h"
 #include "core/policy/classifier.h"
 #include "core/record/recordredactor.h"
@@ -94,8 +95,12 @@ Command build(const RequestSpec &request, const ExportOptions &options, const st
 
     QStringList args{QStringLiteral("curl")};
     const bool hasBody = !body.isEmpty();
+    const QStringList streamedBody = CurlConnectionFlags::bodyArguments(request);
     if (method == "HEAD") {
         args << QStringLiteral("--head");
+    } else if (!streamedBody.isEmpty()) {
+        if (!CurlConnectionFlags::impliesMethod(request, method))
+            args << QStringLiteral("-X") << QString::fromLatin1(method);
     } else if (!(method == "GET" && !hasBody) && !(method == "POST" && hasBody)) {
         // Without -X curl sends GET, or POST when there is data.
         args << QStringLiteral("-X") << QString::fromLatin1(method);
@@ -132,6 +137,8 @@ Command build(const RequestSpec &request, const ExportOptions &options, const st
         }
     }
 
+    args += streamedBody;
+
     QStringList retryArgs;
     if (policy) {
         const CurlRetryFlags::Flags flags = CurlRetryFlags::fromPolicy(*policy);
@@ -148,6 +155,7 @@ Command build(const RequestSpec &request, const ExportOptions &options, const st
             retryArgs << QStringLiteral("--max-time") << seconds;
     }
     args += retryArgs;
+    args += CurlConnectionFlags::connectionArguments(request.transport);
 
     const QString urlText = url.toString(QUrl::FullyEncoded);
     // curl reads [] and {} in a URL as a glob pattern.

@@ -445,8 +445,15 @@ void TestRequestCommand::usageErrors_exit2AndSendNothing_data()
     QTest::addRow("two URLs") << QStringList{u, u} << QStringLiteral("argument 2: a second URL");
     QTest::addRow("unknown option") << QStringList{QStringLiteral("--frobnicate"), u}
                                     << QStringLiteral("unknown option --frobnicate");
-    QTest::addRow("curl option retrylab does not carry out")
-        << QStringList{QStringLiteral("-F"), QStringLiteral("a=b"), u} << QStringLiteral("unknown option -F a=b");
+    QTest::addRow("curl option retrylab does not carry out") << QStringList{QStringLiteral("--proto"),
+        QStringLiteral("https"), u} << QStringLiteral("unknown option --proto https");
+    QTest::addRow("negative connect timeout") << QStringList{QStringLiteral("--connect-timeout"), QStringLiteral("-1"),
+        u} << QStringLiteral("argument 1: --connect-timeout takes seconds, a number from 0 to");
+    QTest::addRow("--resolve without an address") << QStringList{QStringLiteral("--resolve"),
+        QStringLiteral("example.test:443"), u} << QStringLiteral("is not HOST:PORT:ADDRESS");
+    QTest::addRow("-F with a missing file")
+        << QStringList{QStringLiteral("-F"), QStringLiteral("upload=@/nonexistent/gone.bin"), u}
+        << QStringLiteral("-F upload=@/nonexistent/gone.bin: there is no file /nonexistent/gone.bin");
     QTest::addRow("value missing") << QStringList{u, QStringLiteral("-H")}
                                    << QStringLiteral("argument 2: -H needs a value");
     QTest::addRow("bad --retry") << QStringList{QStringLiteral("--retry"), QStringLiteral("many"), u}
