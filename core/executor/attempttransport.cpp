@@ -348,7 +348,9 @@ void AttemptTransport::sendHop(ExecutorRequest &r)
                 if (plain && req->current.connectionStartedNs >= 0 && req->current.connectedNs < 0)
                     req->current.connectedNs = now;
                 connectionReady(*req);
-                if (total > 0 && sent == total && req->current.requestSentNs < 0)
+                // Qt's threads may report the upload's end after the answer's headers: then
+                // when it ended is not known, and is not taken from this late signal.
+                if (total > 0 && sent == total && req->current.requestSentNs < 0 && req->current.firstByteNs < 0)
                     req->current.requestSentNs = now;
             });
     }
