@@ -8,7 +8,7 @@ namespace RetryLab::Core {
 
 namespace {
 
-QString bare(QString text)
+QString withoutBrackets(QString text)
 {
     if (text.startsWith(QLatin1Char('[')) && text.endsWith(QLatin1Char(']')))
         text = text.mid(1, text.size() - 2);
@@ -16,7 +16,7 @@ QString bare(QString text)
 }
 
 // Splits "A:B:C" where A and C may be bracketed IPv6 addresses holding colons.
-QStringList fields(const QString &text)
+QStringList pinFields(const QString &text)
 {
     QStringList out;
     QString current;
@@ -48,7 +48,7 @@ Result<HostPin> HostPin::parse(const QString &given)
         return Result<HostPin>::failure(
             Tr::tr("\"%1\": removing an entry (-HOST:PORT) is not supported; give HOST:PORT:ADDRESS").arg(given));
     }
-    const QStringList parts = fields(text);
+    const QStringList parts = pinFields(text);
     if (parts.size() < 3 || parts.at(0).isEmpty()) {
         return Result<HostPin>::failure(
             Tr::tr("\"%1\" is not HOST:PORT:ADDRESS (e.g. example.test:443:127.0.0.1)").arg(given));
@@ -61,13 +61,13 @@ Result<HostPin> HostPin::parse(const QString &given)
     QString address = parts.at(2).section(QLatin1Char(','), 0, 0).trimmed();
     if (address.isEmpty())
         return Result<HostPin>::failure(Tr::tr("\"%1\" gives no address to connect to (HOST:PORT:ADDRESS)").arg(given));
-    address = bare(address);
+    address = withoutBrackets(address);
     const QHostAddress parsed(address);
     if (parsed.isNull()) {
         return Result<HostPin>::failure(Tr::tr("\"%1\": \"%2\" is not an IPv4 or IPv6 address").arg(given, address));
     }
     HostPin pin;
-    pin.host = bare(parts.at(0)).toLower();
+    pin.host = withoutBrackets(parts.at(0)).toLower();
     pin.port = quint16(port);
     pin.address = parsed.toString();
     return pin;

@@ -224,9 +224,9 @@ std::optional<CurlTimes> TestExecutorConnection::curlTimes(const QStringList &ar
             QStringLiteral("%{time_namelookup} %{time_connect} %{time_appconnect} %{time_pretransfer} "
                            "%{time_starttransfer} %{time_total}")}
             + arguments);
-    QDeadlineTimer deadline(30'000);
-    while (curl.state() != QProcess::NotRunning && !deadline.hasExpired())
-        QTest::qWait(20);
+    QSignalSpy finished(&curl, &QProcess::finished);
+    if (curl.state() != QProcess::NotRunning && finished.isEmpty())
+        finished.wait(30'000);
     if (curl.state() != QProcess::NotRunning || curl.exitCode() != 0) {
         *error = QString::fromUtf8(curl.readAllStandardError());
         return std::nullopt;
