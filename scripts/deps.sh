@@ -25,6 +25,8 @@ packages=(
     python3-locust
     # a YAML reader for the Resilience4j and Envoy exports (tests/core/export/tst_policyexports)
     python3-yaml
+    # PyJWT, which checks the RS256 JWTs of Google service accounts (tests/core/auth/tst_jwtsigner)
+    python3-jwt
     # the monitors' history: Qt SQL's SQLite driver, and its PostgreSQL driver with a
     # real PostgreSQL server for the shared history of several agents (tests/core/history)
     libqt6sql6-sqlite libqt6sql6-psql postgresql
@@ -35,6 +37,8 @@ packages=(
     # real TCP servers and clients behind retrylab proxy --tcp (tests/core/proxy/tst_tcpproxyclients);
     # PostgreSQL's psql comes with postgresql above
     redis-server redis-tools python3-redis
+    # HTTP Digest answered to a real server: Apache's mod_auth_digest and htdigest (tests/core/auth)
+    apache2 apache2-utils
     "$@"
 )
 

@@ -2863,6 +2863,14 @@ proxy&apos;s --fault rules on top; a request nothing was recorded for gets 404 n
         <source>stopped after %1 replayed and %2 not recorded</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>The request&apos;s auth from a JSON file, for the kinds curl has no option for: {&quot;type&quot;: &quot;oauth2-client-credentials&quot;, &quot;tokenUrl&quot;: ..., &quot;clientId&quot;: ..., &quot;clientSecret&quot;: ...}, &quot;oauth2-refresh-token&quot;, &quot;google-service-account&quot; with &quot;keyFile&quot;, or any other (basic, bearer, apikey, digest, aws-sigv4). It goes over -u, --digest and --aws-sigv4.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>--auth %1</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>RetryLab::Cli::RunPrinter</name>
@@ -5493,10 +5501,6 @@ or as a step of the HTTPS port&apos;s handshake script, POST /_control/tls/hands
     </message>
     <message>
         <source>%1: the request sets %2 itself</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1 authorization of %2 (not supported: add its header by hand)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -9447,10 +9451,6 @@ observed: %3
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>auth %1 is not sent: the runner sends basic, bearer and apikey</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>secret variable &quot;%1&quot;: Bruno keeps its value outside the file; give it with --var %1=VALUE</source>
         <translation type="unfinished"></translation>
     </message>
@@ -9539,10 +9539,6 @@ observed: %3
     </message>
     <message>
         <source>: a &quot;%1&quot; script is not run</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>: %1 authorization is not supported; sent without authorization</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -11533,6 +11529,728 @@ observed: %3
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>unknown auth type &quot;%1&quot; (known: %2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the bearer token is empty</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the API key&apos;s name is empty</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the OAuth 2.0 token URL is empty</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the OAuth 2.0 refresh token is empty</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the OAuth 2.0 authorization URL is empty</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the AWS access key id is empty</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the AWS secret access key is empty</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the AWS region is empty</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the AWS service is empty</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the service account&apos;s key file is not given</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the authorization URL is empty</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the authorization URL is not an http or https URL</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the client ID is empty</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the redirect carries no state, so it cannot be told apart from a forged one</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the redirect&apos;s state is not the one this request sent: it answers another request, or was forged</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the authorization server refused: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the redirect carries no authorization code</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Inherit from the folder</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No auth</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Basic</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Bearer token</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>API key</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Digest</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>OAuth 2.0 client credentials</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>OAuth 2.0 refresh token</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>OAuth 2.0 authorization code (PKCE)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>AWS Signature Version 4</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Google service account</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the JWT&apos;s %1 is not base64url</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the JWT&apos;s %1 is not a JSON object</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>a JWT has three parts separated by dots; this one does not</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>header</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>claims</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the JWT&apos;s signature is not base64url</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the JWT is signed with &quot;%1&quot;, not RS256</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no algorithm</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>there is no key to verify the JWT with</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the JWT&apos;s signature does not verify with the key</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the key is %1, not RSA: RS256 signs with RSA keys only</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>of an unknown algorithm</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the RSA key has %1 bits; RS256 needs at least %2 (RFC 7518, section 3.3)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the private key is empty</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the private key is not PEM (there is no &quot;-----BEGIN&quot; line)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the private key is encrypted with a passphrase; an unencrypted key is needed (as in Google&apos;s key files)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the PEM text holds no private key that can be read (a PKCS#8 &quot;PRIVATE KEY&quot; or PKCS#1 &quot;RSA PRIVATE KEY&quot; block is needed)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the public key is not PEM (there is no &quot;-----BEGIN&quot; line)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the PEM text holds no public key that can be read (a &quot;PUBLIC KEY&quot;, &quot;RSA PUBLIC KEY&quot; or &quot;CERTIFICATE&quot; block is needed)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>an RSA key has %1 to 8192 bits, not %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>OpenSSL could not make an RSA key</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>signing needs a private key</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>OpenSSL could not sign with the RSA key</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>cannot use the service-account key file %1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the field &quot;%1&quot; is missing</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the field &quot;%1&quot; is not a string</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the field &quot;%1&quot; is empty</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>a service-account key file</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>it is not JSON (%1 at byte %2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>it is not a JSON object</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the field &quot;type&quot; is missing (a service-account key has &quot;type&quot;: &quot;service_account&quot;)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>its &quot;type&quot; is &quot;%1&quot;, not &quot;service_account&quot; (gcloud writes other kinds of credentials, such as &quot;authorized_user&quot;, to files of the same form)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>not a string</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the field &quot;token_uri&quot; is not an http or https URL</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the field &quot;private_key&quot; does not load: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the token URL is empty</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the token URL is not an http or https URL</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no service-account key file is given</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the authorization code flow needs the code from the browser before it can ask for a token</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 fetches no token</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the refresh token is empty</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the authorization code is empty</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the request lacks a parameter or is malformed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the client ID or secret was not accepted</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the grant (a refresh token, an authorization code or an assertion) is invalid, expired or revoked</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>this client may not use this grant type</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the server does not support this grant type</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the scope asked for is invalid or more than the client may have</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the user or the server denied the request</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the server does not hand out authorization codes this way</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the server failed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the server is overloaded or down for maintenance</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>an error that RFC 6749 does not define</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source> (the server says: %1)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the token endpoint refused the request with %1, %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>the token endpoint answered %1 without an OAuth 2.0 error (%n byte(s) of body)</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>the token endpoint&apos;s answer is not a JSON object (%n byte(s))</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>the token endpoint&apos;s answer has no &quot;access_token&quot;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the token endpoint&apos;s &quot;token_type&quot; is not a string</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the token endpoint&apos;s &quot;expires_in&quot; is not a number of seconds</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>OAuth 2.0 token endpoint: client_credentials, refresh_token, authorization_code (PKCE) and urn:ietf:params:oauth:grant-type:jwt-bearer; client retrylab, secret retrylab-secret (HTTP Basic or in the body); tokens live S seconds (default 3600); wrong secret 401 invalid_client, bad grant 400 invalid_grant</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>approves at once: 302 to the loopback redirect_uri with a code and the state (PKCE required); deny=1 redirects with error=access_denied</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>200 with a valid, unexpired bearer token; 401 with WWW-Authenticate: Bearer otherwise</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>a Google service-account key file (JSON, private key included) whose JWTs /oauth/token accepts; its token_uri is this server</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the server is not listening, so its token URL is not known yet</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the Authorization header is not Basic base64(id:secret)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the client authenticated twice, in the Authorization header and in the body; RFC 6749 2.3 allows one method</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the client_id of the body is not the client of the Authorization header</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>an OAuth client has no id</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the OAuth client &quot;%1&quot; is given twice</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the service account&apos;s email is empty</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 takes %2 only</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no such OAuth endpoint: %1 (there are /oauth/token, /oauth/authorize, /oauth/protected and /oauth/service-account-key)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no client_id: authenticate with HTTP Basic or client_id and client_secret in the body</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the client &quot;%1&quot; is public and has no secret</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the client &quot;%1&quot; must send its secret</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>wrong secret for the client &quot;%1&quot;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>unknown client &quot;%1&quot;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the server holds %1 tokens already; reset it (POST /_control/reset)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: a token for &quot;%2&quot; valid %3 s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>a token request&apos;s body is application/x-www-form-urlencoded (RFC 6749 4.4.2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the body has no grant_type</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the jwt-bearer grant needs an assertion</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>grant_type &quot;%1&quot; is not one of client_credentials, refresh_token, authorization_code and %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the refresh_token grant needs a refresh_token</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the refresh token is not one this server issued to &quot;%1&quot;, or the server was reset</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the authorization code is unknown or was used already</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the authorization code was issued to another client</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the authorization code expired</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>redirect_uri is not the one the authorization request named (RFC 6749 4.1.3)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the code was issued with a PKCE challenge: code_verifier is missing</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>code_verifier does not match the code challenge (%1)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the server holds too many refresh tokens</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the assertion&apos;s issuer (iss) &quot;%1&quot; is not a service account this server knows (GET /oauth/service-account-key makes one)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the assertion&apos;s audience (aud) is not this token endpoint, http://%1/oauth/token</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the assertion needs numeric exp and iat claims</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the assertion expired (exp is in the past)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the assertion was issued in the future (iat)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the assertion is valid for more than an hour (exp - iat = %1 s)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>redirect_uri must be a loopback http URL (http://127.0.0.1:PORT/..., RFC 8252 7.3): the fault server redirects nowhere else</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>response_type must be code</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>denied as asked (?deny=1)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>PKCE is required: code_challenge is missing</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>code_challenge_method must be S256 or plain</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>code_challenge must have 43 to 128 characters (RFC 7636 4.2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the server holds too many codes</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>authorization code for &quot;%1&quot;, approved at once</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no bearer token: send Authorization: Bearer TOKEN</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the Authorization header is not a bearer token</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the access token is unknown (or the server was reset)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the access token expired</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>a valid token of &quot;%1&quot;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the request has no Host header, so the key&apos;s token_uri is unknown</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the key file of %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the quoted string that starts at byte %1 is not closed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>byte %1 (&apos;%2&apos;) cannot start an authentication scheme</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>byte %1 (&apos;%2&apos;) cannot start a parameter of the %3 challenge</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the parameter %1 of the %2 challenge has no value (byte %3)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>byte %1 (&apos;%2&apos;) follows the parameter %3 where a comma belongs</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the authentication challenge is malformed: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>authentication challenge %1 of %2 is malformed: %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the AWS access key ID is empty</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the AWS region is empty (for example us-east-1)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the AWS service is empty (for example s3 or execute-api)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the AWS region &quot;%1&quot; has a slash, white space or a control character</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the AWS service &quot;%1&quot; has a slash, white space or a control character</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the AWS access key ID has a slash, white space or a control character</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the URL is not valid: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the URL %1 is not an http or https URL</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the URL %1 has no host to sign</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the method is not an HTTP token</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the signing time is not valid</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the payload hash is neither 64 lower-case hex digits (a SHA-256) nor UNSIGNED-PAYLOAD</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>a header name cannot be signed: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>a presigned URL must expire after 1 to %1 seconds (7 days), not %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the %1 challenge is not a Digest challenge</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the server asks for the Digest algorithm %1, which RetryLab does not support (it supports %2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the Digest challenge has no nonce</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the Digest challenge offers only qop &quot;%1&quot;; RetryLab answers auth and auth-int</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the server sent no authentication challenge (no WWW-Authenticate field)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the server offers no Digest challenge, only %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the request target has a byte that cannot be sent in a Digest uri parameter</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the Digest client nonce is empty or not printable ASCII</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the user name has characters beyond ASCII, and the server&apos;s Digest challenge allows them neither with charset=UTF-8 nor with userhash</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>there is no Digest challenge to answer yet</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the Digest nonce count is exhausted; a new challenge is needed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: cannot read: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: larger than an auth file can be (1 MiB)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: an auth file holds one object, such as {&quot;type&quot;: &quot;basic&quot;, ...}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Auth: %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>%1; the request was not sent; retried as a refused connection would be</source>
         <translation type="unfinished"></translation>
     </message>
@@ -11545,7 +12263,51 @@ observed: %3
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>the token request to %1 failed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>no connection within the connect timeout of %1 ms</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>; an access token from %1 first</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>; the server&apos;s %1 challenge answered</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the token URL &quot;%1&quot; is not an http or https URL</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 is not supported by the executor</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the token endpoint answered %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the token endpoint answered %1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the token endpoint answered %1: %2 (%3)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the token endpoint&apos;s answer holds no access_token</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no access token</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the server refused the Digest credentials of &quot;%1&quot;</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -11573,7 +12335,39 @@ observed: %3
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>The API key %1 goes in the query: add %1=... to the URL.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>curl signs with headers; RetryLab presigns the URL (the query carries the signature).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>curl 7.88 signs a query with parameters out of order differently from AWS: such a signature is refused.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>curl fetches no access token (%1): get one from %2 and add --oauth2-bearer TOKEN.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the key file&apos;s token_uri</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>unknown hop kind &quot;%1&quot; (known: redirect, token, challenge)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>%1: %2 is not a regular file</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 takes provider1[:provider2[:region[:service]]], such as aws:amz:us-east-1:s3, not &quot;%2&quot;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: only the &quot;aws&quot; provider is signed (AWS4-HMAC-SHA256), not &quot;%2&quot;</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -11593,11 +12387,47 @@ observed: %3
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>--aws-sigv4 signs with the keys -u gives: add -u ACCESS_KEY_ID:SECRET_ACCESS_KEY</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>--aws-sigv4 names no region and the host %1 gives none: write aws:amz:REGION:SERVICE</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>--aws-sigv4 names no service and the host %1 gives none: write aws:amz:REGION:SERVICE</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>--digest is not used: --aws-sigv4 signs the request.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>--digest without -u sends no credentials.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>%1 and %2 cannot be used together: the request has one body</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <source>%1 and -I/--head cannot be used together: a HEAD request has no body</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>oauth2 with the authorization code grant needs a person at a browser, and no token or refresh token was kept</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>oauth2 with the %1 grant is not supported</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 is not supported</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 authorization of %2 (%3: add its header by hand)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -11646,6 +12476,22 @@ observed: %3
     </message>
     <message>
         <source>expected milliseconds above 0, or null for none</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>auth oauth2 with the %1 grant is not sent: the runner fetches client_credentials tokens, and refresh tokens it is given</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>unnamed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>auth %1 is not sent: the runner sends basic, bearer, apikey, digest, awsv4 and oauth2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>: %1 authorization: %2; sent without authorization</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -11914,6 +12760,14 @@ observed: %3
     </message>
     <message>
         <source>all %1 hedged attempts failed; the last: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the request&apos;s auth cannot be used: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>401 with the cached access token: a fresh token is fetched and the request sent again</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -12768,6 +13622,26 @@ Drawn narrow so that the runs on either side keep their width; zoom or drag to s
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>, %1 ms</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>access token from %1 (%2%3)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no token from %1 (%2): %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 challenge answered</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Auth</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>none (a reused connection)</source>
         <translation type="unfinished"></translation>
     </message>
@@ -12865,6 +13739,193 @@ Next: %2</source>
     </message>
     <message>
         <source>Duration</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>RetryLab::Ui::AuthForm</name>
+    <message>
+        <source>The request is sent as it is: its headers may still carry credentials.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Authorization: Basic, unless a header of the request sets Authorization itself.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Authorization: Bearer, unless a header of the request sets Authorization itself.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The key goes in a header or in the query, unless the request sets it itself.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The first request goes without credentials; the server&apos;s 401 challenge is answered within the same attempt, and later attempts answer its nonce with the count one higher.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Every attempt is signed at its own time (AWS4-HMAC-SHA256); with Presign, the signature goes in the URL&apos;s query instead of the headers.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>An access token is fetched before the first attempt (a step of the attempt), kept until shortly before it expires, and fetched again once after a 401. The retry policy applies to the token request too.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The code is asked for in your browser (PKCE, a redirect to 127.0.0.1); the tokens it gives are then used and refreshed as for a refresh token.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Presign the URL</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No auth</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Type:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;User name:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Password:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>T&amp;oken:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Key name:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Value:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>In a header</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>In the query</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Sent:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Authori&amp;zation URL:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Token &amp;URL:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Client ID:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Client &amp;secret:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Refresh token:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Sco&amp;pe:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Audience:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Basic header</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>In the body</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Client sent:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Access &amp;key ID:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Secret access ke&amp;y:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Session toke&amp;n:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Re&amp;gion:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Ser&amp;vice:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source> s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Valid for:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the service account&apos;s JSON key</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Choose the key file</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Key &amp;file:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Show</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Show or hide the value</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Service account key</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>JSON key files (*.json);;All files (*)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Auth</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Auth · %1</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -18416,6 +19477,10 @@ Cannot send: %1</source>
         <source>Send starts or reads a long-running operation and asks again after each wait of the polling policy until its answer says &quot;done&quot;: true (Google&apos;s operations.get, 1 s x1.5 up to 45 s). Each poll is a lane of its own, its retries inside it.</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Auth: re-enter the secrets that read REDACTED: they were not saved.</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>RetryLab::Ui::RequestRunner</name>
@@ -19678,6 +20743,14 @@ Precondition provided: %4; expected: %5</source>
     </message>
     <message>
         <source>hedged: side by side, kept one outlined</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Auth</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 of it went to auth first (a token fetched or a challenge answered; hatched)</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

@@ -10,6 +10,7 @@
 #include "app/cli/subcommand.h"
 
 #include "app/cli/clitr.h"
+#include "core/auth/authjson.h"
 #include "core/executor/preparedtransport.h"
 #include "core/executor/requestcheck.h"
 #include "core/executor/retryexecutor.h"
@@ -174,6 +175,7 @@ struct OptionTable
     QCommandLineOption insecure;
     QCommandLineOption maxBody;
     QCommandLineOption idempotent;
+    QCommandLineOption auth;
     QCommandLineOption fallback;
     QCommandLineOption fallbackOn;
     QCommandLineOption poll;
@@ -214,6 +216,12 @@ OptionTable::OptionTable()
           Tr::tr("BYTES")),
       idempotent(QStringLiteral("idempotent"),
           Tr::tr("The request is safe to repeat: retry a POST or PATCH too (curl retries every method).")),
+      auth(QStringLiteral("auth"),
+          Tr::tr("The request's auth from a JSON file, for the kinds curl has no option for: {\"type\": "
+                 "\"oauth2-client-credentials\", \"tokenUrl\": ..., \"clientId\": ..., \"clientSecret\": ...}, "
+                 "\"oauth2-refresh-token\", \"google-service-account\" with \"keyFile\", or any other (basic, "
+                 "bearer, apikey, digest, aws-sigv4). It goes over -u, --digest and --aws-sigv4."),
+          Tr::tr("FILE")),
       fallback(QStringLiteral("fallback"),
           Tr::tr("An alternative service, tried once the policy gives up on the URL: one attempt, without backoff. "
                  "Give it again for more (at most %1), tried in order.")
@@ -262,7 +270,7 @@ void OptionTable::addTo(QCommandLineParser &parser) const
                "that cannot be read or written."));
     parser.addOption(policy);
     parser.addOptions(overrides);
-    parser.addOptions({include, output, fromCurl, insecure, maxBody, idempotent, fallback, fallbackOn, poll});
+    parser.addOptions({include, output, fromCurl, insecure, maxBody, idempotent, auth, fallback, fallbackOn, poll});
     parser.addOptions(shared.options());
     parser.addOptions({collection, savedRequest, environment, environmentName});
 }
@@ -272,7 +280,7 @@ QList<Core::CurlCommandLine::ExtraOption> OptionTable::ownOptions() const
 {
     QList<Core::CurlCommandLine::ExtraOption> own;
     for (const QCommandLineOption *o :
-        {&policy, &include, &output, &fromCurl, &insecure, &maxBody, &idempotent, &fallback, &fallbackOn, &poll})
+        {&policy, &include, &output, &fromCurl, &insecure, &maxBody, &idempotent, &auth, &fallback, &fallbackOn, &poll})
         own.append({o->names(), !o->valueName().isEmpty()});
     for (const QCommandLineOption &o : overrides)
         own.append({o.names(), true});
@@ -359,7 +367,7 @@ Core::Result<void> checkRequestSource(
     const QCommandLineParser &parser, const OptionTable &table, bool fromCollection, bool hasRequestArguments)
 {
     for (const QCommandLineOption *single : {&table.policy, &table.output, &table.fromCurl, &table.maxBody, &table.poll,
-             &table.collection, &table.savedRequest, &table.environment, &table.environmentName}) {
+             &table.auth, &table.collection, &table.savedRequest, &table.environment, &table.environmentName}) {
         if (parser.values(*single).size() > 1)
             return Core::Result<void>::failure(Tr::tr("--%1 is given more than once").arg(single->names().constLast()));
     }
@@ -438,6 +446,8 @@ Core::Result<void> applyRequestOptions(const Options &options, Core::RequestSpec
     }
     if (options.idempotent)
         spec.idempotent = true;
+    if (options.auth)
+        spec.auth = *options.auth;
     // Checked with the request (checkRequest), the fallback named in the error.
     for (const QString &fallback : options.fallbacks)
         spec.fallbackUrls.append(QUrl::fromUserInput(fallback));
@@ -672,6 +682,12 @@ Core::Result<Options> parse(const QStringList &arguments)
         options.fromCurl = parser.value(table.fromCurl);
     options.insecure = parser.isSet(table.insecure);
     options.idempotent = parser.isSet(table.idempotent);
+    if (parser.isSet(table.auth)) {
+        auto auth = Core::AuthJson::readFile(parser.value(table.auth));
+        if (!auth)
+            return Core::Result<Options>::failure(Tr::tr("--auth %1").arg(auth.error()));
+        options.auth = std::move(auth).value();
+    }
     options.fallbacks = parser.values(table.fallback);
     for (const QString &list : parser.values(table.fallbackOn))
         options.fallbackOn += Core::FallbackTriggers::split(list);

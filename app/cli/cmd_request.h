@@ -42,6 +42,8 @@ struct Options
     /// the executor's default (a body shown on the terminal is counted that far).
     std::optional<qint64> transferLimit;
     bool idempotent = false;
+    /// --auth FILE: the request's auth, over what the curl options or the saved request say.
+    std::optional<Core::AuthSpec> auth;
     QStringList fallbacks; ///< --fallback URLs, as given
     QStringList fallbackOn; ///< --fallback-on entries, split at commas, as given
     /// --poll: a polling policy preset or file; the request starts a long-running operation.

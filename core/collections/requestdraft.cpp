@@ -1,5 +1,6 @@
 #include "core/collections/requestdraft.h"
 
+#include "core/auth/authjson.h"
 #include "core/collections/savedtransport.h"
 #include "core/executor/requestcheck.h"
 #include "core/http/redactor.h"
@@ -11,6 +12,7 @@
 #include <QCoreApplication>
 #include <QJsonArray>
 #include <QJsonValue>
+#include <QRegularExpression>
 #include <QUrl>
 
 #include <algorithm>
@@ -184,6 +186,19 @@ QJsonObject RequestDraft::toJson(bool keepCredentials) const
     // Never with the secrets or the exempt hosts, whatever keepCredentials says.
     if (!SavedTransport::withoutSessionOnly(transport).isDefault())
         object.insert(QStringLiteral("transport"), SavedTransport::toJson(transport));
+    if (auth.kind != AuthSpec::Kind::Inherit) {
+        // A secret that is only a {{variable}} is no secret: it stays; any other is masked, as headers are.
+        AuthSpec saved = auth;
+        if (!keepCredentials) {
+            for (QString *secret : {&saved.password, &saved.token, &saved.value, &saved.clientSecret,
+                     &saved.refreshToken, &saved.secretAccessKey, &saved.sessionToken}) {
+                static const QRegularExpression onlyVariable(QStringLiteral(R"(^\s*\{\{[^{}]+\}\}\s*$)"));
+                if (!secret->isEmpty() && !onlyVariable.match(*secret).hasMatch())
+                    *secret = QString::fromLatin1(Redactor::mask());
+            }
+        }
+        object.insert(QStringLiteral("auth"), AuthJson::toJson(saved, AuthJson::Secrets::Write));
+    }
     return object;
 }
 
@@ -266,6 +281,9 @@ Result<RequestDraft> RequestDraft::fromJson(const QJsonObject &object)
             draft.seed = value;
         }
     }
+
+    if (auto saved = reader.object(QStringLiteral("auth")))
+        draft.auth = AuthJson::read(*saved);
 
     if (const auto transport = reader.object(QStringLiteral("transport"))) {
         const auto options = SavedTransport::fromJson(transport->object());

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/auth/authspec.h"
 #include "core/record/attemptrecord.h"
 #include "core/record/transportoptions.h"
 #include "core/util/result.h"
@@ -75,6 +76,8 @@ struct RequestDraft
     /// The seed of the jitter of the next sends, to replay a run; unset: a
     /// fresh one for each send, batch or repeat.
     std::optional<quint64> seed;
+    /// How the requests prove who sends them; Inherit and None send nothing.
+    AuthSpec auth;
     /// TLS, proxy and HTTP version (the composer's Connection part). Saved through
     /// SavedTransport: never the passphrase, the proxy password or the hosts whose
     /// certificate errors are ignored.

@@ -1,5 +1,6 @@
 #include "core/collections/requesttemplate.h"
 
+#include "core/auth/authjson.h"
 #include "core/collections/variables.h"
 #include "core/executor/requestcheck.h"
 #include "core/http/httpheaders.h"
@@ -211,6 +212,10 @@ Result<RequestSpec> build(const RequestDraft &typed, const ExpansionContext &con
     if (const auto transport = checkTransport(draft.transport); !transport)
         return R::failure(transport.error());
     spec.transport = draft.transport;
+    spec.auth = draft.auth;
+    spec.auth.forEachText([&context](QString &text) { text = expand(text, context); });
+    if (const QString problem = AuthJson::problem(spec.auth); !problem.isEmpty())
+        return R::failure(Tr::tr("Auth: %1.").arg(problem));
     return spec;
 }
 

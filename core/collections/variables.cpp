@@ -61,6 +61,7 @@ Result<RequestDraft> apply(const RequestDraft &draft, const QHash<QString, QStri
     for (QString &fallback : out.fallbackTemplates)
         fallback = fill(fallback);
     out.writeUrlTemplate = fill(draft.writeUrlTemplate);
+    out.auth.forEachText([&fill](QString &text) { text = fill(text); });
     if (unresolved.isEmpty() && unknown.isEmpty())
         return out;
     if (unresolved.isEmpty()) {

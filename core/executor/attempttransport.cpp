@@ -44,7 +44,7 @@ void keepBody(QByteArray &kept, const QByteArray &chunk, qint64 limit)
 AttemptTransport::AttemptTransport(QObject *context, const Clock &clock, const Requests &requests,
     QNetworkAccessManager *shared, const void *injected, ManagerPool::Added added)
     : m_context(context), m_clock(clock), m_requests(requests), m_managers(shared, context, std::move(added)),
-      m_injectedManager(injected)
+      m_injectedManager(injected), m_auth(clock)
 {
     m_hopRequest.setAttribute(QNetworkRequest::CacheLoadControlAttribute, QNetworkRequest::AlwaysNetwork);
     m_hopRequest.setAttribute(QNetworkRequest::CacheSaveControlAttribute, false);
@@ -144,7 +144,6 @@ void AttemptTransport::start(ExecutorRequest &r, qint64 now)
     record.sequenceRound = r.plan.sequenceRound;
     record.method = hop.method;
     record.url = hop.url; // the spec's, or a read-modify-write's own write URL
-    record.requestHeaders = hop.headers;
     record.requestBody = hop.body;
     record.queuedNs = now - r.queuedSinceNs;
     record.startNs = now;
@@ -152,14 +151,43 @@ void AttemptTransport::start(ExecutorRequest &r, qint64 now)
     record.plannedDelayMs = r.attemptIndex == 0 ? 0.0 : r.plannedDelayMs;
     record.actualDelayMs = r.attemptIndex == 0 ? 0.0 : r.actualDelayMs;
 
-    r.hop = std::move(hop);
     if (r.transport.isDefault()) {
         r.manager = m_managers.acquire();
     } else {
         r.manager = m_managers.acquire(r.transport.managerKey(),
             [transport = r.transport](QNetworkAccessManager &manager) { transport.configureManager(manager); });
     }
+    r.auth.problem.clear();
+    r.auth.challengeAnswered = false;
+    if (std::optional<HopRequest> token = m_auth.tokenRequest(r.spec.auth, r.auth)) {
+        // The token first, on a hop of its own; the attempt's request waits for it.
+        record.requestHeaders = hop.headers;
+        r.afterToken = std::move(hop);
+        r.hop = std::move(*token);
+    } else {
+        r.hop = std::move(hop);
+    }
     aimFirstHop(r, now);
+}
+
+void AttemptTransport::sendFirstHop(ExecutorRequest &r)
+{
+    if (r.auth.tokenHop)
+        sendHop(r);
+    else
+        sendOwnHop(r);
+}
+
+void AttemptTransport::sendOwnHop(ExecutorRequest &r)
+{
+    if (const QString problem = m_auth.apply(r.spec.auth, r.auth, r.hop); !problem.isEmpty()) {
+        // Checked at submit(): only a clock or key that changed since gets here. Sent as it is, said.
+        qCWarning(lcExecutor).noquote() << "request" << r.id << "is sent without its auth:" << problem;
+        r.auth.problem = problem;
+    }
+    r.current.requestHeaders = r.hop.headers;
+    r.current.url = r.hop.url;
+    sendHop(r);
 }
 
 void AttemptTransport::armConnectTimer(ExecutorRequest &r)
@@ -182,6 +210,18 @@ void AttemptTransport::connectionReady(ExecutorRequest &r)
 {
     if (r.connectTimer)
         r.connectTimer->stop();
+}
+
+void AttemptTransport::aimNextHop(ExecutorRequest &r)
+{
+    // The points measured beside Qt's were the last exchange's: the next hop's are its own
+    // (no lookup of its own). A pin applies to the host it names.
+    r.current.lookupStartNs = r.current.lookupEndNs = -1;
+    r.current.connectedNs = r.current.encryptedNs = -1;
+    const std::optional<HostPin> pin = HostPin::find(r.transport.options().resolve, r.hop.url);
+    r.connectAddress = pin ? pin->address : QString();
+    r.current.connectAddress = r.connectAddress;
+    armConnectTimer(r);
 }
 
 void AttemptTransport::aimFirstHop(ExecutorRequest &r, qint64 now)
@@ -207,7 +247,7 @@ void AttemptTransport::aimFirstHop(ExecutorRequest &r, qint64 now)
             url.host(), m_context, [this, id, serial](const QHostInfo &info) { handleLookup(id, serial, info); });
         return;
     }
-    sendHop(r);
+    sendFirstHop(r);
 }
 
 void AttemptTransport::handleLookup(quint64 requestId, quint64 serial, const QHostInfo &info)
@@ -233,7 +273,7 @@ void AttemptTransport::handleLookup(quint64 requestId, quint64 serial, const QHo
         r.current.connectAddress = *address;
     }
     // A failed lookup is Qt's to report: it looks the name up again and says HostNotFoundError.
-    sendHop(r);
+    sendFirstHop(r);
 }
 
 void AttemptTransport::handleConnectTimeout(quint64 requestId)
@@ -433,8 +473,16 @@ std::optional<AttemptEnd> AttemptTransport::finished(ExecutorRequest &r)
 {
     const auto error = r.reply->error();
     const bool hasStatus = r.reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).isValid();
-    if (hasStatus && followRedirect(r))
+    if (r.auth.tokenHop) {
+        if (hasStatus && followToken(r))
+            return std::nullopt;
+        if (!hasStatus) {
+            r.auth.problem = Tr::tr("the token request to %1 failed").arg(Redactor().urlString(r.hop.url));
+            r.auth.tokenHop = false;
+        }
+    } else if (hasStatus && (followChallenge(r) || followRedirect(r))) {
         return std::nullopt;
+    }
     return (error == QNetworkReply::NoError || hasStatus) ? AttemptEnd::Response : AttemptEnd::NetworkError;
 }
 
@@ -447,12 +495,8 @@ bool AttemptTransport::followRedirect(ExecutorRequest &r)
     auto step = nextHop(r.hop, status, reply->rawHeader(QByteArrayLiteral("Location")), r.current.redirects.size());
     if (!step)
         return false;
-    if (step->hop.followed) {
+    if (step->hop.followed)
         closeHopTiming(step->hop, r.current, m_clock.nowNs());
-        // The points measured beside Qt's were the first exchange's: the next hop's are its own.
-        r.current.lookupStartNs = r.current.lookupEndNs = -1;
-        r.current.connectedNs = r.current.encryptedNs = -1;
-    }
     r.current.redirects.append(step->hop);
     const QString shownTo = Redactor().urlString(step->hop.to);
     if (!step->hop.followed) {
@@ -466,11 +510,80 @@ bool AttemptTransport::followRedirect(ExecutorRequest &r)
     reply->deleteLater(); // finished: it says nothing more
     r.reply = nullptr;
     r.hop = step->next;
-    // A pin applies to the host it names; a redirect elsewhere connects to its own host.
-    const std::optional<HostPin> pin = HostPin::find(r.transport.options().resolve, r.hop.url);
-    r.connectAddress = pin ? pin->address : QString();
-    r.current.connectAddress = r.connectAddress;
-    armConnectTimer(r);
+    aimNextHop(r);
+    sendHop(r);
+    return true;
+}
+
+bool AttemptTransport::followToken(ExecutorRequest &r)
+{
+    QNetworkReply *reply = r.reply;
+    const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
+    // A token answer is small: whatever was drained so far, and the rest.
+    QByteArray body = r.body;
+    if (!r.readingBody || reply->bytesAvailable() > 0)
+        body += reply->read(std::max<qint64>(0, m_bodyLimit - body.size()));
+    RedirectHop hop;
+    hop.kind = RedirectHop::Kind::Token;
+    hop.status = status;
+    hop.method = r.hop.method;
+    hop.from = r.hop.url;
+    hop.to = r.afterToken.url;
+    const QString problem = m_auth.takeToken(r.spec.auth, r.auth, status, reply->rawHeaderPairs(), body);
+    if (!problem.isEmpty()) {
+        // The attempt ends with the token endpoint's answer, its reason said plainly.
+        qCInfo(lcExecutor).noquote() << "request" << r.id << "got no token:" << problem;
+        r.auth.problem = problem;
+        r.body = body;
+        hop.followed = false;
+        hop.note = problem;
+        r.current.redirects.append(hop);
+        return false;
+    }
+    closeHopTiming(hop, r.current, m_clock.nowNs());
+    r.current.redirects.append(hop);
+    qCDebug(lcExecutor).noquote() << "request" << r.id << "got a token from" << Redactor().urlString(r.hop.url);
+    forgetReply(r);
+    reply->deleteLater();
+    r.reply = nullptr;
+    r.hop = std::move(r.afterToken);
+    r.afterToken = HopRequest{};
+    aimNextHop(r);
+    sendOwnHop(r);
+    return true;
+}
+
+bool AttemptTransport::followChallenge(ExecutorRequest &r)
+{
+    QNetworkReply *reply = r.reply;
+    if (r.spec.auth.kind != AuthSpec::Kind::Digest
+        || reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt() != 401)
+        return false;
+    QList<QByteArray> challenges;
+    for (const auto &[name, value] : reply->rawHeaderPairs()) {
+        if (name.compare("WWW-Authenticate", Qt::CaseInsensitive) == 0)
+            challenges.append(value);
+    }
+    std::optional<HopRequest> next = m_auth.answerChallenge(r.spec.auth, r.auth, r.hop, challenges);
+    if (!next) {
+        if (!r.auth.problem.isEmpty())
+            qCInfo(lcExecutor).noquote() << "request" << r.id << "Digest:" << r.auth.problem;
+        return false;
+    }
+    RedirectHop hop;
+    hop.kind = RedirectHop::Kind::Challenge;
+    hop.status = 401;
+    hop.method = r.hop.method;
+    hop.from = r.hop.url;
+    hop.to = next->url;
+    closeHopTiming(hop, r.current, m_clock.nowNs());
+    r.current.redirects.append(hop);
+    forgetReply(r);
+    reply->deleteLater();
+    r.reply = nullptr;
+    r.hop = std::move(*next);
+    r.current.requestHeaders = r.hop.headers;
+    aimNextHop(r);
     sendHop(r);
     return true;
 }
@@ -560,6 +673,19 @@ Classification AttemptTransport::conclude(ExecutorRequest &r, AttemptEnd end)
     record.responseBodyTruncated = r.bytesReceived > r.body.size() || r.transferEnded;
 
     Classification classification = AttemptObserver::conclude(record, end, r.spec, r.policy, r.body, receivedAt);
+    if (!r.auth.problem.isEmpty()) {
+        // What the token endpoint said decides: a refused client is not retried,
+        // an endpoint that is down is, under the same policy.
+        const bool noToken = !record.redirects.isEmpty()
+            && record.redirects.constLast().kind == RedirectHop::Kind::Token && !record.redirects.constLast().followed;
+        if (noToken && classification.decision == Classification::Decision::Success) {
+            classification.decision = Classification::Decision::GiveUp;
+            classification.cause = QStringLiteral("token-invalid");
+            classification.reason = r.auth.problem;
+        } else {
+            classification.reason = Tr::tr("%1: %2").arg(r.auth.problem, classification.reason);
+        }
+    }
     if (r.transport.usesProxy() && classification.networkFault && !record.httpStatus
         && record.end == AttemptEnd::NetworkError) {
         // Refused, reset or timed out: by the proxy or behind it, the user must know it was in the way.

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "core/executor/managerpool.h"
+#include "core/executor/requestauth.h"
 #include "core/http/headerinterner.h"
 #include "core/policy/classifier.h"
 #include "core/record/attemptrecord.h"
@@ -81,6 +82,8 @@ public:
 
     /// The records' repeated header names and values, one copy each.
     HeaderInterner &interner() { return m_interner; }
+    /// The requests' auth: its token cache is this transport's.
+    RequestAuth &auth() { return m_auth; }
 
     /// Starts attempt `r.attemptIndex`: its request (RetryPlanner's, with the
     /// attempt headers) in r.hop, its record begun in r.current at `nowNs`, a
@@ -115,6 +118,11 @@ private:
     /// The first hop's connection: a --resolve pin, or a name lookup (timed, and
     /// for -4/-6 choosing the address), then sendHop().
     void aimFirstHop(ExecutorRequest &r, qint64 nowNs);
+    /// The first hop once aimed: the token request, or the attempt's own with its auth.
+    void sendFirstHop(ExecutorRequest &r);
+    /// A hop after the first (a redirect, a token's, a challenge's answer): the points measured
+    /// for the first exchange are let go, the hop's host pinned if a pin names it.
+    void aimNextHop(ExecutorRequest &r);
     void handleLookup(quint64 requestId, quint64 serial, const QHostInfo &info);
     void handleConnectTimeout(quint64 requestId);
     /// (Re)starts the connect timer of a request with a connect timeout.
@@ -125,6 +133,13 @@ private:
     void endLater(const ExecutorRequest &r);
     void sendHop(ExecutorRequest &r);
     bool followRedirect(ExecutorRequest &r);
+    /// The token request of `r` was answered: true when the attempt's own request went out after it.
+    bool followToken(ExecutorRequest &r);
+    /// A 401 with a Digest challenge for a request with Digest auth: true when
+    /// the answer went out.
+    bool followChallenge(ExecutorRequest &r);
+    /// Sends the attempt's own request, its auth applied.
+    void sendOwnHop(ExecutorRequest &r);
     /// The reply no longer answers to its request (ended, aborted, or left for a redirect).
     void forgetReply(const ExecutorRequest &r);
     /// The request whose hop `reply` is now, or null; for handlers that neither
@@ -142,6 +157,7 @@ private:
     QNetworkRequest m_hopRequest; ///< the attributes of every hop
     QNetworkRequest m_defaultTransportRequest; ///< the same with the default transport applied
     HeaderInterner m_interner;
+    RequestAuth m_auth;
     QString m_lastReasonText; ///< the last reason phrase Qt gave, and its bytes
     QByteArray m_lastReason;
     QByteArray m_requestIdPrefix; ///< "<pid>.<executor>-": unique within the process, X-Retry-Request-Id's start

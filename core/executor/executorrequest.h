@@ -2,6 +2,7 @@
 
 #include "core/executor/hoprequest.h"
 #include "core/executor/preparedtransport.h"
+#include "core/executor/requestauth.h"
 #include "core/executor/retryplanner.h"
 #include "core/policy/backoffpolicy.h"
 #include "core/record/attemptrecord.h"
@@ -91,6 +92,10 @@ struct ExecutorRequest
     HopRequest hop; ///< the request in flight: the attempt's own, or where a redirect led
     /// TLS, proxy and HTTP version of every attempt, files read at submit().
     PreparedTransport transport;
+    /// Its auth between hops and attempts (RequestAuth).
+    RequestAuthState auth;
+    /// The attempt's own request while a token request goes first.
+    HopRequest afterToken;
     QPointer<QNetworkReply> reply;
     TlsDetails tls; ///< of the hop in flight: certificate errors as they arrive
     QNetworkAccessManager *manager = nullptr;

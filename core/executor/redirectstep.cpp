@@ -102,12 +102,19 @@ QString describeRedirects(const QList<RedirectHop> &hops)
 {
     const Redactor redactor;
     QString text;
-    const auto followed = std::count_if(hops.cbegin(), hops.cend(), [](const RedirectHop &h) { return h.followed; });
+    const auto followed = std::count_if(hops.cbegin(), hops.cend(),
+        [](const RedirectHop &h) { return h.followed && h.kind == RedirectHop::Kind::Redirect; });
     if (followed > 0)
         text += Tr::tr("; followed %n redirect(s)", nullptr, int(followed));
     for (const RedirectHop &hop : hops) {
         const QString to = redactor.urlString(hop.to);
-        if (!hop.followed) {
+        if (hop.kind == RedirectHop::Kind::Token) {
+            if (hop.followed)
+                text += Tr::tr("; an access token from %1 first").arg(redactor.urlString(hop.from));
+        } else if (hop.kind == RedirectHop::Kind::Challenge) {
+            if (hop.followed)
+                text += Tr::tr("; the server's %1 challenge answered").arg(hop.status);
+        } else if (!hop.followed) {
             text += Tr::tr("; the %1 redirect to %2 was not followed: %3").arg(hop.status).arg(to, hop.note);
         } else if (!hop.droppedHeaders.isEmpty()) {
             QStringList names;

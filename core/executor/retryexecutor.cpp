@@ -224,6 +224,11 @@ void RetryExecutor::submitAs(quint64 id, const RequestSpec &spec, const BackoffP
             check = Result<void>::failure(tr("the request's policy is not usable: %1").arg(problem));
     }
     if (check) {
+        if (const QString problem = RequestAuth::check(spec.auth, RetryPlanner::attemptRequest(spec, request->plan));
+            !problem.isEmpty())
+            check = Result<void>::failure(tr("the request's auth cannot be used: %1").arg(problem));
+    }
+    if (check) {
         // Certificate and key files are read once per request, before any attempt.
         auto transport = PreparedTransport::prepare(spec.transport);
         if (transport)
@@ -854,6 +859,22 @@ void RetryExecutor::decideNext(const RequestPtr &r, AttemptRecord &record, const
     }
     record.cause = c.cause;
     ++r->attemptIndex;
+    if (record.httpStatus == 401 && m_transport.auth().rejectToken(r->spec.auth, r->auth)) {
+        // The server no longer takes the token the cache gave: a fresh one, and the request again, at once.
+        record.decision = Classification::Decision::RetryImmediately;
+        record.reason = tr("401 with the cached access token: a fresh token is fetched and the request sent again");
+        record.nextDelayMs = 0.0;
+        const AttemptRecord copy = record;
+        Q_EMIT attemptFinished(copy);
+        if (r->phase == Request::Phase::Done)
+            return; // a handler of attemptFinished cancelled it
+        r->plannedDelayMs = 0.0;
+        r->actualDelayMs = 0.0;
+        Q_EMIT retryScheduled(r->id, r->attemptIndex, 0.0, record.reason, -1);
+        enqueue(r, true);
+        dispatchQueued();
+        return;
+    }
     QString holdNote = std::exchange(r->holdNote, QString());
     r->fallbackVerdict = RetryPlanner::fallbackVerdict(r->spec, c);
     if (r->fallback > 0) {

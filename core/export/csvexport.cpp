@@ -99,9 +99,11 @@ QString redirectsCell(const QList<RedirectHop> &hops)
 {
     QStringList parts;
     for (const RedirectHop &hop : hops) {
-        QString part = QString::number(hop.status) + QLatin1Char(' ') + QString::fromLatin1(hop.method)
-            + QLatin1Char(' ') + hop.from.toString(QUrl::FullyEncoded) + QLatin1String(" -> ")
-            + hop.to.toString(QUrl::FullyEncoded);
+        QString part = hop.kind == RedirectHop::Kind::Token ? QStringLiteral("token ")
+            : hop.kind == RedirectHop::Kind::Challenge      ? QStringLiteral("challenge ")
+                                                            : QString();
+        part += QString::number(hop.status) + QLatin1Char(' ') + QString::fromLatin1(hop.method) + QLatin1Char(' ')
+            + hop.from.toString(QUrl::FullyEncoded) + QLatin1String(" -> ") + hop.to.toString(QUrl::FullyEncoded);
         if (hop.startNs >= 0 && hop.finishedNs >= hop.startNs)
             part += QStringLiteral(" in %1 ms").arg(double(hop.finishedNs - hop.startNs) / 1e6, 0, 'f', 3);
         QStringList dropped;
@@ -110,7 +112,8 @@ QString redirectsCell(const QList<RedirectHop> &hops)
         if (!dropped.isEmpty())
             part += QStringLiteral(" (%1 not sent: another origin)").arg(dropped.join(QStringLiteral(", ")));
         if (!hop.followed)
-            part += QStringLiteral(" (not followed: %1)").arg(hop.note);
+            part += hop.kind == RedirectHop::Kind::Redirect ? QStringLiteral(" (not followed: %1)").arg(hop.note)
+                                                            : QStringLiteral(" (%1)").arg(hop.note);
         parts.append(part);
     }
     return parts.join(QStringLiteral("; "));

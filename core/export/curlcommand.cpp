@@ -61,6 +61,51 @@ QByteArray defaultContentType(const QByteArray &body)
                                                                 : QByteArray("application/octet-stream");
 }
 
+// curl's own options for the auth curl knows; a note for the kinds it does not.
+QStringList authArguments(const AuthSpec &auth, QStringList &notes)
+{
+    const QString user = auth.username + QLatin1Char(':') + auth.password;
+    switch (auth.kind) {
+    case AuthSpec::Kind::Inherit:
+    case AuthSpec::Kind::None:
+        break;
+    case AuthSpec::Kind::Basic:
+        return {QStringLiteral("-u"), user};
+    case AuthSpec::Kind::Digest:
+        return {QStringLiteral("--digest"), QStringLiteral("-u"), user};
+    case AuthSpec::Kind::Bearer:
+        return {QStringLiteral("--oauth2-bearer"), auth.token};
+    case AuthSpec::Kind::ApiKey:
+        if (auth.inQuery) {
+            notes.append(Tr::tr("The API key %1 goes in the query: add %1=... to the URL.").arg(auth.key));
+            return {};
+        }
+        return {QStringLiteral("-H"), auth.key + QLatin1String(": ") + auth.value};
+    case AuthSpec::Kind::AwsSigV4: {
+        QStringList args{QStringLiteral("--aws-sigv4"), QStringLiteral("aws:amz:%1:%2").arg(auth.region, auth.service),
+            QStringLiteral("-u"), auth.accessKeyId + QLatin1Char(':') + auth.secretAccessKey};
+        if (!auth.sessionToken.isEmpty())
+            args << QStringLiteral("-H") << QStringLiteral("X-Amz-Security-Token: ") + auth.sessionToken;
+        if (auth.presign)
+            notes.append(
+                Tr::tr("curl signs with headers; RetryLab presigns the URL (the query carries the signature)."));
+        notes.append(Tr::tr("curl 7.88 signs a query with parameters out of order differently from AWS: such a "
+                            "signature is refused."));
+        return args;
+    }
+    case AuthSpec::Kind::OAuth2ClientCredentials:
+    case AuthSpec::Kind::OAuth2RefreshToken:
+    case AuthSpec::Kind::OAuth2AuthorizationCode:
+    case AuthSpec::Kind::GoogleServiceAccount:
+        notes.append(Tr::tr("curl fetches no access token (%1): get one from %2 and add --oauth2-bearer TOKEN.")
+                         .arg(AuthSpec::kindTitle(auth.kind),
+                             auth.kind == AuthSpec::Kind::GoogleServiceAccount ? Tr::tr("the key file's token_uri")
+                                                                               : auth.tokenUrl));
+        return {};
+    }
+    return {};
+}
+
 } // namespace
 
 Command build(const RequestSpec &request, const ExportOptions &options, const std::optional<BackoffPolicy> &policy)
@@ -85,7 +130,8 @@ Command build(const RequestSpec &request, const ExportOptions &options, const st
     const QByteArray &body = shown.body;
     const QUrl &url = shown.url;
     command.credentialsRedacted = options.redactCredentials
-        && (shown.headers != request.headers || shown.body != request.body || shown.url != request.url);
+        && (shown.headers != request.headers || shown.body != request.body || shown.url != request.url
+            || shown.auth != request.auth);
     if (command.credentialsRedacted) {
         command.notes.append(Tr::tr("Credentials are redacted: the command will not authenticate until they are put "
                                     "back."));
@@ -126,6 +172,8 @@ Command build(const RequestSpec &request, const ExportOptions &options, const st
             : QString(QString::fromLatin1(name) + QLatin1String(": ") + shownValue);
         args << QStringLiteral("-H") << header;
     }
+
+    args += authArguments(shown.auth, command.notes);
 
     QString pipe;
     if (hasBody) {

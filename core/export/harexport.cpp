@@ -1,3 +1,6 @@
+// The HAR 1.2 writer is one job: an attempt becomes its entries (one per redirect,
+// token request or Digest challenge it met, then its last exchange), its pages,
+// timings and bodies within the budget, streamed as the file is written.
 #include "core/export/harexport.h"
 #include "core/export/jsonstream.h"
 
@@ -296,7 +299,13 @@ QJsonObject hopEntry(const AttemptRecord &a, const RedirectHop &hop, int index, 
     QJsonArray dropped;
     for (const QByteArray &name : hop.droppedHeaders)
         dropped.append(QString::fromLatin1(name));
-    return QJsonObject{
+    // A token request or a Digest challenge leads nowhere: no Location.
+    const bool redirect = hop.kind == RedirectHop::Kind::Redirect;
+    QJsonArray responseHeaders;
+    if (redirect)
+        responseHeaders.append(
+            QJsonObject{{QStringLiteral("name"), QStringLiteral("Location")}, {QStringLiteral("value"), to}});
+    QJsonObject entry{
         {QStringLiteral("pageref"), pageId(a.requestId)},
         {QStringLiteral("startedDateTime"), wallOf(hop.startNs, a, run).toString(Qt::ISODateWithMs)},
         {QStringLiteral("time"), timings.total()},
@@ -317,13 +326,11 @@ QJsonObject hopEntry(const AttemptRecord &a, const RedirectHop &hop, int index, 
                 {QStringLiteral("statusText"), QString()},
                 {QStringLiteral("httpVersion"), version},
                 {QStringLiteral("cookies"), QJsonArray()},
-                {QStringLiteral("headers"),
-                    QJsonArray{QJsonObject{
-                        {QStringLiteral("name"), QStringLiteral("Location")}, {QStringLiteral("value"), to}}}},
+                {QStringLiteral("headers"), responseHeaders},
                 {QStringLiteral("content"),
                     QJsonObject{
                         {QStringLiteral("size"), 0}, {QStringLiteral("mimeType"), QStringLiteral("x-unknown")}}},
-                {QStringLiteral("redirectURL"), to},
+                {QStringLiteral("redirectURL"), redirect ? to : QString()},
                 {QStringLiteral("headersSize"), -1},
                 {QStringLiteral("bodySize"), -1},
             }},
@@ -335,6 +342,11 @@ QJsonObject hopEntry(const AttemptRecord &a, const RedirectHop &hop, int index, 
         {QStringLiteral("_crossOrigin"), hop.crossOrigin},
         {QStringLiteral("_droppedHeaders"), dropped},
     };
+    if (!redirect) {
+        entry.insert(QStringLiteral("_hopKind"),
+            hop.kind == RedirectHop::Kind::Token ? QStringLiteral("token") : QStringLiteral("challenge"));
+    }
+    return entry;
 }
 
 } // namespace
@@ -511,7 +523,8 @@ bool writeEntries(
                 continue;
             if (!emit(hopEntry(shown, shown.redirects.at(i), int(i), run)))
                 return false;
-            lastFollowed = &shown.redirects.at(i);
+            if (shown.redirects.at(i).kind == RedirectHop::Kind::Redirect)
+                lastFollowed = &shown.redirects.at(i);
         }
         QJsonObject request = requestObject(written, shown, run, bodies);
         if (lastFollowed) {

@@ -1,6 +1,7 @@
 #include "core/export/reportjson.h"
 #include "core/export/jsonstream.h"
 
+#include "core/auth/authjson.h"
 #include "core/policy/fallbacktriggers.h"
 #include "core/policy/policyjson.h"
 #include "core/record/attemptphases.h"
@@ -128,6 +129,9 @@ QJsonObject requestObject(quint64 id, const RequestSpec &spec)
     // (a form may carry a password); only then, so that other reports stay as they were.
     if (!spec.bodySource.isInline())
         o.insert(QStringLiteral("bodyFrom"), spec.bodySource.description());
+    // Which auth, never its secrets; absent without one, as in earlier reports.
+    if (!spec.auth.isNone())
+        o.insert(QStringLiteral("auth"), AuthJson::toJson(spec.auth, AuthJson::Secrets::Leave));
     // Written only when turned off, the exception: reports of earlier versions stay identical.
     if (!spec.attemptHeaders)
         o.insert(QStringLiteral("attemptHeaders"), false);
@@ -268,6 +272,11 @@ QJsonObject attemptObject(const AttemptRecord &a, const RunRecord &run, bool wit
             {QStringLiteral("droppedHeaders"), headerNames(hop.droppedHeaders)},
             {QStringLiteral("note"), hop.note},
         };
+        // Only for hops that are no redirect: reports without auth stay as they were.
+        if (hop.kind == RedirectHop::Kind::Token)
+            h.insert(QStringLiteral("kind"), QStringLiteral("token"));
+        else if (hop.kind == RedirectHop::Kind::Challenge)
+            h.insert(QStringLiteral("kind"), QStringLiteral("challenge"));
         insertTime(h, QStringLiteral("start"), hop.startNs, run);
         insertTime(h, QStringLiteral("connectionStarted"), hop.connectionStartedNs, run);
         insertTime(h, QStringLiteral("requestSent"), hop.requestSentNs, run);

@@ -1,5 +1,6 @@
 #include "core/export/reportjson.h"
 
+#include "core/auth/authjson.h"
 #include "core/http/headerinterner.h"
 #include "core/policy/fallbacktriggers.h"
 #include "core/policy/policyjson.h"
@@ -331,6 +332,10 @@ RequestSpec readRequest(JsonReader &f)
         if (auto transport = f.object(QStringLiteral("transport")))
             s.transport = TransportJson::read(*transport);
     }
+    if (f.contains(QStringLiteral("auth"))) {
+        if (auto auth = f.object(QStringLiteral("auth")))
+            s.auth = AuthJson::read(*auth);
+    }
     return s;
 }
 
@@ -412,7 +417,18 @@ AttemptRecord readAttempt(JsonReader &f, qint64 epochNs, const QHash<quint64, Re
                 if (!h)
                     break;
                 RedirectHop hop;
-                hop.status = int(integer(*h, QStringLiteral("status"), 300, 399, Presence::Required).value_or(0));
+                const QString kind = text(*h, QStringLiteral("kind"));
+                if (kind == QLatin1String("token"))
+                    hop.kind = RedirectHop::Kind::Token;
+                else if (kind == QLatin1String("challenge"))
+                    hop.kind = RedirectHop::Kind::Challenge;
+                else if (!kind.isEmpty() && kind != QLatin1String("redirect"))
+                    h->fail(QStringLiteral("kind"),
+                        Tr::tr("unknown hop kind \"%1\" (known: redirect, token, challenge)").arg(kind));
+                const bool redirect = hop.kind == RedirectHop::Kind::Redirect;
+                hop.status = int(integer(
+                    *h, QStringLiteral("status"), redirect ? 300 : 100, redirect ? 399 : 599, Presence::Required)
+                                     .value_or(0));
                 hop.method = bytes(*h, QStringLiteral("method"));
                 hop.from = url(*h, QStringLiteral("from"));
                 hop.to = url(*h, QStringLiteral("to"));

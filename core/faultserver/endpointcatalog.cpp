@@ -75,6 +75,20 @@ QList<FaultServerEndpoint> endpoints()
         {QStringLiteral("GET, DELETE"), QStringLiteral("/retry_test/{id}"), QString(),
             Tr::tr("a retry test's instructions left and whether it is completed; DELETE forgets it (GET /retry_tests "
                    "lists them all)")},
+        {QStringLiteral("POST"), QStringLiteral("/oauth/token"), QStringLiteral("?expires_in=S"),
+            Tr::tr("OAuth 2.0 token endpoint: client_credentials, refresh_token, authorization_code (PKCE) and "
+                   "urn:ietf:params:oauth:grant-type:jwt-bearer; client retrylab, secret retrylab-secret (HTTP "
+                   "Basic or in the body); tokens live S seconds (default 3600); wrong secret 401 invalid_client, "
+                   "bad grant 400 invalid_grant")},
+        {QStringLiteral("GET"), QStringLiteral("/oauth/authorize"),
+            QStringLiteral("?client_id=&redirect_uri=&code_challenge=&state=  ?deny=1"),
+            Tr::tr("approves at once: 302 to the loopback redirect_uri with a code and the state (PKCE required); "
+                   "deny=1 redirects with error=access_denied")},
+        {QStringLiteral("any"), QStringLiteral("/oauth/protected"), QString(),
+            Tr::tr("200 with a valid, unexpired bearer token; 401 with WWW-Authenticate: Bearer otherwise")},
+        {QStringLiteral("GET"), QStringLiteral("/oauth/service-account-key"), QString(),
+            Tr::tr("a Google service-account key file (JSON, private key included) whose JWTs /oauth/token "
+                   "accepts; its token_uri is this server")},
         {QStringLiteral("POST"), QStringLiteral("/_control/tests"), QStringLiteral("{\"instructions\": [...]}"),
             Tr::tr("store a scripted test and get its id; send X-Retry-Test-Id: <id> to use its steps")},
         {QStringLiteral("GET"), QStringLiteral("/_control/tests/{id}"), QString(),

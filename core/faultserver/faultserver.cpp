@@ -4,6 +4,7 @@
 #include "core/faultserver/connection.h"
 #include "core/faultserver/controlendpoints.h"
 #include "core/faultserver/faultendpoints.h"
+#include "core/faultserver/oauthendpoints.h"
 #include "core/faultserver/requesttarget.h"
 #include "core/faultserver/servercertificates.h"
 #include "core/faultserver/serverlog.h"
@@ -174,6 +175,7 @@ public:
     StorageRetryTests storageTests;
     StorageObjects storageObjects;
     StorageEndpoints storage;
+    OAuthEndpoints oauth;
     /// Deadline answers, a batch per pass of the event loop (server thread).
     BatchedWork timeouts;
 };
@@ -458,7 +460,7 @@ ResponsePlan FaultServerPrivate::decide(const HttpRequest &r, ServerLogEntry &e)
         if (!ControlEndpoints::owns(target)) {
             hooked = requestHook(r, e);
             // The endpoints keep working as they are: the hook's step is for the other paths.
-            if (FaultEndpoints::owns(target) || StorageEndpoints::owns(r))
+            if (FaultEndpoints::owns(target) || StorageEndpoints::owns(r) || OAuthEndpoints::owns(target))
                 hooked.reset();
         }
     }
@@ -511,6 +513,8 @@ ResponsePlan FaultServerPrivate::route(const HttpRequest &r)
         return control.handle(r, target);
     if (StorageEndpoints::owns(r))
         return storage.handle(r, QString(), QString());
+    if (OAuthEndpoints::owns(target))
+        return oauth.handle(r, target);
     return endpoints.handle(r, target);
 }
 
@@ -589,6 +593,7 @@ void FaultServer::setClock(const Clock *clock)
 {
     m_d->clockSource = clock ? clock : &SteadyClock::instance();
     m_d->endpoints.setClock(clock);
+    m_d->oauth.setClock(clock);
 }
 
 FaultServerOptions FaultServer::options() const
@@ -822,7 +827,31 @@ void FaultServer::reset()
     m_d->storageTests.clear();
     m_d->storageObjects.clear();
     m_d->endpoints.reset();
+    m_d->oauth.reset();
     m_d->log.clear();
+}
+
+Result<void> FaultServer::setOAuthClients(const QList<OAuthClient> &clients)
+{
+    return m_d->oauth.setClients(clients);
+}
+
+QList<OAuthClient> FaultServer::oauthClients() const
+{
+    return m_d->oauth.clients();
+}
+
+Result<void> FaultServer::addServiceAccount(const QString &clientEmail, const QByteArray &publicKeyPem)
+{
+    return m_d->oauth.addServiceAccount(clientEmail, publicKeyPem);
+}
+
+Result<QByteArray> FaultServer::serviceAccountKeyFile() const
+{
+    const QUrl base = baseUrl();
+    if (base.isEmpty())
+        return Result<QByteArray>::failure(Tr::tr("the server is not listening, so its token URL is not known yet"));
+    return m_d->oauth.serviceAccountKeyFile(base.toString() + QStringLiteral("/oauth/token"));
 }
 
 QList<ServerLogEntry> FaultServer::log() const

@@ -2,6 +2,7 @@
 
 #include "core/faultserver/endpointcatalog.h"
 #include "core/faultserver/faultinstruction.h"
+#include "core/faultserver/oauthendpoints.h"
 #include "core/faultserver/scriptedtests.h"
 #include "core/faultserver/tlsfault.h"
 #include "core/http/httprequestparser.h"
@@ -109,6 +110,8 @@ struct FaultServerOptions
 ///   Cloud Storage's JSON API and retry test API (StorageEndpoints): /storage/v1/...,
 ///   /upload/storage/v1/..., POST /retry_test, GET|DELETE /retry_test/{id}
 ///   GET /_control/ca.pem, GET /_control/tls, POST|DELETE /_control/tls/handshakes
+///   OAuth 2.0 (OAuthEndpoints): POST /oauth/token, GET /oauth/authorize,
+///   GET /oauth/protected, GET /oauth/service-account-key
 ///
 /// HTTPS (FaultServerOptions::httpsPort): a second port serves every endpoint
 /// over TLS with a certificate made at listen() (CertificateFactory) and
@@ -218,6 +221,20 @@ public:
     /// buckets and the log, and reseeds the generator. Connections stay open;
     /// sequence numbers go on; the certificates stay until the next listen().
     void reset();
+    /// The clients the token endpoint (POST /oauth/token) knows, replacing
+    /// OAuthEndpoints::defaultClients(); the error names a client without an id
+    /// or one given twice.
+    Result<void> setOAuthClients(const QList<OAuthClient> &clients);
+    QList<OAuthClient> oauthClients() const;
+    /// Trusts JWT bearer assertions issued by `clientEmail` and signed (RS256)
+    /// by the key of `publicKeyPem` (PUBLIC KEY or CERTIFICATE): for a test
+    /// that brings a service-account key of its own.
+    Result<void> addServiceAccount(const QString &clientEmail, const QByteArray &publicKeyPem);
+    /// A Google-format service-account key file (private key included) that
+    /// the token endpoint accepts assertions of, its token_uri this server's
+    /// /oauth/token (what GET /oauth/service-account-key serves). The key is
+    /// made at the first call and kept for the server's life.
+    Result<QByteArray> serviceAccountKeyFile() const;
     /// A snapshot of the log, oldest first.
     QList<ServerLogEntry> log() const;
     /// Requests handled since the server was made.

@@ -47,6 +47,8 @@ enum class Opt {
     Url,
     User,
     OAuth2Bearer,
+    Digest,
+    AwsSigV4,
     Cookie,
     UserAgent,
     Referer,
@@ -115,6 +117,9 @@ constexpr Supported supported[] = {
     {"head", Opt::Head, nullptr, RL_TR("Send HEAD.")},
     {"user", Opt::User, "USER:PASSWORD", RL_TR("Basic authentication.")},
     {"oauth2-bearer", Opt::OAuth2Bearer, "TOKEN", RL_TR("Authorization: Bearer TOKEN.")},
+    {"digest", Opt::Digest, nullptr, RL_TR("Digest authentication with -u (MD5 or SHA-256, as the server asks).")},
+    {"aws-sigv4", Opt::AwsSigV4, "aws:amz:REGION:SERVICE",
+        RL_TR("AWS Signature Version 4 with -u ACCESS_KEY:SECRET_KEY (and an X-Amz-Security-Token header).")},
     {"cookie", Opt::Cookie, "NAME=VALUE", RL_TR("Cookies to send (not a cookie file).")},
     {"user-agent", Opt::UserAgent, "NAME", RL_TR("The User-Agent header.")},
     {"referer", Opt::Referer, "URL", RL_TR("The Referer header.")},
@@ -307,6 +312,11 @@ private:
                 return valid;
             m_bearer = v;
             return {};
+        case Opt::Digest:
+            m_digest = !item.negated;
+            return {};
+        case Opt::AwsSigV4:
+            return setAwsSigV4(item);
         case Opt::Cookie:
             return addCookie(item);
         case Opt::UserAgent:
@@ -653,6 +663,28 @@ private:
         return {};
     }
 
+    // curl's "provider1[:provider2[:region[:service]]]"; the region and service
+    // are taken from the host (service.region.amazonaws.com) when not given, as curl does.
+    Result<void> setAwsSigV4(const Item &item)
+    {
+        const QStringList parts = text(item.value).split(QLatin1Char(':'));
+        if (parts.size() > 4 || parts.constFirst().isEmpty()) {
+            return error(item,
+                Tr::tr("%1 takes provider1[:provider2[:region[:service]]], such as aws:amz:us-east-1:s3, not \"%2\"")
+                    .arg(item.written, text(item.value)));
+        }
+        if (parts.constFirst().compare(QLatin1String("aws"), Qt::CaseInsensitive) != 0) {
+            return error(item,
+                Tr::tr("%1: only the \"aws\" provider is signed (AWS4-HMAC-SHA256), not \"%2\"")
+                    .arg(item.written, parts.constFirst()));
+        }
+        m_awsRegion = parts.value(2);
+        m_awsService = parts.value(3);
+        m_aws = true;
+        m_awsWhere = item.where;
+        return {};
+    }
+
     Result<void> setUser(const Item &item)
     {
         const QByteArray &v = item.value;
@@ -911,6 +943,8 @@ private:
     }
 
     Result<void> finish();
+    /// --digest and --aws-sigv4 make -u the credentials of RequestSpec::auth.
+    Result<void> setAuth(RequestSpec &spec, const QUrl &url, HeaderList &headers);
 
     const CurlCommandLine::Options &m_options;
     ImportedRequest m_out;
@@ -940,6 +974,11 @@ private:
     CurlArguments::Place m_headWhere;
     QByteArray m_user;
     QByteArray m_bearer;
+    bool m_digest = false;
+    bool m_aws = false;
+    QString m_awsRegion;
+    QString m_awsService;
+    CurlArguments::Place m_awsWhere;
     QByteArray m_cookies;
     QByteArray m_userAgent;
     QByteArray m_referer;
@@ -948,6 +987,59 @@ private:
     bool m_globoff = false;
     bool m_proxyUserGiven = false;
 };
+
+Result<void> Reader::setAuth(RequestSpec &spec, const QUrl &url, HeaderList &headers)
+{
+    const auto userAndPassword = [this] {
+        const qsizetype colon = m_user.indexOf(':');
+        return std::pair{QString::fromUtf8(m_user.left(colon)), QString::fromUtf8(m_user.mid(colon + 1))};
+    };
+    if (m_aws) {
+        if (m_user.isEmpty()) {
+            return m_awsWhere.error(
+                Tr::tr("--aws-sigv4 signs with the keys -u gives: add -u ACCESS_KEY_ID:SECRET_ACCESS_KEY"));
+        }
+        AuthSpec auth;
+        auth.kind = AuthSpec::Kind::AwsSigV4;
+        std::tie(auth.accessKeyId, auth.secretAccessKey) = userAndPassword();
+        // service.region.amazonaws.com, as curl reads the host when the option does not say.
+        const QStringList labels = url.host().toLower().split(QLatin1Char('.'));
+        const bool awsHost
+            = labels.size() >= 4 && url.host().endsWith(QLatin1String(".amazonaws.com"), Qt::CaseInsensitive);
+        auth.region = m_awsRegion.isEmpty() && awsHost ? labels.value(1) : m_awsRegion;
+        auth.service = m_awsService.isEmpty() && awsHost ? labels.value(0) : m_awsService;
+        if (auth.region.isEmpty()) {
+            return m_awsWhere.error(
+                Tr::tr("--aws-sigv4 names no region and the host %1 gives none: write aws:amz:REGION:SERVICE")
+                    .arg(url.host()));
+        }
+        if (auth.service.isEmpty()) {
+            return m_awsWhere.error(
+                Tr::tr("--aws-sigv4 names no service and the host %1 gives none: write aws:amz:REGION:SERVICE")
+                    .arg(url.host()));
+        }
+        // The session token is signed with the rest: it moves from the headers into the auth.
+        headers.removeIf([&auth](const auto &h) {
+            if (h.first.compare("X-Amz-Security-Token", Qt::CaseInsensitive) != 0)
+                return false;
+            auth.sessionToken = QString::fromUtf8(h.second);
+            return true;
+        });
+        spec.auth = auth;
+        if (m_digest)
+            m_out.notes.append(Tr::tr("--digest is not used: --aws-sigv4 signs the request."));
+        return {};
+    }
+    if (m_digest && !m_user.isEmpty()) {
+        AuthSpec auth;
+        auth.kind = AuthSpec::Kind::Digest;
+        std::tie(auth.username, auth.password) = userAndPassword();
+        spec.auth = auth;
+    } else if (m_digest) {
+        m_out.notes.append(Tr::tr("--digest without -u sends no credentials."));
+    }
+    return {};
+}
 
 Result<void> Reader::finish()
 {
@@ -1039,7 +1131,9 @@ Result<void> Reader::finish()
         if (!hasHeader(name))
             headers.append({name, value});
     };
-    if (!m_user.isEmpty())
+    if (auto signing = setAuth(spec, url, headers); !signing)
+        return signing;
+    if (!m_user.isEmpty() && spec.auth.isNone())
         addDefault("Authorization", "Basic " + m_user.toBase64());
     else if (!m_bearer.isEmpty())
         addDefault("Authorization", "Bearer " + m_bearer);
@@ -1059,7 +1153,7 @@ Result<void> Reader::finish()
         spec.attemptTimeoutMs = m_out.retry.attemptTimeoutMs;
     if (m_insecure)
         spec.transport.insecureHosts = QStringList{url.host()};
-    if (!m_authScheme.isEmpty() && !m_user.isEmpty()) {
+    if (!m_authScheme.isEmpty() && !m_user.isEmpty() && spec.auth.isNone()) {
         m_out.notes.append(Tr::tr("-u is sent as Basic authentication; RetryLab does not do %1.").arg(m_authScheme));
     }
     return {};

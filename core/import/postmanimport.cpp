@@ -1,5 +1,6 @@
 #include "core/import/postmanimport.h"
 
+#include "core/import/postmanauth.h"
 #include "core/import/postmanurl.h"
 
 #include "core/import/importbody.h"
@@ -132,37 +133,6 @@ void readAuthInto(JsonReader &owner, const QString &ownerName, std::optional<Jso
     authOwner = ownerName;
 }
 
-// An auth object's parameters: [{key, value}] in v2.1, {key: value} in older exports.
-QHash<QString, QString> authParameters(JsonReader &auth, const QString &type)
-{
-    QHash<QString, QString> parameters;
-    if (!present(auth, type))
-        return parameters;
-    const QJsonValue value = auth.value(type);
-    if (value.isObject()) {
-        auto object = auth.object(type);
-        for (const QString &key : object->object().keys()) {
-            if (const auto text = ImportJson::text(*object, key))
-                parameters.insert(key, *text);
-        }
-        return parameters;
-    }
-    auto list = auth.array(type);
-    if (!list)
-        return parameters;
-    for (qsizetype i = 0; i < list->size(); ++i) {
-        auto parameter = list->object(i, Presence::Required);
-        if (!parameter)
-            return parameters;
-        const auto key = parameter->string(QStringLiteral("key"), Presence::Required);
-        const auto text = ImportJson::text(*parameter, QStringLiteral("value"));
-        if (!key || parameter->failed())
-            return parameters;
-        parameters.insert(*key, text.value_or(QString()));
-    }
-    return parameters;
-}
-
 // The fields of one request, resolved, before they become an ImportedRequest.
 struct Building
 {
@@ -185,36 +155,47 @@ void applyAuth(JsonReader &auth, const QString &owner, const Variables &variable
     const QString type = auth.string(QStringLiteral("type")).value_or(QString());
     if (type == QLatin1String("noauth"))
         return;
-    const bool supported
-        = type == QLatin1String("basic") || type == QLatin1String("bearer") || type == QLatin1String("apikey");
-    if (!supported) {
-        b.request.ignored.append(
-            Tr::tr("%1 authorization of %2 (not supported: add its header by hand)").arg(type, owner));
-        return;
-    }
-    const QHash<QString, QString> p = authParameters(auth, type);
+    const QHash<QString, QString> p = PostmanAuth::parameters(auth, type);
     if (auth.failed())
         return;
-    const auto resolved = [&](const QString &key) { return variables.resolve(p.value(key), b.unresolved); };
-    if (type == QLatin1String("basic")) {
-        const QByteArray credentials
-            = (resolved(QStringLiteral("username")) + QLatin1Char(':') + resolved(QStringLiteral("password"))).toUtf8();
+    QString unsupported;
+    std::optional<AuthSpec> read = PostmanAuth::read(type, p, &unsupported);
+    if (!read) {
+        b.request.ignored.append(
+            Tr::tr("%1 authorization of %2 (%3: add its header by hand)").arg(type, owner, unsupported));
+        return;
+    }
+    read->forEachText([&](QString &text) { text = variables.resolve(text, b.unresolved); });
+    switch (read->kind) {
+    case AuthSpec::Kind::Inherit:
+    case AuthSpec::Kind::None:
+        return;
+    case AuthSpec::Kind::Basic: {
+        const QByteArray credentials = (read->username + QLatin1Char(':') + read->password).toUtf8();
         addAuthHeader(
             b, "Authorization", "Basic " + credentials.toBase64(), Tr::tr("basic authorization of %1").arg(owner));
-    } else if (type == QLatin1String("bearer")) {
-        addAuthHeader(b, "Authorization", "Bearer " + resolved(QStringLiteral("token")).toUtf8(),
-            Tr::tr("bearer authorization of %1").arg(owner));
-    } else if (type == QLatin1String("apikey")) {
-        const QString key = resolved(QStringLiteral("key"));
-        const QString value = resolved(QStringLiteral("value"));
-        if (key.isEmpty()) {
+        return;
+    }
+    case AuthSpec::Kind::Bearer:
+        addAuthHeader(
+            b, "Authorization", "Bearer " + read->token.toUtf8(), Tr::tr("bearer authorization of %1").arg(owner));
+        return;
+    case AuthSpec::Kind::ApiKey:
+        if (read->key.isEmpty()) {
             b.request.ignored.append(Tr::tr("API key authorization of %1 names no key").arg(owner));
-        } else if (p.value(QStringLiteral("in")) == QLatin1String("query")) {
+        } else if (read->inQuery) {
             // Placeholders stay readable in the URL text.
-            b.queryAdditions.append({QUrl::toPercentEncoding(key, "{}"), QUrl::toPercentEncoding(value, "{}")});
+            b.queryAdditions.append(
+                {QUrl::toPercentEncoding(read->key, "{}"), QUrl::toPercentEncoding(read->value, "{}")});
         } else {
-            addAuthHeader(b, key.toUtf8(), value.toUtf8(), Tr::tr("API key authorization of %1").arg(owner));
+            addAuthHeader(
+                b, read->key.toUtf8(), read->value.toUtf8(), Tr::tr("API key authorization of %1").arg(owner));
         }
+        return;
+    default:
+        // Signed, answered or fetched for every attempt: the request carries the auth itself.
+        b.request.spec.auth = *read;
+        return;
     }
 }
 

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/auth/authspec.h"
 #include "core/http/httpheaders.h"
 #include "core/policy/classifier.h"
 #include "core/record/bodysource.h"
@@ -76,6 +77,9 @@ struct RequestSpec
     ReadModifyWriteShape readModifyWrite;
     /// TLS, proxy and HTTP version.
     TransportOptions transport;
+    /// How every attempt proves who sends it (Inherit and None: not at all); its
+    /// {{variables}} already filled in. The executor applies it to each attempt.
+    AuthSpec auth;
     /// The seed of the run this request belongs to, and its stream in the run:
     /// its jitter is drawn from RandomSource::derive(seed, stream) alone, so a
     /// run replayed with the same seed draws the same delays for each request,
@@ -117,7 +121,12 @@ QString networkErrorName(QNetworkReply::NetworkError error);
 /// the record, and it never carries credentials to another origin.
 struct RedirectHop
 {
-    int status = 0; ///< 301, 302, 303, 307 or 308
+    /// What the hop was: a redirect followed (or not), the request of an
+    /// access token that went before the attempt's own (RequestSpec::auth), or
+    /// the server's Digest challenge, answered by the next hop.
+    enum class Kind { Redirect, Token, Challenge };
+    Kind kind = Kind::Redirect;
+    int status = 0; ///< 301, 302, 303, 307 or 308 for a redirect; the answer's for the others
     QByteArray method; ///< of the request that got the redirect (a 303 turns the next into a GET)
     QUrl from;
     QUrl to; ///< the Location, resolved against `from`

@@ -74,6 +74,9 @@ RequestSpec RecordRedactor::redacted(const RequestSpec &request, Bodies bodies) 
     out.transport.proxyUser = maskedIfSet(request.transport.proxyUser);
     out.transport.proxyPassword = maskedIfSet(request.transport.proxyPassword);
     out.transport.clientKeyPassphrase = maskedIfSet(request.transport.clientKeyPassphrase);
+    for (QString *secret : {&out.auth.password, &out.auth.token, &out.auth.value, &out.auth.clientSecret,
+             &out.auth.refreshToken, &out.auth.secretAccessKey, &out.auth.sessionToken})
+        *secret = maskedIfSet(*secret);
     return out;
 }
 

@@ -23,7 +23,8 @@ namespace RetryLab::Core {
 ///    attempt's request and response bodies, a request's, a final result's;
 ///  - free text: error strings, reasons, redirect notes, reason phrases,
 ///    labels, the names and messages of verdicts;
-///  - a request's proxy user and password and its client key's passphrase.
+///  - a request's proxy user and password, its client key's passphrase and
+///    the secrets of its auth (AuthSpec::secrets()).
 /// Everything else (times, statuses, classification causes, TLS details) is
 /// copied as it is. A disabled RecordRedactor returns copies of its input.
 class RecordRedactor final

@@ -283,9 +283,45 @@ private:
             auth.key = block.value(QStringLiteral("key"));
             auth.value = block.value(QStringLiteral("value"));
             auth.inQuery = block.value(QStringLiteral("placement")) == QLatin1String("queryparams");
+        } else if (mode == QLatin1String("digest")) {
+            const BruFile::Block block = values(QStringLiteral("auth:digest"));
+            auth.kind = RunAuth::Kind::Digest;
+            auth.username = block.value(QStringLiteral("username"));
+            auth.password = block.value(QStringLiteral("password"));
+        } else if (mode == QLatin1String("awsv4")) {
+            const BruFile::Block block = values(QStringLiteral("auth:awsv4"));
+            auth.kind = RunAuth::Kind::AwsSigV4;
+            auth.accessKeyId = block.value(QStringLiteral("accessKeyId"));
+            auth.secretAccessKey = block.value(QStringLiteral("secretAccessKey"));
+            auth.sessionToken = block.value(QStringLiteral("sessionToken"));
+            auth.region = block.value(QStringLiteral("region"));
+            auth.service = block.value(QStringLiteral("service"));
+        } else if (mode == QLatin1String("oauth2")) {
+            const BruFile::Block block = values(QStringLiteral("auth:oauth2"));
+            const QString grant = block.value(QStringLiteral("grant_type"));
+            auth.tokenUrl = block.value(QStringLiteral("access_token_url"));
+            auth.authorizationUrl = block.value(QStringLiteral("authorization_url"));
+            auth.clientId = block.value(QStringLiteral("client_id"));
+            auth.clientSecret = block.value(QStringLiteral("client_secret"));
+            auth.scope = block.value(QStringLiteral("scope"));
+            auth.refreshToken = block.value(QStringLiteral("refresh_token"));
+            if (grant == QLatin1String("client_credentials")) {
+                auth.kind = RunAuth::Kind::OAuth2ClientCredentials;
+            } else if (grant == QLatin1String("authorization_code") && !auth.refreshToken.isEmpty()) {
+                auth.kind = RunAuth::Kind::OAuth2RefreshToken;
+            } else {
+                auth = RunAuth{};
+                auth.kind = RunAuth::Kind::None;
+                ignore(file, line,
+                    Tr::tr("auth oauth2 with the %1 grant is not sent: the runner fetches client_credentials tokens, "
+                           "and refresh tokens it is given")
+                        .arg(grant.isEmpty() ? Tr::tr("unnamed") : grant));
+            }
         } else {
             auth.kind = RunAuth::Kind::None;
-            ignore(file, line, Tr::tr("auth %1 is not sent: the runner sends basic, bearer and apikey").arg(mode));
+            ignore(file, line,
+                Tr::tr("auth %1 is not sent: the runner sends basic, bearer, apikey, digest, awsv4 and oauth2")
+                    .arg(mode));
         }
         return auth;
     }

@@ -26,8 +26,7 @@ namespace {
 RunAuth resolvedAuth(RunAuth auth, const QHash<QString, QString> &values, DynamicVariables *dynamic,
     QStringList *unresolved, QStringList *unknown)
 {
-    for (QString *text : {&auth.username, &auth.password, &auth.token, &auth.key, &auth.value})
-        *text = Variables::resolve(*text, values, dynamic, unresolved, unknown);
+    auth.forEachText([&](QString &text) { text = Variables::resolve(text, values, dynamic, unresolved, unknown); });
     return auth;
 }
 
@@ -86,6 +85,15 @@ void applyAuth(RequestDraft &draft, const RunAuth &auth)
                 + QString::fromLatin1(QUrl::toPercentEncoding(auth.value));
             draft.urlTemplate = url + fragment;
         }
+        return;
+    case RunAuth::Kind::Digest:
+    case RunAuth::Kind::OAuth2ClientCredentials:
+    case RunAuth::Kind::OAuth2RefreshToken:
+    case RunAuth::Kind::OAuth2AuthorizationCode:
+    case RunAuth::Kind::AwsSigV4:
+    case RunAuth::Kind::GoogleServiceAccount:
+        // Answered, signed or fetched for every attempt by the executor.
+        draft.auth = auth;
         return;
     }
 }

@@ -1,6 +1,7 @@
 #include "core/runner/postmanrun.h"
 
 #include "core/import/importjson.h"
+#include "core/import/postmanauth.h"
 #include "core/import/postmanimport.h"
 #include "core/runner/postmanrunrequest.h"
 #include "core/util/coretr.h"
@@ -156,23 +157,14 @@ public:
             auth.kind = RunAuth::Kind::None;
             return auth;
         }
-        const QHash<QString, QString> p = parameters(*object, *type);
-        if (*type == QLatin1String("basic")) {
-            auth.kind = RunAuth::Kind::Basic;
-            auth.username = p.value(QStringLiteral("username"));
-            auth.password = p.value(QStringLiteral("password"));
-        } else if (*type == QLatin1String("bearer")) {
-            auth.kind = RunAuth::Kind::Bearer;
-            auth.token = p.value(QStringLiteral("token"));
-        } else if (*type == QLatin1String("apikey")) {
-            auth.kind = RunAuth::Kind::ApiKey;
-            auth.key = p.value(QStringLiteral("key"));
-            auth.value = p.value(QStringLiteral("value"));
-            auth.inQuery = p.value(QStringLiteral("in")) == QLatin1String("query");
+        const QHash<QString, QString> p = PostmanAuth::parameters(*object, *type);
+        QString unsupported;
+        if (std::optional<AuthSpec> read = PostmanAuth::read(*type, p, &unsupported)) {
+            auth = *read;
         } else {
             auth.kind = RunAuth::Kind::None;
             m_out.ignored.append(
-                object->path() + Tr::tr(": %1 authorization is not supported; sent without authorization").arg(*type));
+                object->path() + Tr::tr(": %1 authorization: %2; sent without authorization").arg(*type, unsupported));
         }
         return auth;
     }
@@ -220,31 +212,6 @@ public:
     }
 
 private:
-    // An auth's parameters: v2.1's [{key, value}], v2.0's {key: value}.
-    static QHash<QString, QString> parameters(JsonReader &auth, const QString &type)
-    {
-        QHash<QString, QString> out;
-        if (!given(auth, type))
-            return out;
-        if (auth.value(type).isObject()) {
-            auto object = auth.object(type);
-            for (const QString &key : object->object().keys())
-                out.insert(key, ImportJson::text(*object, key).value_or(QString()));
-            return out;
-        }
-        auto list = auth.array(type);
-        for (qsizetype i = 0; list && i < list->size() && !list->failed(); ++i) {
-            auto parameter = list->object(i, Presence::Required);
-            if (!parameter)
-                break;
-            const auto key = parameter->string(QStringLiteral("key"), Presence::Required);
-            const QString value = ImportJson::text(*parameter, QStringLiteral("value")).value_or(QString());
-            if (key)
-                out.insert(*key, value);
-        }
-        return out;
-    }
-
     // Folders and requests may carry variables of their own (v2.1 allows it);
     // newman does not use them, and neither does this runner.
     void noteVariables(const JsonReader &object)

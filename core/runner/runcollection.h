@@ -1,6 +1,7 @@
 #pragma once
 
 #include "core/assertions/assertion.h"
+#include "core/auth/authspec.h"
 #include "core/collections/collection.h"
 #include "core/collections/responsevariables.h"
 #include "core/scripting/scriptsandbox.h"
@@ -15,26 +16,8 @@
 namespace RetryLab::Core {
 
 /// How a request proves who sends it, as Postman and Bruno write it. Its values may
-/// hold {{variables}}; the runner fills them in and then adds the header or query
-/// parameter (Basic is encoded after that).
-struct RunAuth
-{
-    enum class Kind {
-        Inherit, ///< the folder's, else the collection's (Postman's default)
-        None, ///< none, and stop looking (Postman's noauth)
-        Basic, ///< username, password
-        Bearer, ///< token
-        ApiKey, ///< key, value; a header, or a query parameter when inQuery
-    };
-    Kind kind = Kind::Inherit;
-    QString username;
-    QString password;
-    QString token;
-    QString key;
-    QString value;
-    bool inQuery = false;
-    friend bool operator==(const RunAuth &, const RunAuth &) = default;
-};
+/// hold {{variables}}; the runner fills them in before the request is sent.
+using RunAuth = AuthSpec;
 
 /// A folder or a request of a collection to run, from any of the formats
 /// `retrylab run` reads. A request's texts keep their {{variables}}: they are

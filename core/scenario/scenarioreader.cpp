@@ -1,5 +1,6 @@
 #include "core/scenario/scenarioreader.h"
 
+#include "core/auth/authjson.h"
 #include "core/executor/requestcheck.h"
 #include "core/faultserver/faultinstruction.h"
 #include "core/http/httpheaders.h"
@@ -350,7 +351,7 @@ bool readRequestFields(JsonReader *o, ScenarioRequest &request, const QStringLis
             QStringLiteral("url"), QStringLiteral("headers"), QStringLiteral("body"), QStringLiteral("idempotent"),
             QStringLiteral("attemptTimeoutMs"), QStringLiteral("count"), QStringLiteral("concurrency"),
             QStringLiteral("increment"), QStringLiteral("script"), QStringLiteral("transport"),
-            QStringLiteral("fallbacks"), QStringLiteral("fallbackOn")}
+            QStringLiteral("auth"), QStringLiteral("fallbacks"), QStringLiteral("fallbackOn")}
         + extraKeys);
     if (o->failed())
         return false;
@@ -430,6 +431,15 @@ bool readRequestFields(JsonReader *o, ScenarioRequest &request, const QStringLis
             if (!transport->failed()) {
                 if (const auto usable = checkTransport(request.spec.transport); !usable)
                     o->fail(QStringLiteral("transport"), usable.error());
+            }
+        }
+    }
+    if (o->contains(QStringLiteral("auth"))) {
+        if (auto auth = o->object(QStringLiteral("auth"))) {
+            request.spec.auth = AuthJson::read(*auth);
+            if (!auth->failed()) {
+                if (const QString problem = AuthJson::problem(request.spec.auth); !problem.isEmpty())
+                    o->fail(QStringLiteral("auth"), problem);
             }
         }
     }

@@ -50,6 +50,9 @@ ImportedDraft ImportedDraft::from(const Core::ImportedRequest &request, const Co
     }
     draft.idempotent = spec.idempotent;
     draft.attemptTimeoutMs = spec.attemptTimeoutMs;
+    // Digest, SigV4 and the token kinds: the composer's Auth tab shows them.
+    if (!spec.auth.isNone())
+        draft.auth = spec.auth;
     // TLS, proxy and HTTP version come along; without any, the composer's own
     // (the preferences' default) stay. Ignoring certificate errors is never
     // switched on by a file: the user ticks it in Connection if that is meant.

@@ -5,6 +5,7 @@
 #include "core/policy/fallbacktriggers.h"
 #include "core/policy/pollingpolicy.h"
 #include "core/util/durationtext.h"
+#include "ui/request/authform.h"
 #include "ui/request/checksform.h"
 #include "ui/request/headertablemodel.h"
 #include "ui/request/readmodifywriteform.h"
@@ -146,7 +147,7 @@ RequestComposer::RequestComposer(QWidget *parent)
       m_idempotency(new FieldMessage), m_ownTimeout(new QCheckBox(tr("Own per-attempt timeout:"))),
       m_timeout(new UnitSpinBox(1000.0, tr("s"), 3)), m_policyTimeout(new QLabel), m_batchCount(new QSpinBox),
       m_concurrency(new QSpinBox), m_interval(new QDoubleSpinBox), m_seed(new QLineEdit), m_replaySeed(new QToolButton),
-      m_transport(new TransportForm), m_sendAction(new QAction(tr("&Send"), this)),
+      m_transport(new TransportForm), m_auth(new AuthForm), m_sendAction(new QAction(tr("&Send"), this)),
       m_batchAction(new QAction(tr("Send &batch"), this)), m_repeatAction(new QAction(tr("&Repeat"), this)),
       m_stopAction(new QAction(tr("S&top"), this))
 {
@@ -234,9 +235,21 @@ RequestComposer::RequestComposer(QWidget *parent)
     m_details->setObjectName(QStringLiteral("details"));
     m_details->setDocumentMode(true);
     m_details->addTab(buildHeadersTab(), QString());
-    m_details->addTab(buildBodyTab(), QString());
-    m_details->addTab(buildOptionsTab(), QString());
-    m_details->addTab(buildBatchTab(), QString());
+    // As the connection form, it scrolls rather than make the dock taller.
+    auto *auth = new QScrollArea;
+    auth->setObjectName(QStringLiteral("authScroll"));
+    auth->setFrameShape(QFrame::NoFrame);
+    auth->setWidgetResizable(true);
+    auth->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    m_auth->setObjectName(QStringLiteral("auth"));
+    auth->setWidget(m_auth);
+    m_details->addTab(auth, QString());
+    m_bodyTab = buildBodyTab();
+    m_details->addTab(m_bodyTab, QString());
+    m_optionsTab = buildOptionsTab();
+    m_details->addTab(m_optionsTab, QString());
+    m_batchTab = buildBatchTab();
+    m_details->addTab(m_batchTab, QString());
     // The dock is short: the connection form scrolls rather than make it taller.
     auto *connection = new QScrollArea;
     connection->setObjectName(QStringLiteral("connectionScroll"));
@@ -246,7 +259,8 @@ RequestComposer::RequestComposer(QWidget *parent)
     m_transport->setObjectName(QStringLiteral("connection"));
     connection->setWidget(m_transport);
     m_details->addTab(connection, QString());
-    m_details->addTab(buildFallbacksTab(), QString());
+    m_fallbacksTab = buildFallbacksTab();
+    m_details->addTab(m_fallbacksTab, QString());
     // As the connection form, it scrolls rather than make the dock taller.
     m_readModifyWrite = new ReadModifyWriteForm;
     auto *readModifyWrite = new QScrollArea;
@@ -256,6 +270,7 @@ RequestComposer::RequestComposer(QWidget *parent)
     readModifyWrite->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     readModifyWrite->setWidget(m_readModifyWrite);
     m_details->addTab(readModifyWrite, QString());
+    m_readModifyWriteTab = readModifyWrite;
     m_checks = new ChecksForm;
     m_checks->setObjectName(QStringLiteral("checks"));
     m_details->addTab(m_checks, QString());
@@ -283,6 +298,7 @@ RequestComposer::RequestComposer(QWidget *parent)
     connect(m_interval, &QDoubleSpinBox::valueChanged, this, &RequestComposer::handleEdited);
     connect(m_seed, &QLineEdit::textChanged, this, &RequestComposer::handleEdited);
     connect(m_transport, &TransportForm::transportChanged, this, &RequestComposer::handleEdited);
+    connect(m_auth, &AuthForm::authChanged, this, &RequestComposer::handleEdited);
     connect(m_checks, &ChecksForm::checksChanged, this, [this] {
         updateTabTitles();
         if (!m_filling)
@@ -595,6 +611,7 @@ Core::RequestDraft RequestComposer::draft() const
     if (seedOk)
         d.seed = seed;
     d.transport = m_transport->transport();
+    d.auth = m_auth->auth();
     return d;
 }
 
@@ -623,6 +640,7 @@ void RequestComposer::setDraft(const Core::RequestDraft &draft)
     m_interval->setValue(draft.repeatIntervalMs / 1000.0);
     m_seed->setText(draft.seed ? QString::number(*draft.seed) : QString());
     m_transport->setTransport(draft.transport);
+    m_auth->setAuth(draft.auth);
     m_filling = false;
     refresh();
 }
@@ -812,6 +830,11 @@ void RequestComposer::refresh()
         problem = tr("re-enter the value of %1: it was not saved and reads REDACTED (or untick the header).")
                       .arg(QLocale().createSeparatedList(masked));
     }
+    if (problem.isEmpty()) {
+        const QList<QString> secrets = d.auth.secrets();
+        if (std::any_of(secrets.cbegin(), secrets.cend(), &Core::RequestDraft::holdsMaskedCredential))
+            problem = tr("Auth: re-enter the secrets that read REDACTED: they were not saved.");
+    }
     if (problem.isEmpty() && d.attemptTimeoutMs && !(*d.attemptTimeoutMs > 0.0))
         problem = tr("The per-attempt timeout must be longer than 0 s.");
     if (problem.isEmpty() && !m_blockers.isEmpty())
@@ -901,19 +924,22 @@ void RequestComposer::updateTabTitles()
         = static_cast<int>(std::count_if(m_headerModel->headers().cbegin(), m_headerModel->headers().cend(),
             [](const Core::DraftHeader &h) { return h.enabled && !h.name.trimmed().isEmpty(); }));
     m_details->setTabText(0, headers > 0 ? tr("Headers (%1)").arg(headers) : tr("Headers"));
+    m_details->setTabText(m_details->indexOf(m_auth->parentWidget()->parentWidget()),
+        m_auth->problem().isEmpty() ? m_auth->title() : tr("%1 \u26a0").arg(m_auth->title()));
     const qsizetype body = m_body->toPlainText().toUtf8().size();
-    m_details->setTabText(1, body > 0 ? tr("Body (%1 B)").arg(body) : tr("Body"));
-    m_details->setTabText(2, tr("Options"));
-    m_details->setTabText(3, tr("Batch && repeat"));
-    m_details->setTabText(4,
+    m_details->setTabText(m_details->indexOf(m_bodyTab), body > 0 ? tr("Body (%1 B)").arg(body) : tr("Body"));
+    m_details->setTabText(m_details->indexOf(m_optionsTab), tr("Options"));
+    m_details->setTabText(m_details->indexOf(m_batchTab), tr("Batch && repeat"));
+    m_details->setTabText(m_details->indexOf(m_transport->parentWidget()->parentWidget()),
         m_transport->ignoresCertificateErrors() ? tr("Connection ⚠ insecure")
             : m_transport->problem().isEmpty()  ? tr("Connection")
                                                 : tr("Connection ⚠"));
     const qsizetype fallbacks = draft().fallbackTemplates.size();
     const QString fallbacksTab = fallbacks > 0 ? tr("Fallbacks (%1)").arg(fallbacks) : tr("Fallbacks");
-    m_details->setTabText(
-        5, m_fallbackOnMessage->kind() == FieldMessage::Kind::Error ? tr("%1 \u26a0").arg(fallbacksTab) : fallbacksTab);
-    m_details->setTabText(6, m_readModifyWrite->isOn() ? tr("Read-modify-write \u2713") : tr("Read-modify-write"));
+    m_details->setTabText(m_details->indexOf(m_fallbacksTab),
+        m_fallbackOnMessage->kind() == FieldMessage::Kind::Error ? tr("%1 \u26a0").arg(fallbacksTab) : fallbacksTab);
+    m_details->setTabText(m_details->indexOf(m_readModifyWriteTab),
+        m_readModifyWrite->isOn() ? tr("Read-modify-write \u2713") : tr("Read-modify-write"));
     const RequestChecks checks = m_checks->checks();
     const int checkCount = static_cast<int>(checks.assertions.size() + checks.extract.size());
     QString checksTab = checkCount > 0 ? tr("Checks (%1)").arg(checkCount) : tr("Checks");

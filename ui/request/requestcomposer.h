@@ -29,6 +29,7 @@ class ChecksForm;
 class FieldMessage;
 class HeaderTableModel;
 class ReadModifyWriteForm;
+class AuthForm;
 class TransportForm;
 class UnitSpinBox;
 
@@ -101,6 +102,7 @@ public:
     HeaderTableModel *headerModel() const { return m_headerModel; }
     /// The Connection tab: TLS, proxy and HTTP version.
     TransportForm *transportForm() const { return m_transport; }
+    AuthForm *authForm() const { return m_auth; }
     /// Shows the Connection tab.
     void showConnection();
     /// Shows the Read-modify-write tab.
@@ -179,6 +181,12 @@ private:
     quint64 m_lastSeed = 0;
     // Connection.
     TransportForm *m_transport;
+    AuthForm *m_auth;
+    QWidget *m_bodyTab = nullptr;
+    QWidget *m_optionsTab = nullptr;
+    QWidget *m_batchTab = nullptr;
+    QWidget *m_fallbacksTab = nullptr;
+    QWidget *m_readModifyWriteTab = nullptr;
     // Checks.
     ChecksForm *m_checks = nullptr;
 

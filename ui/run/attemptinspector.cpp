@@ -587,7 +587,21 @@ void AttemptInspector::refresh()
     if (!a.step.isEmpty())
         rows.append({tr("Read-modify-write"), tr("%1 step, round %2").arg(a.step).arg(a.sequenceRound + 1)});
     QStringList hops;
+    QStringList authHops;
     for (const RedirectHop &hop : a.redirects) {
+        if (hop.kind == RedirectHop::Kind::Token) {
+            const QString took = hop.finishedNs >= 0 && hop.startNs >= 0
+                ? tr(", %1 ms").arg((hop.finishedNs - hop.startNs) / 1e6, 0, 'f', 1)
+                : QString();
+            authHops.append(hop.followed
+                    ? tr("access token from %1 (%2%3)").arg(shownUrl(hop.from)).arg(hop.status).arg(took)
+                    : tr("no token from %1 (%2): %3").arg(shownUrl(hop.from)).arg(hop.status).arg(hop.note));
+            continue;
+        }
+        if (hop.kind == RedirectHop::Kind::Challenge) {
+            authHops.append(tr("%1 challenge answered").arg(hop.status));
+            continue;
+        }
         QString line = QStringLiteral("%1 %2 \u2192 %3").arg(hop.status).arg(shownUrl(hop.from), shownUrl(hop.to));
         if (!hop.droppedHeaders.isEmpty()) {
             QStringList names;
@@ -599,6 +613,8 @@ void AttemptInspector::refresh()
             line += tr(" (not followed: %1)").arg(hop.note);
         hops.append(line);
     }
+    if (!authHops.isEmpty())
+        rows.append({tr("Auth"), authHops.join(QLatin1Char('\n'))});
     rows.append({tr("Redirects"), hops.isEmpty() ? tr("none") : hops.join(QLatin1Char('\n'))});
     rows.append({tr("Protocol"), a.protocol.isEmpty() ? tr("not reported") : a.protocol});
     if (!a.tls.isEmpty()) {

@@ -515,6 +515,11 @@ QString TimelineView::toolTipFor(const Hit &hit) const
         if (r.firstByteMs >= 0.0F)
             timing += tr(", first byte after %1").arg(Core::DurationText::format(r.firstByteMs));
         rows += row(tr("Timing"), timing);
+        if (r.authMs > 0) {
+            rows += row(tr("Auth"),
+                tr("%1 of it went to auth first (a token fetched or a challenge answered; hatched)")
+                    .arg(Core::DurationText::format(r.authMs)));
+        }
         if (r.attemptIndex > 0) {
             rows += row(tr("Delay before"),
                 tr("planned %1, timer gave %2")
@@ -703,6 +708,12 @@ void TimelineView::paintLane(QPainter &p, qsizetype laneIndex, int y)
         const double height = trackOf.isEmpty() ? barHeight : std::max(2.0, trackHeight - 1.0);
         const QRectF bar(x0, top, width, height);
         p.fillRect(bar, colour);
+        if (row.authMs > 0) {
+            // The token fetched, or the challenge answered, before the request itself: hatched.
+            const double authEnd = left + m_scale.toPixel(start + row.authMs);
+            const QRectF auth(x0, top, std::clamp(authEnd - x0, 1.0, width), height);
+            p.fillRect(auth, QBrush(colour.darker(150), Qt::BDiagPattern));
+        }
         if (row.fallback > 0) // at a fallback endpoint: a band along the top, and the outline, in its colour
             p.fillRect(QRectF(x0, top, width, std::max(3.0, std::round(height / 3.0))), fallbackColor());
         if (!trackOf.isEmpty() && row.hedgeWinner()) {

@@ -118,6 +118,9 @@ private Q_SLOTS:
     void applyRetryHints();
     void supportedOptions_eachOnceWithHelp();
     void garbage_neverCrashesAndAlwaysSaysWhy();
+    void auth_digestAndSigV4TakeTheUser();
+    void auth_badSigV4IsRefusedSayingWhy();
+    void auth_copyAsCurlReadsBackTheSameAuth();
 
 private:
     QTemporaryDir m_dir;
@@ -671,10 +674,10 @@ void TestCurlCommandLine::ignoredUnknownAndNotes_data()
         << QStringLiteral("curl -sSo 'my file' http://h/")
         << QStringList{QStringLiteral("-s"), QStringLiteral("-S"), QStringLiteral("-o 'my file'")} << QStringList{}
         << QString();
-    QTest::addRow("not carried out") << QStringLiteral("curl --digest -u x:y --frobnicate -Z http://h/")
+    QTest::addRow("not carried out") << QStringLiteral("curl --ntlm -u x:y --frobnicate -Z http://h/")
                                      << QStringList{QStringLiteral("-Z")}
-                                     << QStringList{QStringLiteral("--digest"), QStringLiteral("--frobnicate")}
-                                     << QStringLiteral("does not do --digest");
+                                     << QStringList{QStringLiteral("--ntlm"), QStringLiteral("--frobnicate")}
+                                     << QStringLiteral("does not do --ntlm");
     QTest::addRow("several addresses to resolve")
         << QStringLiteral("curl --resolve h:80:10.0.0.1,10.0.0.2 http://h/") << QStringList{} << QStringList{}
         << QStringLiteral("connects to the first address");
@@ -1174,6 +1177,95 @@ void TestCurlCommandLine::garbage_neverCrashesAndAlwaysSaysWhy()
         if (!result)
             QVERIFY2(!result.errorDetail().message.isEmpty(), qPrintable(line));
     }
+}
+
+void TestCurlCommandLine::auth_digestAndSigV4TakeTheUser()
+{
+    const auto digest = CurlCommandLine::parse(QStringLiteral("curl --digest -u 'ada:pa ss' http://127.0.0.1:9/x"));
+    QVERIFY2(digest, qPrintable(digest.error()));
+    QCOMPARE(digest->spec.auth.kind, AuthSpec::Kind::Digest);
+    QCOMPARE(digest->spec.auth.username, QStringLiteral("ada"));
+    QCOMPARE(digest->spec.auth.password, QStringLiteral("pa ss"));
+    // No Basic header beside it: the server's challenge is answered instead.
+    QVERIFY(!headerValue(digest->spec.headers, "Authorization"));
+
+    const auto aws = CurlCommandLine::parse(QStringLiteral(
+        "curl --aws-sigv4 aws:amz:eu-west-1:sqs -u AKID:SECRET -H 'X-Amz-Security-Token: TOKEN' http://127.0.0.1:9/"));
+    QVERIFY2(aws, qPrintable(aws.error()));
+    QCOMPARE(aws->spec.auth.kind, AuthSpec::Kind::AwsSigV4);
+    QCOMPARE(aws->spec.auth.accessKeyId, QStringLiteral("AKID"));
+    QCOMPARE(aws->spec.auth.secretAccessKey, QStringLiteral("SECRET"));
+    QCOMPARE(aws->spec.auth.region, QStringLiteral("eu-west-1"));
+    QCOMPARE(aws->spec.auth.service, QStringLiteral("sqs"));
+    QCOMPARE(aws->spec.auth.sessionToken, QStringLiteral("TOKEN"));
+    QVERIFY(!headerValue(aws->spec.headers, "X-Amz-Security-Token"));
+    QVERIFY(!headerValue(aws->spec.headers, "Authorization"));
+
+    // Region and service from the host, as curl takes them.
+    const auto fromHost = CurlCommandLine::parse(
+        QStringLiteral("curl --aws-sigv4 aws:amz -u A:S https://s3.us-west-2.amazonaws.com/b"));
+    QVERIFY2(fromHost, qPrintable(fromHost.error()));
+    QCOMPARE(fromHost->spec.auth.region, QStringLiteral("us-west-2"));
+    QCOMPARE(fromHost->spec.auth.service, QStringLiteral("s3"));
+
+    // -u alone stays Basic, in a header, as before.
+    const auto basic = CurlCommandLine::parse(QStringLiteral("curl -u a:b http://127.0.0.1:9/"));
+    QVERIFY(basic);
+    QVERIFY(basic->spec.auth.isNone());
+    QCOMPARE(headerValue(basic->spec.headers, "Authorization").value_or(QByteArray()), QByteArray("Basic YTpi"));
+}
+
+void TestCurlCommandLine::auth_badSigV4IsRefusedSayingWhy()
+{
+    const auto noUser
+        = CurlCommandLine::parse(QStringLiteral("curl --aws-sigv4 aws:amz:us-east-1:s3 http://127.0.0.1/"));
+    QVERIFY(!noUser);
+    QVERIFY2(noUser.error().contains(QLatin1String("-u ACCESS_KEY_ID:SECRET_ACCESS_KEY")), qPrintable(noUser.error()));
+    const auto provider
+        = CurlCommandLine::parse(QStringLiteral("curl --aws-sigv4 goog:x:r:s -u a:b http://127.0.0.1/"));
+    QVERIFY(!provider);
+    QVERIFY2(provider.error().contains(QLatin1String("\"goog\"")), qPrintable(provider.error()));
+    const auto noRegion = CurlCommandLine::parse(QStringLiteral("curl --aws-sigv4 aws -u a:b http://127.0.0.1/"));
+    QVERIFY(!noRegion);
+    QVERIFY2(noRegion.error().contains(QLatin1String("no region")), qPrintable(noRegion.error()));
+    const auto tooMany = CurlCommandLine::parse(QStringLiteral("curl --aws-sigv4 a:b:c:d:e -u a:b http://127.0.0.1/"));
+    QVERIFY(!tooMany);
+}
+
+void TestCurlCommandLine::auth_copyAsCurlReadsBackTheSameAuth()
+{
+    RequestSpec spec;
+    spec.url = QUrl(QStringLiteral("http://127.0.0.1:9/thing?b=2&a=1"));
+    AuthSpec digest;
+    digest.kind = AuthSpec::Kind::Digest;
+    digest.username = QStringLiteral("ada");
+    digest.password = QStringLiteral("it's secret");
+    AuthSpec aws;
+    aws.kind = AuthSpec::Kind::AwsSigV4;
+    aws.accessKeyId = QStringLiteral("AKID");
+    aws.secretAccessKey = QStringLiteral("wJalr/K7MDENG+bPxRfiCY");
+    aws.sessionToken = QStringLiteral("session");
+    aws.region = QStringLiteral("us-east-1");
+    aws.service = QStringLiteral("execute-api");
+    for (const AuthSpec &auth : {digest, aws}) {
+        spec.auth = auth;
+        const CurlCommand::Command command = CurlCommand::build(spec, ExportOptions{false});
+        const auto back = CurlCommandLine::parse(command.commandLine);
+        QVERIFY2(back, qPrintable(back.error() + QLatin1Char('\n') + command.commandLine));
+        QCOMPARE(back->spec.auth, auth);
+        // Redacted, the secrets never reach the command.
+        const CurlCommand::Command shown = CurlCommand::build(spec);
+        QVERIFY(shown.credentialsRedacted);
+        for (const QString &secret : auth.secrets())
+            QVERIFY2(!shown.commandLine.contains(secret), qPrintable(shown.commandLine));
+    }
+    AuthSpec oauth;
+    oauth.kind = AuthSpec::Kind::OAuth2ClientCredentials;
+    oauth.tokenUrl = QStringLiteral("http://127.0.0.1:9/oauth/token");
+    spec.auth = oauth;
+    const CurlCommand::Command command = CurlCommand::build(spec, ExportOptions{false});
+    QVERIFY2(command.notes.join(QLatin1Char(' ')).contains(QLatin1String("--oauth2-bearer")),
+        qPrintable(command.notes.join(QLatin1Char(' '))));
 }
 
 QTEST_GUILESS_MAIN(TestCurlCommandLine)

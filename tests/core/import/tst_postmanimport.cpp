@@ -127,13 +127,12 @@ void TestPostmanImport::requests_data()
         << QStringList{folderScript, QStringLiteral("test script of the request (not run)"),
                QStringLiteral("form-data file field \"receipt\" (/home/ana/receipt.pdf): files are not imported")}
         << QStringList{};
-    QTest::addRow("GraphQL as JSON, oauth2 listed and stops the folder's basic")
+    // The oauth2 auth becomes the request's own (client credentials), and stops the folder's basic.
+    QTest::addRow("GraphQL as JSON, oauth2 kept and stops the folder's basic")
         << 7 << QStringLiteral("Order total (GraphQL)") << QStringList{QStringLiteral("Orders")} << QByteArray("POST")
         << base + QStringLiteral("/graphql") << QStringList{QStringLiteral("Content-Type: application/json")}
         << QByteArray(R"({"query":"query($id: ID!) { order(id: $id) { total } }","variables":{"id":"o-7"}})")
-        << QStringList{folderScript,
-               QStringLiteral("oauth2 authorization of the request (not supported: add its header by hand)")}
-        << QStringList{};
+        << QStringList{folderScript} << QStringList{};
     QTest::addRow("a variable two levels deep stays as written")
         << 8 << QStringLiteral("Deep variable") << QStringList{} << QByteArray("GET")
         << QStringLiteral("https://{{host}}/v2/deep") << QStringList{fromCollection} << QByteArray() << QStringList{}
@@ -164,6 +163,10 @@ void TestPostmanImport::requests()
         QCOMPARE(request.spec.url, QUrl(url));
     QCOMPARE(request.ignored, ignored);
     QCOMPARE(request.unknown, unknown);
+    if (index == 7) {
+        QCOMPARE(request.spec.auth.kind, AuthSpec::Kind::OAuth2ClientCredentials);
+        QVERIFY(!headerValue(request.spec.headers, "Authorization"));
+    }
 
     QStringList actual = headerLines(request.spec.headers);
     if (headers.value(0) == QLatin1String("multipart")) {

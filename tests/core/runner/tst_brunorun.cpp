@@ -416,7 +416,7 @@ body:graphql:vars {
     writeFile(dir.path(), s("purge.bru"), "meta {\n  seq: 6\n}\nhttp {\n  method: purge\n  url: http://h/cache\n}\n");
     writeFile(dir.path(), s("socket.bru"), "meta {\n  type: ws\n  seq: 7\n}\nws {\n  url: ws://h/s\n}\n");
     writeFile(dir.path(), s("unused.bru"),
-        "meta {\n  seq: 5\n}\nget {\n  url: http://h/u\n  auth: digest\n}\nbody:json {\n  {\"a\": 1}\n}\n");
+        "meta {\n  seq: 5\n}\nget {\n  url: http://h/u\n  auth: ntlm\n}\nbody:json {\n  {\"a\": 1}\n}\n");
     const Result<RunCollection> read = BrunoRun::readFolder(dir.path());
     QVERIFY2(read.ok(), qPrintable(read.error()));
     const QList<RunItem> &items = read->items;
@@ -451,7 +451,8 @@ body:graphql:vars {
     QCOMPARE(read->ignored,
         (QStringList{s("multipart.bru:11: file field \"avatar\" (images/a.png) is not sent: files are not read"),
             s("socket.bru:5: a ws request is not run"),
-            s("unused.bru:6: auth digest is not sent: the runner sends basic, bearer and apikey")}));
+            s("unused.bru:6: auth ntlm is not sent: the runner sends basic, bearer, apikey, digest, awsv4 and "
+              "oauth2")}));
 }
 
 void TestBrunoRun::readFolder_environments_andIgnored()

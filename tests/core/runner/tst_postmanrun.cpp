@@ -266,7 +266,8 @@ void TestPostmanRun::v21_ignoredNamesTheirPlaces()
     QCOMPARE(collection->ignored,
         (QStringList{QStringLiteral("item[1].item[2].request.body.formdata[1]: file field \"avatar\" is not sent"),
             QStringLiteral(
-                "item[1].item[3].request.auth: oauth2 authorization is not supported; sent without authorization")}));
+                "item[1].item[3].request.auth: oauth2 authorization: oauth2 with the authorization code grant needs a "
+                "person at a browser, and no token or refresh token was kept; sent without authorization")}));
 
     // The form-data text field is a multipart part, its variable kept; the file is not sent.
     const RequestDraft &upload = collection->items.at(1).items.at(2).request;

@@ -236,6 +236,13 @@ void AttemptStore::fillRow(AttemptRow &row, const AttemptRecord &record)
         ? toFloat(static_cast<double>(record.firstByteNs - record.startNs) / 1e6, -1.0F)
         : -1.0F;
     row.bytesReceived = static_cast<quint32>(std::clamp<qint64>(record.bytesReceived, 0, 0xffffffffLL));
+    row.authMs = 0;
+    for (const RedirectHop &hop : record.redirects) {
+        if (hop.kind != RedirectHop::Kind::Redirect && hop.finishedNs >= record.startNs && record.startNs >= 0) {
+            const qint64 ms = std::max<qint64>(1, (hop.finishedNs - record.startNs + 500'000) / 1'000'000);
+            row.authMs = static_cast<quint16>(std::min<qint64>(ms, 0xffff));
+        }
+    }
     row.cause = m_strings.intern(record.cause);
     row.reason = m_strings.intern(record.reason);
     row.errorString = m_strings.intern(record.errorString);

@@ -57,6 +57,9 @@ public:
         quint8 fallback = 0; ///< Core::AttemptRecord::fallback: 0 the request's URL, n its n-th fallback
         quint8 hedging = 0; ///< hedgedBit, winnerBit: Core::AttemptRecord::hedged, hedgeWinner
         Core::AttemptOutcome outcome = Core::AttemptOutcome::InFlight;
+        /// Milliseconds from startNs to the end of its last auth step (a token
+        /// fetched first, a Digest challenge answered), saturating; 0: none.
+        quint16 authMs = 0;
 
         bool inFlight() const { return outcome == Core::AttemptOutcome::InFlight; }
         static constexpr quint8 hedgedBit = 1;

@@ -1,0 +1,105 @@
+#pragma once
+
+#include "core/auth/authspec.h"
+#include "core/auth/digestsession.h"
+#include "core/executor/hoprequest.h"
+#include "core/util/result.h"
+
+#include <QByteArray>
+#include <QDateTime>
+#include <QHash>
+#include <QString>
+
+#include <optional>
+
+namespace RetryLab::Core {
+
+class Clock;
+
+/// What one logical request's auth holds between its hops and attempts.
+struct RequestAuthState
+{
+    /// The hop in flight is the token request that goes before the attempt's own.
+    bool tokenHop = false;
+    /// The access token the attempt's request carries, and where it came from.
+    QByteArray accessToken;
+    bool tokenFromCache = false;
+    /// A 401 already led to a fresh token once: a second one is the answer.
+    bool refreshedAfterRejection = false;
+    /// The cache's key of the request's auth (empty until a token is needed).
+    QByteArray tokenKey;
+    /// Why the attempt's auth failed (no token, a challenge that cannot be
+    /// answered), for its reason; empty when it did not.
+    QString problem;
+    /// Digest: the challenge answered, kept for the request's later attempts.
+    std::optional<DigestSession> digest;
+    /// Digest: the server's challenge was answered within this attempt.
+    bool challengeAnswered = false;
+};
+
+/// The auth of a request (RequestSpec::auth) applied to each of its attempts:
+/// Basic, Bearer and API keys added as the request does not set them itself,
+/// AWS Signature Version 4 computed afresh for every attempt (its time is part
+/// of it), a Digest challenge answered within the attempt, and the access
+/// tokens of OAuth 2.0 and Google service accounts fetched by a hop of their own
+/// before the request, kept until shortly before they expire, and dropped when
+/// the server rejects one with a 401 (the request then gets a fresh one, once).
+///
+/// One per AttemptTransport: its token cache is the executor's, shared by the
+/// requests with the same auth.
+class RequestAuth final
+{
+public:
+    /// A cached token is renewed this long before it expires, or at a tenth of
+    /// its life when that is shorter.
+    static constexpr qint64 renewMarginNs = 60'000'000'000LL;
+
+    explicit RequestAuth(const Clock &clock) : m_clock(clock) { }
+
+    /// Why `request` cannot be sent with this auth at all (a field it needs is
+    /// empty, the token URL is no http or https URL, a signature that cannot be
+    /// made); empty when it can.
+    static QString check(const AuthSpec &auth, const HopRequest &request);
+    /// The token request to send before the attempt's own, when its auth needs
+    /// a token that the cache does not hold (or holds about to expire); nothing
+    /// otherwise.
+    std::optional<HopRequest> tokenRequest(const AuthSpec &auth, RequestAuthState &state);
+    /// The token request was answered: the token is cached; the problem (an
+    /// error answer, no access_token) otherwise, said plainly.
+    QString takeToken(
+        const AuthSpec &auth, RequestAuthState &state, int status, const HeaderList &headers, const QByteArray &body);
+    /// Adds what the auth sends to `hop`: a header the request does not set
+    /// itself, a query parameter, a signature. Empty, or the problem.
+    QString apply(const AuthSpec &auth, RequestAuthState &state, HopRequest &hop) const;
+    /// The attempt got 401 with a Digest challenge (`wwwAuthenticate`, every
+    /// field): the request answering it, to send within the attempt; nothing
+    /// when the auth is not Digest, the challenge was answered already and the
+    /// server refused the credentials (state.problem says so), or the challenge
+    /// cannot be answered (an algorithm RetryLab does not know; state.problem).
+    std::optional<HopRequest> answerChallenge(const AuthSpec &auth, RequestAuthState &state, const HopRequest &current,
+        const QList<QByteArray> &wwwAuthenticate) const;
+    /// The attempt got 401 with the token the cache gave it: the token is
+    /// forgotten and true returned when the request may fetch a fresh one and
+    /// try again (once per request).
+    bool rejectToken(const AuthSpec &auth, RequestAuthState &state);
+
+    /// The tokens cached now (for tests and the inspector).
+    qsizetype cachedTokens() const { return m_tokens.size(); }
+
+private:
+    struct CachedToken
+    {
+        QByteArray accessToken;
+        QByteArray tokenType;
+        qint64 expiresNs = -1; ///< monotonic; -1: the server gave no lifetime
+        qint64 renewNs = -1; ///< when to fetch the next
+        QString refreshToken; ///< a rotated refresh token, used in place of the spec's
+    };
+
+    static QByteArray keyOf(const AuthSpec &auth);
+
+    const Clock &m_clock;
+    QHash<QByteArray, CachedToken> m_tokens;
+};
+
+} // namespace RetryLab::Core

@@ -1,0 +1,203 @@
+// The composer's Auth tab: each kind shows its own fields, secrets are typed
+// hidden, what is typed survives a change of kind, and the draft carries the
+// auth (a field it needs and lacks keeps Send off, saying which).
+
+#include "ui/request/authform.h"
+#include "ui/request/requestcomposer.h"
+
+#include <QAction>
+#include <QCheckBox>
+#include <QComboBox>
+#include <QLabel>
+#include <QLineEdit>
+#include <QSignalSpy>
+#include <QSpinBox>
+#include <QTabWidget>
+#include <QTest>
+
+using namespace RetryLab;
+using Core::AuthSpec;
+
+namespace {
+
+template<typename T>
+T *child(const QWidget &parent, const char *name)
+{
+    return parent.findChild<T *>(QLatin1String(name));
+}
+
+void chooseKind(Ui::AuthForm &form, AuthSpec::Kind kind)
+{
+    auto *combo = child<QComboBox>(form, "authKind");
+    combo->setCurrentIndex(combo->findData(int(kind)));
+}
+
+} // namespace
+
+class TestAuthForm : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void eachKind_showsOnlyItsFields();
+    void secrets_areHiddenUntilShown();
+    void setAuth_thenAuth_givesItBack();
+    void changingKind_keepsWhatWasTyped();
+    void composer_draftCarriesTheAuth_andAMissingFieldBlocksSend();
+    void composer_maskedSecret_mustBeTypedAgain();
+};
+
+void TestAuthForm::eachKind_showsOnlyItsFields()
+{
+    Ui::AuthForm form;
+    form.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&form));
+    const auto visible = [&form](const char *name) { return child<QWidget>(form, name)->isVisible(); };
+    QVERIFY(!visible("username") && !visible("token") && !visible("accessKeyId"));
+    chooseKind(form, AuthSpec::Kind::Digest);
+    QVERIFY(visible("username") && visible("password"));
+    QVERIFY(!visible("token") && !visible("tokenUrl"));
+    chooseKind(form, AuthSpec::Kind::AwsSigV4);
+    QVERIFY(visible("accessKeyId") && visible("secretAccessKey") && visible("region") && visible("service"));
+    QVERIFY(visible("presign") && !visible("expires"));
+    child<QCheckBox>(form, "presign")->setChecked(true);
+    QVERIFY(visible("expires"));
+    QVERIFY(!visible("username"));
+    chooseKind(form, AuthSpec::Kind::OAuth2ClientCredentials);
+    QVERIFY(visible("tokenUrl") && visible("clientId") && visible("clientSecret") && visible("clientAuth"));
+    QVERIFY(!visible("refreshToken") && !visible("authorizationUrl"));
+    chooseKind(form, AuthSpec::Kind::GoogleServiceAccount);
+    QVERIFY(visible("keyFile") && visible("chooseKeyFile") && visible("scope"));
+    QVERIFY(!visible("clientId"));
+    QVERIFY(!child<QLabel>(form, "authNote")->text().isEmpty());
+}
+
+void TestAuthForm::secrets_areHiddenUntilShown()
+{
+    Ui::AuthForm form;
+    for (const char *secret :
+        {"password", "token", "value", "clientSecret", "refreshToken", "secretAccessKey", "sessionToken"}) {
+        auto *edit = child<QLineEdit>(form, secret);
+        QVERIFY2(edit, secret);
+        QCOMPARE(edit->echoMode(), QLineEdit::Password);
+        auto *show = edit->findChild<QAction *>(QLatin1String(secret) + QStringLiteral("Show"));
+        QVERIFY2(show, secret);
+        show->setChecked(true);
+        QCOMPARE(edit->echoMode(), QLineEdit::Normal);
+        show->setChecked(false);
+        QCOMPARE(edit->echoMode(), QLineEdit::Password);
+    }
+    QCOMPARE(child<QLineEdit>(form, "username")->echoMode(), QLineEdit::Normal);
+}
+
+void TestAuthForm::setAuth_thenAuth_givesItBack()
+{
+    Ui::AuthForm form;
+    QSignalSpy changed(&form, &Ui::AuthForm::authChanged);
+    AuthSpec aws;
+    aws.kind = AuthSpec::Kind::AwsSigV4;
+    aws.accessKeyId = QStringLiteral("AKID");
+    aws.secretAccessKey = QStringLiteral("{{awsSecret}}");
+    aws.sessionToken = QStringLiteral("tok");
+    aws.region = QStringLiteral("eu-west-1");
+    aws.service = QStringLiteral("s3");
+    aws.presign = true;
+    aws.expiresSeconds = 900;
+    form.setAuth(aws);
+    QCOMPARE(form.auth(), aws);
+    QCOMPARE(changed.count(), 0);
+    QCOMPARE(form.title(), QStringLiteral("Auth \u00b7 AWS Signature Version 4"));
+
+    AuthSpec key;
+    key.kind = AuthSpec::Kind::ApiKey;
+    key.key = QStringLiteral("api_key");
+    key.value = QStringLiteral("v");
+    key.inQuery = true;
+    form.setAuth(key);
+    QCOMPARE(form.auth(), key);
+
+    AuthSpec client;
+    client.kind = AuthSpec::Kind::OAuth2RefreshToken;
+    client.tokenUrl = QStringLiteral("http://127.0.0.1:9/oauth/token");
+    client.clientId = QStringLiteral("id");
+    client.refreshToken = QStringLiteral("r");
+    client.clientAuth = AuthSpec::ClientAuth::Body;
+    form.setAuth(client);
+    QCOMPARE(form.auth(), client);
+
+    // An import's explicit "none" stays none, and the default stays inherit.
+    AuthSpec none;
+    none.kind = AuthSpec::Kind::None;
+    form.setAuth(none);
+    QCOMPARE(form.auth().kind, AuthSpec::Kind::None);
+    form.setAuth(AuthSpec{});
+    QCOMPARE(form.auth(), AuthSpec{});
+    QCOMPARE(form.title(), QStringLiteral("Auth"));
+}
+
+void TestAuthForm::changingKind_keepsWhatWasTyped()
+{
+    Ui::AuthForm form;
+    QSignalSpy changed(&form, &Ui::AuthForm::authChanged);
+    chooseKind(form, AuthSpec::Kind::Basic);
+    QTest::keyClicks(child<QLineEdit>(form, "username"), QStringLiteral("ada"));
+    QTest::keyClicks(child<QLineEdit>(form, "password"), QStringLiteral("lovelace"));
+    QVERIFY(changed.count() > 0);
+    chooseKind(form, AuthSpec::Kind::Bearer);
+    QVERIFY(form.auth().username.isEmpty()); // not a Bearer field
+    chooseKind(form, AuthSpec::Kind::Digest);
+    QCOMPARE(form.auth().username, QStringLiteral("ada"));
+    QCOMPARE(form.auth().password, QStringLiteral("lovelace"));
+}
+
+void TestAuthForm::composer_draftCarriesTheAuth_andAMissingFieldBlocksSend()
+{
+    Ui::RequestComposer composer;
+    Core::RequestDraft draft;
+    draft.urlTemplate = QStringLiteral("http://127.0.0.1:9/x");
+    draft.auth.kind = AuthSpec::Kind::Digest;
+    draft.auth.username = QStringLiteral("ada");
+    draft.auth.password = QStringLiteral("lovelace");
+    composer.setDraft(draft);
+    QCOMPARE(composer.draft(), draft);
+    QVERIFY2(composer.canSend(), qPrintable(composer.problem()));
+    auto *tabs = composer.findChild<QTabWidget *>(QStringLiteral("details"));
+    const int authTab = tabs->indexOf(composer.findChild<QWidget *>(QStringLiteral("authScroll")));
+    QCOMPARE(authTab, 1); // beside the headers, where a newcomer looks for it
+    QCOMPARE(tabs->tabText(authTab), QStringLiteral("Auth \u00b7 Digest"));
+
+    chooseKind(*composer.authForm(), AuthSpec::Kind::AwsSigV4);
+    QTest::keyClicks(child<QLineEdit>(*composer.authForm(), "accessKeyId"), QStringLiteral("AKID"));
+    QVERIFY(!composer.canSend());
+    QVERIFY2(composer.problem().contains(QLatin1String("secret access key")), qPrintable(composer.problem()));
+    QVERIFY(tabs->tabText(authTab).contains(QChar(0x26a0)));
+    QTest::keyClicks(child<QLineEdit>(*composer.authForm(), "secretAccessKey"), QStringLiteral("s"));
+    QTest::keyClicks(child<QLineEdit>(*composer.authForm(), "region"), QStringLiteral("us-east-1"));
+    QTest::keyClicks(child<QLineEdit>(*composer.authForm(), "service"), QStringLiteral("execute-api"));
+    QVERIFY2(composer.canSend(), qPrintable(composer.problem()));
+    QCOMPARE(composer.draft().auth.kind, AuthSpec::Kind::AwsSigV4);
+    QCOMPARE(composer.draft().auth.region, QStringLiteral("us-east-1"));
+}
+
+void TestAuthForm::composer_maskedSecret_mustBeTypedAgain()
+{
+    Core::RequestDraft draft;
+    draft.urlTemplate = QStringLiteral("http://127.0.0.1:9/x");
+    draft.auth.kind = AuthSpec::Kind::Bearer;
+    draft.auth.token = QStringLiteral("secret-token");
+    // Saved without credentials, read back: the token reads REDACTED and must be typed again.
+    const auto read = Core::RequestDraft::fromJson(draft.toJson());
+    QVERIFY2(read, qPrintable(read.error()));
+    QCOMPARE(read->auth.token, QStringLiteral("REDACTED"));
+    Ui::RequestComposer composer;
+    composer.setDraft(*read);
+    QVERIFY(!composer.canSend());
+    QVERIFY2(composer.problem().contains(QLatin1String("REDACTED")), qPrintable(composer.problem()));
+    // Kept on disk when asked, and a {{variable}} is no secret: it stays either way.
+    QCOMPARE(Core::RequestDraft::fromJson(draft.toJson(true))->auth.token, QStringLiteral("secret-token"));
+    draft.auth.token = QStringLiteral("{{token}}");
+    QCOMPARE(Core::RequestDraft::fromJson(draft.toJson())->auth.token, QStringLiteral("{{token}}"));
+}
+
+QTEST_MAIN(TestAuthForm)
+#include "tst_authform.moc"
