@@ -25,6 +25,11 @@
 #include <chrono>
 #include <cmath>
 
+// One job: one attempt's life on the network, from its first hop to the record Qt's
+// signals fill. Its connection (the timed lookup, a pin, the connect timer), its hops
+// (redirects, a token, a Digest challenge) and the body read as it comes act on the same
+// reply and record at once, which is why they stay together here.
+
 namespace RetryLab::Core {
 
 namespace {
