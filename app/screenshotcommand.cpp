@@ -44,6 +44,7 @@ constexpr ScreenshotStep steps[] = {
     {"tabs and policy dock", WindowScreenshots::saveTabs},
     {"attempt inspector", WindowScreenshots::saveInspector},
     {"connection", WindowScreenshots::saveConnection},
+    {"auth", WindowScreenshots::saveAuth},
     {"read-modify-write", WindowScreenshots::saveReadModifyWrite},
     {"collections", WindowScreenshots::saveCollections},
     {"collection run", WindowScreenshots::saveCollectionRun},

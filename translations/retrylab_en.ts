@@ -2871,6 +2871,10 @@ proxy&apos;s --fault rules on top; a request nothing was recorded for gets 404 n
         <source>--auth %1</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>--auth: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>RetryLab::Cli::RunPrinter</name>
@@ -3091,6 +3095,14 @@ proxy&apos;s --fault rules on top; a request nothing was recorded for gets 404 n
             <numerusform></numerusform>
             <numerusform></numerusform>
         </translation>
+    </message>
+    <message>
+        <source>; an access token from %1 first (%2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>; the server&apos;s Digest challenge answered (%1)</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -12251,23 +12263,7 @@ observed: %3
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>%1; the request was not sent; retried as a refused connection would be</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1; the request was not sent; not retried, as a refused connection would not be</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1 has no %2 address, and only %2 was asked for</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>the token request to %1 failed</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>no connection within the connect timeout of %1 ms</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -12283,23 +12279,7 @@ observed: %3
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>%1 is not supported by the executor</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>the token endpoint answered %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>the token endpoint answered %1: %2</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>the token endpoint answered %1: %2 (%3)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>the token endpoint&apos;s answer holds no access_token</source>
+        <source>the authorization code flow needs a person at a browser: get the tokens in the window&apos;s Auth tab, then send with their refresh token</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -12308,30 +12288,6 @@ observed: %3
     </message>
     <message>
         <source>the server refused the Digest credentials of &quot;%1&quot;</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>a body from a file or form parts is for single requests</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>the request has a body and a body file; it can send one</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>the connect timeout must be more than 0 and at most %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>the --resolve entry &quot;%1&quot; is not HOST:PORT:ADDRESS</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>the body file %1 cannot be read: %2</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>it does not exist</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -12359,31 +12315,11 @@ observed: %3
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>%1: %2 is not a regular file</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>%1 takes provider1[:provider2[:region[:service]]], such as aws:amz:us-east-1:s3, not &quot;%2&quot;</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <source>%1: only the &quot;aws&quot; provider is signed (AWS4-HMAC-SHA256), not &quot;%2&quot;</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1: RetryLab connects to the first address given; curl tries the others when it fails.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1: a form part is NAME=VALUE, NAME=@FILE or NAME=&lt;FILE</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1: the part&apos;s %2 is not sent</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1: a form part from standard input is not supported</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -12407,14 +12343,6 @@ observed: %3
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>%1 and %2 cannot be used together: the request has one body</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1 and -I/--head cannot be used together: a HEAD request has no body</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>oauth2 with the authorization code grant needs a person at a browser, and no token or refresh token was kept</source>
         <translation type="unfinished"></translation>
     </message>
@@ -12428,6 +12356,90 @@ observed: %3
     </message>
     <message>
         <source>%1 authorization of %2 (%3: add its header by hand)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>auth oauth2 with the %1 grant is not sent: the runner fetches client_credentials tokens, and refresh tokens it is given</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>unnamed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>auth %1 is not sent: the runner sends basic, bearer, apikey, digest, awsv4 and oauth2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>: %1 authorization: %2; sent without authorization</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1; the request was not sent; retried as a refused connection would be</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1; the request was not sent; not retried, as a refused connection would not be</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 has no %2 address, and only %2 was asked for</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no connection within the connect timeout of %1 ms</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>a body from a file or form parts is for single requests</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the request has a body and a body file; it can send one</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the connect timeout must be more than 0 and at most %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the --resolve entry &quot;%1&quot; is not HOST:PORT:ADDRESS</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the body file %1 cannot be read: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>it does not exist</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: %2 is not a regular file</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: RetryLab connects to the first address given; curl tries the others when it fails.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: a form part is NAME=VALUE, NAME=@FILE or NAME=&lt;FILE</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: the part&apos;s %2 is not sent</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: a form part from standard input is not supported</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 and %2 cannot be used together: the request has one body</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 and -I/--head cannot be used together: a HEAD request has no body</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -12476,22 +12488,6 @@ observed: %3
     </message>
     <message>
         <source>expected milliseconds above 0, or null for none</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>auth oauth2 with the %1 grant is not sent: the runner fetches client_credentials tokens, and refresh tokens it is given</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>unnamed</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>auth %1 is not sent: the runner sends basic, bearer, apikey, digest, awsv4 and oauth2</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>: %1 authorization: %2; sent without authorization</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -13926,6 +13922,80 @@ Next: %2</source>
     </message>
     <message>
         <source>Auth · %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Sign in with the browser…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Opens the authorization URL in your browser and waits on 127.0.0.1 for the code</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Not signed in: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Signed in: the refresh token is kept (hidden) and exchanged for an access token when the request is sent.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Signed in; no refresh token came: the access token is sent as a bearer token until it expires.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Sign-in cancelled.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cancel sign-in</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>RetryLab::Ui::AuthorizationCodeFlow</name>
+    <message numerus="yes">
+        <source>No answer came back from the browser in %n minute(s).</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Give the authorization URL and the token URL first.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cannot listen on 127.0.0.1 for the browser&apos;s redirect: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No browser could be started for %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Waiting for the browser: sign in there, and RetryLab gets the code at %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Nothing here.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>RetryLab has the code and asks for the tokens now: you may close this tab.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>RetryLab did not get a code: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Got the code; exchanging it at the token URL…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The token URL did not answer: %1</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

@@ -483,7 +483,7 @@ std::optional<AttemptEnd> AttemptTransport::finished(ExecutorRequest &r)
             return std::nullopt;
         if (!hasStatus) {
             r.auth.problem = Tr::tr("the token request to %1 failed").arg(Redactor().urlString(r.hop.url));
-            r.auth.tokenHop = false;
+            m_auth.abandonFetch(r.auth);
         }
     } else if (hasStatus && (followChallenge(r) || followRedirect(r))) {
         return std::nullopt;
@@ -539,6 +539,7 @@ bool AttemptTransport::followToken(ExecutorRequest &r)
         // The attempt ends with the token endpoint's answer, its reason said plainly.
         qCInfo(lcExecutor).noquote() << "request" << r.id << "got no token:" << problem;
         r.auth.problem = problem;
+        r.bytesReceived = std::max<qint64>(r.bytesReceived, body.size());
         r.body = body;
         hop.followed = false;
         hop.note = problem;
@@ -707,6 +708,8 @@ void AttemptTransport::release(ExecutorRequest &r)
         QHostInfo::abortHostLookup(r.lookupId);
         r.lookupId = -1;
     }
+    m_auth.abandonFetch(r.auth); // a token request cut short: another attempt may fetch
+
     if (r.reply) {
         forgetReply(r);
         // A finished reply says nothing more; an unfinished one would (abort() emits finished).

@@ -1,14 +1,16 @@
 #include "core/executor/requestauth.h"
 
+#include "core/auth/accesstoken.h"
 #include "core/auth/authjson.h"
 #include "core/auth/awssigv4.h"
 #include "core/auth/digestauth.h"
+#include "core/auth/serviceaccountkey.h"
+#include "core/auth/tokenrequest.h"
+#include "core/auth/tokenresponse.h"
 #include "core/util/clock.h"
 #include "core/util/coretr.h"
 
 #include <QCryptographicHash>
-#include <QJsonDocument>
-#include <QJsonObject>
 #include <QUrlQuery>
 
 namespace RetryLab::Core {
@@ -30,39 +32,6 @@ void addHeaderUnlessSet(HeaderList &headers, const QByteArray &name, const QByte
 QByteArray basicCredentials(const QString &user, const QString &password)
 {
     return "Basic " + (user + QLatin1Char(':') + password).toUtf8().toBase64();
-}
-
-// The form of an OAuth 2.0 token request (RFC 6749 4.4, 6), client authentication included.
-HopRequest oauthTokenHop(const AuthSpec &auth, const QString &refreshToken)
-{
-    HopRequest hop;
-    hop.method = "POST";
-    hop.url = QUrl(auth.tokenUrl);
-    QUrlQuery form;
-    if (auth.kind == AuthSpec::Kind::OAuth2RefreshToken) {
-        form.addQueryItem(QStringLiteral("grant_type"), QStringLiteral("refresh_token"));
-        form.addQueryItem(QStringLiteral("refresh_token"), refreshToken);
-    } else {
-        form.addQueryItem(QStringLiteral("grant_type"), QStringLiteral("client_credentials"));
-    }
-    if (!auth.scope.isEmpty())
-        form.addQueryItem(QStringLiteral("scope"), auth.scope);
-    if (!auth.audience.isEmpty())
-        form.addQueryItem(QStringLiteral("audience"), auth.audience);
-    if (auth.clientAuth == AuthSpec::ClientAuth::Body || auth.clientSecret.isEmpty()) {
-        form.addQueryItem(QStringLiteral("client_id"), auth.clientId);
-        if (!auth.clientSecret.isEmpty())
-            form.addQueryItem(QStringLiteral("client_secret"), auth.clientSecret);
-    } else {
-        // RFC 6749 2.3.1: both form-encoded before they are joined.
-        const QString id = QString::fromLatin1(QUrl::toPercentEncoding(auth.clientId));
-        const QString secret = QString::fromLatin1(QUrl::toPercentEncoding(auth.clientSecret));
-        hop.headers.append({QByteArrayLiteral("Authorization"), basicCredentials(id, secret)});
-    }
-    hop.headers.append({QByteArrayLiteral("Content-Type"), QByteArrayLiteral("application/x-www-form-urlencoded")});
-    hop.headers.append({QByteArrayLiteral("Accept"), QByteArrayLiteral("application/json")});
-    hop.body = form.toString(QUrl::FullyEncoded).toUtf8();
-    return hop;
 }
 
 } // namespace
@@ -103,8 +72,15 @@ QString RequestAuth::check(const AuthSpec &auth, const HopRequest &request)
             || (url.scheme() != QLatin1String("http") && url.scheme() != QLatin1String("https")))
             return Tr::tr("the token URL \"%1\" is not an http or https URL").arg(auth.tokenUrl);
     }
-    if (auth.kind == AuthSpec::Kind::OAuth2AuthorizationCode || auth.kind == AuthSpec::Kind::GoogleServiceAccount)
-        return Tr::tr("%1 is not supported by the executor").arg(AuthSpec::kindTitle(auth.kind));
+    if (auth.kind == AuthSpec::Kind::OAuth2AuthorizationCode) {
+        return Tr::tr("the authorization code flow needs a person at a browser: get the tokens in the window's Auth "
+                      "tab, then send with their refresh token");
+    }
+    if (auth.kind == AuthSpec::Kind::GoogleServiceAccount) {
+        // The key file is read now, so that a malformed one is said before any attempt.
+        if (auto key = ServiceAccountKey::read(auth.keyFile); !key)
+            return key.error();
+    }
     return {};
 }
 
@@ -118,17 +94,30 @@ std::optional<HopRequest> RequestAuth::tokenRequest(const AuthSpec &auth, Reques
     if (state.tokenKey.isEmpty())
         state.tokenKey = keyOf(auth);
     const auto cached = m_tokens.constFind(state.tokenKey);
-    const qint64 now = m_clock.nowNs();
-    if (cached != m_tokens.cend() && (cached->renewNs < 0 || now < cached->renewNs)) {
-        state.accessToken = cached->accessToken;
+    if (usableCached(state.tokenKey)) {
+        state.accessToken = cached->token.authorizationValue();
         state.tokenFromCache = true;
         return std::nullopt;
     }
-    QString refreshToken = auth.refreshToken;
-    if (cached != m_tokens.cend() && !cached->refreshToken.isEmpty())
-        refreshToken = cached->refreshToken; // rotated by the server
+    // A refresh token the server rotated, or gave with the token, is used from then on.
+    Result<TokenRequest> request = cached != m_tokens.cend() && !cached->token.refreshToken.isEmpty()
+            && auth.kind != AuthSpec::Kind::GoogleServiceAccount
+        ? TokenRequest::refresh(auth, cached->token.refreshToken)
+        : TokenRequest::forAuth(auth, m_clock.wallTime());
+    if (!request) {
+        // A key file that no longer reads, say: the attempt fails saying so.
+        state.problem = request.error();
+        return std::nullopt;
+    }
+
+    HopRequest hop;
+    hop.method = request->method;
+    hop.url = request->url;
+    hop.headers = request->headers;
+    hop.body = request->body;
     state.tokenHop = true;
-    return oauthTokenHop(auth, refreshToken);
+    m_fetchStartNs.insert(state.tokenKey, m_clock.nowNs());
+    return hop;
 }
 
 QString RequestAuth::takeToken(
@@ -136,36 +125,60 @@ QString RequestAuth::takeToken(
 {
     Q_UNUSED(headers)
     state.tokenHop = false;
-    const QJsonObject answer = QJsonDocument::fromJson(body).object();
-    if (status < 200 || status > 299) {
-        const QString error = answer.value(QStringLiteral("error")).toString();
-        const QString description = answer.value(QStringLiteral("error_description")).toString();
-        if (error.isEmpty())
-            return Tr::tr("the token endpoint answered %1").arg(status);
-        return description.isEmpty()
-            ? Tr::tr("the token endpoint answered %1: %2").arg(status).arg(error)
-            : Tr::tr("the token endpoint answered %1: %2 (%3)").arg(status).arg(error, description);
+    const Result<TokenResponse> response = TokenResponse::parse(status, body);
+    if (!response) {
+        endFetch(state.tokenKey);
+        // Its words name the status and the OAuth error, never the body.
+        return response.errorDetail().message;
     }
-    const QString token = answer.value(QStringLiteral("access_token")).toString();
-    if (token.isEmpty())
-        return Tr::tr("the token endpoint's answer holds no access_token");
-    CachedToken cached;
-    cached.accessToken = token.toUtf8();
-    cached.tokenType = answer.value(QStringLiteral("token_type")).toString(QStringLiteral("Bearer")).toUtf8();
-    const qint64 now = m_clock.nowNs();
-    const double lifetime = answer.value(QStringLiteral("expires_in")).toDouble(-1.0);
-    if (lifetime > 0) {
-        const auto lifeNs = static_cast<qint64>(std::min(lifetime, 1e9) * 1e9);
-        cached.expiresNs = now + lifeNs;
-        cached.renewNs = cached.expiresNs - std::min(renewMarginNs, lifeNs / 10);
-    }
-    cached.refreshToken = answer.value(QStringLiteral("refresh_token")).toString();
     if (state.tokenKey.isEmpty())
         state.tokenKey = keyOf(auth);
+    // expires_in counts from the answer; the request's start is the safe side of it.
+    const qint64 fetchedNs = m_fetchStartNs.value(state.tokenKey);
+    const qint64 now = m_clock.nowNs();
+    const QDateTime wall = m_clock.wallTime().addMSecs(-(now - (fetchedNs > 0 ? fetchedNs : now)) / 1'000'000);
+    CachedToken cached;
+    cached.token = AccessToken::fromResponse(*response, fetchedNs > 0 ? fetchedNs : now, wall);
+    if (cached.token.refreshToken.isEmpty()) {
+        // The refresh grant may answer without one: the one it was given stays good.
+        if (const auto earlier = m_tokens.constFind(state.tokenKey); earlier != m_tokens.cend())
+            cached.token.refreshToken = earlier->token.refreshToken;
+    }
+    // Renewed a minute before it expires, or at a tenth of its life when that is shorter.
+    if (cached.token.expiresAtNs)
+        cached.marginNs = std::min(renewMarginNs, (*cached.token.expiresAtNs - (fetchedNs > 0 ? fetchedNs : now)) / 10);
     m_tokens.insert(state.tokenKey, cached);
-    state.accessToken = cached.accessToken;
+    state.accessToken = cached.token.authorizationValue();
     state.tokenFromCache = false;
+    endFetch(state.tokenKey);
     return {};
+}
+
+bool RequestAuth::usableCached(const QByteArray &key) const
+{
+    const auto cached = m_tokens.constFind(key);
+    return cached != m_tokens.cend() && !cached->token.expiresSoon(m_clock.nowNs(), cached->marginNs);
+}
+
+bool RequestAuth::awaitsToken(const AuthSpec &auth, RequestAuthState &state)
+{
+    if (!auth.needsToken() || m_fetchStartNs.isEmpty())
+        return false;
+    if (state.tokenKey.isEmpty())
+        state.tokenKey = keyOf(auth);
+    return m_fetchStartNs.contains(state.tokenKey) && !usableCached(state.tokenKey);
+}
+
+void RequestAuth::abandonFetch(RequestAuthState &state)
+{
+    if (std::exchange(state.tokenHop, false))
+        endFetch(state.tokenKey);
+}
+
+void RequestAuth::endFetch(const QByteArray &key)
+{
+    if (m_fetchStartNs.remove(key) > 0 && m_fetchEnded)
+        m_fetchEnded();
 }
 
 QString RequestAuth::apply(const AuthSpec &auth, RequestAuthState &state, HopRequest &hop) const
@@ -199,7 +212,7 @@ QString RequestAuth::apply(const AuthSpec &auth, RequestAuthState &state, HopReq
         if (state.accessToken.isEmpty())
             return Tr::tr("no access token");
         hop.headers.removeIf([](const auto &h) { return h.first.compare("Authorization", Qt::CaseInsensitive) == 0; });
-        hop.headers.append({QByteArrayLiteral("Authorization"), "Bearer " + state.accessToken});
+        hop.headers.append({QByteArrayLiteral("Authorization"), state.accessToken});
         return {};
     case AuthSpec::Kind::Digest:
         // After the first challenge, every request answers the same nonce, the count one higher.

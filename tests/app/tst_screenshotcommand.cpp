@@ -51,11 +51,11 @@ void TestScreenshotCommand::screenshot_writesANonEmptyPngPerTab()
              QStringLiteral("statistics.png"), QStringLiteral("server.png"), QStringLiteral("conformance.png"),
              QStringLiteral("simulator.png"), QStringLiteral("policy.png"), QStringLiteral("inspector.png"),
              QStringLiteral("collections.png"), QStringLiteral("collection-run.png"), QStringLiteral("connection.png"),
-             QStringLiteral("readmodifywrite.png"), QStringLiteral("import-curl.png"), QStringLiteral("import-har.png"),
-             QStringLiteral("import-postman.png"), QStringLiteral("openrun.png"), QStringLiteral("preferences.png"),
-             QStringLiteral("clients.png"), QStringLiteral("proxy.png"), QStringLiteral("layers.png"),
-             QStringLiteral("compare.png"), QStringLiteral("presentation.png"), QStringLiteral("monitors.png"),
-             QStringLiteral("monitor-history.png"), QStringLiteral("incidents.png"),
+             QStringLiteral("auth.png"), QStringLiteral("readmodifywrite.png"), QStringLiteral("import-curl.png"),
+             QStringLiteral("import-har.png"), QStringLiteral("import-postman.png"), QStringLiteral("openrun.png"),
+             QStringLiteral("preferences.png"), QStringLiteral("clients.png"), QStringLiteral("proxy.png"),
+             QStringLiteral("layers.png"), QStringLiteral("compare.png"), QStringLiteral("presentation.png"),
+             QStringLiteral("monitors.png"), QStringLiteral("monitor-history.png"), QStringLiteral("incidents.png"),
              QStringLiteral("policy-export.png"), QStringLiteral("compare-hedging.png"),
              QStringLiteral("operation.png"), QStringLiteral("conformance-storage.png")}) {
         const QString path = QDir(out).filePath(name);
@@ -82,7 +82,7 @@ void TestScreenshotCommand::screenshot_writesANonEmptyPngPerTab()
             QCOMPARE(image.size(), QSize(1280, 800));
     }
     // The user's settings were not touched: the command leaves nothing behind in the folder either.
-    QCOMPARE(QDir(out).entryList(QDir::Files).size(), 29);
+    QCOMPARE(QDir(out).entryList(QDir::Files).size(), 30);
 }
 
 void TestScreenshotCommand::screenshot_unwritableFolder_failsWithAMessage()

@@ -6,6 +6,7 @@
 
 #include "core/executor/retryexecutor.h"
 #include "core/faultserver/faultserver.h"
+#include "core/util/clock.h"
 
 #include "../../tools/requiredtool.h"
 #include "../auth/authservers.h"
@@ -44,6 +45,28 @@ AuthSpec awsAuth(const QString &secret)
 
 const QString awsSecret = QStringLiteral("wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY");
 
+AuthSpec clientCredentials(const FaultServer &server, const QString &secret = QStringLiteral("retrylab-secret"))
+{
+    AuthSpec auth;
+    auth.kind = AuthSpec::Kind::OAuth2ClientCredentials;
+    auth.tokenUrl = server.baseUrl().toString() + QStringLiteral("/oauth/token");
+    auth.clientId = QStringLiteral("retrylab");
+    auth.clientSecret = secret;
+    return auth;
+}
+
+RequestSpec protectedRequest(const FaultServer &server)
+{
+    return getSpec(QUrl(server.baseUrl().toString() + QStringLiteral("/oauth/protected")));
+}
+
+// The attempt's hops that fetched a token.
+qsizetype tokenHops(const AttemptRecord &attempt)
+{
+    return std::count_if(attempt.redirects.cbegin(), attempt.redirects.cend(),
+        [](const RedirectHop &hop) { return hop.kind == RedirectHop::Kind::Token; });
+}
+
 } // namespace
 
 class TestExecutorAuth : public QObject
@@ -59,6 +82,14 @@ private Q_SLOTS:
     void sigV4_headersSignedForEveryAttempt();
     void sigV4_presignedUrlAccepted_wrongSecretRefusedPlainly();
     void sigV4_unusableRegion_isRefusedBeforeAnyAttempt();
+    void oauth_clientCredentials_tokenFetchedFirstThenCached();
+    void oauth_batch_sharesOneTokenRequest();
+    void oauth_rejectedToken_isRefreshedOnceAndTheRequestSentAgain();
+    void oauth_refreshTokenGrant_andClientSecretInTheBody();
+    void oauth_wrongSecret_isSaidPlainlyAndNotRetried();
+    void oauth_tokenEndpointDown_isRetriedUnderThePolicyThenSaid();
+    void oauth_googleServiceAccount_jwtExchangedForAToken();
+    void oauth_malformedKeyFile_isRefusedBeforeAnyAttempt();
 
 private:
     static bool needPython();
@@ -327,6 +358,200 @@ void TestExecutorAuth::sigV4_unusableRegion_isRefusedBeforeAnyAttempt()
     QCOMPARE(result->attempts, 0);
     QVERIFY2(result->reason.contains(QLatin1String("auth")), qPrintable(result->reason));
     QVERIFY(!result->reason.contains(awsSecret));
+}
+
+void TestExecutorAuth::oauth_clientCredentials_tokenFetchedFirstThenCached()
+{
+    FaultServer server;
+    QVERIFY2(server.listen(), qPrintable(server.errorString()));
+    RetryExecutor executor;
+    executor.setPolicy(fastPolicy(3));
+    Collector collector(&executor);
+    RequestSpec spec = protectedRequest(server);
+    spec.auth = clientCredentials(server);
+    const std::optional<RequestResult> first = run(executor, collector, spec);
+    QVERIFY(first);
+    QVERIFY2(first->outcome == RequestOutcome::Succeeded, qPrintable(first->reason));
+    QCOMPARE(first->attempts, 1);
+    const AttemptRecord attempt = collector.attemptsOf(first->requestId).constFirst();
+    QCOMPARE(tokenHops(attempt), 1);
+    const RedirectHop &hop = attempt.redirects.constFirst();
+    QCOMPARE(hop.status, 200);
+    QCOMPARE(hop.method, QByteArray("POST"));
+    QVERIFY(hop.followed);
+    QVERIFY(hop.startNs >= attempt.startNs && hop.finishedNs >= hop.startNs && attempt.endNs >= hop.finishedNs);
+    QVERIFY(headerValue(attempt.requestHeaders, "Authorization").value_or(QByteArray()).startsWith("Bearer "));
+    QVERIFY2(attempt.reason.contains(QLatin1String("access token from")), qPrintable(attempt.reason));
+
+    // The next request takes the cached token: no token hop.
+    const std::optional<RequestResult> second = run(executor, collector, spec);
+    QVERIFY(second);
+    QCOMPARE(second->outcome, RequestOutcome::Succeeded);
+    QCOMPARE(tokenHops(collector.attemptsOf(second->requestId).constFirst()), 0);
+}
+
+void TestExecutorAuth::oauth_batch_sharesOneTokenRequest()
+{
+    FaultServer server;
+    QVERIFY2(server.listen(), qPrintable(server.errorString()));
+    RetryExecutor executor;
+    executor.setPolicy(fastPolicy(3));
+    executor.setConcurrencyLimit(8);
+    Collector collector(&executor);
+    RequestSpec spec = protectedRequest(server);
+    spec.auth = clientCredentials(server);
+    QList<quint64> ids;
+    for (int i = 0; i < 12; ++i)
+        ids.append(executor.submit(spec));
+    QTRY_COMPARE_WITH_TIMEOUT(collector.results.size(), 12, 30'000);
+    for (const RequestResult &result : std::as_const(collector.results))
+        QVERIFY2(result.outcome == RequestOutcome::Succeeded, qPrintable(result.reason));
+    // One token request served the whole batch; the others waited for it.
+    const QList<ServerLogEntry> log = server.log();
+    const auto tokenRequests = std::count_if(log.cbegin(), log.cend(),
+        [](const ServerLogEntry &entry) { return entry.target.startsWith(QLatin1String("/oauth/token")); });
+    QCOMPARE(tokenRequests, 1);
+    qsizetype withTokenHop = 0;
+    for (const AttemptRecord &attempt : std::as_const(collector.attempts))
+        withTokenHop += tokenHops(attempt);
+    QCOMPARE(withTokenHop, 1);
+}
+
+void TestExecutorAuth::oauth_rejectedToken_isRefreshedOnceAndTheRequestSentAgain()
+{
+    // The server's clock runs on its own: it lets the token expire while the client still holds it.
+    ManualClock serverClock(QDateTime::currentDateTimeUtc());
+    FaultServer server;
+    server.setClock(&serverClock);
+    QVERIFY2(server.listen(), qPrintable(server.errorString()));
+    RetryExecutor executor;
+    executor.setPolicy(fastPolicy(1)); // no retries of its own: the refresh is not one
+    Collector collector(&executor);
+    RequestSpec spec = protectedRequest(server);
+    spec.auth = clientCredentials(server);
+    spec.auth.tokenUrl += QStringLiteral("?expires_in=600");
+    const std::optional<RequestResult> first = run(executor, collector, spec);
+    QVERIFY(first);
+    QVERIFY2(first->outcome == RequestOutcome::Succeeded, qPrintable(first->reason));
+
+    serverClock.advanceMs(601'000);
+    const std::optional<RequestResult> second = run(executor, collector, spec);
+    QVERIFY(second);
+    QVERIFY2(second->outcome == RequestOutcome::Succeeded, qPrintable(second->reason));
+    QCOMPARE(second->attempts, 2);
+    const QList<AttemptRecord> attempts = collector.attemptsOf(second->requestId);
+    QCOMPARE(attempts.size(), 2);
+    QCOMPARE(attempts.at(0).httpStatus, 401);
+    QCOMPARE(tokenHops(attempts.at(0)), 0); // the cached token
+    QVERIFY2(
+        attempts.at(0).reason.contains(QLatin1String("a fresh token is fetched")), qPrintable(attempts.at(0).reason));
+    QCOMPARE(attempts.at(0).nextDelayMs, 0.0);
+    QCOMPARE(attempts.at(1).httpStatus, 200);
+    QCOMPARE(tokenHops(attempts.at(1)), 1); // the token request, a step of the retry
+}
+
+void TestExecutorAuth::oauth_refreshTokenGrant_andClientSecretInTheBody()
+{
+    FaultServer server;
+    QVERIFY2(server.listen(), qPrintable(server.errorString()));
+    RetryExecutor executor;
+    executor.setPolicy(fastPolicy(2));
+    Collector collector(&executor);
+    RequestSpec spec = protectedRequest(server);
+    spec.auth = clientCredentials(server);
+    spec.auth.kind = AuthSpec::Kind::OAuth2RefreshToken;
+    spec.auth.refreshToken = QStringLiteral("retrylab-refresh-token");
+    spec.auth.clientAuth = AuthSpec::ClientAuth::Body;
+    const std::optional<RequestResult> result = run(executor, collector, spec);
+    QVERIFY(result);
+    QVERIFY2(result->outcome == RequestOutcome::Succeeded, qPrintable(result->reason));
+    QCOMPARE(tokenHops(collector.attemptsOf(result->requestId).constFirst()), 1);
+}
+
+void TestExecutorAuth::oauth_wrongSecret_isSaidPlainlyAndNotRetried()
+{
+    FaultServer server;
+    QVERIFY2(server.listen(), qPrintable(server.errorString()));
+    RetryExecutor executor;
+    executor.setPolicy(fastPolicy(4));
+    Collector collector(&executor);
+    RequestSpec spec = protectedRequest(server);
+    spec.auth = clientCredentials(server, QStringLiteral("not-the-secret"));
+    const std::optional<RequestResult> result = run(executor, collector, spec);
+    QVERIFY(result);
+    QVERIFY2(result->outcome == RequestOutcome::GaveUp, qPrintable(result->reason));
+    QCOMPARE(result->attempts, 1);
+    QCOMPARE(result->finalStatus, 401);
+    QVERIFY2(result->reason.contains(QLatin1String("invalid_client")), qPrintable(result->reason));
+    QVERIFY(!result->reason.contains(QLatin1String("not-the-secret")));
+    const AttemptRecord attempt = collector.attemptsOf(result->requestId).constFirst();
+    QCOMPARE(tokenHops(attempt), 1);
+    QVERIFY(!attempt.redirects.constFirst().followed);
+}
+
+void TestExecutorAuth::oauth_tokenEndpointDown_isRetriedUnderThePolicyThenSaid()
+{
+    FaultServer server;
+    QVERIFY2(server.listen(), qPrintable(server.errorString()));
+    RetryExecutor executor;
+    executor.setPolicy(fastPolicy(3, 5));
+    Collector collector(&executor);
+    RequestSpec spec = protectedRequest(server);
+    spec.auth = clientCredentials(server);
+    spec.auth.tokenUrl = QStringLiteral("http://127.0.0.1:%1/oauth/token").arg(RealServers::freePort());
+    const std::optional<RequestResult> result = run(executor, collector, spec);
+    QVERIFY(result);
+    QCOMPARE(result->outcome, RequestOutcome::AttemptsExhausted);
+    QCOMPARE(result->attempts, 3);
+    QVERIFY2(result->reason.contains(QLatin1String("the token request to")), qPrintable(result->reason));
+    // The token endpoint answering 503 is retried the same way, and then succeeds.
+    spec.auth.tokenUrl = server.baseUrl().toString() + QStringLiteral("/status/503");
+    const std::optional<RequestResult> unavailable = run(executor, collector, spec);
+    QVERIFY(unavailable);
+    QCOMPARE(unavailable->attempts, 3);
+    QCOMPARE(unavailable->finalStatus, 503);
+    QVERIFY2(
+        unavailable->reason.contains(QLatin1String("token endpoint answered 503")), qPrintable(unavailable->reason));
+}
+
+void TestExecutorAuth::oauth_googleServiceAccount_jwtExchangedForAToken()
+{
+    FaultServer server;
+    QVERIFY2(server.listen(), qPrintable(server.errorString()));
+    const Result<QByteArray> keyFile = server.serviceAccountKeyFile();
+    QVERIFY2(keyFile, qPrintable(keyFile.error()));
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString path = dir.filePath(QStringLiteral("key.json"));
+    RealServers::writeText(path, QString::fromUtf8(*keyFile));
+    RetryExecutor executor;
+    executor.setPolicy(fastPolicy(2));
+    Collector collector(&executor);
+    RequestSpec spec = protectedRequest(server);
+    spec.auth.kind = AuthSpec::Kind::GoogleServiceAccount;
+    spec.auth.keyFile = path;
+    spec.auth.scope = QStringLiteral("https://www.googleapis.com/auth/devstorage.read_only");
+    const std::optional<RequestResult> result = run(executor, collector, spec);
+    QVERIFY(result);
+    QVERIFY2(result->outcome == RequestOutcome::Succeeded, qPrintable(result->reason));
+    QCOMPARE(tokenHops(collector.attemptsOf(result->requestId).constFirst()), 1);
+}
+
+void TestExecutorAuth::oauth_malformedKeyFile_isRefusedBeforeAnyAttempt()
+{
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString path = dir.filePath(QStringLiteral("key.json"));
+    RealServers::writeText(path, QStringLiteral("{\"type\": \"service_account\", \"private_key\": \"not a key\"}"));
+    RetryExecutor executor;
+    Collector collector(&executor);
+    RequestSpec spec = getSpec(QUrl(QStringLiteral("http://127.0.0.1:9/")));
+    spec.auth.kind = AuthSpec::Kind::GoogleServiceAccount;
+    spec.auth.keyFile = path;
+    const std::optional<RequestResult> result = run(executor, collector, spec);
+    QVERIFY(result);
+    QCOMPARE(result->outcome, RequestOutcome::InvalidRequest);
+    QVERIFY2(result->reason.contains(QLatin1String("key.json")), qPrintable(result->reason));
 }
 
 QTEST_GUILESS_MAIN(TestExecutorAuth)
