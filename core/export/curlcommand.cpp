@@ -131,7 +131,7 @@ Command build(const RequestSpec &request, const ExportOptions &options, const st
     const QUrl &url = shown.url;
     command.credentialsRedacted = options.redactCredentials
         && (shown.headers != request.headers || shown.body != request.body || shown.url != request.url
-            || shown.auth != request.auth);
+            || shown.auth != request.auth || shown.bodySource != request.bodySource);
     if (command.credentialsRedacted) {
         command.notes.append(Tr::tr("Credentials are redacted: the command will not authenticate until they are put "
                                     "back."));
@@ -141,7 +141,8 @@ Command build(const RequestSpec &request, const ExportOptions &options, const st
 
     QStringList args{QStringLiteral("curl")};
     const bool hasBody = !body.isEmpty();
-    const QStringList streamedBody = CurlConnectionFlags::bodyArguments(request);
+    // From the redacted copy: a form field named like a credential is masked.
+    const QStringList streamedBody = CurlConnectionFlags::bodyArguments(shown);
     if (method == "HEAD") {
         args << QStringLiteral("--head");
     } else if (!streamedBody.isEmpty()) {
