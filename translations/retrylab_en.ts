@@ -5286,10 +5286,6 @@ or as a step of the HTTPS port&apos;s handshake script, POST /_control/tls/hands
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>%1 is not used: RetryLab has no separate connection timeout; the per-attempt timeout covers connecting too.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>no URL: give the address to send the request to</source>
         <translation type="unfinished"></translation>
     </message>
@@ -12402,6 +12398,122 @@ observed: %3
         <source>: %1 authorization: %2; sent without authorization</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>%1; the request was not sent; retried as a refused connection would be</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1; the request was not sent; not retried, as a refused connection would not be</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 has no %2 address, and only %2 was asked for</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no connection within the connect timeout of %1 ms</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>a body from a file or form parts is for single requests</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the request has a body and a body file; it can send one</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the connect timeout must be more than 0 and at most %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the --resolve entry &quot;%1&quot; is not HOST:PORT:ADDRESS</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the body file %1 cannot be read: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>it does not exist</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: %2 is not a regular file</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: RetryLab connects to the first address given; curl tries the others when it fails.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: a form part is NAME=VALUE, NAME=@FILE or NAME=&lt;FILE</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: the part&apos;s %2 is not sent</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: a form part from standard input is not supported</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 and %2 cannot be used together: the request has one body</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 and -I/--head cannot be used together: a HEAD request has no body</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the body file %1 does not exist</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the body file %1 is a folder, not a file</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the body file %1 is not a regular file</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the body file %1 cannot be read</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>file %1 (%2 bytes)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>multipart/form-data: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot;: removing an entry (-HOST:PORT) is not supported; give HOST:PORT:ADDRESS</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is not HOST:PORT:ADDRESS (e.g. example.test:443:127.0.0.1)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot;: the port &quot;%2&quot; is not from 1 to 65535</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; gives no address to connect to (HOST:PORT:ADDRESS)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot;: &quot;%2&quot; is not an IPv4 or IPv6 address</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>expected milliseconds above 0, or null for none</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>RetryLab::Core::AlertDispatcher</name>
@@ -12945,6 +13057,10 @@ Drawn narrow so that the runs on either side keep their width; zoom or drag to s
     </message>
     <message>
         <source>recording: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the body from %1 was left out: the composer holds bodies as text (retrylab request sends it)</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -13543,6 +13659,46 @@ Drawn narrow so that the runs on either side keep their width; zoom or drag to s
     </message>
     <message>
         <source>Auth</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>none (a reused connection)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Connected to</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>DNS lookup</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Connect + TLS</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Connect</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Sending</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Waiting (first byte)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Download</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Connect timeout</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the connection was not ready in time</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -20726,15 +20882,7 @@ Precondition provided: %4; expected: %5</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>From the start to the socket starting to connect (Qt&apos;s own queue)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Connect</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Connecting and sending: DNS, TCP, TLS and the request (Qt reports no instant in between)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -20768,6 +20916,22 @@ Precondition provided: %4; expected: %5</source>
     <message>
         <source>%1: %2 (from %3 to %4 ms of the attempt)
 %5</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>DNS</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The name lookup RetryLab made before handing the request to Qt</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Until the socket started to connect (Qt&apos;s own queue)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Connecting: TCP, and the TLS handshake over HTTPS (Qt reports no instant in between); in a record without the lookup&apos;s times, the lookup and the sending too</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -20998,6 +21162,58 @@ Precondition provided: %4; expected: %5</source>
     </message>
     <message>
         <source>⚠ Warning: certificate errors of %1 are ignored. Its identity is not checked, so anyone on the path could pose as it. Not saved: off at the next start.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source> s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Time allowed to connect (name lookup, TCP, TLS), apart from the per-attempt timeout, as curl&apos;s --connect-timeout. A connection not ready by then ends the attempt as a connection failure: the request was not sent.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>IPv4 or IPv6</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>IPv4 only (-4)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>IPv6 only (-6)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Keep connections open</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Off: every attempt sends Connection: close and opens a connection of its own (curl&apos;s --no-keepalive).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>HOST:PORT:ADDRESS, ...</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>As curl&apos;s --resolve: connect to ADDRESS for HOST and PORT. The URL, the Host header and the certificate check keep HOST. Several entries separated by spaces.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Connect timeout:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>IP version:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Resolve:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Resolve: %1</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

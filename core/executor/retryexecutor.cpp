@@ -81,6 +81,11 @@ RetryExecutor::RetryExecutor(QNetworkAccessManager *manager, QObject *parent)
     m_policyProblem = firstPolicyError(m_policy);
     m_transport.setBodyLimit(defaultResponseBodyLimit);
     m_transport.setTransferLimit(defaultTransferLimit);
+    m_transport.setEnded([this](quint64 requestId) {
+        // The transport ended the attempt (its connect timeout, no address of the IP version asked for).
+        if (const RequestPtr r = find(requestId); r && r->phase == Request::Phase::InFlight)
+            cutAttempt(r, AttemptEnd::NetworkError);
+    });
     // Requests waiting for another's token go on once it came (or did not), after
     // the handler that got it returns.
     m_transport.auth().setFetchEnded(

@@ -75,6 +75,11 @@ RequestSpec RecordRedactor::redacted(const RequestSpec &request, Bodies bodies) 
     out.transport.proxyPassword = maskedIfSet(request.transport.proxyPassword);
     out.transport.clientKeyPassphrase = maskedIfSet(request.transport.clientKeyPassphrase);
     out.auth.forEachSecret([](QString &secret) { secret = maskedIfSet(secret); });
+    // A form field named like a credential (password=..., api_key=...) is masked as a query parameter would be.
+    for (FormPart &part : out.bodySource.parts) {
+        if (!part.isFile() && !part.value.isEmpty() && Redactor::isSensitiveName(QString::fromUtf8(part.name)))
+            part.value = Redactor::mask();
+    }
     return out;
 }
 
