@@ -207,6 +207,11 @@ private Q_SLOTS:
             QSqlQuery sql(db);
             QVERIFY(sql.exec(QStringLiteral("DROP TABLE incidents")));
             QVERIFY(sql.exec(QStringLiteral("DROP TABLE incident_cover")));
+            // Nor the phases version 3 added.
+            for (const char *column :
+                {"checks DROP COLUMN a_dns", "checks DROP COLUMN a_send", "checks DROP COLUMN a_download",
+                    "attempts DROP COLUMN dns", "attempts DROP COLUMN send", "attempts DROP COLUMN download"})
+                QVERIFY2(sql.exec(QStringLiteral("ALTER TABLE ") + QLatin1String(column)), column);
             QVERIFY(sql.exec(QStringLiteral("UPDATE retrylab_meta SET value = '1' WHERE name = 'schema_version'")));
             db.close();
         }
