@@ -89,9 +89,13 @@ void SingleInstance::handleReadyRead(QLocalSocket *socket)
         return;
     QByteArray message = socket->readLine(maxMessageBytes);
     message.chop(1);
+    // The answer goes out now, before the file is opened: opening one can take a while,
+    // and the second instance waiting for it would take the silence for no window.
     socket->write(acknowledgement);
+    socket->flush();
     socket->disconnectFromServer();
-    Q_EMIT messageReceived(message);
+    QMetaObject::invokeMethod(
+        this, [this, message] { Q_EMIT messageReceived(message); }, Qt::QueuedConnection);
 }
 
 } // namespace RetryLab::App
