@@ -350,8 +350,8 @@ bool readRequestFields(JsonReader *o, ScenarioRequest &request, const QStringLis
         QStringList{QStringLiteral("name"), QStringLiteral("label"), QStringLiteral("kind"), QStringLiteral("method"),
             QStringLiteral("url"), QStringLiteral("headers"), QStringLiteral("body"), QStringLiteral("idempotent"),
             QStringLiteral("attemptTimeoutMs"), QStringLiteral("count"), QStringLiteral("concurrency"),
-            QStringLiteral("increment"), QStringLiteral("script"), QStringLiteral("transport"),
-            QStringLiteral("auth"), QStringLiteral("fallbacks"), QStringLiteral("fallbackOn")}
+            QStringLiteral("increment"), QStringLiteral("script"), QStringLiteral("transport"), QStringLiteral("auth"),
+            QStringLiteral("fallbacks"), QStringLiteral("fallbackOn")}
         + extraKeys);
     if (o->failed())
         return false;
