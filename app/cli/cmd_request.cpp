@@ -450,7 +450,8 @@ Core::Result<void> applyRequestOptions(const Options &options, Core::RequestSpec
     if (options.auth)
         spec.auth = *options.auth;
     // What would refuse the auth before any attempt is a usage error here, said at once.
-    if (const QString problem = Core::RequestAuth::check(spec.auth, {spec.url, spec.method, spec.body, spec.headers});
+    if (const QString problem = Core::RequestAuth::check(
+            spec.auth, {spec.url, spec.method, spec.body, spec.headers}, QDateTime::currentDateTimeUtc());
         !problem.isEmpty()) {
         return Core::Result<void>::failure(options.auth ? Tr::tr("--auth: %1").arg(problem) : problem);
     }

@@ -523,8 +523,7 @@ bool AttemptTransport::followRedirect(ExecutorRequest &r)
     const AuthSpec::Kind kind = r.spec.auth.kind;
     if (!step->hop.crossOrigin && (kind == AuthSpec::Kind::AwsSigV4 || kind == AuthSpec::Kind::Digest)) {
         // A signature or a Digest answer names the path: the new one is signed or answered afresh.
-        r.hop.headers.removeIf(
-            [](const auto &h) { return h.first.compare("Authorization", Qt::CaseInsensitive) == 0; });
+        removeHeader(r.hop.headers, "Authorization");
         m_auth.apply(r.spec.auth, r.auth, r.hop);
     }
     aimNextHop(r);
@@ -546,7 +545,7 @@ bool AttemptTransport::followToken(ExecutorRequest &r)
     hop.method = r.hop.method;
     hop.from = r.hop.url;
     hop.to = r.afterToken.url;
-    const QString problem = m_auth.takeToken(r.spec.auth, r.auth, status, reply->rawHeaderPairs(), body);
+    const QString problem = m_auth.takeToken(r.spec.auth, r.auth, status, body);
     if (!problem.isEmpty()) {
         // The attempt ends with the token endpoint's answer, its reason said plainly.
         qCInfo(lcExecutor).noquote() << "request" << r.id << "got no token:" << problem;

@@ -17,15 +17,9 @@ namespace RetryLab::Core {
 
 namespace {
 
-bool hasHeaderNamed(const HeaderList &headers, QByteArrayView name)
-{
-    return std::any_of(headers.cbegin(), headers.cend(),
-        [name](const auto &h) { return h.first.compare(name, Qt::CaseInsensitive) == 0; });
-}
-
 void addHeaderUnlessSet(HeaderList &headers, const QByteArray &name, const QByteArray &value)
 {
-    if (!hasHeaderNamed(headers, name))
+    if (!headerValue(headers, name))
         headers.append({name, value});
 }
 
@@ -51,7 +45,7 @@ QByteArray RequestAuth::keyOf(const AuthSpec &auth)
     return hash.result();
 }
 
-QString RequestAuth::check(const AuthSpec &auth, const HopRequest &request)
+QString RequestAuth::check(const AuthSpec &auth, const HopRequest &request, const QDateTime &now)
 {
     if (const QString problem = AuthJson::problem(auth); !problem.isEmpty())
         return problem;
@@ -62,7 +56,7 @@ QString RequestAuth::check(const AuthSpec &auth, const HopRequest &request)
         trial.url = request.url;
         trial.headers = request.headers;
         trial.body = request.body;
-        if (auto signature = AwsSigV4::sign(trial, auth, QDateTime::currentDateTimeUtc()); !signature)
+        if (auto signature = AwsSigV4::sign(trial, auth, now); !signature)
             return signature.error();
     }
     if (auth.kind == AuthSpec::Kind::OAuth2ClientCredentials || auth.kind == AuthSpec::Kind::OAuth2RefreshToken
@@ -120,10 +114,8 @@ std::optional<HopRequest> RequestAuth::tokenRequest(const AuthSpec &auth, Reques
     return hop;
 }
 
-QString RequestAuth::takeToken(
-    const AuthSpec &auth, RequestAuthState &state, int status, const HeaderList &headers, const QByteArray &body)
+QString RequestAuth::takeToken(const AuthSpec &auth, RequestAuthState &state, int status, const QByteArray &body)
 {
-    Q_UNUSED(headers)
     state.tokenHop = false;
     const Result<TokenResponse> response = TokenResponse::parse(status, body);
     if (!response) {
@@ -215,12 +207,12 @@ QString RequestAuth::apply(const AuthSpec &auth, RequestAuthState &state, HopReq
     case AuthSpec::Kind::GoogleServiceAccount:
         if (state.accessToken.isEmpty())
             return Tr::tr("no access token");
-        hop.headers.removeIf([](const auto &h) { return h.first.compare("Authorization", Qt::CaseInsensitive) == 0; });
+        removeHeader(hop.headers, "Authorization");
         hop.headers.append({QByteArrayLiteral("Authorization"), state.accessToken});
         return {};
     case AuthSpec::Kind::Digest:
         // After the first challenge, every request answers the same nonce, the count one higher.
-        if (state.digest && state.digest->isValid() && !hasHeaderNamed(hop.headers, "Authorization")) {
+        if (state.digest && state.digest->isValid() && !headerValue(hop.headers, "Authorization")) {
             auto field = state.digest->authorize(hop.method, DigestAuth::requestTarget(hop.url), hop.body);
             if (!field)
                 return field.error();
@@ -239,7 +231,7 @@ QString RequestAuth::apply(const AuthSpec &auth, RequestAuthState &state, HopReq
             return signature.error();
         hop.url = signature->url;
         for (const auto &[name, value] : std::as_const(signature->headers)) {
-            hop.headers.removeIf([&name](const auto &h) { return h.first.compare(name, Qt::CaseInsensitive) == 0; });
+            removeHeader(hop.headers, name);
             hop.headers.append({name, value});
         }
         return {};
@@ -277,7 +269,7 @@ std::optional<HopRequest> RequestAuth::answerChallenge(const AuthSpec &auth, Req
         state.digest = std::move(session).value();
     }
     HopRequest next = current;
-    next.headers.removeIf([](const auto &h) { return h.first.compare("Authorization", Qt::CaseInsensitive) == 0; });
+    removeHeader(next.headers, "Authorization");
     auto field = state.digest->authorize(next.method, DigestAuth::requestTarget(next.url), next.body);
     if (!field) {
         state.problem = field.error();

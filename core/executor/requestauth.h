@@ -75,15 +75,14 @@ public:
     /// Why `request` cannot be sent with this auth at all (a field it needs is
     /// empty, the token URL is no http or https URL, a signature that cannot be
     /// made); empty when it can.
-    static QString check(const AuthSpec &auth, const HopRequest &request);
+    static QString check(const AuthSpec &auth, const HopRequest &request, const QDateTime &now);
     /// The token request to send before the attempt's own, when its auth needs
     /// a token that the cache does not hold (or holds about to expire); nothing
     /// otherwise.
     std::optional<HopRequest> tokenRequest(const AuthSpec &auth, RequestAuthState &state);
     /// The token request was answered: the token is cached; the problem (an
     /// error answer, no access_token) otherwise, said plainly.
-    QString takeToken(
-        const AuthSpec &auth, RequestAuthState &state, int status, const HeaderList &headers, const QByteArray &body);
+    QString takeToken(const AuthSpec &auth, RequestAuthState &state, int status, const QByteArray &body);
     /// Adds what the auth sends to `hop`: a header the request does not set
     /// itself, a query parameter, a signature. Empty, or the problem.
     QString apply(const AuthSpec &auth, RequestAuthState &state, HopRequest &hop) const;

@@ -228,7 +228,8 @@ void RetryExecutor::submitAs(quint64 id, const RequestSpec &spec, const BackoffP
             check = Result<void>::failure(tr("the request's policy is not usable: %1").arg(problem));
     }
     if (check) {
-        if (const QString problem = RequestAuth::check(spec.auth, RetryPlanner::attemptRequest(spec, request->plan));
+        if (const QString problem
+            = RequestAuth::check(spec.auth, RetryPlanner::attemptRequest(spec, request->plan), clock().wallTime());
             !problem.isEmpty())
             check = Result<void>::failure(tr("the request's auth cannot be used: %1").arg(problem));
     }

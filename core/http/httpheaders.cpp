@@ -105,6 +105,11 @@ QString tokenProblem(QByteArrayView text)
     return {};
 }
 
+void removeHeader(HeaderList &headers, QByteArrayView name)
+{
+    headers.removeIf([name](const auto &h) { return h.first.compare(name, Qt::CaseInsensitive) == 0; });
+}
+
 std::optional<QByteArray> headerValue(const HeaderList &headers, QByteArrayView name)
 {
     for (const auto &[key, value] : headers) {

@@ -39,6 +39,8 @@ QString tokenProblem(QByteArrayView text);
 
 /// The value of the first field called `name` (compared case-insensitively).
 std::optional<QByteArray> headerValue(const HeaderList &headers, QByteArrayView name);
+/// Removes every field called `name` (compared case-insensitively).
+void removeHeader(HeaderList &headers, QByteArrayView name);
 
 /// The reason phrase RFC 9110 gives a status ("Service Unavailable"), or the
 /// name of its class ("Server Error") for a status it does not name.

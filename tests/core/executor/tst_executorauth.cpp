@@ -93,7 +93,8 @@ private Q_SLOTS:
 
 private:
     static bool needPython();
-    bool startSigV4Verifier(QProcess &process, quint16 *port);
+    /// Starts sigv4_verifier.py; false when it does not listen, `missing` naming a missing tool.
+    bool startSigV4Verifier(QProcess &process, quint16 *port, QByteArray *missing);
     static std::optional<RequestResult> run(RetryExecutor &executor, Collector &collector, const RequestSpec &spec);
 };
 
@@ -245,16 +246,23 @@ void TestExecutorAuth::digest_unknownAlgorithm_saysWhich()
     QVERIFY2(result->reason.contains(QLatin1String("SHA-512-256")), qPrintable(result->reason));
 }
 
-bool TestExecutorAuth::startSigV4Verifier(QProcess &process, quint16 *port)
+bool TestExecutorAuth::startSigV4Verifier(QProcess &process, quint16 *port, QByteArray *missing)
 {
+    if (!needPython()) {
+        *missing = "python3 is missing: install the Debian package python3";
+        return false;
+    }
     process.start(QStringLiteral("/usr/bin/python3"),
         {AuthServers::sourceFile("sigv4_verifier.py"), QStringLiteral("AKIDEXAMPLE"), awsSecret,
             QStringLiteral("now")});
     if (!process.waitForStarted(10'000))
         return false;
     while (!process.canReadLine()) {
-        if (!process.waitForReadyRead(15'000))
+        if (!process.waitForReadyRead(15'000)) {
+            if (process.readAllStandardError().contains("botocore"))
+                *missing = "botocore is missing: install the Debian package python3-botocore";
             return false;
+        }
     }
     const QByteArray line = process.readLine().trimmed();
     *port = line.startsWith("PORT ") ? line.mid(5).toUShort() : 0;
@@ -263,15 +271,12 @@ bool TestExecutorAuth::startSigV4Verifier(QProcess &process, quint16 *port)
 
 void TestExecutorAuth::sigV4_headersSignedForEveryAttempt()
 {
-    if (!needPython())
-        RETRYLAB_MISSING_TOOL("python3 is missing: install the Debian package python3");
     QProcess verifier;
     quint16 port = 0;
-    if (!startSigV4Verifier(verifier, &port)) {
-        const QByteArray why = verifier.readAllStandardError();
-        if (why.contains("botocore"))
-            RETRYLAB_MISSING_TOOL("botocore is missing: install the Debian package python3-botocore");
-        QFAIL(why.constData());
+    if (QByteArray missing; !startSigV4Verifier(verifier, &port, &missing)) {
+        if (!missing.isEmpty())
+            RETRYLAB_MISSING_TOOL(missing.constData());
+        QFAIL(verifier.readAllStandardError().constData());
     }
     RetryExecutor executor;
     executor.setPolicy(fastPolicy(2));
@@ -309,15 +314,12 @@ void TestExecutorAuth::sigV4_headersSignedForEveryAttempt()
 
 void TestExecutorAuth::sigV4_presignedUrlAccepted_wrongSecretRefusedPlainly()
 {
-    if (!needPython())
-        RETRYLAB_MISSING_TOOL("python3 is missing: install the Debian package python3");
     QProcess verifier;
     quint16 port = 0;
-    if (!startSigV4Verifier(verifier, &port)) {
-        const QByteArray why = verifier.readAllStandardError();
-        if (why.contains("botocore"))
-            RETRYLAB_MISSING_TOOL("botocore is missing: install the Debian package python3-botocore");
-        QFAIL(why.constData());
+    if (QByteArray missing; !startSigV4Verifier(verifier, &port, &missing)) {
+        if (!missing.isEmpty())
+            RETRYLAB_MISSING_TOOL(missing.constData());
+        QFAIL(verifier.readAllStandardError().constData());
     }
     RetryExecutor executor;
     executor.setPolicy(fastPolicy(2));
