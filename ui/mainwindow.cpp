@@ -52,9 +52,12 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QScreen>
+#include <QScrollArea>
 #include <QStatusBar>
+#include <QStyle>
 #include <QSystemTrayIcon>
 #include <QTabWidget>
+#include <QTimer>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -65,6 +68,18 @@
 
 namespace {
 Q_LOGGING_CATEGORY(lcMainWindow, "retrylab.ui.mainwindow")
+
+// A dock's content that scrolls when the dock is small, so that it never sets the
+// window's minimum size (a projector's screen, a scale factor of 1.5).
+QScrollArea *scrollingDockContent(QWidget *content, const QString &objectName)
+{
+    auto *area = new QScrollArea;
+    area->setObjectName(objectName);
+    area->setFrameShape(QFrame::NoFrame);
+    area->setWidgetResizable(true);
+    area->setWidget(content);
+    return area;
+}
 } // namespace
 
 namespace RetryLab::Ui {
@@ -100,6 +115,7 @@ MainWindow::MainWindow(const Options &options, QWidget *parent)
 
     m_dataDirectory = options.dataDirectory;
     m_systemTray = options.systemTray;
+    m_screenSize = options.screenSize;
     m_collections = new CollectionSidebar(options.dataDirectory);
     buildDocks();
     buildTabs();
@@ -156,7 +172,9 @@ void MainWindow::buildDocks()
     m_composer->setObjectName(QStringLiteral("composer"));
     m_requestDock = new QDockWidget(tr("Request"), this);
     m_requestDock->setObjectName(QStringLiteral("requestDock"));
-    m_requestDock->setWidget(m_composer);
+    // Short screens (a projector at 1.5×) scroll the request rather than push the status bar
+    // off the bottom.
+    m_requestDock->setWidget(scrollingDockContent(m_composer, QStringLiteral("requestScroll")));
     addDockWidget(Qt::TopDockWidgetArea, m_requestDock);
 
     // Beside the tabs, as a browser's network panel: closed until an attempt is selected.
@@ -164,7 +182,7 @@ void MainWindow::buildDocks()
     m_inspector->setSession(m_session);
     m_inspectorDock = new QDockWidget(tr("Attempt inspector"), this);
     m_inspectorDock->setObjectName(QStringLiteral("inspectorDock"));
-    m_inspectorDock->setWidget(m_inspector);
+    m_inspectorDock->setWidget(scrollingDockContent(m_inspector, QStringLiteral("inspectorScroll")));
     addDockWidget(Qt::RightDockWidgetArea, m_inspectorDock);
     m_inspectorDock->hide();
 
@@ -183,11 +201,24 @@ void MainWindow::buildDocks()
     addDockWidget(Qt::BottomDockWidgetArea, m_collectionRunDock);
     m_collectionRunDock->hide();
 
+    // Whichever dock appears (the View menu, a collection run, Reset layout), the window stays
+    // within the screen; after the layout has taken it in.
+    for (QDockWidget *dock : {m_policyDock, m_requestDock, m_inspectorDock, m_collectionsDock, m_collectionRunDock}) {
+        connect(dock, &QDockWidget::visibilityChanged, this, [this](bool visible) {
+            if (visible)
+                QTimer::singleShot(0, this, &MainWindow::fitToScreen);
+        });
+    }
+
     resizeDocks({m_collectionsDock, m_policyDock},
         {fontMetrics().horizontalAdvance(QLatin1Char('x')) * 30,
             fontMetrics().horizontalAdvance(QLatin1Char('x')) * 62},
         Qt::Horizontal);
-    resizeDocks({m_requestDock}, {fontMetrics().height() * 11}, Qt::Vertical);
+    // Tall enough for the composer without scrolling where the screen allows (it scrolls
+    // only when the window is short).
+    resizeDocks({m_requestDock},
+        {std::max(fontMetrics().height() * 11, m_composer->minimumSizeHint().height() + fontMetrics().height() + 8)},
+        Qt::Vertical);
 }
 
 void MainWindow::buildTabs()
@@ -312,9 +343,19 @@ void MainWindow::buildMenus()
     view->addAction(m_requestDock->toggleViewAction());
     view->addAction(m_collectionsDock->toggleViewAction());
     view->addAction(m_collectionRunDock->toggleViewAction());
-    QAction *inspect = m_inspectorDock->toggleViewAction();
+    // Not the dock's own toggle: the inspector is placed before it shows, so that it never
+    // widens the window past the screen.
+    QAction *inspect = view->addAction(m_inspectorDock->windowTitle());
+    inspect->setObjectName(QStringLiteral("showInspector"));
+    inspect->setCheckable(true);
     inspect->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_I));
-    view->addAction(inspect);
+    connect(m_inspectorDock->toggleViewAction(), &QAction::toggled, inspect, &QAction::setChecked);
+    connect(inspect, &QAction::triggered, this, [this](bool show) {
+        if (show)
+            showInspector();
+        else
+            m_inspectorDock->hide();
+    });
     m_presentation->addLayoutAction(view);
     m_presentation->addViewActions(view);
     view->addSeparator();
@@ -367,9 +408,10 @@ void MainWindow::loadSettings()
         m_tabs->conformance()->setPolicyChoice(choice);
 
     if (!restoreLayout()) {
-        const QSize available = screen() ? screen()->availableGeometry().size() : QSize(1600, 1000);
+        const QSize available = availableSize();
         resize(std::min(1440, available.width() * 9 / 10), std::min(900, available.height() * 9 / 10));
     }
+    fitToScreen();
     for (const QString &problem : m_settings->problems())
         m_messages->showMessage(FieldMessage::Kind::Warning, problem);
 }
@@ -389,7 +431,51 @@ bool MainWindow::restoreLayout()
         qCWarning(lcMainWindow) << "stored dock layout was refused";
         restored = false;
     }
+    // A layout made on a larger screen may need more than this one has: the default
+    // layout then, rather than a window whose edges are off the screen.
+    if (restored && !fitsScreen()) {
+        qCInfo(lcMainWindow) << "stored layout does not fit the screen; using the default";
+        m_presentation->resetLayout();
+        restored = false;
+    }
     return restored;
+}
+
+QSize MainWindow::availableSize() const
+{
+    if (m_screenSize)
+        return *m_screenSize;
+    return screen() ? screen()->availableGeometry().size() : QSize(1600, 1000);
+}
+
+void MainWindow::fitToScreen()
+{
+    const auto tooWide
+        = [this] { return minimumSizeHint().expandedTo(minimumSize()).width() > availableSize().width(); };
+    // The collections beside the policy cost a dock's width: on a narrow screen they share it.
+    if (tooWide() && m_collectionsDock->isVisible() && m_policyDock->isVisible() && !m_collectionsDock->isFloating()
+        && !m_policyDock->isFloating() && !tabifiedDockWidgets(m_policyDock).contains(m_collectionsDock)) {
+        tabifyDockWidget(m_policyDock, m_collectionsDock);
+        m_policyDock->raise();
+    }
+    // A dock that appeared may have grown the window before this ran: back within the screen.
+    if (!(windowState() & (Qt::WindowFullScreen | Qt::WindowMaximized))) {
+        const QSize bounded = size().boundedTo(availableSize());
+        if (bounded != size())
+            resize(bounded);
+    }
+}
+
+bool MainWindow::fitsScreen() const
+{
+    const QSize available = availableSize();
+    const QSize minimum = minimumSizeHint().expandedTo(minimumSize());
+    if (minimum.width() > available.width() || minimum.height() > available.height())
+        return false;
+    // Full screen and maximised windows are the screen's size by definition.
+    if (windowState() & (Qt::WindowFullScreen | Qt::WindowMaximized))
+        return true;
+    return width() <= available.width() && height() <= available.height();
 }
 
 void MainWindow::saveSettings()
@@ -400,8 +486,14 @@ void MainWindow::saveSettings()
     if (const auto parameters = m_tabs->simulator()->parameters())
         m_settings->setSimulatorParameters(*parameters);
     m_settings->setConformancePolicyChoice(m_tabs->conformance()->policyChoice());
-    m_settings->setWindowGeometry(saveGeometry());
-    m_settings->setWindowState(saveState(Settings::windowStateVersion));
+    // A layout this screen cannot hold (a dock that grew the window past its edge) is not the
+    // one to come back to: the last one that fitted stays.
+    if (fitsScreen()) {
+        m_settings->setWindowGeometry(saveGeometry());
+        m_settings->setWindowState(saveState(Settings::windowStateVersion));
+    } else {
+        qCInfo(lcMainWindow) << "window layout not saved: it needs more than the screen has";
+    }
     if (const auto synced = m_settings->sync(); !synced)
         qCWarning(lcMainWindow) << synced.error();
 }
@@ -581,7 +673,8 @@ void MainWindow::connectCollectionRuns()
     };
     m_collectionRuns = new CollectionRunController(parts, this);
     m_collectionRuns->setObjectName(QStringLiteral("collectionRuns"));
-    m_collectionRunDock->setWidget(m_collectionRuns->panel());
+    m_collectionRunDock->setWidget(
+        scrollingDockContent(m_collectionRuns->panel(), QStringLiteral("collectionRunScroll")));
 }
 
 void MainWindow::handlePolicyChanged()
@@ -647,8 +740,31 @@ void MainWindow::updateServerStatus()
 void MainWindow::inspectAttempt(qsizetype sessionRow)
 {
     m_inspector->showAttempt(sessionRow);
+    showInspector();
+}
+
+void MainWindow::showInspector()
+{
+    // Beside the tabs when the screen has the width for it; otherwise a tab of the left
+    // docks, so that the window's minimum never grows past the screen.
+    if (m_inspectorDock->isHidden() && !m_inspectorDock->isFloating()
+        && dockWidgetArea(m_inspectorDock) == Qt::RightDockWidgetArea
+        && tabifiedDockWidgets(m_inspectorDock).isEmpty()) {
+        const int separator = style()->pixelMetric(QStyle::PM_DockWidgetSeparatorExtent, nullptr, this);
+        // Its preferred width, not its least: a dock squeezed to its scroll bars helps nobody.
+        const int besideWidth = minimumSizeHint().width() + m_inspector->sizeHint().width() + separator;
+        if (besideWidth > availableSize().width()) {
+            for (QDockWidget *host : {m_policyDock, m_collectionsDock}) {
+                if (host->isVisible() && !host->isFloating()) {
+                    tabifyDockWidget(host, m_inspectorDock);
+                    break;
+                }
+            }
+        }
+    }
     m_inspectorDock->show();
     m_inspectorDock->raise();
+    fitToScreen();
 }
 
 void MainWindow::closeEvent(QCloseEvent *event)

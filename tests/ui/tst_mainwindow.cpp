@@ -5,6 +5,7 @@
 #include "core/faultserver/faultserver.h"
 #include "core/herd/herdparameters.h"
 #include "core/policy/presets.h"
+#include "tests/ui/offscreenscreen.h"
 #include "tests/ui/windowparts.h"
 #include "ui/conformance/conformanceview.h"
 #include "ui/herd/simulatorview.h"
@@ -1211,5 +1212,6 @@ void TestMainWindow::keyboard_tabGoesFromTheUrlToSendToTheResults_andLeavesTheLo
     QVERIFY(!table->tabKeyNavigation());
 }
 
-QTEST_MAIN(TestMainWindow)
+// A desktop's screen: the window saves a layout only when its screen can hold it.
+RETRYLAB_TEST_MAIN_WITH_SCREEN(TestMainWindow, QSize(1600, 1000))
 #include "tst_mainwindow.moc"

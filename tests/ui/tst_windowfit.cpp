@@ -1,0 +1,187 @@
+#include "tests/ui/offscreenscreen.h"
+#include "tests/ui/windowparts.h"
+#include "ui/mainwindow.h"
+#include "ui/request/requestcomposer.h"
+#include "ui/run/attemptinspector.h"
+#include "ui/session/run/runsession.h"
+#include "ui/session/settings/settings.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QDockWidget>
+#include <QFile>
+#include <QScreen>
+#include <QSettings>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QToolButton>
+
+#include <memory>
+
+// The window on a small screen: a projector's 1024×640 (the suite's offscreen screen).
+
+using namespace RetryLab;
+using Ui::MainWindow;
+
+namespace {
+
+constexpr QSize projector(1024, 640);
+
+QString sizeText(QSize size)
+{
+    return QStringLiteral("%1x%2").arg(size.width()).arg(size.height());
+}
+
+QSize minimumOf(const QWidget &window)
+{
+    return window.minimumSizeHint().expandedTo(window.minimumSize());
+}
+
+} // namespace
+
+class TestWindowFit final : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase();
+    void init();
+
+    void inspector_at1024x640_keepsTheWindowOnTheScreen();
+    void layoutTheScreenCannotHold_isNotSaved_theLastGoodOneStays();
+    void storedLayoutTooLargeForTheScreen_givesWayToTheDefault();
+
+private:
+    std::unique_ptr<MainWindow> makeWindow();
+    static QRect available() { return QGuiApplication::primaryScreen()->availableGeometry(); }
+};
+
+void TestWindowFit::initTestCase()
+{
+    QStandardPaths::setTestModeEnabled(true);
+    QCoreApplication::setOrganizationName(QStringLiteral("RetryLab"));
+    QCoreApplication::setApplicationName(QStringLiteral("tst_windowfit"));
+    QVERIFY(QSettings().fileName().contains(QLatin1String("qttest")));
+    QCOMPARE(available().size(), projector);
+}
+
+void TestWindowFit::init()
+{
+    QSettings settings;
+    settings.clear();
+    settings.sync();
+}
+
+std::unique_ptr<MainWindow> TestWindowFit::makeWindow()
+{
+    auto window = std::make_unique<MainWindow>();
+    window->show();
+    if (!QTest::qWaitForWindowExposed(window.get()))
+        return nullptr;
+    return window;
+}
+
+void TestWindowFit::inspector_at1024x640_keepsTheWindowOnTheScreen()
+{
+    auto window = makeWindow();
+    QVERIFY(window);
+    window->resize(projector);
+    QTRY_COMPARE(window->size(), projector);
+    composerOf(*window)->sendAction()->trigger();
+    QTRY_VERIFY_WITH_TIMEOUT(sessionOf(*window)->resultCount() >= 1, 15'000);
+    sessionOf(*window)->flush();
+
+    // A click on an attempt opens the inspector beside the tabs.
+    window->inspectAttempt(sessionOf(*window)->finishedRow(0));
+    QDockWidget *dock = inspectorDockOf(*window);
+    QTRY_VERIFY(dock->isVisible());
+    QTest::qWait(50);
+    const QSize minimum = minimumOf(*window);
+    const auto culprits = [&window] {
+        QString lines;
+        for (QDockWidget *d : window->findChildren<QDockWidget *>())
+            lines += QStringLiteral("\n%1 %2 min %3")
+                         .arg(d->objectName())
+                         .arg(d->isVisible())
+                         .arg(sizeText(d->minimumSizeHint()));
+        for (QWidget *w : window->findChildren<QWidget *>()) {
+            if (w->isVisible() && w->minimumSizeHint().width() > 250)
+                lines += QStringLiteral("\n%1 %2 min %3")
+                             .arg(QString::fromLatin1(w->metaObject()->className()), w->objectName(),
+                                 sizeText(w->minimumSizeHint()));
+        }
+        return lines;
+    };
+    QVERIFY2(minimum.width() <= projector.width() && minimum.height() <= projector.height(),
+        qPrintable(
+            QStringLiteral("minimum %1, inspector dock's %2").arg(sizeText(minimum), sizeText(dock->minimumSizeHint()))
+            + culprits()));
+    QCOMPARE(window->size(), projector);
+    // Send and the inspector are in the window, not beyond the screen's edge.
+    QList<QWidget *> mustShow{dock};
+    for (QToolButton *button : composerOf(*window)->findChildren<QToolButton *>()) {
+        if (button->defaultAction() == composerOf(*window)->sendAction())
+            mustShow.append(button);
+    }
+    QCOMPARE(mustShow.size(), 2);
+    for (QWidget *widget : std::as_const(mustShow)) {
+        const QRect inWindow(widget->mapTo(window.get(), QPoint(0, 0)), widget->size());
+        QVERIFY2(window->rect().contains(inWindow), qPrintable(widget->objectName()));
+    }
+    // Closing it gives the width back to the tabs.
+    dock->hide();
+    QTRY_VERIFY(minimumOf(*window).width() <= projector.width());
+}
+
+void TestWindowFit::layoutTheScreenCannotHold_isNotSaved_theLastGoodOneStays()
+{
+    QByteArray goodState;
+    {
+        auto window = makeWindow();
+        QVERIFY(window);
+        window->resize(projector);
+        QTRY_COMPARE(window->size(), projector);
+        QVERIFY(window->close());
+        goodState = Ui::Settings().windowState();
+        QVERIFY(!goodState.isEmpty());
+    }
+    {
+        auto window = makeWindow();
+        QVERIFY(window);
+        // Something in a dock that needs more than the screen has.
+        inspectorDockOf(*window)->show();
+        inspectorOf(*window)->setMinimumWidth(available().width() + 200);
+        QTRY_VERIFY(minimumOf(*window).width() > available().width());
+        QVERIFY(window->close());
+    }
+    QCOMPARE(Ui::Settings().windowState(), goodState);
+}
+
+void TestWindowFit::storedLayoutTooLargeForTheScreen_givesWayToTheDefault()
+{
+    {
+        // A layout saved on a larger screen: the window 1800 wide, three docks beside the tabs.
+        auto window = makeWindow();
+        QVERIFY(window);
+        inspectorDockOf(*window)->show();
+        window->resize(1800, 1000);
+        QTRY_COMPARE(window->size(), QSize(1800, 1000));
+        window->resizeDocks({inspectorDockOf(*window), policyDockOf(*window)}, {700, 700}, Qt::Horizontal);
+        QCoreApplication::processEvents();
+        Ui::Settings settings;
+        settings.setWindowGeometry(window->saveGeometry());
+        settings.setWindowState(window->saveState(Ui::Settings::windowStateVersion));
+        QVERIFY(settings.sync());
+        window->hide();
+    }
+    auto window = makeWindow();
+    QVERIFY(window);
+    QVERIFY2(window->width() <= available().width() && window->height() <= available().height(),
+        qPrintable(sizeText(window->size())));
+    QVERIFY2(minimumOf(*window).width() <= available().width(), qPrintable(sizeText(minimumOf(*window))));
+}
+
+RETRYLAB_TEST_MAIN_WITH_SCREEN(TestWindowFit, projector)
+
+#include "tst_windowfit.moc"
