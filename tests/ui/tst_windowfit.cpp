@@ -8,8 +8,10 @@
 
 #include <QAction>
 #include <QApplication>
+#include <QComboBox>
 #include <QDockWidget>
 #include <QFile>
+#include <QLineEdit>
 #include <QScreen>
 #include <QSettings>
 #include <QStandardPaths>
@@ -49,6 +51,7 @@ private Q_SLOTS:
     void init();
 
     void inspector_at1024x640_keepsTheWindowOnTheScreen();
+    void urlField_isTheWidestInputOfTheRequestRow();
     void layoutTheScreenCannotHold_isNotSaved_theLastGoodOneStays();
     void storedLayoutTooLargeForTheScreen_givesWayToTheDefault();
 
@@ -132,6 +135,34 @@ void TestWindowFit::inspector_at1024x640_keepsTheWindowOnTheScreen()
     // Closing it gives the width back to the tabs.
     dock->hide();
     QTRY_VERIFY(minimumOf(*window).width() <= projector.width());
+}
+
+void TestWindowFit::urlField_isTheWidestInputOfTheRequestRow()
+{
+    auto window = makeWindow();
+    QVERIFY(window);
+    window->resize(projector);
+    QTRY_COMPARE(window->size(), projector);
+    auto *composer = composerOf(*window);
+    auto *url = composer->findChild<QComboBox *>(QStringLiteral("url"));
+    auto *method = composer->findChild<QComboBox *>(QStringLiteral("method"));
+    QVERIFY(url && method);
+    // With the Collections dock closed the request has the most width: the buttons could just
+    // about stand beside a URL field of a dozen characters.
+    for (bool collections : {true, false}) {
+        collectionsDockOf(*window)->setVisible(collections);
+        window->resizeDocks({policyDockOf(*window)}, {projector.width() / 3}, Qt::Horizontal);
+        QTest::qWait(50);
+        // Room for a URL of the embedded server with a path and a query: forty characters at least,
+        // and no narrower than what is left of its row.
+        const int forty = url->fontMetrics().averageCharWidth() * 40;
+        QVERIFY2(url->lineEdit()->width() >= forty,
+            qPrintable(QStringLiteral("URL %1 px, method %2 px, composer %3 px")
+                           .arg(url->width())
+                           .arg(method->width())
+                           .arg(composer->width())));
+        QVERIFY(url->width() > method->width() * 3);
+    }
 }
 
 void TestWindowFit::layoutTheScreenCannotHold_isNotSaved_theLastGoodOneStays()
