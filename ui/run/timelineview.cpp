@@ -75,6 +75,14 @@ TimelineView::TimelineView(QWidget *parent)
     connect(m_zoomOutButton, &QToolButton::clicked, this, &TimelineView::zoomOut);
     connect(m_zoomInButton, &QToolButton::clicked, this, &TimelineView::zoomIn);
     connect(m_fitButton, &QToolButton::clicked, this, &TimelineView::zoomToFit);
+    // Says at the button what it fitted: the run just made, another, or everything.
+    connect(this, &TimelineView::fitted, this, [this](const QString &what) {
+        const QString text = tr("Fitted %1").arg(what);
+        m_fitButton->setToolTip(
+            tr("%1. Fit shows the selected request's run, or the latest; again, the whole session (Home)").arg(text));
+        if (m_fitButton->isVisible())
+            QToolTip::showText(m_fitButton->mapToGlobal(QPoint(0, -m_fitButton->height())), text, m_fitButton);
+    });
     connect(m_liveButton, &QToolButton::toggled, this, &TimelineView::setFollowLive);
     connect(horizontalScrollBar(), &QScrollBar::valueChanged, this, &TimelineView::handleHorizontalScroll);
 
@@ -307,16 +315,26 @@ void TimelineView::zoomToFit()
     m_followSpanMs = unbounded;
     m_followFromMs = std::numeric_limits<double>::quiet_NaN();
     m_fittedRun = {m_followFromMs, m_followFromMs};
-    const qsizetype lane = m_selectedLane >= 0 ? m_selectedLane : (m_session ? m_session->laneCount() - 1 : -1);
+    // A request clicked before the latest send is not what Fit is for: the run just made is.
+    const qsizetype lanes = m_session ? m_session->laneCount() : 0;
+    const bool selectionCurrent = m_selectedLane >= 0 && m_lanesAtSelection == lanes;
+    const qsizetype lane = selectionCurrent ? m_selectedLane : lanes - 1;
     const auto run = m_session && !showsRun ? TimelineRuns::runAround(*m_session, lane) : std::nullopt;
     if (run) {
         verticalScrollBar()->setValue(int(run->firstLane) * m_laneHeight);
         if (!run->latest) {
             setVisibleRange(run->startMs, run->endMs);
             m_fittedRun = {m_scale.startMs, m_scale.endMs};
+            Q_EMIT fitted(tr("the run of request #%1").arg(lane + 1));
             return;
         }
         m_followFromMs = run->startMs;
+        Q_EMIT fitted(run->firstLane + 1 == lanes
+                ? tr("the latest run, request #%1").arg(lanes)
+                : tr("the latest run, requests #%1 to #%2").arg(run->firstLane + 1).arg(lanes));
+    } else {
+        Q_EMIT fitted(lanes == 1 ? tr("the whole session, 1 request")
+                                 : tr("the whole session, %1 requests").arg(QLocale().toString(lanes)));
     }
     if (!m_follow) {
         m_follow = true;
@@ -331,6 +349,7 @@ void TimelineView::setSelectedLane(qsizetype lane)
 {
     const qsizetype count = m_session ? m_session->laneCount() : 0;
     m_selectedLane = lane >= 0 && lane < count ? lane : -1;
+    m_lanesAtSelection = count;
     viewport()->update();
 }
 

@@ -101,6 +101,8 @@ public Q_SLOTS:
 
 Q_SIGNALS:
     void followLiveChanged(bool follow);
+    /// Fit showed this: "the latest run, requests #9 to #16", "the whole session".
+    void fitted(const QString &what);
     /// An attempt's bar was clicked (not dragged).
     void attemptClicked(qsizetype row);
 
@@ -151,6 +153,8 @@ private:
     QPair<double, double> m_fittedRun{
         std::numeric_limits<double>::quiet_NaN(), std::numeric_limits<double>::quiet_NaN()};
     qsizetype m_selectedLane = -1;
+    /// The lanes there were when it was selected: a send since makes Fit the new run's.
+    qsizetype m_lanesAtSelection = 0;
     bool m_syncingScrollBar = false;
     QTimer m_repaintTimer;
 

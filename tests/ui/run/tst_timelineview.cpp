@@ -70,6 +70,7 @@ private Q_SLOTS:
     void hedgedAttempts_sideBySideInOneLane_winnerOutlined();
     void emptySession_showsNoLanes();
     void fit_showsTheLatestRun_thenTheWholeSession();
+    void fit_afterANewSend_fitsTheNewRunNotTheLaneClickedBefore();
 
 private:
     QPoint at(double ms, int lane) const;
@@ -435,6 +436,39 @@ void TestTimelineView::emptySession_showsNoLanes()
     QVERIFY(!m_view->viewport()->grab().isNull());
     m_view->setSession(nullptr);
     QCOMPARE(int(m_view->hitAt(at(10, 0)).kind), int(Hit::Kind::Nothing));
+}
+
+void TestTimelineView::fit_afterANewSend_fitsTheNewRunNotTheLaneClickedBefore()
+{
+    m_session->recordResult(result(3, RequestOutcome::AttemptsExhausted, 1, 100, 150));
+    m_clock->setNs(2'000 * ms);
+    m_session->flush();
+    // A request of the first run clicked while it is the only run.
+    QTest::mouseClick(m_view->viewport(), Qt::LeftButton, {}, at(50, 0));
+    QCOMPARE(m_view->selectedLane(), 0);
+    // Then, after an idle minute, a batch of two.
+    m_session->recordAttempt(httpAttempt(4, 0, 60'000, 60'040, 200));
+    m_session->recordResult(result(4, RequestOutcome::Succeeded, 1, 60'000, 60'040));
+    m_session->recordAttempt(httpAttempt(5, 0, 60'010, 60'090, 503, 100));
+    m_session->recordResult(result(5, RequestOutcome::AttemptsExhausted, 1, 60'010, 60'090));
+    m_clock->setNs(60'100 * ms);
+    m_session->flush();
+
+    QSignalSpy fitted(m_view, &Ui::TimelineView::fitted);
+    m_view->zoomToFit();
+    QVERIFY2(m_view->timeScale().startMs >= 59'000.0, qPrintable(QString::number(m_view->timeScale().startMs)));
+    QVERIFY(m_view->followLive());
+    QCOMPARE(fitted.size(), 1);
+    QCOMPARE(fitted.at(0).at(0).toString(), QStringLiteral("the latest run, requests #4 to #5"));
+
+    // Clicked after the send, the earlier request's run is what Fit shows.
+    m_view->zoomToFit(); // the whole session, where the first run's bars are
+    QTest::mouseClick(m_view->viewport(), Qt::LeftButton, {}, at(50, 0));
+    QCOMPARE(m_view->selectedLane(), 0);
+    m_view->zoomToFit();
+    QVERIFY(!m_view->followLive());
+    QVERIFY(m_view->timeScale().endMs < 1000.0);
+    QCOMPARE(fitted.constLast().at(0).toString(), QStringLiteral("the run of request #1"));
 }
 
 void TestTimelineView::fit_showsTheLatestRun_thenTheWholeSession()
