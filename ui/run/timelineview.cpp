@@ -31,6 +31,13 @@ using Core::AttemptOutcome;
 
 namespace {
 
+// The marker over the lanes when new ones arrived below the view.
+QString markerText(qsizetype count)
+{
+    return count == 1 ? TimelineView::tr("\u25bc 1 new request below")
+                      : TimelineView::tr("\u25bc %1 new requests below").arg(QLocale().toString(count));
+}
+
 constexpr int liveIntervalMs = 33; // about 30 repaints per second while something runs
 constexpr int scrollUnits = 100'000; // horizontal scroll bar resolution over the whole run
 constexpr double zoomStep = 1.5;
@@ -113,6 +120,8 @@ void TimelineView::handleSessionCleared()
     m_followSpanMs = unbounded;
     m_followFromMs = std::numeric_limits<double>::quiet_NaN();
     m_selectedLane = -1;
+    m_lanesSeen = 0;
+    m_newBelow = 0;
     m_scale.startMs = 0.0;
     m_scale.endMs = 1000.0;
     verticalScrollBar()->setValue(0);
@@ -221,9 +230,22 @@ void TimelineView::updateScrollBars()
     const qsizetype lanes = m_session ? m_session->laneCount() : 0;
     const qint64 total = qint64(lanes) * m_laneHeight;
     QScrollBar *vertical = verticalScrollBar();
+    // Live, new lanes come into view as they appear, unless the view was scrolled up from the
+    // newest: then they are counted for the marker instead.
+    const bool atNewest = vertical->value() >= vertical->maximum();
+    const qsizetype added = lanes - m_lanesSeen;
+    m_lanesSeen = lanes;
     vertical->setRange(0, int(std::clamp<qint64>(total - area.height(), 0, std::numeric_limits<int>::max())));
     vertical->setPageStep(std::max(1, area.height()));
     vertical->setSingleStep(m_laneHeight);
+    if (added > 0 && vertical->maximum() > 0) {
+        if (m_follow && atNewest && m_newBelow == 0)
+            vertical->setValue(vertical->maximum());
+        else if (vertical->value() < vertical->maximum())
+            m_newBelow += added;
+    } else if (added < 0) {
+        m_newBelow = 0;
+    }
 
     const double unit = m_scale.maxSpanMs() / scrollUnits;
     m_syncingScrollBar = true;
@@ -250,7 +272,21 @@ void TimelineView::handleHorizontalScroll(int value)
 void TimelineView::scrollContentsBy(int, int)
 {
     // Everything is painted from the scroll bars' values: nothing to move.
+    if (verticalScrollBar()->value() >= verticalScrollBar()->maximum())
+        m_newBelow = 0;
     viewport()->update();
+}
+
+QRect TimelineView::newLanesMarker() const
+{
+    if (m_newBelow <= 0)
+        return {};
+    const QRect area = laneArea();
+    const QFontMetrics fm = fontMetrics();
+    const QString text = markerText(m_newBelow);
+    const int width = fm.horizontalAdvance(text) + fm.height() * 2;
+    const int height = fm.height() + 8;
+    return QRect(area.center().x() - width / 2, area.bottom() - height - 6, width, height);
 }
 
 void TimelineView::setVisibleRange(double startMs, double endMs)
@@ -593,6 +629,14 @@ void TimelineView::paintEvent(QPaintEvent *)
     paintLanes(p, ticks);
     paintAxis(p, ticks);
     paintLegend(p);
+    if (const QRect marker = newLanesMarker(); !marker.isEmpty()) {
+        p.setRenderHint(QPainter::Antialiasing);
+        p.setPen(Qt::NoPen);
+        p.setBrush(palette().color(QPalette::Highlight));
+        p.drawRoundedRect(marker, marker.height() / 2.0, marker.height() / 2.0);
+        p.setPen(palette().color(QPalette::HighlightedText));
+        p.drawText(marker, Qt::AlignCenter, markerText(m_newBelow));
+    }
 }
 
 void TimelineView::paintLanes(QPainter &p, const QList<TimeScale::Tick> &ticks)
@@ -872,6 +916,11 @@ void TimelineView::mousePressEvent(QMouseEvent *event)
 {
     if (event->button() != Qt::LeftButton) {
         QAbstractScrollArea::mousePressEvent(event);
+        return;
+    }
+    if (newLanesMarker().contains(event->position().toPoint())) {
+        verticalScrollBar()->setValue(verticalScrollBar()->maximum());
+        event->accept();
         return;
     }
     m_dragging = true;

@@ -59,6 +59,7 @@ private Q_SLOTS:
     void tooltips_showTheRecordAndTheDelays();
     void live_inFlightBarGrowsAndViewFollows();
     void live_manyRecords_repaintsCoalesced();
+    void live_newLanesBelowTheFold_scrollIntoView_orAreMarkedWhenScrolledAway();
     void ctrlWheel_zoomsAboutPointer();
     void drag_pansAndStopsFollowing();
     void keys_zoomPanFitAndFollow();
@@ -204,6 +205,50 @@ void TestTimelineView::live_inFlightBarGrowsAndViewFollows()
     m_session->flush();
     QVERIFY(!m_session->hasActivity());
     QCOMPARE(m_session->attemptRow(row).outcome, Core::AttemptOutcome::Success);
+}
+
+void TestTimelineView::live_newLanesBelowTheFold_scrollIntoView_orAreMarkedWhenScrolledAway()
+{
+    m_session->recordResult(result(3, RequestOutcome::Succeeded, 1, 100, 150));
+    m_view->setFollowLive(true);
+    QScrollBar *vertical = m_view->verticalScrollBar();
+    const int fit = m_view->laneArea().height() / m_view->laneHeight();
+    // A batch: far more requests than the view has lanes for, in two steps.
+    const auto addRequests = [this](quint64 from, quint64 to) {
+        for (quint64 id = from; id < to; ++id)
+            m_session->recordAttempt(httpAttempt(id, 0, 500 + double(id), 560 + double(id), 200));
+        m_clock->setNs((700 + to) * ms);
+        m_session->flush();
+    };
+    addRequests(4, 4 + 2 * fit);
+    // The newest lane is in view, without anyone scrolling.
+    QTRY_VERIFY(vertical->maximum() > 0);
+    QTRY_COMPARE(vertical->value(), vertical->maximum());
+    const qsizetype lanes = m_session->laneCount();
+    const int newestTop = m_view->laneArea().top() + int(lanes - 1) * m_view->laneHeight() - vertical->value();
+    QVERIFY(newestTop + m_view->laneHeight() <= m_view->laneArea().bottom() + 1);
+    QCOMPARE(m_view->newLanesBelow(), 0);
+    QVERIFY(m_view->newLanesMarker().isEmpty());
+
+    // Scrolled up to read an earlier lane: it stays put, and the new lanes are counted below.
+    vertical->setValue(0);
+    addRequests(4 + 2 * fit, 4 + 2 * fit + 5);
+    QTRY_COMPARE(m_view->newLanesBelow(), 5);
+    QCOMPARE(vertical->value(), 0);
+    const QRect marker = m_view->newLanesMarker();
+    QVERIFY(!marker.isEmpty());
+    // Drawn over the lanes, in the highlight colour.
+    const QImage image = m_view->viewport()->grab().toImage();
+    QCOMPARE(image.pixelColor(marker.center().x(), marker.top() + 2), m_view->palette().color(QPalette::Highlight));
+    // A click on it goes to the newest, and following resumes.
+    QTest::mouseClick(m_view->viewport(), Qt::LeftButton, {}, marker.center());
+    QCOMPARE(vertical->value(), vertical->maximum());
+    QCOMPARE(m_view->newLanesBelow(), 0);
+    const int before = vertical->maximum();
+    addRequests(4 + 2 * fit + 5, 4 + 2 * fit + 8);
+    QTRY_VERIFY(vertical->maximum() > before);
+    QTRY_COMPARE(vertical->value(), vertical->maximum());
+    QCOMPARE(m_view->newLanesBelow(), 0);
 }
 
 void TestTimelineView::live_manyRecords_repaintsCoalesced()
