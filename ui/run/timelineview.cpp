@@ -177,6 +177,8 @@ void TimelineView::updateMetrics()
     m_axisHeight = fm.height() + 10;
     m_legendHeight = TimelineLegend::rowsFor(viewport()->width(), fm) * (fm.height() + 6) + 4;
     m_labelWidth = std::clamp(fm.horizontalAdvance(QLatin1Char('M')) * 13, 120, 240);
+    // An idle stretch is as wide as its longest label ("59 min"), at any font size.
+    m_scale.gapPx = std::max(36.0, fm.horizontalAdvance(QStringLiteral("59 min")) + 12.0);
     m_scale.widthPx = std::max(1, timeArea().width());
 }
 
@@ -671,10 +673,11 @@ void TimelineView::paintLanes(QPainter &p, const QList<TimeScale::Tick> &ticks)
 
     p.setClipRect(time.adjusted(0, 0, int(rightMargin), 0));
     p.setRenderHint(QPainter::Antialiasing, false);
+    // Idle stretches under the bars: a run's last attempt, a few pixels wide at the edge of
+    // one, stays in sight.
+    TimelineRuns::paintOverLanes(p, m_scale, area, time.left(), pal);
     for (qsizetype lane = first; lane <= last; ++lane)
         paintLane(p, lane, int(laneTop(lane)));
-
-    TimelineRuns::paintOverLanes(p, m_scale, area, time.left(), pal);
     if (m_session->hasActivity()) {
         const double x = time.left() + m_scale.toPixel(nowMs());
         p.setPen(QPen(withAlpha(outcomeColor(AttemptOutcome::InFlight), 170), 1.0, Qt::DashLine));

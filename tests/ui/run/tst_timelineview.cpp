@@ -1,5 +1,6 @@
 #include "core/util/clock.h"
 #include "tests/ui/session/sessionfixtures.h"
+#include "ui/run/timelineruns.h"
 #include "ui/run/timelineview.h"
 #include "ui/session/run/runsession.h"
 #include "ui/widgets/outcomestyle.h"
@@ -72,6 +73,9 @@ private Q_SLOTS:
     void emptySession_showsNoLanes();
     void fit_showsTheLatestRun_thenTheWholeSession();
     void fit_afterANewSend_fitsTheNewRunNotTheLaneClickedBefore();
+    void wholeSession_lastAttemptBeforeAnIdleStretch_staysInSight();
+    void idleLabels_areLengthsThatFitTheirBand_data();
+    void idleLabels_areLengthsThatFitTheirBand();
 
 private:
     QPoint at(double ms, int lane) const;
@@ -514,6 +518,55 @@ void TestTimelineView::fit_afterANewSend_fitsTheNewRunNotTheLaneClickedBefore()
     QVERIFY(!m_view->followLive());
     QVERIFY(m_view->timeScale().endMs < 1000.0);
     QCOMPARE(fitted.constLast().at(0).toString(), QStringLiteral("the run of request #1"));
+}
+
+void TestTimelineView::wholeSession_lastAttemptBeforeAnIdleStretch_staysInSight()
+{
+    // A long first run whose last request ends with a quick 200; five idle minutes; a second run.
+    m_session->recordResult(result(3, RequestOutcome::Succeeded, 1, 100, 150));
+    m_session->recordAttempt(httpAttempt(4, 0, 1'000, 100'000, 503));
+    m_session->recordResult(result(4, RequestOutcome::AttemptsExhausted, 1, 1'000, 100'000));
+    m_session->recordAttempt(httpAttempt(5, 0, 100'000, 100'002, 200));
+    m_session->recordResult(result(5, RequestOutcome::Succeeded, 1, 100'000, 100'002));
+    m_session->recordAttempt(httpAttempt(6, 0, 400'000, 400'050, 200));
+    m_session->recordResult(result(6, RequestOutcome::Succeeded, 1, 400'000, 400'050));
+    m_clock->setNs(400'100 * ms);
+    m_session->flush();
+    m_view->zoomToFit(); // the latest run
+    m_view->zoomToFit(); // the whole session
+    QCOMPARE(m_view->timeScale().gaps.size(), 1);
+    const qsizetype last = m_session->lane(4).firstRow;
+    const QRectF bar = m_view->attemptRect(last);
+    QVERIFY(!bar.isEmpty());
+    const QImage image = m_view->viewport()->grab().toImage();
+    QCOMPARE(image.pixelColor(bar.center().toPoint()), Ui::outcomeColor(Core::AttemptOutcome::Success));
+}
+
+void TestTimelineView::idleLabels_areLengthsThatFitTheirBand_data()
+{
+    QTest::addColumn<double>("ms");
+    QTest::addColumn<QString>("label");
+    QTest::addRow("4.5 s") << 4'500.0 << QStringLiteral("4.5 s");
+    QTest::addRow("58 s") << 58'200.0 << QStringLiteral("58 s");
+    QTest::addRow("94 s, not 1:34") << 94'000.0 << QStringLiteral("94 s");
+    QTest::addRow("5 min") << 300'000.0 << QStringLiteral("5 min");
+    QTest::addRow("59 min") << 3'540'000.0 << QStringLiteral("59 min");
+    QTest::addRow("1.5 h") << 5'400'000.0 << QStringLiteral("1.5 h");
+}
+
+void TestTimelineView::idleLabels_areLengthsThatFitTheirBand()
+{
+    QFETCH(double, ms);
+    QFETCH(QString, label);
+    const Ui::TimeScale::Gap gap{1'000.0, 1'000.0 + ms};
+    QCOMPARE(Ui::TimelineRuns::lengthText(gap), label);
+    // At a presentation's font too, the band holds its label.
+    for (int points : {10, 15}) {
+        QFont font = m_view->font();
+        font.setPointSize(points);
+        m_view->setFont(font);
+        QVERIFY(m_view->timeScale().gapPx >= QFontMetrics(font).horizontalAdvance(label) + 6.0);
+    }
 }
 
 void TestTimelineView::fit_showsTheLatestRun_thenTheWholeSession()
