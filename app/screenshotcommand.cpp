@@ -45,6 +45,7 @@ constexpr ScreenshotStep steps[] = {
     {"attempt inspector", WindowScreenshots::saveInspector},
     {"attempt inspector in the window's layout", WindowScreenshots::saveInspectorInLayout},
     {"connection", WindowScreenshots::saveConnection},
+    {"auth", WindowScreenshots::saveAuth},
     {"read-modify-write", WindowScreenshots::saveReadModifyWrite},
     {"collections", WindowScreenshots::saveCollections},
     {"collection run", WindowScreenshots::saveCollectionRun},

@@ -352,6 +352,18 @@ void saveConnection(ScreenshotContext &context)
     saveRequestPart(context, secure, &Ui::RequestComposer::showConnection, QStringLiteral("connection.png"));
 }
 
+void saveAuth(ScreenshotContext &context)
+{
+    // The request's Auth tab: AWS Signature Version 4 for an API Gateway, its secret hidden.
+    Core::RequestDraft signedDraft = demoDraft();
+    signedDraft.auth.kind = Core::AuthSpec::Kind::AwsSigV4;
+    signedDraft.auth.accessKeyId = QStringLiteral("AKIDEXAMPLE");
+    signedDraft.auth.secretAccessKey = QStringLiteral("wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY");
+    signedDraft.auth.region = QStringLiteral("eu-west-1");
+    signedDraft.auth.service = QStringLiteral("execute-api");
+    saveRequestPart(context, signedDraft, &Ui::RequestComposer::showAuth, QStringLiteral("auth.png"));
+}
+
 void saveReadModifyWrite(ScreenshotContext &context)
 {
     // A read-modify-write of an IAM policy: the etag in the body, the write a POST of {"policy": ...}.

@@ -2871,6 +2871,10 @@ proxy&apos;s --fault rules on top; a request nothing was recorded for gets 404 n
         <source>--auth %1</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>--auth: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>RetryLab::Cli::RunPrinter</name>
@@ -3091,6 +3095,14 @@ proxy&apos;s --fault rules on top; a request nothing was recorded for gets 404 n
             <numerusform></numerusform>
             <numerusform></numerusform>
         </translation>
+    </message>
+    <message>
+        <source>; an access token from %1 first (%2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>; the server&apos;s Digest challenge answered (%1)</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -13754,6 +13766,80 @@ Next: %2</source>
     </message>
     <message>
         <source>Auth · %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Sign in with the browser…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Opens the authorization URL in your browser and waits on 127.0.0.1 for the code</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Not signed in: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Signed in: the refresh token is kept (hidden) and exchanged for an access token when the request is sent.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Signed in; no refresh token came: the access token is sent as a bearer token until it expires.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Sign-in cancelled.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cancel sign-in</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>RetryLab::Ui::AuthorizationCodeFlow</name>
+    <message numerus="yes">
+        <source>No answer came back from the browser in %n minute(s).</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Give the authorization URL and the token URL first.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cannot listen on 127.0.0.1 for the browser&apos;s redirect: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No browser could be started for %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Waiting for the browser: sign in there, and RetryLab gets the code at %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Nothing here.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>RetryLab has the code and asks for the tokens now: you may close this tab.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>RetryLab did not get a code: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Got the code; exchanging it at the token URL…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The token URL did not answer: %1</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

@@ -12,6 +12,7 @@
 #include "app/cli/clitr.h"
 #include "core/auth/authjson.h"
 #include "core/executor/preparedtransport.h"
+#include "core/executor/requestauth.h"
 #include "core/executor/requestcheck.h"
 #include "core/executor/retryexecutor.h"
 #include "core/faultserver/faultserver.h"
@@ -448,6 +449,11 @@ Core::Result<void> applyRequestOptions(const Options &options, Core::RequestSpec
         spec.idempotent = true;
     if (options.auth)
         spec.auth = *options.auth;
+    // What would refuse the auth before any attempt is a usage error here, said at once.
+    if (const QString problem = Core::RequestAuth::check(spec.auth, {spec.url, spec.method, spec.body, spec.headers});
+        !problem.isEmpty()) {
+        return Core::Result<void>::failure(options.auth ? Tr::tr("--auth: %1").arg(problem) : problem);
+    }
     // Checked with the request (checkRequest), the fallback named in the error.
     for (const QString &fallback : options.fallbacks)
         spec.fallbackUrls.append(QUrl::fromUserInput(fallback));

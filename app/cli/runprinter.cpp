@@ -3,6 +3,7 @@
 #include "app/cli/texttable.h"
 
 #include "core/executor/retryplanner.h"
+#include "core/http/redactor.h"
 
 #include "core/record/runstatistics.h"
 #include "core/scenario/scenariorunner.h"
@@ -101,7 +102,16 @@ void RunPrinter::handleRetryScheduled(
 
 void RunPrinter::handleRequestFinished(const Core::RequestResult &result)
 {
-    m_lastAttempt.remove(result.requestId);
+    // The auth steps of its last attempt (a token fetched, a challenge answered) are said with it.
+    const Core::AttemptRecord last = m_lastAttempt.take(result.requestId);
+    QString authSteps;
+    for (const Core::RedirectHop &hop : last.redirects) {
+        const QString took = Core::DurationText::format(double(hop.finishedNs - hop.startNs) / 1e6);
+        if (hop.kind == Core::RedirectHop::Kind::Token && hop.followed)
+            authSteps += tr("; an access token from %1 first (%2)").arg(Core::Redactor().urlString(hop.from), took);
+        else if (hop.kind == Core::RedirectHop::Kind::Challenge && hop.followed)
+            authSteps += tr("; the server's Digest challenge answered (%1)").arg(took);
+    }
     const Core::RequestSpec spec = m_runner->record().requests.value(result.requestId);
     const QString target = tr("%1 %2").arg(
         spec.kind == Core::RequestSpec::Kind::ReadModifyWrite ? tr("GET+PUT") : QString::fromLatin1(spec.method),
@@ -116,7 +126,8 @@ void RunPrinter::handleRequestFinished(const Core::RequestResult &result)
     } else if (result.outcome == Core::RequestOutcome::Succeeded) {
         m_console->print(
             tr("%1 %2 (%3) succeeded after %n attempt(s) in %4, HTTP %5", nullptr, result.attempts)
-                .arg(stamp(result.endNs), label, target, took, QString::number(result.finalStatus.value_or(0))));
+                .arg(stamp(result.endNs), label, target, took, QString::number(result.finalStatus.value_or(0)))
+            + authSteps);
     } else {
         m_console->print(tr("%1 %2 (%3) %4 after %n attempt(s) in %5: %6", nullptr, result.attempts)
                              .arg(stamp(result.endNs), label, target, Core::requestOutcomeName(result.outcome), took,

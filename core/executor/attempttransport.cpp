@@ -298,7 +298,7 @@ std::optional<AttemptEnd> AttemptTransport::finished(ExecutorRequest &r)
             return std::nullopt;
         if (!hasStatus) {
             r.auth.problem = Tr::tr("the token request to %1 failed").arg(Redactor().urlString(r.hop.url));
-            r.auth.tokenHop = false;
+            m_auth.abandonFetch(r.auth);
         }
     } else if (hasStatus && (followChallenge(r) || followRedirect(r))) {
         return std::nullopt;
@@ -502,6 +502,8 @@ Classification AttemptTransport::conclude(ExecutorRequest &r, AttemptEnd end)
 
 void AttemptTransport::release(ExecutorRequest &r)
 {
+    m_auth.abandonFetch(r.auth); // a token request cut short: another attempt may fetch
+
     if (r.reply) {
         forgetReply(r);
         // A finished reply says nothing more; an unfinished one would (abort() emits finished).

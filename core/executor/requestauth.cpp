@@ -94,7 +94,7 @@ std::optional<HopRequest> RequestAuth::tokenRequest(const AuthSpec &auth, Reques
     if (state.tokenKey.isEmpty())
         state.tokenKey = keyOf(auth);
     const auto cached = m_tokens.constFind(state.tokenKey);
-    if (cached != m_tokens.cend() && !cached->token.expiresSoon(m_clock.nowNs(), cached->marginNs)) {
+    if (usableCached(state.tokenKey)) {
         state.accessToken = cached->token.authorizationValue();
         state.tokenFromCache = true;
         return std::nullopt;
@@ -109,6 +109,7 @@ std::optional<HopRequest> RequestAuth::tokenRequest(const AuthSpec &auth, Reques
         state.problem = request.error();
         return std::nullopt;
     }
+
     HopRequest hop;
     hop.method = request->method;
     hop.url = request->url;
@@ -126,13 +127,14 @@ QString RequestAuth::takeToken(
     state.tokenHop = false;
     const Result<TokenResponse> response = TokenResponse::parse(status, body);
     if (!response) {
+        endFetch(state.tokenKey);
         // Its words name the status and the OAuth error, never the body.
         return response.errorDetail().message;
     }
     if (state.tokenKey.isEmpty())
         state.tokenKey = keyOf(auth);
     // expires_in counts from the answer; the request's start is the safe side of it.
-    const qint64 fetchedNs = m_fetchStartNs.take(state.tokenKey);
+    const qint64 fetchedNs = m_fetchStartNs.value(state.tokenKey);
     const qint64 now = m_clock.nowNs();
     const QDateTime wall = m_clock.wallTime().addMSecs(-(now - (fetchedNs > 0 ? fetchedNs : now)) / 1'000'000);
     CachedToken cached;
@@ -148,7 +150,35 @@ QString RequestAuth::takeToken(
     m_tokens.insert(state.tokenKey, cached);
     state.accessToken = cached.token.authorizationValue();
     state.tokenFromCache = false;
+    endFetch(state.tokenKey);
     return {};
+}
+
+bool RequestAuth::usableCached(const QByteArray &key) const
+{
+    const auto cached = m_tokens.constFind(key);
+    return cached != m_tokens.cend() && !cached->token.expiresSoon(m_clock.nowNs(), cached->marginNs);
+}
+
+bool RequestAuth::awaitsToken(const AuthSpec &auth, RequestAuthState &state)
+{
+    if (!auth.needsToken() || m_fetchStartNs.isEmpty())
+        return false;
+    if (state.tokenKey.isEmpty())
+        state.tokenKey = keyOf(auth);
+    return m_fetchStartNs.contains(state.tokenKey) && !usableCached(state.tokenKey);
+}
+
+void RequestAuth::abandonFetch(RequestAuthState &state)
+{
+    if (std::exchange(state.tokenHop, false))
+        endFetch(state.tokenKey);
+}
+
+void RequestAuth::endFetch(const QByteArray &key)
+{
+    if (m_fetchStartNs.remove(key) > 0 && m_fetchEnded)
+        m_fetchEnded();
 }
 
 QString RequestAuth::apply(const AuthSpec &auth, RequestAuthState &state, HopRequest &hop) const

@@ -57,6 +57,16 @@ public:
 
     explicit RequestAuth(const Clock &clock) : m_clock(clock) { }
 
+    /// Called whenever a token fetch ends, well or not: the requests waiting for
+    /// it (awaitsToken()) may go on.
+    void setFetchEnded(std::function<void()> ended) { m_fetchEnded = std::move(ended); }
+    /// Whether a request with this auth should wait rather than fetch a token
+    /// itself: another attempt is fetching the same one now, and the cache holds
+    /// none that is usable. One token request for a batch, not one per request.
+    bool awaitsToken(const AuthSpec &auth, RequestAuthState &state);
+    /// The attempt's token request ended without a token, or was cut: others may fetch.
+    void abandonFetch(RequestAuthState &state);
+
     /// Why `request` cannot be sent with this auth at all (a field it needs is
     /// empty, the token URL is no http or https URL, a signature that cannot be
     /// made); empty when it can.
@@ -95,10 +105,13 @@ private:
     };
 
     static QByteArray keyOf(const AuthSpec &auth);
+    bool usableCached(const QByteArray &key) const;
+    void endFetch(const QByteArray &key);
 
     const Clock &m_clock;
     QHash<QByteArray, CachedToken> m_tokens;
-    QHash<QByteArray, qint64> m_fetchStartNs; ///< when the token request of a key went out
+    QHash<QByteArray, qint64> m_fetchStartNs; ///< the keys being fetched now, and when their request went out
+    std::function<void()> m_fetchEnded;
 };
 
 } // namespace RetryLab::Core

@@ -81,6 +81,10 @@ RetryExecutor::RetryExecutor(QNetworkAccessManager *manager, QObject *parent)
     m_policyProblem = firstPolicyError(m_policy);
     m_transport.setBodyLimit(defaultResponseBodyLimit);
     m_transport.setTransferLimit(defaultTransferLimit);
+    // Requests waiting for another's token go on once it came (or did not), after
+    // the handler that got it returns.
+    m_transport.auth().setFetchEnded(
+        [this] { QMetaObject::invokeMethod(this, &RetryExecutor::resumeAccessTokenWaiters, Qt::QueuedConnection); });
 }
 
 RetryExecutor::~RetryExecutor()
@@ -277,7 +281,30 @@ void RetryExecutor::dispatchQueued()
 
 bool RetryExecutor::holdBack(const RequestPtr &r)
 {
-    return holdForReset(r) || waitForToken(r);
+    return holdForReset(r) || waitForAccessToken(r) || waitForToken(r);
+}
+
+bool RetryExecutor::waitForAccessToken(const RequestPtr &r)
+{
+    if (!m_transport.auth().awaitsToken(r->spec.auth, r->auth))
+        return false;
+    // Off the queue but still Queued, holding no slot: one token request serves them all.
+    m_accessTokenWaiters.append(r->id);
+    qCDebug(lcExecutor).noquote() << "request" << r->id << "waits for the access token another attempt fetches";
+    return true;
+}
+
+void RetryExecutor::resumeAccessTokenWaiters()
+{
+    if (m_accessTokenWaiters.isEmpty())
+        return;
+    // First in line again, in their order; queuedSinceNs stays, so the record counts the wait.
+    const QList<quint64> waiting = std::exchange(m_accessTokenWaiters, {});
+    for (auto it = waiting.crbegin(); it != waiting.crend(); ++it) {
+        if (const RequestPtr r = find(*it); r && r->phase == Request::Phase::Queued)
+            m_queue.prepend(r->id);
+    }
+    dispatchQueued();
 }
 
 bool RetryExecutor::waitForToken(const RequestPtr &r)

@@ -167,6 +167,9 @@ private:
     bool holdBack(const RequestPtr &request);
     bool holdForReset(const RequestPtr &request);
     bool waitForToken(const RequestPtr &request);
+    /// Keeps a request back while another attempt fetches the access token it needs.
+    bool waitForAccessToken(const RequestPtr &request);
+    void resumeAccessTokenWaiters();
     void handleRateLimitReset(quint64 requestId);
     void startAttempt(const RequestPtr &request);
     /// Hedging (BackoffPolicy::hedging): whether the request sends hedged attempts
@@ -227,6 +230,8 @@ private:
     CircuitBreaker *m_lastBreaker = nullptr; ///< its breaker, owned by m_breakers
     QHash<quint64, RequestPtr> m_requests;
     QList<quint64> m_queue;
+    /// Requests waiting for an access token another attempt is fetching, in order.
+    QList<quint64> m_accessTokenWaiters;
     std::atomic<quint64> m_nextId{1};
     int m_concurrencyLimit = 6;
     int m_inFlight = 0;

@@ -1,6 +1,7 @@
 #include "core/monitor/monitorsfilewriter.h"
 
 #include "core/alerts/alerttargetjson.h"
+#include "core/auth/authjson.h"
 #include "core/monitor/monitorsfile.h"
 #include "core/policy/fallbacktriggers.h"
 #include "core/policy/policyjson.h"
@@ -97,6 +98,9 @@ void writeRequest(const Monitor &monitor, QJsonObject &o)
         o.insert(QStringLiteral("attemptTimeoutMs"), *spec.attemptTimeoutMs);
     if (spec.transport != TransportOptions{})
         o.insert(QStringLiteral("transport"), TransportJson::toJson(spec.transport, TransportJson::Secrets::Write));
+    // As the headers are: the file is the user's own, its credentials as the user gave them.
+    if (!spec.auth.isNone())
+        o.insert(QStringLiteral("auth"), AuthJson::toJson(spec.auth, AuthJson::Secrets::Write));
     if (!spec.fallbackUrls.isEmpty()) {
         QJsonArray fallbacks;
         for (const QUrl &url : spec.fallbackUrls)

@@ -199,6 +199,11 @@ private Q_SLOTS:
     void proxy_carriesTheRequest_provenByItsLog();
     void proxy_unreachable_failsNamingTheProxy();
     void credentials_redactedUnlessNoRedact();
+    void auth_fileFetchesATokenAndNeverPrintsTheSecret();
+    void auth_wrongClientSecret_failsForGoodSayingWhy();
+    void auth_malformedFile_exit2AndSendNothing_data();
+    void auth_malformedFile_exit2AndSendNothing();
+    void auth_googleServiceAccountKeyFile_relativeToTheAuthFile();
     void cliBinary_hasTheCommand();
     void collection_sendsTheNamedRequestWithItsVariables();
     void collection_savedPolicyApplies_commandLineGoesOver();
@@ -1145,6 +1150,109 @@ void TestRequestCommand::collection_help_describesTheOptions()
         {"--collection FILE --request NAME [--env FILE]", "--collection <FILE>", "--request <NAME>", "--env <FILE>",
             "--env-name <NAME>", "A saved request (--collection FILE --request NAME)", "--request is curl's -X."})
         QVERIFY2(help.contains(QLatin1String(expected)), expected);
+}
+
+void TestRequestCommand::auth_fileFetchesATokenAndNeverPrintsTheSecret()
+{
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString authFile = dir.filePath(QStringLiteral("auth.json"));
+    QFile file(authFile);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write(QJsonDocument(QJsonObject{{QStringLiteral("type"), QStringLiteral("oauth2-client-credentials")},
+                                 {QStringLiteral("tokenUrl"), url(QStringLiteral("/oauth/token"))},
+                                 {QStringLiteral("clientId"), QStringLiteral("retrylab")},
+                                 {QStringLiteral("clientSecret"), QStringLiteral("retrylab-secret")}})
+                   .toJson());
+    file.close();
+    const QString report = dir.filePath(QStringLiteral("report.json"));
+    const Outcome o = request(fast()
+        + QStringList{QStringLiteral("--auth"), authFile, QStringLiteral("--report"), report,
+            url(QStringLiteral("/oauth/protected"))});
+    QVERIFY2(o.exitCode == 0, qPrintable(describe(o)));
+    QVERIFY2(o.err.contains(QLatin1String("access token from")), qPrintable(describe(o)));
+    QVERIFY(!o.err.contains(QLatin1String("retrylab-secret")));
+    QFile written(report);
+    QVERIFY(written.open(QIODevice::ReadOnly));
+    const QByteArray json = written.readAll();
+    QVERIFY(json.contains("\"kind\": \"token\""));
+    QVERIFY(json.contains("oauth2-client-credentials"));
+    QVERIFY(!json.contains("retrylab-secret"));
+}
+
+void TestRequestCommand::auth_wrongClientSecret_failsForGoodSayingWhy()
+{
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString authFile = dir.filePath(QStringLiteral("auth.json"));
+    QFile file(authFile);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write(QStringLiteral(R"({"type": "oauth2-client-credentials", "tokenUrl": "%1", "clientId": "retrylab",
+        "clientSecret": "wrong-one"})")
+                   .arg(url(QStringLiteral("/oauth/token")))
+                   .toUtf8());
+    file.close();
+    const Outcome o
+        = request(fast() + QStringList{QStringLiteral("--auth"), authFile, url(QStringLiteral("/oauth/protected"))});
+    QVERIFY2(o.exitCode == 1, qPrintable(describe(o)));
+    QVERIFY2(o.err.contains(QLatin1String("invalid_client")), qPrintable(describe(o)));
+    QVERIFY2(o.err.contains(QLatin1String("after 1 attempt")), qPrintable(describe(o)));
+    QVERIFY(!o.err.contains(QLatin1String("wrong-one")));
+}
+
+void TestRequestCommand::auth_malformedFile_exit2AndSendNothing_data()
+{
+    QTest::addColumn<QByteArray>("content");
+    QTest::addColumn<QString>("expected");
+    QTest::addRow("not JSON") << QByteArray("{type: basic") << QStringLiteral("auth.json: line 1");
+    QTest::addRow("unknown type") << QByteArray(R"({"type": "ntlm"})") << QStringLiteral("unknown auth type \"ntlm\"");
+    QTest::addRow("field of another type")
+        << QByteArray(R"({"type": "bearer", "token": "t", "username": "u"})") << QStringLiteral("username");
+    QTest::addRow("missing secret") << QByteArray(R"({"type": "aws-sigv4", "accessKeyId": "A", "region": "r",
+        "service": "s"})") << QStringLiteral("secret access key is empty");
+    QTest::addRow("service account without key file")
+        << QByteArray(R"({"type": "google-service-account", "keyFile": "nowhere.json"})")
+        << QStringLiteral("nowhere.json");
+}
+
+void TestRequestCommand::auth_malformedFile_exit2AndSendNothing()
+{
+    QFETCH(QByteArray, content);
+    QFETCH(QString, expected);
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString authFile = dir.filePath(QStringLiteral("auth.json"));
+    QFile file(authFile);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write(content);
+    file.close();
+    const qsizetype before = m_server.log().size();
+    const Outcome o
+        = request(fast() + QStringList{QStringLiteral("--auth"), authFile, url(QStringLiteral("/status/200"))});
+    QVERIFY2(o.exitCode == 2 || o.exitCode == 1, qPrintable(describe(o)));
+    QVERIFY2(o.err.contains(expected), qPrintable(describe(o)));
+    QCOMPARE(m_server.log().size(), before); // nothing was sent
+}
+
+void TestRequestCommand::auth_googleServiceAccountKeyFile_relativeToTheAuthFile()
+{
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const Result<QByteArray> key = m_server.serviceAccountKeyFile();
+    QVERIFY2(key, qPrintable(key.error()));
+    QFile keyFile(dir.filePath(QStringLiteral("key.json")));
+    QVERIFY(keyFile.open(QIODevice::WriteOnly));
+    keyFile.write(*key);
+    keyFile.close();
+    QFile authFile(dir.filePath(QStringLiteral("auth.json")));
+    QVERIFY(authFile.open(QIODevice::WriteOnly));
+    authFile.write(R"({"type": "google-service-account", "keyFile": "key.json"})");
+    authFile.close();
+    // Run from elsewhere: the key file is found beside the auth file.
+    const Outcome o = request(
+        fast() + QStringList{QStringLiteral("--auth"), authFile.fileName(), url(QStringLiteral("/oauth/protected"))});
+    QVERIFY2(o.exitCode == 0, qPrintable(describe(o)));
+    QVERIFY(!o.err.contains(QLatin1String("PRIVATE KEY")));
 }
 
 QTEST_GUILESS_MAIN(TestRequestCommand)

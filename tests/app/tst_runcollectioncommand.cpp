@@ -131,6 +131,48 @@ private Q_SLOTS:
         QCOMPARE(read->expectations.at(0).name, QStringLiteral("flaky › is 200"));
     }
 
+    void postman_collectionOAuth2_inheritedTokenFetchedOnceAndSecretHidden()
+    {
+        // The collection's client-credentials auth, inherited by both requests: the token endpoint is the
+        // fault server's, the client secret an environment variable.
+        const QJsonArray oauth{
+            QJsonObject{{QStringLiteral("key"), QStringLiteral("grant_type")},
+                {QStringLiteral("value"), QStringLiteral("client_credentials")}},
+            QJsonObject{{QStringLiteral("key"), QStringLiteral("accessTokenUrl")},
+                {QStringLiteral("value"), QStringLiteral("{{base}}/oauth/token")}},
+            QJsonObject{{QStringLiteral("key"), QStringLiteral("clientId")},
+                {QStringLiteral("value"), QStringLiteral("retrylab")}},
+            QJsonObject{{QStringLiteral("key"), QStringLiteral("clientSecret")},
+                {QStringLiteral("value"), QStringLiteral("retrylab-secret")}},
+            QJsonObject{
+                {QStringLiteral("key"), QStringLiteral("tokenRequestParams")}, {QStringLiteral("value"), QJsonArray()}},
+        };
+        QJsonObject collection = QJsonDocument::fromJson(
+            postmanCollection({postmanRequest(QStringLiteral("first"), QStringLiteral("{{base}}/oauth/protected"),
+                                   {QStringLiteral("pm.test('is 200', () => pm.response.to.have.status(200));")}),
+                postmanRequest(QStringLiteral("second"), QStringLiteral("{{base}}/oauth/protected"),
+                    {QStringLiteral("pm.test('is 200', () => pm.response.to.have.status(200));")})}))
+                                     .object();
+        collection.insert(QStringLiteral("auth"),
+            QJsonObject{{QStringLiteral("type"), QStringLiteral("oauth2")}, {QStringLiteral("oauth2"), oauth}});
+        const QString file = path("oauth.json");
+        QVERIFY(CommandTesting::write(file, QJsonDocument(collection).toJson()));
+        const QString report = path("oauth.report.json");
+        const Outcome outcome = CommandTesting::run(args({QStringLiteral("run"), file, QStringLiteral("--env"),
+            path("env.postman.json"), QStringLiteral("--report"), report}));
+        QVERIFY2(outcome.exitCode == 0, qPrintable(outcome.out + outcome.err));
+        QVERIFY(!outcome.out.contains(QStringLiteral("retrylab-secret")));
+        QVERIFY(!outcome.err.contains(QStringLiteral("retrylab-secret")));
+        const auto read = ReportJson::readFile(report);
+        QVERIFY2(read, qPrintable(read.error()));
+        QCOMPARE(read->run.attempts.size(), 2);
+        // One token for both: the first attempt fetched it, the second took it from the cache.
+        QCOMPARE(read->run.attempts.at(0).redirects.size(), 1);
+        QCOMPARE(read->run.attempts.at(0).redirects.at(0).kind, RedirectHop::Kind::Token);
+        QVERIFY(read->run.attempts.at(1).redirects.isEmpty());
+        QVERIFY(!CommandTesting::read(report).contains("retrylab-secret"));
+    }
+
     void dataFile_runsOneIterationPerRow()
     {
         const QString file = path("rows.json");

@@ -60,7 +60,7 @@ void TestScreenshotCommand::screenshot_writesANonEmptyPngPerTab()
         {QStringLiteral("timeline.png"), QStringLiteral("errorlog.png"), QStringLiteral("statistics.png"),
             QStringLiteral("server.png"), QStringLiteral("conformance.png"), QStringLiteral("simulator.png"),
             QStringLiteral("policy.png"), QStringLiteral("inspector.png"), QStringLiteral("collections.png"),
-            QStringLiteral("collection-run.png"), QStringLiteral("connection.png"),
+            QStringLiteral("collection-run.png"), QStringLiteral("connection.png"), QStringLiteral("auth.png"),
             QStringLiteral("readmodifywrite.png"), QStringLiteral("import-curl.png"), QStringLiteral("import-har.png"),
             QStringLiteral("import-postman.png"), QStringLiteral("openrun.png"), QStringLiteral("preferences.png"),
             QStringLiteral("clients.png"), QStringLiteral("proxy.png"), QStringLiteral("layers.png"),
@@ -93,7 +93,7 @@ void TestScreenshotCommand::screenshot_writesANonEmptyPngPerTab()
             QCOMPARE(image.size(), QSize(1280, 800));
     }
     // The user's settings were not touched: the command leaves nothing behind in the folder either.
-    QCOMPARE(QDir(out).entryList(QDir::Files).size(), 33); // 32 pictures and manifest.json
+    QCOMPARE(QDir(out).entryList(QDir::Files).size(), 34); // 33 pictures and manifest.json
     QVERIFY(stdOut.contains("manifest.json"));
 }
 

@@ -1,6 +1,7 @@
 #include "ui/request/authform.h"
 
 #include "core/auth/authjson.h"
+#include "ui/request/authorizationcodeflow.h"
 
 #include <QAction>
 #include <QCheckBox>
@@ -11,6 +12,7 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
+#include <QPushButton>
 #include <QSpinBox>
 #include <QToolButton>
 #include <QVBoxLayout>
@@ -89,7 +91,8 @@ QString noteOf(Kind kind)
 AuthForm::AuthForm(QWidget *parent)
     : QWidget(parent), m_kind(new QComboBox), m_form(new QFormLayout), m_keyPlace(new QComboBox),
       m_clientAuth(new QComboBox), m_presign(new QCheckBox(tr("Presign the URL"))), m_expires(new QSpinBox),
-      m_note(new QLabel)
+      m_note(new QLabel), m_signIn(new QPushButton(tr("Sign in with the browser\u2026"))), m_signInStatus(new QLabel),
+      m_flow(new AuthorizationCodeFlow(this))
 {
     m_chooseFile = [this](const QString &title, const QString &current, const QString &filter) {
         return QFileDialog::getOpenFileName(this, title, current, filter);
@@ -155,6 +158,31 @@ AuthForm::AuthForm(QWidget *parent)
     connect(keyFile, &QLineEdit::textChanged, this, &AuthForm::handleEdited);
     connect(browse, &QToolButton::clicked, this, &AuthForm::chooseKeyFile);
 
+    // The authorization code flow: the browser, then the tokens.
+    m_signIn->setObjectName(QStringLiteral("signIn"));
+    m_signIn->setToolTip(tr("Opens the authorization URL in your browser and waits on 127.0.0.1 for the code"));
+    m_signInStatus->setObjectName(QStringLiteral("signInStatus"));
+    m_signInStatus->setWordWrap(true);
+    m_form->addRow(QString(), m_signIn);
+    m_form->addRow(QString(), m_signInStatus);
+    connect(m_signIn, &QPushButton::clicked, this, &AuthForm::signIn);
+    connect(m_flow, &AuthorizationCodeFlow::progress, m_signInStatus, &QLabel::setText);
+    connect(m_flow, &AuthorizationCodeFlow::finished, this,
+        [this](const std::optional<Core::AuthSpec> &signedIn, const QString &error) {
+            m_signIn->setText(tr("Sign in with the browser\u2026"));
+            if (!signedIn) {
+                m_signInStatus->setText(tr("Not signed in: %1").arg(error));
+                return;
+            }
+            setAuth(*signedIn);
+            m_signInStatus->setText(signedIn->kind == Kind::OAuth2RefreshToken
+                    ? tr("Signed in: the refresh token is kept (hidden) and exchanged for an access token when the "
+                         "request is sent.")
+                    : tr("Signed in; no refresh token came: the access token is sent as a bearer token until it "
+                         "expires."));
+            Q_EMIT authChanged();
+        });
+
     m_note->setObjectName(QStringLiteral("authNote"));
     m_note->setWordWrap(true);
     m_note->setForegroundRole(QPalette::PlaceholderText);
@@ -211,7 +239,25 @@ void AuthForm::showFieldsOfKind()
     m_form->setRowVisible(m_clientAuth, shown.contains(QLatin1String("clientAuth")));
     m_form->setRowVisible(m_presign, shown.contains(QLatin1String("presign")));
     m_form->setRowVisible(m_expires, shown.contains(QLatin1String("expires")) && m_presign->isChecked());
+    const bool code = kind == Kind::OAuth2AuthorizationCode;
+    m_form->setRowVisible(m_signIn, code);
+    m_form->setRowVisible(m_signInStatus, code);
     m_note->setText(noteOf(kind));
+}
+
+void AuthForm::signIn()
+{
+    if (m_flow->isRunning()) {
+        m_flow->cancel();
+        m_signIn->setText(tr("Sign in with the browser\u2026"));
+        m_signInStatus->setText(tr("Sign-in cancelled."));
+        return;
+    }
+    if (!m_flow->start(auth())) {
+        m_signInStatus->setText(m_flow->error());
+        return;
+    }
+    m_signIn->setText(tr("Cancel sign-in"));
 }
 
 void AuthForm::handleEdited()

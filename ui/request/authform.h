@@ -12,9 +12,12 @@ class QComboBox;
 class QFormLayout;
 class QLabel;
 class QLineEdit;
+class QPushButton;
 class QSpinBox;
 
 namespace RetryLab::Ui {
+
+class AuthorizationCodeFlow;
 
 /// The composer's Auth tab: how the request proves who sends it (Core::AuthSpec).
 /// A list of the kinds and, below it, only the fields of the kind chosen; a
@@ -42,6 +45,8 @@ public:
     QString title() const;
 
     void setFileChooser(FileChooser chooser) { m_chooseFile = std::move(chooser); }
+    /// The authorization code flow that "Sign in with the browser" runs.
+    AuthorizationCodeFlow *signInFlow() const { return m_flow; }
 
 Q_SIGNALS:
     void authChanged();
@@ -51,6 +56,7 @@ private:
     void showFieldsOfKind();
     void handleEdited();
     void chooseKeyFile();
+    void signIn();
 
     QComboBox *m_kind;
     QFormLayout *m_form;
@@ -60,6 +66,9 @@ private:
     QCheckBox *m_presign;
     QSpinBox *m_expires;
     QLabel *m_note;
+    QPushButton *m_signIn;
+    QLabel *m_signInStatus;
+    AuthorizationCodeFlow *m_flow;
     /// The kind "No auth" stands for: Inherit, or None as an import gave it.
     Core::AuthSpec::Kind m_noAuthKind = Core::AuthSpec::Kind::Inherit;
     FileChooser m_chooseFile;

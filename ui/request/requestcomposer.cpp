@@ -801,17 +801,22 @@ void RequestComposer::handleRemoveHeader()
 
 void RequestComposer::showConnection()
 {
-    m_details->setCurrentIndex(4);
+    m_details->setCurrentIndex(m_details->indexOf(m_transport->parentWidget()->parentWidget()));
+}
+
+void RequestComposer::showAuth()
+{
+    m_details->setCurrentIndex(m_details->indexOf(m_auth->parentWidget()->parentWidget()));
 }
 
 void RequestComposer::showReadModifyWrite()
 {
-    m_details->setCurrentIndex(6);
+    m_details->setCurrentIndex(m_details->indexOf(m_readModifyWriteTab));
 }
 
 void RequestComposer::showBody()
 {
-    m_details->setCurrentIndex(1);
+    m_details->setCurrentIndex(m_details->indexOf(m_bodyTab));
 }
 
 void RequestComposer::refresh()

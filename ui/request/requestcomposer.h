@@ -105,6 +105,8 @@ public:
     AuthForm *authForm() const { return m_auth; }
     /// Shows the Connection tab.
     void showConnection();
+    /// Shows the Auth tab.
+    void showAuth();
     /// Shows the Read-modify-write tab.
     void showReadModifyWrite();
     /// Brings the Body part to the front.

@@ -83,6 +83,7 @@ private Q_SLOTS:
     void sigV4_presignedUrlAccepted_wrongSecretRefusedPlainly();
     void sigV4_unusableRegion_isRefusedBeforeAnyAttempt();
     void oauth_clientCredentials_tokenFetchedFirstThenCached();
+    void oauth_batch_sharesOneTokenRequest();
     void oauth_rejectedToken_isRefreshedOnceAndTheRequestSentAgain();
     void oauth_refreshTokenGrant_andClientSecretInTheBody();
     void oauth_wrongSecret_isSaidPlainlyAndNotRetried();
@@ -387,6 +388,33 @@ void TestExecutorAuth::oauth_clientCredentials_tokenFetchedFirstThenCached()
     QVERIFY(second);
     QCOMPARE(second->outcome, RequestOutcome::Succeeded);
     QCOMPARE(tokenHops(collector.attemptsOf(second->requestId).constFirst()), 0);
+}
+
+void TestExecutorAuth::oauth_batch_sharesOneTokenRequest()
+{
+    FaultServer server;
+    QVERIFY2(server.listen(), qPrintable(server.errorString()));
+    RetryExecutor executor;
+    executor.setPolicy(fastPolicy(3));
+    executor.setConcurrencyLimit(8);
+    Collector collector(&executor);
+    RequestSpec spec = protectedRequest(server);
+    spec.auth = clientCredentials(server);
+    QList<quint64> ids;
+    for (int i = 0; i < 12; ++i)
+        ids.append(executor.submit(spec));
+    QTRY_COMPARE_WITH_TIMEOUT(collector.results.size(), 12, 30'000);
+    for (const RequestResult &result : std::as_const(collector.results))
+        QVERIFY2(result.outcome == RequestOutcome::Succeeded, qPrintable(result.reason));
+    // One token request served the whole batch; the others waited for it.
+    const QList<ServerLogEntry> log = server.log();
+    const auto tokenRequests = std::count_if(log.cbegin(), log.cend(),
+        [](const ServerLogEntry &entry) { return entry.target.startsWith(QLatin1String("/oauth/token")); });
+    QCOMPARE(tokenRequests, 1);
+    qsizetype withTokenHop = 0;
+    for (const AttemptRecord &attempt : std::as_const(collector.attempts))
+        withTokenHop += tokenHops(attempt);
+    QCOMPARE(withTokenHop, 1);
 }
 
 void TestExecutorAuth::oauth_rejectedToken_isRefreshedOnceAndTheRequestSentAgain()

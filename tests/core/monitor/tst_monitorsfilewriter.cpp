@@ -73,7 +73,13 @@ MonitorsFile TestMonitorsFileWriter::richFile()
     if (!read)
         qFatal("%s", qPrintable(read.error()));
     MonitorsFile file = *read;
-    // Transport options with their secrets, which only the user's own file keeps.
+    // An auth and transport options with their secrets, which only the user's own file keeps.
+    AuthSpec &auth = file.monitors[0].request.auth;
+    auth.kind = AuthSpec::Kind::OAuth2ClientCredentials;
+    auth.tokenUrl = QStringLiteral("https://login.example.test/oauth/token");
+    auth.clientId = QStringLiteral("monitor");
+    auth.clientSecret = QStringLiteral("{{clientSecret}}");
+    auth.scope = QStringLiteral("orders.read");
     TransportOptions &t = file.monitors[0].request.transport;
     t.caBundlePath = QStringLiteral("/etc/ssl/certs/ca-certificates.crt");
     t.tlsFloor = TransportOptions::TlsFloor::Tls12;
@@ -111,6 +117,7 @@ void TestMonitorsFileWriter::writeFile_readBack_givesEveryFieldOfEveryMonitor()
         QCOMPARE(b.request.idempotent, a.request.idempotent);
         QCOMPARE(b.request.attemptTimeoutMs, a.request.attemptTimeoutMs);
         QVERIFY(b.request.transport == a.request.transport);
+        QVERIFY(b.request.auth == a.request.auth);
         QCOMPARE(b.request.fallbackUrls, a.request.fallbackUrls);
         QCOMPARE(b.request.fallbackOn, a.request.fallbackOn);
         QCOMPARE(b.intervalMs, a.intervalMs);

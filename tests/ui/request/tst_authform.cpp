@@ -2,7 +2,10 @@
 // hidden, what is typed survives a change of kind, and the draft carries the
 // auth (a field it needs and lacks keeps Send off, saying which).
 
+#include "core/executor/retryexecutor.h"
+#include "core/faultserver/faultserver.h"
 #include "ui/request/authform.h"
+#include "ui/request/authorizationcodeflow.h"
 #include "ui/request/requestcomposer.h"
 
 #include <QAction>
@@ -10,6 +13,9 @@
 #include <QComboBox>
 #include <QLabel>
 #include <QLineEdit>
+#include <QNetworkAccessManager>
+#include <QNetworkReply>
+#include <QPushButton>
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QTabWidget>
@@ -45,6 +51,8 @@ private Q_SLOTS:
     void changingKind_keepsWhatWasTyped();
     void composer_draftCarriesTheAuth_andAMissingFieldBlocksSend();
     void composer_maskedSecret_mustBeTypedAgain();
+    void signIn_authorizationCodeWithPkce_endsWithARefreshTokenThatWorks();
+    void signIn_deniedInTheBrowser_saysSoAndKeepsTheAuth();
 };
 
 void TestAuthForm::eachKind_showsOnlyItsFields()
@@ -197,6 +205,86 @@ void TestAuthForm::composer_maskedSecret_mustBeTypedAgain()
     QCOMPARE(Core::RequestDraft::fromJson(draft.toJson(true))->auth.token, QStringLiteral("secret-token"));
     draft.auth.token = QStringLiteral("{{token}}");
     QCOMPARE(Core::RequestDraft::fromJson(draft.toJson())->auth.token, QStringLiteral("{{token}}"));
+}
+
+void TestAuthForm::signIn_authorizationCodeWithPkce_endsWithARefreshTokenThatWorks()
+{
+    Core::FaultServer server;
+    QVERIFY2(server.listen(), qPrintable(server.errorString()));
+    const QString base = server.baseUrl().toString();
+    Ui::AuthForm form;
+    form.show();
+    AuthSpec code;
+    code.kind = AuthSpec::Kind::OAuth2AuthorizationCode;
+    code.authorizationUrl = base + QStringLiteral("/oauth/authorize");
+    code.tokenUrl = base + QStringLiteral("/oauth/token");
+    code.clientId = QStringLiteral("retrylab-public");
+    form.setAuth(code);
+    auto *signIn = child<QPushButton>(form, "signIn");
+    QVERIFY(signIn->isVisible());
+    // The "browser": a GET of the authorization URL, which redirects to the loopback listener.
+    QNetworkAccessManager browser;
+    QUrl opened;
+    form.signInFlow()->setBrowserOpener([&](const QUrl &url) {
+        opened = url;
+        browser.get(QNetworkRequest(url));
+        return true;
+    });
+    QSignalSpy changed(&form, &Ui::AuthForm::authChanged);
+    signIn->click();
+    QVERIFY(opened.query().contains(QLatin1String("code_challenge_method=S256")));
+    QVERIFY(opened.query().contains(QLatin1String("redirect_uri=http")));
+    QTRY_VERIFY_WITH_TIMEOUT(changed.count() > 0, 15'000);
+    const AuthSpec signedIn = form.auth();
+    QCOMPARE(signedIn.kind, AuthSpec::Kind::OAuth2RefreshToken);
+    QVERIFY(!signedIn.refreshToken.isEmpty());
+    QCOMPARE(signedIn.tokenUrl, code.tokenUrl);
+    QVERIFY2(child<QLabel>(form, "signInStatus")->text().startsWith(QLatin1String("Signed in")),
+        qPrintable(child<QLabel>(form, "signInStatus")->text()));
+    QCOMPARE(child<QLineEdit>(form, "refreshToken")->echoMode(), QLineEdit::Password);
+
+    // What it ended with is what the executor sends with.
+    Core::RetryExecutor executor;
+    QSignalSpy finished(&executor, &Core::RetryExecutor::requestFinished);
+    Core::RequestSpec spec;
+    spec.url = QUrl(base + QStringLiteral("/oauth/protected"));
+    spec.auth = signedIn;
+    executor.submit(spec);
+    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 15'000);
+    const auto result = finished.at(0).at(0).value<Core::RequestResult>();
+    QVERIFY2(result.outcome == Core::RequestOutcome::Succeeded, qPrintable(result.reason));
+}
+
+void TestAuthForm::signIn_deniedInTheBrowser_saysSoAndKeepsTheAuth()
+{
+    Core::FaultServer server;
+    QVERIFY2(server.listen(), qPrintable(server.errorString()));
+    const QString base = server.baseUrl().toString();
+    Ui::AuthForm form;
+    AuthSpec code;
+    code.kind = AuthSpec::Kind::OAuth2AuthorizationCode;
+    code.authorizationUrl = base + QStringLiteral("/oauth/authorize?deny=1");
+    code.tokenUrl = base + QStringLiteral("/oauth/token");
+    code.clientId = QStringLiteral("retrylab-public");
+    form.setAuth(code);
+    QNetworkAccessManager browser;
+    form.signInFlow()->setBrowserOpener([&](const QUrl &url) {
+        browser.get(QNetworkRequest(url));
+        return true;
+    });
+    QSignalSpy done(form.signInFlow(), &Ui::AuthorizationCodeFlow::finished);
+    child<QPushButton>(form, "signIn")->click();
+    QTRY_COMPARE_WITH_TIMEOUT(done.count(), 1, 15'000);
+    QVERIFY2(child<QLabel>(form, "signInStatus")->text().contains(QLatin1String("access_denied")),
+        qPrintable(child<QLabel>(form, "signInStatus")->text()));
+    QCOMPARE(form.auth(), code);
+
+    // No browser at all: said at once, nothing started.
+    form.signInFlow()->setBrowserOpener([](const QUrl &) { return false; });
+    child<QPushButton>(form, "signIn")->click();
+    QVERIFY(!form.signInFlow()->isRunning());
+    QVERIFY2(child<QLabel>(form, "signInStatus")->text().contains(QLatin1String("No browser")),
+        qPrintable(child<QLabel>(form, "signInStatus")->text()));
 }
 
 QTEST_MAIN(TestAuthForm)
