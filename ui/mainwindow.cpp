@@ -30,6 +30,7 @@
 #include "ui/request/requestcomposer.h"
 #include "ui/run/attemptinspector.h"
 #include "ui/run/errorlogview.h"
+#include "ui/run/lastresponsebar.h"
 #include "ui/run/statisticsview.h"
 #include "ui/run/timelineview.h"
 #include "ui/server/serverview.h"
@@ -242,6 +243,11 @@ void MainWindow::buildTabs()
     m_openedRun->setObjectName(QStringLiteral("openedRun"));
     layout->addWidget(m_messages);
     layout->addWidget(m_openedRun->banner());
+    // Under the request, the answer it got: what a newcomer looks for first.
+    auto *lastResponse = new LastResponseBar;
+    lastResponse->setSession(m_session);
+    connect(lastResponse, &LastResponseBar::inspectRequested, this, &MainWindow::inspectAttempt);
+    layout->addWidget(lastResponse);
     layout->addWidget(m_tabs, 1);
     setCentralWidget(central);
 }
