@@ -48,7 +48,10 @@
 #include <QAction>
 #include <QApplication>
 #include <QCloseEvent>
+#include <QDialog>
+#include <QDialogButtonBox>
 #include <QDockWidget>
+#include <QHeaderView>
 #include <QLoggingCategory>
 #include <QMenuBar>
 #include <QMessageBox>
@@ -57,11 +60,13 @@
 #include <QStatusBar>
 #include <QStyle>
 #include <QSystemTrayIcon>
+#include <QTableWidget>
 #include <QTabWidget>
 #include <QTimer>
 #include <QVBoxLayout>
 
 #include <algorithm>
+#include <functional>
 
 // One job: building the window and wiring its parts: docks, tabs, menus, the status
 // bar, and the settings read at start and written at close. What the menus do lives in
@@ -375,6 +380,9 @@ void MainWindow::buildMenus()
     }
 
     QMenu *help = menuBar()->addMenu(tr("&Help"));
+    QAction *shortcuts = help->addAction(tr("&Keyboard shortcuts"), this, &MainWindow::showShortcuts);
+    shortcuts->setObjectName(QStringLiteral("showShortcuts"));
+    shortcuts->setShortcut(QKeySequence::HelpContents);
     help->addAction(tr("Fault server &endpoints"), this, [this] {
         showTab(Tab::Server);
         QMessageBox box(QMessageBox::Information, tr("Fault server endpoints"),
@@ -388,6 +396,49 @@ void MainWindow::buildMenus()
                "classification, circuit breakers and retry budgets, against real requests.</p>")
                 .arg(QCoreApplication::applicationVersion()));
     });
+}
+
+void MainWindow::showShortcuts()
+{
+    // Read from the menus, so that the list is never out of date: every action with keys.
+    QList<std::pair<QString, QString>> rows;
+    std::function<void(const QMenu *, const QString &)> collect = [&](const QMenu *menu, const QString &path) {
+        for (const QAction *action : menu->actions()) {
+            const QString name = QString(action->text()).remove(QLatin1Char('&')).remove(QChar(0x2026));
+            if (action->menu())
+                collect(action->menu(), path + name + QStringLiteral(" \u2192 "));
+            else if (!action->shortcut().isEmpty())
+                rows.append({action->shortcut().toString(QKeySequence::NativeText), path + name});
+        }
+    };
+    for (const QAction *top : menuBar()->actions()) {
+        if (top->menu())
+            collect(top->menu(), QString(top->text()).remove(QLatin1Char('&')) + QStringLiteral(" \u2192 "));
+    }
+    rows.append({tr("+ / - / Home / End"), tr("Timeline: zoom in, zoom out, fit, follow the live edge")});
+
+    auto *dialog = new QDialog(this);
+    dialog->setObjectName(QStringLiteral("shortcutsDialog"));
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->setWindowTitle(tr("Keyboard shortcuts"));
+    auto *table = new QTableWidget(int(rows.size()), 2, dialog);
+    table->setObjectName(QStringLiteral("shortcutList"));
+    table->setHorizontalHeaderLabels({tr("Keys"), tr("Action")});
+    table->verticalHeader()->hide();
+    table->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    table->horizontalHeader()->setStretchLastSection(true);
+    for (int row = 0; row < rows.size(); ++row) {
+        table->setItem(row, 0, new QTableWidgetItem(rows.at(row).first));
+        table->setItem(row, 1, new QTableWidgetItem(rows.at(row).second));
+    }
+    table->resizeColumnToContents(0);
+    auto *buttons = new QDialogButtonBox(QDialogButtonBox::Close, dialog);
+    connect(buttons, &QDialogButtonBox::rejected, dialog, &QDialog::reject);
+    auto *layout = new QVBoxLayout(dialog);
+    layout->addWidget(table);
+    layout->addWidget(buttons);
+    dialog->resize(QSize(560, 520).boundedTo(availableSize()));
+    dialog->show();
 }
 
 void MainWindow::buildStatusBar()
