@@ -60,18 +60,22 @@ ImportController::ImportController(QMainWindow *window, RequestComposer *compose
     window->installEventFilter(this);
 
     // A curl command pasted into the URL field is imported, as if pasted into the curl dialog.
-    m_draftBeforeCurl = composer->draft();
-    connect(composer, &RequestComposer::draftChanged, this, [this] {
-        if (!looksLikeCurl(m_composer->draft().urlTemplate))
-            m_draftBeforeCurl = m_composer->draft();
-    });
     if (auto *url = composer->findChild<QComboBox *>(QStringLiteral("url")); url && url->lineEdit()) {
         m_urlEdit = url->lineEdit();
         m_urlEdit->installEventFilter(this);
+        m_urlBeforeCurl = m_urlEdit->text();
+        connect(m_urlEdit, &QLineEdit::textChanged, this, [this](const QString &text) {
+            if (!looksLikeCurl(text))
+                m_urlBeforeCurl = text;
+        });
         // Pasted by the context menu or the middle button: the text arrives first.
         connect(m_urlEdit, &QLineEdit::textEdited, this, [this](const QString &text) {
-            if (looksLikeCurl(text))
-                importPastedCurl(text);
+            if (!looksLikeCurl(text))
+                return;
+            Core::RequestDraft before = m_composer->draft();
+            before.urlTemplate = m_urlBeforeCurl;
+            if (!importPastedCurl(text, before))
+                m_urlEdit->setText(m_urlBeforeCurl);
         });
     }
 }
@@ -81,7 +85,7 @@ bool ImportController::looksLikeCurl(const QString &text)
     return text.trimmed().startsWith(QLatin1String("curl "));
 }
 
-bool ImportController::importPastedCurl(const QString &commandLine)
+bool ImportController::importPastedCurl(const QString &commandLine, const Core::RequestDraft &before)
 {
     const auto parsed = Core::CurlCommandLine::parse(commandLine.trimmed());
     if (!parsed) {
@@ -92,7 +96,7 @@ bool ImportController::importPastedCurl(const QString &commandLine)
         return false;
     }
     // The request before the paste is what Undo import brings back, not the command as a URL.
-    m_composer->setDraft(m_draftBeforeCurl);
+    m_composer->setDraft(before);
     importRequests({*parsed}, tr("a curl command pasted into the URL"));
     return true;
 }
@@ -260,7 +264,10 @@ bool ImportController::eventFilter(QObject *watched, QEvent *event)
         && static_cast<QKeyEvent *>(event)->matches(QKeySequence::Paste)) {
         // The whole command, continued lines included, which the line edit would cut at the first.
         const QString clip = QGuiApplication::clipboard()->text();
-        return looksLikeCurl(clip) && clip.size() < 1024 * 1024 && importPastedCurl(clip);
+        if (!looksLikeCurl(clip) || clip.size() >= 1024 * 1024)
+            return false;
+        importPastedCurl(clip, m_composer->draft());
+        return true; // read or said why not: the command never lands in the URL
     }
     if (watched != m_window)
         return false;

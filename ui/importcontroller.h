@@ -113,7 +113,7 @@ private:
     void loadIntoComposer(int index);
     static bool looksLikeCurl(const QString &text);
     /// A curl command pasted into the URL field, imported with Undo; false when it cannot be read.
-    bool importPastedCurl(const QString &commandLine);
+    bool importPastedCurl(const QString &commandLine, const Core::RequestDraft &before);
     void showFileError(const QString &title, const QString &path, const Core::Error &error);
     void showDialog(QDialog *dialog);
 
@@ -139,8 +139,8 @@ private:
     std::optional<Core::RequestDraft> m_lastLoaded; ///< the draft the last import put in, as it was put
     std::optional<Core::RequestDraft> m_undoDraft;
     QLineEdit *m_urlEdit = nullptr;
-    /// The composer's request before the URL field got a curl command.
-    Core::RequestDraft m_draftBeforeCurl;
+    /// The URL field's text before a curl command arrived in it.
+    QString m_urlBeforeCurl;
     std::optional<Core::BackoffPolicy> m_undoPolicy;
 };
 
