@@ -17,6 +17,7 @@
 
 #include <QLabel>
 #include <QScrollArea>
+#include <QTabBar>
 #include <QVBoxLayout>
 
 namespace RetryLab::Ui {
@@ -54,6 +55,10 @@ WorkspaceTabs::WorkspaceTabs(RunSession *session, EmbeddedServer *server, QWidge
 {
     setObjectName(QStringLiteral("tabs"));
     setDocumentMode(true);
+    // Every tab in sight beside the docks (1366x768, a projector): titles are shortened rather
+    // than scrolled off the bar, where nobody found the Herd simulator or the Monitors.
+    tabBar()->setUsesScrollButtons(false);
+    setElideMode(Qt::ElideRight);
     m_timeline->setSession(session);
     m_errorLog->setSession(session);
     m_statistics->setSession(session);

@@ -15,6 +15,8 @@
 #include <QScreen>
 #include <QSettings>
 #include <QStandardPaths>
+#include <QTabBar>
+#include <QTabWidget>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QToolButton>
@@ -52,6 +54,7 @@ private Q_SLOTS:
 
     void inspector_at1024x640_keepsTheWindowOnTheScreen();
     void urlField_isTheWidestInputOfTheRequestRow();
+    void everyTab_isInSightOnTheTabBar();
     void layoutTheScreenCannotHold_isNotSaved_theLastGoodOneStays();
     void storedLayoutTooLargeForTheScreen_givesWayToTheDefault();
 
@@ -163,6 +166,25 @@ void TestWindowFit::urlField_isTheWidestInputOfTheRequestRow()
                            .arg(composer->width())));
         QVERIFY(url->width() > method->width() * 3);
     }
+}
+
+void TestWindowFit::everyTab_isInSightOnTheTabBar()
+{
+    auto window = makeWindow();
+    QVERIFY(window);
+    window->resize(projector);
+    QTRY_COMPARE(window->size(), projector);
+    QTabBar *bar = tabsOf(*window)->tabBar();
+    QVERIFY(bar->count() >= 9);
+    for (int i = 0; i < bar->count(); ++i) {
+        QVERIFY2(bar->rect().contains(bar->tabRect(i)),
+            qPrintable(QStringLiteral("%1 at %2..%3 of %4 px")
+                           .arg(tabsOf(*window)->tabText(i))
+                           .arg(bar->tabRect(i).left())
+                           .arg(bar->tabRect(i).right())
+                           .arg(bar->width())));
+    }
+    QVERIFY(minimumOf(*window).width() <= projector.width());
 }
 
 void TestWindowFit::layoutTheScreenCannotHold_isNotSaved_theLastGoodOneStays()

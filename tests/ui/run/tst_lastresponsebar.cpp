@@ -30,7 +30,6 @@ void TestLastResponseBar::hiddenUntilAnAttemptIsAnswered()
     RunSession session;
     LastResponseBar bar;
     bar.setSession(&session);
-    bar.show();
     QVERIFY(bar.isHidden());
     QCOMPARE(bar.shownRow(), -1);
 }
