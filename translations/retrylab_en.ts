@@ -87,10 +87,6 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Window size (default 1280x800).</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>WxH</source>
         <translation type="unfinished"></translation>
     </message>
@@ -200,6 +196,22 @@
     </message>
     <message>
         <source>the Cloud Storage cases did not finish within two minutes; saving what there is</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Window size in pixels, as the screen it plays (default 1280x800; under QT_SCALE_FACTOR the window fits this many pixels).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>could not write %1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no attempts to inspect for inspector-window.png</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the batch of batch-live.png did not finish within a minute</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -12378,6 +12390,14 @@ observed: %3
         <source>: %1 authorization: %2; sent without authorization</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source> (edited by curl --retry flags)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1, changed by an imported curl command&apos;s retry flags.</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>RetryLab::Core::AlertDispatcher</name>
@@ -12921,6 +12941,14 @@ Drawn narrow so that the runs on either side keep their width; zoom or drag to s
     </message>
     <message>
         <source>recording: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 min</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 h</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -16433,6 +16461,14 @@ Policy: %3</source>
         <source>The request from before the import is back.</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>The pasted curl command cannot be read: %1. File → Import request → Paste curl command shows where.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>a curl command pasted into the URL</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>RetryLab::Ui::ImportedRequestList</name>
@@ -16628,6 +16664,33 @@ Policy: %3</source>
     </message>
 </context>
 <context>
+    <name>RetryLab::Ui::LastResponseBar</name>
+    <message>
+        <source>Inspect</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Open this attempt in the attempt inspector: headers, body, timing (Ctrl+I). Any bar of the timeline or row of the error log opens there too.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Last answer:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 %2 in %3, %4</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no answer after %1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Attempt %1 of request #%2: %3 %4</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>RetryLab::Ui::LayerCalculator</name>
     <message>
         <source>Layer calculator</source>
@@ -16818,6 +16881,30 @@ Policy: %3</source>
     </message>
     <message>
         <source>Collection run</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Keyboard shortcuts</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>+ / - / Home / End</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Timeline: zoom in, zoom out, fit, follow the live edge</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Keyboard shortcuts</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Keys</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Action</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -18858,6 +18945,14 @@ a CONNECT tunnel&apos;s faults act on the connection. Applies at the next start.
         <source>%1 Seed %2. Switch faults from a script: curl -X POST -H &apos;Content-Type: application/json&apos; &apos;%3?enabled=false&apos;</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Copy URL</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Copy the address clients are pointed at (the proxy&apos;s URL) to the clipboard</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>RetryLab::Ui::ReadModifyWriteForm</name>
@@ -20665,6 +20760,42 @@ Precondition provided: %4; expected: %5</source>
     </message>
     <message>
         <source>%1 of it went to auth first (a token fetched or a challenge answered; hatched)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>▼ 1 new request below</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>▼ %1 new requests below</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Fitted %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1. Fit shows the selected request&apos;s run, or the latest; again, the whole session (Home)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the run of request #%1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the latest run, request #%1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the latest run, requests #%1 to #%2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the whole session, 1 request</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the whole session, %1 requests</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
