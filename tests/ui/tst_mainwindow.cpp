@@ -992,7 +992,7 @@ void TestMainWindow::conformanceTab_runsTheEditedPolicyOnTheAppServer()
     const qsizetype before = window->server()->server()->log().size();
     QSignalSpy finished(view, &Ui::ConformanceView::finished);
     window->showTab(MainWindow::Tab::Conformance);
-    QCOMPARE(tabsOf(*window)->currentWidget(), view);
+    QVERIFY(tabsOf(*window)->currentWidget()->isAncestorOf(view));
     QCOMPARE(window->currentTab(), MainWindow::Tab::Conformance);
     view->run();
     QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 1, 60'000);
