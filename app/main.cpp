@@ -1,6 +1,8 @@
 #include "app/cli/commandline.h"
 #include "app/screenshotcommand.h"
+#include "app/singleinstance.h"
 #include "app/startupprobe.h"
+#include "app/windowrequest.h"
 #include "ui/mainwindow.h"
 #include "ui/session/hosting/embeddedserver.h"
 
@@ -22,16 +24,34 @@ int main(int argc, char *argv[])
             qputenv("QT_QPA_PLATFORM", "offscreen");
         return std::make_unique<QApplication>(count, values);
     };
-    line.openWindow = [] {
+    line.windowOptions = App::WindowRequest::options();
+    line.openWindow = [](const QCommandLineParser &parser) {
+        const App::WindowRequest request = App::WindowRequest::fromParser(parser);
+        // A window of this user and data is open already: it takes the request.
+        if (App::SingleInstance::handOver(request.toJson()))
+            return 0;
+        App::SingleInstance instance;
+        instance.listen();
+
         App::StartupProbe *probe = App::StartupProbe::fromEnvironment(qApp);
         if (probe)
             probe->markApplication();
         Ui::MainWindow window;
+        QApplication::setDesktopFileName(QStringLiteral("io.github.retrylab.retrylab"));
+        QObject::connect(&instance, &App::SingleInstance::messageReceived, &window, [&window](const QByteArray &json) {
+            const auto handed = App::WindowRequest::fromJson(json);
+            window.show();
+            window.raise();
+            window.activateWindow();
+            if (handed)
+                handed->applyTo(window);
+        });
         if (probe) {
             probe->markWindowBuilt(window.server()->isRunning(), window.server()->errorString());
             probe->watchFirstPaint(&window);
         }
         window.show();
+        request.applyTo(window);
         return QApplication::exec();
     };
     return line.exec(argc, argv);

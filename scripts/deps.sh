@@ -39,6 +39,13 @@ packages=(
     redis-server redis-tools python3-redis
     # HTTP Digest answered to a real server: Apache's mod_auth_digest and htdigest (tests/core/auth)
     apache2 apache2-utils
+    # the Debian packages (scripts/package.sh): cpack's dpkg-shlibdeps and dpkg-deb, lintian,
+    # and file, which cpack's strip step and lintian use
+    dpkg-dev lintian file
+    # the manual pages, completions and desktop files made and checked by the suites
+    # (tests/app/docgen, tests/packaging): groff and man, the three shells and
+    # bash-completion, and the validators Debian checks its own packages with
+    groff-base man-db bash-completion zsh fish desktop-file-utils appstream shared-mime-info
     "$@"
 )
 

@@ -87,6 +87,10 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>Window size (default 1280x800).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>WxH</source>
         <translation type="unfinished"></translation>
     </message>
@@ -199,19 +203,23 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Window size in pixels, as the screen it plays (default 1280x800; under QT_SCALE_FACTOR the window fits this many pixels).</source>
+        <source>Open the window at the request, its URL ready to type.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>could not write %1: %2</source>
+        <source>Open the window and ask for a run (a JSON report) to open.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>no attempts to inspect for inspector-window.png</source>
+        <source>Open the window at the Monitors tab.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>the batch of batch-live.png did not finish within a minute</source>
+        <source>File not opened</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 was not opened: %2</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -2887,6 +2895,10 @@ proxy&apos;s --fault rules on top; a request nothing was recorded for gets 404 n
         <source>--auth: %1</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>A file to open in the window: a run report, a scenario, a collection, a monitors file or a policy (told apart by content). With a window already open, it opens there.</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>RetryLab::Cli::RunPrinter</name>
@@ -5271,10 +5283,6 @@ or as a step of the HTTPS port&apos;s handshake script, POST /_control/tls/hands
     </message>
     <message>
         <source>%1 takes seconds, a number from 0 to %2, not &quot;%3&quot;</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1 is not used: RetryLab has no separate connection timeout; the per-attempt timeout covers connecting too.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -12391,11 +12399,119 @@ observed: %3
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source> (edited by curl --retry flags)</source>
+        <source>%1; the request was not sent; retried as a refused connection would be</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>%1, changed by an imported curl command&apos;s retry flags.</source>
+        <source>%1; the request was not sent; not retried, as a refused connection would not be</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 has no %2 address, and only %2 was asked for</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no connection within the connect timeout of %1 ms</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>a body from a file or form parts is for single requests</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the request has a body and a body file; it can send one</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the connect timeout must be more than 0 and at most %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the --resolve entry &quot;%1&quot; is not HOST:PORT:ADDRESS</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the body file %1 cannot be read: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>it does not exist</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: %2 is not a regular file</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: RetryLab connects to the first address given; curl tries the others when it fails.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: a form part is NAME=VALUE, NAME=@FILE or NAME=&lt;FILE</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: the part&apos;s %2 is not sent</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: a form part from standard input is not supported</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 and %2 cannot be used together: the request has one body</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 and -I/--head cannot be used together: a HEAD request has no body</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the body file %1 does not exist</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the body file %1 is a folder, not a file</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the body file %1 is not a regular file</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the body file %1 cannot be read</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>file %1 (%2 bytes)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>multipart/form-data: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot;: removing an entry (-HOST:PORT) is not supported; give HOST:PORT:ADDRESS</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is not HOST:PORT:ADDRESS (e.g. example.test:443:127.0.0.1)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot;: the port &quot;%2&quot; is not from 1 to 65535</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; gives no address to connect to (HOST:PORT:ADDRESS)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot;: &quot;%2&quot; is not an IPv4 or IPv6 address</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>expected milliseconds above 0, or null for none</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -12944,11 +13060,7 @@ Drawn narrow so that the runs on either side keep their width; zoom or drag to s
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>%1 min</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1 h</source>
+        <source>the body from %1 was left out: the composer holds bodies as text (retrylab request sends it)</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -13547,6 +13659,46 @@ Drawn narrow so that the runs on either side keep their width; zoom or drag to s
     </message>
     <message>
         <source>Auth</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>none (a reused connection)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Connected to</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>DNS lookup</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Connect + TLS</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Connect</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Sending</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Waiting (first byte)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Download</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Connect timeout</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the connection was not ready in time</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -15702,6 +15854,25 @@ Policy: %3</source>
     </message>
 </context>
 <context>
+    <name>RetryLab::Ui::FileOpener</name>
+    <message>
+        <source>a file the window opens</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: the scenario has no request</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 is an observation report, which the window does not show; its verdicts are in the file, as retrylab observe wrote them</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>RetryLab::Ui::GrpcMethodDialog</name>
     <message>
         <source>gRPC method</source>
@@ -16461,14 +16632,6 @@ Policy: %3</source>
         <source>The request from before the import is back.</source>
         <translation type="unfinished"></translation>
     </message>
-    <message>
-        <source>The pasted curl command cannot be read: %1. File → Import request → Paste curl command shows where.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>a curl command pasted into the URL</source>
-        <translation type="unfinished"></translation>
-    </message>
 </context>
 <context>
     <name>RetryLab::Ui::ImportedRequestList</name>
@@ -16664,33 +16827,6 @@ Policy: %3</source>
     </message>
 </context>
 <context>
-    <name>RetryLab::Ui::LastResponseBar</name>
-    <message>
-        <source>Inspect</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Open this attempt in the attempt inspector: headers, body, timing (Ctrl+I). Any bar of the timeline or row of the error log opens there too.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Last answer:</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1 %2 in %3, %4</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>no answer after %1: %2</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Attempt %1 of request #%2: %3 %4</source>
-        <translation type="unfinished"></translation>
-    </message>
-</context>
-<context>
     <name>RetryLab::Ui::LayerCalculator</name>
     <message>
         <source>Layer calculator</source>
@@ -16881,30 +17017,6 @@ Policy: %3</source>
     </message>
     <message>
         <source>Collection run</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&amp;Keyboard shortcuts</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>+ / - / Home / End</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Timeline: zoom in, zoom out, fit, follow the live edge</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Keyboard shortcuts</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Keys</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Action</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -18945,14 +19057,6 @@ a CONNECT tunnel&apos;s faults act on the connection. Applies at the next start.
         <source>%1 Seed %2. Switch faults from a script: curl -X POST -H &apos;Content-Type: application/json&apos; &apos;%3?enabled=false&apos;</source>
         <translation type="unfinished"></translation>
     </message>
-    <message>
-        <source>Copy URL</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Copy the address clients are pointed at (the proxy&apos;s URL) to the clipboard</source>
-        <translation type="unfinished"></translation>
-    </message>
 </context>
 <context>
     <name>RetryLab::Ui::ReadModifyWriteForm</name>
@@ -20762,42 +20866,6 @@ Precondition provided: %4; expected: %5</source>
         <source>%1 of it went to auth first (a token fetched or a challenge answered; hatched)</source>
         <translation type="unfinished"></translation>
     </message>
-    <message>
-        <source>▼ 1 new request below</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>▼ %1 new requests below</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Fitted %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1. Fit shows the selected request&apos;s run, or the latest; again, the whole session (Home)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>the run of request #%1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>the latest run, request #%1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>the latest run, requests #%1 to #%2</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>the whole session, 1 request</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>the whole session, %1 requests</source>
-        <translation type="unfinished"></translation>
-    </message>
 </context>
 <context>
     <name>RetryLab::Ui::TimingWaterfall</name>
@@ -20814,15 +20882,7 @@ Precondition provided: %4; expected: %5</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>From the start to the socket starting to connect (Qt&apos;s own queue)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Connect</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Connecting and sending: DNS, TCP, TLS and the request (Qt reports no instant in between)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -20856,6 +20916,22 @@ Precondition provided: %4; expected: %5</source>
     <message>
         <source>%1: %2 (from %3 to %4 ms of the attempt)
 %5</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>DNS</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The name lookup RetryLab made before handing the request to Qt</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Until the socket started to connect (Qt&apos;s own queue)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Connecting: TCP, and the TLS handshake over HTTPS (Qt reports no instant in between); in a record without the lookup&apos;s times, the lookup and the sending too</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -21086,6 +21162,58 @@ Precondition provided: %4; expected: %5</source>
     </message>
     <message>
         <source>⚠ Warning: certificate errors of %1 are ignored. Its identity is not checked, so anyone on the path could pose as it. Not saved: off at the next start.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source> s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Time allowed to connect (name lookup, TCP, TLS), apart from the per-attempt timeout, as curl&apos;s --connect-timeout. A connection not ready by then ends the attempt as a connection failure: the request was not sent.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>IPv4 or IPv6</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>IPv4 only (-4)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>IPv6 only (-6)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Keep connections open</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Off: every attempt sends Connection: close and opens a connection of its own (curl&apos;s --no-keepalive).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>HOST:PORT:ADDRESS, ...</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>As curl&apos;s --resolve: connect to ADDRESS for HOST and PORT. The URL, the Host header and the certificate check keep HOST. Several entries separated by spaces.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Connect timeout:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>IP version:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Resolve:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Resolve: %1</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

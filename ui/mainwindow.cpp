@@ -1,6 +1,7 @@
 #include "ui/mainwindow.h"
 
 #include "ui/exportcontroller.h"
+#include "ui/fileopener.h"
 #include "ui/importcontroller.h"
 #include "ui/monitorcontroller.h"
 #include "ui/openedrun.h"
@@ -138,6 +139,10 @@ MainWindow::MainWindow(const Options &options, QWidget *parent)
     connectParts();
     connectMonitors();
     connectCollectionRuns();
+    m_fileOpener = new FileOpener({m_openedRun, m_imports, m_collections, m_collectionsDock, m_monitors, m_policyPanel,
+                                      m_policyDock, m_requestDock, m_tabs},
+        this);
+    m_fileOpener->setObjectName(QStringLiteral("fileOpener"));
 
     if (!m_server->isRunning() && options.startServer) {
         m_messages->showMessage(FieldMessage::Kind::Error,

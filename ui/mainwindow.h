@@ -22,6 +22,7 @@ class AttemptInspector;
 class CollectionSidebar;
 class EmbeddedServer;
 class ExportController;
+class FileOpener;
 class ImportController;
 class InsecureBanner;
 class MessageBar;
@@ -83,6 +84,8 @@ public:
 
     void showTab(Tab tab);
     Tab currentTab() const;
+    /// Shows a file where its kind belongs (`retrylab FILE`, a file handed over).
+    FileOpener *fileOpener() const { return m_fileOpener; }
 
 public Q_SLOTS:
     /// Shows a session attempt row in the inspector, opening it.
@@ -152,6 +155,7 @@ private:
     RunActions *m_runActions = nullptr;
     PresentationController *m_presentation = nullptr;
     MonitorController *m_monitors = nullptr;
+    FileOpener *m_fileOpener = nullptr;
     QString m_dataDirectory;
     std::optional<bool> m_systemTray;
     std::optional<QSize> m_screenSize;

@@ -13,6 +13,7 @@
 #include <QCommandLineParser>
 #include <QCoreApplication>
 #include <QEvent>
+#include <QFileInfo>
 #include <QTextStream>
 
 #include <csignal>
@@ -63,6 +64,19 @@ void setUpParser(QCommandLineParser &parser, const CommandLine &line)
     parser.setApplicationDescription(description);
     parser.addHelpOption();
     parser.addVersionOption();
+    if (line.openWindow) {
+        parser.addOptions(line.windowOptions);
+        parser.addPositionalArgument(QStringLiteral("FILE"),
+            Tr::tr("A file to open in the window: a run report, a scenario, a collection, a monitors file or a "
+                   "policy (told apart by content). With a window already open, it opens there."),
+            QStringLiteral("[FILE...]"));
+    }
+}
+
+// `retrylab FILE`: a file of that name, which is no command, opens in the window.
+bool namesFileToOpen(const CommandLine &line, int argc, char **argv)
+{
+    return line.openWindow && argc >= 2 && QFileInfo::exists(QString::fromLocal8Bit(argv[1]));
 }
 
 } // namespace
@@ -207,7 +221,7 @@ int CommandLine::exec(int &argc, char **argv) const
         return ExitOk;
     }
 
-    if (argc >= 2 && argv[1][0] != '-') {
+    if (argc >= 2 && argv[1][0] != '-' && !namesFileToOpen(*this, argc, argv)) {
         QCoreApplication app(argc, argv);
         QTextStream(stderr)
             << Tr::tr("%1: unknown command \"%2\"; see %1 --help\n").arg(program, QString::fromLocal8Bit(argv[1]));
@@ -232,7 +246,7 @@ int CommandLine::exec(int &argc, char **argv) const
     QCommandLineParser parser;
     setUpParser(parser, *this);
     parser.process(*app);
-    return openWindow();
+    return openWindow(parser);
 }
 
 } // namespace RetryLab::Cli

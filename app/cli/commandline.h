@@ -2,6 +2,8 @@
 
 #include "app/cli/commands.h"
 
+#include <QCommandLineOption>
+#include <QCommandLineParser>
 #include <QCoreApplication>
 
 #include <functional>
@@ -12,8 +14,9 @@ namespace RetryLab::Cli {
 /// What main() does for `retrylab` and `retrylab-cli`: runs the subcommand named
 /// by argv[1] under a QCoreApplication (under the application `makeGuiApplication`
 /// makes where the command needs a GUI), answers --help and --version without a
-/// display, and refuses an unknown command. Without a command, `openWindow` runs;
-/// when there is none (retrylab-cli), the help goes to stderr with ExitUsage.
+/// display, and refuses an unknown command. Without a command, `openWindow` runs
+/// with the parsed `windowOptions` and files (`retrylab FILE...`); when there is
+/// none (retrylab-cli), the help goes to stderr with ExitUsage.
 /// This library links no Qt Gui module: the GUI parts come from the caller.
 struct CommandLine
 {
@@ -23,8 +26,11 @@ struct CommandLine
     /// Makes the QApplication for the window (`forCommand` false) and for the
     /// commands that need a GUI (true).
     std::function<std::unique_ptr<QCoreApplication>(int &argc, char **argv, bool forCommand)> makeGuiApplication;
-    /// Shows the window and runs the event loop, under makeGuiApplication's application.
-    std::function<int()> openWindow;
+    /// Shows the window and runs the event loop, under makeGuiApplication's application;
+    /// `parser` holds windowOptions and the files to open (its positional arguments).
+    std::function<int(const QCommandLineParser &parser)> openWindow;
+    /// Options of the window itself, listed in the help beside --help and --version.
+    QList<QCommandLineOption> windowOptions;
 
     int exec(int &argc, char **argv) const;
 };

@@ -105,24 +105,27 @@ void AuthSpec::forEachText(const std::function<void(QString &)> &visit)
     }
 }
 
+void AuthSpec::forEachSecret(const std::function<void(QString &)> &visit)
+{
+    for (QString *secret : {&password, &token, &value, &clientSecret, &refreshToken, &secretAccessKey, &sessionToken})
+        visit(*secret);
+}
+
 QList<QString> AuthSpec::secrets() const
 {
     QList<QString> all;
-    for (const QString *text :
-        {&password, &token, &value, &clientSecret, &refreshToken, &secretAccessKey, &sessionToken}) {
-        if (!text->isEmpty())
-            all.append(*text);
-    }
+    AuthSpec copy = *this;
+    copy.forEachSecret([&all](const QString &secret) {
+        if (!secret.isEmpty())
+            all.append(secret);
+    });
     return all;
 }
 
 AuthSpec AuthSpec::withoutSecrets() const
 {
     AuthSpec plain = *this;
-    for (QString *text : {&plain.password, &plain.token, &plain.value, &plain.clientSecret, &plain.refreshToken,
-             &plain.secretAccessKey, &plain.sessionToken}) {
-        text->clear();
-    }
+    plain.forEachSecret([](QString &secret) { secret.clear(); });
     return plain;
 }
 

@@ -89,6 +89,9 @@ struct AuthSpec
 
     /// Every text field with a value that may hold {{variables}}, in a fixed order.
     void forEachText(const std::function<void(QString &)> &visit);
+    /// Every secret field (passwords, tokens, the API key's value, the client
+    /// secret, the refresh token, the AWS secret key and session token), empty or not.
+    void forEachSecret(const std::function<void(QString &)> &visit);
     /// The values that must never reach a log, report or export: passwords,
     /// tokens, the API key's value, client secrets, refresh tokens, AWS secret
     /// keys and session tokens. Empty ones left out.

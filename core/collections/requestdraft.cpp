@@ -190,12 +190,11 @@ QJsonObject RequestDraft::toJson(bool keepCredentials) const
         // A secret that is only a {{variable}} is no secret: it stays; any other is masked, as headers are.
         AuthSpec saved = auth;
         if (!keepCredentials) {
-            for (QString *secret : {&saved.password, &saved.token, &saved.value, &saved.clientSecret,
-                     &saved.refreshToken, &saved.secretAccessKey, &saved.sessionToken}) {
-                static const QRegularExpression onlyVariable(QStringLiteral(R"(^\s*\{\{[^{}]+\}\}\s*$)"));
-                if (!secret->isEmpty() && !onlyVariable.match(*secret).hasMatch())
-                    *secret = QString::fromLatin1(Redactor::mask());
-            }
+            static const QRegularExpression onlyVariable(QStringLiteral(R"(^\s*\{\{[^{}]+\}\}\s*$)"));
+            saved.forEachSecret([](QString &secret) {
+                if (!secret.isEmpty() && !onlyVariable.match(secret).hasMatch())
+                    secret = QString::fromLatin1(Redactor::mask());
+            });
         }
         object.insert(QStringLiteral("auth"), AuthJson::toJson(saved, AuthJson::Secrets::Write));
     }

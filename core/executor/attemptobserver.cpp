@@ -95,6 +95,11 @@ Classification conclude(AttemptRecord &record, AttemptEnd end, const RequestSpec
         observation.networkError = QNetworkReply::TimeoutError;
         record.errorString = Tr::tr("Qt's transfer timeout ended the attempt (%1)").arg(record.errorString);
     }
+    if (record.connectTimedOut && end == AttemptEnd::NetworkError) {
+        // No connection within the connect timeout: the request never left, as
+        // when the connection is refused, and the policy's action for that applies.
+        observation.networkError = QNetworkReply::ConnectionRefusedError;
+    }
     observation.responseHeaders = record.responseHeaders;
     observation.bodyPrefix = body.left(4096);
     observation.body = body; // shared: a JSON pointer may look past the prefix
@@ -116,6 +121,14 @@ Classification conclude(AttemptRecord &record, AttemptEnd end, const RequestSpec
     }
 
     Classification classification = classify(observation, policy.classification);
+    if (record.connectTimedOut && end == AttemptEnd::NetworkError) {
+        classification.cause = QStringLiteral("connect-timeout");
+        const bool retried = classification.decision != Classification::Decision::GiveUp;
+        classification.reason = retried
+            ? Tr::tr("%1; the request was not sent; retried as a refused connection would be").arg(record.errorString)
+            : Tr::tr("%1; the request was not sent; not retried, as a refused connection would not be")
+                  .arg(record.errorString);
+    }
     if (!policy.classification.honourRetryAfter)
         classification.retryAfter.reset();
     if (classification.retryAfter && classification.retryAfter->delayMs)

@@ -1,9 +1,11 @@
 #include "core/executor/attempttransport.h"
 
 #include "core/executor/attemptobserver.h"
+#include "core/executor/connecttarget.h"
 #include "core/executor/executorrequest.h"
 #include "core/executor/redirectstep.h"
 #include "core/executor/retryplanner.h"
+#include "core/executor/streamedbody.h"
 #include "core/executor/tlsinspection.h"
 #include "core/http/redactor.h"
 #include "core/http/retryheaders.h"
@@ -11,6 +13,8 @@
 #include "core/util/coretr.h"
 
 #include <QCoreApplication>
+#include <QHostInfo>
+#include <QHttpMultiPart>
 #include <QNetworkAccessManager>
 #include <QNetworkReply>
 
@@ -18,6 +22,13 @@
 #include <array>
 #include <atomic>
 #include <charconv>
+#include <chrono>
+#include <cmath>
+
+// One job: one attempt's life on the network, from its first hop to the record Qt's
+// signals fill. Its connection (the timed lookup, a pin, the connect timer), its hops
+// (redirects, a token, a Digest challenge) and the body read as it comes act on the same
+// reply and record at once, which is why they stay together here.
 
 namespace RetryLab::Core {
 
@@ -125,6 +136,9 @@ void AttemptTransport::start(ExecutorRequest &r, qint64 now)
         hop.headers.append({requestIdName, r.requestIdValue});
         hop.headers.append({attemptName, attemptNumber(r.attemptIndex + 1)});
     }
+    if (!r.transport.options().keepAlive && !headerValue(hop.headers, "Connection"))
+        hop.headers.append({QByteArrayLiteral("Connection"), QByteArrayLiteral("close")});
+    hop.streamedBody = r.spec.kind == RequestSpec::Kind::Single && !r.spec.bodySource.isInline();
 
     AttemptRecord &record = r.current;
     record = AttemptRecord{};
@@ -150,16 +164,24 @@ void AttemptTransport::start(ExecutorRequest &r, qint64 now)
     }
     r.auth.problem.clear();
     r.auth.challengeAnswered = false;
+    r.auth.tokenFailed = false;
     if (std::optional<HopRequest> token = m_auth.tokenRequest(r.spec.auth, r.auth)) {
         // The token first, on a hop of its own; the attempt's request waits for it.
         record.requestHeaders = hop.headers;
         r.afterToken = std::move(hop);
         r.hop = std::move(*token);
-        sendHop(r);
-        return;
+    } else {
+        r.hop = std::move(hop);
     }
-    r.hop = std::move(hop);
-    sendOwnHop(r);
+    aimFirstHop(r, now);
+}
+
+void AttemptTransport::sendFirstHop(ExecutorRequest &r)
+{
+    if (r.auth.tokenHop)
+        sendHop(r);
+    else
+        sendOwnHop(r);
 }
 
 void AttemptTransport::sendOwnHop(ExecutorRequest &r)
@@ -174,6 +196,121 @@ void AttemptTransport::sendOwnHop(ExecutorRequest &r)
     sendHop(r);
 }
 
+void AttemptTransport::armConnectTimer(ExecutorRequest &r)
+{
+    const std::optional<double> &timeoutMs = r.transport.options().connectTimeoutMs;
+    if (!timeoutMs || *timeoutMs <= 0.0)
+        return;
+    if (!r.connectTimer) {
+        // A Qt timer only for requests that ask for a connect timeout (see PreciseWakeups for why not more).
+        r.connectTimer = std::make_unique<QTimer>();
+        r.connectTimer->setSingleShot(true);
+        r.connectTimer->setTimerType(Qt::PreciseTimer);
+        QObject::connect(
+            r.connectTimer.get(), &QTimer::timeout, m_context, [this, id = r.id] { handleConnectTimeout(id); });
+    }
+    r.connectTimer->start(std::chrono::milliseconds(static_cast<qint64>(std::ceil(std::min(*timeoutMs, 2e9)))));
+}
+
+void AttemptTransport::connectionReady(ExecutorRequest &r)
+{
+    if (r.connectTimer)
+        r.connectTimer->stop();
+}
+
+void AttemptTransport::aimNextHop(ExecutorRequest &r)
+{
+    // The points measured beside Qt's were the last exchange's: the next hop's are its own
+    // (no lookup of its own). A pin applies to the host it names.
+    r.current.lookupStartNs = r.current.lookupEndNs = -1;
+    r.current.connectedNs = r.current.encryptedNs = -1;
+    const std::optional<HostPin> pin = HostPin::find(r.transport.options().resolve, r.hop.url);
+    r.connectAddress = pin ? pin->address : QString();
+    r.current.connectAddress = r.connectAddress;
+    armConnectTimer(r);
+}
+
+void AttemptTransport::aimFirstHop(ExecutorRequest &r, qint64 now)
+{
+    const TransportOptions &options = r.transport.options();
+    r.connectAddress.clear();
+    armConnectTimer(r);
+    const QUrl &url = r.hop.url;
+    if (const std::optional<HostPin> pin = HostPin::find(options.resolve, url)) {
+        r.connectAddress = pin->address;
+        r.current.connectAddress = pin->address;
+        r.current.lookupStartNs = r.current.lookupEndNs = now; // nothing to look up
+    } else if (ConnectTarget::isAddress(url)) {
+        r.current.lookupStartNs = r.current.lookupEndNs = now;
+    } else if (!r.transport.usesProxy() && !url.host().isEmpty()) {
+        // The lookup Qt would make, made here so that it can be timed: Qt then
+        // finds the answer in its host cache. Through a proxy the proxy looks the name up.
+        r.current.lookupStartNs = now;
+        const quint64 id = r.id;
+        const quint64 serial = ++m_lookupSerial;
+        r.lookupSerial = serial;
+        r.lookupId = QHostInfo::lookupHost(
+            url.host(), m_context, [this, id, serial](const QHostInfo &info) { handleLookup(id, serial, info); });
+        return;
+    }
+    sendFirstHop(r);
+}
+
+void AttemptTransport::handleLookup(quint64 requestId, quint64 serial, const QHostInfo &info)
+{
+    const auto it = m_requests.constFind(requestId);
+    if (it == m_requests.cend() || (*it)->lookupId < 0 || (*it)->lookupSerial != serial)
+        return; // the attempt was cut while its name was looked up
+    ExecutorRequest &r = **it;
+    r.lookupId = -1;
+    r.current.lookupEndNs = m_clock.nowNs();
+    const TransportOptions::IpFamily family = r.transport.options().ipFamily;
+    if (family != TransportOptions::IpFamily::Any && info.error() == QHostInfo::NoError) {
+        const std::optional<QString> address = ConnectTarget::choose(info.addresses(), family);
+        if (!address) {
+            r.current.networkError = QNetworkReply::HostNotFoundError;
+            r.current.errorString = Tr::tr("%1 has no %2 address, and only %2 was asked for")
+                                        .arg(r.hop.url.host(), ConnectTarget::familyName(family));
+            if (m_ended)
+                m_ended(requestId);
+            return;
+        }
+        r.connectAddress = *address;
+        r.current.connectAddress = *address;
+    }
+    // A failed lookup is Qt's to report: it looks the name up again and says HostNotFoundError.
+    sendFirstHop(r);
+}
+
+void AttemptTransport::handleConnectTimeout(quint64 requestId)
+{
+    const auto it = m_requests.constFind(requestId);
+    if (it == m_requests.cend() || !(*it)->manager)
+        return; // not in flight
+    (*it)->current.connectTimedOut = true;
+    qCInfo(lcExecutor).noquote() << "request" << requestId << "connect timeout after"
+                                 << *(*it)->transport.options().connectTimeoutMs << "ms";
+    if (m_ended)
+        m_ended(requestId);
+}
+
+void AttemptTransport::endLater(const ExecutorRequest &r)
+{
+    // From within sendHop(), which start() may be running: the executor hears of it once start() returned.
+    const quint64 id = r.id;
+    const int attempt = r.attemptIndex;
+    const qint64 startNs = r.current.startNs;
+    QMetaObject::invokeMethod(
+        m_context,
+        [this, id, attempt, startNs] {
+            const auto it = m_requests.constFind(id);
+            if (it != m_requests.cend() && (*it)->manager && (*it)->attemptIndex == attempt
+                && (*it)->current.startNs == startNs && !(*it)->reply && m_ended)
+                m_ended(id);
+        },
+        Qt::QueuedConnection);
+}
+
 void AttemptTransport::sendHop(ExecutorRequest &r)
 {
     // The attributes every hop carries come from a request made once (see the
@@ -185,6 +322,8 @@ void AttemptTransport::sendHop(ExecutorRequest &r)
         r.transport.applyTo(request);
     for (const auto &[name, value] : std::as_const(r.hop.headers))
         request.setRawHeader(name, value);
+    if (!r.connectAddress.isEmpty())
+        ConnectTarget::aim(request, r.hop.url, r.connectAddress, headerValue(r.hop.headers, "Host").has_value());
     const QByteArray &body = r.hop.body;
     if (!body.isEmpty() && !request.hasRawHeader(QByteArrayLiteral("Content-Type"))) {
         const QByteArray trimmed = body.trimmed();
@@ -201,33 +340,80 @@ void AttemptTransport::sendHop(ExecutorRequest &r)
     r.tls = TlsDetails{};
 
     // Without a body no upload device is made: Qt emits requestSent only then.
-    QNetworkReply *reply = body.isEmpty() ? r.manager->sendCustomRequest(request, r.hop.method)
-                                          : r.manager->sendCustomRequest(request, r.hop.method, body);
+    QNetworkReply *reply = nullptr;
+    const bool uploads = !body.isEmpty() || r.hop.streamedBody;
+    if (r.hop.streamedBody) {
+        // Opened anew for every hop: a retry or a 307 sends the whole body again.
+        Result<StreamedBody::Opened> opened = StreamedBody::open(r.spec.bodySource, nullptr);
+        if (!opened) {
+            r.current.networkError = QNetworkReply::ContentAccessDenied;
+            r.current.errorString = opened.error();
+            endLater(r);
+            return;
+        }
+        if (opened->multipart) {
+            reply = r.manager->sendCustomRequest(request, r.hop.method, opened->multipart);
+            opened->multipart->setParent(reply);
+        } else {
+            request.setHeader(QNetworkRequest::ContentLengthHeader, opened->size);
+            reply = r.manager->sendCustomRequest(request, r.hop.method, opened->device);
+            opened->device->setParent(reply);
+        }
+    } else {
+        reply = body.isEmpty() ? r.manager->sendCustomRequest(request, r.hop.method)
+                               : r.manager->sendCustomRequest(request, r.hop.method, body);
+    }
     r.reply = reply;
     m_replyRequests.insert(reply, r.id); // its end comes through the manager's finished()
 
     const quint64 id = r.id;
+    const bool plain = reply->url().scheme() == QLatin1String("http");
     QObject::connect(reply, &QNetworkReply::socketStartedConnecting, m_context, [this, id, reply] {
         if (ExecutorRequest *req = replyOwner(id, reply))
             req->current.connectionStartedNs = m_clock.nowNs();
     });
-    QObject::connect(reply, &QNetworkReply::requestSent, m_context, [this, id, reply] {
-        if (ExecutorRequest *req = replyOwner(id, reply))
-            req->current.requestSentNs = m_clock.nowNs();
+    // Plain HTTP: the first bytes written mark a new connection as connected
+    // (Qt says nothing in between); over TLS the handshake's end does.
+    QObject::connect(reply, &QNetworkReply::requestSent, m_context, [this, id, reply, plain] {
+        if (ExecutorRequest *req = replyOwner(id, reply)) {
+            const qint64 now = m_clock.nowNs();
+            req->current.requestSentNs = now;
+            if (plain && req->current.connectionStartedNs >= 0 && req->current.connectedNs < 0)
+                req->current.connectedNs = now;
+            connectionReady(*req);
+        }
     });
-    if (!body.isEmpty()) {
+    if (uploads) {
         // With a body Qt reports the end of the upload instead of requestSent.
         QObject::connect(
-            reply, &QNetworkReply::uploadProgress, m_context, [this, id, reply](qint64 sent, qint64 total) {
-                if (ExecutorRequest *req = replyOwner(id, reply);
-                    req && total > 0 && sent == total && req->current.requestSentNs < 0)
-                    req->current.requestSentNs = m_clock.nowNs();
+            reply, &QNetworkReply::uploadProgress, m_context, [this, id, reply, plain](qint64 sent, qint64 total) {
+                ExecutorRequest *req = replyOwner(id, reply);
+                if (!req || sent <= 0)
+                    return;
+                const qint64 now = m_clock.nowNs();
+                if (plain && req->current.connectionStartedNs >= 0 && req->current.connectedNs < 0)
+                    req->current.connectedNs = now;
+                connectionReady(*req);
+                // Qt's threads may report the upload's end after the answer's headers: then
+                // when it ended is not known, and is not taken from this late signal.
+                if (total > 0 && sent == total && req->current.requestSentNs < 0 && req->current.firstByteNs < 0)
+                    req->current.requestSentNs = now;
             });
+    }
+    if (!plain) {
+        QObject::connect(reply, &QNetworkReply::encrypted, m_context, [this, id, reply] {
+            if (ExecutorRequest *req = replyOwner(id, reply)) {
+                if (req->current.encryptedNs < 0)
+                    req->current.encryptedNs = m_clock.nowNs();
+                connectionReady(*req);
+            }
+        });
     }
     QObject::connect(reply, &QNetworkReply::metaDataChanged, m_context, [this, id, reply] {
         ExecutorRequest *req = replyOwner(id, reply);
         if (!req)
             return;
+        connectionReady(*req);
         if (req->current.firstByteNs < 0)
             req->current.firstByteNs = m_clock.nowNs();
         const QVariant length = reply->header(QNetworkRequest::ContentLengthHeader);
@@ -298,6 +484,7 @@ std::optional<AttemptEnd> AttemptTransport::finished(ExecutorRequest &r)
             return std::nullopt;
         if (!hasStatus) {
             r.auth.problem = Tr::tr("the token request to %1 failed").arg(Redactor().urlString(r.hop.url));
+            r.auth.tokenFailed = true;
             m_auth.abandonFetch(r.auth);
         }
     } else if (hasStatus && (followChallenge(r) || followRedirect(r))) {
@@ -312,7 +499,10 @@ bool AttemptTransport::followRedirect(ExecutorRequest &r)
     const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
     if (!isRedirectStatus(status))
         return false; // no Location to look for
-    auto step = nextHop(r.hop, status, reply->rawHeader(QByteArrayLiteral("Location")), r.current.redirects.size());
+    // Token requests and Digest challenges are hops too, not redirects: they do not count.
+    const auto redirectsSoFar = std::count_if(r.current.redirects.cbegin(), r.current.redirects.cend(),
+        [](const RedirectHop &hop) { return hop.kind == RedirectHop::Kind::Redirect; });
+    auto step = nextHop(r.hop, status, reply->rawHeader(QByteArrayLiteral("Location")), redirectsSoFar);
     if (!step)
         return false;
     if (step->hop.followed)
@@ -330,6 +520,14 @@ bool AttemptTransport::followRedirect(ExecutorRequest &r)
     reply->deleteLater(); // finished: it says nothing more
     r.reply = nullptr;
     r.hop = step->next;
+    const AuthSpec::Kind kind = r.spec.auth.kind;
+    if (!step->hop.crossOrigin && (kind == AuthSpec::Kind::AwsSigV4 || kind == AuthSpec::Kind::Digest)) {
+        // A signature or a Digest answer names the path: the new one is signed or answered afresh.
+        r.hop.headers.removeIf(
+            [](const auto &h) { return h.first.compare("Authorization", Qt::CaseInsensitive) == 0; });
+        m_auth.apply(r.spec.auth, r.auth, r.hop);
+    }
+    aimNextHop(r);
     sendHop(r);
     return true;
 }
@@ -353,6 +551,7 @@ bool AttemptTransport::followToken(ExecutorRequest &r)
         // The attempt ends with the token endpoint's answer, its reason said plainly.
         qCInfo(lcExecutor).noquote() << "request" << r.id << "got no token:" << problem;
         r.auth.problem = problem;
+        r.auth.tokenFailed = true;
         r.bytesReceived = std::max<qint64>(r.bytesReceived, body.size());
         r.body = body;
         hop.followed = false;
@@ -368,6 +567,7 @@ bool AttemptTransport::followToken(ExecutorRequest &r)
     r.reply = nullptr;
     r.hop = std::move(r.afterToken);
     r.afterToken = HopRequest{};
+    aimNextHop(r);
     sendOwnHop(r);
     return true;
 }
@@ -402,12 +602,19 @@ bool AttemptTransport::followChallenge(ExecutorRequest &r)
     r.reply = nullptr;
     r.hop = std::move(*next);
     r.current.requestHeaders = r.hop.headers;
+    aimNextHop(r);
     sendHop(r);
     return true;
 }
 
 void AttemptTransport::cut(ExecutorRequest &r)
 {
+    if (r.connectTimer)
+        r.connectTimer->stop();
+    if (r.lookupId >= 0) {
+        QHostInfo::abortHostLookup(r.lookupId);
+        r.lookupId = -1;
+    }
     if (!r.reply)
         return;
     // Read what arrived so far before the reply goes away; its abort() is
@@ -473,6 +680,12 @@ Classification AttemptTransport::conclude(ExecutorRequest &r, AttemptEnd end)
             record.tls = r.tls;
         }
     }
+    if (record.connectTimedOut) {
+        // Qt's own name for a connection that timed out; classified as one that could not be made.
+        record.networkError = QNetworkReply::TimeoutError;
+        record.errorString = Tr::tr("no connection within the connect timeout of %1 ms")
+                                 .arg(r.transport.options().connectTimeoutMs.value_or(0.0));
+    }
     record.bytesReceived = r.bytesReceived;
     record.responseBody = r.body;
     record.transferEnded = r.transferEnded;
@@ -502,6 +715,12 @@ Classification AttemptTransport::conclude(ExecutorRequest &r, AttemptEnd end)
 
 void AttemptTransport::release(ExecutorRequest &r)
 {
+    if (r.connectTimer)
+        r.connectTimer->stop();
+    if (r.lookupId >= 0) {
+        QHostInfo::abortHostLookup(r.lookupId);
+        r.lookupId = -1;
+    }
     m_auth.abandonFetch(r.auth); // a token request cut short: another attempt may fetch
 
     if (r.reply) {
@@ -536,6 +755,10 @@ void AttemptTransport::abandonAll()
 {
     m_replyRequests.clear(); // abort() below emits the managers' finished()
     for (const std::shared_ptr<ExecutorRequest> &request : m_requests) {
+        if (request->lookupId >= 0)
+            QHostInfo::abortHostLookup(request->lookupId);
+        if (request->connectTimer)
+            request->connectTimer->stop();
         if (request->reply) {
             request->reply->disconnect(m_context);
             request->reply->abort();

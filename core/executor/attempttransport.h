@@ -13,10 +13,12 @@
 #include <QString>
 
 #include <algorithm>
+#include <functional>
 #include <limits>
 #include <memory>
 #include <optional>
 
+class QHostInfo;
 class QNetworkAccessManager;
 class QNetworkReply;
 class QObject;
@@ -71,6 +73,13 @@ public:
     void setAttemptHeadersEnabled(bool enabled) { m_attemptHeaders = enabled; }
     bool attemptHeadersEnabled() const { return m_attemptHeaders; }
 
+    /// Called when the transport itself ends the attempt in flight of a request
+    /// (its connect timeout ran out, no address of the IP version asked for, its
+    /// body file could not be opened): the executor cuts it as a network error.
+    /// Never called from within start().
+    using Ended = std::function<void(quint64 requestId)>;
+    void setEnded(Ended ended) { m_ended = std::move(ended); }
+
     /// The records' repeated header names and values, one copy each.
     HeaderInterner &interner() { return m_interner; }
     /// The requests' auth: its token cache is this transport's.
@@ -106,6 +115,22 @@ public:
     void abandonAll();
 
 private:
+    /// The first hop's connection: a --resolve pin, or a name lookup (timed, and
+    /// for -4/-6 choosing the address), then sendHop().
+    void aimFirstHop(ExecutorRequest &r, qint64 nowNs);
+    /// The first hop once aimed: the token request, or the attempt's own with its auth.
+    void sendFirstHop(ExecutorRequest &r);
+    /// A hop after the first (a redirect, a token's, a challenge's answer): the points measured
+    /// for the first exchange are let go, the hop's host pinned if a pin names it.
+    void aimNextHop(ExecutorRequest &r);
+    void handleLookup(quint64 requestId, quint64 serial, const QHostInfo &info);
+    void handleConnectTimeout(quint64 requestId);
+    /// (Re)starts the connect timer of a request with a connect timeout.
+    void armConnectTimer(ExecutorRequest &r);
+    /// The hop's connection carries the request: the connect timer stops.
+    static void connectionReady(ExecutorRequest &r);
+    /// Ends the attempt in flight from the transport's side, after the event in progress.
+    void endLater(const ExecutorRequest &r);
     void sendHop(ExecutorRequest &r);
     bool followRedirect(ExecutorRequest &r);
     /// The token request of `r` was answered: true when the attempt's own request went out after it.
@@ -140,6 +165,8 @@ private:
     qint64 m_bodyLimit = 0;
     qint64 m_transferLimit = 0;
     bool m_attemptHeaders = true;
+    Ended m_ended;
+    quint64 m_lookupSerial = 0;
 };
 
 } // namespace RetryLab::Core

@@ -11,6 +11,9 @@
 #include <QNetworkReply>
 #include <QPointer>
 #include <QStringList>
+#include <QTimer>
+
+#include <memory>
 
 QT_BEGIN_NAMESPACE
 class QNetworkAccessManager;
@@ -101,6 +104,13 @@ struct ExecutorRequest
     qint64 bytesReceived = 0;
     bool readingBody = false; ///< readyRead is connected: the body is read as it arrives
     bool transferEnded = false; ///< the body reached the transfer limit and the reply was aborted
+    /// The name lookup of the attempt's first hop in flight (QHostInfo's id), -1 for none.
+    int lookupId = -1;
+    quint64 lookupSerial = 0; ///< which lookup's answer is awaited (AttemptTransport's count)
+    /// The address the hop in flight connects to instead of its host (ConnectTarget); empty: the host.
+    QString connectAddress;
+    /// Runs while the attempt's connection is not ready (TransportOptions::connectTimeoutMs).
+    std::unique_ptr<QTimer> connectTimer;
 };
 
 } // namespace RetryLab::Core

@@ -15,6 +15,8 @@ struct HopRequest
     QByteArray method;
     QByteArray body;
     HeaderList headers;
+    /// The body is the request's BodySource (a file, multipart parts), opened for this hop.
+    bool streamedBody = false;
 
     friend bool operator==(const HopRequest &, const HopRequest &) = default;
 };

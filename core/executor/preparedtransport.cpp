@@ -261,7 +261,8 @@ Result<PreparedTransport> PreparedTransport::prepare(const TransportOptions &opt
 {
     PreparedTransport prepared;
     prepared.m_options = options;
-    if (options.isDefault())
+    // The connect timeout shapes no connection: such a request shares the default managers.
+    if (options.sharesDefaultConnections())
         return prepared;
 
     QCryptographicHash key(QCryptographicHash::Sha256);
@@ -278,6 +279,14 @@ Result<PreparedTransport> PreparedTransport::prepare(const TransportOptions &opt
     insecure.sort();
     insecure.removeDuplicates();
     addField(key, insecure.join(QLatin1Char('\n')).toUtf8());
+    // Connections to a pinned address carry the pinned name's TLS check; a
+    // manager without keep-alive must never lend its connections to one with it.
+    QStringList pins;
+    for (const HostPin &pin : options.resolve)
+        pins.append(pin.text());
+    addField(key, pins.join(QLatin1Char('\n')).toUtf8());
+    addField(key, QByteArray::number(int(options.ipFamily)));
+    addField(key, QByteArray(options.keepAlive ? "keep-alive" : "close"));
 
     const bool tlsOptions = !options.caBundlePath.isEmpty() || !options.clientCertificatePath.isEmpty()
         || options.tlsFloor != TransportOptions::TlsFloor::Any;

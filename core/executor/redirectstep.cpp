@@ -61,6 +61,7 @@ std::optional<RedirectStep> nextHop(
     if (hop.nextMethod() != current.method) {
         next.method = hop.nextMethod();
         next.body.clear();
+        next.streamedBody = false;
         next.headers.removeIf([](const auto &h) {
             return h.first.compare("Content-Type", Qt::CaseInsensitive) == 0
                 || h.first.compare("Content-Length", Qt::CaseInsensitive) == 0;

@@ -70,7 +70,7 @@ QString RequestAuth::check(const AuthSpec &auth, const HopRequest &request)
         const QUrl url(auth.tokenUrl, QUrl::StrictMode);
         if (!url.isValid() || url.host().isEmpty()
             || (url.scheme() != QLatin1String("http") && url.scheme() != QLatin1String("https")))
-            return Tr::tr("the token URL \"%1\" is not an http or https URL").arg(auth.tokenUrl);
+            return Tr::tr("the token URL is not an http or https URL");
     }
     if (auth.kind == AuthSpec::Kind::OAuth2AuthorizationCode) {
         return Tr::tr("the authorization code flow needs a person at a browser: get the tokens in the window's Auth "
@@ -100,10 +100,10 @@ std::optional<HopRequest> RequestAuth::tokenRequest(const AuthSpec &auth, Reques
         return std::nullopt;
     }
     // A refresh token the server rotated, or gave with the token, is used from then on.
-    Result<TokenRequest> request = cached != m_tokens.cend() && !cached->token.refreshToken.isEmpty()
-            && auth.kind != AuthSpec::Kind::GoogleServiceAccount
-        ? TokenRequest::refresh(auth, cached->token.refreshToken)
-        : TokenRequest::forAuth(auth, m_clock.wallTime());
+    state.refreshFromCache = cached != m_tokens.cend() && !cached->token.refreshToken.isEmpty()
+        && auth.kind != AuthSpec::Kind::GoogleServiceAccount;
+    Result<TokenRequest> request = state.refreshFromCache ? TokenRequest::refresh(auth, cached->token.refreshToken)
+                                                          : TokenRequest::forAuth(auth, m_clock.wallTime());
     if (!request) {
         // A key file that no longer reads, say: the attempt fails saying so.
         state.problem = request.error();
@@ -127,6 +127,10 @@ QString RequestAuth::takeToken(
     state.tokenHop = false;
     const Result<TokenResponse> response = TokenResponse::parse(status, body);
     if (!response) {
+        // A refresh token the server no longer takes is forgotten: the next attempt asks
+        // with the auth's own grant (its own refresh token, its client credentials).
+        if (state.refreshFromCache && status >= 400 && status < 500)
+            m_tokens.remove(state.tokenKey);
         endFetch(state.tokenKey);
         // Its words name the status and the OAuth error, never the body.
         return response.errorDetail().message;
@@ -288,7 +292,12 @@ bool RequestAuth::rejectToken(const AuthSpec &auth, RequestAuthState &state)
 {
     if (!auth.needsToken() || !state.tokenFromCache || state.refreshedAfterRejection)
         return false;
-    m_tokens.remove(state.tokenKey);
+    // The access token is spent; a refresh token the server gave with it stays. A token
+    // another request fetched since is not this one: it stays too.
+    if (const auto cached = m_tokens.find(state.tokenKey);
+        cached != m_tokens.end() && cached->token.authorizationValue() == state.accessToken) {
+        cached->token.expiresAtNs = m_clock.nowNs() - 1;
+    }
     state.refreshedAfterRejection = true;
     return true;
 }

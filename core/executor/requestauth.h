@@ -22,6 +22,11 @@ struct RequestAuthState
 {
     /// The hop in flight is the token request that goes before the attempt's own.
     bool tokenHop = false;
+    /// That token request spends a refresh token the cache kept (one the server gave).
+    bool refreshFromCache = false;
+    /// The attempt ended at its token request: the token endpoint's answer, not
+    /// the resource's (its host's breaker and rate limits hear nothing of it).
+    bool tokenFailed = false;
     /// The access token the attempt's request carries, and where it came from.
     QByteArray accessToken;
     bool tokenFromCache = false;

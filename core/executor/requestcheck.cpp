@@ -8,6 +8,8 @@
 #include "core/util/durationtext.h"
 #include "core/util/jsonpointer.h"
 
+#include <QHostAddress>
+
 #include <algorithm>
 
 namespace RetryLab::Core {
@@ -120,6 +122,14 @@ Result<void> checkRequest(const RequestSpec &spec)
             Tr::tr("the per-attempt timeout must lie between 0 and %1")
                 .arg(DurationText::format(PolicyLimits::maxDeadlineMs, DurationText::Style::Exact)));
     }
+    if (!spec.bodySource.isInline()) {
+        if (spec.kind != RequestSpec::Kind::Single)
+            return Result<void>::failure(Tr::tr("a body from a file or form parts is for single requests"));
+        if (!spec.body.isEmpty())
+            return Result<void>::failure(Tr::tr("the request has a body and a body file; it can send one"));
+        if (auto files = spec.bodySource.checkFiles(); !files)
+            return files;
+    }
     return checkTransport(spec.transport);
 }
 
@@ -143,6 +153,16 @@ Result<void> checkTransport(const TransportOptions &transport)
     for (const QString &host : transport.insecureHosts) {
         if (host.trimmed().isEmpty())
             return Result<void>::failure(Tr::tr("a host whose certificate errors are to be ignored is empty"));
+    }
+    if (transport.connectTimeoutMs
+        && !(*transport.connectTimeoutMs > 0.0 && *transport.connectTimeoutMs <= PolicyLimits::maxDeadlineMs)) {
+        return Result<void>::failure(
+            Tr::tr("the connect timeout must be more than 0 and at most %1")
+                .arg(DurationText::format(PolicyLimits::maxDeadlineMs, DurationText::Style::Exact)));
+    }
+    for (const HostPin &pin : transport.resolve) {
+        if (pin.host.isEmpty() || pin.port == 0 || QHostAddress(pin.address).isNull())
+            return Result<void>::failure(Tr::tr("the --resolve entry \"%1\" is not HOST:PORT:ADDRESS").arg(pin.text()));
     }
     return {};
 }

@@ -81,6 +81,11 @@ RetryExecutor::RetryExecutor(QNetworkAccessManager *manager, QObject *parent)
     m_policyProblem = firstPolicyError(m_policy);
     m_transport.setBodyLimit(defaultResponseBodyLimit);
     m_transport.setTransferLimit(defaultTransferLimit);
+    m_transport.setEnded([this](quint64 requestId) {
+        // The transport ended the attempt (its connect timeout, no address of the IP version asked for).
+        if (const RequestPtr r = find(requestId); r && r->phase == Request::Phase::InFlight)
+            cutAttempt(r, AttemptEnd::NetworkError);
+    });
     // Requests waiting for another's token go on once it came (or did not), after
     // the handler that got it returns.
     m_transport.auth().setFetchEnded(
@@ -785,9 +790,11 @@ void RetryExecutor::concludeAttempt(const RequestPtr &r, AttemptEnd end)
     releaseSlot(*r);
     r->phase = Request::Phase::Sleeping; // not in flight; decideNext() moves it on
 
-    // Feed the breaker and the budget with what really happened on the wire.
+    // Feed the breaker and the budget with what really happened on the wire: not
+    // with a token endpoint's failure, which says nothing about the request's host.
     CircuitBreaker &breaker = breakerFor(r->host);
-    if (end == AttemptEnd::Cancelled || end == AttemptEnd::Deadline) {
+    const bool tokenFailed = r->auth.tokenFailed;
+    if (end == AttemptEnd::Cancelled || end == AttemptEnd::Deadline || tokenFailed) {
         if (r->breakerTrial)
             breaker.release();
     } else if (isFailureForBreaker(record, classification)) {
@@ -805,9 +812,9 @@ void RetryExecutor::concludeAttempt(const RequestPtr &r, AttemptEnd end)
         }
     }
     r->breakerTrial = false;
-    if (m_limiter->active() && end != AttemptEnd::Cancelled && end != AttemptEnd::Deadline)
+    if (m_limiter->active() && end != AttemptEnd::Cancelled && end != AttemptEnd::Deadline && !tokenFailed)
         m_limiter->onResponse(nowNs() / 1e6, AdaptiveRateLimiter::isThrottling(record.httpStatus, record.responseBody));
-    if (r->policy.classification.honourRateLimitReset)
+    if (r->policy.classification.honourRateLimitReset && !tokenFailed)
         m_rateLimitHolds.note(r->host, classification, r->policy.classification.maxRetryAfterMs, nowNs());
 
     // The decision first, the breaker and budget signals after it: their
@@ -893,6 +900,8 @@ void RetryExecutor::decideNext(const RequestPtr &r, AttemptRecord &record, const
         r->plannedDelayMs = 0.0;
         r->actualDelayMs = 0.0;
         Q_EMIT retryScheduled(r->id, r->attemptIndex, 0.0, record.reason, -1);
+        if (r->phase == Request::Phase::Done)
+            return; // a handler of retryScheduled cancelled it
         enqueue(r, true);
         dispatchQueued();
         return;

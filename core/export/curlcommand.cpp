@@ -1,5 +1,6 @@
 #include "core/export/curlcommand.h"
 
+#include "core/export/curlconnectionflags.h"
 #include "core/export/curlretryflags.h"
 #include "core/policy/classifier.h"
 #include "core/record/recordredactor.h"
@@ -130,7 +131,7 @@ Command build(const RequestSpec &request, const ExportOptions &options, const st
     const QUrl &url = shown.url;
     command.credentialsRedacted = options.redactCredentials
         && (shown.headers != request.headers || shown.body != request.body || shown.url != request.url
-            || shown.auth != request.auth);
+            || shown.auth != request.auth || shown.bodySource != request.bodySource);
     if (command.credentialsRedacted) {
         command.notes.append(Tr::tr("Credentials are redacted: the command will not authenticate until they are put "
                                     "back."));
@@ -140,8 +141,13 @@ Command build(const RequestSpec &request, const ExportOptions &options, const st
 
     QStringList args{QStringLiteral("curl")};
     const bool hasBody = !body.isEmpty();
+    // From the redacted copy: a form field named like a credential is masked.
+    const QStringList streamedBody = CurlConnectionFlags::bodyArguments(shown);
     if (method == "HEAD") {
         args << QStringLiteral("--head");
+    } else if (!streamedBody.isEmpty()) {
+        if (!CurlConnectionFlags::impliesMethod(request, method))
+            args << QStringLiteral("-X") << QString::fromLatin1(method);
     } else if (!(method == "GET" && !hasBody) && !(method == "POST" && hasBody)) {
         // Without -X curl sends GET, or POST when there is data.
         args << QStringLiteral("-X") << QString::fromLatin1(method);
@@ -180,6 +186,8 @@ Command build(const RequestSpec &request, const ExportOptions &options, const st
         }
     }
 
+    args += streamedBody;
+
     QStringList retryArgs;
     if (policy) {
         const CurlRetryFlags::Flags flags = CurlRetryFlags::fromPolicy(*policy);
@@ -196,6 +204,7 @@ Command build(const RequestSpec &request, const ExportOptions &options, const st
             retryArgs << QStringLiteral("--max-time") << seconds;
     }
     args += retryArgs;
+    args += CurlConnectionFlags::connectionArguments(request.transport);
 
     const QString urlText = url.toString(QUrl::FullyEncoded);
     // curl reads [] and {} in a URL as a glob pattern.

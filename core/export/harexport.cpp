@@ -5,6 +5,7 @@
 #include "core/export/jsonstream.h"
 
 #include "core/policy/policyjson.h"
+#include "core/record/attemptphases.h"
 #include "core/record/recordredactor.h"
 #include "core/record/transportjson.h"
 #include "core/util/exportfile.h"
@@ -19,6 +20,10 @@
 #include <algorithm>
 #include <cmath>
 #include <functional>
+
+// One job: a run as a HAR 1.2 archive, written as it is produced. Its parts (the skeleton of
+// pages, an entry per attempt and per redirect hop, and the timings of each) are HAR's own
+// shapes of one record, each read only through the archive or the timings HAR defines.
 
 namespace {
 Q_LOGGING_CATEGORY(lcHarExport, "retrylab.core.harexport")
@@ -391,8 +396,28 @@ Timings timingsBetween(qint64 start, qint64 connectionStarted, qint64 requestSen
 Timings timingsOf(const AttemptRecord &a)
 {
     // The last exchange only: a redirect's hops are timed on their own.
-    return timingsBetween(a.lastExchangeStartNs(), a.connectionStartedNs, a.requestSentNs, a.firstByteNs,
-        a.endNs >= 0 ? a.endNs : a.finishedNs);
+    const qint64 start = a.lastExchangeStartNs();
+    const qint64 end = a.endNs >= 0 ? a.endNs : a.finishedNs;
+    const AttemptPhases p = AttemptPhases::of(a);
+    const bool measured = a.lookupEndNs >= 0 && p.sendMs && p.firstByteMs && p.downloadMs && end >= start;
+    if (!measured) // a record without RetryLab's own points, or an exchange that did not get as far as an answer
+        return timingsBetween(start, a.connectionStartedNs, a.requestSentNs, a.firstByteNs, end);
+    Timings t;
+    if (!p.reusedConnection) {
+        t.dns = p.dnsMs.value_or(-1.0);
+        // HAR's connect holds the TLS handshake; ssl is that part alone, unknown with Qt (-1).
+        t.connect = p.connectTlsMs ? *p.connectTlsMs : p.connectMs.value_or(-1.0);
+        t.ssl = p.tlsMs.value_or(-1.0);
+        // From the lookup's end (or the start) to Qt starting to connect: queued inside Qt.
+        const qint64 from = a.lookupEndNs >= start ? a.lookupEndNs : start;
+        t.blocked = a.connectionStartedNs >= from ? ms(a.connectionStartedNs - from) : -1.0;
+    } else if (a.lookupEndNs >= start) {
+        t.blocked = ms(a.lookupEndNs - start); // a lookup made before it was known that none was needed
+    }
+    t.send = *p.sendMs;
+    t.wait = *p.firstByteMs;
+    t.receive = ms(end - a.firstByteNs);
+    return t;
 }
 
 namespace {

@@ -4,6 +4,7 @@
 #include "core/auth/authjson.h"
 #include "core/policy/fallbacktriggers.h"
 #include "core/policy/policyjson.h"
+#include "core/record/attemptphases.h"
 #include "core/record/recordredactor.h"
 #include "core/record/transportjson.h"
 #include "core/util/exportfile.h"
@@ -124,6 +125,10 @@ QJsonObject requestObject(quint64 id, const RequestSpec &spec)
     };
     if (!spec.transport.isDefault())
         o.insert(QStringLiteral("transport"), TransportJson::toJson(spec.transport));
+    // A body sent from a file or as form parts: where it came from, without the fields' values
+    // (a form may carry a password); only then, so that other reports stay as they were.
+    if (!spec.bodySource.isInline())
+        o.insert(QStringLiteral("bodyFrom"), spec.bodySource.description());
     // Which auth, never its secrets; absent without one, as in earlier reports.
     if (!spec.auth.isNone())
         o.insert(QStringLiteral("auth"), AuthJson::toJson(spec.auth, AuthJson::Secrets::Leave));
@@ -230,6 +235,30 @@ QJsonObject attemptObject(const AttemptRecord &a, const RunRecord &run, bool wit
     insertTime(o, QStringLiteral("requestSent"), a.requestSentNs, run);
     insertTime(o, QStringLiteral("firstByte"), a.firstByteNs, run);
     insertTime(o, QStringLiteral("finished"), a.finishedNs, run);
+    // The points RetryLab measures beside Qt's, only when measured: older reports stay as they were.
+    if (a.lookupStartNs >= 0)
+        insertTime(o, QStringLiteral("lookupStarted"), a.lookupStartNs, run);
+    if (a.lookupEndNs >= 0)
+        insertTime(o, QStringLiteral("lookupFinished"), a.lookupEndNs, run);
+    if (a.connectedNs >= 0)
+        insertTime(o, QStringLiteral("connected"), a.connectedNs, run);
+    if (a.encryptedNs >= 0)
+        insertTime(o, QStringLiteral("encrypted"), a.encryptedNs, run);
+    if (!a.connectAddress.isEmpty())
+        o.insert(QStringLiteral("connectAddress"), a.connectAddress);
+    if (a.connectTimedOut)
+        o.insert(QStringLiteral("connectTimedOut"), true);
+    // The phases of the last exchange (AttemptPhases), null where unknown; derived, not read back.
+    const AttemptPhases phases = AttemptPhases::of(a);
+    o.insert(QStringLiteral("connectionReused"), phases.reusedConnection);
+    o.insert(QStringLiteral("dnsMs"), optionalNumber(phases.dnsMs));
+    o.insert(QStringLiteral("connectMs"), optionalNumber(phases.connectMs));
+    o.insert(QStringLiteral("tlsMs"), optionalNumber(phases.tlsMs));
+    o.insert(QStringLiteral("connectTlsMs"), optionalNumber(phases.connectTlsMs));
+    o.insert(QStringLiteral("sendMs"), optionalNumber(phases.sendMs));
+    // "waitMs", not "firstByteMs": that key is the instant of the first byte.
+    o.insert(QStringLiteral("waitMs"), optionalNumber(phases.firstByteMs));
+    o.insert(QStringLiteral("downloadMs"), optionalNumber(phases.downloadMs));
     // Each redirect met, with its own timings; the attempt's are those of its last exchange.
     QJsonArray hops;
     for (const RedirectHop &hop : a.redirects) {

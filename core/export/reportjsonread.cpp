@@ -361,6 +361,12 @@ AttemptRecord readAttempt(JsonReader &f, qint64 epochNs, const QHash<quint64, Re
     a.requestSentNs = instant(f, QStringLiteral("requestSent"), epochNs);
     a.firstByteNs = instant(f, QStringLiteral("firstByte"), epochNs);
     a.finishedNs = instant(f, QStringLiteral("finished"), epochNs);
+    a.lookupStartNs = instant(f, QStringLiteral("lookupStarted"), epochNs);
+    a.lookupEndNs = instant(f, QStringLiteral("lookupFinished"), epochNs);
+    a.connectedNs = instant(f, QStringLiteral("connected"), epochNs);
+    a.encryptedNs = instant(f, QStringLiteral("encrypted"), epochNs);
+    a.connectAddress = text(f, QStringLiteral("connectAddress"));
+    a.connectTimedOut = f.value(QStringLiteral("connectTimedOut")).toBool(false);
     const QString ending = f.value(QStringLiteral("ending")).isUndefined() ? QStringLiteral("end") // older reports
                                                                            : QStringLiteral("ending");
     a.end = named(f, ending, allEnds, &attemptEndName, AttemptEnd::Response, Presence::Required);

@@ -38,13 +38,14 @@ bool CheckWriter::prepare()
         = m_checkInsert.prepare(
               QStringLiteral("INSERT INTO checks (series, start_ms, duration_ms, flags, attempts, attempts_ok,"
                              " outcome, final_status, reason, a_success, a_start_off, a_status, a_cause, a_reason,"
-                             " a_decision, a_delay, a_queued, a_connect, a_tls, a_first_byte, a_total, a_bytes, a_body)"
-                             " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+                             " a_decision, a_delay, a_queued, a_connect, a_tls, a_first_byte, a_total, a_bytes, a_body,"
+                             " a_dns, a_send, a_download)"
+                             " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
                              " ON CONFLICT (series, start_ms) DO NOTHING"))
-        && m_attemptInsert.prepare(
-            QStringLiteral("INSERT INTO attempts (series, start_ms, idx, flags, start_off, status, cause, reason,"
-                           " decision, delay, queued, connect, tls, first_byte, total, bytes, body)"
-                           " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"))
+        && m_attemptInsert.prepare(QStringLiteral(
+            "INSERT INTO attempts (series, start_ms, idx, flags, start_off, status, cause, reason,"
+            " decision, delay, queued, connect, tls, first_byte, total, bytes, body, dns, send, download)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"))
         && m_eventInsert.prepare(QStringLiteral(
             "INSERT INTO state_events (series, at_ms, from_state, to_state, reason) VALUES (?, ?, ?, ?, ?)"))
         && m_existing.prepare(QStringLiteral(
@@ -129,7 +130,7 @@ bool CheckWriter::write(const StoredCheck &check)
 
 void CheckWriter::bindAttempt(QSqlQuery &q, int column, const StoredAttempt &attempt, qint64 checkStartMs)
 {
-    // The same thirteen columns in `attempts` (a retry) and in `checks` (its first attempt, a_...).
+    // The same sixteen columns in `attempts` (a retry) and in `checks` (its first attempt, a_...).
     q.bindValue(column++, attempt.startMs - checkStartMs);
     q.bindValue(column++, nullableInt(attempt.status));
     q.bindValue(column++, text(attempt.cause));
@@ -142,7 +143,11 @@ void CheckWriter::bindAttempt(QSqlQuery &q, int column, const StoredAttempt &att
     q.bindValue(column++, HistoryEncoding::phase(attempt.firstByteMs));
     q.bindValue(column++, HistoryEncoding::amount(attempt.totalMs));
     q.bindValue(column++, attempt.bytes);
-    q.bindValue(column, failureBody(attempt));
+    q.bindValue(column++, failureBody(attempt));
+    // Schema version 3's phases, after version 1's columns.
+    q.bindValue(column++, HistoryEncoding::phase(attempt.dnsMs));
+    q.bindValue(column++, HistoryEncoding::phase(attempt.sendMs));
+    q.bindValue(column, HistoryEncoding::phase(attempt.downloadMs));
 }
 
 CheckWriter::Insert CheckWriter::insertCheck(const StoredCheck &check, qint64 series, qint64 startMs)
@@ -161,7 +166,7 @@ CheckWriter::Insert CheckWriter::insertCheck(const StoredCheck &check, qint64 se
     q.bindValue(7, nullableInt(check.finalStatus));
     q.bindValue(8, text(check.reason));
     if (check.attempts.isEmpty()) {
-        for (int column = 9; column <= 22; ++column)
+        for (int column = 9; column <= 25; ++column)
             q.bindValue(column, QVariant());
     } else {
         const StoredAttempt &first = check.attempts.constFirst();

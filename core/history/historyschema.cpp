@@ -79,6 +79,21 @@ QStringList createVersion2()
     };
 }
 
+// Version 2 -> 3: the phases of an attempt that version 1 did not keep (name
+// lookup, sending the request, the download), beside connect, TLS and first
+// byte; NULL where unknown, and for every attempt written before.
+QStringList createVersion3()
+{
+    return {
+        QStringLiteral("ALTER TABLE checks ADD COLUMN a_dns %BIG%"),
+        QStringLiteral("ALTER TABLE checks ADD COLUMN a_send %BIG%"),
+        QStringLiteral("ALTER TABLE checks ADD COLUMN a_download %BIG%"),
+        QStringLiteral("ALTER TABLE attempts ADD COLUMN dns %BIG%"),
+        QStringLiteral("ALTER TABLE attempts ADD COLUMN send %BIG%"),
+        QStringLiteral("ALTER TABLE attempts ADD COLUMN download %BIG%"),
+    };
+}
+
 struct Migration
 {
     int from;
@@ -86,9 +101,10 @@ struct Migration
 };
 
 // One entry per version step, in order; a new version appends its step here.
-const std::array<Migration, 2> migrations{{
+const std::array<Migration, 3> migrations{{
     {0, &createVersion1},
     {1, &createVersion2},
+    {2, &createVersion3},
 }};
 static_assert(migrations.size() == currentVersion, "one migration per version step");
 

@@ -42,9 +42,14 @@ namespace RetryLab::Core {
 /// from its first check; and `incident_cover`, per series the time from which
 /// every incident is there. A month of a flaky monitor holds tens of thousands
 /// of incidents among 259,200 checks: reading them beats finding them again.
+///
+/// Version 3 adds the phases of an attempt version 1 did not keep, as the
+/// reports split them (AttemptPhases): the name lookup, sending the request
+/// and the download (`a_dns`, `a_send`, `a_download` in `checks`; `dns`,
+/// `send`, `download` in `attempts`), after the columns of version 1.
 namespace HistorySchema {
 
-inline constexpr int currentVersion = 2;
+inline constexpr int currentVersion = 3;
 inline constexpr char formatName[] = "retrylab-history";
 
 /// Creates or migrates the schema for a writer; `where` names the database in

@@ -80,7 +80,10 @@ void SeriesReader::readAttempt(const QSqlQuery &q, int column, qint64 checkStart
     attempt.firstByteMs = HistoryEncoding::fromPhase(q.value(column++));
     attempt.totalMs = HistoryEncoding::fromAmount(q.value(column++));
     attempt.bytes = q.value(column++).toLongLong();
-    attempt.failureBody = q.value(column).toByteArray();
+    attempt.failureBody = q.value(column++).toByteArray();
+    attempt.dnsMs = HistoryEncoding::fromPhase(q.value(column++));
+    attempt.sendMs = HistoryEncoding::fromPhase(q.value(column++));
+    attempt.downloadMs = HistoryEncoding::fromPhase(q.value(column));
 }
 
 QString SeriesReader::text(const QVariant &id)
@@ -512,9 +515,10 @@ Result<QList<StoredCheck>> SeriesReader::checks(
         QSqlQuery query(m_db);
         query.setForwardOnly(m_dialect.streamsRows());
         if (!runRange(query,
-                QStringLiteral("SELECT start_ms, idx, flags, start_off, status, cause, reason, decision, delay,"
-                               " queued, connect, tls, first_byte, total, bytes, body FROM attempts WHERE %1"
-                               " ORDER BY start_ms, idx")
+                QStringLiteral(
+                    "SELECT start_ms, idx, flags, start_off, status, cause, reason, decision, delay,"
+                    " queued, connect, tls, first_byte, total, bytes, body, dns, send, download FROM attempts WHERE %1"
+                    " ORDER BY start_ms, idx")
                     .arg(seriesRange),
                 series, sinceMs, untilMs))
             return failure(query);
@@ -532,7 +536,8 @@ Result<QList<StoredCheck>> SeriesReader::checks(
     if (!runRange(checks,
             QStringLiteral("SELECT start_ms, duration_ms, flags, outcome, final_status, reason, a_success,"
                            " a_start_off, a_status, a_cause, a_reason, a_decision, a_delay, a_queued, a_connect,"
-                           " a_tls, a_first_byte, a_total, a_bytes, a_body FROM checks WHERE %1 ORDER BY start_ms")
+                           " a_tls, a_first_byte, a_total, a_bytes, a_body, a_dns, a_send, a_download FROM checks"
+                           " WHERE %1 ORDER BY start_ms")
                 .arg(seriesRange),
             series, sinceMs, untilMs))
         return failure(checks);

@@ -27,9 +27,12 @@ struct StoredAttempt
     QString decision;
     double delayBeforeMs = 0.0; ///< the delay the timer gave before it (0 for the first)
     double queuedMs = 0.0;
-    double connectMs = -1.0;
+    double dnsMs = -1.0;
+    double connectMs = -1.0; ///< over TLS, connect and handshake together (as HAR's connect)
     double tlsMs = -1.0;
-    double firstByteMs = -1.0;
+    double sendMs = -1.0;
+    double firstByteMs = -1.0; ///< from the exchange's start
+    double downloadMs = -1.0;
     double totalMs = 0.0;
     qint64 bytes = 0;
     /// The response body of a failed attempt, at most HistoryLimits::failureBodyBytes

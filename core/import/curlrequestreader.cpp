@@ -2,6 +2,7 @@
 
 #include "core/http/httpheaders.h"
 #include "core/import/curloptiontable.h"
+#include "core/record/hostpin.h"
 #include "core/util/boundedfile.h"
 #include "core/util/coretr.h"
 #include "core/util/shellwords.h"
@@ -17,6 +18,7 @@
 #include <algorithm>
 #include <cmath>
 #include <optional>
+#include <utility>
 
 // One job: curl's options, once the words are split, into one request. The file is the
 // table of supported and ignored options and the Reader that carries them out; options
@@ -71,6 +73,12 @@ enum class Opt {
     RetryConnRefused,
     MaxTime,
     ConnectTimeout,
+    Resolve,
+    Ipv4,
+    Ipv6,
+    NoKeepalive,
+    Form,
+    FormString,
     Location,
     LocationTrusted,
     Globoff,
@@ -140,7 +148,20 @@ constexpr Supported supported[] = {
     {"retry-all-errors", Opt::RetryAllErrors, nullptr, RL_TR("Retry every network fault.")},
     {"retry-connrefused", Opt::RetryConnRefused, nullptr, RL_TR("Retry a refused connection.")},
     {"max-time", Opt::MaxTime, "SECONDS", RL_TR("Time limit of each attempt.")},
-    {"connect-timeout", Opt::ConnectTimeout, "SECONDS", nullptr},
+    {"connect-timeout", Opt::ConnectTimeout, "SECONDS",
+        RL_TR("Time allowed to connect (lookup, TCP and TLS), apart from --max-time; a connection not ready by "
+              "then fails the attempt as a connection failure.")},
+    {"resolve", Opt::Resolve, "HOST:PORT:ADDRESS",
+        RL_TR("Connect to ADDRESS for HOST and PORT; the URL, Host header and certificate check keep HOST. "
+              "May be repeated.")},
+    {"ipv4", Opt::Ipv4, nullptr, RL_TR("Connect over IPv4 only.")},
+    {"ipv6", Opt::Ipv6, nullptr, RL_TR("Connect over IPv6 only.")},
+    {"no-keepalive", Opt::NoKeepalive, nullptr,
+        RL_TR("Send Connection: close and open a new connection for every attempt.")},
+    {"form", Opt::Form, "NAME=VALUE",
+        RL_TR("A multipart/form-data part: NAME=VALUE, NAME=@FILE[;type=TYPE][;filename=NAME] (sent from the "
+              "file as it is read), NAME=<FILE (the file's text as the value).")},
+    {"form-string", Opt::FormString, "NAME=VALUE", RL_TR("A multipart/form-data field, its value taken as it is.")},
     {"location", Opt::Location, nullptr, RL_TR("Follow redirects (RetryLab always does, and lists each).")},
     {"location-trusted", Opt::LocationTrusted, nullptr, nullptr},
     {"globoff", Opt::Globoff, nullptr, nullptr},
@@ -154,11 +175,11 @@ constexpr const char *ignoredOptions[] = {"compressed", "silent", "show-error", 
     "remote-name", "remote-name-all", "remote-header-name", "fail", "fail-with-body", "fail-early", "write-out",
     "progress-bar", "no-progress-meter", "no-buffer", "dump-header", "trace", "trace-ascii", "trace-time", "stderr",
     "styled-output", "disable", "raw", "tr-encoding", "create-dirs", "create-file-mode", "output-dir", "remote-time",
-    "xattr", "cookie-jar", "keepalive-time", "no-keepalive", "tcp-nodelay", "tcp-fastopen", "ipv4", "ipv6",
-    "limit-rate", "speed-limit", "speed-time", "max-filesize", "no-clobber", "remove-on-error", "max-redirs",
-    "cert-type", "key-type", "post301", "post302", "post303", "no-sessionid", "no-alpn", "no-npn", "path-as-is",
-    "http1.0", "noproxy", "libcurl", "parallel", "parallel-max", "parallel-immediate", "rate", "etag-save", "alt-svc",
-    "hsts", "metalink", "out-null", "skip-existing", "junk-session-cookies"};
+    "xattr", "cookie-jar", "keepalive-time", "tcp-nodelay", "tcp-fastopen", "limit-rate", "speed-limit", "speed-time",
+    "max-filesize", "no-clobber", "remove-on-error", "max-redirs", "cert-type", "key-type", "post301", "post302",
+    "post303", "no-sessionid", "no-alpn", "no-npn", "path-as-is", "http1.0", "noproxy", "libcurl", "parallel",
+    "parallel-max", "parallel-immediate", "rate", "etag-save", "alt-svc", "hsts", "metalink", "out-null",
+    "skip-existing", "junk-session-cookies"};
 
 const Supported *findSupported(const char *longName)
 {
@@ -368,6 +389,20 @@ private:
             return seconds(item, PolicyLimits::maxDeadlineMs, m_out.retry.attemptTimeoutMs);
         case Opt::ConnectTimeout:
             return connectTimeout(item);
+        case Opt::Resolve:
+            return addResolve(item);
+        case Opt::Ipv4:
+            t.ipFamily = item.negated ? TransportOptions::IpFamily::Any : TransportOptions::IpFamily::V4;
+            return {};
+        case Opt::Ipv6:
+            t.ipFamily = item.negated ? TransportOptions::IpFamily::Any : TransportOptions::IpFamily::V6;
+            return {};
+        case Opt::NoKeepalive:
+            t.keepAlive = item.negated;
+            return {};
+        case Opt::Form:
+        case Opt::FormString:
+            return addFormPart(item, s->opt == Opt::FormString);
         case Opt::Location:
             m_out.followRedirects = !item.negated;
             return {};
@@ -517,8 +552,40 @@ private:
         m_hasData = true;
     }
 
+    // The streamed file of a lone --data-binary @FILE, read into the data once another piece joins it.
+    Result<void> holdStreamedData()
+    {
+        if (m_dataFile.isEmpty())
+            return {};
+        const QString path = std::exchange(m_dataFile, QString());
+        auto bytes = readFile(path, m_options, m_dataWhere, QStringLiteral("%1 @%2").arg(m_dataName, path));
+        if (!bytes)
+            return bytes.errorDetail();
+        m_data = *bytes;
+        return {};
+    }
+
     Result<void> addData(const Item &item, Opt kind)
     {
+        if (kind == Opt::DataBinary && !m_hasData && item.value.startsWith('@') && item.value != "@-") {
+            // Sent from the file as it is read, not held: unless another piece joins it (or -G needs it as text).
+            const QString name = text(item.value.mid(1));
+            const QString path = absolutePath(name);
+            const QFileInfo info(path);
+            if (!info.exists()) {
+                return error(
+                    item, Tr::tr("%1: there is no file %2").arg(shownOption(item), QDir::toNativeSeparators(path)));
+            }
+            if (info.isFile()) {
+                m_dataFile = path;
+                m_dataWhere = item.where;
+                m_dataName = item.written;
+                m_hasData = true;
+                return {};
+            }
+        }
+        if (auto held = holdStreamedData(); !held)
+            return held;
         Result<QByteArray> piece
             = kind == Opt::DataRaw ? Result<QByteArray>(item.value) : dataValue(item, item.value, kind == Opt::Data);
         if (!piece)
@@ -565,6 +632,25 @@ private:
     Result<void> setUpload(const Item &item)
     {
         const QString name = text(item.value);
+        if (name != QLatin1String("-") && name != QLatin1String(".")) {
+            // Sent from the file as it is read, however large.
+            const QString path = absolutePath(name);
+            const QFileInfo info(path);
+            if (!info.exists()) {
+                return error(
+                    item, Tr::tr("%1: there is no file %2").arg(shownOption(item), QDir::toNativeSeparators(path)));
+            }
+            if (!info.isFile()) {
+                return error(item,
+                    Tr::tr("%1: %2 is not a regular file").arg(shownOption(item), QDir::toNativeSeparators(path)));
+            }
+            m_uploadFile = path;
+            m_upload = QByteArray();
+            m_uploadName = info.fileName();
+            m_uploadWhere = item.where;
+            return {};
+        }
+        m_uploadFile.clear();
         Result<QByteArray> data = (name == QLatin1String("-") || name == QLatin1String("."))
             ? standardInput(item)
             : readFile(name, m_options, item.where, shownOption(item));
@@ -746,14 +832,106 @@ private:
 
     Result<void> connectTimeout(const Item &item)
     {
-        std::optional<double> ignored;
-        if (auto valid = seconds(item, PolicyLimits::maxDeadlineMs, ignored); !valid)
+        std::optional<double> ms;
+        if (auto valid = seconds(item, PolicyLimits::maxDeadlineMs, ms); !valid)
             return valid;
-        m_out.ignored.append(shownOption(item));
-        m_out.notes.append(Tr::tr("%1 is not used: RetryLab has no separate connection timeout; the per-attempt "
-                                  "timeout covers connecting too.")
-                               .arg(shownOption(item)));
+        // 0, as for curl, is no connect timeout of its own.
+        if (ms && *ms > 0.0)
+            m_out.spec.transport.connectTimeoutMs = *ms;
+        else
+            m_out.spec.transport.connectTimeoutMs.reset();
         return {};
+    }
+
+    Result<void> addResolve(const Item &item)
+    {
+        // curl takes several, comma separated or repeated; an entry for a host and port replaces an earlier one.
+        Result<HostPin> pin = HostPin::parse(text(item.value));
+        if (!pin)
+            return error(item, Tr::tr("%1: %2").arg(shownOption(item), pin.error()));
+        QList<HostPin> &pins = m_out.spec.transport.resolve;
+        pins.removeIf([&pin](const HostPin &p) { return p.host == pin->host && p.port == pin->port; });
+        pins.append(*pin);
+        if (text(item.value).section(QLatin1Char(':'), 2).contains(QLatin1Char(','))) {
+            m_out.notes.append(
+                Tr::tr("%1: RetryLab connects to the first address given; curl tries the others when it fails.")
+                    .arg(shownOption(item)));
+        }
+        return {};
+    }
+
+    // -F NAME=VALUE, NAME=@FILE;type=T;filename=F, NAME=<FILE; --form-string NAME=VALUE as it is.
+    Result<void> addFormPart(const Item &item, bool literal)
+    {
+        const QByteArray &v = item.value;
+        const qsizetype equals = v.indexOf('=');
+        if (equals <= 0)
+            return error(
+                item, Tr::tr("%1: a form part is NAME=VALUE, NAME=@FILE or NAME=<FILE").arg(shownOption(item)));
+        FormPart part;
+        part.name = v.left(equals);
+        QByteArray content = v.mid(equals + 1);
+        if (literal) {
+            part.value = content;
+            m_formParts.append(part);
+            notePlace(item);
+            return {};
+        }
+        // Parameters after ';' (type=, filename=); a value of its own may hold ';' elsewhere.
+        QList<QByteArray> pieces = content.split(';');
+        QByteArray head = pieces.takeFirst();
+        QList<QByteArray> rest;
+        for (const QByteArray &piece : std::as_const(pieces)) {
+            const QByteArray trimmed = piece.trimmed();
+            if (trimmed.startsWith("type="))
+                part.contentType = trimmed.mid(5);
+            else if (trimmed.startsWith("filename="))
+                part.fileName = trimmed.mid(9);
+            else if (trimmed.startsWith("headers=") || trimmed.startsWith("encoder="))
+                m_out.notes.append(Tr::tr("%1: the part's %2 is not sent").arg(shownOption(item), text(trimmed)));
+            else
+                rest.append(piece);
+        }
+        if (!rest.isEmpty())
+            head += ';' + rest.join(';');
+        if (part.fileName.startsWith('"') && part.fileName.endsWith('"') && part.fileName.size() >= 2)
+            part.fileName = part.fileName.mid(1, part.fileName.size() - 2);
+        if (head.startsWith('@') || head.startsWith('<')) {
+            const QString name = text(head.mid(1));
+            if (name == QLatin1String("-"))
+                return error(
+                    item, Tr::tr("%1: a form part from standard input is not supported").arg(shownOption(item)));
+            const QString path = absolutePath(name);
+            const QFileInfo info(path);
+            if (!info.exists())
+                return error(
+                    item, Tr::tr("%1: there is no file %2").arg(shownOption(item), QDir::toNativeSeparators(path)));
+            if (!info.isFile()) {
+                return error(item,
+                    Tr::tr("%1: %2 is not a regular file").arg(shownOption(item), QDir::toNativeSeparators(path)));
+            }
+            if (head.startsWith('@')) {
+                part.filePath = path;
+            } else {
+                auto bytes = readFile(name, m_options, item.where, shownOption(item));
+                if (!bytes)
+                    return bytes.errorDetail();
+                part.value = *bytes;
+            }
+        } else {
+            part.value = head;
+        }
+        m_formParts.append(part);
+        notePlace(item);
+        return {};
+    }
+
+    void notePlace(const Item &item)
+    {
+        if (m_formWhere.text.isEmpty()) {
+            m_formWhere = item.where;
+            m_formName = item.written;
+        }
     }
 
     QString absolutePath(const QString &path) const
@@ -782,6 +960,11 @@ private:
     CurlArguments::Place m_dataWhere;
     QString m_dataName;
     std::optional<QByteArray> m_upload;
+    QString m_uploadFile; ///< -T FILE: streamed from this path (m_upload then empty)
+    QString m_dataFile; ///< a lone --data-binary @FILE: streamed from this path
+    QList<FormPart> m_formParts;
+    CurlArguments::Place m_formWhere;
+    QString m_formName;
     QString m_uploadName;
     CurlArguments::Place m_uploadWhere;
     std::optional<QByteArray> m_stdin;
@@ -872,6 +1055,17 @@ Result<void> Reader::finish()
         return m_dataWhere.error(
             Tr::tr("%1 and -T/--upload-file cannot be used together: the request has one body").arg(m_dataName));
     }
+    if (!m_formParts.isEmpty() && (m_hasData || m_upload)) {
+        return m_formWhere.error(Tr::tr("%1 and %2 cannot be used together: the request has one body")
+                                     .arg(m_formName, m_hasData ? m_dataName : QStringLiteral("-T")));
+    }
+    if (!m_formParts.isEmpty() && m_head)
+        return m_formWhere.error(
+            Tr::tr("%1 and -I/--head cannot be used together: a HEAD request has no body").arg(m_formName));
+    if (m_get) {
+        if (auto held = holdStreamedData(); !held)
+            return held.errorDetail();
+    }
 
     QString urlText = m_urlText;
     if (!urlText.contains(QLatin1String("://")))
@@ -910,16 +1104,27 @@ Result<void> Reader::finish()
         spec.method = "GET";
     else if (m_upload)
         spec.method = "PUT";
-    else if (m_hasData)
+    else if (m_hasData || !m_formParts.isEmpty())
         spec.method = "POST";
     else
         spec.method = "GET";
 
     const bool dataBody = m_hasData && !m_get;
-    if (dataBody)
+    if (dataBody && !m_dataFile.isEmpty()) {
+        spec.bodySource.kind = BodySource::Kind::File;
+        spec.bodySource.filePath = m_dataFile;
+    } else if (dataBody) {
         spec.body = m_data;
-    else if (m_upload)
+    } else if (m_upload && !m_uploadFile.isEmpty()) {
+        spec.bodySource.kind = BodySource::Kind::File;
+        spec.bodySource.filePath = m_uploadFile;
+    } else if (m_upload) {
         spec.body = *m_upload;
+    } else if (!m_formParts.isEmpty()) {
+        // Qt writes the Content-Type with its boundary.
+        spec.bodySource.kind = BodySource::Kind::Multipart;
+        spec.bodySource.parts = m_formParts;
+    }
 
     HeaderList headers = m_headers;
     const auto addDefault = [this, &headers](const QByteArray &name, const QByteArray &value) {

@@ -69,12 +69,40 @@ AttemptRecord checkRunAttemptOf(const StoredAttempt &stored, const RequestSpec &
         a.endNs = startNs + checkRunNsOf(stored.totalMs);
         a.finishedNs = a.endNs;
         a.startWall = QDateTime::fromMSecsSinceEpoch(stored.startMs, Qt::UTC);
-        if (stored.connectMs >= 0.0) {
-            a.connectionStartedNs = startNs;
-            a.requestSentNs = startNs + checkRunNsOf(stored.connectMs);
+        const bool measured = stored.dnsMs >= 0.0 || stored.sendMs >= 0.0 || stored.downloadMs >= 0.0;
+        if (!measured) {
+            // A row written before schema version 3: connect ran to the request sent.
+            if (stored.connectMs >= 0.0) {
+                a.connectionStartedNs = startNs;
+                a.requestSentNs = startNs + checkRunNsOf(stored.connectMs);
+            }
+        } else {
+            // The points the stored phases were taken between (AttemptPhases), in their order.
+            qint64 at = startNs;
+            if (stored.dnsMs >= 0.0) {
+                // A lookup is kept only for a connection that was opened.
+                a.lookupStartNs = startNs;
+                a.lookupEndNs = at = startNs + checkRunNsOf(stored.dnsMs);
+                a.connectionStartedNs = at;
+            } else if (stored.connectMs < 0.0) {
+                a.lookupStartNs = a.lookupEndNs = startNs; // a reused connection: ready at the start
+            }
+            if (stored.connectMs >= 0.0) {
+                a.connectionStartedNs = at;
+                at += checkRunNsOf(stored.connectMs);
+                // Over TLS the stored connect holds the handshake.
+                if (spec.url.scheme().compare(QLatin1String("https"), Qt::CaseInsensitive) == 0)
+                    a.encryptedNs = at;
+                else
+                    a.connectedNs = at;
+            }
+            if (stored.sendMs >= 0.0)
+                a.requestSentNs = at + checkRunNsOf(stored.sendMs);
         }
         if (stored.firstByteMs >= 0.0)
             a.firstByteNs = startNs + checkRunNsOf(stored.firstByteMs);
+        if (measured && stored.downloadMs >= 0.0 && a.firstByteNs >= 0)
+            a.finishedNs = a.firstByteNs + checkRunNsOf(stored.downloadMs);
     }
     a.plannedDelayMs = stored.delayBeforeMs;
     a.actualDelayMs = stored.delayBeforeMs;

@@ -7,6 +7,7 @@
 #include "core/history/historystore.h"
 #include "core/metrics/monitormetrics.h"
 #include "core/monitor/monitorschedule.h"
+#include "core/record/attemptphases.h"
 #include "core/scenario/scenario.h"
 #include "core/util/clock.h"
 #include "core/util/coretr.h"
@@ -46,7 +47,21 @@ StoredAttempt storedAttemptOf(const AttemptRecord &record)
     a.decision = decisionName(record.decision);
     a.delayBeforeMs = record.actualDelayMs;
     a.queuedMs = static_cast<double>(record.queuedNs) / 1e6;
-    a.connectMs = phaseMsOf(record.connectionStartedNs, record.requestSentNs);
+    // The connection's phases as the reports give them (AttemptPhases), for a record with the
+    // points the executor measures beside Qt's; over TLS Qt reports no point between connect and
+    // handshake, so connect holds both, as in HAR. A record without them (one read back from a
+    // row written before schema version 3) keeps connect as it was then: up to the request sent.
+    const bool measured = record.lookupEndNs >= 0 || record.connectedNs >= 0 || record.encryptedNs >= 0;
+    if (measured) {
+        const AttemptPhases phases = AttemptPhases::of(record);
+        a.connectMs = phases.connectTlsMs.value_or(phases.connectMs.value_or(-1.0));
+        a.tlsMs = phases.tlsMs.value_or(-1.0);
+        a.dnsMs = phases.dnsMs.value_or(-1.0);
+        a.sendMs = phases.sendMs.value_or(-1.0);
+        a.downloadMs = phases.downloadMs.value_or(-1.0);
+    } else {
+        a.connectMs = phaseMsOf(record.connectionStartedNs, record.requestSentNs);
+    }
     a.firstByteMs = phaseMsOf(record.lastExchangeStartNs(), record.firstByteNs);
     a.totalMs = record.durationMs();
     a.bytes = record.bytesReceived;

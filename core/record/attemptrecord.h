@@ -3,6 +3,7 @@
 #include "core/auth/authspec.h"
 #include "core/http/httpheaders.h"
 #include "core/policy/classifier.h"
+#include "core/record/bodysource.h"
 #include "core/record/responsecheck.h"
 #include "core/record/transportoptions.h"
 
@@ -58,6 +59,9 @@ struct RequestSpec
     QUrl url;
     HeaderList headers;
     QByteArray body;
+    /// Where the body comes from when it is not `body`: a file streamed, or
+    /// multipart/form-data parts (then `body` is empty).
+    BodySource bodySource;
     /// The user vouches that repeating this request is safe.
     bool idempotent = false;
     /// Whether its attempts carry X-Retry-Request-Id and X-Retry-Attempt (when the
@@ -179,6 +183,23 @@ struct AttemptRecord
     qint64 requestSentNs = -1;
     qint64 firstByteNs = -1; ///< response headers (metaDataChanged)
     qint64 finishedNs = -1;
+    // Points RetryLab measures beside Qt's, for the phases of the last exchange
+    // (AttemptPhases); -1 when not measured.
+    /// The name lookup RetryLab makes before handing the request to Qt, which
+    /// then finds the answer in its cache. Both equal when no lookup was needed
+    /// (an address in the URL, a --resolve pin).
+    qint64 lookupStartNs = -1;
+    qint64 lookupEndNs = -1;
+    /// Plain HTTP on a new connection: the first sign that it was connected
+    /// (the first bytes of the request written). Qt reports no such point over TLS.
+    qint64 connectedNs = -1;
+    /// TLS: the handshake of a new connection finished (QNetworkReply::encrypted).
+    qint64 encryptedNs = -1;
+    /// The address the attempt connected to instead of its URL's host
+    /// (TransportOptions::resolve, or the address -4/-6 chose); empty otherwise.
+    QString connectAddress;
+    /// The connection was not ready within TransportOptions::connectTimeoutMs.
+    bool connectTimedOut = false;
 
     AttemptEnd end = AttemptEnd::Response;
     std::optional<int> httpStatus;

@@ -74,9 +74,12 @@ RequestSpec RecordRedactor::redacted(const RequestSpec &request, Bodies bodies) 
     out.transport.proxyUser = maskedIfSet(request.transport.proxyUser);
     out.transport.proxyPassword = maskedIfSet(request.transport.proxyPassword);
     out.transport.clientKeyPassphrase = maskedIfSet(request.transport.clientKeyPassphrase);
-    for (QString *secret : {&out.auth.password, &out.auth.token, &out.auth.value, &out.auth.clientSecret,
-             &out.auth.refreshToken, &out.auth.secretAccessKey, &out.auth.sessionToken})
-        *secret = maskedIfSet(*secret);
+    out.auth.forEachSecret([](QString &secret) { secret = maskedIfSet(secret); });
+    // A form field named like a credential (password=..., api_key=...) is masked as a query parameter would be.
+    for (FormPart &part : out.bodySource.parts) {
+        if (!part.isFile() && !part.value.isEmpty() && Redactor::isSensitiveName(QString::fromUtf8(part.name)))
+            part.value = Redactor::mask();
+    }
     return out;
 }
 

@@ -1,5 +1,6 @@
 #include "core/record/transportjson.h"
 
+#include "core/util/coretr.h"
 #include "core/util/jsonreader.h"
 
 #include <QJsonArray>
@@ -11,10 +12,12 @@ namespace {
 using TlsFloor = TransportOptions::TlsFloor;
 using ProxyMode = TransportOptions::ProxyMode;
 using HttpVersion = TransportOptions::HttpVersion;
+using IpFamily = TransportOptions::IpFamily;
 
 const QList<TlsFloor> allFloors{TlsFloor::Any, TlsFloor::Tls12, TlsFloor::Tls13};
 const QList<ProxyMode> allModes{ProxyMode::None, ProxyMode::System, ProxyMode::Http, ProxyMode::Socks5};
 const QList<HttpVersion> allVersions{HttpVersion::Http1, HttpVersion::Http2, HttpVersion::Http2PriorKnowledge};
+const QList<IpFamily> allFamilies{IpFamily::Any, IpFamily::V4, IpFamily::V6};
 
 // A name from `all`; absent, null or "" keeps the default.
 template<typename T>
@@ -76,6 +79,19 @@ QString httpVersionName(HttpVersion version)
     return QStringLiteral("http1.1");
 }
 
+QString ipFamilyName(IpFamily family)
+{
+    switch (family) {
+    case IpFamily::V4:
+        return QStringLiteral("ipv4");
+    case IpFamily::V6:
+        return QStringLiteral("ipv6");
+    case IpFamily::Any:
+        break;
+    }
+    return QStringLiteral("any");
+}
+
 QJsonObject toJson(const TransportOptions &t, Secrets secrets)
 {
     QJsonObject o{
@@ -89,6 +105,19 @@ QJsonObject toJson(const TransportOptions &t, Secrets secrets)
         {QStringLiteral("proxyPort"), int(t.proxyPort)},
         {QStringLiteral("httpVersion"), httpVersionName(t.httpVersion)},
     };
+    // The connection's keys only when they differ from the default: files written before stay as they were.
+    if (t.connectTimeoutMs)
+        o.insert(QStringLiteral("connectTimeoutMs"), *t.connectTimeoutMs);
+    if (!t.resolve.isEmpty()) {
+        QJsonArray pins;
+        for (const HostPin &pin : t.resolve)
+            pins.append(pin.text());
+        o.insert(QStringLiteral("resolve"), pins);
+    }
+    if (t.ipFamily != IpFamily::Any)
+        o.insert(QStringLiteral("ipFamily"), ipFamilyName(t.ipFamily));
+    if (!t.keepAlive)
+        o.insert(QStringLiteral("keepAlive"), false);
     if (secrets == Secrets::Write) {
         o.insert(QStringLiteral("clientKeyPassphrase"), t.clientKeyPassphrase);
         o.insert(QStringLiteral("proxyUser"), t.proxyUser);
@@ -99,11 +128,12 @@ QJsonObject toJson(const TransportOptions &t, Secrets secrets)
 
 TransportOptions read(JsonReader &r)
 {
-    r.rejectUnknown(
-        {QStringLiteral("caBundlePath"), QStringLiteral("clientCertificatePath"), QStringLiteral("clientKeyPath"),
-            QStringLiteral("clientKeyPassphrase"), QStringLiteral("tlsFloor"), QStringLiteral("insecureHosts"),
-            QStringLiteral("proxyMode"), QStringLiteral("proxyHost"), QStringLiteral("proxyPort"),
-            QStringLiteral("proxyUser"), QStringLiteral("proxyPassword"), QStringLiteral("httpVersion")});
+    r.rejectUnknown({QStringLiteral("caBundlePath"), QStringLiteral("clientCertificatePath"),
+        QStringLiteral("clientKeyPath"), QStringLiteral("clientKeyPassphrase"), QStringLiteral("tlsFloor"),
+        QStringLiteral("insecureHosts"), QStringLiteral("proxyMode"), QStringLiteral("proxyHost"),
+        QStringLiteral("proxyPort"), QStringLiteral("proxyUser"), QStringLiteral("proxyPassword"),
+        QStringLiteral("httpVersion"), QStringLiteral("connectTimeoutMs"), QStringLiteral("resolve"),
+        QStringLiteral("ipFamily"), QStringLiteral("keepAlive")});
     TransportOptions o;
     o.caBundlePath = text(r, QStringLiteral("caBundlePath"));
     o.clientCertificatePath = text(r, QStringLiteral("clientCertificatePath"));
@@ -119,6 +149,27 @@ TransportOptions read(JsonReader &r)
     o.proxyUser = text(r, QStringLiteral("proxyUser"));
     o.proxyPassword = text(r, QStringLiteral("proxyPassword"));
     o.httpVersion = named(r, QStringLiteral("httpVersion"), allVersions, &httpVersionName, HttpVersion::Http1);
+    if (!r.value(QStringLiteral("connectTimeoutMs")).isNull()
+        && !r.value(QStringLiteral("connectTimeoutMs")).isUndefined()) {
+        // More than 0: a connect timeout of 0 would fail every attempt at once.
+        const std::optional<double> ms = r.number(QStringLiteral("connectTimeoutMs"), 0.0);
+        if (ms && *ms <= 0.0)
+            r.fail(QStringLiteral("connectTimeoutMs"), Tr::tr("expected milliseconds above 0, or null for none"));
+        else
+            o.connectTimeoutMs = ms;
+    }
+    if (!r.value(QStringLiteral("resolve")).isNull()) {
+        for (const QString &entry : r.strings(QStringLiteral("resolve")).value_or(QStringList())) {
+            Result<HostPin> pin = HostPin::parse(entry);
+            if (pin)
+                o.resolve.append(*pin);
+            else
+                r.fail(QStringLiteral("resolve"), pin.error());
+        }
+    }
+    o.ipFamily = named(r, QStringLiteral("ipFamily"), allFamilies, &ipFamilyName, IpFamily::Any);
+    if (!r.value(QStringLiteral("keepAlive")).isNull())
+        o.keepAlive = r.boolean(QStringLiteral("keepAlive")).value_or(true);
     return o;
 }
 

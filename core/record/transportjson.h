@@ -17,7 +17,8 @@ class JsonReader;
 ///    "clientKeyPath": "", "clientKeyPassphrase": "...", "tlsFloor": "tls1.2",
 ///    "insecureHosts": ["staging.internal"], "proxyMode": "http",
 ///    "proxyHost": "127.0.0.1", "proxyPort": 3128, "proxyUser": "...",
-///    "proxyPassword": "...", "httpVersion": "http2"}
+///    "proxyPassword": "...", "httpVersion": "http2", "connectTimeoutMs": 2000,
+///    "resolve": ["example.test:443:127.0.0.1"], "ipFamily": "ipv4", "keepAlive": false}
 ///
 /// Every key is optional; absent ones keep TransportOptions' defaults.
 namespace TransportJson {
@@ -37,6 +38,8 @@ QString tlsFloorName(TransportOptions::TlsFloor floor);
 QString proxyModeName(TransportOptions::ProxyMode mode);
 /// "http1.1", "http2", "http2-prior-knowledge".
 QString httpVersionName(TransportOptions::HttpVersion version);
+/// "any", "ipv4", "ipv6".
+QString ipFamilyName(TransportOptions::IpFamily family);
 
 } // namespace TransportJson
 

@@ -1,8 +1,12 @@
 #pragma once
 
+#include "core/record/hostpin.h"
+
 #include <QList>
 #include <QString>
 #include <QStringList>
+
+#include <optional>
 
 namespace RetryLab::Core {
 
@@ -50,7 +54,30 @@ struct TransportOptions
     };
     HttpVersion httpVersion = HttpVersion::Http1;
 
+    // --- Connection ---
+    /// Time an attempt may take to have its connection ready (name lookup, TCP
+    /// connect, TLS handshake), apart from the per-attempt timeout, as curl's
+    /// --connect-timeout. Unset: only the per-attempt timeout applies.
+    std::optional<double> connectTimeoutMs;
+    /// curl's --resolve: connections to a host and port go to another address,
+    /// while the URL, the Host header and the certificate's name stay the host's.
+    QList<HostPin> resolve;
+    /// curl's -4 and -6: connect over one IP version only.
+    enum class IpFamily { Any, V4, V6 };
+    IpFamily ipFamily = IpFamily::Any;
+    /// Off (curl's --no-keepalive): every attempt sends Connection: close and
+    /// rides on a connection of its own, never one another request left open.
+    bool keepAlive = true;
+
     bool isDefault() const { return *this == TransportOptions{}; }
+    /// Whether only what does not shape a connection differs from the default
+    /// (the connect timeout): such a request may share every connection.
+    bool sharesDefaultConnections() const
+    {
+        TransportOptions shaping = *this;
+        shaping.connectTimeoutMs.reset();
+        return shaping.isDefault();
+    }
     bool ignoresCertificateErrorsFor(const QString &host) const
     {
         return insecureHosts.contains(host, Qt::CaseInsensitive);

@@ -185,6 +185,7 @@ private Q_SLOTS:
     void largeBody_cutOnStandardOutputWithAWarning();
     void binaryBody_notDumpedOnATerminal();
     void requestOptions_reachTheServer();
+    void connectionAndBodyOptions_reachTheServer();
     void fromCurl_readsAWholeCommandLine();
     void standardInput_feedsAtDash();
     void curlRetryFlags_shapeThePolicy();
@@ -450,8 +451,15 @@ void TestRequestCommand::usageErrors_exit2AndSendNothing_data()
     QTest::addRow("two URLs") << QStringList{u, u} << QStringLiteral("argument 2: a second URL");
     QTest::addRow("unknown option") << QStringList{QStringLiteral("--frobnicate"), u}
                                     << QStringLiteral("unknown option --frobnicate");
-    QTest::addRow("curl option retrylab does not carry out")
-        << QStringList{QStringLiteral("-F"), QStringLiteral("a=b"), u} << QStringLiteral("unknown option -F a=b");
+    QTest::addRow("curl option retrylab does not carry out") << QStringList{QStringLiteral("--proto"),
+        QStringLiteral("https"), u} << QStringLiteral("unknown option --proto https");
+    QTest::addRow("negative connect timeout") << QStringList{QStringLiteral("--connect-timeout"), QStringLiteral("-1"),
+        u} << QStringLiteral("argument 1: --connect-timeout takes seconds, a number from 0 to");
+    QTest::addRow("--resolve without an address") << QStringList{QStringLiteral("--resolve"),
+        QStringLiteral("example.test:443"), u} << QStringLiteral("is not HOST:PORT:ADDRESS");
+    QTest::addRow("-F with a missing file")
+        << QStringList{QStringLiteral("-F"), QStringLiteral("upload=@/nonexistent/gone.bin"), u}
+        << QStringLiteral("-F upload=@/nonexistent/gone.bin: there is no file /nonexistent/gone.bin");
     QTest::addRow("value missing") << QStringList{u, QStringLiteral("-H")}
                                    << QStringLiteral("argument 2: -H needs a value");
     QTest::addRow("bad --retry") << QStringList{QStringLiteral("--retry"), QStringLiteral("many"), u}
@@ -704,6 +712,59 @@ void TestRequestCommand::requestOptions_reachTheServer()
     QVERIFY2(r.head.contains("\r\nAuthorization: Basic YW5uOnB3\r\n"), r.head.constData());
     QVERIFY2(r.head.contains("\r\nContent-Type: application/x-www-form-urlencoded\r\n"), r.head.constData());
     QVERIFY2(o.err.contains(QLatin1String("note: -s is understood and has no effect here")), qPrintable(o.err));
+}
+
+void TestRequestCommand::connectionAndBodyOptions_reachTheServer()
+{
+    // A pinned name, no keep-alive, a connect timeout, and a multipart body with a
+    // streamed file: what arrives, and what the report says of the connection.
+    ResponseServer server;
+    QVERIFY(server.start());
+    QVERIFY(CommandTesting::write(m_dir.filePath(QStringLiteral("note.txt")), "streamed part\n"));
+    const QString report = m_dir.filePath(QStringLiteral("connection.json"));
+    const QString host = QStringLiteral("api.example.test:%1").arg(server.serverPort());
+    const Outcome o = request({QStringLiteral("--resolve"), host + QStringLiteral(":127.0.0.1"),
+        QStringLiteral("--no-keepalive"), QStringLiteral("--connect-timeout"), QStringLiteral("2.5"),
+        QStringLiteral("-F"), QStringLiteral("title=hello"), QStringLiteral("-F"),
+        QStringLiteral("upload=@%1;type=text/plain").arg(m_dir.filePath(QStringLiteral("note.txt"))),
+        QStringLiteral("--report"), report, QStringLiteral("http://%1/upload").arg(host)});
+    QVERIFY2(o.exitCode == 0, qPrintable(describe(o)));
+    QCOMPARE(server.received.size(), 1);
+    const ResponseServer::Received &r = server.received.first();
+    QCOMPARE(r.method, QByteArray("POST"));
+    QVERIFY2(r.head.contains(QByteArray("\r\nHost: " + host.toLatin1() + "\r\n")), r.head.constData());
+    QVERIFY2(r.head.contains("\r\nConnection: close\r\n"), r.head.constData());
+    QVERIFY2(r.head.contains("\r\nContent-Type: multipart/form-data; boundary="), r.head.constData());
+    QVERIFY2(r.body.contains("Content-Disposition: form-data; name=\"title\"\r\n\r\nhello\r\n"), r.body.constData());
+    QVERIFY2(r.body.contains("Content-Type: text/plain\r\nContent-Disposition: form-data; name=\"upload\"; "
+                             "filename=\"note.txt\"\r\n\r\nstreamed part\n\r\n"),
+        r.body.constData());
+
+    const auto read = ReportJson::readFile(report);
+    QVERIFY2(read, qPrintable(read.error()));
+    QCOMPARE(read->run.requests.size(), 1);
+    const TransportOptions t = read->run.requests.begin().value().transport;
+    QCOMPARE(t.connectTimeoutMs, 2500.0);
+    QCOMPARE(t.keepAlive, false);
+    QCOMPARE(t.resolve.size(), 1);
+    const AttemptRecord &a = read->run.attempts.first();
+    QCOMPARE(a.connectAddress, QStringLiteral("127.0.0.1"));
+    QCOMPARE(a.lookupStartNs, a.lookupEndNs); // the pin gave the address: nothing to look up
+    const QJsonObject written = QJsonDocument::fromJson(CommandTesting::read(report)).object();
+    const QJsonObject attempt = written.value(QStringLiteral("attempts")).toArray().first().toObject();
+    QCOMPARE(attempt.value(QStringLiteral("dnsMs")).toDouble(-1), 0.0);
+    QVERIFY(attempt.value(QStringLiteral("connectMs")).isDouble());
+    // Known, or null when Qt reported the upload's end only after the answer began.
+    QVERIFY(attempt.value(QStringLiteral("waitMs")).isDouble() || attempt.value(QStringLiteral("waitMs")).isNull());
+    QVERIFY(attempt.contains(QStringLiteral("waitMs")));
+    QVERIFY2(written.value(QStringLiteral("requests"))
+                 .toArray()
+                 .first()
+                 .toObject()
+                 .value(QStringLiteral("bodyFrom"))
+                 .toString()
+                 .startsWith(QLatin1String("multipart/form-data: title, upload=@")),
+        qPrintable(QString::fromUtf8(CommandTesting::read(report).left(600))));
 }
 
 void TestRequestCommand::fromCurl_readsAWholeCommandLine()

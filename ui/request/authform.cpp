@@ -318,6 +318,12 @@ Core::AuthSpec AuthForm::auth() const
 
 void AuthForm::setAuth(const Core::AuthSpec &auth)
 {
+    // A sign-in under way belongs to the auth shown until now, not to this one.
+    if (m_flow->isRunning()) {
+        m_flow->cancel();
+        m_signIn->setText(tr("Sign in with the browser\u2026"));
+        m_signInStatus->clear();
+    }
     m_filling = true;
     const bool none = auth.isNone();
     m_noAuthKind = auth.kind == Kind::None ? Kind::None : Kind::Inherit;

@@ -2,6 +2,8 @@
 
 #include "core/auth/tokenrequest.h"
 #include "core/auth/tokenresponse.h"
+#include "core/http/httpheaders.h"
+#include "core/util/durationtext.h"
 
 #include <QDesktopServices>
 #include <QHostAddress>
@@ -10,6 +12,7 @@
 #include <QNetworkRequest>
 #include <QTcpServer>
 #include <QTcpSocket>
+#include <QUrlQuery>
 
 namespace RetryLab::Ui {
 
@@ -22,7 +25,7 @@ QByteArray redirectPage(int status, const QString &text)
                                            "</head><body><p>%1</p></body></html>")
                                 .arg(text.toHtmlEscaped())
                                 .toUtf8();
-    return "HTTP/1.1 " + QByteArray::number(status) + (status == 200 ? " OK" : " Not Found")
+    return "HTTP/1.1 " + QByteArray::number(status) + ' ' + reasonPhrase(status)
         + "\r\nContent-Type: text/html; charset=utf-8\r\nCache-Control: no-store\r\nConnection: close\r\n"
           "Content-Length: "
         + QByteArray::number(body.size()) + "\r\n\r\n" + body;
@@ -69,6 +72,7 @@ bool AuthorizationCodeFlow::start(const Core::AuthSpec &auth)
     }
     m_auth = auth;
     m_request = std::move(request).value();
+    m_codeTaken = false;
     if (!m_openBrowser(m_request->url)) {
         m_error = tr("No browser could be started for %1.").arg(m_request->url.toString(QUrl::RemoveQuery));
         m_listener->close();
@@ -101,30 +105,40 @@ void AuthorizationCodeFlow::handleConnection()
 
 void AuthorizationCodeFlow::handleRedirect(QTcpSocket *socket)
 {
-    // "GET /callback?code=...&state=... HTTP/1.1": only the request line matters.
+    // "GET /callback?code=...&state=... HTTP/1.1": only the request line matters, read once.
     if (!socket->canReadLine()) {
         if (socket->bytesAvailable() > maxRedirectRequestBytes)
             socket->abort();
         return;
     }
+    socket->disconnect(this);
     const QList<QByteArray> line = socket->readLine(maxRedirectRequestBytes).trimmed().split(' ');
     const QUrl target(QString::fromLatin1(line.value(1)));
-    if (!m_running || line.value(0) != "GET" || target.path() != QLatin1String("/callback")) {
-        socket->write(redirectPage(404, tr("Nothing here.")));
+    const auto answer = [socket](int status, const QString &text) {
+        socket->write(redirectPage(status, text));
         socket->disconnectFromHost();
+    };
+    if (!m_running || m_codeTaken || line.value(0) != "GET" || target.path() != QLatin1String("/callback")) {
+        answer(404, tr("Nothing here."));
+        return;
+    }
+    // Only the browser sent back with this flow's state may end it: anything else on the
+    // port (another program, a page that guessed it) is turned away and the flow goes on.
+    if (QUrlQuery(target).queryItemValue(QStringLiteral("state")) != m_request->state) {
+        answer(400, tr("This is not the sign-in RetryLab is waiting for."));
         return;
     }
     const auto code = m_request->codeFromRedirect(target);
-    socket->write(redirectPage(200,
+    answer(200,
         code ? tr("RetryLab has the code and asks for the tokens now: you may close this tab.")
-             : tr("RetryLab did not get a code: %1").arg(code.error())));
-    socket->disconnectFromHost();
+             : tr("RetryLab did not get a code: %1").arg(code.error()));
     if (!code) {
         finish(std::nullopt, code.error());
         return;
     }
+    m_codeTaken = true;
     m_listener->close();
-    Q_EMIT progress(tr("Got the code; exchanging it at the token URL…"));
+    Q_EMIT progress(tr("Got the code; exchanging it at the token URL\u2026"));
     exchange(*code);
 }
 

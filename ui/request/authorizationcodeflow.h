@@ -73,6 +73,7 @@ private:
     std::optional<Core::AuthorizationRequest> m_request;
     QString m_error;
     bool m_running = false;
+    bool m_codeTaken = false; ///< the code came: nothing else on the port is heard
 };
 
 } // namespace RetryLab::Ui

@@ -7,6 +7,7 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDir>
+#include <QDoubleSpinBox>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QFormLayout>
@@ -52,7 +53,8 @@ TransportForm::TransportForm(QWidget *parent)
     : QWidget(parent), m_caBundle(new QLineEdit), m_clientCertificate(new QLineEdit), m_clientKey(new QLineEdit),
       m_passphrase(new QLineEdit), m_tlsFloor(new QComboBox), m_insecure(new QCheckBox), m_insecureWarning(new QLabel),
       m_proxyMode(new QComboBox), m_proxyHost(new QLineEdit), m_proxyPort(new QSpinBox), m_proxyUser(new QLineEdit),
-      m_proxyPassword(new QLineEdit), m_httpVersion(new QComboBox), m_useDefaults(new QToolButton),
+      m_proxyPassword(new QLineEdit), m_httpVersion(new QComboBox), m_connectTimeout(new QDoubleSpinBox),
+      m_ipFamily(new QComboBox), m_keepAlive(new QCheckBox), m_resolve(new QLineEdit), m_useDefaults(new QToolButton),
       m_message(new FieldMessage), m_secretsNote(new QLabel)
 {
     m_chooseFile = [this](const QString &title, const QString &current, const QString &filter) {
@@ -85,12 +87,12 @@ TransportForm::TransportForm(QWidget *parent)
     });
 
     // The form lives in a short, narrow dock: nothing in it may insist on width.
-    for (QComboBox *box : {m_tlsFloor, m_proxyMode, m_httpVersion}) {
+    for (QComboBox *box : {m_tlsFloor, m_proxyMode, m_httpVersion, m_ipFamily}) {
         box->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
         box->setMinimumContentsLength(10);
     }
-    for (QLineEdit *edit :
-        {m_caBundle, m_clientCertificate, m_clientKey, m_passphrase, m_proxyHost, m_proxyUser, m_proxyPassword})
+    for (QLineEdit *edit : {m_caBundle, m_clientCertificate, m_clientKey, m_passphrase, m_proxyHost, m_proxyUser,
+             m_proxyPassword, m_resolve})
         edit->setMinimumWidth(fontMetrics().averageCharWidth() * 8);
 
     auto *columns = new QHBoxLayout;
@@ -111,12 +113,14 @@ TransportForm::TransportForm(QWidget *parent)
     layout->addLayout(bottom);
     layout->addStretch();
 
-    for (QLineEdit *edit :
-        {m_caBundle, m_clientCertificate, m_clientKey, m_passphrase, m_proxyHost, m_proxyUser, m_proxyPassword})
+    for (QLineEdit *edit : {m_caBundle, m_clientCertificate, m_clientKey, m_passphrase, m_proxyHost, m_proxyUser,
+             m_proxyPassword, m_resolve})
         connect(edit, &QLineEdit::textChanged, this, &TransportForm::handleEdited);
-    for (QComboBox *box : {m_tlsFloor, m_proxyMode, m_httpVersion})
+    for (QComboBox *box : {m_tlsFloor, m_proxyMode, m_httpVersion, m_ipFamily})
         connect(box, &QComboBox::currentIndexChanged, this, &TransportForm::handleEdited);
     connect(m_proxyPort, &QSpinBox::valueChanged, this, &TransportForm::handleEdited);
+    connect(m_connectTimeout, &QDoubleSpinBox::valueChanged, this, &TransportForm::handleEdited);
+    connect(m_keepAlive, &QCheckBox::toggled, this, &TransportForm::handleEdited);
     connect(m_insecure, &QCheckBox::toggled, this, &TransportForm::handleInsecureToggled);
 
     setTransport({});
@@ -249,7 +253,37 @@ QWidget *TransportForm::buildProxyBox()
     credentials->addWidget(m_proxyPassword, 1);
     form->addRow(tr("Login:"), credentials);
     form->addRow(tr("HTTP version:"), m_httpVersion);
+    buildConnectionRows(form);
     return box;
+}
+
+void TransportForm::buildConnectionRows(QFormLayout *form)
+{
+    m_connectTimeout->setObjectName(QStringLiteral("connectTimeout"));
+    m_connectTimeout->setRange(0.0, 3600.0);
+    m_connectTimeout->setDecimals(1);
+    m_connectTimeout->setSingleStep(0.5);
+    m_connectTimeout->setSuffix(tr(" s"));
+    m_connectTimeout->setSpecialValueText(tr("none"));
+    m_connectTimeout->setToolTip(tr("Time allowed to connect (name lookup, TCP, TLS), apart from the per-attempt "
+                                    "timeout, as curl's --connect-timeout. A connection not ready by then ends the "
+                                    "attempt as a connection failure: the request was not sent."));
+    m_ipFamily->setObjectName(QStringLiteral("ipFamily"));
+    m_ipFamily->addItem(tr("IPv4 or IPv6"), static_cast<int>(TransportOptions::IpFamily::Any));
+    m_ipFamily->addItem(tr("IPv4 only (-4)"), static_cast<int>(TransportOptions::IpFamily::V4));
+    m_ipFamily->addItem(tr("IPv6 only (-6)"), static_cast<int>(TransportOptions::IpFamily::V6));
+    m_keepAlive->setObjectName(QStringLiteral("keepAlive"));
+    m_keepAlive->setText(tr("Keep connections open"));
+    m_keepAlive->setToolTip(tr("Off: every attempt sends Connection: close and opens a connection of its own "
+                               "(curl's --no-keepalive)."));
+    m_resolve->setObjectName(QStringLiteral("resolve"));
+    m_resolve->setPlaceholderText(tr("HOST:PORT:ADDRESS, ..."));
+    m_resolve->setToolTip(tr("As curl's --resolve: connect to ADDRESS for HOST and PORT. The URL, the Host header "
+                             "and the certificate check keep HOST. Several entries separated by spaces."));
+    form->addRow(tr("Connect timeout:"), m_connectTimeout);
+    form->addRow(tr("IP version:"), m_ipFamily);
+    form->addRow(tr("Resolve:"), m_resolve);
+    form->addRow(QString(), m_keepAlive);
 }
 
 TransportOptions TransportForm::transport() const
@@ -272,6 +306,15 @@ TransportOptions TransportForm::transport() const
         t.proxyPassword = m_proxyPassword->text();
     }
     t.httpVersion = dataOf<TransportOptions::HttpVersion>(m_httpVersion);
+    if (m_connectTimeout->value() > 0.0)
+        t.connectTimeoutMs = m_connectTimeout->value() * 1000.0;
+    t.ipFamily = dataOf<TransportOptions::IpFamily>(m_ipFamily);
+    t.keepAlive = m_keepAlive->isChecked();
+    // Entries that cannot be read are left out here; validate() names them.
+    for (const QString &entry : m_resolve->text().split(QLatin1Char(' '), Qt::SkipEmptyParts)) {
+        if (const Core::Result<Core::HostPin> pin = Core::HostPin::parse(entry))
+            t.resolve.append(*pin);
+    }
     return t;
 }
 
@@ -293,6 +336,13 @@ void TransportForm::setTransport(const TransportOptions &options)
         m_proxyPassword->setText(options.proxyPassword);
     }
     selectData(m_httpVersion, options.httpVersion);
+    m_connectTimeout->setValue(options.connectTimeoutMs.value_or(0.0) / 1000.0);
+    selectData(m_ipFamily, options.ipFamily);
+    m_keepAlive->setChecked(options.keepAlive);
+    QStringList pins;
+    for (const Core::HostPin &pin : options.resolve)
+        pins.append(pin.text());
+    m_resolve->setText(pins.join(QLatin1Char(' ')));
     m_insecureHost = m_preferences ? QString() : options.insecureHosts.value(0);
     m_droppedNote.clear();
     {
@@ -406,10 +456,16 @@ void TransportForm::validate()
 {
     const TransportOptions t = transport();
     QString problem;
-    if (const auto checked = Core::checkTransport(t); !checked)
-        problem = checked.error();
-    else if (const auto prepared = Core::PreparedTransport::prepare(t); !prepared)
-        problem = prepared.error();
+    for (const QString &entry : m_resolve->text().split(QLatin1Char(' '), Qt::SkipEmptyParts)) {
+        if (const Core::Result<Core::HostPin> pin = Core::HostPin::parse(entry); !pin && problem.isEmpty())
+            problem = tr("Resolve: %1").arg(pin.error());
+    }
+    if (problem.isEmpty()) {
+        if (const auto checked = Core::checkTransport(t); !checked)
+            problem = checked.error();
+        else if (const auto prepared = Core::PreparedTransport::prepare(t); !prepared)
+            problem = prepared.error();
+    }
     m_problem = problem;
     if (!problem.isEmpty())
         m_message->setMessage(FieldMessage::Kind::Error, problem);

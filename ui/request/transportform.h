@@ -8,6 +8,8 @@
 
 class QCheckBox;
 class QComboBox;
+class QDoubleSpinBox;
+class QFormLayout;
 class QLabel;
 class QLineEdit;
 class QSpinBox;
@@ -22,7 +24,8 @@ class FieldMessage;
 /// PKCS#12 file with its passphrase, the TLS floor, "ignore certificate errors
 /// for this host", the proxy (none, the system's, HTTP or SOCKS5 with optional
 /// credentials) and the HTTP version (HTTP/1.1, HTTP/2 by ALPN, HTTP/2 with prior
-/// knowledge).
+/// knowledge), and the connection itself: a connect timeout, curl's --resolve
+/// pins, the IP version and keep-alive.
 ///
 /// Files are read as they are picked or typed (PreparedTransport::prepare), so
 /// a missing file, one without a certificate or key, or a wrong passphrase is
@@ -71,6 +74,7 @@ Q_SIGNALS:
 private:
     QWidget *buildTlsBox();
     QWidget *buildProxyBox();
+    void buildConnectionRows(QFormLayout *form);
     QToolButton *browseButton(QLineEdit *target, const QString &title, const QString &filter);
     void handleEdited();
     void handleInsecureToggled(bool on);
@@ -91,6 +95,10 @@ private:
     QLineEdit *m_proxyUser;
     QLineEdit *m_proxyPassword;
     QComboBox *m_httpVersion;
+    QDoubleSpinBox *m_connectTimeout;
+    QComboBox *m_ipFamily;
+    QCheckBox *m_keepAlive;
+    QLineEdit *m_resolve;
     QToolButton *m_useDefaults;
     FieldMessage *m_message;
     QLabel *m_secretsNote;

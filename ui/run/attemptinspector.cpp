@@ -5,6 +5,7 @@
 #include "core/http/ratelimitheaders.h"
 #include "core/http/redactor.h"
 #include "core/http/retryheaders.h"
+#include "core/record/attemptphases.h"
 #include "core/record/runstatistics.h"
 #include "core/util/durationtext.h"
 #include "ui/run/checksverdictview.h"
@@ -670,6 +671,27 @@ void AttemptInspector::refresh()
     times.append({tr("First byte"), point(a.firstByteNs)});
     times.append({tr("Finished"), point(a.finishedNs >= 0 ? a.finishedNs : a.endNs)});
     times.append({tr("Duration"), Core::DurationText::format(a.durationMs())});
+    // Where the time of the last exchange went, as curl -w splits it; unknown phases say so.
+    const Core::AttemptPhases phases = Core::AttemptPhases::of(a);
+    const auto phase = [&phases](const std::optional<double> &ms) {
+        if (ms)
+            return Core::DurationText::format(*ms);
+        return phases.reusedConnection ? tr("none (a reused connection)") : tr("not reported");
+    };
+    if (!a.connectAddress.isEmpty())
+        times.append({tr("Connected to"), a.connectAddress});
+    times.append({tr("DNS lookup"), phase(phases.dnsMs)});
+    if (phases.connectTlsMs) {
+        // Qt reports the end of the handshake, not the end of the TCP connect before it.
+        times.append({tr("Connect + TLS"), phase(phases.connectTlsMs)});
+    } else {
+        times.append({tr("Connect"), phase(phases.connectMs)});
+    }
+    times.append({tr("Sending"), phase(phases.sendMs)});
+    times.append({tr("Waiting (first byte)"), phase(phases.firstByteMs)});
+    times.append({tr("Download"), phase(phases.downloadMs)});
+    if (a.connectTimedOut)
+        times.append({tr("Connect timeout"), tr("the connection was not ready in time")});
     m_timingTable->setText(tableHtml(times));
     updateNavigation();
 }

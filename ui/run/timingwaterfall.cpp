@@ -25,8 +25,9 @@ QColor phaseColor(TimingWaterfall::Kind kind)
         QColor(0x4c, 0xaf, 0x50), // send
         QColor(0x42, 0x8b, 0xe6), // wait
         QColor(0x26, 0xa6, 0x9a), // receive
+        QColor(0xab, 0x6f, 0xc9), // dns
     };
-    return colours[std::clamp(int(kind), 0, 5)];
+    return colours[std::clamp(int(kind), 0, 6)];
 }
 
 } // namespace
@@ -51,10 +52,12 @@ QList<TimingWaterfall::Phase> TimingWaterfall::phasesOf(const Core::AttemptRecor
             phases.append({kind, name, at, length, explanation});
         at += length;
     };
-    add(Kind::Blocked, tr("Blocked"), t.blocked,
-        tr("From the start to the socket starting to connect (Qt's own queue)"));
+    // RetryLab looks the name up before Qt gets the request: the lookup comes first.
+    add(Kind::Dns, tr("DNS"), t.dns, tr("The name lookup RetryLab made before handing the request to Qt"));
+    add(Kind::Blocked, tr("Blocked"), t.blocked, tr("Until the socket started to connect (Qt's own queue)"));
     add(Kind::Connect, tr("Connect"), t.connect,
-        tr("Connecting and sending: DNS, TCP, TLS and the request (Qt reports no instant in between)"));
+        tr("Connecting: TCP, and the TLS handshake over HTTPS (Qt reports no instant in between); in a "
+           "record without the lookup's times, the lookup and the sending too"));
     add(Kind::Send, tr("Send"), t.send, tr("Sending the request on a connection that was already open"));
     add(Kind::Wait, tr("Wait"), t.wait, tr("Waiting for the response's first byte"));
     add(Kind::Receive, tr("Receive"), t.receive, tr("From the first byte to the end of the attempt"));

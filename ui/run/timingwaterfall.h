@@ -17,7 +17,7 @@ class TimingWaterfall final : public QWidget
     Q_OBJECT
 
 public:
-    enum class Kind { Queued, Blocked, Connect, Send, Wait, Receive };
+    enum class Kind { Queued, Blocked, Connect, Send, Wait, Receive, Dns };
 
     struct Phase
     {

@@ -77,6 +77,12 @@ void TestSavedTransport::roundTrip_keepsWhatMayBeKept_data()
     system.httpVersion = TransportOptions::HttpVersion::Http2PriorKnowledge;
     QTest::addRow("system proxy, h2c") << system;
     QTest::addRow("everything") << SavedTransport::withoutSessionOnly(everything());
+    TransportOptions connection;
+    connection.connectTimeoutMs = 1500;
+    connection.resolve = {Core::HostPin::parse(QStringLiteral("api.test:443:10.0.0.9")).value()};
+    connection.ipFamily = TransportOptions::IpFamily::V6;
+    connection.keepAlive = false;
+    QTest::addRow("connect timeout, pin, IPv6, no keep-alive") << connection;
 }
 
 void TestSavedTransport::roundTrip_keepsWhatMayBeKept()
@@ -109,6 +115,13 @@ void TestSavedTransport::fromJson_badField_isNamed_data()
     QTest::addRow("unknown floor") << QByteArray(R"({"tlsFloor": "ssl3"})") << QStringLiteral("transport.tlsFloor");
     QTest::addRow("misspelt field") << QByteArray(R"({"caBundel": "/x"})") << QStringLiteral("transport.caBundel");
     QTest::addRow("path not text") << QByteArray(R"({"caBundlePath": 3})") << QStringLiteral("transport.caBundlePath");
+    QTest::addRow("connect timeout 0") << QByteArray(R"({"connectTimeoutMs": 0})")
+                                       << QStringLiteral("transport.connectTimeoutMs");
+    QTest::addRow("connect timeout negative")
+        << QByteArray(R"({"connectTimeoutMs": -5})") << QStringLiteral("transport.connectTimeoutMs");
+    QTest::addRow("pin without an address")
+        << QByteArray(R"({"resolve": ["api.test:443"]})") << QStringLiteral("transport.resolve");
+    QTest::addRow("unknown IP family") << QByteArray(R"({"ipFamily": "ipv5"})") << QStringLiteral("transport.ipFamily");
 }
 
 void TestSavedTransport::fromJson_badField_isNamed()

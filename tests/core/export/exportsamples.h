@@ -365,6 +365,10 @@ inline RunRecord transportRun()
     get.transport.proxyUser = transportSecrets().at(0);
     get.transport.proxyPassword = transportSecrets().at(1);
     get.transport.httpVersion = TransportOptions::HttpVersion::Http2;
+    get.transport.connectTimeoutMs = 2500;
+    get.transport.resolve = {HostPin::parse(QStringLiteral("api.example.com:443:127.0.0.1")).value()};
+    get.transport.ipFamily = TransportOptions::IpFamily::V4;
+    get.transport.keepAlive = false;
     for (AttemptRecord &a : run.attempts) {
         if (a.requestId != 1)
             continue;
@@ -378,9 +382,17 @@ inline RunRecord transportRun()
             a.tls.peerNotAfter = QStringLiteral("2025-02-01T00:00:00Z");
             a.tls.errors = {QStringLiteral("The certificate has expired")};
             a.tls.errorsIgnored = true;
+            // The points measured beside Qt's: a lookup, the handshake's end, the pinned address.
+            a.lookupStartNs = a.startNs;
+            a.lookupEndNs = a.startNs + 2'000'000;
+            a.connectionStartedNs = a.startNs + 2'500'000;
+            a.encryptedNs = a.startNs + 9'000'000;
+            a.requestSentNs = a.startNs + 9'250'000;
+            a.connectAddress = QStringLiteral("127.0.0.1");
         } else if (a.attemptIndex == 1) {
             a.tls.errors = {QStringLiteral("=The host name did not match, \"quoted\"")};
             a.tls.peerSubject = QStringLiteral("CN=other.example");
+            a.connectTimedOut = true;
         }
     }
     return run;

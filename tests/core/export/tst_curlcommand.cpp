@@ -85,6 +85,7 @@ private Q_SLOTS:
     void policy_addsRetryFlags_requestTimeoutWins();
     void bracketsInUrl_turnOffGlobbing();
     void redactedByDefault_unredactedOnRequest();
+    void formFieldNamedLikeACredential_redactedByDefault();
     void realCurl_sendsWhatTheRequestSays();
 };
 
@@ -282,6 +283,24 @@ void TestCurlCommand::realCurl_sendsWhatTheRequestSays()
     QCOMPARE(got.header("X-Quote"), QByteArray("it's \"fine\" $HOME"));
     QCOMPARE(got.header("Content-Type"), QByteArray("application/octet-stream"));
     QCOMPARE(got.body, ExportSamples::binaryBody());
+}
+
+void TestCurlCommand::formFieldNamedLikeACredential_redactedByDefault()
+{
+    RequestSpec request;
+    request.method = "POST";
+    request.url = QUrl(QStringLiteral("https://api.example.test/login"));
+    request.bodySource.kind = BodySource::Kind::Multipart;
+    request.bodySource.parts = {FormPart{"user", "ann", {}, {}, {}}, FormPart{"password", "hunter2", {}, {}, {}}};
+    const CurlCommand::Command shown = CurlCommand::build(request);
+    QVERIFY2(!shown.commandLine.contains(QLatin1String("hunter2")), qPrintable(shown.commandLine));
+    QVERIFY2(
+        shown.commandLine.contains(QLatin1String("--form-string password=REDACTED")), qPrintable(shown.commandLine));
+    QVERIFY2(shown.commandLine.contains(QLatin1String("--form-string user=ann")), qPrintable(shown.commandLine));
+    QVERIFY(shown.credentialsRedacted);
+    const CurlCommand::Command given = CurlCommand::build(request, ExportOptions{false});
+    QVERIFY2(
+        given.commandLine.contains(QLatin1String("--form-string password=hunter2")), qPrintable(given.commandLine));
 }
 
 QTEST_GUILESS_MAIN(TestCurlCommand)

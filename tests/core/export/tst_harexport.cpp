@@ -64,6 +64,8 @@ private Q_SLOTS:
     void entry_protocolAndTls_ignoredErrorsSaid();
     void timings_data();
     void timings();
+    void timings_measuredPhases_data();
+    void timings_measuredPhases();
     void redactedByDefault_noSecretAnywhere();
     void unredacted_containsSecretsAndWarns();
 };
@@ -481,6 +483,50 @@ void TestHarExport::timings()
     QCOMPARE(t.dns, -1.0);
     QCOMPARE(t.ssl, -1.0);
     // The phases add up to the attempt's duration.
+    QCOMPARE(t.total(), a.durationMs());
+}
+
+void TestHarExport::timings_measuredPhases_data()
+{
+    // start, lookup start, lookup end, connection started, connected (plain) or encrypted (TLS),
+    // request sent, first byte, end (ms; -1 unknown)
+    QTest::addColumn<bool>("tls");
+    QTest::addColumn<QList<qint64>>("points");
+    QTest::addColumn<QList<double>>("expected"); // blocked, dns, connect, ssl, send, wait, receive
+    QTest::addRow("plain, new connection")
+        << false << QList<qint64>{0, 0, 3, 4, 9, 10, 30, 35} << QList<double>{1, 3, 5, -1, 1, 20, 5};
+    QTest::addRow("TLS: connect holds the handshake, ssl unknown")
+        << true << QList<qint64>{0, 0, 3, 4, 24, 25, 45, 50} << QList<double>{1, 3, 20, -1, 1, 20, 5};
+    QTest::addRow("reused: no dns, connect, ssl")
+        << true << QList<qint64>{0, 0, 1, -1, -1, 2, 22, 25} << QList<double>{1, -1, -1, -1, 1, 20, 3};
+    QTest::addRow("an address: dns 0") << false << QList<qint64>{0, 0, 0, 0, 2, 2, 12, 13}
+                                       << QList<double>{0, 0, 2, -1, 0, 10, 1};
+}
+
+void TestHarExport::timings_measuredPhases()
+{
+    QFETCH(bool, tls);
+    QFETCH(QList<qint64>, points);
+    QFETCH(QList<double>, expected);
+    const auto ns = [](qint64 ms) { return ms < 0 ? qint64(-1) : ms * 1'000'000; };
+    AttemptRecord a;
+    a.url = QUrl(tls ? QStringLiteral("https://h/") : QStringLiteral("http://h/"));
+    a.startNs = ns(points.at(0));
+    a.lookupStartNs = ns(points.at(1));
+    a.lookupEndNs = ns(points.at(2));
+    a.connectionStartedNs = ns(points.at(3));
+    (tls ? a.encryptedNs : a.connectedNs) = ns(points.at(4));
+    a.requestSentNs = ns(points.at(5));
+    a.firstByteNs = ns(points.at(6));
+    a.endNs = a.finishedNs = ns(points.at(7));
+    const HarExport::Timings t = HarExport::timingsOf(a);
+    QCOMPARE(t.blocked, expected.at(0));
+    QCOMPARE(t.dns, expected.at(1));
+    QCOMPARE(t.connect, expected.at(2));
+    QCOMPARE(t.ssl, expected.at(3));
+    QCOMPARE(t.send, expected.at(4));
+    QCOMPARE(t.wait, expected.at(5));
+    QCOMPARE(t.receive, expected.at(6));
     QCOMPARE(t.total(), a.durationMs());
 }
 

@@ -72,6 +72,12 @@ void compareAttempt(const AttemptRecord &a, const AttemptRecord &b)
     QCOMPARE(a.requestSentNs, b.requestSentNs);
     QCOMPARE(a.firstByteNs, b.firstByteNs);
     QCOMPARE(a.finishedNs, b.finishedNs);
+    QCOMPARE(a.lookupStartNs, b.lookupStartNs);
+    QCOMPARE(a.lookupEndNs, b.lookupEndNs);
+    QCOMPARE(a.connectedNs, b.connectedNs);
+    QCOMPARE(a.encryptedNs, b.encryptedNs);
+    QCOMPARE(a.connectAddress, b.connectAddress);
+    QCOMPARE(a.connectTimedOut, b.connectTimedOut);
     QCOMPARE(a.end, b.end);
     QCOMPARE(a.httpStatus, b.httpStatus);
     QCOMPARE(a.reasonPhrase, b.reasonPhrase);
@@ -166,6 +172,7 @@ private Q_SLOTS:
     void certificateErrorsIgnored_saidByTheReport();
     void nonFiniteNumbers_comeBackAsNaN();
     void timesAreRelativeAndUtc();
+    void phases_perAttempt_nullWhereUnknown();
     void hugeAndBinaryValues_areExact();
     void redactedByDefault_noSecretAnywhere();
     void unredacted_containsSecretsAndWarns();
@@ -245,6 +252,43 @@ void TestReportJson::transportAndTls_roundTrip_withoutSecrets()
     const auto refused = ReportJson::fromJsonObject(broken);
     QVERIFY(!refused.ok());
     QVERIFY2(refused.error().startsWith(QLatin1String("requests[0].transport.proxyMode")), qPrintable(refused.error()));
+}
+
+void TestReportJson::phases_perAttempt_nullWhereUnknown()
+{
+    const RunRecord run = ExportSamples::transportRun();
+    const QJsonObject object = ReportJson::toJsonObject(run, ExportOptions{false});
+    const QJsonArray attempts = object.value(QStringLiteral("attempts")).toArray();
+    bool sawMeasured = false;
+    for (const QJsonValue &value : attempts) {
+        const QJsonObject a = value.toObject();
+        // Every attempt carries every phase key, a number or null; the instants keep their keys.
+        for (const char *key : {"dnsMs", "connectMs", "tlsMs", "connectTlsMs", "sendMs", "waitMs", "downloadMs"})
+            QVERIFY2(a.contains(QLatin1String(key)), key);
+        QVERIFY(a.contains(QStringLiteral("firstByteMs"))); // the instant, as before
+        QVERIFY(a.value(QStringLiteral("connectionReused")).isBool());
+        if (a.value(QStringLiteral("connectAddress")).toString() != QLatin1String("127.0.0.1"))
+            continue;
+        sawMeasured = true;
+        QCOMPARE(a.value(QStringLiteral("dnsMs")).toDouble(), 2.0);
+        QCOMPARE(a.value(QStringLiteral("connectTlsMs")).toDouble(), 6.5);
+        QVERIFY(a.value(QStringLiteral("connectMs")).isNull()); // Qt does not say when TCP ended over TLS
+        QVERIFY(a.value(QStringLiteral("tlsMs")).isNull());
+        QCOMPARE(a.value(QStringLiteral("sendMs")).toDouble(), 0.25);
+        QCOMPARE(a.value(QStringLiteral("connectionReused")).toBool(), false);
+    }
+    QVERIFY(sawMeasured);
+    const QJsonObject transport = object.value(QStringLiteral("requests"))
+                                      .toArray()
+                                      .at(0)
+                                      .toObject()
+                                      .value(QStringLiteral("transport"))
+                                      .toObject();
+    QCOMPARE(transport.value(QStringLiteral("connectTimeoutMs")).toDouble(), 2500.0);
+    QCOMPARE(transport.value(QStringLiteral("resolve")).toArray().at(0).toString(),
+        QStringLiteral("api.example.com:443:127.0.0.1"));
+    QCOMPARE(transport.value(QStringLiteral("ipFamily")).toString(), QStringLiteral("ipv4"));
+    QCOMPARE(transport.value(QStringLiteral("keepAlive")).toBool(true), false);
 }
 
 void TestReportJson::certificateErrorsIgnored_saidByTheReport()

@@ -94,6 +94,10 @@ private Q_SLOTS:
     void request_agreesWithBash();
     void transport_data();
     void transport();
+    void bodies_streamedFileOrFormParts_data();
+    void bodies_streamedFileOrFormParts();
+    void roundTrip_connectionAndBodySources_data();
+    void roundTrip_connectionAndBodySources();
     void retryHints_data();
     void retryHints();
     void ignoredUnknownAndNotes_data();
@@ -334,7 +338,15 @@ void TestCurlCommandLine::request()
     QCOMPARE(r.method, method);
     QCOMPARE(r.url.toString(QUrl::FullyEncoded), url);
     QCOMPARE(headerLines(r.headers), headers);
-    QCOMPARE(r.body, body);
+    if (r.bodySource.kind == BodySource::Kind::File) {
+        // Streamed from the file when it is sent: the bytes it will send are the file's.
+        QVERIFY(r.body.isEmpty());
+        QFile file(r.bodySource.filePath);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        QCOMPARE(file.readAll(), body);
+    } else {
+        QCOMPARE(r.body, body);
+    }
     QVERIFY2(result->unknown.isEmpty(), qPrintable(joined(result->unknown)));
 }
 
@@ -403,6 +415,14 @@ QString describe(const TransportOptions &t, const QString &base)
         parts.append(QStringLiteral("http=2"));
     else if (t.httpVersion == TransportOptions::HttpVersion::Http2PriorKnowledge)
         parts.append(QStringLiteral("http=2-prior-knowledge"));
+    if (t.connectTimeoutMs)
+        parts.append(QStringLiteral("connect=%1ms").arg(*t.connectTimeoutMs));
+    for (const HostPin &pin : t.resolve)
+        parts.append(QStringLiteral("resolve=") + pin.text());
+    if (t.ipFamily != TransportOptions::IpFamily::Any)
+        parts.append(t.ipFamily == TransportOptions::IpFamily::V4 ? QStringLiteral("ip=4") : QStringLiteral("ip=6"));
+    if (!t.keepAlive)
+        parts.append(QStringLiteral("keepalive=off"));
     return parts.join(QLatin1Char(' '));
 }
 
@@ -457,6 +477,19 @@ void TestCurlCommandLine::transport_data()
     QTest::addRow("last floor wins") << QStringLiteral("curl --tlsv1.3 --tlsv1.2 https://h/")
                                      << QStringLiteral("tls=1.2");
     QTest::addRow("http2 then http1.1") << QStringLiteral("curl --http2 --http1.1 https://h/") << QString();
+    // The connection.
+    QTest::addRow("man --connect-timeout")
+        << QStringLiteral("curl --connect-timeout 2.37 https://example.com") << QStringLiteral("connect=2370ms");
+    QTest::addRow("connect timeout 0 is none") << QStringLiteral("curl --connect-timeout 0 https://h/") << QString();
+    QTest::addRow("man --resolve") << QStringLiteral("curl --resolve example.com:443:127.0.0.1 https://example.com")
+                                   << QStringLiteral("resolve=example.com:443:127.0.0.1");
+    QTest::addRow("several --resolve, the later for a host wins")
+        << QStringLiteral("curl --resolve a:443:10.0.0.1 --resolve b:80:[::1] --resolve a:443:10.0.0.2 https://a/")
+        << QStringLiteral("resolve=b:80:[::1] resolve=a:443:10.0.0.2");
+    QTest::addRow("-4") << QStringLiteral("curl -4 https://h/") << QStringLiteral("ip=4");
+    QTest::addRow("--ipv6") << QStringLiteral("curl --ipv6 https://h/") << QStringLiteral("ip=6");
+    QTest::addRow("--no-keepalive") << QStringLiteral("curl --no-keepalive https://h/")
+                                    << QStringLiteral("keepalive=off");
 }
 
 void TestCurlCommandLine::transport()
@@ -527,6 +560,105 @@ void TestCurlCommandLine::retryHints()
     QCOMPARE(result->spec.attemptTimeoutMs.value_or(-1.0), attemptTimeoutMs);
 }
 
+void TestCurlCommandLine::bodies_streamedFileOrFormParts_data()
+{
+    QTest::addColumn<QString>("line");
+    QTest::addColumn<QByteArray>("method");
+    QTest::addColumn<QString>("expected"); // the BodySource, as describe() below writes it
+    QTest::addColumn<QByteArray>("inlineBody");
+    QTest::addRow("-T streams the file") << QStringLiteral("curl -T filename http://h/up") << QByteArray("PUT")
+                                         << QStringLiteral("file=filename") << QByteArray();
+    QTest::addRow("--data-binary @file streams it")
+        << QStringLiteral("curl --data-binary @filename http://h/") << QByteArray("POST")
+        << QStringLiteral("file=filename") << QByteArray();
+    QTest::addRow("--data-binary @file joined with more data is held")
+        << QStringLiteral("curl --data-binary @filename --data-binary x http://h/") << QByteArray("POST") << QString()
+        << QByteArray("name=curl\r\nand=more\n&x");
+    QTest::addRow("-G puts it in the query") << QStringLiteral("curl -G --data-binary @json.txt http://h/")
+                                             << QByteArray("GET") << QString() << QByteArray();
+    QTest::addRow("man -F field and file")
+        << QStringLiteral("curl -F name=John -F shoesize=11 -F profile=@filename https://example.com/")
+        << QByteArray("POST") << QStringLiteral("part=name:John part=shoesize:11 part=profile@filename")
+        << QByteArray();
+    QTest::addRow("-F type and filename")
+        << QStringLiteral("curl -F 'web=@filename;type=text/html;filename=page.html' http://h/") << QByteArray("POST")
+        << QStringLiteral("part=web@filename;type=text/html;filename=page.html") << QByteArray();
+    QTest::addRow("-F <file is its text") << QStringLiteral("curl -F 'story=<json.txt' http://h/") << QByteArray("POST")
+                                          << QStringLiteral("part=story:{\"from\": \"stdin\"}") << QByteArray();
+    QTest::addRow("--form-string takes @ as it is")
+        << QStringLiteral("curl --form-string 'at=@home' http://h/") << QByteArray("POST")
+        << QStringLiteral("part=at:@home") << QByteArray();
+    QTest::addRow("-F with -X PUT") << QStringLiteral("curl -X PUT -F a=1 http://h/") << QByteArray("PUT")
+                                    << QStringLiteral("part=a:1") << QByteArray();
+}
+
+void TestCurlCommandLine::bodies_streamedFileOrFormParts()
+{
+    QFETCH(QString, line);
+    QFETCH(QByteArray, method);
+    QFETCH(QString, expected);
+    QFETCH(QByteArray, inlineBody);
+    CurlCommandLine::Options options;
+    options.baseDirectory = m_dir.path();
+    const auto result = CurlCommandLine::parse(line, options);
+    QVERIFY2(result, qPrintable(result.error()));
+    const RequestSpec &r = result->spec;
+    QCOMPARE(r.method, method);
+    const QString base = QDir(m_dir.path()).absolutePath() + QLatin1Char('/');
+    const auto path = [&base](const QString &p) { return p.startsWith(base) ? p.mid(base.size()) : p; };
+    QStringList parts;
+    if (r.bodySource.kind == BodySource::Kind::File)
+        parts.append(QStringLiteral("file=") + path(r.bodySource.filePath));
+    for (const FormPart &part : r.bodySource.parts) {
+        QString text = QStringLiteral("part=") + QString::fromUtf8(part.name)
+            + (part.isFile() ? QLatin1Char('@') + path(part.filePath)
+                             : QLatin1Char(':') + QString::fromUtf8(part.value));
+        if (!part.contentType.isEmpty())
+            text += QStringLiteral(";type=") + QString::fromUtf8(part.contentType);
+        if (!part.fileName.isEmpty())
+            text += QStringLiteral(";filename=") + QString::fromUtf8(part.fileName);
+        parts.append(text);
+    }
+    QCOMPARE(parts.join(QLatin1Char(' ')), expected);
+    QCOMPARE(r.body, inlineBody);
+    QVERIFY2(result->unknown.isEmpty(), qPrintable(joined(result->unknown)));
+    // The executor accepts what the import made.
+    QVERIFY(r.bodySource.checkFiles());
+}
+
+void TestCurlCommandLine::roundTrip_connectionAndBodySources_data()
+{
+    QTest::addColumn<QString>("line");
+    QTest::addRow("connection") << QStringLiteral(
+        "curl --connect-timeout 1.5 --resolve a.test:443:127.0.0.1 --resolve b.test:80:[::1] -4 --no-keepalive "
+        "https://a.test/");
+    QTest::addRow("ipv6") << QStringLiteral("curl -6 http://h/");
+    QTest::addRow("upload") << QStringLiteral("curl -T filename http://h/up");
+    QTest::addRow("posted file") << QStringLiteral(
+        "curl --data-binary @filename -H 'Content-Type: text/plain' http://h/");
+    QTest::addRow("patched file") << QStringLiteral("curl -X PATCH --data-binary @filename http://h/");
+    QTest::addRow("form") << QStringLiteral("curl -F name=John -F 'web=@filename;type=text/html;filename=\"my "
+                                            "page.html\"' --form-string 'at=@x' http://h/");
+    QTest::addRow("form, PUT") << QStringLiteral("curl -X PUT -F 'a=1;type=text/plain' http://h/");
+}
+
+void TestCurlCommandLine::roundTrip_connectionAndBodySources()
+{
+    QFETCH(QString, line);
+    CurlCommandLine::Options options;
+    options.baseDirectory = m_dir.path();
+    const auto first = CurlCommandLine::parse(line, options);
+    QVERIFY2(first, qPrintable(first.error()));
+    const CurlCommand::Command command = CurlCommand::build(first->spec, ExportOptions{false});
+    const auto again = CurlCommandLine::parse(command.commandLine, options);
+    QVERIFY2(again, qPrintable(again.error() + QStringLiteral("\n") + command.commandLine));
+    QCOMPARE(again->spec.method, first->spec.method);
+    QCOMPARE(again->spec.transport, first->spec.transport);
+    QCOMPARE(again->spec.bodySource, first->spec.bodySource);
+    QCOMPARE(again->spec.body, first->spec.body);
+    QVERIFY2(again->unknown.isEmpty(), qPrintable(joined(again->unknown)));
+}
+
 void TestCurlCommandLine::ignoredUnknownAndNotes_data()
 {
     QTest::addColumn<QString>("line");
@@ -542,14 +674,13 @@ void TestCurlCommandLine::ignoredUnknownAndNotes_data()
         << QStringLiteral("curl -sSo 'my file' http://h/")
         << QStringList{QStringLiteral("-s"), QStringLiteral("-S"), QStringLiteral("-o 'my file'")} << QStringList{}
         << QString();
-    QTest::addRow("connect timeout") << QStringLiteral("curl --connect-timeout 5 http://h/")
-                                     << QStringList{QStringLiteral("--connect-timeout 5")} << QStringList{}
-                                     << QStringLiteral("--connect-timeout 5 is not used");
-    QTest::addRow("not carried out") << QStringLiteral("curl -F a=b --ntlm -u x:y --frobnicate -Z http://h/")
+    QTest::addRow("not carried out") << QStringLiteral("curl --ntlm -u x:y --frobnicate -Z http://h/")
                                      << QStringList{QStringLiteral("-Z")}
-                                     << QStringList{QStringLiteral("-F a=b"), QStringLiteral("--ntlm"),
-                                            QStringLiteral("--frobnicate")}
+                                     << QStringList{QStringLiteral("--ntlm"), QStringLiteral("--frobnicate")}
                                      << QStringLiteral("does not do --ntlm");
+    QTest::addRow("several addresses to resolve")
+        << QStringLiteral("curl --resolve h:80:10.0.0.1,10.0.0.2 http://h/") << QStringList{} << QStringList{}
+        << QStringLiteral("connects to the first address");
     QTest::addRow("cookie file") << QStringLiteral("curl -b cookies.txt http://h/") << QStringList{}
                                  << QStringList{QStringLiteral("-b cookies.txt")}
                                  << QStringLiteral("reads cookies from a file");
@@ -687,6 +818,25 @@ void TestCurlCommandLine::malformed_isAnErrorNamingFlagAndPlace_data()
                                        << QStringLiteral("-m takes seconds");
     QTest::addRow("connect-timeout") << QStringLiteral("curl --connect-timeout soon http://h/")
                                      << QStringLiteral("column 6") << QStringLiteral("--connect-timeout takes seconds");
+    QTest::addRow("connect-timeout negative")
+        << QStringLiteral("curl --connect-timeout -1 http://h/") << QStringLiteral("column 6")
+        << QStringLiteral("--connect-timeout takes seconds, a number from 0");
+    QTest::addRow("resolve without an address")
+        << QStringLiteral("curl --resolve example.com:443 https://example.com") << QStringLiteral("column 6")
+        << QStringLiteral("is not HOST:PORT:ADDRESS");
+    QTest::addRow("resolve to a name") << QStringLiteral("curl --resolve a:443:b.example https://a/")
+                                       << QStringLiteral("column 6")
+                                       << QStringLiteral("is not an IPv4 or IPv6 address");
+    QTest::addRow("missing form file") << QStringLiteral("curl -F upload=@gone.bin http://h/")
+                                       << QStringLiteral("column 6")
+                                       << QStringLiteral("-F upload=@gone.bin: there is no file");
+    QTest::addRow("form part without a name")
+        << QStringLiteral("curl -F justtext http://h/") << QStringLiteral("column 6")
+        << QStringLiteral("a form part is NAME=VALUE");
+    QTest::addRow("form and data") << QStringLiteral("curl -F a=b -d c http://h/") << QStringLiteral("column 6")
+                                   << QStringLiteral("cannot be used together");
+    QTest::addRow("missing streamed data file") << QStringLiteral("curl --data-binary @gone.bin http://h/")
+                                                << QStringLiteral("column 6") << QStringLiteral("there is no file");
     QTest::addRow("man -H @file") << QStringLiteral("curl -H @headers.txt https://example.com")
                                   << QStringLiteral("column 6")
                                   << QStringLiteral("-H @headers.txt: reading headers from a file is not supported");

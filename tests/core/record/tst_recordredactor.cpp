@@ -115,6 +115,7 @@ private Q_SLOTS:
     void attempt_originalUntouched();
     void attempt_omittedBodies_areEmpty();
     void request_everyCredentialMasked();
+    void request_formFieldNamedLikeACredential_masked();
     void result_bodyReadByTheResponsesContentType();
     void verdict_nameAndMessageMasked();
     void disabled_copiesUnchanged();
@@ -211,6 +212,19 @@ void TestRecordRedactor::request_everyCredentialMasked()
     // The original keeps every credential.
     QCOMPARE(everything(original), everything(requestWithCredentials()));
     QVERIFY(RecordRedactor().redacted(original, RecordRedactor::Bodies::Omit).body.isEmpty());
+}
+
+void TestRecordRedactor::request_formFieldNamedLikeACredential_masked()
+{
+    RequestSpec request;
+    request.bodySource.kind = BodySource::Kind::Multipart;
+    request.bodySource.parts = {FormPart{"password", "SECRET-9", {}, {}, {}}, FormPart{"title", "hello", {}, {}, {}},
+        FormPart{"api_key", {}, QStringLiteral("/tmp/key.txt"), {}, {}}};
+    const RequestSpec shown = RecordRedactor().redacted(request);
+    QCOMPARE(shown.bodySource.parts.at(0).value, QByteArray("REDACTED"));
+    QCOMPARE(shown.bodySource.parts.at(1).value, QByteArray("hello"));
+    QCOMPARE(shown.bodySource.parts.at(2).filePath, QStringLiteral("/tmp/key.txt")); // a file's path is no secret
+    QCOMPARE(RecordRedactor(false).redacted(request).bodySource.parts.at(0).value, QByteArray("SECRET-9"));
 }
 
 void TestRecordRedactor::result_bodyReadByTheResponsesContentType()

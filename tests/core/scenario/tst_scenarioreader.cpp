@@ -46,6 +46,7 @@ private Q_SLOTS:
     void policy_presetWithOverrides_mergesNestedFields();
     void policy_inlineObject();
     void seed_numberOrDecimalString();
+    void transport_connectionOptions_areRead();
     void malformed_namesTheFieldOrLine_data();
     void malformed_namesTheFieldOrLine();
     void malformed_errorHasThePathApart_data();
@@ -222,6 +223,20 @@ void TestScenarioReader::seed_numberOrDecimalString()
     QCOMPARE(small->seed, 0u);
 }
 
+void TestScenarioReader::transport_connectionOptions_areRead()
+{
+    const auto s = ScenarioReader::fromJson(scenarioWith(
+        R"([{"name": "a", "url": "https://api.example.test/", "transport": {"connectTimeoutMs": 1500,
+            "resolve": ["api.example.test:443:127.0.0.1"], "ipFamily": "ipv6", "keepAlive": false}}])"));
+    QVERIFY2(s.ok(), qPrintable(s.error()));
+    const TransportOptions &t = s->requests.first().spec.transport;
+    QCOMPARE(t.connectTimeoutMs, 1500.0);
+    QCOMPARE(t.resolve.size(), 1);
+    QCOMPARE(t.resolve.first().address, QStringLiteral("127.0.0.1"));
+    QCOMPARE(t.ipFamily, TransportOptions::IpFamily::V6);
+    QCOMPARE(t.keepAlive, false);
+}
+
 void TestScenarioReader::malformed_namesTheFieldOrLine_data()
 {
     QTest::addColumn<QByteArray>("json");
@@ -235,6 +250,12 @@ void TestScenarioReader::malformed_namesTheFieldOrLine_data()
         return scenarioWith(one, R"(, "expectations": [{"request": "a", "outcome": "succeeded"}, )" + fields + "]");
     };
 
+    QTest::addRow("transport: a pin without an address")
+        << request(R"("url": "{server}/b", "transport": {"resolve": ["api.example.test:443"]})")
+        << QStringLiteral("requests[1].transport.resolve: \"api.example.test:443\" is not HOST:PORT:ADDRESS");
+    QTest::addRow("transport: a connect timeout of 0")
+        << request(R"("url": "{server}/b", "transport": {"connectTimeoutMs": 0})")
+        << QStringLiteral("requests[1].transport.connectTimeoutMs: expected milliseconds above 0");
     QTest::addRow("endpoint policy unknown preset")
         << scenarioWith(one, R"(, "endpointPolicies": [{"path": "/upload/*", "policy": "nope"}])")
         << QStringLiteral("endpointPolicies[0].policy: unknown preset \"nope\"");

@@ -225,9 +225,17 @@ void TestAuthForm::signIn_authorizationCodeWithPkce_endsWithARefreshTokenThatWor
     // The "browser": a GET of the authorization URL, which redirects to the loopback listener.
     QNetworkAccessManager browser;
     QUrl opened;
+    QList<int> strayStatuses;
     form.signInFlow()->setBrowserOpener([&](const QUrl &url) {
         opened = url;
-        browser.get(QNetworkRequest(url));
+        // First something else on the port, with a state of its own: turned away, the flow goes on.
+        QNetworkReply *stray = browser.get(
+            QNetworkRequest(QUrl(form.signInFlow()->redirectUri() + QStringLiteral("?code=forged&state=guess"))));
+        QObject::connect(stray, &QNetworkReply::finished, stray, [&strayStatuses, stray, &browser, url] {
+            strayStatuses.append(stray->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt());
+            stray->deleteLater();
+            browser.get(QNetworkRequest(url));
+        });
         return true;
     });
     QSignalSpy changed(&form, &Ui::AuthForm::authChanged);
@@ -235,6 +243,7 @@ void TestAuthForm::signIn_authorizationCodeWithPkce_endsWithARefreshTokenThatWor
     QVERIFY(opened.query().contains(QLatin1String("code_challenge_method=S256")));
     QVERIFY(opened.query().contains(QLatin1String("redirect_uri=http")));
     QTRY_VERIFY_WITH_TIMEOUT(changed.count() > 0, 15'000);
+    QCOMPARE(strayStatuses, QList<int>{400});
     const AuthSpec signedIn = form.auth();
     QCOMPARE(signedIn.kind, AuthSpec::Kind::OAuth2RefreshToken);
     QVERIFY(!signedIn.refreshToken.isEmpty());

@@ -62,6 +62,7 @@ private Q_SLOTS:
     void ignoreCertificateErrors_offByDefault_forTheUrlsHostOnly();
     void browse_usesTheChooser_andChecksTheFile();
     void pkcs12_disablesTheKeyField();
+    void resolve_badEntry_isAProblem();
     void preferencesMode_hasNoExemption();
     void composer_badFile_blocksSendingWithTheFileNamed();
     void composer_draftCarriesTheTransport_exemptionDroppedWithAnotherHost();
@@ -116,6 +117,25 @@ void TestTransportForm::roundTrip_data()
     TransportOptions insecure;
     insecure.insecureHosts = {QStringLiteral("127.0.0.1")};
     QTest::addRow("exempt host") << insecure;
+    TransportOptions connection;
+    connection.connectTimeoutMs = 2500;
+    connection.resolve = {Core::HostPin::parse(QStringLiteral("api.test:443:127.0.0.1")).value(),
+        Core::HostPin::parse(QStringLiteral("[::1]:80:[::1]")).value()};
+    connection.ipFamily = TransportOptions::IpFamily::V6;
+    connection.keepAlive = false;
+    QTest::addRow("connect timeout, pins, IPv6, no keep-alive") << connection;
+}
+
+void TestTransportForm::resolve_badEntry_isAProblem()
+{
+    TransportForm form;
+    auto *resolve = form.findChild<QLineEdit *>(QStringLiteral("resolve"));
+    QVERIFY(resolve);
+    resolve->setText(QStringLiteral("api.test:443"));
+    QVERIFY2(form.problem().contains(QLatin1String("HOST:PORT:ADDRESS")), qPrintable(form.problem()));
+    resolve->setText(QStringLiteral("api.test:443:127.0.0.1"));
+    QCOMPARE(form.problem(), QString());
+    QCOMPARE(form.transport().resolve.size(), 1);
 }
 
 void TestTransportForm::roundTrip()
