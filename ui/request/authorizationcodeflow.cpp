@@ -25,7 +25,7 @@ QByteArray redirectPage(int status, const QString &text)
                                            "</head><body><p>%1</p></body></html>")
                                 .arg(text.toHtmlEscaped())
                                 .toUtf8();
-    return "HTTP/1.1 " + QByteArray::number(status) + ' ' + reasonPhrase(status)
+    return "HTTP/1.1 " + QByteArray::number(status) + ' ' + Core::reasonPhrase(status)
         + "\r\nContent-Type: text/html; charset=utf-8\r\nCache-Control: no-store\r\nConnection: close\r\n"
           "Content-Length: "
         + QByteArray::number(body.size()) + "\r\n\r\n" + body;
