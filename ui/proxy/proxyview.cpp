@@ -174,8 +174,9 @@ ProxyView::ProxyView(QWidget *laneViews, QWidget *parent)
     for (QPushButton *b : {m_addRule, m_removeRule, m_allOn, m_allOff, m_loadRules, m_saveRules})
         ruleButtons->addWidget(b);
     auto *settingsColumn = new QVBoxLayout;
-    settingsColumn->addLayout(form);
+    // First, so that it is in sight however far the settings are scrolled down to fit.
     settingsColumn->addLayout(statusRow);
+    settingsColumn->addLayout(form);
     settingsColumn->addWidget(new QLabel(tr("Fault rules (the next request sees a change)")));
     settingsColumn->addWidget(m_rulesView, 1);
     settingsColumn->addWidget(m_rulesProblem);

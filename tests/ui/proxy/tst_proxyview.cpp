@@ -23,6 +23,7 @@
 #include <QNetworkReply>
 #include <QPlainTextEdit>
 #include <QPushButton>
+#include <QScrollArea>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QStandardPaths>
@@ -143,6 +144,18 @@ private Q_SLOTS:
                            .arg(status->height())
                            .arg(status->heightForWidth(status->width()))
                            .arg(status->width())));
+        // In sight without scrolling the settings, not half under the splitter.
+        auto *settings = view()->findChild<QScrollArea *>(QStringLiteral("proxySettingsScroll"));
+        QVERIFY(settings);
+        const QRect inViewport(status->mapTo(settings->viewport(), QPoint(0, 0)), status->size());
+        QVERIFY2(inViewport.top() >= 0 && inViewport.bottom() < settings->viewport()->height(),
+            qPrintable(QStringLiteral("status at %1,%2 %3x%4 in %5x%6")
+                           .arg(inViewport.left())
+                           .arg(inViewport.top())
+                           .arg(inViewport.width())
+                           .arg(inViewport.height())
+                           .arg(settings->viewport()->width())
+                           .arg(settings->viewport()->height())));
         auto *copy = view()->findChild<QPushButton *>(QStringLiteral("copyProxyUrl"));
         QVERIFY(copy);
         QVERIFY(copy->isEnabled());
