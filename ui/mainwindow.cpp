@@ -517,8 +517,10 @@ void MainWindow::fitToScreen()
     // The collections beside the policy cost a dock's width: on a narrow screen they share it.
     if (tooWide() && m_collectionsDock->isVisible() && m_policyDock->isVisible() && !m_collectionsDock->isFloating()
         && !m_policyDock->isFloating() && !tabifiedDockWidgets(m_policyDock).contains(m_collectionsDock)) {
+        // The inspector stays in front when it was; otherwise the policy, as at start.
+        const bool inspectorInFront = m_inspectorDock->isVisible() && !m_inspectorDock->visibleRegion().isEmpty();
         tabifyDockWidget(m_policyDock, m_collectionsDock);
-        m_policyDock->raise();
+        (inspectorInFront ? m_inspectorDock : m_policyDock)->raise();
     }
     // A dock that appeared may have grown the window before this ran: back within the screen.
     if (!(windowState() & (Qt::WindowFullScreen | Qt::WindowMaximized))) {

@@ -54,6 +54,7 @@ private Q_SLOTS:
 
     void inspector_at1024x640_keepsTheWindowOnTheScreen();
     void urlField_isTheWidestInputOfTheRequestRow();
+    void inspector_onAScreenTooNarrowForTheDocks_isInFront();
     void everyTab_isInSightOnTheTabBar();
     void layoutTheScreenCannotHold_isNotSaved_theLastGoodOneStays();
     void storedLayoutTooLargeForTheScreen_givesWayToTheDefault();
@@ -138,6 +139,27 @@ void TestWindowFit::inspector_at1024x640_keepsTheWindowOnTheScreen()
     // Closing it gives the width back to the tabs.
     dock->hide();
     QTRY_VERIFY(minimumOf(*window).width() <= projector.width());
+}
+
+void TestWindowFit::inspector_onAScreenTooNarrowForTheDocks_isInFront()
+{
+    // 1366x768 at 1.5x: 910x512 of the window's own units, too narrow for the docks side by side.
+    MainWindow::Options options;
+    options.screenSize = QSize(910, 512);
+    MainWindow window(options);
+    collectionsDockOf(window)->hide(); // closed, as a user may have left it
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    composerOf(window)->sendAction()->trigger();
+    QTRY_VERIFY_WITH_TIMEOUT(sessionOf(window)->resultCount() >= 1, 15'000);
+    sessionOf(window)->flush();
+    // The Collections dock opened again, and an attempt clicked before the docks were fitted.
+    collectionsDockOf(window)->show();
+    window.inspectAttempt(sessionOf(window)->finishedRow(0));
+    QTest::qWait(100); // the docks are fitted to the screen after the layout took them in
+    QVERIFY(inspectorDockOf(window)->isVisible());
+    QVERIFY(!inspectorDockOf(window)->visibleRegion().isEmpty());
+    QVERIFY(minimumOf(window).width() <= 910);
 }
 
 void TestWindowFit::urlField_isTheWidestInputOfTheRequestRow()
