@@ -26,6 +26,9 @@ void saveClientsScreenshot(ScreenshotContext &context)
     observation->setPlan(Core::ObservationPlan::defaultPlan());
     observation->setEnabled(true);
     observation->clear();
+    // Short, so that the client that gives up is seen to have given up before the picture.
+    const double gapWindowMs = observation->gapWindowMs();
+    observation->setGapWindowMs(1500);
 
     struct Client
     {
@@ -33,10 +36,13 @@ void saveClientsScreenshot(ScreenshotContext &context)
         Core::BackoffAlgorithm algorithm;
         double baseMs;
         int requests;
+        int maxAttempts = 4;
     };
     const QList<Client> clients{
         {"checkout-service/2.3", Core::BackoffAlgorithm::FullJitter, 60, 10},
         {"legacy-batch/1.0", Core::BackoffAlgorithm::Constant, 120, 4},
+        // Two tries and no more: the plan's third 503 is never asked for.
+        {"nightly-export/0.9", Core::BackoffAlgorithm::Constant, 100, 2, 2},
     };
     std::vector<std::unique_ptr<Core::RetryExecutor>> executors;
     for (const Client &c : clients) {
@@ -45,7 +51,7 @@ void saveClientsScreenshot(ScreenshotContext &context)
         policy.baseDelayMs = c.baseMs;
         policy.multiplier = 2;
         policy.maxBackoffMs = 2000;
-        policy.maxAttempts = 4;
+        policy.maxAttempts = c.maxAttempts;
         auto executor = std::make_unique<Core::RetryExecutor>();
         executor->setPolicy(policy);
         executor->setSeed(11);
@@ -68,7 +74,8 @@ void saveClientsScreenshot(ScreenshotContext &context)
     }
     if (deadline.hasExpired())
         context.fail(Tr::tr("the observed clients did not finish within 30 s"));
-    ScreenshotContext::settle(300);
+    // The gap window passes: the client that stopped after a failure is seen to give up.
+    ScreenshotContext::settle(2000);
     auto *view = context.part<Ui::ClientsView>("clientsView");
     view->refresh();
     view->selectClient(QStringLiteral("checkout-service/2.3 @ 127.0.0.1"));
@@ -81,6 +88,10 @@ void saveClientsScreenshot(ScreenshotContext &context)
     window.showTab(Ui::MainWindow::Tab::Clients);
     ScreenshotContext::settle(400);
     context.save(&window, QStringLiteral("clients.png"));
+    view->selectClient(QStringLiteral("nightly-export/0.9 @ 127.0.0.1"));
+    ScreenshotContext::settle(300);
+    context.save(&window, QStringLiteral("clients-gave-up.png"));
+    observation->setGapWindowMs(gapWindowMs);
     requestDock->setVisible(requestShown);
     policyDock->show();
     observation->setEnabled(false);

@@ -7,6 +7,7 @@
 #include "ui/session/hosting/embeddedserver.h"
 
 #include <QApplication>
+#include <QLoggingCategory>
 
 int main(int argc, char *argv[])
 {
@@ -33,6 +34,10 @@ int main(int argc, char *argv[])
         App::SingleInstance instance;
         instance.listen();
 
+        // The window shows what happens in its views: no line per failed attempt on the terminal,
+        // nor the window's own notes, unless QT_LOGGING_RULES asks for them.
+        QLoggingCategory::setFilterRules(
+            QStringLiteral("retrylab.*.debug=false\nretrylab.*.info=false\nretrylab.core.executor.warning=false"));
         App::StartupProbe *probe = App::StartupProbe::fromEnvironment(qApp);
         if (probe)
             probe->markApplication();

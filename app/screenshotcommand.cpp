@@ -43,6 +43,7 @@ constexpr ScreenshotStep steps[] = {
     {"request shown", WindowScreenshots::showRequest},
     {"tabs and policy dock", WindowScreenshots::saveTabs},
     {"attempt inspector", WindowScreenshots::saveInspector},
+    {"attempt inspector in the window's layout", WindowScreenshots::saveInspectorInLayout},
     {"connection", WindowScreenshots::saveConnection},
     {"auth", WindowScreenshots::saveAuth},
     {"read-modify-write", WindowScreenshots::saveReadModifyWrite},
@@ -58,6 +59,7 @@ constexpr ScreenshotStep steps[] = {
     {"hedging compared", WindowScreenshots::saveCompareHedging},
     {"policy export", WindowScreenshots::savePolicyExport},
     {"long-running operation", WindowScreenshots::saveOperation},
+    {"a live batch", WindowScreenshots::saveLiveBatch},
     {"Cloud Storage cases", WindowScreenshots::saveStorageCases},
     // Last: the monitors go on checking (and telling of what they find) once started.
     {"monitors and their history", MonitorScreenshots::start},
@@ -88,8 +90,10 @@ std::variant<Options, int> parseOptions(const QStringList &arguments, QTextStrea
         QStringLiteral("out"), Tr::tr("Folder for the PNG files (created if missing)."), Tr::tr("DIR"));
     const QCommandLineOption darkOption(
         QStringLiteral("dark"), Tr::tr("Use a dark palette, as a desktop in dark mode would."));
-    const QCommandLineOption sizeOption(
-        QStringLiteral("size"), Tr::tr("Window size (default 1280x800)."), Tr::tr("WxH"), QStringLiteral("1280x800"));
+    const QCommandLineOption sizeOption(QStringLiteral("size"),
+        Tr::tr("Window size in pixels, as the screen it plays (default 1280x800; under QT_SCALE_FACTOR the window fits "
+               "this many pixels)."),
+        Tr::tr("WxH"), QStringLiteral("1280x800"));
     const QCommandLineOption holdOption(QStringLiteral("hold"),
         Tr::tr("Keep the window open this many seconds after saving (to capture the screen)."), Tr::tr("S"),
         QStringLiteral("0"));
@@ -189,8 +193,12 @@ int runScreenshot(const QStringList &arguments)
     const QString dataDirectory = QDir(sandbox.path()).filePath(QStringLiteral("data"));
     if (const QString problem = ScreenshotCollections::write(dataDirectory); !problem.isEmpty())
         err << Tr::tr("retrylab screenshot: %1").arg(problem) << Qt::endl;
+    // --size is the screen's size in pixels: under QT_SCALE_FACTOR the window's units are larger.
+    const qreal ratio = qApp->devicePixelRatio();
+    const QSize size(int(options.size.width() / ratio), int(options.size.height() / ratio));
     Ui::MainWindow::Options windowOptions;
     windowOptions.dataDirectory = dataDirectory;
+    windowOptions.screenSize = size;
     Ui::MainWindow window(windowOptions);
     if (!window.server()->isRunning()) {
         err << Tr::tr("retrylab screenshot: the embedded server did not start: %1").arg(window.server()->errorString())
@@ -198,11 +206,14 @@ int runScreenshot(const QStringList &arguments)
         return ExitFailed;
     }
 
-    ScreenshotContext context(window, options.size, options.out, QDir(sandbox.path()), out, err);
+    ScreenshotContext context(window, size, options.out, QDir(sandbox.path()), out, err);
+    context.setPixelSize(options.size);
     for (const ScreenshotStep &step : steps) {
         qCDebug(lcScreenshot) << "step:" << step.name;
         step.run(context);
     }
+    if (const QString problem = context.writeManifest(); !problem.isEmpty())
+        context.fail(problem);
     if (options.holdSeconds > 0)
         ScreenshotContext::settle(options.holdSeconds * 1000);
     window.close();

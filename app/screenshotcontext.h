@@ -3,6 +3,7 @@
 #include "ui/mainwindow.h"
 
 #include <QDir>
+#include <QList>
 #include <QSize>
 #include <QString>
 
@@ -35,9 +36,13 @@ public:
             missingPart(T::staticMetaObject.className(), name);
         return found;
     }
-    /// The size the window was given (--size).
+    /// The size the window was given (--size, in the window's own units: divided by the
+    /// device pixel ratio, so that the pictures have the size asked for).
     QSize size() const { return m_size; }
     QString scratchPath(const QString &file) const { return m_scratch.filePath(file); }
+    /// The size asked for in pixels, as the manifest names it (size() may have lost a pixel to
+    /// the scale factor).
+    void setPixelSize(QSize pixels) { m_pixelSize = pixels; }
 
     /// Writes a picture of `widget` to `file` in the pictures' folder and says where.
     void save(QWidget *widget, const QString &file);
@@ -45,6 +50,11 @@ public:
     static void settle(int ms);
     /// Runs the event loop until `done` or the deadline; false on the deadline.
     static bool waitFor(const std::function<bool()> &done, int timeoutMs);
+
+    /// Writes manifest.json beside the pictures: per picture its file, and the size and the
+    /// minimum size of the window it shows, in the pixels of the picture. The problem, or
+    /// an empty string.
+    QString writeManifest() const;
 
     /// Says `problem`, and the command fails once every step has run.
     void fail(const QString &problem);
@@ -62,6 +72,14 @@ private:
     QTextStream &m_output;
     QTextStream &m_errors;
     int m_failures = 0;
+    struct Shot
+    {
+        QString file;
+        QSize window;
+        QSize minimum;
+    };
+    QList<Shot> m_shots;
+    QSize m_pixelSize;
 };
 
 } // namespace RetryLab::App

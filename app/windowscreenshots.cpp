@@ -278,6 +278,62 @@ void saveInspector(ScreenshotContext &context)
     policyDock->show();
 }
 
+void saveInspectorInLayout(ScreenshotContext &context)
+{
+    // The second attempt of the first request (a 503), clicked with every dock in place.
+    Ui::MainWindow &window = context.window();
+    const auto *session = context.part<Ui::RunSession>("session");
+    if (session->finishedCount() < 2) {
+        context.fail(Tr::tr("no attempts to inspect for inspector-window.png"));
+        return;
+    }
+    auto *inspectorDock = context.part<QDockWidget>("inspectorDock");
+    auto *collectionsDock = context.part<QDockWidget>("collectionsDock");
+    collectionsDock->show();
+    window.showTab(Ui::MainWindow::Tab::Timeline);
+    const qsizetype row = session->finishedRow(1);
+    window.inspectAttempt(row);
+    context.part<Ui::TimelineView>("timeline")->showAttempt(row);
+    ScreenshotContext::settle(400);
+    context.save(&window, QStringLiteral("inspector-window.png"));
+    inspectorDock->hide();
+    collectionsDock->hide();
+    // Back to the arrangement the other pictures start from.
+    window.addDockWidget(Qt::RightDockWidgetArea, inspectorDock);
+    inspectorDock->hide();
+    window.addDockWidget(Qt::LeftDockWidgetArea, collectionsDock);
+    collectionsDock->hide();
+    window.resize(context.size());
+    ScreenshotContext::settle(200);
+}
+
+void saveLiveBatch(ScreenshotContext &context)
+{
+    // Sixty requests that fail twice each, six at a time: the picture is taken while it runs.
+    Ui::MainWindow &window = context.window();
+    context.part<Ui::RunActions>("runActions")->clearRun();
+    Core::RequestDraft batch = demoDraft();
+    batch.urlTemplate = QStringLiteral("{server}/fail/2?key={id}");
+    batch.batchCount = 60;
+    batch.concurrency = 6;
+    auto *composer = context.part<Ui::RequestComposer>("composer");
+    composer->setDraft(batch);
+    window.showTab(Ui::MainWindow::Tab::Timeline);
+    auto *runner = context.part<Ui::RequestRunner>("runner");
+    if (const auto started = runner->startBatch(batch); !started) {
+        context.fail(started.error());
+        return;
+    }
+    ScreenshotContext::settle(1800);
+    context.save(&window, QStringLiteral("batch-live.png"));
+    auto *executor = context.part<Core::ThreadedExecutor>("executor");
+    if (!ScreenshotContext::waitFor([executor] { return executor->activeCount() == 0; }, 60'000)) {
+        context.warn(Tr::tr("the batch of batch-live.png did not finish within a minute"));
+        runner->stop();
+    }
+    composer->setDraft(shownDraft());
+}
+
 void saveConnection(ScreenshotContext &context)
 {
     // The request's Connection part on the embedded server's HTTPS port, its CA
@@ -386,6 +442,10 @@ void savePresentation(ScreenshotContext &context)
     auto *presentation = context.part<Ui::PresentationController>("presentationController");
     presentation->setPresentation(true);
     ScreenshotContext::settle(400);
+    // Full screen is the platform's screen, offscreen 800×600 whatever --size says: the
+    // screen the pictures play instead.
+    context.window().resize(context.size());
+    ScreenshotContext::settle(200);
     context.save(&context.window(), QStringLiteral("presentation.png"));
     presentation->setPresentation(false);
     // Leaving full screen on a small screen (offscreen: 800 px) restores what fits it; the

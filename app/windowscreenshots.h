@@ -21,6 +21,11 @@ void showRequest(ScreenshotContext &context);
 void saveTabs(ScreenshotContext &context);
 /// inspector.png: a failed attempt with a JSON body, as after a click on its bar.
 void saveInspector(ScreenshotContext &context);
+/// inspector-window.png: the window in its usual layout at the size asked for, an attempt
+/// clicked: where the inspector goes when the screen has no room beside the tabs.
+void saveInspectorInLayout(ScreenshotContext &context);
+/// batch-live.png: a batch running, more lanes than the timeline has room for.
+void saveLiveBatch(ScreenshotContext &context);
 /// connection.png: HTTPS to the embedded server, its CA trusted, certificate errors ignored.
 void saveConnection(ScreenshotContext &context);
 void saveAuth(ScreenshotContext &context);

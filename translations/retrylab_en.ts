@@ -87,10 +87,6 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Window size (default 1280x800).</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>WxH</source>
         <translation type="unfinished"></translation>
     </message>
@@ -220,6 +216,22 @@
     </message>
     <message>
         <source>%1 was not opened: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Window size in pixels, as the screen it plays (default 1280x800; under QT_SCALE_FACTOR the window fits this many pixels).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>could not write %1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no attempts to inspect for inspector-window.png</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the batch of batch-live.png did not finish within a minute</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -12299,10 +12311,6 @@ observed: %3
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>the token URL &quot;%1&quot; is not an http or https URL</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>the authorization code flow needs a person at a browser: get the tokens in the window&apos;s Auth tab, then send with their refresh token</source>
         <translation type="unfinished"></translation>
     </message>
@@ -12512,6 +12520,14 @@ observed: %3
     </message>
     <message>
         <source>expected milliseconds above 0, or null for none</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source> (edited by curl --retry flags)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1, changed by an imported curl command&apos;s retry flags.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -13061,6 +13077,14 @@ Drawn narrow so that the runs on either side keep their width; zoom or drag to s
     </message>
     <message>
         <source>the body from %1 was left out: the composer holds bodies as text (retrylab request sends it)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 min</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 h</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -14020,6 +14044,10 @@ Next: %2</source>
     </message>
     <message>
         <source>The token URL did not answer: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>This is not the sign-in RetryLab is waiting for.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -16632,6 +16660,14 @@ Policy: %3</source>
         <source>The request from before the import is back.</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>The pasted curl command cannot be read: %1. File → Import request → Paste curl command shows where.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>a curl command pasted into the URL</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>RetryLab::Ui::ImportedRequestList</name>
@@ -16827,6 +16863,33 @@ Policy: %3</source>
     </message>
 </context>
 <context>
+    <name>RetryLab::Ui::LastResponseBar</name>
+    <message>
+        <source>Inspect</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Open this attempt in the attempt inspector: headers, body, timing (Ctrl+I). Any bar of the timeline or row of the error log opens there too.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Last answer:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 %2 in %3, %4</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no answer after %1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Attempt %1 of request #%2: %3 %4</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>RetryLab::Ui::LayerCalculator</name>
     <message>
         <source>Layer calculator</source>
@@ -17017,6 +17080,30 @@ Policy: %3</source>
     </message>
     <message>
         <source>Collection run</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Keyboard shortcuts</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>+ / - / Home / End</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Timeline: zoom in, zoom out, fit, follow the live edge</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Keyboard shortcuts</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Keys</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Action</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -19057,6 +19144,14 @@ a CONNECT tunnel&apos;s faults act on the connection. Applies at the next start.
         <source>%1 Seed %2. Switch faults from a script: curl -X POST -H &apos;Content-Type: application/json&apos; &apos;%3?enabled=false&apos;</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Copy URL</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Copy the address clients are pointed at (the proxy&apos;s URL) to the clipboard</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>RetryLab::Ui::ReadModifyWriteForm</name>
@@ -20866,6 +20961,42 @@ Precondition provided: %4; expected: %5</source>
         <source>%1 of it went to auth first (a token fetched or a challenge answered; hatched)</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>▼ 1 new request below</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>▼ %1 new requests below</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Fitted %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1. Fit shows the selected request&apos;s run, or the latest; again, the whole session (Home)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the run of request #%1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the latest run, request #%1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the latest run, requests #%1 to #%2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the whole session, 1 request</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the whole session, %1 requests</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>RetryLab::Ui::TimingWaterfall</name>
@@ -21505,6 +21636,10 @@ source: %2
     </message>
     <message>
         <source>Incidents</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 (Alt+%2)</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

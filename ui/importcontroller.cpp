@@ -19,6 +19,7 @@
 
 #include <QAction>
 #include <QClipboard>
+#include <QComboBox>
 #include <QDir>
 #include <QDockWidget>
 #include <QDragEnterEvent>
@@ -27,6 +28,8 @@
 #include <QFileInfo>
 #include <QGuiApplication>
 #include <QHash>
+#include <QKeyEvent>
+#include <QLineEdit>
 #include <QMainWindow>
 #include <QMenu>
 #include <QMessageBox>
@@ -55,6 +58,47 @@ ImportController::ImportController(QMainWindow *window, RequestComposer *compose
 
     window->setAcceptDrops(true);
     window->installEventFilter(this);
+
+    // A curl command pasted into the URL field is imported, as if pasted into the curl dialog.
+    if (auto *url = composer->findChild<QComboBox *>(QStringLiteral("url")); url && url->lineEdit()) {
+        m_urlEdit = url->lineEdit();
+        m_urlEdit->installEventFilter(this);
+        m_urlBeforeCurl = m_urlEdit->text();
+        connect(m_urlEdit, &QLineEdit::textChanged, this, [this](const QString &text) {
+            if (!looksLikeCurl(text))
+                m_urlBeforeCurl = text;
+        });
+        // Pasted by the context menu or the middle button: the text arrives first.
+        connect(m_urlEdit, &QLineEdit::textEdited, this, [this](const QString &text) {
+            if (!looksLikeCurl(text))
+                return;
+            Core::RequestDraft before = m_composer->draft();
+            before.urlTemplate = m_urlBeforeCurl;
+            if (!importPastedCurl(text, before))
+                m_urlEdit->setText(m_urlBeforeCurl);
+        });
+    }
+}
+
+bool ImportController::looksLikeCurl(const QString &text)
+{
+    return text.trimmed().startsWith(QLatin1String("curl "));
+}
+
+bool ImportController::importPastedCurl(const QString &commandLine, const Core::RequestDraft &before)
+{
+    const auto parsed = Core::CurlCommandLine::parse(commandLine.trimmed());
+    if (!parsed) {
+        m_messages->showMessage(FieldMessage::Kind::Warning,
+            tr("The pasted curl command cannot be read: %1. File \u2192 Import request \u2192 Paste curl command "
+               "shows where.")
+                .arg(parsed.error()));
+        return false;
+    }
+    // The request before the paste is what Undo import brings back, not the command as a URL.
+    m_composer->setDraft(before);
+    importRequests({*parsed}, tr("a curl command pasted into the URL"));
+    return true;
 }
 
 ImportController::~ImportController() = default;
@@ -216,6 +260,15 @@ QString droppedFile(const QMimeData *data)
 
 bool ImportController::eventFilter(QObject *watched, QEvent *event)
 {
+    if (watched == m_urlEdit && event->type() == QEvent::KeyPress
+        && static_cast<QKeyEvent *>(event)->matches(QKeySequence::Paste)) {
+        // The whole command, continued lines included, which the line edit would cut at the first.
+        const QString clip = QGuiApplication::clipboard()->text();
+        if (!looksLikeCurl(clip) || clip.size() >= 1024 * 1024)
+            return false;
+        importPastedCurl(clip, m_composer->draft());
+        return true; // read or said why not: the command never lands in the URL
+    }
     if (watched != m_window)
         return false;
     if (event->type() == QEvent::DragEnter) {

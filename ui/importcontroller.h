@@ -18,6 +18,7 @@
 
 class QAction;
 class QDockWidget;
+class QLineEdit;
 class QMainWindow;
 class QMenu;
 
@@ -110,6 +111,9 @@ protected:
 
 private:
     void loadIntoComposer(int index);
+    static bool looksLikeCurl(const QString &text);
+    /// A curl command pasted into the URL field, imported with Undo; false when it cannot be read.
+    bool importPastedCurl(const QString &commandLine, const Core::RequestDraft &before);
     void showFileError(const QString &title, const QString &path, const Core::Error &error);
     void showDialog(QDialog *dialog);
 
@@ -134,6 +138,9 @@ private:
     Core::RequestDraft m_lastSent;
     std::optional<Core::RequestDraft> m_lastLoaded; ///< the draft the last import put in, as it was put
     std::optional<Core::RequestDraft> m_undoDraft;
+    QLineEdit *m_urlEdit = nullptr;
+    /// The URL field's text before a curl command arrived in it.
+    QString m_urlBeforeCurl;
     std::optional<Core::BackoffPolicy> m_undoPolicy;
 };
 

@@ -31,6 +31,7 @@
 #include "ui/request/requestcomposer.h"
 #include "ui/run/attemptinspector.h"
 #include "ui/run/errorlogview.h"
+#include "ui/run/lastresponsebar.h"
 #include "ui/run/statisticsview.h"
 #include "ui/run/timelineview.h"
 #include "ui/server/serverview.h"
@@ -48,17 +49,25 @@
 #include <QAction>
 #include <QApplication>
 #include <QCloseEvent>
+#include <QDialog>
+#include <QDialogButtonBox>
 #include <QDockWidget>
+#include <QHeaderView>
 #include <QLoggingCategory>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QScreen>
+#include <QScrollArea>
 #include <QStatusBar>
+#include <QStyle>
 #include <QSystemTrayIcon>
+#include <QTableWidget>
 #include <QTabWidget>
+#include <QTimer>
 #include <QVBoxLayout>
 
 #include <algorithm>
+#include <functional>
 
 // One job: building the window and wiring its parts: docks, tabs, menus, the status
 // bar, and the settings read at start and written at close. What the menus do lives in
@@ -66,6 +75,18 @@
 
 namespace {
 Q_LOGGING_CATEGORY(lcMainWindow, "retrylab.ui.mainwindow")
+
+// A dock's content that scrolls when the dock is small, so that it never sets the
+// window's minimum size (a projector's screen, a scale factor of 1.5).
+QScrollArea *scrollingDockContent(QWidget *content, const QString &objectName)
+{
+    auto *area = new QScrollArea;
+    area->setObjectName(objectName);
+    area->setFrameShape(QFrame::NoFrame);
+    area->setWidgetResizable(true);
+    area->setWidget(content);
+    return area;
+}
 } // namespace
 
 namespace RetryLab::Ui {
@@ -101,6 +122,7 @@ MainWindow::MainWindow(const Options &options, QWidget *parent)
 
     m_dataDirectory = options.dataDirectory;
     m_systemTray = options.systemTray;
+    m_screenSize = options.screenSize;
     m_collections = new CollectionSidebar(options.dataDirectory);
     buildDocks();
     buildTabs();
@@ -161,7 +183,9 @@ void MainWindow::buildDocks()
     m_composer->setObjectName(QStringLiteral("composer"));
     m_requestDock = new QDockWidget(tr("Request"), this);
     m_requestDock->setObjectName(QStringLiteral("requestDock"));
-    m_requestDock->setWidget(m_composer);
+    // Short screens (a projector at 1.5×) scroll the request rather than push the status bar
+    // off the bottom.
+    m_requestDock->setWidget(scrollingDockContent(m_composer, QStringLiteral("requestScroll")));
     addDockWidget(Qt::TopDockWidgetArea, m_requestDock);
 
     // Beside the tabs, as a browser's network panel: closed until an attempt is selected.
@@ -169,7 +193,7 @@ void MainWindow::buildDocks()
     m_inspector->setSession(m_session);
     m_inspectorDock = new QDockWidget(tr("Attempt inspector"), this);
     m_inspectorDock->setObjectName(QStringLiteral("inspectorDock"));
-    m_inspectorDock->setWidget(m_inspector);
+    m_inspectorDock->setWidget(scrollingDockContent(m_inspector, QStringLiteral("inspectorScroll")));
     addDockWidget(Qt::RightDockWidgetArea, m_inspectorDock);
     m_inspectorDock->hide();
 
@@ -188,11 +212,24 @@ void MainWindow::buildDocks()
     addDockWidget(Qt::BottomDockWidgetArea, m_collectionRunDock);
     m_collectionRunDock->hide();
 
+    // Whichever dock appears (the View menu, a collection run, Reset layout), the window stays
+    // within the screen; after the layout has taken it in.
+    for (QDockWidget *dock : {m_policyDock, m_requestDock, m_inspectorDock, m_collectionsDock, m_collectionRunDock}) {
+        connect(dock, &QDockWidget::visibilityChanged, this, [this](bool visible) {
+            if (visible)
+                QTimer::singleShot(0, this, &MainWindow::fitToScreen);
+        });
+    }
+
     resizeDocks({m_collectionsDock, m_policyDock},
         {fontMetrics().horizontalAdvance(QLatin1Char('x')) * 30,
             fontMetrics().horizontalAdvance(QLatin1Char('x')) * 62},
         Qt::Horizontal);
-    resizeDocks({m_requestDock}, {fontMetrics().height() * 11}, Qt::Vertical);
+    // Tall enough for the composer without scrolling where the screen allows (it scrolls
+    // only when the window is short).
+    resizeDocks({m_requestDock},
+        {std::max(fontMetrics().height() * 11, m_composer->minimumSizeHint().height() + fontMetrics().height() + 8)},
+        Qt::Vertical);
 }
 
 void MainWindow::buildTabs()
@@ -216,6 +253,11 @@ void MainWindow::buildTabs()
     m_openedRun->setObjectName(QStringLiteral("openedRun"));
     layout->addWidget(m_messages);
     layout->addWidget(m_openedRun->banner());
+    // Under the request, the answer it got: what a newcomer looks for first.
+    auto *lastResponse = new LastResponseBar;
+    lastResponse->setSession(m_session);
+    connect(lastResponse, &LastResponseBar::inspectRequested, this, &MainWindow::inspectAttempt);
+    layout->addWidget(lastResponse);
     layout->addWidget(m_tabs, 1);
     setCentralWidget(central);
 }
@@ -317,9 +359,19 @@ void MainWindow::buildMenus()
     view->addAction(m_requestDock->toggleViewAction());
     view->addAction(m_collectionsDock->toggleViewAction());
     view->addAction(m_collectionRunDock->toggleViewAction());
-    QAction *inspect = m_inspectorDock->toggleViewAction();
+    // Not the dock's own toggle: the inspector is placed before it shows, so that it never
+    // widens the window past the screen.
+    QAction *inspect = view->addAction(m_inspectorDock->windowTitle());
+    inspect->setObjectName(QStringLiteral("showInspector"));
+    inspect->setCheckable(true);
     inspect->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_I));
-    view->addAction(inspect);
+    connect(m_inspectorDock->toggleViewAction(), &QAction::toggled, inspect, &QAction::setChecked);
+    connect(inspect, &QAction::triggered, this, [this](bool show) {
+        if (show)
+            showInspector();
+        else
+            m_inspectorDock->hide();
+    });
     m_presentation->addLayoutAction(view);
     m_presentation->addViewActions(view);
     view->addSeparator();
@@ -333,6 +385,9 @@ void MainWindow::buildMenus()
     }
 
     QMenu *help = menuBar()->addMenu(tr("&Help"));
+    QAction *shortcuts = help->addAction(tr("&Keyboard shortcuts"), this, &MainWindow::showShortcuts);
+    shortcuts->setObjectName(QStringLiteral("showShortcuts"));
+    shortcuts->setShortcut(QKeySequence::HelpContents);
     help->addAction(tr("Fault server &endpoints"), this, [this] {
         showTab(Tab::Server);
         QMessageBox box(QMessageBox::Information, tr("Fault server endpoints"),
@@ -346,6 +401,49 @@ void MainWindow::buildMenus()
                "classification, circuit breakers and retry budgets, against real requests.</p>")
                 .arg(QCoreApplication::applicationVersion()));
     });
+}
+
+void MainWindow::showShortcuts()
+{
+    // Read from the menus, so that the list is never out of date: every action with keys.
+    QList<std::pair<QString, QString>> rows;
+    std::function<void(const QMenu *, const QString &)> collect = [&](const QMenu *menu, const QString &path) {
+        for (const QAction *action : menu->actions()) {
+            const QString name = QString(action->text()).remove(QLatin1Char('&')).remove(QChar(0x2026));
+            if (action->menu())
+                collect(action->menu(), path + name + QStringLiteral(" \u2192 "));
+            else if (!action->shortcut().isEmpty())
+                rows.append({action->shortcut().toString(QKeySequence::NativeText), path + name});
+        }
+    };
+    for (const QAction *top : menuBar()->actions()) {
+        if (top->menu())
+            collect(top->menu(), QString(top->text()).remove(QLatin1Char('&')) + QStringLiteral(" \u2192 "));
+    }
+    rows.append({tr("+ / - / Home / End"), tr("Timeline: zoom in, zoom out, fit, follow the live edge")});
+
+    auto *dialog = new QDialog(this);
+    dialog->setObjectName(QStringLiteral("shortcutsDialog"));
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->setWindowTitle(tr("Keyboard shortcuts"));
+    auto *table = new QTableWidget(int(rows.size()), 2, dialog);
+    table->setObjectName(QStringLiteral("shortcutList"));
+    table->setHorizontalHeaderLabels({tr("Keys"), tr("Action")});
+    table->verticalHeader()->hide();
+    table->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    table->horizontalHeader()->setStretchLastSection(true);
+    for (int row = 0; row < rows.size(); ++row) {
+        table->setItem(row, 0, new QTableWidgetItem(rows.at(row).first));
+        table->setItem(row, 1, new QTableWidgetItem(rows.at(row).second));
+    }
+    table->resizeColumnToContents(0);
+    auto *buttons = new QDialogButtonBox(QDialogButtonBox::Close, dialog);
+    connect(buttons, &QDialogButtonBox::rejected, dialog, &QDialog::reject);
+    auto *layout = new QVBoxLayout(dialog);
+    layout->addWidget(table);
+    layout->addWidget(buttons);
+    dialog->resize(QSize(560, 520).boundedTo(availableSize()));
+    dialog->show();
 }
 
 void MainWindow::buildStatusBar()
@@ -372,9 +470,10 @@ void MainWindow::loadSettings()
         m_tabs->conformance()->setPolicyChoice(choice);
 
     if (!restoreLayout()) {
-        const QSize available = screen() ? screen()->availableGeometry().size() : QSize(1600, 1000);
+        const QSize available = availableSize();
         resize(std::min(1440, available.width() * 9 / 10), std::min(900, available.height() * 9 / 10));
     }
+    fitToScreen();
     for (const QString &problem : m_settings->problems())
         m_messages->showMessage(FieldMessage::Kind::Warning, problem);
 }
@@ -394,7 +493,53 @@ bool MainWindow::restoreLayout()
         qCWarning(lcMainWindow) << "stored dock layout was refused";
         restored = false;
     }
+    // A layout made on a larger screen may need more than this one has: the default
+    // layout then, rather than a window whose edges are off the screen.
+    if (restored && !fitsScreen()) {
+        qCInfo(lcMainWindow) << "stored layout does not fit the screen; using the default";
+        m_presentation->resetLayout();
+        restored = false;
+    }
     return restored;
+}
+
+QSize MainWindow::availableSize() const
+{
+    if (m_screenSize)
+        return *m_screenSize;
+    return screen() ? screen()->availableGeometry().size() : QSize(1600, 1000);
+}
+
+void MainWindow::fitToScreen()
+{
+    const auto tooWide
+        = [this] { return minimumSizeHint().expandedTo(minimumSize()).width() > availableSize().width(); };
+    // The collections beside the policy cost a dock's width: on a narrow screen they share it.
+    if (tooWide() && m_collectionsDock->isVisible() && m_policyDock->isVisible() && !m_collectionsDock->isFloating()
+        && !m_policyDock->isFloating() && !tabifiedDockWidgets(m_policyDock).contains(m_collectionsDock)) {
+        // The inspector stays in front when it was; otherwise the policy, as at start.
+        const bool inspectorInFront = m_inspectorDock->isVisible() && !m_inspectorDock->visibleRegion().isEmpty();
+        tabifyDockWidget(m_policyDock, m_collectionsDock);
+        (inspectorInFront ? m_inspectorDock : m_policyDock)->raise();
+    }
+    // A dock that appeared may have grown the window before this ran: back within the screen.
+    if (!(windowState() & (Qt::WindowFullScreen | Qt::WindowMaximized))) {
+        const QSize bounded = size().boundedTo(availableSize());
+        if (bounded != size())
+            resize(bounded);
+    }
+}
+
+bool MainWindow::fitsScreen() const
+{
+    const QSize available = availableSize();
+    const QSize minimum = minimumSizeHint().expandedTo(minimumSize());
+    if (minimum.width() > available.width() || minimum.height() > available.height())
+        return false;
+    // Full screen and maximised windows are the screen's size by definition.
+    if (windowState() & (Qt::WindowFullScreen | Qt::WindowMaximized))
+        return true;
+    return width() <= available.width() && height() <= available.height();
 }
 
 void MainWindow::saveSettings()
@@ -405,8 +550,14 @@ void MainWindow::saveSettings()
     if (const auto parameters = m_tabs->simulator()->parameters())
         m_settings->setSimulatorParameters(*parameters);
     m_settings->setConformancePolicyChoice(m_tabs->conformance()->policyChoice());
-    m_settings->setWindowGeometry(saveGeometry());
-    m_settings->setWindowState(saveState(Settings::windowStateVersion));
+    // A layout this screen cannot hold (a dock that grew the window past its edge) is not the
+    // one to come back to: the last one that fitted stays.
+    if (fitsScreen()) {
+        m_settings->setWindowGeometry(saveGeometry());
+        m_settings->setWindowState(saveState(Settings::windowStateVersion));
+    } else {
+        qCInfo(lcMainWindow) << "window layout not saved: it needs more than the screen has";
+    }
     if (const auto synced = m_settings->sync(); !synced)
         qCWarning(lcMainWindow) << synced.error();
 }
@@ -586,7 +737,8 @@ void MainWindow::connectCollectionRuns()
     };
     m_collectionRuns = new CollectionRunController(parts, this);
     m_collectionRuns->setObjectName(QStringLiteral("collectionRuns"));
-    m_collectionRunDock->setWidget(m_collectionRuns->panel());
+    m_collectionRunDock->setWidget(
+        scrollingDockContent(m_collectionRuns->panel(), QStringLiteral("collectionRunScroll")));
 }
 
 void MainWindow::handlePolicyChanged()
@@ -652,8 +804,31 @@ void MainWindow::updateServerStatus()
 void MainWindow::inspectAttempt(qsizetype sessionRow)
 {
     m_inspector->showAttempt(sessionRow);
+    showInspector();
+}
+
+void MainWindow::showInspector()
+{
+    // Beside the tabs when the screen has the width for it; otherwise a tab of the left
+    // docks, so that the window's minimum never grows past the screen.
+    if (m_inspectorDock->isHidden() && !m_inspectorDock->isFloating()
+        && dockWidgetArea(m_inspectorDock) == Qt::RightDockWidgetArea
+        && tabifiedDockWidgets(m_inspectorDock).isEmpty()) {
+        const int separator = style()->pixelMetric(QStyle::PM_DockWidgetSeparatorExtent, nullptr, this);
+        // Its preferred width, not its least: a dock squeezed to its scroll bars helps nobody.
+        const int besideWidth = minimumSizeHint().width() + m_inspector->sizeHint().width() + separator;
+        if (besideWidth > availableSize().width()) {
+            for (QDockWidget *host : {m_policyDock, m_collectionsDock}) {
+                if (host->isVisible() && !host->isFloating()) {
+                    tabifyDockWidget(host, m_inspectorDock);
+                    break;
+                }
+            }
+        }
+    }
     m_inspectorDock->show();
     m_inspectorDock->raise();
+    fitToScreen();
 }
 
 void MainWindow::closeEvent(QCloseEvent *event)

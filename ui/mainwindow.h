@@ -70,6 +70,9 @@ public:
         QString dataDirectory = {};
         /// Whether a tray icon can be shown; unset: as the platform says.
         std::optional<bool> systemTray = {};
+        /// The screen space the window must fit, in place of its screen's available
+        /// size (`retrylab screenshot --size` plays a screen of that size).
+        std::optional<QSize> screenSize = {};
     };
 
     explicit MainWindow(QWidget *parent = nullptr);
@@ -87,6 +90,11 @@ public:
 public Q_SLOTS:
     /// Shows a session attempt row in the inspector, opening it.
     void inspectAttempt(qsizetype sessionRow);
+    /// Shows the attempt inspector: beside the tabs where the screen has room, else as a tab
+    /// of the docks on the left.
+    void showInspector();
+    /// Help → Keyboard shortcuts: every action of the menus that has keys, and the timeline's.
+    void showShortcuts();
 
 protected:
     void closeEvent(QCloseEvent *event) override;
@@ -101,6 +109,12 @@ private:
     void connectCollectionRuns();
     void loadSettings();
     void saveSettings();
+    QSize availableSize() const;
+    /// Whether the screen holds the window: its size and its minimum size.
+    bool fitsScreen() const;
+    /// Puts docks that stand side by side into tabs while the window's minimum is wider
+    /// than the screen.
+    void fitToScreen();
     /// Geometry and dock layout from the settings; false when nothing was stored
     /// or the stored data was refused (the window keeps its default layout).
     bool restoreLayout();
@@ -144,6 +158,7 @@ private:
     FileOpener *m_fileOpener = nullptr;
     QString m_dataDirectory;
     std::optional<bool> m_systemTray;
+    std::optional<QSize> m_screenSize;
 };
 
 } // namespace RetryLab::Ui

@@ -17,6 +17,7 @@
 
 #include <QLabel>
 #include <QScrollArea>
+#include <QTabBar>
 #include <QVBoxLayout>
 
 namespace RetryLab::Ui {
@@ -54,6 +55,10 @@ WorkspaceTabs::WorkspaceTabs(RunSession *session, EmbeddedServer *server, QWidge
 {
     setObjectName(QStringLiteral("tabs"));
     setDocumentMode(true);
+    // Every tab in sight beside the docks (1366x768, a projector): titles are shortened rather
+    // than scrolled off the bar, where nobody found the Herd simulator or the Monitors.
+    tabBar()->setUsesScrollButtons(false);
+    setElideMode(Qt::ElideRight);
     m_timeline->setSession(session);
     m_errorLog->setSession(session);
     m_statistics->setSession(session);
@@ -96,7 +101,8 @@ WorkspaceTabs::WorkspaceTabs(RunSession *session, EmbeddedServer *server, QWidge
     addTab(scrollable(m_serverView), tr("Server"));
     addTab(scrollable(m_clientsView), tr("Clients"));
     addTab(scrollable(m_proxyView), tr("Proxy"));
-    addTab(m_conformance, tr("Conformance"));
+    // Its matrix scrolls rather than set the window's minimum: 580x242 was the most of any page.
+    addTab(scrollable(m_conformance), tr("Conformance"));
     // Its form scrolls on its own with Run below it; the page scrolls only when the
     // window is smaller than the charts' minimum (1366x768 is not).
     addTab(scrollable(m_simulator), tr("Herd simulator"));
@@ -118,6 +124,9 @@ WorkspaceTabs::WorkspaceTabs(RunSession *session, EmbeddedServer *server, QWidge
     monitorsLayout->addWidget(m_monitorDatabase);
     monitorsLayout->addWidget(m_monitorPages, 1);
     addTab(monitorsPage, tr("Monitors"));
+    // A shortened title says itself whole, with its key, on hover.
+    for (int i = 0; i < count(); ++i)
+        setTabToolTip(i, tr("%1 (Alt+%2)").arg(tabText(i)).arg(i + 1));
 }
 
 void WorkspaceTabs::addRunViews(

@@ -40,6 +40,15 @@ namespace {
 
 constexpr QLatin1StringView maskText("REDACTED");
 
+// RetryLab's own {id} (RequestTemplate::newKeyToken(): four base-36 characters, a dash and a
+// counter) under the name the default URL gives it, key=: it names a logical request for the
+// fault server and is no secret, and masked it hid which request an attempt belonged to.
+bool isOwnRequestKey(QStringView name, const QString &value)
+{
+    static const QRegularExpression shape(QStringLiteral("^[0-9a-z]{4}-[0-9]{1,9}$"));
+    return name.compare(QLatin1String("key"), Qt::CaseInsensitive) == 0 && shape.match(value).hasMatch();
+}
+
 constexpr std::array<QLatin1StringView, 21> sensitiveWords{
     QLatin1StringView("key"),
     QLatin1StringView("keys"),
@@ -155,7 +164,7 @@ QString redactParameters(const QString &encoded, bool *changed)
         if (eq < 0)
             continue;
         const QString value = part.mid(eq + 1);
-        if (value == maskText)
+        if (value == maskText || isOwnRequestKey(decodeFormName(part.left(eq)), value))
             continue;
         if (!Redactor::isSensitiveName(decodeFormName(part.left(eq)))) {
             // A URL inside a value (?to=http%3A%2F%2Fbob%3APW%40host%2F%3Faccess_token%3D...):
@@ -204,7 +213,7 @@ QJsonValue redactJson(const QJsonValue &value, bool *changed)
     if (value.isObject()) {
         QJsonObject object = value.toObject();
         for (auto it = object.begin(); it != object.end(); ++it) {
-            if (Redactor::isSensitiveName(it.key())) {
+            if (Redactor::isSensitiveName(it.key()) && !isOwnRequestKey(it.key(), it.value().toString())) {
                 if (it.value() != QJsonValue(maskText)) {
                     it.value() = maskText;
                     *changed = true;
@@ -427,13 +436,14 @@ QString redactText(const Redactor &redactor, const QString &input)
         return m.captured(1) + m.captured(2) + maskText;
     });
     out = replaceMatches(out, jsonPair, [](const QRegularExpressionMatch &m) -> QString {
-        if (!Redactor::isSensitiveName(m.capturedView(1)))
+        if (!Redactor::isSensitiveName(m.capturedView(1)) || isOwnRequestKey(m.capturedView(1), m.captured(3)))
             return m.captured(0);
         return QLatin1Char('"') + m.captured(1) + QLatin1Char('"') + m.captured(2) + QLatin1Char('"') + maskText
             + QLatin1Char('"');
     });
     out = replaceMatches(out, assignment, [](const QRegularExpressionMatch &m) -> QString {
-        if (!Redactor::isSensitiveName(decodeFormName(m.capturedView(1))))
+        if (!Redactor::isSensitiveName(decodeFormName(m.capturedView(1)))
+            || isOwnRequestKey(decodeFormName(m.capturedView(1)), m.captured(2)))
             return m.captured(0);
         return m.captured(1) + QLatin1Char('=') + maskText;
     });

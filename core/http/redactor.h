@@ -34,6 +34,10 @@ namespace RetryLab::Core {
 ///
 /// URLs lose the user name and password (`https://REDACTED:REDACTED@host/`) and
 /// the values of sensitive query (and fragment) parameters.
+///
+/// One value stays under a sensitive name: RetryLab's own `{id}` as `key=` (four
+/// base-36 characters, a dash and a counter, `key=g3uv-17`), which names a logical
+/// request for the fault server and is no secret.
 class Redactor final
 {
 public:

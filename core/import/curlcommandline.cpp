@@ -462,6 +462,14 @@ QList<PolicyChange> applyRetryHints(const ImportedRequest::RetryHints &hints, Ba
                 + networkFaultClassName(NetworkFaultClass::ConnectionRefused),
             QStringLiteral("--retry-connrefused"), Tr::tr("a refused connection is retried after a delay")});
     }
+    // Changed, it is no longer the preset it came from: Compare, Conformance and Save as would
+    // otherwise call it by the preset's name and keep the preset's description.
+    const QString edited = Tr::tr(" (edited by curl --retry flags)");
+    if (!changes.isEmpty() && !policy.name.endsWith(edited)) {
+        const QString from = policy.name;
+        policy.name = from + edited;
+        policy.description = Tr::tr("%1, changed by an imported curl command's retry flags.").arg(from);
+    }
     return changes;
 }
 

@@ -99,7 +99,9 @@ struct PolicyChange
 /// --retry-delay S (above 0) as a constant wait of S, --retry-max-time S as the
 /// deadline, --max-time S as the per-attempt timeout, --retry-connrefused and
 /// --retry-all-errors as retrying those network faults after a delay. The
-/// statuses retried stay the policy's. Returns what changed, in that order.
+/// statuses retried stay the policy's. A policy that changed is named as edited ("AWS SDK
+/// standard mode (edited by curl --retry flags)") and says so in its description. Returns
+/// what changed, in that order.
 QList<PolicyChange> applyRetryHints(const ImportedRequest::RetryHints &hints, BackoffPolicy &policy);
 
 } // namespace CurlCommandLine

@@ -5,8 +5,11 @@
 #include "core/faultserver/requesttarget.h"
 #include "core/http/redactor.h"
 #include "core/http/serverlogentry.h"
+#include "core/util/clock.h"
 #include "core/util/coretr.h"
 #include "core/util/randomsource.h"
+
+#include <QTimer>
 
 #include <algorithm>
 
@@ -36,12 +39,22 @@ std::optional<double> retryAfterMs(const QByteArray &value)
     return seconds * 1000.0;
 }
 
+// How often open logical requests are checked for a gap window that passed: a few times
+// per window, so that one closes soon after its window ends, and at least once a second.
+int idleCheckMs(double gapWindowMs)
+{
+    return static_cast<int>(std::clamp(gapWindowMs / 4.0, 20.0, 1000.0));
+}
+
 } // namespace
 
 Observer::Observer(QObject *parent)
-    : QObject(parent), m_plan(ObservationPlan::defaultPlan()), m_random(std::make_unique<RandomSource>())
+    : QObject(parent), m_plan(ObservationPlan::defaultPlan()), m_random(std::make_unique<RandomSource>()),
+      m_idleTimer(new QTimer(this))
 {
     qRegisterMetaType<ObservedAttempt>();
+    m_idleTimer->setInterval(idleCheckMs(m_grouper.settings().gapWindowMs));
+    connect(m_idleTimer, &QTimer::timeout, this, [this] { closeIdle(SteadyClock::instance().nowNs()); });
 }
 
 Observer::~Observer()
@@ -56,8 +69,12 @@ void Observer::attach(FaultServer *server)
         disconnect(m_server, nullptr, this, nullptr);
     }
     m_server = server;
-    if (!server)
+    // Only a live server's attempts are on the steady clock now: replayed logs are not.
+    if (!server) {
+        m_idleTimer->stop();
         return;
+    }
+    m_idleTimer->start();
     server->setRequestHook([this](const HttpRequest &request, ServerLogEntry &entry) {
         return observeRequest(entry, !FaultEndpoints::owns(RequestTarget(request)));
     });
@@ -77,6 +94,25 @@ void Observer::setPlan(const ObservationPlan &plan)
 void Observer::setGroupingSettings(AttemptGrouper::Settings settings)
 {
     m_grouper.setSettings(settings);
+    m_idleTimer->setInterval(idleCheckMs(settings.gapWindowMs));
+}
+
+void Observer::closeIdle(qint64 nowNs)
+{
+    if (m_originNs < 0)
+        return;
+    const double nowMs = static_cast<double>(nowNs - m_originNs) / 1e6;
+    const double gapMs = m_grouper.settings().gapWindowMs;
+    for (LogicalRequest &r : m_requests) {
+        if (!r.closedBy.isEmpty() || r.attempts.isEmpty())
+            continue;
+        const ObservedAttempt &last = r.attempts.last();
+        if (!last.complete || last.succeeded() || nowMs - last.endMs <= gapMs)
+            continue;
+        m_grouper.forget(r.id);
+        closeRequest(r, QStringLiteral("gap"));
+        Q_EMIT clientChanged(r.clientId);
+    }
 }
 
 AttemptGrouper::Settings Observer::groupingSettings() const

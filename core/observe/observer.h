@@ -16,6 +16,8 @@
 #include <deque>
 #include <memory>
 
+class QTimer;
+
 namespace RetryLab::Core {
 
 class FaultServer;
@@ -86,6 +88,11 @@ public:
     /// gave up on its last request counts as having given up. Attempts that
     /// arrive afterwards start new logical requests.
     void finish();
+    /// Closes ("gap") every open logical request whose last attempt was answered longer
+    /// than the gap window before `nowNs` (the server's steady clock) without a retry: the
+    /// client gave up. While attached to a server this runs by itself, a few times per
+    /// gap window and at least once a second; without one, nothing else would close them.
+    void closeIdle(qint64 nowNs);
 
     /// Feeds one request as the server's hook would, for replaying recorded
     /// logs and for benchmarks: the returned step is what the plan serves.
@@ -138,6 +145,7 @@ private:
     quint64 m_nextTag = 1;
     qint64 m_originNs = -1;
     int m_finished = 0;
+    QTimer *m_idleTimer;
     int m_totalAttempts = 0;
     int m_dropped = 0;
 };

@@ -18,6 +18,7 @@ private Q_SLOTS:
     void report_hasTheMilestonesInOrder();
     void launchTime_countsFromTheLauncher();
     void unwritableReport_exitsWithAMessage();
+    void window_writesNoLogLinesToTheTerminal();
 
 private:
     struct Outcome
@@ -26,13 +27,16 @@ private:
         QString err;
         QJsonObject report;
     };
-    Outcome start(const QString &reportFile, const QString &launchNs = {});
+    Outcome start(const QString &reportFile, const QString &launchNs = {}, bool defaultLogging = false);
     QTemporaryDir m_home;
 };
 
-TestStartupReport::Outcome TestStartupReport::start(const QString &reportFile, const QString &launchNs)
+TestStartupReport::Outcome TestStartupReport::start(
+    const QString &reportFile, const QString &launchNs, bool defaultLogging)
 {
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    if (defaultLogging)
+        env.remove(QStringLiteral("QT_LOGGING_RULES"));
     env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
     env.insert(QStringLiteral("HOME"), m_home.path());
     env.insert(QStringLiteral("XDG_CONFIG_HOME"), m_home.filePath(QStringLiteral("config")));
@@ -76,6 +80,17 @@ void TestStartupReport::report_hasTheMilestonesInOrder()
     QVERIFY(window >= app);
     QVERIFY(paint >= window);
     QCOMPARE(r.value(QLatin1String("platform")).toString(), QStringLiteral("offscreen"));
+}
+
+void TestStartupReport::window_writesNoLogLinesToTheTerminal()
+{
+    // As a user starts it: no QT_LOGGING_RULES. The window starts its server, its monitors
+    // and its views, each of which has notes for its logging category; none reach stderr.
+    QVERIFY(m_home.isValid());
+    const Outcome outcome = start(m_home.filePath(QStringLiteral("quiet.json")), {}, true);
+    QCOMPARE(outcome.exitCode, 0);
+    for (const QString &line : outcome.err.split(QLatin1Char('\n'), Qt::SkipEmptyParts))
+        QVERIFY2(!line.startsWith(QLatin1String("retrylab.")), qPrintable(outcome.err));
 }
 
 void TestStartupReport::launchTime_countsFromTheLauncher()

@@ -20,6 +20,7 @@
 #include <QAction>
 #include <QApplication>
 #include <QClipboard>
+#include <QComboBox>
 #include <QDockWidget>
 #include <QDragEnterEvent>
 #include <QDropEvent>
@@ -27,6 +28,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QLineEdit>
 #include <QListWidget>
 #include <QMessageBox>
 #include <QMimeData>
@@ -39,6 +41,7 @@
 #include <QTreeWidget>
 #include <QUrl>
 
+#include <algorithm>
 #include <memory>
 
 using namespace RetryLab;
@@ -58,6 +61,7 @@ private Q_SLOTS:
 
     void curl_fillsTheComposerOnImport_policyOnlyWhenAsked();
     void curl_transportOptionsCarriedOver_insecureNever();
+    void curl_pastedIntoTheUrlField_isImported_undoBringsTheRequestBack();
     void unsentEdits_areSaid_andUndoBringsThemBack();
     void sentDraft_isReplacedWithoutAWarning();
     void restoredDraft_isReplacedWithoutAWarning();
@@ -124,6 +128,35 @@ Core::RequestDraft TestImportController::ownDraft()
     draft.headers = {{QStringLiteral("X-Mine"), QStringLiteral("yes"), true}};
     draft.body = QStringLiteral("{\"draft\": \"being written\"}");
     return draft;
+}
+
+void TestImportController::curl_pastedIntoTheUrlField_isImported_undoBringsTheRequestBack()
+{
+    const auto window = makeWindow();
+    composerOf(*window)->setDraft(ownDraft());
+    auto *url = composerOf(*window)->findChild<QComboBox *>(QStringLiteral("url"));
+    QVERIFY(url && url->lineEdit());
+    url->lineEdit()->setFocus();
+    // Copied from a terminal: continued lines and all.
+    QApplication::clipboard()->setText(
+        QStringLiteral("curl -X POST \\\n  -H 'X-Trace: 7' \\\n  -d 'a=1' http://127.0.0.1:9/orders"));
+    QTest::keySequence(url->lineEdit(), QKeySequence::Paste);
+    const Core::RequestDraft imported = composerOf(*window)->draft();
+    QCOMPARE(imported.method, QStringLiteral("POST"));
+    QCOMPARE(imported.urlTemplate, QStringLiteral("http://127.0.0.1:9/orders"));
+    QCOMPARE(imported.body, QStringLiteral("a=1"));
+    QVERIFY(std::any_of(imported.headers.cbegin(), imported.headers.cend(),
+        [](const auto &h) { return h.name == QLatin1String("X-Trace") && h.value == QLatin1String("7"); }));
+    QVERIFY(importsOf(*window)->canUndo());
+    QVERIFY(importsOf(*window)->undoImport());
+    QCOMPARE(composerOf(*window)->draft().urlTemplate, ownDraft().urlTemplate);
+    QCOMPARE(composerOf(*window)->draft().method, ownDraft().method);
+
+    // An ordinary URL pastes as it always did.
+    QApplication::clipboard()->setText(QStringLiteral("http://example.org/x"));
+    url->lineEdit()->clear();
+    QTest::keySequence(url->lineEdit(), QKeySequence::Paste);
+    QCOMPARE(url->currentText(), QStringLiteral("http://example.org/x"));
 }
 
 void TestImportController::curl_fillsTheComposerOnImport_policyOnlyWhenAsked()

@@ -21,6 +21,8 @@
 #include <QUrl>
 #include <QVBoxLayout>
 
+#include <algorithm>
+
 namespace RetryLab::Ui {
 
 namespace {
@@ -544,8 +546,17 @@ void CollectionSidebar::saveEnvironments()
 void CollectionSidebar::editEnvironments()
 {
     EnvironmentDialog dialog(m_environments, this);
-    if (dialog.exec() == QDialog::Accepted)
-        setEnvironments(dialog.environments(), m_active);
+    if (dialog.exec() != QDialog::Accepted)
+        return;
+    // An environment made (or renamed) in the dialog is the one wanted next.
+    const QList<Core::Environment> edited = dialog.environments();
+    QString active = m_active;
+    for (const Core::Environment &environment : edited) {
+        if (std::none_of(m_environments.cbegin(), m_environments.cend(),
+                [&environment](const Core::Environment &before) { return before.name == environment.name; }))
+            active = environment.name;
+    }
+    setEnvironments(edited, active);
 }
 
 } // namespace RetryLab::Ui

@@ -6,7 +6,9 @@
 #include "ui/widgets/flowlayout.h"
 #include "ui/widgets/serverlogmodel.h"
 
+#include <QApplication>
 #include <QCheckBox>
+#include <QClipboard>
 #include <QDir>
 #include <QFile>
 #include <QFileDialog>
@@ -19,6 +21,7 @@
 #include <QListWidget>
 #include <QPlainTextEdit>
 #include <QPushButton>
+#include <QScrollArea>
 #include <QSpinBox>
 #include <QSplitter>
 #include <QTableView>
@@ -154,12 +157,25 @@ ProxyView::ProxyView(QWidget *laneViews, QWidget *parent)
     portRow->addStretch();
     portRow->addWidget(m_startStop);
     form->addRow(tr("Port"), portRow);
-    form->addRow(QString(), m_status);
+    // The address to point a client at, with a button that copies it.
+    m_copyUrl = new QPushButton(tr("Copy URL"));
+    m_copyUrl->setObjectName(QStringLiteral("copyProxyUrl"));
+    m_copyUrl->setToolTip(tr("Copy the address clients are pointed at (the proxy's URL) to the clipboard"));
+    m_copyUrl->setEnabled(false);
+    connect(m_copyUrl, &QPushButton::clicked, this, [this] {
+        if (ProxyInstance *proxy = currentProxy(); proxy && proxy->isRunning())
+            QApplication::clipboard()->setText(proxy->listenUrl().toString());
+    });
+    auto *statusRow = new QHBoxLayout;
+    statusRow->addWidget(m_status, 1);
+    statusRow->addWidget(m_copyUrl, 0, Qt::AlignTop);
 
     auto *ruleButtons = new FlowLayout;
     for (QPushButton *b : {m_addRule, m_removeRule, m_allOn, m_allOff, m_loadRules, m_saveRules})
         ruleButtons->addWidget(b);
     auto *settingsColumn = new QVBoxLayout;
+    // First, so that it is in sight however far the settings are scrolled down to fit.
+    settingsColumn->addLayout(statusRow);
     settingsColumn->addLayout(form);
     settingsColumn->addWidget(new QLabel(tr("Fault rules (the next request sees a change)")));
     settingsColumn->addWidget(m_rulesView, 1);
@@ -176,11 +192,21 @@ ProxyView::ProxyView(QWidget *laneViews, QWidget *parent)
     m_bottom->addTab(m_logView, tr("Log"));
     m_bottom->addTab(laneViews, tr("Lanes"));
     m_bottom->addTab(m_clients, tr("Clients"));
+    m_bottom->setObjectName(QStringLiteral("proxyResults"));
+    // The settings scroll when the tab is short (1366×768 with the docks open): the log, the
+    // lanes and the verdicts keep most of the height instead of the last 50 pixels.
+    auto *topScroll = new QScrollArea;
+    topScroll->setObjectName(QStringLiteral("proxySettingsScroll"));
+    topScroll->setFrameShape(QFrame::NoFrame);
+    topScroll->setWidgetResizable(true);
+    topScroll->setWidget(top);
     auto *splitter = new QSplitter(Qt::Vertical);
-    splitter->addWidget(top);
+    splitter->setChildrenCollapsible(false);
+    splitter->addWidget(topScroll);
     splitter->addWidget(m_bottom);
-    splitter->setStretchFactor(0, 1);
-    splitter->setStretchFactor(1, 1);
+    splitter->setStretchFactor(0, 2);
+    splitter->setStretchFactor(1, 3);
+    splitter->setSizes({400, 600}); // proportions until it is laid out
     auto *layout = new QVBoxLayout(this);
     layout->addWidget(splitter);
 
@@ -417,6 +443,7 @@ void ProxyView::startOrStop()
 void ProxyView::updateStatus()
 {
     ProxyInstance *proxy = currentProxy();
+    m_copyUrl->setEnabled(proxy && proxy->isRunning());
     if (!proxy) {
         m_status->setText(tr("Add a proxy to put RetryLab between a client and a real service."));
         m_startStop->setText(tr("Start"));

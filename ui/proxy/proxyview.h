@@ -101,6 +101,7 @@ private:
     QPushButton *m_loadRules;
     QPushButton *m_saveRules;
     QTabWidget *m_bottom;
+    QPushButton *m_copyUrl = nullptr;
     QTableView *m_logView;
     QPlainTextEdit *m_clients;
     QTimer *m_refresh;

@@ -354,8 +354,11 @@ void RequestComposer::resizeEvent(QResizeEvent *event)
 void RequestComposer::updateWrap()
 {
     const QMargins margins = layout()->contentsMargins();
-    const int joined = m_urlRow->minimumSize().width() + m_requestLine->spacing() + m_sendButtons->sizeHint().width()
-        + margins.left() + margins.right();
+    // Side by side only while the URL keeps room for a real URL: below that, the Send buttons
+    // take a row of their own and the URL the free width.
+    const int roomyUrl = std::max(m_url->minimumSizeHint().width(), fontMetrics().averageCharWidth() * 48);
+    const int joined = m_urlRow->minimumSize().width() - m_url->minimumSizeHint().width() + roomyUrl
+        + m_requestLine->spacing() + m_sendButtons->sizeHint().width() + margins.left() + margins.right();
     const auto direction = width() >= joined ? QBoxLayout::LeftToRight : QBoxLayout::TopToBottom;
     if (direction != m_requestLine->direction())
         m_requestLine->setDirection(direction);

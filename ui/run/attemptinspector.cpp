@@ -13,6 +13,7 @@
 #include "ui/session/run/runsession.h"
 #include "ui/widgets/bodyview.h"
 #include "ui/widgets/credentialmask.h"
+#include "ui/widgets/flowlayout.h"
 #include "ui/widgets/outcomestyle.h"
 
 #include <QAction>
@@ -171,6 +172,8 @@ AttemptInspector::AttemptInspector(QWidget *parent)
     QFont titleFont = m_title->font();
     titleFont.setBold(true);
     m_title->setFont(titleFont);
+    // Wraps rather than widen the dock (and the window) to a long URL.
+    m_title->setWordWrap(true);
     m_banner->setObjectName(QStringLiteral("inspectorStatus"));
     m_banner->setTextFormat(Qt::RichText);
     m_banner->setWordWrap(true);
@@ -192,15 +195,15 @@ AttemptInspector::AttemptInspector(QWidget *parent)
     top->addWidget(previousButton);
     top->addWidget(nextButton);
     top->addWidget(m_title, 1);
-    auto *actions = new QHBoxLayout;
+    // Takes a second row in a narrow dock instead of widening it.
+    auto *actions = new FlowLayout(nullptr, 6, 2);
     actions->setContentsMargins(0, 0, 0, 0);
     actions->addWidget(m_reveal);
-    actions->addStretch(1);
-    actions->addWidget(m_copyNote);
     actions->addWidget(copyButton(QStringLiteral("copyExchange"), tr("Copy exchange"),
         tr("the request and the response"), [this] { return exchangeText(); }));
     actions->addWidget(copyButton(
         QStringLiteral("copyCurl"), tr("Copy as curl"), tr("a curl command"), [this] { return curlText(); }));
+    actions->addWidget(m_copyNote);
 
     m_pages->setObjectName(QStringLiteral("inspectorPages"));
     m_pages->setDocumentMode(true);

@@ -83,6 +83,9 @@ void paintOnAxis(QPainter &painter, const TimeScale &scale, const QRect &axis, i
         painter.fillRect(band, QBrush(palette.color(QPalette::Mid), Qt::BDiagPattern));
         const QString text = lengthText(gap);
         const double width = metrics.horizontalAdvance(text) + 6.0;
+        // Wider than its band it would run into the axis' own labels: the tooltip says it then.
+        if (width > scale.gapPx)
+            continue;
         const QRectF label(x0 + (scale.gapPx - width) / 2.0, axis.top() + 2.0, width, axis.height() - 6.0);
         painter.fillRect(label, palette.color(QPalette::Window));
         painter.setPen(palette.color(QPalette::WindowText));
@@ -93,8 +96,18 @@ void paintOnAxis(QPainter &painter, const TimeScale &scale, const QRect &axis, i
 
 QString lengthText(const TimeScale::Gap &gap)
 {
+    // A length, never a clock time: "1:34" on a time axis reads as a moment.
     const double ms = std::max(0.0, gap.toMs - gap.fromMs);
-    return TimeScale::label(ms, ms >= 10'000.0 ? 1000.0 : 100.0);
+    const double seconds = ms / 1000.0;
+    if (seconds < 10.0)
+        return Tr::tr("%1 s").arg(QString::number(seconds, 'f', 1));
+    if (seconds < 100.0)
+        return Tr::tr("%1 s").arg(std::lround(seconds));
+    const double minutes = seconds / 60.0;
+    if (minutes < 60.0)
+        return Tr::tr("%1 min").arg(std::lround(minutes));
+    const double hours = minutes / 60.0;
+    return Tr::tr("%1 h").arg(QString::number(hours, 'f', hours < 10.0 ? 1 : 0));
 }
 
 QString toolTip(const TimeScale::Gap &gap)

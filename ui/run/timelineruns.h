@@ -51,7 +51,7 @@ void paintOnAxis(QPainter &painter, const TimeScale &scale, const QRect &axis, i
     const QFontMetrics &metrics);
 /// "Idle for 58.2 s: nothing was running. …"
 QString toolTip(const TimeScale::Gap &gap);
-/// The short label: "58 s", "2:05", "1:02:00".
+/// The short label, a length and never a clock time: "4.5 s", "58 s", "2 min", "1.5 h".
 QString lengthText(const TimeScale::Gap &gap);
 
 } // namespace TimelineRuns

@@ -31,6 +31,13 @@ using Core::AttemptOutcome;
 
 namespace {
 
+// The marker over the lanes when new ones arrived below the view.
+QString markerText(qsizetype count)
+{
+    return count == 1 ? TimelineView::tr("\u25bc 1 new request below")
+                      : TimelineView::tr("\u25bc %1 new requests below").arg(QLocale().toString(count));
+}
+
 constexpr int liveIntervalMs = 33; // about 30 repaints per second while something runs
 constexpr int scrollUnits = 100'000; // horizontal scroll bar resolution over the whole run
 constexpr double zoomStep = 1.5;
@@ -75,6 +82,14 @@ TimelineView::TimelineView(QWidget *parent)
     connect(m_zoomOutButton, &QToolButton::clicked, this, &TimelineView::zoomOut);
     connect(m_zoomInButton, &QToolButton::clicked, this, &TimelineView::zoomIn);
     connect(m_fitButton, &QToolButton::clicked, this, &TimelineView::zoomToFit);
+    // Says at the button what it fitted: the run just made, another, or everything.
+    connect(this, &TimelineView::fitted, this, [this](const QString &what) {
+        const QString text = tr("Fitted %1").arg(what);
+        m_fitButton->setToolTip(
+            tr("%1. Fit shows the selected request's run, or the latest; again, the whole session (Home)").arg(text));
+        if (m_fitButton->isVisible())
+            QToolTip::showText(m_fitButton->mapToGlobal(QPoint(0, -m_fitButton->height())), text, m_fitButton);
+    });
     connect(m_liveButton, &QToolButton::toggled, this, &TimelineView::setFollowLive);
     connect(horizontalScrollBar(), &QScrollBar::valueChanged, this, &TimelineView::handleHorizontalScroll);
 
@@ -105,6 +120,8 @@ void TimelineView::handleSessionCleared()
     m_followSpanMs = unbounded;
     m_followFromMs = std::numeric_limits<double>::quiet_NaN();
     m_selectedLane = -1;
+    m_lanesSeen = 0;
+    m_newBelow = 0;
     m_scale.startMs = 0.0;
     m_scale.endMs = 1000.0;
     verticalScrollBar()->setValue(0);
@@ -160,6 +177,8 @@ void TimelineView::updateMetrics()
     m_axisHeight = fm.height() + 10;
     m_legendHeight = TimelineLegend::rowsFor(viewport()->width(), fm) * (fm.height() + 6) + 4;
     m_labelWidth = std::clamp(fm.horizontalAdvance(QLatin1Char('M')) * 13, 120, 240);
+    // An idle stretch is as wide as its longest label ("59 min"), at any font size.
+    m_scale.gapPx = std::max(36.0, fm.horizontalAdvance(QStringLiteral("59 min")) + 12.0);
     m_scale.widthPx = std::max(1, timeArea().width());
 }
 
@@ -213,9 +232,22 @@ void TimelineView::updateScrollBars()
     const qsizetype lanes = m_session ? m_session->laneCount() : 0;
     const qint64 total = qint64(lanes) * m_laneHeight;
     QScrollBar *vertical = verticalScrollBar();
+    // Live, new lanes come into view as they appear, unless the view was scrolled up from the
+    // newest: then they are counted for the marker instead.
+    const bool atNewest = vertical->value() >= vertical->maximum();
+    const qsizetype added = lanes - m_lanesSeen;
+    m_lanesSeen = lanes;
     vertical->setRange(0, int(std::clamp<qint64>(total - area.height(), 0, std::numeric_limits<int>::max())));
     vertical->setPageStep(std::max(1, area.height()));
     vertical->setSingleStep(m_laneHeight);
+    if (added > 0 && vertical->maximum() > 0) {
+        if (m_follow && atNewest && m_newBelow == 0)
+            vertical->setValue(vertical->maximum());
+        else if (vertical->value() < vertical->maximum())
+            m_newBelow += added;
+    } else if (added < 0) {
+        m_newBelow = 0;
+    }
 
     const double unit = m_scale.maxSpanMs() / scrollUnits;
     m_syncingScrollBar = true;
@@ -242,7 +274,21 @@ void TimelineView::handleHorizontalScroll(int value)
 void TimelineView::scrollContentsBy(int, int)
 {
     // Everything is painted from the scroll bars' values: nothing to move.
+    if (verticalScrollBar()->value() >= verticalScrollBar()->maximum())
+        m_newBelow = 0;
     viewport()->update();
+}
+
+QRect TimelineView::newLanesMarker() const
+{
+    if (m_newBelow <= 0)
+        return {};
+    const QRect area = laneArea();
+    const QFontMetrics fm = fontMetrics();
+    const QString text = markerText(m_newBelow);
+    const int width = fm.horizontalAdvance(text) + fm.height() * 2;
+    const int height = fm.height() + 8;
+    return QRect(area.center().x() - width / 2, area.bottom() - height - 6, width, height);
 }
 
 void TimelineView::setVisibleRange(double startMs, double endMs)
@@ -307,16 +353,26 @@ void TimelineView::zoomToFit()
     m_followSpanMs = unbounded;
     m_followFromMs = std::numeric_limits<double>::quiet_NaN();
     m_fittedRun = {m_followFromMs, m_followFromMs};
-    const qsizetype lane = m_selectedLane >= 0 ? m_selectedLane : (m_session ? m_session->laneCount() - 1 : -1);
+    // A request clicked before the latest send is not what Fit is for: the run just made is.
+    const qsizetype lanes = m_session ? m_session->laneCount() : 0;
+    const bool selectionCurrent = m_selectedLane >= 0 && m_lanesAtSelection == lanes;
+    const qsizetype lane = selectionCurrent ? m_selectedLane : lanes - 1;
     const auto run = m_session && !showsRun ? TimelineRuns::runAround(*m_session, lane) : std::nullopt;
     if (run) {
         verticalScrollBar()->setValue(int(run->firstLane) * m_laneHeight);
         if (!run->latest) {
             setVisibleRange(run->startMs, run->endMs);
             m_fittedRun = {m_scale.startMs, m_scale.endMs};
+            Q_EMIT fitted(tr("the run of request #%1").arg(lane + 1));
             return;
         }
         m_followFromMs = run->startMs;
+        Q_EMIT fitted(run->firstLane + 1 == lanes
+                ? tr("the latest run, request #%1").arg(lanes)
+                : tr("the latest run, requests #%1 to #%2").arg(run->firstLane + 1).arg(lanes));
+    } else {
+        Q_EMIT fitted(lanes == 1 ? tr("the whole session, 1 request")
+                                 : tr("the whole session, %1 requests").arg(QLocale().toString(lanes)));
     }
     if (!m_follow) {
         m_follow = true;
@@ -331,6 +387,7 @@ void TimelineView::setSelectedLane(qsizetype lane)
 {
     const qsizetype count = m_session ? m_session->laneCount() : 0;
     m_selectedLane = lane >= 0 && lane < count ? lane : -1;
+    m_lanesAtSelection = count;
     viewport()->update();
 }
 
@@ -574,6 +631,14 @@ void TimelineView::paintEvent(QPaintEvent *)
     paintLanes(p, ticks);
     paintAxis(p, ticks);
     paintLegend(p);
+    if (const QRect marker = newLanesMarker(); !marker.isEmpty()) {
+        p.setRenderHint(QPainter::Antialiasing);
+        p.setPen(Qt::NoPen);
+        p.setBrush(palette().color(QPalette::Highlight));
+        p.drawRoundedRect(marker, marker.height() / 2.0, marker.height() / 2.0);
+        p.setPen(palette().color(QPalette::HighlightedText));
+        p.drawText(marker, Qt::AlignCenter, markerText(m_newBelow));
+    }
 }
 
 void TimelineView::paintLanes(QPainter &p, const QList<TimeScale::Tick> &ticks)
@@ -608,10 +673,11 @@ void TimelineView::paintLanes(QPainter &p, const QList<TimeScale::Tick> &ticks)
 
     p.setClipRect(time.adjusted(0, 0, int(rightMargin), 0));
     p.setRenderHint(QPainter::Antialiasing, false);
+    // Idle stretches under the bars: a run's last attempt, a few pixels wide at the edge of
+    // one, stays in sight.
+    TimelineRuns::paintOverLanes(p, m_scale, area, time.left(), pal);
     for (qsizetype lane = first; lane <= last; ++lane)
         paintLane(p, lane, int(laneTop(lane)));
-
-    TimelineRuns::paintOverLanes(p, m_scale, area, time.left(), pal);
     if (m_session->hasActivity()) {
         const double x = time.left() + m_scale.toPixel(nowMs());
         p.setPen(QPen(withAlpha(outcomeColor(AttemptOutcome::InFlight), 170), 1.0, Qt::DashLine));
@@ -853,6 +919,11 @@ void TimelineView::mousePressEvent(QMouseEvent *event)
 {
     if (event->button() != Qt::LeftButton) {
         QAbstractScrollArea::mousePressEvent(event);
+        return;
+    }
+    if (newLanesMarker().contains(event->position().toPoint())) {
+        verticalScrollBar()->setValue(verticalScrollBar()->maximum());
+        event->accept();
         return;
     }
     m_dragging = true;

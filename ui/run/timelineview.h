@@ -88,6 +88,11 @@ public:
     void showAttempt(qsizetype row);
     /// Zooms to the time one request took, from its first attempt to its result (double-click).
     void showLane(qsizetype lane);
+    /// Lanes added below the view since it was scrolled away from the newest (the marker
+    /// "N new requests below" says so; a click on it, or scrolling down, goes there).
+    qsizetype newLanesBelow() const { return m_newBelow; }
+    /// Where that marker is drawn; empty when there is none.
+    QRect newLanesMarker() const;
     /// Paint events so far (tests and the benchmark check the coalescing).
     quint64 paintCount() const { return m_paintCount; }
 
@@ -101,6 +106,8 @@ public Q_SLOTS:
 
 Q_SIGNALS:
     void followLiveChanged(bool follow);
+    /// Fit showed this: "the latest run, requests #9 to #16", "the whole session".
+    void fitted(const QString &what);
     /// An attempt's bar was clicked (not dragged).
     void attemptClicked(qsizetype row);
 
@@ -151,6 +158,11 @@ private:
     QPair<double, double> m_fittedRun{
         std::numeric_limits<double>::quiet_NaN(), std::numeric_limits<double>::quiet_NaN()};
     qsizetype m_selectedLane = -1;
+    /// The lanes there were when it was selected: a send since makes Fit the new run's.
+    qsizetype m_lanesAtSelection = 0;
+    /// Lanes the scroll bar has been set for, and those added since out of sight.
+    qsizetype m_lanesSeen = 0;
+    qsizetype m_newBelow = 0;
     bool m_syncingScrollBar = false;
     QTimer m_repaintTimer;
 

@@ -129,6 +129,10 @@ void TestRedactor::url_data()
                                << QStringLiteral("https://REDACTED:REDACTED@example.com/x");
     QTest::addRow("user only") << QStringLiteral("https://ghp_token123@github.com/repo.git")
                                << QStringLiteral("https://REDACTED@github.com/repo.git");
+    QTest::addRow("RetryLab's own {id} key") << QStringLiteral("http://h/fail/3?key=g3uv-17&api_key=k")
+                                             << QStringLiteral("http://h/fail/3?key=g3uv-17&api_key=REDACTED");
+    QTest::addRow("a real key, not the {id} shape")
+        << QStringLiteral("http://h/maps?key=AIzaSyD-93") << QStringLiteral("http://h/maps?key=REDACTED");
     QTest::addRow("query") << QStringLiteral("http://h/p?a=1&access_token=xyz&apikey=k&b=2")
                            << QStringLiteral("http://h/p?a=1&access_token=REDACTED&apikey=REDACTED&b=2");
     QTest::addRow("encoded name")
@@ -210,6 +214,12 @@ void TestRedactor::text_isIdempotent()
 void TestRedactor::body_formAndJsonAndText()
 {
     const Redactor r;
+    // The fault server's answer names the request's own {id} key: no secret.
+    const HeaderList answer{{"Content-Type", "application/json"}};
+    QCOMPARE(r.body(R"({"failure":1,"key":"24wm-17","of":3})", answer),
+        QByteArray(R"({"failure":1,"key":"24wm-17","of":3})"));
+    QCOMPARE(r.text(QStringLiteral("GET /fail/3?key=24wm-17 \"key\": \"24wm-17\"")),
+        QStringLiteral("GET /fail/3?key=24wm-17 \"key\": \"24wm-17\""));
     const HeaderList form{{"content-type", "application/x-www-form-urlencoded; charset=UTF-8"}};
     QCOMPARE(r.body("grant_type=refresh&refresh_token=abc&client_secret=s%20t", form),
         QByteArray("grant_type=refresh&refresh_token=REDACTED&client_secret=REDACTED"));

@@ -1135,8 +1135,16 @@ void TestCurlCommandLine::applyRetryHints()
         shown.append(QStringLiteral("%1 <- %2: %3").arg(c.field, c.option, c.description));
     QCOMPARE(shown, changes);
     QVERIFY2(isUsable(policy), qPrintable(describeIssues(validatePolicy(policy))));
-    if (changes.isEmpty())
+    if (changes.isEmpty()) {
         QCOMPARE(policy, before);
+    } else {
+        // No longer the preset: named and described as edited, once however often applied.
+        QCOMPARE(policy.name, before.name + QStringLiteral(" (edited by curl --retry flags)"));
+        QVERIFY(policy.description != before.description);
+        QVERIFY(policy.description.contains(before.name));
+        CurlCommandLine::applyRetryHints(result->retry, policy);
+        QCOMPARE(policy.name, before.name + QStringLiteral(" (edited by curl --retry flags)"));
+    }
     if (result->retry.delayMs && *result->retry.delayMs > 0.0) {
         QCOMPARE(policy.algorithm, BackoffAlgorithm::Constant);
         QCOMPARE(policy.baseDelayMs, *result->retry.delayMs);

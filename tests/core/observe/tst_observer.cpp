@@ -103,6 +103,37 @@ private Q_SLOTS:
         QCOMPARE(m_observer->finishedLogicalRequests(), 1);
     }
 
+    void clientStopsAfterAFailure_closedAsGivenUpWhenTheGapWindowPasses()
+    {
+        m_observer->setGroupingSettings(AttemptGrouper::Settings{300.0});
+        QSignalSpy closed(m_observer, &Observer::logicalRequestClosed);
+        QCOMPARE(send(QStringLiteral("/items/7"), "quitter/1.0").status, 503);
+        // Within the window the client may still come back: open.
+        const auto requests = [this] { return m_observer->allLogicalRequests(); };
+        QCOMPARE(requests().size(), 1);
+        QVERIFY(requests().first().closedBy.isEmpty());
+        // Nobody sends anything more; the window passes and the request closes by itself.
+        QTRY_COMPARE_WITH_TIMEOUT(closed.size(), 1, 5'000);
+        QCOMPARE(closed.first().at(0).toULongLong(), requests().first().id);
+        QCOMPARE(requests().first().closedBy, QStringLiteral("gap"));
+        QVERIFY(!requests().first().succeeded());
+        QCOMPARE(m_observer->finishedLogicalRequests(), 1);
+        // The same request again is a new logical request, served the plan from its start.
+        QCOMPARE(send(QStringLiteral("/items/7"), "quitter/1.0").status, 503);
+        QCOMPARE(requests().size(), 2);
+    }
+
+    void successfulRequest_isNotClosedTwiceByTheGapWindow()
+    {
+        m_observer->setGroupingSettings(AttemptGrouper::Settings{100.0});
+        QSignalSpy closed(m_observer, &Observer::logicalRequestClosed);
+        QCOMPARE(send(QStringLiteral("/status/200")).status, 200);
+        QTRY_COMPARE(closed.size(), 1);
+        QTest::qWait(400);
+        QCOMPARE(closed.size(), 1);
+        QCOMPARE(m_observer->allLogicalRequests().first().closedBy, QStringLiteral("success"));
+    }
+
     void theEndpointsKeepWorking()
     {
         QCOMPARE(send(QStringLiteral("/status/418")).status, 418);

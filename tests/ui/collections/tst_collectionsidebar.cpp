@@ -27,6 +27,7 @@
 #include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTimer>
 #include <QTreeView>
 
 #include <memory>
@@ -361,6 +362,29 @@ private Q_SLOTS:
         QVERIFY(!again.variables().contains(QStringLiteral("token")));
         QVERIFY(again.environments().at(0).find(QStringLiteral("token"))->secret);
         QCOMPARE(again.environmentBar()->current(), QStringLiteral("Staging"));
+    }
+
+    void environmentDialog_newEnvironment_isActiveAfterOk()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        CollectionSidebar sidebar(dir.path());
+        sidebar.setEnvironments(
+            {{QStringLiteral("Local"), {{QStringLiteral("base"), QStringLiteral("x"), false}}, false}},
+            QStringLiteral("Local"));
+        QCOMPARE(sidebar.activeEnvironment(), QStringLiteral("Local"));
+        // Edit…, New, a name, OK.
+        QTimer::singleShot(0, &sidebar, [&sidebar] {
+            auto *dialog = sidebar.findChild<EnvironmentDialog *>();
+            QVERIFY(dialog);
+            dialog->addEnvironment();
+            dialog->nameField()->setText(QStringLiteral("Staging"));
+            dialog->accept();
+        });
+        sidebar.editEnvironments();
+        QCOMPARE(sidebar.environments().size(), 2);
+        QCOMPARE(sidebar.activeEnvironment(), QStringLiteral("Staging"));
+        QCOMPARE(sidebar.environmentBar()->current(), QStringLiteral("Staging"));
     }
 
     void environmentDialog_editsAndRefusesBadNames()

@@ -11,7 +11,9 @@
 #include "ui/session/settings/settings.h"
 #include "ui/widgets/serverlogmodel.h"
 
+#include <QApplication>
 #include <QCheckBox>
+#include <QClipboard>
 #include <QJsonDocument>
 #include <QLabel>
 #include <QLineEdit>
@@ -21,10 +23,12 @@
 #include <QNetworkReply>
 #include <QPlainTextEdit>
 #include <QPushButton>
+#include <QScrollArea>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTableView>
+#include <QTabWidget>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QToolButton>
@@ -117,6 +121,47 @@ private Q_SLOTS:
         m_window.reset();
         m_upstream.reset();
         QFile::remove(QSettings().fileName());
+    }
+
+    void at1366x768_resultsKeepMostOfTheTab_andTheUrlCopies()
+    {
+        // The window with its docks at 1366×768: the tab is short.
+        m_window->resize(1366, 768);
+        m_window->show();
+        QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));
+        m_window->showTab(Ui::MainWindow::Tab::Proxy);
+        startProxy();
+        auto *results = view()->findChild<QTabWidget *>(QStringLiteral("proxyResults"));
+        QVERIFY(results);
+        QTRY_VERIFY(results->isVisible());
+        QVERIFY2(results->height() * 5 >= view()->height() * 2,
+            qPrintable(
+                QStringLiteral("log, lanes and verdicts %1 px of %2").arg(results->height()).arg(view()->height())));
+        // "Point the client at ..." whole, not cut in half.
+        QLabel *status = view()->status();
+        QTRY_VERIFY2(status->height() >= status->heightForWidth(status->width()),
+            qPrintable(QStringLiteral("%1 px high, needs %2 at %3 px")
+                           .arg(status->height())
+                           .arg(status->heightForWidth(status->width()))
+                           .arg(status->width())));
+        // In sight without scrolling the settings, not half under the splitter.
+        auto *settings = view()->findChild<QScrollArea *>(QStringLiteral("proxySettingsScroll"));
+        QVERIFY(settings);
+        const QRect inViewport(status->mapTo(settings->viewport(), QPoint(0, 0)), status->size());
+        QVERIFY2(inViewport.top() >= 0 && inViewport.bottom() < settings->viewport()->height(),
+            qPrintable(QStringLiteral("status at %1,%2 %3x%4 in %5x%6")
+                           .arg(inViewport.left())
+                           .arg(inViewport.top())
+                           .arg(inViewport.width())
+                           .arg(inViewport.height())
+                           .arg(settings->viewport()->width())
+                           .arg(settings->viewport()->height())));
+        auto *copy = view()->findChild<QPushButton *>(QStringLiteral("copyProxyUrl"));
+        QVERIFY(copy);
+        QVERIFY(copy->isEnabled());
+        QApplication::clipboard()->clear();
+        copy->click();
+        QCOMPARE(QApplication::clipboard()->text(), view()->currentProxy()->listenUrl().toString());
     }
 
     void forwardsLogsAndShowsLanes()

@@ -1,5 +1,6 @@
 #include "core/util/clock.h"
 #include "tests/ui/session/sessionfixtures.h"
+#include "ui/run/timelineruns.h"
 #include "ui/run/timelineview.h"
 #include "ui/session/run/runsession.h"
 #include "ui/widgets/outcomestyle.h"
@@ -59,6 +60,7 @@ private Q_SLOTS:
     void tooltips_showTheRecordAndTheDelays();
     void live_inFlightBarGrowsAndViewFollows();
     void live_manyRecords_repaintsCoalesced();
+    void live_newLanesBelowTheFold_scrollIntoView_orAreMarkedWhenScrolledAway();
     void ctrlWheel_zoomsAboutPointer();
     void drag_pansAndStopsFollowing();
     void keys_zoomPanFitAndFollow();
@@ -70,6 +72,10 @@ private Q_SLOTS:
     void hedgedAttempts_sideBySideInOneLane_winnerOutlined();
     void emptySession_showsNoLanes();
     void fit_showsTheLatestRun_thenTheWholeSession();
+    void fit_afterANewSend_fitsTheNewRunNotTheLaneClickedBefore();
+    void wholeSession_lastAttemptBeforeAnIdleStretch_staysInSight();
+    void idleLabels_areLengthsThatFitTheirBand_data();
+    void idleLabels_areLengthsThatFitTheirBand();
 
 private:
     QPoint at(double ms, int lane) const;
@@ -203,6 +209,50 @@ void TestTimelineView::live_inFlightBarGrowsAndViewFollows()
     m_session->flush();
     QVERIFY(!m_session->hasActivity());
     QCOMPARE(m_session->attemptRow(row).outcome, Core::AttemptOutcome::Success);
+}
+
+void TestTimelineView::live_newLanesBelowTheFold_scrollIntoView_orAreMarkedWhenScrolledAway()
+{
+    m_session->recordResult(result(3, RequestOutcome::Succeeded, 1, 100, 150));
+    m_view->setFollowLive(true);
+    QScrollBar *vertical = m_view->verticalScrollBar();
+    const int fit = m_view->laneArea().height() / m_view->laneHeight();
+    // A batch: far more requests than the view has lanes for, in two steps.
+    const auto addRequests = [this](quint64 from, quint64 to) {
+        for (quint64 id = from; id < to; ++id)
+            m_session->recordAttempt(httpAttempt(id, 0, 500 + double(id), 560 + double(id), 200));
+        m_clock->setNs((700 + to) * ms);
+        m_session->flush();
+    };
+    addRequests(4, 4 + 2 * fit);
+    // The newest lane is in view, without anyone scrolling.
+    QTRY_VERIFY(vertical->maximum() > 0);
+    QTRY_COMPARE(vertical->value(), vertical->maximum());
+    const qsizetype lanes = m_session->laneCount();
+    const int newestTop = m_view->laneArea().top() + int(lanes - 1) * m_view->laneHeight() - vertical->value();
+    QVERIFY(newestTop + m_view->laneHeight() <= m_view->laneArea().bottom() + 1);
+    QCOMPARE(m_view->newLanesBelow(), 0);
+    QVERIFY(m_view->newLanesMarker().isEmpty());
+
+    // Scrolled up to read an earlier lane: it stays put, and the new lanes are counted below.
+    vertical->setValue(0);
+    addRequests(4 + 2 * fit, 4 + 2 * fit + 5);
+    QTRY_COMPARE(m_view->newLanesBelow(), 5);
+    QCOMPARE(vertical->value(), 0);
+    const QRect marker = m_view->newLanesMarker();
+    QVERIFY(!marker.isEmpty());
+    // Drawn over the lanes, in the highlight colour.
+    const QImage image = m_view->viewport()->grab().toImage();
+    QCOMPARE(image.pixelColor(marker.center().x(), marker.top() + 2), m_view->palette().color(QPalette::Highlight));
+    // A click on it goes to the newest, and following resumes.
+    QTest::mouseClick(m_view->viewport(), Qt::LeftButton, {}, marker.center());
+    QCOMPARE(vertical->value(), vertical->maximum());
+    QCOMPARE(m_view->newLanesBelow(), 0);
+    const int before = vertical->maximum();
+    addRequests(4 + 2 * fit + 5, 4 + 2 * fit + 8);
+    QTRY_VERIFY(vertical->maximum() > before);
+    QTRY_COMPARE(vertical->value(), vertical->maximum());
+    QCOMPARE(m_view->newLanesBelow(), 0);
 }
 
 void TestTimelineView::live_manyRecords_repaintsCoalesced()
@@ -435,6 +485,88 @@ void TestTimelineView::emptySession_showsNoLanes()
     QVERIFY(!m_view->viewport()->grab().isNull());
     m_view->setSession(nullptr);
     QCOMPARE(int(m_view->hitAt(at(10, 0)).kind), int(Hit::Kind::Nothing));
+}
+
+void TestTimelineView::fit_afterANewSend_fitsTheNewRunNotTheLaneClickedBefore()
+{
+    m_session->recordResult(result(3, RequestOutcome::AttemptsExhausted, 1, 100, 150));
+    m_clock->setNs(2'000 * ms);
+    m_session->flush();
+    // A request of the first run clicked while it is the only run.
+    QTest::mouseClick(m_view->viewport(), Qt::LeftButton, {}, at(50, 0));
+    QCOMPARE(m_view->selectedLane(), 0);
+    // Then, after an idle minute, a batch of two.
+    m_session->recordAttempt(httpAttempt(4, 0, 60'000, 60'040, 200));
+    m_session->recordResult(result(4, RequestOutcome::Succeeded, 1, 60'000, 60'040));
+    m_session->recordAttempt(httpAttempt(5, 0, 60'010, 60'090, 503, 100));
+    m_session->recordResult(result(5, RequestOutcome::AttemptsExhausted, 1, 60'010, 60'090));
+    m_clock->setNs(60'100 * ms);
+    m_session->flush();
+
+    QSignalSpy fitted(m_view, &Ui::TimelineView::fitted);
+    m_view->zoomToFit();
+    QVERIFY2(m_view->timeScale().startMs >= 59'000.0, qPrintable(QString::number(m_view->timeScale().startMs)));
+    QVERIFY(m_view->followLive());
+    QCOMPARE(fitted.size(), 1);
+    QCOMPARE(fitted.at(0).at(0).toString(), QStringLiteral("the latest run, requests #4 to #5"));
+
+    // Clicked after the send, the earlier request's run is what Fit shows.
+    m_view->zoomToFit(); // the whole session, where the first run's bars are
+    QTest::mouseClick(m_view->viewport(), Qt::LeftButton, {}, at(50, 0));
+    QCOMPARE(m_view->selectedLane(), 0);
+    m_view->zoomToFit();
+    QVERIFY(!m_view->followLive());
+    QVERIFY(m_view->timeScale().endMs < 1000.0);
+    QCOMPARE(fitted.constLast().at(0).toString(), QStringLiteral("the run of request #1"));
+}
+
+void TestTimelineView::wholeSession_lastAttemptBeforeAnIdleStretch_staysInSight()
+{
+    // A long first run whose last request ends with a quick 200; five idle minutes; a second run.
+    m_session->recordResult(result(3, RequestOutcome::Succeeded, 1, 100, 150));
+    m_session->recordAttempt(httpAttempt(4, 0, 1'000, 100'000, 503));
+    m_session->recordResult(result(4, RequestOutcome::AttemptsExhausted, 1, 1'000, 100'000));
+    m_session->recordAttempt(httpAttempt(5, 0, 100'000, 100'002, 200));
+    m_session->recordResult(result(5, RequestOutcome::Succeeded, 1, 100'000, 100'002));
+    m_session->recordAttempt(httpAttempt(6, 0, 400'000, 400'050, 200));
+    m_session->recordResult(result(6, RequestOutcome::Succeeded, 1, 400'000, 400'050));
+    m_clock->setNs(400'100 * ms);
+    m_session->flush();
+    m_view->zoomToFit(); // the latest run
+    m_view->zoomToFit(); // the whole session
+    QCOMPARE(m_view->timeScale().gaps.size(), 1);
+    const qsizetype last = m_session->lane(4).firstRow;
+    const QRectF bar = m_view->attemptRect(last);
+    QVERIFY(!bar.isEmpty());
+    const QImage image = m_view->viewport()->grab().toImage();
+    QCOMPARE(image.pixelColor(bar.center().toPoint()), Ui::outcomeColor(Core::AttemptOutcome::Success));
+}
+
+void TestTimelineView::idleLabels_areLengthsThatFitTheirBand_data()
+{
+    QTest::addColumn<double>("ms");
+    QTest::addColumn<QString>("label");
+    QTest::addRow("4.5 s") << 4'500.0 << QStringLiteral("4.5 s");
+    QTest::addRow("58 s") << 58'200.0 << QStringLiteral("58 s");
+    QTest::addRow("94 s, not 1:34") << 94'000.0 << QStringLiteral("94 s");
+    QTest::addRow("5 min") << 300'000.0 << QStringLiteral("5 min");
+    QTest::addRow("59 min") << 3'540'000.0 << QStringLiteral("59 min");
+    QTest::addRow("1.5 h") << 5'400'000.0 << QStringLiteral("1.5 h");
+}
+
+void TestTimelineView::idleLabels_areLengthsThatFitTheirBand()
+{
+    QFETCH(double, ms);
+    QFETCH(QString, label);
+    const Ui::TimeScale::Gap gap{1'000.0, 1'000.0 + ms};
+    QCOMPARE(Ui::TimelineRuns::lengthText(gap), label);
+    // At a presentation's font too, the band holds its label.
+    for (int points : {10, 15}) {
+        QFont font = m_view->font();
+        font.setPointSize(points);
+        m_view->setFont(font);
+        QVERIFY(m_view->timeScale().gapPx >= QFontMetrics(font).horizontalAdvance(label) + 6.0);
+    }
 }
 
 void TestTimelineView::fit_showsTheLatestRun_thenTheWholeSession()
