@@ -161,6 +161,8 @@ QJsonObject RequestDraft::toJson(bool keepCredentials) const
     };
     if (attemptTimeoutMs)
         object.insert(QStringLiteral("attemptTimeoutMs"), *attemptTimeoutMs);
+    if (!bodyFrom.isRaw())
+        object.insert(QStringLiteral("bodyFrom"), bodyFrom.toJson(keepCredentials));
     if (readModifyWrite) {
         object.insert(QStringLiteral("readModifyWrite"),
             QJsonObject{{QStringLiteral("increment"), QString::number(increment)},
@@ -208,6 +210,7 @@ Result<RequestDraft> RequestDraft::fromJson(const QJsonObject &object)
     readText(reader, QStringLiteral("method"), 64, &draft.method);
     readText(reader, QStringLiteral("url"), maxUrlLength, &draft.urlTemplate);
     readText(reader, QStringLiteral("body"), maxBodyLength, &draft.body);
+    draft.bodyFrom = DraftBody::read(reader);
     draft.idempotent = reader.boolean(QStringLiteral("idempotent")).value_or(draft.idempotent);
     draft.attemptHeaders = reader.boolean(QStringLiteral("attemptHeaders")).value_or(draft.attemptHeaders);
     draft.batchCount = int(reader.integer(QStringLiteral("batchCount"), 1, maxBatchCount).value_or(draft.batchCount));

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "core/auth/authspec.h"
+#include "core/collections/draftbody.h"
 #include "core/record/attemptrecord.h"
 #include "core/record/transportoptions.h"
 #include "core/util/result.h"
@@ -42,6 +43,10 @@ struct RequestDraft
     QString urlTemplate = defaultUrlTemplate();
     QList<DraftHeader> headers;
     QString body;
+    /// Where the body comes from instead of `body`: form fields, a multipart form
+    /// with files, or a file read for every attempt. Raw: `body` as typed (kept
+    /// in the draft whatever the mode, so that switching back loses nothing).
+    DraftBody bodyFrom;
     /// The user vouches that repeating the request is safe.
     bool idempotent = false;
     /// Send RetryLab's X-Retry-Request-Id and X-Retry-Attempt with every attempt.

@@ -64,7 +64,12 @@ QString expand(const QString &text, const ExpansionContext &context)
 
 bool usesServer(const RequestDraft &draft)
 {
-    if (draft.urlTemplate.contains(serverPlaceholder()) || draft.body.contains(serverPlaceholder()))
+    if (draft.urlTemplate.contains(serverPlaceholder()))
+        return true;
+    if (draft.bodyFrom.isRaw()
+            ? draft.body.contains(serverPlaceholder())
+            : std::any_of(draft.bodyFrom.fields.cbegin(), draft.bodyFrom.fields.cend(),
+                [](const DraftFormField &f) { return f.enabled && f.value.contains(serverPlaceholder()); }))
         return true;
     return std::any_of(draft.headers.cbegin(), draft.headers.cend(),
         [](const DraftHeader &h) { return h.enabled && h.value.contains(serverPlaceholder()); });
@@ -147,6 +152,39 @@ QString headerProblem(const DraftHeader &header, int row)
     return {};
 }
 
+namespace {
+
+// The body of `draft` into `spec`, the placeholders expanded; why it cannot be sent, or nothing.
+QString applyBody(const RequestDraft &draft, const ExpansionContext &context, RequestSpec *spec)
+{
+    if (draft.bodyFrom.isRaw()) {
+        spec->body = expand(draft.body, context).toUtf8();
+        return {};
+    }
+    DraftBody body = draft.bodyFrom;
+    body.forEachText([&context](QString &text) { text = expand(text, context); });
+    if (body.mode == DraftBody::Mode::UrlEncoded) {
+        const auto encoded = body.encodedForm();
+        if (!encoded)
+            return encoded.error();
+        spec->body = *encoded;
+        if (!headerValue(spec->headers, "Content-Type"))
+            spec->headers.append(
+                qMakePair(QByteArray("Content-Type"), QByteArray("application/x-www-form-urlencoded")));
+        return {};
+    }
+    const auto source = body.source();
+    if (!source)
+        return source.error();
+    // The form's boundary is in its Content-Type: a header of the table would break it.
+    if (body.mode == DraftBody::Mode::Multipart && headerValue(spec->headers, "Content-Type"))
+        return Tr::tr("Content-Type is set by the multipart form (with its boundary): remove it from the headers.");
+    spec->bodySource = *source;
+    return {};
+}
+
+} // namespace
+
 Result<RequestSpec> build(const RequestDraft &typed, const ExpansionContext &context)
 {
     using R = Result<RequestSpec>;
@@ -166,7 +204,7 @@ Result<RequestSpec> build(const RequestDraft &typed, const ExpansionContext &con
     const bool needsServer = usesServer(draft);
     if (needsServer && context.serverUrl.isEmpty())
         return R::failure(Tr::tr("{server} is used in a header or the body, but the embedded server is not running."));
-    if (draft.body.size() > RequestDraft::maxBodyLength)
+    if (draft.bodyFrom.isRaw() && draft.body.size() > RequestDraft::maxBodyLength)
         return R::failure(Tr::tr("The body is longer than %1 characters.").arg(RequestDraft::maxBodyLength));
 
     RequestSpec spec;
@@ -177,7 +215,8 @@ Result<RequestSpec> build(const RequestDraft &typed, const ExpansionContext &con
             continue;
         spec.headers.append({header.name.trimmed().toLatin1(), expand(header.value, context).toUtf8()});
     }
-    spec.body = expand(draft.body, context).toUtf8();
+    if (const QString problem = applyBody(draft, context, &spec); !problem.isEmpty())
+        return R::failure(problem);
     spec.idempotent = draft.idempotent;
     spec.attemptHeaders = draft.attemptHeaders;
     spec.attemptTimeoutMs = draft.attemptTimeoutMs;

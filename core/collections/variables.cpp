@@ -29,7 +29,13 @@ QStringList referencedNames(const RequestDraft &draft)
         addNames(header.name, &names);
         addNames(header.value, &names);
     }
-    addNames(draft.body, &names);
+    // Only the body that is sent: the typed text stays in the draft in another mode.
+    if (draft.bodyFrom.isRaw()) {
+        addNames(draft.body, &names);
+    } else {
+        DraftBody bodyFrom = draft.bodyFrom;
+        bodyFrom.forEachText([&names](QString &text) { addNames(text, &names); });
+    }
     for (const QString &fallback : draft.fallbackTemplates)
         addNames(fallback, &names);
     addNames(draft.writeUrlTemplate, &names);
@@ -57,7 +63,10 @@ Result<RequestDraft> apply(const RequestDraft &draft, const QHash<QString, QStri
         header.name = fill(header.name);
         header.value = fill(header.value);
     }
-    out.body = fill(draft.body);
+    if (draft.bodyFrom.isRaw())
+        out.body = fill(draft.body);
+    else
+        out.bodyFrom.forEachText([&fill](QString &text) { text = fill(text); });
     for (QString &fallback : out.fallbackTemplates)
         fallback = fill(fallback);
     out.writeUrlTemplate = fill(draft.writeUrlTemplate);

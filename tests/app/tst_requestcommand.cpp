@@ -8,6 +8,7 @@
 #include "tests/core/executor/realservers.h"
 
 #include <QDir>
+#include <QFile>
 #include <QFileInfo>
 #include <QHostAddress>
 #include <QJsonArray>
@@ -210,6 +211,8 @@ private Q_SLOTS:
     void collection_savedPolicyApplies_commandLineGoesOver();
     void collection_serverPlaceholder_startsAnEmbeddedServer();
     void collection_curlRequestOption_staysCurls();
+    void collection_formAndFileBodies_reachTheServer();
+    void collection_streamedFile_sentWholeWithEveryAttempt();
     void collection_errors_exit2AndSendNothing_data();
     void collection_errors_exit2AndSendNothing();
     void collection_help_describesTheOptions();
@@ -1108,6 +1111,103 @@ void TestRequestCommand::collection_curlRequestOption_staysCurls()
     QVERIFY2(o.exitCode == 0, qPrintable(describe(o)));
     QCOMPARE(m_server.log().size(), 1);
     QCOMPARE(m_server.log().at(0).method, QByteArray("PUT"));
+}
+
+void TestRequestCommand::collection_formAndFileBodies_reachTheServer()
+{
+    // The composer's body modes, saved in a collection and sent from it headless:
+    // a URL-encoded form, a multipart form with a file and a whole file, their
+    // {{variables}} filled in, the files read when sent.
+    ResponseServer server;
+    QVERIFY(server.start());
+    QVERIFY(CommandTesting::write(path("note.txt"), "multipart file part\n"));
+    QVERIFY(CommandTesting::write(path("blob.bin"), allBytes().repeated(8)));
+    Collection bodies;
+    bodies.name = QStringLiteral("Bodies");
+    RequestDraft form;
+    form.method = QStringLiteral("POST");
+    form.urlTemplate = QStringLiteral("{{base}}/form");
+    form.bodyFrom.mode = DraftBody::Mode::UrlEncoded;
+    form.bodyFrom.fields = {{QStringLiteral("q"), QStringLiteral("a b&c"), {}, {}, {}, true},
+        {QStringLiteral("who"), QStringLiteral("{{tenant}}"), {}, {}, {}, true}};
+    bodies.items.append(CollectionItem::makeRequest(QStringLiteral("Form"), form, {}));
+    RequestDraft upload = form;
+    upload.urlTemplate = QStringLiteral("{{base}}/upload");
+    upload.bodyFrom.mode = DraftBody::Mode::Multipart;
+    upload.bodyFrom.fields = {{QStringLiteral("title"), QStringLiteral("{{tenant}}"), {}, {}, {}, true},
+        {QStringLiteral("upload"), {}, QStringLiteral("{{dir}}/note.txt"), {}, QStringLiteral("text/plain"), true}};
+    bodies.items.append(CollectionItem::makeRequest(QStringLiteral("Upload"), upload, {}));
+    RequestDraft streamed = form;
+    streamed.method = QStringLiteral("PUT");
+    streamed.urlTemplate = QStringLiteral("{{base}}/blob");
+    streamed.bodyFrom.mode = DraftBody::Mode::File;
+    streamed.bodyFrom.filePath = QStringLiteral("{{dir}}/blob.bin");
+    bodies.items.append(CollectionItem::makeRequest(QStringLiteral("Streamed"), streamed, {}));
+    QVERIFY(CommandTesting::write(path("bodies.json"), CollectionJson::toJson(bodies)));
+    const QList<Environment> environments{{QStringLiteral("Here"),
+        {{QStringLiteral("base"), server.url(QString()), false},
+            {QStringLiteral("tenant"), QStringLiteral("acme"), false}, {QStringLiteral("dir"), m_dir.path(), false}},
+        false}};
+    QVERIFY(CommandTesting::write(path("bodies-env.json"), EnvironmentsJson::toJson(environments, QString())));
+
+    for (const char *name : {"Form", "Upload", "Streamed"}) {
+        const Outcome o = request({QStringLiteral("--collection"), path("bodies.json"), QStringLiteral("--request"),
+            QLatin1String(name), QStringLiteral("--env"), path("bodies-env.json"), QStringLiteral("-q")});
+        QVERIFY2(o.exitCode == 0, qPrintable(QLatin1String(name) + QLatin1Char(' ') + describe(o)));
+    }
+    QCOMPARE(server.received.size(), 3);
+    const ResponseServer::Received &sentForm = server.received.at(0);
+    QCOMPARE(sentForm.body, QByteArray("q=a+b%26c&who=acme"));
+    QVERIFY2(
+        sentForm.head.contains("\r\nContent-Type: application/x-www-form-urlencoded\r\n"), sentForm.head.constData());
+    const ResponseServer::Received &sentUpload = server.received.at(1);
+    QVERIFY2(sentUpload.head.contains("\r\nContent-Type: multipart/form-data; boundary="), sentUpload.head.constData());
+    QVERIFY2(sentUpload.body.contains("Content-Disposition: form-data; name=\"title\"\r\n\r\nacme\r\n"),
+        sentUpload.body.constData());
+    QVERIFY2(sentUpload.body.contains("Content-Type: text/plain\r\nContent-Disposition: form-data; name=\"upload\"; "
+                                      "filename=\"note.txt\"\r\n\r\nmultipart file part\n\r\n"),
+        sentUpload.body.constData());
+    const ResponseServer::Received &sentFile = server.received.at(2);
+    QCOMPARE(sentFile.method, QByteArray("PUT"));
+    QCOMPARE(sentFile.body, allBytes().repeated(8));
+
+    // A file gone since it was saved: exit 2, naming it, nothing sent.
+    QVERIFY(QFile::remove(path("blob.bin")));
+    const Outcome gone = request({QStringLiteral("--collection"), path("bodies.json"), QStringLiteral("--request"),
+        QStringLiteral("Streamed"), QStringLiteral("--env"), path("bodies-env.json")});
+    QCOMPARE(gone.exitCode, 2);
+    QVERIFY2(gone.err.contains(path("blob.bin")), qPrintable(gone.err));
+    QCOMPARE(server.received.size(), 3);
+}
+
+void TestRequestCommand::collection_streamedFile_sentWholeWithEveryAttempt()
+{
+    // A retried request reads its file again: both attempts carry all of it.
+    const QByteArray content = allBytes().repeated(64); // 16 KiB
+    QVERIFY(CommandTesting::write(path("retried.bin"), content));
+    Collection collection;
+    collection.name = QStringLiteral("Retried");
+    RequestDraft put;
+    put.method = QStringLiteral("PUT");
+    put.urlTemplate = url(QStringLiteral("/fail/1?key={id}"));
+    put.bodyFrom.mode = DraftBody::Mode::File;
+    put.bodyFrom.filePath = path("retried.bin");
+    BackoffPolicy fast;
+    fast.name = QStringLiteral("fast");
+    fast.maxAttempts = 3;
+    fast.baseDelayMs = 5;
+    fast.maxBackoffMs = 20;
+    collection.items.append(CollectionItem::makeRequest(QStringLiteral("Put"), put, SavedPolicy::from(fast)));
+    QVERIFY(CommandTesting::write(path("retried.json"), CollectionJson::toJson(collection)));
+    m_server.reset();
+    const Outcome o = request(
+        {QStringLiteral("--collection"), path("retried.json"), QStringLiteral("--request"), QStringLiteral("Put")});
+    QVERIFY2(o.exitCode == 0, qPrintable(describe(o)));
+    QVERIFY2(o.err.contains(QLatin1String("succeeded after 2 attempts")), qPrintable(o.err));
+    const QList<ServerLogEntry> log = m_server.log();
+    QCOMPARE(log.size(), 2);
+    for (const ServerLogEntry &entry : log)
+        QCOMPARE(entry.bodyDigest, ServerLogEntry::bodyDigestOf(content));
 }
 
 void TestRequestCommand::collection_errors_exit2AndSendNothing_data()
