@@ -42,12 +42,7 @@ ImportedDraft ImportedDraft::from(const Core::ImportedRequest &request, const Co
             draft.body = text;
         }
     }
-    if (!spec.bodySource.isInline()) {
-        // The composer holds a body as text; a file or form parts are sent by `retrylab request`.
-        out.notes.append(Tr::tr("the body from %1 was left out: the composer holds bodies as text (retrylab "
-                                "request sends it)")
-                             .arg(spec.bodySource.description()));
-    }
+    draft.bodyFrom = Core::DraftBody::fromSource(spec.bodySource);
     draft.idempotent = spec.idempotent;
     draft.attemptTimeoutMs = spec.attemptTimeoutMs;
     // Digest, SigV4 and the token kinds: the composer's Auth tab shows them.

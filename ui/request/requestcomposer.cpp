@@ -6,6 +6,7 @@
 #include "core/policy/pollingpolicy.h"
 #include "core/util/durationtext.h"
 #include "ui/request/authform.h"
+#include "ui/request/bodyform.h"
 #include "ui/request/checksform.h"
 #include "ui/request/headertablemodel.h"
 #include "ui/request/readmodifywriteform.h"
@@ -143,7 +144,7 @@ RequestComposer::RequestComposer(QWidget *parent)
       m_preview(new ElidedLabel(this)), m_activity(new QLabel(this)), m_progress(new QProgressBar(this)),
       m_message(new FieldMessage(this)), m_details(new QTabWidget(this)), m_headerModel(new HeaderTableModel(this)),
       m_headerView(new QTableView), m_reveal(new QCheckBox(tr("Show credentials"))), m_removeHeader(new QToolButton),
-      m_body(new QPlainTextEdit), m_idempotent(new QCheckBox(tr("Safe to repeat (idempotent)"))),
+      m_body(new BodyForm), m_idempotent(new QCheckBox(tr("Safe to repeat (idempotent)"))),
       m_idempotency(new FieldMessage), m_ownTimeout(new QCheckBox(tr("Own per-attempt timeout:"))),
       m_timeout(new UnitSpinBox(1000.0, tr("s"), 3)), m_policyTimeout(new QLabel), m_batchCount(new QSpinBox),
       m_concurrency(new QSpinBox), m_interval(new QDoubleSpinBox), m_seed(new QLineEdit), m_replaySeed(new QToolButton),
@@ -244,8 +245,8 @@ RequestComposer::RequestComposer(QWidget *parent)
     m_auth->setObjectName(QStringLiteral("auth"));
     auth->setWidget(m_auth);
     m_details->addTab(auth, QString());
-    m_bodyTab = buildBodyTab();
-    m_details->addTab(m_bodyTab, QString());
+    m_body->setObjectName(QStringLiteral("bodyForm"));
+    m_details->addTab(m_body, QString());
     m_optionsTab = buildOptionsTab();
     m_details->addTab(m_optionsTab, QString());
     m_batchTab = buildBatchTab();
@@ -286,7 +287,7 @@ RequestComposer::RequestComposer(QWidget *parent)
     connect(m_method, &QComboBox::currentTextChanged, this, &RequestComposer::handleEdited);
     connect(m_url, &QComboBox::currentTextChanged, this, &RequestComposer::handleEdited);
     connect(m_headerModel, &HeaderTableModel::headersChanged, this, &RequestComposer::handleEdited);
-    connect(m_body, &QPlainTextEdit::textChanged, this, &RequestComposer::handleEdited);
+    connect(m_body, &BodyForm::edited, this, &RequestComposer::handleEdited);
     connect(m_fallbacks, &QPlainTextEdit::textChanged, this, &RequestComposer::handleEdited);
     connect(m_fallbackOn, &QLineEdit::textChanged, this, &RequestComposer::handleEdited);
     connect(m_readModifyWrite, &ReadModifyWriteForm::changed, this, &RequestComposer::handleEdited);
@@ -430,21 +431,6 @@ QWidget *RequestComposer::buildHeadersTab()
     layout->setContentsMargins(0, 4, 0, 0);
     layout->addWidget(m_headerView, 1);
     layout->addLayout(buttons);
-    return page;
-}
-
-QWidget *RequestComposer::buildBodyTab()
-{
-    m_body->setObjectName(QStringLiteral("body"));
-    m_body->setPlaceholderText(tr("Request body, sent with every attempt. {server} and {id} are expanded here too."));
-    m_body->setTabChangesFocus(true);
-    QFont mono(QStringLiteral("monospace"));
-    mono.setStyleHint(QFont::TypeWriter);
-    m_body->setFont(mono);
-    auto *page = new QWidget;
-    auto *layout = new QVBoxLayout(page);
-    layout->setContentsMargins(0, 4, 0, 0);
-    layout->addWidget(m_body);
     return page;
 }
 
@@ -595,7 +581,7 @@ Core::RequestDraft RequestComposer::draft() const
     d.urlTemplate = m_url->currentText().trimmed();
     d.headers = m_headerModel->headers();
     d.attemptHeaders = m_headerModel->attemptHeaders();
-    d.body = m_body->toPlainText();
+    m_body->applyTo(d);
     m_readModifyWrite->applyTo(d);
     for (const QString &line : m_fallbacks->toPlainText().split(QLatin1Char('\n'))) {
         if (!line.trimmed().isEmpty())
@@ -625,8 +611,7 @@ void RequestComposer::setDraft(const Core::RequestDraft &draft)
     m_url->setCurrentText(draft.urlTemplate);
     m_headerModel->setHeaders(draft.headers);
     m_headerModel->setAttemptHeaders(draft.attemptHeaders);
-    if (m_body->toPlainText() != draft.body)
-        m_body->setPlainText(draft.body);
+    m_body->setFrom(draft);
     m_readModifyWrite->setFrom(draft);
     if (const QString fallbacks = draft.fallbackTemplates.join(QLatin1Char('\n'));
         m_fallbacks->toPlainText() != fallbacks)
@@ -816,7 +801,7 @@ void RequestComposer::showReadModifyWrite()
 
 void RequestComposer::showBody()
 {
-    m_details->setCurrentIndex(m_details->indexOf(m_bodyTab));
+    m_details->setCurrentIndex(m_details->indexOf(m_body));
 }
 
 void RequestComposer::refresh()
@@ -836,6 +821,10 @@ void RequestComposer::refresh()
         problem = tr("Connection: %1").arg(m_transport->problem());
     if (const QStringList masked = d.maskedCredentialHeaders(); problem.isEmpty() && !masked.isEmpty()) {
         problem = tr("re-enter the value of %1: it was not saved and reads REDACTED (or untick the header).")
+                      .arg(QLocale().createSeparatedList(masked));
+    }
+    if (const QStringList masked = m_body->maskedFields(); problem.isEmpty() && !masked.isEmpty()) {
+        problem = tr("Body: re-enter the value of %1: it was not saved and reads REDACTED.")
                       .arg(QLocale().createSeparatedList(masked));
     }
     if (problem.isEmpty()) {
@@ -934,8 +923,7 @@ void RequestComposer::updateTabTitles()
     m_details->setTabText(0, headers > 0 ? tr("Headers (%1)").arg(headers) : tr("Headers"));
     m_details->setTabText(m_details->indexOf(m_auth->parentWidget()->parentWidget()),
         m_auth->problem().isEmpty() ? m_auth->title() : tr("%1 \u26a0").arg(m_auth->title()));
-    const qsizetype body = m_body->toPlainText().toUtf8().size();
-    m_details->setTabText(m_details->indexOf(m_bodyTab), body > 0 ? tr("Body (%1 B)").arg(body) : tr("Body"));
+    m_details->setTabText(m_details->indexOf(m_body), m_body->title());
     m_details->setTabText(m_details->indexOf(m_optionsTab), tr("Options"));
     m_details->setTabText(m_details->indexOf(m_batchTab), tr("Batch && repeat"));
     m_details->setTabText(m_details->indexOf(m_transport->parentWidget()->parentWidget()),

@@ -30,6 +30,7 @@ class FieldMessage;
 class HeaderTableModel;
 class ReadModifyWriteForm;
 class AuthForm;
+class BodyForm;
 class TransportForm;
 class UnitSpinBox;
 
@@ -131,7 +132,6 @@ protected:
 private:
     void updateWrap();
     QWidget *buildHeadersTab();
-    QWidget *buildBodyTab();
     QWidget *buildOptionsTab();
     QWidget *buildBatchTab();
     QWidget *buildFallbacksTab();
@@ -162,7 +162,7 @@ private:
     QCheckBox *m_reveal;
     QToolButton *m_removeHeader;
     // Body.
-    QPlainTextEdit *m_body;
+    BodyForm *m_body;
     QPlainTextEdit *m_fallbacks = nullptr; ///< one URL per line
     QLineEdit *m_fallbackOn = nullptr; ///< the faults that lead to a fallback, separated by commas
     FieldMessage *m_fallbackOnMessage = nullptr; ///< what the list means, or what is wrong with it
@@ -184,7 +184,6 @@ private:
     // Connection.
     TransportForm *m_transport;
     AuthForm *m_auth;
-    QWidget *m_bodyTab = nullptr;
     QWidget *m_optionsTab = nullptr;
     QWidget *m_batchTab = nullptr;
     QWidget *m_fallbacksTab = nullptr;
