@@ -308,21 +308,35 @@ void readBody(JsonReader &request, const Variables &variables, Building &b)
         contentType = "application/x-www-form-urlencoded";
     } else if (mode == QLatin1String("formdata")) {
         QList<ImportBody::FormField> parts;
+        // Every part in order, files among them: with a file, the form is sent
+        // streamed (the files read as each attempt is sent), not held as text.
+        QList<FormPart> streamed;
+        bool hasFile = false;
         readFields(*body, mode, [&](JsonReader &field) {
             const QString key = ImportJson::text(field, QStringLiteral("key")).value_or(QString());
+            const QString type = ImportJson::text(field, QStringLiteral("contentType")).value_or(QString());
             if (ImportJson::text(field, QStringLiteral("type")).value_or(QString()) == QLatin1String("file")) {
                 const QJsonValue src = field.value(QStringLiteral("src"));
-                const QString files
-                    = src.isArray() ? src.toVariant().toStringList().join(QStringLiteral(", ")) : src.toString();
-                b.request.ignored.append(Tr::tr("form-data file field \"%1\" (%2): files are not imported")
-                                             .arg(key, files.isEmpty() ? Tr::tr("no file chosen") : files));
+                QStringList files = src.isArray() ? src.toVariant().toStringList() : QStringList{src.toString()};
+                files.removeAll(QString());
+                if (files.isEmpty()) {
+                    b.request.ignored.append(
+                        Tr::tr("form-data file field \"%1\": no file chosen, so it is not sent").arg(key));
+                    return;
+                }
+                for (const QString &file : files)
+                    streamed.append({resolve(key).toUtf8(), {}, file, {}, type.toUtf8()});
+                hasFile = true;
                 return;
             }
             const QString value = ImportJson::text(field, QStringLiteral("value")).value_or(QString());
-            const QString type = ImportJson::text(field, QStringLiteral("contentType")).value_or(QString());
             parts.append({resolve(key), resolve(value), type});
+            streamed.append({resolve(key).toUtf8(), resolve(value).toUtf8(), {}, {}, type.toUtf8()});
         });
-        if (!parts.isEmpty()) {
+        if (hasFile) {
+            spec.bodySource.kind = BodySource::Kind::Multipart;
+            spec.bodySource.parts = streamed;
+        } else if (!parts.isEmpty()) {
             const ImportBody::Multipart multipart = ImportBody::multipart(parts);
             spec.body = multipart.body;
             contentType = multipart.contentType;
@@ -343,8 +357,12 @@ void readBody(JsonReader &request, const Variables &variables, Building &b)
         contentType = "application/json";
     } else if (mode == QLatin1String("file")) {
         const QString src = body->value(QStringLiteral("file")).toObject().value(QStringLiteral("src")).toString();
-        b.request.ignored.append(
-            Tr::tr("file body (%1): files are not imported").arg(src.isEmpty() ? Tr::tr("no file chosen") : src));
+        if (src.isEmpty()) {
+            b.request.ignored.append(Tr::tr("file body: no file chosen, so no body is sent"));
+        } else {
+            spec.bodySource.kind = BodySource::Kind::File;
+            spec.bodySource.filePath = src;
+        }
     } else {
         body->fail(QStringLiteral("mode"),
             Tr::tr("unknown body mode \"%1\" (raw, urlencoded, formdata, file, graphql)").arg(mode));

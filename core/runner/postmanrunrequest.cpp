@@ -154,17 +154,33 @@ void readBody(JsonReader &request, RequestDraft &draft, QStringList &ignored)
         contentType = QStringLiteral("application/x-www-form-urlencoded");
     } else if (mode == QLatin1String("formdata")) {
         QList<ImportBody::FormField> parts;
+        // Every part in order, files among them: with a file, the form goes
+        // streamed (the files read as each attempt is sent), as newman sends it.
+        DraftBody streamed;
+        streamed.mode = DraftBody::Mode::Multipart;
+        bool hasFile = false;
         eachField(*body, mode, [&](JsonReader &field) {
             const QString key = ImportJson::text(field, QStringLiteral("key")).value_or(QString());
+            const QString type = ImportJson::text(field, QStringLiteral("contentType")).value_or(QString());
             if (ImportJson::text(field, QStringLiteral("type")).value_or(QString()) == QLatin1String("file")) {
-                ignored.append(field.path() + Tr::tr(": file field \"%1\" is not sent").arg(key));
+                const QJsonValue src = field.value(QStringLiteral("src"));
+                QStringList files = src.isArray() ? src.toVariant().toStringList() : QStringList{src.toString()};
+                files.removeAll(QString());
+                if (files.isEmpty())
+                    ignored.append(
+                        field.path() + Tr::tr(": file field \"%1\" has no file, so it is not sent").arg(key));
+                for (const QString &file : files)
+                    streamed.fields.append({key, {}, file, {}, type, true});
+                hasFile = hasFile || !files.isEmpty();
                 return;
             }
             const QString value = ImportJson::text(field, QStringLiteral("value")).value_or(QString());
-            const QString type = ImportJson::text(field, QStringLiteral("contentType")).value_or(QString());
             parts.append({key, value, type});
+            streamed.fields.append({key, value, {}, {}, type, true});
         });
-        if (!parts.isEmpty()) {
+        if (hasFile) {
+            draft.bodyFrom = streamed;
+        } else if (!parts.isEmpty()) {
             const ImportBody::Multipart multipart = ImportBody::multipart(parts);
             draft.body = QString::fromUtf8(multipart.body);
             contentType = QString::fromLatin1(multipart.contentType);
@@ -173,7 +189,13 @@ void readBody(JsonReader &request, RequestDraft &draft, QStringList &ignored)
         draft.body = graphqlBody(*body, ignored);
         contentType = QStringLiteral("application/json");
     } else if (mode == QLatin1String("file")) {
-        ignored.append(body->path() + Tr::tr(": a file body is not sent"));
+        const QString src = body->value(QStringLiteral("file")).toObject().value(QStringLiteral("src")).toString();
+        if (src.isEmpty()) {
+            ignored.append(body->path() + Tr::tr(": a file body without a file is not sent"));
+        } else {
+            draft.bodyFrom.mode = DraftBody::Mode::File;
+            draft.bodyFrom.filePath = src;
+        }
     } else {
         body->fail(QStringLiteral("mode"),
             Tr::tr("unknown body mode \"%1\" (raw, urlencoded, formdata, file, graphql)").arg(mode));

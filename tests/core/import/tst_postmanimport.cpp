@@ -120,13 +120,12 @@ void TestPostmanImport::requests_data()
         << QStringList{QStringLiteral("Content-Type: application/x-www-form-urlencoded"),
                QStringLiteral("Authorization: Bearer item-token")}
         << QByteArray("amount=12.50&note=f%C3%BCr+K%C3%B6ln+%26+co") << QStringList{folderScript} << QStringList{};
-    QTest::addRow("form-data: text field sent, file field listed, test script listed")
+    // "streamed": the form goes as its parts, the file read from its path when sent.
+    QTest::addRow("form-data with a file: streamed parts, test script listed")
         << 6 << QStringLiteral("Upload receipt") << QStringList{QStringLiteral("Orders")} << QByteArray("POST")
-        << base + QStringLiteral("/receipts") << QStringList{QStringLiteral("multipart"), orders}
+        << base + QStringLiteral("/receipts") << QStringList{QStringLiteral("streamed"), orders}
         << QByteArray("orderId=o-7")
-        << QStringList{folderScript, QStringLiteral("test script of the request (not run)"),
-               QStringLiteral("form-data file field \"receipt\" (/home/ana/receipt.pdf): files are not imported")}
-        << QStringList{};
+        << QStringList{folderScript, QStringLiteral("test script of the request (not run)")} << QStringList{};
     // The oauth2 auth becomes the request's own (client credentials), and stops the folder's basic.
     QTest::addRow("GraphQL as JSON, oauth2 kept and stops the folder's basic")
         << 7 << QStringLiteral("Order total (GraphQL)") << QStringList{QStringLiteral("Orders")} << QByteArray("POST")
@@ -181,6 +180,16 @@ void TestPostmanImport::requests()
             + "\"\r\n\r\n" + body.mid(eq + 1) + "\r\n--" + boundary + "--\r\n";
         QCOMPARE(request.spec.body, expected);
         actual.removeFirst();
+        headers.removeFirst();
+    } else if (headers.value(0) == QLatin1String("streamed")) {
+        QVERIFY(request.spec.body.isEmpty());
+        QCOMPARE(request.spec.bodySource.kind, BodySource::Kind::Multipart);
+        const qsizetype eq = body.indexOf('=');
+        QCOMPARE(request.spec.bodySource.parts.size(), 2);
+        QCOMPARE(request.spec.bodySource.parts.at(0).name, body.left(eq));
+        QCOMPARE(request.spec.bodySource.parts.at(0).value, body.mid(eq + 1));
+        QCOMPARE(request.spec.bodySource.parts.at(1).name, QByteArray("receipt"));
+        QCOMPARE(request.spec.bodySource.parts.at(1).filePath, QStringLiteral("/home/ana/receipt.pdf"));
         headers.removeFirst();
     } else {
         QCOMPARE(request.spec.body, body);
@@ -265,8 +274,9 @@ void TestPostmanImport::urlObject_rawOnly_andHeaderString()
     QCOMPARE(parts.spec.body, QByteArray("<ping/>"));
     QVERIFY(collection->requests.at(2).spec.body.isEmpty());
     QVERIFY(collection->requests.at(2).spec.headers.isEmpty());
-    QCOMPARE(collection->requests.at(3).ignored,
-        QStringList{QStringLiteral("file body (/tmp/a.bin): files are not imported")});
+    QVERIFY(collection->requests.at(3).ignored.isEmpty());
+    QCOMPARE(collection->requests.at(3).spec.bodySource.kind, BodySource::Kind::File);
+    QCOMPARE(collection->requests.at(3).spec.bodySource.filePath, QStringLiteral("/tmp/a.bin"));
 }
 
 void TestPostmanImport::version_data()
