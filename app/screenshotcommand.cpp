@@ -46,6 +46,7 @@ constexpr ScreenshotStep steps[] = {
     {"attempt inspector in the window's layout", WindowScreenshots::saveInspectorInLayout},
     {"connection", WindowScreenshots::saveConnection},
     {"auth", WindowScreenshots::saveAuth},
+    {"body", WindowScreenshots::saveBody},
     {"read-modify-write", WindowScreenshots::saveReadModifyWrite},
     {"collections", WindowScreenshots::saveCollections},
     {"collection run", WindowScreenshots::saveCollectionRun},

@@ -364,6 +364,27 @@ void saveAuth(ScreenshotContext &context)
     saveRequestPart(context, signedDraft, &Ui::RequestComposer::showAuth, QStringLiteral("auth.png"));
 }
 
+void saveBody(ScreenshotContext &context)
+{
+    // The Body tab with a multipart form: two fields and a file read as each attempt is sent.
+    const QString file = context.scratchPath(QStringLiteral("report.csv"));
+    QFile report(file);
+    if (!report.open(QIODevice::WriteOnly) || report.write("day,requests\n1,120\n2,96\n") < 0) {
+        context.fail(Tr::tr("cannot write %1 for body.png").arg(file));
+        return;
+    }
+    report.close();
+    Core::RequestDraft upload = demoDraft();
+    upload.method = QStringLiteral("POST");
+    upload.urlTemplate = QStringLiteral("{server}/fail/1?key={id}");
+    upload.idempotent = true;
+    upload.bodyFrom.mode = Core::DraftBody::Mode::Multipart;
+    upload.bodyFrom.fields = {{QStringLiteral("title"), QStringLiteral("Weekly report"), {}, {}, {}, true},
+        {QStringLiteral("upload_id"), QStringLiteral("{id}"), {}, {}, {}, true},
+        {QStringLiteral("report"), {}, file, {}, QStringLiteral("text/csv"), true}};
+    saveRequestPart(context, upload, &Ui::RequestComposer::showBody, QStringLiteral("body.png"));
+}
+
 void saveReadModifyWrite(ScreenshotContext &context)
 {
     // A read-modify-write of an IAM policy: the etag in the body, the write a POST of {"policy": ...}.

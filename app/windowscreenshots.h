@@ -29,6 +29,7 @@ void saveLiveBatch(ScreenshotContext &context);
 /// connection.png: HTTPS to the embedded server, its CA trusted, certificate errors ignored.
 void saveConnection(ScreenshotContext &context);
 void saveAuth(ScreenshotContext &context);
+void saveBody(ScreenshotContext &context);
 /// readmodifywrite.png: a read-modify-write of an IAM policy.
 void saveReadModifyWrite(ScreenshotContext &context);
 /// collections.png: the sidebar with a request loaded from it.

@@ -61,12 +61,12 @@ void TestScreenshotCommand::screenshot_writesANonEmptyPngPerTab()
             QStringLiteral("server.png"), QStringLiteral("conformance.png"), QStringLiteral("simulator.png"),
             QStringLiteral("policy.png"), QStringLiteral("inspector.png"), QStringLiteral("collections.png"),
             QStringLiteral("collection-run.png"), QStringLiteral("connection.png"), QStringLiteral("auth.png"),
-            QStringLiteral("readmodifywrite.png"), QStringLiteral("import-curl.png"), QStringLiteral("import-har.png"),
-            QStringLiteral("import-postman.png"), QStringLiteral("openrun.png"), QStringLiteral("preferences.png"),
-            QStringLiteral("clients.png"), QStringLiteral("proxy.png"), QStringLiteral("layers.png"),
-            QStringLiteral("compare.png"), QStringLiteral("presentation.png"), QStringLiteral("monitors.png"),
-            QStringLiteral("monitor-history.png"), QStringLiteral("incidents.png"), QStringLiteral("policy-export.png"),
-            QStringLiteral("compare-hedging.png"), QStringLiteral("operation.png"),
+            QStringLiteral("body.png"), QStringLiteral("readmodifywrite.png"), QStringLiteral("import-curl.png"),
+            QStringLiteral("import-har.png"), QStringLiteral("import-postman.png"), QStringLiteral("openrun.png"),
+            QStringLiteral("preferences.png"), QStringLiteral("clients.png"), QStringLiteral("proxy.png"),
+            QStringLiteral("layers.png"), QStringLiteral("compare.png"), QStringLiteral("presentation.png"),
+            QStringLiteral("monitors.png"), QStringLiteral("monitor-history.png"), QStringLiteral("incidents.png"),
+            QStringLiteral("policy-export.png"), QStringLiteral("compare-hedging.png"), QStringLiteral("operation.png"),
             QStringLiteral("conformance-storage.png"), QStringLiteral("inspector-window.png"),
             QStringLiteral("batch-live.png"), QStringLiteral("clients-gave-up.png")}) {
         const QString path = QDir(out).filePath(name);

@@ -3,10 +3,12 @@
 #include "core/http/redactor.h"
 #include "ui/widgets/credentialmask.h"
 
+#include <QApplication>
 #include <QColor>
 #include <QDir>
 #include <QFileInfo>
 #include <QLocale>
+#include <QStyle>
 
 namespace RetryLab::Ui {
 
@@ -94,9 +96,11 @@ QVariant FormFieldTableModel::data(const QModelIndex &index, int role) const
             const bool readable = info.isFile() && info.isReadable();
             if (role == Qt::DisplayRole) {
                 const QString name = QDir::toNativeSeparators(field.filePath);
-                return readable ? tr("\U0001F4C4 %1 (%2)").arg(name, QLocale().formattedDataSize(info.size()))
-                                : tr("\U0001F4C4 %1 (not readable)").arg(name);
+                return readable ? tr("%1 (%2)").arg(name, QLocale().formattedDataSize(info.size()))
+                                : tr("%1 (not readable)").arg(name);
             }
+            if (role == Qt::DecorationRole)
+                return QApplication::style()->standardIcon(QStyle::SP_FileIcon);
             if (role == Qt::EditRole)
                 return field.filePath;
             if (role == Qt::ForegroundRole && !readable)
