@@ -142,7 +142,7 @@ namespace {
 // The header row, then one row per attempt, each handed to `emit` as soon as it is made.
 bool writeRows(const RunRecord &run, const ExportOptions &options, const std::function<bool(const QByteArray &)> &emit)
 {
-    const RecordRedactor redactor(options.redactCredentials);
+    const RecordRedactor redactor(options.redactCredentials, run);
     const QLatin1String lineEnd("\r\n");
 
     QHash<quint64, RequestOutcome> outcomes;

@@ -436,7 +436,7 @@ QList<const AttemptRecord *> byStart(const RunRecord &run)
 // The archive without its entries, which writeEntries() produces one at a time.
 QJsonObject harSkeleton(const RunRecord &run, const ExportOptions &options)
 {
-    const RecordRedactor redactor(options.redactCredentials);
+    const RecordRedactor redactor(options.redactCredentials, run);
     const QList<const AttemptRecord *> attempts = byStart(run);
     QJsonArray pages;
     QSet<quint64> paged;
@@ -491,7 +491,7 @@ QJsonObject harSkeleton(const RunRecord &run, const ExportOptions &options)
 bool writeEntries(
     const RunRecord &run, const ExportOptions &options, const std::function<bool(const QJsonObject &)> &emit)
 {
-    const RecordRedactor redactor(options.redactCredentials);
+    const RecordRedactor redactor(options.redactCredentials, run);
 
     const QList<const AttemptRecord *> attempts = byStart(run);
 

@@ -349,7 +349,7 @@ QJsonObject summaryObject(const RunRecord &run)
 QJsonObject reportSkeleton(
     const RunRecord &run, const ExportOptions &options, const QList<ExpectationResult> &expectations)
 {
-    const RecordRedactor redactor(options.redactCredentials);
+    const RecordRedactor redactor(options.redactCredentials, run);
     QList<quint64> ids = run.requests.keys();
     std::sort(ids.begin(), ids.end());
     // The policy may change between requests of one run: each one used, with its requests.
@@ -414,7 +414,7 @@ QJsonObject reportSkeleton(
 // producers; the redactor is a value each of them holds.
 QList<JsonStream::StreamedArray> reportArrays(const RunRecord &run, const ExportOptions &options)
 {
-    const RecordRedactor redactor(options.redactCredentials);
+    const RecordRedactor redactor(options.redactCredentials, run);
     QList<JsonStream::StreamedArray> arrays;
     arrays.append({{QStringLiteral("requests")}, [&run, redactor](const auto &emit) {
                        QList<quint64> ids = run.requests.keys();

@@ -3,7 +3,9 @@
 #include "core/http/redactor.h"
 #include "core/record/attemptrecord.h"
 #include "core/record/expectationresult.h"
+#include "core/record/runrecord.h"
 
+#include <QList>
 #include <QString>
 
 namespace RetryLab::Core {
@@ -24,7 +26,10 @@ namespace RetryLab::Core {
 ///  - free text: error strings, reasons, redirect notes, reason phrases,
 ///    labels, the names and messages of verdicts;
 ///  - a request's proxy user and password, its client key's passphrase and
-///    the secrets of its auth (AuthSpec::secrets()).
+///    the secrets of its auth (AuthSpec::secrets());
+///  - those auth secrets by value wherever they appear (in a request's own
+///    headers and URL, and, given the run, in every attempt's): an API key sent
+///    under a name the name rule does not know ("X-Tenant", "?t=") is masked too.
 /// Everything else (times, statuses, classification causes, TLS details) is
 /// copied as it is. A disabled RecordRedactor returns copies of its input.
 class RecordRedactor final
@@ -38,6 +43,8 @@ public:
     };
 
     explicit RecordRedactor(bool enabled = true) : m_redactor(enabled) { }
+    /// Also masks the auth secrets of every request of `run` by value.
+    RecordRedactor(bool enabled, const RunRecord &run);
 
     bool isEnabled() const { return m_redactor.isEnabled(); }
 
@@ -51,7 +58,11 @@ public:
     QString redactedText(const QString &text) const;
 
 private:
+    void addSecretsOf(const RequestSpec &request, QList<QByteArray> *values) const;
+
     Redactor m_redactor;
+    /// Auth secrets to mask by value, longest first; each at least four bytes.
+    QList<QByteArray> m_secretValues;
 };
 
 } // namespace RetryLab::Core

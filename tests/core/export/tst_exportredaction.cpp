@@ -32,7 +32,11 @@ RunRecord fallbackRun()
     RequestSpec spec;
     spec.method = "GET";
     spec.url = QUrl(QStringLiteral("https://api.example/v1/items?page=1"));
-    spec.headers = {{"Authorization", "Bearer SECRET-BEARER-1"}};
+    // An API key under a name the name rule does not know: masked by its value.
+    spec.auth.kind = AuthSpec::Kind::ApiKey;
+    spec.auth.key = QStringLiteral("X-Tenant");
+    spec.auth.value = QStringLiteral("SECRET-TENANT-11");
+    spec.headers = {{"Authorization", "Bearer SECRET-BEARER-1"}, {"X-Tenant", "SECRET-TENANT-11"}};
     spec.fallbackUrls
         = {QUrl(QStringLiteral("https://fb-user:SECRET-FB-2@fallback.example/v1/items?token=SECRET-FB-3"))};
     spec.label = QStringLiteral("fallback with api_key=SECRET-LABEL-4");
@@ -109,7 +113,7 @@ QList<ExpectationResult> verdicts()
 // request's last response (in finishing order), as the reports read them.
 RunRecord redactedRun(const RunRecord &run)
 {
-    const RecordRedactor redactor;
+    const RecordRedactor redactor(true, run);
     RunRecord out = run;
     QHash<quint64, HeaderList> lastResponseHeaders;
     for (AttemptRecord &a : out.attempts) {
@@ -189,7 +193,7 @@ void TestExportRedaction::everyFormat_masksFallbackAndRedirectCredentials_data()
     const QStringList all{QStringLiteral("SECRET-BEARER-1"), QStringLiteral("SECRET-FB-2"),
         QStringLiteral("SECRET-FB-3"), QStringLiteral("SECRET-LABEL-4"), QStringLiteral("SECRET-HOP-5"),
         QStringLiteral("SECRET-HOP-6"), QStringLiteral("SECRET-HOP-7"), QStringLiteral("SECRET-HOP-8"),
-        QStringLiteral("SECRET-COOKIE-9")};
+        QStringLiteral("SECRET-COOKIE-9"), QStringLiteral("SECRET-TENANT-11")};
     // What each format writes of the run: CSV has no bodies, HAR follows redirects into
     // entries of their own, the report keeps the request's fallback URLs.
     QTest::addRow("csv") << CsvExport::toCsv(run) << CsvExport::toCsv(run, off) << all;
@@ -205,11 +209,12 @@ void TestExportRedaction::everyFormat_masksFallbackAndRedirectCredentials_data()
     QTest::addRow("curl") << CurlCommand::build(atFallback).commandLine.toUtf8()
                           << CurlCommand::build(atFallback, off).commandLine.toUtf8()
                           << QStringList{QStringLiteral("SECRET-BEARER-1"), QStringLiteral("SECRET-FB-2"),
-                                 QStringLiteral("SECRET-FB-3")};
+                                 QStringLiteral("SECRET-FB-3"), QStringLiteral("SECRET-TENANT-11")};
     QTest::addRow("har request") << QJsonDocument(HarExport::requestHar(atFallback)).toJson()
                                  << QJsonDocument(HarExport::requestHar(atFallback, off)).toJson()
                                  << QStringList{QStringLiteral("SECRET-BEARER-1"), QStringLiteral("SECRET-FB-2"),
-                                        QStringLiteral("SECRET-FB-3"), QStringLiteral("SECRET-LABEL-4")};
+                                        QStringLiteral("SECRET-FB-3"), QStringLiteral("SECRET-LABEL-4"),
+                                        QStringLiteral("SECRET-TENANT-11")};
     const JUnitExport::Suite suite
         = JUnitExport::suiteFor(QStringLiteral("fallback token=SECRET-SUITE-10"), run, verdicts());
     QTest::addRow("junit") << JUnitExport::toXml({suite}) << JUnitExport::toXml({suite}, off)

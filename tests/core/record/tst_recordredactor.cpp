@@ -116,6 +116,7 @@ private Q_SLOTS:
     void attempt_omittedBodies_areEmpty();
     void request_everyCredentialMasked();
     void request_formFieldNamedLikeACredential_masked();
+    void apiKeyUnderAnUnknownName_maskedByValue();
     void result_bodyReadByTheResponsesContentType();
     void verdict_nameAndMessageMasked();
     void disabled_copiesUnchanged();
@@ -225,6 +226,50 @@ void TestRecordRedactor::request_formFieldNamedLikeACredential_masked()
     QCOMPARE(shown.bodySource.parts.at(1).value, QByteArray("hello"));
     QCOMPARE(shown.bodySource.parts.at(2).filePath, QStringLiteral("/tmp/key.txt")); // a file's path is no secret
     QCOMPARE(RecordRedactor(false).redacted(request).bodySource.parts.at(0).value, QByteArray("SECRET-9"));
+}
+
+void TestRecordRedactor::apiKeyUnderAnUnknownName_maskedByValue()
+{
+    // An API key under names the name rule does not know: "X-Tenant" and "?t=".
+    RequestSpec header;
+    header.url = QUrl(QStringLiteral("https://api.example/v1?page=2"));
+    header.auth.kind = AuthSpec::Kind::ApiKey;
+    header.auth.key = QStringLiteral("X-Tenant");
+    header.auth.value = QStringLiteral("tn-9f2+k/x");
+    header.headers = {{"X-Tenant", "tn-9f2+k/x"}, {"Accept", "*/*"}};
+    RequestSpec query = header;
+    query.auth.key = QStringLiteral("t");
+    query.auth.value = QStringLiteral("q-7781");
+    query.auth.inQuery = true;
+    query.headers.clear();
+    RunRecord run;
+    run.requests.insert(1, header);
+    run.requests.insert(2, query);
+
+    AttemptRecord sent;
+    sent.requestId = 1;
+    sent.url = header.url;
+    sent.requestHeaders = header.headers;
+    sent.responseBody = R"({"echo":"tn-9f2+k/x"})";
+    sent.errorString = QStringLiteral("refused for tn-9f2+k/x");
+    AttemptRecord inUrl;
+    inUrl.requestId = 2;
+    inUrl.url = QUrl(QStringLiteral("https://api.example/v1?page=2&t=q-7781"));
+
+    const RecordRedactor redactor(true, run);
+    const AttemptRecord a = redactor.redacted(sent);
+    QCOMPARE(a.requestHeaders.at(0).second, QByteArray("REDACTED"));
+    QCOMPARE(a.requestHeaders.at(1).second, QByteArray("*/*"));
+    QCOMPARE(a.responseBody, QByteArray(R"({"echo":"REDACTED"})"));
+    QCOMPARE(a.errorString, QStringLiteral("refused for REDACTED"));
+    QCOMPARE(redactor.redacted(inUrl).url.toString(), QStringLiteral("https://api.example/v1?page=2&t=REDACTED"));
+    // A request masks its own secrets by value, with or without the run.
+    const RequestSpec spec = RecordRedactor().redacted(header);
+    QCOMPARE(spec.headers.at(0).second, QByteArray("REDACTED"));
+    QCOMPARE(spec.auth.value, QStringLiteral("REDACTED"));
+    // Without the run, an attempt cannot know which value is the key; a disabled one masks nothing.
+    QCOMPARE(RecordRedactor().redacted(sent).requestHeaders.at(0).second, QByteArray("tn-9f2+k/x"));
+    QCOMPARE(RecordRedactor(false, run).redacted(sent).requestHeaders.at(0).second, QByteArray("tn-9f2+k/x"));
 }
 
 void TestRecordRedactor::result_bodyReadByTheResponsesContentType()
