@@ -369,4 +369,9 @@ QString AuthForm::title() const
     return tr("Auth \u00b7 %1").arg(Core::AuthSpec::kindTitle(current.kind));
 }
 
+void AuthForm::setTransport(const Core::TransportOptions &transport)
+{
+    m_flow->setTransport(transport);
+}
+
 } // namespace RetryLab::Ui

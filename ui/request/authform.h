@@ -1,6 +1,7 @@
 #pragma once
 
 #include "core/auth/authspec.h"
+#include "core/record/transportoptions.h"
 
 #include <QHash>
 #include <QWidget>
@@ -47,6 +48,8 @@ public:
     void setFileChooser(FileChooser chooser) { m_chooseFile = std::move(chooser); }
     /// The authorization code flow that "Sign in with the browser" runs.
     AuthorizationCodeFlow *signInFlow() const { return m_flow; }
+    /// The request's connection, which the browser sign-in's token request goes over.
+    void setTransport(const Core::TransportOptions &transport);
 
 Q_SIGNALS:
     void authChanged();

@@ -2,6 +2,7 @@
 
 #include "core/auth/tokenrequest.h"
 #include "core/auth/tokenresponse.h"
+#include "core/executor/preparedtransport.h"
 #include "core/http/httpheaders.h"
 #include "core/util/durationtext.h"
 
@@ -149,10 +150,25 @@ void AuthorizationCodeFlow::exchange(const QString &code)
         finish(std::nullopt, token.error());
         return;
     }
+    const auto transport = Core::PreparedTransport::prepare(m_transport);
+    if (!transport) {
+        finish(std::nullopt, tr("The token URL cannot be reached as the request is sent: %1").arg(transport.error()));
+        return;
+    }
+    // A manager of this sign-in's own: the proxy belongs to the manager, and no
+    // connection of an earlier sign-in with another transport is used again.
+    m_manager->deleteLater();
+    m_manager = new QNetworkAccessManager(this);
+    transport->configureManager(*m_manager);
     QNetworkRequest request(token->url);
+    transport->applyTo(request);
     for (const auto &[name, value] : std::as_const(token->headers))
         request.setRawHeader(name, value);
     QNetworkReply *reply = m_manager->post(request, token->body);
+    // Certificate errors end the exchange with their reason unless the user exempted the host.
+    if (transport->ignoresCertificateErrorsFor(token->url))
+        connect(reply, &QNetworkReply::sslErrors, reply,
+            [reply](const QList<QSslError> &errors) { reply->ignoreSslErrors(errors); });
     connect(reply, &QNetworkReply::finished, this, [this, reply] {
         reply->deleteLater();
         if (!m_running)

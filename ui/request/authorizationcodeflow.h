@@ -2,6 +2,7 @@
 
 #include "core/auth/authorizationrequest.h"
 #include "core/auth/authspec.h"
+#include "core/record/transportoptions.h"
 
 #include <QObject>
 #include <QPointer>
@@ -42,6 +43,10 @@ public:
     /// The system browser (QDesktopServices) unless set; tests drive a request of their own.
     void setBrowserOpener(BrowserOpener opener) { m_openBrowser = std::move(opener); }
     void setTimeoutMs(int ms) { m_timeout.setInterval(ms); }
+    /// The request's connection (proxy, CA bundle, client certificate, hosts
+    /// whose certificate errors are ignored): the code is exchanged over it, as
+    /// the executor would send the token request.
+    void setTransport(const Core::TransportOptions &transport) { m_transport = transport; }
 
     /// Listens, and opens the browser at `auth`'s authorization URL. False when
     /// it cannot start (finished() is not emitted then): the auth lacks a field,
@@ -70,6 +75,7 @@ private:
     QNetworkAccessManager *m_manager;
     QTimer m_timeout;
     Core::AuthSpec m_auth;
+    Core::TransportOptions m_transport;
     std::optional<Core::AuthorizationRequest> m_request;
     QString m_error;
     bool m_running = false;

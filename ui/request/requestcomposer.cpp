@@ -299,6 +299,8 @@ RequestComposer::RequestComposer(QWidget *parent)
     connect(m_interval, &QDoubleSpinBox::valueChanged, this, &RequestComposer::handleEdited);
     connect(m_seed, &QLineEdit::textChanged, this, &RequestComposer::handleEdited);
     connect(m_transport, &TransportForm::transportChanged, this, &RequestComposer::handleEdited);
+    connect(m_transport, &TransportForm::transportChanged, this,
+        [this] { m_auth->setTransport(m_transport->transport()); });
     connect(m_auth, &AuthForm::authChanged, this, &RequestComposer::handleEdited);
     connect(m_checks, &ChecksForm::checksChanged, this, [this] {
         updateTabTitles();
@@ -628,6 +630,7 @@ void RequestComposer::setDraft(const Core::RequestDraft &draft)
     m_interval->setValue(draft.repeatIntervalMs / 1000.0);
     m_seed->setText(draft.seed ? QString::number(*draft.seed) : QString());
     m_transport->setTransport(draft.transport);
+    m_auth->setTransport(m_transport->transport());
     m_auth->setAuth(draft.auth);
     m_filling = false;
     refresh();

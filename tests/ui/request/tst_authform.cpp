@@ -11,6 +11,7 @@
 #include <QAction>
 #include <QCheckBox>
 #include <QComboBox>
+#include <QFile>
 #include <QLabel>
 #include <QLineEdit>
 #include <QNetworkAccessManager>
@@ -19,6 +20,7 @@
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QTabWidget>
+#include <QTemporaryDir>
 #include <QTest>
 
 using namespace RetryLab;
@@ -53,6 +55,7 @@ private Q_SLOTS:
     void composer_maskedSecret_mustBeTypedAgain();
     void signIn_authorizationCodeWithPkce_endsWithARefreshTokenThatWorks();
     void signIn_deniedInTheBrowser_saysSoAndKeepsTheAuth();
+    void signIn_tokenRequestGoesOverTheRequestsConnection();
 };
 
 void TestAuthForm::eachKind_showsOnlyItsFields()
@@ -294,6 +297,58 @@ void TestAuthForm::signIn_deniedInTheBrowser_saysSoAndKeepsTheAuth()
     QVERIFY(!form.signInFlow()->isRunning());
     QVERIFY2(child<QLabel>(form, "signInStatus")->text().contains(QLatin1String("No browser")),
         qPrintable(child<QLabel>(form, "signInStatus")->text()));
+}
+
+void TestAuthForm::signIn_tokenRequestGoesOverTheRequestsConnection()
+{
+    // The token URL on the fault server's HTTPS port, whose CA only the request's
+    // Connection trusts: without it the exchange ends with the certificate's
+    // error (never ignored silently); with it, the sign-in completes.
+    Core::FaultServerOptions options;
+    options.httpsPort = 0;
+    Core::FaultServer server(options);
+    QVERIFY2(server.listen(), qPrintable(server.errorString()));
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString caFile = dir.filePath(QStringLiteral("ca.pem"));
+    QFile ca(caFile);
+    QVERIFY(ca.open(QIODevice::WriteOnly));
+    ca.write(server.caCertificate().toPem());
+    ca.close();
+
+    Ui::RequestComposer composer;
+    auto *form = composer.findChild<Ui::AuthForm *>(QStringLiteral("auth"));
+    QVERIFY(form);
+    AuthSpec code;
+    code.kind = AuthSpec::Kind::OAuth2AuthorizationCode;
+    code.authorizationUrl = server.baseUrl().toString() + QStringLiteral("/oauth/authorize");
+    code.tokenUrl = server.httpsBaseUrl().toString() + QStringLiteral("/oauth/token");
+    code.clientId = QStringLiteral("retrylab-public");
+    Core::RequestDraft draft = composer.draft();
+    draft.urlTemplate = server.httpsBaseUrl().toString() + QStringLiteral("/oauth/protected");
+    draft.auth = code;
+    composer.setDraft(draft);
+    QNetworkAccessManager browser;
+    form->signInFlow()->setBrowserOpener([&](const QUrl &url) {
+        browser.get(QNetworkRequest(url));
+        return true;
+    });
+    QSignalSpy done(form->signInFlow(), &Ui::AuthorizationCodeFlow::finished);
+    child<QPushButton>(*form, "signIn")->click();
+    QTRY_COMPARE_WITH_TIMEOUT(done.count(), 1, 15'000);
+    const QString refused = done.at(0).at(1).toString();
+    QVERIFY2(refused.contains(QLatin1String("did not answer")) && refused.contains(QLatin1String("SSL")),
+        qPrintable(refused));
+    QCOMPARE(form->auth().kind, AuthSpec::Kind::OAuth2AuthorizationCode);
+
+    // The CA named under Connection, as a user would: the same flow goes through.
+    draft = composer.draft();
+    draft.transport.caBundlePath = caFile;
+    composer.setDraft(draft);
+    child<QPushButton>(*form, "signIn")->click();
+    QTRY_COMPARE_WITH_TIMEOUT(done.count(), 2, 15'000);
+    QVERIFY2(done.at(1).at(1).toString().isEmpty(), qPrintable(done.at(1).at(1).toString()));
+    QCOMPARE(form->auth().kind, AuthSpec::Kind::OAuth2RefreshToken);
 }
 
 QTEST_MAIN(TestAuthForm)
