@@ -70,15 +70,34 @@ int countRequests(const QList<CollectionItem> &items)
     return count;
 }
 
-void addRequests(const QList<CollectionItem> &items, const QString &folder, QList<Collection::Request> *out)
+// `inherited`: what the folders around `items` (and the collection) hand down.
+void addRequests(const QList<CollectionItem> &items, const QString &folder, const AuthSpec &inherited,
+    QList<Collection::Request> *out)
 {
     for (const CollectionItem &item : items) {
         const QString path = folder.isEmpty() ? item.name : folder + QLatin1Char('/') + item.name;
         if (item.isFolder())
-            addRequests(item.items, path, out);
+            addRequests(item.items, path, item.auth.kind == AuthSpec::Kind::Inherit ? inherited : item.auth, out);
         else
-            out->append({path, &item});
+            out->append({path, &item, inherited});
     }
+}
+
+// True when `id` is found under `items`; `inherited` is then what it inherits.
+bool findInherited(const QList<CollectionItem> &items, const QString &id, AuthSpec *inherited)
+{
+    for (const CollectionItem &item : items) {
+        if (item.id == id)
+            return true;
+        if (!item.isFolder())
+            continue;
+        AuthSpec below = item.auth.kind == AuthSpec::Kind::Inherit ? *inherited : item.auth;
+        if (findInherited(item.items, id, &below)) {
+            *inherited = below;
+            return true;
+        }
+    }
+    return false;
 }
 
 } // namespace
@@ -91,7 +110,7 @@ int Collection::requestCount() const
 QList<Collection::Request> Collection::requests() const
 {
     QList<Request> out;
-    addRequests(items, {}, &out);
+    addRequests(items, {}, auth, &out);
     return out;
 }
 
@@ -107,6 +126,17 @@ QList<Collection::Request> Collection::find(const QString &nameOrPath) const
             byName.append(request);
     }
     return byPath.isEmpty() ? byName : byPath;
+}
+
+AuthSpec Collection::Request::effectiveAuth() const
+{
+    return item->request.auth.kind == AuthSpec::Kind::Inherit ? inherited : item->request.auth;
+}
+
+AuthSpec Collection::inheritedAuth(const QString &id) const
+{
+    AuthSpec inherited = auth;
+    return findInherited(items, id, &inherited) ? inherited : AuthSpec{};
 }
 
 } // namespace RetryLab::Core

@@ -49,6 +49,9 @@ struct CollectionItem
     QList<ResponseVariables::Rule> extract;
     // A folder: its folders and requests, in the order shown.
     QList<CollectionItem> items;
+    /// A folder's auth, for its requests whose own is Inherit ("No auth" in the
+    /// window); Inherit: the folder's own folder's, up to the collection's.
+    AuthSpec auth;
 
     bool isFolder() const { return kind == Kind::Folder; }
     static QString newId();
@@ -65,6 +68,8 @@ struct Collection
 {
     QString name;
     QList<CollectionItem> items;
+    /// The auth of every request whose own and whose folders' are Inherit.
+    AuthSpec auth;
     /// The file's name in the store's folder ("payments.json"); empty until saved.
     /// Not part of the file, so that renaming a collection does not move it.
     QString fileName;
@@ -79,12 +84,20 @@ struct Collection
         QString path;
         /// Into `items`: valid while the collection is not changed.
         const CollectionItem *item = nullptr;
+        /// What it inherits: its innermost folder's auth that is not Inherit,
+        /// else the collection's (Inherit when none has one).
+        AuthSpec inherited = {};
+        /// The auth it is sent with: its own, or what it inherits.
+        AuthSpec effectiveAuth() const;
     };
     /// Every request at every depth, in the order shown.
     QList<Request> requests() const;
     /// The requests `nameOrPath` names: the one whose path it is, else every one
     /// of that name; none, one, or several in different folders.
     QList<Request> find(const QString &nameOrPath) const;
+    /// What the item with `id` (a request or a folder) inherits from the folders
+    /// around it and the collection; Inherit when nothing, or no such item.
+    AuthSpec inheritedAuth(const QString &id) const;
 
     friend bool operator==(const Collection &, const Collection &) = default;
 };

@@ -1,6 +1,7 @@
 #include "core/collections/collectionjson.h"
 
 #include "core/assertions/assertionjson.h"
+#include "core/auth/authjson.h"
 #include "core/collections/jsontext.h"
 #include "core/http/redactor.h"
 #include "core/policy/policyjson.h"
@@ -48,6 +49,8 @@ QJsonObject itemToJson(const CollectionItem &item)
     };
     if (item.isFolder()) {
         object.insert(QStringLiteral("items"), itemsToJson(item.items));
+        if (item.auth.kind != AuthSpec::Kind::Inherit)
+            object.insert(QStringLiteral("auth"), RequestDraft::authToJson(item.auth, false));
         return object;
     }
     object.insert(QStringLiteral("request"), requestToJson(item.request));
@@ -143,8 +146,8 @@ std::optional<CollectionItem> readItem(const QJsonValue &value, const QString &p
         reader.fail(QStringLiteral("type"), Tr::tr("must be \"folder\" or \"request\", not \"%1\"").arg(type));
     item.kind = type == kFolder ? CollectionItem::Kind::Folder : CollectionItem::Kind::Request;
     if (item.isFolder()) {
-        reader.rejectUnknown(
-            {QStringLiteral("type"), QStringLiteral("id"), QStringLiteral("name"), QStringLiteral("items")});
+        reader.rejectUnknown({QStringLiteral("type"), QStringLiteral("id"), QStringLiteral("name"),
+            QStringLiteral("items"), QStringLiteral("auth")});
     } else {
         reader.rejectUnknown(
             {QStringLiteral("type"), QStringLiteral("id"), QStringLiteral("name"), QStringLiteral("request"),
@@ -155,6 +158,8 @@ std::optional<CollectionItem> readItem(const QJsonValue &value, const QString &p
         item.id = CollectionItem::newId();
     item.name = reader.string(QStringLiteral("name"), Presence::Required).value_or(QString());
     if (item.isFolder()) {
+        if (auto auth = reader.object(QStringLiteral("auth")))
+            item.auth = AuthJson::read(*auth);
         if (depth > 32)
             reader.failHere(Tr::tr("folders nested more than 32 deep"));
         else if (auto items = reader.array(QStringLiteral("items")); items && !reader.failed())
@@ -226,11 +231,13 @@ QJsonObject requestToJson(const RequestDraft &draft)
 
 QByteArray toJson(const Collection &collection)
 {
-    const QJsonObject object{
+    QJsonObject object{
         {QStringLiteral("formatVersion"), formatVersion},
         {QStringLiteral("name"), collection.name},
         {QStringLiteral("items"), itemsToJson(collection.items)},
     };
+    if (collection.auth.kind != AuthSpec::Kind::Inherit)
+        object.insert(QStringLiteral("auth"), RequestDraft::authToJson(collection.auth, false));
     return QJsonDocument(object).toJson(QJsonDocument::Indented);
 }
 
@@ -252,9 +259,12 @@ Result<Read> fromJson(const QByteArray &json)
                 .arg(*version)
                 .arg(formatVersion));
     }
-    reader.rejectUnknown({QStringLiteral("formatVersion"), QStringLiteral("name"), QStringLiteral("items")});
+    reader.rejectUnknown(
+        {QStringLiteral("formatVersion"), QStringLiteral("name"), QStringLiteral("items"), QStringLiteral("auth")});
     Read read;
     read.collection.name = reader.string(QStringLiteral("name"), Presence::Required).value_or(QString());
+    if (auto auth = reader.object(QStringLiteral("auth")))
+        read.collection.auth = AuthJson::read(*auth);
     read.leftOut = reader.errors();
     const QJsonValue items = document->value(QStringLiteral("items"));
     if (items.isArray())

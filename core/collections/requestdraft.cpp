@@ -188,19 +188,23 @@ QJsonObject RequestDraft::toJson(bool keepCredentials) const
     // Never with the secrets or the exempt hosts, whatever keepCredentials says.
     if (!SavedTransport::withoutSessionOnly(transport).isDefault())
         object.insert(QStringLiteral("transport"), SavedTransport::toJson(transport));
-    if (auth.kind != AuthSpec::Kind::Inherit) {
-        // A secret that is only a {{variable}} is no secret: it stays; any other is masked, as headers are.
-        AuthSpec saved = auth;
-        if (!keepCredentials) {
-            static const QRegularExpression onlyVariable(QStringLiteral(R"(^\s*\{\{[^{}]+\}\}\s*$)"));
-            saved.forEachSecret([](QString &secret) {
-                if (!secret.isEmpty() && !onlyVariable.match(secret).hasMatch())
-                    secret = QString::fromLatin1(Redactor::mask());
-            });
-        }
-        object.insert(QStringLiteral("auth"), AuthJson::toJson(saved, AuthJson::Secrets::Write));
-    }
+    if (auth.kind != AuthSpec::Kind::Inherit)
+        object.insert(QStringLiteral("auth"), authToJson(auth, keepCredentials));
     return object;
+}
+
+QJsonObject RequestDraft::authToJson(const AuthSpec &auth, bool keepCredentials)
+{
+    // A secret that is only a {{variable}} is no secret: it stays; any other is masked, as headers are.
+    AuthSpec saved = auth;
+    if (!keepCredentials) {
+        static const QRegularExpression onlyVariable(QStringLiteral(R"(^\s*\{\{[^{}]+\}\}\s*$)"));
+        saved.forEachSecret([](QString &secret) {
+            if (!secret.isEmpty() && !onlyVariable.match(secret).hasMatch())
+                secret = QString::fromLatin1(Redactor::mask());
+        });
+    }
+    return AuthJson::toJson(saved, AuthJson::Secrets::Write);
 }
 
 Result<RequestDraft> RequestDraft::fromJson(const QJsonObject &object)

@@ -106,6 +106,9 @@ struct RequestDraft
     /// The enabled credential headers whose value was masked when saved, by name:
     /// sending them would only earn 401s, so they must be typed again or unticked.
     QStringList maskedCredentialHeaders() const;
+    /// An auth as toJson() writes it: secrets masked unless `keepCredentials`,
+    /// except one that is only a {{variable}} (no secret: it stays).
+    static QJsonObject authToJson(const AuthSpec &auth, bool keepCredentials);
     /// Reads what toJson() wrote; the error names the field.
     static Result<RequestDraft> fromJson(const QJsonObject &object);
 

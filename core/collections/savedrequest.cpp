@@ -111,7 +111,10 @@ Result<Found> findRequest(
                                     .arg(found.size())
                                     .arg(file, listed(pathsOf(found))));
     }
-    return Found{*found.constFirst().item, found.constFirst().path};
+    // Sent with what it inherits from its folders or the collection when its own auth is Inherit.
+    CollectionItem item = *found.constFirst().item;
+    item.request.auth = found.constFirst().effectiveAuth();
+    return Found{item, found.constFirst().path};
 }
 
 // --env-name's environment, else the one selected last in the window, else the only one.

@@ -22,6 +22,7 @@ std::optional<Error> convert(const QList<CollectionItem> &items, const QString &
         run.name = item.name;
         if (item.isFolder()) {
             run.kind = RunItem::Kind::Folder;
+            run.auth = item.auth;
             if (auto error = convert(item.items, run.place + QLatin1Char('.'), run.items))
                 return error;
         } else {
@@ -32,6 +33,9 @@ std::optional<Error> convert(const QList<CollectionItem> &items, const QString &
             }
             run.policy = item.policy;
             run.request = item.request;
+            // Its own auth goes with its draft (sent by the executor); only Inherit takes its folders'.
+            if (item.request.auth.kind != AuthSpec::Kind::Inherit)
+                run.auth.kind = AuthSpec::Kind::None;
             run.assertions = item.assertions;
             run.extract = item.extract;
         }
@@ -48,6 +52,7 @@ Result<RunCollection> fromCollection(const Collection &c, const QString &source)
     out.format = RunCollection::Format::RetryLab;
     out.dialect = ScriptDialect::Postman;
     out.name = c.name;
+    out.auth = c.auth;
     out.source = source;
     if (auto error = convert(c.items, {}, out.items))
         return *error;

@@ -213,6 +213,7 @@ private Q_SLOTS:
     void collection_curlRequestOption_staysCurls();
     void collection_formAndFileBodies_reachTheServer();
     void collection_streamedFile_sentWholeWithEveryAttempt();
+    void collection_authInheritedFromFolderAndCollection();
     void collection_errors_exit2AndSendNothing_data();
     void collection_errors_exit2AndSendNothing();
     void collection_help_describesTheOptions();
@@ -1208,6 +1209,42 @@ void TestRequestCommand::collection_streamedFile_sentWholeWithEveryAttempt()
     QCOMPARE(log.size(), 2);
     for (const ServerLogEntry &entry : log)
         QCOMPARE(entry.bodyDigest, ServerLogEntry::bodyDigestOf(content));
+}
+
+void TestRequestCommand::collection_authInheritedFromFolderAndCollection()
+{
+    // A request with "No auth" (Inherit) takes its folder's; one outside the folder the collection's.
+    ResponseServer server;
+    QVERIFY(server.start());
+    Collection collection;
+    collection.name = QStringLiteral("Inheriting");
+    collection.auth.kind = AuthSpec::Kind::Bearer;
+    collection.auth.token = QStringLiteral("{{token}}");
+    RequestDraft plain;
+    plain.urlTemplate = server.url(QStringLiteral("/who"));
+    CollectionItem admin = CollectionItem::makeFolder(QStringLiteral("Admin"));
+    admin.auth.kind = AuthSpec::Kind::ApiKey;
+    admin.auth.key = QStringLiteral("X-Tenant");
+    admin.auth.value = QStringLiteral("{{tenant}}");
+    admin.items.append(CollectionItem::makeRequest(QStringLiteral("Inner"), plain, {}));
+    collection.items.append(admin);
+    collection.items.append(CollectionItem::makeRequest(QStringLiteral("Top"), plain, {}));
+    QVERIFY(CommandTesting::write(path("inheriting.json"), CollectionJson::toJson(collection)));
+    const QList<Environment> environments{{QStringLiteral("Here"),
+        {{QStringLiteral("token"), QStringLiteral("tok-42"), false},
+            {QStringLiteral("tenant"), QStringLiteral("acme"), false}},
+        false}};
+    QVERIFY(CommandTesting::write(path("inheriting-env.json"), EnvironmentsJson::toJson(environments, QString())));
+    for (const char *name : {"Admin/Inner", "Top"}) {
+        const Outcome o = request({QStringLiteral("--collection"), path("inheriting.json"), QStringLiteral("--request"),
+            QLatin1String(name), QStringLiteral("--env"), path("inheriting-env.json"), QStringLiteral("-q")});
+        QVERIFY2(o.exitCode == 0, qPrintable(QLatin1String(name) + QLatin1Char(' ') + describe(o)));
+    }
+    QCOMPARE(server.received.size(), 2);
+    QVERIFY2(server.received.at(0).head.contains("\r\nX-Tenant: acme\r\n"), server.received.at(0).head.constData());
+    QVERIFY2(!server.received.at(0).head.contains("Authorization"), server.received.at(0).head.constData());
+    QVERIFY2(server.received.at(1).head.contains("\r\nAuthorization: Bearer tok-42\r\n"),
+        server.received.at(1).head.constData());
 }
 
 void TestRequestCommand::collection_errors_exit2AndSendNothing_data()

@@ -434,6 +434,68 @@ private Q_SLOTS:
         QVERIFY(collection.find(QStringLiteral("Auth")).isEmpty()); // a folder is no request
     }
 
+    void auth_inheritedFromFoldersAndCollection_savedMasked()
+    {
+        // Collection: bearer; folder Admin: basic; Admin/Deep: Inherit; requests: Inherit or their own.
+        Collection collection;
+        collection.name = QStringLiteral("Inheriting");
+        collection.auth.kind = AuthSpec::Kind::Bearer;
+        collection.auth.token = QStringLiteral("{{token}}");
+        RequestDraft plain;
+        RequestDraft own;
+        own.auth.kind = AuthSpec::Kind::ApiKey;
+        own.auth.key = QStringLiteral("X-Key");
+        own.auth.value = QStringLiteral("{{key}}");
+        CollectionItem admin = CollectionItem::makeFolder(QStringLiteral("Admin"));
+        admin.auth.kind = AuthSpec::Kind::Basic;
+        admin.auth.username = QStringLiteral("ann");
+        admin.auth.password = QStringLiteral("typed-secret");
+        CollectionItem deep = CollectionItem::makeFolder(QStringLiteral("Deep"));
+        deep.items.append(CollectionItem::makeRequest(QStringLiteral("Inner"), plain, SavedPolicy{}));
+        admin.items.append(deep);
+        admin.items.append(CollectionItem::makeRequest(QStringLiteral("Own"), own, SavedPolicy{}));
+        collection.items.append(admin);
+        collection.items.append(CollectionItem::makeRequest(QStringLiteral("Top"), plain, SavedPolicy{}));
+
+        const auto kinds = [](const Collection &c) {
+            QStringList out;
+            for (const Collection::Request &request : c.requests())
+                out.append(request.path + QLatin1Char('=') + AuthSpec::kindName(request.effectiveAuth().kind));
+            return out;
+        };
+        QCOMPARE(kinds(collection),
+            (QStringList{QStringLiteral("Admin/Deep/Inner=basic"), QStringLiteral("Admin/Own=apikey"),
+                QStringLiteral("Top=bearer")}));
+        QCOMPARE(collection.inheritedAuth(deep.items.first().id).username, QStringLiteral("ann"));
+        QCOMPARE(collection.inheritedAuth(deep.id).kind, AuthSpec::Kind::Basic);
+        QCOMPARE(collection.inheritedAuth(admin.id).kind, AuthSpec::Kind::Bearer);
+        QCOMPARE(collection.inheritedAuth(QStringLiteral("no-such-id")).kind, AuthSpec::Kind::Inherit);
+
+        // Saved: the typed password masked, the {{token}} kept; read back the same otherwise.
+        const QByteArray json = CollectionJson::toJson(collection);
+        QVERIFY2(!json.contains("typed-secret"), json.constData());
+        const auto read = CollectionJson::fromJson(json);
+        QVERIFY2(read, qPrintable(read.error()));
+        QVERIFY(read->leftOut.isEmpty());
+        QCOMPARE(read->collection.auth, collection.auth);
+        QCOMPARE(read->collection.items.first().auth.password, QStringLiteral("REDACTED"));
+        QCOMPARE(read->collection.items.first().auth.username, QStringLiteral("ann"));
+        QCOMPARE(kinds(read->collection), kinds(collection));
+
+        // A folder's bad auth is named with its path.
+        QJsonObject broken = QJsonDocument::fromJson(json).object();
+        QJsonArray items = broken.value(QStringLiteral("items")).toArray();
+        QJsonObject folder = items.first().toObject();
+        folder.insert(QStringLiteral("auth"), QJsonObject{{QStringLiteral("type"), QStringLiteral("kerberos")}});
+        items.replace(0, folder);
+        broken.insert(QStringLiteral("items"), items);
+        const auto damaged = CollectionJson::fromJson(QJsonDocument(broken).toJson());
+        QVERIFY2(damaged, qPrintable(damaged.error()));
+        QCOMPARE(damaged->leftOut.size(), 1);
+        QVERIFY2(damaged->leftOut.first().path.startsWith(QLatin1String("items[0].auth")),
+            qPrintable(damaged->leftOut.first().path));
+    }
+
     void environmentsJson_readsWhatItWrites()
     {
         const QList<Environment> environments{

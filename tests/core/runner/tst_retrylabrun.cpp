@@ -62,6 +62,7 @@ class TestRetryLabRun : public QObject
 private Q_SLOTS:
     void fromCollection_keepsFoldersPoliciesAssertionsAndExtract();
     void fromCollection_presetNotBuiltIn_isRefusedWithItsPlace();
+    void fromCollection_authInheritedFromFoldersAndCollection();
     void readFile_readsWhatCollectionJsonWrote();
     void readFile_anythingLeftOut_refusesTheFileNamingThePlace();
     void readFile_notJson_namesTheFileLineAndColumn();
@@ -96,6 +97,30 @@ void TestRetryLabRun::fromCollection_keepsFoldersPoliciesAssertionsAndExtract()
     QCOMPARE(requests.at(0).auth.kind, RunAuth::Kind::None);
     QCOMPARE(requests.at(1).policy->custom.maxAttempts, 7);
     QVERIFY(requests.at(1).item->assertions.isEmpty());
+}
+
+void TestRetryLabRun::fromCollection_authInheritedFromFoldersAndCollection()
+{
+    // The collection's bearer reaches Status; the folder's basic reaches Orders/Create,
+    // unless the request has its own (then its draft's, sent by the executor).
+    Collection collection = shop();
+    collection.auth.kind = AuthSpec::Kind::Bearer;
+    collection.auth.token = QStringLiteral("{{token}}");
+    collection.items[0].auth.kind = AuthSpec::Kind::Basic;
+    collection.items[0].auth.username = QStringLiteral("{{user}}");
+    auto run = RetryLabRun::fromCollection(collection, {});
+    QVERIFY2(run.ok(), qPrintable(run.error()));
+    auto requests = run->requests();
+    QCOMPARE(requests.at(0).auth.kind, RunAuth::Kind::Basic);
+    QCOMPARE(requests.at(0).auth.username, QStringLiteral("{{user}}"));
+    QCOMPARE(requests.at(1).auth.kind, RunAuth::Kind::Bearer);
+
+    collection.items[0].items[0].request.auth.kind = AuthSpec::Kind::Digest;
+    run = RetryLabRun::fromCollection(collection, {});
+    QVERIFY2(run.ok(), qPrintable(run.error()));
+    requests = run->requests();
+    QCOMPARE(requests.at(0).auth.kind, RunAuth::Kind::None);
+    QCOMPARE(requests.at(0).item->request.auth.kind, AuthSpec::Kind::Digest);
 }
 
 void TestRetryLabRun::fromCollection_presetNotBuiltIn_isRefusedWithItsPlace()
