@@ -19,6 +19,8 @@ struct CollectionModel::Node
     /// What a run checks of the request's answer and takes from it (kept through edits and saves).
     QList<Core::Assertion> assertions;
     QList<Core::ResponseVariables::Rule> extract;
+    /// A collection's or folder's auth, which its requests with "No auth" inherit.
+    Core::AuthSpec auth;
     QString fileName;
     Node *parent = nullptr;
     std::vector<std::unique_ptr<Node>> children;
@@ -68,6 +70,7 @@ std::unique_ptr<CollectionModel::Node> CollectionModel::fromItem(const Core::Col
     node->policy = item.policy;
     node->assertions = item.assertions;
     node->extract = item.extract;
+    node->auth = item.auth;
     node->parent = parent;
     for (const Core::CollectionItem &child : item.items)
         node->children.push_back(fromItem(child, node.get()));
@@ -85,6 +88,8 @@ Core::CollectionItem CollectionModel::toItem(const Node &node)
         item.policy = node.policy;
         item.assertions = node.assertions;
         item.extract = node.extract;
+    } else {
+        item.auth = node.auth;
     }
     for (const auto &child : node.children)
         item.items.append(toItem(*child));
@@ -101,6 +106,7 @@ std::unique_ptr<CollectionModel::Node> CollectionModel::copyWithNewIds(const Nod
     copy->policy = node.policy;
     copy->assertions = node.assertions;
     copy->extract = node.extract;
+    copy->auth = node.auth;
     copy->parent = parent;
     for (const auto &child : node.children)
         copy->children.push_back(copyWithNewIds(*child, copy.get()));
@@ -117,6 +123,7 @@ void CollectionModel::setCollections(const QList<Core::Collection> &collections)
         node->id = Core::CollectionItem::newId();
         node->name = collection.name;
         node->fileName = collection.fileName;
+        node->auth = collection.auth;
         node->parent = m_root.get();
         for (const Core::CollectionItem &item : collection.items)
             node->children.push_back(fromItem(item, node.get()));
@@ -141,6 +148,7 @@ Core::Collection CollectionModel::collection(int row) const
     Core::Collection collection;
     collection.name = node.name;
     collection.fileName = node.fileName;
+    collection.auth = node.auth;
     for (const auto &child : node.children)
         collection.items.append(toItem(*child));
     return collection;
@@ -270,6 +278,36 @@ bool CollectionModel::updateRequest(const QModelIndex &index, const Core::Reques
     return updateRequest(index, draft, policy);
 }
 
+Core::AuthSpec CollectionModel::auth(const QModelIndex &index) const
+{
+    const Node *node = nodeOf(index);
+    return node == m_root.get() || node->kind == Kind::Request ? Core::AuthSpec{} : node->auth;
+}
+
+bool CollectionModel::setAuth(const QModelIndex &index, const Core::AuthSpec &auth)
+{
+    Node *node = nodeOf(index);
+    if (node == m_root.get() || node->kind == Kind::Request)
+        return false;
+    if (node->auth == auth)
+        return true;
+    node->auth = auth;
+    Q_EMIT dataChanged(index, index);
+    changed(node);
+    return true;
+}
+
+Core::AuthSpec CollectionModel::inheritedAuth(const QModelIndex &index) const
+{
+    const Node *node = nodeOf(index);
+    for (const Node *above = node == m_root.get() ? nullptr : node->parent; above && above != m_root.get();
+         above = above->parent) {
+        if (above->auth.kind != Core::AuthSpec::Kind::Inherit)
+            return above->auth;
+    }
+    return {};
+}
+
 QModelIndex CollectionModel::duplicate(const QModelIndex &index)
 {
     Node *node = nodeOf(index);
@@ -370,15 +408,25 @@ QVariant CollectionModel::data(const QModelIndex &index, int role) const
     case Qt::DisplayRole:
     case Qt::EditRole:
         return node->name;
-    case Qt::ToolTipRole:
+    case Qt::ToolTipRole: {
         if (node->kind == Kind::Request) {
-            return tr("%1 %2\nPolicy: %3")
-                .arg(node->request.method, node->request.urlTemplate, node->policy.displayName());
+            QString tip = tr("%1 %2\nPolicy: %3")
+                              .arg(node->request.method, node->request.urlTemplate, node->policy.displayName());
+            if (node->request.auth.kind == Core::AuthSpec::Kind::Inherit) {
+                if (const Core::AuthSpec inherited = inheritedAuth(index);
+                    inherited.kind != Core::AuthSpec::Kind::Inherit)
+                    tip += tr("\nAuth: %1, inherited").arg(Core::AuthSpec::kindTitle(inherited.kind));
+            }
+            return tip;
         }
-        if (node->kind == Kind::Collection)
-            return tr("Collection: %1 (%2)")
-                .arg(node->name, node->fileName.isEmpty() ? tr("not saved yet") : node->fileName);
-        return {};
+        QString tip = node->kind == Kind::Collection
+            ? tr("Collection: %1 (%2)").arg(node->name, node->fileName.isEmpty() ? tr("not saved yet") : node->fileName)
+            : tr("Folder: %1").arg(node->name);
+        if (node->auth.kind != Core::AuthSpec::Kind::Inherit)
+            tip += tr("\nAuth: %1, for its requests with no auth of their own")
+                       .arg(Core::AuthSpec::kindTitle(node->auth.kind));
+        return tip;
+    }
     case KindRole:
         return QVariant::fromValue(node->kind);
     case IdRole:

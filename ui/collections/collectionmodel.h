@@ -60,6 +60,14 @@ public:
     /// The same, with its assertions and extract rules replaced too.
     bool updateRequest(const QModelIndex &index, const Core::RequestDraft &draft, const Core::SavedPolicy &policy,
         const RequestChecks &checks);
+    /// A collection's or folder's auth, which its requests whose own is Inherit
+    /// ("No auth") are sent with; Inherit for a request.
+    Core::AuthSpec auth(const QModelIndex &index) const;
+    /// False for a request (its auth is its draft's).
+    bool setAuth(const QModelIndex &index, const Core::AuthSpec &auth);
+    /// What the item at `index` inherits: its innermost folder's auth that is not
+    /// Inherit, else its collection's; Inherit when none has one.
+    Core::AuthSpec inheritedAuth(const QModelIndex &index) const;
     /// A copy after the original ("Login copy"), with new ids.
     QModelIndex duplicate(const QModelIndex &index);
     /// Removes an item or a whole collection (collectionRemoved for the latter).

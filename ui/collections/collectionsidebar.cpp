@@ -7,8 +7,11 @@
 #include "ui/collections/collectionrundialog.h"
 #include "ui/collections/environmentbar.h"
 #include "ui/collections/environmentdialog.h"
+#include "ui/request/authform.h"
 
 #include <QAction>
+#include <QDialog>
+#include <QDialogButtonBox>
 #include <QDir>
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -16,6 +19,7 @@
 #include <QLineEdit>
 #include <QMenu>
 #include <QMessageBox>
+#include <QScrollArea>
 #include <QToolButton>
 #include <QTreeView>
 #include <QUrl>
@@ -102,6 +106,10 @@ CollectionSidebar::CollectionSidebar(const QString &dataRoot, QWidget *parent)
     m_runFolder
         = makeAction(tr("Run f&older…"), QStringLiteral("runFolder"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_F5),
             Qt::WidgetWithChildrenShortcut, &CollectionSidebar::runSelectedFolder);
+    m_editAuth = makeAction(tr("&Auth\u2026"), QStringLiteral("editAuth"), {}, Qt::WidgetWithChildrenShortcut,
+        &CollectionSidebar::editAuthOfSelected);
+    m_editAuth->setToolTip(tr("The auth of the selected collection or folder: its requests whose own is \"No "
+                              "auth\" are sent with it"));
     m_saveRequest->setToolTip(tr("Save what the composer holds, with the policy, over the request loaded last "
                                  "(or as a new one) (Ctrl+S)"));
 
@@ -243,6 +251,7 @@ void CollectionSidebar::updateActions()
     m_newFolder->setEnabled(m_model->rowCount() > 0);
     m_runCollection->setEnabled(any);
     m_runFolder->setEnabled(any && m_model->kind(current) == CollectionModel::Kind::Folder);
+    m_editAuth->setEnabled(any && m_model->kind(current) != CollectionModel::Kind::Request);
     m_empty->setVisible(m_model->rowCount() == 0);
 }
 
@@ -265,7 +274,15 @@ void CollectionSidebar::activate(const QModelIndex &sourceIndex)
         policy = m_source ? m_source().second : Core::BackoffPolicy{};
     }
     m_openedId = item->id;
-    Q_EMIT requestActivated(item->request, *policy);
+    // "No auth" of its own: it goes with what its folders or collection hand down, shown in the Auth tab.
+    Core::RequestDraft draft = item->request;
+    m_openedInherited = {};
+    if (draft.auth.kind == Core::AuthSpec::Kind::Inherit) {
+        m_openedInherited = m_model->inheritedAuth(sourceIndex);
+        if (m_openedInherited.kind != Core::AuthSpec::Kind::Inherit)
+            draft.auth = m_openedInherited;
+    }
+    Q_EMIT requestActivated(draft, *policy);
     Q_EMIT checksActivated(RequestChecks{item->assertions, item->extract});
 }
 
@@ -302,7 +319,10 @@ void CollectionSidebar::saveRequest()
         saveAsNewRequest();
         return;
     }
-    const auto [draft, policy] = m_source();
+    auto [draft, policy] = m_source();
+    // Opened with what it inherited and saved with it unchanged: it keeps inheriting.
+    if (m_openedInherited.kind != Core::AuthSpec::Kind::Inherit && draft.auth == m_openedInherited)
+        draft.auth = {};
     if (m_checksSource)
         m_model->updateRequest(opened, draft, Core::SavedPolicy::from(policy), m_checksSource());
     else
@@ -430,6 +450,47 @@ void CollectionSidebar::run(const QModelIndex &sourceIndex, const QString &folde
     Q_EMIT runRequested(*runnable, *chosen);
 }
 
+void CollectionSidebar::editAuthOfSelected()
+{
+    const QModelIndex current = currentIndex();
+    if (!current.isValid() || m_model->kind(current) == CollectionModel::Kind::Request)
+        return;
+    const QString what = current.data(Qt::DisplayRole).toString();
+    const std::optional<Core::AuthSpec> chosen
+        = m_askAuth ? m_askAuth(what, m_model->auth(current)) : askAuth(what, m_model->auth(current));
+    if (chosen)
+        m_model->setAuth(current, *chosen);
+}
+
+std::optional<Core::AuthSpec> CollectionSidebar::askAuth(const QString &what, const Core::AuthSpec &current)
+{
+    QDialog dialog(this);
+    dialog.setObjectName(QStringLiteral("folderAuthDialog"));
+    dialog.setWindowTitle(tr("Auth of \u201c%1\u201d").arg(what));
+    auto *note = new QLabel(tr("Requests in \u201c%1\u201d whose auth is \u201cNo auth\u201d are sent with this; a "
+                               "folder inside may set its own. \u201cNo auth\u201d here hands down what the "
+                               "folder around it has.")
+                                .arg(what));
+    note->setWordWrap(true);
+    auto *form = new AuthForm;
+    form->setAuth(current);
+    auto *scroll = new QScrollArea;
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    scroll->setWidget(form);
+    auto *buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel);
+    connect(buttons, &QDialogButtonBox::accepted, &dialog, &QDialog::accept);
+    connect(buttons, &QDialogButtonBox::rejected, &dialog, &QDialog::reject);
+    auto *layout = new QVBoxLayout(&dialog);
+    layout->addWidget(note);
+    layout->addWidget(scroll, 1);
+    layout->addWidget(buttons);
+    dialog.resize(480, 420);
+    if (dialog.exec() != QDialog::Accepted)
+        return std::nullopt;
+    return form->auth();
+}
+
 void CollectionSidebar::handleContextMenu(const QPoint &position)
 {
     QMenu menu(this);
@@ -443,6 +504,8 @@ void CollectionSidebar::handleContextMenu(const QPoint &position)
         if (m_runFolder->isEnabled())
             menu.addAction(m_runFolder);
         menu.addAction(m_runCollection);
+        if (m_editAuth->isEnabled())
+            menu.addAction(m_editAuth);
         menu.addSeparator();
         menu.addAction(m_duplicate);
         menu.addAction(m_rename);

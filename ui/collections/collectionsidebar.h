@@ -57,6 +57,9 @@ public:
     /// `proposed`; nothing when the person cancelled (tests answer without a dialog).
     using RunOptionsAsker = std::function<std::optional<Core::CollectionRunOptions>(
         const QString &what, const Core::CollectionRunOptions &proposed)>;
+    /// Asks for the auth of `what` (a collection's or a folder's name), starting
+    /// from `current`; nothing when cancelled (tests answer without a dialog).
+    using AuthAsker = std::function<std::optional<Core::AuthSpec>(const QString &what, const Core::AuthSpec &current)>;
 
     /// `dataRoot`: where the files live; empty: the user's data folder.
     explicit CollectionSidebar(const QString &dataRoot = {}, QWidget *parent = nullptr);
@@ -72,6 +75,7 @@ public:
     void setChecksSource(ChecksSource source) { m_checksSource = std::move(source); }
     void setConfirmer(Confirmer confirmer) { m_confirm = std::move(confirmer); }
     void setRunOptionsAsker(RunOptionsAsker asker) { m_askRunOptions = std::move(asker); }
+    void setAuthAsker(AuthAsker asker) { m_askAuth = std::move(asker); }
 
     CollectionModel *model() const { return m_model; }
     CollectionFilter *filter() const { return m_filter; }
@@ -91,6 +95,7 @@ public:
     QAction *deleteAction() const { return m_delete; }
     QAction *runCollectionAction() const { return m_runCollection; }
     QAction *runFolderAction() const { return m_runFolder; }
+    QAction *editAuthAction() const { return m_editAuth; }
 
     // --- environments ---
     const QList<Core::Environment> &environments() const { return m_environments; }
@@ -124,6 +129,8 @@ public:
     void runSelectedCollection();
     /// Runs the selected folder, after asking how.
     void runSelectedFolder();
+    /// The selected collection's or folder's auth, which its requests with "No auth" inherit.
+    void editAuthOfSelected();
 
     /// The selected item, as an index of model(); invalid when nothing is selected.
     QModelIndex currentIndex() const;
@@ -161,6 +168,7 @@ private:
     void updateActions();
     void saveEnvironments();
     void startEditing(const QModelIndex &sourceIndex);
+    std::optional<Core::AuthSpec> askAuth(const QString &what, const Core::AuthSpec &current);
     void run(const QModelIndex &sourceIndex, const QString &folderPath);
     /// The path of the item at `sourceIndex` inside its collection ("Orders/Refunds").
     QString pathOf(const QModelIndex &sourceIndex) const;
@@ -184,16 +192,21 @@ private:
     QAction *m_delete;
     QAction *m_runCollection;
     QAction *m_runFolder;
+    QAction *m_editAuth;
 
     RequestSource m_source;
     ChecksSource m_checksSource;
     Confirmer m_confirm;
     RunOptionsAsker m_askRunOptions;
+    AuthAsker m_askAuth;
     /// The last run's choices, proposed for the next.
     Core::CollectionRunOptions m_lastRun;
     QList<Core::Environment> m_environments;
     QString m_active;
     QString m_openedId;
+    /// What the request opened last inherited and was opened with (its own
+    /// auth being Inherit): saved back unchanged, it inherits again.
+    Core::AuthSpec m_openedInherited;
     QStringList m_problems;
     /// Files of collections made in this session that still have their first name
     /// ("New collection"), by file name: renamed, they get a file named after them.

@@ -330,6 +330,68 @@ private Q_SLOTS:
         QCOMPARE(onDisk(dir.path(), QStringLiteral("My requests")).requestCount(), 2);
     }
 
+    void auth_setOnAFolder_opensWithItsRequests_savedBackAsInherited()
+    {
+        QTemporaryDir dir;
+        writeSample(dir.path());
+        CollectionSidebar sidebar(dir.path());
+        sidebar.show();
+        CollectionModel *model = sidebar.model();
+        // The collection's bearer, the Orders folder's API key (through the action and its asker).
+        Core::AuthSpec bearer;
+        bearer.kind = Core::AuthSpec::Kind::Bearer;
+        bearer.token = QStringLiteral("{{token}}");
+        sidebar.setCurrentIndex(find(model, QStringLiteral("API")));
+        QString asked;
+        sidebar.setAuthAsker([&](const QString &what, const Core::AuthSpec &current) {
+            asked = what;
+            Q_UNUSED(current);
+            return std::optional<Core::AuthSpec>(bearer);
+        });
+        QVERIFY(sidebar.editAuthAction()->isEnabled());
+        sidebar.editAuthAction()->trigger();
+        QCOMPARE(asked, QStringLiteral("API"));
+        Core::AuthSpec key;
+        key.kind = Core::AuthSpec::Kind::ApiKey;
+        key.key = QStringLiteral("X-Tenant");
+        key.value = QStringLiteral("{{tenant}}");
+        sidebar.setCurrentIndex(find(model, QStringLiteral("Orders")));
+        sidebar.setAuthAsker([&](const QString &, const Core::AuthSpec &current) {
+            return current.kind == Core::AuthSpec::Kind::Inherit ? std::optional<Core::AuthSpec>(key) : std::nullopt;
+        });
+        sidebar.editAuthAction()->trigger();
+        // A request has no auth of its own to edit here.
+        sidebar.setCurrentIndex(find(model, QStringLiteral("List")));
+        QVERIFY(!sidebar.editAuthAction()->isEnabled());
+        QVERIFY(model->data(find(model, QStringLiteral("List")), Qt::ToolTipRole)
+                    .toString()
+                    .contains(QLatin1String("API key, inherited")));
+
+        const Core::Collection saved = onDisk(dir.path(), QStringLiteral("API"));
+        QCOMPARE(saved.auth, bearer);
+        QCOMPARE(saved.items.at(1).auth, key);
+
+        // Opening Orders/List shows the folder's key in the composer; Auth/Login the collection's bearer.
+        QList<Core::RequestDraft> opened;
+        connect(&sidebar, &CollectionSidebar::requestActivated, this,
+            [&](const Core::RequestDraft &draft, const Core::BackoffPolicy &) { opened.append(draft); });
+        sidebar.activate(find(model, QStringLiteral("List")));
+        sidebar.activate(find(model, QStringLiteral("Login")));
+        QCOMPARE(opened.size(), 2);
+        QCOMPARE(opened.at(0).auth, key);
+        QCOMPARE(opened.at(1).auth, bearer);
+
+        // Saved back as it came: it still inherits. With an auth of its own: that one is kept.
+        Core::RequestDraft draft = opened.at(1);
+        sidebar.setRequestSource([&] { return std::pair{draft, Core::BackoffPolicy{}}; });
+        sidebar.saveRequestAction()->trigger();
+        const auto login = [&] { return onDisk(dir.path(), QStringLiteral("API")).items.at(0).items.at(0).request; };
+        QCOMPARE(login().auth.kind, Core::AuthSpec::Kind::Inherit);
+        draft.auth.token = QStringLiteral("{{own}}");
+        sidebar.saveRequestAction()->trigger();
+        QCOMPARE(login().auth.token, QStringLiteral("{{own}}"));
+    }
+
     void environments_switchAndEdit_secretsStayOffDisk()
     {
         QTemporaryDir dir;
