@@ -159,6 +159,8 @@ private:
     QString m_dataDirectory;
     std::optional<bool> m_systemTray;
     std::optional<QSize> m_screenSize;
+    /// handleSent() has an update of the preview waiting for the event loop.
+    bool m_sentPending = false;
 };
 
 } // namespace RetryLab::Ui

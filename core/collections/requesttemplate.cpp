@@ -56,6 +56,9 @@ QString unknownPlaceholder(const QString &urlText)
 
 QString expand(const QString &text, const ExpansionContext &context)
 {
+    // Most texts hold no placeholder: a batch expands every field of every request.
+    if (!text.contains(QLatin1Char('{')))
+        return text;
     QString out = text;
     out.replace(serverPlaceholder(), serverText(context.serverUrl));
     out.replace(idPlaceholder(), context.requestKey);

@@ -920,31 +920,37 @@ void RequestComposer::refresh()
 
 void RequestComposer::updateTabTitles()
 {
+    // Only a title that changed: each setTabText() lays the tab bar out again, and
+    // this runs on every edit and every request sent.
+    const auto setTitle = [this](int index, const QString &text) {
+        if (m_details->tabText(index) != text)
+            m_details->setTabText(index, text);
+    };
     const int headers
         = static_cast<int>(std::count_if(m_headerModel->headers().cbegin(), m_headerModel->headers().cend(),
             [](const Core::DraftHeader &h) { return h.enabled && !h.name.trimmed().isEmpty(); }));
-    m_details->setTabText(0, headers > 0 ? tr("Headers (%1)").arg(headers) : tr("Headers"));
-    m_details->setTabText(m_details->indexOf(m_auth->parentWidget()->parentWidget()),
+    setTitle(0, headers > 0 ? tr("Headers (%1)").arg(headers) : tr("Headers"));
+    setTitle(m_details->indexOf(m_auth->parentWidget()->parentWidget()),
         m_auth->problem().isEmpty() ? m_auth->title() : tr("%1 \u26a0").arg(m_auth->title()));
-    m_details->setTabText(m_details->indexOf(m_body), m_body->title());
-    m_details->setTabText(m_details->indexOf(m_optionsTab), tr("Options"));
-    m_details->setTabText(m_details->indexOf(m_batchTab), tr("Batch && repeat"));
-    m_details->setTabText(m_details->indexOf(m_transport->parentWidget()->parentWidget()),
+    setTitle(m_details->indexOf(m_body), m_body->title());
+    setTitle(m_details->indexOf(m_optionsTab), tr("Options"));
+    setTitle(m_details->indexOf(m_batchTab), tr("Batch && repeat"));
+    setTitle(m_details->indexOf(m_transport->parentWidget()->parentWidget()),
         m_transport->ignoresCertificateErrors() ? tr("Connection ⚠ insecure")
             : m_transport->problem().isEmpty()  ? tr("Connection")
                                                 : tr("Connection ⚠"));
     const qsizetype fallbacks = draft().fallbackTemplates.size();
     const QString fallbacksTab = fallbacks > 0 ? tr("Fallbacks (%1)").arg(fallbacks) : tr("Fallbacks");
-    m_details->setTabText(m_details->indexOf(m_fallbacksTab),
+    setTitle(m_details->indexOf(m_fallbacksTab),
         m_fallbackOnMessage->kind() == FieldMessage::Kind::Error ? tr("%1 \u26a0").arg(fallbacksTab) : fallbacksTab);
-    m_details->setTabText(m_details->indexOf(m_readModifyWriteTab),
+    setTitle(m_details->indexOf(m_readModifyWriteTab),
         m_readModifyWrite->isOn() ? tr("Read-modify-write \u2713") : tr("Read-modify-write"));
     const RequestChecks checks = m_checks->checks();
     const int checkCount = static_cast<int>(checks.assertions.size() + checks.extract.size());
     QString checksTab = checkCount > 0 ? tr("Checks (%1)").arg(checkCount) : tr("Checks");
     if (const int invalid = m_checks->invalidCount(); invalid > 0)
         checksTab += tr(" \u26a0 %1 not used").arg(invalid);
-    m_details->setTabText(m_details->indexOf(m_checks), checksTab);
+    setTitle(m_details->indexOf(m_checks), checksTab);
     // A read-modify-write sends its own methods: the method field has no say.
     m_method->setEnabled(!m_readModifyWrite->isOn());
     m_method->setToolTip(m_readModifyWrite->isOn() ? tr("The Read-modify-write tab sets the methods of its read and "
