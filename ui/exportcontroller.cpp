@@ -1,6 +1,6 @@
 #include "ui/exportcontroller.h"
 
-#include "core/collections/secretmask.h"
+#include "core/record/secretmask.h"
 #include "core/export/csvexport.h"
 #include "core/export/harexport.h"
 #include "core/export/reportjson.h"

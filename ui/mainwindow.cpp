@@ -13,7 +13,7 @@
 #include "ui/workspacetabs.h"
 
 #include "core/collections/requesttemplate.h"
-#include "core/collections/secretmask.h"
+#include "core/record/secretmask.h"
 #include "core/collections/variables.h"
 #include "core/executor/threadedexecutor.h"
 #include "ui/collectionruncontroller.h"

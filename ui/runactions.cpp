@@ -1,7 +1,7 @@
 #include "ui/runactions.h"
 
 #include "core/collections/requesttemplate.h"
-#include "core/collections/secretmask.h"
+#include "core/record/secretmask.h"
 #include "core/executor/threadedexecutor.h"
 #include "core/export/curlcommand.h"
 #include "core/export/harexport.h"

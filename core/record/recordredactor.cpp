@@ -1,6 +1,6 @@
 #include "core/record/recordredactor.h"
 
-#include <algorithm>
+#include "core/record/secretmask.h"
 
 namespace RetryLab::Core {
 
@@ -23,91 +23,22 @@ QString maskedIfSet(const QString &secret)
     return secret.isEmpty() ? secret : QString::fromLatin1(Redactor::mask());
 }
 
-// A secret shorter than this is not looked for by value: it would mask every "1234" of a record.
-constexpr qsizetype minSecretValue = 4;
-
-QByteArray withoutSecretBytes(QByteArray text, const QList<QByteArray> &values)
-{
-    for (const QByteArray &value : values)
-        text.replace(value, Redactor::mask());
-    return text;
-}
-
-QString withoutSecretText(QString text, const QList<QByteArray> &values)
-{
-    for (const QByteArray &value : values)
-        text.replace(QString::fromUtf8(value), QString::fromLatin1(Redactor::mask()));
-    return text;
-}
-
-// In a URL a secret may stand as typed or percent-encoded.
-QUrl withoutSecretInUrl(const QUrl &url, const QList<QByteArray> &values)
-{
-    QByteArray encoded = url.toEncoded();
-    const QByteArray before = encoded;
-    for (const QByteArray &value : values) {
-        encoded.replace(value.toPercentEncoding(), Redactor::mask());
-        encoded.replace(value, Redactor::mask());
-    }
-    return encoded == before ? url : QUrl::fromEncoded(encoded);
-}
-
-HeaderList withoutSecretHeaders(HeaderList headers, const QList<QByteArray> &values)
-{
-    for (auto &header : headers)
-        header.second = withoutSecretBytes(header.second, values);
-    return headers;
-}
-
-AttemptRecord attemptWithoutValues(const AttemptRecord &in, const QList<QByteArray> &values)
-{
-    if (values.isEmpty())
-        return in;
-    AttemptRecord out = in;
-    out.url = withoutSecretInUrl(in.url, values);
-    out.requestHeaders = withoutSecretHeaders(in.requestHeaders, values);
-    out.responseHeaders = withoutSecretHeaders(in.responseHeaders, values);
-    out.requestBody = withoutSecretBytes(in.requestBody, values);
-    out.responseBody = withoutSecretBytes(in.responseBody, values);
-    out.errorString = withoutSecretText(in.errorString, values);
-    out.reason = withoutSecretText(in.reason, values);
-    for (RedirectHop &hop : out.redirects) {
-        hop.from = withoutSecretInUrl(hop.from, values);
-        hop.to = withoutSecretInUrl(hop.to, values);
-        hop.note = withoutSecretText(hop.note, values);
-    }
-    return out;
-}
-
-RequestSpec requestWithoutValues(const RequestSpec &in, const QList<QByteArray> &values)
-{
-    if (values.isEmpty())
-        return in;
-    RequestSpec out = in;
-    out.url = withoutSecretInUrl(in.url, values);
-    out.headers = withoutSecretHeaders(in.headers, values);
-    out.body = withoutSecretBytes(in.body, values);
-    return out;
-}
-
 } // namespace
 
 RecordRedactor::RecordRedactor(bool enabled, const RunRecord &run) : m_redactor(enabled)
 {
+    QStringList secrets;
     for (const RequestSpec &request : run.requests)
-        addSecretsOf(request, &m_secretValues);
+        addSecretsOf(request, &secrets);
+    m_secretForms = SecretMask::forms(secrets);
 }
 
-void RecordRedactor::addSecretsOf(const RequestSpec &request, QList<QByteArray> *values) const
+void RecordRedactor::addSecretsOf(const RequestSpec &request, QStringList *secrets)
 {
     for (const QString &secret : request.auth.secrets()) {
-        const QByteArray bytes = secret.toUtf8();
-        if (bytes.size() >= minSecretValue && bytes != Redactor::mask() && !values->contains(bytes))
-            values->append(bytes);
+        if (secret != QLatin1String(Redactor::mask()) && !secrets->contains(secret))
+            secrets->append(secret);
     }
-    // The longest first: a secret that holds another is masked whole.
-    std::sort(
-        values->begin(), values->end(), [](const QByteArray &a, const QByteArray &b) { return a.size() > b.size(); });
 }
 
 AttemptRecord RecordRedactor::redacted(const AttemptRecord &attempt, Bodies bodies) const
@@ -138,7 +69,8 @@ AttemptRecord RecordRedactor::redacted(const AttemptRecord &attempt, Bodies bodi
         hop.to = m_redactor.url(hop.to);
         hop.note = m_redactor.text(hop.note);
     }
-    return attemptWithoutValues(out, m_secretValues);
+    SecretMask::apply(&out, m_secretForms);
+    return out;
 }
 
 RequestSpec RecordRedactor::redacted(const RequestSpec &request, Bodies bodies) const
@@ -167,10 +99,12 @@ RequestSpec RecordRedactor::redacted(const RequestSpec &request, Bodies bodies) 
         if (!part.isFile() && !part.value.isEmpty() && Redactor::isSensitiveName(QString::fromUtf8(part.name)))
             part.value = Redactor::mask();
     }
-    // Its own secrets and the run's, wherever they were put.
-    QList<QByteArray> values = m_secretValues;
-    addSecretsOf(request, &values);
-    return requestWithoutValues(out, values);
+    // Its own secrets, wherever they were put (the run's are among them when given).
+    QStringList own;
+    addSecretsOf(request, &own);
+    SecretMask::apply(&out, m_secretForms);
+    SecretMask::apply(&out, SecretMask::forms(own));
+    return out;
 }
 
 RequestResult RecordRedactor::redacted(const RequestResult &result, const HeaderList &responseHeaders) const

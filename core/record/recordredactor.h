@@ -7,6 +7,7 @@
 
 #include <QList>
 #include <QString>
+#include <QStringList>
 
 namespace RetryLab::Core {
 
@@ -58,11 +59,11 @@ public:
     QString redactedText(const QString &text) const;
 
 private:
-    void addSecretsOf(const RequestSpec &request, QList<QByteArray> *values) const;
+    static void addSecretsOf(const RequestSpec &request, QStringList *secrets);
 
     Redactor m_redactor;
-    /// Auth secrets to mask by value, longest first; each at least four bytes.
-    QList<QByteArray> m_secretValues;
+    /// The run's auth secrets, as SecretMask looks for them.
+    QList<QByteArray> m_secretForms;
 };
 
 } // namespace RetryLab::Core

@@ -3,7 +3,7 @@
 #include "core/collections/collectionstore.h"
 #include "core/collections/environmentsjson.h"
 #include "core/collections/requesttemplate.h"
-#include "core/collections/secretmask.h"
+#include "core/record/secretmask.h"
 #include "core/collections/variables.h"
 #include "core/policy/presets.h"
 

@@ -4,6 +4,7 @@
 #include "core/record/runrecord.h"
 
 #include <QByteArray>
+#include <QList>
 #include <QString>
 #include <QStringList>
 
@@ -16,9 +17,17 @@ namespace RetryLab::Core {
 /// a response). Values are matched as typed and percent-encoded.
 namespace SecretMask {
 
+/// The secrets as they are looked for (as typed and percent-encoded, the
+/// longest first; one under three characters is not looked for), made once
+/// for many records.
+using Forms = QList<QByteArray>;
+Forms forms(const QStringList &secrets);
+
 QString text(const QString &text, const QStringList &secrets);
 QByteArray bytes(const QByteArray &bytes, const QStringList &secrets);
 void apply(RequestSpec *spec, const QStringList &secrets);
+void apply(RequestSpec *spec, const Forms &forms);
+void apply(AttemptRecord *attempt, const Forms &forms);
 void apply(RunRecord *record, const QStringList &secrets);
 
 } // namespace SecretMask
