@@ -1,9 +1,9 @@
 #include "ui/exportcontroller.h"
 
-#include "core/record/secretmask.h"
 #include "core/export/csvexport.h"
 #include "core/export/harexport.h"
 #include "core/export/reportjson.h"
+#include "core/record/secretmask.h"
 #include "ui/run/errorlogview.h"
 #include "ui/session/run/runsession.h"
 #include "ui/session/settings/settings.h"

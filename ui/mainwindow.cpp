@@ -13,9 +13,9 @@
 #include "ui/workspacetabs.h"
 
 #include "core/collections/requesttemplate.h"
-#include "core/record/secretmask.h"
 #include "core/collections/variables.h"
 #include "core/executor/threadedexecutor.h"
+#include "core/record/secretmask.h"
 #include "ui/collectionruncontroller.h"
 #include "ui/collections/collectionrunpanel.h"
 #include "ui/collections/collectionsidebar.h"

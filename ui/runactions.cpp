@@ -1,12 +1,12 @@
 #include "ui/runactions.h"
 
 #include "core/collections/requesttemplate.h"
-#include "core/record/secretmask.h"
 #include "core/executor/threadedexecutor.h"
 #include "core/export/curlcommand.h"
 #include "core/export/harexport.h"
 #include "core/faultserver/faultserver.h" // complete for RequestRunner::server()
 #include "core/policy/pollingpolicy.h"
+#include "core/record/secretmask.h"
 #include "ui/request/requestcomposer.h"
 #include "ui/session/request/requestrunner.h"
 #include "ui/session/run/runsession.h"

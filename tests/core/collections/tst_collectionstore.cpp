@@ -3,9 +3,9 @@
 #include "core/collections/collectionstore.h"
 #include "core/collections/environmentsjson.h"
 #include "core/collections/requesttemplate.h"
-#include "core/record/secretmask.h"
 #include "core/collections/variables.h"
 #include "core/policy/presets.h"
+#include "core/record/secretmask.h"
 
 #include <QDir>
 #include <QFile>
