@@ -320,6 +320,7 @@ public:
         m_thread.setObjectName(QStringLiteral("observer"));
         observer.moveToThread(&m_thread);
         Core::startWorkerThread(m_thread, &observer, [] {});
+        m_direct = !m_thread.isRunning(); // no thread to be had: grouped here, as before
         QAbstractEventDispatcher *dispatcher = QAbstractEventDispatcher::instance();
         m_turnEnds
             = QObject::connect(dispatcher, &QAbstractEventDispatcher::aboutToBlock, dispatcher, [this] { handOver(); });
@@ -332,8 +333,14 @@ public:
     /// (or sooner, in a turn that handles many: a loop kept busy may not wait for a while).
     void take(const Core::ServerLogEntry &entry)
     {
-        if (!m_thread.isRunning())
+        if (!m_open) // QThread::isRunning() takes a lock
             return;
+        if (m_direct) {
+            Core::ServerLogEntry observed = entry;
+            m_observer.observeRequest(observed, false);
+            m_observer.observeAnswer(observed);
+            return;
+        }
         m_turn.append(entry);
         if (m_turn.size() >= maxPerTurn)
             handOver();
@@ -343,9 +350,14 @@ public:
     /// thread, where the report is made; stops the observer's thread.
     void finish()
     {
-        if (!m_thread.isRunning())
+        if (!m_open)
             return;
+        m_open = false;
         QObject::disconnect(m_turnEnds);
+        if (m_direct) {
+            m_observer.finish();
+            return;
+        }
         handOver();
         QMetaObject::invokeMethod(
             &m_observer,
@@ -403,6 +415,8 @@ private:
     QThread *m_home;
     QThread m_thread;
     QMetaObject::Connection m_turnEnds;
+    bool m_open = true; ///< records are taken (until finish(); only the proxy's thread reads it)
+    bool m_direct = false; ///< the observer's thread did not start: records are observed at once
     QList<Core::ServerLogEntry> m_turn; ///< the proxy thread's records of this turn
     QMutex m_mutex;
     QWaitCondition m_taken;
