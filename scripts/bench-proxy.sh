@@ -245,7 +245,7 @@ jq -n --argjson rps "$(runs_json rps_runs)" --argjson p50 "$(runs_json p50_runs)
         machine: { cpu: $cpu, cpu_family: $family, cpu_model: $model, spectre_v2: $spectre },
         nginx: $nginxVersion, wrk: $wrk,
         load_generator: ("wrk -t1 -c" + ($connections|tostring) + " -d" + ($seconds|tostring) + "s for requests/s; wrk -t1 -c1 --latency for the median"),
-        setup: "retrylab-cli proxy --quiet (one thread, no fault rule, no toxic; the HTTP proxies with their observer on) and nginx (worker_processes 1, access_log off) in front of one nginx (worker_processes 1, return 200): nginx as a reverse proxy with a keep-alive upstream (proxy_http_version 1.1, Connection \"\", keepalive 64), nginx stream with proxy_pass; the forward proxies loaded with absolute-form requests (a wrk script)",
+        setup: "retrylab-cli proxy --quiet (one thread forwarding, no fault rule, no toxic; the HTTP proxies with their observer on, grouping on a second thread) and nginx (worker_processes 1, access_log off) in front of one nginx (worker_processes 1, return 200): nginx as a reverse proxy with a keep-alive upstream (proxy_http_version 1.1, Connection \"\", keepalive 64), nginx stream with proxy_pass; the forward proxies loaded with absolute-form requests (a wrk script)",
         rps_runs: $rps, p50_ms_runs: $p50,
         rps: ($rps | map_values(mean)), p50_ms: ($p50 | map_values(mean)),
         reverse_vs_nginx_reverse: ratio("reverse"; "nginx_reverse"),

@@ -24,8 +24,14 @@ bool mayHoldCredentials(QStringView text)
         const char16_t lower = c >= u'A' && c <= u'Z' ? char16_t(c + (u'a' - u'A')) : c;
         if (lower != u'b' && lower != u't' && lower != u'd')
             continue;
+        // The second letter too before the call, which is what costs: a log line's target and
+        // detail are full of t's and d's. Only an ASCII one rules a scheme out here.
+        const char16_t next = i + 1 < text.size() ? text[i + 1].unicode() : u'\0';
+        const char16_t nextLower = next >= u'A' && next <= u'Z' ? char16_t(next + (u'a' - u'A')) : next;
         for (QLatin1StringView scheme : schemes) {
-            if (scheme.front().unicode() == lower && text.sliced(i).startsWith(scheme, Qt::CaseInsensitive))
+            if (scheme.front().unicode() != lower || (next < 0x80 && nextLower != scheme[1].unicode()))
+                continue;
+            if (text.sliced(i).startsWith(scheme, Qt::CaseInsensitive))
                 return true;
         }
     }

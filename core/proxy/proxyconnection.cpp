@@ -16,6 +16,9 @@
 
 #include <algorithm>
 #include <array>
+#include <cstring>
+#include <tuple>
+#include <utility>
 
 // One job: one client connection of the proxy and its upstream, kept in step. Reading
 // the client, forwarding upstream, streaming the answer back under back-pressure and
@@ -41,16 +44,22 @@ bool isField(QByteArrayView name, QByteArrayView wanted)
     return name.size() == wanted.size() && name.compare(wanted, Qt::CaseInsensitive) == 0;
 }
 
-/// Hop-by-hop fields (RFC 9110 section 7.6.1), and those the Connection field names.
-bool isHopByHop(const QByteArray &name, const QList<QByteArray> &named)
+/// The fields that are hop-by-hop whatever the Connection field says (RFC 9110 section 7.6.1).
+bool isFixedHopByHop(QByteArrayView name)
 {
     // Compared in place, case-insensitively: a lower-case copy of every header's name
     // and a list search through QByteArray's operator== cost more than the rest of
     // passing the header on.
     static constexpr std::array<QByteArrayView, 8> fixed{"connection", "keep-alive", "proxy-connection", "te",
         "trailer", "upgrade", "proxy-authenticate", "proxy-authorization"};
+    return std::any_of(fixed.cbegin(), fixed.cend(), [name](QByteArrayView other) { return isField(name, other); });
+}
+
+/// Hop-by-hop fields, and those the Connection field names.
+bool isHopByHop(const QByteArray &name, const QList<QByteArray> &named)
+{
     const auto same = [&name](QByteArrayView other) { return isField(name, other); };
-    return std::any_of(fixed.cbegin(), fixed.cend(), same) || std::any_of(named.cbegin(), named.cend(), same);
+    return isFixedHopByHop(name) || std::any_of(named.cbegin(), named.cend(), same);
 }
 
 /// The bytes of the header lines, to reserve a head's room at once.
@@ -68,10 +77,31 @@ QList<QByteArray> connectionOptions(const HeaderList &headers)
     for (const auto &[name, value] : headers) {
         if (!isField(name, "Connection"))
             continue;
-        for (const QByteArray &option : value.split(','))
-            named.append(option.trimmed().toLower());
+        // Read in place: "keep-alive", what nearly every answer says, names a field that is
+        // dropped anyway, and splitting and lower-casing it cost three allocations an answer.
+        const QByteArrayView options = value;
+        qsizetype from = 0;
+        while (from <= options.size()) {
+            qsizetype comma = options.indexOf(',', from);
+            if (comma < 0)
+                comma = options.size();
+            const QByteArrayView option = options.sliced(from, comma - from).trimmed();
+            if (!option.isEmpty() && !isFixedHopByHop(option))
+                named.append(option.toByteArray().toLower());
+            from = comma + 1;
+        }
     }
     return named;
+}
+
+/// A Connection field's value names "close", in any case.
+bool namesClose(QByteArrayView value)
+{
+    for (qsizetype at = 0; at + 5 <= value.size(); ++at) {
+        if (value.sliced(at, 5).compare("close", Qt::CaseInsensitive) == 0)
+            return true;
+    }
+    return false;
 }
 
 /// "http://host:port" of an absolute-form target, empty for any other.
@@ -89,6 +119,81 @@ const QString &answeredText()
 {
     static const QString text = Tr::tr("the upstream answered %1 %2");
     return text;
+}
+
+/// "the upstream answered 200 OK": an upstream answers the same status again and again,
+/// and formatting it cost more than the rest of ending the exchange; the last is kept.
+QString answeredDetail(int code, const QByteArray &reason)
+{
+    thread_local int lastCode = -1;
+    thread_local QByteArray lastReason;
+    thread_local QString lastDetail;
+    if (code != lastCode || reason != lastReason) {
+        lastDetail = answeredText().arg(QString::number(code), QString::fromLatin1(reason));
+        lastCode = code;
+        lastReason = reason;
+    }
+    return lastDetail;
+}
+
+/// Writes a head into a buffer allocated once for it, piece by piece. Qt 6.4's
+/// QByteArray::append(QByteArrayView) goes through insert(), about a hundred instructions a
+/// piece, and a head is twenty pieces; QByteArray::number() costs four hundred.
+class HeadWriter final
+{
+public:
+    /// `room`: what the head will take (it grows beyond if need be).
+    explicit HeadWriter(qsizetype room) : m_out(std::max<qsizetype>(room, 64), Qt::Uninitialized) { }
+
+    HeadWriter &operator<<(QByteArrayView piece)
+    {
+        const qsizetype n = piece.size();
+        if (n <= 0)
+            return *this;
+        if (n > m_out.size() - m_used)
+            m_out.resize(std::max(m_out.size() * 2, m_used + n));
+        std::memcpy(m_out.data() + m_used, piece.data(), size_t(n));
+        m_used += n;
+        return *this;
+    }
+    HeadWriter &operator<<(char c) { return *this << QByteArrayView(&c, 1); }
+    /// A non-negative number in decimal.
+    HeadWriter &number(qint64 value)
+    {
+        std::array<char, 24> digits{};
+        qsizetype at = qsizetype(digits.size());
+        do {
+            digits[size_t(--at)] = char('0' + value % 10);
+            value /= 10;
+        } while (value > 0 && at > 0);
+        return *this << QByteArrayView(digits.data() + at, qsizetype(digits.size()) - at);
+    }
+    void field(QByteArrayView name, QByteArrayView value) { *this << name << ": " << value << "\r\n"; }
+    /// The head, its room beyond what was written kept for bytes appended to it.
+    QByteArray take()
+    {
+        m_out.truncate(m_used);
+        return std::move(m_out);
+    }
+
+private:
+    QByteArray m_out;
+    qsizetype m_used = 0;
+};
+
+/// The path prefix and the Host value of requests to `upstream`.
+std::pair<QByteArray, QByteArray> upstreamPieces(const QUrl &upstream)
+{
+    QByteArray prefix = upstream.path(QUrl::FullyEncoded).toLatin1();
+    if (prefix.endsWith('/'))
+        prefix.chop(1);
+    const int defaultPort = upstream.scheme() == QLatin1String("https") ? 443 : 80;
+    QByteArray host = upstream.host(QUrl::FullyEncoded).toLatin1();
+    if (host.contains(':'))
+        host = '[' + host + ']';
+    if (upstream.port(defaultPort) != defaultPort)
+        host += ':' + QByteArray::number(upstream.port(defaultPort));
+    return {prefix, host};
 }
 
 /// RFC 9110 section 9.2.2.
@@ -130,7 +235,9 @@ ProxyConnection::ProxyConnection(ProxyServer *server, QTcpSocket *client)
     m_throttleTimer->setTimerType(Qt::PreciseTimer);
     connect(m_throttleTimer, &QTimer::timeout, this, &ProxyConnection::releaseThrottled);
     client->setParent(this);
+    m_clientIsTls = qobject_cast<QSslSocket *>(client) != nullptr;
     m_clientAddress = addressOf(client);
+    m_clientAddressLatin1 = m_clientAddress.toLatin1();
     m_peer = m_clientAddress + QLatin1Char(':') + QString::number(client->peerPort());
     m_connectTimer->setSingleShot(true);
     m_idleTimer->setSingleShot(true);
@@ -215,8 +322,10 @@ qint64 ProxyConnection::clientBytesToWrite() const
         return 0;
     // An intercepted tunnel's socket moves its plain bytes into its encrypted buffer at once:
     // those count as waiting for the client too, or a slow reader would hold nothing back.
-    const auto *tls = qobject_cast<const QSslSocket *>(m_client.data());
-    return m_client->bytesToWrite() + (tls ? tls->encryptedBytesToWrite() : 0);
+    if (!m_clientIsTls) // known once: qobject_cast on every call cost more than the rest
+        return m_client->bytesToWrite();
+    const auto *tls = static_cast<const QSslSocket *>(m_client.data());
+    return m_client->bytesToWrite() + tls->encryptedBytesToWrite();
 }
 
 qint64 ProxyConnection::pendingToClient() const
@@ -227,67 +336,86 @@ qint64 ProxyConnection::pendingToClient() const
 QByteArray ProxyConnection::upstreamRequest(
     const HttpRequest &r, const QUrl &upstream, bool keepHost, const QString &clientAddress)
 {
-    QByteArray target = r.target;
-    if (target.startsWith("http://") || target.startsWith("https://")) // absolute-form: the path is what counts
-        target = r.path + (r.query.isEmpty() ? QByteArray() : "?" + r.query);
-    QByteArray prefix = upstream.path(QUrl::FullyEncoded).toLatin1();
-    if (prefix.endsWith('/'))
-        prefix.chop(1);
-    QByteArray out;
-    out.reserve(headBytes(r.headers) + target.size() + r.body.size() + 256); // one allocation, not one per line
-    out += r.method + ' ' + prefix + target + " HTTP/1.1\r\n";
+    const auto [prefix, host] = upstreamPieces(upstream);
+    return upstreamRequest(r, prefix, host, keepHost, clientAddress.toLatin1());
+}
+
+QByteArray ProxyConnection::upstreamRequest(
+    const HttpRequest &r, QByteArrayView prefix, QByteArrayView host, bool keepHost, QByteArrayView clientAddress)
+{
+    QByteArrayView target = r.target;
+    QByteArray originForm;
+    if (target.startsWith("http://") || target.startsWith("https://")) { // absolute-form: the path is what counts
+        originForm = r.path + (r.query.isEmpty() ? QByteArray() : "?" + r.query);
+        target = originForm;
+    }
+    // One allocation, not one per line.
+    HeadWriter out(headBytes(r.headers) + r.method.size() + prefix.size() + target.size() + host.size()
+        + clientAddress.size() + r.body.size() + 256);
+    out << r.method << ' ' << prefix << target << " HTTP/1.1\r\n";
     const QList<QByteArray> named = connectionOptions(r.headers);
     bool hostSent = false;
+    bool forwardedFor = false;
     for (const auto &[name, value] : r.headers) {
+        if (isField(name, "X-Forwarded-For")) {
+            forwardedFor = true;
+            continue;
+        }
         if (isHopByHop(name, named) || isField(name, "Content-Length") || isField(name, "Transfer-Encoding")
-            || isField(name, "Expect") || isField(name, "X-Forwarded-For"))
+            || isField(name, "Expect"))
             continue;
         if (isField(name, "Host")) {
             if (!keepHost)
                 continue;
             hostSent = true;
         }
-        out += name + ": " + value + "\r\n";
+        out.field(name, value);
     }
-    if (!hostSent) {
-        const int defaultPort = upstream.scheme() == QLatin1String("https") ? 443 : 80;
-        QByteArray host = upstream.host(QUrl::FullyEncoded).toLatin1();
-        if (host.contains(':'))
-            host = '[' + host + ']';
-        if (upstream.port(defaultPort) != defaultPort)
-            host += ':' + QByteArray::number(upstream.port(defaultPort));
-        out += "Host: " + host + "\r\n";
+    if (!hostSent)
+        out.field("Host", host);
+    out << "X-Forwarded-For: ";
+    if (forwardedFor) {
+        const QByteArray forwarded = headerValue(r.headers, "X-Forwarded-For").value_or(QByteArray());
+        if (!forwarded.isEmpty())
+            out << forwarded << ", ";
     }
-    const QByteArray forwarded = headerValue(r.headers, "X-Forwarded-For").value_or(QByteArray());
-    out += "X-Forwarded-For: " + (forwarded.isEmpty() ? QByteArray() : forwarded + ", ") + clientAddress.toLatin1()
-        + "\r\n";
-    out += "Via: 1." + QByteArray::number(r.minorVersion) + " retrylab\r\n";
-    if (!r.body.isEmpty() || r.method == "POST" || r.method == "PUT" || r.method == "PATCH")
-        out += "Content-Length: " + QByteArray::number(r.body.size()) + "\r\n";
-    out += "\r\n";
-    out += r.body;
-    return out;
+    out << clientAddress << "\r\n";
+    out << "Via: 1.";
+    out.number(std::max(0, r.minorVersion)) << " retrylab\r\n";
+    if (!r.body.isEmpty() || r.method == "POST" || r.method == "PUT" || r.method == "PATCH") {
+        out << "Content-Length: ";
+        out.number(r.body.size()) << "\r\n";
+    }
+    out << "\r\n" << r.body;
+    return out.take();
 }
 
 QByteArray ProxyConnection::clientHead(
-    const HttpResponseStream::Head &head, bool close, bool clientIsHttp10, bool dropChunking)
+    const HttpResponseStream::Head &head, bool close, bool clientIsHttp10, bool dropChunking, qsizetype reserveAfter)
 {
-    QByteArray out;
-    out.reserve(headBytes(head.headers) + head.reason.size() + 64);
-    out += "HTTP/1.1 " + QByteArray::number(head.status) + ' '
-        + (head.reason.isEmpty() ? reasonPhrase(head.status) : head.reason) + "\r\n";
+    // Room for the body's first bytes too, which go out in the same write (readUpstream()).
+    HeadWriter out(headBytes(head.headers) + head.reason.size() + 64 + reserveAfter);
+    out << "HTTP/1.1 ";
+    out.number(std::max(0, head.status)) << ' ';
+    if (head.reason.isEmpty())
+        out << reasonPhrase(head.status);
+    else
+        out << head.reason;
+    out << "\r\n";
     const QList<QByteArray> named = connectionOptions(head.headers);
     for (const auto &[name, value] : head.headers) {
         if (isHopByHop(name, named) || (dropChunking && isField(name, "Transfer-Encoding")))
             continue;
-        out += name + ": " + value + "\r\n";
+        out.field(name, value);
     }
     if (close)
-        out += "Connection: close\r\n";
+        out << "Connection: close\r\n";
     else if (clientIsHttp10)
-        out += "Connection: keep-alive\r\n";
-    out += "\r\n";
-    return out;
+        out << "Connection: keep-alive\r\n";
+    out << "\r\n";
+    QByteArray written = out.take();
+    written.reserve(written.size() + reserveAfter); // kept, not shrunk: the body follows
+    return written;
 }
 
 void ProxyConnection::writeNow(QTcpSocket *socket, const QByteArray &bytes)
@@ -526,10 +654,16 @@ void ProxyConnection::proceed()
         return;
     }
     // A forward proxy's requests each name their upstream; a kept-alive connection serves only its own.
-    const QUrl upstream = exchangeUpstream();
-    if (m_upstream && upstream != m_upstreamUrl)
-        dropUpstream();
-    m_upstreamUrl = upstream;
+    // A reverse proxy's is always the same: its URL is not compared again at every request.
+    if (m_server->options().forward || m_upstreamUrl.isEmpty()) {
+        const QUrl upstream = exchangeUpstream();
+        if (upstream != m_upstreamUrl) {
+            if (m_upstream)
+                dropUpstream();
+            m_upstreamUrl = upstream;
+            m_upstreamPiecesMade = false;
+        }
+    }
     if (m_server->options().forward && !m_interceptUpstream.isValid())
         m_upstreamOrigin = originOf(m_request.target).toByteArray();
     // Bytes that came after the last answer (while its end was still being delivered) answer nothing.
@@ -725,7 +859,7 @@ void ProxyConnection::releaseThrottled()
     }
 }
 
-bool ProxyConnection::forwardBody(QByteArray body, const QByteArray &head)
+bool ProxyConnection::forwardBody(QByteArray body, QByteArray head)
 {
     if (body.isEmpty()) {
         deliver(head);
@@ -766,7 +900,12 @@ bool ProxyConnection::forwardBody(QByteArray body, const QByteArray &head)
         deliver(head + content);
     } else {
         body.truncate(wireEnd);
-        deliver(head.isEmpty() ? body : head + body);
+        if (head.isEmpty()) {
+            deliver(body);
+        } else {
+            head.append(body); // in the room clientHead() reserved
+            deliver(head);
+        }
     }
     return cut;
 }
@@ -834,7 +973,14 @@ void ProxyConnection::sendRequest()
 {
     if (!m_busy || !m_upstream)
         return;
-    writeNow(m_upstream, upstreamRequest(m_request, m_upstreamUrl, m_server->options().keepHost, m_clientAddress));
+    if (!m_upstreamPiecesMade) {
+        // Made once per upstream rather than at every request: QUrl's encoded path and host cost.
+        std::tie(m_upstreamPrefix, m_upstreamHost) = upstreamPieces(m_upstreamUrl);
+        m_upstreamPiecesMade = true;
+    }
+    writeNow(m_upstream,
+        upstreamRequest(
+            m_request, m_upstreamPrefix, m_upstreamHost, m_server->options().keepHost, m_clientAddressLatin1));
     m_server->countUpstreamRequest();
     m_recording = m_server->recorder() != nullptr;
     if (m_recording) {
@@ -970,7 +1116,8 @@ void ProxyConnection::readUpstream()
             m_dechunk = final && clientIsHttp10 && chunked;
             m_closeAfter = m_closeAfter || m_stream.framing() == HttpResponseStream::Framing::UntilClose || m_dechunk;
             if (final || !clientIsHttp10) // HTTP/1.0 has no interim answers
-                head = clientHead(m_stream.head(), final && m_closeAfter, clientIsHttp10, m_dechunk);
+                head = clientHead(
+                    m_stream.head(), final && m_closeAfter, clientIsHttp10, m_dechunk, m_stream.body().size());
             if (const auto retryAfter = headerValue(m_stream.head().headers, "Retry-After"))
                 m_entry.retryAfter = *retryAfter;
             if (final && m_fault.outcome == ProxyFault::Outcome::Reset) {
@@ -991,7 +1138,7 @@ void ProxyConnection::readUpstream()
                 recordHead();
             recordBody();
         }
-        if (forwardBody(m_stream.body(), head)) {
+        if (forwardBody(m_stream.body(), std::move(head))) {
             dropUpstream();
             m_closeAfter = true;
             endAfterFlush([this, code] {
@@ -1010,9 +1157,8 @@ void ProxyConnection::readUpstream()
                 carried = m_stream.next();
                 continue;
             }
-            const bool upstreamCloses
-                = headerValue(m_stream.head().headers, "Connection").value_or(QByteArray()).toLower().contains("close")
-                || m_stream.head().minorVersion == 0;
+            const bool upstreamCloses = m_stream.head().minorVersion == 0
+                || namesClose(headerValue(m_stream.head().headers, "Connection").value_or(QByteArray()));
             // More after the answer than it framed: an answer nobody asked for, never handed on.
             const bool unsolicited = m_stream.bufferedBytes() > 0;
             if (unsolicited) {
@@ -1024,11 +1170,9 @@ void ProxyConnection::readUpstream()
                 recordEnd();
             if (upstreamCloses || unsolicited)
                 dropUpstream(false);
-            const QString reason = QString::fromLatin1(m_stream.head().reason);
-            endAfterFlush([this, code, reason] {
+            endAfterFlush([this, code, detail = answeredDetail(code, m_stream.head().reason)] {
                 const bool corrupt = m_fault.outcome == ProxyFault::Outcome::Corrupt;
-                finishExchange(corrupt ? QStringLiteral("corrupt") : QStringLiteral("forwarded"),
-                    answeredText().arg(QString::number(code), reason), code);
+                finishExchange(corrupt ? QStringLiteral("corrupt") : QStringLiteral("forwarded"), detail, code);
             });
             return;
         }

@@ -55,12 +55,15 @@ public:
     /// Content-Length. Static for tests.
     static QByteArray upstreamRequest(
         const HttpRequest &request, const QUrl &upstream, bool keepHost, const QString &clientAddress);
+    /// The same with the upstream's path prefix and Host value made already (per connection, not per request).
+    static QByteArray upstreamRequest(const HttpRequest &request, QByteArrayView prefix, QByteArrayView host,
+        bool keepHost, QByteArrayView clientAddress);
     /// The response head as it goes to the client, hop-by-hop headers dropped;
     /// `close` adds "Connection: close".
     /// `dropChunking` leaves out Transfer-Encoding (the body goes out without
-    /// its chunk framing, to an HTTP/1.0 client).
-    static QByteArray clientHead(
-        const HttpResponseStream::Head &head, bool close, bool clientIsHttp10, bool dropChunking = false);
+    /// its chunk framing, to an HTTP/1.0 client). `reserveAfter`: room for bytes appended to it.
+    static QByteArray clientHead(const HttpResponseStream::Head &head, bool close, bool clientIsHttp10,
+        bool dropChunking = false, qsizetype reserveAfter = 0);
 
 private:
     enum class Waiting { Nothing, BeforeForward, BeforeResponse };
@@ -77,7 +80,7 @@ private:
     void intercept();
     /// Passes body bytes on with the fault applied, after `head` when the answer's head
     /// goes with them; true when cut=N ended the body here.
-    bool forwardBody(QByteArray body, const QByteArray &head = {});
+    bool forwardBody(QByteArray body, QByteArray head = {});
     void rejectMalformed();
     /// Answers `status` with `message` to a request that cannot be taken up, and closes.
     void rejectRequest(int status, const QString &message, const HttpRequest *request = nullptr);
@@ -128,6 +131,9 @@ private:
     QPointer<QTcpSocket> m_client;
     QPointer<QTcpSocket> m_upstream;
     QUrl m_upstreamUrl; ///< where m_upstream is connected (or connecting)
+    QByteArray m_upstreamPrefix; ///< its path prefix, put before every request's target
+    QByteArray m_upstreamHost; ///< its Host value
+    bool m_upstreamPiecesMade = false; ///< m_upstreamPrefix and m_upstreamHost are m_upstreamUrl's
     RecordedExchange m_record;
     bool m_recording = false; ///< the exchange in progress is being recorded
     qint64 m_sentUpstreamNs = 0;
@@ -144,6 +150,8 @@ private:
     qint64 m_waitingSinceNs = 0;
     QString m_peer;
     QString m_clientAddress; ///< the peer's address without its port, for X-Forwarded-For
+    QByteArray m_clientAddressLatin1; ///< the same as it goes into X-Forwarded-For
+    bool m_clientIsTls = false; ///< the client's socket is a QSslSocket (interception)
     qint64 m_activityNs = 0; ///< the last activity the idle timeout counts from
     HttpRequestParser m_parser;
     QList<HttpRequest> m_queue;

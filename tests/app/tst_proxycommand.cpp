@@ -209,6 +209,49 @@ private Q_SLOTS:
         QCOMPARE(report->clients[0].requests.constFirst().attempts.size(), 2);
     }
 
+    // The observer groups on a thread of its own, taking the proxy's records in batches:
+    // every exchange of a burst still reaches the report, those queued as the proxy stops too.
+    void everyExchangeOfABurstIsObserved()
+    {
+        Core::FaultServer upstream;
+        QVERIFY(upstream.listen());
+        QTemporaryDir dir;
+        const QString reportPath = dir.filePath(QStringLiteral("burst.json"));
+        QProcess process;
+        process.start(QStringLiteral(RETRYLAB_BINARY),
+            {QStringLiteral("proxy"), QStringLiteral("--quiet"), QStringLiteral("--upstream"),
+                upstream.baseUrl().toString(), QStringLiteral("--report"), reportPath});
+        QVERIFY(process.waitForStarted(10'000));
+        static const QRegularExpression url(QStringLiteral("proxy on (http://127\\.0\\.0\\.1:\\d+)"));
+        QByteArray seen;
+        const QUrl base(waitForOutput(process, url, &seen).captured(1));
+        QVERIFY2(base.isValid(), seen.constData());
+
+        constexpr int burst = 300;
+        QNetworkAccessManager manager;
+        int answered = 0;
+        for (int i = 0; i < burst; ++i) {
+            QNetworkReply *reply
+                = manager.get(QNetworkRequest(base.resolved(QUrl(QStringLiteral("/status/200?n=%1").arg(i)))));
+            connect(reply, &QNetworkReply::finished, this, [reply, &answered] {
+                if (reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt() == 200)
+                    ++answered;
+                reply->deleteLater();
+            });
+        }
+        QTRY_COMPARE_WITH_TIMEOUT(answered, burst, 60'000);
+        QVERIFY(!stop(process, seen).isEmpty());
+        const auto report
+            = Core::ObservationReport::fromJson(QJsonDocument::fromJson(CommandTesting::read(reportPath)).object());
+        QVERIFY2(report, qPrintable(report.error()));
+        qsizetype attempts = 0;
+        for (const Core::ObservationReport::Client &client : report->clients) {
+            for (const Core::LogicalRequest &request : client.requests)
+                attempts += request.attempts.size();
+        }
+        QCOMPARE(attempts, qsizetype(burst));
+    }
+
     // --tcp between a client and a server of the suite: a toxic cuts the answer, the report says so.
     void tcpProxyAppliesToxicsAndReports()
     {

@@ -178,6 +178,10 @@ void TestRedactor::text_data()
                                  << QStringLiteral("cookie: a=REDACTED; b=REDACTED");
     QTest::addRow("bare bearer") << QStringLiteral("sent bearer abc123def456 again")
                                  << QStringLiteral("sent bearer REDACTED again");
+    QTest::addRow("bearer in mixed case")
+        << QStringLiteral("sent BeArEr abc123def456 again") << QStringLiteral("sent BeArEr REDACTED again");
+    QTest::addRow("a scheme's first letter last")
+        << QStringLiteral("the upstream answered 200 b") << QStringLiteral("the upstream answered 200 b");
     QTest::addRow("prose kept") << QStringLiteral("basic authentication failed; the token expired")
                                 << QStringLiteral("basic authentication failed; the token expired");
     QTest::addRow("assignment") << QStringLiteral("retrying with password=hunter2, user=bob")

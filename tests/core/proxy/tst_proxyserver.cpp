@@ -222,6 +222,50 @@ private Q_SLOTS:
         QCOMPARE(capture.requests.last().header("Host"), QByteArray("example.test"));
     }
 
+    // The answer's hop-by-hop fields stay between the upstream and the proxy: those RFC 9110
+    // names and those its Connection field names, in any case; the rest passes. A Connection
+    // field naming "close", in any case, ends the upstream connection after the answer.
+    void hopByHopFieldsOfTheAnswerAreDropped_data()
+    {
+        QTest::addColumn<QByteArray>("connection");
+        QTest::addColumn<bool>("upstreamCloses");
+        QTest::addRow("keep-alive and a field named") << QByteArray("Keep-Alive, X-Hop") << false;
+        QTest::addRow("a field named, spaced") << QByteArray(" x-hop ,keep-alive") << false;
+        QTest::addRow("close in capitals") << QByteArray("X-Hop, CLOSE") << true;
+        QTest::addRow("close alone") << QByteArray("close") << true;
+    }
+
+    void hopByHopFieldsOfTheAnswerAreDropped()
+    {
+        QFETCH(QByteArray, connection);
+        QFETCH(bool, upstreamCloses);
+        ScriptedUpstream upstream([connection](int, int, QTcpSocket *socket) {
+            socket->write("HTTP/1.1 200 OK\r\nConnection: " + connection
+                + "\r\nX-Hop: secret\r\nKeep-Alive: timeout=5\r\nTE: trailers\r\nX-Kept: yes\r\n"
+                  "Content-Length: 2\r\n\r\nok");
+        });
+        QVERIFY(startProxy(upstream.url()));
+        QTcpSocket client;
+        client.connectToHost(QHostAddress::LocalHost, m_proxy->listenUrl().port());
+        QVERIFY(client.waitForConnected(5000));
+        client.write("GET /a HTTP/1.1\r\nHost: a\r\n\r\nGET /b HTTP/1.1\r\nHost: a\r\n\r\n");
+        QList<QByteArray> bodies;
+        const auto heads = readResponses(client, 2, &bodies);
+        QCOMPARE(heads.size(), 2);
+        for (const HttpResponseStream::Head &head : heads) {
+            QCOMPARE(head.status, 200);
+            QCOMPARE(headerValue(head.headers, "X-Kept"), std::optional<QByteArray>("yes"));
+            QCOMPARE(headerValue(head.headers, "Keep-Alive"), std::nullopt);
+            QCOMPARE(headerValue(head.headers, "TE"), std::nullopt);
+            QCOMPARE(headerValue(head.headers, "Connection"), std::nullopt);
+            const bool named = connection.toLower().contains("x-hop");
+            QCOMPARE(headerValue(head.headers, "X-Hop"), named ? std::nullopt : std::optional<QByteArray>("secret"));
+        }
+        QCOMPARE(bodies, QList<QByteArray>({"ok", "ok"}));
+        QCOMPARE(upstream.requests, 2);
+        QCOMPARE(upstream.connections, upstreamCloses ? 2 : 1);
+    }
+
     void pipelinedRequestsShareOneUpstreamConnection()
     {
         QVERIFY(startProxy(m_upstream->baseUrl()));
