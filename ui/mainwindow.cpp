@@ -2,6 +2,7 @@
 
 #include "ui/exportcontroller.h"
 #include "ui/fileopener.h"
+#include "ui/folderauthdialog.h"
 #include "ui/importcontroller.h"
 #include "ui/monitorcontroller.h"
 #include "ui/openedrun.h"
@@ -565,6 +566,9 @@ void MainWindow::saveSettings()
 void MainWindow::connectCollections()
 {
     m_collections->setRequestSource([this] { return std::pair{m_composer->draft(), m_policyPanel->policy()}; });
+    m_collections->setAuthAsker([this](const QString &what, const Core::AuthSpec &current) {
+        return FolderAuthDialog::ask(this, what, current);
+    });
     // A saved request's assertions and extract rules travel with it: into the file when it is
     // saved, into the composer's Checks tab when it is opened.
     m_collections->setChecksSource([this] { return m_composer->checks(); });

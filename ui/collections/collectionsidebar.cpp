@@ -7,11 +7,8 @@
 #include "ui/collections/collectionrundialog.h"
 #include "ui/collections/environmentbar.h"
 #include "ui/collections/environmentdialog.h"
-#include "ui/request/authform.h"
 
 #include <QAction>
-#include <QDialog>
-#include <QDialogButtonBox>
 #include <QDir>
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -19,7 +16,6 @@
 #include <QLineEdit>
 #include <QMenu>
 #include <QMessageBox>
-#include <QScrollArea>
 #include <QToolButton>
 #include <QTreeView>
 #include <QUrl>
@@ -251,7 +247,7 @@ void CollectionSidebar::updateActions()
     m_newFolder->setEnabled(m_model->rowCount() > 0);
     m_runCollection->setEnabled(any);
     m_runFolder->setEnabled(any && m_model->kind(current) == CollectionModel::Kind::Folder);
-    m_editAuth->setEnabled(any && m_model->kind(current) != CollectionModel::Kind::Request);
+    m_editAuth->setEnabled(m_askAuth && any && m_model->kind(current) != CollectionModel::Kind::Request);
     m_empty->setVisible(m_model->rowCount() == 0);
 }
 
@@ -456,39 +452,11 @@ void CollectionSidebar::editAuthOfSelected()
     if (!current.isValid() || m_model->kind(current) == CollectionModel::Kind::Request)
         return;
     const QString what = current.data(Qt::DisplayRole).toString();
-    const std::optional<Core::AuthSpec> chosen
-        = m_askAuth ? m_askAuth(what, m_model->auth(current)) : askAuth(what, m_model->auth(current));
+    if (!m_askAuth)
+        return;
+    const std::optional<Core::AuthSpec> chosen = m_askAuth(what, m_model->auth(current));
     if (chosen)
         m_model->setAuth(current, *chosen);
-}
-
-std::optional<Core::AuthSpec> CollectionSidebar::askAuth(const QString &what, const Core::AuthSpec &current)
-{
-    QDialog dialog(this);
-    dialog.setObjectName(QStringLiteral("folderAuthDialog"));
-    dialog.setWindowTitle(tr("Auth of \u201c%1\u201d").arg(what));
-    auto *note = new QLabel(tr("Requests in \u201c%1\u201d whose auth is \u201cNo auth\u201d are sent with this; a "
-                               "folder inside may set its own. \u201cNo auth\u201d here hands down what the "
-                               "folder around it has.")
-                                .arg(what));
-    note->setWordWrap(true);
-    auto *form = new AuthForm;
-    form->setAuth(current);
-    auto *scroll = new QScrollArea;
-    scroll->setWidgetResizable(true);
-    scroll->setFrameShape(QFrame::NoFrame);
-    scroll->setWidget(form);
-    auto *buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel);
-    connect(buttons, &QDialogButtonBox::accepted, &dialog, &QDialog::accept);
-    connect(buttons, &QDialogButtonBox::rejected, &dialog, &QDialog::reject);
-    auto *layout = new QVBoxLayout(&dialog);
-    layout->addWidget(note);
-    layout->addWidget(scroll, 1);
-    layout->addWidget(buttons);
-    dialog.resize(480, 420);
-    if (dialog.exec() != QDialog::Accepted)
-        return std::nullopt;
-    return form->auth();
 }
 
 void CollectionSidebar::handleContextMenu(const QPoint &position)

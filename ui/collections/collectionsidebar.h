@@ -58,7 +58,8 @@ public:
     using RunOptionsAsker = std::function<std::optional<Core::CollectionRunOptions>(
         const QString &what, const Core::CollectionRunOptions &proposed)>;
     /// Asks for the auth of `what` (a collection's or a folder's name), starting
-    /// from `current`; nothing when cancelled (tests answer without a dialog).
+    /// from `current`; nothing when cancelled. The window gives its dialog
+    /// (FolderAuthDialog); without one, *Auth…* stays off.
     using AuthAsker = std::function<std::optional<Core::AuthSpec>(const QString &what, const Core::AuthSpec &current)>;
 
     /// `dataRoot`: where the files live; empty: the user's data folder.
@@ -75,7 +76,11 @@ public:
     void setChecksSource(ChecksSource source) { m_checksSource = std::move(source); }
     void setConfirmer(Confirmer confirmer) { m_confirm = std::move(confirmer); }
     void setRunOptionsAsker(RunOptionsAsker asker) { m_askRunOptions = std::move(asker); }
-    void setAuthAsker(AuthAsker asker) { m_askAuth = std::move(asker); }
+    void setAuthAsker(AuthAsker asker)
+    {
+        m_askAuth = std::move(asker);
+        updateActions();
+    }
 
     CollectionModel *model() const { return m_model; }
     CollectionFilter *filter() const { return m_filter; }
@@ -168,7 +173,6 @@ private:
     void updateActions();
     void saveEnvironments();
     void startEditing(const QModelIndex &sourceIndex);
-    std::optional<Core::AuthSpec> askAuth(const QString &what, const Core::AuthSpec &current);
     void run(const QModelIndex &sourceIndex, const QString &folderPath);
     /// The path of the item at `sourceIndex` inside its collection ("Orders/Refunds").
     QString pathOf(const QModelIndex &sourceIndex) const;

@@ -6,6 +6,7 @@
 #include "ui/collections/collectionsidebar.h"
 #include "ui/collections/environmentbar.h"
 #include "ui/collections/environmentdialog.h"
+#include "ui/folderauthdialog.h"
 #include "ui/mainwindow.h"
 #include "ui/policy/policypanel.h"
 #include "ui/request/requestcomposer.h"
@@ -337,6 +338,9 @@ private Q_SLOTS:
         CollectionSidebar sidebar(dir.path());
         sidebar.show();
         CollectionModel *model = sidebar.model();
+        // Without an asker (the window gives its dialog) there is nothing to edit with.
+        sidebar.setCurrentIndex(find(model, QStringLiteral("API")));
+        QVERIFY(!sidebar.editAuthAction()->isEnabled());
         // The collection's bearer, the Orders folder's API key (through the action and its asker).
         Core::AuthSpec bearer;
         bearer.kind = Core::AuthSpec::Kind::Bearer;
@@ -369,6 +373,10 @@ private Q_SLOTS:
 
         const Core::Collection saved = onDisk(dir.path(), QStringLiteral("API"));
         QCOMPARE(saved.auth, bearer);
+        // The window's dialog starts from the folder's auth and gives back what its form holds.
+        FolderAuthDialog dialog(QStringLiteral("Orders"), key);
+        QVERIFY(dialog.windowTitle().contains(QLatin1String("Orders")));
+        QCOMPARE(dialog.auth(), key);
         QCOMPARE(saved.items.at(1).auth, key);
 
         // Opening Orders/List shows the folder's key in the composer; Auth/Login the collection's bearer.
@@ -500,6 +508,9 @@ private Q_SLOTS:
             damaged.write("{\"formatVersion\": 1, \"items\": [");
         }
         collectionsOf(window)->setDataRoot(dir.path());
+        // The window gives the dock its auth dialog: Auth… is on for a collection.
+        collectionsOf(window)->setCurrentIndex(find(collectionsOf(window)->model(), QStringLiteral("API")));
+        QVERIFY(collectionsOf(window)->editAuthAction()->isEnabled());
         QVERIFY2(messagesOf(window).join(QLatin1Char('\n')).contains(QStringLiteral("bad.json.damaged-")),
             qPrintable(messagesOf(window).join(QLatin1Char('\n'))));
         window.show();
