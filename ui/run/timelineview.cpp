@@ -371,8 +371,7 @@ void TimelineView::zoomToFit()
                 ? tr("the latest run, request #%1").arg(lanes)
                 : tr("the latest run, requests #%1 to #%2").arg(run->firstLane + 1).arg(lanes));
     } else {
-        Q_EMIT fitted(lanes == 1 ? tr("the whole session, 1 request")
-                                 : tr("the whole session, %1 requests").arg(QLocale().toString(lanes)));
+        Q_EMIT fitted(tr("the whole session, %n request(s)", nullptr, int(lanes)));
     }
     if (!m_follow) {
         m_follow = true;
