@@ -8,6 +8,7 @@
 #include "ui/policyactions.h"
 #include "ui/presentationcontroller.h"
 #include "ui/runactions.h"
+#include "ui/spinboxshortcuts.h"
 #include "ui/statusbarpresenter.h"
 #include "ui/transportcontroller.h"
 #include "ui/workspacetabs.h"
@@ -52,6 +53,7 @@
 #include <QDialog>
 #include <QDialogButtonBox>
 #include <QDockWidget>
+#include <QFile>
 #include <QHeaderView>
 #include <QLoggingCategory>
 #include <QMenuBar>
@@ -63,6 +65,7 @@
 #include <QSystemTrayIcon>
 #include <QTableWidget>
 #include <QTabWidget>
+#include <QTextBrowser>
 #include <QTimer>
 #include <QVBoxLayout>
 
@@ -113,6 +116,7 @@ MainWindow::MainWindow(const Options &options, QWidget *parent)
     m_runner->setObjectName(QStringLiteral("runner"));
     WheelGuard::install();
     FocusRingStyle::install();
+    new SpinBoxShortcuts(this);
     m_session->attach(m_executor);
 
     if (options.startServer)
@@ -385,6 +389,9 @@ void MainWindow::buildMenus()
     }
 
     QMenu *help = menuBar()->addMenu(tr("&Help"));
+    QAction *guide = help->addAction(tr("Window &guide"), this, &MainWindow::showGuide);
+    guide->setObjectName(QStringLiteral("showGuide"));
+    guide->setToolTip(tr("The guide to the window: the policy, the request, the timeline, the tabs"));
     QAction *shortcuts = help->addAction(tr("&Keyboard shortcuts"), this, &MainWindow::showShortcuts);
     shortcuts->setObjectName(QStringLiteral("showShortcuts"));
     shortcuts->setShortcut(QKeySequence::HelpContents);
@@ -401,6 +408,33 @@ void MainWindow::buildMenus()
                "classification, circuit breakers and retry budgets, against real requests.</p>")
                 .arg(QCoreApplication::applicationVersion()));
     });
+}
+
+void MainWindow::showGuide()
+{
+    // The guide travels inside the program (docs/window.md as a resource), so that it is
+    // there offline and matches the version that is running.
+    QFile file(QStringLiteral(":/docs/window.md"));
+    if (!file.open(QIODevice::ReadOnly)) {
+        m_messages->showMessage(FieldMessage::Kind::Error, tr("The window guide is missing from this build."));
+        return;
+    }
+    auto *dialog = new QDialog(this);
+    dialog->setObjectName(QStringLiteral("guide"));
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->setWindowTitle(tr("RetryLab window guide"));
+    auto *layout = new QVBoxLayout(dialog);
+    auto *text = new QTextBrowser(dialog);
+    text->setObjectName(QStringLiteral("guideText"));
+    text->setOpenExternalLinks(true);
+    text->setMarkdown(QString::fromUtf8(file.readAll()));
+    layout->addWidget(text);
+    auto *buttons = new QDialogButtonBox(QDialogButtonBox::Close, dialog);
+    connect(buttons, &QDialogButtonBox::rejected, dialog, &QDialog::reject);
+    layout->addWidget(buttons);
+    const QSize available = screen() ? screen()->availableSize() : QSize(1024, 640);
+    dialog->resize(std::min(900, available.width() * 9 / 10), std::min(700, available.height() * 9 / 10));
+    dialog->show();
 }
 
 void MainWindow::showShortcuts()

@@ -93,6 +93,8 @@ public Q_SLOTS:
     /// Shows the attempt inspector: beside the tabs where the screen has room, else as a tab
     /// of the docks on the left.
     void showInspector();
+    /// Help → Window guide: docs/window.md, shown inside the program.
+    void showGuide();
     /// Help → Keyboard shortcuts: every action of the menus that has keys, and the timeline's.
     void showShortcuts();
 

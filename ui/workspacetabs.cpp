@@ -72,6 +72,8 @@ WorkspaceTabs::WorkspaceTabs(RunSession *session, EmbeddedServer *server, QWidge
     auto *observedLog = new ErrorLogView;
     auto *observedStatistics = new StatisticsView;
     observedTimeline->setSession(m_observation->session());
+    observedTimeline->setEmptyText(tr("No client seen yet. Turn on \"Observe clients\" and point a client at the "
+                                      "server: its requests and their attempts appear here."));
     observedLog->setSession(m_observation->session());
     observedStatistics->setSession(m_observation->session());
     addRunViews(observedViews, observedTimeline, observedLog, observedStatistics);
@@ -82,6 +84,8 @@ WorkspaceTabs::WorkspaceTabs(RunSession *session, EmbeddedServer *server, QWidge
     auto *proxyLanes = new QTabWidget;
     proxyLanes->setObjectName(QStringLiteral("proxyLanes"));
     auto *proxyTimeline = named<TimelineView>("proxyTimeline");
+    proxyTimeline->setEmptyText(
+        tr("No request through the proxy yet. Point a client at the proxy to see its attempts here."));
     auto *proxyLog = new ErrorLogView;
     auto *proxyStatistics = new StatisticsView;
     addRunViews(proxyLanes, proxyTimeline, proxyLog, proxyStatistics);

@@ -39,6 +39,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QKeyEvent>
 #include <QLabel>
 #include <QLineEdit>
 #include <QPlainTextEdit>
@@ -56,6 +57,7 @@
 #include <QTcpServer>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTextBrowser>
 #include <QTimer>
 #include <QToolButton>
 #include <QWheelEvent>
@@ -90,6 +92,24 @@ QList<qint16> statusesOfLane(const Ui::RunSession &session, qsizetype lane)
     return statuses;
 }
 
+// X11's key bindings give a line edit Emacs' Ctrl+E (end of line), and a spin box's line
+// edit claims it before the window's shortcuts see it; the offscreen platform has no such
+// binding, so the tests claim the key as X11's do.
+class ClaimCtrlEAsX11Does final : public QObject
+{
+public:
+    using QObject::QObject;
+
+protected:
+    bool eventFilter(QObject *, QEvent *event) override
+    {
+        if (event->type() == QEvent::ShortcutOverride
+            && static_cast<QKeyEvent *>(event)->keyCombination() == QKeyCombination(Qt::ControlModifier, Qt::Key_E))
+            event->accept();
+        return false;
+    }
+};
+
 } // namespace
 
 class TestMainWindow final : public QObject
@@ -109,6 +129,7 @@ private Q_SLOTS:
     void repeat_untilEscStops();
     void sendActions_recordTheSentUrlOncePerAction_cursorStays();
     void keyboard_ctrlReturnSends_ctrlEExports();
+    void keyboard_ctrlEExportsFromASpinBox();
     void invalidUrl_disablesSendWithTheReason();
     void unusablePolicy_disablesSendWithTheReason();
     void serverScenario_perRequestCopy_isApplied();
@@ -135,6 +156,8 @@ private Q_SLOTS:
     void keyboard_tabGoesFromTheUrlToSendToTheResults_andLeavesTheLog();
     void layout_fitsA1024x640Screen();
     void help_listsTheKeyboardShortcutsOfTheMenus();
+    void help_guideShowsTheWindowGuide();
+    void clientsAndProxyTimelines_sayHowToFillThem();
     void layout_at1366x768_conformanceShowsEveryRow_herdRunInView();
 
 private:
@@ -450,6 +473,32 @@ void TestMainWindow::keyboard_ctrlReturnSends_ctrlEExports()
     QCOMPARE(m_chosen.size(), 1);
     QVERIFY(QFile::exists(m_nextFile));
     QVERIFY(Core::ReportJson::readFile(m_nextFile));
+}
+
+void TestMainWindow::keyboard_ctrlEExportsFromASpinBox()
+{
+    auto window = makeWindow();
+    QVERIFY(window);
+    QVERIFY(QTest::qWaitForWindowActive(window.get()));
+    QVERIFY(sendAndWait(*window, 1));
+    QAbstractSpinBox *spin = nullptr;
+    for (QAbstractSpinBox *candidate : policyDockOf(*window)->findChildren<QAbstractSpinBox *>()) {
+        if (candidate->isVisible() && candidate->isEnabled()) {
+            spin = candidate;
+            break;
+        }
+    }
+    QVERIFY(spin);
+    ClaimCtrlEAsX11Does claim;
+    spin->installEventFilter(&claim);
+    spin->setFocus();
+    QTRY_VERIFY(spin->hasFocus());
+    const QString before = spin->text();
+    m_nextFile = m_dir.filePath(QStringLiteral("from-a-spin-box.json"));
+    QTest::keyClick(spin, Qt::Key_E, Qt::ControlModifier);
+    QCOMPARE(m_chosen.size(), 1);
+    QVERIFY(QFile::exists(m_nextFile));
+    QCOMPARE(spin->text(), before);
 }
 
 void TestMainWindow::invalidUrl_disablesSendWithTheReason()
@@ -1114,6 +1163,37 @@ void TestMainWindow::help_listsTheKeyboardShortcutsOfTheMenus()
     QVERIFY(byKeys.value(keys(QKeySequence(Qt::CTRL | Qt::Key_L))).contains(QLatin1String("URL")));
     QVERIFY(byKeys.value(keys(QKeySequence(Qt::CTRL | Qt::Key_I))).contains(QLatin1String("inspector")));
     QVERIFY(byKeys.value(keys(QKeySequence(Qt::ALT | Qt::Key_9))).contains(QLatin1String("View")));
+}
+
+void TestMainWindow::help_guideShowsTheWindowGuide()
+{
+    auto window = makeWindow();
+    QVERIFY(window);
+    actionOf(*window, "showGuide")->trigger();
+    auto *text = window->findChild<QTextBrowser *>(QStringLiteral("guideText"));
+    QVERIFY(text);
+    QTRY_VERIFY(text->isVisible());
+    QFile page(QStringLiteral(":/docs/window.md"));
+    QVERIFY(page.open(QIODevice::ReadOnly));
+    const QString firstLine = QString::fromUtf8(page.readLine()).remove(QLatin1Char('#')).trimmed();
+    QVERIFY2(text->toPlainText().startsWith(firstLine), qPrintable(text->toPlainText().left(80)));
+    QVERIFY(text->toPlainText().contains(QLatin1String("Collections")));
+}
+
+void TestMainWindow::clientsAndProxyTimelines_sayHowToFillThem()
+{
+    auto window = makeWindow();
+    QVERIFY(window);
+    auto *own = window->findChild<Ui::TimelineView *>(QStringLiteral("timeline"));
+    auto *clients = window->findChild<Ui::TimelineView *>(QStringLiteral("observedTimeline"));
+    auto *proxy = window->findChild<Ui::TimelineView *>(QStringLiteral("proxyTimeline"));
+    QVERIFY(own && clients && proxy);
+    QVERIFY(own->emptyText().contains(QLatin1String("Send")));
+    // These tabs watch other clients: there is nothing to send from them.
+    QVERIFY2(!clients->emptyText().contains(QLatin1String("Send")), qPrintable(clients->emptyText()));
+    QVERIFY(clients->emptyText().contains(QLatin1String("client")));
+    QVERIFY2(!proxy->emptyText().contains(QLatin1String("Send")), qPrintable(proxy->emptyText()));
+    QVERIFY(proxy->emptyText().contains(QLatin1String("proxy")));
 }
 
 void TestMainWindow::layout_fitsA1024x640Screen()

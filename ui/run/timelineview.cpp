@@ -640,6 +640,17 @@ void TimelineView::paintEvent(QPaintEvent *)
     }
 }
 
+void TimelineView::setEmptyText(const QString &text)
+{
+    m_emptyText = text;
+    viewport()->update();
+}
+
+QString TimelineView::emptyText() const
+{
+    return m_emptyText.isEmpty() ? tr("No requests yet. Send one to see its attempts here.") : m_emptyText;
+}
+
 void TimelineView::paintLanes(QPainter &p, const QList<TimeScale::Tick> &ticks)
 {
     const QPalette &pal = palette();
@@ -648,7 +659,7 @@ void TimelineView::paintLanes(QPainter &p, const QList<TimeScale::Tick> &ticks)
     const qsizetype lanes = m_session ? m_session->laneCount() : 0;
     if (lanes == 0) {
         p.setPen(pal.color(QPalette::PlaceholderText));
-        p.drawText(area, Qt::AlignCenter, tr("No requests yet. Send one to see its attempts here."));
+        p.drawText(area, Qt::AlignCenter | Qt::TextWordWrap, emptyText());
         return;
     }
 
