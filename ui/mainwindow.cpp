@@ -30,6 +30,7 @@
 #include "ui/policy/policypanel.h"
 #include "ui/proxy/proxyview.h"
 #include "ui/request/requestcomposer.h"
+#include "ui/request/requesthistoryview.h"
 #include "ui/run/attemptinspector.h"
 #include "ui/run/errorlogview.h"
 #include "ui/run/lastresponsebar.h"
@@ -39,6 +40,7 @@
 #include "ui/session/hosting/embeddedserver.h"
 #include "ui/session/hosting/observation.h"
 #include "ui/session/monitor/monitorhost.h"
+#include "ui/session/request/requesthistory.h"
 #include "ui/session/request/requestrunner.h"
 #include "ui/session/run/runsession.h"
 #include "ui/session/settings/settings.h"
@@ -52,6 +54,7 @@
 #include <QCloseEvent>
 #include <QDialog>
 #include <QDialogButtonBox>
+#include <QDir>
 #include <QDockWidget>
 #include <QFile>
 #include <QHeaderView>
@@ -60,6 +63,7 @@
 #include <QMessageBox>
 #include <QScreen>
 #include <QScrollArea>
+#include <QStandardPaths>
 #include <QStatusBar>
 #include <QStyle>
 #include <QSystemTrayIcon>
@@ -128,6 +132,13 @@ MainWindow::MainWindow(const Options &options, QWidget *parent)
     m_systemTray = options.systemTray;
     m_screenSize = options.screenSize;
     m_collections = new CollectionSidebar(options.dataDirectory);
+    const QString dataFolder = options.dataDirectory.isEmpty()
+        ? QStandardPaths::writableLocation(QStandardPaths::AppDataLocation)
+        : options.dataDirectory;
+    m_history = new RequestHistory(
+        dataFolder.isEmpty() ? QString() : QDir(dataFolder).filePath(QStringLiteral("request-history.json")), this);
+    m_history->setObjectName(QStringLiteral("requestHistory"));
+    const auto historyRead = m_history->load();
     buildDocks();
     buildTabs();
     buildStatusBar();
@@ -154,6 +165,8 @@ MainWindow::MainWindow(const Options &options, QWidget *parent)
                "{server} cannot be sent.")
                 .arg(m_server->errorString()));
     }
+    if (!historyRead)
+        m_messages->showMessage(FieldMessage::Kind::Warning, historyRead.error());
     updateServerStatus();
     m_status->update();
 }
@@ -210,6 +223,17 @@ void MainWindow::buildDocks()
     // The environment switcher sits on the menu bar's row: always in sight, no row of its own.
     menuBar()->setCornerWidget(m_collections->environmentBar(), Qt::TopRightCorner);
 
+    // Every send, behind the saved requests: where a request is looked for again.
+    m_historyView = new RequestHistoryView;
+    m_historyView->setHistory(m_history);
+    m_historyDock = new QDockWidget(tr("History"), this);
+    m_historyDock->setObjectName(QStringLiteral("historyDock"));
+    m_historyDock->setWidget(m_historyView);
+    m_historyDock->setToolTip(tr("Every request sent from the composer; double-click one to open it again"));
+    addDockWidget(Qt::LeftDockWidgetArea, m_historyDock);
+    tabifyDockWidget(m_collectionsDock, m_historyDock);
+    m_collectionsDock->raise();
+
     // A collection run's results, shown when a run starts.
     m_collectionRunDock = new QDockWidget(tr("Collection run"), this);
     m_collectionRunDock->setObjectName(QStringLiteral("collectionRunDock"));
@@ -218,7 +242,8 @@ void MainWindow::buildDocks()
 
     // Whichever dock appears (the View menu, a collection run, Reset layout), the window stays
     // within the screen; after the layout has taken it in.
-    for (QDockWidget *dock : {m_policyDock, m_requestDock, m_inspectorDock, m_collectionsDock, m_collectionRunDock}) {
+    for (QDockWidget *dock :
+        {m_policyDock, m_requestDock, m_inspectorDock, m_collectionsDock, m_historyDock, m_collectionRunDock}) {
         connect(dock, &QDockWidget::visibilityChanged, this, [this](bool visible) {
             if (visible)
                 QTimer::singleShot(0, this, &MainWindow::fitToScreen);
@@ -281,8 +306,9 @@ void MainWindow::buildMenus()
     m_exports = new ExportController(m_session, m_tabs->errorLog(), m_settings, m_messages, this);
     m_exports->setObjectName(QStringLiteral("exports"));
     m_presentation = new PresentationController(
-        {this, m_tabs, m_tabs->timeline(), {m_policyDock, m_requestDock, m_collectionsDock, m_inspectorDock}, m_session,
-            m_openedRun, m_exports, m_messages},
+        {this, m_tabs, m_tabs->timeline(),
+            {m_policyDock, m_requestDock, m_collectionsDock, m_historyDock, m_inspectorDock}, m_session, m_openedRun,
+            m_exports, m_messages},
         this);
     m_presentation->setObjectName(QStringLiteral("presentationController"));
 
@@ -362,6 +388,7 @@ void MainWindow::buildMenus()
     view->addAction(m_policyDock->toggleViewAction());
     view->addAction(m_requestDock->toggleViewAction());
     view->addAction(m_collectionsDock->toggleViewAction());
+    view->addAction(m_historyDock->toggleViewAction());
     view->addAction(m_collectionRunDock->toggleViewAction());
     // Not the dock's own toggle: the inspector is placed before it shows, so that it never
     // widens the window past the screen.
@@ -554,6 +581,10 @@ void MainWindow::fitToScreen()
         // The inspector stays in front when it was; otherwise the policy, as at start.
         const bool inspectorInFront = m_inspectorDock->isVisible() && !m_inspectorDock->visibleRegion().isEmpty();
         tabifyDockWidget(m_policyDock, m_collectionsDock);
+        // The history shares the collections' place: it goes along.
+        if (m_historyDock->isVisible() && !m_historyDock->isFloating()
+            && dockWidgetArea(m_historyDock) == dockWidgetArea(m_policyDock))
+            tabifyDockWidget(m_policyDock, m_historyDock);
         (inspectorInFront ? m_inspectorDock : m_policyDock)->raise();
     }
     // A dock that appeared may have grown the window before this ran: back within the screen.
@@ -626,6 +657,20 @@ void MainWindow::connectCollections()
 
 void MainWindow::connectParts()
 {
+    connect(m_runActions, &RunActions::draftSent, m_history,
+        [this](const Core::RequestDraft &draft, RequestHistory::Kind kind) { m_history->add(draft, kind); });
+    connect(m_history, &RequestHistory::saveFailed, this, [this](const QString &problem) {
+        m_messages->showMessage(FieldMessage::Kind::Warning, tr("The request history was not saved: %1").arg(problem));
+    });
+    connect(m_historyView, &RequestHistoryView::openRequested, this, [this](const Core::RequestDraft &draft) {
+        m_composer->setDraft(draft);
+        m_settings->setRequestDraft(m_composer->draft());
+        m_requestDock->show();
+        m_requestDock->raise();
+        m_composer->focusUrl();
+        m_messages->showMessage(FieldMessage::Kind::Note,
+            tr("Opened %1 %2 from the history in the composer.").arg(draft.method, draft.urlTemplate));
+    });
     connect(m_composer, &RequestComposer::draftChanged, this, [this] {
         m_settings->setRequestDraft(m_composer->draft());
         m_policyPanel->editor()->setConcurrentClients(m_composer->draft().concurrency);

@@ -32,6 +32,8 @@ class OpenedRun;
 class PolicyPanel;
 class PresentationController;
 class RequestComposer;
+class RequestHistory;
+class RequestHistoryView;
 class RequestRunner;
 class RunActions;
 class RunSession;
@@ -142,6 +144,9 @@ private:
     QDockWidget *m_inspectorDock = nullptr;
     CollectionSidebar *m_collections = nullptr;
     QDockWidget *m_collectionsDock = nullptr;
+    RequestHistory *m_history = nullptr;
+    RequestHistoryView *m_historyView = nullptr;
+    QDockWidget *m_historyDock = nullptr;
     /// The results of a collection run from the Collections dock, below the tabs.
     QDockWidget *m_collectionRunDock = nullptr;
     CollectionRunController *m_collectionRuns = nullptr;
