@@ -405,6 +405,9 @@ void MainWindow::buildMenus()
     });
     m_presentation->addLayoutAction(view);
     m_presentation->addViewActions(view);
+    // Compare and Replay in sight under Send, not only in the menus: what a demo shows next.
+    m_composer->addRunAction(policyActions->compareAction());
+    m_composer->addRunAction(m_presentation->replayAction());
     view->addSeparator();
     for (int i = 0; i < m_tabs->count(); ++i) {
         QAction *show = view->addAction(m_tabs->tabText(i), this, [this, i] {

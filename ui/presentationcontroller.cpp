@@ -40,7 +40,9 @@ void PresentationController::addViewActions(QMenu *view)
     connect(m_presentationAction, &QAction::toggled, this, &PresentationController::setPresentation);
 
     QAction *replay = view->addAction(tr("&Replay the Run"));
+    m_replayAction = replay;
     replay->setObjectName(QStringLiteral("replayRun"));
+    replay->setIconText(tr("Replay"));
     replay->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_R));
     replay->setToolTip(
         tr("Play the finished run (or the opened one) again at 0.1\u00d7 to 10\u00d7; the views follow the playhead"));

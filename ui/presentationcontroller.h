@@ -60,6 +60,8 @@ public:
     void keepDefaultLayout(int version);
 
     bool isPresentation() const { return m_presentation; }
+    /// View > Replay the Run, made by addViewActions() (null before).
+    QAction *replayAction() const { return m_replayAction; }
 
 public Q_SLOTS:
     void setPresentation(bool on);
@@ -79,6 +81,7 @@ private:
     Parts m_parts;
     bool m_presentation = false;
     QAction *m_presentationAction = nullptr;
+    QAction *m_replayAction = nullptr;
     QByteArray m_statePresented; ///< the dock layout to restore after presentation mode
     QFont m_fontPresented;
     bool m_wasMaximized = false;

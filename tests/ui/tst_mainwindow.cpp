@@ -33,6 +33,7 @@
 #include <QApplication>
 #include <QClipboard>
 #include <QComboBox>
+#include <QDialog>
 #include <QDockWidget>
 #include <QFile>
 #include <QGuiApplication>
@@ -157,6 +158,7 @@ private Q_SLOTS:
     void layout_fitsA1024x640Screen();
     void help_listsTheKeyboardShortcutsOfTheMenus();
     void help_guideShowsTheWindowGuide();
+    void compareAndReplay_areButtonsUnderSend();
     void clientsAndProxyTimelines_sayHowToFillThem();
     void layout_at1366x768_conformanceShowsEveryRow_herdRunInView();
 
@@ -1180,6 +1182,37 @@ void TestMainWindow::help_guideShowsTheWindowGuide()
     QVERIFY(text->toPlainText().contains(QLatin1String("Collections")));
 }
 
+void TestMainWindow::compareAndReplay_areButtonsUnderSend()
+{
+    auto window = makeWindow();
+    QVERIFY(window);
+    auto *compare = composerOf(*window)->findChild<QToolButton *>(QStringLiteral("comparePoliciesButton"));
+    auto *replay = composerOf(*window)->findChild<QToolButton *>(QStringLiteral("replayRunButton"));
+    QVERIFY(compare && replay);
+    for (QToolButton *button : {compare, replay}) {
+        QTRY_VERIFY(button->isVisible());
+        QVERIFY(!button->visibleRegion().isEmpty());
+        QVERIFY(button->toolTip().size() > 20);
+    }
+    QCOMPARE(compare->defaultAction(), actionOf(*window, "comparePolicies"));
+    QCOMPARE(compare->text(), QStringLiteral("Compare\u2026"));
+    QCOMPARE(replay->defaultAction(), actionOf(*window, "replayRun"));
+    QCOMPARE(replay->text(), QStringLiteral("Replay"));
+
+    // Replay before anything was sent says why not; after a run, it plays it.
+    replay->click();
+    QVERIFY2(messagesOf(*window).join(QLatin1Char(' ')).contains(QLatin1String("Nothing to replay")),
+        qPrintable(messagesOf(*window).join(QLatin1Char(' '))));
+    QVERIFY(sendAndWait(*window, 1));
+    replay->click();
+    QTRY_VERIFY(openedRunOf(*window)->isOpen());
+
+    compare->click();
+    QDialog *dialog = nullptr;
+    QTRY_VERIFY((dialog = window->findChild<QDialog *>(QStringLiteral("compareDialog"))) && dialog->isVisible());
+    dialog->close();
+}
+
 void TestMainWindow::clientsAndProxyTimelines_sayHowToFillThem()
 {
     auto window = makeWindow();
@@ -1247,6 +1280,9 @@ void TestMainWindow::layout_fitsA1024x640Screen()
             mustShow.append(button);
     }
     QCOMPARE(mustShow.size(), 3);
+    // Compare and Replay too, where a demo lead looks.
+    for (const char *name : {"comparePoliciesButton", "replayRunButton"})
+        mustShow.append(composerOf(*window)->findChild<QToolButton *>(QLatin1String(name)));
     // The Server tab needs no sideways scrolling, and Reset server is in the window.
     window->showTab(MainWindow::Tab::Server);
     auto *serverScroll = qobject_cast<QScrollArea *>(tabsOf(*window)->currentWidget());

@@ -229,6 +229,9 @@ RequestComposer::RequestComposer(QWidget *parent)
     status->addWidget(m_preview, 1);
     status->addWidget(m_progress);
     status->addWidget(m_activity);
+    m_runButtons = new QHBoxLayout;
+    m_runButtons->setSpacing(4);
+    status->addLayout(m_runButtons);
 
     m_message->setObjectName(QStringLiteral("sendProblem"));
 
@@ -309,6 +312,17 @@ RequestComposer::RequestComposer(QWidget *parent)
 }
 
 RequestComposer::~RequestComposer() = default;
+
+QToolButton *RequestComposer::addRunAction(QAction *action)
+{
+    auto *button = new QToolButton(this);
+    button->setObjectName(action->objectName() + QStringLiteral("Button"));
+    button->setDefaultAction(action);
+    button->setToolButtonStyle(Qt::ToolButtonTextOnly);
+    button->setSizePolicy(QSizePolicy::Minimum, QSizePolicy::Fixed);
+    m_runButtons->addWidget(button);
+    return button;
+}
 
 QList<QWidget *> RequestComposer::mainFlow() const
 {
