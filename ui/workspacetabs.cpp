@@ -11,6 +11,7 @@
 #include "ui/run/statisticsview.h"
 #include "ui/run/timelineview.h"
 #include "ui/server/serverview.h"
+#include "ui/session/hosting/embeddedserver.h"
 #include "ui/session/hosting/observation.h"
 #include "ui/session/hosting/proxyinstance.h"
 #include "ui/session/run/runsession.h"
@@ -91,6 +92,8 @@ WorkspaceTabs::WorkspaceTabs(RunSession *session, EmbeddedServer *server, QWidge
     addRunViews(proxyLanes, proxyTimeline, proxyLog, proxyStatistics);
     m_proxyView = new ProxyView(proxyLanes);
     m_proxyView->setObjectName(QStringLiteral("proxy"));
+    if (server->isRunning())
+        m_proxyView->setServerUrl(server->baseUrl());
     connect(m_proxyView, &ProxyView::currentProxyChanged, this,
         [proxyTimeline, proxyLog, proxyStatistics](ProxyInstance *proxy) {
             RunSession *proxySession = proxy ? proxy->session() : nullptr;
