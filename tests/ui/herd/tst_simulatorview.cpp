@@ -17,6 +17,7 @@
 #include <QLogValueAxis>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QSet>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTest>
@@ -336,6 +337,18 @@ void TestSimulatorView::smallGrid_progressReachesEndAndChartsGetSeries()
     // The run's result in one sentence above the charts, and a key naming every line.
     QCOMPARE(child<QLabel>(view, "herdSummary")->text(), view.report().summarySentence());
     QVERIFY(child<QLabel>(view, "herdSummary")->text().startsWith(QLatin1String("At ")));
+    // Above it, what to take away: the strategy to use.
+    QCOMPARE(child<QLabel>(view, "herdTakeAway")->text(), view.report().takeAway());
+    QVERIFY(child<QLabel>(view, "herdTakeAway")->text().startsWith(QLatin1String("Take-away: at 30 clients")));
+    // Lines on top of each other stay apart: each strategy has a dash style of its own.
+    QSet<int> styles;
+    for (QLineSeries *line : calls)
+        styles.insert(int(line->pen().style()));
+    QCOMPARE(styles.size(), calls.size());
+    QSet<int> loadStyles;
+    for (QLineSeries *line : load)
+        loadStyles.insert(int(line->pen().style()));
+    QCOMPARE(loadStyles.size(), load.size());
     const QString legend = child<QLabel>(view, "herdLegend")->text();
     for (const HerdStrategy &strategy : view.report().parameters.strategies)
         QVERIFY2(legend.contains(strategy.title().toHtmlEscaped()), qPrintable(legend));
