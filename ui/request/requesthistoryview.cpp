@@ -38,6 +38,8 @@ RequestHistoryView::RequestHistoryView(QWidget *parent)
     m_list->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_list->setSelectionMode(QAbstractItemView::SingleSelection);
     m_list->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    // A narrow dock keeps both ends of a URL: the method and host, and the path's end.
+    m_list->setTextElideMode(Qt::ElideMiddle);
     m_list->header()->setStretchLastSection(false);
     m_list->header()->setSectionResizeMode(RequestHistoryModel::SentAt, QHeaderView::ResizeToContents);
     m_list->header()->setSectionResizeMode(RequestHistoryModel::Request, QHeaderView::Stretch);

@@ -43,6 +43,7 @@ private Q_SLOTS:
     void initTestCase();
     void init();
 
+    void dock_waitsBehindTheCollections();
     void send_isKeptSearchableAndReopens_acrossARestart();
     void credentials_neverReachTheFile();
     void history_isBounded_andLargeBodiesAreLeftOut();
@@ -93,6 +94,23 @@ bool TestRequestHistory::sendAndWait(Ui::MainWindow &window, const Core::Request
     composerOf(window)->setDraft(draft);
     composerOf(window)->sendAction()->trigger();
     return QTest::qWaitFor([&] { return sessionOf(window)->resultCount() >= results; }, 15'000);
+}
+
+void TestRequestHistory::dock_waitsBehindTheCollections()
+{
+    auto window = makeWindow();
+    QVERIFY(window);
+    auto *dock = window->findChild<QDockWidget *>(QStringLiteral("historyDock"));
+    QVERIFY(dock);
+    // A tab beside the saved requests, which stay in front (or the policy, where the screen is
+    // too narrow for both); the View menu shows it.
+    QVERIFY(window->tabifiedDockWidgets(collectionsDockOf(*window)).contains(dock));
+    QTRY_VERIFY(!collectionsOf(*window)->visibleRegion().isEmpty()
+        || !policyPanelOf(*window)->visibleRegion().isEmpty());
+    QVERIFY(historyViewOf(*window)->visibleRegion().isEmpty());
+    QVERIFY(dock->toggleViewAction()->isChecked());
+    dock->raise();
+    QTRY_VERIFY(!historyViewOf(*window)->visibleRegion().isEmpty());
 }
 
 void TestRequestHistory::send_isKeptSearchableAndReopens_acrossARestart()
