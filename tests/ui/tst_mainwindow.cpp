@@ -36,7 +36,9 @@
 #include <QDialog>
 #include <QDockWidget>
 #include <QFile>
+#include <QFontMetrics>
 #include <QGuiApplication>
+#include <QHeaderView>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -161,6 +163,7 @@ private Q_SLOTS:
     void compareAndReplay_areButtonsUnderSend();
     void clientsAndProxyTimelines_sayHowToFillThem();
     void layout_at1366x768_conformanceShowsEveryRow_herdRunInView();
+    void layout_at1286x691_conformanceShowsEveryRow();
 
 private:
     std::unique_ptr<MainWindow> makeWindow(const MainWindow::Options &options = {});
@@ -1322,6 +1325,48 @@ void TestMainWindow::layout_at1366x768_conformanceShowsEveryRow_herdRunInView()
     QVERIFY2(page->rect().contains(onPage),
         qPrintable(
             QStringLiteral("%1,%2 in %3x%4").arg(onPage.x()).arg(onPage.y()).arg(page->width()).arg(page->height())));
+}
+
+void TestMainWindow::layout_at1286x691_conformanceShowsEveryRow()
+{
+    // The window's default size on a 1366x768 screen under a window manager.
+    auto window = makeWindow();
+    QVERIFY(window);
+    window->resize(1286, 691);
+    QTRY_COMPARE(window->size(), QSize(1286, 691));
+    window->showTab(MainWindow::Tab::Conformance);
+    auto *matrix = conformanceViewOf(*window)->findChild<QTableView *>(QStringLiteral("matrix"));
+    QVERIFY(matrix);
+    QTRY_VERIFY(matrix->isVisible());
+    const int rows = matrix->model()->rowCount();
+    QVERIFY(rows >= 13);
+    // Every row in view, the last one whole.
+    QTRY_VERIFY2(matrix->visualRect(matrix->model()->index(rows - 1, 0)).bottom() <= matrix->viewport()->height(),
+        qPrintable(QStringLiteral("last row ends at %1 of %2")
+                       .arg(matrix->visualRect(matrix->model()->index(rows - 1, 0)).bottom())
+                       .arg(matrix->viewport()->height())));
+    // Column titles whole; a row label too long for what the columns leave is whole in its tooltip.
+    const QFontMetrics metrics = matrix->fontMetrics();
+    for (int row = 0; row < rows; ++row) {
+        const QString label = matrix->model()->headerData(row, Qt::Vertical).toString();
+        if (metrics.horizontalAdvance(label) + 8 > matrix->verticalHeader()->width()) {
+            QVERIFY2(matrix->model()->headerData(row, Qt::Vertical, Qt::ToolTipRole).toString().startsWith(label),
+                qPrintable(label));
+        }
+    }
+    // Titles in two lines, the method under the class, and whole in their tooltips.
+    QVERIFY(matrix->horizontalHeader()->height() >= 2 * metrics.height());
+    for (int column = 0; column < matrix->model()->columnCount(); ++column) {
+        const QString title = matrix->model()->headerData(column, Qt::Horizontal).toString();
+        QCOMPARE(title.count(QLatin1Char('\n')), 1);
+        QCOMPARE(matrix->model()->headerData(column, Qt::Horizontal, Qt::ToolTipRole).toString(),
+            QString(title).replace(QLatin1Char('\n'), QLatin1Char(' ')));
+    }
+    // The page needs no scrolling to show it.
+    auto *page = qobject_cast<QScrollArea *>(tabsOf(*window)->currentWidget());
+    if (page) {
+        QTRY_COMPARE(page->verticalScrollBar()->maximum(), 0);
+    }
 }
 
 void TestMainWindow::keyboard_tabGoesFromTheUrlToSendToTheResults_andLeavesTheLog()
