@@ -93,12 +93,15 @@ void PresentationController::exportPicture()
                              .remove(QLatin1Char('&'))
                              .toLower()
                              .replace(QLatin1Char(' '), QLatin1Char('-'));
+    // In the export folder, as the run's exports: slides and reports usually go together.
     QString path = m_parts.exports->chooseFile(QFileDialog::AcceptSave, tr("Export picture of the tab"),
-        name + QStringLiteral(".png"), png + QStringLiteral(";;") + svg, &filter);
+        QDir(m_parts.exports->exportFolder()).filePath(name + QStringLiteral(".png")), png + QStringLiteral(";;") + svg,
+        &filter);
     if (path.isEmpty())
         return;
     if (QFileInfo(path).suffix().isEmpty())
         path += filter == svg ? QStringLiteral(".svg") : QStringLiteral(".png");
+    m_parts.exports->rememberExportFolder(path);
     exportPicture(path);
 }
 

@@ -12,6 +12,7 @@
 #include "ui/widgets/messagebar.h"
 
 #include <QAction>
+#include <QDir>
 #include <QDockWidget>
 #include <QFile>
 #include <QLabel>
@@ -204,12 +205,18 @@ void TestPresentationController::exportPicture_namedAfterTheTab_suffixOfTheChose
     });
     QAction *picture = w.file.findChild<QAction *>(QStringLiteral("exportPicture"));
     QVERIFY(picture);
+    // Suggested in the export folder, as the run's exports are.
+    const QString folder = m_dir.filePath(QStringLiteral("exports"));
+    QVERIFY(QDir().mkpath(folder));
+    w.settings.setExportDirectory(folder);
     picture->trigger();
-    QCOMPARE(suggested, QStringLiteral("herd-simulator.png"));
+    QCOMPARE(suggested, QDir(folder).filePath(QStringLiteral("herd-simulator.png")));
     QFile written(m_dir.filePath(QStringLiteral("slide.svg")));
     QVERIFY(written.open(QIODevice::ReadOnly));
     QVERIFY(written.readAll().contains("<svg"));
     QVERIFY(w.messages->messages().constLast().startsWith(QLatin1String("Wrote ")));
+    // And the folder written to is the next export's.
+    QCOMPARE(w.settings.exportDirectory(), m_dir.path());
 }
 
 QTEST_MAIN(TestPresentationController)
