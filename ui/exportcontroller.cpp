@@ -93,9 +93,11 @@ QString ExportController::chooseFile(QFileDialog::AcceptMode mode, const QString
 QString ExportController::exportFolder() const
 {
     const QString directory = m_settings->exportDirectory();
-    if (directory.isEmpty() || !QFileInfo(directory).isDir())
-        return QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation);
-    return directory;
+    if (!directory.isEmpty() && QFileInfo(directory).isDir())
+        return directory;
+    // Documents, where there is one; else home, not wherever the program was started.
+    const QString documents = QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation);
+    return QFileInfo(documents).isDir() ? documents : QDir::homePath();
 }
 
 void ExportController::rememberExportFolder(const QString &path)

@@ -107,18 +107,51 @@ void PresentationController::exportPicture()
 
 Core::Result<void> PresentationController::exportPicture(const QString &path)
 {
-    // The timeline's picture is what its viewport shows (axis, lanes, legend); a
-    // scrolled page is drawn whole.
+    // The timeline's picture is the whole run (exportTimelinePicture()); a scrolled page is
+    // drawn whole.
     QWidget *shown = m_parts.tabs->currentWidget();
     if (shown == m_parts.timeline)
-        shown = m_parts.timeline->viewport();
-    else if (auto *area = qobject_cast<QScrollArea *>(shown); area && area->widget())
+        return exportTimelinePicture(path);
+    if (auto *area = qobject_cast<QScrollArea *>(shown); area && area->widget())
         shown = area->widget();
     const auto written = PictureExport::write(shown, path, m_parts.window->windowTitle());
     if (written)
         m_parts.messages->showMessage(FieldMessage::Kind::Success, tr("Wrote %1.").arg(QDir::toNativeSeparators(path)));
     else
         m_parts.messages->showMessage(FieldMessage::Kind::Error, written.error());
+    return written;
+}
+
+Core::Result<void> PresentationController::exportTimelinePicture(const QString &path)
+{
+    // Not what the view shows: every lane (up to maxPictureLanes) over the whole session, on a
+    // view of its own that is never on screen, and a PNG at print resolution.
+    RunSession *session = m_parts.timeline->session();
+    const qsizetype lanes = session ? std::min<qsizetype>(session->laneCount(), maxPictureLanes) : 0;
+    TimelineView whole;
+    whole.setAttribute(Qt::WA_DontShowOnScreen);
+    whole.setFont(m_parts.timeline->font());
+    whole.setPalette(m_parts.timeline->palette());
+    whole.setPresentation(m_parts.timeline->isPresentation());
+    whole.setSession(session);
+    const int width = std::max(1200, m_parts.timeline->width());
+    whole.resize(width, 400);
+    whole.show();
+    const int extra = int(lanes) * whole.laneHeight() - whole.laneArea().height();
+    whole.resize(width, std::max(400, 400 + extra));
+    const auto written = PictureExport::write(whole.viewport(), path, m_parts.window->windowTitle(),
+        PictureExport::kindOf(path) == PictureExport::Kind::Png ? PictureExport::printScale : 0.0);
+    if (!written) {
+        m_parts.messages->showMessage(FieldMessage::Kind::Error, written.error());
+        return written;
+    }
+    QString text
+        = tr("Wrote %1: the whole run, %n request(s)", nullptr, int(lanes)).arg(QDir::toNativeSeparators(path));
+    if (session && session->laneCount() > lanes)
+        text += tr(" (the first %1 of %2)").arg(lanes).arg(session->laneCount());
+    if (PictureExport::kindOf(path) == PictureExport::Kind::Png)
+        text += tr(", at print resolution");
+    m_parts.messages->showMessage(FieldMessage::Kind::Success, text + QLatin1Char('.'));
     return written;
 }
 

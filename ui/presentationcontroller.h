@@ -73,11 +73,15 @@ public Q_SLOTS:
     void replayRun();
     /// Asks for a file, PNG or SVG by the filter chosen, and writes the tab on top.
     void exportPicture();
-    /// Writes the tab on top (the timeline: what its viewport shows) to `path`, PNG or
-    /// SVG by its suffix, and says so above the tabs.
+    /// Writes the tab on top to `path`, PNG or SVG by its suffix, and says so above the
+    /// tabs. The timeline gives the whole run, every lane, a PNG at print resolution.
     Core::Result<void> exportPicture(const QString &path);
 
 private:
+    /// The most lanes a picture of the timeline holds (a taller picture no slide or page takes).
+    static constexpr qsizetype maxPictureLanes = 400;
+    Core::Result<void> exportTimelinePicture(const QString &path);
+
     Parts m_parts;
     bool m_presentation = false;
     QAction *m_presentationAction = nullptr;
