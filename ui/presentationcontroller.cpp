@@ -10,6 +10,7 @@
 #include "ui/widgets/pictureexport.h"
 
 #include <QAction>
+#include <QApplication>
 #include <QDir>
 #include <QDockWidget>
 #include <QFileDialog>
@@ -186,18 +187,23 @@ void PresentationController::setPresentation(bool on)
     QMainWindow *window = m_parts.window;
     if (on) {
         m_statePresented = window->saveState();
-        m_fontPresented = window->font();
+        m_fontPresented = QApplication::font();
         m_wasMaximized = window->isMaximized();
-        QFont larger = window->font();
+        QFont larger = QApplication::font();
         larger.setPointSizeF(larger.pointSizeF() * presentationFontScale);
-        window->setFont(larger);
+        // The application's font, not the window's: menus and dialogs are windows of their
+        // own, which a window's font does not reach.
+        QApplication::setFont(larger);
+        // Delivered now, not at the next turn of the loop: the timeline measures its lanes below.
+        QCoreApplication::sendPostedEvents(nullptr, QEvent::ApplicationFontChange);
         for (QDockWidget *dock : std::as_const(m_parts.docks))
             dock->hide();
         m_parts.tabs->setCurrentWidget(m_parts.timeline);
         m_parts.timeline->setPresentation(true);
         window->showFullScreen();
     } else {
-        window->setFont(m_fontPresented);
+        QApplication::setFont(m_fontPresented);
+        QCoreApplication::sendPostedEvents(nullptr, QEvent::ApplicationFontChange);
         m_parts.timeline->setPresentation(false);
         window->restoreState(m_statePresented);
         if (m_wasMaximized)

@@ -1076,6 +1076,15 @@ void TestMainWindow::presentation_largerTimelineAloneThenRestored()
     QVERIFY(timelineViewOf(*window)->isPresentation());
     QVERIFY(timelineViewOf(*window)->laneHeight() > laneHeight);
     QCOMPARE(timelineViewOf(*window)->minBarWidth(), 8.0);
+    // Fit and Live sit in the scroll bar's row, which grows with their text.
+    QToolButton *fit = nullptr;
+    for (QToolButton *button : timelineViewOf(*window)->findChildren<QToolButton *>()) {
+        if (button->text() == QLatin1String("Fit"))
+            fit = button;
+    }
+    QVERIFY(fit);
+    QTRY_VERIFY2(fit->height() >= fit->fontMetrics().height() + 4,
+        qPrintable(QStringLiteral("%1 px for text of %2").arg(fit->height()).arg(fit->fontMetrics().height())));
     QVERIFY(!policyDockOf(*window)->isVisible());
     QVERIFY(!requestDockOf(*window)->isVisible());
 

@@ -12,6 +12,7 @@
 #include "ui/widgets/messagebar.h"
 
 #include <QAction>
+#include <QDialog>
 #include <QDir>
 #include <QDockWidget>
 #include <QFile>
@@ -122,7 +123,12 @@ void TestPresentationController::presentation_timelineAloneLarger_offGivesTheDoc
     QVERIFY(w.controller.isPresentation());
     QCOMPARE(w.tabs->currentWidget(), w.timeline);
     QVERIFY(w.timeline->isPresentation());
-    QCOMPARE(w.window.font().pointSizeF(), pointSize * 1.5);
+    // The application's font: the widgets take it as its change event reaches them.
+    QTRY_COMPARE(w.window.font().pointSizeF(), pointSize * 1.5);
+    // Menus and dialogs are windows of their own: they grow too.
+    QTRY_COMPARE(w.view.font().pointSizeF(), pointSize * 1.5);
+    QDialog dialog(&w.window);
+    QCOMPARE(dialog.font().pointSizeF(), pointSize * 1.5);
     QVERIFY(!w.left->isVisible());
     QVERIFY(!w.top->isVisible());
 
@@ -130,7 +136,9 @@ void TestPresentationController::presentation_timelineAloneLarger_offGivesTheDoc
     w.controller.setPresentation(false);
     QVERIFY(!presentation->isChecked());
     QVERIFY(!w.timeline->isPresentation());
-    QCOMPARE(w.window.font().pointSizeF(), pointSize);
+    QTRY_COMPARE(w.window.font().pointSizeF(), pointSize);
+    QTRY_COMPARE(w.view.font().pointSizeF(), pointSize);
+    QTRY_COMPARE(dialog.font().pointSizeF(), pointSize);
     QTRY_VERIFY(w.left->isVisible());
     QVERIFY(w.top->isVisible());
 }

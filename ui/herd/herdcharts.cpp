@@ -276,7 +276,8 @@ QColor HerdCharts::strategyColor(const HerdStrategy &strategy, const QPalette &p
 void HerdCharts::changeEvent(QEvent *event)
 {
     QWidget::changeEvent(event);
-    if (event->type() == QEvent::PaletteChange && m_loadView) {
+    // A new palette, or a larger font (presentation mode): the charts' text follows.
+    if ((event->type() == QEvent::PaletteChange || event->type() == QEvent::FontChange) && m_loadView) {
         applyPalette();
         updateLegendAndSummary();
         plotGrid();
@@ -298,6 +299,11 @@ void HerdCharts::applyPalette()
         chart->setBackgroundPen(QPen(pal.color(QPalette::Mid)));
         chart->setTitleBrush(text);
         chart->legend()->setLabelColor(text);
+        // The theme sets fonts of its own; the charts take the tab's, larger in presentation mode.
+        QFont title = font();
+        title.setBold(true);
+        chart->setTitleFont(title);
+        chart->legend()->setFont(font());
         view->setBackgroundBrush(pal.color(QPalette::Window));
     }
 }
@@ -311,6 +317,8 @@ void HerdCharts::styleAxes(QChart *chart) const
     for (QAbstractAxis *axis : chart->axes()) {
         axis->setLabelsBrush(text);
         axis->setTitleBrush(text);
+        axis->setLabelsFont(font());
+        axis->setTitleFont(font());
         axis->setGridLineColor(grid);
         axis->setLinePenColor(pal.color(QPalette::Mid));
     }

@@ -132,6 +132,8 @@ protected:
     void resizeEvent(QResizeEvent *event) override;
 
 private:
+    /// The batch progress bar keeps its text whole in any font.
+    void updateProgressWidth();
     void updateWrap();
     QWidget *buildHeadersTab();
     QWidget *buildBodyTab();

@@ -76,6 +76,7 @@ private:
 private Q_SLOTS:
     void initTestCase();
     void defaults_formIsValidAndRunEnabled();
+    void chartText_followsTheFont_asPresentationEnlargesIt();
     void badClients_errorShownInlineAndRunDisabled();
     void outageEndingBeforeItStarts_errorShownInline();
     void noStrategy_errorShownInline();
@@ -544,6 +545,19 @@ void TestSimulatorView::screenshot_savedWhenAsked()
     QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 2, 60'000);
     QTest::qWait(200);
     QVERIFY(view.grab().save(QDir(dir).filePath(QStringLiteral("simulatorview-outage.png"))));
+}
+
+void TestSimulatorView::chartText_followsTheFont_asPresentationEnlargesIt()
+{
+    Ui::SimulatorView view;
+    QFont larger = view.font();
+    larger.setPointSizeF(larger.pointSizeF() * 1.5);
+    view.setFont(larger);
+    for (const char *name : {"callsChartView", "completionChartView", "loadChartView"}) {
+        QChart *chart = child<QChartView>(view, name)->chart();
+        QCOMPARE(chart->titleFont().pointSizeF(), larger.pointSizeF());
+        QCOMPARE(chart->legend()->font().pointSizeF(), larger.pointSizeF());
+    }
 }
 
 QTEST_MAIN(TestSimulatorView)
