@@ -20,6 +20,8 @@
 #include <QScrollArea>
 #include <QTabWidget>
 
+#include <algorithm>
+
 namespace RetryLab::Ui {
 
 namespace {
