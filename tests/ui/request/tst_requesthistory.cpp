@@ -105,8 +105,8 @@ void TestRequestHistory::dock_waitsBehindTheCollections()
     // A tab beside the saved requests, which stay in front (or the policy, where the screen is
     // too narrow for both); the View menu shows it.
     QVERIFY(window->tabifiedDockWidgets(collectionsDockOf(*window)).contains(dock));
-    QTRY_VERIFY(!collectionsOf(*window)->visibleRegion().isEmpty()
-        || !policyPanelOf(*window)->visibleRegion().isEmpty());
+    QTRY_VERIFY(
+        !collectionsOf(*window)->visibleRegion().isEmpty() || !policyPanelOf(*window)->visibleRegion().isEmpty());
     QVERIFY(historyViewOf(*window)->visibleRegion().isEmpty());
     QVERIFY(dock->toggleViewAction()->isChecked());
     dock->raise();
