@@ -155,6 +155,8 @@ void arrange(ScreenshotContext &context)
     window.move(0, 0);
     // The tabs' pictures keep their width; collections.png shows the sidebar.
     context.part<QDockWidget>("collectionsDock")->hide();
+    // The history of the demo's own sends is no picture for the guide: out of the way too.
+    context.part<QDockWidget>("historyDock")->hide();
     window.show();
     window.resizeDocks({context.part<QDockWidget>("policyDock")}, {context.size().width() * 34 / 100}, Qt::Horizontal);
     ScreenshotContext::settle(200);

@@ -12530,6 +12530,34 @@ observed: %3
         <source>%1, changed by an imported curl command&apos;s retry flags.</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>every client</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 % of the clients</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Take-away: at %1 clients %2 got %3 through with %4 calls</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Take-away: at %1 clients use %2: it got %3 through with the fewest calls, %4</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>; %1 was done sooner (%2 against %3)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source> but got only %1 % of the clients through</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source> only by sending %1 % more calls</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>RetryLab::Core::AlertDispatcher</name>
@@ -13086,6 +13114,45 @@ Drawn narrow so that the runs on either side keep their width; zoom or drag to s
     <message>
         <source>%1 h</source>
         <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>type an http:// or https:// URL with a host, or {server} for RetryLab&apos;s own fault server</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>{server} stands for RetryLab&apos;s own fault server, which is not running</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>what follows {server} must be a path starting with /, as in {server}/api</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no upstream: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the upstream is not a URL (%1): %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the upstream %1 is not a URL the proxy can forward to: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>a request history</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The request history %1 is damaged (%2); it starts empty.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>%n entry(s) of the request history %1 could not be read and were left out.</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -14377,24 +14444,7 @@ Next: %2</source>
 <context>
     <name>RetryLab::Ui::ClientListModel</name>
     <message>
-        <source>%1
-User-Agent: %2
-from %3
-%4 logical requests, %5 attempts kept</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>(none sent)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>
-%1 older logical requests dropped to keep memory bounded</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>
-%1 requests refused as malformed; the last: %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -14428,6 +14478,43 @@ from %3
     <message>
         <source>Refused</source>
         <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1
+User-Agent: %2
+from %3
+</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>%n logical request(s), </source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n attempt(s) kept</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>
+%n older logical request(s) dropped to keep memory bounded</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>
+%n request(s) refused as malformed; the last: %1</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -14667,10 +14754,6 @@ Policy: %3</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>%1: passed after %2 attempts under the policy %3</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Assertion: %1</source>
         <translation type="unfinished"></translation>
     </message>
@@ -14693,6 +14776,13 @@ Policy: %3</source>
     <message>
         <source>Verdict</source>
         <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>%1: passed after %n attempt(s) under the policy %2</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -15038,6 +15128,109 @@ Policy: %3</source>
         <source>Seed %1: every policy met the same faults; only the policy differs.</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>as many attempts as</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>%n attempt(s) against none for</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1 % fewer attempts than</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 % more attempts than</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>finished at the same time</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>finished %1 sooner</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>finished %1 later</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>B (%1) sent %2 A (%3) and %4</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>; both succeeded %1 of %2.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>; B succeeded %1 of %2, A %3.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Play the scenario under each policy at once, against the same faults</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The requests and the faults they meet: the same for every policy</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>One band per policy (A, B, …), one line per request: %1 %2 %3, and a grey line for the wait before a retry.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>succeeded</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>failed, then retried</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>failed for good</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The policy, by its letter in the bands above</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Requests the scenario sent under this policy</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Requests that ended with a success</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Requests that ended failed: the retries ran out or the error was not retryable</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Attempts that reached the server: the load this policy put on it</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The most attempts that started within one second</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>From the first attempt to the success, the median of the requests that succeeded</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The longest any request took to succeed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>RetryLab::Ui::ComparisonTimeline</name>
@@ -15046,12 +15239,15 @@ Policy: %3</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>%1: %2 of %3 succeeded, %4 attempts, busiest second %5</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>request %1</source>
         <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>%1: %2: %3 of %4 succeeded, %n attempt(s), busiest second %5</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -15122,19 +15318,22 @@ Policy: %3</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>the path answers %1 to every attempt</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>server steps: %1, then the path answers %2</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>n/a</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>a whole read-modify-write of a resource on /occ; server steps for its reads and writes in turn: %1, then /occ answers as itself</source>
+        <source>%1
+a whole read-modify-write of a resource on /occ; server steps for its reads and writes in turn: %2, then /occ answers as itself</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1
+the path answers %2 to every attempt</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1
+server steps: %2, then the path answers %3</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -15226,6 +15425,10 @@ Policy: %3</source>
     </message>
     <message>
         <source>Which suite the tab shows: RetryLab&apos;s matrix, or Google&apos;s retry conformance cases for Cloud Storage client libraries</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>succeeded (5)</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -15545,17 +15748,19 @@ Policy: %3</source>
         <source>Shown rows as JSON…</source>
         <translation type="unfinished"></translation>
     </message>
-    <message>
-        <source>%1 of %2 attempts</source>
-        <translation type="unfinished"></translation>
+    <message numerus="yes">
+        <source>%1 of %Ln attempt(s)</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
     </message>
-    <message>
-        <source>1 attempt</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1 attempts</source>
-        <translation type="unfinished"></translation>
+    <message numerus="yes">
+        <source>%Ln attempt(s)</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -17106,6 +17311,38 @@ Policy: %3</source>
         <source>Action</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>History</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Every request sent from the composer; double-click one to open it again</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Window &amp;guide</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The guide to the window: the policy, the request, the timeline, the tabs</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The window guide is missing from this build.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>RetryLab window guide</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The request history was not saved: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Opened %1 %2 from the history in the composer.</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>RetryLab::Ui::MessageBar</name>
@@ -17749,14 +17986,6 @@ Policy: %3</source>
         <source>No checks in this window</source>
         <translation type="unfinished"></translation>
     </message>
-    <message>
-        <source>%1 of %2 attempts succeeded</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1 of %2 checks succeeded</source>
-        <translation type="unfinished"></translation>
-    </message>
     <message numerus="yes">
         <source> (%n check(s) in maintenance not counted)</source>
         <translation type="unfinished">
@@ -17841,6 +18070,20 @@ Policy: %3</source>
     <message>
         <source>Recent check durations; the text is their median</source>
         <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 of %n attempt(s) succeeded</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 of %n check(s) succeeded</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -18257,6 +18500,14 @@ Add one from the request you are composing (%1), from a request saved in a colle
     </message>
     <message>
         <source>Exported %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Compare…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Compare policies: the same requests against the same faults under two policies, side by side, with the attempts each sent</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -18746,6 +18997,25 @@ Left as written: %2</source>
         <source>&amp;Reset layout</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Replay</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>Wrote %1: the whole run, %n request(s)</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <source> (the first %1 of %2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>, at print resolution</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>RetryLab::Ui::PresetBar</name>
@@ -18957,10 +19227,6 @@ Left as written: %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>The real service: an http or https URL; a path is put in front of every request&apos;s path.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>none: the system&apos;s CAs only</source>
         <translation type="unfinished"></translation>
     </message>
@@ -19152,6 +19418,20 @@ a CONNECT tunnel&apos;s faults act on the connection. Applies at the next start.
         <source>Copy the address clients are pointed at (the proxy&apos;s URL) to the clipboard</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>The real service: an http or https URL, or {server} for RetryLab&apos;s own fault server (the
+default; it follows the server to whatever port it has); a path is put in front of every
+request&apos;s path.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Its saved upstream %1 no longer answers; it now forwards to RetryLab&apos;s own fault server ({server}).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Stopped. %1</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>RetryLab::Ui::ReadModifyWriteForm</name>
@@ -19272,6 +19552,14 @@ a CONNECT tunnel&apos;s faults act on the connection. Applies at the next start.
     </message>
     <message>
         <source>Play the run again at the chosen speed, from where the slider is (from the start when it is at the end)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Run time at the playhead. Stretches of more than a second where no request was running are not played: the replay jumps to just before the next attempt.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>, %1 idle skipped</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -19688,6 +19976,98 @@ Cannot send: %1</source>
     <message>
         <source>Auth: re-enter the secrets that read REDACTED: they were not saved.</source>
         <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>RetryLab::Ui::RequestHistoryModel</name>
+    <message>
+        <source>%1 %2
+sent %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>
+Its body was larger than %1 KiB and is not kept.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>
+Double-click or press Enter to open it in the composer.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>RMW</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>send</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>batch of %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>repeat</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Sent</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Request</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>What</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>RetryLab::Ui::RequestHistoryView</name>
+    <message>
+        <source>&amp;Open in composer</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Clear history</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Search by URL, method or time</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Put the selected request back into the composer, as it was sent</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Forget every request of the history</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Every request you send from the composer appears here: search them, and double-click one to open it again.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No request of the history matches &quot;%1&quot;.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Clear the request history</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>Forget all %n request(s) of the history?</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -20989,13 +21369,12 @@ Precondition provided: %4; expected: %5</source>
         <source>the latest run, requests #%1 to #%2</source>
         <translation type="unfinished"></translation>
     </message>
-    <message>
-        <source>the whole session, 1 request</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>the whole session, %1 requests</source>
-        <translation type="unfinished"></translation>
+    <message numerus="yes">
+        <source>the whole session, %n request(s)</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -21640,6 +22019,14 @@ source: %2
     </message>
     <message>
         <source>%1 (Alt+%2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No client seen yet. Turn on &quot;Observe clients&quot; and point a client at the server: its requests and their attempts appear here.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No request through the proxy yet. Point a client at the proxy to see its attempts here.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

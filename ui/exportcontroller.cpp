@@ -90,11 +90,24 @@ QString ExportController::chooseFile(QFileDialog::AcceptMode mode, const QString
     return QFileDialog::getOpenFileName(m_dialogParent, title, suggestion, filters, selectedFilter);
 }
 
+QString ExportController::exportFolder() const
+{
+    const QString directory = m_settings->exportDirectory();
+    if (!directory.isEmpty() && QFileInfo(directory).isDir())
+        return directory;
+    // Documents, where there is one; else home, not wherever the program was started.
+    const QString documents = QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation);
+    return QFileInfo(documents).isDir() ? documents : QDir::homePath();
+}
+
+void ExportController::rememberExportFolder(const QString &path)
+{
+    m_settings->setExportDirectory(QFileInfo(path).absolutePath());
+}
+
 void ExportController::exportAs(Format preferred, bool onlyVisibleRows, const Core::ExportOptions &options)
 {
-    QString directory = m_settings->exportDirectory();
-    if (directory.isEmpty() || !QFileInfo(directory).isDir())
-        directory = QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation);
+    const QString directory = exportFolder();
     const FormatInfo preferredInfo = formatInfo(preferred);
     const QString name
         = QStringLiteral("retrylab-run-%1.%2")
@@ -126,7 +139,7 @@ void ExportController::exportAs(Format preferred, bool onlyVisibleRows, const Co
         }
         path += QLatin1Char('.') + formatInfo(format).suffix;
     }
-    m_settings->setExportDirectory(QFileInfo(path).absolutePath());
+    rememberExportFolder(path);
     exportRun(path, format, onlyVisibleRows, options);
 }
 

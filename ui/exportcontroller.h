@@ -71,6 +71,11 @@ public:
     /// What the window's exports and copies follow now: credentials redacted or not.
     Core::ExportOptions options() const;
 
+    /// The folder exports are suggested in: the last one written to, or Documents.
+    QString exportFolder() const;
+    /// Remembers the folder of `path` as the next exports' (and pictures').
+    void rememberExportFolder(const QString &path);
+
     /// Asks for a file (in the last export folder), then writes it.
     void exportAs(Format preferred, bool onlyVisibleRows, const Core::ExportOptions &options);
     /// Writes the run (or the error log's shown rows) to `path`; the outcome is

@@ -9,6 +9,7 @@
 #include "ui/policyactions.h"
 #include "ui/presentationcontroller.h"
 #include "ui/runactions.h"
+#include "ui/spinboxshortcuts.h"
 #include "ui/statusbarpresenter.h"
 #include "ui/transportcontroller.h"
 #include "ui/workspacetabs.h"
@@ -30,6 +31,7 @@
 #include "ui/policy/policypanel.h"
 #include "ui/proxy/proxyview.h"
 #include "ui/request/requestcomposer.h"
+#include "ui/request/requesthistoryview.h"
 #include "ui/run/attemptinspector.h"
 #include "ui/run/errorlogview.h"
 #include "ui/run/lastresponsebar.h"
@@ -39,6 +41,7 @@
 #include "ui/session/hosting/embeddedserver.h"
 #include "ui/session/hosting/observation.h"
 #include "ui/session/monitor/monitorhost.h"
+#include "ui/session/request/requesthistory.h"
 #include "ui/session/request/requestrunner.h"
 #include "ui/session/run/runsession.h"
 #include "ui/session/settings/settings.h"
@@ -52,18 +55,22 @@
 #include <QCloseEvent>
 #include <QDialog>
 #include <QDialogButtonBox>
+#include <QDir>
 #include <QDockWidget>
+#include <QFile>
 #include <QHeaderView>
 #include <QLoggingCategory>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QScreen>
 #include <QScrollArea>
+#include <QStandardPaths>
 #include <QStatusBar>
 #include <QStyle>
 #include <QSystemTrayIcon>
 #include <QTableWidget>
 #include <QTabWidget>
+#include <QTextBrowser>
 #include <QTimer>
 #include <QVBoxLayout>
 
@@ -114,6 +121,7 @@ MainWindow::MainWindow(const Options &options, QWidget *parent)
     m_runner->setObjectName(QStringLiteral("runner"));
     WheelGuard::install();
     FocusRingStyle::install();
+    new SpinBoxShortcuts(this);
     m_session->attach(m_executor);
 
     if (options.startServer)
@@ -125,6 +133,13 @@ MainWindow::MainWindow(const Options &options, QWidget *parent)
     m_systemTray = options.systemTray;
     m_screenSize = options.screenSize;
     m_collections = new CollectionSidebar(options.dataDirectory);
+    const QString dataFolder = options.dataDirectory.isEmpty()
+        ? QStandardPaths::writableLocation(QStandardPaths::AppDataLocation)
+        : options.dataDirectory;
+    m_history = new RequestHistory(
+        dataFolder.isEmpty() ? QString() : QDir(dataFolder).filePath(QStringLiteral("request-history.json")), this);
+    m_history->setObjectName(QStringLiteral("requestHistory"));
+    const auto historyRead = m_history->load();
     buildDocks();
     buildTabs();
     buildStatusBar();
@@ -151,6 +166,8 @@ MainWindow::MainWindow(const Options &options, QWidget *parent)
                "{server} cannot be sent.")
                 .arg(m_server->errorString()));
     }
+    if (!historyRead)
+        m_messages->showMessage(FieldMessage::Kind::Warning, historyRead.error());
     updateServerStatus();
     m_status->update();
 }
@@ -207,6 +224,17 @@ void MainWindow::buildDocks()
     // The environment switcher sits on the menu bar's row: always in sight, no row of its own.
     menuBar()->setCornerWidget(m_collections->environmentBar(), Qt::TopRightCorner);
 
+    // Every send, behind the saved requests: where a request is looked for again.
+    m_historyView = new RequestHistoryView;
+    m_historyView->setHistory(m_history);
+    m_historyDock = new QDockWidget(tr("History"), this);
+    m_historyDock->setObjectName(QStringLiteral("historyDock"));
+    m_historyDock->setWidget(m_historyView);
+    m_historyDock->setToolTip(tr("Every request sent from the composer; double-click one to open it again"));
+    addDockWidget(Qt::LeftDockWidgetArea, m_historyDock);
+    tabifyDockWidget(m_collectionsDock, m_historyDock);
+    m_collectionsDock->raise();
+
     // A collection run's results, shown when a run starts.
     m_collectionRunDock = new QDockWidget(tr("Collection run"), this);
     m_collectionRunDock->setObjectName(QStringLiteral("collectionRunDock"));
@@ -215,7 +243,8 @@ void MainWindow::buildDocks()
 
     // Whichever dock appears (the View menu, a collection run, Reset layout), the window stays
     // within the screen; after the layout has taken it in.
-    for (QDockWidget *dock : {m_policyDock, m_requestDock, m_inspectorDock, m_collectionsDock, m_collectionRunDock}) {
+    for (QDockWidget *dock :
+        {m_policyDock, m_requestDock, m_inspectorDock, m_collectionsDock, m_historyDock, m_collectionRunDock}) {
         connect(dock, &QDockWidget::visibilityChanged, this, [this](bool visible) {
             if (visible)
                 QTimer::singleShot(0, this, &MainWindow::fitToScreen);
@@ -278,8 +307,9 @@ void MainWindow::buildMenus()
     m_exports = new ExportController(m_session, m_tabs->errorLog(), m_settings, m_messages, this);
     m_exports->setObjectName(QStringLiteral("exports"));
     m_presentation = new PresentationController(
-        {this, m_tabs, m_tabs->timeline(), {m_policyDock, m_requestDock, m_collectionsDock, m_inspectorDock}, m_session,
-            m_openedRun, m_exports, m_messages},
+        {this, m_tabs, m_tabs->timeline(),
+            {m_policyDock, m_requestDock, m_collectionsDock, m_historyDock, m_inspectorDock}, m_session, m_openedRun,
+            m_exports, m_messages},
         this);
     m_presentation->setObjectName(QStringLiteral("presentationController"));
 
@@ -359,6 +389,7 @@ void MainWindow::buildMenus()
     view->addAction(m_policyDock->toggleViewAction());
     view->addAction(m_requestDock->toggleViewAction());
     view->addAction(m_collectionsDock->toggleViewAction());
+    view->addAction(m_historyDock->toggleViewAction());
     view->addAction(m_collectionRunDock->toggleViewAction());
     // Not the dock's own toggle: the inspector is placed before it shows, so that it never
     // widens the window past the screen.
@@ -375,6 +406,9 @@ void MainWindow::buildMenus()
     });
     m_presentation->addLayoutAction(view);
     m_presentation->addViewActions(view);
+    // Compare and Replay in sight under Send, not only in the menus: what a demo shows next.
+    m_composer->addRunAction(policyActions->compareAction());
+    m_composer->addRunAction(m_presentation->replayAction());
     view->addSeparator();
     for (int i = 0; i < m_tabs->count(); ++i) {
         QAction *show = view->addAction(m_tabs->tabText(i), this, [this, i] {
@@ -386,6 +420,9 @@ void MainWindow::buildMenus()
     }
 
     QMenu *help = menuBar()->addMenu(tr("&Help"));
+    QAction *guide = help->addAction(tr("Window &guide"), this, &MainWindow::showGuide);
+    guide->setObjectName(QStringLiteral("showGuide"));
+    guide->setToolTip(tr("The guide to the window: the policy, the request, the timeline, the tabs"));
     QAction *shortcuts = help->addAction(tr("&Keyboard shortcuts"), this, &MainWindow::showShortcuts);
     shortcuts->setObjectName(QStringLiteral("showShortcuts"));
     shortcuts->setShortcut(QKeySequence::HelpContents);
@@ -402,6 +439,33 @@ void MainWindow::buildMenus()
                "classification, circuit breakers and retry budgets, against real requests.</p>")
                 .arg(QCoreApplication::applicationVersion()));
     });
+}
+
+void MainWindow::showGuide()
+{
+    // The guide travels inside the program (docs/window.md as a resource), so that it is
+    // there offline and matches the version that is running.
+    QFile file(QStringLiteral(":/docs/window.md"));
+    if (!file.open(QIODevice::ReadOnly)) {
+        m_messages->showMessage(FieldMessage::Kind::Error, tr("The window guide is missing from this build."));
+        return;
+    }
+    auto *dialog = new QDialog(this);
+    dialog->setObjectName(QStringLiteral("guide"));
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->setWindowTitle(tr("RetryLab window guide"));
+    auto *layout = new QVBoxLayout(dialog);
+    auto *text = new QTextBrowser(dialog);
+    text->setObjectName(QStringLiteral("guideText"));
+    text->setOpenExternalLinks(true);
+    text->setMarkdown(QString::fromUtf8(file.readAll()));
+    layout->addWidget(text);
+    auto *buttons = new QDialogButtonBox(QDialogButtonBox::Close, dialog);
+    connect(buttons, &QDialogButtonBox::rejected, dialog, &QDialog::reject);
+    layout->addWidget(buttons);
+    const QSize available = screen() ? screen()->availableSize() : QSize(1024, 640);
+    dialog->resize(std::min(900, available.width() * 9 / 10), std::min(700, available.height() * 9 / 10));
+    dialog->show();
 }
 
 void MainWindow::showShortcuts()
@@ -521,6 +585,10 @@ void MainWindow::fitToScreen()
         // The inspector stays in front when it was; otherwise the policy, as at start.
         const bool inspectorInFront = m_inspectorDock->isVisible() && !m_inspectorDock->visibleRegion().isEmpty();
         tabifyDockWidget(m_policyDock, m_collectionsDock);
+        // The history shares the collections' place: it goes along.
+        if (m_historyDock->isVisible() && !m_historyDock->isFloating()
+            && dockWidgetArea(m_historyDock) == dockWidgetArea(m_policyDock))
+            tabifyDockWidget(m_policyDock, m_historyDock);
         (inspectorInFront ? m_inspectorDock : m_policyDock)->raise();
     }
     // A dock that appeared may have grown the window before this ran: back within the screen.
@@ -596,6 +664,20 @@ void MainWindow::connectCollections()
 
 void MainWindow::connectParts()
 {
+    connect(m_runActions, &RunActions::draftSent, m_history,
+        [this](const Core::RequestDraft &draft, RequestHistory::Kind kind) { m_history->add(draft, kind); });
+    connect(m_history, &RequestHistory::saveFailed, this, [this](const QString &problem) {
+        m_messages->showMessage(FieldMessage::Kind::Warning, tr("The request history was not saved: %1").arg(problem));
+    });
+    connect(m_historyView, &RequestHistoryView::openRequested, this, [this](const Core::RequestDraft &draft) {
+        m_composer->setDraft(draft);
+        m_settings->setRequestDraft(m_composer->draft());
+        m_requestDock->show();
+        m_requestDock->raise();
+        m_composer->focusUrl();
+        m_messages->showMessage(FieldMessage::Kind::Note,
+            tr("Opened %1 %2 from the history in the composer.").arg(draft.method, draft.urlTemplate));
+    });
     connect(m_composer, &RequestComposer::draftChanged, this, [this] {
         m_settings->setRequestDraft(m_composer->draft());
         m_policyPanel->editor()->setConcurrentClients(m_composer->draft().concurrency);

@@ -32,6 +32,8 @@ class OpenedRun;
 class PolicyPanel;
 class PresentationController;
 class RequestComposer;
+class RequestHistory;
+class RequestHistoryView;
 class RequestRunner;
 class RunActions;
 class RunSession;
@@ -93,6 +95,8 @@ public Q_SLOTS:
     /// Shows the attempt inspector: beside the tabs where the screen has room, else as a tab
     /// of the docks on the left.
     void showInspector();
+    /// Help → Window guide: docs/window.md, shown inside the program.
+    void showGuide();
     /// Help → Keyboard shortcuts: every action of the menus that has keys, and the timeline's.
     void showShortcuts();
 
@@ -140,6 +144,9 @@ private:
     QDockWidget *m_inspectorDock = nullptr;
     CollectionSidebar *m_collections = nullptr;
     QDockWidget *m_collectionsDock = nullptr;
+    RequestHistory *m_history = nullptr;
+    RequestHistoryView *m_historyView = nullptr;
+    QDockWidget *m_historyDock = nullptr;
     /// The results of a collection run from the Collections dock, below the tabs.
     QDockWidget *m_collectionRunDock = nullptr;
     CollectionRunController *m_collectionRuns = nullptr;

@@ -43,8 +43,12 @@ QMenu *PolicyActions::addMenu(QMenuBar *bar)
         ->setObjectName(QStringLiteral("endpointPolicies"));
     policy->addAction(tr("&Layer calculator\u2026"), this, &PolicyActions::showLayerCalculator)
         ->setObjectName(QStringLiteral("layerCalculator"));
-    policy->addAction(tr("&Compare policies\u2026"), this, &PolicyActions::showCompare)
-        ->setObjectName(QStringLiteral("comparePolicies"));
+    m_compareAction = policy->addAction(tr("&Compare policies\u2026"), this, &PolicyActions::showCompare);
+    m_compareAction->setObjectName(QStringLiteral("comparePolicies"));
+    // The button beside Send says it short; the menu in full.
+    m_compareAction->setIconText(tr("Compare\u2026"));
+    m_compareAction->setToolTip(tr("Compare policies: the same requests against the same faults under two policies, "
+                                   "side by side, with the attempts each sent"));
     return policy;
 }
 

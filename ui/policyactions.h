@@ -46,6 +46,8 @@ public:
 
     /// Adds the Policy menu to `bar`.
     QMenu *addMenu(QMenuBar *bar);
+    /// Policy > Compare policies, made by addMenu() (null before).
+    QAction *compareAction() const { return m_compareAction; }
 
 public Q_SLOTS:
     void importPolicy();
@@ -62,6 +64,7 @@ private:
     QString chooseJsonFile(const QString &title, const QString &fileName, const QString &filter) const;
 
     Parts m_parts;
+    QAction *m_compareAction = nullptr;
     QString m_grpcService; ///< what the last gRPC export was for, offered again
     QString m_grpcMethod;
 };

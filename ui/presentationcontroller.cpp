@@ -10,6 +10,7 @@
 #include "ui/widgets/pictureexport.h"
 
 #include <QAction>
+#include <QApplication>
 #include <QDir>
 #include <QDockWidget>
 #include <QFileDialog>
@@ -18,6 +19,8 @@
 #include <QMenu>
 #include <QScrollArea>
 #include <QTabWidget>
+
+#include <algorithm>
 
 namespace RetryLab::Ui {
 
@@ -40,7 +43,9 @@ void PresentationController::addViewActions(QMenu *view)
     connect(m_presentationAction, &QAction::toggled, this, &PresentationController::setPresentation);
 
     QAction *replay = view->addAction(tr("&Replay the Run"));
+    m_replayAction = replay;
     replay->setObjectName(QStringLiteral("replayRun"));
+    replay->setIconText(tr("Replay"));
     replay->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_R));
     replay->setToolTip(
         tr("Play the finished run (or the opened one) again at 0.1\u00d7 to 10\u00d7; the views follow the playhead"));
@@ -91,29 +96,65 @@ void PresentationController::exportPicture()
                              .remove(QLatin1Char('&'))
                              .toLower()
                              .replace(QLatin1Char(' '), QLatin1Char('-'));
+    // In the export folder, as the run's exports: slides and reports usually go together.
     QString path = m_parts.exports->chooseFile(QFileDialog::AcceptSave, tr("Export picture of the tab"),
-        name + QStringLiteral(".png"), png + QStringLiteral(";;") + svg, &filter);
+        QDir(m_parts.exports->exportFolder()).filePath(name + QStringLiteral(".png")), png + QStringLiteral(";;") + svg,
+        &filter);
     if (path.isEmpty())
         return;
     if (QFileInfo(path).suffix().isEmpty())
         path += filter == svg ? QStringLiteral(".svg") : QStringLiteral(".png");
+    m_parts.exports->rememberExportFolder(path);
     exportPicture(path);
 }
 
 Core::Result<void> PresentationController::exportPicture(const QString &path)
 {
-    // The timeline's picture is what its viewport shows (axis, lanes, legend); a
-    // scrolled page is drawn whole.
+    // The timeline's picture is the whole run (exportTimelinePicture()); a scrolled page is
+    // drawn whole.
     QWidget *shown = m_parts.tabs->currentWidget();
     if (shown == m_parts.timeline)
-        shown = m_parts.timeline->viewport();
-    else if (auto *area = qobject_cast<QScrollArea *>(shown); area && area->widget())
+        return exportTimelinePicture(path);
+    if (auto *area = qobject_cast<QScrollArea *>(shown); area && area->widget())
         shown = area->widget();
     const auto written = PictureExport::write(shown, path, m_parts.window->windowTitle());
     if (written)
         m_parts.messages->showMessage(FieldMessage::Kind::Success, tr("Wrote %1.").arg(QDir::toNativeSeparators(path)));
     else
         m_parts.messages->showMessage(FieldMessage::Kind::Error, written.error());
+    return written;
+}
+
+Core::Result<void> PresentationController::exportTimelinePicture(const QString &path)
+{
+    // Not what the view shows: every lane (up to maxPictureLanes) over the whole session, on a
+    // view of its own that is never on screen, and a PNG at print resolution.
+    RunSession *session = m_parts.timeline->session();
+    const qsizetype lanes = session ? std::min<qsizetype>(session->laneCount(), maxPictureLanes) : 0;
+    TimelineView whole;
+    whole.setAttribute(Qt::WA_DontShowOnScreen);
+    whole.setFont(m_parts.timeline->font());
+    whole.setPalette(m_parts.timeline->palette());
+    whole.setPresentation(m_parts.timeline->isPresentation());
+    whole.setSession(session);
+    const int width = std::max(1200, m_parts.timeline->width());
+    whole.resize(width, 400);
+    whole.show();
+    const int extra = int(lanes) * whole.laneHeight() - whole.laneArea().height();
+    whole.resize(width, std::max(400, 400 + extra));
+    const auto written = PictureExport::write(whole.viewport(), path, m_parts.window->windowTitle(),
+        PictureExport::kindOf(path) == PictureExport::Kind::Png ? PictureExport::printScale : 0.0);
+    if (!written) {
+        m_parts.messages->showMessage(FieldMessage::Kind::Error, written.error());
+        return written;
+    }
+    QString text
+        = tr("Wrote %1: the whole run, %n request(s)", nullptr, int(lanes)).arg(QDir::toNativeSeparators(path));
+    if (session && session->laneCount() > lanes)
+        text += tr(" (the first %1 of %2)").arg(lanes).arg(session->laneCount());
+    if (PictureExport::kindOf(path) == PictureExport::Kind::Png)
+        text += tr(", at print resolution");
+    m_parts.messages->showMessage(FieldMessage::Kind::Success, text + QLatin1Char('.'));
     return written;
 }
 
@@ -148,18 +189,23 @@ void PresentationController::setPresentation(bool on)
     QMainWindow *window = m_parts.window;
     if (on) {
         m_statePresented = window->saveState();
-        m_fontPresented = window->font();
+        m_fontPresented = QApplication::font();
         m_wasMaximized = window->isMaximized();
-        QFont larger = window->font();
+        QFont larger = QApplication::font();
         larger.setPointSizeF(larger.pointSizeF() * presentationFontScale);
-        window->setFont(larger);
+        // The application's font, not the window's: menus and dialogs are windows of their
+        // own, which a window's font does not reach.
+        QApplication::setFont(larger);
+        // Delivered now, not at the next turn of the loop: the timeline measures its lanes below.
+        QCoreApplication::sendPostedEvents(nullptr, QEvent::ApplicationFontChange);
         for (QDockWidget *dock : std::as_const(m_parts.docks))
             dock->hide();
         m_parts.tabs->setCurrentWidget(m_parts.timeline);
         m_parts.timeline->setPresentation(true);
         window->showFullScreen();
     } else {
-        window->setFont(m_fontPresented);
+        QApplication::setFont(m_fontPresented);
+        QCoreApplication::sendPostedEvents(nullptr, QEvent::ApplicationFontChange);
         m_parts.timeline->setPresentation(false);
         window->restoreState(m_statePresented);
         if (m_wasMaximized)

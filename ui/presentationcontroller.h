@@ -60,6 +60,8 @@ public:
     void keepDefaultLayout(int version);
 
     bool isPresentation() const { return m_presentation; }
+    /// View > Replay the Run, made by addViewActions() (null before).
+    QAction *replayAction() const { return m_replayAction; }
 
 public Q_SLOTS:
     void setPresentation(bool on);
@@ -71,14 +73,19 @@ public Q_SLOTS:
     void replayRun();
     /// Asks for a file, PNG or SVG by the filter chosen, and writes the tab on top.
     void exportPicture();
-    /// Writes the tab on top (the timeline: what its viewport shows) to `path`, PNG or
-    /// SVG by its suffix, and says so above the tabs.
+    /// Writes the tab on top to `path`, PNG or SVG by its suffix, and says so above the
+    /// tabs. The timeline gives the whole run, every lane, a PNG at print resolution.
     Core::Result<void> exportPicture(const QString &path);
 
 private:
+    /// The most lanes a picture of the timeline holds (a taller picture no slide or page takes).
+    static constexpr qsizetype maxPictureLanes = 400;
+    Core::Result<void> exportTimelinePicture(const QString &path);
+
     Parts m_parts;
     bool m_presentation = false;
     QAction *m_presentationAction = nullptr;
+    QAction *m_replayAction = nullptr;
     QByteArray m_statePresented; ///< the dock layout to restore after presentation mode
     QFont m_fontPresented;
     bool m_wasMaximized = false;

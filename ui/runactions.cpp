@@ -69,7 +69,8 @@ void RunActions::startRunIfEmpty()
 // The three ways of sending share the refusal while the composer cannot send, time 0
 // at the first send, and the URL remembered once per action; `go` hands the draft
 // to the runner and says what went wrong, if anything. False when refused.
-bool RunActions::sendWith(const QString &refusal, const std::function<std::optional<QString>(const RequestDraft &)> &go)
+bool RunActions::sendWith(const QString &refusal, RequestHistory::Kind kind,
+    const std::function<std::optional<QString>(const RequestDraft &)> &go)
 {
     if (refuseWhenBlocked(refusal))
         return false;
@@ -79,7 +80,7 @@ bool RunActions::sendWith(const QString &refusal, const std::function<std::optio
     m_parts.runner->setChecks(m_parts.composer->checks());
     const quint64 sentBefore = m_sentCount;
     const std::optional<QString> problem = go(draft);
-    rememberSentUrl(draft, sentBefore);
+    rememberSent(draft, kind, sentBefore);
     if (problem)
         showProblem(*problem);
     return true;
@@ -87,7 +88,7 @@ bool RunActions::sendWith(const QString &refusal, const std::function<std::optio
 
 void RunActions::send()
 {
-    sendWith(tr("Not sent"), [this](const RequestDraft &draft) -> std::optional<QString> {
+    sendWith(tr("Not sent"), RequestHistory::Kind::Send, [this](const RequestDraft &draft) -> std::optional<QString> {
         if (!draft.pollingPreset.isEmpty()) {
             // A long-running operation: its start, then its polls until done.
             const auto policy = Core::PollingPolicy::preset(draft.pollingPreset);
@@ -107,7 +108,7 @@ void RunActions::send()
 
 void RunActions::sendBatch()
 {
-    sendWith(tr("Not sent"), [this](const RequestDraft &draft) -> std::optional<QString> {
+    sendWith(tr("Not sent"), RequestHistory::Kind::Batch, [this](const RequestDraft &draft) -> std::optional<QString> {
         const auto started = m_parts.runner->startBatch(draft);
         if (started)
             return std::nullopt;
@@ -117,12 +118,13 @@ void RunActions::sendBatch()
 
 void RunActions::startRepeat()
 {
-    const bool asked = sendWith(tr("Not repeating"), [this](const RequestDraft &draft) -> std::optional<QString> {
-        const auto started = m_parts.runner->startRepeat(draft);
-        if (started)
-            return std::nullopt;
-        return tr("Not repeating: %1").arg(started.error());
-    });
+    const bool asked = sendWith(
+        tr("Not repeating"), RequestHistory::Kind::Repeat, [this](const RequestDraft &draft) -> std::optional<QString> {
+            const auto started = m_parts.runner->startRepeat(draft);
+            if (started)
+                return std::nullopt;
+            return tr("Not repeating: %1").arg(started.error());
+        });
     if (asked)
         m_parts.status->scheduleUpdate();
 }
@@ -144,10 +146,12 @@ void RunActions::clearRun()
 
 // Once per action rather than per request: a batch of 10,000 is one entry in the
 // history, and the URL recorded is the one of the draft that went out.
-void RunActions::rememberSentUrl(const RequestDraft &draft, quint64 sentBefore)
+void RunActions::rememberSent(const RequestDraft &draft, RequestHistory::Kind kind, quint64 sentBefore)
 {
-    if (m_sentCount > sentBefore)
-        m_parts.settings->addRecentUrlTemplate(draft.urlTemplate);
+    if (m_sentCount <= sentBefore)
+        return;
+    m_parts.settings->addRecentUrlTemplate(draft.urlTemplate);
+    Q_EMIT draftSent(draft, kind);
 }
 
 void RunActions::showProblem(const QString &text)

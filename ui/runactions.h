@@ -1,6 +1,7 @@
 #pragma once
 
 #include "core/export/exportoptions.h"
+#include "ui/session/request/requesthistory.h"
 
 #include <QObject>
 #include <QString>
@@ -75,12 +76,15 @@ public Q_SLOTS:
 Q_SIGNALS:
     /// After Clear run, once the attempts are gone.
     void runCleared();
+    /// A send, batch or repeat put at least one request on the wire (once per action).
+    void draftSent(const RetryLab::Core::RequestDraft &draft, RetryLab::Ui::RequestHistory::Kind kind);
 
 private:
-    bool sendWith(const QString &refusal, const std::function<std::optional<QString>(const Core::RequestDraft &)> &go);
+    bool sendWith(const QString &refusal, RequestHistory::Kind kind,
+        const std::function<std::optional<QString>(const Core::RequestDraft &)> &go);
     bool refuseWhenBlocked(const QString &what);
     void startRunIfEmpty();
-    void rememberSentUrl(const Core::RequestDraft &draft, quint64 sentBefore);
+    void rememberSent(const Core::RequestDraft &draft, RequestHistory::Kind kind, quint64 sentBefore);
     void showProblem(const QString &text);
 
     Parts m_parts;

@@ -11,6 +11,7 @@
 #include "ui/run/statisticsview.h"
 #include "ui/run/timelineview.h"
 #include "ui/server/serverview.h"
+#include "ui/session/hosting/embeddedserver.h"
 #include "ui/session/hosting/observation.h"
 #include "ui/session/hosting/proxyinstance.h"
 #include "ui/session/run/runsession.h"
@@ -72,6 +73,8 @@ WorkspaceTabs::WorkspaceTabs(RunSession *session, EmbeddedServer *server, QWidge
     auto *observedLog = new ErrorLogView;
     auto *observedStatistics = new StatisticsView;
     observedTimeline->setSession(m_observation->session());
+    observedTimeline->setEmptyText(tr("No client seen yet. Turn on \"Observe clients\" and point a client at the "
+                                      "server: its requests and their attempts appear here."));
     observedLog->setSession(m_observation->session());
     observedStatistics->setSession(m_observation->session());
     addRunViews(observedViews, observedTimeline, observedLog, observedStatistics);
@@ -82,11 +85,15 @@ WorkspaceTabs::WorkspaceTabs(RunSession *session, EmbeddedServer *server, QWidge
     auto *proxyLanes = new QTabWidget;
     proxyLanes->setObjectName(QStringLiteral("proxyLanes"));
     auto *proxyTimeline = named<TimelineView>("proxyTimeline");
+    proxyTimeline->setEmptyText(
+        tr("No request through the proxy yet. Point a client at the proxy to see its attempts here."));
     auto *proxyLog = new ErrorLogView;
     auto *proxyStatistics = new StatisticsView;
     addRunViews(proxyLanes, proxyTimeline, proxyLog, proxyStatistics);
     m_proxyView = new ProxyView(proxyLanes);
     m_proxyView->setObjectName(QStringLiteral("proxy"));
+    if (server->isRunning())
+        m_proxyView->setServerUrl(server->baseUrl());
     connect(m_proxyView, &ProxyView::currentProxyChanged, this,
         [proxyTimeline, proxyLog, proxyStatistics](ProxyInstance *proxy) {
             RunSession *proxySession = proxy ? proxy->session() : nullptr;

@@ -184,6 +184,59 @@ QString HerdReport::summarySentence() const
     return sentence + QLatin1Char('.');
 }
 
+QString HerdReport::takeAway() const
+{
+    if (cells.isEmpty() || parameters.model == HerdModel::Latency)
+        return {};
+    int clients = 0;
+    for (const HerdCellResult &cell : cells)
+        clients = std::max(clients, cell.clients);
+    QList<const HerdCellResult *> row;
+    double bestShare = 0.0;
+    for (const HerdCellResult &cell : cells) {
+        if (cell.clients == clients) {
+            row.append(&cell);
+            bestShare = std::max(bestShare, cell.succeededShare.mean);
+        }
+    }
+    // Getting clients through comes first; among those that got (about) as many through, the
+    // fewest calls wins: that load is what keeps a recovering server down.
+    const HerdCellResult *best = nullptr;
+    for (const HerdCellResult *cell : std::as_const(row)) {
+        if (cell->succeededShare.mean < bestShare - 0.0005)
+            continue;
+        if (!best || cell->calls.mean < best->calls.mean
+            || (cell->calls.mean == best->calls.mean && cell->completionMs.mean < best->completionMs.mean))
+            best = cell;
+    }
+    const auto count = [](double n) { return QLocale().toString(std::llround(n)); };
+    const QString through = bestShare >= 0.9995
+        ? Tr::tr("every client")
+        : Tr::tr("%1 % of the clients").arg(QLocale().toString(best->succeededShare.mean * 100.0, 'f', 1));
+    QString sentence = row.size() == 1
+        ? Tr::tr("Take-away: at %1 clients %2 got %3 through with %4 calls")
+              .arg(QLocale().toString(clients), best->strategy.title(), through, count(best->calls.mean))
+        : Tr::tr("Take-away: at %1 clients use %2: it got %3 through with the fewest calls, %4")
+              .arg(QLocale().toString(clients), best->strategy.title(), through, count(best->calls.mean));
+    const HerdCellResult *quickest = *std::min_element(row.cbegin(), row.cend(),
+        [](const HerdCellResult *a, const HerdCellResult *b) { return a->completionMs.mean < b->completionMs.mean; });
+    if (quickest != best && quickest->completionMs.mean < best->completionMs.mean) {
+        const QString sooner = Tr::tr("; %1 was done sooner (%2 against %3)")
+                                   .arg(quickest->strategy.title(), DurationText::format(quickest->completionMs.mean),
+                                       DurationText::format(best->completionMs.mean));
+        if (quickest->succeededShare.mean < bestShare - 0.0005) {
+            sentence += sooner
+                + Tr::tr(" but got only %1 % of the clients through")
+                      .arg(QLocale().toString(quickest->succeededShare.mean * 100.0, 'f', 1));
+        } else if (best->calls.mean > 0.0 && quickest->calls.mean > best->calls.mean) {
+            sentence += sooner
+                + Tr::tr(" only by sending %1 % more calls")
+                      .arg(QLocale().toString((quickest->calls.mean / best->calls.mean - 1.0) * 100.0, 'f', 0));
+        }
+    }
+    return sentence + QLatin1Char('.');
+}
+
 const HerdCellResult *HerdReport::find(int clients, const HerdStrategy &strategy) const
 {
     for (const HerdCellResult &cell : cells) {

@@ -33,12 +33,16 @@
 #include <QApplication>
 #include <QClipboard>
 #include <QComboBox>
+#include <QDialog>
 #include <QDockWidget>
 #include <QFile>
+#include <QFontMetrics>
 #include <QGuiApplication>
+#include <QHeaderView>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QKeyEvent>
 #include <QLabel>
 #include <QLineEdit>
 #include <QPlainTextEdit>
@@ -56,6 +60,7 @@
 #include <QTcpServer>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTextBrowser>
 #include <QTimer>
 #include <QToolButton>
 #include <QWheelEvent>
@@ -90,6 +95,24 @@ QList<qint16> statusesOfLane(const Ui::RunSession &session, qsizetype lane)
     return statuses;
 }
 
+// X11's key bindings give a line edit Emacs' Ctrl+E (end of line), and a spin box's line
+// edit claims it before the window's shortcuts see it; the offscreen platform has no such
+// binding, so the tests claim the key as X11's do.
+class ClaimCtrlEAsX11Does final : public QObject
+{
+public:
+    using QObject::QObject;
+
+protected:
+    bool eventFilter(QObject *, QEvent *event) override
+    {
+        if (event->type() == QEvent::ShortcutOverride
+            && static_cast<QKeyEvent *>(event)->keyCombination() == QKeyCombination(Qt::ControlModifier, Qt::Key_E))
+            event->accept();
+        return false;
+    }
+};
+
 } // namespace
 
 class TestMainWindow final : public QObject
@@ -109,6 +132,7 @@ private Q_SLOTS:
     void repeat_untilEscStops();
     void sendActions_recordTheSentUrlOncePerAction_cursorStays();
     void keyboard_ctrlReturnSends_ctrlEExports();
+    void keyboard_ctrlEExportsFromASpinBox();
     void invalidUrl_disablesSendWithTheReason();
     void unusablePolicy_disablesSendWithTheReason();
     void serverScenario_perRequestCopy_isApplied();
@@ -135,7 +159,11 @@ private Q_SLOTS:
     void keyboard_tabGoesFromTheUrlToSendToTheResults_andLeavesTheLog();
     void layout_fitsA1024x640Screen();
     void help_listsTheKeyboardShortcutsOfTheMenus();
+    void help_guideShowsTheWindowGuide();
+    void compareAndReplay_areButtonsUnderSend();
+    void clientsAndProxyTimelines_sayHowToFillThem();
     void layout_at1366x768_conformanceShowsEveryRow_herdRunInView();
+    void layout_at1286x691_conformanceShowsEveryRow();
 
 private:
     std::unique_ptr<MainWindow> makeWindow(const MainWindow::Options &options = {});
@@ -450,6 +478,32 @@ void TestMainWindow::keyboard_ctrlReturnSends_ctrlEExports()
     QCOMPARE(m_chosen.size(), 1);
     QVERIFY(QFile::exists(m_nextFile));
     QVERIFY(Core::ReportJson::readFile(m_nextFile));
+}
+
+void TestMainWindow::keyboard_ctrlEExportsFromASpinBox()
+{
+    auto window = makeWindow();
+    QVERIFY(window);
+    QVERIFY(QTest::qWaitForWindowActive(window.get()));
+    QVERIFY(sendAndWait(*window, 1));
+    QAbstractSpinBox *spin = nullptr;
+    for (QAbstractSpinBox *candidate : policyDockOf(*window)->findChildren<QAbstractSpinBox *>()) {
+        if (candidate->isVisible() && candidate->isEnabled()) {
+            spin = candidate;
+            break;
+        }
+    }
+    QVERIFY(spin);
+    ClaimCtrlEAsX11Does claim;
+    spin->installEventFilter(&claim);
+    spin->setFocus();
+    QTRY_VERIFY(spin->hasFocus());
+    const QString before = spin->text();
+    m_nextFile = m_dir.filePath(QStringLiteral("from-a-spin-box.json"));
+    QTest::keyClick(spin, Qt::Key_E, Qt::ControlModifier);
+    QCOMPARE(m_chosen.size(), 1);
+    QVERIFY(QFile::exists(m_nextFile));
+    QCOMPARE(spin->text(), before);
 }
 
 void TestMainWindow::invalidUrl_disablesSendWithTheReason()
@@ -1022,6 +1076,15 @@ void TestMainWindow::presentation_largerTimelineAloneThenRestored()
     QVERIFY(timelineViewOf(*window)->isPresentation());
     QVERIFY(timelineViewOf(*window)->laneHeight() > laneHeight);
     QCOMPARE(timelineViewOf(*window)->minBarWidth(), 8.0);
+    // Fit and Live sit in the scroll bar's row, which grows with their text.
+    QToolButton *fit = nullptr;
+    for (QToolButton *button : timelineViewOf(*window)->findChildren<QToolButton *>()) {
+        if (button->text() == QLatin1String("Fit"))
+            fit = button;
+    }
+    QVERIFY(fit);
+    QTRY_VERIFY2(fit->height() >= fit->fontMetrics().height() + 4,
+        qPrintable(QStringLiteral("%1 px for text of %2").arg(fit->height()).arg(fit->fontMetrics().height())));
     QVERIFY(!policyDockOf(*window)->isVisible());
     QVERIFY(!requestDockOf(*window)->isVisible());
 
@@ -1116,6 +1179,68 @@ void TestMainWindow::help_listsTheKeyboardShortcutsOfTheMenus()
     QVERIFY(byKeys.value(keys(QKeySequence(Qt::ALT | Qt::Key_9))).contains(QLatin1String("View")));
 }
 
+void TestMainWindow::help_guideShowsTheWindowGuide()
+{
+    auto window = makeWindow();
+    QVERIFY(window);
+    actionOf(*window, "showGuide")->trigger();
+    auto *text = window->findChild<QTextBrowser *>(QStringLiteral("guideText"));
+    QVERIFY(text);
+    QTRY_VERIFY(text->isVisible());
+    QFile page(QStringLiteral(":/docs/window.md"));
+    QVERIFY(page.open(QIODevice::ReadOnly));
+    const QString firstLine = QString::fromUtf8(page.readLine()).remove(QLatin1Char('#')).trimmed();
+    QVERIFY2(text->toPlainText().startsWith(firstLine), qPrintable(text->toPlainText().left(80)));
+    QVERIFY(text->toPlainText().contains(QLatin1String("Collections")));
+}
+
+void TestMainWindow::compareAndReplay_areButtonsUnderSend()
+{
+    auto window = makeWindow();
+    QVERIFY(window);
+    auto *compare = composerOf(*window)->findChild<QToolButton *>(QStringLiteral("comparePoliciesButton"));
+    auto *replay = composerOf(*window)->findChild<QToolButton *>(QStringLiteral("replayRunButton"));
+    QVERIFY(compare && replay);
+    for (QToolButton *button : {compare, replay}) {
+        QTRY_VERIFY(button->isVisible());
+        QVERIFY(!button->visibleRegion().isEmpty());
+        QVERIFY(button->toolTip().size() > 20);
+    }
+    QCOMPARE(compare->defaultAction(), actionOf(*window, "comparePolicies"));
+    QCOMPARE(compare->text(), QStringLiteral("Compare\u2026"));
+    QCOMPARE(replay->defaultAction(), actionOf(*window, "replayRun"));
+    QCOMPARE(replay->text(), QStringLiteral("Replay"));
+
+    // Replay before anything was sent says why not; after a run, it plays it.
+    replay->click();
+    QVERIFY2(messagesOf(*window).join(QLatin1Char(' ')).contains(QLatin1String("Nothing to replay")),
+        qPrintable(messagesOf(*window).join(QLatin1Char(' '))));
+    QVERIFY(sendAndWait(*window, 1));
+    replay->click();
+    QTRY_VERIFY(openedRunOf(*window)->isOpen());
+
+    compare->click();
+    QDialog *dialog = nullptr;
+    QTRY_VERIFY((dialog = window->findChild<QDialog *>(QStringLiteral("compareDialog"))) && dialog->isVisible());
+    dialog->close();
+}
+
+void TestMainWindow::clientsAndProxyTimelines_sayHowToFillThem()
+{
+    auto window = makeWindow();
+    QVERIFY(window);
+    auto *own = window->findChild<Ui::TimelineView *>(QStringLiteral("timeline"));
+    auto *clients = window->findChild<Ui::TimelineView *>(QStringLiteral("observedTimeline"));
+    auto *proxy = window->findChild<Ui::TimelineView *>(QStringLiteral("proxyTimeline"));
+    QVERIFY(own && clients && proxy);
+    QVERIFY(own->emptyText().contains(QLatin1String("Send")));
+    // These tabs watch other clients: there is nothing to send from them.
+    QVERIFY2(!clients->emptyText().contains(QLatin1String("Send")), qPrintable(clients->emptyText()));
+    QVERIFY(clients->emptyText().contains(QLatin1String("client")));
+    QVERIFY2(!proxy->emptyText().contains(QLatin1String("Send")), qPrintable(proxy->emptyText()));
+    QVERIFY(proxy->emptyText().contains(QLatin1String("proxy")));
+}
+
 void TestMainWindow::layout_fitsA1024x640Screen()
 {
     auto window = makeWindow();
@@ -1167,6 +1292,9 @@ void TestMainWindow::layout_fitsA1024x640Screen()
             mustShow.append(button);
     }
     QCOMPARE(mustShow.size(), 3);
+    // Compare and Replay too, where a demo lead looks.
+    for (const char *name : {"comparePoliciesButton", "replayRunButton"})
+        mustShow.append(composerOf(*window)->findChild<QToolButton *>(QLatin1String(name)));
     // The Server tab needs no sideways scrolling, and Reset server is in the window.
     window->showTab(MainWindow::Tab::Server);
     auto *serverScroll = qobject_cast<QScrollArea *>(tabsOf(*window)->currentWidget());
@@ -1206,6 +1334,48 @@ void TestMainWindow::layout_at1366x768_conformanceShowsEveryRow_herdRunInView()
     QVERIFY2(page->rect().contains(onPage),
         qPrintable(
             QStringLiteral("%1,%2 in %3x%4").arg(onPage.x()).arg(onPage.y()).arg(page->width()).arg(page->height())));
+}
+
+void TestMainWindow::layout_at1286x691_conformanceShowsEveryRow()
+{
+    // The window's default size on a 1366x768 screen under a window manager.
+    auto window = makeWindow();
+    QVERIFY(window);
+    window->resize(1286, 691);
+    QTRY_COMPARE(window->size(), QSize(1286, 691));
+    window->showTab(MainWindow::Tab::Conformance);
+    auto *matrix = conformanceViewOf(*window)->findChild<QTableView *>(QStringLiteral("matrix"));
+    QVERIFY(matrix);
+    QTRY_VERIFY(matrix->isVisible());
+    const int rows = matrix->model()->rowCount();
+    QVERIFY(rows >= 13);
+    // Every row in view, the last one whole.
+    QTRY_VERIFY2(matrix->visualRect(matrix->model()->index(rows - 1, 0)).bottom() <= matrix->viewport()->height(),
+        qPrintable(QStringLiteral("last row ends at %1 of %2")
+                       .arg(matrix->visualRect(matrix->model()->index(rows - 1, 0)).bottom())
+                       .arg(matrix->viewport()->height())));
+    // Column titles whole; a row label too long for what the columns leave is whole in its tooltip.
+    const QFontMetrics metrics = matrix->fontMetrics();
+    for (int row = 0; row < rows; ++row) {
+        const QString label = matrix->model()->headerData(row, Qt::Vertical).toString();
+        if (metrics.horizontalAdvance(label) + 8 > matrix->verticalHeader()->width()) {
+            QVERIFY2(matrix->model()->headerData(row, Qt::Vertical, Qt::ToolTipRole).toString().startsWith(label),
+                qPrintable(label));
+        }
+    }
+    // Titles in two lines, the method under the class, and whole in their tooltips.
+    QVERIFY(matrix->horizontalHeader()->height() >= 2 * metrics.height());
+    for (int column = 0; column < matrix->model()->columnCount(); ++column) {
+        const QString title = matrix->model()->headerData(column, Qt::Horizontal).toString();
+        QCOMPARE(title.count(QLatin1Char('\n')), 1);
+        QCOMPARE(matrix->model()->headerData(column, Qt::Horizontal, Qt::ToolTipRole).toString(),
+            QString(title).replace(QLatin1Char('\n'), QLatin1Char(' ')));
+    }
+    // The page needs no scrolling to show it.
+    auto *page = qobject_cast<QScrollArea *>(tabsOf(*window)->currentWidget());
+    if (page) {
+        QTRY_COMPARE(page->verticalScrollBar()->maximum(), 0);
+    }
 }
 
 void TestMainWindow::keyboard_tabGoesFromTheUrlToSendToTheResults_andLeavesTheLog()

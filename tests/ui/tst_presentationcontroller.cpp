@@ -12,6 +12,8 @@
 #include "ui/widgets/messagebar.h"
 
 #include <QAction>
+#include <QDialog>
+#include <QDir>
 #include <QDockWidget>
 #include <QFile>
 #include <QLabel>
@@ -121,7 +123,12 @@ void TestPresentationController::presentation_timelineAloneLarger_offGivesTheDoc
     QVERIFY(w.controller.isPresentation());
     QCOMPARE(w.tabs->currentWidget(), w.timeline);
     QVERIFY(w.timeline->isPresentation());
-    QCOMPARE(w.window.font().pointSizeF(), pointSize * 1.5);
+    // The application's font: the widgets take it as its change event reaches them.
+    QTRY_COMPARE(w.window.font().pointSizeF(), pointSize * 1.5);
+    // Menus and dialogs are windows of their own: they grow too.
+    QTRY_COMPARE(w.view.font().pointSizeF(), pointSize * 1.5);
+    QDialog dialog(&w.window);
+    QCOMPARE(dialog.font().pointSizeF(), pointSize * 1.5);
     QVERIFY(!w.left->isVisible());
     QVERIFY(!w.top->isVisible());
 
@@ -129,7 +136,9 @@ void TestPresentationController::presentation_timelineAloneLarger_offGivesTheDoc
     w.controller.setPresentation(false);
     QVERIFY(!presentation->isChecked());
     QVERIFY(!w.timeline->isPresentation());
-    QCOMPARE(w.window.font().pointSizeF(), pointSize);
+    QTRY_COMPARE(w.window.font().pointSizeF(), pointSize);
+    QTRY_COMPARE(w.view.font().pointSizeF(), pointSize);
+    QTRY_COMPARE(dialog.font().pointSizeF(), pointSize);
     QTRY_VERIFY(w.left->isVisible());
     QVERIFY(w.top->isVisible());
 }
@@ -204,12 +213,18 @@ void TestPresentationController::exportPicture_namedAfterTheTab_suffixOfTheChose
     });
     QAction *picture = w.file.findChild<QAction *>(QStringLiteral("exportPicture"));
     QVERIFY(picture);
+    // Suggested in the export folder, as the run's exports are.
+    const QString folder = m_dir.filePath(QStringLiteral("exports"));
+    QVERIFY(QDir().mkpath(folder));
+    w.settings.setExportDirectory(folder);
     picture->trigger();
-    QCOMPARE(suggested, QStringLiteral("herd-simulator.png"));
+    QCOMPARE(suggested, QDir(folder).filePath(QStringLiteral("herd-simulator.png")));
     QFile written(m_dir.filePath(QStringLiteral("slide.svg")));
     QVERIFY(written.open(QIODevice::ReadOnly));
     QVERIFY(written.readAll().contains("<svg"));
     QVERIFY(w.messages->messages().constLast().startsWith(QLatin1String("Wrote ")));
+    // And the folder written to is the next export's.
+    QCOMPARE(w.settings.exportDirectory(), m_dir.path());
 }
 
 QTEST_MAIN(TestPresentationController)

@@ -250,10 +250,8 @@ QVariant CollectionRunModel::requestData(const Row &row, int column, int role) c
         return row.run && row.run->result ? Core::DurationText::format(row.run->result->totalMs()) : QString();
     case VerdictColumn:
         if (role == Qt::ToolTipRole && verdict == Verdict::Retried)
-            return tr("%1: passed after %2 attempts under the policy %3")
-                .arg(verdictText(verdict))
-                .arg(row.run->result->attempts)
-                .arg(row.run->policyName);
+            return tr("%1: passed after %n attempt(s) under the policy %2", nullptr, row.run->result->attempts)
+                .arg(verdictText(verdict), row.run->policyName);
         return verdictText(verdict);
     default:
         return {};

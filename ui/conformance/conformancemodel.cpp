@@ -203,21 +203,25 @@ QVariant ConformanceModel::headerData(int section, Qt::Orientation orientation, 
     if (orientation == Qt::Horizontal) {
         if (section < 0 || section >= m_classes.size())
             return {};
-        return Core::Conformance::idempotencyTitle(m_classes[section]);
+        const QString title = Core::Conformance::idempotencyTitle(m_classes[section]);
+        // Two lines in the header, the method under the class: whole in a narrow column.
+        return role == Qt::DisplayRole ? QString(title).replace(QStringLiteral(" ("), QStringLiteral("\n(")) : title;
     }
     if (section < 0 || section >= rowCount())
         return {};
     const Core::FaultSequence &sequence = m_cells[qsizetype(section) * m_classes.size()].cell.sequence;
     if (role == Qt::ToolTipRole) {
+        // The title first: a narrow tab elides it in the header.
         if (sequence.readModifyWrite != Core::FaultSequence::ReadModifyWrite::None) {
-            return tr("a whole read-modify-write of a resource on /occ; server steps for its reads and writes in "
-                      "turn: %1, then /occ answers as itself")
-                .arg(sequence.steps.join(QStringLiteral(", ")));
+            return tr("%1\na whole read-modify-write of a resource on /occ; server steps for its reads and writes in "
+                      "turn: %2, then /occ answers as itself")
+                .arg(sequence.title, sequence.steps.join(QStringLiteral(", ")));
         }
-        return sequence.steps.isEmpty() ? tr("the path answers %1 to every attempt").arg(sequence.thenStatus)
-                                        : tr("server steps: %1, then the path answers %2")
-                                              .arg(sequence.steps.join(QStringLiteral(", ")))
-                                              .arg(sequence.thenStatus);
+        return sequence.steps.isEmpty()
+            ? tr("%1\nthe path answers %2 to every attempt").arg(sequence.title).arg(sequence.thenStatus)
+            : tr("%1\nserver steps: %2, then the path answers %3")
+                  .arg(sequence.title, sequence.steps.join(QStringLiteral(", ")))
+                  .arg(sequence.thenStatus);
     }
     return sequence.title;
 }

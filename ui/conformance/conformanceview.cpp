@@ -9,6 +9,7 @@
 #include "core/util/durationtext.h"
 
 #include <QComboBox>
+#include <QEvent>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QItemSelectionModel>
@@ -16,8 +17,8 @@
 #include <QLoggingCategory>
 #include <QPlainTextEdit>
 #include <QPushButton>
+#include <QScrollBar>
 #include <QSignalBlocker>
-#include <QStackedWidget>
 #include <QTableView>
 #include <QVBoxLayout>
 
@@ -63,6 +64,11 @@ ConformanceView::ConformanceView(QWidget *parent)
     m_status->setObjectName(QStringLiteral("statusLabel"));
     m_status->setWordWrap(true);
     m_status->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    // A wrapped label asks for a height per width, and then the tab's scroll area sizes the
+    // page by every part's preferred height (not its least) and scrolls the last rows away.
+    QSizePolicy statusPolicy = m_status->sizePolicy();
+    statusPolicy.setHeightForWidth(false);
+    m_status->setSizePolicy(statusPolicy);
 
     m_table = new QTableView(this);
     m_table->setObjectName(QStringLiteral("matrix"));
@@ -80,12 +86,19 @@ ConformanceView::ConformanceView(QWidget *parent)
     // room for their outcome.
     m_table->verticalHeader()->setMaximumWidth(fontMetrics().horizontalAdvance(QLatin1Char('M')) * 17);
     m_table->verticalHeader()->setTextElideMode(Qt::ElideRight);
+    m_table->installEventFilter(this);
+    // Column titles in two lines ("always idempotent" over "(GET)"): whole in a narrow column.
+    m_table->horizontalHeader()->setDefaultAlignment(Qt::AlignCenter);
 
     m_details = new QPlainTextEdit(this);
     m_details->setObjectName(QStringLiteral("details"));
     m_details->setReadOnly(true);
     m_details->setPlaceholderText(tr("Select a cell to see why it is expected to end as it does, and what happened."));
-    m_details->setMaximumHeight(fontMetrics().lineSpacing() * 6);
+    m_details->setMaximumHeight(fontMetrics().lineSpacing() * 5);
+    // Shown for a selected cell only: until then the matrix keeps the room, every row in view
+    // at the window's default 1286x691.
+    m_details->setVisible(false);
+    m_table->setToolTip(tr("Select a cell to see why it is expected to end as it does, and what happened."));
 
     auto *controls = new QHBoxLayout;
     auto *policyLabel = new QLabel(tr("&Policy:"), this);
@@ -105,9 +118,10 @@ ConformanceView::ConformanceView(QWidget *parent)
     matrixLayout->addWidget(m_details);
     m_storage = new StorageConformanceView(this);
     m_storage->setObjectName(QStringLiteral("storageCases"));
-    auto *pages = new QStackedWidget(this);
-    pages->addWidget(matrixPage);
-    pages->addWidget(m_storage);
+    // One suite at a time; the other is hidden rather than stacked, so that it adds nothing
+    // to the page's size (the Cloud Storage page's wrapped texts made the tab's scroll area
+    // size the page by preferred heights and scroll the matrix's last rows away).
+    m_storage->hide();
     auto *suiteBox = new QComboBox(this);
     suiteBox->setObjectName(QStringLiteral("conformanceSuites"));
     // Elided rather than widening the window: the names are whole in the list.
@@ -118,15 +132,17 @@ ConformanceView::ConformanceView(QWidget *parent)
     suiteBox->setToolTip(tr("Which suite the tab shows: RetryLab's matrix, or Google's retry conformance cases for "
                             "Cloud Storage client libraries"));
     controls->insertWidget(2, suiteBox);
-    connect(suiteBox, &QComboBox::currentIndexChanged, this, [this, pages](int index) {
-        pages->setCurrentIndex(index);
+    connect(suiteBox, &QComboBox::currentIndexChanged, this, [this, matrixPage](int index) {
+        matrixPage->setVisible(index == 0);
+        m_storage->setVisible(index == 1);
         // The Cloud Storage cases have buttons of their own.
         m_runButton->setVisible(index == 0);
         m_cancelButton->setVisible(index == 0);
     });
     auto *layout = new QVBoxLayout(this);
     layout->addLayout(controls);
-    layout->addWidget(pages, 1);
+    layout->addWidget(matrixPage, 1);
+    layout->addWidget(m_storage, 1);
 
     connect(m_policyBox, &QComboBox::currentIndexChanged, this, &ConformanceView::handlePolicyChosen);
     // A preset the user picked stays picked while the policy dock is edited or saved.
@@ -346,10 +362,34 @@ void ConformanceView::handleSelectionChanged()
     const Core::ConformanceCellResult *cell = m_model->cellAt(m_table->currentIndex());
     if (!cell) {
         m_details->clear();
+        m_details->setVisible(false);
         return;
     }
+    m_details->setVisible(true);
     m_details->setPlainText(
         tr("%1\n%2").arg(cell->cell.name(), m_model->data(m_table->currentIndex(), Qt::ToolTipRole).toString()));
+}
+
+bool ConformanceView::eventFilter(QObject *watched, QEvent *event)
+{
+    // The table's own size, once the layout has given it: the labels get what its columns spare.
+    if (watched == m_table && event->type() == QEvent::Resize)
+        fitRowLabels();
+    return QWidget::eventFilter(watched, event);
+}
+
+void ConformanceView::fitRowLabels()
+{
+    const QFontMetrics metrics = m_table->fontMetrics();
+    // A cell needs its icon and "succeeded (5)"; the labels may take the rest.
+    const int cell = metrics.horizontalAdvance(tr("succeeded (5)")) + metrics.height() + 16;
+    const int frame = 2 * m_table->frameWidth() + m_table->verticalScrollBar()->sizeHint().width();
+    const int spare = m_table->width() - frame - cell * std::max(1, m_model->columnCount());
+    int widest = 0;
+    for (int row = 0; row < m_model->rowCount(); ++row)
+        widest = std::max(widest, metrics.horizontalAdvance(m_model->headerData(row, Qt::Vertical).toString()));
+    const int least = fontMetrics().horizontalAdvance(QLatin1Char('M')) * 17;
+    m_table->verticalHeader()->setMaximumWidth(std::max(least, std::min(spare, widest + 16)));
 }
 
 void ConformanceView::setRunning(bool running)

@@ -73,7 +73,13 @@ Q_SIGNALS:
     /// The policy box chose another policy (policyChoice()).
     void policyChoiceChanged(const QString &choice);
 
+protected:
+    bool eventFilter(QObject *watched, QEvent *event) override;
+
 private:
+    /// Gives the row labels what the four columns do not need, so that they are whole
+    /// wherever the tab is wide enough (elided with their tooltip where it is not).
+    void fitRowLabels();
     void handlePolicyChosen();
     void handleCellFinished(int index);
     void handleFinished();

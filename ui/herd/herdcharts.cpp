@@ -10,10 +10,13 @@
 #include <QComboBox>
 #include <QEvent>
 #include <QHBoxLayout>
+#include <QImage>
 #include <QLabel>
 #include <QLineSeries>
 #include <QLogValueAxis>
+#include <QPainter>
 #include <QPalette>
+#include <QPolygonF>
 #include <QSignalBlocker>
 #include <QValueAxis>
 #include <QVBoxLayout>
@@ -51,6 +54,56 @@ QColor baseStrategyColor(const HerdStrategy &strategy)
         QColor(0xb8, 0x86, 0x0b), // hedging
     };
     return palette.value(strategy.index() % palette.size());
+}
+
+// Lines that lie on top of each other stay apart by their dashes and markers, not by colour
+// alone: one style per strategy of the run, by its place in the run's list.
+Qt::PenStyle herdLineStyle(qsizetype position)
+{
+    static const Qt::PenStyle styles[]
+        = {Qt::SolidLine, Qt::DashLine, Qt::DotLine, Qt::DashDotLine, Qt::DashDotDotLine};
+    return styles[position % 5];
+}
+
+/// The legend's picture of a line of that style ("——", "– –", …).
+QString herdLineSample(qsizetype position)
+{
+    static const char16_t *samples[]
+        = {u"\u2014\u2014", u"\u2013 \u2013", u"\u00b7\u00b7\u00b7", u"\u2013\u00b7\u2013", u"\u2013\u00b7\u00b7"};
+    return QString::fromUtf16(samples[position % 5]);
+}
+
+/// A marker of its own per strategy: circle, square, triangle, diamond, cross.
+QImage herdMarker(qsizetype position, const QColor &color)
+{
+    const int size = 11;
+    QImage image(size, size, QImage::Format_ARGB32_Premultiplied);
+    image.fill(Qt::transparent);
+    QPainter p(&image);
+    p.setRenderHint(QPainter::Antialiasing);
+    p.setPen(QPen(color, 1.5));
+    p.setBrush(color);
+    const QRectF box(1.5, 1.5, size - 3.0, size - 3.0);
+    switch (position % 5) {
+    case 0:
+        p.drawEllipse(box);
+        break;
+    case 1:
+        p.drawRect(box);
+        break;
+    case 2:
+        p.drawPolygon(QPolygonF{{box.center().x(), box.top()}, box.bottomRight(), box.bottomLeft()});
+        break;
+    case 3:
+        p.drawPolygon(QPolygonF{{box.center().x(), box.top()}, {box.right(), box.center().y()},
+            {box.center().x(), box.bottom()}, {box.left(), box.center().y()}});
+        break;
+    default:
+        p.drawLine(box.topLeft(), box.bottomRight());
+        p.drawLine(box.topRight(), box.bottomLeft());
+        break;
+    }
+    return image;
 }
 
 void clearChart(QChart *chart)
@@ -140,14 +193,20 @@ HerdCharts::HerdCharts(QWidget *parent) : QWidget(parent)
     options->addWidget(m_loadClients);
     layout->addLayout(options);
 
-    // What the run showed, before any chart is read; then the key to the colours.
+    // What to take away, before any chart is read; then what the run showed, and the key
+    // to the lines.
+    m_takeAway = new QLabel(this);
+    m_takeAway->setObjectName(QStringLiteral("herdTakeAway"));
+    m_takeAway->setWordWrap(true);
+    m_takeAway->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    QFont bold = m_takeAway->font();
+    bold.setBold(true);
+    m_takeAway->setFont(bold);
+    layout->addWidget(m_takeAway);
     m_summary = new QLabel(this);
     m_summary->setObjectName(QStringLiteral("herdSummary"));
     m_summary->setWordWrap(true);
     m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    QFont bold = m_summary->font();
-    bold.setBold(true);
-    m_summary->setFont(bold);
     layout->addWidget(m_summary);
     m_legend = new QLabel(this);
     m_legend->setObjectName(QStringLiteral("herdLegend"));
@@ -193,12 +252,17 @@ void HerdCharts::setReport(HerdReport report)
 
 void HerdCharts::updateLegendAndSummary()
 {
+    m_takeAway->setText(m_report.takeAway());
+    m_takeAway->setVisible(!m_takeAway->text().isEmpty());
     m_summary->setText(m_report.summarySentence());
     m_summary->setVisible(!m_summary->text().isEmpty());
     QStringList entries;
-    for (const HerdStrategy &strategy : m_report.parameters.strategies) {
-        entries.append(QStringLiteral("<span style=\"color:%1\">\u25a0</span>&nbsp;%2")
-                           .arg(strategyColor(strategy, palette()).name(), strategy.title().toHtmlEscaped()));
+    const QList<HerdStrategy> &strategies = m_report.parameters.strategies;
+    for (qsizetype position = 0; position < strategies.size(); ++position) {
+        const HerdStrategy &strategy = strategies.at(position);
+        entries.append(QStringLiteral("<span style=\"color:%1\"><b>%2</b></span>&nbsp;%3")
+                           .arg(strategyColor(strategy, palette()).name(), herdLineSample(position),
+                               strategy.title().toHtmlEscaped()));
     }
     m_legend->setText(entries.join(QStringLiteral(" &nbsp; ")));
     m_legend->setVisible(!entries.isEmpty());
@@ -212,7 +276,8 @@ QColor HerdCharts::strategyColor(const HerdStrategy &strategy, const QPalette &p
 void HerdCharts::changeEvent(QEvent *event)
 {
     QWidget::changeEvent(event);
-    if (event->type() == QEvent::PaletteChange && m_loadView) {
+    // A new palette, or a larger font (presentation mode): the charts' text follows.
+    if ((event->type() == QEvent::PaletteChange || event->type() == QEvent::FontChange) && m_loadView) {
         applyPalette();
         updateLegendAndSummary();
         plotGrid();
@@ -234,6 +299,11 @@ void HerdCharts::applyPalette()
         chart->setBackgroundPen(QPen(pal.color(QPalette::Mid)));
         chart->setTitleBrush(text);
         chart->legend()->setLabelColor(text);
+        // The theme sets fonts of its own; the charts take the tab's, larger in presentation mode.
+        QFont title = font();
+        title.setBold(true);
+        chart->setTitleFont(title);
+        chart->legend()->setFont(font());
         view->setBackgroundBrush(pal.color(QPalette::Window));
     }
 }
@@ -247,6 +317,8 @@ void HerdCharts::styleAxes(QChart *chart) const
     for (QAbstractAxis *axis : chart->axes()) {
         axis->setLabelsBrush(text);
         axis->setTitleBrush(text);
+        axis->setLabelsFont(font());
+        axis->setTitleFont(font());
         axis->setGridLineColor(grid);
         axis->setLinePenColor(pal.color(QPalette::Mid));
     }
@@ -292,13 +364,17 @@ void HerdCharts::plotGrid()
         double lo = std::numeric_limits<double>::infinity();
         double hi = 0.0;
         QList<QLineSeries *> lines;
-        for (const HerdStrategy &s : p.strategies) {
+        for (qsizetype position = 0; position < p.strategies.size(); ++position) {
+            const HerdStrategy &s = p.strategies.at(position);
             auto *series = new QLineSeries;
             series->setName(s.title());
             QPen pen(strategyColor(s, palette()));
             pen.setWidthF(2.0);
+            pen.setStyle(herdLineStyle(position));
             series->setPen(pen);
             series->setPointsVisible(p.clientCounts.size() < 40);
+            series->setLightMarker(herdMarker(position, pen.color()));
+            series->setMarkerSize(11);
             QList<QPointF> points;
             for (int n : p.clientCounts) {
                 if (const HerdCellResult *cell = m_report.find(n, s)) {
@@ -369,6 +445,7 @@ void HerdCharts::plotLoad()
         series->setName(strategy.title());
         QPen pen(strategyColor(strategy, palette()));
         pen.setWidthF(1.5);
+        pen.setStyle(herdLineStyle(p.strategies.indexOf(strategy)));
         series->setPen(pen);
         if (scale.divisor != 1.0) {
             for (QPointF &point : points)

@@ -50,6 +50,7 @@ private:
     QChartView *m_loadView = nullptr;
     QComboBox *m_loadClients = nullptr;
     QCheckBox *m_logScale = nullptr;
+    QLabel *m_takeAway = nullptr; ///< the strategy to use and why, above everything
     QLabel *m_summary = nullptr; ///< the run's result in one sentence, above the charts
     QLabel *m_legend = nullptr; ///< the strategies' colours, shared by the two grid charts
     void updateLegendAndSummary();

@@ -327,8 +327,9 @@ QVariant MonitorListModel::data(const QModelIndex &index, int role) const
         const auto counts = [](const std::optional<Figures> &f, bool attempts) -> QVariant {
             if (!f)
                 return tr("No checks in this window");
-            QString text = attempts ? tr("%1 of %2 attempts succeeded").arg(f->attemptsSucceeded).arg(f->attempts)
-                                    : tr("%1 of %2 checks succeeded").arg(f->checksSucceeded).arg(f->checks);
+            QString text = attempts
+                ? tr("%1 of %n attempt(s) succeeded", nullptr, int(f->attempts)).arg(f->attemptsSucceeded)
+                : tr("%1 of %n check(s) succeeded", nullptr, int(f->checks)).arg(f->checksSucceeded);
             if (f->maintenanceChecks > 0)
                 text += tr(" (%n check(s) in maintenance not counted)", nullptr, int(f->maintenanceChecks));
             return text;

@@ -60,14 +60,16 @@ QVariant ClientListModel::data(const QModelIndex &index, int role) const
         return {};
     const Core::ObservedClient &c = m_clients[index.row()];
     if (role == Qt::ToolTipRole) {
-        QString tip = tr("%1\nUser-Agent: %2\nfrom %3\n%4 logical requests, %5 attempts kept")
+        QString tip = tr("%1\nUser-Agent: %2\nfrom %3\n")
                           .arg(c.name, c.userAgent.isEmpty() ? tr("(none sent)") : c.userAgent, c.address)
-                          .arg(c.logicalRequests)
-                          .arg(c.attempts);
+            + tr("%n logical request(s), ", nullptr, int(c.logicalRequests))
+            + tr("%n attempt(s) kept", nullptr, int(c.attempts));
         if (c.droppedLogicalRequests > 0)
-            tip += tr("\n%1 older logical requests dropped to keep memory bounded").arg(c.droppedLogicalRequests);
+            tip += tr(
+                "\n%n older logical request(s) dropped to keep memory bounded", nullptr, int(c.droppedLogicalRequests));
         if (c.rejectedRequests > 0)
-            tip += tr("\n%1 requests refused as malformed; the last: %2").arg(c.rejectedRequests).arg(c.lastRejection);
+            tip += tr("\n%n request(s) refused as malformed; the last: %1", nullptr, int(c.rejectedRequests))
+                       .arg(c.lastRejection);
         return tip;
     }
     if (role == Qt::TextAlignmentRole && index.column() >= LogicalRequests)

@@ -5,6 +5,7 @@
 #include "core/util/randomsource.h"
 #include "ui/policy/comparisontimeline.h"
 #include "ui/policy/policystackchooser.h"
+#include "ui/widgets/outcomestyle.h"
 
 #include <QComboBox>
 #include <QDialogButtonBox>
@@ -22,6 +23,8 @@
 #include <QTableWidget>
 #include <QVBoxLayout>
 
+#include <cmath>
+
 namespace RetryLab::Ui {
 
 namespace {
@@ -31,7 +34,48 @@ QString rowMsText(const std::optional<double> &ms)
     return ms ? Core::DurationText::format(*ms) : QStringLiteral("-");
 }
 
+QString comparedRowLetter(qsizetype row)
+{
+    return QString(QChar(u'A' + int(row)));
+}
+
+QString legendSwatch(Core::AttemptOutcome outcome, const QString &text)
+{
+    return QStringLiteral("<span style=\"color:%1\">\u25a0</span>&nbsp;%2")
+        .arg(outcomeColor(outcome).name(), text.toHtmlEscaped());
+}
+
 } // namespace
+
+QString CompareDialog::verdictText(const QList<Core::ComparisonRow> &rows)
+{
+    if (rows.size() < 2)
+        return {};
+    const Core::ComparisonRow &a = rows.at(0);
+    const Core::ComparisonRow &b = rows.at(1);
+    QString attempts;
+    if (a.attempts == b.attempts || a.attempts == 0) {
+        attempts = b.attempts == a.attempts ? tr("as many attempts as")
+                                            : tr("%n attempt(s) against none for", nullptr, b.attempts);
+    } else {
+        const int percent = int(std::lround(100.0 * std::abs(b.attempts - a.attempts) / a.attempts));
+        attempts = b.attempts < a.attempts ? tr("%1 % fewer attempts than").arg(percent)
+                                           : tr("%1 % more attempts than").arg(percent);
+    }
+    const double saved = a.runMs - b.runMs;
+    const QString time = std::abs(saved) < 50.0
+        ? tr("finished at the same time")
+        : (saved > 0.0 ? tr("finished %1 sooner").arg(Core::DurationText::format(saved))
+                       : tr("finished %1 later").arg(Core::DurationText::format(-saved)));
+    QString text = tr("B (%1) sent %2 A (%3) and %4").arg(b.policy.name, attempts, a.policy.name, time);
+    if (a.succeeded == b.succeeded)
+        text += tr("; both succeeded %1 of %2.").arg(b.succeeded).arg(b.requests);
+    else
+        text += tr("; B succeeded %1 of %2, A %3.").arg(b.succeeded).arg(b.requests).arg(a.succeeded);
+    return text;
+}
+
+namespace { } // namespace
 
 CompareDialog::CompareDialog(QWidget *parent) : QDialog(parent)
 {
@@ -63,6 +107,8 @@ CompareDialog::CompareDialog(QWidget *parent) : QDialog(parent)
     form->addRow(tr("Seed:"), m_seed);
     m_run = new QPushButton(tr("&Run"), this);
     m_run->setObjectName(QStringLiteral("compareRun"));
+    m_run->setToolTip(tr("Play the scenario under each policy at once, against the same faults"));
+    m_scenario->setToolTip(tr("The requests and the faults they meet: the same for every policy"));
     connect(m_run, &QPushButton::clicked, this, &CompareDialog::run);
     form->addRow(QString(), m_run);
     top->addLayout(form, 2);
@@ -72,6 +118,25 @@ CompareDialog::CompareDialog(QWidget *parent) : QDialog(parent)
     m_status->setObjectName(QStringLiteral("compareStatus"));
     m_status->setWordWrap(true);
     layout->addWidget(m_status);
+    m_verdict = new QLabel(this);
+    m_verdict->setObjectName(QStringLiteral("compareVerdict"));
+    m_verdict->setWordWrap(true);
+    QFont strong = m_verdict->font();
+    strong.setBold(true);
+    m_verdict->setFont(strong);
+    m_verdict->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_verdict->setVisible(false);
+    layout->addWidget(m_verdict);
+    m_legend = new QLabel(this);
+    m_legend->setObjectName(QStringLiteral("compareLegend"));
+    m_legend->setWordWrap(true);
+    m_legend->setTextFormat(Qt::RichText);
+    m_legend->setText(tr("One band per policy (A, B, \u2026), one line per request: %1 %2 %3, and a grey line "
+                         "for the wait before a retry.")
+                          .arg(legendSwatch(Core::AttemptOutcome::Success, tr("succeeded")),
+                              legendSwatch(Core::AttemptOutcome::Retried, tr("failed, then retried")),
+                              legendSwatch(Core::AttemptOutcome::Failed, tr("failed for good"))));
+    layout->addWidget(m_legend);
 
     m_timeline = new ComparisonTimeline;
     auto *scroll = new QScrollArea(this);
@@ -83,6 +148,15 @@ CompareDialog::CompareDialog(QWidget *parent) : QDialog(parent)
     m_summary->setObjectName(QStringLiteral("compareSummary"));
     m_summary->setHorizontalHeaderLabels({tr("Policy"), tr("Requests"), tr("Succeeded"), tr("Failed"),
         tr("Attempts (load)"), tr("Busiest second"), tr("To success, median"), tr("Slowest success")});
+    const QStringList headerTips{tr("The policy, by its letter in the bands above"),
+        tr("Requests the scenario sent under this policy"), tr("Requests that ended with a success"),
+        tr("Requests that ended failed: the retries ran out or the error was not retryable"),
+        tr("Attempts that reached the server: the load this policy put on it"),
+        tr("The most attempts that started within one second"),
+        tr("From the first attempt to the success, the median of the requests that succeeded"),
+        tr("The longest any request took to succeed")};
+    for (int column = 0; column < headerTips.size(); ++column)
+        m_summary->horizontalHeaderItem(column)->setToolTip(headerTips.at(column));
     m_summary->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     m_summary->horizontalHeader()->setStretchLastSection(true);
     m_summary->verticalHeader()->hide();
@@ -180,9 +254,9 @@ void CompareDialog::showResults()
     m_summary->setRowCount(int(rows.size()));
     for (int i = 0; i < rows.size(); ++i) {
         const Core::ComparisonRow &row = rows.at(i);
-        const QStringList cells{row.policy.name, QString::number(row.requests), QString::number(row.succeeded),
-            QString::number(row.failed), QString::number(row.attempts), QString::number(row.peakAttemptsPerSecond),
-            rowMsText(row.medianSuccessMs), rowMsText(row.maxSuccessMs)};
+        const QStringList cells{tr("%1: %2").arg(comparedRowLetter(i), row.policy.name), QString::number(row.requests),
+            QString::number(row.succeeded), QString::number(row.failed), QString::number(row.attempts),
+            QString::number(row.peakAttemptsPerSecond), rowMsText(row.medianSuccessMs), rowMsText(row.maxSuccessMs)};
         for (int column = 0; column < cells.size(); ++column) {
             auto *item = new QTableWidgetItem(cells.at(column));
             if (column == 0)
@@ -192,6 +266,8 @@ void CompareDialog::showResults()
     }
     m_status->setText(
         tr("Seed %1: every policy met the same faults; only the policy differs.").arg(m_comparison->seed()));
+    m_verdict->setText(verdictText(rows));
+    m_verdict->setVisible(!m_verdict->text().isEmpty());
     Q_EMIT comparisonFinished();
 }
 

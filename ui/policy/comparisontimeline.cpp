@@ -83,18 +83,18 @@ void ComparisonTimeline::paintEvent(QPaintEvent *)
     grid.setAlpha(40);
 
     int y = margin + axisHeight;
-    for (const Core::ComparisonRow &row : m_rows) {
+    for (qsizetype band = 0; band < m_rows.size(); ++band) {
+        const Core::ComparisonRow &row = m_rows.at(band);
         p.fillRect(QRect(0, y, width(), bandHeader), pal.color(QPalette::AlternateBase));
         QFont bold = font();
         bold.setBold(true);
         p.setFont(bold);
         p.setPen(pal.color(QPalette::Text));
         p.drawText(QRect(margin, y, width() - 2 * margin, bandHeader), Qt::AlignVCenter | Qt::AlignLeft,
-            tr("%1: %2 of %3 succeeded, %4 attempts, busiest second %5")
-                .arg(row.policy.name)
+            tr("%1: %2: %3 of %4 succeeded, %n attempt(s), busiest second %5", nullptr, int(row.attempts))
+                .arg(QString(QChar(u'A' + int(band))), row.policy.name)
                 .arg(row.succeeded)
                 .arg(row.requests)
-                .arg(row.attempts)
                 .arg(row.peakAttemptsPerSecond));
         p.setFont(font());
         y += bandHeader;

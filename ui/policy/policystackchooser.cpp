@@ -53,8 +53,33 @@ void PolicyStackChooser::fill()
         combo->addItems(names);
         if (optional)
             combo->addItem(tr("(none)"));
-        combo->setCurrentIndex(wasNone ? combo->count() - 1 : std::min(chosen, int(m_choices.size()) - 1));
+        int index = wasNone ? combo->count() - 1 : std::min(chosen, int(m_choices.size()) - 1);
+        // A second row showing the first's policy compares nothing: it starts at the preset after
+        // the one the current policy came from (or the first preset that differs).
+        if (i >= 1 && !optional && showsCurrentPolicy(index))
+            index = differentChoiceAfter(index);
+        combo->setCurrentIndex(index);
     }
+}
+
+bool PolicyStackChooser::showsCurrentPolicy(int choice) const
+{
+    if (choice < 0 || choice >= m_choices.size())
+        return false;
+    // By name too: a preset edited a little still reads as the same row twice.
+    return m_choices.at(choice) == m_current || m_choices.at(choice).name == m_current.name;
+}
+
+int PolicyStackChooser::differentChoiceAfter(int index) const
+{
+    const int count = int(m_choices.size());
+    for (int step = 1; step < count; ++step) {
+        // Choice 0 is the current policy itself: skip it when wrapping round.
+        const int candidate = 1 + (index - 1 + step) % (count - 1);
+        if (!showsCurrentPolicy(candidate))
+            return candidate;
+    }
+    return index;
 }
 
 void PolicyStackChooser::setChoice(int row, int choice)

@@ -36,6 +36,10 @@ Q_SIGNALS:
 
 private:
     void fill();
+    /// Whether choice `choice` is the current policy again (equal, or of the same name).
+    bool showsCurrentPolicy(int choice) const;
+    /// The next preset after `index` that is not the current policy.
+    int differentChoiceAfter(int index) const;
 
     int m_required;
     Core::BackoffPolicy m_current;

@@ -15,6 +15,7 @@
 #include <QFormLayout>
 #include <QHBoxLayout>
 #include <QHeaderView>
+#include <QHostAddress>
 #include <QJsonDocument>
 #include <QLabel>
 #include <QLineEdit>
@@ -26,6 +27,7 @@
 #include <QSplitter>
 #include <QTableView>
 #include <QTabWidget>
+#include <QTcpSocket>
 #include <QTimer>
 #include <QVBoxLayout>
 
@@ -39,7 +41,8 @@ ProxySettings newProxy(int number)
 {
     ProxySettings s;
     s.name = QObject::tr("proxy %1").arg(number);
-    s.upstream = QUrl(QStringLiteral("http://127.0.0.1:8080"));
+    // RetryLab's own fault server, wherever it listens at the time: something to try at once.
+    s.upstreamIsServer = true;
     // A rule to start from, switched off: a flaky service answering 503 to 30 % of requests.
     s.rules = *FaultRuleList::fromSpecs({QStringLiteral("status=503 retry-after=1 p=0.3 name=flaky off")});
     return s;
@@ -82,7 +85,9 @@ ProxyView::ProxyView(QWidget *laneViews, QWidget *parent)
                              "a CONNECT tunnel's faults act on the connection. Applies at the next start."));
     m_upstream->setPlaceholderText(QStringLiteral("https://api.example.com"));
     m_upstream->setToolTip(
-        tr("The real service: an http or https URL; a path is put in front of every request's path."));
+        tr("The real service: an http or https URL, or {server} for RetryLab's own fault server (the\n"
+           "default; it follows the server to whatever port it has); a path is put in front of every\n"
+           "request's path."));
     m_caBundle->setObjectName(QStringLiteral("proxyCaBundle"));
     m_caBundle->setPlaceholderText(tr("none: the system's CAs only"));
     m_caBundle->setToolTip(tr("A PEM file of CA certificates trusted for an https upstream besides the system's.\n"
@@ -310,9 +315,41 @@ void ProxyView::setProxies(const QList<ProxySettings> &proxies)
     m_logs.clear();
     m_instances.clear();
     m_list->clear();
-    for (const ProxySettings &settings : proxies)
-        addProxy(settings);
+    m_notes.clear();
+    for (const ProxySettings &saved : proxies) {
+        const ProxySettings settings = followServerIfDead(saved);
+        ProxyInstance *proxy = addProxy(settings);
+        if (!(settings == saved)) {
+            m_notes.insert(proxy,
+                tr("Its saved upstream %1 no longer answers; it now forwards to RetryLab's own fault server "
+                   "({server}).")
+                    .arg(saved.upstream.toString()));
+        }
+    }
     setCurrentProxy(m_instances.isEmpty() ? -1 : 0);
+}
+
+ProxySettings ProxyView::followServerIfDead(const ProxySettings &saved)
+{
+    const QString host = saved.upstream.host();
+    if (saved.forward || saved.upstreamIsServer || m_serverUrl.isEmpty()
+        || (host != QLatin1String("127.0.0.1") && host != QLatin1String("localhost")))
+        return saved;
+    const int port = saved.upstream.port(saved.upstream.scheme() == QLatin1String("https") ? 443 : 80);
+    if (port == m_serverUrl.port())
+        return saved;
+    // On this machine a closed port refuses at once; a port that answers is left alone.
+    QTcpSocket probe;
+    probe.connectToHost(QHostAddress(QHostAddress::LocalHost), quint16(port));
+    if (probe.waitForConnected(500))
+        return saved;
+    ProxySettings followed = saved;
+    followed.upstreamIsServer = true;
+    QUrl rest;
+    rest.setPath(saved.upstream.path());
+    rest.setQuery(saved.upstream.query());
+    followed.upstream = rest;
+    return followed;
 }
 
 ProxyInstance *ProxyView::addProxy(const ProxySettings &settings)
@@ -361,7 +398,7 @@ QString ProxyView::listTitle(const ProxyInstance *proxy) const
 {
     const QString name = !proxy->settings().name.isEmpty() ? proxy->settings().name
         : proxy->settings().forward                        ? tr("forward proxy")
-                                                           : proxy->settings().upstream.host();
+                                                           : proxy->settings().resolvedUpstream(m_serverUrl).host();
     return proxy->isRunning() ? tr("● %1").arg(name) : name;
 }
 
@@ -375,7 +412,7 @@ void ProxyView::showProxy()
         w->setEnabled(proxy != nullptr);
     if (proxy) {
         m_name->setText(proxy->settings().name);
-        m_upstream->setText(proxy->settings().upstream.toString());
+        m_upstream->setText(proxy->settings().upstreamText());
         m_caBundle->setText(proxy->settings().caBundlePath);
         m_record->setText(proxy->settings().recordDirectory);
         m_port->setValue(proxy->settings().port);
@@ -407,7 +444,7 @@ void ProxyView::applyForm()
         return;
     ProxySettings s = proxy->settings();
     s.name = m_name->text().trimmed();
-    s.upstream = QUrl(m_upstream->text().trimmed(), QUrl::StrictMode);
+    s.setUpstreamText(m_upstream->text());
     s.caBundlePath = m_caBundle->text().trimmed();
     s.recordDirectory = m_record->text().trimmed();
     s.port = quint16(m_port->value());
@@ -432,7 +469,8 @@ void ProxyView::startOrStop()
         proxy->stop();
     } else {
         applyForm();
-        if (!proxy->start())
+        m_notes.remove(proxy);
+        if (!proxy->start(m_serverUrl))
             m_status->setText(tr("Cannot start: %1").arg(proxy->errorString()));
         else
             m_rules->setRules(proxy->rules());
@@ -455,7 +493,7 @@ void ProxyView::updateStatus()
             ? tr("Point clients at it: HTTP_PROXY=%1 HTTPS_PROXY=%1 (a forward proxy).")
                   .arg(proxy->listenUrl().toString())
             : tr("Point the client at %1 (-> %2).")
-                  .arg(proxy->listenUrl().toString(), proxy->settings().upstream.toString());
+                  .arg(proxy->listenUrl().toString(), proxy->settings().resolvedUpstream(m_serverUrl).toString());
         QString text = tr("%1 Seed %2. Switch faults from a script: curl -X POST "
                           "-H 'Content-Type: application/json' '%3?enabled=false'")
                            .arg(where)
@@ -479,7 +517,8 @@ void ProxyView::updateStatus()
     } else if (!proxy->errorString().isEmpty()) {
         m_status->setText(tr("Cannot start: %1").arg(proxy->errorString()));
     } else {
-        m_status->setText(tr("Stopped."));
+        const QString note = m_notes.value(proxy);
+        m_status->setText(note.isEmpty() ? tr("Stopped.") : tr("Stopped. %1").arg(note));
     }
 }
 

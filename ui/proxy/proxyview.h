@@ -40,9 +40,14 @@ public:
     explicit ProxyView(QWidget *laneViews, QWidget *parent = nullptr);
     ~ProxyView() override;
 
+    /// The embedded fault server's address, which {server} in an upstream stands for and
+    /// a new proxy forwards to; empty when it does not run. Set before setProxies().
+    void setServerUrl(const QUrl &url) { m_serverUrl = url; }
+    QUrl serverUrl() const { return m_serverUrl; }
     /// The proxies as saved with the window's settings.
     QList<ProxySettings> proxies() const;
-    /// Replaces the proxies (stopped) with these.
+    /// Replaces the proxies (stopped) with these. A saved upstream on this machine whose
+    /// port no longer answers (the window's server of an earlier run) becomes {server}.
     void setProxies(const QList<ProxySettings> &proxies);
     ProxyInstance *addProxy(const ProxySettings &settings);
     ProxyInstance *currentProxy() const;
@@ -68,6 +73,8 @@ Q_SIGNALS:
     void proxiesChanged();
 
 private:
+    /// A saved upstream on 127.0.0.1 or localhost that refuses connections, as {server}.
+    ProxySettings followServerIfDead(const ProxySettings &saved);
     void showProxy();
     void applyForm();
     void startOrStop();
@@ -106,6 +113,9 @@ private:
     QPlainTextEdit *m_clients;
     QTimer *m_refresh;
     bool m_showing = false;
+    QUrl m_serverUrl;
+    /// Said under a proxy until it starts: why its saved upstream was replaced.
+    QHash<const ProxyInstance *, QString> m_notes;
 };
 
 } // namespace RetryLab::Ui

@@ -223,13 +223,16 @@ RequestComposer::RequestComposer(QWidget *parent)
     m_preview->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     m_activity->setObjectName(QStringLiteral("activity"));
     m_progress->setObjectName(QStringLiteral("batchProgress"));
-    m_progress->setMaximumWidth(170);
+    updateProgressWidth();
     m_progress->setTextVisible(true);
     m_progress->setVisible(false);
     auto *status = new QHBoxLayout;
     status->addWidget(m_preview, 1);
     status->addWidget(m_progress);
     status->addWidget(m_activity);
+    m_runButtons = new QHBoxLayout;
+    m_runButtons->setSpacing(4);
+    status->addLayout(m_runButtons);
 
     m_message->setObjectName(QStringLiteral("sendProblem"));
 
@@ -312,6 +315,17 @@ RequestComposer::RequestComposer(QWidget *parent)
 }
 
 RequestComposer::~RequestComposer() = default;
+
+QToolButton *RequestComposer::addRunAction(QAction *action)
+{
+    auto *button = new QToolButton(this);
+    button->setObjectName(action->objectName() + QStringLiteral("Button"));
+    button->setDefaultAction(action);
+    button->setToolButtonStyle(Qt::ToolButtonTextOnly);
+    button->setSizePolicy(QSizePolicy::Minimum, QSizePolicy::Fixed);
+    m_runButtons->addWidget(button);
+    return button;
+}
 
 QList<QWidget *> RequestComposer::mainFlow() const
 {
@@ -968,8 +982,20 @@ void RequestComposer::updateButtonTexts()
 void RequestComposer::changeEvent(QEvent *event)
 {
     QWidget::changeEvent(event);
-    if (event->type() == QEvent::FontChange)
+    if (event->type() == QEvent::FontChange) {
         m_headerView->verticalHeader()->setDefaultSectionSize(fontMetrics().height() + 8);
+        updateProgressWidth();
+    }
+}
+
+void RequestComposer::updateProgressWidth()
+{
+    // Room for the longest text it shows ("batch 10000/10000") in the font of the moment: a fixed
+    // 170 px cut it in presentation mode's larger font.
+    const int text = m_progress->fontMetrics().horizontalAdvance(
+        tr("batch %1/%2").arg(Core::RequestDraft::maxBatchCount).arg(Core::RequestDraft::maxBatchCount));
+    m_progress->setMaximumWidth(text + 3 * m_progress->fontMetrics().averageCharWidth() + 16);
+    m_progress->setMinimumWidth(m_progress->maximumWidth());
 }
 
 } // namespace RetryLab::Ui

@@ -115,6 +115,9 @@ public:
 
     /// Moves the keyboard focus to the URL field and selects it.
     void focusUrl();
+    /// A button for `action` at the end of the line under Send, where what to do with a
+    /// run is in sight (the window puts Compare and Replay there).
+    QToolButton *addRunAction(QAction *action);
 
 Q_SIGNALS:
     /// The user changed a field.
@@ -130,6 +133,8 @@ protected:
     void resizeEvent(QResizeEvent *event) override;
 
 private:
+    /// The batch progress bar keeps its text whole in any font.
+    void updateProgressWidth();
     void updateWrap();
     QWidget *buildHeadersTab();
     QWidget *buildOptionsTab();
@@ -148,6 +153,7 @@ private:
     QBoxLayout *m_requestLine = nullptr;
     QHBoxLayout *m_urlRow = nullptr;
     QHBoxLayout *m_sendButtons = nullptr;
+    QHBoxLayout *m_runButtons = nullptr;
     QComboBox *m_method;
     QComboBox *m_url;
     QToolButton *m_endpoints;

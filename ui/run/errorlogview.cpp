@@ -225,11 +225,9 @@ void ErrorLogView::updateCount()
     const qsizetype shown = m_model->rowCount();
     const qsizetype total = m_model->totalCount();
     if (m_model->isFiltered())
-        m_count->setText(tr("%1 of %2 attempts").arg(locale.toString(shown), locale.toString(total)));
-    else if (total == 1)
-        m_count->setText(tr("1 attempt"));
+        m_count->setText(tr("%1 of %Ln attempt(s)", nullptr, int(total)).arg(locale.toString(shown)));
     else
-        m_count->setText(tr("%1 attempts").arg(locale.toString(total)));
+        m_count->setText(tr("%Ln attempt(s)", nullptr, int(total)));
     for (QAction *action : std::as_const(m_exportActions))
         action->setEnabled(action->data().toBool() ? shown > 0 : total > 0);
     m_exportButton->setEnabled(total > 0);

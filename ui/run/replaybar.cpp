@@ -43,6 +43,8 @@ ReplayBar::ReplayBar(QWidget *parent)
     m_position->setRange(0, sliderSteps);
     m_position->setToolTip(tr("Where the replay is; drag to show the run as it was at that moment"));
     m_time->setObjectName(QStringLiteral("replayTime"));
+    m_time->setToolTip(tr("Run time at the playhead. Stretches of more than a second where no request was running "
+                          "are not played: the replay jumps to just before the next attempt."));
     auto *speedLabel = new QLabel(tr("Spee&d:"), this);
     speedLabel->setBuddy(m_speed);
 
@@ -100,7 +102,11 @@ void ReplayBar::updatePosition(double ms)
     m_syncing = true;
     m_position->setValue(duration > 0.0 ? int(std::lround(ms / duration * sliderSteps)) : sliderSteps);
     m_syncing = false;
-    m_time->setText(tr("%1 of %2").arg(Core::DurationText::format(ms), Core::DurationText::format(duration)));
+    QString text = tr("%1 of %2").arg(Core::DurationText::format(ms), Core::DurationText::format(duration));
+    // Idle stretches are not played (RunReplay): say how much was left out.
+    if (m_replay && m_replay->idleSkippedMs() > 0.0)
+        text += tr(", %1 idle skipped").arg(Core::DurationText::format(m_replay->idleSkippedMs()));
+    m_time->setText(text);
 }
 
 void ReplayBar::updatePlaying(bool playing)

@@ -50,6 +50,15 @@ QString row(const QString &name, const QString &value)
     return QStringLiteral("<tr><td style='padding-right:8px'><b>%1</b></td><td>%2</td></tr>").arg(name, value);
 }
 
+// The scroll bar row also holds Fit and Live: it is as tall as its minimum height asks, so
+// that presentation mode's larger font does not cut their text (the style's extent would).
+class TimelineScrollBar final : public QScrollBar
+{
+public:
+    using QScrollBar::QScrollBar;
+    QSize sizeHint() const override { return QScrollBar::sizeHint().expandedTo(QSize(0, minimumHeight())); }
+};
+
 } // namespace
 
 TimelineView::TimelineView(QWidget *parent)
@@ -57,6 +66,7 @@ TimelineView::TimelineView(QWidget *parent)
       m_zoomInButton(new QToolButton(this)), m_fitButton(new QToolButton(this)), m_liveButton(new QToolButton(this))
 {
     setFocusPolicy(Qt::StrongFocus);
+    setHorizontalScrollBar(new TimelineScrollBar(Qt::Horizontal, this));
     setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOn);
     setVerticalScrollBarPolicy(Qt::ScrollBarAsNeeded);
     viewport()->setMouseTracking(false);
@@ -179,6 +189,8 @@ void TimelineView::updateMetrics()
     m_labelWidth = std::clamp(fm.horizontalAdvance(QLatin1Char('M')) * 13, 120, 240);
     // An idle stretch is as wide as its longest label ("59 min"), at any font size.
     m_scale.gapPx = std::max(36.0, fm.horizontalAdvance(QStringLiteral("59 min")) + 12.0);
+    // In presentation mode the row under the lanes grows with Fit and Live's text.
+    horizontalScrollBar()->setMinimumHeight(m_presentation ? fm.height() + 8 : 0);
     m_scale.widthPx = std::max(1, timeArea().width());
 }
 
@@ -371,8 +383,7 @@ void TimelineView::zoomToFit()
                 ? tr("the latest run, request #%1").arg(lanes)
                 : tr("the latest run, requests #%1 to #%2").arg(run->firstLane + 1).arg(lanes));
     } else {
-        Q_EMIT fitted(lanes == 1 ? tr("the whole session, 1 request")
-                                 : tr("the whole session, %1 requests").arg(QLocale().toString(lanes)));
+        Q_EMIT fitted(tr("the whole session, %n request(s)", nullptr, int(lanes)));
     }
     if (!m_follow) {
         m_follow = true;
@@ -641,6 +652,17 @@ void TimelineView::paintEvent(QPaintEvent *)
     }
 }
 
+void TimelineView::setEmptyText(const QString &text)
+{
+    m_emptyText = text;
+    viewport()->update();
+}
+
+QString TimelineView::emptyText() const
+{
+    return m_emptyText.isEmpty() ? tr("No requests yet. Send one to see its attempts here.") : m_emptyText;
+}
+
 void TimelineView::paintLanes(QPainter &p, const QList<TimeScale::Tick> &ticks)
 {
     const QPalette &pal = palette();
@@ -649,7 +671,7 @@ void TimelineView::paintLanes(QPainter &p, const QList<TimeScale::Tick> &ticks)
     const qsizetype lanes = m_session ? m_session->laneCount() : 0;
     if (lanes == 0) {
         p.setPen(pal.color(QPalette::PlaceholderText));
-        p.drawText(area, Qt::AlignCenter, tr("No requests yet. Send one to see its attempts here."));
+        p.drawText(area, Qt::AlignCenter | Qt::TextWordWrap, emptyText());
         return;
     }
 

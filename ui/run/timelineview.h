@@ -61,6 +61,10 @@ public:
     bool followLive() const { return m_follow; }
 
     int laneHeight() const { return m_laneHeight; }
+    /// What the view says while it has no lane: what to do to get one here. The default
+    /// suits the composer's runs; the Clients and Proxy tabs watch others and say so.
+    void setEmptyText(const QString &text);
+    QString emptyText() const;
     /// Presentation mode (View > Presentation): thicker bars, wider attempts and
     /// heavier lines, readable on a projector; the font is the window's.
     void setPresentation(bool on);
@@ -150,6 +154,7 @@ private:
     QPointer<RunSession> m_session;
     TimeScale m_scale;
     bool m_follow = true;
+    QString m_emptyText;
     /// The span followed at the live edge; infinite: the whole run.
     double m_followSpanMs = 0.0;
     /// Following from here (run ms) rather than a span: Fit on the latest run. NaN: unused.

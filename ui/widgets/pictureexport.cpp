@@ -5,6 +5,7 @@
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
+#include <QImage>
 #include <QImageWriter>
 #include <QPainter>
 #include <QPixmap>
@@ -24,7 +25,7 @@ std::optional<Kind> kindOf(const QString &path)
     return std::nullopt;
 }
 
-Core::Result<void> write(QWidget *widget, const QString &path, const QString &title)
+Core::Result<void> write(QWidget *widget, const QString &path, const QString &title, qreal scale)
 {
     const QString shown = QDir::toNativeSeparators(path);
     const auto kind = kindOf(path);
@@ -38,8 +39,18 @@ Core::Result<void> write(QWidget *widget, const QString &path, const QString &ti
     if (!file.open(QIODevice::WriteOnly))
         return Core::Error{QString(), Tr::tr("%1 cannot be written: %2").arg(shown, file.errorString())};
     if (*kind == Kind::Png) {
+        QImage image;
+        if (scale > 0.0) {
+            image = QImage(widget->size() * scale, QImage::Format_ARGB32_Premultiplied);
+            image.setDevicePixelRatio(scale);
+            image.fill(widget->palette().color(widget->backgroundRole()));
+            QPainter painter(&image);
+            widget->render(&painter, QPoint(), QRegion(), QWidget::DrawWindowBackground | QWidget::DrawChildren);
+        } else {
+            image = widget->grab().toImage();
+        }
         QImageWriter writer(&file, "png");
-        if (!writer.write(widget->grab().toImage()))
+        if (!writer.write(image))
             return Core::Error{QString(), Tr::tr("%1 cannot be written: %2").arg(shown, writer.errorString())};
     } else {
         QSvgGenerator svg;

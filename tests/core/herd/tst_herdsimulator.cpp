@@ -1,4 +1,5 @@
 #include "core/herd/herdsimulator.h"
+#include "core/util/durationtext.h"
 
 #include <QScopeGuard>
 #include <QTest>
@@ -52,6 +53,7 @@ private:
 
 private Q_SLOTS:
     void summarySentence_saysWhatTheLargestRowShowed();
+    void takeAway_namesTheStrategyToUse_notTheQuickest();
     void strategies_coverEveryAlgorithmPlusNone();
     void strategies_namesRoundTrip();
     void defaults_areTheAwsFiveAndGoogle();
@@ -1059,6 +1061,43 @@ void TestHerdSimulator::summarySentence_saysWhatTheLargestRowShowed()
         QStringLiteral("At 1,000 clients %1 was done first, after 9.8 s and 2,310 calls; %2 took 41.2 s and 9,870 "
                        "calls; under %2 only 90.0 % of the clients got through.")
             .arg(full, none));
+}
+
+void TestHerdSimulator::takeAway_namesTheStrategyToUse_notTheQuickest()
+{
+    const QLocale before;
+    QLocale::setDefault(QLocale(QLocale::English, QLocale::UnitedStates));
+    const auto restore = qScopeGuard([&before] { QLocale::setDefault(before); });
+    QCOMPARE(HerdReport{}.takeAway(), QString());
+    const auto cell = [](int clients, const QString &name, double completionMs, double calls, double succeeded) {
+        HerdCellResult c;
+        c.clients = clients;
+        c.strategy = *HerdStrategy::fromName(name);
+        c.runs = 1;
+        c.completionMs.mean = completionMs;
+        c.calls.mean = calls;
+        c.succeededShare.mean = succeeded;
+        return c;
+    };
+    const QString none = HerdStrategy::fromName(QStringLiteral("none"))->title();
+    const QString full = HerdStrategy::fromName(QStringLiteral("full-jitter"))->title();
+    // The case: no backoff is done first, by hammering the server.
+    HerdReport report;
+    report.cells = {cell(190, QStringLiteral("none"), 2'000.0, 1'200.0, 1.0),
+        cell(190, QStringLiteral("full-jitter"), 6'000.0, 300.0, 1.0)};
+    QCOMPARE(report.takeAway(),
+        QStringLiteral("Take-away: at 190 clients use %1: it got every client through with the fewest calls, 300; "
+                       "%2 was done sooner (%3 against %4) only by sending 300 % more calls.")
+            .arg(full, none, DurationText::format(2'000.0), DurationText::format(6'000.0)));
+    // Quick because it gave up: getting clients through comes first.
+    report.cells = {cell(190, QStringLiteral("none"), 2'000.0, 250.0, 0.8),
+        cell(190, QStringLiteral("full-jitter"), 6'000.0, 300.0, 1.0)};
+    QCOMPARE(report.takeAway(),
+        QStringLiteral("Take-away: at 190 clients use %1: it got every client through with the fewest calls, 300; "
+                       "%2 was done sooner (%3 against %4) but got only 80.0 % of the clients through.")
+            .arg(full, none, DurationText::format(2'000.0), DurationText::format(6'000.0)));
+    report.parameters.model = HerdModel::Latency;
+    QCOMPARE(report.takeAway(), QString());
 }
 
 QTEST_GUILESS_MAIN(TestHerdSimulator)

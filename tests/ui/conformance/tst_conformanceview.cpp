@@ -93,7 +93,7 @@ void TestConformanceView::model_showsPlanThenVerdicts()
     Ui::ConformanceModel model;
     model.setCells(plannedCells(*Core::Presets::find(QStringLiteral("google-cloud-storage"))));
     const QModelIndex first = model.index(0, 0);
-    QCOMPARE(model.headerData(0, Qt::Horizontal).toString(), QStringLiteral("always idempotent (GET)"));
+    QCOMPARE(model.headerData(0, Qt::Horizontal).toString(), QStringLiteral("always idempotent\n(GET)"));
     QCOMPARE(model.headerData(2, Qt::Vertical).toString(), QStringLiteral("connection reset twice, then OK"));
     QVERIFY(model.headerData(11, Qt::Vertical, Qt::ToolTipRole).toString().contains(QLatin1String("answers 503")));
     QVERIFY(

@@ -17,6 +17,7 @@
 #include <QLogValueAxis>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QSet>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTest>
@@ -75,6 +76,7 @@ private:
 private Q_SLOTS:
     void initTestCase();
     void defaults_formIsValidAndRunEnabled();
+    void chartText_followsTheFont_asPresentationEnlargesIt();
     void badClients_errorShownInlineAndRunDisabled();
     void outageEndingBeforeItStarts_errorShownInline();
     void noStrategy_errorShownInline();
@@ -336,6 +338,18 @@ void TestSimulatorView::smallGrid_progressReachesEndAndChartsGetSeries()
     // The run's result in one sentence above the charts, and a key naming every line.
     QCOMPARE(child<QLabel>(view, "herdSummary")->text(), view.report().summarySentence());
     QVERIFY(child<QLabel>(view, "herdSummary")->text().startsWith(QLatin1String("At ")));
+    // Above it, what to take away: the strategy to use.
+    QCOMPARE(child<QLabel>(view, "herdTakeAway")->text(), view.report().takeAway());
+    QVERIFY(child<QLabel>(view, "herdTakeAway")->text().startsWith(QLatin1String("Take-away: at 30 clients")));
+    // Lines on top of each other stay apart: each strategy has a dash style of its own.
+    QSet<int> styles;
+    for (QLineSeries *line : calls)
+        styles.insert(int(line->pen().style()));
+    QCOMPARE(styles.size(), calls.size());
+    QSet<int> loadStyles;
+    for (QLineSeries *line : load)
+        loadStyles.insert(int(line->pen().style()));
+    QCOMPARE(loadStyles.size(), load.size());
     const QString legend = child<QLabel>(view, "herdLegend")->text();
     for (const HerdStrategy &strategy : view.report().parameters.strategies)
         QVERIFY2(legend.contains(strategy.title().toHtmlEscaped()), qPrintable(legend));
@@ -531,6 +545,19 @@ void TestSimulatorView::screenshot_savedWhenAsked()
     QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 2, 60'000);
     QTest::qWait(200);
     QVERIFY(view.grab().save(QDir(dir).filePath(QStringLiteral("simulatorview-outage.png"))));
+}
+
+void TestSimulatorView::chartText_followsTheFont_asPresentationEnlargesIt()
+{
+    Ui::SimulatorView view;
+    QFont larger = view.font();
+    larger.setPointSizeF(larger.pointSizeF() * 1.5);
+    view.setFont(larger);
+    for (const char *name : {"callsChartView", "completionChartView", "loadChartView"}) {
+        QChart *chart = child<QChartView>(view, name)->chart();
+        QCOMPARE(chart->titleFont().pointSizeF(), larger.pointSizeF());
+        QCOMPARE(chart->legend()->font().pointSizeF(), larger.pointSizeF());
+    }
 }
 
 QTEST_MAIN(TestSimulatorView)

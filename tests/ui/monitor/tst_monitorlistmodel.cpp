@@ -1,3 +1,4 @@
+#include "core/util/englishplurals.h"
 #include "ui/monitor/monitorlistmodel.h"
 
 #include <QAbstractItemModelTester>
@@ -61,6 +62,7 @@ class TestMonitorListModel : public QObject
     Q_OBJECT
 
 private Q_SLOTS:
+    void initTestCase() { Core::EnglishPlurals::install(); }
     void init();
     void cleanup();
     void setMonitors_appendsNewRemovesGoneAndKeepsWhatItKnows();
@@ -157,7 +159,7 @@ void TestMonitorListModel::addCheck_keepsTheLastFortyChecksWithTheirAttempts()
     QVERIFY(!beats.at(38).success);
     QCOMPARE(beats.at(38).reason, QStringLiteral("HTTP 503"));
     QCOMPARE(m_model->index(0, MonitorListModel::RecentChecks).data().toString(),
-        QStringLiteral("1 of the last 40 check(s) failed"));
+        QStringLiteral("1 of the last 40 checks failed"));
 }
 
 void TestMonitorListModel::addCheck_signalsOnlyTheBeatAndLatencyCellsOfItsRow()
@@ -230,9 +232,9 @@ void TestMonitorListModel::summaries_showPercentagesWithCountsInTheTooltip_andAd
     QCOMPARE(m_model->index(0, MonitorListModel::Checks24h).data().toString(), QStringLiteral("99.75 %"));
     QCOMPARE(m_model->index(0, MonitorListModel::Attempts24h).data().toString(), QStringLiteral("95.45 %"));
     QCOMPARE(m_model->index(0, MonitorListModel::Checks24h).data(Qt::ToolTipRole).toString(),
-        QStringLiteral("1995 of 2000 checks succeeded (4 check(s) in maintenance not counted)"));
+        QStringLiteral("1995 of 2000 checks succeeded (4 checks in maintenance not counted)"));
     QCOMPARE(m_model->index(0, MonitorListModel::Attempts24h).data(Qt::ToolTipRole).toString(),
-        QStringLiteral("2100 of 2200 attempts succeeded (4 check(s) in maintenance not counted)"));
+        QStringLiteral("2100 of 2200 attempts succeeded (4 checks in maintenance not counted)"));
     QCOMPARE(m_model->index(1, MonitorListModel::Checks30d).data().toString(), QStringLiteral("75.00 %"));
     QCOMPARE(m_model->index(1, MonitorListModel::Attempts30d).data().toString(), QStringLiteral("50.00 %"));
     QCOMPARE(m_model->index(1, MonitorListModel::Checks30d).data(MonitorListModel::SortRole).toDouble(), 0.75);

@@ -1,5 +1,6 @@
 #include "core/observe/observationplan.h"
 #include "core/policy/backoffpolicy.h"
+#include "core/util/englishplurals.h"
 #include "tests/ui/windowparts.h"
 #include "ui/mainwindow.h"
 #include "ui/observe/clientlistmodel.h"
@@ -52,6 +53,8 @@ private:
     }
 
 private Q_SLOTS:
+    void initTestCase() { Core::EnglishPlurals::install(); }
+
     void init()
     {
         Ui::MainWindow::Options options;
@@ -105,6 +108,14 @@ private Q_SLOTS:
         QVERIFY(view()->verdictPanel()->policyTable()->rowCount() >= 7);
         QVERIFY(view()->verdictPanel()->makePolicyButton()->isEnabled());
         QVERIFY2(view()->status()->text().contains(QStringLiteral("2 client")), qPrintable(view()->status()->text()));
+
+        // Counted right in the tooltips: "1 attempt", not "1 attempts".
+        const QModelIndex batch = view()->clientModel()->index(1, Ui::ClientListModel::Name);
+        QCOMPARE(view()->clientModel()->clientId(1), QStringLiteral("batch-job/1 @ 127.0.0.1"));
+        const QString tip = batch.data(Qt::ToolTipRole).toString();
+        QVERIFY2(tip.contains(QLatin1String("1 logical request, 1 attempt kept")), qPrintable(tip));
+        const QString shopTip = view()->clientModel()->index(0, 0).data(Qt::ToolTipRole).toString();
+        QVERIFY2(shopTip.contains(QLatin1String("1 logical request, 4 attempts kept")), qPrintable(shopTip));
     }
 
     void renamingKeepsTheClient()

@@ -5,6 +5,7 @@
 #include "ui/proxy/proxyview.h"
 #include "ui/run/timelineview.h"
 #include "ui/server/serverview.h"
+#include "ui/session/hosting/embeddedserver.h"
 #include "ui/session/hosting/proxyinstance.h"
 #include "ui/session/hosting/replayinstance.h"
 #include "ui/session/run/runsession.h"
@@ -334,6 +335,67 @@ private Q_SLOTS:
         QVERIFY(view()->proxies() == saved);
         QCOMPARE(view()->rulesModel()->rules().first().kind, Core::FaultRule::Kind::Latency);
         QVERIFY(!view()->currentProxy()->isRunning()); // a proxy starts when asked
+    }
+
+    void newProxy_forwardsToTheAppsOwnServer()
+    {
+        view()->findChild<QPushButton *>(QStringLiteral("proxyAdd"))->click();
+        QCOMPARE(view()->upstreamEdit()->text(), QStringLiteral("{server}"));
+        view()->startButton()->click();
+        QVERIFY2(view()->currentProxy()->isRunning(), qPrintable(view()->status()->text()));
+        const QString server = m_window->server()->baseUrl().toString();
+        QVERIFY2(view()->status()->text().contains(server), qPrintable(view()->status()->text()));
+        const qsizetype before = serverViewOf(*m_window)->logModel()->rowCount();
+        QCOMPARE(send(through(QStringLiteral("/status/200"))), 200);
+        QTRY_VERIFY(serverViewOf(*m_window)->logModel()->rowCount() > before);
+        // A path after {server} is kept in front of every request's path.
+        view()->startButton()->click();
+        view()->upstreamEdit()->setText(QStringLiteral("{server}/status"));
+        QMetaObject::invokeMethod(view()->upstreamEdit(), "editingFinished");
+        view()->startButton()->click();
+        QVERIFY2(view()->currentProxy()->isRunning(), qPrintable(view()->status()->text()));
+        QCOMPARE(send(through(QStringLiteral("/418"))), 418);
+    }
+
+    void upstream_notAUrl_saysWhatToType()
+    {
+        view()->findChild<QPushButton *>(QStringLiteral("proxyAdd"))->click();
+        for (const QString &typed : {QString(), QStringLiteral("{server"), QStringLiteral("ftp://files.example"),
+                 QStringLiteral("server:80"), QStringLiteral("{server}api")}) {
+            view()->upstreamEdit()->setText(typed);
+            QMetaObject::invokeMethod(view()->upstreamEdit(), "editingFinished");
+            view()->startButton()->click();
+            QVERIFY2(!view()->currentProxy()->isRunning(), qPrintable(typed));
+            const QString status = view()->status()->text();
+            QVERIFY2(status.startsWith(QLatin1String("Cannot start:")), qPrintable(status));
+            QVERIFY2(!status.contains(QLatin1String("\"\"")), qPrintable(status));
+            QVERIFY2(status.contains(QLatin1String("{server}")), qPrintable(status));
+        }
+    }
+
+    void restart_aSavedUpstreamThatDied_followsTheLiveServer()
+    {
+        view()->findChild<QPushButton *>(QStringLiteral("proxyAdd"))->click();
+        const QUrl dead = m_upstream->baseUrl();
+        view()->upstreamEdit()->setText(dead.resolved(QUrl(QStringLiteral("/status"))).toString());
+        QMetaObject::invokeMethod(view()->upstreamEdit(), "editingFinished");
+        QVERIFY(!view()->proxies().constFirst().upstreamIsServer);
+        QVERIFY(m_window->close());
+        m_window.reset();
+        m_upstream.reset(); // the server of the earlier run is gone, its port with it
+
+        Ui::MainWindow::Options options;
+        options.dataDirectory = m_dir.filePath(QString::fromLatin1(QTest::currentTestFunction()));
+        m_window = std::make_unique<Ui::MainWindow>(options);
+        m_manager = new QNetworkAccessManager(m_window.get());
+        QCOMPARE(view()->proxies().size(), 1);
+        QVERIFY(view()->proxies().constFirst().upstreamIsServer);
+        QCOMPARE(view()->upstreamEdit()->text(), QStringLiteral("{server}/status"));
+        QVERIFY2(view()->status()->text().contains(dead.toString(QUrl::StripTrailingSlash)),
+            qPrintable(view()->status()->text()));
+        view()->startButton()->click();
+        QVERIFY2(view()->currentProxy()->isRunning(), qPrintable(view()->status()->text()));
+        QCOMPARE(send(through(QStringLiteral("/201"))), 201);
     }
 
     void settings_aDamagedProxyIsLeftOutAndNamed()

@@ -34,6 +34,7 @@ private Q_SLOTS:
     void cleanup();
 
     void validRequest_enablesSendAndPreviewsTheUrl();
+    void batchProgress_keepsItsTextWhole_inALargerFont();
     void invalidUrl_disablesSendAndSaysWhy_data();
     void invalidUrl_disablesSendAndSaysWhy();
     void blocker_disablesSendUntilLifted();
@@ -610,6 +611,23 @@ void TestRequestComposer::readModifyWrite_tabSetsKindAndShape()
     QCOMPARE(*back, m_composer->draft());
     on->setChecked(false);
     QVERIFY(method->isEnabled());
+}
+
+void TestRequestComposer::batchProgress_keepsItsTextWhole_inALargerFont()
+{
+    Ui::RequestComposer composer;
+    auto *progress = composer.findChild<QProgressBar *>(QStringLiteral("batchProgress"));
+    QVERIFY(progress);
+    const auto needed
+        = [progress] { return progress->fontMetrics().horizontalAdvance(QStringLiteral("batch 10000/10000")); };
+    QVERIFY(progress->minimumWidth() > needed());
+    // Presentation mode's font, half as large again: a fixed 170 px cut the text.
+    QFont larger = composer.font();
+    larger.setPointSizeF(larger.pointSizeF() * 1.5);
+    composer.setFont(larger);
+    QVERIFY2(progress->minimumWidth() > needed() && progress->maximumWidth() >= progress->minimumWidth(),
+        qPrintable(QStringLiteral("%1 for %2").arg(progress->minimumWidth()).arg(needed())));
+    QVERIFY(progress->minimumWidth() > 170);
 }
 
 QTEST_MAIN(TestRequestComposer)

@@ -1,3 +1,4 @@
+#include "core/util/englishplurals.h"
 #include "tests/ui/session/sessionfixtures.h"
 #include "ui/run/errorlogview.h"
 #include "ui/session/run/runsession.h"
@@ -49,6 +50,7 @@ private:
 
 void TestErrorLogView::initTestCase()
 {
+    Core::EnglishPlurals::install();
     QLocale::setDefault(QLocale::c());
 }
 

@@ -56,13 +56,18 @@ void ProxyInstance::setSettings(const ProxySettings &settings)
         setRules(settings.rules);
 }
 
-bool ProxyInstance::start()
+bool ProxyInstance::start(const QUrl &server)
 {
     stop();
     ProxyOptions options;
     options.forward = m_settings.forward;
-    if (!options.forward)
-        options.upstream = m_settings.upstream;
+    if (!options.forward) {
+        if (const QString problem = m_settings.upstreamProblem(server); !problem.isEmpty()) {
+            m_error = problem;
+            return false;
+        }
+        options.upstream = m_settings.resolvedUpstream(server);
+    }
     options.port = m_settings.port;
     options.keepHost = m_settings.keepHost;
     options.caBundlePath = m_settings.caBundlePath;

@@ -45,8 +45,9 @@ public:
     /// Name, upstream, port and Host handling apply at the next start; the rules at once.
     void setSettings(const ProxySettings &settings);
 
-    /// Starts listening (and the control port); false with errorString().
-    bool start();
+    /// Starts listening (and the control port); false with errorString(). `server` is the
+    /// embedded server's address, for an upstream that follows it (ProxySettings::upstreamIsServer).
+    bool start(const QUrl &server = {});
     void stop();
     bool isRunning() const { return m_proxy != nullptr; }
     QString errorString() const { return m_error; }

@@ -95,6 +95,17 @@ void RunReplay::tick()
 {
     const qint64 elapsedNs = m_sinceTick.nsecsElapsed();
     m_sinceTick.start();
+    // Nothing runs and the next event is far: jump to just before it.
+    if (m_running.isEmpty() && m_next < eventCount()) {
+        const qint64 gapNs = m_events[std::size_t(m_next)].atNs - m_positionNs;
+        if (double(gapNs) / 1e6 > idleSkipThresholdMs) {
+            const qint64 jumpNs = gapNs - qint64(idleKeptMs * 1e6);
+            m_positionNs += jumpNs;
+            m_clock.setNs(m_positionNs);
+            m_idleSkippedMs += double(jumpNs) / 1e6;
+            Q_EMIT idleSkipped(double(jumpNs) / 1e6, m_idleSkippedMs);
+        }
+    }
     const qint64 target = std::min(m_endNs, m_positionNs + qint64(double(elapsedNs) * m_speed));
     playUntil(target);
     Q_EMIT positionChanged(positionMs());
@@ -119,6 +130,8 @@ void RunReplay::restart()
     m_session->loadRunRecord(empty);
     m_next = 0;
     m_noted.clear();
+    m_running.clear();
+    m_idleSkippedMs = 0.0;
     m_positionNs = m_record.epochNs;
 }
 
@@ -148,6 +161,7 @@ void RunReplay::apply(const Event &event)
     case Event::AttemptStarted: {
         const AttemptRecord &a = m_record.attempts.at(event.index);
         noteRequest(a.requestId);
+        m_running.insert(a.requestId);
         m_session->recordAttemptStarted(a.requestId, a.attemptIndex, a.startNs);
         break;
     }
@@ -168,6 +182,7 @@ void RunReplay::apply(const Event &event)
     case Event::Result: {
         const RequestResult &r = m_record.results.at(event.index);
         noteRequest(r.requestId);
+        m_running.remove(r.requestId);
         m_session->recordResult(r);
         break;
     }

@@ -5,6 +5,7 @@
 
 #include <QElapsedTimer>
 #include <QObject>
+#include <QSet>
 #include <QTimer>
 
 #include <memory>
@@ -20,6 +21,11 @@ class RunSession;
 /// and every view of the session (timeline, error log, statistics) shows the run as
 /// it was at the playhead. The session's clock is the playhead.
 ///
+/// Idle stretches, where no request is running (nothing on the wire, no retry waiting),
+/// are not played: a stretch longer than idleSkipThresholdMs of run time is cut to
+/// idleKeptMs, and idleSkipped() says how much was left out, so that a report of a few
+/// seconds of traffic spread over minutes does not sit still at 10x.
+///
 /// Seeking to the end shows what RunSession::loadRunRecord() makes of the record (every
 /// request it names, each under its own policy); seeking back plays the record again
 /// from its start up to the new position (O(events)).
@@ -30,6 +36,8 @@ class RunReplay final : public QObject
 public:
     static constexpr double minSpeed = 0.1;
     static constexpr double maxSpeed = 10.0;
+    static constexpr double idleSkipThresholdMs = 1000.0;
+    static constexpr double idleKeptMs = 200.0;
 
     /// Starts at the end: the whole run shown, not playing.
     explicit RunReplay(Core::RunRecord record, QObject *parent = nullptr);
@@ -47,6 +55,8 @@ public:
     /// Attempt starts and ends, retries scheduled and results: all, and played so far.
     qsizetype eventCount() const { return qsizetype(m_events.size()); }
     qsizetype eventsPlayed() const { return m_next; }
+    /// Run time left out as idle since the last play from the start.
+    double idleSkippedMs() const { return m_idleSkippedMs; }
 
     /// How often the playhead moves while playing (16 ms: about 60 times a second).
     void setTickInterval(int ms) { m_timer.setInterval(std::max(1, ms)); }
@@ -65,6 +75,8 @@ Q_SIGNALS:
     void playingChanged(bool playing);
     /// The playhead reached the end while playing.
     void finished();
+    /// An idle stretch was cut while playing; `totalMs` is all that was left out so far.
+    void idleSkipped(double ms, double totalMs);
 
 private:
     struct Event
@@ -87,6 +99,8 @@ private:
     std::vector<Event> m_events;
     qsizetype m_next = 0;
     QList<quint64> m_noted;
+    QSet<quint64> m_running; ///< requests started and not ended at the playhead
+    double m_idleSkippedMs = 0.0;
     qint64 m_endNs = 0;
     qint64 m_positionNs = 0;
     double m_speed = 1.0;

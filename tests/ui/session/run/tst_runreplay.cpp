@@ -34,6 +34,7 @@ private Q_SLOTS:
     void play_reachesTheEnd_andStops();
     void pause_holdsThePlayhead();
     void emptyRecord_playsAndStops();
+    void idleStretch_isSkipped_andSaidSo();
 };
 
 void TestRunReplay::startsAtTheEnd_likeAnOpenedReport()
@@ -170,6 +171,36 @@ void TestRunReplay::emptyRecord_playsAndStops()
     replay.play();
     QTRY_COMPARE(finished.size(), 1);
     QCOMPARE(replay.session()->laneCount(), 0);
+}
+
+void TestRunReplay::idleStretch_isSkipped_andSaidSo()
+{
+    // Two short requests a minute apart: at 10x the minute alone would take six seconds.
+    RunSession session;
+    session.recordAttempt(httpAttempt(1, 0, 0.0, 40.0, 200));
+    session.recordResult(result(1, Core::RequestOutcome::Succeeded, 1, 0.0, 40.0));
+    session.recordAttempt(httpAttempt(2, 0, 60'040.0, 60'080.0, 503, 100.0));
+    session.recordAttempt(httpAttempt(2, 1, 60'180.0, 60'220.0, 200));
+    session.recordResult(result(2, Core::RequestOutcome::Succeeded, 2, 60'040.0, 60'220.0));
+    session.flush();
+    RunReplay replay(session.runRecord());
+    QSignalSpy finished(&replay, &RunReplay::finished);
+    QSignalSpy skipped(&replay, &RunReplay::idleSkipped);
+    replay.setSpeed(RunReplay::maxSpeed);
+    replay.play();
+    QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 1, 3'000);
+    QCOMPARE(skipped.size(), 1);
+    // All of the minute but the part kept before the next attempt (and what the playhead had
+    // passed of it at the tick that jumped, a tick at 10x being 160 ms of run).
+    QVERIFY2(replay.idleSkippedMs() > 59'000.0 && replay.idleSkippedMs() <= 60'000.0 - RunReplay::idleKeptMs,
+        qPrintable(QString::number(replay.idleSkippedMs())));
+    QCOMPARE(skipped.first().at(1).toDouble(), replay.idleSkippedMs());
+    // The retry's wait of 100 ms is no idle stretch: both requests were played whole.
+    QCOMPARE(replay.session()->statistics().attemptCount(), 3);
+    QCOMPARE(replay.eventsPlayed(), replay.eventCount());
+    // Played again from the start, the count starts again.
+    replay.play();
+    QVERIFY(replay.idleSkippedMs() < 1.0);
 }
 
 QTEST_GUILESS_MAIN(TestRunReplay)
