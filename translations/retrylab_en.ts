@@ -234,6 +234,10 @@
         <source>the batch of batch-live.png did not finish within a minute</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>cannot write %1 for body.png</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>RetryLab::Cli</name>
@@ -5576,19 +5580,7 @@ or as a step of the HTTPS port&apos;s handshake script, POST /_control/tls/hands
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>form-data file field &quot;%1&quot; (%2): files are not imported</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>no file chosen</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>GraphQL variables that are not a JSON object: %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>file body (%1): files are not imported</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -9602,14 +9594,6 @@ observed: %3
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>: file field &quot;%1&quot; is not sent</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>: a file body is not sent</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>&quot;%1&quot; is not a built-in preset</source>
         <translation type="unfinished"></translation>
     </message>
@@ -12558,6 +12542,58 @@ observed: %3
         <source> only by sending %1 % more calls</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Form row %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Form row %1 (%2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>a file body needs the file&apos;s path</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>a row is a value or a file, not both</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 is a file: a URL-encoded form holds text only (choose Multipart form).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Choose the file to send as the body.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: a field&apos;s name cannot hold quotes or line breaks.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The multipart form has no field to send: add a field or a file.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Content-Type is set by the multipart form (with its boundary): remove it from the headers.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>form-data file field &quot;%1&quot;: no file chosen, so it is not sent</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>file body: no file chosen, so no body is sent</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>: file field &quot;%1&quot; has no file, so it is not sent</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>: a file body without a file is not sent</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>RetryLab::Core::AlertDispatcher</name>
@@ -13101,10 +13137,6 @@ Drawn narrow so that the runs on either side keep their width; zoom or drag to s
     </message>
     <message>
         <source>recording: %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>the body from %1 was left out: the composer holds bodies as text (retrylab request sends it)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -14117,6 +14149,10 @@ Next: %2</source>
         <source>This is not the sign-in RetryLab is waiting for.</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>The token URL cannot be reached as the request is sent: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>RetryLab::Ui::BeatBarDelegate</name>
@@ -14160,6 +14196,149 @@ Next: %2</source>
     </message>
     <message>
         <source>No check yet</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>RetryLab::Ui::BodyForm</name>
+    <message>
+        <source>Add &amp;file…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Remove</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Show values</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Text</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Form, URL-encoded</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Multipart form (fields and files)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>File, streamed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;&lt;b&gt;Text&lt;/b&gt;: the body as typed.&lt;br&gt;&lt;b&gt;Form, URL-encoded&lt;/b&gt;: the fields as application/x-www-form-urlencoded.&lt;br&gt;&lt;b&gt;Multipart form&lt;/b&gt;: fields and files as multipart/form-data (curl -F).&lt;br&gt;&lt;b&gt;File&lt;/b&gt;: a file sent as the body (curl -T), read from disk for every attempt.&lt;/p&gt;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Request body, sent with every attempt. {server} and {id} are expanded here too.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Add field</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A file part, read from disk as each attempt is sent; only its path is saved.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Show the values of fields named like credentials (password, token, …).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>/path/to/file</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Choose…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>File:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Sen&amp;d:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Add a file to the form</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Send a file as the body</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Body (%1 B)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Body</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>Body (form, %n field(s))</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Body (multipart, %n part(s)</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>, %n file(s))</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Body (multipart, %n part(s))</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Body (file)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Sent as typed, with every attempt. Set its Content-Type under Headers.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Sent as application/x-www-form-urlencoded (unless a header sets Content-Type): %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>an empty body</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Sent as multipart/form-data with a boundary of its own (so Content-Type is not set under Headers). Files are read from disk as each attempt is sent, so a retry sends them whole again; a saved request keeps their paths only.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Choose the file to send as the body.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 cannot be read.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 is read from disk for every attempt and streamed, never held in memory; a saved request keeps its path only.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -14651,6 +14830,20 @@ Policy: %3</source>
         <source>not saved yet</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>
+Auth: %1, inherited</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Folder: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>
+Auth: %1, for its requests with no auth of their own</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>RetryLab::Ui::CollectionRunDialog</name>
@@ -15020,6 +15213,14 @@ Policy: %3</source>
     </message>
     <message>
         <source>%1 of %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Auth…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The auth of the selected collection or folder: its requests whose own is &quot;No auth&quot; are sent with it</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -16102,6 +16303,60 @@ server steps: %2, then the path answers %3</source>
     </message>
     <message>
         <source>%1 is an observation report, which the window does not show; its verdicts are in the file, as retrylab observe wrote them</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>RetryLab::Ui::FolderAuthDialog</name>
+    <message>
+        <source>Auth of “%1”</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Requests in “%1” whose auth is “No auth” are sent with this; a folder inside may set its own. “No auth” here hands down what the folder around it has.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>RetryLab::Ui::FormFieldTableModel</name>
+    <message>
+        <source>Send this field</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 (%2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 (not readable)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Read from disk as each attempt is sent (never held in memory or saved with the request: only its path is). Sent as &quot;%1&quot;.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The part&apos;s Content-Type; empty sends none.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Only a file&apos;s part carries a Content-Type here.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Send</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Value or file</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Content-Type</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -19690,10 +19945,6 @@ request&apos;s path.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Request body, sent with every attempt. {server} and {id} are expanded here too.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>You vouch that sending this request twice does no harm. Without it, POST and PATCH are not retried: the first attempt may have been applied although its answer was lost.</source>
         <translation type="unfinished"></translation>
     </message>
@@ -19858,14 +20109,6 @@ Cannot send: %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Body (%1 B)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Body</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Options</source>
         <translation type="unfinished"></translation>
     </message>
@@ -19975,6 +20218,10 @@ Cannot send: %1</source>
     </message>
     <message>
         <source>Auth: re-enter the secrets that read REDACTED: they were not saved.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Body: re-enter the value of %1: it was not saved and reads REDACTED.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
