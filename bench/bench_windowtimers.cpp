@@ -50,6 +50,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QLoggingCategory>
+#include <QMap>
 #include <QPainter>
 #include <QStandardPaths>
 #include <QTableView>
@@ -59,6 +60,7 @@
 #include <QTimer>
 
 #include <algorithm>
+#include <cmath>
 #include <functional>
 
 using namespace RetryLab;
@@ -163,23 +165,72 @@ Run runFailingTwice(Executor *executor, const std::function<void(const RequestSp
     return run;
 }
 
+// CPU time each thread of this process has had so far, in ms, by thread name
+// (/proc/self/task/*/schedstat counts nanoseconds; threads of one name added up).
+QMap<QString, double> threadCpuMs()
+{
+    QMap<QString, double> cpu;
+    const QDir tasks(QStringLiteral("/proc/self/task"));
+    for (const QString &task : tasks.entryList(QDir::Dirs | QDir::NoDotAndDotDot)) {
+        QFile name(tasks.filePath(task + QStringLiteral("/comm")));
+        QFile stat(tasks.filePath(task + QStringLiteral("/schedstat")));
+        if (!name.open(QIODevice::ReadOnly) || !stat.open(QIODevice::ReadOnly))
+            continue;
+        const QString thread = QString::fromUtf8(name.readAll().trimmed());
+        cpu[thread] += static_cast<double>(stat.readAll().split(' ').value(0).toLongLong()) / 1e6;
+    }
+    return cpu;
+}
+
+// What a batch's start cost: how long the call that starts it took on this thread,
+// and the CPU time of each thread from the start until every first attempt had ended.
+struct BatchCost
+{
+    double startCallMs = 0.0;
+    QMap<QString, double> cpuMs;
+
+    QJsonObject toJson() const
+    {
+        QJsonObject threads;
+        for (auto it = cpuMs.cbegin(); it != cpuMs.cend(); ++it) {
+            if (it.value() >= 0.5)
+                threads.insert(it.key(), std::round(it.value() * 10.0) / 10.0);
+        }
+        return QJsonObject{{QStringLiteral("start_call_ms"), std::round(startCallMs * 10.0) / 10.0},
+            {QStringLiteral("thread_cpu_ms"), threads}};
+    }
+};
+
 // How long after a batch begins each request's first attempt is handed to the
 // network, in ms (the attempts' wall clock against this one's; ms are enough for
 // a target of 150 ms): `start` begins the batch of `count` requests.
 template<typename Executor>
-QList<double> firstAttemptDelays(Executor *executor, const std::function<void()> &start, int count)
+QList<double> firstAttemptDelays(
+    Executor *executor, const std::function<void()> &start, int count, BatchCost *cost = nullptr)
 {
     QList<double> delays;
     int finished = 0;
     QDateTime begun;
+    QMap<QString, double> cpuBefore;
     const auto a = QObject::connect(executor, &Executor::attemptFinished, executor, [&](const AttemptRecord &r) {
-        if (r.attemptIndex == 0 && r.fallback == 0)
+        if (r.attemptIndex == 0 && r.fallback == 0) {
             delays.append(static_cast<double>(begun.msecsTo(r.startWall)));
+            if (cost && delays.size() == count) {
+                cost->cpuMs = threadCpuMs();
+                for (auto it = cost->cpuMs.begin(); it != cost->cpuMs.end(); ++it)
+                    it.value() -= cpuBefore.value(it.key());
+            }
+        }
     });
     const auto b = QObject::connect(
         executor, &Executor::requestFinished, executor, [&finished](const RequestResult &) { ++finished; });
+    cpuBefore = threadCpuMs();
+    QElapsedTimer call;
     begun = QDateTime::currentDateTimeUtc();
+    call.start();
     start();
+    if (cost)
+        cost->startCallMs = static_cast<double>(call.nsecsElapsed()) / 1e6;
     waitUntil([&finished, count] { return finished >= count; }, 600'000);
     QObject::disconnect(a);
     QObject::disconnect(b);
@@ -450,8 +501,10 @@ int main(int argc, char *argv[])
     window.showTab(Ui::MainWindow::Tab::Timeline);
     timelineViewOf(window)->setFollowLive(true);
     QCoreApplication::processEvents();
+    BatchCost windowCost;
+    BatchCost headlessCost;
     const QList<double> windowFirst = firstAttemptDelays(
-        executor, [&window] { runActionsOf(window)->sendBatch(); }, batch.batchCount);
+        executor, [&window] { runActionsOf(window)->sendBatch(); }, batch.batchCount, &windowCost);
     const QList<double> headlessFirst = firstAttemptDelays(
         &headless,
         [&headless, &base, n = batch.batchCount] {
@@ -461,7 +514,7 @@ int main(int argc, char *argv[])
                 headless.submit(spec);
             }
         },
-        batch.batchCount);
+        batch.batchCount, &headlessCost);
 
     const QJsonObject liveLateness = distribution(live.latenessMs);
     const QJsonObject aloneLateness = distribution(alone.latenessMs);
@@ -484,6 +537,8 @@ int main(int argc, char *argv[])
         {QStringLiteral("gui_thread_stall_ms"), stalls},
         {QStringLiteral("batch_first_attempts_window_ms"), distribution(windowFirst)},
         {QStringLiteral("batch_first_attempts_headless_ms"), distribution(headlessFirst)},
+        {QStringLiteral("batch_start_window"), windowCost.toJson()},
+        {QStringLiteral("batch_start_headless"), headlessCost.toJson()},
         {QStringLiteral("target"), QStringLiteral("p99 lateness <= 2 ms with the window live; frames under 33 ms")},
     };
     out << QStringLiteral(
