@@ -18,6 +18,7 @@
 #include <QMainWindow>
 #include <QMenu>
 #include <QScrollArea>
+#include <QScrollBar>
 #include <QTabWidget>
 
 #include <algorithm>
@@ -88,33 +89,40 @@ void PresentationController::resetLayout()
 
 void PresentationController::exportPicture()
 {
-    const QString png = tr("PNG picture (*.png)");
-    const QString svg = tr("SVG drawing, sharp at any size (*.svg)");
-    QString filter = png;
     QTabWidget *tabs = m_parts.tabs;
+    // The timeline's picture is the whole run, or the part of it the view shows: the filter says which.
+    const bool timeline = tabs->currentWidget() == m_parts.timeline;
+    const QString png = timeline ? tr("PNG picture of the whole run (*.png)") : tr("PNG picture (*.png)");
+    const QString svg
+        = timeline ? tr("SVG drawing of the whole run (*.svg)") : tr("SVG drawing, sharp at any size (*.svg)");
+    const QString pngShown = tr("PNG picture of the time and lanes in view (*.png)");
+    const QString svgShown = tr("SVG drawing of the time and lanes in view (*.svg)");
+    QString filter = png;
     const QString name = tabs->tabText(tabs->currentIndex())
                              .remove(QLatin1Char('&'))
                              .toLower()
                              .replace(QLatin1Char(' '), QLatin1Char('-'));
     // In the export folder, as the run's exports: slides and reports usually go together.
     QString path = m_parts.exports->chooseFile(QFileDialog::AcceptSave, tr("Export picture of the tab"),
-        QDir(m_parts.exports->exportFolder()).filePath(name + QStringLiteral(".png")), png + QStringLiteral(";;") + svg,
+        QDir(m_parts.exports->exportFolder()).filePath(name + QStringLiteral(".png")),
+        QStringList(timeline ? QStringList{png, svg, pngShown, svgShown} : QStringList{png, svg})
+            .join(QStringLiteral(";;")),
         &filter);
     if (path.isEmpty())
         return;
     if (QFileInfo(path).suffix().isEmpty())
-        path += filter == svg ? QStringLiteral(".svg") : QStringLiteral(".png");
+        path += filter == svg || filter == svgShown ? QStringLiteral(".svg") : QStringLiteral(".png");
     m_parts.exports->rememberExportFolder(path);
-    exportPicture(path);
+    exportPicture(path, filter == pngShown || filter == svgShown ? TimelinePart::Shown : TimelinePart::WholeRun);
 }
 
-Core::Result<void> PresentationController::exportPicture(const QString &path)
+Core::Result<void> PresentationController::exportPicture(const QString &path, TimelinePart part)
 {
-    // The timeline's picture is the whole run (exportTimelinePicture()); a scrolled page is
+    // The timeline's picture is drawn apart (exportTimelinePicture()); a scrolled page is
     // drawn whole.
     QWidget *shown = m_parts.tabs->currentWidget();
     if (shown == m_parts.timeline)
-        return exportTimelinePicture(path);
+        return exportTimelinePicture(path, part);
     if (auto *area = qobject_cast<QScrollArea *>(shown); area && area->widget())
         shown = area->widget();
     const auto written = PictureExport::write(shown, path, m_parts.window->windowTitle());
@@ -125,33 +133,54 @@ Core::Result<void> PresentationController::exportPicture(const QString &path)
     return written;
 }
 
-Core::Result<void> PresentationController::exportTimelinePicture(const QString &path)
+Core::Result<void> PresentationController::exportTimelinePicture(const QString &path, TimelinePart part)
 {
-    // Not what the view shows: every lane (up to maxPictureLanes) over the whole session, on a
-    // view of its own that is never on screen, and a PNG at print resolution.
-    RunSession *session = m_parts.timeline->session();
-    const qsizetype lanes = session ? std::min<qsizetype>(session->laneCount(), maxPictureLanes) : 0;
-    TimelineView whole;
-    whole.setAttribute(Qt::WA_DontShowOnScreen);
-    whole.setFont(m_parts.timeline->font());
-    whole.setPalette(m_parts.timeline->palette());
-    whole.setPresentation(m_parts.timeline->isPresentation());
-    whole.setSession(session);
-    const int width = std::max(1200, m_parts.timeline->width());
-    whole.resize(width, 400);
-    whole.show();
-    const int extra = int(lanes) * whole.laneHeight() - whole.laneArea().height();
-    whole.resize(width, std::max(400, 400 + extra));
-    const auto written = PictureExport::write(whole.viewport(), path, m_parts.window->windowTitle(),
+    // Drawn on a view of its own that is never on screen, a PNG at print resolution: every lane
+    // (up to maxPictureLanes) over the whole session, or the lanes and the time the view shows.
+    TimelineView *live = m_parts.timeline;
+    RunSession *session = live->session();
+    const qsizetype laneCount = session ? session->laneCount() : 0;
+    const bool whole = part == TimelinePart::WholeRun || laneCount == 0;
+    const qsizetype first = whole ? 0 : std::min<qsizetype>(live->firstVisibleLane(), laneCount);
+    const qsizetype inView
+        = live->laneHeight() > 0 ? (live->laneArea().height() + live->laneHeight() - 1) / live->laneHeight() : 0;
+    const qsizetype lanes = std::min<qsizetype>(laneCount - first, whole ? maxPictureLanes : inView);
+    TimelineView picture;
+    picture.setAttribute(Qt::WA_DontShowOnScreen);
+    picture.setFont(live->font());
+    picture.setPalette(live->palette());
+    picture.setPresentation(live->isPresentation());
+    picture.setSession(session);
+    const int width = std::max(1200, live->width());
+    picture.resize(width, 400);
+    picture.show();
+    const int extra = int(lanes) * picture.laneHeight() - picture.laneArea().height();
+    picture.resize(width, std::max(whole ? 400 : 160, 400 + extra));
+    if (!whole) {
+        picture.setVisibleRange(live->timeScale().startMs, live->timeScale().endMs);
+        picture.verticalScrollBar()->setValue(int(first) * picture.laneHeight());
+    }
+    const auto written = PictureExport::write(picture.viewport(), path, m_parts.window->windowTitle(),
         PictureExport::kindOf(path) == PictureExport::Kind::Png ? PictureExport::printScale : 0.0);
     if (!written) {
         m_parts.messages->showMessage(FieldMessage::Kind::Error, written.error());
         return written;
     }
-    QString text
-        = tr("Wrote %1: the whole run, %n request(s)", nullptr, int(lanes)).arg(QDir::toNativeSeparators(path));
-    if (session && session->laneCount() > lanes)
-        text += tr(" (the first %1 of %2)").arg(lanes).arg(session->laneCount());
+    QString text;
+    if (whole) {
+        text = tr("Wrote %1: the whole run, %n request(s)", nullptr, int(lanes)).arg(QDir::toNativeSeparators(path));
+        if (laneCount > lanes)
+            text += tr(" (the first %1 of %2)").arg(lanes).arg(laneCount);
+    } else {
+        const double stepMs = std::max(1.0, live->timeScale().spanMs() / 100.0);
+        text = tr("Wrote %1: requests %2 to %3 of %4, from %5 to %6")
+                   .arg(QDir::toNativeSeparators(path))
+                   .arg(first + 1)
+                   .arg(first + lanes)
+                   .arg(laneCount)
+                   .arg(TimeScale::label(live->timeScale().startMs, stepMs),
+                       TimeScale::label(live->timeScale().endMs, stepMs));
+    }
     if (PictureExport::kindOf(path) == PictureExport::Kind::Png)
         text += tr(", at print resolution");
     m_parts.messages->showMessage(FieldMessage::Kind::Success, text + QLatin1Char('.'));

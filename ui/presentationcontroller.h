@@ -59,6 +59,10 @@ public:
     /// Takes the window's dock layout now as the one Reset layout goes back to.
     void keepDefaultLayout(int version);
 
+    /// What a picture of the timeline holds: the whole run, every lane; or the stretch of
+    /// time and the lanes the view shows (zoomed and scrolled to the part chosen).
+    enum class TimelinePart { WholeRun, Shown };
+
     bool isPresentation() const { return m_presentation; }
     /// View > Replay the Run, made by addViewActions() (null before).
     QAction *replayAction() const { return m_replayAction; }
@@ -74,13 +78,13 @@ public Q_SLOTS:
     /// Asks for a file, PNG or SVG by the filter chosen, and writes the tab on top.
     void exportPicture();
     /// Writes the tab on top to `path`, PNG or SVG by its suffix, and says so above the
-    /// tabs. The timeline gives the whole run, every lane, a PNG at print resolution.
-    Core::Result<void> exportPicture(const QString &path);
+    /// tabs. The timeline gives `part` of the run, a PNG at print resolution.
+    Core::Result<void> exportPicture(const QString &path, TimelinePart part = TimelinePart::WholeRun);
 
 private:
     /// The most lanes a picture of the timeline holds (a taller picture no slide or page takes).
     static constexpr qsizetype maxPictureLanes = 400;
-    Core::Result<void> exportTimelinePicture(const QString &path);
+    Core::Result<void> exportTimelinePicture(const QString &path, TimelinePart part);
 
     Parts m_parts;
     bool m_presentation = false;

@@ -225,6 +225,27 @@ void TestPresentationController::exportPicture_namedAfterTheTab_suffixOfTheChose
     QVERIFY(w.messages->messages().constLast().startsWith(QLatin1String("Wrote ")));
     // And the folder written to is the next export's.
     QCOMPARE(w.settings.exportDirectory(), m_dir.path());
+
+    // On the timeline the filters also say what part of the run: the whole of it, or what
+    // the view shows. Chosen so, a name without a suffix gets the filter's.
+    Fixtures::feedHandComputedRun(w.session);
+    w.session.flush();
+    w.tabs->setCurrentWidget(w.timeline);
+    w.timeline->setVisibleRange(0.0, 500.0);
+    QStringList offered;
+    w.exports.setFileChooser(
+        [&](QFileDialog::AcceptMode, const QString &, const QString &, const QString &filters, QString *selected) {
+            offered = filters.split(QStringLiteral(";;"));
+            *selected = offered.value(2);
+            return m_dir.filePath(QStringLiteral("part"));
+        });
+    picture->trigger();
+    QCOMPARE(offered.size(), 4);
+    QVERIFY2(offered.at(0).contains(QLatin1String("whole run")) && offered.at(2).contains(QLatin1String("in view")),
+        qPrintable(offered.join(QLatin1Char('|'))));
+    QVERIFY(QFile::exists(m_dir.filePath(QStringLiteral("part.png"))));
+    QVERIFY2(w.messages->messages().constLast().contains(QLatin1String("requests 1 to 4 of 4, from 0")),
+        qPrintable(w.messages->messages().constLast()));
 }
 
 QTEST_MAIN(TestPresentationController)

@@ -2,6 +2,7 @@
 #include "tests/ui/session/sessionfixtures.h"
 #include "tests/ui/windowparts.h"
 #include "ui/mainwindow.h"
+#include "ui/presentationcontroller.h"
 #include "ui/run/timelineview.h"
 #include "ui/session/run/runsession.h"
 #include "ui/widgets/messagebar.h"
@@ -10,6 +11,7 @@
 
 #include <QFile>
 #include <QImage>
+#include <QScrollBar>
 #include <QSettings>
 #include <QStandardPaths>
 #include <QTabWidget>
@@ -184,6 +186,36 @@ void TestPictureExport::window_writesTheTabOnTop()
     QVERIFY(picture.width() >= 1100 * Ui::PictureExport::printScale);
     QVERIFY2(messageBarOf(window)->shownText().contains(QLatin1String("the whole run, 60 request")),
         qPrintable(messageBarOf(window)->shownText()));
+
+    // Or the part chosen in the view: zoomed to a stretch of time and scrolled to lane 21,
+    // the picture holds those lanes over that time, at print resolution all the same.
+    timeline->setVisibleRange(100.0, 200.0);
+    timeline->verticalScrollBar()->setValue(20 * timeline->laneHeight());
+    QCOMPARE(timeline->firstVisibleLane(), 20);
+    const int inView = (timeline->laneArea().height() + timeline->laneHeight() - 1) / timeline->laneHeight();
+    const QString part = m_dir.filePath(QStringLiteral("part.png"));
+    using Part = Ui::PresentationController::TimelinePart;
+    QVERIFY(presentationOf(window)->exportPicture(part, Part::Shown));
+    const QImage partPicture(part);
+    QVERIFY2(partPicture.height() >= inView * timeline->laneHeight() * Ui::PictureExport::printScale
+            && partPicture.height() < picture.height(),
+        qPrintable(QStringLiteral("%1 px for %2 lanes, %3 for all")
+                       .arg(partPicture.height())
+                       .arg(inView)
+                       .arg(picture.height())));
+    QVERIFY(partPicture.width() >= 1100 * Ui::PictureExport::printScale);
+    QVERIFY2(messageBarOf(window)->shownText().contains(
+                 QStringLiteral("requests 21 to %1 of 60, from 0.1").arg(std::min(60, 20 + inView))),
+        qPrintable(messageBarOf(window)->shownText()));
+    // As an SVG its lanes are the 21st on, not the first.
+    const QString partSvg = m_dir.filePath(QStringLiteral("part.svg"));
+    QVERIFY(presentationOf(window)->exportPicture(partSvg, Part::Shown));
+    const QByteArray drawing = contentOf(partSvg);
+    QVERIFY(drawing.contains(">#21"));
+    QVERIFY(!drawing.contains(">#1 ") && !drawing.contains(">#1<"));
+    // The live view is left as it was.
+    QCOMPARE(timeline->firstVisibleLane(), 20);
+    QCOMPARE(timeline->timeScale().startMs, 100.0);
     QFile::remove(QSettings().fileName());
 }
 
