@@ -19271,6 +19271,26 @@ Left as written: %2</source>
         <source>, at print resolution</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>PNG picture of the whole run (*.png)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>SVG drawing of the whole run (*.svg)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>PNG picture of the time and lanes in view (*.png)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>SVG drawing of the time and lanes in view (*.svg)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Wrote %1: requests %2 to %3 of %4, from %5 to %6</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>RetryLab::Ui::PresetBar</name>
