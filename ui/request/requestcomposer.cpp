@@ -35,6 +35,7 @@
 #include <QStyledItemDelegate>
 #include <QTableView>
 #include <QTabWidget>
+#include <QTimer>
 #include <QToolButton>
 #include <QVBoxLayout>
 
@@ -142,12 +143,13 @@ QString intervalText(double ms)
 RequestComposer::RequestComposer(QWidget *parent)
     : QWidget(parent), m_method(new QComboBox(this)), m_url(new QComboBox(this)), m_endpoints(buildEndpointsButton()),
       m_preview(new ElidedLabel(this)), m_activity(new QLabel(this)), m_progress(new QProgressBar(this)),
-      m_message(new FieldMessage(this)), m_details(new QTabWidget(this)), m_headerModel(new HeaderTableModel(this)),
-      m_headerView(new QTableView), m_reveal(new QCheckBox(tr("Show credentials"))), m_removeHeader(new QToolButton),
-      m_body(new BodyForm), m_idempotent(new QCheckBox(tr("Safe to repeat (idempotent)"))),
-      m_idempotency(new FieldMessage), m_ownTimeout(new QCheckBox(tr("Own per-attempt timeout:"))),
-      m_timeout(new UnitSpinBox(1000.0, tr("s"), 3)), m_policyTimeout(new QLabel), m_batchCount(new QSpinBox),
-      m_concurrency(new QSpinBox), m_interval(new QDoubleSpinBox), m_seed(new QLineEdit), m_replaySeed(new QToolButton),
+      m_progressTimer(new QTimer(this)), m_message(new FieldMessage(this)), m_details(new QTabWidget(this)),
+      m_headerModel(new HeaderTableModel(this)), m_headerView(new QTableView),
+      m_reveal(new QCheckBox(tr("Show credentials"))), m_removeHeader(new QToolButton), m_body(new BodyForm),
+      m_idempotent(new QCheckBox(tr("Safe to repeat (idempotent)"))), m_idempotency(new FieldMessage),
+      m_ownTimeout(new QCheckBox(tr("Own per-attempt timeout:"))), m_timeout(new UnitSpinBox(1000.0, tr("s"), 3)),
+      m_policyTimeout(new QLabel), m_batchCount(new QSpinBox), m_concurrency(new QSpinBox),
+      m_interval(new QDoubleSpinBox), m_seed(new QLineEdit), m_replaySeed(new QToolButton),
       m_transport(new TransportForm), m_auth(new AuthForm), m_sendAction(new QAction(tr("&Send"), this)),
       m_batchAction(new QAction(tr("Send &batch"), this)), m_repeatAction(new QAction(tr("&Repeat"), this)),
       m_stopAction(new QAction(tr("S&top"), this))
@@ -223,6 +225,8 @@ RequestComposer::RequestComposer(QWidget *parent)
     m_preview->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     m_activity->setObjectName(QStringLiteral("activity"));
     m_progress->setObjectName(QStringLiteral("batchProgress"));
+    m_progressTimer->setSingleShot(true);
+    connect(m_progressTimer, &QTimer::timeout, this, &RequestComposer::showBatchProgress);
     updateProgressWidth();
     m_progress->setTextVisible(true);
     m_progress->setVisible(false);
@@ -763,6 +767,26 @@ void RequestComposer::setLastSeed(quint64 seed)
 
 void RequestComposer::setBatchProgress(int finished, int total, int succeeded)
 {
+    // QProgressBar::setValue() repaints at once, and with it every update pending in the
+    // window (the timeline's coalesced frame too): a batch of 1,000 finishing would paint
+    // the window a thousand times while its retries wait for this thread. A new batch and
+    // its end are shown at once, the counts between at most every progressIntervalMs.
+    m_batchProgress = {finished, total, succeeded};
+    const bool now = total != m_progressTotalShown || finished >= total || !m_progressShownAt.isValid()
+        || m_progressShownAt.elapsed() >= progressIntervalMs;
+    if (now) {
+        m_progressTimer->stop();
+        showBatchProgress();
+    } else if (!m_progressTimer->isActive()) {
+        m_progressTimer->start(int(std::max<qint64>(0, progressIntervalMs - m_progressShownAt.elapsed())));
+    }
+}
+
+void RequestComposer::showBatchProgress()
+{
+    const auto [finished, total, succeeded] = m_batchProgress;
+    m_progressTotalShown = total;
+    m_progressShownAt.start();
     m_progress->setVisible(total > 0);
     m_progress->setRange(0, std::max(total, 1));
     m_progress->setValue(finished);

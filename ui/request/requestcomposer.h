@@ -5,6 +5,7 @@
 #include "core/policy/backoffpolicy.h"
 #include "ui/session/run/requestchecks.h"
 
+#include <QElapsedTimer>
 #include <QMap>
 #include <QWidget>
 
@@ -20,6 +21,7 @@ class QProgressBar;
 class QSpinBox;
 class QTabWidget;
 class QTableView;
+class QTimer;
 class QLineEdit;
 class QToolButton;
 
@@ -160,6 +162,19 @@ private:
     QLabel *m_preview;
     QLabel *m_activity;
     QProgressBar *m_progress;
+    /// The batch's progress as last reported, shown at most every progressIntervalMs.
+    struct BatchProgress
+    {
+        int finished = 0;
+        int total = -1;
+        int succeeded = 0;
+    };
+    static constexpr int progressIntervalMs = 100;
+    BatchProgress m_batchProgress;
+    int m_progressTotalShown = -1;
+    QElapsedTimer m_progressShownAt;
+    QTimer *m_progressTimer;
+    void showBatchProgress();
     FieldMessage *m_message;
     QTabWidget *m_details;
     // Headers.

@@ -45,6 +45,7 @@ private Q_SLOTS:
     void credentialHeaders_areMaskedUntilRevealed();
     void headerRows_addAndRemove();
     void batchProgress_andActivity_areShown();
+    void batchProgress_aThousandReports_paintTheBarAFewTimes();
     void seed_emptyIsFresh_replayFillsTheLastOne();
     void endpointsMenu_showsUrlsWithTheirAmpersands();
     void endpointsMenu_404SaysWhatThePolicyDoes();
@@ -611,6 +612,39 @@ void TestRequestComposer::readModifyWrite_tabSetsKindAndShape()
     QCOMPARE(*back, m_composer->draft());
     on->setChecked(false);
     QVERIFY(method->isEnabled());
+}
+
+void TestRequestComposer::batchProgress_aThousandReports_paintTheBarAFewTimes()
+{
+    // Each report of a finished request used to repaint the bar there and then (and with it
+    // whatever else was waiting to be painted): a thousand paints for a batch of 1,000.
+    auto *progress = m_composer->findChild<QProgressBar *>(QStringLiteral("batchProgress"));
+    int paints = 0;
+    struct PaintCounter : QObject
+    {
+        int *count;
+        explicit PaintCounter(int *c) : count(c) { }
+        bool eventFilter(QObject *, QEvent *event) override
+        {
+            if (event->type() == QEvent::Paint)
+                ++*count;
+            return false;
+        }
+    } counter(&paints);
+    m_composer->setBatchProgress(0, 1000, 0);
+    QVERIFY(progress->isVisible());
+    QCoreApplication::processEvents();
+    progress->installEventFilter(&counter);
+    for (int finished = 1; finished < 1000; ++finished)
+        m_composer->setBatchProgress(finished, 1000, finished);
+    QVERIFY2(paints <= 2, qPrintable(QString::number(paints)));
+    // What came last is shown soon after, and the batch's end at once.
+    QTRY_COMPARE(progress->value(), 999);
+    QVERIFY(progress->text().contains(QLatin1String("999/1000")));
+    m_composer->setBatchProgress(1000, 1000, 998);
+    QCOMPARE(progress->value(), 1000);
+    QVERIFY(progress->toolTip().contains(QLatin1String("998 of them succeeded")));
+    progress->removeEventFilter(&counter);
 }
 
 void TestRequestComposer::batchProgress_keepsItsTextWhole_inALargerFont()
