@@ -970,7 +970,10 @@ void ProxyConnection::connectUpstream()
     m_upstreamUnread = false;
     if (tls)
         socket->setReadBufferSize(4 * readPieceBytes); // beyond it Qt stops reading: TCP holds the upstream back
-    socket->setSocketOption(QAbstractSocket::LowDelayOption, 1);
+    // Set once connected (before the request goes out): until then the socket has no
+    // descriptor, and Qt drops the option.
+    connect(socket, &QAbstractSocket::connected, socket,
+        [socket] { socket->setSocketOption(QAbstractSocket::LowDelayOption, 1); });
     connect(socket, &QAbstractSocket::readyRead, this, &ProxyConnection::readUpstream);
     connect(socket, &QAbstractSocket::disconnected, this, &ProxyConnection::upstreamClosed);
     connect(socket, &QAbstractSocket::errorOccurred, this, [this, socket](QAbstractSocket::SocketError error) {
