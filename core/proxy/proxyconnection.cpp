@@ -35,6 +35,15 @@ Q_LOGGING_CATEGORY(lcProxyConnection, "retrylab.proxy.connection", QtInfoMsg)
 /// cannot make one read hold a whole large body.
 constexpr qint64 readPieceBytes = 64 * 1024;
 
+/// Where unbuffered sockets are read into. What is read goes on at once (into the request
+/// parser or the response stream, which keep their own copies), so one buffer serves every
+/// connection of the thread; a QTcpSocket would copy into its buffer first.
+char *pieceBuffer()
+{
+    thread_local QByteArray buffer(readPieceBytes, Qt::Uninitialized);
+    return buffer.data();
+}
+
 /// A bandwidth limit releases bytes this often.
 constexpr int throttleTickMs = 20;
 
@@ -210,7 +219,7 @@ HttpRequestParser::Limits parserLimits(const ProxyOptions &options)
     return limits;
 }
 
-QString addressOf(const QTcpSocket *socket)
+QString addressOf(const QAbstractSocket *socket)
 {
     QHostAddress address = socket->peerAddress();
     bool ok = false;
@@ -222,7 +231,7 @@ QString addressOf(const QTcpSocket *socket)
 
 } // namespace
 
-ProxyConnection::ProxyConnection(ProxyServer *server, QTcpSocket *client)
+ProxyConnection::ProxyConnection(ProxyServer *server, QAbstractSocket *client)
     : QObject(server), m_server(server), m_client(client), m_connectTimer(new QTimer(this)),
       m_idleTimer(new QTimer(this)), m_requestTimer(new QTimer(this)),
       m_pace(server->options().headerTimeoutMs, server->options().minBodyBytesPerSecond),
@@ -236,6 +245,7 @@ ProxyConnection::ProxyConnection(ProxyServer *server, QTcpSocket *client)
     connect(m_throttleTimer, &QTimer::timeout, this, &ProxyConnection::releaseThrottled);
     client->setParent(this);
     m_clientIsTls = qobject_cast<QSslSocket *>(client) != nullptr;
+    m_clientUnbuffered = SocketControl::isUnbuffered(client);
     m_clientAddress = addressOf(client);
     m_clientAddressLatin1 = m_clientAddress.toLatin1();
     m_peer = m_clientAddress + QLatin1Char(':') + QString::number(client->peerPort());
@@ -252,15 +262,17 @@ ProxyConnection::ProxyConnection(ProxyServer *server, QTcpSocket *client)
     });
     connect(m_idleTimer, &QTimer::timeout, this, &ProxyConnection::idleTimerFired);
     // Beyond this Qt stops reading the client: while reading is paused, TCP holds it back.
-    client->setReadBufferSize(256 * 1024);
+    // (An unbuffered one holds nothing: what is not read waits in the kernel.)
+    if (!m_clientUnbuffered)
+        client->setReadBufferSize(256 * 1024);
     // Written as they come, past Qt's buffer (writeNow): Nagle's algorithm would hold a
     // second small write back until the client's delayed ACK, 40 ms.
     client->setSocketOption(QAbstractSocket::LowDelayOption, 1);
-    connect(client, &QTcpSocket::readyRead, this, &ProxyConnection::readClient);
-    connect(client, &QTcpSocket::bytesWritten, this, &ProxyConnection::clientWrote);
+    connect(client, &QAbstractSocket::readyRead, this, &ProxyConnection::readClient);
+    connect(client, &QAbstractSocket::bytesWritten, this, &ProxyConnection::clientWrote);
     if (auto *tls = qobject_cast<QSslSocket *>(client))
         connect(tls, &QSslSocket::encryptedBytesWritten, this, &ProxyConnection::clientWrote);
-    connect(client, &QTcpSocket::disconnected, this, &ProxyConnection::clientGone);
+    connect(client, &QAbstractSocket::disconnected, this, &ProxyConnection::clientGone);
     touchIdle();
 }
 
@@ -313,7 +325,8 @@ void ProxyConnection::abort()
 
 qint64 ProxyConnection::bufferedBytes() const
 {
-    return pendingToClient() + (m_upstream ? m_upstream->bytesAvailable() : 0);
+    // An unbuffered upstream holds nothing (and asking would cost a system call).
+    return pendingToClient() + (m_upstream && !m_upstreamUnbuffered ? m_upstream->bytesAvailable() : 0);
 }
 
 qint64 ProxyConnection::clientBytesToWrite() const
@@ -418,7 +431,7 @@ QByteArray ProxyConnection::clientHead(
     return written;
 }
 
-void ProxyConnection::writeNow(QTcpSocket *socket, const QByteArray &bytes)
+void ProxyConnection::writeNow(QAbstractSocket *socket, const QByteArray &bytes)
 {
     // Straight to the kernel when the socket holds nothing of its own, as the fault server
     // does: one system call, where QTcpSocket::write() turns a write notifier on, waits a
@@ -446,7 +459,10 @@ void ProxyConnection::readClient()
     if (connectWaiting())
         return;
     const ProxyOptions &options = m_server->options();
-    if (!m_closing && m_server->heldBytes() + m_client->bytesAvailable() > options.maxHeldBytes) {
+    // An unbuffered client's bytes wait in the kernel and are read a piece at a time: how
+    // many is asked (FIONREAD) only when a piece could reach the limit.
+    const bool nearLimit = !m_clientUnbuffered || m_server->heldBytes() + readPieceBytes > options.maxHeldBytes;
+    if (!m_closing && nearLimit && m_server->heldBytes() + m_client->bytesAvailable() > options.maxHeldBytes) {
         if (m_busy) {
             // An exchange runs on this connection: the client waits (TCP holds it back) until it ends.
             m_readingPaused = true;
@@ -454,13 +470,31 @@ void ProxyConnection::readClient()
         }
         // All clients together hold as much of their requests as the proxy allows: this one waits outside.
         m_client->readAll();
+        if (m_clientUnbuffered && m_client->state() != QAbstractSocket::ConnectedState) {
+            clientGone(); // it closed as it was read, and says so no other way
+            return;
+        }
         rejectRequest(503,
             Tr::tr("the proxy holds %1 MiB of requests not yet sent upstream, its limit; try again")
                 .arg(options.maxHeldBytes / (1024 * 1024)));
         return;
     }
     m_readingPaused = false;
-    const QByteArray bytes = m_client->readAll();
+    QByteArray buffered;
+    QByteArrayView bytes;
+    if (m_clientUnbuffered) {
+        // One read a turn: what is left makes the socket readable again at the next.
+        char *piece = pieceBuffer();
+        const qint64 n = m_client->read(piece, readPieceBytes);
+        if (n < 0) {
+            clientGone(); // the client closed: an unbuffered socket emits no disconnected()
+            return;
+        }
+        bytes = QByteArrayView(piece, n);
+    } else {
+        buffered = m_client->readAll();
+        bytes = buffered;
+    }
     if (m_closing)
         return; // the connection ends after the answer in progress: nothing more is taken up
     m_bytesFromClient += bytes.size();
@@ -667,8 +701,12 @@ void ProxyConnection::proceed()
     if (m_server->options().forward && !m_interceptUpstream.isValid())
         m_upstreamOrigin = originOf(m_request.target).toByteArray();
     // Bytes that came after the last answer (while its end was still being delivered) answer nothing.
-    if (m_upstream && m_upstream->bytesAvailable() > 0)
-        dropUnsolicitedUpstream();
+    if (m_upstream && m_upstreamUnbuffered) {
+        if (m_upstreamUnread)
+            upstreamStillClean();
+    } else if (m_upstream && m_upstream->bytesAvailable() > 0) {
+        dropUnsolicitedUpstream(m_upstream->bytesAvailable());
+    }
     m_reusedUpstream = m_upstream && m_upstream->state() == QAbstractSocket::ConnectedState;
     if (m_reusedUpstream)
         sendRequest();
@@ -696,7 +734,12 @@ QUrl ProxyConnection::exchangeUpstream() const
 void ProxyConnection::handOverTunnel()
 {
     // The client's socket and whatever it sent past the CONNECT go to a tunnel; this connection ends here.
-    QTcpSocket *client = m_client;
+    // A forward proxy's clients are QTcpSockets (ProxyListener), which a tunnel takes as they are.
+    QTcpSocket *client = qobject_cast<QTcpSocket *>(m_client.data());
+    if (!client) {
+        rejectRequest(500, Tr::tr("this connection cannot carry a tunnel"), &m_request);
+        return;
+    }
     m_client = nullptr;
     m_busy = false;
     m_idleTimer->stop();
@@ -919,12 +962,20 @@ void ProxyConnection::connectUpstream()
     }
     const QUrl &upstream = m_upstreamUrl;
     const bool tls = upstream.scheme() == QLatin1String("https");
-    QTcpSocket *socket = tls ? new QSslSocket(this) : new QTcpSocket(this);
+    // A plain upstream reads unbuffered (SocketControl::unbufferedMode): what is not read waits
+    // in the kernel, and TCP holds the upstream back. QSslSocket decrypts into its own buffer.
+    QAbstractSocket *socket = tls ? new QSslSocket(this) : new QAbstractSocket(QAbstractSocket::TcpSocket, this);
     m_upstream = socket;
-    socket->setReadBufferSize(4 * readPieceBytes); // beyond it Qt stops reading: TCP holds the upstream back
-    socket->setSocketOption(QAbstractSocket::LowDelayOption, 1);
-    connect(socket, &QTcpSocket::readyRead, this, &ProxyConnection::readUpstream);
-    connect(socket, &QTcpSocket::disconnected, this, &ProxyConnection::upstreamClosed);
+    m_upstreamUnbuffered = !tls;
+    m_upstreamUnread = false;
+    if (tls)
+        socket->setReadBufferSize(4 * readPieceBytes); // beyond it Qt stops reading: TCP holds the upstream back
+    // Set once connected (before the request goes out): until then the socket has no
+    // descriptor, and Qt drops the option.
+    connect(socket, &QAbstractSocket::connected, socket,
+        [socket] { socket->setSocketOption(QAbstractSocket::LowDelayOption, 1); });
+    connect(socket, &QAbstractSocket::readyRead, this, &ProxyConnection::readUpstream);
+    connect(socket, &QAbstractSocket::disconnected, this, &ProxyConnection::upstreamClosed);
     connect(socket, &QAbstractSocket::errorOccurred, this, [this, socket](QAbstractSocket::SocketError error) {
         if (socket != m_upstream || error == QAbstractSocket::RemoteHostClosedError)
             return;
@@ -961,11 +1012,11 @@ void ProxyConnection::connectUpstream()
         });
         ssl->connectToHostEncrypted(upstream.host(), quint16(port));
     } else {
-        connect(socket, &QTcpSocket::connected, this, [this] {
+        connect(socket, &QAbstractSocket::connected, this, [this] {
             m_connectTimer->stop();
             sendRequest();
         });
-        socket->connectToHost(upstream.host(), quint16(port));
+        socket->connectToHost(upstream.host(), quint16(port), SocketControl::unbufferedMode);
     }
 }
 
@@ -1053,16 +1104,22 @@ void ProxyConnection::readUpstream()
 {
     if (!m_upstream)
         return;
-    if (!m_busy && m_upstream->bytesAvailable() > 0) {
+    if (!m_busy) {
         // Nothing was asked: these bytes must not become the answer to the next request.
-        dropUnsolicitedUpstream();
+        if (m_upstreamUnbuffered)
+            upstreamStillClean();
+        else if (m_upstream->bytesAvailable() > 0)
+            dropUnsolicitedUpstream(m_upstream->bytesAvailable());
         return;
     }
-    if (!m_busy || m_afterFlush)
+    if (m_afterFlush) {
+        m_upstreamUnread = m_upstreamUnbuffered; // the next exchange looks before it sends
         return;
+    }
     if (!m_responseHeld) {
-        // A delay before responding starts when the upstream's answer begins to arrive.
-        if (m_waiting == Waiting::Nothing && m_upstream->bytesAvailable() > 0) {
+        // A delay before responding starts when the upstream's answer begins to arrive (an
+        // unbuffered upstream's readyRead() says so: it comes once until the socket is read).
+        if (m_waiting == Waiting::Nothing && (m_upstreamUnbuffered || m_upstream->bytesAvailable() > 0)) {
             m_waiting = Waiting::BeforeResponse;
             m_faultTimer->start(std::max(1, int(std::lround(m_fault.delayBeforeResponseMs))));
         }
@@ -1071,7 +1128,10 @@ void ProxyConnection::readUpstream()
     // What next() read from bytes already received after an interim answer is
     // handled before anything more is read.
     std::optional<HttpResponseStream::Status> carried;
-    while (m_busy && m_upstream && (carried || m_upstream->bytesAvailable() > 0)) {
+    // An unbuffered upstream is read until a read comes back short: the kernel had no more,
+    // and asking again would be one more system call for nothing.
+    bool readable = true;
+    while (m_busy && m_upstream && (carried || (m_upstreamUnbuffered ? readable : m_upstream->bytesAvailable() > 0))) {
         HttpResponseStream::Status status;
         if (carried) {
             status = *std::exchange(carried, std::nullopt);
@@ -1080,7 +1140,23 @@ void ProxyConnection::readUpstream()
                 m_paused = true; // clientWrote() reads on
                 return;
             }
-            status = m_stream.feed(m_upstream->read(std::min(m_upstream->bytesAvailable(), readPieceBytes)));
+            if (m_upstreamUnbuffered) {
+                if (m_upstream->state() != QAbstractSocket::ConnectedState)
+                    return; // it closed: finishUpstreamClose() ends the exchange
+                char *piece = pieceBuffer();
+                const qint64 n = m_upstream->read(piece, readPieceBytes);
+                m_upstreamUnread = false;
+                if (n < 0) {
+                    finishUpstreamClose(m_upstream); // its close, which it signals no other way
+                    return;
+                }
+                if (n == 0)
+                    return;
+                readable = n == readPieceBytes;
+                status = m_stream.feed(QByteArrayView(piece, n));
+            } else {
+                status = m_stream.feed(m_upstream->read(std::min(m_upstream->bytesAvailable(), readPieceBytes)));
+            }
         }
         if (status == HttpResponseStream::Status::Error) {
             if (!m_headSent) {
@@ -1179,11 +1255,25 @@ void ProxyConnection::readUpstream()
     }
 }
 
-void ProxyConnection::dropUnsolicitedUpstream()
+void ProxyConnection::dropUnsolicitedUpstream(qint64 bytes)
 {
     qCWarning(lcProxyConnection).noquote()
-        << "the upstream sent" << m_upstream->bytesAvailable() << "bytes nobody asked for; its connection is closed";
+        << "the upstream sent" << bytes << "bytes nobody asked for; its connection is closed";
     dropUpstream();
+}
+
+bool ProxyConnection::upstreamStillClean()
+{
+    m_upstreamUnread = false;
+    const qint64 n
+        = m_upstream->state() == QAbstractSocket::ConnectedState ? m_upstream->read(pieceBuffer(), readPieceBytes) : -1;
+    if (n == 0)
+        return true;
+    if (n > 0)
+        dropUnsolicitedUpstream(n);
+    else
+        dropUpstream(); // it closed while idle: the next request connects anew
+    return false;
 }
 
 void ProxyConnection::dropUpstream(bool abort)
@@ -1225,7 +1315,7 @@ void ProxyConnection::clientWrote()
 
 void ProxyConnection::upstreamClosed()
 {
-    QTcpSocket *socket = qobject_cast<QTcpSocket *>(sender());
+    auto *socket = qobject_cast<QAbstractSocket *>(sender());
     if (socket != m_upstream)
         return;
     if (!m_responseHeld && socket->bytesAvailable() > 0) {
@@ -1235,7 +1325,7 @@ void ProxyConnection::upstreamClosed()
     finishUpstreamClose(socket);
 }
 
-void ProxyConnection::finishUpstreamClose(QTcpSocket *socket)
+void ProxyConnection::finishUpstreamClose(QAbstractSocket *socket)
 {
     m_upstreamClosePending = false;
     // Read what is still buffered before the close counts.

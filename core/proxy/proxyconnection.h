@@ -16,7 +16,7 @@
 #include <functional>
 
 QT_BEGIN_NAMESPACE
-class QTcpSocket;
+class QAbstractSocket;
 class QTimer;
 QT_END_NAMESPACE
 
@@ -33,7 +33,8 @@ class ProxyConnection final : public QObject
     Q_OBJECT
 
 public:
-    ProxyConnection(ProxyServer *server, QTcpSocket *client);
+    /// `client`: a QTcpSocket, a QSslSocket, or a socket opened SocketControl::unbufferedMode.
+    ProxyConnection(ProxyServer *server, QAbstractSocket *client);
     ~ProxyConnection() override;
 
     /// Drops both connections at once (the server is closing).
@@ -107,29 +108,37 @@ private:
     /// What waits for the client in its socket, encrypted bytes too.
     qint64 clientBytesToWrite() const;
     void readUpstream();
+    /// An unbuffered upstream: reads what waits after a turn that left it unread; false when it
+    /// sent bytes nobody asked for or closed (it is dropped then).
+    bool upstreamStillClean();
     void upstreamClosed();
     void upstreamFailed(const QString &why, int status, const QString &action);
     void clientWrote();
     void finishExchange(const QString &action, const QString &detail, std::optional<int> status);
-    void finishUpstreamClose(QTcpSocket *socket);
+    void finishUpstreamClose(QAbstractSocket *socket);
     qint64 pendingToClient() const;
     void answerLocally(int status, const QString &message, const QString &action, const QByteArray &extraHeaders = {});
     /// The upstream sent bytes no request asked for: they are never handed on.
-    void dropUnsolicitedUpstream();
+    void dropUnsolicitedUpstream(qint64 bytes);
     void dropUpstream(bool abort = true);
     template<typename Finish>
     void endAfterFlush(Finish finish);
     void clientGone();
     qint64 writeClient(const QByteArray &bytes);
     /// Writes past Qt's buffer when it can (SocketControl::writeNow), through the socket otherwise.
-    static void writeNow(QTcpSocket *socket, const QByteArray &bytes);
+    static void writeNow(QAbstractSocket *socket, const QByteArray &bytes);
     /// Counts activity for the idle timeout without restarting its timer.
     void touchIdle();
     void idleTimerFired();
 
     ProxyServer *m_server;
-    QPointer<QTcpSocket> m_client;
-    QPointer<QTcpSocket> m_upstream;
+    QPointer<QAbstractSocket> m_client;
+    QPointer<QAbstractSocket> m_upstream;
+    // Unbuffered sockets (SocketControl::unbufferedMode) are read piece by piece into one
+    // buffer of the thread: they hold nothing, and end with a read of -1, not disconnected().
+    bool m_clientUnbuffered = false;
+    bool m_upstreamUnbuffered = false;
+    bool m_upstreamUnread = false; ///< the unbuffered upstream had bytes (or its close) that were not read
     QUrl m_upstreamUrl; ///< where m_upstream is connected (or connecting)
     QByteArray m_upstreamPrefix; ///< its path prefix, put before every request's target
     QByteArray m_upstreamHost; ///< its Host value

@@ -4,6 +4,7 @@
 #include "core/http/redactor.h"
 #include "core/proxy/proxyconnection.h"
 #include "core/proxy/tcplink.h"
+#include "core/runtime/socketcontrol.h"
 #include "core/tls/certificatefactory.h"
 #include "core/util/clock.h"
 #include "core/util/coretr.h"
@@ -16,6 +17,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <memory>
 
 #include <malloc.h>
@@ -28,48 +30,77 @@ namespace RetryLab::Core {
 
 namespace {
 
-// Hands out QSslSockets when the proxy intercepts TLS: a client's connection turns
-// into TLS after its CONNECT. Until then it is plain, as a QTcpSocket would be.
+// Makes the socket of each accepted client and hands it to the server at once. A reverse
+// proxy's clients read unbuffered (SocketControl::unbufferedMode): the proxy reads each
+// readable turn's bytes straight into its own buffer, one system call, where a QTcpSocket
+// asks FIONREAD, reads into its buffer and copies out again. A forward proxy's stay
+// QTcpSockets, which a CONNECT hands over to a tunnel (TcpLink); with interception
+// QSslSockets, since the connection turns into TLS after its CONNECT.
 class ProxyListener final : public QTcpServer
 {
 public:
-    ProxyListener(bool tls, QObject *parent) : QTcpServer(parent), m_tls(tls) { }
+    enum class Kind { Unbuffered, Buffered, Tls };
+    ProxyListener(Kind kind, std::function<void(QAbstractSocket *)> accept, QObject *parent)
+        : QTcpServer(parent), m_kind(kind), m_accept(std::move(accept))
+    { }
 
 protected:
     void incomingConnection(qintptr descriptor) override
     {
-        if (!m_tls) {
-            QTcpServer::incomingConnection(descriptor);
-            return;
+        QAbstractSocket *socket = nullptr;
+        bool ok = false;
+        switch (m_kind) {
+        case Kind::Unbuffered:
+            socket = new QAbstractSocket(QAbstractSocket::TcpSocket, this);
+            ok = socket->setSocketDescriptor(
+                descriptor, QAbstractSocket::ConnectedState, SocketControl::unbufferedMode);
+            break;
+        case Kind::Buffered:
+            socket = new QTcpSocket(this);
+            ok = socket->setSocketDescriptor(descriptor);
+            break;
+        case Kind::Tls:
+            socket = new QSslSocket(this);
+            ok = socket->setSocketDescriptor(descriptor);
+            break;
         }
-        auto *socket = new QSslSocket(this);
-        if (!socket->setSocketDescriptor(descriptor)) {
+        if (!ok) {
             delete socket;
             return;
         }
-        addPendingConnection(socket);
+        m_accept(socket);
     }
 
 private:
-    bool m_tls;
+    Kind m_kind;
+    std::function<void(QAbstractSocket *)> m_accept;
 };
+
+ProxyListener::Kind listenerKind(const ProxyOptions &options)
+{
+    if (!options.forward)
+        return ProxyListener::Kind::Unbuffered;
+    return options.intercept ? ProxyListener::Kind::Tls : ProxyListener::Kind::Buffered;
+}
 
 } // namespace
 
 ProxyServer::ProxyServer(const ProxyOptions &options, QObject *parent)
-    : QObject(parent), m_options(options), m_tcp(new ProxyListener(options.forward && options.intercept, this))
+    : QObject(parent), m_options(options),
+      m_tcp(new ProxyListener(
+          listenerKind(options), [this](QAbstractSocket *socket) { accept(socket); }, this))
 {
     qRegisterMetaType<ServerLogEntry>();
-    connect(m_tcp, &QTcpServer::newConnection, this, [this] {
-        while (QTcpSocket *socket = m_tcp->nextPendingConnection()) {
-            // CONNECT tunnels count: each holds a client and an upstream as a connection does.
-            if (m_connections.size() + m_tunnels.size() >= m_options.maxConnections && !evictOne()) {
-                refuseOverCapacity(socket);
-                continue;
-            }
-            m_connections.append(new ProxyConnection(this, socket));
-        }
-    });
+}
+
+void ProxyServer::accept(QAbstractSocket *socket)
+{
+    // CONNECT tunnels count: each holds a client and an upstream as a connection does.
+    if (m_connections.size() + m_tunnels.size() >= m_options.maxConnections && !evictOne()) {
+        refuseOverCapacity(socket);
+        return;
+    }
+    m_connections.append(new ProxyConnection(this, socket));
 }
 
 ProxyServer::~ProxyServer()
@@ -449,7 +480,7 @@ bool ProxyServer::evictOne()
     return true;
 }
 
-void ProxyServer::refuseOverCapacity(QTcpSocket *socket)
+void ProxyServer::refuseOverCapacity(QAbstractSocket *socket)
 {
     ++m_refused;
     const QByteArray body = Tr::tr("the proxy is at its limit of %1 connections, each with an exchange in progress\n")
@@ -459,7 +490,7 @@ void ProxyServer::refuseOverCapacity(QTcpSocket *socket)
                   "Content-Type: text/plain; charset=utf-8\r\nContent-Length: "
         + QByteArray::number(body.size()) + "\r\n\r\n" + body);
     socket->disconnectFromHost();
-    connect(socket, &QTcpSocket::disconnected, socket, &QObject::deleteLater);
+    connect(socket, &QAbstractSocket::disconnected, socket, &QObject::deleteLater);
     if (socket->state() == QAbstractSocket::UnconnectedState)
         socket->deleteLater();
 }

@@ -16,6 +16,7 @@
 #include <memory>
 
 QT_BEGIN_NAMESPACE
+class QAbstractSocket;
 class QTcpServer;
 class QTcpSocket;
 QT_END_NAMESPACE
@@ -180,7 +181,9 @@ private:
     /// without an exchange in progress; false when every one is busy.
     bool evictOne();
     /// Beyond the limit with nobody to evict: 503 with Retry-After, and a close.
-    void refuseOverCapacity(QTcpSocket *socket);
+    void refuseOverCapacity(QAbstractSocket *socket);
+    /// Takes up an accepted client, or refuses it at the limit.
+    void accept(QAbstractSocket *socket);
     void forget(ProxyConnection *connection);
     ProxyFault decideFault(const HttpRequest &request, const QString &peer);
     void faultExchangeEnded(const ProxyFault &fault, bool succeeded);

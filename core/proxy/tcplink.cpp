@@ -383,8 +383,8 @@ TcpLink::TcpLink(QObject *parent, QTcpSocket *client, const TcpLinkSettings &set
     m_upstream->setReadBufferSize(readChunk);
     // Bytes pass as they come (ToxicPipe::passOn): Nagle's algorithm would hold a small
     // write back until the peer's delayed ACK. toxiproxy and nginx's stream proxy set it too.
+    // The upstream's is set once it is connected (upstreamConnected()).
     client->setSocketOption(QAbstractSocket::LowDelayOption, 1);
-    m_upstream->setSocketOption(QAbstractSocket::LowDelayOption, 1);
     m_up->setSockets(client, m_upstream);
     m_down->setSockets(m_upstream, client);
     setToxics(toxics);
@@ -443,6 +443,8 @@ void TcpLink::upstreamConnected()
 {
     m_connectTimer->stop();
     m_connected = true;
+    // Not before: a socket that is not connected has no descriptor, and Qt drops the option.
+    m_upstream->setSocketOption(QAbstractSocket::LowDelayOption, 1);
     Q_EMIT upstreamReady();
     m_up->release();
     m_down->readInput();

@@ -2,6 +2,7 @@
 
 #include <QAbstractSocket>
 #include <QSslSocket>
+#include <QTcpSocket>
 
 #if defined(Q_OS_UNIX)
 #include <cerrno>
@@ -67,6 +68,12 @@ qint64 writeNow(QAbstractSocket *socket, QByteArrayView data)
     Q_UNUSED(data);
     return 0;
 #endif
+}
+
+bool isUnbuffered(const QAbstractSocket *socket)
+{
+    return socket && socket->socketType() == QAbstractSocket::TcpSocket
+        && socket->openMode().testFlag(QIODevice::Unbuffered) && !qobject_cast<const QTcpSocket *>(socket);
 }
 
 } // namespace RetryLab::Core::SocketControl

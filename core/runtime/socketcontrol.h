@@ -1,6 +1,7 @@
 #pragma once
 
 #include <QByteArrayView>
+#include <QIODevice>
 #include <QtGlobal>
 
 QT_BEGIN_NAMESPACE
@@ -26,6 +27,17 @@ void shutdownWrite(QAbstractSocket *socket);
 /// whole this way costs one system call, where the socket's way is a write
 /// notifier turned on and off and, for an answer of less than a buffer chunk, a copy.
 qint64 writeNow(QAbstractSocket *socket, QByteArrayView data);
+
+/// The open mode of a TCP socket whose reads go from the kernel straight into the
+/// caller's buffer: one system call a read. Only a bare QAbstractSocket of type
+/// TcpSocket reads so; a QTcpSocket buffers whatever its mode (FIONREAD, a read into
+/// its buffer and a copy out of it at every readable turn). Such a socket emits
+/// readyRead() once per readable turn until read() is called, and shows its peer's
+/// close only as a read() of -1, after which it is unconnected without having
+/// emitted disconnected().
+inline constexpr QIODevice::OpenMode unbufferedMode = QIODevice::ReadWrite | QIODevice::Unbuffered;
+/// The socket reads as unbufferedMode says: a bare QAbstractSocket opened so.
+bool isUnbuffered(const QAbstractSocket *socket);
 
 } // namespace SocketControl
 
