@@ -57,6 +57,21 @@ QString shortKey(const QByteArray &key)
     return QString::fromLatin1(key.size() > 16 ? key.left(16) + "..." : key);
 }
 
+// The reasons that take no argument, given for nearly every observed request: translated once
+// (the language is chosen at start), not per request.
+enum class ConstantReason { DifferentRequest, WhileUnanswered, Gap, NotSeenBefore };
+
+const QString &constantReason(ConstantReason reason)
+{
+    static const QString texts[] = {
+        Tr::tr("different request"),
+        Tr::tr("the same request while another was still unanswered"),
+        Tr::tr("gap"),
+        Tr::tr("a request not seen before from this client"),
+    };
+    return texts[static_cast<int>(reason)];
+}
+
 } // namespace
 
 AttemptGrouper::Identity AttemptGrouper::identify(const QList<QPair<QByteArray, QByteArray>> &identityHeaders)
@@ -114,7 +129,7 @@ AttemptGrouper::Decision AttemptGrouper::assign(
         if (open == m_open.cend() || open->byIdentifier || open->inFlight > 0 || open->key == key
             || open->lastPeer.isEmpty() || open->lastPeer != attempt.peer)
             return;
-        d.closed.append({*last, Tr::tr("different request")});
+        d.closed.append({*last, constantReason(ConstantReason::DifferentRequest)});
         close(*last);
     };
 
@@ -185,12 +200,12 @@ AttemptGrouper::Decision AttemptGrouper::assign(
         if (o.inFlight > 0) {
             // The same request again while the previous one is unanswered: a
             // parallel request, not a retry (a retry follows an answer).
-            start(key, false, Tr::tr("the same request while another was still unanswered"));
+            start(key, false, constantReason(ConstantReason::WhileUnanswered));
             return d;
         }
         const double gap = attempt.arrivalMs - o.lastEndMs;
         if (gap > m_settings.gapWindowMs) {
-            d.closed.append({id, Tr::tr("gap")});
+            d.closed.append({id, constantReason(ConstantReason::Gap)});
             close(id);
             start(key, false,
                 Tr::tr("%1 after the previous answer, beyond the gap window of %2")
@@ -202,7 +217,7 @@ AttemptGrouper::Decision AttemptGrouper::assign(
         m_lastOfClient.insert(client, id);
         return d;
     }
-    start(key, false, Tr::tr("a request not seen before from this client"));
+    start(key, false, constantReason(ConstantReason::NotSeenBefore));
     return d;
 }
 

@@ -88,8 +88,10 @@ bool ObservedAttempt::transientFault() const
 
 QString ObservedClient::makeId(const QString &userAgent, const QString &address)
 {
-    const QString agent = userAgent.isEmpty() ? Tr::tr("(no User-Agent)") : userAgent;
-    return QStringLiteral("%1 @ %2").arg(agent, address);
+    // Once per observed request: translated once (the language is chosen at start), and joined
+    // without arg()'s parsing of a format.
+    static const QString noAgent = Tr::tr("(no User-Agent)");
+    return (userAgent.isEmpty() ? noAgent : userAgent) + QStringLiteral(" @ ") + address;
 }
 
 } // namespace RetryLab::Core

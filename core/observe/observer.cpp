@@ -20,13 +20,13 @@ namespace {
 /// "127.0.0.1:53422" -> "127.0.0.1", "[::1]:5" -> "::1".
 QString addressOf(const QString &peer)
 {
-    QString host = peer;
-    const qsizetype colon = host.lastIndexOf(QLatin1Char(':'));
-    if (colon > 0 && host.count(QLatin1Char(':')) == 1)
-        host.truncate(colon);
-    else if (host.startsWith(QLatin1Char('[')) && colon > 0)
-        host = host.mid(1, host.indexOf(QLatin1Char(']')) - 1);
-    return host;
+    // The part wanted is copied, not the whole peer truncated (once per observed request).
+    const qsizetype colon = peer.lastIndexOf(QLatin1Char(':'));
+    if (colon > 0 && peer.indexOf(QLatin1Char(':')) == colon)
+        return peer.left(colon);
+    if (peer.startsWith(QLatin1Char('[')) && colon > 0)
+        return peer.mid(1, peer.indexOf(QLatin1Char(']')) - 1);
+    return peer;
 }
 
 /// Retry-After as delay-seconds, in ms; HTTP dates are not served by the plans.
@@ -220,9 +220,20 @@ void Observer::finish()
     }
 }
 
+const QString &Observer::clientIdFor(const QString &userAgent, const QString &address)
+{
+    // Nearly every request comes from the client of the one before: its id is made once.
+    if (m_lastClientId.isNull() || userAgent != m_lastAgent || address != m_lastAddress) {
+        m_lastAgent = userAgent;
+        m_lastAddress = address;
+        m_lastClientId = ObservedClient::makeId(userAgent, address);
+    }
+    return m_lastClientId;
+}
+
 Observer::ClientState &Observer::clientFor(const QString &userAgent, const QString &address)
 {
-    const QString id = ObservedClient::makeId(userAgent, address);
+    const QString id = clientIdFor(userAgent, address);
     auto found = m_clients.find(id);
     if (found != m_clients.end())
         return *found;

@@ -125,6 +125,8 @@ private:
         qsizetype position = 0; ///< in LogicalRequest::attempts
     };
     ClientState &clientFor(const QString &userAgent, const QString &address);
+    /// ObservedClient::makeId(), made again only when the client differs from the last one's.
+    const QString &clientIdFor(const QString &userAgent, const QString &address);
     LogicalRequest *find(quint64 logicalId);
     const LogicalRequest *find(quint64 logicalId) const;
     void closeRequest(LogicalRequest &request, const QString &why);
@@ -139,6 +141,9 @@ private:
     int m_droppedClients = 0;
     QHash<QString, ClientState> m_clients;
     QStringList m_clientOrder;
+    QString m_lastAgent; ///< clientIdFor()'s last client
+    QString m_lastAddress;
+    QString m_lastClientId;
     /// Oldest first; ids are consecutive, so id - front().id is the position.
     std::deque<LogicalRequest> m_requests;
     QHash<quint64, Pending> m_pending; ///< hook tag -> the attempt waiting for its answer
