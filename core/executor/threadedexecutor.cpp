@@ -134,7 +134,11 @@ quint64 ThreadedExecutor::submit(const RequestSpec &request)
 {
     const quint64 id = m_executor->reserveId();
     m_active.insert(id, hostKey(request.url));
-    onExecutorThread([this, id, request] { m_executor->submitAs(id, request, nullptr); });
+    m_submissionsOnTheirWay.fetch_add(1);
+    onExecutorThread([this, id, request] {
+        m_executor->submitAs(id, request, nullptr);
+        submissionArrived();
+    });
     return id;
 }
 
@@ -142,8 +146,25 @@ quint64 ThreadedExecutor::submit(const RequestSpec &request, const BackoffPolicy
 {
     const quint64 id = m_executor->reserveId();
     m_active.insert(id, hostKey(request.url));
-    onExecutorThread([this, id, request, policy] { m_executor->submitAs(id, request, &policy); });
+    m_submissionsOnTheirWay.fetch_add(1);
+    onExecutorThread([this, id, request, policy] {
+        m_executor->submitAs(id, request, &policy);
+        submissionArrived();
+    });
     return id;
+}
+
+void ThreadedExecutor::submissionArrived()
+{
+    if (m_submissionsOnTheirWay.fetch_sub(1) != 1)
+        return;
+    bool owed = false;
+    {
+        QMutexLocker lock(&m_mutex);
+        owed = std::exchange(m_wakeOwed, false);
+    }
+    if (owed)
+        QMetaObject::invokeMethod(this, &ThreadedExecutor::deliverPending, Qt::QueuedConnection);
 }
 
 void ThreadedExecutor::cancel(quint64 requestId)
@@ -203,8 +224,22 @@ void ThreadedExecutor::post(Report &&report)
     bool wake = false;
     {
         QMutexLocker lock(&m_mutex);
-        wake = m_pending.empty();
+        const bool first = m_pending.empty();
         m_pending.push_back(std::move(report));
+        if (m_submissionsOnTheirWay.load() > 0) {
+            // Held while a batch is still arriving, but not for ever.
+            const qint64 now = m_executor->nowNs();
+            if (first && !m_wakeOwed) {
+                m_wakeOwed = true;
+                m_heldSinceNs = now;
+            }
+            if (m_wakeOwed && now - m_heldSinceNs >= heldReportsMs * 1'000'000) {
+                m_wakeOwed = false;
+                wake = true;
+            }
+        } else {
+            wake = first || std::exchange(m_wakeOwed, false);
+        }
     }
     if (wake)
         QMetaObject::invokeMethod(this, &ThreadedExecutor::deliverPending, Qt::QueuedConnection);

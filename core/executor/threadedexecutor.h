@@ -10,6 +10,7 @@
 #include <QSet>
 #include <QThread>
 
+#include <atomic>
 #include <variant>
 #include <vector>
 
@@ -29,6 +30,10 @@ class RetryExecutor;
 /// everything the list holds by then, in order, as the signals of RetryExecutor.
 /// So however busy the caller's thread is, the executor's thread never waits for
 /// it, and a busy caller gets many reports per event instead of one event each.
+/// While requests submitted are still on their way to the executor's thread (a batch
+/// of a thousand, submitted in one go), that event waits until the last of them has
+/// started, or heldReportsMs: the two threads do not take turns on the cores while
+/// first attempts go out, and the caller takes the batch's starts in one event.
 ///
 /// What the caller reads (activeCount(), inFlightCount(), circuitState(), hosts(),
 /// budgetTokens()) is kept from the reports it has been given, so it always agrees
@@ -149,8 +154,18 @@ private:
     RetryExecutor *m_executor = nullptr; ///< lives on m_thread
     QObject *m_executorContext = nullptr; ///< lives on m_thread; the target of queued calls
 
-    QMutex m_mutex; ///< guards m_pending
+    /// The longest reports wait for submissions on their way (see the class's comment).
+    static constexpr qint64 heldReportsMs = 250;
+    /// Post the event that delivers reports, unless submissions are on their way.
+    void wakeCaller(bool heldBefore);
+    /// On the executor's thread, after a submission has reached the executor.
+    void submissionArrived();
+
+    QMutex m_mutex; ///< guards m_pending, m_wakeOwed and m_heldSinceNs
     std::vector<Report> m_pending;
+    std::atomic<int> m_submissionsOnTheirWay{0};
+    bool m_wakeOwed = false; ///< reports wait in m_pending for submissions on their way
+    qint64 m_heldSinceNs = 0;
     std::vector<Report> m_delivered; ///< the batch being delivered (its room kept for the next)
     bool m_delivering = false;
     bool m_deferred = false; ///< a call came while delivering

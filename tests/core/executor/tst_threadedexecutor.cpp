@@ -75,10 +75,53 @@ private Q_SLOTS:
     void breakerAndBudget_areMirrored();
     void handlerSpinningTheLoop_keepsTheOrder();
     void destroyedWithRequestsRunning_isQuiet();
+    void batchSubmittedInOneGo_itsStartsComeInOneEvent();
 
 private:
     ServerThread m_server;
 };
+
+void TestThreadedExecutor::batchSubmittedInOneGo_itsStartsComeInOneEvent()
+{
+    // A batch submitted in one go reaches the executor's thread over some milliseconds.
+    // Its reports wait until the last request has started (at most 250 ms), so that
+    // this thread does not take its turns on the cores while first attempts go out.
+    ThreadedExecutor executor;
+    executor.setPolicy(fastPolicy());
+    executor.setConcurrencyLimit(1000);
+    constexpr int count = 300;
+    qint64 firstBatch = -1;
+    int startsInFirstBatch = 0;
+    QElapsedTimer sinceSubmitted;
+    qint64 firstDeliveryMs = -1;
+    connect(&executor, &ThreadedExecutor::attemptStarted, this, [&](quint64, int) {
+        if (firstBatch < 0) {
+            firstBatch = executor.batchesDelivered();
+            firstDeliveryMs = sinceSubmitted.elapsed();
+        }
+        if (executor.batchesDelivered() == firstBatch)
+            ++startsInFirstBatch;
+    });
+    int finished = 0;
+    connect(&executor, &ThreadedExecutor::requestFinished, this, [&finished](const RequestResult &) { ++finished; });
+    for (int i = 0; i < count; ++i)
+        executor.submit(getSpec(m_server.url(QStringLiteral("/delay/50?key=batch-%1").arg(i))));
+    sinceSubmitted.start();
+    QTRY_COMPARE_WITH_TIMEOUT(finished, count, 30'000);
+    QVERIFY2(startsInFirstBatch == count || firstDeliveryMs >= 240,
+        qPrintable(QStringLiteral("%1 of %2 starts in the first event, %3 ms after the batch")
+                       .arg(startsInFirstBatch)
+                       .arg(count)
+                       .arg(firstDeliveryMs)));
+    // Once the batch is in, reports come as they are made again: a slow request's start
+    // arrives while it is still running.
+    QSignalSpy started(&executor, &ThreadedExecutor::attemptStarted);
+    QSignalSpy ended(&executor, &ThreadedExecutor::requestFinished);
+    executor.submit(getSpec(m_server.url(QStringLiteral("/delay/3000?key=after-batch"))));
+    QTRY_COMPARE_WITH_TIMEOUT(started.count(), 1, 2'500);
+    QCOMPARE(ended.count(), 0);
+    QVERIFY(ended.wait(10'000));
+}
 
 void TestThreadedExecutor::reportsArriveOnTheCallersThreadInOrder()
 {
