@@ -233,7 +233,7 @@ void ThreadedExecutor::post(Report &&report)
                 m_wakeOwed = true;
                 m_heldSinceNs = now;
             }
-            if (m_wakeOwed && now - m_heldSinceNs >= heldReportsMs * 1'000'000) {
+            if (m_wakeOwed && now - m_heldSinceNs >= m_reportHoldLimitMs.load() * 1'000'000) {
                 m_wakeOwed = false;
                 wake = true;
             }
@@ -260,6 +260,7 @@ void ThreadedExecutor::deliverPending()
     {
         QMutexLocker lock(&m_mutex);
         m_delivered.swap(m_pending); // the executor's thread gets an empty list that keeps its room
+        m_wakeOwed = false; // what was held is taken now (a queued call, cancelAll())
     }
     if (!m_delivered.empty()) {
         ++m_batches;

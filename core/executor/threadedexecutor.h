@@ -10,6 +10,7 @@
 #include <QSet>
 #include <QThread>
 
+#include <algorithm>
 #include <atomic>
 #include <variant>
 #include <vector>
@@ -32,8 +33,9 @@ class RetryExecutor;
 /// it, and a busy caller gets many reports per event instead of one event each.
 /// While requests submitted are still on their way to the executor's thread (a batch
 /// of a thousand, submitted in one go), that event waits until the last of them has
-/// started, or heldReportsMs: the two threads do not take turns on the cores while
-/// first attempts go out, and the caller takes the batch's starts in one event.
+/// reached the executor (checked as reports are made: about reportHoldLimitMs() at
+/// most), so that the two threads do not take turns on the cores while the batch's
+/// first attempts go out, and the caller takes their starts in one event.
 ///
 /// What the caller reads (activeCount(), inFlightCount(), circuitState(), hosts(),
 /// budgetTokens()) is kept from the reports it has been given, so it always agrees
@@ -86,6 +88,10 @@ public:
     QThread *executorThread() { return &m_thread; }
     /// Reports delivered in one go so far: how much batching happened.
     qint64 batchesDelivered() const { return m_batches; }
+    /// How long reports may wait for submissions on their way (see the class's comment);
+    /// 250 ms unless set.
+    qint64 reportHoldLimitMs() const { return m_reportHoldLimitMs.load(); }
+    void setReportHoldLimitMs(qint64 ms) { m_reportHoldLimitMs.store(std::max<qint64>(0, ms)); }
     qint64 reportsDelivered() const { return m_reports; }
 
     /// Re-emits every report waiting for this thread now (the posted event does the same).
@@ -154,16 +160,13 @@ private:
     RetryExecutor *m_executor = nullptr; ///< lives on m_thread
     QObject *m_executorContext = nullptr; ///< lives on m_thread; the target of queued calls
 
-    /// The longest reports wait for submissions on their way (see the class's comment).
-    static constexpr qint64 heldReportsMs = 250;
-    /// Post the event that delivers reports, unless submissions are on their way.
-    void wakeCaller(bool heldBefore);
     /// On the executor's thread, after a submission has reached the executor.
     void submissionArrived();
 
     QMutex m_mutex; ///< guards m_pending, m_wakeOwed and m_heldSinceNs
     std::vector<Report> m_pending;
     std::atomic<int> m_submissionsOnTheirWay{0};
+    std::atomic<qint64> m_reportHoldLimitMs{250};
     bool m_wakeOwed = false; ///< reports wait in m_pending for submissions on their way
     qint64 m_heldSinceNs = 0;
     std::vector<Report> m_delivered; ///< the batch being delivered (its room kept for the next)
