@@ -438,8 +438,14 @@ void ProxyConnection::writeNow(QAbstractSocket *socket, const QByteArray &bytes)
     // turn of the event loop, writes, and turns it off (two epoll_ctl and a wake-up). What
     // the kernel does not take goes through the socket as before, bytesWritten() and all.
     const qint64 direct = SocketControl::writeNow(socket, bytes);
-    if (direct < bytes.size())
-        socket->write(direct == 0 ? bytes : bytes.sliced(direct));
+    if (direct >= bytes.size())
+        return;
+    const qint64 queued = socket->write(direct == 0 ? bytes : bytes.sliced(direct));
+    // An unbuffered socket says a failed write by its result alone (no errorOccurred(), no
+    // disconnected()): a client that reset while its reading was paused would keep the
+    // connection until the exchange ended, which a stall never does.
+    if (queued < 0 && socket == m_client)
+        QMetaObject::invokeMethod(this, &ProxyConnection::clientGone, Qt::QueuedConnection);
 }
 
 qint64 ProxyConnection::writeClient(const QByteArray &bytes)
@@ -1442,6 +1448,8 @@ void ProxyConnection::finishExchange(const QString &action, const QString &detai
 
 void ProxyConnection::clientGone()
 {
+    if (std::exchange(m_clientGone, true))
+        return; // a failed write and the close both say so
     if (m_busy) {
         if (m_fault.outcome == ProxyFault::Outcome::Stall && !m_headSent)
             finishExchange(QStringLiteral("stall"),

@@ -126,7 +126,7 @@ private:
     void clientGone();
     qint64 writeClient(const QByteArray &bytes);
     /// Writes past Qt's buffer when it can (SocketControl::writeNow), through the socket otherwise.
-    static void writeNow(QAbstractSocket *socket, const QByteArray &bytes);
+    void writeNow(QAbstractSocket *socket, const QByteArray &bytes);
     /// Counts activity for the idle timeout without restarting its timer.
     void touchIdle();
     void idleTimerFired();
@@ -165,6 +165,7 @@ private:
     HttpRequestParser m_parser;
     QList<HttpRequest> m_queue;
     bool m_busy = false;
+    bool m_clientGone = false; ///< clientGone() has run
     bool m_headSent = false;
     bool m_closeAfter = false; ///< close the client connection once this answer is written
     bool m_paused = false;
