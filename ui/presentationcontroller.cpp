@@ -155,7 +155,9 @@ Core::Result<void> PresentationController::exportTimelinePicture(const QString &
     picture.resize(width, 400);
     picture.show();
     const int extra = int(lanes) * picture.laneHeight() - picture.laneArea().height();
-    picture.resize(width, std::max(whole ? 400 : 160, 400 + extra));
+    // The part shown gets exactly its lanes' height: a taller picture would hold more lanes
+    // than are left below the first, and scroll back to show them.
+    picture.resize(width, whole ? std::max(400, 400 + extra) : 400 + extra);
     if (!whole) {
         picture.setVisibleRange(live->timeScale().startMs, live->timeScale().endMs);
         picture.verticalScrollBar()->setValue(int(first) * picture.laneHeight());

@@ -216,6 +216,20 @@ void TestPictureExport::window_writesTheTabOnTop()
     // The live view is left as it was.
     QCOMPARE(timeline->firstVisibleLane(), 20);
     QCOMPARE(timeline->timeScale().startMs, 100.0);
+
+    // Scrolled to the last lanes of a view three lanes tall, the picture holds those, not the
+    // lanes above them that a taller picture would have room for.
+    window.resize(1200, 300); // as short as the window goes
+    QTRY_VERIFY(timeline->laneArea().height() < 4 * timeline->laneHeight());
+    timeline->verticalScrollBar()->setValue(timeline->verticalScrollBar()->maximum());
+    const int last = timeline->firstVisibleLane();
+    QVERIFY(last > 50);
+    const QString tail = m_dir.filePath(QStringLiteral("tail.svg"));
+    QVERIFY(presentationOf(window)->exportPicture(tail, Part::Shown));
+    const QByteArray tailDrawing = contentOf(tail);
+    QVERIFY(tailDrawing.contains(QStringLiteral(">#%1").arg(last + 1).toUtf8()));
+    QVERIFY2(!tailDrawing.contains(QStringLiteral(">#%1").arg(last).toUtf8()),
+        qPrintable(QStringLiteral("lane %1 drawn above the first in view").arg(last)));
     QFile::remove(QSettings().fileName());
 }
 
