@@ -132,23 +132,21 @@ void ThreadedExecutor::setAttemptHeadersEnabled(bool enabled)
 
 quint64 ThreadedExecutor::submit(const RequestSpec &request)
 {
-    const quint64 id = m_executor->reserveId();
-    m_active.insert(id, hostKey(request.url));
-    m_submissionsOnTheirWay.fetch_add(1);
-    onExecutorThread([this, id, request] {
-        m_executor->submitAs(id, request, nullptr);
-        submissionArrived();
-    });
-    return id;
+    return submitWith(request, std::nullopt);
 }
 
 quint64 ThreadedExecutor::submit(const RequestSpec &request, const BackoffPolicy &policy)
 {
+    return submitWith(request, policy);
+}
+
+quint64 ThreadedExecutor::submitWith(const RequestSpec &request, std::optional<BackoffPolicy> policy)
+{
     const quint64 id = m_executor->reserveId();
     m_active.insert(id, hostKey(request.url));
     m_submissionsOnTheirWay.fetch_add(1);
-    onExecutorThread([this, id, request, policy] {
-        m_executor->submitAs(id, request, &policy);
+    onExecutorThread([this, id, request, policy = std::move(policy)] {
+        m_executor->submitAs(id, request, policy ? &*policy : nullptr);
         submissionArrived();
     });
     return id;

@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <optional>
 #include <variant>
 #include <vector>
 
@@ -160,6 +161,8 @@ private:
     RetryExecutor *m_executor = nullptr; ///< lives on m_thread
     QObject *m_executorContext = nullptr; ///< lives on m_thread; the target of queued calls
 
+    /// Both submit()s: the executor's policy unless one is given.
+    quint64 submitWith(const RequestSpec &request, std::optional<BackoffPolicy> policy);
     /// On the executor's thread, after a submission has reached the executor.
     void submissionArrived();
 

@@ -17,6 +17,7 @@
 #include <algorithm>
 #include <array>
 #include <cstring>
+#include <optional>
 #include <tuple>
 #include <utility>
 
@@ -42,6 +43,19 @@ char *pieceBuffer()
 {
     thread_local QByteArray buffer(readPieceBytes, Qt::Uninitialized);
     return buffer.data();
+}
+
+/// One read of an unbuffered socket into pieceBuffer(): the bytes read (none when nothing
+/// waits), or nothing at all once the peer has closed, which such a socket says no other way.
+std::optional<QByteArrayView> readPiece(QAbstractSocket *socket)
+{
+    if (socket->state() != QAbstractSocket::ConnectedState)
+        return std::nullopt;
+    char *piece = pieceBuffer();
+    const qint64 n = socket->read(piece, readPieceBytes);
+    if (n < 0)
+        return std::nullopt;
+    return QByteArrayView(piece, n);
 }
 
 /// A bandwidth limit releases bytes this often.
@@ -490,13 +504,12 @@ void ProxyConnection::readClient()
     QByteArrayView bytes;
     if (m_clientUnbuffered) {
         // One read a turn: what is left makes the socket readable again at the next.
-        char *piece = pieceBuffer();
-        const qint64 n = m_client->read(piece, readPieceBytes);
-        if (n < 0) {
+        const auto piece = readPiece(m_client);
+        if (!piece) {
             clientGone(); // the client closed: an unbuffered socket emits no disconnected()
             return;
         }
-        bytes = QByteArrayView(piece, n);
+        bytes = *piece;
     } else {
         buffered = m_client->readAll();
         bytes = buffered;
@@ -1149,17 +1162,16 @@ void ProxyConnection::readUpstream()
             if (m_upstreamUnbuffered) {
                 if (m_upstream->state() != QAbstractSocket::ConnectedState)
                     return; // it closed: finishUpstreamClose() ends the exchange
-                char *piece = pieceBuffer();
-                const qint64 n = m_upstream->read(piece, readPieceBytes);
+                const auto piece = readPiece(m_upstream);
                 m_upstreamUnread = false;
-                if (n < 0) {
+                if (!piece) {
                     finishUpstreamClose(m_upstream); // its close, which it signals no other way
                     return;
                 }
-                if (n == 0)
+                if (piece->isEmpty())
                     return;
-                readable = n == readPieceBytes;
-                status = m_stream.feed(QByteArrayView(piece, n));
+                readable = piece->size() == readPieceBytes;
+                status = m_stream.feed(*piece);
             } else {
                 status = m_stream.feed(m_upstream->read(std::min(m_upstream->bytesAvailable(), readPieceBytes)));
             }
@@ -1271,12 +1283,11 @@ void ProxyConnection::dropUnsolicitedUpstream(qint64 bytes)
 bool ProxyConnection::upstreamStillClean()
 {
     m_upstreamUnread = false;
-    const qint64 n
-        = m_upstream->state() == QAbstractSocket::ConnectedState ? m_upstream->read(pieceBuffer(), readPieceBytes) : -1;
-    if (n == 0)
+    const auto piece = readPiece(m_upstream);
+    if (piece && piece->isEmpty())
         return true;
-    if (n > 0)
-        dropUnsolicitedUpstream(n);
+    if (piece)
+        dropUnsolicitedUpstream(piece->size());
     else
         dropUpstream(); // it closed while idle: the next request connects anew
     return false;
