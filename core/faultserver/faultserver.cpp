@@ -67,6 +67,39 @@ QUrl withOwnKeys(const QUrl &original, QUrl masked)
     return masked;
 }
 
+// Whether a path target's query holds nothing the redactor would mask, told without
+// parsing it (every request of /fail/N?key={id} asks): unreserved characters only, so
+// no escape can hide a URL and the parse would change nothing, and no parameter named
+// as a credential but the key by which /fail/N and /ratelimit count requests.
+bool plainQuery(const QString &target)
+{
+    const qsizetype question = target.indexOf(QLatin1Char('?'));
+    if (question < 0)
+        return false;
+    const QStringView path = QStringView(target).left(question);
+    const QStringView query = QStringView(target).mid(question + 1);
+    const auto unreserved = [](QChar c) {
+        const char16_t u = c.unicode();
+        return (u >= u'a' && u <= u'z') || (u >= u'A' && u <= u'Z') || (u >= u'0' && u <= u'9') || u == u'-'
+            || u == u'.' || u == u'_' || u == u'~' || u == u'=' || u == u'&';
+    };
+    if (path.contains(QLatin1Char('%')) || path.contains(QLatin1Char('#'))
+        || !std::all_of(query.begin(), query.end(), unreserved))
+        return false;
+    const bool ownKeys = FaultEndpoints::keysRequests(path.toString());
+    for (const QStringView part : query.tokenize(u'&')) {
+        const qsizetype equals = part.indexOf(QLatin1Char('='));
+        if (equals < 0)
+            continue;
+        const QStringView name = part.left(equals);
+        if (ownKeys && name == QLatin1String("key"))
+            continue;
+        if (Redactor::isSensitiveName(name))
+            return false;
+    }
+    return true;
+}
+
 namespace {
 Q_LOGGING_CATEGORY(lcServer, "retrylab.core.faultserver", QtInfoMsg)
 } // namespace
@@ -531,7 +564,8 @@ void FaultServerPrivate::record(ServerLogEntry entry)
         if (entry.target.startsWith(QLatin1Char('/'))) {
             // Only a query or a fragment can hold a credential in a path's target:
             // without them it is not parsed (the common case, at every request).
-            if (entry.target.contains(QLatin1Char('?')) || entry.target.contains(QLatin1Char('#'))) {
+            if ((entry.target.contains(QLatin1Char('?')) || entry.target.contains(QLatin1Char('#')))
+                && !plainQuery(entry.target)) {
                 const QUrl asUrl(QStringLiteral("http://target") + entry.target, QUrl::TolerantMode);
                 QUrl masked = redactor.url(asUrl);
                 // The key of /fail/N and /ratelimit is the server's own name for a logical

@@ -2055,11 +2055,25 @@ void TestFaultServer::log_redactsCredentials_keepsTheServersOwnKeys()
     QCOMPARE(sendQt(m_manager, "GET", url(QStringLiteral("/ratelimit?rps=100&key=shared")), {}, {}, 5000).status, 200);
     // Elsewhere a key is what it usually is: an API key.
     QCOMPARE(sendQt(m_manager, "GET", url(QStringLiteral("/status/200?key=AIzaSyExample")), {}, {}, 5000).status, 200);
-    QCOMPARE(handled.size(), 3);
+    // Plain queries are logged as they came; a URL escaped inside a value, or a name
+    // that is a credential only in another case, is still looked into.
+    QCOMPARE(
+        sendQt(m_manager, "GET", url(QStringLiteral("/fail/0?key=plain-1&note=a.b_c~d")), {}, {}, 5000).status, 200);
+    QCOMPARE(sendQt(m_manager, "GET", url(QStringLiteral("/fail/0?key=plain-2&to=http%3A%2F%2Fbob%3Apw%40h%2F")), {},
+                 {}, 5000)
+                 .status,
+        200);
+    QCOMPARE(sendQt(m_manager, "GET", url(QStringLiteral("/fail/0?Key=plain-3")), {}, {}, 5000).status, 200);
+    QCOMPARE(handled.size(), 6);
     QCOMPARE(handled.at(0).first().value<ServerLogEntry>().target,
         QStringLiteral("/fail/1?key=abcd-1&access_token=REDACTED"));
     QCOMPARE(handled.at(1).first().value<ServerLogEntry>().target, QStringLiteral("/ratelimit?rps=100&key=shared"));
     QCOMPARE(handled.at(2).first().value<ServerLogEntry>().target, QStringLiteral("/status/200?key=REDACTED"));
+    QCOMPARE(handled.at(3).first().value<ServerLogEntry>().target, QStringLiteral("/fail/0?key=plain-1&note=a.b_c~d"));
+    const QString escaped = handled.at(4).first().value<ServerLogEntry>().target;
+    QVERIFY2(!escaped.contains(QLatin1String("pw")) && escaped.startsWith(QLatin1String("/fail/0?key=plain-2&to=")),
+        qPrintable(escaped));
+    QCOMPARE(handled.at(5).first().value<ServerLogEntry>().target, QStringLiteral("/fail/0?Key=REDACTED"));
     QVERIFY(FaultEndpoints::keysRequests(QStringLiteral("/fail/3")));
     QVERIFY(!FaultEndpoints::keysRequests(QStringLiteral("/fail/3/x")));
     QVERIFY(!FaultEndpoints::keysRequests(QStringLiteral("/status/200")));
