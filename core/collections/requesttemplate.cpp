@@ -9,7 +9,6 @@
 
 #include <QCoreApplication>
 #include <QRandomGenerator>
-#include <QRegularExpression>
 
 #include <algorithm>
 
@@ -23,6 +22,22 @@ QString serverText(const QUrl &server)
     while (text.endsWith(QLatin1Char('/')))
         text.chop(1);
     return text;
+}
+
+// Whether `text` begins as ^[A-Za-z][A-Za-z0-9+.-]*:// would say.
+bool startsWithScheme(QStringView text)
+{
+    const auto letter = [](char16_t u) { return (u >= u'a' && u <= u'z') || (u >= u'A' && u <= u'Z'); };
+    if (text.isEmpty() || !letter(text.front().unicode()))
+        return false;
+    qsizetype at = 1;
+    while (at < text.size()) {
+        const char16_t u = text.at(at).unicode();
+        if (!letter(u) && !(u >= u'0' && u <= u'9') && u != u'+' && u != u'.' && u != u'-')
+            break;
+        ++at;
+    }
+    return text.mid(at).startsWith(QLatin1String("://"));
 }
 
 } // namespace
@@ -45,11 +60,25 @@ QString newKeyToken()
 
 QString unknownPlaceholder(const QString &urlText)
 {
-    static const QRegularExpression placeholder(QStringLiteral("\\{([^{}/?#\\s]*)\\}"));
-    for (auto it = placeholder.globalMatch(urlText); it.hasNext();) {
-        const QString whole = it.next().captured(0);
+    // A brace, then none of "{}/?#" or white space, then a closing brace, as the
+    // expression \{[^{}/?#\s]*\} would find them; scanned by hand, as every request of
+    // a batch asks.
+    const auto inside = [](QChar c) {
+        const char16_t u = c.unicode();
+        return u != u'{' && u != u'}' && u != u'/' && u != u'?' && u != u'#' && u != u' ' && (u < u'\t' || u > u'\r');
+    };
+    const qsizetype size = urlText.size();
+    for (qsizetype open = urlText.indexOf(QLatin1Char('{')); open >= 0;
+         open = urlText.indexOf(QLatin1Char('{'), open + 1)) {
+        qsizetype end = open + 1;
+        while (end < size && inside(urlText.at(end)))
+            ++end;
+        if (end == size || urlText.at(end) != QLatin1Char('}'))
+            continue;
+        const QStringView whole = QStringView(urlText).mid(open, end - open + 1);
         if (whole != serverPlaceholder() && whole != idPlaceholder())
-            return whole;
+            return whole.toString();
+        open = end;
     }
     return {};
 }
@@ -110,8 +139,7 @@ Result<QUrl> url(const QString &urlTemplate, const ExpansionContext &context)
 
     const QString expanded = expand(trimmed, context);
     const QUrl result(expanded, QUrl::TolerantMode);
-    static const QRegularExpression schemePrefix(QStringLiteral("^[A-Za-z][A-Za-z0-9+.-]*://"));
-    if (!schemePrefix.match(expanded).hasMatch())
+    if (!startsWithScheme(expanded))
         return R::failure(Tr::tr("The URL must start with http:// or https:// (or {server})."));
     if (!result.isValid())
         return R::failure(Tr::tr("The URL is not valid: %1").arg(result.errorString()));

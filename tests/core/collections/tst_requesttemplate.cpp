@@ -18,6 +18,7 @@ private Q_SLOTS:
     void url_data();
     void url();
     void url_serverNotRunning_saysWhy();
+    void unknownPlaceholder_findsWhatTheExpressionFinds();
     void build_expandsUrlHeadersAndBody();
     void build_differentKeys_giveDifferentRequests();
     void build_leavesOtherBracesInBodyAlone();
@@ -58,6 +59,11 @@ void TestRequestTemplate::url_data()
     QTest::addRow("glued placeholder") << QStringLiteral("{server}fail/3") << QStringLiteral("!not valid");
     QTest::addRow("too long") << QStringLiteral("http://h/") + QString(9000, QLatin1Char('a'))
                               << QStringLiteral("!longer");
+    QTest::addRow("scheme of its own") << QStringLiteral("a+b.c-9://h/") << QStringLiteral("!not a+b.c-9");
+    QTest::addRow("scheme after a digit") << QStringLiteral("9http://h/") << QStringLiteral("!http://");
+    QTest::addRow("one slash") << QStringLiteral("http:/h/") << QStringLiteral("!http://");
+    QTest::addRow("brace in a brace") << QStringLiteral("{server}/x?{a{id}}")
+                                      << QStringLiteral("http://127.0.0.1:4711/x?%7Bak1%7D");
 }
 
 void TestRequestTemplate::url()
@@ -83,6 +89,27 @@ void TestRequestTemplate::url_serverNotRunning_saysWhy()
     QVERIFY2(result.error().contains(QLatin1String("already in use")), qPrintable(result.error()));
     // Other servers are still fine.
     QVERIFY(RequestTemplate::url(QStringLiteral("http://127.0.0.1:1/x"), noServer));
+}
+
+void TestRequestTemplate::unknownPlaceholder_findsWhatTheExpressionFinds()
+{
+    // The scan by hand against the expression it stands for.
+    static const QRegularExpression placeholder(QStringLiteral("\\{([^{}/?#\\s]*)\\}"));
+    const auto byExpression = [](const QString &text) -> QString {
+        for (auto it = placeholder.globalMatch(text); it.hasNext();) {
+            const QString whole = it.next().captured(0);
+            if (whole != RequestTemplate::serverPlaceholder() && whole != RequestTemplate::idPlaceholder())
+                return whole;
+        }
+        return {};
+    };
+    const QStringList texts{QString(), QStringLiteral("{"), QStringLiteral("}"), QStringLiteral("{}"),
+        QStringLiteral("{server}{id}"), QStringLiteral("{server}/{x}"), QStringLiteral("{a b}{c}"),
+        QStringLiteral("{a\tb}{d}"), QStringLiteral("{a{b}"), QStringLiteral("{{id}}"), QStringLiteral("{id}{x/y}{z}"),
+        QStringLiteral("{x?}{#}{ok}"), QStringLiteral("{server"), QStringLiteral("{\u00e9t\u00e9}"),
+        QStringLiteral("{a\u00a0b}"), QStringLiteral("x{server}}{y")};
+    for (const QString &text : texts)
+        QCOMPARE(RequestTemplate::unknownPlaceholder(text), byExpression(text));
 }
 
 void TestRequestTemplate::build_expandsUrlHeadersAndBody()
