@@ -86,7 +86,50 @@ ThreadedExecutor::~ThreadedExecutor()
 template<typename Call>
 void ThreadedExecutor::onExecutorThread(Call &&call)
 {
-    QMetaObject::invokeMethod(m_executorContext, std::forward<Call>(call), Qt::QueuedConnection);
+    bool first = false;
+    {
+        QMutexLocker lock(&m_callsMutex);
+        first = m_calls.empty();
+        m_calls.emplace_back(std::forward<Call>(call));
+    }
+    if (m_callBatches > 0) {
+        m_runOwed = true;
+        return;
+    }
+    // A run already on its way, or under way, takes this call too.
+    if (first)
+        QMetaObject::invokeMethod(
+            m_executorContext, [this] { runCalls(); }, Qt::QueuedConnection);
+}
+
+ThreadedExecutor::CallBatch::CallBatch(ThreadedExecutor *executor) : m_executor(executor)
+{
+    if (m_executor)
+        ++m_executor->m_callBatches;
+}
+
+ThreadedExecutor::CallBatch::~CallBatch()
+{
+    if (!m_executor || --m_executor->m_callBatches > 0 || !std::exchange(m_executor->m_runOwed, false))
+        return;
+    ThreadedExecutor *executor = m_executor;
+    QMetaObject::invokeMethod(
+        executor->m_executorContext, [executor] { executor->runCalls(); }, Qt::QueuedConnection);
+}
+
+void ThreadedExecutor::runCalls()
+{
+    for (;;) {
+        std::vector<std::function<void()>> calls; // its own, should a call run a nested loop
+        {
+            QMutexLocker lock(&m_callsMutex);
+            if (m_calls.empty())
+                return;
+            calls.swap(m_calls);
+        }
+        for (std::function<void()> &call : calls)
+            call();
+    }
 }
 
 void ThreadedExecutor::setPolicy(const BackoffPolicy &policy)
@@ -175,8 +218,14 @@ void ThreadedExecutor::cancelAll()
     // As RetryExecutor::cancelAll(): every result is in when it returns, so that a
     // caller that clears its records next does not get the cancelled ones after.
     // The executor's thread never waits for this one, so this wait ends.
+    // Calls made before it run before it.
     QMetaObject::invokeMethod(
-        m_executorContext, [this] { m_executor->cancelAll(); }, Qt::BlockingQueuedConnection);
+        m_executorContext,
+        [this] {
+            runCalls();
+            m_executor->cancelAll();
+        },
+        Qt::BlockingQueuedConnection);
     deliverPending();
 }
 

@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <functional>
 #include <optional>
 #include <variant>
 #include <vector>
@@ -26,7 +27,7 @@ class RetryExecutor;
 /// error log and redraws charts, and none of that may delay a retry's timer.
 ///
 /// It offers the executor's interface to the caller's thread. Calls go to the
-/// executor's thread as queued calls, in the order they were made. Reports come
+/// executor's thread in the order they were made, many to one event. Reports come
 /// back in batches: the executor's thread appends each one to a list and, when the
 /// list was empty, posts one event to the caller's thread; that event re-emits
 /// everything the list holds by then, in order, as the signals of RetryExecutor.
@@ -66,6 +67,20 @@ public:
     /// a refusal (invalid request, open breaker) is reported like any result.
     quint64 submit(const RequestSpec &request);
     quint64 submit(const RequestSpec &request, const BackoffPolicy &policy);
+    /// While a CallBatch lives, calls made on this thread (submissions above all) wait
+    /// and go to the executor's thread together when it ends: a batch of a thousand is
+    /// then started in one go, whatever the two threads' turns on the cores.
+    class CallBatch
+    {
+    public:
+        explicit CallBatch(ThreadedExecutor *executor);
+        ~CallBatch();
+        CallBatch(const CallBatch &) = delete;
+        CallBatch &operator=(const CallBatch &) = delete;
+
+    private:
+        ThreadedExecutor *m_executor;
+    };
     void cancel(quint64 requestId);
     /// Cancels every request and delivers the results before it returns, as
     /// RetryExecutor::cancelAll() does (it waits for the executor's thread).
@@ -156,6 +171,8 @@ private:
     /// Runs `call` on the executor's thread after every call made before it.
     template<typename Call>
     void onExecutorThread(Call &&call);
+    /// On the executor's thread: runs the calls made so far, and those made meanwhile.
+    void runCalls();
 
     QThread m_thread;
     RetryExecutor *m_executor = nullptr; ///< lives on m_thread
@@ -165,6 +182,15 @@ private:
     quint64 submitWith(const RequestSpec &request, std::optional<BackoffPolicy> policy);
     /// On the executor's thread, after a submission has reached the executor.
     void submissionArrived();
+
+    /// Calls for the executor's thread, in the order made. One posted event runs every
+    /// call made by the time it runs, before the executor's thread takes its next event:
+    /// a batch of a thousand is started as headless starts it, in one go, before the
+    /// answers to its first attempts are taken in.
+    QMutex m_callsMutex;
+    std::vector<std::function<void()>> m_calls;
+    int m_callBatches = 0; ///< CallBatch objects alive (the caller's thread's)
+    bool m_runOwed = false; ///< calls wait for the last CallBatch to end
 
     QMutex m_mutex; ///< guards m_pending, m_wakeOwed and m_heldSinceNs
     std::vector<Report> m_pending;

@@ -12,6 +12,7 @@
 #include <QTest>
 #include <QThread>
 
+#include <limits>
 #include <memory>
 
 using namespace RetryLab::Core;
@@ -77,6 +78,7 @@ private Q_SLOTS:
     void handlerSpinningTheLoop_keepsTheOrder();
     void destroyedWithRequestsRunning_isQuiet();
     void batchSubmittedInOneGo_itsStartsComeInOneEvent();
+    void callBatch_startsEveryRequestBeforeAnAnswer_inTheOrderOfTheCalls();
 
 private:
     ServerThread m_server;
@@ -132,6 +134,42 @@ void TestThreadedExecutor::batchSubmittedInOneGo_itsStartsComeInOneEvent()
     QTRY_COMPARE_WITH_TIMEOUT(started.count(), 1, 2'500);
     QCOMPARE(ended.count(), 0);
     QVERIFY(ended.wait(10'000));
+}
+
+void TestThreadedExecutor::callBatch_startsEveryRequestBeforeAnAnswer_inTheOrderOfTheCalls()
+{
+    // Calls made while a CallBatch lives reach the executor's thread together, and one
+    // event runs them all: every request starts before the executor takes in any answer
+    // (as a headless batch does), and a cancel made after a submit still comes after it.
+    ThreadedExecutor executor;
+    executor.setPolicy(fastPolicy());
+    executor.setConcurrencyLimit(1000);
+    Collector collector(&executor);
+    constexpr int count = 60;
+    quint64 cancelled = 0;
+    {
+        const ThreadedExecutor::CallBatch together(&executor);
+        for (int i = 0; i < count; ++i)
+            executor.submit(getSpec(m_server.url(QStringLiteral("/status/200?key=together-%1").arg(i))));
+        cancelled = executor.submit(getSpec(m_server.url(QStringLiteral("/delay/5000?key=together-cancelled"))));
+        executor.cancel(cancelled);
+    }
+    QTRY_COMPARE_WITH_TIMEOUT(collector.results.size(), count + 1, 20'000);
+    QCOMPARE(collector.resultOf(cancelled)->outcome, RequestOutcome::Cancelled);
+    qint64 lastStart = -1;
+    qint64 firstEnd = std::numeric_limits<qint64>::max();
+    int answered = 0;
+    for (const AttemptRecord &record : std::as_const(collector.attempts)) {
+        if (record.requestId == cancelled)
+            continue;
+        QCOMPARE(record.httpStatus, std::optional<int>(200));
+        ++answered;
+        lastStart = std::max(lastStart, record.startNs);
+        firstEnd = std::min(firstEnd, record.endNs);
+    }
+    QCOMPARE(answered, count);
+    QVERIFY2(lastStart < firstEnd,
+        qPrintable(QStringLiteral("last start %1 ns, first end %2 ns").arg(lastStart).arg(firstEnd)));
 }
 
 void TestThreadedExecutor::reportsArriveOnTheCallersThreadInOrder()

@@ -219,6 +219,7 @@ Core::Result<void> RequestRunner::startBatch(const Core::RequestDraft &draft)
     const int count = std::clamp(draft.batchCount, 1, Core::RequestDraft::maxBatchCount);
     int sentCount = 0;
     QString problem;
+    const Core::ThreadedExecutor::CallBatch together(m_executor);
     for (int i = 0; i < count; ++i) {
         // The executor reports every result after submit() has returned, even
         // a refusal by an open breaker, so the id is known before its result.
