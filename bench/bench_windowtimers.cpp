@@ -63,6 +63,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
+#include <ctime>
 #include <functional>
 
 using namespace RetryLab;
@@ -228,6 +230,8 @@ QList<double> firstAttemptDelays(
         executor, &Executor::requestFinished, executor, [&finished](const RequestResult &) { ++finished; });
     cpuBefore = threadCpuMs();
     QElapsedTimer call;
+    timespec monotonic{};
+    clock_gettime(CLOCK_MONOTONIC, &monotonic);
     begun = QDateTime::currentDateTimeUtc();
     call.start();
     start();
@@ -238,6 +242,12 @@ QList<double> firstAttemptDelays(
     QObject::disconnect(b);
     if (delays.size() != count)
         qFatal("bench_windowtimers: %lld first attempts of %d requests", static_cast<long long>(delays.size()), count);
+    if (qEnvironmentVariableIsSet("BENCH_DEBUG")) {
+        // For `perf record -k CLOCK_MONOTONIC`: the span from the start to the last first attempt.
+        const double startS = static_cast<double>(monotonic.tv_sec) + static_cast<double>(monotonic.tv_nsec) / 1e9;
+        std::fprintf(
+            stderr, "batch span %.6f %.6f\n", startS, startS + *std::max_element(delays.cbegin(), delays.cend()) / 1e3);
+    }
     return delays;
 }
 
