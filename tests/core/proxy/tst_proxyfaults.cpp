@@ -14,6 +14,7 @@
 #include "tests/core/proxy/proxytesting.h"
 
 #include <QElapsedTimer>
+#include <QHostAddress>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -72,11 +73,13 @@ private:
     std::unique_ptr<ProxyServer> m_proxy;
     QList<ServerLogEntry> m_log;
 
-    bool startProxy(const QUrl &upstream, const QStringList &rules, quint64 seed = 1, const QString &caBundle = {})
+    bool startProxy(const QUrl &upstream, const QStringList &rules, quint64 seed = 1, const QString &caBundle = {},
+        qint64 maxHeldBytes = ProxyOptions().maxHeldBytes)
     {
         ProxyOptions options;
         options.upstream = upstream;
         options.caBundlePath = caBundle;
+        options.maxHeldBytes = maxHeldBytes;
         m_proxy = std::make_unique<ProxyServer>(options);
         connect(m_proxy.get(), &ProxyServer::exchangeFinished, this,
             [this](const ServerLogEntry &entry) { m_log.append(entry); });
@@ -253,6 +256,49 @@ private Q_SLOTS:
         QVERIFY2(a.elapsedMs >= 1700, qPrintable(QString::number(a.elapsedMs)));
         QTRY_COMPARE(m_log.size(), 1);
         QCOMPARE(m_log[0].action, QStringLiteral("forwarded"));
+    }
+
+    void aClientThatLeavesMidAnswer_endsItsConnectionAtOnce_data()
+    {
+        QTest::addColumn<bool>("readingPaused");
+        QTest::newRow("read on") << false;
+        // A second request larger than the proxy holds: the proxy stops reading the client
+        // while the first is answered, and learns of the reset only from a write that fails.
+        QTest::newRow("reading paused") << true;
+    }
+
+    void aClientThatLeavesMidAnswer_endsItsConnectionAtOnce()
+    {
+        QFETCH(bool, readingPaused);
+        // 40 KiB dripped at 20 KiB/s; the client takes the head and leaves with bytes
+        // unread (a reset). The exchange ends then, not when the drip would have ended.
+        QVERIFY(startProxy(nginxUrl(), {QStringLiteral("bandwidth=20k path=/large.bin")}, 1, QString(), 64 * 1024));
+        // The proxy runs on this thread: the client waits through the event loop.
+        QTcpSocket client;
+        QByteArray received;
+        connect(&client, &QTcpSocket::readyRead, this, [&] { received += client.readAll(); });
+        client.connectToHost(QHostAddress::LocalHost, m_proxy->listenUrl().port());
+        QElapsedTimer clock;
+        clock.start();
+        client.write("GET /large.bin HTTP/1.1\r\nHost: example.test\r\n\r\n");
+        QTRY_VERIFY_WITH_TIMEOUT(received.contains("\r\n\r\n"), 5000);
+        QVERIFY2(received.startsWith("HTTP/1.1 200"), received.left(200).constData());
+        if (readingPaused) {
+            const QByteArray body(128 * 1024, 'x');
+            client.write("POST /index.html HTTP/1.1\r\nHost: example.test\r\nContent-Length: "
+                + QByteArray::number(body.size()) + "\r\n\r\n" + body);
+            QTRY_VERIFY_WITH_TIMEOUT(client.bytesToWrite() == 0, 5000);
+        }
+        QTRY_COMPARE(m_proxy->connectionCount(), 1);
+        client.abort();
+        QTRY_COMPARE_WITH_TIMEOUT(m_log.size(), 1, 5000);
+        QCOMPARE(m_log[0].action, QStringLiteral("client-closed"));
+        QCOMPARE(m_log[0].status, std::optional<int>(200));
+        QTRY_COMPARE(m_proxy->connectionCount(), 0);
+        QVERIFY2(clock.elapsed() < 1700, qPrintable(QString::number(clock.elapsed())));
+        // The proxy goes on serving.
+        QNetworkAccessManager manager;
+        QCOMPARE(fetch(manager, via(QStringLiteral("/index.html"))).body, QByteArray("hello\n"));
     }
 
     void probabilityHoldsThroughTheProxy()
