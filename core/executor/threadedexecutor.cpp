@@ -150,8 +150,12 @@ void ThreadedExecutor::setPolicy(const BackoffPolicy &policy)
 
 void ThreadedExecutor::setConcurrencyLimit(int limit)
 {
-    m_concurrencyLimit = std::clamp(limit, 1, 1000);
-    onExecutorThread([this, limit] { m_executor->setConcurrencyLimit(limit); });
+    // The window sets it with every request it sends: the same limit is not sent again.
+    const int clamped = std::clamp(limit, 1, 1000);
+    if (clamped == m_concurrencyLimit)
+        return;
+    m_concurrencyLimit = clamped;
+    onExecutorThread([this, clamped] { m_executor->setConcurrencyLimit(clamped); });
 }
 
 void ThreadedExecutor::setSeed(quint64 seed)
