@@ -89,11 +89,10 @@ void TestThreadedExecutor::batchSubmittedInOneGo_itsStartsComeInOneEvent()
     // A batch submitted in one go reaches the executor's thread over some milliseconds.
     // Its reports wait until the last request has reached the executor, so that this
     // thread does not take its turns on the cores while first attempts go out. The
-    // executor's thread is held until the whole batch is queued for it, and the hold's
+    // executor's thread is held until the whole batch is queued for it (from before the
+    // first call, which would take in every call made while it runs), and the hold's
     // limit is lifted: what is checked is the order, not the time.
     ThreadedExecutor executor;
-    executor.setPolicy(fastPolicy());
-    executor.setConcurrencyLimit(1000);
     QCOMPARE(executor.reportHoldLimitMs(), 250);
     executor.setReportHoldLimitMs(600'000);
     QSemaphore gate;
@@ -107,6 +106,8 @@ void TestThreadedExecutor::batchSubmittedInOneGo_itsStartsComeInOneEvent()
     });
     QMetaObject::invokeMethod(
         onExecutorThread, [&gate] { gate.acquire(); }, Qt::QueuedConnection);
+    executor.setPolicy(fastPolicy());
+    executor.setConcurrencyLimit(1000);
 
     constexpr int count = 100;
     qint64 firstBatch = -1;
