@@ -22,6 +22,7 @@
 #include <algorithm>
 #include <cmath>
 #include <optional>
+#include <vector>
 
 namespace RetryLab::Core {
 
@@ -60,6 +61,53 @@ ResponsePlan wrongMethod(const QString &message, const QByteArray &allow = "GET,
 {
     ResponsePlan p = ResponsePlan::error(405, message);
     p.addHeader("Allow", allow);
+    return p;
+}
+
+// A /fail/N answer's body: numbers and the key, in the order of the names, as
+// QJsonDocument writes it. Written directly for a key of unreserved characters (which
+// JSON writes as they are: RetryLab's {id} and most keys), through QJsonObject otherwise:
+// every request of a batch gets one.
+ResponsePlan counterJson(
+    int status, std::initializer_list<std::pair<QLatin1StringView, qint64>> numbers, const QString &key, QString detail)
+{
+    const bool plain = std::all_of(key.cbegin(), key.cend(), [](QChar c) {
+        const char16_t u = c.unicode();
+        return (u >= u'a' && u <= u'z') || (u >= u'A' && u <= u'Z') || (u >= u'0' && u <= u'9') || u == u'-'
+            || u == u'.' || u == u'_' || u == u'~';
+    });
+    if (!plain) {
+        QJsonObject body{{QStringLiteral("key"), key}};
+        for (const auto &[name, value] : numbers)
+            body.insert(name, value);
+        return ResponsePlan::json(status, body, std::move(detail));
+    }
+    // The names sorted, "key" among them, as QJsonObject keeps them.
+    std::vector<std::pair<QLatin1StringView, std::optional<qint64>>> fields(numbers.begin(), numbers.end());
+    fields.emplace_back(QLatin1StringView("key"), std::nullopt);
+    std::sort(fields.begin(), fields.end(), [](const auto &a, const auto &b) { return a.first < b.first; });
+    QByteArray body;
+    body.reserve(64 + key.size());
+    body += '{';
+    for (const auto &[name, value] : fields) {
+        if (body.size() > 1)
+            body += ',';
+        body += '"';
+        body += QByteArrayView(name.data(), name.size());
+        body += "\":";
+        if (value) {
+            body += QByteArray::number(*value);
+        } else {
+            body += '"';
+            body += key.toLatin1();
+            body += '"';
+        }
+    }
+    body += "}\n";
+    ResponsePlan p;
+    p.status = status;
+    p.body = std::move(body);
+    p.detail = std::move(detail);
     return p;
 }
 
@@ -127,9 +175,17 @@ bool FaultEndpoints::owns(const RequestTarget &target)
 
 bool FaultEndpoints::keysRequests(const QString &path)
 {
-    const QStringList segments = path.split(QLatin1Char('/'), Qt::SkipEmptyParts);
-    return (segments.size() == 2 && segments.first() == QLatin1String("fail"))
-        || (segments.size() == 1 && segments.first() == QLatin1String("ratelimit"));
+    // The path's segments, empty ones skipped, without a list of them (asked for every
+    // request the server logs with a query).
+    QStringView first;
+    qsizetype count = 0;
+    for (const QStringView segment : QStringView(path).tokenize(u'/', Qt::SkipEmptyParts)) {
+        if (++count == 1)
+            first = segment;
+        else if (count > 2)
+            return false;
+    }
+    return (count == 2 && first == QLatin1String("fail")) || (count == 1 && first == QLatin1String("ratelimit"));
 }
 
 ResponsePlan FaultEndpoints::handle(const HttpRequest &r, const RequestTarget &target)
@@ -289,9 +345,8 @@ ResponsePlan FaultEndpoints::failEndpoint(const QString &nText, const RequestTar
         failures = counter.failures;
     }
     if (!fail) {
-        return ResponsePlan::json(200,
-            QJsonObject{{QStringLiteral("key"), key}, {QStringLiteral("request"), requests},
-                {QStringLiteral("failures"), failures}},
+        return counterJson(200, {{QLatin1StringView("request"), requests}, {QLatin1StringView("failures"), failures}},
+            key,
             p >= 0.0 ? Tr::tr("request %1 for key \"%2\" passed (p=%3, %4 of at most %5 failures so far)")
                            .arg(requests)
                            .arg(shortened(key))
@@ -302,9 +357,9 @@ ResponsePlan FaultEndpoints::failEndpoint(const QString &nText, const RequestTar
                            .arg(requests)
                            .arg(shortened(key)));
     }
-    ResponsePlan plan = ResponsePlan::json(static_cast<int>(*code),
-        QJsonObject{{QStringLiteral("status"), *code}, {QStringLiteral("key"), key},
-            {QStringLiteral("failure"), failures}, {QStringLiteral("of"), n}},
+    ResponsePlan plan = counterJson(static_cast<int>(*code),
+        {{QLatin1StringView("status"), *code}, {QLatin1StringView("failure"), failures}, {QLatin1StringView("of"), n}},
+        key,
         p >= 0.0
             ? Tr::tr("failure %1 (at most %2, p=%3) for key \"%4\"").arg(failures).arg(n).arg(p).arg(shortened(key))
             : Tr::tr("failure %1 of %2 for key \"%3\"").arg(failures).arg(n).arg(shortened(key)));

@@ -10,6 +10,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QTest>
+#include <QUrl>
 
 #include <algorithm>
 #include <functional>
@@ -59,6 +60,8 @@ private Q_SLOTS:
     void status_answersAsAsked_data();
     void status_answersAsAsked();
     void fail_countsPerKey();
+    void fail_bodyIsWhatQJsonDocumentWrites_data();
+    void fail_bodyIsWhatQJsonDocumentWrites();
     void fail_probability_isSeededAndReplaysAfterReset();
     void delay_waitsThenAnswers_data();
     void delay_waitsThenAnswers();
@@ -237,6 +240,39 @@ void TestFaultEndpoints::fail_countsPerKey()
     QCOMPARE(fail("/fail/1?key=a").status, 503);
     QCOMPARE(fail("/fail/1?key=").status, 400);
     QCOMPARE(fail("/fail/1?key=" + QByteArray(201, 'k')).status, 400);
+}
+
+void TestFaultEndpoints::fail_bodyIsWhatQJsonDocumentWrites_data()
+{
+    QTest::addColumn<QString>("key");
+    QTest::newRow("RetryLab's {id}") << QStringLiteral("k3x9-1204");
+    QTest::newRow("unreserved") << QStringLiteral("A.b_c~d-0");
+    QTest::newRow("quote and backslash") << QStringLiteral("a\"b\\c");
+    QTest::newRow("space and slash") << QStringLiteral("a b/c");
+    QTest::newRow("control") << QStringLiteral("a\tb\u0001");
+    QTest::newRow("not ASCII") << QStringLiteral("\u00e9t\u00e9-\u4e2d");
+}
+
+void TestFaultEndpoints::fail_bodyIsWhatQJsonDocumentWrites()
+{
+    // A body written directly for a plain key, through QJsonObject for another: the
+    // same bytes either way, failing and then passing.
+    QFETCH(QString, key);
+    FaultEndpoints endpoints;
+    const QByteArray target = "/fail/1?code=502&key=" + QUrl::toPercentEncoding(key);
+    const auto document = [](const QJsonObject &object) -> QByteArray {
+        return QJsonDocument(object).toJson(QJsonDocument::Compact) + '\n';
+    };
+    const ResponsePlan failed = endpoints.handle(request("GET", target));
+    QCOMPARE(failed.status, 502);
+    QCOMPARE(failed.body,
+        document(QJsonObject{{QStringLiteral("status"), 502}, {QStringLiteral("key"), key},
+            {QStringLiteral("failure"), 1}, {QStringLiteral("of"), 1}}));
+    const ResponsePlan passed = endpoints.handle(request("GET", target));
+    QCOMPARE(passed.status, 200);
+    QCOMPARE(passed.body,
+        document(QJsonObject{
+            {QStringLiteral("key"), key}, {QStringLiteral("request"), 2}, {QStringLiteral("failures"), 1}}));
 }
 
 void TestFaultEndpoints::fail_probability_isSeededAndReplaysAfterReset()
