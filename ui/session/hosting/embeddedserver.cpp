@@ -9,6 +9,7 @@
 #include <QFileInfo>
 #include <QList>
 #include <QLoggingCategory>
+#include <QMutexLocker>
 #include <QSslCertificate>
 #include <QStandardPaths>
 #include <QThread>
@@ -61,11 +62,35 @@ bool EmbeddedServer::start(const Core::FaultServerOptions &options)
 
     m_thread = thread;
     m_server = server;
-    connect(server, &Core::FaultServer::requestHandled, this, &EmbeddedServer::requestHandled);
+    // Handed over on the server's thread, taken here in batches (deliverHandled()).
+    connect(
+        server, &Core::FaultServer::requestHandled, this,
+        [this](const Core::ServerLogEntry &entry) {
+            bool first = false;
+            {
+                QMutexLocker lock(&m_relayMutex);
+                first = m_relayed.empty();
+                m_relayed.push_back(entry);
+            }
+            if (first)
+                QMetaObject::invokeMethod(this, &EmbeddedServer::deliverHandled, Qt::QueuedConnection);
+        },
+        Qt::DirectConnection);
     qCDebug(lcEmbeddedServer) << "fault server listening on" << server->baseUrl().toString();
     writeCaFile();
     Q_EMIT runningChanged(true);
     return true;
+}
+
+void EmbeddedServer::deliverHandled()
+{
+    std::vector<Core::ServerLogEntry> entries;
+    {
+        QMutexLocker lock(&m_relayMutex);
+        entries.swap(m_relayed);
+    }
+    for (const Core::ServerLogEntry &entry : entries)
+        Q_EMIT requestHandled(entry);
 }
 
 void EmbeddedServer::stop()

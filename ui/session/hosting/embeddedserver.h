@@ -2,12 +2,14 @@
 
 #include "core/faultserver/faultserver.h"
 
+#include <QMutex>
 #include <QObject>
 #include <QPointer>
 #include <QString>
 #include <QUrl>
 
 #include <optional>
+#include <vector>
 
 class QThread;
 
@@ -83,7 +85,14 @@ Q_SIGNALS:
     void aboutToStop();
 
 private:
+    /// On this object's thread: emits requestHandled() for each entry relayed so far.
+    void deliverHandled();
+
     QThread *m_thread = nullptr;
+    /// Entries the server's thread has handed over and this thread not taken yet: one
+    /// event takes them all, so a batch's thousands of requests do not each post one.
+    QMutex m_relayMutex;
+    std::vector<Core::ServerLogEntry> m_relayed;
     void writeCaFile();
 
     QPointer<Core::FaultServer> m_server;

@@ -17,6 +17,7 @@ private Q_SLOTS:
     void start_listensOnLoopbackInAThreadOfItsOwn();
     void busyGuiThread_doesNotStallTheServer();
     void requestHandled_arrivesOnTheOwnersThread();
+    void requestHandled_whileTheOwnerIsBusy_arrivesWholeAndInOrder();
     void portTaken_failsWithTheReason();
     void stop_endsTheThreadAndCanStartAgain();
 };
@@ -76,6 +77,25 @@ void TestEmbeddedServer::requestHandled_arrivesOnTheOwnersThread()
     QCOMPARE(seenOn, QThread::currentThread());
     QCOMPARE(entries.constFirst().status, std::optional<int>(503));
     QCOMPARE(entries.constFirst().target, QStringLiteral("/status/503"));
+}
+
+void TestEmbeddedServer::requestHandled_whileTheOwnerIsBusy_arrivesWholeAndInOrder()
+{
+    // The entries wait on the server's thread while this one takes no events (each
+    // request below blocks it), then come in the order the server handled them.
+    EmbeddedServer server;
+    QVERIFY(server.start());
+    QStringList targets;
+    connect(&server, &EmbeddedServer::requestHandled, this,
+        [&](const Core::ServerLogEntry &entry) { targets.append(entry.target); });
+    QStringList sent;
+    for (int i = 0; i < 25; ++i) {
+        sent.append(QStringLiteral("/status/200?n=%1").arg(i));
+        QVERIFY(blockingGet(server.server()->serverPort(), sent.constLast().toLatin1()).startsWith("HTTP/1.1 200"));
+    }
+    QVERIFY(targets.isEmpty());
+    QTRY_COMPARE(targets.size(), sent.size());
+    QCOMPARE(targets, sent);
 }
 
 void TestEmbeddedServer::portTaken_failsWithTheReason()
