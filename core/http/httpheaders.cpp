@@ -1,4 +1,5 @@
 #include "core/http/httpheaders.h"
+#include "core/http/fieldname.h"
 
 #include "core/util/coretr.h"
 
@@ -113,7 +114,7 @@ void removeHeader(HeaderList &headers, QByteArrayView name)
 std::optional<QByteArray> headerValue(const HeaderList &headers, QByteArrayView name)
 {
     for (const auto &[key, value] : headers) {
-        if (key.size() == name.size() && key.compare(name, Qt::CaseInsensitive) == 0)
+        if (sameFieldName(key, name))
             return value;
     }
     return std::nullopt;

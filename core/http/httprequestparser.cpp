@@ -1,5 +1,6 @@
 #include "core/http/httprequestparser.h"
 
+#include "core/http/fieldname.h"
 #include "core/http/httpheaders.h"
 #include "core/util/coretr.h"
 
@@ -481,9 +482,9 @@ HttpRequestParser::Status HttpRequestParser::finishHeaders()
     bool closeToken = false;
     bool keepAliveToken = false;
     for (const auto &[name, value] : std::as_const(r.headers)) {
-        if (name.compare("Host", Qt::CaseInsensitive) == 0) {
+        if (sameFieldName(name, "Host")) {
             ++hosts;
-        } else if (name.compare("Content-Length", Qt::CaseInsensitive) == 0) {
+        } else if (sameFieldName(name, "Content-Length")) {
             sawContentLength = true;
             const QList<QByteArrayView> elements = listElements(value);
             if (elements.isEmpty())
@@ -501,19 +502,19 @@ HttpRequestParser::Status HttpRequestParser::finishHeaders()
                     return fail(400, Tr::tr("conflicting Content-Length values"));
                 contentLength = length;
             }
-        } else if (name.compare("Transfer-Encoding", Qt::CaseInsensitive) == 0) {
+        } else if (sameFieldName(name, "Transfer-Encoding")) {
             sawTransferEncoding = true;
             for (QByteArrayView element : listElements(value))
                 codings.append(element.toByteArray().toLower());
-        } else if (name.compare("Connection", Qt::CaseInsensitive) == 0) {
+        } else if (sameFieldName(name, "Connection")) {
             for (QByteArrayView element : listElements(value)) {
-                if (element.compare("close", Qt::CaseInsensitive) == 0)
+                if (sameFieldName(element, "close"))
                     closeToken = true;
-                else if (element.compare("keep-alive", Qt::CaseInsensitive) == 0)
+                else if (sameFieldName(element, "keep-alive"))
                     keepAliveToken = true;
             }
-        } else if (name.compare("Expect", Qt::CaseInsensitive) == 0) {
-            if (QByteArrayView(value).compare("100-continue", Qt::CaseInsensitive) == 0)
+        } else if (sameFieldName(name, "Expect")) {
+            if (sameFieldName(value, "100-continue"))
                 m_expectContinue = true;
         }
     }

@@ -1,4 +1,5 @@
 #include "core/http/httpresponsestream.h"
+#include "core/http/fieldname.h"
 #include "core/http/httpheaders.h"
 
 #include "core/util/coretr.h"
@@ -256,13 +257,10 @@ HttpResponseStream::Status HttpResponseStream::parseHead(QByteArrayView head)
         || m_head.status == 204 || m_head.status == 304;
     std::optional<QByteArray> transferEncoding;
     std::optional<qint64> length;
-    const auto named = [](const QByteArray &name, QByteArrayView wanted) {
-        return name.size() == wanted.size() && name.compare(wanted, Qt::CaseInsensitive) == 0;
-    };
     for (const auto &[name, value] : m_head.headers) {
-        if (named(name, "Transfer-Encoding")) {
+        if (sameFieldName(name, "Transfer-Encoding")) {
             transferEncoding = transferEncoding ? *transferEncoding + ", " + value : value;
-        } else if (named(name, "Content-Length")) {
+        } else if (sameFieldName(name, "Content-Length")) {
             if (!isDigits(value) || value.size() > 18)
                 return fail(Tr::tr("the upstream's Content-Length is not a number: \"%1\"")
                                 .arg(QString::fromLatin1(value.left(40))));

@@ -1,5 +1,6 @@
 #include "core/http/serverlogentry.h"
 
+#include "core/http/fieldname.h"
 #include "core/http/redactor.h"
 #include "core/util/terminaltext.h"
 
@@ -79,9 +80,8 @@ QList<QPair<QByteArray, QByteArray>> ServerLogEntry::identityHeadersOf(
     const QList<QByteArray> &names = identityHeaderNames();
     for (const auto &[name, value] : headers) {
         // Compared before anything is made: most headers are not identity headers.
-        const auto known = std::find_if(names.cbegin(), names.cend(), [&name](const QByteArray &identityName) {
-            return name.size() == identityName.size() && name.compare(identityName, Qt::CaseInsensitive) == 0;
-        });
+        const auto known = std::find_if(names.cbegin(), names.cend(),
+            [&name](const QByteArray &identityName) { return sameFieldName(name, identityName); });
         if (known != names.cend())
             identity.append({*known, value});
     }
@@ -99,7 +99,7 @@ QByteArray ServerLogEntry::requestDigestOf(QByteArrayView target, const QList<QP
 {
     QByteArray input = target.toByteArray();
     for (const auto &[name, value] : headers) {
-        if (name.compare("cookie", Qt::CaseInsensitive) == 0 || !Redactor::isSensitiveHeader(name))
+        if (sameFieldName(name, "cookie") || !Redactor::isSensitiveHeader(name))
             continue;
         QByteArrayView counted = value;
         if (const qsizetype signature = counted.indexOf("Signature="); signature >= 0)

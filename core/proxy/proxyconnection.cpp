@@ -1,5 +1,6 @@
 #include "core/proxy/proxyconnection.h"
 
+#include "core/http/fieldname.h"
 #include "core/http/httpheaders.h"
 #include "core/http/redactor.h"
 #include "core/proxy/proxyserver.h"
@@ -61,12 +62,6 @@ std::optional<QByteArrayView> readPiece(QAbstractSocket *socket)
 /// A bandwidth limit releases bytes this often.
 constexpr int throttleTickMs = 20;
 
-/// A field name, case-insensitively; the lengths first, so that most names cost no call.
-bool isField(QByteArrayView name, QByteArrayView wanted)
-{
-    return name.size() == wanted.size() && name.compare(wanted, Qt::CaseInsensitive) == 0;
-}
-
 /// The fields that are hop-by-hop whatever the Connection field says (RFC 9110 section 7.6.1).
 bool isFixedHopByHop(QByteArrayView name)
 {
@@ -75,13 +70,14 @@ bool isFixedHopByHop(QByteArrayView name)
     // passing the header on.
     static constexpr std::array<QByteArrayView, 8> fixed{"connection", "keep-alive", "proxy-connection", "te",
         "trailer", "upgrade", "proxy-authenticate", "proxy-authorization"};
-    return std::any_of(fixed.cbegin(), fixed.cend(), [name](QByteArrayView other) { return isField(name, other); });
+    return std::any_of(
+        fixed.cbegin(), fixed.cend(), [name](QByteArrayView other) { return sameFieldName(name, other); });
 }
 
 /// Hop-by-hop fields, and those the Connection field names.
 bool isHopByHop(const QByteArray &name, const QList<QByteArray> &named)
 {
-    const auto same = [&name](QByteArrayView other) { return isField(name, other); };
+    const auto same = [&name](QByteArrayView other) { return sameFieldName(name, other); };
     return isFixedHopByHop(name) || std::any_of(named.cbegin(), named.cend(), same);
 }
 
@@ -98,7 +94,7 @@ QList<QByteArray> connectionOptions(const HeaderList &headers)
 {
     QList<QByteArray> named;
     for (const auto &[name, value] : headers) {
-        if (!isField(name, "Connection"))
+        if (!sameFieldName(name, "Connection"))
             continue;
         // Read in place: "keep-alive", what nearly every answer says, names a field that is
         // dropped anyway, and splitting and lower-casing it cost three allocations an answer.
@@ -121,7 +117,7 @@ QList<QByteArray> connectionOptions(const HeaderList &headers)
 bool namesClose(QByteArrayView value)
 {
     for (qsizetype at = 0; at + 5 <= value.size(); ++at) {
-        if (value.sliced(at, 5).compare("close", Qt::CaseInsensitive) == 0)
+        if (sameFieldName(value.sliced(at, 5), "close"))
             return true;
     }
     return false;
@@ -384,14 +380,14 @@ QByteArray ProxyConnection::upstreamRequest(
     bool hostSent = false;
     bool forwardedFor = false;
     for (const auto &[name, value] : r.headers) {
-        if (isField(name, "X-Forwarded-For")) {
+        if (sameFieldName(name, "X-Forwarded-For")) {
             forwardedFor = true;
             continue;
         }
-        if (isHopByHop(name, named) || isField(name, "Content-Length") || isField(name, "Transfer-Encoding")
-            || isField(name, "Expect"))
+        if (isHopByHop(name, named) || sameFieldName(name, "Content-Length") || sameFieldName(name, "Transfer-Encoding")
+            || sameFieldName(name, "Expect"))
             continue;
-        if (isField(name, "Host")) {
+        if (sameFieldName(name, "Host")) {
             if (!keepHost)
                 continue;
             hostSent = true;
@@ -431,7 +427,7 @@ QByteArray ProxyConnection::clientHead(
     out << "\r\n";
     const QList<QByteArray> named = connectionOptions(head.headers);
     for (const auto &[name, value] : head.headers) {
-        if (isHopByHop(name, named) || (dropChunking && isField(name, "Transfer-Encoding")))
+        if (isHopByHop(name, named) || (dropChunking && sameFieldName(name, "Transfer-Encoding")))
             continue;
         out.field(name, value);
     }
@@ -1076,8 +1072,8 @@ void ProxyConnection::recordHead()
     for (const auto &[name, value] : head.headers) {
         // A HEAD's or a 304's Content-Length names a body that is not there: it is kept as it was.
         const bool lengthWithoutBody = m_request.method == "HEAD" || head.status == 304;
-        if (isHopByHop(name, named) || name.compare("Transfer-Encoding", Qt::CaseInsensitive) == 0
-            || (name.compare("Content-Length", Qt::CaseInsensitive) == 0 && !lengthWithoutBody))
+        if (isHopByHop(name, named) || sameFieldName(name, "Transfer-Encoding")
+            || (sameFieldName(name, "Content-Length") && !lengthWithoutBody))
             continue;
         m_record.headers.append({name, value});
     }
