@@ -1431,7 +1431,7 @@ void ProxyConnection::finishExchange(const QString &action, const QString &detai
     m_entry.bytesSent = m_bytesToClient;
     m_entry.durationMs = double(SteadyClock::instance().nowNs() - m_startNs) / 1e6;
     m_server->faultExchangeEnded(m_fault, status && *status < 400 && action == QLatin1String("forwarded"));
-    m_server->record(m_entry);
+    m_server->record(std::move(m_entry)); // read no more: the next exchange starts a new one
     if (m_closeAfter) {
         // Nothing more is taken up on this connection: a request that came
         // after this one was never answered, and the client may send it elsewhere.
