@@ -97,18 +97,23 @@ QByteArray ServerLogEntry::bodyDigestOf(QByteArrayView body)
 
 QByteArray ServerLogEntry::requestDigestOf(QByteArrayView target, const QList<QPair<QByteArray, QByteArray>> &headers)
 {
-    QByteArray input = target.toByteArray();
+    // Made only when a credential adds to the target: most requests carry none, and the
+    // target alone is digested as it is.
+    QByteArray withCredentials;
     for (const auto &[name, value] : headers) {
         if (sameFieldName(name, "cookie") || !Redactor::isSensitiveHeader(name))
             continue;
         QByteArrayView counted = value;
         if (const qsizetype signature = counted.indexOf("Signature="); signature >= 0)
             counted = counted.first(signature);
-        input += '\n';
-        input += name.toLower();
-        input += ':';
-        input += counted;
+        if (withCredentials.isNull())
+            withCredentials = target.toByteArray();
+        withCredentials += '\n';
+        withCredentials += name.toLower();
+        withCredentials += ':';
+        withCredentials += counted;
     }
+    const QByteArrayView input = withCredentials.isNull() ? target : QByteArrayView(withCredentials);
     // A keep-alive client polling or retrying asks the same thing again and again, and a
     // SHA-256 costs more than the rest of logging a request: the last digest of the thread
     // is kept with what it was made of.
@@ -117,7 +122,7 @@ QByteArray ServerLogEntry::requestDigestOf(QByteArrayView target, const QList<QP
     if (input == lastInput && !lastDigest.isNull())
         return lastDigest;
     lastDigest = QCryptographicHash::hash(input, QCryptographicHash::Sha256).toHex().left(16);
-    lastInput = std::move(input);
+    lastInput = input.toByteArray();
     return lastDigest;
 }
 
