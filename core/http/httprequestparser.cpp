@@ -6,6 +6,8 @@
 
 #include <QCoreApplication>
 
+#include <cstring>
+
 namespace RetryLab::Core {
 
 namespace {
@@ -21,6 +23,23 @@ QByteArray knownMethod(QByteArrayView method)
             return known;
     }
     return method.toByteArray();
+}
+
+/// A header name as a QByteArray: the common ones, as clients spell them, shared rather than
+/// allocated for every request (the names are kept as sent, so only the same bytes match).
+QByteArray knownHeaderName(QByteArrayView name)
+{
+    static const QByteArray common[] = {QByteArrayLiteral("Host"), QByteArrayLiteral("User-Agent"),
+        QByteArrayLiteral("Accept"), QByteArrayLiteral("Accept-Encoding"), QByteArrayLiteral("Accept-Language"),
+        QByteArrayLiteral("Connection"), QByteArrayLiteral("Content-Type"), QByteArrayLiteral("Content-Length"),
+        QByteArrayLiteral("Authorization"), QByteArrayLiteral("host"), QByteArrayLiteral("user-agent"),
+        QByteArrayLiteral("accept"), QByteArrayLiteral("accept-encoding"), QByteArrayLiteral("connection"),
+        QByteArrayLiteral("content-type"), QByteArrayLiteral("content-length")};
+    for (const QByteArray &known : common) {
+        if (known.size() == name.size() && std::memcmp(known.constData(), name.data(), size_t(name.size())) == 0)
+            return known;
+    }
+    return name.toByteArray();
 }
 
 bool isOws(char c)
@@ -439,10 +458,13 @@ HttpRequestParser::Status HttpRequestParser::parseRequestLine(QByteArrayView lin
     m_request.method = knownMethod(method);
     m_request.target = target.toByteArray();
     const qsizetype question = pathAndQuery.indexOf('?');
-    QByteArray path = (question >= 0 ? pathAndQuery.first(question) : pathAndQuery).toByteArray();
-    if (path.isEmpty())
-        path = "/";
-    m_request.path = path;
+    const QByteArrayView pathPart = question >= 0 ? pathAndQuery.first(question) : pathAndQuery;
+    if (pathPart.isEmpty())
+        m_request.path = "/";
+    else if (pathPart.data() == target.data() && pathPart.size() == target.size())
+        m_request.path = m_request.target; // "/x" as sent: one array for both
+    else
+        m_request.path = pathPart.toByteArray();
     m_request.query = question >= 0 ? pathAndQuery.sliced(question + 1).toByteArray() : QByteArray();
     return Status::NeedMore;
 }
@@ -466,7 +488,7 @@ HttpRequestParser::Status HttpRequestParser::parseHeaderLine(QByteArrayView line
         return Status::NeedMore; // validated, but trailers carry nothing the server uses
     if (m_request.headers.size() >= m_limits.maxHeaderFields)
         return fail(431, Tr::tr("more than %1 header fields").arg(m_limits.maxHeaderFields));
-    m_request.headers.append({name.toByteArray(), value.toByteArray()});
+    m_request.headers.append({knownHeaderName(name), value.toByteArray()});
     return Status::NeedMore;
 }
 
