@@ -78,6 +78,8 @@ public:
 
 private:
     void close(quint64 logicalId);
+    /// The client's id in UTF-8, as it starts the keys of m_byKey.
+    const QByteArray &clientKey(const QString &client);
     struct Open
     {
         QString clientId;
@@ -94,6 +96,8 @@ private:
     QHash<quint64, Open> m_open;
     QHash<QByteArray, quint64> m_byKey; ///< client + identifier or client + request -> open logical request
     QHash<QString, quint64> m_lastOfClient; ///< the client's most recent logical request
+    QString m_keyClient; ///< clientKey()'s last client
+    QByteArray m_keyClientUtf8;
 };
 
 } // namespace RetryLab::Core
