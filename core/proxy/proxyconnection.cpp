@@ -65,13 +65,24 @@ constexpr int throttleTickMs = 20;
 /// The fields that are hop-by-hop whatever the Connection field says (RFC 9110 section 7.6.1).
 bool isFixedHopByHop(QByteArrayView name)
 {
-    // Compared in place, case-insensitively: a lower-case copy of every header's name
-    // and a list search through QByteArray's operator== cost more than the rest of
-    // passing the header on.
-    static constexpr std::array<QByteArrayView, 8> fixed{"connection", "keep-alive", "proxy-connection", "te",
-        "trailer", "upgrade", "proxy-authenticate", "proxy-authorization"};
-    return std::any_of(
-        fixed.cbegin(), fixed.cend(), [name](QByteArrayView other) { return sameFieldName(name, other); });
+    // Compared in place, case-insensitively, and only with the names of its length: every
+    // field of every request and answer is asked, and most have a length no such name has.
+    switch (name.size()) {
+    case 2:
+        return sameFieldName(name, "te");
+    case 7:
+        return sameFieldName(name, "trailer") || sameFieldName(name, "upgrade");
+    case 10:
+        return sameFieldName(name, "connection") || sameFieldName(name, "keep-alive");
+    case 16:
+        return sameFieldName(name, "proxy-connection");
+    case 18:
+        return sameFieldName(name, "proxy-authenticate");
+    case 19:
+        return sameFieldName(name, "proxy-authorization");
+    default:
+        return false;
+    }
 }
 
 /// Hop-by-hop fields, and those the Connection field names.
@@ -187,7 +198,25 @@ public:
         } while (value > 0 && at > 0);
         return *this << QByteArrayView(digits.data() + at, qsizetype(digits.size()) - at);
     }
-    void field(QByteArrayView name, QByteArrayView value) { *this << name << ": " << value << "\r\n"; }
+    /// "name: value\r\n", its room made once.
+    void field(QByteArrayView name, QByteArrayView value)
+    {
+        const qsizetype n = name.size() + value.size() + 4;
+        if (n > m_out.size() - m_used)
+            m_out.resize(std::max(m_out.size() * 2, m_used + n));
+        char *out = m_out.data() + m_used;
+        if (!name.isEmpty())
+            std::memcpy(out, name.data(), size_t(name.size()));
+        out += name.size();
+        *out++ = ':';
+        *out++ = ' ';
+        if (!value.isEmpty())
+            std::memcpy(out, value.data(), size_t(value.size()));
+        out += value.size();
+        *out++ = '\r';
+        *out = '\n';
+        m_used += n;
+    }
     /// The head, its room beyond what was written kept for bytes appended to it.
     QByteArray take()
     {
