@@ -670,7 +670,12 @@ void ProxyConnection::pump()
     m_entry.time = QDateTime::currentDateTimeUtc();
     m_entry.peer = m_peer;
     m_entry.method = m_request.method;
-    m_entry.target = QString::fromUtf8(m_request.target);
+    // A client asks for the same target again and again (polling, retrying): its text is made once.
+    if (m_lastTargetText.isNull() || m_request.target != m_lastTarget) {
+        m_lastTarget = m_request.target;
+        m_lastTargetText = QString::fromUtf8(m_request.target);
+    }
+    m_entry.target = m_lastTargetText;
     m_entry.receivedNs = m_startNs;
     m_entry.identityHeaders = ServerLogEntry::identityHeadersOf(m_request.headers);
     m_entry.bodyDigest = ServerLogEntry::bodyDigestOf(m_request.body);

@@ -172,6 +172,8 @@ private:
     HttpRequest m_request;
     HttpResponseStream m_stream;
     ServerLogEntry m_entry;
+    QByteArray m_lastTarget; ///< the target of the last exchange taken up, and its text for the log
+    QString m_lastTargetText;
     qint64 m_startNs = 0;
     qint64 m_bytesToClient = 0;
 
