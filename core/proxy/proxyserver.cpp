@@ -408,8 +408,10 @@ void ProxyServer::record(ServerLogEntry entry)
         const Redactor redactor;
         entry.target = redactor.text(entry.target);
         entry.detail = redactor.text(entry.detail);
-        for (auto &[name, value] : entry.identityHeaders)
-            value = redactor.headerValue(name, value);
+        if (!entry.identityHeaders.isEmpty()) { // begin() of an empty list would allocate one
+            for (auto &[name, value] : entry.identityHeaders)
+                value = redactor.headerValue(name, value);
+        }
     }
     Q_EMIT exchangeFinished(entry);
 }
@@ -453,7 +455,8 @@ ProxyFault ProxyServer::decideFault(const HttpRequest &request, const QString &p
 
 void ProxyServer::faultExchangeEnded(const ProxyFault &fault, bool succeeded)
 {
-    m_faults.complete(fault.logicalId, succeeded, nowMs());
+    if (fault.logicalId != 0) // no rule grouped it (FaultRuleSet::complete() has nothing to do)
+        m_faults.complete(fault.logicalId, succeeded, nowMs());
 }
 
 qint64 ProxyServer::bufferLimitPerConnection() const
