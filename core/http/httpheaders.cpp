@@ -50,12 +50,6 @@ bool isToken(QStringView text)
     });
 }
 
-bool isFieldValueChar(char c)
-{
-    const auto u = static_cast<unsigned char>(c);
-    return u == '\t' || u == ' ' || (u >= 0x21 && u != 0x7f);
-}
-
 namespace {
 
 /// "a line feed (LF)", "a NUL byte", "the byte 0x1b": the byte as a person looks for it.
