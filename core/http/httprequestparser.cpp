@@ -2,6 +2,7 @@
 
 #include "core/http/fieldname.h"
 #include "core/http/httpheaders.h"
+#include "core/http/rawbytes.h"
 #include "core/util/coretr.h"
 
 #include <QCoreApplication>
@@ -193,7 +194,7 @@ HttpRequestParser::Status HttpRequestParser::feed(QByteArrayView bytes)
     if (m_phase == Phase::Done)
         beginRequest();
     if (!bytes.isEmpty())
-        m_buffer.append(bytes.data(), bytes.size());
+        appendBytes(m_buffer, bytes);
     m_status = parse();
     return m_status;
 }
@@ -202,7 +203,7 @@ bool HttpRequestParser::takeLine(QByteArrayView *line, qsizetype limit, bool *ov
 {
     *overLimit = false;
     const qsizetype from = std::max(m_scan, m_pos);
-    const qsizetype lf = m_buffer.indexOf('\n', from);
+    const qsizetype lf = indexOfByte(m_buffer, '\n', from);
     if (lf < 0) {
         m_scan = m_buffer.size();
         *overLimit = m_buffer.size() - m_pos > limit;
@@ -243,7 +244,7 @@ void HttpRequestParser::moveToBody(qsizetype bytes)
     constexpr qsizetype compactBytes = 64 * 1024;
     if (bytes <= 0)
         return;
-    m_request.body.append(m_buffer.constData() + m_pos, bytes);
+    appendBytes(m_request.body, QByteArrayView(m_buffer.constData() + m_pos, bytes));
     advance(bytes);
     // A body moves into the request as it arrives: what it came in leaves the
     // buffer, so that an upload is held once, not twice (8 MiB, not 16).
@@ -392,8 +393,8 @@ HttpRequestParser::Status HttpRequestParser::parse()
 
 HttpRequestParser::Status HttpRequestParser::parseRequestLine(QByteArrayView line)
 {
-    const qsizetype firstSpace = line.indexOf(' ');
-    const qsizetype lastSpace = line.lastIndexOf(' ');
+    const qsizetype firstSpace = indexOfByte(line, ' ');
+    const qsizetype lastSpace = lastIndexOfByte(line, ' ');
     if (firstSpace <= 0 || lastSpace == firstSpace)
         return fail(400, Tr::tr("malformed request line \"%1\"").arg(printable(line)));
     const QByteArrayView method = line.first(firstSpace);
@@ -457,7 +458,7 @@ HttpRequestParser::Status HttpRequestParser::parseRequestLine(QByteArrayView lin
 
     m_request.method = knownMethod(method);
     m_request.target = target.toByteArray();
-    const qsizetype question = pathAndQuery.indexOf('?');
+    const qsizetype question = indexOfByte(pathAndQuery, '?');
     const QByteArrayView pathPart = question >= 0 ? pathAndQuery.first(question) : pathAndQuery;
     if (pathPart.isEmpty())
         m_request.path = "/";
@@ -473,7 +474,7 @@ HttpRequestParser::Status HttpRequestParser::parseHeaderLine(QByteArrayView line
 {
     if (isOws(line.front()))
         return fail(400, Tr::tr("obsolete line folding in a header field is not accepted"));
-    const qsizetype colon = line.indexOf(':');
+    const qsizetype colon = indexOfByte(line, ':');
     if (colon < 0)
         return fail(400, Tr::tr("header line without a colon: \"%1\"").arg(printable(line)));
     const QByteArrayView name = line.first(colon);

@@ -1,6 +1,7 @@
 #include "core/http/httpresponsestream.h"
 #include "core/http/fieldname.h"
 #include "core/http/httpheaders.h"
+#include "core/http/rawbytes.h"
 
 #include "core/util/coretr.h"
 
@@ -39,16 +40,6 @@ std::pair<qsizetype, qsizetype> headEnd(const QByteArray &buffer, qsizetype from
         ++i;
     }
     return {-1, -1};
-}
-
-/// Where the byte `c` is in `text` from `from` on, or -1: memchr(), where
-/// QByteArrayView::indexOf() takes Qt's general search, forty instructions more a call.
-qsizetype indexOfByte(QByteArrayView text, char c, qsizetype from)
-{
-    if (from >= text.size())
-        return -1;
-    const void *found = std::memchr(text.data() + from, c, size_t(text.size() - from));
-    return found ? static_cast<const char *>(found) - text.data() : -1;
 }
 
 /// The same bytes, the lengths first: QByteArray's operator== takes a call into Qt before memcmp().
@@ -140,7 +131,7 @@ HttpResponseStream::Status HttpResponseStream::feed(QByteArrayView bytes)
         m_buffer.remove(0, m_pos);
         m_pos = 0;
     }
-    m_buffer.append(bytes.data(), bytes.size());
+    appendBytes(m_buffer, bytes);
     if (m_phase == Phase::Done)
         return m_status; // next() reads on
     return run();
@@ -185,7 +176,7 @@ void HttpResponseStream::take(qsizetype count, bool payload)
         m_payload.append({m_body.size(), count, m_payloadTotal});
         m_payloadTotal += count;
     }
-    m_body.append(m_buffer.constData() + m_pos, count);
+    appendBytes(m_body, QByteArrayView(m_buffer.constData() + m_pos, count));
     m_pos += count;
     m_bodyTotal += count;
 }

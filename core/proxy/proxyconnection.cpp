@@ -2,6 +2,7 @@
 
 #include "core/http/fieldname.h"
 #include "core/http/httpheaders.h"
+#include "core/http/rawbytes.h"
 #include "core/http/redactor.h"
 #include "core/proxy/proxyserver.h"
 #include "core/runtime/socketcontrol.h"
@@ -112,7 +113,7 @@ QList<QByteArray> connectionOptions(const HeaderList &headers)
         const QByteArrayView options = value;
         qsizetype from = 0;
         while (from <= options.size()) {
-            qsizetype comma = options.indexOf(',', from);
+            qsizetype comma = indexOfByte(options, ',', from);
             if (comma < 0)
                 comma = options.size();
             const QByteArrayView option = options.sliced(from, comma - from).trimmed();
@@ -995,7 +996,7 @@ bool ProxyConnection::forwardBody(QByteArray body, QByteArray head)
         if (head.isEmpty()) {
             deliver(body);
         } else {
-            head.append(body); // in the room clientHead() reserved
+            appendBytes(head, body); // in the room clientHead() reserved
             deliver(head);
         }
     }
