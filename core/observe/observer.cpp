@@ -346,6 +346,7 @@ FaultInstruction Observer::observeRequest(ServerLogEntry &entry, bool planApplie
             : identity.rule;
         r.method = a.method;
         r.target = a.target;
+        r.attempts.reserve(1); // the first attempt is moved straight in, not through a temporary
         m_requests.push_back(std::move(r));
         ++client.info.logicalRequests;
         while (static_cast<int>(m_requests.size()) > m_maxLogicalRequests)
