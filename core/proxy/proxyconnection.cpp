@@ -174,20 +174,28 @@ class HeadWriter final
 {
 public:
     /// `room`: what the head will take (it grows beyond if need be).
-    explicit HeadWriter(qsizetype room) : m_out(std::max<qsizetype>(room, 64), Qt::Uninitialized) { }
+    explicit HeadWriter(qsizetype room)
+        : m_out(std::max<qsizetype>(room, 64), Qt::Uninitialized), m_at(m_out.data()), m_end(m_at + m_out.size())
+    { }
+    HeadWriter(const HeadWriter &) = delete;
+    HeadWriter &operator=(const HeadWriter &) = delete;
 
     HeadWriter &operator<<(QByteArrayView piece)
     {
         const qsizetype n = piece.size();
         if (n <= 0)
             return *this;
-        if (n > m_out.size() - m_used)
-            m_out.resize(std::max(m_out.size() * 2, m_used + n));
-        std::memcpy(m_out.data() + m_used, piece.data(), size_t(n));
-        m_used += n;
+        char *out = room(n);
+        std::memcpy(out, piece.data(), size_t(n));
+        m_at = out + n;
         return *this;
     }
-    HeadWriter &operator<<(char c) { return *this << QByteArrayView(&c, 1); }
+    HeadWriter &operator<<(char c)
+    {
+        *room(1) = c;
+        ++m_at;
+        return *this;
+    }
     /// A non-negative number in decimal.
     HeadWriter &number(qint64 value)
     {
@@ -202,10 +210,7 @@ public:
     /// "name: value\r\n", its room made once.
     void field(QByteArrayView name, QByteArrayView value)
     {
-        const qsizetype n = name.size() + value.size() + 4;
-        if (n > m_out.size() - m_used)
-            m_out.resize(std::max(m_out.size() * 2, m_used + n));
-        char *out = m_out.data() + m_used;
+        char *out = room(name.size() + value.size() + 4);
         if (!name.isEmpty())
             std::memcpy(out, name.data(), size_t(name.size()));
         out += name.size();
@@ -215,19 +220,33 @@ public:
             std::memcpy(out, value.data(), size_t(value.size()));
         out += value.size();
         *out++ = '\r';
-        *out = '\n';
-        m_used += n;
+        *out++ = '\n';
+        m_at = out;
     }
     /// The head, its room beyond what was written kept for bytes appended to it.
     QByteArray take()
     {
-        m_out.truncate(m_used);
+        m_out.truncate(m_at - m_out.constData());
         return std::move(m_out);
     }
 
 private:
+    /// Where `n` more bytes go: the buffer is written through a pointer, not resized or
+    /// detach-checked at every piece, and grows only when the room made first runs out.
+    char *room(qsizetype n)
+    {
+        if (n > m_end - m_at) {
+            const qsizetype used = m_at - m_out.constData();
+            m_out.resize(std::max(m_out.size() * 2, used + n));
+            m_at = m_out.data() + used;
+            m_end = m_out.data() + m_out.size();
+        }
+        return m_at;
+    }
+
     QByteArray m_out;
-    qsizetype m_used = 0;
+    char *m_at; ///< where the next byte goes, in m_out
+    char *m_end; ///< the end of m_out's bytes
 };
 
 /// The path prefix and the Host value of requests to `upstream`.
