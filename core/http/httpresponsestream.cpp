@@ -309,7 +309,7 @@ HttpResponseStream::Status HttpResponseStream::parseHead(QByteArrayView head)
         return fail(Tr::tr("the upstream sent an empty response head"));
 
     // The framing (RFC 9112 section 6.3).
-    const bool noBody = m_requestMethod == "HEAD" || (m_head.status >= 100 && m_head.status < 200)
+    const bool noBody = QByteArrayView(m_requestMethod) == "HEAD" || (m_head.status >= 100 && m_head.status < 200)
         || m_head.status == 204 || m_head.status == 304;
     std::optional<QByteArray> transferEncoding;
     std::optional<qint64> length;

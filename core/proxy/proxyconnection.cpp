@@ -454,7 +454,9 @@ QByteArray ProxyConnection::upstreamRequest(
     out << clientAddress << "\r\n";
     out << "Via: 1.";
     out.number(std::max(0, r.minorVersion)) << " retrylab\r\n";
-    if (!r.body.isEmpty() || r.method == "POST" || r.method == "PUT" || r.method == "PATCH") {
+    // Compared as views, the lengths first: QByteArray's operator== with a literal compares the bytes.
+    const QByteArrayView method = r.method;
+    if (!r.body.isEmpty() || method == "POST" || method == "PUT" || method == "PATCH") {
         out << "Content-Length: ";
         out.number(r.body.size()) << "\r\n";
     }
@@ -568,7 +570,7 @@ void ProxyConnection::readClient()
     while (status == HttpRequestParser::Status::Complete) {
         m_queue.append(m_parser.takeRequest());
         // What follows a CONNECT is the tunnel's (a TLS hello), not another request.
-        if (m_queue.constLast().method == "CONNECT" && m_server->options().forward)
+        if (m_server->options().forward && m_queue.constLast().method == "CONNECT")
             break;
         status = m_parser.next();
     }
