@@ -60,6 +60,10 @@ std::optional<QByteArrayView> readPiece(QAbstractSocket *socket)
     return QByteArrayView(piece, n);
 }
 
+/// The most room of a request or head it wrote that a connection keeps for the next (a large
+/// body's is given back).
+constexpr qsizetype keptWriteRoom = 16 * 1024;
+
 /// A bandwidth limit releases bytes this often.
 constexpr int throttleTickMs = 20;
 
@@ -173,10 +177,18 @@ QString answeredDetail(int code, const QByteArray &reason)
 class HeadWriter final
 {
 public:
-    /// `room`: what the head will take (it grows beyond if need be).
-    explicit HeadWriter(qsizetype room)
-        : m_out(std::max<qsizetype>(room, 64), Qt::Uninitialized), m_at(m_out.data()), m_end(m_at + m_out.size())
-    { }
+    /// `room`: what the head will take (it grows beyond if need be). `buffer`: an array to write
+    /// into, all its room, when it holds as much and is not shared; otherwise a new one is made.
+    explicit HeadWriter(qsizetype room, QByteArray buffer = {}) : m_out(std::move(buffer))
+    {
+        room = std::max<qsizetype>(room, 64);
+        if (m_out.isDetached() && m_out.capacity() >= room)
+            m_out.resize(m_out.capacity());
+        else
+            m_out = QByteArray(room, Qt::Uninitialized);
+        m_at = m_out.data();
+        m_end = m_at + m_out.size();
+    }
     HeadWriter(const HeadWriter &) = delete;
     HeadWriter &operator=(const HeadWriter &) = delete;
 
@@ -245,8 +257,8 @@ private:
     }
 
     QByteArray m_out;
-    char *m_at; ///< where the next byte goes, in m_out
-    char *m_end; ///< the end of m_out's bytes
+    char *m_at = nullptr; ///< where the next byte goes, in m_out
+    char *m_end = nullptr; ///< the end of m_out's bytes
 };
 
 /// The path prefix and the Host value of requests to `upstream`.
@@ -412,8 +424,8 @@ QByteArray ProxyConnection::upstreamRequest(
     return upstreamRequest(r, prefix, host, keepHost, clientAddress.toLatin1());
 }
 
-QByteArray ProxyConnection::upstreamRequest(
-    const HttpRequest &r, QByteArrayView prefix, QByteArrayView host, bool keepHost, QByteArrayView clientAddress)
+QByteArray ProxyConnection::upstreamRequest(const HttpRequest &r, QByteArrayView prefix, QByteArrayView host,
+    bool keepHost, QByteArrayView clientAddress, QByteArray buffer)
 {
     QByteArrayView target = r.target;
     QByteArray originForm;
@@ -423,7 +435,8 @@ QByteArray ProxyConnection::upstreamRequest(
     }
     // One allocation, not one per line.
     HeadWriter out(headBytes(r.headers) + r.method.size() + prefix.size() + target.size() + host.size()
-        + clientAddress.size() + r.body.size() + 256);
+            + clientAddress.size() + r.body.size() + 256,
+        std::move(buffer));
     out << r.method << ' ' << prefix << target << " HTTP/1.1\r\n";
     const QList<QByteArray> named = connectionOptions(r.headers);
     bool hostSent = false;
@@ -464,11 +477,11 @@ QByteArray ProxyConnection::upstreamRequest(
     return out.take();
 }
 
-QByteArray ProxyConnection::clientHead(
-    const HttpResponseStream::Head &head, bool close, bool clientIsHttp10, bool dropChunking, qsizetype reserveAfter)
+QByteArray ProxyConnection::clientHead(const HttpResponseStream::Head &head, bool close, bool clientIsHttp10,
+    bool dropChunking, qsizetype reserveAfter, QByteArray buffer)
 {
     // Room for the body's first bytes too, which go out in the same write (readUpstream()).
-    HeadWriter out(headBytes(head.headers) + head.reason.size() + 64 + reserveAfter);
+    HeadWriter out(headBytes(head.headers) + head.reason.size() + 64 + reserveAfter, std::move(buffer));
     out << "HTTP/1.1 ";
     out.number(std::max(0, head.status)) << ' ';
     if (head.reason.isEmpty())
@@ -973,10 +986,21 @@ void ProxyConnection::releaseThrottled()
     }
 }
 
+void ProxyConnection::deliverHead(QByteArray head)
+{
+    if (head.isEmpty())
+        return; // none was written (it went out before), and the room kept stays
+    deliver(head);
+    // What the kernel did not take went into the socket's buffer or m_throttled (a copy, or
+    // a shared array that the next head written into it leaves alone).
+    if (head.capacity() <= keptWriteRoom)
+        m_headBuffer = std::move(head);
+}
+
 bool ProxyConnection::forwardBody(QByteArray body, QByteArray head)
 {
     if (body.isEmpty()) {
-        deliver(head);
+        deliverHead(std::move(head));
         return false;
     }
     const QList<HttpResponseStream::Piece> &pieces = m_stream.payload();
@@ -1018,7 +1042,7 @@ bool ProxyConnection::forwardBody(QByteArray body, QByteArray head)
             deliver(body);
         } else {
             appendBytes(head, body); // in the room clientHead() reserved
-            deliver(head);
+            deliverHead(std::move(head));
         }
     }
     return cut;
@@ -1100,9 +1124,13 @@ void ProxyConnection::sendRequest()
         std::tie(m_upstreamPrefix, m_upstreamHost) = upstreamPieces(m_upstreamUrl);
         m_upstreamPiecesMade = true;
     }
-    writeNow(m_upstream,
-        upstreamRequest(
-            m_request, m_upstreamPrefix, m_upstreamHost, m_server->options().keepHost, m_clientAddressLatin1));
+    QByteArray request = upstreamRequest(m_request, m_upstreamPrefix, m_upstreamHost, m_server->options().keepHost,
+        m_clientAddressLatin1, std::move(m_requestBuffer));
+    writeNow(m_upstream, request);
+    // Its room serves the next request: what the kernel did not take went into the socket's
+    // buffer (a copy, or a shared one that the next write into it leaves alone).
+    if (request.capacity() <= keptWriteRoom)
+        m_requestBuffer = std::move(request);
     m_server->countUpstreamRequest();
     m_recording = m_server->recorder() != nullptr;
     if (m_recording) {
@@ -1262,8 +1290,8 @@ void ProxyConnection::readUpstream()
             m_dechunk = final && clientIsHttp10 && chunked;
             m_closeAfter = m_closeAfter || m_stream.framing() == HttpResponseStream::Framing::UntilClose || m_dechunk;
             if (final || !clientIsHttp10) // HTTP/1.0 has no interim answers
-                head = clientHead(
-                    m_stream.head(), final && m_closeAfter, clientIsHttp10, m_dechunk, m_stream.body().size());
+                head = clientHead(m_stream.head(), final && m_closeAfter, clientIsHttp10, m_dechunk,
+                    m_stream.body().size(), std::move(m_headBuffer));
             if (const auto retryAfter = headerValue(m_stream.head().headers, "Retry-After"))
                 m_entry.retryAfter = *retryAfter;
             if (final && m_fault.outcome == ProxyFault::Outcome::Reset) {
