@@ -114,8 +114,12 @@ AttemptGrouper::Identity AttemptGrouper::identify(const QList<QPair<QByteArray, 
 AttemptGrouper::Decision AttemptGrouper::assign(
     const ObservedAttempt &attempt, const QList<QPair<QByteArray, QByteArray>> &identityHeaders)
 {
+    return assignIdentified(attempt, identify(identityHeaders));
+}
+
+AttemptGrouper::Decision AttemptGrouper::assignIdentified(const ObservedAttempt &attempt, const Identity &identity)
+{
     Decision d;
-    const Identity identity = identify(identityHeaders);
     const QString &client = attempt.clientId;
 
     // A different request on the same connection from a client whose last

@@ -75,6 +75,8 @@ public:
         std::optional<int> maxAttempts;
     };
     static Identity identify(const QList<QPair<QByteArray, QByteArray>> &identityHeaders);
+    /// assign() with the identity made already (identify() of the attempt's identity headers).
+    Decision assignIdentified(const ObservedAttempt &attempt, const Identity &identity);
 
 private:
     void close(quint64 logicalId);

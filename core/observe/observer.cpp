@@ -332,7 +332,7 @@ FaultInstruction Observer::observeRequest(ServerLogEntry &entry, bool planApplie
 
     ClientState &client = clientFor(a.userAgent, a.address);
     a.clientId = client.info.id;
-    const AttemptGrouper::Decision d = m_grouper.assign(a, entry.identityHeaders);
+    const AttemptGrouper::Decision d = m_grouper.assignIdentified(a, identity);
     for (const auto &[closedId, why] : d.closed) {
         if (LogicalRequest *closed = find(closedId))
             closeRequest(*closed, why);
