@@ -1514,7 +1514,8 @@ void ProxyConnection::finishExchange(const QString &action, const QString &detai
     m_entry.status = status;
     m_entry.bytesSent = m_bytesToClient;
     m_entry.durationMs = double(SteadyClock::instance().nowNs() - m_startNs) / 1e6;
-    m_server->faultExchangeEnded(m_fault, status && *status < 400 && action == QLatin1String("forwarded"));
+    if (m_fault.logicalId != 0) // only a rule's grouping (first=) asks how it ended
+        m_server->faultExchangeEnded(m_fault, status && *status < 400 && action == QLatin1String("forwarded"));
     m_server->record(std::move(m_entry)); // read no more: the next exchange starts a new one
     if (m_closeAfter) {
         // Nothing more is taken up on this connection: a request that came
