@@ -489,6 +489,8 @@ HttpRequestParser::Status HttpRequestParser::parseHeaderLine(QByteArrayView line
         return Status::NeedMore; // validated, but trailers carry nothing the server uses
     if (m_request.headers.size() >= m_limits.maxHeaderFields)
         return fail(431, Tr::tr("more than %1 header fields").arg(m_limits.maxHeaderFields));
+    if (m_request.headers.isEmpty())
+        m_request.headers.reserve(16); // one allocation for the usual dozen fields, not one per growth
     m_request.headers.append({knownHeaderName(name), value.toByteArray()});
     return Status::NeedMore;
 }
