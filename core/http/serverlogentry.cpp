@@ -78,8 +78,19 @@ QList<QPair<QByteArray, QByteArray>> ServerLogEntry::identityHeadersOf(
 {
     QList<QPair<QByteArray, QByteArray>> identity;
     const QList<QByteArray> &names = identityHeaderNames();
+    // The lengths of the names, one bit each: a header of another length (Host, Accept, most)
+    // is none of them, and is passed over without a comparison.
+    static const quint64 lengths = [&names] {
+        quint64 bits = 0;
+        for (const QByteArray &name : names) {
+            Q_ASSERT(name.size() < 64);
+            bits |= quint64(1) << name.size();
+        }
+        return bits;
+    }();
     for (const auto &[name, value] : headers) {
-        // Compared before anything is made: most headers are not identity headers.
+        if (name.size() >= 64 || !((lengths >> name.size()) & 1))
+            continue;
         const auto known = std::find_if(names.cbegin(), names.cend(),
             [&name](const QByteArray &identityName) { return sameFieldName(name, identityName); });
         if (known != names.cend())
